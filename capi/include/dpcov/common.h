@@ -1,0 +1,96 @@
+/**
+ * @file dpcov/common.h
+ * @brief Conventions shared by every dpcov entry point: export macro, status codes, error messages,
+ *        matrix layouts, version query.
+ *
+ * Every fallible function returns a ::dpcov_status (0 on success, a negative code on failure) and
+ * writes its results through out-parameters. On failure no output is written and no handle changes
+ * state; dpcov_last_error_message() then describes what went wrong. No function aborts, exits or lets
+ * a C++ exception escape.
+ *
+ * Matrices are passed as (layout, rows, cols, pointer, leading dimension), exactly as in LAPACKE:
+ * layout ::DPCOV_ROW_MAJOR (101) or ::DPCOV_COL_MAJOR (102); for row-major the leading dimension is
+ * at least `cols`, for column-major at least `rows`. Sizes are `int64_t` and must also fit the
+ * 32-bit integers of the underlying BLAS/LAPACK (::DPCOV_E_TOO_LARGE otherwise). Symmetric outputs
+ * are written in full and are exactly symmetric.
+ *
+ * The library never keeps a pointer passed by the caller after the call returns.
+ */
+#ifndef DPCOV_COMMON_H
+#define DPCOV_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dpcov/version.h"
+
+#if defined(__GNUC__)
+#define DPCOV_API __attribute__((visibility("default")))
+#else
+#define DPCOV_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result of every fallible call: ::DPCOV_OK or one of the negative `DPCOV_E_*` codes. */
+typedef int32_t dpcov_status;
+
+/**
+ * Status codes. Their numbers are part of the ABI and never change once shipped; new codes are only
+ * ever appended.
+ */
+enum dpcov_status_code {
+  DPCOV_OK = 0,                     /**< Success. */
+  DPCOV_E_NULL_POINTER = -1,        /**< A required pointer argument was NULL. */
+  DPCOV_E_INVALID_ARGUMENT = -2,    /**< An argument is out of its documented range. */
+  DPCOV_E_DIMENSION = -3,           /**< A dimension is zero, negative or inconsistent. */
+  DPCOV_E_LAYOUT = -4,              /**< Unknown layout or leading dimension too small. */
+  DPCOV_E_NON_FINITE = -5,          /**< Input data or a parameter contains NaN or infinity. */
+  DPCOV_E_NORM_BOUND = -6,          /**< A row exceeds the norm bound under the reject policy. */
+  DPCOV_E_PRECONDITION = -7,        /**< A theorem's precondition does not hold (message says which). */
+  DPCOV_E_NOT_POSITIVE_DEFINITE = -8, /**< A matrix that must be positive definite is not. */
+  DPCOV_E_NOT_PRIVATE = -9,         /**< A mechanism known not to be private was called without the audit-only unlock. */
+  DPCOV_E_REFUSED = -10,            /**< A propose-test-release test failed: nothing was released. */
+  DPCOV_E_NO_CONVERGENCE = -11,     /**< An iteration or a rejection sampler hit its cap. */
+  DPCOV_E_NUMERICAL = -12,          /**< A LAPACK routine failed or a result is not finite. */
+  DPCOV_E_ENTROPY = -13,            /**< The operating system's entropy source failed. */
+  DPCOV_E_TOO_LARGE = -14,          /**< A size does not fit the BLAS/LAPACK integer type or overflows. */
+  DPCOV_E_INCOMPATIBLE = -15,       /**< Two objects that must match (dimension, bound, ...) do not. */
+  DPCOV_E_BUFFER_TOO_SMALL = -16,   /**< An output buffer is smaller than required. */
+  DPCOV_E_NOMEM = -17,              /**< Memory allocation failed. */
+  DPCOV_E_INTERNAL = -18            /**< An unexpected internal error (a bug: please report it). */
+};
+
+/** Matrix storage orders; the values equal LAPACKE's `LAPACK_ROW_MAJOR` and `LAPACK_COL_MAJOR`. */
+enum dpcov_layout {
+  DPCOV_ROW_MAJOR = 101, /**< Element (i, j) at `a[i * ld + j]`. */
+  DPCOV_COL_MAJOR = 102  /**< Element (i, j) at `a[i + j * ld]`. */
+};
+
+/**
+ * Static, human-readable name of a status code ("DPCOV_E_NON_FINITE"); "DPCOV_E_UNKNOWN" for a value
+ * that is not a status code. Never NULL. Thread-safe.
+ */
+DPCOV_API const char *dpcov_status_string(dpcov_status status);
+
+/**
+ * Detail of the most recent failed call on the calling thread, e.g. "epsilon must be finite and
+ * > 0, got -1". Successful calls do not change it; "" if no call on this thread has failed. The
+ * string is owned by the library and stays valid until the next failing call on the same thread.
+ * Thread-safe (the message is thread-local).
+ */
+DPCOV_API const char *dpcov_last_error_message(void);
+
+/** Version of the library actually loaded, as ::DPCOV_VERSION_NUMBER. Thread-safe. */
+DPCOV_API int32_t dpcov_version_number(void);
+
+/** Version of the library actually loaded, as "major.minor.patch". Never NULL. Thread-safe. */
+DPCOV_API const char *dpcov_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_COMMON_H */

@@ -1,0 +1,115 @@
+/**
+ * @file dpcov/gram.h
+ * @brief Gram accumulator: the sufficient statistic G = A^T A of a stream of bounded rows.
+ *
+ * Rows arrive in chunks of any size; memory stays O(d^2) whatever the number of rows. Each row is
+ * checked (NaN/Inf refused) and bounded in Euclidean norm by B under a chosen ::dpcov_bound_policy,
+ * and the number of clipped or dropped rows is counted. Partial accumulators (threads, files,
+ * machines) combine with dpcov_gram_merge(); the sum is compensated (Neumaier), so the result does
+ * not depend, beyond a few units in the last place, on how the rows were split or in what order the
+ * parts were merged.
+ *
+ * Thread-safety: one accumulator must not be used by two threads at once; distinct accumulators are
+ * independent.
+ */
+#ifndef DPCOV_GRAM_H
+#define DPCOV_GRAM_H
+
+#include "dpcov/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque Gram accumulator. Create with dpcov_gram_create(), free with dpcov_gram_destroy(). */
+typedef struct dpcov_gram dpcov_gram;
+
+/** What to do with a row whose Euclidean norm exceeds the bound B. */
+enum dpcov_bound_policy {
+  /** Scale the row down to norm B (default). Counted in dpcov_gram_info::clipped. */
+  DPCOV_BOUND_CLIP = 0,
+  /** Refuse the whole chunk with ::DPCOV_E_NORM_BOUND; the message names the first such row. */
+  DPCOV_BOUND_REJECT = 1,
+  /**
+   * Leave the row out and count it in dpcov_gram_info::dropped. The number of rows then depends on
+   * the data: under the replace-one neighbour relation (fixed, public n) prefer clipping.
+   */
+  DPCOV_BOUND_DROP = 2
+};
+
+/** Counters of an accumulator, filled by dpcov_gram_get_info(). */
+typedef struct dpcov_gram_info {
+  /** Set by the caller to sizeof(dpcov_gram_info) before the call; lets fields be appended later. */
+  size_t struct_size;
+  int64_t dim;     /**< Number of columns d. */
+  int64_t rows;    /**< Rows included in G (clipped rows included, dropped rows not). */
+  int64_t clipped; /**< Rows scaled down to norm B. */
+  int64_t dropped; /**< Rows left out under ::DPCOV_BOUND_DROP. */
+  double bound;    /**< The norm bound B every included row satisfies; 0 before the first row. */
+} dpcov_gram_info;
+
+/**
+ * Create an empty accumulator for rows of @p dim columns.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param dim       number of columns d, 1 <= d <= 46340 (so that d*d fits a 32-bit BLAS integer).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_create(dpcov_gram **out, int64_t dim);
+
+/** Free an accumulator and set `*gram` to NULL. Accepts NULL and a pointer to NULL. */
+DPCOV_API void dpcov_gram_destroy(dpcov_gram **gram);
+
+/**
+ * Add the rows of the @p rows x @p cols matrix @p a to the accumulator: G += sum_i b(a_i) b(a_i)^T,
+ * where b bounds each row's Euclidean norm by @p bound according to @p policy.
+ *
+ * The whole chunk is validated before anything is added: if it contains NaN or infinity, or (under
+ * ::DPCOV_BOUND_REJECT) a row over the bound, the call fails and the accumulator is exactly as it was.
+ *
+ * @param gram    the accumulator.
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows    number of rows, >= 0 (0 is a no-op, and @p a may then be NULL).
+ * @param cols    number of columns; must equal the accumulator's dimension.
+ * @param a       the data; not retained.
+ * @param lda     leading dimension (>= cols for row-major, >= max(1, rows) for column-major).
+ * @param bound   norm bound B, finite and > 0; must be the same for every chunk of an accumulator.
+ * @param policy  a ::dpcov_bound_policy value.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_INVALID_ARGUMENT (bound, policy), ::DPCOV_E_INCOMPATIBLE (bound differs from
+ *         earlier chunks), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND, ::DPCOV_E_TOO_LARGE,
+ *         ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int64_t rows,
+                                           int64_t cols, const double *a, int64_t lda,
+                                           double bound, int32_t policy);
+
+/**
+ * Add everything @p src has accumulated to @p dst (G, row and clip counters). @p src is unchanged.
+ * Both must have the same dimension and, if both hold rows, the same bound.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (dst == src),
+ *         ::DPCOV_E_INCOMPATIBLE, ::DPCOV_E_TOO_LARGE (row count overflow).
+ */
+DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src);
+
+/**
+ * Write G = A^T A (d x d, in full, exactly symmetric) to @p out.
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param out     at least ld * d doubles.
+ * @param ld      leading dimension, >= d.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT.
+ */
+DPCOV_API dpcov_status dpcov_gram_get_matrix(const dpcov_gram *gram, int32_t layout, double *out,
+                                             int64_t ld);
+
+/**
+ * Fill @p info with the accumulator's counters. The caller sets `info->struct_size`; fields beyond
+ * it are not written.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (struct_size too small).
+ */
+DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_GRAM_H */

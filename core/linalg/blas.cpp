@@ -1,0 +1,135 @@
+#include "blas.hpp"
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <cmath>
+
+#include "../error.hpp"
+
+namespace dpcov::linalg {
+
+namespace {
+
+// Every size reaching this file has been checked against check::kBlasIntMax by the caller.
+blasint bi(int64_t v) { return static_cast<blasint>(v); }
+lapack_int li(int64_t v) { return static_cast<lapack_int>(v); }
+
+CBLAS_TRANSPOSE cb(Trans t) { return t == Trans::Yes ? CblasTrans : CblasNoTrans; }
+
+}  // namespace
+
+void syrk_upper(ConstMatrixView a, double beta, double *c, int64_t ldc) {
+  if (a.rows == 0) {
+    if (beta != 1.0)
+      for (int64_t j = 0; j < a.cols; ++j)
+        for (int64_t i = 0; i <= j; ++i) c[i + j * ldc] *= beta;
+    return;
+  }
+  // A row-major n x d matrix is, read column-major, the d x n matrix A^T: then A^T A = (A^T)(A^T)^T.
+  if (a.layout == Layout::RowMajor)
+    cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, bi(a.cols), bi(a.rows), 1.0, a.data,
+                bi(a.ld), beta, c, bi(ldc));
+  else
+    cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, bi(a.cols), bi(a.rows), 1.0, a.data,
+                bi(a.ld), beta, c, bi(ldc));
+}
+
+double nrm2(int64_t n, const double *x, int64_t stride) {
+  return cblas_dnrm2(bi(n), x, bi(stride));
+}
+
+void gemm(Trans ta, Trans tb, double alpha, const Matrix &a, const Matrix &b, double beta,
+          Matrix &c) {
+  const int64_t m = ta == Trans::No ? a.rows() : a.cols();
+  const int64_t k = ta == Trans::No ? a.cols() : a.rows();
+  const int64_t n = tb == Trans::No ? b.cols() : b.rows();
+  if (c.rows() != m || c.cols() != n || (tb == Trans::No ? b.rows() : b.cols()) != k)
+    fail(DPCOV_E_INTERNAL, "gemm: inconsistent shapes");
+  if (m == 0 || n == 0) return;
+  cblas_dgemm(CblasColMajor, cb(ta), cb(tb), bi(m), bi(n), bi(k), alpha, a.data(),
+              bi(std::max<int64_t>(1, a.rows())), b.data(), bi(std::max<int64_t>(1, b.rows())),
+              beta, c.data(), bi(std::max<int64_t>(1, c.rows())));
+}
+
+Matrix multiply(const Matrix &a, const Matrix &b, Trans ta, Trans tb) {
+  Matrix c(ta == Trans::No ? a.rows() : a.cols(), tb == Trans::No ? b.cols() : b.rows());
+  gemm(ta, tb, 1.0, a, b, 0.0, c);
+  return c;
+}
+
+namespace {
+
+SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
+  const int64_t n = a.rows();
+  Matrix work = a;
+  SymmetricEigen out;
+  out.values.assign(static_cast<size_t>(n), 0.0);
+  if (want_vectors) out.vectors = Matrix(n, n);
+  std::vector<lapack_int> support(static_cast<size_t>(2 * n));
+  lapack_int found = 0;
+  const lapack_int info = LAPACKE_dsyevr(
+      LAPACK_COL_MAJOR, want_vectors ? 'V' : 'N', 'A', 'U', li(n), work.data(), li(n), 0.0, 0.0,
+      0, 0, 0.0, &found, out.values.data(), want_vectors ? out.vectors.data() : nullptr, li(n),
+      support.data());
+  if (info != 0 || found != n)
+    fail(DPCOV_E_NUMERICAL, "symmetric eigen-decomposition failed (LAPACK dsyevr info ", info,
+         ")");
+  return out;
+}
+
+}  // namespace
+
+SymmetricEigen eigh(const Matrix &a) { return eig_impl(a, true); }
+
+std::vector<double> eigvalsh(const Matrix &a) { return eig_impl(a, false).values; }
+
+bool cholesky(const Matrix &a, Matrix &l) {
+  const int64_t n = a.rows();
+  l = a;
+  const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', li(n), l.data(), li(n));
+  if (info < 0) fail(DPCOV_E_INTERNAL, "dpotrf argument ", -info, " invalid");
+  if (info > 0) return false;
+  for (int64_t j = 1; j < n; ++j)
+    for (int64_t i = 0; i < j; ++i) l(i, j) = 0.0;
+  return true;
+}
+
+double log_det_from_cholesky(const Matrix &l) {
+  double sum = 0.0;
+  for (int64_t i = 0; i < l.rows(); ++i) sum += std::log(l(i, i));
+  return 2.0 * sum;
+}
+
+Matrix spd_inverse(const Matrix &a) {
+  Matrix l;
+  if (!cholesky(a, l)) fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "matrix is not positive definite");
+  const lapack_int info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', li(l.rows()), l.data(),
+                                         li(l.rows()));
+  if (info != 0) fail(DPCOV_E_NUMERICAL, "SPD inverse failed (LAPACK dpotri info ", info, ")");
+  // dpotri fills the lower triangle; mirror it.
+  for (int64_t j = 0; j < l.cols(); ++j)
+    for (int64_t i = 0; i < j; ++i) l(i, j) = l(j, i);
+  return l;
+}
+
+void trmm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b) {
+  if (b.rows() == 0 || b.cols() == 0) return;
+  cblas_dtrmm(CblasColMajor, side == Side::Left ? CblasLeft : CblasRight, CblasLower, cb(trans),
+              CblasNonUnit, bi(b.rows()), bi(b.cols()), alpha, t.data(), bi(t.rows()), b.data(),
+              bi(b.rows()));
+}
+
+void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b) {
+  if (b.rows() == 0 || b.cols() == 0) return;
+  cblas_dtrsm(CblasColMajor, side == Side::Left ? CblasLeft : CblasRight, CblasLower, cb(trans),
+              CblasNonUnit, bi(b.rows()), bi(b.cols()), alpha, t.data(), bi(t.rows()), b.data(),
+              bi(b.rows()));
+}
+
+void symmetrize_from_upper(Matrix &a) {
+  for (int64_t j = 0; j < a.cols(); ++j)
+    for (int64_t i = 0; i < j; ++i) a(j, i) = a(i, j);
+}
+
+}  // namespace dpcov::linalg

@@ -1,0 +1,58 @@
+// Typed wrappers over CBLAS and LAPACKE. This pair of files is the only place in the kernel that
+// calls them; everything else works with Matrix and the views of matrix.hpp. All matrices here are
+// column-major unless a view says otherwise, and every size has already been checked to fit a
+// 32-bit BLAS integer (check::dimension, check::matrix).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+
+namespace dpcov::linalg {
+
+enum class Trans { No, Yes };
+enum class Side { Left, Right };
+
+// C := A^T A + beta C on the upper triangle of the d x d column-major C (leading dimension ldc),
+// where A is the n x d view `a` (any layout). The strictly lower triangle of C is not referenced.
+void syrk_upper(ConstMatrixView a, double beta, double *c, int64_t ldc);
+
+// Euclidean norm of n doubles spaced `stride` apart, without overflow or underflow (BLAS dnrm2).
+double nrm2(int64_t n, const double *x, int64_t stride);
+
+// C := alpha op(A) op(B) + beta C.
+void gemm(Trans ta, Trans tb, double alpha, const Matrix &a, const Matrix &b, double beta,
+          Matrix &c);
+Matrix multiply(const Matrix &a, const Matrix &b, Trans ta = Trans::No, Trans tb = Trans::No);
+
+// Eigen-decomposition of a symmetric matrix (upper triangle read): values ascending, vectors as
+// the columns of `vectors` (orthonormal). Throws DPCOV_E_NUMERICAL if LAPACK does not converge.
+struct SymmetricEigen {
+  std::vector<double> values;
+  Matrix vectors;
+};
+SymmetricEigen eigh(const Matrix &a);
+// Eigenvalues only, ascending.
+std::vector<double> eigvalsh(const Matrix &a);
+
+// Cholesky factor L (lower, A = L L^T, strictly upper part zeroed) of a symmetric matrix given by
+// its lower triangle. Returns false, leaving `l` unspecified, if A is not positive definite.
+bool cholesky(const Matrix &a, Matrix &l);
+
+// sum_i log L_ii^2 = log det A for a Cholesky factor L of A.
+double log_det_from_cholesky(const Matrix &l);
+
+// Inverse of a symmetric positive definite matrix, in full. Throws DPCOV_E_NOT_POSITIVE_DEFINITE.
+Matrix spd_inverse(const Matrix &a);
+
+// B := alpha op(T) B (side Left) or alpha B op(T) (side Right), T lower triangular.
+void trmm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b);
+// Solves op(T) X = alpha B (Left) or X op(T) = alpha B (Right) for X, T lower triangular; X
+// overwrites B.
+void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b);
+
+// Copies the upper triangle onto the lower one so that the matrix is exactly symmetric.
+void symmetrize_from_upper(Matrix &a);
+
+}  // namespace dpcov::linalg

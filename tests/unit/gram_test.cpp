@@ -1,0 +1,189 @@
+// The Gram accumulator against a naive triple loop: layouts, padded leading dimensions, clipping,
+// dropping, rejection, and the strong guarantee on bad chunks.
+#include "core/data/gram.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "core/error.hpp"
+#include "support/naive.hpp"
+
+namespace dpcov {
+namespace {
+
+using test::naive_bounded_gram;
+using test::random_rows;
+
+void expect_matrix_near(const Matrix &got, const Matrix &want, double rel) {
+  ASSERT_EQ(got.rows(), want.rows());
+  double scale = 0.0;
+  for (int64_t j = 0; j < want.cols(); ++j)
+    for (int64_t i = 0; i < want.rows(); ++i) scale = std::max(scale, std::fabs(want(i, j)));
+  for (int64_t j = 0; j < want.cols(); ++j)
+    for (int64_t i = 0; i < want.rows(); ++i)
+      EXPECT_NEAR(got(i, j), want(i, j), rel * scale) << "at (" << i << ", " << j << ")";
+}
+
+class GramLayout : public ::testing::TestWithParam<std::tuple<Layout, int64_t>> {};
+
+TEST_P(GramLayout, MatchesNaiveTripleLoopWithPaddedLeadingDimension) {
+  const auto [layout, pad] = GetParam();
+  const int64_t n = 537, d = 13;
+  const auto data = random_rows(n, d, layout, pad, 0.2, 11);
+  GramAccumulator acc(d);
+  const GramCounts c = acc.add_rows(data.view(), 1e6, BoundPolicy::Clip);
+  EXPECT_EQ(c.rows, n);
+  EXPECT_EQ(c.clipped, 0);
+  expect_matrix_near(acc.matrix(), naive_bounded_gram(data.view(), 1e6, BoundPolicy::Clip), 1e-13);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllLayouts, GramLayout,
+                         ::testing::Combine(::testing::Values(Layout::RowMajor, Layout::ColMajor),
+                                            ::testing::Values(int64_t{0}, int64_t{5})));
+
+TEST(Gram, OutputIsExactlySymmetric) {
+  const auto data = random_rows(100, 7, Layout::RowMajor, 0, 1.0, 3);
+  GramAccumulator acc(7);
+  acc.add_rows(data.view(), 100.0, BoundPolicy::Clip);
+  const Matrix g = acc.matrix();
+  for (int64_t i = 0; i < 7; ++i)
+    for (int64_t j = 0; j < 7; ++j) EXPECT_EQ(g(i, j), g(j, i));
+}
+
+TEST(Gram, ClipsRowsOverTheBoundToNormAtMostB) {
+  const int64_t n = 400, d = 6;
+  const auto data = random_rows(n, d, Layout::ColMajor, 2, 1.0, 5);
+  int64_t over = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < d; ++j) s += data.view()(i, j) * data.view()(i, j);
+    over += std::sqrt(s) > 1.5;
+  }
+  ASSERT_GT(over, 10);
+  ASSERT_LT(over, n);
+  GramAccumulator acc(d);
+  const GramCounts c = acc.add_rows(data.view(), 1.5, BoundPolicy::Clip);
+  EXPECT_EQ(c.clipped, over);
+  EXPECT_EQ(c.rows, n);
+  expect_matrix_near(acc.matrix(), naive_bounded_gram(data.view(), 1.5, BoundPolicy::Clip), 1e-13);
+  // A single clipped row contributes a matrix of trace (= squared norm) at most B^2.
+  GramAccumulator one(d);
+  one.add_rows(data.view().row_block(0, 1), 1e-3, BoundPolicy::Clip);
+  double trace = 0;
+  for (int64_t j = 0; j < d; ++j) trace += one.matrix()(j, j);
+  EXPECT_LE(trace, 1e-6);
+}
+
+TEST(Gram, DropPolicyLeavesRowsOutAndCountsThem) {
+  const int64_t n = 300, d = 4;
+  const auto data = random_rows(n, d, Layout::RowMajor, 0, 1.0, 9);
+  GramAccumulator acc(d);
+  const GramCounts c = acc.add_rows(data.view(), 1.2, BoundPolicy::Drop);
+  EXPECT_GT(c.dropped, 0);
+  EXPECT_EQ(c.rows + c.dropped, n);
+  EXPECT_EQ(c.clipped, 0);
+  expect_matrix_near(acc.matrix(), naive_bounded_gram(data.view(), 1.2, BoundPolicy::Drop), 1e-13);
+}
+
+TEST(Gram, RejectPolicyRefusesChunkAndNamesTheRow) {
+  const auto data = random_rows(50, 3, Layout::RowMajor, 0, 0.1, 2);
+  GramAccumulator acc(3);
+  acc.add_rows(data.view(), 10.0, BoundPolicy::Reject);
+  const Matrix before = acc.matrix();
+  auto bad = data;
+  bad.at(17, 1) = 50.0;
+  try {
+    acc.add_rows(bad.view(), 10.0, BoundPolicy::Reject);
+    FAIL() << "expected an error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), DPCOV_E_NORM_BOUND);
+    EXPECT_NE(std::string(e.what()).find("row 17"), std::string::npos) << e.what();
+  }
+  expect_matrix_near(acc.matrix(), before, 0.0);
+  EXPECT_EQ(acc.counts().rows, 50);
+}
+
+TEST(Gram, NonFiniteChunkLeavesAccumulatorExactlyAsItWas) {
+  const auto data = random_rows(40, 5, Layout::ColMajor, 0, 0.1, 4);
+  GramAccumulator acc(5);
+  acc.add_rows(data.view(), 1.0, BoundPolicy::Clip);
+  const Matrix before = acc.matrix();
+  for (double poison : {std::nan(""), std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity()}) {
+    auto bad = data;
+    bad.at(39, 4) = poison;
+    try {
+      acc.add_rows(bad.view(), 1.0, BoundPolicy::Clip);
+      FAIL() << "expected an error";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), DPCOV_E_NON_FINITE);
+      EXPECT_NE(std::string(e.what()).find("row 39, column 4"), std::string::npos) << e.what();
+    }
+    const Matrix after = acc.matrix();
+    for (int64_t j = 0; j < 5; ++j)
+      for (int64_t i = 0; i < 5; ++i) EXPECT_EQ(after(i, j), before(i, j));
+    EXPECT_EQ(acc.counts().rows, 40);
+  }
+}
+
+TEST(Gram, HugeRowsAreClippedWithoutOverflow) {
+  test::Rows data(2, 3, Layout::RowMajor, 0);
+  data.at(0, 0) = 1e200;
+  data.at(0, 1) = -1e200;
+  data.at(1, 2) = 1e-200;
+  GramAccumulator acc(3);
+  const GramCounts c = acc.add_rows(data.view(), 2.0, BoundPolicy::Clip);
+  EXPECT_EQ(c.clipped, 1);
+  const Matrix g = acc.matrix();
+  EXPECT_NEAR(g(0, 0), 2.0, 1e-14);
+  EXPECT_NEAR(g(0, 1), -2.0, 1e-14);
+  EXPECT_LE(g(0, 0) + g(1, 1) + g(2, 2), 4.0 + 1e-14);
+}
+
+TEST(Gram, BoundMustStayTheSameAcrossChunks) {
+  const auto data = random_rows(10, 2, Layout::RowMajor, 0, 0.1, 1);
+  GramAccumulator acc(2);
+  acc.add_rows(data.view(), 1.0, BoundPolicy::Clip);
+  try {
+    acc.add_rows(data.view(), 2.0, BoundPolicy::Clip);
+    FAIL();
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), DPCOV_E_INCOMPATIBLE);
+  }
+}
+
+TEST(Gram, MergeAddsStatisticsAndCounters) {
+  const auto data = random_rows(200, 4, Layout::RowMajor, 0, 1.0, 8);
+  GramAccumulator whole(4), a(4), b(4);
+  whole.add_rows(data.view(), 1.0, BoundPolicy::Clip);
+  a.add_rows(data.view().row_block(0, 77), 1.0, BoundPolicy::Clip);
+  b.add_rows(data.view().row_block(77, 123), 1.0, BoundPolicy::Clip);
+  a.merge(b);
+  EXPECT_EQ(a.counts().rows, 200);
+  EXPECT_EQ(a.counts().clipped, whole.counts().clipped);
+  expect_matrix_near(a.matrix(), whole.matrix(), 1e-15);
+  GramAccumulator other_dim(5);
+  EXPECT_THROW(a.merge(other_dim), Error);
+  EXPECT_THROW(a.merge(a), Error);
+}
+
+TEST(Gram, ManySingleRowChunksStayAccurate) {
+  // Compensated summation: 2e5 one-row chunks of the same row give n * v v^T to a few ulps.
+  const double v[3] = {0.1, 0.7, -0.3};
+  GramAccumulator acc(3);
+  const int64_t n = 200000;
+  for (int64_t i = 0; i < n; ++i)
+    acc.add_rows({v, 1, 3, 3, Layout::RowMajor}, 1.0, BoundPolicy::Clip);
+  const Matrix g = acc.matrix();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double want = static_cast<double>(n) * (v[i] * v[j]);
+      EXPECT_NEAR(g(i, j), want, 4e-16 * std::fabs(want) + 1e-300);
+    }
+}
+
+}  // namespace
+}  // namespace dpcov

@@ -1,0 +1,80 @@
+// The BLAS/LAPACK wrappers against hand-checked small cases and identities.
+#include "core/linalg/blas.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace dpcov::linalg {
+namespace {
+
+Matrix spd3() {
+  Matrix a(3, 3);
+  const double v[9] = {4, 1, 0.5, 1, 3, 0.2, 0.5, 0.2, 2};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a(i, j) = v[i * 3 + j];
+  return a;
+}
+
+TEST(Linalg, EighReconstructsMatrixWithAscendingValues) {
+  const Matrix a = spd3();
+  const SymmetricEigen e = eigh(a);
+  EXPECT_LT(e.values[0], e.values[1]);
+  EXPECT_LT(e.values[1], e.values[2]);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int k = 0; k < 3; ++k) s += e.vectors(i, k) * e.values[k] * e.vectors(j, k);
+      EXPECT_NEAR(s, a(i, j), 1e-13);
+    }
+  const auto values = eigvalsh(a);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(values[k], e.values[k], 1e-13);
+}
+
+TEST(Linalg, CholeskyLogDetAndInverseAgree) {
+  const Matrix a = spd3();
+  Matrix l;
+  ASSERT_TRUE(cholesky(a, l));
+  EXPECT_EQ(l(0, 2), 0.0);
+  // det by cofactor expansion.
+  const double det = a(0, 0) * (a(1, 1) * a(2, 2) - a(1, 2) * a(2, 1)) -
+                     a(0, 1) * (a(1, 0) * a(2, 2) - a(1, 2) * a(2, 0)) +
+                     a(0, 2) * (a(1, 0) * a(2, 1) - a(1, 1) * a(2, 0));
+  EXPECT_NEAR(log_det_from_cholesky(l), std::log(det), 1e-13);
+  const Matrix inv = spd_inverse(a);
+  const Matrix id = multiply(a, inv);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(id(i, j), i == j ? 1.0 : 0.0, 1e-13);
+  EXPECT_EQ(inv(0, 1), inv(1, 0));
+}
+
+TEST(Linalg, CholeskyReportsIndefiniteMatrix) {
+  Matrix a = Matrix::identity(2);
+  a(0, 1) = a(1, 0) = 2.0;
+  Matrix l;
+  EXPECT_FALSE(cholesky(a, l));
+  EXPECT_THROW(spd_inverse(a), Error);
+}
+
+TEST(Linalg, TriangularMultiplyAndSolveAreInverse) {
+  Matrix l;
+  ASSERT_TRUE(cholesky(spd3(), l));
+  Matrix b(3, 2);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) b(i, j) = i - 2.0 * j + 0.5;
+  Matrix c = b;
+  trmm_lower(Side::Left, Trans::Yes, 2.0, l, c);
+  trsm_lower(Side::Left, Trans::Yes, 0.5, l, c);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) EXPECT_NEAR(c(i, j), b(i, j), 1e-13);
+}
+
+TEST(Linalg, Nrm2AvoidsOverflow) {
+  const double x[2] = {3e200, 4e200};
+  EXPECT_NEAR(nrm2(2, x, 1) / 5e200, 1.0, 1e-15);
+}
+
+}  // namespace
+}  // namespace dpcov::linalg

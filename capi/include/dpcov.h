@@ -10,5 +10,14 @@
 
 #include "dpcov/common.h"
 #include "dpcov/gram.h"
+#include "dpcov/rng.h"
+#include "dpcov/sample.h"
+#include "dpcov/receipt.h"
+#include "dpcov/mechanism.h"
+#include "dpcov/postprocess.h"
+#include "dpcov/estimators.h"
+#include "dpcov/audit.h"
+#include "dpcov/sketch.h"
+#include "dpcov/ols.h"
 
 #endif /* DPCOV_H */

@@ -7,38 +7,20 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "row_bound.hpp"
 
 namespace dpcov {
 
 namespace {
 
-// A row over the bound found by the validation pass, with the factor that clips it.
-struct OverBound {
-  int64_t row;
-  double scale;  // 0 when the row is dropped
-};
-
-// Squared Euclidean norm of row i, or throws on a non-finite entry. The plain sum of squares is
-// exact enough for the bound test in all but over/underflowing rows, which fall back to dnrm2.
-double row_norm(ConstMatrixView a, int64_t i) {
-  const double *r = a.row(i);
-  const int64_t step = a.col_stride();
-  double sum = 0.0;
-  for (int64_t j = 0; j < a.cols; ++j) sum += r[j * step] * r[j * step];
-  if (std::isfinite(sum) && sum > 1e-280) return std::sqrt(sum);
-  for (int64_t j = 0; j < a.cols; ++j)
-    if (!std::isfinite(r[j * step]))
-      fail(DPCOV_E_NON_FINITE, "row ", i, ", column ", j, " (0-based) is ", r[j * step],
-           "; rows must be finite");
-  return linalg::nrm2(a.cols, r, step);
-}
-
-// Neumaier's compensated addition of x into (s, c).
-inline void neumaier_add(double &s, double &c, double x) {
-  const double t = s + x;
-  c += std::fabs(s) >= std::fabs(x) ? (s - t) + x : (x - t) + s;
-  s = t;
-}
+// Rows are processed in blocks of about this many doubles (1 MiB), so that a block read for
+// its norms is still in cache when dsyrk reads it again.
+// For wide rows, at least kMinBlockRows per block keep dsyrk's inner dimension large enough to run
+// at full speed.
+constexpr int64_t kBlockDoubles = 131072;
+constexpr int64_t kMinBlockRows = 256;
+// Clipped rows are gathered this many at a time before going to dsyrk.
+constexpr int64_t kScaledRows = 256;
 
 }  // namespace
 
@@ -56,62 +38,52 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     fail(DPCOV_E_INCOMPATIBLE, "bound ", bound, " differs from the bound ", bound_,
          " of the rows already accumulated");
 
-  // Pass 1: validate every row before touching any state.
-  std::vector<OverBound> over;
-  for (int64_t i = 0; i < a.rows; ++i) {
-    const double norm = row_norm(a, i);
-    if (norm <= bound) continue;
-    if (policy == BoundPolicy::Reject)
-      fail(DPCOV_E_NORM_BOUND, "row ", i, " (0-based) has norm ", norm, " > bound ", bound);
-    // The factor is shaved by a few ulps so that the clipped row's computed norm cannot round
-    // above B: the bound is what the privacy proofs rely on.
-    const double scale = policy == BoundPolicy::Clip
-                             ? (bound / norm) * (1.0 - 4.0 * std::numeric_limits<double>::epsilon())
-                             : 0.0;
-    over.push_back({i, scale});
-  }
-
+  // One pass over the chunk in blocks small enough to stay in cache: each block's row norms are
+  // computed, then its in-bound rows go to dsyrk straight from the caller's memory (while still
+  // cached) and rows over the bound are scaled into a small buffer first. The chunk's Gram is
+  // built in scratch and only added to the running sum once the whole chunk has been validated,
+  // so a bad row anywhere leaves the accumulator unchanged.
+  std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
+  const int64_t block_rows = std::max<int64_t>(kMinBlockRows, kBlockDoubles / dim_);
+  std::vector<double> sums(static_cast<size_t>(block_rows));
+  std::vector<double> scaled;  // over-bound rows after clipping, row-major
+  int64_t n_scaled = 0;
+  auto flush_scaled = [&] {
+    if (n_scaled == 0) return;
+    linalg::syrk_upper({scaled.data(), n_scaled, dim_, dim_, Layout::RowMajor}, 1.0, chunk.data(),
+                       dim_);
+    n_scaled = 0;
+  };
   GramCounts added;
-  added.dropped = policy == BoundPolicy::Drop ? static_cast<int64_t>(over.size()) : 0;
-  added.clipped = policy == BoundPolicy::Clip ? static_cast<int64_t>(over.size()) : 0;
+  for (int64_t first = 0; first < a.rows; first += block_rows) {
+    const int64_t count = std::min(block_rows, a.rows - first);
+    data::row_sums_of_squares(a, first, count, sums.data());
+    int64_t run = first;  // start of the current run of in-bound rows
+    for (int64_t i = first; i < first + count; ++i) {
+      const double sum = sums[static_cast<size_t>(i - first)];
+      // Fast path: finite, not tiny, within the bound (compared squared: no sqrt per row).
+      if (data::surely_within_bound(sum, bound)) continue;
+      const double scale = data::row_factor(a, i, sum, bound, policy);
+      if (scale == 1.0) continue;
+      if (i > run) linalg::syrk_upper(a.row_block(run, i - run), 1.0, chunk.data(), dim_);
+      run = i + 1;
+      if (scale == 0.0) {
+        ++added.dropped;
+        continue;
+      }
+      if (scaled.empty()) scaled.resize(static_cast<size_t>(kScaledRows * dim_));
+      for (int64_t j = 0; j < dim_; ++j)
+        scaled[static_cast<size_t>(n_scaled * dim_ + j)] = scale * a(i, j);
+      ++added.clipped;
+      if (++n_scaled == kScaledRows) flush_scaled();
+    }
+    if (first + count > run)
+      linalg::syrk_upper(a.row_block(run, first + count - run), 1.0, chunk.data(), dim_);
+  }
+  flush_scaled();
   added.rows = a.rows - added.dropped;
   if (counts_.rows > INT64_MAX - added.rows)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
-
-  // Pass 2: the chunk's Gram into a scratch matrix. Runs of in-bound rows go to dsyrk straight
-  // from the caller's memory (in the common case, one call for the whole chunk); rows over the
-  // bound are scaled into a small buffer first.
-  std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
-  constexpr int64_t kScratchRows = 256;
-  std::vector<double> scratch;
-  int64_t next = 0;  // first row not yet accumulated
-  size_t k = 0;      // next entry of `over`
-  while (next < a.rows) {
-    const int64_t run_end = k < over.size() ? over[k].row : a.rows;
-    if (run_end > next) {
-      // Split so that the row count fits a BLAS integer.
-      for (int64_t first = next; first < run_end; first += check::kBlasIntMax) {
-        const int64_t count = std::min<int64_t>(check::kBlasIntMax, run_end - first);
-        linalg::syrk_upper(a.row_block(first, count), 1.0, chunk.data(), dim_);
-      }
-      next = run_end;
-      continue;
-    }
-    // Consecutive over-bound rows, scaled into row-major scratch (dropped rows are skipped).
-    if (scratch.empty()) scratch.resize(static_cast<size_t>(kScratchRows * dim_));
-    int64_t filled = 0;
-    while (k < over.size() && over[k].row == next && filled < kScratchRows) {
-      if (over[k].scale > 0.0) {
-        for (int64_t j = 0; j < dim_; ++j)
-          scratch[static_cast<size_t>(filled * dim_ + j)] = over[k].scale * a(next, j);
-        ++filled;
-      }
-      ++k;
-      ++next;
-    }
-    linalg::syrk_upper({scratch.data(), filled, dim_, dim_, Layout::RowMajor}, 1.0, chunk.data(),
-                       dim_);
-  }
 
   // Commit: nothing below can throw.
   if (a.rows > 0) {
@@ -128,7 +100,7 @@ void GramAccumulator::add_upper(const double *chunk) {
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
-      neumaier_add(sum_[at], comp_[at], chunk[at]);
+      data::neumaier_add(sum_[at], comp_[at], chunk[at]);
     }
 }
 
@@ -146,8 +118,8 @@ void GramAccumulator::merge(const GramAccumulator &other) {
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
-      neumaier_add(sum_[at], comp_[at], other.sum_[at]);
-      neumaier_add(sum_[at], comp_[at], other.comp_[at]);
+      data::neumaier_add(sum_[at], comp_[at], other.sum_[at]);
+      data::neumaier_add(sum_[at], comp_[at], other.comp_[at]);
     }
   if (bound_ == 0.0) bound_ = other.bound_;
   counts_.rows += other.counts_.rows;

@@ -132,4 +132,29 @@ void symmetrize_from_upper(Matrix &a) {
     for (int64_t i = 0; i < j; ++i) a(j, i) = a(i, j);
 }
 
+std::vector<double> singular_values(const Matrix &a) {
+  const int64_t m = a.rows();
+  const int64_t n = a.cols();
+  std::vector<double> s(static_cast<size_t>(std::min(m, n)));
+  if (s.empty()) return s;
+  Matrix work = a;
+  const lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', li(m), li(n), work.data(), li(m),
+                                         s.data(), nullptr, 1, nullptr, 1);
+  if (info != 0)
+    fail(DPCOV_E_NUMERICAL, "singular value decomposition failed (LAPACK dgesdd info ", info, ")");
+  return s;
+}
+
+void gemm_views(double alpha, ConstMatrixView a, ConstMatrixView b, double beta, MatrixView c) {
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols || c.layout != Layout::ColMajor)
+    fail(DPCOV_E_INTERNAL, "gemm_views: inconsistent shapes or a row-major output");
+  if (c.rows == 0 || c.cols == 0) return;
+  const auto op = [](ConstMatrixView v) {
+    return v.layout == Layout::ColMajor ? CblasNoTrans : CblasTrans;
+  };
+  cblas_dgemm(CblasColMajor, op(a), op(b), bi(c.rows), bi(c.cols), bi(a.cols), alpha, a.data,
+              bi(std::max<int64_t>(1, a.ld)), b.data, bi(std::max<int64_t>(1, b.ld)), beta,
+              c.data, bi(std::max<int64_t>(1, c.ld)));
+}
+
 }  // namespace dpcov::linalg

@@ -55,4 +55,13 @@ void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b
 // Copies the upper triangle onto the lower one so that the matrix is exactly symmetric.
 void symmetrize_from_upper(Matrix &a);
 
+// Singular values of a general matrix, descending (LAPACK dgesdd without vectors). Throws
+// DPCOV_E_NUMERICAL if LAPACK does not converge.
+std::vector<double> singular_values(const Matrix &a);
+
+// C := alpha A B + beta C on views: A (m x k) and B (k x n) in either layout, C (m x n)
+// column-major. A row-major view is passed to BLAS as the transpose of its column-major reading,
+// so neither input is copied. Every dimension and leading dimension must fit a BLAS integer.
+void gemm_views(double alpha, ConstMatrixView a, ConstMatrixView b, double beta, MatrixView c);
+
 }  // namespace dpcov::linalg

@@ -86,6 +86,8 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
 /**
  * Add everything @p src has accumulated to @p dst (G, row and clip counters). @p src is unchanged.
  * Both must have the same dimension and, if both hold rows, the same bound.
+ * @param dst  the accumulator that receives the sum.
+ * @param src  the accumulator added to it; must not be @p dst.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (dst == src),
  *         ::DPCOV_E_INCOMPATIBLE, ::DPCOV_E_TOO_LARGE (row count overflow).
  */
@@ -93,6 +95,7 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src);
 
 /**
  * Write G = A^T A (d x d, in full, exactly symmetric) to @p out.
+ * @param gram    the accumulator.
  * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
  * @param out     at least ld * d doubles.
  * @param ld      leading dimension, >= d.
@@ -104,6 +107,8 @@ DPCOV_API dpcov_status dpcov_gram_get_matrix(const dpcov_gram *gram, int32_t lay
 /**
  * Fill @p info with the accumulator's counters. The caller sets `info->struct_size`; fields beyond
  * it are not written.
+ * @param gram  the accumulator.
+ * @param info  receives the counters.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (struct_size too small).
  */
 DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_info *info);

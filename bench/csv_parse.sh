@@ -1,0 +1,26 @@
+#!/bin/sh
+# Parse throughput and peak memory of `dpcov gram` on a generated CSV of about 1 GB, on one core
+# (taskset, OpenBLAS on one thread). The file is written to /tmp and deleted afterwards.
+# Usage: bench/csv_parse.sh [build dir] [megabytes] [columns] [make_csv options, e.g. --digits 6]
+set -eu
+build="${1:-build}"
+megabytes="${2:-1000}"
+columns="${3:-16}"
+[ $# -gt 3 ] && shift 3 || set --
+csv="$(mktemp /tmp/dpcov-bench-XXXXXX.csv)"
+out="$(mktemp -d /tmp/dpcov-bench-out-XXXXXX)"
+trap 'rm -rf "$csv" "$out"' EXIT
+"$build/bench/make_csv" "$csv" "$megabytes" "$columns" 1 "$@"
+bytes=$(stat -c %s "$csv")
+cat "$csv" > /dev/null  # into the page cache: the parser is measured, not the disk
+OPENBLAS_NUM_THREADS=1 /usr/bin/time -v -o "$out/time.txt" \
+  taskset -c 0 "$build/cli/dpcov" gram "$csv" --bound 1e6 -o "$out/gram.npy" --quiet
+awk -v bytes="$bytes" -F': ' '
+  /User time/ { user = $2 } /System time/ { sys = $2 } /Maximum resident/ { rss = $2 }
+  /Elapsed/ { n = split($2, t, ":"); wall = t[n] + (n > 1 ? 60 * t[n - 1] : 0) }
+  END {
+    printf "input %.0f MB; wall %.2f s, cpu %.2f s (user %.2f + sys %.2f)\n",
+           bytes / 1e6, wall, user + sys, user, sys
+    printf "throughput: %.0f MB/s of wall time, %.0f MB/s of cpu time; peak RSS %.1f MB\n",
+           bytes / 1e6 / wall, bytes / 1e6 / (user + sys), rss / 1024
+  }' "$out/time.txt"

@@ -1,0 +1,73 @@
+// Throughput of the samplers. Run: build/bench/bench_random
+//  - standard normals per second (ziggurat);
+//  - Wishart W_d(k, S) by Bartlett at d in {10, 100, 500} for k = d + 1 and k = d + 100000: the
+//    two should cost the same, since Bartlett's cost does not depend on k;
+//  - Bingham draws per second and the acceptance rate (draws / proposals) at d in {10, 50, 100}
+//    for the IEV-style A = kappa (lambda_max(C) I - C), C with a geometrically decaying spectrum
+//    lambda_i = 1000 * 0.85^i (the Gram matrix of 1000 unit-norm rows) and kappa = eps / (4 B^2)
+//    at eps = 1, B = 1.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <vector>
+
+#include "../core/random/samplers.hpp"
+
+namespace {
+
+using dpcov::Matrix;
+using dpcov::random::Rng;
+
+void BM_StandardNormal(benchmark::State &state) {
+  Rng rng = Rng::from_seed(1);
+  double sink = 0.0;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) sink += dpcov::random::standard_normal(rng);
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_StandardNormal);
+
+// A well-conditioned dense SPD scale: I + 0.5 (the all-ones matrix) / d.
+Matrix dense_scale(int64_t d) {
+  Matrix s(d, d, 0.5 / static_cast<double>(d));
+  for (int64_t i = 0; i < d; ++i) s(i, i) += 1.0;
+  return s;
+}
+
+void BM_Wishart(benchmark::State &state) {
+  const int64_t d = state.range(0), extra = state.range(1);
+  const Matrix s = dense_scale(d);
+  Rng rng = Rng::from_seed(2);
+  const double k = static_cast<double>(d + extra);
+  for (auto _ : state) benchmark::DoNotOptimize(dpcov::random::wishart(rng, k, s).data());
+  state.counters["k"] = k;
+}
+BENCHMARK(BM_Wishart)
+    ->ArgNames({"d", "k_minus_d"})
+    ->ArgsProduct({{10, 100, 500}, {1, 100000}})
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_Bingham(benchmark::State &state) {
+  const int64_t d = state.range(0);
+  const double kappa = 1.0 / 4.0;
+  Matrix a(d, d);
+  for (int64_t i = 0; i < d; ++i) a(i, i) = kappa * 1000.0 * (1.0 - std::pow(0.85, i));
+  const dpcov::random::BinghamSampler sampler(a);
+  Rng rng = Rng::from_seed(3);
+  std::vector<double> x(static_cast<size_t>(d));
+  int64_t draws = 0, tries = 0;
+  for (auto _ : state) {
+    tries += sampler.sample(rng, x.data());
+    ++draws;
+  }
+  state.SetItemsProcessed(draws);
+  state.counters["acceptance"] = static_cast<double>(draws) / static_cast<double>(tries);
+  state.counters["tries_per_draw"] = static_cast<double>(tries) / static_cast<double>(draws);
+}
+BENCHMARK(BM_Bingham)->Arg(10)->Arg(50)->Arg(100)->ArgName("d");
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,161 @@
+// C ABI of the privacy auditor (dpcov/audit.h).
+#include "dpcov/audit.h"
+
+#include <cmath>
+
+#include "../core/audit/mechanism_audit.hpp"
+#include "../core/check.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace audit = dpcov::audit;
+namespace mech = dpcov::mechanisms;
+
+dpcov_audit_params audit_params(const dpcov_audit_params *params) {
+  dpcov_audit_params p;
+  dpcov_audit_params_default(&p);
+  if (params == nullptr) return p;
+  if (params->struct_size < sizeof(dpcov_audit_params))
+    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be at least ",
+         sizeof(dpcov_audit_params), " (use dpcov_audit_params_default), got ",
+         params->struct_size);
+  p = *params;
+  audit::dataset_kind(p.dataset);
+  audit::neighbour_kind(p.neighbour_kind);
+  return p;
+}
+
+void check_result_output(const dpcov_audit_result *result) {
+  dpcov::check::not_null(result, "result");
+  if (result->struct_size < sizeof(dpcov_audit_result))
+    fail(DPCOV_E_INVALID_ARGUMENT, "result->struct_size must be at least ",
+         sizeof(dpcov_audit_result), ", got ", result->struct_size);
+}
+
+audit::Settings settings_of(const dpcov_audit_params &p) {
+  return audit::Settings{p.trials, p.first_checkpoint, p.alpha, p.seed};
+}
+
+double conformance_ratio(const audit::DirectionResult &r) {
+  return r.conformance_threshold > 0.0 ? r.conformance_distance / r.conformance_threshold : 0.0;
+}
+
+dpcov_audit_result c_result(const audit::AuditReport &report, size_t struct_size) {
+  const audit::DirectionResult &worst = report.worst();
+  const audit::DirectionResult &conform = conformance_ratio(report.backward) >
+                                                  conformance_ratio(report.forward)
+                                              ? report.backward
+                                              : report.forward;
+  dpcov_audit_result r{};
+  r.struct_size = struct_size;
+  r.verdict = report.violation() ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
+  r.findings = static_cast<int32_t>(report.findings);
+  r.noise = static_cast<int32_t>(report.noise);
+  r.worst_direction = &worst == &report.backward ? 1 : 0;
+  r.samples = report.samples;
+  r.infinite_losses = report.forward.infinite_losses + report.backward.infinite_losses;
+  r.exceedances = worst.exceedances;
+  r.epsilon = report.epsilon;
+  r.delta = report.delta;
+  r.max_loss = std::fmax(report.forward.max_loss, report.backward.max_loss);
+  r.exceed_estimate = worst.exceed.estimate;
+  r.exceed_lower = worst.exceed.lower;
+  r.exceed_upper = worst.exceed.upper;
+  r.delta_estimate = worst.delta.estimate;
+  r.delta_lower = worst.delta.lower;
+  r.delta_upper = worst.delta.upper;
+  r.pair_distance = worst.pair_distance;
+  r.gaussian_sigma_upper = worst.sigma_upper;
+  r.gaussian_delta_lower =
+      std::fmax(report.forward.gaussian_delta_lower, report.backward.gaussian_delta_lower);
+  r.conformance_distance = conform.conformance_distance;
+  r.conformance_threshold = conform.conformance_threshold;
+  r.alpha_per_test = report.alpha_per_test;
+  return r;
+}
+
+// Shared tail of both entry points, once the pair's statistics exist.
+void run(mech::MechanismId id, const mech::Request &request, const audit::PairStatistics &pair,
+         const audit::Settings &settings, dpcov_audit_result *result) {
+  const mech::Request audited = audit::request_for_pair(id, request, pair);
+  const audit::AuditReport report = audit::audit_mechanism(id, audited, pair, settings);
+  *result = c_result(report, result->struct_size);
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(params, "params");
+    *params = dpcov_audit_params{};
+    params->struct_size = sizeof(dpcov_audit_params);
+    params->trials = 2000;
+    params->first_checkpoint = 100;
+    params->alpha = 1e-6;
+    params->seed = 0;
+    params->dataset = DPCOV_AUDIT_DATA_RANDOM_ROWS;
+    params->neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_RANDOM;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n, double bound,
+                                       double epsilon, double delta,
+                                       const dpcov_mechanism_params *mechanism_params,
+                                       const dpcov_audit_params *params,
+                                       dpcov_audit_result *result) {
+  return dpcov::capi::guarded([&] {
+    check_result_output(result);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(mechanism_params)};
+    const dpcov_audit_params p = audit_params(params);
+    const audit::Settings settings = settings_of(p);
+    audit::check_settings(settings);
+    if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 for an audit, got ", n);
+    // Plan first: an unplannable request fails before any data is generated. Inverse Gauss
+    // without a bound is planned once the pair gives one.
+    if (!(id == mech::MechanismId::InverseGauss && request.options.lambda_min_bound == 0.0))
+      mech::plan(id, request);
+    const audit::DatasetPair data = audit::generate_pair(
+        request, audit::dataset_kind(p.dataset), audit::neighbour_kind(p.neighbour_kind), p.seed);
+    const audit::PairStatistics pair = audit::pair_statistics(
+        data.rows, data.rows_prime, bound, request.options.neighbour);
+    run(id, request, pair, settings, result);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, int64_t dim,
+                                            const double *rows, int64_t n, int64_t ldr,
+                                            const double *rows_prime, int64_t n_prime,
+                                            int64_t ldp, double bound, double epsilon,
+                                            double delta,
+                                            const dpcov_mechanism_params *mechanism_params,
+                                            const dpcov_audit_params *params,
+                                            dpcov_audit_result *result) {
+  return dpcov::capi::guarded([&] {
+    check_result_output(result);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    dpcov::check::dimension(dim, "dimension d");
+    if (n < 1 || n_prime < 1)
+      fail(DPCOV_E_DIMENSION, "both datasets need n >= 1 rows, got ", n, " and ", n_prime);
+    const dpcov::ConstMatrixView a = dpcov::check::matrix(layout, n, dim, rows, ldr, "rows");
+    const dpcov::ConstMatrixView b =
+        dpcov::check::matrix(layout, n_prime, dim, rows_prime, ldp, "rows_prime");
+    dpcov::check::all_finite(a, "rows");
+    dpcov::check::all_finite(b, "rows_prime");
+    const mech::Request request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(mechanism_params)};
+    const audit::Settings settings = settings_of(audit_params(params));
+    audit::check_settings(settings);
+    if (!(id == mech::MechanismId::InverseGauss && request.options.lambda_min_bound == 0.0))
+      mech::plan(id, request);
+    const audit::PairStatistics pair = audit::pair_statistics(
+        dpcov::Matrix::from(a), dpcov::Matrix::from(b), bound, request.options.neighbour);
+    run(id, request, pair, settings, result);
+  });
+}
+
+}  // extern "C"

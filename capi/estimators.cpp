@@ -1,0 +1,286 @@
+// C ABI of the estimators on released matrices (dpcov/estimators.h). Every argument is checked
+// before any work, and outputs are written only after the computation has succeeded.
+#include "dpcov/estimators.h"
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/estimators/glasso.hpp"
+#include "../core/estimators/metrics.hpp"
+#include "../core/estimators/pca.hpp"
+#include "../core/estimators/regression.hpp"
+#include "guard.hpp"
+
+namespace {
+
+using dpcov::ConstMatrixView;
+using dpcov::fail;
+using dpcov::Matrix;
+using dpcov::MatrixView;
+namespace check = dpcov::check;
+namespace est = dpcov::estimators;
+
+// A d x d input that must be exactly symmetric and finite.
+ConstMatrixView symmetric_input(int32_t layout, int64_t d, const double *a, int64_t ld,
+                                const char *name) {
+  check::dimension(d, "d");
+  const ConstMatrixView v = check::matrix(layout, d, d, a, ld, name);
+  check::symmetric(v, name);
+  check::all_finite(v, name);
+  return v;
+}
+
+// A struct the caller passes in or out must declare at least the size of the fields this version
+// reads or writes.
+void check_struct_size(size_t struct_size, size_t required, const char *name) {
+  if (struct_size < required)
+    fail(DPCOV_E_INVALID_ARGUMENT, name,
+         "->struct_size must be set to sizeof the struct (at least ", required, "), got ",
+         struct_size);
+}
+
+bool flag(int32_t value, const char *name) {
+  if (value != 0 && value != 1)
+    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be 0 or 1, got ", value);
+  return value == 1;
+}
+
+void copy_out(const std::vector<double> &values, double *out) {
+  if (out == nullptr) return;
+  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+}
+
+void write_matrix(const Matrix &m, MatrixView out) {
+  for (int64_t j = 0; j < m.cols(); ++j)
+    for (int64_t i = 0; i < m.rows(); ++i) out(i, j) = m(i, j);
+}
+
+// The estimate/reference pair of a metric: same shape, both finite.
+struct MetricPair {
+  ConstMatrixView a, b;
+};
+MetricPair metric_inputs(int32_t layout, int64_t rows, int64_t cols, const double *a, int64_t lda,
+                         const double *b, int64_t ldb, const char *name_a = "a",
+                         const char *name_b = "b") {
+  const ConstMatrixView va = check::matrix(layout, rows, cols, a, lda, name_a);
+  const ConstMatrixView vb = check::matrix(layout, rows, cols, b, ldb, name_b);
+  check::all_finite(va, name_a);
+  check::all_finite(vb, name_b);
+  return {va, vb};
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_regression_params_default(dpcov_regression_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    params->struct_size = sizeof(dpcov_regression_params);
+    params->intercept_column = -1;
+    params->ridge = 0.0;
+    params->level = 0.95;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                            int64_t n, int64_t label, const int64_t *features,
+                                            int64_t num_features,
+                                            const dpcov_regression_params *params,
+                                            double *coefficients, double *std_errors,
+                                            double *t_values, double *p_values, double *ci_lower,
+                                            double *ci_upper, dpcov_regression_summary *summary) {
+  return dpcov::capi::guarded([&] {
+    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    const ConstMatrixView view = symmetric_input(layout, d, g, ldg, "g");
+    if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
+    if (num_features > 0) check::not_null(features, "features");
+    est::RegressionSpec spec;
+    spec.label = label;
+    spec.rows = n;
+    spec.features.assign(features, features + num_features);
+    if (params != nullptr) {
+      check_struct_size(params->struct_size,
+                        offsetof(dpcov_regression_params, level) + sizeof(double), "params");
+      spec.intercept_column = params->intercept_column;
+      spec.ridge = params->ridge;
+      spec.level = params->level;
+    }
+    est::validate(spec, d);
+    check::not_null(coefficients, "coefficients");
+    if (summary != nullptr)
+      check_struct_size(summary->struct_size,
+                        offsetof(dpcov_regression_summary, rss_clamped) + sizeof(int32_t),
+                        "summary");
+
+    const est::RegressionResult r = est::regress(view, spec);
+    copy_out(r.coefficients, coefficients);
+    copy_out(r.std_errors, std_errors);
+    copy_out(r.t_values, t_values);
+    copy_out(r.p_values, p_values);
+    copy_out(r.ci_lower, ci_lower);
+    copy_out(r.ci_upper, ci_upper);
+    if (summary != nullptr) {
+      summary->num_coefficients = static_cast<int64_t>(r.coefficients.size());
+      summary->dof = r.dof;
+      summary->rss = r.rss;
+      summary->residual_variance = r.residual_variance;
+      summary->t_critical = r.t_critical;
+      summary->rss_clamped = r.rss_clamped ? 1 : 0;
+    }
+  });
+}
+
+DPCOV_API dpcov_status dpcov_pca_top_k(int32_t layout, int64_t d, const double *a, int64_t lda,
+                                       int64_t k, double *values, double *vectors, int64_t ldv,
+                                       double *explained_ratio) {
+  return dpcov::capi::guarded([&] {
+    const ConstMatrixView view = symmetric_input(layout, d, a, lda, "a");
+    if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+    check::not_null(values, "values");
+    MatrixView out_vectors;
+    if (vectors != nullptr)
+      out_vectors = check::output_matrix(layout, d, k, vectors, ldv, "vectors");
+
+    const est::PrincipalComponents pc =
+        est::principal_components(Matrix::from(view), k, explained_ratio != nullptr);
+    copy_out(pc.values, values);
+    copy_out(pc.explained_ratio, explained_ratio);
+    if (vectors != nullptr) write_matrix(pc.vectors, out_vectors);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, const double *a,
+                                                   int64_t lda, const double *b, int64_t ldb,
+                                                   int64_t k, double *sin_theta_spectral,
+                                                   double *sin_theta_frobenius, double *angles) {
+  return dpcov::capi::guarded([&] {
+    const ConstMatrixView va = symmetric_input(layout, d, a, lda, "a");
+    const ConstMatrixView vb = symmetric_input(layout, d, b, ldb, "b");
+    if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+    check::not_null(sin_theta_spectral, "sin_theta_spectral");
+    check::not_null(sin_theta_frobenius, "sin_theta_frobenius");
+
+    const est::SubspaceDistance s = est::subspace_distance(Matrix::from(va), Matrix::from(vb), k);
+    *sin_theta_spectral = s.sin_theta_spectral;
+    *sin_theta_frobenius = s.sin_theta_frobenius;
+    copy_out(s.angles, angles);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    const est::GlassoOptions defaults;
+    params->struct_size = sizeof(dpcov_glasso_params);
+    params->penalize_diagonal = defaults.penalize_diagonal ? 1 : 0;
+    params->tol = defaults.tol;
+    params->max_iter = defaults.max_iter;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const double *s, int64_t lds,
+                                          double rho, const dpcov_glasso_params *params,
+                                          const double *warm_start, int64_t ldw, double *precision,
+                                          int64_t ldp, double *covariance, int64_t ldc,
+                                          dpcov_glasso_info *info) {
+  return dpcov::capi::guarded([&] {
+    const ConstMatrixView vs = symmetric_input(layout, d, s, lds, "s");
+    est::GlassoOptions options;
+    options.rho = rho;
+    if (params != nullptr) {
+      check_struct_size(params->struct_size,
+                        offsetof(dpcov_glasso_params, max_iter) + sizeof(int64_t), "params");
+      options.penalize_diagonal = flag(params->penalize_diagonal, "params->penalize_diagonal");
+      options.tol = params->tol;
+      options.max_iter = params->max_iter;
+    }
+    est::validate(options);
+    Matrix warm;
+    if (warm_start != nullptr)
+      warm = Matrix::from(symmetric_input(layout, d, warm_start, ldw, "warm_start"));
+    const MatrixView out_precision =
+        check::output_matrix(layout, d, d, precision, ldp, "precision");
+    MatrixView out_covariance;
+    if (covariance != nullptr)
+      out_covariance = check::output_matrix(layout, d, d, covariance, ldc, "covariance");
+    if (info != nullptr)
+      check_struct_size(info->struct_size, offsetof(dpcov_glasso_info, start) + sizeof(int32_t),
+                        "info");
+
+    const est::GlassoResult r =
+        est::graphical_lasso(Matrix::from(vs), options, warm_start != nullptr ? &warm : nullptr);
+    write_matrix(r.precision, out_precision);
+    if (covariance != nullptr) write_matrix(r.covariance, out_covariance);
+    if (info != nullptr) {
+      info->iterations = r.iterations;
+      info->kkt_residual = r.kkt_residual;
+      info->duality_gap = r.duality_gap;
+      info->start = static_cast<int32_t>(r.start);
+    }
+  });
+}
+
+DPCOV_API dpcov_status dpcov_metric_frobenius_error(int32_t layout, int64_t rows, int64_t cols,
+                                                    const double *a, int64_t lda, const double *b,
+                                                    int64_t ldb, int32_t relative, double *out) {
+  return dpcov::capi::guarded([&] {
+    const MetricPair m = metric_inputs(layout, rows, cols, a, lda, b, ldb);
+    const bool rel = flag(relative, "relative");
+    check::not_null(out, "out");
+    *out = est::frobenius_error(m.a, m.b, rel);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_metric_spectral_error(int32_t layout, int64_t rows, int64_t cols,
+                                                   const double *a, int64_t lda, const double *b,
+                                                   int64_t ldb, int32_t relative, double *out) {
+  return dpcov::capi::guarded([&] {
+    const MetricPair m = metric_inputs(layout, rows, cols, a, lda, b, ldb);
+    const bool rel = flag(relative, "relative");
+    check::not_null(out, "out");
+    *out = est::spectral_error(m.a, m.b, rel);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_metric_vector_error(int64_t n, const double *a, const double *b,
+                                                 int32_t relative, double *out) {
+  return dpcov::capi::guarded([&] {
+    if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1, got ", n);
+    if (n > check::kBlasIntMax)
+      fail(DPCOV_E_TOO_LARGE, "n = ", n, " must fit a 32-bit BLAS integer");
+    check::not_null(a, "a");
+    check::not_null(b, "b");
+    check::all_finite({a, n, 1, n, dpcov::Layout::ColMajor}, "a");
+    check::all_finite({b, n, 1, n, dpcov::Layout::ColMajor}, "b");
+    const bool rel = flag(relative, "relative");
+    check::not_null(out, "out");
+    *out = est::vector_error(a, b, n, rel);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_metric_support_recovery(int32_t layout, int64_t d,
+                                                     const double *estimate, int64_t lde,
+                                                     const double *truth, int64_t ldt,
+                                                     double threshold,
+                                                     dpcov_support_recovery *out) {
+  return dpcov::capi::guarded([&] {
+    check::dimension(d, "d");
+    const MetricPair m =
+        metric_inputs(layout, d, d, estimate, lde, truth, ldt, "estimate", "truth");
+    check::not_null(out, "out");
+    check_struct_size(out->struct_size, offsetof(dpcov_support_recovery, recall) + sizeof(double),
+                      "out");
+    const est::SupportRecovery s = est::support_recovery(m.a, m.b, threshold);
+    out->true_positives = s.true_positives;
+    out->false_positives = s.false_positives;
+    out->false_negatives = s.false_negatives;
+    out->true_negatives = s.true_negatives;
+    out->precision = s.precision;
+    out->recall = s.recall;
+  });
+}
+
+}  // extern "C"

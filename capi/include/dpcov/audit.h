@@ -1,0 +1,232 @@
+/**
+ * @file dpcov/audit.h
+ * @brief Privacy auditor: the exact privacy-loss distribution of a mechanism on a neighbouring
+ *        pair of datasets, estimated from the mechanism's own draws, plus a sampler-conformance
+ *        test on the same draws.
+ *
+ * For a pair (D, D') the auditor draws releases o ~ M(D) with the real release code and evaluates
+ * the privacy loss L(o) = log p_D(o) - log p_D'(o) with the mechanism's own log-density
+ * (dpcov_mechanism_log_density(); L = +infinity when o is outside the support under D'), in both
+ * directions. It estimates delta(eps) = E[(1 - e^(eps - L))_+] and P(L > eps) with confidence
+ * bounds, and declares a violation only when a bound rules the claim out:
+ * - (eps, delta) claims: the empirical-Bernstein lower bound (Maurer & Pontil, COLT 2009, Thm 4)
+ *   on delta(eps) exceeds the claimed delta; for Gaussian noise also the one-dimensional
+ *   Gaussian-pair bound (the privacy loss of a Gaussian pair depends only on the noise variance
+ *   along the pair's direction; a chi-square upper bound on that variance gives a lower bound on
+ *   the pair's exact delta, Balle & Wang, ICML 2018, Thm 8) exceeds it;
+ * - pure eps claims: any observed L = +infinity or L > eps + 1e-9 (1 + |log p_D| + |log p_D'|);
+ * - sampler conformance: the Kolmogorov-Smirnov distance of the standardised noise to the claimed
+ *   noise distribution exceeds the Dvoretzky-Kiefer-Wolfowitz threshold (Gaussian, Laplace: each
+ *   upper-triangle entry; Wishart: tr(released - G) / scale ~ chi2(dof d)), or a draw falls outside
+ *   its own claimed support.
+ * The total probability that a mechanism whose implementation matches its claim is flagged is at
+ * most dpcov_audit_params::alpha (Bonferroni over both directions, all checkpoints and the three
+ * randomised tests). P(L > eps) is reported with Clopper-Pearson bounds but is not a criterion.
+ *
+ * An audit can only find violations. "No violation found" says that this pair, at this number of
+ * draws, showed nothing the confidence bounds could rule out; it does not establish that the
+ * mechanism is private.
+ *
+ * The draws come from a generator seeded with dpcov_audit_params::seed: audits are reproducible
+ * and their releases are not private (nothing is released to anyone but the caller).
+ *
+ * Thread-safety: reentrant; concurrent audits share no state.
+ */
+#ifndef DPCOV_AUDIT_H
+#define DPCOV_AUDIT_H
+
+#include "dpcov/common.h"
+#include "dpcov/mechanism.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of generated datasets (rows of Euclidean norm <= B). */
+enum dpcov_audit_dataset {
+  /** Rows uniform in the ball of radius B. Default. */
+  DPCOV_AUDIT_DATA_RANDOM_ROWS = 0,
+  /** Rows uniform on the sphere of radius B (the bound is tight). */
+  DPCOV_AUDIT_DATA_SPHERE_ROWS = 1,
+  /** max(1, n/4) distinct random rows, each repeated. */
+  DPCOV_AUDIT_DATA_REPEATED_ROWS = 2,
+  /** Rows in a random subspace of dimension max(1, d/2): G singular when d >= 2. */
+  DPCOV_AUDIT_DATA_RANK_DEFICIENT = 3,
+  /** Rank-deficient rows plus a 1e-6 B perturbation: G invertible, condition number about 1e12. */
+  DPCOV_AUDIT_DATA_NEARLY_SINGULAR = 4,
+  /** min(n, 2) random rows. */
+  DPCOV_AUDIT_DATA_TINY_N = 5
+};
+
+/**
+ * How the neighbour D' of a generated D is chosen. Under replace-one, row 0 changes (adversarial
+ * kinds also rewrite row 0 of D); under add/remove, a row is appended to D.
+ */
+enum dpcov_audit_neighbour {
+  /** Replace row 0 by (or append) a row uniform in the ball. Default. */
+  DPCOV_AUDIT_NEIGHBOUR_RANDOM = 0,
+  /** Maximal L2 change of the upper triangle of G: B e_1 -> B e_2 (Gaussian mechanisms). */
+  DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE = 1,
+  /** Maximal L1 change of the upper triangle of G, by local search (Laplace mechanism). */
+  DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE = 2,
+  /** Row 0 of D zero, row 0 of D' B u with u the least eigenvector of the other rows' Gram. */
+  DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR = 3
+};
+
+/** Bits of dpcov_audit_result::findings. */
+enum dpcov_audit_finding {
+  /** Pure eps claim: a privacy loss L = +infinity or L > eps (beyond rounding) was observed. */
+  DPCOV_AUDIT_FINDING_LOSS_ABOVE_EPSILON = 1,
+  /** The lower confidence bound on delta(eps) exceeds the claimed delta. */
+  DPCOV_AUDIT_FINDING_DELTA_EXCEEDED = 2,
+  /** Gaussian noise: the Gaussian-pair lower bound on the pair's delta exceeds the claimed delta. */
+  DPCOV_AUDIT_FINDING_GAUSSIAN_PROFILE_EXCEEDED = 4,
+  /** The draws do not follow the claimed noise distribution (or left their own support). */
+  DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH = 8
+};
+
+/** The overall verdict of an audit. */
+enum dpcov_audit_verdict {
+  /** No bound ruled the claim out (this is not evidence of privacy). */
+  DPCOV_AUDIT_NO_VIOLATION_FOUND = 0,
+  /** At least one finding: see dpcov_audit_result::findings. */
+  DPCOV_AUDIT_VIOLATION = 1
+};
+
+/** The claimed noise family the conformance test compared the draws with. */
+enum dpcov_audit_noise {
+  /** No conformance test is available for the mechanism (the density audit still runs). */
+  DPCOV_AUDIT_NOISE_NONE = 0,
+  DPCOV_AUDIT_NOISE_GAUSSIAN = 1, /**< iid N(0, sigma^2) upper-triangle entries. */
+  DPCOV_AUDIT_NOISE_LAPLACE = 2,  /**< iid Laplace(b) upper-triangle entries. */
+  DPCOV_AUDIT_NOISE_WISHART = 3   /**< W_d(dof, scale I). */
+};
+
+/** Settings of an audit. Fill with dpcov_audit_params_default(), then change fields. */
+typedef struct dpcov_audit_params {
+  /** sizeof(dpcov_audit_params), set by dpcov_audit_params_default(). */
+  size_t struct_size;
+  /** Maximum draws per direction, >= 2. Default 2000. */
+  int64_t trials;
+  /** Draws per direction at the first look, in [2, trials]; then doubling up to trials. Default 100. */
+  int64_t first_checkpoint;
+  /** Probability of flagging a mechanism that matches its claim, in (0, 1). Default 1e-6. */
+  double alpha;
+  /** Seed of the audit's generator; data generation and the draws use distinct streams of it. Default 0. */
+  uint64_t seed;
+  /** dpcov_audit_run() only: a ::dpcov_audit_dataset. Default ::DPCOV_AUDIT_DATA_RANDOM_ROWS. */
+  int32_t dataset;
+  /** dpcov_audit_run() only: a ::dpcov_audit_neighbour. Default ::DPCOV_AUDIT_NEIGHBOUR_RANDOM. */
+  int32_t neighbour_kind;
+} dpcov_audit_params;
+
+/**
+ * What an audit found. The caller sets struct_size to sizeof(dpcov_audit_result). Statistics are
+ * those of the direction with the larger lower bound on delta(eps) ("worst direction") unless
+ * stated otherwise.
+ */
+typedef struct dpcov_audit_result {
+  /** Set by the caller to sizeof(dpcov_audit_result); the library writes no byte beyond it. */
+  size_t struct_size;
+  int32_t verdict;          /**< A ::dpcov_audit_verdict. */
+  int32_t findings;         /**< Bitwise OR of ::dpcov_audit_finding values; 0 if none. */
+  int32_t noise;            /**< The ::dpcov_audit_noise family of the conformance test. */
+  int32_t worst_direction;  /**< 0: draws from D against D'; 1: draws from D' against D. */
+  int64_t samples;          /**< Draws over both directions when the verdict was reached. */
+  int64_t infinite_losses;  /**< Draws with L = +infinity, both directions. */
+  int64_t exceedances;      /**< Draws with L > eps in the worst direction (infinite included). */
+  double epsilon;           /**< The audited claim: epsilon. */
+  double delta;             /**< The audited claim: delta (0 for a pure epsilon claim). */
+  double max_loss;          /**< Largest L over both directions (may be +infinity). */
+  double exceed_estimate;   /**< P(L > eps): sample fraction. */
+  double exceed_lower;      /**< P(L > eps): Clopper-Pearson lower bound. */
+  double exceed_upper;      /**< P(L > eps): Clopper-Pearson upper bound. */
+  double delta_estimate;    /**< delta(eps) = E[(1 - e^(eps - L))_+]: sample mean. */
+  double delta_lower;       /**< delta(eps): empirical-Bernstein lower bound. */
+  double delta_upper;       /**< delta(eps): empirical-Bernstein upper bound. */
+  double pair_distance;     /**< Gaussian noise: L2 norm of the change of the noise base (upper triangle); else 0. */
+  double gaussian_sigma_upper; /**< Gaussian noise: upper bound on the noise sd along the pair; else 0. */
+  double gaussian_delta_lower; /**< Gaussian noise: lower bound on the pair's exact delta; else 0. */
+  double conformance_distance;  /**< KS distance of the standardised noise (larger ratio to its threshold of the two directions); 0 if none. */
+  double conformance_threshold; /**< The DKW threshold it is compared with; 0 if none. */
+  double alpha_per_test;    /**< The level of each confidence bound after the Bonferroni split. */
+} dpcov_audit_result;
+
+/**
+ * Fill @p params with the defaults (2000 trials, first look at 100, alpha 1e-6, seed 0, random
+ * rows, random neighbour) and set its struct_size.
+ * @param[out] params  the settings to fill.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params);
+
+/**
+ * Audit @p mechanism at its claimed (epsilon, delta) on a generated pair: D has @p n rows of the
+ * kind dpcov_audit_params::dataset in dimension @p dim with norms <= @p bound, and D' is its
+ * neighbour of kind dpcov_audit_params::neighbour_kind under mechanism_params->neighbour.
+ * For ::DPCOV_MECHANISM_INVERSE_GAUSS with lambda_min_bound = 0, the public bound is set to
+ * min(lambda_min(G), lambda_min(G')) of the pair (the domain the pair spans).
+ * For ::DPCOV_MECHANISM_WISHART_JIANG pass audit_only_not_private = 1.
+ *
+ * @param mechanism         a ::dpcov_mechanism_id.
+ * @param dim               d, 1 <= d <= 46340.
+ * @param n                 rows of D, >= 1 (::DPCOV_AUDIT_DATA_TINY_N uses min(n, 2)).
+ * @param bound             B, finite and > 0.
+ * @param epsilon           as for dpcov_mechanism_plan().
+ * @param delta             as for dpcov_mechanism_plan().
+ * @param mechanism_params  mechanism options, or NULL for the defaults.
+ * @param params            audit settings, or NULL for the defaults; struct_size must be at least
+ *                          sizeof(dpcov_audit_params) of this version.
+ * @param[out] result       the findings; the caller sets result->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
+ *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, dataset or neighbour kind, trials < 2,
+ *         first_checkpoint outside [2, trials], alpha outside (0, 1), struct_size too small),
+ *         the statuses of dpcov_mechanism_plan() for the mechanism arguments,
+ *         ::DPCOV_E_PRECONDITION (a mechanism precondition fails on the generated pair, e.g.
+ *         inverse Gauss on singular data), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n, double bound,
+                                       double epsilon, double delta,
+                                       const dpcov_mechanism_params *mechanism_params,
+                                       const dpcov_audit_params *params,
+                                       dpcov_audit_result *result);
+
+/**
+ * As dpcov_audit_run() on a pair given by the caller: @p rows (@p n x @p dim) and @p rows_prime
+ * (@p n_prime x @p dim), both in @p layout, neighbours under mechanism_params->neighbour
+ * (replace-one: n_prime = n and at most one row differs; add/remove: one is the other with exactly
+ * one row removed), every row of Euclidean norm <= @p bound. dpcov_audit_params::dataset and
+ * neighbour_kind are ignored. The arrays are not retained.
+ *
+ * @param mechanism         a ::dpcov_mechanism_id.
+ * @param layout            ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both arrays.
+ * @param dim               d, 1 <= d <= 46340.
+ * @param rows              D, finite.
+ * @param n                 rows of D, >= 1.
+ * @param ldr               leading dimension of @p rows.
+ * @param rows_prime        D', finite.
+ * @param n_prime           rows of D', >= 1.
+ * @param ldp               leading dimension of @p rows_prime.
+ * @param bound             B, finite and > 0.
+ * @param epsilon           as for dpcov_mechanism_plan().
+ * @param delta             as for dpcov_mechanism_plan().
+ * @param mechanism_params  mechanism options, or NULL for the defaults.
+ * @param params            audit settings, or NULL for the defaults.
+ * @param[out] result       the findings; untouched on failure.
+ * @return the statuses of dpcov_audit_run(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NORM_BOUND (a row over B), ::DPCOV_E_INCOMPATIBLE (not neighbours).
+ */
+DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, int64_t dim,
+                                            const double *rows, int64_t n, int64_t ldr,
+                                            const double *rows_prime, int64_t n_prime,
+                                            int64_t ldp, double bound, double epsilon,
+                                            double delta,
+                                            const dpcov_mechanism_params *mechanism_params,
+                                            const dpcov_audit_params *params,
+                                            dpcov_audit_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_AUDIT_H */

@@ -1,0 +1,401 @@
+/**
+ * @file dpcov/estimators.h
+ * @brief What people compute from a released second-moment matrix: least squares and ridge
+ *        regression with t-values and confidence intervals, principal components, the graphical
+ *        lasso, and the accuracy metrics used to compare a private estimate with the exact one.
+ *
+ * Everything here is post-processing: it reads a matrix that has already been released (or an
+ * exact one) and costs no privacy. A released matrix is noisy and can be indefinite; each function
+ * states what it requires and fails with a message naming the remedy (a ridge penalty, a larger
+ * graphical-lasso penalty, or a projection onto the positive semidefinite cone) instead of
+ * returning NaNs.
+ *
+ * Symmetric inputs must be exactly symmetric (a(i, j) == a(j, i) bit for bit), as every dpcov
+ * release is; ::DPCOV_E_INVALID_ARGUMENT otherwise. NaN or infinity anywhere in an input gives
+ * ::DPCOV_E_NON_FINITE. All matrices of one call share its @p layout. Per-coefficient outputs are
+ * caller-provided arrays, which NumPy, Go slices and Fortran arrays pass without copies. Outputs
+ * are written only when the call succeeds.
+ *
+ * Thread-safety: every function is reentrant and keeps no state; calls may run concurrently.
+ * Design notes: docs/estimators.md.
+ */
+#ifndef DPCOV_ESTIMATORS_H
+#define DPCOV_ESTIMATORS_H
+
+#include "dpcov/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Regression                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Optional settings of dpcov_regression_fit(); fill with dpcov_regression_params_default(). */
+typedef struct dpcov_regression_params {
+  /** sizeof(dpcov_regression_params), set by dpcov_regression_params_default(). */
+  size_t struct_size;
+  /**
+   * Column of the second-moment matrix that holds the same constant c in every data row, or -1
+   * (default) for no intercept. Append a column of ones to the data before accumulating G to get
+   * a plain intercept (c = 1); the reported coefficient is then the intercept (for another c it is
+   * the intercept divided by c). It becomes coefficient 0, is never ridge-penalised, and must
+   * differ from the label and from every feature column.
+   */
+  int64_t intercept_column;
+  /** Ridge penalty lambda >= 0 added to the diagonal of the features' block (default 0: OLS). */
+  double ridge;
+  /** Confidence level of the intervals, in (0, 1) (default 0.95). */
+  double level;
+} dpcov_regression_params;
+
+/** Scalar results of dpcov_regression_fit(). */
+typedef struct dpcov_regression_summary {
+  /** Set by the caller to sizeof(dpcov_regression_summary) before the call. */
+  size_t struct_size;
+  /** Number of coefficients p (features, plus 1 with an intercept). */
+  int64_t num_coefficients;
+  /** Residual degrees of freedom n - p, used for the residual variance and the t distribution. */
+  int64_t dof;
+  /** Residual sum of squares y'y - 2 b'X'y + b'X'X b, clamped at 0. */
+  double rss;
+  /** rss / dof. */
+  double residual_variance;
+  /** The Student t(dof) quantile that multiplies the standard errors in the intervals. */
+  double t_critical;
+  /**
+   * 1 if the computed residual sum of squares was negative and was clamped to 0 (possible only
+   * for a noisy, indefinite release): every standard error is then 0 and every nonzero t-value
+   * infinite. 0 otherwise.
+   */
+  int32_t rss_clamped;
+} dpcov_regression_summary;
+
+/**
+ * Fill @p params with the defaults: no intercept, ridge 0, level 0.95, struct_size set.
+ * @param[out] params  the settings to fill.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_regression_params_default(dpcov_regression_params *params);
+
+/**
+ * Regress the label column on a set of feature columns from a second-moment matrix
+ * G = A^T A (unnormalised: the sum over the n data rows, as dpcov releases it; a covariance
+ * normalised by n must be multiplied by n first, or the residual variance is off by that factor).
+ *
+ * With X the chosen columns (intercept first), y the label, D the identity except 0 for the
+ * intercept, and lambda the ridge penalty:
+ *  - coefficients b = (X'X + lambda D)^{-1} X'y;
+ *  - rss = y'y - 2 b'X'y + b'X'X b, clamped at 0 (see dpcov_regression_summary::rss_clamped);
+ *  - residual variance s^2 = rss / (n - p);
+ *  - standard errors: square roots of the diagonal of s^2 (X'X + lambda D)^{-1}. For lambda = 0
+ *    this is the classical OLS covariance; for lambda > 0 it is the posterior covariance under the
+ *    prior b ~ N(0, (s^2 / lambda) I) whose posterior mode is the ridge estimate (the sandwich
+ *    covariance is not used: on an indefinite release it can have negative diagonal entries);
+ *  - t-values b_i / se_i, two-sided p-values and intervals b_i +- t_{(1+level)/2}(n - p) se_i from
+ *    Student's t with n - p degrees of freedom. For lambda > 0 the intervals ignore the ridge bias.
+ *
+ * When s^2 = 0 (an exact fit, or a clamped rss) the standard errors are 0, the t-values +-infinity
+ * (0 for a coefficient that is exactly 0), the p-values 0 (1) and the intervals single points.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d             order of @p g, >= 2.
+ * @param g             the d x d second-moment matrix: exactly symmetric, finite. It may be a
+ *                      noisy release; only X'X + lambda D must be positive definite.
+ * @param ldg           leading dimension of @p g, >= d.
+ * @param n             public number of data rows behind @p g; n > p.
+ * @param label         column of the response y, in [0, d).
+ * @param features      the p_f feature columns, each in [0, d), distinct, not the label nor the
+ *                      intercept column; coefficient order follows this array. NULL only when
+ *                      @p num_features is 0.
+ * @param num_features  p_f >= 0; p = p_f + (intercept ? 1 : 0) must be >= 1.
+ * @param params        optional settings, or NULL for the defaults.
+ * @param[out] coefficients  p doubles: b (intercept first). Required.
+ * @param[out] std_errors    p doubles, or NULL if not wanted.
+ * @param[out] t_values      p doubles, or NULL.
+ * @param[out] p_values      p doubles (two-sided), or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @param[out] summary       scalar results, or NULL; the caller sets its struct_size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER (g, coefficients, features with num_features > 0);
+ *         ::DPCOV_E_DIMENSION (d < 2, num_features < 0); ::DPCOV_E_LAYOUT; ::DPCOV_E_TOO_LARGE;
+ *         ::DPCOV_E_NON_FINITE (g, ridge, level); ::DPCOV_E_INVALID_ARGUMENT (g not symmetric, a
+ *         column out of range or repeated, ridge < 0, level outside (0, 1), n <= p, a params or
+ *         summary struct_size too small); ::DPCOV_E_NOT_POSITIVE_DEFINITE (X'X + lambda D is not
+ *         positive definite: the message gives its smallest eigenvalue and suggests a ridge
+ *         penalty above its magnitude or a PSD projection); ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                            int64_t n, int64_t label, const int64_t *features,
+                                            int64_t num_features,
+                                            const dpcov_regression_params *params,
+                                            double *coefficients, double *std_errors,
+                                            double *t_values, double *p_values, double *ci_lower,
+                                            double *ci_upper, dpcov_regression_summary *summary);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Principal components                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * The k largest eigenvalues of a symmetric matrix and their eigenvectors (top-k PCA of a released
+ * second-moment or covariance matrix).
+ *
+ * Each eigenvector's sign is chosen so that its entry of largest magnitude (the first such) is
+ * positive. When eigenvalue k equals eigenvalue k + 1 the top-k subspace is not unique and LAPACK's
+ * choice is returned.
+ *
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (also the layout of @p vectors).
+ * @param d       order of @p a, >= 1.
+ * @param a       the d x d matrix: exactly symmetric, finite; may be indefinite.
+ * @param lda     leading dimension of @p a, >= d.
+ * @param k       number of components, 1 <= k <= d.
+ * @param[out] values           k doubles: the eigenvalues, descending. Required.
+ * @param[out] vectors          d x k matrix whose column i is the eigenvector of values[i], or
+ * NULL.
+ * @param ldv                   leading dimension of @p vectors (>= k row-major, >= d column-major);
+ *                              ignored when @p vectors is NULL.
+ * @param[out] explained_ratio  k doubles values[i] / trace(a) (scikit-learn's explained variance
+ *                              ratio), or NULL. Requires trace(a) > 0.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric, k
+ * out of range, explained_ratio requested with trace(a) <= 0), ::DPCOV_E_NUMERICAL (LAPACK did not
+ * converge), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_pca_top_k(int32_t layout, int64_t d, const double *a, int64_t lda,
+                                       int64_t k, double *values, double *vectors, int64_t ldv,
+                                       double *explained_ratio);
+
+/**
+ * Principal angles between the top-k eigenvector subspaces U of @p a and V of @p b, and the
+ * sin-theta distances of Davis and Kahan: ||sin Theta||_2 = ||U U^T - V V^T||_2 and
+ * ||sin Theta||_F = ||U U^T - V V^T||_F / sqrt(2). Cosines are the singular values of U^T V and
+ * sines those of V - U U^T V; each angle is atan2(sine, cosine), accurate for small and large
+ * angles alike.
+ *
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d       order of both matrices, >= 1.
+ * @param a       d x d, exactly symmetric, finite (e.g. the private estimate).
+ * @param lda     leading dimension of @p a, >= d.
+ * @param b       d x d, exactly symmetric, finite (e.g. the exact matrix).
+ * @param ldb     leading dimension of @p b, >= d.
+ * @param k       subspace dimension, 1 <= k <= d.
+ * @param[out] sin_theta_spectral   largest sine, in [0, 1]. Required.
+ * @param[out] sin_theta_frobenius  root sum of squared sines, in [0, sqrt(k)]. Required.
+ * @param[out] angles               k angles in radians, ascending, in [0, pi/2], or NULL.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric, k
+ *         out of range), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, const double *a,
+                                                   int64_t lda, const double *b, int64_t ldb,
+                                                   int64_t k, double *sin_theta_spectral,
+                                                   double *sin_theta_frobenius, double *angles);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Graphical lasso                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Optional settings of dpcov_glasso_solve(); fill with dpcov_glasso_params_default(). */
+typedef struct dpcov_glasso_params {
+  /** sizeof(dpcov_glasso_params), set by dpcov_glasso_params_default(). */
+  size_t struct_size;
+  /**
+   * 1 (default): penalise every entry, rho sum_ij |Theta_ij|, the objective of Wang, Huai and Xu
+   * (eq. 1) and of R's glasso. 0: off-diagonal entries only, as scikit-learn's graphical_lasso.
+   */
+  int32_t penalize_diagonal;
+  /** Stopping tolerance on the scaled KKT residual (dpcov_glasso_info::kkt_residual), finite and
+   *  > 0 (default 1e-6). */
+  double tol;
+  /** Cap on the sweeps over the columns, and on the passes of each inner lasso, >= 1 (default
+   *  1000). */
+  int64_t max_iter;
+} dpcov_glasso_params;
+
+/** Which starting point the solver used (dpcov_glasso_info::start). */
+enum dpcov_glasso_start {
+  /** The caller's warm start Theta0: W0 = Theta0^{-1}, moved into the feasible box. */
+  DPCOV_GLASSO_START_WARM = 0,
+  /** W0 = S + rho_diag I, the start of Friedman, Hastie and Tibshirani. */
+  DPCOV_GLASSO_START_COVARIANCE = 1,
+  /** W0 = S soft-thresholded by rho off the diagonal, S_ii + rho_diag on it. */
+  DPCOV_GLASSO_START_SOFT_THRESHOLD = 2
+};
+
+/** Convergence information of dpcov_glasso_solve(). */
+typedef struct dpcov_glasso_info {
+  /** Set by the caller to sizeof(dpcov_glasso_info) before the call. */
+  size_t struct_size;
+  /** Sweeps over the columns performed. */
+  int64_t iterations;
+  /**
+   * max_ij |dist(W_ij - S_ij, rho_ij * subdifferential of |Theta_ij|)| / sqrt(W_ii W_jj) with
+   * W = Theta^{-1}: the returned Theta is the exact solution for an input S + E with
+   * |E_ij| <= kkt_residual * sqrt(W_ii W_jj). At most tol.
+   */
+  double kkt_residual;
+  /** tr(S Theta) + rho sum_ij w_ij |Theta_ij| - d, the primal-dual gap of (Theta, Theta^{-1}). */
+  double duality_gap;
+  /** A ::dpcov_glasso_start value. */
+  int32_t start;
+} dpcov_glasso_info;
+
+/**
+ * Fill @p params with the defaults: penalize_diagonal 1, tol 1e-6, max_iter 1000, struct_size set.
+ * @param[out] params  the settings to fill.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params);
+
+/**
+ * The graphical lasso (sparse inverse covariance), the estimator of Wang, Huai and Xu
+ * (GlobalSIP 2018, eq. 1):
+ *   Theta = argmin over positive definite Theta of
+ *           -log det Theta + tr(S Theta) + rho sum_ij w_ij |Theta_ij|,
+ * with w_ij = 1 off the diagonal and w_ii = penalize_diagonal. Solved by block coordinate descent
+ * (Friedman, Hastie and Tibshirani 2008) with a coordinate-descent lasso per column; stops when the
+ * scaled KKT residual is at most tol.
+ *
+ * Input requirement: S may be indefinite (a noisy release), but block coordinate descent needs a
+ * positive definite, dual-feasible start (|W0 - S| <= rho entrywise, W0_ii = S_ii + rho w_ii). It
+ * tries, in order, the warm start, S + rho_diag I, and S soft-thresholded off the diagonal; if none
+ * is positive definite the call fails with ::DPCOV_E_NOT_POSITIVE_DEFINITE and a message advising
+ * a larger rho, a penalised diagonal, or a projection of S onto the PSD cone (post-processing).
+ * With the diagonal penalised, any rho above -lambda_min(S) is enough.
+ *
+ * S is the covariance scale of the objective (seed 001 uses S = G / n); rho is on the same scale.
+ *
+ * The parameters rho and @p warm_start are arguments rather than fields of @p params: rho has no
+ * default, and a pointer inside a struct could not be passed from Go (cgo forbids Go pointers in
+ * memory passed to C).
+ *
+ * @param layout      ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d           order of @p s, >= 1.
+ * @param s           the d x d matrix S: exactly symmetric, finite.
+ * @param lds         leading dimension of @p s, >= d.
+ * @param rho         penalty, finite and >= 0 (0 gives S^{-1} when S is positive definite).
+ * @param params      optional settings, or NULL for the defaults.
+ * @param warm_start  a d x d exactly symmetric positive definite Theta0 to start from (e.g. the
+ *                    solution for a nearby rho), or NULL for a cold start.
+ * @param ldw         leading dimension of @p warm_start; ignored when it is NULL.
+ * @param[out] precision   d x d Theta, exactly symmetric, exact zeros off the support. Required.
+ * @param ldp              leading dimension of @p precision, >= d.
+ * @param[out] covariance  d x d W = Theta^{-1}, exactly symmetric, or NULL.
+ * @param ldc              leading dimension of @p covariance; ignored when it is NULL.
+ * @param[out] info        convergence information, or NULL; the caller sets its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE (s, warm_start, rho, tol),
+ *         ::DPCOV_E_INVALID_ARGUMENT (not symmetric, rho < 0, tol <= 0, max_iter < 1,
+ *         penalize_diagonal not 0 or 1, a struct_size too small), ::DPCOV_E_NOT_POSITIVE_DEFINITE
+ *         (no feasible start, as above; or warm_start not positive definite),
+ *         ::DPCOV_E_NO_CONVERGENCE (max_iter sweeps without reaching tol; the message gives the
+ *         residual reached), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const double *s, int64_t lds,
+                                          double rho, const dpcov_glasso_params *params,
+                                          const double *warm_start, int64_t ldw, double *precision,
+                                          int64_t ldp, double *covariance, int64_t ldc,
+                                          dpcov_glasso_info *info);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Metrics                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Frobenius error ||A - B||_F, or the normalised error ||A - B||_F / ||B||_F when @p relative is 1.
+ * B is the reference (the exact matrix).
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows      rows of both matrices, >= 1.
+ * @param cols      columns of both matrices, >= 1.
+ * @param a         the estimate, finite.
+ * @param lda       leading dimension of @p a.
+ * @param b         the reference, finite; nonzero when @p relative is 1.
+ * @param ldb       leading dimension of @p b.
+ * @param relative  1 for the normalised error, 0 for the absolute one.
+ * @param[out] out  receives the error.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (relative not 0
+ *         or 1, zero reference), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_metric_frobenius_error(int32_t layout, int64_t rows, int64_t cols,
+                                                    const double *a, int64_t lda, const double *b,
+                                                    int64_t ldb, int32_t relative, double *out);
+
+/**
+ * Spectral error ||A - B||_2 (largest singular value), or ||A - B||_2 / ||B||_2 when @p relative
+ * is 1. Arguments and statuses as dpcov_metric_frobenius_error(), plus ::DPCOV_E_NUMERICAL.
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows      rows of both matrices, >= 1.
+ * @param cols      columns of both matrices, >= 1.
+ * @param a         the estimate, finite.
+ * @param lda       leading dimension of @p a.
+ * @param b         the reference, finite; nonzero when @p relative is 1.
+ * @param ldb       leading dimension of @p b.
+ * @param relative  1 for the normalised error, 0 for the absolute one.
+ * @param[out] out  receives the error.
+ * @return see dpcov_metric_frobenius_error().
+ */
+DPCOV_API dpcov_status dpcov_metric_spectral_error(int32_t layout, int64_t rows, int64_t cols,
+                                                   const double *a, int64_t lda, const double *b,
+                                                   int64_t ldb, int32_t relative, double *out);
+
+/**
+ * Error of a coefficient vector: ||a - b||_2, or ||a - b||_2 / ||b||_2 when @p relative is 1
+ * (e.g. private regression coefficients against the exact ones).
+ * @param n         length of both vectors, >= 1.
+ * @param a         the estimate, finite.
+ * @param b         the reference, finite; nonzero when @p relative is 1.
+ * @param relative  1 for the normalised error, 0 for the absolute one.
+ * @param[out] out  receives the error.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_INVALID_ARGUMENT (relative not 0 or 1, zero reference), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_metric_vector_error(int64_t n, const double *a, const double *b,
+                                                 int32_t relative, double *out);
+
+/** Result of dpcov_metric_support_recovery(). */
+typedef struct dpcov_support_recovery {
+  /** Set by the caller to sizeof(dpcov_support_recovery) before the call. */
+  size_t struct_size;
+  /** Edges in both the estimate and the truth. */
+  int64_t true_positives;
+  /** Edges in the estimate only. */
+  int64_t false_positives;
+  /** Edges in the truth only. */
+  int64_t false_negatives;
+  /** Pairs that are an edge in neither. */
+  int64_t true_negatives;
+  /** TP / (TP + FP); 1 when the estimate has no edge. */
+  double precision;
+  /** TP / (TP + FN); 1 when the truth has no edge. */
+  double recall;
+} dpcov_support_recovery;
+
+/**
+ * Support recovery of an estimated precision matrix (e.g. a graphical-lasso solution): an edge is
+ * an off-diagonal pair i < j with |Theta_ij| > @p threshold, counted in both matrices with the same
+ * threshold. Only the upper triangle is read, so the matrices need not be symmetric.
+ * @param layout     ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d          order of both matrices, >= 1.
+ * @param estimate   d x d, finite.
+ * @param lde        leading dimension of @p estimate, >= d.
+ * @param truth      d x d, finite.
+ * @param ldt        leading dimension of @p truth, >= d.
+ * @param threshold  finite, >= 0 (0 counts every nonzero entry).
+ * @param[out] out   the counts and rates; the caller sets its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (threshold < 0,
+ *         struct_size too small).
+ */
+DPCOV_API dpcov_status dpcov_metric_support_recovery(int32_t layout, int64_t d,
+                                                     const double *estimate, int64_t lde,
+                                                     const double *truth, int64_t ldt,
+                                                     double threshold, dpcov_support_recovery *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_ESTIMATORS_H */

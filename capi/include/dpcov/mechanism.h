@@ -1,0 +1,386 @@
+/**
+ * @file dpcov/mechanism.h
+ * @brief Mechanisms that add noise to the Gram matrix G = A^T A (or to its inverse): plan, release
+ *        and the exact log-density of a release.
+ *
+ * Every mechanism is selected by a ::dpcov_mechanism_id and driven by the same four calls:
+ * - dpcov_mechanism_plan(): from (d, n, B, epsilon, delta, params) alone, with no data and no
+ *   randomness, fill a ::dpcov_receipt with every constant the release would use, or return the
+ *   status the release would return. The release runs the same code, so plan and release never
+ *   disagree.
+ * - dpcov_mechanism_release() (raw symmetric matrix with n and B) and
+ *   dpcov_mechanism_release_gram() (a ::dpcov_gram, which knows n and B): plan, check the
+ *   statistic, draw the noise, write the released matrix and the receipt.
+ * - dpcov_mechanism_log_density(): the natural log of the density of a released matrix given a
+ *   statistic (over the d(d+1)/2 upper-triangle entries, or over positive-definite matrices for the
+ *   Wishart mechanisms), -infinity outside the support. What a privacy auditor compares on
+ *   neighbouring datasets.
+ *
+ * Privacy is stated for rows of Euclidean norm <= B and the neighbour relation of
+ * dpcov_mechanism_params::neighbour (default: replace-one, n public). The statistic must be the
+ * Gram matrix of such rows (dpcov_gram_add_rows() enforces the bound); the library checks what it
+ * can (symmetric, finite, diagonal >= 0, trace <= n B^2) but cannot check where G came from.
+ *
+ * Continuous noise is generated in floating point ("idealized numerics", Mironov 2012): the
+ * guarantees are those of the real-valued mechanism, as in every floating-point DP library.
+ * Noise comes from a ::dpcov_rng; PCG is not a cryptographic generator (dpcov/rng.h), and a
+ * generator created from a known seed gives no privacy at all (the receipt records `seed_fixed`).
+ *
+ * Thread-safety: plan and log-density are reentrant. A release uses its generator exclusively
+ * (one generator per thread).
+ */
+#ifndef DPCOV_MECHANISM_H
+#define DPCOV_MECHANISM_H
+
+#include "dpcov/common.h"
+#include "dpcov/gram.h"
+#include "dpcov/receipt.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Mechanism identifiers. Their numbers are part of the ABI and never change. */
+enum dpcov_mechanism_id {
+  /**
+   * Analyze Gauss (Dwork, Talwar, Thakurta, Zhang, STOC 2014, Alg. 1): releases G + E, E symmetric
+   * with iid N(0, sigma^2) entries on and above the diagonal.
+   *
+   * Guarantee: (epsilon, delta)-DP for the chosen neighbour relation. sigma is calibrated to the
+   * upper-triangle L2 sensitivity Delta = sqrt(2) B^2 (replace-one) or B^2 (add/remove) by the
+   * analytic Gaussian mechanism (Balle & Wang, ICML 2018, Thm 8; default, any epsilon > 0) or,
+   * with ::DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN, by sigma = Delta sqrt(2 ln(1.25/delta)) / epsilon
+   * (Dwork & Roth Thm A.1; precondition epsilon < 1, else ::DPCOV_E_PRECONDITION).
+   * Preconditions: epsilon > 0, 0 < delta < 1. The release may be indefinite.
+   * @proof proofs/analyze_gauss.md
+   */
+  DPCOV_MECHANISM_ANALYZE_GAUSS = 1,
+  /**
+   * Symmetric Laplace input perturbation (Jiang, Xie, Zhang, AAAI 2016, Alg. 1; Wang, Huai, Xu
+   * 2018; Amin et al. 2019 baseline): releases G + L, L symmetric with iid Laplace(b) entries on
+   * and above the diagonal.
+   *
+   * Guarantee: epsilon-DP (delta spent: 0; pass delta = 0 or any value in (0, 1)). Default scale
+   * b = (d+1) B^2 / epsilon (replace-one) or (d+1) B^2 / (2 epsilon) (add/remove): the L1
+   * sensitivity of the upper triangle, where the noise is drawn. ::DPCOV_CALIBRATION_LAPLACE_PUBLISHED
+   * uses the published b = 2 d B^2 / epsilon (valid, larger). Preconditions: epsilon > 0.
+   * @proof proofs/laplace_sym.md
+   */
+  DPCOV_MECHANISM_LAPLACE_SYM = 2,
+  /**
+   * Additive Wishart noise (Sheffet, "Old Techniques in Differentially Private Linear Regression",
+   * ALT 2019, Alg. 3 / Thm 4.1 = Thm B.3; Wang, Huai, Xu 2018 on G / n): releases G + W,
+   * W ~ W_d(k, B^2 I), k = ceil(d + 14 ln(4/delta) / epsilon^2). Positive definite.
+   *
+   * Guarantee: (epsilon, delta)-DP under replace-one and add/remove (same constants).
+   * Preconditions (the theorem's): 0 < epsilon < 1 and 0 < delta < 1/e, else ::DPCOV_E_PRECONDITION.
+   * Post-processing: dpcov_postprocess_wishart_mean_subtract(), dpcov_postprocess_wishart_shift().
+   * @proof proofs/wishart_additive.md
+   */
+  DPCOV_MECHANISM_WISHART_ADDITIVE = 3,
+  /**
+   * Gaussian noise on the inverse (Sheffet, ALT 2019, Thm B.5): releases G^{-1} + E, E symmetric
+   * Gaussian as in Analyze Gauss, calibrated (analytic by default) to the L2 sensitivity of G^{-1}
+   * under a public bound lambda_min(G) >= theta^2 = dpcov_mechanism_params::lambda_min_bound
+   * (required): Delta = B^2 / theta^4 (times sqrt 2 for replace-one) when every dataset of the
+   * domain satisfies the bound (::DPCOV_LAMBDA_MIN_DOMAIN), B^2 / (theta^2 (theta^2 - B^2)) (times
+   * sqrt 2) when only the input is known to (::DPCOV_LAMBDA_MIN_INPUT; needs theta^2 > B^2).
+   *
+   * Guarantee: (epsilon, delta)-DP over neighbouring pairs covered by the bound. The bound must be
+   * public (chosen without looking at the data). The release also checks it on the input and
+   * refuses with ::DPCOV_E_PRECONDITION if lambda_min(G) < theta^2: on the domain the check never
+   * fires; outside it there is no guarantee to lose.
+   * Preconditions: epsilon > 0, 0 < delta < 1, theta^2 > 0 (epsilon < 1 for the classical sigma).
+   * @proof proofs/inverse_gauss.md
+   */
+  DPCOV_MECHANISM_INVERSE_GAUSS = 4,
+  /**
+   * The Wishart mechanism of Jiang, Xie, Zhang (AAAI 2016, Alg. 2; also Wang, Huai, Xu 2018,
+   * epsilon version), exactly as published: releases G + W, W ~ W_d(d + 1, (3 B^2 / (2 epsilon)) I).
+   *
+   * NOT DIFFERENTIALLY PRIVATE: the noise has no mass outside the positive-definite cone, so for a
+   * row v of norm B replaced by 0 the event {Y - G not PSD} has probability 0 under one dataset and
+   * 1 - exp(-epsilon/3) under the other, whatever d and n (0.2835 at epsilon = 1). Provided only as
+   * a known-broken target for privacy auditors: plan and release return ::DPCOV_E_NOT_PRIVATE unless
+   * dpcov_mechanism_params::audit_only_not_private is 1, and the receipt has not_dp = 1.
+   * @proof proofs/wishart_jiang.md
+   */
+  DPCOV_MECHANISM_WISHART_JIANG = 5,
+  /**
+   * Iterative eigenvector sampling, IEV (Amin, Dick, Kulesza, Munoz Medina, Vassilvitskii,
+   * "Differentially Private Covariance Estimation", NeurIPS 2019, Alg. 1): releases
+   * sum_i lambda_hat_i theta_i theta_i^T over the top k = dpcov_mechanism_params::rank eigenpairs
+   * (default all d), where lambda_hat_i = lambda_i(G) + Lap(b) and theta_i is drawn from the
+   * Bingham density proportional to exp(kappa_i theta^T G theta) on the unit sphere of the
+   * orthogonal complement of theta_1..theta_{i-1} (Kent-Ganeiber-Mardia rejection sampler).
+   * The spectrum is then clipped to [0, n B^2] (replace-one; [0, +infinity) under add/remove, where
+   * n is private). Positive semidefinite, rank <= k.
+   *
+   * Guarantee: epsilon-DP (Thm 1, basic composition; delta spent: 0). eps0 = epsilon / 2 goes to the
+   * eigenvalues, b = 2 B^2 / eps0 (replace-one) or B^2 / eps0 (add/remove), the L1 sensitivity of
+   * the eigenvalue vector; epsilon / 2 is split over the k eigenvector steps uniformly
+   * (eps_i = epsilon / (2k), default) or adaptively (Cor. 1; dpcov_mechanism_params::budget_split,
+   * dpcov_mechanism_params::beta). Each step's exponent is kappa_i = eps_i / (4 B^2) as published
+   * (::DPCOV_CALIBRATION_BINGHAM_PUBLISHED, default; it spends only eps_i / 2, a valid slack) or the
+   * sensitivity-calibrated eps_i / (2 B^2) (eps_i / B^2 under add/remove) of
+   * ::DPCOV_CALIBRATION_BINGHAM_SENSITIVITY. Preconditions: epsilon > 0.
+   * Side channel: the number of Bingham proposals (recorded in the receipt) depends on the data, so
+   * the running time does too.
+   * The released matrix has no closed-form density: dpcov_mechanism_log_density() returns
+   * ::DPCOV_E_INVALID_ARGUMENT for it.
+   * @proof proofs/iev.md
+   */
+  DPCOV_MECHANISM_IEV = 6,
+  /**
+   * The Kapralov-Talwar baseline as Amin et al. (NeurIPS 2019, Sec. 4) run it: as
+   * ::DPCOV_MECHANISM_IEV, except that theta_i is drawn on the whole sphere S^{d-1} from
+   * exp(kappa_i theta^T C_i theta) with C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T (rank-one
+   * subtraction instead of projection), and the clip acts on the eigenvalues of the sum (the thetas
+   * need not be orthogonal). Same constants, options and guarantee (epsilon-DP); not Kapralov and
+   * Talwar's own SODA 2013 algorithm. Same side channel; no closed-form density.
+   * @proof proofs/kt_rank1.md
+   */
+  DPCOV_MECHANISM_KT_RANK1 = 7,
+  /**
+   * Johnson-Lindenstrauss with a ridge regulariser (Sheffet, "Old Techniques in Differentially
+   * Private Linear Regression", ALT 2019, Alg. 1 / Thm 3.1 = Thm B.1): releases S^T S / r for the
+   * sketch S = R [A; w I] (r x d, R iid N(0, 1)), r = dpcov_mechanism_params::projection_rows
+   * (required, >= 1), w^2 = (2 B^2 / epsilon) (sqrt(2 r ln(4/delta)) + 2 ln(4/delta)). An estimate
+   * of G + w^2 I, positive semidefinite (definite for r >= d). From the Gram matrix the sketch is
+   * drawn as r iid rows N(0, G + w^2 I), the exact law of R [A; w I]; dpcov_sketch_release() forms
+   * it from the rows themselves (dpcov/sketch.h).
+   *
+   * Guarantee: (epsilon, delta)-DP under replace-one and add/remove (same constants).
+   * Preconditions: 0 < epsilon <= 1 (the theorem states epsilon < 1; epsilon = 1 is covered by the
+   * exact delta, proofs/jl_ridge.md) and 0 < delta < 1/e, else ::DPCOV_E_PRECONDITION.
+   * Log-density: of S^T S / r (Wishart W_d(r, G + w^2 I) scaled by 1/r), only for r >= d.
+   * @proof proofs/jl_ridge.md
+   */
+  DPCOV_MECHANISM_JL_RIDGE = 8,
+  /**
+   * Sheffet ALT 2019, Alg. 2: as ::DPCOV_MECHANISM_JL_RIDGE after a private test on the least
+   * singular value. (epsilon/2, delta/2) releases s2 = lambda_min(G) + Lap(b) - b ln(1/delta),
+   * b = 4 B^2 / epsilon (receipt: test_value, test_scale, test_shift); the other half releases the
+   * sketch with w'^2 = max(0, w^2 - max(s2, 0)), w the threshold at (epsilon/2, delta/2, r)
+   * (receipt: threshold_w2, appended_w). Guarantee: (epsilon, delta)-DP. Preconditions:
+   * epsilon/2 <= 1, delta/2 < 1/e. Log-density: joint with s2 only (dpcov_mechanism_log_density()
+   * returns ::DPCOV_E_INVALID_ARGUMENT; use dpcov_mechanism_log_density_tested()).
+   * @proof proofs/jl_ridge.md
+   */
+  DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN = 9,
+  /**
+   * Inverse-Wishart posterior sample (Sheffet ALT 2019, Alg. 4 / Thm 5.1 = Thm B.4): releases
+   * Sigma ~ W^{-1}_d(G + w^2 I, m) with m = dpcov_mechanism_params::posterior_dof (required,
+   * integer >= d) and w^2 the ::DPCOV_MECHANISM_JL_RIDGE threshold with r replaced by m (the prior
+   * W^{-1}(w^2 I, .)). Positive definite.
+   * Guarantee: (epsilon, delta)-DP under replace-one and add/remove. Preconditions: m >= d,
+   * 0 < epsilon <= 1, 0 < delta < 1/e, else ::DPCOV_E_PRECONDITION.
+   * @proof proofs/inverse_wishart.md
+   */
+  DPCOV_MECHANISM_INVERSE_WISHART = 10,
+  /**
+   * Sheffet ALT 2019, Alg. 5: ::DPCOV_MECHANISM_INVERSE_WISHART with the private sigma_min test of
+   * ::DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN lowering w (same split, same receipt fields).
+   * Guarantee: (epsilon, delta)-DP. Preconditions: m >= d, epsilon/2 <= 1, delta/2 < 1/e.
+   * Log-density: joint with s2 only (dpcov_mechanism_log_density_tested()).
+   * @proof proofs/inverse_wishart.md
+   */
+  DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN = 11,
+  /**
+   * Private OLS by projection (Sheffet, "Differentially Private Ordinary Least Squares", ICML
+   * 2017, Alg. 1): propose-test-release. With the test of ::DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN
+   * and w^2 the JL threshold at (epsilon/2, delta/2, r): if s2 > w^2 releases S^T S / r for
+   * S = R A (no regulariser), else releases nothing and returns ::DPCOV_E_REFUSED ("data not well
+   * spread"; the generator is left unchanged, so retrying gives the same answer).
+   * r = dpcov_mechanism_params::projection_rows. t-values and intervals: dpcov/ols.h.
+   * Guarantee: (epsilon, delta)-DP. Preconditions: epsilon/2 <= 1, delta/2 < 1/e.
+   * Log-density: joint with s2 only (dpcov_mechanism_log_density_tested()).
+   * @proof proofs/ols_ptr.md
+   */
+  DPCOV_MECHANISM_OLS_JL = 12
+};
+
+/**
+ * Optional settings of a mechanism. Fill with dpcov_mechanism_params_default(), then change fields.
+ * A field that does not apply to the mechanism must keep its default (::DPCOV_E_INVALID_ARGUMENT
+ * otherwise), so that a setting is never silently ignored.
+ */
+typedef struct dpcov_mechanism_params {
+  /** sizeof(dpcov_mechanism_params), set by dpcov_mechanism_params_default(). */
+  size_t struct_size;
+  /** A ::dpcov_neighbour. Default ::DPCOV_NEIGHBOUR_REPLACE_ONE. */
+  int32_t neighbour;
+  /** A ::dpcov_calibration that applies to the mechanism. Default ::DPCOV_CALIBRATION_DEFAULT. */
+  int32_t calibration;
+  /** Inverse Gauss only, required there: theta^2, a public lower bound on lambda_min(G), > 0. Default 0. */
+  double lambda_min_bound;
+  /** Inverse Gauss only: a ::dpcov_lambda_min_scope. Default ::DPCOV_LAMBDA_MIN_DOMAIN. */
+  int32_t lambda_min_scope;
+  /**
+   * Wishart (Jiang) only: 1 acknowledges that the mechanism is NOT private and runs it as an audit
+   * target. Default 0.
+   */
+  int32_t audit_only_not_private;
+  /** IEV and KT only: a ::dpcov_budget_split. Default ::DPCOV_BUDGET_SPLIT_DEFAULT (uniform). */
+  int32_t budget_split;
+  /**
+   * IEV and KT with ::DPCOV_BUDGET_SPLIT_ADAPTIVE only: the utility failure probability beta of
+   * Cor. 1, in (0, 1); 0 (default) means 0.05. Shapes the split, never the privacy.
+   */
+  double beta;
+  /** IEV and KT only: k, the number of top eigenpairs released, 1 <= k <= d; 0 (default) means d. */
+  int64_t rank;
+  /** JL ridge (both) and OLS by projection only, required there: r, the projection rows, >= 1. Default 0. */
+  int64_t projection_rows;
+  /** Inverse Wishart (both) only, required there: the degrees of freedom m, an integer >= d. Default 0. */
+  int64_t posterior_dof;
+} dpcov_mechanism_params;
+
+/**
+ * Fill @p params with the defaults (replace-one, default calibration, no lambda_min bound, audit
+ * unlock off) and set its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *params);
+
+/**
+ * Static name of a mechanism ("analyze_gauss", "laplace_sym", "wishart_additive",
+ * "inverse_gauss", "wishart_jiang", "iev", "kt_rank1", "jl_ridge", "jl_ridge_sigma_min",
+ * "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl"), or "unknown". Never NULL. Thread-safe.
+ */
+DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism);
+
+/**
+ * Dry run: every constant @p mechanism would use for a d x d statistic of @p n rows of norm
+ * <= @p bound at (@p epsilon, @p delta), without data or randomness.
+ *
+ * @param mechanism  a ::dpcov_mechanism_id.
+ * @param dim        d, 1 <= d <= 46340.
+ * @param n          number of rows, >= 0 (recorded; no constant here depends on it).
+ * @param bound      B, finite and > 0.
+ * @param epsilon    finite and > 0 (and < 1 where the theorem requires it).
+ * @param delta      in (0, 1) (and < 1/e for the additive Wishart); the pure-epsilon mechanisms
+ *                   also accept 0 and record 0 as spent.
+ * @param params     options, or NULL for the defaults; params->struct_size must be at least
+ *                   sizeof(dpcov_mechanism_params) of this version.
+ * @param[out] receipt  the constants; the caller sets receipt->struct_size. seed_fixed is 0.
+ *                   Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (receipt), ::DPCOV_E_INVALID_ARGUMENT (unknown
+ *         mechanism or enum value, bound or epsilon <= 0, delta out of range, an option that does
+ *         not apply, struct_size too small), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_PRECONDITION (a theorem's precondition; the message names
+ *         it), ::DPCOV_E_NOT_PRIVATE (Jiang without the audit unlock), ::DPCOV_E_NUMERICAL.
+ */
+DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int64_t n,
+                                            double bound, double epsilon, double delta,
+                                            const dpcov_mechanism_params *params,
+                                            dpcov_receipt *receipt);
+
+/**
+ * Release @p mechanism applied to the symmetric d x d statistic @p gram of @p n rows of norm
+ * <= @p bound. Equivalent to dpcov_mechanism_plan() with the same arguments followed by sampling:
+ * the receipt equals the plan's except seed_fixed.
+ *
+ * @param mechanism  a ::dpcov_mechanism_id.
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p gram and @p out.
+ * @param dim       d, 1 <= d <= 46340.
+ * @param gram      G (d x d, exactly symmetric, finite, diagonal >= 0, trace <= n B^2); not retained.
+ * @param ldg       leading dimension of @p gram, >= d.
+ * @param n         number of rows behind G, >= 0.
+ * @param bound     B, finite and > 0: every row behind G has norm <= B.
+ * @param epsilon   as for dpcov_mechanism_plan().
+ * @param delta     as for dpcov_mechanism_plan().
+ * @param params    options, or NULL for the defaults.
+ * @param rng       the generator; advanced on success, unchanged on failure.
+ * @param[out] out  the release, d x d, written in full and exactly symmetric; may be the same
+ *                  array as @p gram. Untouched on failure.
+ * @param ldo       leading dimension of @p out, >= d.
+ * @param[out] receipt  as for dpcov_mechanism_plan(); seed_fixed from @p rng.
+ * @return the statuses of dpcov_mechanism_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NORM_BOUND
+ *         (trace(G) > n B^2), ::DPCOV_E_INVALID_ARGUMENT (G not symmetric, negative diagonal),
+ *         ::DPCOV_E_PRECONDITION (inverse Gauss: lambda_min(G) < theta^2),
+ *         ::DPCOV_E_NOT_POSITIVE_DEFINITE, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout, int64_t dim,
+                                               const double *gram, int64_t ldg, int64_t n,
+                                               double bound, double epsilon, double delta,
+                                               const dpcov_mechanism_params *params,
+                                               dpcov_rng *rng, double *out, int64_t ldo,
+                                               dpcov_receipt *receipt);
+
+/**
+ * As dpcov_mechanism_release() with the statistic of an accumulator: d, n (rows included) and B
+ * (the accumulator's bound) come from @p gram, which must hold at least one chunk (before that its
+ * bound is unknown: ::DPCOV_E_INVALID_ARGUMENT). @p gram is not modified.
+ * @return the statuses of dpcov_mechanism_release().
+ */
+DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
+                                                    double epsilon, double delta,
+                                                    const dpcov_mechanism_params *params,
+                                                    dpcov_rng *rng, int32_t layout, double *out,
+                                                    int64_t ldo, dpcov_receipt *receipt);
+
+/**
+ * Natural log of the density of @p released under @p mechanism given the statistic @p gram, with
+ * the constants dpcov_mechanism_plan() gives for the same arguments. Gaussian and Laplace: density
+ * of the d(d+1)/2 upper-triangle entries. Wishart: density on positive-definite matrices of
+ * released - G, -infinity if that is not positive definite (the support miss that makes the Jiang
+ * mechanism non-private). Inverse Gauss: of released - G^{-1}.
+ *
+ * @param mechanism  a ::dpcov_mechanism_id.
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both matrices.
+ * @param dim       d, 1 <= d <= 46340.
+ * @param released  d x d, exactly symmetric, finite; not retained.
+ * @param ldr       leading dimension of @p released, >= d.
+ * @param gram      the statistic G, as for dpcov_mechanism_release().
+ * @param ldg       leading dimension of @p gram, >= d.
+ * @param n         number of rows behind G, >= 0.
+ * @param bound     B, finite and > 0.
+ * @param epsilon   as for dpcov_mechanism_plan().
+ * @param delta     as for dpcov_mechanism_plan().
+ * @param params    options, or NULL for the defaults (the same as for the release).
+ * @param[out] log_density  receives the value (may be -infinity); untouched on failure.
+ * @return the statuses of dpcov_mechanism_release() (no generator involved).
+ */
+DPCOV_API dpcov_status dpcov_mechanism_log_density(int32_t mechanism, int32_t layout,
+                                                   int64_t dim, const double *released,
+                                                   int64_t ldr, const double *gram, int64_t ldg,
+                                                   int64_t n, double bound, double epsilon,
+                                                   double delta,
+                                                   const dpcov_mechanism_params *params,
+                                                   double *log_density);
+
+/**
+ * Natural log of the joint density of a propose-test-release output (::DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN,
+ * ::DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN, ::DPCOV_MECHANISM_OLS_JL): the released test value
+ * s2 (Laplace around lambda_min(G) - test_shift) times the density of the released matrix given
+ * s2 (the appended w follows from s2). For ::DPCOV_MECHANISM_OLS_JL, -infinity when
+ * s2 <= threshold_w2 (nothing is released then). The JL variants need r >= d.
+ *
+ * @param mechanism   one of the three ids above (::DPCOV_E_INVALID_ARGUMENT for others).
+ * @param layout      ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both matrices.
+ * @param dim         d.
+ * @param released    the released d x d matrix, exactly symmetric, finite.
+ * @param ldr         leading dimension of @p released, >= d.
+ * @param test_value  the released s2 (dpcov_receipt::test_value), finite.
+ * @param gram        the statistic G.
+ * @param ldg         leading dimension of @p gram, >= d.
+ * @param n           number of rows.
+ * @param bound       B.
+ * @param epsilon     the whole budget's epsilon.
+ * @param delta       the whole budget's delta.
+ * @param params      options (projection_rows or posterior_dof as for the release), or NULL.
+ * @param[out] log_density  receives the value; untouched on failure.
+ * @return the statuses of dpcov_mechanism_log_density().
+ */
+DPCOV_API dpcov_status dpcov_mechanism_log_density_tested(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *released, int64_t ldr,
+    double test_value, const double *gram, int64_t ldg, int64_t n, double bound, double epsilon,
+    double delta, const dpcov_mechanism_params *params, double *log_density);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_MECHANISM_H */

@@ -1,0 +1,122 @@
+/**
+ * @file dpcov/ols.h
+ * @brief Differentially private ordinary least squares with t-values, confidence intervals and
+ *        reject / don't-reject decisions (Sheffet, "Differentially Private Ordinary Least Squares",
+ *        ICML 2017).
+ *
+ * dpcov_ols_jl() runs Alg. 1 (::DPCOV_MECHANISM_OLS_JL: a private test on sigma_min(A), then the
+ * projection R A of the whole data A = [X, y]) and regresses on the projection: with r projection
+ * rows and p coefficients, the t-values t~_j = (beta~_j - beta_hat_j) / se~_j are exactly Student
+ * T_{r-p} about the non-private OLS estimate beta_hat_j, so the intervals
+ * beta~_j +- t_{(1+level)/2}(r - p) se~_j cover beta_hat_j with probability exactly `level`
+ * (given that the test passed). For the model's true beta they also include the sampling noise of
+ * beta_hat only when that noise is small against the projection's (r much smaller than n).
+ *
+ * dpcov_ols_analyze_gauss() runs Analyze Gauss (::DPCOV_MECHANISM_ANALYZE_GAUSS) and the plug-in
+ * OLS inference on the release with n - p degrees of freedom. NO COVERAGE GUARANTEE: the paper's
+ * corrected intervals (App. D) are not reproduced.
+ *
+ * Thread-safety: reentrant; the generator is used exclusively.
+ */
+#ifndef DPCOV_OLS_H
+#define DPCOV_OLS_H
+
+#include "dpcov/common.h"
+#include "dpcov/estimators.h"
+#include "dpcov/mechanism.h"
+#include "dpcov/receipt.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Private OLS inference by projection (ICML 2017 Alg. 1; guarantee, preconditions and refusal as
+ * for ::DPCOV_MECHANISM_OLS_JL). Regresses column @p label on @p features (and the intercept column
+ * of @p reg_params) of the projected data. Everything is checked, r > p included, before any
+ * privacy is spent.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d             order of @p g, >= 2.
+ * @param g             G = A^T A of the n rows [x_i, y_i] of norm <= @p bound (d x d, symmetric).
+ * @param ldg           leading dimension of @p g.
+ * @param n             number of rows.
+ * @param bound         B.
+ * @param epsilon       total epsilon; epsilon / 2 <= 1.
+ * @param delta         total delta; delta / 2 < 1/e.
+ * @param params        mechanism options with projection_rows = r (required), r > p.
+ * @param label         column of y.
+ * @param features      the feature columns (as for dpcov_regression_fit()).
+ * @param num_features  their number.
+ * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
+ * @param rng           the generator; advanced on success only (so a refusal is final: retrying
+ *                      with the same generator gives the same refusal).
+ * @param[out] coefficients  p doubles: beta~. Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] t_values      p doubles (beta~_j / se~_j, the test of beta_j = 0), or NULL.
+ * @param[out] p_values      p doubles from T_{r-p}, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @param[out] reject        p int32: 1 if beta_j = 0 is rejected at 1 - level, else 0; or NULL.
+ * @param[out] summary       dof = r - p etc., or NULL.
+ * @param[out] receipt       the release's receipt (test value and split included); required.
+ * @return ::DPCOV_OK; ::DPCOV_E_REFUSED (the test failed: nothing is written); ::DPCOV_E_PRECONDITION
+ *         (r <= p, epsilon / 2 > 1, delta / 2 >= 1/e); ::DPCOV_E_INVALID_ARGUMENT (ridge != 0,
+ *         bad columns or level); the statuses of dpcov_mechanism_release() and
+ *         dpcov_regression_fit().
+ */
+DPCOV_API dpcov_status dpcov_ols_jl(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                    int64_t n, double bound, double epsilon, double delta,
+                                    const dpcov_mechanism_params *params, int64_t label,
+                                    const int64_t *features, int64_t num_features,
+                                    const dpcov_regression_params *reg_params, dpcov_rng *rng,
+                                    double *coefficients, double *std_errors, double *t_values,
+                                    double *p_values, double *ci_lower, double *ci_upper,
+                                    int32_t *reject, dpcov_regression_summary *summary,
+                                    dpcov_receipt *receipt);
+
+/**
+ * Plug-in OLS inference on an Analyze Gauss release (ICML 2017 Alg. 2 setting), n - p degrees of
+ * freedom. The release is (epsilon, delta)-DP as ::DPCOV_MECHANISM_ANALYZE_GAUSS; the intervals
+ * and decisions have NO coverage guarantee. Parameters and outputs as for dpcov_ols_jl(), with
+ * @p params the Analyze Gauss options (projection_rows must be 0).
+ * @param layout        as for dpcov_ols_jl().
+ * @param d             as for dpcov_ols_jl().
+ * @param g             as for dpcov_ols_jl().
+ * @param ldg           as for dpcov_ols_jl().
+ * @param n             as for dpcov_ols_jl(); n > p.
+ * @param bound         as for dpcov_ols_jl().
+ * @param epsilon       > 0.
+ * @param delta         in (0, 1).
+ * @param params        Analyze Gauss options, or NULL.
+ * @param label         as for dpcov_ols_jl().
+ * @param features      as for dpcov_ols_jl().
+ * @param num_features  as for dpcov_ols_jl().
+ * @param reg_params    as for dpcov_ols_jl().
+ * @param rng           as for dpcov_ols_jl().
+ * @param[out] coefficients  as for dpcov_ols_jl().
+ * @param[out] std_errors    as for dpcov_ols_jl().
+ * @param[out] t_values      as for dpcov_ols_jl().
+ * @param[out] p_values      as for dpcov_ols_jl() (Student t(n - p)).
+ * @param[out] ci_lower      as for dpcov_ols_jl().
+ * @param[out] ci_upper      as for dpcov_ols_jl().
+ * @param[out] reject        as for dpcov_ols_jl().
+ * @param[out] summary       as for dpcov_ols_jl().
+ * @param[out] receipt       as for dpcov_ols_jl().
+ * @return the statuses of dpcov_mechanism_release() and dpcov_regression_fit()
+ *         (::DPCOV_E_NOT_POSITIVE_DEFINITE when the noisy X'X is indefinite).
+ */
+DPCOV_API dpcov_status dpcov_ols_analyze_gauss(
+    int32_t layout, int64_t d, const double *g, int64_t ldg, int64_t n, double bound,
+    double epsilon, double delta, const dpcov_mechanism_params *params, int64_t label,
+    const int64_t *features, int64_t num_features, const dpcov_regression_params *reg_params,
+    dpcov_rng *rng, double *coefficients, double *std_errors, double *t_values, double *p_values,
+    double *ci_lower, double *ci_upper, int32_t *reject, dpcov_regression_summary *summary,
+    dpcov_receipt *receipt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_OLS_H */

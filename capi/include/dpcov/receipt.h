@@ -1,0 +1,173 @@
+/**
+ * @file dpcov/receipt.h
+ * @brief The receipt every mechanism fills: which mechanism ran, under which theorem and neighbour
+ *        relation, what privacy it spent, and every constant it derived.
+ *
+ * One receipt type serves every mechanism. A mechanism writes the constants it uses and leaves the
+ * others 0. The same receipt comes from a plan (dpcov_mechanism_plan(): no data, no randomness) and
+ * from a release; for the same arguments the two are equal field by field except `seed_fixed`, which
+ * only a release can know. An auditor recomputes every constant from `mechanism`, `neighbour`,
+ * `calibration`, `dim`, `n`, `bound`, `epsilon`, `delta` and `lambda_min_bound` with the formulas of
+ * the proof named in `theorem`.
+ *
+ * The receipt is a plain struct whose first field is its own size, so fields can be appended in later
+ * versions without breaking callers compiled against this one: set `struct_size` to
+ * `sizeof(dpcov_receipt)` before passing it to the library. It holds no pointers; it may be copied,
+ * stored and compared freely.
+ */
+#ifndef DPCOV_RECEIPT_H
+#define DPCOV_RECEIPT_H
+
+#include "dpcov/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Neighbouring datasets the guarantee is stated for. */
+enum dpcov_neighbour {
+  /** One row replaced by another of norm <= B; n is fixed and public (default). */
+  DPCOV_NEIGHBOUR_REPLACE_ONE = 0,
+  /** One row of norm <= B added or removed; n itself is then private. */
+  DPCOV_NEIGHBOUR_ADD_REMOVE = 1
+};
+
+/**
+ * How the noise scale was calibrated. In dpcov_mechanism_params, ::DPCOV_CALIBRATION_DEFAULT asks
+ * for the mechanism's default; a receipt always names the calibration actually used.
+ */
+enum dpcov_calibration {
+  /** Request only: the mechanism's default (analytic Gaussian; upper-triangle Laplace; theorem). */
+  DPCOV_CALIBRATION_DEFAULT = 0,
+  /** Analytic Gaussian mechanism (Balle & Wang, ICML 2018, Thm 8): smallest sigma, any eps > 0. */
+  DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN = 1,
+  /** Classical Gaussian mechanism (Dwork & Roth 2014, Thm A.1): sigma = Delta sqrt(2 ln(1.25/delta)) / eps, eps < 1. */
+  DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN = 2,
+  /** Laplace scale from the L1 sensitivity of the upper triangle, where the noise is drawn: (d+1)B^2/eps (replace-one). */
+  DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE = 3,
+  /** Laplace scale as published (Jiang et al. Lemma 2; Wang et al.; Amin et al.): 2 d B^2 / eps. Valid but larger. */
+  DPCOV_CALIBRATION_LAPLACE_PUBLISHED = 4,
+  /** Constants fixed by the mechanism's theorem; there is nothing to choose (the Wishart mechanisms). */
+  DPCOV_CALIBRATION_THEOREM = 5,
+  /**
+   * IEV and KT: the Bingham exponent as published (Amin et al. 2019, Alg. 1), kappa_i = eps_i / (4 B^2).
+   * It spends eps_i / 2 (replace-one) or eps_i / 4 (add/remove) per step; eps_i is recorded. Default.
+   */
+  DPCOV_CALIBRATION_BINGHAM_PUBLISHED = 6,
+  /**
+   * IEV and KT: the Bingham exponent calibrated to the score sensitivity B^2, the largest for which
+   * each step is eps_i-DP: kappa_i = eps_i / (2 B^2) (replace-one) or eps_i / B^2 (add/remove).
+   */
+  DPCOV_CALIBRATION_BINGHAM_SENSITIVITY = 7
+};
+
+/**
+ * IEV and KT: how eps / 2 is split over the eigenvector steps (the other eps / 2 goes to the
+ * eigenvalues). In dpcov_mechanism_params, ::DPCOV_BUDGET_SPLIT_DEFAULT asks for the uniform split;
+ * a receipt names the split used, or ::DPCOV_BUDGET_SPLIT_DEFAULT for the other mechanisms.
+ */
+enum dpcov_budget_split {
+  /** Request: the mechanism's default (uniform). Receipt: the mechanism has no split. */
+  DPCOV_BUDGET_SPLIT_DEFAULT = 0,
+  /** eps_i = eps / (2 k) for each of the k steps (Amin et al. 2019, Cor. 2). */
+  DPCOV_BUDGET_SPLIT_UNIFORM = 1,
+  /**
+   * eps_i = (eps / 2) sqrt(lambda_hat_i + tau) / sum_j sqrt(lambda_hat_j + tau),
+   * tau = b ln(2 k / beta) with b the eigenvalue Laplace scale (Amin et al. 2019, Cor. 1): more
+   * budget for the directions of larger released eigenvalues. A function of released values only.
+   */
+  DPCOV_BUDGET_SPLIT_ADAPTIVE = 2
+};
+
+/** Which norm the `sensitivity` field of a receipt is measured in. */
+enum dpcov_sensitivity_norm {
+  DPCOV_SENSITIVITY_NONE = 0, /**< The mechanism is not calibrated by a sensitivity (Wishart). */
+  DPCOV_SENSITIVITY_L1 = 1,   /**< L1 norm of the change of the upper triangle (diagonal included). */
+  DPCOV_SENSITIVITY_L2 = 2    /**< L2 norm of the change of the upper triangle (diagonal included). */
+};
+
+/** For ::DPCOV_MECHANISM_INVERSE_GAUSS: what the public bound lambda_min(G) >= theta^2 covers. */
+enum dpcov_lambda_min_scope {
+  /** Every dataset in the domain satisfies it (Delta = B^2 / theta^4, times sqrt 2 for replace-one). Default. */
+  DPCOV_LAMBDA_MIN_DOMAIN = 0,
+  /**
+   * Only the input is known to satisfy it, so a neighbour only has lambda_min >= theta^2 - B^2
+   * (Delta = B^2 / (theta^2 (theta^2 - B^2)), times sqrt 2 for replace-one; needs theta^2 > B^2).
+   */
+  DPCOV_LAMBDA_MIN_INPUT = 1
+};
+
+/** Size of dpcov_receipt::theorem, terminating NUL included. */
+#define DPCOV_RECEIPT_THEOREM_SIZE 160
+
+/**
+ * What a mechanism did. Filled by dpcov_mechanism_plan() and the release functions; the caller sets
+ * `struct_size` to `sizeof(dpcov_receipt)` first. Constants a mechanism does not use are 0.
+ */
+typedef struct dpcov_receipt {
+  /** Set by the caller to sizeof(dpcov_receipt); the library writes no byte beyond it. */
+  size_t struct_size;
+  int32_t mechanism;        /**< A ::dpcov_mechanism_id (dpcov/mechanism.h). */
+  int32_t neighbour;        /**< The ::dpcov_neighbour relation the guarantee is stated for. */
+  int32_t calibration;      /**< The ::dpcov_calibration actually used (never DEFAULT). */
+  int32_t not_dp;           /**< 1 if the mechanism is known NOT to be differentially private. */
+  int32_t seed_fixed;       /**< 1 if the generator came from an explicit seed; 0 from OS entropy, and 0 in a plan. */
+  int32_t sensitivity_norm; /**< A ::dpcov_sensitivity_norm: the norm of `sensitivity`. */
+  int32_t lambda_min_scope; /**< Inverse Gauss: the ::dpcov_lambda_min_scope of `lambda_min_bound`; else 0. */
+  int64_t dim;              /**< d: the statistic is d x d. */
+  int64_t n;                /**< Number of rows (public under replace-one). */
+  double bound;             /**< B: every row has Euclidean norm <= B. */
+  double epsilon;           /**< Epsilon spent (as claimed by the theorem; see `not_dp`). */
+  double delta;             /**< Delta spent; 0 for pure epsilon-DP mechanisms. */
+  double sensitivity;       /**< The sensitivity the noise is calibrated to (norm: `sensitivity_norm`); 0 if none. */
+  double sigma;             /**< Standard deviation of each Gaussian upper-triangle entry; 0 if none. */
+  double scale;             /**< Laplace scale b, or the Wishart scale matrix is `scale` * I; 0 if none. */
+  double dof;               /**< Wishart degrees of freedom; 0 if none. */
+  double lambda_min_bound;  /**< Inverse Gauss: the public bound theta^2 <= lambda_min(G); 0 if none. */
+  /** Paper, theorem and proof file the constants come from, NUL-terminated. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
+  /** IEV and KT: eps0 = eps / 2, spent on the eigenvalues (Laplace scale `scale`); else 0. */
+  double epsilon_eigenvalues;
+  /** IEV and KT, uniform split: eps_i of every eigenvector step; 0 for the adaptive split (its shares depend on the release) and for other mechanisms. */
+  double epsilon_step;
+  /** IEV and KT: the ::dpcov_budget_split used; ::DPCOV_BUDGET_SPLIT_DEFAULT (0) for other mechanisms. */
+  int32_t budget_split;
+  /** IEV and KT: k, the number of eigenpairs released (d for a full release); else 0. */
+  int64_t rank;
+  /** IEV and KT, adaptive split: the utility failure probability beta of Cor. 1; else 0. */
+  double beta;
+  /** IEV and KT, adaptive split: tau = scale ln(2 k / beta); else 0. */
+  double tau;
+  /** IEV and KT: each step's exponent is kappa_i = exponent_factor eps_i / B^2 (1/4 published; 1/2 or 1 by sensitivity); else 0. */
+  double exponent_factor;
+  /** IEV and KT: the released spectrum is clipped to [0, clip_upper]; n B^2 under replace-one, +infinity under add/remove (n is private); else 0. */
+  double clip_upper;
+  /** IEV and KT, release only: Bingham proposals drawn in total (data-dependent: a timing side channel); 0 in a plan. */
+  int64_t bingham_proposals;
+  /** IEV and KT, release only: rejected proposals, bingham_proposals minus the k accepted ones; 0 in a plan. */
+  int64_t bingham_rejections;
+  /** JL ridge and OLS by projection: r, the rows of the projection; else 0 (inverse Wishart: m is `dof`). */
+  int64_t projection_rows;
+  /** JL, inverse Wishart and OLS: w^2 of Sheffet's Thm 3.1 / 5.1 at the release's share of the budget; else 0. */
+  double threshold_w2;
+  /** JL ridge and inverse Wishart: w of the appended block w I (sqrt(threshold_w2) rounded up; for the sigma_min variants data-dependent, release only, 0 in a plan); else 0. */
+  double appended_w;
+  /** Sigma_min variants and OLS: epsilon spent on the private sigma_min test (epsilon / 2); else 0. */
+  double test_epsilon;
+  /** Sigma_min variants and OLS: delta spent on the test (delta / 2); else 0. */
+  double test_delta;
+  /** Sigma_min variants and OLS: the Laplace scale b = 4 B^2 / epsilon of the test; else 0. */
+  double test_scale;
+  /** Sigma_min variants and OLS: the shift b ln(1/delta) subtracted from the noisy sigma_min^2; else 0. */
+  double test_shift;
+  /** Sigma_min variants and OLS, release only: the released test value s2; 0 in a plan. */
+  double test_value;
+  /** Sigma_min variants and OLS, release only: 1 if s2 > threshold_w2 (OLS releases only then); 0 in a plan. */
+  int32_t test_passed;
+} dpcov_receipt;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_RECEIPT_H */

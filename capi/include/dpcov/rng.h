@@ -1,0 +1,119 @@
+/**
+ * @file dpcov/rng.h
+ * @brief The random generator handle every sampler and mechanism takes explicitly.
+ *
+ * Engine: PCG64 (`pcg_engines::setseq_xsl_rr_128_64` of pcg-cpp 0.98.1: 128-bit state, 128-bit
+ * stream increment, XSL-RR output). PCG is a fast statistical generator, **not** a cryptographic
+ * one: do not use it for keys, nonces or anything an adversary must not predict from observed
+ * raw outputs.
+ *
+ * Production use creates the generator from operating-system entropy
+ * (dpcov_rng_create_from_entropy()). A fixed seed (dpcov_rng_create_seeded()) is for
+ * reproducible experiments and tests only; every release made with such a generator records it
+ * (dpcov_rng_seed_fixed()), because a seed known to anyone else removes the privacy of the noise.
+ *
+ * Every generator carries a 256-bit key. dpcov_rng_substream() derives, from the key and an index
+ * alone, an independent generator: "the stream for data row i" is the same on every machine and
+ * whatever the parent has already produced. Hash definitions: docs/random.md.
+ *
+ * Thread-safety: a generator must not be used by two threads at once (give each thread its own,
+ * e.g. one substream per thread); distinct generators are independent. Functions that only read
+ * a generator (save, substream, seed_fixed) may run concurrently with each other.
+ */
+#ifndef DPCOV_RNG_H
+#define DPCOV_RNG_H
+
+#include "dpcov/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque random generator. Create with a `dpcov_rng_create_*` function, free with dpcov_rng_destroy(). */
+typedef struct dpcov_rng dpcov_rng;
+
+/** Number of bytes written by dpcov_rng_state_save(); also returned by dpcov_rng_state_size(). */
+#define DPCOV_RNG_STATE_SIZE 80
+
+/**
+ * Create a generator keyed by 256 bits from the operating system (`getrandom`). The default for
+ * every production use; dpcov_rng_seed_fixed() reports 0.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_ENTROPY (the OS entropy source failed),
+ *         ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_rng_create_from_entropy(dpcov_rng **out);
+
+/**
+ * Create a reproducible generator from (seed, stream). Both the engine state and its stream
+ * increment are derived from a SplitMix64-based hash of the pair (docs/random.md); distinct pairs
+ * give distinct keys. dpcov_rng_seed_fixed() reports 1. For experiments and tests only.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param seed      any 64-bit value.
+ * @param stream    any 64-bit value (stream id); (seed, 0) and (seed, 1) are unrelated generators.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_rng_create_seeded(dpcov_rng **out, uint64_t seed, uint64_t stream);
+
+/** Free a generator and set `*rng` to NULL. Accepts NULL and a pointer to NULL. */
+DPCOV_API void dpcov_rng_destroy(dpcov_rng **rng);
+
+/**
+ * Create the independent generator number @p index of @p parent (counter-based): its key is a
+ * hash of the parent's key and @p index, so it does not depend on how many numbers the parent has
+ * produced, and the parent is not changed. Inherits the parent's seed_fixed flag.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param parent    the generator whose key is used; not modified.
+ * @param index     any 64-bit value (e.g. a global data-row index).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_rng_substream(dpcov_rng **out, const dpcov_rng *parent,
+                                           uint64_t index);
+
+/**
+ * The next 64 uniformly distributed bits of the generator.
+ * @param rng       the generator; advanced by one output.
+ * @param[out] out  receives the value; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_rng_next_u64(dpcov_rng *rng, uint64_t *out);
+
+/**
+ * Whether @p rng descends from an explicit seed (1) or from OS entropy (0); recorded in receipts.
+ * @param rng       the generator; not modified.
+ * @param[out] out  receives 0 or 1.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_rng_seed_fixed(const dpcov_rng *rng, int32_t *out);
+
+/** Size in bytes of a saved generator state: ::DPCOV_RNG_STATE_SIZE. Thread-safe. */
+DPCOV_API size_t dpcov_rng_state_size(void);
+
+/**
+ * Save the complete state of @p rng (key, engine position, seed_fixed flag) as
+ * ::DPCOV_RNG_STATE_SIZE bytes in a portable little-endian format (docs/random.md). The bytes
+ * reveal every future output: treat them as secret when the generator is used for a release.
+ * @param rng    the generator; not modified.
+ * @param out    buffer of at least @p size bytes.
+ * @param size   capacity of @p out, >= ::DPCOV_RNG_STATE_SIZE.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_BUFFER_TOO_SMALL.
+ */
+DPCOV_API dpcov_status dpcov_rng_state_save(const dpcov_rng *rng, void *out, size_t size);
+
+/**
+ * Put @p rng exactly in a state saved by dpcov_rng_state_save(): it then continues the saved
+ * sequence, with the saved key (substreams) and seed_fixed flag.
+ * @param rng    the generator to overwrite; unchanged on failure.
+ * @param state  the saved bytes; not retained.
+ * @param size   number of bytes in @p state; must equal ::DPCOV_RNG_STATE_SIZE.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_BUFFER_TOO_SMALL (size smaller),
+ *         ::DPCOV_E_INVALID_ARGUMENT (size larger, or not a saved state: bad magic, version,
+ *         flags or increment).
+ */
+DPCOV_API dpcov_status dpcov_rng_state_restore(dpcov_rng *rng, const void *state, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_RNG_H */

@@ -1,0 +1,212 @@
+// C ABI of the Gram-input mechanisms (dpcov/mechanism.h).
+#include "dpcov/mechanism.h"
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/mechanism.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace mech = dpcov::mechanisms;
+
+int32_t checked_enum(int32_t value, int32_t first, int32_t last, const char *name) {
+  if (value < first || value > last)
+    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be in [", first, ", ", last, "], got ", value);
+  return value;
+}
+
+}  // namespace
+
+namespace dpcov::capi {
+
+mechanisms::Options options_from(const dpcov_mechanism_params *params) {
+  mechanisms::Options options;
+  if (params == nullptr) return options;
+  if (params->struct_size < sizeof(dpcov_mechanism_params))
+    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be at least ",
+         sizeof(dpcov_mechanism_params), " (use dpcov_mechanism_params_default), got ",
+         params->struct_size);
+  options.neighbour = static_cast<dpcov::privacy::Neighbour>(
+      checked_enum(params->neighbour, DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE,
+                   "params->neighbour"));
+  options.calibration = static_cast<mechanisms::Calibration>(
+      checked_enum(params->calibration, DPCOV_CALIBRATION_DEFAULT,
+                   DPCOV_CALIBRATION_BINGHAM_SENSITIVITY, "params->calibration"));
+  options.lambda_min_bound = params->lambda_min_bound;
+  options.lambda_min_scope = static_cast<dpcov::privacy::LambdaMinScope>(
+      checked_enum(params->lambda_min_scope, DPCOV_LAMBDA_MIN_DOMAIN, DPCOV_LAMBDA_MIN_INPUT,
+                   "params->lambda_min_scope"));
+  options.audit_only_not_private =
+      checked_enum(params->audit_only_not_private, 0, 1, "params->audit_only_not_private") == 1;
+  options.budget_split = static_cast<mechanisms::BudgetSplit>(
+      checked_enum(params->budget_split, DPCOV_BUDGET_SPLIT_DEFAULT, DPCOV_BUDGET_SPLIT_ADAPTIVE,
+                   "params->budget_split"));
+  options.beta = params->beta;
+  options.rank = params->rank;
+  options.projection_rows = params->projection_rows;
+  options.posterior_dof = params->posterior_dof;
+  return options;
+}
+
+}  // namespace dpcov::capi
+
+namespace {
+
+mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon, double delta,
+                           const dpcov_mechanism_params *params) {
+  return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
+}
+
+// The shared body of both releases, once the statistic is a checked view.
+void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech::Request &request,
+                  dpcov_rng *rng, int32_t layout, double *out, int64_t ldo,
+                  dpcov_receipt *receipt) {
+  const dpcov::MatrixView out_view =
+      dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
+  // Draw from a copy so that a failure leaves the caller's generator as it was.
+  dpcov::random::Rng local = rng->rng;
+  const mech::Release release = mech::release(id, gram, request, local);
+  const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
+  dpcov::write_symmetric_from_upper(release.matrix, out_view);
+  rng->rng = local;
+  *receipt = written;
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *params) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(params, "params");
+    *params = dpcov_mechanism_params{};
+    params->struct_size = sizeof(dpcov_mechanism_params);
+    params->neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+    params->calibration = DPCOV_CALIBRATION_DEFAULT;
+    params->lambda_min_bound = 0.0;
+    params->lambda_min_scope = DPCOV_LAMBDA_MIN_DOMAIN;
+    params->audit_only_not_private = 0;
+    params->budget_split = DPCOV_BUDGET_SPLIT_DEFAULT;
+    params->beta = 0.0;
+    params->rank = 0;
+    params->projection_rows = 0;
+    params->posterior_dof = 0;
+  });
+}
+
+DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism) {
+  switch (mechanism) {
+    case DPCOV_MECHANISM_ANALYZE_GAUSS:
+    case DPCOV_MECHANISM_LAPLACE_SYM:
+    case DPCOV_MECHANISM_WISHART_ADDITIVE:
+    case DPCOV_MECHANISM_INVERSE_GAUSS:
+    case DPCOV_MECHANISM_WISHART_JIANG:
+    case DPCOV_MECHANISM_IEV:
+    case DPCOV_MECHANISM_KT_RANK1:
+    case DPCOV_MECHANISM_JL_RIDGE:
+    case DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN:
+    case DPCOV_MECHANISM_INVERSE_WISHART:
+    case DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN:
+    case DPCOV_MECHANISM_OLS_JL:
+      return mech::mechanism_name(static_cast<mech::MechanismId>(mechanism));
+    default: return "unknown";
+  }
+}
+
+DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int64_t n,
+                                            double bound, double epsilon, double delta,
+                                            const dpcov_mechanism_params *params,
+                                            dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Receipt planned =
+        mech::plan(id, request_from(dim, n, bound, epsilon, delta, params));
+    *receipt = dpcov::capi::c_receipt(planned, receipt);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout, int64_t dim,
+                                               const double *gram, int64_t ldg, int64_t n,
+                                               double bound, double epsilon, double delta,
+                                               const dpcov_mechanism_params *params,
+                                               dpcov_rng *rng, double *out, int64_t ldo,
+                                               dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    release_into(id, view, request, rng, layout, out, ldo, receipt);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
+                                                    double epsilon, double delta,
+                                                    const dpcov_mechanism_params *params,
+                                                    dpcov_rng *rng, int32_t layout, double *out,
+                                                    int64_t ldo, dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(gram, "gram");
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    dpcov_gram_info info{};
+    info.struct_size = sizeof info;
+    if (const dpcov_status s = dpcov_gram_get_info(gram, &info); s != DPCOV_OK)
+      fail(s, dpcov_last_error_message());
+    if (info.bound == 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "gram holds no chunk yet, so its bound B is unknown; add ",
+           "rows first or call dpcov_mechanism_release with an explicit bound");
+    const mech::Request request =
+        request_from(info.dim, info.rows, info.bound, epsilon, delta, params);
+    dpcov::Matrix g(info.dim, info.dim);
+    if (const dpcov_status s = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g.data(), info.dim);
+        s != DPCOV_OK)
+      fail(s, dpcov_last_error_message());
+    release_into(id, g.view(), request, rng, layout, out, ldo, receipt);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_mechanism_log_density(int32_t mechanism, int32_t layout,
+                                                   int64_t dim, const double *released,
+                                                   int64_t ldr, const double *gram, int64_t ldg,
+                                                   int64_t n, double bound, double epsilon,
+                                                   double delta,
+                                                   const dpcov_mechanism_params *params,
+                                                   double *log_density) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(log_density, "log_density");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView y =
+        dpcov::check::matrix(layout, dim, dim, released, ldr, "released");
+    const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    *log_density = mech::log_density(id, y, g, request);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_mechanism_log_density_tested(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *released, int64_t ldr,
+    double test_value, const double *gram, int64_t ldg, int64_t n, double bound, double epsilon,
+    double delta, const dpcov_mechanism_params *params, double *log_density) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(log_density, "log_density");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView y =
+        dpcov::check::matrix(layout, dim, dim, released, ldr, "released");
+    const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    *log_density = mech::log_density_tested(id, y, test_value, g, request);
+  });
+}
+
+}  // extern "C"

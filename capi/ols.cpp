@@ -1,0 +1,119 @@
+// C ABI of private OLS inference (dpcov/ols.h).
+#include "dpcov/ols.h"
+
+#include <cstddef>
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/ols_ptr.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace check = dpcov::check;
+namespace mech = dpcov::mechanisms;
+namespace est = dpcov::estimators;
+
+enum class Algorithm { Projection, AnalyzeGauss };
+
+void copy_out(const std::vector<double> &values, double *out) {
+  if (out == nullptr) return;
+  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+}
+
+dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g, int64_t ldg,
+                 int64_t n, double bound, double epsilon, double delta,
+                 const dpcov_mechanism_params *params, int64_t label, const int64_t *features,
+                 int64_t num_features, const dpcov_regression_params *reg_params, dpcov_rng *rng,
+                 double *coefficients, double *std_errors, double *t_values, double *p_values,
+                 double *ci_lower, double *ci_upper, int32_t *reject,
+                 dpcov_regression_summary *summary, dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    check::not_null(rng, "rng");
+    check::not_null(coefficients, "coefficients");
+    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
+    if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
+    if (num_features > 0) check::not_null(features, "features");
+    est::RegressionSpec spec;
+    spec.label = label;
+    spec.features.assign(features, features + num_features);
+    if (reg_params != nullptr) {
+      if (reg_params->struct_size < offsetof(dpcov_regression_params, level) + sizeof(double))
+        fail(DPCOV_E_INVALID_ARGUMENT, "reg_params->struct_size must be set to ",
+             sizeof(dpcov_regression_params), ", got ", reg_params->struct_size);
+      if (reg_params->ridge != 0.0)
+        fail(DPCOV_E_INVALID_ARGUMENT, "private OLS inference takes no ridge penalty; got ",
+             reg_params->ridge);
+      spec.intercept_column = reg_params->intercept_column;
+      spec.level = reg_params->level;
+    }
+    if (summary != nullptr &&
+        summary->struct_size < offsetof(dpcov_regression_summary, rss_clamped) + sizeof(int32_t))
+      fail(DPCOV_E_INVALID_ARGUMENT, "summary->struct_size must be set to ",
+           sizeof(dpcov_regression_summary), ", got ", summary->struct_size);
+    const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
+
+    dpcov::random::Rng local = rng->rng;
+    const mech::OlsInference result =
+        algorithm == Algorithm::Projection ? mech::ols_jl_inference(view, request, spec, local)
+                                           : mech::ols_analyze_gauss_inference(view, request, spec, local);
+    const dpcov_receipt written = dpcov::capi::c_receipt(result.data.release.receipt, receipt);
+    const est::RegressionResult &r = result.fit;
+    copy_out(r.coefficients, coefficients);
+    copy_out(r.std_errors, std_errors);
+    copy_out(r.t_values, t_values);
+    copy_out(r.p_values, p_values);
+    copy_out(r.ci_lower, ci_lower);
+    copy_out(r.ci_upper, ci_upper);
+    if (reject != nullptr)
+      for (size_t i = 0; i < result.reject.size(); ++i) reject[i] = result.reject[i] ? 1 : 0;
+    if (summary != nullptr) {
+      summary->num_coefficients = static_cast<int64_t>(r.coefficients.size());
+      summary->dof = r.dof;
+      summary->rss = r.rss;
+      summary->residual_variance = r.residual_variance;
+      summary->t_critical = r.t_critical;
+      summary->rss_clamped = r.rss_clamped ? 1 : 0;
+    }
+    rng->rng = local;
+    *receipt = written;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_ols_jl(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                    int64_t n, double bound, double epsilon, double delta,
+                                    const dpcov_mechanism_params *params, int64_t label,
+                                    const int64_t *features, int64_t num_features,
+                                    const dpcov_regression_params *reg_params, dpcov_rng *rng,
+                                    double *coefficients, double *std_errors, double *t_values,
+                                    double *p_values, double *ci_lower, double *ci_upper,
+                                    int32_t *reject, dpcov_regression_summary *summary,
+                                    dpcov_receipt *receipt) {
+  return run(Algorithm::Projection, layout, d, g, ldg, n, bound, epsilon, delta, params, label,
+             features, num_features, reg_params, rng, coefficients, std_errors, t_values, p_values,
+             ci_lower, ci_upper, reject, summary, receipt);
+}
+
+DPCOV_API dpcov_status dpcov_ols_analyze_gauss(
+    int32_t layout, int64_t d, const double *g, int64_t ldg, int64_t n, double bound,
+    double epsilon, double delta, const dpcov_mechanism_params *params, int64_t label,
+    const int64_t *features, int64_t num_features, const dpcov_regression_params *reg_params,
+    dpcov_rng *rng, double *coefficients, double *std_errors, double *t_values, double *p_values,
+    double *ci_lower, double *ci_upper, int32_t *reject, dpcov_regression_summary *summary,
+    dpcov_receipt *receipt) {
+  return run(Algorithm::AnalyzeGauss, layout, d, g, ldg, n, bound, epsilon, delta, params, label,
+             features, num_features, reg_params, rng, coefficients, std_errors, t_values, p_values,
+             ci_lower, ci_upper, reject, summary, receipt);
+}
+
+}  // extern "C"

@@ -1,0 +1,62 @@
+#include "receipt_writer.hpp"
+
+#include <cstring>
+
+#include "../core/check.hpp"
+
+namespace dpcov::capi {
+
+void check_receipt_output(const dpcov_receipt *out) {
+  check::not_null(out, "receipt");
+  if (out->struct_size < sizeof(dpcov_receipt))
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to sizeof(dpcov_receipt) = ",
+         sizeof(dpcov_receipt), ", got ", out->struct_size);
+}
+
+dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out) {
+  dpcov_receipt c{};
+  c.struct_size = out->struct_size;
+  c.mechanism = static_cast<int32_t>(receipt.mechanism);
+  c.neighbour = static_cast<int32_t>(receipt.neighbour);
+  c.calibration = static_cast<int32_t>(receipt.calibration);
+  c.not_dp = receipt.not_dp ? 1 : 0;
+  c.seed_fixed = receipt.seed_fixed ? 1 : 0;
+  c.sensitivity_norm = static_cast<int32_t>(receipt.sensitivity_norm);
+  c.lambda_min_scope = static_cast<int32_t>(receipt.lambda_min_scope);
+  c.dim = receipt.dim;
+  c.n = receipt.n;
+  c.bound = receipt.bound;
+  c.epsilon = receipt.epsilon;
+  c.delta = receipt.delta;
+  c.sensitivity = receipt.sensitivity;
+  c.sigma = receipt.sigma;
+  c.scale = receipt.scale;
+  c.dof = receipt.dof;
+  c.lambda_min_bound = receipt.lambda_min_bound;
+  c.epsilon_eigenvalues = receipt.epsilon_eigenvalues;
+  c.epsilon_step = receipt.epsilon_step;
+  c.budget_split = static_cast<int32_t>(receipt.budget_split);
+  c.rank = receipt.rank;
+  c.beta = receipt.beta;
+  c.tau = receipt.tau;
+  c.exponent_factor = receipt.exponent_factor;
+  c.clip_upper = receipt.clip_upper;
+  c.bingham_proposals = receipt.bingham_proposals;
+  c.bingham_rejections = receipt.bingham_rejections;
+  c.projection_rows = receipt.projection_rows;
+  c.threshold_w2 = receipt.threshold_w2;
+  c.appended_w = receipt.appended_w;
+  c.test_epsilon = receipt.test_epsilon;
+  c.test_delta = receipt.test_delta;
+  c.test_scale = receipt.test_scale;
+  c.test_shift = receipt.test_shift;
+  c.test_value = receipt.test_value;
+  c.test_passed = receipt.test_passed ? 1 : 0;
+  const size_t length = std::strlen(receipt.theorem);
+  if (length >= sizeof c.theorem)
+    fail(DPCOV_E_INTERNAL, "theorem string of ", receipt.theorem, " is longer than the receipt");
+  std::memcpy(c.theorem, receipt.theorem, length + 1);
+  return c;
+}
+
+}  // namespace dpcov::capi

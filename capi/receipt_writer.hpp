@@ -1,0 +1,17 @@
+// Copies a kernel receipt into the caller's dpcov_receipt, respecting its struct_size.
+#pragma once
+
+#include "../core/mechanisms/receipt.hpp"
+#include "dpcov/receipt.h"
+
+namespace dpcov::capi {
+
+// Throws DPCOV_E_NULL_POINTER / DPCOV_E_INVALID_ARGUMENT unless `out` is non-null and its
+// struct_size covers this version's dpcov_receipt. Called before any work.
+void check_receipt_output(const dpcov_receipt *out);
+
+// The C form of `receipt`, with struct_size copied from `out` (already checked). Built before
+// any output is written, so that a failure here leaves every output untouched.
+dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out);
+
+}  // namespace dpcov::capi

@@ -1,0 +1,145 @@
+// C ABI of the sketch accumulator and the JL releases formed from it (dpcov/sketch.h).
+#include "dpcov/sketch.h"
+
+#include <cstddef>
+
+#include "../core/check.hpp"
+#include "../core/data/sketch.hpp"
+#include "../core/mechanisms/jl_ridge.hpp"
+#include "../core/mechanisms/mechanism.hpp"
+#include "../core/mechanisms/ols_ptr.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+
+struct dpcov_sketch {
+  dpcov::SketchAccumulator acc;
+};
+
+namespace {
+
+using dpcov::fail;
+namespace mech = dpcov::mechanisms;
+
+dpcov::BoundPolicy bound_policy(int32_t value) {
+  if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT && value != DPCOV_BOUND_DROP)
+    fail(DPCOV_E_INVALID_ARGUMENT,
+         "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) or DPCOV_BOUND_DROP (2), got ",
+         value);
+  return static_cast<dpcov::BoundPolicy>(value);
+}
+
+void write_general(const dpcov::Matrix &m, dpcov::MatrixView out) {
+  for (int64_t j = 0; j < m.cols(); ++j)
+    for (int64_t i = 0; i < m.rows(); ++i) out(i, j) = m(i, j);
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_sketch_create(dpcov_sketch **out, int64_t dim,
+                                           int64_t projection_rows, const dpcov_rng *rng) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::check::not_null(rng, "rng");
+    *out = new dpcov_sketch{dpcov::SketchAccumulator(dim, projection_rows, rng->rng)};
+  });
+}
+
+DPCOV_API void dpcov_sketch_destroy(dpcov_sketch **sketch) {
+  if (sketch == nullptr) return;
+  delete *sketch;
+  *sketch = nullptr;
+}
+
+DPCOV_API dpcov_status dpcov_sketch_add_rows(dpcov_sketch *sketch, int32_t layout, int64_t rows,
+                                             int64_t cols, const double *a, int64_t lda,
+                                             int64_t first_index, double bound, int32_t policy) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(sketch, "sketch");
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    sketch->acc.add_rows(view, first_index, bound, bound_policy(policy));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_merge(dpcov_sketch *dst, const dpcov_sketch *src) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(dst, "dst");
+    dpcov::check::not_null(src, "src");
+    dst->acc.merge(src->acc);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_get_info(const dpcov_sketch *sketch, dpcov_gram_info *info) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(sketch, "sketch");
+    dpcov::check::not_null(info, "info");
+    if (info->struct_size < offsetof(dpcov_gram_info, bound) + sizeof(double))
+      fail(DPCOV_E_INVALID_ARGUMENT, "info->struct_size must be set to sizeof(dpcov_gram_info) = ",
+           sizeof(dpcov_gram_info), ", got ", info->struct_size);
+    const dpcov::GramCounts &c = sketch->acc.counts();
+    info->dim = sketch->acc.dim();
+    info->rows = c.rows;
+    info->clipped = c.clipped;
+    info->dropped = c.dropped;
+    info->bound = sketch->acc.bound();
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_get(const dpcov_sketch *sketch, double w, int32_t layout,
+                                        double *out, int64_t ldo) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(sketch, "sketch");
+    const dpcov::MatrixView view = dpcov::check::output_matrix(
+        layout, sketch->acc.projection_rows(), sketch->acc.dim(), out, ldo, "out");
+    write_general(sketch->acc.sketch(w), view);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketch *sketch,
+                                            double epsilon, double delta,
+                                            const dpcov_mechanism_params *params, dpcov_rng *rng,
+                                            int32_t layout, double *sketch_out, int64_t lds,
+                                            double *out, int64_t ldo, dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(sketch, "sketch");
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    if (id != mech::MechanismId::JlRidge && id != mech::MechanismId::JlRidgeSigmaMin &&
+        id != mech::MechanismId::OlsJl)
+      fail(DPCOV_E_INVALID_ARGUMENT, "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min ",
+           "or ols_jl, not ", mech::mechanism_name(id));
+    const mech::Options options = dpcov::capi::options_from(params);
+    const int64_t d = sketch->acc.dim();
+    const int64_t r = sketch->acc.projection_rows();
+    dpcov::MatrixView sketch_view;
+    if (sketch_out != nullptr)
+      sketch_view = dpcov::check::output_matrix(layout, r, d, sketch_out, lds, "sketch_out");
+    const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, d, d, out, ldo, "out");
+    dpcov::random::Rng local = rng->rng;
+    dpcov::Matrix s, m;
+    mech::Receipt kernel_receipt;
+    if (id == mech::MechanismId::OlsJl) {
+      mech::ProjectedData p = mech::release_ols_jl_from_sketch(sketch->acc, epsilon, delta, options, local);
+      s = std::move(p.sketch);
+      m = std::move(p.release.matrix);
+      kernel_receipt = p.release.receipt;
+    } else {
+      mech::SketchRelease p =
+          mech::release_jl_ridge_from_sketch(id, sketch->acc, epsilon, delta, options, local);
+      s = std::move(p.sketch);
+      m = std::move(p.release.matrix);
+      kernel_receipt = p.release.receipt;
+    }
+    const dpcov_receipt written = dpcov::capi::c_receipt(kernel_receipt, receipt);
+    if (sketch_out != nullptr) write_general(s, sketch_view);
+    dpcov::write_symmetric_from_upper(m, out_view);
+    rng->rng = local;
+    *receipt = written;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,31 @@
+// Command-line options shared by every command that reads data (input format, columns, chunking)
+// and by every command that writes a matrix (output path, receipt path).
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "../readers/open_input.hpp"
+
+namespace dpcov::cli {
+
+// Registers INPUT and the input options on `command`, stored into `options`.
+void add_input_options(CLI::App &command, InputOptions &options);
+
+// Where a command writes its matrix and its JSON sidecar.
+struct OutputOptions {
+  std::string path = "-";  // "-": CSV on standard output
+  std::string receipt;     // empty: "<path>.json", or none for standard output
+};
+
+// Registers -o/--output and --receipt on `command`.
+void add_output_options(CLI::App &command, OutputOptions &options);
+
+// The sidecar path for `options`: --receipt, else "<output>.json", else empty (no sidecar).
+std::string receipt_path(const OutputOptions &options);
+
+// Throws CliError(kExitUsage) unless `value` is finite and > 0 (named `option` in the message).
+void check_positive_finite(double value, const char *option);
+
+}  // namespace dpcov::cli

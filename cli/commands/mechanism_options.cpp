@@ -1,0 +1,168 @@
+#include "mechanism_options.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+// The library numbers its mechanisms from 1 and names each; ids are never reused, so scanning a
+// range well beyond the current ones finds every mechanism without the tool listing them.
+constexpr int32_t kMaxMechanismId = 64;
+
+std::vector<std::pair<std::string, int32_t>> library_mechanisms() {
+  std::vector<std::pair<std::string, int32_t>> found;
+  for (int32_t id = 1; id <= kMaxMechanismId; ++id) {
+    const std::string name = dpcov_mechanism_name(id);
+    if (name != "unknown") found.emplace_back(name, id);
+  }
+  return found;
+}
+
+const std::vector<std::pair<std::string, int32_t>> kNeighbours = {
+    {"replace-one", DPCOV_NEIGHBOUR_REPLACE_ONE}, {"add-remove", DPCOV_NEIGHBOUR_ADD_REMOVE}};
+
+const std::vector<std::pair<std::string, int32_t>> kCalibrations = {
+    {"default", DPCOV_CALIBRATION_DEFAULT},
+    {"analytic-gaussian", DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN},
+    {"classical-gaussian", DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN},
+    {"laplace-upper-triangle", DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE},
+    {"laplace-published", DPCOV_CALIBRATION_LAPLACE_PUBLISHED},
+    {"theorem", DPCOV_CALIBRATION_THEOREM}};
+
+const std::vector<std::pair<std::string, int32_t>> kSensitivityNorms = {
+    {"none", DPCOV_SENSITIVITY_NONE}, {"l1", DPCOV_SENSITIVITY_L1}, {"l2", DPCOV_SENSITIVITY_L2}};
+
+const std::vector<std::pair<std::string, int32_t>> kLambdaMinScopes = {
+    {"domain", DPCOV_LAMBDA_MIN_DOMAIN}, {"input", DPCOV_LAMBDA_MIN_INPUT}};
+
+std::vector<std::string> names_of(const std::vector<std::pair<std::string, int32_t>> &table) {
+  std::vector<std::string> names;
+  for (const auto &entry : table) names.push_back(entry.first);
+  return names;
+}
+
+int32_t value_of(const std::vector<std::pair<std::string, int32_t>> &table,
+                 const std::string &name, const char *option) {
+  for (const auto &entry : table)
+    if (entry.first == name) return entry.second;
+  std::string known;
+  for (const auto &entry : table) known += (known.empty() ? "" : ", ") + entry.first;
+  fail(kExitUsage, option, ": unknown value '", name, "' (one of: ", known, ")");
+}
+
+std::string name_of(const std::vector<std::pair<std::string, int32_t>> &table, int32_t value) {
+  for (const auto &entry : table)
+    if (entry.second == value) return entry.first;
+  return concat("unknown (", value, ")");
+}
+
+}  // namespace
+
+void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
+  command.add_option("--mechanism,-m", options.mechanism, "Mechanism: " + mechanism_list())
+      ->required();
+  command.add_option("--epsilon,-e", options.epsilon, "Privacy parameter epsilon (> 0)")
+      ->required();
+  command.add_option("--delta,-d", options.delta,
+                     "Privacy parameter delta, required by (epsilon, delta) mechanisms");
+  command.add_option("--neighbour", options.neighbour,
+                     "Neighbouring datasets: replace-one (n public; default) or add-remove")
+      ->check(CLI::IsMember(names_of(kNeighbours)));
+  command.add_option("--calibration", options.calibration,
+                     "Noise calibration: default, analytic-gaussian, classical-gaussian, "
+                     "laplace-upper-triangle, laplace-published")
+      ->check(CLI::IsMember(names_of(kCalibrations)));
+  command.add_option("--lambda-min", options.lambda_min,
+                     "inverse_gauss: public lower bound theta^2 on the smallest eigenvalue of G");
+  command.add_option("--lambda-min-scope", options.lambda_min_scope,
+                     "inverse_gauss: the bound holds on the whole domain (default) or the input")
+      ->check(CLI::IsMember(names_of(kLambdaMinScopes)));
+  command.add_flag("--audit-only-not-private", options.audit_only_not_private,
+                   "wishart_jiang: run this NON-private mechanism as an audit target");
+}
+
+MechanismChoice resolve_mechanism(const MechanismOptions &options) {
+  MechanismChoice choice;
+  choice.id = value_of(library_mechanisms(), options.mechanism, "--mechanism");
+  if (!(std::isfinite(options.epsilon) && options.epsilon > 0.0))
+    fail(kExitUsage, "--epsilon must be a finite number > 0, got ", options.epsilon);
+  library_check(dpcov_mechanism_params_default(&choice.params), "mechanism defaults");
+  choice.params.neighbour = value_of(kNeighbours, options.neighbour, "--neighbour");
+  choice.params.calibration = value_of(kCalibrations, options.calibration, "--calibration");
+  choice.params.lambda_min_scope =
+      value_of(kLambdaMinScopes, options.lambda_min_scope, "--lambda-min-scope");
+  if (options.lambda_min) choice.params.lambda_min_bound = *options.lambda_min;
+  choice.params.audit_only_not_private = options.audit_only_not_private ? 1 : 0;
+  choice.delta = options.delta.value_or(0.0);
+  return choice;
+}
+
+dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
+                             int64_t dim, int64_t rows, double bound) {
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const dpcov_status status = dpcov_mechanism_plan(choice.id, dim, rows, bound, options.epsilon,
+                                                   choice.delta, &choice.params, &receipt);
+  if (status == DPCOV_OK) return receipt;
+  const std::string message = dpcov_last_error_message();
+  if (!options.delta) {
+    // Pure-epsilon mechanisms accept delta = 0; if some delta would have been accepted, the
+    // missing option is the problem, and is named as such.
+    dpcov_receipt probe{};
+    probe.struct_size = sizeof probe;
+    constexpr double kProbeDelta = 1e-9;
+    if (dpcov_mechanism_plan(choice.id, dim, rows, bound, options.epsilon, kProbeDelta,
+                             &choice.params, &probe) == DPCOV_OK)
+      fail(kExitUsage, "--delta is required: ", options.mechanism,
+           " is an (epsilon, delta) mechanism (", message, ")");
+  }
+  library_fail(status,
+               concat(options.mechanism, " at epsilon ", options.epsilon,
+                      options.delta ? concat(", delta ", *options.delta) : std::string()),
+               message);
+}
+
+nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
+  return {{"mechanism", dpcov_mechanism_name(r.mechanism)},
+          {"theorem", r.theorem},
+          {"differentially_private", r.not_dp == 0},
+          {"neighbour", name_of(kNeighbours, r.neighbour)},
+          {"calibration", name_of(kCalibrations, r.calibration)},
+          {"epsilon", r.epsilon},
+          {"delta", r.delta},
+          {"dim", r.dim},
+          {"n", r.n},
+          {"bound", r.bound},
+          {"sensitivity", r.sensitivity},
+          {"sensitivity_norm", name_of(kSensitivityNorms, r.sensitivity_norm)},
+          {"sigma", r.sigma},
+          {"scale", r.scale},
+          {"dof", r.dof},
+          {"lambda_min_bound", r.lambda_min_bound},
+          {"lambda_min_scope", name_of(kLambdaMinScopes, r.lambda_min_scope)},
+          {"seed_fixed", r.seed_fixed != 0}};
+}
+
+std::string receipt_text(const nlohmann::ordered_json &receipt) {
+  std::ostringstream out;
+  for (const auto &[key, value] : receipt.items()) {
+    out << "  " << key << std::string(key.size() < 24 ? 24 - key.size() : 1, ' ');
+    out << (value.is_string() ? value.get<std::string>() : value.dump()) << '\n';
+  }
+  return out.str();
+}
+
+std::string mechanism_list() {
+  std::string list;
+  for (const auto &entry : library_mechanisms()) list += (list.empty() ? "" : ", ") + entry.first;
+  return list;
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,54 @@
+// Options shared by `dpcov release` and `dpcov plan`: the mechanism, its privacy parameters and
+// settings, and the receipt as JSON and as text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+namespace dpcov::cli {
+
+struct MechanismOptions {
+  std::string mechanism;
+  double epsilon = 0.0;
+  std::optional<double> delta;
+  std::string neighbour = "replace-one";
+  std::string calibration = "default";
+  std::optional<double> lambda_min;
+  std::string lambda_min_scope = "domain";
+  bool audit_only_not_private = false;
+};
+
+// Registers --mechanism, --epsilon, --delta and the mechanism settings on `command`.
+void add_mechanism_options(CLI::App &command, MechanismOptions &options);
+
+// A mechanism ready to call: its id, settings and the delta to pass.
+struct MechanismChoice {
+  int32_t id = 0;
+  dpcov_mechanism_params params{};
+  double delta = 0.0;
+};
+
+// Resolves names to library values. Throws CliError(kExitUsage) for an unknown name.
+MechanismChoice resolve_mechanism(const MechanismOptions &options);
+
+// dpcov_mechanism_plan for d columns and n rows; on failure, throws the command's error (a missing
+// --delta is named as such). Run before any data is read, so that a release that cannot happen
+// fails at once.
+dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
+                             int64_t dim, int64_t rows, double bound);
+
+// Every field of a receipt, with names for the enumerations.
+nlohmann::ordered_json receipt_json(const dpcov_receipt &receipt);
+
+// The receipt as aligned "name  value" lines, for a terminal.
+std::string receipt_text(const nlohmann::ordered_json &receipt);
+
+// The names of the library's mechanisms, comma-separated, for --help.
+std::string mechanism_list();
+
+}  // namespace dpcov::cli

@@ -1,0 +1,55 @@
+#include "plan_command.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include "../cli_error.hpp"
+#include "input_options.hpp"
+#include "mechanism_options.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+struct PlanOptions {
+  MechanismOptions mechanism;
+  double bound = 0.0;
+  int64_t dims = 0;
+  int64_t rows = 0;
+  bool json = false;
+};
+
+void run_plan(const PlanOptions &o) {
+  check_positive_finite(o.bound, "--bound");
+  const MechanismChoice choice = resolve_mechanism(o.mechanism);
+  const dpcov_receipt receipt = plan_mechanism(choice, o.mechanism, o.dims, o.rows, o.bound);
+  nlohmann::ordered_json plan = receipt_json(receipt);
+  plan["command"] = "plan";
+  plan["library_version"] = dpcov_version_string();
+  const std::string text = o.json ? plan.dump(2) + "\n" : receipt_text(plan);
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
+    fail(kExitIo, "<stdout>: write error");
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App &app, std::function<void()> &run) {
+  auto options = std::make_shared<PlanOptions>();
+  CLI::App *command = app.add_subcommand(
+      "plan",
+      "The receipt of the release that would run (every constant), reading no data; fails as "
+      "the release would for a violated precondition.");
+  add_mechanism_options(*command, options->mechanism);
+  command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (> 0)")
+      ->required();
+  command->add_option("--dims", options->dims, "Number of columns d")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--rows", options->rows, "Number of rows n")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--json", options->json, "Print the receipt as JSON");
+  command->callback([&run, options] { run = [options] { run_plan(*options); }; });
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,121 @@
+#include "release_command.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <dpcov.h>
+
+#include "../cli_error.hpp"
+#include "../gram_stream.hpp"
+#include "../library_status.hpp"
+#include "../readers/open_input.hpp"
+#include "input_options.hpp"
+#include "mechanism_options.hpp"
+#include "write_outputs.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+struct ReleaseOptions {
+  InputOptions input;
+  OutputOptions output;
+  MechanismOptions mechanism;
+  double bound = 0.0;
+  bool clip = false;
+  bool reject = false;
+  std::optional<uint64_t> seed;
+  bool quiet = false;
+};
+
+struct RngDeleter {
+  void operator()(dpcov_rng *rng) const { dpcov_rng_destroy(&rng); }
+};
+using RngHandle = std::unique_ptr<dpcov_rng, RngDeleter>;
+
+RngHandle make_rng(const std::optional<uint64_t> &seed) {
+  dpcov_rng *raw = nullptr;
+  if (seed)
+    library_check(dpcov_rng_create_seeded(&raw, *seed, 0), "creating the seeded generator");
+  else
+    library_check(dpcov_rng_create_from_entropy(&raw), "creating the generator");
+  return RngHandle(raw);
+}
+
+void run_release(const ReleaseOptions &o) {
+  check_positive_finite(o.bound, "--bound");
+  const MechanismChoice choice = resolve_mechanism(o.mechanism);
+  BoundPolicy policy;
+  if (o.reject) policy.value = DPCOV_BOUND_REJECT;
+  check_outputs(o.output);
+
+  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  const int64_t d = reader->dim();
+  // The plan fails now, before any row is read, if the release cannot happen; its constants
+  // depend on d and B only, which are known already.
+  plan_mechanism(choice, o.mechanism, d, 0, o.bound);
+  const RngHandle rng = make_rng(o.seed);
+  // Printed even under --quiet: a known seed removes the privacy of the noise.
+  if (o.seed)
+    std::fprintf(stderr,
+                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
+                 "remove it (for experiments and tests only)\n");
+
+  const GramHandle gram = accumulate_gram(*reader, o.bound, policy, o.quiet);
+  const dpcov_gram_info info = gram_info(gram.get());
+  if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+
+  std::vector<double> released(static_cast<size_t>(d * d));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), o.mechanism.epsilon,
+                                             choice.delta, &choice.params, rng.get(),
+                                             DPCOV_ROW_MAJOR, released.data(), d, &receipt),
+                concat("releasing with ", o.mechanism.mechanism));
+
+  nlohmann::ordered_json sidecar = receipt_json(receipt);
+  sidecar["command"] = "release";
+  sidecar["library_version"] = dpcov_version_string();
+  sidecar["input"] = reader->describe();
+  sidecar["columns"] = reader->column_names();
+  sidecar["policy"] = policy.name();
+  sidecar["clipped"] = info.clipped;
+  if (o.seed) sidecar["seed"] = *o.seed;
+  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar);
+  if (!o.quiet)
+    std::fprintf(stderr,
+                 "dpcov release: %s, epsilon %g, delta %g, %lld rows (%lld clipped), %lld "
+                 "columns, bound %g\n",
+                 o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
+                 static_cast<long long>(receipt.n), static_cast<long long>(info.clipped),
+                 static_cast<long long>(d), receipt.bound);
+}
+
+}  // namespace
+
+void add_release_command(CLI::App &app, std::function<void()> &run) {
+  auto options = std::make_shared<ReleaseOptions>();
+  CLI::App *command = app.add_subcommand(
+      "release",
+      "A differentially private release of the Gram matrix G = A^T A of the norm-bounded rows, "
+      "with a JSON receipt (mechanism, theorem, epsilon and delta spent, every constant).");
+  add_input_options(*command, options->input);
+  add_output_options(*command, options->output);
+  add_mechanism_options(*command, options->mechanism);
+  command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (> 0)")
+      ->required();
+  auto *clip = command->add_flag("--clip", options->clip,
+                                 "Scale rows over the bound down to norm B (default)");
+  auto *reject = command->add_flag("--reject", options->reject,
+                                   "Fail on the first row over the bound, naming its position");
+  clip->excludes(reject);
+  command->add_option("--seed", options->seed,
+                      "Fixed generator seed: reproducible noise for experiments and tests only "
+                      "(anyone who knows it can remove the noise); default: OS entropy");
+  command->add_flag("-q,--quiet", options->quiet, "No progress display and no summary line");
+  command->callback([&run, options] { run = [options] { run_release(*options); }; });
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,24 @@
+// Writing a command's result: the matrix (CSV or .npy by extension) and its JSON sidecar, both
+// through temporary files renamed into place, so that an error leaves no partial output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "input_options.hpp"
+
+namespace dpcov::cli {
+
+// Checks, before any data is read, that the output format is known and that the outputs can be
+// created. Throws CliError (kExitUsage, kExitIo).
+void check_outputs(const OutputOptions &options);
+
+// Writes the rows x cols row-major matrix `a` (columns named `names`) and `receipt`, to which an
+// "output" entry is added. If the sidecar cannot be written, the matrix is removed again.
+void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
+                   const std::vector<std::string> &names, nlohmann::ordered_json receipt);
+
+}  // namespace dpcov::cli

@@ -1,0 +1,79 @@
+#include "gram_stream.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "cli_error.hpp"
+#include "library_status.hpp"
+#include "progress.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+// The 0-based chunk row a dpcov_gram_add_rows message names ("row 17 (0-based) ..."), or -1.
+int64_t row_named_in(const char *message) {
+  const char *at = std::strstr(message, "row ");
+  if (at == nullptr) return -1;
+  at += 4;
+  int64_t row = -1;
+  const auto result = std::from_chars(at, at + std::strlen(at), row);
+  return result.ec == std::errc() ? row : -1;
+}
+
+[[noreturn]] void report_rejected_row(const RowReader &reader, const Chunk &chunk, double bound,
+                                      dpcov_status status) {
+  const int64_t i = row_named_in(dpcov_last_error_message());
+  if (i < 0 || i >= chunk.rows)
+    library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+  double sum = 0.0;
+  for (int64_t j = 0; j < chunk.dim; ++j) {
+    const double x = chunk.values[static_cast<size_t>(i * chunk.dim + j)];
+    sum += x * x;
+  }
+  fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+       " has Euclidean norm ", std::sqrt(sum), " > --bound ", bound,
+       " (--reject refuses such rows; --clip would scale it down to the bound)");
+}
+
+}  // namespace
+
+const char *BoundPolicy::name() const {
+  switch (value) {
+    case DPCOV_BOUND_REJECT: return "reject";
+    case DPCOV_BOUND_DROP: return "drop";
+    default: return "clip";
+  }
+}
+
+GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create(&raw, reader.dim()),
+                concat(reader.name(), ": ", reader.dim(), " columns"));
+  GramHandle gram(raw);
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  int64_t rows = 0;
+  while (reader.next_chunk(chunk)) {
+    const dpcov_status status =
+        dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
+                            chunk.values.data(), chunk.dim, bound, policy.value);
+    if (status == DPCOV_E_NORM_BOUND) report_rejected_row(reader, chunk, bound, status);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    rows += chunk.rows;
+    progress.update(reader.bytes_read(), rows);
+  }
+  progress.finish();
+  return gram;
+}
+
+dpcov_gram_info gram_info(const dpcov_gram *gram) {
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
+  return info;
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,72 @@
+// dpcov: the command-line tool. A thin program over the libdpcov C ABI: it reads data files,
+// streams them through the library and writes results with JSON receipts.
+#include <cstdio>
+#include <functional>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <dpcov.h>
+
+#include "cli_error.hpp"
+#include "commands/gram_command.hpp"
+#include "commands/plan_command.hpp"
+#include "commands/release_command.hpp"
+
+namespace {
+
+constexpr const char *kFooter = R"(Inputs:
+  CSV      header detected (or --header / --no-header), delimiter detected among , ; tab space
+           (or --delimiter), fields may be quoted, CRLF line ends, blank lines and lines starting
+           with '#' are skipped. The decimal separator is '.'.
+  .npy     NumPy format 1.0/2.0/3.0; float64, float32 and 8- to 64-bit integers, either byte
+           order; C order streams from files and pipes, Fortran order needs a file (not stdin).
+  raw      little-endian float64, row-major, with --dims D; the row count follows from the size.
+  '-' reads standard input. Memory stays O(d^2 + chunk) whatever the number of rows.
+
+Exit codes:
+  0  success
+  1  usage: bad or missing options, unknown columns, an argument out of range
+  2  input data: malformed input (file:line:column named), NaN/Inf, a row over the bound under
+     --reject, a ragged row
+  3  privacy: a privacy precondition does not hold, or a mechanism refused to release
+  4  internal: a library failure that is not the caller's fault
+  5  I/O: a file cannot be opened, read or written)";
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  using namespace dpcov::cli;
+  CLI::App app("dpcov: differentially private second-moment and covariance matrices.", "dpcov");
+  std::string version = std::string("dpcov ") + DPCOV_VERSION_STRING;
+  if (std::string(dpcov_version_string()) != DPCOV_VERSION_STRING)
+    version += std::string(" (library ") + dpcov_version_string() + ")";
+  app.set_version_flag("--version", version);
+  app.require_subcommand(1);
+  app.footer(kFooter);
+
+  std::function<void()> run;
+  add_release_command(app, run);
+  add_plan_command(app, run);
+  add_gram_command(app, run);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  try {
+    run();
+    return kExitOk;
+  } catch (const CliError &e) {
+    std::fprintf(stderr, "dpcov: %s\n", e.what());
+    return e.code();
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "dpcov: out of memory\n");
+    return kExitInternal;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "dpcov: internal error: %s\n", e.what());
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,296 @@
+#include "csv_reader.hpp"
+
+#include <fast_float/fast_float.h>
+
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "../cli_error.hpp"
+#include "column_selection.hpp"
+#include "csv_dialect.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+// Read block: large enough that read(2) overhead and the copy of a line split across blocks
+// vanish next to parsing, small enough to stay far below the memory target.
+constexpr size_t kBlockBytes = size_t{4} << 20;
+// Lines examined to detect the delimiter and the header.
+constexpr size_t kSniffLines = 20;
+// Longest field text quoted in an error message.
+constexpr size_t kQuotedFieldChars = 40;
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &options)
+    : source_(std::move(source)), chunk_rows_(options.chunk_rows) {
+  buffer_.resize(kBlockBytes);
+  fill_line();
+  // A UTF-8 byte-order mark, as spreadsheet programs write, is not part of the first field.
+  if (end_ >= 3 && std::memcmp(buffer_.data(), "\xEF\xBB\xBF", 3) == 0) pos_ = 3;
+
+  // Lines before the first one with fields (blank lines, comments) are skipped.
+  const char *begin = nullptr;
+  const char *end = nullptr;
+  bool found = false;
+  while (next_line(begin, end)) {
+    if (!is_csv_skipped_line({begin, static_cast<size_t>(end - begin)})) {
+      pos_ = static_cast<size_t>(begin - buffer_.data());
+      --line_;
+      found = true;
+      break;
+    }
+  }
+  if (!found) fail(kExitInputData, source_->name(), ": the input holds no data (no line with fields)");
+  first_line_ = line_ + 1;
+
+  const std::vector<std::string_view> lines = peek_data_lines(kSniffLines);
+  delimiter_detected_ = options.delimiter == '\0';
+  delimiter_ = delimiter_detected_ ? detect_csv_delimiter(lines) : options.delimiter;
+  header_detected_ = !options.header.has_value();
+  header_ = header_detected_ ? detect_csv_header(lines, delimiter_) : *options.header;
+
+  const std::vector<CsvField> first = split_csv_line(lines[0], delimiter_);
+  fields_ = static_cast<int64_t>(first.size());
+  if (header_) {
+    for (size_t j = 0; j < first.size(); ++j)
+      file_names_.push_back(first[j].text.empty() ? default_column_name(static_cast<int64_t>(j))
+                                                  : first[j].text);
+    next_line(begin, end);
+  }
+
+  const std::vector<int64_t> picked = resolve_columns(options.columns, fields_, file_names_);
+  dim_ = static_cast<int64_t>(picked.size());
+  target_.assign(static_cast<size_t>(fields_), -1);
+  for (size_t k = 0; k < picked.size(); ++k) {
+    target_[static_cast<size_t>(picked[k])] = static_cast<int64_t>(k);
+    identity_ = identity_ && picked[k] == static_cast<int64_t>(k);
+    names_.push_back(header_ ? file_names_[static_cast<size_t>(picked[k])]
+                             : default_column_name(picked[k]));
+  }
+  identity_ = identity_ && dim_ == fields_;
+  if (chunk_rows_ == 0) chunk_rows_ = default_chunk_rows(dim_);
+}
+
+bool CsvReader::fill_line() {
+  for (;;) {
+    if (pos_ < end_ && std::memchr(buffer_.data() + pos_, '\n', end_ - pos_) != nullptr) return true;
+    if (input_ended_) return pos_ < end_;
+    if (pos_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+      end_ -= pos_;
+      pos_ = 0;
+    }
+    // Only a line longer than the buffer makes it grow.
+    if (end_ == buffer_.size()) buffer_.resize(2 * buffer_.size());
+    const size_t wanted = buffer_.size() - end_;
+    const size_t got = source_->read(buffer_.data() + end_, wanted);
+    end_ += got;
+    if (got < wanted) input_ended_ = true;
+  }
+}
+
+bool CsvReader::next_line(const char *&begin, const char *&end) {
+  const char *b = buffer_.data() + pos_;
+  const void *newline = std::memchr(b, '\n', end_ - pos_);
+  if (newline == nullptr) {
+    if (!fill_line()) return false;
+    b = buffer_.data() + pos_;
+    newline = std::memchr(b, '\n', end_ - pos_);
+  }
+  const char *e = newline != nullptr ? static_cast<const char *>(newline) : buffer_.data() + end_;
+  pos_ = newline != nullptr ? static_cast<size_t>(e - buffer_.data()) + 1 : end_;
+  ++line_;
+  if (e > b && e[-1] == '\r') --e;
+  begin = b;
+  end = e;
+  return true;
+}
+
+std::vector<std::string_view> CsvReader::peek_data_lines(size_t max_lines) {
+  std::vector<std::string_view> lines;
+  size_t at = pos_;
+  while (lines.size() < max_lines && at < end_) {
+    const char *b = buffer_.data() + at;
+    const void *newline = std::memchr(b, '\n', end_ - at);
+    if (newline == nullptr && !input_ended_) break;  // an incomplete line: not examined
+    const char *e = newline != nullptr ? static_cast<const char *>(newline) : buffer_.data() + end_;
+    at = static_cast<size_t>(e - buffer_.data()) + 1;
+    if (e > b && e[-1] == '\r') --e;
+    const std::string_view line(b, static_cast<size_t>(e - b));
+    if (!is_csv_skipped_line(line)) lines.push_back(line);
+  }
+  return lines;
+}
+
+bool CsvReader::next_chunk(Chunk &chunk) {
+  chunk.dim = dim_;
+  chunk.first_row = rows_done_;
+  chunk.values.resize(static_cast<size_t>(chunk_rows_ * dim_));
+  chunk.lines.resize(static_cast<size_t>(chunk_rows_));
+  int64_t r = 0;
+  const char *begin = nullptr;
+  const char *end = nullptr;
+  while (r < chunk_rows_ && next_line(begin, end)) {
+    if (is_csv_skipped_line({begin, static_cast<size_t>(end - begin)})) continue;
+    double *out = chunk.values.data() + r * dim_;
+    if (delimiter_ == ' ')
+      parse_row<true>(begin, end, out);
+    else
+      parse_row<false>(begin, end, out);
+    chunk.lines[static_cast<size_t>(r)] = line_;
+    ++r;
+  }
+  chunk.rows = r;
+  rows_done_ += r;
+  return r > 0;
+}
+
+template <bool kWhitespace>
+void CsvReader::parse_row(const char *begin, const char *end, double *out) const {
+  const char *p = begin;
+  if constexpr (kWhitespace)
+    while (p < end && is_blank(*p)) ++p;
+  for (int64_t k = 0;; ++k) {
+    if constexpr (!kWhitespace)
+      while (p < end && is_csv_blank(*p, delimiter_)) ++p;
+    const int64_t t = identity_ ? k : target_[static_cast<size_t>(k)];
+    p = t >= 0 ? parse_field<kWhitespace>(begin, p, end, k, out[t])
+               : skip_field<kWhitespace>(begin, p, end, k);
+    // p is past the field and its trailing blanks; without whitespace separation it is at the
+    // delimiter or the end of the line.
+    if (k + 1 == fields_) break;
+    if (p == end) wrong_field_count(begin, end);
+    if constexpr (!kWhitespace) ++p;
+  }
+  if (p != end) wrong_field_count(begin, end);
+}
+
+template <bool kWhitespace>
+const char *CsvReader::parse_field(const char *line, const char *p, const char *end,
+                                   int64_t field, double &value) const {
+  const char *start = p;
+  const char *number = p;
+  const char *number_end = end;
+  const char *close = nullptr;
+  const bool quoted = p < end && *p == '"';
+  if (quoted) {
+    close = static_cast<const char *>(std::memchr(p + 1, '"', static_cast<size_t>(end - p - 1)));
+    if (close == nullptr) field_error(line, start, field, "opening quote without a closing quote");
+    number = p + 1;
+    number_end = close;
+    while (number < number_end && is_blank(*number)) ++number;
+    while (number_end > number && is_blank(number_end[-1])) --number_end;
+  }
+  // fast_float, like std::from_chars, refuses a leading '+'; CSV writers may emit one.
+  if (number < number_end && *number == '+') {
+    ++number;
+    if (number < number_end && (*number == '+' || *number == '-')) bad_field(line, start, end, field);
+  }
+  const auto result = fast_float::from_chars(number, number_end, value);
+  if (result.ec != std::errc() || result.ptr == number) bad_field(line, start, end, field);
+  p = result.ptr;
+  if (quoted) {
+    if (p != number_end) bad_field(line, start, end, field);
+    p = close + 1;
+  }
+  if constexpr (kWhitespace) {
+    if (p != end && !is_blank(*p)) bad_field(line, start, end, field);
+    while (p < end && is_blank(*p)) ++p;
+  } else {
+    while (p < end && is_csv_blank(*p, delimiter_)) ++p;
+    if (p != end && *p != delimiter_) bad_field(line, start, end, field);
+  }
+  if (!std::isfinite(value)) non_finite_field(line, start, field, number, result.ptr);
+  return p;
+}
+
+template <bool kWhitespace>
+const char *CsvReader::skip_field(const char *line, const char *p, const char *end,
+                                  int64_t field) const {
+  if (p < end && *p == '"') {
+    const char *q = p + 1;
+    for (;;) {
+      while (q < end && *q != '"') ++q;
+      if (q == end) field_error(line, p, field, "opening quote without a closing quote");
+      if (q + 1 < end && q[1] == '"') {
+        q += 2;
+        continue;
+      }
+      break;
+    }
+    p = q + 1;
+  }
+  if constexpr (kWhitespace) {
+    while (p < end && !is_blank(*p)) ++p;
+    while (p < end && is_blank(*p)) ++p;
+  } else {
+    const void *next = std::memchr(p, delimiter_, static_cast<size_t>(end - p));
+    p = next != nullptr ? static_cast<const char *>(next) : end;
+  }
+  return p;
+}
+
+void CsvReader::non_finite_field(const char *line, const char *start, int64_t field,
+                                 const char *number, const char *number_end) const {
+  const char *digits = number + (*number == '-' ? 1 : 0);
+  const bool overflow = (*digits >= '0' && *digits <= '9') || *digits == '.';
+  field_error(line, start, field,
+              concat('"', std::string_view(number, static_cast<size_t>(number_end - number)), '"',
+                     overflow ? " overflows the range of a double"
+                              : " is not finite: NaN and infinity are refused, rows must be finite"));
+}
+
+std::string CsvReader::field_label(int64_t field) const {
+  if (file_names_.empty()) return concat("field ", field + 1);
+  return concat("field ", field + 1, " ('", file_names_[static_cast<size_t>(field)], "')");
+}
+
+void CsvReader::field_error(const char *line, const char *at, int64_t field,
+                            const std::string &message) const {
+  fail(kExitInputData, source_->name(), ':', line_, ':', at - line + 1, ": ", field_label(field),
+       ": ", message);
+}
+
+void CsvReader::bad_field(const char *line, const char *begin, const char *end,
+                          int64_t field) const {
+  const std::vector<CsvField> rest =
+      split_csv_line({begin, static_cast<size_t>(end - begin)}, delimiter_);
+  std::string text = rest.empty() ? std::string() : rest[0].text;
+  if (text.empty()) field_error(line, begin, field, "empty field where a number is expected");
+  if (text.size() > kQuotedFieldChars) text = text.substr(0, kQuotedFieldChars) + "...";
+  field_error(line, begin, field, concat('"', text, "\" is not a number"));
+}
+
+void CsvReader::wrong_field_count(const char *line, const char *end) const {
+  const std::vector<CsvField> fields =
+      split_csv_line({line, static_cast<size_t>(end - line)}, delimiter_);
+  const auto count = static_cast<int64_t>(fields.size());
+  const int64_t column = count > fields_
+                             ? static_cast<int64_t>(fields[static_cast<size_t>(fields_)].offset) + 1
+                             : end - line + 1;
+  fail(kExitInputData, source_->name(), ':', line_, ':', column, ": ragged row: ", count,
+       count == 1 ? " field" : " fields", " where line ", first_line_, " has ", fields_,
+       " (delimiter ", delimiter_name(delimiter_), ")");
+}
+
+std::string CsvReader::row_location(const Chunk &chunk, int64_t i) const {
+  return concat(source_->name(), ':', chunk.lines[static_cast<size_t>(i)]);
+}
+
+nlohmann::ordered_json CsvReader::describe() const {
+  return {{"path", source_->name()},
+          {"format", "csv"},
+          {"delimiter", delimiter_name(delimiter_)},
+          {"delimiter_detected", delimiter_detected_},
+          {"header", header_},
+          {"header_detected", header_detected_},
+          {"file_columns", fields_},
+          {"bytes", source_->bytes_read()}};
+}
+
+}  // namespace dpcov::cli

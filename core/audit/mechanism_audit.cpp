@@ -1,0 +1,85 @@
+#include "mechanism_audit.hpp"
+
+#include <algorithm>
+
+#include "../error.hpp"
+#include "../linalg/blas.hpp"
+
+namespace dpcov::audit {
+
+namespace {
+
+bool same_row(const Matrix &a, int64_t i, const Matrix &b, int64_t k) {
+  for (int64_t j = 0; j < a.cols(); ++j)
+    if (a(i, j) != b(k, j)) return false;
+  return true;
+}
+
+// Whether `shorter` is `longer` with exactly one row removed (rows kept in order).
+bool one_row_removed(const Matrix &longer, const Matrix &shorter) {
+  int64_t skipped = 0;
+  for (int64_t i = 0, k = 0; i < longer.rows(); ++i) {
+    if (k < shorter.rows() && same_row(longer, i, shorter, k)) {
+      ++k;
+    } else if (++skipped > 1) {
+      return false;
+    }
+  }
+  return skipped == 1;
+}
+
+}  // namespace
+
+DatasetPair generate_pair(const mechanisms::Request &request, DatasetKind dataset,
+                          NeighbourKind neighbour, uint64_t seed) {
+  random::Rng rng = random::Rng::from_seed(seed, 1);
+  const Matrix rows = generate_dataset(dataset, request.n, request.dim, request.bound, rng);
+  return make_neighbour(rows, request.bound, request.options.neighbour, neighbour, rng);
+}
+
+PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, double bound,
+                               privacy::Neighbour relation) {
+  if (rows.cols() != rows_prime.cols())
+    fail(DPCOV_E_DIMENSION, "the two datasets must have the same d, got ", rows.cols(), " and ",
+         rows_prime.cols());
+  if (relation == privacy::Neighbour::ReplaceOne) {
+    if (rows.rows() != rows_prime.rows())
+      fail(DPCOV_E_INCOMPATIBLE, "replace-one neighbours have the same n, got ", rows.rows(),
+           " and ", rows_prime.rows());
+    int64_t differing = 0;
+    for (int64_t i = 0; i < rows.rows(); ++i) differing += same_row(rows, i, rows_prime, i) ? 0 : 1;
+    if (differing > 1)
+      fail(DPCOV_E_INCOMPATIBLE, "replace-one neighbours differ in at most one row, these differ in ",
+           differing);
+  } else {
+    const bool ok = rows.rows() == rows_prime.rows() + 1   ? one_row_removed(rows, rows_prime)
+                    : rows_prime.rows() == rows.rows() + 1 ? one_row_removed(rows_prime, rows)
+                                                           : false;
+    if (!ok)
+      fail(DPCOV_E_INCOMPATIBLE, "add/remove neighbours: one dataset must be the other with ",
+           "exactly one row removed");
+  }
+  return {gram_of(rows, bound), gram_of(rows_prime, bound), rows.rows(), rows_prime.rows()};
+}
+
+mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
+                                     mechanisms::Request request, const PairStatistics &pair) {
+  if (mechanism != mechanisms::MechanismId::InverseGauss ||
+      request.options.lambda_min_bound != 0.0)
+    return request;
+  // The same computation as the mechanism's own check, so the bound holds there exactly.
+  const double bound = std::min(linalg::eigvalsh(pair.gram).front(),
+                                linalg::eigvalsh(pair.gram_prime).front());
+  if (!(bound > 0.0))
+    fail(DPCOV_E_PRECONDITION, "inverse_gauss needs lambda_min(G) > 0 on both datasets of the ",
+         "audited pair, got ", bound, "; use data of full rank");
+  request.options.lambda_min_bound = bound;
+  return request;
+}
+
+AuditReport audit_mechanism(mechanisms::MechanismId mechanism, const mechanisms::Request &request,
+                            const PairStatistics &pair, const Settings &settings) {
+  return run_exact_audit(mechanism_target(mechanism, request), pair, settings);
+}
+
+}  // namespace dpcov::audit

@@ -1,0 +1,37 @@
+// Audits of dpcov mechanisms on generated or given dataset pairs: what the C ABI
+// (dpcov/audit.h), the CLI and the long audit call.
+#pragma once
+
+#include <cstdint>
+
+#include "../mechanisms/mechanism.hpp"
+#include "datasets.hpp"
+#include "loss_audit.hpp"
+
+namespace dpcov::audit {
+
+// Generates D (request.n rows of `dataset` kind, request.dim, request.bound) and its neighbour of
+// `neighbour` kind under request.options.neighbour, from Rng::from_seed(seed, 1) (a stream the
+// audit's own draws never use).
+DatasetPair generate_pair(const mechanisms::Request &request, DatasetKind dataset,
+                          NeighbourKind neighbour, uint64_t seed);
+
+// Checks that (rows, rows_prime) are neighbours under `relation` (replace-one: same n and at most
+// one row differs; add/remove: one of them is the other with exactly one row removed) with rows of
+// norm <= B, and returns their statistics. Throws DPCOV_E_DIMENSION, DPCOV_E_INCOMPATIBLE (not
+// neighbours), DPCOV_E_NORM_BOUND, DPCOV_E_NON_FINITE.
+PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, double bound,
+                               privacy::Neighbour relation);
+
+// The request to audit on this pair. Inverse Gauss needs a public bound theta^2 <= lambda_min(G)
+// that covers both datasets; when request.options.lambda_min_bound is 0 it is set to
+// min(lambda_min(G), lambda_min(G')) (so the domain is exactly what the pair spans), and
+// DPCOV_E_PRECONDITION is thrown if that is not > 0. Every other request is returned unchanged.
+mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
+                                     mechanisms::Request request, const PairStatistics &pair);
+
+// run_exact_audit() of the mechanism's own target on the pair.
+AuditReport audit_mechanism(mechanisms::MechanismId mechanism, const mechanisms::Request &request,
+                            const PairStatistics &pair, const Settings &settings);
+
+}  // namespace dpcov::audit

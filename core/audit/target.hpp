@@ -1,0 +1,71 @@
+// What the auditor audits: an implementation (a release function that draws) and its claim (the
+// privacy it says it gives, the log-density it says its outputs have, and the noise family it says
+// it draws). The claim and the implementation are separate on purpose: for a dpcov mechanism both
+// come from the mechanism dispatch, but a test can pair a claim with a deliberately broken
+// implementation to check that the auditor catches it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "../matrix.hpp"
+#include "../mechanisms/mechanism.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::audit {
+
+// The noise distribution a mechanism claims to add, as far as the sampler-conformance test knows
+// it. Unknown means no conformance test is available for the mechanism (the exact-density audit
+// still runs).
+enum class NoiseFamily : int32_t {
+  Unknown = 0,
+  Gaussian = 1,  // iid N(0, scale^2) on the upper triangle of released - base
+  Laplace = 2,   // iid Laplace(scale) on the upper triangle of released - base
+  Wishart = 3,   // released - base ~ W_d(dof, scale I)
+};
+
+// What the noise is added to.
+enum class NoiseBase : int32_t { Gram = 0, InverseGram = 1 };
+
+struct NoiseModel {
+  NoiseFamily family = NoiseFamily::Unknown;
+  NoiseBase base = NoiseBase::Gram;
+  double scale = 0.0;
+  double dof = 0.0;
+};
+
+const char *noise_family_name(NoiseFamily family);
+
+// The noise a dpcov mechanism claims, read from its receipt; Unknown for a mechanism this table
+// does not list (a new mechanism is audited by density alone until it is added here).
+NoiseModel claimed_noise(mechanisms::MechanismId mechanism, const mechanisms::Receipt &receipt);
+
+// base(G): G itself or G^{-1}.
+Matrix noise_base(const NoiseModel &noise, ConstMatrixView gram);
+
+// One release: the matrix and, for propose-test-release mechanisms, the released test value.
+struct Output {
+  Matrix matrix;
+  double test_value = 0.0;
+};
+
+struct Target {
+  std::string name;
+  double epsilon = 0.0;  // the claimed guarantee
+  double delta = 0.0;    // 0 for a pure epsilon claim
+  NoiseModel noise;      // the claimed noise
+  // The implementation: one release of the statistic of n rows.
+  std::function<Output(ConstMatrixView gram, int64_t n, random::Rng &rng)> release;
+  // The claimed natural-log density of a release given the statistic of n rows (-inf outside the
+  // support).
+  std::function<double(const Output &released, ConstMatrixView gram, int64_t n)> log_density;
+};
+
+// The target of a dpcov mechanism: release and log-density through the mechanism dispatch (so
+// every mechanism added there is auditable), the claim from its plan. `request.n` is replaced by
+// the n of each call. A mechanism whose plan has a private test (test_epsilon > 0) is evaluated
+// with the joint density of its test value and matrix (mechanisms::log_density_tested).
+Target mechanism_target(mechanisms::MechanismId mechanism, const mechanisms::Request &request);
+
+}  // namespace dpcov::audit

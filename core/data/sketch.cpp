@@ -1,0 +1,152 @@
+#include "sketch.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../check.hpp"
+#include "../error.hpp"
+#include "../linalg/blas.hpp"
+#include "../random/normal.hpp"
+#include "row_bound.hpp"
+
+namespace dpcov {
+
+namespace {
+
+using Ranges = std::vector<std::pair<int64_t, int64_t>>;
+
+// The weights of about this many doubles are generated at a time (1 MiB), with at least
+// kMinBlockRows rows so that dgemm's inner dimension stays large enough to run at full speed.
+constexpr int64_t kBlockDoubles = 131072;
+constexpr int64_t kMinBlockRows = 64;
+
+// The union of two sorted lists of disjoint, non-adjacent ranges, with adjacent ranges joined.
+// Throws DPCOV_E_INVALID_ARGUMENT if the lists overlap.
+Ranges unite(const Ranges &a, const Ranges &b) {
+  Ranges all;
+  all.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(all));
+  Ranges out;
+  out.reserve(all.size());
+  for (const auto &r : all) {
+    if (!out.empty() && r.first < out.back().second)
+      fail(DPCOV_E_INVALID_ARGUMENT, "row indices [", r.first, ", ", r.second,
+           ") overlap row indices [", out.back().first, ", ", out.back().second,
+           ") already in the sketch: each global row index may be used once, since two rows ",
+           "sharing Gaussian weights are not covered by the privacy guarantee");
+    if (!out.empty() && r.first == out.back().second)
+      out.back().second = r.second;
+    else
+      out.push_back(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+SketchAccumulator::SketchAccumulator(int64_t dim, int64_t projection_rows,
+                                     const random::Rng &generator)
+    : rows_(projection_rows), generator_(generator), gram_(dim) {
+  if (projection_rows < 1)
+    fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", projection_rows);
+  if (projection_rows > check::kBlasIntMax / dim)
+    fail(DPCOV_E_TOO_LARGE, "the sketch r x d = ", projection_rows, " x ", dim,
+         " must fit a 32-bit BLAS integer");
+  sum_.assign(static_cast<size_t>(rows_ * dim), 0.0);
+  comp_.assign(static_cast<size_t>(rows_ * dim), 0.0);
+}
+
+GramCounts SketchAccumulator::add_rows(ConstMatrixView a, int64_t first_index, double bound,
+                                       BoundPolicy policy) {
+  const int64_t d = dim();
+  if (a.cols != d)
+    fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the sketch has ", d);
+  check::positive_finite(bound, "bound");
+  if (first_index < 0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "first_index must be >= 0, got ", first_index);
+  if (a.rows > INT64_MAX - first_index)
+    fail(DPCOV_E_INVALID_ARGUMENT, "row indices ", first_index, " + ", a.rows,
+         " overflow a 64-bit integer");
+  if (a.rows == 0) return gram_.add_rows(a, bound, policy);
+  const Ranges used = unite(used_, {{first_index, first_index + a.rows}});
+
+  // The chunk's sketch in scratch, block by block: the weights of each block's rows, each column
+  // scaled by the factor that bounds its row (0 for a dropped row), times the rows themselves,
+  // straight from the caller's memory. Nothing is committed until the whole chunk is validated.
+  const int64_t block_rows = std::max(kMinBlockRows, kBlockDoubles / rows_);
+  Matrix chunk(rows_, d);
+  Matrix weights(rows_, block_rows);
+  std::vector<double> sums(static_cast<size_t>(block_rows));
+  for (int64_t first = 0; first < a.rows; first += block_rows) {
+    const int64_t count = std::min(block_rows, a.rows - first);
+    data::row_sums_of_squares(a, first, count, sums.data());
+    for (int64_t i = 0; i < count; ++i) {
+      const double sum = sums[static_cast<size_t>(i)];
+      const double factor = data::surely_within_bound(sum, bound)
+                                ? 1.0
+                                : data::row_factor(a, first + i, sum, bound, policy);
+      double *column = weights.data() + i * rows_;
+      if (factor == 0.0) {
+        std::fill(column, column + rows_, 0.0);
+        continue;
+      }
+      random::Rng stream =
+          generator_.substream(static_cast<uint64_t>(first_index + first + i));
+      for (int64_t k = 0; k < rows_; ++k) column[k] = factor * random::standard_normal(stream);
+    }
+    linalg::gemm_views(1.0, {weights.data(), rows_, count, rows_, Layout::ColMajor},
+                       a.row_block(first, count), 1.0, chunk.view());
+  }
+
+  // The Gram of the same rows validates them again (the same code, so it cannot disagree) and can
+  // only throw before changing anything; the commit below cannot throw.
+  const GramCounts added = gram_.add_rows(a, bound, policy);
+  for (size_t at = 0; at < sum_.size(); ++at) data::neumaier_add(sum_[at], comp_[at], chunk.data()[at]);
+  used_ = std::move(used);
+  return added;
+}
+
+void SketchAccumulator::merge(const SketchAccumulator &other) {
+  if (&other == this) fail(DPCOV_E_INVALID_ARGUMENT, "cannot merge a sketch into itself");
+  if (other.dim() != dim() || other.rows_ != rows_)
+    fail(DPCOV_E_INCOMPATIBLE, "cannot merge sketches of shapes ", rows_, " x ", dim(), " and ",
+         other.rows_, " x ", other.dim());
+  if (other.generator_.key() != generator_.key())
+    fail(DPCOV_E_INCOMPATIBLE,
+         "cannot merge sketches whose Gaussian weights come from different generator keys");
+  Ranges used = unite(used_, other.used_);
+  gram_.merge(other.gram_);  // throws, changing nothing, if the bounds differ
+  for (size_t at = 0; at < sum_.size(); ++at) {
+    data::neumaier_add(sum_[at], comp_[at], other.sum_[at]);
+    data::neumaier_add(sum_[at], comp_[at], other.comp_[at]);
+  }
+  used_ = std::move(used);
+}
+
+Matrix SketchAccumulator::data_sketch() const {
+  Matrix s(rows_, dim());
+  for (size_t at = 0; at < sum_.size(); ++at) s.data()[at] = sum_[at] + comp_[at];
+  return s;
+}
+
+Matrix SketchAccumulator::identity_weights() const {
+  Matrix r(rows_, dim());
+  for (int64_t j = 0; j < dim(); ++j) {
+    random::Rng stream = generator_.substream(kIdentityDomain + static_cast<uint64_t>(j));
+    for (int64_t k = 0; k < rows_; ++k) r(k, j) = random::standard_normal(stream);
+  }
+  return r;
+}
+
+Matrix SketchAccumulator::sketch(double w) const {
+  if (!(std::isfinite(w) && w >= 0.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "w must be finite and >= 0, got ", w);
+  Matrix s = data_sketch();
+  if (w == 0.0) return s;
+  const Matrix r = identity_weights();
+  for (int64_t j = 0; j < dim(); ++j)
+    for (int64_t k = 0; k < rows_; ++k) s(k, j) += w * r(k, j);
+  return s;
+}
+
+}  // namespace dpcov

@@ -1,0 +1,80 @@
+#include "pca.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../error.hpp"
+#include "../linalg/blas.hpp"
+
+namespace dpcov::estimators {
+
+namespace {
+
+void check_k(int64_t k, int64_t d) {
+  if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+}
+
+// The top-k eigenvectors of a as the columns of a d x k matrix, largest eigenvalue first.
+Matrix top_vectors(const linalg::SymmetricEigen &e, int64_t k) {
+  const int64_t d = e.vectors.rows();
+  Matrix v(d, k);
+  for (int64_t c = 0; c < k; ++c) {
+    const int64_t src = d - 1 - c;
+    int64_t arg_max = 0;
+    for (int64_t i = 1; i < d; ++i)
+      if (std::fabs(e.vectors(i, src)) > std::fabs(e.vectors(arg_max, src))) arg_max = i;
+    const double sign = e.vectors(arg_max, src) < 0.0 ? -1.0 : 1.0;
+    for (int64_t i = 0; i < d; ++i) v(i, c) = sign * e.vectors(i, src);
+  }
+  return v;
+}
+
+}  // namespace
+
+PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_ratio) {
+  const int64_t d = a.rows();
+  check_k(k, d);
+  double trace = 0.0;
+  for (int64_t i = 0; i < d; ++i) trace += a(i, i);
+  if (want_ratio && !(trace > 0.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "explained variance ratios need a positive trace, got ", trace,
+         "; project the matrix onto the positive semidefinite cone first");
+  const linalg::SymmetricEigen e = linalg::eigh(a);
+  PrincipalComponents pc;
+  pc.vectors = top_vectors(e, k);
+  for (int64_t c = 0; c < k; ++c) {
+    pc.values.push_back(e.values[static_cast<size_t>(d - 1 - c)]);
+    if (want_ratio) pc.explained_ratio.push_back(pc.values.back() / trace);
+  }
+  return pc;
+}
+
+SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k) {
+  const int64_t d = a.rows();
+  if (b.rows() != d)
+    fail(DPCOV_E_DIMENSION, "the two matrices must have the same size, got ", d, " and ", b.rows());
+  check_k(k, d);
+  const Matrix u = top_vectors(linalg::eigh(a), k);
+  const Matrix v = top_vectors(linalg::eigh(b), k);
+  const Matrix utv = linalg::multiply(u, v, linalg::Trans::Yes);
+  Matrix residual = v;  // V - U (U^T V)
+  linalg::gemm(linalg::Trans::No, linalg::Trans::No, -1.0, u, utv, 1.0, residual);
+  std::vector<double> cosines = linalg::singular_values(utv);     // descending
+  std::vector<double> sines = linalg::singular_values(residual);  // descending
+  std::reverse(sines.begin(), sines.end());
+  SubspaceDistance out{{}, 0.0, 0.0};
+  double sum_sq = 0.0;
+  for (size_t i = 0; i < cosines.size(); ++i) {
+    // Both lists describe the same angles, smallest first; rounding may leave a cosine slightly
+    // above 1, which atan2 absorbs.
+    const double angle = std::atan2(sines[i], cosines[i]);
+    out.angles.push_back(angle);
+    const double s = std::sin(angle);
+    sum_sq += s * s;
+    out.sin_theta_spectral = std::max(out.sin_theta_spectral, s);
+  }
+  out.sin_theta_frobenius = std::sqrt(sum_sq);
+  return out;
+}
+
+}  // namespace dpcov::estimators

@@ -1,0 +1,36 @@
+// Principal components of a symmetric matrix (a released second-moment or covariance matrix) and
+// the distance between the leading subspaces of two such matrices.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+
+namespace dpcov::estimators {
+
+struct PrincipalComponents {
+  std::vector<double> values;  // the k largest eigenvalues, descending
+  Matrix vectors;              // d x k, orthonormal columns, matching `values`
+  // values[i] / trace(A), as in scikit-learn's explained_variance_ratio_; empty unless requested.
+  std::vector<double> explained_ratio;
+};
+
+// Top-k eigenpairs of the symmetric d x d matrix a (1 <= k <= d). Each eigenvector's sign is fixed
+// so that its entry of largest magnitude (the first such) is positive, so that results do not
+// depend on LAPACK's choice. With want_ratio, trace(a) must be > 0 (a noisy release can have a
+// non-positive trace): DPCOV_E_INVALID_ARGUMENT otherwise.
+PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_ratio);
+
+struct SubspaceDistance {
+  std::vector<double> angles;  // principal angles in [0, pi/2], ascending
+  double sin_theta_spectral;   // max_i sin(angle_i) = ||U U^T - V V^T||_2
+  double sin_theta_frobenius;  // sqrt(sum_i sin^2(angle_i)) = ||U U^T - V V^T||_F / sqrt(2)
+};
+
+// Principal angles between the top-k eigenvector subspaces U of a and V of b (both d x d
+// symmetric). Cosines are the singular values of U^T V and sines those of V - U U^T V; each angle
+// is atan2(sine, cosine), so that small and large angles are both accurate (Bjorck and Golub 1973).
+SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k);
+
+}  // namespace dpcov::estimators

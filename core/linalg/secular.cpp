@@ -1,0 +1,326 @@
+#include "secular.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "../error.hpp"
+
+namespace dpcov::linalg {
+
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+// Deflation thresholds in units of eps times the scale of the problem, as in LAPACK dlaed2: a
+// deflated pair or coordinate changes the matrix by at most this much.
+constexpr double kDeflationUlps = 8.0;
+// Tolerance on | ||y|| - 1 | for the compression.
+constexpr double kUnitTolerance = 1e-10;
+// The root finder halves its bracket at least every other iteration, and deflation keeps every
+// root at least about eps^2 (relative) away from its poles, so a few hundred iterations reach the
+// resolution of a double from any start; typical roots take 3 to 6.
+constexpr int kMaxRootIterations = 400;
+
+// A Givens rotation of coordinates (p, j) in the frame left by the rotations before it: the new
+// basis vectors are c e_p + s e_j (which keeps y's weight) and -s e_p + c e_j (orthogonal to y).
+struct Rotation {
+  int64_t p, j;
+  double c, s;
+};
+
+// g(mu) = c0 + sum_j w_j / (lambda_j - mu), strictly increasing between consecutive poles.
+struct Secular {
+  const std::vector<double> &lambda;  // strictly decreasing
+  const std::vector<double> &w;       // > 0
+  double c0;
+};
+
+// Scratch space of solve_root, allocated once per decomposition.
+struct Workspace {
+  std::vector<double> dist;  // lambda_j - lambda_origin
+  std::vector<double> inv;   // 1 / delta_j
+};
+
+// The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
+// root is exterior and lies within `exterior_width` of the other pole). Writes
+// delta_j = lambda_j - mu, each accurate to a few ulps of itself, and returns mu.
+double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta,
+                  Workspace &ws) {
+  const std::vector<double> &lam = f.lambda;
+  const double *w = f.w.data();
+  const int64_t m = static_cast<int64_t>(lam.size());
+  const bool interior = a >= 0 && b >= 0;
+  // mu = lambda_origin + sigma tau with tau in (lo, hi]. Distances are measured from a pole so
+  // that the distances to the nearer pole, which decide the eigenvectors, carry no cancellation.
+  // An interior root starts at the midpoint measured from b and moves its origin to a if the root
+  // turns out to lie above the midpoint.
+  int64_t origin = interior ? b : (a >= 0 ? a : b);
+  double sigma = origin == b ? 1.0 : -1.0;
+  double lo = 0.0;
+  double hi = interior ? lam[static_cast<size_t>(a)] - lam[static_cast<size_t>(b)] : exterior_width;
+  double tau = interior ? 0.5 * hi : hi;
+  double *dist = ws.dist.data();
+  double *inv = ws.inv.data();
+  const auto set_origin = [&](int64_t pole) {
+    const double lam_origin = lam[static_cast<size_t>(pole)];
+    for (int64_t j = 0; j < m; ++j) dist[j] = lam[static_cast<size_t>(j)] - lam_origin;
+    dist[pole] = 0.0;
+  };
+  set_origin(origin);
+  // Poles 0..a lie above every point of the interval (delta > 0), the others below.
+  const int64_t split = a + 1;
+
+  double previous_abs_g = std::numeric_limits<double>::infinity();
+  bool last_was_model = false;
+  for (int iteration = 0; iteration < kMaxRootIterations; ++iteration) {
+    const double shift = sigma * tau;
+    for (int64_t j = 0; j < m; ++j) delta[j] = dist[j] - shift;
+    delta[origin] = -shift;
+    for (int64_t j = 0; j < m; ++j) inv[j] = 1.0 / delta[j];
+    double psi = 0.0, dpsi = 0.0, phi = 0.0, dphi = 0.0;
+    for (int64_t j = 0; j < split; ++j) {
+      const double t = w[j] * inv[j];
+      psi += t;
+      dpsi += t * inv[j];
+    }
+    for (int64_t j = split; j < m; ++j) {
+      const double t = w[j] * inv[j];
+      phi += t;
+      dphi += t * inv[j];
+    }
+    const double g = f.c0 + psi + phi;
+    // Rounding error of the sum above: at most about m eps times the sum of magnitudes.
+    const double error_bound =
+        kEps * static_cast<double>(m + 2) * (std::fabs(f.c0) + psi - phi);
+    if (std::fabs(g) <= error_bound) break;
+    // g > 0: mu is above the root.
+    if ((g > 0.0) == (sigma > 0.0)) hi = tau; else lo = tau;
+    if (iteration == 0 && interior && g < 0.0) {
+      // Above the midpoint: measure from a instead. The bracket is the whole interval again,
+      // because the midpoint seen from a may differ from the one seen from b by a rounding.
+      origin = a;
+      sigma = -1.0;
+      set_origin(a);
+      tau = hi - tau;
+      lo = 0.0;
+    }
+    if (hi - lo <= 2.0 * kEps * hi) break;
+
+    // Model g by one pole on each side (the two poles bounding the interval) plus a constant,
+    // matching g and g' at mu, and step to the model's root; fall back to bisection when the
+    // step leaves the bracket or the previous model step did not halve |g|.
+    double eta = std::numeric_limits<double>::quiet_NaN();
+    if (interior) {
+      const double da = delta[a], db = delta[b];
+      const double big_a = f.c0 + (psi - dpsi * da) + (phi - dphi * db);
+      const double b1 = dpsi * da * da, b2 = dphi * db * db;
+      const double qa = big_a, qb = -(big_a * (da + db) + b1 + b2), qc = da * db * g;
+      if (qa == 0.0) {
+        if (qb != 0.0) eta = -qc / qb;
+      } else {
+        const double disc = qb * qb - 4.0 * qa * qc;
+        if (disc >= 0.0) {
+          const double t = -0.5 * (qb + std::copysign(std::sqrt(disc), qb));
+          const double r1 = t / qa;
+          const double r2 = t != 0.0 ? qc / t : r1;
+          eta = (r1 > db && r1 < da) ? r1 : r2;
+        }
+      }
+    } else if (a >= 0) {
+      const double da = delta[a];
+      const double big_a = f.c0 + psi - dpsi * da;
+      if (big_a < 0.0) eta = da + dpsi * da * da / big_a;
+    } else {
+      const double db = delta[b];
+      const double big_a = f.c0 + phi - dphi * db;
+      if (big_a > 0.0) eta = db + dphi * db * db / big_a;
+    }
+    const double model_tau = tau + sigma * eta;
+    const bool stalled = last_was_model && std::fabs(g) > 0.5 * previous_abs_g;
+    if (std::isfinite(model_tau) && model_tau > lo && model_tau < hi && !stalled) {
+      tau = model_tau;
+      last_was_model = true;
+    } else {
+      tau = 0.5 * (lo + hi);
+      last_was_model = false;
+    }
+    previous_abs_g = std::fabs(g);
+  }
+  return lam[static_cast<size_t>(origin)] + sigma * tau;
+}
+
+SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool compress,
+                       double rho) {
+  const int64_t q = static_cast<int64_t>(lambda.size());
+  if (q < 1) fail(DPCOV_E_DIMENSION, "secular update needs at least one eigenvalue");
+  if (y == nullptr) fail(DPCOV_E_NULL_POINTER, "secular update vector y is NULL");
+  double lam_max = 0.0, ynorm2 = 0.0;
+  for (int64_t j = 0; j < q; ++j) {
+    const double l = lambda[static_cast<size_t>(j)];
+    if (!std::isfinite(l) || !std::isfinite(y[j]))
+      fail(DPCOV_E_INVALID_ARGUMENT, "secular update input is not finite at ", j);
+    if (j > 0 && l > lambda[static_cast<size_t>(j - 1)])
+      fail(DPCOV_E_INVALID_ARGUMENT, "secular update eigenvalues must be non-increasing");
+    lam_max = std::max(lam_max, std::fabs(l));
+    ynorm2 += y[j] * y[j];
+  }
+  if (!std::isfinite(rho)) fail(DPCOV_E_INVALID_ARGUMENT, "rank-one coefficient is not finite");
+  if (compress && !(std::fabs(std::sqrt(ynorm2) - 1.0) <= kUnitTolerance))
+    fail(DPCOV_E_INVALID_ARGUMENT, "compression vector must have unit norm, got norm ",
+         std::sqrt(ynorm2));
+
+  SecularEigen out;
+  if (!compress && (rho == 0.0 || ynorm2 == 0.0)) {
+    out.values = lambda;
+    out.vectors = Matrix::identity(q);
+    out.y_used.assign(y, y + q);
+    return out;
+  }
+
+  // Deflation (constants relative to the scale of the problem, see kDeflationUlps). For the
+  // compression, a component |y_j| below the threshold is dropped from y itself (e_j is then
+  // exactly orthogonal to y_used); for the update it is dropped from the rank-one term.
+  const double ynorm = std::sqrt(ynorm2);
+  const double ytol = compress ? kDeflationUlps * kEps * ynorm
+                               : kDeflationUlps * kEps *
+                                     std::max(ynorm, lam_max / (std::fabs(rho) * ynorm));
+  const double gaptol =
+      kDeflationUlps * kEps * (compress ? lam_max : std::max(lam_max, std::fabs(rho) * ynorm2));
+  std::vector<double> lam = lambda;
+  std::vector<double> yy(y, y + q);
+  std::vector<int64_t> kept;
+  std::vector<int64_t> deflated;
+  std::vector<Rotation> rotations;
+  for (int64_t j = 0; j < q; ++j) {
+    const size_t uj = static_cast<size_t>(j);
+    if (std::fabs(yy[uj]) <= ytol) {
+      yy[uj] = 0.0;
+      deflated.push_back(j);
+      continue;
+    }
+    if (!kept.empty()) {
+      const size_t up = static_cast<size_t>(kept.back());
+      const double r = std::hypot(yy[up], yy[uj]);
+      const double c = yy[up] / r, s = yy[uj] / r;
+      if ((lam[up] - lam[uj]) * std::fabs(c * s) <= gaptol) {
+        const double high = lam[up], low = lam[uj];
+        lam[up] = std::clamp(c * c * high + s * s * low, low, high);
+        lam[uj] = std::clamp(s * s * high + c * c * low, low, high);
+        yy[up] = r;
+        yy[uj] = 0.0;
+        rotations.push_back({kept.back(), j, c, s});
+        deflated.push_back(j);
+        continue;
+      }
+    }
+    kept.push_back(j);
+  }
+
+  // The secular equation on the kept coordinates (strictly decreasing eigenvalues).
+  const int64_t m = static_cast<int64_t>(kept.size());
+  std::vector<double> lr(static_cast<size_t>(m)), yr(static_cast<size_t>(m)), w(static_cast<size_t>(m));
+  double wsum = 0.0;
+  for (int64_t i = 0; i < m; ++i) {
+    const size_t ui = static_cast<size_t>(i);
+    lr[ui] = lam[static_cast<size_t>(kept[ui])];
+    yr[ui] = yy[static_cast<size_t>(kept[ui])];
+    w[ui] = yr[ui] * yr[ui];
+    wsum += w[ui];
+  }
+  const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
+  const int64_t interior = m > 0 ? m - 1 : 0;
+  const int64_t roots = compress ? interior : m;
+  Matrix delta(m, roots);
+  std::vector<double> mu(static_cast<size_t>(roots));
+  Workspace ws{std::vector<double>(static_cast<size_t>(m)), std::vector<double>(static_cast<size_t>(m))};
+  for (int64_t k = 0; k < interior; ++k)
+    mu[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k), ws);
+  if (!compress && m > 0) {
+    const double width = std::fabs(rho) * wsum;
+    mu[static_cast<size_t>(m - 1)] =
+        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1), ws)
+                  : solve_root(f, -1, 0, width, &delta(0, m - 1), ws);
+  }
+
+  // Loewner: the y for which the computed roots are exact. Each factor is a ratio in (0, 1]; the
+  // numerators and denominators are multiplied separately (one division per coordinate instead of
+  // one per factor) and renormalised every few factors so that neither under- nor overflows.
+  std::vector<double> yhat(static_cast<size_t>(m));
+  for (int64_t j = 0; j < m; ++j) {
+    const size_t uj = static_cast<size_t>(j);
+    double num = compress ? wsum : -delta(j, m - 1), den = compress ? 1.0 : rho;
+    int exponent = 0;
+    for (int64_t k = 0; k < interior; ++k) {
+      const double pole = k < j ? lr[static_cast<size_t>(k)] : lr[static_cast<size_t>(k + 1)];
+      num *= -delta(j, k);
+      den *= pole - lr[uj];
+      if ((k & 7) == 7) {
+        int en, ed;
+        num = std::frexp(num, &en);
+        den = std::frexp(den, &ed);
+        exponent += en - ed;
+      }
+    }
+    yhat[uj] = std::copysign(std::sqrt(std::ldexp(num / den, exponent)), yr[uj]);
+  }
+
+  // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
+  struct Column {
+    double value;
+    int64_t root;   // >= 0: a root of the secular equation
+    int64_t coord;  // else: a deflated coordinate
+  };
+  std::vector<Column> columns;
+  columns.reserve(static_cast<size_t>(roots) + deflated.size());
+  for (int64_t k = 0; k < roots; ++k) columns.push_back({mu[static_cast<size_t>(k)], k, -1});
+  for (int64_t j : deflated) columns.push_back({lam[static_cast<size_t>(j)], -1, j});
+  std::stable_sort(columns.begin(), columns.end(),
+                   [](const Column &x, const Column &z) { return x.value > z.value; });
+
+  const int64_t q_out = static_cast<int64_t>(columns.size());
+  out.values.resize(static_cast<size_t>(q_out));
+  out.vectors = Matrix(q, q_out);
+  for (int64_t c = 0; c < q_out; ++c) {
+    const Column &col = columns[static_cast<size_t>(c)];
+    out.values[static_cast<size_t>(c)] = col.value;
+    if (col.root < 0) {
+      out.vectors(col.coord, c) = 1.0;
+      continue;
+    }
+    const double *dcol = &delta(0, col.root);
+    for (int64_t i = 0; i < m; ++i) ws.inv[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
+    double norm2 = 0.0;
+    for (int64_t i = 0; i < m; ++i) norm2 += ws.inv[static_cast<size_t>(i)] * ws.inv[static_cast<size_t>(i)];
+    const double scale = 1.0 / std::sqrt(norm2);
+    for (int64_t i = 0; i < m; ++i)
+      out.vectors(kept[static_cast<size_t>(i)], c) = ws.inv[static_cast<size_t>(i)] * scale;
+  }
+  out.y_used.assign(static_cast<size_t>(q), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    out.y_used[static_cast<size_t>(kept[static_cast<size_t>(i)])] = yhat[static_cast<size_t>(i)];
+
+  // Back to the input's coordinates: undo the rotations, last first.
+  for (auto it = rotations.rbegin(); it != rotations.rend(); ++it) {
+    const auto rotate_rows = [&](double &xp, double &xj) {
+      const double a = xp, b = xj;
+      xp = it->c * a - it->s * b;
+      xj = it->s * a + it->c * b;
+    };
+    for (int64_t c = 0; c < q_out; ++c) rotate_rows(out.vectors(it->p, c), out.vectors(it->j, c));
+    rotate_rows(out.y_used[static_cast<size_t>(it->p)], out.y_used[static_cast<size_t>(it->j)]);
+  }
+  return out;
+}
+
+}  // namespace
+
+SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {
+  return decompose(lambda, y, true, 0.0);
+}
+
+SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,
+                                      double rho) {
+  return decompose(lambda, y, false, rho);
+}
+
+}  // namespace dpcov::linalg

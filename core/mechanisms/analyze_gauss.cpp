@@ -1,0 +1,56 @@
+#include "analyze_gauss.hpp"
+
+#include "../privacy/analytic_gaussian.hpp"
+#include "../privacy/classical_gaussian.hpp"
+#include "../privacy/gram_sensitivity.hpp"
+#include "../random/samplers.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+Receipt plan_analyze_gauss(const Request &request) {
+  Receipt receipt = base_receipt(MechanismId::AnalyzeGauss, request, DeltaUse::Approximate);
+  receipt.sensitivity_norm = SensitivityNorm::L2;
+  receipt.sensitivity = privacy::gram_l2_sensitivity(request.options.neighbour, request.bound);
+  switch (request.options.calibration) {
+    case Calibration::Default:
+    case Calibration::AnalyticGaussian:
+      receipt.calibration = Calibration::AnalyticGaussian;
+      receipt.sigma =
+          privacy::analytic_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
+      receipt.theorem =
+          "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 (analytic "
+          "Gaussian); proofs/analyze_gauss.md";
+      break;
+    case Calibration::ClassicalGaussian:
+      receipt.calibration = Calibration::ClassicalGaussian;
+      receipt.sigma =
+          privacy::classical_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
+      receipt.theorem =
+          "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Dwork-Roth 2014 Thm A.1 (classical "
+          "Gaussian, eps < 1); proofs/analyze_gauss.md";
+      break;
+    default: fail_calibration(MechanismId::AnalyzeGauss, request.options.calibration);
+  }
+  return receipt;
+}
+
+Release release_analyze_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  Release out{Matrix(), plan_analyze_gauss(request)};
+  check_gram_statistic(gram, request);
+  Matrix noise(request.dim, request.dim);
+  random::symmetric_gaussian_noise(rng, out.receipt.sigma, noise);
+  out.matrix = add_mirrored(gram, noise);
+  out.receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+double log_density_analyze_gauss(ConstMatrixView released, ConstMatrixView gram,
+                                 const Request &request) {
+  const Receipt receipt = plan_analyze_gauss(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  return random::symmetric_gaussian_log_density(subtract_mirrored(released, gram), receipt.sigma);
+}
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,23 @@
+// Analyze Gauss (Dwork, Talwar, Thakurta, Zhang, STOC 2014, Alg. 1): G + E, E symmetric with iid
+// N(0, sigma^2) upper-triangle entries; sigma by the analytic Gaussian mechanism (Balle & Wang
+// 2018, Thm 8) by default or the classical one (eps < 1). proofs/analyze_gauss.md.
+#pragma once
+
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+#include "receipt.hpp"
+#include "request.hpp"
+
+namespace dpcov::mechanisms {
+
+// Every constant the release would use, or the status it would throw; no data, no randomness.
+Receipt plan_analyze_gauss(const Request &request);
+
+// Plans, validates the statistic, then samples: never recomputes a constant.
+Release release_analyze_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng);
+
+// Natural log of the density of `released` given the statistic `gram`; -infinity outside the
+// support.
+double log_density_analyze_gauss(ConstMatrixView released, ConstMatrixView gram, const Request &request);
+
+}  // namespace dpcov::mechanisms

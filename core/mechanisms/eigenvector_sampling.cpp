@@ -1,0 +1,266 @@
+#include "eigenvector_sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "../check.hpp"
+#include "../linalg/blas.hpp"
+#include "../linalg/secular.hpp"
+#include "../postprocess/eigenvalue_clip.hpp"
+#include "../privacy/iev_budget.hpp"
+#include "../privacy/laplace_scale.hpp"
+#include "../random/samplers.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// The utility failure probability of Cor. 1 when the caller leaves beta at 0 (constants.md
+// section 8). It only shapes the adaptive split, never the privacy.
+constexpr double kDefaultBeta = 0.05;
+
+// How far from orthogonal to the earlier thetas a vector given to the IEV step density may be:
+// far above the rounding of the release, far below any meaningful departure.
+constexpr double kOrthogonalityTolerance = 1e-10;
+
+bool is_iev(MechanismId mechanism) { return mechanism == MechanismId::Iev; }
+
+void check_mechanism(MechanismId mechanism) {
+  if (mechanism != MechanismId::Iev && mechanism != MechanismId::KtRank1)
+    fail(DPCOV_E_INTERNAL, "eigenvector sampling called for ", mechanism_name(mechanism));
+}
+
+privacy::BinghamExponent exponent_of(const Receipt &receipt) {
+  return receipt.calibration == Calibration::BinghamSensitivity
+             ? privacy::BinghamExponent::Sensitivity
+             : privacy::BinghamExponent::Published;
+}
+
+// Eigenvalues of a symmetric matrix in decreasing order, with their eigenvectors as columns.
+linalg::SymmetricEigen eigen_descending(const Matrix &g) {
+  linalg::SymmetricEigen eig = linalg::eigh(g);
+  const int64_t d = g.rows();
+  std::reverse(eig.values.begin(), eig.values.end());
+  for (int64_t j = 0; j < d / 2; ++j)
+    for (int64_t i = 0; i < d; ++i) std::swap(eig.vectors(i, j), eig.vectors(i, d - 1 - j));
+  return eig;
+}
+
+// out = basis * coords (basis d x q, coords q values).
+void combine(const Matrix &basis, const double *coords, double *out) {
+  const int64_t d = basis.rows();
+  for (int64_t i = 0; i < d; ++i) out[i] = 0.0;
+  for (int64_t j = 0; j < basis.cols(); ++j) {
+    const double c = coords[j];
+    for (int64_t i = 0; i < d; ++i) out[i] += basis(i, j) * c;
+  }
+}
+
+double quadratic_form(ConstMatrixView g, const double *x) {
+  double sum = 0.0;
+  for (int64_t j = 0; j < g.cols; ++j) {
+    double column = 0.0;
+    for (int64_t i = 0; i < g.rows; ++i) column += g(i, j) * x[i];
+    sum += x[j] * column;
+  }
+  return sum;
+}
+
+}  // namespace
+
+Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request) {
+  check_mechanism(mechanism);
+  Receipt receipt = base_receipt(mechanism, request, DeltaUse::Pure);
+  const Options &options = request.options;
+  if (options.rank < 0 || options.rank > request.dim)
+    fail(DPCOV_E_INVALID_ARGUMENT, "rank must be in [0, d] = [0, ", request.dim,
+         "] (0: all d eigenpairs), got ", options.rank);
+  const int64_t steps = options.rank == 0 ? request.dim : options.rank;
+  receipt.rank = steps;
+
+  // Eigenvalues: the Laplace mechanism on the top `steps` eigenvalues (Alg. 1 step 1).
+  receipt.sensitivity_norm = SensitivityNorm::L1;
+  receipt.sensitivity = privacy::gram_eigenvalue_l1_sensitivity(options.neighbour, request.bound);
+  receipt.epsilon_eigenvalues = privacy::iev_eigenvalue_epsilon(request.epsilon);
+  receipt.scale = privacy::laplace_scale(receipt.sensitivity, receipt.epsilon_eigenvalues);
+
+  // Eigenvectors: the exponent's constant.
+  switch (options.calibration) {
+    case Calibration::Default:
+    case Calibration::BinghamPublished: receipt.calibration = Calibration::BinghamPublished; break;
+    case Calibration::BinghamSensitivity:
+      receipt.calibration = Calibration::BinghamSensitivity;
+      break;
+    default: fail_calibration(mechanism, options.calibration);
+  }
+  receipt.exponent_factor = privacy::bingham_exponent_factor(exponent_of(receipt), options.neighbour);
+
+  // Eigenvectors: the split of eps / 2 over the steps.
+  switch (options.budget_split) {
+    case BudgetSplit::Default:
+    case BudgetSplit::Uniform:
+      if (options.beta != 0.0)
+        fail(DPCOV_E_INVALID_ARGUMENT, "beta applies only to the adaptive budget split; leave it 0");
+      receipt.budget_split = BudgetSplit::Uniform;
+      receipt.epsilon_step = privacy::iev_uniform_step_epsilon(request.epsilon, steps);
+      break;
+    case BudgetSplit::Adaptive:
+      receipt.budget_split = BudgetSplit::Adaptive;
+      receipt.beta = options.beta == 0.0 ? kDefaultBeta : options.beta;
+      receipt.tau = privacy::iev_adaptive_tau(receipt.scale, steps, receipt.beta);
+      break;
+    default:
+      fail(DPCOV_E_INVALID_ARGUMENT, "unknown budget split ",
+           static_cast<int32_t>(options.budget_split));
+  }
+
+  // Post-processing: the spectrum of a Gram matrix of n rows of norm <= B lies in [0, n B^2]. n is
+  // public only under replace-one; under add/remove only the lower clip is data-independent.
+  receipt.clip_upper = options.neighbour == privacy::Neighbour::ReplaceOne
+                           ? static_cast<double>(request.n) * request.bound * request.bound
+                           : std::numeric_limits<double>::infinity();
+  receipt.theorem =
+      is_iev(mechanism)
+          ? "Amin-Dick-Kulesza-Munoz Medina-Vassilvitskii NeurIPS 2019 Alg. 1, Thm 1, Cor. 1/2 "
+            "(IEV), Bingham sampler Kent-Ganeiber-Mardia 2018; proofs/iev.md"
+          : "Amin et al. NeurIPS 2019 Sec. 4 baseline KT (Kapralov-Talwar 2013 rank-one "
+            "subtraction), same accounting as Alg. 1; proofs/kt_rank1.md";
+  return receipt;
+}
+
+EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatrixView gram,
+                                                const Request &request, random::Rng &rng) {
+  EigenvectorRelease out{Release{Matrix(), plan_eigenvector_sampling(mechanism, request)}, {}};
+  Receipt &receipt = out.release.receipt;
+  check_gram_statistic(gram, request);
+  const int64_t d = request.dim, steps = receipt.rank;
+  const size_t k = static_cast<size_t>(steps);
+  linalg::SymmetricEigen eig = eigen_descending(Matrix::from(gram));
+
+  EigenvectorTranscript &t = out.transcript;
+  t.lambda_hat.resize(k);
+  for (size_t i = 0; i < k; ++i) t.lambda_hat[i] = eig.values[i] + random::laplace(rng, receipt.scale);
+  t.step_epsilons =
+      receipt.budget_split == BudgetSplit::Adaptive
+          ? privacy::iev_adaptive_step_epsilons(t.lambda_hat, receipt.tau,
+                                                privacy::iev_eigenvector_epsilon(request.epsilon))
+          : std::vector<double>(k, receipt.epsilon_step);
+  t.kappas.resize(k);
+  for (size_t i = 0; i < k; ++i)
+    t.kappas[i] = privacy::bingham_exponent(exponent_of(receipt), receipt.neighbour,
+                                            t.step_epsilons[i], request.bound);
+  t.thetas = Matrix(d, steps);
+  t.proposals.resize(k);
+
+  // The current C_i in its eigenbasis: C_i = basis^T G basis = diag(mu) (mu decreasing), basis
+  // d x q with orthonormal columns spanning the sphere of step i.
+  std::vector<double> mu = std::move(eig.values);
+  Matrix basis = std::move(eig.vectors);
+  std::vector<double> y, a_diagonal;
+  for (int64_t i = 0; i < steps; ++i) {
+    const size_t ui = static_cast<size_t>(i);
+    const int64_t q = basis.cols();
+    // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
+    // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
+    a_diagonal.resize(static_cast<size_t>(q));
+    for (size_t j = 0; j < a_diagonal.size(); ++j) a_diagonal[j] = -t.kappas[ui] * mu[j];
+    const random::BinghamSampler sampler(a_diagonal);
+    y.resize(static_cast<size_t>(q));
+    t.proposals[ui] = sampler.sample(rng, y.data());
+    double *theta = &t.thetas(0, i);
+    const bool last = i + 1 == steps;
+    if (is_iev(mechanism)) {
+      if (last) {
+        combine(basis, y.data(), theta);
+        break;
+      }
+      // C_{i+1} = C_i compressed to y's complement. The decomposition is exact for y_used, which
+      // differs from y by roundoff (only inside clusters of equal eigenvalues, where the density
+      // is flat); theta_i = basis y_used keeps the thetas orthonormal to working precision.
+      linalg::SecularEigen next = linalg::compress_diagonal(mu, y.data());
+      const double norm = linalg::nrm2(q, next.y_used.data(), 1);
+      for (double &v : next.y_used) v /= norm;
+      combine(basis, next.y_used.data(), theta);
+      Matrix rotated(d, q - 1);
+      linalg::gemm(linalg::Trans::No, linalg::Trans::No, 1.0, basis, next.vectors, 0.0, rotated);
+      basis = std::move(rotated);
+      mu = std::move(next.values);
+    } else {
+      combine(basis, y.data(), theta);
+      if (last) break;
+      // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
+      linalg::SecularEigen next = linalg::rank_one_update_diagonal(mu, y.data(), -t.lambda_hat[ui]);
+      Matrix rotated(d, q);
+      linalg::gemm(linalg::Trans::No, linalg::Trans::No, 1.0, basis, next.vectors, 0.0, rotated);
+      basis = std::move(rotated);
+      mu = std::move(next.values);
+    }
+  }
+
+  // C_hat = sum_i lambda_hat_i theta_i theta_i^T, spectrum clipped to [0, clip_upper]. For IEV the
+  // thetas are orthonormal, so clipping lambda_hat is clipping the spectrum; for KT they are not,
+  // and the clip acts on the eigenvalues of the sum.
+  Matrix scaled = t.thetas;
+  for (int64_t i = 0; i < steps; ++i) {
+    const double l = t.lambda_hat[static_cast<size_t>(i)];
+    const double weight = is_iev(mechanism) ? std::clamp(l, 0.0, receipt.clip_upper) : l;
+    for (int64_t r = 0; r < d; ++r) scaled(r, i) *= weight;
+  }
+  Matrix sum = linalg::multiply(scaled, t.thetas, linalg::Trans::No, linalg::Trans::Yes);
+  linalg::symmetrize_from_upper(sum);
+  out.release.matrix = is_iev(mechanism) ? std::move(sum)
+                                         : postprocess::clip_eigenvalues(sum, 0.0, receipt.clip_upper);
+
+  int64_t proposals = 0;
+  for (int64_t p : t.proposals) proposals += p;
+  receipt.bingham_proposals = proposals;
+  receipt.bingham_rejections = proposals - steps;
+  receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+double eigenvalue_log_density(MechanismId mechanism, std::span<const double> lambda_hat,
+                              ConstMatrixView gram, const Request &request) {
+  const Receipt receipt = plan_eigenvector_sampling(mechanism, request);
+  check_gram_statistic(gram, request);
+  if (static_cast<int64_t>(lambda_hat.size()) != receipt.rank)
+    fail(DPCOV_E_DIMENSION, "expected ", receipt.rank, " released eigenvalues, got ",
+         lambda_hat.size());
+  const std::vector<double> lambda = eigen_descending(Matrix::from(gram)).values;
+  const double b = receipt.scale;
+  double sum = 0.0;
+  for (size_t i = 0; i < lambda_hat.size(); ++i) {
+    if (!std::isfinite(lambda_hat[i]))
+      fail(DPCOV_E_NON_FINITE, "released eigenvalue ", i, " is not finite");
+    sum += -std::fabs(lambda_hat[i] - lambda[i]) / b - std::log(2.0 * b);
+  }
+  return sum;
+}
+
+double step_log_unnormalised_density(MechanismId mechanism, ConstMatrixView gram,
+                                     const EigenvectorTranscript &transcript, int64_t step,
+                                     const double *theta) {
+  check_mechanism(mechanism);
+  check::not_null(theta, "theta");
+  const int64_t d = transcript.thetas.rows();
+  if (gram.rows != d || gram.cols != d)
+    fail(DPCOV_E_DIMENSION, "gram must be ", d, " x ", d, " like the transcript");
+  if (step < 0 || step >= transcript.thetas.cols())
+    fail(DPCOV_E_INVALID_ARGUMENT, "step must be in [0, ", transcript.thetas.cols(), "), got ", step);
+  double value = quadratic_form(gram, theta);
+  for (int64_t j = 0; j < step; ++j) {
+    double dot = 0.0;
+    for (int64_t r = 0; r < d; ++r) dot += transcript.thetas(r, j) * theta[r];
+    if (is_iev(mechanism)) {
+      if (std::fabs(dot) > kOrthogonalityTolerance)
+        fail(DPCOV_E_INVALID_ARGUMENT, "theta is not orthogonal to theta_", j, " (dot ", dot, ")");
+    } else {
+      value -= transcript.lambda_hat[static_cast<size_t>(j)] * dot * dot;
+    }
+  }
+  return transcript.kappas[static_cast<size_t>(step)] * value;
+}
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,23 @@
+// Gaussian noise on the inverse (Sheffet, ALT 2019, Thm B.5): G^{-1} + E, E symmetric Gaussian
+// calibrated to the sensitivity of G^{-1} under a public bound lambda_min(G) >= theta^2.
+// proofs/inverse_gauss.md.
+#pragma once
+
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+#include "receipt.hpp"
+#include "request.hpp"
+
+namespace dpcov::mechanisms {
+
+// Every constant the release would use, or the status it would throw; no data, no randomness.
+Receipt plan_inverse_gauss(const Request &request);
+
+// Plans, validates the statistic, then samples: never recomputes a constant.
+Release release_inverse_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng);
+
+// Natural log of the density of `released` given the statistic `gram`; -infinity outside the
+// support.
+double log_density_inverse_gauss(ConstMatrixView released, ConstMatrixView gram, const Request &request);
+
+}  // namespace dpcov::mechanisms

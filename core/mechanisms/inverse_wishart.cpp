@@ -1,0 +1,101 @@
+#include "inverse_wishart.hpp"
+
+#include "../error.hpp"
+#include "../privacy/jl_threshold.hpp"
+#include "../privacy/upward.hpp"
+#include "../random/wishart.hpp"
+#include "projection.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+Receipt plan_common(MechanismId id, const Request &request) {
+  Receipt receipt = base_receipt(id, request, DeltaUse::Approximate);
+  if (request.options.calibration != Calibration::Default &&
+      request.options.calibration != Calibration::Theorem)
+    fail_calibration(id, request.options.calibration);
+  receipt.calibration = Calibration::Theorem;
+  const int64_t m = request.options.posterior_dof;
+  if (m < request.dim)
+    fail(DPCOV_E_PRECONDITION, "precondition m >= d of the inverse-Wishart posterior (Sheffet ",
+         "Thm 5.1 / B.4) fails: posterior_dof m = ", m, ", d = ", request.dim);
+  receipt.dof = static_cast<double>(m);
+  return receipt;
+}
+
+Matrix posterior_scale(ConstMatrixView gram, double w) {
+  return add_ridge(gram, privacy::upward::mul_up(w, w));
+}
+
+Release run(MechanismId id, ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  Release out{Matrix(), id == MechanismId::InverseWishart ? plan_inverse_wishart(request)
+                                                          : plan_inverse_wishart_sigma_min(request)};
+  check_gram_statistic(gram, request);
+  Receipt &receipt = out.receipt;
+  if (id == MechanismId::InverseWishartSigmaMin) {
+    receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
+    receipt.test_passed = receipt.test_value > receipt.threshold_w2;
+    receipt.appended_w = appended_w_after_test(receipt.test_value, receipt.threshold_w2);
+  }
+  out.matrix = random::inverse_wishart(rng, receipt.dof, posterior_scale(gram, receipt.appended_w));
+  receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+}  // namespace
+
+Receipt plan_inverse_wishart(const Request &request) {
+  Receipt receipt = plan_common(MechanismId::InverseWishart, request);
+  receipt.threshold_w2 = privacy::inverse_wishart_prior_squared(
+      request.bound, request.epsilon, request.delta, request.options.posterior_dof);
+  receipt.appended_w = privacy::upward::sqrt_up(receipt.threshold_w2);
+  receipt.theorem =
+      "Sheffet 2019 (arXiv 1507.00056) Alg. 4, Thm 5.1 = B.4: W^{-1}(A_w^T A_w, m), "
+      "w^2 = (2B^2/eps)(sqrt(2m L) + 2L), L = ln(4/delta); proofs/inverse_wishart.md";
+  return receipt;
+}
+
+Receipt plan_inverse_wishart_sigma_min(const Request &request) {
+  Receipt receipt = plan_common(MechanismId::InverseWishartSigmaMin, request);
+  plan_sigma_min_test(receipt);
+  receipt.threshold_w2 = privacy::inverse_wishart_prior_squared(
+      request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
+      request.options.posterior_dof);
+  receipt.theorem =
+      "Sheffet 2019 (arXiv 1507.00056) Alg. 5, Thm 5.1 = B.4 at (eps/2, delta/2) after a "
+      "Laplace sigma_min test, b = 4B^2/eps; proofs/inverse_wishart.md";
+  return receipt;
+}
+
+Release release_inverse_wishart(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  return run(MechanismId::InverseWishart, gram, request, rng);
+}
+
+Release release_inverse_wishart_sigma_min(ConstMatrixView gram, const Request &request,
+                                          random::Rng &rng) {
+  return run(MechanismId::InverseWishartSigmaMin, gram, request, rng);
+}
+
+double log_density_inverse_wishart(ConstMatrixView released, ConstMatrixView gram,
+                                   const Request &request) {
+  const Receipt receipt = plan_inverse_wishart(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  return random::inverse_wishart_log_density(Matrix::from(released), receipt.dof,
+                                             posterior_scale(gram, receipt.appended_w));
+}
+
+double log_density_inverse_wishart_sigma_min(ConstMatrixView released, double s2,
+                                             ConstMatrixView gram, const Request &request) {
+  const Receipt receipt = plan_inverse_wishart_sigma_min(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  const double w = appended_w_after_test(s2, receipt.threshold_w2);
+  return sigma_min_test_log_density(s2, gram, receipt) +
+         random::inverse_wishart_log_density(Matrix::from(released), receipt.dof,
+                                             posterior_scale(gram, w));
+}
+
+}  // namespace dpcov::mechanisms

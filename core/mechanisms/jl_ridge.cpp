@@ -1,0 +1,135 @@
+#include "jl_ridge.hpp"
+
+#include "../error.hpp"
+#include "../privacy/jl_threshold.hpp"
+#include "../privacy/upward.hpp"
+#include "projection.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+Receipt plan_common(MechanismId id, const Request &request) {
+  Receipt receipt = base_receipt(id, request, DeltaUse::Approximate);
+  if (request.options.calibration != Calibration::Default &&
+      request.options.calibration != Calibration::Theorem)
+    fail_calibration(id, request.options.calibration);
+  receipt.calibration = Calibration::Theorem;
+  receipt.projection_rows = checked_projection_rows(request);
+  return receipt;
+}
+
+// The release given a way to produce R [A; w I]: runs the test (Alg. 2), picks w, and forms
+// S^T S / r.
+SketchRelease run(MechanismId id, ConstMatrixView gram, const Request &request,
+                  random::Rng &rng, const SketchMaker &make_sketch) {
+  SketchRelease out{Matrix(), {Matrix(), id == MechanismId::JlRidge ? plan_jl_ridge(request)
+                                                                    : plan_jl_ridge_sigma_min(request)}};
+  Receipt &receipt = out.release.receipt;
+  if (id == MechanismId::JlRidgeSigmaMin) {
+    receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
+    receipt.test_passed = receipt.test_value > receipt.threshold_w2;
+    receipt.appended_w = appended_w_after_test(receipt.test_value, receipt.threshold_w2);
+  }
+  out.sketch = make_sketch(receipt.appended_w, rng);
+  out.release.matrix = sketch_second_moment(out.sketch);
+  receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+}  // namespace
+
+Receipt plan_jl_ridge(const Request &request) {
+  Receipt receipt = plan_common(MechanismId::JlRidge, request);
+  receipt.threshold_w2 = privacy::jl_threshold_squared(request.bound, request.epsilon,
+                                                       request.delta, receipt.projection_rows);
+  receipt.appended_w = privacy::upward::sqrt_up(receipt.threshold_w2);
+  receipt.theorem =
+      "Sheffet 2019 (arXiv 1507.00056) Alg. 1, Thm 3.1 = Thm B.1: S = R[A; wI], "
+      "w^2 = (2B^2/eps)(sqrt(2r ln(4/delta)) + 2 ln(4/delta)); proofs/jl_ridge.md";
+  return receipt;
+}
+
+Receipt plan_jl_ridge_sigma_min(const Request &request) {
+  Receipt receipt = plan_common(MechanismId::JlRidgeSigmaMin, request);
+  plan_sigma_min_test(receipt);
+  receipt.threshold_w2 = privacy::jl_threshold_squared(
+      request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
+      receipt.projection_rows);
+  receipt.theorem =
+      "Sheffet 2019 (arXiv 1507.00056) Alg. 2, Thm 3.1 = B.1 at (eps/2, delta/2) after a "
+      "Laplace sigma_min test, b = 4B^2/eps; proofs/jl_ridge.md";
+  return receipt;
+}
+
+Release release_jl_ridge(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  return release_jl_ridge_sketch(MechanismId::JlRidge, gram, request, rng).release;
+}
+
+Release release_jl_ridge_sigma_min(ConstMatrixView gram, const Request &request,
+                                   random::Rng &rng) {
+  return release_jl_ridge_sketch(MechanismId::JlRidgeSigmaMin, gram, request, rng).release;
+}
+
+SketchRelease release_jl_ridge_sketch(MechanismId mechanism, ConstMatrixView gram,
+                                      const Request &request, random::Rng &rng) {
+  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin)
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism), " is not a JL ridge mechanism");
+  // Plan first so that a bad request fails before the statistic is examined.
+  if (mechanism == MechanismId::JlRidge)
+    plan_jl_ridge(request);
+  else
+    plan_jl_ridge_sigma_min(request);
+  check_gram_statistic(gram, request);
+  return run(mechanism, gram, request, rng,
+             sketch_from_gram(gram, checked_projection_rows(request)));
+}
+
+Request sketch_request(const SketchAccumulator &sketch, double epsilon, double delta,
+                       const Options &options) {
+  if (sketch.bound() == 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "the sketch holds no chunk yet, so its bound B is unknown");
+  if (options.projection_rows != sketch.projection_rows())
+    fail(DPCOV_E_INCOMPATIBLE, "projection_rows ", options.projection_rows,
+         " differs from the sketch's r = ", sketch.projection_rows());
+  return Request{sketch.dim(), sketch.counts().rows, sketch.bound(), epsilon, delta, options};
+}
+
+SketchRelease release_jl_ridge_from_sketch(MechanismId mechanism, const SketchAccumulator &sketch,
+                                           double epsilon, double delta, const Options &options,
+                                           random::Rng &rng) {
+  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin)
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism), " is not a JL ridge mechanism");
+  const Request request = sketch_request(sketch, epsilon, delta, options);
+  const Matrix gram = sketch.gram().matrix();
+  SketchRelease out = run(mechanism, gram.view(), request, rng,
+                          [&sketch](double w, random::Rng &) { return sketch.sketch(w); });
+  // The sketch's weights, not `rng`, carry the projection: its seed is what a receipt reports.
+  out.release.receipt.seed_fixed = sketch.seed_fixed() || rng.seed_fixed();
+  return out;
+}
+
+double log_density_jl_ridge(ConstMatrixView released, ConstMatrixView gram,
+                            const Request &request) {
+  const Receipt receipt = plan_jl_ridge(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  using privacy::upward::mul_up;
+  return second_moment_log_density(released, receipt.projection_rows,
+                                   add_ridge(gram, mul_up(receipt.appended_w, receipt.appended_w)));
+}
+
+double log_density_jl_ridge_sigma_min(ConstMatrixView released, double s2, ConstMatrixView gram,
+                                      const Request &request) {
+  const Receipt receipt = plan_jl_ridge_sigma_min(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  const double w = appended_w_after_test(s2, receipt.threshold_w2);
+  using privacy::upward::mul_up;
+  return sigma_min_test_log_density(s2, gram, receipt) +
+         second_moment_log_density(released, receipt.projection_rows,
+                                   add_ridge(gram, mul_up(w, w)));
+}
+
+}  // namespace dpcov::mechanisms

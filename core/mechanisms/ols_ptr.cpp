@@ -1,0 +1,134 @@
+#include "ols_ptr.hpp"
+
+#include <cmath>
+
+#include "../check.hpp"
+#include "../error.hpp"
+#include "../privacy/jl_threshold.hpp"
+#include "analyze_gauss.hpp"
+#include "jl_ridge.hpp"
+#include "projection.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// The test, then the projection of the data alone; DPCOV_E_REFUSED when the test fails.
+ProjectedData run(ConstMatrixView gram, const Request &request, random::Rng &rng,
+                  const SketchMaker &make_sketch) {
+  ProjectedData out{Matrix(), {Matrix(), plan_ols_jl(request)}};
+  Receipt &receipt = out.release.receipt;
+  receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
+  receipt.test_passed = receipt.test_value > receipt.threshold_w2;
+  if (!receipt.test_passed)
+    fail(DPCOV_E_REFUSED, "refused: data not well spread. The private estimate of sigma_min(A)^2 ",
+         "(", receipt.test_value, ") is not above the threshold w^2 = ", receipt.threshold_w2,
+         " of Sheffet's OLS Alg. 1, so nothing is released. More rows, a smaller r or a larger ",
+         "epsilon lower the threshold relative to sigma_min(A)^2");
+  out.sketch = make_sketch(0.0, rng);
+  out.release.matrix = sketch_second_moment(out.sketch);
+  receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+int64_t coefficient_count(const estimators::RegressionSpec &spec) {
+  return static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0 ? 1 : 0);
+}
+
+// Checks the regression against the projection before any privacy is spent.
+estimators::RegressionSpec projected_spec(estimators::RegressionSpec spec, int64_t d, int64_t r) {
+  const int64_t p = coefficient_count(spec);
+  if (r <= p)
+    fail(DPCOV_E_PRECONDITION, "precondition r > p of the projected OLS inference fails: r = ", r,
+         " projection rows, p = ", p, " coefficients (the t-values have r - p degrees of freedom)");
+  spec.rows = r;
+  estimators::validate(spec, d);
+  return spec;
+}
+
+OlsInference infer(ProjectedData data, const estimators::RegressionSpec &spec,
+                   bool coverage_guarantee) {
+  OlsInference out;
+  out.fit = estimators::regress(data.release.matrix.view(), spec);
+  for (const double p : out.fit.p_values) out.reject.push_back(p < 1.0 - spec.level);
+  out.coverage_guarantee = coverage_guarantee;
+  out.data = std::move(data);
+  return out;
+}
+
+}  // namespace
+
+Receipt plan_ols_jl(const Request &request) {
+  Receipt receipt = base_receipt(MechanismId::OlsJl, request, DeltaUse::Approximate);
+  if (request.options.calibration != Calibration::Default &&
+      request.options.calibration != Calibration::Theorem)
+    fail_calibration(MechanismId::OlsJl, request.options.calibration);
+  receipt.calibration = Calibration::Theorem;
+  receipt.projection_rows = checked_projection_rows(request);
+  plan_sigma_min_test(receipt);
+  receipt.threshold_w2 = privacy::jl_threshold_squared(
+      request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
+      receipt.projection_rows);
+  receipt.theorem =
+      "Sheffet ICML 2017 (arXiv 1507.02482) Alg. 1: Laplace sigma_min test, b = 4B^2/eps; "
+      "RA if s2 > w^2 (Thm B.1 at eps/2, delta/2); proofs/ols_ptr.md";
+  return receipt;
+}
+
+ProjectedData release_ols_jl_projection(ConstMatrixView gram, const Request &request,
+                                        random::Rng &rng) {
+  plan_ols_jl(request);
+  check_gram_statistic(gram, request);
+  return run(gram, request, rng, sketch_from_gram(gram, checked_projection_rows(request)));
+}
+
+Release release_ols_jl(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  return release_ols_jl_projection(gram, request, rng).release;
+}
+
+ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double epsilon,
+                                         double delta, const Options &options, random::Rng &rng) {
+  const Request request = sketch_request(sketch, epsilon, delta, options);
+  const Matrix gram = sketch.gram().matrix();
+  ProjectedData out = run(gram.view(), request, rng,
+                          [&sketch](double, random::Rng &) { return sketch.data_sketch(); });
+  out.release.receipt.seed_fixed = sketch.seed_fixed() || rng.seed_fixed();
+  return out;
+}
+
+double log_density_ols_jl(ConstMatrixView released, double s2, ConstMatrixView gram,
+                          const Request &request) {
+  const Receipt receipt = plan_ols_jl(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  check::finite(s2, "test value s2");
+  if (!(s2 > receipt.threshold_w2)) return -INFINITY;
+  return sigma_min_test_log_density(s2, gram, receipt) +
+         second_moment_log_density(released, receipt.projection_rows, Matrix::from(gram));
+}
+
+OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
+                              estimators::RegressionSpec spec, random::Rng &rng) {
+  const Receipt planned = plan_ols_jl(request);
+  spec = projected_spec(std::move(spec), request.dim, planned.projection_rows);
+  return infer(release_ols_jl_projection(gram, request, rng), spec, true);
+}
+
+OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
+                                          double delta, const Options &options,
+                                          estimators::RegressionSpec spec, random::Rng &rng) {
+  plan_ols_jl(sketch_request(sketch, epsilon, delta, options));
+  spec = projected_spec(std::move(spec), sketch.dim(), sketch.projection_rows());
+  return infer(release_ols_jl_from_sketch(sketch, epsilon, delta, options, rng), spec, true);
+}
+
+OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
+                                         estimators::RegressionSpec spec, random::Rng &rng) {
+  plan_analyze_gauss(request);
+  spec.rows = request.n;
+  estimators::validate(spec, request.dim);
+  return infer({Matrix(), release_analyze_gauss(gram, request, rng)}, spec, false);
+}
+
+}  // namespace dpcov::mechanisms

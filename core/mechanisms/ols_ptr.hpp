@@ -1,0 +1,80 @@
+// Differentially private ordinary least squares with t-values and confidence intervals (Sheffet,
+// "Differentially Private Ordinary Least Squares", ICML 2017, arXiv 1507.02482; constants.md
+// section 6; proofs/ols_ptr.md).
+//
+// Alg. 1 (MechanismId::OlsJl): propose-test-release on the least singular value, then a plain
+// Johnson-Lindenstrauss projection (no regulariser). With A = [X, y] (all d columns of the
+// statistic), split (eps/2, delta/2) per part; w^2 = JL threshold at (eps/2, delta/2, r);
+// s2 = sigma_min(A)^2 + Lap(4 B^2/eps) - (4 B^2/eps) ln(1/delta). If s2 > w^2 release R A
+// (r x d) and s2; otherwise release nothing: the release throws DPCOV_E_REFUSED ("data not well
+// spread"). The released second-moment matrix is S^T S / r.
+//
+// Inference from the projection (Sheffet's Thm 3.1 structure, exact): with R A = [X~, y~] and
+// beta~ = (X~^T X~)^{-1} X~^T y~, zeta~ = ||y~ - X~ beta~|| / sqrt(r - p),
+// t~_j = (beta~_j - beta0_j) / (zeta~ sqrt([(X~^T X~)^{-1}]_jj)) is exactly T_{r-p} about the
+// non-private OLS estimate beta_hat_j (R e is independent of R X because X^T e = 0). Intervals
+// beta~_j +- c_alpha zeta~ sqrt([(X~^T X~)^{-1}]_jj) cover beta_hat_j with probability exactly
+// 1 - alpha; for the model's true beta they are conservative only when the projection noise
+// dominates the sampling noise of beta_hat (Sheffet's Thm 3.3). All of it is regression on
+// S^T S with r rows: estimators::regress with rows = r.
+//
+// Alg. 2 (App. D): inference from an Analyze Gauss release. The paper's corrected intervals are
+// unreadable in the seed; dpcov returns the plug-in OLS inference on the release with n - p
+// degrees of freedom and marks it as having NO coverage guarantee.
+#pragma once
+
+#include <vector>
+
+#include "../data/sketch.hpp"
+#include "../estimators/regression.hpp"
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+#include "receipt.hpp"
+#include "request.hpp"
+
+namespace dpcov::mechanisms {
+
+// Requires request.options.projection_rows = r >= 1; eps/2 <= 1 and delta/2 < 1/e
+// (DPCOV_E_PRECONDITION).
+Receipt plan_ols_jl(const Request &request);
+
+// The projected data R A (r x d) and the release S^T S / r; throws DPCOV_E_REFUSED, releasing
+// nothing, when the private test fails.
+struct ProjectedData {
+  Matrix sketch;
+  Release release;
+};
+ProjectedData release_ols_jl_projection(ConstMatrixView gram, const Request &request,
+                                        random::Rng &rng);
+Release release_ols_jl(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// The same from an accumulated sketch (S = R_A A, the accumulator's weights); `rng` draws only the
+// test's Laplace noise.
+ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double epsilon,
+                                         double delta, const Options &options, random::Rng &rng);
+
+// The joint density of the test value s2 and the released S^T S / r given G, for s2 > w^2 (the
+// only case with a released matrix; -infinity otherwise). Needs r >= d.
+double log_density_ols_jl(ConstMatrixView released, double s2, ConstMatrixView gram,
+                          const Request &request);
+
+struct OlsInference {
+  estimators::RegressionResult fit;  // dof = r - p (Alg. 1) or n - p (Alg. 2)
+  std::vector<bool> reject;          // H0: beta_j = 0 rejected at level 1 - spec.level
+  bool coverage_guarantee = false;   // true for Alg. 1, false for the Analyze Gauss plug-in
+  ProjectedData data;                // Alg. 1: R A and S^T S / r; Alg. 2: the release only
+};
+
+// Alg. 1 end to end. spec.rows is ignored (the projection has r rows). Throws
+// DPCOV_E_PRECONDITION unless r > p, before anything is drawn.
+OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
+                              estimators::RegressionSpec spec, random::Rng &rng);
+OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
+                                          double delta, const Options &options,
+                                          estimators::RegressionSpec spec, random::Rng &rng);
+
+// Alg. 2: Analyze Gauss (request as for MechanismId::AnalyzeGauss), then plug-in inference with
+// spec.rows = request.n. coverage_guarantee is false.
+OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
+                                         estimators::RegressionSpec spec, random::Rng &rng);
+
+}  // namespace dpcov::mechanisms

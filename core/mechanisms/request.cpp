@@ -1,0 +1,72 @@
+#include "request.hpp"
+
+#include "../check.hpp"
+
+namespace dpcov::mechanisms {
+
+const char *mechanism_name(MechanismId mechanism) {
+  switch (mechanism) {
+    case MechanismId::AnalyzeGauss: return "analyze_gauss";
+    case MechanismId::LaplaceSym: return "laplace_sym";
+    case MechanismId::WishartAdditive: return "wishart_additive";
+    case MechanismId::InverseGauss: return "inverse_gauss";
+    case MechanismId::WishartJiang: return "wishart_jiang";
+    case MechanismId::Iev: return "iev";
+    case MechanismId::KtRank1: return "kt_rank1";
+    case MechanismId::JlRidge: return "jl_ridge";
+    case MechanismId::JlRidgeSigmaMin: return "jl_ridge_sigma_min";
+    case MechanismId::InverseWishart: return "inverse_wishart";
+    case MechanismId::InverseWishartSigmaMin: return "inverse_wishart_sigma_min";
+    case MechanismId::OlsJl: return "ols_jl";
+  }
+  fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+}
+
+Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use) {
+  check::dimension(request.dim, "dimension d");
+  if (request.n < 0) fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", request.n);
+  check::positive_finite(request.bound, "bound B");
+  check::epsilon(request.epsilon);
+  if (delta_use == DeltaUse::Approximate || request.delta != 0.0) check::delta(request.delta);
+  check_options_apply(mechanism, request.options);
+
+  Receipt receipt;
+  receipt.mechanism = mechanism;
+  receipt.neighbour = request.options.neighbour;
+  receipt.dim = request.dim;
+  receipt.n = request.n;
+  receipt.bound = request.bound;
+  receipt.epsilon = request.epsilon;
+  receipt.delta = delta_use == DeltaUse::Approximate ? request.delta : 0.0;
+  return receipt;
+}
+
+void check_options_apply(MechanismId mechanism, const Options &options) {
+  if (mechanism != MechanismId::InverseGauss &&
+      (options.lambda_min_bound != 0.0 ||
+       options.lambda_min_scope != privacy::LambdaMinScope::Domain))
+    fail(DPCOV_E_INVALID_ARGUMENT, "lambda_min_bound and lambda_min_scope apply only to ",
+         "inverse_gauss; leave them 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::Iev && mechanism != MechanismId::KtRank1 &&
+      (options.budget_split != BudgetSplit::Default || options.beta != 0.0 || options.rank != 0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "budget_split, beta and rank apply only to iev and kt_rank1; ",
+         "leave them 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin &&
+      mechanism != MechanismId::OlsJl && options.projection_rows != 0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "projection_rows applies only to jl_ridge, jl_ridge_sigma_min ",
+         "and ols_jl; leave it 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::InverseWishart &&
+      mechanism != MechanismId::InverseWishartSigmaMin && options.posterior_dof != 0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "posterior_dof applies only to inverse_wishart and ",
+         "inverse_wishart_sigma_min; leave it 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::WishartJiang && options.audit_only_not_private)
+    fail(DPCOV_E_INVALID_ARGUMENT, "audit_only_not_private applies only to wishart_jiang; ",
+         "leave it 0 for ", mechanism_name(mechanism));
+}
+
+void fail_calibration(MechanismId mechanism, Calibration calibration) {
+  fail(DPCOV_E_INVALID_ARGUMENT, "calibration ", static_cast<int32_t>(calibration),
+       " does not apply to ", mechanism_name(mechanism));
+}
+
+}  // namespace dpcov::mechanisms

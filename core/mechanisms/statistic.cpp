@@ -1,0 +1,69 @@
+#include "statistic.hpp"
+
+#include "../check.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// Relative slack on trace(G) <= n B^2: G comes from a floating-point sum of n B^2-bounded terms,
+// whose rounding error is far below this (the accumulator's compensated sum is exact to a few ulps).
+constexpr double kTraceSlack = 1e-9;
+
+void check_square(ConstMatrixView m, int64_t dim, const char *name) {
+  if (m.rows != dim || m.cols != dim)
+    fail(DPCOV_E_DIMENSION, name, " must be ", dim, " x ", dim, ", got ", m.rows, " x ", m.cols);
+}
+
+}  // namespace
+
+void check_gram_statistic(ConstMatrixView gram, const Request &request) {
+  check_square(gram, request.dim, "gram");
+  check::all_finite(gram, "gram");
+  check::symmetric(gram, "gram");
+  double trace = 0.0;
+  for (int64_t i = 0; i < request.dim; ++i) {
+    if (gram(i, i) < 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "gram is not a Gram matrix: diagonal entry ", i, " is ",
+           gram(i, i), " < 0");
+    trace += gram(i, i);
+  }
+  const double limit = static_cast<double>(request.n) * request.bound * request.bound;
+  if (trace > limit * (1.0 + kTraceSlack))
+    fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", request.n, " rows of norm <= B = ",
+         request.bound, ": its trace ", trace, " exceeds n B^2 = ", limit);
+}
+
+void check_released(ConstMatrixView released, int64_t dim) {
+  check_square(released, dim, "released");
+  check::all_finite(released, "released");
+  check::symmetric(released, "released");
+}
+
+Matrix add_mirrored(ConstMatrixView base, const Matrix &noise) {
+  Matrix out(base.rows, base.cols);
+  for (int64_t j = 0; j < base.cols; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      out(i, j) = base(i, j) + noise(i, j);
+      out(j, i) = out(i, j);
+    }
+  return out;
+}
+
+Matrix subtract_mirrored(ConstMatrixView released, ConstMatrixView base) {
+  Matrix out(base.rows, base.cols);
+  for (int64_t j = 0; j < base.cols; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      out(i, j) = released(i, j) - base(i, j);
+      out(j, i) = out(i, j);
+    }
+  return out;
+}
+
+Matrix scaled_identity(int64_t dim, double c) {
+  Matrix out(dim, dim);
+  for (int64_t i = 0; i < dim; ++i) out(i, i) = c;
+  return out;
+}
+
+}  // namespace dpcov::mechanisms

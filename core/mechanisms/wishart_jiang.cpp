@@ -1,0 +1,49 @@
+#include "wishart_jiang.hpp"
+
+#include "../error.hpp"
+#include "../privacy/jiang_wishart.hpp"
+#include "../random/samplers.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+Receipt plan_wishart_jiang(const Request &request) {
+  Receipt receipt = base_receipt(MechanismId::WishartJiang, request, DeltaUse::Pure);
+  if (!request.options.audit_only_not_private)
+    fail(DPCOV_E_NOT_PRIVATE,
+         "wishart_jiang (Jiang-Xie-Zhang 2016 Alg. 2) is not differentially private: its noise "
+         "has no mass outside the positive-definite cone (proofs/wishart_jiang.md); it runs only "
+         "as an audit target with audit_only_not_private = 1");
+  if (request.options.calibration != Calibration::Default &&
+      request.options.calibration != Calibration::Theorem)
+    fail_calibration(MechanismId::WishartJiang, request.options.calibration);
+  receipt.calibration = Calibration::Theorem;
+  receipt.sensitivity_norm = SensitivityNorm::None;
+  receipt.not_dp = true;
+  receipt.dof = privacy::jiang_wishart_dof_not_dp(request.dim);
+  receipt.scale = privacy::jiang_wishart_scale_not_dp(request.bound, request.epsilon);
+  receipt.theorem =
+      "Jiang-Xie-Zhang 2016 Alg. 2 / Thm 3 as published: W_d(d+1, 3B^2/(2eps) I). NOT DP "
+      "(support argument); audit target only; proofs/wishart_jiang.md";
+  return receipt;
+}
+
+Release release_wishart_jiang(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  Release out{Matrix(), plan_wishart_jiang(request)};
+  check_gram_statistic(gram, request);
+  const Matrix noise = random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
+  out.matrix = add_mirrored(gram, noise);
+  out.receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+double log_density_wishart_jiang(ConstMatrixView released, ConstMatrixView gram,
+                                 const Request &request) {
+  const Receipt receipt = plan_wishart_jiang(request);
+  check_gram_statistic(gram, request);
+  check_released(released, request.dim);
+  return random::wishart_log_density(subtract_mirrored(released, gram), receipt.dof,
+                                     scaled_identity(receipt.dim, receipt.scale));
+}
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,81 @@
+#include "analytic_gaussian.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "../check.hpp"
+
+namespace dpcov::privacy {
+
+namespace {
+
+// Beyond this many halvings of the bracket the bisection has long met its 1e-12 tolerance
+// (it needs about 40 + log2(D / sigma)); reaching it means a non-finite argument slipped through.
+constexpr int kMaxIterations = 4000;
+
+// Below this, erfc(-x / sqrt 2) is within a few hundred orders of magnitude of underflow; the
+// asymptotic series is used instead (it has converged to double precision from |x| = 20 on).
+constexpr double kAsymptoticBelow = -20.0;
+// Above this, log Phi(x) is computed as log1p(-Phi(-x)): Phi(-x) = erfc(x / sqrt 2) / 2 is then
+// accurate to a relative ulp, and log1p keeps that accuracy where Phi(x) is close to 1.
+constexpr double kUpperTailAbove = 0.0;
+
+}  // namespace
+
+double log_normal_cdf(double x) {
+  if (x > kUpperTailAbove) return std::log1p(-0.5 * std::erfc(x / std::numbers::sqrt2));
+  if (x >= kAsymptoticBelow) return std::log(0.5 * std::erfc(-x / std::numbers::sqrt2));
+  // Phi(x) = phi(x) / |x| * (1 - 1/x^2 + 3/x^4 - 15/x^6 + ...) for x -> -infinity (Abramowitz &
+  // Stegun 26.2.12). The series is asymptotic; its terms decrease while (2k - 1) < x^2, i.e. for
+  // more than 800 terms at |x| >= 20, and fall below 1e-17 after about ten.
+  const double inv_x2 = 1.0 / (x * x);
+  double term = 1.0;
+  double series = 1.0;
+  for (int k = 1; k < 40 && std::fabs(term) > 1e-18; ++k) {
+    term *= -(2.0 * k - 1.0) * inv_x2;
+    series += term;
+  }
+  return -0.5 * x * x - std::log(-x) - 0.5 * std::log(2.0 * std::numbers::pi) + std::log(series);
+}
+
+double analytic_gaussian_delta(double sigma, double eps, double sensitivity) {
+  check::positive_finite(sigma, "sigma");
+  check::epsilon(eps);
+  check::positive_finite(sensitivity, "sensitivity");
+  const double a = sensitivity / (2.0 * sigma);
+  const double b = eps * sigma / sensitivity;
+  const double l1 = log_normal_cdf(a - b);
+  const double l2 = eps + log_normal_cdf(-a - b);
+  if (l2 >= l1) return 0.0;
+  return std::exp(l1) * -std::expm1(l2 - l1);
+}
+
+double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
+  check::epsilon(eps);
+  check::delta(delta);
+  check::positive_finite(sensitivity, "sensitivity");
+  // Invariant: delta(lo) > delta (or lo = 0) and delta(hi) <= delta. Moving lo up to each
+  // rejected hi while doubling keeps the invariant and shortens the bisection.
+  double lo = 0.0;
+  double hi = sensitivity;
+  int iterations = 0;
+  while (analytic_gaussian_delta(hi, eps, sensitivity) > delta) {
+    lo = hi;
+    hi *= 2.0;
+    if (!std::isfinite(hi) || ++iterations > kMaxIterations)
+      fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: no finite sigma reaches delta = ",
+           delta, " at epsilon = ", eps);
+  }
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = lo + 0.5 * (hi - lo);
+    if (analytic_gaussian_delta(mid, eps, sensitivity) <= delta)
+      hi = mid;
+    else
+      lo = mid;
+    if (++iterations > kMaxIterations)
+      fail(DPCOV_E_NO_CONVERGENCE, "analytic Gaussian calibration did not converge");
+  }
+  return hi;
+}
+
+}  // namespace dpcov::privacy

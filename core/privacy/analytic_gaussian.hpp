@@ -1,0 +1,28 @@
+// The analytic Gaussian mechanism: Balle & Wang, "Improving the Gaussian Mechanism for
+// Differential Privacy: Analytical Calibration and Optimal Denoising", ICML 2018, Thm 8 and Alg. 1
+// (constants.md section 2; proofs/analyze_gauss.md).
+#pragma once
+
+namespace dpcov::privacy {
+
+// log Phi(x), Phi the standard normal distribution function, accurate in both tails: never
+// computed as log(1 - Phi(-x)) (which loses everything for x > 8) nor from an underflowed Phi(x)
+// (x < -38). Finite for every finite x.
+double log_normal_cdf(double x);
+
+// The exact delta of the Gaussian mechanism N(0, sigma^2 I) on a query of L2 sensitivity
+// `sensitivity` (Balle & Wang 2018, Thm 8):
+//   delta(sigma) = Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D).
+// Evaluated in log space (constants.md section 2, step 1). Strictly decreasing in sigma.
+// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless sigma, eps and sensitivity are
+// finite and > 0.
+double analytic_gaussian_delta(double sigma, double eps, double sensitivity);
+
+// The smallest sigma with analytic_gaussian_delta(sigma, eps, sensitivity) <= delta, for every
+// eps > 0 and delta in (0, 1), to a relative 1e-12, always from the side that satisfies the
+// condition: bracket [0, D] doubled until delta(hi) <= delta, bisect until hi - lo <= 1e-12 hi,
+// return hi (constants.md section 2, steps 2-3). Throws as above, and DPCOV_E_INVALID_ARGUMENT
+// unless delta is in (0, 1).
+double analytic_gaussian_sigma(double eps, double delta, double sensitivity);
+
+}  // namespace dpcov::privacy

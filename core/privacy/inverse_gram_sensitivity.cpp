@@ -1,0 +1,26 @@
+#include "inverse_gram_sensitivity.hpp"
+
+#include "../check.hpp"
+#include "gram_sensitivity.hpp"
+#include "upward.hpp"
+
+namespace dpcov::privacy {
+
+double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lambda_min_bound,
+                                   LambdaMinScope scope) {
+  check::positive_finite(bound, "bound B");
+  check::positive_finite(lambda_min_bound, "lambda_min_bound (theta^2)");
+  using namespace upward;
+  // The numerator is the Frobenius sensitivity of G itself (B^2 or sqrt(2) B^2).
+  const double numerator = gram_l2_sensitivity(neighbour, bound);
+  if (scope == LambdaMinScope::Domain)
+    return div_up(numerator, mul_down(lambda_min_bound, lambda_min_bound));
+  const double b2 = mul_up(bound, bound);
+  if (!(lambda_min_bound > b2))
+    fail(DPCOV_E_PRECONDITION,
+         "precondition theta^2 > B^2 of the input-scoped inverse Gaussian mechanism (Sheffet Thm "
+         "B.5) fails: theta^2 = ", lambda_min_bound, ", B^2 = ", b2);
+  return div_up(numerator, mul_down(lambda_min_bound, sub_down(lambda_min_bound, b2)));
+}
+
+}  // namespace dpcov::privacy

@@ -1,0 +1,66 @@
+// Arithmetic rounded towards +infinity (or -infinity), for privacy constants.
+//
+// A noise scale computed in round-to-nearest can land one unit in the last place below its exact
+// value, i.e. on the unsafe side. These helpers return the double nearest to the exact result on
+// the requested side: the rounding error of +, *, / and sqrt is recovered exactly with an fma or a
+// two-sum (error-free transformations, valid for positive normal operands, which is all the
+// calculators use), and the result moves by one ulp only if it is on the wrong side. An exact
+// result stays exact, so a scale of 11 is 11, not 11.000000000000002.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+namespace dpcov::privacy::upward {
+
+inline double bump_up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
+inline double bump_down(double x) {
+  return std::nextafter(x, -std::numeric_limits<double>::infinity());
+}
+
+// Rounding error of a + b (Knuth's two-sum): a + b = s + err exactly.
+inline double sum_error(double a, double b, double s) {
+  const double bb = s - a;
+  return (a - (s - bb)) + (b - bb);
+}
+
+inline double add_up(double a, double b) {
+  const double s = a + b;
+  return sum_error(a, b, s) > 0.0 ? bump_up(s) : s;
+}
+inline double add_down(double a, double b) {
+  const double s = a + b;
+  return sum_error(a, b, s) < 0.0 ? bump_down(s) : s;
+}
+inline double sub_down(double a, double b) { return add_down(a, -b); }
+
+// a * b = p + fma(a, b, -p) exactly.
+inline double mul_up(double a, double b) {
+  const double p = a * b;
+  return std::fma(a, b, -p) > 0.0 ? bump_up(p) : p;
+}
+inline double mul_down(double a, double b) {
+  const double p = a * b;
+  return std::fma(a, b, -p) < 0.0 ? bump_down(p) : p;
+}
+
+// For b > 0: a - q b = fma(-q, b, a) exactly, and its sign is the sign of a/b - q.
+inline double div_up(double a, double b) {
+  const double q = a / b;
+  return std::fma(-q, b, a) > 0.0 ? bump_up(q) : q;
+}
+inline double div_down(double a, double b) {
+  const double q = a / b;
+  return std::fma(-q, b, a) < 0.0 ? bump_down(q) : q;
+}
+
+// s = sqrt(x) is below the exact root iff s * s < x.
+inline double sqrt_up(double x) {
+  const double s = std::sqrt(x);
+  return std::fma(s, s, -x) < 0.0 ? bump_up(s) : s;
+}
+
+// glibc's log is accurate to within one ulp; two ulps up is therefore >= the exact logarithm.
+inline double log_up(double x) { return bump_up(bump_up(std::log(x))); }
+
+}  // namespace dpcov::privacy::upward

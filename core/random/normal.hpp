@@ -1,0 +1,16 @@
+// Standard normal variates.
+#pragma once
+
+#include "rng.hpp"
+
+namespace dpcov::random {
+
+// N(0, 1) by the Marsaglia-Tsang ziggurat (J. Stat. Softw. 5(8), 2000) with 256 layers and
+// Marsaglia's exact tail method (1964), in the form that draws the layer index, the sign and the
+// 52-bit abscissa from disjoint bits of one 64-bit word (so the layer and the value are
+// independent; Doornik 2005 showed the original's reuse of bits biases the output). The method is
+// exact: every branch is either inside the density or an accept/reject test against it, so the
+// only departure from N(0, 1) is the floating-point grid ("idealized numerics", Mironov 2012).
+double standard_normal(Rng &rng);
+
+}  // namespace dpcov::random

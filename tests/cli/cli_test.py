@@ -1,0 +1,593 @@
+"""End-to-end tests of the dpcov command: parsing of every input format against matrices written
+by NumPy, the Gram it computes against one dpcov_gram_add_rows call on the same data, every error
+path with its message position and exit code, and atomic outputs.
+
+Run by meson as: /usr/bin/python3 cli_test.py DPCOV_EXECUTABLE GRAM_ONE_CALL_EXECUTABLE
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+DPCOV = None
+ONE_CALL = None
+
+# Exit codes documented in `dpcov --help`.
+EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO = range(6)
+
+# Chunked and one-call Grams differ only by rounding (the library sums chunks with compensation,
+# dsyrk within a call does not): for the few thousand rows used here, well below 1e-12 relative.
+RELATIVE_TOLERANCE = 1e-12
+
+
+def matrix(rows, cols, seed):
+    return np.random.default_rng(seed).normal(size=(rows, cols))
+
+
+class CliTestCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="dpcov-cli-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def run_dpcov(self, args, stdin=None):
+        return subprocess.run([DPCOV] + args, input=stdin, capture_output=True, timeout=120)
+
+    def one_call(self, a, bound, policy="clip"):
+        """The Gram of `a` from a single dpcov_gram_add_rows call, and (rows, clipped, dropped)."""
+        raw = self.path("one_call_in.f64")
+        out = self.path("one_call_out.f64")
+        np.ascontiguousarray(a, dtype="<f8").tofile(raw)
+        d = a.shape[1]
+        subprocess.run([ONE_CALL, raw, str(d), repr(bound), policy, out], check=True)
+        values = np.fromfile(out, dtype="<f8")
+        return values[: d * d].reshape(d, d), tuple(int(c) for c in values[d * d:])
+
+    def gram(self, args, stdin=None, output="gram.npy"):
+        """Runs `dpcov gram ARGS -o OUTPUT`; returns the matrix and the receipt."""
+        out = self.path(output)
+        result = self.run_dpcov(["gram"] + args + ["-o", out, "--quiet"], stdin)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.assertEqual(result.stderr, b"")
+        if output.endswith(".npy"):
+            g = np.load(out)
+        else:
+            g = np.loadtxt(out, delimiter=",", skiprows=1, ndmin=2)
+        with open(out + ".json") as f:
+            return g, json.load(f)
+
+    def assert_same_gram(self, actual, expected):
+        self.assertEqual(actual.shape, expected.shape)
+        scale = max(np.max(np.abs(expected)), np.finfo(float).tiny)
+        self.assertLessEqual(np.max(np.abs(actual - expected)), RELATIVE_TOLERANCE * scale)
+
+    def assert_fails(self, args, code, pattern, stdin=None):
+        """Runs dpcov, expects exit `code` and a stderr line matching `pattern` (a regex)."""
+        result = self.run_dpcov(args, stdin)
+        message = result.stderr.decode()
+        self.assertEqual(result.returncode, code, message)
+        self.assertRegex(message, pattern)
+        return message
+
+    def write(self, name, text, encoding="utf-8"):
+        path = self.path(name)
+        with open(path, "wb") as f:
+            f.write(text.encode(encoding) if isinstance(text, str) else text)
+        return path
+
+
+def csv_text(a, delimiter=",", header=None, newline="\n", quote=False, plus=False):
+    lines = []
+    if header is not None:
+        lines.append(delimiter.join(header))
+    for row in a:
+        fields = [repr(float(x)) for x in row]
+        if plus:
+            fields = ["+" + f if not f.startswith("-") else f for f in fields]
+        if quote:
+            fields = ['"' + f + '"' for f in fields]
+        lines.append(delimiter.join(fields))
+    return newline.join(lines) + newline
+
+
+class CsvInput(CliTestCase):
+    def test_comma_csv_with_header_gives_the_one_call_gram_and_names(self):
+        a = matrix(500, 4, 1)
+        path = self.write("a.csv", csv_text(a, header=["w", "x", "y", "z"]))
+        g, receipt = self.gram([path, "--bound", "1e6"])
+        expected, counts = self.one_call(a, 1e6)
+        self.assert_same_gram(g, expected)
+        self.assert_same_gram(g, a.T @ a)
+        self.assertEqual(receipt["rows"], 500)
+        self.assertEqual(receipt["columns"], ["w", "x", "y", "z"])
+        self.assertTrue(receipt["input"]["header"])
+        self.assertTrue(receipt["input"]["header_detected"])
+        self.assertFalse(receipt["private"])
+        self.assertEqual(counts, (500, 0, 0))
+
+    def test_every_delimiter_is_detected_with_and_without_header(self):
+        a = matrix(50, 3, 2)
+        expected, _ = self.one_call(a, 1e6)
+        for delimiter, name in [(",", ","), (";", ";"), ("\t", "tab"), (" ", "space")]:
+            for header in [None, ["a", "b", "c"]]:
+                with self.subTest(delimiter=name, header=header is not None):
+                    path = self.write("d.csv", csv_text(a, delimiter, header))
+                    g, receipt = self.gram([path, "--bound", "1e6"])
+                    self.assert_same_gram(g, expected)
+                    self.assertEqual(receipt["input"]["delimiter"], name)
+                    self.assertEqual(receipt["input"]["header"], header is not None)
+                    self.assertEqual(receipt["rows"], 50)
+
+    def test_quoted_fields_crlf_plus_signs_bom_comments_and_blank_lines_are_tolerated(self):
+        a = matrix(40, 3, 3)
+        body = csv_text(a, header=['"first"', '"se,cond"', "third"], newline="\r\n", quote=True,
+                        plus=True)
+        text = "\ufeff# a comment before the header\r\n\r\n" + body.replace(
+            "\r\n", "\r\n  \r\n# comment\r\n", 3)
+        path = self.write("q.csv", text)
+        g, receipt = self.gram([path, "--bound", "1e6"])
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+        self.assertEqual(receipt["columns"], ["first", "se,cond", "third"])
+        self.assertEqual(receipt["rows"], 40)
+
+    def test_whitespace_separated_runs_of_blanks_and_padding_are_one_separator(self):
+        path = self.write("w.txt", "  1   2\t3  \n4 5    6\n")
+        g, receipt = self.gram([path, "--bound", "100"])
+        a = np.array([[1.0, 2, 3], [4, 5, 6]])
+        np.testing.assert_array_equal(g, a.T @ a)
+        self.assertEqual(receipt["input"]["delimiter"], "space")
+
+    def test_spaces_after_commas_do_not_hide_the_comma_delimiter(self):
+        path = self.write("s.csv", "1, 2, 3\n4, 5, 6\n")
+        g, receipt = self.gram([path, "--bound", "100"])
+        self.assertEqual(receipt["input"]["delimiter"], ",")
+        self.assertEqual(g.shape, (3, 3))
+
+    def test_a_text_id_column_is_not_taken_for_a_header_and_can_be_skipped(self):
+        path = self.write("id.csv", "a17,1,2\na18,3,4\n")
+        g, receipt = self.gram([path, "--bound", "100", "--columns", "2-3"])
+        np.testing.assert_array_equal(g, [[10.0, 14], [14, 20]])
+        self.assertFalse(receipt["input"]["header"])
+        self.assertEqual(receipt["columns"], ["column 2", "column 3"])
+
+    def test_a_numeric_header_needs_and_obeys_the_header_flag(self):
+        path = self.write("n.csv", "2019,2020\n1,2\n3,4\n")
+        g, receipt = self.gram([path, "--bound", "100", "--header"])
+        np.testing.assert_array_equal(g, [[10.0, 14], [14, 20]])
+        self.assertEqual(receipt["columns"], ["2019", "2020"])
+        self.assertFalse(receipt["input"]["header_detected"])
+        g, receipt = self.gram([path, "--bound", "100"])
+        self.assertEqual(receipt["rows"], 3)
+
+    def test_no_header_flag_and_explicit_delimiter_override_detection(self):
+        path = self.write("p.csv", "1|2\n3|4\n")
+        g, receipt = self.gram([path, "--bound", "100", "--delimiter", "|", "--no-header"])
+        np.testing.assert_array_equal(g, [[10.0, 14], [14, 20]])
+        self.assertFalse(receipt["input"]["delimiter_detected"])
+
+    def test_columns_select_and_reorder_by_name_number_and_range(self):
+        a = matrix(30, 5, 4)
+        path = self.write("c.csv", csv_text(a, header=["a", "b", "c", "d", "e"]))
+        g, receipt = self.gram([path, "--bound", "1e6", "--columns", "e,1,2-3"])
+        picked = a[:, [4, 0, 1, 2]]
+        self.assert_same_gram(g, self.one_call(picked, 1e6)[0])
+        self.assertEqual(receipt["columns"], ["e", "a", "b", "c"])
+        self.assertEqual(receipt["dim"], 4)
+
+    def test_unselected_columns_may_hold_text(self):
+        path = self.write("t.csv", 'name,x,label\n"Smith, J",1,abc\nLee,2,"q ""x"""\n')
+        g, _ = self.gram([path, "--bound", "100", "--columns", "x"])
+        np.testing.assert_array_equal(g, [[5.0]])
+
+    def test_chunking_does_not_change_the_gram_or_the_clipping_counts(self):
+        a = 3.0 * matrix(2000, 6, 5)
+        path = self.write("big.csv", csv_text(a))
+        bound = 7.0
+        expected, counts = self.one_call(a, bound)
+        self.assertGreater(counts[1], 0)  # some rows are clipped
+        for chunk in ["1", "7", "1000", "65536"]:
+            with self.subTest(chunk_rows=chunk):
+                g, receipt = self.gram([path, "--bound", repr(bound), "--chunk-rows", chunk])
+                self.assert_same_gram(g, expected)
+                self.assertEqual((receipt["rows"], receipt["clipped"], receipt["dropped"]), counts)
+
+    def test_drop_policy_leaves_rows_out_and_counts_them(self):
+        a = 3.0 * matrix(300, 4, 6)
+        path = self.write("drop.csv", csv_text(a))
+        expected, counts = self.one_call(a, 5.0, "drop")
+        g, receipt = self.gram([path, "--bound", "5", "--drop", "--chunk-rows", "13"])
+        self.assert_same_gram(g, expected)
+        self.assertEqual(receipt["policy"], "drop")
+        self.assertEqual((receipt["rows"], receipt["clipped"], receipt["dropped"]), counts)
+        self.assertEqual(receipt["rows_read"], 300)
+
+    def test_a_csv_larger_than_the_read_buffer_parses_across_block_boundaries(self):
+        a = matrix(120000, 5, 7)  # about 11 MB of text, three read blocks
+        path = self.write("large.csv", csv_text(a))
+        g, receipt = self.gram([path, "--bound", "1e6"])
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+        self.assertEqual(receipt["rows"], 120000)
+
+    def test_standard_input_is_read_with_a_dash(self):
+        a = matrix(100, 3, 8)
+        g, receipt = self.gram(["-", "--bound", "1e6"], stdin=csv_text(a, ";").encode())
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+        self.assertEqual(receipt["input"]["path"], "<stdin>")
+
+
+class NpyInput(CliTestCase):
+    def save(self, name, a, version=None):
+        path = self.path(name)
+        with open(path, "wb") as f:
+            np.lib.format.write_array(f, a, version=version)
+        return path
+
+    def test_format_versions_1_2_and_3_are_read(self):
+        a = matrix(200, 4, 10)
+        expected = self.one_call(a, 1e6)[0]
+        for version in [(1, 0), (2, 0), (3, 0)]:
+            with self.subTest(version=version):
+                g, receipt = self.gram([self.save("v.npy", a, version), "--bound", "1e6"])
+                self.assert_same_gram(g, expected)
+                self.assertEqual(receipt["input"]["npy_version"], version[0])
+
+    def test_every_supported_dtype_and_byte_order_converts_exactly(self):
+        base = np.random.default_rng(11).integers(-100, 100, size=(64, 3))
+        for dtype in ["<f8", "<f4", ">f8", ">f4", "|i1", "<i2", ">i4", "<i8", "|u1", "<u2",
+                      ">u4", "<u8"]:
+            with self.subTest(dtype=dtype):
+                values = np.abs(base) if dtype[1] == "u" else base
+                typed = values.astype(dtype)
+                g, receipt = self.gram([self.save("t.npy", typed), "--bound", "1e6"])
+                exact = values.astype(float)
+                self.assert_same_gram(g, self.one_call(exact, 1e6)[0])
+                self.assertEqual(receipt["input"]["dtype"], np.dtype(dtype).str)
+
+    def test_fortran_order_is_read_in_column_blocks(self):
+        a = np.asfortranarray(matrix(1000, 5, 12))
+        path = self.save("f.npy", a)
+        g, receipt = self.gram([path, "--bound", "1e6", "--chunk-rows", "77"])
+        self.assert_same_gram(g, self.one_call(np.ascontiguousarray(a), 1e6)[0])
+        self.assertTrue(receipt["input"]["fortran_order"])
+        g, _ = self.gram([path, "--bound", "1e6", "--columns", "5,2", "--chunk-rows", "300"])
+        self.assert_same_gram(g, self.one_call(np.ascontiguousarray(a[:, [4, 1]]), 1e6)[0])
+
+    def test_a_vector_is_one_column(self):
+        g, receipt = self.gram([self.save("v.npy", np.array([1.0, 2.0, 3.0])), "--bound", "10"])
+        np.testing.assert_array_equal(g, [[14.0]])
+        self.assertEqual(receipt["dim"], 1)
+
+    def test_npy_streams_from_standard_input_in_chunks(self):
+        a = matrix(500, 3, 13)
+        with open(self.save("s.npy", a), "rb") as f:
+            data = f.read()
+        g, _ = self.gram(["-", "--bound", "1e6", "--chunk-rows", "64"], stdin=data)
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+
+    def test_an_empty_array_gives_a_zero_gram(self):
+        g, receipt = self.gram([self.save("e.npy", np.zeros((0, 3))), "--bound", "1"])
+        np.testing.assert_array_equal(g, np.zeros((3, 3)))
+        self.assertEqual(receipt["rows"], 0)
+
+
+class RawInput(CliTestCase):
+    def test_raw_float64_needs_dims_and_infers_rows_from_the_file_size(self):
+        a = matrix(300, 4, 20)
+        path = self.path("a.f64")
+        a.astype("<f8").tofile(path)
+        g, receipt = self.gram([path, "--dims", "4", "--bound", "1e6", "--chunk-rows", "128"])
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+        self.assertEqual(receipt["input"]["format"], "raw")
+        self.assertEqual(receipt["rows"], 300)
+
+    def test_raw_float64_streams_from_standard_input(self):
+        a = matrix(300, 4, 21)
+        g, receipt = self.gram(["-", "--dims", "4", "--bound", "1e6", "--chunk-rows", "100"],
+                               stdin=a.astype("<f8").tobytes())
+        self.assert_same_gram(g, self.one_call(a, 1e6)[0])
+        self.assertEqual(receipt["rows"], 300)
+
+
+class Outputs(CliTestCase):
+    def test_csv_output_has_names_and_round_trips_the_npy_output_exactly(self):
+        a = matrix(100, 3, 30)
+        path = self.write("a.csv", csv_text(a, header=["p", "q", "r"]))
+        g_npy, _ = self.gram([path, "--bound", "1e6"])
+        g_csv, receipt = self.gram([path, "--bound", "1e6"], output="gram.csv")
+        np.testing.assert_array_equal(g_csv, g_npy)
+        with open(self.path("gram.csv")) as f:
+            self.assertEqual(f.readline().strip(), "p,q,r")
+        self.assertEqual(receipt["output"]["format"], "csv")
+
+    def test_without_output_the_gram_goes_to_standard_output_as_csv(self):
+        result = self.run_dpcov(["gram", "-", "--bound", "100", "-q"], b"1,2\n3,4\n")
+        self.assertEqual(result.returncode, EXIT_OK)
+        self.assertEqual(result.stdout.decode(), "column 1,column 2\n10,14\n14,20\n")
+
+    def test_receipt_names_input_bound_policy_counts_and_library_version(self):
+        path = self.write("a.csv", "x,y\n3,4\n0.3,0.4\n")
+        _, receipt = self.gram([path, "--bound", "1", "--clip"])
+        version = self.run_dpcov(["--version"]).stdout.decode().split()[1]
+        self.assertEqual(receipt["library_version"], version)
+        self.assertEqual(receipt["input"]["path"], path)
+        self.assertEqual(receipt["bound"], 1.0)
+        self.assertEqual(receipt["policy"], "clip")
+        self.assertEqual((receipt["rows"], receipt["clipped"]), (2, 1))
+        self.assertIn("NOT differentially private", receipt["note"])
+
+    def test_the_summary_line_says_not_private_and_quiet_silences_it(self):
+        path = self.write("a.csv", "1,2\n")
+        result = self.run_dpcov(["gram", path, "--bound", "10", "-o", self.path("g.npy")])
+        self.assertEqual(result.returncode, EXIT_OK)
+        self.assertIn("NOT private", result.stderr.decode())
+
+    def test_an_error_leaves_no_output_and_keeps_an_existing_file(self):
+        good = "\n".join("1,2" for _ in range(100))
+        path = self.write("late.csv", good + "\n1,x\n")
+        out = self.write("old.npy", b"previous result")
+        self.assert_fails(["gram", path, "--bound", "10", "--chunk-rows", "10", "-o", out],
+                          EXIT_INPUT, r"late\.csv:101:3:")
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"previous result")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["late.csv", "old.npy"])
+        fresh = self.path("fresh.csv")
+        self.assert_fails(["gram", path, "--bound", "10", "-o", fresh], EXIT_INPUT, "not a number")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["late.csv", "old.npy"])
+
+
+class InputErrors(CliTestCase):
+    def fails_on(self, text, pattern, extra=(), bound="10"):
+        path = self.write("bad.csv", text)
+        return self.assert_fails(["gram", path, "--bound", bound, "-q"] + list(extra), EXIT_INPUT,
+                                 "^dpcov: " + re.escape(path) + pattern)
+
+    def test_a_short_row_is_ragged_at_its_end(self):
+        self.fails_on("1,2,3\n4,5,6\n7,8\n", r":3:4: ragged row: 2 fields where line 1 has 3")
+
+    def test_a_long_row_is_ragged_at_its_extra_field(self):
+        self.fails_on("a,b\n1,2\n3,4,5\n", r":3:5: ragged row: 3 fields where line 1 has 2")
+
+    def test_a_non_numeric_field_is_named_by_line_column_and_header(self):
+        self.fails_on("x,y\n1,2\n3, abc\n", r":3:4: field 2 \('y'\): \"abc\" is not a number")
+
+    def test_trailing_garbage_after_a_number_is_not_a_number(self):
+        self.fails_on("1,2\n1,2.5e3x\n", r":2:3: field 2: \"2.5e3x\" is not a number")
+
+    def test_an_empty_field_is_refused(self):
+        self.fails_on("1,2\n3,,\n", r":2:3: field 2: empty field")
+
+    def test_nan_and_infinity_are_refused_with_their_position(self):
+        self.fails_on("1,2\n3,nan\n", r":2:3: field 2: \"nan\" is not finite")
+        self.fails_on("1,2\n-inf,1\n", r":2:1: field 1: \"-inf\" is not finite")
+
+    def test_a_number_overflowing_a_double_is_refused(self):
+        self.fails_on("1,1\n1,1e999\n", r":2:3: field 2: \"1e999\" overflows the range of a double")
+
+    def test_an_unterminated_quote_is_refused(self):
+        self.fails_on('1,2\n1,"2\n', r":2:3: field 2: opening quote without a closing quote")
+
+    def test_a_row_over_the_bound_under_reject_is_named_by_its_file_line(self):
+        # Comments and blank lines shift file lines away from row numbers; the row is in the
+        # fourth chunk of three rows.
+        rows = ["# data", "x,y"] + ["0.1,0.2"] * 5 + ["", "# gap"] + ["0.3,0.1"] * 5 + ["3,4"]
+        message = self.fails_on("\n".join(rows) + "\n",
+                                r":15: row 11 has Euclidean norm 5 > --bound 2",
+                                extra=["--reject", "--chunk-rows", "3"], bound="2")
+        self.assertIn("--reject", message)
+
+    def test_an_empty_input_has_no_data(self):
+        self.fails_on("\n# nothing\n", r": the input holds no data")
+
+    def test_npy_nan_is_named_by_row_and_column(self):
+        a = np.ones((10, 3))
+        a[7, 2] = np.nan
+        path = self.path("nan.npy")
+        np.save(path, a)
+        self.assert_fails(["gram", path, "--bound", "10", "--chunk-rows", "4"], EXIT_INPUT,
+                          re.escape(path) + r": row 8, column 3: value nan is not finite")
+
+    def test_a_row_over_the_bound_in_npy_is_named_by_row(self):
+        a = np.ones((10, 2))
+        a[6] = [30, 40]
+        path = self.path("big.npy")
+        np.save(path, a)
+        self.assert_fails(["gram", path, "--bound", "10", "--reject", "--chunk-rows", "4"],
+                          EXIT_INPUT, re.escape(path) + r": row 7: row 7 has Euclidean norm 50")
+
+    def test_a_truncated_npy_file_is_refused(self):
+        path = self.path("cut.npy")
+        np.save(path, np.ones((10, 3)))
+        with open(path, "r+b") as f:
+            f.truncate(os.path.getsize(path) - 5)
+        self.assert_fails(["gram", path, "--bound", "10"], EXIT_INPUT, "truncated file")
+        with open(path, "rb") as f:
+            data = f.read()
+        self.assert_fails(["gram", "-", "--bound", "10"], EXIT_INPUT, "inside row 10 of 10",
+                          stdin=data)
+
+    def test_unsupported_npy_dtypes_and_shapes_are_refused(self):
+        for name, a, pattern in [("c.npy", np.ones((2, 2), complex), "unsupported element type"),
+                                 ("b.npy", np.ones((2, 2), bool), "unsupported element type"),
+                                 ("s.npy", np.zeros(2, dtype=[("a", "<f8")]),
+                                  "structured arrays"),
+                                 ("3.npy", np.ones((2, 2, 2)), "3 dimensions")]:
+            with self.subTest(name=name):
+                path = self.path(name)
+                np.save(path, a)
+                self.assert_fails(["gram", path, "--bound", "10"], EXIT_INPUT, pattern)
+
+    def test_fortran_order_npy_from_standard_input_says_how_to_fix_it(self):
+        path = self.path("f.npy")
+        np.save(path, np.asfortranarray(np.ones((4, 3))))
+        with open(path, "rb") as f:
+            self.assert_fails(["gram", "-", "--bound", "10"], EXIT_INPUT,
+                              "Fortran-order.*ascontiguousarray", stdin=f.read())
+
+    def test_a_raw_file_whose_size_does_not_fit_dims_is_refused(self):
+        path = self.path("r.f64")
+        np.ones(10).tofile(path)
+        self.assert_fails(["gram", path, "--dims", "3", "--bound", "10"], EXIT_INPUT,
+                          "not a multiple of the row size 24")
+        self.assert_fails(["gram", "-", "--dims", "3", "--bound", "10"], EXIT_INPUT,
+                          "ends inside row 4", stdin=np.ones(10).tobytes())
+
+
+class PlanAndRelease(CliTestCase):
+    def plan(self, args):
+        result = self.run_dpcov(["plan", "--json"] + args)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        return json.loads(result.stdout)
+
+    def release(self, args, output="released.npy", stdin=None):
+        out = self.path(output)
+        result = self.run_dpcov(["release"] + args + ["-o", out, "-q"], stdin)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.last_stderr = result.stderr.decode()
+        with open(out + ".json") as f:
+            return np.load(out), json.load(f)
+
+    def test_plan_prints_every_constant_without_data(self):
+        plan = self.plan(["-m", "analyze_gauss", "-e", "0.5", "-d", "1e-6", "--bound", "2",
+                          "--dims", "4", "--rows", "1000"])
+        self.assertEqual(plan["mechanism"], "analyze_gauss")
+        self.assertEqual((plan["dim"], plan["n"], plan["bound"]), (4, 1000, 2.0))
+        self.assertEqual((plan["epsilon"], plan["delta"]), (0.5, 1e-6))
+        self.assertGreater(plan["sigma"], 0)
+        self.assertTrue(plan["differentially_private"])
+        self.assertFalse(plan["seed_fixed"])
+        self.assertNotEqual(plan["theorem"], "")
+
+    def test_plan_as_text_lists_the_constants(self):
+        result = self.run_dpcov(["plan", "-m", "laplace_sym", "-e", "1", "--bound", "1",
+                                 "--dims", "3", "--rows", "10"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.assertRegex(result.stdout.decode(), r"(?m)^  scale +\d")
+
+    def test_a_missing_delta_for_an_epsilon_delta_mechanism_is_named(self):
+        for command in [["plan", "--dims", "3", "--rows", "10"], ["release", self.write(
+                "a.csv", "1,2,3\n"), "-o", self.path("r.npy")]]:
+            with self.subTest(command=command[0]):
+                self.assert_fails(command + ["-m", "analyze_gauss", "-e", "1", "--bound", "1"],
+                                  EXIT_USAGE, "--delta is required: analyze_gauss")
+        self.assertEqual(os.listdir(self.dir), ["a.csv"])
+
+    def test_violated_privacy_preconditions_exit_with_the_privacy_code(self):
+        base = ["plan", "--bound", "1", "--dims", "3", "--rows", "10"]
+        self.assert_fails(base + ["-m", "wishart_additive", "-e", "2", "-d", "1e-6"],
+                          EXIT_PRIVACY, "DPCOV_E_PRECONDITION")
+        self.assert_fails(base + ["-m", "wishart_jiang", "-e", "1"], EXIT_PRIVACY,
+                          "DPCOV_E_NOT_PRIVATE")
+
+    def test_release_fails_before_reading_data_when_the_plan_fails(self):
+        path = self.write("bad.csv", "1,2\n3,x\n")
+        self.assert_fails(["release", path, "-m", "wishart_additive", "-e", "2", "-d", "1e-6",
+                           "--bound", "1", "-o", self.path("r.npy")], EXIT_PRIVACY,
+                          "DPCOV_E_PRECONDITION")
+
+    def test_unknown_mechanism_and_bad_epsilon_are_usage_errors(self):
+        base = ["plan", "--bound", "1", "--dims", "3", "--rows", "10"]
+        self.assert_fails(base + ["-m", "nope", "-e", "1"], EXIT_USAGE, "unknown value 'nope'")
+        self.assert_fails(base + ["-m", "laplace_sym", "-e", "0"], EXIT_USAGE,
+                          "--epsilon must be a finite number > 0")
+
+    def test_a_seeded_release_is_reproducible_and_its_receipt_matches_the_plan(self):
+        a = matrix(300, 3, 40)
+        path = self.write("a.csv", csv_text(a, header=["x", "y", "z"]))
+        args = [path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-5", "--bound", "2",
+                "--seed", "7"]
+        first, receipt = self.release(args)
+        second, _ = self.release(args, output="again.npy")
+        np.testing.assert_array_equal(first, second)
+        np.testing.assert_array_equal(first, first.T)
+        # Other chunking: the same noise on a Gram equal up to rounding.
+        chunked, _ = self.release(args + ["--chunk-rows", "50"], output="chunked.npy")
+        self.assert_same_gram(chunked, first)
+        plan = self.plan(["-m", "analyze_gauss", "-e", "1", "-d", "1e-5", "--bound", "2",
+                          "--dims", "3", "--rows", "300"])
+        for key in plan:
+            if key not in ("seed_fixed", "command"):
+                self.assertEqual(receipt[key], plan[key], key)
+        self.assertTrue(receipt["seed_fixed"])
+        self.assertEqual(receipt["seed"], 7)
+        self.assertIn("--seed fixes the noise", self.last_stderr)
+        self.assertEqual(receipt["columns"], ["x", "y", "z"])
+        self.assertEqual(receipt["clipped"], self.one_call(a, 2.0)[1][1])
+        # The noise is centred on the clipped Gram: a loose check that the release is of the data.
+        gram, _ = self.one_call(a, 2.0)
+        self.assertLess(np.max(np.abs(first - gram)), 20 * receipt["sigma"])
+
+    def test_an_unseeded_release_draws_fresh_noise(self):
+        path = self.write("a.csv", csv_text(matrix(50, 2, 41)))
+        args = [path, "-m", "laplace_sym", "-e", "1", "--bound", "3"]
+        first, receipt = self.release(args)
+        second, _ = self.release(args, output="again.npy")
+        self.assertFalse(np.array_equal(first, second))
+        self.assertFalse(receipt["seed_fixed"])
+        self.assertEqual(receipt["delta"], 0.0)
+
+    def test_release_reads_standard_input_and_refuses_rows_over_the_bound_under_reject(self):
+        released, receipt = self.release(["-", "-m", "laplace_sym", "-e", "1", "--bound", "10",
+                                          "--seed", "1"], stdin=b"1,2\n3,4\n")
+        self.assertEqual(released.shape, (2, 2))
+        self.assertEqual(receipt["n"], 2)
+        self.assert_fails(["release", "-", "-m", "laplace_sym", "-e", "1", "--bound", "4",
+                           "--reject", "-o", self.path("r.npy")], EXIT_INPUT,
+                          r"<stdin>:3: row 2 has Euclidean norm 5", stdin=b"1,2\n\n3,4\n")
+        self.assertFalse(os.path.exists(self.path("r.npy")))
+        self.assertFalse(os.path.exists(self.path("r.npy.json")))
+
+
+class UsageAndIoErrors(CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.csv = self.write("a.csv", "x,y\n1,2\n")
+
+    def test_version_and_help_succeed(self):
+        result = self.run_dpcov(["--version"])
+        self.assertEqual(result.returncode, EXIT_OK)
+        self.assertRegex(result.stdout.decode(), r"^dpcov \d+\.\d+\.\d+")
+        for args in [["--help"], ["gram", "--help"], ["release", "--help"], ["plan", "--help"]]:
+            result = self.run_dpcov(args)
+            self.assertEqual(result.returncode, EXIT_OK)
+            self.assertIn("Exit codes", result.stdout.decode())
+
+    def test_bad_options_are_usage_errors(self):
+        for args, pattern in [
+            ([], "subcommand is required"),
+            (["gram", self.csv], "--bound is required"),
+            (["gram", self.csv, "--bound", "-1"], "--bound must be a finite number > 0"),
+            (["gram", self.csv, "--bound", "inf"], "--bound must be a finite number > 0"),
+            (["gram", self.csv, "--bound", "1", "--reject", "--drop"], "excludes"),
+            (["gram", self.csv, "--bound", "1", "-o", self.path("g.txt")], r"\.csv or \.npy"),
+            (["gram", self.csv, "--bound", "1", "--columns", "nope"], "'nope' is neither"),
+            (["gram", self.csv, "--bound", "1", "--columns", "3"], "the input has 2 columns"),
+            (["gram", self.csv, "--bound", "1", "--columns", "x,1"], "selected twice"),
+            (["gram", self.csv, "--bound", "1", "--dims", "2", "--format", "csv"],
+             "--dims applies to raw"),
+            (["gram", self.csv, "--bound", "1", "--format", "raw"], "needs --dims"),
+            (["gram", self.csv, "--bound", "1", "--delimiter", "5"], "cannot separate numbers"),
+        ]:
+            with self.subTest(args=args):
+                self.assert_fails(args, EXIT_USAGE, pattern)
+        self.assertEqual(os.listdir(self.dir), ["a.csv"])
+
+    def test_io_failures_exit_with_the_io_code(self):
+        self.assert_fails(["gram", self.path("missing.csv"), "--bound", "1"], EXIT_IO,
+                          "missing.csv: cannot open")
+        self.assert_fails(["gram", self.csv, "--bound", "1", "-o",
+                           self.path("no/such/dir/g.npy")], EXIT_IO, "cannot write in directory")
+
+
+if __name__ == "__main__":
+    DPCOV, ONE_CALL = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

@@ -1,0 +1,207 @@
+// The privacy auditor's C entry points (dpcov/audit.h) through the shared library: defaults, a
+// generated-pair audit of a correct and of a broken mechanism, a caller-given pair in both
+// layouts, and every bad argument (status, message, result untouched).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+dpcov_audit_result fresh_result() {
+  dpcov_audit_result r;
+  std::memset(&r, 0xAB, sizeof r);
+  r.struct_size = sizeof r;
+  return r;
+}
+
+bool untouched(const dpcov_audit_result &r) {
+  dpcov_audit_result expected = fresh_result();
+  return std::memcmp(&r, &expected, sizeof r) == 0;
+}
+
+dpcov_audit_params quick_params() {
+  dpcov_audit_params p;
+  dpcov_audit_params_default(&p);
+  p.trials = 400;
+  p.first_checkpoint = 100;
+  return p;
+}
+
+TEST(CapiAudit, DefaultsAreDocumented) {
+  dpcov_audit_params p;
+  ASSERT_EQ(dpcov_audit_params_default(&p), DPCOV_OK);
+  EXPECT_EQ(p.struct_size, sizeof p);
+  EXPECT_EQ(p.trials, 2000);
+  EXPECT_EQ(p.first_checkpoint, 100);
+  EXPECT_EQ(p.alpha, 1e-6);
+  EXPECT_EQ(p.dataset, DPCOV_AUDIT_DATA_RANDOM_ROWS);
+  EXPECT_EQ(p.neighbour_kind, DPCOV_AUDIT_NEIGHBOUR_RANDOM);
+  EXPECT_EQ(dpcov_audit_params_default(nullptr), DPCOV_E_NULL_POINTER);
+}
+
+TEST(CapiAudit, CorrectAnalyzeGaussShowsNoViolation) {
+  dpcov_audit_params p = quick_params();
+  p.neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE;
+  dpcov_audit_result r = fresh_result();
+  ASSERT_EQ(dpcov_audit_run(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 20, 1.0, 1.0, 1e-6, nullptr, &p, &r),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(r.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND);
+  EXPECT_EQ(r.findings, 0);
+  EXPECT_EQ(r.noise, DPCOV_AUDIT_NOISE_GAUSSIAN);
+  EXPECT_EQ(r.samples, 800);
+  EXPECT_EQ(r.epsilon, 1.0);
+  EXPECT_EQ(r.delta, 1e-6);
+  EXPECT_NEAR(r.pair_distance, std::sqrt(2.0), 1e-9);
+  EXPECT_LE(r.delta_lower, r.delta_estimate);
+  EXPECT_LE(r.delta_estimate, r.delta_upper);
+  EXPECT_LE(r.exceed_lower, r.exceed_upper);
+  EXPECT_LT(r.conformance_distance, r.conformance_threshold);
+  EXPECT_GT(r.alpha_per_test, 0.0);
+}
+
+TEST(CapiAudit, JiangWishartIsFlagged) {
+  dpcov_mechanism_params m;
+  dpcov_mechanism_params_default(&m);
+  m.audit_only_not_private = 1;
+  dpcov_audit_params p = quick_params();
+  p.neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR;
+  dpcov_audit_result r = fresh_result();
+  ASSERT_EQ(dpcov_audit_run(DPCOV_MECHANISM_WISHART_JIANG, 3, 20, 1.0, 1.0, 0.0, &m, &p, &r),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(r.verdict, DPCOV_AUDIT_VIOLATION);
+  EXPECT_TRUE(r.findings & DPCOV_AUDIT_FINDING_LOSS_ABOVE_EPSILON);
+  EXPECT_GE(r.infinite_losses, 1);
+  EXPECT_EQ(r.max_loss, kInf);
+}
+
+TEST(CapiAudit, InverseGaussTakesItsBoundFromTheGeneratedPair) {
+  dpcov_audit_params p = quick_params();
+  p.dataset = DPCOV_AUDIT_DATA_SPHERE_ROWS;
+  p.neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR;
+  dpcov_audit_result r = fresh_result();
+  ASSERT_EQ(dpcov_audit_run(DPCOV_MECHANISM_INVERSE_GAUSS, 3, 30, 1.0, 1.0, 1e-6, nullptr, &p, &r),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(r.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND);
+  // Rank-deficient data has no such bound.
+  p.dataset = DPCOV_AUDIT_DATA_RANK_DEFICIENT;
+  dpcov_audit_result s = fresh_result();
+  EXPECT_EQ(dpcov_audit_run(DPCOV_MECHANISM_INVERSE_GAUSS, 3, 30, 1.0, 1.0, 1e-6, nullptr, &p, &s),
+            DPCOV_E_PRECONDITION);
+  EXPECT_TRUE(untouched(s));
+}
+
+// A caller-given replace-one pair (B e1 -> B e2 in row 0) gives the same result in both layouts.
+TEST(CapiAudit, GivenPairAuditIsLayoutInvariant) {
+  const int64_t n = 4, d = 2;
+  std::vector<double> rows{1, 0, 0.5, 0.5, -0.3, 0.2, 0.1, 0.9};  // row-major
+  std::vector<double> prime = rows;
+  prime[0] = 0;
+  prime[1] = 1;
+  auto col_major = [&](const std::vector<double> &m) {
+    std::vector<double> out(m.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < d; ++j) out[static_cast<size_t>(i + j * n)] = m[static_cast<size_t>(i * d + j)];
+    return out;
+  };
+  const dpcov_audit_params p = quick_params();
+  dpcov_audit_result a = fresh_result(), b = fresh_result();
+  ASSERT_EQ(dpcov_audit_run_pair(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, d, rows.data(), n,
+                                 d, prime.data(), n, d, 1.0, 1.0, 1e-6, nullptr, &p, &a),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  const std::vector<double> rows_c = col_major(rows), prime_c = col_major(prime);
+  ASSERT_EQ(dpcov_audit_run_pair(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_COL_MAJOR, d, rows_c.data(),
+                                 n, n, prime_c.data(), n, n, 1.0, 1.0, 1e-6, nullptr, &p, &b),
+            DPCOV_OK);
+  EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0);
+  EXPECT_NEAR(a.pair_distance, std::sqrt(2.0), 1e-12);
+}
+
+TEST(CapiAudit, BadArgumentsLeaveTheResultUntouched) {
+  const dpcov_audit_params good = quick_params();
+  auto run = [&](int32_t mechanism, int64_t dim, int64_t n, double bound, double eps,
+                 double delta, const dpcov_audit_params *p, dpcov_audit_result *r) {
+    return dpcov_audit_run(mechanism, dim, n, bound, eps, delta, nullptr, p, r);
+  };
+  struct Bad {
+    dpcov_status status;
+    int32_t mechanism;
+    int64_t dim, n;
+    double bound, eps, delta;
+  };
+  const Bad cases[] = {
+      {DPCOV_E_INVALID_ARGUMENT, 99, 3, 10, 1.0, 1.0, 1e-6},
+      {DPCOV_E_DIMENSION, DPCOV_MECHANISM_ANALYZE_GAUSS, 0, 10, 1.0, 1.0, 1e-6},
+      {DPCOV_E_DIMENSION, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 0, 1.0, 1.0, 1e-6},
+      {DPCOV_E_INVALID_ARGUMENT, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, -1.0, 1.0, 1e-6},
+      {DPCOV_E_NON_FINITE, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, kNaN, 1.0, 1e-6},
+      {DPCOV_E_NON_FINITE, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, kInf, 1e-6},
+      {DPCOV_E_INVALID_ARGUMENT, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, 0.0, 1e-6},
+      {DPCOV_E_INVALID_ARGUMENT, DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, 1.0, 1.5},
+      {DPCOV_E_NOT_PRIVATE, DPCOV_MECHANISM_WISHART_JIANG, 3, 10, 1.0, 1.0, 0.0},
+  };
+  for (const Bad &c : cases) {
+    dpcov_audit_result r = fresh_result();
+    EXPECT_EQ(run(c.mechanism, c.dim, c.n, c.bound, c.eps, c.delta, &good, &r), c.status)
+        << dpcov_last_error_message();
+    EXPECT_TRUE(untouched(r));
+    EXPECT_FALSE(std::string(dpcov_last_error_message()).empty());
+  }
+  dpcov_audit_result r = fresh_result();
+  EXPECT_EQ(run(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, 1.0, 1e-6, &good, nullptr),
+            DPCOV_E_NULL_POINTER);
+  dpcov_audit_result small = fresh_result();
+  small.struct_size = 8;
+  EXPECT_EQ(run(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, 1.0, 1e-6, &good, &small),
+            DPCOV_E_INVALID_ARGUMENT);
+  for (int field = 0; field < 6; ++field) {
+    dpcov_audit_params p = good;
+    switch (field) {
+      case 0: p.trials = 1; break;
+      case 1: p.first_checkpoint = p.trials + 1; break;
+      case 2: p.alpha = kNaN; break;
+      case 3: p.dataset = 17; break;
+      case 4: p.neighbour_kind = -1; break;
+      case 5: p.struct_size = 4; break;
+    }
+    EXPECT_EQ(run(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0, 1.0, 1e-6, &p, &r),
+              DPCOV_E_INVALID_ARGUMENT)
+        << "field " << field;
+    EXPECT_TRUE(untouched(r));
+  }
+}
+
+TEST(CapiAudit, GivenPairIsValidated) {
+  std::vector<double> rows{1, 0, 0, 1}, far{0.5, 0.5, 0.5, -0.5}, big{2, 0, 0, 1};
+  const dpcov_audit_params p = quick_params();
+  auto run = [&](int32_t layout, const double *a, int64_t n, int64_t lda, const double *b,
+                 int64_t n_prime, dpcov_audit_result *r) {
+    return dpcov_audit_run_pair(DPCOV_MECHANISM_ANALYZE_GAUSS, layout, 2, a, n, lda, b, n_prime,
+                                lda, 1.0, 1.0, 1e-6, nullptr, &p, r);
+  };
+  dpcov_audit_result r = fresh_result();
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, rows.data(), 2, 2, far.data(), 2, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, rows.data(), 2, 2, rows.data(), 1, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, rows.data(), 2, 2, big.data(), 2, &r), DPCOV_E_NORM_BOUND);
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, nullptr, 2, 2, rows.data(), 2, &r), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, rows.data(), 2, 1, rows.data(), 2, &r), DPCOV_E_LAYOUT);
+  EXPECT_EQ(run(7, rows.data(), 2, 2, rows.data(), 2, &r), DPCOV_E_LAYOUT);
+  std::vector<double> nan_rows{kNaN, 0, 0, 1};
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, nan_rows.data(), 2, 2, rows.data(), 2, &r), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(run(DPCOV_ROW_MAJOR, rows.data(), 0, 2, rows.data(), 2, &r), DPCOV_E_DIMENSION);
+  EXPECT_TRUE(untouched(r));
+}
+
+}  // namespace

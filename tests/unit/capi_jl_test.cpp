@@ -1,0 +1,118 @@
+// The C ABI of the JL, inverse-Wishart and OLS mechanisms: validation before any work, the
+// refusal status, and outputs untouched on failure.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+struct Fixture {
+  dpcov_rng *rng = nullptr;
+  dpcov_mechanism_params params{};
+  dpcov_receipt receipt{};
+  Fixture() {
+    dpcov_rng_create_seeded(&rng, 5, 0);
+    dpcov_mechanism_params_default(&params);
+    receipt.struct_size = sizeof receipt;
+  }
+  ~Fixture() { dpcov_rng_destroy(&rng); }
+};
+
+// G of 4 orthogonal directions, 1000 rows each of norm 1: lambda_min = 1000 (well spread).
+std::vector<double> spread_gram() {
+  std::vector<double> g(16, 0.0);
+  for (int i = 0; i < 4; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;
+  return g;
+}
+
+TEST(CapiJl, PlanValidatesProjectionRowsAndPreconditions) {
+  Fixture f;
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_JL_RIDGE, 4, 10, 1, 0.5, 1e-6, &f.params, &f.receipt),
+            DPCOV_E_DIMENSION);
+  f.params.projection_rows = 10;
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_JL_RIDGE, 4, 10, 1, 1.5, 1e-6, &f.params, &f.receipt),
+            DPCOV_E_PRECONDITION);
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_JL_RIDGE, 4, 10, 1, 0.5, 0.5, &f.params, &f.receipt),
+            DPCOV_E_PRECONDITION);
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_INVERSE_WISHART, 4, 10, 1, 0.5, 1e-6, &f.params,
+                                 &f.receipt),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_JL_RIDGE, 4, 10, 1, 0.5, 1e-6, &f.params, &f.receipt),
+            DPCOV_OK);
+  EXPECT_EQ(f.receipt.projection_rows, 10);
+  f.params.projection_rows = 0;
+  f.params.posterior_dof = 3;
+  EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_INVERSE_WISHART, 4, 10, 1, 0.5, 1e-6, &f.params,
+                                 &f.receipt),
+            DPCOV_E_PRECONDITION);
+}
+
+TEST(CapiJl, OlsRefusesSingularDataWithoutWritingOrAdvancingTheGenerator) {
+  Fixture f;
+  f.params.projection_rows = 30;
+  std::vector<double> g = spread_gram();
+  g[15] = 0.0;  // y identically 0: sigma_min(A) = 0
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3] = {7, 7, 7};
+  unsigned char before[80], after[80];
+  dpcov_rng_state_save(f.rng, before, sizeof before);
+  EXPECT_EQ(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 3000, 1, 1, 1e-6, &f.params, 3, features, 3,
+                         nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                         nullptr, &f.receipt),
+            DPCOV_E_REFUSED);
+  dpcov_rng_state_save(f.rng, after, sizeof after);
+  EXPECT_EQ(coef[0], 7.0);
+  EXPECT_EQ(std::vector<unsigned char>(before, before + 80), std::vector<unsigned char>(after, after + 80));
+}
+
+TEST(CapiJl, OlsChecksRAgainstPBeforeSpending) {
+  Fixture f;
+  f.params.projection_rows = 3;
+  const std::vector<double> g = spread_gram();
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3];
+  int32_t reject[3];
+  EXPECT_EQ(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 4000, 1, 1, 1e-6, &f.params, 3, features, 3,
+                         nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr, nullptr, reject,
+                         nullptr, &f.receipt),
+            DPCOV_E_PRECONDITION);
+  f.params.projection_rows = 40;
+  dpcov_regression_summary summary{};
+  summary.struct_size = sizeof summary;
+  EXPECT_EQ(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 4000, 1, 1, 1e-6, &f.params, 3, features, 3,
+                         nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr, nullptr, reject,
+                         &summary, &f.receipt),
+            DPCOV_OK);
+  EXPECT_EQ(summary.dof, 37);
+  EXPECT_EQ(f.receipt.test_passed, 1);
+  EXPECT_EQ(f.receipt.mechanism, DPCOV_MECHANISM_OLS_JL);
+}
+
+TEST(CapiJl, SketchReleaseMatchesTheAccumulatedRows) {
+  Fixture f;
+  dpcov_sketch *sketch = nullptr;
+  ASSERT_EQ(dpcov_sketch_create(&sketch, 2, 4, f.rng), DPCOV_OK);
+  const double rows[6] = {0.6, 0.0, 0.0, 0.6, 0.3, 0.3};
+  EXPECT_EQ(dpcov_sketch_add_rows(sketch, DPCOV_ROW_MAJOR, 3, 2, rows, 2, 0, 1.0, DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  EXPECT_EQ(dpcov_sketch_add_rows(sketch, DPCOV_ROW_MAJOR, 3, 2, rows, 2, 2, 1.0, DPCOV_BOUND_CLIP),
+            DPCOV_E_INVALID_ARGUMENT);
+  f.params.projection_rows = 4;
+  double s[8], m[4];
+  ASSERT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, sketch, 1, 1e-6, &f.params, f.rng,
+                                 DPCOV_COL_MAJOR, s, 4, m, 2, &f.receipt),
+            DPCOV_OK);
+  double raw[8];
+  ASSERT_EQ(dpcov_sketch_get(sketch, f.receipt.appended_w, DPCOV_COL_MAJOR, raw, 4), DPCOV_OK);
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(s[k], raw[k]);
+  EXPECT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_ANALYZE_GAUSS, sketch, 1, 1e-6, nullptr, f.rng,
+                                 DPCOV_COL_MAJOR, s, 4, m, 2, &f.receipt),
+            DPCOV_E_INVALID_ARGUMENT);
+  dpcov_sketch_destroy(&sketch);
+  EXPECT_EQ(sketch, nullptr);
+  dpcov_sketch_destroy(nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,152 @@
+// The post-processing entry points of dpcov/postprocess.h: results on matrices with known spectra,
+// the constants of the shifts, and bad arguments (status, untouched outputs).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+// Q diag(values) Q^T for the rotation Q by 30 degrees in the (0, 1) plane (d = 3), column-major,
+// made exactly symmetric.
+std::vector<double> rotated(double a, double b, double c) {
+  const double cs = std::cos(M_PI / 6), sn = std::sin(M_PI / 6);
+  std::vector<double> m(9, 0.0);
+  m[0] = a * cs * cs + b * sn * sn;
+  m[4] = a * sn * sn + b * cs * cs;
+  m[1] = m[3] = (a - b) * cs * sn;
+  m[8] = c;
+  return m;
+}
+
+std::vector<double> eigenvalues(const std::vector<double> &m) {
+  // Closed form for the block structure of rotated(): the 2 x 2 block and m[8].
+  const double tr = m[0] + m[4], det = m[0] * m[4] - m[1] * m[3];
+  const double disc = std::sqrt(tr * tr / 4 - det);
+  return {tr / 2 - disc, tr / 2 + disc, m[8]};
+}
+
+TEST(CapiPostprocess, PsdProjectionZeroesNegativeEigenvalues) {
+  std::vector<double> m = rotated(-2.0, 5.0, -1.0);
+  ASSERT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, m.data(), 3), DPCOV_OK);
+  const std::vector<double> ev = eigenvalues(m);
+  EXPECT_NEAR(ev[0], 0.0, 1e-12);
+  EXPECT_NEAR(ev[1], 5.0, 1e-12);
+  EXPECT_NEAR(ev[2], 0.0, 1e-12);
+  EXPECT_EQ(m[1], m[3]);
+}
+
+TEST(CapiPostprocess, EigenvalueClipToTheGramRange) {
+  // Amin et al.: [0, n B^2] with n = 4, B = 1.
+  std::vector<double> m = rotated(-2.0, 9.0, 3.0);
+  ASSERT_EQ(dpcov_postprocess_eigenvalues_clip(DPCOV_ROW_MAJOR, 3, m.data(), 3, 0.0, 4.0),
+            DPCOV_OK);
+  const std::vector<double> ev = eigenvalues(m);
+  EXPECT_NEAR(ev[0], 0.0, 1e-12);
+  EXPECT_NEAR(ev[1], 4.0, 1e-12);
+  EXPECT_NEAR(ev[2], 3.0, 1e-12);
+  std::vector<double> untouched = rotated(1.0, 2.0, 3.0);
+  const std::vector<double> copy = untouched;
+  EXPECT_EQ(dpcov_postprocess_eigenvalues_clip(DPCOV_COL_MAJOR, 3, untouched.data(), 3, 1.0, 0.0),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_postprocess_eigenvalues_clip(DPCOV_COL_MAJOR, 3, untouched.data(), 3, kNaN, 1.0),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(untouched, copy);
+}
+
+TEST(CapiPostprocess, AnalyzeGaussShiftAddsTheBoundOnlyWhenNotPositiveDefinite) {
+  // c = sigma (2 sqrt(d) + 2 sqrt(ln(1/nu))) = 2 (2 sqrt 3 + 2 sqrt(ln 20)).
+  const double c = 2.0 * (2.0 * std::sqrt(3.0) + 2.0 * std::sqrt(std::log(20.0)));
+  std::vector<double> m = rotated(-1.0, 5.0, 2.0);
+  double shift = -1.0;
+  ASSERT_EQ(dpcov_postprocess_analyze_gauss_shift(DPCOV_COL_MAJOR, 3, m.data(), 3, 2.0, 0.05,
+                                                  &shift),
+            DPCOV_OK);
+  EXPECT_NEAR(shift, c, 1e-12);
+  EXPECT_NEAR(eigenvalues(m)[0], -1.0 + c, 1e-12);
+  std::vector<double> pd = rotated(1.0, 5.0, 2.0);
+  const std::vector<double> before = pd;
+  ASSERT_EQ(dpcov_postprocess_analyze_gauss_shift(DPCOV_COL_MAJOR, 3, pd.data(), 3, 2.0, 0.05,
+                                                  &shift),
+            DPCOV_OK);
+  EXPECT_EQ(shift, 0.0);
+  EXPECT_EQ(pd, before);
+  EXPECT_EQ(dpcov_postprocess_analyze_gauss_shift(DPCOV_COL_MAJOR, 3, pd.data(), 3, 2.0, 1.0,
+                                                  &shift),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_postprocess_analyze_gauss_shift(DPCOV_COL_MAJOR, 3, pd.data(), 3, 0.0, 0.5,
+                                                  &shift),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_postprocess_analyze_gauss_shift(DPCOV_COL_MAJOR, 3, pd.data(), 3, 2.0, 0.5,
+                                                  nullptr),
+            DPCOV_E_NULL_POINTER);
+}
+
+TEST(CapiPostprocess, WishartMeanSubtractRemovesKTimesScale) {
+  std::vector<double> m = rotated(300.0, 250.0, 260.0);
+  ASSERT_EQ(dpcov_postprocess_wishart_mean_subtract(DPCOV_COL_MAJOR, 3, m.data(), 3, 223.0, 1.0),
+            DPCOV_OK);
+  const std::vector<double> ev = eigenvalues(m);
+  EXPECT_NEAR(ev[0], 27.0, 1e-9);
+  EXPECT_NEAR(ev[1], 77.0, 1e-9);
+  EXPECT_NEAR(ev[2], 37.0, 1e-9);
+  EXPECT_EQ(dpcov_postprocess_wishart_mean_subtract(DPCOV_COL_MAJOR, 3, m.data(), 3, 0.0, 1.0),
+            DPCOV_E_INVALID_ARGUMENT);
+}
+
+TEST(CapiPostprocess, WishartShiftFallsBackToTheDavidsonSzarekBound) {
+  // k = 223, d = 3, B = 1, nu = 0.05: (sqrt 223 - sqrt 3 - sqrt(2 ln 40))^2.
+  const double ds = std::pow(std::sqrt(223.0) - std::sqrt(3.0) - std::sqrt(2.0 * std::log(40.0)), 2);
+  double shift = -1.0;
+  std::vector<double> big = rotated(300.0, 250.0, 260.0);
+  ASSERT_EQ(dpcov_postprocess_wishart_shift(DPCOV_COL_MAJOR, 3, big.data(), 3, 223.0, 1.0, 0.05,
+                                            &shift),
+            DPCOV_OK);
+  EXPECT_EQ(shift, 223.0);
+  std::vector<double> mid = rotated(200.0, 250.0, 260.0);
+  ASSERT_EQ(dpcov_postprocess_wishart_shift(DPCOV_COL_MAJOR, 3, mid.data(), 3, 223.0, 1.0, 0.05,
+                                            &shift),
+            DPCOV_OK);
+  EXPECT_NEAR(shift, ds, 1e-9);
+  EXPECT_NEAR(eigenvalues(mid)[0], 200.0 - ds, 1e-9);
+  std::vector<double> small = rotated(50.0, 60.0, 70.0);
+  const std::vector<double> copy = small;
+  ASSERT_EQ(dpcov_postprocess_wishart_shift(DPCOV_COL_MAJOR, 3, small.data(), 3, 223.0, 1.0,
+                                            0.05, &shift),
+            DPCOV_OK);
+  EXPECT_EQ(shift, 0.0);
+  EXPECT_EQ(small, copy);
+  EXPECT_EQ(dpcov_postprocess_wishart_shift(DPCOV_COL_MAJOR, 3, small.data(), 3, 1.5, 1.0, 0.05,
+                                            &shift),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_postprocess_wishart_shift(DPCOV_COL_MAJOR, 3, small.data(), 3, 223.0, 1.0, 0.0,
+                                            &shift),
+            DPCOV_E_INVALID_ARGUMENT);
+}
+
+TEST(CapiPostprocess, RejectsBadMatricesLeavingThemUntouched) {
+  std::vector<double> m = rotated(1.0, 2.0, 3.0);
+  EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, nullptr, 3), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_postprocess_psd_project(5, 3, m.data(), 3), DPCOV_E_LAYOUT);
+  EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 0, m.data(), 3), DPCOV_E_DIMENSION);
+  EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, m.data(), 2), DPCOV_E_LAYOUT);
+  std::vector<double> bad = m;
+  bad[3] += 1.0;
+  const std::vector<double> bad_copy = bad;
+  EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, bad.data(), 3),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("symmetric"), std::string::npos);
+  EXPECT_EQ(bad, bad_copy);
+  bad = m;
+  bad[8] = kInf;
+  EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, bad.data(), 3), DPCOV_E_NON_FINITE);
+}
+
+}  // namespace

@@ -1,0 +1,248 @@
+// Every privacy constant pinned against values computed independently (mpmath at 50 digits, or by
+// hand) in constants.md and proofs/check/; plus the rounding direction and the preconditions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/privacy/additive_wishart.hpp"
+#include "core/privacy/analytic_gaussian.hpp"
+#include "core/privacy/classical_gaussian.hpp"
+#include "core/privacy/gram_sensitivity.hpp"
+#include "core/privacy/inverse_gram_sensitivity.hpp"
+#include "core/privacy/jiang_wishart.hpp"
+#include "core/privacy/laplace_scale.hpp"
+#include "core/privacy/upward.hpp"
+
+namespace {
+
+using namespace dpcov::privacy;
+
+const double kSqrt2 = std::sqrt(2.0);
+
+// Relative agreement to the 7 significant digits the tables give.
+void expect_close(double value, double reference, double rel = 1e-6) {
+  EXPECT_NEAR(value, reference, rel * std::fabs(reference)) << "reference " << reference;
+}
+
+template <class F>
+dpcov_status status_of(F &&f) {
+  try {
+    f();
+  } catch (const dpcov::Error &e) {
+    return e.status();
+  }
+  return DPCOV_OK;
+}
+
+TEST(LogNormalCdf, MatchesHighPrecisionValuesInBothTails) {
+  // mpmath log(ncdf(x)) at 50 digits.
+  EXPECT_NEAR(log_normal_cdf(0.0), -0.69314718055994530942, 1e-15);
+  EXPECT_NEAR(log_normal_cdf(3.0), -0.0013508099647481937988, 1e-17);
+  EXPECT_NEAR(log_normal_cdf(10.0), -7.619853024160526066e-24, 1e-36);
+  EXPECT_NEAR(log_normal_cdf(-5.0), -15.064998393988725736, 1e-13);
+  EXPECT_NEAR(log_normal_cdf(-30.0), -454.32124395634319711, 1e-11);
+  EXPECT_TRUE(std::isfinite(log_normal_cdf(-1e5)));
+}
+
+TEST(AnalyticGaussianSigma, MatchesConstantsTable) {
+  // constants.md section 2: (eps, delta, Delta) -> sigma.
+  expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1.0), 4.224679);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-6, kSqrt2), 5.974598);
+  expect_close(analytic_gaussian_sigma(0.5, 1e-5, 1.0), 7.031827);
+  expect_close(analytic_gaussian_sigma(0.5, 1e-6, 1.0), 8.057618);
+  expect_close(analytic_gaussian_sigma(0.5, 1e-6, kSqrt2), 11.395193);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-5, kSqrt2), 5.275910);
+  expect_close(analytic_gaussian_sigma(0.1, 1e-5, 1.0), 30.7496, 2e-6);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-3, 1.0), 2.5747, 2e-5);
+}
+
+TEST(AnalyticGaussianSigma, IsTheSmallestSigmaMeetingDelta) {
+  for (const double eps : {0.01, 0.5, 1.0, 3.0, 20.0})
+    for (const double delta : {1e-12, 1e-6, 1e-2}) {
+      const double sigma = analytic_gaussian_sigma(eps, delta, kSqrt2);
+      EXPECT_LE(analytic_gaussian_delta(sigma, eps, kSqrt2), delta) << eps << " " << delta;
+      EXPECT_GT(analytic_gaussian_delta(sigma * (1.0 - 1e-9), eps, kSqrt2), delta)
+          << eps << " " << delta;
+    }
+}
+
+TEST(AnalyticGaussianSigma, ScalesLinearlyWithTheSensitivity) {
+  const double unit = analytic_gaussian_sigma(1.0, 1e-6, 1.0);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1e-6), unit * 1e-6, 1e-11);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1e6), unit * 1e6, 1e-11);
+}
+
+TEST(AnalyticGaussianSigma, RejectsParametersOutOfRange) {
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma(0.0, 1e-6, 1.0); }), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma(1.0, 0.0, 1.0); }), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma(1.0, 1.0, 1.0); }), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma(1.0, 1e-6, -1.0); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma(NAN, 1e-6, 1.0); }), DPCOV_E_NON_FINITE);
+}
+
+TEST(ClassicalGaussianSigma, MatchesConstantsTable) {
+  expect_close(classical_gaussian_sigma(0.5, 1e-5, 1.0), 9.689611);
+  expect_close(classical_gaussian_sigma(0.5, 1e-6, 1.0), 10.597605);
+  expect_close(classical_gaussian_sigma(0.5, 1e-6, kSqrt2), 14.987277);
+  // Its true delta (Balle-Wang's exact profile) is far below the target: 1.608e-8 at 1e-5.
+  expect_close(analytic_gaussian_delta(9.689611, 0.5, 1.0), 1.6078519e-8, 1e-5);
+}
+
+TEST(ClassicalGaussianSigma, RefusesEpsilonOfOneOrMore) {
+  EXPECT_EQ(status_of([] { classical_gaussian_sigma(1.0, 1e-6, 1.0); }), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] { classical_gaussian_sigma(2.0, 1e-6, 1.0); }), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] { classical_gaussian_sigma(std::nextafter(1.0, 0.0), 1e-6, 1.0); }),
+            DPCOV_OK);
+}
+
+TEST(ClassicalGaussianSigma, WithTheAddRemoveSensitivityUnderReplaceMissesDelta) {
+  // constants.md section 10, item 2: Delta = 1 used under replace-one (true Delta = sqrt 2).
+  const double sigma = std::sqrt(2.0 * std::log(1.25 / 1e-6));
+  expect_close(analytic_gaussian_delta(sigma, 1.0, kSqrt2), 9.3038682633626e-6, 1e-9);
+  expect_close(analytic_gaussian_delta(sigma / 0.5, 0.5, kSqrt2), 3.6447915002441e-6, 1e-9);
+}
+
+TEST(GramSensitivity, L2IsBSquaredTimesOneOrSqrt2) {
+  EXPECT_EQ(gram_l2_sensitivity(Neighbour::AddRemove, 1.0), 1.0);
+  EXPECT_EQ(gram_l2_sensitivity(Neighbour::ReplaceOne, 1.0), kSqrt2);
+  expect_close(gram_l2_sensitivity(Neighbour::ReplaceOne, 3.0), 9.0 * kSqrt2, 1e-15);
+}
+
+TEST(GramSensitivity, UpperTriangleL1IsDPlusOneBSquared) {
+  EXPECT_EQ(gram_upper_triangle_l1_sensitivity(Neighbour::AddRemove, 10, 1.0), 5.5);
+  EXPECT_EQ(gram_upper_triangle_l1_sensitivity(Neighbour::ReplaceOne, 10, 1.0), 11.0);
+  EXPECT_EQ(gram_upper_triangle_l1_sensitivity(Neighbour::ReplaceOne, 100, 2.0), 404.0);
+  EXPECT_EQ(gram_l1_sensitivity_published(10, 1.0), 20.0);
+}
+
+// Upper-triangle L1 norm of v v^T - w w^T.
+double upper_l1(const std::vector<double> &v, const std::vector<double> &w) {
+  double sum = 0.0;
+  for (size_t j = 0; j < v.size(); ++j)
+    for (size_t i = 0; i <= j; ++i) sum += std::fabs(v[i] * v[j] - w[i] * w[j]);
+  return sum;
+}
+
+TEST(GramSensitivity, UpperTriangleL1IsAttainedAddRemoveAndNeverExceeded) {
+  const int d = 10;
+  const std::vector<double> zero(d, 0.0);
+  const std::vector<double> flat(d, 1.0 / std::sqrt(double(d)));
+  // The add/remove maximiser v = (1, ..., 1)/sqrt(d) attains (d+1)/2.
+  EXPECT_NEAR(upper_l1(flat, zero), (d + 1) / 2.0, 1e-12);
+  // Random unit pairs (fixed seed) never exceed the replace bound d + 1, nor the published 2d.
+  std::mt19937_64 gen(20261122);
+  std::normal_distribution<double> normal;
+  double worst = 0.0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<double> v(d), w(d);
+    double nv = 0, nw = 0;
+    for (int i = 0; i < d; ++i) {
+      v[i] = normal(gen);
+      w[i] = normal(gen);
+      nv += v[i] * v[i];
+      nw += w[i] * w[i];
+    }
+    for (int i = 0; i < d; ++i) {
+      v[i] /= std::sqrt(nv);
+      w[i] /= std::sqrt(nw);
+    }
+    worst = std::max(worst, upper_l1(v, w));
+  }
+  EXPECT_LE(worst, gram_upper_triangle_l1_sensitivity(Neighbour::ReplaceOne, d, 1.0));
+}
+
+TEST(LaplaceScale, MatchesConstantsTable) {
+  EXPECT_EQ(laplace_scale(gram_upper_triangle_l1_sensitivity(Neighbour::AddRemove, 10, 1.0), 1.0),
+            5.5);
+  EXPECT_EQ(laplace_scale(gram_upper_triangle_l1_sensitivity(Neighbour::ReplaceOne, 10, 1.0), 1.0),
+            11.0);
+  // Jiang et al. on S = G / n: 2d / (n eps) = 0.002 at d = 10, n = 1e4.
+  expect_close(laplace_scale(gram_l1_sensitivity_published(10, 1.0), 1.0) / 1e4, 0.002, 1e-15);
+}
+
+TEST(LaplaceScale, IsRoundedUp) {
+  // 1/3 and 11/0.7 are inexact; the result must not be below the exact quotient.
+  for (const auto &[a, b] : std::vector<std::pair<double, double>>{{1, 3}, {11, 0.7}, {5.5, 0.3}}) {
+    const double q = laplace_scale(a, b);
+    EXPECT_GE(std::fma(q, b, -a), 0.0) << a << "/" << b;
+    EXPECT_LT(std::fma(std::nextafter(q, 0.0), b, -a), 0.0) << a << "/" << b;
+  }
+}
+
+TEST(Upward, SqrtAndProductsAreNotBelowExact) {
+  const double s = upward::sqrt_up(2.0);
+  EXPECT_GE(std::fma(s, s, -2.0), 0.0);
+  // The exact product minus p is <= 0, and the double below p is below the exact product.
+  const double p = upward::mul_up(0.1, 0.7);
+  EXPECT_LE(std::fma(0.1, 0.7, -p), 0.0);
+  EXPECT_GT(std::fma(0.1, 0.7, -std::nextafter(p, 0.0)), 0.0);
+  EXPECT_EQ(upward::mul_up(3.0, 4.0), 12.0);
+  EXPECT_EQ(upward::div_up(11.0, 1.0), 11.0);
+}
+
+TEST(AdditiveWishartDof, MatchesConstantsTable) {
+  EXPECT_EQ(additive_wishart_dof(10, 0.5, 1e-6), 862.0);
+  // The table's eps = 1 rows lie on the boundary the theorem excludes (eps < 1); just below it
+  // the formula gives the table's values.
+  const double below_one = std::nextafter(1.0, 0.0);
+  EXPECT_EQ(additive_wishart_dof(10, below_one, 1e-6), 223.0);
+  EXPECT_EQ(additive_wishart_dof(10, below_one, 1e-3), 127.0);
+  EXPECT_EQ(additive_wishart_dof(100, below_one, 1e-6), 313.0);
+  EXPECT_EQ(additive_wishart_scale(1.0), 1.0);
+  EXPECT_EQ(additive_wishart_scale(3.0), 9.0);
+}
+
+TEST(AdditiveWishartDof, RefusesOutsideTheTheoremsPreconditions) {
+  EXPECT_EQ(status_of([] { additive_wishart_dof(10, 1.0, 1e-6); }), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] { additive_wishart_dof(10, 0.5, 0.37); }), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] { additive_wishart_dof(10, 0.5, 0.36787944117144233); }),
+            DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] { additive_wishart_dof(10, 0.5, 0.3678794411714423); }), DPCOV_OK);
+  EXPECT_EQ(status_of([] { additive_wishart_dof(10, -0.5, 1e-6); }), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { additive_wishart_dof(0, 0.5, 1e-6); }), DPCOV_E_DIMENSION);
+}
+
+TEST(InverseGramSensitivity, MatchesConstantsTable) {
+  const double domain =
+      inverse_gram_l2_sensitivity(Neighbour::ReplaceOne, 1.0, 1e3, LambdaMinScope::Domain);
+  expect_close(domain, 1.414214e-6);
+  expect_close(analytic_gaussian_sigma(1.0, 1e-6, domain), 5.974598e-6);
+  // 1 / (1e3)^2 is inexact in binary: rounded up, one ulp above the nearest double.
+  const double add_remove =
+      inverse_gram_l2_sensitivity(Neighbour::AddRemove, 1.0, 1e3, LambdaMinScope::Domain);
+  expect_close(add_remove, 1e-6, 1e-15);
+  EXPECT_GE(std::fma(add_remove, 1e6, -1.0), 0.0);
+  // B^2 sqrt(2) / (theta^2 (theta^2 - B^2)) = sqrt(2) / (1000 * 999).
+  expect_close(
+      inverse_gram_l2_sensitivity(Neighbour::ReplaceOne, 1.0, 1e3, LambdaMinScope::Input),
+      1.4156291915646597e-6, 1e-14);
+}
+
+TEST(InverseGramSensitivity, InputScopeNeedsThetaSquaredAboveBSquared) {
+  EXPECT_EQ(status_of([] {
+              inverse_gram_l2_sensitivity(Neighbour::ReplaceOne, 2.0, 4.0, LambdaMinScope::Input);
+            }),
+            DPCOV_E_PRECONDITION);
+  EXPECT_EQ(status_of([] {
+              inverse_gram_l2_sensitivity(Neighbour::ReplaceOne, 2.0, 4.0, LambdaMinScope::Domain);
+            }),
+            DPCOV_OK);
+  EXPECT_EQ(status_of([] {
+              inverse_gram_l2_sensitivity(Neighbour::ReplaceOne, 1.0, 0.0, LambdaMinScope::Domain);
+            }),
+            DPCOV_E_INVALID_ARGUMENT);
+}
+
+TEST(JiangWishartConstants, MatchThePublishedValues) {
+  // On S = G / n with n = 1e4: 3 / (2 n eps) = 1.5e-4 (eps = 1), 3e-4 (eps = 0.5).
+  expect_close(jiang_wishart_scale_not_dp(1.0, 1.0) / 1e4, 1.5e-4, 1e-15);
+  expect_close(jiang_wishart_scale_not_dp(1.0, 0.5) / 1e4, 3e-4, 1e-15);
+  EXPECT_EQ(jiang_wishart_scale_not_dp(2.0, 1.0), 6.0);
+  EXPECT_EQ(jiang_wishart_dof_not_dp(10), 11.0);
+}
+
+}  // namespace

@@ -8,30 +8,35 @@
 
 namespace dpcov::mechanisms {
 
-Receipt plan_analyze_gauss(const Request &request) {
-  Receipt receipt = base_receipt(MechanismId::AnalyzeGauss, request, DeltaUse::Approximate);
-  receipt.sensitivity_norm = SensitivityNorm::L2;
-  receipt.sensitivity = privacy::gram_l2_sensitivity(request.options.neighbour, request.bound);
+void calibrate_gaussian(Receipt &receipt, const Request &request, const char *theorem_analytic,
+                        const char *theorem_classical) {
   switch (request.options.calibration) {
     case Calibration::Default:
     case Calibration::AnalyticGaussian:
       receipt.calibration = Calibration::AnalyticGaussian;
       receipt.sigma =
           privacy::analytic_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
-      receipt.theorem =
-          "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 (analytic "
-          "Gaussian); proofs/analyze_gauss.md";
+      receipt.theorem = theorem_analytic;
       break;
     case Calibration::ClassicalGaussian:
       receipt.calibration = Calibration::ClassicalGaussian;
       receipt.sigma =
           privacy::classical_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
-      receipt.theorem =
-          "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Dwork-Roth 2014 Thm A.1 (classical "
-          "Gaussian, eps < 1); proofs/analyze_gauss.md";
+      receipt.theorem = theorem_classical;
       break;
-    default: fail_calibration(MechanismId::AnalyzeGauss, request.options.calibration);
+    default: fail_calibration(receipt.mechanism, request.options.calibration);
   }
+}
+
+Receipt plan_analyze_gauss(const Request &request) {
+  Receipt receipt = base_receipt(MechanismId::AnalyzeGauss, request, DeltaUse::Approximate);
+  receipt.sensitivity_norm = SensitivityNorm::L2;
+  receipt.sensitivity = privacy::gram_l2_sensitivity(request.options.neighbour, request.bound);
+  calibrate_gaussian(receipt, request,
+                     "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 "
+                     "(analytic Gaussian); proofs/analyze_gauss.md",
+                     "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Dwork-Roth 2014 Thm A.1 "
+                     "(classical Gaussian, eps < 1); proofs/analyze_gauss.md");
   return receipt;
 }
 

@@ -11,6 +11,13 @@
 namespace dpcov::mechanisms {
 
 // Every constant the release would use, or the status it would throw; no data, no randomness.
+// Sets receipt.calibration, receipt.sigma and receipt.theorem for symmetric Gaussian noise of L2
+// sensitivity receipt.sensitivity, by the calibration the request asks for: the analytic Gaussian
+// (Balle-Wang 2018 Thm 8; the default) or the classical one (Dwork-Roth Thm A.1, eps < 1). Every
+// mechanism that adds Gaussian noise calibrates through here, so sigma is computed in one place.
+void calibrate_gaussian(Receipt &receipt, const Request &request, const char *theorem_analytic,
+                        const char *theorem_classical);
+
 Receipt plan_analyze_gauss(const Request &request);
 
 // Plans, validates the statistic, then samples: never recomputes a constant.

@@ -2,10 +2,9 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
-#include "../privacy/analytic_gaussian.hpp"
-#include "../privacy/classical_gaussian.hpp"
 #include "../privacy/inverse_gram_sensitivity.hpp"
 #include "../random/samplers.hpp"
+#include "analyze_gauss.hpp"
 #include "statistic.hpp"
 
 namespace dpcov::mechanisms {
@@ -41,26 +40,11 @@ Receipt plan_inverse_gauss(const Request &request) {
   receipt.sensitivity_norm = SensitivityNorm::L2;
   receipt.sensitivity = privacy::inverse_gram_l2_sensitivity(
       options.neighbour, request.bound, options.lambda_min_bound, options.lambda_min_scope);
-  switch (options.calibration) {
-    case Calibration::Default:
-    case Calibration::AnalyticGaussian:
-      receipt.calibration = Calibration::AnalyticGaussian;
-      receipt.sigma =
-          privacy::analytic_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
-      receipt.theorem =
-          "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 (analytic "
-          "Gaussian); proofs/inverse_gauss.md";
-      break;
-    case Calibration::ClassicalGaussian:
-      receipt.calibration = Calibration::ClassicalGaussian;
-      receipt.sigma =
-          privacy::classical_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
-      receipt.theorem =
-          "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Dwork-Roth 2014 Thm A.1 (classical "
-          "Gaussian, eps < 1); proofs/inverse_gauss.md";
-      break;
-    default: fail_calibration(MechanismId::InverseGauss, options.calibration);
-  }
+  calibrate_gaussian(receipt, request,
+                     "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 "
+                     "(analytic Gaussian); proofs/inverse_gauss.md",
+                     "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Dwork-Roth 2014 Thm A.1 "
+                     "(classical Gaussian, eps < 1); proofs/inverse_gauss.md");
   return receipt;
 }
 

@@ -34,7 +34,14 @@ const std::vector<std::pair<std::string, int32_t>> kCalibrations = {
     {"classical-gaussian", DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN},
     {"laplace-upper-triangle", DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE},
     {"laplace-published", DPCOV_CALIBRATION_LAPLACE_PUBLISHED},
-    {"theorem", DPCOV_CALIBRATION_THEOREM}};
+    {"theorem", DPCOV_CALIBRATION_THEOREM},
+    {"bingham-published", DPCOV_CALIBRATION_BINGHAM_PUBLISHED},
+    {"bingham-sensitivity", DPCOV_CALIBRATION_BINGHAM_SENSITIVITY}};
+
+const std::vector<std::pair<std::string, int32_t>> kBudgetSplits = {
+    {"default", DPCOV_BUDGET_SPLIT_DEFAULT},
+    {"uniform", DPCOV_BUDGET_SPLIT_UNIFORM},
+    {"adaptive", DPCOV_BUDGET_SPLIT_ADAPTIVE}};
 
 const std::vector<std::pair<std::string, int32_t>> kSensitivityNorms = {
     {"none", DPCOV_SENSITIVITY_NONE}, {"l1", DPCOV_SENSITIVITY_L1}, {"l2", DPCOV_SENSITIVITY_L2}};
@@ -77,7 +84,8 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
       ->check(CLI::IsMember(names_of(kNeighbours)));
   command.add_option("--calibration", options.calibration,
                      "Noise calibration: default, analytic-gaussian, classical-gaussian, "
-                     "laplace-upper-triangle, laplace-published")
+                     "laplace-upper-triangle, laplace-published, bingham-published, "
+                     "bingham-sensitivity")
       ->check(CLI::IsMember(names_of(kCalibrations)));
   command.add_option("--lambda-min", options.lambda_min,
                      "inverse_gauss: public lower bound theta^2 on the smallest eigenvalue of G");
@@ -86,6 +94,20 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
       ->check(CLI::IsMember(names_of(kLambdaMinScopes)));
   command.add_flag("--audit-only-not-private", options.audit_only_not_private,
                    "wishart_jiang: run this NON-private mechanism as an audit target");
+  command.add_option("--budget-split", options.budget_split,
+                     "iev, kt_rank1: split of epsilon over the eigenvectors, uniform (default) or "
+                     "adaptive")
+      ->check(CLI::IsMember(names_of(kBudgetSplits)));
+  command.add_option("--beta", options.beta,
+                     "iev, kt_rank1 with --budget-split adaptive: utility failure probability in "
+                     "(0, 1) (default 0.05)");
+  command.add_option("--rank", options.rank,
+                     "iev, kt_rank1: number of top eigenpairs released, 1..d (default d)");
+  command.add_option("--projection-rows", options.projection_rows,
+                     "jl_ridge, jl_ridge_sigma_min, ols_jl: projection rows r (required there)");
+  command.add_option("--posterior-dof", options.posterior_dof,
+                     "inverse_wishart, inverse_wishart_sigma_min: degrees of freedom m >= d "
+                     "(required there)");
 }
 
 MechanismChoice resolve_mechanism(const MechanismOptions &options) {
@@ -100,6 +122,11 @@ MechanismChoice resolve_mechanism(const MechanismOptions &options) {
       value_of(kLambdaMinScopes, options.lambda_min_scope, "--lambda-min-scope");
   if (options.lambda_min) choice.params.lambda_min_bound = *options.lambda_min;
   choice.params.audit_only_not_private = options.audit_only_not_private ? 1 : 0;
+  choice.params.budget_split = value_of(kBudgetSplits, options.budget_split, "--budget-split");
+  if (options.beta) choice.params.beta = *options.beta;
+  if (options.rank) choice.params.rank = *options.rank;
+  if (options.projection_rows) choice.params.projection_rows = *options.projection_rows;
+  if (options.posterior_dof) choice.params.posterior_dof = *options.posterior_dof;
   choice.delta = options.delta.value_or(0.0);
   return choice;
 }
@@ -147,6 +174,25 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"dof", r.dof},
           {"lambda_min_bound", r.lambda_min_bound},
           {"lambda_min_scope", name_of(kLambdaMinScopes, r.lambda_min_scope)},
+          {"epsilon_eigenvalues", r.epsilon_eigenvalues},
+          {"epsilon_step", r.epsilon_step},
+          {"budget_split", name_of(kBudgetSplits, r.budget_split)},
+          {"rank", r.rank},
+          {"beta", r.beta},
+          {"tau", r.tau},
+          {"exponent_factor", r.exponent_factor},
+          {"clip_upper", r.clip_upper},
+          {"bingham_proposals", r.bingham_proposals},
+          {"bingham_rejections", r.bingham_rejections},
+          {"projection_rows", r.projection_rows},
+          {"threshold_w2", r.threshold_w2},
+          {"appended_w", r.appended_w},
+          {"test_epsilon", r.test_epsilon},
+          {"test_delta", r.test_delta},
+          {"test_scale", r.test_scale},
+          {"test_shift", r.test_shift},
+          {"test_value", r.test_value},
+          {"test_passed", r.test_passed != 0},
           {"seed_fixed", r.seed_fixed != 0}};
 }
 

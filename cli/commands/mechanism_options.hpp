@@ -21,6 +21,11 @@ struct MechanismOptions {
   std::optional<double> lambda_min;
   std::string lambda_min_scope = "domain";
   bool audit_only_not_private = false;
+  std::string budget_split = "default";
+  std::optional<double> beta;
+  std::optional<int64_t> rank;
+  std::optional<int64_t> projection_rows;
+  std::optional<int64_t> posterior_dof;
 };
 
 // Registers --mechanism, --epsilon, --delta and the mechanism settings on `command`.

@@ -5,11 +5,8 @@
 
 #include "../core/check.hpp"
 #include "../core/data/gram.hpp"
+#include "gram_handle.hpp"
 #include "guard.hpp"
-
-struct dpcov_gram {
-  dpcov::GramAccumulator acc;
-};
 
 namespace {
 
@@ -79,6 +76,25 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
     info->clipped = c.clipped;
     info->dropped = c.dropped;
     info->bound = gram->acc.bound();
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpcov_gram_info *info,
+                                                    int32_t layout, const double *g, int64_t ldg) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::check::not_null(info, "info");
+    if (info->struct_size < offsetof(dpcov_gram_info, bound) + sizeof(double))
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "info->struct_size must be set to sizeof(dpcov_gram_info) = ",
+                  sizeof(dpcov_gram_info), ", got ", info->struct_size);
+    dpcov::check::dimension(info->dim, "info->dim");
+    const dpcov::ConstMatrixView view =
+        dpcov::check::matrix(layout, info->dim, info->dim, g, ldg, "g");
+    dpcov::GramCounts counts;
+    counts.rows = info->rows;
+    counts.clipped = info->clipped;
+    counts.dropped = info->dropped;
+    *out = new dpcov_gram{dpcov::GramAccumulator::from_state(view, counts, info->bound)};
   });
 }
 

@@ -8,6 +8,7 @@
 #include "../core/mechanisms/jl_ridge.hpp"
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
+#include "gram_handle.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
@@ -139,6 +140,32 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     dpcov::write_symmetric_from_upper(m, out_view);
     rng->rng = local;
     *receipt = written;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_get_gram(const dpcov_sketch *sketch, int32_t layout,
+                                             double *out, int64_t ld) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(sketch, "sketch");
+    const int64_t d = sketch->acc.dim();
+    sketch->acc.gram().write_matrix(dpcov::check::output_matrix(layout, d, d, out, ld, "out"));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const dpcov_rng *rng,
+                                                      int64_t projection_rows,
+                                                      const dpcov_gram *gram, int32_t layout,
+                                                      const double *data_sketch, int64_t lds) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::check::not_null(rng, "rng");
+    dpcov::check::not_null(gram, "gram");
+    if (projection_rows < 1)
+      fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", projection_rows);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(
+        layout, projection_rows, gram->acc.dim(), data_sketch, lds, "data_sketch");
+    *out = new dpcov_sketch{
+        dpcov::SketchAccumulator::from_state(rng->rng, projection_rows, gram->acc, view)};
   });
 }
 

@@ -26,6 +26,13 @@ class GramAccumulator {
  public:
   explicit GramAccumulator(int64_t dim);
 
+  // An accumulator holding a state summed elsewhere (e.g. over machines): G = `gram` with the
+  // given counters and bound. Checks what a Gram statistic of counts.rows rows of norm <= bound
+  // satisfies: d x d, finite, exactly symmetric, diagonal >= 0, trace <= rows B^2 (to the
+  // rounding of a sum, relative 1e-9), counters >= 0 with clipped <= rows, bound finite and > 0.
+  // Throws DPCOV_E_DIMENSION, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
+  static GramAccumulator from_state(ConstMatrixView gram, const GramCounts &counts, double bound);
+
   // Adds the rows of `rows` (n x d, any layout). The whole chunk is validated first: on NaN/Inf,
   // or a row over the bound under BoundPolicy::Reject, it throws and the accumulator is unchanged
   // (strong exception guarantee, also for allocation failure). `bound` must match earlier chunks.

@@ -149,4 +149,26 @@ Matrix SketchAccumulator::sketch(double w) const {
   return s;
 }
 
+SketchAccumulator SketchAccumulator::from_state(const random::Rng &generator,
+                                                int64_t projection_rows,
+                                                const GramAccumulator &gram,
+                                                ConstMatrixView data_sketch) {
+  if (gram.bound() == 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT,
+         "gram holds no chunk of rows, so the bound of the sketch's rows is unknown");
+  SketchAccumulator acc(gram.dim(), projection_rows, generator);
+  if (data_sketch.rows != projection_rows || data_sketch.cols != gram.dim())
+    fail(DPCOV_E_DIMENSION, "data_sketch must be r x d = ", projection_rows, " x ", gram.dim(),
+         ", got ", data_sketch.rows, " x ", data_sketch.cols);
+  check::all_finite(data_sketch, "data_sketch");
+  for (int64_t j = 0; j < acc.dim(); ++j)
+    for (int64_t k = 0; k < projection_rows; ++k)
+      acc.sum_[static_cast<size_t>(k + j * projection_rows)] = data_sketch(k, j);
+  acc.gram_ = gram;
+  // Every data row index counts as used: the indices behind the sum are unknown, and adding a row
+  // whose index is among them would reuse its Gaussian weights.
+  acc.used_ = {{0, INT64_MAX}};
+  return acc;
+}
+
 }  // namespace dpcov

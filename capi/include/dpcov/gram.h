@@ -113,6 +113,31 @@ DPCOV_API dpcov_status dpcov_gram_get_matrix(const dpcov_gram *gram, int32_t lay
  */
 DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_info *info);
 
+/**
+ * Create an accumulator holding a state summed elsewhere, e.g. the Gram matrices and counters of
+ * several machines added up with MPI_Reduce (docs/distributed.md). Export a state with
+ * dpcov_gram_get_matrix() and dpcov_gram_get_info(); the sums of G, rows, clipped and dropped over
+ * accumulators with one bound B are the state of their merge (to the rounding of the sum of G).
+ *
+ * The library checks what a Gram matrix of `info->rows` rows of norm <= B satisfies but cannot
+ * check where G came from: privacy rests on every row behind it having been bounded (as
+ * dpcov_gram_add_rows() does).
+ *
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param info      the state's counters: struct_size set by the caller; dim d (1 <= d <= 46340),
+ *                  rows >= 0, 0 <= clipped <= rows, dropped >= 0, bound B finite and > 0.
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param g         G, d x d: finite, exactly symmetric, diagonal >= 0, trace <= rows B^2 (relative
+ *                  slack 1e-9 for rounding); copied, not retained.
+ * @param ldg       leading dimension of @p g, >= d.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE (g or bound), ::DPCOV_E_INVALID_ARGUMENT
+ *         (struct_size too small, G not symmetric or with a negative diagonal entry, bound <= 0,
+ *         counters out of range), ::DPCOV_E_NORM_BOUND (trace(G) > rows B^2), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpcov_gram_info *info,
+                                                    int32_t layout, const double *g, int64_t ldg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -133,6 +133,50 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
                                             int32_t layout, double *sketch_out, int64_t lds,
                                             double *out, int64_t ldo, dpcov_receipt *receipt);
 
+/**
+ * The Gram matrix G = A^T A of the rows accumulated in @p sketch (the one kept alongside the
+ * sketch), d x d, in full and exactly symmetric. With dpcov_sketch_get() (w = 0) and
+ * dpcov_sketch_get_info() it exports the sketch's state (docs/distributed.md).
+ * @param sketch   the accumulator.
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param[out] out d x d; untouched on failure.
+ * @param ld       leading dimension of @p out, >= d.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT.
+ */
+DPCOV_API dpcov_status dpcov_sketch_get_gram(const dpcov_sketch *sketch, int32_t layout,
+                                             double *out, int64_t ld);
+
+/**
+ * Create a sketch holding a state summed elsewhere, e.g. over machines with MPI_Reduce
+ * (docs/distributed.md): the data sketch R_A A (dpcov_sketch_get() with w = 0) summed over partial
+ * sketches whose rows had distinct global indices, and the Gram accumulator of the same rows
+ * (dpcov_gram_create_from_state() from the summed dpcov_sketch_get_gram() and counters). The
+ * weights of the w I block derive from the key of @p rng, which must be the generator the partial
+ * sketches were created from. dpcov_sketch_release() then releases from it as from the merged
+ * sketch (to the rounding of the sum).
+ *
+ * The global row indices behind the sum are unknown, so every index counts as used: rows cannot
+ * be added to the new sketch (::DPCOV_E_INVALID_ARGUMENT) and it merges only with sketches holding
+ * no rows. The library cannot check that @p data_sketch was formed with this key from bounded rows
+ * with distinct indices; privacy rests on it.
+ *
+ * @param[out] out        receives the new handle; untouched on failure.
+ * @param rng             the generator the partial sketches were created from; copied, not advanced.
+ * @param projection_rows r >= 1; r d must fit a 32-bit BLAS integer.
+ * @param gram            the Gram state of the same rows (d from it); must hold at least one chunk;
+ *                        copied.
+ * @param layout          layout of @p data_sketch.
+ * @param data_sketch     R_A A, r x d, finite; copied, not retained.
+ * @param lds             leading dimension of @p data_sketch.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (@p gram holds no
+ *         chunk), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const dpcov_rng *rng,
+                                                      int64_t projection_rows,
+                                                      const dpcov_gram *gram, int32_t layout,
+                                                      const double *data_sketch, int64_t lds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -112,6 +112,7 @@ DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism) {
     case DPCOV_MECHANISM_INVERSE_WISHART:
     case DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN:
     case DPCOV_MECHANISM_OLS_JL:
+    case DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART:
       return mech::mechanism_name(static_cast<mech::MechanismId>(mechanism));
     default: return "unknown";
   }

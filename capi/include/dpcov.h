@@ -19,5 +19,6 @@
 #include "dpcov/audit.h"
 #include "dpcov/sketch.h"
 #include "dpcov/ols.h"
+#include "dpcov/private_glasso.h"
 
 #endif /* DPCOV_H */

@@ -2,6 +2,7 @@
 
 #include "../error.hpp"
 #include "analyze_gauss.hpp"
+#include "glasso_output.hpp"
 #include "iev.hpp"
 #include "inverse_gauss.hpp"
 #include "inverse_wishart.hpp"
@@ -27,7 +28,8 @@ MechanismId mechanism_id(int32_t value) {
     case DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN:
     case DPCOV_MECHANISM_INVERSE_WISHART:
     case DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN:
-    case DPCOV_MECHANISM_OLS_JL: return static_cast<MechanismId>(value);
+    case DPCOV_MECHANISM_OLS_JL:
+    case DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART: return static_cast<MechanismId>(value);
     default: fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", value);
   }
 }
@@ -46,6 +48,7 @@ Receipt plan(MechanismId mechanism, const Request &request) {
     case MechanismId::InverseWishart: return plan_inverse_wishart(request);
     case MechanismId::InverseWishartSigmaMin: return plan_inverse_wishart_sigma_min(request);
     case MechanismId::OlsJl: return plan_ols_jl(request);
+    case MechanismId::GlassoOutputWishart: return plan_glasso_output(request);
   }
   fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
@@ -66,6 +69,7 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
     case MechanismId::InverseWishartSigmaMin:
       return release_inverse_wishart_sigma_min(gram, request, rng);
     case MechanismId::OlsJl: return release_ols_jl(gram, request, rng);
+    case MechanismId::GlassoOutputWishart: return release_glasso_output(gram, request, rng);
   }
   fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
@@ -84,6 +88,8 @@ double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixV
     case MechanismId::JlRidge: return log_density_jl_ridge(released, gram, request);
     case MechanismId::InverseWishart:
       return log_density_inverse_wishart(released, gram, request);
+    case MechanismId::GlassoOutputWishart:
+      return log_density_glasso_output(released, gram, request);
     case MechanismId::JlRidgeSigmaMin:
     case MechanismId::InverseWishartSigmaMin:
     case MechanismId::OlsJl:

@@ -26,6 +26,7 @@ enum class MechanismId : int32_t {
   InverseWishart = DPCOV_MECHANISM_INVERSE_WISHART,
   InverseWishartSigmaMin = DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN,
   OlsJl = DPCOV_MECHANISM_OLS_JL,
+  GlassoOutputWishart = DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART,
 };
 
 enum class Calibration : int32_t {

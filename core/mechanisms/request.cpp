@@ -18,6 +18,7 @@ const char *mechanism_name(MechanismId mechanism) {
     case MechanismId::InverseWishart: return "inverse_wishart";
     case MechanismId::InverseWishartSigmaMin: return "inverse_wishart_sigma_min";
     case MechanismId::OlsJl: return "ols_jl";
+    case MechanismId::GlassoOutputWishart: return "glasso_output_wishart";
   }
   fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
@@ -59,9 +60,13 @@ void check_options_apply(MechanismId mechanism, const Options &options) {
       mechanism != MechanismId::InverseWishartSigmaMin && options.posterior_dof != 0)
     fail(DPCOV_E_INVALID_ARGUMENT, "posterior_dof applies only to inverse_wishart and ",
          "inverse_wishart_sigma_min; leave it 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::WishartJiang && options.audit_only_not_private)
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit_only_not_private applies only to wishart_jiang; ",
-         "leave it 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::WishartJiang && mechanism != MechanismId::GlassoOutputWishart &&
+      options.audit_only_not_private)
+    fail(DPCOV_E_INVALID_ARGUMENT, "audit_only_not_private applies only to wishart_jiang and ",
+         "glasso_output_wishart; leave it 0 for ", mechanism_name(mechanism));
+  if (mechanism != MechanismId::GlassoOutputWishart && options.glasso_rho != 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_rho applies only to glasso_output_wishart; leave it 0 ",
+         "for ", mechanism_name(mechanism));
 }
 
 void fail_calibration(MechanismId mechanism, Calibration calibration) {

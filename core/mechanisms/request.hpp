@@ -19,8 +19,9 @@ struct Options {
   // covers. Must stay 0 / Domain for every other mechanism.
   double lambda_min_bound = 0.0;
   privacy::LambdaMinScope lambda_min_scope = privacy::LambdaMinScope::Domain;
-  // Wishart (Jiang) only: the explicit acknowledgement that the mechanism is not private and runs
-  // as an audit target. Must stay false for every other mechanism.
+  // Wishart (Jiang) and graphical-lasso output perturbation only: the explicit acknowledgement
+  // that the mechanism is not private and runs as an audit target. Must stay false for every other
+  // mechanism.
   bool audit_only_not_private = false;
   // IEV and KT only (eigenvector_sampling.hpp): the budget split, the adaptive split's beta (0: the
   // default 0.05) and the number k of top eigenpairs released (0: all d). Must stay Default / 0 for
@@ -34,6 +35,9 @@ struct Options {
   // Inverse-Wishart posterior (both variants) only, required there: the integer degrees of
   // freedom m >= d. Must stay 0 for every other mechanism.
   int64_t posterior_dof = 0;
+  // Graphical-lasso output perturbation only, required there: the public penalty rho > 0 of the
+  // graphical lasso it perturbs (on the scale of G / n). Must stay 0 for every other mechanism.
+  double glasso_rho = 0.0;
 };
 
 struct Request {

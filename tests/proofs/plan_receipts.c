@@ -7,6 +7,7 @@
  *   [scope=domain|input] [audit=1]
  *   [calibration=bingham_published|bingham_sensitivity] [split=uniform|adaptive] [beta=<x>]
  *   [rank=<k>] [r=<projection rows>] [m=<posterior dof>]
+ *   [rho=<graphical-lasso penalty>]  (plans with dpcov_private_glasso_plan() instead)
  * and writes one JSON object per line: the receipt's fields, or {"status": ..., "message": ...}
  * when the plan fails. Doubles are printed with 17 significant digits (exact round trip). */
 #include <math.h>
@@ -18,7 +19,7 @@
 
 static int mechanism_from(const char *name) {
   int32_t id;
-  for (id = 1; id <= 12; ++id)
+  for (id = 1; id <= 13; ++id)
     if (strcmp(dpcov_mechanism_name(id), name) == 0) return id;
   return -1;
 }
@@ -63,6 +64,7 @@ int main(void) {
     dpcov_receipt r;
     dpcov_status status;
     int mechanism;
+    double rho = 0.0;
     char clip_upper[32];
     while (token != NULL && count < 16) {
       tokens[count++] = token;
@@ -76,15 +78,22 @@ int main(void) {
     mechanism = mechanism_from(tokens[0]);
     dpcov_mechanism_params_default(&params);
     for (i = 6; i < count; ++i)
-      if (!apply_option(&params, tokens[i])) {
+      if (strncmp(tokens[i], "rho=", 4) == 0) rho = strtod(tokens[i] + 4, NULL);
+      else if (!apply_option(&params, tokens[i])) {
         fprintf(stderr, "plan_receipts: unknown option %s\n", tokens[i]);
         return 2;
       }
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
-    status = dpcov_mechanism_plan(mechanism, strtoll(tokens[1], NULL, 10),
-                                  strtoll(tokens[2], NULL, 10), strtod(tokens[3], NULL),
-                                  strtod(tokens[4], NULL), strtod(tokens[5], NULL), &params, &r);
+    if (rho != 0.0)
+      status = dpcov_private_glasso_plan(mechanism, strtoll(tokens[1], NULL, 10),
+                                         strtoll(tokens[2], NULL, 10), strtod(tokens[3], NULL),
+                                         strtod(tokens[4], NULL), strtod(tokens[5], NULL), &params,
+                                         rho, &r);
+    else
+      status = dpcov_mechanism_plan(mechanism, strtoll(tokens[1], NULL, 10),
+                                    strtoll(tokens[2], NULL, 10), strtod(tokens[3], NULL),
+                                    strtod(tokens[4], NULL), strtod(tokens[5], NULL), &params, &r);
     if (status != DPCOV_OK) {
       printf("{\"status\": \"%s\", \"message\": \"%s\"}\n", dpcov_status_string(status),
              dpcov_last_error_message());

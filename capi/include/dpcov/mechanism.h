@@ -198,7 +198,24 @@ enum dpcov_mechanism_id {
    * Log-density: joint with s2 only (dpcov_mechanism_log_density_tested()).
    * @proof proofs/ols_ptr.md
    */
-  DPCOV_MECHANISM_OLS_JL = 12
+  DPCOV_MECHANISM_OLS_JL = 12,
+  /**
+   * Output perturbation around the graphical lasso (Wang, Huai, Xu, "Differentially Private
+   * Sparse Inverse Covariance Estimation", GlobalSIP 2018, Alg. 1), exactly as published: releases
+   * Theta_rho + N, N ~ W_d(d + 1, c I), c = d^{5/2} B^2 / (n epsilon rho^2), where Theta_rho is the
+   * graphical-lasso solution (diagonal penalised) for S = G / n and the public penalty rho. A
+   * precision-matrix estimate, not a Gram matrix.
+   *
+   * NOT DIFFERENTIALLY PRIVATE: as for ::DPCOV_MECHANISM_WISHART_JIANG, the noise has no mass
+   * outside the positive-definite cone, so whenever two neighbours have different solutions the
+   * event {released - Theta_rho(D) not PSD} has probability 0 under one and a positive probability
+   * under the other. Runs only through dpcov_private_glasso_release() (dpcov/private_glasso.h),
+   * which takes rho, with dpcov_mechanism_params::audit_only_not_private = 1; the receipt has
+   * not_dp = 1. Replace-one only. dpcov_mechanism_plan() and dpcov_mechanism_release() have no rho
+   * and return ::DPCOV_E_INVALID_ARGUMENT (or ::DPCOV_E_NOT_PRIVATE without the unlock).
+   * @proof proofs/glasso_output.md
+   */
+  DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART = 13
 };
 
 /**
@@ -247,7 +264,8 @@ DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *pa
 /**
  * Static name of a mechanism ("analyze_gauss", "laplace_sym", "wishart_additive",
  * "inverse_gauss", "wishart_jiang", "iev", "kt_rank1", "jl_ridge", "jl_ridge_sigma_min",
- * "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl"), or "unknown". Never NULL. Thread-safe.
+ * "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl", "glasso_output_wishart"), or
+ * "unknown". Never NULL. Thread-safe.
  */
 DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism);
 

@@ -1,0 +1,123 @@
+// C ABI of the Wang-Huai-Xu private graphical lasso (dpcov/private_glasso.h).
+#include "dpcov/private_glasso.h"
+
+#include <cstddef>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/glasso_output.hpp"
+#include "../core/mechanisms/mechanism.hpp"
+#include "../core/mechanisms/private_glasso.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace mech = dpcov::mechanisms;
+namespace est = dpcov::estimators;
+
+mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon, double delta,
+                           const dpcov_mechanism_params *params) {
+  return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
+}
+
+void check_size(size_t struct_size, size_t required, const char *name) {
+  if (struct_size < required)
+    fail(DPCOV_E_INVALID_ARGUMENT, name, "->struct_size must be set to sizeof the struct (at least ",
+         required, "), got ", struct_size);
+}
+
+est::GlassoOptions glasso_options(const dpcov_glasso_params *params) {
+  est::GlassoOptions options;
+  if (params == nullptr) return options;
+  check_size(params->struct_size, offsetof(dpcov_glasso_params, max_iter) + sizeof(int64_t),
+             "glasso_params");
+  if (params->penalize_diagonal != 0 && params->penalize_diagonal != 1)
+    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params->penalize_diagonal must be 0 or 1, got ",
+         params->penalize_diagonal);
+  options.penalize_diagonal = params->penalize_diagonal == 1;
+  options.tol = params->tol;
+  options.max_iter = params->max_iter;
+  return options;
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_private_glasso_plan(int32_t mechanism, int64_t dim, int64_t n,
+                                                 double bound, double epsilon, double delta,
+                                                 const dpcov_mechanism_params *params, double rho,
+                                                 dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Receipt planned = mech::plan_private_glasso(
+        id, request_from(dim, n, bound, epsilon, delta, params), rho);
+    *receipt = dpcov::capi::c_receipt(planned, receipt);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_glasso_release(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *gram, int64_t ldg, int64_t n,
+    double bound, double epsilon, double delta, const dpcov_mechanism_params *params, double rho,
+    const dpcov_glasso_params *glasso_params, dpcov_rng *rng, double *precision, int64_t ldp,
+    dpcov_receipt *receipt, dpcov_glasso_info *info) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
+    const bool output = mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output;
+    if (output && glasso_params != nullptr)
+      fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params must be NULL for output perturbation: it ",
+           "solves the paper's objective itself");
+    if (output && info != nullptr)
+      fail(DPCOV_E_INVALID_ARGUMENT, "info must be NULL for output perturbation: the ",
+           "convergence of a solve on the exact data is not private");
+    const est::GlassoOptions options = glasso_options(glasso_params);
+    if (info != nullptr)
+      check_size(info->struct_size, offsetof(dpcov_glasso_info, start) + sizeof(int32_t), "info");
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    const dpcov::MatrixView out =
+        dpcov::check::output_matrix(layout, dim, dim, precision, ldp, "precision");
+    // Draw from a copy so that a failure leaves the caller's generator as it was.
+    dpcov::random::Rng local = rng->rng;
+    const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, options, local);
+    const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
+    dpcov::write_symmetric_from_upper(result.precision, out);
+    if (info != nullptr) {
+      info->iterations = result.solve.iterations;
+      info->kkt_residual = result.solve.kkt_residual;
+      info->duality_gap = result.solve.duality_gap;
+      info->start = static_cast<int32_t>(result.solve.start);
+    }
+    rng->rng = local;
+    *receipt = written;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_glasso_log_density(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *released, int64_t ldr,
+    const double *gram, int64_t ldg, int64_t n, double bound, double epsilon, double delta,
+    const dpcov_mechanism_params *params, double rho, double *log_density) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(log_density, "log_density");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    if (mech::glasso_perturbation(id) != mech::GlassoPerturbation::Output)
+      fail(DPCOV_E_INVALID_ARGUMENT, "only glasso_output_wishart has a log-density here; the ",
+           "release of ", mech::mechanism_name(id), " has dpcov_mechanism_log_density");
+    const mech::Request request = mech::private_glasso_request(
+        id, request_from(dim, n, bound, epsilon, delta, params), rho);
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView y =
+        dpcov::check::matrix(layout, dim, dim, released, ldr, "released");
+    const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    *log_density = mech::log_density_glasso_output(y, g, request);
+  });
+}
+
+}  // extern "C"

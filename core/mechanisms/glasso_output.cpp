@@ -1,0 +1,81 @@
+#include "glasso_output.hpp"
+
+#include "../error.hpp"
+#include "../privacy/glasso_output.hpp"
+#include "../random/samplers.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// The solution is perturbed by noise whose density is evaluated around it, so it is solved well
+// beyond the estimators' default tolerance: the log-density then refers to the matrix the release
+// used up to rounding, whatever the starting point.
+constexpr double kGlassoOutputTolerance = 1e-10;
+constexpr int64_t kGlassoOutputMaxSweeps = 10000;
+
+}  // namespace
+
+Receipt plan_glasso_output(const Request &request) {
+  Receipt receipt = base_receipt(MechanismId::GlassoOutputWishart, request, DeltaUse::Pure);
+  if (!request.options.audit_only_not_private)
+    fail(DPCOV_E_NOT_PRIVATE,
+         "glasso_output_wishart (Wang-Huai-Xu 2018 Alg. 1) is not differentially private: its "
+         "Wishart noise has no mass outside the positive-definite cone (proofs/glasso_output.md); "
+         "it runs only as an audit target with audit_only_not_private = 1");
+  if (request.options.glasso_rho == 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_output_wishart needs the public graphical-lasso "
+         "penalty rho: run it through dpcov_private_glasso_plan / dpcov_private_glasso_release");
+  if (request.options.neighbour != privacy::Neighbour::ReplaceOne)
+    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_output_wishart solves on G / n with a public n: it is "
+         "stated for replace-one neighbours only");
+  if (request.options.calibration != Calibration::Default &&
+      request.options.calibration != Calibration::Theorem)
+    fail_calibration(MechanismId::GlassoOutputWishart, request.options.calibration);
+  receipt.calibration = Calibration::Theorem;
+  receipt.sensitivity_norm = SensitivityNorm::None;
+  receipt.not_dp = true;
+  receipt.dof = privacy::glasso_output_wishart_dof_not_dp(request.dim);
+  receipt.scale = privacy::glasso_output_wishart_scale_not_dp(
+      request.dim, request.n, request.bound, request.epsilon, request.options.glasso_rho);
+  receipt.theorem =
+      "Wang-Huai-Xu 2018 Alg. 1 as published: Theta_rho(G/n) + W_d(d+1, d^{5/2}B^2/(n eps "
+      "rho^2) I). NOT DP (support argument); audit only; proofs/glasso_output.md";
+  return receipt;
+}
+
+estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request) {
+  check_gram_statistic(gram, request);
+  Matrix s(request.dim, request.dim);
+  const double inverse_n = 1.0 / static_cast<double>(request.n);
+  for (int64_t j = 0; j < request.dim; ++j)
+    for (int64_t i = 0; i < request.dim; ++i) s(i, j) = gram(i, j) * inverse_n;
+  estimators::GlassoOptions options;
+  options.rho = request.options.glasso_rho;
+  options.penalize_diagonal = true;
+  options.tol = kGlassoOutputTolerance;
+  options.max_iter = kGlassoOutputMaxSweeps;
+  return estimators::graphical_lasso(s, options, nullptr);
+}
+
+Release release_glasso_output(ConstMatrixView gram, const Request &request, random::Rng &rng) {
+  Release out{Matrix(), plan_glasso_output(request)};
+  const estimators::GlassoResult solution = glasso_output_solution(gram, request);
+  const Matrix noise =
+      random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
+  out.matrix = add_mirrored(solution.precision.view(), noise);
+  out.receipt.seed_fixed = rng.seed_fixed();
+  return out;
+}
+
+double log_density_glasso_output(ConstMatrixView released, ConstMatrixView gram,
+                                 const Request &request) {
+  const Receipt receipt = plan_glasso_output(request);
+  check_released(released, request.dim);
+  const estimators::GlassoResult solution = glasso_output_solution(gram, request);
+  return random::wishart_log_density(subtract_mirrored(released, solution.precision.view()),
+                                     receipt.dof, scaled_identity(receipt.dim, receipt.scale));
+}
+
+}  // namespace dpcov::mechanisms

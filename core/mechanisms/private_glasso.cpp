@@ -1,0 +1,68 @@
+#include "private_glasso.hpp"
+
+#include "../check.hpp"
+#include "../error.hpp"
+#include "../postprocess/eigenvalue_clip.hpp"
+#include "mechanism.hpp"
+
+namespace dpcov::mechanisms {
+
+GlassoPerturbation glasso_perturbation(MechanismId mechanism) {
+  switch (mechanism) {
+    case MechanismId::AnalyzeGauss:
+    case MechanismId::LaplaceSym:
+    case MechanismId::WishartAdditive:
+    case MechanismId::WishartJiang: return GlassoPerturbation::Covariance;
+    case MechanismId::GlassoOutputWishart: return GlassoPerturbation::Output;
+    default: return GlassoPerturbation::Unsupported;
+  }
+}
+
+Request private_glasso_request(MechanismId mechanism, Request request, double rho) {
+  const GlassoPerturbation kind = glasso_perturbation(mechanism);
+  if (kind == GlassoPerturbation::Unsupported)
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism),
+         " is not a Wang-Huai-Xu perturbation: use analyze_gauss, laplace_sym, wishart_additive, ",
+         "wishart_jiang (audit only) or glasso_output_wishart (audit only)");
+  check::positive_finite(rho, "glasso penalty rho");
+  if (kind == GlassoPerturbation::Output) request.options.glasso_rho = rho;
+  return request;
+}
+
+Receipt plan_private_glasso(MechanismId mechanism, const Request &request, double rho) {
+  const Request r = private_glasso_request(mechanism, request, rho);
+  Receipt receipt = plan(mechanism, r);
+  if (r.n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 (the covariance is G / n), got ", r.n);
+  return receipt;
+}
+
+PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                             double rho, const estimators::GlassoOptions &glasso,
+                             random::Rng &rng) {
+  const Request r = private_glasso_request(mechanism, request, rho);
+  plan_private_glasso(mechanism, request, rho);
+  estimators::GlassoOptions options = glasso;
+  options.rho = rho;
+  estimators::validate(options);
+
+  PrivateGlasso out;
+  Release release = mechanisms::release(mechanism, gram, r, rng);
+  out.receipt = release.receipt;
+  if (glasso_perturbation(mechanism) == GlassoPerturbation::Output) {
+    out.precision = std::move(release.matrix);
+    return out;
+  }
+  // S~ = Y / n, then the nearest PSD matrix: a Laplace or Gaussian release is indefinite at small
+  // epsilon, and block coordinate descent needs a positive definite start (S~ + rho I is one once
+  // S~ is PSD and the diagonal is penalised). Both steps read only the release.
+  Matrix s = std::move(release.matrix);
+  const double inverse_n = 1.0 / static_cast<double>(r.n);
+  for (int64_t j = 0; j < s.cols(); ++j)
+    for (int64_t i = 0; i < s.rows(); ++i) s(i, j) *= inverse_n;
+  out.solve = estimators::graphical_lasso(postprocess::project_psd(s), options, nullptr);
+  out.has_solve = true;
+  out.precision = out.solve.precision;
+  return out;
+}
+
+}  // namespace dpcov::mechanisms

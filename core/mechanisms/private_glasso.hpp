@@ -1,0 +1,50 @@
+// The sparse inverse covariance estimates of Wang, Huai, Xu (GlobalSIP 2018): a Gram-input
+// mechanism followed by the graphical lasso.
+//
+// Covariance perturbation (Alg. 2): release Y = G + N with one of the covariance mechanisms
+// (symmetric Laplace, Analyze Gauss, additive Wishart, or Jiang's Wishart as an audit target),
+// form S~ = Y / n with the public n, project S~ onto the positive semidefinite cone, and solve the
+// graphical lasso on it. Everything after the release is post-processing: the guarantee is the
+// release's. Output perturbation (Alg. 1) is a mechanism of its own (glasso_output.hpp) whose
+// release already is the precision estimate.
+#pragma once
+
+#include "../estimators/glasso.hpp"
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+#include "receipt.hpp"
+#include "request.hpp"
+
+namespace dpcov::mechanisms {
+
+// Whether `mechanism` releases a perturbed covariance (Alg. 2), perturbs the precision matrix
+// itself (Alg. 1), or does neither (not part of the pipeline).
+enum class GlassoPerturbation { Covariance, Output, Unsupported };
+GlassoPerturbation glasso_perturbation(MechanismId mechanism);
+
+struct PrivateGlasso {
+  Matrix precision;  // the private precision estimate (exactly symmetric)
+  Receipt receipt;   // the mechanism's receipt: the guarantee of the whole pipeline
+  // Convergence of the solve on the released covariance (covariance perturbation only: for output
+  // perturbation the solve runs on the exact data, and its convergence data are not released).
+  estimators::GlassoResult solve;
+  bool has_solve = false;
+};
+
+// The request with rho placed where the mechanism reads it: Options::glasso_rho for output
+// perturbation; the covariance mechanisms take no rho. Throws DPCOV_E_INVALID_ARGUMENT for a
+// mechanism outside the pipeline or a rho that is not finite and > 0.
+Request private_glasso_request(MechanismId mechanism, Request request, double rho);
+
+// Every constant of the release (the mechanism's plan), or the status it would throw. Covariance
+// perturbation also needs n >= 1 (S~ = Y / n).
+Receipt plan_private_glasso(MechanismId mechanism, const Request &request, double rho);
+
+// The pipeline. `glasso` configures the solve on S~ (its rho is replaced by `rho`); output
+// perturbation ignores it and solves the paper's objective itself (glasso_output.hpp). Throws the
+// mechanism's statuses, and the solver's (DPCOV_E_NO_CONVERGENCE) for the solve on S~.
+PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                             double rho, const estimators::GlassoOptions &glasso,
+                             random::Rng &rng);
+
+}  // namespace dpcov::mechanisms

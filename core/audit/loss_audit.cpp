@@ -27,6 +27,7 @@ constexpr size_t kMaxConformanceValues = size_t{1} << 21;
 double gaussian_cdf(double x, const double *) { return normal_cdf(x); }
 double laplace_unit_cdf(double x, const double *) { return laplace_cdf(x); }
 double chi_square_cdf_param(double x, const double *dof) { return chi_square_cdf(x, dof[0]); }
+double uniform_cdf(double x, const double *) { return std::clamp(x, 0.0, 1.0); }
 
 // Everything one direction accumulates: draws from M(from), losses against `to`.
 class Direction {
@@ -60,6 +61,7 @@ class Direction {
     while (result_.samples < count) {
       const Output out = target_.release(from_, n_from_, rng_);
       ++result_.samples;
+      if (out.refused) ++result_.refusals;
       const double own = target_.log_density(out, from_, n_from_);
       if (!(own > -kInf)) {
         ++result_.own_support_misses;
@@ -70,7 +72,7 @@ class Direction {
       const double other = target_.log_density(out, to_, n_to_);
       const double loss = other == -kInf ? kInf : own - other;
       record_loss(loss);
-      if (target_.noise.family != NoiseFamily::Unknown) record_noise(out.matrix);
+      if (target_.noise.family != NoiseFamily::Unknown) record_noise(out);
       if (pure && (loss == kInf || loss > target_.epsilon + kLossTolerance * (1.0 + std::fabs(own) +
                                                                               std::fabs(other)))) {
         result_.findings |= kLossAboveEpsilon;
@@ -124,8 +126,15 @@ class Direction {
     m_squares_ += step * (h - mean_);
   }
 
-  void record_noise(const Matrix &out) {
+  void record_noise(const Output &released) {
     const NoiseModel &noise = target_.noise;
+    if (noise.family == NoiseFamily::ClaimedLaw) {
+      uniforms_.clear();
+      target_.transforms(released, from_, n_from_, uniforms_);
+      for (const double u : uniforms_) push_value(u, uniform_cdf);
+      return;
+    }
+    const Matrix &out = released.matrix;
     const int64_t d = base_.rows();
     if (noise.family == NoiseFamily::Wishart) {
       double trace = 0.0;
@@ -164,6 +173,7 @@ class Direction {
   double projection_squares_ = 0.0;
   int64_t projection_count_ = 0;
   std::vector<double> values_;
+  std::vector<double> uniforms_;
   double (*cdf_)(double, const double *) = nullptr;
   double cdf_parameters_[1] = {0.0};
 };
@@ -197,6 +207,9 @@ const DirectionResult &AuditReport::worst() const {
 AuditReport run_exact_audit(const Target &target, const PairStatistics &pair,
                             const Settings &settings) {
   check_settings(settings);
+  if (target.noise.family == NoiseFamily::ClaimedLaw && !target.transforms)
+    fail(DPCOV_E_INVALID_ARGUMENT, "audit target ", target.name,
+         " claims its own law for conformance but has no transforms");
   const std::vector<int64_t> looks = checkpoints(settings);
   AuditReport report;
   report.name = target.name;

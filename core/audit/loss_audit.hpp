@@ -16,8 +16,12 @@
 //   randomness in this rule: a correct eps-DP density ratio never exceeds e^eps.
 // - Sampler conformance (noise family known): the Kolmogorov-Smirnov distance of the standardised
 //   noise (Gaussian, Laplace: every upper-triangle entry of released - base; Wishart:
-//   tr(released - G) / scale, which is chi2(dof d)) to its claimed distribution, against the DKW
-//   threshold; also flagged if a draw has log p_D(o) = -infinity (outside its own support).
+//   tr(released - G) / scale, which is chi2(dof d); ClaimedLaw: the target's probability integral
+//   transforms of each draw, which are iid Uniform(0, 1) under the claimed law) to its claimed
+//   distribution, against the DKW threshold; also flagged if a draw has log p_D(o) = -infinity
+//   (outside its own support).
+// - Refusals (a mechanism that released nothing) are outcomes with probability P_D(refusal): their
+//   loss is ln P_D(refusal) - ln P_D'(refusal), from the target's log-density.
 // - Gaussian pair (Gaussian noise): the privacy loss of a Gaussian pair depends on the noise only
 //   through its projection z = <noise, Delta> / ||Delta|| on the direction Delta of
 //   base(D') - base(D) (upper triangle). With the sampler's projected variance s^2, the exact
@@ -70,6 +74,7 @@ struct DirectionResult {
   int64_t infinite_losses = 0;  // L = +inf: o outside the support under the other dataset
   int64_t exceedances = 0;      // L > eps (infinite included)
   int64_t own_support_misses = 0;
+  int64_t refusals = 0;         // outcomes where the mechanism released nothing
   double max_loss = 0.0;        // largest L seen (+inf possible); -inf before any draw
   MeanBounds exceed;            // P(L > eps), Clopper-Pearson
   MeanBounds delta;             // E[(1 - e^{eps - L})_+], empirical Bernstein

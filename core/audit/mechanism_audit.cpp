@@ -1,6 +1,7 @@
 #include "mechanism_audit.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
@@ -8,6 +9,9 @@
 namespace dpcov::audit {
 
 namespace {
+
+// ols_jl_threshold_rows(): how far above the test's threshold the expected lambda_min is placed.
+constexpr double kThresholdRowsMargin = 1.05;
 
 bool same_row(const Matrix &a, int64_t i, const Matrix &b, int64_t k) {
   for (int64_t j = 0; j < a.cols(); ++j)
@@ -75,6 +79,13 @@ mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
          "audited pair, got ", bound, "; use data of full rank");
   request.options.lambda_min_bound = bound;
   return request;
+}
+
+int64_t ols_jl_threshold_rows(const mechanisms::Request &request) {
+  const mechanisms::Receipt receipt = mechanisms::plan(mechanisms::MechanismId::OlsJl, request);
+  const double level = receipt.threshold_w2 + receipt.test_shift;
+  return static_cast<int64_t>(std::ceil(kThresholdRowsMargin * static_cast<double>(request.dim) *
+                                        level / (request.bound * request.bound)));
 }
 
 AuditReport audit_mechanism(mechanisms::MechanismId mechanism, const mechanisms::Request &request,

@@ -30,6 +30,12 @@ PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, dou
 mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
                                      mechanisms::Request request, const PairStatistics &pair);
 
+// The number of rows at which rows on the sphere of radius B (E G = (n B^2 / d) I) put
+// lambda_min(G) near the threshold of ols_jl's private test, w^2 + shift: 5% above it, which the
+// sampling deficit of lambda_min (O(sqrt(n) B^2)) roughly takes back. There both refusals and
+// releases occur, and their probabilities under D and D' differ most. Throws the plan's statuses.
+int64_t ols_jl_threshold_rows(const mechanisms::Request &request);
+
 // run_exact_audit() of the mechanism's own target on the pair.
 AuditReport audit_mechanism(mechanisms::MechanismId mechanism, const mechanisms::Request &request,
                             const PairStatistics &pair, const Settings &settings);

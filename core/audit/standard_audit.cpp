@@ -21,6 +21,8 @@ struct Entry {
 
 // Projection sizes of the JL and inverse-Wishart mechanisms in the table (public choices).
 constexpr int64_t kProjectionRows = 20;
+// Graphical-lasso penalty of the output-perturbation audit target (a public choice).
+constexpr double kGlassoRho = 0.1;
 
 mechanisms::Request request_for(const Entry &e, int64_t d, int64_t n, double eps, double delta) {
   mechanisms::Request r;
@@ -32,12 +34,16 @@ mechanisms::Request request_for(const Entry &e, int64_t d, int64_t n, double eps
   switch (e.mechanism) {
     case MechanismId::LaplaceSym:
     case MechanismId::WishartJiang:
+    case MechanismId::GlassoOutputWishart:
     case MechanismId::Iev:
     case MechanismId::KtRank1: r.delta = 0.0; break;
     default: break;
   }
-  r.options.audit_only_not_private = e.mechanism == MechanismId::WishartJiang;
-  if (e.mechanism == MechanismId::JlRidge || e.mechanism == MechanismId::JlRidgeSigmaMin)
+  r.options.audit_only_not_private = e.mechanism == MechanismId::WishartJiang ||
+                                     e.mechanism == MechanismId::GlassoOutputWishart;
+  if (e.mechanism == MechanismId::GlassoOutputWishart) r.options.glasso_rho = kGlassoRho;
+  if (e.mechanism == MechanismId::JlRidge || e.mechanism == MechanismId::JlRidgeSigmaMin ||
+      e.mechanism == MechanismId::OlsJl)
     r.options.projection_rows = std::max(kProjectionRows, 2 * d);
   if (e.mechanism == MechanismId::InverseWishart ||
       e.mechanism == MechanismId::InverseWishartSigmaMin)
@@ -64,6 +70,8 @@ std::vector<StandardAuditRow> run_standard_audit(const StandardAuditSettings &se
       {MechanismId::InverseWishart, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
       {MechanismId::InverseWishartSigmaMin, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
       {MechanismId::WishartJiang, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
+      {MechanismId::GlassoOutputWishart, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
+      {MechanismId::OlsJl, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
       {MechanismId::Iev, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvalue, true},
       {MechanismId::Iev, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvectorAlignment, true},
       {MechanismId::KtRank1, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvalue, true},
@@ -82,7 +90,12 @@ std::vector<StandardAuditRow> run_standard_audit(const StandardAuditSettings &se
         row.method = e.black_box ? concat("black-box:", statistic_name(e.statistic)) : "exact";
         ++seed;
         try {
-          const mechanisms::Request base = request_for(e, d, settings.n, eps, settings.delta);
+          mechanisms::Request base = request_for(e, d, settings.n, eps, settings.delta);
+          // ols_jl at the rows where its private test is undecided (refusals and releases both).
+          if (e.mechanism == MechanismId::OlsJl) {
+            base.n = ols_jl_threshold_rows(base);
+            row.pair += concat(" n=", base.n);
+          }
           const DatasetPair data = generate_pair(base, e.data, e.neighbour, seed);
           const PairStatistics pair =
               pair_statistics(data.rows, data.rows_prime, base.bound, base.options.neighbour);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "../matrix.hpp"
 #include "../mechanisms/mechanism.hpp"
@@ -23,6 +24,10 @@ enum class NoiseFamily : int32_t {
   Gaussian = 1,  // iid N(0, scale^2) on the upper triangle of released - base
   Laplace = 2,   // iid Laplace(scale) on the upper triangle of released - base
   Wishart = 3,   // released - base ~ W_d(dof, scale I)
+  // The mechanism's own law, through Target::transforms: probability integral transforms of each
+  // release that are iid Uniform(0, 1) exactly when the sampler draws the claimed law's
+  // statistics (Bartlett factors of a Wishart part, the Laplace test value, an angle).
+  ClaimedLaw = 4,
 };
 
 // What the noise is added to.
@@ -38,16 +43,30 @@ struct NoiseModel {
 const char *noise_family_name(NoiseFamily family);
 
 // The noise a dpcov mechanism claims, read from its receipt; Unknown for a mechanism this table
-// does not list (a new mechanism is audited by density alone until it is added here).
+// does not list (a new mechanism is audited by density alone until it is added here). ClaimedLaw
+// for the Johnson-Lindenstrauss, inverse-Wishart and OLS mechanisms, whose transforms
+// mechanism_target() provides.
 NoiseModel claimed_noise(mechanisms::MechanismId mechanism, const mechanisms::Receipt &receipt);
+
+// Probability integral transforms of a Wishart draw: with scale = L L^T and W_std = L^{-1} w L^{-T}
+// ~ W_d(dof, I) = T T^T (Bartlett: T lower triangular, T_ii^2 ~ chi2(dof - i) for i = 0..d-1,
+// T_ij ~ N(0, 1) below the diagonal, all independent), appends the chi-square CDF of each T_ii^2
+// and the normal CDF of each T_ij: d (d + 1) / 2 iid Uniform(0, 1) values when w ~ W_d(dof,
+// scale). Needs dof > d - 1 and scale positive definite; appends nothing if w is not positive
+// definite (outside the support: the density audit counts that draw).
+void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scale,
+                                 std::vector<double> &uniforms);
 
 // base(G): G itself or G^{-1}.
 Matrix noise_base(const NoiseModel &noise, ConstMatrixView gram);
 
-// One release: the matrix and, for propose-test-release mechanisms, the released test value.
+// One release: the matrix and, for propose-test-release mechanisms, the released test value. A
+// refusal (the mechanism released nothing: DPCOV_E_REFUSED) is an outcome too, an atom of the
+// output law: `refused` is set and the matrix is empty.
 struct Output {
   Matrix matrix;
   double test_value = 0.0;
+  bool refused = false;
 };
 
 struct Target {
@@ -58,8 +77,16 @@ struct Target {
   // The implementation: one release of the statistic of n rows.
   std::function<Output(ConstMatrixView gram, int64_t n, random::Rng &rng)> release;
   // The claimed natural-log density of a release given the statistic of n rows (-inf outside the
-  // support).
+  // support). A refusal is an atom: its "density" is ln P(refusal), with respect to the counting
+  // measure on the atom (the sum of that and Lebesgue measure on releases dominates both laws, so
+  // L is the true privacy loss on either kind of outcome).
   std::function<double(const Output &released, ConstMatrixView gram, int64_t n)> log_density;
+  // NoiseFamily::ClaimedLaw only: appends to `uniforms` the probability integral transforms of a
+  // release under the claimed law given the statistic (none for a refusal); iid Uniform(0, 1)
+  // over draws exactly when the implementation samples those statistics from the claimed law.
+  std::function<void(const Output &released, ConstMatrixView gram, int64_t n,
+                     std::vector<double> &uniforms)>
+      transforms;
 };
 
 // The target of a dpcov mechanism: release and log-density through the mechanism dispatch (so

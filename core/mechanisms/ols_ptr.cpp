@@ -108,6 +108,12 @@ double log_density_ols_jl(ConstMatrixView released, double s2, ConstMatrixView g
          second_moment_log_density(released, receipt.projection_rows, Matrix::from(gram));
 }
 
+double log_refusal_probability_ols_jl(ConstMatrixView gram, const Request &request) {
+  const Receipt receipt = plan_ols_jl(request);
+  check_gram_statistic(gram, request);
+  return sigma_min_test_log_probability_at_most(receipt.threshold_w2, gram, receipt);
+}
+
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
                               estimators::RegressionSpec spec, random::Rng &rng) {
   const Receipt planned = plan_ols_jl(request);

@@ -14,9 +14,10 @@
 // t~_j = (beta~_j - beta0_j) / (zeta~ sqrt([(X~^T X~)^{-1}]_jj)) is exactly T_{r-p} about the
 // non-private OLS estimate beta_hat_j (R e is independent of R X because X^T e = 0). Intervals
 // beta~_j +- c_alpha zeta~ sqrt([(X~^T X~)^{-1}]_jj) cover beta_hat_j with probability exactly
-// 1 - alpha; for the model's true beta they are conservative only when the projection noise
-// dominates the sampling noise of beta_hat (Sheffet's Thm 3.3). All of it is regression on
-// S^T S with r rows: estimators::regress with rows = r.
+// 1 - alpha. Under the model y = X beta + e they cover the true beta_j with probability exactly
+// q(n, p, r) = E[P(|T_{r-p}| <= c_alpha / sqrt(1 + Q))], Q = ((r-p+1)/(n-p)) F_{r-p+1, n-p},
+// slightly below 1 - alpha (0.94965 at n = 1e4, r = 40, p = 9; proofs/ols_ptr.md). All of it is
+// regression on S^T S with r rows: estimators::regress with rows = r.
 //
 // Alg. 2 (App. D): inference from an Analyze Gauss release. The paper's corrected intervals are
 // unreadable in the seed; dpcov returns the plug-in OLS inference on the release with n - p
@@ -56,6 +57,11 @@ ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double
 // only case with a released matrix; -infinity otherwise). Needs r >= d.
 double log_density_ols_jl(ConstMatrixView released, double s2, ConstMatrixView gram,
                           const Request &request);
+
+// ln of the probability that a release refuses (s2 <= w^2: the atom of the output law where
+// nothing is released) given G; the refusal's likelihood for an auditor, next to the density of
+// the released outcomes above.
+double log_refusal_probability_ols_jl(ConstMatrixView gram, const Request &request);
 
 struct OlsInference {
   estimators::RegressionResult fit;  // dof = r - p (Alg. 1) or n - p (Alg. 2)

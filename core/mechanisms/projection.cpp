@@ -104,6 +104,13 @@ double sigma_min_test_log_density(double s2, ConstMatrixView gram, const Receipt
   return -std::log(2.0 * b) - std::fabs(s2 - (lambda_min(gram) - receipt.test_shift)) / b;
 }
 
+double sigma_min_test_log_probability_at_most(double threshold, ConstMatrixView gram,
+                                              const Receipt &receipt) {
+  check::finite(threshold, "threshold");
+  const double x = (threshold + receipt.test_shift - lambda_min(gram)) / receipt.test_scale;
+  return x <= 0.0 ? x - std::log(2.0) : std::log1p(-0.5 * std::exp(-x));
+}
+
 double appended_w_after_test(double s2, double threshold_w2) {
   using namespace privacy::upward;
   const double w2 = std::max(0.0, add_up(threshold_w2, -std::max(s2, 0.0)));

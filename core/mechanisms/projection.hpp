@@ -46,6 +46,12 @@ double private_sigma_min_squared(ConstMatrixView gram, const Receipt &receipt, r
 // ln of the density of the test value s2 given G (Laplace around lambda_min(G) - shift).
 double sigma_min_test_log_density(double s2, ConstMatrixView gram, const Receipt &receipt);
 
+// ln P[s2 <= threshold] given G: s2 <= threshold exactly when Z <= x = threshold + shift -
+// lambda_min(G), so the value is ln F(x / b) with F the Laplace(0, 1) distribution function,
+// x / b - ln 2 for x <= 0 and log1p(-e^{-x/b} / 2) above (no cancellation in either branch).
+double sigma_min_test_log_probability_at_most(double threshold, ConstMatrixView gram,
+                                              const Receipt &receipt);
+
 // The w appended after the test (Alg. 2 and 5, step 2): w^2 = max(0, threshold - max(s2, 0)),
 // rounded up, so that sigma_min([A; w I])^2 >= s2 + w^2 >= threshold whenever s2 <= sigma_min^2.
 double appended_w_after_test(double s2, double threshold_w2);

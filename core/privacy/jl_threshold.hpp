@@ -15,8 +15,9 @@ namespace dpcov::privacy {
 
 // Throws DPCOV_E_PRECONDITION unless eps <= 1 and delta < 1/e (after the generic checks: eps
 // finite > 0, delta in (0, 1)). Sheffet's theorems assume eps < 1; eps = 1 is admitted because
-// the exact delta of the threshold at eps = 1 is below 1e-34 for every r in [1, 1e5] at
-// delta = 1e-6 (proofs/jl_ridge.md, checked by proofs/check/jl_ridge.py).
+// the exact delta of the threshold at eps = 1 and delta = 1e-6 is below 1e-30 for every r in
+// [1, 1e5] under replace-one (2.1e-31 at r = 1e5; below 1e-34 under add/remove)
+// (proofs/jl_ridge.md, checked by proofs/check/jl_ridge.py).
 void check_jl_preconditions(double eps, double delta);
 
 // w^2 of Thm 3.1 / B.1 for r projection rows, rounded up. Throws as check_jl_preconditions, and

@@ -7,13 +7,14 @@ Usage: jl_ridge.py <plan_receipts program>
   b ln(1/delta) (P[Lap(b) > shift] = delta/2);
 - refusals: eps > 1, delta >= 1/e, r < 1;
 - the exact add/remove delta of the threshold at eps = 1 is far below delta for r in [1, 1e5]
-  (the reason dpcov admits eps = 1).
+  (the reason dpcov admits eps = 1), and so is the exact replace-one delta (quadrature, worked
+  values for r in [2, 1e4]); on a grid of replace-one pairs none exceeds the orthogonal worst case.
 """
 import sys
 
-from mpmath import exp, log, mpf, sqrt
+from mpmath import exp, log, mpf, pi, sqrt
 
-from jl_common import exact_delta, threshold_w2
+from jl_common import exact_delta, replace_delta, replace_one_delta, threshold_w2
 from receipts import Checker, plan
 
 WORKED = [("1", "1e-6", 10, "95.6805"), ("1", "1e-6", 100, "171.0862"),
@@ -73,6 +74,23 @@ def main(program):
             w2 = threshold_w2(1, 1, mpf(delta), r)
             exact = exact_delta(1, 1 / w2, r)
             c.ok(exact < mpf("1e-20"), f"exact delta at eps=1 r={r} delta={delta}: {exact}")
+    # Replace-one (the relation dpcov claims): the exact delta of the threshold, by quadrature.
+    # Worked values of proofs/jl_ridge.md (eps = 1, delta = 1e-6), to 4 digits.
+    for r, value in ((2, "4.2817e-36"), (10, "3.8961e-39"), (100, "2.6913e-42"),
+                     (1000, "3.4258e-38"), (10000, "2.4152e-33")):
+        exact = replace_one_delta(1, 1 / threshold_w2(1, 1, mpf("1e-6"), r), r)
+        c.ok(abs(exact / mpf(value) - 1) < mpf("1e-4"), f"replace-one delta r={r}: {exact} vs {value}")
+        c.ok(exact < mpf("1e-6") * mpf("1e-20"), f"replace-one delta r={r} far below delta")
+    # The supremum over replace-one pairs is at orthogonal rows of the largest whitened norm: no
+    # pair on a grid of norms (a, b) and angles theta exceeds it (r = 10; the same holds at r = 100).
+    for r in (10,):
+        s = 1 / threshold_w2(1, 1, mpf("1e-6"), r)
+        top = replace_one_delta(1, s, r)
+        for fa, fb in ((1, 1), (1, mpf(1) / 2), (1, 0), (mpf(3) / 4, mpf(3) / 4)):
+            for theta in (mpf("0.8"), mpf("1.2"), mpf("1.45"), pi / 2 - mpf("0.01")):
+                other = replace_delta(1, fa * s, fb * s, theta, r)
+                c.ok(other <= top * (1 + mpf("1e-10")),
+                     f"replace-one grid r={r} a={fa}s b={fb}s theta={theta}: {other} <= {top}")
     c.exit()
 
 

@@ -1,14 +1,18 @@
 // The auditor's own statistics (core/audit/distributions.hpp, confidence.hpp) against Boost.Math,
 // an independent implementation: incomplete beta and gamma functions, chi-square quantiles,
 // Clopper-Pearson bounds (Boost's beta quantiles), and the empirical-Bernstein and DKW bounds
-// against their formulas.
+// against their formulas; ln I_0 and the Bingham law on the circle against Boost's Bessel function
+// and quadrature.
 #include <gtest/gtest.h>
 
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <boost/math/special_functions/bessel.hpp>
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include "core/audit/confidence.hpp"
@@ -105,6 +109,54 @@ TEST(AuditConfidence, KsDistanceOfAPerfectGridIsHalfAStep) {
   for (int i = 0; i < 100; ++i) values.push_back((i + 0.5) / 100.0);
   const auto uniform = [](double x, const double *) { return x; };
   EXPECT_NEAR(ks_distance(values, uniform, nullptr), 0.005, 1e-15);
+}
+
+// ln I_0 against Boost on both sides of the switch from the power series to the asymptotic one.
+TEST(AuditDistributions, LogBesselI0MatchesBoost) {
+  for (const double x : {0.0, 1e-8, 0.3, 1.0, 7.5, 30.0, 49.9, 50.0, 50.1, 120.0, 700.0})
+    EXPECT_NEAR(log_bessel_i0(x), std::log(boost::math::cyl_bessel_i(0, x)),
+                2e-15 * (1.0 + x)) << "x = " << x;
+  // Beyond Boost's overflow: against its exponentially scaled series at 1e4 (I_0(x) e^{-x}
+  // sqrt(2 pi x) = 1 + 1/(8x) + 9/(128 x^2) + ...).
+  const double x = 1e4;
+  const double expected = x - 0.5 * std::log(2.0 * std::numbers::pi * x) + std::log1p(1.0 / (8.0 * x) + 9.0 / (128.0 * x * x));
+  EXPECT_NEAR(log_bessel_i0(x), expected, 1e-11);
+  EXPECT_THROW(log_bessel_i0(-1.0), Error);
+}
+
+// The circle normaliser against Gauss-Kronrod quadrature of (1/2pi) int exp(u^T A u) over the
+// circle, for A = diag(a1, a2) rotated (the normaliser depends on the eigenvalues only).
+TEST(AuditDistributions, CircleBinghamNormaliserMatchesQuadrature) {
+  for (const double a1 : {0.0, 0.7, 5.0, 40.0})
+    for (const double a2 : {-3.0, 0.0, 0.5}) {
+      if (a2 > a1) continue;
+      const auto f = [&](double t) {
+        return std::exp(a1 * std::cos(t) * std::cos(t) + a2 * std::sin(t) * std::sin(t) - a1);
+      };
+      const double integral =
+          boost::math::quadrature::gauss_kronrod<double, 61>::integrate(f, 0.0, 2.0 * std::numbers::pi, 15, 1e-14);
+      EXPECT_NEAR(bingham_circle_log_normaliser(a1, a2), a1 + std::log(integral / (2.0 * std::numbers::pi)), 1e-13)
+          << "a1 = " << a1 << ", a2 = " << a2;
+    }
+  EXPECT_THROW(bingham_circle_log_normaliser(0.0, 1.0), Error);
+}
+
+// The folded-angle distribution function against quadrature of its density
+// exp(c cos 2psi) / (pi I_0(c)), from the uniform law (c = 0) to a sharp one (c = 400).
+TEST(AuditDistributions, CircleBinghamAngleCdfMatchesQuadrature) {
+  for (const double c : {0.0, 0.01, 1.5, 4.0, 30.0, 400.0})
+    for (const double psi : {0.0, 1e-3, 0.05, 0.4, 1.0, std::numbers::pi / 2.0, 2.0, 3.1}) {
+      const auto f = [c](double s) { return std::exp(c * (std::cos(2.0 * s) - 1.0)); };
+      const auto integrate = [&](double hi) {
+        return hi <= 0.0 ? 0.0
+                         : boost::math::quadrature::gauss_kronrod<double, 61>::integrate(
+                               f, 0.0, hi, 15, 1e-14);
+      };
+      const double expected = integrate(psi) / integrate(std::numbers::pi);
+      EXPECT_NEAR(bingham_circle_angle_cdf(c, psi), expected, 1e-12) << "c = " << c << ", psi = " << psi;
+    }
+  // Reduced modulo pi: -psi is pi - psi.
+  EXPECT_NEAR(bingham_circle_angle_cdf(3.0, -0.4), bingham_circle_angle_cdf(3.0, std::numbers::pi - 0.4), 1e-15);
 }
 
 }  // namespace

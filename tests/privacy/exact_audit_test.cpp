@@ -12,6 +12,8 @@
 
 #include "core/audit/mechanism_audit.hpp"
 #include "core/error.hpp"
+#include "core/mechanisms/ols_ptr.hpp"
+#include "core/mechanisms/projection.hpp"
 #include "core/mechanisms/statistic.hpp"
 #include "core/privacy/analytic_gaussian.hpp"
 #include "core/random/samplers.hpp"
@@ -83,19 +85,88 @@ TEST(ExactAudit, CorrectMechanismsAreNotFlagged) {
     }
 }
 
-// The Johnson-Lindenstrauss and inverse-Wishart mechanisms plug in through the dispatch: the
-// audit evaluates their Wishart-type densities (no conformance table entry: density only).
-TEST(ExactAudit, ProjectionMechanismsAreAuditedThroughTheDispatch) {
-  for (const MechanismId m : {MechanismId::JlRidge, MechanismId::InverseWishart}) {
-    Request base = make_request(3, 30, 0.9, 1e-6);
-    base.options.projection_rows = m == MechanismId::JlRidge ? 20 : 0;
-    base.options.posterior_dof = m == MechanismId::InverseWishart ? 20 : 0;
+Request projection_request(MechanismId m, int64_t d, int64_t n, double eps, double delta) {
+  Request r = make_request(d, n, eps, delta);
+  const bool jl = m == MechanismId::JlRidge || m == MechanismId::JlRidgeSigmaMin ||
+                  m == MechanismId::OlsJl;
+  r.options.projection_rows = jl ? 20 : 0;
+  r.options.posterior_dof = jl ? 0 : 20;
+  return r;
+}
+
+// The Johnson-Lindenstrauss and inverse-Wishart mechanisms plug in through the dispatch: the audit
+// evaluates their Wishart-type densities (jointly with the test value for the sigma_min variants)
+// and checks the draws against their own claimed law: every Bartlett factor of the (inverse)
+// Wishart part and the Laplace test value, d (d + 1) / 2 (+ 1) uniform transforms per draw.
+TEST(ExactAudit, ProjectionMechanismsAreNotFlaggedAndConformToTheirOwnLaw) {
+  for (const MechanismId m : {MechanismId::JlRidge, MechanismId::JlRidgeSigmaMin,
+                              MechanismId::InverseWishart, MechanismId::InverseWishartSigmaMin}) {
+    const Request base = projection_request(m, 3, 30, 0.9, 1e-6);
     const PairStatistics pair = pair_for(base, DatasetKind::RandomRows, NeighbourKind::LeastEigenvector);
-    const AuditReport report = audit_mechanism(m, base, pair, settings(500));
+    const AuditReport report = audit_mechanism(m, base, pair, settings(1000));
     SCOPED_TRACE(report.name);
     EXPECT_FALSE(report.violation()) << "findings " << report.findings;
-    EXPECT_EQ(report.noise, NoiseFamily::Unknown);
+    EXPECT_EQ(report.noise, NoiseFamily::ClaimedLaw);
+    const bool tested = m == MechanismId::JlRidgeSigmaMin || m == MechanismId::InverseWishartSigmaMin;
+    EXPECT_EQ(report.forward.conformance_values, 1000 * (6 + (tested ? 1 : 0)));
   }
+}
+
+// The same claims with samplers of the wrong law, constants untouched: a JL ridge whose sketch
+// omits the ridge block (W_d(r, G) instead of W_d(r, G + w^2 I)) and an inverse-Wishart release
+// with m + 2 degrees of freedom. Their densities are the claimed ones, so only the conformance
+// test can see them: the Bartlett factors are far from uniform (the ridge dominates G here, and
+// the diagonal factors of m + 2 are chi2 with 2 more degrees of freedom).
+TEST(ExactAudit, ProjectionSamplersOfTheWrongLawAreCaughtByConformance) {
+  {
+    const Request request = projection_request(MechanismId::JlRidge, 3, 30, 0.9, 1e-6);
+    Target t = mechanism_target(MechanismId::JlRidge, request);
+    t.release = [](ConstMatrixView gram, int64_t, random::Rng &rng) {
+      return Output{mechanisms::sketch_second_moment(
+                        mechanisms::gaussian_sketch(rng, 20, Matrix::from(gram))),
+                    0.0, false};
+    };
+    const PairStatistics pair = pair_for(request, DatasetKind::RandomRows, NeighbourKind::LeastEigenvector);
+    const AuditReport report = run_exact_audit(t, pair, settings(1000));
+    EXPECT_TRUE(report.findings & kSamplerMismatch) << "jl_ridge without its ridge";
+  }
+  {
+    const Request request = projection_request(MechanismId::InverseWishart, 3, 30, 0.9, 1e-6);
+    const mechanisms::Receipt receipt = mechanisms::plan(MechanismId::InverseWishart, request);
+    Target t = mechanism_target(MechanismId::InverseWishart, request);
+    t.release = [receipt](ConstMatrixView gram, int64_t, random::Rng &rng) {
+      const Matrix psi = mechanisms::add_ridge(gram, receipt.appended_w * receipt.appended_w);
+      return Output{random::inverse_wishart(rng, receipt.dof + 2.0, psi), 0.0, false};
+    };
+    const PairStatistics pair = pair_for(request, DatasetKind::RandomRows, NeighbourKind::LeastEigenvector);
+    const AuditReport report = run_exact_audit(t, pair, settings(1000));
+    EXPECT_TRUE(report.findings & kSamplerMismatch) << "inverse Wishart with m + 2";
+  }
+}
+
+// Sheffet's private OLS (propose-test-release) releases nothing when its private test fails: the
+// refusal is an atom of the output law, and its loss ln P_D(refusal) - ln P_D'(refusal) comes
+// from the test's Laplace law. On the least-eigenvector pair at the rows where the test is
+// undecided (lambda_min(G) near w^2 + shift) both kinds of outcome occur; no violation is found.
+TEST(ExactAudit, OlsJlWithItsRefusalAtomIsNotFlagged) {
+  Request request = projection_request(MechanismId::OlsJl, 3, 0, 1.0, 1e-6);
+  request.n = ols_jl_threshold_rows(request);
+  const PairStatistics pair = pair_for(request, DatasetKind::SphereRows, NeighbourKind::LeastEigenvector);
+  const AuditReport report = audit_mechanism(MechanismId::OlsJl, request, pair, settings(2000));
+  EXPECT_FALSE(report.violation()) << "findings " << report.findings;
+  EXPECT_EQ(report.noise, NoiseFamily::ClaimedLaw);
+  for (const DirectionResult *r : {&report.forward, &report.backward}) {
+    EXPECT_GT(r->refusals, 20);
+    EXPECT_LT(r->refusals, r->samples - 20);
+    // One transform for the test value and six Bartlett factors per release.
+    EXPECT_EQ(r->conformance_values, 7 * (r->samples - r->refusals));
+  }
+  // The refusal's loss is within the test's share: |ln P_D - ln P_D'| <= B^2 / b = eps / 4.
+  const double log_refuse = mechanisms::log_refusal_probability_ols_jl(pair.gram.view(), request);
+  const double log_refuse_prime =
+      mechanisms::log_refusal_probability_ols_jl(pair.gram_prime.view(), request);
+  EXPECT_GT(log_refuse, log_refuse_prime);
+  EXPECT_LE(log_refuse - log_refuse_prime, 0.25 * (1.0 + 1e-12));
 }
 
 // Jiang et al.'s Wishart mechanism claims pure eps-DP, but a release under D' lies outside the

@@ -17,8 +17,11 @@
  * - pure eps claims: any observed L = +infinity or L > eps + 1e-9 (1 + |log p_D| + |log p_D'|);
  * - sampler conformance: the Kolmogorov-Smirnov distance of the standardised noise to the claimed
  *   noise distribution exceeds the Dvoretzky-Kiefer-Wolfowitz threshold (Gaussian, Laplace: each
- *   upper-triangle entry; Wishart: tr(released - G) / scale ~ chi2(dof d)), or a draw falls outside
- *   its own claimed support.
+ *   upper-triangle entry; Wishart: tr(released - G) / scale ~ chi2(dof d); the projection and
+ *   inverse-Wishart mechanisms: the probability integral transforms of ::DPCOV_AUDIT_NOISE_CLAIMED_LAW
+ *   against Uniform(0, 1)), or a draw falls outside its own claimed support.
+ * - A refusal (::DPCOV_MECHANISM_OLS_JL releases nothing when its private test fails) is an outcome
+ *   too: its loss is ln P_D(refusal) - ln P_D'(refusal), from the test's Laplace law.
  * The total probability that a mechanism whose implementation matches its claim is flagged is at
  * most dpcov_audit_params::alpha (Bonferroni over both directions, all checkpoints and the three
  * randomised tests). P(L > eps) is reported with Clopper-Pearson bounds but is not a criterion.
@@ -99,7 +102,14 @@ enum dpcov_audit_noise {
   DPCOV_AUDIT_NOISE_NONE = 0,
   DPCOV_AUDIT_NOISE_GAUSSIAN = 1, /**< iid N(0, sigma^2) upper-triangle entries. */
   DPCOV_AUDIT_NOISE_LAPLACE = 2,  /**< iid Laplace(b) upper-triangle entries. */
-  DPCOV_AUDIT_NOISE_WISHART = 3   /**< W_d(dof, scale I). */
+  DPCOV_AUDIT_NOISE_WISHART = 3,  /**< W_d(dof, scale I). */
+  /**
+   * The mechanism's own law (Johnson-Lindenstrauss, inverse-Wishart and OLS mechanisms):
+   * probability integral transforms of each release, iid Uniform(0, 1) under the claimed law
+   * (Bartlett factors of the Wishart or inverse-Wishart part given the test value, and the
+   * Laplace test value).
+   */
+  DPCOV_AUDIT_NOISE_CLAIMED_LAW = 4
 };
 
 /** Settings of an audit. Fill with dpcov_audit_params_default(), then change fields. */

@@ -17,7 +17,8 @@ enum ExitCode : int {
   kExitInputData = 2,     // the input is malformed or violates a data precondition (file:line:col)
   kExitPrivacy = 3,       // a privacy precondition does not hold, or a mechanism refused to release
   kExitInternal = 4,      // a library failure that is not the caller's fault (a bug, out of memory)
-  kExitIo = 5             // a file cannot be opened, read or written
+  kExitIo = 5,            // a file cannot be opened, read or written
+  kExitViolation = 6      // `dpcov audit`: the auditor found a privacy violation
 };
 
 // A failure that ends the command with `code` after printing `what()` (prefixed "dpcov: ").

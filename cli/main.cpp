@@ -12,6 +12,12 @@
 #include "commands/gram_command.hpp"
 #include "commands/plan_command.hpp"
 #include "commands/release_command.hpp"
+#include "commands/audit_command.hpp"
+#include "commands/mechanisms_command.hpp"
+#include "commands/regress_command.hpp"
+#include "commands/pca_command.hpp"
+#include "commands/glasso_command.hpp"
+#include "commands/compare_command.hpp"
 
 namespace {
 
@@ -28,10 +34,14 @@ Exit codes:
   0  success
   1  usage: bad or missing options, unknown columns, an argument out of range
   2  input data: malformed input (file:line:column named), NaN/Inf, a row over the bound under
-     --reject, a ragged row
+     --reject, a ragged row; for regress/pca/glasso a matrix that is not square or exactly
+     symmetric, or not positive definite where required (the message says what fixes it:
+     regress names the ridge penalty that would, glasso asks for a larger --rho)
   3  privacy: a privacy precondition does not hold, or a mechanism refused to release
+     (compare: a precondition at one of the listed epsilons)
   4  internal: a library failure that is not the caller's fault
-  5  I/O: a file cannot be opened, read or written)";
+  5  I/O: a file cannot be opened, read or written
+  6  audit: `dpcov audit` found a privacy violation)";
 
 }  // namespace
 
@@ -49,6 +59,12 @@ int main(int argc, char **argv) {
   add_release_command(app, run);
   add_plan_command(app, run);
   add_gram_command(app, run);
+  add_audit_command(app, run);
+  add_mechanisms_command(app, run);
+  add_regress_command(app, run);
+  add_pca_command(app, run);
+  add_glasso_command(app, run);
+  add_compare_command(app, run);
 
   try {
     app.parse(argc, argv);

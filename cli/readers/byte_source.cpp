@@ -1,6 +1,7 @@
 #include "byte_source.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,12 +28,16 @@ ByteSource::ByteSource(const std::string &path) {
   if (S_ISDIR(st.st_mode)) fail(kExitIo, name_, ": is a directory");
   if (S_ISREG(st.st_mode)) {
     size_ = static_cast<uint64_t>(st.st_size);
+    // Standard input redirected from a file may start past the beginning of the file.
+    const off_t position = ::lseek(fd_, 0, SEEK_CUR);
+    start_ = position > 0 ? static_cast<uint64_t>(position) : 0;
     // A hint only: the kernel may read further ahead for a sequential scan.
     (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
 }
 
 ByteSource::~ByteSource() {
+  if (map_ != nullptr) ::munmap(map_, map_length_);
   if (owns_fd_) ::close(fd_);
 }
 
@@ -92,6 +97,31 @@ void ByteSource::read_at(char *dst, size_t n, uint64_t offset) {
     done += static_cast<size_t>(got);
   }
   bytes_read_ += done;
+}
+
+std::string_view ByteSource::map() {
+  if (!size_.has_value() || *size_ <= start_ || bytes_read_ != 0 || map_ != nullptr) return {};
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t first = start_ / page * page;
+  const auto length = static_cast<size_t>(*size_ - first);
+  if (length != *size_ - first) return {};  // larger than the address space
+  void *mapping = ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE, fd_, static_cast<off_t>(first));
+  if (mapping == MAP_FAILED) return {};
+  // Hints only: read ahead far, and let the kernel evict pages behind the scan first.
+  (void)::madvise(mapping, length, MADV_SEQUENTIAL);
+  map_ = static_cast<char *>(mapping);
+  map_length_ = length;
+  map_skip_ = static_cast<size_t>(start_ - first);
+  return {map_ + map_skip_, length - map_skip_};
+}
+
+void ByteSource::release(uint64_t offset) {
+  // Only whole pages strictly before `offset`: the page holding it is still being read.
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t from = (map_skip_ + released_) / page * page;
+  const uint64_t to = (map_skip_ + offset) / page * page;
+  if (to > from) (void)::madvise(map_ + from, static_cast<size_t>(to - from), MADV_DONTNEED);
+  released_ = offset;
 }
 
 }  // namespace dpcov::cli

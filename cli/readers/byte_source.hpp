@@ -1,5 +1,8 @@
 // A file or standard input read with read(2) in large blocks, with a small look-ahead for format
-// detection and positioned reads for inputs that need them (Fortran-order .npy).
+// detection and positioned reads for inputs that need them (Fortran-order .npy). A regular file
+// can instead be mapped into memory whole, which spares the copy out of the page cache; its
+// consumed pages are then dropped from the resident set as the reading advances, so that memory
+// stays bounded whatever the file size.
 #pragma once
 
 #include <cstddef>
@@ -34,8 +37,28 @@ class ByteSource {
   // Reads exactly `n` bytes at absolute `offset` (regular files only); a short read is an error.
   void read_at(char *dst, size_t n, uint64_t offset);
 
+  // Maps the input from its current position to its end, if it is a non-empty regular file of
+  // which read() has consumed nothing, and returns the mapped bytes; afterwards the input is read
+  // through them and consumed(), never read(). Returns an empty view (and changes nothing) for a
+  // pipe, a terminal, an empty or size-less file (as in /proc) or if the system refuses the
+  // mapping: read() then serves. A file truncated by another process while mapped ends the
+  // process with SIGBUS, as for any program reading a mapped file.
+  std::string_view map();
+  // Declares the first `offset` mapped bytes consumed: they count in bytes_read(), and once
+  // kReleaseBytes more are consumed their pages leave the resident set (the page cache keeps
+  // them; a later access reads them back, so this bounds memory without limiting access).
+  void consumed(uint64_t offset) {
+    bytes_read_ = offset;
+    if (offset >= released_ + kReleaseBytes) release(offset);
+  }
+
+  // Consumed mapped bytes kept resident between two releases: large enough that the release
+  // calls cost nothing next to parsing, small next to the memory target.
+  static constexpr uint64_t kReleaseBytes = uint64_t{8} << 20;
+
  private:
   size_t read_some(char *dst, size_t n);
+  void release(uint64_t offset);
 
   std::string name_;
   int fd_ = -1;
@@ -44,6 +67,11 @@ class ByteSource {
   uint64_t bytes_read_ = 0;
   std::vector<char> peeked_;  // look-ahead bytes not yet returned by read()
   size_t peeked_pos_ = 0;
+  uint64_t start_ = 0;           // file offset of the descriptor when opened (regular files)
+  char *map_ = nullptr;          // the page-aligned mapping, or null
+  size_t map_length_ = 0;
+  size_t map_skip_ = 0;          // bytes of the mapping's first page before start_
+  uint64_t released_ = 0;        // mapped bytes (from start_) whose pages were dropped
 };
 
 }  // namespace dpcov::cli

@@ -1,6 +1,8 @@
-// Streaming CSV reader: a large read buffer, one pass, numbers parsed in place with fast_float,
-// no allocation per field or per row. Memory: the read buffer (4 MiB, more only for a longer
-// line) plus one chunk of rows.
+// Streaming CSV reader: one pass, numbers parsed in place with fast_float, no allocation per field
+// or per row. A regular file is mapped and parsed where it lies (its consumed pages leave the
+// resident set as the reading advances); other inputs go through a large read buffer. Memory:
+// the consumed-but-resident mapped bytes or the read buffer (8 or 4 MiB; a buffer grows only for
+// a longer line) plus one chunk of rows.
 #pragma once
 
 #include <memory>
@@ -41,6 +43,14 @@ class CsvReader final : public RowReader {
   // Up to `max_lines` lines from the current position that hold data, without consuming them.
   std::vector<std::string_view> peek_data_lines(size_t max_lines);
 
+  // The fast path for a line whose fields are bare numbers separated by the (non-blank)
+  // delimiter, as machine-written files hold: if the line at pos_ is such a line of finite
+  // numbers, fills `out` and returns the start of the next line. Otherwise (a blank or comment
+  // line, blanks, quotes, '+' signs, NaN, any error, a line not yet whole in the read buffer)
+  // returns null, and the general path reads the line again with every rule and names any
+  // error. kIdentity: every field is delivered, in file order (identity_).
+  template <bool kIdentity>
+  const char *parse_plain_line(double *out) const;
   template <bool kWhitespace>
   void parse_row(const char *begin, const char *end, double *out) const;
   template <bool kWhitespace>
@@ -64,7 +74,9 @@ class CsvReader final : public RowReader {
   std::string field_label(int64_t field) const;
 
   std::unique_ptr<ByteSource> source_;
-  std::vector<char> buffer_;
+  std::vector<char> buffer_;      // the read buffer, unless the input is mapped
+  const char *data_ = nullptr;    // the mapped input or buffer_.data()
+  bool mapped_ = false;
   size_t pos_ = 0;  // start of the unconsumed bytes
   size_t end_ = 0;  // end of the valid bytes
   bool input_ended_ = false;

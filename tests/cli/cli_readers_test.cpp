@@ -1,18 +1,23 @@
 // The CLI's readers and writers, driven directly: exact parsing of number spellings, dialect
 // detection, buffer and chunk boundaries, column selection, atomic files.
 #include <dirent.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_error.hpp"
+#include "readers/byte_source.hpp"
 #include "readers/column_selection.hpp"
 #include "readers/csv_dialect.hpp"
 #include "readers/open_input.hpp"
@@ -55,6 +60,8 @@ struct ReadAll {
   std::vector<int64_t> chunk_sizes;
   int64_t dim = 0;
   std::vector<std::string> names;
+  uint64_t bytes = 0;  // bytes_read() at the end
+  bool operator==(const ReadAll &) const = default;
 };
 
 ReadAll read_all(const InputOptions &options) {
@@ -69,6 +76,7 @@ ReadAll read_all(const InputOptions &options) {
     all.lines.insert(all.lines.end(), chunk.lines.begin(), chunk.lines.begin() + chunk.rows);
     all.chunk_sizes.push_back(chunk.rows);
   }
+  all.bytes = reader->bytes_read();
   return all;
 }
 
@@ -163,6 +171,158 @@ TEST_F(CsvReaderTest, ErrorsNameFileLineAndColumn) {
     EXPECT_EQ(e.code(), kExitInputData);
     EXPECT_EQ(std::string(e.what()), path + ":2:3: field 2: \"x\" is not a number");
   }
+}
+
+// Regular files are mapped, pipes are read into a buffer: both paths must give the same rows.
+class MappedAndPipedTest : public TempDir {
+ protected:
+  // `read(path)` on a named pipe into which another thread writes `content`. A reader stopping
+  // early at an error closes the pipe: SIGPIPE is ignored so that the writer's write then fails
+  // instead of ending the test program.
+  template <class Read>
+  auto through_pipe(const std::string &content, Read read) {
+    std::signal(SIGPIPE, SIG_IGN);
+    const std::string fifo = dir_ + "/in.fifo";
+    std::remove(fifo.c_str());
+    EXPECT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << content; });
+    struct Join {
+      std::thread &thread;
+      ~Join() { thread.join(); }
+    } join{writer};
+    return read(fifo);
+  }
+  // `content` read from a regular file (mapped) and from a named pipe (read(2) path).
+  std::pair<ReadAll, ReadAll> read_both(const std::string &content, int64_t chunk_rows = 0) {
+    InputOptions options = csv_input(write("in.csv", content));
+    options.chunk_rows = chunk_rows;
+    const ReadAll mapped = read_all(options);
+    return {mapped, through_pipe(content, [&](const std::string &fifo) {
+              options.path = fifo;
+              return read_all(options);
+            })};
+  }
+  // The message of the error reading `path` raises, without the path.
+  static std::string error_of(const std::string &path) {
+    try {
+      read_all(csv_input(path));
+    } catch (const CliError &e) {
+      return std::string(e.what()).substr(path.size());
+    }
+    return "no error";
+  }
+};
+
+TEST_F(MappedAndPipedTest, EveryLineFormGivesTheSameRowsLinesAndByteCount) {
+  // About 20 MB: past several read blocks (4 MiB) and release steps (8 MiB). Plain lines, which
+  // take the fast path, alternate with lines only the general path reads.
+  std::mt19937_64 engine(11);
+  std::normal_distribution<double> normal;
+  std::ostringstream text;
+  text.precision(17);
+  text << "\xEF\xBB\xBF" "# generated\n\na,b,c\n";
+  std::vector<double> expected;
+  const int64_t rows = 400000;
+  for (int64_t i = 0; i < rows; ++i) {
+    double x[3];
+    for (double &v : x) {
+      v = normal(engine) * std::pow(10.0, static_cast<int>(i % 9) - 4);
+      expected.push_back(v);
+    }
+    switch (i % 8) {
+      case 0: text << ' ' << x[0] << " , \"" << x[1] << "\"," << x[2] << '\n'; break;
+      case 1: text << x[0] << ',' << x[1] << ',' << x[2] << "\r\n"; break;
+      case 2: text << x[0] << ',' << x[1] << ',' << x[2] << "\n# comment\n\n"; break;
+      default: text << x[0] << ',' << x[1] << ',' << x[2] << '\n';
+    }
+  }
+  const std::string content = text.str();
+  const auto [mapped, piped] = read_both(content, 65536);
+  EXPECT_EQ(mapped, piped);
+  EXPECT_EQ(mapped.values, expected);
+  EXPECT_EQ(mapped.lines.front(), 4);
+  EXPECT_EQ(mapped.bytes, content.size());
+  EXPECT_EQ(mapped.names, (std::vector<std::string>{"a", "b", "c"}));
+}
+
+TEST_F(MappedAndPipedTest, ALastLineWithoutEndOfLineIsARow) {
+  for (const std::string end : {"", "\r", "\n", "\r\n", "\n\n# end"}) {
+    const auto [mapped, piped] = read_both("x,y\n1,2\n3,-4.5" + end);
+    EXPECT_EQ(mapped, piped);
+    EXPECT_EQ(mapped.values, (std::vector<double>{1, 2, 3, -4.5})) << end;
+    EXPECT_EQ(mapped.lines, (std::vector<int64_t>{2, 3}));
+  }
+}
+
+TEST_F(MappedAndPipedTest, InputsEndingAtAReleaseStepOrPageAreReadWhole) {
+  // Sizes at, just below and just past the step at which mapped pages are released, and at a
+  // page boundary; the last line is short or missing its end of line.
+  const size_t step = ByteSource::kReleaseBytes;
+  for (const size_t size : {step - 1, step, step + 1, size_t{4096}, 2 * step}) {
+    std::string content;
+    std::vector<double> expected;
+    for (int64_t i = 0; content.size() + 32 < size; ++i) {
+      content += std::to_string(i) + ".25,-" + std::to_string(i % 977) + "\n";
+      expected.insert(expected.end(), {static_cast<double>(i) + 0.25, -static_cast<double>(i % 977)});
+    }
+    const std::string last = "7," + std::string(size - content.size() - 3, '0') + "\n";
+    content += last.substr(0, size - content.size());
+    expected.insert(expected.end(), {7.0, 0.0});
+    ASSERT_EQ(content.size(), size);
+    const auto [mapped, piped] = read_both(content);
+    EXPECT_EQ(mapped, piped);
+    EXPECT_EQ(mapped.values, expected) << size;
+    EXPECT_EQ(mapped.bytes, size);
+  }
+}
+
+TEST_F(MappedAndPipedTest, ALineCutInItsLastNumberByTheReadBufferIsNotTakenShort) {
+  // 31-byte lines: the first 4 MiB read block (4194304 = 31 * 135300 + 4) ends two digits into
+  // a line's last number, which the read path must complete before parsing it.
+  const std::string line = "1,1234567890123.45678901234567\n";
+  ASSERT_EQ(line.size(), 31u);
+  std::string content;
+  for (int i = 0; i < 200000; ++i) content += line;
+  const auto [mapped, piped] = read_both(content);
+  EXPECT_EQ(mapped, piped);
+  ASSERT_EQ(piped.values.size(), 400000u);
+  for (size_t k = 1; k < piped.values.size(); k += 2)
+    ASSERT_EQ(piped.values[k], 1234567890123.45678901234567) << k;
+}
+
+TEST_F(MappedAndPipedTest, ErrorsNameTheSamePositionOnBothPaths) {
+  for (const std::string bad : {"1,nan\n", "1,2,3\n", "1\n", "1,2x\n", "1,inf", "1,2\rx\n"}) {
+    const std::string content = "1,2\n3,4\n" + bad;
+    const std::string mapped = error_of(write("bad.csv", content));
+    EXPECT_EQ(mapped.substr(0, 3), ":3:") << mapped;
+    EXPECT_EQ(through_pipe(content, error_of), mapped);
+  }
+}
+
+TEST_F(MappedAndPipedTest, StandardInputFromAFileStartsWhereItsPositionIs) {
+  // `dpcov gram - < file` after a caller consumed the file's first line: the rest is read.
+  const std::string path = write("stdin.csv", "a,b\n1,2\n3,4\n");
+  const int saved = ::dup(STDIN_FILENO);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::lseek(fd, 4, SEEK_SET), 4);
+  ASSERT_EQ(::dup2(fd, STDIN_FILENO), STDIN_FILENO);
+  ::close(fd);
+  InputOptions options = csv_input("-");
+  options.no_header = true;
+  ReadAll all;
+  try {
+    all = read_all(options);
+  } catch (...) {
+    ::dup2(saved, STDIN_FILENO);
+    ::close(saved);
+    throw;
+  }
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  EXPECT_EQ(all.values, (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(all.lines, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(all.bytes, 8u);
 }
 
 TEST(CsvDialect, SplittingUnquotesAndTrims) {

@@ -1,0 +1,50 @@
+// Loading a matrix written by `dpcov release` or `dpcov gram` (CSV or .npy) for the commands that
+// compute from it, together with the JSON receipt beside it, which supplies n and the column names.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace dpcov::cli {
+
+// Where the matrix and its receipt are, and what to assume when the receipt is absent.
+struct MatrixSource {
+  std::string path;
+  std::string receipt;           // empty: "<path>.json" when that file exists
+  std::optional<int64_t> rows;   // --rows: the number of data rows n, overriding the receipt
+};
+
+// Registers MATRIX, --receipt and --rows on `command`.
+void add_matrix_source_options(CLI::App &command, MatrixSource &source);
+
+// A square matrix with what is known about it.
+struct LoadedMatrix {
+  std::string path;
+  int64_t dim = 0;
+  std::vector<double> values;        // row-major d x d
+  std::vector<std::string> names;    // one per column
+  std::optional<int64_t> rows;       // n, from --rows or the receipt
+  std::string receipt_path;          // empty when there was none
+  nlohmann::ordered_json receipt;    // null when there was none
+  // The mechanism that released it ("" for an exact Gram or an unknown origin).
+  std::string mechanism() const;
+  // True when the receipt says the matrix came from a differentially private release.
+  bool is_private_release() const;
+};
+
+// Reads the whole matrix (it is d x d, so small) and its receipt. Throws CliError: kExitIo when a
+// file cannot be read, kExitInputData when the matrix is not square, not finite or not exactly
+// symmetric, or the receipt is not valid JSON or disagrees with the matrix.
+LoadedMatrix load_matrix(const MatrixSource &source);
+
+// The 0-based index of column `spec`: a name of `names` or a 1-based number. Throws
+// CliError(kExitUsage) naming `option` otherwise.
+int64_t resolve_column(const std::vector<std::string> &names, const std::string &spec,
+                       const char *option);
+
+}  // namespace dpcov::cli

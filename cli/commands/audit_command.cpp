@@ -1,0 +1,432 @@
+#include "audit_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+// Ids are never reused and numbered from 1: scanning well beyond the current ones finds every
+// mechanism of the library without this command listing them.
+constexpr int32_t kMaxMechanismId = 64;
+// Projection rows r and posterior degrees of freedom m when not given: max(20, 2 d), as in the
+// standard audit table (core/audit/standard_audit.cpp).
+constexpr int64_t kDefaultProjectionRows = 20;
+// ols_jl without --rows: the rows at which rows on the sphere put lambda_min(G) 5% above its
+// test's threshold w^2 + shift, where refusals and releases both occur (the library's
+// ols_jl_threshold_rows()).
+constexpr double kOlsThresholdMargin = 1.05;
+
+// Mechanisms without a closed-form output density: audited by the per-step check and the
+// black-box audit of the test suite and bench/audit_table, not by dpcov_audit_run.
+bool has_no_density(const std::string &name) { return name == "iev" || name == "kt_rank1"; }
+
+// Whether the library runs the mechanism only as an audit target (its plan without the
+// acknowledgement fails with DPCOV_E_NOT_PRIVATE, whatever the other settings).
+bool not_private(int32_t id) {
+  dpcov_mechanism_params mp;
+  library_check(dpcov_mechanism_params_default(&mp), "mechanism defaults");
+  dpcov_receipt probe{};
+  probe.struct_size = sizeof probe;
+  return dpcov_mechanism_plan(id, 3, 50, 1.0, 0.5, 1e-6, &mp, &probe) == DPCOV_E_NOT_PRIVATE;
+}
+
+struct AuditOptions {
+  std::vector<std::string> mechanisms{"all"};
+  std::vector<double> epsilons;
+  double delta = 1e-6;
+  std::vector<int64_t> dims{3};
+  int64_t rows = 0;  // 0: 50, or the ols_jl threshold rows
+  double bound = 1.0;
+  int64_t trials = 2000;
+  int64_t first_checkpoint = 100;
+  double alpha = 1e-6;
+  uint64_t seed = 0;
+  std::string dataset = "auto";
+  std::string neighbour_kind = "auto";
+  std::string neighbour = "replace-one";
+  std::string calibration = "default";
+  int64_t projection_rows = 0;
+  int64_t posterior_dof = 0;
+  bool audit_only_not_private = false;
+  bool json = false;
+};
+
+const std::vector<std::pair<std::string, int32_t>> kDatasets = {
+    {"random", DPCOV_AUDIT_DATA_RANDOM_ROWS},
+    {"sphere", DPCOV_AUDIT_DATA_SPHERE_ROWS},
+    {"repeated", DPCOV_AUDIT_DATA_REPEATED_ROWS},
+    {"rank-deficient", DPCOV_AUDIT_DATA_RANK_DEFICIENT},
+    {"nearly-singular", DPCOV_AUDIT_DATA_NEARLY_SINGULAR},
+    {"tiny-n", DPCOV_AUDIT_DATA_TINY_N}};
+
+const std::vector<std::pair<std::string, int32_t>> kNeighbourKinds = {
+    {"random", DPCOV_AUDIT_NEIGHBOUR_RANDOM},
+    {"max-l2", DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE},
+    {"max-l1", DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE},
+    {"least-eigenvector", DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR}};
+
+const std::vector<std::pair<std::string, int32_t>> kCalibrations = {
+    {"default", DPCOV_CALIBRATION_DEFAULT},
+    {"analytic-gaussian", DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN},
+    {"classical-gaussian", DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN},
+    {"laplace-upper-triangle", DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE},
+    {"laplace-published", DPCOV_CALIBRATION_LAPLACE_PUBLISHED},
+    {"theorem", DPCOV_CALIBRATION_THEOREM}};
+
+std::vector<std::string> names_of(const std::vector<std::pair<std::string, int32_t>> &table) {
+  std::vector<std::string> names;
+  for (const auto &entry : table) names.push_back(entry.first);
+  return names;
+}
+
+int32_t value_of(const std::vector<std::pair<std::string, int32_t>> &table,
+                 const std::string &name) {
+  for (const auto &entry : table)
+    if (entry.first == name) return entry.second;
+  fail(kExitUsage, "unknown value '", name, "'");
+}
+
+std::string name_of(const std::vector<std::pair<std::string, int32_t>> &table, int32_t value) {
+  for (const auto &entry : table)
+    if (entry.second == value) return entry.first;
+  return "unknown";
+}
+
+// The pair each mechanism's calibration is tightest for (the standard audit's choice): the
+// Gaussian mechanism's largest L2 change, the Laplace mechanism's largest L1 change, and the
+// least-eigenvector direction for everything that adds positive-definite noise, inverts G or
+// tests its least singular value (on rows of norm exactly B for those that need full rank).
+std::pair<int32_t, int32_t> auto_pair(const std::string &name) {
+  if (name == "analyze_gauss") return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE};
+  if (name == "laplace_sym") return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE};
+  if (name == "inverse_gauss" || name == "jl_ridge_sigma_min" ||
+      name == "inverse_wishart_sigma_min" || name == "ols_jl")
+    return {DPCOV_AUDIT_DATA_SPHERE_ROWS, DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR};
+  return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR};
+}
+
+struct Job {
+  std::string name;
+  int32_t id = 0;
+};
+
+std::vector<Job> selected_mechanisms(const AuditOptions &o) {
+  std::vector<Job> library;
+  for (int32_t id = 1; id <= kMaxMechanismId; ++id) {
+    const std::string name = dpcov_mechanism_name(id);
+    if (name != "unknown") library.push_back({name, id});
+  }
+  std::vector<Job> jobs;
+  const bool all = o.mechanisms.size() == 1 && o.mechanisms.front() == "all";
+  if (all) {
+    for (const Job &job : library) {
+      if (has_no_density(job.name)) continue;
+      if (!o.audit_only_not_private && not_private(job.id)) continue;
+      jobs.push_back(job);
+    }
+    return jobs;
+  }
+  for (const std::string &wanted : o.mechanisms) {
+    const auto found = std::find_if(library.begin(), library.end(),
+                                    [&](const Job &job) { return job.name == wanted; });
+    if (found == library.end()) {
+      std::string known;
+      for (const Job &job : library) known += (known.empty() ? "" : ", ") + job.name;
+      fail(kExitUsage, "--mechanism: unknown mechanism '", wanted, "' (one of: all, ", known, ")");
+    }
+    if (has_no_density(wanted))
+      fail(kExitUsage, "--mechanism: ", wanted, " has no closed-form output density; its ",
+           "eigenvector steps are audited by the per-step check and the whole release by the ",
+           "black-box audit (tests/privacy, bench/audit_table)");
+    jobs.push_back(*found);
+  }
+  return jobs;
+}
+
+struct Row {
+  std::string mechanism;
+  double requested_epsilon = 0.0;
+  int64_t dim = 0;
+  int64_t n = 0;
+  std::string dataset;
+  std::string neighbour_kind;
+  bool audited = false;
+  std::string not_audited;  // the library's message when the audit could not run
+  dpcov_audit_result result{};
+};
+
+Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
+  Row row;
+  row.mechanism = job.name;
+  row.requested_epsilon = eps;
+  row.dim = d;
+  dpcov_mechanism_params mp;
+  library_check(dpcov_mechanism_params_default(&mp), "mechanism defaults");
+  mp.neighbour = o.neighbour == "add-remove" ? DPCOV_NEIGHBOUR_ADD_REMOVE : DPCOV_NEIGHBOUR_REPLACE_ONE;
+  mp.calibration = value_of(kCalibrations, o.calibration);
+  mp.audit_only_not_private = o.audit_only_not_private && not_private(job.id) ? 1 : 0;
+  const int64_t sized = std::max<int64_t>(kDefaultProjectionRows, 2 * d);
+  if (job.name == "jl_ridge" || job.name == "jl_ridge_sigma_min" || job.name == "ols_jl")
+    mp.projection_rows = o.projection_rows > 0 ? o.projection_rows : sized;
+  if (job.name == "inverse_wishart" || job.name == "inverse_wishart_sigma_min")
+    mp.posterior_dof = o.posterior_dof > 0 ? o.posterior_dof : sized;
+  if (mp.calibration != DPCOV_CALIBRATION_DEFAULT) {
+    // A calibration applies to some mechanisms only; the others audit their default.
+    dpcov_receipt probe{};
+    probe.struct_size = sizeof probe;
+    if (dpcov_mechanism_plan(job.id, d, 1, o.bound, eps, o.delta, &mp, &probe) ==
+        DPCOV_E_INVALID_ARGUMENT)
+      mp.calibration = DPCOV_CALIBRATION_DEFAULT;
+  }
+
+  const auto [auto_data, auto_neighbour] = auto_pair(job.name);
+  dpcov_audit_params ap;
+  library_check(dpcov_audit_params_default(&ap), "audit defaults");
+  ap.trials = o.trials;
+  ap.first_checkpoint = std::min(o.first_checkpoint, o.trials);
+  ap.alpha = o.alpha;
+  ap.seed = o.seed;
+  ap.dataset = o.dataset == "auto" ? auto_data : value_of(kDatasets, o.dataset);
+  ap.neighbour_kind =
+      o.neighbour_kind == "auto" ? auto_neighbour : value_of(kNeighbourKinds, o.neighbour_kind);
+  row.dataset = name_of(kDatasets, ap.dataset);
+  row.neighbour_kind = name_of(kNeighbourKinds, ap.neighbour_kind);
+
+  row.n = o.rows > 0 ? o.rows : 50;
+  if (o.rows == 0 && job.name == "ols_jl") {
+    dpcov_receipt plan{};
+    plan.struct_size = sizeof plan;
+    if (dpcov_mechanism_plan(job.id, d, 1, o.bound, eps, o.delta, &mp, &plan) == DPCOV_OK)
+      row.n = static_cast<int64_t>(std::ceil(kOlsThresholdMargin * static_cast<double>(d) *
+                                             (plan.threshold_w2 + plan.test_shift) /
+                                             (o.bound * o.bound)));
+  }
+  row.result.struct_size = sizeof row.result;
+  const dpcov_status status =
+      dpcov_audit_run(job.id, d, row.n, o.bound, eps, o.delta, &mp, &ap, &row.result);
+  if (status == DPCOV_OK) {
+    row.audited = true;
+  } else {
+    row.not_audited = concat(dpcov_status_string(status), ": ", dpcov_last_error_message());
+  }
+  return row;
+}
+
+const char *verdict(const Row &row) {
+  if (!row.audited) return "not audited";
+  return row.result.verdict == DPCOV_AUDIT_VIOLATION ? "violation" : "no violation found";
+}
+
+std::string findings_text(int32_t findings) {
+  std::string out;
+  const std::pair<int32_t, const char *> names[] = {
+      {DPCOV_AUDIT_FINDING_LOSS_ABOVE_EPSILON, "loss_above_epsilon"},
+      {DPCOV_AUDIT_FINDING_DELTA_EXCEEDED, "delta_exceeded"},
+      {DPCOV_AUDIT_FINDING_GAUSSIAN_PROFILE_EXCEEDED, "gaussian_profile_exceeded"},
+      {DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH, "sampler_mismatch"}};
+  for (const auto &[bit, name] : names)
+    if (findings & bit) out += (out.empty() ? "" : ",") + std::string(name);
+  return out;
+}
+
+std::string number(double x, int digits = 3) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, x);
+  return text;
+}
+
+nlohmann::ordered_json row_json(const Row &row) {
+  nlohmann::ordered_json j = {{"mechanism", row.mechanism},
+                              {"requested_epsilon", row.requested_epsilon},
+                              {"dim", row.dim},
+                              {"n", row.n},
+                              {"dataset", row.dataset},
+                              {"neighbour_kind", row.neighbour_kind},
+                              {"verdict", verdict(row)}};
+  if (!row.audited) {
+    j["error"] = row.not_audited;
+    return j;
+  }
+  const dpcov_audit_result &r = row.result;
+  j["claimed_epsilon"] = r.epsilon;
+  j["claimed_delta"] = r.delta;
+  j["delta_estimate"] = r.delta_estimate;
+  j["delta_lower"] = r.delta_lower;
+  j["delta_upper"] = r.delta_upper;
+  j["exceed_estimate"] = r.exceed_estimate;
+  j["exceed_lower"] = r.exceed_lower;
+  j["exceed_upper"] = r.exceed_upper;
+  // JSON has no infinity: an infinite loss (a release outside the other dataset's support) is
+  // written as the string "inf".
+  j["max_loss"] = std::isinf(r.max_loss) ? nlohmann::ordered_json("inf") : nlohmann::ordered_json(r.max_loss);
+  j["infinite_losses"] = r.infinite_losses;
+  j["samples"] = r.samples;
+  j["gaussian_delta_lower"] = r.gaussian_delta_lower;
+  j["conformance_distance"] = r.conformance_distance;
+  j["conformance_threshold"] = r.conformance_threshold;
+  j["alpha_per_test"] = r.alpha_per_test;
+  j["findings"] = findings_text(r.findings);
+  return j;
+}
+
+std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
+  std::ostringstream out;
+  out << "dpcov privacy audit: B = " << number(o.bound) << ", trials <= " << o.trials
+      << " per direction, alpha = " << number(o.alpha) << " per audit, seed = " << o.seed << "\n"
+      << "An audit can only find violations; \"no violation found\" is not a proof of privacy.\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-26s %-6s %-8s %-3s %-6s %-30s %-34s %-9s %-8s %s\n",
+                "mechanism", "eps", "delta", "d", "n", "pair", "delta(eps) est [lower, upper]",
+                "max L", "samples", "verdict");
+  out << line;
+  for (const Row &row : rows) {
+    const std::string pair = row.neighbour_kind + "/" + row.dataset;
+    if (!row.audited) {
+      std::snprintf(line, sizeof line, "%-26s %-6s %-8s %-3lld %-6lld %-30s not audited: %s\n",
+                    row.mechanism.c_str(), number(row.requested_epsilon).c_str(), "-",
+                    static_cast<long long>(row.dim), static_cast<long long>(row.n), pair.c_str(),
+                    row.not_audited.c_str());
+      out << line;
+      continue;
+    }
+    const dpcov_audit_result &r = row.result;
+    const std::string estimate = number(r.delta_estimate) + " [" + number(r.delta_lower) + ", " +
+                                 number(r.delta_upper) + "]";
+    const std::string findings = findings_text(r.findings);
+    std::snprintf(line, sizeof line, "%-26s %-6s %-8s %-3lld %-6lld %-30s %-34s %-9s %-8lld %s%s\n",
+                  row.mechanism.c_str(), number(r.epsilon).c_str(), number(r.delta).c_str(),
+                  static_cast<long long>(row.dim), static_cast<long long>(row.n), pair.c_str(),
+                  estimate.c_str(), number(r.max_loss, 4).c_str(),
+                  static_cast<long long>(r.samples), verdict(row),
+                  findings.empty() ? "" : (" (" + findings + ")").c_str());
+    out << line;
+  }
+  return out.str();
+}
+
+void run_audit(const AuditOptions &o) {
+  if (o.epsilons.empty()) fail(kExitUsage, "--epsilon: at least one value is required");
+  for (const double eps : o.epsilons)
+    if (!(std::isfinite(eps) && eps > 0.0))
+      fail(kExitUsage, "--epsilon must be finite numbers > 0, got ", eps);
+  if (!(std::isfinite(o.bound) && o.bound > 0.0))
+    fail(kExitUsage, "--bound must be a finite number > 0, got ", o.bound);
+  if (o.trials < 2) fail(kExitUsage, "--trials must be >= 2, got ", o.trials);
+  if (!(o.alpha > 0.0 && o.alpha < 1.0)) fail(kExitUsage, "--alpha must be in (0, 1), got ", o.alpha);
+  const std::vector<Job> jobs = selected_mechanisms(o);
+  const bool all = o.mechanisms.size() == 1 && o.mechanisms.front() == "all";
+
+  std::vector<Row> rows;
+  for (const Job &job : jobs)
+    for (const double eps : o.epsilons)
+      for (const int64_t d : o.dims) rows.push_back(audit_one(o, job, eps, d));
+
+  bool violation = false;
+  for (const Row &row : rows) violation = violation || (row.audited && row.result.verdict == DPCOV_AUDIT_VIOLATION);
+  std::string text;
+  if (o.json) {
+    nlohmann::ordered_json j = {{"command", "audit"},
+                                {"library_version", dpcov_version_string()},
+                                {"bound", o.bound},
+                                {"trials", o.trials},
+                                {"alpha", o.alpha},
+                                {"seed", o.seed},
+                                {"violation", violation},
+                                {"audits", nlohmann::ordered_json::array()}};
+    for (const Row &row : rows) j["audits"].push_back(row_json(row));
+    text = j.dump(2) + "\n";
+  } else {
+    text = table(rows, o);
+  }
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
+    fail(kExitIo, "<stdout>: write error");
+  // A mechanism named on its own that cannot be audited at these settings is an error; within
+  // "all" its row says why and the others still count.
+  if (!all)
+    for (const Row &row : rows)
+      if (!row.audited) fail(kExitPrivacy, row.mechanism, " could not be audited: ", row.not_audited);
+  if (violation) throw CliError(kExitViolation, "the audit found a privacy violation (see the table)");
+}
+
+}  // namespace
+
+void add_audit_command(CLI::App &app, std::function<void()> &run) {
+  auto options = std::make_shared<AuditOptions>();
+  CLI::App *command = app.add_subcommand(
+      "audit",
+      "Audit mechanisms on generated neighbouring datasets: the privacy loss of each release "
+      "from its claimed density, delta(epsilon) with confidence bounds, and the conformance of "
+      "the draws with the claimed law. Exit code 6 when a violation is found.");
+  command->add_option("--mechanism,-m", options->mechanisms,
+                      "Mechanisms, comma-separated, or 'all' (default): every mechanism with an "
+                      "output density; the non-private ones (wishart_jiang) only with "
+                      "--audit-only-not-private")
+      ->delimiter(',');
+  command->add_option("--epsilon,-e", options->epsilons, "Privacy parameter(s) epsilon, comma-separated")
+      ->required()
+      ->delimiter(',');
+  command->add_option("--delta", options->delta,
+                      "Privacy parameter delta of (epsilon, delta) mechanisms (default 1e-6; pure "
+                      "mechanisms claim 0)");
+  command->add_option("--dims", options->dims, "Dimension(s) d, comma-separated (default 3)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  command->add_option("--rows,-n", options->rows,
+                      "Rows n of the generated dataset (default 50; ols_jl: the rows where its "
+                      "private test is undecided)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (default 1)");
+  command->add_option("--trials", options->trials, "Maximum draws per direction (default 2000)");
+  command->add_option("--first-checkpoint", options->first_checkpoint,
+                      "Draws per direction at the first look, then doubling (default 100)")
+      ->check(CLI::Range(int64_t{2}, int64_t{1} << 40));
+  command->add_option("--alpha", options->alpha,
+                      "Probability of flagging a mechanism that matches its claim (default 1e-6)");
+  command->add_option("--seed", options->seed, "Seed of the data generation and the draws (default 0)");
+  command->add_option("--dataset", options->dataset,
+                      "Generated data: auto (per mechanism, default), random, sphere, repeated, "
+                      "rank-deficient, nearly-singular, tiny-n")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names = names_of(kDatasets);
+        names.insert(names.begin(), "auto");
+        return names;
+      }()));
+  command->add_option("--neighbour-kind", options->neighbour_kind,
+                      "Choice of the neighbour: auto (the adversarial pair per mechanism, "
+                      "default), random, max-l2, max-l1, least-eigenvector")
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names = names_of(kNeighbourKinds);
+        names.insert(names.begin(), "auto");
+        return names;
+      }()));
+  command->add_option("--neighbour", options->neighbour,
+                      "Neighbouring relation: replace-one (default) or add-remove")
+      ->check(CLI::IsMember({"replace-one", "add-remove"}));
+  command->add_option("--calibration", options->calibration,
+                      "Noise calibration where it applies (default: each mechanism's default)")
+      ->check(CLI::IsMember(names_of(kCalibrations)));
+  command->add_option("--projection-rows", options->projection_rows,
+                      "jl_ridge, jl_ridge_sigma_min, ols_jl: projection rows r (default max(20, 2d))");
+  command->add_option("--posterior-dof", options->posterior_dof,
+                      "inverse_wishart(_sigma_min): degrees of freedom m (default max(20, 2d))");
+  command->add_flag("--audit-only-not-private", options->audit_only_not_private,
+                    "Run the NON-private mechanisms (wishart_jiang) as audit targets");
+  command->add_flag("--json", options->json, "Print the audits as JSON");
+  command->callback([&run, options] { run = [options] { run_audit(*options); }; });
+}
+
+}  // namespace dpcov::cli

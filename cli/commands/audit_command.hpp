@@ -1,0 +1,15 @@
+// `dpcov audit`: the privacy auditor of the library (dpcov/audit.h) on generated neighbouring
+// datasets, one row per mechanism, epsilon and dimension: claimed (epsilon, delta), the estimated
+// delta(epsilon) with its confidence interval, the largest privacy loss seen, the draws used and
+// the verdict ("no violation found" or "violation"). Exit code 6 when a violation is found.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace dpcov::cli {
+
+void add_audit_command(CLI::App &app, std::function<void()> &run);
+
+}  // namespace dpcov::cli

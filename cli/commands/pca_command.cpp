@@ -1,0 +1,142 @@
+#include "pca_command.hpp"
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "../analysis/released_matrix.hpp"
+#include "../analysis/text_table.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+struct PcaOptions {
+  MatrixSource source;
+  int64_t k = 0;
+  std::string compare;
+  bool json = false;
+};
+
+void run_pca(const PcaOptions &o) {
+  const LoadedMatrix m = load_matrix(o.source);
+  const int64_t d = m.dim;
+  const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
+  if (k < 1 || k > d) fail(kExitUsage, "-k must be in [1, ", d, "] for ", m.path, ", got ", k);
+
+  double trace = 0.0;
+  for (int64_t i = 0; i < d; ++i) trace += m.values[static_cast<size_t>(i * d + i)];
+  std::vector<double> values(static_cast<size_t>(k));
+  std::vector<double> vectors(static_cast<size_t>(d * k));
+  std::vector<double> ratio(static_cast<size_t>(k));
+  // The explained-variance ratio needs a positive trace; a noisy release of tiny data may not
+  // have one, and then only the eigenpairs are reported.
+  const bool with_ratio = trace > 0.0;
+  library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, values.data(),
+                                vectors.data(), k, with_ratio ? ratio.data() : nullptr),
+                concat(m.path, ": principal components"));
+
+  std::optional<LoadedMatrix> other;
+  double sin_spectral = 0.0;
+  double sin_frobenius = 0.0;
+  std::vector<double> angles(static_cast<size_t>(k));
+  if (!o.compare.empty()) {
+    MatrixSource source;
+    source.path = o.compare;
+    other = load_matrix(source);
+    if (other->dim != d)
+      fail(kExitInputData, o.compare, " is ", other->dim, " x ", other->dim, " but ", m.path,
+           " is ", d, " x ", d);
+    library_check(dpcov_pca_subspace_distance(DPCOV_ROW_MAJOR, d, m.values.data(), d,
+                                              other->values.data(), d, k, &sin_spectral,
+                                              &sin_frobenius, angles.data()),
+                  concat(m.path, " against ", o.compare, ": subspace distance"));
+  }
+
+  if (o.json) {
+    nlohmann::ordered_json out;
+    out["command"] = "pca";
+    out["matrix"] = m.path;
+    out["mechanism"] = m.mechanism();
+    out["k"] = k;
+    out["trace"] = trace;
+    out["eigenvalues"] = values;
+    out["explained_ratio"] = with_ratio ? nlohmann::ordered_json(ratio) : nlohmann::ordered_json();
+    nlohmann::ordered_json loadings = nlohmann::ordered_json::object();
+    for (int64_t i = 0; i < d; ++i) {
+      std::vector<double> row(vectors.begin() + i * k, vectors.begin() + (i + 1) * k);
+      loadings[m.names[static_cast<size_t>(i)]] = row;
+    }
+    out["eigenvectors"] = loadings;
+    if (other) {
+      out["compare"] = {{"matrix", o.compare},
+                        {"sin_theta_spectral", sin_spectral},
+                        {"sin_theta_frobenius", sin_frobenius},
+                        {"principal_angles_radians", angles}};
+    }
+    print_stdout(out.dump(2) + "\n");
+    return;
+  }
+
+  std::string text = concat("Top ", k, " principal components of ", m.path);
+  if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
+  text += concat(", trace ", format_number(trace, 6), "\n\n");
+  TextTable spectrum({"component", "eigenvalue", "explained", "cumulative"});
+  double cumulative = 0.0;
+  for (int64_t i = 0; i < k; ++i) {
+    const double r = ratio[static_cast<size_t>(i)];
+    cumulative += r;
+    spectrum.add_row({concat("PC", i + 1), format_number(values[static_cast<size_t>(i)], 6),
+                      with_ratio ? format_number(r, 4) : "-",
+                      with_ratio ? format_number(cumulative, 4) : "-"});
+  }
+  text += spectrum.render();
+  if (!with_ratio) text += "(trace <= 0: no explained-variance ratio)\n";
+  std::vector<std::string> header{"loadings"};
+  for (int64_t i = 0; i < k; ++i) header.push_back(concat("PC", i + 1));
+  TextTable loadings(header);
+  for (int64_t i = 0; i < d; ++i) {
+    std::vector<std::string> row{m.names[static_cast<size_t>(i)]};
+    for (int64_t j = 0; j < k; ++j)
+      row.push_back(format_number(vectors[static_cast<size_t>(i * k + j)], 3));
+    loadings.add_row(row);
+  }
+  text += "\n" + loadings.render();
+  if (other) {
+    text += concat("\nTop-", k, " subspace against ", o.compare, ":\n", "  sin theta (spectral)   ",
+                   format_number(sin_spectral, 6), "\n  sin theta (Frobenius)  ",
+                   format_number(sin_frobenius, 6), "\n  principal angles (deg) ");
+    for (int64_t i = 0; i < k; ++i)
+      text += (i ? ", " : "") + format_number(angles[static_cast<size_t>(i)] * 180.0 / std::numbers::pi, 4);
+    text += "\n";
+  }
+  print_stdout(text);
+}
+
+}  // namespace
+
+void add_pca_command(CLI::App &app, std::function<void()> &run) {
+  auto options = std::make_shared<PcaOptions>();
+  CLI::App *command = app.add_subcommand(
+      "pca",
+      "Top-k eigenvalues and eigenvectors of a released matrix with the fraction of the trace "
+      "each explains; --compare gives the sin-theta distance and principal angles between the "
+      "top-k subspaces of two matrices. Post-processing: costs no privacy.");
+  add_matrix_source_options(*command, options->source);
+  command->add_option("-k,--components", options->k, "Number of components, 1..d (default min(d, 3))")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--compare", options->compare,
+                      "Another d x d matrix (e.g. the exact Gram from `dpcov gram`) to compare "
+                      "top-k subspaces with");
+  command->add_flag("--json", options->json, "Print the results as JSON");
+  command->callback([&run, options] { run = [options] { run_pca(*options); }; });
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,177 @@
+#include "regress_command.hpp"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "../analysis/released_matrix.hpp"
+#include "../analysis/text_table.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+struct RegressOptions {
+  MatrixSource source;
+  std::string label;
+  std::vector<std::string> features;
+  std::string intercept;
+  double ridge = 0.0;
+  double level = 0.95;
+  bool json = false;
+};
+
+// What the matrix's origin means for the inference printed with it.
+std::string provenance_note(const LoadedMatrix &m) {
+  if (m.is_private_release())
+    return "note: the standard errors, p-values and intervals treat the released matrix as exact "
+           "data; they do not account for the privacy noise (see `dpcov compare` for its size).";
+  if (m.receipt.is_object() && m.receipt.value("command", "") == "gram")
+    return "note: this matrix is an exact Gram matrix: the results are NOT private.";
+  return "note: no receipt: the origin of the matrix, and whether it is private, are unknown.";
+}
+
+void run_regress(const RegressOptions &o) {
+  LoadedMatrix m = load_matrix(o.source);
+  const int64_t d = m.dim;
+  const int64_t label = resolve_column(m.names, o.label, "--label");
+  int64_t intercept = -1;
+  if (!o.intercept.empty()) intercept = resolve_column(m.names, o.intercept, "--intercept");
+  std::vector<int64_t> features;
+  if (o.features.empty()) {
+    for (int64_t j = 0; j < d; ++j)
+      if (j != label && j != intercept) features.push_back(j);
+  } else {
+    for (const auto &spec : o.features) features.push_back(resolve_column(m.names, spec, "--features"));
+  }
+  if (!m.rows)
+    fail(kExitUsage, m.path, ": the number of rows n is unknown (no receipt beside it): pass --rows");
+  int64_t n = *m.rows;
+
+  // ols_jl releases S^T S / r for an r-row projection S of the data: the regression on S has
+  // r - p residual degrees of freedom (Sheffet 2017, Alg. 1), so G is rescaled to S^T S.
+  std::vector<double> g = m.values;
+  std::string dof_source = "n";
+  if (m.mechanism() == "ols_jl" && m.receipt.contains("projection_rows")) {
+    n = m.receipt["projection_rows"].get<int64_t>();
+    for (double &x : g) x *= static_cast<double>(n);
+    dof_source = "r (projection rows)";
+  }
+
+  dpcov_regression_params params{};
+  library_check(dpcov_regression_params_default(&params), "regression defaults");
+  params.intercept_column = intercept;
+  params.ridge = o.ridge;
+  params.level = o.level;
+  const int64_t p = static_cast<int64_t>(features.size()) + (intercept >= 0 ? 1 : 0);
+  const auto size = static_cast<size_t>(p > 0 ? p : 1);
+  std::vector<double> coef(size), se(size), t(size), pv(size), lo(size), hi(size);
+  dpcov_regression_summary summary{};
+  summary.struct_size = sizeof summary;
+  const dpcov_status status = dpcov_regression_fit(
+      DPCOV_ROW_MAJOR, d, g.data(), d, n, label, features.data(),
+      static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), pv.data(),
+      lo.data(), hi.data(), &summary);
+  if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)
+    library_fail(status, concat(m.path, ": regression"),
+                 concat(dpcov_last_error_message(),
+                        o.ridge > 0 ? concat(" (that penalty is added to the current --ridge ",
+                                             o.ridge, ")")
+                                    : std::string()));
+  library_check(status, concat(m.path, ": regression"));
+
+  std::vector<std::string> terms;
+  if (intercept >= 0) terms.push_back(m.names[static_cast<size_t>(intercept)]);
+  for (int64_t j : features) terms.push_back(m.names[static_cast<size_t>(j)]);
+  const double alpha = 1.0 - o.level;
+  std::vector<bool> reject(size);
+  for (size_t i = 0; i < terms.size(); ++i) reject[i] = pv[i] < alpha;
+
+  if (o.json) {
+    nlohmann::ordered_json out;
+    out["command"] = "regress";
+    out["matrix"] = m.path;
+    out["receipt"] = m.receipt_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.receipt_path);
+    out["mechanism"] = m.mechanism();
+    out["label"] = m.names[static_cast<size_t>(label)];
+    out["intercept"] = intercept >= 0 ? nlohmann::ordered_json(terms.front()) : nlohmann::ordered_json();
+    out["n"] = *m.rows;
+    out["ridge"] = o.ridge;
+    out["level"] = o.level;
+    out["dof"] = summary.dof;
+    out["rss"] = summary.rss;
+    out["residual_variance"] = summary.residual_variance;
+    out["t_critical"] = summary.t_critical;
+    out["rss_clamped"] = summary.rss_clamped != 0;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < terms.size(); ++i)
+      rows.push_back({{"term", terms[i]}, {"coef", coef[i]}, {"std_error", se[i]},
+                      {"t", t[i]}, {"p", pv[i]}, {"ci_lower", lo[i]}, {"ci_upper", hi[i]},
+                      {"reject", static_cast<bool>(reject[i])}});
+    out["coefficients"] = rows;
+    print_stdout(out.dump(2) + "\n");
+    return;
+  }
+
+  std::string text = concat("Regression of ", m.names[static_cast<size_t>(label)], " on ",
+                            terms.size(), " term", terms.size() == 1 ? "" : "s", " from ", m.path);
+  if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
+  text += concat("\n", "n = ", *m.rows, ", residual dof = ", summary.dof, " (from ", dof_source,
+                 "), ridge = ", o.ridge, ", level = ", o.level, "\n\n");
+  const std::string level_pct = format_number(100.0 * alpha, 3) + "%";
+  TextTable table({"term", "coef", "std.err", "t", "p", "ci.lower", "ci.upper",
+                   "reject H0 at " + level_pct});
+  for (size_t i = 0; i < terms.size(); ++i)
+    table.add_row({terms[i], format_number(coef[i]), format_number(se[i]), format_number(t[i]),
+                   format_number(pv[i], 3), format_number(lo[i]), format_number(hi[i]),
+                   reject[i] ? "yes" : "no"});
+  text += table.render();
+  text += concat("\nresidual variance ", format_number(summary.residual_variance), ", t critical ",
+                 format_number(summary.t_critical), "\n");
+  if (summary.rss_clamped)
+    text += "warning: the residual sum of squares was negative (the release is indefinite) and "
+            "was clamped to 0: the standard errors are 0.\n";
+  if (intercept >= 0)
+    text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
+                   "data row; its coefficient is the intercept divided by c.\n");
+  text += provenance_note(m) + "\n";
+  print_stdout(text);
+}
+
+}  // namespace
+
+void add_regress_command(CLI::App &app, std::function<void()> &run) {
+  auto options = std::make_shared<RegressOptions>();
+  CLI::App *command = app.add_subcommand(
+      "regress",
+      "Least squares (or ridge) regression from a released second-moment matrix G = A^T A: "
+      "coefficients, standard errors, t-values, p-values, confidence intervals and the test of "
+      "each coefficient = 0. Post-processing: costs no privacy.");
+  add_matrix_source_options(*command, options->source);
+  command->add_option("--label,-y", options->label, "Response column: name or 1-based number")
+      ->required();
+  command
+      ->add_option("--features,-x", options->features,
+                   "Feature columns, comma-separated names or numbers (default: every column but "
+                   "the label and the intercept)")
+      ->delimiter(',')
+      ->type_name("LIST");
+  command->add_option("--intercept", options->intercept,
+                      "Column that held a constant (e.g. 1) in every data row before the "
+                      "release: it becomes the unpenalised intercept (default: no intercept)");
+  command->add_option("--ridge", options->ridge,
+                      "Ridge penalty lambda >= 0 added to the features' diagonal (default 0)");
+  command->add_option("--level", options->level,
+                      "Confidence level of the intervals, in (0, 1) (default 0.95); H0 is "
+                      "rejected when p < 1 - level");
+  command->add_flag("--json", options->json, "Print the table as JSON");
+  command->callback([&run, options] { run = [options] { run_regress(*options); }; });
+}
+
+}  // namespace dpcov::cli

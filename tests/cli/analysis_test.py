@@ -1,0 +1,363 @@
+"""End-to-end tests of the dpcov commands that compute from a released matrix (regress, pca,
+glasso), of `dpcov mechanisms` and `dpcov compare`, and golden-output tests: fixed-seed releases
+of the embedded diabetes data and what is computed from them, compared with tests/cli/golden/.
+
+Golden numbers are compared to a relative tolerance of 1e-9 (entrywise, against the largest
+magnitude of the quantity), which survives BLAS and compiler differences in the last bits; the
+receipt's constants are compared exactly. After an intended change of the outputs, regenerate
+with DPCOV_REGENERATE_GOLDEN=1 and review the diff.
+
+Run by meson as: /usr/bin/python3 analysis_test.py DPCOV_EXECUTABLE SOURCE_ROOT
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+from scipy import stats
+
+DPCOV = None
+ROOT = None
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
+REGENERATE = os.environ.get("DPCOV_REGENERATE_GOLDEN") == "1"
+
+# Exit codes documented in `dpcov --help`.
+EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO = range(6)
+
+GOLDEN_TOLERANCE = 1e-9
+# Receipt entries that depend on where and with which build the test runs.
+VOLATILE_KEYS = {"library_version", "input", "output"}
+# Raw diabetes rows have norm below 600 (progression <= 346, s1 <= 301, s2 <= 242.4, ...).
+DIABETES_BOUND = "600"
+NEW_COMMANDS = ["mechanisms", "regress", "pca", "glasso", "compare"]
+
+
+def numbers_close(actual, expected, path="", scale=None):
+    """Yields a message for every number of `actual` not within the tolerance of `expected`; the
+    structures (keys, lengths, strings, booleans) must match exactly."""
+    if isinstance(expected, dict):
+        if set(actual) != set(expected):
+            yield f"{path}: keys {sorted(actual)} != {sorted(expected)}"
+            return
+        for key in expected:
+            yield from numbers_close(actual[key], expected[key], f"{path}.{key}", scale)
+    elif isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            yield f"{path}: {actual!r} != {expected!r}"
+            return
+        flat = [x for x in expected if isinstance(x, (int, float)) and not isinstance(x, bool)]
+        local = max((abs(x) for x in flat), default=0.0) if len(flat) == len(expected) else None
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            yield from numbers_close(a, e, f"{path}[{i}]", local if local else scale)
+    elif isinstance(expected, float) and not isinstance(expected, bool):
+        reference = max(abs(expected), scale or 0.0)
+        if not isinstance(actual, (int, float)) or abs(actual - expected) > GOLDEN_TOLERANCE * reference:
+            yield f"{path}: {actual!r} != {expected!r}"
+    elif actual != expected:
+        yield f"{path}: {actual!r} != {expected!r}"
+
+
+class CliCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="dpcov-analysis-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def run_dpcov(self, args, stdin=None):
+        return subprocess.run([DPCOV] + args, input=stdin, capture_output=True, timeout=120)
+
+    def ok(self, args, stdin=None):
+        result = self.run_dpcov(args, stdin)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        return result.stdout.decode()
+
+    def json_of(self, args, stdin=None):
+        return json.loads(self.ok(args + ["--json"], stdin))
+
+    def assert_fails(self, args, code, pattern, stdin=None):
+        result = self.run_dpcov(args, stdin)
+        message = result.stderr.decode()
+        self.assertEqual(result.returncode, code, message)
+        self.assertRegex(message, pattern)
+        return message
+
+    def save_gram(self, a, name="g.csv", rows=None):
+        """Writes the exact Gram of `a` through `dpcov gram` (so that it carries a receipt)."""
+        data = self.path(name + ".data.npy")
+        np.save(data, a)
+        bound = repr(float(np.max(np.linalg.norm(a, axis=1))) * 2)
+        self.ok(["gram", data, "--bound", bound, "-o", self.path(name), "--quiet"])
+        return self.path(name)
+
+    def check_golden(self, name, actual, exact_keys=()):
+        """Compares `actual` (JSON-like) with golden/NAME; entries named in `exact_keys` exactly."""
+        path = os.path.join(GOLDEN, name)
+        if REGENERATE:
+            with open(path, "w") as f:
+                json.dump(actual, f, indent=2)
+                f.write("\n")
+        with open(path) as f:
+            expected = json.load(f)
+        for key in exact_keys:
+            self.assertEqual(actual[key], expected[key], f"{name}: {key}")
+        problems = list(numbers_close(actual, expected))
+        self.assertEqual(problems, [], f"{name} differs from the golden output")
+
+
+class HelpAndMechanisms(CliCase):
+    def test_every_new_command_has_help_with_the_exit_codes(self):
+        for command in NEW_COMMANDS:
+            with self.subTest(command=command):
+                text = self.ok([command, "--help"])
+                self.assertIn("Exit codes", text)
+                self.assertIn(command, text)
+        self.assertIn("regress", self.ok(["--help"]))
+
+    def test_mechanisms_lists_every_library_mechanism_with_its_privacy_type(self):
+        listed = self.json_of(["mechanisms"])
+        names = [m["name"] for m in listed]
+        help_text = self.ok(["release", "--help"])
+        for name in names:
+            self.assertIn(name, help_text)
+        by_name = {m["name"]: m for m in listed}
+        self.assertEqual(by_name["analyze_gauss"]["privacy"], "(eps, delta)")
+        self.assertEqual(by_name["laplace_sym"]["privacy"], "pure eps")
+        self.assertEqual(by_name["iev"]["privacy"], "pure eps")
+        self.assertEqual(by_name["wishart_jiang"]["privacy"], "NOT DP (audit only)")
+        self.assertEqual(by_name["analyze_gauss"]["neighbours"], ["replace-one", "add-remove"])
+        self.assertIn("proofs/analyze_gauss.md", by_name["analyze_gauss"]["theorem"])
+        for m in listed:
+            self.assertTrue(m["theorem"] and m["preconditions"] and m["output"], m)
+        self.assertEqual([m["id"] for m in listed], sorted(m["id"] for m in listed))
+
+    def test_mechanisms_text_matches_the_golden_table(self):
+        text = self.ok(["mechanisms"])
+        path = os.path.join(GOLDEN, "mechanisms.txt")
+        if REGENERATE:
+            with open(path, "w") as f:
+                f.write(text)
+        with open(path) as f:
+            self.assertEqual(text, f.read())
+
+
+class Regress(CliCase):
+    def setUp(self):
+        super().setUp()
+        rng = np.random.default_rng(3)
+        x = rng.normal(size=(200, 3))
+        y = 0.5 + x @ np.array([1.0, -2.0, 0.0]) + rng.normal(size=200)
+        self.a = np.column_stack([np.ones(200), x, y])
+        self.gram = self.save_gram(self.a)
+
+    def test_ols_table_matches_least_squares_with_classical_inference(self):
+        out = self.json_of(["regress", self.gram, "--label", "column 5", "--intercept", "1",
+                            "--level", "0.9"])
+        x, y = self.a[:, :4], self.a[:, 4]
+        b = np.linalg.lstsq(x, y, rcond=None)[0]
+        dof = 200 - 4
+        s2 = np.sum((y - x @ b) ** 2) / dof
+        se = np.sqrt(s2 * np.diag(np.linalg.inv(x.T @ x)))
+        t = b / se
+        p = 2 * stats.t.sf(np.abs(t), dof)
+        q = stats.t.ppf(0.95, dof)
+        rows = out["coefficients"]
+        self.assertEqual([r["term"] for r in rows], ["column 1", "column 2", "column 3", "column 4"])
+        np.testing.assert_allclose([r["coef"] for r in rows], b, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose([r["std_error"] for r in rows], se, rtol=1e-9)
+        np.testing.assert_allclose([r["t"] for r in rows], t, rtol=1e-8)
+        np.testing.assert_allclose([r["p"] for r in rows], p, rtol=1e-6, atol=1e-300)
+        np.testing.assert_allclose([r["ci_lower"] for r in rows], b - q * se, rtol=1e-9, atol=1e-12)
+        self.assertEqual([r["reject"] for r in rows], list(p < 0.1))
+        self.assertEqual(out["dof"], dof)
+        self.assertEqual(out["n"], 200)
+
+    def test_text_table_names_terms_and_decisions(self):
+        text = self.ok(["regress", self.gram, "-y", "5", "--intercept", "1", "-x", "2,3"])
+        self.assertIn("reject H0 at 5%", text)
+        self.assertRegex(text, r"column 2 .* yes")
+        self.assertIn("NOT private", text)
+
+    def test_an_indefinite_feature_block_names_the_ridge_that_fixes_it(self):
+        g = np.loadtxt(self.gram, delimiter=",", skiprows=1)
+        g[1, 1] = -50.0
+        np.savetxt(self.path("bad.csv"), g, delimiter=",")
+        message = self.assert_fails(["regress", self.path("bad.csv"), "--rows", "200", "-y", "5",
+                                     "--intercept", "1"], EXIT_INPUT,
+                                    r"not positive definite .*ridge penalty larger than")
+        ridge = float(message.split("larger than ")[1].split(",")[0])
+        out = self.json_of(["regress", self.path("bad.csv"), "--rows", "200", "-y", "5",
+                            "--intercept", "1", "--ridge", repr(ridge * 1.01 + 1e-9)])
+        self.assertEqual(len(out["coefficients"]), 4)
+
+    def test_usage_input_and_io_errors_have_their_exit_codes(self):
+        np.savetxt(self.path("plain.csv"), np.eye(3), delimiter=",")
+        np.savetxt(self.path("wide.csv"), np.ones((2, 3)), delimiter=",")
+        skew = np.eye(3)
+        skew[0, 1] = 0.5
+        np.savetxt(self.path("skew.csv"), skew, delimiter=",")
+        for args, code, pattern in [
+            (["regress", self.gram], EXIT_USAGE, "--label is required"),
+            (["regress", self.gram, "-y", "nope"], EXIT_USAGE, "'nope' is neither a column"),
+            (["regress", self.gram, "-y", "9"], EXIT_USAGE, "column 9 is out of range"),
+            (["regress", self.gram, "-y", "5", "--level", "1.5"], EXIT_USAGE, "level"),
+            (["regress", self.path("plain.csv"), "-y", "1"], EXIT_USAGE, "pass --rows"),
+            (["regress", self.path("wide.csv"), "-y", "1", "--rows", "5"], EXIT_INPUT,
+             "expected a square matrix"),
+            (["regress", self.path("skew.csv"), "-y", "1", "--rows", "5"], EXIT_INPUT,
+             r"not exactly symmetric at \(1, 2\)"),
+            (["regress", self.path("missing.csv"), "-y", "1"], EXIT_IO, "missing.csv"),
+        ]:
+            with self.subTest(args=args):
+                self.assert_fails(args, code, pattern)
+
+
+class PcaAndGlasso(CliCase):
+    def setUp(self):
+        super().setUp()
+        rng = np.random.default_rng(5)
+        self.a = rng.normal(size=(300, 4)) @ np.diag([3.0, 2.0, 1.0, 0.5])
+        self.gram = self.save_gram(self.a)
+        self.g = self.a.T @ self.a
+
+    def test_pca_gives_the_top_eigenpairs_and_explained_variance(self):
+        out = self.json_of(["pca", self.gram, "-k", "2"])
+        w, v = np.linalg.eigh(self.g)
+        np.testing.assert_allclose(out["eigenvalues"], w[::-1][:2], rtol=1e-10)
+        np.testing.assert_allclose(out["explained_ratio"], w[::-1][:2] / np.trace(self.g), rtol=1e-10)
+        loadings = np.array([out["eigenvectors"][f"column {i}"] for i in range(1, 5)])
+        np.testing.assert_allclose(np.abs(loadings), np.abs(v[:, ::-1][:, :2]), atol=1e-9)
+        self.assertIn("PC2", self.ok(["pca", self.gram, "-k", "2"]))
+
+    def test_pca_compare_measures_principal_angles(self):
+        out = self.json_of(["pca", self.gram, "-k", "2", "--compare", self.gram])
+        self.assertLess(out["compare"]["sin_theta_spectral"], 1e-7)
+        self.assert_fails(["pca", self.gram, "-k", "5"], EXIT_USAGE, r"-k must be in \[1, 4\]")
+        np.savetxt(self.path("small.csv"), np.eye(2), delimiter=",")
+        self.assert_fails(["pca", self.gram, "--compare", self.path("small.csv")], EXIT_INPUT,
+                          "is 2 x 2")
+
+    def test_glasso_at_zero_penalty_inverts_the_covariance_and_writes_it(self):
+        out = self.json_of(["glasso", self.gram, "--rho", "0", "-o", self.path("theta.npy")])
+        theta = np.load(self.path("theta.npy"))
+        np.testing.assert_allclose(theta, np.linalg.inv(self.g / 300), rtol=1e-5, atol=1e-8)
+        self.assertEqual(out["support_edges"], 6)
+        with open(self.path("theta.npy.json")) as f:
+            sidecar = json.load(f)
+        self.assertEqual(sidecar["command"], "glasso")
+        self.assertEqual(sidecar["source_receipt"]["command"], "gram")
+        self.assertLessEqual(out["kkt_residual"], 1e-6)
+
+    def test_glasso_with_a_large_penalty_is_diagonal_and_errors_are_named(self):
+        out = self.json_of(["glasso", self.gram, "--rho", "100"])
+        self.assertEqual(out["support_edges"], 0)
+        self.assertIn("support", self.ok(["glasso", self.gram, "--rho", "0.5"]))
+        self.assert_fails(["glasso", self.gram, "--rho", "-1"], EXIT_USAGE, "--rho must be")
+        self.assert_fails(["glasso", self.gram], EXIT_USAGE, "--rho is required")
+        indefinite = -np.eye(3)
+        np.savetxt(self.path("neg.csv"), indefinite, delimiter=",")
+        self.assert_fails(["glasso", self.path("neg.csv"), "--as-is", "--rho", "0.1",
+                           "--off-diagonal-only"], EXIT_INPUT, "positive semidefinite cone")
+
+
+class Compare(CliCase):
+    def setUp(self):
+        super().setUp()
+        self.data = os.path.join(ROOT, "data", "diabetes.csv")
+
+    def compare(self, extra, stdin=None):
+        return self.json_of(["compare", "--bound", DIABETES_BOUND, "--quiet", "--seed", "11",
+                             "-r", "3"] + extra, stdin)
+
+    def test_seeded_rows_do_not_depend_on_the_other_mechanisms_listed(self):
+        both = self.compare([self.data, "-m", "laplace_sym,analyze_gauss", "-e", "1,2", "-d", "1e-6"])
+        one = self.compare([self.data, "-m", "analyze_gauss", "-e", "1,2", "-d", "1e-6"])
+        self.assertEqual(both["results"][2:], one["results"])
+        self.assertEqual(both["n"], 442)
+
+    def test_compare_reads_standard_input_once_and_compares_coefficients(self):
+        with open(self.data, "rb") as f:
+            text = f.read()
+        out = self.compare(["-", "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--label",
+                            "progression", "-x", "bmi,bp,s5"], stdin=text)
+        row = out["results"][0]
+        self.assertEqual(row["frobenius_relative"]["count"], 3)
+        self.assertEqual(len(out["regression"]["exact_coefficients"]), 3)
+        table = self.ok(["compare", "--bound", DIABETES_BOUND, "--seed", "1", "-r", "2", "-m",
+                         "laplace_sym", "-e", "1", "--quiet", self.data])
+        self.assertIn("frobenius (rel)", table)
+        self.assertIn("NOT private", table)
+
+    def test_compare_errors_are_named_before_any_release(self):
+        base = ["compare", self.data, "--bound", DIABETES_BOUND, "--quiet"]
+        self.assert_fails(base + ["-m", "analyze_gauss", "-e", "1"], EXIT_USAGE, "--delta is required")
+        self.assert_fails(base + ["-m", "wishart_additive", "-e", "1", "-d", "1e-6"], EXIT_PRIVACY,
+                          "epsilon")
+        self.assert_fails(base + ["-m", "nope", "-e", "1"], EXIT_USAGE, "unknown value 'nope'")
+        self.assert_fails(base + ["-m", "laplace_sym", "-e", "0"], EXIT_USAGE, "--epsilons must be")
+        self.assert_fails(base + ["-m", "inverse_gauss", "-e", "1", "-d", "1e-6"], EXIT_USAGE,
+                          "not comparable")
+        self.assert_fails(base + ["-m", "laplace_sym", "-e", "1", "-r", "0"], EXIT_USAGE, "--repeats")
+
+
+class Golden(CliCase):
+    """Fixed-seed releases of the embedded diabetes data, and what is computed from them. The raw
+    columns with B = 600 make the noise large (sigma about 1.5e6 against entries up to 1e7), so
+    the regression needs a large ridge and the graphical lasso a large rho: the point here is
+    reproducibility, not utility (scripts/demo shows utility on the scaled columns)."""
+
+    def setUp(self):
+        super().setUp()
+        self.data = os.path.join(ROOT, "data", "diabetes.csv")
+        self.released = self.path("released.csv")
+        self.ok(["release", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound",
+                 DIABETES_BOUND, "--seed", "2026", "--quiet", self.data, "-o", self.released])
+
+    def test_a_seeded_release_matches_the_golden_matrix_and_receipt(self):
+        with open(self.released) as f:
+            header = f.readline().strip().split(",")
+        matrix = np.loadtxt(self.released, delimiter=",", skiprows=1)
+        with open(self.released + ".json") as f:
+            receipt = {k: v for k, v in json.load(f).items() if k not in VOLATILE_KEYS}
+        actual = {"columns": header, "matrix": [list(map(float, row)) for row in matrix]}
+        self.check_golden("release_analyze_gauss.json", actual)
+        # Every constant of the receipt is exact: it comes from the plan, not from the data's
+        # arithmetic.
+        path = os.path.join(GOLDEN, "release_analyze_gauss_receipt.json")
+        if REGENERATE:
+            with open(path, "w") as f:
+                json.dump(receipt, f, indent=2)
+                f.write("\n")
+        with open(path) as f:
+            self.assertEqual(receipt, json.load(f))
+
+    def test_regression_pca_and_glasso_of_the_release_match_the_golden_outputs(self):
+        regress = self.json_of(["regress", self.released, "--label", "progression",
+                                "--features", "bmi,bp,s5", "--ridge", "1e7"])
+        regress.pop("matrix"), regress.pop("receipt")
+        self.check_golden("regress.json", regress, exact_keys=["n", "dof", "label"])
+        pca = self.json_of(["pca", self.released, "-k", "3"])
+        pca.pop("matrix")
+        self.check_golden("pca.json", pca, exact_keys=["k"])
+        glasso = self.json_of(["glasso", self.released, "--rho", "25000"])
+        glasso.pop("matrix")
+        self.check_golden("glasso.json", glasso, exact_keys=["support_edges", "iterations"])
+
+    def test_a_seeded_compare_matches_the_golden_table(self):
+        out = self.json_of(["compare", self.data, "--bound", DIABETES_BOUND, "--seed", "5", "-r",
+                            "4", "-m", "analyze_gauss,laplace_sym", "-e", "0.5,2", "-d", "1e-6",
+                            "--label", "progression", "-x", "bmi,bp,s5", "--quiet"])
+        out.pop("input")
+        self.check_golden("compare.json", out)
+
+
+if __name__ == "__main__":
+    DPCOV, ROOT = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

@@ -1,0 +1,87 @@
+"""End-to-end tests of `dpcov audit`: the table and JSON of the auditor for correct mechanisms
+(verdict "no violation found", exit code 0) and for Jiang et al.'s Wishart mechanism, run as an
+audit target (verdict "violation", exit code 6), plus its usage errors.
+
+Error rate: each audit flags a correct mechanism with probability <= alpha = 1e-6 (the library's
+Bonferroni split), and the seeds are fixed, so the outcomes are deterministic. Jiang's mechanism
+misses the support of its neighbour with probability 1 - exp(-eps/3) = 0.28 per draw at eps = 1:
+the first look at 100 draws sees it with probability 1 - 0.72^100 > 1 - 1e-14.
+
+Run by meson as: /usr/bin/python3 audit_cli_test.py DPCOV_EXECUTABLE
+"""
+import json
+import subprocess
+import sys
+import unittest
+
+DPCOV = None
+EXIT_OK, EXIT_USAGE, EXIT_VIOLATION = 0, 1, 6
+
+
+def run(args):
+    return subprocess.run([DPCOV, "audit"] + args, capture_output=True, text=True, timeout=300)
+
+
+class AuditCommandTest(unittest.TestCase):
+    def test_correct_mechanisms_show_no_violation_and_exit_zero(self):
+        result = run(["-m", "analyze_gauss,laplace_sym,jl_ridge", "-e", "1", "--delta", "1e-6",
+                      "--dims", "3", "--trials", "400", "--seed", "3"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+        lines = [l for l in result.stdout.splitlines() if l.startswith(("analyze_gauss", "laplace_sym", "jl_ridge"))]
+        self.assertEqual(len(lines), 3, result.stdout)
+        for line in lines:
+            self.assertTrue(line.endswith("no violation found"), line)
+        self.assertNotIn("verified", result.stdout.lower())
+        self.assertIn("max L", result.stdout)
+        self.assertIn("samples", result.stdout)
+
+    def test_jiang_wishart_is_a_violation_with_exit_code_six(self):
+        result = run(["-m", "wishart_jiang", "--audit-only-not-private", "-e", "1", "--dims", "3",
+                      "--trials", "400", "--seed", "1"])
+        self.assertEqual(result.returncode, EXIT_VIOLATION, result.stderr)
+        row = [l for l in result.stdout.splitlines() if l.startswith("wishart_jiang")]
+        self.assertEqual(len(row), 1, result.stdout)
+        self.assertIn("violation (loss_above_epsilon", row[0])
+        self.assertIn("inf", row[0])
+        self.assertIn("privacy violation", result.stderr)
+
+    def test_json_lists_every_audit_with_its_interval_and_samples(self):
+        result = run(["-m", "wishart_jiang,analyze_gauss", "--audit-only-not-private", "-e", "0.5,1",
+                      "--dims", "3,4", "--trials", "200", "--json"])
+        self.assertEqual(result.returncode, EXIT_VIOLATION, result.stderr)
+        report = json.loads(result.stdout)
+        self.assertTrue(report["violation"])
+        self.assertEqual(len(report["audits"]), 8)
+        for audit in report["audits"]:
+            self.assertIn(audit["verdict"], ("violation", "no violation found"))
+            self.assertLessEqual(audit["delta_lower"], audit["delta_estimate"])
+            self.assertLessEqual(audit["delta_estimate"], audit["delta_upper"])
+            self.assertGreater(audit["samples"], 0)
+            expected = "violation" if audit["mechanism"] == "wishart_jiang" else "no violation found"
+            self.assertEqual(audit["verdict"], expected, audit)
+        jiang = [a for a in report["audits"] if a["mechanism"] == "wishart_jiang"]
+        self.assertTrue(all(a["max_loss"] == "inf" and a["claimed_delta"] == 0.0 for a in jiang))
+
+    def test_all_skips_jiang_without_the_flag_and_mechanisms_without_a_density(self):
+        result = run(["-e", "0.9", "--dims", "3", "--trials", "100", "--json"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+        names = {a["mechanism"] for a in json.loads(result.stdout)["audits"]}
+        self.assertNotIn("wishart_jiang", names)
+        self.assertNotIn("iev", names)
+        for name in ("analyze_gauss", "laplace_sym", "wishart_additive", "inverse_gauss", "jl_ridge",
+                     "jl_ridge_sigma_min", "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl"):
+            self.assertIn(name, names)
+
+    def test_usage_errors(self):
+        for args, message in ((["-m", "nope", "-e", "1"], "unknown mechanism"),
+                              (["-m", "iev", "-e", "1"], "no closed-form output density"),
+                              (["-m", "analyze_gauss", "-e", "-1"], "--epsilon"),
+                              (["-m", "analyze_gauss", "-e", "1", "--trials", "1"], "--trials")):
+            result = run(args)
+            self.assertEqual(result.returncode, EXIT_USAGE, (args, result.stderr))
+            self.assertIn(message, result.stderr)
+
+
+if __name__ == "__main__":
+    DPCOV = sys.argv.pop(1)
+    unittest.main()

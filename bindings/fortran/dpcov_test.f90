@@ -1,0 +1,165 @@
+!> Releases a covariance through the dpcov module from column-major Fortran arrays and checks it:
+!> the accumulated Gram matrix equals matmul(transpose(a), a), the release is d x d and exactly
+!> symmetric, the receipt names the mechanism, n, d and a fixed seed, the same seed gives the same
+!> release, and bad inputs return their status with a message and leave the outputs untouched.
+program dpcov_test
+  use, intrinsic :: iso_c_binding
+  use dpcov
+  implicit none
+
+  integer, parameter :: n = 60, d = 4, r = 12
+  real(c_double) :: a(n, d), g(d, d), expected(d, d), released(d, d), again(d, d)
+  real(c_double) :: sketch_sum(r, d), part(r, d), gram_sum(d, d), jl_whole(d, d), jl_parts(d, d)
+  type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
+  type(c_ptr) :: merged_gram = c_null_ptr
+  type(dpcov_receipt) :: receipt, receipt2
+  type(dpcov_gram_info) :: info, total
+  type(dpcov_mechanism_params) :: params
+  integer(c_int32_t) :: status
+  integer :: i, j, h, failures
+  real(c_double) :: nan
+
+  failures = 0
+  do j = 1, d
+    do i = 1, n
+      a(i, j) = 0.5d0*sin(0.37d0*real(i + n*j, c_double))
+    end do
+  end do
+
+  call check(dpcov_version_number() > 0 .and. len(dpcov_version()) > 0, 'version')
+  call ok(dpcov_rng_create_seeded(rng, 7_c_int64_t, 0_c_int64_t), 'rng')
+  call ok(dpcov_gram_create(gram, int(d, c_int64_t)), 'gram create')
+  ! Column-major, leading dimension n: the Fortran array as it is.
+  call ok(dpcov_gram_add_rows(gram, DPCOV_COL_MAJOR, int(n, c_int64_t), int(d, c_int64_t), a, &
+                              int(n, c_int64_t), 1d0, DPCOV_BOUND_CLIP), 'add rows')
+  call ok(dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g, int(d, c_int64_t)), 'get matrix')
+  expected = matmul(transpose(a), a)
+  call check(maxval(abs(g - expected)) < 1d-12*maxval(abs(expected)), 'G = A^T A')
+  info = dpcov_new_gram_info()
+  call ok(dpcov_gram_get_info(gram, info), 'info')
+  call check(info%dim == d .and. info%rows == n .and. info%clipped == 0 .and. info%bound == 1d0, &
+             'gram info')
+
+  ! The release.
+  call ok(dpcov_mechanism_params_default(params), 'params')
+  receipt = dpcov_new_receipt()
+  call ok(dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, gram, 1d0, 1d-6, params, &
+                                       rng, DPCOV_COL_MAJOR, released, int(d, c_int64_t), &
+                                       receipt), 'release')
+  call check(all(shape(released) == [d, d]), 'shape')
+  call check(all(released == transpose(released)), 'exactly symmetric')
+  call check(any(released /= g), 'noise was added')
+  call check(receipt%mechanism == DPCOV_MECHANISM_ANALYZE_GAUSS .and. receipt%n == n .and. &
+             receipt%dim == d .and. receipt%seed_fixed == 1 .and. receipt%sigma > 0 .and. &
+             receipt%epsilon == 1d0 .and. receipt%delta == 1d-6 .and. receipt%not_dp == 0, &
+             'receipt fields')
+  call check(len(dpcov_receipt_theorem(receipt)) > 0, 'receipt theorem')
+  call check(dpcov_mechanism_label(receipt%mechanism) == 'analyze_gauss', 'mechanism name')
+
+  ! The same seed gives the same release; the row-major path from raw G gives it too.
+  call dpcov_rng_destroy(rng)
+  call check(.not. c_associated(rng), 'destroy sets the handle to null')
+  call ok(dpcov_rng_create_seeded(rng, 7_c_int64_t, 0_c_int64_t), 'rng again')
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_mechanism_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, &
+                                  int(d, c_int64_t), g, int(d, c_int64_t), int(n, c_int64_t), &
+                                  1d0, 1d0, 1d-6, params, rng, again, int(d, c_int64_t), &
+                                  receipt2), 'release from G')
+  call check(all(again == released) .and. receipt2%sigma == receipt%sigma, 'same seed, same release')
+
+  ! Bad inputs: a NaN row and an out-of-range epsilon are refused, outputs untouched.
+  nan = transfer(-2251799813685248_c_int64_t, 1d0)
+  a(3, 2) = nan
+  status = dpcov_gram_add_rows(gram, DPCOV_COL_MAJOR, int(n, c_int64_t), int(d, c_int64_t), a, &
+                               int(n, c_int64_t), 1d0, DPCOV_BOUND_CLIP)
+  call check(status == DPCOV_E_NON_FINITE, 'NaN refused: '//dpcov_status_name(status))
+  call check(index(dpcov_last_error(), 'row') > 0, 'message names the row: '//dpcov_last_error())
+  info = dpcov_new_gram_info()
+  call ok(dpcov_gram_get_info(gram, info), 'info after refusal')
+  call check(info%rows == n, 'accumulator unchanged by the refused chunk')
+  again = -1
+  status = dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, gram, -1d0, 1d-6, params, &
+                                        rng, DPCOV_COL_MAJOR, again, int(d, c_int64_t), receipt2)
+  call check(status == DPCOV_E_INVALID_ARGUMENT, 'epsilon < 0 refused: '//dpcov_status_name(status))
+  call check(all(again == -1), 'output untouched on failure')
+  status = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, again, int(d - 1, c_int64_t))
+  call check(status == DPCOV_E_LAYOUT, 'short leading dimension refused')
+  a(3, 2) = 0.1d0
+
+  ! The JL sketch of two halves with global row indices, exported, summed and imported,
+  ! releases what the sketch of all rows releases.
+  params%projection_rows = r
+  call ok(dpcov_sketch_create(sketch, int(d, c_int64_t), int(r, c_int64_t), rng), 'sketch')
+  call ok(dpcov_sketch_add_rows(sketch, DPCOV_COL_MAJOR, int(n, c_int64_t), int(d, c_int64_t), &
+                                a, int(n, c_int64_t), 0_c_int64_t, 1d0, DPCOV_BOUND_CLIP), 'rows')
+  receipt = dpcov_new_receipt()
+  call ok(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, sketch, 1d0, 1d-6, params, rng, &
+                               DPCOV_COL_MAJOR, c_null_ptr, int(r, c_int64_t), jl_whole, &
+                               int(d, c_int64_t), receipt), 'JL release')
+  call dpcov_sketch_destroy(sketch)
+  sketch_sum = 0
+  gram_sum = 0
+  total = dpcov_new_gram_info()
+  do h = 0, 1
+    call ok(dpcov_sketch_create(sketch, int(d, c_int64_t), int(r, c_int64_t), rng), 'part')
+    ! Rows h*n/2+1 .. (h+1)*n/2: the column-major block starting at a(h*n/2+1, 1) with leading
+    ! dimension n (passing the element, not a section, so that nothing is copied).
+    call ok(dpcov_sketch_add_rows(sketch, DPCOV_COL_MAJOR, int(n/2, c_int64_t), &
+                                  int(d, c_int64_t), a(h*(n/2) + 1, 1), int(n, c_int64_t), &
+                                  int(h*(n/2), c_int64_t), 1d0, DPCOV_BOUND_CLIP), 'part rows')
+    call ok(dpcov_sketch_get(sketch, 0d0, DPCOV_COL_MAJOR, part, int(r, c_int64_t)), 'get')
+    sketch_sum = sketch_sum + part
+    call ok(dpcov_sketch_get_gram(sketch, DPCOV_COL_MAJOR, g, int(d, c_int64_t)), 'get gram')
+    gram_sum = gram_sum + g
+    info = dpcov_new_gram_info()
+    call ok(dpcov_sketch_get_info(sketch, info), 'part info')
+    total%dim = info%dim
+    total%rows = total%rows + info%rows
+    total%clipped = total%clipped + info%clipped
+    total%dropped = total%dropped + info%dropped
+    total%bound = info%bound
+    call dpcov_sketch_destroy(sketch)
+  end do
+  call ok(dpcov_gram_create_from_state(merged_gram, total, DPCOV_COL_MAJOR, gram_sum, &
+                                       int(d, c_int64_t)), 'gram from state')
+  call ok(dpcov_sketch_create_from_state(imported, rng, int(r, c_int64_t), merged_gram, &
+                                         DPCOV_COL_MAJOR, sketch_sum, int(r, c_int64_t)), &
+          'sketch from state')
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, imported, 1d0, 1d-6, params, rng, &
+                               DPCOV_COL_MAJOR, c_null_ptr, int(r, c_int64_t), jl_parts, &
+                               int(d, c_int64_t), receipt2), 'JL release from state')
+  call check(maxval(abs(jl_parts - jl_whole)) <= 1d-10*(1 + maxval(abs(jl_whole))), &
+             'summed sketch state releases the whole sketch''s release')
+  call check(receipt2%n == n .and. receipt2%projection_rows == r, 'JL receipt')
+
+  call dpcov_sketch_destroy(imported)
+  call dpcov_gram_destroy(merged_gram)
+  call dpcov_gram_destroy(gram)
+  call dpcov_rng_destroy(rng)
+  if (failures > 0) then
+    print '(i0, a)', failures, ' check(s) failed'
+    error stop 1
+  end if
+  print '(a)', 'all Fortran checks passed'
+
+contains
+
+  subroutine check(condition, what)
+    logical, intent(in) :: condition
+    character(*), intent(in) :: what
+    if (.not. condition) then
+      print '(2a)', 'FAILED: ', what
+      failures = failures + 1
+    end if
+  end subroutine
+
+  subroutine ok(status, what)
+    integer(c_int32_t), intent(in) :: status
+    character(*), intent(in) :: what
+    if (status /= DPCOV_OK) then
+      print '(5a)', 'FAILED: ', what, ': ', dpcov_status_name(status), ' '//dpcov_last_error()
+      failures = failures + 1
+    end if
+  end subroutine
+end program dpcov_test

@@ -1,0 +1,150 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// Privacy auditor (dpcov/audit.h): estimates the privacy loss of a mechanism on a neighbouring
+// pair from its own draws. It can only find violations; "no violation found" is not a proof.
+
+// Kinds of generated datasets and neighbours, findings and verdicts of dpcov/audit.h.
+const (
+	AuditDataRandomRows            = C.DPCOV_AUDIT_DATA_RANDOM_ROWS
+	AuditDataSphereRows            = C.DPCOV_AUDIT_DATA_SPHERE_ROWS
+	AuditDataRepeatedRows          = C.DPCOV_AUDIT_DATA_REPEATED_ROWS
+	AuditDataRankDeficient         = C.DPCOV_AUDIT_DATA_RANK_DEFICIENT
+	AuditDataNearlySingular        = C.DPCOV_AUDIT_DATA_NEARLY_SINGULAR
+	AuditDataTinyN                 = C.DPCOV_AUDIT_DATA_TINY_N
+	AuditNeighbourRandom           = C.DPCOV_AUDIT_NEIGHBOUR_RANDOM
+	AuditNeighbourMaxL2Change      = C.DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE
+	AuditNeighbourMaxL1Change      = C.DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE
+	AuditNeighbourLeastEigenvector = C.DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR
+	AuditFindingLossAboveEpsilon   = C.DPCOV_AUDIT_FINDING_LOSS_ABOVE_EPSILON
+	AuditFindingDeltaExceeded      = C.DPCOV_AUDIT_FINDING_DELTA_EXCEEDED
+	AuditFindingGaussianProfile    = C.DPCOV_AUDIT_FINDING_GAUSSIAN_PROFILE_EXCEEDED
+	AuditFindingSamplerMismatch    = C.DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH
+	AuditNoViolationFound          = C.DPCOV_AUDIT_NO_VIOLATION_FOUND
+	AuditViolation                 = C.DPCOV_AUDIT_VIOLATION
+	AuditNoiseNone                 = C.DPCOV_AUDIT_NOISE_NONE
+	AuditNoiseGaussian             = C.DPCOV_AUDIT_NOISE_GAUSSIAN
+	AuditNoiseLaplace              = C.DPCOV_AUDIT_NOISE_LAPLACE
+	AuditNoiseWishart              = C.DPCOV_AUDIT_NOISE_WISHART
+	AuditNoiseClaimedLaw           = C.DPCOV_AUDIT_NOISE_CLAIMED_LAW
+)
+
+// AuditParams are the settings of an audit; start from DefaultAuditParams.
+type AuditParams struct {
+	Trials          int64
+	FirstCheckpoint int64
+	Alpha           float64
+	Seed            uint64
+	Dataset         int32
+	NeighbourKind   int32
+}
+
+// DefaultAuditParams: 2000 trials, first look at 100, alpha 1e-6, seed 0, random rows and
+// neighbour.
+func DefaultAuditParams() AuditParams {
+	var c C.dpcov_audit_params
+	C.dpcov_audit_params_default(&c)
+	return AuditParams{Trials: int64(c.trials), FirstCheckpoint: int64(c.first_checkpoint),
+		Alpha: float64(c.alpha), Seed: uint64(c.seed), Dataset: int32(c.dataset),
+		NeighbourKind: int32(c.neighbour_kind)}
+}
+
+func (p *AuditParams) c() *C.dpcov_audit_params {
+	if p == nil {
+		return nil
+	}
+	c := &C.dpcov_audit_params{}
+	C.dpcov_audit_params_default(c)
+	c.trials = C.int64_t(p.Trials)
+	c.first_checkpoint = C.int64_t(p.FirstCheckpoint)
+	c.alpha = C.double(p.Alpha)
+	c.seed = C.uint64_t(p.Seed)
+	c.dataset = C.int32_t(p.Dataset)
+	c.neighbour_kind = C.int32_t(p.NeighbourKind)
+	return c
+}
+
+// AuditResult is what an audit found (dpcov_audit_result documents each field).
+type AuditResult struct {
+	Verdict              int32
+	Findings             int32
+	Noise                int32
+	WorstDirection       int32
+	Samples              int64
+	InfiniteLosses       int64
+	Exceedances          int64
+	Epsilon              float64
+	Delta                float64
+	MaxLoss              float64
+	ExceedEstimate       float64
+	ExceedLower          float64
+	ExceedUpper          float64
+	DeltaEstimate        float64
+	DeltaLower           float64
+	DeltaUpper           float64
+	PairDistance         float64
+	GaussianSigmaUpper   float64
+	GaussianDeltaLower   float64
+	ConformanceDistance  float64
+	ConformanceThreshold float64
+	AlphaPerTest         float64
+}
+
+func auditResultFromC(c *C.dpcov_audit_result) AuditResult {
+	return AuditResult{Verdict: int32(c.verdict), Findings: int32(c.findings),
+		Noise: int32(c.noise), WorstDirection: int32(c.worst_direction), Samples: int64(c.samples),
+		InfiniteLosses: int64(c.infinite_losses), Exceedances: int64(c.exceedances),
+		Epsilon: float64(c.epsilon), Delta: float64(c.delta), MaxLoss: float64(c.max_loss),
+		ExceedEstimate: float64(c.exceed_estimate), ExceedLower: float64(c.exceed_lower),
+		ExceedUpper: float64(c.exceed_upper), DeltaEstimate: float64(c.delta_estimate),
+		DeltaLower: float64(c.delta_lower), DeltaUpper: float64(c.delta_upper),
+		PairDistance: float64(c.pair_distance), GaussianSigmaUpper: float64(c.gaussian_sigma_upper),
+		GaussianDeltaLower:   float64(c.gaussian_delta_lower),
+		ConformanceDistance:  float64(c.conformance_distance),
+		ConformanceThreshold: float64(c.conformance_threshold),
+		AlphaPerTest:         float64(c.alpha_per_test)}
+}
+
+// AuditRun audits m at its claimed (epsilon, delta) on a generated neighbouring pair of n rows in
+// dimension dim.
+func AuditRun(m Mechanism, dim, n int64, bound, epsilon, delta float64,
+	mparams *MechanismParams, params *AuditParams) (AuditResult, error) {
+	res := C.dpcov_audit_result{struct_size: C.size_t(C.sizeof_dpcov_audit_result)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_run(C.int32_t(m), C.int64_t(dim), C.int64_t(n), C.double(bound),
+			C.double(epsilon), C.double(delta), mparams.c(), params.c(), &res)
+	})
+	if err != nil {
+		return AuditResult{}, err
+	}
+	return auditResultFromC(&res), nil
+}
+
+// AuditRunPair audits m on the caller's neighbouring pair rows, rowsPrime (same columns).
+func AuditRunPair(m Mechanism, rows, rowsPrime Matrix, bound, epsilon, delta float64,
+	mparams *MechanismParams, params *AuditParams) (AuditResult, error) {
+	if err := rows.check("rows"); err != nil {
+		return AuditResult{}, err
+	}
+	if err := rowsPrime.check("rowsPrime"); err != nil {
+		return AuditResult{}, err
+	}
+	if rows.Cols != rowsPrime.Cols {
+		return AuditResult{}, argError(ErrDimension, "rows have %d columns, rowsPrime %d", rows.Cols, rowsPrime.Cols)
+	}
+	res := C.dpcov_audit_result{struct_size: C.size_t(C.sizeof_dpcov_audit_result)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_run_pair(C.int32_t(m), rowMajor, C.int64_t(rows.Cols), rows.ptr(),
+			C.int64_t(rows.Rows), rows.ld(), rowsPrime.ptr(), C.int64_t(rowsPrime.Rows),
+			rowsPrime.ld(), C.double(bound), C.double(epsilon), C.double(delta), mparams.c(),
+			params.c(), &res)
+	})
+	if err != nil {
+		return AuditResult{}, err
+	}
+	return auditResultFromC(&res), nil
+}

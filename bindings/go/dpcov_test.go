@@ -1,0 +1,483 @@
+package dpcov
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// data is n rows of d columns with norms around 1, some over the bound 1 (so some are clipped).
+func data(n, d int) Matrix {
+	m := NewMatrix(n, d)
+	for i := range m.Data {
+		m.Data[i] = math.Sin(0.37*float64(i)+0.1) * 0.8
+	}
+	return m
+}
+
+func seeded(t *testing.T, seed uint64) *RNG {
+	t.Helper()
+	r, err := NewRNGSeeded(seed, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+func gramOf(t *testing.T, a Matrix, bound float64) *Gram {
+	t.Helper()
+	g, err := NewGram(a.Cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	if err := g.AddRows(a, bound, BoundClip); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func exactlySymmetric(m Matrix) bool {
+	for i := 0; i < m.Rows; i++ {
+		for j := 0; j < i; j++ {
+			if m.At(i, j) != m.At(j, i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestVersionOfTheLoadedLibraryMatchesTheHeaders(t *testing.T) {
+	if VersionNumber() != HeaderVersionNumber {
+		t.Fatalf("library %d, headers %d", VersionNumber(), HeaderVersionNumber)
+	}
+	if Version() == "" {
+		t.Fatal("empty version string")
+	}
+}
+
+func TestFailuresAreErrorValuesWithStatusAndMessage(t *testing.T) {
+	_, err := NewGram(0)
+	var e *Error
+	if !errors.As(err, &e) || e.Status != ErrDimension || e.Message == "" {
+		t.Fatalf("got %v", err)
+	}
+	if !errors.Is(err, ErrDimension) || errors.Is(err, ErrNonFinite) {
+		t.Fatalf("errors.Is does not follow the status: %v", err)
+	}
+	if ErrDimension.String() != "DPCOV_E_DIMENSION" {
+		t.Fatalf("status name %q", ErrDimension.String())
+	}
+}
+
+func TestInconsistentMatricesAreRefusedBeforeTheLibrary(t *testing.T) {
+	g, err := NewGram(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	err = g.AddRows(Matrix{Rows: 2, Cols: 3, Data: make([]float64, 5)}, 1, BoundClip)
+	if !errors.Is(err, ErrDimension) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestNonFiniteRowsAreRefusedAndLeaveTheAccumulatorUnchanged(t *testing.T) {
+	g := gramOf(t, data(10, 3), 1)
+	before, _ := g.Matrix()
+	bad := data(2, 3)
+	bad.Set(1, 2, math.NaN())
+	if err := g.AddRows(bad, 1, BoundClip); !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("got %v", err)
+	}
+	after, _ := g.Matrix()
+	for i := range before.Data {
+		if before.Data[i] != after.Data[i] {
+			t.Fatal("accumulator changed by a refused chunk")
+		}
+	}
+}
+
+func TestClosedHandlesFailWithNullPointer(t *testing.T) {
+	g, _ := NewGram(2)
+	g.Close()
+	g.Close()
+	if _, err := g.Info(); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestAnalyzeGaussReleaseIsSymmetricAndReproducibleFromTheSeed(t *testing.T) {
+	a := data(200, 4)
+	g := gramOf(t, a, 1)
+	out1, rec, err := g.Release(AnalyzeGauss, 1, 1e-6, nil, seeded(t, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out2, _, err := g.Release(AnalyzeGauss, 1, 1e-6, nil, seeded(t, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out1.Rows != 4 || out1.Cols != 4 || !exactlySymmetric(out1) {
+		t.Fatal("release is not a 4 x 4 symmetric matrix")
+	}
+	for i := range out1.Data {
+		if out1.Data[i] != out2.Data[i] {
+			t.Fatal("same seed, different release")
+		}
+	}
+	if rec.Mechanism != AnalyzeGauss || rec.N != 200 || !rec.SeedFixed || rec.Sigma <= 0 || rec.Theorem == "" {
+		t.Fatalf("receipt %+v", rec)
+	}
+	plan, err := Plan(AnalyzeGauss, 4, 200, 1, 1, 1e-6, nil)
+	if err != nil || plan.Sigma != rec.Sigma {
+		t.Fatalf("plan %+v, %v", plan, err)
+	}
+	gm, _ := g.Matrix()
+	direct, _, err := Release(AnalyzeGauss, gm, 200, 1, 1, 1e-6, nil, seeded(t, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range out1.Data {
+		if direct.Data[i] != out1.Data[i] {
+			t.Fatal("Release and Gram.Release differ")
+		}
+	}
+	ld, err := LogDensity(AnalyzeGauss, out1, gm, 200, 1, 1, 1e-6, nil)
+	if err != nil || math.IsInf(ld, 0) || math.IsNaN(ld) {
+		t.Fatalf("log density %v, %v", ld, err)
+	}
+}
+
+func TestPreconditionsAreReportedWithTheirStatus(t *testing.T) {
+	_, err := Plan(WishartAdditive, 3, 10, 1, 2, 1e-6, nil)
+	if !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("got %v", err)
+	}
+	_, err = Plan(WishartJiang, 3, 10, 1, 0.5, 1e-6, nil)
+	if !errors.Is(err, ErrNotPrivate) {
+		t.Fatalf("got %v", err)
+	}
+	p := DefaultMechanismParams()
+	p.AuditOnlyNotPrivate = true
+	rec, err := Plan(WishartJiang, 3, 10, 1, 0.5, 1e-6, &p)
+	if err != nil || !rec.NotDP {
+		t.Fatalf("receipt %+v, %v", rec, err)
+	}
+	if AnalyzeGauss.String() != "analyze_gauss" {
+		t.Fatal(AnalyzeGauss.String())
+	}
+}
+
+func TestSketchSplitByGlobalIndexEqualsTheWholeSketch(t *testing.T) {
+	key := seeded(t, 3)
+	a := data(60, 3)
+	whole, err := NewSketch(3, 10, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	if err := whole.AddRows(a, 0, 1, BoundClip); err != nil {
+		t.Fatal(err)
+	}
+	parts := make([]*Sketch, 2)
+	for h := range parts {
+		parts[h], _ = NewSketch(3, 10, key)
+		defer parts[h].Close()
+		rows := Matrix{Rows: 30, Cols: 3, Data: a.Data[h*90 : (h+1)*90]}
+		if err := parts[h].AddRows(rows, int64(h*30), 1, BoundClip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := parts[1].Merge(parts[0]); err != nil {
+		t.Fatal(err)
+	}
+	s1, _ := whole.Get(0)
+	s2, _ := parts[1].Get(0)
+	for i := range s1.Data {
+		if math.Abs(s1.Data[i]-s2.Data[i]) > 1e-12 {
+			t.Fatal("split sketch differs")
+		}
+	}
+	// Export and import the state, as a distributed sum would.
+	info, _ := parts[1].Info()
+	gm, _ := parts[1].Gram()
+	g, err := NewGramFromState(info, gm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	imported, err := NewSketchFromState(key, g, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer imported.Close()
+	if err := imported.AddRows(data(1, 3), 60, 1, BoundClip); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("imported sketch took rows: %v", err)
+	}
+	r1, err := whole.Release(JLRidge, 1, 1e-6, nil, seeded(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := imported.Release(JLRidge, 1, 1e-6, nil, seeded(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r1.Matrix.Data {
+		if math.Abs(r1.Matrix.Data[i]-r2.Matrix.Data[i]) > 1e-9*(1+math.Abs(r1.Matrix.Data[i])) {
+			t.Fatal("imported sketch releases something else")
+		}
+	}
+	if r1.Receipt.ProjectionRows != 10 || r1.Sketch.Rows != 10 {
+		t.Fatalf("receipt %+v", r1.Receipt)
+	}
+}
+
+func TestGeneratorStateRoundTripsAndSubstreamsAreReproducible(t *testing.T) {
+	r := seeded(t, 9)
+	state, err := r.SaveState()
+	if err != nil || len(state) != RNGStateSize() {
+		t.Fatal(err)
+	}
+	x, _ := r.Uint64()
+	if err := r.RestoreState(state); err != nil {
+		t.Fatal(err)
+	}
+	y, _ := r.Uint64()
+	if x != y {
+		t.Fatal("restored generator continues differently")
+	}
+	if err := r.RestoreState(state[:10]); !errors.Is(err, ErrBufferTooSmall) {
+		t.Fatalf("got %v", err)
+	}
+	s1, _ := r.Substream(5)
+	defer s1.Close()
+	s2, _ := r.Substream(5)
+	defer s2.Close()
+	a, _ := s1.Uint64()
+	b, _ := s2.Uint64()
+	fixed, _ := s1.SeedFixed()
+	if a != b || !fixed {
+		t.Fatal("substreams differ or lost the seed_fixed flag")
+	}
+	e, err := NewRNGFromEntropy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if fixed, _ := e.SeedFixed(); fixed {
+		t.Fatal("entropy generator reports a fixed seed")
+	}
+}
+
+func TestSamplersAndLogDensities(t *testing.T) {
+	r := seeded(t, 11)
+	for name, f := range map[string]func() ([]float64, error){
+		"uniform":     func() ([]float64, error) { return r.Uniform01(50) },
+		"normal":      func() ([]float64, error) { return r.StandardNormal(50) },
+		"exponential": func() ([]float64, error) { return r.Exponential(50) },
+		"laplace":     func() ([]float64, error) { return r.Laplace(2, 50) },
+		"gamma":       func() ([]float64, error) { return r.Gamma(0.5, 50) },
+		"chi-square":  func() ([]float64, error) { return r.ChiSquare(3, 50) },
+	} {
+		x, err := f()
+		if err != nil || len(x) != 50 {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if _, err := r.Laplace(-1, 5); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("got %v", err)
+	}
+	eye := MatrixFromRows([][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}})
+	w, err := r.Wishart(5, eye)
+	if err != nil || !exactlySymmetric(w) {
+		t.Fatal(err)
+	}
+	ld, err := LogDensityWishart(w, 5, eye)
+	if err != nil || math.IsInf(ld, 0) {
+		t.Fatal(err)
+	}
+	iw, err := r.InverseWishart(5, eye)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LogDensityInverseWishart(iw, 5, eye); err != nil {
+		t.Fatal(err)
+	}
+	sphere, err := r.UniformSphere(3, 4)
+	if err != nil || sphere.Rows != 4 {
+		t.Fatal(err)
+	}
+	acg, err := r.ACG(eye, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LogDensityACG(eye, acg.Row(0)); err != nil {
+		t.Fatal(err)
+	}
+	b, tries, err := r.Bingham(eye, 3)
+	if err != nil || b.Rows != 3 || tries < 3 {
+		t.Fatal(err)
+	}
+	gn, err := r.SymmetricGaussianNoise(1, 3)
+	if err != nil || !exactlySymmetric(gn) {
+		t.Fatal(err)
+	}
+	if _, err := LogDensitySymmetricGaussian(gn, 1); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := r.SymmetricLaplaceNoise(1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LogDensitySymmetricLaplace(ln, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPostprocessingWorksInPlace(t *testing.T) {
+	a := MatrixFromRows([][]float64{{1, 2}, {2, 1}}) // eigenvalues 3 and -1
+	if err := PSDProject(a); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(a.At(0, 0)-1.5) > 1e-12 || math.Abs(a.At(0, 1)-1.5) > 1e-12 {
+		t.Fatalf("projection %v", a.Data)
+	}
+	b := MatrixFromRows([][]float64{{1, 2}, {2, 1}})
+	if err := EigenvaluesClip(b, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	c := MatrixFromRows([][]float64{{1, 2}, {2, 1}})
+	if shift, err := AnalyzeGaussShift(c, 0.1, 0.05); err != nil || shift <= 0 {
+		t.Fatalf("shift %v, %v", shift, err)
+	}
+	d := MatrixFromRows([][]float64{{100, 0}, {0, 100}})
+	if err := WishartMeanSubtract(d, 10, 1); err != nil || d.At(0, 0) != 90 {
+		t.Fatalf("%v %v", d.Data, err)
+	}
+	e := MatrixFromRows([][]float64{{100, 0}, {0, 100}})
+	if s, err := WishartShift(e, 10, 1, 0.05); err != nil || s != 10 {
+		t.Fatalf("%v %v", s, err)
+	}
+}
+
+func TestEstimatorsOnAnExactGram(t *testing.T) {
+	// y = 2 x0 - x1 exactly, plus an intercept column of ones.
+	rows := NewMatrix(50, 4)
+	for i := 0; i < 50; i++ {
+		x0, x1 := math.Sin(float64(i)), math.Cos(1.3*float64(i))
+		rows.Set(i, 0, 1)
+		rows.Set(i, 1, x0)
+		rows.Set(i, 2, x1)
+		rows.Set(i, 3, 2*x0-x1+0.01*math.Sin(7*float64(i)))
+	}
+	g := gramOf(t, rows, 10)
+	gm, _ := g.Matrix()
+	p := DefaultRegressionParams()
+	p.InterceptColumn = 0
+	fit, err := RegressionFit(gm, 50, 3, []int64{1, 2}, &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fit.Coefficients) != 3 || math.Abs(fit.Coefficients[1]-2) > 0.01 ||
+		math.Abs(fit.Coefficients[2]+1) > 0.01 || fit.Summary.DOF != 47 {
+		t.Fatalf("fit %+v", fit)
+	}
+	pca, err := PCATopK(gm, 2, true)
+	if err != nil || pca.Values[0] < pca.Values[1] || pca.Vectors.Rows != 4 || len(pca.ExplainedRatio) != 2 {
+		t.Fatalf("pca %+v %v", pca, err)
+	}
+	dist, err := PCASubspaceDistance(gm, gm, 2)
+	if err != nil || dist.SinThetaSpectral > 1e-6 {
+		t.Fatalf("%+v %v", dist, err)
+	}
+	cov := MatrixFromRows([][]float64{{2, 0.5, 0}, {0.5, 2, 0.5}, {0, 0.5, 2}})
+	gl, err := GlassoSolve(cov, 0.1, nil, nil)
+	if err != nil || gl.Iterations < 1 || !exactlySymmetric(gl.Precision) {
+		t.Fatalf("%+v %v", gl, err)
+	}
+	warm, err := GlassoSolve(cov, 0.12, nil, &gl.Precision)
+	if err != nil || warm.Start != GlassoStartWarm {
+		t.Fatalf("%+v %v", warm, err)
+	}
+	sr, err := MetricSupportRecovery(gl.Precision, gl.Precision, 1e-8)
+	if err != nil || sr.Precision != 1 || sr.Recall != 1 {
+		t.Fatalf("%+v %v", sr, err)
+	}
+	if v, err := FrobeniusError(cov, cov, true); err != nil || v != 0 {
+		t.Fatal(v, err)
+	}
+	if v, err := SpectralError(cov, gl.Covariance, false); err != nil || v <= 0 {
+		t.Fatal(v, err)
+	}
+	if v, err := VectorError([]float64{1, 2}, []float64{1, 1}, false); err != nil || v != 1 {
+		t.Fatal(v, err)
+	}
+	if _, err := GlassoSolve(cov, -1, nil, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("got %v", err)
+	}
+
+	// Private OLS on the same data: Analyze Gauss plug-in and projection (the latter may refuse).
+	mp := DefaultMechanismParams()
+	ols, err := OLSAnalyzeGauss(gm, 50, 10, 1, 1e-6, &mp, 3, []int64{1, 2}, &p, seeded(t, 5))
+	if err != nil && !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Fatal(err)
+	}
+	if err == nil && (len(ols.Reject) != 3 || ols.Receipt.Mechanism != AnalyzeGauss) {
+		t.Fatalf("%+v", ols)
+	}
+	mp.ProjectionRows = 20
+	jl, err := OLSProjection(gm, 50, 10, 1, 1e-6, &mp, 3, []int64{1, 2}, &p, seeded(t, 5))
+	if err != nil && !errors.Is(err, ErrRefused) {
+		t.Fatal(err)
+	}
+	if err == nil && jl.Receipt.Mechanism != OLSJL {
+		t.Fatalf("%+v", jl)
+	}
+}
+
+func TestPrivateGlassoReleasesASymmetricPrecisionEstimate(t *testing.T) {
+	g := gramOf(t, data(300, 3), 1)
+	gm, _ := g.Matrix()
+	plan, err := PrivateGlassoPlan(AnalyzeGauss, 3, 300, 1, 1, 1e-6, nil, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := PrivateGlassoRelease(AnalyzeGauss, gm, 300, 1, 1, 1e-6, nil, 0.1, nil, seeded(t, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !exactlySymmetric(res.Precision) || res.Receipt.Sigma != plan.Sigma || res.Iterations < 1 {
+		t.Fatalf("%+v", res)
+	}
+	p := DefaultMechanismParams()
+	p.AuditOnlyNotPrivate = true
+	out, err := PrivateGlassoRelease(GlassoOutputWishart, gm, 300, 1, 1, 0, &p, 0.1, nil, seeded(t, 8))
+	if err != nil || !out.Receipt.NotDP {
+		t.Fatalf("%+v %v", out, err)
+	}
+	ld, err := PrivateGlassoLogDensity(GlassoOutputWishart, out.Precision, gm, 300, 1, 1, 0, &p, 0.1)
+	if err != nil || math.IsNaN(ld) {
+		t.Fatalf("%v %v", ld, err)
+	}
+}
+
+func TestAuditFindsTheNonPrivateWishartMechanism(t *testing.T) {
+	mp := DefaultMechanismParams()
+	mp.AuditOnlyNotPrivate = true
+	ap := DefaultAuditParams()
+	ap.Trials = 200
+	ap.FirstCheckpoint = 100
+	res, err := AuditRun(WishartJiang, 2, 5, 1, 0.5, 1e-6, &mp, &ap)
+	if err != nil || res.Verdict != AuditViolation {
+		t.Fatalf("%+v %v", res, err)
+	}
+	rows := MatrixFromRows([][]float64{{1, 0}, {0, 1}, {0.5, 0.5}})
+	prime := MatrixFromRows([][]float64{{0, 0}, {0, 1}, {0.5, 0.5}})
+	pair, err := AuditRunPair(AnalyzeGauss, rows, prime, 1, 1, 1e-6, nil, &ap)
+	if err != nil || pair.Samples == 0 {
+		t.Fatalf("%+v %v", pair, err)
+	}
+}

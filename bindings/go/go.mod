@@ -1,0 +1,3 @@
+module dpcov.dev/dpcov
+
+go 1.19

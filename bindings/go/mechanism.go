@@ -1,0 +1,264 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+import "unsafe"
+
+// Mechanism identifies a release mechanism (dpcov/mechanism.h, which states each one's guarantee,
+// preconditions and paper).
+type Mechanism int32
+
+// The mechanisms of dpcov/mechanism.h. Their numbers are part of the ABI.
+const (
+	AnalyzeGauss           Mechanism = C.DPCOV_MECHANISM_ANALYZE_GAUSS
+	LaplaceSym             Mechanism = C.DPCOV_MECHANISM_LAPLACE_SYM
+	WishartAdditive        Mechanism = C.DPCOV_MECHANISM_WISHART_ADDITIVE
+	InverseGauss           Mechanism = C.DPCOV_MECHANISM_INVERSE_GAUSS
+	WishartJiang           Mechanism = C.DPCOV_MECHANISM_WISHART_JIANG // NOT private: an audit target
+	IEV                    Mechanism = C.DPCOV_MECHANISM_IEV
+	KTRank1                Mechanism = C.DPCOV_MECHANISM_KT_RANK1
+	JLRidge                Mechanism = C.DPCOV_MECHANISM_JL_RIDGE
+	JLRidgeSigmaMin        Mechanism = C.DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN
+	InverseWishart         Mechanism = C.DPCOV_MECHANISM_INVERSE_WISHART
+	InverseWishartSigmaMin Mechanism = C.DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN
+	OLSJL                  Mechanism = C.DPCOV_MECHANISM_OLS_JL
+	// GlassoOutputWishart is NOT private: an audit target, released through PrivateGlassoRelease.
+	GlassoOutputWishart Mechanism = C.DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART
+)
+
+// String is the library's name of the mechanism, e.g. "analyze_gauss".
+func (m Mechanism) String() string { return C.GoString(C.dpcov_mechanism_name(C.int32_t(m))) }
+
+// Neighbour relation the guarantee is stated for.
+const (
+	NeighbourReplaceOne = C.DPCOV_NEIGHBOUR_REPLACE_ONE
+	NeighbourAddRemove  = C.DPCOV_NEIGHBOUR_ADD_REMOVE
+)
+
+// Calibrations (dpcov/receipt.h).
+const (
+	CalibrationDefault              = C.DPCOV_CALIBRATION_DEFAULT
+	CalibrationAnalyticGaussian     = C.DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN
+	CalibrationClassicalGaussian    = C.DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN
+	CalibrationLaplaceUpperTriangle = C.DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE
+	CalibrationLaplacePublished     = C.DPCOV_CALIBRATION_LAPLACE_PUBLISHED
+	CalibrationTheorem              = C.DPCOV_CALIBRATION_THEOREM
+	CalibrationBinghamPublished     = C.DPCOV_CALIBRATION_BINGHAM_PUBLISHED
+	CalibrationBinghamSensitivity   = C.DPCOV_CALIBRATION_BINGHAM_SENSITIVITY
+	BudgetSplitDefault              = C.DPCOV_BUDGET_SPLIT_DEFAULT
+	BudgetSplitUniform              = C.DPCOV_BUDGET_SPLIT_UNIFORM
+	BudgetSplitAdaptive             = C.DPCOV_BUDGET_SPLIT_ADAPTIVE
+	SensitivityNone                 = C.DPCOV_SENSITIVITY_NONE
+	SensitivityL1                   = C.DPCOV_SENSITIVITY_L1
+	SensitivityL2                   = C.DPCOV_SENSITIVITY_L2
+	LambdaMinDomain                 = C.DPCOV_LAMBDA_MIN_DOMAIN
+	LambdaMinInput                  = C.DPCOV_LAMBDA_MIN_INPUT
+)
+
+// MechanismParams are the optional settings of a mechanism; start from DefaultMechanismParams.
+// A field that does not apply to the mechanism must keep its default.
+type MechanismParams struct {
+	Neighbour           int32
+	Calibration         int32
+	LambdaMinBound      float64 // inverse Gauss: theta^2, required there
+	LambdaMinScope      int32
+	AuditOnlyNotPrivate bool // Wishart (Jiang): run the non-private mechanism as an audit target
+	BudgetSplit         int32
+	Beta                float64
+	Rank                int64
+	ProjectionRows      int64 // JL ridge and OLS by projection: r, required there
+	PosteriorDOF        int64 // inverse Wishart: m, required there
+}
+
+// DefaultMechanismParams are the library's defaults (replace-one, default calibration).
+func DefaultMechanismParams() MechanismParams {
+	var c C.dpcov_mechanism_params
+	C.dpcov_mechanism_params_default(&c)
+	return MechanismParams{
+		Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
+		LambdaMinBound: float64(c.lambda_min_bound), LambdaMinScope: int32(c.lambda_min_scope),
+		AuditOnlyNotPrivate: c.audit_only_not_private != 0, BudgetSplit: int32(c.budget_split),
+		Beta: float64(c.beta), Rank: int64(c.rank), ProjectionRows: int64(c.projection_rows),
+		PosteriorDOF: int64(c.posterior_dof),
+	}
+}
+
+// c converts p to the C struct; nil means the defaults.
+func (p *MechanismParams) c() *C.dpcov_mechanism_params {
+	if p == nil {
+		return nil
+	}
+	c := &C.dpcov_mechanism_params{}
+	C.dpcov_mechanism_params_default(c)
+	c.neighbour = C.int32_t(p.Neighbour)
+	c.calibration = C.int32_t(p.Calibration)
+	c.lambda_min_bound = C.double(p.LambdaMinBound)
+	c.lambda_min_scope = C.int32_t(p.LambdaMinScope)
+	c.audit_only_not_private = cbool(p.AuditOnlyNotPrivate)
+	c.budget_split = C.int32_t(p.BudgetSplit)
+	c.beta = C.double(p.Beta)
+	c.rank = C.int64_t(p.Rank)
+	c.projection_rows = C.int64_t(p.ProjectionRows)
+	c.posterior_dof = C.int64_t(p.PosteriorDOF)
+	return c
+}
+
+// Receipt records what a mechanism did: every constant it used, the guarantee and the paper
+// (dpcov/receipt.h documents each field).
+type Receipt struct {
+	Mechanism          Mechanism
+	Neighbour          int32
+	Calibration        int32
+	NotDP              bool // the mechanism is known NOT to be differentially private
+	SeedFixed          bool // the generator came from an explicit seed: no privacy
+	SensitivityNorm    int32
+	LambdaMinScope     int32
+	Dim                int64
+	N                  int64
+	Bound              float64
+	Epsilon            float64
+	Delta              float64
+	Sensitivity        float64
+	Sigma              float64
+	Scale              float64
+	DOF                float64
+	LambdaMinBound     float64
+	Theorem            string
+	EpsilonEigenvalues float64
+	EpsilonStep        float64
+	BudgetSplit        int32
+	Rank               int64
+	Beta               float64
+	Tau                float64
+	ExponentFactor     float64
+	ClipUpper          float64
+	BinghamProposals   int64
+	BinghamRejections  int64
+	ProjectionRows     int64
+	ThresholdW2        float64
+	AppendedW          float64
+	TestEpsilon        float64
+	TestDelta          float64
+	TestScale          float64
+	TestShift          float64
+	TestValue          float64
+	TestPassed         bool
+}
+
+func newCReceipt() C.dpcov_receipt {
+	return C.dpcov_receipt{struct_size: C.size_t(C.sizeof_dpcov_receipt)}
+}
+
+func receiptFromC(c *C.dpcov_receipt) Receipt {
+	return Receipt{
+		Mechanism: Mechanism(c.mechanism), Neighbour: int32(c.neighbour),
+		Calibration: int32(c.calibration), NotDP: c.not_dp != 0, SeedFixed: c.seed_fixed != 0,
+		SensitivityNorm: int32(c.sensitivity_norm), LambdaMinScope: int32(c.lambda_min_scope),
+		Dim: int64(c.dim), N: int64(c.n), Bound: float64(c.bound), Epsilon: float64(c.epsilon),
+		Delta: float64(c.delta), Sensitivity: float64(c.sensitivity), Sigma: float64(c.sigma),
+		Scale: float64(c.scale), DOF: float64(c.dof), LambdaMinBound: float64(c.lambda_min_bound),
+		Theorem:            C.GoString((*C.char)(unsafe.Pointer(&c.theorem[0]))),
+		EpsilonEigenvalues: float64(c.epsilon_eigenvalues), EpsilonStep: float64(c.epsilon_step),
+		BudgetSplit: int32(c.budget_split), Rank: int64(c.rank), Beta: float64(c.beta),
+		Tau: float64(c.tau), ExponentFactor: float64(c.exponent_factor),
+		ClipUpper: float64(c.clip_upper), BinghamProposals: int64(c.bingham_proposals),
+		BinghamRejections: int64(c.bingham_rejections), ProjectionRows: int64(c.projection_rows),
+		ThresholdW2: float64(c.threshold_w2), AppendedW: float64(c.appended_w),
+		TestEpsilon: float64(c.test_epsilon), TestDelta: float64(c.test_delta),
+		TestScale: float64(c.test_scale), TestShift: float64(c.test_shift),
+		TestValue: float64(c.test_value), TestPassed: c.test_passed != 0,
+	}
+}
+
+// Plan is a dry run: the receipt a release of m would produce for a dim x dim statistic of n rows
+// of norm <= bound, without data or randomness, or the error the release would return.
+func Plan(m Mechanism, dim, n int64, bound, epsilon, delta float64, params *MechanismParams) (Receipt, error) {
+	r := newCReceipt()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_mechanism_plan(C.int32_t(m), C.int64_t(dim), C.int64_t(n), C.double(bound),
+			C.double(epsilon), C.double(delta), params.c(), &r)
+	})
+	if err != nil {
+		return Receipt{}, err
+	}
+	return receiptFromC(&r), nil
+}
+
+// Release applies m to the Gram matrix gram of n rows of norm <= bound.
+func Release(m Mechanism, gram Matrix, n int64, bound, epsilon, delta float64,
+	params *MechanismParams, rng *RNG) (Matrix, Receipt, error) {
+	if err := gram.checkSquare("gram"); err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	out := NewMatrix(gram.Rows, gram.Cols)
+	r := newCReceipt()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_mechanism_release(C.int32_t(m), rowMajor, C.int64_t(gram.Rows), gram.ptr(),
+			gram.ld(), C.int64_t(n), C.double(bound), C.double(epsilon), C.double(delta),
+			params.c(), rng.handle(), out.ptr(), out.ld(), &r)
+	})
+	if err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	return out, receiptFromC(&r), nil
+}
+
+// Release applies m to the accumulated Gram matrix (d, n and B come from g).
+func (g *Gram) Release(m Mechanism, epsilon, delta float64, params *MechanismParams,
+	rng *RNG) (Matrix, Receipt, error) {
+	info, err := g.Info()
+	if err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	out := NewMatrix(int(info.Dim), int(info.Dim))
+	r := newCReceipt()
+	err = call(func() C.dpcov_status {
+		return C.dpcov_mechanism_release_gram(C.int32_t(m), g.handle(), C.double(epsilon),
+			C.double(delta), params.c(), rng.handle(), rowMajor, out.ptr(), out.ld(), &r)
+	})
+	if err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	return out, receiptFromC(&r), nil
+}
+
+// LogDensity is the natural log of the density of released under m given the statistic gram
+// (-Inf outside the support).
+func LogDensity(m Mechanism, released, gram Matrix, n int64, bound, epsilon, delta float64,
+	params *MechanismParams) (float64, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return 0, err
+	}
+	if err := gram.checkSquare("gram"); err != nil {
+		return 0, err
+	}
+	var v C.double
+	err := call(func() C.dpcov_status {
+		return C.dpcov_mechanism_log_density(C.int32_t(m), rowMajor, C.int64_t(gram.Rows),
+			released.ptr(), released.ld(), gram.ptr(), gram.ld(), C.int64_t(n), C.double(bound),
+			C.double(epsilon), C.double(delta), params.c(), &v)
+	})
+	return float64(v), err
+}
+
+// LogDensityTested is the log of the joint density of a propose-test-release output: the released
+// test value and matrix.
+func LogDensityTested(m Mechanism, released Matrix, testValue float64, gram Matrix, n int64,
+	bound, epsilon, delta float64, params *MechanismParams) (float64, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return 0, err
+	}
+	if err := gram.checkSquare("gram"); err != nil {
+		return 0, err
+	}
+	var v C.double
+	err := call(func() C.dpcov_status {
+		return C.dpcov_mechanism_log_density_tested(C.int32_t(m), rowMajor, C.int64_t(gram.Rows),
+			released.ptr(), released.ld(), C.double(testValue), gram.ptr(), gram.ld(),
+			C.int64_t(n), C.double(bound), C.double(epsilon), C.double(delta), params.c(), &v)
+	})
+	return float64(v), err
+}

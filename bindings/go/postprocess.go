@@ -1,0 +1,69 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// Post-processing of released matrices (dpcov/postprocess.h). Each function works IN PLACE on the
+// square, exactly symmetric matrix a and costs no privacy; on error a is unchanged.
+
+// PSDProject replaces a by the nearest positive semidefinite matrix in Frobenius norm.
+func PSDProject(a Matrix) error {
+	if err := a.checkSquare("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_postprocess_psd_project(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld())
+	})
+}
+
+// EigenvaluesClip clamps the eigenvalues of a to [lower, upper].
+func EigenvaluesClip(a Matrix, lower, upper float64) error {
+	if err := a.checkSquare("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_postprocess_eigenvalues_clip(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld(),
+			C.double(lower), C.double(upper))
+	})
+}
+
+// AnalyzeGaussShift adds c I to a if a is not positive definite (Sheffet's scaled Analyze Gauss)
+// and returns c (0 if a was left unchanged).
+func AnalyzeGaussShift(a Matrix, sigma, nu float64) (float64, error) {
+	if err := a.checkSquare("a"); err != nil {
+		return 0, err
+	}
+	var shift C.double
+	err := call(func() C.dpcov_status {
+		return C.dpcov_postprocess_analyze_gauss_shift(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld(),
+			C.double(sigma), C.double(nu), &shift)
+	})
+	return float64(shift), err
+}
+
+// WishartMeanSubtract subtracts dof * scale * I, the mean of the additive Wishart noise.
+func WishartMeanSubtract(a Matrix, dof, scale float64) error {
+	if err := a.checkSquare("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_postprocess_wishart_mean_subtract(rowMajor, C.int64_t(a.Rows), a.ptr(),
+			a.ld(), C.double(dof), C.double(scale))
+	})
+}
+
+// WishartShift applies Sheffet's shift rule to an additive Wishart release and returns the
+// multiple of I subtracted.
+func WishartShift(a Matrix, dof, scale, nu float64) (float64, error) {
+	if err := a.checkSquare("a"); err != nil {
+		return 0, err
+	}
+	var shift C.double
+	err := call(func() C.dpcov_status {
+		return C.dpcov_postprocess_wishart_shift(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld(),
+			C.double(dof), C.double(scale), C.double(nu), &shift)
+	})
+	return float64(shift), err
+}

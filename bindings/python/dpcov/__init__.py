@@ -1,0 +1,169 @@
+"""dpcov: differentially private second-moment and covariance matrices, from Python.
+
+A thin ctypes binding over the dpcov C ABI (``libdpcov.so.0``); see ``bindings/python/README.md``.
+
+- Handles: :class:`Rng` (generator and samplers), :class:`GramAccumulator`, :class:`Sketch`;
+  each is a context manager with ``close()``.
+- Mechanisms: :func:`plan`, :func:`release`, :func:`release_gram`, :func:`log_density`,
+  :func:`log_density_tested`; results carry a :class:`Receipt`.
+- Post-processing, estimators, metrics, private OLS and the privacy auditor as functions.
+- Scikit-learn style estimators: :class:`PrivateCovariance`, :class:`PrivatePCA`,
+  :class:`PrivateLinearRegression`.
+- Errors: every failed call raises a subclass of :class:`DpcovError` carrying the status code and
+  the library's message.
+
+NumPy arrays are passed to C in place with their layout (row- or column-major and a leading
+dimension); arrays that cannot be are refused, never silently copied.
+"""
+
+from ._lib import C as _C
+from ._lib import WRAPPED_FUNCTIONS
+from .audit import audit_params, audit_run, audit_run_pair
+from .densities import (log_density_acg, log_density_inverse_wishart,
+                        log_density_symmetric_gaussian, log_density_symmetric_laplace,
+                        log_density_wishart)
+from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionError, DpcovError,
+                     EntropyError, IncompatibleError, InternalError, InvalidArgumentError,
+                     LayoutError, NoConvergenceError, NonFiniteError, NormBoundError,
+                     NotPositiveDefiniteError, NotPrivateError, NullPointerError,
+                     NumericalError, NumericalFailureError, OutOfMemoryError, PreconditionError,
+                     PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
+                     UnknownStatusError, UnmetPreconditionError)
+from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
+                         metric_support_recovery, metric_vector_error, pca_subspace_distance,
+                         pca_top_k, regression_fit)
+from .gram import GramAccumulator
+from .learn import PrivateCovariance, PrivateLinearRegression, PrivatePCA
+from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
+                        release, release_gram)
+from .ols import ols_analyze_gauss, ols_jl
+from .private_glasso import (private_glasso_log_density, private_glasso_plan,
+                             private_glasso_release)
+from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
+                          wishart_shift)
+from .rng import Rng, state_size
+from .sketch import Sketch
+from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
+                    AuditVerdict, BoundPolicy, BudgetSplit, Calibration, GlassoStart, GramInfo,
+                    LambdaMinScope, Layout, Mechanism, Neighbour, Receipt, SensitivityNorm,
+                    mechanism_name)
+
+
+def status_string(status: int) -> str:
+    """Name of a status code, e.g. ``"DPCOV_E_NON_FINITE"`` (``dpcov_status_string``)."""
+    return _C.dpcov_status_string(int(status)).decode()
+
+
+def last_error_message() -> str:
+    """The calling thread's message of its last failed call (``dpcov_last_error_message``);
+    the exceptions already carry it."""
+    return _C.dpcov_last_error_message().decode("utf-8", "replace")
+
+
+def version_number() -> int:
+    """Version of the loaded library as major * 10000 + minor * 100 + patch
+    (``dpcov_version_number``)."""
+    return int(_C.dpcov_version_number())
+
+
+def version_string() -> str:
+    """Version of the loaded library as "major.minor.patch" (``dpcov_version_string``)."""
+    return _C.dpcov_version_string().decode()
+
+
+__version__ = version_string()
+
+
+__all__ = [
+    "__version__",
+    "analyze_gauss_shift",
+    "ArgumentError",
+    "audit_params",
+    "audit_run",
+    "audit_run_pair",
+    "AuditDataset",
+    "AuditFinding",
+    "AuditNeighbour",
+    "AuditNoise",
+    "AuditResult",
+    "AuditVerdict",
+    "BoundPolicy",
+    "BudgetSplit",
+    "BufferTooSmallError",
+    "Calibration",
+    "DataError",
+    "DimensionError",
+    "DpcovError",
+    "eigenvalues_clip",
+    "EntropyError",
+    "glasso_solve",
+    "GlassoStart",
+    "GramAccumulator",
+    "GramInfo",
+    "IncompatibleError",
+    "InternalError",
+    "InvalidArgumentError",
+    "LambdaMinScope",
+    "last_error_message",
+    "Layout",
+    "LayoutError",
+    "log_density",
+    "log_density_acg",
+    "log_density_inverse_wishart",
+    "log_density_symmetric_gaussian",
+    "log_density_symmetric_laplace",
+    "log_density_tested",
+    "log_density_wishart",
+    "Mechanism",
+    "mechanism_name",
+    "mechanism_params",
+    "metric_frobenius_error",
+    "metric_spectral_error",
+    "metric_support_recovery",
+    "metric_vector_error",
+    "Neighbour",
+    "NoConvergenceError",
+    "NonFiniteError",
+    "NormBoundError",
+    "NotPositiveDefiniteError",
+    "NotPrivateError",
+    "NullPointerError",
+    "NumericalError",
+    "NumericalFailureError",
+    "ols_analyze_gauss",
+    "ols_jl",
+    "OutOfMemoryError",
+    "pca_subspace_distance",
+    "pca_top_k",
+    "plan",
+    "PreconditionError",
+    "PrivacyError",
+    "private_glasso_log_density",
+    "private_glasso_plan",
+    "private_glasso_release",
+    "PrivateCovariance",
+    "PrivateLinearRegression",
+    "PrivatePCA",
+    "psd_project",
+    "Receipt",
+    "RefusedError",
+    "regression_fit",
+    "Release",
+    "release",
+    "release_gram",
+    "ResourceError",
+    "Rng",
+    "SensitivityNorm",
+    "Sketch",
+    "state_size",
+    "Status",
+    "status_string",
+    "TooLargeError",
+    "UnknownStatusError",
+    "UnmetPreconditionError",
+    "version_number",
+    "version_string",
+    "wishart_mean_subtract",
+    "wishart_shift",
+    "WRAPPED_FUNCTIONS",
+]

@@ -1,0 +1,340 @@
+"""Loading of the shared library, the C structs, the function prototypes and the status check.
+
+This module is the only place that touches ctypes prototypes. Every exported ``dpcov_*`` function
+the binding calls is declared here, by its exact C name, with its argument and result types, so
+that ctypes converts and checks arguments and never guesses an ``int`` return type.
+
+Library lookup, in order: the path in the environment variable ``DPCOV_LIBRARY``; the name
+``ctypes.util.find_library("dpcov")`` reports (the system's linker cache); ``libdpcov.so.0``
+through the dynamic loader's search path (``LD_LIBRARY_PATH``, ``/etc/ld.so.conf``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int32, c_int64, c_size_t,
+                    c_uint64, c_void_p)
+
+from .errors import Status, error_for
+
+#: The SONAME of the ABI version this binding is written against (dpcov/version.h: major 0).
+SONAME = "libdpcov.so.0"
+#: The ABI major version; the library actually loaded must report the same.
+ABI_MAJOR = 0
+
+
+def _load() -> ctypes.CDLL:
+    """Load the shared library from DPCOV_LIBRARY, the linker cache or the SONAME."""
+    explicit = os.environ.get("DPCOV_LIBRARY")
+    if explicit:
+        return ctypes.CDLL(explicit)
+    candidates = []
+    found = ctypes.util.find_library("dpcov")
+    if found:
+        candidates.append(found)
+    candidates.append(SONAME)
+    errors = []
+    for name in candidates:
+        try:
+            return ctypes.CDLL(name)
+        except OSError as exc:
+            errors.append(f"{name}: {exc}")
+    raise OSError("cannot load the dpcov shared library (set DPCOV_LIBRARY to its path): "
+                  + "; ".join(errors))
+
+
+lib = _load()
+
+# --------------------------------------------------------------------------------------------
+# C structs (field order and types exactly as in capi/include/dpcov/*.h; ctypes applies the
+# platform C alignment rules, and tests/test_struct_layout.py compares every size and offset
+# with the C compiler's).
+# --------------------------------------------------------------------------------------------
+
+RECEIPT_THEOREM_SIZE = 160  # DPCOV_RECEIPT_THEOREM_SIZE
+RNG_STATE_SIZE = 80  # DPCOV_RNG_STATE_SIZE
+
+
+class GramInfoC(Structure):
+    """``dpcov_gram_info`` (dpcov/gram.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("rows", c_int64),
+                ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double)]
+
+
+class ReceiptC(Structure):
+    """``dpcov_receipt`` (dpcov/receipt.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("neighbour", c_int32),
+                ("calibration", c_int32), ("not_dp", c_int32), ("seed_fixed", c_int32),
+                ("sensitivity_norm", c_int32), ("lambda_min_scope", c_int32), ("dim", c_int64),
+                ("n", c_int64), ("bound", c_double), ("epsilon", c_double), ("delta", c_double),
+                ("sensitivity", c_double), ("sigma", c_double), ("scale", c_double),
+                ("dof", c_double), ("lambda_min_bound", c_double),
+                ("theorem", c_char * RECEIPT_THEOREM_SIZE), ("epsilon_eigenvalues", c_double),
+                ("epsilon_step", c_double), ("budget_split", c_int32), ("rank", c_int64),
+                ("beta", c_double), ("tau", c_double), ("exponent_factor", c_double),
+                ("clip_upper", c_double), ("bingham_proposals", c_int64),
+                ("bingham_rejections", c_int64), ("projection_rows", c_int64),
+                ("threshold_w2", c_double), ("appended_w", c_double), ("test_epsilon", c_double),
+                ("test_delta", c_double), ("test_scale", c_double), ("test_shift", c_double),
+                ("test_value", c_double), ("test_passed", c_int32)]
+
+
+class MechanismParamsC(Structure):
+    """``dpcov_mechanism_params`` (dpcov/mechanism.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
+                ("lambda_min_bound", c_double), ("lambda_min_scope", c_int32),
+                ("audit_only_not_private", c_int32), ("budget_split", c_int32),
+                ("beta", c_double), ("rank", c_int64), ("projection_rows", c_int64),
+                ("posterior_dof", c_int64)]
+
+
+class RegressionParamsC(Structure):
+    """``dpcov_regression_params`` (dpcov/estimators.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("intercept_column", c_int64), ("ridge", c_double),
+                ("level", c_double)]
+
+
+class RegressionSummaryC(Structure):
+    """``dpcov_regression_summary`` (dpcov/estimators.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("num_coefficients", c_int64), ("dof", c_int64),
+                ("rss", c_double), ("residual_variance", c_double), ("t_critical", c_double),
+                ("rss_clamped", c_int32)]
+
+
+class GlassoParamsC(Structure):
+    """``dpcov_glasso_params`` (dpcov/estimators.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("penalize_diagonal", c_int32), ("tol", c_double),
+                ("max_iter", c_int64)]
+
+
+class GlassoInfoC(Structure):
+    """``dpcov_glasso_info`` (dpcov/estimators.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("iterations", c_int64), ("kkt_residual", c_double),
+                ("duality_gap", c_double), ("start", c_int32)]
+
+
+class SupportRecoveryC(Structure):
+    """``dpcov_support_recovery`` (dpcov/estimators.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("true_positives", c_int64),
+                ("false_positives", c_int64), ("false_negatives", c_int64),
+                ("true_negatives", c_int64), ("precision", c_double), ("recall", c_double)]
+
+
+class AuditParamsC(Structure):
+    """``dpcov_audit_params`` (dpcov/audit.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("trials", c_int64), ("first_checkpoint", c_int64),
+                ("alpha", c_double), ("seed", c_uint64), ("dataset", c_int32),
+                ("neighbour_kind", c_int32)]
+
+
+class AuditResultC(Structure):
+    """``dpcov_audit_result`` (dpcov/audit.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("findings", c_int32),
+                ("noise", c_int32), ("worst_direction", c_int32), ("samples", c_int64),
+                ("infinite_losses", c_int64), ("exceedances", c_int64), ("epsilon", c_double),
+                ("delta", c_double), ("max_loss", c_double), ("exceed_estimate", c_double),
+                ("exceed_lower", c_double), ("exceed_upper", c_double),
+                ("delta_estimate", c_double), ("delta_lower", c_double),
+                ("delta_upper", c_double), ("pair_distance", c_double),
+                ("gaussian_sigma_upper", c_double), ("gaussian_delta_lower", c_double),
+                ("conformance_distance", c_double), ("conformance_threshold", c_double),
+                ("alpha_per_test", c_double)]
+
+
+STRUCTS = {
+    "dpcov_gram_info": GramInfoC,
+    "dpcov_receipt": ReceiptC,
+    "dpcov_mechanism_params": MechanismParamsC,
+    "dpcov_regression_params": RegressionParamsC,
+    "dpcov_regression_summary": RegressionSummaryC,
+    "dpcov_glasso_params": GlassoParamsC,
+    "dpcov_glasso_info": GlassoInfoC,
+    "dpcov_support_recovery": SupportRecoveryC,
+    "dpcov_audit_params": AuditParamsC,
+    "dpcov_audit_result": AuditResultC,
+}
+"""C struct name -> ctypes mirror, for the layout test."""
+
+
+def new_struct(cls):
+    """A zeroed instance of a ctypes struct mirror with its ``struct_size`` set."""
+    value = cls()
+    value.struct_size = ctypes.sizeof(cls)
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Prototypes. Pointers to doubles, int64 arrays and handles are passed as c_void_p: NumPy gives
+# the address as an int, which ctypes converts without building a pointer object per call.
+# --------------------------------------------------------------------------------------------
+
+status_t = c_int32
+i32, i64, f64, u64, vp = c_int32, c_int64, c_double, c_uint64, c_void_p
+p_i32, p_i64 = POINTER(c_int32), POINTER(c_int64)
+p_f64, p_u64 = POINTER(c_double), POINTER(c_uint64)
+p_vp = POINTER(c_void_p)
+
+_PROTOTYPES = {
+    # common.h
+    "dpcov_status_string": (c_char_p, [i32]),
+    "dpcov_last_error_message": (c_char_p, []),
+    "dpcov_version_number": (i32, []),
+    "dpcov_version_string": (c_char_p, []),
+    # gram.h
+    "dpcov_gram_create": (status_t, [p_vp, i64]),
+    "dpcov_gram_destroy": (None, [p_vp]),
+    "dpcov_gram_add_rows": (status_t, [vp, i32, i64, i64, vp, i64, f64, i32]),
+    "dpcov_gram_merge": (status_t, [vp, vp]),
+    "dpcov_gram_get_matrix": (status_t, [vp, i32, vp, i64]),
+    "dpcov_gram_get_info": (status_t, [vp, POINTER(GramInfoC)]),
+    "dpcov_gram_create_from_state": (status_t, [p_vp, POINTER(GramInfoC), i32, vp, i64]),
+    # rng.h
+    "dpcov_rng_create_from_entropy": (status_t, [p_vp]),
+    "dpcov_rng_create_seeded": (status_t, [p_vp, u64, u64]),
+    "dpcov_rng_destroy": (None, [p_vp]),
+    "dpcov_rng_substream": (status_t, [p_vp, vp, u64]),
+    "dpcov_rng_next_u64": (status_t, [vp, p_u64]),
+    "dpcov_rng_seed_fixed": (status_t, [vp, p_i32]),
+    "dpcov_rng_state_size": (c_size_t, []),
+    "dpcov_rng_state_save": (status_t, [vp, vp, c_size_t]),
+    "dpcov_rng_state_restore": (status_t, [vp, vp, c_size_t]),
+    # sample.h
+    "dpcov_sample_uniform01": (status_t, [vp, i64, vp]),
+    "dpcov_sample_standard_normal": (status_t, [vp, i64, vp]),
+    "dpcov_sample_exponential": (status_t, [vp, i64, vp]),
+    "dpcov_sample_laplace": (status_t, [vp, f64, i64, vp]),
+    "dpcov_sample_gamma": (status_t, [vp, f64, i64, vp]),
+    "dpcov_sample_chi_square": (status_t, [vp, f64, i64, vp]),
+    "dpcov_sample_uniform_sphere": (status_t, [vp, i64, i64, i32, vp, i64]),
+    "dpcov_sample_wishart": (status_t, [vp, f64, i32, i64, vp, i64, vp, i64]),
+    "dpcov_sample_inverse_wishart": (status_t, [vp, f64, i32, i64, vp, i64, vp, i64]),
+    "dpcov_sample_acg": (status_t, [vp, i32, i64, vp, i64, i64, vp, i64]),
+    "dpcov_sample_bingham": (status_t, [vp, i32, i64, vp, i64, i64, vp, i64, p_i64]),
+    "dpcov_sample_symmetric_gaussian_noise": (status_t, [vp, f64, i32, i64, vp, i64]),
+    "dpcov_sample_symmetric_laplace_noise": (status_t, [vp, f64, i32, i64, vp, i64]),
+    "dpcov_log_density_wishart": (status_t, [i32, i64, vp, i64, f64, vp, i64, p_f64]),
+    "dpcov_log_density_inverse_wishart": (status_t, [i32, i64, vp, i64, f64, vp, i64, p_f64]),
+    "dpcov_log_density_acg": (status_t, [i32, i64, vp, i64, vp, p_f64]),
+    "dpcov_log_density_symmetric_gaussian": (status_t, [i32, i64, vp, i64, f64, p_f64]),
+    "dpcov_log_density_symmetric_laplace": (status_t, [i32, i64, vp, i64, f64, p_f64]),
+    # mechanism.h
+    "dpcov_mechanism_params_default": (status_t, [POINTER(MechanismParamsC)]),
+    "dpcov_mechanism_name": (c_char_p, [i32]),
+    "dpcov_mechanism_plan": (status_t, [i32, i64, i64, f64, f64, f64, POINTER(MechanismParamsC),
+                                        POINTER(ReceiptC)]),
+    "dpcov_mechanism_release": (status_t, [i32, i32, i64, vp, i64, i64, f64, f64, f64,
+                                           POINTER(MechanismParamsC), vp, vp, i64,
+                                           POINTER(ReceiptC)]),
+    "dpcov_mechanism_release_gram": (status_t, [i32, vp, f64, f64, POINTER(MechanismParamsC), vp,
+                                                i32, vp, i64, POINTER(ReceiptC)]),
+    "dpcov_mechanism_log_density": (status_t, [i32, i32, i64, vp, i64, vp, i64, i64, f64, f64,
+                                               f64, POINTER(MechanismParamsC), p_f64]),
+    "dpcov_mechanism_log_density_tested": (status_t, [i32, i32, i64, vp, i64, f64, vp, i64, i64,
+                                                      f64, f64, f64, POINTER(MechanismParamsC),
+                                                      p_f64]),
+    # postprocess.h
+    "dpcov_postprocess_psd_project": (status_t, [i32, i64, vp, i64]),
+    "dpcov_postprocess_eigenvalues_clip": (status_t, [i32, i64, vp, i64, f64, f64]),
+    "dpcov_postprocess_analyze_gauss_shift": (status_t, [i32, i64, vp, i64, f64, f64, p_f64]),
+    "dpcov_postprocess_wishart_mean_subtract": (status_t, [i32, i64, vp, i64, f64, f64]),
+    "dpcov_postprocess_wishart_shift": (status_t, [i32, i64, vp, i64, f64, f64, f64, p_f64]),
+    # estimators.h
+    "dpcov_regression_params_default": (status_t, [POINTER(RegressionParamsC)]),
+    "dpcov_regression_fit": (status_t, [i32, i64, vp, i64, i64, i64, vp, i64,
+                                        POINTER(RegressionParamsC), vp, vp, vp, vp, vp, vp,
+                                        POINTER(RegressionSummaryC)]),
+    "dpcov_pca_top_k": (status_t, [i32, i64, vp, i64, i64, vp, vp, i64, vp]),
+    "dpcov_pca_subspace_distance": (status_t, [i32, i64, vp, i64, vp, i64, i64, p_f64, p_f64,
+                                               vp]),
+    "dpcov_glasso_params_default": (status_t, [POINTER(GlassoParamsC)]),
+    "dpcov_glasso_solve": (status_t, [i32, i64, vp, i64, f64, POINTER(GlassoParamsC), vp, i64,
+                                      vp, i64, vp, i64, POINTER(GlassoInfoC)]),
+    "dpcov_metric_frobenius_error": (status_t, [i32, i64, i64, vp, i64, vp, i64, i32, p_f64]),
+    "dpcov_metric_spectral_error": (status_t, [i32, i64, i64, vp, i64, vp, i64, i32, p_f64]),
+    "dpcov_metric_vector_error": (status_t, [i64, vp, vp, i32, p_f64]),
+    "dpcov_metric_support_recovery": (status_t, [i32, i64, vp, i64, vp, i64, f64,
+                                                 POINTER(SupportRecoveryC)]),
+    # audit.h
+    "dpcov_audit_params_default": (status_t, [POINTER(AuditParamsC)]),
+    "dpcov_audit_run": (status_t, [i32, i64, i64, f64, f64, f64, POINTER(MechanismParamsC),
+                                   POINTER(AuditParamsC), POINTER(AuditResultC)]),
+    "dpcov_audit_run_pair": (status_t, [i32, i32, i64, vp, i64, i64, vp, i64, i64, f64, f64, f64,
+                                        POINTER(MechanismParamsC), POINTER(AuditParamsC),
+                                        POINTER(AuditResultC)]),
+    # sketch.h
+    "dpcov_sketch_create": (status_t, [p_vp, i64, i64, vp]),
+    "dpcov_sketch_destroy": (None, [p_vp]),
+    "dpcov_sketch_add_rows": (status_t, [vp, i32, i64, i64, vp, i64, i64, f64, i32]),
+    "dpcov_sketch_merge": (status_t, [vp, vp]),
+    "dpcov_sketch_get_info": (status_t, [vp, POINTER(GramInfoC)]),
+    "dpcov_sketch_get": (status_t, [vp, f64, i32, vp, i64]),
+    "dpcov_sketch_release": (status_t, [i32, vp, f64, f64, POINTER(MechanismParamsC), vp, i32,
+                                        vp, i64, vp, i64, POINTER(ReceiptC)]),
+    "dpcov_sketch_get_gram": (status_t, [vp, i32, vp, i64]),
+    "dpcov_sketch_create_from_state": (status_t, [p_vp, vp, i64, vp, i32, vp, i64]),
+    # ols.h
+    "dpcov_ols_jl": (status_t, [i32, i64, vp, i64, i64, f64, f64, f64,
+                                POINTER(MechanismParamsC), i64, vp, i64,
+                                POINTER(RegressionParamsC), vp, vp, vp, vp, vp, vp, vp, vp,
+                                POINTER(RegressionSummaryC), POINTER(ReceiptC)]),
+    "dpcov_ols_analyze_gauss": (status_t, [i32, i64, vp, i64, i64, f64, f64, f64,
+                                           POINTER(MechanismParamsC), i64, vp, i64,
+                                           POINTER(RegressionParamsC), vp, vp, vp, vp, vp, vp,
+                                           vp, vp, POINTER(RegressionSummaryC),
+                                           POINTER(ReceiptC)]),
+    # private_glasso.h
+    "dpcov_private_glasso_plan": (status_t, [i32, i64, i64, f64, f64, f64,
+                                             POINTER(MechanismParamsC), f64, POINTER(ReceiptC)]),
+    "dpcov_private_glasso_release": (status_t, [i32, i32, i64, vp, i64, i64, f64, f64, f64,
+                                                POINTER(MechanismParamsC), f64,
+                                                POINTER(GlassoParamsC), vp, vp, i64,
+                                                POINTER(ReceiptC), POINTER(GlassoInfoC)]),
+    "dpcov_private_glasso_log_density": (status_t, [i32, i32, i64, vp, i64, vp, i64, i64, f64,
+                                                    f64, f64, POINTER(MechanismParamsC), f64,
+                                                    p_f64]),
+}
+
+
+class _Functions:
+    """Attribute access to the prototyped C functions: ``C.dpcov_gram_create(...)``."""
+
+
+C = _Functions()
+for _name, (_restype, _argtypes) in _PROTOTYPES.items():
+    _fn = getattr(lib, _name)
+    _fn.restype = _restype
+    _fn.argtypes = _argtypes
+    setattr(C, _name, _fn)
+
+WRAPPED_FUNCTIONS = frozenset(_PROTOTYPES)
+"""Names of every C function the binding declares and calls."""
+
+
+def _check(status: int) -> None:
+    """Raise the typed :class:`~dpcov.errors.DpcovError` for a failed call; return on DPCOV_OK.
+
+    Must be called on the thread that made the call, right after it: the library's message is
+    thread-local and replaced by the next failing call on the same thread.
+    """
+    if status != Status.OK:
+        name = C.dpcov_status_string(status).decode("utf-8", "replace")
+        message = C.dpcov_last_error_message().decode("utf-8", "replace")
+        raise error_for(status, name, message)
+
+
+_loaded_major = C.dpcov_version_number() // 10000
+if _loaded_major != ABI_MAJOR:
+    raise ImportError(f"the loaded dpcov library has ABI major version {_loaded_major}; this "
+                      f"binding needs {ABI_MAJOR}")

@@ -1,0 +1,61 @@
+"""Privacy auditor (dpcov/audit.h): the privacy-loss distribution of a mechanism on a
+neighbouring pair, estimated from the mechanism's own draws. An audit can only find violations;
+"no violation found" is not evidence of privacy."""
+
+from __future__ import annotations
+
+from ctypes import byref
+
+from . import _arrays
+from ._lib import AuditParamsC, AuditResultC, C, _check, new_struct
+from .mechanism import mechanism_params
+from .types import AuditDataset, AuditNeighbour, AuditResult, enum_value, mechanism_id
+
+AUDIT_FIELDS = tuple(name for name, _ in AuditParamsC._fields_ if name != "struct_size")
+"""Keyword settings of an audit (fields of ``dpcov_audit_params``)."""
+
+
+def audit_params(**settings) -> AuditParamsC:
+    """A ``dpcov_audit_params`` from ``dpcov_audit_params_default`` with the given fields:
+    trials, first_checkpoint, alpha, seed, dataset, neighbour_kind."""
+    params = AuditParamsC()
+    _check(C.dpcov_audit_params_default(byref(params)))
+    for key, value in settings.items():
+        if key not in AUDIT_FIELDS:
+            raise TypeError(f"unknown audit setting {key!r}; known: {', '.join(AUDIT_FIELDS)}")
+        if key == "dataset":
+            value = enum_value(AuditDataset, value)
+        elif key == "neighbour_kind":
+            value = enum_value(AuditNeighbour, value)
+        setattr(params, key, value)
+    return params
+
+
+def audit_run(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: float,
+              mechanism_options: dict | None = None, **settings) -> AuditResult:
+    """Audit ``mechanism`` at its claimed (epsilon, delta) on a generated neighbouring pair
+    (``dpcov_audit_run``). ``mechanism_options`` are mechanism fields (see
+    :func:`dpcov.mechanism.mechanism_params`); ``settings`` are audit fields."""
+    mp = mechanism_params(**(mechanism_options or {}))
+    ap = audit_params(**settings)
+    result = new_struct(AuditResultC)
+    _check(C.dpcov_audit_run(mechanism_id(mechanism), int(dim), int(n), float(bound),
+                             float(epsilon), float(delta), byref(mp), byref(ap), byref(result)))
+    return AuditResult(result)
+
+
+def audit_run_pair(mechanism, rows, rows_prime, bound: float, epsilon: float, delta: float,
+                   mechanism_options: dict | None = None, **settings) -> AuditResult:
+    """Audit ``mechanism`` on a caller-given neighbouring pair of datasets (n x d and n' x d, one
+    storage order) (``dpcov_audit_run_pair``)."""
+    a = _arrays.matrix(rows, "rows")
+    b = _arrays.matrix(rows_prime, "rows_prime", layout=a.layout)
+    if a.cols != b.cols:
+        raise _arrays.dimension_error(f"rows has {a.cols} columns but rows_prime has {b.cols}")
+    mp = mechanism_params(**(mechanism_options or {}))
+    ap = audit_params(**settings)
+    result = new_struct(AuditResultC)
+    _check(C.dpcov_audit_run_pair(mechanism_id(mechanism), a.layout, a.cols, a.ptr, a.rows, a.ld,
+                                  b.ptr, b.rows, b.ld, float(bound), float(epsilon),
+                                  float(delta), byref(mp), byref(ap), byref(result)))
+    return AuditResult(result)

@@ -1,0 +1,129 @@
+"""Mechanisms (dpcov/mechanism.h): plan, release and the exact log-density of a release."""
+
+from __future__ import annotations
+
+from ctypes import byref, c_double
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _arrays
+from ._lib import C, MechanismParamsC, ReceiptC, _check, new_struct
+from .types import (BudgetSplit, Calibration, LambdaMinScope, Neighbour, Receipt, enum_value,
+                    mechanism_id)
+
+_ENUM_FIELDS = {"neighbour": Neighbour, "calibration": Calibration,
+                "lambda_min_scope": LambdaMinScope, "budget_split": BudgetSplit}
+PARAM_FIELDS = tuple(name for name, _ in MechanismParamsC._fields_ if name != "struct_size")
+"""Keyword options every mechanism call accepts (fields of ``dpcov_mechanism_params``)."""
+
+
+class Release(NamedTuple):
+    """A released matrix and its receipt."""
+
+    matrix: np.ndarray
+    receipt: Receipt
+
+
+def mechanism_params(**options) -> MechanismParamsC:
+    """A ``dpcov_mechanism_params`` with the library's defaults
+    (``dpcov_mechanism_params_default``) and the given fields changed.
+
+    Fields: neighbour, calibration, lambda_min_bound, lambda_min_scope, audit_only_not_private,
+    budget_split, beta, rank, projection_rows, posterior_dof. Enum fields accept members, ints or
+    names (``neighbour="add_remove"``). An option that does not apply to the mechanism is refused
+    by the library (``InvalidArgumentError``), never ignored.
+    """
+    params = MechanismParamsC()
+    _check(C.dpcov_mechanism_params_default(byref(params)))
+    for key, value in options.items():
+        if key not in PARAM_FIELDS:
+            raise TypeError(f"unknown mechanism option {key!r}; known: {', '.join(PARAM_FIELDS)}")
+        if key in _ENUM_FIELDS:
+            value = enum_value(_ENUM_FIELDS[key], value)
+        elif key == "audit_only_not_private":
+            value = int(bool(value))
+        setattr(params, key, value)
+    return params
+
+
+def plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: float,
+         **params) -> Receipt:
+    """Every constant ``mechanism`` would use for a dim x dim statistic of ``n`` rows of norm
+    <= ``bound`` at (epsilon, delta), with no data and no randomness (``dpcov_mechanism_plan``).
+    Raises the status the release would raise."""
+    receipt = new_struct(ReceiptC)
+    p = mechanism_params(**params)
+    _check(C.dpcov_mechanism_plan(mechanism_id(mechanism), int(dim), int(n), float(bound),
+                                  float(epsilon), float(delta), byref(p), byref(receipt)))
+    return Receipt(receipt)
+
+
+def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float, rng,
+            out=None, **params) -> Release:
+    """Release ``mechanism`` applied to the symmetric d x d statistic ``gram`` of ``n`` rows of
+    norm <= ``bound`` (``dpcov_mechanism_release``).
+
+    ``gram`` is read in place, in its own storage order. ``out`` (optional) is a writable d x d
+    float64 array that receives the release in place (it may be ``gram`` itself); by default a
+    new array in the storage order of ``gram`` is returned. ``rng`` is a :class:`~dpcov.Rng`,
+    advanced on success only. On failure nothing is written.
+    """
+    g = _arrays.square(gram, "gram")
+    if out is None:
+        o = _arrays.empty(g.rows, g.rows, g.layout)
+    else:
+        o = _arrays.square(out, "out", g.layout, writable=True)
+        _arrays.same_shape(g, "gram", o, "out")
+    p = mechanism_params(**params)
+    receipt = new_struct(ReceiptC)
+    _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
+                                     int(n), float(bound), float(epsilon), float(delta),
+                                     byref(p), rng, o.ptr, o.ld, byref(receipt)))
+    return Release(o.array, Receipt(receipt))
+
+
+def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str = "C",
+                 **params) -> Release:
+    """Release ``mechanism`` applied to a :class:`~dpcov.GramAccumulator` (d, n and B come from
+    it; it must hold at least one chunk) as a new array in ``order``
+    (``dpcov_mechanism_release_gram``)."""
+    dim = gram.info().dim if not gram.closed else 1
+    o = _arrays.empty(dim, dim, _arrays.order_layout(order))
+    p = mechanism_params(**params)
+    receipt = new_struct(ReceiptC)
+    _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
+                                          float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
+                                          byref(receipt)))
+    return Release(o.array, Receipt(receipt))
+
+
+def log_density(mechanism, released, gram, n: int, bound: float, epsilon: float, delta: float,
+                **params) -> float:
+    """Natural log of the density of ``released`` under ``mechanism`` given the statistic
+    ``gram`` (``dpcov_mechanism_log_density``); ``-inf`` outside the support."""
+    r = _arrays.square(released, "released")
+    g = _arrays.square(gram, "gram", r.layout)
+    _arrays.same_shape(r, "released", g, "gram")
+    p = mechanism_params(**params)
+    out = c_double()
+    _check(C.dpcov_mechanism_log_density(mechanism_id(mechanism), r.layout, r.rows, r.ptr, r.ld,
+                                         g.ptr, g.ld, int(n), float(bound), float(epsilon),
+                                         float(delta), byref(p), byref(out)))
+    return out.value
+
+
+def log_density_tested(mechanism, released, test_value: float, gram, n: int, bound: float,
+                       epsilon: float, delta: float, **params) -> float:
+    """Joint log-density of a propose-test-release output (the released test value and matrix)
+    for the sigma_min variants and OLS by projection (``dpcov_mechanism_log_density_tested``)."""
+    r = _arrays.square(released, "released")
+    g = _arrays.square(gram, "gram", r.layout)
+    _arrays.same_shape(r, "released", g, "gram")
+    p = mechanism_params(**params)
+    out = c_double()
+    _check(C.dpcov_mechanism_log_density_tested(mechanism_id(mechanism), r.layout, r.rows, r.ptr,
+                                                r.ld, float(test_value), g.ptr, g.ld, int(n),
+                                                float(bound), float(epsilon), float(delta),
+                                                byref(p), byref(out)))
+    return out.value

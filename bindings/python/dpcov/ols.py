@@ -1,0 +1,70 @@
+"""Differentially private ordinary least squares with inference (dpcov/ols.h; Sheffet,
+ICML 2017)."""
+
+from __future__ import annotations
+
+from ctypes import byref
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _arrays
+from ._lib import C, ReceiptC, RegressionSummaryC, _check, new_struct
+from .estimators import regression_params
+from .mechanism import mechanism_params
+from .types import Receipt, RegressionSummary
+
+
+class OlsResult(NamedTuple):
+    """Private OLS: per-coefficient arrays (intercept first), reject decisions at 1 - level, the
+    summary and the release's receipt."""
+
+    coefficients: np.ndarray
+    std_errors: np.ndarray
+    t_values: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    reject: np.ndarray
+    summary: RegressionSummary
+    receipt: Receipt
+
+
+def _run(fn, g, n, bound, epsilon, delta, rng, label, features, intercept_column, level,
+         params):
+    """Call one of the two private OLS functions with freshly allocated outputs."""
+    m = _arrays.square(g, "g")
+    cols = _arrays.int64_vector(features, "features")
+    p = cols.size + (1 if intercept_column >= 0 else 0)
+    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(6)]
+    reject = np.empty(max(p, 0), dtype=np.int32)
+    mp = mechanism_params(**params)
+    rp = regression_params(intercept_column, 0.0, level)
+    summary = new_struct(RegressionSummaryC)
+    receipt = new_struct(ReceiptC)
+    _check(fn(m.layout, m.rows, m.ptr, m.ld, int(n), float(bound), float(epsilon), float(delta),
+              byref(mp), int(label), _arrays.ptr(cols), cols.size, byref(rp), rng,
+              *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(summary),
+              byref(receipt)))
+    return OlsResult(*outs, reject.astype(bool), RegressionSummary(summary), Receipt(receipt))
+
+
+def ols_jl(g, n: int, bound: float, epsilon: float, delta: float, rng, label: int, features,
+           projection_rows: int, intercept_column: int = -1, level: float = 0.95,
+           **params) -> OlsResult:
+    """Private OLS by projection, ICML 2017 Alg. 1 (``dpcov_ols_jl``): a private test on
+    sigma_min, then regression on the projection R A with exact Student T_{r-p} intervals about
+    the non-private estimate. Raises :class:`~dpcov.errors.RefusedError` when the test fails
+    (the generator is then unchanged)."""
+    return _run(C.dpcov_ols_jl, g, n, bound, epsilon, delta, rng, label, features,
+                intercept_column, level, dict(params, projection_rows=projection_rows))
+
+
+def ols_analyze_gauss(g, n: int, bound: float, epsilon: float, delta: float, rng, label: int,
+                      features, intercept_column: int = -1, level: float = 0.95,
+                      **params) -> OlsResult:
+    """Analyze Gauss release plus plug-in OLS inference with n - p degrees of freedom
+    (``dpcov_ols_analyze_gauss``). The release is (epsilon, delta)-DP; the intervals have NO
+    coverage guarantee."""
+    return _run(C.dpcov_ols_analyze_gauss, g, n, bound, epsilon, delta, rng, label, features,
+                intercept_column, level, params)

@@ -1,0 +1,312 @@
+"""Enumerations of the C ABI and Python views of its result structs (receipts, counters, ...)."""
+
+from __future__ import annotations
+
+import enum
+
+from ._lib import C
+
+
+class Layout(enum.IntEnum):
+    """``dpcov_layout``: matrix storage orders (the values of LAPACKE)."""
+
+    ROW_MAJOR = 101
+    COL_MAJOR = 102
+
+
+class BoundPolicy(enum.IntEnum):
+    """``dpcov_bound_policy``: what to do with a row whose norm exceeds the bound B."""
+
+    CLIP = 0
+    REJECT = 1
+    DROP = 2
+
+
+class Mechanism(enum.IntEnum):
+    """``dpcov_mechanism_id``. Also accepted as the lower-case names of ``dpcov_mechanism_name``
+    (``"analyze_gauss"``, ...)."""
+
+    ANALYZE_GAUSS = 1
+    LAPLACE_SYM = 2
+    WISHART_ADDITIVE = 3
+    INVERSE_GAUSS = 4
+    WISHART_JIANG = 5
+    IEV = 6
+    KT_RANK1 = 7
+    JL_RIDGE = 8
+    JL_RIDGE_SIGMA_MIN = 9
+    INVERSE_WISHART = 10
+    INVERSE_WISHART_SIGMA_MIN = 11
+    OLS_JL = 12
+    GLASSO_OUTPUT_WISHART = 13
+
+
+class Neighbour(enum.IntEnum):
+    """``dpcov_neighbour``: the neighbouring-dataset relation of a guarantee."""
+
+    REPLACE_ONE = 0
+    ADD_REMOVE = 1
+
+
+class Calibration(enum.IntEnum):
+    """``dpcov_calibration``: how a noise scale was calibrated."""
+
+    DEFAULT = 0
+    ANALYTIC_GAUSSIAN = 1
+    CLASSICAL_GAUSSIAN = 2
+    LAPLACE_UPPER_TRIANGLE = 3
+    LAPLACE_PUBLISHED = 4
+    THEOREM = 5
+    BINGHAM_PUBLISHED = 6
+    BINGHAM_SENSITIVITY = 7
+
+
+class BudgetSplit(enum.IntEnum):
+    """``dpcov_budget_split``: IEV and KT split of the eigenvector budget."""
+
+    DEFAULT = 0
+    UNIFORM = 1
+    ADAPTIVE = 2
+
+
+class SensitivityNorm(enum.IntEnum):
+    """``dpcov_sensitivity_norm``: the norm of a receipt's sensitivity."""
+
+    NONE = 0
+    L1 = 1
+    L2 = 2
+
+
+class LambdaMinScope(enum.IntEnum):
+    """``dpcov_lambda_min_scope``: what the inverse-Gauss public bound covers."""
+
+    DOMAIN = 0
+    INPUT = 1
+
+
+class GlassoStart(enum.IntEnum):
+    """``dpcov_glasso_start``: the starting point the graphical-lasso solver used."""
+
+    WARM = 0
+    COVARIANCE = 1
+    SOFT_THRESHOLD = 2
+
+
+class AuditDataset(enum.IntEnum):
+    """``dpcov_audit_dataset``: kinds of generated audit datasets."""
+
+    RANDOM_ROWS = 0
+    SPHERE_ROWS = 1
+    REPEATED_ROWS = 2
+    RANK_DEFICIENT = 3
+    NEARLY_SINGULAR = 4
+    TINY_N = 5
+
+
+class AuditNeighbour(enum.IntEnum):
+    """``dpcov_audit_neighbour``: how the audited neighbour is chosen."""
+
+    RANDOM = 0
+    MAX_L2_CHANGE = 1
+    MAX_L1_CHANGE = 2
+    LEAST_EIGENVECTOR = 3
+
+
+class AuditFinding(enum.IntFlag):
+    """``dpcov_audit_finding``: bits of an audit's findings."""
+
+    NONE = 0
+    LOSS_ABOVE_EPSILON = 1
+    DELTA_EXCEEDED = 2
+    GAUSSIAN_PROFILE_EXCEEDED = 4
+    SAMPLER_MISMATCH = 8
+
+
+class AuditVerdict(enum.IntEnum):
+    """``dpcov_audit_verdict``."""
+
+    NO_VIOLATION_FOUND = 0
+    VIOLATION = 1
+
+
+class AuditNoise(enum.IntEnum):
+    """``dpcov_audit_noise``: the noise family of the conformance test."""
+
+    NONE = 0
+    GAUSSIAN = 1
+    LAPLACE = 2
+    WISHART = 3
+    CLAIMED_LAW = 4
+
+
+def mechanism_name(mechanism: int) -> str:
+    """The library's name of a mechanism id (``dpcov_mechanism_name``), ``"unknown"`` if none."""
+    return C.dpcov_mechanism_name(int(mechanism)).decode()
+
+
+_MECHANISM_IDS: dict[str, int] = {}
+
+
+def mechanism_id(mechanism) -> int:
+    """A mechanism id from a :class:`Mechanism`, an int, or a name such as ``"analyze_gauss"``
+    (the library's ``dpcov_mechanism_name``, or the enum member's name in any case).
+
+    Unknown names raise ``KeyError``; unknown numbers are passed on for the library to refuse.
+    """
+    if isinstance(mechanism, str):
+        if not _MECHANISM_IDS:
+            for m in Mechanism:
+                _MECHANISM_IDS[mechanism_name(m)] = int(m)
+                _MECHANISM_IDS[m.name.lower()] = int(m)
+        key = mechanism.strip().lower()
+        try:
+            return _MECHANISM_IDS[key]
+        except KeyError:
+            raise KeyError(f"unknown mechanism name {mechanism!r}; known: "
+                           + ", ".join(mechanism_name(m) for m in Mechanism)) from None
+    return int(mechanism)
+
+
+def enum_value(enum_cls, value) -> int:
+    """An enum field's integer from a member, an int, or a member name (case-insensitive)."""
+    if isinstance(value, str):
+        return int(enum_cls[value.strip().upper()])
+    return int(value)
+
+
+class StructView:
+    """Read-only Python view of a C result struct: attribute access, :meth:`to_dict`, equality.
+
+    ``struct_size`` is dropped; char arrays become ``str``. The fields are converted from the
+    ctypes struct on first use, so a view that is never read costs nothing.
+    """
+
+    __slots__ = ("_struct", "_extra", "_cache")
+
+    def __init__(self, struct=None, **values):
+        """Wrap ``struct`` (a ctypes result struct, or None) and extra ``values``."""
+        object.__setattr__(self, "_struct", struct)
+        object.__setattr__(self, "_extra", values)
+        object.__setattr__(self, "_cache", None)
+
+    def _derived(self, data: dict) -> None:
+        """Subclasses add computed fields to ``data``."""
+
+    @property
+    def _values(self) -> dict:
+        """The fields as a dict, converted from the struct once."""
+        cache = self._cache
+        if cache is None:
+            cache = {}
+            struct = self._struct
+            if struct is not None:
+                for field, _ in struct._fields_:
+                    if field == "struct_size":
+                        continue
+                    value = getattr(struct, field)
+                    if isinstance(value, bytes):
+                        value = value.decode("utf-8", "replace")
+                    cache[field] = value
+            cache.update(self._extra)
+            self._derived(cache)
+            object.__setattr__(self, "_cache", cache)
+        return cache
+
+    def __getattr__(self, name):
+        """A field by attribute name."""
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}") from None
+
+    def __setattr__(self, name, value):
+        """Views are read-only."""
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __getitem__(self, name):
+        """A field by key."""
+        return self._values[name]
+
+    def __iter__(self):
+        """The field names."""
+        return iter(self._values)
+
+    def __eq__(self, other):
+        """Equal when of the same type with equal fields."""
+        return type(self) is type(other) and self._values == other._values
+
+    def __hash__(self):
+        """Hash of the fields."""
+        return hash(tuple(sorted(self._values.items())))
+
+    def __repr__(self):
+        """The view with every field."""
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"{type(self).__name__}({inner})"
+
+    def __reduce__(self):
+        """Pickle as the fields."""
+        return (_rebuild_view, (type(self), self.to_dict()))
+
+    def keys(self):
+        """Field names, in C order."""
+        return self._values.keys()
+
+    def to_dict(self) -> dict:
+        """The fields as a plain dict (a copy)."""
+        return dict(self._values)
+
+
+def _rebuild_view(cls, values):
+    """Unpickle a view from its fields."""
+    view = cls(None, **values)
+    return view
+
+
+class Receipt(StructView):
+    """A ``dpcov_receipt``: which mechanism ran under which theorem, the privacy spent and every
+    constant it derived. Fields as in dpcov/receipt.h (``sigma``, ``scale``, ``dof``,
+    ``theorem``, ...), plus ``mechanism_name``."""
+
+    __slots__ = ()
+
+    def _derived(self, data: dict) -> None:
+        """Add the mechanism name to the fields."""
+        if "mechanism" in data and "mechanism_name" not in data:
+            data["mechanism_name"] = mechanism_name(data["mechanism"])
+
+
+class GramInfo(StructView):
+    """``dpcov_gram_info``: dim, rows, clipped, dropped, bound of an accumulator or sketch."""
+
+    __slots__ = ()
+
+
+class RegressionSummary(StructView):
+    """``dpcov_regression_summary``: num_coefficients, dof, rss, residual_variance, t_critical,
+    rss_clamped."""
+
+    __slots__ = ()
+
+
+class GlassoInfo(StructView):
+    """``dpcov_glasso_info``: iterations, kkt_residual, duality_gap, start."""
+
+    __slots__ = ()
+
+
+class SupportRecovery(StructView):
+    """``dpcov_support_recovery``: confusion counts, precision and recall of an edge set."""
+
+    __slots__ = ()
+
+
+class AuditResult(StructView):
+    """``dpcov_audit_result``: verdict, findings and the statistics of an audit."""
+
+    __slots__ = ()
+
+    @property
+    def violation(self) -> bool:
+        """True if the audit found a violation of the claimed guarantee."""
+        return self._values["verdict"] == AuditVerdict.VIOLATION

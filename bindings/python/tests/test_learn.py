@@ -1,0 +1,135 @@
+"""The scikit-learn style estimators: parameters, fit/transform/predict, and their results on
+data where the privacy noise is negligible (huge epsilon) or dominant."""
+
+import numpy as np
+import pytest
+
+import dpcov
+
+# With epsilon = 1e12 the analytic-Gaussian sigma of Analyze Gauss is 1e-6 B^2 (it falls like
+# 1 / sqrt(epsilon) for large epsilon): negligible against the statistics of the few hundred rows
+# used here, so the private estimates must match the exact ones to about 1e-4.
+NEGLIGIBLE_NOISE = dict(epsilon=1e12, delta=1e-6)
+
+
+@pytest.fixture
+def gaussian_rows():
+    gen = np.random.default_rng(41)
+    cov = np.array([[1.0, 0.5, 0.0], [0.5, 0.8, -0.2], [0.0, -0.2, 0.3]])
+    return gen.multivariate_normal([0.5, -0.2, 0.1], cov, size=500) / 5.0
+
+
+def test_get_and_set_params_follow_scikit_learn():
+    est = dpcov.PrivateLinearRegression(epsilon=0.5, ridge=2.0)
+    params = est.get_params()
+    assert params["epsilon"] == 0.5 and params["ridge"] == 2.0
+    assert set(params) == {"epsilon", "delta", "bound", "fit_intercept", "ridge", "level",
+                           "mechanism", "projection_rows", "policy", "random_state",
+                           "mechanism_options"}
+    assert est.set_params(epsilon=2.0) is est and est.epsilon == 2.0
+    with pytest.raises(ValueError, match="invalid parameter"):
+        est.set_params(alpha=1.0)
+    clone = type(est)(**est.get_params())
+    assert clone.get_params() == est.get_params()
+    assert "PrivateLinearRegression(epsilon=2.0" in repr(est)
+
+
+def test_private_covariance_matches_numpy_when_the_noise_is_negligible(gaussian_rows):
+    est = dpcov.PrivateCovariance(bound=2.0, random_state=1, **NEGLIGIBLE_NOISE).fit(gaussian_rows)
+    np.testing.assert_allclose(est.location_, gaussian_rows.mean(axis=0), atol=1e-4)
+    np.testing.assert_allclose(est.covariance_, np.cov(gaussian_rows.T, bias=True), atol=1e-4)
+    assert est.n_samples_ == 500 and est.n_clipped_ == 0 and est.n_features_in_ == 3
+    assert est.receipt_.mechanism_name == "analyze_gauss" and est.receipt_.dim == 4
+    assert est.receipt_.seed_fixed == 1
+    np.testing.assert_allclose(est.get_precision() @ est.covariance_, np.eye(3), atol=1e-8)
+    centered = dpcov.PrivateCovariance(bound=2.0, assume_centered=True, random_state=1,
+                                       **NEGLIGIBLE_NOISE).fit(gaussian_rows)
+    np.testing.assert_allclose(centered.covariance_, gaussian_rows.T @ gaussian_rows / 500,
+                               atol=1e-4)
+
+
+def test_estimators_give_the_same_result_for_c_and_fortran_input(gaussian_rows):
+    for cls in (dpcov.PrivateCovariance, dpcov.PrivatePCA):
+        c = cls(bound=1.0, random_state=3).fit(np.ascontiguousarray(gaussian_rows))
+        f = cls(bound=1.0, random_state=3).fit(np.asfortranarray(gaussian_rows))
+        np.testing.assert_allclose(c.covariance_, f.covariance_, rtol=1e-12, atol=1e-15)
+
+
+def test_a_small_budget_gives_a_noisy_but_positive_semidefinite_covariance(gaussian_rows):
+    est = dpcov.PrivateCovariance(epsilon=0.1, bound=1.0, random_state=4).fit(gaussian_rows)
+    assert np.linalg.eigvalsh(est.covariance_).min() >= -1e-12
+    assert np.abs(est.covariance_ - np.cov(gaussian_rows.T, bias=True)).max() > 1e-3
+
+
+def test_private_pca_recovers_the_principal_subspace(gaussian_rows):
+    pca = dpcov.PrivatePCA(n_components=2, bound=2.0, random_state=5, **NEGLIGIBLE_NOISE)
+    scores = pca.fit_transform(gaussian_rows)
+    assert scores.shape == (500, 2) and pca.components_.shape == (2, 3)
+    exact = np.cov(gaussian_rows.T, bias=True)
+    ev, evec = np.linalg.eigh(exact)
+    np.testing.assert_allclose(pca.explained_variance_, ev[::-1][:2], rtol=1e-3)
+    np.testing.assert_allclose(np.abs(pca.components_ @ evec[:, ::-1][:, :2]), np.eye(2),
+                               atol=1e-3)
+    assert pca.explained_variance_ratio_.sum() < 1.0
+    back = pca.inverse_transform(scores)
+    assert back.shape == gaussian_rows.shape
+    dist = dpcov.pca_subspace_distance(pca.covariance_, exact, 2)
+    assert dist.sin_theta_spectral < 1e-3
+
+
+def test_private_pca_with_iev_releases_a_rank_k_covariance(gaussian_rows):
+    pca = dpcov.PrivatePCA(n_components=2, epsilon=5.0, bound=2.0, mechanism="iev",
+                           center=False, random_state=6, mechanism_options={"rank": 2})
+    pca.fit(gaussian_rows)
+    assert pca.receipt_.rank == 2
+    assert np.linalg.matrix_rank(pca.covariance_, tol=1e-10) <= 2
+
+
+@pytest.fixture
+def regression_data():
+    gen = np.random.default_rng(42)
+    X = gen.uniform(-1, 1, size=(2000, 2)) / 2
+    y = 0.3 + X @ [0.8, -0.5] + gen.normal(scale=0.05, size=2000)
+    return X, y
+
+
+def test_private_regression_matches_least_squares_when_the_noise_is_negligible(regression_data):
+    X, y = regression_data
+    est = dpcov.PrivateLinearRegression(bound=2.0, random_state=7, **NEGLIGIBLE_NOISE).fit(X, y)
+    design = np.column_stack([np.ones(len(y)), X])
+    beta, rss, *_ = np.linalg.lstsq(design, y, rcond=None)
+    np.testing.assert_allclose(est.params_, beta, atol=1e-4)
+    assert est.intercept_ == pytest.approx(beta[0], abs=1e-4)
+    se = np.sqrt(np.diag(rss[0] / (len(y) - 3) * np.linalg.inv(design.T @ design)))
+    np.testing.assert_allclose(est.std_errors_, se, rtol=0.05)
+    assert (est.conf_int_[:, 0] < est.params_).all() and (est.params_ < est.conf_int_[:, 1]).all()
+    assert est.p_values_.max() < 1e-10
+    np.testing.assert_allclose(est.predict(X[:5]), design[:5] @ beta, atol=1e-3)
+    assert est.score(X, y) > 0.95
+    assert est.summary_.dof == len(y) - 3
+
+
+def test_regression_without_intercept_and_with_ridge(regression_data):
+    X, y = regression_data
+    plain = dpcov.PrivateLinearRegression(bound=2.0, fit_intercept=False, random_state=8,
+                                          **NEGLIGIBLE_NOISE).fit(X, y)
+    assert plain.intercept_ == 0.0 and plain.params_.shape == (2,)
+    ridge = dpcov.PrivateLinearRegression(bound=2.0, ridge=1e4, random_state=8,
+                                          **NEGLIGIBLE_NOISE).fit(X, y)
+    assert np.linalg.norm(ridge.coef_) < np.linalg.norm(plain.coef_)
+
+
+def test_an_indefinite_noisy_release_raises_with_the_ridge_advice(regression_data):
+    X, y = regression_data
+    with pytest.raises(dpcov.NotPositiveDefiniteError, match="ridge"):
+        dpcov.PrivateLinearRegression(epsilon=0.01, bound=2.0, random_state=9).fit(X[:50], y[:50])
+
+
+def test_regression_by_projection_has_projection_degrees_of_freedom():
+    gen = np.random.default_rng(43)
+    X = gen.uniform(-1, 1, size=(20000, 2)) / 2
+    y = np.clip(0.2 + X @ [0.4, -0.3] + gen.normal(scale=0.3, size=20000), -0.5, 0.5)
+    est = dpcov.PrivateLinearRegression(bound=1.0, mechanism="ols_jl", projection_rows=60,
+                                        random_state=10).fit(X, y)
+    assert est.summary_.dof == 60 - 3
+    assert est.receipt_.mechanism_name == "ols_jl" and est.receipt_.test_passed == 1

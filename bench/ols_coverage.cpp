@@ -5,8 +5,10 @@
 // coverage is of the true beta of the scaled model (the OLS estimate on unscaled rows would target
 // it exactly; scaling rows by their own norm makes it the best linear predictor, which both kinds
 // of interval target alike). r is fixed in advance per n (public): 20, 40, 2000.
-// For comparison, the plug-in OLS inference on an Analyze Gauss release (Sheffet's Alg. 2 input;
-// no coverage guarantee, proofs/ols_ptr.md) at the same (eps, delta): it always releases.
+// For comparison, one Analyze Gauss release per repetition at the same (eps, delta) and two kinds
+// of interval from it: the plug-in OLS inference (no coverage guarantee, proofs/ols_ptr.md) and the
+// guaranteed intervals of proofs/ols_analyze_gauss.md, which exist only when the noise bound is
+// below the released lambda_min(X'X) ("guaranteed" counts those repetitions).
 //   build/bench/ols_coverage 200
 #include <cmath>
 #include <cstdio>
@@ -14,6 +16,8 @@
 
 #include "../core/data/gram.hpp"
 #include "../core/error.hpp"
+#include "../core/mechanisms/analyze_gauss.hpp"
+#include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "../core/random/normal.hpp"
 
@@ -50,8 +54,8 @@ int main(int argc, char **argv) {
   spec.rows = 2000000;
   const estimators::RegressionResult truth = estimators::regress(rows(2000000).view(), spec);
 
-  std::printf("| n | r | test passed | coverage private | coverage OLS | mean width private | mean width OLS | width ratio | coverage AG plug-in | mean width AG plug-in |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| n | r | test passed | coverage private | coverage OLS | mean width private | mean width OLS | width ratio | coverage AG plug-in | mean width AG plug-in | AG guaranteed | coverage AG guaranteed | mean width AG guaranteed |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   const int64_t ns[3] = {1000, 10000, 100000};
   const int64_t rs[3] = {20, 40, 2000};
   for (int k = 0; k < 3; ++k) {
@@ -60,8 +64,8 @@ int main(int argc, char **argv) {
     request.options.projection_rows = r;
     const mechanisms::Request gauss{p + 1, n, 1.0, 1.0, 1e-6, {}};
     int64_t passed = 0, cover_private = 0, cover_ols = 0, cover_gauss = 0, fitted_gauss = 0,
-            intervals = 0, intervals_ols = 0;
-    double width_private = 0.0, width_ols = 0.0, width_gauss = 0.0;
+            intervals = 0, intervals_ols = 0, guaranteed = 0, cover_guaranteed = 0;
+    double width_private = 0.0, width_ols = 0.0, width_gauss = 0.0, width_guaranteed = 0.0;
     for (int64_t rep = 0; rep < reps; ++rep) {
       const Matrix g = rows(n);
       spec.rows = n;
@@ -73,9 +77,22 @@ int main(int argc, char **argv) {
         ++intervals_ols;
       }
       // An indefinite noisy X^T X has no fit: counted as intervals that miss.
+      const mechanisms::Release release = mechanisms::release_analyze_gauss(g.view(), gauss, rng);
       try {
-        const estimators::RegressionResult plug_in =
-            mechanisms::ols_analyze_gauss_inference(g.view(), gauss, spec, rng).fit;
+        const mechanisms::AnalyzeGaussIntervals sure = mechanisms::analyze_gauss_ols_intervals(
+            release.matrix.view(), release.receipt.sigma, spec);
+        ++guaranteed;
+        for (int64_t j = 0; j < p; ++j) {
+          const size_t at = static_cast<size_t>(j);
+          cover_guaranteed += sure.ci_lower[at] <= truth.coefficients[at] &&
+                              truth.coefficients[at] <= sure.ci_upper[at];
+          width_guaranteed += sure.ci_upper[at] - sure.ci_lower[at];
+        }
+      } catch (const Error &e) {
+        if (e.status() != DPCOV_E_PRECONDITION) throw;
+      }
+      try {
+        const estimators::RegressionResult plug_in = estimators::regress(release.matrix.view(), spec);
         ++fitted_gauss;
         for (int64_t j = 0; j < p; ++j) {
           const size_t at = static_cast<size_t>(j);
@@ -102,13 +119,16 @@ int main(int argc, char **argv) {
     }
     const double wp = intervals ? width_private / static_cast<double>(intervals) : NAN;
     const double wo = width_ols / static_cast<double>(intervals_ols);
-    std::printf("| %lld | %lld | %lld/%lld | %s%.4f | %.4f | %.4g | %.4g | %.1f | %.4f | %.4g |\n",
+    std::printf("| %lld | %lld | %lld/%lld | %s%.4f | %.4f | %.4g | %.4g | %.1f | %.4f | %.4g | %lld/%lld | %.4f | %.4g |\n",
                 static_cast<long long>(n), static_cast<long long>(r), static_cast<long long>(passed),
                 static_cast<long long>(reps), intervals ? "" : "n/a ",
                 intervals ? static_cast<double>(cover_private) / static_cast<double>(intervals) : 0.0,
                 static_cast<double>(cover_ols) / static_cast<double>(intervals_ols), wp, wo, wp / wo,
                 static_cast<double>(cover_gauss) / static_cast<double>(intervals_ols),
-                fitted_gauss ? width_gauss / static_cast<double>(fitted_gauss * p) : NAN);
+                fitted_gauss ? width_gauss / static_cast<double>(fitted_gauss * p) : NAN,
+                static_cast<long long>(guaranteed), static_cast<long long>(reps),
+                guaranteed ? static_cast<double>(cover_guaranteed) / static_cast<double>(guaranteed * p) : NAN,
+                guaranteed ? width_guaranteed / static_cast<double>(guaranteed * p) : NAN);
   }
   return 0;
 }

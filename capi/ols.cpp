@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../core/check.hpp"
+#include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -25,6 +26,30 @@ void copy_out(const std::vector<double> &values, double *out) {
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
 }
 
+// The regression of `label` on `features` with the intercept and level of reg_params (NULL: the
+// defaults), which must not ask for a ridge penalty.
+est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t *features,
+                             int64_t num_features, const dpcov_regression_params *reg_params) {
+  if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+  if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
+  if (num_features > 0) check::not_null(features, "features");
+  est::RegressionSpec spec;
+  spec.label = label;
+  spec.features.assign(features, features + num_features);
+  spec.rows = n;
+  if (reg_params != nullptr) {
+    if (reg_params->struct_size < offsetof(dpcov_regression_params, level) + sizeof(double))
+      fail(DPCOV_E_INVALID_ARGUMENT, "reg_params->struct_size must be set to ",
+           sizeof(dpcov_regression_params), ", got ", reg_params->struct_size);
+    if (reg_params->ridge != 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "private OLS inference takes no ridge penalty; got ",
+           reg_params->ridge);
+    spec.intercept_column = reg_params->intercept_column;
+    spec.level = reg_params->level;
+  }
+  return spec;
+}
+
 dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g, int64_t ldg,
                  int64_t n, double bound, double epsilon, double delta,
                  const dpcov_mechanism_params *params, int64_t label, const int64_t *features,
@@ -36,23 +61,8 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     dpcov::capi::check_receipt_output(receipt);
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
-    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
-    if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
-    if (num_features > 0) check::not_null(features, "features");
-    est::RegressionSpec spec;
-    spec.label = label;
-    spec.features.assign(features, features + num_features);
-    if (reg_params != nullptr) {
-      if (reg_params->struct_size < offsetof(dpcov_regression_params, level) + sizeof(double))
-        fail(DPCOV_E_INVALID_ARGUMENT, "reg_params->struct_size must be set to ",
-             sizeof(dpcov_regression_params), ", got ", reg_params->struct_size);
-      if (reg_params->ridge != 0.0)
-        fail(DPCOV_E_INVALID_ARGUMENT, "private OLS inference takes no ridge penalty; got ",
-             reg_params->ridge);
-      spec.intercept_column = reg_params->intercept_column;
-      spec.level = reg_params->level;
-    }
     if (summary != nullptr &&
         summary->struct_size < offsetof(dpcov_regression_summary, rss_clamped) + sizeof(int32_t))
       fail(DPCOV_E_INVALID_ARGUMENT, "summary->struct_size must be set to ",
@@ -114,6 +124,29 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss(
   return run(Algorithm::AnalyzeGauss, layout, d, g, ldg, n, bound, epsilon, delta, params, label,
              features, num_features, reg_params, rng, coefficients, std_errors, t_values, p_values,
              ci_lower, ci_upper, reject, summary, receipt);
+}
+
+DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, double sigma, int64_t n,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, double *coefficients, double *ci_lower,
+    double *ci_upper, double *data_ci_lower, double *data_ci_upper, int32_t *reject,
+    double *noise_norm_bound, double *kappa) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(coefficients, "coefficients");
+    const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
+    const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
+    const mech::AnalyzeGaussIntervals r = mech::analyze_gauss_ols_intervals(view, sigma, spec);
+    copy_out(r.coefficients, coefficients);
+    copy_out(r.ci_lower, ci_lower);
+    copy_out(r.ci_upper, ci_upper);
+    copy_out(r.data_ci_lower, data_ci_lower);
+    copy_out(r.data_ci_upper, data_ci_upper);
+    if (reject != nullptr)
+      for (size_t i = 0; i < r.reject.size(); ++i) reject[i] = r.reject[i] ? 1 : 0;
+    if (noise_norm_bound != nullptr) *noise_norm_bound = r.noise_norm_bound;
+    if (kappa != nullptr) *kappa = r.kappa;
+  });
 }
 
 }  // extern "C"

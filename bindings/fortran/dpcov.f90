@@ -891,6 +891,23 @@ module dpcov
       type(dpcov_receipt), intent(inout) :: receipt
       integer(c_int32_t) :: dpcov_ols_analyze_gauss
     end function
+    !> Optional outputs (ci_lower ... kappa) are c_null_ptr or c_loc of p elements (one for
+    !> noise_norm_bound and kappa).
+    function dpcov_ols_analyze_gauss_intervals(layout, d, released, ld, sigma, n, label, features, &
+        num_features, reg_params, coefficients, ci_lower, ci_upper, data_ci_lower, data_ci_upper, &
+        reject, noise_norm_bound, kappa) bind(c, name='dpcov_ols_analyze_gauss_intervals')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_regression_params
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: d, ld, n, label, num_features
+      real(c_double), intent(in) :: released(*)
+      real(c_double), value :: sigma
+      integer(c_int64_t), intent(in) :: features(*)
+      type(dpcov_regression_params), intent(in) :: reg_params
+      real(c_double), intent(out) :: coefficients(*)
+      type(c_ptr), value :: ci_lower, ci_upper, data_ci_lower, data_ci_upper, reject, &
+        noise_norm_bound, kappa
+      integer(c_int32_t) :: dpcov_ols_analyze_gauss_intervals
+    end function
 
     ! ---- private_glasso.h ----------------------------------------------------------------------
     function dpcov_private_glasso_plan(mechanism, dim, n, bound, epsilon, delta, params, rho, &

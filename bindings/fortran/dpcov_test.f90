@@ -133,6 +133,8 @@ program dpcov_test
              'summed sketch state releases the whole sketch''s release')
   call check(receipt2%n == n .and. receipt2%projection_rows == r, 'JL receipt')
 
+  call guaranteed_intervals()
+
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
   call dpcov_gram_destroy(gram)
@@ -144,6 +146,39 @@ program dpcov_test
   print '(a)', 'all Fortran checks passed'
 
 contains
+
+  !> Guaranteed OLS intervals from an Analyze Gauss release of X'X = 1000 I, X'y = 1000 beta.
+  subroutine guaranteed_intervals()
+    real(c_double), target :: gx(d, d), rel(d, d), coef(d - 1), lo(d - 1), hi(d - 1), eta, kap
+    real(c_double), parameter :: beta(d - 1) = [0.5d0, -0.5d0, 0.25d0]
+    integer(c_int64_t), parameter :: features(d - 1) = [0_c_int64_t, 1_c_int64_t, 2_c_int64_t]
+    type(dpcov_regression_params) :: rp
+    type(dpcov_mechanism_params) :: mp
+    type(dpcov_receipt) :: rec
+    integer :: k
+    gx = 0
+    do k = 1, d - 1
+      gx(k, k) = 1000
+      gx(k, d) = 1000*beta(k)
+      gx(d, k) = 1000*beta(k)
+    end do
+    gx(d, d) = 10 + 1000*sum(beta**2)
+    call ok(dpcov_mechanism_params_default(mp), 'params for OLS')
+    rec = dpcov_new_receipt()
+    call ok(dpcov_mechanism_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_COL_MAJOR, &
+                                    int(d, c_int64_t), gx, int(d, c_int64_t), 100000_c_int64_t, &
+                                    1d0, 1d0, 1d-6, mp, rng, rel, int(d, c_int64_t), rec), &
+            'release for OLS')
+    call ok(dpcov_regression_params_default(rp), 'regression params')
+    call ok(dpcov_ols_analyze_gauss_intervals(DPCOV_COL_MAJOR, int(d, c_int64_t), rel, &
+                                              int(d, c_int64_t), rec%sigma, 100000_c_int64_t, &
+                                              3_c_int64_t, features, 3_c_int64_t, rp, coef, &
+                                              c_loc(lo), c_loc(hi), c_null_ptr, c_null_ptr, &
+                                              c_null_ptr, c_loc(eta), c_loc(kap)), &
+            'guaranteed intervals')
+    call check(kap > 0 .and. kap < 1 .and. eta > 0 .and. all(lo < coef) .and. all(coef < hi), &
+               'guaranteed intervals bracket the estimate')
+  end subroutine
 
   subroutine check(condition, what)
     logical, intent(in) :: condition

@@ -481,3 +481,36 @@ func TestAuditFindsTheNonPrivateWishartMechanism(t *testing.T) {
 		t.Fatalf("%+v %v", pair, err)
 	}
 }
+
+func TestOLSAnalyzeGaussIntervals(t *testing.T) {
+	// X'X = 1000 I, X'y = 1000 beta, y'y = 1000 (|beta|^2 + 0.01): beta = (0.5, -0.5, 0.25).
+	beta := []float64{0.5, -0.5, 0.25}
+	g := NewMatrix(4, 4)
+	yy := 10.0
+	for j, b := range beta {
+		g.Data[j*4+j] = 1000
+		g.Data[j*4+3], g.Data[3*4+j] = 1000*b, 1000*b
+		yy += 1000 * b * b
+	}
+	g.Data[15] = yy
+	mp := DefaultMechanismParams()
+	released, receipt, err := Release(AnalyzeGauss, g, 100000, 1, 1, 1e-6, &mp, seeded(t, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := OLSAnalyzeGaussIntervals(released, receipt.Sigma, 100000, 3, []int64{0, 1, 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Kappa <= 0 || res.Kappa >= 1 || res.NoiseNormBound <= 0 || len(res.Reject) != 3 {
+		t.Fatalf("%+v", res)
+	}
+	for j := range beta {
+		if !(res.CILower[j] < res.DataCILower[j] && res.DataCIUpper[j] < res.CIUpper[j]) {
+			t.Fatalf("coefficient %d: %+v", j, res)
+		}
+	}
+	if _, err := OLSAnalyzeGaussIntervals(released, 1e4, 100000, 3, []int64{0, 1, 2}, nil); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("got %v", err)
+	}
+}

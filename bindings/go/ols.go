@@ -73,3 +73,48 @@ func OLSAnalyzeGauss(g Matrix, n int64, bound, epsilon, delta float64, mparams *
 			doubles(res.PValues), doubles(res.CILower), doubles(res.CIUpper), reject, sum, rec)
 	})
 }
+
+// AnalyzeGaussIntervals are guaranteed OLS intervals from an Analyze Gauss release (intercept
+// first): CILower/CIUpper cover the model's coefficients with probability >= level,
+// DataCILower/DataCIUpper the OLS estimate on the data with probability >= 1 - (1 - level)/2.
+// NoiseNormBound is eta and Kappa = eta / lambda_min of the released X'X.
+type AnalyzeGaussIntervals struct {
+	Coefficients, CILower, CIUpper, DataCILower, DataCIUpper []float64
+	Reject                                                   []bool
+	NoiseNormBound, Kappa                                    float64
+}
+
+// OLSAnalyzeGaussIntervals computes guaranteed OLS intervals from an Analyze Gauss release whose
+// receipt gave sigma (proofs/ols_analyze_gauss.md). Post-processing: no privacy cost. Returns an
+// error with status PRECONDITION when the noise is too large for any guarantee (kappa >= 1).
+func OLSAnalyzeGaussIntervals(released Matrix, sigma float64, n, label int64, features []int64,
+	regParams *RegressionParams) (AnalyzeGaussIntervals, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return AnalyzeGaussIntervals{}, err
+	}
+	p := numCoefficients(features, regParams)
+	// One spare element in each slice keeps the pointers valid for p = 0.
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	reject := make([]C.int32_t, p+1)
+	var eta, kappa C.double
+	rp := regParams.c()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_ols_analyze_gauss_intervals(rowMajor, C.int64_t(released.Rows),
+			released.ptr(), released.ld(), C.double(sigma), C.int64_t(n), C.int64_t(label),
+			int64s(features), C.int64_t(len(features)), rp, doubles(out[0]), doubles(out[1]),
+			doubles(out[2]), doubles(out[3]), doubles(out[4]), &reject[0], &eta, &kappa)
+	})
+	if err != nil {
+		return AnalyzeGaussIntervals{}, err
+	}
+	res := AnalyzeGaussIntervals{Coefficients: out[0][:p], CILower: out[1][:p], CIUpper: out[2][:p],
+		DataCILower: out[3][:p], DataCIUpper: out[4][:p], Reject: make([]bool, p),
+		NoiseNormBound: float64(eta), Kappa: float64(kappa)}
+	for i := range res.Reject {
+		res.Reject[i] = reject[i] != 0
+	}
+	return res, nil
+}

@@ -27,6 +27,42 @@ struct RegressOptions {
   bool json = false;
 };
 
+// Intervals that account for the privacy noise of an Analyze Gauss release
+// (dpcov_ols_analyze_gauss_intervals; proofs/ols_analyze_gauss.md), for the OLS coefficients (no
+// ridge, whatever --ridge says): computed when the matrix is one. `refusal` says why there are none
+// when the noise is too large.
+struct Guaranteed {
+  bool computed = false;
+  std::string refusal;
+  std::vector<double> lower, upper;
+  std::vector<int32_t> reject;
+  double eta = 0.0, kappa = 0.0;
+};
+
+Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                int64_t label, const std::vector<int64_t> &features,
+                                dpcov_regression_params params, size_t size) {
+  Guaranteed out;
+  if (m.mechanism() != "analyze_gauss" || !m.receipt.contains("sigma")) return out;
+  params.ridge = 0.0;
+  out.lower.resize(size);
+  out.upper.resize(size);
+  out.reject.resize(size);
+  std::vector<double> coef(size);
+  const dpcov_status status = dpcov_ols_analyze_gauss_intervals(
+      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, m.receipt["sigma"].get<double>(), *m.rows, label,
+      features.data(), static_cast<int64_t>(features.size()), &params, coef.data(),
+      out.lower.data(), out.upper.data(), nullptr, nullptr, out.reject.data(), &out.eta,
+      &out.kappa);
+  if (status == DPCOV_E_PRECONDITION) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, concat(m.path, ": guaranteed intervals"));
+  out.computed = true;
+  return out;
+}
+
 // What the matrix's origin means for the inference printed with it.
 std::string provenance_note(const LoadedMatrix &m) {
   if (m.is_private_release())
@@ -92,6 +128,7 @@ void run_regress(const RegressOptions &o) {
   const double alpha = 1.0 - o.level;
   std::vector<bool> reject(size);
   for (size_t i = 0; i < terms.size(); ++i) reject[i] = pv[i] < alpha;
+  const Guaranteed sure = guaranteed_intervals(m, g, label, features, params, size);
 
   if (o.json) {
     nlohmann::ordered_json out;
@@ -115,6 +152,16 @@ void run_regress(const RegressOptions &o) {
                       {"t", t[i]}, {"p", pv[i]}, {"ci_lower", lo[i]}, {"ci_upper", hi[i]},
                       {"reject", static_cast<bool>(reject[i])}});
     out["coefficients"] = rows;
+    if (sure.computed) {
+      nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < terms.size(); ++i)
+        intervals.push_back({{"term", terms[i]}, {"ci_lower", sure.lower[i]},
+                             {"ci_upper", sure.upper[i]}, {"reject", sure.reject[i] != 0}});
+      out["guaranteed"] = {{"noise_norm_bound", sure.eta}, {"kappa", sure.kappa},
+                           {"intervals", intervals}};
+    } else if (!sure.refusal.empty()) {
+      out["guaranteed"] = {{"refused", sure.refusal}};
+    }
     print_stdout(out.dump(2) + "\n");
     return;
   }
@@ -141,6 +188,20 @@ void run_regress(const RegressOptions &o) {
     text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
                    "data row; its coefficient is the intercept divided by c.\n");
   text += provenance_note(m) + "\n";
+  if (sure.computed) {
+    text += concat("\nIntervals for the OLS coefficients that account for the privacy noise (cover "
+                   "the model's coefficients with probability >= ", o.level,
+                   "; proofs/ols_analyze_gauss.md), noise bound ",
+                   format_number(sure.eta), ", kappa ", format_number(sure.kappa, 3), ":\n\n");
+    TextTable guaranteed({"term", "ci.lower", "ci.upper", "reject H0 at " + level_pct});
+    for (size_t i = 0; i < terms.size(); ++i)
+      guaranteed.add_row({terms[i], format_number(sure.lower[i]), format_number(sure.upper[i]),
+                          sure.reject[i] ? "yes" : "no"});
+    text += guaranteed.render();
+  } else if (!sure.refusal.empty()) {
+    text += concat("\nIntervals for the OLS coefficients that account for the privacy noise: ",
+                   sure.refusal, "\n");
+  }
   print_stdout(text);
 }
 

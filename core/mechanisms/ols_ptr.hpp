@@ -21,7 +21,8 @@
 //
 // Alg. 2 (App. D): inference from an Analyze Gauss release. The paper's corrected intervals are
 // unreadable in the seed; dpcov returns the plug-in OLS inference on the release with n - p
-// degrees of freedom and marks it as having NO coverage guarantee.
+// degrees of freedom and marks it as having NO coverage guarantee. Intervals with a guarantee
+// from the same release are analyze_gauss_ols_intervals (ols_analyze_gauss.hpp).
 #pragma once
 
 #include <vector>

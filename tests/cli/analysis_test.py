@@ -197,6 +197,26 @@ class Regress(CliCase):
                             "--intercept", "1", "--ridge", repr(ridge * 1.01 + 1e-9)])
         self.assertEqual(len(out["coefficients"]), 4)
 
+    def test_an_analyze_gauss_release_gets_intervals_that_account_for_the_noise(self):
+        gen = np.random.default_rng(5)
+        x = gen.normal(scale=0.08, size=(100000, 3))
+        y = x @ [0.5, -0.5, 0.25] + gen.normal(scale=0.08, size=100000)
+        np.save(self.path("model.npy"), np.column_stack([x, y]))
+        self.ok(["release", "--mechanism", "analyze_gauss", "--epsilon", "1", "--delta", "1e-6",
+                 "--bound", "1", "--reject", "--seed", "3", "--quiet", self.path("model.npy"),
+                 "-o", self.path("ag.csv")])
+        out = self.json_of(["regress", self.path("ag.csv"), "-y", "4"])
+        sure = out["guaranteed"]
+        self.assertTrue(0 < sure["kappa"] < 1)
+        for plug_in, interval in zip(out["coefficients"], sure["intervals"]):
+            self.assertEqual(plug_in["term"], interval["term"])
+            # Wider than the plug-in interval around the same estimate.
+            self.assertLess(interval["ci_lower"], plug_in["ci_lower"])
+            self.assertGreater(interval["ci_upper"], plug_in["ci_upper"])
+        self.assertTrue(all(i["reject"] for i in sure["intervals"]))
+        text = self.ok(["regress", self.path("ag.csv"), "-y", "4"])
+        self.assertIn("account for the privacy noise", text)
+
     def test_usage_input_and_io_errors_have_their_exit_codes(self):
         np.savetxt(self.path("plain.csv"), np.eye(3), delimiter=",")
         np.savetxt(self.path("wide.csv"), np.ones((2, 3)), delimiter=",")

@@ -32,8 +32,6 @@
 // false-failure rate < 1.1e-6.
 #include <gtest/gtest.h>
 
-#include <boost/math/distributions/binomial.hpp>
-
 #include <cmath>
 
 #include "core/data/gram.hpp"
@@ -100,31 +98,15 @@ Coverage run(random::Rng &rng) {
   return out;
 }
 
-// count >= k*, k* the largest k with P(Bin(reps, rate) < k) <= alpha (the pmf summed upwards).
-stat::Verdict at_least_rate(int64_t count, int64_t reps, double rate, const std::string &what) {
-  const boost::math::binomial dist(static_cast<double>(reps), rate);
-  double below = 0.0;
-  int64_t critical = 0;
-  while (critical <= reps) {
-    const double next = below + boost::math::pdf(dist, static_cast<double>(critical));
-    if (next > stat::kAlpha) break;
-    below = next;
-    ++critical;
-  }
-  // The Verdict convention is "statistic < critical passes": compare the misses.
-  return stat::reported({reps - count < reps - critical + 1, static_cast<double>(reps - count),
-                         static_cast<double>(reps - critical + 1), what});
-}
-
 TEST(OlsModelCoverage, NominalIntervalsCoverTheTrueBetaAtTheExactRateAndHalfWidthOnesDoNot) {
   random::Rng rng = random::Rng::from_seed(20171);
   const Coverage c = run(rng);
   EXPECT_LE(c.refused, 0) << "the test was expected to pass on every repetition";
-  EXPECT_TRUE(at_least_rate(c.covered, c.reps, kPromisedRate,
+  EXPECT_TRUE(stat::coverage_at_least(c.covered, c.reps, kPromisedRate,
                             "misses of the true beta (Alg. 1, nominal 95%)")
                   .pass)
       << c.covered << " of " << c.reps << " covered";
-  EXPECT_FALSE(at_least_rate(c.covered_half_width, c.reps, kPromisedRate,
+  EXPECT_FALSE(stat::coverage_at_least(c.covered_half_width, c.reps, kPromisedRate,
                              "mutant: misses of half-width intervals")
                    .pass)
       << c.covered_half_width << " of " << c.reps << " covered";

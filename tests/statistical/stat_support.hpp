@@ -9,6 +9,7 @@
 // passes or always fails; alpha bounds the chance that a correct sampler meets an unlucky seed.
 #pragma once
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/binomial.hpp>
@@ -171,6 +172,23 @@ inline MeanAndError variance_and_error(const std::vector<double> &v) {
   m2 /= n;
   m4 /= n;
   return {m2 * n / (n - 1.0), std::sqrt((m4 - m2 * m2) / n)};
+}
+
+// One-sided exact binomial test of a coverage rate: passes when count >= k*, k* the largest k
+// with P(Bin(reps, rate) < k) <= kAlpha (the pmf summed upwards with Boost.Math). The statistic is
+// the number of misses, the critical value reps - k* + 1.
+inline Verdict coverage_at_least(int64_t count, int64_t reps, double rate, const std::string &what) {
+  const boost::math::binomial dist(static_cast<double>(reps), rate);
+  double below = 0.0;
+  int64_t critical = 0;
+  while (critical <= reps) {
+    const double next = below + boost::math::pdf(dist, static_cast<double>(critical));
+    if (next > kAlpha) break;
+    below = next;
+    ++critical;
+  }
+  return reported({reps - count < reps - critical + 1, static_cast<double>(reps - count),
+                   static_cast<double>(reps - critical + 1), what});
 }
 
 }  // namespace dpcov::stat

@@ -2,6 +2,8 @@
 // refusal status, and outputs untouched on failure.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -88,6 +90,46 @@ TEST(CapiJl, OlsChecksRAgainstPBeforeSpending) {
   EXPECT_EQ(summary.dof, 37);
   EXPECT_EQ(f.receipt.test_passed, 1);
   EXPECT_EQ(f.receipt.mechanism, DPCOV_MECHANISM_OLS_JL);
+}
+
+TEST(CapiJl, AnalyzeGaussIntervalsValidateAndLeaveOutputsUntouched) {
+  // X'X = 1000 I (3 features), X'y = 0, y'y = 1000: lambda_min = 1000 against eta(1, 4) = 6.4.
+  const std::vector<double> g = spread_gram();
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3] = {7, 7, 7}, lo[3] = {7, 7, 7}, hi[3] = {7, 7, 7}, eta = 7, kappa = 7;
+  int32_t reject[3] = {7, 7, 7};
+  const auto call = [&](const double *m, double sigma, int64_t n, const int64_t *f, double *c) {
+    return dpcov_ols_analyze_gauss_intervals(DPCOV_COL_MAJOR, 4, m, 4, sigma, n, 3, f, 3, nullptr,
+                                             c, lo, hi, nullptr, nullptr, reject, &eta, &kappa);
+  };
+  EXPECT_EQ(call(nullptr, 1.0, 4000, features, coef), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 1.0, 4000, features, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 1.0, 4000, nullptr, coef), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 0.0, 4000, features, coef), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 1.0, 3, features, coef), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 500.0, 4000, features, coef), DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("lambda_min"), std::string::npos);
+  std::vector<double> nan = g;
+  nan[1] = nan[4] = NAN;
+  EXPECT_EQ(call(nan.data(), 1.0, 4000, features, coef), DPCOV_E_NON_FINITE);
+  dpcov_regression_params ridge;
+  dpcov_regression_params_default(&ridge);
+  ridge.ridge = 1.0;
+  EXPECT_EQ(dpcov_ols_analyze_gauss_intervals(DPCOV_COL_MAJOR, 4, g.data(), 4, 1.0, 4000, 3,
+                                              features, 3, &ridge, coef, lo, hi, nullptr, nullptr,
+                                              reject, &eta, &kappa),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(coef[0], 7.0);
+  EXPECT_EQ(lo[2], 7.0);
+  EXPECT_EQ(reject[1], 7);
+  EXPECT_EQ(eta, 7.0);
+  EXPECT_EQ(call(g.data(), 1.0, 4000, features, coef), DPCOV_OK);
+  EXPECT_NEAR(eta, 6.4004964418094002331, 1e-11);
+  EXPECT_NEAR(kappa, eta / 1000.0, 1e-15);
+  EXPECT_EQ(coef[0], 0.0);
+  EXPECT_LT(lo[0], 0.0);
+  EXPECT_GT(hi[0], 0.0);
+  EXPECT_EQ(reject[0], 0);
 }
 
 TEST(CapiJl, SketchReleaseMatchesTheAccumulatedRows) {

@@ -294,6 +294,9 @@ _PROTOTYPES = {
                                            POINTER(RegressionParamsC), vp, vp, vp, vp, vp, vp,
                                            vp, vp, POINTER(RegressionSummaryC),
                                            POINTER(ReceiptC)]),
+    "dpcov_ols_analyze_gauss_intervals": (status_t, [i32, i64, vp, i64, f64, i64, i64, vp, i64,
+                                                     POINTER(RegressionParamsC), vp, vp, vp, vp,
+                                                     vp, vp, vp, vp]),
     # private_glasso.h
     "dpcov_private_glasso_plan": (status_t, [i32, i64, i64, f64, f64, f64,
                                              POINTER(MechanismParamsC), f64, POINTER(ReceiptC)]),

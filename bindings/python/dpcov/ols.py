@@ -3,7 +3,7 @@ ICML 2017)."""
 
 from __future__ import annotations
 
-from ctypes import byref
+from ctypes import byref, c_double
 from typing import NamedTuple
 
 import numpy as np
@@ -68,3 +68,40 @@ def ols_analyze_gauss(g, n: int, bound: float, epsilon: float, delta: float, rng
     coverage guarantee."""
     return _run(C.dpcov_ols_analyze_gauss, g, n, bound, epsilon, delta, rng, label, features,
                 intercept_column, level, params)
+
+
+class AnalyzeGaussIntervals(NamedTuple):
+    """Guaranteed intervals from an Analyze Gauss release (intercept first): ``ci_lower`` /
+    ``ci_upper`` cover the model's coefficients with probability >= level, ``data_ci_lower`` /
+    ``data_ci_upper`` the OLS estimate on the data with probability >= 1 - (1 - level)/2;
+    ``noise_norm_bound`` is eta and ``kappa`` = eta / lambda_min of the released X'X."""
+
+    coefficients: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    data_ci_lower: np.ndarray
+    data_ci_upper: np.ndarray
+    reject: np.ndarray
+    noise_norm_bound: float
+    kappa: float
+
+
+def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, features,
+                                intercept_column: int = -1,
+                                level: float = 0.95) -> AnalyzeGaussIntervals:
+    """Guaranteed OLS intervals from an Analyze Gauss release whose receipt gave ``sigma``
+    (``dpcov_ols_analyze_gauss_intervals``; proofs/ols_analyze_gauss.md). Post-processing: no
+    privacy cost. Raises :class:`~dpcov.errors.PreconditionError` when the noise is too large for
+    any guarantee (kappa >= 1)."""
+    m = _arrays.square(released, "released")
+    cols = _arrays.int64_vector(features, "features")
+    p = cols.size + (1 if intercept_column >= 0 else 0)
+    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
+    reject = np.empty(max(p, 0), dtype=np.int32)
+    rp = regression_params(intercept_column, 0.0, level)
+    eta, kappa = c_double(), c_double()
+    _check(C.dpcov_ols_analyze_gauss_intervals(
+        m.layout, m.rows, m.ptr, m.ld, float(sigma), int(n), int(label), _arrays.ptr(cols),
+        cols.size, byref(rp), *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(eta),
+        byref(kappa)))
+    return AnalyzeGaussIntervals(*outs, reject.astype(bool), eta.value, kappa.value)

@@ -170,6 +170,27 @@ def test_private_ols_by_projection_and_its_refusal():
         assert ag.summary.dof == n - 3
 
 
+def test_guaranteed_intervals_from_an_analyze_gauss_release():
+    gen = np.random.default_rng(11)
+    n = 100000
+    X = gen.normal(scale=0.08, size=(n, 3))
+    y = X @ [0.5, -0.5, 0.25] + gen.normal(scale=0.08, size=n)
+    A = np.column_stack([X, y])
+    G = A.T @ A
+    with dpcov.Rng(12) as rng:
+        released, receipt = dpcov.release("analyze_gauss", G, n, 1.0, 1.0, 1e-6, rng)
+    res = dpcov.ols_analyze_gauss_intervals(released, receipt.sigma, n, label=3,
+                                            features=[0, 1, 2])
+    assert 0 < res.kappa < 1 and res.noise_norm_bound > 0
+    beta_hat = np.linalg.solve(G[:3, :3], G[:3, 3])
+    # Holds with probability >= 0.975 over the noise; the seed is fixed.
+    assert np.all(res.data_ci_lower <= beta_hat) and np.all(beta_hat <= res.data_ci_upper)
+    assert np.all(res.ci_lower < res.data_ci_lower) and np.all(res.ci_upper > res.data_ci_upper)
+    assert res.reject.dtype == bool and res.reject.shape == (3,)
+    with pytest.raises(dpcov.UnmetPreconditionError, match="lambda_min"):
+        dpcov.ols_analyze_gauss_intervals(released, 1e4, n, label=3, features=[0, 1, 2])
+
+
 def test_plans_of_the_projection_and_posterior_mechanisms():
     jl = dpcov.plan("jl_ridge", 5, 100, 1.0, 1.0, 1e-6, projection_rows=50)
     assert jl.projection_rows == 50 and jl.threshold_w2 > 0

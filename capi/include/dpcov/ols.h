@@ -14,7 +14,12 @@
  *
  * dpcov_ols_analyze_gauss() runs Analyze Gauss (::DPCOV_MECHANISM_ANALYZE_GAUSS) and the plug-in
  * OLS inference on the release with n - p degrees of freedom. NO COVERAGE GUARANTEE: the paper's
- * corrected intervals (App. D) are not reproduced.
+ * corrected intervals (App. D) are unreadable in its source and not reproduced.
+ *
+ * dpcov_ols_analyze_gauss_intervals() computes guaranteed intervals from an Analyze Gauss release
+ * instead (dpcov's own theorem, proofs/ols_analyze_gauss.md): they cover the data's OLS estimate
+ * with probability >= 1 - (1 - level)/2 and the generative model's coefficients with probability
+ * >= level, at the price of width; when the noise is too large for any guarantee it says so.
  *
  * Thread-safety: reentrant; the generator is used exclusively.
  */
@@ -114,6 +119,52 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss(
     dpcov_rng *rng, double *coefficients, double *std_errors, double *t_values, double *p_values,
     double *ci_lower, double *ci_upper, int32_t *reject, dpcov_regression_summary *summary,
     dpcov_receipt *receipt);
+
+/**
+ * Guaranteed OLS confidence intervals from an Analyze Gauss release (post-processing: no privacy
+ * cost, no randomness). With M~ = G + E the release (E symmetric, iid N(0, @p sigma^2) upper
+ * triangle), S the coefficient columns and the label, p coefficients and nu = (1 - level)/2:
+ * eta = sigma sqrt(2 F^{-1}_{chi2_{(p+1)(p+2)/2}}(1 - nu)) bounds ||E_S||_2 with probability
+ * >= 1 - nu, and with kappa = eta / lambda_min(M~_XX) < 1, beta~ = M~_XX^{-1} m~_Xy,
+ * b = (||beta~|| + kappa) / (1 - kappa):
+ * - data interval: beta~_j +- ||M~_XX^{-1} e_j|| eta sqrt(1 + b^2) covers the OLS estimate on the
+ *   data, beta_hat_j, with probability >= 1 - nu (over the noise, for every data set);
+ * - model interval: the data interval widened by t_{1-nu/2}(n - p) sqrt(RSS+ / (n - p)
+ *   [(M~_XX - eta I)^{-1}]_jj), RSS+ = Schur complement of M~_S + eta I, covers beta_j of the model
+ *   y = X beta + e (e ~ N(0, s^2 I) independent of X) with probability >= level.
+ * @proof proofs/ols_analyze_gauss.md
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d             order of @p released, >= 2.
+ * @param released      the Analyze Gauss release (d x d, symmetric, finite).
+ * @param ld            leading dimension of @p released.
+ * @param sigma         the release's noise scale (its receipt's sigma), finite > 0.
+ * @param n             number of rows behind the release; n > p.
+ * @param label         column of y.
+ * @param features      the feature columns (as for dpcov_regression_fit()).
+ * @param num_features  their number.
+ * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
+ * @param[out] coefficients   p doubles: beta~. Required.
+ * @param[out] ci_lower       p doubles: model interval, or NULL.
+ * @param[out] ci_upper       p doubles, or NULL.
+ * @param[out] data_ci_lower  p doubles: data interval (covers beta_hat), or NULL.
+ * @param[out] data_ci_upper  p doubles, or NULL.
+ * @param[out] reject         p int32: 1 if beta_j = 0 is rejected (0 outside the model interval),
+ *                            else 0; or NULL.
+ * @param[out] noise_norm_bound  eta, or NULL.
+ * @param[out] kappa          eta / lambda_min(M~_XX), or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION when kappa >= 1 (no interval is guaranteed: more
+ *         rows, a larger epsilon or fewer columns); ::DPCOV_E_INVALID_ARGUMENT (ridge != 0, bad
+ *         columns, level, sigma, n <= p, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER for bad matrices and
+ *         pointers. Outputs are untouched on error.
+ */
+DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, double sigma, int64_t n,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, double *coefficients, double *ci_lower,
+    double *ci_upper, double *data_ci_lower, double *data_ci_upper, int32_t *reject,
+    double *noise_norm_bound, double *kappa);
 
 #ifdef __cplusplus
 }

@@ -11,22 +11,17 @@ Run by meson as: /usr/bin/python3 analysis_test.py DPCOV_EXECUTABLE SOURCE_ROOT
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
 
 import numpy as np
 from scipy import stats
 
-DPCOV = None
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, EXIT_IO, DpcovCase
+
 ROOT = None
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
 REGENERATE = os.environ.get("DPCOV_REGENERATE_GOLDEN") == "1"
-
-# Exit codes documented in `dpcov --help`.
-EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO = range(6)
 
 GOLDEN_TOLERANCE = 1e-9
 # Receipt entries that depend on where and with which build the test runs.
@@ -61,19 +56,7 @@ def numbers_close(actual, expected, path="", scale=None):
         yield f"{path}: {actual!r} != {expected!r}"
 
 
-class CliCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="dpcov-analysis-test-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def run_dpcov(self, args, stdin=None):
-        return subprocess.run([DPCOV] + args, input=stdin, capture_output=True, timeout=120)
-
+class CliCase(DpcovCase):
     def ok(self, args, stdin=None):
         result = self.run_dpcov(args, stdin)
         self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
@@ -379,5 +362,5 @@ class Golden(CliCase):
 
 
 if __name__ == "__main__":
-    DPCOV, ROOT = sys.argv[1], sys.argv[2]
+    DpcovCase.dpcov, ROOT = sys.argv[1], sys.argv[2]
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

@@ -7,19 +7,15 @@ Run by meson as: /usr/bin/python3 cli_test.py DPCOV_EXECUTABLE GRAM_ONE_CALL_EXE
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import numpy as np
 
-DPCOV = None
-ONE_CALL = None
+from cli_case import EXIT_INPUT, EXIT_IO, EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
-# Exit codes documented in `dpcov --help`.
-EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO = range(6)
+ONE_CALL = None
 
 # Chunked and one-call Grams differ only by rounding (the library sums chunks with compensation,
 # dsyrk within a call does not): for the few thousand rows used here, well below 1e-12 relative.
@@ -30,19 +26,7 @@ def matrix(rows, cols, seed):
     return np.random.default_rng(seed).normal(size=(rows, cols))
 
 
-class CliTestCase(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="dpcov-cli-test-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def run_dpcov(self, args, stdin=None):
-        return subprocess.run([DPCOV] + args, input=stdin, capture_output=True, timeout=120)
-
+class CliTestCase(DpcovCase):
     def one_call(self, a, bound, policy="clip"):
         """The Gram of `a` from a single dpcov_gram_add_rows call, and (rows, clipped, dropped)."""
         raw = self.path("one_call_in.f64")
@@ -589,5 +573,5 @@ class UsageAndIoErrors(CliTestCase):
 
 
 if __name__ == "__main__":
-    DPCOV, ONE_CALL = sys.argv[1], sys.argv[2]
+    DpcovCase.dpcov, ONE_CALL = sys.argv[1], sys.argv[2]
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

@@ -180,6 +180,7 @@ module dpcov
     real(c_double) :: test_shift = 0
     real(c_double) :: test_value = 0
     integer(c_int32_t) :: test_passed = 0
+    real(c_double) :: glasso_rho = 0
   end type
 
   !> Optional settings of dpcov_regression_fit (dpcov_regression_params).

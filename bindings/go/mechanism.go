@@ -146,6 +146,7 @@ type Receipt struct {
 	TestShift          float64
 	TestValue          float64
 	TestPassed         bool
+	GlassoRho          float64
 }
 
 func newCReceipt() C.dpcov_receipt {
@@ -170,6 +171,7 @@ func receiptFromC(c *C.dpcov_receipt) Receipt {
 		TestEpsilon: float64(c.test_epsilon), TestDelta: float64(c.test_delta),
 		TestScale: float64(c.test_scale), TestShift: float64(c.test_shift),
 		TestValue: float64(c.test_value), TestPassed: c.test_passed != 0,
+		GlassoRho: float64(c.glasso_rho),
 	}
 }
 

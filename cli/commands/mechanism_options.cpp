@@ -193,6 +193,7 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"test_shift", r.test_shift},
           {"test_value", r.test_value},
           {"test_passed", r.test_passed != 0},
+          {"glasso_rho", r.glasso_rho},
           {"seed_fixed", r.seed_fixed != 0}};
 }
 

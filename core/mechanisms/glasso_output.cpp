@@ -36,6 +36,7 @@ Receipt plan_glasso_output(const Request &request) {
   receipt.calibration = Calibration::Theorem;
   receipt.sensitivity_norm = SensitivityNorm::None;
   receipt.not_dp = true;
+  receipt.glasso_rho = request.options.glasso_rho;
   receipt.dof = privacy::glasso_output_wishart_dof_not_dp(request.dim);
   receipt.scale = privacy::glasso_output_wishart_scale_not_dp(
       request.dim, request.n, request.bound, request.epsilon, request.options.glasso_rho);

@@ -33,6 +33,7 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
   const Request r = private_glasso_request(mechanism, request, rho);
   Receipt receipt = plan(mechanism, r);
   if (r.n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 (the covariance is G / n), got ", r.n);
+  receipt.glasso_rho = rho;
   return receipt;
 }
 
@@ -48,6 +49,7 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
   PrivateGlasso out;
   Release release = mechanisms::release(mechanism, gram, r, rng);
   out.receipt = release.receipt;
+  out.receipt.glasso_rho = rho;
   if (glasso_perturbation(mechanism) == GlassoPerturbation::Output) {
     out.precision = std::move(release.matrix);
     return out;

@@ -98,6 +98,9 @@ struct Receipt {
   // Release only (a plan leaves them 0): the released test value s2, and whether s2 > w^2.
   double test_value = 0.0;
   bool test_passed = false;
+  // Wang-Huai-Xu graphical lasso (the private pipeline and glasso_output_wishart): the public
+  // penalty rho; else 0.
+  double glasso_rho = 0.0;
 
   bool operator==(const Receipt &) const = default;
 };

@@ -46,6 +46,7 @@ def main(program):
         c.status(r, "DPCOV_OK", what)
         c.ok(r["not_dp"] == 1 and r["delta"] == 0, "not_dp, delta 0 " + what)
         c.ok(r["dof"] == d + 1, "dof " + what)
+        c.ok(r["glasso_rho"] == float(rho), "receipt records rho " + what)
         b, e, p = mpf(r["bound"]), mpf(r["epsilon"]), mpf(rho)
         exact = mpf(d) ** mpf("2.5") * b ** 2 / (n * e * p ** 2)
         # Six operations, each rounded up by at most one ulp.

@@ -111,14 +111,14 @@ int main(void) {
            "\"rank\": %lld, \"beta\": %.17g, \"tau\": %.17g, \"exponent_factor\": %.17g, "
            "\"clip_upper\": %s, \"projection_rows\": %lld, \"threshold_w2\": %.17g, "
            "\"appended_w\": %.17g, \"test_epsilon\": %.17g, \"test_delta\": %.17g, "
-           "\"test_scale\": %.17g, \"test_shift\": %.17g}\n",
+           "\"test_scale\": %.17g, \"test_shift\": %.17g, \"glasso_rho\": %.17g}\n",
            dpcov_mechanism_name(r.mechanism), (int)r.neighbour, (int)r.calibration,
            (int)r.not_dp, (int)r.seed_fixed, (int)r.sensitivity_norm, (int)r.lambda_min_scope,
            (long long)r.dim, (long long)r.n, r.bound, r.epsilon, r.delta, r.sensitivity, r.sigma,
            r.scale, r.dof, r.lambda_min_bound, r.theorem, r.epsilon_eigenvalues, r.epsilon_step,
            (int)r.budget_split, (long long)r.rank, r.beta, r.tau, r.exponent_factor,
            clip_upper, (long long)r.projection_rows, r.threshold_w2, r.appended_w,
-           r.test_epsilon, r.test_delta, r.test_scale, r.test_shift);
+           r.test_epsilon, r.test_delta, r.test_scale, r.test_shift, r.glasso_rho);
   }
   return 0;
 }

@@ -72,6 +72,8 @@ TEST_F(CapiPrivateGlasso, CovariancePerturbationWritesASymmetricPrecisionAndTheP
     EXPECT_EQ(receipt_.mechanism, m);
     EXPECT_EQ(receipt_.scale, planned.scale);
     EXPECT_EQ(receipt_.sigma, planned.sigma);
+    EXPECT_EQ(planned.glasso_rho, 0.05);
+    EXPECT_EQ(receipt_.glasso_rho, 0.05);
     EXPECT_LE(info_.kkt_residual, 1e-6);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) EXPECT_EQ(out_[3 * i + j], out_[3 * j + i]);
@@ -95,6 +97,7 @@ TEST_F(CapiPrivateGlasso, OutputPerturbationIsLockedAndItsReleaseIsInItsOwnSuppo
   ASSERT_EQ(run(DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART, 0.05, &params_, nullptr, nullptr), DPCOV_OK);
   EXPECT_EQ(receipt_.not_dp, 1);
   EXPECT_EQ(receipt_.dof, 4.0);
+  EXPECT_EQ(receipt_.glasso_rho, 0.05);
   double log_p = 0.0;
   ASSERT_EQ(dpcov_private_glasso_log_density(DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART,
                                              DPCOV_COL_MAJOR, 3, out_.data(), 3, g_.data(), 3, 10,

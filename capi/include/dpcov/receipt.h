@@ -164,6 +164,8 @@ typedef struct dpcov_receipt {
   double test_value;
   /** Sigma_min variants and OLS, release only: 1 if s2 > threshold_w2 (OLS releases only then); 0 in a plan. */
   int32_t test_passed;
+  /** Wang-Huai-Xu graphical lasso (dpcov_private_glasso_*, ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART): the public penalty rho; else 0. */
+  double glasso_rho;
 } dpcov_receipt;
 
 #ifdef __cplusplus

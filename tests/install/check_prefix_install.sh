@@ -1,0 +1,69 @@
+#!/bin/sh
+# A user's install, checked end to end: the build is installed into a scratch prefix (meson install
+# with DESTDIR, no rebuild), then the installed `dpcov` command and a C, a C++ (CMake
+# find_package), a Go (go.work, no replace) and a Fortran program built against the installed
+# files run with an empty environment: no LD_LIBRARY_PATH, no DPCOV_LIBRARY. Building finds the
+# prefix the way each tool expects (pkg-config's --define-variable or PKG_CONFIG_PATH,
+# CMAKE_PREFIX_PATH); running needs nothing, through the runpaths.
+# Usage: check_prefix_install.sh BUILD_ROOT SOURCE_ROOT
+set -eu
+build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
+here="$source/tests/install"
+# A fixed path: the Go build cache keeps the -L and -rpath flags pkg-config gave, and keys cgo
+# packages on CGO_LDFLAGS but not on pkg-config's output (check_go.sh); CGO_LDFLAGS below names
+# this stage so that the cache never hands the Go program another stage's flags.
+stage="$build/install-stage"
+rm -rf "$stage"
+trap 'rm -rf "$stage"' EXIT
+DESTDIR="$stage/root" meson install -C "$build" --no-rebuild --quiet >/dev/null
+pc=$(find "$stage/root" -name dpcov.pc | head -n 1)
+[ -n "$pc" ] || { echo "FAILED: dpcov.pc was not installed"; exit 1; }
+prefix="$stage/root$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=prefix dpcov)"
+# The installed .pc files with their prefix moved into the staged tree, as if installed there.
+mkdir -p "$stage/pkgconfig"
+for f in "$(dirname "$pc")"/*.pc; do
+  sed "s|^prefix=.*|prefix=$prefix|" "$f" > "$stage/pkgconfig/$(basename "$f")"
+done
+pc() { PKG_CONFIG_PATH="$stage/pkgconfig" pkg-config "$@"; }
+# Runs a program as a user's shell would after the install, with no variable set but PATH.
+run() { env -i PATH=/usr/bin:/bin "$@"; }
+
+echo "== installed command"
+run "$prefix/bin/dpcov" --version
+run "$prefix/bin/dpcov" plan --mechanism analyze_gauss --epsilon 1 --delta 1e-6 --bound 1 \
+  --dims 3 --rows 1000 >/dev/null
+echo "dpcov plan: ok"
+
+echo "== C (pkg-config dpcov)"
+cc -std=c99 -pedantic-errors -Wall -Werror "$source/tests/abi/c99_program.c" \
+  $(pc --cflags --libs dpcov) -o "$stage/c_program"
+run "$stage/c_program"
+echo "C: ok"
+
+echo "== C++ (CMake find_package(dpcov))"
+cmake -S "$here/cmake_consumer" -B "$stage/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$stage/cmake" >/dev/null
+run "$stage/cmake/consumer"
+
+echo "== Go (go.work over bindings/go)"
+if command -v go >/dev/null; then
+  cp -r "$here/go_consumer" "$stage/go"
+  (cd "$stage/go" &&
+    GOWORK= GOFLAGS= GOPROXY=off GOENV=off GOCACHE="$build/go-cache" GOPATH="$build/go-path" \
+      CGO_ENABLED=1 CGO_LDFLAGS="-L$stage" PKG_CONFIG_PATH="$stage/pkgconfig" \
+      sh -c "go work init . '$source/bindings/go' && go build -o '$stage/go_program' .")
+  run "$stage/go_program"
+else
+  echo "FAILED: go not found: install golang-go (scripts/setup)"; exit 1
+fi
+
+echo "== Fortran (pkg-config dpcov-fortran: the installed dpcov.mod)"
+if command -v gfortran >/dev/null; then
+  gfortran -std=f2018 -Wall -Werror -J "$stage" "$here/consumer.f90" \
+    $(pc --cflags --libs dpcov-fortran) -o "$stage/fortran_program"
+  run "$stage/fortran_program"
+else
+  echo "FAILED: gfortran not found: install gfortran (scripts/setup)"; exit 1
+fi

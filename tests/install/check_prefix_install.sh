@@ -67,3 +67,27 @@ if command -v gfortran >/dev/null; then
 else
   echo "FAILED: gfortran not found: install gfortran (scripts/setup)"; exit 1
 fi
+
+echo "== Python (pip install into a virtual environment, offline)"
+# A copy of the package with the version header at its place in the tree, so that pip's in-tree
+# build writes nothing into the source directory.
+mkdir -p "$stage/src/bindings" "$stage/src/capi/include/dpcov"
+cp -r "$source/bindings/python" "$stage/src/bindings/python"
+cp "$source/capi/include/dpcov/version.h" "$stage/src/capi/include/dpcov/"
+/usr/bin/python3 -m venv --system-site-packages "$stage/venv"
+PKG_CONFIG_PATH="$stage/pkgconfig" "$stage/venv/bin/pip" install --quiet --no-index \
+  --no-build-isolation --disable-pip-version-check "$stage/src/bindings/python"
+run "$stage/venv/bin/python" -c '
+import importlib.metadata
+import numpy as np
+import dpcov
+import dpcov.dask
+with dpcov.GramAccumulator(2) as gram:
+    gram.add_rows(np.array([[1.0, 2.0], [3.0, 4.0]]), bound=10.0)
+    g = gram.matrix()
+assert g.tolist() == [[10.0, 14.0], [14.0, 20.0]], g
+version = importlib.metadata.version("dpcov")
+print(f"Python (pip, venv): dpcov {version} (library "
+      f"{dpcov.version_string()}, {dpcov._lib.lib._name}), G = {g.tolist()}, "
+      f"dpcov.dask.{dpcov.dask.dask_release.__name__}")
+'

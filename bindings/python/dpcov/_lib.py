@@ -4,9 +4,11 @@ This module is the only place that touches ctypes prototypes. Every exported ``d
 the binding calls is declared here, by its exact C name, with its argument and result types, so
 that ctypes converts and checks arguments and never guesses an ``int`` return type.
 
-Library lookup, in order: the path in the environment variable ``DPCOV_LIBRARY``; the name
-``ctypes.util.find_library("dpcov")`` reports (the system's linker cache); ``libdpcov.so.0``
-through the dynamic loader's search path (``LD_LIBRARY_PATH``, ``/etc/ld.so.conf``).
+Library lookup, in order: the path in the environment variable ``DPCOV_LIBRARY``; the library
+``pip install`` found through pkg-config and recorded in ``dpcov/_installed.py`` (absent when the
+package is used from the source tree); the name ``ctypes.util.find_library("dpcov")`` reports (the
+system's linker cache); ``libdpcov.so.0`` through the dynamic loader's search path
+(``LD_LIBRARY_PATH``, ``/etc/ld.so.conf``).
 """
 
 from __future__ import annotations
@@ -25,12 +27,25 @@ SONAME = "libdpcov.so.0"
 ABI_MAJOR = 0
 
 
+def _installed_library() -> str | None:
+    """The library path recorded when the package was installed with pip, if any."""
+    try:
+        from ._installed import LIBRARY
+    except ImportError:
+        return None
+    return LIBRARY
+
+
 def _load() -> ctypes.CDLL:
-    """Load the shared library from DPCOV_LIBRARY, the linker cache or the SONAME."""
+    """Load the shared library from DPCOV_LIBRARY, the installed path, the linker cache or the
+    SONAME."""
     explicit = os.environ.get("DPCOV_LIBRARY")
     if explicit:
         return ctypes.CDLL(explicit)
     candidates = []
+    installed = _installed_library()
+    if installed:
+        candidates.append(installed)
     found = ctypes.util.find_library("dpcov")
     if found:
         candidates.append(found)

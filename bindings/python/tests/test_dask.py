@@ -1,8 +1,6 @@
 """The Dask example: partial Gram matrices per partition, Dask's tree-sum, one release; on a local
 cluster it equals the single-process release with the same generator, to rounding."""
 
-import importlib.util
-
 import dask
 import dask.array as da
 import numpy as np
@@ -10,12 +8,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 import dpcov
-from conftest import BINDING_DIR
-
-_spec = importlib.util.spec_from_file_location("dask_release",
-                                               BINDING_DIR / "examples" / "dask_release.py")
-dask_release = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(dask_release)
+import dpcov.dask as dask_release
 
 ROWS, DIM, CHUNK = 4000, 5, 500
 

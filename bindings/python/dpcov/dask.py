@@ -9,10 +9,9 @@ state (``GramAccumulator.from_state``) and makes ONE release with the chosen mec
 privacy cost is that of a single release whatever the number of partitions, and the result equals
 the single-process release with the same generator up to the rounding of the sum.
 
-Run as a script for a demonstration on a local cluster::
-
-    DPCOV_LIBRARY=build/capi/libdpcov.so.0 PYTHONPATH=bindings/python \\
-        /usr/bin/python3 bindings/python/examples/dask_release.py
+Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask python3-distributed``;
+``import dpcov`` alone does not), or run ``python3 -m dpcov.dask`` for a demonstration on a local
+cluster.
 """
 
 from __future__ import annotations

@@ -96,7 +96,10 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
     if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
     const ConstMatrixView view = symmetric_input(layout, d, g, ldg, "g");
     if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
-    if (num_features > 0) check::not_null(features, "features");
+    // Distinct columns other than the label: checked before the array is read.
+    if (num_features > d - 1)
+      fail(DPCOV_E_DIMENSION, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+    check::vector(num_features, features, sizeof(int64_t), "features");
     est::RegressionSpec spec;
     spec.label = label;
     spec.rows = n;
@@ -251,8 +254,8 @@ DPCOV_API dpcov_status dpcov_metric_vector_error(int64_t n, const double *a, con
     if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1, got ", n);
     if (n > check::kBlasIntMax)
       fail(DPCOV_E_TOO_LARGE, "n = ", n, " must fit a 32-bit BLAS integer");
-    check::not_null(a, "a");
-    check::not_null(b, "b");
+    check::vector(n, a, sizeof(double), "a");
+    check::vector(n, b, sizeof(double), "b");
     check::all_finite({a, n, 1, n, dpcov::Layout::ColMajor}, "a");
     check::all_finite({b, n, 1, n, dpcov::Layout::ColMajor}, "b");
     const bool rel = flag(relative, "relative");

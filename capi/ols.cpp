@@ -32,7 +32,10 @@ est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t 
                              int64_t num_features, const dpcov_regression_params *reg_params) {
   if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
   if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
-  if (num_features > 0) check::not_null(features, "features");
+  // Distinct columns other than the label: checked before the array is read.
+  if (num_features > d - 1)
+    fail(DPCOV_E_DIMENSION, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+  check::vector(num_features, features, sizeof(int64_t), "features");
   est::RegressionSpec spec;
   spec.label = label;
   spec.features.assign(features, features + num_features);

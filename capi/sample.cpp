@@ -28,7 +28,7 @@ void with_rng(dpcov_rng *handle, Draw &&draw) {
 
 void check_count(int64_t n, const double *out) {
   if (n < 0) dpcov::fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", n);
-  if (n > 0) check::not_null(out, "out");
+  check::vector(n, out, sizeof(double), "out");
 }
 
 // A validated dim x dim input matrix, copied into column-major storage so that the result cannot
@@ -236,7 +236,7 @@ DPCOV_API dpcov_status dpcov_log_density_acg(int32_t layout, int64_t dim, const 
   return dpcov::capi::guarded([&] {
     const dpcov::random::AngularCentralGaussian acg(
         square_input(layout, dim, omega, ld_omega, "omega"));
-    check::not_null(u, "u");
+    check::vector(dim, u, sizeof(double), "u");
     check::not_null(out, "out");
     for (int64_t i = 0; i < dim; ++i) check::finite(u[i], "u");
     *out = acg.log_density(u);

@@ -1,6 +1,8 @@
 #include "check.hpp"
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 
 namespace dpcov::check {
 
@@ -40,6 +42,42 @@ Layout layout(int32_t value, const char *name) {
   return static_cast<Layout>(value);
 }
 
+size_t extent_bytes(const void *data, int64_t count, size_t element_size, const char *name) {
+  if (count < 0) fail(DPCOV_E_DIMENSION, name, " must have >= 0 elements, got ", count);
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), element_size, &bytes) ||
+      bytes > static_cast<size_t>(PTRDIFF_MAX))
+    fail(DPCOV_E_TOO_LARGE, name, ": ", count, " elements of ", element_size,
+         " bytes exceed the largest addressable array (PTRDIFF_MAX bytes)");
+  uintptr_t end = 0;
+  if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(data), bytes, &end))
+    fail(DPCOV_E_TOO_LARGE, name, ": ", count, " elements of ", element_size,
+         " bytes starting at this address wrap around the address space");
+  return bytes;
+}
+
+size_t strided_extent_bytes(const void *data, int64_t outer, int64_t inner, int64_t ld,
+                            size_t element_size, const char *name) {
+  if (outer < 0 || inner < 0 || ld < 0)
+    fail(DPCOV_E_DIMENSION, name, ": sizes must be >= 0, got ", outer, " runs of ", inner,
+         " with stride ", ld);
+  if (outer == 0 || inner == 0) return 0;
+  int64_t span = 0;
+  int64_t elements = 0;
+  if (__builtin_mul_overflow(outer - 1, ld, &span) ||
+      __builtin_add_overflow(span, inner, &elements))
+    fail(DPCOV_E_TOO_LARGE, name, ": (", outer, " - 1) x ", ld, " + ", inner,
+         " elements overflow a 64-bit integer");
+  return extent_bytes(data, elements, element_size, name);
+}
+
+void vector(int64_t n, const void *data, size_t element_size, const char *name) {
+  if (n < 0) fail(DPCOV_E_DIMENSION, name, " must have >= 0 elements, got ", n);
+  if (n == 0) return;
+  not_null(data, name);
+  extent_bytes(data, n, element_size, name);
+}
+
 namespace {
 
 // Shared by matrix() and output_matrix(): everything but the constness of the data.
@@ -59,10 +97,9 @@ void matrix_shape(int32_t layout_value, int64_t rows, int64_t cols, const void *
   if (ld > kBlasIntMax || cols > kBlasIntMax)
     fail(DPCOV_E_TOO_LARGE, name, ": leading dimension ", ld, " and columns ", cols,
          " must fit a 32-bit BLAS integer");
-  // The offset of the last element must be representable.
-  const int64_t outer = lay == Layout::RowMajor ? rows : cols;
-  if (outer - 1 > (INT64_MAX - min_ld) / ld)
-    fail(DPCOV_E_TOO_LARGE, name, " is too large to address");
+  // The whole extent, in bytes, must be addressable.
+  strided_extent_bytes(data, lay == Layout::RowMajor ? rows : cols, min_ld, ld, sizeof(double),
+                       name);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // status code and a message that names the argument and the value it got.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "error.hpp"
@@ -21,9 +22,23 @@ void epsilon(double eps);
 void delta(double delta);
 Layout layout(int32_t value, const char *name);
 
+// The one size discipline for caller memory. A caller's array of `count` elements of
+// `element_size` bytes, starting at `data`, spans count * element_size bytes; that product is
+// computed with overflow-checked multiplication and must be at most PTRDIFF_MAX, and the array
+// must not wrap around the end of the address space (data + bytes representable). Otherwise fails
+// with DPCOV_E_TOO_LARGE. Returns the extent in bytes. count 0 is an empty array (data unused).
+size_t extent_bytes(const void *data, int64_t count, size_t element_size, const char *name);
+// Extent of a strided array: `outer` runs of `inner` elements, consecutive runs `ld` elements
+// apart, i.e. (outer - 1) * ld + inner elements, with the same checks as extent_bytes().
+size_t strided_extent_bytes(const void *data, int64_t outer, int64_t inner, int64_t ld,
+                            size_t element_size, const char *name);
+// A caller's vector of n doubles (n >= 0; data may be null only when n == 0).
+void vector(int64_t n, const void *data, size_t element_size, const char *name);
+
 // Validates (layout, rows, cols, data, ld) as a matrix argument and returns its view. rows may be
 // 0 only when allow_empty is set (then data may be null). Checks pointer, layout, leading
-// dimension and that every index fits a BLAS integer; does not look at the values.
+// dimension, that every index fits a BLAS integer, and the extent in bytes through
+// strided_extent_bytes(); does not look at the values.
 ConstMatrixView matrix(int32_t layout, int64_t rows, int64_t cols, const double *data, int64_t ld,
                        const char *name, bool allow_empty = false);
 MatrixView output_matrix(int32_t layout, int64_t rows, int64_t cols, double *data, int64_t ld,

@@ -14,6 +14,16 @@
  * 32-bit integers of the underlying BLAS/LAPACK (::DPCOV_E_TOO_LARGE otherwise). Symmetric outputs
  * are written in full and are exactly symmetric.
  *
+ * Size limits, in bytes, for every array the caller passes (input or output): a matrix spans
+ * ((outer - 1) * ld + inner) elements, where outer/inner are rows/cols for row-major and cols/rows
+ * for column-major; a vector of n elements spans n. That count times the element size
+ * (8 for double and int64_t) is computed with overflow-checked arithmetic and must be at most
+ * PTRDIFF_MAX bytes, and the array must not wrap around the end of the address space
+ * (pointer + bytes representable); otherwise the call fails with ::DPCOV_E_TOO_LARGE before reading
+ * or writing anything. In addition, a matrix's `cols` and `ld` and a square matrix's `dim`^2 must be
+ * at most 2^31 - 1 (the BLAS integer). The caller's buffer must hold the extent it declares: the
+ * library cannot detect a buffer shorter than its declared size.
+ *
  * The library never keeps a pointer passed by the caller after the call returns.
  */
 #ifndef DPCOV_COMMON_H

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "../check.hpp"
+#include "certified_gaussian_delta.hpp"
 
 namespace dpcov::privacy {
 
@@ -19,6 +20,37 @@ constexpr double kAsymptoticBelow = -20.0;
 // Above this, log Phi(x) is computed as log1p(-Phi(-x)): Phi(-x) = erfc(x / sqrt 2) / 2 is then
 // accurate to a relative ulp, and log1p keeps that accuracy where Phi(x) is close to 1.
 constexpr double kUpperTailAbove = 0.0;
+
+// The double-precision search above lands within a relative 1e-12 of where its own evaluation
+// of delta(sigma) crosses the target; that evaluation cancels (l2 - l1 of two large logarithms)
+// and can be on the unsafe side. The returned sigma is therefore only one that MPFR's directed
+// rounding certifies: the candidate if it passes; otherwise the smallest certified point found by
+// growing steps above it, then bisection between the last refused and the certified point.
+double certify(double candidate, double eps, double delta, double sensitivity) {
+  auto certified = [&](double sigma) {
+    return gaussian_delta_certified_at_most(sigma, eps, sensitivity, delta);
+  };
+  if (certified(candidate)) return candidate;
+  double lo = candidate;
+  double step = candidate * 0x1p-45;
+  double hi = lo + step;
+  while (!certified(hi)) {
+    lo = hi;
+    step *= 2.0;
+    hi = lo + step;
+    if (!std::isfinite(hi))
+      fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: no finite sigma is certified to ",
+           "reach delta = ", delta, " at epsilon = ", eps);
+  }
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = lo + 0.5 * (hi - lo);
+    if (certified(mid))
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
 
 }  // namespace
 
@@ -75,7 +107,7 @@ double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
     if (++iterations > kMaxIterations)
       fail(DPCOV_E_NO_CONVERGENCE, "analytic Gaussian calibration did not converge");
   }
-  return hi;
+  return certify(hi, eps, delta, sensitivity);
 }
 
 }  // namespace dpcov::privacy

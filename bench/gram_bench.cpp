@@ -1,10 +1,14 @@
 // dpcov_gram_add_rows against a bare cblas_dsyrk on the same row-major data, in one run so the
-// ratio is meaningful on a noisy machine. Run: build/bench/bench_gram
+// ratio is meaningful on a noisy machine. Run: build/bench/bench_gram (bench/gram_ratio.sh prints
+// the ratios). Arguments: n, d, and the percentage of rows over the bound (0, 50 or 100): the
+// bound is chosen from the rows' norms so that this share is clipped.
 // The ratio to report is time(bare dsyrk) / time(add_rows) at the same (n, d): 1.0 means no
 // overhead from validation, norm bounding and compensated accumulation.
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -12,17 +16,38 @@
 
 namespace {
 
-std::vector<double> rows(int64_t n, int64_t d) {
-  std::vector<double> a(static_cast<size_t>(n * d));
-  std::mt19937_64 gen(42);
-  std::normal_distribution<double> normal(0.0, 1.0 / static_cast<double>(d));
-  for (double &x : a) x = normal(gen);
+// The rows for (n, d), generated once and kept while consecutive benchmarks use the same size.
+const std::vector<double> &rows(int64_t n, int64_t d) {
+  static std::vector<double> a;
+  static int64_t cached_n = 0, cached_d = 0;
+  if (n != cached_n || d != cached_d) {
+    a.assign(static_cast<size_t>(n * d), 0.0);
+    std::mt19937_64 gen(42);
+    std::normal_distribution<double> normal(0.0, 1.0 / static_cast<double>(d));
+    for (double &x : a) x = normal(gen);
+    cached_n = n;
+    cached_d = d;
+  }
   return a;
+}
+
+// A bound that puts `percent_over` percent of the rows over it.
+double bound_for(const std::vector<double> &a, int64_t n, int64_t d, int64_t percent_over) {
+  std::vector<double> norms(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (int64_t j = 0; j < d; ++j) s += a[static_cast<size_t>(i * d + j)] * a[static_cast<size_t>(i * d + j)];
+    norms[static_cast<size_t>(i)] = std::sqrt(s);
+  }
+  std::sort(norms.begin(), norms.end());
+  if (percent_over <= 0) return 2.0 * norms.back();
+  if (percent_over >= 100) return 0.5 * norms.front();
+  return norms[static_cast<size_t>(n * (100 - percent_over) / 100)];
 }
 
 void BM_BareDsyrk(benchmark::State &state) {
   const int64_t n = state.range(0), d = state.range(1);
-  const auto a = rows(n, d);
+  const auto &a = rows(n, d);
   std::vector<double> c(static_cast<size_t>(d * d));
   for (auto _ : state) {
     cblas_dsyrk(CblasColMajor, CblasUpper, CblasNoTrans, static_cast<int>(d), static_cast<int>(n),
@@ -34,11 +59,12 @@ void BM_BareDsyrk(benchmark::State &state) {
 
 void BM_GramAddRows(benchmark::State &state) {
   const int64_t n = state.range(0), d = state.range(1);
-  const auto a = rows(n, d);
+  const auto &a = rows(n, d);
+  const double bound = bound_for(a, n, d, state.range(2));
   dpcov_gram *g = nullptr;
   dpcov_gram_create(&g, d);
   for (auto _ : state) {
-    if (dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, n, d, a.data(), d, 1.0, DPCOV_BOUND_CLIP) !=
+    if (dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, n, d, a.data(), d, bound, DPCOV_BOUND_CLIP) !=
         DPCOV_OK)
       state.SkipWithError(dpcov_last_error_message());
     benchmark::ClobberMemory();
@@ -47,14 +73,28 @@ void BM_GramAddRows(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * n);
 }
 
-void Sizes(benchmark::internal::Benchmark *b) {
-  for (int64_t d : {10, 100, 500}) b->Args({100000, d});
-  b->Unit(benchmark::kMillisecond);
+// Bare dsyrk and add_rows with 0, 50 and 100 percent of rows clipped, size by size, so that each
+// size's rows are generated once.
+void RegisterAll() {
+  for (int64_t n : {100000, 1000000})
+    for (int64_t d : {10, 100, 500}) {
+      benchmark::RegisterBenchmark("BM_BareDsyrk", BM_BareDsyrk)
+          ->Args({n, d, 0})
+          ->Unit(benchmark::kMillisecond);
+      for (int64_t over : {0, 50, 100})
+        benchmark::RegisterBenchmark("BM_GramAddRows", BM_GramAddRows)
+            ->Args({n, d, over})
+            ->Unit(benchmark::kMillisecond);
+    }
 }
-
-BENCHMARK(BM_BareDsyrk)->Apply(Sizes);
-BENCHMARK(BM_GramAddRows)->Apply(Sizes);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

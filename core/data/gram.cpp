@@ -13,14 +13,12 @@ namespace dpcov {
 
 namespace {
 
-// Rows are processed in blocks of about this many doubles (1 MiB), so that a block read for
+// Rows are processed in blocks of about this many doubles (256 KiB), so that a block read for
 // its norms is still in cache when dsyrk reads it again.
 // For wide rows, at least kMinBlockRows per block keep dsyrk's inner dimension large enough to run
 // at full speed.
-constexpr int64_t kBlockDoubles = 131072;
+constexpr int64_t kBlockDoubles = 32768;
 constexpr int64_t kMinBlockRows = 256;
-// Clipped rows are gathered this many at a time before going to dsyrk.
-constexpr int64_t kScaledRows = 256;
 
 }  // namespace
 
@@ -39,48 +37,33 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
          " of the rows already accumulated");
 
   // One pass over the chunk in blocks small enough to stay in cache: each block's row norms are
-  // computed, then its in-bound rows go to dsyrk straight from the caller's memory (while still
-  // cached) and rows over the bound are scaled into a small buffer first. The chunk's Gram is
-  // built in scratch and only added to the running sum once the whole chunk has been validated,
-  // so a bad row anywhere leaves the accumulator unchanged.
+  // computed, then the block goes to dsyrk in one call, straight from the caller's memory (while
+  // still cached) when every row is within the bound, else as a scaled copy (clipped rows scaled,
+  // dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip path as fast
+  // as the plain one: splitting the block at each clipped row would call dsyrk on tiny runs.
+  // The chunk's Gram is built in scratch and only added to the running sum once the whole chunk
+  // has been validated, so a bad row anywhere leaves the accumulator unchanged.
   std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
   const int64_t block_rows = std::max<int64_t>(kMinBlockRows, kBlockDoubles / dim_);
   std::vector<double> sums(static_cast<size_t>(block_rows));
-  std::vector<double> scaled;  // over-bound rows after clipping, row-major
-  int64_t n_scaled = 0;
-  auto flush_scaled = [&] {
-    if (n_scaled == 0) return;
-    linalg::syrk_upper({scaled.data(), n_scaled, dim_, dim_, Layout::RowMajor}, 1.0, chunk.data(),
-                       dim_);
-    n_scaled = 0;
-  };
+  std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
+  std::vector<double> scaled;   // the current block after bounding, in the caller's layout
   GramCounts added;
   for (int64_t first = 0; first < a.rows; first += block_rows) {
     const int64_t count = std::min(block_rows, a.rows - first);
     data::row_sums_of_squares(a, first, count, sums.data());
-    int64_t run = first;  // start of the current run of in-bound rows
-    for (int64_t i = first; i < first + count; ++i) {
-      const double sum = sums[static_cast<size_t>(i - first)];
-      // Fast path: finite, not tiny, within the bound (compared squared: no sqrt per row).
-      if (data::surely_within_bound(sum, bound)) continue;
-      const double scale = data::row_factor(a, i, sum, bound, policy);
-      if (scale == 1.0) continue;
-      if (i > run) linalg::syrk_upper(a.row_block(run, i - run), 1.0, chunk.data(), dim_);
-      run = i + 1;
-      if (scale == 0.0) {
-        ++added.dropped;
-        continue;
-      }
-      if (scaled.empty()) scaled.resize(static_cast<size_t>(kScaledRows * dim_));
-      for (int64_t j = 0; j < dim_; ++j)
-        scaled[static_cast<size_t>(n_scaled * dim_ + j)] = scale * a(i, j);
-      ++added.clipped;
-      if (++n_scaled == kScaledRows) flush_scaled();
+    if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
+    const bool all_within =
+        !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
+    const ConstMatrixView block = a.row_block(first, count);
+    if (all_within) {
+      linalg::syrk_upper(block, 1.0, chunk.data(), dim_);
+      continue;
     }
-    if (first + count > run)
-      linalg::syrk_upper(a.row_block(run, first + count - run), 1.0, chunk.data(), dim_);
+    if (scaled.empty()) scaled.resize(static_cast<size_t>(block_rows * dim_));
+    linalg::syrk_upper(data::scale_rows(block, factors.data(), scaled.data()), 1.0, chunk.data(),
+                       dim_);
   }
-  flush_scaled();
   added.rows = a.rows - added.dropped;
   if (counts_.rows > INT64_MAX - added.rows)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");

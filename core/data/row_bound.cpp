@@ -1,5 +1,7 @@
 #include "row_bound.hpp"
 
+#include <bit>
+#include <cmath>
 #include <limits>
 
 #include "../error.hpp"
@@ -29,8 +31,71 @@ void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double
   }
 }
 
+bool row_factors(ConstMatrixView a, int64_t first, int64_t count, const double *sums, double bound,
+                 BoundPolicy policy, double *factors, GramCounts &counts) {
+  // Branch-free loops (integer counts, both sides of each choice computed): a conditional costs a
+  // mispredicted branch per row on data with rows on both sides of the bound. NaN fails every
+  // test below.
+  const double b2 = bound * bound;
+  int64_t within = 0, over = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    within += static_cast<int64_t>(sums[i] > kTinySumOfSquares) *
+              static_cast<int64_t>(sums[i] <= b2);
+    over += static_cast<int64_t>(sums[i] > b2) *
+            static_cast<int64_t>(sums[i] <= std::numeric_limits<double>::max());
+  }
+  if (within == count) return false;
+  if (policy == BoundPolicy::Clip && within + over == count) {
+    int64_t clipped = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const double norm = std::sqrt(sums[i]);
+      const double clip = clip_factor(norm, bound);
+      // A bitwise select: a conditional here compiles to a branch that mispredicts on data
+      // with rows on both sides of the bound.
+      const uint64_t keep = uint64_t{0} - static_cast<uint64_t>(norm <= bound);
+      clipped += static_cast<int64_t>(norm > bound);
+      factors[i] = std::bit_cast<double>((std::bit_cast<uint64_t>(1.0) & keep) |
+                                         (std::bit_cast<uint64_t>(clip) & ~keep));
+    }
+    counts.clipped += clipped;
+    return clipped > 0;
+  }
+  bool any = false;
+  for (int64_t i = 0; i < count; ++i) {
+    factors[i] = surely_within_bound(sums[i], bound)
+                     ? 1.0
+                     : row_factor(a, first + i, sums[i], bound, policy);
+    if (factors[i] == 1.0) continue;
+    any = true;
+    if (factors[i] == 0.0)
+      ++counts.dropped;
+    else
+      ++counts.clipped;
+  }
+  return any;
+}
+
+ConstMatrixView scale_rows(ConstMatrixView a, const double *factors, double *out) {
+  if (a.layout == Layout::RowMajor) {
+    for (int64_t i = 0; i < a.rows; ++i) {
+      const double *r = a.row(i);
+      double *o = out + i * a.cols;
+      const double f = factors[i];
+      for (int64_t j = 0; j < a.cols; ++j) o[j] = f * r[j];
+    }
+    return {out, a.rows, a.cols, a.cols, Layout::RowMajor};
+  }
+  for (int64_t j = 0; j < a.cols; ++j) {
+    const double *c = a.data + j * a.ld;
+    double *o = out + j * a.rows;
+    for (int64_t i = 0; i < a.rows; ++i) o[i] = factors[i] * c[i];
+  }
+  return {out, a.rows, a.cols, a.rows, Layout::ColMajor};
+}
+
 double row_norm(ConstMatrixView a, int64_t i, double sum_of_squares) {
-  if (std::isfinite(sum_of_squares) && sum_of_squares > 1e-280) return std::sqrt(sum_of_squares);
+  if (std::isfinite(sum_of_squares) && sum_of_squares > kTinySumOfSquares)
+    return std::sqrt(sum_of_squares);
   const double *r = a.row(i);
   const int64_t step = a.col_stride();
   for (int64_t j = 0; j < a.cols; ++j)
@@ -47,7 +112,7 @@ double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bo
   if (policy == BoundPolicy::Reject)
     fail(DPCOV_E_NORM_BOUND, "row ", i, " (0-based) has norm ", norm, " > bound ", bound);
   if (policy == BoundPolicy::Drop) return 0.0;
-  return (bound / norm) * (1.0 - 4.0 * std::numeric_limits<double>::epsilon());
+  return clip_factor(norm, bound);
 }
 
 }  // namespace dpcov::data

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "../matrix.hpp"
 #include "gram.hpp"
@@ -15,11 +16,14 @@ namespace dpcov::data {
 // layouts.
 void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double *out);
 
+// Below this a plain sum of squares may have underflowed: such rows are measured again by dnrm2.
+inline constexpr double kTinySumOfSquares = 1e-280;
+
 // True if a row whose plain sum of squares is `sum_of_squares` is certainly finite and within
 // `bound` (compared squared: no square root on the common path). False means "look closer with
 // row_factor()", not "over the bound".
 inline bool surely_within_bound(double sum_of_squares, double bound) {
-  return std::isfinite(sum_of_squares) && sum_of_squares > 1e-280 &&
+  return std::isfinite(sum_of_squares) && sum_of_squares > kTinySumOfSquares &&
          sum_of_squares <= bound * bound;
 }
 
@@ -28,13 +32,30 @@ inline bool surely_within_bound(double sum_of_squares, double bound) {
 // naming the entry) or is measured again by the scaled dnrm2.
 double row_norm(ConstMatrixView a, int64_t i, double sum_of_squares);
 
+// The clip factor of a row of norm `norm` > bound: B / norm shaved by a few ulps, so that rounding
+// cannot lift the clipped norm above B, which is what the privacy proofs rely on.
+inline double clip_factor(double norm, double bound) {
+  return (bound / norm) * (1.0 - 4.0 * std::numeric_limits<double>::epsilon());
+}
+
 // The factor that bounds row i, given its plain sum of squares: 1 if its norm is <= bound; under
-// BoundPolicy::Clip a factor < 1 bringing its computed norm to at most the bound (B / norm shaved
-// by a few ulps, so that rounding cannot lift the clipped norm above B, which is what the privacy
-// proofs rely on); under BoundPolicy::Drop 0. Under BoundPolicy::Reject a row over the bound
+// BoundPolicy::Clip clip_factor(norm, bound); under BoundPolicy::Drop 0. Under BoundPolicy::Reject a row over the bound
 // throws DPCOV_E_NORM_BOUND; a non-finite row throws DPCOV_E_NON_FINITE under every policy.
 double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bound,
                   BoundPolicy policy);
+
+// The factors bounding rows [first, first + count) of `a`, whose plain sums of squares are
+// sums[0..count), into factors[0..count) (row_factor() of each row), adding the clipped and
+// dropped rows to `counts`. Returns false, writing nothing, when every row is within the bound.
+// Blocks of finite rows under BoundPolicy::Clip take a branch-free loop that vectorises; the rest
+// go row by row.
+bool row_factors(ConstMatrixView a, int64_t first, int64_t count, const double *sums, double bound,
+                 BoundPolicy policy, double *factors, GramCounts &counts);
+
+// Writes row i of `a` times factors[i] into `out` (a.rows x a.cols, same layout as `a`, packed:
+// leading dimension a.cols for row-major, a.rows for column-major) and returns the view of it. A
+// factor of 0 (a dropped row) writes zeros, which add nothing to a Gram matrix.
+ConstMatrixView scale_rows(ConstMatrixView a, const double *factors, double *out);
 
 // Neumaier's compensated addition of x into the pair (s, c), whose value is s + c.
 inline void neumaier_add(double &s, double &c, double x) {

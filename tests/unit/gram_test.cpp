@@ -27,6 +27,17 @@ void expect_matrix_near(const Matrix &got, const Matrix &want, double rel) {
       EXPECT_NEAR(got(i, j), want(i, j), rel * scale) << "at (" << i << ", " << j << ")";
 }
 
+// The number of rows of norm > bound.
+int64_t rows_over(ConstMatrixView a, double bound) {
+  int64_t over = 0;
+  for (int64_t i = 0; i < a.rows; ++i) {
+    double s = 0;
+    for (int64_t j = 0; j < a.cols; ++j) s += a(i, j) * a(i, j);
+    over += std::sqrt(s) > bound;
+  }
+  return over;
+}
+
 class GramLayout : public ::testing::TestWithParam<std::tuple<Layout, int64_t>> {};
 
 TEST_P(GramLayout, MatchesNaiveTripleLoopWithPaddedLeadingDimension) {
@@ -44,6 +55,35 @@ INSTANTIATE_TEST_SUITE_P(AllLayouts, GramLayout,
                          ::testing::Combine(::testing::Values(Layout::RowMajor, Layout::ColMajor),
                                             ::testing::Values(int64_t{0}, int64_t{5})));
 
+// Several blocks of rows: one block entirely within the bound, the others mixing rows within
+// and over it, tiny rows whose plain sum of squares underflows, in both layouts with padding,
+// clipped or dropped: the blocked bounding must match the naive rule row by row.
+class GramMixedBlocks
+    : public ::testing::TestWithParam<std::tuple<Layout, BoundPolicy>> {};
+
+TEST_P(GramMixedBlocks, MatchesNaiveRowByRow) {
+  const auto [layout, policy] = GetParam();
+  const int64_t n = 23000, d = 6;
+  auto data = random_rows(n, d, layout, 3, 1.0, 21);
+  for (int64_t i = 0; i < 6000; ++i)  // the first block: every row within the bound
+    for (int64_t j = 0; j < d; ++j) data.at(i, j) *= 0.1;
+  for (int64_t i = 9000; i < n; i += 97)  // tiny rows: sums of squares near 1e-300
+    for (int64_t j = 0; j < d; ++j) data.at(i, j) = 1e-151;
+  const int64_t over = rows_over(data.view(), 2.0);
+  ASSERT_GT(over, 1000);
+  GramAccumulator acc(d);
+  const GramCounts c = acc.add_rows(data.view(), 2.0, policy);
+  EXPECT_EQ(c.clipped + c.dropped, over);
+  EXPECT_EQ(policy == BoundPolicy::Clip ? c.dropped : c.clipped, 0);
+  EXPECT_EQ(c.rows + c.dropped, n);
+  expect_matrix_near(acc.matrix(), naive_bounded_gram(data.view(), 2.0, policy), 1e-13);
+}
+
+INSTANTIATE_TEST_SUITE_P(LayoutsAndPolicies, GramMixedBlocks,
+                         ::testing::Combine(::testing::Values(Layout::RowMajor, Layout::ColMajor),
+                                            ::testing::Values(BoundPolicy::Clip,
+                                                              BoundPolicy::Drop)));
+
 TEST(Gram, OutputIsExactlySymmetric) {
   const auto data = random_rows(100, 7, Layout::RowMajor, 0, 1.0, 3);
   GramAccumulator acc(7);
@@ -56,12 +96,7 @@ TEST(Gram, OutputIsExactlySymmetric) {
 TEST(Gram, ClipsRowsOverTheBoundToNormAtMostB) {
   const int64_t n = 400, d = 6;
   const auto data = random_rows(n, d, Layout::ColMajor, 2, 1.0, 5);
-  int64_t over = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double s = 0;
-    for (int64_t j = 0; j < d; ++j) s += data.view()(i, j) * data.view()(i, j);
-    over += std::sqrt(s) > 1.5;
-  }
+  const int64_t over = rows_over(data.view(), 1.5);
   ASSERT_GT(over, 10);
   ASSERT_LT(over, n);
   GramAccumulator acc(d);

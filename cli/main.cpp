@@ -9,6 +9,7 @@
 #include <dpcov.h>
 
 #include "cli_error.hpp"
+#include "did_you_mean.hpp"
 #include "commands/gram_command.hpp"
 #include "commands/plan_command.hpp"
 #include "commands/release_command.hpp"
@@ -69,6 +70,12 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
+    // A mistyped command or option gets the closest known name instead of CLI11's generic message.
+    const std::string hint = did_you_mean(app, argc, argv);
+    if (!hint.empty() && e.get_exit_code() != 0) {
+      std::fprintf(stderr, "dpcov: %s\n", hint.c_str());
+      return kExitUsage;
+    }
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "../core/check.hpp"
+#include "../core/estimators/ols_bootstrap.hpp"
+#include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "guard.hpp"
@@ -149,6 +151,45 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
       for (size_t i = 0; i < r.reject.size(); ++i) reject[i] = r.reject[i] ? 1 : 0;
     if (noise_norm_bound != nullptr) *noise_norm_bound = r.noise_norm_bound;
     if (kappa != nullptr) *kappa = r.kappa;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, int64_t num_bootstrap, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper, double *noise_norm, double *kappa) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(receipt, "receipt");
+    check::not_null(rng, "rng");
+    check::not_null(coefficients, "coefficients");
+    if (receipt->struct_size < offsetof(dpcov_receipt, dof) + sizeof(double))
+      fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ", sizeof(dpcov_receipt),
+           ", got ", receipt->struct_size);
+    if (receipt->dim != d)
+      fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt->dim, " but the release is ", d,
+           " x ", d);
+    mech::Receipt noise_receipt;
+    noise_receipt.mechanism = mech::mechanism_id(receipt->mechanism);
+    noise_receipt.sigma = receipt->sigma;
+    noise_receipt.scale = receipt->scale;
+    noise_receipt.dof = receipt->dof;
+    const est::ReleaseNoise noise = est::release_noise(noise_receipt);
+    const est::RegressionSpec spec =
+        ols_spec(d, receipt->n, label, features, num_features, reg_params);
+    const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
+    dpcov::random::Rng local = rng->rng;
+    const est::BootstrapIntervals r =
+        est::ols_bootstrap_intervals(view, noise, spec, num_bootstrap, local);
+    copy_out(r.coefficients, coefficients);
+    copy_out(r.std_errors, std_errors);
+    copy_out(r.p_values, p_values);
+    copy_out(r.ci_lower, ci_lower);
+    copy_out(r.ci_upper, ci_upper);
+    if (noise_norm != nullptr) *noise_norm = r.noise_norm;
+    if (kappa != nullptr) *kappa = r.kappa;
+    rng->rng = local;
   });
 }
 

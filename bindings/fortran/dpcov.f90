@@ -909,6 +909,23 @@ module dpcov
         noise_norm_bound, kappa
       integer(c_int32_t) :: dpcov_ols_analyze_gauss_intervals
     end function
+    !> Optional outputs (std_errors ... kappa) are c_null_ptr or c_loc of p elements (one for
+    !> noise_norm and kappa).
+    function dpcov_ols_bootstrap_intervals(layout, d, released, ld, receipt, label, features, &
+        num_features, reg_params, num_bootstrap, rng, coefficients, std_errors, p_values, &
+        ci_lower, ci_upper, noise_norm, kappa) bind(c, name='dpcov_ols_bootstrap_intervals')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_regression_params, dpcov_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: d, ld, label, num_features, num_bootstrap
+      real(c_double), intent(in) :: released(*)
+      type(dpcov_receipt), intent(in) :: receipt
+      integer(c_int64_t), intent(in) :: features(*)
+      type(dpcov_regression_params), intent(in) :: reg_params
+      type(c_ptr), value :: rng
+      real(c_double), intent(out) :: coefficients(*)
+      type(c_ptr), value :: std_errors, p_values, ci_lower, ci_upper, noise_norm, kappa
+      integer(c_int32_t) :: dpcov_ols_bootstrap_intervals
+    end function
 
     ! ---- private_glasso.h ----------------------------------------------------------------------
     function dpcov_private_glasso_plan(mechanism, dim, n, bound, epsilon, delta, params, rho, &

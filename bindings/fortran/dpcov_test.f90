@@ -178,6 +178,13 @@ contains
             'guaranteed intervals')
     call check(kap > 0 .and. kap < 1 .and. eta > 0 .and. all(lo < coef) .and. all(coef < hi), &
                'guaranteed intervals bracket the estimate')
+    call ok(dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, int(d, c_int64_t), rel, &
+                                          int(d, c_int64_t), rec, 3_c_int64_t, features, &
+                                          3_c_int64_t, rp, 999_c_int64_t, rng, coef, c_null_ptr, &
+                                          c_null_ptr, c_loc(lo), c_loc(hi), c_loc(eta), c_loc(kap)), &
+            'bootstrap intervals')
+    call check(kap > 0 .and. kap < 1 .and. eta > 0 .and. all(lo < coef) .and. all(coef < hi), &
+               'bootstrap intervals bracket the estimate')
   end subroutine
 
   subroutine check(condition, what)

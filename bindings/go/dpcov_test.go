@@ -513,4 +513,14 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 	if _, err := OLSAnalyzeGaussIntervals(released, 1e4, 100000, 3, []int64{0, 1, 2}, nil); !errors.Is(err, ErrPrecondition) {
 		t.Fatalf("got %v", err)
 	}
+	boot, err := OLSBootstrapIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, 999, seeded(t, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range beta {
+		if !(boot.CILower[j] < boot.Coefficients[j] && boot.Coefficients[j] < boot.CIUpper[j] &&
+			res.CILower[j] < boot.CILower[j] && boot.CIUpper[j] < res.CIUpper[j] && boot.PValues[j] < 0.05) {
+			t.Fatalf("coefficient %d: %+v", j, boot)
+		}
+	}
 }

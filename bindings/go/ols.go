@@ -118,3 +118,51 @@ func OLSAnalyzeGaussIntervals(released Matrix, sigma float64, n, label int64, fe
 	}
 	return res, nil
 }
+
+// BootstrapIntervals are noise-aware OLS intervals from a release (intercept first): percentile
+// intervals of a parametric bootstrap that redraws the model's sampling noise and the mechanism's
+// noise. StdErrors is the spread of the refits, PValues test beta_j = 0 consistently with the
+// intervals, NoiseNorm is the level-quantile of the noise's spectral norm on X'X and Kappa its
+// ratio to lambda_min of the released X'X.
+type BootstrapIntervals struct {
+	Coefficients, StdErrors, PValues, CILower, CIUpper []float64
+	NoiseNorm, Kappa                                   float64
+}
+
+// OLSBootstrapIntervals computes noise-aware OLS intervals and p-values from a release of
+// AnalyzeGauss, LaplaceSym or WishartAdditive and its receipt (Ferrando, Wang, Sheldon, AISTATS
+// 2022); the receipt's Mechanism, Dim, N, Sigma, Scale and DOF are read. Post-processing: no
+// privacy cost; rng draws the bootstrap. Returns an error with status PRECONDITION when the
+// noise swamps the data.
+func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, features []int64,
+	regParams *RegressionParams, numBootstrap int64, rng *RNG) (BootstrapIntervals, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return BootstrapIntervals{}, err
+	}
+	p := numCoefficients(features, regParams)
+	// One spare element in each slice keeps the pointers valid for p = 0.
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	rec := newCReceipt()
+	rec.mechanism = C.int32_t(receipt.Mechanism)
+	rec.dim = C.int64_t(receipt.Dim)
+	rec.n = C.int64_t(receipt.N)
+	rec.sigma = C.double(receipt.Sigma)
+	rec.scale = C.double(receipt.Scale)
+	rec.dof = C.double(receipt.DOF)
+	var norm, kappa C.double
+	rp := regParams.c()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_ols_bootstrap_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
+			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
+			C.int64_t(numBootstrap), rng.p, doubles(out[0]), doubles(out[1]), doubles(out[2]),
+			doubles(out[3]), doubles(out[4]), &norm, &kappa)
+	})
+	if err != nil {
+		return BootstrapIntervals{}, err
+	}
+	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
+		CILower: out[3][:p], CIUpper: out[4][:p], NoiseNorm: float64(norm), Kappa: float64(kappa)}, nil
+}

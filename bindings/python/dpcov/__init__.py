@@ -36,7 +36,7 @@ from .gram import GramAccumulator
 from .learn import PrivateCovariance, PrivateLinearRegression, PrivatePCA
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
-from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_jl
+from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
 from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
@@ -132,6 +132,7 @@ __all__ = [
     "NumericalFailureError",
     "ols_analyze_gauss",
     "ols_analyze_gauss_intervals",
+    "ols_bootstrap_intervals",
     "ols_jl",
     "OutOfMemoryError",
     "pca_subspace_distance",

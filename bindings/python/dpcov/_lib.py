@@ -312,6 +312,9 @@ _PROTOTYPES = {
     "dpcov_ols_analyze_gauss_intervals": (status_t, [i32, i64, vp, i64, f64, i64, i64, vp, i64,
                                                      POINTER(RegressionParamsC), vp, vp, vp, vp,
                                                      vp, vp, vp, vp]),
+    "dpcov_ols_bootstrap_intervals": (status_t, [i32, i64, vp, i64, POINTER(ReceiptC), i64, vp,
+                                                 i64, POINTER(RegressionParamsC), i64, vp, vp, vp,
+                                                 vp, vp, vp, vp, vp]),
     # private_glasso.h
     "dpcov_private_glasso_plan": (status_t, [i32, i64, i64, f64, f64, f64,
                                              POINTER(MechanismParamsC), f64, POINTER(ReceiptC)]),

@@ -105,3 +105,39 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
         cols.size, byref(rp), *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(eta),
         byref(kappa)))
     return AnalyzeGaussIntervals(*outs, reject.astype(bool), eta.value, kappa.value)
+
+
+class BootstrapIntervals(NamedTuple):
+    """Noise-aware intervals from a release (intercept first): percentile intervals of a
+    parametric bootstrap that redraws the model's sampling noise and the mechanism's noise;
+    ``std_errors`` is the spread of the refits, ``p_values`` test beta_j = 0 consistently with
+    the intervals, ``noise_norm`` is the level-quantile of the noise's spectral norm on X'X and
+    ``kappa`` its ratio to lambda_min of the released X'X."""
+
+    coefficients: np.ndarray
+    std_errors: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    noise_norm: float
+    kappa: float
+
+
+def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rng,
+                            intercept_column: int = -1, level: float = 0.95,
+                            num_bootstrap: int = 999) -> BootstrapIntervals:
+    """Noise-aware OLS intervals and p-values from a release of analyze_gauss, laplace_sym or
+    wishart_additive and its ``receipt`` (``dpcov_ols_bootstrap_intervals``; Ferrando, Wang,
+    Sheldon, AISTATS 2022). Post-processing: no privacy cost; ``rng`` draws the bootstrap.
+    Raises :class:`~dpcov.errors.PreconditionError` when the noise swamps the data."""
+    m = _arrays.square(released, "released")
+    cols = _arrays.int64_vector(features, "features")
+    p = cols.size + (1 if intercept_column >= 0 else 0)
+    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
+    rp = regression_params(intercept_column, 0.0, level)
+    norm, kappa = c_double(), c_double()
+    _check(C.dpcov_ols_bootstrap_intervals(
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
+        cols.size, byref(rp), int(num_bootstrap), rng, *[_arrays.ptr(o) for o in outs],
+        byref(norm), byref(kappa)))
+    return BootstrapIntervals(*outs, norm.value, kappa.value)

@@ -191,6 +191,30 @@ def test_guaranteed_intervals_from_an_analyze_gauss_release():
         dpcov.ols_analyze_gauss_intervals(released, 1e4, n, label=3, features=[0, 1, 2])
 
 
+def test_noise_aware_intervals_from_a_release_and_its_receipt():
+    gen = np.random.default_rng(11)
+    n = 100000
+    X = gen.normal(scale=0.08, size=(n, 3))
+    y = X @ [0.5, -0.5, 0.0] + gen.normal(scale=0.08, size=n)
+    A = np.column_stack([X, y])
+    G = A.T @ A
+    with dpcov.Rng(12) as rng:
+        released, receipt = dpcov.release("laplace_sym", G, n, 1.0, 1.0, 1e-6, rng)
+        res = dpcov.ols_bootstrap_intervals(released, receipt, label=3, features=[0, 1, 2],
+                                            rng=rng)
+        assert np.all(res.ci_lower < res.coefficients) and np.all(res.coefficients < res.ci_upper)
+        assert res.p_values[0] < 0.05 and res.p_values[1] < 0.05
+        assert np.all((res.p_values <= 0.05) == ((res.ci_lower > 0) | (res.ci_upper < 0)))
+        assert 0 < res.kappa < 1 and res.noise_norm > 0
+        with pytest.raises(dpcov.UnmetPreconditionError, match="swamps"):
+            dpcov.ols_bootstrap_intervals(released / 1000, receipt, label=3, features=[0, 1, 2],
+                                          rng=rng)
+        iev_plan = dpcov.plan("iev", 4, n, 1.0, 1.0, 0.0)
+        with pytest.raises(ValueError, match="iev"):
+            dpcov.ols_bootstrap_intervals(released, iev_plan, label=3, features=[0, 1, 2],
+                                          rng=rng)
+
+
 def test_plans_of_the_projection_and_posterior_mechanisms():
     jl = dpcov.plan("jl_ridge", 5, 100, 1.0, 1.0, 1e-6, projection_rows=50)
     assert jl.projection_rows == 50 and jl.threshold_w2 > 0

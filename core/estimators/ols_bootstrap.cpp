@@ -1,0 +1,190 @@
+#include "ols_bootstrap.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../check.hpp"
+#include "../linalg/blas.hpp"
+#include "../mechanisms/request.hpp"
+#include "../random/normal.hpp"
+#include "../random/symmetric_noise.hpp"
+#include "../random/wishart.hpp"
+
+namespace dpcov::estimators {
+
+namespace {
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+// One draw of the mechanism's noise restricted to k columns, minus its mean.
+Matrix centred_noise(const ReleaseNoise &noise, int64_t k, random::Rng &rng) {
+  Matrix e(k, k);
+  switch (noise.kind) {
+    case ReleaseNoise::Kind::SymmetricGaussian:
+      random::symmetric_gaussian_noise(rng, noise.scale, e);
+      break;
+    case ReleaseNoise::Kind::SymmetricLaplace:
+      random::symmetric_laplace_noise(rng, noise.scale, e);
+      break;
+    case ReleaseNoise::Kind::Wishart: {
+      Matrix scale = Matrix::identity(k);
+      for (int64_t i = 0; i < k; ++i) scale(i, i) = noise.scale;
+      e = random::wishart(rng, noise.dof, scale);
+      for (int64_t i = 0; i < k; ++i) e(i, i) -= noise.dof * noise.scale;
+      break;
+    }
+  }
+  return e;
+}
+
+// The noise mean on the diagonal (0 off the diagonal for every supported law).
+double diagonal_mean(const ReleaseNoise &noise) {
+  return noise.kind == ReleaseNoise::Kind::Wishart ? noise.dof * noise.scale : 0.0;
+}
+
+// Solves A x = b for A symmetric positive definite; false (x untouched) when it is not.
+bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double> &x) {
+  Matrix l;
+  if (!linalg::cholesky(a, l)) return false;
+  Matrix v(a.rows(), 1);
+  for (int64_t i = 0; i < a.rows(); ++i) v(i, 0) = b[at(i)];
+  linalg::trsm_lower(linalg::Side::Left, linalg::Trans::No, 1.0, l, v);
+  linalg::trsm_lower(linalg::Side::Left, linalg::Trans::Yes, 1.0, l, v);
+  for (int64_t i = 0; i < a.rows(); ++i) x[at(i)] = v(i, 0);
+  return true;
+}
+
+}  // namespace
+
+ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
+  using mechanisms::MechanismId;
+  switch (receipt.mechanism) {
+    case MechanismId::AnalyzeGauss:
+      return {ReleaseNoise::Kind::SymmetricGaussian, receipt.sigma, 0.0};
+    case MechanismId::LaplaceSym:
+      return {ReleaseNoise::Kind::SymmetricLaplace, receipt.scale, 0.0};
+    case MechanismId::WishartAdditive:
+      return {ReleaseNoise::Kind::Wishart, receipt.scale, receipt.dof};
+    default:
+      fail(DPCOV_E_INVALID_ARGUMENT, "no noise-aware intervals for a ",
+           mechanisms::mechanism_name(receipt.mechanism), " release: its noise is not additive "
+           "with a known law (supported: analyze_gauss, laplace_sym, wishart_additive)");
+  }
+}
+
+void validate(const ReleaseNoise &noise, int64_t order) {
+  check::positive_finite(noise.scale, "noise scale");
+  if (noise.kind == ReleaseNoise::Kind::Wishart) {
+    check::finite(noise.dof, "Wishart degrees of freedom");
+    if (!(noise.dof > static_cast<double>(order - 1)))
+      fail(DPCOV_E_INVALID_ARGUMENT, "Wishart degrees of freedom must exceed ", order - 1,
+           ", got ", noise.dof);
+  }
+}
+
+BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
+                                           const RegressionSpec &spec, int64_t bootstrap,
+                                           random::Rng &rng) {
+  check::all_finite(released, "released matrix");
+  check::symmetric(released, "released matrix");
+  validate(spec, released.rows);
+  if (spec.ridge != 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "the bootstrap intervals are for OLS: ridge must be 0, got ",
+         spec.ridge);
+  std::vector<int64_t> cols;
+  if (spec.intercept_column >= 0) cols.push_back(spec.intercept_column);
+  cols.insert(cols.end(), spec.features.begin(), spec.features.end());
+  const int64_t p = static_cast<int64_t>(cols.size());
+  validate(noise, p + 1);
+  const double alpha = 1.0 - spec.level;
+  // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
+  const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
+  if (bootstrap < 1 || k < 1)
+    fail(DPCOV_E_INVALID_ARGUMENT, "the number of bootstrap draws must be >= ",
+         static_cast<int64_t>(std::ceil(2.0 / alpha)) - 1, " at level ", spec.level, ", got ",
+         bootstrap);
+
+  // G^ = M~ - mu over the coefficient columns and the label.
+  const double mu = diagonal_mean(noise);
+  Matrix g(p, p);
+  std::vector<double> gxy(at(p));
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) g(i, j) = released(cols[at(i)], cols[at(j)]);
+    g(j, j) -= mu;
+    gxy[at(j)] = released(cols[at(j)], spec.label);
+  }
+  const double gyy = released(spec.label, spec.label) - mu;
+
+  BootstrapIntervals out;
+  out.coefficients.assign(at(p), 0.0);
+  Matrix l;
+  if (!linalg::cholesky(g, l) || !spd_solve(g, gxy, out.coefficients))
+    fail(DPCOV_E_PRECONDITION, "the feature block of the release (minus the noise mean) is not "
+         "positive definite (smallest eigenvalue ", linalg::eigvalsh(g).front(),
+         "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
+  double explained = 0.0;
+  for (int64_t i = 0; i < p; ++i) explained += gxy[at(i)] * out.coefficients[at(i)];
+  const double rss = gyy - explained;
+  out.rss_clamped = rss < 0.0;
+  const double s = std::sqrt(std::max(rss, 0.0) / static_cast<double>(spec.rows - p));
+
+  // g beta~, the mean of X'y in every bootstrap world.
+  std::vector<double> g_beta(at(p), 0.0);
+  for (int64_t i = 0; i < p; ++i)
+    for (int64_t j = 0; j < p; ++j) g_beta[at(i)] += g(i, j) * out.coefficients[at(j)];
+
+  std::vector<std::vector<double>> draws(at(p));
+  std::vector<double> norms, z(at(p)), xy(at(p)), beta(at(p));
+  for (int64_t b = 0; b < bootstrap; ++b) {
+    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
+    const Matrix e = centred_noise(noise, p + 1, rng);
+    Matrix xx = g;
+    Matrix e_xx(p, p);
+    for (int64_t i = 0; i < p; ++i) {
+      double lz = 0.0;  // (L z)_i: L lower triangular, so Z = s L z ~ N(0, s^2 G^_XX)
+      for (int64_t j = 0; j <= i; ++j) lz += l(i, j) * z[at(j)];
+      xy[at(i)] = g_beta[at(i)] + s * lz + e(i, p);
+      for (int64_t j = 0; j < p; ++j) {
+        xx(i, j) += e(i, j);
+        e_xx(i, j) = e(i, j);
+      }
+    }
+    const std::vector<double> eig = linalg::eigvalsh(e_xx);
+    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    if (!spd_solve(xx, xy, beta)) {
+      ++out.failed_draws;
+      continue;
+    }
+    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
+  }
+  const int64_t f = out.failed_draws;
+  if (f >= k)
+    fail(DPCOV_E_PRECONDITION, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
+         " bootstrap draws the noisy feature block is not positive definite, so no ",
+         spec.level, " interval can be formed; more rows, a larger epsilon or fewer columns");
+
+  std::sort(norms.begin(), norms.end());
+  const auto q = static_cast<int64_t>(std::ceil(spec.level * static_cast<double>(bootstrap))) - 1;
+  out.noise_norm = norms[at(std::clamp<int64_t>(q, 0, bootstrap - 1))];
+  out.kappa = out.noise_norm / linalg::eigvalsh(g).front();
+  const double denominator = static_cast<double>(bootstrap + 1);
+  for (int64_t i = 0; i < p; ++i) {
+    std::vector<double> &v = draws[at(i)];
+    std::sort(v.begin(), v.end());
+    // Failed worlds sit at -inf for the lower end and at +inf for the upper one.
+    out.ci_lower.push_back(v[at(k - f - 1)]);
+    out.ci_upper.push_back(v[at(bootstrap - k)]);
+    double mean = 0.0, square = 0.0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    for (double x : v) square += (x - mean) * (x - mean);
+    out.std_errors.push_back(std::sqrt(square / static_cast<double>(v.size() - 1)));
+    const auto below = std::upper_bound(v.begin(), v.end(), 0.0) - v.begin() + f;
+    const auto above = v.end() - std::lower_bound(v.begin(), v.end(), 0.0) + f;
+    const double tail = static_cast<double>(std::min(below, above) + 1);
+    out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
+  }
+  return out;
+}
+
+}  // namespace dpcov::estimators

@@ -1,0 +1,76 @@
+// Noise-aware OLS confidence intervals and p-values from a released second-moment matrix by
+// parametric bootstrap (Ferrando, Wang, Sheldon, "Parametric bootstrap for differentially private
+// confidence intervals", AISTATS 2022, Sec. 5, OLS with fixed design). Post-processing: it reads
+// the release and the public noise law of the mechanism that made it, never the data.
+//
+// The release is M~ = G + E over the columns S = (coefficient columns, label), E independent of
+// the data with a known law of mean mu. From the release alone:
+//   G^ = M~ - mu,  beta~ = G^_XX^{-1} g^_Xy,  s^2 = max(0, g^_yy - g^_Xy' beta~) / (n - p).
+// Each of B bootstrap worlds takes (G^_XX, beta~, s^2) as the truth and redraws what the data and
+// the mechanism add: X'y* = G^_XX beta~ + Z, Z ~ N(0, s^2 G^_XX) (the sampling noise X'e of the
+// model y = X beta + e, e ~ N(0, s^2 I), given X), and a fresh E* of the mechanism's law, then
+// refits beta*_b = (G^_XX + E*_XX - mu_XX)^{-1} (X'y* + E*_Xy - mu_Xy). The intervals are the
+// percentile intervals of the beta*_b; the p-value of beta_j = 0 is the smallest level whose
+// interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
+// would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
+// there are so many that an end would be infinite, nothing is returned (DPCOV_E_PRECONDITION):
+// the noise swamps the data at this n and epsilon.
+//
+// Coverage is measured, not proven: tests/statistical/ols_bootstrap_coverage_test.cpp and
+// build/bench/ols_coverage.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/receipt.hpp"
+#include "../random/rng.hpp"
+#include "regression.hpp"
+
+namespace dpcov::estimators {
+
+// The law of the noise E a mechanism added to the whole d x d statistic; its restriction to any
+// set of columns has the same form (iid entries, or W(k, scale I) of that order).
+struct ReleaseNoise {
+  enum class Kind {
+    SymmetricGaussian,  // iid N(0, scale^2) upper triangle (Analyze Gauss: scale = sigma)
+    SymmetricLaplace,   // iid Laplace(scale) upper triangle (laplace_sym: scale = b)
+    Wishart,            // W_d(dof, scale I), mean dof * scale * I (wishart_additive)
+  };
+  Kind kind = Kind::SymmetricGaussian;
+  double scale = 0.0;
+  double dof = 0.0;
+};
+
+struct BootstrapIntervals {
+  // One entry per coefficient, intercept first (as regress orders them).
+  std::vector<double> coefficients;  // beta~ from the release minus the noise mean
+  std::vector<double> std_errors;    // standard deviation of the bootstrap refits
+  std::vector<double> p_values;      // of beta_j = 0, consistent with the intervals
+  std::vector<double> ci_lower, ci_upper;
+  double noise_norm = 0.0;  // the level-quantile of ||E*_XX||_2 over the bootstrap draws
+  double kappa = 0.0;       // noise_norm / lambda_min(G^_XX): >= 1 means the noise swamps X'X
+  int64_t failed_draws = 0; // bootstrap worlds whose feature block was not positive definite
+  bool rss_clamped = false; // the residual sum of the release was negative: s^2 = 0
+};
+
+// The noise law of a release from its receipt: analyze_gauss (sigma), laplace_sym (scale),
+// wishart_additive (dof, scale). Throws DPCOV_E_INVALID_ARGUMENT naming the mechanism for every
+// other one (its noise is not additive with a known law, or it is not private).
+ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
+
+// Checks the law: scale finite > 0; for Wishart dof finite > k - 1 for order k (k = p + 1).
+void validate(const ReleaseNoise &noise, int64_t order);
+
+// The intervals for `spec` (label, features, intercept column, rows = n > p, level; ridge must be
+// 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`
+// draws (>= 2 / (1 - level) - 1, so that each end is an order statistic) of `rng`.
+// Throws DPCOV_E_INVALID_ARGUMENT (spec, law, bootstrap), DPCOV_E_PRECONDITION when G^_XX is not
+// positive definite or too many bootstrap worlds are (the message says so), and the statuses of
+// the matrix checks.
+BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
+                                           const RegressionSpec &spec, int64_t bootstrap,
+                                           random::Rng &rng);
+
+}  // namespace dpcov::estimators

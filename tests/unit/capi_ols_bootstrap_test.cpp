@@ -1,0 +1,155 @@
+// The C ABI of the noise-aware (parametric bootstrap) OLS intervals: validation before any work,
+// outputs and generator untouched on failure, refusal when the noise swamps the data, and
+// intervals that shrink to the exact OLS fit as the noise vanishes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+struct Fixture {
+  dpcov_rng *rng = nullptr;
+  dpcov_receipt receipt{};
+  // X'X = 1000 I (3 features), X'y = (500, -200, 0), y'y = 1000: beta = (0.5, -0.2, 0).
+  std::vector<double> g = std::vector<double>(16, 0.0);
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3] = {7, 7, 7}, se[3] = {7, 7, 7}, p[3] = {7, 7, 7}, lo[3] = {7, 7, 7},
+         hi[3] = {7, 7, 7}, norm = 7, kappa = 7;
+  Fixture() {
+    dpcov_rng_create_seeded(&rng, 5, 0);
+    receipt.struct_size = sizeof receipt;
+    receipt.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;
+    receipt.dim = 4;
+    receipt.n = 4000;
+    receipt.sigma = 1.0;
+    for (int i = 0; i < 3; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;
+    g[15] = 1000.0;
+    g[3] = g[12] = 500.0;
+    g[7] = g[13] = -200.0;
+  }
+  ~Fixture() { dpcov_rng_destroy(&rng); }
+  dpcov_status call(const double *m, const dpcov_receipt *r, int64_t draws, const int64_t *f,
+                    double *c, dpcov_rng *generator) {
+    return dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, 4, m, 4, r, 3, f, 3, nullptr, draws,
+                                         generator, c, se, p, lo, hi, &norm, &kappa);
+  }
+  void expect_untouched() const {
+    EXPECT_EQ(coef[0], 7.0);
+    EXPECT_EQ(se[1], 7.0);
+    EXPECT_EQ(p[2], 7.0);
+    EXPECT_EQ(lo[0], 7.0);
+    EXPECT_EQ(hi[0], 7.0);
+    EXPECT_EQ(norm, 7.0);
+    EXPECT_EQ(kappa, 7.0);
+  }
+};
+
+TEST(CapiOlsBootstrap, BadArgumentsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorUntouched) {
+  Fixture f;
+  unsigned char before[80], after[80];
+  dpcov_rng_state_save(f.rng, before, sizeof before);
+  EXPECT_EQ(f.call(nullptr, &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.call(f.g.data(), nullptr, 999, f.features, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, 999, nullptr, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, 999, f.features, nullptr, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, 999, f.features, f.coef, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, 38, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find(">= 39"), std::string::npos);
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, -1, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  std::vector<double> nan = f.g;
+  nan[1] = nan[4] = NAN;
+  EXPECT_EQ(f.call(nan.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_E_NON_FINITE);
+  std::vector<double> skew = f.g;
+  skew[1] = 1.0;
+  EXPECT_EQ(f.call(skew.data(), &f.receipt, 999, f.features, f.coef, f.rng),
+            DPCOV_E_INVALID_ARGUMENT);
+  const int64_t label_as_feature[3] = {0, 1, 3};
+  EXPECT_EQ(f.call(f.g.data(), &f.receipt, 999, label_as_feature, f.coef, f.rng),
+            DPCOV_E_INVALID_ARGUMENT);
+
+  dpcov_receipt r = f.receipt;
+  r.struct_size = 8;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  r = f.receipt;
+  r.dim = 5;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  r = f.receipt;
+  r.n = 3;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  for (const double sigma : {0.0, -1.0, double(INFINITY), double(NAN)}) {
+    r = f.receipt;
+    r.sigma = sigma;
+    EXPECT_NE(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_OK) << sigma;
+  }
+  r = f.receipt;
+  r.mechanism = DPCOV_MECHANISM_IEV;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("iev"), std::string::npos);
+  r.mechanism = 9999;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  r = f.receipt;
+  r.mechanism = DPCOV_MECHANISM_WISHART_ADDITIVE;
+  r.scale = 1.0;
+  r.dof = 3.0;  // must exceed p = 3
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  dpcov_regression_params ridge;
+  dpcov_regression_params_default(&ridge);
+  ridge.ridge = 1.0;
+  EXPECT_EQ(dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, 4, f.g.data(), 4, &f.receipt, 3,
+                                          f.features, 3, &ridge, 999, f.rng, f.coef, f.se, f.p,
+                                          f.lo, f.hi, &f.norm, &f.kappa),
+            DPCOV_E_INVALID_ARGUMENT);
+  f.expect_untouched();
+  dpcov_rng_state_save(f.rng, after, sizeof after);
+  EXPECT_EQ(std::vector<unsigned char>(before, before + 80),
+            std::vector<unsigned char>(after, after + 80));
+}
+
+TEST(CapiOlsBootstrap, RefusesWhenTheNoiseSwampsTheData) {
+  Fixture f;
+  dpcov_receipt r = f.receipt;
+  r.sigma = 400.0;  // ||E_XX|| of order 2 sqrt(3) 400 > lambda_min = 1000
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("swamps"), std::string::npos);
+  f.expect_untouched();
+  std::vector<double> indefinite = f.g;
+  indefinite[0] = -1.0;
+  EXPECT_EQ(f.call(indefinite.data(), &f.receipt, 999, f.features, f.coef, f.rng),
+            DPCOV_E_PRECONDITION);
+}
+
+TEST(CapiOlsBootstrap, IntervalsAroundTheFitWithPValuesThatAgreeWithThem) {
+  Fixture f;
+  ASSERT_EQ(f.call(f.g.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_OK);
+  const double beta[3] = {0.5, -0.2, 0.0};
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(f.coef[j], beta[j], 1e-15);
+    EXPECT_LT(f.lo[j], beta[j]);
+    EXPECT_GT(f.hi[j], beta[j]);
+    // Sampling sd sqrt(s^2 / 1000) with s^2 = (1000 - 290) / 3997, noise about 1 / 1000.
+    EXPECT_GT(f.se[j], 0.01);
+    EXPECT_LT(f.se[j], 0.02);
+    EXPECT_EQ(f.p[j] <= 0.05, f.lo[j] > 0.0 || f.hi[j] < 0.0) << j;
+  }
+  EXPECT_LT(f.p[0], 0.01);
+  EXPECT_GT(f.p[2], 0.05);
+  EXPECT_GT(f.kappa, 0.0);
+  EXPECT_LT(f.kappa, 0.01);
+  // Laplace and Wishart laws run too; the Wishart mean dof * scale is removed from the diagonal.
+  dpcov_receipt r = f.receipt;
+  r.mechanism = DPCOV_MECHANISM_LAPLACE_SYM;
+  r.scale = 1.0;
+  EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_OK);
+  r.mechanism = DPCOV_MECHANISM_WISHART_ADDITIVE;
+  r.dof = 10.0;
+  std::vector<double> shifted = f.g;
+  for (int i = 0; i < 4; ++i) shifted[static_cast<size_t>(5 * i)] += 10.0;
+  EXPECT_EQ(f.call(shifted.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_OK);
+  EXPECT_NEAR(f.coef[0], 0.5, 1e-15);
+}
+
+}  // namespace

@@ -1,10 +1,11 @@
 #!/bin/sh
 # A user's install, checked end to end: the build is installed into a scratch prefix (meson install
-# with DESTDIR, no rebuild), then the installed `dpcov` command and a C, a C++ (CMake
-# find_package), a Go (go.work, no replace) and a Fortran program built against the installed
-# files run with an empty environment: no LD_LIBRARY_PATH, no DPCOV_LIBRARY. Building finds the
-# prefix the way each tool expects (pkg-config's --define-variable or PKG_CONFIG_PATH,
-# CMAKE_PREFIX_PATH); running needs nothing, through the runpaths.
+# with DESTDIR, no rebuild); then the installed `dpcov` command (with its man pages and bash
+# completion), and a C, a C++ (CMake find_package), a Go (go.work, no replace), a Fortran (the
+# installed module) and a Python (pip into a virtual environment) program built against the
+# installed files run with an empty environment: no LD_LIBRARY_PATH, no DPCOV_LIBRARY. Building
+# finds the prefix the way each tool expects (pkg-config with PKG_CONFIG_PATH, CMAKE_PREFIX_PATH);
+# running needs nothing, through the runpaths and the library path pip recorded.
 # Usage: check_prefix_install.sh BUILD_ROOT SOURCE_ROOT
 set -eu
 build=$(cd "$1" && pwd)
@@ -34,6 +35,25 @@ run "$prefix/bin/dpcov" --version
 run "$prefix/bin/dpcov" plan --mechanism analyze_gauss --epsilon 1 --delta 1e-6 --bound 1 \
   --dims 3 --rows 1000 >/dev/null
 echo "dpcov plan: ok"
+
+echo "== man pages and shell completion"
+if command -v help2man >/dev/null; then
+  commands=$(run "$prefix/bin/dpcov" --help |
+    awk '/^Subcommands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }')
+  for page in dpcov $(for c in $commands; do echo "dpcov-$c"; done); do
+    run man -M "$prefix/share/man" "$page" 2>/dev/null | grep -q "^NAME" ||
+      { echo "FAILED: man $page (every command needs its page: cli/meson.build)"; exit 1; }
+  done
+  echo "man -M $prefix/share/man: dpcov" $(for c in $commands; do printf 'dpcov-%s ' "$c"; done)
+else
+  echo "FAILED: help2man not found: install help2man (scripts/setup)"; exit 1
+fi
+completed=$(run bash -c '. "$1/share/bash-completion/completions/dpcov"
+  COMP_WORDS=("$1/bin/dpcov" release --eps); COMP_CWORD=2; _dpcov; echo "${COMPREPLY[*]}"' \
+  bash "$prefix")
+[ "$completed" = "--epsilon" ] || { echo "FAILED: bash completion of --eps: '$completed'"; exit 1; }
+[ -f "$prefix/share/zsh/site-functions/_dpcov" ] || { echo "FAILED: zsh completion"; exit 1; }
+echo "bash completion: dpcov release --eps -> $completed"
 
 echo "== C (pkg-config dpcov)"
 cc -std=c99 -pedantic-errors -Wall -Werror "$source/tests/abi/c99_program.c" \

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,71 @@ struct RegressOptions {
   double ridge = 0.0;
   double level = 0.95;
   bool json = false;
+  bool plug_in = false;          // also print the table that treats the release as exact data
+  int64_t bootstrap = 999;       // draws of the noise-aware intervals
+  std::optional<uint64_t> seed;  // of the bootstrap generator (default: OS entropy)
 };
+
+// Noise-aware intervals of the OLS coefficients by parametric bootstrap
+// (dpcov_ols_bootstrap_intervals): computed for a release whose mechanism has a known noise law.
+// `refusal` says why there are none.
+struct NoiseAware {
+  bool computed = false;
+  std::string refusal;
+  std::vector<double> coef, se, p, lower, upper;
+  double noise_norm = 0.0, kappa = 0.0;
+};
+
+// The C receipt fields the bootstrap reads, from the JSON receipt; nullopt when the mechanism
+// named there is not one of the library's.
+std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id) {
+    const char *name = dpcov_mechanism_name(id);
+    if (name != nullptr && m.mechanism() == name) r.mechanism = id;
+  }
+  if (r.mechanism == 0) return std::nullopt;
+  r.dim = m.dim;
+  r.n = *m.rows;
+  r.sigma = m.receipt.value("sigma", 0.0);
+  r.scale = m.receipt.value("scale", 0.0);
+  r.dof = m.receipt.value("dof", 0.0);
+  return r;
+}
+
+NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                 int64_t label, const std::vector<int64_t> &features,
+                                 dpcov_regression_params params, size_t size,
+                                 const RegressOptions &o) {
+  NoiseAware out;
+  const std::optional<dpcov_receipt> receipt = noise_receipt(m);
+  if (!receipt) {
+    out.refusal = concat("the receipt names no mechanism of this library ('", m.mechanism(), "')");
+    return out;
+  }
+  params.ridge = 0.0;
+  dpcov_rng *rng = nullptr;
+  library_check(o.seed ? dpcov_rng_create_seeded(&rng, *o.seed, 0)
+                       : dpcov_rng_create_from_entropy(&rng),
+                "bootstrap generator");
+  std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
+  for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper}) v->resize(size);
+  const dpcov_status status = dpcov_ols_bootstrap_intervals(
+      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, &*receipt, label, features.data(),
+      static_cast<int64_t>(features.size()), &params, o.bootstrap, rng, out.coef.data(),
+      out.se.data(), out.p.data(), out.lower.data(), out.upper.data(), &out.noise_norm,
+      &out.kappa);
+  if (status == DPCOV_E_PRECONDITION ||
+      (status == DPCOV_E_INVALID_ARGUMENT &&
+       std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos)) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, concat(m.path, ": noise-aware intervals"));
+  out.computed = true;
+  return out;
+}
 
 // Intervals that account for the privacy noise of an Analyze Gauss release
 // (dpcov_ols_analyze_gauss_intervals; proofs/ols_analyze_gauss.md), for the OLS coefficients (no
@@ -65,6 +130,9 @@ Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double>
 
 // What the matrix's origin means for the inference printed with it.
 std::string provenance_note(const LoadedMatrix &m) {
+  if (m.mechanism() == "ols_jl")
+    return "note: an ols_jl release: the intervals are exact (Student t) about the data's OLS "
+           "estimate (Sheffet 2017, Alg. 1), not about the model's coefficients.";
   if (m.is_private_release())
     return "note: the standard errors, p-values and intervals treat the released matrix as exact "
            "data; they do not account for the privacy noise (see `dpcov compare` for its size).";
@@ -107,28 +175,44 @@ void run_regress(const RegressOptions &o) {
   params.level = o.level;
   const int64_t p = static_cast<int64_t>(features.size()) + (intercept >= 0 ? 1 : 0);
   const auto size = static_cast<size_t>(p > 0 ? p : 1);
-  std::vector<double> coef(size), se(size), t(size), pv(size), lo(size), hi(size);
-  dpcov_regression_summary summary{};
-  summary.struct_size = sizeof summary;
-  const dpcov_status status = dpcov_regression_fit(
-      DPCOV_ROW_MAJOR, d, g.data(), d, n, label, features.data(),
-      static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), pv.data(),
-      lo.data(), hi.data(), &summary);
-  if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)
-    library_fail(status, concat(m.path, ": regression"),
-                 concat(dpcov_last_error_message(),
-                        o.ridge > 0 ? concat(" (that penalty is added to the current --ridge ",
-                                             o.ridge, ")")
-                                    : std::string()));
-  library_check(status, concat(m.path, ": regression"));
-
   std::vector<std::string> terms;
   if (intercept >= 0) terms.push_back(m.names[static_cast<size_t>(intercept)]);
   for (int64_t j : features) terms.push_back(m.names[static_cast<size_t>(j)]);
   const double alpha = 1.0 - o.level;
+  const std::string level_pct = format_number(100.0 * alpha, 3) + "%";
+
+  // A private release (ols_jl aside, whose table is Sheffet's exact inference on the projection)
+  // gets the noise-aware intervals; the table that treats it as exact data only on request.
+  const bool release = m.is_private_release() && m.mechanism() != "ols_jl";
+  const bool classical = !release || o.plug_in;
+  std::vector<double> coef(size), se(size), t(size), pv(size), lo(size), hi(size);
+  dpcov_regression_summary summary{};
+  summary.struct_size = sizeof summary;
+  if (classical) {
+    const dpcov_status status = dpcov_regression_fit(
+        DPCOV_ROW_MAJOR, d, g.data(), d, n, label, features.data(),
+        static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(),
+        pv.data(), lo.data(), hi.data(), &summary);
+    if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)
+      library_fail(status, concat(m.path, ": regression"),
+                   concat(dpcov_last_error_message(),
+                          o.ridge > 0 ? concat(" (that penalty is added to the current --ridge ",
+                                               o.ridge, ")")
+                                      : std::string()));
+    library_check(status, concat(m.path, ": regression"));
+  }
   std::vector<bool> reject(size);
   for (size_t i = 0; i < terms.size(); ++i) reject[i] = pv[i] < alpha;
-  const Guaranteed sure = guaranteed_intervals(m, g, label, features, params, size);
+  NoiseAware aware;
+  Guaranteed sure;
+  if (release) {
+    aware = noise_aware_intervals(m, g, label, features, params, size, o);
+    sure = guaranteed_intervals(m, g, label, features, params, size);
+  }
+  const char *plug_in_label = "plug-in: treats the release as exact data";
+  const auto sign = [](double lower, double upper) {
+    return lower > 0.0 ? "+" : upper < 0.0 ? "-" : "unclear";
+  };
 
   if (o.json) {
     nlohmann::ordered_json out;
@@ -141,17 +225,40 @@ void run_regress(const RegressOptions &o) {
     out["n"] = *m.rows;
     out["ridge"] = o.ridge;
     out["level"] = o.level;
-    out["dof"] = summary.dof;
-    out["rss"] = summary.rss;
-    out["residual_variance"] = summary.residual_variance;
-    out["t_critical"] = summary.t_critical;
-    out["rss_clamped"] = summary.rss_clamped != 0;
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < terms.size(); ++i)
-      rows.push_back({{"term", terms[i]}, {"coef", coef[i]}, {"std_error", se[i]},
-                      {"t", t[i]}, {"p", pv[i]}, {"ci_lower", lo[i]}, {"ci_upper", hi[i]},
-                      {"reject", static_cast<bool>(reject[i])}});
-    out["coefficients"] = rows;
+    if (release) {
+      if (aware.computed) {
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+        for (size_t i = 0; i < terms.size(); ++i)
+          rows.push_back({{"term", terms[i]}, {"coef", aware.coef[i]}, {"std_error", aware.se[i]},
+                          {"p", aware.p[i]}, {"ci_lower", aware.lower[i]},
+                          {"ci_upper", aware.upper[i]},
+                          {"sign", sign(aware.lower[i], aware.upper[i])}});
+        out["noise_aware"] = {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
+                              {"noise_norm", aware.noise_norm}, {"kappa", aware.kappa},
+                              {"coefficients", rows}};
+      } else {
+        out["noise_aware"] = {{"refused", aware.refusal}};
+      }
+    }
+    if (classical) {
+      out["dof"] = summary.dof;
+      out["rss"] = summary.rss;
+      out["residual_variance"] = summary.residual_variance;
+      out["t_critical"] = summary.t_critical;
+      out["rss_clamped"] = summary.rss_clamped != 0;
+      nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < terms.size(); ++i) {
+        nlohmann::ordered_json row = {{"term", terms[i]}, {"coef", coef[i]}, {"std_error", se[i]},
+                                      {"t", t[i]}, {"p", pv[i]}, {"ci_lower", lo[i]},
+                                      {"ci_upper", hi[i]}};
+        if (release)
+          row["basis"] = plug_in_label;
+        else
+          row["reject"] = static_cast<bool>(reject[i]);
+        rows.push_back(row);
+      }
+      out[release ? "plug_in" : "coefficients"] = rows;
+    }
     if (sure.computed) {
       nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
       for (size_t i = 0; i < terms.size(); ++i)
@@ -169,28 +276,57 @@ void run_regress(const RegressOptions &o) {
   std::string text = concat("Regression of ", m.names[static_cast<size_t>(label)], " on ",
                             terms.size(), " term", terms.size() == 1 ? "" : "s", " from ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
-  text += concat("\n", "n = ", *m.rows, ", residual dof = ", summary.dof, " (from ", dof_source,
-                 "), ridge = ", o.ridge, ", level = ", o.level, "\n\n");
-  const std::string level_pct = format_number(100.0 * alpha, 3) + "%";
-  TextTable table({"term", "coef", "std.err", "t", "p", "ci.lower", "ci.upper",
-                   "reject H0 at " + level_pct});
-  for (size_t i = 0; i < terms.size(); ++i)
-    table.add_row({terms[i], format_number(coef[i]), format_number(se[i]), format_number(t[i]),
-                   format_number(pv[i], 3), format_number(lo[i]), format_number(hi[i]),
-                   reject[i] ? "yes" : "no"});
-  text += table.render();
-  text += concat("\nresidual variance ", format_number(summary.residual_variance), ", t critical ",
-                 format_number(summary.t_critical), "\n");
-  if (summary.rss_clamped)
-    text += "warning: the residual sum of squares was negative (the release is indefinite) and "
-            "was clamped to 0: the standard errors are 0.\n";
+  text += concat("\n", "n = ", *m.rows, ", level = ", o.level);
+  if (classical) text += concat(", residual dof = ", summary.dof, " (from ", dof_source, "), ridge = ", o.ridge);
+  text += "\n\n";
+  if (release) {
+    if (aware.computed) {
+      text += concat("Intervals that account for the sampling and the privacy noise (parametric "
+                     "bootstrap, ", o.bootstrap, " draws; coverage measured, README \"Benchmarks\"), "
+                     "noise norm ", format_number(aware.noise_norm), ", kappa ",
+                     format_number(aware.kappa, 3), ":\n\n");
+      TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",
+                       "sign (" + format_number(100.0 * o.level, 3) + "% CI)"});
+      for (size_t i = 0; i < terms.size(); ++i)
+        table.add_row({terms[i], format_number(aware.coef[i]), format_number(aware.se[i]),
+                       format_number(aware.p[i], 3), format_number(aware.lower[i]),
+                       format_number(aware.upper[i]), sign(aware.lower[i], aware.upper[i])});
+      text += table.render();
+      text += "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
+    } else {
+      text += concat("Intervals that account for the privacy noise: none: ", aware.refusal,
+                     ".\nAt n = ", *m.rows, " this release cannot support a conclusion about any "
+                     "coefficient.\n");
+    }
+  }
+  if (classical) {
+    if (release)
+      text += concat("\nPlug-in table (", plug_in_label, "; it ignores the privacy noise, so its "
+                     "errors, p-values and intervals are too small):\n\n");
+    std::vector<std::string> header = {"term", "coef", "std.err", "t", "p", "ci.lower", "ci.upper"};
+    header.push_back(release ? "basis" : "reject H0 at " + level_pct);
+    TextTable table(header);
+    for (size_t i = 0; i < terms.size(); ++i)
+      table.add_row({terms[i], format_number(coef[i]), format_number(se[i]), format_number(t[i]),
+                     format_number(pv[i], 3), format_number(lo[i]), format_number(hi[i]),
+                     release ? std::string("plug-in (release as exact)")
+                             : std::string(reject[i] ? "yes" : "no")});
+    text += table.render();
+    text += concat("\nresidual variance ", format_number(summary.residual_variance), ", t critical ",
+                   format_number(summary.t_critical), "\n");
+    if (summary.rss_clamped)
+      text += "warning: the residual sum of squares was negative (the release is indefinite) and "
+              "was clamped to 0: the standard errors are 0.\n";
+  } else if (release) {
+    text += "(--plug-in also prints the table that treats the release as exact data.)\n";
+  }
   if (intercept >= 0)
     text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
                    "data row; its coefficient is the intercept divided by c.\n");
-  text += provenance_note(m) + "\n";
+  if (!release) text += provenance_note(m) + "\n";
   if (sure.computed) {
-    text += concat("\nIntervals for the OLS coefficients that account for the privacy noise (cover "
-                   "the model's coefficients with probability >= ", o.level,
+    text += concat("\nGuaranteed intervals for the OLS coefficients (cover the model's "
+                   "coefficients with probability >= ", o.level,
                    "; proofs/ols_analyze_gauss.md), noise bound ",
                    format_number(sure.eta), ", kappa ", format_number(sure.kappa, 3), ":\n\n");
     TextTable guaranteed({"term", "ci.lower", "ci.upper", "reject H0 at " + level_pct});
@@ -199,8 +335,7 @@ void run_regress(const RegressOptions &o) {
                           sure.reject[i] ? "yes" : "no"});
     text += guaranteed.render();
   } else if (!sure.refusal.empty()) {
-    text += concat("\nIntervals for the OLS coefficients that account for the privacy noise: ",
-                   sure.refusal, "\n");
+    text += concat("\nGuaranteed intervals for the OLS coefficients: ", sure.refusal, "\n");
   }
   print_stdout(text);
 }
@@ -232,6 +367,13 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
                       "Confidence level of the intervals, in (0, 1) (default 0.95); H0 is "
                       "rejected when p < 1 - level");
   command->add_flag("--json", options->json, "Print the table as JSON");
+  command->add_flag("--plug-in", options->plug_in,
+                    "For a private release, also print the table that treats the release as "
+                    "exact data (ignores the privacy noise; labelled on every line)");
+  command->add_option("--bootstrap", options->bootstrap,
+                      "Draws of the noise-aware intervals of a private release (default 999)");
+  command->add_option("--seed", options->seed,
+                      "Seed of the bootstrap draws (default: OS entropy); costs no privacy");
   command->callback([&run, options] { run = [options] { run_regress(*options); }; });
 }
 

@@ -188,17 +188,37 @@ class Regress(CliCase):
         self.ok(["release", "--mechanism", "analyze_gauss", "--epsilon", "1", "--delta", "1e-6",
                  "--bound", "1", "--reject", "--seed", "3", "--quiet", self.path("model.npy"),
                  "-o", self.path("ag.csv")])
-        out = self.json_of(["regress", self.path("ag.csv"), "-y", "4"])
+        out = self.json_of(["regress", self.path("ag.csv"), "-y", "4", "--plug-in", "--seed", "1"])
         sure = out["guaranteed"]
         self.assertTrue(0 < sure["kappa"] < 1)
-        for plug_in, interval in zip(out["coefficients"], sure["intervals"]):
+        aware = out["noise_aware"]["coefficients"]
+        for plug_in, interval, boot in zip(out["plug_in"], sure["intervals"], aware):
             self.assertEqual(plug_in["term"], interval["term"])
-            # Wider than the plug-in interval around the same estimate.
-            self.assertLess(interval["ci_lower"], plug_in["ci_lower"])
-            self.assertGreater(interval["ci_upper"], plug_in["ci_upper"])
+            self.assertEqual(plug_in["basis"], "plug-in: treats the release as exact data")
+            self.assertNotIn("reject", plug_in)
+            # Wider than the plug-in interval around the same estimate, and than the bootstrap's.
+            self.assertLess(interval["ci_lower"], boot["ci_lower"])
+            self.assertGreater(interval["ci_upper"], boot["ci_upper"])
+            self.assertLess(boot["ci_lower"], plug_in["ci_lower"])
+            self.assertGreater(boot["ci_upper"], plug_in["ci_upper"])
         self.assertTrue(all(i["reject"] for i in sure["intervals"]))
+        self.assertEqual([b["sign"] for b in aware], ["+", "-", "+"])
         text = self.ok(["regress", self.path("ag.csv"), "-y", "4"])
-        self.assertIn("account for the privacy noise", text)
+        self.assertIn("account for the sampling and the privacy noise", text)
+        self.assertNotIn("reject H0 at 5%\n", text.split("Guaranteed")[0])
+        self.assertNotIn("plug-in (release as exact)", text)
+        text = self.ok(["regress", self.path("ag.csv"), "-y", "4", "--plug-in"])
+        table = [line for line in text.splitlines() if line.startswith("column ")]
+        self.assertEqual(sum("plug-in (release as exact)" in line for line in table), 3)
+
+    def test_a_release_swamped_by_noise_says_it_supports_no_conclusion(self):
+        np.save(self.path("small.npy"), self.a[:40, 1:] / 4)
+        self.ok(["release", "--mechanism", "laplace_sym", "--epsilon", "0.5", "--bound", "1",
+                 "--clip", "--seed", "3", "--quiet", self.path("small.npy"), "-o",
+                 self.path("small.csv")])
+        text = self.ok(["regress", self.path("small.csv"), "-y", "4"])
+        self.assertIn("cannot support a conclusion", text)
+        self.assertNotIn("plug-in", text.replace("--plug-in", ""))
 
     def test_usage_input_and_io_errors_have_their_exit_codes(self):
         np.savetxt(self.path("plain.csv"), np.eye(3), delimiter=",")
@@ -343,7 +363,8 @@ class Golden(CliCase):
 
     def test_regression_pca_and_glasso_of_the_release_match_the_golden_outputs(self):
         regress = self.json_of(["regress", self.released, "--label", "progression",
-                                "--features", "bmi,bp,s5", "--ridge", "1e7"])
+                                "--features", "bmi,bp,s5", "--ridge", "1e7", "--plug-in",
+                                "--seed", "1"])
         regress.pop("matrix"), regress.pop("receipt")
         self.check_golden("regress.json", regress, exact_keys=["n", "dof", "label"])
         pca = self.json_of(["pca", self.released, "-k", "3"])

@@ -36,11 +36,9 @@ void run_pca(const PcaOptions &o) {
   std::vector<double> values(static_cast<size_t>(k));
   std::vector<double> vectors(static_cast<size_t>(d * k));
   std::vector<double> ratio(static_cast<size_t>(k));
-  // The explained-variance ratio needs a positive trace; a noisy release of tiny data may not
-  // have one, and then only the eigenpairs are reported.
-  const bool with_ratio = trace > 0.0;
+  // The explained-variance ratios are those of the PSD projection of the matrix: in [0, 1].
   library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, values.data(),
-                                vectors.data(), k, with_ratio ? ratio.data() : nullptr),
+                                vectors.data(), k, ratio.data()),
                 concat(m.path, ": principal components"));
 
   std::optional<LoadedMatrix> other;
@@ -68,7 +66,7 @@ void run_pca(const PcaOptions &o) {
     out["k"] = k;
     out["trace"] = trace;
     out["eigenvalues"] = values;
-    out["explained_ratio"] = with_ratio ? nlohmann::ordered_json(ratio) : nlohmann::ordered_json();
+    out["explained_ratio"] = ratio;
     nlohmann::ordered_json loadings = nlohmann::ordered_json::object();
     for (int64_t i = 0; i < d; ++i) {
       std::vector<double> row(vectors.begin() + i * k, vectors.begin() + (i + 1) * k);
@@ -94,11 +92,11 @@ void run_pca(const PcaOptions &o) {
     const double r = ratio[static_cast<size_t>(i)];
     cumulative += r;
     spectrum.add_row({concat("PC", i + 1), format_number(values[static_cast<size_t>(i)], 6),
-                      with_ratio ? format_number(r, 4) : "-",
-                      with_ratio ? format_number(cumulative, 4) : "-"});
+                      format_number(r, 4), format_number(cumulative, 4)});
   }
   text += spectrum.render();
-  if (!with_ratio) text += "(trace <= 0: no explained-variance ratio)\n";
+  text += "explained: max(eigenvalue, 0) over the sum of the positive eigenvalues (the ratios of "
+          "the matrix projected onto the PSD cone), in [0, 1]\n";
   std::vector<std::string> header{"loadings"};
   for (int64_t i = 0; i < k; ++i) header.push_back(concat("PC", i + 1));
   TextTable loadings(header);

@@ -34,17 +34,20 @@ Matrix top_vectors(const linalg::SymmetricEigen &e, int64_t k) {
 PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_ratio) {
   const int64_t d = a.rows();
   check_k(k, d);
-  double trace = 0.0;
-  for (int64_t i = 0; i < d; ++i) trace += a(i, i);
-  if (want_ratio && !(trace > 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "explained variance ratios need a positive trace, got ", trace,
-         "; project the matrix onto the positive semidefinite cone first");
   const linalg::SymmetricEigen e = linalg::eigh(a);
+  // The ratios are those of the PSD projection of a (its negative eigenvalues clipped to 0, the
+  // nearest PSD matrix in Frobenius norm): each in [0, 1], summing to <= 1 over any k. The plain
+  // values / trace(a) of an indefinite release can exceed 1 or be negative. Without a positive
+  // eigenvalue the projection is 0 and explains nothing: every ratio is 0.
+  double clipped_sum = 0.0;
+  for (const double v : e.values) clipped_sum += std::max(v, 0.0);
   PrincipalComponents pc;
   pc.vectors = top_vectors(e, k);
   for (int64_t c = 0; c < k; ++c) {
     pc.values.push_back(e.values[static_cast<size_t>(d - 1 - c)]);
-    if (want_ratio) pc.explained_ratio.push_back(pc.values.back() / trace);
+    if (want_ratio)
+      pc.explained_ratio.push_back(clipped_sum > 0.0 ? std::max(pc.values.back(), 0.0) / clipped_sum
+                                                     : 0.0);
   }
   return pc;
 }

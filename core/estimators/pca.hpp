@@ -12,14 +12,16 @@ namespace dpcov::estimators {
 struct PrincipalComponents {
   std::vector<double> values;  // the k largest eigenvalues, descending
   Matrix vectors;              // d x k, orthonormal columns, matching `values`
-  // values[i] / trace(A), as in scikit-learn's explained_variance_ratio_; empty unless requested.
+  // max(values[i], 0) / sum_j max(lambda_j, 0) over all d eigenvalues: the explained-variance ratio
+  // of the PSD projection of A (scikit-learn's values / trace for a PSD A), in [0, 1] (0 when no
+  // eigenvalue is positive); empty unless requested.
   std::vector<double> explained_ratio;
 };
 
 // Top-k eigenpairs of the symmetric d x d matrix a (1 <= k <= d). Each eigenvector's sign is fixed
 // so that its entry of largest magnitude (the first such) is positive, so that results do not
-// depend on LAPACK's choice. With want_ratio, trace(a) must be > 0 (a noisy release can have a
-// non-positive trace): DPCOV_E_INVALID_ARGUMENT otherwise.
+// depend on LAPACK's choice. With want_ratio, the ratios of the PSD projection (0 when a has no
+// positive eigenvalue).
 PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_ratio);
 
 struct SubspaceDistance {

@@ -72,17 +72,20 @@ TEST(Pca, ExplainedRatiosAreEigenvaluesOverTrace) {
   EXPECT_NEAR(pc.explained_ratio[1], 0.3, 1e-14);
 }
 
-TEST(Pca, ExplainedRatiosNeedAPositiveTrace) {
-  Matrix a(2, 2);
-  a(0, 0) = 1.0;
-  a(1, 1) = -1.0;
-  EXPECT_NO_THROW(principal_components(a, 1, false));
-  try {
-    principal_components(a, 1, true);
-    FAIL() << "no error";
-  } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_INVALID_ARGUMENT);
-  }
+TEST(Pca, ExplainedRatiosOfAnIndefiniteMatrixAreThoseOfItsPsdProjection) {
+  // Eigenvalues 3, 1, -2, -4: trace -2 (values / trace would be -1.5 and -0.5); the PSD
+  // projection has eigenvalues 3, 1, 0, 0.
+  const Matrix a = rotated_diagonal({3.0, 1.0, -2.0, -4.0}, 0, 3, 0.4);
+  const PrincipalComponents pc = principal_components(a, 4, true);
+  EXPECT_NEAR(pc.explained_ratio[0], 0.75, 1e-14);
+  EXPECT_NEAR(pc.explained_ratio[1], 0.25, 1e-14);
+  EXPECT_EQ(pc.explained_ratio[2], 0.0);
+  EXPECT_EQ(pc.explained_ratio[3], 0.0);
+  Matrix negative(2, 2);
+  negative(0, 0) = -1.0;
+  negative(1, 1) = -3.0;
+  const PrincipalComponents none = principal_components(negative, 2, true);
+  EXPECT_EQ(none.explained_ratio, std::vector<double>({0.0, 0.0}));
 }
 
 TEST(Pca, RejectsKOutOfRange) {

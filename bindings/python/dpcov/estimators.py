@@ -72,7 +72,8 @@ def regression_fit(g, n: int, label: int, features, intercept_column: int = -1,
 
 class PcaResult(NamedTuple):
     """Top-k eigenvalues (descending), eigenvectors (d x k, column i for value i) and the
-    explained-variance ratios values / trace."""
+    explained-variance ratios of the PSD projection, max(values, 0) / sum of the positive
+    eigenvalues, in [0, 1]."""
 
     values: np.ndarray
     vectors: np.ndarray
@@ -81,8 +82,8 @@ class PcaResult(NamedTuple):
 
 def pca_top_k(a, k: int, explained_ratio: bool = True) -> PcaResult:
     """The k largest eigenvalues of the symmetric ``a`` and their eigenvectors, each with its
-    largest-magnitude entry positive (``dpcov_pca_top_k``). ``explained_ratio`` needs
-    trace(a) > 0. ``vectors`` has the storage order of ``a``."""
+    largest-magnitude entry positive (``dpcov_pca_top_k``). ``explained_ratio``: those of
+    the PSD projection of ``a``. ``vectors`` has the storage order of ``a``."""
     m = _arrays.square(a, "a")
     k = int(k)
     values = np.empty(max(k, 0), dtype=np.float64)

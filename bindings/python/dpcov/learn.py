@@ -181,8 +181,8 @@ class PrivatePCA(_Estimator):
         center: subtract the (noisy) mean (default True).
 
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
-    ``explained_variance_ratio_`` (relative to the trace of the private covariance; None if
-    that trace is not positive), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
+    ``explained_variance_ratio_`` (of the private covariance projected onto the PSD cone:
+    max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
     ``n_features_in_``, ``n_samples_``.
     """
 
@@ -208,8 +208,7 @@ class PrivatePCA(_Estimator):
                                 mechanism_options=self.mechanism_options).fit(X)
         d = cov.n_features_in_
         k = d if self.n_components is None else int(self.n_components)
-        want_ratio = bool(np.trace(cov.covariance_) > 0)
-        values, vectors, ratio = _est.pca_top_k(cov.covariance_, k, explained_ratio=want_ratio)
+        values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
         self.components_ = np.ascontiguousarray(vectors.T)
         self.explained_variance_ = values
         self.explained_variance_ratio_ = ratio

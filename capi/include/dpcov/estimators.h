@@ -156,11 +156,14 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
  * NULL.
  * @param ldv                   leading dimension of @p vectors (>= k row-major, >= d column-major);
  *                              ignored when @p vectors is NULL.
- * @param[out] explained_ratio  k doubles values[i] / trace(a) (scikit-learn's explained variance
- *                              ratio), or NULL. Requires trace(a) > 0.
+ * @param[out] explained_ratio  k doubles max(values[i], 0) / sum_j max(lambda_j(a), 0), or NULL:
+ *                              the explained-variance ratio of the PSD projection of @p a (its
+ *                              negative eigenvalues clipped to 0), each in [0, 1]; for a PSD @p a
+ *                              it is scikit-learn's values / trace; 0 when no eigenvalue is
+ *                              positive.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric, k
- * out of range, explained_ratio requested with trace(a) <= 0), ::DPCOV_E_NUMERICAL (LAPACK did not
+ * out of range), ::DPCOV_E_NUMERICAL (LAPACK did not
  * converge), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_pca_top_k(int32_t layout, int64_t d, const double *a, int64_t lda,

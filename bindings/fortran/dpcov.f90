@@ -68,6 +68,8 @@ module dpcov
   ! Receipt enumerations (dpcov/receipt.h).
   integer(c_int32_t), parameter :: DPCOV_NEIGHBOUR_REPLACE_ONE = 0
   integer(c_int32_t), parameter :: DPCOV_NEIGHBOUR_ADD_REMOVE = 1
+  !> dpcov_receipt%n of a public receipt when n is private (add/remove neighbours).
+  integer(c_int64_t), parameter :: DPCOV_RECEIPT_N_WITHHELD = -1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_DEFAULT = 0
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN = 1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN = 2
@@ -571,6 +573,14 @@ module dpcov
       import :: c_int32_t, c_ptr
       integer(c_int32_t), value :: mechanism
       type(c_ptr) :: dpcov_mechanism_name_c
+    end function
+    !> The publishable part of a receipt (dpcov/receipt.h): n withheld under add/remove, no
+    !> Bingham proposal counts. out%struct_size = c_sizeof(out) first.
+    function dpcov_receipt_public(receipt, out) bind(c, name='dpcov_receipt_public')
+      import :: c_int32_t, dpcov_receipt
+      type(dpcov_receipt), intent(in) :: receipt
+      type(dpcov_receipt), intent(inout) :: out
+      integer(c_int32_t) :: dpcov_receipt_public
     end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')

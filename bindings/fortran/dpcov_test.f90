@@ -55,6 +55,14 @@ program dpcov_test
              'receipt fields')
   call check(len(dpcov_receipt_theorem(receipt)) > 0, 'receipt theorem')
   call check(dpcov_mechanism_label(receipt%mechanism) == 'analyze_gauss', 'mechanism name')
+  ! The public receipt keeps n under replace-one and withholds it under add/remove.
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt')
+  call check(receipt2%n == n .and. receipt2%sigma == receipt%sigma, 'public receipt keeps n')
+  receipt%neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE
+  call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt, add/remove')
+  call check(receipt2%n == DPCOV_RECEIPT_N_WITHHELD, 'public receipt withholds a private n')
+  receipt%neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE
 
   ! The same seed gives the same release; the row-major path from raw G gives it too.
   call dpcov_rng_destroy(rng)

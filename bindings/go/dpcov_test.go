@@ -524,3 +524,30 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 		}
 	}
 }
+
+func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {
+	g := gramOf(t, data(40, 3), 1)
+	p := DefaultMechanismParams()
+	p.Neighbour = NeighbourAddRemove
+	_, full, err := g.Release(AnalyzeGauss, 1, 1e-6, &p, seeded(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := full.Public()
+	if err != nil || full.N != 40 || shown.N != ReceiptNWithheld || shown.Sigma != full.Sigma ||
+		shown.Theorem != full.Theorem {
+		t.Fatalf("public %+v of %+v, %v", shown, full, err)
+	}
+	_, iev, err := g.Release(IEV, 1, 0, nil, seeded(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err = iev.Public()
+	if err != nil || iev.BinghamProposals < 3 || shown.BinghamProposals != 0 || shown.N != 40 {
+		t.Fatalf("public %+v of %+v, %v", shown, iev, err)
+	}
+	iev.Neighbour = 7
+	if _, err := iev.Public(); err == nil {
+		t.Fatal("an unknown neighbour relation was accepted")
+	}
+}

@@ -175,6 +175,52 @@ func receiptFromC(c *C.dpcov_receipt) Receipt {
 	}
 }
 
+func receiptToC(r Receipt) C.dpcov_receipt {
+	c := newCReceipt()
+	c.mechanism, c.neighbour, c.calibration = C.int32_t(r.Mechanism), C.int32_t(r.Neighbour), C.int32_t(r.Calibration)
+	c.not_dp, c.seed_fixed = cBool(r.NotDP), cBool(r.SeedFixed)
+	c.sensitivity_norm, c.lambda_min_scope = C.int32_t(r.SensitivityNorm), C.int32_t(r.LambdaMinScope)
+	c.dim, c.n, c.bound = C.int64_t(r.Dim), C.int64_t(r.N), C.double(r.Bound)
+	c.epsilon, c.delta, c.sensitivity = C.double(r.Epsilon), C.double(r.Delta), C.double(r.Sensitivity)
+	c.sigma, c.scale, c.dof = C.double(r.Sigma), C.double(r.Scale), C.double(r.DOF)
+	c.lambda_min_bound = C.double(r.LambdaMinBound)
+	for i := 0; i < len(r.Theorem) && i < len(c.theorem)-1; i++ {
+		c.theorem[i] = C.char(r.Theorem[i])
+	}
+	c.epsilon_eigenvalues, c.epsilon_step = C.double(r.EpsilonEigenvalues), C.double(r.EpsilonStep)
+	c.budget_split, c.rank = C.int32_t(r.BudgetSplit), C.int64_t(r.Rank)
+	c.beta, c.tau, c.exponent_factor = C.double(r.Beta), C.double(r.Tau), C.double(r.ExponentFactor)
+	c.clip_upper = C.double(r.ClipUpper)
+	c.bingham_proposals, c.bingham_rejections = C.int64_t(r.BinghamProposals), C.int64_t(r.BinghamRejections)
+	c.projection_rows, c.threshold_w2 = C.int64_t(r.ProjectionRows), C.double(r.ThresholdW2)
+	c.appended_w, c.test_epsilon, c.test_delta = C.double(r.AppendedW), C.double(r.TestEpsilon), C.double(r.TestDelta)
+	c.test_scale, c.test_shift, c.test_value = C.double(r.TestScale), C.double(r.TestShift), C.double(r.TestValue)
+	c.test_passed, c.glasso_rho = cBool(r.TestPassed), C.double(r.GlassoRho)
+	return c
+}
+
+func cBool(b bool) C.int32_t {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ReceiptNWithheld is the N of a public receipt when n is private (add/remove neighbours).
+const ReceiptNWithheld = C.DPCOV_RECEIPT_N_WITHHELD
+
+// Public is the part of the receipt that may be published (dpcov_receipt_public): N is
+// ReceiptNWithheld under add/remove neighbours and the Bingham proposal counts are 0. A release's
+// own receipt is the curator's; publish this one (proofs/public_receipt.md).
+func (r Receipt) Public() (Receipt, error) {
+	full := receiptToC(r)
+	shown := newCReceipt()
+	if err := call(func() C.dpcov_status { return C.dpcov_receipt_public(&full, &shown) }); err != nil {
+		return Receipt{}, err
+	}
+	return receiptFromC(&shown), nil
+}
+
 // Plan is a dry run: the receipt a release of m would produce for a dim x dim statistic of n rows
 // of norm <= bound, without data or randomness, or the error the release would return.
 func Plan(m Mechanism, dim, n int64, bound, epsilon, delta float64, params *MechanismParams) (Receipt, error) {

@@ -51,8 +51,9 @@ void run_glasso(const GlassoOptions &o) {
   std::vector<double> s = m.values;
   if (!o.as_is) {
     if (!m.rows)
-      fail(kExitUsage, m.path, ": the number of rows n is unknown (no receipt beside it): pass "
-           "--rows, or --as-is if the matrix is already on the covariance scale");
+      fail(kExitUsage, m.path,
+           ": the number of rows n is unknown (no receipt beside it, or n is private and withheld): "
+           "pass --rows, or --as-is if the matrix is already on the covariance scale");
     if (*m.rows == 0) fail(kExitInputData, m.path, ": n = 0 rows: cannot scale by 1/n");
     for (double &x : s) x /= static_cast<double>(*m.rows);
   }

@@ -197,6 +197,28 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"seed_fixed", r.seed_fixed != 0}};
 }
 
+nlohmann::ordered_json public_receipt_json(const dpcov_receipt &receipt) {
+  dpcov_receipt shown{};
+  shown.struct_size = sizeof shown;
+  library_check(dpcov_receipt_public(&receipt, &shown), "withholding the curator-only fields");
+  nlohmann::ordered_json out = receipt_json(shown);
+  out.erase("bingham_proposals");
+  out.erase("bingham_rejections");
+  const bool n_public = shown.n != DPCOV_RECEIPT_N_WITHHELD;
+  if (!n_public) out.erase("n");
+  out["n_public"] = n_public;
+  return out;
+}
+
+nlohmann::ordered_json curator_receipt_json(const dpcov_receipt &receipt) {
+  return {{"curator_only",
+           "NOT FOR PUBLICATION: diagnostics that depend on the data outside the mechanism; "
+           "publish the receipt beside the matrix instead"},
+          {"n", receipt.n},
+          {"bingham_proposals", receipt.bingham_proposals},
+          {"bingham_rejections", receipt.bingham_rejections}};
+}
+
 std::string receipt_text(const nlohmann::ordered_json &receipt) {
   std::ostringstream out;
   for (const auto &[key, value] : receipt.items()) {

@@ -50,6 +50,14 @@ dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptio
 // Every field of a receipt, with names for the enumerations.
 nlohmann::ordered_json receipt_json(const dpcov_receipt &receipt);
 
+// What of a release's receipt may be published (dpcov_receipt_public): receipt_json without the
+// curator-only fields (the Bingham proposal counts, and n when the neighbour relation keeps it
+// private), with "n_public" saying which.
+nlohmann::ordered_json public_receipt_json(const dpcov_receipt &receipt);
+
+// The curator-only fields of a release's receipt, under a label saying not to publish them.
+nlohmann::ordered_json curator_receipt_json(const dpcov_receipt &receipt);
+
 // The receipt as aligned "name  value" lines, for a terminal.
 std::string receipt_text(const nlohmann::ordered_json &receipt);
 

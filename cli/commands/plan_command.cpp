@@ -23,7 +23,7 @@ void run_plan(const PlanOptions &o) {
   check_positive_finite(o.bound, "--bound");
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
   const dpcov_receipt receipt = plan_mechanism(choice, o.mechanism, o.dims, o.rows, o.bound);
-  nlohmann::ordered_json plan = receipt_json(receipt);
+  nlohmann::ordered_json plan = public_receipt_json(receipt);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
   const std::string text = o.json ? plan.dump(2) + "\n" : receipt_text(plan);

@@ -155,7 +155,9 @@ void run_regress(const RegressOptions &o) {
     for (const auto &spec : o.features) features.push_back(resolve_column(m.names, spec, "--features"));
   }
   if (!m.rows)
-    fail(kExitUsage, m.path, ": the number of rows n is unknown (no receipt beside it): pass --rows");
+    fail(kExitUsage, m.path,
+         ": the number of rows n is unknown (no receipt beside it, or n is private under "
+         "add/remove and the receipt withholds it): pass --rows only with a public n");
   int64_t n = *m.rows;
 
   // ols_jl releases S^T S / r for an r-row projection S of the data: the regression on S has

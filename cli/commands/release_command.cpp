@@ -49,7 +49,7 @@ void run_release(const ReleaseOptions &o) {
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
   BoundPolicy policy;
   if (o.reject) policy.value = DPCOV_BOUND_REJECT;
-  check_outputs(o.output);
+  check_outputs(o.output, /*curator=*/true);
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
@@ -75,22 +75,26 @@ void run_release(const ReleaseOptions &o) {
                                              DPCOV_ROW_MAJOR, released.data(), d, &receipt),
                 concat("releasing with ", o.mechanism.mechanism));
 
-  nlohmann::ordered_json sidecar = receipt_json(receipt);
+  // The public receipt holds public parameters and values derived from the release only; the
+  // counts and the input's description (its size in bytes) go to the curator file.
+  nlohmann::ordered_json sidecar = public_receipt_json(receipt);
   sidecar["command"] = "release";
   sidecar["library_version"] = dpcov_version_string();
-  sidecar["input"] = reader->describe();
   sidecar["columns"] = reader->column_names();
   sidecar["policy"] = policy.name();
-  sidecar["clipped"] = info.clipped;
   if (o.seed) sidecar["seed"] = *o.seed;
-  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar);
+  nlohmann::ordered_json curator = curator_receipt_json(receipt);
+  curator["input"] = reader->describe();
+  curator["clipped"] = info.clipped;
+  curator["dropped"] = info.dropped;
+  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr,
-                 "dpcov release: %s, epsilon %g, delta %g, %lld rows (%lld clipped), %lld "
-                 "columns, bound %g\n",
+                 "dpcov release: %s, epsilon %g, delta %g, %lld columns, bound %g; curator only "
+                 "(not for publication): %lld rows, %lld clipped\n",
                  o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
-                 static_cast<long long>(receipt.n), static_cast<long long>(info.clipped),
-                 static_cast<long long>(d), receipt.bound);
+                 static_cast<long long>(d), receipt.bound, static_cast<long long>(receipt.n),
+                 static_cast<long long>(info.clipped));
 }
 
 }  // namespace
@@ -100,7 +104,9 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   CLI::App *command = app.add_subcommand(
       "release",
       "A differentially private release of the Gram matrix G = A^T A of the norm-bounded rows, "
-      "with a JSON receipt (mechanism, theorem, epsilon and delta spent, every constant).");
+      "with a public JSON receipt (mechanism, theorem, epsilon and delta spent, every constant) "
+      "beside it and the curator-only diagnostics (exact n, clipped rows, input size) in "
+      "MATRIX.curator.json, which must not be published.");
   add_input_options(*command, options->input);
   add_output_options(*command, options->output);
   add_mechanism_options(*command, options->mechanism);

@@ -10,17 +10,34 @@
 
 namespace dpcov::cli {
 
-void check_outputs(const OutputOptions &options) {
+std::string curator_path(const OutputOptions &options) {
+  const std::string receipt = receipt_path(options);
+  if (receipt.empty()) return {};
+  const std::string suffix = ".json";
+  const bool json = receipt.size() > suffix.size() &&
+                    receipt.compare(receipt.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return (json ? receipt.substr(0, receipt.size() - suffix.size()) : receipt) + ".curator.json";
+}
+
+void check_outputs(const OutputOptions &options, bool curator) {
   matrix_format_for(options.path);
   if (options.path != "-") check_writable(options.path);
   const std::string receipt = receipt_path(options);
   if (!receipt.empty()) check_writable(receipt);
   if (!receipt.empty() && receipt == options.path)
     fail(kExitUsage, "--receipt must differ from the output path");
+  const std::string diagnostics = curator ? curator_path(options) : std::string();
+  if (diagnostics.empty()) return;
+  check_writable(diagnostics);
+  if (diagnostics == options.path)
+    fail(kExitUsage, "the curator file ", diagnostics, " would overwrite the output path");
 }
 
-void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
-                   const std::vector<std::string> &names, nlohmann::ordered_json receipt) {
+namespace {
+
+void write_all(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
+               const std::vector<std::string> &names, nlohmann::ordered_json receipt,
+               const nlohmann::ordered_json *curator) {
   const MatrixFormat format = matrix_format_for(options.path);
   const bool to_stdout = options.path == "-";
   receipt["output"] = {{"path", to_stdout ? "<stdout>" : options.path},
@@ -39,20 +56,42 @@ void write_outputs(const OutputOptions &options, const double *a, int64_t rows, 
     receipt_file = std::make_unique<AtomicFile>(sidecar);
     write_text(receipt_file->stream(), receipt.dump(2) + "\n", sidecar);
   }
+  std::unique_ptr<AtomicFile> curator_file;
+  const std::string diagnostics = curator != nullptr ? curator_path(options) : std::string();
+  if (!diagnostics.empty()) {
+    curator_file = std::make_unique<AtomicFile>(diagnostics);
+    write_text(curator_file->stream(), curator->dump(2) + "\n", diagnostics);
+  }
   if (to_stdout) {
     write_matrix(stdout, format, a, rows, cols, names, "<stdout>");
     if (std::fflush(stdout) != 0) fail(kExitIo, "<stdout>: write error");
   } else {
     matrix_file->commit();
   }
-  if (receipt_file) {
-    try {
-      receipt_file->commit();
-    } catch (...) {
-      if (!to_stdout) ::unlink(options.path.c_str());
-      throw;
-    }
+  bool receipt_committed = false;
+  try {
+    if (receipt_file) receipt_file->commit();
+    receipt_committed = true;
+    if (curator_file) curator_file->commit();
+  } catch (...) {
+    // No partial output: the files already in place go again.
+    if (!to_stdout) ::unlink(options.path.c_str());
+    if (receipt_file && receipt_committed) ::unlink(sidecar.c_str());
+    throw;
   }
+}
+
+}  // namespace
+
+void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
+                   const std::vector<std::string> &names, nlohmann::ordered_json receipt) {
+  write_all(options, a, rows, cols, names, std::move(receipt), nullptr);
+}
+
+void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
+                   const std::vector<std::string> &names, nlohmann::ordered_json receipt,
+                   const nlohmann::ordered_json &curator) {
+  write_all(options, a, rows, cols, names, std::move(receipt), &curator);
 }
 
 }  // namespace dpcov::cli

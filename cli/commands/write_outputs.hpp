@@ -13,12 +13,23 @@
 namespace dpcov::cli {
 
 // Checks, before any data is read, that the output format is known and that the outputs can be
-// created. Throws CliError (kExitUsage, kExitIo).
-void check_outputs(const OutputOptions &options);
+// created (with `curator`, the curator file too). Throws CliError (kExitUsage, kExitIo).
+void check_outputs(const OutputOptions &options, bool curator = false);
+
+// Where a release writes its curator-only diagnostics: the sidecar path with ".json" replaced by
+// ".curator.json" (cov.npy.curator.json beside cov.npy.json); empty when there is no sidecar.
+std::string curator_path(const OutputOptions &options);
 
 // Writes the rows x cols row-major matrix `a` (columns named `names`) and `receipt`, to which an
 // "output" entry is added. If the sidecar cannot be written, the matrix is removed again.
 void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
                    const std::vector<std::string> &names, nlohmann::ordered_json receipt);
+
+// As above, and the curator-only diagnostics `curator` at curator_path(options), all three files
+// renamed into place only once each is written. Without a sidecar (standard output) the curator
+// file is not written either.
+void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
+                   const std::vector<std::string> &names, nlohmann::ordered_json receipt,
+                   const nlohmann::ordered_json &curator);
 
 }  // namespace dpcov::cli

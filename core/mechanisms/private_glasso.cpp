@@ -4,6 +4,7 @@
 #include "../error.hpp"
 #include "../postprocess/eigenvalue_clip.hpp"
 #include "mechanism.hpp"
+#include "public_receipt.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -25,6 +26,10 @@ Request private_glasso_request(MechanismId mechanism, Request request, double rh
          " is not a Wang-Huai-Xu perturbation: use analyze_gauss, laplace_sym, wishart_additive, ",
          "wishart_jiang (audit only) or glasso_output_wishart (audit only)");
   check::positive_finite(rho, "glasso penalty rho");
+  // The covariance scale divides by n, which only replace-one neighbours make public.
+  if (kind == GlassoPerturbation::Covariance && !n_is_public(request.options.neighbour))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the private graphical lasso solves on G / n with a public n: ",
+         "it is stated for replace-one neighbours only (under add/remove n is private)");
   if (kind == GlassoPerturbation::Output) request.options.glasso_rho = rho;
   return request;
 }

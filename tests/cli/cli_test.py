@@ -505,10 +505,45 @@ class PlanAndRelease(CliTestCase):
         self.assertEqual(receipt["seed"], 7)
         self.assertIn("--seed fixes the noise", self.last_stderr)
         self.assertEqual(receipt["columns"], ["x", "y", "z"])
-        self.assertEqual(receipt["clipped"], self.one_call(a, 2.0)[1][1])
+        with open(self.path("released.npy.curator.json")) as f:
+            curator = json.load(f)
+        self.assertEqual(curator["clipped"], self.one_call(a, 2.0)[1][1])
+        self.assertNotIn("clipped", receipt)
         # The noise is centred on the clipped Gram: a loose check that the release is of the data.
         gram, _ = self.one_call(a, 2.0)
         self.assertLess(np.max(np.abs(first - gram)), 20 * receipt["sigma"])
+
+    def test_neighbouring_inputs_give_byte_identical_public_receipts(self):
+        # Replace-one: row 0 replaced by a row over the bound with more digits (clipped count,
+        # byte size differ); add/remove: one row more (n differs). Same seed, so the releases
+        # differ only through the data; the public receipt must not differ at all.
+        a = matrix(60, 3, 44)
+        b = a.copy()
+        b[0] = [123.456789, -98.7654321, 55.5]
+        c = np.vstack([a, [[0.1, 0.2, 0.3]]])
+        cases = {"replace-one": (a, b, []), "add-remove": (a, c, ["--neighbour", "add-remove"])}
+        for name, (first, second, extra) in cases.items():
+            with self.subTest(neighbour=name):
+                receipts, curators = [], []
+                for data in (first, second):
+                    path = self.write("data.csv", csv_text(data, header=["x", "y", "z"]))
+                    out = self.path("r.npy")
+                    result = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1",
+                                             "-d", "1e-6", "--bound", "2", "--seed", "3", "-o",
+                                             out, "-q"] + extra)
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                    with open(out + ".json", "rb") as f:
+                        receipts.append(f.read())
+                    with open(self.path("r.npy.curator.json")) as f:
+                        curators.append(json.load(f))
+                self.assertEqual(receipts[0], receipts[1])
+                self.assertNotEqual(curators[0], curators[1])
+                self.assertIn("NOT FOR PUBLICATION", curators[0]["curator_only"])
+                public = json.loads(receipts[0])
+                for key in ("clipped", "input", "bingham_proposals", "bingham_rejections"):
+                    self.assertNotIn(key, public)
+                self.assertEqual(public["n_public"], name == "replace-one")
+                self.assertEqual("n" in public, name == "replace-one")
 
     def test_an_unseeded_release_draws_fresh_noise(self):
         path = self.write("a.csv", csv_text(matrix(50, 2, 41)))

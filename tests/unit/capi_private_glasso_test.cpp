@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -80,6 +81,21 @@ TEST_F(CapiPrivateGlasso, CovariancePerturbationWritesASymmetricPrecisionAndTheP
     // Positive definite diagonal: the precision of a PSD matrix plus rho on the diagonal.
     for (int i = 0; i < 3; ++i) EXPECT_GT(out_[4 * i], 0.0);
   }
+}
+
+TEST_F(CapiPrivateGlasso, CovariancePerturbationRefusesAddRemoveWhereNIsPrivate) {
+  params_.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  const uint64_t before = peek();
+  for (const int32_t m : {DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_MECHANISM_ANALYZE_GAUSS}) {
+    EXPECT_EQ(run(m, 0.05, &params_, nullptr, nullptr), DPCOV_E_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(dpcov_last_error_message()).find("replace-one"), std::string::npos);
+    dpcov_receipt planned;
+    planned.struct_size = sizeof planned;
+    EXPECT_EQ(dpcov_private_glasso_plan(m, 3, 10, 1.0, 1.0, 1e-6, &params_, 0.05, &planned),
+              DPCOV_E_INVALID_ARGUMENT);
+  }
+  EXPECT_TRUE(untouched());
+  EXPECT_EQ(peek(), before);
 }
 
 TEST_F(CapiPrivateGlasso, AdditiveWishartNeedsEpsilonBelowOne) {

@@ -45,8 +45,8 @@ from .rng import Rng, state_size
 from .sketch import Sketch
 from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
                     AuditVerdict, BoundPolicy, BudgetSplit, Calibration, GlassoStart, GramInfo,
-                    LambdaMinScope, Layout, Mechanism, Neighbour, Receipt, SensitivityNorm,
-                    mechanism_name)
+                    LambdaMinScope, Layout, Mechanism, Neighbour, Receipt, RECEIPT_N_WITHHELD,
+                    SensitivityNorm, mechanism_name)
 
 
 def status_string(status: int) -> str:
@@ -148,6 +148,7 @@ __all__ = [
     "PrivatePCA",
     "psd_project",
     "Receipt",
+    "RECEIPT_N_WITHHELD",
     "RefusedError",
     "regression_fit",
     "Release",

@@ -244,6 +244,8 @@ _PROTOTYPES = {
     "dpcov_log_density_acg": (status_t, [i32, i64, vp, i64, vp, p_f64]),
     "dpcov_log_density_symmetric_gaussian": (status_t, [i32, i64, vp, i64, f64, p_f64]),
     "dpcov_log_density_symmetric_laplace": (status_t, [i32, i64, vp, i64, f64, p_f64]),
+    # receipt.h
+    "dpcov_receipt_public": (status_t, [POINTER(ReceiptC), POINTER(ReceiptC)]),
     # mechanism.h
     "dpcov_mechanism_params_default": (status_t, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [i32]),

@@ -6,7 +6,8 @@ scikit-learn, so they drop into pipelines and grid searches of people used to sc
 diffprivlib. Each ``fit`` accumulates the Gram matrix of norm-bounded rows in a
 :class:`~dpcov.GramAccumulator`, makes ONE release with the chosen mechanism, and derives
 everything else by post-processing (no further privacy cost). The receipt of the release is kept
-in ``receipt_``.
+in ``receipt_``; it and ``n_clipped_`` are the curator's (proofs/public_receipt.md): publish
+``receipt_.public()``.
 
 Privacy parameters: ``epsilon``, ``delta`` and ``bound`` (B, a public bound on the Euclidean norm
 of each data row, chosen without looking at the data). Rows over the bound are scaled down by the

@@ -275,6 +275,24 @@ class Receipt(StructView):
         if "mechanism" in data and "mechanism_name" not in data:
             data["mechanism_name"] = mechanism_name(data["mechanism"])
 
+    def public(self) -> "Receipt":
+        """The part of this receipt that may be published (``dpcov_receipt_public``): ``n`` is
+        ``RECEIPT_N_WITHHELD`` (-1) under add/remove neighbours, where n is private, and the Bingham
+        proposal counts are 0. A release's own receipt is the curator's: publish this one."""
+        from ._lib import ReceiptC, _check, new_struct
+        full = new_struct(ReceiptC)
+        for field, _ in ReceiptC._fields_:
+            if field != "struct_size":
+                value = self._values[field]
+                setattr(full, field, value.encode("utf-8") if isinstance(value, str) else value)
+        shown = new_struct(ReceiptC)
+        _check(C.dpcov_receipt_public(full, shown))
+        return Receipt(shown)
+
+
+RECEIPT_N_WITHHELD = -1
+"""``DPCOV_RECEIPT_N_WITHHELD``: the n of a public receipt when n is private (add/remove)."""
+
 
 class GramInfo(StructView):
     """``dpcov_gram_info``: dim, rows, clipped, dropped, bound of an accumulator or sketch."""

@@ -273,3 +273,28 @@ def test_an_audit_of_the_jiang_mechanism_finds_the_violation():
                                   trials=400, seed=3)
     assert result.violation
     assert dpcov.AuditFinding(result.findings) & dpcov.AuditFinding.LOSS_ABOVE_EPSILON
+
+
+def test_the_public_receipt_withholds_n_under_add_remove_and_the_bingham_counts():
+    data = np.random.default_rng(3).uniform(-0.5, 0.5, size=(40, 3))
+    with dpcov.GramAccumulator(3) as gram:
+        gram.add_rows(data, 1.0)
+        with dpcov.Rng(4) as rng:
+            _, full = gram.release("analyze_gauss", 1.0, 1e-6, rng, neighbour="add_remove")
+            _, iev = gram.release("iev", 1.0, 0.0, rng)
+    shown = full.public()
+    assert full.n == 40 and shown.n == dpcov.RECEIPT_N_WITHHELD
+    assert shown.sigma == full.sigma and shown.theorem == full.theorem
+    assert iev.bingham_proposals >= 3
+    assert iev.public().bingham_proposals == 0 and iev.public().n == 40
+
+
+def test_dropped_rows_are_refused_under_replace_one():
+    data = np.array([[0.1, 0.2], [3.0, 4.0], [0.3, 0.1]])
+    with dpcov.GramAccumulator(2) as gram:
+        gram.add_rows(data, 1.0, policy="drop")
+        with dpcov.Rng(4) as rng:
+            with pytest.raises(dpcov.UnmetPreconditionError, match="dropped"):
+                gram.release("analyze_gauss", 1.0, 1e-6, rng)
+            _, receipt = gram.release("analyze_gauss", 1.0, 1e-6, rng, neighbour="add_remove")
+    assert receipt.public().n == dpcov.RECEIPT_N_WITHHELD

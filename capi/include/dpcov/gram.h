@@ -32,7 +32,8 @@ enum dpcov_bound_policy {
   DPCOV_BOUND_REJECT = 1,
   /**
    * Leave the row out and count it in dpcov_gram_info::dropped. The number of rows then depends on
-   * the data: under the replace-one neighbour relation (fixed, public n) prefer clipping.
+   * the data: a release under the replace-one neighbour relation (fixed, public n) refuses an
+   * accumulator with dropped rows (::DPCOV_E_PRECONDITION); use clipping, or add/remove neighbours.
    */
   DPCOV_BOUND_DROP = 2
 };

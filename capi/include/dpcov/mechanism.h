@@ -330,8 +330,11 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
 /**
  * As dpcov_mechanism_release() with the statistic of an accumulator: d, n (rows included) and B
  * (the accumulator's bound) come from @p gram, which must hold at least one chunk (before that its
- * bound is unknown: ::DPCOV_E_INVALID_ARGUMENT). @p gram is not modified.
- * @return the statuses of dpcov_mechanism_release().
+ * bound is unknown: ::DPCOV_E_INVALID_ARGUMENT). @p gram is not modified. Under replace-one
+ * neighbours an accumulator with rows dropped by ::DPCOV_BOUND_DROP is refused: n would depend on
+ * the data.
+ * @return the statuses of dpcov_mechanism_release(), and ::DPCOV_E_PRECONDITION (rows dropped under
+ *         replace-one).
  */
 DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
                                                     double epsilon, double delta,

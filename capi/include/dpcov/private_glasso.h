@@ -18,9 +18,10 @@
  *   eigenvalues set to 0) and the graphical lasso is solved on it. The steps after the release are
  *   post-processing: the guarantee is the mechanism's, recorded in the receipt. The paper's own
  *   constants are the mechanisms' published calibrations (::DPCOV_CALIBRATION_LAPLACE_PUBLISHED:
- *   Lap(2d/(n eps)) on S; ::DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN with
- *   ::DPCOV_NEIGHBOUR_ADD_REMOVE: sqrt(2 ln(1.25/delta)) / (n eps) on S, which covers replace-one
- *   only with sqrt(2) times that, the default analytic calibration's Delta).
+ *   Lap(2d/(n eps)) on S; ::DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN: the paper's
+ *   sqrt(2 ln(1.25/delta)) / (n eps) on S is the add/remove sensitivity, which covers replace-one
+ *   only with sqrt(2) times that, the default analytic calibration's Delta). Every variant divides
+ *   by n, which only replace-one neighbours make public: add/remove is refused.
  * - Output perturbation (Alg. 1): ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART releases
  *   Theta_rho(G / n) + W_d(d + 1, d^{5/2} B^2 / (n eps rho^2) I): NOT DP, audit target only.
  *
@@ -60,7 +61,8 @@ extern "C" {
  * @param rho        the graphical-lasso penalty, finite and > 0, public (chosen without the data).
  * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a mechanism outside the
- *         list, rho <= 0, add/remove for output perturbation, and every reason of
+ *         list, rho <= 0, add/remove neighbours (n is private there, and every variant
+ *         divides by it), and every reason of
  *         dpcov_mechanism_plan()), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION (d, or n < 1),
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_PRECONDITION, ::DPCOV_E_NOT_PRIVATE (the two audit
  *         targets without the unlock), ::DPCOV_E_NUMERICAL.

@@ -10,6 +10,10 @@
  * `calibration`, `dim`, `n`, `bound`, `epsilon`, `delta` and `lambda_min_bound` with the formulas of
  * the proof named in `theorem`.
  *
+ * A release's receipt is for the curator: it also holds diagnostics that depend on the data outside
+ * any mechanism (the exact n under add/remove neighbours, the Bingham proposal counts of IEV and
+ * KT). Publish only what dpcov_receipt_public() returns (proofs/public_receipt.md).
+ *
  * The receipt is a plain struct whose first field is its own size, so fields can be appended in later
  * versions without breaking callers compiled against this one: set `struct_size` to
  * `sizeof(dpcov_receipt)` before passing it to the library. It holds no pointers; it may be copied,
@@ -167,6 +171,32 @@ typedef struct dpcov_receipt {
   /** Wang-Huai-Xu graphical lasso (dpcov_private_glasso_*, ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART): the public penalty rho; else 0. */
   double glasso_rho;
 } dpcov_receipt;
+
+/** dpcov_receipt::n in a public receipt when n is private (::DPCOV_NEIGHBOUR_ADD_REMOVE). */
+#define DPCOV_RECEIPT_N_WITHHELD (-1)
+
+/**
+ * The publishable part of a receipt: a copy of @p receipt with the curator-only fields withheld.
+ * Under ::DPCOV_NEIGHBOUR_ADD_REMOVE, n is private and becomes ::DPCOV_RECEIPT_N_WITHHELD; the
+ * Bingham proposal counts (`bingham_proposals`, `bingham_rejections`), whose law depends on the
+ * data, become 0. Every other field is a function of public parameters (mechanism, neighbour
+ * relation, d, B, epsilon, delta, n under replace-one) and of released values (the test value of a
+ * propose-test-release mechanism and the w derived from it), so publishing it costs no privacy
+ * beyond the release (proofs/public_receipt.md). The time a release takes is not covered: IEV and
+ * KT's running time grows with their proposal count.
+ *
+ * @param receipt  a receipt filled by the library (struct_size >= sizeof(dpcov_receipt),
+ *                 `neighbour` a ::dpcov_neighbour); not retained.
+ * @param[out] out receives the public receipt; the caller sets out->struct_size. May equal
+ *                 @p receipt. Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p receipt or @p out NULL),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a struct_size below sizeof(dpcov_receipt), or an unknown
+ *         neighbour relation).
+ * @proof proofs/public_receipt.md
+ *
+ * Thread-safety: reentrant.
+ */
+DPCOV_API dpcov_status dpcov_receipt_public(const dpcov_receipt *receipt, dpcov_receipt *out);
 
 #ifdef __cplusplus
 }

@@ -125,7 +125,8 @@ DPCOV_API dpcov_status dpcov_sketch_get(const dpcov_sketch *sketch, double w, in
  * @param ldo           leading dimension of @p out.
  * @param[out] receipt  the receipt; the caller sets receipt->struct_size.
  * @return the statuses of dpcov_mechanism_release(), ::DPCOV_E_INCOMPATIBLE (r differs),
- *         ::DPCOV_E_REFUSED (OLS test failed: nothing written).
+ *         ::DPCOV_E_REFUSED (OLS test failed: nothing written), ::DPCOV_E_PRECONDITION (rows
+ *         dropped by ::DPCOV_BOUND_DROP under replace-one neighbours: n would depend on the data).
  */
 DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketch *sketch,
                                             double epsilon, double delta,

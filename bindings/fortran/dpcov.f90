@@ -221,6 +221,35 @@ module dpcov
     integer(c_int32_t) :: start = 0
   end type
 
+  !> Settings of a CoinPress release (dpcov_coinpress_params, dpcov/coinpress.h); fill with
+  !> dpcov_coinpress_params_default, then set k_bound.
+  type, bind(c) :: dpcov_coinpress_params
+    integer(c_size_t) :: struct_size = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: k_bound = 0
+    integer(c_int64_t) :: steps = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: delta = 0
+  end type
+
+  !> Receipt of a CoinPress release (dpcov_coinpress_receipt); set struct_size to its c_sizeof.
+  type, bind(c) :: dpcov_coinpress_receipt
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int64_t) :: dim = 0
+    integer(c_int64_t) :: n = 0
+    integer(c_int64_t) :: steps = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: k_bound = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: clip_radius = 0
+    real(c_double) :: eta = 0
+    real(c_double) :: epsilon = 0
+    real(c_double) :: delta = 0
+    real(c_double) :: step_rho(16) = 0
+    real(c_double) :: step_sigma(16) = 0
+    integer(c_int32_t) :: seed_fixed = 0
+  end type
+
   !> Result of dpcov_metric_support_recovery (dpcov_support_recovery).
   type, bind(c) :: dpcov_support_recovery
     integer(c_size_t) :: struct_size = 0
@@ -1008,6 +1037,44 @@ module dpcov
       type(dpcov_audit_params), intent(in) :: params
       type(dpcov_audit_result), intent(inout) :: result
       integer(c_int32_t) :: dpcov_audit_run_pair
+    end function
+    ! ---- coinpress.h ---------------------------------------------------------------------------
+    function dpcov_coinpress_params_default(params) bind(c, name='dpcov_coinpress_params_default')
+      import :: c_int32_t, dpcov_coinpress_params
+      type(dpcov_coinpress_params), intent(out) :: params
+      integer(c_int32_t) :: dpcov_coinpress_params_default
+    end function
+    function dpcov_coinpress_plan(n, dim, params, receipt) bind(c, name='dpcov_coinpress_plan')
+      import :: c_int32_t, c_int64_t, dpcov_coinpress_params, dpcov_coinpress_receipt
+      integer(c_int64_t), value :: n, dim
+      type(dpcov_coinpress_params), intent(in) :: params
+      type(dpcov_coinpress_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_coinpress_plan
+    end function
+    function dpcov_coinpress_release(layout, n, dim, rows, ldr, params, rng, out, ldo, receipt) &
+        bind(c, name='dpcov_coinpress_release')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_coinpress_params, &
+        dpcov_coinpress_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: n, dim, ldr, ldo
+      real(c_double), intent(in) :: rows(*)
+      type(dpcov_coinpress_params), intent(in) :: params
+      type(c_ptr), value :: rng
+      real(c_double), intent(out) :: out(*)
+      type(dpcov_coinpress_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_coinpress_release
+    end function
+    function dpcov_zcdp_epsilon(rho, delta, epsilon) bind(c, name='dpcov_zcdp_epsilon')
+      import :: c_double, c_int32_t
+      real(c_double), value :: rho, delta
+      real(c_double), intent(out) :: epsilon
+      integer(c_int32_t) :: dpcov_zcdp_epsilon
+    end function
+    function dpcov_zcdp_rho(epsilon, delta, rho) bind(c, name='dpcov_zcdp_rho')
+      import :: c_double, c_int32_t
+      real(c_double), value :: epsilon, delta
+      real(c_double), intent(out) :: rho
+      integer(c_int32_t) :: dpcov_zcdp_rho
     end function
   end interface
 

@@ -20,5 +20,6 @@
 #include "dpcov/sketch.h"
 #include "dpcov/ols.h"
 #include "dpcov/private_glasso.h"
+#include "dpcov/coinpress.h"
 
 #endif /* DPCOV_H */

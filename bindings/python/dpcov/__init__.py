@@ -29,6 +29,7 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
                      NumericalError, NumericalFailureError, OutOfMemoryError, PreconditionError,
                      PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
                      UnknownStatusError, UnmetPreconditionError)
+from .coinpress import CoinpressRelease, coinpress_plan, coinpress_release, zcdp_epsilon, zcdp_rho
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
                          pca_top_k, regression_fit)
@@ -143,6 +144,11 @@ __all__ = [
     "private_glasso_log_density",
     "private_glasso_plan",
     "private_glasso_release",
+    "CoinpressRelease",
+    "coinpress_plan",
+    "coinpress_release",
+    "zcdp_epsilon",
+    "zcdp_rho",
     "PrivateCovariance",
     "PrivateLinearRegression",
     "PrivatePCA",

@@ -168,6 +168,26 @@ class AuditResultC(Structure):
                 ("alpha_per_test", c_double)]
 
 
+COINPRESS_MAX_STEPS = 16  # DPCOV_COINPRESS_MAX_STEPS
+
+
+class CoinpressParamsC(Structure):
+    """``dpcov_coinpress_params`` (dpcov/coinpress.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("rho", c_double), ("k_bound", c_double),
+                ("steps", c_int64), ("beta", c_double), ("delta", c_double)]
+
+
+class CoinpressReceiptC(Structure):
+    """``dpcov_coinpress_receipt`` (dpcov/coinpress.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
+                ("rho", c_double), ("k_bound", c_double), ("beta", c_double),
+                ("clip_radius", c_double), ("eta", c_double), ("epsilon", c_double),
+                ("delta", c_double), ("step_rho", c_double * COINPRESS_MAX_STEPS),
+                ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_receipt": ReceiptC,
@@ -179,6 +199,8 @@ STRUCTS = {
     "dpcov_support_recovery": SupportRecoveryC,
     "dpcov_audit_params": AuditParamsC,
     "dpcov_audit_result": AuditResultC,
+    "dpcov_coinpress_params": CoinpressParamsC,
+    "dpcov_coinpress_receipt": CoinpressReceiptC,
 }
 """C struct name -> ctypes mirror, for the layout test."""
 
@@ -327,6 +349,14 @@ _PROTOTYPES = {
     "dpcov_private_glasso_log_density": (status_t, [i32, i32, i64, vp, i64, vp, i64, i64, f64,
                                                     f64, f64, POINTER(MechanismParamsC), f64,
                                                     p_f64]),
+    # coinpress.h
+    "dpcov_coinpress_params_default": (status_t, [POINTER(CoinpressParamsC)]),
+    "dpcov_coinpress_plan": (status_t, [i64, i64, POINTER(CoinpressParamsC),
+                                        POINTER(CoinpressReceiptC)]),
+    "dpcov_coinpress_release": (status_t, [i32, i64, i64, vp, i64, POINTER(CoinpressParamsC), vp,
+                                           vp, i64, POINTER(CoinpressReceiptC)]),
+    "dpcov_zcdp_epsilon": (status_t, [f64, f64, p_f64]),
+    "dpcov_zcdp_rho": (status_t, [f64, f64, p_f64]),
 }
 
 

@@ -1,0 +1,85 @@
+"""CoinPress private covariance estimation (dpcov/coinpress.h; Biswas, Dong, Kamath, Ullman,
+NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta)."""
+
+from __future__ import annotations
+
+from ctypes import byref, c_double
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _arrays
+from ._lib import C, CoinpressParamsC, CoinpressReceiptC, _check, new_struct
+
+
+class CoinpressRelease(NamedTuple):
+    """The private covariance estimate and the receipt of its release (a dict)."""
+
+    covariance: np.ndarray
+    receipt: dict
+
+
+def _params(k_bound: float, rho: float | None, steps: int | None, beta: float | None,
+            delta: float | None) -> CoinpressParamsC:
+    p = new_struct(CoinpressParamsC)
+    _check(C.dpcov_coinpress_params_default(byref(p)))
+    p.k_bound = float(k_bound)
+    if rho is not None:
+        p.rho = float(rho)
+    if steps is not None:
+        p.steps = int(steps)
+    if beta is not None:
+        p.beta = float(beta)
+    if delta is not None:
+        p.delta = float(delta)
+    return p
+
+
+def _receipt(r: CoinpressReceiptC) -> dict:
+    t = int(r.steps)
+    return {"dim": r.dim, "n": r.n, "steps": t, "rho": r.rho, "k_bound": r.k_bound,
+            "beta": r.beta, "clip_radius": r.clip_radius, "eta": r.eta, "epsilon": r.epsilon,
+            "delta": r.delta, "step_rho": list(r.step_rho[:t]),
+            "step_sigma": list(r.step_sigma[:t]), "seed_fixed": bool(r.seed_fixed)}
+
+
+def coinpress_plan(n: int, dim: int, k_bound: float, rho: float | None = None,
+                   steps: int | None = None, beta: float | None = None,
+                   delta: float | None = None) -> dict:
+    """Every constant of a CoinPress release, without data (``dpcov_coinpress_plan``). Unset
+    settings take the library's defaults (rho 0.5, 3 steps, beta 0.1, delta 1e-6)."""
+    p = _params(k_bound, rho, steps, beta, delta)
+    receipt = new_struct(CoinpressReceiptC)
+    _check(C.dpcov_coinpress_plan(int(n), int(dim), byref(p), byref(receipt)))
+    return _receipt(receipt)
+
+
+def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
+                      steps: int | None = None, beta: float | None = None,
+                      delta: float | None = None) -> CoinpressRelease:
+    """The rho-zCDP CoinPress estimate of the covariance of the zero-mean n x d ``rows``, given
+    the public prior I <= Sigma <= ``k_bound`` I (``dpcov_coinpress_release``). The result is a
+    new d x d array in the storage order of ``rows``."""
+    x = _arrays.matrix(rows, "rows")
+    out = _arrays.empty(x.cols, x.cols, x.layout)
+    p = _params(k_bound, rho, steps, beta, delta)
+    receipt = new_struct(CoinpressReceiptC)
+    _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
+                                     out.ptr, out.ld, byref(receipt)))
+    return CoinpressRelease(out.array, _receipt(receipt))
+
+
+def zcdp_epsilon(rho: float, delta: float) -> float:
+    """epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP (Canonne, Kamath, Steinke
+    2020, Prop. 12; ``dpcov_zcdp_epsilon``)."""
+    out = c_double()
+    _check(C.dpcov_zcdp_epsilon(float(rho), float(delta), byref(out)))
+    return out.value
+
+
+def zcdp_rho(epsilon: float, delta: float) -> float:
+    """The largest rho whose :func:`zcdp_epsilon` at ``delta`` is at most ``epsilon``
+    (``dpcov_zcdp_rho``)."""
+    out = c_double()
+    _check(C.dpcov_zcdp_rho(float(epsilon), float(delta), byref(out)))
+    return out.value

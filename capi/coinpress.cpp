@@ -1,0 +1,120 @@
+// C ABI of CoinPress and the zCDP conversion (dpcov/coinpress.h).
+#include "dpcov/coinpress.h"
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/coinpress.hpp"
+#include "../core/privacy/zcdp.hpp"
+#include "guard.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace check = dpcov::check;
+namespace mech = dpcov::mechanisms;
+
+mech::CoinpressRequest request_from(int64_t n, int64_t dim, const dpcov_coinpress_params *params) {
+  check::not_null(params, "params");
+  if (params->struct_size < sizeof(dpcov_coinpress_params))
+    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to ",
+         sizeof(dpcov_coinpress_params), ", got ", params->struct_size);
+  mech::CoinpressRequest r;
+  r.dim = dim;
+  r.n = n;
+  r.rho = params->rho;
+  r.k_bound = params->k_bound;
+  r.steps = params->steps;
+  r.beta = params->beta;
+  r.delta = params->delta;
+  return r;
+}
+
+void check_receipt(const dpcov_coinpress_receipt *receipt) {
+  check::not_null(receipt, "receipt");
+  if (receipt->struct_size < sizeof(dpcov_coinpress_receipt))
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ",
+         sizeof(dpcov_coinpress_receipt), ", got ", receipt->struct_size);
+}
+
+dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct_size) {
+  dpcov_coinpress_receipt c{};
+  c.struct_size = struct_size;
+  c.dim = r.dim;
+  c.n = r.n;
+  c.steps = r.steps;
+  c.rho = r.rho;
+  c.k_bound = r.k_bound;
+  c.beta = r.beta;
+  c.clip_radius = r.clip_radius;
+  c.eta = r.eta;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
+  for (size_t i = 0; i < r.step_rho.size(); ++i) {
+    c.step_rho[i] = r.step_rho[i];
+    c.step_sigma[i] = r.step_sigma[i];
+  }
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  return c;
+}
+
+}  // namespace
+
+extern "C" {
+
+dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    *params = dpcov_coinpress_params{};
+    params->struct_size = sizeof(dpcov_coinpress_params);
+    params->rho = 0.5;
+    params->k_bound = 0.0;
+    params->steps = 3;
+    params->beta = 0.1;
+    params->delta = 1e-6;
+  });
+}
+
+dpcov_status dpcov_coinpress_plan(int64_t n, int64_t dim, const dpcov_coinpress_params *params,
+                                  dpcov_coinpress_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    check_receipt(receipt);
+    const mech::CoinpressReceipt r = mech::coinpress_plan(request_from(n, dim, params));
+    *receipt = c_receipt(r, receipt->struct_size);
+  });
+}
+
+dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim, const double *rows,
+                                     int64_t ldr, const dpcov_coinpress_params *params,
+                                     dpcov_rng *rng, double *out, int64_t ldo,
+                                     dpcov_coinpress_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    check_receipt(receipt);
+    check::not_null(rng, "rng");
+    const mech::CoinpressRequest request = request_from(n, dim, params);
+    mech::coinpress_plan(request);  // every setting checked before the data
+    const dpcov::ConstMatrixView data = check::matrix(layout, n, dim, rows, ldr, "rows");
+    const dpcov::MatrixView target = check::output_matrix(layout, dim, dim, out, ldo, "out");
+    dpcov::random::Rng local = rng->rng;
+    const mech::CoinpressRelease release = mech::coinpress_release(data, request, local);
+    for (int64_t j = 0; j < dim; ++j)
+      for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
+    *receipt = c_receipt(release.receipt, receipt->struct_size);
+    rng->rng = local;
+  });
+}
+
+dpcov_status dpcov_zcdp_epsilon(double rho, double delta, double *epsilon) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(epsilon, "epsilon");
+    *epsilon = dpcov::privacy::zcdp_epsilon(rho, delta);
+  });
+}
+
+dpcov_status dpcov_zcdp_rho(double epsilon, double delta, double *rho) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(rho, "rho");
+    *rho = dpcov::privacy::zcdp_rho_for_epsilon(epsilon, delta);
+  });
+}
+
+}  // extern "C"

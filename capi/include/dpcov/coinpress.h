@@ -1,0 +1,165 @@
+/**
+ * @file dpcov/coinpress.h
+ * @brief CoinPress private covariance estimation (Biswas, Dong, Kamath & Ullman, "CoinPress:
+ *        Practical Private Mean and Covariance Estimation", NeurIPS 2020, Alg. 2 and 3), and the
+ *        conversion of a zCDP guarantee to (epsilon, delta)-DP.
+ *
+ * CoinPress estimates the covariance Sigma of zero-mean Gaussian-like rows x_1..x_n given only a
+ * loose public range I <= Sigma <= K I. Each of its t steps whitens the rows with the current
+ * private estimate, clips them to a norm gamma that holds most Gaussian rows, and releases their
+ * second moment with Gaussian noise; the error therefore depends on K only through the first steps,
+ * where a one-shot Gaussian mechanism at the loose bound pays for K in full.
+ *
+ * Privacy: rho-zCDP (Bun & Steinke 2016) for the total budget rho, under replace-one neighbours
+ * with n public, for every input: the clipping, not an assumption on the data, bounds the
+ * sensitivity. The receipt also states it as (epsilon, delta)-DP by the tight conversion of
+ * Canonne, Kamath & Steinke (NeurIPS 2020, Prop. 12). Utility needs the data to be centred (mean
+ * zero) and the prior to hold. Continuous noise in floating point ("idealized numerics",
+ * dpcov/mechanism.h); PCG is not a cryptographic generator (dpcov/rng.h).
+ *
+ * @proof proofs/coinpress.md
+ *
+ * Thread-safety: reentrant; a release uses its generator exclusively.
+ */
+#ifndef DPCOV_COINPRESS_H
+#define DPCOV_COINPRESS_H
+
+#include "dpcov/common.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest number of CoinPress steps t. */
+#define DPCOV_COINPRESS_MAX_STEPS 16
+
+/**
+ * Settings of a CoinPress release. Fill with dpcov_coinpress_params_default(), then change fields.
+ */
+typedef struct dpcov_coinpress_params {
+  /** sizeof(dpcov_coinpress_params), set by dpcov_coinpress_params_default(). */
+  size_t struct_size;
+  /** Total zCDP budget rho, finite and > 0. Default 0.5. */
+  double rho;
+  /** K >= 1, finite: the public prior I <= Sigma <= K I. Required (default 0: invalid). */
+  double k_bound;
+  /** Number of steps t, 1 <= t <= ::DPCOV_COINPRESS_MAX_STEPS. Default 3. */
+  int64_t steps;
+  /** Probability beta in (0, 1) that a Gaussian row falls outside the clipping radius. Default 0.1. */
+  double beta;
+  /** delta in (0, 1) at which the receipt states the guarantee as (epsilon, delta). Default 1e-6. */
+  double delta;
+} dpcov_coinpress_params;
+
+/** What a CoinPress release spent and every constant it used. */
+typedef struct dpcov_coinpress_receipt {
+  /** Set by the caller to sizeof(dpcov_coinpress_receipt). */
+  size_t struct_size;
+  /** d. */
+  int64_t dim;
+  /** n, the public number of rows. */
+  int64_t n;
+  /** t. */
+  int64_t steps;
+  /** Total zCDP budget; the step shares sum to at most rho. */
+  double rho;
+  /** K of the prior. */
+  double k_bound;
+  /** beta of the clipping radius. */
+  double beta;
+  /** gamma = sqrt(d + 2 sqrt(d ln(1/beta)) + 2 ln(1/beta)), the clipping radius of whitened rows. */
+  double clip_radius;
+  /** eta = sqrt(d/n) + d/(2n), the regulariser of the whitening transform. */
+  double eta;
+  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
+  double epsilon;
+  /** delta of that guarantee. */
+  double delta;
+  /** Share rho_i of step i (entries past `steps` are 0). */
+  double step_rho[DPCOV_COINPRESS_MAX_STEPS];
+  /** Noise standard deviation of step i: gamma^2 / (n sqrt(rho_i)) (entries past `steps` are 0). */
+  double step_sigma[DPCOV_COINPRESS_MAX_STEPS];
+  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  int32_t seed_fixed;
+} dpcov_coinpress_receipt;
+
+/**
+ * Fill @p params with the defaults (rho = 0.5, K = 0 (must be set), t = 3, beta = 0.1,
+ * delta = 1e-6) and set its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params);
+
+/**
+ * Every constant a CoinPress release of @p n rows in dimension @p dim would use, without data or
+ * randomness.
+ *
+ * @param n       number of rows, >= 1 (public).
+ * @param dim     d, 1 <= d <= 46340.
+ * @param params  the settings (K required); params->struct_size >= sizeof(dpcov_coinpress_params).
+ * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a setting out of range,
+ *         n < 1, a struct_size too small), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_NUMERICAL.
+ */
+DPCOV_API dpcov_status dpcov_coinpress_plan(int64_t n, int64_t dim,
+                                            const dpcov_coinpress_params *params,
+                                            dpcov_coinpress_receipt *receipt);
+
+/**
+ * Release a private estimate of the covariance of the zero-mean rows @p rows (Alg. 3 with the
+ * authors' budget split: t = 1 spends rho; t >= 2 spends rho / (4 (t - 1)) on each of the first
+ * t - 1 steps and 3 rho / 4 on the last).
+ *
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p rows and @p out.
+ * @param n        number of rows, >= 1 (public).
+ * @param dim      d, 1 <= d <= 46340.
+ * @param rows     the n x d data, finite; not modified, not retained.
+ * @param ldr      leading dimension of @p rows (>= d row-major, >= n column-major).
+ * @param params   the settings (K required).
+ * @param rng      the generator; advanced on success, unchanged on failure.
+ * @param[out] out the estimate, d x d, exactly symmetric, positive semidefinite. Untouched on
+ *                 failure.
+ * @param ldo      leading dimension of @p out, >= d.
+ * @param[out] receipt  as for dpcov_coinpress_plan(), with seed_fixed from @p rng.
+ * @return the statuses of dpcov_coinpress_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE (a
+ *         row holds NaN or infinity), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim,
+                                               const double *rows, int64_t ldr,
+                                               const dpcov_coinpress_params *params,
+                                               dpcov_rng *rng, double *out, int64_t ldo,
+                                               dpcov_coinpress_receipt *receipt);
+
+/**
+ * The epsilon at which rho-zCDP implies (epsilon, delta)-DP: Canonne, Kamath & Steinke (NeurIPS
+ * 2020), Prop. 12, inf over alpha > 1 of
+ * alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln alpha) / (alpha - 1), evaluated with
+ * upward rounding at the minimising alpha (never below the bound, within 1e-9 relative of the
+ * infimum). Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)). Reentrant.
+ *
+ * @param rho    finite and > 0.
+ * @param delta  in (0, 1).
+ * @param[out] epsilon  the value; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE.
+ */
+DPCOV_API dpcov_status dpcov_zcdp_epsilon(double rho, double delta, double *epsilon);
+
+/**
+ * The largest zCDP budget rho (within 1e-12 relative) whose dpcov_zcdp_epsilon() at @p delta is
+ * at most @p epsilon: how to run a zCDP mechanism at a given (epsilon, delta). Reentrant.
+ *
+ * @param epsilon  finite and > 0.
+ * @param delta    in (0, 1).
+ * @param[out] rho the value; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL.
+ */
+DPCOV_API dpcov_status dpcov_zcdp_rho(double epsilon, double delta, double *rho);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_COINPRESS_H */

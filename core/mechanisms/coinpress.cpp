@@ -1,0 +1,129 @@
+#include "coinpress.hpp"
+
+#include <cmath>
+
+#include "../check.hpp"
+#include "../data/row_bound.hpp"
+#include "../linalg/blas.hpp"
+#include "../postprocess/eigenvalue_clip.hpp"
+#include "../privacy/coinpress.hpp"
+#include "../privacy/zcdp.hpp"
+#include "../random/symmetric_noise.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// V f(Lambda) V^T for the eigendecomposition of the symmetric s, exactly symmetric.
+template <class F>
+Matrix spectral_function(const Matrix &s, F f) {
+  const linalg::SymmetricEigen e = linalg::eigh(s);
+  const int64_t d = s.rows();
+  Matrix scaled = e.vectors;
+  for (int64_t j = 0; j < d; ++j) {
+    const double factor = f(e.values[static_cast<size_t>(j)]);
+    for (int64_t i = 0; i < d; ++i) scaled(i, j) *= factor;
+  }
+  Matrix out = linalg::multiply(scaled, e.vectors, linalg::Trans::No, linalg::Trans::Yes);
+  linalg::symmetrize_from_upper(out);
+  return out;
+}
+
+// W = X A^T (the rows A x_i; X A for the authors' code), each row clipped to norm <= gamma.
+// Clipping shaves the factor by a few ulps (data::row_factor), so that no clipped row has a
+// computed norm above gamma.
+Matrix whiten_and_clip(ConstMatrixView rows, const Matrix &a, double gamma, bool authors_code) {
+  const int64_t n = rows.rows;
+  const int64_t d = rows.cols;
+  Matrix w(n, d);
+  const ConstMatrixView a_transposed{a.data(), d, d, d, Layout::RowMajor};
+  linalg::gemm_views(1.0, rows, authors_code ? a.view() : a_transposed, 0.0, w.view());
+  std::vector<double> sums(static_cast<size_t>(n));
+  data::row_sums_of_squares(w.view(), 0, n, sums.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const double factor =
+        data::row_factor(w.view(), i, sums[static_cast<size_t>(i)], gamma, BoundPolicy::Clip);
+    if (factor != 1.0)
+      for (int64_t j = 0; j < d; ++j) w(i, j) *= factor;
+  }
+  return w;
+}
+
+// One step (Alg. 2): Z = proj_PSD(W^T W / n + N), N symmetric with N(0, sigma^2) entries (the
+// authors' code: eigenvalues replaced by their absolute values).
+Matrix noisy_second_moment(const Matrix &w, double sigma, bool authors_code, random::Rng &rng) {
+  const int64_t n = w.rows();
+  const int64_t d = w.cols();
+  Matrix z(d, d);
+  linalg::syrk_upper(w.view(), 0.0, z.data(), d);
+  const double inv_n = 1.0 / static_cast<double>(n);
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i) z(i, j) *= inv_n;
+  linalg::symmetrize_from_upper(z);
+  Matrix noise(d, d);
+  random::symmetric_gaussian_noise(rng, sigma, noise);
+  const Matrix noisy = add_mirrored(z.view(), noise);
+  if (authors_code) return spectral_function(noisy, [](double x) { return std::fabs(x); });
+  return postprocess::project_psd(noisy);
+}
+
+}  // namespace
+
+CoinpressReceipt coinpress_plan(const CoinpressRequest &request) {
+  check::dimension(request.dim, "d");
+  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  check::positive_finite(request.rho, "rho");
+  check::finite(request.k_bound, "K");
+  if (!(request.k_bound >= 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "K (the prior Sigma <= K I, with I <= Sigma) must be >= 1, got ",
+         request.k_bound);
+  check::delta(request.delta);
+  CoinpressReceipt r;
+  r.dim = request.dim;
+  r.n = request.n;
+  r.steps = request.steps;
+  r.rho = request.rho;
+  r.k_bound = request.k_bound;
+  r.beta = request.beta;
+  r.delta = request.delta;
+  r.step_rho = privacy::coinpress_budget_split(request.rho, request.steps);
+  r.clip_radius = privacy::coinpress_clip_radius(request.dim, request.beta);
+  r.eta = privacy::coinpress_eta(request.dim, request.n);
+  for (double share : r.step_rho)
+    r.step_sigma.push_back(privacy::coinpress_step_sigma(r.clip_radius, request.n, share));
+  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  return r;
+}
+
+CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest &request,
+                                   random::Rng &rng) {
+  CoinpressReceipt receipt = coinpress_plan(request);
+  if (rows.rows != request.n || rows.cols != request.dim)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+         rows.rows, " x ", rows.cols);
+  check::all_finite(rows, "rows");
+  const int64_t d = request.dim;
+  // A and its inverse, kept side by side so that the estimate needs no inversion:
+  // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
+  Matrix a = scaled_identity(d, 1.0 / std::sqrt(request.k_bound));
+  Matrix a_inverse = scaled_identity(d, std::sqrt(request.k_bound));
+  Matrix z;
+  for (int64_t step = 0; step < receipt.steps; ++step) {
+    const Matrix w = whiten_and_clip(rows, a, receipt.clip_radius, request.authors_code);
+    z = noisy_second_moment(w, receipt.step_sigma[static_cast<size_t>(step)],
+                            request.authors_code, rng);
+    if (step + 1 == receipt.steps) break;
+    Matrix u = z;
+    for (int64_t i = 0; i < d; ++i) u(i, i) += receipt.eta;
+    a = linalg::multiply(spectral_function(u, [](double x) { return 1.0 / std::sqrt(x); }), a);
+    a_inverse = linalg::multiply(a_inverse, spectral_function(u, [](double x) { return std::sqrt(x); }));
+  }
+  Matrix estimate = linalg::multiply(linalg::multiply(a_inverse, z), a_inverse, linalg::Trans::No,
+                                     request.authors_code ? linalg::Trans::No : linalg::Trans::Yes);
+  linalg::symmetrize_from_upper(estimate);
+  receipt.seed_fixed = rng.seed_fixed();
+  return {std::move(estimate), std::move(receipt)};
+}
+
+}  // namespace dpcov::mechanisms

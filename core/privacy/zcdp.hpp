@@ -1,0 +1,34 @@
+// Zero-concentrated differential privacy (Bun & Steinke, TCC 2016): the Gaussian mechanism's zCDP
+// cost and the conversion of a rho-zCDP guarantee to (epsilon, delta)-DP for the receipt
+// (proofs/zcdp.md).
+#pragma once
+
+namespace dpcov::privacy {
+
+// sigma = sensitivity / sqrt(2 rho), rounded up: the Gaussian mechanism with L2 sensitivity
+// `sensitivity` and N(0, sigma^2) noise is rho-zCDP (Bun & Steinke 2016, Prop. 1.6). Throws
+// DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho and the sensitivity are finite and > 0.
+double zcdp_gaussian_sigma(double rho, double sensitivity);
+
+// The epsilon at which rho-zCDP implies (epsilon, delta)-DP, by the tight conversion of Canonne,
+// Kamath & Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020), Prop. 12 /
+// Cor. 13 (Asoodeh et al. 2021 give the same bound):
+//   epsilon = inf_{alpha > 1} alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln alpha)
+//                                         / (alpha - 1).
+// The infimum is searched in round-to-nearest; the returned value is the bound at the alpha found,
+// evaluated with every operation rounded towards +infinity, so it is a valid epsilon (never below
+// the bound at that alpha) and within 1e-9 relative of the infimum (proofs/check/coinpress.py).
+// Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3). Throws unless rho is
+// finite and > 0 and delta is in (0, 1).
+double zcdp_epsilon(double rho, double delta);
+
+// Bun & Steinke 2016, Prop. 1.3: rho + 2 sqrt(rho ln(1/delta)), rounded up. The looser conversion,
+// kept for comparison (Dong-Liang-Yi's code uses it).
+double zcdp_epsilon_bun_steinke(double rho, double delta);
+
+// The largest rho (within 1e-12 relative) with zcdp_epsilon(rho, delta) <= epsilon: the zCDP
+// budget that a mechanism stated in zCDP may spend to meet (epsilon, delta). Throws unless epsilon
+// is finite and > 0 and delta is in (0, 1).
+double zcdp_rho_for_epsilon(double epsilon, double delta);
+
+}  // namespace dpcov::privacy

@@ -12,6 +12,8 @@
 #include "../core/estimators/pca.hpp"
 #include "../core/estimators/regression.hpp"
 #include "guard.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
 
 namespace {
 
@@ -170,6 +172,28 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
     *sin_theta_spectral = s.sin_theta_spectral;
     *sin_theta_frobenius = s.sin_theta_frobenius;
     copy_out(s.angles, angles);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
+                                                      const double *released, int64_t ld,
+                                                      const dpcov_receipt *receipt, int64_t k,
+                                                      double level, int64_t num_draws,
+                                                      dpcov_rng *rng, double *noise_norm,
+                                                      double *eigengap, double *sin_theta_bound,
+                                                      int32_t *swamped) {
+  return dpcov::capi::guarded([&] {
+    const ConstMatrixView v = symmetric_input(layout, d, released, ld, "released");
+    const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, d);
+    check::not_null(rng, "rng");
+    check::not_null(sin_theta_bound, "sin_theta_bound");
+    dpcov::random::Rng local = rng->rng;
+    const est::SubspaceErrorBound b = est::subspace_error_bound(v, k, noise, level, num_draws, local);
+    *sin_theta_bound = b.sin_theta_bound;
+    if (noise_norm != nullptr) *noise_norm = b.noise_norm;
+    if (eigengap != nullptr) *eigengap = b.eigengap;
+    if (swamped != nullptr) *swamped = b.swamped ? 1 : 0;
+    rng->rng = local;
   });
 }
 

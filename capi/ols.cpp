@@ -6,7 +6,6 @@
 
 #include "../core/check.hpp"
 #include "../core/estimators/ols_bootstrap.hpp"
-#include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "guard.hpp"
@@ -164,18 +163,7 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     check::not_null(receipt, "receipt");
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
-    if (receipt->struct_size < offsetof(dpcov_receipt, dof) + sizeof(double))
-      fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ", sizeof(dpcov_receipt),
-           ", got ", receipt->struct_size);
-    if (receipt->dim != d)
-      fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt->dim, " but the release is ", d,
-           " x ", d);
-    mech::Receipt noise_receipt;
-    noise_receipt.mechanism = mech::mechanism_id(receipt->mechanism);
-    noise_receipt.sigma = receipt->sigma;
-    noise_receipt.scale = receipt->scale;
-    noise_receipt.dof = receipt->dof;
-    const est::ReleaseNoise noise = est::release_noise(noise_receipt);
+    const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, d);
     const est::RegressionSpec spec =
         ols_spec(d, receipt->n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");

@@ -1,8 +1,10 @@
 #include "receipt_writer.hpp"
 
+#include <cstddef>
 #include <cstring>
 
 #include "../core/check.hpp"
+#include "../core/mechanisms/mechanism.hpp"
 
 namespace dpcov::capi {
 
@@ -58,6 +60,22 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
     fail(DPCOV_E_INTERNAL, "theorem string of ", receipt.theorem, " is longer than the receipt");
   std::memcpy(c.theorem, receipt.theorem, length + 1);
   return c;
+}
+
+estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *receipt, int64_t d) {
+  check::not_null(receipt, "receipt");
+  if (receipt->struct_size < offsetof(dpcov_receipt, dof) + sizeof(double))
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ", sizeof(dpcov_receipt),
+         ", got ", receipt->struct_size);
+  if (receipt->dim != d)
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt->dim, " but the release is ", d,
+         " x ", d);
+  mechanisms::Receipt r;
+  r.mechanism = mechanisms::mechanism_id(receipt->mechanism);
+  r.sigma = receipt->sigma;
+  r.scale = receipt->scale;
+  r.dof = receipt->dof;
+  return estimators::release_noise(r);
 }
 
 }  // namespace dpcov::capi

@@ -193,6 +193,11 @@ contains
             'bootstrap intervals')
     call check(kap > 0 .and. kap < 1 .and. eta > 0 .and. all(lo < coef) .and. all(coef < hi), &
                'bootstrap intervals bracket the estimate')
+    call ok(dpcov_pca_subspace_error_bound(DPCOV_COL_MAJOR, int(d, c_int64_t), rel, &
+                                           int(d, c_int64_t), rec, 1_c_int64_t, 0.95d0, &
+                                           50_c_int64_t, rng, c_loc(eta), c_null_ptr, kap, &
+                                           c_null_ptr), 'subspace error bound')
+    call check(kap >= 0 .and. kap <= 1 .and. eta > 0, 'subspace error bound in [0, 1]')
   end subroutine
 
   subroutine check(condition, what)

@@ -513,6 +513,10 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 	if _, err := OLSAnalyzeGaussIntervals(released, 1e4, 100000, 3, []int64{0, 1, 2}, nil); !errors.Is(err, ErrPrecondition) {
 		t.Fatalf("got %v", err)
 	}
+	bound, err := PCASubspaceErrorBound(released, receipt, 1, 0.95, 50, seeded(t, 8))
+	if err != nil || bound.SinThetaBound < 0 || bound.SinThetaBound > 1 || bound.NoiseNorm <= 0 {
+		t.Fatalf("%+v %v", bound, err)
+	}
 	boot, err := OLSBootstrapIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, 999, seeded(t, 7))
 	if err != nil {
 		t.Fatal(err)

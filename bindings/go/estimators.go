@@ -320,3 +320,35 @@ func MetricSupportRecovery(estimate, truth Matrix, threshold float64) (SupportRe
 		TrueNegatives: int64(c.true_negatives), Precision: float64(c.precision),
 		Recall: float64(c.recall)}, nil
 }
+
+// SubspaceErrorBound bounds how far a release's top-k subspace can be from the true one:
+// SinThetaBound in [0, 1], the noise's spectral-norm quantile NoiseNorm, the released Eigengap
+// and Swamped (the gap is below twice the noise norm).
+type SubspaceErrorBound struct {
+	SinThetaBound, NoiseNorm, Eigengap float64
+	Swamped                            bool
+}
+
+// PCASubspaceErrorBound is the Davis-Kahan bound on ||sin Theta||_2 between the top-k subspace of
+// a release of AnalyzeGauss, LaplaceSym or WishartAdditive and the true one, from the release and
+// its receipt (Mechanism, Dim, Sigma, Scale and DOF are read); rng draws numDraws noise matrices
+// for the level-quantile of its norm. No privacy cost.
+func PCASubspaceErrorBound(released Matrix, receipt Receipt, k int, level float64, numDraws int64,
+	rng *RNG) (SubspaceErrorBound, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return SubspaceErrorBound{}, err
+	}
+	rec := noiseReceiptC(receipt)
+	var norm, gap, bound C.double
+	var swamped C.int32_t
+	err := call(func() C.dpcov_status {
+		return C.dpcov_pca_subspace_error_bound(rowMajor, C.int64_t(released.Rows), released.ptr(),
+			released.ld(), &rec, C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.p, &norm,
+			&gap, &bound, &swamped)
+	})
+	if err != nil {
+		return SubspaceErrorBound{}, err
+	}
+	return SubspaceErrorBound{SinThetaBound: float64(bound), NoiseNorm: float64(norm),
+		Eigengap: float64(gap), Swamped: swamped != 0}, nil
+}

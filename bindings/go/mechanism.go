@@ -153,6 +153,19 @@ func newCReceipt() C.dpcov_receipt {
 	return C.dpcov_receipt{struct_size: C.size_t(C.sizeof_dpcov_receipt)}
 }
 
+// noiseReceiptC is the C receipt with the fields that carry a release's noise law (mechanism,
+// dim, n, sigma, scale, dof), for the post-processing that reads them.
+func noiseReceiptC(r Receipt) C.dpcov_receipt {
+	c := newCReceipt()
+	c.mechanism = C.int32_t(r.Mechanism)
+	c.dim = C.int64_t(r.Dim)
+	c.n = C.int64_t(r.N)
+	c.sigma = C.double(r.Sigma)
+	c.scale = C.double(r.Scale)
+	c.dof = C.double(r.DOF)
+	return c
+}
+
 func receiptFromC(c *C.dpcov_receipt) Receipt {
 	return Receipt{
 		Mechanism: Mechanism(c.mechanism), Neighbour: int32(c.neighbour),

@@ -145,13 +145,7 @@ func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, featur
 	for i := range out {
 		out[i] = make([]float64, p+1)
 	}
-	rec := newCReceipt()
-	rec.mechanism = C.int32_t(receipt.Mechanism)
-	rec.dim = C.int64_t(receipt.Dim)
-	rec.n = C.int64_t(receipt.N)
-	rec.sigma = C.double(receipt.Sigma)
-	rec.scale = C.double(receipt.Scale)
-	rec.dof = C.double(receipt.DOF)
+	rec := noiseReceiptC(receipt)
 	var norm, kappa C.double
 	rp := regParams.c()
 	err := call(func() C.dpcov_status {

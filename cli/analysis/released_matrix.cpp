@@ -132,4 +132,20 @@ int64_t resolve_column(const std::vector<std::string> &names, const std::string 
        ") nor a 1-based column number");
 }
 
+std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id) {
+    const char *name = dpcov_mechanism_name(id);
+    if (name != nullptr && m.mechanism() == name) r.mechanism = id;
+  }
+  if (r.mechanism == 0) return std::nullopt;
+  r.dim = m.dim;
+  r.n = m.rows.value_or(0);
+  r.sigma = m.receipt.value("sigma", 0.0);
+  r.scale = m.receipt.value("scale", 0.0);
+  r.dof = m.receipt.value("dof", 0.0);
+  return r;
+}
+
 }  // namespace dpcov::cli

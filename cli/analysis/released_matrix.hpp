@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <dpcov.h>
 #include <nlohmann/json.hpp>
 
 namespace dpcov::cli {
@@ -41,6 +42,10 @@ struct LoadedMatrix {
 // file cannot be read, kExitInputData when the matrix is not square, not finite or not exactly
 // symmetric, or the receipt is not valid JSON or disagrees with the matrix.
 LoadedMatrix load_matrix(const MatrixSource &source);
+
+// The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof),
+// from the JSON receipt; nullopt when it names no mechanism of the library.
+std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
 
 // The 0-based index of column `spec`: a name of `names` or a 1-based number. Throws
 // CliError(kExitUsage) naming `option` otherwise.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,27 @@ void run_pca(const PcaOptions &o) {
                                 vectors.data(), k, ratio.data()),
                 concat(m.path, ": principal components"));
 
+  // How far the released subspace can be from the true one (Davis-Kahan with the noise's
+  // spectral-norm quantile), for a release whose mechanism has a known noise law.
+  struct {
+    bool computed = false;
+    double bound = 0.0, noise_norm = 0.0, gap = 0.0;
+    int32_t swamped = 0;
+  } error;
+  if (const std::optional<dpcov_receipt> receipt = noise_receipt(m);
+      receipt && m.is_private_release() && k < d) {
+    dpcov_rng *rng = nullptr;
+    library_check(dpcov_rng_create_from_entropy(&rng), "generator");
+    std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
+    const dpcov_status status = dpcov_pca_subspace_error_bound(
+        DPCOV_ROW_MAJOR, d, m.values.data(), d, &*receipt, k, 0.95, 200, rng, &error.noise_norm,
+        &error.gap, &error.bound, &error.swamped);
+    if (status != DPCOV_E_INVALID_ARGUMENT) {
+      library_check(status, concat(m.path, ": subspace error bound"));
+      error.computed = true;
+    }
+  }
+
   std::optional<LoadedMatrix> other;
   double sin_spectral = 0.0;
   double sin_frobenius = 0.0;
@@ -73,6 +95,9 @@ void run_pca(const PcaOptions &o) {
       loadings[m.names[static_cast<size_t>(i)]] = row;
     }
     out["eigenvectors"] = loadings;
+    if (error.computed)
+      out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
+                               {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0}};
     if (other) {
       out["compare"] = {{"matrix", o.compare},
                         {"sin_theta_spectral", sin_spectral},
@@ -97,6 +122,15 @@ void run_pca(const PcaOptions &o) {
   text += spectrum.render();
   text += "explained: max(eigenvalue, 0) over the sum of the positive eigenvalues (the ratios of "
           "the matrix projected onto the PSD cone), in [0, 1]\n";
+  if (error.computed) {
+    text += concat("subspace error: ||sin Theta||_2 <= ", format_number(error.bound, 3),
+                   " between this release's top ", k, " subspace and the data's, with probability "
+                   "about 0.95 (Davis-Kahan; eigengap ", format_number(error.gap, 4),
+                   ", noise norm ", format_number(error.noise_norm, 4), ")\n");
+    if (error.swamped)
+      text += "warning: the privacy noise swamps the signal (the eigengap is below twice the "
+              "noise norm): these components may be arbitrary.\n";
+  }
   std::vector<std::string> header{"loadings"};
   for (int64_t i = 0; i < k; ++i) header.push_back(concat("PC", i + 1));
   TextTable loadings(header);

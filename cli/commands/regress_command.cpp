@@ -41,24 +41,6 @@ struct NoiseAware {
   double noise_norm = 0.0, kappa = 0.0;
 };
 
-// The C receipt fields the bootstrap reads, from the JSON receipt; nullopt when the mechanism
-// named there is not one of the library's.
-std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
-  dpcov_receipt r{};
-  r.struct_size = sizeof r;
-  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id) {
-    const char *name = dpcov_mechanism_name(id);
-    if (name != nullptr && m.mechanism() == name) r.mechanism = id;
-  }
-  if (r.mechanism == 0) return std::nullopt;
-  r.dim = m.dim;
-  r.n = *m.rows;
-  r.sigma = m.receipt.value("sigma", 0.0);
-  r.scale = m.receipt.value("scale", 0.0);
-  r.dof = m.receipt.value("dof", 0.0);
-  return r;
-}
-
 NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
                                  int64_t label, const std::vector<int64_t> &features,
                                  dpcov_regression_params params, size_t size,

@@ -24,24 +24,11 @@
 #include <vector>
 
 #include "../matrix.hpp"
-#include "../mechanisms/receipt.hpp"
 #include "../random/rng.hpp"
 #include "regression.hpp"
+#include "release_noise.hpp"
 
 namespace dpcov::estimators {
-
-// The law of the noise E a mechanism added to the whole d x d statistic; its restriction to any
-// set of columns has the same form (iid entries, or W(k, scale I) of that order).
-struct ReleaseNoise {
-  enum class Kind {
-    SymmetricGaussian,  // iid N(0, scale^2) upper triangle (Analyze Gauss: scale = sigma)
-    SymmetricLaplace,   // iid Laplace(scale) upper triangle (laplace_sym: scale = b)
-    Wishart,            // W_d(dof, scale I), mean dof * scale * I (wishart_additive)
-  };
-  Kind kind = Kind::SymmetricGaussian;
-  double scale = 0.0;
-  double dof = 0.0;
-};
 
 struct BootstrapIntervals {
   // One entry per coefficient, intercept first (as regress orders them).
@@ -54,14 +41,6 @@ struct BootstrapIntervals {
   int64_t failed_draws = 0; // bootstrap worlds whose feature block was not positive definite
   bool rss_clamped = false; // the residual sum of the release was negative: s^2 = 0
 };
-
-// The noise law of a release from its receipt: analyze_gauss (sigma), laplace_sym (scale),
-// wishart_additive (dof, scale). Throws DPCOV_E_INVALID_ARGUMENT naming the mechanism for every
-// other one (its noise is not additive with a known law, or it is not private).
-ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
-
-// Checks the law: scale finite > 0; for Wishart dof finite > k - 1 for order k (k = p + 1).
-void validate(const ReleaseNoise &noise, int64_t order);
 
 // The intervals for `spec` (label, features, intercept column, rows = n > p, level; ridge must be
 // 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 
@@ -77,6 +79,38 @@ SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k) 
     out.sin_theta_spectral = std::max(out.sin_theta_spectral, s);
   }
   out.sin_theta_frobenius = std::sqrt(sum_sq);
+  return out;
+}
+
+SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
+                                        const ReleaseNoise &noise, double level, int64_t draws,
+                                        random::Rng &rng) {
+  check::all_finite(released, "released matrix");
+  check::symmetric(released, "released matrix");
+  const int64_t d = released.rows;
+  check_k(k, d);
+  validate(noise, d);
+  if (!(level > 0.0 && level < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
+  if (draws < 1) fail(DPCOV_E_INVALID_ARGUMENT, "draws must be >= 1, got ", draws);
+  std::vector<double> norms;
+  for (int64_t b = 0; b < draws; ++b) {
+    const std::vector<double> eig = linalg::eigvalsh(centred_noise(noise, d, rng));
+    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+  }
+  std::sort(norms.begin(), norms.end());
+  const auto q = static_cast<int64_t>(std::ceil(level * static_cast<double>(draws))) - 1;
+  SubspaceErrorBound out;
+  out.noise_norm = norms[static_cast<size_t>(std::clamp<int64_t>(q, 0, draws - 1))];
+  const std::vector<double> values = linalg::eigvalsh(Matrix::from(released));  // ascending
+  if (k == d) {
+    out.eigengap = std::numeric_limits<double>::infinity();
+    return out;  // the whole space: no error
+  }
+  out.eigengap = values[static_cast<size_t>(d - k)] - values[static_cast<size_t>(d - k - 1)];
+  const double true_gap = out.eigengap - 2.0 * out.noise_norm;
+  out.swamped = !(true_gap > 0.0);
+  out.sin_theta_bound = out.swamped ? 1.0 : std::min(1.0, 2.0 * out.noise_norm / true_gap);
   return out;
 }
 

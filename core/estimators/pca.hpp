@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "../matrix.hpp"
+#include "../random/rng.hpp"
+#include "release_noise.hpp"
 
 namespace dpcov::estimators {
 
@@ -34,5 +36,24 @@ struct SubspaceDistance {
 // symmetric). Cosines are the singular values of U^T V and sines those of V - U U^T V; each angle
 // is atan2(sine, cosine), so that small and large angles are both accurate (Bjorck and Golub 1973).
 SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k);
+
+struct SubspaceErrorBound {
+  double noise_norm = 0.0;       // the level-quantile of ||E||_2 over simulated draws of the noise
+  double eigengap = 0.0;         // lambda_k - lambda_{k+1} of the release (+inf for k = d)
+  double sin_theta_bound = 0.0;  // bound on ||sin Theta||_2 between released and true top-k
+  bool swamped = false;          // eigengap <= 2 noise_norm: the noise can reorder the subspace
+};
+
+// How far the top-k eigenvector subspace of a release M~ = A + E can be from that of A, from
+// the release and the noise law alone (no privacy cost). With eta the level-quantile of ||E||_2
+// (`draws` simulations of the centred noise: a Wishart mean shifts every eigenvalue alike) and
+// gap~ the released gap lambda_k - lambda_{k+1}: Weyl gives the true gap >= gap~ - 2 eta, and
+// Davis-Kahan in the form of Yu, Wang, Samworth (Biometrika 2015, Thm 2) gives
+// ||sin Theta||_2 <= 2 eta / (gap~ - 2 eta), capped at 1; with probability about `level` over the
+// noise. When gap~ <= 2 eta the bound is 1 and `swamped` is set. Throws DPCOV_E_INVALID_ARGUMENT
+// (k, level, draws < 1, the law) and the statuses of the matrix checks.
+SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
+                                        const ReleaseNoise &noise, double level, int64_t draws,
+                                        random::Rng &rng);
 
 }  // namespace dpcov::estimators

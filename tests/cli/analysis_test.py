@@ -369,6 +369,10 @@ class Golden(CliCase):
         self.check_golden("regress.json", regress, exact_keys=["n", "dof", "label"])
         pca = self.json_of(["pca", self.released, "-k", "3"])
         pca.pop("matrix")
+        # The subspace error bound draws the noise-norm quantile from OS entropy.
+        error = pca.pop("subspace_error")
+        self.assertTrue(0 <= error["sin_theta_bound"] <= 1)
+        self.assertEqual(error["noise_swamps_signal"], error["sin_theta_bound"] == 1)
         self.check_golden("pca.json", pca, exact_keys=["k"])
         glasso = self.json_of(["glasso", self.released, "--rho", "25000"])
         glasso.pop("matrix")

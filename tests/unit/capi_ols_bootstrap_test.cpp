@@ -152,4 +152,50 @@ TEST(CapiOlsBootstrap, IntervalsAroundTheFitWithPValuesThatAgreeWithThem) {
   EXPECT_NEAR(f.coef[0], 0.5, 1e-15);
 }
 
+TEST(CapiPcaSubspaceErrorBound, BoundsTheSubspaceErrorAndWarnsWhenTheNoiseSwampsTheGap) {
+  Fixture f;
+  // diag(1000, 1000, 1000, 1000) + 500 e1 e4' ...: eigenvalues 1500 > 1000, 1000 > 500 (k = 1:
+  // gap 500 against eta of order 2 sqrt(4) sigma).
+  double bound = 7, norm = 7, gap = 7;
+  int32_t swamped = 7;
+  const auto call = [&](const double *m, const dpcov_receipt *r, int64_t k, double level,
+                        int64_t draws, dpcov_rng *generator, double *out) {
+    return dpcov_pca_subspace_error_bound(DPCOV_COL_MAJOR, 4, m, 4, r, k, level, draws, generator,
+                                          &norm, &gap, out, &swamped);
+  };
+  EXPECT_EQ(call(nullptr, &f.receipt, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(f.g.data(), nullptr, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 1, 0.95, 50, nullptr, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 1, 0.95, 50, f.rng, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 0, 0.95, 50, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 5, 0.95, 50, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 1, 1.0, 50, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 1, double(NAN), 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(f.g.data(), &f.receipt, 1, 0.95, 0, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  dpcov_receipt r = f.receipt;
+  r.mechanism = DPCOV_MECHANISM_IEV;
+  EXPECT_EQ(call(f.g.data(), &r, 1, 0.95, 50, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  std::vector<double> nan = f.g;
+  nan[0] = NAN;
+  EXPECT_EQ(call(nan.data(), &f.receipt, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(bound, 7.0);
+  EXPECT_EQ(norm, 7.0);
+  EXPECT_EQ(swamped, 7);
+
+  ASSERT_EQ(call(f.g.data(), &f.receipt, 1, 0.95, 200, f.rng, &bound), DPCOV_OK);
+  EXPECT_GT(norm, 1.0);
+  EXPECT_LT(norm, 10.0);
+  EXPECT_GT(gap, 100.0);
+  EXPECT_EQ(swamped, 0);
+  EXPECT_NEAR(bound, 2.0 * norm / (gap - 2.0 * norm), 1e-12);
+  r = f.receipt;
+  r.sigma = 200.0;  // ||E|| far above the gap
+  ASSERT_EQ(call(f.g.data(), &r, 1, 0.95, 200, f.rng, &bound), DPCOV_OK);
+  EXPECT_EQ(swamped, 1);
+  EXPECT_EQ(bound, 1.0);
+  ASSERT_EQ(call(f.g.data(), &f.receipt, 4, 0.95, 20, f.rng, &bound), DPCOV_OK);
+  EXPECT_EQ(bound, 0.0);
+}
+
 }  // namespace

@@ -32,6 +32,7 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
 from .coinpress import CoinpressRelease, coinpress_plan, coinpress_release, zcdp_epsilon, zcdp_rho
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
+                         pca_subspace_error_bound,
                          pca_top_k, regression_fit)
 from .gram import GramAccumulator
 from .learn import PrivateCovariance, PrivateLinearRegression, PrivatePCA
@@ -137,6 +138,7 @@ __all__ = [
     "ols_jl",
     "OutOfMemoryError",
     "pca_subspace_distance",
+    "pca_subspace_error_bound",
     "pca_top_k",
     "plan",
     "PreconditionError",

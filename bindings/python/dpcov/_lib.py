@@ -336,6 +336,8 @@ _PROTOTYPES = {
     "dpcov_ols_analyze_gauss_intervals": (status_t, [i32, i64, vp, i64, f64, i64, i64, vp, i64,
                                                      POINTER(RegressionParamsC), vp, vp, vp, vp,
                                                      vp, vp, vp, vp]),
+    "dpcov_pca_subspace_error_bound": (status_t, [i32, i64, vp, i64, POINTER(ReceiptC), i64, f64,
+                                                  i64, vp, p_f64, p_f64, p_f64, POINTER(c_int32)]),
     "dpcov_ols_bootstrap_intervals": (status_t, [i32, i64, vp, i64, POINTER(ReceiptC), i64, vp,
                                                  i64, POINTER(RegressionParamsC), i64, vp, vp, vp,
                                                  vp, vp, vp, vp, vp]),

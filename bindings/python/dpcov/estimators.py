@@ -7,7 +7,7 @@ storage order; symmetric inputs must be exactly symmetric.
 
 from __future__ import annotations
 
-from ctypes import byref, c_double
+from ctypes import byref, c_double, c_int32
 from typing import NamedTuple
 
 import numpy as np
@@ -92,6 +92,31 @@ def pca_top_k(a, k: int, explained_ratio: bool = True) -> PcaResult:
     _check(C.dpcov_pca_top_k(m.layout, m.rows, m.ptr, m.ld, k, _arrays.ptr(values), vecs.ptr,
                              vecs.ld, _arrays.ptr(ratio)))
     return PcaResult(values, vecs.array, ratio)
+
+
+class SubspaceErrorBound(NamedTuple):
+    """How far a release's top-k subspace can be from the true one: ``sin_theta_bound`` (in
+    [0, 1]), the noise's spectral-norm quantile ``noise_norm``, the released ``eigengap`` and
+    ``swamped`` (the gap is below twice the noise norm)."""
+
+    sin_theta_bound: float
+    noise_norm: float
+    eigengap: float
+    swamped: bool
+
+
+def pca_subspace_error_bound(released, receipt, k: int, rng, level: float = 0.95,
+                             num_draws: int = 200) -> SubspaceErrorBound:
+    """Davis-Kahan bound on ||sin Theta||_2 between the top-k subspace of a release and the
+    true one, from the release and its receipt (``dpcov_pca_subspace_error_bound``; no privacy
+    cost; ``rng`` draws the noise-norm quantile)."""
+    m = _arrays.square(released, "released")
+    norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
+    _check(C.dpcov_pca_subspace_error_bound(m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct),
+                                            int(k), float(level), int(num_draws), rng,
+                                            byref(norm), byref(gap), byref(bound),
+                                            byref(swamped)))
+    return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
 
 
 class SubspaceDistance(NamedTuple):

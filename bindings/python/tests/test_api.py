@@ -209,6 +209,8 @@ def test_noise_aware_intervals_from_a_release_and_its_receipt():
         with pytest.raises(dpcov.UnmetPreconditionError, match="swamps"):
             dpcov.ols_bootstrap_intervals(released / 1000, receipt, label=3, features=[0, 1, 2],
                                           rng=rng)
+        err = dpcov.pca_subspace_error_bound(released, receipt, 1, rng)
+        assert 0 <= err.sin_theta_bound <= 1 and err.noise_norm > 0 and err.eigengap > 0
         iev_plan = dpcov.plan("iev", 4, n, 1.0, 1.0, 0.0)
         with pytest.raises(ValueError, match="iev"):
             dpcov.ols_bootstrap_intervals(released, iev_plan, label=3, features=[0, 1, 2],

@@ -23,6 +23,8 @@
 #define DPCOV_ESTIMATORS_H
 
 #include "dpcov/common.h"
+#include "dpcov/receipt.h"
+#include "dpcov/rng.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -195,6 +197,44 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
                                                    int64_t lda, const double *b, int64_t ldb,
                                                    int64_t k, double *sin_theta_spectral,
                                                    double *sin_theta_frobenius, double *angles);
+
+/**
+ * How far the top-k eigenvector subspace of a release can be from that of the matrix behind it,
+ * from the release and its receipt alone (post-processing: no privacy cost). With eta the
+ * @p level quantile of the noise's spectral norm (from @p num_draws simulated draws of the
+ * mechanism's noise law, centred) and gap the release's eigengap lambda_k - lambda_{k+1}:
+ * Weyl's inequality bounds the true gap below by gap - 2 eta, and the Davis-Kahan theorem in the
+ * form of Yu, Wang and Samworth (Biometrika 2015, Thm 2) gives
+ * ||sin Theta||_2 <= 2 eta / (gap - 2 eta), capped at 1, with probability about @p level.
+ * When gap <= 2 eta the noise swamps the signal: the bound is 1 and @p swamped is set.
+ *
+ * @param layout     ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param d          order of @p released, >= 1; must equal receipt->dim.
+ * @param released   the release as the mechanism returned it (d x d, symmetric, finite).
+ * @param ld         leading dimension of @p released.
+ * @param receipt    its receipt: ::DPCOV_MECHANISM_ANALYZE_GAUSS, ::DPCOV_MECHANISM_LAPLACE_SYM or
+ *                   ::DPCOV_MECHANISM_WISHART_ADDITIVE. Required.
+ * @param k          subspace dimension, 1 <= k <= d (k = d: bound 0).
+ * @param level      probability of the noise-norm quantile, in (0, 1) (e.g. 0.95).
+ * @param num_draws  simulated noise draws, >= 1 (e.g. 200).
+ * @param rng        the generator of the draws; advanced on success only.
+ * @param[out] noise_norm       eta, or NULL.
+ * @param[out] eigengap         lambda_k - lambda_{k+1} of the release (infinity for k = d), or
+ *                              NULL.
+ * @param[out] sin_theta_bound  the bound, in [0, 1]. Required.
+ * @param[out] swamped          1 when gap <= 2 eta, else 0; or NULL.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric, k, level or num_draws
+ *         out of range, a receipt whose mechanism has no known noise law or whose dim is not d),
+ *         ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM. Outputs and the generator are untouched on error.
+ */
+DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
+                                                      const double *released, int64_t ld,
+                                                      const dpcov_receipt *receipt, int64_t k,
+                                                      double level, int64_t num_draws,
+                                                      dpcov_rng *rng, double *noise_norm,
+                                                      double *eigengap, double *sin_theta_bound,
+                                                      int32_t *swamped);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Graphical lasso                                                                             */

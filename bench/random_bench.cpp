@@ -1,5 +1,6 @@
 // Throughput of the samplers. Run: build/bench/bench_random
-//  - standard normals per second (ziggurat);
+//  - raw 64-bit words and standard normals per second (ziggurat) with each engine: PCG64 (seeded)
+//    and ChaCha20 (OS entropy, the default; target: at least half PCG64's normals per second);
 //  - Wishart W_d(k, S) by Bartlett at d in {10, 100, 500} for k = d + 1 and k = d + 100000: the
 //    two should cost the same, since Bartlett's cost does not depend on k;
 //  - Bingham draws per second and the acceptance rate (draws / proposals) at d in {10, 50, 100}
@@ -18,8 +19,22 @@ namespace {
 using dpcov::Matrix;
 using dpcov::random::Rng;
 
+// Argument 0: PCG64 from a seed; 1: ChaCha20 from OS entropy.
+Rng engine_rng(int64_t engine) { return engine == 0 ? Rng::from_seed(1) : Rng::from_entropy(); }
+
+void BM_Words(benchmark::State &state) {
+  Rng rng = engine_rng(state.range(0));
+  uint64_t sink = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) sink += rng.next_u64();
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_Words)->ArgName("chacha20")->Arg(0)->Arg(1);
+
 void BM_StandardNormal(benchmark::State &state) {
-  Rng rng = Rng::from_seed(1);
+  Rng rng = engine_rng(state.range(0));
   double sink = 0.0;
   for (auto _ : state) {
     for (int i = 0; i < 1024; ++i) sink += dpcov::random::standard_normal(rng);
@@ -27,7 +42,18 @@ void BM_StandardNormal(benchmark::State &state) {
   benchmark::DoNotOptimize(sink);
   state.SetItemsProcessed(state.iterations() * 1024);
 }
-BENCHMARK(BM_StandardNormal);
+BENCHMARK(BM_StandardNormal)->ArgName("chacha20")->Arg(0)->Arg(1);
+
+void BM_Laplace(benchmark::State &state) {
+  Rng rng = engine_rng(state.range(0));
+  double sink = 0.0;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) sink += dpcov::random::laplace(rng, 1.0);
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_Laplace)->ArgName("chacha20")->Arg(0)->Arg(1);
 
 // A well-conditioned dense SPD scale: I + 0.5 (the all-ones matrix) / d.
 Matrix dense_scale(int64_t d) {

@@ -68,12 +68,13 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
                   dpcov_receipt *receipt) {
   const dpcov::MatrixView out_view =
       dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
-  // Draw from a copy so that a failure leaves the caller's generator as it was.
-  dpcov::random::Rng local = rng->rng;
+  // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
+  // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
+  // checked before the first draw, so a rejected call leaves the generator as it was.
+  dpcov::random::Rng &local = rng->rng;
   const mech::Release release = mech::release(id, gram, request, local);
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);
-  rng->rng = local;
   *receipt = written;
 }
 

@@ -73,7 +73,10 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
            sizeof(dpcov_regression_summary), ", got ", summary->struct_size);
     const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 
-    dpcov::random::Rng local = rng->rng;
+    // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
+    // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
+    // checked before the first draw, so a rejected call leaves the generator as it was.
+    dpcov::random::Rng &local = rng->rng;
     const mech::OlsInference result =
         algorithm == Algorithm::Projection ? mech::ols_jl_inference(view, request, spec, local)
                                            : mech::ols_analyze_gauss_inference(view, request, spec, local);
@@ -95,7 +98,6 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
       summary->t_critical = r.t_critical;
       summary->rss_clamped = r.rss_clamped ? 1 : 0;
     }
-    rng->rng = local;
     *receipt = written;
   });
 }

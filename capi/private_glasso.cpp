@@ -84,8 +84,10 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
     const dpcov::MatrixView out =
         dpcov::check::output_matrix(layout, dim, dim, precision, ldp, "precision");
-    // Draw from a copy so that a failure leaves the caller's generator as it was.
-    dpcov::random::Rng local = rng->rng;
+    // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
+    // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
+    // checked before the first draw, so a rejected call leaves the generator as it was.
+    dpcov::random::Rng &local = rng->rng;
     const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, options, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
     dpcov::write_symmetric_from_upper(result.precision, out);
@@ -95,7 +97,6 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
       info->duality_gap = result.solve.duality_gap;
       info->start = static_cast<int32_t>(result.solve.start);
     }
-    rng->rng = local;
     *receipt = written;
   });
 }

@@ -55,6 +55,8 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
   c.test_value = receipt.test_value;
   c.test_passed = receipt.test_passed ? 1 : 0;
   c.glasso_rho = receipt.glasso_rho;
+  c.generator = static_cast<int32_t>(receipt.generator);
+  c.numerics = static_cast<int32_t>(receipt.numerics);
   const size_t length = std::strlen(receipt.theorem);
   if (length >= sizeof c.theorem)
     fail(DPCOV_E_INTERNAL, "theorem string of ", receipt.theorem, " is longer than the receipt");

@@ -1,6 +1,6 @@
 // The definition behind the opaque dpcov_rng handle, for every C entry point that draws random
-// numbers. An entry point copies `rng` into a local generator, draws from the copy and writes it
-// back only on success, so a failed call leaves the caller's generator as it was.
+// numbers. Entry points draw from `rng` itself, never from a copy: noise once drawn is consumed
+// even when the call fails afterwards (a refusal), so the generator is never rewound.
 #pragma once
 
 #include "../core/random/rng.hpp"

@@ -16,14 +16,12 @@ using dpcov::MatrixView;
 using dpcov::random::Rng;
 namespace check = dpcov::check;
 
-// Draws with a copy of the caller's generator and stores it back only once `draw` has succeeded,
-// so that a failed call leaves the generator untouched.
+// Draws with the caller's generator itself: numbers once drawn are consumed, even when the call
+// then fails, so a retry never reuses a draw. Arguments are checked before the first draw.
 template <class Draw>
 void with_rng(dpcov_rng *handle, Draw &&draw) {
   check::not_null(handle, "rng");
-  Rng local = handle->rng;
-  draw(local);
-  handle->rng = local;
+  draw(handle->rng);
 }
 
 void check_count(int64_t n, const double *out) {

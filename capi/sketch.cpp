@@ -122,7 +122,10 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     if (sketch_out != nullptr)
       sketch_view = dpcov::check::output_matrix(layout, r, d, sketch_out, lds, "sketch_out");
     const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, d, d, out, ldo, "out");
-    dpcov::random::Rng local = rng->rng;
+    // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
+    // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
+    // checked before the first draw, so a rejected call leaves the generator as it was.
+    dpcov::random::Rng &local = rng->rng;
     dpcov::Matrix s, m;
     mech::Receipt kernel_receipt;
     if (id == mech::MechanismId::OlsJl) {
@@ -140,7 +143,6 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     const dpcov_receipt written = dpcov::capi::c_receipt(kernel_receipt, receipt);
     if (sketch_out != nullptr) write_general(s, sketch_view);
     dpcov::write_symmetric_from_upper(m, out_view);
-    rng->rng = local;
     *receipt = written;
   });
 }

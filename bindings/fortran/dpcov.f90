@@ -81,6 +81,11 @@ module dpcov
   integer(c_int32_t), parameter :: DPCOV_BUDGET_SPLIT_DEFAULT = 0
   integer(c_int32_t), parameter :: DPCOV_BUDGET_SPLIT_UNIFORM = 1
   integer(c_int32_t), parameter :: DPCOV_BUDGET_SPLIT_ADAPTIVE = 2
+  integer(c_int32_t), parameter :: DPCOV_GENERATOR_NONE = 0
+  integer(c_int32_t), parameter :: DPCOV_GENERATOR_PCG64 = 1
+  integer(c_int32_t), parameter :: DPCOV_GENERATOR_CHACHA20 = 2
+  integer(c_int32_t), parameter :: DPCOV_NUMERICS_IDEALIZED = 0
+  integer(c_int32_t), parameter :: DPCOV_NUMERICS_EXACT = 1
   integer(c_int32_t), parameter :: DPCOV_SENSITIVITY_NONE = 0
   integer(c_int32_t), parameter :: DPCOV_SENSITIVITY_L1 = 1
   integer(c_int32_t), parameter :: DPCOV_SENSITIVITY_L2 = 2
@@ -183,6 +188,8 @@ module dpcov
     real(c_double) :: test_value = 0
     integer(c_int32_t) :: test_passed = 0
     real(c_double) :: glasso_rho = 0
+    integer(c_int32_t) :: generator = 0
+    integer(c_int32_t) :: numerics = 0
   end type
 
   !> Optional settings of dpcov_regression_fit (dpcov_regression_params).

@@ -11,7 +11,7 @@ program dpcov_test
   real(c_double) :: a(n, d), g(d, d), expected(d, d), released(d, d), again(d, d)
   real(c_double) :: sketch_sum(r, d), part(r, d), gram_sum(d, d), jl_whole(d, d), jl_parts(d, d)
   type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
-  type(c_ptr) :: merged_gram = c_null_ptr
+  type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr
   type(dpcov_receipt) :: receipt, receipt2
   type(dpcov_gram_info) :: info, total
   type(dpcov_mechanism_params) :: params
@@ -74,6 +74,18 @@ program dpcov_test
                                   1d0, 1d0, 1d-6, params, rng, again, int(d, c_int64_t), &
                                   receipt2), 'release from G')
   call check(all(again == released) .and. receipt2%sigma == receipt%sigma, 'same seed, same release')
+  call check(receipt2%generator == DPCOV_GENERATOR_PCG64, 'a seeded release records PCG64')
+
+  ! Without a seed, the release draws from ChaCha20 keyed by the operating system.
+  call ok(dpcov_rng_create_from_entropy(entropy_rng), 'entropy rng')
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_mechanism_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, &
+                                  int(d, c_int64_t), g, int(d, c_int64_t), int(n, c_int64_t), &
+                                  1d0, 1d0, 1d-6, params, entropy_rng, again, int(d, c_int64_t), &
+                                  receipt2), 'release without a seed')
+  call check(receipt2%seed_fixed == 0 .and. receipt2%generator == DPCOV_GENERATOR_CHACHA20, &
+             'a release without a seed uses ChaCha20')
+  call dpcov_rng_destroy(entropy_rng)
 
   ! Bad inputs: a NaN row and an out-of-range epsilon are refused, outputs untouched.
   nan = transfer(-2251799813685248_c_int64_t, 1d0)

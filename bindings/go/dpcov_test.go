@@ -555,3 +555,22 @@ func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {
 		t.Fatal("an unknown neighbour relation was accepted")
 	}
 }
+
+func TestAReleaseWithoutASeedUsesTheCryptographicGenerator(t *testing.T) {
+	rng, err := NewRNGFromEntropy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	g := make([]float64, 9)
+	for i := 0; i < 3; i++ {
+		g[4*i] = 10
+	}
+	_, rec, err := Release(AnalyzeGauss, Matrix{Rows: 3, Cols: 3, Data: g}, 100, 1, 1, 1e-6, nil, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.SeedFixed || rec.Generator != 2 {
+		t.Fatalf("seed_fixed %v, generator %d: want ChaCha20 (2)", rec.SeedFixed, rec.Generator)
+	}
+}

@@ -147,6 +147,8 @@ type Receipt struct {
 	TestValue          float64
 	TestPassed         bool
 	GlassoRho          float64
+	Generator          int32 // dpcov_generator: 0 none (plan), 1 PCG64 (seeded), 2 ChaCha20
+	Numerics           int32 // dpcov_numerics: 0 idealized (floating-point noise), 1 exact
 }
 
 func newCReceipt() C.dpcov_receipt {
@@ -184,7 +186,8 @@ func receiptFromC(c *C.dpcov_receipt) Receipt {
 		TestEpsilon: float64(c.test_epsilon), TestDelta: float64(c.test_delta),
 		TestScale: float64(c.test_scale), TestShift: float64(c.test_shift),
 		TestValue: float64(c.test_value), TestPassed: c.test_passed != 0,
-		GlassoRho: float64(c.glasso_rho),
+		GlassoRho: float64(c.glasso_rho), Generator: int32(c.generator),
+		Numerics: int32(c.numerics),
 	}
 }
 

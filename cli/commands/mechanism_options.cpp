@@ -49,6 +49,13 @@ const std::vector<std::pair<std::string, int32_t>> kSensitivityNorms = {
 const std::vector<std::pair<std::string, int32_t>> kLambdaMinScopes = {
     {"domain", DPCOV_LAMBDA_MIN_DOMAIN}, {"input", DPCOV_LAMBDA_MIN_INPUT}};
 
+const std::vector<std::pair<std::string, int32_t>> kGenerators = {
+    {"none", DPCOV_GENERATOR_NONE}, {"pcg64", DPCOV_GENERATOR_PCG64},
+    {"chacha20", DPCOV_GENERATOR_CHACHA20}};
+
+const std::vector<std::pair<std::string, int32_t>> kNumerics = {
+    {"idealized", DPCOV_NUMERICS_IDEALIZED}, {"exact", DPCOV_NUMERICS_EXACT}};
+
 std::vector<std::string> names_of(const std::vector<std::pair<std::string, int32_t>> &table) {
   std::vector<std::string> names;
   for (const auto &entry : table) names.push_back(entry.first);
@@ -156,10 +163,23 @@ dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptio
                message);
 }
 
+// What the release's guarantee amounts to, on one line: a seeded release is reproducible by
+// anyone who knows the seed, so it is private only while the seed stays secret.
+std::string privacy_claim(const dpcov_receipt &r) {
+  if (r.not_dp != 0) return "not private: known counterexample (audit target only)";
+  std::string claim = r.seed_fixed != 0 ? "reproducible: not private if the seed is known"
+                      : r.generator == DPCOV_GENERATOR_NONE ? "plan: nothing released"
+                                                            : "private";
+  if (r.numerics == DPCOV_NUMERICS_IDEALIZED)
+    claim += "; idealized numerics (floating-point noise, Mironov 2012)";
+  return claim;
+}
+
 nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
   return {{"mechanism", dpcov_mechanism_name(r.mechanism)},
           {"theorem", r.theorem},
           {"differentially_private", r.not_dp == 0},
+          {"privacy_claim", privacy_claim(r)},
           {"neighbour", name_of(kNeighbours, r.neighbour)},
           {"calibration", name_of(kCalibrations, r.calibration)},
           {"epsilon", r.epsilon},
@@ -194,7 +214,9 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"test_value", r.test_value},
           {"test_passed", r.test_passed != 0},
           {"glasso_rho", r.glasso_rho},
-          {"seed_fixed", r.seed_fixed != 0}};
+          {"seed_fixed", r.seed_fixed != 0},
+          {"generator", name_of(kGenerators, r.generator)},
+          {"numerics", name_of(kNumerics, r.numerics)}};
 }
 
 nlohmann::ordered_json public_receipt_json(const dpcov_receipt &receipt) {

@@ -64,6 +64,8 @@ class SketchAccumulator {
   const GramCounts &counts() const { return gram_.counts(); }
   const GramAccumulator &gram() const { return gram_; }
   bool seed_fixed() const { return generator_.seed_fixed(); }
+  // The generator of the projection (its rows are substreams of it).
+  const random::Rng &generator() const { return generator_; }
 
   // R_A A, r x d: the sketch of the data rows alone.
   Matrix data_sketch() const;

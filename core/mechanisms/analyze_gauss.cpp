@@ -46,7 +46,7 @@ Release release_analyze_gauss(ConstMatrixView gram, const Request &request, rand
   Matrix noise(request.dim, request.dim);
   random::symmetric_gaussian_noise(rng, out.receipt.sigma, noise);
   out.matrix = add_mirrored(gram, noise);
-  out.receipt.seed_fixed = rng.seed_fixed();
+  record_generator(out.receipt, rng);
   return out;
 }
 

@@ -217,7 +217,7 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   for (int64_t p : t.proposals) proposals += p;
   receipt.bingham_proposals = proposals;
   receipt.bingham_rejections = proposals - steps;
-  receipt.seed_fixed = rng.seed_fixed();
+  record_generator(receipt, rng);
   return out;
 }
 

@@ -66,7 +66,7 @@ Release release_glasso_output(ConstMatrixView gram, const Request &request, rand
   const Matrix noise =
       random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
   out.matrix = add_mirrored(solution.precision.view(), noise);
-  out.receipt.seed_fixed = rng.seed_fixed();
+  record_generator(out.receipt, rng);
   return out;
 }
 

@@ -55,7 +55,7 @@ Release release_inverse_gauss(ConstMatrixView gram, const Request &request, rand
   Matrix noise(request.dim, request.dim);
   random::symmetric_gaussian_noise(rng, out.receipt.sigma, noise);
   out.matrix = add_mirrored(inverse.view(), noise);
-  out.receipt.seed_fixed = rng.seed_fixed();
+  record_generator(out.receipt, rng);
   return out;
 }
 

@@ -40,7 +40,7 @@ Release run(MechanismId id, ConstMatrixView gram, const Request &request, random
     receipt.appended_w = appended_w_after_test(receipt.test_value, receipt.threshold_w2);
   }
   out.matrix = random::inverse_wishart(rng, receipt.dof, posterior_scale(gram, receipt.appended_w));
-  receipt.seed_fixed = rng.seed_fixed();
+  record_generator(receipt, rng);
   return out;
 }
 

@@ -34,7 +34,7 @@ SketchRelease run(MechanismId id, ConstMatrixView gram, const Request &request,
   }
   out.sketch = make_sketch(receipt.appended_w, rng);
   out.release.matrix = sketch_second_moment(out.sketch);
-  receipt.seed_fixed = rng.seed_fixed();
+  record_generator(receipt, rng);
   return out;
 }
 
@@ -106,7 +106,8 @@ SketchRelease release_jl_ridge_from_sketch(MechanismId mechanism, const SketchAc
   SketchRelease out = run(mechanism, gram.view(), request, rng,
                           [&sketch](double w, random::Rng &) { return sketch.sketch(w); });
   // The sketch's weights, not `rng`, carry the projection: its seed is what a receipt reports.
-  out.release.receipt.seed_fixed = sketch.seed_fixed() || rng.seed_fixed();
+  record_generator(out.release.receipt, sketch.generator());
+  record_generator(out.release.receipt, rng);
   return out;
 }
 

@@ -39,7 +39,7 @@ Release release_laplace_sym(ConstMatrixView gram, const Request &request, random
   Matrix noise(request.dim, request.dim);
   random::symmetric_laplace_noise(rng, out.receipt.scale, noise);
   out.matrix = add_mirrored(gram, noise);
-  out.receipt.seed_fixed = rng.seed_fixed();
+  record_generator(out.receipt, rng);
   return out;
 }
 

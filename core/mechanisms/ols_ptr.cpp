@@ -14,7 +14,9 @@ namespace dpcov::mechanisms {
 
 namespace {
 
-// The test, then the projection of the data alone; DPCOV_E_REFUSED when the test fails.
+// The test, then the projection of the data alone; DPCOV_E_REFUSED when the test fails. A refusal
+// is an output of the test (its eps/2, delta/2 are spent): the draws stay consumed in `rng`, and
+// the message carries only the refusal and public constants, never the noisy test value.
 ProjectedData run(ConstMatrixView gram, const Request &request, random::Rng &rng,
                   const SketchMaker &make_sketch) {
   ProjectedData out{Matrix(), {Matrix(), plan_ols_jl(request)}};
@@ -23,12 +25,12 @@ ProjectedData run(ConstMatrixView gram, const Request &request, random::Rng &rng
   receipt.test_passed = receipt.test_value > receipt.threshold_w2;
   if (!receipt.test_passed)
     fail(DPCOV_E_REFUSED, "refused: data not well spread. The private estimate of sigma_min(A)^2 ",
-         "(", receipt.test_value, ") is not above the threshold w^2 = ", receipt.threshold_w2,
+         "is not above the threshold w^2 = ", receipt.threshold_w2,
          " of Sheffet's OLS Alg. 1, so nothing is released. More rows, a smaller r or a larger ",
          "epsilon lower the threshold relative to sigma_min(A)^2");
   out.sketch = make_sketch(0.0, rng);
   out.release.matrix = sketch_second_moment(out.sketch);
-  receipt.seed_fixed = rng.seed_fixed();
+  record_generator(receipt, rng);
   return out;
 }
 
@@ -93,7 +95,8 @@ ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double
   const Matrix gram = sketch.gram().matrix();
   ProjectedData out = run(gram.view(), request, rng,
                           [&sketch](double, random::Rng &) { return sketch.data_sketch(); });
-  out.release.receipt.seed_fixed = sketch.seed_fixed() || rng.seed_fixed();
+  record_generator(out.release.receipt, sketch.generator());
+  record_generator(out.release.receipt, rng);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "../matrix.hpp"
 #include "../privacy/inverse_gram_sensitivity.hpp"
 #include "../privacy/neighbour.hpp"
+#include "../random/rng.hpp"
 #include "dpcov/mechanism.h"
 #include "dpcov/receipt.h"
 
@@ -52,6 +53,17 @@ enum class SensitivityNorm : int32_t {
   None = DPCOV_SENSITIVITY_NONE,
   L1 = DPCOV_SENSITIVITY_L1,
   L2 = DPCOV_SENSITIVITY_L2,
+};
+
+enum class Generator : int32_t {
+  None = DPCOV_GENERATOR_NONE,
+  Pcg64 = DPCOV_GENERATOR_PCG64,
+  ChaCha20 = DPCOV_GENERATOR_CHACHA20,
+};
+
+enum class Numerics : int32_t {
+  Idealized = DPCOV_NUMERICS_IDEALIZED,
+  Exact = DPCOV_NUMERICS_EXACT,
 };
 
 struct Receipt {
@@ -101,9 +113,24 @@ struct Receipt {
   // Wang-Huai-Xu graphical lasso (the private pipeline and glasso_output_wishart): the public
   // penalty rho; else 0.
   double glasso_rho = 0.0;
+  // Release only (a plan leaves None): the engine of the generator the noise came from, the
+  // weaker one when two generators were used (a sketch's and the release's).
+  Generator generator = Generator::None;
+  // Whether the released values are distributed exactly as the proof assumes (integer samplers)
+  // or only up to floating-point rounding of continuous noise (Mironov 2012).
+  Numerics numerics = Numerics::Idealized;
 
   bool operator==(const Receipt &) const = default;
 };
+
+// Records in a release's receipt that its noise came from `rng`: seed_fixed if either this or an
+// earlier recorded generator had a seed, and the weaker engine of the two.
+inline void record_generator(Receipt &receipt, const random::Rng &rng) {
+  const Generator used =
+      rng.engine() == random::Engine::ChaCha20 ? Generator::ChaCha20 : Generator::Pcg64;
+  receipt.seed_fixed = receipt.seed_fixed || rng.seed_fixed();
+  if (receipt.generator == Generator::None || used == Generator::Pcg64) receipt.generator = used;
+}
 
 // A released matrix (d x d, exactly symmetric) with its receipt.
 struct Release {

@@ -29,7 +29,7 @@ Release release_wishart_additive(ConstMatrixView gram, const Request &request,
   check_gram_statistic(gram, request);
   const Matrix noise = random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
   out.matrix = add_mirrored(gram, noise);
-  out.receipt.seed_fixed = rng.seed_fixed();
+  record_generator(out.receipt, rng);
   return out;
 }
 

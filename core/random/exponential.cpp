@@ -7,14 +7,29 @@
 
 namespace dpcov::random {
 
-double exponential(Rng &rng) { return -std::log(uniform01(rng)); }
+namespace {
 
-double laplace(Rng &rng, double scale) {
-  check::positive_finite(scale, "Laplace scale");
-  // uniform01 is (k + 1/2) 2^-53, so u is never 0 and |u| < 1/2: the logarithm is finite.
-  const double u = uniform01(rng) - 0.5;
-  const double magnitude = -scale * std::log1p(-2.0 * std::fabs(u));
-  return u < 0.0 ? -magnitude : magnitude;
+// 52 ln 2: -ln of the width 2^-52 of the lowest cell.
+constexpr double kLowestCellShift = 52.0 * 0.6931471805599453;
+
+}  // namespace
+
+double exponential_from_word(uint64_t first_word, Rng &rng) {
+  double shift = 0.0;
+  for (uint64_t word = first_word;; word = rng.next_u64()) {
+    if ((word >> 12) != 0) return shift - std::log(uniform01_from_bits(word));
+    shift += kLowestCellShift;
+  }
 }
+
+double exponential(Rng &rng) { return exponential_from_word(rng.next_u64(), rng); }
+
+double laplace_from_word(uint64_t first_word, Rng &rng, double scale) {
+  check::positive_finite(scale, "Laplace scale");
+  const double magnitude = scale * exponential_from_word(first_word, rng);
+  return (first_word & 1U) != 0 ? -magnitude : magnitude;
+}
+
+double laplace(Rng &rng, double scale) { return laplace_from_word(rng.next_u64(), rng, scale); }
 
 }  // namespace dpcov::random

@@ -1,17 +1,28 @@
 // Exponential and Laplace variates.
 #pragma once
 
+#include <cstdint>
+
 #include "rng.hpp"
 
 namespace dpcov::random {
 
-// Exponential with rate 1, by inversion: -ln(U) with U uniform on (0, 1), never 0, so the result
-// is finite and > 0.
+// Exponential with rate 1 whose tail is not truncated. U uniform on (0, 1) is located in one of
+// 2^52 cells of width 2^-52 (the top 52 bits of `first_word`); in cell k >= 1 the variate is
+// -ln((2k + 1) 2^-53), minus the log of the cell's midpoint. In the lowest cell, U 2^52 is again
+// uniform on (0, 1), so -ln U = 52 ln 2 + Exp(1) exactly (memorylessness): the sampler adds 52 ln 2
+// and draws again from `rng`. Every value is finite and > 0, and values above any bound occur
+// with positive probability (the old -ln U on a fixed grid stopped at 53 ln 2 = 36.7).
+double exponential_from_word(uint64_t first_word, Rng &rng);
 double exponential(Rng &rng);
 
-// Laplace with density exp(-|x| / b) / (2 b), by inversion (constants.md section 9):
-// x = -b sgn(U) ln(1 - 2|U|) with U uniform on (-1/2, 1/2). Throws DPCOV_E_INVALID_ARGUMENT /
-// DPCOV_E_NON_FINITE unless b is finite and > 0.
+// Laplace with density exp(-|x| / b) / (2 b): an exponential (above) times b, with the sign from
+// the lowest bit of the same word (independent of the top 52 bits), so the law is exactly
+// symmetric and its tail unbounded. Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless b
+// is finite and > 0. Floating point still rounds each value: the support is a finite set of
+// doubles per magnitude range (Mironov 2012), so the pure-epsilon guarantee holds for the
+// idealized sampler only (receipts say "idealized").
+double laplace_from_word(uint64_t first_word, Rng &rng, double scale);
 double laplace(Rng &rng, double scale);
 
 }  // namespace dpcov::random

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <numbers>
 
+#include "exponential.hpp"
 #include "uniform.hpp"
 
 namespace dpcov::random {
@@ -82,11 +83,11 @@ double standard_normal(Rng &rng) {
     const double x = static_cast<double>(abscissa) * t.width[layer];
     if (abscissa < t.inside[layer]) return negative ? -x : x;
     if (layer == 0) {
-      // Marsaglia's tail: for x = -ln(U1)/r, accept r + x when -2 ln(U2) > x^2; exact for the
-      // normal density conditioned on |z| > r.
+      // Marsaglia's tail: for x = E1 / r, accept r + x when 2 E2 > x^2 (E1, E2 standard
+      // exponentials, untruncated); exact for the normal density conditioned on |z| > r.
       for (;;) {
-        const double xx = -std::log(uniform01(rng)) / t.r;
-        const double yy = -std::log(uniform01(rng));
+        const double xx = exponential(rng) / t.r;
+        const double yy = exponential(rng);
         if (yy + yy > xx * xx) return negative ? -(t.r + xx) : t.r + xx;
       }
     }

@@ -1,23 +1,29 @@
 // The random generator every sampler and mechanism takes explicitly. There is no global generator.
 //
-// Engine: PCG64 (pcg_engines::setseq_xsl_rr_128_64 from pcg-cpp 0.98.1: 128-bit LCG state, 128-bit
-// odd increment selecting the stream, XSL-RR output). PCG is a statistical generator, not a
-// cryptographic one: its output can be predicted from a few observed words, which does not matter
-// for differential privacy under the standard model (the adversary sees releases, not raw draws)
-// but does mean the generator must not be used for keys or nonces.
+// Two engines. ChaCha20 (chacha20.hpp, libsodium) is a cryptographic generator: its output cannot
+// be predicted without the key, so nobody who sees some raw draws, or the releases, can compute
+// the noise of another release. It is the engine of every generator without an explicit seed
+// (from_entropy(), keyed by getrandom). PCG64 (pcg_engines::setseq_xsl_rr_128_64 from pcg-cpp
+// 0.98.1) is a fast statistical generator whose future outputs follow from a few observed words;
+// it serves explicit seeds only (from_seed(): tests, audits, simulations), where the seed already
+// reveals everything.
 //
 // Every generator carries a 256-bit key from which its engine was initialised. The key is where
 // reproducibility lives: from_seed() derives it from (seed, stream) by the hash documented at
 // from_seed(); from_entropy() reads it from the operating system; substream(i) derives a child key
-// from the parent key and i alone, so "the stream for row i" is the same on every machine and does
-// not depend on how many numbers the parent has produced.
+// from the parent key and i alone by a keyed hash (one-way: a child's key reveals nothing of its
+// parent's or siblings'), so "the stream for row i" is the same on every machine and does not
+// depend on how many numbers the parent has produced.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <variant>
 
 #include <pcg_random.hpp>
+
+#include "chacha20.hpp"
 
 namespace dpcov::random {
 
@@ -37,6 +43,9 @@ class Pcg64 : public pcg_engines::setseq_xsl_rr_128_64 {
   }
 };
 
+// The engine of a generator; the values are those of dpcov_generator (dpcov/receipt.h).
+enum class Engine : int32_t { Pcg64 = 1, ChaCha20 = 2 };
+
 class Rng {
  public:
   using Key = std::array<uint64_t, 4>;
@@ -44,11 +53,11 @@ class Rng {
   // Size in bytes of the buffer written by save_state() and read by restore_state().
   static constexpr size_t kStateBytes = 80;
 
-  // A generator keyed by 256 bits read from getrandom(2). Throws DPCOV_E_ENTROPY if the
-  // operating system cannot supply them. seed_fixed() is false.
+  // A ChaCha20 generator keyed by 256 bits read from getrandom(2). Throws DPCOV_E_ENTROPY if
+  // the operating system cannot supply them. seed_fixed() is false.
   static Rng from_entropy();
 
-  // A reproducible generator for (seed, stream); seed_fixed() is true. The key is
+  // A reproducible PCG64 generator for (seed, stream); seed_fixed() is true. The key is
   //   k0 = mix(seed + G), k1 = mix((k0 ^ stream) + 2G), k2 = mix(k1 + 3G), k3 = mix((k2 ^ k0) + 4G)
   // with mix the SplitMix64 finaliser (a bijection of 64-bit words) and G = 0x9e3779b97f4a7c15.
   // (k0, k1) determines (seed, stream), so distinct pairs never share a key. The engine is then
@@ -59,42 +68,51 @@ class Rng {
 
   // The independent generator number `index` of this one: its key is a hash of (this key, index)
   // (see substream_key()), so it depends neither on how many numbers this generator has produced
-  // nor on the machine. Distinct indices give distinct keys. Inherits seed_fixed().
+  // nor on the machine. Distinct indices give distinct keys. Inherits the engine and seed_fixed().
   Rng substream(uint64_t index) const;
 
   // The next 64 uniformly distributed bits.
-  uint64_t next_u64() { return engine_(); }
+  uint64_t next_u64() {
+    if (auto *chacha = std::get_if<ChaCha20Stream>(&engine_)) return chacha->next();
+    return (*std::get_if<Pcg64>(&engine_))();
+  }
+
+  Engine engine() const {
+    return std::holds_alternative<ChaCha20Stream>(engine_) ? Engine::ChaCha20 : Engine::Pcg64;
+  }
 
   // True iff the generator descends from an explicit seed (recorded in release receipts).
   bool seed_fixed() const { return seed_fixed_; }
 
   const Key &key() const { return key_; }
 
-  // Writes kStateBytes bytes (format: docs/random.md) capturing the key, the engine position and
-  // the seed_fixed flag; restore_state() of those bytes continues the same sequence.
+  // Writes kStateBytes bytes (format: docs/random.md) capturing the engine, the key, the engine
+  // position and the seed_fixed flag; restore_state() of those bytes continues the same sequence.
   void save_state(unsigned char *out) const;
   // Throws DPCOV_E_INVALID_ARGUMENT if the bytes are not a state written by save_state().
   static Rng restore_state(const unsigned char *in);
 
-  // The generator for a key: engine state (k0 << 64 | k1), stream seed (k2 << 64 | k3), through
-  // pcg-cpp's two-argument constructor (increment = 2 stream + 1, state advanced once).
-  static Rng from_key(const Key &key, bool seed_fixed);
+  // The generator for a key. PCG64: engine state (k0 << 64 | k1), stream seed (k2 << 64 | k3),
+  // through pcg-cpp's two-argument constructor (increment = 2 stream + 1, state advanced once).
+  // ChaCha20: the key's 32 little-endian bytes are the cipher key, the stream starts at word 0.
+  static Rng from_key(const Key &key, Engine engine, bool seed_fixed);
 
-  // Key of substream(index): acc = index, then for j = 0..3 acc = mix((acc ^ key_j) + (j+1) G);
-  // c0 = acc and c_j = mix((c_{j-1} ^ key_j) + (j+5) G) for j = 1..3. Each step is a bijection of
-  // acc, so distinct indices give distinct c0.
+  // Key of substream(index): the 32-byte BLAKE2b keyed hash of libsodium's crypto_kdf
+  // (crypto_kdf_derive_from_key with subkey id `index`, context "dpcovsub", the parent key's
+  // 32 little-endian bytes as master key). A pseudorandom function of the parent key: children
+  // reveal nothing of the parent key or of each other.
   static Key substream_key(const Key &key, uint64_t index);
 
  private:
-  Rng(const Key &key, bool seed_fixed);
+  Rng(const Key &key, Engine engine, bool seed_fixed, uint64_t chacha_position = 0);
 
   Key key_;
-  Pcg64 engine_;
+  std::variant<Pcg64, ChaCha20Stream> engine_;
   bool seed_fixed_;
 };
 
 // The SplitMix64 output function (Steele, Lea, Flood 2014): a bijection of 64-bit words with good
-// avalanche, used for every key derivation above.
+// avalanche, used to derive keys from explicit seeds.
 uint64_t mix64(uint64_t z);
 
 }  // namespace dpcov::random

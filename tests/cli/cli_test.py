@@ -499,9 +499,13 @@ class PlanAndRelease(CliTestCase):
         plan = self.plan(["-m", "analyze_gauss", "-e", "1", "-d", "1e-5", "--bound", "2",
                           "--dims", "3", "--rows", "300"])
         for key in plan:
-            if key not in ("seed_fixed", "command"):
+            if key not in ("seed_fixed", "generator", "privacy_claim", "command"):
                 self.assertEqual(receipt[key], plan[key], key)
         self.assertTrue(receipt["seed_fixed"])
+        self.assertEqual(receipt["generator"], "pcg64")
+        self.assertTrue(receipt["privacy_claim"].startswith(
+            "reproducible: not private if the seed is known"))
+        self.assertEqual(plan["generator"], "none")
         self.assertEqual(receipt["seed"], 7)
         self.assertIn("--seed fixes the noise", self.last_stderr)
         self.assertEqual(receipt["columns"], ["x", "y", "z"])
@@ -553,6 +557,10 @@ class PlanAndRelease(CliTestCase):
         self.assertFalse(np.array_equal(first, second))
         self.assertFalse(receipt["seed_fixed"])
         self.assertEqual(receipt["delta"], 0.0)
+        # Without a seed the release draws from the cryptographic generator.
+        self.assertEqual(receipt["generator"], "chacha20")
+        self.assertTrue(receipt["privacy_claim"].startswith("private;"))
+        self.assertEqual(receipt["numerics"], "idealized")
 
     def test_release_reads_standard_input_and_refuses_rows_over_the_bound_under_reject(self):
         released, receipt = self.release(["-", "-m", "laplace_sym", "-e", "1", "--bound", "10",

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "core/audit/mechanism_audit.hpp"
+#include "core/audit/refusal_replay.hpp"
 #include "core/error.hpp"
 #include "core/mechanisms/ols_ptr.hpp"
 #include "core/mechanisms/projection.hpp"
@@ -142,6 +143,22 @@ TEST(ExactAudit, ProjectionSamplersOfTheWrongLawAreCaughtByConformance) {
     const AuditReport report = run_exact_audit(t, pair, settings(1000));
     EXPECT_TRUE(report.findings & kSamplerMismatch) << "inverse Wishart with m + 2";
   }
+}
+
+// A refused ols_jl retried at another epsilon on the same generator: the two sigma_min tests draw
+// independent noise (the library consumes what it draws), so frac(u1 - u2) is uniform and the pair
+// is (eps1 + eps2)-DP. Rewinding the generator between the calls, as the C ABI did before, makes
+// u1 = u2 on every draw: the conformance test flags it at once (KS distance ~1).
+TEST(ExactAudit, ARefusalReplayIsIndependentAndARewoundReplayIsCaught) {
+  const Request request = projection_request(MechanismId::OlsJl, 3, 30, 1.0, 1e-6);
+  const PairStatistics pair =
+      pair_for(request, DatasetKind::RandomRows, NeighbourKind::LeastEigenvector);
+  const AuditReport consumed =
+      run_exact_audit(refusal_replay_target(request, 2.0, false), pair, settings(2000));
+  EXPECT_FALSE(consumed.violation()) << consumed.findings;
+  const AuditReport rewound =
+      run_exact_audit(refusal_replay_target(request, 2.0, true), pair, settings(2000));
+  EXPECT_TRUE(rewound.findings & kSamplerMismatch) << rewound.findings;
 }
 
 // Sheffet's private OLS (propose-test-release) releases nothing when its private test fails: the

@@ -90,6 +90,8 @@ TEST_P(CapiIev, ReleaseReceiptEqualsThePlanExceptSeedAndProposalCounts) {
   EXPECT_EQ(released.bingham_rejections, released.bingham_proposals - 2);
   EXPECT_EQ(released.seed_fixed, 1);
   planned.seed_fixed = released.seed_fixed;
+  EXPECT_EQ(released.generator, DPCOV_GENERATOR_PCG64);
+  planned.generator = released.generator;
   planned.bingham_proposals = released.bingham_proposals;
   planned.bingham_rejections = released.bingham_rejections;
   EXPECT_EQ(std::memcmp(&planned, &released, sizeof planned), 0);

@@ -2,7 +2,9 @@
 // refusal status, and outputs untouched on failure.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -51,22 +53,83 @@ TEST(CapiJl, PlanValidatesProjectionRowsAndPreconditions) {
             DPCOV_E_PRECONDITION);
 }
 
-TEST(CapiJl, OlsRefusesSingularDataWithoutWritingOrAdvancingTheGenerator) {
-  Fixture f;
+// One refused dpcov_ols_jl call on data with sigma_min(A) = 0 (y identically 0).
+dpcov_status refused_ols(Fixture &f, double epsilon, double *coef) {
   f.params.projection_rows = 30;
   std::vector<double> g = spread_gram();
-  g[15] = 0.0;  // y identically 0: sigma_min(A) = 0
+  g[15] = 0.0;
   const int64_t features[3] = {0, 1, 2};
+  return dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 3000, 1, epsilon, 1e-6, &f.params, 3,
+                      features, 3, nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr, &f.receipt);
+}
+
+std::vector<unsigned char> state_of(const dpcov_rng *rng) {
+  std::vector<unsigned char> state(DPCOV_RNG_STATE_SIZE);
+  dpcov_rng_state_save(rng, state.data(), state.size());
+  return state;
+}
+
+TEST(CapiJl, OlsRefusalWritesNothingButConsumesTheTestNoise) {
+  Fixture f;
   double coef[3] = {7, 7, 7};
-  unsigned char before[80], after[80];
-  dpcov_rng_state_save(f.rng, before, sizeof before);
-  EXPECT_EQ(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 3000, 1, 1, 1e-6, &f.params, 3, features, 3,
-                         nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                         nullptr, &f.receipt),
-            DPCOV_E_REFUSED);
-  dpcov_rng_state_save(f.rng, after, sizeof after);
+  const std::vector<unsigned char> before = state_of(f.rng);
+  EXPECT_EQ(refused_ols(f, 1, coef), DPCOV_E_REFUSED);
   EXPECT_EQ(coef[0], 7.0);
-  EXPECT_EQ(std::vector<unsigned char>(before, before + 80), std::vector<unsigned char>(after, after + 80));
+  // The Laplace draw of the test is one 64-bit word (laplace_from_word needs a second only when
+  // the first lands in the lowest of 2^52 cells): the generator is one word further on.
+  dpcov_rng *copy = nullptr;
+  ASSERT_EQ(dpcov_rng_create_seeded(&copy, 5, 0), DPCOV_OK);
+  EXPECT_EQ(state_of(copy), before);
+  uint64_t word = 0;
+  dpcov_rng_next_u64(copy, &word);
+  EXPECT_EQ(state_of(f.rng), state_of(copy));
+  dpcov_rng_destroy(&copy);
+}
+
+TEST(CapiJl, ARetriedRefusalSharesNoDrawWithTheFirstCall) {
+  // The attack of issue 21: refused at epsilon 1, retried at epsilon 2 on the same handle. Had the
+  // handle been rewound, both noisy values would come from one uniform draw and lambda_min(A'A)
+  // would follow from the two. The first call consumes word 1 of the stream and the retry word 2.
+  Fixture f;
+  double coef[3] = {7, 7, 7};
+  dpcov_rng *replay = nullptr;
+  ASSERT_EQ(dpcov_rng_create_seeded(&replay, 5, 0), DPCOV_OK);
+  uint64_t word = 0;
+  EXPECT_EQ(refused_ols(f, 1, coef), DPCOV_E_REFUSED);
+  dpcov_rng_next_u64(replay, &word);
+  EXPECT_EQ(state_of(f.rng), state_of(replay));
+  EXPECT_EQ(refused_ols(f, 2, coef), DPCOV_E_REFUSED);
+  dpcov_rng_next_u64(replay, &word);
+  EXPECT_EQ(state_of(f.rng), state_of(replay));
+  dpcov_rng_destroy(&replay);
+}
+
+TEST(CapiJl, ARefusalFromOsEntropyAdvancesTheGeneratorAndNamesNoNoisyValue) {
+  Fixture f;
+  dpcov_rng_destroy(&f.rng);
+  ASSERT_EQ(dpcov_rng_create_from_entropy(&f.rng), DPCOV_OK);
+  double coef[3] = {7, 7, 7};
+  const std::vector<unsigned char> before = state_of(f.rng);
+  ASSERT_EQ(refused_ols(f, 1, coef), DPCOV_E_REFUSED);
+  const std::vector<unsigned char> after = state_of(f.rng);
+  EXPECT_NE(before, after);
+  // The message may hold public constants only: the threshold w^2 of the plan and small integers
+  // of the prose ("Alg. 1", "^2"); the noisy test value s2 is not released by a refusal.
+  const std::string message = dpcov_last_error_message();
+  dpcov_receipt plan{};
+  plan.struct_size = sizeof plan;
+  ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_OLS_JL, 4, 3000, 1, 1, 1e-6, &f.params, &plan),
+            DPCOV_OK);
+  for (size_t i = 0; i < message.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(message[i]))) continue;
+    char *end = nullptr;
+    const double value = std::strtod(message.c_str() + i, &end);
+    const bool small_integer = value == std::floor(value) && value < 10;
+    EXPECT_TRUE(small_integer || std::fabs(value - plan.threshold_w2) <= 1e-5 * plan.threshold_w2)
+        << value << " in: " << message;
+    i = static_cast<size_t>(end - message.c_str());
+  }
 }
 
 TEST(CapiJl, OlsChecksRAgainstPBeforeSpending) {

@@ -297,7 +297,7 @@ TEST(CapiMechanismParams, DefaultRejectsNullAndNamesAreStatic) {
   EXPECT_STREQ(dpcov_mechanism_name(99), "unknown");
 }
 
-TEST_F(CapiMechanism, ReleaseReceiptEqualsThePlanButForSeedFixed) {
+TEST_F(CapiMechanism, ReleaseReceiptEqualsThePlanButForTheGenerator) {
   const std::vector<double> g = gram3();
   for (const int32_t m : kAll) {
     const dpcov_mechanism_params p = runnable_params(m);
@@ -307,23 +307,32 @@ TEST_F(CapiMechanism, ReleaseReceiptEqualsThePlanButForSeedFixed) {
     std::vector<double> out(9);
     ASSERT_EQ(release(m, g, eps, delta, &p, out, released), DPCOV_OK) << m << " " << last();
     EXPECT_EQ(released.seed_fixed, 1);
+    EXPECT_EQ(released.generator, DPCOV_GENERATOR_PCG64);
+    EXPECT_EQ(planned.generator, DPCOV_GENERATOR_NONE);
+    EXPECT_EQ(released.numerics, DPCOV_NUMERICS_IDEALIZED);
     released.seed_fixed = 0;
+    released.generator = DPCOV_GENERATOR_NONE;
     EXPECT_EQ(std::memcmp(&planned, &released, sizeof planned), 0) << m;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) EXPECT_EQ(out[i + 3 * j], out[j + 3 * i]) << "not symmetric";
   }
 }
 
-TEST_F(CapiMechanism, EntropySeededReleaseRecordsSeedNotFixed) {
+TEST_F(CapiMechanism, AReleaseWithoutASeedUsesTheCryptographicGenerator) {
   dpcov_rng *entropy = nullptr;
   ASSERT_EQ(dpcov_rng_create_from_entropy(&entropy), DPCOV_OK);
   const std::vector<double> g = gram3();
-  std::vector<double> out(9);
-  dpcov_receipt r = fresh_receipt();
-  ASSERT_EQ(dpcov_mechanism_release(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, 3, g.data(), 3,
-                                    10, 1.0, 1.0, 0.0, nullptr, entropy, out.data(), 3, &r),
-            DPCOV_OK);
-  EXPECT_EQ(r.seed_fixed, 0);
+  for (const int32_t m : kAll) {
+    const dpcov_mechanism_params p = runnable_params(m);
+    std::vector<double> out(9);
+    dpcov_receipt r = fresh_receipt();
+    ASSERT_EQ(dpcov_mechanism_release(m, DPCOV_COL_MAJOR, 3, g.data(), 3, 10, 1.0, 0.5, 1e-6, &p,
+                                      entropy, out.data(), 3, &r),
+              DPCOV_OK)
+        << m << " " << last();
+    EXPECT_EQ(r.seed_fixed, 0);
+    EXPECT_EQ(r.generator, DPCOV_GENERATOR_CHACHA20) << m;
+  }
   dpcov_rng_destroy(&entropy);
 }
 

@@ -218,6 +218,7 @@ TEST_P(EigenvectorReleaseTest, ReceiptEqualsThePlanExceptSeedAndSamplingCounts) 
   EXPECT_GE(out.receipt.bingham_proposals, 6);
   EXPECT_EQ(out.receipt.bingham_rejections, out.receipt.bingham_proposals - 6);
   planned.seed_fixed = out.receipt.seed_fixed;
+  planned.generator = out.receipt.generator;
   planned.bingham_proposals = out.receipt.bingham_proposals;
   planned.bingham_rejections = out.receipt.bingham_rejections;
   EXPECT_EQ(out.receipt, planned);

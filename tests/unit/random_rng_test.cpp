@@ -1,14 +1,20 @@
-// Contracts of the generator: engine identity, the documented seed hash, counter-based
-// substreams, state save/restore, and known answers pinning the first outputs.
+// Contracts of the generator: engine identity (PCG64 against its reference outputs, ChaCha20
+// against RFC 8439's test vectors), the documented seed hash, counter-based one-way substreams,
+// state save/restore of both engines, and known answers pinning the first outputs.
 #include <gtest/gtest.h>
 
 #include <pcg_random.hpp>
+#include <sodium.h>
+
+#include <cstring>
+#include <string>
 
 #include <array>
 #include <set>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/random/chacha20.hpp"
 #include "core/random/rng.hpp"
 
 namespace dpcov::random {
@@ -34,6 +40,98 @@ TEST(Pcg64Engine, MatchesThePcgReferenceOutputsForSeed42Stream54) {
                                             0xa3670e9e0dd50358ULL, 0xf9090e529a7dae00ULL,
                                             0xc85b9fd837996f2cULL, 0x606121f8e3919196ULL};
   for (uint64_t e : expected) EXPECT_EQ(engine(), e);
+}
+
+std::vector<unsigned char> from_hex(const std::string &hex) {
+  std::vector<unsigned char> out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<unsigned char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
+// RFC 8439 states ChaCha20 with a 32-bit counter and a 96-bit nonce; the generator uses the
+// original layout (64-bit counter = state words 12-13, 64-bit nonce = words 14-15). Both fill
+// the same four words, so the RFC's (counter c, nonce n0 n1 n2) is the original's
+// counter c + 2^32 n0 and nonce bytes 4..11 of the RFC nonce.
+std::vector<unsigned char> rfc8439_keystream(size_t bytes, uint32_t counter,
+                                             const std::string &nonce_hex) {
+  std::vector<unsigned char> key(32);
+  for (unsigned i = 0; i < 32; ++i) key[i] = static_cast<unsigned char>(i);  // 00:01:...:1f
+  const std::vector<unsigned char> nonce = from_hex(nonce_hex);
+  uint64_t word0 = 0;
+  for (int i = 3; i >= 0; --i) word0 = (word0 << 8) | nonce[static_cast<size_t>(i)];
+  std::vector<unsigned char> out(bytes);
+  ChaCha20Stream::keystream(out.data(), bytes, nonce.data() + 4, counter + (word0 << 32),
+                            key.data());
+  return out;
+}
+
+TEST(ChaCha20Engine, MatchesRfc8439BlockFunctionVector232) {
+  // RFC 8439 section 2.3.2: key 00..1f, nonce 00:00:00:09:00:00:00:4a:00:00:00:00, counter 1.
+  EXPECT_EQ(rfc8439_keystream(64, 1, "000000090000004a00000000"),
+            from_hex("10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                     "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"));
+}
+
+TEST(ChaCha20Engine, MatchesRfc8439EncryptionVector242) {
+  // RFC 8439 section 2.4.2: key 00..1f, nonce 00:00:00:00:00:00:00:4a:00:00:00:00, counter 1;
+  // the ciphertext is the plaintext XOR the keystream.
+  const std::string plaintext =
+      "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the "
+      "future, sunscreen would be it.";
+  const std::vector<unsigned char> stream =
+      rfc8439_keystream(plaintext.size(), 1, "000000000000004a00000000");
+  std::vector<unsigned char> cipher(plaintext.size());
+  for (size_t i = 0; i < plaintext.size(); ++i)
+    cipher[i] = static_cast<unsigned char>(static_cast<unsigned char>(plaintext[i]) ^ stream[i]);
+  EXPECT_EQ(cipher,
+            from_hex("6e2e359a2568f98041ba0728dd0d6981e97e7aec1d4360c20a27afccfd9fae0b"
+                     "f91b65c5524733ab8f593dabcd62b3571639d624e65152ab8f530c359f0861d8"
+                     "07ca0dbf500d6a6156a38e088a22b65e52bc514d16ccf806818ce91ab7793736"
+                     "5af90bbf74a35be6b40b8eedf2785e42874d"));
+}
+
+TEST(ChaCha20Engine, GeneratorWordsAreTheKeystreamFromBlockZeroLittleEndian) {
+  const Rng::Key key{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL, 0x1716151413121110ULL,
+                     0x1f1e1d1c1b1a1918ULL};
+  Rng rng = Rng::from_key(key, Engine::ChaCha20, false);
+  std::vector<unsigned char> key_bytes(32), stream(8 * 200);
+  for (unsigned i = 0; i < 32; ++i) key_bytes[i] = static_cast<unsigned char>(i);
+  const unsigned char nonce[8] = {};
+  ChaCha20Stream::keystream(stream.data(), stream.size(), nonce, 0, key_bytes.data());
+  for (size_t w = 0; w < 200; ++w) {
+    uint64_t expected = 0;
+    for (int b = 7; b >= 0; --b) expected = (expected << 8) | stream[8 * w + static_cast<size_t>(b)];
+    ASSERT_EQ(rng.next_u64(), expected) << "word " << w;
+  }
+}
+
+TEST(RngEngines, EntropyUsesChaCha20AndSeedsUsePcg64) {
+  EXPECT_EQ(Rng::from_entropy().engine(), Engine::ChaCha20);
+  EXPECT_EQ(Rng::from_entropy().substream(5).engine(), Engine::ChaCha20);
+  EXPECT_EQ(Rng::from_seed(1, 2).engine(), Engine::Pcg64);
+  EXPECT_EQ(Rng::from_seed(1, 2).substream(5).engine(), Engine::Pcg64);
+}
+
+TEST(RngSubstream, KeyIsTheDocumentedKeyedBlake2b) {
+  // crypto_kdf_derive_from_key is BLAKE2b-256 keyed by the master key, with the subkey id as
+  // the little-endian salt and the context as the personalisation (libsodium's definition),
+  // recomputed here through the generic BLAKE2b interface.
+  const Rng parent = Rng::from_seed(99, 3);
+  const uint64_t index = 0x0123456789abcdefULL;
+  unsigned char master[32], salt[16] = {}, personal[16] = {}, out[32];
+  for (size_t j = 0; j < 4; ++j)
+    for (size_t b = 0; b < 8; ++b)
+      master[8 * j + b] = static_cast<unsigned char>(parent.key()[j] >> (8 * b));
+  for (size_t b = 0; b < 8; ++b) salt[b] = static_cast<unsigned char>(index >> (8 * b));
+  std::memcpy(personal, "dpcovsub", 8);
+  ASSERT_EQ(crypto_generichash_blake2b_salt_personal(out, 32, nullptr, 0, master, 32, salt,
+                                                     personal),
+            0);
+  Rng::Key expected{};
+  for (size_t j = 0; j < 4; ++j)
+    for (size_t b = 0; b < 8; ++b) expected[j] |= static_cast<uint64_t>(out[8 * j + b]) << (8 * b);
+  EXPECT_EQ(parent.substream(index).key(), expected);
 }
 
 TEST(Mix64, IsTheSplitMix64OutputFunction) {
@@ -64,8 +162,8 @@ TEST(RngFromSeed, KnownAnswerFirstOutputs) {
 
 TEST(RngSubstream, KnownAnswerFirstOutputs) {
   EXPECT_EQ(first(Rng::from_seed(20261122, 7).substream(3), 4),
-            (std::vector<uint64_t>{0xd1be5c166461af25ULL, 0x1cd21339b14bbe96ULL,
-                                   0x1429b05e68b18616ULL, 0xcff712c971c6e15bULL}));
+            (std::vector<uint64_t>{0x510d668a54829c5bULL, 0xe3534969b45e2804ULL,
+                                   0x5015b915af8a3dcfULL, 0x77cb62caee5049c3ULL}));
 }
 
 TEST(RngFromSeed, SameSeedAndStreamGiveTheSameSequence) {
@@ -158,7 +256,29 @@ TEST(RngState, RoundTripsAnEntropyGeneratorAndItsFlag) {
   rng.save_state(bytes.data());
   Rng restored = Rng::restore_state(bytes.data());
   EXPECT_FALSE(restored.seed_fixed());
+  EXPECT_EQ(restored.engine(), Engine::ChaCha20);
   EXPECT_EQ(first(restored, 10), first(rng, 10));
+}
+
+TEST(RngState, RestoresAChaCha20GeneratorAtAnyPositionAcrossBufferEdges) {
+  for (int skip : {0, 1, 63, 64, 65, 200}) {
+    Rng rng = Rng::from_entropy();
+    for (int i = 0; i < skip; ++i) rng.next_u64();
+    std::array<unsigned char, Rng::kStateBytes> bytes{};
+    rng.save_state(bytes.data());
+    uint64_t position = 0;
+    for (int i = 0; i < 8; ++i) position |= static_cast<uint64_t>(bytes[48 + i]) << (8 * i);
+    EXPECT_EQ(position, static_cast<uint64_t>(skip));
+    EXPECT_EQ(first(Rng::restore_state(bytes.data()), 100), first(rng, 100)) << skip;
+  }
+}
+
+TEST(RngState, ReadsAVersion1Pcg64State) {
+  Rng rng = Rng::from_seed(4, 5);
+  std::array<unsigned char, Rng::kStateBytes> bytes{};
+  rng.save_state(bytes.data());
+  bytes[4] = 1;
+  EXPECT_EQ(first(Rng::restore_state(bytes.data()), 10), first(rng, 10));
 }
 
 TEST(RngState, RestoreRefusesBytesThatAreNotASavedState) {
@@ -175,9 +295,13 @@ TEST(RngState, RestoreRefusesBytesThatAreNotASavedState) {
   auto bad_magic = good;
   bad_magic[0] ^= 1U;
   auto bad_version = good;
-  bad_version[4] = 2;
+  bad_version[4] = 3;
   auto bad_flags = good;
-  bad_flags[8] = 2;
+  bad_flags[8] = 4;
+  std::array<unsigned char, Rng::kStateBytes> chacha{};
+  Rng::from_entropy().save_state(chacha.data());
+  auto chacha_padding = chacha;
+  chacha_padding[70] = 1;
   auto even_increment = good;
   even_increment[72] &= 0xfeU;
   EXPECT_EQ(status_of(good), DPCOV_OK);
@@ -185,6 +309,8 @@ TEST(RngState, RestoreRefusesBytesThatAreNotASavedState) {
   EXPECT_EQ(status_of(bad_version), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(status_of(bad_flags), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(status_of(even_increment), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of(chacha), DPCOV_OK);
+  EXPECT_EQ(status_of(chacha_padding), DPCOV_E_INVALID_ARGUMENT);
 }
 
 TEST(RngState, FormatIsLittleEndianWithMagicAndVersion) {
@@ -194,8 +320,8 @@ TEST(RngState, FormatIsLittleEndianWithMagicAndVersion) {
   EXPECT_EQ(bytes[1], 'P');
   EXPECT_EQ(bytes[2], 'C');
   EXPECT_EQ(bytes[3], 'R');
-  EXPECT_EQ(bytes[4], 1);
-  EXPECT_EQ(bytes[8], 1);  // seed_fixed flag
+  EXPECT_EQ(bytes[4], 2);
+  EXPECT_EQ(bytes[8], 1);  // seed_fixed flag, PCG64 engine
   const Rng::Key key = Rng::from_seed(1).key();
   uint64_t k0 = 0;
   for (int i = 0; i < 8; ++i) k0 |= static_cast<uint64_t>(bytes[16 + i]) << (8 * i);

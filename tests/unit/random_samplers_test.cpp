@@ -59,15 +59,60 @@ bool exactly_symmetric(const Matrix &m) {
   return true;
 }
 
-TEST(Uniform01, LiesOnTheOpenHalfStepGrid) {
+TEST(Uniform01, LiesOnTheOddMultiplesOf2ToTheMinus53) {
   Rng rng = Rng::from_seed(1);
   for (int i = 0; i < 100000; ++i) {
     const double u = uniform01(rng);
     ASSERT_GT(u, 0.0);
     ASSERT_LT(u, 1.0);
-    const double k = u * 0x1.0p53 - 0.5;
-    ASSERT_EQ(k, std::floor(k));
+    const double m = u * 0x1.0p53;  // exact: a power-of-two scaling
+    ASSERT_EQ(m, std::floor(m));
+    ASSERT_EQ(std::fmod(m, 2.0), 1.0);
   }
+}
+
+TEST(Uniform01, EndsOfTheWordGiveTheEndsOfTheOpenIntervalAndTheGridIsSymmetric) {
+  // The extreme words give 2^-53 and 1 - 2^-53, never 0 or 1 (the former (k + 1/2) 2^-53 on 53
+  // bits rounded the top word to exactly 1.0).
+  EXPECT_EQ(uniform01_from_bits(0), 0x1.0p-53);
+  EXPECT_EQ(uniform01_from_bits(~uint64_t{0}), 1.0 - 0x1.0p-53);
+  EXPECT_LT(uniform01_from_bits(~uint64_t{0}), 1.0);
+  // 1 - u is the value of the complementary top bits: same grid and weights on both halves.
+  for (uint64_t k : {uint64_t{0}, uint64_t{1}, uint64_t{12345}, (uint64_t{1} << 51) - 1,
+                     uint64_t{1} << 51, (uint64_t{1} << 52) - 2, (uint64_t{1} << 52) - 1}) {
+    const uint64_t bits = k << 12, mirror = (((uint64_t{1} << 52) - 1 - k) << 12);
+    EXPECT_EQ(1.0 - uniform01_from_bits(bits), uniform01_from_bits(mirror)) << k;
+  }
+}
+
+TEST(Exponential, EndsOfTheWordAreFiniteAndTheTailIsNotTruncated) {
+  Rng rng = Rng::from_seed(3);
+  // Largest cell: -ln(1 - 2^-53) > 0.
+  const double smallest = exponential_from_word(~uint64_t{0}, rng);
+  EXPECT_GT(smallest, 0.0);
+  EXPECT_LT(smallest, 1e-15);
+  // The lowest cell, whatever its low 12 bits: 52 ln 2 plus a fresh exponential, so beyond the
+  // 53 ln 2 = 36.7 where the fixed-grid inversion stopped, and finite.
+  for (uint64_t low : {uint64_t{0}, uint64_t{0xfff}}) {
+    for (int i = 0; i < 100; ++i) {
+      const double e = exponential_from_word(low, rng);
+      EXPECT_GT(e, 52.0 * std::numbers::ln2);
+      EXPECT_TRUE(std::isfinite(e));
+    }
+  }
+  // Every cell above the lowest one stays below 52 ln 2 = 36.04.
+  EXPECT_LT(exponential_from_word(uint64_t{1} << 12, rng), 52.0 * std::numbers::ln2);
+}
+
+TEST(Laplace, SignIsTheLowestBitAndTheTailIsNotTruncated) {
+  Rng rng = Rng::from_seed(4);
+  const uint64_t word = uint64_t{977} << 12;
+  EXPECT_EQ(laplace_from_word(word, rng, 2.0), -laplace_from_word(word | 1U, rng, 2.0));
+  EXPECT_EQ(laplace_from_word(word, rng, 2.0), 2.0 * exponential_from_word(word, rng));
+  // The former sampler's largest magnitude was 36.7 scales; the lowest cell now goes beyond it.
+  EXPECT_GT(laplace_from_word(0, rng, 1.0), 36.0);
+  EXPECT_LT(laplace_from_word(1, rng, 1.0), -36.0);
+  EXPECT_TRUE(std::isfinite(laplace_from_word(~uint64_t{0}, rng, 1e300)));
 }
 
 TEST(ScalarSamplers, RefuseNonPositiveOrNonFiniteParameters) {

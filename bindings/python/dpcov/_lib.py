@@ -95,7 +95,8 @@ class ReceiptC(Structure):
                 ("bingham_rejections", c_int64), ("projection_rows", c_int64),
                 ("threshold_w2", c_double), ("appended_w", c_double), ("test_epsilon", c_double),
                 ("test_delta", c_double), ("test_scale", c_double), ("test_shift", c_double),
-                ("test_value", c_double), ("test_passed", c_int32), ("glasso_rho", c_double)]
+                ("test_value", c_double), ("test_passed", c_int32), ("glasso_rho", c_double),
+                ("generator", c_int32), ("numerics", c_int32)]
 
 
 class MechanismParamsC(Structure):

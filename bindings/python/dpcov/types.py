@@ -266,14 +266,19 @@ def _rebuild_view(cls, values):
 class Receipt(StructView):
     """A ``dpcov_receipt``: which mechanism ran under which theorem, the privacy spent and every
     constant it derived. Fields as in dpcov/receipt.h (``sigma``, ``scale``, ``dof``,
-    ``theorem``, ...), plus ``mechanism_name``."""
+    ``theorem``, ``generator``, ``numerics``, ...), plus ``mechanism_name`` and
+    ``generator_name`` ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy)."""
 
     __slots__ = ()
 
+    _GENERATOR_NAMES = {0: "none", 1: "pcg64", 2: "chacha20"}
+
     def _derived(self, data: dict) -> None:
-        """Add the mechanism name to the fields."""
+        """Add the mechanism and generator names to the fields."""
         if "mechanism" in data and "mechanism_name" not in data:
             data["mechanism_name"] = mechanism_name(data["mechanism"])
+        if "generator" in data and "generator_name" not in data:
+            data["generator_name"] = self._GENERATOR_NAMES.get(data["generator"], "unknown")
 
     def public(self) -> "Receipt":
         """The part of this receipt that may be published (``dpcov_receipt_public``): ``n`` is

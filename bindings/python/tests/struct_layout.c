@@ -56,6 +56,8 @@ int main(void) {
   printf(", \"test_value\": %zu", offsetof(dpcov_receipt, test_value));
   printf(", \"test_passed\": %zu", offsetof(dpcov_receipt, test_passed));
   printf(", \"glasso_rho\": %zu", offsetof(dpcov_receipt, glasso_rho));
+  printf(", \"generator\": %zu", offsetof(dpcov_receipt, generator));
+  printf(", \"numerics\": %zu", offsetof(dpcov_receipt, numerics));
   printf("}%s\n", ",");
   printf("\"dpcov_mechanism_params\": {\"size\": %zu", sizeof(dpcov_mechanism_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_mechanism_params, struct_size));

@@ -21,10 +21,12 @@
  * Gram matrix of such rows (dpcov_gram_add_rows() enforces the bound); the library checks what it
  * can (symmetric, finite, diagonal >= 0, trace <= n B^2) but cannot check where G came from.
  *
- * Continuous noise is generated in floating point ("idealized numerics", Mironov 2012): the
- * guarantees are those of the real-valued mechanism, as in every floating-point DP library.
- * Noise comes from a ::dpcov_rng; PCG is not a cryptographic generator (dpcov/rng.h), and a
- * generator created from a known seed gives no privacy at all (the receipt records `seed_fixed`).
+ * Numerics: every mechanism below is `idealized` (dpcov_receipt::numerics =
+ * ::DPCOV_NUMERICS_IDEALIZED): its continuous noise is generated in floating point (Mironov 2012),
+ * so its guarantee is that of the real-valued mechanism, as in every floating-point DP library,
+ * not of the doubles as computed. Noise comes from a ::dpcov_rng: ChaCha20 from OS entropy by
+ * default, or PCG64 from a seed, which gives no privacy to anyone who knows the seed (the receipt
+ * records `generator` and `seed_fixed`).
  *
  * Thread-safety: plan and log-density are reentrant. A release uses its generator exclusively
  * (one generator per thread).

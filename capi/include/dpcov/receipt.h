@@ -101,6 +101,27 @@ enum dpcov_lambda_min_scope {
   DPCOV_LAMBDA_MIN_INPUT = 1
 };
 
+/** The generator a release drew its noise from (dpcov/rng.h). */
+enum dpcov_generator {
+  /** A plan: no generator was used. */
+  DPCOV_GENERATOR_NONE = 0,
+  /** PCG64: an explicit seed; reproducible, and not private for anyone who knows the seed. */
+  DPCOV_GENERATOR_PCG64 = 1,
+  /** ChaCha20 keyed from the operating system (no seed): the default. */
+  DPCOV_GENERATOR_CHACHA20 = 2
+};
+
+/** Whether the released values follow the distribution the privacy proof assumes exactly. */
+enum dpcov_numerics {
+  /**
+   * Continuous noise sampled in floating point: private up to the rounding of the samplers
+   * ("idealized numerics", Mironov 2012); the guarantee is that of the idealized mechanism.
+   */
+  DPCOV_NUMERICS_IDEALIZED = 0,
+  /** Integer noise from exact samplers: the guarantee holds for the values as computed. */
+  DPCOV_NUMERICS_EXACT = 1
+};
+
 /** Size of dpcov_receipt::theorem, terminating NUL included. */
 #define DPCOV_RECEIPT_THEOREM_SIZE 160
 
@@ -170,6 +191,10 @@ typedef struct dpcov_receipt {
   int32_t test_passed;
   /** Wang-Huai-Xu graphical lasso (dpcov_private_glasso_*, ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART): the public penalty rho; else 0. */
   double glasso_rho;
+  /** Release only: the ::dpcov_generator the noise came from (the weaker of a sketch's and the release's); ::DPCOV_GENERATOR_NONE (0) in a plan. */
+  int32_t generator;
+  /** The ::dpcov_numerics of the mechanism: ::DPCOV_NUMERICS_IDEALIZED (floating-point noise) or ::DPCOV_NUMERICS_EXACT. */
+  int32_t numerics;
 } dpcov_receipt;
 
 /** dpcov_receipt::n in a public receipt when n is private (::DPCOV_NEIGHBOUR_ADD_REMOVE). */

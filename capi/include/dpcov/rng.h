@@ -2,19 +2,23 @@
  * @file dpcov/rng.h
  * @brief The random generator handle every sampler and mechanism takes explicitly.
  *
- * Engine: PCG64 (`pcg_engines::setseq_xsl_rr_128_64` of pcg-cpp 0.98.1: 128-bit state, 128-bit
- * stream increment, XSL-RR output). PCG is a fast statistical generator, **not** a cryptographic
- * one: do not use it for keys, nonces or anything an adversary must not predict from observed
- * raw outputs.
+ * Engines: a generator created from operating-system entropy (dpcov_rng_create_from_entropy(),
+ * the production default) is ChaCha20 (libsodium; RFC 8439's block function) keyed by 256 bits
+ * from `getrandom`: a cryptographic generator, whose noise nobody can predict without the key. A
+ * generator created from a seed (dpcov_rng_create_seeded()) is PCG64
+ * (`pcg_engines::setseq_xsl_rr_128_64` of pcg-cpp 0.98.1), a fast statistical generator that is
+ * **not** cryptographic; it is for reproducible experiments and tests only. Every release records
+ * the engine (dpcov_receipt::generator) and whether a seed was used (dpcov_rng_seed_fixed()),
+ * because a seed known to anyone else removes the privacy of the noise.
  *
- * Production use creates the generator from operating-system entropy
- * (dpcov_rng_create_from_entropy()). A fixed seed (dpcov_rng_create_seeded()) is for
- * reproducible experiments and tests only; every release made with such a generator records it
- * (dpcov_rng_seed_fixed()), because a seed known to anyone else removes the privacy of the noise.
+ * Noise once drawn is consumed: every function that draws advances the generator past its draws
+ * even when it then fails (e.g. a refusal, ::DPCOV_E_REFUSED), so a retry never reuses them. Only
+ * argument checks, which come before any draw, leave the generator unchanged.
  *
  * Every generator carries a 256-bit key. dpcov_rng_substream() derives, from the key and an index
- * alone, an independent generator: "the stream for data row i" is the same on every machine and
- * whatever the parent has already produced. Hash definitions: docs/random.md.
+ * alone, an independent generator by a keyed BLAKE2b hash (one-way: a substream's key does not
+ * reveal its parent's): "the stream for data row i" is the same on every machine and whatever the
+ * parent has already produced. Hash definitions: docs/random.md.
  *
  * Thread-safety: a generator must not be used by two threads at once (give each thread its own,
  * e.g. one substream per thread); distinct generators are independent. Functions that only read
@@ -36,8 +40,8 @@ typedef struct dpcov_rng dpcov_rng;
 #define DPCOV_RNG_STATE_SIZE 80
 
 /**
- * Create a generator keyed by 256 bits from the operating system (`getrandom`). The default for
- * every production use; dpcov_rng_seed_fixed() reports 0.
+ * Create a ChaCha20 generator keyed by 256 bits from the operating system (`getrandom`). The
+ * default for every production use; dpcov_rng_seed_fixed() reports 0.
  * @param[out] out  receives the new handle; untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_ENTROPY (the OS entropy source failed),
  *         ::DPCOV_E_NOMEM.
@@ -45,9 +49,10 @@ typedef struct dpcov_rng dpcov_rng;
 DPCOV_API dpcov_status dpcov_rng_create_from_entropy(dpcov_rng **out);
 
 /**
- * Create a reproducible generator from (seed, stream). Both the engine state and its stream
+ * Create a reproducible PCG64 generator from (seed, stream). Both the engine state and its stream
  * increment are derived from a SplitMix64-based hash of the pair (docs/random.md); distinct pairs
- * give distinct keys. dpcov_rng_seed_fixed() reports 1. For experiments and tests only.
+ * give distinct keys. dpcov_rng_seed_fixed() reports 1. For experiments and tests only: a
+ * release is not private for anyone who knows the seed.
  * @param[out] out  receives the new handle; untouched on failure.
  * @param seed      any 64-bit value.
  * @param stream    any 64-bit value (stream id); (seed, 0) and (seed, 1) are unrelated generators.
@@ -61,7 +66,8 @@ DPCOV_API void dpcov_rng_destroy(dpcov_rng **rng);
 /**
  * Create the independent generator number @p index of @p parent (counter-based): its key is a
  * hash of the parent's key and @p index, so it does not depend on how many numbers the parent has
- * produced, and the parent is not changed. Inherits the parent's seed_fixed flag.
+ * produced, and the parent is not changed. The key is a BLAKE2b hash keyed by the parent's key, so
+ * it reveals nothing of the parent's key. Inherits the parent's engine and seed_fixed flag.
  * @param[out] out  receives the new handle; untouched on failure.
  * @param parent    the generator whose key is used; not modified.
  * @param index     any 64-bit value (e.g. a global data-row index).
@@ -90,7 +96,7 @@ DPCOV_API dpcov_status dpcov_rng_seed_fixed(const dpcov_rng *rng, int32_t *out);
 DPCOV_API size_t dpcov_rng_state_size(void);
 
 /**
- * Save the complete state of @p rng (key, engine position, seed_fixed flag) as
+ * Save the complete state of @p rng (engine, key, engine position, seed_fixed flag) as
  * ::DPCOV_RNG_STATE_SIZE bytes in a portable little-endian format (docs/random.md). The bytes
  * reveal every future output: treat them as secret when the generator is used for a release.
  * @param rng    the generator; not modified.

@@ -1,0 +1,38 @@
+// Floating-point-safe Analyze Gauss and symmetric Laplace ("exact" numerics;
+// proofs/exact_additive.md). The rows are rounded to a grid, the Gram matrix of the rounded rows is
+// computed exactly in integers, and integer noise from the exact discrete Gaussian or discrete
+// Laplace sampler (core/random/discrete.hpp, drawing from the generator's words only) is added
+// to its upper triangle: the released integers are private as computed, not only as idealized.
+// The released matrix is grid^2 times those integers, a post-processing.
+#pragma once
+
+#include <cstdint>
+
+#include "../matrix.hpp"
+#include "mechanism.hpp"
+#include "request.hpp"
+
+namespace dpcov::mechanisms {
+
+// The grid of a request: coordinates are rounded to multiples of B 2^-bits, i.e. z = round(x
+// 2^bits / B) as integers; every rounded row has ||z||^2 <= norm2_bound = (2^bits + ceil(sqrt(d)
+// / 2) + 1)^2, enforced exactly; the Gram matrix of z is exact while n norm2_bound < 2^53.
+struct ExactGrid {
+  int bits = 0;
+  int64_t norm2_bound = 0;
+  double grid_squared = 0.0;  // (B 2^-bits)^2: a released integer times this is in data units
+  // The integer noise: the discrete Gaussian's variance, or the discrete Laplace's scale t.
+  uint64_t noise_parameter = 0;
+};
+
+// The plan of `mechanism` (AnalyzeGauss or LaplaceSym) with exact numerics: receipt.numerics =
+// Exact, sigma / scale / sensitivity in data units (grid^2 times the integer constants), and the
+// grid. Throws DPCOV_E_PRECONDITION when no grid keeps every integer in range.
+Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid = nullptr);
+
+// Releases G = A^T A of the n x d rows `rows` (any layout; rows of norm above B are clipped to B
+// first, as dpcov_gram_add_rows does with DPCOV_BOUND_CLIP), with exact numerics.
+Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
+                               random::Rng &rng);
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,134 @@
+// Floating-point-safe Analyze Gauss and symmetric Laplace (core/mechanisms/exact_additive.hpp):
+// the zCDP calibration pinned against mpmath, the grid and its integer bounds, and releases that
+// are grid^2 times (the exact integer Gram of the rounded rows + integer noise), checked against
+// a naive integer reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/mechanisms/exact_additive.hpp"
+#include "core/privacy/discrete_gaussian.hpp"
+#include "core/random/rng.hpp"
+
+namespace dpcov::mechanisms {
+namespace {
+
+TEST(ZcdpRho, IsOnTheSafeSideOfMpmathAndWithinOnePartPerMillion) {
+  // rho_for(eps, delta) to 20 digits by proofs/check/exact_additive.py (mpmath, 50 digits).
+  struct Point { double eps, delta, rho; };
+  const Point points[] = {{1, 1e-6, 0.024355970359538372796},
+                          {0.1, 1e-6, 0.00032104769034574012888},
+                          {2, 1e-9, 0.056130501796519819368},
+                          {0.5, 1e-5, 0.0085055305911819113554},
+                          {5, 1e-10, 0.28078875941037525265}};
+  for (const Point &p : points) {
+    const double rho = privacy::zcdp_rho_for(p.eps, p.delta);
+    EXPECT_LE(rho, p.rho) << p.eps << " " << p.delta;
+    EXPECT_GT(rho, p.rho * (1.0 - 1e-6)) << p.eps << " " << p.delta;
+  }
+}
+
+TEST(ZcdpRho, RejectsBadPrivacyParameters) {
+  EXPECT_THROW(privacy::zcdp_rho_for(0.0, 1e-6), Error);
+  EXPECT_THROW(privacy::zcdp_rho_for(1.0, 0.0), Error);
+  EXPECT_THROW(privacy::zcdp_rho_for(1.0, 1.0), Error);
+}
+
+TEST(DiscreteGaussianVariance, IsTheCeilingOfDeltaSquaredOverTwoRho) {
+  EXPECT_EQ(privacy::discrete_gaussian_variance(8.0, 0.5), 8U);   // exactly 8
+  EXPECT_EQ(privacy::discrete_gaussian_variance(8.0, 0.3), 14U);  // 13.33... rounded up
+  // rho = 0.1 is not a double: 2 rho s2 >= 1 must hold for the exact product.
+  const uint64_t s2 = privacy::discrete_gaussian_variance(1.0, 0.1);
+  EXPECT_GE(std::fma(0.2, static_cast<double>(s2), -1.0), 0.0);
+  EXPECT_LT(std::fma(0.2, static_cast<double>(s2 - 1), -1.0), 0.0);
+  EXPECT_THROW(privacy::discrete_gaussian_variance(0x1.0p80, 0.5), Error);
+}
+
+Request request(int64_t d, int64_t n, double eps, double delta) {
+  Request r;
+  r.dim = d;
+  r.n = n;
+  r.bound = 1.0;
+  r.epsilon = eps;
+  r.delta = delta;
+  return r;
+}
+
+TEST(ExactPlan, UsesTheFinestGridWhoseIntegersFitAndSaysExact) {
+  ExactGrid grid;
+  const Receipt g = plan_exact_additive(MechanismId::AnalyzeGauss, request(10, 1000, 1, 1e-6), &grid);
+  EXPECT_EQ(g.numerics, Numerics::Exact);
+  EXPECT_EQ(grid.bits, 12);
+  EXPECT_EQ(grid.norm2_bound, (4096 + 2 + 1) * (4096 + 2 + 1));  // ceil(sqrt(10) / 2) = 2
+  EXPECT_EQ(grid.grid_squared, std::ldexp(1.0, -24));
+  EXPECT_GT(g.sigma, 0.0);
+  const Receipt l = plan_exact_additive(MechanismId::LaplaceSym, request(10, 1000, 1, 0), &grid);
+  EXPECT_EQ(l.numerics, Numerics::Exact);
+  EXPECT_EQ(l.delta, 0.0);
+  EXPECT_EQ(grid.noise_parameter, static_cast<uint64_t>(11 * (4096 + 3) * (4096 + 3)));
+  // Many rows: fewer bits keep n ||z||^2 < 2^53.
+  plan_exact_additive(MechanismId::AnalyzeGauss, request(10, int64_t{1} << 35, 1, 1e-6), &grid);
+  EXPECT_LT(grid.bits, 12);
+  EXPECT_THROW(plan_exact_additive(MechanismId::WishartAdditive, request(3, 10, 0.5, 1e-6)), Error);
+}
+
+// Naive reference: the integer Gram of round(x 2^bits) for rows of norm <= 1.
+std::vector<int64_t> integer_gram(const Matrix &rows, int bits) {
+  const int64_t n = rows.rows(), d = rows.cols();
+  std::vector<int64_t> g(static_cast<size_t>(d * d), 0);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t i = 0; i < d; ++i)
+      for (int64_t j = 0; j < d; ++j)
+        g[static_cast<size_t>(i + d * j)] +=
+            static_cast<int64_t>(std::nearbyint(std::ldexp(rows(r, i), bits))) *
+            static_cast<int64_t>(std::nearbyint(std::ldexp(rows(r, j), bits)));
+  return g;
+}
+
+TEST(ExactRelease, IsGridSquaredTimesTheExactIntegerGramPlusIntegerNoise) {
+  const int64_t n = 200, d = 4;
+  random::Rng data_rng = random::Rng::from_seed(5);
+  Matrix rows(n, d);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < d; ++j)
+      rows(r, j) = static_cast<double>(data_rng.next_u64() >> 11) * 0x1.0p-53 - 0.5;
+  for (const MechanismId m : {MechanismId::AnalyzeGauss, MechanismId::LaplaceSym}) {
+    const Request req = request(d, n, 2.0, m == MechanismId::AnalyzeGauss ? 1e-6 : 0.0);
+    ExactGrid grid;
+    plan_exact_additive(m, req, &grid);
+    random::Rng rng = random::Rng::from_entropy();
+    const Release rel = release_exact_additive(m, rows.view(), req, rng);
+    EXPECT_EQ(rel.receipt.numerics, Numerics::Exact);
+    EXPECT_EQ(rel.receipt.generator, Generator::ChaCha20);
+    const std::vector<int64_t> exact = integer_gram(rows, grid.bits);
+    for (int64_t i = 0; i < d; ++i)
+      for (int64_t j = 0; j < d; ++j) {
+        const double units = rel.matrix(i, j) / grid.grid_squared;
+        ASSERT_EQ(units, std::floor(units));
+        EXPECT_EQ(rel.matrix(i, j), rel.matrix(j, i));
+        // The noise is an integer, small against the grid's 2^24 per unit of B^2.
+        const double noise = units - static_cast<double>(exact[static_cast<size_t>(i + d * j)]);
+        EXPECT_LT(std::fabs(noise), 1e12);
+      }
+  }
+}
+
+TEST(ExactRelease, ClipsRowsAboveTheBoundAndRejectsNonFiniteOnes) {
+  Matrix rows(3, 2);
+  rows(0, 0) = 5.0;  // norm 5 > B = 1: clipped
+  rows(1, 1) = 0.5;
+  rows(2, 0) = 0.25;
+  random::Rng rng = random::Rng::from_seed(9);
+  const Release rel =
+      release_exact_additive(MechanismId::AnalyzeGauss, rows.view(), request(2, 3, 50, 1e-6), rng);
+  EXPECT_NEAR(rel.matrix(0, 0), 1.0 + 0.0625, 0.05);
+  rows(2, 1) = NAN;
+  EXPECT_THROW(release_exact_additive(MechanismId::AnalyzeGauss, rows.view(),
+                                      request(2, 3, 1, 1e-6), rng),
+               Error);
+}
+
+}  // namespace
+}  // namespace dpcov::mechanisms

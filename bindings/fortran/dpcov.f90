@@ -306,6 +306,49 @@ module dpcov
     real(c_double) :: alpha_per_test = 0
   end type
 
+  !> AdaSSP calibrations (dpcov_adassp_calibration) and name size (DPCOV_ADASSP_NAME_SIZE).
+  integer(c_int32_t), parameter :: DPCOV_ADASSP_JOINT_ANALYTIC = 0
+  integer(c_int32_t), parameter :: DPCOV_ADASSP_PAPER = 1
+  integer, parameter :: DPCOV_ADASSP_NAME_SIZE = 16
+
+  !> Options of dpcov_adassp_fit (dpcov_adassp_params); fill with dpcov_adassp_params_default.
+  type, bind(c) :: dpcov_adassp_params
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int32_t) :: neighbour = 0
+    integer(c_int32_t) :: calibration = 0
+    real(c_double) :: rho = 0
+  end type
+
+  !> What dpcov_adassp_fit did (dpcov_adassp_receipt); set struct_size = c_sizeof(receipt).
+  type, bind(c) :: dpcov_adassp_receipt
+    integer(c_size_t) :: struct_size = 0
+    character(kind=c_char) :: mechanism(DPCOV_ADASSP_NAME_SIZE) = c_null_char
+    integer(c_int32_t) :: neighbour = 0
+    integer(c_int32_t) :: calibration = 0
+    integer(c_int32_t) :: seed_fixed = 0
+    integer(c_int64_t) :: num_regressors = 0
+    real(c_double) :: bound_x = 0
+    real(c_double) :: bound_y = 0
+    real(c_double) :: epsilon = 0
+    real(c_double) :: delta = 0
+    real(c_double) :: delta_exact = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: sensitivity_lambda_min = 0
+    real(c_double) :: sensitivity_gram = 0
+    real(c_double) :: sensitivity_cross = 0
+    real(c_double) :: sigma_lambda_min = 0
+    real(c_double) :: sigma_gram = 0
+    real(c_double) :: sigma_gram_off_diagonal = 0
+    real(c_double) :: sigma_cross = 0
+    real(c_double) :: lambda_min_shift = 0
+    real(c_double) :: noise_norm_bound = 0
+    real(c_double) :: eigenvalue_floor = 0
+    real(c_double) :: released_lambda_min = 0
+    real(c_double) :: ridge = 0
+    integer(c_int64_t) :: eigenvalues_floored = 0
+    character(kind=c_char) :: theorem(DPCOV_RECEIPT_THEOREM_SIZE) = c_null_char
+  end type
+
   interface
     ! ---- common.h ------------------------------------------------------------------------------
     function dpcov_status_string_c(status) bind(c, name='dpcov_status_string')
@@ -1096,6 +1139,28 @@ module dpcov
       real(c_double), value :: epsilon, delta
       real(c_double), intent(out) :: rho
       integer(c_int32_t) :: dpcov_zcdp_rho
+    end function
+    ! ---- adassp.h ------------------------------------------------------------------------------
+    function dpcov_adassp_params_default(params) bind(c, name='dpcov_adassp_params_default')
+      import :: c_int32_t, dpcov_adassp_params
+      type(dpcov_adassp_params), intent(inout) :: params
+      integer(c_int32_t) :: dpcov_adassp_params_default
+    end function
+    !> released_xtx and released_xty are c_null_ptr or c_loc of p x p and p elements.
+    function dpcov_adassp_fit(layout, d, g, ldg, label, features, num_features, bound_x, bound_y, &
+        epsilon, delta, params, rng, coefficients, released_xtx, ld_xtx, released_xty, receipt) &
+        bind(c, name='dpcov_adassp_fit')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_adassp_params, dpcov_adassp_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: d, ldg, label, num_features, ld_xtx
+      real(c_double), intent(in) :: g(*)
+      integer(c_int64_t), intent(in) :: features(*)
+      real(c_double), value :: bound_x, bound_y, epsilon, delta
+      type(dpcov_adassp_params), intent(in) :: params
+      type(c_ptr), value :: rng, released_xtx, released_xty
+      real(c_double), intent(out) :: coefficients(*)
+      type(dpcov_adassp_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_adassp_fit
     end function
   end interface
 

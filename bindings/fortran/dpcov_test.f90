@@ -154,6 +154,7 @@ program dpcov_test
   call check(receipt2%n == n .and. receipt2%projection_rows == r, 'JL receipt')
 
   call guaranteed_intervals()
+  call adassp_regression()
 
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
@@ -210,6 +211,36 @@ contains
                                            50_c_int64_t, rng, c_loc(eta), c_null_ptr, kap, &
                                            c_null_ptr), 'subspace error bound')
     call check(kap >= 0 .and. kap <= 1 .and. eta > 0, 'subspace error bound in [0, 1]')
+  end subroutine
+
+  !> AdaSSP on X'X = 1000 I, X'y = 1000 beta at a large epsilon recovers beta; a bad bound fails.
+  subroutine adassp_regression()
+    real(c_double), target :: gx(d, d), coef(d - 1), xtx(d - 1, d - 1)
+    real(c_double), parameter :: beta(d - 1) = [0.5d0, -0.5d0, 0.25d0]
+    integer(c_int64_t), parameter :: features(d - 1) = [0_c_int64_t, 1_c_int64_t, 2_c_int64_t]
+    type(dpcov_adassp_params) :: ap
+    type(dpcov_adassp_receipt) :: ar
+    integer :: k
+    gx = 0
+    do k = 1, d - 1
+      gx(k, k) = 1000
+      gx(k, d) = 1000*beta(k)
+      gx(d, k) = 1000*beta(k)
+    end do
+    gx(d, d) = 500
+    call ok(dpcov_adassp_params_default(ap), 'adassp params')
+    call check(ap%rho == 0.05d0 .and. ap%calibration == DPCOV_ADASSP_JOINT_ANALYTIC, &
+               'adassp defaults')
+    ar%struct_size = c_sizeof(ar)
+    call ok(dpcov_adassp_fit(DPCOV_COL_MAJOR, int(d, c_int64_t), gx, int(d, c_int64_t), &
+                             3_c_int64_t, features, 3_c_int64_t, 1d0, 1d0, 1d6, 1d-6, ap, rng, &
+                             coef, c_loc(xtx), 3_c_int64_t, c_null_ptr, ar), 'adassp fit')
+    call check(all(abs(coef - beta) < 1d-3) .and. ar%delta_exact <= 1d-6 .and. &
+               all(xtx == transpose(xtx)), 'adassp recovers beta')
+    call check(dpcov_adassp_fit(DPCOV_COL_MAJOR, int(d, c_int64_t), gx, int(d, c_int64_t), &
+                                3_c_int64_t, features, 3_c_int64_t, -1d0, 1d0, 1d0, 1d-6, ap, &
+                                rng, coef, c_null_ptr, 3_c_int64_t, c_null_ptr, ar) &
+               == DPCOV_E_INVALID_ARGUMENT, 'adassp refuses a negative bound')
   end subroutine
 
   subroutine check(condition, what)

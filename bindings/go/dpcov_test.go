@@ -556,6 +556,36 @@ func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {
 	}
 }
 
+func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
+	// X'X = 1000 I, X'y = 1000 beta: at a large epsilon AdaSSP returns beta.
+	beta := []float64{0.5, -0.5, 0.25}
+	g := NewMatrix(4, 4)
+	for j, b := range beta {
+		g.Data[j*4+j] = 1000
+		g.Data[j*4+3], g.Data[3*4+j] = 1000*b, 1000*b
+	}
+	g.Data[15] = 500
+	params, err := DefaultAdasspParams()
+	if err != nil || params.Rho != 0.05 || params.Calibration != AdasspJointAnalytic {
+		t.Fatalf("%+v %v", params, err)
+	}
+	res, err := AdasspFit(g, 3, []int64{0, 1, 2}, 1, 1, 1e6, 1e-6, &params, seeded(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, b := range beta {
+		if math.Abs(res.Coefficients[j]-b) > 1e-3 {
+			t.Fatalf("coefficient %d: %v", j, res.Coefficients)
+		}
+	}
+	if res.Receipt.Mechanism != "adassp" || res.Receipt.DeltaExact > 1e-6 || len(res.ReleasedXty) != 3 {
+		t.Fatalf("%+v", res.Receipt)
+	}
+	if _, err := AdasspFit(g, 3, []int64{0, 1, 2}, -1, 1, 1, 1e-6, nil, seeded(t, 3)); err == nil {
+		t.Fatal("a negative bound was accepted")
+	}
+}
+
 func TestAReleaseWithoutASeedUsesTheCryptographicGenerator(t *testing.T) {
 	rng, err := NewRNGFromEntropy()
 	if err != nil {

@@ -21,5 +21,6 @@
 #include "dpcov/ols.h"
 #include "dpcov/private_glasso.h"
 #include "dpcov/coinpress.h"
+#include "dpcov/adassp.h"
 
 #endif /* DPCOV_H */

@@ -18,6 +18,7 @@ dimension); arrays that cannot be are refused, never silently copied.
 
 from ._lib import C as _C
 from ._lib import WRAPPED_FUNCTIONS
+from .adassp import AdasspFit, AdasspReceipt, adassp_fit, adassp_params
 from .audit import audit_params, audit_run, audit_run_pair
 from .densities import (log_density_acg, log_density_inverse_wishart,
                         log_density_symmetric_gaussian, log_density_symmetric_laplace,
@@ -136,6 +137,10 @@ __all__ = [
     "ols_analyze_gauss_intervals",
     "ols_bootstrap_intervals",
     "ols_jl",
+    "AdasspFit",
+    "AdasspReceipt",
+    "adassp_fit",
+    "adassp_params",
     "OutOfMemoryError",
     "pca_subspace_distance",
     "pca_subspace_error_bound",

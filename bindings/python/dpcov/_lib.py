@@ -189,6 +189,33 @@ class CoinpressReceiptC(Structure):
                 ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
 
 
+class AdasspParamsC(Structure):
+    """``dpcov_adassp_params`` (dpcov/adassp.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
+                ("rho", c_double)]
+
+
+ADASSP_NAME_SIZE = 16  # DPCOV_ADASSP_NAME_SIZE
+
+
+class AdasspReceiptC(Structure):
+    """``dpcov_adassp_receipt`` (dpcov/adassp.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_char * ADASSP_NAME_SIZE),
+                ("neighbour", c_int32), ("calibration", c_int32), ("seed_fixed", c_int32),
+                ("num_regressors", c_int64), ("bound_x", c_double), ("bound_y", c_double),
+                ("epsilon", c_double), ("delta", c_double), ("delta_exact", c_double),
+                ("rho", c_double), ("sensitivity_lambda_min", c_double),
+                ("sensitivity_gram", c_double), ("sensitivity_cross", c_double),
+                ("sigma_lambda_min", c_double), ("sigma_gram", c_double),
+                ("sigma_gram_off_diagonal", c_double), ("sigma_cross", c_double),
+                ("lambda_min_shift", c_double), ("noise_norm_bound", c_double),
+                ("eigenvalue_floor", c_double), ("released_lambda_min", c_double),
+                ("ridge", c_double), ("eigenvalues_floored", c_int64),
+                ("theorem", c_char * RECEIPT_THEOREM_SIZE)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_receipt": ReceiptC,
@@ -202,6 +229,8 @@ STRUCTS = {
     "dpcov_audit_result": AuditResultC,
     "dpcov_coinpress_params": CoinpressParamsC,
     "dpcov_coinpress_receipt": CoinpressReceiptC,
+    "dpcov_adassp_params": AdasspParamsC,
+    "dpcov_adassp_receipt": AdasspReceiptC,
 }
 """C struct name -> ctypes mirror, for the layout test."""
 
@@ -360,6 +389,11 @@ _PROTOTYPES = {
                                            vp, i64, POINTER(CoinpressReceiptC)]),
     "dpcov_zcdp_epsilon": (status_t, [f64, f64, p_f64]),
     "dpcov_zcdp_rho": (status_t, [f64, f64, p_f64]),
+    # adassp.h
+    "dpcov_adassp_params_default": (status_t, [POINTER(AdasspParamsC)]),
+    "dpcov_adassp_fit": (status_t, [i32, i64, vp, i64, i64, vp, i64, f64, f64, f64, f64,
+                                    POINTER(AdasspParamsC), vp, vp, vp, i64, vp,
+                                    POINTER(AdasspReceiptC)]),
 }
 
 

@@ -1,0 +1,116 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+import "unsafe"
+
+// AdaSSP calibrations (dpcov_adassp_calibration).
+const (
+	// AdasspJointAnalytic calibrates the three noisy statistics as one Gaussian mechanism (default).
+	AdasspJointAnalytic int32 = C.DPCOV_ADASSP_JOINT_ANALYTIC
+	// AdasspPaper uses the paper's constants, accepted only when their exact delta meets the request.
+	AdasspPaper int32 = C.DPCOV_ADASSP_PAPER
+)
+
+// AdasspParams are the options of AdasspFit; DefaultAdasspParams gives the library's defaults.
+type AdasspParams struct {
+	Neighbour   int32
+	Calibration int32
+	Rho         float64 // failure probability of the ridge, in (0, 1)
+}
+
+// DefaultAdasspParams returns the defaults of dpcov_adassp_params_default: replace-one, joint
+// analytic calibration, rho = 0.05.
+func DefaultAdasspParams() (AdasspParams, error) {
+	var c C.dpcov_adassp_params
+	if err := call(func() C.dpcov_status { return C.dpcov_adassp_params_default(&c) }); err != nil {
+		return AdasspParams{}, err
+	}
+	return AdasspParams{Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
+		Rho: float64(c.rho)}, nil
+}
+
+// AdasspReceipt mirrors dpcov_adassp_receipt: every constant of a fit and, from the release, the
+// released lambda_min, the ridge and the number of eigenvalues raised to the floor.
+type AdasspReceipt struct {
+	Mechanism                                                   string
+	Neighbour, Calibration                                      int32
+	SeedFixed                                                   bool
+	NumRegressors                                               int64
+	BoundX, BoundY, Epsilon, Delta, DeltaExact, Rho             float64
+	SensitivityLambdaMin, SensitivityGram, SensitivityCross     float64
+	SigmaLambdaMin, SigmaGram, SigmaGramOffDiagonal, SigmaCross float64
+	LambdaMinShift, NoiseNormBound, EigenvalueFloor             float64
+	ReleasedLambdaMin, Ridge                                    float64
+	EigenvaluesFloored                                          int64
+	Theorem                                                     string
+}
+
+// AdasspResult is an AdaSSP fit: coefficients in the order of the features, the released X'X~
+// (row-major) and X'y~, and the receipt.
+type AdasspResult struct {
+	Coefficients []float64
+	ReleasedXtX  Matrix
+	ReleasedXty  []float64
+	Receipt      AdasspReceipt
+}
+
+// AdasspFit is AdaSSP (Wang, UAI 2018, Alg. 2; dpcov_adassp_fit): a private regression of column
+// label on the feature columns of the exact Gram matrix g of rows whose regressor part has norm
+// <= boundX and whose label has |y| <= boundY. params nil means the defaults.
+func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon, delta float64,
+	params *AdasspParams, rng *RNG) (AdasspResult, error) {
+	if err := g.checkSquare("g"); err != nil {
+		return AdasspResult{}, err
+	}
+	p := len(features)
+	// One spare element keeps the pointers valid for p = 0 (which the library refuses).
+	coef := make([]float64, p+1)
+	xty := make([]float64, p+1)
+	xtx := NewMatrix(p, p)
+	xtxData := make([]float64, p*p+1)
+	var cp *C.dpcov_adassp_params
+	if params != nil {
+		cp = &C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params),
+			neighbour: C.int32_t(params.Neighbour), calibration: C.int32_t(params.Calibration),
+			rho: C.double(params.Rho)}
+	}
+	rec := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
+	ld := p
+	if ld < 1 {
+		ld = 1
+	}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_fit(rowMajor, C.int64_t(g.Rows), g.ptr(), g.ld(), C.int64_t(label),
+			int64s(features), C.int64_t(p), C.double(boundX), C.double(boundY), C.double(epsilon),
+			C.double(delta), cp, rng.handle(), doubles(coef), doubles(xtxData), C.int64_t(ld),
+			doubles(xty), &rec)
+	})
+	if err != nil {
+		return AdasspResult{}, err
+	}
+	copy(xtx.Data, xtxData[:p*p])
+	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p],
+		Receipt: AdasspReceipt{
+			Mechanism: C.GoString((*C.char)(unsafe.Pointer(&rec.mechanism[0]))),
+			Neighbour: int32(rec.neighbour), Calibration: int32(rec.calibration),
+			SeedFixed: rec.seed_fixed != 0, NumRegressors: int64(rec.num_regressors),
+			BoundX: float64(rec.bound_x), BoundY: float64(rec.bound_y),
+			Epsilon: float64(rec.epsilon), Delta: float64(rec.delta),
+			DeltaExact: float64(rec.delta_exact), Rho: float64(rec.rho),
+			SensitivityLambdaMin: float64(rec.sensitivity_lambda_min),
+			SensitivityGram:      float64(rec.sensitivity_gram),
+			SensitivityCross:     float64(rec.sensitivity_cross),
+			SigmaLambdaMin:       float64(rec.sigma_lambda_min), SigmaGram: float64(rec.sigma_gram),
+			SigmaGramOffDiagonal: float64(rec.sigma_gram_off_diagonal),
+			SigmaCross:           float64(rec.sigma_cross), LambdaMinShift: float64(rec.lambda_min_shift),
+			NoiseNormBound:    float64(rec.noise_norm_bound),
+			EigenvalueFloor:   float64(rec.eigenvalue_floor),
+			ReleasedLambdaMin: float64(rec.released_lambda_min), Ridge: float64(rec.ridge),
+			EigenvaluesFloored: int64(rec.eigenvalues_floored),
+			Theorem:            C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
+		}}, nil
+}

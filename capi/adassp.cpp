@@ -1,0 +1,153 @@
+// C ABI of AdaSSP (dpcov/adassp.h).
+#include "dpcov/adassp.h"
+
+#include <cstring>
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/adassp.hpp"
+#include "guard.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace check = dpcov::check;
+namespace mech = dpcov::mechanisms;
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
+  mech::AdasspOptions options;
+  if (params == nullptr) return options;
+  if (params->struct_size < sizeof(dpcov_adassp_params))
+    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to sizeof(dpcov_adassp_params) = ",
+         sizeof(dpcov_adassp_params), " (use dpcov_adassp_params_default), got ",
+         params->struct_size);
+  options.neighbour = static_cast<dpcov::privacy::Neighbour>(params->neighbour);
+  options.calibration = static_cast<mech::AdasspCalibration>(params->calibration);
+  options.rho = params->rho;
+  return options;
+}
+
+// Columns in [0, d), distinct, none equal to the label.
+void check_columns(int64_t d, int64_t label, const int64_t *features, int64_t num_features) {
+  if (label < 0 || label >= d)
+    fail(DPCOV_E_DIMENSION, "label column must be in [0, ", d, "), got ", label);
+  if (num_features < 1)
+    fail(DPCOV_E_DIMENSION, "num_features must be >= 1, got ", num_features);
+  check::not_null(features, "features");
+  std::vector<bool> seen(at(d), false);
+  for (int64_t k = 0; k < num_features; ++k) {
+    const int64_t c = features[k];
+    if (c < 0 || c >= d)
+      fail(DPCOV_E_DIMENSION, "features[", k, "] must be a column in [0, ", d, "), got ", c);
+    if (c == label) fail(DPCOV_E_DIMENSION, "features[", k, "] is the label column ", c);
+    if (seen[at(c)]) fail(DPCOV_E_DIMENSION, "features[", k, "] repeats column ", c);
+    seen[at(c)] = true;
+  }
+}
+
+void copy_name(char *out, size_t size, const char *name) {
+  const size_t length = std::strlen(name);
+  if (length >= size) fail(DPCOV_E_INTERNAL, "name ", name, " is longer than the receipt field");
+  std::memcpy(out, name, length + 1);
+}
+
+dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size) {
+  dpcov_adassp_receipt c{};
+  c.struct_size = struct_size;
+  copy_name(c.mechanism, sizeof c.mechanism, "adassp");
+  c.neighbour = static_cast<int32_t>(r.neighbour);
+  c.calibration = static_cast<int32_t>(r.calibration);
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  c.num_regressors = r.dim;
+  c.bound_x = r.bound_x;
+  c.bound_y = r.bound_y;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
+  c.delta_exact = r.delta_exact;
+  c.rho = r.rho;
+  c.sensitivity_lambda_min = r.sensitivity_lambda_min;
+  c.sensitivity_gram = r.sensitivity_gram;
+  c.sensitivity_cross = r.sensitivity_cross;
+  c.sigma_lambda_min = r.sigma_lambda_min;
+  c.sigma_gram = r.sigma_gram;
+  c.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;
+  c.sigma_cross = r.sigma_cross;
+  c.lambda_min_shift = r.lambda_min_shift;
+  c.noise_norm_bound = r.noise_norm_bound;
+  c.eigenvalue_floor = r.eigenvalue_floor;
+  c.released_lambda_min = r.released_lambda_min;
+  c.ridge = r.ridge;
+  c.eigenvalues_floored = r.eigenvalues_floored;
+  copy_name(c.theorem, sizeof c.theorem, r.theorem);
+  return c;
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    const mech::AdasspOptions defaults;
+    *params = dpcov_adassp_params{};
+    params->struct_size = sizeof(dpcov_adassp_params);
+    params->neighbour = static_cast<int32_t>(defaults.neighbour);
+    params->calibration = static_cast<int32_t>(defaults.calibration);
+    params->rho = defaults.rho;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                        int64_t label, const int64_t *features,
+                                        int64_t num_features, double bound_x, double bound_y,
+                                        double epsilon, double delta,
+                                        const dpcov_adassp_params *params, dpcov_rng *rng,
+                                        double *coefficients, double *released_xtx,
+                                        int64_t ld_xtx, double *released_xty,
+                                        dpcov_adassp_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(receipt, "receipt");
+    if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
+      fail(DPCOV_E_INVALID_ARGUMENT,
+           "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
+           sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+    check::not_null(rng, "rng");
+    check::not_null(coefficients, "coefficients");
+    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
+    check_columns(d, label, features, num_features);
+    const int64_t p = num_features;
+    dpcov::MatrixView xtx_out;
+    if (released_xtx != nullptr)
+      xtx_out = check::output_matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
+    check::all_finite(view, "g");
+    check::symmetric(view, "g");
+    const mech::AdasspReceipt plan =
+        mech::plan_adassp(p, bound_x, bound_y, epsilon, delta, options_from(params));
+
+    dpcov::Matrix xtx(p, p);
+    std::vector<double> xty(at(p));
+    for (int64_t j = 0; j < p; ++j) {
+      for (int64_t i = 0; i < p; ++i) xtx(i, j) = view(features[i], features[j]);
+      xty[at(j)] = view(features[j], label);
+    }
+    dpcov::random::Rng local = rng->rng;
+    const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, plan, local);
+    const dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
+
+    for (int64_t i = 0; i < p; ++i) coefficients[i] = fit.coefficients[at(i)];
+    if (released_xtx != nullptr)
+      for (int64_t j = 0; j < p; ++j)
+        for (int64_t i = 0; i < p; ++i) xtx_out(i, j) = fit.xtx(i, j);
+    if (released_xty != nullptr)
+      for (int64_t i = 0; i < p; ++i) released_xty[i] = fit.xty[at(i)];
+    rng->rng = local;
+    *receipt = written;
+  });
+}
+
+}  // extern "C"

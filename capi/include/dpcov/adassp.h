@@ -1,0 +1,155 @@
+/**
+ * @file dpcov/adassp.h
+ * @brief AdaSSP: differentially private linear regression by sufficient-statistics perturbation
+ *        with an adaptive ridge (Yu-Xiang Wang, "Revisiting differentially private linear
+ *        regression: optimal and adaptive prediction & estimation in unbounded domain", UAI 2018,
+ *        Alg. 2).
+ *
+ * From the exact statistics of rows (x_i, y_i) with ||x_i|| <= B_X and |y_i| <= B_Y, one call
+ * releases lambda_min(X'X) + N(0, s_l^2), X'X + E (E symmetric, E_ii ~ N(0, s_g^2),
+ * E_ij ~ N(0, s_g^2 / 2)) and X'y + N(0, s_c^2 I), then, as post-processing, the ridge
+ * lambda = max(0, eta - max(lambda_min + noise - shift, 0)) and the coefficients
+ * theta = (X'X~ + lambda I)^{-1} X'y~. The three noisy statistics are one Gaussian mechanism:
+ * by default each gets a third of its squared Gaussian-DP parameter and the whole is calibrated
+ * exactly (Balle & Wang 2018, Thm 8), which is never looser than the paper's three (eps/3,
+ * delta/3) pieces; the paper's constants are ::DPCOV_ADASSP_PAPER.
+ *
+ * The fit never fails for want of positive definiteness: with probability >= 1 - rho the ridge
+ * makes X'X~ + lambda I positive definite, and otherwise its eigenvalues below `eigenvalue_floor`
+ * (the noise scale s_g) are raised to it. Nothing is ever redrawn: one call spends (epsilon,
+ * delta) once. An intercept is a regressor column that held 1 in every row (counted in B_X).
+ *
+ * Continuous noise is sampled in floating point ("idealized numerics", Mironov 2012).
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/adassp.md
+ */
+#ifndef DPCOV_ADASSP_H
+#define DPCOV_ADASSP_H
+
+#include "dpcov/common.h"
+#include "dpcov/receipt.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How AdaSSP's noise scales, shift and ridge bound are computed. */
+enum dpcov_adassp_calibration {
+  /**
+   * Default. One Gaussian mechanism over (lambda_min, X'X, X'y), each with a third of mu^2,
+   * mu = 1 / (analytic Gaussian sigma at (epsilon, delta), sensitivity 1): s_k = sqrt(3) Delta_k
+   * sigma_AG. Shift: s_l z with P(N(0,1) > z) = rho / 2; eta = s_g sqrt((p + 1) ln(2 p / rho))
+   * (Tropp 2012, Thm 4.1).
+   */
+  DPCOV_ADASSP_JOINT_ANALYTIC = 0,
+  /**
+   * The paper's: s_k = sqrt(ln(6 / delta)) Delta_k / (epsilon / 3), shift ln(6 / delta) B_X^2 /
+   * (epsilon / 3), eta = sqrt(p ln(6 / delta) ln(2 p^2 / rho)) B_X^2 / (epsilon / 3). Accepted only
+   * when their exact joint delta is <= delta (otherwise ::DPCOV_E_PRECONDITION).
+   */
+  DPCOV_ADASSP_PAPER = 1
+};
+
+/** Options of dpcov_adassp_fit(); fill with dpcov_adassp_params_default() first. */
+typedef struct dpcov_adassp_params {
+  /** Set by dpcov_adassp_params_default() to sizeof(dpcov_adassp_params). */
+  size_t struct_size;
+  /** A ::dpcov_neighbour; default ::DPCOV_NEIGHBOUR_REPLACE_ONE. */
+  int32_t neighbour;
+  /** A ::dpcov_adassp_calibration; default ::DPCOV_ADASSP_JOINT_ANALYTIC. */
+  int32_t calibration;
+  /** Failure probability of the ridge, in (0, 1); default 0.05 (the paper's varrho). */
+  double rho;
+} dpcov_adassp_params;
+
+/** Size of the `mechanism` field of dpcov_adassp_receipt, terminating NUL included. */
+#define DPCOV_ADASSP_NAME_SIZE 16
+
+/**
+ * What dpcov_adassp_fit() did: the mechanism, the privacy spent and every constant. The caller
+ * sets `struct_size` to `sizeof(dpcov_adassp_receipt)`. The last three fields are functions of
+ * the release (post-processing, no further privacy cost).
+ */
+typedef struct dpcov_adassp_receipt {
+  size_t struct_size;            /**< Set by the caller to sizeof(dpcov_adassp_receipt). */
+  char mechanism[DPCOV_ADASSP_NAME_SIZE]; /**< "adassp". */
+  int32_t neighbour;             /**< The ::dpcov_neighbour relation of the guarantee. */
+  int32_t calibration;           /**< The ::dpcov_adassp_calibration used. */
+  int32_t seed_fixed;            /**< 1 if the generator came from an explicit seed. */
+  int64_t num_regressors;        /**< p. */
+  double bound_x;                /**< B_X: ||x_i|| <= B_X (an intercept's 1 included). */
+  double bound_y;                /**< B_Y: |y_i| <= B_Y. */
+  double epsilon;                /**< Epsilon spent. */
+  double delta;                  /**< Delta spent (as requested). */
+  double delta_exact;            /**< Exact delta of the joint release at epsilon (<= delta). */
+  double rho;                    /**< Failure probability of the ridge. */
+  double sensitivity_lambda_min; /**< B_X^2. */
+  double sensitivity_gram;       /**< Frobenius sensitivity of X'X. */
+  double sensitivity_cross;      /**< L2 sensitivity of X'y. */
+  double sigma_lambda_min;       /**< s_l. */
+  double sigma_gram;             /**< s_g: diagonal of E. */
+  double sigma_gram_off_diagonal;/**< s_g / sqrt 2 rounded up: entries above the diagonal. */
+  double sigma_cross;            /**< s_c. */
+  double lambda_min_shift;       /**< Subtracted from the noisy lambda_min. */
+  double noise_norm_bound;       /**< eta. */
+  double eigenvalue_floor;       /**< Floor of the PSD-safe solve (s_g). */
+  double released_lambda_min;    /**< max(lambda_min + noise - shift, 0). */
+  double ridge;                  /**< lambda = max(0, eta - released_lambda_min). */
+  int64_t eigenvalues_floored;   /**< Eigenvalues of X'X~ + lambda I raised to the floor (0 w.p. >= 1 - rho). */
+  /** Paper, theorem and proof file, NUL-terminated. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
+} dpcov_adassp_receipt;
+
+/**
+ * Fills @p params with the defaults (struct_size set).
+ * @param[out] params  the options to fill; required.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
+
+/**
+ * AdaSSP regression of column @p label on the @p features columns of G = A'A, A the rows
+ * [x_i, y_i, ...] (any further columns are ignored). The caller guarantees that the regressor part
+ * of every row has norm <= @p bound_x and its label |y| <= @p bound_y (clip or reject rows first).
+ * Everything is checked before any noise is drawn.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (also the layout of @p released_xtx).
+ * @param d             order of @p g, >= 2.
+ * @param g             the exact Gram matrix (d x d, symmetric, finite).
+ * @param ldg           leading dimension of @p g.
+ * @param label         column of y, in [0, d).
+ * @param features      the p regressor columns, distinct, in [0, d), none equal to @p label;
+ *                      a column of ones (the intercept) is one of them.
+ * @param num_features  p >= 1.
+ * @param bound_x       B_X, finite > 0.
+ * @param bound_y       B_Y, finite > 0.
+ * @param epsilon       finite > 0.
+ * @param delta         in (0, 1).
+ * @param params        options, or NULL for the defaults.
+ * @param rng           the generator; advanced on success only.
+ * @param[out] coefficients  p doubles, in the order of @p features; required.
+ * @param[out] released_xtx  p x p: X'X~ (exactly symmetric), or NULL.
+ * @param ld_xtx        leading dimension of @p released_xtx (>= p; ignored when it is NULL).
+ * @param[out] released_xty  p doubles: X'y~, or NULL.
+ * @param[out] receipt  required; struct_size set by the caller.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_DIMENSION (bad d, p,
+ *         columns or leading dimensions), ::DPCOV_E_INVALID_ARGUMENT (bounds, epsilon, delta, rho,
+ *         options, struct sizes, a non-symmetric @p g), ::DPCOV_E_NON_FINITE, ::DPCOV_E_PRECONDITION
+ *         (the paper's constants miss (epsilon, delta)), ::DPCOV_E_NUMERICAL. Outputs and the
+ *         generator are untouched on error.
+ */
+DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double *g, int64_t ldg,
+                                        int64_t label, const int64_t *features,
+                                        int64_t num_features, double bound_x, double bound_y,
+                                        double epsilon, double delta,
+                                        const dpcov_adassp_params *params, dpcov_rng *rng,
+                                        double *coefficients, double *released_xtx,
+                                        int64_t ld_xtx, double *released_xty,
+                                        dpcov_adassp_receipt *receipt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_ADASSP_H */

@@ -1,0 +1,89 @@
+// AdaSSP (Yu-Xiang Wang, UAI 2018, Alg. 2): private linear regression by perturbing the
+// sufficient statistics X'X and X'y, with a ridge chosen from a privately released lambda_min(X'X).
+// Constants: privacy/adassp_constants.hpp; derivation: proofs/adassp.md.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../privacy/neighbour.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::mechanisms {
+
+enum class AdasspCalibration : int32_t {
+  // One Gaussian mechanism over the three statistics, exact analytic calibration (default).
+  JointAnalytic = 0,
+  // The paper's constants (sqrt(ln(6/delta)) / (eps/3) per statistic, its shift and its eta),
+  // used only after their exact joint delta is checked against the request.
+  Paper = 1,
+};
+
+struct AdasspOptions {
+  privacy::Neighbour neighbour = privacy::Neighbour::ReplaceOne;
+  AdasspCalibration calibration = AdasspCalibration::JointAnalytic;
+  double rho = 0.05;  // failure probability of the ridge (the paper's varrho)
+};
+
+// Every constant of a fit; data-independent (a plan), except the last three, which are functions
+// of the release only.
+struct AdasspReceipt {
+  privacy::Neighbour neighbour = privacy::Neighbour::ReplaceOne;
+  AdasspCalibration calibration = AdasspCalibration::JointAnalytic;
+  bool seed_fixed = false;
+  int64_t dim = 0;  // p, the number of regressors
+  double bound_x = 0.0;
+  double bound_y = 0.0;
+  double epsilon = 0.0;
+  double delta = 0.0;
+  double rho = 0.0;
+  double sensitivity_lambda_min = 0.0;
+  double sensitivity_gram = 0.0;   // Frobenius
+  double sensitivity_cross = 0.0;  // L2
+  double sigma_lambda_min = 0.0;
+  double sigma_gram = 0.0;               // diagonal entries of E
+  double sigma_gram_off_diagonal = 0.0;  // entries above the diagonal: sigma_gram / sqrt 2, up
+  double sigma_cross = 0.0;
+  double delta_exact = 0.0;        // exact delta of the joint release at epsilon (<= delta)
+  double lambda_min_shift = 0.0;
+  double noise_norm_bound = 0.0;   // eta
+  double eigenvalue_floor = 0.0;   // the PSD-safe solve raises eigenvalues below this to it
+  const char *theorem = "";
+  // Functions of the release (post-processing), 0 in a plan.
+  double released_lambda_min = 0.0;
+  double ridge = 0.0;
+  int64_t eigenvalues_floored = 0;
+};
+
+struct AdasspFit {
+  AdasspReceipt receipt;
+  Matrix xtx;                     // X'X + E (p x p, exactly symmetric)
+  std::vector<double> xty;        // X'y + noise
+  double lambda_min_noisy = 0.0;  // lambda_min(X'X) + noise, before shift and clamp (audit only)
+  std::vector<double> coefficients;
+};
+
+// All constants for p regressors, bounds ||x|| <= bound_x, |y| <= bound_y; throws on bad
+// arguments, and DPCOV_E_PRECONDITION when the paper's constants do not meet (eps, delta).
+AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsilon, double delta,
+                          const AdasspOptions &options);
+
+// The fit from the exact statistics X'X (p x p, symmetric) and X'y (p) of rows within the bounds.
+// Draws the noise once, in the order lambda_min, X'X (upper triangle column by column), X'y.
+AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const AdasspReceipt &plan,
+                     random::Rng &rng);
+
+// PSD-safe ridge solve: (M + ridge I) theta = b through the eigen-decomposition of the symmetric
+// M, every eigenvalue of M + ridge I below `floor` raised to `floor` (> 0). Returns the number
+// raised through `floored`.
+std::vector<double> adassp_solve(const Matrix &m, const std::vector<double> &b, double ridge,
+                                 double floor, int64_t &floored);
+
+// Natural log of the density of the Gaussian release (lambda_noisy, xtx_released, xty_released)
+// given the exact statistics; -infinity if xtx_released is not exactly symmetric.
+double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
+                          const std::vector<double> &xty_released, const Matrix &xtx,
+                          const std::vector<double> &xty, const AdasspReceipt &plan);
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,133 @@
+#include "adassp_constants.hpp"
+
+#include <cmath>
+
+#include "../check.hpp"
+#include "analytic_gaussian.hpp"
+#include "upward.hpp"
+
+namespace dpcov::privacy {
+
+namespace {
+
+void check_rho(double rho) {
+  if (!(rho > 0.0 && rho < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "rho (the failure probability of the ridge) must be in (0, 1), got ",
+         rho);
+}
+
+// eps / 3 rounded down, so that dividing by it rounds the noise up.
+double third_down(double eps) { return upward::div_down(eps, 3.0); }
+
+}  // namespace
+
+double adassp_lambda_min_sensitivity(double bound_x) {
+  check::positive_finite(bound_x, "bound_x");
+  return upward::mul_up(bound_x, bound_x);
+}
+
+double adassp_gram_sensitivity(Neighbour neighbour, double bound_x) {
+  const double b2 = adassp_lambda_min_sensitivity(bound_x);
+  return neighbour == Neighbour::AddRemove ? b2 : upward::mul_up(upward::sqrt_up(2.0), b2);
+}
+
+double adassp_cross_sensitivity(Neighbour neighbour, double bound_x, double bound_y) {
+  check::positive_finite(bound_x, "bound_x");
+  check::positive_finite(bound_y, "bound_y");
+  const double bb = upward::mul_up(bound_x, bound_y);
+  return neighbour == Neighbour::AddRemove ? bb : 2.0 * bb;  // doubling is exact
+}
+
+double adassp_joint_sigma(double eps, double delta, double sensitivity) {
+  check::positive_finite(sensitivity, "sensitivity");
+  const double sigma =
+      analytic_gaussian_sigma(eps, delta, upward::mul_up(upward::sqrt_up(3.0), sensitivity));
+  // The bisection evaluates delta(sigma) in double precision, which at small eps and delta puts
+  // its end up to ~1e-14 (relative) below the exact smallest sigma (proofs/check/adassp.py found
+  // 1.4e-14); a relative 1e-9 covers that with room to spare.
+  return upward::mul_up(sigma, 1.0 + 1e-9);
+}
+
+double adassp_paper_sigma(double eps, double delta, double sensitivity) {
+  check::epsilon(eps);
+  check::delta(delta);
+  check::positive_finite(sensitivity, "sensitivity");
+  using namespace upward;
+  const double root = sqrt_up(log_up(div_up(6.0, delta)));
+  return div_up(mul_up(root, sensitivity), third_down(eps));
+}
+
+double adassp_joint_delta(double eps, const double sensitivity[3], const double sigma[3]) {
+  check::epsilon(eps);
+  double mu2 = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    check::positive_finite(sensitivity[k], "sensitivity");
+    check::positive_finite(sigma[k], "sigma");
+    const double ratio = upward::div_up(sensitivity[k], sigma[k]);
+    mu2 = upward::add_up(mu2, upward::mul_up(ratio, ratio));
+  }
+  // The Gaussian mechanism with noise 1 on a query of sensitivity mu.
+  return analytic_gaussian_delta(1.0, eps, upward::sqrt_up(mu2));
+}
+
+double adassp_lambda_min_shift(double sigma_lambda, double rho) {
+  check::positive_finite(sigma_lambda, "sigma_lambda");
+  check_rho(rho);
+  // Smallest z with log Phi(-z) <= log(rho / 2): bracket [0, 1] doubled, then bisection, keeping
+  // hi on the side that satisfies the condition. rho < 1 puts z > 0.
+  const double target = std::log(0.5 * rho);
+  double lo = 0.0;
+  double hi = 1.0;
+  while (log_normal_cdf(-hi) > target) {
+    lo = hi;
+    hi *= 2.0;
+  }
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = lo + 0.5 * (hi - lo);
+    if (log_normal_cdf(-mid) <= target)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return upward::mul_up(sigma_lambda, hi);
+}
+
+double adassp_paper_lambda_min_shift(double eps, double delta, double bound_x) {
+  check::epsilon(eps);
+  check::delta(delta);
+  using namespace upward;
+  return div_up(mul_up(log_up(div_up(6.0, delta)), adassp_lambda_min_sensitivity(bound_x)),
+                third_down(eps));
+}
+
+double adassp_noise_norm_bound(double sigma_gram, int64_t d, double rho) {
+  check::positive_finite(sigma_gram, "sigma_gram");
+  if (d < 1) fail(DPCOV_E_DIMENSION, "d must be >= 1, got ", d);
+  check_rho(rho);
+  using namespace upward;
+  const double dd = static_cast<double>(d);
+  const double log_term = log_up(div_up(2.0 * dd, rho));
+  return mul_up(sigma_gram, sqrt_up(mul_up(dd + 1.0, log_term)));
+}
+
+double adassp_paper_noise_norm_bound(double eps, double delta, double bound_x, int64_t d,
+                                     double rho) {
+  check::epsilon(eps);
+  check::delta(delta);
+  if (d < 1) fail(DPCOV_E_DIMENSION, "d must be >= 1, got ", d);
+  check_rho(rho);
+  using namespace upward;
+  const double dd = static_cast<double>(d);
+  const double product =
+      mul_up(mul_up(dd, log_up(div_up(6.0, delta))), log_up(div_up(mul_up(2.0 * dd, dd), rho)));
+  return div_up(mul_up(sqrt_up(product), adassp_lambda_min_sensitivity(bound_x)),
+                third_down(eps));
+}
+
+double adassp_ridge(double noise_norm_bound, double released_lambda_min) {
+  check::positive_finite(noise_norm_bound, "noise_norm_bound");
+  check::finite(released_lambda_min, "released_lambda_min");
+  return std::fmax(0.0, noise_norm_bound - released_lambda_min);
+}
+
+}  // namespace dpcov::privacy

@@ -1,0 +1,39 @@
+// Prints AdaSSP's constants (core/privacy/adassp_constants.hpp) for the parameter points read from
+// standard input, one per line: "eps delta bound_x bound_y d rho neighbour" (neighbour 0 =
+// replace-one, 1 = add/remove). Output, one line per point, %.17g:
+//   sens_l sens_g sens_c joint_l joint_g joint_c paper_l paper_g paper_c (for the paper's
+//   add/remove sensitivities) joint_delta shift
+//   paper_shift eta paper_eta
+// proofs/check/adassp.py recomputes each with mpmath.
+#include <cstdio>
+
+#include "core/privacy/adassp_constants.hpp"
+
+int main() {
+  using namespace dpcov::privacy;
+  double eps, delta, bx, by, rho;
+  long long d;
+  int neighbour;
+  while (std::scanf("%lf %lf %lf %lf %lld %lf %d", &eps, &delta, &bx, &by, &d, &rho, &neighbour) ==
+         7) {
+    const Neighbour nb = neighbour == 1 ? Neighbour::AddRemove : Neighbour::ReplaceOne;
+    const double sens[3] = {adassp_lambda_min_sensitivity(bx), adassp_gram_sensitivity(nb, bx),
+                            adassp_cross_sensitivity(nb, bx, by)};
+    // The paper's sigmas are for its own (add/remove) sensitivities.
+    const double published[3] = {sens[0], adassp_gram_sensitivity(Neighbour::AddRemove, bx),
+                                 adassp_cross_sensitivity(Neighbour::AddRemove, bx, by)};
+    double joint[3], paper[3];
+    for (int k = 0; k < 3; ++k) {
+      joint[k] = adassp_joint_sigma(eps, delta, sens[k]);
+      paper[k] = adassp_paper_sigma(eps, delta, published[k]);
+    }
+    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                sens[0], sens[1], sens[2], joint[0], joint[1], joint[2], paper[0], paper[1],
+                paper[2], adassp_joint_delta(eps, sens, joint),
+                adassp_lambda_min_shift(joint[0], rho),
+                adassp_paper_lambda_min_shift(eps, delta, bx),
+                adassp_noise_norm_bound(joint[1], d, rho),
+                adassp_paper_noise_norm_bound(eps, delta, bx, d, rho));
+  }
+  return 0;
+}

@@ -1,0 +1,149 @@
+// AdaSSP in the kernel (core/mechanisms/adassp.hpp, core/privacy/adassp_constants.hpp): constants
+// against values computed with mpmath (proofs/check/adassp.py checks 200 more points), the
+// PSD-safe solve, fits that never fail, and the law of the noise.
+//
+// Statistical assertions: fixed seeds; each variance ratio over 4000 draws has standard deviation
+// sqrt(2 / 4000) = 0.022, and the accepted band [0.85, 1.15] is 6.7 of them: a false failure has
+// probability < 1e-10 per assertion. A wrong off-diagonal scale (sigma instead of sigma / sqrt 2,
+// the mutation below) gives a ratio of 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/linalg/blas.hpp"
+#include "core/mechanisms/adassp.hpp"
+#include "core/privacy/adassp_constants.hpp"
+#include "core/privacy/analytic_gaussian.hpp"
+
+namespace dpcov::mechanisms {
+namespace {
+
+using privacy::Neighbour;
+
+// mpmath, 50 digits (proofs/check/adassp.py prints them): sqrt(3) sigma_AG(eps, 1e-6, 1).
+TEST(AdasspConstants, JointSigmaMatchesMpmath) {
+  const struct {
+    double eps, expected;
+  } pins[] = {{0.5, 13.956204596621723}, {1.0, 7.3173584819777326}, {2.0, 3.8632982267716522},
+              {4.0, 2.0672348327354537}};
+  for (const auto &p : pins) {
+    const double sigma = privacy::adassp_joint_sigma(p.eps, 1e-6, 1.0);
+    EXPECT_GE(sigma, std::sqrt(3.0) * privacy::analytic_gaussian_sigma(p.eps, 1e-6, 1.0) * (1 - 1e-15));
+    EXPECT_GE(sigma, p.expected * (1 - 1e-15));
+    EXPECT_LE(sigma, p.expected * (1 + 3e-9));
+  }
+}
+
+TEST(AdasspConstants, JointCalibrationIsBelowThePapersAtTheMeasuredSettings) {
+  for (double eps : {0.5, 1.0, 2.0, 4.0})
+    for (double delta : {1e-5, 1e-6, 1e-9})
+      EXPECT_LT(privacy::adassp_joint_sigma(eps, delta, 1.0),
+                privacy::adassp_paper_sigma(eps, delta, 1.0))
+          << "eps " << eps << " delta " << delta;
+}
+
+TEST(AdasspConstants, JointReleaseMeetsDelta) {
+  for (Neighbour nb : {Neighbour::ReplaceOne, Neighbour::AddRemove})
+    for (double eps : {0.1, 1.0, 8.0}) {
+      const double s[3] = {privacy::adassp_lambda_min_sensitivity(2.0),
+                           privacy::adassp_gram_sensitivity(nb, 2.0),
+                           privacy::adassp_cross_sensitivity(nb, 2.0, 3.0)};
+      const double sigma[3] = {privacy::adassp_joint_sigma(eps, 1e-6, s[0]),
+                               privacy::adassp_joint_sigma(eps, 1e-6, s[1]),
+                               privacy::adassp_joint_sigma(eps, 1e-6, s[2])};
+      EXPECT_LE(privacy::adassp_joint_delta(eps, s, sigma), 1e-6);
+    }
+}
+
+TEST(AdasspConstants, BadArgumentsThrow) {
+  EXPECT_THROW(privacy::adassp_lambda_min_sensitivity(0.0), Error);
+  EXPECT_THROW(privacy::adassp_lambda_min_shift(1.0, 0.0), Error);
+  EXPECT_THROW(privacy::adassp_lambda_min_shift(1.0, 1.0), Error);
+  EXPECT_THROW(privacy::adassp_noise_norm_bound(1.0, 0, 0.05), Error);
+  EXPECT_THROW(privacy::adassp_paper_sigma(1.0, 0.0, 1.0), Error);
+  EXPECT_THROW(privacy::adassp_ridge(0.0, 1.0), Error);
+}
+
+TEST(AdasspSolve, IndefiniteSystemIsSolvedWithTheFloor) {
+  Matrix m(2, 2);
+  m(0, 0) = 2.0;
+  m(1, 1) = -3.0;
+  int64_t floored = -1;
+  const std::vector<double> theta = adassp_solve(m, {2.0, 1.0}, 0.5, 0.25, floored);
+  EXPECT_EQ(floored, 1);
+  EXPECT_DOUBLE_EQ(theta[0], 2.0 / 2.5);
+  EXPECT_DOUBLE_EQ(theta[1], 1.0 / 0.25);
+}
+
+TEST(AdasspSolve, PositiveDefiniteSystemIsTheRidgeSolution) {
+  Matrix m(2, 2);
+  m(0, 0) = 4.0;
+  m(0, 1) = m(1, 0) = 1.0;
+  m(1, 1) = 3.0;
+  int64_t floored = -1;
+  const std::vector<double> theta = adassp_solve(m, {1.0, 2.0}, 1.0, 0.5, floored);
+  EXPECT_EQ(floored, 0);
+  // (M + I) theta = b: [[5, 1], [1, 4]] theta = [1, 2].
+  EXPECT_NEAR(theta[0], 2.0 / 19.0, 1e-15);
+  EXPECT_NEAR(theta[1], 9.0 / 19.0, 1e-15);
+}
+
+// A degenerate data set (every row the same vector: X'X has rank one, lambda_min = 0) at a small
+// epsilon: every fit returns finite coefficients, with the default settings, 300 times.
+TEST(AdasspFit, NeverFailsForWantOfPositiveDefiniteness) {
+  const int64_t p = 5;
+  Matrix xtx(p, p);
+  std::vector<double> xty(p);
+  for (int64_t i = 0; i < p; ++i) {
+    for (int64_t j = 0; j < p; ++j) xtx(i, j) = 3.0 * 0.2;
+    xty[static_cast<size_t>(i)] = 3.0 * 0.4;
+  }
+  const AdasspReceipt plan = plan_adassp(p, 1.0, 1.0, 0.1, 1e-6, AdasspOptions{});
+  random::Rng rng = random::Rng::from_seed(99);
+  for (int trial = 0; trial < 300; ++trial) {
+    const AdasspFit fit = fit_adassp(xtx, xty, plan, rng);
+    for (double c : fit.coefficients) ASSERT_TRUE(std::isfinite(c));
+    ASSERT_GE(fit.receipt.ridge, 0.0);
+  }
+}
+
+// The noise has the law the proof and the density use: diagonal N(0, s^2), off-diagonal
+// N(0, s^2 / 2), X'y noise N(0, s_c^2), lambda_min noise N(0, s_l^2).
+TEST(AdasspFit, NoiseHasTheStatedVariances) {
+  const int64_t p = 3;
+  Matrix xtx = Matrix::identity(p);
+  const std::vector<double> xty(p, 0.0);
+  const AdasspReceipt plan = plan_adassp(p, 1.0, 1.0, 1.0, 1e-6, AdasspOptions{});
+  random::Rng rng = random::Rng::from_seed(7);
+  const int trials = 4000;
+  double diag = 0.0, off = 0.0, cross = 0.0, lambda = 0.0;
+  for (int t = 0; t < trials; ++t) {
+    const AdasspFit fit = fit_adassp(xtx, xty, plan, rng);
+    diag += std::pow(fit.xtx(1, 1) - 1.0, 2);
+    off += std::pow(fit.xtx(0, 2), 2);
+    cross += std::pow(fit.xty[2], 2);
+    lambda += std::pow(fit.lambda_min_noisy - 1.0, 2);
+  }
+  const auto ratio = [&](double sum, double sigma) { return sum / trials / (sigma * sigma); };
+  EXPECT_NEAR(ratio(diag, plan.sigma_gram), 1.0, 0.15);
+  EXPECT_NEAR(ratio(off, plan.sigma_gram / std::sqrt(2.0)), 1.0, 0.15);
+  EXPECT_NEAR(ratio(cross, plan.sigma_cross), 1.0, 0.15);
+  EXPECT_NEAR(ratio(lambda, plan.sigma_lambda_min), 1.0, 0.15);
+  // Mutation: had the off-diagonal scale been sigma_gram, the ratio against it would be 0.5.
+  EXPECT_GT(std::fabs(ratio(off, plan.sigma_gram) - 1.0), 0.15);
+}
+
+TEST(AdasspFit, LogDensityIsMinusInfinityOffTheSymmetricSupport) {
+  const AdasspReceipt plan = plan_adassp(2, 1.0, 1.0, 1.0, 1e-6, AdasspOptions{});
+  Matrix xtx = Matrix::identity(2);
+  Matrix released = xtx;
+  released(0, 1) = 0.5;
+  EXPECT_EQ(log_density_adassp(1.0, released, {0.0, 0.0}, xtx, {0.0, 0.0}, plan), -INFINITY);
+  released(1, 0) = 0.5;
+  EXPECT_TRUE(std::isfinite(log_density_adassp(1.0, released, {0.0, 0.0}, xtx, {0.0, 0.0}, plan)));
+}
+
+}  // namespace
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,216 @@
+// dpcov/adassp.h through the shared library: a fit, its receipt, layouts, the paper option, and
+// every bad argument (status, outputs and generator untouched).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+const double kSentinel = -12345.0;
+
+// G of 200 rows [1, x1, x2, y] with y = 0.5 x1 - 0.25 x2 (no noise), ||(1, x)|| <= sqrt(1.5),
+// |y| <= 1: column 0 is the intercept. Symmetric by construction.
+std::vector<double> gram4() {
+  std::vector<double> g(16, 0.0);
+  for (int i = 0; i < 200; ++i) {
+    const double x1 = std::sin(0.37 * i) * 0.7;
+    const double x2 = std::cos(0.91 * i) * 0.5;
+    const double row[4] = {1.0, x1, x2, 0.5 * x1 - 0.25 * x2};
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b) g[a * 4 + b] += row[a] * row[b];
+  }
+  return g;
+}
+
+class CapiAdassp : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 15, 0), DPCOV_OK);
+    ASSERT_EQ(dpcov_adassp_params_default(&params_), DPCOV_OK);
+    receipt_.struct_size = sizeof receipt_;
+  }
+  void TearDown() override { dpcov_rng_destroy(&rng_); }
+  uint64_t peek() {
+    unsigned char state[DPCOV_RNG_STATE_SIZE];
+    dpcov_rng_state_save(rng_, state, sizeof state);
+    dpcov_rng *copy = nullptr;
+    dpcov_rng_create_seeded(&copy, 0, 0);
+    dpcov_rng_state_restore(copy, state, sizeof state);
+    uint64_t v = 0;
+    dpcov_rng_next_u64(copy, &v);
+    dpcov_rng_destroy(&copy);
+    return v;
+  }
+  dpcov_status run(const dpcov_adassp_params *params, double epsilon = 1.0, double delta = 1e-6,
+                   double bound_x = std::sqrt(1.5), double bound_y = 1.0, const double *g = nullptr,
+                   int64_t label = 3, const int64_t *features = nullptr, int64_t num = 3,
+                   int32_t layout = DPCOV_ROW_MAJOR, int64_t ldg = 4, int64_t ld_xtx = 3,
+                   dpcov_rng *rng = reinterpret_cast<dpcov_rng *>(1)) {
+    coef_.assign(3, kSentinel);
+    xtx_.assign(9, kSentinel);
+    xty_.assign(3, kSentinel);
+    return dpcov_adassp_fit(layout, 4, g ? g : g_.data(), ldg, label,
+                            features ? features : features_, num, bound_x, bound_y, epsilon, delta,
+                            params, rng == reinterpret_cast<dpcov_rng *>(1) ? rng_ : rng,
+                            coef_.data(), xtx_.data(), ld_xtx, xty_.data(), &receipt_);
+  }
+  bool untouched() const {
+    for (const auto *v : {&coef_, &xtx_, &xty_})
+      for (double x : *v)
+        if (x != kSentinel) return false;
+    return receipt_.mechanism[0] == '\0';
+  }
+  dpcov_rng *rng_ = nullptr;
+  dpcov_adassp_params params_{};
+  dpcov_adassp_receipt receipt_{};
+  std::vector<double> g_ = gram4();
+  const int64_t features_[3] = {0, 1, 2};
+  std::vector<double> coef_, xtx_, xty_;
+};
+
+TEST_F(CapiAdassp, DefaultsAreJointAnalyticReplaceOneRhoFivePercent) {
+  EXPECT_EQ(params_.struct_size, sizeof(dpcov_adassp_params));
+  EXPECT_EQ(params_.calibration, DPCOV_ADASSP_JOINT_ANALYTIC);
+  EXPECT_EQ(params_.neighbour, DPCOV_NEIGHBOUR_REPLACE_ONE);
+  EXPECT_EQ(params_.rho, 0.05);
+  EXPECT_EQ(dpcov_adassp_params_default(nullptr), DPCOV_E_NULL_POINTER);
+}
+
+TEST_F(CapiAdassp, FitFillsEveryOutputAndAReceiptThatRecomputes) {
+  ASSERT_EQ(run(nullptr), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_STREQ(receipt_.mechanism, "adassp");
+  EXPECT_EQ(receipt_.num_regressors, 3);
+  EXPECT_EQ(receipt_.seed_fixed, 1);
+  EXPECT_EQ(receipt_.epsilon, 1.0);
+  EXPECT_LE(receipt_.delta_exact, 1e-6);
+  EXPECT_GE(receipt_.sensitivity_lambda_min, 1.5 * (1 - 1e-15));
+  EXPECT_LE(receipt_.sensitivity_lambda_min, 1.5 * (1 + 1e-15));
+  EXPECT_GE(receipt_.sensitivity_gram, std::sqrt(2.0) * 1.5 * (1 - 1e-15));
+  EXPECT_GE(receipt_.sensitivity_cross, 2.0 * std::sqrt(1.5) * (1 - 1e-15));
+  // Each statistic has a third of mu^2: Delta_k / sigma_k is the same for all three.
+  const double r0 = receipt_.sensitivity_lambda_min / receipt_.sigma_lambda_min;
+  EXPECT_NEAR(receipt_.sensitivity_gram / receipt_.sigma_gram, r0, 1e-12 * r0);
+  EXPECT_NEAR(receipt_.sensitivity_cross / receipt_.sigma_cross, r0, 1e-12 * r0);
+  EXPECT_GE(receipt_.sigma_gram_off_diagonal, receipt_.sigma_gram / std::sqrt(2.0));
+  EXPECT_EQ(receipt_.ridge, std::fmax(0.0, receipt_.noise_norm_bound - receipt_.released_lambda_min));
+  EXPECT_EQ(receipt_.eigenvalue_floor, receipt_.sigma_gram);
+  for (double c : coef_) EXPECT_TRUE(std::isfinite(c));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(xtx_[i * 3 + j], xtx_[j * 3 + i]);
+  EXPECT_NE(std::strstr(receipt_.theorem, "proofs/adassp.md"), nullptr);
+}
+
+TEST_F(CapiAdassp, LayoutsGiveTheSameFitFromTheSameSeed) {
+  ASSERT_EQ(run(nullptr), DPCOV_OK);
+  const std::vector<double> row_coef = coef_;
+  dpcov_rng_destroy(&rng_);
+  ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 15, 0), DPCOV_OK);
+  // g is symmetric, so the same buffer is its own column-major form.
+  ASSERT_EQ(run(nullptr, 1.0, 1e-6, std::sqrt(1.5), 1.0, nullptr, 3, nullptr, 3, DPCOV_COL_MAJOR),
+            DPCOV_OK);
+  EXPECT_EQ(coef_, row_coef);
+}
+
+TEST_F(CapiAdassp, LargeEpsilonRecoversTheExactCoefficients) {
+  ASSERT_EQ(run(nullptr, 1e6, 1e-6), DPCOV_OK);
+  EXPECT_NEAR(coef_[0], 0.0, 1e-3);
+  EXPECT_NEAR(coef_[1], 0.5, 1e-3);
+  EXPECT_NEAR(coef_[2], -0.25, 1e-3);
+}
+
+TEST_F(CapiAdassp, PaperConstantsAreNoisierAndStillWithinDelta) {
+  ASSERT_EQ(run(nullptr), DPCOV_OK);
+  const double joint = receipt_.sigma_gram;
+  params_.calibration = DPCOV_ADASSP_PAPER;
+  params_.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  ASSERT_EQ(run(&params_), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(receipt_.calibration, DPCOV_ADASSP_PAPER);
+  EXPECT_LE(receipt_.delta_exact, 1e-6);
+  EXPECT_GT(receipt_.sigma_lambda_min, 1.5 * 3.0 * std::sqrt(std::log(6e6)) * (1 - 1e-12));
+  EXPECT_GT(receipt_.sigma_gram, joint / std::sqrt(2.0));
+}
+
+TEST_F(CapiAdassp, PaperConstantsUnderReplaceOneAreRefusedWhenTheyMissDelta) {
+  // Exact delta of the paper's constants with replace-one sensitivities at eps = 4, delta = 1e-6
+  // is 4.6e-6 (proofs/adassp.md).
+  params_.calibration = DPCOV_ADASSP_PAPER;
+  const uint64_t before = peek();
+  EXPECT_EQ(run(&params_, 4.0, 1e-6), DPCOV_E_PRECONDITION);
+  EXPECT_TRUE(untouched());
+  EXPECT_EQ(peek(), before);
+}
+
+TEST_F(CapiAdassp, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
+  const uint64_t before = peek();
+  auto expect = [&](dpcov_status want, dpcov_status got) {
+    EXPECT_EQ(got, want) << dpcov_last_error_message();
+    EXPECT_TRUE(untouched());
+    EXPECT_EQ(peek(), before);
+  };
+  for (double eps : {0.0, -1.0}) expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr, eps));
+  for (double eps : {kNaN, kInf}) expect(DPCOV_E_NON_FINITE, run(nullptr, eps));
+  for (double delta : {0.0, 1.0, -1e-6}) expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr, 1.0, delta));
+  expect(DPCOV_E_NON_FINITE, run(nullptr, 1.0, kNaN));
+  for (double b : {0.0, -1.0}) {
+    expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr, 1.0, 1e-6, b));
+    expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr, 1.0, 1e-6, 1.0, b));
+  }
+  expect(DPCOV_E_NON_FINITE, run(nullptr, 1.0, 1e-6, kNaN));
+  expect(DPCOV_E_NON_FINITE, run(nullptr, 1.0, 1e-6, 1.0, kInf));
+  expect(DPCOV_E_NULL_POINTER, dpcov_adassp_fit(DPCOV_ROW_MAJOR, 4, nullptr, 4, 3, features_, 3,
+                                                1.0, 1.0, 1.0, 1e-6, nullptr, rng_, coef_.data(),
+                                                nullptr, 0, nullptr, &receipt_));
+  expect(DPCOV_E_NULL_POINTER, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, nullptr, 3,
+                                   DPCOV_ROW_MAJOR, 4, 3, nullptr));
+  expect(DPCOV_E_NULL_POINTER, dpcov_adassp_fit(DPCOV_ROW_MAJOR, 4, g_.data(), 4, 3, features_, 3,
+                                                1.0, 1.0, 1.0, 1e-6, nullptr, rng_, nullptr,
+                                                nullptr, 0, nullptr, &receipt_));
+  EXPECT_EQ(dpcov_adassp_fit(DPCOV_ROW_MAJOR, 4, g_.data(), 4, 3, features_, 3, 1.0, 1.0, 1.0,
+                             1e-6, nullptr, rng_, coef_.data(), nullptr, 0, nullptr, nullptr),
+            DPCOV_E_NULL_POINTER);
+  expect(DPCOV_E_LAYOUT, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, nullptr, 3, 7));
+  // Leading dimensions below the row length.
+  expect(DPCOV_E_LAYOUT, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, nullptr, 3,
+                             DPCOV_ROW_MAJOR, 3));
+  expect(DPCOV_E_LAYOUT, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, nullptr, 3,
+                             DPCOV_ROW_MAJOR, 4, 2));
+  for (int64_t label : {-1, 4}) expect(DPCOV_E_DIMENSION, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, label));
+  const int64_t with_label[3] = {0, 3, 1};
+  const int64_t repeated[3] = {0, 1, 1};
+  const int64_t outside[3] = {0, 1, 9};
+  for (const int64_t *f : {with_label, repeated, outside})
+    expect(DPCOV_E_DIMENSION, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, f));
+  expect(DPCOV_E_DIMENSION, run(nullptr, 1.0, 1e-6, 1.0, 1.0, nullptr, 3, nullptr, 0));
+  std::vector<double> bad = g_;
+  bad[1] = kNaN;
+  expect(DPCOV_E_NON_FINITE, run(nullptr, 1.0, 1e-6, 1.0, 1.0, bad.data()));
+  bad = g_;
+  bad[1] += 1.0;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr, 1.0, 1e-6, 1.0, 1.0, bad.data()));
+  dpcov_adassp_params p = params_;
+  p.rho = 0.0;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(&p));
+  p = params_;
+  p.rho = 1.0;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(&p));
+  p = params_;
+  p.calibration = 7;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(&p));
+  p = params_;
+  p.neighbour = 5;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(&p));
+  p = params_;
+  p.struct_size = 4;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(&p));
+  receipt_.struct_size = 8;
+  expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr));
+}
+
+}  // namespace

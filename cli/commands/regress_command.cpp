@@ -13,6 +13,7 @@
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "regress_raw.hpp"
 
 namespace dpcov::cli {
 
@@ -20,6 +21,7 @@ namespace {
 
 struct RegressOptions {
   MatrixSource source;
+  RawRegressOptions raw;  // --epsilon: MATRIX is raw data rows, fitted privately
   std::string label;
   std::vector<std::string> features;
   std::string intercept;
@@ -358,7 +360,16 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
                       "Draws of the noise-aware intervals of a private release (default 999)");
   command->add_option("--seed", options->seed,
                       "Seed of the bootstrap draws (default: OS entropy); costs no privacy");
-  command->callback([&run, options] { run = [options] { run_regress(*options); }; });
+  add_raw_regress_options(*command, options->raw);
+  command->callback([&run, options] {
+    run = [options] {
+      if (options->raw.requested())
+        run_regress_raw(options->source.path, options->label, options->features,
+                        options->intercept, options->json, options->raw);
+      else
+        run_regress(*options);
+    };
+  });
 }
 
 }  // namespace dpcov::cli

@@ -13,6 +13,7 @@
 #include "../readers/open_input.hpp"
 #include "input_options.hpp"
 #include "mechanism_options.hpp"
+#include "rng_option.hpp"
 #include "write_outputs.hpp"
 
 namespace dpcov::cli {
@@ -29,20 +30,6 @@ struct ReleaseOptions {
   std::optional<uint64_t> seed;
   bool quiet = false;
 };
-
-struct RngDeleter {
-  void operator()(dpcov_rng *rng) const { dpcov_rng_destroy(&rng); }
-};
-using RngHandle = std::unique_ptr<dpcov_rng, RngDeleter>;
-
-RngHandle make_rng(const std::optional<uint64_t> &seed) {
-  dpcov_rng *raw = nullptr;
-  if (seed)
-    library_check(dpcov_rng_create_seeded(&raw, *seed, 0), "creating the seeded generator");
-  else
-    library_check(dpcov_rng_create_from_entropy(&raw), "creating the generator");
-  return RngHandle(raw);
-}
 
 void run_release(const ReleaseOptions &o) {
   check_positive_finite(o.bound, "--bound");

@@ -1,0 +1,285 @@
+#include "regress_raw.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "../analysis/released_matrix.hpp"
+#include "../analysis/text_table.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+#include "../progress.hpp"
+#include "../readers/open_input.hpp"
+#include "input_options.hpp"
+#include "rng_option.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+int32_t named_choice(const std::string &value, const char *option,
+                     std::initializer_list<const char *> names) {
+  int32_t index = 0;
+  std::string allowed;
+  for (const char *name : names) {
+    if (value == name) return index;
+    allowed += concat(index == 0 ? "" : ", ", name);
+    ++index;
+  }
+  fail(kExitUsage, option, " must be one of ", allowed, "; got '", value, "'");
+}
+
+struct Columns {
+  int64_t label = -1;
+  std::vector<int64_t> features;
+  std::vector<std::string> terms;  // the intercept first when there is one
+};
+
+Columns resolve_columns(const RowReader &reader, const std::string &label,
+                        const std::vector<std::string> &features, bool intercept) {
+  const std::vector<std::string> &names = reader.column_names();
+  Columns c;
+  c.label = resolve_column(names, label, "--label");
+  if (features.empty()) {
+    for (int64_t j = 0; j < reader.dim(); ++j)
+      if (j != c.label) c.features.push_back(j);
+  } else {
+    for (const auto &spec : features) {
+      const int64_t j = resolve_column(names, spec, "--features");
+      if (j == c.label) fail(kExitUsage, "--features: column '", spec, "' is the label");
+      c.features.push_back(j);
+    }
+  }
+  if (c.features.empty()) fail(kExitUsage, "--features: the regression needs a regressor");
+  if (intercept) c.terms.push_back("(intercept)");
+  for (int64_t j : c.features) c.terms.push_back(names[static_cast<size_t>(j)]);
+  return c;
+}
+
+struct Accumulated {
+  std::vector<double> gram;  // q x q, row-major: [1,] x, y
+  int64_t rows = 0;
+  int64_t clipped = 0;
+};
+
+// Streams the rows into the Gram matrix of [1, x, y] with x scaled to norm <= bound and y clipped
+// to [-label_bound, label_bound] (or refused with --reject, at the row's file position).
+Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
+                       const RawRegressOptions &o) {
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  const int64_t q = p + (intercept ? 1 : 0) + 1;
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create(&raw, q), concat(reader.name(), ": ", q, " columns"));
+  const std::unique_ptr<dpcov_gram, void (*)(dpcov_gram *)> gram(
+      raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
+  // The rows are within the bounds when added; the accumulator's bound only has to hold them.
+  const double row_bound =
+      std::nextafter(std::hypot(intercept ? std::hypot(1.0, o.bound) : o.bound, o.label_bound),
+                     kInfinity) * (1 + 1e-12);
+  Progress progress(!o.quiet, reader.total_bytes());
+  Accumulated out;
+  Chunk chunk;
+  std::vector<double> block;
+  while (reader.next_chunk(chunk)) {
+    block.assign(static_cast<size_t>(chunk.rows * q), 0.0);
+    for (int64_t i = 0; i < chunk.rows; ++i) {
+      const double *row = chunk.values.data() + i * chunk.dim;
+      double *out_row = block.data() + i * q;
+      int64_t k = 0;
+      if (intercept) out_row[k++] = 1.0;
+      double norm2 = 0.0;
+      for (int64_t j : c.features) norm2 += row[j] * row[j];
+      const double norm = std::sqrt(norm2);
+      double y = row[c.label];
+      const bool x_over = norm > o.bound;
+      const bool y_over = std::fabs(y) > o.label_bound;
+      if (o.reject && x_over)
+        fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+             " has regressors of Euclidean norm ", norm, " > --bound ", o.bound,
+             " (--reject refuses such rows; without it they are scaled down to the bound)");
+      if (o.reject && y_over)
+        fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+             " has label ", y, " outside [-", o.label_bound, ", ", o.label_bound,
+             "] (--label-bound; --reject refuses such rows)");
+      // Rounded towards zero so that rounding never leaves a row above the bound.
+      const double scale = x_over ? std::nextafter(o.bound / norm, 0.0) : 1.0;
+      for (int64_t j : c.features) out_row[k++] = row[j] * scale;
+      out_row[k] = y_over ? std::copysign(o.label_bound, y) : y;
+      if (x_over || y_over) ++out.clipped;
+    }
+    const dpcov_status status = dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, q,
+                                                    block.data(), q, row_bound, DPCOV_BOUND_CLIP);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    out.rows += chunk.rows;
+    progress.update(reader.bytes_read(), out.rows);
+  }
+  progress.finish();
+  out.gram.assign(static_cast<size_t>(q * q), 0.0);
+  library_check(dpcov_gram_get_matrix(gram.get(), DPCOV_ROW_MAJOR, out.gram.data(), q),
+                "reading the Gram matrix");
+  return out;
+}
+
+nlohmann::ordered_json receipt_json(const dpcov_adassp_receipt &r) {
+  nlohmann::ordered_json j;
+  j["mechanism"] = r.mechanism;
+  j["theorem"] = r.theorem;
+  j["neighbour"] = r.neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? "add_remove" : "replace_one";
+  j["calibration"] = r.calibration == DPCOV_ADASSP_PAPER ? "paper" : "joint_analytic";
+  j["seed_fixed"] = r.seed_fixed != 0;
+  j["num_regressors"] = r.num_regressors;
+  j["bound_x"] = r.bound_x;
+  j["bound_y"] = r.bound_y;
+  j["epsilon"] = r.epsilon;
+  j["delta"] = r.delta;
+  j["delta_exact"] = r.delta_exact;
+  j["rho"] = r.rho;
+  j["sensitivity_lambda_min"] = r.sensitivity_lambda_min;
+  j["sensitivity_gram"] = r.sensitivity_gram;
+  j["sensitivity_cross"] = r.sensitivity_cross;
+  j["sigma_lambda_min"] = r.sigma_lambda_min;
+  j["sigma_gram"] = r.sigma_gram;
+  j["sigma_gram_off_diagonal"] = r.sigma_gram_off_diagonal;
+  j["sigma_cross"] = r.sigma_cross;
+  j["lambda_min_shift"] = r.lambda_min_shift;
+  j["noise_norm_bound"] = r.noise_norm_bound;
+  j["eigenvalue_floor"] = r.eigenvalue_floor;
+  j["released_lambda_min"] = r.released_lambda_min;
+  j["ridge"] = r.ridge;
+  j["eigenvalues_floored"] = r.eigenvalues_floored;
+  return j;
+}
+
+}  // namespace
+
+void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
+  const char *group = "Private regression on raw data rows (selected by --epsilon)";
+  command.add_option("--epsilon,-e", o.epsilon,
+                     "Spend this epsilon on a private regression of the raw data rows in MATRIX "
+                     "(a CSV or .npy data file): AdaSSP by default")
+      ->group(group);
+  command.add_option("--delta,-d", o.delta, "Delta of the private regression (default 1e-6)")
+      ->group(group);
+  command.add_option("--bound", o.bound,
+                     "Public bound on the Euclidean norm of each row's regressors (required with "
+                     "--epsilon); the intercept's constant 1 is counted on top")
+      ->group(group);
+  command.add_option("--label-bound", o.label_bound,
+                     "Public bound on |y| (required with --epsilon)")
+      ->group(group);
+  command.add_option("--mechanism,-m", o.mechanism,
+                     "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2)")
+      ->group(group);
+  command.add_option("--calibration", o.calibration,
+                     "AdaSSP constants: joint_analytic (default, exact) or paper")
+      ->group(group);
+  command.add_option("--neighbour", o.neighbour,
+                     "Neighbouring datasets: replace_one (default) or add_remove")
+      ->group(group);
+  command.add_option("--rho", o.rho,
+                     "AdaSSP's failure probability of the ridge, in (0, 1) (default 0.05)")
+      ->group(group);
+  command.add_flag("--no-intercept", o.no_intercept, "Fit without an intercept")->group(group);
+  command.add_flag("--reject", o.reject,
+                   "Refuse rows over the bounds instead of clipping them")
+      ->group(group);
+  command.add_option("--noise-seed", o.seed,
+                     "Fix the privacy noise (experiments and tests only: NOT private)")
+      ->group(group);
+  command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
+}
+
+void run_regress_raw(const std::string &path, const std::string &label,
+                     const std::vector<std::string> &features, const std::string &intercept_column,
+                     bool json, const RawRegressOptions &o) {
+  check_positive_finite(*o.epsilon, "--epsilon");
+  if (!(o.delta > 0.0 && o.delta < 1.0)) fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
+  if (o.bound == 0.0 || o.label_bound == 0.0)
+    fail(kExitUsage, "a private regression on raw rows needs --bound (on the regressors' norm) "
+         "and --label-bound (on |y|), chosen without looking at the data");
+  check_positive_finite(o.bound, "--bound");
+  check_positive_finite(o.label_bound, "--label-bound");
+  if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
+  named_choice(o.mechanism, "--mechanism (on raw data rows)", {"adassp"});
+  if (!intercept_column.empty())
+    fail(kExitUsage, "--intercept names a column of a released matrix; on raw rows the intercept "
+         "is a constant 1 added to every row (--no-intercept drops it)");
+  dpcov_adassp_params params{};
+  library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
+  params.calibration = named_choice(o.calibration, "--calibration", {"joint_analytic", "paper"});
+  params.neighbour = named_choice(o.neighbour, "--neighbour", {"replace_one", "add_remove"});
+  params.rho = o.rho;
+
+  InputOptions input;
+  input.path = path;
+  const std::unique_ptr<RowReader> reader = open_input(input);
+  const bool intercept = !o.no_intercept;
+  const Columns c = resolve_columns(*reader, label, features, intercept);
+  const RngHandle rng = make_rng(o.seed);
+  // Printed even under --quiet: a known seed removes the privacy of the noise.
+  if (o.seed)
+    std::fprintf(stderr, "dpcov regress: warning: --seed fixes the noise; anyone who knows the "
+                         "seed can remove it (for experiments and tests only)\n");
+  const Accumulated data = accumulate(*reader, c, intercept, o);
+  if (data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
+
+  const int64_t q = static_cast<int64_t>(c.terms.size()) + 1;
+  std::vector<int64_t> regressors(static_cast<size_t>(q - 1));
+  for (int64_t j = 0; j < q - 1; ++j) regressors[static_cast<size_t>(j)] = j;
+  // [1, x] has norm <= sqrt(1 + B^2), rounded up.
+  const double bound_x =
+      intercept ? std::nextafter(std::hypot(1.0, o.bound), kInfinity) : o.bound;
+  std::vector<double> coef(static_cast<size_t>(q - 1));
+  dpcov_adassp_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const dpcov_status status = dpcov_adassp_fit(
+      DPCOV_ROW_MAJOR, q, data.gram.data(), q, q - 1, regressors.data(), q - 1, bound_x,
+      o.label_bound, *o.epsilon, o.delta, &params, rng.get(), coef.data(), nullptr, 0, nullptr,
+      &receipt);
+  library_check(status, concat(path, ": AdaSSP"));
+
+  const std::string &label_name = reader->column_names()[static_cast<size_t>(c.label)];
+  if (json) {
+    nlohmann::ordered_json out;
+    out["command"] = "regress";
+    out["input"] = path;
+    out["label"] = label_name;
+    out["rows"] = data.rows;
+    out["clipped"] = data.clipped;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < c.terms.size(); ++i)
+      rows.push_back({{"term", c.terms[i]}, {"coef", coef[i]}});
+    out["coefficients"] = rows;
+    out["receipt"] = receipt_json(receipt);
+    print_stdout(out.dump(2) + "\n");
+    return;
+  }
+  std::string text = concat("AdaSSP regression of ", label_name, " on ", c.terms.size(), " term",
+                            c.terms.size() == 1 ? "" : "s", " from ", path,
+                            " (differentially private: epsilon = ", *o.epsilon, ", delta = ",
+                            o.delta, ", ", o.neighbour, ")\n", "rows ", data.rows, ", clipped ",
+                            data.clipped, " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
+                            intercept ? ", intercept as a constant 1 in the bound" : "", ")\n\n");
+  TextTable table({"term", "coef (private point estimate; no interval)"});
+  for (size_t i = 0; i < c.terms.size(); ++i) table.add_row({c.terms[i], format_number(coef[i])});
+  text += table.render();
+  text += concat("\nreceipt: ", receipt.theorem, "\n  noise sigma: lambda_min ",
+                 format_number(receipt.sigma_lambda_min), ", X'X ",
+                 format_number(receipt.sigma_gram), " (off-diagonal ",
+                 format_number(receipt.sigma_gram_off_diagonal), "), X'y ",
+                 format_number(receipt.sigma_cross), "; exact delta ",
+                 format_number(receipt.delta_exact, 3), "\n  ridge ", format_number(receipt.ridge),
+                 " = max(0, ", format_number(receipt.noise_norm_bound),
+                 " - released lambda_min ", format_number(receipt.released_lambda_min),
+                 "), eigenvalues raised to the floor: ", receipt.eigenvalues_floored, "\n");
+  print_stdout(text);
+}
+
+}  // namespace dpcov::cli

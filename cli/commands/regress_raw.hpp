@@ -1,0 +1,44 @@
+// `dpcov regress` on raw data rows (CSV, NPY): a private regression that spends (epsilon, delta)
+// once, by default AdaSSP (dpcov/adassp.h; proofs/adassp.md). The regression on a released
+// matrix (regress_command.cpp) is unchanged; these options select this mode.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace dpcov::cli {
+
+struct RawRegressOptions {
+  std::optional<double> epsilon;  // given: the input is raw data rows
+  double delta = 1e-6;
+  double bound = 0.0;             // ||x|| <= bound (the regressors, not the label)
+  double label_bound = 0.0;       // |y| <= label_bound
+  std::string mechanism = "adassp";
+  std::string calibration = "joint_analytic";
+  std::string neighbour = "replace_one";
+  double rho = 0.05;
+  bool no_intercept = false;
+  bool reject = false;
+  bool quiet = false;
+  std::optional<uint64_t> seed;
+
+  bool requested() const { return epsilon.has_value(); }
+};
+
+// Registers --epsilon, --delta, --bound, --label-bound, --mechanism, --calibration, --neighbour,
+// --rho, --no-intercept, --reject, --noise-seed and --quiet on `command`.
+void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
+
+// Reads the rows of `path` (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:
+// clipped and counted, or refused with --reject), fits once and prints the coefficients with the
+// receipt (as JSON with `json`). `intercept_column` must be empty: the intercept is a constant 1
+// counted inside the bound (--no-intercept drops it).
+void run_regress_raw(const std::string &path, const std::string &label,
+                     const std::vector<std::string> &features, const std::string &intercept_column,
+                     bool json, const RawRegressOptions &options);
+
+}  // namespace dpcov::cli

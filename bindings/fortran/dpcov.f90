@@ -70,6 +70,10 @@ module dpcov
   integer(c_int32_t), parameter :: DPCOV_NEIGHBOUR_ADD_REMOVE = 1
   !> dpcov_receipt%n of a public receipt when n is private (add/remove neighbours).
   integer(c_int64_t), parameter :: DPCOV_RECEIPT_N_WITHHELD = -1
+
+  ! Budget ledger accountings (dpcov/ledger.h).
+  integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_BASIC = 0
+  integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_ZCDP = 1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_DEFAULT = 0
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN = 1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN = 2
@@ -122,6 +126,18 @@ module dpcov
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_CLAIMED_LAW = 4
 
   !> Counters of a Gram accumulator or sketch (dpcov_gram_info).
+  !> What a budget ledger has spent (dpcov_ledger_spent, dpcov/ledger.h).
+  type, bind(c) :: dpcov_ledger_spent
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int32_t) :: accounting = 0
+    integer(c_int64_t) :: charges = 0
+    real(c_double) :: epsilon = 0
+    real(c_double) :: delta = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: epsilon_cap = 0
+    real(c_double) :: delta_cap = 0
+  end type
+
   type, bind(c) :: dpcov_gram_info
     integer(c_size_t) :: struct_size = 0
     integer(c_int64_t) :: dim = 0
@@ -660,6 +676,38 @@ module dpcov
       type(dpcov_receipt), intent(in) :: receipt
       type(dpcov_receipt), intent(inout) :: out
       integer(c_int32_t) :: dpcov_receipt_public
+    end function
+    !> A budget ledger with the total cap (dpcov/ledger.h).
+    function dpcov_ledger_create(out, accounting, epsilon_cap, delta_cap) &
+        bind(c, name='dpcov_ledger_create')
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t), value :: accounting
+      real(c_double), value :: epsilon_cap, delta_cap
+      integer(c_int32_t) :: dpcov_ledger_create
+    end function
+    subroutine dpcov_ledger_destroy(ledger) bind(c, name='dpcov_ledger_destroy')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: ledger
+    end subroutine
+    function dpcov_ledger_check(ledger, receipt) bind(c, name='dpcov_ledger_check')
+      import :: c_int32_t, c_ptr, dpcov_receipt
+      type(c_ptr), value :: ledger
+      type(dpcov_receipt), intent(in) :: receipt
+      integer(c_int32_t) :: dpcov_ledger_check
+    end function
+    function dpcov_ledger_charge(ledger, receipt) bind(c, name='dpcov_ledger_charge')
+      import :: c_int32_t, c_ptr, dpcov_receipt
+      type(c_ptr), value :: ledger
+      type(dpcov_receipt), intent(in) :: receipt
+      integer(c_int32_t) :: dpcov_ledger_charge
+    end function
+    !> spent%struct_size = c_sizeof(spent) first.
+    function dpcov_ledger_get_spent(ledger, spent) bind(c, name='dpcov_ledger_get_spent')
+      import :: c_int32_t, c_ptr, dpcov_ledger_spent
+      type(c_ptr), value :: ledger
+      type(dpcov_ledger_spent), intent(inout) :: spent
+      integer(c_int32_t) :: dpcov_ledger_get_spent
     end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')

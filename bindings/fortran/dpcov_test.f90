@@ -11,7 +11,8 @@ program dpcov_test
   real(c_double) :: a(n, d), g(d, d), expected(d, d), released(d, d), again(d, d)
   real(c_double) :: sketch_sum(r, d), part(r, d), gram_sum(d, d), jl_whole(d, d), jl_parts(d, d)
   type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
-  type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr
+  type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr, ledger = c_null_ptr
+  type(dpcov_ledger_spent) :: spent
   type(dpcov_receipt) :: receipt, receipt2
   type(dpcov_gram_info) :: info, total
   type(dpcov_mechanism_params) :: params
@@ -63,6 +64,16 @@ program dpcov_test
   call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt, add/remove')
   call check(receipt2%n == DPCOV_RECEIPT_N_WITHHELD, 'public receipt withholds a private n')
   receipt%neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE
+  ! A ledger with room for one such release refuses the second and stays unchanged.
+  call ok(dpcov_ledger_create(ledger, DPCOV_ACCOUNTING_BASIC, 1.5d0, 1d-5), 'ledger')
+  call ok(dpcov_ledger_charge(ledger, receipt), 'ledger charge')
+  call check(dpcov_ledger_check(ledger, receipt) == DPCOV_E_PRECONDITION, 'ledger refuses')
+  call check(dpcov_ledger_charge(ledger, receipt) == DPCOV_E_PRECONDITION, 'ledger refuses')
+  spent%struct_size = c_sizeof(spent)
+  call ok(dpcov_ledger_get_spent(ledger, spent), 'ledger spent')
+  call check(spent%charges == 1 .and. spent%epsilon == 1d0 .and. spent%delta == 1d-6, &
+             'ledger adds up')
+  call dpcov_ledger_destroy(ledger)
 
   ! The same seed gives the same release; the row-major path from raw G gives it too.
   call dpcov_rng_destroy(rng)

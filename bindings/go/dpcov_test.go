@@ -604,3 +604,35 @@ func TestAReleaseWithoutASeedUsesTheCryptographicGenerator(t *testing.T) {
 		t.Fatalf("seed_fixed %v, generator %d: want ChaCha20 (2)", rec.SeedFixed, rec.Generator)
 	}
 }
+
+func TestTheLedgerRefusesTheReleaseOverItsCapAndStaysUnchanged(t *testing.T) {
+	l, err := NewLedger(AccountingBasic, 1, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	plan, err := Plan(LaplaceSym, 3, 100, 1, 0.6, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Charge(plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Check(plan); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("second charge over the cap: %v", err)
+	}
+	if err := l.Charge(plan); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("second charge over the cap: %v", err)
+	}
+	s, err := l.Spent()
+	if err != nil || s.Charges != 1 || s.Epsilon != 0.6 || s.EpsilonCap != 1 {
+		t.Fatalf("spent %+v, %v", s, err)
+	}
+	if _, err := NewLedger(AccountingZCDP, 1, 0); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("zCDP without delta: %v", err)
+	}
+	l.Close()
+	if _, err := l.Spent(); !errors.Is(err, ErrNullPointer) {
+		t.Fatalf("closed ledger: %v", err)
+	}
+}

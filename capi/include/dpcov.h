@@ -22,5 +22,6 @@
 #include "dpcov/private_glasso.h"
 #include "dpcov/coinpress.h"
 #include "dpcov/adassp.h"
+#include "dpcov/ledger.h"
 
 #endif /* DPCOV_H */

@@ -9,6 +9,7 @@
 
 #include "../cli_error.hpp"
 #include "../gram_stream.hpp"
+#include "../ledger_file.hpp"
 #include "../library_status.hpp"
 #include "../readers/open_input.hpp"
 #include "input_options.hpp"
@@ -29,6 +30,7 @@ struct ReleaseOptions {
   bool reject = false;
   std::optional<uint64_t> seed;
   bool quiet = false;
+  LedgerOptions ledger;
 };
 
 void run_release(const ReleaseOptions &o) {
@@ -42,7 +44,13 @@ void run_release(const ReleaseOptions &o) {
   const int64_t d = reader->dim();
   // The plan fails now, before any row is read, if the release cannot happen; its constants
   // depend on d and B only, which are known already.
-  plan_mechanism(choice, o.mechanism, d, 0, o.bound);
+  const dpcov_receipt planned = plan_mechanism(choice, o.mechanism, d, 0, o.bound);
+  // The ledger refuses a release over its cap now, before any data is read or noise drawn.
+  std::unique_ptr<LedgerFile> ledger;
+  if (!o.ledger.path.empty()) {
+    ledger = std::make_unique<LedgerFile>(o.ledger);
+    ledger->check(planned);
+  }
   const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
@@ -53,6 +61,16 @@ void run_release(const ReleaseOptions &o) {
   const GramHandle gram = accumulate_gram(*reader, o.bound, policy, o.quiet);
   const dpcov_gram_info info = gram_info(gram.get());
   if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  // Printed even under --quiet: clipping is never silent. The counts are the curator's.
+  if (info.clipped > 0)
+    std::fprintf(stderr,
+                 "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
+                 "scaled down to it, which shrinks the release towards 0%s (curator only: not "
+                 "for publication)\n",
+                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), o.bound,
+                 info.clipped == info.rows ? "; EVERY row was clipped: the bound is far below the "
+                                             "data's scale"
+                                           : "");
 
   std::vector<double> released(static_cast<size_t>(d * d));
   dpcov_receipt receipt{};
@@ -70,6 +88,12 @@ void run_release(const ReleaseOptions &o) {
   sidecar["columns"] = reader->column_names();
   sidecar["policy"] = policy.name();
   if (o.seed) sidecar["seed"] = *o.seed;
+  // Charged before the outputs are written: a failure after this point leaves the budget spent
+  // and no release, never a release the ledger does not know.
+  if (ledger) {
+    ledger->charge(receipt, o.output.path);
+    sidecar["ledger"] = ledger->summary();
+  }
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
   curator["input"] = reader->describe();
   curator["clipped"] = info.clipped;
@@ -108,6 +132,19 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                       "Fixed generator seed: reproducible noise for experiments and tests only "
                       "(anyone who knows it can remove the noise); default: OS entropy");
   command->add_flag("-q,--quiet", options->quiet, "No progress display and no summary line");
+  command->add_option("--ledger", options->ledger.path,
+                      "Privacy budget ledger (JSON): the release is charged to it, and refused "
+                      "before any data is read if it would exceed the ledger's cap; the file is "
+                      "replaced atomically and left unchanged on a refusal");
+  command->add_option("--ledger-epsilon", options->ledger.epsilon_cap,
+                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
+  command->add_option("--ledger-delta", options->ledger.delta_cap,
+                      "Total delta of a new ledger (default 0)");
+  command->add_option("--accounting", options->ledger.accounting,
+                      "Composition of a new ledger: basic (epsilons and deltas add up; default) "
+                      "or zcdp (Gaussian and pure releases by zero-concentrated DP: tighter for "
+                      "many releases)")
+      ->check(CLI::IsMember({"basic", "zcdp"}));
   command->callback([&run, options] { run = [options] { run_release(*options); }; });
 }
 

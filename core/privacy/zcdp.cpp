@@ -115,4 +115,33 @@ double zcdp_rho_for_epsilon(double epsilon, double delta) {
   return lo;
 }
 
+// ln(1/delta) = -ln(delta) rounded up (1/delta is not formed: it could round): glibc's log is
+// within one ulp, so two ulps up is above the exact value.
+static double log_inverse_up(double delta) {
+  return upward::bump_up(upward::bump_up(-std::log(delta)));
+}
+
+double zcdp_rho_gaussian(double sensitivity, double sigma) {
+  check::positive_finite(sensitivity, "sensitivity");
+  check::positive_finite(sigma, "sigma");
+  const double ratio = upward::div_up(sensitivity, sigma);
+  return upward::div_up(upward::mul_up(ratio, ratio), 2.0);
+}
+
+double zcdp_rho_pure(double epsilon) {
+  check::positive_finite(epsilon, "epsilon");
+  return upward::div_up(upward::mul_up(epsilon, epsilon), 2.0);
+}
+
+double zcdp_rho_cap(double epsilon, double delta) {
+  check::positive_finite(epsilon, "epsilon");
+  check::delta(delta);
+  // Rounded down: the numerator down, the denominator up (it grows with L).
+  const double high = log_inverse_up(delta);
+  const double denominator_root =
+      upward::add_up(upward::sqrt_up(upward::add_up(high, epsilon)), upward::sqrt_up(high));
+  return upward::div_down(upward::mul_down(epsilon, epsilon),
+                          upward::mul_up(denominator_root, denominator_root));
+}
+
 }  // namespace dpcov::privacy

@@ -31,4 +31,17 @@ double zcdp_epsilon_bun_steinke(double rho, double delta);
 // is finite and > 0 and delta is in (0, 1).
 double zcdp_rho_for_epsilon(double epsilon, double delta);
 
+// rho of the Gaussian mechanism with L2 sensitivity Delta and noise sigma: Delta^2 / (2 sigma^2)
+// (Bun-Steinke Prop. 1.6), rounded up: the budget ledger's cost of a Gaussian release
+// (proofs/ledger.md). Throws unless Delta, sigma are finite and > 0.
+double zcdp_rho_gaussian(double sensitivity, double sigma);
+
+// rho of an eps-DP mechanism: eps^2 / 2 (Bun-Steinke Prop. 1.4), rounded up.
+double zcdp_rho_pure(double epsilon);
+
+// The largest rho whose zcdp_epsilon_bun_steinke(rho, delta) is <= epsilon, in the
+// cancellation-free form epsilon^2 / (sqrt(L + epsilon) + sqrt(L))^2 with L = ln(1/delta), rounded
+// down: the budget ledger's zCDP cap (proofs/ledger.md).
+double zcdp_rho_cap(double epsilon, double delta);
+
 }  // namespace dpcov::privacy

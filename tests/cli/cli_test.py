@@ -513,6 +513,7 @@ class PlanAndRelease(CliTestCase):
             curator = json.load(f)
         self.assertEqual(curator["clipped"], self.one_call(a, 2.0)[1][1])
         self.assertNotIn("clipped", receipt)
+        self.assertIn("were scaled down to it", self.last_stderr)  # even under -q
         # The noise is centred on the clipped Gram: a loose check that the release is of the data.
         gram, _ = self.one_call(a, 2.0)
         self.assertLess(np.max(np.abs(first - gram)), 20 * receipt["sigma"])
@@ -548,6 +549,35 @@ class PlanAndRelease(CliTestCase):
                     self.assertNotIn(key, public)
                 self.assertEqual(public["n_public"], name == "replace-one")
                 self.assertEqual("n" in public, name == "replace-one")
+
+    def test_a_ledger_adds_up_and_refuses_the_release_over_its_cap_untouched(self):
+        path = self.write("a.csv", csv_text(matrix(50, 3, 45)))
+        ledger = self.path("budget.json")
+        base = [path, "-m", "analyze_gauss", "-d", "1e-6", "--bound", "3", "-q", "--ledger", ledger]
+        # A new ledger needs its cap.
+        self.assert_fails(["release"] + base + ["-e", "0.5", "-o", self.path("r0.npy")],
+                          EXIT_USAGE, "--ledger-epsilon")
+        for i, eps in enumerate(["0.5", "0.25"]):
+            extra = ["--ledger-epsilon", "1", "--ledger-delta", "1e-5"] if i == 0 else []
+            result = self.run_dpcov(["release"] + base + extra + ["-e", eps, "-o",
+                                                                  self.path(f"r{i + 1}.npy")])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(ledger, "rb") as f:
+            before = f.read()
+        book = json.loads(before)
+        self.assertEqual([c["epsilon"] for c in book["charges"]], [0.5, 0.25])
+        self.assertEqual((book["spent"]["epsilon"], book["spent"]["delta"]), (0.75, 2e-6))
+        with open(self.path("r2.npy.json")) as f:
+            self.assertEqual(json.load(f)["ledger"]["epsilon"], 0.75)
+        # 0.75 + 0.5 > 1: refused before reading the data; no output, the ledger file unchanged.
+        self.assert_fails(["release"] + base + ["-e", "0.5", "-o", self.path("r3.npy")],
+                          EXIT_PRIVACY, "cap would be exceeded")
+        self.assertFalse(os.path.exists(self.path("r3.npy")))
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        # The cap is fixed when the ledger is created.
+        self.assert_fails(["release"] + base + ["-e", "0.1", "--ledger-epsilon", "5", "-o",
+                                                self.path("r4.npy")], EXIT_USAGE, "never changed")
 
     def test_an_unseeded_release_draws_fresh_noise(self):
         path = self.write("a.csv", csv_text(matrix(50, 2, 41)))

@@ -36,7 +36,7 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
                          pca_subspace_error_bound,
                          pca_top_k, regression_fit)
 from .gram import GramAccumulator
-from .learn import PrivateCovariance, PrivateLinearRegression, PrivatePCA
+from .learn import ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl
@@ -44,6 +44,8 @@ from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
 from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
                           wishart_shift)
+from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
+                     active_accountant)
 from .rng import Rng, state_size
 from .sketch import Sketch
 from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
@@ -161,6 +163,12 @@ __all__ = [
     "PrivatePCA",
     "psd_project",
     "Receipt",
+    "Accounting",
+    "ClippingWarning",
+    "BudgetAccountant",
+    "LedgerSpent",
+    "PrivacyLeakWarning",
+    "active_accountant",
     "RECEIPT_N_WITHHELD",
     "RefusedError",
     "regression_fit",

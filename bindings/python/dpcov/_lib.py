@@ -216,6 +216,14 @@ class AdasspReceiptC(Structure):
                 ("theorem", c_char * RECEIPT_THEOREM_SIZE)]
 
 
+class LedgerSpentC(Structure):
+    """``dpcov_ledger_spent`` (dpcov/ledger.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("accounting", c_int32), ("charges", c_int64),
+                ("epsilon", c_double), ("delta", c_double), ("rho", c_double),
+                ("epsilon_cap", c_double), ("delta_cap", c_double)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_receipt": ReceiptC,
@@ -231,6 +239,7 @@ STRUCTS = {
     "dpcov_coinpress_receipt": CoinpressReceiptC,
     "dpcov_adassp_params": AdasspParamsC,
     "dpcov_adassp_receipt": AdasspReceiptC,
+    "dpcov_ledger_spent": LedgerSpentC,
 }
 """C struct name -> ctypes mirror, for the layout test."""
 
@@ -298,6 +307,12 @@ _PROTOTYPES = {
     "dpcov_log_density_symmetric_laplace": (status_t, [i32, i64, vp, i64, f64, p_f64]),
     # receipt.h
     "dpcov_receipt_public": (status_t, [POINTER(ReceiptC), POINTER(ReceiptC)]),
+    # ledger.h
+    "dpcov_ledger_create": (status_t, [p_vp, i32, f64, f64]),
+    "dpcov_ledger_destroy": (None, [p_vp]),
+    "dpcov_ledger_check": (status_t, [vp, POINTER(ReceiptC)]),
+    "dpcov_ledger_charge": (status_t, [vp, POINTER(ReceiptC)]),
+    "dpcov_ledger_get_spent": (status_t, [vp, POINTER(LedgerSpentC)]),
     # mechanism.h
     "dpcov_mechanism_params_default": (status_t, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [i32]),

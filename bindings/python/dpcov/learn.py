@@ -29,12 +29,14 @@ generator (experiments and tests only: the receipt records ``seed_fixed = 1``); 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from . import estimators as _est
 from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_fit
 from .gram import GramAccumulator
+from .ledger import warn_refit
 from .ols import ols_jl
 from .postprocess import psd_project
 from .rng import as_rng
@@ -90,6 +92,10 @@ def _validate_X(est, X, reset: bool) -> np.ndarray:
     return X
 
 
+class ClippingWarning(UserWarning):
+    """Rows were over the norm bound and were scaled down to it (the count is the curator's)."""
+
+
 def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None):
     """Rows of X within the norm bound (and labels within |y| <= label_bound) by ``policy``.
 
@@ -110,6 +116,12 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
                              f"label_bound = {label_bound} (policy='reject')")
         return X, y, 0
     bad = over | y_over
+    if policy == "clip" and bad.any():
+        count = int(bad.sum())
+        warnings.warn(f"{count} of {X.shape[0]} rows are over the bound {bound:g} and were scaled "
+                      "down to it, which shrinks the release towards 0"
+                      + (" (EVERY row: the bound is far below the data's scale)"
+                         if count == X.shape[0] else ""), ClippingWarning, stacklevel=3)
     if policy == "drop":
         keep = ~bad
         return X[keep], (None if y is None else y[keep]), 0
@@ -162,6 +174,8 @@ class _Estimator(BaseEstimator):
     def _release_gram(self, blocks, dim: int, bound: float):
         """Accumulate ``blocks`` and release once; returns (release, rows, receipt)."""
         _check_mechanism(self.mechanism)
+        if hasattr(self, "receipt_"):
+            warn_refit(self)
         options = dict(self.mechanism_options or {})
         rng = as_rng(self.random_state)
         with _gram(blocks, dim, bound) as gram:
@@ -368,6 +382,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     def fit(self, X, y):
         """Release once and fit the regression of ``y`` on ``X``. Returns ``self``."""
+        if hasattr(self, "receipt_"):
+            warn_refit(self)
         if y is not None:
             # Before scikit-learn's check, which would not say where the value is.
             y_arr = np.asarray(y)

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, MechanismParamsC, ReceiptC, _check, new_struct
+from .ledger import active_accountant
 from .types import (BudgetSplit, Calibration, LambdaMinScope, Neighbour, Receipt, enum_value,
                     mechanism_id)
 
@@ -76,11 +77,12 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
         o = _arrays.square(out, "out", g.layout, writable=True)
         _arrays.same_shape(g, "gram", o, "out")
     p = mechanism_params(**params)
+    budget = _checked_budget(mechanism, g.rows, n, bound, epsilon, delta, params)
     receipt = new_struct(ReceiptC)
     _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
                                      int(n), float(bound), float(epsilon), float(delta),
                                      byref(p), rng, o.ptr, o.ld, byref(receipt)))
-    return Release(o.array, Receipt(receipt))
+    return _charged(budget, Release(o.array, Receipt(receipt)))
 
 
 def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str = "C",
@@ -91,11 +93,32 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     dim = gram.info().dim if not gram.closed else 1
     o = _arrays.empty(dim, dim, _arrays.order_layout(order))
     p = mechanism_params(**params)
+    budget = None
+    if active_accountant() is not None and not gram.closed:
+        info = gram.info()
+        budget = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon,
+                                 delta, params)
     receipt = new_struct(ReceiptC)
     _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
                                           float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
                                           byref(receipt)))
-    return Release(o.array, Receipt(receipt))
+    return _charged(budget, Release(o.array, Receipt(receipt)))
+
+
+def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params):
+    """The active accountant (dpcov.ledger) once the plan of this release fits in it, or None:
+    a release over the cap is refused before any noise is drawn."""
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(plan(mechanism, dim, n, bound, epsilon, delta, **params))
+    return budget
+
+
+def _charged(budget, release: Release) -> Release:
+    """Charge the active accountant for ``release``."""
+    if budget is not None:
+        budget.charge(release.receipt)
+    return release
 
 
 def log_density(mechanism, released, gram, n: int, bound: float, epsilon: float, delta: float,

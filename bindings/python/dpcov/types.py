@@ -285,14 +285,19 @@ class Receipt(StructView):
         ``RECEIPT_N_WITHHELD`` (-1) under add/remove neighbours, where n is private, and the Bingham
         proposal counts are 0. A release's own receipt is the curator's: publish this one."""
         from ._lib import ReceiptC, _check, new_struct
+        shown = new_struct(ReceiptC)
+        _check(C.dpcov_receipt_public(self.to_struct(), shown))
+        return Receipt(shown)
+
+    def to_struct(self):
+        """A ``dpcov_receipt`` ctypes struct with these fields."""
+        from ._lib import ReceiptC, new_struct
         full = new_struct(ReceiptC)
         for field, _ in ReceiptC._fields_:
             if field != "struct_size":
                 value = self._values[field]
                 setattr(full, field, value.encode("utf-8") if isinstance(value, str) else value)
-        shown = new_struct(ReceiptC)
-        _check(C.dpcov_receipt_public(full, shown))
-        return Receipt(shown)
+        return full
 
 
 RECEIPT_N_WITHHELD = -1

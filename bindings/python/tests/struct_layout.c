@@ -200,6 +200,16 @@ int main(void) {
   printf(", \"ridge\": %zu", offsetof(dpcov_adassp_receipt, ridge));
   printf(", \"eigenvalues_floored\": %zu", offsetof(dpcov_adassp_receipt, eigenvalues_floored));
   printf(", \"theorem\": %zu", offsetof(dpcov_adassp_receipt, theorem));
+  printf("}%s\n", ",");
+  printf("\"dpcov_ledger_spent\": {\"size\": %zu", sizeof(dpcov_ledger_spent));
+  printf(", \"struct_size\": %zu", offsetof(dpcov_ledger_spent, struct_size));
+  printf(", \"accounting\": %zu", offsetof(dpcov_ledger_spent, accounting));
+  printf(", \"charges\": %zu", offsetof(dpcov_ledger_spent, charges));
+  printf(", \"epsilon\": %zu", offsetof(dpcov_ledger_spent, epsilon));
+  printf(", \"delta\": %zu", offsetof(dpcov_ledger_spent, delta));
+  printf(", \"rho\": %zu", offsetof(dpcov_ledger_spent, rho));
+  printf(", \"epsilon_cap\": %zu", offsetof(dpcov_ledger_spent, epsilon_cap));
+  printf(", \"delta_cap\": %zu", offsetof(dpcov_ledger_spent, delta_cap));
   printf("}%s\n", "");
   printf("}\n");
   return 0;

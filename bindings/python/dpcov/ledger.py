@@ -1,0 +1,126 @@
+"""A privacy budget ledger (``dpcov/ledger.h``): releases charged against a total cap.
+
+``BudgetAccountant(epsilon, delta)`` owns a ``dpcov_ledger``. Used as a context manager it is the
+*active* accountant of the thread: every :func:`dpcov.release` and :func:`dpcov.release_gram` (so
+every estimator of :mod:`dpcov.learn`) checks its plan against it before any noise is drawn,
+raises :class:`~dpcov.PreconditionError` if the cap would be exceeded, and charges it after the
+release::
+
+    with dpcov.BudgetAccountant(epsilon=2.0, delta=1e-5) as budget:
+        PrivateCovariance(epsilon=1.0, bound=B).fit(X)
+        PrivateLinearRegression(epsilon=1.0, bound=B).fit(X, y)
+        print(budget.spent)
+
+Copies of an accountant are the accountant itself (``copy.deepcopy`` returns it), so estimators
+cloned by a grid search or cross-validation charge the same budget: refitting a private estimator
+per fold and candidate spends the budget each time, and the ledger refuses once it is gone.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import enum
+import warnings
+from ctypes import byref, c_void_p
+
+from ._handle import Handle
+from ._lib import C, LedgerSpentC, _check, new_struct
+from .types import StructView
+
+
+class Accounting(enum.IntEnum):
+    """``dpcov_accounting``: how a ledger composes its charges."""
+
+    BASIC = 0  #: epsilons and deltas add up
+    ZCDP = 1  #: zCDP rhos add up (Gaussian and pure releases), converted at the delta cap
+
+
+class PrivacyLeakWarning(UserWarning):
+    """A use of the library that spends privacy the caller may not expect (a refit, a default
+    bound)."""
+
+
+class LedgerSpent(StructView):
+    """``dpcov_ledger_spent``: accounting, charges, epsilon, delta, rho, epsilon_cap, delta_cap."""
+
+    __slots__ = ()
+
+
+_active: contextvars.ContextVar = contextvars.ContextVar("dpcov_accountant", default=None)
+
+
+def active_accountant() -> "BudgetAccountant | None":
+    """The accountant of the innermost ``with BudgetAccountant(...)`` block, or None."""
+    return _active.get()
+
+
+class BudgetAccountant(Handle):
+    """A privacy budget with a total cap (``dpcov_ledger``).
+
+    Args:
+        epsilon: total epsilon, finite and > 0.
+        delta: total delta in [0, 1) (> 0 for zCDP accounting).
+        accounting: ``"basic"`` (default) or ``"zcdp"``.
+    """
+
+    _destroy = staticmethod(C.dpcov_ledger_destroy)
+
+    def __init__(self, epsilon: float, delta: float = 0.0, accounting="basic"):
+        """Create the ledger (``dpcov_ledger_create``)."""
+        if isinstance(accounting, str):
+            accounting = Accounting[accounting.strip().upper()]
+        handle = c_void_p()
+        _check(C.dpcov_ledger_create(byref(handle), int(accounting), float(epsilon),
+                                     float(delta)))
+        super().__init__(handle)
+        self._tokens = []
+
+    def check(self, receipt) -> None:
+        """Raise :class:`~dpcov.PreconditionError` unless the release ``receipt`` describes (a
+        plan's receipt) fits in what is left; changes nothing."""
+        _check(C.dpcov_ledger_check(self, byref(receipt.to_struct())))
+
+    def charge(self, receipt) -> None:
+        """Record the release ``receipt`` describes; raises as :meth:`check`, leaving the ledger
+        unchanged."""
+        _check(C.dpcov_ledger_charge(self, byref(receipt.to_struct())))
+
+    @property
+    def spent(self) -> LedgerSpent:
+        """What has been spent (``dpcov_ledger_get_spent``)."""
+        out = new_struct(LedgerSpentC)
+        _check(C.dpcov_ledger_get_spent(self, byref(out)))
+        return LedgerSpent(out)
+
+    def __enter__(self):
+        """Make this the thread's active accountant for the ``with`` block."""
+        self._tokens.append(_active.set(self))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        """Restore the previous active accountant; the ledger stays open and readable."""
+        _active.reset(self._tokens.pop())
+        return False
+
+    def __copy__(self):
+        """An accountant is shared state: copies are the accountant itself."""
+        return self
+
+    def __deepcopy__(self, memo):
+        """An accountant is shared state: copies are the accountant itself."""
+        return self
+
+    def __repr__(self):
+        """The cap and what is spent."""
+        s = self.spent
+        return (f"BudgetAccountant(epsilon={s.epsilon_cap!r}, delta={s.delta_cap!r}, "
+                f"accounting={Accounting(s.accounting).name.lower()!r}; spent epsilon "
+                f"{s.epsilon!r}, delta {s.delta!r} in {s.charges} releases)")
+
+
+def warn_refit(estimator) -> None:
+    """Warn that fitting ``estimator`` again spends its budget again."""
+    warnings.warn(f"{type(estimator).__name__} is fitted again: each fit is a new private release "
+                  "that spends its epsilon and delta again (cross-validation and grid search "
+                  "spend them per fold and candidate); use a BudgetAccountant to cap the total",
+                  PrivacyLeakWarning, stacklevel=3)

@@ -1,0 +1,86 @@
+"""The budget ledger (dpcov.BudgetAccountant): totals, refusal before any noise, the active
+accountant charged by every release and estimator, copies that share the budget, refit warnings."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import dpcov
+from dpcov.learn import PrivateCovariance
+
+
+@pytest.fixture
+def rows():
+    return np.random.default_rng(5).uniform(-0.5, 0.5, size=(80, 3))
+
+
+def test_basic_accounting_adds_up_and_refuses_over_the_cap():
+    with dpcov.BudgetAccountant(1.0, 1e-5) as budget:
+        plan = dpcov.plan("laplace_sym", 3, 100, 1.0, 0.6, 0.0)
+        budget.check(plan)
+        assert budget.spent.charges == 0
+        budget.charge(plan)
+        with pytest.raises(dpcov.PreconditionError, match="cap would be exceeded"):
+            budget.charge(plan)
+        assert budget.spent.charges == 1 and budget.spent.epsilon == 0.6
+
+
+def test_releases_charge_the_active_accountant_and_are_refused_before_noise(rows):
+    with dpcov.GramAccumulator(3) as gram, dpcov.Rng(3) as rng:
+        gram.add_rows(rows, 1.0)
+        with dpcov.BudgetAccountant(1.0, 1e-5) as budget:
+            gram.release("analyze_gauss", 0.6, 5e-6, rng)
+            state = rng.save_state()
+            with pytest.raises(dpcov.PreconditionError):
+                gram.release("analyze_gauss", 0.6, 5e-6, rng)
+            assert rng.save_state() == state  # no noise was drawn
+            assert budget.spent.charges == 1
+        # Outside the block no accountant is charged.
+        gram.release("analyze_gauss", 0.6, 5e-6, rng)
+        assert budget.spent.charges == 1
+        assert dpcov.active_accountant() is None
+
+
+def test_estimators_and_their_clones_share_the_budget(rows):
+    with dpcov.BudgetAccountant(2.0, 1e-5) as budget:
+        model = PrivateCovariance(epsilon=1.0, delta=1e-6, bound=1.0, random_state=1)
+        clone = copy.deepcopy(PrivateCovariance(**model.get_params()))
+        model.fit(rows)
+        clone.fit(rows)
+        assert budget.spent.charges == 2 and budget.spent.epsilon == 2.0
+        with pytest.warns(dpcov.PrivacyLeakWarning, match="fitted again"):
+            with pytest.raises(dpcov.PreconditionError):
+                model.fit(rows)
+    assert copy.deepcopy(budget) is budget
+
+
+def test_zcdp_accounting_allows_more_gaussian_releases_than_basic(rows):
+    counts = {}
+    for accounting in ("basic", "zcdp"):
+        with dpcov.GramAccumulator(3) as gram, dpcov.Rng(3) as rng:
+            gram.add_rows(rows, 1.0)
+            with dpcov.BudgetAccountant(2.0, 1e-5, accounting=accounting) as budget:
+                while True:
+                    try:
+                        gram.release("analyze_gauss", 0.25, 1e-7, rng)
+                    except dpcov.PreconditionError:
+                        break
+                counts[accounting] = budget.spent.charges
+                assert budget.spent.epsilon <= 2.0
+    assert counts["basic"] == 8 and counts["zcdp"] > counts["basic"]
+
+
+def test_bad_caps_are_refused():
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.BudgetAccountant(0.0)
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.BudgetAccountant(1.0, 0.0, accounting="zcdp")
+    with pytest.raises(KeyError):
+        dpcov.BudgetAccountant(1.0, accounting="fancy")
+
+
+def test_clipping_is_never_silent():
+    X = np.random.default_rng(2).normal(50.0, 10.0, size=(40, 3))
+    with pytest.warns(dpcov.ClippingWarning, match="EVERY row"):
+        PrivateCovariance(epsilon=1.0, bound=1.0, random_state=1).fit(X)

@@ -1,0 +1,111 @@
+/**
+ * @file dpcov/ledger.h
+ * @brief A privacy budget ledger: releases charged against a total cap (epsilon, delta), and a
+ *        release that would exceed it refused before any noise is drawn.
+ *
+ * Typical use: create a ledger with the total budget, and before each release check the release's
+ * plan receipt (dpcov_mechanism_plan(), no data, no randomness) with dpcov_ledger_check(); release;
+ * then record it with dpcov_ledger_charge(). The cap check is a privacy filter: the total guarantee
+ * holds even when each release's parameters are chosen after seeing the earlier outputs.
+ *
+ * Two accountings, fixed when the ledger is created (proofs/ledger.md):
+ * - ::DPCOV_ACCOUNTING_BASIC: the epsilons and the deltas add up (Dwork and Roth 2014, Thm 3.16).
+ *   Every private mechanism.
+ * - ::DPCOV_ACCOUNTING_ZCDP: zero-concentrated DP (Bun and Steinke, TCC 2016). A Gaussian mechanism
+ *   costs rho = Delta^2 / (2 sigma^2) (Prop. 1.6), an epsilon-DP one rho = epsilon^2 / 2
+ *   (Prop. 1.4); the rhos add up (Lemma 2.3) and the total is (rho + 2 sqrt(rho ln(1/delta_cap)),
+ *   delta_cap)-DP (Prop. 1.3). Tighter than basic for many releases: k pure releases at epsilon
+ *   cost about epsilon sqrt(2 k ln(1/delta_cap)), the advanced-composition rate. (epsilon, delta)
+ *   mechanisms without a zCDP bound (the Wishart and projection mechanisms) are refused.
+ *
+ * Thread-safety: a ledger is not synchronised; use one per thread or lock around it.
+ */
+#ifndef DPCOV_LEDGER_H
+#define DPCOV_LEDGER_H
+
+#include "dpcov/common.h"
+#include "dpcov/receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How a ledger composes its charges. Numbers are part of the ABI. */
+enum dpcov_accounting {
+  /** Sum of epsilons and of deltas. */
+  DPCOV_ACCOUNTING_BASIC = 0,
+  /** Sum of zCDP rhos, converted to (epsilon, delta_cap). */
+  DPCOV_ACCOUNTING_ZCDP = 1
+};
+
+/** Opaque ledger. Create with dpcov_ledger_create(), free with dpcov_ledger_destroy(). */
+typedef struct dpcov_ledger dpcov_ledger;
+
+/** What a ledger has spent. The caller sets `struct_size` before dpcov_ledger_get_spent(). */
+typedef struct dpcov_ledger_spent {
+  /** Set by the caller to sizeof(dpcov_ledger_spent); the library writes no byte beyond it. */
+  size_t struct_size;
+  int32_t accounting; /**< The ::dpcov_accounting of the ledger. */
+  int64_t charges;    /**< Releases recorded. */
+  double epsilon;     /**< Epsilon spent in total (zCDP: of rho at delta_cap); 0 before any charge. */
+  double delta;       /**< Delta spent in total (zCDP: delta_cap once anything is charged). */
+  double rho;         /**< zCDP: rho spent in total; 0 under basic accounting. */
+  double epsilon_cap; /**< The cap's epsilon. */
+  double delta_cap;   /**< The cap's delta. */
+} dpcov_ledger_spent;
+
+/**
+ * A new, empty ledger with the total budget (@p epsilon_cap, @p delta_cap).
+ *
+ * @param[out] out        receives the ledger; untouched on failure.
+ * @param accounting      a ::dpcov_accounting.
+ * @param epsilon_cap     finite and > 0.
+ * @param delta_cap       in [0, 1); in (0, 1) for ::DPCOV_ACCOUNTING_ZCDP.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (accounting or a cap out
+ *         of range), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NOMEM.
+ * @proof proofs/ledger.md
+ */
+DPCOV_API dpcov_status dpcov_ledger_create(dpcov_ledger **out, int32_t accounting,
+                                           double epsilon_cap, double delta_cap);
+
+/** Frees @p *ledger and sets it to NULL; NULL and a NULL handle are accepted. */
+DPCOV_API void dpcov_ledger_destroy(dpcov_ledger **ledger);
+
+/**
+ * Whether the release described by @p receipt (a plan's or a release's) fits in what is left.
+ * Changes nothing.
+ *
+ * @param ledger   the ledger.
+ * @param receipt  the release's receipt (struct_size set; epsilon finite > 0, delta in [0, 1)).
+ * @return ::DPCOV_OK if it fits, ::DPCOV_E_PRECONDITION if it would exceed the cap (the message
+ *         says by what), ::DPCOV_E_NOT_PRIVATE (a mechanism that is not DP has no cost to charge),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a receipt out of range, or zCDP accounting and a mechanism
+ *         without a zCDP bound), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_ledger_check(const dpcov_ledger *ledger, const dpcov_receipt *receipt);
+
+/**
+ * Records the release described by @p receipt, after the checks of dpcov_ledger_check(). On any
+ * failure the ledger is unchanged.
+ *
+ * @param ledger   the ledger.
+ * @param receipt  as for dpcov_ledger_check().
+ * @return the statuses of dpcov_ledger_check().
+ */
+DPCOV_API dpcov_status dpcov_ledger_charge(dpcov_ledger *ledger, const dpcov_receipt *receipt);
+
+/**
+ * What @p ledger has spent.
+ *
+ * @param ledger   the ledger.
+ * @param[out] spent  the caller sets spent->struct_size; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (struct_size too small).
+ */
+DPCOV_API dpcov_status dpcov_ledger_get_spent(const dpcov_ledger *ledger,
+                                              dpcov_ledger_spent *spent);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_LEDGER_H */

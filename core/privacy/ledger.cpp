@@ -1,0 +1,103 @@
+#include "ledger.hpp"
+
+#include <cmath>
+
+#include "../check.hpp"
+#include "../error.hpp"
+#include "upward.hpp"
+#include "zcdp.hpp"
+
+namespace dpcov::privacy {
+
+Charge charge_of(const dpcov_receipt &r) {
+  if (r.not_dp != 0)
+    fail(DPCOV_E_NOT_PRIVATE, "the receipt is of a mechanism that is not differentially private: ",
+         "it has no cost a ledger could charge");
+  check::positive_finite(r.epsilon, "receipt epsilon");
+  check::finite(r.delta, "receipt delta");
+  if (!(r.delta >= 0.0 && r.delta < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt delta must be in [0, 1), got ", r.delta);
+  check::finite(r.sigma, "receipt sigma");
+  check::finite(r.sensitivity, "receipt sensitivity");
+  Charge c{r.epsilon, r.delta, 0.0};
+  // The Gaussian mechanisms: N(0, sigma^2) on each upper-triangle entry of a statistic whose L2
+  // sensitivity is Delta. Their delta is not charged under zCDP: rho covers them entirely.
+  const bool gaussian = (r.mechanism == DPCOV_MECHANISM_ANALYZE_GAUSS ||
+                         r.mechanism == DPCOV_MECHANISM_INVERSE_GAUSS) &&
+                        r.sensitivity_norm == DPCOV_SENSITIVITY_L2 && r.sigma > 0.0 &&
+                        r.sensitivity > 0.0;
+  if (gaussian)
+    c.rho = zcdp_rho_gaussian(r.sensitivity, r.sigma);
+  else if (r.delta == 0.0)
+    c.rho = zcdp_rho_pure(r.epsilon);
+  return c;
+}
+
+Ledger::Ledger(Accounting accounting, double epsilon_cap, double delta_cap)
+    : accounting_(accounting), epsilon_cap_(epsilon_cap), delta_cap_(delta_cap) {
+  if (accounting != Accounting::Basic && accounting != Accounting::Zcdp)
+    fail(DPCOV_E_INVALID_ARGUMENT, "accounting must be DPCOV_ACCOUNTING_BASIC (0) or ",
+         "DPCOV_ACCOUNTING_ZCDP (1), got ", static_cast<int32_t>(accounting));
+  check::positive_finite(epsilon_cap, "epsilon_cap");
+  check::finite(delta_cap, "delta_cap");
+  if (!(delta_cap >= 0.0 && delta_cap < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "delta_cap must be in [0, 1), got ", delta_cap);
+  if (accounting == Accounting::Zcdp) {
+    if (delta_cap == 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "zCDP accounting needs delta_cap > 0 (it converts rho to ",
+           "(epsilon, delta_cap))");
+    rho_cap_ = zcdp_rho_cap(epsilon_cap, delta_cap);
+  }
+}
+
+Ledger::Totals Ledger::after(const Charge &c) const {
+  Totals t = totals_;
+  if (accounting_ == Accounting::Zcdp) {
+    if (c.rho <= 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "zCDP accounting covers Gaussian and pure-epsilon ",
+           "mechanisms only; this (epsilon, delta) release needs basic accounting");
+    t.rho = upward::add_up(t.rho, c.rho);
+    t.epsilon = zcdp_epsilon_bun_steinke(t.rho, delta_cap_);
+    t.delta = delta_cap_;
+    return t;
+  }
+  t.epsilon = upward::add_up(t.epsilon, c.epsilon);
+  t.delta = upward::add_up(t.delta, c.delta);
+  return t;
+}
+
+void Ledger::check(const Charge &c) const {
+  const Totals t = after(c);
+  if (accounting_ == Accounting::Zcdp) {
+    if (t.rho > rho_cap_)
+      fail(DPCOV_E_PRECONDITION, "the ledger's cap would be exceeded: rho ", t.rho, " > ",
+           rho_cap_, " (epsilon ", t.epsilon, " > cap ", epsilon_cap_, " at delta ", delta_cap_,
+           "); nothing was released");
+    return;
+  }
+  if (t.epsilon > epsilon_cap_ || t.delta > delta_cap_)
+    fail(DPCOV_E_PRECONDITION, "the ledger's cap would be exceeded: epsilon ", t.epsilon,
+         " (cap ", epsilon_cap_, "), delta ", t.delta, " (cap ", delta_cap_,
+         "); nothing was released");
+}
+
+void Ledger::charge(const Charge &c) {
+  check(c);
+  totals_ = after(c);
+  ++charges_;
+}
+
+dpcov_ledger_spent Ledger::spent() const {
+  dpcov_ledger_spent s{};
+  s.struct_size = sizeof s;
+  s.accounting = static_cast<int32_t>(accounting_);
+  s.charges = charges_;
+  s.epsilon = totals_.epsilon;
+  s.delta = charges_ == 0 ? 0.0 : totals_.delta;
+  s.rho = totals_.rho;
+  s.epsilon_cap = epsilon_cap_;
+  s.delta_cap = delta_cap_;
+  return s;
+}
+
+}  // namespace dpcov::privacy

@@ -1,0 +1,150 @@
+// The budget ledger through the C ABI (dpcov/ledger.h): basic and zCDP totals, the refusal of a
+// release that would exceed the cap (ledger unchanged), and every bad argument.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "dpcov.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+dpcov_receipt plan(int32_t mechanism, double epsilon, double delta) {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  EXPECT_EQ(dpcov_mechanism_plan(mechanism, 4, 100, 1.0, epsilon, delta, nullptr, &r), DPCOV_OK)
+      << dpcov_last_error_message();
+  return r;
+}
+
+dpcov_ledger_spent spent_of(const dpcov_ledger *ledger) {
+  dpcov_ledger_spent s{};
+  s.struct_size = sizeof s;
+  EXPECT_EQ(dpcov_ledger_get_spent(ledger, &s), DPCOV_OK);
+  return s;
+}
+
+class CapiLedger : public ::testing::Test {
+ protected:
+  void TearDown() override { dpcov_ledger_destroy(&ledger_); }
+  dpcov_ledger *ledger_ = nullptr;
+};
+
+TEST_F(CapiLedger, BasicAccountingAddsUpAndRefusesTheReleaseOverTheCap) {
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 1e-5), DPCOV_OK);
+  const dpcov_receipt ag = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.5, 4e-6);
+  EXPECT_EQ(dpcov_ledger_check(ledger_, &ag), DPCOV_OK);
+  EXPECT_EQ(spent_of(ledger_).charges, 0);  // a check changes nothing
+  ASSERT_EQ(dpcov_ledger_charge(ledger_, &ag), DPCOV_OK);
+  const dpcov_receipt lap = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.25, 0.0);
+  ASSERT_EQ(dpcov_ledger_charge(ledger_, &lap), DPCOV_OK);
+  dpcov_ledger_spent s = spent_of(ledger_);
+  EXPECT_EQ(s.charges, 2);
+  EXPECT_EQ(s.epsilon, 0.75);
+  EXPECT_EQ(s.delta, 4e-6);
+  EXPECT_EQ(s.accounting, DPCOV_ACCOUNTING_BASIC);
+  // 0.75 + 0.5 > 1: refused, ledger unchanged. Then a release that fits exactly.
+  EXPECT_EQ(dpcov_ledger_check(ledger_, &ag), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, &ag), DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::strstr(dpcov_last_error_message(), "cap would be exceeded"), nullptr);
+  dpcov_ledger_spent after = spent_of(ledger_);
+  EXPECT_EQ(std::memcmp(&after, &s, sizeof s), 0);
+  ASSERT_EQ(dpcov_ledger_charge(ledger_, &lap), DPCOV_OK);
+  EXPECT_EQ(spent_of(ledger_).epsilon, 1.0);
+  // The delta cap binds too.
+  dpcov_ledger *tight = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&tight, DPCOV_ACCOUNTING_BASIC, 10.0, 1e-6), DPCOV_OK);
+  EXPECT_EQ(dpcov_ledger_charge(tight, &ag), DPCOV_E_PRECONDITION);
+  dpcov_ledger_destroy(&tight);
+}
+
+TEST_F(CapiLedger, ZcdpAccountingIsTighterForManyGaussianAndPureReleases) {
+  const double eps_cap = 1.0, delta_cap = 1e-6;
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_ZCDP, eps_cap, delta_cap), DPCOV_OK);
+  const dpcov_receipt lap = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.02, 0.0);
+  int charged = 0;
+  while (dpcov_ledger_charge(ledger_, &lap) == DPCOV_OK) ++charged;
+  // rho = k eps^2 / 2 <= rho_cap, rho_cap = eps_cap^2 / (sqrt(L + eps_cap) + sqrt(L))^2.
+  const double L = std::log(1.0 / delta_cap);
+  const double rho_cap = eps_cap * eps_cap / std::pow(std::sqrt(L + eps_cap) + std::sqrt(L), 2);
+  EXPECT_NEAR(charged, std::floor(rho_cap / 0.0002), 1.0);
+  EXPECT_GT(charged, 80);  // basic accounting would stop at 50
+  const dpcov_ledger_spent s = spent_of(ledger_);
+  EXPECT_LE(s.epsilon, eps_cap);
+  EXPECT_EQ(s.delta, delta_cap);
+  EXPECT_NEAR(s.epsilon, s.rho + 2 * std::sqrt(s.rho * L), 1e-12);
+  // The Gaussian mechanism: rho = Delta^2 / (2 sigma^2) from its receipt.
+  dpcov_ledger *gauss = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&gauss, DPCOV_ACCOUNTING_ZCDP, eps_cap, delta_cap), DPCOV_OK);
+  const dpcov_receipt ag = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.5, 1e-7);
+  ASSERT_EQ(dpcov_ledger_charge(gauss, &ag), DPCOV_OK);
+  EXPECT_NEAR(spent_of(gauss).rho, ag.sensitivity * ag.sensitivity / (2 * ag.sigma * ag.sigma),
+              1e-15);
+  // (epsilon, delta) mechanisms without a zCDP bound need basic accounting.
+  const dpcov_receipt wishart = plan(DPCOV_MECHANISM_WISHART_ADDITIVE, 0.5, 1e-7);
+  EXPECT_EQ(dpcov_ledger_charge(gauss, &wishart), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(spent_of(gauss).charges, 1);
+  dpcov_ledger_destroy(&gauss);
+}
+
+TEST_F(CapiLedger, ANonPrivateMechanismHasNoCostToCharge) {
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 0.0), DPCOV_OK);
+  dpcov_receipt r = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.5, 0.0);
+  r.not_dp = 1;
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, &r), DPCOV_E_NOT_PRIVATE);
+  EXPECT_EQ(spent_of(ledger_).charges, 0);
+}
+
+TEST_F(CapiLedger, BadArgumentsAreRefusedAndChangeNothing) {
+  dpcov_ledger *out = nullptr;
+  EXPECT_EQ(dpcov_ledger_create(nullptr, DPCOV_ACCOUNTING_BASIC, 1.0, 0.0), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_ledger_create(&out, 2, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_ledger_create(&out, -1, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
+  for (const double eps : {0.0, -1.0})
+    EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_BASIC, eps, 0.0),
+              DPCOV_E_INVALID_ARGUMENT);
+  for (const double eps : {kNaN, kInf})
+    EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_BASIC, eps, 0.0), DPCOV_E_NON_FINITE);
+  for (const double delta : {-0.1, 1.0, 2.0})
+    EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_BASIC, 1.0, delta),
+              DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_BASIC, 1.0, kNaN), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_ZCDP, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 1e-5), DPCOV_OK);
+  const dpcov_receipt good = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.5, 0.0);
+  EXPECT_EQ(dpcov_ledger_check(nullptr, &good), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_ledger_charge(nullptr, &good), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_ledger_check(ledger_, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, nullptr), DPCOV_E_NULL_POINTER);
+  dpcov_receipt bad = good;
+  bad.struct_size = 8;
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, &bad), DPCOV_E_INVALID_ARGUMENT);
+  for (const double eps : {0.0, -1.0, kNaN, kInf}) {
+    bad = good;
+    bad.epsilon = eps;
+    EXPECT_NE(dpcov_ledger_charge(ledger_, &bad), DPCOV_OK) << eps;
+  }
+  for (const double delta : {-1e-9, 1.0, kNaN}) {
+    bad = good;
+    bad.delta = delta;
+    EXPECT_NE(dpcov_ledger_charge(ledger_, &bad), DPCOV_OK) << delta;
+  }
+  EXPECT_EQ(spent_of(ledger_).charges, 0);
+
+  dpcov_ledger_spent s{};
+  s.struct_size = sizeof s - 1;
+  EXPECT_EQ(dpcov_ledger_get_spent(ledger_, &s), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(s.charges, 0);
+  EXPECT_EQ(dpcov_ledger_get_spent(ledger_, nullptr), DPCOV_E_NULL_POINTER);
+  s.struct_size = sizeof s;
+  EXPECT_EQ(dpcov_ledger_get_spent(nullptr, &s), DPCOV_E_NULL_POINTER);
+  dpcov_ledger_destroy(nullptr);
+}
+
+}  // namespace

@@ -14,6 +14,7 @@
 #include "guard.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"
+#include "regression_result.hpp"
 
 namespace {
 
@@ -53,6 +54,26 @@ void copy_out(const std::vector<double> &values, double *out) {
   if (out == nullptr) return;
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
 }
+
+}  // namespace
+
+namespace dpcov::capi {
+
+void check_regression_result(const est::RegressionResult &r) {
+  check::finite_result(r.coefficients.data(), r.coefficients.size(), "coefficients");
+  check::finite_result(r.std_errors.data(), r.std_errors.size(), "std_errors");
+  check::finite_result(r.p_values.data(), r.p_values.size(), "p_values");
+  check::finite_result(r.ci_lower.data(), r.ci_lower.size(), "ci_lower");
+  check::finite_result(r.ci_upper.data(), r.ci_upper.size(), "ci_upper");
+  // A t-value is +-infinity only where its standard error is exactly 0 (documented: an exact fit).
+  for (size_t i = 0; i < r.t_values.size(); ++i)
+    if (std::isnan(r.t_values[i]) || (std::isinf(r.t_values[i]) && r.std_errors[i] != 0.0))
+      check::finite_result(r.t_values[i], "a t-value");
+}
+
+}  // namespace dpcov::capi
+
+namespace {
 
 void write_matrix(const Matrix &m, MatrixView out) {
   for (int64_t j = 0; j < m.cols(); ++j)
@@ -121,6 +142,7 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
                         "summary");
 
     const est::RegressionResult r = est::regress(view, spec);
+    dpcov::capi::check_regression_result(r);
     copy_out(r.coefficients, coefficients);
     copy_out(r.std_errors, std_errors);
     copy_out(r.t_values, t_values);
@@ -151,6 +173,9 @@ DPCOV_API dpcov_status dpcov_pca_top_k(int32_t layout, int64_t d, const double *
 
     const est::PrincipalComponents pc =
         est::principal_components(Matrix::from(view), k, explained_ratio != nullptr);
+    check::finite_result(pc.values.data(), pc.values.size(), "values");
+    check::finite_result(pc.explained_ratio.data(), pc.explained_ratio.size(), "explained_ratio");
+    check::finite_result(pc.vectors.view(), "vectors");
     copy_out(pc.values, values);
     copy_out(pc.explained_ratio, explained_ratio);
     if (vectors != nullptr) write_matrix(pc.vectors, out_vectors);
@@ -169,6 +194,9 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
     check::not_null(sin_theta_frobenius, "sin_theta_frobenius");
 
     const est::SubspaceDistance s = est::subspace_distance(Matrix::from(va), Matrix::from(vb), k);
+    check::finite_result(s.sin_theta_spectral, "sin_theta_spectral");
+    check::finite_result(s.sin_theta_frobenius, "sin_theta_frobenius");
+    check::finite_result(s.angles.data(), s.angles.size(), "angles");
     *sin_theta_spectral = s.sin_theta_spectral;
     *sin_theta_frobenius = s.sin_theta_frobenius;
     copy_out(s.angles, angles);
@@ -239,6 +267,8 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
 
     const est::GlassoResult r =
         est::graphical_lasso(Matrix::from(vs), options, warm_start != nullptr ? &warm : nullptr);
+    check::finite_result(r.precision.view(), "precision");
+    if (covariance != nullptr) check::finite_result(r.covariance.view(), "covariance");
     write_matrix(r.precision, out_precision);
     if (covariance != nullptr) write_matrix(r.covariance, out_covariance);
     if (info != nullptr) {
@@ -257,7 +287,9 @@ DPCOV_API dpcov_status dpcov_metric_frobenius_error(int32_t layout, int64_t rows
     const MetricPair m = metric_inputs(layout, rows, cols, a, lda, b, ldb);
     const bool rel = flag(relative, "relative");
     check::not_null(out, "out");
-    *out = est::frobenius_error(m.a, m.b, rel);
+    const double value = est::frobenius_error(m.a, m.b, rel);
+    check::finite_result(value, "frobenius error");
+    *out = value;
   });
 }
 
@@ -268,7 +300,9 @@ DPCOV_API dpcov_status dpcov_metric_spectral_error(int32_t layout, int64_t rows,
     const MetricPair m = metric_inputs(layout, rows, cols, a, lda, b, ldb);
     const bool rel = flag(relative, "relative");
     check::not_null(out, "out");
-    *out = est::spectral_error(m.a, m.b, rel);
+    const double value = est::spectral_error(m.a, m.b, rel);
+    check::finite_result(value, "spectral error");
+    *out = value;
   });
 }
 
@@ -284,7 +318,9 @@ DPCOV_API dpcov_status dpcov_metric_vector_error(int64_t n, const double *a, con
     check::all_finite({b, n, 1, n, dpcov::Layout::ColMajor}, "b");
     const bool rel = flag(relative, "relative");
     check::not_null(out, "out");
-    *out = est::vector_error(a, b, n, rel);
+    const double value = est::vector_error(a, b, n, rel);
+    check::finite_result(value, "vector error");
+    *out = value;
   });
 }
 

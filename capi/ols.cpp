@@ -2,6 +2,7 @@
 #include "dpcov/ols.h"
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "../core/check.hpp"
@@ -11,6 +12,7 @@
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
+#include "regression_result.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -82,6 +84,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
                                            : mech::ols_analyze_gauss_inference(view, request, spec, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.data.release.receipt, receipt);
     const est::RegressionResult &r = result.fit;
+    dpcov::capi::check_regression_result(r);
     copy_out(r.coefficients, coefficients);
     copy_out(r.std_errors, std_errors);
     copy_out(r.t_values, t_values);
@@ -143,6 +146,13 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
     const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
     const mech::AnalyzeGaussIntervals r = mech::analyze_gauss_ols_intervals(view, sigma, spec);
+    for (const auto &[values, name] :
+         {std::pair{&r.coefficients, "coefficients"}, std::pair{&r.ci_lower, "ci_lower"},
+          std::pair{&r.ci_upper, "ci_upper"}, std::pair{&r.data_ci_lower, "data_ci_lower"},
+          std::pair{&r.data_ci_upper, "data_ci_upper"}})
+      check::finite_result(values->data(), values->size(), name);
+    check::finite_result(r.noise_norm_bound, "noise_norm_bound");
+    check::finite_result(r.kappa, "kappa");
     copy_out(r.coefficients, coefficients);
     copy_out(r.ci_lower, ci_lower);
     copy_out(r.ci_upper, ci_upper);

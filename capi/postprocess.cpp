@@ -18,6 +18,7 @@ dpcov::Matrix symmetric_input(int32_t layout, int64_t dim, const double *a, int6
 }
 
 void write_back(const dpcov::Matrix &result, int32_t layout, int64_t dim, double *a, int64_t lda) {
+  dpcov::check::finite_result(result.view(), "post-processed matrix");
   dpcov::write_symmetric_from_upper(result,
                                     dpcov::check::output_matrix(layout, dim, dim, a, lda, "a"));
 }
@@ -51,6 +52,7 @@ DPCOV_API dpcov_status dpcov_postprocess_analyze_gauss_shift(int32_t layout, int
     const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
     double shift = 0.0;
     const dpcov::Matrix result = dpcov::postprocess::shift_analyze_gauss(y, sigma, nu, shift);
+    dpcov::check::finite_result(shift, "shift_added");
     write_back(result, layout, dim, a, lda);
     *shift_added = shift;
   });
@@ -73,6 +75,7 @@ DPCOV_API dpcov_status dpcov_postprocess_wishart_shift(int32_t layout, int64_t d
     const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
     double shift = 0.0;
     const dpcov::Matrix result = dpcov::postprocess::shift_wishart(y, dof, scale, nu, shift);
+    dpcov::check::finite_result(shift, "shift_subtracted");
     write_back(result, layout, dim, a, lda);
     *shift_subtracted = shift;
   });

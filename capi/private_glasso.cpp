@@ -90,6 +90,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     dpcov::random::Rng &local = rng->rng;
     const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, options, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
+    dpcov::check::finite_result(result.precision.view(), "precision");
     dpcov::write_symmetric_from_upper(result.precision, out);
     if (info != nullptr) {
       info->iterations = result.solve.iterations;

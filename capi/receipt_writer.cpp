@@ -1,7 +1,9 @@
 #include "receipt_writer.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/mechanism.hpp"
@@ -57,6 +59,32 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
   c.glasso_rho = receipt.glasso_rho;
   c.generator = static_cast<int32_t>(receipt.generator);
   c.numerics = static_cast<int32_t>(receipt.numerics);
+  // A plan or release never succeeds with a constant that is not finite: the same check for both,
+  // so they return the same status. clip_upper alone may be +infinity (no clipping, documented).
+  const std::pair<double, const char *> constants[] = {
+      {c.bound, "bound"}, {c.epsilon, "epsilon"}, {c.delta, "delta"},
+      {c.sensitivity, "sensitivity"}, {c.sigma, "sigma"}, {c.scale, "scale"}, {c.dof, "dof"},
+      {c.lambda_min_bound, "lambda_min_bound"}, {c.epsilon_eigenvalues, "epsilon_eigenvalues"},
+      {c.epsilon_step, "epsilon_step"}, {c.beta, "beta"}, {c.tau, "tau"},
+      {c.exponent_factor, "exponent_factor"}, {c.threshold_w2, "threshold_w2"},
+      {c.appended_w, "appended_w"}, {c.test_epsilon, "test_epsilon"},
+      {c.test_delta, "test_delta"}, {c.test_scale, "test_scale"}, {c.test_shift, "test_shift"},
+      {c.glasso_rho, "glasso_rho"}};
+  // Headroom: a noise draw is at most a few dozen times its scale, and the released entries are
+  // at most about n B^2 plus the noise, so constants within DBL_MAX / 2^20 give a finite release
+  // and plan refuses exactly where release would overflow (the same status for both).
+  constexpr double kHeadroom = 0x1p20;
+  for (const auto &[value, name] : constants)
+    check::finite_result(value * kHeadroom, concat("receipt constant ", name, " (", value,
+                                                   ") times 2^20, the overflow headroom,").c_str());
+  // A Wishart draw with dof degrees of freedom and scale s has entries of order dof * s.
+  check::finite_result(c.dof * c.scale * kHeadroom,
+                       "dof times scale times 2^20, the overflow headroom of a Wishart draw,");
+  check::finite_result(c.test_value, "receipt constant test_value");
+  check::finite_result(static_cast<double>(c.n) * c.bound * c.bound * kHeadroom,
+                       "n B^2 times 2^20, the overflow headroom of the released entries,");
+  if (std::isnan(c.clip_upper) || c.clip_upper == -HUGE_VAL)
+    check::finite_result(c.clip_upper, "receipt constant clip_upper");
   const size_t length = std::strlen(receipt.theorem);
   if (length >= sizeof c.theorem)
     fail(DPCOV_E_INTERNAL, "theorem string of ", receipt.theorem, " is longer than the receipt");

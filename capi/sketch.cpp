@@ -141,6 +141,8 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
       kernel_receipt = p.release.receipt;
     }
     const dpcov_receipt written = dpcov::capi::c_receipt(kernel_receipt, receipt);
+    dpcov::check::finite_result(s.view(), "released sketch");
+    dpcov::check::finite_result(m.view(), "released matrix");
     if (sketch_out != nullptr) write_general(s, sketch_view);
     dpcov::write_symmetric_from_upper(m, out_view);
     *receipt = written;

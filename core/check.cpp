@@ -116,12 +116,38 @@ MatrixView output_matrix(int32_t layout_value, int64_t rows, int64_t cols, doubl
   return {data, rows, cols, ld, static_cast<Layout>(layout_value)};
 }
 
-void all_finite(ConstMatrixView m, const char *name) {
+namespace {
+
+// Fails with `status` at the first non-finite element of m, naming it.
+void matrix_finite(ConstMatrixView m, const char *name, dpcov_status status, const char *why) {
   for (int64_t i = 0; i < m.rows; ++i)
     for (int64_t j = 0; j < m.cols; ++j)
       if (!std::isfinite(m(i, j)))
-        fail(DPCOV_E_NON_FINITE, name, " has a non-finite value ", m(i, j), " at row ", i,
-             ", column ", j, " (0-based)");
+        fail(status, name, " has a non-finite value ", m(i, j), " at row ", i, ", column ", j,
+             " (0-based)", why);
+}
+
+}  // namespace
+
+void all_finite(ConstMatrixView m, const char *name) {
+  matrix_finite(m, name, DPCOV_E_NON_FINITE, "");
+}
+
+void finite_result(double value, const char *name) {
+  if (!std::isfinite(value))
+    fail(DPCOV_E_NUMERICAL, name, " is not finite (", value,
+         "): the computation overflowed or is undefined for this input");
+}
+
+void finite_result(const double *values, size_t count, const char *name) {
+  for (size_t i = 0; i < count; ++i)
+    if (!std::isfinite(values[i]))
+      fail(DPCOV_E_NUMERICAL, name, "[", i, "] is not finite (", values[i],
+           "): the computation overflowed or is undefined for this input");
+}
+
+void finite_result(ConstMatrixView m, const char *name) {
+  matrix_finite(m, name, DPCOV_E_NUMERICAL, ": the computation overflowed for this input");
 }
 
 void symmetric(ConstMatrixView m, const char *name) {

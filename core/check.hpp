@@ -46,6 +46,12 @@ MatrixView output_matrix(int32_t layout, int64_t rows, int64_t cols, double *dat
 
 // Every element finite; the message gives the first offending (row, column).
 void all_finite(ConstMatrixView m, const char *name);
+// Results leaving the C ABI: every value finite, else DPCOV_E_NUMERICAL naming the output. Called
+// on each output before any is written, so that no entry point returns DPCOV_OK with a non-finite
+// value and a failure leaves every output untouched.
+void finite_result(double value, const char *name);
+void finite_result(const double *values, size_t count, const char *name);
+void finite_result(ConstMatrixView m, const char *name);
 // Square and symmetric to the last bit (a(i, j) == a(j, i)), as the public contracts require.
 void symmetric(ConstMatrixView m, const char *name);
 

@@ -314,13 +314,34 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
 
 }  // namespace
 
+namespace {
+
+// Both problems are homogeneous in (lambda, rho): the secular solver works on them scaled by a
+// power of two (exact) to order 1, so that products and squares of eigenvalues near the ends of
+// the double range (a bound B = 1e-150 or 1e150 gives eigenvalues near 1e-300 or 1e300) neither
+// underflow nor overflow; the eigenvalues are scaled back, the vectors do not change.
+SecularEigen decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
+                              double rho) {
+  double largest = std::fabs(rho);
+  for (double l : lambda) largest = std::max(largest, std::fabs(l));
+  if (!(largest > 0.0) || !std::isfinite(largest)) return decompose(lambda, y, compress, rho);
+  const int exponent = std::ilogb(largest);
+  std::vector<double> scaled(lambda.size());
+  for (size_t j = 0; j < lambda.size(); ++j) scaled[j] = std::scalbn(lambda[j], -exponent);
+  SecularEigen out = decompose(scaled, y, compress, std::scalbn(rho, -exponent));
+  for (double &v : out.values) v = std::scalbn(v, exponent);
+  return out;
+}
+
+}  // namespace
+
 SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {
-  return decompose(lambda, y, true, 0.0);
+  return decompose_scaled(lambda, y, true, 0.0);
 }
 
 SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,
                                       double rho) {
-  return decompose(lambda, y, false, rho);
+  return decompose_scaled(lambda, y, false, rho);
 }
 
 }  // namespace dpcov::linalg

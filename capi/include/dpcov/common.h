@@ -24,6 +24,14 @@
  * at most 2^31 - 1 (the BLAS integer). The caller's buffer must hold the extent it declares: the
  * library cannot detect a buffer shorter than its declared size.
  *
+ * Finite or failed: no function returns ::DPCOV_OK with a NaN or infinite value in any output
+ * (matrices, vectors, scalars, receipt constants), except where its documentation names the case
+ * (a t-value of an exact fit, clip_upper = +infinity); where a result would not be finite it
+ * fails with ::DPCOV_E_NUMERICAL instead, outputs untouched. A mechanism's plan and its release
+ * run the same checks first and so fail alike: a receipt constant c must satisfy
+ * c * 2^20 < DBL_MAX (and so must n B^2 and dof * scale), the headroom within which a release
+ * cannot overflow.
+ *
  * The library never keeps a pointer passed by the caller after the call returns.
  */
 #ifndef DPCOV_COMMON_H

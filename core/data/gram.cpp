@@ -68,6 +68,15 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   if (counts_.rows > INT64_MAX - added.rows)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
 
+  // Finite or failed: rows within a huge bound (or many rows) can overflow the sum of squares.
+  for (int64_t j = 0; j < dim_; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const size_t at = static_cast<size_t>(i + j * dim_);
+      if (!std::isfinite(chunk[at]) || !std::isfinite(sum_[at] + chunk[at]))
+        fail(DPCOV_E_NUMERICAL, "the Gram matrix overflows: entry (", i, ", ", j,
+             ") of these rows' sum of outer products is not finite");
+    }
+
   // Commit: nothing below can throw.
   if (a.rows > 0) {
     add_upper(chunk.data());
@@ -98,6 +107,12 @@ void GramAccumulator::merge(const GramAccumulator &other) {
   if (counts_.rows > INT64_MAX - other.counts_.rows ||
       counts_.dropped > INT64_MAX - other.counts_.dropped)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+  for (int64_t j = 0; j < dim_; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const size_t at = static_cast<size_t>(i + j * dim_);
+      if (!std::isfinite(sum_[at] + other.sum_[at]))
+        fail(DPCOV_E_NUMERICAL, "the merged Gram matrix overflows at entry (", i, ", ", j, ")");
+    }
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);

@@ -90,6 +90,27 @@ TEST(FiniteOrFailed, EigenvectorSamplingAtTheEndsOfTheBoundRange) {
       }
 }
 
+TEST(FiniteOrFailed, GramThatOverflowsIsRefusedAndLeftUnchanged) {
+  // Found by fuzz_gram: finite rows within a huge bound summed to +inf with DPCOV_OK.
+  dpcov_gram *g = nullptr;
+  ASSERT_EQ(dpcov_gram_create(&g, 2), DPCOV_OK);
+  const double rows[4] = {1e200, 1e200, 1e200, 1e200};
+  EXPECT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 2, 2, rows, 2, 1e201, DPCOV_BOUND_CLIP),
+            DPCOV_E_NUMERICAL);
+  double out[4] = {-1, -1, -1, -1};
+  ASSERT_EQ(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, out, 2), DPCOV_OK);
+  for (double v : out) EXPECT_EQ(v, 0.0);
+  // Two finite accumulators whose sum overflows cannot be merged.
+  const double big[2] = {1e154, 0};
+  dpcov_gram *h = nullptr;
+  ASSERT_EQ(dpcov_gram_create(&h, 2), DPCOV_OK);
+  ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 1, 2, big, 2, 1e155, DPCOV_BOUND_CLIP), DPCOV_OK);
+  ASSERT_EQ(dpcov_gram_add_rows(h, DPCOV_ROW_MAJOR, 1, 2, big, 2, 1e155, DPCOV_BOUND_CLIP), DPCOV_OK);
+  EXPECT_EQ(dpcov_gram_merge(g, h), DPCOV_E_NUMERICAL);  // 1e308 + 1e308 > DBL_MAX
+  dpcov_gram_destroy(&g);
+  dpcov_gram_destroy(&h);
+}
+
 TEST(FiniteOrFailed, AnalyticSigmaAtExtremeParametersIsCertifiedOrRefused) {
   // A point where the uncertified calibration returned a sigma with exact delta above the target
   // (calibration sweep); the certified sigma is larger.

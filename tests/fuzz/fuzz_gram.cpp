@@ -1,0 +1,65 @@
+// Gram accumulator, merge and saved state: any shape, leading dimension, values, bound and
+// policy. On error the accumulator and the canary output are unchanged; on success the matrix is
+// finite and exactly symmetric.
+#include <vector>
+
+#include "fuzz_input.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz::Input in(data, size);
+  const int64_t d = in.range(1, 6);
+  const int32_t layout = in.range(0, 3) == 0 ? 7 : (in.range(0, 1) ? DPCOV_ROW_MAJOR : DPCOV_COL_MAJOR);
+  const int64_t rows = in.range(-1, 8);
+  const int64_t cols = in.range(0, 3) == 0 ? in.range(-2, 8) : d;
+  const int64_t ld = in.range(0, 3) == 0 ? in.range(-1, 12) : (layout == DPCOV_ROW_MAJOR ? cols : rows) + in.range(0, 2);
+  const double bound = in.range(0, 3) == 0 ? in.number() : in.positive();
+  const int32_t policy = static_cast<int32_t>(in.range(-1, 3));
+  // The buffer holds everything the declared shape can address (the contract's part).
+  std::vector<double> a(128);
+  for (double &v : a) v = in.empty() ? 0.0 : in.number();
+
+  dpcov_gram *g = nullptr;
+  if (dpcov_gram_create(&g, d) != DPCOV_OK) fuzz::violated("create");
+  std::vector<double> before(static_cast<size_t>(d * d));
+  fuzz::require(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, before.data(), d) == DPCOV_OK, "get");
+  const bool fits = rows >= 0 && cols >= 1 && ld >= 1 &&
+                    (layout == DPCOV_ROW_MAJOR ? (rows == 0 || (rows - 1) * ld + cols <= 128)
+                                               : (cols - 1) * ld + rows <= 128);
+  if (fits) {
+    const dpcov_status s = dpcov_gram_add_rows(g, layout, rows, cols, a.data(), ld, bound, policy);
+    fuzz::known_status(s);
+    std::vector<double> out(static_cast<size_t>(d * d));
+    fuzz::require(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, out.data(), d) == DPCOV_OK, "get");
+    if (s != DPCOV_OK) fuzz::require(out == before, "accumulator changed on error");
+    fuzz::symmetric(out.data(), d, d, "gram");
+
+    // Saved state: the counters and matrix back into a new accumulator, then merged.
+    dpcov_gram_info info{};
+    info.struct_size = sizeof info;
+    fuzz::require(dpcov_gram_get_info(g, &info) == DPCOV_OK, "info");
+    if (in.range(0, 1)) info.rows = in.range(-3, INT64_MAX);
+    if (in.range(0, 1)) info.bound = in.number();
+    if (in.range(0, 3) == 0) out[0] = in.number();
+    dpcov_gram *h = nullptr;
+    const dpcov_status t = dpcov_gram_create_from_state(&h, &info, DPCOV_ROW_MAJOR, out.data(), d);
+    fuzz::known_status(t);
+    if (t == DPCOV_OK) {
+      const dpcov_status m = dpcov_gram_merge(h, g);
+      fuzz::known_status(m);
+      std::vector<double> merged = fuzz::canaries(static_cast<size_t>(d * d));
+      fuzz::require(dpcov_gram_get_matrix(h, DPCOV_COL_MAJOR, merged.data(), d) == DPCOV_OK, "get");
+      fuzz::symmetric(merged.data(), d, d, "merged gram");
+    } else {
+      fuzz::require(h == nullptr, "handle set on error");
+    }
+    dpcov_gram_destroy(&h);
+  }
+  // Output with a bad leading dimension: refused, canary unchanged.
+  std::vector<double> small = fuzz::canaries(static_cast<size_t>(d * d));
+  if (d > 1)
+    fuzz::require(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, small.data(), d - 1) != DPCOV_OK,
+                  "short leading dimension accepted");
+  fuzz::unchanged(small, "gram_get_matrix");
+  dpcov_gram_destroy(&g);
+  return 0;
+}

@@ -1,0 +1,99 @@
+// Every mechanism's plan, release and log-density on fuzzed parameters and Gram matrices. Plan
+// and release return the same status except where the release depends on the data or the draw;
+// a successful release is finite and exactly symmetric; a failed one leaves its canary output
+// and the generator unchanged; the same seed gives the same release.
+#include <vector>
+
+#include "fuzz_input.hpp"
+
+namespace {
+
+bool data_dependent(dpcov_status s) {
+  return s == DPCOV_E_REFUSED || s == DPCOV_E_PRECONDITION || s == DPCOV_E_NO_CONVERGENCE ||
+         s == DPCOV_E_NOT_POSITIVE_DEFINITE || s == DPCOV_E_INVALID_ARGUMENT ||
+         s == DPCOV_E_NON_FINITE;
+}
+
+dpcov_status release(int32_t mechanism, int64_t d, const std::vector<double> &gram, int64_t n,
+                     double bound, double eps, double delta, const dpcov_mechanism_params &p,
+                     std::vector<double> &out, dpcov_receipt &receipt, uint64_t *next) {
+  dpcov_rng *rng = nullptr;
+  fuzz::require(dpcov_rng_create_seeded(&rng, 11, 3) == DPCOV_OK, "rng");
+  const dpcov_status s = dpcov_mechanism_release(mechanism, DPCOV_ROW_MAJOR, d, gram.data(), d, n,
+                                                 bound, eps, delta, &p, rng, out.data(), d,
+                                                 &receipt);
+  fuzz::require(dpcov_rng_next_u64(rng, next) == DPCOV_OK, "next");
+  dpcov_rng_destroy(&rng);
+  return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz::Input in(data, size);
+  const int32_t mechanism = static_cast<int32_t>(in.range(0, 14));
+  const int64_t d = in.range(1, 4);
+  const int64_t n = in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(1, 1000);
+  const double bound = in.range(0, 3) == 0 ? in.number() : in.positive();
+  const double eps = in.range(0, 3) == 0 ? in.number() : in.positive();
+  const double delta = in.range(0, 3) == 0 ? in.number() : std::fmod(in.positive(), 1.0);
+  dpcov_mechanism_params p;
+  fuzz::require(dpcov_mechanism_params_default(&p) == DPCOV_OK, "params");
+  p.neighbour = static_cast<int32_t>(in.range(0, 1));
+  p.calibration = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(-1, 9) : 0);
+  p.lambda_min_bound = in.range(0, 1) ? in.positive() : 0.0;
+  p.budget_split = static_cast<int32_t>(in.range(0, 2));
+  p.projection_rows = in.range(0, 1) ? in.range(0, 40) : 0;
+  p.audit_only_not_private = static_cast<int32_t>(in.range(0, 1));
+  // A Gram matrix: usually exactly symmetric, sometimes anything.
+  std::vector<double> gram(static_cast<size_t>(d * d));
+  const bool any = in.range(0, 7) == 0;
+  for (int64_t i = 0; i < d; ++i)
+    for (int64_t j = i; j < d; ++j) {
+      const double v = any ? in.number() : (i == j ? in.positive() : in.number());
+      gram[static_cast<size_t>(i * d + j)] = v;
+      gram[static_cast<size_t>(j * d + i)] = any ? in.number() : v;
+    }
+
+  dpcov_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps = dpcov_mechanism_plan(mechanism, d, n, bound, eps, delta, &p, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) {
+    fuzz::finite(&planned.sigma, 1, "plan sigma");
+    fuzz::finite(&planned.scale, 1, "plan scale");
+    fuzz::finite(&planned.sensitivity, 1, "plan sensitivity");
+  }
+
+  std::vector<double> out = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_receipt released{};
+  released.struct_size = sizeof released;
+  uint64_t next1 = 0, next2 = 0;
+  const dpcov_status rs = release(mechanism, d, gram, n, bound, eps, delta, p, out, released, &next1);
+  fuzz::known_status(rs);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("plan failed but release returned another status");
+  if (ps == DPCOV_OK && rs != DPCOV_OK && !data_dependent(rs))
+    fuzz::violated("plan OK, release failed with a data-independent status");
+  if (rs == DPCOV_OK) {
+    fuzz::symmetric(out.data(), d, d, "release");
+    // Same seed, same release.
+    std::vector<double> again = fuzz::canaries(static_cast<size_t>(d * d));
+    dpcov_receipt r2{};
+    r2.struct_size = sizeof r2;
+    fuzz::require(release(mechanism, d, gram, n, bound, eps, delta, p, again, r2, &next2) ==
+                      DPCOV_OK, "second release");
+    fuzz::require(std::memcmp(again.data(), out.data(), out.size() * sizeof(double)) == 0,
+                  "same seed gave a different release");
+    fuzz::require(next1 == next2, "generator state differs after equal releases");
+    double log_density = fuzz::kCanary;
+    const dpcov_status ls =
+        dpcov_mechanism_log_density(mechanism, DPCOV_ROW_MAJOR, d, out.data(), d, gram.data(), d,
+                                    n, bound, eps, delta, &p, &log_density);
+    fuzz::known_status(ls);
+    if (ls == DPCOV_OK) fuzz::require(!std::isnan(log_density), "NaN log-density");
+    else fuzz::require(log_density == fuzz::kCanary, "log-density written on error");
+  } else {
+    fuzz::unchanged(out, "release");
+  }
+  return 0;
+}

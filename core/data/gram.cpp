@@ -13,11 +13,11 @@ namespace dpcov {
 
 namespace {
 
-// Rows are processed in blocks of about this many doubles (256 KiB), so that a block read for
+// Rows are processed in blocks of about this many doubles (1 MiB), so that a block read for
 // its norms is still in cache when dsyrk reads it again.
 // For wide rows, at least kMinBlockRows per block keep dsyrk's inner dimension large enough to run
 // at full speed.
-constexpr int64_t kBlockDoubles = 32768;
+constexpr int64_t kBlockDoubles = 131072;
 constexpr int64_t kMinBlockRows = 256;
 
 }  // namespace

@@ -63,11 +63,11 @@ class GramMixedBlocks
 
 TEST_P(GramMixedBlocks, MatchesNaiveRowByRow) {
   const auto [layout, policy] = GetParam();
-  const int64_t n = 23000, d = 6;
+  const int64_t n = 50000, d = 6;  // blocks of 131072 / 6 = 21845 rows
   auto data = random_rows(n, d, layout, 3, 1.0, 21);
-  for (int64_t i = 0; i < 6000; ++i)  // the first block: every row within the bound
+  for (int64_t i = 0; i < 22000; ++i)  // the first block: every row within the bound
     for (int64_t j = 0; j < d; ++j) data.at(i, j) *= 0.1;
-  for (int64_t i = 9000; i < n; i += 97)  // tiny rows: sums of squares near 1e-300
+  for (int64_t i = 30000; i < n; i += 97)  // tiny rows: sums of squares near 1e-300
     for (int64_t j = 0; j < d; ++j) data.at(i, j) = 1e-151;
   const int64_t over = rows_over(data.view(), 2.0);
   ASSERT_GT(over, 1000);

@@ -125,7 +125,6 @@ module dpcov
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_WISHART = 3
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_CLAIMED_LAW = 4
 
-  !> Counters of a Gram accumulator or sketch (dpcov_gram_info).
   !> What a budget ledger has spent (dpcov_ledger_spent, dpcov/ledger.h).
   type, bind(c) :: dpcov_ledger_spent
     integer(c_size_t) :: struct_size = 0
@@ -138,6 +137,7 @@ module dpcov
     real(c_double) :: delta_cap = 0
   end type
 
+  !> Counters of a Gram accumulator or sketch (dpcov_gram_info).
   type, bind(c) :: dpcov_gram_info
     integer(c_size_t) :: struct_size = 0
     integer(c_int64_t) :: dim = 0

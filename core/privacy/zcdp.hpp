@@ -1,6 +1,6 @@
 // Zero-concentrated differential privacy (Bun & Steinke, TCC 2016): the Gaussian mechanism's zCDP
 // cost and the conversion of a rho-zCDP guarantee to (epsilon, delta)-DP for the receipt
-// (proofs/zcdp.md).
+// (proofs/coinpress.md, section "zCDP to (epsilon, delta)").
 #pragma once
 
 namespace dpcov::privacy {

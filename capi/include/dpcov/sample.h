@@ -166,7 +166,7 @@ DPCOV_API dpcov_status dpcov_sample_acg(dpcov_rng *rng, int32_t layout, int64_t 
  * one per row of the @p n x @p dim matrix @p out (same layout as @p a), by the
  * Kent-Ganeiber-Mardia rejection sampler with the angular central Gaussian envelope (J. Comput.
  * Graph. Stat. 27(2), 2018; acceptance test exp(-x'Ax) (x'Omega x)^{q/2} / M, the correct
- * orientation, see shared constants section 10.1). Adding c I to @p a does not change the
+ * orientation, see proofs/constants.md section 10.1). Adding c I to @p a does not change the
  * distribution. At most 10^6 proposals per draw.
  * @param rng        the generator; advanced only on success.
  * @param layout     layout of @p a and @p out.

@@ -49,8 +49,9 @@ def exists(root, citing, cited):
         return True  # a pattern, not a file
     if cited.startswith(GENERATED) or "/build/" in cited:
         return True
-    if not re.search(r"\.\w+$", cited) and not cited.endswith("/"):
-        return True  # a program or test name (cli/dpcov, proofs/proof_iev), not a document
+    if not re.search(r"\.(md|py|cpp|hpp|h|c|sh|json|csv|go|f90|txt|build|ini|abi|map|in|toml|png|svg)$",
+                     cited) and not cited.endswith("/"):
+        return True  # a program, library or test name (cli/dpcov, proofs/proof_iev), not a document
     bases = [root]
     folder = os.path.dirname(citing)
     while folder:

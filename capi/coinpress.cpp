@@ -94,12 +94,13 @@ dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim, con
     mech::coinpress_plan(request);  // every setting checked before the data
     const dpcov::ConstMatrixView data = check::matrix(layout, n, dim, rows, ldr, "rows");
     const dpcov::MatrixView target = check::output_matrix(layout, dim, dim, out, ldo, "out");
-    dpcov::random::Rng local = rng->rng;
-    const mech::CoinpressRelease release = mech::coinpress_release(data, request, local);
+    // Draw from the caller's generator itself: noise once drawn is consumed, so a call that
+    // fails after drawing still advances it (arguments are checked before the first draw).
+    const mech::CoinpressRelease release = mech::coinpress_release(data, request, rng->rng);
+    check::finite_result(release.covariance.view(), "released matrix");
     for (int64_t j = 0; j < dim; ++j)
       for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
     *receipt = c_receipt(release.receipt, receipt->struct_size);
-    rng->rng = local;
   });
 }
 

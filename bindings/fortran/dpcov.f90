@@ -273,6 +273,38 @@ module dpcov
     integer(c_int32_t) :: seed_fixed = 0
   end type
 
+  !> Settings of a Dong-Liang-Yi release (dpcov_dly_params, dpcov/dong_liang_yi.h).
+  type, bind(c) :: dpcov_dly_params
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int32_t) :: variant = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: radius = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: delta = 0
+  end type
+
+  !> Receipt of a Dong-Liang-Yi release (dpcov_dly_receipt); set struct_size to its c_sizeof.
+  type, bind(c) :: dpcov_dly_receipt
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int32_t) :: variant = 0
+    integer(c_int64_t) :: dim = 0
+    integer(c_int64_t) :: n = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: radius = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: epsilon = 0
+    real(c_double) :: delta = 0
+    real(c_double) :: rho_covariance = 0
+    real(c_double) :: trace_sigma = 0
+    real(c_double) :: svt_epsilon = 0
+    integer(c_int64_t) :: svt_queries = 0
+    integer(c_int32_t) :: branch = 0
+    real(c_double) :: clip_radius = 0
+    real(c_double) :: sigma_matrix = 0
+    real(c_double) :: sigma_eigenvalues = 0
+    integer(c_int32_t) :: seed_fixed = 0
+  end type
+
   !> Result of dpcov_metric_support_recovery (dpcov_support_recovery).
   type, bind(c) :: dpcov_support_recovery
     integer(c_size_t) :: struct_size = 0
@@ -1209,6 +1241,32 @@ module dpcov
       real(c_double), intent(out) :: coefficients(*)
       type(dpcov_adassp_receipt), intent(inout) :: receipt
       integer(c_int32_t) :: dpcov_adassp_fit
+    end function
+
+    ! ---- dong_liang_yi.h -----------------------------------------------------------------------
+    function dpcov_dly_params_default(params) bind(c, name='dpcov_dly_params_default')
+      import :: c_int32_t, dpcov_dly_params
+      type(dpcov_dly_params), intent(out) :: params
+      integer(c_int32_t) :: dpcov_dly_params_default
+    end function
+    function dpcov_dly_plan(n, dim, params, receipt) bind(c, name='dpcov_dly_plan')
+      import :: c_int32_t, c_int64_t, dpcov_dly_params, dpcov_dly_receipt
+      integer(c_int64_t), value :: n, dim
+      type(dpcov_dly_params), intent(in) :: params
+      type(dpcov_dly_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_dly_plan
+    end function
+    function dpcov_dly_release(layout, n, dim, rows, ldr, params, rng, out, ldo, receipt) &
+        bind(c, name='dpcov_dly_release')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_dly_params, dpcov_dly_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: n, dim, ldr, ldo
+      real(c_double), intent(in) :: rows(*)
+      type(dpcov_dly_params), intent(in) :: params
+      type(c_ptr), value :: rng
+      real(c_double), intent(out) :: out(*)
+      type(dpcov_dly_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_dly_release
     end function
   end interface
 

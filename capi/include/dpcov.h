@@ -23,5 +23,6 @@
 #include "dpcov/coinpress.h"
 #include "dpcov/adassp.h"
 #include "dpcov/ledger.h"
+#include "dpcov/dong_liang_yi.h"
 
 #endif /* DPCOV_H */

@@ -30,6 +30,7 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
                      NumericalError, NumericalFailureError, OutOfMemoryError, PreconditionError,
                      PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
                      UnknownStatusError, UnmetPreconditionError)
+from .dong_liang_yi import DlyRelease, dly_plan, dly_release
 from .coinpress import CoinpressRelease, coinpress_plan, coinpress_release, zcdp_epsilon, zcdp_rho
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
@@ -158,6 +159,9 @@ __all__ = [
     "coinpress_release",
     "zcdp_epsilon",
     "zcdp_rho",
+    "DlyRelease",
+    "dly_plan",
+    "dly_release",
     "PrivateCovariance",
     "PrivateLinearRegression",
     "PrivatePCA",

@@ -224,6 +224,24 @@ class LedgerSpentC(Structure):
                 ("epsilon_cap", c_double), ("delta_cap", c_double)]
 
 
+class DlyParamsC(Structure):
+    """``dpcov_dly_params`` (dpcov/dong_liang_yi.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("variant", c_int32), ("rho", c_double),
+                ("radius", c_double), ("beta", c_double), ("delta", c_double)]
+
+
+class DlyReceiptC(Structure):
+    """``dpcov_dly_receipt`` (dpcov/dong_liang_yi.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("variant", c_int32), ("dim", c_int64),
+                ("n", c_int64), ("rho", c_double), ("radius", c_double), ("beta", c_double),
+                ("epsilon", c_double), ("delta", c_double), ("rho_covariance", c_double),
+                ("trace_sigma", c_double), ("svt_epsilon", c_double), ("svt_queries", c_int64),
+                ("branch", c_int32), ("clip_radius", c_double), ("sigma_matrix", c_double),
+                ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_receipt": ReceiptC,
@@ -240,6 +258,8 @@ STRUCTS = {
     "dpcov_adassp_params": AdasspParamsC,
     "dpcov_adassp_receipt": AdasspReceiptC,
     "dpcov_ledger_spent": LedgerSpentC,
+    "dpcov_dly_params": DlyParamsC,
+    "dpcov_dly_receipt": DlyReceiptC,
 }
 """C struct name -> ctypes mirror, for the layout test."""
 
@@ -409,6 +429,11 @@ _PROTOTYPES = {
     "dpcov_adassp_fit": (status_t, [i32, i64, vp, i64, i64, vp, i64, f64, f64, f64, f64,
                                     POINTER(AdasspParamsC), vp, vp, vp, i64, vp,
                                     POINTER(AdasspReceiptC)]),
+    # dong_liang_yi.h
+    "dpcov_dly_params_default": (status_t, [POINTER(DlyParamsC)]),
+    "dpcov_dly_plan": (status_t, [i64, i64, POINTER(DlyParamsC), POINTER(DlyReceiptC)]),
+    "dpcov_dly_release": (status_t, [i32, i64, i64, vp, i64, POINTER(DlyParamsC), vp, vp, i64,
+                                     POINTER(DlyReceiptC)]),
 }
 
 

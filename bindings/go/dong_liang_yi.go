@@ -1,0 +1,86 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// The zCDP covariance mechanisms of Dong, Liang & Yi (dpcov/dong_liang_yi.h; NeurIPS 2022).
+
+// DlyVariant selects Gauss, Separate or Adaptive.
+type DlyVariant int32
+
+const (
+	DlyGauss    DlyVariant = C.DPCOV_DLY_GAUSS
+	DlySeparate DlyVariant = C.DPCOV_DLY_SEPARATE
+	DlyAdaptive DlyVariant = C.DPCOV_DLY_ADAPTIVE
+)
+
+// DlyParams are the settings of a release; DefaultDlyParams gives the library's defaults.
+type DlyParams struct {
+	Variant                  DlyVariant
+	Rho, Radius, Beta, Delta float64
+}
+
+// DefaultDlyParams returns the library's defaults (dpcov_dly_params_default).
+func DefaultDlyParams() DlyParams {
+	var p C.dpcov_dly_params
+	C.dpcov_dly_params_default(&p)
+	return DlyParams{Variant: DlyVariant(p.variant), Rho: float64(p.rho),
+		Radius: float64(p.radius), Beta: float64(p.beta), Delta: float64(p.delta)}
+}
+
+func (p DlyParams) c() C.dpcov_dly_params {
+	return C.dpcov_dly_params{struct_size: C.size_t(C.sizeof_dpcov_dly_params),
+		variant: C.int32_t(p.Variant), rho: C.double(p.Rho), radius: C.double(p.Radius),
+		beta: C.double(p.Beta), delta: C.double(p.Delta)}
+}
+
+// DlyReceipt is what a release spent and every constant it used; Branch is -1 in a plan.
+type DlyReceipt struct {
+	Variant, Branch                           int32
+	Dim, N, SvtQueries                        int64
+	Rho, Radius, Beta, Epsilon, Delta         float64
+	RhoCovariance, TraceSigma, SvtEpsilon     float64
+	ClipRadius, SigmaMatrix, SigmaEigenvalues float64
+	SeedFixed                                 bool
+}
+
+func dlyReceiptFromC(r *C.dpcov_dly_receipt) DlyReceipt {
+	return DlyReceipt{Variant: int32(r.variant), Branch: int32(r.branch), Dim: int64(r.dim),
+		N: int64(r.n), SvtQueries: int64(r.svt_queries), Rho: float64(r.rho),
+		Radius: float64(r.radius), Beta: float64(r.beta), Epsilon: float64(r.epsilon),
+		Delta: float64(r.delta), RhoCovariance: float64(r.rho_covariance),
+		TraceSigma: float64(r.trace_sigma), SvtEpsilon: float64(r.svt_epsilon),
+		ClipRadius: float64(r.clip_radius), SigmaMatrix: float64(r.sigma_matrix),
+		SigmaEigenvalues: float64(r.sigma_eigenvalues), SeedFixed: r.seed_fixed != 0}
+}
+
+// DlyPlan is the data-independent receipt of a release of n rows in dimension dim.
+func DlyPlan(n, dim int64, params DlyParams) (DlyReceipt, error) {
+	p := params.c()
+	r := C.dpcov_dly_receipt{struct_size: C.size_t(C.sizeof_dpcov_dly_receipt)}
+	err := call(func() C.dpcov_status { return C.dpcov_dly_plan(C.int64_t(n), C.int64_t(dim), &p, &r) })
+	if err != nil {
+		return DlyReceipt{}, err
+	}
+	return dlyReceiptFromC(&r), nil
+}
+
+// DlyRelease is the rho-zCDP estimate of X^T X / n for rows of norm <= params.Radius.
+func DlyRelease(rows Matrix, params DlyParams, rng *RNG) (Matrix, DlyReceipt, error) {
+	if err := rows.check("rows"); err != nil {
+		return Matrix{}, DlyReceipt{}, err
+	}
+	out := NewMatrix(rows.Cols, rows.Cols)
+	p := params.c()
+	r := C.dpcov_dly_receipt{struct_size: C.size_t(C.sizeof_dpcov_dly_receipt)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_dly_release(rowMajor, C.int64_t(rows.Rows), C.int64_t(rows.Cols),
+			rows.ptr(), rows.ld(), &p, rng.handle(), out.ptr(), out.ld(), &r)
+	})
+	if err != nil {
+		return Matrix{}, DlyReceipt{}, err
+	}
+	return out, dlyReceiptFromC(&r), nil
+}

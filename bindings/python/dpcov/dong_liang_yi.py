@@ -1,0 +1,70 @@
+"""The zCDP covariance mechanisms of Dong, Liang & Yi (dpcov/dong_liang_yi.h; NeurIPS 2022):
+Gauss, Separate and Adaptive."""
+
+from __future__ import annotations
+
+from ctypes import byref
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _arrays
+from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
+
+#: Variant names -> dpcov_dly_variant values.
+DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2}
+
+
+class DlyRelease(NamedTuple):
+    """The private estimate of X^T X / n and the receipt of its release (a dict)."""
+
+    covariance: np.ndarray
+    receipt: dict
+
+
+def _params(variant: str, rho, radius, beta, delta) -> DlyParamsC:
+    if variant not in DLY_VARIANTS:
+        raise ValueError(f"variant must be one of {sorted(DLY_VARIANTS)}, got {variant!r}")
+    p = new_struct(DlyParamsC)
+    _check(C.dpcov_dly_params_default(byref(p)))
+    p.variant = DLY_VARIANTS[variant]
+    for name, value in (("rho", rho), ("radius", radius), ("beta", beta), ("delta", delta)):
+        if value is not None:
+            setattr(p, name, float(value))
+    return p
+
+
+def _receipt(r: DlyReceiptC) -> dict:
+    names = {v: k for k, v in DLY_VARIANTS.items()}
+    return {"variant": names.get(r.variant), "dim": r.dim, "n": r.n, "rho": r.rho,
+            "radius": r.radius, "beta": r.beta, "epsilon": r.epsilon, "delta": r.delta,
+            "rho_covariance": r.rho_covariance, "trace_sigma": r.trace_sigma,
+            "svt_epsilon": r.svt_epsilon, "svt_queries": r.svt_queries,
+            "branch": names.get(r.branch), "clip_radius": r.clip_radius,
+            "sigma_matrix": r.sigma_matrix, "sigma_eigenvalues": r.sigma_eigenvalues,
+            "seed_fixed": bool(r.seed_fixed)}
+
+
+def dly_plan(n: int, dim: int, variant: str = "adaptive", rho: float | None = None,
+             radius: float | None = None, beta: float | None = None,
+             delta: float | None = None) -> dict:
+    """The data-independent constants of a release (``dpcov_dly_plan``); unset settings take the
+    library's defaults (rho 0.1, r 1, beta 0.1, delta 1e-6)."""
+    p = _params(variant, rho, radius, beta, delta)
+    receipt = new_struct(DlyReceiptC)
+    _check(C.dpcov_dly_plan(int(n), int(dim), byref(p), byref(receipt)))
+    return _receipt(receipt)
+
+
+def dly_release(rows, rng, variant: str = "adaptive", rho: float | None = None,
+                radius: float | None = None, beta: float | None = None,
+                delta: float | None = None) -> DlyRelease:
+    """The rho-zCDP estimate of X^T X / n for the n x d ``rows`` of norm <= ``radius``
+    (``dpcov_dly_release``); a new d x d array in the storage order of ``rows``."""
+    x = _arrays.matrix(rows, "rows")
+    out = _arrays.empty(x.cols, x.cols, x.layout)
+    p = _params(variant, rho, radius, beta, delta)
+    receipt = new_struct(DlyReceiptC)
+    _check(C.dpcov_dly_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng, out.ptr,
+                               out.ld, byref(receipt)))
+    return DlyRelease(out.array, _receipt(receipt))

@@ -1,0 +1,108 @@
+// C ABI of the Dong-Liang-Yi mechanisms (dpcov/dong_liang_yi.h).
+#include "dpcov/dong_liang_yi.h"
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/dong_liang_yi.hpp"
+#include "guard.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace check = dpcov::check;
+namespace mech = dpcov::mechanisms;
+
+mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *params) {
+  mech::DlyRequest r;
+  r.dim = dim;
+  r.n = n;
+  r.rho = 0.1;
+  if (params != nullptr) {
+    if (params->struct_size < sizeof(dpcov_dly_params))
+      fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to ",
+           sizeof(dpcov_dly_params), ", got ", params->struct_size);
+    r.variant = static_cast<mech::DlyVariant>(params->variant);
+    r.rho = params->rho;
+    r.radius = params->radius;
+    r.beta = params->beta;
+    r.delta = params->delta;
+  }
+  return r;
+}
+
+void check_receipt(const dpcov_dly_receipt *receipt) {
+  check::not_null(receipt, "receipt");
+  if (receipt->struct_size < sizeof(dpcov_dly_receipt))
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ",
+         sizeof(dpcov_dly_receipt), ", got ", receipt->struct_size);
+}
+
+dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
+  dpcov_dly_receipt c{};
+  c.struct_size = struct_size;
+  c.variant = static_cast<int32_t>(r.variant);
+  c.dim = r.dim;
+  c.n = r.n;
+  c.rho = r.rho;
+  c.radius = r.radius;
+  c.beta = r.beta;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
+  c.rho_covariance = r.rho_covariance;
+  c.trace_sigma = r.trace_sigma;
+  c.svt_epsilon = r.svt_epsilon;
+  c.svt_queries = r.svt_queries;
+  c.branch = r.branch;
+  c.clip_radius = r.clip_radius;
+  c.sigma_matrix = r.sigma_matrix;
+  c.sigma_eigenvalues = r.sigma_eigenvalues;
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  return c;
+}
+
+}  // namespace
+
+extern "C" {
+
+dpcov_status dpcov_dly_params_default(dpcov_dly_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    *params = dpcov_dly_params{};
+    params->struct_size = sizeof(dpcov_dly_params);
+    params->variant = DPCOV_DLY_ADAPTIVE;
+    params->rho = 0.1;
+    params->radius = 1.0;
+    params->beta = 0.1;
+    params->delta = 1e-6;
+  });
+}
+
+dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_params *params,
+                            dpcov_dly_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    check_receipt(receipt);
+    *receipt = c_receipt(mech::dly_plan(request_from(n, dim, params)), receipt->struct_size);
+  });
+}
+
+dpcov_status dpcov_dly_release(int32_t layout, int64_t n, int64_t dim, const double *rows,
+                               int64_t ldr, const dpcov_dly_params *params, dpcov_rng *rng,
+                               double *out, int64_t ldo, dpcov_dly_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    check_receipt(receipt);
+    check::not_null(rng, "rng");
+    const mech::DlyRequest request = request_from(n, dim, params);
+    mech::dly_plan(request);  // every setting checked before the data
+    const dpcov::ConstMatrixView data = check::matrix(layout, n, dim, rows, ldr, "rows");
+    const dpcov::MatrixView target = check::output_matrix(layout, dim, dim, out, ldo, "out");
+    // Draw from the caller's generator itself: noise once drawn is consumed, so a call that
+    // fails after drawing still advances it (arguments are checked before the first draw).
+    const mech::DlyRelease release = mech::dly_release(data, request, rng->rng);
+    check::finite_result(release.covariance.view(), "released matrix");
+    for (int64_t j = 0; j < dim; ++j)
+      for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
+    *receipt = c_receipt(release.receipt, receipt->struct_size);
+  });
+}
+
+}  // extern "C"

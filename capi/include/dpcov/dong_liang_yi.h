@@ -1,0 +1,152 @@
+/**
+ * @file dpcov/dong_liang_yi.h
+ * @brief The zCDP covariance mechanisms of Dong, Liang & Yi, "Differentially Private Covariance
+ *        Revisited" (NeurIPS 2022): Gauss, Separate and Adaptive.
+ *
+ * All three release S~ close to S = X^T X / n for n rows of norm <= r (rows above r are scaled
+ * onto the sphere of radius r, as part of the mechanism):
+ * - ::DPCOV_DLY_GAUSS: S + symmetric Gaussian noise, sigma = r^2 / (n sqrt(rho));
+ * - ::DPCOV_DLY_SEPARATE (Alg. 1): the eigenvalues of S, each plus N(0, 2 r^4 / (n^2 rho)), with
+ *   the eigenvectors of a Gauss release, each half at rho / 2. Better than Gauss when the trace of
+ *   S is small against d / (n sqrt(rho)) (most rows far inside the ball);
+ * - ::DPCOV_DLY_ADAPTIVE (Alg. 3): a private trace (rho / 8) and a private clipping radius
+ *   r~ <= r chosen by the sparse vector technique over the histogram of row norms (rho / 8), then
+ *   whichever of Gauss and Separate has the smaller error bound on the rows clipped to r~
+ *   (3 rho / 4).
+ * The released eigenvalues are clamped to [0, r~^2] (post-processing). The receipt reports the
+ * branch and r~ that Adaptive chose: they are outputs of its private steps, covered by the budget.
+ *
+ * Privacy: rho-zCDP under replace-one neighbours with n public, for every input; the receipt also
+ * states it as (epsilon, delta)-DP (dpcov_zcdp_epsilon(), dpcov/coinpress.h). Continuous noise in
+ * floating point ("idealized numerics", dpcov/mechanism.h); PCG is not a cryptographic generator.
+ *
+ * @proof proofs/dong_liang_yi.md
+ *
+ * Thread-safety: reentrant; a release uses its generator exclusively.
+ */
+#ifndef DPCOV_DONG_LIANG_YI_H
+#define DPCOV_DONG_LIANG_YI_H
+
+#include "dpcov/common.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The Dong-Liang-Yi mechanisms. Values are pinned. */
+enum dpcov_dly_variant {
+  /** The Gaussian mechanism on S in zCDP. */
+  DPCOV_DLY_GAUSS = 0,
+  /** Separate: eigenvalues and eigenvectors released separately (Alg. 1). */
+  DPCOV_DLY_SEPARATE = 1,
+  /** Adaptive: private trace and clipping radius, then the better branch (Alg. 3). Default. */
+  DPCOV_DLY_ADAPTIVE = 2
+};
+
+/** Settings of a Dong-Liang-Yi release. Fill with dpcov_dly_params_default(). */
+typedef struct dpcov_dly_params {
+  /** sizeof(dpcov_dly_params), set by dpcov_dly_params_default(). */
+  size_t struct_size;
+  /** A ::dpcov_dly_variant. Default ::DPCOV_DLY_ADAPTIVE. */
+  int32_t variant;
+  /** Total zCDP budget rho, finite and > 0. Default 0.1. */
+  double rho;
+  /** r, the public bound on row norms, finite and > 0. Default 1. */
+  double radius;
+  /** Failure probability in (0, 1) of Adaptive's error bounds. Default 0.1. */
+  double beta;
+  /** delta in (0, 1) at which the receipt states the guarantee as (epsilon, delta). Default 1e-6. */
+  double delta;
+} dpcov_dly_params;
+
+/** What a Dong-Liang-Yi release spent and every constant it used. */
+typedef struct dpcov_dly_receipt {
+  /** Set by the caller to sizeof(dpcov_dly_receipt). */
+  size_t struct_size;
+  /** The ::dpcov_dly_variant requested. */
+  int32_t variant;
+  /** d. */
+  int64_t dim;
+  /** n, the public number of rows. */
+  int64_t n;
+  /** Total zCDP budget. */
+  double rho;
+  /** r. */
+  double radius;
+  /** beta. */
+  double beta;
+  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
+  double epsilon;
+  /** delta of that guarantee. */
+  double delta;
+  /** Budget of the final Gauss or Separate release (rho, or 3 rho / 4 for Adaptive). */
+  double rho_covariance;
+  /** Adaptive: sigma of the private trace, 2 r^2 / (n sqrt(rho)); else 0. */
+  double trace_sigma;
+  /** Adaptive: epsilon of the sparse vector step, sqrt(rho) / 2; else 0. */
+  double svt_epsilon;
+  /** Adaptive: number of candidate radii r 2^-q of the sparse vector step; else 0. */
+  int64_t svt_queries;
+  /** Release only: the ::dpcov_dly_variant of the final release (Gauss or Separate); -1 in a plan. */
+  int32_t branch;
+  /** Release only: the clipping radius r~ of the final release (r except for Adaptive); 0 in a plan. */
+  double clip_radius;
+  /** Release only: sigma of the Gaussian matrix noise of the final release; 0 in a plan. */
+  double sigma_matrix;
+  /** Release only: sigma of Separate's eigenvalue noise, else 0; 0 in a plan. */
+  double sigma_eigenvalues;
+  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  int32_t seed_fixed;
+} dpcov_dly_receipt;
+
+/**
+ * Fill @p params with the defaults (Adaptive, rho = 0.1, r = 1, beta = 0.1, delta = 1e-6) and set
+ * its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_dly_params_default(dpcov_dly_params *params);
+
+/**
+ * Every data-independent constant of a release of @p n rows in dimension @p dim, without data or
+ * randomness.
+ *
+ * @param n       number of rows, >= 1 (public).
+ * @param dim     d, 1 <= d <= 46340.
+ * @param params  the settings, or NULL for the defaults; params->struct_size >=
+ *                sizeof(dpcov_dly_params).
+ * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (unknown variant, a
+ *         setting out of range, n < 1, a struct_size too small), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_DIMENSION.
+ */
+DPCOV_API dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_params *params,
+                                      dpcov_dly_receipt *receipt);
+
+/**
+ * Release a private estimate of X^T X / n.
+ *
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p rows and @p out.
+ * @param n        number of rows, >= 1 (public).
+ * @param dim      d, 1 <= d <= 46340.
+ * @param rows     the n x d data X, finite; not modified, not retained.
+ * @param ldr      leading dimension of @p rows (>= d row-major, >= n column-major).
+ * @param params   the settings, or NULL for the defaults.
+ * @param rng      the generator; advanced on success, unchanged on failure.
+ * @param[out] out the release, d x d, exactly symmetric, eigenvalues in [0, r~^2]. Untouched on
+ *                 failure.
+ * @param ldo      leading dimension of @p out, >= d.
+ * @param[out] receipt  as for dpcov_dly_plan(), with the release-only fields filled.
+ * @return the statuses of dpcov_dly_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_dly_release(int32_t layout, int64_t n, int64_t dim,
+                                         const double *rows, int64_t ldr,
+                                         const dpcov_dly_params *params, dpcov_rng *rng,
+                                         double *out, int64_t ldo, dpcov_dly_receipt *receipt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_DONG_LIANG_YI_H */

@@ -1,0 +1,215 @@
+#include "dong_liang_yi.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "../check.hpp"
+#include "../data/row_bound.hpp"
+#include "../linalg/blas.hpp"
+#include "../postprocess/eigenvalue_clip.hpp"
+#include "../privacy/coinpress.hpp"
+#include "../privacy/dong_liang_yi.hpp"
+#include "../privacy/upward.hpp"
+#include "../privacy/zcdp.hpp"
+#include "../random/exponential.hpp"
+#include "../random/normal.hpp"
+#include "../random/symmetric_noise.hpp"
+#include "statistic.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// Scales every row of norm > radius onto the sphere of that radius (data::row_factor shaves the
+// factor so the computed norm is <= radius).
+void clip_rows(Matrix &x, double radius) {
+  const int64_t n = x.rows();
+  std::vector<double> sums(static_cast<size_t>(n));
+  data::row_sums_of_squares(x.view(), 0, n, sums.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const double factor = data::row_factor(x.view(), i, sums[static_cast<size_t>(i)], radius,
+                                           BoundPolicy::Clip);
+    if (factor != 1.0)
+      for (int64_t j = 0; j < x.cols(); ++j) x(i, j) *= factor;
+  }
+}
+
+// X^T X / n, exactly symmetric.
+Matrix second_moment(const Matrix &x) {
+  const int64_t d = x.cols();
+  Matrix s(d, d);
+  linalg::syrk_upper(x.view(), 0.0, s.data(), d);
+  const double inv_n = 1.0 / static_cast<double>(x.rows());
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i) s(i, j) *= inv_n;
+  linalg::symmetrize_from_upper(s);
+  return s;
+}
+
+Matrix gauss_release(const Matrix &s, double sigma, random::Rng &rng) {
+  Matrix noise(s.rows(), s.cols());
+  random::symmetric_gaussian_noise(rng, sigma, noise);
+  return add_mirrored(s.view(), noise);
+}
+
+// Separate (Alg. 1): the eigenvectors of a Gauss release paired, in order, with the noisy
+// eigenvalues of s clamped to [0, upper].
+Matrix separate_release(const Matrix &s, double sigma, double upper, random::Rng &rng) {
+  const linalg::SymmetricEigen noisy = linalg::eigh(gauss_release(s, sigma, rng));
+  std::vector<double> values = linalg::eigvalsh(s);  // ascending, as noisy.values
+  for (double &v : values) v = std::clamp(v + sigma * random::standard_normal(rng), 0.0, upper);
+  const int64_t d = s.rows();
+  Matrix scaled = noisy.vectors;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i < d; ++i) scaled(i, j) *= values[static_cast<size_t>(j)];
+  Matrix out = linalg::multiply(scaled, noisy.vectors, linalg::Trans::No, linalg::Trans::Yes);
+  linalg::symmetrize_from_upper(out);
+  return out;
+}
+
+// The code's get_bincounts: counts[l], l = 1..m-1, is the number of rows whose norm u (in units of
+// r) lies in (2^-l, 2^(1-l)]; rows at or below 2^(1-m) are not counted.
+std::vector<double> norm_histogram(const Matrix &x, double r, int64_t m) {
+  std::vector<double> counts(static_cast<size_t>(m), 0.0);
+  for (int64_t i = 0; i < x.rows(); ++i) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < x.cols(); ++j) sum += x(i, j) * x(i, j);
+    const double u = std::sqrt(sum) / r;
+    int64_t l = 1;
+    while (l < m && !(u > std::ldexp(1.0, static_cast<int>(-l)))) ++l;
+    if (l < m) counts[static_cast<size_t>(l)] += 1.0;
+  }
+  return counts;
+}
+
+// Adaptive's error bounds (the code's AdaptiveCov), in units of r^2 for a clipping radius r 2^-q:
+// Separate 2^-q sep1 + 4^-q sep2, Gauss 4^-q gauss1 (the code's get_diff2 compares against
+// 2^-q gauss1 during the search; kept as published).
+struct ErrorBounds {
+  double sep1, sep2, gauss1;
+};
+
+ErrorBounds error_bounds(const DlyRequest &request, double rho_covariance, double trace_unit) {
+  const double beta1 = 0.75 * request.beta;
+  const double eta = privacy::coinpress_clip_radius(request.dim, 0.5 * beta1);
+  const double nu = privacy::dly_wigner_spectral_bound(request.dim, 0.5 * beta1);
+  const double omega = privacy::dly_wigner_frobenius_bound(request.dim, beta1);
+  const double n = static_cast<double>(request.n);
+  return {std::pow(2.0, 1.25) * std::sqrt(trace_unit) / std::sqrt(n) /
+              std::pow(rho_covariance, 0.25) * std::sqrt(nu) / 6.0,
+          std::sqrt(2.0) * eta / std::sqrt(rho_covariance) / n,
+          omega / (std::sqrt(rho_covariance) * n)};
+}
+
+// The sparse vector technique over the queries q = 0..m-1 (the code's SVT with get_diff2): the
+// first q whose bias-minus-noise score, plus Lap(4 / eps), reaches the threshold 0 + Lap(2 / eps);
+// m if none does. Each score has sensitivity 1 (a row moves between two histogram bins, and
+// contributes at most 4^(1-l) - 4^-q <= 1 to one score).
+int64_t svt_index(const std::vector<double> &counts, const ErrorBounds &b, double n, double eps,
+                  random::Rng &rng) {
+  using namespace privacy::upward;
+  const double threshold = random::laplace(rng, div_up(2.0, eps));
+  const double query_scale = div_up(4.0, eps);
+  const int64_t m = static_cast<int64_t>(counts.size());
+  double weighted = 0.0;  // sum_{l <= q} counts[l] 4^(1-l)
+  double count = 0.0;     // sum_{l <= q} counts[l]
+  for (int64_t q = 0; q < m; ++q) {
+    weighted += counts[static_cast<size_t>(q)] * std::ldexp(1.0, static_cast<int>(2 - 2 * q));
+    count += counts[static_cast<size_t>(q)];
+    const double two_q = std::ldexp(1.0, static_cast<int>(-q));
+    const double bias = (weighted - count * two_q * two_q) / n;
+    const double noise = std::min(two_q * b.gauss1, two_q * b.sep1 + two_q * two_q * b.sep2);
+    if (n * (bias - noise) + random::laplace(rng, query_scale) >= threshold) return q;
+  }
+  return m;
+}
+
+}  // namespace
+
+DlyReceipt dly_plan(const DlyRequest &request) {
+  if (request.variant != DlyVariant::Gauss && request.variant != DlyVariant::Separate &&
+      request.variant != DlyVariant::Adaptive)
+    fail(DPCOV_E_INVALID_ARGUMENT, "unknown Dong-Liang-Yi variant ",
+         static_cast<int32_t>(request.variant));
+  check::dimension(request.dim, "d");
+  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  check::positive_finite(request.rho, "rho");
+  check::positive_finite(request.radius, "r");
+  check::finite(request.beta, "beta");
+  if (!(request.beta > 0.0 && request.beta < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", request.beta);
+  check::delta(request.delta);
+  DlyReceipt r;
+  r.variant = request.variant;
+  r.dim = request.dim;
+  r.n = request.n;
+  r.rho = request.rho;
+  r.radius = request.radius;
+  r.beta = request.beta;
+  r.delta = request.delta;
+  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  if (request.variant == DlyVariant::Adaptive) {
+    // rho / 8 (trace) + rho / 8 (SVT) + 3 rho / 4 rounded down <= rho.
+    r.rho_covariance = privacy::upward::mul_down(0.75, request.rho);
+    r.trace_sigma = privacy::dly_trace_sigma(request.rho, request.radius, request.n);
+    r.svt_epsilon = privacy::dly_svt_epsilon(request.rho);
+    // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79.
+    r.svt_queries = 1 + std::min<int64_t>(79, request.dim * std::min<int64_t>(request.n, 79));
+  } else {
+    r.rho_covariance = request.rho;
+  }
+  return r;
+}
+
+DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
+  DlyReceipt receipt = dly_plan(request);
+  if (rows.rows != request.n || rows.cols != request.dim)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+         rows.rows, " x ", rows.cols);
+  check::all_finite(rows, "rows");
+  const double r = request.radius;
+  Matrix x = Matrix::from(rows);
+  clip_rows(x, r);
+  Matrix s = second_moment(x);
+  DlyVariant branch = request.variant;
+  double radius = r;
+  if (request.variant == DlyVariant::Adaptive) {
+    double trace = 0.0;
+    for (int64_t i = 0; i < request.dim; ++i) trace += s(i, i);
+    const double n = static_cast<double>(request.n);
+    const double noisy_trace = trace + receipt.trace_sigma * random::standard_normal(rng) +
+                               r * r * privacy::dly_trace_offset(request.rho, request.beta) / n;
+    const double trace_unit = std::clamp(noisy_trace / (r * r), 1e-16, 1.0);
+    const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit);
+    const int64_t j = svt_index(norm_histogram(x, r, receipt.svt_queries), b, n,
+                                receipt.svt_epsilon, rng);
+    const double scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
+    radius = r * scale;
+    const double q2 = std::ldexp(1.0, static_cast<int>(-j));  // 2^k2 with k2 = -j
+    const double separate_bound = q2 * b.sep1 + q2 * q2 * b.sep2;
+    const double gauss_bound = q2 * q2 * b.gauss1;
+    branch = separate_bound >= gauss_bound ? DlyVariant::Gauss : DlyVariant::Separate;
+    if (scale < 1.0) {
+      clip_rows(x, radius);
+      s = second_moment(x);
+    }
+  }
+  Matrix out;
+  const double upper = radius * radius;
+  if (branch == DlyVariant::Gauss) {
+    receipt.sigma_matrix = privacy::dly_gauss_sigma(receipt.rho_covariance, radius, request.n);
+    out = postprocess::clip_eigenvalues(gauss_release(s, receipt.sigma_matrix, rng), 0.0, upper);
+  } else {
+    const double half = 0.5 * receipt.rho_covariance;  // exact
+    receipt.sigma_matrix = privacy::dly_gauss_sigma(half, radius, request.n);
+    receipt.sigma_eigenvalues = receipt.sigma_matrix;
+    out = separate_release(s, receipt.sigma_matrix, upper, rng);
+  }
+  receipt.branch = static_cast<int32_t>(branch);
+  receipt.clip_radius = radius;
+  receipt.seed_fixed = rng.seed_fixed();
+  return {std::move(out), std::move(receipt)};
+}
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,71 @@
+// Dong, Liang & Yi, "Differentially Private Covariance Revisited" (NeurIPS 2022): the covariance
+// X^T X / n of n rows of norm <= r, rho-zCDP under replace-one with n public
+// (proofs/dong_liang_yi.md). Three variants, as in the authors' code (adaptive/algos.py):
+// - Gauss: X^T X / n + symmetric N(0, sigma^2), sigma = r^2 / (n sqrt(rho));
+// - Separate (Alg. 1): the eigenvalues of X^T X / n plus N(0, 2 r^4 / (n^2 rho)) each (rho / 2),
+//   with the eigenvectors of a Gauss release at rho / 2;
+// - Adaptive (Alg. 3): a private trace (rho / 8) bounds the error of each branch; the sparse
+//   vector technique (rho / 8) picks the clipping radius r~ = r 2^{1-j} that balances clipping bias
+//   against noise over the private histogram of row norms; then Gauss or Separate, whichever has
+//   the smaller error bound, on the rows clipped to r~ (3 rho / 4).
+// Every variant clips its rows to r first (part of the mechanism) and clamps the released
+// eigenvalues to [0, r^2] (r~^2 for Adaptive; post-processing, the code's b_fleig = True).
+#pragma once
+
+#include <cstdint>
+
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::mechanisms {
+
+enum class DlyVariant : int32_t { Gauss = 0, Separate = 1, Adaptive = 2 };
+
+struct DlyRequest {
+  DlyVariant variant = DlyVariant::Adaptive;
+  int64_t dim = 0;      // d >= 1
+  int64_t n = 0;        // rows, >= 1 (public)
+  double rho = 0.0;     // total zCDP budget, finite and > 0
+  double radius = 1.0;  // r: the public bound on row norms, finite and > 0
+  double beta = 0.1;    // failure probability of Adaptive's error bounds, in (0, 1)
+  double delta = 1e-6;  // delta of the (epsilon, delta) the receipt reports, in (0, 1)
+};
+
+struct DlyReceipt {
+  DlyVariant variant = DlyVariant::Adaptive;
+  int64_t dim = 0;
+  int64_t n = 0;
+  double rho = 0.0;
+  double radius = 0.0;
+  double beta = 0.0;
+  double epsilon = 0.0;  // rho-zCDP as (epsilon, delta)-DP (privacy::zcdp_epsilon)
+  double delta = 0.0;
+  double rho_covariance = 0.0;  // the budget of the final Gauss or Separate release
+  double trace_sigma = 0.0;     // Adaptive only
+  double svt_epsilon = 0.0;     // Adaptive only
+  int64_t svt_queries = 0;      // Adaptive only
+  // Release only: outputs of the private steps (covered by the budget), 0 in a plan.
+  int32_t branch = -1;          // the DlyVariant of the final release (Gauss or Separate)
+  double clip_radius = 0.0;     // r~ (= r except for Adaptive)
+  double sigma_matrix = 0.0;    // Gauss noise sigma of the final release (at r~)
+  double sigma_eigenvalues = 0.0;  // Separate's eigenvalue noise sigma (at r~), else 0
+  bool seed_fixed = false;
+
+  bool operator==(const DlyReceipt &) const = default;
+};
+
+struct DlyRelease {
+  Matrix covariance;  // d x d, exactly symmetric, eigenvalues in [0, r~^2]
+  DlyReceipt receipt;
+};
+
+// Every data-independent constant, without data or randomness. Throws DPCOV_E_INVALID_ARGUMENT,
+// DPCOV_E_NON_FINITE or DPCOV_E_DIMENSION naming the argument out of range.
+DlyReceipt dly_plan(const DlyRequest &request);
+
+// The release on the n x d `rows` (any layout; finite). Rows of norm > r are scaled to norm r.
+// Throws as dly_plan(), DPCOV_E_DIMENSION if `rows` is not n x d, DPCOV_E_NON_FINITE, and
+// DPCOV_E_NUMERICAL if an eigendecomposition fails.
+DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng);
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,80 @@
+#include "dong_liang_yi.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../check.hpp"
+#include "upward.hpp"
+#include "zcdp.hpp"
+
+namespace dpcov::privacy {
+
+namespace {
+
+void check_n(int64_t n) {
+  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+}
+
+void check_beta(double beta) {
+  check::finite(beta, "beta");
+  if (!(beta > 0.0 && beta < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", beta);
+}
+
+}  // namespace
+
+double dly_gauss_sigma(double rho, double radius, int64_t n) {
+  check::positive_finite(radius, "r");
+  check_n(n);
+  using namespace upward;
+  const double sensitivity = div_up(mul_up(sqrt_up(2.0), mul_up(radius, radius)),
+                                    static_cast<double>(n));
+  return zcdp_gaussian_sigma(rho, sensitivity);
+}
+
+double dly_trace_sigma(double rho, double radius, int64_t n) {
+  check::positive_finite(radius, "r");
+  check_n(n);
+  using namespace upward;
+  const double sensitivity = div_up(mul_up(radius, radius), static_cast<double>(n));
+  // rho / 8 is exact (a power of two) unless it underflows, which positive_finite excludes for
+  // any rho the caller can use; zcdp_gaussian_sigma checks it again.
+  return zcdp_gaussian_sigma(rho / 8.0, sensitivity);
+}
+
+double dly_svt_epsilon(double rho) {
+  check::positive_finite(rho, "rho");
+  // eps = sqrt(2 (rho / 8)) = sqrt(rho / 4), rounded down.
+  const double q = rho / 4.0;
+  const double s = std::sqrt(q);
+  return std::fma(s, s, -q) > 0.0 ? upward::bump_down(s) : s;
+}
+
+double dly_wigner_spectral_bound(int64_t dim, double beta) {
+  check::dimension(dim, "d");
+  check_beta(beta);
+  // At d = 1 the code's formula is 0 / 0 (theta = 0); the matrix is then one N(0, 1) entry, whose
+  // tail bound is the last term alone.
+  if (dim == 1) return std::sqrt(2.0 * std::log(2.0 / beta));
+  const double d = static_cast<double>(dim);
+  const double theta = std::min(std::pow(std::log(d) / d, 0.3), 0.5);
+  const double bound = (1.0 + theta) * (2.0 * std::sqrt(d) + 6.0 * std::sqrt(std::log(d)) /
+                                                                  std::sqrt(std::log1p(theta)));
+  return bound + std::sqrt(2.0 * std::log(2.0 / beta));
+}
+
+double dly_wigner_frobenius_bound(int64_t dim, double beta) {
+  check::dimension(dim, "d");
+  check_beta(beta);
+  const double d = static_cast<double>(dim);
+  const double l = std::log(2.0 / beta);
+  return std::sqrt(d * d + 2.0 * std::sqrt(d * l) * (1.0 + std::sqrt(2.0 * (d - 1.0))) + 6.0 * l);
+}
+
+double dly_trace_offset(double rho, double beta) {
+  check::positive_finite(rho, "rho");
+  check_beta(beta);
+  return std::sqrt(8.0 / rho * std::log(8.0 / beta));
+}
+
+}  // namespace dpcov::privacy

@@ -1,0 +1,63 @@
+"""Checks the Dong-Liang-Yi constants (proofs/dong_liang_yi.md) against mpmath at 50 digits.
+
+Usage: dong_liang_yi.py <dly_constants program>
+- the budget: Gauss and Separate spend rho on the covariance; Adaptive 3 rho / 4 (rounded down),
+  and rho / 8 + rho / 8 + rho_covariance <= rho;
+- the trace sigma: not below 2 r^2 / (n sqrt(rho)), within 1e-15;
+- the SVT epsilon: not above sqrt(rho) / 2, within 1e-15;
+- the number of SVT queries 1 + min(79, d n);
+- the receipt's epsilon: within 1e-9 above the Canonne-Kamath-Steinke infimum (coinpress.py).
+The Gaussian sigmas of the final release depend on the private radius, so they are recomputed in
+the unit test from dly_gauss_sigma (tests/unit/dong_liang_yi_test.cpp).
+"""
+import random
+import sys
+
+from mpmath import mp, mpf, sqrt
+
+from coinpress import exact_epsilon
+from receipts import Checker, plan as run
+
+mp.dps = 50
+
+
+def main(program):
+    c = Checker("dong_liang_yi")
+    rng = random.Random(20261124)
+    cases = [(2, 1000, 10, 0.1, 1.0, 0.1, 1e-6), (1, 16000, 800, 0.1, 1.0, 0.1, 1e-6),
+             (0, 4000, 50, 0.1, 1.0, 0.1, 1e-6)]
+    for _ in range(30):
+        cases.append((rng.randint(0, 2), rng.randint(1, 10 ** 6), rng.randint(1, 1000),
+                      10 ** rng.uniform(-3, 1), 10 ** rng.uniform(-2, 2), rng.uniform(0.01, 0.9),
+                      10 ** rng.uniform(-10, -2)))
+    results = run(program, [" ".join(repr(v) for v in case) for case in cases])
+    for (variant, n, d, rho, r, beta, delta), got in zip(cases, results):
+        what = f"variant={variant} n={n} d={d} rho={rho!r} r={r!r}"
+        c.status(got, "DPCOV_OK", what)
+        rho_m = mpf(rho)
+        if variant == 2:
+            c.ok(mpf(got["rho_covariance"]) <= 3 * rho_m / 4, "3 rho / 4 rounded down " + what)
+            c.close(got["rho_covariance"], 3 * rho_m / 4, 1e-15, "rho_covariance " + what)
+            c.ok(rho_m / 8 + rho_m / 8 + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
+            exact = 2 * mpf(r) ** 2 / (n * sqrt(rho_m))
+            c.not_below(got["trace_sigma"], exact, "trace sigma " + what)
+            c.close(got["trace_sigma"], exact, 1e-15, "trace sigma " + what)
+            c.ok(mpf(got["svt_epsilon"]) <= sqrt(rho_m) / 2, "svt epsilon rounded down " + what)
+            c.close(got["svt_epsilon"], sqrt(rho_m) / 2, 1e-15, "svt epsilon " + what)
+            c.ok(got["svt_queries"] == 1 + min(79, d * n), "svt queries " + what)
+        else:
+            c.ok(got["rho_covariance"] == rho and got["trace_sigma"] == 0, "no split " + what)
+        c.ok(got["branch"] == -1, "a plan has no branch " + what)
+        exact = exact_epsilon(rho, delta)
+        c.not_below(got["epsilon"], exact, "epsilon " + what)
+        c.close(got["epsilon"], exact, 1e-9, "epsilon " + what)
+    bad = ["3 100 10 0.1 1 0.1 1e-6", "2 0 10 0.1 1 0.1 1e-6", "2 100 0 0.1 1 0.1 1e-6",
+           "2 100 10 0 1 0.1 1e-6", "2 100 10 0.1 0 0.1 1e-6", "2 100 10 0.1 1 1 1e-6",
+           "2 100 10 0.1 1 0.1 0"]
+    for request, got in zip(bad, run(program, bad)):
+        c.ok(got["status"] != "DPCOV_OK", "refused: " + request)
+    c.exit()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,5 +1,6 @@
 // C ABI of AdaSSP (dpcov/adassp.h).
 #include "dpcov/adassp.h"
+#include "struct_size.hpp"
 
 #include <cstring>
 #include <vector>
@@ -20,10 +21,7 @@ size_t at(int64_t i) { return static_cast<size_t>(i); }
 mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
   mech::AdasspOptions options;
   if (params == nullptr) return options;
-  if (params->struct_size < sizeof(dpcov_adassp_params))
-    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to sizeof(dpcov_adassp_params) = ",
-         sizeof(dpcov_adassp_params), " (use dpcov_adassp_params_default), got ",
-         params->struct_size);
+  dpcov::capi::struct_bytes(params, "params");
   options.neighbour = static_cast<dpcov::privacy::Neighbour>(params->neighbour);
   options.calibration = static_cast<mech::AdasspCalibration>(params->calibration);
   options.rho = params->rho;
@@ -110,11 +108,7 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
                                         int64_t ld_xtx, double *released_xty,
                                         dpcov_adassp_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    check::not_null(receipt, "receipt");
-    if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
-      fail(DPCOV_E_INVALID_ARGUMENT,
-           "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
-           sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+    dpcov::capi::struct_bytes(receipt, "receipt");
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
     if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
@@ -146,7 +140,7 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
     if (released_xty != nullptr)
       for (int64_t i = 0; i < p; ++i) released_xty[i] = fit.xty[at(i)];
     rng->rng = local;
-    *receipt = written;
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

@@ -1,5 +1,6 @@
 // C ABI of the privacy auditor (dpcov/audit.h).
 #include "dpcov/audit.h"
+#include "struct_size.hpp"
 
 #include <cmath>
 
@@ -18,21 +19,14 @@ dpcov_audit_params audit_params(const dpcov_audit_params *params) {
   dpcov_audit_params p;
   dpcov_audit_params_default(&p);
   if (params == nullptr) return p;
-  if (params->struct_size < sizeof(dpcov_audit_params))
-    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be at least ",
-         sizeof(dpcov_audit_params), " (use dpcov_audit_params_default), got ",
-         params->struct_size);
-  p = *params;
+  p = dpcov::capi::read_struct(params, p, "params");
   audit::dataset_kind(p.dataset);
   audit::neighbour_kind(p.neighbour_kind);
   return p;
 }
 
 void check_result_output(const dpcov_audit_result *result) {
-  dpcov::check::not_null(result, "result");
-  if (result->struct_size < sizeof(dpcov_audit_result))
-    fail(DPCOV_E_INVALID_ARGUMENT, "result->struct_size must be at least ",
-         sizeof(dpcov_audit_result), ", got ", result->struct_size);
+  dpcov::capi::struct_bytes(result, "result");
 }
 
 audit::Settings settings_of(const dpcov_audit_params &p) {
@@ -82,7 +76,7 @@ void run(mech::MechanismId id, const mech::Request &request, const audit::PairSt
          const audit::Settings &settings, dpcov_audit_result *result) {
   const mech::Request audited = audit::request_for_pair(id, request, pair);
   const audit::AuditReport report = audit::audit_mechanism(id, audited, pair, settings);
-  *result = c_result(report, result->struct_size);
+  dpcov::capi::write_struct(result, c_result(report, result->struct_size));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // C ABI of CoinPress and the zCDP conversion (dpcov/coinpress.h).
 #include "dpcov/coinpress.h"
+#include "struct_size.hpp"
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/coinpress.hpp"
@@ -14,10 +15,7 @@ namespace check = dpcov::check;
 namespace mech = dpcov::mechanisms;
 
 mech::CoinpressRequest request_from(int64_t n, int64_t dim, const dpcov_coinpress_params *params) {
-  check::not_null(params, "params");
-  if (params->struct_size < sizeof(dpcov_coinpress_params))
-    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to ",
-         sizeof(dpcov_coinpress_params), ", got ", params->struct_size);
+  dpcov::capi::struct_bytes(params, "params");
   mech::CoinpressRequest r;
   r.dim = dim;
   r.n = n;
@@ -30,10 +28,7 @@ mech::CoinpressRequest request_from(int64_t n, int64_t dim, const dpcov_coinpres
 }
 
 void check_receipt(const dpcov_coinpress_receipt *receipt) {
-  check::not_null(receipt, "receipt");
-  if (receipt->struct_size < sizeof(dpcov_coinpress_receipt))
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ",
-         sizeof(dpcov_coinpress_receipt), ", got ", receipt->struct_size);
+  dpcov::capi::struct_bytes(receipt, "receipt");
 }
 
 dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct_size) {
@@ -79,7 +74,7 @@ dpcov_status dpcov_coinpress_plan(int64_t n, int64_t dim, const dpcov_coinpress_
   return dpcov::capi::guarded([&] {
     check_receipt(receipt);
     const mech::CoinpressReceipt r = mech::coinpress_plan(request_from(n, dim, params));
-    *receipt = c_receipt(r, receipt->struct_size);
+    dpcov::capi::write_struct(receipt, c_receipt(r, receipt->struct_size));
   });
 }
 
@@ -100,7 +95,7 @@ dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim, con
     check::finite_result(release.covariance.view(), "released matrix");
     for (int64_t j = 0; j < dim; ++j)
       for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
-    *receipt = c_receipt(release.receipt, receipt->struct_size);
+    dpcov::capi::write_struct(receipt, c_receipt(release.receipt, receipt->struct_size));
   });
 }
 

@@ -1,5 +1,6 @@
 // C ABI of the Dong-Liang-Yi mechanisms (dpcov/dong_liang_yi.h).
 #include "dpcov/dong_liang_yi.h"
+#include "struct_size.hpp"
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/dong_liang_yi.hpp"
@@ -18,9 +19,7 @@ mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *pa
   r.n = n;
   r.rho = 0.1;
   if (params != nullptr) {
-    if (params->struct_size < sizeof(dpcov_dly_params))
-      fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be set to ",
-           sizeof(dpcov_dly_params), ", got ", params->struct_size);
+    dpcov::capi::struct_bytes(params, "params");
     r.variant = static_cast<mech::DlyVariant>(params->variant);
     r.rho = params->rho;
     r.radius = params->radius;
@@ -31,10 +30,7 @@ mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *pa
 }
 
 void check_receipt(const dpcov_dly_receipt *receipt) {
-  check::not_null(receipt, "receipt");
-  if (receipt->struct_size < sizeof(dpcov_dly_receipt))
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ",
-         sizeof(dpcov_dly_receipt), ", got ", receipt->struct_size);
+  dpcov::capi::struct_bytes(receipt, "receipt");
 }
 
 dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
@@ -81,7 +77,8 @@ dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_params *para
                             dpcov_dly_receipt *receipt) {
   return dpcov::capi::guarded([&] {
     check_receipt(receipt);
-    *receipt = c_receipt(mech::dly_plan(request_from(n, dim, params)), receipt->struct_size);
+    dpcov::capi::write_struct(
+        receipt, c_receipt(mech::dly_plan(request_from(n, dim, params)), receipt->struct_size));
   });
 }
 
@@ -101,7 +98,7 @@ dpcov_status dpcov_dly_release(int32_t layout, int64_t n, int64_t dim, const dou
     check::finite_result(release.covariance.view(), "released matrix");
     for (int64_t j = 0; j < dim; ++j)
       for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
-    *receipt = c_receipt(release.receipt, receipt->struct_size);
+    dpcov::capi::write_struct(receipt, c_receipt(release.receipt, receipt->struct_size));
   });
 }
 

@@ -1,6 +1,7 @@
 // C ABI of the estimators on released matrices (dpcov/estimators.h). Every argument is checked
 // before any work, and outputs are written only after the computation has succeeded.
 #include "dpcov/estimators.h"
+#include "struct_size.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -33,15 +34,6 @@ ConstMatrixView symmetric_input(int32_t layout, int64_t d, const double *a, int6
   check::symmetric(v, name);
   check::all_finite(v, name);
   return v;
-}
-
-// A struct the caller passes in or out must declare at least the size of the fields this version
-// reads or writes.
-void check_struct_size(size_t struct_size, size_t required, const char *name) {
-  if (struct_size < required)
-    fail(DPCOV_E_INVALID_ARGUMENT, name,
-         "->struct_size must be set to sizeof the struct (at least ", required, "), got ",
-         struct_size);
 }
 
 bool flag(int32_t value, const char *name) {
@@ -128,8 +120,7 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
     spec.rows = n;
     spec.features.assign(features, features + num_features);
     if (params != nullptr) {
-      check_struct_size(params->struct_size,
-                        offsetof(dpcov_regression_params, level) + sizeof(double), "params");
+      dpcov::capi::struct_bytes(params, "params");
       spec.intercept_column = params->intercept_column;
       spec.ridge = params->ridge;
       spec.level = params->level;
@@ -137,9 +128,7 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
     est::validate(spec, d);
     check::not_null(coefficients, "coefficients");
     if (summary != nullptr)
-      check_struct_size(summary->struct_size,
-                        offsetof(dpcov_regression_summary, rss_clamped) + sizeof(int32_t),
-                        "summary");
+      dpcov::capi::struct_bytes(summary, "summary");
 
     const est::RegressionResult r = est::regress(view, spec);
     dpcov::capi::check_regression_result(r);
@@ -246,8 +235,7 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
     est::GlassoOptions options;
     options.rho = rho;
     if (params != nullptr) {
-      check_struct_size(params->struct_size,
-                        offsetof(dpcov_glasso_params, max_iter) + sizeof(int64_t), "params");
+      dpcov::capi::struct_bytes(params, "params");
       options.penalize_diagonal = flag(params->penalize_diagonal, "params->penalize_diagonal");
       options.tol = params->tol;
       options.max_iter = params->max_iter;
@@ -262,8 +250,7 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
     if (covariance != nullptr)
       out_covariance = check::output_matrix(layout, d, d, covariance, ldc, "covariance");
     if (info != nullptr)
-      check_struct_size(info->struct_size, offsetof(dpcov_glasso_info, start) + sizeof(int32_t),
-                        "info");
+      dpcov::capi::struct_bytes(info, "info");
 
     const est::GlassoResult r =
         est::graphical_lasso(Matrix::from(vs), options, warm_start != nullptr ? &warm : nullptr);
@@ -334,8 +321,7 @@ DPCOV_API dpcov_status dpcov_metric_support_recovery(int32_t layout, int64_t d,
     const MetricPair m =
         metric_inputs(layout, d, d, estimate, lde, truth, ldt, "estimate", "truth");
     check::not_null(out, "out");
-    check_struct_size(out->struct_size, offsetof(dpcov_support_recovery, recall) + sizeof(double),
-                      "out");
+    dpcov::capi::struct_bytes(out, "out");
     const est::SupportRecovery s = est::support_recovery(m.a, m.b, threshold);
     out->true_positives = s.true_positives;
     out->false_positives = s.false_positives;

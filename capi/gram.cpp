@@ -1,5 +1,6 @@
 // C ABI of the Gram accumulator (dpcov/gram.h).
 #include "dpcov/gram.h"
+#include "struct_size.hpp"
 
 #include <new>
 
@@ -67,9 +68,7 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
     dpcov::check::not_null(info, "info");
-    if (info->struct_size < offsetof(dpcov_gram_info, bound) + sizeof(double))
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "info->struct_size must be set to sizeof(dpcov_gram_info) = ",
-                  sizeof(dpcov_gram_info), ", got ", info->struct_size);
+    dpcov::capi::struct_bytes(info, "info");
     const dpcov::GramCounts &c = gram->acc.counts();
     info->dim = gram->acc.dim();
     info->rows = c.rows;
@@ -84,9 +83,7 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(out, "out");
     dpcov::check::not_null(info, "info");
-    if (info->struct_size < offsetof(dpcov_gram_info, bound) + sizeof(double))
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "info->struct_size must be set to sizeof(dpcov_gram_info) = ",
-                  sizeof(dpcov_gram_info), ", got ", info->struct_size);
+    dpcov::capi::struct_bytes(info, "info");
     dpcov::check::dimension(info->dim, "info->dim");
     const dpcov::ConstMatrixView view =
         dpcov::check::matrix(layout, info->dim, info->dim, g, ldg, "g");

@@ -1,5 +1,6 @@
 // dpcov/ledger.h over the kernel's ledger (core/privacy/ledger.hpp).
 #include "dpcov/ledger.h"
+#include "struct_size.hpp"
 
 #include <new>
 
@@ -16,11 +17,7 @@ namespace {
 
 dpcov::privacy::Charge checked_charge(const dpcov_ledger *ledger, const dpcov_receipt *receipt) {
   dpcov::check::not_null(ledger, "ledger");
-  dpcov::check::not_null(receipt, "receipt");
-  if (receipt->struct_size < sizeof(dpcov_receipt))
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be at least ",
-                sizeof(dpcov_receipt), ", got ", receipt->struct_size);
-  return dpcov::privacy::charge_of(*receipt);
+  return dpcov::privacy::charge_of(dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt"));
 }
 
 }  // namespace
@@ -59,12 +56,7 @@ DPCOV_API dpcov_status dpcov_ledger_get_spent(const dpcov_ledger *ledger,
                                               dpcov_ledger_spent *spent) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(ledger, "ledger");
-    dpcov::check::not_null(spent, "spent");
-    if (spent->struct_size < sizeof(dpcov_ledger_spent))
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "spent->struct_size must be set to ",
-                  sizeof(dpcov_ledger_spent), ", got ", spent->struct_size);
-    dpcov_ledger_spent value = ledger->ledger.spent();
-    value.struct_size = spent->struct_size;
-    *spent = value;
+    dpcov::capi::struct_bytes(spent, "spent");
+    dpcov::capi::write_struct(spent, ledger->ledger.spent());
   });
 }

@@ -1,5 +1,6 @@
 // C ABI of the Gram-input mechanisms (dpcov/mechanism.h).
 #include "dpcov/mechanism.h"
+#include "struct_size.hpp"
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/mechanism.hpp"
@@ -27,10 +28,7 @@ namespace dpcov::capi {
 mechanisms::Options options_from(const dpcov_mechanism_params *params) {
   mechanisms::Options options;
   if (params == nullptr) return options;
-  if (params->struct_size < sizeof(dpcov_mechanism_params))
-    fail(DPCOV_E_INVALID_ARGUMENT, "params->struct_size must be at least ",
-         sizeof(dpcov_mechanism_params), " (use dpcov_mechanism_params_default), got ",
-         params->struct_size);
+  struct_bytes(params, "params");
   options.neighbour = static_cast<dpcov::privacy::Neighbour>(
       checked_enum(params->neighbour, DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE,
                    "params->neighbour"));
@@ -79,7 +77,7 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);
-  *receipt = written;
+  dpcov::capi::write_struct(receipt, written);
 }
 
 }  // namespace
@@ -133,7 +131,7 @@ DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int6
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     const mech::Receipt planned =
         mech::plan(id, request_from(dim, n, bound, epsilon, delta, params));
-    *receipt = dpcov::capi::c_receipt(planned, receipt);
+    dpcov::capi::write_struct(receipt, dpcov::capi::c_receipt(planned, receipt));
   });
 }
 

@@ -1,5 +1,6 @@
 // C ABI of private OLS inference (dpcov/ols.h).
 #include "dpcov/ols.h"
+#include "struct_size.hpp"
 
 #include <cstddef>
 #include <utility>
@@ -44,9 +45,7 @@ est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t 
   spec.features.assign(features, features + num_features);
   spec.rows = n;
   if (reg_params != nullptr) {
-    if (reg_params->struct_size < offsetof(dpcov_regression_params, level) + sizeof(double))
-      fail(DPCOV_E_INVALID_ARGUMENT, "reg_params->struct_size must be set to ",
-           sizeof(dpcov_regression_params), ", got ", reg_params->struct_size);
+    dpcov::capi::struct_bytes(reg_params, "reg_params");
     if (reg_params->ridge != 0.0)
       fail(DPCOV_E_INVALID_ARGUMENT, "private OLS inference takes no ridge penalty; got ",
            reg_params->ridge);
@@ -69,10 +68,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     check::not_null(coefficients, "coefficients");
     const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
-    if (summary != nullptr &&
-        summary->struct_size < offsetof(dpcov_regression_summary, rss_clamped) + sizeof(int32_t))
-      fail(DPCOV_E_INVALID_ARGUMENT, "summary->struct_size must be set to ",
-           sizeof(dpcov_regression_summary), ", got ", summary->struct_size);
+    if (summary != nullptr) dpcov::capi::struct_bytes(summary, "summary");
     const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 
     // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
@@ -101,7 +97,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
       summary->t_critical = r.t_critical;
       summary->rss_clamped = r.rss_clamped ? 1 : 0;
     }
-    *receipt = written;
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

@@ -1,5 +1,6 @@
 // C ABI of the Wang-Huai-Xu private graphical lasso (dpcov/private_glasso.h).
 #include "dpcov/private_glasso.h"
+#include "struct_size.hpp"
 
 #include <cstddef>
 
@@ -23,17 +24,10 @@ mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon,
   return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 }
 
-void check_size(size_t struct_size, size_t required, const char *name) {
-  if (struct_size < required)
-    fail(DPCOV_E_INVALID_ARGUMENT, name, "->struct_size must be set to sizeof the struct (at least ",
-         required, "), got ", struct_size);
-}
-
 est::GlassoOptions glasso_options(const dpcov_glasso_params *params) {
   est::GlassoOptions options;
   if (params == nullptr) return options;
-  check_size(params->struct_size, offsetof(dpcov_glasso_params, max_iter) + sizeof(int64_t),
-             "glasso_params");
+  dpcov::capi::struct_bytes(params, "glasso_params");
   if (params->penalize_diagonal != 0 && params->penalize_diagonal != 1)
     fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params->penalize_diagonal must be 0 or 1, got ",
          params->penalize_diagonal);
@@ -56,7 +50,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_plan(int32_t mechanism, int64_t dim,
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     const mech::Receipt planned = mech::plan_private_glasso(
         id, request_from(dim, n, bound, epsilon, delta, params), rho);
-    *receipt = dpcov::capi::c_receipt(planned, receipt);
+    dpcov::capi::write_struct(receipt, dpcov::capi::c_receipt(planned, receipt));
   });
 }
 
@@ -79,7 +73,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
            "convergence of a solve on the exact data is not private");
     const est::GlassoOptions options = glasso_options(glasso_params);
     if (info != nullptr)
-      check_size(info->struct_size, offsetof(dpcov_glasso_info, start) + sizeof(int32_t), "info");
+      dpcov::capi::struct_bytes(info, "info");
     dpcov::check::dimension(dim, "dimension d");
     const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
     const dpcov::MatrixView out =
@@ -98,7 +92,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
       info->duality_gap = result.solve.duality_gap;
       info->start = static_cast<int32_t>(result.solve.start);
     }
-    *receipt = written;
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

@@ -1,4 +1,5 @@
 #include "receipt_writer.hpp"
+#include "struct_size.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -11,10 +12,7 @@
 namespace dpcov::capi {
 
 void check_receipt_output(const dpcov_receipt *out) {
-  check::not_null(out, "receipt");
-  if (out->struct_size < sizeof(dpcov_receipt))
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to sizeof(dpcov_receipt) = ",
-         sizeof(dpcov_receipt), ", got ", out->struct_size);
+  struct_bytes(out, "receipt");
 }
 
 dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out) {
@@ -92,19 +90,16 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
   return c;
 }
 
-estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *receipt, int64_t d) {
-  check::not_null(receipt, "receipt");
-  if (receipt->struct_size < offsetof(dpcov_receipt, dof) + sizeof(double))
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->struct_size must be set to ", sizeof(dpcov_receipt),
-         ", got ", receipt->struct_size);
-  if (receipt->dim != d)
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt->dim, " but the release is ", d,
+estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *caller, int64_t d) {
+  const dpcov_receipt receipt = read_struct(caller, dpcov_receipt{}, "receipt");
+  if (receipt.dim != d)
+    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt.dim, " but the release is ", d,
          " x ", d);
   mechanisms::Receipt r;
-  r.mechanism = mechanisms::mechanism_id(receipt->mechanism);
-  r.sigma = receipt->sigma;
-  r.scale = receipt->scale;
-  r.dof = receipt->dof;
+  r.mechanism = mechanisms::mechanism_id(receipt.mechanism);
+  r.sigma = receipt.sigma;
+  r.scale = receipt.scale;
+  r.dof = receipt.dof;
   return estimators::release_noise(r);
 }
 

@@ -8,7 +8,7 @@
 namespace dpcov::capi {
 
 // Throws DPCOV_E_NULL_POINTER / DPCOV_E_INVALID_ARGUMENT unless `out` is non-null and its
-// struct_size covers this version's dpcov_receipt. Called before any work.
+// struct_size is at least the receipt's first shipped size (capi/struct_size.hpp). Called before any work.
 void check_receipt_output(const dpcov_receipt *out);
 
 // The C form of `receipt`, with struct_size copied from `out` (already checked). Built before

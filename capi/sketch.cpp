@@ -1,5 +1,6 @@
 // C ABI of the sketch accumulator and the JL releases formed from it (dpcov/sketch.h).
 #include "dpcov/sketch.h"
+#include "struct_size.hpp"
 
 #include <cstddef>
 
@@ -78,9 +79,7 @@ DPCOV_API dpcov_status dpcov_sketch_get_info(const dpcov_sketch *sketch, dpcov_g
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(sketch, "sketch");
     dpcov::check::not_null(info, "info");
-    if (info->struct_size < offsetof(dpcov_gram_info, bound) + sizeof(double))
-      fail(DPCOV_E_INVALID_ARGUMENT, "info->struct_size must be set to sizeof(dpcov_gram_info) = ",
-           sizeof(dpcov_gram_info), ", got ", info->struct_size);
+    dpcov::capi::struct_bytes(info, "info");
     const dpcov::GramCounts &c = sketch->acc.counts();
     info->dim = sketch->acc.dim();
     info->rows = c.rows;
@@ -145,7 +144,7 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     dpcov::check::finite_result(m.view(), "released matrix");
     if (sketch_out != nullptr) write_general(s, sketch_view);
     dpcov::write_symmetric_from_upper(m, out_view);
-    *receipt = written;
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

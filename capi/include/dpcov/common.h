@@ -33,6 +33,11 @@
  * cannot overflow.
  *
  * The library never keeps a pointer passed by the caller after the call returns.
+ *
+ * Structs that begin with `size_t struct_size` (set it to `sizeof` the struct) only ever grow at the
+ * end: the library accepts any struct_size from the struct's first released size up, reads an input
+ * struct and writes an output struct only up to the caller's struct_size, and refuses a smaller one
+ * with ::DPCOV_E_INVALID_ARGUMENT (docs/abi-policy.md).
  */
 #ifndef DPCOV_COMMON_H
 #define DPCOV_COMMON_H

@@ -186,7 +186,9 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
                                 receipt.svt_epsilon, rng);
     const double scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
     radius = r * scale;
-    const double q2 = std::ldexp(1.0, static_cast<int>(-j));  // 2^k2 with k2 = -j
+    // The bounds at the radius r~ the rows are clipped to (in units of r), or, as the authors'
+    // code, at 2^k2 = r~ / 2 with k2 = -j.
+    const double q2 = request.authors_code ? std::ldexp(1.0, static_cast<int>(-j)) : scale;
     const double separate_bound = q2 * b.sep1 + q2 * q2 * b.sep2;
     const double gauss_bound = q2 * q2 * b.gauss1;
     branch = separate_bound >= gauss_bound ? DlyVariant::Gauss : DlyVariant::Separate;

@@ -29,6 +29,10 @@ struct DlyRequest {
   double radius = 1.0;  // r: the public bound on row norms, finite and > 0
   double beta = 0.1;    // failure probability of Adaptive's error bounds, in (0, 1)
   double delta = 1e-6;  // delta of the (epsilon, delta) the receipt reports, in (0, 1)
+  // Adaptive only: choose the branch as the authors' code does, from the error bounds at r~ / 2
+  // instead of at the radius r~ the rows are clipped to (bench/dly_grid compares both). Utility
+  // only; the privacy is the same. Not in the C ABI.
+  bool authors_code = false;
 };
 
 struct DlyReceipt {

@@ -74,8 +74,8 @@ double error(const Matrix &x, const Matrix &release) {
 
 TEST(Dly, AdaptiveClipsRowsFarInsideTheBall) {
   // d = 50, n = 4000, rho = 0.1, every row of norm 1/8: Separate beats Gauss, and the private
-  // radius r~ (1/8 to 1/4 mostly; the sparse vector's noise sometimes stops it at 1/2) lets
-  // Adaptive beat both (their noise is scaled to r = 1): 0.0042 against 0.0064 at these seeds.
+  // radius r~ (1/8 to 1/4 mostly; the sparse vector's noise sometimes stops it at 1/2 or 1)
+  // lets Adaptive beat both (their noise is scaled to r = 1).
   const Matrix x = small_norm_rows(4000, 50, 5, 0);
   double err[3] = {0, 0, 0};
   mechanisms::DlyRequest request;
@@ -83,17 +83,19 @@ TEST(Dly, AdaptiveClipsRowsFarInsideTheBall) {
   request.n = 4000;
   request.rho = 0.1;
   random::Rng rng = random::Rng::from_seed(6);
+  int clipped = 0;
   for (int run = 0; run < 10; ++run)
     for (int v = 0; v < 3; ++v) {
       request.variant = static_cast<mechanisms::DlyVariant>(v);
       const mechanisms::DlyRelease r = mechanisms::dly_release(x.view(), request, rng);
       err[v] += error(x, r.covariance) / 10;
       if (v == 2) {
-        EXPECT_LE(r.receipt.clip_radius, 0.5);
+        clipped += r.receipt.clip_radius <= 0.5 ? 1 : 0;
         EXPECT_TRUE(r.receipt.branch == 0 || r.receipt.branch == 1);
       }
     }
   EXPECT_LT(err[1], err[0]);
+  EXPECT_GE(clipped, 8);
   EXPECT_LT(err[2], 0.8 * std::min(err[0], err[1]));
 }
 

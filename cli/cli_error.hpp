@@ -52,6 +52,20 @@ std::string concat(const Parts &...parts) {
   return out.str();
 }
 
+// Input text quoted in a message: at most `max_bytes` of it (cut at a UTF-8 character boundary),
+// followed by "... (N bytes)" when cut, so that a message never echoes a huge field or line.
+inline std::string excerpt(std::string_view text, size_t max_bytes = 40) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::ostringstream out;
+  out << text.substr(0, cut) << "... (" << text.size() << " bytes)";
+  return out.str();
+}
+
+// The longest message main() prints: a safety net behind excerpt() for any text a message quotes.
+inline constexpr size_t kMaxMessageBytes = 4096;
+
 template <class... Parts>
 [[noreturn]] void fail(int code, const Parts &...parts) {
   throw CliError(code, concat(parts...));

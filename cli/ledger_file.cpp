@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "cli_error.hpp"
+#include "json_text.hpp"
 #include "library_status.hpp"
 #include "writers/atomic_file.hpp"
 #include "writers/matrix_writer.hpp"
@@ -110,7 +111,7 @@ void LedgerFile::charge(const dpcov_receipt &receipt, const std::string &output)
   file_["charges"].push_back(entry_of(receipt, output));
   file_["spent"] = summary();
   AtomicFile out(path_);
-  write_text(out.stream(), file_.dump(2) + "\n", path_);
+  write_text(out.stream(), json_text(file_), path_);
   out.commit();
 }
 

@@ -30,11 +30,14 @@ constexpr const char *kFooter = R"(Inputs:
            order; C order streams from files and pipes, Fortran order needs a file (not stdin).
   raw      little-endian float64, row-major, with --dims D; the row count follows from the size.
   '-' reads standard input. Memory stays O(d^2 + chunk) whatever the number of rows.
+  Limits: 65536 fields and 32 MiB per CSV line, 1024-byte UTF-8 header names, 46340 columns used.
 
 Exit codes:
   0  success
-  1  usage: bad or missing options, unknown columns, an argument out of range
-  2  input data: malformed input (file:line:column named), NaN/Inf, a row over the bound under
+  1  usage: bad or missing options, unknown columns, an argument out of range (a --bound whose
+     square is not a normal double), an output or receipt that is an input (same file or link)
+  2  input data: malformed input or receipt (file:line:column named), a receipt that disagrees
+     with its matrix, NaN/Inf, a row over the bound under
      --reject, a ragged row; for regress/pca/glasso a matrix that is not square or exactly
      symmetric, or not positive definite where required (the message says what fixes it:
      regress names the ridge penalty that would, glasso asks for a larger --rho)
@@ -83,13 +86,14 @@ int main(int argc, char **argv) {
     run();
     return kExitOk;
   } catch (const CliError &e) {
-    std::fprintf(stderr, "dpcov: %s\n", e.what());
+    std::fprintf(stderr, "dpcov: %s\n", excerpt(e.what(), kMaxMessageBytes).c_str());
     return e.code();
   } catch (const std::bad_alloc &) {
     std::fprintf(stderr, "dpcov: out of memory\n");
     return kExitInternal;
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "dpcov: internal error: %s\n", e.what());
+    std::fprintf(stderr, "dpcov: internal error: %s\n",
+                 excerpt(e.what(), kMaxMessageBytes).c_str());
     return kExitInternal;
   }
 }

@@ -1,10 +1,11 @@
 #include "released_matrix.hpp"
 
+#include <sys/stat.h>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <memory>
-#include <sys/stat.h>
 
 #include "../cli_error.hpp"
 #include "../readers/open_input.hpp"
@@ -24,33 +25,88 @@ nlohmann::ordered_json read_receipt(const std::string &path) {
   try {
     return nlohmann::ordered_json::parse(in);
   } catch (const nlohmann::json::exception &e) {
-    fail(kExitInputData, path, ": not a valid JSON receipt (", e.what(), ")");
+    fail(kExitInputData, path, ": not a valid JSON receipt (", excerpt(e.what(), 200), ")");
   }
 }
 
-// n from a receipt: "n" for a release, "rows" for an exact Gram.
-std::optional<int64_t> receipt_rows(const nlohmann::ordered_json &receipt, const std::string &path) {
-  for (const char *key : {"n", "rows"}) {
-    if (!receipt.contains(key)) continue;
-    const auto &value = receipt[key];
-    if (!value.is_number_integer() || value.get<int64_t>() < 0)
-      fail(kExitInputData, path, ": \"", key, "\" must be a non-negative integer");
-    return value.get<int64_t>();
-  }
-  return std::nullopt;
+// A non-negative integer that fits an int64_t.
+bool is_count(const nlohmann::ordered_json &value) {
+  if (value.is_number_unsigned()) return value.get<uint64_t>() <= uint64_t{INT64_MAX};
+  return value.is_number_integer() && value.get<int64_t>() >= 0;
+}
+
+[[noreturn]] void bad_entry(const std::string &path, const char *key, const char *expected) {
+  fail(kExitInputData, path, ": malformed receipt: \"", key, "\" must be ", expected);
 }
 
 }  // namespace
 
+ReceiptFacts check_receipt(const nlohmann::ordered_json &receipt, const std::string &path,
+                           int64_t dim, const std::vector<std::string> *header_names) {
+  if (!receipt.is_object()) fail(kExitInputData, path, ": the receipt is not a JSON object");
+  for (const char *key : {"command", "mechanism"})
+    if (receipt.contains(key) && !receipt[key].is_string()) bad_entry(path, key, "a string");
+  if (receipt.contains("differentially_private") && !receipt["differentially_private"].is_boolean())
+    bad_entry(path, "differentially_private", "true or false");
+  for (const char *key : {"sigma", "scale", "dof"}) {
+    if (!receipt.contains(key)) continue;
+    const auto &value = receipt[key];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0)
+      bad_entry(path, key, "a finite number >= 0");
+  }
+  for (const char *key : {"n", "rows", "projection_rows"})
+    if (receipt.contains(key) && !is_count(receipt[key]))
+      bad_entry(path, key, "a non-negative integer");
+
+  // What the receipt says about the matrix must be what the matrix is.
+  if (receipt.contains("dim") && (!is_count(receipt["dim"]) || receipt["dim"] != dim))
+    fail(kExitInputData, path, ": the receipt is for d = ", excerpt(receipt["dim"].dump(), 40),
+         " but the matrix is ", dim, " x ", dim);
+  if (receipt.contains("output") && receipt["output"].is_object() &&
+      receipt["output"].contains("shape") &&
+      receipt["output"]["shape"] != nlohmann::ordered_json::array({dim, dim}))
+    fail(kExitInputData, path, ": the receipt is for a matrix of shape ",
+         excerpt(receipt["output"]["shape"].dump(), 40), " but the matrix is ", dim, " x ", dim);
+  ReceiptFacts facts;
+  if (receipt.contains("columns")) {
+    const auto &columns = receipt["columns"];
+    if (!columns.is_array() || columns.size() != static_cast<size_t>(dim))
+      fail(kExitInputData, path, ": malformed receipt: \"columns\" must list the matrix's ", dim,
+           " column names");
+    for (size_t j = 0; j < columns.size(); ++j) {
+      if (!columns[j].is_string()) bad_entry(path, "columns", "a list of strings");
+      facts.names.push_back(columns[j].get<std::string>());
+      if (header_names != nullptr && (*header_names)[j] != facts.names.back())
+        fail(kExitInputData, path, ": the receipt names column ", j + 1, " '",
+             excerpt(facts.names.back()), "' but the matrix's header names it '",
+             excerpt((*header_names)[j]), "': is this the matrix's receipt?");
+    }
+  }
+  for (const char *key : {"n", "rows"}) {
+    if (!receipt.contains(key)) continue;
+    facts.rows = receipt[key].get<int64_t>();
+    break;
+  }
+  return facts;
+}
+
+std::string matrix_receipt_path(const MatrixSource &source) {
+  if (!source.receipt.empty()) return source.receipt;
+  if (file_exists(source.path + ".json")) return source.path + ".json";
+  return {};
+}
+
 void add_matrix_source_options(CLI::App &command, MatrixSource &source) {
-  command.add_option("MATRIX", source.path,
-                     "A d x d matrix written by `dpcov release` or `dpcov gram` (.csv or .npy)")
+  command
+      .add_option("MATRIX", source.path,
+                  "A d x d matrix written by `dpcov release` or `dpcov gram` (.csv or .npy)")
       ->required();
   command.add_option("--receipt", source.receipt,
                      "Its JSON receipt (default: MATRIX.json when it exists), which gives n and "
                      "the column names");
-  command.add_option("--rows", source.rows,
-                     "Number of data rows n behind the matrix (default: from the receipt)")
+  command
+      .add_option("--rows", source.rows,
+                  "Number of data rows n behind the matrix (default: from the receipt)")
       ->check(CLI::NonNegativeNumber);
 }
 
@@ -73,6 +129,7 @@ LoadedMatrix load_matrix(const MatrixSource &source) {
   const std::unique_ptr<RowReader> reader = open_input(input);
   m.dim = reader->dim();
   m.names = reader->column_names();
+  const bool named = reader->describe().value("header", false);
   Chunk chunk;
   int64_t rows = 0;
   while (reader->next_chunk(chunk)) {
@@ -96,20 +153,12 @@ LoadedMatrix load_matrix(const MatrixSource &source) {
              "); every dpcov release is");
     }
 
-  m.receipt_path = source.receipt;
-  if (m.receipt_path.empty() && file_exists(source.path + ".json"))
-    m.receipt_path = source.path + ".json";
+  m.receipt_path = matrix_receipt_path(source);
   if (!m.receipt_path.empty()) {
     m.receipt = read_receipt(m.receipt_path);
-    if (!m.receipt.is_object())
-      fail(kExitInputData, m.receipt_path, ": the receipt is not a JSON object");
-    m.rows = receipt_rows(m.receipt, m.receipt_path);
-    if (m.receipt.contains("dim") && m.receipt["dim"] != d)
-      fail(kExitInputData, m.receipt_path, ": the receipt is for d = ", m.receipt["dim"].dump(),
-           " but ", source.path, " is ", d, " x ", d);
-    if (m.receipt.contains("columns") && m.receipt["columns"].is_array() &&
-        m.receipt["columns"].size() == static_cast<size_t>(d))
-      m.names = m.receipt["columns"].get<std::vector<std::string>>();
+    ReceiptFacts facts = check_receipt(m.receipt, m.receipt_path, d, named ? &m.names : nullptr);
+    m.rows = facts.rows;
+    if (!facts.names.empty()) m.names = std::move(facts.names);
   }
   if (source.rows) m.rows = source.rows;
   return m;
@@ -123,8 +172,8 @@ int64_t resolve_column(const std::vector<std::string> &names, const std::string 
   const auto [end, error] = std::from_chars(spec.data(), spec.data() + spec.size(), number);
   if (error == std::errc() && end == spec.data() + spec.size()) {
     if (number >= 1 && number <= static_cast<int64_t>(names.size())) return number - 1;
-    fail(kExitUsage, option, ": column ", number, " is out of range (the matrix has ",
-         names.size(), " columns)");
+    fail(kExitUsage, option, ": column ", number, " is out of range (the matrix has ", names.size(),
+         " columns)");
   }
   std::string known;
   for (const auto &name : names) known += (known.empty() ? "" : ", ") + name;

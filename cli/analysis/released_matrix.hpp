@@ -38,6 +38,24 @@ struct LoadedMatrix {
   bool is_private_release() const;
 };
 
+// What a receipt tells about its matrix, once check_receipt() found it consistent.
+struct ReceiptFacts {
+  std::optional<int64_t> rows;       // "n" of a release or "rows" of an exact Gram, if present
+  std::vector<std::string> names;    // "columns", if present (then one per column)
+};
+
+// Checks a receipt read from `path` against its dim x dim matrix, whose CSV header names are
+// `header_names` (null for a matrix without header): every entry the commands use has its type
+// and range ("n", "rows", "projection_rows" non-negative integers; "sigma", "scale", "dof" finite
+// and >= 0; "command", "mechanism" strings; "differentially_private" a boolean), and "dim",
+// "output.shape" and "columns" agree with the matrix. Throws CliError(kExitInputData) naming the
+// receipt otherwise; after it succeeds, reading those entries cannot fail.
+ReceiptFacts check_receipt(const nlohmann::ordered_json &receipt, const std::string &path,
+                           int64_t dim, const std::vector<std::string> *header_names);
+
+// The receipt load_matrix() reads: --receipt, else "<path>.json" when that file exists, else "".
+std::string matrix_receipt_path(const MatrixSource &source);
+
 // Reads the whole matrix (it is d x d, so small) and its receipt. Throws CliError: kExitIo when a
 // file cannot be read, kExitInputData when the matrix is not square, not finite or not exactly
 // symmetric, or the receipt is not valid JSON or disagrees with the matrix.

@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../library_status.hpp"
+#include "input_options.hpp"
 
 namespace dpcov::cli {
 
@@ -323,8 +325,7 @@ void run_audit(const AuditOptions &o) {
   for (const double eps : o.epsilons)
     if (!(std::isfinite(eps) && eps > 0.0))
       fail(kExitUsage, "--epsilon must be finite numbers > 0, got ", eps);
-  if (!(std::isfinite(o.bound) && o.bound > 0.0))
-    fail(kExitUsage, "--bound must be a finite number > 0, got ", o.bound);
+  check_bound(o.bound, "--bound");
   if (o.trials < 2) fail(kExitUsage, "--trials must be >= 2, got ", o.trials);
   if (!(o.alpha > 0.0 && o.alpha < 1.0)) fail(kExitUsage, "--alpha must be in (0, 1), got ", o.alpha);
   const std::vector<Job> jobs = selected_mechanisms(o);
@@ -348,7 +349,7 @@ void run_audit(const AuditOptions &o) {
                                 {"violation", violation},
                                 {"audits", nlohmann::ordered_json::array()}};
     for (const Row &row : rows) j["audits"].push_back(row_json(row));
-    text = j.dump(2) + "\n";
+    text = json_text(j);
   } else {
     text = table(rows, o);
   }

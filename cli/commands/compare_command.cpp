@@ -14,6 +14,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../gram_stream.hpp"
 #include "../library_status.hpp"
 #include "../readers/open_input.hpp"
@@ -115,7 +116,7 @@ bool fit(const RegressionSpec &spec, const std::vector<double> &g, int64_t d, in
 }
 
 void run_compare(const CompareOptions &o) {
-  check_positive_finite(o.bound, "--bound");
+  check_bound(o.bound, "--bound");
   if (o.repeats < 1) fail(kExitUsage, "--repeats must be at least 1, got ", o.repeats);
   for (double eps : o.epsilons) check_positive_finite(eps, "--epsilons");
 
@@ -282,7 +283,7 @@ void run_compare(const CompareOptions &o) {
                            {"exact_coefficients", exact_coef}};
     }
     out["results"] = rows_json;
-    print_stdout(out.dump(2) + "\n");
+    print_stdout(json_text(out));
     return;
   }
   std::string text = concat("Utility on ", reader->name(), ": n = ", info.rows, " (", info.clipped,

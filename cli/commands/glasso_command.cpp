@@ -11,6 +11,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../library_status.hpp"
 #include "input_options.hpp"
 #include "write_outputs.hpp"
@@ -42,7 +43,7 @@ const char *start_name(int32_t start) {
 void run_glasso(const GlassoOptions &o) {
   if (!(std::isfinite(o.rho) && o.rho >= 0.0))
     fail(kExitUsage, "--rho must be a finite number >= 0, got ", o.rho);
-  check_outputs(o.output);
+  check_outputs(o.output, {o.source.path, matrix_receipt_path(o.source)});
   const LoadedMatrix m = load_matrix(o.source);
   const int64_t d = m.dim;
 
@@ -101,7 +102,7 @@ void run_glasso(const GlassoOptions &o) {
   if (o.json) {
     result["output"] = o.output.path == "-" ? nlohmann::ordered_json() : nlohmann::ordered_json(o.output.path);
     if (o.output.path == "-") result["precision"] = precision;
-    print_stdout(result.dump(2) + "\n");
+    print_stdout(json_text(result));
     return;
   }
   std::string text = concat("Graphical lasso of ", m.path, " at rho ", o.rho, " (",

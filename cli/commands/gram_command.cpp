@@ -33,11 +33,11 @@ struct GramOptions {
 };
 
 void run_gram(const GramOptions &o) {
-  check_positive_finite(o.bound, "--bound");
+  check_bound(o.bound, "--bound");
   BoundPolicy policy;
   if (o.reject) policy.value = DPCOV_BOUND_REJECT;
   if (o.drop) policy.value = DPCOV_BOUND_DROP;
-  check_outputs(o.output);
+  check_outputs(o.output, {o.input.path});
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const GramHandle gram = accumulate_gram(*reader, o.bound, policy, o.quiet);

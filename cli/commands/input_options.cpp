@@ -1,6 +1,7 @@
 #include "input_options.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "../cli_error.hpp"
 
@@ -57,6 +58,15 @@ std::string receipt_path(const OutputOptions &options) {
 void check_positive_finite(double value, const char *option) {
   if (!(std::isfinite(value) && value > 0.0))
     fail(kExitUsage, option, " must be a finite number > 0, got ", value);
+}
+
+void check_bound(double value, const char *option) {
+  check_positive_finite(value, option);
+  const double square = value * value;
+  if (!(std::isfinite(square) && square >= std::numeric_limits<double>::min()))
+    fail(kExitUsage, option, " must be between ", std::sqrt(std::numeric_limits<double>::min()),
+         " and ", std::sqrt(std::numeric_limits<double>::max()),
+         " (its square a finite normal double), got ", value);
 }
 
 }  // namespace dpcov::cli

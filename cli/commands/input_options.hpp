@@ -28,4 +28,10 @@ std::string receipt_path(const OutputOptions &options);
 // Throws CliError(kExitUsage) unless `value` is finite and > 0 (named `option` in the message).
 void check_positive_finite(double value, const char *option);
 
+// Throws CliError(kExitUsage) unless the norm bound `value` is finite and > 0 and its square (the
+// Gram sensitivity's scale) is a finite normal double: sqrt(DBL_MIN) <= value <= sqrt(DBL_MAX),
+// about [1.5e-154, 1.3e154]. Every bound out of that range is refused alike, before the library
+// would fail on it in one of several ways.
+void check_bound(double value, const char *option);
+
 }  // namespace dpcov::cli

@@ -68,7 +68,7 @@ int32_t value_of(const std::vector<std::pair<std::string, int32_t>> &table,
     if (entry.first == name) return entry.second;
   std::string known;
   for (const auto &entry : table) known += (known.empty() ? "" : ", ") + entry.first;
-  fail(kExitUsage, option, ": unknown value '", name, "' (one of: ", known, ")");
+  fail(kExitUsage, option, ": unknown value '", excerpt(name), "' (one of: ", known, ")");
 }
 
 std::string name_of(const std::vector<std::pair<std::string, int32_t>> &table, int32_t value) {
@@ -157,10 +157,15 @@ dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptio
       fail(kExitUsage, "--delta is required: ", options.mechanism,
            " is an (epsilon, delta) mechanism (", message, ")");
   }
-  library_fail(status,
-               concat(options.mechanism, " at epsilon ", options.epsilon,
-                      options.delta ? concat(", delta ", *options.delta) : std::string()),
-               message);
+  const std::string context =
+      concat(options.mechanism, " at epsilon ", options.epsilon,
+             options.delta ? concat(", delta ", *options.delta) : std::string());
+  // A plan reads no data: a constant it cannot compute (it overflows, or its equation has no
+  // representable solution) means parameters out of range, the caller's to change.
+  if (status == DPCOV_E_NUMERICAL || status == DPCOV_E_NO_CONVERGENCE)
+    fail(kExitUsage, context, ": parameters out of the range this mechanism's constants can be ",
+         "computed in: ", message, " (", dpcov_status_string(status), ")");
+  library_fail(status, context, message);
 }
 
 // What the release's guarantee amounts to, on one line: a seeded release is reproducible by

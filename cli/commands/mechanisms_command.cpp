@@ -10,6 +10,7 @@
 
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "mechanism_options.hpp"
 
 namespace dpcov::cli {
@@ -176,7 +177,7 @@ void run_mechanisms(const MechanismsOptions &o) {
                      {"output", e.description.output},
                      {"options", e.description.options},
                      {"theorem", e.theorem}});
-    print_stdout(out.dump(2) + "\n");
+    print_stdout(json_text(out));
     return;
   }
   std::string text;

@@ -13,6 +13,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../library_status.hpp"
 
 namespace dpcov::cli {
@@ -104,7 +105,7 @@ void run_pca(const PcaOptions &o) {
                         {"sin_theta_frobenius", sin_frobenius},
                         {"principal_angles_radians", angles}};
     }
-    print_stdout(out.dump(2) + "\n");
+    print_stdout(json_text(out));
     return;
   }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "input_options.hpp"
 #include "mechanism_options.hpp"
 
@@ -20,13 +21,13 @@ struct PlanOptions {
 };
 
 void run_plan(const PlanOptions &o) {
-  check_positive_finite(o.bound, "--bound");
+  check_bound(o.bound, "--bound");
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
   const dpcov_receipt receipt = plan_mechanism(choice, o.mechanism, o.dims, o.rows, o.bound);
   nlohmann::ordered_json plan = public_receipt_json(receipt);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
-  const std::string text = o.json ? plan.dump(2) + "\n" : receipt_text(plan);
+  const std::string text = o.json ? json_text(plan) : receipt_text(plan);
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
     fail(kExitIo, "<stdout>: write error");
 }

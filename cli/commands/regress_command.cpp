@@ -12,6 +12,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../library_status.hpp"
 #include "regress_raw.hpp"
 
@@ -255,7 +256,7 @@ void run_regress(const RegressOptions &o) {
     } else if (!sure.refusal.empty()) {
       out["guaranteed"] = {{"refused", sure.refusal}};
     }
-    print_stdout(out.dump(2) + "\n");
+    print_stdout(json_text(out));
     return;
   }
 

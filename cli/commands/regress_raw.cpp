@@ -11,6 +11,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../library_status.hpp"
 #include "../progress.hpp"
 #include "../readers/open_input.hpp"
@@ -204,8 +205,8 @@ void run_regress_raw(const std::string &path, const std::string &label,
   if (o.bound == 0.0 || o.label_bound == 0.0)
     fail(kExitUsage, "a private regression on raw rows needs --bound (on the regressors' norm) "
          "and --label-bound (on |y|), chosen without looking at the data");
-  check_positive_finite(o.bound, "--bound");
-  check_positive_finite(o.label_bound, "--label-bound");
+  check_bound(o.bound, "--bound");
+  check_bound(o.label_bound, "--label-bound");
   if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
   named_choice(o.mechanism, "--mechanism (on raw data rows)", {"adassp"});
   if (!intercept_column.empty())
@@ -258,7 +259,7 @@ void run_regress_raw(const std::string &path, const std::string &label,
       rows.push_back({{"term", c.terms[i]}, {"coef", coef[i]}});
     out["coefficients"] = rows;
     out["receipt"] = receipt_json(receipt);
-    print_stdout(out.dump(2) + "\n");
+    print_stdout(json_text(out));
     return;
   }
   std::string text = concat("AdaSSP regression of ", label_name, " on ", c.terms.size(), " term",

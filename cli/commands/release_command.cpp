@@ -34,11 +34,14 @@ struct ReleaseOptions {
 };
 
 void run_release(const ReleaseOptions &o) {
-  check_positive_finite(o.bound, "--bound");
+  check_bound(o.bound, "--bound");
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
   BoundPolicy policy;
   if (o.reject) policy.value = DPCOV_BOUND_REJECT;
-  check_outputs(o.output, /*curator=*/true);
+  // The ledger is read too: an output must not replace it either.
+  std::vector<std::string> inputs = {o.input.path};
+  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
+  check_outputs(o.output, inputs, /*curator=*/true);
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();

@@ -1,10 +1,14 @@
 #include "write_outputs.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 #include "../cli_error.hpp"
+#include "../json_text.hpp"
 #include "../writers/atomic_file.hpp"
 #include "../writers/matrix_writer.hpp"
 
@@ -19,18 +23,48 @@ std::string curator_path(const OutputOptions &options) {
   return (json ? receipt.substr(0, receipt.size() - suffix.size()) : receipt) + ".curator.json";
 }
 
-void check_outputs(const OutputOptions &options, bool curator) {
+namespace {
+
+// The device and inode of `path` (standard input for "-"), following symbolic links; nullopt if
+// it does not exist.
+std::optional<std::pair<dev_t, ino_t>> file_identity(const std::string &path) {
+  struct stat info {};
+  const int status = path == "-" ? ::fstat(STDIN_FILENO, &info) : ::stat(path.c_str(), &info);
+  if (status != 0) return std::nullopt;
+  return std::make_pair(info.st_dev, info.st_ino);
+}
+
+// Refuses an output that would replace an input, before anything is written.
+void check_not_an_input(const std::string &output, const char *what,
+                        const std::vector<std::string> &inputs) {
+  const auto out = file_identity(output);
+  for (const std::string &input : inputs) {
+    const bool same_path = input != "-" && input == output;
+    if (!same_path && !(out && out == file_identity(input))) continue;
+    fail(kExitUsage, "the ", what, " ", excerpt(output, 200), " is the input ",
+         input == "-" ? std::string("<stdin>") : excerpt(input, 200),
+         same_path ? "" : " (the same file through a link)",
+         ": dpcov never overwrites what it reads; write elsewhere");
+  }
+}
+
+}  // namespace
+
+void check_outputs(const OutputOptions &options, const std::vector<std::string> &inputs,
+                   bool curator) {
   matrix_format_for(options.path);
-  if (options.path != "-") check_writable(options.path);
   const std::string receipt = receipt_path(options);
-  if (!receipt.empty()) check_writable(receipt);
   if (!receipt.empty() && receipt == options.path)
     fail(kExitUsage, "--receipt must differ from the output path");
   const std::string diagnostics = curator ? curator_path(options) : std::string();
-  if (diagnostics.empty()) return;
-  check_writable(diagnostics);
-  if (diagnostics == options.path)
+  if (!diagnostics.empty() && diagnostics == options.path)
     fail(kExitUsage, "the curator file ", diagnostics, " would overwrite the output path");
+  if (options.path != "-") check_not_an_input(options.path, "output", inputs);
+  if (!receipt.empty()) check_not_an_input(receipt, "receipt", inputs);
+  if (!diagnostics.empty()) check_not_an_input(diagnostics, "curator file", inputs);
+  if (options.path != "-") check_writable(options.path);
+  if (!receipt.empty()) check_writable(receipt);
+  if (!diagnostics.empty()) check_writable(diagnostics);
 }
 
 namespace {
@@ -54,13 +88,13 @@ void write_all(const OutputOptions &options, const double *a, int64_t rows, int6
   std::unique_ptr<AtomicFile> receipt_file;
   if (!sidecar.empty()) {
     receipt_file = std::make_unique<AtomicFile>(sidecar);
-    write_text(receipt_file->stream(), receipt.dump(2) + "\n", sidecar);
+    write_text(receipt_file->stream(), json_text(receipt), sidecar);
   }
   std::unique_ptr<AtomicFile> curator_file;
   const std::string diagnostics = curator != nullptr ? curator_path(options) : std::string();
   if (!diagnostics.empty()) {
     curator_file = std::make_unique<AtomicFile>(diagnostics);
-    write_text(curator_file->stream(), curator->dump(2) + "\n", diagnostics);
+    write_text(curator_file->stream(), json_text(*curator), diagnostics);
   }
   if (to_stdout) {
     write_matrix(stdout, format, a, rows, cols, names, "<stdout>");

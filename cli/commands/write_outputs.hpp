@@ -12,9 +12,13 @@
 
 namespace dpcov::cli {
 
-// Checks, before any data is read, that the output format is known and that the outputs can be
-// created (with `curator`, the curator file too). Throws CliError (kExitUsage, kExitIo).
-void check_outputs(const OutputOptions &options, bool curator = false);
+// Checks, before any data is read, that the output format is known, that the outputs can be
+// created (with `curator`, the curator file too), and that none of them is one of `inputs` (paths
+// the command reads, "-" for standard input): not the same path, nor the same file reached through
+// a symbolic or hard link (same device and inode). Throws CliError (kExitUsage, kExitIo) and
+// touches no file.
+void check_outputs(const OutputOptions &options, const std::vector<std::string> &inputs,
+                   bool curator = false);
 
 // Where a release writes its curator-only diagnostics: the sidecar path with ".json" replaced by
 // ".curator.json" (cov.npy.curator.json beside cov.npy.json); empty when there is no sidecar.

@@ -68,6 +68,10 @@ Loader loader_for(const ElementType &type) {
 BinaryReader::BinaryReader(std::unique_ptr<ByteSource> source, const BinaryLayout &layout,
                            const std::vector<std::string> &columns, int64_t chunk_rows)
     : source_(std::move(source)), layout_(layout), chunk_rows_(chunk_rows) {
+  if (layout_.cols > kMaxFileColumns)
+    fail(kExitInputData, source_->name(), ": ", layout_.cols,
+         " columns per row; dpcov reads at most ", kMaxFileColumns, " and releases at most ",
+         kMaxColumns);
   picked_ = resolve_columns(columns, layout_.cols, {});
   dim_ = static_cast<int64_t>(picked_.size());
   for (size_t k = 0; k < picked_.size(); ++k) {

@@ -30,7 +30,7 @@ std::vector<int64_t> resolve_columns(const std::vector<std::string> &tokens, int
   }
   const auto check_index = [&](int64_t k, const std::string &token) {
     if (k < 1 || k > file_columns)
-      fail(kExitUsage, "--columns: '", token, "' is not a column: the input has ", file_columns,
+      fail(kExitUsage, "--columns: '", excerpt(token), "' is not a column: the input has ", file_columns,
            " columns, numbered from 1");
     return k - 1;
   };
@@ -44,7 +44,7 @@ std::vector<int64_t> resolve_columns(const std::vector<std::string> &tokens, int
     if (dash == std::string::npos) {
       const int64_t k = parse_index(token);
       if (k == 0)
-        fail(kExitUsage, "--columns: '", token, "' is neither a header name",
+        fail(kExitUsage, "--columns: '", excerpt(token), "' is neither a header name",
              names.empty() ? " (the input has no header)" : "", " nor a column number (from 1)");
       picked.push_back(check_index(k, token));
       continue;
@@ -62,7 +62,7 @@ std::vector<int64_t> resolve_columns(const std::vector<std::string> &tokens, int
   const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
   if (twice != sorted.end())
     fail(kExitUsage, "--columns: column ", *twice + 1,
-         names.empty() ? "" : concat(" ('", names[static_cast<size_t>(*twice)], "')"),
+         names.empty() ? "" : concat(" ('", excerpt(names[static_cast<size_t>(*twice)]), "')"),
          " is selected twice");
   return picked;
 }

@@ -6,7 +6,7 @@
 
 namespace dpcov::cli {
 
-std::vector<CsvField> split_csv_line(std::string_view line, char delimiter) {
+std::vector<CsvField> split_csv_line(std::string_view line, char delimiter, size_t max_fields) {
   std::vector<CsvField> fields;
   const bool whitespace = delimiter == ' ';
   size_t i = 0;
@@ -44,6 +44,7 @@ std::vector<CsvField> split_csv_line(std::string_view line, char delimiter) {
     while (!rest.empty() && is_csv_blank(rest.back(), delimiter)) rest.pop_back();
     field.text += rest;
     fields.push_back(std::move(field));
+    if (fields.size() > max_fields) return fields;
     if (whitespace) {
       while (i < n && is_csv_blank(line[i], '\0')) ++i;
       if (i == n) return fields;
@@ -52,6 +53,42 @@ std::vector<CsvField> split_csv_line(std::string_view line, char delimiter) {
       ++i;  // the delimiter
     }
   }
+}
+
+bool is_utf8(std::string_view text) {
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // The sequence length and the range of its second byte (which excludes overlong forms,
+    // surrogates and code points past U+10FFFF).
+    size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    } else {
+      return false;
+    }
+    if (n - i < length || byte(i + 1) < low || byte(i + 1) > high) return false;
+    for (size_t k = 2; k < length; ++k)
+      if ((byte(i + k) & 0xC0) != 0x80) return false;
+    i += length;
+  }
+  return true;
 }
 
 bool is_csv_number(std::string_view text) {

@@ -9,7 +9,17 @@
 #include <string_view>
 #include <vector>
 
+#include "row_reader.hpp"
+
 namespace dpcov::cli {
+
+// Caps checked before anything is allocated per field, so that one line with millions of fields
+// or a huge field is refused at once and in bounded memory.
+inline constexpr auto kMaxCsvFields = static_cast<size_t>(kMaxFileColumns);
+// Longest line: 65536 fields of 512 bytes; 46340 numbers need about 1 MiB.
+inline constexpr size_t kMaxCsvLineBytes = size_t{32} << 20;
+// Longest header name.
+inline constexpr size_t kMaxCsvNameBytes = 1024;
 
 // One field of a line: its text (unquoted, surrounding blanks removed) and the 0-based byte
 // offset in the line where it starts.
@@ -26,7 +36,13 @@ inline bool is_csv_blank(char c, char delimiter) {
 // Splits a line (without its end-of-line characters) into fields. `delimiter` ' ' means
 // "whitespace-separated": runs of spaces and tabs separate fields, and leading and trailing
 // blanks are ignored. Fields may be enclosed in double quotes ("" inside stands for one quote).
-std::vector<CsvField> split_csv_line(std::string_view line, char delimiter);
+// Stops after max_fields + 1 fields: a longer result means "more than max_fields".
+std::vector<CsvField> split_csv_line(std::string_view line, char delimiter,
+                                     size_t max_fields = kMaxCsvFields);
+
+// True if `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF), as JSON receipts require of column names.
+bool is_utf8(std::string_view text);
 
 // True if the text, blanks around it aside, is a number fast_float reads (NaN and infinity
 // included: the reader rejects them later with a precise message).

@@ -23,7 +23,9 @@ constexpr size_t kSniffLines = 20;
 // Longest field text quoted in an error message.
 constexpr size_t kQuotedFieldChars = 40;
 
-inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
 
 }  // namespace
 
@@ -55,21 +57,39 @@ CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &optio
       break;
     }
   }
-  if (!found) fail(kExitInputData, source_->name(), ": the input holds no data (no line with fields)");
+  if (!found)
+    fail(kExitInputData, source_->name(), ": the input holds no data (no line with fields)");
   first_line_ = line_ + 1;
 
-  const std::vector<std::string_view> lines = peek_data_lines(kSniffLines);
+  std::vector<std::string_view> lines = peek_data_lines(kSniffLines);
+  if (lines[0].size() > kMaxCsvLineBytes) line_too_long(first_line_);
+  // A later line too long is refused with its line number when it is read.
+  for (size_t k = 1; k < lines.size(); ++k)
+    if (lines[k].size() > kMaxCsvLineBytes) lines.resize(k);
   delimiter_detected_ = options.delimiter == '\0';
   delimiter_ = delimiter_detected_ ? detect_csv_delimiter(lines) : options.delimiter;
   header_detected_ = !options.header.has_value();
   header_ = header_detected_ ? detect_csv_header(lines, delimiter_) : *options.header;
 
   const std::vector<CsvField> first = split_csv_line(lines[0], delimiter_);
+  if (first.size() > kMaxCsvFields)
+    fail(kExitInputData, source_->name(), ':', first_line_, ": more than ", kMaxCsvFields,
+         " fields (delimiter ", delimiter_name(delimiter_), "); dpcov reads at most ",
+         kMaxCsvFields, " fields per line and releases at most ", kMaxColumns, " columns");
   fields_ = static_cast<int64_t>(first.size());
   if (header_) {
-    for (size_t j = 0; j < first.size(); ++j)
-      file_names_.push_back(first[j].text.empty() ? default_column_name(static_cast<int64_t>(j))
-                                                  : first[j].text);
+    for (size_t j = 0; j < first.size(); ++j) {
+      const std::string &name = first[j].text;
+      if (name.size() > kMaxCsvNameBytes)
+        fail(kExitInputData, source_->name(), ':', first_line_, ':', first[j].offset + 1,
+             ": header field ", j + 1, " is ", name.size(), " bytes long, over the ",
+             kMaxCsvNameBytes, "-byte limit for a column name (\"", excerpt(name), "\")");
+      if (!is_utf8(name))
+        fail(kExitInputData, source_->name(), ':', first_line_, ':', first[j].offset + 1,
+             ": header field ", j + 1,
+             " is not UTF-8 text; re-encode the file as UTF-8 or give --no-header");
+      file_names_.push_back(name.empty() ? default_column_name(static_cast<int64_t>(j)) : name);
+    }
     next_line(begin, end);
   }
 
@@ -89,6 +109,8 @@ CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &optio
 bool CsvReader::fill_line() {
   for (;;) {
     if (pos_ < end_ && std::memchr(data_ + pos_, '\n', end_ - pos_) != nullptr) return true;
+    // The buffer grows only for a line, and only up to the line length limit.
+    if (end_ - pos_ > kMaxCsvLineBytes) line_too_long(line_ + 1);
     if (input_ended_) return pos_ < end_;
     if (pos_ > 0) {
       std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
@@ -119,6 +141,7 @@ bool CsvReader::next_line(const char *&begin, const char *&end) {
   pos_ = newline != nullptr ? static_cast<size_t>(e - data_) + 1 : end_;
   ++line_;
   if (e > b && e[-1] == '\r') --e;
+  if (static_cast<size_t>(e - b) > kMaxCsvLineBytes) line_too_long(line_);
   begin = b;
   end = e;
   return true;
@@ -194,7 +217,7 @@ bool CsvReader::next_chunk(Chunk &chunk) {
   const char *end = nullptr;
   while (r < chunk_rows_) {
     double *out = chunk.values.data() + r * dim_;
-    const char *next = !plain     ? nullptr
+    const char *next = !plain      ? nullptr
                        : identity_ ? parse_plain_line<true>(out)
                                    : parse_plain_line<false>(out);
     if (next != nullptr) {
@@ -241,8 +264,8 @@ void CsvReader::parse_row(const char *begin, const char *end, double *out) const
 }
 
 template <bool kWhitespace>
-const char *CsvReader::parse_field(const char *line, const char *p, const char *end,
-                                   int64_t field, double &value) const {
+const char *CsvReader::parse_field(const char *line, const char *p, const char *end, int64_t field,
+                                   double &value) const {
   const char *start = p;
   const char *number = p;
   const char *number_end = end;
@@ -259,7 +282,8 @@ const char *CsvReader::parse_field(const char *line, const char *p, const char *
   // fast_float, like std::from_chars, refuses a leading '+'; CSV writers may emit one.
   if (number < number_end && *number == '+') {
     ++number;
-    if (number < number_end && (*number == '+' || *number == '-')) bad_field(line, start, end, field);
+    if (number < number_end && (*number == '+' || *number == '-'))
+      bad_field(line, start, end, field);
   }
   const auto result = fast_float::from_chars(number, number_end, value);
   if (result.ec != std::errc() || result.ptr == number) bad_field(line, start, end, field);
@@ -305,19 +329,26 @@ const char *CsvReader::skip_field(const char *line, const char *p, const char *e
   return p;
 }
 
+void CsvReader::line_too_long(int64_t line) const {
+  fail(kExitInputData, source_->name(), ':', line, ": line longer than ", kMaxCsvLineBytes >> 20,
+       " MiB; dpcov reads at most ", kMaxCsvFields, " fields per line and releases at most ",
+       kMaxColumns, " columns");
+}
+
 void CsvReader::non_finite_field(const char *line, const char *start, int64_t field,
                                  const char *number, const char *number_end) const {
   const char *digits = number + (*number == '-' ? 1 : 0);
   const bool overflow = (*digits >= '0' && *digits <= '9') || *digits == '.';
-  field_error(line, start, field,
-              concat('"', std::string_view(number, static_cast<size_t>(number_end - number)), '"',
-                     overflow ? " overflows the range of a double"
-                              : " is not finite: NaN and infinity are refused, rows must be finite"));
+  field_error(
+      line, start, field,
+      concat('"', excerpt({number, static_cast<size_t>(number_end - number)}), '"',
+             overflow ? " overflows the range of a double"
+                      : " is not finite: NaN and infinity are refused, rows must be finite"));
 }
 
 std::string CsvReader::field_label(int64_t field) const {
   if (file_names_.empty()) return concat("field ", field + 1);
-  return concat("field ", field + 1, " ('", file_names_[static_cast<size_t>(field)], "')");
+  return concat("field ", field + 1, " ('", excerpt(file_names_[static_cast<size_t>(field)]), "')");
 }
 
 void CsvReader::field_error(const char *line, const char *at, int64_t field,
@@ -328,12 +359,13 @@ void CsvReader::field_error(const char *line, const char *at, int64_t field,
 
 void CsvReader::bad_field(const char *line, const char *begin, const char *end,
                           int64_t field) const {
-  const std::vector<CsvField> rest =
-      split_csv_line({begin, static_cast<size_t>(end - begin)}, delimiter_);
-  std::string text = rest.empty() ? std::string() : rest[0].text;
+  // The field's first bytes only: enough for the quoted excerpt, never a copy of a huge field.
+  const size_t window = std::min<size_t>(static_cast<size_t>(end - begin), 4 * kQuotedFieldChars);
+  const std::vector<CsvField> rest = split_csv_line({begin, window}, delimiter_, 1);
+  const std::string text = rest.empty() ? std::string() : rest[0].text;
   if (text.empty()) field_error(line, begin, field, "empty field where a number is expected");
-  if (text.size() > kQuotedFieldChars) text = text.substr(0, kQuotedFieldChars) + "...";
-  field_error(line, begin, field, concat('"', text, "\" is not a number"));
+  field_error(line, begin, field,
+              concat('"', excerpt(text, kQuotedFieldChars), "\" is not a number"));
 }
 
 void CsvReader::wrong_field_count(const char *line, const char *end) const {
@@ -343,9 +375,11 @@ void CsvReader::wrong_field_count(const char *line, const char *end) const {
   const int64_t column = count > fields_
                              ? static_cast<int64_t>(fields[static_cast<size_t>(fields_)].offset) + 1
                              : end - line + 1;
-  fail(kExitInputData, source_->name(), ':', line_, ':', column, ": ragged row: ", count,
-       count == 1 ? " field" : " fields", " where line ", first_line_, " has ", fields_,
-       " (delimiter ", delimiter_name(delimiter_), ")");
+  fail(kExitInputData, source_->name(), ':', line_, ':', column,
+       ": ragged row: ", fields.size() > kMaxCsvFields ? "more than " : "",
+       std::min<size_t>(fields.size(), kMaxCsvFields), count == 1 ? " field" : " fields",
+       " where line ", first_line_, " has ", fields_, " (delimiter ", delimiter_name(delimiter_),
+       ")");
 }
 
 std::string CsvReader::row_location(const Chunk &chunk, int64_t i) const {

@@ -71,6 +71,7 @@ class CsvReader final : public RowReader {
                                                                const char *number_end) const;
   [[noreturn, gnu::cold, gnu::noinline]] void wrong_field_count(const char *line,
                                                                 const char *end) const;
+  [[noreturn, gnu::cold, gnu::noinline]] void line_too_long(int64_t line) const;
   std::string field_label(int64_t field) const;
 
   std::unique_ptr<ByteSource> source_;

@@ -26,23 +26,34 @@ std::unique_ptr<RowReader> open_input(const InputOptions &options) {
     fail(kExitUsage, "--dims applies to raw float64 input, but ", source->name(), " is read as ",
          format);
 
+  std::unique_ptr<RowReader> reader;
   if (format == "npy") {
-    if (!npy_magic) fail(kExitInputData, source->name(), ": not a .npy file (no \\x93NUMPY magic string)");
-    return open_npy(std::move(source), options.columns, options.chunk_rows);
-  }
-  if (format == "raw") {
+    if (!npy_magic)
+      fail(kExitInputData, source->name(), ": not a .npy file (no \\x93NUMPY magic string)");
+    reader = open_npy(std::move(source), options.columns, options.chunk_rows);
+  } else if (format == "raw") {
     if (options.dims < 1) fail(kExitUsage, "raw float64 input needs --dims (columns per row)");
-    return open_raw(std::move(source), options.dims, options.columns, options.chunk_rows);
-  }
-  if (format != "csv")
+    if (options.dims > kMaxFileColumns)
+      fail(kExitUsage, "--dims ", options.dims, ": dpcov reads at most ", kMaxFileColumns,
+           " columns per row and releases at most ", kMaxColumns);
+    reader = open_raw(std::move(source), options.dims, options.columns, options.chunk_rows);
+  } else if (format == "csv") {
+    CsvOptions csv;
+    if (!options.delimiter.empty()) csv.delimiter = parse_delimiter(options.delimiter);
+    if (options.header) csv.header = true;
+    if (options.no_header) csv.header = false;
+    csv.columns = options.columns;
+    csv.chunk_rows = options.chunk_rows;
+    reader = std::make_unique<CsvReader>(std::move(source), csv);
+  } else {
     fail(kExitUsage, "--format must be auto, csv, npy or raw, got '", format, "'");
-  CsvOptions csv;
-  if (!options.delimiter.empty()) csv.delimiter = parse_delimiter(options.delimiter);
-  if (options.header) csv.header = true;
-  if (options.no_header) csv.header = false;
-  csv.columns = options.columns;
-  csv.chunk_rows = options.chunk_rows;
-  return std::make_unique<CsvReader>(std::move(source), csv);
+  }
+  if (reader->dim() > kMaxColumns)
+    fail(kExitInputData, reader->name(), ": ", reader->dim(),
+         " columns selected; dpcov releases at most ", kMaxColumns,
+         " (the Gram matrix's d * d entries must fit a 32-bit BLAS index): pick fewer with "
+         "--columns");
+  return reader;
 }
 
 }  // namespace dpcov::cli

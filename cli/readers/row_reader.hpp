@@ -11,6 +11,12 @@
 
 namespace dpcov::cli {
 
+// The library releases at most 46340 columns: d * d must fit a 32-bit BLAS integer.
+inline constexpr int64_t kMaxColumns = 46340;
+// Columns a file may hold, of which --columns then picks at most kMaxColumns. Checked before
+// anything is allocated per column, so that a row of millions of columns is refused at once.
+inline constexpr int64_t kMaxFileColumns = int64_t{1} << 16;
+
 // Rows per chunk when none is requested: 65536 rows (per-call overhead then vanishes), fewer for
 // wide rows so that a chunk stays within 16 MiB of doubles.
 inline int64_t default_chunk_rows(int64_t dim) {
@@ -23,9 +29,9 @@ inline int64_t default_chunk_rows(int64_t dim) {
 struct Chunk {
   int64_t rows = 0;
   int64_t dim = 0;
-  int64_t first_row = 0;        // 0-based index of the first row among all data rows of the input
-  std::vector<double> values;   // capacity for the reader's chunk size, rows * dim in use
-  std::vector<int64_t> lines;   // text inputs only: the 1-based file line of each row
+  int64_t first_row = 0;       // 0-based index of the first row among all data rows of the input
+  std::vector<double> values;  // capacity for the reader's chunk size, rows * dim in use
+  std::vector<int64_t> lines;  // text inputs only: the 1-based file line of each row
 };
 
 class RowReader {

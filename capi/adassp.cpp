@@ -132,6 +132,18 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
     dpcov::random::Rng local = rng->rng;
     const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, plan, local);
     const dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
+    // Finite or failed: every output checked before any is written.
+    check::finite_result(fit.coefficients.data(), fit.coefficients.size(), "coefficients");
+    check::finite_result(fit.xtx.view(), "released_xtx");
+    check::finite_result(fit.xty.data(), fit.xty.size(), "released_xty");
+    for (const double constant :
+         {written.bound_x, written.bound_y, written.epsilon, written.delta, written.delta_exact,
+          written.rho, written.sensitivity_lambda_min, written.sensitivity_gram,
+          written.sensitivity_cross, written.sigma_lambda_min, written.sigma_gram,
+          written.sigma_gram_off_diagonal, written.sigma_cross, written.lambda_min_shift,
+          written.noise_norm_bound, written.eigenvalue_floor, written.released_lambda_min,
+          written.ridge})
+      check::finite_result(constant, "receipt");
 
     for (int64_t i = 0; i < p; ++i) coefficients[i] = fit.coefficients[at(i)];
     if (released_xtx != nullptr)

@@ -1,6 +1,8 @@
 // C ABI of the samplers and log-densities (dpcov/sample.h).
 #include "dpcov/sample.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "../core/check.hpp"
@@ -42,7 +44,10 @@ MatrixView square_output(int32_t layout, int64_t dim, double *data, int64_t ld) 
   return check::output_matrix(layout, dim, dim, data, ld, "out");
 }
 
+// Copies a drawn matrix out once every entry is known finite (a huge scale can overflow a draw):
+// on DPCOV_E_NUMERICAL the output is untouched.
 void write(const Matrix &m, MatrixView out) {
+  check::finite_result(m.data(), static_cast<size_t>(m.rows() * m.cols()), "out");
   for (int64_t j = 0; j < m.cols(); ++j)
     for (int64_t i = 0; i < m.rows(); ++i) out(i, j) = m(i, j);
 }
@@ -54,6 +59,7 @@ void sample_points(dpcov_rng *handle, int64_t dim, int64_t n, MatrixView out, Dr
   with_rng(handle, [&](Rng &rng) {
     Matrix points(dim, n);
     for (int64_t i = 0; i < n; ++i) draw(rng, points.data() + i * dim);
+    check::finite_result(points.data(), static_cast<size_t>(dim * n), "out");
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < dim; ++j) out(i, j) = points(j, i);
   });
@@ -67,13 +73,26 @@ dpcov_status sample_vector(dpcov_rng *rng, int64_t n, double *out, Validate &&va
     check::not_null(rng, "rng");
     validate();
     check_count(n, out);
+    // Drawn into a buffer first: a draw that overflows (a huge scale) fails the call with the
+    // output untouched.
+    std::vector<double> drawn(static_cast<size_t>(n));
     with_rng(rng, [&](Rng &local) {
-      for (int64_t i = 0; i < n; ++i) out[i] = draw(local);
+      for (double &x : drawn) x = draw(local);
     });
+    check::finite_result(drawn.data(), drawn.size(), "out");
+    std::copy(drawn.begin(), drawn.end(), out);
   });
 }
 
 void no_parameter() {}
+
+// A log-density leaving the C ABI: -infinity is the documented value outside the support; NaN or
+// +infinity is a numerical failure.
+double log_density_result(double value) {
+  if (std::isnan(value) || value == HUGE_VAL)
+    dpcov::fail(DPCOV_E_NUMERICAL, "the log-density is not a number or +infinity (", value, ")");
+  return value;
+}
 
 void check_points(int64_t dim, int64_t n) {
   check::dimension(dim, "dim");
@@ -213,7 +232,7 @@ DPCOV_API dpcov_status dpcov_log_density_wishart(int32_t layout, int64_t dim, co
     const Matrix point = square_input(layout, dim, w, ld_w, "w");
     const Matrix s = square_input(layout, dim, scale, ld_scale, "scale");
     check::not_null(out, "out");
-    *out = dpcov::random::wishart_log_density(point, dof, s);
+    *out = log_density_result(dpcov::random::wishart_log_density(point, dof, s));
   });
 }
 
@@ -225,7 +244,7 @@ DPCOV_API dpcov_status dpcov_log_density_inverse_wishart(int32_t layout, int64_t
     const Matrix point = square_input(layout, dim, x, ld_x, "x");
     const Matrix p = square_input(layout, dim, psi, ld_psi, "psi");
     check::not_null(out, "out");
-    *out = dpcov::random::inverse_wishart_log_density(point, dof, p);
+    *out = log_density_result(dpcov::random::inverse_wishart_log_density(point, dof, p));
   });
 }
 
@@ -237,7 +256,7 @@ DPCOV_API dpcov_status dpcov_log_density_acg(int32_t layout, int64_t dim, const 
     check::vector(dim, u, sizeof(double), "u");
     check::not_null(out, "out");
     for (int64_t i = 0; i < dim; ++i) check::finite(u[i], "u");
-    *out = acg.log_density(u);
+    *out = log_density_result(acg.log_density(u));
   });
 }
 
@@ -247,7 +266,7 @@ DPCOV_API dpcov_status dpcov_log_density_symmetric_gaussian(int32_t layout, int6
   return dpcov::capi::guarded([&] {
     const Matrix m = square_input(layout, dim, noise, ld, "noise");
     check::not_null(out, "out");
-    *out = dpcov::random::symmetric_gaussian_log_density(m, sigma);
+    *out = log_density_result(dpcov::random::symmetric_gaussian_log_density(m, sigma));
   });
 }
 
@@ -257,7 +276,7 @@ DPCOV_API dpcov_status dpcov_log_density_symmetric_laplace(int32_t layout, int64
   return dpcov::capi::guarded([&] {
     const Matrix m = square_input(layout, dim, noise, ld, "noise");
     check::not_null(out, "out");
-    *out = dpcov::random::symmetric_laplace_log_density(m, scale);
+    *out = log_density_result(dpcov::random::symmetric_laplace_log_density(m, scale));
   });
 }
 

@@ -59,7 +59,9 @@ DPCOV_API dpcov_status dpcov_sample_exponential(dpcov_rng *rng, int64_t n, doubl
  * @param n      number of draws, >= 0 (0: nothing is written and @p out may be NULL).
  * @param out    at least @p n doubles; untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (n < 0),
- *         ::DPCOV_E_INVALID_ARGUMENT (scale <= 0), ::DPCOV_E_NON_FINITE (scale NaN or infinite).
+ *         ::DPCOV_E_INVALID_ARGUMENT (scale <= 0), ::DPCOV_E_NON_FINITE (scale NaN or infinite),
+ *         ::DPCOV_E_NUMERICAL (a draw overflows, at a scale near the largest double; the draws
+ *         made are consumed).
  */
 DPCOV_API dpcov_status dpcov_sample_laplace(dpcov_rng *rng, double scale, int64_t n, double *out);
 
@@ -71,7 +73,8 @@ DPCOV_API dpcov_status dpcov_sample_laplace(dpcov_rng *rng, double scale, int64_
  * @param n      number of draws, >= 0 (0: nothing is written and @p out may be NULL).
  * @param out    at least @p n doubles; untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (n < 0),
- *         ::DPCOV_E_INVALID_ARGUMENT (shape <= 0), ::DPCOV_E_NON_FINITE.
+ *         ::DPCOV_E_INVALID_ARGUMENT (shape <= 0), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (a draw overflows; the draws made are consumed).
  */
 DPCOV_API dpcov_status dpcov_sample_gamma(dpcov_rng *rng, double shape, int64_t n, double *out);
 
@@ -82,7 +85,8 @@ DPCOV_API dpcov_status dpcov_sample_gamma(dpcov_rng *rng, double shape, int64_t 
  * @param n    number of draws, >= 0 (0: nothing is written and @p out may be NULL).
  * @param out  at least @p n doubles; untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (n < 0),
- *         ::DPCOV_E_INVALID_ARGUMENT (dof <= 0), ::DPCOV_E_NON_FINITE.
+ *         ::DPCOV_E_INVALID_ARGUMENT (dof <= 0), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (a draw overflows; the draws made are consumed).
  */
 DPCOV_API dpcov_status dpcov_sample_chi_square(dpcov_rng *rng, double dof, int64_t n,
                                                double *out);
@@ -117,7 +121,7 @@ DPCOV_API dpcov_status dpcov_sample_uniform_sphere(dpcov_rng *rng, int64_t dim, 
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE (dof or scale), ::DPCOV_E_INVALID_ARGUMENT
  *         (scale not symmetric), ::DPCOV_E_NOT_POSITIVE_DEFINITE, ::DPCOV_E_PRECONDITION
- *         (dof <= dim - 1).
+ *         (dof <= dim - 1), ::DPCOV_E_NUMERICAL (an entry overflows; the draws made are consumed).
  */
 DPCOV_API dpcov_status dpcov_sample_wishart(dpcov_rng *rng, double dof, int32_t layout,
                                             int64_t dim, const double *scale, int64_t ld_scale,
@@ -197,7 +201,9 @@ DPCOV_API dpcov_status dpcov_sample_bingham(dpcov_rng *rng, int32_t layout, int6
  * @param out     receives the matrix, in full; untouched on failure.
  * @param ld      leading dimension of @p out, >= d.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
- *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_INVALID_ARGUMENT (sigma <= 0), ::DPCOV_E_NON_FINITE.
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_INVALID_ARGUMENT (sigma <= 0), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (an entry overflows, at a scale near the largest double; the draws
+ *         made are consumed).
  */
 DPCOV_API dpcov_status dpcov_sample_symmetric_gaussian_noise(dpcov_rng *rng, double sigma,
                                                              int32_t layout, int64_t dim,

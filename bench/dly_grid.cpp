@@ -20,44 +20,11 @@
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "../core/random/normal.hpp"
 #include "../core/random/uniform.hpp"
+#include "dly_synthetic.hpp"
 
 using namespace dpcov;
 
 namespace {
-
-Matrix zipf_data(int64_t n, int64_t d, random::Rng &rng) {
-  Matrix z(n, d);
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i < n; ++i) z(i, j) = random::standard_normal(rng);
-  Matrix u(d, d);
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i < d; ++i) u(i, j) = random::uniform01(rng);
-  Matrix x = linalg::multiply(z, u);
-  for (int64_t j = 0; j < d; ++j) {
-    double mean = 0.0;
-    for (int64_t i = 0; i < n; ++i) mean += x(i, j);
-    mean /= static_cast<double>(n);
-    for (int64_t i = 0; i < n; ++i) x(i, j) -= mean;
-  }
-  const double weights[4] = {1.0, 1.0 / 8, 1.0 / 27, 1.0 / 64};
-  const double total = weights[0] + weights[1] + weights[2] + weights[3];
-  int64_t edges[5] = {0, 0, 0, 0, n};
-  double cumulative = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    cumulative += weights[k] / total;
-    edges[k + 1] = static_cast<int64_t>(static_cast<double>(n) * cumulative);
-  }
-  for (int k = 0; k < 4; ++k) {
-    const double target = std::ldexp(1.0, k - 3);
-    for (int64_t i = edges[k]; i < edges[k + 1]; ++i) {
-      double sum = 0.0;
-      for (int64_t j = 0; j < d; ++j) sum += x(i, j) * x(i, j);
-      const double factor = target / std::sqrt(sum);
-      for (int64_t j = 0; j < d; ++j) x(i, j) *= factor;
-    }
-  }
-  return x;
-}
 
 double frobenius_distance(const Matrix &a, const Matrix &b) {
   double sum = 0.0;
@@ -84,7 +51,7 @@ int main(int argc, char **argv) {
       random::Rng data_rng = random::Rng::from_seed(seed, static_cast<uint64_t>(n * 10000 + d));
       random::Rng noise_rng = random::Rng::from_seed(seed + 1, static_cast<uint64_t>(n * 10000 + d));
       for (int run = 0; run < runs; ++run) {
-        const Matrix x = zipf_data(n, d, data_rng);
+        const Matrix x = bench::zipf_rows(n, d, data_rng);
         Matrix cov(d, d);
         linalg::syrk_upper(x.view(), 0.0, cov.data(), d);
         linalg::symmetrize_from_upper(cov);

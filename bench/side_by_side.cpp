@@ -1,0 +1,373 @@
+// Every covariance mechanism of dpcov on the same inputs (issue 18): the embedded Wine and
+// diabetes data, scikit-learn's breast_cancer and digits (the CSV files of Debian's
+// python3-sklearn), the Gaussian setting of CoinPress (N(0, I), d = 10, n = 3000) and the Zipf
+// setting of Dong-Liang-Yi (d = 50, n = 4000), at epsilon in {0.5, 1, 4}, delta = 1e-6 where a
+// mechanism spends delta (the zCDP mechanisms at rho = dpcov_zcdp_rho(epsilon, delta)).
+//
+// Rows: every column mapped to [-1, 1] by public bounds (Wine and diabetes: data/*_bounds.csv;
+// digits: pixel values 0..16; breast_cancer: the range of each column in the data, which is NOT
+// a private choice and is used here for the utility comparison only; the synthetic rows are
+// divided by 2 sqrt(d) and clipped, or are already of norm <= 1), then divided by sqrt(d), so
+// every row has norm <= B = 1. G = X^T X is the target; the zCDP mechanisms release X^T X / n
+// (n public under replace-one), multiplied back by n. Every release has its spectrum clipped to
+// [0, n B^2], as Amin et al. do. CoinPress (t = 3, split 1/8, 1/8, 3/4) gets the rows times
+// sqrt(d), whose covariance is <= d I, and K = d; its lower bound Sigma >= I does not hold on
+// these data, which costs it accuracy.
+//
+// Errors, mean over the repeats: relative Frobenius ||G~ - G||_F / ||G||_F, relative spectral
+// ||G~ - G||_2 / ||G||_2 and Mahalanobis ||G^-1/2 G~ G^-1/2 - I||_F (where G is well conditioned,
+// lambda_min > 1e-9 lambda_max; "-" otherwise).
+//
+//   build/bench/side_by_side <repository root> [repeats (default 10)] [out.json]
+// Markdown on stdout; the committed result is bench/results/side_by_side.{md,json}.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "../core/estimators/metrics.hpp"
+#include "../core/linalg/blas.hpp"
+#include "../core/mechanisms/coinpress.hpp"
+#include "../core/mechanisms/dong_liang_yi.hpp"
+#include "../core/mechanisms/mechanism.hpp"
+#include "../core/postprocess/eigenvalue_clip.hpp"
+#include "../core/privacy/zcdp.hpp"
+#include "../core/random/normal.hpp"
+#include "dly_synthetic.hpp"
+
+using namespace dpcov;
+
+namespace {
+
+constexpr double kDelta = 1e-6;
+const char *const kSklearnData = "/usr/lib/python3/dist-packages/sklearn/datasets/data";
+
+struct Dataset {
+  std::string name;
+  Matrix rows;  // n x d, norms <= 1
+  std::string note;
+};
+
+// The numeric fields of a CSV (or gzip-compressed CSV) file after `skip` lines, the first `cols`
+// of each line.
+std::vector<std::vector<double>> read_csv(const std::string &path, int skip, int cols) {
+  std::string text;
+  if (path.size() > 3 && path.substr(path.size() - 3) == ".gz") {
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(("gzip -dc '" + path + "'").c_str(), "r"),
+                                                pclose);
+    if (!pipe) return {};
+    char buffer[65536];
+    size_t got;
+    while ((got = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) text.append(buffer, got);
+  } else {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  std::vector<std::vector<double>> out;
+  std::stringstream lines(text);
+  std::string line;
+  for (int i = 0; i < skip; ++i) std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    std::stringstream fields(line);
+    std::string field;
+    std::vector<double> row;
+    for (int j = 0; j < cols && std::getline(fields, field, ','); ++j) row.push_back(std::stod(field));
+    if (static_cast<int>(row.size()) == cols) out.push_back(row);
+  }
+  return out;
+}
+
+// Maps column j to [-1, 1] by [lo_j, hi_j] (clamped) and divides each row by sqrt(d).
+Matrix scale_rows(const std::vector<std::vector<double>> &raw, const std::vector<double> &lo,
+                  const std::vector<double> &hi) {
+  const int64_t n = static_cast<int64_t>(raw.size());
+  const int64_t d = static_cast<int64_t>(lo.size());
+  Matrix x(n, d);
+  const double row_scale = 1.0 / std::sqrt(static_cast<double>(d));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < d; ++j) {
+      const double width = hi[j] - lo[j];
+      const double u = width > 0 ? 2.0 * (raw[i][j] - lo[j]) / width - 1.0 : 0.0;
+      x(i, j) = std::clamp(u, -1.0, 1.0) * row_scale;
+    }
+  return x;
+}
+
+Dataset with_bounds_file(const std::string &name, const std::string &data,
+                         const std::string &bounds, const std::string &note) {
+  std::ifstream in(bounds);
+  std::string line;
+  std::getline(in, line);
+  std::vector<double> lo, hi;
+  while (std::getline(in, line)) {
+    std::stringstream f(line);
+    std::string name_field, a, c;
+    std::getline(f, name_field, ',');
+    std::getline(f, a, ',');
+    std::getline(f, c, ',');
+    lo.push_back(std::stod(a));
+    hi.push_back(std::stod(c));
+  }
+  return {name, scale_rows(read_csv(data, 1, static_cast<int>(lo.size())), lo, hi), note};
+}
+
+Dataset with_data_range(const std::string &name, const std::string &path, int skip, int cols,
+                        const std::string &note) {
+  const auto raw = read_csv(path, skip, cols);
+  std::vector<double> lo(cols, std::numeric_limits<double>::infinity());
+  std::vector<double> hi(cols, -std::numeric_limits<double>::infinity());
+  for (const auto &r : raw)
+    for (int j = 0; j < cols; ++j) {
+      lo[j] = std::min(lo[j], r[j]);
+      hi[j] = std::max(hi[j], r[j]);
+    }
+  return {name, scale_rows(raw, lo, hi), note};
+}
+
+Dataset gaussian(int64_t d, int64_t n) {
+  random::Rng rng = random::Rng::from_seed(20261124, 1);
+  Matrix x(n, d);
+  const double scale = 1.0 / (2.0 * std::sqrt(static_cast<double>(d)));
+  for (int64_t i = 0; i < n; ++i) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < d; ++j) {
+      x(i, j) = random::standard_normal(rng) * scale;
+      sum += x(i, j) * x(i, j);
+    }
+    if (sum > 1.0)
+      for (int64_t j = 0; j < d; ++j) x(i, j) /= std::sqrt(sum);
+  }
+  return {"gaussian_d10_n3000", std::move(x),
+          "CoinPress's setting: N(0, I_10), n = 3000, rows / (2 sqrt(d)), the rare row over 1 clipped"};
+}
+
+Matrix gram_of(const Matrix &x) {
+  const int64_t d = x.cols();
+  Matrix g(d, d);
+  linalg::syrk_upper(x.view(), 0.0, g.data(), d);
+  linalg::symmetrize_from_upper(g);
+  return g;
+}
+
+struct Errors {
+  double frobenius, spectral, mahalanobis;
+};
+
+// G^{-1/2}, or an empty matrix when G is not well conditioned.
+Matrix inverse_sqrt(const Matrix &g) {
+  const linalg::SymmetricEigen e = linalg::eigh(g);
+  if (!(e.values.front() > 1e-9 * e.values.back())) return Matrix();
+  const int64_t d = g.rows();
+  Matrix scaled = e.vectors;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i < d; ++i) scaled(i, j) /= std::sqrt(e.values[static_cast<size_t>(j)]);
+  return linalg::multiply(scaled, e.vectors, linalg::Trans::No, linalg::Trans::Yes);
+}
+
+Errors errors(const Matrix &est, const Matrix &g, const Matrix &g_isqrt) {
+  Errors e{estimators::frobenius_error(est.view(), g.view(), true),
+           estimators::spectral_error(est.view(), g.view(), true),
+           std::numeric_limits<double>::quiet_NaN()};
+  if (g_isqrt.rows() > 0) {
+    const Matrix w = linalg::multiply(linalg::multiply(g_isqrt, est), g_isqrt);
+    Matrix identity(g.rows(), g.rows());
+    for (int64_t i = 0; i < g.rows(); ++i) identity(i, i) = 1.0;
+    e.mahalanobis = estimators::frobenius_error(w.view(), identity.view(), false);
+  }
+  return e;
+}
+
+// A release of G (Gram scale) from the rows, or an empty matrix where the mechanism's
+// preconditions exclude this epsilon.
+using Release = std::function<Matrix(const Matrix &x, const Matrix &g, double eps, random::Rng &)>;
+
+struct Method {
+  std::string name;
+  Release release;
+};
+
+Release gram_mechanism(mechanisms::MechanismId id, bool uses_delta,
+                       mechanisms::BudgetSplit split = mechanisms::BudgetSplit::Default,
+                       mechanisms::Calibration calibration = mechanisms::Calibration::Default) {
+  return [=](const Matrix &x, const Matrix &g, double eps, random::Rng &rng) {
+    mechanisms::Request r;
+    r.dim = x.cols();
+    r.n = x.rows();
+    r.bound = 1.0;
+    r.epsilon = eps;
+    r.delta = uses_delta ? kDelta : 0.0;
+    r.options.budget_split = split;
+    r.options.calibration = calibration;
+    try {
+      return mechanisms::release(id, g.view(), r, rng).matrix;
+    } catch (const Error &e) {
+      if (e.status() == DPCOV_E_PRECONDITION) return Matrix();
+      throw;
+    }
+  };
+}
+
+Release dly(mechanisms::DlyVariant variant) {
+  return [=](const Matrix &x, const Matrix &, double eps, random::Rng &rng) {
+    mechanisms::DlyRequest r;
+    r.variant = variant;
+    r.dim = x.cols();
+    r.n = x.rows();
+    r.rho = privacy::zcdp_rho_for_epsilon(eps, kDelta);
+    r.delta = kDelta;
+    Matrix out = mechanisms::dly_release(x.view(), r, rng).covariance;
+    for (int64_t j = 0; j < out.cols(); ++j)
+      for (int64_t i = 0; i < out.rows(); ++i) out(i, j) *= static_cast<double>(x.rows());
+    return out;
+  };
+}
+
+Matrix coinpress(const Matrix &x, const Matrix &, double eps, random::Rng &rng) {
+  const double d = static_cast<double>(x.cols());
+  Matrix scaled = x;
+  for (int64_t j = 0; j < x.cols(); ++j)
+    for (int64_t i = 0; i < x.rows(); ++i) scaled(i, j) *= std::sqrt(d);
+  mechanisms::CoinpressRequest r;
+  r.dim = x.cols();
+  r.n = x.rows();
+  r.rho = privacy::zcdp_rho_for_epsilon(eps, kDelta);
+  r.k_bound = d;
+  r.delta = kDelta;
+  Matrix out = mechanisms::coinpress_release(scaled.view(), r, rng).covariance;
+  for (int64_t j = 0; j < out.cols(); ++j)
+    for (int64_t i = 0; i < out.rows(); ++i) out(i, j) *= static_cast<double>(x.rows()) / d;
+  return out;
+}
+
+std::vector<Method> methods() {
+  using mechanisms::BudgetSplit;
+  using mechanisms::Calibration;
+  using mechanisms::MechanismId;
+  return {
+      {"Analyze Gauss", gram_mechanism(MechanismId::AnalyzeGauss, true)},
+      {"Laplace (sym.)", gram_mechanism(MechanismId::LaplaceSym, false)},
+      {"Wishart additive (eps < 1)", gram_mechanism(MechanismId::WishartAdditive, true)},
+      {"IEV (uniform split, published kappa)", gram_mechanism(MechanismId::Iev, false)},
+      {"IEV (adaptive split, sensitivity kappa)",
+       gram_mechanism(MechanismId::Iev, false, BudgetSplit::Adaptive,
+                      Calibration::BinghamSensitivity)},
+      {"Kapralov-Talwar rank-one", gram_mechanism(MechanismId::KtRank1, false)},
+      {"DLY Gauss (zCDP)", dly(mechanisms::DlyVariant::Gauss)},
+      {"DLY Separate (zCDP)", dly(mechanisms::DlyVariant::Separate)},
+      {"DLY Adaptive (zCDP)", dly(mechanisms::DlyVariant::Adaptive)},
+      {"CoinPress t = 3 (zCDP)", coinpress},
+  };
+}
+
+std::string cell(double mean) {
+  if (std::isnan(mean)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, mean < 10 ? "%.3f" : "%.3g", mean);
+  return b;
+}
+
+std::string json_number(double v) {
+  if (std::isnan(v)) return "null";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s <repository root> [repeats] [out.json]\n", argv[0]);
+    return 2;
+  }
+  const std::string root = argv[1];
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 10;
+  const std::string sk = kSklearnData;
+  std::vector<Dataset> datasets;
+  datasets.push_back(with_bounds_file("wine", root + "/data/wine.csv", root + "/data/wine_bounds.csv",
+                                      "UCI Wine, 13 columns, published ranges"));
+  datasets.push_back(with_bounds_file("diabetes", root + "/data/diabetes.csv",
+                                      root + "/data/diabetes_bounds.csv",
+                                      "Efron et al. diabetes, 11 columns (progression included), "
+                                      "data/diabetes_bounds.csv"));
+  datasets.push_back(with_data_range("breast_cancer", sk + "/breast_cancer.csv", 1, 30,
+                                     "sklearn breast_cancer, 30 columns, ranges from the data "
+                                     "(utility comparison only: not a private choice)"));
+  {
+    const auto raw = read_csv(sk + "/digits.csv.gz", 0, 64);
+    datasets.push_back({"digits", scale_rows(raw, std::vector<double>(64, 0.0),
+                                             std::vector<double>(64, 16.0)),
+                        "sklearn digits, 64 pixels in 0..16"});
+  }
+  datasets.push_back(gaussian(10, 3000));
+  {
+    random::Rng rng = random::Rng::from_seed(20261124, 2);
+    datasets.push_back({"dly_zipf_d50_n4000", bench::zipf_rows(4000, 50, rng),
+                        "Dong-Liang-Yi's setting: Zipf row norms (s = 3, N = 4), d = 50, n = 4000"});
+  }
+  const double epsilons[] = {0.5, 1.0, 4.0};
+  const std::vector<Method> ms = methods();
+  std::string json = "[\n";
+  std::printf("# Every covariance mechanism side by side\n\nProduced by `build/bench/side_by_side "
+              "<root> %d` (bench/side_by_side.cpp says how the rows are scaled). Each cell: "
+              "relative Frobenius / relative spectral / Mahalanobis error, mean of %d releases; "
+              "delta = %g where spent.\n\n", repeats, repeats, kDelta);
+  for (const Dataset &ds : datasets) {
+    if (ds.rows.rows() == 0) {
+      std::printf("### %s: not found, skipped\n\n", ds.name.c_str());
+      continue;
+    }
+    const Matrix g = gram_of(ds.rows);
+    const Matrix g_isqrt = inverse_sqrt(g);
+    std::printf("### %s (n = %lld, d = %lld)\n%s\n\n| mechanism | eps = 0.5 | eps = 1 | eps = 4 |\n"
+                "|---|---|---|---|\n",
+                ds.name.c_str(), static_cast<long long>(ds.rows.rows()),
+                static_cast<long long>(ds.rows.cols()), ds.note.c_str());
+    for (size_t m = 0; m < ms.size(); ++m) {
+      std::string row = "| " + ms[m].name + " |";
+      for (size_t k = 0; k < 3; ++k) {
+        Errors sum{0, 0, 0};
+        bool available = true;
+        for (int r = 0; r < repeats && available; ++r) {
+          random::Rng rng = random::Rng::from_seed(20261124 + r, 100 * m + k);
+          Matrix est = ms[m].release(ds.rows, g, epsilons[k], rng);
+          if (est.rows() == 0) {
+            available = false;
+            break;
+          }
+          est = postprocess::clip_eigenvalues(est, 0.0, static_cast<double>(ds.rows.rows()));
+          const Errors e = errors(est, g, g_isqrt);
+          sum.frobenius += e.frobenius / repeats;
+          sum.spectral += e.spectral / repeats;
+          sum.mahalanobis += e.mahalanobis / repeats;
+        }
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        if (!available) sum = {nan, nan, nan};
+        row += " " + cell(sum.frobenius) + " / " + cell(sum.spectral) + " / " +
+               cell(sum.mahalanobis) + " |";
+        json += "  {\"dataset\": \"" + ds.name + "\", \"mechanism\": \"" + ms[m].name +
+                "\", \"epsilon\": " + json_number(epsilons[k]) + ", \"frobenius\": " +
+                json_number(sum.frobenius) + ", \"spectral\": " + json_number(sum.spectral) +
+                ", \"mahalanobis\": " + json_number(sum.mahalanobis) + "},\n";
+      }
+      std::printf("%s\n", row.c_str());
+      std::fflush(stdout);
+    }
+    std::printf("\n");
+  }
+  if (json.size() > 2) json.erase(json.size() - 2, 1);  // the last comma
+  json += "]\n";
+  if (argc > 3) std::ofstream(argv[3]) << json;
+  return 0;
+}

@@ -7,22 +7,29 @@
  * (dpcov_gram_create_from_state, dpcov_sketch_create_from_state) and releases once, spending the
  * privacy budget once for all the rows.
  *
- * The sketch's Gaussian weights for a row come from the generator's substream for the row's GLOBAL
- * index, so the summed sketch is the sketch of all rows whatever the split; every rank uses the
- * same generator key, broadcast from rank 0.
+ * Keys stay with whoever adds the noise. Rank 0 alone holds the release generator: the Gram
+ * mechanisms need no key anywhere else. The JL sketch needs Gaussian weights at every row, so rank k
+ * receives (point to point, never broadcast) a shard key of its own, derived one-way from rank 0's
+ * (dpcov_rng_substream, index kShardKeys + k): it knows the weights of its own rows only, not those
+ * of other ranks' rows nor of the w I block, which come from the release generator on rank 0. No
+ * rank but rank 0 can reproduce the released noise. A row's weights come from its shard key's
+ * substream for the row's GLOBAL index, so the summed sketch does not depend on how the rows are
+ * read, given the number of shards.
  *
  * Usage:
  *   mpirun -np P mpi_release --mechanism NAME --epsilon E --delta D --bound B
  *                            (--csv FILE | --generate N --dim D) [--projection-rows R]
- *                            [--seed S] [--serial]
+ *                            [--seed S] [--serial [--shards P]]
  *   --csv FILE     numeric comma-separated rows (a first line that is not numeric is a header).
  *                  Rank k reads the lines starting in bytes [k S / P, (k + 1) S / P) of the file
  *                  (S its size); MPI_Exscan of the shard row counts gives each line's global index.
  *   --generate N   N rows of D columns generated from the global row index alone (for tests).
  *   --seed S       a fixed seed: reproducible, NOT private. Without it rank 0 draws the key from
  *                  the operating system's entropy.
- *   --serial       every row in one process and one accumulator, released directly: the
- *                  single-process release the distributed one must equal (run with one rank).
+ *   --serial       every row in one process, released directly: the single-process release the
+ *                  distributed one must equal (run with one rank). JL mechanisms: the rows are
+ *                  split into P shards (--shards P, default 1), each with its shard key, as P ranks
+ *                  would split them.
  * Rank 0 prints the number of ranks, the receipt and the released matrix (row by row, %.17g).
  */
 #include <mpi.h>
@@ -35,12 +42,15 @@
 
 enum { kChunkRows = 1024 };
 
+/* Substream indices of the shard keys (one per rank) under the release generator's key. */
+static const uint64_t kShardKeys = UINT64_C(1) << 62;
+
 struct options {
   const char *mechanism;
   double epsilon, delta, bound;
   const char *csv;
   int64_t generate, dim, projection_rows;
-  int has_seed, serial;
+  int has_seed, serial, shards;
   uint64_t seed;
 };
 
@@ -71,6 +81,7 @@ static void usage_error(const char *message) {
 static struct options parse(int argc, char **argv) {
   struct options o;
   memset(&o, 0, sizeof o);
+  o.shards = 1;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +90,11 @@ static struct options parse(int argc, char **argv) {
       continue;
     }
     if (v == NULL) usage_error("every option but --serial takes a value");
+    if (strcmp(a, "--shards") == 0) {
+      o.shards = (int)strtol(v, NULL, 10);
+      ++i;
+      continue;
+    }
     ++i;
     if (strcmp(a, "--mechanism") == 0) o.mechanism = v;
     else if (strcmp(a, "--epsilon") == 0) o.epsilon = strtod(v, NULL);
@@ -123,8 +139,9 @@ static void add_rows(int rank, struct accumulator *acc, const struct options *o,
 /* Generated rows: row i depends only on i (through the substream i of a fixed data key), so every
  * split of the index range gives the same rows. Entries are uniform in (-0.6, 0.6): some rows
  * exceed a bound of 1 and are clipped. */
-static void generate_shard(int rank, int size, struct accumulator *acc, const struct options *o) {
-  const int64_t begin = o->generate * rank / size, end = o->generate * (rank + 1) / size;
+static void generate_shard(int rank, int shard, int shards, struct accumulator *acc,
+                           const struct options *o) {
+  const int64_t begin = o->generate * shard / shards, end = o->generate * (shard + 1) / shards;
   dpcov_rng *data_key = NULL;
   CHECK(rank, dpcov_rng_create_seeded(&data_key, 20261122, 0));
   double *rows = malloc((size_t)(kChunkRows * o->dim) * sizeof(double));
@@ -183,14 +200,18 @@ static int seek_shard(FILE *f, long begin, long end) {
   return ftell(f) < end;
 }
 
-/* Reads the shard's lines (pass 1: count rows; pass 2: add them with their global indices). */
-static void read_csv_shard(int rank, int size, struct accumulator *acc, const struct options *o) {
+/* Reads the shard's lines (pass 1: count rows; pass 2: add them with their global indices). The
+ * global index of the shard's first row is the rows of the shards before it: from MPI_Exscan in a
+ * distributed run, from *next_index (advanced past this shard) when one process reads every
+ * shard in turn. */
+static void read_csv_shard(int rank, int shard, int shards, struct accumulator *acc,
+                           const struct options *o, int64_t *next_index) {
   FILE *f = fopen(o->csv, "rb");
   if (f == NULL) usage_error("cannot open the CSV file");
   fseek(f, 0, SEEK_END);
   const long bytes = ftell(f);
-  const long begin = (long)((int64_t)bytes * rank / size);
-  const long end = (long)((int64_t)bytes * (rank + 1) / size);
+  const long begin = (long)((int64_t)bytes * shard / shards);
+  const long end = (long)((int64_t)bytes * (shard + 1) / shards);
   char line[65536];
   double *rows = malloc((size_t)(kChunkRows * o->dim) * sizeof(double));
   if (rows == NULL) usage_error("out of memory");
@@ -199,9 +220,11 @@ static void read_csv_shard(int rank, int size, struct accumulator *acc, const st
   if (seek_shard(f, begin, end))
     while (ftell(f) < end && fgets(line, sizeof line, f) != NULL)
       count += parse_line(line, o->dim, rows);
-  /* Global index of the shard's first row: the rows of the shards before it. */
   int64_t first_index = 0;
-  if (size > 1) {
+  if (next_index != NULL) {
+    first_index = *next_index;
+    *next_index += count;
+  } else if (shards > 1) {
     MPI_Exscan(&count, &first_index, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) first_index = 0; /* MPI_Exscan leaves rank 0's result undefined */
   }
@@ -219,6 +242,54 @@ static void read_csv_shard(int rank, int size, struct accumulator *acc, const st
   if (buffered > 0) add_rows(rank, acc, o, rows, buffered, first_index);
   free(rows);
   fclose(f);
+}
+
+/* This rank's shard key (JL mechanisms), derived one-way from the release generator on rank 0 and
+ * sent to each rank alone: rank k learns the weights of its own rows only. */
+static dpcov_rng *own_shard_key(int rank, int size, const dpcov_rng *release_key) {
+  unsigned char state[DPCOV_RNG_STATE_SIZE];
+  dpcov_rng *key = NULL;
+  if (rank == 0) {
+    for (int k = 1; k < size; ++k) {
+      CHECK(rank, dpcov_rng_substream(&key, release_key, kShardKeys + (uint64_t)k));
+      CHECK(rank, dpcov_rng_state_save(key, state, sizeof state));
+      dpcov_rng_destroy(&key);
+      MPI_Send(state, (int)sizeof state, MPI_UNSIGNED_CHAR, k, 0, MPI_COMM_WORLD);
+    }
+    CHECK(rank, dpcov_rng_substream(&key, release_key, kShardKeys));
+  } else {
+    MPI_Recv(state, (int)sizeof state, MPI_UNSIGNED_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(rank, dpcov_rng_create_seeded(&key, 0, 0));
+    CHECK(rank, dpcov_rng_state_restore(key, state, sizeof state));
+  }
+  memset(state, 0, sizeof state); /* the state is the key */
+  return key;
+}
+
+/* Adds an accumulator's state (G, the counters and, for a sketch, R_A A) to the running sums. */
+static void add_state(int rank, const struct accumulator *acc, int64_t d, int64_t r, double *g_sum,
+                      double *s_sum, int64_t counts[3]) {
+  dpcov_gram_info info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  double *g = malloc((size_t)(d * d) * sizeof(double));
+  double *s = acc->sketch != NULL ? malloc((size_t)(r * d) * sizeof(double)) : NULL;
+  if (g == NULL || (acc->sketch != NULL && s == NULL)) usage_error("out of memory");
+  if (acc->sketch != NULL) {
+    CHECK(rank, dpcov_sketch_get_info(acc->sketch, &info));
+    CHECK(rank, dpcov_sketch_get_gram(acc->sketch, DPCOV_ROW_MAJOR, g, d));
+    CHECK(rank, dpcov_sketch_get(acc->sketch, 0.0, DPCOV_ROW_MAJOR, s, d));
+    for (int64_t i = 0; i < r * d; ++i) s_sum[i] += s[i];
+  } else {
+    CHECK(rank, dpcov_gram_get_info(acc->gram, &info));
+    CHECK(rank, dpcov_gram_get_matrix(acc->gram, DPCOV_ROW_MAJOR, g, d));
+  }
+  for (int64_t i = 0; i < d * d; ++i) g_sum[i] += g[i];
+  counts[0] += info.rows;
+  counts[1] += info.clipped;
+  counts[2] += info.dropped;
+  free(g);
+  free(s);
 }
 
 static void print_release(int ranks, const dpcov_receipt *r, const dpcov_gram_info *info,
@@ -246,106 +317,92 @@ int main(int argc, char **argv) {
   if (is_sketch_mechanism(id) && o.projection_rows < 1)
     usage_error("the JL mechanisms need --projection-rows");
 
-  /* One generator key for every rank: rank 0 creates it (from entropy unless --seed) and
-   * broadcasts its state. The state is secret: it reveals the noise and the sketch's weights. */
-  unsigned char key_state[DPCOV_RNG_STATE_SIZE];
+  /* The release generator lives on rank 0 only (from entropy unless --seed). */
   dpcov_rng *rng = NULL;
-  if (rank == 0) {
+  if (rank == 0)
     CHECK(rank, o.has_seed ? dpcov_rng_create_seeded(&rng, o.seed, 0)
                            : dpcov_rng_create_from_entropy(&rng));
-    CHECK(rank, dpcov_rng_state_save(rng, key_state, sizeof key_state));
-  }
-  MPI_Bcast(key_state, (int)sizeof key_state, MPI_UNSIGNED_CHAR, 0, MPI_COMM_WORLD);
-  if (rank != 0) {
-    CHECK(rank, dpcov_rng_create_seeded(&rng, 0, 0));
-    CHECK(rank, dpcov_rng_state_restore(rng, key_state, sizeof key_state));
-  }
-
-  struct accumulator acc = {NULL, NULL};
-  if (is_sketch_mechanism(id))
-    CHECK(rank, dpcov_sketch_create(&acc.sketch, o.dim, o.projection_rows, rng));
-  else
-    CHECK(rank, dpcov_gram_create(&acc.gram, o.dim));
-  if (o.csv != NULL)
-    read_csv_shard(o.serial ? 0 : rank, o.serial ? 1 : size, &acc, &o);
-  else
-    generate_shard(o.serial ? 0 : rank, o.serial ? 1 : size, &acc, &o);
-
+  const int sketching = is_sketch_mechanism(id);
+  if (o.shards < 1 || (o.shards > 1 && !(o.serial && sketching)))
+    usage_error("--shards P >= 1 goes with --serial and a JL mechanism");
+  const int shards = o.serial ? o.shards : size;
   const int64_t d = o.dim, r = o.projection_rows;
+
+  /* This process's part of the sums: G, the counters and (JL) the data sketch R_A A, over its
+   * shard (or, with --serial, over every shard in turn). */
+  double *g_part = calloc((size_t)(d * d), sizeof(double));
+  double *s_part = sketching ? calloc((size_t)(r * d), sizeof(double)) : NULL;
+  int64_t counts[3] = {0, 0, 0};
+  int64_t next_index = 0;
+  dpcov_rng *key = sketching && !o.serial ? own_shard_key(rank, size, rng) : NULL;
+  for (int shard = o.serial ? 0 : rank; shard < (o.serial ? shards : rank + 1); ++shard) {
+    if (o.serial && sketching) CHECK(rank, dpcov_rng_substream(&key, rng, kShardKeys + shard));
+    struct accumulator acc = {NULL, NULL};
+    if (sketching)
+      CHECK(rank, dpcov_sketch_create(&acc.sketch, d, r, key));
+    else
+      CHECK(rank, dpcov_gram_create(&acc.gram, d));
+    if (o.csv != NULL)
+      read_csv_shard(rank, shard, shards, &acc, &o, o.serial ? &next_index : NULL);
+    else
+      generate_shard(rank, shard, shards, &acc, &o);
+    add_state(rank, &acc, d, r, g_part, s_part, counts);
+    dpcov_sketch_destroy(&acc.sketch);
+    dpcov_gram_destroy(&acc.gram);
+    if (o.serial) dpcov_rng_destroy(&key);
+  }
+  dpcov_rng_destroy(&key);
+
+  double *g_sum = g_part, *s_sum = s_part;
+  int64_t count_sum[3] = {counts[0], counts[1], counts[2]};
+  if (!o.serial) {
+    g_sum = malloc((size_t)(d * d) * sizeof(double));
+    s_sum = sketching ? malloc((size_t)(r * d) * sizeof(double)) : NULL;
+    MPI_Reduce(g_part, g_sum, (int)(d * d), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(counts, count_sum, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (sketching)
+      MPI_Reduce(s_part, s_sum, (int)(r * d), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
+
   double *released = malloc((size_t)(d * d) * sizeof(double));
-  dpcov_mechanism_params params;
-  dpcov_mechanism_params_default(&params);
-  params.projection_rows = is_sketch_mechanism(id) ? r : 0;
   dpcov_receipt receipt;
   memset(&receipt, 0, sizeof receipt);
   receipt.struct_size = sizeof receipt;
   dpcov_gram_info info;
   memset(&info, 0, sizeof info);
   info.struct_size = sizeof info;
-
-  if (o.serial) {
-    /* The single-process release: straight from the accumulator. */
-    if (acc.sketch != NULL) {
-      CHECK(rank, dpcov_sketch_get_info(acc.sketch, &info));
-      CHECK(rank, dpcov_sketch_release(id, acc.sketch, o.epsilon, o.delta, &params, rng,
+  if (rank == 0) {
+    /* Rebuild the accumulator of all rows and release once, with the release generator. */
+    dpcov_mechanism_params params;
+    dpcov_mechanism_params_default(&params);
+    params.projection_rows = sketching ? r : 0;
+    info.dim = d;
+    info.rows = count_sum[0];
+    info.clipped = count_sum[1];
+    info.dropped = count_sum[2];
+    info.bound = o.bound;
+    dpcov_gram *total = NULL;
+    CHECK(rank, dpcov_gram_create_from_state(&total, &info, DPCOV_ROW_MAJOR, g_sum, d));
+    if (sketching) {
+      dpcov_sketch *sketch = NULL;
+      CHECK(rank, dpcov_sketch_create_from_state(&sketch, rng, r, total, DPCOV_ROW_MAJOR, s_sum,
+                                                 d));
+      CHECK(rank, dpcov_sketch_release(id, sketch, o.epsilon, o.delta, &params, rng,
                                        DPCOV_ROW_MAJOR, NULL, 0, released, d, &receipt));
+      dpcov_sketch_destroy(&sketch);
     } else {
-      CHECK(rank, dpcov_gram_get_info(acc.gram, &info));
-      CHECK(rank, dpcov_mechanism_release_gram(id, acc.gram, o.epsilon, o.delta, &params, rng,
+      CHECK(rank, dpcov_mechanism_release_gram(id, total, o.epsilon, o.delta, &params, rng,
                                                DPCOV_ROW_MAJOR, released, d, &receipt));
     }
-  } else {
-    /* Export this rank's state: G, the counters and (JL) the data sketch R_A A. */
-    double *g = malloc((size_t)(d * d) * sizeof(double));
-    double *g_sum = malloc((size_t)(d * d) * sizeof(double));
-    double *s = NULL, *s_sum = NULL;
-    if (acc.sketch != NULL) {
-      s = malloc((size_t)(r * d) * sizeof(double));
-      s_sum = malloc((size_t)(r * d) * sizeof(double));
-      CHECK(rank, dpcov_sketch_get_info(acc.sketch, &info));
-      CHECK(rank, dpcov_sketch_get_gram(acc.sketch, DPCOV_ROW_MAJOR, g, d));
-      CHECK(rank, dpcov_sketch_get(acc.sketch, 0.0, DPCOV_ROW_MAJOR, s, d));
-    } else {
-      CHECK(rank, dpcov_gram_get_info(acc.gram, &info));
-      CHECK(rank, dpcov_gram_get_matrix(acc.gram, DPCOV_ROW_MAJOR, g, d));
-    }
-    int64_t counts[3] = {info.rows, info.clipped, info.dropped}, count_sum[3] = {0, 0, 0};
-    MPI_Reduce(g, g_sum, (int)(d * d), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(counts, count_sum, 3, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (s != NULL) MPI_Reduce(s, s_sum, (int)(r * d), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-
-    if (rank == 0) {
-      /* Rebuild the accumulator of all rows and release once. */
-      info.dim = d;
-      info.rows = count_sum[0];
-      info.clipped = count_sum[1];
-      info.dropped = count_sum[2];
-      info.bound = o.bound;
-      dpcov_gram *total = NULL;
-      CHECK(rank, dpcov_gram_create_from_state(&total, &info, DPCOV_ROW_MAJOR, g_sum, d));
-      if (s != NULL) {
-        dpcov_sketch *sketch = NULL;
-        CHECK(rank, dpcov_sketch_create_from_state(&sketch, rng, r, total, DPCOV_ROW_MAJOR, s_sum,
-                                                   d));
-        CHECK(rank, dpcov_sketch_release(id, sketch, o.epsilon, o.delta, &params, rng,
-                                         DPCOV_ROW_MAJOR, NULL, 0, released, d, &receipt));
-        dpcov_sketch_destroy(&sketch);
-      } else {
-        CHECK(rank, dpcov_mechanism_release_gram(id, total, o.epsilon, o.delta, &params, rng,
-                                                 DPCOV_ROW_MAJOR, released, d, &receipt));
-      }
-      dpcov_gram_destroy(&total);
-    }
-    free(g);
-    free(g_sum);
-    free(s);
-    free(s_sum);
+    dpcov_gram_destroy(&total);
   }
+  if (g_sum != g_part) free(g_sum);
+  if (s_sum != s_part) free(s_sum);
+  free(g_part);
+  free(s_part);
   if (rank == 0) print_release(size, &receipt, &info, released, d);
 
   free(released);
-  dpcov_sketch_destroy(&acc.sketch);
-  dpcov_gram_destroy(&acc.gram);
   dpcov_rng_destroy(&rng);
   MPI_Finalize();
   return 0;

@@ -1,9 +1,10 @@
 """The MPI release equals the single-process release with the same seed, to rounding.
 
 Runs examples/mpi_release under mpirun with several ranks (each reading or generating its own
-shard of the rows, the partial Gram matrices and sketches summed on rank 0 with MPI_Reduce), and
-the same program with --serial in one process (one accumulator over all rows, released directly),
-and compares the two outputs: the same counts and receipt, and every released entry equal up to
+shard of the rows, the partial Gram matrices and sketches summed on rank 0 with MPI_Reduce; only
+rank 0 holds the release generator, and for the JL sketch each rank gets its own shard key), and
+the same program with --serial in one process (every shard in turn, JL shards with the same shard
+keys), and compares the two outputs: the same counts and receipt, and every released entry equal up to
 1e-9 of the matrix's largest entry (the sums differ only in the order of floating-point additions).
 
 Usage: check_mpi_release.py MPIRUN PROGRAM WINE_CSV
@@ -42,9 +43,9 @@ def run(mpirun, ranks, program, args):
     return fields, matrix
 
 
-def compare(name, mpirun, program, ranks, args):
+def compare(name, mpirun, program, ranks, args, serial_args=()):
     distributed, m_dist = run(mpirun, ranks, program, args)
-    serial, m_serial = run(mpirun, 1, program, args + ["--serial"])
+    serial, m_serial = run(mpirun, 1, program, args + ["--serial", *serial_args])
     failures = []
     if distributed["ranks"] != str(ranks):
         failures.append(f"ran on {distributed['ranks']} ranks, not {ranks}")
@@ -81,7 +82,7 @@ def main():
                   program, 3,
                   ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
                    "--bound", "1", "--generate", "5000", "--dim", "6", "--projection-rows", "40",
-                   "--seed", "9"])
+                   "--seed", "9"], serial_args=["--shards", "3"])
     sys.exit(0 if ok else 1)
 
 

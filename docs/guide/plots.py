@@ -39,6 +39,10 @@ COVARIANCE_MECHANISMS = [
     ("symmetric Laplace", "laplace_sym", 0.0),
     ("IEV", "iev", 0.0),
     ("Kapralov-Talwar", "kt_rank1", 0.0),
+    # zCDP mechanisms on the rows themselves, at the rho whose (epsilon, delta) conversion is the
+    # point's (dpcov.zcdp_rho)
+    ("Dong-Liang-Yi Separate", "dly:separate", DELTA),
+    ("Dong-Liang-Yi Adaptive", "dly:adaptive", DELTA),
 ]
 WINE_RANGES = [(11.0, 14.8), (0.74, 5.80), (1.36, 3.23), (10.6, 30.0), (70.0, 162.0),
                (0.98, 3.88), (0.34, 5.08), (0.13, 0.66), (0.41, 3.58), (1.3, 13.0),
@@ -92,12 +96,18 @@ def covariance_errors(rows, repeats, rng):
             errors = []
             for _ in range(repeats):
                 try:
-                    rel = dpcov.release(mech, gram, n, 1.0, eps, delta, rng)
+                    if mech.startswith("dly:"):
+                        c = dpcov.dly_release(rows, rng, variant=mech[4:],
+                                              rho=dpcov.zcdp_rho(eps, delta), radius=1.0,
+                                              delta=delta).covariance
+                        c = dpcov.psd_project(c)
+                    else:
+                        rel = dpcov.release(mech, gram, n, 1.0, eps, delta, rng)
+                        c = dpcov.psd_project(rel.matrix) / n
                 except dpcov.DpcovError as e:
                     errors = [float("nan")]
                     warnings.warn("%s at epsilon %g: %s" % (mech, eps, e))
                     break
-                c = dpcov.psd_project(rel.matrix) / n
                 errors.append(np.linalg.norm(c - exact) / np.linalg.norm(exact))
             means.append(float(np.mean(errors)))
             stds.append(float(np.std(errors)))

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "cli_error.hpp"
 #include "library_status.hpp"
@@ -62,6 +63,38 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
     if (status == DPCOV_E_NORM_BOUND) report_rejected_row(reader, chunk, bound, status);
     if (status != DPCOV_OK)
       library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    rows += chunk.rows;
+    progress.update(reader.bytes_read(), rows);
+  }
+  progress.finish();
+  return gram;
+}
+
+GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
+                                  int64_t &clamped) {
+  const int64_t d = reader.dim();
+  double bound = 0.0;
+  library_check(dpcov_column_bounds_norm_bound(d, &bound), concat(reader.name(), ": ", d, " columns"));
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create(&raw, d + 1), concat(reader.name(), ": ", d, " columns"));
+  GramHandle gram(raw);
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  std::vector<double> scaled;
+  int64_t rows = 0;
+  clamped = 0;
+  while (reader.next_chunk(chunk)) {
+    scaled.resize(static_cast<size_t>(chunk.rows * (d + 1)));
+    int64_t chunk_clamped = 0;
+    dpcov_status status = dpcov_column_bounds_scale_rows(
+        DPCOV_ROW_MAJOR, chunk.rows, d, chunk.values.data(), d, bounds.lower.data(),
+        bounds.upper.data(), scaled.data(), d + 1, &chunk_clamped);
+    if (status == DPCOV_OK)
+      status = dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, d + 1, scaled.data(),
+                                   d + 1, bound, DPCOV_BOUND_REJECT);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    clamped += chunk_clamped;
     rows += chunk.rows;
     progress.update(reader.bytes_read(), rows);
   }

@@ -7,6 +7,7 @@
 
 #include <dpcov.h>
 
+#include "column_bounds_option.hpp"
 #include "readers/row_reader.hpp"
 
 namespace dpcov::cli {
@@ -26,6 +27,13 @@ struct BoundPolicy {
 // showing progress unless `quiet`. The library decides which rows are over the bound; a row it
 // rejects is reported at its file position (CliError(kExitInputData)).
 GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
+
+// Reads every row of `reader`, scales it into the box by the public per-column `bounds`
+// (dpcov_column_bounds_scale_rows: [1, z] with z in [-1, 1]) and adds it to a new accumulator of
+// d + 1 columns with the scaled rows' norm bound. `clamped` receives the number of values outside
+// their range (curator only).
+GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
+                                  int64_t &clamped);
 
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);

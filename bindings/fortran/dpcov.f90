@@ -74,6 +74,10 @@ module dpcov
   ! Budget ledger accountings (dpcov/ledger.h).
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_BASIC = 0
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_ZCDP = 1
+
+  ! Units of dpcov_column_bounds_transform (dpcov/column_bounds.h).
+  integer(c_int32_t), parameter :: DPCOV_UNITS_USER = 0
+  integer(c_int32_t), parameter :: DPCOV_UNITS_SCALED = 1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_DEFAULT = 0
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN = 1
   integer(c_int32_t), parameter :: DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN = 2
@@ -740,6 +744,47 @@ module dpcov
       type(c_ptr), value :: ledger
       type(dpcov_ledger_spent), intent(inout) :: spent
       integer(c_int32_t) :: dpcov_ledger_get_spent
+    end function
+    !> Norm bound of rows scaled by public per-column bounds (dpcov/column_bounds.h).
+    function dpcov_column_bounds_norm_bound(cols, bound) &
+        bind(c, name='dpcov_column_bounds_norm_bound')
+      import :: c_double, c_int32_t, c_int64_t
+      integer(c_int64_t), value :: cols
+      real(c_double), intent(out) :: bound
+      integer(c_int32_t) :: dpcov_column_bounds_norm_bound
+    end function
+    !> Rows mapped to [1, z], z in [-1, 1], by public ranges [lower, upper] per column.
+    function dpcov_column_bounds_scale_rows(layout, rows, cols, a, lda, lower, upper, out, &
+        ldout, clamped) bind(c, name='dpcov_column_bounds_scale_rows')
+      import :: c_double, c_int32_t, c_int64_t
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: rows, cols, lda, ldout
+      real(c_double), intent(in) :: a(*), lower(*), upper(*)
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), intent(out) :: clamped
+      integer(c_int32_t) :: dpcov_column_bounds_scale_rows
+    end function
+    !> A (d + 1) x (d + 1) second moment mapped to the user's units or back to the scaled ones.
+    function dpcov_column_bounds_transform(cols, lower, upper, units, layout, in, ldin, out, &
+        ldout) bind(c, name='dpcov_column_bounds_transform')
+      import :: c_double, c_int32_t, c_int64_t
+      integer(c_int64_t), value :: cols, ldin, ldout
+      real(c_double), intent(in) :: lower(*), upper(*), in(*)
+      integer(c_int32_t), value :: units, layout
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int32_t) :: dpcov_column_bounds_transform
+    end function
+    !> Mean and covariance from a second moment with a constant column (dpcov/centring.h).
+    function dpcov_centre_second_moment(layout, dim, m, ldm, constant_column, constant, n, &
+        mean, cov, ldcov, count) bind(c, name='dpcov_centre_second_moment')
+      import :: c_double, c_int32_t, c_int64_t
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: dim, ldm, constant_column, n, ldcov
+      real(c_double), intent(in) :: m(*)
+      real(c_double), value :: constant
+      real(c_double), intent(inout) :: mean(*), cov(*)
+      real(c_double), intent(out) :: count
+      integer(c_int32_t) :: dpcov_centre_second_moment
     end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')

@@ -19,6 +19,10 @@ program dpcov_test
   integer(c_int32_t) :: status
   integer :: i, j, h, failures
   real(c_double) :: nan
+  real(c_double) :: raw(3, 2), boxed(3, 3), moment(3, 3), user(3, 3), bound
+  real(c_double), parameter :: lower(2) = [18d0, 0d0], upper(2) = [90d0, 250000d0]
+  integer(c_int64_t) :: clamped
+  real(c_double) :: centred_mean(2), centred_cov(2, 2)
 
   failures = 0
   do j = 1, d
@@ -74,6 +78,26 @@ program dpcov_test
   call check(spent%charges == 1 .and. spent%epsilon == 1d0 .and. spent%delta == 1d-6, &
              'ledger adds up')
   call dpcov_ledger_destroy(ledger)
+
+  ! Public per-column bounds: rows scaled into the box [1, z], and their moment mapped back.
+  raw = reshape([18d0, 54d0, 100d0, 0d0, 125000d0, 250000d0], [3, 2])
+  call ok(dpcov_column_bounds_scale_rows(DPCOV_COL_MAJOR, 3_c_int64_t, 2_c_int64_t, raw, &
+                                         3_c_int64_t, lower, upper, boxed, 3_c_int64_t, clamped), &
+          'column bounds scale')
+  call check(clamped == 1 .and. all(boxed(:, 1) == 1d0) .and. all(abs(boxed) <= 1d0), &
+             'scaled rows in the box, one value clamped')
+  call ok(dpcov_column_bounds_norm_bound(2_c_int64_t, bound), 'column bounds norm bound')
+  call check(bound*bound >= 3d0, 'norm bound of the box')
+  moment = matmul(transpose(boxed), boxed)
+  call ok(dpcov_column_bounds_transform(2_c_int64_t, lower, upper, DPCOV_UNITS_USER, &
+                                        DPCOV_COL_MAJOR, moment, 3_c_int64_t, user, 3_c_int64_t), &
+          'column bounds transform')
+  call check(user(1, 1) == 3d0 .and. abs(user(2, 1) - 162d0) < 1d-9, 'moment in the user units')
+  call ok(dpcov_centre_second_moment(DPCOV_COL_MAJOR, 3_c_int64_t, user, 3_c_int64_t, 0_c_int64_t, &
+                                     1d0, 3_c_int64_t, centred_mean, centred_cov, 2_c_int64_t, &
+                                     bound), 'centre second moment')
+  call check(abs(centred_mean(1) - 54d0) < 1d-9 .and. centred_cov(1, 2) == centred_cov(2, 1), &
+             'centred mean and covariance')
 
   ! The same seed gives the same release; the row-major path from raw G gives it too.
   call dpcov_rng_destroy(rng)

@@ -636,3 +636,41 @@ func TestTheLedgerRefusesTheReleaseOverItsCapAndStaysUnchanged(t *testing.T) {
 		t.Fatalf("closed ledger: %v", err)
 	}
 }
+
+func TestColumnBoundsScaleIntoTheBoxAndMapBackToTheUserUnits(t *testing.T) {
+	lower, upper := []float64{18, 0}, []float64{90, 250000}
+	a := MatrixFromRows([][]float64{{18, 0}, {54, 125000}, {100, 250000}})
+	z, clamped, err := ColumnBoundsScaleRows(a, lower, upper)
+	if err != nil || clamped != 1 || z.Cols != 3 || z.At(0, 0) != 1 || z.At(0, 1) != -1 || z.At(1, 2) != 0 || z.At(2, 1) != 1 {
+		t.Fatalf("scaled %+v, clamped %d, %v", z, clamped, err)
+	}
+	b, err := ColumnBoundsNormBound(2)
+	if err != nil || b*b < 3 {
+		t.Fatalf("bound %v, %v", b, err)
+	}
+	s := NewMatrix(3, 3)
+	for k := 0; k < z.Rows; k++ {
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				s.Set(i, j, s.At(i, j)+z.At(k, i)*z.At(k, j))
+			}
+		}
+	}
+	user, err := ColumnBoundsTransform(s, lower, upper, UnitsUser)
+	if err != nil || user.At(0, 0) != 3 || math.Abs(user.At(0, 1)-(18+54+90)) > 1e-9 {
+		t.Fatalf("user units %+v, %v", user, err)
+	}
+	mean, cov, count, err := CentreSecondMoment(user, 0, 1, 0)
+	if err != nil || count != 3 || math.Abs(mean[0]-54) > 1e-9 || cov.Rows != 2 || cov.At(0, 1) != cov.At(1, 0) {
+		t.Fatalf("centred %v %+v %v, %v", mean, cov, count, err)
+	}
+	if _, _, _, err := CentreSecondMoment(user, 3, 1, 0); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("bad constant column: %v", err)
+	}
+	if _, err := ColumnBoundsTransform(s, lower, upper, Units(7)); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("bad units: %v", err)
+	}
+	if _, _, err := ColumnBoundsScaleRows(a, upper, lower); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("reversed bounds: %v", err)
+	}
+}

@@ -24,5 +24,7 @@
 #include "dpcov/adassp.h"
 #include "dpcov/ledger.h"
 #include "dpcov/dong_liang_yi.h"
+#include "dpcov/column_bounds.h"
+#include "dpcov/centring.h"
 
 #endif /* DPCOV_H */

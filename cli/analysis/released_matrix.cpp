@@ -181,6 +181,55 @@ int64_t resolve_column(const std::vector<std::string> &names, const std::string 
        ") nor a 1-based column number");
 }
 
+void add_centre_options(CLI::App &command, CentreOptions &options) {
+  auto *center = command.add_flag(
+      "--center", options.center,
+      "Centre: the covariance (1/n) and mean of the data from a release that holds a constant "
+      "column (default when the receipt has one, as after `release --bounds`; "
+      "proofs/centring.md)");
+  auto *no_center = command.add_flag("--no-center", options.no_center,
+                                     "Work on the (uncentred) second moment as released");
+  center->excludes(no_center);
+  command.add_option("--constant", options.constant,
+                     "The column that held 1 in every data row (default: 'const' of a `release "
+                     "--bounds`); implies --center");
+}
+
+LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options) {
+  if (options.no_center) return m;
+  std::string spec = options.constant;
+  if (spec.empty() && m.receipt.is_object() && m.receipt.contains("scaling") &&
+      m.receipt["scaling"].is_object())
+    spec = m.receipt["scaling"].value("constant_column", "");
+  if (spec.empty()) {
+    if (options.center)
+      fail(kExitUsage, m.path, ": --center needs a column that held 1 in every row: release with "
+           "--bounds (which adds 'const'), or add such a column to the data and name it with "
+           "--constant");
+    return m;
+  }
+  const int64_t column = resolve_column(m.names, spec, "--constant");
+  const int64_t d = m.dim - 1;
+  LoadedMatrix out = m;
+  out.dim = d;
+  out.values.assign(static_cast<size_t>(d * d), 0.0);
+  out.mean.assign(static_cast<size_t>(d), 0.0);
+  out.names.clear();
+  for (int64_t j = 0; j < m.dim; ++j)
+    if (j != column) out.names.push_back(m.names[static_cast<size_t>(j)]);
+  // n is public exactly when the receipt gives it (replace-one); otherwise the release's count.
+  double count = 0.0;
+  const dpcov_status status = dpcov_centre_second_moment(
+      DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim, column, 1.0, m.rows.value_or(0),
+      out.mean.data(), out.values.data(), d, &count);
+  if (status == DPCOV_E_PRECONDITION)
+    fail(kExitPrivacy, m.path, ": cannot centre: ", dpcov_last_error_message());
+  if (status != DPCOV_OK)
+    fail(kExitInputData, m.path, ": centring: ", dpcov_last_error_message());
+  out.centred = true;
+  return out;
+}
+
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   dpcov_receipt r{};
   r.struct_size = sizeof r;

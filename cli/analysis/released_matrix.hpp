@@ -32,6 +32,9 @@ struct LoadedMatrix {
   std::optional<int64_t> rows;       // n, from --rows or the receipt
   std::string receipt_path;          // empty when there was none
   nlohmann::ordered_json receipt;    // null when there was none
+  // Set by centre_matrix(): the matrix is the centred covariance, and `mean` the data's mean.
+  bool centred = false;
+  std::vector<double> mean;
   // The mechanism that released it ("" for an exact Gram or an unknown origin).
   std::string mechanism() const;
   // True when the receipt says the matrix came from a differentially private release.
@@ -64,6 +67,22 @@ LoadedMatrix load_matrix(const MatrixSource &source);
 // The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof),
 // from the JSON receipt; nullopt when it names no mechanism of the library.
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
+
+// Centring options of `pca` and `glasso`: --center / --no-center and --constant.
+struct CentreOptions {
+  bool center = false;
+  bool no_center = false;
+  std::string constant;  // a column that held 1 in every row; default: the --bounds "const"
+};
+
+// Registers --center, --no-center and --constant on `command`.
+void add_centre_options(CLI::App &command, CentreOptions &options);
+
+// `m` centred as the options ask (proofs/centring.md): by default when the receipt names a
+// constant column (a `release --bounds`), or when --center or --constant is given. The result is
+// the d x d covariance of the other columns (1/n), with their mean; `m` itself when not centred.
+// Throws CliError(kExitUsage) when --center is asked for a matrix without a constant column.
+LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options);
 
 // The 0-based index of column `spec`: a name of `names` or a 1-based number. Throws
 // CliError(kExitUsage) naming `option` otherwise.

@@ -29,6 +29,7 @@ struct GlassoOptions {
   double tol = 0.0;
   int64_t max_iter = 0;
   bool json = false;
+  CentreOptions centre;
 };
 
 const char *start_name(int32_t start) {
@@ -44,13 +45,13 @@ void run_glasso(const GlassoOptions &o) {
   if (!(std::isfinite(o.rho) && o.rho >= 0.0))
     fail(kExitUsage, "--rho must be a finite number >= 0, got ", o.rho);
   check_outputs(o.output, {o.source.path, matrix_receipt_path(o.source)});
-  const LoadedMatrix m = load_matrix(o.source);
+  const LoadedMatrix m = centre_as_asked(load_matrix(o.source), o.centre);
   const int64_t d = m.dim;
 
   // The objective is on the covariance scale S = G / n (Wang, Huai and Xu 2018, eq. 1), and rho
-  // is on that scale too; --as-is takes the matrix to be S already.
+  // is on that scale too; --as-is takes the matrix to be S already, and a centred one is.
   std::vector<double> s = m.values;
-  if (!o.as_is) {
+  if (!o.as_is && !m.centred) {
     if (!m.rows)
       fail(kExitUsage, m.path,
            ": the number of rows n is unknown (no receipt beside it, or n is private and withheld): "
@@ -81,7 +82,7 @@ void run_glasso(const GlassoOptions &o) {
                                    {"matrix", m.path},
                                    {"mechanism", m.mechanism()},
                                    {"rho", o.rho},
-                                   {"scale", o.as_is ? "as-is" : "divided by n"},
+                                   {"scale", o.as_is ? "as-is" : m.centred ? "centred covariance (1/n)" : "divided by n"},
                                    {"n", m.rows ? nlohmann::ordered_json(*m.rows) : nlohmann::ordered_json()},
                                    {"penalize_diagonal", params.penalize_diagonal != 0},
                                    {"tol", params.tol},
@@ -92,6 +93,7 @@ void run_glasso(const GlassoOptions &o) {
                                    {"start", start_name(info.start)},
                                    {"support_edges", edges},
                                    {"possible_edges", pairs}};
+  if (m.centred) result["centred"] = true;
   if (o.output.path != "-") {
     nlohmann::ordered_json sidecar = result;
     sidecar["columns"] = m.names;
@@ -106,7 +108,7 @@ void run_glasso(const GlassoOptions &o) {
     return;
   }
   std::string text = concat("Graphical lasso of ", m.path, " at rho ", o.rho, " (",
-                            o.as_is ? "matrix as given" : "S = G / n", ", diagonal ",
+                            o.as_is ? "matrix as given" : m.centred ? "centred covariance" : "S = G / n", ", diagonal ",
                             params.penalize_diagonal ? "penalised" : "not penalised", ")\n");
   text += concat("  support        ", edges, " of ", pairs, " off-diagonal pairs\n");
   text += concat("  iterations     ", info.iterations, "\n");
@@ -157,6 +159,7 @@ void add_glasso_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--tol", options->tol, "Stopping tolerance on the KKT residual (default 1e-6)");
   command->add_option("--max-iter", options->max_iter, "Cap on the sweeps (default 1000)");
   command->add_flag("--json", options->json, "Print the results as JSON");
+  add_centre_options(*command, options->centre);
   command->callback([&run, options] { run = [options] { run_glasso(*options); }; });
 }
 

@@ -25,10 +25,11 @@ struct PcaOptions {
   int64_t k = 0;
   std::string compare;
   bool json = false;
+  CentreOptions centre;
 };
 
 void run_pca(const PcaOptions &o) {
-  const LoadedMatrix m = load_matrix(o.source);
+  const LoadedMatrix m = centre_as_asked(load_matrix(o.source), o.centre);
   const int64_t d = m.dim;
   const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
   if (k < 1 || k > d) fail(kExitUsage, "-k must be in [1, ", d, "] for ", m.path, ", got ", k);
@@ -50,8 +51,11 @@ void run_pca(const PcaOptions &o) {
     double bound = 0.0, noise_norm = 0.0, gap = 0.0;
     int32_t swamped = 0;
   } error;
+  // Its noise law is that of the release as drawn: neither a centred matrix nor one mapped to
+  // the user's units (a `release --bounds`) has it.
+  const bool as_drawn = !m.centred && !(m.receipt.is_object() && m.receipt.contains("scaling"));
   if (const std::optional<dpcov_receipt> receipt = noise_receipt(m);
-      receipt && m.is_private_release() && k < d) {
+      receipt && m.is_private_release() && k < d && as_drawn) {
     dpcov_rng *rng = nullptr;
     library_check(dpcov_rng_create_from_entropy(&rng), "generator");
     std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
@@ -87,6 +91,12 @@ void run_pca(const PcaOptions &o) {
     out["matrix"] = m.path;
     out["mechanism"] = m.mechanism();
     out["k"] = k;
+    if (m.centred) {
+      out["centred"] = true;
+      nlohmann::ordered_json mean = nlohmann::ordered_json::object();
+      for (int64_t i = 0; i < d; ++i) mean[m.names[static_cast<size_t>(i)]] = m.mean[static_cast<size_t>(i)];
+      out["mean"] = mean;
+    }
     out["trace"] = trace;
     out["eigenvalues"] = values;
     out["explained_ratio"] = ratio;
@@ -111,7 +121,8 @@ void run_pca(const PcaOptions &o) {
 
   std::string text = concat("Top ", k, " principal components of ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
-  text += concat(", trace ", format_number(trace, 6), "\n\n");
+  text += concat(m.centred ? ", centred (covariance)" : ", uncentred (second moment)", ", trace ",
+                 format_number(trace, 6), "\n\n");
   TextTable spectrum({"component", "eigenvalue", "explained", "cumulative"});
   double cumulative = 0.0;
   for (int64_t i = 0; i < k; ++i) {
@@ -142,6 +153,14 @@ void run_pca(const PcaOptions &o) {
     loadings.add_row(row);
   }
   text += "\n" + loadings.render();
+  if (m.centred) {
+    std::string means;
+    for (int64_t i = 0; i < d; ++i)
+      means += concat(i ? ", " : "", m.names[static_cast<size_t>(i)], " ",
+                      format_number(m.mean[static_cast<size_t>(i)], 6));
+    text += concat("mean: ", means, "\ncentred from the release's constant column "
+                   "(post-processing; error terms: proofs/centring.md)\n");
+  }
   if (other) {
     text += concat("\nTop-", k, " subspace against ", o.compare, ":\n", "  sin theta (spectral)   ",
                    format_number(sin_spectral, 6), "\n  sin theta (Frobenius)  ",
@@ -169,6 +188,7 @@ void add_pca_command(CLI::App &app, std::function<void()> &run) {
                       "Another d x d matrix (e.g. the exact Gram from `dpcov gram`) to compare "
                       "top-k subspaces with");
   command->add_flag("--json", options->json, "Print the results as JSON");
+  add_centre_options(*command, options->centre);
   command->callback([&run, options] { run = [options] { run_pca(*options); }; });
 }
 

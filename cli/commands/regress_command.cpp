@@ -13,6 +13,7 @@
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
 #include "../json_text.hpp"
+#include "../column_bounds_option.hpp"
 #include "../library_status.hpp"
 #include "regress_raw.hpp"
 
@@ -113,6 +114,62 @@ Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double>
   return out;
 }
 
+// A `release --bounds` matrix is the second moment of [1, x] in the data's units, but its noise was
+// added to that of the scaled rows [1, z] (proofs/column_bounds.md). The regression runs there,
+// where the noise law is the mechanism's, and the coefficients are mapped back: with
+// x_j = c_j + h_j z_j, a slope b_j on z_j is h_y b_j / h_j on x_j (its interval and standard error
+// scale alike, its t and p do not change), and the intercept is c_y + h_y a - sum_j b_j c_j. That
+// intercept combines every coefficient, so its interval is not a map of the others: not given.
+struct UnitMap {
+  bool active = false;
+  std::vector<double> centre, half;  // per matrix column; the constant column has (0, 1)
+};
+
+UnitMap unit_map(const LoadedMatrix &m, std::vector<double> &g) {
+  UnitMap map;
+  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) return map;
+  const ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
+  const int64_t d = static_cast<int64_t>(bounds.lower.size());
+  if (d + 1 != m.dim)
+    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
+  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
+                                              DPCOV_UNITS_SCALED, DPCOV_ROW_MAJOR, m.values.data(),
+                                              m.dim, g.data(), m.dim),
+                concat(m.path, ": mapping to the scaled units"));
+  map.active = true;
+  map.centre.push_back(0.0);
+  map.half.push_back(1.0);
+  for (int64_t j = 0; j < d; ++j) {
+    map.centre.push_back(bounds.lower[static_cast<size_t>(j)] / 2 + bounds.upper[static_cast<size_t>(j)] / 2);
+    map.half.push_back(bounds.upper[static_cast<size_t>(j)] / 2 - bounds.lower[static_cast<size_t>(j)] / 2);
+  }
+  return map;
+}
+
+// Maps coefficients fitted in the scaled units to the data's (terms: the intercept first, then
+// `features`). `spread` holds per-term quantities that scale with the slope (standard errors,
+// interval ends); `invariant` those that do not (t, p). The intercept's are set to NaN.
+void to_user_units(const UnitMap &map, int64_t label, bool intercept,
+                   const std::vector<int64_t> &features, std::vector<double> &coef,
+                   std::initializer_list<std::vector<double> *> spread,
+                   std::initializer_list<std::vector<double> *> invariant) {
+  if (!map.active || coef.empty()) return;
+  const size_t first = intercept ? 1 : 0;
+  const double hy = map.half[static_cast<size_t>(label)];
+  double shift = 0.0;
+  for (size_t i = 0; i < features.size(); ++i) {
+    const auto j = static_cast<size_t>(features[i]);
+    const double factor = hy / map.half[j];
+    coef[first + i] *= factor;
+    for (auto *v : spread) (*v)[first + i] *= factor;
+    shift += coef[first + i] * map.centre[j];
+  }
+  if (!intercept) return;
+  coef[0] = map.centre[static_cast<size_t>(label)] + hy * coef[0] - shift;
+  for (auto *v : spread) (*v)[0] = NAN;
+  for (auto *v : invariant) (*v)[0] = NAN;
+}
+
 // What the matrix's origin means for the inference printed with it.
 std::string provenance_note(const LoadedMatrix &m) {
   if (m.mechanism() == "ols_jl")
@@ -148,6 +205,11 @@ void run_regress(const RegressOptions &o) {
   // ols_jl releases S^T S / r for an r-row projection S of the data: the regression on S has
   // r - p residual degrees of freedom (Sheffet 2017, Alg. 1), so G is rescaled to S^T S.
   std::vector<double> g = m.values;
+  const UnitMap units = unit_map(m, g);
+  if (units.active && (intercept != 0 || label == 0))
+    fail(kExitUsage, m.path, ": a `release --bounds` matrix is regressed with --intercept ",
+         m.names.front(), " (its scaling is affine, so a model without the intercept changes "
+         "meaning) and a data column as --label");
   std::string dof_source = "n";
   if (m.mechanism() == "ols_jl" && m.receipt.contains("projection_rows")) {
     n = m.receipt["projection_rows"].get<int64_t>();
@@ -195,6 +257,19 @@ void run_regress(const RegressOptions &o) {
   if (release) {
     aware = noise_aware_intervals(m, g, label, features, params, size, o);
     sure = guaranteed_intervals(m, g, label, features, params, size);
+  }
+  if (units.active) {
+    to_user_units(units, label, true, features, coef, {&se, &lo, &hi}, {&t, &pv});
+    const double hy = units.half[static_cast<size_t>(label)];
+    summary.rss *= hy * hy;
+    summary.residual_variance *= hy * hy;
+    to_user_units(units, label, true, features, aware.coef, {&aware.se, &aware.lower, &aware.upper},
+                  {&aware.p});
+    if (sure.computed) {
+      std::vector<double> sure_coef(size, 0.0);  // only the interval ends are reported
+      to_user_units(units, label, true, features, sure_coef, {&sure.lower, &sure.upper}, {});
+      sure.reject[0] = 0;
+    }
   }
   const char *plug_in_label = "plug-in: treats the release as exact data";
   const auto sign = [](double lower, double upper) {
@@ -307,7 +382,10 @@ void run_regress(const RegressOptions &o) {
   } else if (release) {
     text += "(--plug-in also prints the table that treats the release as exact data.)\n";
   }
-  if (intercept >= 0)
+  if (units.active)
+    text += "units: the data's (a `release --bounds`): fitted in the scaled units, where the "
+            "noise was added, and mapped back; the intercept's interval is not available (nan).\n";
+  else if (intercept >= 0)
     text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
                    "data row; its coefficient is the intercept divided by c.\n");
   if (!release) text += provenance_note(m) + "\n";

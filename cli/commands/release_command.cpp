@@ -8,6 +8,7 @@
 #include <dpcov.h>
 
 #include "../cli_error.hpp"
+#include "../column_bounds_option.hpp"
 #include "../gram_stream.hpp"
 #include "../ledger_file.hpp"
 #include "../library_status.hpp"
@@ -26,6 +27,7 @@ struct ReleaseOptions {
   OutputOptions output;
   MechanismOptions mechanism;
   double bound = 0.0;
+  std::string bounds;
   bool clip = false;
   bool reject = false;
   std::optional<uint64_t> seed;
@@ -33,8 +35,28 @@ struct ReleaseOptions {
   LedgerOptions ledger;
 };
 
+// The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
+// of [1, x] in the columns' own units (T S T^T; dpcov_column_bounds_transform).
+void to_user_units(const ColumnBounds &bounds, std::vector<double> &released, int64_t dim) {
+  if (bounds.empty()) return;
+  library_check(dpcov_column_bounds_transform(dim - 1, bounds.lower.data(), bounds.upper.data(),
+                                              DPCOV_UNITS_USER, DPCOV_ROW_MAJOR, released.data(),
+                                              dim, released.data(), dim),
+                "mapping the release to the columns' units");
+}
+
 void run_release(const ReleaseOptions &o) {
-  check_bound(o.bound, "--bound");
+  const bool scaled = !o.bounds.empty();
+  if (scaled && o.bound != 0.0)
+    fail(kExitUsage, "--bound and --bounds exclude each other: with --bounds the norm bound of the "
+         "scaled rows is sqrt(d + 1)");
+  if (!scaled && o.bound == 0.0)
+    fail(kExitUsage, "a release needs a public bound: --bound B (Euclidean norm of every row) or "
+         "--bounds LOW:HIGH,... (a range per column, in the data's units)");
+  if (!scaled) check_bound(o.bound, "--bound");
+  if (scaled && o.reject)
+    fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
+         "(and counted)");
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
   BoundPolicy policy;
   if (o.reject) policy.value = DPCOV_BOUND_REJECT;
@@ -44,10 +66,20 @@ void run_release(const ReleaseOptions &o) {
   check_outputs(o.output, inputs, /*curator=*/true);
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);
-  const int64_t d = reader->dim();
+  const std::vector<std::string> data_columns = reader->column_names();
+  ColumnBounds bounds;
+  if (scaled) bounds = parse_column_bounds(o.bounds, data_columns);
+  // With --bounds the mechanism sees the scaled rows [1, z]: one more column, and the bound of
+  // the box they live in.
+  const int64_t d = reader->dim() + (scaled ? 1 : 0);
+  double bound = o.bound;
+  if (scaled)
+    library_check(dpcov_column_bounds_norm_bound(reader->dim(), &bound), "the scaled rows' bound");
+  std::vector<std::string> columns = data_columns;
+  if (scaled) columns.insert(columns.begin(), kConstantColumn);
   // The plan fails now, before any row is read, if the release cannot happen; its constants
   // depend on d and B only, which are known already.
-  const dpcov_receipt planned = plan_mechanism(choice, o.mechanism, d, 0, o.bound);
+  const dpcov_receipt planned = plan_mechanism(choice, o.mechanism, d, 0, bound);
   // The ledger refuses a release over its cap now, before any data is read or noise drawn.
   std::unique_ptr<LedgerFile> ledger;
   if (!o.ledger.path.empty()) {
@@ -61,7 +93,9 @@ void run_release(const ReleaseOptions &o) {
                  "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
                  "remove it (for experiments and tests only)\n");
 
-  const GramHandle gram = accumulate_gram(*reader, o.bound, policy, o.quiet);
+  int64_t clamped = 0;
+  const GramHandle gram = scaled ? accumulate_scaled_gram(*reader, bounds, o.quiet, clamped)
+                                 : accumulate_gram(*reader, o.bound, policy, o.quiet);
   const dpcov_gram_info info = gram_info(gram.get());
   if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
   // Printed even under --quiet: clipping is never silent. The counts are the curator's.
@@ -74,6 +108,12 @@ void run_release(const ReleaseOptions &o) {
                  info.clipped == info.rows ? "; EVERY row was clipped: the bound is far below the "
                                              "data's scale"
                                            : "");
+  if (clamped > 0)
+    std::fprintf(stderr,
+                 "dpcov release: warning: %lld values lie outside their --bounds range and were "
+                 "clamped to it, which biases the release towards the range (curator only: not "
+                 "for publication)\n",
+                 static_cast<long long>(clamped));
 
   std::vector<double> released(static_cast<size_t>(d * d));
   dpcov_receipt receipt{};
@@ -82,14 +122,16 @@ void run_release(const ReleaseOptions &o) {
                                              choice.delta, &choice.params, rng.get(),
                                              DPCOV_ROW_MAJOR, released.data(), d, &receipt),
                 concat("releasing with ", o.mechanism.mechanism));
+  to_user_units(bounds, released, d);
 
   // The public receipt holds public parameters and values derived from the release only; the
   // counts and the input's description (its size in bytes) go to the curator file.
   nlohmann::ordered_json sidecar = public_receipt_json(receipt);
   sidecar["command"] = "release";
   sidecar["library_version"] = dpcov_version_string();
-  sidecar["columns"] = reader->column_names();
-  sidecar["policy"] = policy.name();
+  sidecar["columns"] = columns;
+  sidecar["policy"] = scaled ? "clamp to --bounds" : policy.name();
+  if (scaled) sidecar["scaling"] = bounds.json(data_columns);
   if (o.seed) sidecar["seed"] = *o.seed;
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
@@ -101,14 +143,16 @@ void run_release(const ReleaseOptions &o) {
   curator["input"] = reader->describe();
   curator["clipped"] = info.clipped;
   curator["dropped"] = info.dropped;
-  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar, curator);
+  if (scaled) curator["clamped_values"] = clamped;
+  write_outputs(o.output, released.data(), d, d, columns, sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr,
                  "dpcov release: %s, epsilon %g, delta %g, %lld columns, bound %g; curator only "
-                 "(not for publication): %lld rows, %lld clipped\n",
+                 "(not for publication): %lld rows, %lld clipped%s\n",
                  o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
                  static_cast<long long>(d), receipt.bound, static_cast<long long>(receipt.n),
-                 static_cast<long long>(info.clipped));
+                 static_cast<long long>(info.clipped),
+                 scaled ? concat(", ", clamped, " values clamped").c_str() : "");
 }
 
 }  // namespace
@@ -124,8 +168,18 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   add_input_options(*command, options->input);
   add_output_options(*command, options->output);
   add_mechanism_options(*command, options->mechanism);
-  command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (> 0)")
-      ->required();
+  auto *bound = command->add_option("--bound", options->bound,
+                                    "Euclidean norm bound B of every row (> 0)");
+  auto *bounds = command->add_option(
+      "--bounds", options->bounds,
+      "Public range of each column in the data's own units: LOW:HIGH for all columns, one "
+      "LOW:HIGH per column (comma-separated, in order), NAME=LOW:HIGH for each, or a CSV file of "
+      "'column,min,max' lines (e.g. data/diabetes_bounds.csv). Each column is "
+      "mapped to [-1, 1] (values outside are clamped, and counted), a constant column 'const' is "
+      "put in front, and the norm bound is sqrt(d + 1); the matrix is written back in the data's "
+      "units (the second moment of [const, x]: n, column sums, cross products) for `pca --center`, "
+      "`glasso --center` and `regress --intercept const`");
+  bound->excludes(bounds);
   auto *clip = command->add_flag("--clip", options->clip,
                                  "Scale rows over the bound down to norm B (default)");
   auto *reject = command->add_flag("--reject", options->reject,

@@ -5,6 +5,7 @@ path with its message position and exit code, and atomic outputs.
 Run by meson as: /usr/bin/python3 cli_test.py DPCOV_EXECUTABLE GRAM_ONE_CALL_EXECUTABLE
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -578,6 +579,80 @@ class PlanAndRelease(CliTestCase):
         # The cap is fixed when the ledger is created.
         self.assert_fails(["release"] + base + ["-e", "0.1", "--ledger-epsilon", "5", "-o",
                                                 self.path("r4.npy")], EXIT_USAGE, "never changed")
+
+    def test_bounds_release_in_the_users_units_with_the_scaling_in_the_receipt(self):
+        # Two columns of very different scales, one value outside its range.
+        rng = np.random.default_rng(46)
+        a = np.column_stack([rng.uniform(20, 80, 300), rng.uniform(0, 2e5, 300)])
+        a[0, 1] = 3e5
+        path = self.write("raw.csv", csv_text(a, header=["age", "income"]))
+        args = [path, "-m", "analyze_gauss", "-e", "1e6", "-d", "1e-6", "--seed", "3"]
+        released, receipt = self.release(args + ["--bounds", "age=18:90,income=0:250000"])
+        self.assertEqual(receipt["columns"], ["const", "age", "income"])
+        self.assertEqual(receipt["dim"], 3)
+        self.assertGreaterEqual(receipt["bound"] ** 2, 3)
+        self.assertLess(receipt["bound"], math.sqrt(3) * (1 + 1e-15))
+        self.assertEqual(receipt["scaling"]["bounds"], {"age": [18, 90], "income": [0, 250000]})
+        # The matrix is the second moment of [1, x] in the data's units (at a huge epsilon).
+        clamped = a.copy()
+        clamped[0, 1] = 250000
+        x1 = np.column_stack([np.ones(300), clamped])
+        exact = x1.T @ x1
+        self.assertTrue(np.allclose(released, exact, rtol=1e-3), (released, exact))
+        # pca and glasso centre it by default, from the constant column: the data's mean and
+        # covariance in the data's units.
+        result = self.run_dpcov(["pca", self.path("released.npy"), "-k", "1", "--json"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        pca = json.loads(result.stdout)
+        self.assertTrue(pca["centred"])
+        self.assertEqual(list(pca["mean"]), ["age", "income"])
+        np.testing.assert_allclose(list(pca["mean"].values()), clamped.mean(axis=0), rtol=1e-3)
+        cov = np.cov(clamped.T, bias=True)
+        self.assertAlmostEqual(pca["eigenvalues"][0], np.linalg.eigvalsh(cov)[-1], delta=1e-3 * cov[1, 1])
+        uncentred = json.loads(self.run_dpcov(["pca", self.path("released.npy"), "-k", "1",
+                                               "--json", "--no-center"]).stdout)
+        self.assertNotIn("centred", uncentred)
+        result = self.run_dpcov(["glasso", self.path("released.npy"), "--rho", "0", "--json",
+                                 "-o", "-"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        precision = np.array(json.loads(result.stdout)["precision"]).reshape(2, 2)
+        np.testing.assert_allclose(precision, np.linalg.inv(cov), rtol=1e-2)
+        # regress fits in the scaled units (where the noise is) and reports the data's units.
+        result = self.run_dpcov(["regress", self.path("released.npy"), "--label", "income",
+                                 "--intercept", "const", "--json", "--plug-in", "--seed", "1"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        fit = json.loads(result.stdout)
+        exact = np.linalg.lstsq(x1[:, :2], clamped[:, 1], rcond=None)[0]
+        for table in ("plug_in", "noise_aware"):
+            rows = fit[table] if table == "plug_in" else fit[table]["coefficients"]
+            self.assertAlmostEqual(rows[1]["coef"], exact[1], delta=1e-2 * abs(exact[1]))
+            self.assertAlmostEqual(rows[0]["coef"], exact[0], delta=1e-2 * abs(exact[0]))
+            self.assertIsNone(rows[0]["ci_lower"])
+        self.assert_fails(["regress", self.path("released.npy"), "--label", "income"], EXIT_USAGE,
+                          "--intercept const")
+        # Clamping is never silent; its count is the curator's.
+        self.assertIn("1 values lie outside their --bounds range", self.last_stderr)
+        with open(self.path("released.npy.curator.json")) as f:
+            self.assertEqual(json.load(f)["clamped_values"], 1)
+        self.assertNotIn("clamped_values", receipt)
+        # The same ranges in column order, and one range for every column.
+        same, _ = self.release(args + ["--bounds", "18:90,0:250000"], output="same.npy")
+        self.assertTrue(np.array_equal(same, released))
+        self.release(args + ["--bounds", "-1e6:1e6"], output="wide.npy")
+        with open(self.path("bounds.csv"), "w") as f:
+            f.write("column,min,max\nincome,0,250000\nweight,40,200\nage,18,90\n")
+        from_file, _ = self.release(args + ["--bounds", self.path("bounds.csv")], output="f.npy")
+        self.assertTrue(np.array_equal(from_file, released))
+        for bad, message in [("age=18:90", "no range for column"), ("1:2,3:4,5:6", "3 ranges for 2"),
+                             ("age=18:90,age=1:2", "twice"), ("age=9:1,income=0:1", "LOW < HIGH"),
+                             ("x:1", "not LOW:HIGH"), ("age=1:2,weight=0:1", "no column named")]:
+            self.assert_fails(["release"] + args + ["--bounds", bad, "-o", self.path("bad.npy")],
+                              EXIT_USAGE, message)
+        self.assert_fails(["release"] + args + ["--bounds", "0:1", "--bound", "1", "-o",
+                                                self.path("bad.npy")], EXIT_USAGE, "excludes")
+        self.assert_fails(["release"] + args + ["-o", self.path("bad.npy")], EXIT_USAGE,
+                          "needs a public bound")
+        self.assertFalse(os.path.exists(self.path("bad.npy")))
 
     def test_an_unseeded_release_draws_fresh_noise(self):
         path = self.write("a.csv", csv_text(matrix(50, 2, 41)))

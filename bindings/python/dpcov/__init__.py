@@ -36,6 +36,8 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
                          pca_subspace_error_bound,
                          pca_top_k, regression_fit)
+from . import column_bounds
+from .centring import centre_second_moment
 from .gram import GramAccumulator
 from .learn import ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,

@@ -333,6 +333,14 @@ _PROTOTYPES = {
     "dpcov_ledger_check": (status_t, [vp, POINTER(ReceiptC)]),
     "dpcov_ledger_charge": (status_t, [vp, POINTER(ReceiptC)]),
     "dpcov_ledger_get_spent": (status_t, [vp, POINTER(LedgerSpentC)]),
+    # column_bounds.h
+    "dpcov_column_bounds_norm_bound": (status_t, [i64, p_f64]),
+    "dpcov_column_bounds_scale_rows": (status_t, [i32, i64, i64, vp, i64, vp, vp, vp, i64,
+                                                  p_i64]),
+    "dpcov_column_bounds_transform": (status_t, [i64, vp, vp, i32, i32, vp, i64, vp, i64]),
+    # centring.h
+    "dpcov_centre_second_moment": (status_t, [i32, i64, vp, i64, i64, f64, i64, vp, vp, i64,
+                                              p_f64]),
     # mechanism.h
     "dpcov_mechanism_params_default": (status_t, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [i32]),

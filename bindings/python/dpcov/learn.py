@@ -34,9 +34,11 @@ import warnings
 import numpy as np
 
 from . import estimators as _est
+from . import column_bounds as _column_bounds
 from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_fit
+from .centring import centre_second_moment
 from .gram import GramAccumulator
-from .ledger import warn_refit
+from .ledger import PrivacyLeakWarning, warn_refit
 from .ols import ols_jl
 from .postprocess import psd_project
 from .rng import as_rng
@@ -168,6 +170,39 @@ def _check_mechanism(mechanism, extra=()) -> None:
                          f"got {mechanism!r}") from None
 
 
+DEFAULT_BOUND = 1.0
+"""The norm bound used when neither ``bound`` nor ``bounds`` is given (with a warning)."""
+
+
+def _norm_bound(est) -> float:
+    """``est.bound``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the
+    caller gave none: a bound must come from knowledge of the data's domain, not a default."""
+    if est.bound is not None:
+        return float(est.bound)
+    warnings.warn(f"no bound given: using bound={DEFAULT_BOUND:g} on the Euclidean norm of each "
+                  "row, which says nothing about your data's units; pass bounds=(lower, upper) "
+                  "(public per-column ranges in your units) or bound=B", PrivacyLeakWarning,
+                  stacklevel=3)
+    return DEFAULT_BOUND
+
+
+def _scaled_blocks(X: np.ndarray, lower, upper, counter: list):
+    """Chunks of the scaled rows [1, z] (``dpcov_column_bounds_scale_rows``); the number of
+    clamped values is added to ``counter[0]``."""
+    for start in range(0, X.shape[0], CHUNK_ROWS):
+        block, clamped = _column_bounds.scale_rows(X[start:start + CHUNK_ROWS], lower, upper)
+        counter[0] += clamped
+        yield block
+
+
+def _warn_clamped(clamped: int) -> None:
+    """Clamping to ``bounds`` is never silent (the count is the curator's)."""
+    if clamped:
+        warnings.warn(f"{clamped} values were outside their bounds and were clamped to them, "
+                      "which biases the release towards the ranges", ClippingWarning,
+                      stacklevel=4)
+
+
 class _Estimator(BaseEstimator):
     """The shared release step."""
 
@@ -190,7 +225,14 @@ class PrivateCovariance(_Estimator):
 
     Args:
         epsilon, delta: the privacy budget of the release.
-        bound: public bound B on the Euclidean norm of each row of X.
+        bound: public bound B on the Euclidean norm of each row of X (default: 1, with a
+            PrivacyLeakWarning when ``bounds`` is not given either).
+        bounds: ``(lower, upper)``, public per-column ranges of X in its own units (scalars or
+            one value per column). Each column is mapped to [-1, 1] (values outside are
+            clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of
+            those rows is released with norm bound sqrt(d + 1) (proofs/column_bounds.md);
+            ``second_moment_`` is then that of [1, x] in the user's units, and the mean and
+            covariance are in the user's units. Excludes ``bound``.
         mechanism: any Gram-releasing mechanism name or id (default ``"analyze_gauss"``).
         assume_centered: if True, release X^T X / n as the covariance (no mean); if False
             (default), release the Gram matrix of [B, x] rows and centre with the noisy mean.
@@ -204,13 +246,14 @@ class PrivateCovariance(_Estimator):
     ``receipt_``, ``n_samples_``, ``n_features_in_``, ``n_clipped_``.
     """
 
-    def __init__(self, epsilon=1.0, delta=1e-6, bound=1.0, mechanism="analyze_gauss",
+    def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
                  assume_centered=False, psd=True, policy="clip", random_state=None,
-                 mechanism_options=None):
+                 mechanism_options=None, bounds=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
+        self.bounds = bounds
         self.mechanism = mechanism
         self.assume_centered = assume_centered
         self.psd = psd
@@ -221,8 +264,10 @@ class PrivateCovariance(_Estimator):
     def fit(self, X, y=None):
         """Release the covariance of the rows of ``X`` (``y`` is ignored). Returns ``self``."""
         X = _validate_X(self, X, reset=True)
+        if self.bounds is not None:
+            return self._fit_bounds(X)
         policy = _choice(self.policy, POLICIES, "policy")
-        B = float(self.bound)
+        B = _norm_bound(self)
         X, _, clipped = _bounded_rows(X, B, policy)
         d = X.shape[1]
         if self.assume_centered:
@@ -246,6 +291,40 @@ class PrivateCovariance(_Estimator):
         self.n_clipped_ = clipped
         return self
 
+    def _fit_bounds(self, X: np.ndarray):
+        """``fit`` with public per-column bounds: one release of the scaled rows [1, z]."""
+        if self.bound is not None:
+            raise ValueError("bound and bounds exclude each other: with bounds the norm bound of "
+                             "the scaled rows is sqrt(d + 1)")
+        if len(self.bounds) != 2:
+            raise ValueError("bounds must be (lower, upper)")
+        d = X.shape[1]
+        lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (d,)).copy()
+        upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (d,)).copy()
+        clamped = [0]
+        scaled, rows, receipt = self._release_gram(_scaled_blocks(X, lower, upper, clamped),
+                                                   d + 1, _column_bounds.norm_bound(d))
+        _warn_clamped(clamped[0])
+        # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
+        centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
+        if self.assume_centered:
+            location = np.zeros(d)
+            user = _column_bounds.transform(scaled, lower, upper, "user")
+            covariance = user[1:, 1:] / max(rows, 1)
+        else:
+            mean_z, cov_z, _ = centre_second_moment(scaled, 0, 1.0, rows)
+            location = centre + half * mean_z
+            covariance = cov_z * np.outer(half, half)
+        if self.psd:
+            covariance = psd_project(covariance, inplace=True)
+        self.second_moment_ = _column_bounds.transform(scaled, lower, upper, "user")
+        self.covariance_ = covariance
+        self.location_ = location
+        self.receipt_ = receipt
+        self.n_samples_ = rows
+        self.n_clipped_ = clamped[0]
+        return self
+
     def get_precision(self) -> np.ndarray:
         """The pseudo-inverse of ``covariance_`` (post-processing)."""
         check_is_fitted(self)
@@ -257,8 +336,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     Args:
         n_components: number of components k (default: all).
-        epsilon, delta, bound, mechanism, policy, random_state, mechanism_options: as for
-            :class:`PrivateCovariance`.
+        epsilon, delta, bound, bounds, mechanism, policy, random_state, mechanism_options: as
+            for :class:`PrivateCovariance`.
         center: subtract the (noisy) mean (default True).
 
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
@@ -267,14 +346,15 @@ class PrivatePCA(TransformerMixin, _Estimator):
     ``n_features_in_``, ``n_samples_``.
     """
 
-    def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=1.0,
+    def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=None,
                  mechanism="analyze_gauss", center=True, policy="clip", random_state=None,
-                 mechanism_options=None):
+                 mechanism_options=None, bounds=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.n_components = n_components
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
+        self.bounds = bounds
         self.mechanism = mechanism
         self.center = center
         self.policy = policy
@@ -287,7 +367,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
         cov = PrivateCovariance(epsilon=self.epsilon, delta=self.delta, bound=self.bound,
                                 mechanism=self.mechanism, assume_centered=not self.center,
                                 psd=False, policy=self.policy, random_state=self.random_state,
-                                mechanism_options=self.mechanism_options).fit(X)
+                                mechanism_options=self.mechanism_options,
+                                bounds=self.bounds).fit(X)
         d = X.shape[1]
         k = d if self.n_components is None else int(self.n_components)
         if not 1 <= k <= d:

@@ -118,7 +118,8 @@ std::string LoadedMatrix::mechanism() const {
 
 bool LoadedMatrix::is_private_release() const {
   return receipt.is_object() && receipt.value("command", "") == "release" &&
-         receipt.value("differentially_private", false);
+         receipt.value("mechanism_differentially_private",
+                       receipt.value("differentially_private", false));
 }
 
 LoadedMatrix load_matrix(const MatrixSource &source) {

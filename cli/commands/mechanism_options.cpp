@@ -181,9 +181,12 @@ std::string privacy_claim(const dpcov_receipt &r) {
 }
 
 nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
-  return {{"mechanism", dpcov_mechanism_name(r.mechanism)},
+  // A seeded release is not private for anyone who knows the seed: it never says
+  // "differentially_private": true. Its mechanism is, which is what the analyses of the release
+  // (noise-aware intervals, subspace bounds) need to know.
+  nlohmann::ordered_json out = {{"mechanism", dpcov_mechanism_name(r.mechanism)},
           {"theorem", r.theorem},
-          {"differentially_private", r.not_dp == 0},
+          {"differentially_private", r.not_dp == 0 && r.seed_fixed == 0},
           {"privacy_claim", privacy_claim(r)},
           {"neighbour", name_of(kNeighbours, r.neighbour)},
           {"calibration", name_of(kCalibrations, r.calibration)},
@@ -222,7 +225,17 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"seed_fixed", r.seed_fixed != 0},
           {"generator", name_of(kGenerators, r.generator)},
           {"numerics", name_of(kNumerics, r.numerics)}};
+  if (r.seed_fixed != 0) {
+    nlohmann::ordered_json tagged;
+    for (const auto &[key, value] : out.items()) {
+      tagged[key] = value;
+      if (key == "differentially_private") tagged["mechanism_differentially_private"] = r.not_dp == 0;
+    }
+    return tagged;
+  }
+  return out;
 }
+
 
 nlohmann::ordered_json public_receipt_json(const dpcov_receipt &receipt) {
   dpcov_receipt shown{};

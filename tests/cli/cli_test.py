@@ -500,9 +500,15 @@ class PlanAndRelease(CliTestCase):
         plan = self.plan(["-m", "analyze_gauss", "-e", "1", "-d", "1e-5", "--bound", "2",
                           "--dims", "3", "--rows", "300"])
         for key in plan:
-            if key not in ("seed_fixed", "generator", "privacy_claim", "command"):
+            if key not in ("seed_fixed", "generator", "privacy_claim", "command",
+                           "differentially_private"):
                 self.assertEqual(receipt[key], plan[key], key)
         self.assertTrue(receipt["seed_fixed"])
+        # A seeded release never claims privacy: anyone who knows the seed removes the noise.
+        self.assertFalse(receipt["differentially_private"])
+        self.assertTrue(receipt["mechanism_differentially_private"])
+        self.assertTrue(receipt["privacy_claim"].startswith("reproducible: not private if the "
+                                                            "seed is known"))
         self.assertEqual(receipt["generator"], "pcg64")
         self.assertTrue(receipt["privacy_claim"].startswith(
             "reproducible: not private if the seed is known"))

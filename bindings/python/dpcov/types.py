@@ -266,8 +266,11 @@ def _rebuild_view(cls, values):
 class Receipt(StructView):
     """A ``dpcov_receipt``: which mechanism ran under which theorem, the privacy spent and every
     constant it derived. Fields as in dpcov/receipt.h (``sigma``, ``scale``, ``dof``,
-    ``theorem``, ``generator``, ``numerics``, ...), plus ``mechanism_name`` and
-    ``generator_name`` ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy)."""
+    ``theorem``, ``generator``, ``numerics``, ...), plus ``mechanism_name``,
+    ``generator_name`` ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy),
+    ``differentially_private`` (False for a mechanism known not to be, and for a seeded release:
+    anyone who knows the seed can remove its noise) and ``privacy_claim`` (the same in words:
+    "reproducible: not private if the seed is known" for a seeded release)."""
 
     __slots__ = ()
 
@@ -279,6 +282,13 @@ class Receipt(StructView):
             data["mechanism_name"] = mechanism_name(data["mechanism"])
         if "generator" in data and "generator_name" not in data:
             data["generator_name"] = self._GENERATOR_NAMES.get(data["generator"], "unknown")
+        if "not_dp" in data and "seed_fixed" in data and "privacy_claim" not in data:
+            seeded = bool(data["seed_fixed"])
+            data["differentially_private"] = not data["not_dp"] and not seeded
+            data["privacy_claim"] = ("not private: known counterexample" if data["not_dp"] else
+                                     "reproducible: not private if the seed is known" if seeded
+                                     else "plan: nothing released" if not data.get("generator")
+                                     else "private")
 
     def public(self) -> "Receipt":
         """The part of this receipt that may be published (``dpcov_receipt_public``): ``n`` is

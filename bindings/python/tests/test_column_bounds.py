@@ -81,3 +81,21 @@ def test_raw_diabetes_pca_in_a_few_lines():
     np.testing.assert_allclose(pca.mean_, X.mean(axis=0), rtol=1e-4)
     exact = np.linalg.eigh(np.cov(X.T, bias=True))[1][:, -1]
     assert abs(float(pca.components_[0] @ exact)) > 0.999
+
+
+def test_a_seeded_release_does_not_claim_privacy():
+    x = raw_rows() / 1e6
+    seeded = dpcov.PrivateCovariance(bound=1.0, random_state=1).fit(x).receipt_
+    assert seeded.seed_fixed == 1 and seeded.differentially_private is False
+    assert seeded.privacy_claim == "reproducible: not private if the seed is known"
+    fresh = dpcov.PrivateCovariance(bound=1.0).fit(x).receipt_
+    assert fresh.differentially_private is True and fresh.privacy_claim == "private"
+
+
+def test_centring_an_exact_moment_gives_the_mean_and_covariance():
+    x = raw_rows()
+    x1 = np.column_stack([np.ones(len(x)), x])
+    mean, cov, count = dpcov.centre_second_moment(x1.T @ x1, 0, 1.0, 0)
+    assert count == pytest.approx(len(x))
+    np.testing.assert_allclose(mean, x.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(cov, np.cov(x.T, bias=True), rtol=1e-6)

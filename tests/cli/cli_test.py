@@ -533,7 +533,11 @@ class PlanAndRelease(CliTestCase):
         b = a.copy()
         b[0] = [123.456789, -98.7654321, 55.5]
         c = np.vstack([a, [[0.1, 0.2, 0.3]]])
-        cases = {"replace-one": (a, b, []), "add-remove": (a, c, ["--neighbour", "add-remove"])}
+        cases = {"replace-one": (a, b, ["--bound", "2"]),
+                 "add-remove": (a, c, ["--bound", "2", "--neighbour", "add-remove"]),
+                 # Public per-column bounds: the replaced row is also outside its ranges (the
+                 # clamped count differs), and the scaling in the receipt is the same.
+                 "bounds": (a, b, ["--bounds", "-1:1"])}
         for name, (first, second, extra) in cases.items():
             with self.subTest(neighbour=name):
                 receipts, curators = [], []
@@ -541,7 +545,7 @@ class PlanAndRelease(CliTestCase):
                     path = self.write("data.csv", csv_text(data, header=["x", "y", "z"]))
                     out = self.path("r.npy")
                     result = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1",
-                                             "-d", "1e-6", "--bound", "2", "--seed", "3", "-o",
+                                             "-d", "1e-6", "--seed", "3", "-o",
                                              out, "-q"] + extra)
                     self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
                     with open(out + ".json", "rb") as f:
@@ -552,10 +556,11 @@ class PlanAndRelease(CliTestCase):
                 self.assertNotEqual(curators[0], curators[1])
                 self.assertIn("NOT FOR PUBLICATION", curators[0]["curator_only"])
                 public = json.loads(receipts[0])
-                for key in ("clipped", "input", "bingham_proposals", "bingham_rejections"):
+                for key in ("clipped", "input", "bingham_proposals", "bingham_rejections",
+                            "clamped_values"):
                     self.assertNotIn(key, public)
-                self.assertEqual(public["n_public"], name == "replace-one")
-                self.assertEqual("n" in public, name == "replace-one")
+                self.assertEqual(public["n_public"], name != "add-remove")
+                self.assertEqual("n" in public, name != "add-remove")
 
     def test_a_ledger_adds_up_and_refuses_the_release_over_its_cap_untouched(self):
         path = self.write("a.csv", csv_text(matrix(50, 3, 45)))

@@ -132,6 +132,40 @@ TEST(CapiColumnBounds, TransformMapsTheScaledMomentToTheUserUnitsAndBack) {
   for (size_t k = 0; k < 16; ++k) EXPECT_NEAR(user[k], sz[k], 1e-9) << k;
 }
 
+// The private mean and covariance are post-processing of one Analyze Gauss release of the scaled
+// rows [1, z]; its audit on the worst raw neighbours (row 0 moved from the lower corner of the
+// ranges to far outside the upper one, so the scaled rows go from [1, -1, -1, -1] to [1, 1, 1, 1])
+// finds no violation at the box's bound.
+TEST(CapiColumnBounds, AnalyzeGaussOnScaledRawNeighboursShowsNoViolation) {
+  std::vector<double> raw = kRows, prime = kRows;
+  for (int j = 0; j < 3; ++j) {
+    raw[static_cast<size_t>(j)] = kLower[static_cast<size_t>(j)];
+    prime[static_cast<size_t>(j)] = 1e9;
+  }
+  std::vector<double> z(16), zp(16);
+  ASSERT_EQ(dpcov_column_bounds_scale_rows(DPCOV_ROW_MAJOR, 4, 3, raw.data(), 3, kLower.data(),
+                                           kUpper.data(), z.data(), 4, nullptr),
+            DPCOV_OK);
+  ASSERT_EQ(dpcov_column_bounds_scale_rows(DPCOV_ROW_MAJOR, 4, 3, prime.data(), 3, kLower.data(),
+                                           kUpper.data(), zp.data(), 4, nullptr),
+            DPCOV_OK);
+  double b = 0.0;
+  ASSERT_EQ(dpcov_column_bounds_norm_bound(3, &b), DPCOV_OK);
+  dpcov_audit_params p;
+  ASSERT_EQ(dpcov_audit_params_default(&p), DPCOV_OK);
+  p.seed = 16;
+  dpcov_audit_result r{};
+  r.struct_size = sizeof r;
+  ASSERT_EQ(dpcov_audit_run_pair(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, 4, z.data(), 4, 4,
+                                 zp.data(), 4, 4, b, 1.0, 1e-6, nullptr, &p, &r),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(r.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND);
+  // The upper triangle moves in the three entries (0, j), by 2 each (the products z_i z_j of the
+  // corners and the diagonal do not change): below the sensitivity sqrt(2) B^2 = 4 sqrt(2).
+  EXPECT_NEAR(r.pair_distance, std::sqrt(12.0), 1e-12);
+}
+
 TEST(CapiColumnBounds, BadArgumentsAreRefusedWithTheOutputsUntouched) {
   std::vector<double> out(16, 7.0);
   int64_t clamped = 42;

@@ -664,6 +664,10 @@ class PlanAndRelease(CliTestCase):
         self.assert_fails(["release"] + args + ["-o", self.path("bad.npy")], EXIT_USAGE,
                           "needs a public bound")
         self.assertFalse(os.path.exists(self.path("bad.npy")))
+        # A release without a constant column cannot be centred: said, not guessed.
+        self.release(args + ["--bound", "3e5"], output="plain.npy")
+        self.assert_fails(["pca", self.path("plain.npy"), "--center"], EXIT_USAGE,
+                          "--center needs a column that held 1")
 
     def test_an_unseeded_release_draws_fresh_noise(self):
         path = self.write("a.csv", csv_text(matrix(50, 2, 41)))

@@ -67,8 +67,9 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
 
     ``gram`` is read in place, in its own storage order. ``out`` (optional) is a writable d x d
     float64 array that receives the release in place (it may be ``gram`` itself); by default a
-    new array in the storage order of ``gram`` is returned. ``rng`` is a :class:`~dpcov.Rng`,
-    advanced on success only. On failure nothing is written.
+    new array in the storage order of ``gram`` is returned. ``rng`` is a :class:`~dpcov.Rng`; noise
+    once drawn is consumed, even by a call that then fails (a refusal is an output). On failure
+    nothing is written.
     """
     g = _arrays.square(gram, "gram")
     if out is None:

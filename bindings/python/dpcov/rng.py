@@ -20,16 +20,19 @@ def state_size() -> int:
 
 
 class Rng(Handle):
-    """A dpcov random generator (PCG64 keyed by 256 bits): ``dpcov_rng``.
+    """A dpcov random generator (``dpcov_rng``): ChaCha20 keyed by 256 bits from the operating
+    system, or PCG64 when seeded.
 
     ``Rng()`` draws its key from the operating system (``dpcov_rng_create_from_entropy``), the
     only choice for a private release. ``Rng(seed, stream)`` is reproducible
     (``dpcov_rng_create_seeded``) and for experiments and tests only: receipts of releases made
     with it record ``seed_fixed = 1``, since anyone who knows the seed can remove the noise.
 
-    Samplers advance the generator only when they succeed. A generator must not be used by two
-    threads at once; give each thread its own (e.g. :meth:`substream`). Generators pickle through
-    their saved state (:meth:`save_state`), which reveals every future output.
+    A sampler call that fails leaves the generator as it was (nothing it drew was returned); a
+    mechanism's noise is consumed once drawn, even when the release then refuses. A generator
+    must not be used by two threads at once; give each thread its own (e.g. :meth:`substream`).
+    Generators pickle through their saved state (:meth:`save_state`), which reveals every future
+    output.
 
     Args:
         seed: None for OS entropy, else any integer taken modulo 2**64.

@@ -99,7 +99,7 @@ class Sketch(Handle):
                 want_sketch: bool = False, **params) -> SketchRelease:
         """Release ``jl_ridge``, ``jl_ridge_sigma_min`` or ``ols_jl`` from the accumulated rows
         (``dpcov_sketch_release``); ``projection_rows`` defaults to this sketch's r. ``rng``
-        draws the private test's noise (advanced on success only)."""
+        draws the private test's noise, consumed even when the test refuses."""
         params.setdefault("projection_rows", self.projection_rows)
         dim = self.info().dim if not self.closed else 1
         layout = _arrays.order_layout(order)

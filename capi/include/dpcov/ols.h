@@ -60,8 +60,9 @@ extern "C" {
  * @param features      the feature columns (as for dpcov_regression_fit()).
  * @param num_features  their number.
  * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
- * @param rng           the generator; advanced on success only (so a refusal is final: retrying
- *                      with the same generator gives the same refusal).
+ * @param rng           the generator; the noise it draws is consumed even when the test then
+ *                      refuses (a retry draws fresh noise and is a new release, with its own
+ *                      privacy cost); unchanged only when the arguments are rejected.
  * @param[out] coefficients  p doubles: beta~. Required.
  * @param[out] std_errors    p doubles, or NULL.
  * @param[out] t_values      p doubles (beta~_j / se~_j, the test of beta_j = 0), or NULL.

@@ -93,7 +93,8 @@ DPCOV_API dpcov_status dpcov_private_glasso_plan(int32_t mechanism, int64_t dim,
  *                   or NULL for the defaults (diagonal penalised, as in the paper). Must be NULL for
  *                   output perturbation, which solves the paper's objective on the exact data to a
  *                   fixed tolerance of 1e-10.
- * @param rng        the generator; advanced on success, unchanged on failure.
+ * @param rng        the generator; its noise is consumed once drawn, even if the call then
+ *                   fails; unchanged only when the arguments are rejected.
  * @param[out] precision  d x d private precision estimate, written in full and exactly symmetric.
  *                   Untouched on failure.
  * @param ldp        leading dimension of @p precision, >= d.

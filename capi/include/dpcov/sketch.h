@@ -116,8 +116,9 @@ DPCOV_API dpcov_status dpcov_sketch_get(const dpcov_sketch *sketch, double w, in
  * @param epsilon       the whole budget's epsilon.
  * @param delta         the whole budget's delta.
  * @param params        options with projection_rows = r (required).
- * @param rng           draws the private test's Laplace noise (sigma_min variant and OLS); advanced
- *                      on success only.
+ * @param rng           draws the private test's Laplace noise (sigma_min variant and OLS); the
+ *                      noise is consumed even when the test then refuses; unchanged only when the
+ *                      arguments are rejected.
  * @param layout        layout of both outputs.
  * @param[out] sketch_out  the released S (r x d), or NULL if not wanted.
  * @param lds           leading dimension of @p sketch_out.

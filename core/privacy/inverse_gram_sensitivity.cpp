@@ -13,14 +13,16 @@ double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lam
   using namespace upward;
   // The numerator is the Frobenius sensitivity of G itself (B^2 or sqrt(2) B^2).
   const double numerator = gram_l2_sensitivity(neighbour, bound);
+  // Two divisions rather than one by a product: theta^4 or theta^2 (theta^2 - B^2) can underflow
+  // where each factor and the quotient are normal.
   if (scope == LambdaMinScope::Domain)
-    return div_up(numerator, mul_down(lambda_min_bound, lambda_min_bound));
+    return div_up(div_up(numerator, lambda_min_bound), lambda_min_bound);
   const double b2 = mul_up(bound, bound);
   if (!(lambda_min_bound > b2))
     fail(DPCOV_E_PRECONDITION,
          "precondition theta^2 > B^2 of the input-scoped inverse Gaussian mechanism (Sheffet Thm "
          "B.5) fails: theta^2 = ", lambda_min_bound, ", B^2 = ", b2);
-  return div_up(numerator, mul_down(lambda_min_bound, sub_down(lambda_min_bound, b2)));
+  return div_up(div_up(numerator, lambda_min_bound), sub_down(lambda_min_bound, b2));
 }
 
 }  // namespace dpcov::privacy

@@ -3,9 +3,12 @@
 // A noise scale computed in round-to-nearest can land one unit in the last place below its exact
 // value, i.e. on the unsafe side. These helpers return the double nearest to the exact result on
 // the requested side: the rounding error of +, *, / and sqrt is recovered exactly with an fma or a
-// two-sum (error-free transformations, valid for positive normal operands, which is all the
-// calculators use), and the result moves by one ulp only if it is on the wrong side. An exact
-// result stays exact, so a scale of 11 is 11, not 11.000000000000002.
+// two-sum (error-free transformations), and the result moves by one ulp only if it is on the wrong
+// side. An exact result stays exact, so a scale of 11 is 11, not 11.000000000000002. A product,
+// quotient or square root whose result is below the smallest normal double has an error the fma
+// may round to 0 (the constants sweep found a sensitivity below its exact value that way): such a
+// result moves by one ulp whatever the fma says, which covers the at most half-ulp error of a
+// subnormal result.
 #pragma once
 
 #include <cmath>
@@ -17,6 +20,9 @@ inline double bump_up(double x) { return std::nextafter(x, std::numeric_limits<d
 inline double bump_down(double x) {
   return std::nextafter(x, -std::numeric_limits<double>::infinity());
 }
+
+// True for a result whose rounding error the fma recovers exactly: normal (or infinite).
+inline bool error_is_exact(double x) { return std::fabs(x) >= std::numeric_limits<double>::min(); }
 
 // Rounding error of a + b (Knuth's two-sum): a + b = s + err exactly.
 inline double sum_error(double a, double b, double s) {
@@ -35,28 +41,35 @@ inline double add_down(double a, double b) {
 inline double sub_down(double a, double b) { return add_down(a, -b); }
 
 // a * b = p + fma(a, b, -p) exactly.
+// Below the normal range (operands >= 0): a zero operand gives an exact 0; otherwise the result
+// moves one ulp to the safe side, and a lower bound that underflows to 0 stays 0.
 inline double mul_up(double a, double b) {
   const double p = a * b;
+  if (!error_is_exact(p)) return a == 0.0 || b == 0.0 ? p : bump_up(p);
   return std::fma(a, b, -p) > 0.0 ? bump_up(p) : p;
 }
 inline double mul_down(double a, double b) {
   const double p = a * b;
+  if (!error_is_exact(p)) return p > 0.0 ? bump_down(p) : p;
   return std::fma(a, b, -p) < 0.0 ? bump_down(p) : p;
 }
 
 // For b > 0: a - q b = fma(-q, b, a) exactly, and its sign is the sign of a/b - q.
 inline double div_up(double a, double b) {
   const double q = a / b;
+  if (!error_is_exact(q)) return a == 0.0 ? q : bump_up(q);
   return std::fma(-q, b, a) > 0.0 ? bump_up(q) : q;
 }
 inline double div_down(double a, double b) {
   const double q = a / b;
+  if (!error_is_exact(q)) return q > 0.0 ? bump_down(q) : q;
   return std::fma(-q, b, a) < 0.0 ? bump_down(q) : q;
 }
 
 // s = sqrt(x) is below the exact root iff s * s < x.
 inline double sqrt_up(double x) {
   const double s = std::sqrt(x);
+  if (!error_is_exact(x)) return x == 0.0 ? s : bump_up(s);
   return std::fma(s, s, -x) < 0.0 ? bump_up(s) : s;
 }
 

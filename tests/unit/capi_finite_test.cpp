@@ -127,3 +127,24 @@ TEST(FiniteOrFailed, AnalyticSigmaAtExtremeParametersIsCertifiedOrRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CertifiedConstants, InverseGramSensitivityBelowTheNormalRange) {
+  // Found by the constants sweep: theta^2 (theta^2 - B^2) underflows to a subnormal, where the
+  // fma no longer recovers the rounding error; the sensitivity came out 4.4e-5 (relative) below
+  // its exact value 3.2410511369005116...e157.
+  dpcov_mechanism_params params;
+  ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+  params.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+  params.lambda_min_bound = 9.345371839547171e-161;
+  params.lambda_min_scope = DPCOV_LAMBDA_MIN_INPUT;
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_INVERSE_GAUSS, 16211, 1000, 4.469073038214392e-82,
+                                 0.0012306576136377468, 2.7508140515182235e-60, &params, &r),
+            DPCOV_OK);
+  EXPECT_GE(r.sensitivity, 3.2410511369005116e157);
+}
+
+}  // namespace

@@ -1,0 +1,132 @@
+#include "private_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../error.hpp"
+#include "../random/uniform.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// Counts are summed as doubles below; 2^53 keeps every sum exact.
+constexpr uint64_t kMaxTotalRows = uint64_t{1} << 53;
+
+void check_histogram(const std::vector<uint64_t> &histogram) {
+  if (histogram.size() < 2 || histogram.size() > kPrivateBoundMaxCandidates + 1)
+    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the histogram has ", histogram.size(),
+         " cells; it needs the grid's candidates plus an overflow cell, 2 to ",
+         kPrivateBoundMaxCandidates + 1);
+  uint64_t total = 0;
+  for (uint64_t count : histogram) {
+    if (count > kMaxTotalRows - total)
+      fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the histogram counts more than 2^53 rows");
+    total += count;
+  }
+}
+
+void check_factor(double factor) {
+  if (!std::isfinite(factor) || factor <= 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the exponent factor must be finite and > 0, got ",
+         factor);
+}
+
+// factor * (u_k - max u), every entry <= 0 and the largest exactly 0.
+std::vector<double> shifted_exponents(const std::vector<uint64_t> &histogram,
+                                      uint64_t target_clipped, double factor) {
+  check_factor(factor);
+  std::vector<double> exponents = private_bound_utilities(histogram, target_clipped);
+  const double top = *std::max_element(exponents.begin(), exponents.end());
+  for (double &e : exponents) e = factor * (e - top);
+  return exponents;
+}
+
+}  // namespace
+
+std::vector<double> private_bound_grid(double lo, double hi, double ratio) {
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(ratio) || lo <= 0.0 || hi <= lo ||
+      ratio <= 1.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: need finite 0 < lo < hi and ratio > 1, got lo ",
+         lo, ", hi ", hi, ", ratio ", ratio);
+  std::vector<double> grid;
+  for (size_t k = 0;; ++k) {
+    if (k == kPrivateBoundMaxCandidates)
+      fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: more than ", kPrivateBoundMaxCandidates,
+           " candidates from lo ", lo, " to hi ", hi, " at ratio ", ratio);
+    const double b = lo * std::pow(ratio, static_cast<double>(k));
+    if (!std::isfinite(b) || (!grid.empty() && b <= grid.back()))
+      fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: candidate ", k, " is not finite or not "
+           "increasing (lo ", lo, ", hi ", hi, ", ratio ", ratio, ")");
+    grid.push_back(b);
+    if (b >= hi) return grid;
+  }
+}
+
+size_t private_bound_cell(double norm, const std::vector<double> &grid) {
+  // lower_bound: the first candidate >= norm. A NaN norm lands in the overflow cell.
+  if (std::isnan(norm)) return grid.size();
+  return static_cast<size_t>(std::lower_bound(grid.begin(), grid.end(), norm) - grid.begin());
+}
+
+double private_bound_exponent_factor(double eps) {
+  if (!std::isfinite(eps) || eps <= 0.0)
+    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: epsilon must be finite and > 0, got ", eps);
+  // Exact unless eps / 2 is subnormal, where halving can round up; 2 f is exact, so test it.
+  const double factor = eps / 2.0;
+  return 2.0 * factor > eps ? std::nextafter(factor, 0.0) : factor;
+}
+
+std::vector<double> private_bound_utilities(const std::vector<uint64_t> &histogram,
+                                            uint64_t target_clipped) {
+  check_histogram(histogram);
+  const size_t candidates = histogram.size() - 1;
+  std::vector<double> utilities(candidates);
+  uint64_t above = histogram[candidates];  // rows with norm > grid[k], for k from the top down
+  for (size_t k = candidates; k-- > 0;) {
+    const uint64_t gap = above > target_clipped ? above - target_clipped : target_clipped - above;
+    utilities[k] = -static_cast<double>(gap);
+    above += histogram[k];
+  }
+  return utilities;
+}
+
+std::vector<double> private_bound_log_probabilities(const std::vector<uint64_t> &histogram,
+                                                    uint64_t target_clipped, double factor) {
+  std::vector<double> logs = shifted_exponents(histogram, target_clipped, factor);
+  double total = 0.0;
+  for (double e : logs) total += std::exp(e);
+  const double log_total = std::log(total);  // total >= 1: the top term is exp(0)
+  for (double &e : logs) e -= log_total;
+  return logs;
+}
+
+size_t private_bound_select_with_factor(const std::vector<uint64_t> &histogram,
+                                        uint64_t target_clipped, double factor, random::Rng &rng) {
+  std::vector<double> weights = shifted_exponents(histogram, target_clipped, factor);
+  double total = 0.0;
+  for (double &w : weights) {
+    w = std::exp(w);
+    total += w;
+  }
+  const double target = random::uniform01(rng) * total;
+  // Every step runs for every k, so the time does not depend on which candidate wins. The last
+  // candidate of positive weight takes what rounding leaves above the final running sum.
+  size_t chosen = weights.size();
+  size_t last_positive = 0;
+  double running = 0.0;
+  for (size_t k = 0; k < weights.size(); ++k) {
+    running += weights[k];
+    if (weights[k] > 0.0) last_positive = k;
+    if (chosen == weights.size() && target < running) chosen = k;
+  }
+  return chosen == weights.size() ? last_positive : chosen;
+}
+
+size_t private_bound_select(const std::vector<uint64_t> &histogram, uint64_t target_clipped,
+                            double eps, random::Rng &rng) {
+  return private_bound_select_with_factor(histogram, target_clipped,
+                                          private_bound_exponent_factor(eps), rng);
+}
+
+}  // namespace dpcov::mechanisms

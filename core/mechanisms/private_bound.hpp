@@ -1,0 +1,55 @@
+// A private norm bound: B chosen from the data by the exponential mechanism (McSherry and Talwar,
+// FOCS 2007, Theorem 6) over a public geometric grid of candidates, with the utility of a
+// candidate b the closeness of the number of rows it would clip to a public target number m:
+//   u(b) = -| #{rows with norm > b} - m |.
+// Adding, removing or replacing one row changes every count by at most 1, so u has sensitivity 1
+// under both neighbour relations and needs no n. Selecting b with probability proportional to
+// exp(eps u(b) / 2) is pure eps-DP. The input is the histogram of row norms over the grid's
+// cells (one streaming pass). proofs/private_bound.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "../random/rng.hpp"
+
+namespace dpcov::mechanisms {
+
+// Most candidates a grid may hold (a public cap, keeps the selection O(1) in the data).
+inline constexpr size_t kPrivateBoundMaxCandidates = 4096;
+
+// The public candidates b_k = lo * ratio^k for k = 0, 1, ... up to the first one >= hi (so the
+// last is >= hi and every other is < hi). Throws DPCOV_E_INVALID_ARGUMENT unless 0 < lo < hi,
+// ratio > 1, all finite, and at most kPrivateBoundMaxCandidates candidates result.
+std::vector<double> private_bound_grid(double lo, double hi, double ratio);
+
+// The histogram cell of a row norm: the smallest k with norm <= grid[k], or grid.size() (the
+// overflow cell) when norm exceeds every candidate. A histogram has grid.size() + 1 cells.
+size_t private_bound_cell(double norm, const std::vector<double> &grid);
+
+// The exponent factor of the exponential mechanism: eps / (2 sensitivity) with sensitivity 1,
+// i.e. eps / 2 (McSherry-Talwar 2007, Theorem 6; exact in binary floating point). Throws
+// DPCOV_E_INVALID_ARGUMENT unless eps is finite and > 0.
+double private_bound_exponent_factor(double eps);
+
+// The utilities u_k = -|#{rows with norm > grid[k]} - target_clipped|, k = 0..K-1, from a
+// histogram of K + 1 cells (the last the overflow cell). Validates the histogram.
+std::vector<double> private_bound_utilities(const std::vector<uint64_t> &histogram,
+                                            uint64_t target_clipped);
+
+// Natural logs of the selection probabilities of the K candidates at exponent factor `factor`
+// (private_bound_exponent_factor(eps) for the mechanism; tests pass others as mutations).
+std::vector<double> private_bound_log_probabilities(const std::vector<uint64_t> &histogram,
+                                                    uint64_t target_clipped, double factor);
+
+// Draws a candidate index with the probabilities above, by inversion of one uniform: the work is
+// K steps whatever the data. Throws DPCOV_E_INVALID_ARGUMENT on a bad histogram or factor.
+size_t private_bound_select_with_factor(const std::vector<uint64_t> &histogram,
+                                        uint64_t target_clipped, double factor, random::Rng &rng);
+
+// The mechanism: eps-DP index of the chosen candidate.
+size_t private_bound_select(const std::vector<uint64_t> &histogram, uint64_t target_clipped,
+                            double eps, random::Rng &rng);
+
+}  // namespace dpcov::mechanisms

@@ -18,7 +18,7 @@
 // ||G~ - G||_2 / ||G||_2 and Mahalanobis ||G^-1/2 G~ G^-1/2 - I||_F (where G is well conditioned,
 // lambda_min > 1e-9 lambda_max; "-" otherwise).
 //
-//   build/bench/side_by_side <repository root> [repeats (default 10)] [out.json]
+//   build/bench/side_by_side <repository root> [repeats (default 10)] [out.json] [eps,eps,...]
 // Markdown on stdout; the committed result is bench/results/side_by_side.{md,json}.
 #include <algorithm>
 #include <cmath>
@@ -258,10 +258,9 @@ std::vector<Method> methods() {
       {"Analyze Gauss", gram_mechanism(MechanismId::AnalyzeGauss, true)},
       {"Laplace (sym.)", gram_mechanism(MechanismId::LaplaceSym, false)},
       {"Wishart additive (eps < 1)", gram_mechanism(MechanismId::WishartAdditive, true)},
-      {"IEV (uniform split, published kappa)", gram_mechanism(MechanismId::Iev, false)},
-      {"IEV (adaptive split, sensitivity kappa)",
-       gram_mechanism(MechanismId::Iev, false, BudgetSplit::Adaptive,
-                      Calibration::BinghamSensitivity)},
+      {"IEV (paper: uniform split, published kappa)",
+       gram_mechanism(MechanismId::Iev, false, BudgetSplit::Uniform, Calibration::BinghamPublished)},
+      {"IEV (default: adaptive split, sensitivity kappa)", gram_mechanism(MechanismId::Iev, false)},
       {"Kapralov-Talwar rank-one", gram_mechanism(MechanismId::KtRank1, false)},
       {"DLY Gauss (zCDP)", dly(mechanisms::DlyVariant::Gauss)},
       {"DLY Separate (zCDP)", dly(mechanisms::DlyVariant::Separate)},
@@ -277,6 +276,12 @@ std::string cell(double mean) {
   return b;
 }
 
+std::string cell_label(double eps) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", eps);
+  return b;
+}
+
 std::string json_number(double v) {
   if (std::isnan(v)) return "null";
   char b[32];
@@ -288,7 +293,8 @@ std::string json_number(double v) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <repository root> [repeats] [out.json]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <repository root> [repeats] [out.json] [eps,eps,...]\n",
+                 argv[0]);
     return 2;
   }
   const std::string root = argv[1];
@@ -316,7 +322,18 @@ int main(int argc, char **argv) {
     datasets.push_back({"dly_zipf_d50_n4000", bench::zipf_rows(4000, 50, rng),
                         "Dong-Liang-Yi's setting: Zipf row norms (s = 3, N = 4), d = 50, n = 4000"});
   }
-  const double epsilons[] = {0.5, 1.0, 4.0};
+  std::vector<double> epsilons{0.5, 1.0, 4.0};
+  if (argc > 4) {
+    epsilons.clear();
+    std::stringstream list(argv[4]);
+    std::string item;
+    while (std::getline(list, item, ',')) epsilons.push_back(std::stod(item));
+  }
+  std::string header = "| mechanism |", rule = "|---|";
+  for (double eps : epsilons) {
+    header += " eps = " + cell_label(eps) + " |";
+    rule += "---|";
+  }
   const std::vector<Method> ms = methods();
   std::string json = "[\n";
   std::printf("# Every covariance mechanism side by side\n\nProduced by `build/bench/side_by_side "
@@ -330,13 +347,12 @@ int main(int argc, char **argv) {
     }
     const Matrix g = gram_of(ds.rows);
     const Matrix g_isqrt = inverse_sqrt(g);
-    std::printf("### %s (n = %lld, d = %lld)\n%s\n\n| mechanism | eps = 0.5 | eps = 1 | eps = 4 |\n"
-                "|---|---|---|---|\n",
-                ds.name.c_str(), static_cast<long long>(ds.rows.rows()),
-                static_cast<long long>(ds.rows.cols()), ds.note.c_str());
+    std::printf("### %s (n = %lld, d = %lld)\n%s\n\n%s\n%s\n", ds.name.c_str(),
+                static_cast<long long>(ds.rows.rows()), static_cast<long long>(ds.rows.cols()),
+                ds.note.c_str(), header.c_str(), rule.c_str());
     for (size_t m = 0; m < ms.size(); ++m) {
       std::string row = "| " + ms[m].name + " |";
-      for (size_t k = 0; k < 3; ++k) {
+      for (size_t k = 0; k < epsilons.size(); ++k) {
         Errors sum{0, 0, 0};
         bool available = true;
         for (int r = 0; r < repeats && available; ++r) {

@@ -102,8 +102,8 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
   command.add_flag("--audit-only-not-private", options.audit_only_not_private,
                    "wishart_jiang: run this NON-private mechanism as an audit target");
   command.add_option("--budget-split", options.budget_split,
-                     "iev, kt_rank1: split of epsilon over the eigenvectors, uniform (default) or "
-                     "adaptive")
+                     "iev, kt_rank1: split of epsilon over the eigenvectors, uniform or adaptive "
+                     "(default: adaptive for iev, uniform for kt_rank1)")
       ->check(CLI::IsMember(names_of(kBudgetSplits)));
   command.add_option("--beta", options.beta,
                      "iev, kt_rank1 with --budget-split adaptive: utility failure probability in "

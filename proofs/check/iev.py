@@ -41,6 +41,24 @@ def exact_split(lam, tau, eps_v):
     return [mpf(eps_v) * x / total for x in w]
 
 
+def explicit(option):
+    """The option string with the paper's split and exponent named where it leaves them to the
+    mechanism's default (IEV's default is the adaptive split with the sensitivity exponent, KT's
+    the paper's; check_defaults checks both)."""
+    if "split=" not in option:
+        option += " split=uniform"
+    if "calibration=" not in option:
+        option += " calibration=bingham_published"
+    return option
+
+
+def check_defaults(c, program):
+    iev, kt = plan(program, ["iev 10 1000 1 1 0", "kt_rank1 10 1000 1 1 0"])
+    c.ok(iev["budget_split"] == 2 and iev["exponent_factor"] == 0.5 and iev["beta"] == 0.05,
+         "IEV's default: adaptive split, sensitivity exponent")
+    c.ok(kt["budget_split"] == 1 and kt["exponent_factor"] == 0.25, "KT's default: the paper's")
+
+
 def check_receipts(c, program, mechanism):
     cases, requests = [], []
     for d in (1, 2, 10, 100):
@@ -51,7 +69,7 @@ def check_receipts(c, program, mechanism):
                                "calibration=bingham_sensitivity neighbour=add_remove",
                                "split=adaptive", "split=adaptive beta=0.01", f"rank={max(1, d // 3)}"):
                     cases.append((d, bound, eps, option))
-                    requests.append(f"{mechanism} {d} 1000 {bound} {eps} 0 {option}")
+                    requests.append(f"{mechanism} {d} 1000 {bound} {eps} 0 {explicit(option)}")
     for (d, bound, eps, option), r in zip(cases, plan(program, requests)):
         what = f"{mechanism} d={d} B={bound} eps={eps} {option}"
         c.status(r, "DPCOV_OK", what)
@@ -89,11 +107,13 @@ def check_receipts(c, program, mechanism):
         c.ok(r["delta"] == 0.0 and r["sigma"] == 0.0 and r["dof"] == 0.0, "pure " + what)
         c.ok(f"proofs/{mechanism}.md" in r["theorem"], "theorem names the proof " + what)
 
-    worked = plan(program, [f"{mechanism} 10 10000 1 1 0", f"{mechanism} 10 10000 1 1 0 split=adaptive"])
+    worked = plan(program, [f"{mechanism} 10 10000 1 1 0 {explicit('')}",
+                            f"{mechanism} 10 10000 1 1 0 {explicit('split=adaptive')}"])
     c.ok(worked[0]["epsilon_eigenvalues"] == 0.5 and worked[0]["scale"] == 4.0, "worked eps0, b")
     c.close(worked[0]["epsilon_step"], "0.05", 2.3e-16, "worked uniform eps_i = 0.05")
     c.ok(abs(worked[1]["tau"] - 23.965858) < 5e-7, "worked tau = 23.965858")
-    bad = plan(program, [f"{mechanism} 10 100 1 1 0 rank=11", f"{mechanism} 10 100 1 1 0 beta=0.1",
+    bad = plan(program, [f"{mechanism} 10 100 1 1 0 rank=11",
+                         f"{mechanism} 10 100 1 1 0 split=uniform beta=0.1",
                          f"{mechanism} 10 100 1 1 0 split=adaptive beta=1",
                          f"{mechanism} 10 100 1 0 0"])
     for r, what in zip(bad, ("rank > d", "beta with uniform split", "beta = 1", "eps = 0")):
@@ -201,6 +221,7 @@ def check_exponential_mechanism(c):
 def main(program, split_program):
     c = Checker(MECHANISM)
     check_receipts(c, program, MECHANISM)
+    check_defaults(c, program)
     check_split(c, split_program)
     check_sensitivities(c)
     check_exponential_mechanism(c)

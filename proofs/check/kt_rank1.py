@@ -11,15 +11,15 @@ import sys
 
 from mpmath import mpf, sqrt
 
-from iev import check_receipts
+from iev import check_defaults, check_receipts, explicit
 from receipts import Checker, plan
 
 
 def check_same_constants_as_iev(c, program):
     lines = ["10 1000 1 1 0", "7 50 0.5 0.3 0 split=adaptive", "3 10 2 4 0 neighbour=add_remove",
              "5 10 1 1 0 calibration=bingham_sensitivity rank=2"]
-    iev = plan(program, ["iev " + x for x in lines])
-    kt = plan(program, ["kt_rank1 " + x for x in lines])
+    iev = plan(program, ["iev " + explicit(x) for x in lines])
+    kt = plan(program, ["kt_rank1 " + explicit(x) for x in lines])
     for a, b, line in zip(iev, kt, lines):
         for key in a:
             if key not in ("mechanism", "theorem"):
@@ -53,6 +53,7 @@ def main(program, split_program):
     c = Checker("kt_rank1")
     check_receipts(c, program, "kt_rank1")
     check_same_constants_as_iev(c, program)
+    check_defaults(c, program)
     check_score_change_ignores_released_terms(c)
     c.exit()
 

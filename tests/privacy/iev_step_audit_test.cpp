@@ -36,6 +36,9 @@ Request circle_request(double eps) {
   r.n = 400;
   r.bound = 1.0;
   r.epsilon = eps;
+  // The paper's configuration (uniform split, published exponent), whose first step is audited.
+  r.options.budget_split = mechanisms::BudgetSplit::Uniform;
+  r.options.calibration = mechanisms::Calibration::BinghamPublished;
   return r;
 }
 

@@ -66,7 +66,11 @@ struct Draws {
 Draws draw(MechanismId mechanism, double eps, int64_t count, uint64_t seed) {
   Matrix g(kDim, kDim);
   g(0, 0) = static_cast<double>(kRows);
-  const Request request{kDim, kRows, 1.0, eps, 0.0, Options{}};
+  // The paper's configuration (uniform split, published exponent), whose kappa the checks pin.
+  Options options;
+  options.budget_split = BudgetSplit::Uniform;
+  options.calibration = Calibration::BinghamPublished;
+  const Request request{kDim, kRows, 1.0, eps, 0.0, options};
   random::Rng rng = random::Rng::from_seed(seed);
   Draws out;
   for (int64_t r = 0; r < count; ++r) {

@@ -78,12 +78,14 @@ TEST_P(CapiIev, ReleaseReceiptEqualsThePlanExceptSeedAndProposalCounts) {
   ASSERT_EQ(release(&p, 1.0, out, released), DPCOV_OK) << dpcov_last_error_message();
   EXPECT_EQ(planned.rank, 2);
   EXPECT_EQ(planned.budget_split, DPCOV_BUDGET_SPLIT_ADAPTIVE);
-  EXPECT_EQ(planned.calibration, DPCOV_CALIBRATION_BINGHAM_PUBLISHED);
+  const bool iev = GetParam() == DPCOV_MECHANISM_IEV;  // IEV's default exponent is twice KT's
+  EXPECT_EQ(planned.calibration,
+            iev ? DPCOV_CALIBRATION_BINGHAM_SENSITIVITY : DPCOV_CALIBRATION_BINGHAM_PUBLISHED);
   EXPECT_DOUBLE_EQ(planned.epsilon_eigenvalues, 0.5);
   EXPECT_DOUBLE_EQ(planned.scale, 4.0);
   EXPECT_DOUBLE_EQ(planned.beta, 0.1);
   EXPECT_DOUBLE_EQ(planned.tau, 4.0 * std::log(40.0));
-  EXPECT_DOUBLE_EQ(planned.exponent_factor, 0.25);
+  EXPECT_DOUBLE_EQ(planned.exponent_factor, iev ? 0.5 : 0.25);
   EXPECT_DOUBLE_EQ(planned.clip_upper, 10.0);
   EXPECT_EQ(planned.bingham_proposals, 0);
   EXPECT_GE(released.bingham_proposals, 2);
@@ -103,6 +105,7 @@ TEST_P(CapiIev, SensitivityCalibrationDoublesTheExponentUnderReplaceOne) {
   dpcov_mechanism_params p;
   dpcov_mechanism_params_default(&p);
   p.calibration = DPCOV_CALIBRATION_BINGHAM_SENSITIVITY;
+  p.budget_split = DPCOV_BUDGET_SPLIT_UNIFORM;
   dpcov_receipt r = fresh_receipt();
   ASSERT_EQ(dpcov_mechanism_plan(GetParam(), 3, 10, 1.0, 1.0, 0.0, &p, &r), DPCOV_OK);
   EXPECT_DOUBLE_EQ(r.exponent_factor, 0.5);
@@ -123,6 +126,7 @@ TEST_P(CapiIev, RefusesBadOptionsBeforeAnyWork) {
   p.budget_split = -1;
   expect_refused(p, 1.0, DPCOV_E_INVALID_ARGUMENT);
   dpcov_mechanism_params_default(&p);
+  p.budget_split = DPCOV_BUDGET_SPLIT_UNIFORM;
   p.beta = 0.05;  // beta without the adaptive split
   expect_refused(p, 1.0, DPCOV_E_INVALID_ARGUMENT);
   p.budget_split = DPCOV_BUDGET_SPLIT_ADAPTIVE;

@@ -132,8 +132,13 @@ TEST(IevBudget, RejectsOutOfRangeArguments) {
   EXPECT_EQ(status_of([&] { privacy::iev_adaptive_step_epsilons(nan, 1.0, 1.0); }), DPCOV_E_NON_FINITE);
 }
 
+// The paper's configuration, by name (the default is the adaptive split with the sensitivity
+// exponent, below).
 TEST(IevPlan, RecordsEveryConstantOfTheUniformSplit) {
-  const Receipt r = plan(MechanismId::Iev, worked_request());
+  Request request = worked_request();
+  request.options.budget_split = BudgetSplit::Uniform;
+  request.options.calibration = Calibration::BinghamPublished;
+  const Receipt r = plan(MechanismId::Iev, request);
   EXPECT_EQ(r.mechanism, MechanismId::Iev);
   EXPECT_EQ(r.calibration, Calibration::BinghamPublished);
   EXPECT_EQ(r.budget_split, BudgetSplit::Uniform);
@@ -149,6 +154,17 @@ TEST(IevPlan, RecordsEveryConstantOfTheUniformSplit) {
   EXPECT_EQ(r.beta, 0.0);
   EXPECT_EQ(r.tau, 0.0);
   EXPECT_EQ(r.bingham_proposals, 0);
+}
+
+TEST(IevPlan, DefaultsToTheAdaptiveSplitWithTheSensitivityExponent) {
+  const Receipt r = plan(MechanismId::Iev, worked_request());
+  EXPECT_EQ(r.budget_split, BudgetSplit::Adaptive);
+  EXPECT_EQ(r.calibration, Calibration::BinghamSensitivity);
+  expect_pinned(r.exponent_factor, 0.5);
+  expect_pinned(r.beta, 0.05);
+  const Receipt kt = plan(MechanismId::KtRank1, worked_request());
+  EXPECT_EQ(kt.budget_split, BudgetSplit::Uniform);
+  EXPECT_EQ(kt.calibration, Calibration::BinghamPublished);
 }
 
 TEST(IevPlan, RecordsTauAndBetaOfTheAdaptiveSplit) {
@@ -176,6 +192,7 @@ TEST(IevPlan, AddRemoveHalvesTheScaleAndDropsTheUpperClip) {
 TEST(IevPlan, RankKSplitsOverKSteps) {
   Request request = worked_request();
   request.options.rank = 4;
+  request.options.budget_split = BudgetSplit::Uniform;
   const Receipt r = plan(MechanismId::Iev, request);
   EXPECT_EQ(r.rank, 4);
   expect_pinned(r.epsilon_step, 0.125);
@@ -189,6 +206,7 @@ TEST(IevPlan, RejectsOptionsOutOfRange) {
   request.options.rank = -1;
   EXPECT_EQ(status_of([&] { plan(MechanismId::Iev, request); }), DPCOV_E_INVALID_ARGUMENT);
   request.options.rank = 0;
+  request.options.budget_split = BudgetSplit::Uniform;
   request.options.beta = 0.1;  // beta without the adaptive split
   EXPECT_EQ(status_of([&] { plan(MechanismId::Iev, request); }), DPCOV_E_INVALID_ARGUMENT);
   request.options.budget_split = BudgetSplit::Adaptive;
@@ -305,6 +323,7 @@ TEST(IevRelease, TranscriptRebuildsTheReleaseAndRecordsTheSplit) {
   const Matrix g = synthetic_gram(d, 200, 1.0, 15);
   Request request{d, 200, 1.0, 1.0, 0.0, Options{}};
   request.options.budget_split = BudgetSplit::Adaptive;
+  request.options.calibration = Calibration::BinghamPublished;
   random::Rng rng = random::Rng::from_seed(16);
   const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request, rng);
   const EigenvectorTranscript &t = out.transcript;

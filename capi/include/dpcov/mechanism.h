@@ -121,12 +121,14 @@ enum dpcov_mechanism_id {
    *
    * Guarantee: epsilon-DP (Thm 1, basic composition; delta spent: 0). eps0 = epsilon / 2 goes to the
    * eigenvalues, b = 2 B^2 / eps0 (replace-one) or B^2 / eps0 (add/remove), the L1 sensitivity of
-   * the eigenvalue vector; epsilon / 2 is split over the k eigenvector steps uniformly
-   * (eps_i = epsilon / (2k), default) or adaptively (Cor. 1; dpcov_mechanism_params::budget_split,
-   * dpcov_mechanism_params::beta). Each step's exponent is kappa_i = eps_i / (4 B^2) as published
-   * (::DPCOV_CALIBRATION_BINGHAM_PUBLISHED, default; it spends only eps_i / 2, a valid slack) or the
-   * sensitivity-calibrated eps_i / (2 B^2) (eps_i / B^2 under add/remove) of
-   * ::DPCOV_CALIBRATION_BINGHAM_SENSITIVITY. Preconditions: epsilon > 0.
+   * the eigenvalue vector; epsilon / 2 is split over the k eigenvector steps adaptively (Cor. 1;
+   * default; dpcov_mechanism_params::beta) or uniformly (eps_i = epsilon / (2k),
+   * ::DPCOV_BUDGET_SPLIT_UNIFORM, the paper's experiments). Each step's exponent is the
+   * sensitivity-calibrated kappa_i = eps_i / (2 B^2) (eps_i / B^2 under add/remove) of
+   * ::DPCOV_CALIBRATION_BINGHAM_SENSITIVITY (default) or eps_i / (4 B^2) as published
+   * (::DPCOV_CALIBRATION_BINGHAM_PUBLISHED; it spends only eps_i / 2, a valid slack). The paper's
+   * configuration is ::DPCOV_BUDGET_SPLIT_UNIFORM with ::DPCOV_CALIBRATION_BINGHAM_PUBLISHED; the
+   * default is the more accurate one (bench/results/side_by_side.md). Preconditions: epsilon > 0.
    * Side channel: the number of Bingham proposals (recorded in the receipt) depends on the data, so
    * the running time does too.
    * The released matrix has no closed-form density: dpcov_mechanism_log_density() returns
@@ -241,7 +243,10 @@ typedef struct dpcov_mechanism_params {
    * target. Default 0.
    */
   int32_t audit_only_not_private;
-  /** IEV and KT only: a ::dpcov_budget_split. Default ::DPCOV_BUDGET_SPLIT_DEFAULT (uniform). */
+  /**
+   * IEV and KT only: a ::dpcov_budget_split. Default ::DPCOV_BUDGET_SPLIT_DEFAULT (adaptive for
+   * IEV, uniform for KT).
+   */
   int32_t budget_split;
   /**
    * IEV and KT with ::DPCOV_BUDGET_SPLIT_ADAPTIVE only: the utility failure probability beta of

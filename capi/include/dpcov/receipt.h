@@ -41,7 +41,10 @@ enum dpcov_neighbour {
  * for the mechanism's default; a receipt always names the calibration actually used.
  */
 enum dpcov_calibration {
-  /** Request only: the mechanism's default (analytic Gaussian; upper-triangle Laplace; theorem). */
+  /**
+   * Request only: the mechanism's default (analytic Gaussian; upper-triangle Laplace; theorem;
+   * Bingham sensitivity for IEV, Bingham published for KT).
+   */
   DPCOV_CALIBRATION_DEFAULT = 0,
   /** Analytic Gaussian mechanism (Balle & Wang, ICML 2018, Thm 8): smallest sigma, any eps > 0. */
   DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN = 1,
@@ -55,23 +58,25 @@ enum dpcov_calibration {
   DPCOV_CALIBRATION_THEOREM = 5,
   /**
    * IEV and KT: the Bingham exponent as published (Amin et al. 2019, Alg. 1), kappa_i = eps_i / (4 B^2).
-   * It spends eps_i / 2 (replace-one) or eps_i / 4 (add/remove) per step; eps_i is recorded. Default.
+   * It spends eps_i / 2 (replace-one) or eps_i / 4 (add/remove) per step; eps_i is recorded. KT's default.
    */
   DPCOV_CALIBRATION_BINGHAM_PUBLISHED = 6,
   /**
    * IEV and KT: the Bingham exponent calibrated to the score sensitivity B^2, the largest for which
    * each step is eps_i-DP: kappa_i = eps_i / (2 B^2) (replace-one) or eps_i / B^2 (add/remove).
+   * IEV's default.
    */
   DPCOV_CALIBRATION_BINGHAM_SENSITIVITY = 7
 };
 
 /**
  * IEV and KT: how eps / 2 is split over the eigenvector steps (the other eps / 2 goes to the
- * eigenvalues). In dpcov_mechanism_params, ::DPCOV_BUDGET_SPLIT_DEFAULT asks for the uniform split;
+ * eigenvalues). In dpcov_mechanism_params, ::DPCOV_BUDGET_SPLIT_DEFAULT asks for the mechanism's
+ * default split (adaptive for IEV, uniform for KT);
  * a receipt names the split used, or ::DPCOV_BUDGET_SPLIT_DEFAULT for the other mechanisms.
  */
 enum dpcov_budget_split {
-  /** Request: the mechanism's default (uniform). Receipt: the mechanism has no split. */
+  /** Request: the mechanism's default (IEV adaptive, KT uniform). Receipt: the mechanism has no split. */
   DPCOV_BUDGET_SPLIT_DEFAULT = 0,
   /** eps_i = eps / (2 k) for each of the k steps (Amin et al. 2019, Cor. 2). */
   DPCOV_BUDGET_SPLIT_UNIFORM = 1,

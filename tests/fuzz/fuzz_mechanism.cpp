@@ -8,10 +8,11 @@
 
 namespace {
 
+// DPCOV_E_NORM_BOUND: a fuzzed Gram whose trace exceeds n B^2 cannot come from bounded rows.
 bool data_dependent(dpcov_status s) {
   return s == DPCOV_E_REFUSED || s == DPCOV_E_PRECONDITION || s == DPCOV_E_NO_CONVERGENCE ||
          s == DPCOV_E_NOT_POSITIVE_DEFINITE || s == DPCOV_E_INVALID_ARGUMENT ||
-         s == DPCOV_E_NON_FINITE;
+         s == DPCOV_E_NON_FINITE || s == DPCOV_E_NORM_BOUND;
 }
 
 dpcov_status release(int32_t mechanism, int64_t d, const std::vector<double> &gram, int64_t n,

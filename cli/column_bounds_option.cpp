@@ -90,8 +90,10 @@ nlohmann::ordered_json ColumnBounds::json(const std::vector<std::string> &names)
           {"noise_units", "scaled: each column mapped from [lower, upper] to [-1, 1]"}};
 }
 
+bool is_bounds_file(const std::string &spec) { return spec.find(':') == std::string::npos; }
+
 ColumnBounds parse_column_bounds(const std::string &spec, const std::vector<std::string> &names) {
-  if (spec.find(':') == std::string::npos) return read_bounds_file(spec, names);
+  if (is_bounds_file(spec)) return read_bounds_file(spec, names);
   const std::vector<std::string> items = split(spec);
   const size_t d = names.size();
   ColumnBounds bounds;

@@ -27,6 +27,10 @@ struct ColumnBounds {
 // CliError(kExitUsage) naming the faulty item (kExitIo for a file that cannot be read).
 ColumnBounds parse_column_bounds(const std::string &spec, const std::vector<std::string> &names);
 
+// True if --bounds `spec` names a file of ranges (it has no "LOW:HIGH" item): an input of the
+// command, which no output may overwrite.
+bool is_bounds_file(const std::string &spec);
+
 // The ranges recorded in a receipt's "scaling" (written by ColumnBounds::json) for the data
 // columns `names` (the matrix's columns after the constant one). Throws CliError(kExitInputData)
 // when the record is malformed.

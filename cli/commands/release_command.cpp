@@ -63,6 +63,7 @@ void run_release(const ReleaseOptions &o) {
   // The ledger is read too: an output must not replace it either.
   std::vector<std::string> inputs = {o.input.path};
   if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
+  if (scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
   check_outputs(o.output, inputs, /*curator=*/true);
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);

@@ -150,6 +150,19 @@ class RobustnessCase(DpcovCase):
         self.assertFalse(os.path.exists(self.path("o.csv")))
         self.assertFalse(os.path.exists(self.path("ledger.json")))
 
+        # A --bounds file is an input too.
+        ranges = "column,min,max\na,-1,1\nb,-1,1\nc,-1,1\n"
+        bounds = self.write("bounds.csv", ranges)
+        for flag in ("-o", "--receipt"):
+            with self.subTest("release --bounds file " + flag):
+                args = ["release", data, "--bounds", bounds, "-m", "analyze_gauss", "-e", "1",
+                        "-d", "1e-6", "-q", flag, bounds]
+                if flag == "--receipt":
+                    args += ["-o", self.path("o.csv")]
+                self.expect(args, EXIT_USAGE, "never overwrites")
+        with open(bounds) as f:
+            self.assertEqual(f.read(), ranges)
+
         # glasso: its output, or its output's receipt, is the matrix or the matrix's receipt.
         m = self.released_matrix()
         os.link(m + ".json", self.path("p.csv.json"))

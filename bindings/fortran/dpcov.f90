@@ -786,6 +786,28 @@ module dpcov
       real(c_double), intent(out) :: count
       integer(c_int32_t) :: dpcov_centre_second_moment
     end function
+    ! private_bound.h: grid may be c_null_ptr with capacity 0 to ask only for the count.
+    function dpcov_private_bound_grid(lo, hi, ratio, grid, capacity, candidates) &
+        bind(c, name='dpcov_private_bound_grid')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      real(c_double), value :: lo, hi, ratio
+      type(c_ptr), value :: grid
+      integer(c_int64_t), value :: capacity
+      integer(c_int64_t), intent(out) :: candidates
+      integer(c_int32_t) :: dpcov_private_bound_grid
+    end function
+    function dpcov_private_bound_select(grid, candidates, histogram, target_clipped, epsilon, rng, &
+        index, bound) bind(c, name='dpcov_private_bound_select')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      real(c_double), intent(in) :: grid(*)
+      integer(c_int64_t), value :: candidates, target_clipped
+      integer(c_int64_t), intent(in) :: histogram(*)
+      real(c_double), value :: epsilon
+      type(c_ptr), value :: rng
+      integer(c_int64_t), intent(out) :: index
+      real(c_double), intent(out) :: bound
+      integer(c_int32_t) :: dpcov_private_bound_select
+    end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')
       import :: c_double, c_int32_t, c_int64_t, dpcov_mechanism_params, dpcov_receipt

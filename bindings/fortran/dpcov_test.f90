@@ -23,6 +23,8 @@ program dpcov_test
   real(c_double), parameter :: lower(2) = [18d0, 0d0], upper(2) = [90d0, 250000d0]
   integer(c_int64_t) :: clamped
   real(c_double) :: centred_mean(2), centred_cov(2, 2)
+  real(c_double), target :: candidates(5)
+  integer(c_int64_t) :: ncand, chosen
 
   failures = 0
   do j = 1, d
@@ -98,6 +100,19 @@ program dpcov_test
                                      bound), 'centre second moment')
   call check(abs(centred_mean(1) - 54d0) < 1d-9 .and. centred_cov(1, 2) == centred_cov(2, 1), &
              'centred mean and covariance')
+
+  ! A private bound: the grid 0.5, 1, 2, 4, 8; 2 rows above 8 and 1 in (4, 8] against a target of 1
+  ! clipped row picks 8 (probability 1 - 4 exp(-25) at epsilon 50).
+  call ok(dpcov_private_bound_grid(0.5d0, 7d0, 2d0, c_loc(candidates), 5_c_int64_t, ncand), &
+          'private bound grid')
+  call check(ncand == 5 .and. candidates(5) == 8d0, 'private bound grid values')
+  call ok(dpcov_private_bound_select(candidates, ncand, [100_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
+          0_c_int64_t, 1_c_int64_t, 2_c_int64_t], 1_c_int64_t, 50d0, rng, chosen, bound), &
+          'private bound select')
+  call check(bound == 8d0 .and. chosen == 4, 'private bound choice')
+  call check(dpcov_private_bound_select(candidates, ncand, [1_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
+          0_c_int64_t, 0_c_int64_t, 2_c_int64_t], -1_c_int64_t, 1d0, rng, chosen, bound) &
+          == DPCOV_E_INVALID_ARGUMENT, 'private bound refuses a negative target')
 
   ! The same seed gives the same release; the row-major path from raw G gives it too.
   call dpcov_rng_destroy(rng)

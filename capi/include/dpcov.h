@@ -26,5 +26,6 @@
 #include "dpcov/dong_liang_yi.h"
 #include "dpcov/column_bounds.h"
 #include "dpcov/centring.h"
+#include "dpcov/private_bound.h"
 
 #endif /* DPCOV_H */

@@ -38,6 +38,7 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
                          pca_top_k, regression_fit)
 from . import column_bounds
 from .centring import centre_second_moment
+from . import private_bound
 from .gram import GramAccumulator
 from .learn import ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,

@@ -1,0 +1,33 @@
+package dpcov
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestPrivateBound(t *testing.T) {
+	grid, err := PrivateBoundGrid(0.5, 7, 2)
+	if err != nil || len(grid) != 5 || grid[0] != 0.5 || grid[4] != 8 {
+		t.Fatalf("grid %v, %v", grid, err)
+	}
+	rng, err := NewRNGSeeded(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	// Rows above each candidate: 3 up to b = 4, 2 above b = 8; a target of 1 clipped row picks 8
+	// (with probability 1 - 4 exp(-25) at epsilon 50).
+	index, bound, err := rng.PrivateBoundSelect(grid, []int64{100, 0, 0, 0, 1, 2}, 1, 50)
+	if err != nil || bound != grid[index] || bound != 8 {
+		t.Fatalf("select %d %v, %v", index, bound, err)
+	}
+	if _, err := PrivateBoundGrid(1, 0.5, 2); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("bad grid: %v", err)
+	}
+	if _, _, err := rng.PrivateBoundSelect(grid, []int64{1, 2}, 1, 1); !errors.Is(err, ErrDimension) {
+		t.Fatalf("short histogram: %v", err)
+	}
+	if _, _, err := rng.PrivateBoundSelect(grid, []int64{1, 0, 0, 0, 0, 2}, -1, 1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("negative target: %v", err)
+	}
+}

@@ -1,0 +1,57 @@
+"""A norm bound B chosen from the data, eps-DP, when none is public (``dpcov/private_bound.h``,
+proofs/private_bound.md): the exponential mechanism over a public geometric grid, the utility
+the distance of the number of rows above a candidate to a public target."""
+
+from __future__ import annotations
+
+import math
+from ctypes import byref, c_double, c_int64
+
+import numpy as np
+
+from . import _arrays
+from ._lib import C, _check
+
+__all__ = ["grid", "histogram", "select", "choose_bound"]
+
+
+def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
+    """The public candidates lo * ratio^k up to the first >= hi (``dpcov_private_bound_grid``)."""
+    count = c_int64()
+    _check(C.dpcov_private_bound_grid(float(lo), float(hi), float(ratio), None, 0, byref(count)))
+    out = np.empty(count.value)
+    _check(C.dpcov_private_bound_grid(float(lo), float(hi), float(ratio), out.ctypes.data,
+                                      count.value, byref(count)))
+    return out
+
+
+def histogram(norms, candidates: np.ndarray) -> np.ndarray:
+    """Counts of row norms per cell: cell k holds the norms in (b_{k-1}, b_k], the last cell
+    those above every candidate. Private: pass it only to :func:`select`."""
+    cells = np.searchsorted(candidates, np.asarray(norms, dtype=float), side="left")
+    return np.bincount(cells, minlength=len(candidates) + 1).astype(np.int64)
+
+
+def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
+    """``(index, bound)``: the candidate chosen eps-DP from the histogram ``counts``
+    (``dpcov_private_bound_select``)."""
+    g = _arrays.vector(candidates, "candidates")
+    h = np.ascontiguousarray(counts, dtype=np.int64)
+    if h.shape != (len(g) + 1,):
+        raise _arrays.dimension_error(f"counts must have {len(g) + 1} cells (one per candidate and "
+                                      f"the overflow cell), got shape {h.shape}")
+    index, bound = c_int64(), c_double()
+    _check(C.dpcov_private_bound_select(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
+                                        float(epsilon), rng, byref(index), byref(bound)))
+    return index.value, bound.value
+
+
+def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3,
+                 hi: float = 1e6, ratio: float = 1.25) -> float:
+    """B for the rows of ``x`` at about the ``quantile`` of their norms, eps-DP under replace-one
+    (n public): the target number of rows above B is floor((1 - quantile) n)."""
+    rows = np.asarray(x, dtype=float)
+    candidates = grid(lo, hi, ratio)
+    target = math.floor((1.0 - quantile) * rows.shape[0])
+    counts = histogram(np.linalg.norm(rows, axis=1), candidates)
+    return select(counts, candidates, target, epsilon, rng)[1]

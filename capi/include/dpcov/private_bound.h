@@ -1,0 +1,81 @@
+/**
+ * @file dpcov/private_bound.h
+ * @brief A norm bound B chosen from the data, eps_B-DP, when none is public.
+ *
+ * The exponential mechanism (McSherry and Talwar, FOCS 2007, Theorem 6) over a public geometric
+ * grid of candidates b_k = lo ratio^k (dpcov_private_bound_grid()): candidate k is chosen with
+ * probability proportional to exp(eps_B u_k / 2), u_k = -|#{rows with norm > b_k} - m| for a
+ * public target number m of clipped rows. Adding, removing or replacing a row changes u_k by at
+ * most 1, so the choice is pure eps_B-DP under both neighbour relations, and n is never used
+ * (under replace-one, where n is public, m = floor((1 - q) n) asks for the q-quantile of the row
+ * norms). The data enter only through the histogram of row norms over the grid, which the caller
+ * computes in one pass: cell k (0 <= k < K) counts the rows with b_{k-1} < norm <= b_k (cell 0
+ * those with norm <= b_0), cell K those with norm > b_{K-1}. The release that then uses B spends
+ * its own epsilon; the total is eps_B plus that (basic composition), which a ledger
+ * (dpcov/ledger.h) charges as two pure releases.
+ *
+ * What may be published: lo, hi, ratio, m (or q), eps_B and the chosen B. The histogram is
+ * private.
+ *
+ * Thread-safety: reentrant; a generator must not be shared between threads.
+ */
+#ifndef DPCOV_PRIVATE_BOUND_H
+#define DPCOV_PRIVATE_BOUND_H
+
+#include "dpcov/common.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The public candidate bounds b_k = lo ratio^k, k = 0, 1, ..., up to the first one >= @p hi (at
+ * most 4096 of them).
+ *
+ * @param lo               the smallest candidate, finite and > 0.
+ * @param hi               the candidates stop at the first one >= hi; finite and > @p lo.
+ * @param ratio            the ratio of consecutive candidates, finite and > 1.
+ * @param[out] grid        receives the candidates in increasing order; NULL (with @p capacity 0)
+ *                         to ask only for their number.
+ * @param capacity         the number of doubles @p grid holds; >= the number of candidates when
+ *                         @p grid is not NULL, 0 when it is.
+ * @param[out] candidates  receives the number K of candidates.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a parameter out of
+ *         range, more than 4096 candidates, @p capacity negative, too small, or nonzero with a NULL
+ *         @p grid). Outputs untouched on failure.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double ratio, double *grid,
+                                                int64_t capacity, int64_t *candidates);
+
+/**
+ * Chooses a bound among the @p candidates values of @p grid, eps-DP, from the histogram of the
+ * row norms over the grid (cells as in the file description). Draws from @p rng (a fixed number
+ * of words whatever the data) and runs in time independent of the choice.
+ *
+ * @param grid            the public candidates: finite, > 0, strictly increasing (normally from
+ *                        dpcov_private_bound_grid()); not retained.
+ * @param candidates      the number K of candidates, 1 to 4096.
+ * @param histogram       K + 1 counts, each >= 0, the sum at most 2^53 (private: the rows enter
+ *                        only through it); not retained.
+ * @param target_clipped  the public target number m of rows above the chosen bound, >= 0.
+ * @param epsilon         the budget eps_B of this choice, finite and > 0.
+ * @param rng             the generator to draw from.
+ * @param[out] index      receives the chosen candidate's index k; may be NULL.
+ * @param[out] bound      receives the chosen bound grid[k].
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (a grid value, @p epsilon),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a count out of range, the grid not positive and increasing,
+ *         @p target_clipped or @p epsilon out of range). Outputs untouched on failure.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_select(const double *grid, int64_t candidates,
+                                                  const int64_t *histogram, int64_t target_clipped,
+                                                  double epsilon, dpcov_rng *rng, int64_t *index,
+                                                  double *bound);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_PRIVATE_BOUND_H */

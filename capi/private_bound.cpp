@@ -1,0 +1,69 @@
+// dpcov/private_bound.h over the kernel (core/mechanisms/private_bound.hpp).
+#include "dpcov/private_bound.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/private_bound.hpp"
+#include "guard.hpp"
+#include "rng_handle.hpp"
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double ratio, double *grid,
+                                                int64_t capacity, int64_t *candidates) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(candidates, "candidates");
+    if (capacity < 0 || (grid == nullptr && capacity != 0))
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "capacity must be >= 0, and 0 when grid is NULL, got ",
+                  capacity);
+    dpcov::check::vector(capacity, grid, sizeof(double), "grid");
+    const std::vector<double> values = dpcov::mechanisms::private_bound_grid(lo, hi, ratio);
+    const auto count = static_cast<int64_t>(values.size());
+    if (grid != nullptr && capacity < count)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid holds ", capacity, " doubles; the grid has ",
+                  count, " candidates");
+    if (grid != nullptr) std::copy(values.begin(), values.end(), grid);
+    *candidates = count;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_select(const double *grid, int64_t candidates,
+                                                  const int64_t *histogram, int64_t target_clipped,
+                                                  double epsilon, dpcov_rng *rng, int64_t *index,
+                                                  double *bound) {
+  return dpcov::capi::guarded([&] {
+    if (candidates < 1 || static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
+                  dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
+    dpcov::check::not_null(grid, "grid");
+    dpcov::check::vector(candidates, grid, sizeof(double), "grid");
+    dpcov::check::not_null(histogram, "histogram");
+    dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
+    dpcov::check::not_null(rng, "rng");
+    dpcov::check::not_null(bound, "bound");
+    for (int64_t k = 0; k < candidates; ++k) {
+      dpcov::check::finite(grid[k], "grid");
+      if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
+        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
+                    "] = ", grid[k]);
+    }
+    std::vector<uint64_t> counts(static_cast<size_t>(candidates) + 1);
+    for (size_t k = 0; k < counts.size(); ++k) {
+      if (histogram[k] < 0)
+        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k, " is negative");
+      counts[k] = static_cast<uint64_t>(histogram[k]);
+    }
+    if (target_clipped < 0)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "target_clipped must be >= 0, got ", target_clipped);
+    dpcov::check::epsilon(epsilon);
+    const size_t chosen = dpcov::mechanisms::private_bound_select(
+        counts, static_cast<uint64_t>(target_clipped), epsilon, rng->rng);
+    *bound = grid[chosen];
+    if (index != nullptr) *index = static_cast<int64_t>(chosen);
+  });
+}
+
+}  // extern "C"

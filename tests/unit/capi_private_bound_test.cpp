@@ -1,0 +1,113 @@
+// The private bound through the C ABI (dpcov/private_bound.h): the grid and its size query, a
+// choice that lands near the target, reproducible with a seed, and every bad argument refused with
+// a clear status and the outputs untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+struct Rng {
+  dpcov_rng *rng = nullptr;
+  explicit Rng(int64_t seed) { EXPECT_EQ(dpcov_rng_create_seeded(&rng, seed, 0), DPCOV_OK); }
+  ~Rng() { dpcov_rng_destroy(&rng); }
+};
+
+std::vector<double> grid(double lo, double hi, double ratio) {
+  int64_t k = 0;
+  EXPECT_EQ(dpcov_private_bound_grid(lo, hi, ratio, nullptr, 0, &k), DPCOV_OK);
+  std::vector<double> g(static_cast<size_t>(k));
+  EXPECT_EQ(dpcov_private_bound_grid(lo, hi, ratio, g.data(), k, &k), DPCOV_OK);
+  return g;
+}
+
+}  // namespace
+
+TEST(CapiPrivateBound, GridAndItsSize) {
+  EXPECT_EQ(grid(0.5, 7.0, 2.0), (std::vector<double>{0.5, 1.0, 2.0, 4.0, 8.0}));
+}
+
+TEST(CapiPrivateBound, ChoosesNearTheTargetQuantile) {
+  // 1000 rows with norms 1..1000 (norm i / 10 after scaling); the 90% quantile is about 90.
+  const std::vector<double> g = grid(1e-3, 1e6, 1.25);
+  std::vector<int64_t> histogram(g.size() + 1, 0);
+  for (int i = 1; i <= 1000; ++i) {
+    const double norm = i / 10.0;
+    size_t k = 0;
+    while (k < g.size() && norm > g[k]) ++k;
+    ++histogram[k];
+  }
+  Rng rng(11);
+  int64_t index = -1;
+  double bound = 0.0;
+  ASSERT_EQ(dpcov_private_bound_select(g.data(), static_cast<int64_t>(g.size()), histogram.data(),
+                                       100, 1.0, rng.rng, &index, &bound),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(bound, g[static_cast<size_t>(index)]);
+  EXPECT_GT(bound, 60.0);
+  EXPECT_LT(bound, 130.0);
+  // The same seed gives the same choice; index may be NULL.
+  Rng again(11);
+  double bound2 = 0.0;
+  ASSERT_EQ(dpcov_private_bound_select(g.data(), static_cast<int64_t>(g.size()), histogram.data(),
+                                       100, 1.0, again.rng, nullptr, &bound2),
+            DPCOV_OK);
+  EXPECT_EQ(bound2, bound);
+}
+
+TEST(CapiPrivateBound, BadGridArgumentsAreRefusedAndOutputsUntouched) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  double out[4] = {-1, -1, -1, -1};
+  int64_t k = -7;
+  EXPECT_EQ(dpcov_private_bound_grid(1, 2, 2, out, 4, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_private_bound_grid(0, 2, 2, out, 4, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(1, 1, 2, out, 4, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(1, 2, 1, out, 4, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(nan, 2, 2, out, 4, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(1, 16, 2, out, 4, &k), DPCOV_E_INVALID_ARGUMENT);  // 5 needed
+  EXPECT_EQ(dpcov_private_bound_grid(1, 2, 2, out, -1, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(1, 2, 2, nullptr, 3, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_grid(1e-300, 1e300, 1.0001, nullptr, 0, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_STRNE(dpcov_last_error_message(), "");
+  EXPECT_EQ(k, -7);
+  for (double v : out) EXPECT_EQ(v, -1.0);
+}
+
+TEST(CapiPrivateBound, BadSelectArgumentsAreRefusedAndOutputsUntouched) {
+  const std::vector<double> g{1.0, 2.0, 4.0};
+  const std::vector<int64_t> h{3, 1, 0, 2};
+  Rng rng(3);
+  int64_t index = -7;
+  double bound = -1.0;
+  auto call = [&](const double *gp, int64_t k, const int64_t *hp, int64_t target, double eps,
+                  dpcov_rng *r, double *b) {
+    return dpcov_private_bound_select(gp, k, hp, target, eps, r, &index, b);
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(call(nullptr, 3, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 3, nullptr, 1, 1.0, rng.rng, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 3, h.data(), 1, 1.0, nullptr, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 3, h.data(), 1, 1.0, rng.rng, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(g.data(), 0, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 5000, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 3, h.data(), -1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 3, h.data(), 1, 0.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(g.data(), 3, h.data(), 1, nan, rng.rng, &bound), DPCOV_E_NON_FINITE);
+  const std::vector<double> unsorted{1.0, 1.0, 4.0}, negative{-1.0, 2.0, 4.0}, inf{1.0, 2.0, INFINITY};
+  EXPECT_EQ(call(unsorted.data(), 3, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(negative.data(), 3, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(inf.data(), 3, h.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_NON_FINITE);
+  const std::vector<int64_t> negative_count{3, -1, 0, 2};
+  EXPECT_EQ(call(g.data(), 3, negative_count.data(), 1, 1.0, rng.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  const int64_t huge = int64_t{1} << 62;
+  const std::vector<int64_t> too_many{huge, huge, 0, 0};
+  EXPECT_EQ(call(g.data(), 3, too_many.data(), 1, 1.0, rng.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(index, -7);
+  EXPECT_EQ(bound, -1.0);
+}

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../core/check.hpp"
+#include "../core/estimators/ols_bootstrap.hpp"
 #include "../core/mechanisms/adassp.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
@@ -15,6 +16,7 @@ namespace {
 using dpcov::fail;
 namespace check = dpcov::check;
 namespace mech = dpcov::mechanisms;
+namespace est = dpcov::estimators;
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
@@ -25,6 +27,10 @@ mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
   options.neighbour = static_cast<dpcov::privacy::Neighbour>(params->neighbour);
   options.calibration = static_cast<mech::AdasspCalibration>(params->calibration);
   options.rho = params->rho;
+  if (params->release_label_square != 0 && params->release_label_square != 1)
+    fail(DPCOV_E_INVALID_ARGUMENT, "params->release_label_square must be 0 or 1, got ",
+         params->release_label_square);
+  options.release_label_square = params->release_label_square == 1;
   return options;
 }
 
@@ -80,6 +86,9 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.ridge = r.ridge;
   c.eigenvalues_floored = r.eigenvalues_floored;
   copy_name(c.theorem, sizeof c.theorem, r.theorem);
+  c.label_square_released = r.label_square ? 1 : 0;
+  c.sensitivity_label_square = r.sensitivity_label_square;
+  c.sigma_label_square = r.sigma_label_square;
   return c;
 }
 
@@ -96,6 +105,7 @@ DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params) 
     params->neighbour = static_cast<int32_t>(defaults.neighbour);
     params->calibration = static_cast<int32_t>(defaults.calibration);
     params->rho = defaults.rho;
+    params->release_label_square = defaults.release_label_square ? 1 : 0;
   });
 }
 
@@ -130,8 +140,9 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
       xty[at(j)] = view(features[j], label);
     }
     dpcov::random::Rng local = rng->rng;
-    const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, plan, local);
-    const dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
+    const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, view(label, label), plan, local);
+    dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
+    written.released_label_square = fit.yty;
     // Finite or failed: every output checked before any is written.
     check::finite_result(fit.coefficients.data(), fit.coefficients.size(), "coefficients");
     check::finite_result(fit.xtx.view(), "released_xtx");
@@ -142,7 +153,8 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
           written.sensitivity_cross, written.sigma_lambda_min, written.sigma_gram,
           written.sigma_gram_off_diagonal, written.sigma_cross, written.lambda_min_shift,
           written.noise_norm_bound, written.eigenvalue_floor, written.released_lambda_min,
-          written.ridge})
+          written.ridge, written.sensitivity_label_square, written.sigma_label_square,
+          written.released_label_square})
       check::finite_result(constant, "receipt");
 
     for (int64_t i = 0; i < p; ++i) coefficients[i] = fit.coefficients[at(i)];
@@ -153,6 +165,58 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
       for (int64_t i = 0; i < p; ++i) released_xty[i] = fit.xty[at(i)];
     rng->rng = local;
     dpcov::capi::write_struct(receipt, written);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, int64_t n, const dpcov_adassp_receipt *receipt, double level,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(receipt, "receipt");
+    if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
+      fail(DPCOV_E_INVALID_ARGUMENT,
+           "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
+           sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+    check::not_null(rng, "rng");
+    check::not_null(coefficients, "coefficients");
+    check::not_null(released_xty, "released_xty");
+    if (p < 1 || p != receipt->num_regressors)
+      fail(DPCOV_E_DIMENSION, "p must be receipt->num_regressors = ", receipt->num_regressors,
+           ", got ", p);
+    if (!(level > 0.0 && level < 1.0))
+      fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
+    const dpcov::ConstMatrixView view =
+        check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
+    dpcov::Matrix xtx(p, p);
+    std::vector<double> xty(at(p));
+    for (int64_t j = 0; j < p; ++j) {
+      for (int64_t i = 0; i < p; ++i) xtx(i, j) = view(i, j);
+      xty[at(j)] = released_xty[j];
+    }
+    mech::AdasspReceipt r;
+    r.dim = p;
+    r.label_square = receipt->label_square_released == 1;
+    r.sigma_gram = receipt->sigma_gram;
+    r.sigma_gram_off_diagonal = receipt->sigma_gram_off_diagonal;
+    r.sigma_cross = receipt->sigma_cross;
+    r.sigma_label_square = receipt->sigma_label_square;
+    dpcov::random::Rng local = rng->rng;
+    const est::BootstrapIntervals b = est::adassp_bootstrap_intervals(
+        xtx, xty, receipt->released_label_square, n, r, level, num_bootstrap, local);
+    for (const auto *v : {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper})
+      check::finite_result(v->data(), v->size(), "bootstrap interval");
+    const auto copy_out = [&](const std::vector<double> &v, double *out) {
+      if (out != nullptr)
+        for (int64_t i = 0; i < p; ++i) out[i] = v[at(i)];
+    };
+    copy_out(b.coefficients, coefficients);
+    copy_out(b.std_errors, std_errors);
+    copy_out(b.p_values, p_values);
+    copy_out(b.ci_lower, ci_lower);
+    copy_out(b.ci_upper, ci_upper);
+    rng->rng = local;
   });
 }
 

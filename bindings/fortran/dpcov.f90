@@ -369,6 +369,7 @@ module dpcov
     integer(c_int32_t) :: neighbour = 0
     integer(c_int32_t) :: calibration = 0
     real(c_double) :: rho = 0
+    integer(c_int32_t) :: release_label_square = 0
   end type
 
   !> What dpcov_adassp_fit did (dpcov_adassp_receipt); set struct_size = c_sizeof(receipt).
@@ -399,6 +400,10 @@ module dpcov
     real(c_double) :: ridge = 0
     integer(c_int64_t) :: eigenvalues_floored = 0
     character(kind=c_char) :: theorem(DPCOV_RECEIPT_THEOREM_SIZE) = c_null_char
+    integer(c_int32_t) :: label_square_released = 0
+    real(c_double) :: sensitivity_label_square = 0
+    real(c_double) :: sigma_label_square = 0
+    real(c_double) :: released_label_square = 0
   end type
 
   interface
@@ -1334,6 +1339,19 @@ module dpcov
       real(c_double), intent(out) :: out(*)
       type(dpcov_dly_receipt), intent(inout) :: receipt
       integer(c_int32_t) :: dpcov_dly_release
+    end function
+    function dpcov_adassp_bootstrap_intervals(layout, p, released_xtx, ld_xtx, released_xty, n, &
+        receipt, level, num_bootstrap, rng, coefficients, std_errors, p_values, ci_lower, &
+        ci_upper) bind(c, name='dpcov_adassp_bootstrap_intervals')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_adassp_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: p, ld_xtx, n, num_bootstrap
+      real(c_double), intent(in) :: released_xtx(*), released_xty(*)
+      type(dpcov_adassp_receipt), intent(in) :: receipt
+      real(c_double), value :: level
+      type(c_ptr), value :: rng, std_errors, p_values, ci_lower, ci_upper
+      real(c_double), intent(out) :: coefficients(*)
+      integer(c_int32_t) :: dpcov_adassp_bootstrap_intervals
     end function
   end interface
 

@@ -263,9 +263,11 @@ contains
     call check(kap >= 0 .and. kap <= 1 .and. eta > 0, 'subspace error bound in [0, 1]')
   end subroutine
 
-  !> AdaSSP on X'X = 1000 I, X'y = 1000 beta at a large epsilon recovers beta; a bad bound fails.
+  !> AdaSSP on X'X = 1000 I, X'y = 1000 beta at a large epsilon recovers beta; a bad bound fails;
+  !> with y'y released, the noise-aware intervals contain beta.
   subroutine adassp_regression()
-    real(c_double), target :: gx(d, d), coef(d - 1), xtx(d - 1, d - 1)
+    real(c_double), target :: gx(d, d), coef(d - 1), xtx(d - 1, d - 1), xty(d - 1)
+    real(c_double), target :: ols(d - 1), lower(d - 1), upper(d - 1)
     real(c_double), parameter :: beta(d - 1) = [0.5d0, -0.5d0, 0.25d0]
     integer(c_int64_t), parameter :: features(d - 1) = [0_c_int64_t, 1_c_int64_t, 2_c_int64_t]
     type(dpcov_adassp_params) :: ap
@@ -277,7 +279,7 @@ contains
       gx(k, d) = 1000*beta(k)
       gx(d, k) = 1000*beta(k)
     end do
-    gx(d, d) = 500
+    gx(d, d) = 600
     call ok(dpcov_adassp_params_default(ap), 'adassp params')
     call check(ap%rho == 0.05d0 .and. ap%calibration == DPCOV_ADASSP_JOINT_ANALYTIC, &
                'adassp defaults')
@@ -291,6 +293,16 @@ contains
                                 3_c_int64_t, features, 3_c_int64_t, -1d0, 1d0, 1d0, 1d-6, ap, &
                                 rng, coef, c_null_ptr, 3_c_int64_t, c_null_ptr, ar) &
                == DPCOV_E_INVALID_ARGUMENT, 'adassp refuses a negative bound')
+    ap%release_label_square = 1
+    call ok(dpcov_adassp_fit(DPCOV_COL_MAJOR, int(d, c_int64_t), gx, int(d, c_int64_t), &
+                             3_c_int64_t, features, 3_c_int64_t, 1d0, 1d0, 1d6, 1d-6, ap, rng, &
+                             coef, c_loc(xtx), 3_c_int64_t, c_loc(xty), ar), 'adassp fit with y''y')
+    call ok(dpcov_adassp_bootstrap_intervals(DPCOV_COL_MAJOR, 3_c_int64_t, xtx, 3_c_int64_t, &
+                                             xty, 1000_c_int64_t, ar, 0.95d0, 199_c_int64_t, &
+                                             rng, ols, c_null_ptr, c_null_ptr, c_loc(lower), &
+                                             c_loc(upper)), 'adassp intervals')
+    call check(ar%label_square_released == 1 .and. all(abs(ols - beta) < 1d-3) .and. &
+               all(lower < beta) .and. all(beta < upper), 'adassp intervals contain beta')
   end subroutine
 
   subroutine check(condition, what)

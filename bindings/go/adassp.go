@@ -20,6 +20,8 @@ type AdasspParams struct {
 	Neighbour   int32
 	Calibration int32
 	Rho         float64 // failure probability of the ridge, in (0, 1)
+	// ReleaseLabelSquare also releases y'y, which AdasspBootstrapIntervals needs.
+	ReleaseLabelSquare bool
 }
 
 // DefaultAdasspParams returns the defaults of dpcov_adassp_params_default: replace-one, joint
@@ -30,7 +32,7 @@ func DefaultAdasspParams() (AdasspParams, error) {
 		return AdasspParams{}, err
 	}
 	return AdasspParams{Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
-		Rho: float64(c.rho)}, nil
+		Rho: float64(c.rho), ReleaseLabelSquare: c.release_label_square != 0}, nil
 }
 
 // AdasspReceipt mirrors dpcov_adassp_receipt: every constant of a fit and, from the release, the
@@ -47,6 +49,9 @@ type AdasspReceipt struct {
 	ReleasedLambdaMin, Ridge                                    float64
 	EigenvaluesFloored                                          int64
 	Theorem                                                     string
+	// With ReleaseLabelSquare: y'y was released too, with this sensitivity and noise scale.
+	LabelSquareReleased                                           bool
+	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
 }
 
 // AdasspResult is an AdaSSP fit: coefficients in the order of the features, the released X'X~
@@ -56,6 +61,7 @@ type AdasspResult struct {
 	ReleasedXtX  Matrix
 	ReleasedXty  []float64
 	Receipt      AdasspReceipt
+	c            C.dpcov_adassp_receipt // what AdasspBootstrapIntervals passes back
 }
 
 // AdasspFit is AdaSSP (Wang, UAI 2018, Alg. 2; dpcov_adassp_fit): a private regression of column
@@ -77,6 +83,9 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 		cp = &C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params),
 			neighbour: C.int32_t(params.Neighbour), calibration: C.int32_t(params.Calibration),
 			rho: C.double(params.Rho)}
+		if params.ReleaseLabelSquare {
+			cp.release_label_square = 1
+		}
 	}
 	rec := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
 	ld := p
@@ -93,7 +102,7 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 		return AdasspResult{}, err
 	}
 	copy(xtx.Data, xtxData[:p*p])
-	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p],
+	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p], c: rec,
 		Receipt: AdasspReceipt{
 			Mechanism: C.GoString((*C.char)(unsafe.Pointer(&rec.mechanism[0]))),
 			Neighbour: int32(rec.neighbour), Calibration: int32(rec.calibration),
@@ -110,7 +119,49 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 			NoiseNormBound:    float64(rec.noise_norm_bound),
 			EigenvalueFloor:   float64(rec.eigenvalue_floor),
 			ReleasedLambdaMin: float64(rec.released_lambda_min), Ridge: float64(rec.ridge),
-			EigenvaluesFloored: int64(rec.eigenvalues_floored),
-			Theorem:            C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
+			EigenvaluesFloored:     int64(rec.eigenvalues_floored),
+			Theorem:                C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
+			LabelSquareReleased:    rec.label_square_released != 0,
+			SensitivityLabelSquare: float64(rec.sensitivity_label_square),
+			SigmaLabelSquare:       float64(rec.sigma_label_square),
+			ReleasedLabelSquare:    float64(rec.released_label_square),
 		}}, nil
+}
+
+// AdasspIntervals are noise-aware intervals for beta: the unregularised coefficients
+// X'X~^{-1} X'y~, bootstrap standard errors, p-values of beta_j = 0 and the interval ends.
+type AdasspIntervals struct {
+	Coefficients, StdErrors, PValues, CILower, CIUpper []float64
+}
+
+// AdasspBootstrapIntervals computes noise-aware intervals for beta from a fit that released y'y
+// (dpcov_adassp_bootstrap_intervals: parametric bootstrap from AdaSSP's noise law, fixed design,
+// n the public number of rows). Post-processing: no privacy cost.
+func AdasspBootstrapIntervals(fit AdasspResult, n int64, level float64, numBootstrap int64,
+	rng *RNG) (AdasspIntervals, error) {
+	p := len(fit.Coefficients)
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	xtx := make([]float64, p*p+1)
+	copy(xtx, fit.ReleasedXtX.Data)
+	xty := make([]float64, p+1)
+	copy(xty, fit.ReleasedXty)
+	ld := p
+	if ld < 1 {
+		ld = 1
+	}
+	rec := fit.c
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_bootstrap_intervals(rowMajor, C.int64_t(p), doubles(xtx),
+			C.int64_t(ld), doubles(xty), C.int64_t(n), &rec, C.double(level),
+			C.int64_t(numBootstrap), rng.handle(), doubles(out[0]), doubles(out[1]),
+			doubles(out[2]), doubles(out[3]), doubles(out[4]))
+	})
+	if err != nil {
+		return AdasspIntervals{}, err
+	}
+	return AdasspIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
+		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
 }

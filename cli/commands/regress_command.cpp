@@ -442,9 +442,14 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
   add_raw_regress_options(*command, options->raw);
   command->callback([&run, options] {
     run = [options] {
-      if (options->raw.requested())
+      if (options->raw.requested()) {
+        RawRegressOptions raw = options->raw;
+        raw.level = options->level;
+        raw.bootstrap = options->bootstrap;
+        raw.bootstrap_seed = options->seed;
         run_regress_raw(options->source.path, options->label, options->features,
-                        options->intercept, options->json, options->raw);
+                        options->intercept, options->json, raw);
+      }
       else
         run_regress(*options);
     };

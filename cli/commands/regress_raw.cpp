@@ -128,6 +128,45 @@ Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
   return out;
 }
 
+const char *sign(double lower, double upper) {
+  return lower > 0.0 ? "+" : upper < 0.0 ? "-" : "unclear";
+}
+
+// Noise-aware intervals for beta from the fit's released statistics
+// (dpcov_adassp_bootstrap_intervals); `refusal` says why there are none.
+struct Intervals {
+  bool computed = false;
+  std::string refusal;
+  std::vector<double> coef, se, p, lower, upper;
+};
+
+Intervals intervals(const std::vector<double> &xtx, const std::vector<double> &xty, int64_t n,
+                    const dpcov_adassp_receipt &receipt, const RawRegressOptions &o) {
+  Intervals out;
+  const int64_t p = receipt.num_regressors;
+  if (n <= p) {
+    out.refusal = concat("the intervals need more rows than regressors (", p, ")");
+    return out;
+  }
+  dpcov_rng *rng = nullptr;
+  library_check(o.bootstrap_seed ? dpcov_rng_create_seeded(&rng, *o.bootstrap_seed, 0)
+                                 : dpcov_rng_create_from_entropy(&rng),
+                "bootstrap generator");
+  std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
+  for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper})
+    v->resize(static_cast<size_t>(p));
+  const dpcov_status status = dpcov_adassp_bootstrap_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), n, &receipt, o.level, o.bootstrap, rng,
+      out.coef.data(), out.se.data(), out.p.data(), out.lower.data(), out.upper.data());
+  if (status == DPCOV_E_PRECONDITION) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, "noise-aware intervals");
+  out.computed = true;
+  return out;
+}
+
 nlohmann::ordered_json receipt_json(const dpcov_adassp_receipt &r) {
   nlohmann::ordered_json j;
   j["mechanism"] = r.mechanism;
@@ -155,6 +194,10 @@ nlohmann::ordered_json receipt_json(const dpcov_adassp_receipt &r) {
   j["released_lambda_min"] = r.released_lambda_min;
   j["ridge"] = r.ridge;
   j["eigenvalues_floored"] = r.eigenvalues_floored;
+  if (r.label_square_released == 1) {
+    j["sensitivity_label_square"] = r.sensitivity_label_square;
+    j["sigma_label_square"] = r.sigma_label_square;
+  }
   return j;
 }
 
@@ -194,6 +237,10 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
   command.add_option("--noise-seed", o.seed,
                      "Fix the privacy noise (experiments and tests only: NOT private)")
       ->group(group);
+  command.add_flag("--no-intervals", o.no_intervals,
+                   "Point estimates only: do not release y'y, which the noise-aware intervals "
+                   "need (the other statistics then get a third of the budget each, not a quarter)")
+      ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
 }
 
@@ -217,6 +264,11 @@ void run_regress_raw(const std::string &path, const std::string &label,
   params.calibration = named_choice(o.calibration, "--calibration", {"joint_analytic", "paper"});
   params.neighbour = named_choice(o.neighbour, "--neighbour", {"replace_one", "add_remove"});
   params.rho = o.rho;
+  params.release_label_square = o.no_intervals ? 0 : 1;
+  if (params.calibration != DPCOV_ADASSP_JOINT_ANALYTIC && !o.no_intervals)
+    fail(kExitUsage, "--calibration paper has no share for y'y, which the intervals need: add "
+         "--no-intervals (point estimates only) or use joint_analytic");
+  if (!(o.level > 0.0 && o.level < 1.0)) fail(kExitUsage, "--level must be in (0, 1), got ", o.level);
 
   InputOptions input;
   input.path = path;
@@ -237,14 +289,17 @@ void run_regress_raw(const std::string &path, const std::string &label,
   // [1, x] has norm <= sqrt(1 + B^2), rounded up.
   const double bound_x =
       intercept ? std::nextafter(std::hypot(1.0, o.bound), kInfinity) : o.bound;
-  std::vector<double> coef(static_cast<size_t>(q - 1));
+  const int64_t p = q - 1;
+  std::vector<double> coef(static_cast<size_t>(p)), xtx(static_cast<size_t>(p * p)),
+      xty(static_cast<size_t>(p));
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   const dpcov_status status = dpcov_adassp_fit(
-      DPCOV_ROW_MAJOR, q, data.gram.data(), q, q - 1, regressors.data(), q - 1, bound_x,
-      o.label_bound, *o.epsilon, o.delta, &params, rng.get(), coef.data(), nullptr, 0, nullptr,
-      &receipt);
+      DPCOV_ROW_MAJOR, q, data.gram.data(), q, p, regressors.data(), p, bound_x, o.label_bound,
+      *o.epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(), &receipt);
   library_check(status, concat(path, ": AdaSSP"));
+  const Intervals aware =
+      o.no_intervals ? Intervals{} : intervals(xtx, xty, data.rows, receipt, o);
 
   const std::string &label_name = reader->column_names()[static_cast<size_t>(c.label)];
   if (json) {
@@ -255,9 +310,22 @@ void run_regress_raw(const std::string &path, const std::string &label,
     out["rows"] = data.rows;
     out["clipped"] = data.clipped;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (size_t i = 0; i < c.terms.size(); ++i)
-      rows.push_back({{"term", c.terms[i]}, {"coef", coef[i]}});
+    for (size_t i = 0; i < c.terms.size(); ++i) {
+      nlohmann::ordered_json row = {{"term", c.terms[i]}, {"coef", coef[i]}};
+      if (aware.computed)
+        row["noise_aware"] = {{"ols_coef", aware.coef[i]}, {"std_err", aware.se[i]},
+                              {"p", aware.p[i]}, {"ci_lower", aware.lower[i]},
+                              {"ci_upper", aware.upper[i]},
+                              {"sign", sign(aware.lower[i], aware.upper[i])}};
+      rows.push_back(row);
+    }
     out["coefficients"] = rows;
+    if (aware.computed)
+      out["noise_aware"] = {{"method", "parametric bootstrap from AdaSSP's noise law, for beta "
+                                       "(unregularised statistics)"},
+                            {"level", o.level}, {"draws", o.bootstrap}};
+    else if (!o.no_intervals)
+      out["noise_aware"] = {{"refused", aware.refusal}};
     out["receipt"] = receipt_json(receipt);
     print_stdout(json_text(out));
     return;
@@ -268,14 +336,37 @@ void run_regress_raw(const std::string &path, const std::string &label,
                             o.delta, ", ", o.neighbour, ")\n", "rows ", data.rows, ", clipped ",
                             data.clipped, " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
                             intercept ? ", intercept as a constant 1 in the bound" : "", ")\n\n");
-  TextTable table({"term", "coef (private point estimate; no interval)"});
-  for (size_t i = 0; i < c.terms.size(); ++i) table.add_row({c.terms[i], format_number(coef[i])});
-  text += table.render();
+  if (aware.computed) {
+    const std::string pct = format_number(100.0 * o.level, 3) + "%";
+    text += concat("coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that "
+                   "account for the sampling and the privacy noise (parametric bootstrap from "
+                   "AdaSSP's noise law, ", o.bootstrap, " draws, from the unregularised released "
+                   "statistics, so not centred on coef; coverage measured, README \"Benchmarks\"):\n\n");
+    TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper", "sign (" + pct + " CI)"});
+    for (size_t i = 0; i < c.terms.size(); ++i)
+      table.add_row({c.terms[i], format_number(coef[i]), format_number(aware.se[i]),
+                     format_number(aware.p[i], 3), format_number(aware.lower[i]),
+                     format_number(aware.upper[i]), sign(aware.lower[i], aware.upper[i])});
+    text += table.render();
+    text += "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
+  } else {
+    TextTable table({"term", "coef (private point estimate; no interval)"});
+    for (size_t i = 0; i < c.terms.size(); ++i) table.add_row({c.terms[i], format_number(coef[i])});
+    text += table.render();
+    if (!o.no_intervals)
+      text += concat("\nIntervals that account for the privacy noise: none: ", aware.refusal,
+                     ".\nAt these rows and epsilon the release cannot support a conclusion about "
+                     "any coefficient.\n");
+  }
   text += concat("\nreceipt: ", receipt.theorem, "\n  noise sigma: lambda_min ",
                  format_number(receipt.sigma_lambda_min), ", X'X ",
                  format_number(receipt.sigma_gram), " (off-diagonal ",
                  format_number(receipt.sigma_gram_off_diagonal), "), X'y ",
-                 format_number(receipt.sigma_cross), "; exact delta ",
+                 format_number(receipt.sigma_cross),
+                 receipt.label_square_released == 1
+                     ? concat(", y'y ", format_number(receipt.sigma_label_square))
+                     : std::string(),
+                 "; exact delta ",
                  format_number(receipt.delta_exact, 3), "\n  ridge ", format_number(receipt.ridge),
                  " = max(0, ", format_number(receipt.noise_norm_bound),
                  " - released lambda_min ", format_number(receipt.released_lambda_min),

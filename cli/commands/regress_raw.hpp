@@ -25,17 +25,24 @@ struct RawRegressOptions {
   bool reject = false;
   bool quiet = false;
   std::optional<uint64_t> seed;
+  bool no_intervals = false;  // fit without y'y: point estimates only, less noise on the rest
+  // Shared with the regression on a release (--level, --bootstrap, --seed).
+  double level = 0.95;
+  int64_t bootstrap = 999;
+  std::optional<uint64_t> bootstrap_seed;
 
   bool requested() const { return epsilon.has_value(); }
 };
 
 // Registers --epsilon, --delta, --bound, --label-bound, --mechanism, --calibration, --neighbour,
-// --rho, --no-intercept, --reject, --noise-seed and --quiet on `command`.
+// --rho, --no-intercept, --reject, --noise-seed, --no-intervals and --quiet on `command`.
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 
 // Reads the rows of `path` (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:
-// clipped and counted, or refused with --reject), fits once and prints the coefficients with the
-// receipt (as JSON with `json`). `intercept_column` must be empty: the intercept is a constant 1
+// clipped and counted, or refused with --reject), fits once (releasing y'y too unless
+// --no-intervals) and prints the coefficients with noise-aware intervals for beta
+// (dpcov_adassp_bootstrap_intervals, no further privacy cost) and the receipt (as JSON with
+// `json`). `intercept_column` must be empty: the intercept is a constant 1
 // counted inside the bound (--no-intercept drops it).
 void run_regress_raw(const std::string &path, const std::string &label,
                      const std::vector<std::string> &features, const std::string &intercept_column,

@@ -132,4 +132,29 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   return out;
 }
 
+BootstrapIntervals adassp_bootstrap_intervals(const Matrix &xtx_released,
+                                              const std::vector<double> &xty_released,
+                                              double yty_released, int64_t n,
+                                              const mechanisms::AdasspReceipt &receipt,
+                                              double level, int64_t bootstrap, random::Rng &rng) {
+  const ReleaseNoise noise = release_noise(receipt);
+  const int64_t p = receipt.dim;
+  if (xtx_released.rows() != p || xtx_released.cols() != p ||
+      static_cast<int64_t>(xty_released.size()) != p)
+    fail(DPCOV_E_DIMENSION, "the released X'X must be ", p, " x ", p, " and X'y of length ", p);
+  check::finite(yty_released, "released y'y");
+  Matrix statistic(p + 1, p + 1);
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) statistic(i, j) = xtx_released(i, j);
+    statistic(j, p) = statistic(p, j) = xty_released[at(j)];
+  }
+  statistic(p, p) = yty_released;
+  RegressionSpec spec;
+  spec.label = p;
+  for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
+  spec.rows = n;
+  spec.level = level;
+  return ols_bootstrap_intervals(statistic.view(), noise, spec, bootstrap, rng);
+}
+
 }  // namespace dpcov::estimators

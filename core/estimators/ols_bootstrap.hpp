@@ -52,4 +52,17 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
                                            const RegressionSpec &spec, int64_t bootstrap,
                                            random::Rng &rng);
 
+// The same intervals for the model y = X beta + e from an AdaSSP release that includes y'y
+// (receipt.label_square): the released X'X~ (p x p), X'y~ (p) and y'y~ form the statistic, with
+// AdaSSP's Gaussian noise law (proofs/adassp.md, "Noise-aware intervals"). The intervals are for
+// beta and use the unregularised statistics: the private ridge (a function of the released
+// lambda_min, which they do not read) shrinks the point estimate towards 0 by an amount that
+// depends on the unknown beta, so an interval centred on it would undercover. `n` is the public
+// number of rows (> p). Throws as ols_bootstrap_intervals.
+BootstrapIntervals adassp_bootstrap_intervals(const Matrix &xtx_released,
+                                              const std::vector<double> &xty_released,
+                                              double yty_released, int64_t n,
+                                              const mechanisms::AdasspReceipt &receipt,
+                                              double level, int64_t bootstrap, random::Rng &rng);
+
 }  // namespace dpcov::estimators

@@ -3,6 +3,7 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../mechanisms/request.hpp"
+#include "../random/normal.hpp"
 #include "../random/symmetric_noise.hpp"
 #include "../random/wishart.hpp"
 
@@ -24,6 +25,16 @@ Matrix centred_noise(const ReleaseNoise &noise, int64_t k, random::Rng &rng) {
       for (int64_t i = 0; i < k; ++i) e(i, i) -= noise.dof * noise.scale;
       break;
     }
+    case ReleaseNoise::Kind::Adassp:
+      // The order of fit_adassp: X'X's upper triangle column by column, X'y, y'y.
+      for (int64_t j = 0; j + 1 < k; ++j)
+        for (int64_t i = 0; i <= j; ++i)
+          e(i, j) = e(j, i) =
+              (i == j ? noise.scale : noise.off_diagonal) * random::standard_normal(rng);
+      for (int64_t i = 0; i + 1 < k; ++i)
+        e(i, k - 1) = e(k - 1, i) = noise.cross * random::standard_normal(rng);
+      e(k - 1, k - 1) = noise.label * random::standard_normal(rng);
+      break;
   }
   return e;
 }
@@ -48,8 +59,24 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
   }
 }
 
+ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt) {
+  if (!receipt.label_square)
+    fail(DPCOV_E_INVALID_ARGUMENT, "noise-aware intervals need the AdaSSP fit to release y'y too "
+         "(the residual variance): fit with release_label_square");
+  ReleaseNoise noise{ReleaseNoise::Kind::Adassp, receipt.sigma_gram, 0.0};
+  noise.off_diagonal = receipt.sigma_gram_off_diagonal;
+  noise.cross = receipt.sigma_cross;
+  noise.label = receipt.sigma_label_square;
+  return noise;
+}
+
 void validate(const ReleaseNoise &noise, int64_t order) {
   check::positive_finite(noise.scale, "noise scale");
+  if (noise.kind == ReleaseNoise::Kind::Adassp) {
+    check::positive_finite(noise.off_diagonal, "off-diagonal noise scale");
+    check::positive_finite(noise.cross, "X'y noise scale");
+    check::positive_finite(noise.label, "y'y noise scale");
+  }
   if (noise.kind == ReleaseNoise::Kind::Wishart) {
     check::finite(noise.dof, "Wishart degrees of freedom");
     if (!(noise.dof > static_cast<double>(order - 1)))

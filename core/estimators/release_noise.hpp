@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "../matrix.hpp"
+#include "../mechanisms/adassp.hpp"
 #include "../mechanisms/receipt.hpp"
 #include "../random/rng.hpp"
 
@@ -17,16 +18,24 @@ struct ReleaseNoise {
     SymmetricGaussian,  // iid N(0, scale^2) upper triangle (Analyze Gauss: scale = sigma)
     SymmetricLaplace,   // iid Laplace(scale) upper triangle (laplace_sym: scale = b)
     Wishart,            // W_d(dof, scale I), mean dof * scale * I (wishart_additive)
+    // AdaSSP's noise on [X, y]' [X, y] with y the LAST column: on X'X diagonal N(0, scale^2),
+    // off-diagonal N(0, off_diagonal^2); on X'y N(0, cross^2); on y'y N(0, label^2).
+    Adassp,
   };
   Kind kind = Kind::SymmetricGaussian;
   double scale = 0.0;
   double dof = 0.0;
+  double off_diagonal = 0.0, cross = 0.0, label = 0.0;  // Adassp only
 };
 
 // The noise law of a release from its receipt: analyze_gauss (sigma), laplace_sym (scale),
 // wishart_additive (dof, scale). Throws DPCOV_E_INVALID_ARGUMENT naming the mechanism for every
 // other one (its noise is not additive with a known law, or it is not private).
 ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
+
+// The noise law of an AdaSSP release that includes y'y (receipt.label_square); throws
+// DPCOV_E_INVALID_ARGUMENT otherwise.
+ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt);
 
 // Checks the law: scale finite > 0; for Wishart dof finite > k - 1 for order k (k = p + 1).
 void validate(const ReleaseNoise &noise, int64_t order);

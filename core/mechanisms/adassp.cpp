@@ -35,6 +35,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   check::positive_finite(bound_y, "bound_y (the bound on |y|)");
   check::epsilon(epsilon);
   check::delta(delta);
+  const bool paper = options.calibration == AdasspCalibration::Paper;
   if (options.calibration != AdasspCalibration::JointAnalytic &&
       options.calibration != AdasspCalibration::Paper)
     fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP calibration must be 0 (joint analytic) or 1 (paper), got ",
@@ -43,6 +44,10 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
       options.neighbour != privacy::Neighbour::AddRemove)
     fail(DPCOV_E_INVALID_ARGUMENT, "neighbour must be 0 (replace-one) or 1 (add/remove), got ",
          static_cast<int32_t>(options.neighbour));
+
+  if (paper && options.release_label_square)
+    fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP releases y'y (for intervals) with the joint analytic "
+         "calibration only; the paper's constants have no share for it");
 
   AdasspReceipt r;
   r.neighbour = options.neighbour;
@@ -56,9 +61,12 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   r.sensitivity_lambda_min = privacy::adassp_lambda_min_sensitivity(bound_x);
   r.sensitivity_gram = privacy::adassp_gram_sensitivity(options.neighbour, bound_x);
   r.sensitivity_cross = privacy::adassp_cross_sensitivity(options.neighbour, bound_x, bound_y);
-  const double sensitivities[3] = {r.sensitivity_lambda_min, r.sensitivity_gram,
-                                   r.sensitivity_cross};
-  const bool paper = options.calibration == AdasspCalibration::Paper;
+  r.label_square = options.release_label_square;
+  const int64_t statistics = r.label_square ? 4 : 3;
+  if (r.label_square)
+    r.sensitivity_label_square = privacy::adassp_label_square_sensitivity(bound_y);
+  const double sensitivities[4] = {r.sensitivity_lambda_min, r.sensitivity_gram,
+                                   r.sensitivity_cross, r.sensitivity_label_square};
   if (paper) {
     // The paper's formulas verbatim: its sensitivities are the add/remove ones (B_X^2, B_X^2,
     // B_X B_Y) whatever the relation; the exact delta below uses the relation's true ones.
@@ -70,14 +78,19 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     r.sigma_gram = privacy::adassp_paper_sigma(epsilon, delta, published[1]);
     r.sigma_cross = privacy::adassp_paper_sigma(epsilon, delta, published[2]);
   } else {
-    r.sigma_lambda_min = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_lambda_min);
-    r.sigma_gram = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_gram);
-    r.sigma_cross = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_cross);
+    r.sigma_lambda_min =
+        privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_lambda_min, statistics);
+    r.sigma_gram = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_gram, statistics);
+    r.sigma_cross = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_cross, statistics);
+    if (r.label_square)
+      r.sigma_label_square =
+          privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_label_square, statistics);
   }
   r.sigma_gram_off_diagonal =
       privacy::upward::mul_up(r.sigma_gram, privacy::upward::sqrt_up(0.5));
-  const double sigmas[3] = {r.sigma_lambda_min, r.sigma_gram, r.sigma_cross};
-  r.delta_exact = privacy::adassp_joint_delta(epsilon, sensitivities, sigmas);
+  const double sigmas[4] = {r.sigma_lambda_min, r.sigma_gram, r.sigma_cross,
+                            r.sigma_label_square};
+  r.delta_exact = privacy::adassp_joint_delta(epsilon, sensitivities, sigmas, statistics);
   // The joint calibration meets delta by construction (analytic_gaussian_sigma); the paper's
   // constants are checked, with a relative margin of 1e-6 for the double-precision evaluation.
   if (paper && !(r.delta_exact * (1.0 + 1e-6) <= delta))
@@ -120,14 +133,15 @@ std::vector<double> adassp_solve(const Matrix &m, const std::vector<double> &b, 
   return theta;
 }
 
-AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const AdasspReceipt &plan,
-                     random::Rng &rng) {
+AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double yty,
+                     const AdasspReceipt &plan, random::Rng &rng) {
   const int64_t p = plan.dim;
   if (xtx.rows() != p || xtx.cols() != p || static_cast<int64_t>(xty.size()) != p)
     fail(DPCOV_E_DIMENSION, "X'X must be ", p, " x ", p, " and X'y of length ", p);
   check::all_finite(xtx.view(), "X'X");
   check::symmetric(xtx.view(), "X'X");
   for (int64_t i = 0; i < p; ++i) check::finite(xty[at(i)], "X'y");
+  if (plan.label_square) check::finite(yty, "y'y");
   const double lambda_min = linalg::eigvalsh(xtx).front();
 
   AdasspFit fit;
@@ -144,6 +158,7 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const Ad
     }
   fit.xty = xty;
   for (int64_t i = 0; i < p; ++i) fit.xty[at(i)] += plan.sigma_cross * random::standard_normal(rng);
+  if (plan.label_square) fit.yty = yty + plan.sigma_label_square * random::standard_normal(rng);
 
   // Post-processing of the release: Alg. 2 lines 2, 3 and 6.
   fit.receipt.released_lambda_min = std::fmax(fit.lambda_min_noisy - plan.lambda_min_shift, 0.0);
@@ -154,8 +169,9 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const Ad
 }
 
 double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
-                          const std::vector<double> &xty_released, const Matrix &xtx,
-                          const std::vector<double> &xty, const AdasspReceipt &plan) {
+                          const std::vector<double> &xty_released, double yty_released,
+                          const Matrix &xtx, const std::vector<double> &xty, double yty,
+                          const AdasspReceipt &plan) {
   const int64_t p = plan.dim;
   const double lambda_min = linalg::eigvalsh(xtx).front();
   double sum = normal_log_density(lambda_noisy - lambda_min, plan.sigma_lambda_min);
@@ -167,6 +183,7 @@ double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
     }
   for (int64_t i = 0; i < p; ++i)
     sum += normal_log_density(xty_released[at(i)] - xty[at(i)], plan.sigma_cross);
+  if (plan.label_square) sum += normal_log_density(yty_released - yty, plan.sigma_label_square);
   return sum;
 }
 

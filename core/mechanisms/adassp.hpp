@@ -24,6 +24,10 @@ struct AdasspOptions {
   privacy::Neighbour neighbour = privacy::Neighbour::ReplaceOne;
   AdasspCalibration calibration = AdasspCalibration::JointAnalytic;
   double rho = 0.05;  // failure probability of the ridge (the paper's varrho)
+  // Also release y'y + N(0, s_y^2) in the same Gaussian mechanism (each of the four statistics
+  // then gets a quarter of mu^2 instead of a third): what noise-aware intervals need for the
+  // residual variance (estimators/ols_bootstrap). Joint calibration only.
+  bool release_label_square = false;
 };
 
 // Every constant of a fit; data-independent (a plan), except the last three, which are functions
@@ -45,6 +49,9 @@ struct AdasspReceipt {
   double sigma_gram = 0.0;               // diagonal entries of E
   double sigma_gram_off_diagonal = 0.0;  // entries above the diagonal: sigma_gram / sqrt 2, up
   double sigma_cross = 0.0;
+  bool label_square = false;              // y'y released too
+  double sensitivity_label_square = 0.0;  // B_Y^2 (0 unless label_square)
+  double sigma_label_square = 0.0;        // s_y (0 unless label_square)
   double delta_exact = 0.0;        // exact delta of the joint release at epsilon (<= delta)
   double lambda_min_shift = 0.0;
   double noise_norm_bound = 0.0;   // eta
@@ -60,6 +67,7 @@ struct AdasspFit {
   AdasspReceipt receipt;
   Matrix xtx;                     // X'X + E (p x p, exactly symmetric)
   std::vector<double> xty;        // X'y + noise
+  double yty = 0.0;               // y'y + noise when the plan releases it, else 0
   double lambda_min_noisy = 0.0;  // lambda_min(X'X) + noise, before shift and clamp (audit only)
   std::vector<double> coefficients;
 };
@@ -70,9 +78,10 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
                           const AdasspOptions &options);
 
 // The fit from the exact statistics X'X (p x p, symmetric) and X'y (p) of rows within the bounds.
-// Draws the noise once, in the order lambda_min, X'X (upper triangle column by column), X'y.
-AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const AdasspReceipt &plan,
-                     random::Rng &rng);
+// `yty` is y'y (read only when the plan releases it). Draws the noise once, in the order
+// lambda_min, X'X (upper triangle column by column), X'y, then y'y if released.
+AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double yty,
+                     const AdasspReceipt &plan, random::Rng &rng);
 
 // PSD-safe ridge solve: (M + ridge I) theta = b through the eigen-decomposition of the symmetric
 // M, every eigenvalue of M + ridge I below `floor` raised to `floor` (> 0). Returns the number
@@ -80,10 +89,12 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, const Ad
 std::vector<double> adassp_solve(const Matrix &m, const std::vector<double> &b, double ridge,
                                  double floor, int64_t &floored);
 
-// Natural log of the density of the Gaussian release (lambda_noisy, xtx_released, xty_released)
-// given the exact statistics; -infinity if xtx_released is not exactly symmetric.
+// Natural log of the density of the Gaussian release (lambda_noisy, xtx_released, xty_released
+// and, when the plan releases it, yty_released) given the exact statistics; -infinity if
+// xtx_released is not exactly symmetric.
 double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
-                          const std::vector<double> &xty_released, const Matrix &xtx,
-                          const std::vector<double> &xty, const AdasspReceipt &plan);
+                          const std::vector<double> &xty_released, double yty_released,
+                          const Matrix &xtx, const std::vector<double> &xty, double yty,
+                          const AdasspReceipt &plan);
 
 }  // namespace dpcov::mechanisms

@@ -16,6 +16,12 @@ void check_rho(double rho) {
          rho);
 }
 
+// The joint release has 3 statistics, or 4 with y'y.
+void check_statistics(int64_t statistics) {
+  if (statistics != 3 && statistics != 4)
+    fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP releases 3 or 4 statistics, got ", statistics);
+}
+
 // eps / 3 rounded down, so that dividing by it rounds the noise up.
 double third_down(double eps) { return upward::div_down(eps, 3.0); }
 
@@ -38,10 +44,16 @@ double adassp_cross_sensitivity(Neighbour neighbour, double bound_x, double boun
   return neighbour == Neighbour::AddRemove ? bb : 2.0 * bb;  // doubling is exact
 }
 
-double adassp_joint_sigma(double eps, double delta, double sensitivity) {
+double adassp_label_square_sensitivity(double bound_y) {
+  check::positive_finite(bound_y, "bound_y");
+  return upward::mul_up(bound_y, bound_y);
+}
+
+double adassp_joint_sigma(double eps, double delta, double sensitivity, int64_t statistics) {
   check::positive_finite(sensitivity, "sensitivity");
-  const double sigma =
-      analytic_gaussian_sigma(eps, delta, upward::mul_up(upward::sqrt_up(3.0), sensitivity));
+  check_statistics(statistics);
+  const double share = upward::sqrt_up(static_cast<double>(statistics));
+  const double sigma = analytic_gaussian_sigma(eps, delta, upward::mul_up(share, sensitivity));
   // The bisection evaluates delta(sigma) in double precision, which at small eps and delta puts
   // its end up to ~1e-14 (relative) below the exact smallest sigma (proofs/check/adassp.py found
   // 1.4e-14); a relative 1e-9 covers that with room to spare.
@@ -57,10 +69,12 @@ double adassp_paper_sigma(double eps, double delta, double sensitivity) {
   return div_up(mul_up(root, sensitivity), third_down(eps));
 }
 
-double adassp_joint_delta(double eps, const double sensitivity[3], const double sigma[3]) {
+double adassp_joint_delta(double eps, const double *sensitivity, const double *sigma,
+                          int64_t statistics) {
   check::epsilon(eps);
+  check_statistics(statistics);
   double mu2 = 0.0;
-  for (int k = 0; k < 3; ++k) {
+  for (int64_t k = 0; k < statistics; ++k) {
     check::positive_finite(sensitivity[k], "sensitivity");
     check::positive_finite(sigma[k], "sigma");
     const double ratio = upward::div_up(sensitivity[k], sigma[k]);

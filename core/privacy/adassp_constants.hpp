@@ -30,23 +30,31 @@ double adassp_gram_sensitivity(Neighbour neighbour, double bound_x);
 // (replace-one, attained at z = -x, w = y). Rounded up.
 double adassp_cross_sensitivity(Neighbour neighbour, double bound_x, double bound_y);
 
-// dpcov's calibration: the three statistics are released by ONE Gaussian mechanism whose
-// privacy loss is that of N(0, 1) against N(mu, 1), mu^2 = sum_k (Delta_k / sigma_k)^2 (the
-// Mahalanobis length of the worst change); Balle & Wang 2018, Thm 8 gives its exact (eps, delta)
-// curve. Each statistic gets a third of mu^2: sigma_k = sqrt(3) Delta_k / mu*(eps, delta), i.e.
-// analytic_gaussian_sigma(eps, delta, sqrt(3) Delta_k), with sqrt(3) Delta_k rounded up, then raised
-// by a relative 1e-9 to cover the double-precision evaluation inside the bisection. For the
-// same thirds this is never larger than calibrating each piece to (eps/3, delta/3) and composing
-// (proofs/adassp.md, "Joint calibration is tighter"), and it is smaller everywhere we checked.
-double adassp_joint_sigma(double eps, double delta, double sensitivity);
+// Sensitivity of y'y, released (optionally) for noise-aware intervals: |y^2 - w^2| <= B_Y^2 and
+// y^2 <= B_Y^2, so B_Y^2 under both relations. Rounded up.
+double adassp_label_square_sensitivity(double bound_y);
+
+// dpcov's calibration: the `statistics` statistics (3: lambda_min, X'X, X'y; 4: and y'y) are
+// released by ONE Gaussian mechanism whose privacy loss is that of N(0, 1) against N(mu, 1),
+// mu^2 = sum_k (Delta_k / sigma_k)^2 (the Mahalanobis length of the worst change); Balle & Wang
+// 2018, Thm 8 gives its exact (eps, delta) curve. Each statistic gets an equal share of mu^2:
+// sigma_k = sqrt(statistics) Delta_k / mu*(eps, delta), i.e.
+// analytic_gaussian_sigma(eps, delta, sqrt(statistics) Delta_k), with sqrt(statistics) Delta_k
+// rounded up, then raised by a relative 1e-9 to cover the double-precision evaluation inside the
+// bisection. For the same shares this is never larger than calibrating each piece to
+// (eps/k, delta/k) and composing (proofs/adassp.md, "Joint calibration is tighter"), and it is
+// smaller everywhere we checked.
+double adassp_joint_sigma(double eps, double delta, double sensitivity, int64_t statistics);
 
 // The paper's noise scale (Alg. 2, lines 2, 4, 5): sqrt(ln(6/delta)) Delta / (eps/3), rounded up.
 double adassp_paper_sigma(double eps, double delta, double sensitivity);
 
 // The exact delta at `eps` of the joint release with noise scales sigma[k] for sensitivities
-// sensitivity[k] (k = 0, 1, 2): analytic_gaussian_delta(1, eps, mu) with mu^2 = sum (Delta/sigma)^2
-// rounded up (delta grows with mu, so this is an upper bound on the exact delta).
-double adassp_joint_delta(double eps, const double sensitivity[3], const double sigma[3]);
+// sensitivity[k] (k < statistics): analytic_gaussian_delta(1, eps, mu) with
+// mu^2 = sum (Delta/sigma)^2 rounded up (delta grows with mu, so this is an upper bound on the
+// exact delta).
+double adassp_joint_delta(double eps, const double *sensitivity, const double *sigma,
+                          int64_t statistics);
 
 // The smallest z (to a relative 1e-12, from above) with P(N(0, 1) > z) <= rho / 2, times
 // sigma_lambda, rounded up: subtracted from the noisy lambda_min so that the released value is

@@ -12,7 +12,9 @@ must be on the safe side of the exact values computed here with 50 digits, and c
 - paper sigma, shift and eta: >= the exact formula, within 1e-14 relative;
 - shift: P(N(0,1) > shift / sigma_l) <= rho / 2 and within 1e-9 of equality;
 - eta: >= sigma_g sqrt((d + 1) ln(2d / rho)), within 1e-14 relative;
-- the library's joint delta is >= the exact one and <= delta.
+- the library's joint delta is >= the exact one and <= delta;
+- with y'y released (four shares): its sensitivity B_Y^2, sigma_k = 2 Delta_k sigma_AG within 3e-9
+  above, and the exact delta of the four-statistic release <= delta.
 It also checks, by Monte Carlo, the premise of eta: P(lambda_min(E) < -eta) <= rho / 2 for the
 symmetric noise E (diagonal N(0, s^2), off-diagonal N(0, s^2 / 2)), and prints the paper's true
 privacy at a few settings (proofs/adassp.md, "The paper's constants").
@@ -119,6 +121,17 @@ def main():
                           mpf("1e-14"), where, failures)
         check_close_above("eta", v[12], v[4] * sqrt((d + 1) * log(2 * d / rho_m)),
                           mpf("1e-14"), where, failures)
+        # The release with y'y: four equal shares of mu^2.
+        check_close_above("sensitivity[y'y]", v[14], by_m ** 2, ulp4, where, failures)
+        sens4 = sens + [by_m ** 2]
+        for k in range(4):
+            check_close_above(f"joint4 sigma[{k}]", v[15 + k], 2 * sens4[k] * unit, mpf("3e-9"),
+                              where, failures)
+        delta4 = gaussian_delta(sqrt(sum((sens4[k] / v[15 + k]) ** 2 for k in range(4))), eps_m)
+        if delta4 > delta_m:
+            failures.append(f"release with y'y not ({eps}, {delta})-DP at {where}: {delta4}")
+        if abs(v[19] / delta4 - 1) > mpf("1e-9"):
+            failures.append(f"joint4 delta at {where}: library {v[19]} exact {delta4}")
         check_close_above("paper eta", v[13],
                           sqrt(d * log(6 / delta_m) * log(2 * mpf(d) ** 2 / rho_m)) * bx_m ** 2
                           / (eps_m / 3), mpf("1e-14"), where, failures)
@@ -153,7 +166,7 @@ def main():
         unit = smallest_unit_sigma(mpf(eps), mpf("1e-6"))
         print(f"pin: joint unit sigma sqrt(3) sigma_AG(eps={eps}, 1e-6) = "
               f"{mp.nstr(sqrt(3) * unit, 17)}; paper 3 sqrt(ln 6e6)/eps = "
-              f"{mp.nstr(3 * sqrt(log(6e6)) / eps, 17)}")
+              f"{mp.nstr(3 * sqrt(log(6e6)) / eps, 17)}; with y'y 2 sigma_AG = {mp.nstr(2 * unit, 17)}")
 
     for f in failures[:20]:
         print("FAIL", f)

@@ -1,5 +1,5 @@
 // Exact-density audit of AdaSSP (core/mechanisms/adassp.hpp): the release (lambda_min + noise,
-// X'X + E, X'y + noise) has a Gaussian density, so on a neighbouring pair (D, D') the privacy loss
+// X'X + E, X'y + noise, and y'y + noise when intervals are asked for) has a Gaussian density, so on a neighbouring pair (D, D') the privacy loss
 // L(o) = ln p_D(o) - ln p_D'(o) of o ~ M(D) is exactly N(m^2 / 2, m^2), m the Mahalanobis length
 // of the change of the three statistics, and the pair's exact delta at eps is
 // Phi(m/2 - eps/m) - e^eps Phi(-m/2 - eps/m) (Balle-Wang 2018, Thm 8). The audit
@@ -28,12 +28,13 @@ using privacy::Neighbour;
 struct Statistics {
   Matrix xtx;
   std::vector<double> xty;
+  double yty = 0.0;
 };
 
 // Rows cycling through B e_1, ..., B e_p with labels alternating +-B_Y; `skip` drops row 0 and
 // `replace` turns row 0 (B e_1, B_Y) into (B e_2, -B_Y).
 Statistics statistics(int64_t p, int64_t n, bool skip, bool replace) {
-  Statistics s{Matrix(p, p), std::vector<double>(static_cast<size_t>(p), 0.0)};
+  Statistics s{Matrix(p, p), std::vector<double>(static_cast<size_t>(p), 0.0), 0.0};
   for (int64_t r = 0; r < n; ++r) {
     if (r == 0 && skip) continue;
     int64_t axis = r % p;
@@ -44,6 +45,7 @@ Statistics statistics(int64_t p, int64_t n, bool skip, bool replace) {
     }
     s.xtx(axis, axis) += 1.0;
     s.xty[static_cast<size_t>(axis)] += y;
+    s.yty += y * y;
   }
   return s;
 }
@@ -58,6 +60,7 @@ double mahalanobis_squared(const Statistics &a, const Statistics &b, const Adass
     }
   for (int64_t i = 0; i < plan.dim; ++i)
     m2 += std::pow((a.xty[static_cast<size_t>(i)] - b.xty[static_cast<size_t>(i)]) / plan.sigma_cross, 2);
+  if (plan.label_square) m2 += std::pow((a.yty - b.yty) / plan.sigma_label_square, 2);
   return m2;
 }
 
@@ -77,10 +80,11 @@ AuditResult audit(const Statistics &d, const Statistics &d_prime, const AdasspRe
   const int trials = 4000;
   double sum = 0.0, sum2 = 0.0;
   for (int t = 0; t < trials; ++t) {
-    const AdasspFit o = fit_adassp(d.xtx, d.xty, sampling, rng);
-    const double loss = log_density_adassp(o.lambda_min_noisy, o.xtx, o.xty, d.xtx, d.xty, claimed) -
-                        log_density_adassp(o.lambda_min_noisy, o.xtx, o.xty, d_prime.xtx,
-                                           d_prime.xty, claimed);
+    const AdasspFit o = fit_adassp(d.xtx, d.xty, d.yty, sampling, rng);
+    const double loss =
+        log_density_adassp(o.lambda_min_noisy, o.xtx, o.xty, o.yty, d.xtx, d.xty, d.yty, claimed) -
+        log_density_adassp(o.lambda_min_noisy, o.xtx, o.xty, o.yty, d_prime.xtx, d_prime.xty,
+                           d_prime.yty, claimed);
     sum += loss;
     sum2 += loss * loss;
   }
@@ -94,20 +98,22 @@ AuditResult audit(const Statistics &d, const Statistics &d_prime, const AdasspRe
 
 TEST(AdasspAudit, NeighbouringPairsAreWithinTheClaim) {
   const int64_t p = 3, n = 30;
+  for (const bool label_square : {false, true})
   for (const Neighbour nb : {Neighbour::ReplaceOne, Neighbour::AddRemove})
     for (double eps : {0.5, 1.0, 4.0}) {
       AdasspOptions options;
       options.neighbour = nb;
+      options.release_label_square = label_square;
       const AdasspReceipt plan = plan_adassp(p, 1.0, 1.0, eps, 1e-6, options);
       const Statistics d = statistics(p, n, false, false);
       const Statistics d_prime = statistics(p, n, nb == Neighbour::AddRemove, nb == Neighbour::ReplaceOne);
       const AuditResult r = audit(d, d_prime, plan, plan, 31);
-      SCOPED_TRACE(testing::Message() << "eps " << eps << " neighbour " << int(nb) << " m2 " << r.m2
+      SCOPED_TRACE(testing::Message() << "y'y " << label_square << " eps " << eps << " neighbour " << int(nb) << " m2 " << r.m2
                                       << " mean " << r.mean << " variance " << r.variance);
       EXPECT_FALSE(r.flagged);
       EXPECT_LE(r.exact_delta, 1e-6);
       if (nb == Neighbour::AddRemove) {
-        // Removing (B e_1, B_Y) from a balanced design moves all three statistics by their full
+        // Removing (B e_1, B_Y) from a balanced design moves every statistic by its full
         // sensitivity: the pair uses the whole budget, so the exact delta is the claimed one.
         EXPECT_GT(r.exact_delta, 0.999e-6);
       }
@@ -124,6 +130,14 @@ TEST(AdasspAudit, UnderscaledSamplerIsFlagged) {
   const AuditResult r = audit(statistics(p, n, false, false), statistics(p, n, true, false), plan,
                               broken, 32);
   EXPECT_TRUE(r.flagged) << "variance ratio " << r.variance / r.m2;
+  // The same for the y'y noise.
+  options.release_label_square = true;
+  const AdasspReceipt with_yty = plan_adassp(p, 1.0, 1.0, 1.0, 1e-6, options);
+  broken = with_yty;
+  broken.sigma_label_square = with_yty.sigma_label_square / 2;
+  const AuditResult ry = audit(statistics(p, n, false, false), statistics(p, n, true, false),
+                               with_yty, broken, 33);
+  EXPECT_TRUE(ry.flagged) << "variance ratio " << ry.variance / ry.m2;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 //   sens_l sens_g sens_c joint_l joint_g joint_c paper_l paper_g paper_c (for the paper's
 //   add/remove sensitivities) joint_delta shift
 //   paper_shift eta paper_eta
+//   sens_y joint4_l joint4_g joint4_c joint4_y joint4_delta (the release with y'y: four shares)
 // proofs/check/adassp.py recomputes each with mpmath.
 #include <cstdio>
 
@@ -24,16 +25,21 @@ int main() {
                                  adassp_cross_sensitivity(Neighbour::AddRemove, bx, by)};
     double joint[3], paper[3];
     for (int k = 0; k < 3; ++k) {
-      joint[k] = adassp_joint_sigma(eps, delta, sens[k]);
+      joint[k] = adassp_joint_sigma(eps, delta, sens[k], 3);
       paper[k] = adassp_paper_sigma(eps, delta, published[k]);
     }
-    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+    const double sens4[4] = {sens[0], sens[1], sens[2], adassp_label_square_sensitivity(by)};
+    double joint4[4];
+    for (int k = 0; k < 4; ++k) joint4[k] = adassp_joint_sigma(eps, delta, sens4[k], 4);
+    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g ",
                 sens[0], sens[1], sens[2], joint[0], joint[1], joint[2], paper[0], paper[1],
-                paper[2], adassp_joint_delta(eps, sens, joint),
+                paper[2], adassp_joint_delta(eps, sens, joint, 3),
                 adassp_lambda_min_shift(joint[0], rho),
                 adassp_paper_lambda_min_shift(eps, delta, bx),
                 adassp_noise_norm_bound(joint[1], d, rho),
                 adassp_paper_noise_norm_bound(eps, delta, bx, d, rho));
+    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g\n", sens4[3], joint4[0], joint4[1], joint4[2],
+                joint4[3], adassp_joint_delta(eps, sens4, joint4, 4));
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 // The noise-aware (parametric bootstrap) 95% intervals of core/estimators/ols_bootstrap cover the
 // TRUE coefficients of a Gaussian linear model at a rate within [0.93, 0.97], for every supported
 // mechanism, at n in {1e3, 1e4, 1e5}, d = 10 features, epsilon in {0.5, 1} (wishart_additive:
-// 0.5 only, its theorem needs epsilon < 1), delta = 1e-6, B = 1. Where the noise swamps the data
+// 0.5 only, its theorem needs epsilon < 1), delta = 1e-6, B = 1, and AdaSSP with y'y released
+// (B_X = B_Y = 1; adassp_bootstrap_intervals, for beta from the unregularised released
+// statistics). Where the noise swamps the data
 // the intervals are refused (DPCOV_E_PRECONDITION), never printed: a refusal is counted apart.
 //
 // Model: rows [x, y], x ~ N(0, s^2 I_10), y = x' beta + e, e ~ N(0, s^2), s^2 = 1/140,
@@ -22,8 +24,8 @@
 //
 // Mutants that must fail the pooled lower assertion: intervals of half the width, and the plug-in
 // intervals that treat the release as exact data (estimators::regress).
-// False-failure rate: at most 2 assertions per setting (15 settings) + 2 pooled + the refusal
-// check at n = 1e5 (exact: none expected) <= 32e-6.
+// False-failure rate: at most 2 assertions per setting (21 settings) + 2 pooled + the refusal
+// check at n = 1e5 (exact: none expected) <= 44e-6.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,6 +33,7 @@
 
 #include "core/error.hpp"
 #include "core/estimators/ols_bootstrap.hpp"
+#include "core/mechanisms/adassp.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/random/wishart.hpp"
 #include "stat_support.hpp"
@@ -68,7 +71,58 @@ bool within(int64_t covered, int64_t reps, const std::string &what) {
   return low && high;
 }
 
-Tally run(mechanisms::MechanismId mechanism, int64_t n, double epsilon, int64_t reps,
+// One release of `gram` ([x, y] Gram matrix) by `mechanism`, or by AdaSSP (with y'y) when
+// `adassp`: the released statistic over [x, y] and the intervals from it.
+struct Released {
+  Matrix statistic;
+  BootstrapIntervals intervals;
+};
+
+Released release_and_intervals(bool adassp, mechanisms::MechanismId mechanism, const Matrix &gram,
+                               const mechanisms::Request &request, const RegressionSpec &spec,
+                               int64_t draws, random::Rng &rng, bool &refused) {
+  Released out;
+  refused = false;
+  if (adassp) {
+    mechanisms::AdasspOptions options;
+    options.release_label_square = true;
+    const mechanisms::AdasspReceipt plan =
+        mechanisms::plan_adassp(kP, 1.0, 1.0, request.epsilon, request.delta, options);
+    Matrix xtx(kP, kP);
+    std::vector<double> xty(kP);
+    for (int64_t j = 0; j < kP; ++j) {
+      for (int64_t i = 0; i < kP; ++i) xtx(i, j) = gram(i, j);
+      xty[static_cast<size_t>(j)] = gram(j, kP);
+    }
+    const mechanisms::AdasspFit fit = mechanisms::fit_adassp(xtx, xty, gram(kP, kP), plan, rng);
+    out.statistic = Matrix(kP + 1, kP + 1);
+    for (int64_t j = 0; j < kP; ++j) {
+      for (int64_t i = 0; i < kP; ++i) out.statistic(i, j) = fit.xtx(i, j);
+      out.statistic(j, kP) = out.statistic(kP, j) = fit.xty[static_cast<size_t>(j)];
+    }
+    out.statistic(kP, kP) = fit.yty;
+    try {
+      out.intervals = adassp_bootstrap_intervals(fit.xtx, fit.xty, fit.yty, spec.rows,
+                                                 fit.receipt, spec.level, draws, rng);
+    } catch (const Error &e) {
+      if (e.status() != DPCOV_E_PRECONDITION) throw;
+      refused = true;
+    }
+    return out;
+  }
+  const mechanisms::Release rel = mechanisms::release(mechanism, gram.view(), request, rng);
+  out.statistic = rel.matrix;
+  try {
+    out.intervals = ols_bootstrap_intervals(rel.matrix.view(), release_noise(rel.receipt), spec,
+                                            draws, rng);
+  } catch (const Error &e) {
+    if (e.status() != DPCOV_E_PRECONDITION) throw;
+    refused = true;
+  }
+  return out;
+}
+
+Tally run(bool adassp, mechanisms::MechanismId mechanism, int64_t n, double epsilon, int64_t reps,
           int64_t draws, random::Rng &rng) {
   const Matrix sigma = model_covariance();
   RegressionSpec spec;
@@ -80,30 +134,30 @@ Tally run(mechanisms::MechanismId mechanism, int64_t n, double epsilon, int64_t 
   Tally t;
   for (int64_t r = 0; r < reps; ++r) {
     const Matrix gram = random::wishart(rng, static_cast<double>(n), sigma);
-    const mechanisms::Release rel = mechanisms::release(mechanism, gram.view(), request, rng);
+    bool refused = false;
+    const Released rel =
+        release_and_intervals(adassp, mechanism, gram, request, spec, draws, rng, refused);
     const int64_t j = r % kP;
     const size_t at = static_cast<size_t>(j);
     const double beta = true_beta(j);
     try {
-      const RegressionResult plug = regress(rel.matrix.view(), spec);
+      const RegressionResult plug = regress(rel.statistic.view(), spec);
       ++t.plug_reps;
       t.plug_covered += plug.ci_lower[at] <= beta && beta <= plug.ci_upper[at];
     } catch (const Error &e) {
       if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
     }
-    try {
-      const BootstrapIntervals b = ols_bootstrap_intervals(
-          rel.matrix.view(), release_noise(rel.receipt), spec, draws, rng);
-      const double lo = b.ci_lower[at], hi = b.ci_upper[at];
-      const double centre = 0.5 * (lo + hi), quarter = 0.25 * (hi - lo);
-      ++t.reps;
-      t.covered += lo <= beta && beta <= hi;
-      t.half_covered += centre - quarter <= beta && beta <= centre + quarter;
-      t.width += hi - lo;
-    } catch (const Error &e) {
-      if (e.status() != DPCOV_E_PRECONDITION) throw;
+    if (refused) {
       ++t.refused;
+      continue;
     }
+    const BootstrapIntervals &b = rel.intervals;
+    const double lo = b.ci_lower[at], hi = b.ci_upper[at];
+    const double centre = 0.5 * (lo + hi), quarter = 0.25 * (hi - lo);
+    ++t.reps;
+    t.covered += lo <= beta && beta <= hi;
+    t.half_covered += centre - quarter <= beta && beta <= centre + quarter;
+    t.width += hi - lo;
   }
   return t;
 }
@@ -114,19 +168,22 @@ TEST(OlsBootstrapCoverage, NoiseAwareIntervalsCoverTheTrueBetaWithin93To97Percen
     MechanismId mechanism;
     const char *name;
     double epsilon;
+    bool adassp = false;
   };
   const Setting settings[] = {{MechanismId::AnalyzeGauss, "analyze_gauss", 0.5},
                               {MechanismId::AnalyzeGauss, "analyze_gauss", 1.0},
                               {MechanismId::LaplaceSym, "laplace_sym", 0.5},
                               {MechanismId::LaplaceSym, "laplace_sym", 1.0},
-                              {MechanismId::WishartAdditive, "wishart_additive", 0.5}};
+                              {MechanismId::WishartAdditive, "wishart_additive", 0.5},
+                              {MechanismId::AnalyzeGauss, "adassp", 0.5, true},
+                              {MechanismId::AnalyzeGauss, "adassp", 1.0, true}};
   random::Rng rng = random::Rng::from_seed(2022);
   const int64_t reps = stat::scaled(200);
   const int64_t draws = stat::scaled(1) > 1 ? 999 : 199;
   Tally pooled;
   for (const Setting &s : settings) {
     for (const int64_t n : {1000, 10000, 100000}) {
-      const Tally t = run(s.mechanism, n, s.epsilon, reps, draws, rng);
+      const Tally t = run(s.adassp, s.mechanism, n, s.epsilon, reps, draws, rng);
       const std::string what = concat(s.name, " eps ", s.epsilon, " n ", n);
       std::printf("%-36s accepted %5lld refused %5lld coverage %.4f mean width %.4g | plug-in %5lld "
                   "coverage %.4f\n",

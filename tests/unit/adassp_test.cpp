@@ -29,17 +29,32 @@ TEST(AdasspConstants, JointSigmaMatchesMpmath) {
   } pins[] = {{0.5, 13.956204596621723}, {1.0, 7.3173584819777326}, {2.0, 3.8632982267716522},
               {4.0, 2.0672348327354537}};
   for (const auto &p : pins) {
-    const double sigma = privacy::adassp_joint_sigma(p.eps, 1e-6, 1.0);
+    const double sigma = privacy::adassp_joint_sigma(p.eps, 1e-6, 1.0, 3);
     EXPECT_GE(sigma, std::sqrt(3.0) * privacy::analytic_gaussian_sigma(p.eps, 1e-6, 1.0) * (1 - 1e-15));
     EXPECT_GE(sigma, p.expected * (1 - 1e-15));
     EXPECT_LE(sigma, p.expected * (1 + 3e-9));
   }
 }
 
+// With y'y released (four shares): sqrt(4) sigma_AG(eps, 1e-6, 1), mpmath, 50 digits.
+TEST(AdasspConstants, JointSigmaWithLabelSquareMatchesMpmath) {
+  const struct {
+    double eps, expected;
+  } pins[] = {{0.5, 16.115236961450089}, {1.0, 8.4493577786536706}, {2.0, 4.4609525423728346},
+              {4.0, 2.3870371743159704}};
+  for (const auto &p : pins) {
+    const double sigma = privacy::adassp_joint_sigma(p.eps, 1e-6, 1.0, 4);
+    EXPECT_GE(sigma, p.expected * (1 - 1e-15));
+    EXPECT_LE(sigma, p.expected * (1 + 3e-9));
+  }
+  EXPECT_EQ(privacy::adassp_label_square_sensitivity(3.0), 9.0);
+  EXPECT_THROW(privacy::adassp_joint_sigma(1.0, 1e-6, 1.0, 5), Error);
+}
+
 TEST(AdasspConstants, JointCalibrationIsBelowThePapersAtTheMeasuredSettings) {
   for (double eps : {0.5, 1.0, 2.0, 4.0})
     for (double delta : {1e-5, 1e-6, 1e-9})
-      EXPECT_LT(privacy::adassp_joint_sigma(eps, delta, 1.0),
+      EXPECT_LT(privacy::adassp_joint_sigma(eps, delta, 1.0, 3),
                 privacy::adassp_paper_sigma(eps, delta, 1.0))
           << "eps " << eps << " delta " << delta;
 }
@@ -50,10 +65,10 @@ TEST(AdasspConstants, JointReleaseMeetsDelta) {
       const double s[3] = {privacy::adassp_lambda_min_sensitivity(2.0),
                            privacy::adassp_gram_sensitivity(nb, 2.0),
                            privacy::adassp_cross_sensitivity(nb, 2.0, 3.0)};
-      const double sigma[3] = {privacy::adassp_joint_sigma(eps, 1e-6, s[0]),
-                               privacy::adassp_joint_sigma(eps, 1e-6, s[1]),
-                               privacy::adassp_joint_sigma(eps, 1e-6, s[2])};
-      EXPECT_LE(privacy::adassp_joint_delta(eps, s, sigma), 1e-6);
+      const double sigma[3] = {privacy::adassp_joint_sigma(eps, 1e-6, s[0], 3),
+                               privacy::adassp_joint_sigma(eps, 1e-6, s[1], 3),
+                               privacy::adassp_joint_sigma(eps, 1e-6, s[2], 3)};
+      EXPECT_LE(privacy::adassp_joint_delta(eps, s, sigma, 3), 1e-6);
     }
 }
 
@@ -103,7 +118,7 @@ TEST(AdasspFit, NeverFailsForWantOfPositiveDefiniteness) {
   const AdasspReceipt plan = plan_adassp(p, 1.0, 1.0, 0.1, 1e-6, AdasspOptions{});
   random::Rng rng = random::Rng::from_seed(99);
   for (int trial = 0; trial < 300; ++trial) {
-    const AdasspFit fit = fit_adassp(xtx, xty, plan, rng);
+    const AdasspFit fit = fit_adassp(xtx, xty, 0.0, plan, rng);
     for (double c : fit.coefficients) ASSERT_TRUE(std::isfinite(c));
     ASSERT_GE(fit.receipt.ridge, 0.0);
   }
@@ -120,7 +135,7 @@ TEST(AdasspFit, NoiseHasTheStatedVariances) {
   const int trials = 4000;
   double diag = 0.0, off = 0.0, cross = 0.0, lambda = 0.0;
   for (int t = 0; t < trials; ++t) {
-    const AdasspFit fit = fit_adassp(xtx, xty, plan, rng);
+    const AdasspFit fit = fit_adassp(xtx, xty, 0.0, plan, rng);
     diag += std::pow(fit.xtx(1, 1) - 1.0, 2);
     off += std::pow(fit.xtx(0, 2), 2);
     cross += std::pow(fit.xty[2], 2);
@@ -140,9 +155,9 @@ TEST(AdasspFit, LogDensityIsMinusInfinityOffTheSymmetricSupport) {
   Matrix xtx = Matrix::identity(2);
   Matrix released = xtx;
   released(0, 1) = 0.5;
-  EXPECT_EQ(log_density_adassp(1.0, released, {0.0, 0.0}, xtx, {0.0, 0.0}, plan), -INFINITY);
+  EXPECT_EQ(log_density_adassp(1.0, released, {0.0, 0.0}, 0.0, xtx, {0.0, 0.0}, 0.0, plan), -INFINITY);
   released(1, 0) = 0.5;
-  EXPECT_TRUE(std::isfinite(log_density_adassp(1.0, released, {0.0, 0.0}, xtx, {0.0, 0.0}, plan)));
+  EXPECT_TRUE(std::isfinite(log_density_adassp(1.0, released, {0.0, 0.0}, 0.0, xtx, {0.0, 0.0}, 0.0, plan)));
 }
 
 }  // namespace

@@ -213,4 +213,91 @@ TEST_F(CapiAdassp, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
   expect(DPCOV_E_INVALID_ARGUMENT, run(nullptr));
 }
 
+// The data of gram4 plus a residual orthogonal to the regressors with e'e = 2 (s^2 = 2 / 197).
+TEST_F(CapiAdassp, IntervalsFromAFitThatReleasedLabelSquareContainTheExactCoefficients) {
+  std::vector<double> g = gram4();
+  g[15] += 2.0;
+  params_.release_label_square = 1;
+  ASSERT_EQ(run(&params_, 1e6, 1e-6, std::sqrt(1.5), 1.0, g.data()), DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(receipt_.label_square_released, 1);
+  EXPECT_EQ(receipt_.sensitivity_label_square, 1.0);
+  // Four equal shares of mu^2.
+  const double r0 = receipt_.sensitivity_lambda_min / receipt_.sigma_lambda_min;
+  EXPECT_NEAR(receipt_.sensitivity_label_square / receipt_.sigma_label_square, r0, 1e-12 * r0);
+  EXPECT_NEAR(receipt_.released_label_square, g[15], 0.05);
+  std::vector<double> ols(3, kSentinel), se(3), p(3), lower(3), upper(3);
+  ASSERT_EQ(dpcov_adassp_bootstrap_intervals(DPCOV_ROW_MAJOR, 3, xtx_.data(), 3, xty_.data(), 200,
+                                             &receipt_, 0.95, 199, rng_, ols.data(), se.data(),
+                                             p.data(), lower.data(), upper.data()),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  const double exact[3] = {0.0, 0.5, -0.25};
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(ols[j], exact[j], 1e-3);
+    EXPECT_LE(lower[j], exact[j]);
+    EXPECT_GE(upper[j], exact[j]);
+    EXPECT_GT(se[j], 0.0);
+  }
+  EXPECT_LT(p[1], 0.05);
+  EXPECT_LT(p[2], 0.05);
+}
+
+TEST_F(CapiAdassp, LabelSquareOptionIsCheckedAndJointOnly) {
+  params_.release_label_square = 2;
+  EXPECT_EQ(run(&params_), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_TRUE(untouched());
+  params_.release_label_square = 1;
+  params_.calibration = DPCOV_ADASSP_PAPER;
+  EXPECT_EQ(run(&params_), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_TRUE(untouched());
+}
+
+TEST_F(CapiAdassp, BadIntervalArgumentsLeaveOutputsAndGeneratorUntouched) {
+  std::vector<double> g = gram4();
+  g[15] += 2.0;
+  ASSERT_EQ(run(nullptr, 1.0, 1e-6, std::sqrt(1.5), 1.0, g.data()), DPCOV_OK);
+  const dpcov_adassp_receipt without = receipt_;
+  params_.release_label_square = 1;
+  ASSERT_EQ(run(&params_, 1e6, 1e-6, std::sqrt(1.5), 1.0, g.data()), DPCOV_OK);
+  const uint64_t before = peek();
+  std::vector<double> out(3, kSentinel);
+  const auto call = [&](const dpcov_adassp_receipt *r, int64_t p = 3, const double *xtx = nullptr,
+                        int64_t ld = 3, const double *xty = nullptr, int64_t n = 200,
+                        double level = 0.95, int64_t draws = 199,
+                        dpcov_rng *rng = reinterpret_cast<dpcov_rng *>(1),
+                        double *coef = reinterpret_cast<double *>(1)) {
+    return dpcov_adassp_bootstrap_intervals(
+        DPCOV_ROW_MAJOR, p, xtx ? xtx : xtx_.data(), ld, xty ? xty : xty_.data(), n, r, level,
+        draws, rng == reinterpret_cast<dpcov_rng *>(1) ? rng_ : rng,
+        coef == reinterpret_cast<double *>(1) ? out.data() : coef, out.data(), out.data(),
+        out.data(), out.data());
+  };
+  EXPECT_EQ(call(&without), DPCOV_E_INVALID_ARGUMENT);  // y'y not released
+  EXPECT_EQ(call(nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 3, nullptr, 200, 0.95, 199, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 3, nullptr, 200, 0.95, 199,
+                 reinterpret_cast<dpcov_rng *>(1), nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(&receipt_, 2), DPCOV_E_DIMENSION);
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 2), DPCOV_E_LAYOUT);
+  EXPECT_NE(call(&receipt_, 3, nullptr, 3, nullptr, 3), DPCOV_OK);  // n <= p
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 3, nullptr, 200, 1.5), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 3, nullptr, 200, 0.95, 5), DPCOV_E_INVALID_ARGUMENT);
+  std::vector<double> bad = xtx_;
+  bad[1] = kNaN;
+  EXPECT_EQ(call(&receipt_, 3, bad.data()), DPCOV_E_NON_FINITE);
+  bad = xtx_;
+  bad[1] += 1.0;
+  EXPECT_EQ(call(&receipt_, 3, bad.data()), DPCOV_E_INVALID_ARGUMENT);  // not symmetric
+  std::vector<double> bad_xty = xty_;
+  bad_xty[0] = kInf;
+  EXPECT_EQ(call(&receipt_, 3, nullptr, 3, bad_xty.data()), DPCOV_E_NON_FINITE);
+  dpcov_adassp_receipt small = receipt_;
+  small.struct_size = 8;
+  EXPECT_EQ(call(&small), DPCOV_E_INVALID_ARGUMENT);
+  for (double x : out) EXPECT_EQ(x, kSentinel);
+  EXPECT_EQ(peek(), before);
+}
+
 }  // namespace

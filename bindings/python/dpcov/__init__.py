@@ -18,7 +18,8 @@ dimension); arrays that cannot be are refused, never silently copied.
 
 from ._lib import C as _C
 from ._lib import WRAPPED_FUNCTIONS
-from .adassp import AdasspFit, AdasspReceipt, adassp_fit, adassp_params
+from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
+                     adassp_fit, adassp_params)
 from .audit import audit_params, audit_run, audit_run_pair
 from .densities import (log_density_acg, log_density_inverse_wishart,
                         log_density_symmetric_gaussian, log_density_symmetric_laplace,
@@ -144,7 +145,9 @@ __all__ = [
     "ols_bootstrap_intervals",
     "ols_jl",
     "AdasspFit",
+    "AdasspIntervals",
     "AdasspReceipt",
+    "adassp_bootstrap_intervals",
     "adassp_fit",
     "adassp_params",
     "OutOfMemoryError",

@@ -193,7 +193,7 @@ class AdasspParamsC(Structure):
     """``dpcov_adassp_params`` (dpcov/adassp.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
-                ("rho", c_double)]
+                ("rho", c_double), ("release_label_square", c_int32)]
 
 
 ADASSP_NAME_SIZE = 16  # DPCOV_ADASSP_NAME_SIZE
@@ -213,7 +213,9 @@ class AdasspReceiptC(Structure):
                 ("lambda_min_shift", c_double), ("noise_norm_bound", c_double),
                 ("eigenvalue_floor", c_double), ("released_lambda_min", c_double),
                 ("ridge", c_double), ("eigenvalues_floored", c_int64),
-                ("theorem", c_char * RECEIPT_THEOREM_SIZE)]
+                ("theorem", c_char * RECEIPT_THEOREM_SIZE),
+                ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
+                ("sigma_label_square", c_double), ("released_label_square", c_double)]
 
 
 class LedgerSpentC(Structure):
@@ -445,6 +447,9 @@ _PROTOTYPES = {
     "dpcov_dly_plan": (status_t, [i64, i64, POINTER(DlyParamsC), POINTER(DlyReceiptC)]),
     "dpcov_dly_release": (status_t, [i32, i64, i64, vp, i64, POINTER(DlyParamsC), vp, vp, i64,
                                      POINTER(DlyReceiptC)]),
+    "dpcov_adassp_bootstrap_intervals": (status_t, [i32, i64, vp, i64, vp, i64,
+                                                    POINTER(AdasspReceiptC), f64, i64, vp, vp,
+                                                    vp, vp, vp, vp]),
 }
 
 

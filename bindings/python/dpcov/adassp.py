@@ -21,7 +21,8 @@ class AdasspReceipt(StructView):
     """A ``dpcov_adassp_receipt``: mechanism ("adassp"), neighbour, calibration, seed_fixed,
     num_regressors, bound_x, bound_y, epsilon, delta, delta_exact, rho, the three sensitivities
     and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor, and from the release
-    released_lambda_min, ridge and eigenvalues_floored."""
+    released_lambda_min, ridge and eigenvalues_floored; with ``label_square_released`` also
+    sensitivity_label_square, sigma_label_square and released_label_square (y'y~)."""
 
     __slots__ = ()
 
@@ -48,8 +49,20 @@ def _choice(value, allowed: dict, name: str) -> int:
                      f"got {value!r}")
 
 
+class AdasspIntervals(NamedTuple):
+    """Noise-aware intervals for beta (``dpcov_adassp_bootstrap_intervals``): the unregularised
+    coefficients X'X~^{-1} X'y~, the bootstrap standard errors, p-values of beta_j = 0 and the
+    interval ends, each in the order of the fit's ``features``."""
+
+    coefficients: np.ndarray
+    std_errors: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+
+
 def adassp_params(neighbour="replace_one", calibration="joint_analytic",
-                  rho: float = 0.05) -> AdasspParamsC:
+                  rho: float = 0.05, release_label_square: bool = False) -> AdasspParamsC:
     """A ``dpcov_adassp_params`` from the library's defaults (``dpcov_adassp_params_default``)
     with the given options."""
     params = AdasspParamsC()
@@ -57,26 +70,44 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     params.neighbour = _choice(neighbour, NEIGHBOURS, "neighbour")
     params.calibration = _choice(calibration, CALIBRATIONS, "calibration")
     params.rho = float(rho)
+    params.release_label_square = 1 if release_label_square else 0
     return params
 
 
 def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon: float,
                delta: float, rng, neighbour="replace_one", calibration="joint_analytic",
-               rho: float = 0.05) -> AdasspFit:
+               rho: float = 0.05, release_label_square: bool = False) -> AdasspFit:
     """AdaSSP regression of column ``label`` on columns ``features`` of the exact Gram matrix
     ``g`` of rows whose regressor part has norm <= ``bound_x`` and whose label has
     ``|y| <= bound_y`` (``dpcov_adassp_fit``). Spends (epsilon, delta) once; never fails for a
-    positive-definiteness reason (proofs/adassp.md)."""
+    positive-definiteness reason (proofs/adassp.md). ``release_label_square`` also releases y'y,
+    which :func:`adassp_bootstrap_intervals` needs."""
     m = _arrays.square(g, "g")
     cols = _arrays.int64_vector(features, "features")
     p = cols.size
     coef = np.empty(p, dtype=np.float64)
     xtx = _arrays.empty(p, p, m.layout)
     xty = np.empty(p, dtype=np.float64)
-    params = adassp_params(neighbour, calibration, rho)
+    params = adassp_params(neighbour, calibration, rho, release_label_square)
     receipt = new_struct(AdasspReceiptC)
     _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
                               p, float(bound_x), float(bound_y), float(epsilon), float(delta),
                               byref(params), rng, _arrays.ptr(coef), xtx.ptr, xtx.ld,
                               _arrays.ptr(xty), byref(receipt)))
     return AdasspFit(coef, xtx.array, xty, AdasspReceipt(receipt))
+
+
+def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
+                               num_bootstrap: int = 999) -> AdasspIntervals:
+    """Noise-aware intervals and p-values for beta from a fit that released y'y
+    (``dpcov_adassp_bootstrap_intervals``; parametric bootstrap from AdaSSP's noise law, fixed
+    design, ``n`` the public number of rows). Post-processing: no privacy cost. Raises
+    PreconditionError when the noise swamps the data."""
+    m = _arrays.square(fit.released_xtx, "released_xtx")
+    xty = _arrays.vector(fit.released_xty, "released_xty")
+    p = m.rows
+    out = [np.empty(p, dtype=np.float64) for _ in range(5)]
+    _check(C.dpcov_adassp_bootstrap_intervals(
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
+        float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out)))
+    return AdasspIntervals(*out)

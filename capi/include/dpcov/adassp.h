@@ -61,6 +61,13 @@ typedef struct dpcov_adassp_params {
   int32_t calibration;
   /** Failure probability of the ridge, in (0, 1); default 0.05 (the paper's varrho). */
   double rho;
+  /**
+   * 1: also release y'y + N(0, s_y^2) in the same Gaussian mechanism (each of the four statistics
+   * then gets a quarter of mu^2 instead of a third, so the other noise scales grow by
+   * sqrt(4/3)), which dpcov_adassp_bootstrap_intervals() needs; ::DPCOV_ADASSP_JOINT_ANALYTIC only.
+   * Default 0.
+   */
+  int32_t release_label_square;
 } dpcov_adassp_params;
 
 /** Size of the `mechanism` field of dpcov_adassp_receipt, terminating NUL included. */
@@ -99,6 +106,10 @@ typedef struct dpcov_adassp_receipt {
   int64_t eigenvalues_floored;   /**< Eigenvalues of X'X~ + lambda I raised to the floor (0 w.p. >= 1 - rho). */
   /** Paper, theorem and proof file, NUL-terminated. */
   char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
+  int32_t label_square_released; /**< 1 if y'y was released too (release_label_square). */
+  double sensitivity_label_square; /**< B_Y^2 (0 unless label_square_released). */
+  double sigma_label_square;     /**< s_y (0 unless label_square_released). */
+  double released_label_square;  /**< y'y + N(0, s_y^2) (0 unless label_square_released). */
 } dpcov_adassp_receipt;
 
 /**
@@ -147,6 +158,47 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
                                         double *coefficients, double *released_xtx,
                                         int64_t ld_xtx, double *released_xty,
                                         dpcov_adassp_receipt *receipt);
+
+/**
+ * Noise-aware confidence intervals and p-values for the coefficients beta of the model
+ * y = X beta + e (Gaussian e, fixed design) from an AdaSSP release that includes y'y, by
+ * parametric bootstrap from AdaSSP's exact Gaussian noise law (Ferrando, Wang, Sheldon, AISTATS
+ * 2022): as dpcov_ols_bootstrap_intervals() with the statistic [X'X~, X'y~; X'y~', y'y~] and the
+ * noise scales of @p receipt. Post-processing: no privacy cost.
+ *
+ * The intervals are for beta and are computed from the unregularised released statistics: the
+ * private ridge only shrinks the point estimate (dpcov_adassp_fit()'s coefficients), by an amount
+ * that depends on the unknown beta, so they are not centred on it. Conditioned on: the design X
+ * (its Gram matrix estimated by the release), Gaussian errors whose variance is estimated from the
+ * released y'y, and the public number of rows @p n. Measured coverage: README "Benchmarks",
+ * tests/statistical/ols_bootstrap_coverage_test.cpp. proofs/adassp.md, "Noise-aware intervals".
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param p             number of regressors; must equal receipt->num_regressors.
+ * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
+ * @param ld_xtx        leading dimension of @p released_xtx.
+ * @param released_xty  X'y~ (p doubles, finite).
+ * @param n             the public number of rows, > p.
+ * @param receipt       the fit's receipt, with label_square_released = 1. Required.
+ * @param level         confidence level, in (0, 1) (e.g. 0.95).
+ * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1; 999 or more is advised.
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: the unregularised beta~ = X'X~^{-1} X'y~. Required.
+ * @param[out] std_errors    p doubles: standard deviation of the refits, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (the noise swamps the data: no interval);
+ *         ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size, level, n <= p,
+ *         num_bootstrap too small, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER. Outputs and the
+ *         generator are untouched on error.
+ */
+DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, int64_t n, const dpcov_adassp_receipt *receipt, double level,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper);
 
 #ifdef __cplusplus
 }

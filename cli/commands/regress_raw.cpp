@@ -278,7 +278,7 @@ void run_regress_raw(const std::string &path, const std::string &label,
   const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
-    std::fprintf(stderr, "dpcov regress: warning: --seed fixes the noise; anyone who knows the "
+    std::fprintf(stderr, "dpcov regress: warning: --noise-seed fixes the noise; anyone who knows the "
                          "seed can remove it (for experiments and tests only)\n");
   const Accumulated data = accumulate(*reader, c, intercept, o);
   if (data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");

@@ -105,8 +105,8 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   const int64_t f = out.failed_draws;
   if (f >= k)
     fail(DPCOV_E_PRECONDITION, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
-         " bootstrap draws the noisy feature block is not positive definite, so no ",
-         spec.level, " interval can be formed; more rows, a larger epsilon or fewer columns");
+         " bootstrap draws the noisy feature block is not positive definite, so no interval at "
+         "this level can be formed; more rows, a larger epsilon or fewer columns");
 
   std::sort(norms.begin(), norms.end());
   const auto q = static_cast<int64_t>(std::ceil(spec.level * static_cast<double>(bootstrap))) - 1;

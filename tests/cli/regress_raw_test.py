@@ -46,6 +46,28 @@ class RawRegression(DpcovCase):
         self.assertIn("private point estimate", text)
         self.assertIn("ridge", text)
 
+    def test_noise_aware_intervals_by_default_cover_beta_and_never_reject(self):
+        path = self.write_csv(self.data())
+        args = ["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
+                "--label-bound", "1", "--noise-seed", "3", "--seed", "4", "--quiet"]
+        out = self.run_json(args)
+        self.assertIn("sigma_label_square", out["receipt"])
+        self.assertNotIn("released_label_square", out["receipt"])
+        for c, beta in zip(out["coefficients"], [0.2, 0.6, -0.4]):
+            aware = c["noise_aware"]
+            self.assertLessEqual(aware["ci_lower"], beta)
+            self.assertGreaterEqual(aware["ci_upper"], beta)
+            self.assertEqual(aware["sign"], "+" if beta > 0 else "-")
+        text = self.run_dpcov(args).stdout.decode()
+        self.assertIn("account for the sampling and the privacy noise", text)
+        self.assertNotIn("reject", text)
+        plain = self.run_json(args + ["--no-intervals"])
+        self.assertNotIn("noise_aware", plain)
+        self.assertNotIn("sigma_label_square", plain["receipt"])
+        result = self.run_dpcov(args + ["--calibration", "paper"])
+        self.assertEqual(result.returncode, EXIT_USAGE)
+        self.assertIn("--no-intervals", result.stderr.decode())
+
     def test_reject_names_the_file_line_and_the_bound(self):
         rows = self.data(50)
         rows[6, 0] = 3.0

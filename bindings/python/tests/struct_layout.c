@@ -172,6 +172,7 @@ int main(void) {
   printf(", \"neighbour\": %zu", offsetof(dpcov_adassp_params, neighbour));
   printf(", \"calibration\": %zu", offsetof(dpcov_adassp_params, calibration));
   printf(", \"rho\": %zu", offsetof(dpcov_adassp_params, rho));
+  printf(", \"release_label_square\": %zu", offsetof(dpcov_adassp_params, release_label_square));
   printf("}%s\n", ",");
   printf("\"dpcov_adassp_receipt\": {\"size\": %zu", sizeof(dpcov_adassp_receipt));
   printf(", \"struct_size\": %zu", offsetof(dpcov_adassp_receipt, struct_size));
@@ -200,6 +201,10 @@ int main(void) {
   printf(", \"ridge\": %zu", offsetof(dpcov_adassp_receipt, ridge));
   printf(", \"eigenvalues_floored\": %zu", offsetof(dpcov_adassp_receipt, eigenvalues_floored));
   printf(", \"theorem\": %zu", offsetof(dpcov_adassp_receipt, theorem));
+  printf(", \"label_square_released\": %zu", offsetof(dpcov_adassp_receipt, label_square_released));
+  printf(", \"sensitivity_label_square\": %zu", offsetof(dpcov_adassp_receipt, sensitivity_label_square));
+  printf(", \"sigma_label_square\": %zu", offsetof(dpcov_adassp_receipt, sigma_label_square));
+  printf(", \"released_label_square\": %zu", offsetof(dpcov_adassp_receipt, released_label_square));
   printf("}%s\n", ",");
   printf("\"dpcov_ledger_spent\": {\"size\": %zu", sizeof(dpcov_ledger_spent));
   printf(", \"struct_size\": %zu", offsetof(dpcov_ledger_spent, struct_size));

@@ -15,6 +15,8 @@
 // (10 features, s^2 = 1/140, beta_j = +-0.1, the Gram matrix drawn as W_11(n, Sigma)): coverage of
 // the true beta over all coordinates of the accepted repetitions, and mean width; "accepted"
 // counts the repetitions with intervals (the others are refused: the noise swamps the data).
+// AdaSSP (with y'y released, B_X = B_Y = 1) gets the same columns: its noise-aware intervals are
+// dpcov_adassp_bootstrap_intervals', its plug-in ones those of OLS on [X'X~, X'y~; X'y~', y'y~].
 //   build/bench/ols_coverage 200
 #include <cmath>
 #include <cstdio>
@@ -22,6 +24,7 @@
 
 #include "../core/data/gram.hpp"
 #include "../core/error.hpp"
+#include "../core/mechanisms/adassp.hpp"
 #include "../core/mechanisms/analyze_gauss.hpp"
 #include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
@@ -55,6 +58,41 @@ struct Interval {
   }
 };
 
+// One AdaSSP fit (with y'y) of the Gram matrix g of [x, y] rows, and its two kinds of interval.
+void adassp_row(const Matrix &g, double epsilon, const estimators::RegressionSpec &spec,
+                const double *beta, Interval &aware, Interval &plug, random::Rng &rng) {
+  const int64_t p = g.rows() - 1;
+  mechanisms::AdasspOptions options;
+  options.release_label_square = true;
+  const mechanisms::AdasspReceipt plan = mechanisms::plan_adassp(p, 1.0, 1.0, epsilon, 1e-6, options);
+  Matrix xtx(p, p);
+  std::vector<double> xty(static_cast<size_t>(p));
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) xtx(i, j) = g(i, j);
+    xty[static_cast<size_t>(j)] = g(j, p);
+  }
+  const mechanisms::AdasspFit fit = mechanisms::fit_adassp(xtx, xty, g(p, p), plan, rng);
+  try {
+    const estimators::BootstrapIntervals b = estimators::adassp_bootstrap_intervals(
+        fit.xtx, fit.xty, fit.yty, spec.rows, fit.receipt, 0.95, 999, rng);
+    aware.add(b.ci_lower, b.ci_upper, beta);
+  } catch (const Error &e) {
+    if (e.status() != DPCOV_E_PRECONDITION) throw;
+  }
+  Matrix statistic(p + 1, p + 1);
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) statistic(i, j) = fit.xtx(i, j);
+    statistic(j, p) = statistic(p, j) = fit.xty[static_cast<size_t>(j)];
+  }
+  statistic(p, p) = fit.yty;
+  try {
+    const estimators::RegressionResult r = estimators::regress(statistic.view(), spec);
+    plug.add(r.ci_lower, r.ci_upper, beta);
+  } catch (const Error &e) {
+    if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
+  }
+}
+
 void noise_aware_table(int64_t reps, random::Rng &rng) {
   constexpr int64_t p = 10;
   constexpr double s2 = 1.0 / 140.0;
@@ -72,21 +110,31 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
   spec.label = p;
   for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
   using mechanisms::MechanismId;
-  const std::pair<MechanismId, double> settings[] = {
+  struct Setting {
+    MechanismId mechanism;
+    double epsilon;
+    bool adassp = false;  // AdaSSP (not a Gram mechanism) instead of `mechanism`
+  };
+  const Setting settings[] = {
       {MechanismId::AnalyzeGauss, 0.5}, {MechanismId::AnalyzeGauss, 1.0},
       {MechanismId::LaplaceSym, 0.5},   {MechanismId::LaplaceSym, 1.0},
-      {MechanismId::WishartAdditive, 0.5}};
+      {MechanismId::WishartAdditive, 0.5}, {MechanismId::AnalyzeGauss, 0.5, true},
+      {MechanismId::AnalyzeGauss, 1.0, true}};
   std::printf("\n| mechanism | epsilon | n | noise-aware: accepted | coverage | mean width | "
               "guaranteed: accepted | coverage | mean width | plug-in: fitted | coverage | "
               "mean width |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  for (const auto &[mechanism, epsilon] : settings) {
+  for (const auto &[mechanism, epsilon, adassp] : settings) {
     for (const int64_t n : {1000, 10000, 100000}) {
       spec.rows = n;
       const mechanisms::Request request{p + 1, n, 1.0, epsilon, 1e-6, {}};
       Interval aware, sure, plug;
       for (int64_t rep = 0; rep < reps; ++rep) {
         const Matrix g = random::wishart(rng, static_cast<double>(n), sigma);
+        if (adassp) {
+          adassp_row(g, epsilon, spec, beta, aware, plug, rng);
+          continue;
+        }
         const mechanisms::Release rel = mechanisms::release(mechanism, g.view(), request, rng);
         try {
           const estimators::BootstrapIntervals b = estimators::ols_bootstrap_intervals(
@@ -95,7 +143,7 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
         } catch (const Error &e) {
           if (e.status() != DPCOV_E_PRECONDITION) throw;
         }
-        if (mechanism == MechanismId::AnalyzeGauss) {
+        if (mechanism == MechanismId::AnalyzeGauss && !adassp) {
           try {
             const mechanisms::AnalyzeGaussIntervals a = mechanisms::analyze_gauss_ols_intervals(
                 rel.matrix.view(), rel.receipt.sigma, spec);
@@ -111,9 +159,10 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
           if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
         }
       }
-      std::printf("| %s | %g | %lld | %s | %s | %s |\n", mechanisms::mechanism_name(mechanism),
+      std::printf("| %s | %g | %lld | %s | %s | %s |\n",
+                  adassp ? "adassp" : mechanisms::mechanism_name(mechanism),
                   epsilon, static_cast<long long>(n), aware.cell(reps, p).c_str(),
-                  mechanism == MechanismId::AnalyzeGauss ? sure.cell(reps, p).c_str()
+                  mechanism == MechanismId::AnalyzeGauss && !adassp ? sure.cell(reps, p).c_str()
                                                          : "- | - | -",
                   plug.cell(reps, p).c_str());
       std::fflush(stdout);

@@ -35,11 +35,13 @@ import numpy as np
 
 from . import estimators as _est
 from . import column_bounds as _column_bounds
-from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_fit
+from .adassp import AdasspFit as AdasspFitType
+from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit
 from .centring import centre_second_moment
+from .errors import DpcovError
 from .gram import GramAccumulator
 from .ledger import PrivacyLeakWarning, warn_refit
-from .ols import ols_jl
+from .ols import ols_bootstrap_intervals, ols_jl
 from .postprocess import psd_project
 from .rng import as_rng
 from .types import mechanism_id
@@ -415,8 +417,18 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     Other mechanisms: any Gram mechanism (e.g. ``"analyze_gauss"``) releases the Gram matrix of
     [1, x, y] rows (norm <= sqrt(1 + bound^2 + label_bound^2)) and solves the regression with
-    ``ridge`` from it, with plug-in inference attributes; ``"ols_jl"`` runs Sheffet's private OLS
-    by projection (needs ``projection_rows``; may refuse).
+    ``ridge`` from it; ``"ols_jl"`` runs Sheffet's private OLS by projection (needs
+    ``projection_rows``; may refuse).
+
+    Uncertainty: ``std_errors_``, ``p_values_`` and ``conf_int_`` account for the sampling AND the
+    privacy noise (parametric bootstrap from the mechanism's noise law, no further privacy cost:
+    ``dpcov_adassp_bootstrap_intervals`` for AdaSSP, which then also releases y'y inside the same
+    (epsilon, delta); ``dpcov_ols_bootstrap_intervals`` for analyze_gauss, laplace_sym and
+    wishart_additive; ols_jl's own intervals). ``inference_`` says which, or why there are none
+    (the noise swamps the data, or ``ridge > 0``): then they are NaN. For AdaSSP they are intervals
+    for beta from the unregularised released statistics, so not centred on the ridge-shrunk
+    ``coef_``. The table that treats the release as exact data is computed only with
+    ``plug_in=True`` (``plug_in_``, labelled, with no test decision).
 
     Args:
         epsilon, delta: privacy budget.
@@ -428,22 +440,27 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         calibration: AdaSSP's constants, ``"joint_analytic"`` (default) or ``"paper"``.
         neighbour: AdaSSP's neighbour relation, ``"replace_one"`` (default) or ``"add_remove"``.
         ridge: penalty lambda >= 0 for the Gram mechanisms (AdaSSP chooses its own: must be 0).
-        level: confidence level of the plug-in intervals of the Gram mechanisms (default 0.95).
+        level: confidence level of the intervals (default 0.95).
+        intervals: compute the noise-aware intervals (default True; for AdaSSP, False releases
+            only its three statistics, each with a third of the budget instead of a quarter).
+        n_bootstrap: bootstrap draws of the noise-aware intervals (default 999).
+        plug_in: also keep the plug-in inference of a Gram mechanism (``plug_in_``; default False).
         projection_rows: r for ``"ols_jl"``.
         policy, random_state, mechanism_options: as for :class:`PrivateCovariance`.
 
     Fitted attributes: ``coef_``, ``intercept_``, ``params_`` ([intercept,] coefficients),
     ``release_`` (AdaSSP: the :class:`~dpcov.AdasspFit` with the released X'X~ and X'y~; Gram
     mechanisms: the released matrix), ``receipt_``, ``n_samples_``, ``n_clipped_``,
-    ``n_features_in_``; for the Gram mechanisms and ``"ols_jl"`` also ``std_errors_``,
-    ``t_values_``, ``p_values_``, ``conf_int_`` and ``summary_`` (plug-in: the release is treated
-    as exact data).
+    ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
+    entry of ``params_``), ``inference_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
+    ``plug_in=True``.
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=1.0, label_bound=1.0, fit_intercept=True,
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
-                 neighbour="replace_one", ridge=0.0, level=0.95, projection_rows=None,
-                 policy="clip", random_state=None, mechanism_options=None):
+                 neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
+                 plug_in=False, projection_rows=None, policy="clip", random_state=None,
+                 mechanism_options=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.epsilon = epsilon
         self.delta = delta
@@ -456,6 +473,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.neighbour = neighbour
         self.ridge = ridge
         self.level = level
+        self.intervals = intervals
+        self.n_bootstrap = n_bootstrap
+        self.plug_in = plug_in
         self.projection_rows = projection_rows
         self.policy = policy
         self.random_state = random_state
@@ -497,6 +517,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             rows = gram.info().rows
             if mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, rng)
+                self._noise_aware(lambda: adassp_bootstrap_intervals(
+                    self.release_, rows, rng, self.level, self.n_bootstrap),
+                    "noise-aware: parametric bootstrap from AdaSSP's noise law, for beta from "
+                    "the unregularised released statistics (not centred on the ridge coef_)")
             elif mechanism == "ols_jl":
                 if self.projection_rows is None:
                     raise ValueError("mechanism 'ols_jl' needs projection_rows")
@@ -505,7 +529,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                 0 if self.fit_intercept else -1, self.level,
                                 **dict(self.mechanism_options or {}))
                 self.release_ = None
-                self._keep_inference(result, result.receipt)
+                self.params_ = result.coefficients
+                self.receipt_ = result.receipt
+                self._keep_intervals(result, "ols_jl: t intervals of OLS on the privately "
+                                     "projected data (Sheffet 2017)")
+                self.summary_ = result.summary
             else:
                 released, receipt = gram.release(mechanism, self.epsilon, self.delta, rng,
                                                   **dict(self.mechanism_options or {}))
@@ -513,7 +541,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                              0 if self.fit_intercept else -1, self.ridge,
                                              self.level)
                 self.release_ = released
-                self._keep_inference(result, receipt)
+                self.params_ = result.coefficients
+                self.receipt_ = receipt
+                self._gram_inference(result, released, receipt, label, features[offset:], rng)
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
         self.n_samples_ = rows
@@ -528,24 +558,80 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if self.mechanism_options:
             raise ValueError("mechanism 'adassp' takes no mechanism_options; its options are "
                              "rho, calibration and neighbour")
+        calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
+        if calibration == "paper" and self.intervals:
+            raise ValueError("calibration 'paper' has no share of the budget for y'y, which the "
+                             "noise-aware intervals need: set intervals=False or use "
+                             "calibration 'joint_analytic'")
         fit = adassp_fit(g, label, features, bound_x, bound_y, self.epsilon, self.delta, rng,
                          neighbour=_choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
-                         calibration=_choice(self.calibration, tuple(CALIBRATIONS),
-                                             "calibration"),
-                         rho=self.rho)
+                         calibration=calibration, rho=self.rho,
+                         release_label_square=bool(self.intervals))
         self.params_ = fit.coefficients
         self.release_ = fit
         self.receipt_ = fit.receipt
 
-    def _keep_inference(self, result, receipt) -> None:
-        """The coefficients and the plug-in inference of a Gram mechanism or of ols_jl."""
-        self.params_ = result.coefficients
-        self.std_errors_ = result.std_errors
-        self.t_values_ = result.t_values
-        self.p_values_ = result.p_values
+    def _keep_intervals(self, result, inference: str) -> None:
+        """std_errors_, p_values_, conf_int_ from ``result`` and what they are."""
+        self.std_errors_ = np.asarray(result.std_errors)
+        self.p_values_ = np.asarray(result.p_values)
         self.conf_int_ = np.column_stack([result.ci_lower, result.ci_upper])
-        self.summary_ = result.summary
-        self.receipt_ = receipt
+        self.inference_ = inference
+
+    def _no_intervals(self, why: str) -> None:
+        """NaN intervals, and ``inference_`` saying why."""
+        nan = np.full(len(self.params_), np.nan)
+        self.std_errors_, self.p_values_ = nan, nan.copy()
+        self.conf_int_ = np.column_stack([nan, nan])
+        self.inference_ = f"none: {why}"
+
+    def _noise_aware(self, compute, inference: str) -> None:
+        """The noise-aware intervals from ``compute()``, or NaN with a warning when the noise
+        swamps the data (or the mechanism has no known noise law)."""
+        if not self.intervals:
+            self._no_intervals("intervals=False")
+            return
+        try:
+            self._keep_intervals(compute(), inference)
+        except DpcovError as e:
+            self._no_intervals(str(e))
+            warnings.warn(f"no noise-aware intervals: {e}", UserWarning, stacklevel=3)
+
+    def _gram_inference(self, result, released, receipt, label, features, rng) -> None:
+        """Noise-aware intervals of a Gram mechanism's release; the plug-in table on request."""
+        intercept = 0 if self.fit_intercept else -1
+        if self.plug_in:
+            self.plug_in_ = {
+                "basis": "plug-in: treats the release as exact data (ignores the privacy noise)",
+                "std_errors": result.std_errors, "t_values": result.t_values,
+                "p_values": result.p_values,
+                "conf_int": np.column_stack([result.ci_lower, result.ci_upper]),
+                "summary": result.summary}
+        if self.ridge != 0:
+            self._no_intervals("the noise-aware intervals are for OLS (ridge = 0)")
+            return
+        self._noise_aware(lambda: ols_bootstrap_intervals(
+            released, receipt, label, features, rng, intercept, self.level, self.n_bootstrap),
+            "noise-aware: parametric bootstrap from the mechanism's noise law")
+
+    def noise_aware_intervals(self, level=None, n_bootstrap=None, random_state=None):
+        """Recompute the noise-aware intervals from the kept release at another ``level`` or
+        number of draws (post-processing: no privacy cost). Returns (std_errors, p_values,
+        conf_int); raises PreconditionError when the noise swamps the data."""
+        check_is_fitted(self)
+        level = self.level if level is None else level
+        draws = self.n_bootstrap if n_bootstrap is None else n_bootstrap
+        rng = as_rng(random_state)
+        if isinstance(self.release_, AdasspFitType):
+            out = adassp_bootstrap_intervals(self.release_, self.n_samples_, rng, level, draws)
+        elif self.release_ is not None:
+            d = self.release_.shape[0]
+            offset = 1 if self.fit_intercept else 0
+            out = ols_bootstrap_intervals(self.release_, self.receipt_, d - 1,
+                                          np.arange(offset, d - 1), rng, offset - 1, level, draws)
+        else:
+            raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")
+        return out.std_errors, out.p_values, np.column_stack([out.ci_lower, out.ci_upper])
 
     def predict(self, X) -> np.ndarray:
         """X @ coef_ + intercept_."""

@@ -25,6 +25,7 @@ def test_get_and_set_params_follow_scikit_learn():
     assert params["epsilon"] == 0.5 and params["ridge"] == 2.0
     assert set(params) == {"epsilon", "delta", "bound", "label_bound", "fit_intercept",
                            "mechanism", "rho", "calibration", "neighbour", "ridge", "level",
+                           "intervals", "n_bootstrap", "plug_in",
                            "projection_rows", "policy", "random_state", "mechanism_options"}
     assert est.set_params(epsilon=2.0) is est and est.epsilon == 2.0
     with pytest.raises(ValueError, match="(?i)invalid parameter"):
@@ -108,17 +109,42 @@ def test_private_regression_matches_least_squares_when_the_noise_is_negligible(r
     assert est.score(X, y) > 0.95
 
 
-def test_gram_mechanisms_keep_their_plug_in_inference(regression_data):
+def test_gram_mechanisms_keep_their_plug_in_inference_only_on_request(regression_data):
     X, y = regression_data
-    est = dpcov.PrivateLinearRegression(mechanism="analyze_gauss", random_state=7,
+    est = dpcov.PrivateLinearRegression(mechanism="analyze_gauss", random_state=7, plug_in=True,
                                         **NEGLIGIBLE_NOISE).fit(X, y)
     design = np.column_stack([np.ones(len(y)), X])
     beta, rss, *_ = np.linalg.lstsq(design, y, rcond=None)
     np.testing.assert_allclose(est.params_, beta, atol=1e-4)
     se = np.sqrt(np.diag(rss[0] / (len(y) - 3) * np.linalg.inv(design.T @ design)))
-    np.testing.assert_allclose(est.std_errors_, se, rtol=0.05)
-    assert est.summary_.dof == len(y) - 3
+    assert est.plug_in_["basis"].startswith("plug-in")
+    np.testing.assert_allclose(est.plug_in_["std_errors"], se, rtol=0.05)
+    assert est.plug_in_["summary"].dof == len(y) - 3
+    # The default intervals are noise-aware; at negligible noise they agree with OLS's.
+    assert est.inference_.startswith("noise-aware")
+    np.testing.assert_allclose(est.std_errors_, se, rtol=0.25)
     assert est.receipt_.mechanism_name == "analyze_gauss"
+    assert not hasattr(dpcov.PrivateLinearRegression(mechanism="analyze_gauss", random_state=7,
+                                                     **NEGLIGIBLE_NOISE).fit(X, y), "plug_in_")
+
+
+def test_adassp_intervals_are_noise_aware_by_default_or_nan_with_a_warning(regression_data):
+    X, y = regression_data
+    design = np.column_stack([np.ones(len(y)), X])
+    beta, *_ = np.linalg.lstsq(design, y, rcond=None)
+    est = dpcov.PrivateLinearRegression(random_state=7, **NEGLIGIBLE_NOISE).fit(X, y)
+    assert est.inference_.startswith("noise-aware") and est.receipt_.label_square_released == 1
+    assert np.all(est.conf_int_[:, 0] <= beta + 1e-3) and np.all(beta - 1e-3 <= est.conf_int_[:, 1])
+    se, p, ci = est.noise_aware_intervals(level=0.9, random_state=3)
+    assert np.all(ci[:, 1] - ci[:, 0] <= est.conf_int_[:, 1] - est.conf_int_[:, 0] + 1e-12)
+    with pytest.warns(UserWarning, match="noise-aware"):
+        small = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1).fit(X[:100], y[:100])
+    assert small.inference_.startswith("none") and np.isnan(small.conf_int_).all()
+    assert np.isfinite(small.coef_).all()
+    plain = dpcov.PrivateLinearRegression(intervals=False, random_state=7).fit(X, y)
+    assert plain.receipt_.label_square_released == 0 and plain.inference_ == "none: intervals=False"
+    with pytest.raises(ValueError, match="intervals=False"):
+        dpcov.PrivateLinearRegression(calibration="paper").fit(X, y)
 
 
 def test_regression_without_intercept_and_with_ridge(regression_data):

@@ -34,6 +34,8 @@ class LedgerFile {
   void check(const dpcov_receipt &receipt) const;
   // Records the release and replaces the file atomically. `output` names what was released.
   void charge(const dpcov_receipt &receipt, const std::string &output);
+  // The ledger's accounting: "basic" or "zcdp".
+  std::string accounting() const { return file_.at("accounting").get<std::string>(); }
   // The ledger's state for a receipt: cap, spent, remaining.
   nlohmann::ordered_json summary() const;
 

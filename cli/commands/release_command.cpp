@@ -1,6 +1,7 @@
 #include "release_command.hpp"
 
 #include <cstdio>
+#include <fast_float/fast_float.h>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "../column_bounds_option.hpp"
 #include "../gram_stream.hpp"
 #include "../ledger_file.hpp"
+#include "../private_bound_option.hpp"
 #include "../library_status.hpp"
 #include "../readers/open_input.hpp"
 #include "input_options.hpp"
@@ -26,7 +28,8 @@ struct ReleaseOptions {
   InputOptions input;
   OutputOptions output;
   MechanismOptions mechanism;
-  double bound = 0.0;
+  std::string bound_text;  // --bound: a number, or "auto"
+  AutoBoundOptions auto_bound;
   std::string bounds;
   bool clip = false;
   bool reject = false;
@@ -45,19 +48,48 @@ void to_user_units(const ColumnBounds &bounds, std::vector<double> &released, in
                 "mapping the release to the columns' units");
 }
 
+// --bound's value: 0 when absent, a checked number, or 0 with `automatic` set for "auto".
+double parse_bound(const std::string &text, bool &automatic) {
+  automatic = text == "auto";
+  if (text.empty() || automatic) return 0.0;
+  double value = 0.0;
+  const auto result = fast_float::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ec != std::errc() || result.ptr != text.data() + text.size())
+    fail(kExitUsage, "--bound must be a finite number > 0 or 'auto', got '", text, "'");
+  check_bound(value, "--bound");
+  return value;
+}
+
 void run_release(const ReleaseOptions &o) {
   const bool scaled = !o.bounds.empty();
-  if (scaled && o.bound != 0.0)
+  bool automatic = false;
+  const double public_bound = parse_bound(o.bound_text, automatic);
+  if (automatic && (o.input.path == "-" || o.input.path.empty()))
+    fail(kExitUsage, "--bound auto reads the input twice (the bound, then the release): give a "
+         "file, not standard input");
+  if (automatic && o.mechanism.neighbour != "replace-one")
+    fail(kExitUsage, "--bound auto aims at a quantile of the row norms, which needs n public: use "
+         "--neighbour replace-one, or a public --bound");
+  if (automatic && o.reject)
+    fail(kExitUsage, "--reject does not apply to --bound auto: rows above the chosen bound are "
+         "clipped to it");
+  if (!automatic && (o.auto_bound.epsilon || o.auto_bound.quantile != AutoBoundOptions{}.quantile))
+    fail(kExitUsage, "--bound-epsilon and --bound-quantile apply to --bound auto only");
+  // The bound's share of the budget, and the release's: the rest.
+  const double bound_epsilon = automatic ? auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon) : 0.0;
+  MechanismOptions mechanism = o.mechanism;
+  mechanism.epsilon -= bound_epsilon;
+  if (scaled && (public_bound != 0.0 || automatic))
     fail(kExitUsage, "--bound and --bounds exclude each other: with --bounds the norm bound of the "
          "scaled rows is sqrt(d + 1)");
-  if (!scaled && o.bound == 0.0)
-    fail(kExitUsage, "a release needs a public bound: --bound B (Euclidean norm of every row) or "
-         "--bounds LOW:HIGH,... (a range per column, in the data's units)");
-  if (!scaled) check_bound(o.bound, "--bound");
+  if (!scaled && public_bound == 0.0 && !automatic)
+    fail(kExitUsage, "a release needs a public bound: --bound B (Euclidean norm of every row), "
+         "--bound auto (chosen from the data with a share of the budget) or --bounds "
+         "LOW:HIGH,... (a range per column, in the data's units)");
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
-  const MechanismChoice choice = resolve_mechanism(o.mechanism);
+  const MechanismChoice choice = resolve_mechanism(mechanism);
   BoundPolicy policy;
   if (o.reject) policy.value = DPCOV_BOUND_REJECT;
   // The ledger is read too: an output must not replace it either.
@@ -73,18 +105,25 @@ void run_release(const ReleaseOptions &o) {
   // With --bounds the mechanism sees the scaled rows [1, z]: one more column, and the bound of
   // the box they live in.
   const int64_t d = reader->dim() + (scaled ? 1 : 0);
-  double bound = o.bound;
+  double bound = automatic ? 1.0 : public_bound;
   if (scaled)
     library_check(dpcov_column_bounds_norm_bound(reader->dim(), &bound), "the scaled rows' bound");
   std::vector<std::string> columns = data_columns;
   if (scaled) columns.insert(columns.begin(), kConstantColumn);
   // The plan fails now, before any row is read, if the release cannot happen; its constants
-  // depend on d and B only, which are known already.
-  const dpcov_receipt planned = plan_mechanism(choice, o.mechanism, d, 0, bound);
-  // The ledger refuses a release over its cap now, before any data is read or noise drawn.
+  // depend on d and B only, which are known already (with --bound auto, B only scales them: the
+  // plan at B = 1 fails exactly when the real one would).
+  dpcov_receipt planned = plan_mechanism(choice, mechanism, d, 0, bound);
+  // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
+  // --bound auto it is charged the bound's epsilon too, as one release of the total epsilon
+  // (basic composition; a zCDP ledger would count the Gaussian release by its noise alone).
   std::unique_ptr<LedgerFile> ledger;
   if (!o.ledger.path.empty()) {
     ledger = std::make_unique<LedgerFile>(o.ledger);
+    if (automatic && ledger->accounting() != "basic")
+      fail(kExitUsage, "--bound auto needs a ledger with basic accounting (its bound step is "
+           "charged as epsilon), this one has ", ledger->accounting());
+    planned.epsilon += bound_epsilon;
     ledger->check(planned);
   }
   const RngHandle rng = make_rng(o.seed);
@@ -94,9 +133,18 @@ void run_release(const ReleaseOptions &o) {
                  "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
                  "remove it (for experiments and tests only)\n");
 
+  // --bound auto: the first pass chooses B; the release reads the file again.
+  std::unique_ptr<RowReader> release_reader;
+  std::optional<AutoBound> chosen;
+  if (automatic) {
+    chosen = choose_auto_bound(*reader, o.auto_bound, bound_epsilon, rng.get());
+    bound = chosen->bound;
+    release_reader = open_input(o.input);
+  }
+  RowReader &rows = automatic ? *release_reader : *reader;
   int64_t clamped = 0;
-  const GramHandle gram = scaled ? accumulate_scaled_gram(*reader, bounds, o.quiet, clamped)
-                                 : accumulate_gram(*reader, o.bound, policy, o.quiet);
+  const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
+                                 : accumulate_gram(rows, bound, policy, o.quiet);
   const dpcov_gram_info info = gram_info(gram.get());
   if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
   // Printed even under --quiet: clipping is never silent. The counts are the curator's.
@@ -105,7 +153,7 @@ void run_release(const ReleaseOptions &o) {
                  "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
                  "scaled down to it, which shrinks the release towards 0%s (curator only: not "
                  "for publication)\n",
-                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), o.bound,
+                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), bound,
                  info.clipped == info.rows ? "; EVERY row was clipped: the bound is far below the "
                                              "data's scale"
                                            : "");
@@ -119,7 +167,7 @@ void run_release(const ReleaseOptions &o) {
   std::vector<double> released(static_cast<size_t>(d * d));
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
-  library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), o.mechanism.epsilon,
+  library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon,
                                              choice.delta, &choice.params, rng.get(),
                                              DPCOV_ROW_MAJOR, released.data(), d, &receipt),
                 concat("releasing with ", o.mechanism.mechanism));
@@ -134,14 +182,20 @@ void run_release(const ReleaseOptions &o) {
   sidecar["policy"] = scaled ? "clamp to --bounds" : policy.name();
   if (scaled) sidecar["scaling"] = bounds.json(data_columns);
   if (o.seed) sidecar["seed"] = *o.seed;
+  if (chosen) {
+    sidecar["bound_selection"] = chosen->json;
+    sidecar["epsilon_total"] = receipt.epsilon + bound_epsilon;
+  }
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
   if (ledger) {
-    ledger->charge(receipt, o.output.path);
+    dpcov_receipt charged = receipt;
+    charged.epsilon += bound_epsilon;
+    ledger->charge(charged, o.output.path);
     sidecar["ledger"] = ledger->summary();
   }
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
-  curator["input"] = reader->describe();
+  curator["input"] = rows.describe();
   curator["clipped"] = info.clipped;
   curator["dropped"] = info.dropped;
   if (scaled) curator["clamped_values"] = clamped;
@@ -169,8 +223,17 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   add_input_options(*command, options->input);
   add_output_options(*command, options->output);
   add_mechanism_options(*command, options->mechanism);
-  auto *bound = command->add_option("--bound", options->bound,
-                                    "Euclidean norm bound B of every row (> 0)");
+  auto *bound = command->add_option(
+      "--bound", options->bound_text,
+      "Euclidean norm bound B of every row (> 0), or 'auto': B chosen from the data, "
+      "differentially private, with --bound-epsilon of the budget (proofs/private_bound.md; a "
+      "file input, read twice; replace-one)");
+  command->add_option("--bound-epsilon", options->auto_bound.epsilon,
+                      "With --bound auto: the epsilon spent on choosing B, out of --epsilon "
+                      "(default a tenth of it); the release spends the rest");
+  command->add_option("--bound-quantile", options->auto_bound.quantile,
+                      "With --bound auto: the quantile of the row norms B aims at (default 0.95; "
+                      "rows above B are clipped)");
   auto *bounds = command->add_option(
       "--bounds", options->bounds,
       "Public range of each column in the data's own units: LOW:HIGH for all columns, one "

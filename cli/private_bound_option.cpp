@@ -1,0 +1,69 @@
+#include "private_bound_option.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "cli_error.hpp"
+#include "library_status.hpp"
+
+namespace dpcov::cli {
+
+double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
+  if (!(options.quantile > 0.0 && options.quantile <= 1.0))
+    fail(kExitUsage, "--bound-quantile must be in (0, 1], got ", options.quantile);
+  const double epsilon = options.epsilon.value_or(kAutoBoundEpsilonShare * total);
+  if (!(std::isfinite(epsilon) && epsilon > 0.0 && epsilon < total))
+    fail(kExitUsage, "--bound-epsilon must be > 0 and below --epsilon ", total,
+         " (the release spends the rest), got ", epsilon);
+  return epsilon;
+}
+
+AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
+                            dpcov_rng *rng) {
+  int64_t candidates = 0;
+  library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio, nullptr,
+                                         0, &candidates),
+                "the --bound auto grid");
+  std::vector<double> grid(static_cast<size_t>(candidates));
+  library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio,
+                                         grid.data(), candidates, &candidates),
+                "the --bound auto grid");
+  // The histogram is private: it leaves this function only through the mechanism.
+  std::vector<int64_t> histogram(grid.size() + 1, 0);
+  int64_t rows = 0;
+  Chunk chunk;
+  while (reader.next_chunk(chunk)) {
+    for (int64_t i = 0; i < chunk.rows; ++i) {
+      double sum = 0.0;
+      for (int64_t j = 0; j < chunk.dim; ++j) {
+        const double x = chunk.values[static_cast<size_t>(i * chunk.dim + j)];
+        sum += x * x;
+      }
+      // The cell of the norm: the first candidate >= it (a non-finite norm lands above them all;
+      // the release's own reader then refuses the row).
+      const double norm = std::sqrt(sum);
+      size_t cell = 0;
+      while (cell < grid.size() && !(norm <= grid[cell])) ++cell;
+      ++histogram[cell];
+    }
+    rows += chunk.rows;
+  }
+  if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows to release");
+  // n is public under replace-one (the caller refuses add/remove), so the target is too.
+  const auto target = static_cast<int64_t>(std::floor((1.0 - options.quantile) * static_cast<double>(rows)));
+  AutoBound chosen;
+  chosen.epsilon = epsilon;
+  library_check(dpcov_private_bound_select(grid.data(), candidates, histogram.data(), target,
+                                           epsilon, rng, nullptr, &chosen.bound),
+                "choosing the bound");
+  chosen.json = {{"method", "exponential mechanism over a public geometric grid, utility -|rows "
+                            "above B - floor((1 - quantile) n)| (proofs/private_bound.md)"},
+                 {"epsilon", epsilon},
+                 {"quantile", options.quantile},
+                 {"grid", {{"low", kAutoBoundLow}, {"high", kAutoBoundHigh},
+                           {"ratio", kAutoBoundRatio}, {"candidates", candidates}}},
+                 {"bound", chosen.bound}};
+  return chosen;
+}
+
+}  // namespace dpcov::cli

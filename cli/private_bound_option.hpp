@@ -1,0 +1,48 @@
+// `release --bound auto`: the norm bound chosen from the data, eps_B-DP, by the exponential
+// mechanism over a public geometric grid (dpcov/private_bound.h, proofs/private_bound.md). A first
+// pass over the input counts the row norms per grid cell; the choice aims at the quantile
+// --bound-quantile of the norms, i.e. at floor((1 - q) n) rows above B, which needs n public
+// (replace-one). The release then spends the rest of the budget.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "readers/row_reader.hpp"
+
+namespace dpcov::cli {
+
+// The public grid of candidate bounds: 1e-6 to 1e9 at ratio 1.25 (155 candidates), wide enough
+// for data in any common unit; rows above the top candidate are clipped to it.
+inline constexpr double kAutoBoundLow = 1e-6;
+inline constexpr double kAutoBoundHigh = 1e9;
+inline constexpr double kAutoBoundRatio = 1.25;
+
+// The share of --epsilon spent on the bound when --bound-epsilon is not given.
+inline constexpr double kAutoBoundEpsilonShare = 0.1;
+
+struct AutoBoundOptions {
+  std::optional<double> epsilon;  // --bound-epsilon; default kAutoBoundEpsilonShare * --epsilon
+  double quantile = 0.95;         // --bound-quantile, in (0, 1]
+};
+
+struct AutoBound {
+  double bound = 0.0;
+  double epsilon = 0.0;
+  // The public record: method, epsilon spent, quantile, grid, chosen bound.
+  nlohmann::ordered_json json;
+};
+
+// The bound --epsilon `total` leaves for `options`: checks the quantile and that the bound's
+// epsilon is > 0 and below `total`. Throws CliError(kExitUsage).
+double auto_bound_epsilon(const AutoBoundOptions &options, double total);
+
+// Reads every row of `reader` (the first pass), counts the norms per grid cell and chooses B with
+// `epsilon` from `rng`. Throws CliError(kExitInputData) for an input without rows.
+AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
+                            dpcov_rng *rng);
+
+}  // namespace dpcov::cli

@@ -15,7 +15,7 @@
 
 namespace dpcov::cli {
 
-// The public grid of candidate bounds: 1e-6 to 1e9 at ratio 1.25 (155 candidates), wide enough
+// The public grid of candidate bounds: 1e-6 to 1e9 at ratio 1.25 (156 candidates), wide enough
 // for data in any common unit; rows above the top candidate are clipped to it.
 inline constexpr double kAutoBoundLow = 1e-6;
 inline constexpr double kAutoBoundHigh = 1e9;

@@ -37,6 +37,7 @@ class AutoBound(DpcovCase):
         chosen = receipt["bound_selection"]
         self.assertEqual(chosen["epsilon"], 0.1)
         self.assertEqual(chosen["quantile"], 0.95)
+        self.assertEqual(chosen["grid"], {"low": 1e-6, "high": 1e9, "ratio": 1.25, "candidates": 156})
         self.assertEqual(chosen["bound"], receipt["bound"])
         self.assertEqual(receipt["epsilon"], 1 - 0.1)
         self.assertEqual(receipt["epsilon_total"], 1.0)

@@ -139,8 +139,9 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
       for (int64_t i = 0; i < p; ++i) xtx(i, j) = view(features[i], features[j]);
       xty[at(j)] = view(features[j], label);
     }
-    dpcov::random::Rng local = rng->rng;
-    const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, view(label, label), plan, local);
+    // Draw from the caller's generator itself: noise once drawn is consumed, even if a check
+    // below then fails, so a retry never reuses a draw.
+    const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, view(label, label), plan, rng->rng);
     dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
     written.released_label_square = fit.yty;
     // Finite or failed: every output checked before any is written.
@@ -163,7 +164,6 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
         for (int64_t i = 0; i < p; ++i) xtx_out(i, j) = fit.xtx(i, j);
     if (released_xty != nullptr)
       for (int64_t i = 0; i < p; ++i) released_xty[i] = fit.xty[at(i)];
-    rng->rng = local;
     dpcov::capi::write_struct(receipt, written);
   });
 }

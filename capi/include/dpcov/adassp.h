@@ -138,7 +138,8 @@ DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
  * @param epsilon       finite > 0.
  * @param delta         in (0, 1).
  * @param params        options, or NULL for the defaults.
- * @param rng           the generator; advanced on success only.
+ * @param rng           the generator; its noise is consumed once drawn, even if the call then
+ *                      fails; unchanged only when the arguments are rejected.
  * @param[out] coefficients  p doubles, in the order of @p features; required.
  * @param[out] released_xtx  p x p: X'X~ (exactly symmetric), or NULL.
  * @param ld_xtx        leading dimension of @p released_xtx (>= p; ignored when it is NULL).

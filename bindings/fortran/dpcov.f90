@@ -71,6 +71,10 @@ module dpcov
   !> dpcov_receipt%n of a public receipt when n is private (add/remove neighbours).
   integer(c_int64_t), parameter :: DPCOV_RECEIPT_N_WITHHELD = -1
 
+  ! Integer noise laws of an exact release (dpcov/exact.h).
+  integer(c_int32_t), parameter :: DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN = 1
+  integer(c_int32_t), parameter :: DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE = 2
+
   ! Budget ledger accountings (dpcov/ledger.h).
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_BASIC = 0
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_ZCDP = 1
@@ -128,6 +132,17 @@ module dpcov
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_LAPLACE = 2
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_WISHART = 3
   integer(c_int32_t), parameter :: DPCOV_AUDIT_NOISE_CLAIMED_LAW = 4
+
+  !> The grid and integer noise of an exact release (dpcov_exact_grid, dpcov/exact.h); the
+  !> release is unit**2 times integers. noise_parameter is unsigned in C (below 2**62 here).
+  type, bind(c) :: dpcov_exact_grid
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int32_t) :: bits = 0
+    integer(c_int32_t) :: noise_law = 0
+    real(c_double) :: unit = 0
+    integer(c_int64_t) :: norm2_bound = 0
+    integer(c_int64_t) :: noise_parameter = 0
+  end type
 
   !> What a budget ledger has spent (dpcov_ledger_spent, dpcov/ledger.h).
   type, bind(c) :: dpcov_ledger_spent
@@ -813,6 +828,37 @@ module dpcov
       real(c_double), intent(out) :: bound
       integer(c_int32_t) :: dpcov_private_bound_select
     end function
+    !> Dry run of an exact (floating-point-safe) release (dpcov/exact.h); receipt%struct_size
+    !> and grid%struct_size set first.
+    function dpcov_exact_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt, grid) &
+        bind(c, name='dpcov_exact_plan')
+      import :: c_double, c_int32_t, c_int64_t, dpcov_mechanism_params, dpcov_receipt, &
+                dpcov_exact_grid
+      integer(c_int32_t), value :: mechanism
+      integer(c_int64_t), value :: dim, n
+      real(c_double), value :: bound, epsilon, delta
+      type(dpcov_mechanism_params), intent(in) :: params
+      type(dpcov_receipt), intent(inout) :: receipt
+      type(dpcov_exact_grid), intent(inout) :: grid
+      integer(c_int32_t) :: dpcov_exact_plan
+    end function
+    !> An exact release of Analyze Gauss or symmetric Laplace from the rows a (dpcov/exact.h).
+    function dpcov_exact_release_rows(mechanism, layout, rows, cols, a, lda, bound, policy, &
+        epsilon, delta, params, rng, out, ldo, receipt, grid) &
+        bind(c, name='dpcov_exact_release_rows')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_mechanism_params, dpcov_receipt, &
+                dpcov_exact_grid
+      integer(c_int32_t), value :: mechanism, layout, policy
+      integer(c_int64_t), value :: rows, cols, lda, ldo
+      real(c_double), intent(in) :: a(*)
+      real(c_double), value :: bound, epsilon, delta
+      type(dpcov_mechanism_params), intent(in) :: params
+      type(c_ptr), value :: rng
+      real(c_double), intent(out) :: out(*)
+      type(dpcov_receipt), intent(inout) :: receipt
+      type(dpcov_exact_grid), intent(inout) :: grid
+      integer(c_int32_t) :: dpcov_exact_release_rows
+    end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')
       import :: c_double, c_int32_t, c_int64_t, dpcov_mechanism_params, dpcov_receipt
@@ -1423,6 +1469,12 @@ contains
   !> An empty receipt with struct_size set, ready to be filled by a release or plan.
   function dpcov_new_receipt() result(r)
     type(dpcov_receipt) :: r
+    r%struct_size = c_sizeof(r)
+  end function
+
+  !> An empty exact grid with struct_size set, for dpcov_exact_plan / dpcov_exact_release_rows.
+  function dpcov_new_exact_grid() result(r)
+    type(dpcov_exact_grid) :: r
     r%struct_size = c_sizeof(r)
   end function
 

@@ -13,6 +13,7 @@ program dpcov_test
   type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
   type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr, ledger = c_null_ptr
   type(dpcov_ledger_spent) :: spent
+  type(dpcov_exact_grid) :: grid
   type(dpcov_receipt) :: receipt, receipt2
   type(dpcov_gram_info) :: info, total
   type(dpcov_mechanism_params) :: params
@@ -135,6 +136,28 @@ program dpcov_test
                                   receipt2), 'release without a seed')
   call check(receipt2%seed_fixed == 0 .and. receipt2%generator == DPCOV_GENERATOR_CHACHA20, &
              'a release without a seed uses ChaCha20')
+
+  ! Exact numerics from the rows: unit**2 times integers, ChaCha20, and the grid of the plan.
+  receipt2 = dpcov_new_receipt()
+  grid = dpcov_new_exact_grid()
+  call ok(dpcov_exact_release_rows(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, &
+                                   int(n, c_int64_t), int(d, c_int64_t), a, int(n, c_int64_t), &
+                                   1d0, DPCOV_BOUND_CLIP, 1d0, 0d0, params, entropy_rng, again, &
+                                   int(d, c_int64_t), receipt2, grid), 'exact release')
+  call check(receipt2%numerics == DPCOV_NUMERICS_EXACT .and. &
+             receipt2%generator == DPCOV_GENERATOR_CHACHA20 .and. grid%bits == 12 .and. &
+             grid%noise_law == DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE, 'exact receipt and grid')
+  call check(all(again/grid%unit**2 == anint(again/grid%unit**2)), 'exact release on the grid')
+  call check(all(again == transpose(again)), 'exact release symmetric')
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_exact_plan(DPCOV_MECHANISM_LAPLACE_SYM, int(d, c_int64_t), int(n, c_int64_t), &
+                           1d0, 1d0, 0d0, params, receipt2, grid), 'exact plan')
+  call check(receipt2%numerics == DPCOV_NUMERICS_EXACT, 'exact plan numerics')
+  call check(dpcov_exact_release_rows(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, &
+                                      int(n, c_int64_t), int(d, c_int64_t), a*10, &
+                                      int(n, c_int64_t), 1d0, DPCOV_BOUND_REJECT, 1d0, 0d0, &
+                                      params, entropy_rng, again, int(d, c_int64_t), receipt2, &
+                                      grid) == DPCOV_E_NORM_BOUND, 'exact release rejects')
   call dpcov_rng_destroy(entropy_rng)
 
   ! Bad inputs: a NaN row and an out-of-range epsilon are refused, outputs untouched.

@@ -1,6 +1,7 @@
 package dpcov
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"testing"
@@ -672,5 +673,54 @@ func TestColumnBoundsScaleIntoTheBoxAndMapBackToTheUserUnits(t *testing.T) {
 	}
 	if _, _, err := ColumnBoundsScaleRows(a, upper, lower); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("reversed bounds: %v", err)
+	}
+}
+
+func TestExactReleaseIsUnitSquaredTimesIntegersAndBadInputDrawsNothing(t *testing.T) {
+	rng, err := NewRNGFromEntropy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	a := NewMatrix(40, 3)
+	for i := range a.Data {
+		a.Data[i] = 0.3 * math.Sin(float64(i))
+	}
+	for _, m := range []Mechanism{AnalyzeGauss, LaplaceSym} {
+		delta := 1e-6
+		if m == LaplaceSym {
+			delta = 0
+		}
+		planned, pg, err := ExactPlan(m, 3, 40, 1, 1, delta, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, rec, g, err := ExactReleaseRows(m, a, 1, BoundClip, 1, delta, nil, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Numerics != 1 || planned.Numerics != 1 || rec.Generator != 2 || g != pg || g.Bits != 12 {
+			t.Fatalf("receipt %+v grid %+v plan grid %+v", rec, g, pg)
+		}
+		for _, v := range out.Data {
+			if u := v / (g.Unit * g.Unit); u != math.Round(u) {
+				t.Fatalf("%g is not a multiple of unit^2", v)
+			}
+		}
+	}
+	fixed := seeded(t, 3)
+	defer fixed.Close()
+	before, _ := fixed.SaveState()
+	if _, _, _, err := ExactReleaseRows(IEV, a, 1, BoundClip, 1, 1e-6, nil, fixed); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("iev: %v", err)
+	}
+	big := NewMatrix(2, 3)
+	big.Data[0] = 5
+	if _, _, _, err := ExactReleaseRows(AnalyzeGauss, big, 1, BoundReject, 1, 1e-6, nil, fixed); !errors.Is(err, ErrNormBound) {
+		t.Fatalf("reject: %v", err)
+	}
+	after, _ := fixed.SaveState()
+	if !bytes.Equal(before, after) {
+		t.Fatal("a refused call advanced the generator")
 	}
 }

@@ -27,5 +27,6 @@
 #include "dpcov/column_bounds.h"
 #include "dpcov/centring.h"
 #include "dpcov/private_bound.h"
+#include "dpcov/exact.h"
 
 #endif /* DPCOV_H */

@@ -1,9 +1,11 @@
 #include "exact_additive.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "../check.hpp"
+#include "../data/row_bound.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 #include "../privacy/discrete_gaussian.hpp"
@@ -14,9 +16,13 @@ namespace dpcov::mechanisms {
 
 namespace {
 
+__extension__ typedef __int128 i128;
+
 constexpr int kMaxBits = 12;
 constexpr int kMinBits = 4;
 constexpr double kTwo53 = 0x1.0p53;
+// Rows per exact block: the block's Gram stays exact in double while rows r2 < 2^53.
+constexpr int64_t kBlockRows = 4096;
 
 int64_t norm2_bound(int bits, int64_t dim) {
   // ceil(sqrt(d) / 2) in integers: the smallest h with 4 h^2 >= d.
@@ -46,7 +52,8 @@ uint64_t integer_noise_parameter(MechanismId mechanism, const Request &request, 
   const double d1 = static_cast<double>(request.dim + 1) * r2d / (replace ? 1.0 : 2.0);
   double t = std::ceil(d1 / request.epsilon);
   if (std::fma(t, request.epsilon, -d1) < 0.0) t += 1.0;  // exact sign of t eps - Delta_1
-  if (!(t < 0x1.0p61)) return 0;
+  // t < 2^56: a variate beyond 2^63 (the sampler's range) has probability below exp(-128).
+  if (!(t < 0x1.0p56)) return 0;
   return static_cast<uint64_t>(t);
 }
 
@@ -61,11 +68,13 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
   Receipt receipt = base_receipt(mechanism, request,
                                  is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
   const double rho = is_gauss(mechanism) ? privacy::zcdp_rho_for(request.epsilon, request.delta) : 0.0;
-  // The finest grid (most bits, least rounding) whose integers all fit: noise parameter < 2^61
-  // and the exact Gram, n ||z||^2 < 2^53.
+  // The finest grid (most bits, least rounding) whose integers all fit: the noise parameter in
+  // the samplers' range and a block's exact Gram, kBlockRows ||z||^2 < 2^53. The choice depends
+  // on public values only (d, eps, delta, the neighbour relation), never on n, which is private
+  // under add/remove: the 128-bit sum over blocks has no limit on n that a 64-bit n can reach.
   for (int bits = kMaxBits; bits >= kMinBits; --bits) {
     const int64_t r2 = norm2_bound(bits, request.dim);
-    if (!(static_cast<double>(request.n) * static_cast<double>(r2) < kTwo53)) continue;
+    if (!(static_cast<double>(kBlockRows) * static_cast<double>(r2) < kTwo53)) continue;
     const uint64_t parameter = integer_noise_parameter(mechanism, request, r2, rho);
     if (parameter == 0) continue;
     const double unit = std::ldexp(request.bound, -bits);
@@ -97,54 +106,68 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
 }
 
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
-                               random::Rng &rng) {
+                               random::Rng &rng, BoundPolicy policy) {
   ExactGrid grid;
   Release out{Matrix(), plan_exact_additive(mechanism, request, &grid)};
   const int64_t n = rows.rows, d = request.dim;
   if (rows.cols != d || n != request.n)
     fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", n, " x ",
          rows.cols);
+  if (policy == BoundPolicy::Drop)
+    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics clip or reject rows above the bound; dropping "
+         "would make the row count depend on the data");
   // Rounded rows z = round(x 2^bits / B), clipped first to norm B; then, in exact integer
   // arithmetic, shrunk towards 0 in the (never expected) case that ||z||^2 exceeds the bound,
   // so the bound the sensitivity uses holds for every row whatever the rounding did.
   const double to_grid = std::ldexp(1.0, grid.bits) / request.bound;
-  Matrix z(n, d);
+  const int64_t block = std::min<int64_t>(kBlockRows, std::max<int64_t>(n, 1));
+  Matrix z(block, d);
+  Matrix g(d, d);
   std::vector<double> x(static_cast<size_t>(d));
   std::vector<int64_t> zi(static_cast<size_t>(d));
-  for (int64_t r = 0; r < n; ++r) {
-    double norm2 = 0.0;
-    for (int64_t j = 0; j < d; ++j) {
-      x[static_cast<size_t>(j)] = rows(r, j);
-      check::finite(x[static_cast<size_t>(j)], "row entry");
-      norm2 += x[static_cast<size_t>(j)] * x[static_cast<size_t>(j)];
-    }
-    const double norm = std::sqrt(norm2);
-    const double shrink = norm > request.bound ? request.bound / norm : 1.0;
-    for (;;) {
-      int64_t z2 = 0;
+  // The exact integer Gram of the upper triangle (column-major packed), summed over blocks.
+  std::vector<i128> gram(static_cast<size_t>(d * (d + 1) / 2), 0);
+  for (int64_t first = 0; first < n; first += block) {
+    const int64_t rows_here = std::min(block, n - first);
+    for (int64_t b = 0; b < rows_here; ++b) {
+      const int64_t r = first + b;
+      double norm2 = 0.0;
       for (int64_t j = 0; j < d; ++j) {
-        zi[static_cast<size_t>(j)] =
-            static_cast<int64_t>(std::nearbyint(x[static_cast<size_t>(j)] * shrink * to_grid));
-        z2 += zi[static_cast<size_t>(j)] * zi[static_cast<size_t>(j)];
+        x[static_cast<size_t>(j)] = rows(r, j);
+        norm2 += x[static_cast<size_t>(j)] * x[static_cast<size_t>(j)];
       }
-      if (z2 <= grid.norm2_bound) break;
-      for (double &v : x) v *= 0.5;  // unreachable for rows of norm <= B (proofs/exact_additive.md)
+      // The accumulators' own bounding (non-finite rows refused, clip or reject above B).
+      const double shrink = data::row_factor(rows, r, norm2, request.bound, policy);
+      for (;;) {
+        int64_t z2 = 0;
+        for (int64_t j = 0; j < d; ++j) {
+          zi[static_cast<size_t>(j)] =
+              static_cast<int64_t>(std::nearbyint(x[static_cast<size_t>(j)] * shrink * to_grid));
+          z2 += zi[static_cast<size_t>(j)] * zi[static_cast<size_t>(j)];
+        }
+        if (z2 <= grid.norm2_bound) break;
+        for (double &v : x) v *= 0.5;  // unreachable for rows of norm <= B (proofs/exact_additive.md)
+      }
+      for (int64_t j = 0; j < d; ++j) z(b, j) = static_cast<double>(zi[static_cast<size_t>(j)]);
     }
-    for (int64_t j = 0; j < d; ++j) z(r, j) = static_cast<double>(zi[static_cast<size_t>(j)]);
+    // Exact block Gram: every product and partial sum is an integer of magnitude <= block r2 <
+    // 2^53, so each double operation of dsyrk (products and additions in any order, no fast
+    // matrix multiplication) is exact; the blocks are then summed in 128-bit integers.
+    const ConstMatrixView zv = z.view();
+    linalg::syrk_upper(zv.row_block(0, rows_here), 0.0, g.data(), d);
+    size_t k = 0;
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i) gram[k++] += static_cast<int64_t>(g(i, j));
   }
-  // Exact integer Gram: every product and partial sum is an integer of magnitude <= n r2 < 2^53,
-  // so each double operation of dsyrk (products and additions in any order, no fast matrix
-  // multiplication) is exact.
-  Matrix g(d, d);
-  linalg::syrk_upper(z.view(), 0.0, g.data(), d);
   out.matrix = Matrix(d, d);
+  size_t k = 0;
   for (int64_t j = 0; j < d; ++j)
     for (int64_t i = 0; i <= j; ++i) {
-      const auto exact = static_cast<int64_t>(g(i, j));
       const int64_t noise = is_gauss(mechanism)
                                 ? random::discrete_gaussian(rng, grid.noise_parameter)
                                 : random::discrete_laplace(rng, 1, grid.noise_parameter);
-      const double value = static_cast<double>(exact + noise) * grid.grid_squared;
+      // The released integer G_Z + N, then its scaling: post-processing of an exact value.
+      const double value = static_cast<double>(gram[k++] + noise) * grid.grid_squared;
       out.matrix(i, j) = value;
       out.matrix(j, i) = value;
     }

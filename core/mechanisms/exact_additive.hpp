@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "../data/gram.hpp"
 #include "../matrix.hpp"
 #include "mechanism.hpp"
 #include "request.hpp"
@@ -16,7 +17,9 @@ namespace dpcov::mechanisms {
 
 // The grid of a request: coordinates are rounded to multiples of B 2^-bits, i.e. z = round(x
 // 2^bits / B) as integers; every rounded row has ||z||^2 <= norm2_bound = (2^bits + ceil(sqrt(d)
-// / 2) + 1)^2, enforced exactly; the Gram matrix of z is exact while n norm2_bound < 2^53.
+// / 2) + 1)^2, enforced exactly; the Gram matrix of z is computed exactly in blocks of rows (each
+// exact in double) summed in 128-bit integers. The grid depends on d, eps, delta and the
+// neighbour relation only, never on n (private under add/remove).
 struct ExactGrid {
   int bits = 0;
   int64_t norm2_bound = 0;
@@ -30,9 +33,11 @@ struct ExactGrid {
 // grid. Throws DPCOV_E_PRECONDITION when no grid keeps every integer in range.
 Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid = nullptr);
 
-// Releases G = A^T A of the n x d rows `rows` (any layout; rows of norm above B are clipped to B
-// first, as dpcov_gram_add_rows does with DPCOV_BOUND_CLIP), with exact numerics.
+// Releases G = A^T A of the n x d rows `rows` (any layout) with exact numerics. Rows of norm above
+// B are clipped to B (BoundPolicy::Clip) or refused with DPCOV_E_NORM_BOUND (Reject) exactly as
+// dpcov_gram_add_rows does; Drop is DPCOV_E_INVALID_ARGUMENT. Every check runs before the first
+// draw, so a refused call leaves `rng` as it was.
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
-                               random::Rng &rng);
+                               random::Rng &rng, BoundPolicy policy = BoundPolicy::Clip);
 
 }  // namespace dpcov::mechanisms

@@ -68,9 +68,13 @@ TEST(ExactPlan, UsesTheFinestGridWhoseIntegersFitAndSaysExact) {
   EXPECT_EQ(l.numerics, Numerics::Exact);
   EXPECT_EQ(l.delta, 0.0);
   EXPECT_EQ(grid.noise_parameter, static_cast<uint64_t>(11 * (4096 + 3) * (4096 + 3)));
-  // Many rows: fewer bits keep n ||z||^2 < 2^53.
-  plan_exact_additive(MechanismId::AnalyzeGauss, request(10, int64_t{1} << 35, 1, 1e-6), &grid);
+  // The grid never depends on n (private under add/remove).
+  plan_exact_additive(MechanismId::AnalyzeGauss, request(10, int64_t{1} << 50, 1, 1e-6), &grid);
+  EXPECT_EQ(grid.bits, 12);
+  // A tiny epsilon pushes the noise parameter out of the samplers' range: fewer bits.
+  plan_exact_additive(MechanismId::LaplaceSym, request(1000, 10, 1e-8, 0), &grid);
   EXPECT_LT(grid.bits, 12);
+  EXPECT_LT(grid.noise_parameter, uint64_t{1} << 56);
   EXPECT_THROW(plan_exact_additive(MechanismId::WishartAdditive, request(3, 10, 0.5, 1e-6)), Error);
 }
 

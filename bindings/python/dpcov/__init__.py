@@ -40,6 +40,7 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
 from . import column_bounds
 from .centring import centre_second_moment
 from . import private_bound
+from .exact import ExactGrid, ExactRelease, exact_plan, exact_release_rows
 from .gram import GramAccumulator
 from .learn import ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
@@ -103,6 +104,10 @@ __all__ = [
     "Calibration",
     "DataError",
     "DimensionError",
+    "exact_plan",
+    "exact_release_rows",
+    "ExactGrid",
+    "ExactRelease",
     "DpcovError",
     "eigenvalues_clip",
     "EntropyError",

@@ -244,6 +244,13 @@ class DlyReceiptC(Structure):
                 ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32)]
 
 
+class ExactGridC(Structure):
+    """``dpcov_exact_grid`` (dpcov/exact.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("bits", c_int32), ("noise_law", c_int32),
+                ("unit", c_double), ("norm2_bound", c_int64), ("noise_parameter", c_uint64)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_receipt": ReceiptC,
@@ -262,6 +269,7 @@ STRUCTS = {
     "dpcov_ledger_spent": LedgerSpentC,
     "dpcov_dly_params": DlyParamsC,
     "dpcov_dly_receipt": DlyReceiptC,
+    "dpcov_exact_grid": ExactGridC,
 }
 """C struct name -> ctypes mirror, for the layout test."""
 
@@ -346,6 +354,12 @@ _PROTOTYPES = {
     # centring.h
     "dpcov_centre_second_moment": (status_t, [i32, i64, vp, i64, i64, f64, i64, vp, vp, i64,
                                               p_f64]),
+    # exact.h
+    "dpcov_exact_plan": (status_t, [i32, i64, i64, f64, f64, f64, POINTER(MechanismParamsC),
+                                    POINTER(ReceiptC), POINTER(ExactGridC)]),
+    "dpcov_exact_release_rows": (status_t, [i32, i32, i64, i64, vp, i64, f64, i32, f64, f64,
+                                            POINTER(MechanismParamsC), vp, vp, i64,
+                                            POINTER(ReceiptC), POINTER(ExactGridC)]),
     # mechanism.h
     "dpcov_mechanism_params_default": (status_t, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [i32]),

@@ -243,6 +243,14 @@ int main(void) {
   printf(", \"sigma_matrix\": %zu", offsetof(dpcov_dly_receipt, sigma_matrix));
   printf(", \"sigma_eigenvalues\": %zu", offsetof(dpcov_dly_receipt, sigma_eigenvalues));
   printf(", \"seed_fixed\": %zu", offsetof(dpcov_dly_receipt, seed_fixed));
+  printf("}%s\n", ",");
+  printf("\"dpcov_exact_grid\": {\"size\": %zu", sizeof(dpcov_exact_grid));
+  printf(", \"struct_size\": %zu", offsetof(dpcov_exact_grid, struct_size));
+  printf(", \"bits\": %zu", offsetof(dpcov_exact_grid, bits));
+  printf(", \"noise_law\": %zu", offsetof(dpcov_exact_grid, noise_law));
+  printf(", \"unit\": %zu", offsetof(dpcov_exact_grid, unit));
+  printf(", \"norm2_bound\": %zu", offsetof(dpcov_exact_grid, norm2_bound));
+  printf(", \"noise_parameter\": %zu", offsetof(dpcov_exact_grid, noise_parameter));
   printf("}%s\n", "");
   printf("}\n");
   return 0;

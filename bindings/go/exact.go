@@ -1,0 +1,68 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// IntegerNoise is the integer noise law of an exact release (dpcov/exact.h).
+type IntegerNoise int32
+
+const (
+	// DiscreteGaussian: P(x) proportional to exp(-x^2 / (2 s2)), s2 = NoiseParameter.
+	DiscreteGaussian IntegerNoise = C.DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
+	// DiscreteLaplace: P(x) proportional to exp(-|x| / t), t = NoiseParameter.
+	DiscreteLaplace IntegerNoise = C.DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE
+)
+
+// ExactGrid is the grid and the integer noise of an exact release (dpcov_exact_grid): the release
+// is Unit^2 times integers.
+type ExactGrid struct {
+	Bits           int32
+	NoiseLaw       IntegerNoise
+	Unit           float64
+	Norm2Bound     int64
+	NoiseParameter uint64
+}
+
+func exactGridFromC(g *C.dpcov_exact_grid) ExactGrid {
+	return ExactGrid{Bits: int32(g.bits), NoiseLaw: IntegerNoise(g.noise_law), Unit: float64(g.unit),
+		Norm2Bound: int64(g.norm2_bound), NoiseParameter: uint64(g.noise_parameter)}
+}
+
+// ExactPlan is the dry run of an exact release of m (AnalyzeGauss or
+// LaplaceSym): its receipt (numerics exact) and grid, without data or randomness.
+func ExactPlan(m Mechanism, dim, n int64, bound, epsilon, delta float64,
+	params *MechanismParams) (Receipt, ExactGrid, error) {
+	r := newCReceipt()
+	g := C.dpcov_exact_grid{struct_size: C.size_t(C.sizeof_dpcov_exact_grid)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_exact_plan(C.int32_t(m), C.int64_t(dim), C.int64_t(n), C.double(bound),
+			C.double(epsilon), C.double(delta), params.c(), &r, &g)
+	})
+	if err != nil {
+		return Receipt{}, ExactGrid{}, err
+	}
+	return receiptFromC(&r), exactGridFromC(&g), nil
+}
+
+// ExactReleaseRows releases m with exact numerics (floating-point-safe) from the rows of a,
+// clipped to bound (BoundClip) or refused above it (BoundReject).
+func ExactReleaseRows(m Mechanism, a Matrix, bound float64, policy BoundPolicy, epsilon, delta float64,
+	params *MechanismParams, rng *RNG) (Matrix, Receipt, ExactGrid, error) {
+	if err := a.check("a"); err != nil {
+		return Matrix{}, Receipt{}, ExactGrid{}, err
+	}
+	out := NewMatrix(a.Cols, a.Cols)
+	r := newCReceipt()
+	g := C.dpcov_exact_grid{struct_size: C.size_t(C.sizeof_dpcov_exact_grid)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_exact_release_rows(C.int32_t(m), rowMajor, C.int64_t(a.Rows), C.int64_t(a.Cols),
+			a.ptr(), a.ld(), C.double(bound), C.int32_t(policy), C.double(epsilon), C.double(delta),
+			params.c(), rng.handle(), out.ptr(), out.ld(), &r, &g)
+	})
+	if err != nil {
+		return Matrix{}, Receipt{}, ExactGrid{}, err
+	}
+	return out, receiptFromC(&r), exactGridFromC(&g), nil
+}

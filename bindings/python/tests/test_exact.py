@@ -1,0 +1,44 @@
+"""Exact numerics (dpcov.exact_release_rows): the release is unit^2 times integers with the grid
+and noise law of its plan, the default generator is ChaCha20, and bad input raises with nothing
+drawn."""
+
+import numpy as np
+import pytest
+
+import dpcov
+
+
+@pytest.fixture
+def rows():
+    return np.random.default_rng(7).uniform(-0.5, 0.5, size=(60, 3))
+
+
+@pytest.mark.parametrize("mechanism,delta", [("analyze_gauss", 1e-6), ("laplace_sym", 0.0)])
+def test_release_is_unit_squared_times_integers_and_matches_its_plan(rows, mechanism, delta):
+    receipt, grid = dpcov.exact_plan(mechanism, 3, 60, 1.0, 1.0, delta)
+    assert receipt.numerics == 1 and grid.bits == 12 and grid.unit == 2.0 ** -12
+    with dpcov.Rng() as rng:
+        out = dpcov.exact_release_rows(mechanism, rows, 1.0, 1.0, delta, rng)
+    assert out.receipt.numerics == 1 and out.receipt.generator == 2  # exact, ChaCha20
+    assert out.grid == grid
+    units = out.matrix / grid.unit ** 2
+    assert np.array_equal(units, np.round(units))
+    assert np.array_equal(out.matrix, out.matrix.T)
+    assert out.receipt.sigma == receipt.sigma and out.receipt.scale == receipt.scale
+
+
+def test_bad_input_raises_and_draws_nothing(rows):
+    with dpcov.Rng(4) as rng:
+        before = rng.save_state()
+        bad = rows.copy()
+        bad[3, 1] = np.nan
+        with pytest.raises(dpcov.NonFiniteError):
+            dpcov.exact_release_rows("analyze_gauss", bad, 1.0, 1.0, 1e-6, rng)
+        with pytest.raises(dpcov.InvalidArgumentError):
+            dpcov.exact_release_rows("iev", rows, 1.0, 1.0, 1e-6, rng)
+        with pytest.raises(dpcov.InvalidArgumentError):
+            dpcov.exact_release_rows("analyze_gauss", rows, 1.0, 1.0, 1e-6, rng, policy="drop")
+        with pytest.raises(dpcov.NormBoundError):
+            dpcov.exact_release_rows("laplace_sym", rows * 10, 1.0, 1.0, 0.0, rng,
+                                     policy="reject")
+        assert rng.save_state() == before

@@ -1,0 +1,100 @@
+// C ABI of the floating-point-safe additive mechanisms (dpcov/exact.h).
+#include "dpcov/exact.h"
+
+#include <cmath>
+#include <cstddef>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/exact_additive.hpp"
+#include "../core/mechanisms/mechanism.hpp"
+#include "guard.hpp"
+#include "mechanism_options.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+using dpcov::fail;
+namespace mech = dpcov::mechanisms;
+
+void check_grid_output(const dpcov_exact_grid *grid) {
+  dpcov::check::not_null(grid, "grid");
+  if (grid->struct_size < sizeof(dpcov_exact_grid))
+    fail(DPCOV_E_INVALID_ARGUMENT, "grid->struct_size must be set to sizeof(dpcov_exact_grid) = ",
+         sizeof(dpcov_exact_grid), ", got ", grid->struct_size);
+}
+
+dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound,
+                        const dpcov_exact_grid *out) {
+  dpcov_exact_grid c{};
+  c.struct_size = out->struct_size;
+  c.bits = grid.bits;
+  c.noise_law = id == mech::MechanismId::AnalyzeGauss ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
+                                                      : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
+  c.unit = std::ldexp(bound, -grid.bits);
+  c.norm2_bound = grid.norm2_bound;
+  c.noise_parameter = grid.noise_parameter;
+  return c;
+}
+
+dpcov::BoundPolicy exact_policy(int32_t value) {
+  if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT)
+    fail(DPCOV_E_INVALID_ARGUMENT, "policy must be DPCOV_BOUND_CLIP (0) or DPCOV_BOUND_REJECT (1) ",
+         "for an exact release, got ", value);
+  return static_cast<dpcov::BoundPolicy>(value);
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t n, double bound,
+                                        double epsilon, double delta,
+                                        const dpcov_mechanism_params *params,
+                                        dpcov_receipt *receipt, dpcov_exact_grid *grid) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    check_grid_output(grid);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const mech::Request request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
+    mech::ExactGrid g;
+    const mech::Receipt planned = mech::plan_exact_additive(id, request, &g);
+    const dpcov_receipt written = dpcov::capi::c_receipt(planned, receipt);
+    const dpcov_exact_grid written_grid = c_grid(id, g, bound, grid);
+    *receipt = written;
+    *grid = written_grid;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layout, int64_t rows,
+                                                int64_t cols, const double *a, int64_t lda,
+                                                double bound, int32_t policy, double epsilon,
+                                                double delta,
+                                                const dpcov_mechanism_params *params,
+                                                dpcov_rng *rng, double *out, int64_t ldo,
+                                                dpcov_receipt *receipt, dpcov_exact_grid *grid) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    check_grid_output(grid);
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const dpcov::BoundPolicy bound_policy = exact_policy(policy);
+    const mech::Request request{cols, rows, bound, epsilon, delta, dpcov::capi::options_from(params)};
+    // The plan's checks first (the release fails exactly where the plan does), then the arrays.
+    mech::ExactGrid g;
+    mech::plan_exact_additive(id, request, &g);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, cols, cols, out, ldo, "out");
+    // The caller's generator itself: every check above and every row check inside runs before
+    // the first draw, and a draw once made is consumed.
+    const mech::Release release = mech::release_exact_additive(id, view, request, rng->rng, bound_policy);
+    dpcov::check::finite_result(release.matrix.view(), "released matrix");
+    const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
+    const dpcov_exact_grid written_grid = c_grid(id, g, bound, grid);
+    dpcov::write_symmetric_from_upper(release.matrix, out_view);
+    *receipt = written;
+    *grid = written_grid;
+  });
+}
+
+}  // extern "C"

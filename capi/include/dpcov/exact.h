@@ -1,0 +1,133 @@
+/**
+ * @file dpcov/exact.h
+ * @brief Floating-point-safe ("exact numerics") Analyze Gauss and symmetric Laplace, released from
+ *        the rows themselves.
+ *
+ * The mechanisms of dpcov/mechanism.h add continuous noise in floating point, so their guarantee
+ * is that of the idealized real-valued mechanism (Mironov 2012; dpcov_receipt::numerics =
+ * ::DPCOV_NUMERICS_IDEALIZED). The two entry points here give ::DPCOV_MECHANISM_ANALYZE_GAUSS and
+ * ::DPCOV_MECHANISM_LAPLACE_SYM a mode whose guarantee holds for the values as computed
+ * (::DPCOV_NUMERICS_EXACT):
+ * 1. every row x (norm <= B after the bound policy) becomes the integer vector
+ *    z = round(x 2^k / B) on a grid of unit B 2^-k, with ||z||^2 <= r2 = (2^k + ceil(sqrt(d)/2)
+ *    + 1)^2 checked in integers (the rounding's effect on the sensitivity is in the constants);
+ * 2. the Gram matrix of the z is computed exactly (integers);
+ * 3. integer noise is added to each upper-triangle entry: the discrete Gaussian N_Z(0, s2) (CKS
+ *    2020 Thm 14 and Cor. 13: rho-zCDP, converted to (epsilon, delta)) or the discrete Laplace
+ *    P(x) proportional to exp(-|x| / t) (pure epsilon-DP), from exact integer samplers drawing
+ *    the generator's words (Canonne, Kamath, Steinke, NeurIPS 2020, Alg. 1-3);
+ * 4. the release is (B 2^-k)^2 times the noisy integers, mirrored: a post-processing.
+ *
+ * The grid k (at most 12 bits) depends on d, epsilon, delta and the neighbour relation only,
+ * never on n. The rows are needed (a Gram matrix in floating point has already lost the exact
+ * integers), so there is no Gram-input form. The guarantee also assumes the generator is
+ * unpredictable: ChaCha20 from OS entropy (dpcov_rng_create_from_entropy()); a seed voids it.
+ *
+ * Thread-safety: plan is reentrant; a release uses its generator exclusively.
+ * @proof proofs/exact_additive.md
+ */
+#ifndef DPCOV_EXACT_H
+#define DPCOV_EXACT_H
+
+#include "dpcov/common.h"
+#include "dpcov/mechanism.h"
+#include "dpcov/receipt.h"
+#include "dpcov/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The integer noise law of an exact release. */
+enum dpcov_integer_noise {
+  /** The discrete Gaussian: P(x) proportional to exp(-x^2 / (2 s2)), s2 = noise_parameter. */
+  DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN = 1,
+  /** The discrete Laplace: P(x) proportional to exp(-|x| / t), t = noise_parameter. */
+  DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE = 2
+};
+
+/**
+ * The grid and the integer noise of an exact release, all public constants. The receipt's
+ * sigma (Gauss) is sqrt(s2) unit^2 and scale (Laplace) t unit^2, in data units.
+ */
+typedef struct dpcov_exact_grid {
+  /** Set by the caller to sizeof(dpcov_exact_grid); the library writes no byte beyond it. */
+  size_t struct_size;
+  /** k: coordinates are rounded to multiples of unit = B 2^-k. */
+  int32_t bits;
+  /** A ::dpcov_integer_noise. */
+  int32_t noise_law;
+  /** B 2^-k: the grid of the rounded coordinates; the release is unit^2 times integers. */
+  double unit;
+  /** r2: every rounded row has ||z||^2 <= r2 (integers), the norm the sensitivity uses. */
+  int64_t norm2_bound;
+  /** The discrete Gaussian's s2 or the discrete Laplace's t, in grid units (an integer). */
+  uint64_t noise_parameter;
+} dpcov_exact_grid;
+
+/**
+ * Dry run of an exact release: every constant it would use, without data or randomness.
+ *
+ * @param mechanism  ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM.
+ * @param dim        d, 1 <= d <= 46340.
+ * @param n          number of rows, >= 0 (recorded; no constant depends on it).
+ * @param bound      B, finite and > 0.
+ * @param epsilon    finite and > 0.
+ * @param delta      Gauss: in (0, 1). Laplace: 0 or any value in (0, 1); 0 is recorded as spent.
+ * @param params     options, or NULL for the defaults. Only `neighbour` applies; the calibration
+ *                   must stay ::DPCOV_CALIBRATION_DEFAULT (the exact mode has its own).
+ * @param[out] receipt  the constants (numerics = ::DPCOV_NUMERICS_EXACT); the caller sets
+ *                   receipt->struct_size. Untouched on failure.
+ * @param[out] grid  the grid and the integer noise law; the caller sets grid->struct_size.
+ *                   Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (receipt or grid), ::DPCOV_E_INVALID_ARGUMENT
+ *         (another mechanism, a calibration or option that does not apply, a struct_size too
+ *         small, bound or epsilon <= 0, delta out of range), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_TOO_LARGE, ::DPCOV_E_PRECONDITION (epsilon or delta so
+ *         small that no grid keeps the noise parameter in the exact samplers' range).
+ */
+DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t n, double bound,
+                                        double epsilon, double delta,
+                                        const dpcov_mechanism_params *params,
+                                        dpcov_receipt *receipt, dpcov_exact_grid *grid);
+
+/**
+ * Release @p mechanism with exact numerics from the n x d rows @p a: the same constants as
+ * dpcov_exact_plan() for (d, n, B, epsilon, delta, params).
+ *
+ * @param mechanism  as for dpcov_exact_plan().
+ * @param layout     ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p a and @p out.
+ * @param rows       n, >= 0.
+ * @param cols       d, 1 <= d <= 46340.
+ * @param a          the rows, finite (not retained); may be NULL when rows is 0.
+ * @param lda        leading dimension of @p a.
+ * @param bound      B, finite and > 0.
+ * @param policy     ::DPCOV_BOUND_CLIP (rows above B scaled to norm B) or ::DPCOV_BOUND_REJECT
+ *                   (::DPCOV_E_NORM_BOUND); ::DPCOV_BOUND_DROP is ::DPCOV_E_INVALID_ARGUMENT.
+ * @param epsilon    as for dpcov_exact_plan().
+ * @param delta      as for dpcov_exact_plan().
+ * @param params     as for dpcov_exact_plan().
+ * @param rng        the generator; every check runs before the first draw, so it is advanced
+ *                   on success and unchanged on failure.
+ * @param[out] out   the release, d x d, exactly symmetric, unit^2 times integers. Untouched on
+ *                   failure.
+ * @param ldo        leading dimension of @p out, >= d.
+ * @param[out] receipt  as for dpcov_exact_plan(), with generator and seed_fixed from @p rng.
+ * @param[out] grid  as for dpcov_exact_plan().
+ * @return the statuses of dpcov_exact_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE (a row
+ *         entry), ::DPCOV_E_NORM_BOUND (a row above B under ::DPCOV_BOUND_REJECT),
+ *         ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layout, int64_t rows,
+                                                int64_t cols, const double *a, int64_t lda,
+                                                double bound, int32_t policy, double epsilon,
+                                                double delta,
+                                                const dpcov_mechanism_params *params,
+                                                dpcov_rng *rng, double *out, int64_t ldo,
+                                                dpcov_receipt *receipt, dpcov_exact_grid *grid);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_EXACT_H */

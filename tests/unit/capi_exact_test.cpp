@@ -1,0 +1,174 @@
+// Exact numerics through the C ABI (dpcov/exact.h): plan and release agree, the release is unit^2
+// times integers with the recorded grid and noise law, the ChaCha20 default is recorded, and every
+// bad argument gets its status with outputs and generator untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Fixture {
+  int64_t n = 50, d = 3;
+  std::vector<double> a;  // row-major
+  Fixture() : a(static_cast<size_t>(n * d)) {
+    for (int64_t i = 0; i < n * d; ++i) a[static_cast<size_t>(i)] = 0.3 * std::sin(1.7 * static_cast<double>(i));
+  }
+};
+
+dpcov_receipt empty_receipt() {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  return r;
+}
+
+dpcov_exact_grid empty_grid() {
+  dpcov_exact_grid g{};
+  g.struct_size = sizeof g;
+  return g;
+}
+
+std::vector<unsigned char> state_of(const dpcov_rng *rng) {
+  std::vector<unsigned char> s(dpcov_rng_state_size());
+  EXPECT_EQ(dpcov_rng_state_save(rng, s.data(), s.size()), DPCOV_OK);
+  return s;
+}
+
+TEST(CapiExact, ReleaseMatchesItsPlanAndIsUnitSquaredTimesIntegers) {
+  Fixture f;
+  dpcov_rng *rng = nullptr;
+  ASSERT_EQ(dpcov_rng_create_from_entropy(&rng), DPCOV_OK);
+  for (int32_t m : {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM}) {
+    const double delta = m == DPCOV_MECHANISM_ANALYZE_GAUSS ? 1e-6 : 0.0;
+    dpcov_receipt planned = empty_receipt(), released = empty_receipt();
+    dpcov_exact_grid pg = empty_grid(), rg = empty_grid();
+    ASSERT_EQ(dpcov_exact_plan(m, f.d, f.n, 1.0, 1.0, delta, nullptr, &planned, &pg), DPCOV_OK)
+        << dpcov_last_error_message();
+    std::vector<double> out(static_cast<size_t>(f.d * f.d), kNaN);
+    ASSERT_EQ(dpcov_exact_release_rows(m, DPCOV_ROW_MAJOR, f.n, f.d, f.a.data(), f.d, 1.0,
+                                       DPCOV_BOUND_CLIP, 1.0, delta, nullptr, rng, out.data(), f.d,
+                                       &released, &rg),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(std::memcmp(&pg, &rg, sizeof pg), 0);
+    EXPECT_EQ(released.numerics, DPCOV_NUMERICS_EXACT);
+    EXPECT_EQ(planned.numerics, DPCOV_NUMERICS_EXACT);
+    EXPECT_EQ(released.generator, DPCOV_GENERATOR_CHACHA20);
+    EXPECT_EQ(released.seed_fixed, 0);
+    EXPECT_EQ(released.sigma, planned.sigma);
+    EXPECT_EQ(released.scale, planned.scale);
+    EXPECT_EQ(rg.bits, 12);
+    EXPECT_EQ(rg.unit, std::ldexp(1.0, -12));
+    EXPECT_EQ(rg.noise_law, m == DPCOV_MECHANISM_ANALYZE_GAUSS
+                                ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
+                                : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE);
+    if (m == DPCOV_MECHANISM_ANALYZE_GAUSS)
+      EXPECT_EQ(planned.sigma, std::sqrt(static_cast<double>(rg.noise_parameter)) * rg.unit * rg.unit);
+    else
+      EXPECT_EQ(planned.scale, static_cast<double>(rg.noise_parameter) * rg.unit * rg.unit);
+    for (int64_t i = 0; i < f.d; ++i)
+      for (int64_t j = 0; j < f.d; ++j) {
+        const double units = out[static_cast<size_t>(i * f.d + j)] / (rg.unit * rg.unit);
+        EXPECT_EQ(units, std::nearbyint(units));
+        EXPECT_EQ(out[static_cast<size_t>(i * f.d + j)], out[static_cast<size_t>(j * f.d + i)]);
+      }
+  }
+  dpcov_rng_destroy(&rng);
+}
+
+TEST(CapiExact, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
+  Fixture f;
+  dpcov_rng *rng = nullptr;
+  ASSERT_EQ(dpcov_rng_create_seeded(&rng, 1, 0), DPCOV_OK);
+  const std::vector<unsigned char> before = state_of(rng);
+  const int32_t ag = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  std::vector<double> out(static_cast<size_t>(f.d * f.d), 7.0);
+  dpcov_receipt r = empty_receipt();
+  dpcov_exact_grid g = empty_grid();
+  const auto release = [&](int32_t m, int32_t layout, int64_t rows, int64_t cols, const double *a,
+                           int64_t lda, double bound, int32_t policy, double eps, double delta,
+                           const dpcov_mechanism_params *p, dpcov_rng *gen, double *o, int64_t ldo,
+                           dpcov_receipt *rr, dpcov_exact_grid *gg) {
+    return dpcov_exact_release_rows(m, layout, rows, cols, a, lda, bound, policy, eps, delta, p,
+                                    gen, o, ldo, rr, gg);
+  };
+  const double *a = f.a.data();
+  double *o = out.data();
+  EXPECT_EQ(release(DPCOV_MECHANISM_WISHART_ADDITIVE, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 0.5, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(99, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(ag, 7, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, nullptr, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d - 1, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, 0, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_DIMENSION);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, -1, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_DIMENSION);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 0.0, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, kNaN, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, DPCOV_BOUND_DROP, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 0.0, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 0.0, nullptr, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, nullptr, o, f.d, &r, &g), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, nullptr, f.d, &r, &g), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d - 1, &r, &g), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, nullptr, &g), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, nullptr), DPCOV_E_NULL_POINTER);
+  dpcov_exact_grid small = empty_grid();
+  small.struct_size = 4;
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &small), DPCOV_E_INVALID_ARGUMENT);
+  // An option that does not apply, and a calibration: the exact mode has its own.
+  dpcov_mechanism_params p{};
+  ASSERT_EQ(dpcov_mechanism_params_default(&p), DPCOV_OK);
+  p.calibration = DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN;
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 0.5, 1e-6, &p, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  ASSERT_EQ(dpcov_mechanism_params_default(&p), DPCOV_OK);
+  p.projection_rows = 5;
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1, 1e-6, &p, rng, o, f.d, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  // A non-finite entry, and a row above the bound under reject: found before any draw.
+  std::vector<double> bad = f.a;
+  bad[4] = kNaN;
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, bad.data(), f.d, 1, 0, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_NON_FINITE);
+  bad[4] = 3.0;
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, bad.data(), f.d, 1, DPCOV_BOUND_REJECT, 1, 1e-6, nullptr, rng, o, f.d, &r, &g), DPCOV_E_NORM_BOUND);
+  // Epsilon so small that no grid keeps the integer noise in the samplers' range.
+  EXPECT_EQ(release(ag, DPCOV_ROW_MAJOR, f.n, f.d, a, f.d, 1, 0, 1e-30, 1e-300, nullptr, rng, o, f.d, &r, &g), DPCOV_E_PRECONDITION);
+  for (double v : out) EXPECT_EQ(v, 7.0);
+  EXPECT_EQ(r.struct_size, sizeof r);
+  EXPECT_EQ(r.mechanism, 0);
+  EXPECT_EQ(g.bits, 0);
+  EXPECT_EQ(state_of(rng), before);
+  // The plan: the same checks.
+  EXPECT_EQ(dpcov_exact_plan(ag, f.d, f.n, 1, 1, 1e-6, nullptr, nullptr, &g), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_exact_plan(ag, f.d, f.n, 1, 1, 1e-6, nullptr, &r, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_exact_plan(DPCOV_MECHANISM_IEV, f.d, f.n, 1, 1, 1e-6, nullptr, &r, &g), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_exact_plan(ag, f.d, -1, 1, 1, 1e-6, nullptr, &r, &g), DPCOV_E_DIMENSION);
+  EXPECT_EQ(dpcov_exact_plan(ag, f.d, f.n, 1, kNaN, 1e-6, nullptr, &r, &g), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(r.mechanism, 0);
+  EXPECT_EQ(g.bits, 0);
+  dpcov_rng_destroy(&rng);
+}
+
+TEST(CapiExact, ASeededGeneratorIsRecordedAndReproducible) {
+  Fixture f;
+  std::vector<double> first(9), second(9);
+  for (std::vector<double> *out : {&first, &second}) {
+    dpcov_rng *rng = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng, 42, 0), DPCOV_OK);
+    dpcov_receipt r = empty_receipt();
+    dpcov_exact_grid g = empty_grid();
+    ASSERT_EQ(dpcov_exact_release_rows(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, f.d, f.d,
+                                       f.a.data(), f.d, 1.0, DPCOV_BOUND_CLIP, 2.0, 0.0, nullptr,
+                                       rng, out->data(), f.d, &r, &g),
+              DPCOV_OK);
+    EXPECT_EQ(r.generator, DPCOV_GENERATOR_PCG64);
+    EXPECT_EQ(r.seed_fixed, 1);
+    dpcov_rng_destroy(&rng);
+  }
+  EXPECT_EQ(first, second);
+}
+
+}  // namespace

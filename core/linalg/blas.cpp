@@ -3,6 +3,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../error.hpp"
@@ -62,7 +63,17 @@ namespace {
 
 SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
   const int64_t n = a.rows();
+  // Scaled by a power of two (exact) so that the largest entry is of order 1: dsyevr's MRRR
+  // bisection loops without end on some matrices with entries near the ends of the double range.
+  double largest = 0.0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) largest = std::max(largest, std::fabs(a(i, j)));
+  int exponent = 0;
+  if (largest > 0.0 && std::isfinite(largest)) std::frexp(largest, &exponent);
   Matrix work = a;
+  if (exponent != 0)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < n; ++i) work(i, j) = std::ldexp(work(i, j), -exponent);
   SymmetricEigen out;
   out.values.assign(static_cast<size_t>(n), 0.0);
   if (want_vectors) out.vectors = Matrix(n, n);
@@ -75,6 +86,7 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
   if (info != 0 || found != n)
     fail(DPCOV_E_NUMERICAL, "symmetric eigen-decomposition failed (LAPACK dsyevr info ", info,
          ")");
+  for (double &value : out.values) value = std::ldexp(value, exponent);
   return out;
 }
 

@@ -33,6 +33,34 @@ TEST(Linalg, EighReconstructsMatrixWithAscendingValues) {
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(values[k], e.values[k], 1e-13);
 }
 
+// Found by fuzzing: dsyevr's bisection never returned on this matrix (entries from 1e-63 to
+// 1e241). eigh scales by a power of two first; the values come back in the matrix's own units.
+TEST(Linalg, EighReturnsOnEntriesAtTheEndsOfTheRange) {
+  const double v[9] = {-8.918415268712836e-63, 1.5768918720289001e+84, 0,
+                       1.5768918720289001e+84, -1.3336035805033451e+241, 5.4276548326015472e-05,
+                       0, 5.4276548326015472e-05, -0.00042006000876426697};
+  Matrix a(3, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a(i, j) = v[i * 3 + j];
+  const SymmetricEigen e = eigh(a);
+  EXPECT_DOUBLE_EQ(e.values[0], -1.3336035805033451e+241);
+  double trace = 0.0;
+  for (double x : e.values) {
+    EXPECT_TRUE(std::isfinite(x));
+    trace += x;
+  }
+  EXPECT_DOUBLE_EQ(trace, v[0] + v[4] + v[8]);
+}
+
+TEST(Linalg, EighScalesBackExactly) {
+  Matrix a = spd3();
+  const auto base = eigvalsh(a);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a(i, j) = std::ldexp(a(i, j), 900);
+  const auto scaled = eigvalsh(a);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(scaled[k], std::ldexp(base[k], 900)) << k;
+}
+
 TEST(Linalg, CholeskyLogDetAndInverseAgree) {
   const Matrix a = spd3();
   Matrix l;

@@ -23,19 +23,28 @@ int64_t row_named_in(const char *message) {
   return result.ec == std::errc() ? row : -1;
 }
 
-[[noreturn]] void report_rejected_row(const RowReader &reader, const Chunk &chunk, double bound,
-                                      dpcov_status status) {
-  const int64_t i = row_named_in(dpcov_last_error_message());
-  if (i < 0 || i >= chunk.rows)
-    library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+double row_sum_of_squares(const Chunk &chunk, int64_t i) {
   double sum = 0.0;
   for (int64_t j = 0; j < chunk.dim; ++j) {
     const double x = chunk.values[static_cast<size_t>(i * chunk.dim + j)];
     sum += x * x;
   }
+  return sum;
+}
+
+[[noreturn]] void report_row_over_bound(const RowReader &reader, const Chunk &chunk, int64_t i,
+                                        double bound) {
   fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-       " has Euclidean norm ", std::sqrt(sum), " > --bound ", bound,
+       " has Euclidean norm ", std::sqrt(row_sum_of_squares(chunk, i)), " > --bound ", bound,
        " (--reject refuses such rows; --clip would scale it down to the bound)");
+}
+
+[[noreturn]] void report_rejected_row(const RowReader &reader, const Chunk &chunk, double bound,
+                                      dpcov_status status) {
+  const int64_t i = row_named_in(dpcov_last_error_message());
+  if (i < 0 || i >= chunk.rows)
+    library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+  report_row_over_bound(reader, chunk, i, bound);
 }
 
 }  // namespace
@@ -100,6 +109,26 @@ GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
   }
   progress.finish();
   return gram;
+}
+
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+  RowBuffer buffer;
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  while (reader.next_chunk(chunk)) {
+    for (int64_t i = 0; i < chunk.rows; ++i) {
+      // The library bounds the rows itself; this count and position are for the messages.
+      if (!(row_sum_of_squares(chunk, i) > bound * bound)) continue;
+      if (policy.value == DPCOV_BOUND_REJECT) report_row_over_bound(reader, chunk, i, bound);
+      ++buffer.clipped;
+    }
+    buffer.values.insert(buffer.values.end(), chunk.values.begin(),
+                         chunk.values.begin() + chunk.rows * chunk.dim);
+    buffer.rows += chunk.rows;
+    progress.update(reader.bytes_read(), buffer.rows);
+  }
+  progress.finish();
+  return buffer;
 }
 
 dpcov_gram_info gram_info(const dpcov_gram *gram) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <dpcov.h>
 
@@ -34,6 +35,19 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
 // their range (curator only).
 GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
                                   int64_t &clamped);
+
+// Every row of an input in memory, row-major, for a release that needs the rows themselves
+// (exact numerics): memory O(n d), against O(d^2) for the accumulator.
+struct RowBuffer {
+  std::vector<double> values;
+  int64_t rows = 0;
+  int64_t clipped = 0;  // rows over the bound (curator only)
+};
+
+// Reads every row of `reader`, showing progress unless `quiet`. Under --reject a row over `bound`
+// is reported at its file position (CliError(kExitInputData)); under --clip it is counted (the
+// library scales it down when it releases).
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
 
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);

@@ -138,6 +138,62 @@ MechanismChoice resolve_mechanism(const MechanismOptions &options) {
   return choice;
 }
 
+void add_numerics_option(CLI::App &command, std::string &numerics) {
+  command.add_option("--numerics", numerics,
+                     "exact: floating-point-safe noise (rows on a 2^-k B grid, exact integer Gram, "
+                     "discrete Gaussian or Laplace; analyze_gauss and laplace_sym only; holds the "
+                     "rows in memory); idealized: floating-point noise (Mironov 2012); default: "
+                     "exact for laplace_sym (within 3x of the idealized cost), idealized otherwise")
+      ->check(CLI::IsMember({"default", "exact", "idealized"}));
+}
+
+bool exact_numerics(const std::string &numerics, const MechanismChoice &choice,
+                    const MechanismOptions &options) {
+  const bool has_exact =
+      choice.id == DPCOV_MECHANISM_ANALYZE_GAUSS || choice.id == DPCOV_MECHANISM_LAPLACE_SYM;
+  if (numerics == "exact" && !has_exact)
+    fail(kExitUsage, "--numerics exact exists for analyze_gauss and laplace_sym only, not ",
+         options.mechanism);
+  // The exact mode has its own calibration: an explicit --calibration keeps the idealized one.
+  if (numerics == "exact" && options.calibration != "default")
+    fail(kExitUsage, "--numerics exact has its own calibration (discrete Gaussian zCDP or "
+         "discrete Laplace); drop --calibration ", options.calibration);
+  if (numerics == "exact") return true;
+  // The default is exact where it costs at most 3x the idealized release at d = 1000
+  // (bench/exact_bench.cpp, docs/random.md): laplace_sym (1.8x to 2.5x); analyze_gauss's discrete
+  // Gaussian sampler costs 3.4x to 3.7x, so it stays idealized unless asked.
+  return numerics == "default" && choice.id == DPCOV_MECHANISM_LAPLACE_SYM &&
+         options.calibration == "default";
+}
+
+dpcov_receipt plan_exact(const MechanismChoice &choice, const MechanismOptions &options,
+                         int64_t dim, int64_t rows, double bound, dpcov_exact_grid *grid) {
+  // The idealized plan first, for its diagnostics (a missing --delta is named as such).
+  plan_mechanism(choice, options, dim, rows, bound);
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const dpcov_status status = dpcov_exact_plan(choice.id, dim, rows, bound, options.epsilon,
+                                               choice.delta, &choice.params, &receipt, grid);
+  if (status != DPCOV_OK)
+    library_fail(status, concat(options.mechanism, " with exact numerics at epsilon ",
+                                options.epsilon,
+                                options.delta ? concat(", delta ", *options.delta) : std::string()),
+                 dpcov_last_error_message());
+  return receipt;
+}
+
+nlohmann::ordered_json exact_grid_json(const dpcov_exact_grid &grid) {
+  const bool gauss = grid.noise_law == DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN;
+  return {{"bits", grid.bits},
+          {"unit", grid.unit},
+          {"norm2_bound", grid.norm2_bound},
+          {"integer_noise", gauss ? "discrete_gaussian" : "discrete_laplace"},
+          {"integer_noise_law", gauss ? "P(x) proportional to exp(-x^2 / (2 noise_parameter))"
+                                      : "P(x) proportional to exp(-|x| / noise_parameter)"},
+          {"noise_parameter", grid.noise_parameter},
+          {"released_values", "unit^2 times integers"}};
+}
+
 dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
                              int64_t dim, int64_t rows, double bound) {
   dpcov_receipt receipt{};
@@ -177,6 +233,8 @@ std::string privacy_claim(const dpcov_receipt &r) {
                                                             : "private";
   if (r.numerics == DPCOV_NUMERICS_IDEALIZED)
     claim += "; idealized numerics (floating-point noise, Mironov 2012)";
+  else
+    claim += "; exact numerics (integer noise from exact samplers on a 2^-k B grid)";
   return claim;
 }
 

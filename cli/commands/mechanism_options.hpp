@@ -47,6 +47,24 @@ MechanismChoice resolve_mechanism(const MechanismOptions &options);
 dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
                              int64_t dim, int64_t rows, double bound);
 
+// --numerics of release and plan: "exact" (floating-point-safe, dpcov/exact.h; analyze_gauss and
+// laplace_sym only), "idealized" (floating-point noise), or "default".
+void add_numerics_option(CLI::App &command, std::string &numerics);
+
+// Whether `numerics` selects exact numerics for `choice`: "exact" for the two mechanisms that
+// have them (kExitUsage for any other), "idealized" never, "default" for laplace_sym only (the
+// exact mode's cost at d = 1000 is within 3x of the idealized one for it, not for analyze_gauss:
+// bench/exact_bench.cpp, docs/random.md).
+bool exact_numerics(const std::string &numerics, const MechanismChoice &choice,
+                    const MechanismOptions &options);
+
+// dpcov_exact_plan for d columns and n rows; fails as plan_mechanism() does.
+dpcov_receipt plan_exact(const MechanismChoice &choice, const MechanismOptions &options,
+                         int64_t dim, int64_t rows, double bound, dpcov_exact_grid *grid);
+
+// The grid and integer noise law of an exact release, for its receipt.
+nlohmann::ordered_json exact_grid_json(const dpcov_exact_grid &grid);
+
 // Every field of a receipt, with names for the enumerations.
 nlohmann::ordered_json receipt_json(const dpcov_receipt &receipt);
 

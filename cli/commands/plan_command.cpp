@@ -18,13 +18,20 @@ struct PlanOptions {
   int64_t dims = 0;
   int64_t rows = 0;
   bool json = false;
+  std::string numerics = "default";
 };
 
 void run_plan(const PlanOptions &o) {
   check_bound(o.bound, "--bound");
   const MechanismChoice choice = resolve_mechanism(o.mechanism);
-  const dpcov_receipt receipt = plan_mechanism(choice, o.mechanism, o.dims, o.rows, o.bound);
+  const bool exact = exact_numerics(o.numerics, choice, o.mechanism);
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  const dpcov_receipt receipt =
+      exact ? plan_exact(choice, o.mechanism, o.dims, o.rows, o.bound, &grid)
+            : plan_mechanism(choice, o.mechanism, o.dims, o.rows, o.bound);
   nlohmann::ordered_json plan = public_receipt_json(receipt);
+  if (exact) plan["exact_grid"] = exact_grid_json(grid);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
   const std::string text = o.json ? json_text(plan) : receipt_text(plan);
@@ -50,6 +57,7 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       ->required()
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--json", options->json, "Print the receipt as JSON");
+  add_numerics_option(*command, options->numerics);
   command->callback([&run, options] { run = [options] { run_plan(*options); }; });
 }
 

@@ -36,6 +36,7 @@ struct ReleaseOptions {
   std::optional<uint64_t> seed;
   bool quiet = false;
   LedgerOptions ledger;
+  std::string numerics = "default";
 };
 
 // The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
@@ -113,7 +114,15 @@ void run_release(const ReleaseOptions &o) {
   // The plan fails now, before any row is read, if the release cannot happen; its constants
   // depend on d and B only, which are known already (with --bound auto, B only scales them: the
   // plan at B = 1 fails exactly when the real one would).
-  dpcov_receipt planned = plan_mechanism(choice, mechanism, d, 0, bound);
+  // Exact numerics need the rows themselves; with --bounds the rows are scaled first, which the
+  // exact path does not do: the default then stays idealized, and an explicit request is refused.
+  if (scaled && o.numerics == "exact")
+    fail(kExitUsage, "--numerics exact does not take --bounds; use --bound, or --numerics idealized");
+  const bool exact = !scaled && exact_numerics(o.numerics, choice, mechanism);
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  dpcov_receipt planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
+                                : plan_mechanism(choice, mechanism, d, 0, bound);
   // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
   // --bound auto it is charged the bound's epsilon too, as one release of the total epsilon
   // (basic composition; a zCDP ledger would count the Gaussian release by its noise alone).
@@ -143,10 +152,31 @@ void run_release(const ReleaseOptions &o) {
   }
   RowReader &rows = automatic ? *release_reader : *reader;
   int64_t clamped = 0;
-  const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
-                                 : accumulate_gram(rows, bound, policy, o.quiet);
-  const dpcov_gram_info info = gram_info(gram.get());
-  if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  std::vector<double> released(static_cast<size_t>(d * d));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  dpcov_gram_info info{};
+  if (exact) {
+    // The library needs the rows themselves (memory O(n d)).
+    const RowBuffer buffer = read_rows(rows, bound, policy, o.quiet);
+    info.rows = buffer.rows;
+    info.clipped = buffer.clipped;
+    if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+    library_check(dpcov_exact_release_rows(choice.id, DPCOV_ROW_MAJOR, buffer.rows, d,
+                                           buffer.values.data(), d, bound, policy.value,
+                                           mechanism.epsilon, choice.delta, &choice.params,
+                                           rng.get(), released.data(), d, &receipt, &grid),
+                  concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
+  } else {
+    const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
+                                   : accumulate_gram(rows, bound, policy, o.quiet);
+    info = gram_info(gram.get());
+    if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+    library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon,
+                                               choice.delta, &choice.params, rng.get(),
+                                               DPCOV_ROW_MAJOR, released.data(), d, &receipt),
+                  concat("releasing with ", o.mechanism.mechanism));
+  }
   // Printed even under --quiet: clipping is never silent. The counts are the curator's.
   if (info.clipped > 0)
     std::fprintf(stderr,
@@ -164,13 +194,6 @@ void run_release(const ReleaseOptions &o) {
                  "for publication)\n",
                  static_cast<long long>(clamped));
 
-  std::vector<double> released(static_cast<size_t>(d * d));
-  dpcov_receipt receipt{};
-  receipt.struct_size = sizeof receipt;
-  library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon,
-                                             choice.delta, &choice.params, rng.get(),
-                                             DPCOV_ROW_MAJOR, released.data(), d, &receipt),
-                concat("releasing with ", o.mechanism.mechanism));
   to_user_units(bounds, released, d);
 
   // The public receipt holds public parameters and values derived from the release only; the
@@ -186,6 +209,7 @@ void run_release(const ReleaseOptions &o) {
     sidecar["bound_selection"] = chosen->json;
     sidecar["epsilon_total"] = receipt.epsilon + bound_epsilon;
   }
+  if (exact) sidecar["exact_grid"] = exact_grid_json(grid);
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
   if (ledger) {
@@ -253,6 +277,7 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                       "Fixed generator seed: reproducible noise for experiments and tests only "
                       "(anyone who knows it can remove the noise); default: OS entropy");
   command->add_flag("-q,--quiet", options->quiet, "No progress display and no summary line");
+  add_numerics_option(*command, options->numerics);
   command->add_option("--ledger", options->ledger.path,
                       "Privacy budget ledger (JSON): the release is charged to it, and refused "
                       "before any data is read if it would exceed the ledger's cap; the file is "

@@ -680,7 +680,57 @@ class PlanAndRelease(CliTestCase):
         # Without a seed the release draws from the cryptographic generator.
         self.assertEqual(receipt["generator"], "chacha20")
         self.assertTrue(receipt["privacy_claim"].startswith("private;"))
-        self.assertEqual(receipt["numerics"], "idealized")
+        # laplace_sym releases with exact numerics unless told otherwise; analyze_gauss does not.
+        self.assertEqual(receipt["numerics"], "exact")
+        self.assertIn("exact_grid", receipt)
+        plan = self.plan(["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "3",
+                          "--dims", "2", "--rows", "50"])
+        self.assertEqual(plan["numerics"], "idealized")
+
+    def test_an_exact_release_is_on_its_grid_and_its_receipt_says_exact(self):
+        path = self.write("a.csv", csv_text(matrix(60, 3, 43)))
+        for mechanism, extra in [("analyze_gauss", ["-d", "1e-6"]), ("laplace_sym", [])]:
+            args = [path, "-m", mechanism, "-e", "1", "--bound", "3", "--numerics", "exact"]
+            released, receipt = self.release(args + extra, output=mechanism + ".npy")
+            self.assertEqual(receipt["numerics"], "exact")
+            self.assertEqual(receipt["generator"], "chacha20")
+            self.assertIn("exact numerics", receipt["privacy_claim"])
+            grid = receipt["exact_grid"]
+            self.assertEqual(grid["bits"], 12)
+            self.assertEqual(grid["unit"], 3 * 2.0 ** -12)
+            self.assertEqual(grid["integer_noise"], "discrete_gaussian" if extra else
+                             "discrete_laplace")
+            units = released / grid["unit"] ** 2
+            self.assertTrue(np.array_equal(units, np.round(units)))
+            self.assertTrue(np.array_equal(released, released.T))
+            plan = self.plan(["-m", mechanism, "-e", "1", "--bound", "3", "--dims", "3",
+                              "--rows", "60", "--numerics", "exact"] + extra)
+            self.assertEqual(plan["exact_grid"], grid)
+            self.assertEqual((plan["sigma"], plan["scale"]), (receipt["sigma"], receipt["scale"]))
+        # Seeded exact releases are reproducible; the idealized path stays available.
+        seeded = [path, "-m", "laplace_sym", "-e", "1", "--bound", "3", "--seed", "5",
+                  "--numerics", "exact"]
+        first, _ = self.release(seeded, output="s1.npy")
+        second, _ = self.release(seeded, output="s2.npy")
+        self.assertTrue(np.array_equal(first, second))
+        _, idealized = self.release([path, "-m", "laplace_sym", "-e", "1", "--bound", "3",
+                                     "--numerics", "idealized"], output="i.npy")
+        self.assertEqual(idealized["numerics"], "idealized")
+        self.assertNotIn("exact_grid", idealized)
+
+    def test_exact_numerics_refuse_other_mechanisms_and_rows_over_the_bound(self):
+        path = self.write("a.csv", "1,2\n3,4\n")
+        self.assert_fails(["release", path, "-m", "wishart_additive", "-e", "0.5", "-d", "1e-6",
+                           "--bound", "10", "--numerics", "exact", "-o", self.path("w.npy")],
+                          EXIT_USAGE, r"analyze_gauss and laplace_sym only")
+        self.assert_fails(["release", path, "-m", "laplace_sym", "-e", "1", "--bound", "4",
+                           "--reject", "--numerics", "exact", "-o", self.path("r.npy")],
+                          EXIT_INPUT, r"row 2 has Euclidean norm 5")
+        self.assert_fails(["release", path, "-m", "analyze_gauss", "-e", "1", "--bound", "10",
+                           "--numerics", "exact", "-o", self.path("g.npy")],
+                          EXIT_USAGE, r"--delta is required")
+        for out in ("w.npy", "r.npy", "g.npy"):
+            self.assertFalse(os.path.exists(self.path(out)))
 
     def test_release_reads_standard_input_and_refuses_rows_over_the_bound_under_reject(self):
         released, receipt = self.release(["-", "-m", "laplace_sym", "-e", "1", "--bound", "10",

@@ -24,7 +24,8 @@
  * Numerics: every mechanism below is `idealized` (dpcov_receipt::numerics =
  * ::DPCOV_NUMERICS_IDEALIZED): its continuous noise is generated in floating point (Mironov 2012),
  * so its guarantee is that of the real-valued mechanism, as in every floating-point DP library,
- * not of the doubles as computed. Noise comes from a ::dpcov_rng: ChaCha20 from OS entropy by
+ * not of the doubles as computed (Analyze Gauss and symmetric Laplace have an exact,
+ * floating-point-safe mode from the rows: dpcov/exact.h). Noise comes from a ::dpcov_rng: ChaCha20 from OS entropy by
  * default, or PCG64 from a seed, which gives no privacy to anyone who knows the seed (the receipt
  * records `generator` and `seed_fixed`).
  *

@@ -27,10 +27,6 @@ mech::CoinpressRequest request_from(int64_t n, int64_t dim, const dpcov_coinpres
   return r;
 }
 
-void check_receipt(const dpcov_coinpress_receipt *receipt) {
-  dpcov::capi::struct_bytes(receipt, "receipt");
-}
-
 dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct_size) {
   dpcov_coinpress_receipt c{};
   c.struct_size = struct_size;
@@ -72,7 +68,7 @@ dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params) {
 dpcov_status dpcov_coinpress_plan(int64_t n, int64_t dim, const dpcov_coinpress_params *params,
                                   dpcov_coinpress_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    check_receipt(receipt);
+    dpcov::capi::struct_bytes(receipt, "receipt");
     const mech::CoinpressReceipt r = mech::coinpress_plan(request_from(n, dim, params));
     dpcov::capi::write_struct(receipt, c_receipt(r, receipt->struct_size));
   });
@@ -83,7 +79,7 @@ dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim, con
                                      dpcov_rng *rng, double *out, int64_t ldo,
                                      dpcov_coinpress_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    check_receipt(receipt);
+    dpcov::capi::struct_bytes(receipt, "receipt");
     check::not_null(rng, "rng");
     const mech::CoinpressRequest request = request_from(n, dim, params);
     mech::coinpress_plan(request);  // every setting checked before the data

@@ -29,10 +29,6 @@ mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *pa
   return r;
 }
 
-void check_receipt(const dpcov_dly_receipt *receipt) {
-  dpcov::capi::struct_bytes(receipt, "receipt");
-}
-
 dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
   dpcov_dly_receipt c{};
   c.struct_size = struct_size;
@@ -76,7 +72,7 @@ dpcov_status dpcov_dly_params_default(dpcov_dly_params *params) {
 dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_params *params,
                             dpcov_dly_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    check_receipt(receipt);
+    dpcov::capi::struct_bytes(receipt, "receipt");
     dpcov::capi::write_struct(
         receipt, c_receipt(mech::dly_plan(request_from(n, dim, params)), receipt->struct_size));
   });
@@ -86,7 +82,7 @@ dpcov_status dpcov_dly_release(int32_t layout, int64_t n, int64_t dim, const dou
                                int64_t ldr, const dpcov_dly_params *params, dpcov_rng *rng,
                                double *out, int64_t ldo, dpcov_dly_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    check_receipt(receipt);
+    dpcov::capi::struct_bytes(receipt, "receipt");
     check::not_null(rng, "rng");
     const mech::DlyRequest request = request_from(n, dim, params);
     mech::dly_plan(request);  // every setting checked before the data

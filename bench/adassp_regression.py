@@ -10,13 +10,13 @@ data/diabetes_bounds.csv; ten regressors (||x|| <= sqrt(10)) and the label (|y| 
 splits the rows 80/20 with seed r, fits on the 80% at epsilon in {0.5, 1, 2, 4}, delta = 1e-6,
 and reports the coefficient error ||theta - theta_OLS(train)||_2 (intercept included) and the
 test R^2 on the 20%. Methods:
-- adassp: dpcov.PrivateLinearRegression() (AdaSSP, intercept as a constant 1 in the bound; by
-  default it also releases y'y for its noise-aware intervals: four shares of the budget);
+- adassp: dpcov.PrivateLinearRegression(bound=sqrt(10)) with its defaults (AdaSSP, intercept as
+  a constant 1 in the bound; a tenth of epsilon chooses a bound below sqrt(10) near the 0.95
+  quantile of the rows' norms, privately, and the rows above it are clipped; the rest releases
+  X'X, X'y, lambda_min and y'y, the last for the noise-aware intervals: four shares);
 - adassp_point: the same with intervals=False (the paper's three statistics, a third each);
-- adassp_clip_1.5: adassp_point with ||x|| clipped to 1.5 instead of the worst case sqrt(10)
-  (219 of the 442 rows exceed it and are scaled down: the noise falls by (10/2.25) in B^2 and the
-  clipping bias costs less than that at this n; a bound chosen by looking at the data is not
-  private, so this row only shows what a good public or private bound buys);
+- adassp_worst_case: adassp with bound_epsilon=0 (the whole budget to AdaSSP with the worst-case
+  bound sqrt(10): the default before the private bound);
 - ag_ridge_before: the estimator as it was before AdaSSP: Analyze Gauss release of the Gram
   matrix of [B, x, y] rows (B = sqrt(11) bounds ||[x, y]||, so the rows have norm <= sqrt(2) B),
   then ridge regression from the release; the public ridge is the noise-level penalty
@@ -84,7 +84,7 @@ def diabetes(runs):
           "median [10%, 90%] over runs")
     print(f"{'eps':>4} {'method':>16} {'coef error':>26} {'test R^2':>26} {'R^2>0':>6} {'failed':>6}")
     for eps in (0.5, 1.0, 2.0, 4.0):
-        res = {m: ([], [], 0) for m in ("adassp", "adassp_point", "adassp_clip_1.5",
+        res = {m: ([], [], 0) for m in ("adassp", "adassp_point", "adassp_worst_case",
                                         "ag_ridge_before", "ag_ridge_one")}
         for r in range(runs):
             perm = np.random.default_rng(r).permutation(len(y))
@@ -100,11 +100,11 @@ def diabetes(runs):
                 point = dpcov.PrivateLinearRegression(epsilon=eps, bound=B, label_bound=1.0,
                                                       intervals=False,
                                                       random_state=1000 + r).fit(X[tr], y[tr])
-                clip = dpcov.PrivateLinearRegression(epsilon=eps, bound=1.5, label_bound=1.0,
-                                                     intervals=False,
-                                                     random_state=1000 + r).fit(X[tr], y[tr])
+                worst = dpcov.PrivateLinearRegression(epsilon=eps, bound=B, label_bound=1.0,
+                                                      bound_epsilon=0.0,
+                                                      random_state=1000 + r).fit(X[tr], y[tr])
             thetas = {"adassp": est.params_, "adassp_point": point.params_,
-                      "adassp_clip_1.5": clip.params_,
+                      "adassp_worst_case": worst.params_,
                       "ag_ridge_before": ag_ridge(X[tr], y[tr], eps, 2000 + r,
                                                   np.sqrt(B * B + 1), np.sqrt(2 * (B * B + 1))),
                       "ag_ridge_one": ag_ridge(X[tr], y[tr], eps, 3000 + r, 1.0,

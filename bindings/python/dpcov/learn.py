@@ -42,6 +42,7 @@ from .errors import DpcovError
 from .gram import GramAccumulator
 from .ledger import PrivacyLeakWarning, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
+from .private_bound import tighten_bound
 from .postprocess import psd_project
 from .rng import as_rng
 from .types import mechanism_id
@@ -100,11 +101,13 @@ class ClippingWarning(UserWarning):
     """Rows were over the norm bound and were scaled down to it (the count is the curator's)."""
 
 
-def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None):
+def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None,
+                  warn: bool = True):
     """Rows of X within the norm bound (and labels within |y| <= label_bound) by ``policy``.
 
     Returns (X, y, clipped): copies only when something is clipped or dropped. ``"reject"``
-    raises naming the user's row, its norm and the bound the user gave.
+    raises naming the user's row, its norm and the bound the user gave. ``warn=False`` for a
+    bound chosen privately below the user's, which clips a few rows by design.
     """
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
     over = norms > bound
@@ -120,7 +123,7 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
                              f"label_bound = {label_bound} (policy='reject')")
         return X, y, 0
     bad = over | y_over
-    if policy == "clip" and bad.any():
+    if policy == "clip" and warn and bad.any():
         count = int(bad.sum())
         warnings.warn(f"{count} of {X.shape[0]} rows are over the bound {bound:g} and were scaled "
                       "down to it, which shrinks the release towards 0"
@@ -420,6 +423,16 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``ridge`` from it; ``"ols_jl"`` runs Sheffet's private OLS by projection (needs
     ``projection_rows``; may refuse).
 
+    The bound: ``bound`` is public and often a worst case (sqrt(d) for columns mapped to
+    [-1, 1]) far above most rows' norms, while AdaSSP's noise grows with the bound squared. By
+    default AdaSSP therefore spends ``bound_epsilon`` (a tenth) of ``epsilon`` choosing a bound
+    ``bound_ <= bound`` near the ``bound_quantile`` (0.95) of the rows' norms (the exponential
+    mechanism over the 13 public candidates bound / 1.25^k, k = 0..12:
+    :func:`dpcov.private_bound.tighten_bound`), clips the rows above it, and runs AdaSSP with the
+    rest of the budget (basic composition: (epsilon, delta) in all; the receipt holds AdaSSP's
+    share). ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
+    the public n).
+
     Uncertainty: ``std_errors_``, ``p_values_`` and ``conf_int_`` account for the sampling AND the
     privacy noise (parametric bootstrap from the mechanism's noise law, no further privacy cost:
     ``dpcov_adassp_bootstrap_intervals`` for AdaSSP, which then also releases y'y inside the same
@@ -434,6 +447,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         epsilon, delta: privacy budget.
         bound: public bound B on the Euclidean norm of each row of X.
         label_bound: public bound on |y| (default 1).
+        bound_epsilon: share of ``epsilon`` spent on a private bound below ``bound`` (AdaSSP
+            only; default 0.1; 0 to use ``bound`` as given).
+        bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
         fit_intercept: add an intercept (default True).
         mechanism: ``"adassp"`` (default), a Gram mechanism, or ``"ols_jl"``.
         rho: AdaSSP's failure probability of the ridge (default 0.05).
@@ -449,6 +465,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         policy, random_state, mechanism_options: as for :class:`PrivateCovariance`.
 
     Fitted attributes: ``coef_``, ``intercept_``, ``params_`` ([intercept,] coefficients),
+    ``bound_`` (the norm bound the release used: private, publishable),
     ``release_`` (AdaSSP: the :class:`~dpcov.AdasspFit` with the released X'X~ and X'y~; Gram
     mechanisms: the released matrix), ``receipt_``, ``n_samples_``, ``n_clipped_``,
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
@@ -460,7 +477,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
-                 mechanism_options=None):
+                 mechanism_options=None, bound_epsilon=0.1, bound_quantile=0.95):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.epsilon = epsilon
         self.delta = delta
@@ -480,6 +497,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.policy = policy
         self.random_state = random_state
         self.mechanism_options = mechanism_options
+        self.bound_epsilon = bound_epsilon
+        self.bound_quantile = bound_quantile
 
     def fit(self, X, y):
         """Release once and fit the regression of ``y`` on ``X``. Returns ``self``."""
@@ -503,6 +522,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError(f"bound and label_bound must be finite and > 0, got bound = "
                              f"{self.bound!r}, label_bound = {self.label_bound!r}")
         X, y, clipped = _bounded_rows(X, B, policy, y, B_y)
+        rng = as_rng(self.random_state)
+        epsilon = float(self.epsilon)
+        if mechanism == "adassp":
+            B, epsilon, more = self._tightened(X, B, rng)
+            if more:
+                X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
+                clipped += extra
+        self.bound_ = B
         p_f = X.shape[1]
         offset = 1 if self.fit_intercept else 0
         constant = 1.0 if self.fit_intercept else None
@@ -512,11 +539,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         label = dim - 1
         # Rows are within the bounds already: the accumulator's bound only has to hold them.
         row_bound = math.hypot(bound_x, B_y) * (1 + 1e-12)
-        rng = as_rng(self.random_state)
         with _gram(_blocks(X, y, constant), dim, row_bound) as gram:
             rows = gram.info().rows
             if mechanism == "adassp":
-                self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, rng)
+                self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng)
                 self._noise_aware(lambda: adassp_bootstrap_intervals(
                     self.release_, rows, rng, self.level, self.n_bootstrap),
                     "noise-aware: parametric bootstrap from AdaSSP's noise law, for beta from "
@@ -550,8 +576,26 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.n_clipped_ = clipped
         return self
 
-    def _fit_adassp(self, g, label, features, bound_x, bound_y, rng) -> None:
-        """AdaSSP on the exact Gram matrix of the bounded rows."""
+    def _tightened(self, X: np.ndarray, bound: float, rng):
+        """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound
+        below ``bound`` with a ``bound_epsilon`` share of ``epsilon`` (class docstring)."""
+        share = float(self.bound_epsilon)
+        if not 0.0 <= share < 1.0:
+            raise ValueError(f"bound_epsilon must be in [0, 1), got {self.bound_epsilon!r}")
+        if share == 0.0:
+            return bound, float(self.epsilon), False
+        if _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour") != "replace_one":
+            raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
+                             "which add_remove keeps private: set bound_epsilon=0")
+        spent = share * float(self.epsilon)
+        chosen = tighten_bound(np.sqrt(np.einsum("ij,ij->i", X, X)), bound, spent, rng,
+                               float(self.bound_quantile))
+        # The rest of the budget, rounded down so that the two shares never sum above epsilon.
+        rest = math.nextafter(float(self.epsilon) - spent, 0.0)
+        return chosen, rest, chosen < bound
+
+    def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng) -> None:
+        """AdaSSP on the exact Gram matrix of the bounded rows with ``epsilon``."""
         if self.ridge != 0:
             raise ValueError(f"mechanism 'adassp' chooses its ridge privately: ridge must be 0, "
                              f"got {self.ridge!r}")
@@ -563,7 +607,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("calibration 'paper' has no share of the budget for y'y, which the "
                              "noise-aware intervals need: set intervals=False or use "
                              "calibration 'joint_analytic'")
-        fit = adassp_fit(g, label, features, bound_x, bound_y, self.epsilon, self.delta, rng,
+        fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
                          neighbour=_choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
                          calibration=calibration, rho=self.rho,
                          release_label_square=bool(self.intervals))

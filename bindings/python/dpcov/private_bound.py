@@ -12,7 +12,7 @@ import numpy as np
 from . import _arrays
 from ._lib import C, _check
 
-__all__ = ["grid", "histogram", "select", "choose_bound"]
+__all__ = ["grid", "histogram", "select", "choose_bound", "below_grid", "tighten_bound"]
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
@@ -55,3 +55,35 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
     target = math.floor((1.0 - quantile) * rows.shape[0])
     counts = histogram(np.linalg.norm(rows, axis=1), candidates)
     return select(counts, candidates, target, epsilon, rng)[1]
+
+
+TIGHTEN_STEPS = 12
+"""Candidates below a public bound B in :func:`below_grid`: B / ratio^12 to B (13 in all)."""
+
+
+def below_grid(bound: float, ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> np.ndarray:
+    """The public candidates bound / ratio^k, k = steps, ..., 1, 0, in increasing order: a
+    function of the public bound only. The top candidate is ``bound`` itself, so a choice from
+    this grid never loosens the bound."""
+    if not (bound > 0 and math.isfinite(bound)) or not (ratio > 1 and math.isfinite(ratio)):
+        raise ValueError(f"bound and ratio must be finite, bound > 0 and ratio > 1; got "
+                         f"bound = {bound!r}, ratio = {ratio!r}")
+    out = bound / ratio ** np.arange(steps, -1, -1, dtype=float)
+    out[-1] = bound
+    return out
+
+
+def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = 0.95,
+                  ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
+    """A bound <= ``bound`` at about the ``quantile`` of ``norms`` (rows of norm <= ``bound``),
+    chosen eps-DP under replace-one (n public) from :func:`below_grid`. A public worst-case bound
+    (e.g. sqrt(d) for columns mapped to [-1, 1]) is often far above the rows' norms; the
+    mechanisms' noise scales with the bound (squared for second moments), so clipping the few
+    rows above a private quantile costs less than the worst case at small n
+    (proofs/private_bound.md, "Tightening a public bound")."""
+    if not 0.0 < quantile < 1.0:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile!r}")
+    values = np.asarray(norms, dtype=float)
+    candidates = below_grid(bound, ratio, steps)
+    target = math.floor((1.0 - quantile) * values.shape[0])
+    return select(histogram(values, candidates), candidates, target, epsilon, rng)[1]

@@ -32,3 +32,16 @@ def test_bad_arguments_raise():
         private_bound.select(np.zeros(len(g) + 1), g[::-1].copy(), 0, 1.0, dpcov.Rng(seed=1))
     with pytest.raises(dpcov.DimensionError):
         private_bound.select(np.zeros(len(g)), g, 0, 1.0, dpcov.Rng(seed=1))
+
+
+def test_tightening_grid_stays_at_or_below_the_public_bound():
+    g = private_bound.below_grid(3.0)
+    assert len(g) == 13 and g[-1] == 3.0 and np.all(np.diff(g) > 0)
+    np.testing.assert_allclose(g[:-1], 3.0 / 1.25 ** np.arange(12, 0, -1))
+    norms = np.linspace(0.0, 1.0, 1000)
+    chosen = private_bound.tighten_bound(norms, 3.0, 10.0, dpcov.Rng(seed=2))
+    assert chosen in g and 0.8 < chosen < 1.25
+    with pytest.raises(ValueError):
+        private_bound.below_grid(0.0)
+    with pytest.raises(ValueError):
+        private_bound.tighten_bound(norms, 3.0, 1.0, dpcov.Rng(seed=2), quantile=1.0)

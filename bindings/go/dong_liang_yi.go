@@ -14,6 +14,8 @@ const (
 	DlyGauss    DlyVariant = C.DPCOV_DLY_GAUSS
 	DlySeparate DlyVariant = C.DPCOV_DLY_SEPARATE
 	DlyAdaptive DlyVariant = C.DPCOV_DLY_ADAPTIVE
+	// DlyAdaptivePaper is Adaptive with the paper's budget split and branch rule.
+	DlyAdaptivePaper DlyVariant = C.DPCOV_DLY_ADAPTIVE_PAPER
 )
 
 // DlyParams are the settings of a release; DefaultDlyParams gives the library's defaults.

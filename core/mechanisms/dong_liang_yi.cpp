@@ -21,6 +21,8 @@ namespace dpcov::mechanisms {
 
 namespace {
 
+bool adaptive(DlyVariant v) { return v == DlyVariant::Adaptive || v == DlyVariant::AdaptivePaper; }
+
 // Scales every row of norm > radius onto the sphere of that radius (data::row_factor shaves the
 // factor so the computed norm is <= radius).
 void clip_rows(Matrix &x, double radius) {
@@ -129,7 +131,7 @@ int64_t svt_index(const std::vector<double> &counts, const ErrorBounds &b, doubl
 
 DlyReceipt dly_plan(const DlyRequest &request) {
   if (request.variant != DlyVariant::Gauss && request.variant != DlyVariant::Separate &&
-      request.variant != DlyVariant::Adaptive)
+      !adaptive(request.variant))
     fail(DPCOV_E_INVALID_ARGUMENT, "unknown Dong-Liang-Yi variant ",
          static_cast<int32_t>(request.variant));
   check::dimension(request.dim, "d");
@@ -149,11 +151,12 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   r.beta = request.beta;
   r.delta = request.delta;
   r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
-  if (request.variant == DlyVariant::Adaptive) {
-    // rho / 8 (trace) + rho / 8 (SVT) + 3 rho / 4 rounded down <= rho.
-    r.rho_covariance = privacy::upward::mul_down(0.75, request.rho);
-    r.trace_sigma = privacy::dly_trace_sigma(request.rho, request.radius, request.n);
-    r.svt_epsilon = privacy::dly_svt_epsilon(request.rho);
+  if (adaptive(request.variant)) {
+    const privacy::DlyAdaptiveSplit split =
+        privacy::dly_adaptive_split(request.variant == DlyVariant::AdaptivePaper);
+    r.rho_covariance = privacy::dly_adaptive_release_rho(request.rho, split);
+    r.trace_sigma = privacy::dly_trace_sigma(request.rho * split.trace, request.radius, request.n);
+    r.svt_epsilon = privacy::dly_svt_epsilon(request.rho * split.svt);
     // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79.
     r.svt_queries = 1 + std::min<int64_t>(79, request.dim * std::min<int64_t>(request.n, 79));
   } else {
@@ -174,24 +177,30 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   Matrix s = second_moment(x);
   DlyVariant branch = request.variant;
   double radius = r;
-  if (request.variant == DlyVariant::Adaptive) {
+  if (adaptive(request.variant)) {
+    const bool paper = request.variant == DlyVariant::AdaptivePaper;
     double trace = 0.0;
     for (int64_t i = 0; i < request.dim; ++i) trace += s(i, i);
     const double n = static_cast<double>(request.n);
-    const double noisy_trace = trace + receipt.trace_sigma * random::standard_normal(rng) +
-                               r * r * privacy::dly_trace_offset(request.rho, request.beta) / n;
+    // The paper shifts the noisy trace up to a bound that holds with probability 1 - beta / 8;
+    // dpcov's rule uses the unbiased noisy trace (both are post-processing).
+    const double offset = paper ? privacy::dly_trace_offset(request.rho, request.beta) : 0.0;
+    const double noisy_trace =
+        trace + receipt.trace_sigma * random::standard_normal(rng) + r * r * offset / n;
     const double trace_unit = std::clamp(noisy_trace / (r * r), 1e-16, 1.0);
     const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit);
     const int64_t j = svt_index(norm_histogram(x, r, receipt.svt_queries), b, n,
                                 receipt.svt_epsilon, rng);
     const double scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
     radius = r * scale;
-    // The bounds at the radius r~ the rows are clipped to (in units of r), or, as the authors'
-    // code, at 2^k2 = r~ / 2 with k2 = -j.
-    const double q2 = request.authors_code ? std::ldexp(1.0, static_cast<int>(-j)) : scale;
+    // dpcov: the bounds at the radius r~ the rows are clipped to (in units of r), Separate when
+    // its bound is below dly_branch_weight() times Gauss's. The paper's code: at 2^k2 = r~ / 2
+    // with k2 = -j, Separate when its bound is below Gauss's.
+    const double q2 = paper ? std::ldexp(1.0, static_cast<int>(-j)) : scale;
+    const double weight = paper ? 1.0 : privacy::dly_branch_weight();
     const double separate_bound = q2 * b.sep1 + q2 * q2 * b.sep2;
     const double gauss_bound = q2 * q2 * b.gauss1;
-    branch = separate_bound >= gauss_bound ? DlyVariant::Gauss : DlyVariant::Separate;
+    branch = separate_bound >= weight * gauss_bound ? DlyVariant::Gauss : DlyVariant::Separate;
     if (scale < 1.0) {
       clip_rows(x, radius);
       s = second_moment(x);

@@ -4,12 +4,16 @@
 // - Gauss: X^T X / n + symmetric N(0, sigma^2), sigma = r^2 / (n sqrt(rho));
 // - Separate (Alg. 1): the eigenvalues of X^T X / n plus N(0, 2 r^4 / (n^2 rho)) each (rho / 2),
 //   with the eigenvectors of a Gauss release at rho / 2;
-// - Adaptive (Alg. 3): a private trace (rho / 8) bounds the error of each branch; the sparse
-//   vector technique (rho / 8) picks the clipping radius r~ = r 2^{1-j} that balances clipping bias
-//   against noise over the private histogram of row norms; then Gauss or Separate, whichever has
-//   the smaller error bound, on the rows clipped to r~ (3 rho / 4).
+// - Adaptive (Alg. 3): a private trace bounds the error of each branch; the sparse vector
+//   technique picks the clipping radius r~ = r 2^{1-j} that balances clipping bias against noise
+//   over the private histogram of row norms; then Gauss or Separate, whichever has the smaller
+//   error bound, on the rows clipped to r~. AdaptivePaper spends rho / 8, rho / 8, 3 rho / 4 on
+//   the three steps and chooses the branch as the authors' code; Adaptive (the default) spends
+//   rho / 128, rho / 16, 119 rho / 128 and weighs the two bounds by how loose each is
+//   (privacy::dly_adaptive_split, privacy::dly_branch_weight).
 // Every variant clips its rows to r first (part of the mechanism) and clamps the released
-// eigenvalues to [0, r^2] (r~^2 for Adaptive; post-processing, the code's b_fleig = True).
+// eigenvalues to [0, r^2] (r~^2 for the adaptive variants; post-processing, the code's
+// b_fleig = True).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +23,7 @@
 
 namespace dpcov::mechanisms {
 
-enum class DlyVariant : int32_t { Gauss = 0, Separate = 1, Adaptive = 2 };
+enum class DlyVariant : int32_t { Gauss = 0, Separate = 1, Adaptive = 2, AdaptivePaper = 3 };
 
 struct DlyRequest {
   DlyVariant variant = DlyVariant::Adaptive;
@@ -29,10 +33,6 @@ struct DlyRequest {
   double radius = 1.0;  // r: the public bound on row norms, finite and > 0
   double beta = 0.1;    // failure probability of Adaptive's error bounds, in (0, 1)
   double delta = 1e-6;  // delta of the (epsilon, delta) the receipt reports, in (0, 1)
-  // Adaptive only: choose the branch as the authors' code does, from the error bounds at r~ / 2
-  // instead of at the radius r~ the rows are clipped to (bench/dly_grid compares both). Utility
-  // only; the privacy is the same. Not in the C ABI.
-  bool authors_code = false;
 };
 
 struct DlyReceipt {
@@ -45,9 +45,9 @@ struct DlyReceipt {
   double epsilon = 0.0;  // rho-zCDP as (epsilon, delta)-DP (privacy::zcdp_epsilon)
   double delta = 0.0;
   double rho_covariance = 0.0;  // the budget of the final Gauss or Separate release
-  double trace_sigma = 0.0;     // Adaptive only
-  double svt_epsilon = 0.0;     // Adaptive only
-  int64_t svt_queries = 0;      // Adaptive only
+  double trace_sigma = 0.0;     // Adaptive and AdaptivePaper only
+  double svt_epsilon = 0.0;     // Adaptive and AdaptivePaper only
+  int64_t svt_queries = 0;      // Adaptive and AdaptivePaper only
   // Release only: outputs of the private steps (covered by the budget), 0 in a plan.
   int32_t branch = -1;          // the DlyVariant of the final release (Gauss or Separate)
   double clip_radius = 0.0;     // r~ (= r except for Adaptive)

@@ -32,23 +32,35 @@ double dly_gauss_sigma(double rho, double radius, int64_t n) {
   return zcdp_gaussian_sigma(rho, sensitivity);
 }
 
-double dly_trace_sigma(double rho, double radius, int64_t n) {
+DlyAdaptiveSplit dly_adaptive_split(bool paper) {
+  if (paper) return {1.0 / 8.0, 1.0 / 8.0};
+  return {1.0 / 128.0, 1.0 / 16.0};
+}
+
+double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split) {
+  check::positive_finite(rho, "rho");
+  // 1 - trace - svt is exact for the two splits above (a multiple of 2^-7 in [0, 1]).
+  return upward::mul_down(1.0 - split.trace - split.svt, rho);
+}
+
+double dly_trace_sigma(double rho_trace, double radius, int64_t n) {
   check::positive_finite(radius, "r");
   check_n(n);
   using namespace upward;
   const double sensitivity = div_up(mul_up(radius, radius), static_cast<double>(n));
-  // rho / 8 is exact (a power of two) unless it underflows, which positive_finite excludes for
-  // any rho the caller can use; zcdp_gaussian_sigma checks it again.
-  return zcdp_gaussian_sigma(rho / 8.0, sensitivity);
+  return zcdp_gaussian_sigma(rho_trace, sensitivity);
 }
 
-double dly_svt_epsilon(double rho) {
-  check::positive_finite(rho, "rho");
-  // eps = sqrt(2 (rho / 8)) = sqrt(rho / 4), rounded down.
-  const double q = rho / 4.0;
+double dly_svt_epsilon(double rho_svt) {
+  check::positive_finite(rho_svt, "rho");
+  // eps = sqrt(2 rho_svt), rounded down; 2 rho_svt is exact unless it overflows.
+  const double q = 2.0 * rho_svt;
+  check::positive_finite(q, "2 rho");
   const double s = std::sqrt(q);
   return std::fma(s, s, -q) > 0.0 ? upward::bump_down(s) : s;
 }
+
+double dly_branch_weight() { return 1.6; }
 
 double dly_wigner_spectral_bound(int64_t dim, double beta) {
   check::dimension(dim, "d");

@@ -1,10 +1,12 @@
 """Checks the Dong-Liang-Yi constants (proofs/dong_liang_yi.md) against mpmath at 50 digits.
 
 Usage: dong_liang_yi.py <dly_constants program>
-- the budget: Gauss and Separate spend rho on the covariance; Adaptive 3 rho / 4 (rounded down),
-  and rho / 8 + rho / 8 + rho_covariance <= rho;
-- the trace sigma: not below 2 r^2 / (n sqrt(rho)), within 1e-15;
-- the SVT epsilon: not above sqrt(rho) / 2, within 1e-15;
+- the budget: Gauss and Separate spend rho on the covariance; Adaptive 119 rho / 128 and
+  AdaptivePaper 3 rho / 4 (rounded down), and rho_trace + rho_svt + rho_covariance <= rho with
+  (rho_trace, rho_svt) = (rho / 128, rho / 16) and (rho / 8, rho / 8);
+- the trace sigma: not below r^2 / (n sqrt(2 rho_trace)) (2 r^2 / (n sqrt(rho)) for the paper),
+  within 1e-15;
+- the SVT epsilon: not above sqrt(2 rho_svt) (sqrt(rho) / 2 for the paper), within 1e-15;
 - the number of SVT queries 1 + min(79, d n);
 - the receipt's epsilon: within 1e-9 above the Canonne-Kamath-Steinke infimum (coinpress.py).
 The Gaussian sigmas of the final release depend on the private radius, so they are recomputed in
@@ -25,9 +27,9 @@ def main(program):
     c = Checker("dong_liang_yi")
     rng = random.Random(20261124)
     cases = [(2, 1000, 10, 0.1, 1.0, 0.1, 1e-6), (1, 16000, 800, 0.1, 1.0, 0.1, 1e-6),
-             (0, 4000, 50, 0.1, 1.0, 0.1, 1e-6)]
-    for _ in range(30):
-        cases.append((rng.randint(0, 2), rng.randint(1, 10 ** 6), rng.randint(1, 1000),
+             (0, 4000, 50, 0.1, 1.0, 0.1, 1e-6), (3, 1000, 10, 0.1, 1.0, 0.1, 1e-6)]
+    for _ in range(40):
+        cases.append((rng.randint(0, 3), rng.randint(1, 10 ** 6), rng.randint(1, 1000),
                       10 ** rng.uniform(-3, 1), 10 ** rng.uniform(-2, 2), rng.uniform(0.01, 0.9),
                       10 ** rng.uniform(-10, -2)))
     results = run(program, [" ".join(repr(v) for v in case) for case in cases])
@@ -35,15 +37,18 @@ def main(program):
         what = f"variant={variant} n={n} d={d} rho={rho!r} r={r!r}"
         c.status(got, "DPCOV_OK", what)
         rho_m = mpf(rho)
-        if variant == 2:
-            c.ok(mpf(got["rho_covariance"]) <= 3 * rho_m / 4, "3 rho / 4 rounded down " + what)
-            c.close(got["rho_covariance"], 3 * rho_m / 4, 1e-15, "rho_covariance " + what)
-            c.ok(rho_m / 8 + rho_m / 8 + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
-            exact = 2 * mpf(r) ** 2 / (n * sqrt(rho_m))
+        if variant in (2, 3):
+            trace, svt = (mpf(1) / 128, mpf(1) / 16) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
+            rest = 1 - trace - svt
+            c.ok(mpf(got["rho_covariance"]) <= rest * rho_m, "release rounded down " + what)
+            c.close(got["rho_covariance"], rest * rho_m, 1e-15, "rho_covariance " + what)
+            c.ok(trace * rho_m + svt * rho_m + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
+            exact = mpf(r) ** 2 / (n * sqrt(2 * trace * rho_m))
             c.not_below(got["trace_sigma"], exact, "trace sigma " + what)
             c.close(got["trace_sigma"], exact, 1e-15, "trace sigma " + what)
-            c.ok(mpf(got["svt_epsilon"]) <= sqrt(rho_m) / 2, "svt epsilon rounded down " + what)
-            c.close(got["svt_epsilon"], sqrt(rho_m) / 2, 1e-15, "svt epsilon " + what)
+            exact = sqrt(2 * svt * rho_m)
+            c.ok(mpf(got["svt_epsilon"]) <= exact, "svt epsilon rounded down " + what)
+            c.close(got["svt_epsilon"], exact, 1e-15, "svt epsilon " + what)
             c.ok(got["svt_queries"] == 1 + min(79, d * n), "svt queries " + what)
         else:
             c.ok(got["rho_covariance"] == rho and got["trace_sigma"] == 0, "no split " + what)
@@ -51,7 +56,7 @@ def main(program):
         exact = exact_epsilon(rho, delta)
         c.not_below(got["epsilon"], exact, "epsilon " + what)
         c.close(got["epsilon"], exact, 1e-9, "epsilon " + what)
-    bad = ["3 100 10 0.1 1 0.1 1e-6", "2 0 10 0.1 1 0.1 1e-6", "2 100 0 0.1 1 0.1 1e-6",
+    bad = ["4 100 10 0.1 1 0.1 1e-6", "2 0 10 0.1 1 0.1 1e-6", "2 100 0 0.1 1 0.1 1e-6",
            "2 100 10 0 1 0.1 1e-6", "2 100 10 0.1 0 0.1 1e-6", "2 100 10 0.1 1 1 1e-6",
            "2 100 10 0.1 1 0.1 0"]
     for request, got in zip(bad, run(program, bad)):

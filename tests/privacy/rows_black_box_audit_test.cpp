@@ -94,6 +94,7 @@ std::vector<Case> cases() {
   return {{"dly_gauss", dly(mechanisms::DlyVariant::Gauss)},
           {"dly_separate", dly(mechanisms::DlyVariant::Separate)},
           {"dly_adaptive", dly(mechanisms::DlyVariant::Adaptive)},
+          {"dly_adaptive_paper", dly(mechanisms::DlyVariant::AdaptivePaper)},
           {"coinpress", coinpress}};
 }
 

@@ -1,6 +1,6 @@
 /* Prints dpcov_dly_plan() receipts as JSON lines, for proofs/check/dong_liang_yi.py.
  *
- * Reads one request per line from stdin: <variant 0|1|2> <n> <d> <rho> <r> <beta> <delta>
+ * Reads one request per line from stdin: <variant 0|1|2|3> <n> <d> <rho> <r> <beta> <delta>
  * and writes one JSON object per line ({"status": ...} when the plan fails). Doubles are printed
  * with 17 significant digits (exact round trip). */
 #include <stdio.h>

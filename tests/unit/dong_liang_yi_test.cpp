@@ -22,9 +22,27 @@ TEST(DlyConstants, MatchTheAuthorsCode) {
   EXPECT_GE(privacy::dly_gauss_sigma(0.1, 1.0, 1000), 1.0 / (1000 * std::sqrt(0.1)));
   EXPECT_NEAR(privacy::dly_gauss_sigma(0.05, 2.0, 10), std::sqrt(2.0) * 4 / (10 * std::sqrt(0.1)),
               1e-14);
-  EXPECT_NEAR(privacy::dly_trace_sigma(0.1, 1.0, 1000), 2.0 / (std::sqrt(0.1) * 1000), 1e-17);
-  EXPECT_LE(privacy::dly_svt_epsilon(0.1), std::sqrt(0.1) / 2);
-  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1), std::sqrt(0.1) / 2, 1e-16);
+  // The paper's split: rho / 8 for the trace and for the SVT.
+  const privacy::DlyAdaptiveSplit paper = privacy::dly_adaptive_split(true);
+  EXPECT_EQ(paper.trace, 0.125);
+  EXPECT_EQ(paper.svt, 0.125);
+  EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, paper), 0.75 * 0.1);
+  EXPECT_NEAR(privacy::dly_adaptive_release_rho(0.1, paper), 0.075, 1e-16);
+  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 * paper.trace, 1.0, 1000),
+              2.0 / (std::sqrt(0.1) * 1000), 1e-17);
+  EXPECT_LE(privacy::dly_svt_epsilon(0.1 * paper.svt), std::sqrt(0.1) / 2);
+  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 * paper.svt), std::sqrt(0.1) / 2, 1e-16);
+  // dpcov's: rho / 128 and rho / 16, the release 119 rho / 128 rounded down.
+  const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
+  EXPECT_EQ(split.trace, 1.0 / 128);
+  EXPECT_EQ(split.svt, 1.0 / 16);
+  EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, split), 119.0 / 128 * 0.1);
+  EXPECT_LE(0.1 * split.trace + 0.1 * split.svt + privacy::dly_adaptive_release_rho(0.1, split),
+            0.1);
+  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 / 128, 1.0, 1000), 8.0 / (std::sqrt(0.1) * 1000),
+              1e-16);
+  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 / 16), std::sqrt(0.1 / 8), 1e-16);
+  EXPECT_EQ(privacy::dly_branch_weight(), 1.6);
   // wigner_gauss_fnormbound(10, 0.075) and wigner_gauss_tailbound(10, 0.0375) of utils.py.
   const double l = std::log(2 / 0.075);
   EXPECT_NEAR(privacy::dly_wigner_frobenius_bound(10, 0.075),
@@ -122,7 +140,7 @@ TEST(Dly, ReleaseReceiptExtendsThePlan) {
 
 TEST(Dly, ReleaseIsSymmetricWithClampedSpectrum) {
   const Matrix x = small_norm_rows(500, 6, 9);
-  for (int v = 0; v < 3; ++v) {
+  for (int v = 0; v < 4; ++v) {
     mechanisms::DlyRequest request;
     request.variant = static_cast<mechanisms::DlyVariant>(v);
     request.dim = 6;
@@ -149,7 +167,7 @@ TEST(Dly, RefusesBadRequests) {
   random::Rng rng = random::Rng::from_seed(1);
   EXPECT_THROW(mechanisms::dly_release(x.view(), request, rng), Error);
   request.n = 20;
-  request.variant = static_cast<mechanisms::DlyVariant>(7);
+  request.variant = static_cast<mechanisms::DlyVariant>(4);
   EXPECT_THROW(mechanisms::dly_plan(request), Error);
   request.variant = mechanisms::DlyVariant::Adaptive;
   request.radius = -1.0;

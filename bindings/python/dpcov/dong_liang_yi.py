@@ -12,7 +12,7 @@ from . import _arrays
 from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
 
 #: Variant names -> dpcov_dly_variant values.
-DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2}
+DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2, "adaptive_paper": 3}
 
 
 class DlyRelease(NamedTuple):

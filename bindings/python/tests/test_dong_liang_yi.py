@@ -11,7 +11,7 @@ def test_each_variant_releases_a_symmetric_estimate_with_its_receipt():
     x = rng_data.standard_normal((2000, 5))
     x /= 8 * np.linalg.norm(x, axis=1, keepdims=True)
     exact = x.T @ x / len(x)
-    for variant in ("gauss", "separate", "adaptive"):
+    for variant in ("gauss", "separate", "adaptive", "adaptive_paper"):
         with dpcov.Rng(seed=3) as rng:
             out = dpcov.dly_release(x, rng, variant=variant, rho=1.0)
         assert np.array_equal(out.covariance, out.covariance.T)

@@ -9,10 +9,14 @@
  * - ::DPCOV_DLY_SEPARATE (Alg. 1): the eigenvalues of S, each plus N(0, 2 r^4 / (n^2 rho)), with
  *   the eigenvectors of a Gauss release, each half at rho / 2. Better than Gauss when the trace of
  *   S is small against d / (n sqrt(rho)) (most rows far inside the ball);
- * - ::DPCOV_DLY_ADAPTIVE (Alg. 3): a private trace (rho / 8) and a private clipping radius
- *   r~ <= r chosen by the sparse vector technique over the histogram of row norms (rho / 8), then
- *   whichever of Gauss and Separate has the smaller error bound on the rows clipped to r~
- *   (3 rho / 4).
+ * - ::DPCOV_DLY_ADAPTIVE (Alg. 3): a private trace (rho / 128) and a private clipping radius
+ *   r~ <= r chosen by the sparse vector technique over the histogram of row norms (rho / 16),
+ *   then Gauss or Separate on the rows clipped to r~ (119 rho / 128), Separate when its error
+ *   bound is below 1.6 times Gauss's (the two bounds are not equally loose);
+ * - ::DPCOV_DLY_ADAPTIVE_PAPER: Alg. 3 as the paper and the authors' code run it: rho / 8 for the
+ *   trace (shifted up to a high-probability bound), rho / 8 for the radius, 3 rho / 4 for the
+ *   release, and the branch with the smaller bound at r~ / 2. Where clipping cannot help it costs
+ *   1 / sqrt(3 / 4) = 1.155 times the better branch's error; the default about 1.04.
  * The released eigenvalues are clamped to [0, r~^2] (post-processing). The receipt reports the
  * branch and r~ that Adaptive chose: they are outputs of its private steps, covered by the budget.
  *
@@ -41,7 +45,9 @@ enum dpcov_dly_variant {
   /** Separate: eigenvalues and eigenvectors released separately (Alg. 1). */
   DPCOV_DLY_SEPARATE = 1,
   /** Adaptive: private trace and clipping radius, then the better branch (Alg. 3). Default. */
-  DPCOV_DLY_ADAPTIVE = 2
+  DPCOV_DLY_ADAPTIVE = 2,
+  /** Adaptive with the paper's budget split and branch rule (Alg. 3 as published). */
+  DPCOV_DLY_ADAPTIVE_PAPER = 3
 };
 
 /** Settings of a Dong-Liang-Yi release. Fill with dpcov_dly_params_default(). */
@@ -80,17 +86,21 @@ typedef struct dpcov_dly_receipt {
   double epsilon;
   /** delta of that guarantee. */
   double delta;
-  /** Budget of the final Gauss or Separate release (rho, or 3 rho / 4 for Adaptive). */
+  /** Budget of the final Gauss or Separate release (rho; 119 rho / 128 for Adaptive, 3 rho / 4
+   *  for AdaptivePaper, rounded down). */
   double rho_covariance;
-  /** Adaptive: sigma of the private trace, 2 r^2 / (n sqrt(rho)); else 0. */
+  /** Adaptive variants: sigma of the private trace, r^2 / (n sqrt(2 rho_trace)) with rho_trace =
+   *  rho / 128 (rho / 8 for AdaptivePaper); else 0. */
   double trace_sigma;
-  /** Adaptive: epsilon of the sparse vector step, sqrt(rho) / 2; else 0. */
+  /** Adaptive variants: epsilon of the sparse vector step, sqrt(2 rho_svt) with rho_svt =
+   *  rho / 16 (rho / 8 for AdaptivePaper); else 0. */
   double svt_epsilon;
-  /** Adaptive: number of candidate radii r 2^-q of the sparse vector step; else 0. */
+  /** Adaptive variants: number of candidate radii r 2^-q of the sparse vector step; else 0. */
   int64_t svt_queries;
   /** Release only: the ::dpcov_dly_variant of the final release (Gauss or Separate); -1 in a plan. */
   int32_t branch;
-  /** Release only: the clipping radius r~ of the final release (r except for Adaptive); 0 in a plan. */
+  /** Release only: the clipping radius r~ of the final release (r except for the adaptive
+   *  variants); 0 in a plan. */
   double clip_radius;
   /** Release only: sigma of the Gaussian matrix noise of the final release; 0 in a plan. */
   double sigma_matrix;

@@ -16,8 +16,6 @@ namespace dpcov::mechanisms {
 
 namespace {
 
-__extension__ typedef __int128 i128;
-
 constexpr int kMaxBits = 12;
 constexpr int kMinBits = 4;
 constexpr double kTwo53 = 0x1.0p53;
@@ -105,14 +103,11 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
        " at this epsilon and delta (more rows need fewer bits; smaller epsilon or delta need a larger noise parameter)");
 }
 
-Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
-                               random::Rng &rng, BoundPolicy policy) {
-  ExactGrid grid;
-  Release out{Matrix(), plan_exact_additive(mechanism, request, &grid)};
+std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
+                                  const ExactGrid &grid, BoundPolicy policy) {
   const int64_t n = rows.rows, d = request.dim;
-  if (rows.cols != d || n != request.n)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", n, " x ",
-         rows.cols);
+  if (rows.cols != d)
+    fail(DPCOV_E_DIMENSION, "rows must have d = ", d, " columns, got ", rows.cols);
   if (policy == BoundPolicy::Drop)
     fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics clip or reject rows above the bound; dropping "
          "would make the row count depend on the data");
@@ -126,7 +121,7 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
   std::vector<double> x(static_cast<size_t>(d));
   std::vector<int64_t> zi(static_cast<size_t>(d));
   // The exact integer Gram of the upper triangle (column-major packed), summed over blocks.
-  std::vector<i128> gram(static_cast<size_t>(d * (d + 1) / 2), 0);
+  std::vector<ExactInt> gram(static_cast<size_t>(d * (d + 1) / 2), 0);
   for (int64_t first = 0; first < n; first += block) {
     const int64_t rows_here = std::min(block, n - first);
     for (int64_t b = 0; b < rows_here; ++b) {
@@ -159,15 +154,30 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
     for (int64_t j = 0; j < d; ++j)
       for (int64_t i = 0; i <= j; ++i) gram[k++] += static_cast<int64_t>(g(i, j));
   }
+  return gram;
+}
+
+int64_t exact_noise(MechanismId mechanism, const ExactGrid &grid, random::Rng &rng) {
+  return is_gauss(mechanism) ? random::discrete_gaussian(rng, grid.noise_parameter)
+                             : random::discrete_laplace(rng, 1, grid.noise_parameter);
+}
+
+Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
+                               random::Rng &rng, BoundPolicy policy) {
+  ExactGrid grid;
+  Release out{Matrix(), plan_exact_additive(mechanism, request, &grid)};
+  const int64_t d = request.dim;
+  if (rows.cols != d || rows.rows != request.n)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", rows.rows,
+         " x ", rows.cols);
+  const std::vector<ExactInt> gram = rounded_gram(rows, request, grid, policy);
   out.matrix = Matrix(d, d);
   size_t k = 0;
   for (int64_t j = 0; j < d; ++j)
     for (int64_t i = 0; i <= j; ++i) {
-      const int64_t noise = is_gauss(mechanism)
-                                ? random::discrete_gaussian(rng, grid.noise_parameter)
-                                : random::discrete_laplace(rng, 1, grid.noise_parameter);
       // The released integer G_Z + N, then its scaling: post-processing of an exact value.
-      const double value = static_cast<double>(gram[k++] + noise) * grid.grid_squared;
+      const double value =
+          static_cast<double>(gram[k++] + exact_noise(mechanism, grid, rng)) * grid.grid_squared;
       out.matrix(i, j) = value;
       out.matrix(j, i) = value;
     }

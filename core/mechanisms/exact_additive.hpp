@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "../data/gram.hpp"
 #include "../matrix.hpp"
@@ -28,6 +29,8 @@ struct ExactGrid {
   uint64_t noise_parameter = 0;
 };
 
+__extension__ typedef __int128 ExactInt;
+
 // The plan of `mechanism` (AnalyzeGauss or LaplaceSym) with exact numerics: receipt.numerics =
 // Exact, sigma / scale / sensitivity in data units (grid^2 times the integer constants), and the
 // grid. Throws DPCOV_E_PRECONDITION when no grid keeps every integer in range.
@@ -39,5 +42,15 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
 // draw, so a refused call leaves `rng` as it was.
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
                                random::Rng &rng, BoundPolicy policy = BoundPolicy::Clip);
+
+// The exact integer Gram z z^T summed over `rows` (n x d, any n) rounded to `grid` as the release
+// does, upper triangle packed column by column (entry (i, j), i <= j, at j (j + 1) / 2 + i). The
+// exact-PMF audit (core/audit/exact_pmf.hpp) evaluates the release's law around it.
+std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
+                                   const ExactGrid &grid, BoundPolicy policy = BoundPolicy::Clip);
+
+// One entry of the integer noise at `grid`: discrete Gaussian of variance noise_parameter
+// (AnalyzeGauss) or discrete Laplace of scale noise_parameter (LaplaceSym).
+int64_t exact_noise(MechanismId mechanism, const ExactGrid &grid, random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

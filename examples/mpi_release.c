@@ -295,9 +295,9 @@ static void add_state(int rank, const struct accumulator *acc, int64_t d, int64_
 static void print_release(int ranks, const dpcov_receipt *r, const dpcov_gram_info *info,
                           const double *m, int64_t d) {
   printf("ranks %d\n", ranks);
-  printf("mechanism %s\nn %lld\nclipped %lld\ndim %lld\nseed_fixed %d\n",
+  printf("mechanism %s\nn %lld\nclipped %lld\ndim %lld\nseed_fixed %d\ngenerator %d\n",
          dpcov_mechanism_name(r->mechanism), (long long)r->n, (long long)info->clipped,
-         (long long)r->dim, (int)r->seed_fixed);
+         (long long)r->dim, (int)r->seed_fixed, (int)r->generator);
   printf("epsilon %.17g\ndelta %.17g\nsigma %.17g\nthreshold_w2 %.17g\ntest_value %.17g\n",
          r->epsilon, r->delta, r->sigma, r->threshold_w2, r->test_value);
   printf("matrix\n");

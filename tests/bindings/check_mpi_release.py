@@ -6,6 +6,7 @@ rank 0 holds the release generator, and for the JL sketch each rank gets its own
 the same program with --serial in one process (every shard in turn, JL shards with the same shard
 keys), and compares the two outputs: the same counts and receipt, and every released entry equal up to
 1e-9 of the matrix's largest entry (the sums differ only in the order of floating-point additions).
+Without --seed, the release must come from ChaCha20 keyed by the operating system.
 
 Usage: check_mpi_release.py MPIRUN PROGRAM WINE_CSV
        check_mpi_release.py --mpi-missing   (fails: the build found no MPI)
@@ -70,6 +71,15 @@ def compare(name, mpirun, program, ranks, args, serial_args=()):
     return not failures
 
 
+def check_unseeded(mpirun, program, ranks, args):
+    """Without --seed, rank 0 keys the release generator from the OS: ChaCha20, seed not fixed."""
+    fields, _ = run(mpirun, ranks, program, args)
+    ok = fields["seed_fixed"] == "0" and fields["generator"] == "2"  # DPCOV_GENERATOR_CHACHA20
+    print(f"{'ok' if ok else 'FAILED'}: {args[1]} on {ranks} ranks without a seed: seed_fixed "
+          f"{fields['seed_fixed']}, generator {fields['generator']} (want 0 and 2, ChaCha20)")
+    return ok
+
+
 def main():
     if sys.argv[1:] == ["--mpi-missing"]:
         sys.exit("FAILED: MPI (mpicc, mpirun) was not found when the build was configured; "
@@ -83,6 +93,13 @@ def main():
                   ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
                    "--bound", "1", "--generate", "5000", "--dim", "6", "--projection-rows", "40",
                    "--seed", "9"], serial_args=["--shards", "3"])
+    ok &= check_unseeded(mpirun, program, 2,
+                         ["--mechanism", "analyze_gauss", "--epsilon", "1", "--delta", "1e-6",
+                          "--bound", "1", "--generate", "500", "--dim", "4"])
+    ok &= check_unseeded(mpirun, program, 2,
+                         ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
+                          "--bound", "1", "--generate", "5000", "--dim", "6",
+                          "--projection-rows", "40"])
     sys.exit(0 if ok else 1)
 
 

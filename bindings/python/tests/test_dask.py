@@ -75,3 +75,11 @@ def test_column_chunks_are_joined_into_whole_rows(client, rows):
     x = da.from_array(rows, chunks=(CHUNK, 2))
     state = dask_release.gram_state(x, 1.0)
     assert state["matrix"].shape == (DIM, DIM) and state["rows"] == ROWS
+
+
+def test_a_cluster_release_without_a_seed_uses_the_cryptographic_generator(client, rows):
+    x = da.from_array(rows, chunks=(CHUNK, DIM))
+    with dpcov.Rng() as rng:
+        _, receipt = dask_release.dask_release(x, 1.0, 1.0, 1e-6, rng)
+    assert receipt.seed_fixed == 0
+    assert receipt.generator_name == "chacha20"

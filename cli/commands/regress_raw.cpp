@@ -63,16 +63,62 @@ Columns resolve_columns(const RowReader &reader, const std::string &label,
   return c;
 }
 
+// The public candidates --bound / 1.25^k, k = 12, ..., 1, 0, in increasing order: a bound chosen
+// among them never loosens the user's (proofs/private_bound.md, "Tightening a public bound"; the
+// same grid as Python's dpcov.private_bound.below_grid).
+constexpr int kTightenSteps = 12;
+constexpr double kTightenRatio = 1.25;
+
+std::vector<double> grid_below(double bound) {
+  std::vector<double> grid;
+  for (int k = kTightenSteps; k >= 1; --k) grid.push_back(bound / std::pow(kTightenRatio, k));
+  grid.push_back(bound);
+  return grid;
+}
+
+// The first pass: the regressors' norms counted per cell of grid_below(--bound) (private: the
+// counts leave only through the mechanism), then the choice with `epsilon` aiming at
+// floor((1 - quantile) n) rows above the bound (n public under replace-one).
+double choose_tighter_bound(RowReader &reader, const Columns &c, const RawRegressOptions &o,
+                            double epsilon, dpcov_rng *rng) {
+  const std::vector<double> grid = grid_below(o.bound);
+  std::vector<int64_t> histogram(grid.size() + 1, 0);
+  int64_t rows = 0;
+  Chunk chunk;
+  while (reader.next_chunk(chunk)) {
+    for (int64_t i = 0; i < chunk.rows; ++i) {
+      const double *row = chunk.values.data() + i * chunk.dim;
+      double norm2 = 0.0;
+      for (int64_t j : c.features) norm2 += row[j] * row[j];
+      const double norm = std::sqrt(norm2);
+      size_t cell = 0;
+      while (cell < grid.size() && !(norm <= grid[cell])) ++cell;
+      ++histogram[cell];
+    }
+    rows += chunk.rows;
+  }
+  if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows");
+  const auto target =
+      static_cast<int64_t>(std::floor((1.0 - o.bound_quantile) * static_cast<double>(rows)));
+  double chosen = 0.0;
+  library_check(dpcov_private_bound_select(grid.data(), static_cast<int64_t>(grid.size()),
+                                           histogram.data(), target, epsilon, rng, nullptr,
+                                           &chosen),
+                "choosing a bound below --bound");
+  return chosen;
+}
+
 struct Accumulated {
   std::vector<double> gram;  // q x q, row-major: [1,] x, y
   int64_t rows = 0;
   int64_t clipped = 0;
 };
 
-// Streams the rows into the Gram matrix of [1, x, y] with x scaled to norm <= bound and y clipped
-// to [-label_bound, label_bound] (or refused with --reject, at the row's file position).
+// Streams the rows into the Gram matrix of [1, x, y] with x scaled to norm <= clip_bound (<=
+// --bound) and y clipped to [-label_bound, label_bound] (or refused with --reject when over the
+// user's bounds, at the row's file position).
 Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
-                       const RawRegressOptions &o) {
+                       const RawRegressOptions &o, double clip_bound) {
   const int64_t p = static_cast<int64_t>(c.features.size());
   const int64_t q = p + (intercept ? 1 : 0) + 1;
   dpcov_gram *raw = nullptr;
@@ -81,7 +127,7 @@ Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
       raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
   // The rows are within the bounds when added; the accumulator's bound only has to hold them.
   const double row_bound =
-      std::nextafter(std::hypot(intercept ? std::hypot(1.0, o.bound) : o.bound, o.label_bound),
+      std::nextafter(std::hypot(intercept ? std::hypot(1.0, clip_bound) : clip_bound, o.label_bound),
                      kInfinity) * (1 + 1e-12);
   Progress progress(!o.quiet, reader.total_bytes());
   Accumulated out;
@@ -98,9 +144,9 @@ Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
       for (int64_t j : c.features) norm2 += row[j] * row[j];
       const double norm = std::sqrt(norm2);
       double y = row[c.label];
-      const bool x_over = norm > o.bound;
+      const bool x_over = norm > clip_bound;
       const bool y_over = std::fabs(y) > o.label_bound;
-      if (o.reject && x_over)
+      if (o.reject && norm > o.bound)
         fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
              " has regressors of Euclidean norm ", norm, " > --bound ", o.bound,
              " (--reject refuses such rows; without it they are scaled down to the bound)");
@@ -109,7 +155,7 @@ Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
              " has label ", y, " outside [-", o.label_bound, ", ", o.label_bound,
              "] (--label-bound; --reject refuses such rows)");
       // Rounded towards zero so that rounding never leaves a row above the bound.
-      const double scale = x_over ? std::nextafter(o.bound / norm, 0.0) : 1.0;
+      const double scale = x_over ? std::nextafter(clip_bound / norm, 0.0) : 1.0;
       for (int64_t j : c.features) out_row[k++] = row[j] * scale;
       out_row[k] = y_over ? std::copysign(o.label_bound, y) : y;
       if (x_over || y_over) ++out.clipped;
@@ -241,6 +287,16 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                    "Point estimates only: do not release y'y, which the noise-aware intervals "
                    "need (the other statistics then get a third of the budget each, not a quarter)")
       ->group(group);
+  command.add_option("--bound-epsilon", o.bound_epsilon,
+                     "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
+                     "the regressors' norms (a first pass over the file; the rows above it are "
+                     "clipped; AdaSSP gets the rest of --epsilon). Default: a tenth of --epsilon; "
+                     "0 uses --bound as given")
+      ->group(group);
+  command.add_option("--bound-quantile", o.bound_quantile,
+                     "Quantile of the regressors' norms the chosen bound aims at, in (0, 1) "
+                     "(default 0.95)")
+      ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
 }
 
@@ -270,9 +326,22 @@ void run_regress_raw(const std::string &path, const std::string &label,
          "--no-intervals (point estimates only) or use joint_analytic");
   if (!(o.level > 0.0 && o.level < 1.0)) fail(kExitUsage, "--level must be in (0, 1), got ", o.level);
 
+  const double bound_epsilon = o.bound_epsilon.value_or(0.1 * *o.epsilon);
+  if (!(bound_epsilon >= 0.0 && bound_epsilon < *o.epsilon))
+    fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
+         " (AdaSSP spends the rest), got ", bound_epsilon);
+  if (!(o.bound_quantile > 0.0 && o.bound_quantile < 1.0))
+    fail(kExitUsage, "--bound-quantile must be in (0, 1), got ", o.bound_quantile);
+  // A file is read twice (the choice, then the fit); standard input only once.
+  const bool from_stdin = path.empty() || path == "-";
+  const bool tighten = bound_epsilon > 0.0 && !from_stdin;
+  if (tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)
+    fail(kExitUsage, "--bound-epsilon aims at a quantile of the public number of rows, which "
+         "add_remove keeps private: add --bound-epsilon 0");
+
   InputOptions input;
   input.path = path;
-  const std::unique_ptr<RowReader> reader = open_input(input);
+  std::unique_ptr<RowReader> reader = open_input(input);
   const bool intercept = !o.no_intercept;
   const Columns c = resolve_columns(*reader, label, features, intercept);
   const RngHandle rng = make_rng(o.seed);
@@ -280,15 +349,22 @@ void run_regress_raw(const std::string &path, const std::string &label,
   if (o.seed)
     std::fprintf(stderr, "dpcov regress: warning: --noise-seed fixes the noise; anyone who knows the "
                          "seed can remove it (for experiments and tests only)\n");
-  const Accumulated data = accumulate(*reader, c, intercept, o);
+  double bound = o.bound;
+  double epsilon = *o.epsilon;
+  if (tighten) {
+    bound = choose_tighter_bound(*reader, c, o, bound_epsilon, rng.get());
+    // The rest of the budget, rounded down so that the two shares never sum above --epsilon.
+    epsilon = std::nextafter(*o.epsilon - bound_epsilon, 0.0);
+    reader = open_input(input);
+  }
+  const Accumulated data = accumulate(*reader, c, intercept, o, bound);
   if (data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
 
   const int64_t q = static_cast<int64_t>(c.terms.size()) + 1;
   std::vector<int64_t> regressors(static_cast<size_t>(q - 1));
   for (int64_t j = 0; j < q - 1; ++j) regressors[static_cast<size_t>(j)] = j;
   // [1, x] has norm <= sqrt(1 + B^2), rounded up.
-  const double bound_x =
-      intercept ? std::nextafter(std::hypot(1.0, o.bound), kInfinity) : o.bound;
+  const double bound_x = intercept ? std::nextafter(std::hypot(1.0, bound), kInfinity) : bound;
   const int64_t p = q - 1;
   std::vector<double> coef(static_cast<size_t>(p)), xtx(static_cast<size_t>(p * p)),
       xty(static_cast<size_t>(p));
@@ -296,7 +372,7 @@ void run_regress_raw(const std::string &path, const std::string &label,
   receipt.struct_size = sizeof receipt;
   const dpcov_status status = dpcov_adassp_fit(
       DPCOV_ROW_MAJOR, q, data.gram.data(), q, p, regressors.data(), p, bound_x, o.label_bound,
-      *o.epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(), &receipt);
+      epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(), &receipt);
   library_check(status, concat(path, ": AdaSSP"));
   const Intervals aware =
       o.no_intervals ? Intervals{} : intervals(xtx, xty, data.rows, receipt, o);
@@ -309,6 +385,15 @@ void run_regress_raw(const std::string &path, const std::string &label,
     out["label"] = label_name;
     out["rows"] = data.rows;
     out["clipped"] = data.clipped;
+    out["epsilon_total"] = *o.epsilon;
+    if (tighten)
+      out["bound_selection"] = {
+          {"method", "exponential mechanism over the public grid --bound / 1.25^k, k = 0..12, "
+                     "utility -|rows above B - floor((1 - quantile) n)| (proofs/private_bound.md)"},
+          {"epsilon", bound_epsilon},
+          {"quantile", o.bound_quantile},
+          {"bound_given", o.bound},
+          {"bound", bound}};
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (size_t i = 0; i < c.terms.size(); ++i) {
       nlohmann::ordered_json row = {{"term", c.terms[i]}, {"coef", coef[i]}};
@@ -334,8 +419,18 @@ void run_regress_raw(const std::string &path, const std::string &label,
                             c.terms.size() == 1 ? "" : "s", " from ", path,
                             " (differentially private: epsilon = ", *o.epsilon, ", delta = ",
                             o.delta, ", ", o.neighbour, ")\n", "rows ", data.rows, ", clipped ",
-                            data.clipped, " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
-                            intercept ? ", intercept as a constant 1 in the bound" : "", ")\n\n");
+                            data.clipped, " (||x|| <= ", bound, ", |y| <= ", o.label_bound,
+                            intercept ? ", intercept as a constant 1 in the bound" : "", ")\n",
+                            tighten ? concat("bound ", bound, " chosen privately below --bound ",
+                                             o.bound, " near the ", o.bound_quantile,
+                                             " quantile of the regressors' norms with epsilon ",
+                                             bound_epsilon, "; AdaSSP spent the rest\n")
+                                    : from_stdin && bound_epsilon > 0.0
+                                          ? std::string("--bound used as given: standard input "
+                                                        "cannot be read twice to choose a tighter "
+                                                        "one\n")
+                                          : std::string(),
+                            "\n");
   if (aware.computed) {
     const std::string pct = format_number(100.0 * o.level, 3) + "%";
     text += concat("coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that "

@@ -26,6 +26,9 @@ struct RawRegressOptions {
   bool quiet = false;
   std::optional<uint64_t> seed;
   bool no_intervals = false;  // fit without y'y: point estimates only, less noise on the rest
+  // The epsilon spent choosing a bound below --bound (default a tenth of --epsilon; 0: none).
+  std::optional<double> bound_epsilon;
+  double bound_quantile = 0.95;
   // Shared with the regression on a release (--level, --bootstrap, --seed).
   double level = 0.95;
   int64_t bootstrap = 999;
@@ -35,11 +38,14 @@ struct RawRegressOptions {
 };
 
 // Registers --epsilon, --delta, --bound, --label-bound, --mechanism, --calibration, --neighbour,
-// --rho, --no-intercept, --reject, --noise-seed, --no-intervals and --quiet on `command`.
+// --rho, --no-intercept, --reject, --noise-seed, --no-intervals, --bound-epsilon,
+// --bound-quantile and --quiet on `command`.
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 
 // Reads the rows of `path` (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:
-// clipped and counted, or refused with --reject), fits once (releasing y'y too unless
+// clipped and counted, or refused with --reject), chooses a tighter bound privately with
+// --bound-epsilon (a first pass over a file; proofs/private_bound.md, "Tightening a public
+// bound") and clips the regressors to it, fits once with the rest of --epsilon (releasing y'y too unless
 // --no-intervals) and prints the coefficients with noise-aware intervals for beta
 // (dpcov_adassp_bootstrap_intervals, no further privacy cost) and the receipt (as JSON with
 // `json`). `intercept_column` must be empty: the intercept is a constant 1

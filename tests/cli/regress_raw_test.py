@@ -38,7 +38,12 @@ class RawRegression(DpcovCase):
         self.assertEqual([c["term"] for c in out["coefficients"]], ["(intercept)", "x1", "x2"])
         coef = [c["coef"] for c in out["coefficients"]]
         np.testing.assert_allclose(coef, [0.2, 0.6, -0.4], atol=0.05)
-        self.assertAlmostEqual(out["receipt"]["bound_x"], np.sqrt(2.0))
+        # A tenth of epsilon chose a bound at most --bound (the rows' norms are <= 0.71).
+        chosen = out["bound_selection"]["bound"]
+        self.assertLessEqual(chosen, 1.0)
+        self.assertAlmostEqual(out["receipt"]["bound_x"], np.hypot(1.0, chosen))
+        self.assertAlmostEqual(out["receipt"]["epsilon"], 3.6)
+        self.assertEqual(out["epsilon_total"], 4.0)
         self.assertLessEqual(out["receipt"]["delta_exact"], 1e-6)
         self.assertEqual(out["rows"], 20000)
         text = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
@@ -67,6 +72,37 @@ class RawRegression(DpcovCase):
         result = self.run_dpcov(args + ["--calibration", "paper"])
         self.assertEqual(result.returncode, EXIT_USAGE)
         self.assertIn("--no-intervals", result.stderr.decode())
+
+    def test_a_bound_below_the_given_one_is_chosen_privately_unless_disabled(self):
+        path = self.write_csv(self.data(5000))
+        base = ["regress", path, "--label", "y", "--epsilon", "20", "--bound", "4",
+                "--label-bound", "1", "--noise-seed", "2", "--no-intervals", "--quiet"]
+        out = self.run_json(base)
+        grid = 4.0 / 1.25 ** np.arange(13)
+        chosen = out["bound_selection"]["bound"]
+        # At a tenth of 20 the candidates above every row (norm <= 0.71) are each about exp(-250)
+        # less likely than the one nearest the 0.95 quantile.
+        self.assertTrue(np.isclose(grid, chosen).any(), chosen)
+        self.assertTrue(0.5 < chosen < 0.9, chosen)
+        self.assertGreater(out["clipped"], 0)
+        self.assertEqual(out["bound_selection"]["epsilon"], 2.0)
+        self.assertIn("chosen privately below --bound 4", self.run_dpcov(base).stdout.decode())
+        given = self.run_json(base + ["--bound-epsilon", "0"])
+        self.assertNotIn("bound_selection", given)
+        self.assertAlmostEqual(given["receipt"]["bound_x"], np.hypot(1.0, 4.0))
+        self.assertEqual(given["receipt"]["epsilon"], 20.0)
+        with open(path, "rb") as f:
+            piped = self.run_dpcov(["regress", "-"] + base[2:], stdin=f.read())
+        self.assertEqual(piped.returncode, EXIT_OK, piped.stderr.decode())
+        self.assertIn("standard input cannot be read twice", piped.stdout.decode())
+        for extra, pattern in ((["--neighbour", "add_remove"], "--bound-epsilon 0"),
+                               (["--bound-epsilon", "20"], "below --epsilon"),
+                               (["--bound-quantile", "1"], "--bound-quantile")):
+            result = self.run_dpcov(base + extra)
+            self.assertEqual(result.returncode, EXIT_USAGE, extra)
+            self.assertRegex(result.stderr.decode(), pattern)
+        self.assertEqual(self.run_dpcov(base + ["--neighbour", "add_remove", "--bound-epsilon",
+                                                "0"]).returncode, EXIT_OK)
 
     def test_reject_names_the_file_line_and_the_bound(self):
         rows = self.data(50)

@@ -24,8 +24,10 @@ def test_check_estimator_passes_except_the_documented_checks(cls):
         check_estimator(cls())
     skipped = {str(w.message).split(" for ")[0] for w in caught
                if type(w.message).__name__ == "SkipTestWarning" and "pandas" not in str(w.message)}
-    expected = {"Skipping check_regressors_train"} if cls is dpcov.PrivateLinearRegression else set()
-    assert skipped == expected
+    assert skipped == set()
+    # The one documented deviation: R^2 > 0.5 on the check's 200 rows is not asked of the private
+    # regression (scikit-learn's poor_score tag); every other part of check_regressors_train runs.
+    assert cls()._get_tags()["poor_score"] is (cls is dpcov.PrivateLinearRegression)
     assert isinstance(cls(), BaseEstimator)
 
 

@@ -9,6 +9,7 @@
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 #include "../privacy/discrete_gaussian.hpp"
+#include "../privacy/upward.hpp"
 #include "../random/discrete.hpp"
 #include "statistic.hpp"
 
@@ -48,8 +49,7 @@ uint64_t integer_noise_parameter(MechanismId mechanism, const Request &request, 
   // Upper-triangle L1 sensitivity: (d + 1) r2 (replace-one), (d + 1) r2 / 2 (add/remove), an
   // integer bound on an integer-valued query; scale t >= Delta_1 / eps, rounded up.
   const double d1 = static_cast<double>(request.dim + 1) * r2d / (replace ? 1.0 : 2.0);
-  double t = std::ceil(d1 / request.epsilon);
-  if (std::fma(t, request.epsilon, -d1) < 0.0) t += 1.0;  // exact sign of t eps - Delta_1
+  const double t = privacy::upward::ceil_quotient_up(d1, request.epsilon);
   // t < 2^56: a variate beyond 2^63 (the sampler's range) has probability below exp(-128).
   if (!(t < 0x1.0p56)) return 0;
   return static_cast<uint64_t>(t);

@@ -4,6 +4,7 @@
 
 #include "../check.hpp"
 #include "../error.hpp"
+#include "upward.hpp"
 
 namespace dpcov::privacy {
 
@@ -40,10 +41,8 @@ double zcdp_rho_for(double eps, double delta) {
 }
 
 uint64_t discrete_gaussian_variance(double delta_squared, double rho) {
-  // The smallest integer s2 with 2 rho s2 >= Delta^2: the quotient's ceiling, raised by one if the
-  // exact product falls short (fma rounds once, so its sign is that of the exact difference).
-  double sigma2 = std::ceil(delta_squared / (2.0 * rho));
-  if (std::fma(2.0 * rho, sigma2, -delta_squared) < 0.0) sigma2 += 1.0;
+  // The smallest integer s2 with 2 rho s2 >= Delta^2 (from 2^53 on, the smallest double one).
+  const double sigma2 = upward::ceil_quotient_up(delta_squared, 2.0 * rho);
   if (!(sigma2 < 0x1.0p62))
     fail(DPCOV_E_PRECONDITION, "the discrete Gaussian variance ", sigma2,
          " in grid units is 2^62 or more: epsilon or delta too small for the exact sampler");

@@ -66,6 +66,12 @@ inline double div_down(double a, double b) {
   return std::fma(-q, b, a) < 0.0 ? bump_down(q) : q;
 }
 
+// The smallest double integer t with t b >= a (a >= 0, b > 0): the ceiling of the quotient
+// rounded up. Exact (ceil(a / b)) while that is below 2^53; above, where doubles are spaced 2 or
+// more apart, the next representable integer up (adding 1 to a double there changes nothing, which
+// let a noise parameter fall below its exact value).
+inline double ceil_quotient_up(double a, double b) { return std::ceil(div_up(a, b)); }
+
 // s = sqrt(x) is below the exact root iff s * s < x.
 inline double sqrt_up(double x) {
   const double s = std::sqrt(x);

@@ -20,7 +20,13 @@ projection rows r and posterior dof m in [d, 1e9] (m >= d), lambda_min bound the
   eps0 <= eps / 2, Laplace scale >= sensitivity / eps0 (iev.md, kt_rank1.md);
 - Gaussian noise on the inverse: sensitivity >= c B^2 / theta^4 (domain) or
   c B^2 / (theta^2 (theta^2 - B^2)) (input), c = sqrt 2 or 1, and exact delta(sigma) <= delta
-  (inverse_gauss.md).
+  (inverse_gauss.md);
+- Jiang et al.'s Wishart (audit only): scale >= 3 B^2 / (2 eps), dof = d + 1 (wishart_jiang.md);
+- Wang-Huai-Xu graphical-lasso output (audit only), n in [1, 1e9] and the penalty rho in
+  [1e-6, 1e3]: scale >= d^{5/2} B^2 / (n eps rho^2), dof = d + 1 (glasso_output.md);
+- exact numerics (dpcov_exact_plan): the discrete Gaussian's s2 gives rho = Delta^2 / (2 s2) whose
+  exact Canonne-Kamath-Steinke delta at eps is <= delta, Delta^2 = 2 r2^2 or r2^2; the discrete
+  Laplace's t >= Delta_1 / eps, Delta_1 = (d + 1) r2 or (d + 1) r2 / 2 (exact_additive.md).
 """
 import math
 import random
@@ -29,6 +35,7 @@ import sys
 from mpmath import ceil, log, mpf, sqrt
 
 from calibration_sweep import delta_of, finite_positive, log_uniform
+from exact_additive import delta as cks_delta
 from jl_common import threshold_w2
 from receipts import Checker, plan
 
@@ -55,6 +62,8 @@ def requests_at(rng, eps, delta, bound, d):
     m = int(round(log_uniform(rng, d, max(d, 1e9))))
     theta2 = bound * bound * log_uniform(rng, 1e-3, 1e6)
     scope = rng.choice(("domain", "input"))
+    n = int(round(log_uniform(rng, 1, 1e9)))
+    glasso_rho = log_uniform(rng, 1e-6, 1e3)
     base = f"{d} 1000 {bound!r} {eps!r} {delta!r}"
     return [
         ("wishart_additive", f"wishart_additive {base}"),
@@ -66,6 +75,11 @@ def requests_at(rng, eps, delta, bound, d):
         ("kt_rank1", f"kt_rank1 {d} 1000 {bound!r} {eps!r} 0 neighbour={neighbour}"),
         ("inverse_gauss", f"inverse_gauss {base} lambda_min_bound={theta2!r} scope={scope} "
                           f"neighbour={neighbour}"),
+        ("wishart_jiang", f"wishart_jiang {d} 1000 {bound!r} {eps!r} 0 audit=1"),
+        ("glasso_output", f"glasso_output_wishart {d} {n} {bound!r} {eps!r} 0 audit=1 "
+                          f"rho={glasso_rho!r}"),
+        ("exact_gauss", f"analyze_gauss {base} exact=1 neighbour={neighbour}"),
+        ("exact_laplace", f"laplace_sym {d} 1000 {bound!r} {eps!r} 0 exact=1 neighbour={neighbour}"),
     ]
 
 
@@ -118,6 +132,30 @@ def check(c, label, request, r):
         c.not_below(r["sensitivity"], sens, "sensitivity " + what)
         c.ok(finite_positive(r, "sigma") and gaussian_delta(r["sigma"], e_, sens) <= d_,
              f"exact delta(sigma) <= delta {what}: sigma {r['sigma']!r}")
+    elif label == "wishart_jiang":
+        c.ok(r["dof"] == d + 1 and finite_positive(r, "scale"), "dof, finite scale " + what)
+        c.not_below(r["scale"], 3 * b ** 2 / (2 * e_), "scale " + what)
+    elif label == "glasso_output":
+        n, rho = int(request.split()[2]), mpf(float(option(request, "rho")))
+        c.ok(r["dof"] == d + 1 and finite_positive(r, "scale"), "dof, finite scale " + what)
+        c.ok(r["glasso_rho"] == float(rho), "rho recorded " + what)
+        c.not_below(r["scale"], mpf(d) ** mpf("2.5") * b ** 2 / (n * e_ * rho ** 2),
+                    "scale " + what)
+    elif label in ("exact_gauss", "exact_laplace"):
+        # Integer grid: rows rounded to squared norm <= r2; upper-triangle sensitivity of z z'.
+        r2, k = r["norm2_bound"], r["bits"]
+        h = math.isqrt(d - 1) // 2 + 1  # ceil(sqrt(d) / 2), exactly
+        c.ok(r2 == (2 ** k + h + 1) ** 2, "r2 = (2^k + ceil(sqrt(d)/2) + 1)^2 " + what)
+        replace = option(request, "neighbour") == "replace"
+        if label == "exact_gauss":
+            sens2 = (2 if replace else 1) * mpf(r2) ** 2
+            rho = sens2 / (2 * mpf(r["noise_parameter"]))
+            c.ok(r["noise_law"] == 1 and cks_delta(rho, e_) <= d_,
+                 f"exact delta of rho = Delta^2 / (2 s2) <= delta {what}: s2 {r['noise_parameter']}")
+        else:
+            sens1 = mpf((d + 1) * r2) / (1 if replace else 2)
+            c.ok(r["noise_law"] == 2 and sens1 / r["noise_parameter"] <= e_,
+                 f"Delta_1 / t <= eps {what}: t {r['noise_parameter']}")
 
 
 def main(program, points, seed):

@@ -8,6 +8,7 @@
  *   [calibration=bingham_published|bingham_sensitivity] [split=uniform|adaptive] [beta=<x>]
  *   [rank=<k>] [r=<projection rows>] [m=<posterior dof>]
  *   [rho=<graphical-lasso penalty>]  (plans with dpcov_private_glasso_plan() instead)
+ *   [exact=1]  (plans with dpcov_exact_plan() instead; the grid's fields are printed too)
  * and writes one JSON object per line: the receipt's fields, or {"status": ..., "message": ...}
  * when the plan fails. Doubles are printed with 17 significant digits (exact round trip). */
 #include <math.h>
@@ -65,6 +66,8 @@ int main(void) {
     dpcov_status status;
     int mechanism;
     double rho = 0.0;
+    int exact = 0;
+    dpcov_exact_grid grid;
     char clip_upper[32];
     while (token != NULL && count < 16) {
       tokens[count++] = token;
@@ -79,13 +82,21 @@ int main(void) {
     dpcov_mechanism_params_default(&params);
     for (i = 6; i < count; ++i)
       if (strncmp(tokens[i], "rho=", 4) == 0) rho = strtod(tokens[i] + 4, NULL);
+      else if (strcmp(tokens[i], "exact=1") == 0) exact = 1;
       else if (!apply_option(&params, tokens[i])) {
         fprintf(stderr, "plan_receipts: unknown option %s\n", tokens[i]);
         return 2;
       }
     memset(&r, 0, sizeof r);
     r.struct_size = sizeof r;
-    if (rho != 0.0)
+    memset(&grid, 0, sizeof grid);
+    grid.struct_size = sizeof grid;
+    if (exact)
+      status = dpcov_exact_plan(mechanism, strtoll(tokens[1], NULL, 10),
+                                strtoll(tokens[2], NULL, 10), strtod(tokens[3], NULL),
+                                strtod(tokens[4], NULL), strtod(tokens[5], NULL), &params, &r,
+                                &grid);
+    else if (rho != 0.0)
       status = dpcov_private_glasso_plan(mechanism, strtoll(tokens[1], NULL, 10),
                                          strtoll(tokens[2], NULL, 10), strtod(tokens[3], NULL),
                                          strtod(tokens[4], NULL), strtod(tokens[5], NULL), &params,
@@ -111,14 +122,18 @@ int main(void) {
            "\"rank\": %lld, \"beta\": %.17g, \"tau\": %.17g, \"exponent_factor\": %.17g, "
            "\"clip_upper\": %s, \"projection_rows\": %lld, \"threshold_w2\": %.17g, "
            "\"appended_w\": %.17g, \"test_epsilon\": %.17g, \"test_delta\": %.17g, "
-           "\"test_scale\": %.17g, \"test_shift\": %.17g, \"glasso_rho\": %.17g}\n",
+           "\"test_scale\": %.17g, \"test_shift\": %.17g, \"glasso_rho\": %.17g, "
+           "\"bits\": %d, \"noise_law\": %d, \"unit\": %.17g, \"norm2_bound\": %lld, "
+           "\"noise_parameter\": %llu}\n",
            dpcov_mechanism_name(r.mechanism), (int)r.neighbour, (int)r.calibration,
            (int)r.not_dp, (int)r.seed_fixed, (int)r.sensitivity_norm, (int)r.lambda_min_scope,
            (long long)r.dim, (long long)r.n, r.bound, r.epsilon, r.delta, r.sensitivity, r.sigma,
            r.scale, r.dof, r.lambda_min_bound, r.theorem, r.epsilon_eigenvalues, r.epsilon_step,
            (int)r.budget_split, (long long)r.rank, r.beta, r.tau, r.exponent_factor,
            clip_upper, (long long)r.projection_rows, r.threshold_w2, r.appended_w,
-           r.test_epsilon, r.test_delta, r.test_scale, r.test_shift, r.glasso_rho);
+           r.test_epsilon, r.test_delta, r.test_scale, r.test_shift, r.glasso_rho, (int)grid.bits,
+           (int)grid.noise_law, grid.unit, (long long)grid.norm2_bound,
+           (unsigned long long)grid.noise_parameter);
   }
   return 0;
 }

@@ -9,7 +9,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "dpcov.h"
@@ -22,7 +24,8 @@ rc::Gen<double> log_uniform(double lo, double hi) {
       rc::gen::element(lo, hi),
       rc::gen::map(rc::gen::inRange(0, 1 << 30), [lo, hi](int u) {
         const double t = u / double(1 << 30);
-        return std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo)));
+        // Clamped: exp(log(DBL_MAX)) can round to infinity.
+        return std::clamp(std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))), lo, hi);
       }));
 }
 
@@ -41,12 +44,13 @@ bool data_dependent(dpcov_status s) {
          s == DPCOV_E_NOT_POSITIVE_DEFINITE;
 }
 
-RC_GTEST_PROP(PlanRelease, SameStatusAndFiniteResults, ()) {
+// Plan and release of one mechanism at one point agree; the Gram matrix is B^2 e1 e1' (one row of
+// norm B) where B^2 is finite, else zero (rows of norm 0 <= B).
+void check_plan_release(double bound) {
   const int32_t mechanism = *rc::gen::inRange(1, 14);
   const double epsilon = *log_uniform(1e-6, 100.0);
   const double delta = *rc::gen::oneOf(log_uniform(1e-300, 0.5),
                                        rc::gen::element(0.0, 0.9999999999999999));
-  const double bound = *log_uniform(1e-150, 1e150);
   const int64_t d = *rc::gen::inRange<int64_t>(1, 5);
   const int64_t n = *rc::gen::element<int64_t>(1, 2, 10, 1000, 1000000, int64_t{1} << 40);
   dpcov_mechanism_params params;
@@ -63,7 +67,7 @@ RC_GTEST_PROP(PlanRelease, SameStatusAndFiniteResults, ()) {
 
   // A valid statistic: one row of norm B along the first axis (trace B^2 <= n B^2).
   std::vector<double> gram(static_cast<size_t>(d * d), 0.0);
-  gram[0] = bound * bound;
+  if (std::isfinite(bound * bound)) gram[0] = bound * bound;
   dpcov_rng *rng = nullptr;
   RC_ASSERT(dpcov_rng_create_seeded(&rng, 7, 0) == DPCOV_OK);
   std::vector<double> out(static_cast<size_t>(d * d), -1.0);
@@ -90,6 +94,17 @@ RC_GTEST_PROP(PlanRelease, SameStatusAndFiniteResults, ()) {
   } else {
     for (double v : out) RC_ASSERT(v == -1.0);  // untouched on failure
   }
+}
+
+RC_GTEST_PROP(PlanRelease, SameStatusAndFiniteResults, ()) {
+  check_plan_release(*log_uniform(1e-150, 1e150));
+}
+
+// Bounds whose square is subnormal, zero or infinite in double (|B| below about 1.5e-154 or above
+// about 1.3e154): both refuse with the same status or both succeed with finite constants.
+RC_GTEST_PROP(PlanRelease, SameStatusWhereTheSquareOfTheBoundLeavesTheRange, ()) {
+  check_plan_release(*rc::gen::oneOf(log_uniform(std::numeric_limits<double>::denorm_min(), 1.5e-154),
+                                     log_uniform(1.3e154, std::numeric_limits<double>::max())));
 }
 
 }  // namespace

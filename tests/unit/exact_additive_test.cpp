@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "core/error.hpp"
@@ -46,6 +47,23 @@ TEST(DiscreteGaussianVariance, IsTheCeilingOfDeltaSquaredOverTwoRho) {
   EXPECT_THROW(privacy::discrete_gaussian_variance(0x1.0p80, 0.5), Error);
 }
 
+// Above 2^53 doubles are 2 or more apart and adding 1 to one changes nothing: the quotient's
+// ceiling "raised by one" stayed below Delta^2 / (2 rho) (the constants sweep found the Laplace
+// twin: t = 55344244956805584 < 55344244956805585.4 = Delta_1 / eps). At random points with the
+// quotient in [2^53, 2^62), 2 rho s2 >= Delta^2 holds for the exact product.
+TEST(DiscreteGaussianVariance, IsNotBelowTheQuotientAbove2To53) {
+  std::mt19937_64 gen(20261124);
+  for (int i = 0; i < 10000; ++i) {
+    const double delta_squared = std::floor(std::ldexp(1.0 + (gen() >> 11) * 0x1.0p-53, 40));
+    const double quotient = std::ldexp(1.0 + (gen() >> 11) * 0x1.0p-53, 53 + static_cast<int>(gen() % 8));
+    const double rho = delta_squared / (2.0 * quotient);
+    const uint64_t s2 = privacy::discrete_gaussian_variance(delta_squared, rho);
+    ASSERT_EQ(static_cast<uint64_t>(static_cast<double>(s2)), s2);
+    ASSERT_GE(std::fma(2.0 * rho, static_cast<double>(s2), -delta_squared), 0.0)
+        << "Delta^2 " << delta_squared << " rho " << rho << " s2 " << s2;
+  }
+}
+
 Request request(int64_t d, int64_t n, double eps, double delta) {
   Request r;
   r.dim = d;
@@ -76,6 +94,32 @@ TEST(ExactPlan, UsesTheFinestGridWhoseIntegersFitAndSaysExact) {
   EXPECT_LT(grid.bits, 12);
   EXPECT_LT(grid.noise_parameter, uint64_t{1} << 56);
   EXPECT_THROW(plan_exact_additive(MechanismId::WishartAdditive, request(3, 10, 0.5, 1e-6)), Error);
+}
+
+TEST(ExactPlan, LaplaceScaleIsNotBelowTheSensitivityOverEpsilonAbove2To53) {
+  ExactGrid grid;
+  Request found = request(43755, 1000, 6.9798686062749856e-06, 0);
+  found.options.neighbour = privacy::Neighbour::AddRemove;
+  plan_exact_additive(MechanismId::LaplaceSym, found, &grid);
+  const double d1 = 43756.0 * static_cast<double>(grid.norm2_bound) / 2.0;
+  EXPECT_GE(std::fma(static_cast<double>(grid.noise_parameter), found.epsilon, -d1), 0.0);
+  EXPECT_GT(grid.noise_parameter, uint64_t{55344244956805585});
+  std::mt19937_64 gen(17);
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t d = 1 + static_cast<int64_t>(gen() % 46340);
+    const double eps = std::exp(std::log(1e-6) + (gen() >> 11) * 0x1.0p-53 * std::log(1e8));
+    Request r = request(d, 10, eps, 0);
+    if (gen() % 2) r.options.neighbour = privacy::Neighbour::AddRemove;
+    try {
+      plan_exact_additive(MechanismId::LaplaceSym, r, &grid);
+    } catch (const Error &) {
+      continue;  // no grid fits: refused
+    }
+    const double sens = static_cast<double>(d + 1) * static_cast<double>(grid.norm2_bound) /
+                        (r.options.neighbour == privacy::Neighbour::AddRemove ? 2.0 : 1.0);
+    ASSERT_GE(std::fma(static_cast<double>(grid.noise_parameter), eps, -sens), 0.0)
+        << "d " << d << " eps " << eps << " t " << grid.noise_parameter;
+  }
 }
 
 // Naive reference: the integer Gram of round(x 2^bits) for rows of norm <= 1.

@@ -3,6 +3,8 @@
 //    and ChaCha20 (OS entropy, the default; target: at least half PCG64's normals per second);
 //  - Wishart W_d(k, S) by Bartlett at d in {10, 100, 500} for k = d + 1 and k = d + 100000: the
 //    two should cost the same, since Bartlett's cost does not depend on k;
+//  - exact discrete Gaussian and discrete Laplace draws per second at the noise parameters of the
+//    exact mechanisms at d = 1000 (each engine);
 //  - Bingham draws per second and the acceptance rate (draws / proposals) at d in {10, 50, 100}
 //    for the IEV-style A = kappa (lambda_max(C) I - C), C with a geometrically decaying spectrum
 //    lambda_i = 1000 * 0.85^i (the Gram matrix of 1000 unit-norm rows) and kappa = eps / (4 B^2)
@@ -12,6 +14,8 @@
 #include <cmath>
 #include <vector>
 
+#include "../core/mechanisms/exact_additive.hpp"
+#include "../core/random/discrete.hpp"
 #include "../core/random/samplers.hpp"
 
 namespace {
@@ -54,6 +58,45 @@ void BM_Laplace(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * 1024);
 }
 BENCHMARK(BM_Laplace)->ArgName("chacha20")->Arg(0)->Arg(1);
+
+// The exact samplers (core/random/discrete.hpp) at the integer noise parameters of the exact
+// Analyze Gauss and symmetric Laplace at d = 1000, eps = 1 (delta = 1e-6), B = 1, replace-one:
+// discrete Gaussian variance and discrete Laplace scale on the 2^-12 grid.
+uint64_t exact_noise_parameter(dpcov::mechanisms::MechanismId m) {
+  dpcov::mechanisms::Request r;
+  r.dim = 1000;
+  r.n = 1000;
+  r.bound = 1.0;
+  r.epsilon = 1.0;
+  r.delta = m == dpcov::mechanisms::MechanismId::AnalyzeGauss ? 1e-6 : 0.0;
+  dpcov::mechanisms::ExactGrid grid;
+  dpcov::mechanisms::plan_exact_additive(m, r, &grid);
+  return grid.noise_parameter;
+}
+
+void BM_DiscreteGaussian(benchmark::State &state) {
+  Rng rng = engine_rng(state.range(0));
+  const uint64_t sigma2 = exact_noise_parameter(dpcov::mechanisms::MechanismId::AnalyzeGauss);
+  int64_t sink = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) sink += dpcov::random::discrete_gaussian(rng, sigma2);
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_DiscreteGaussian)->ArgName("chacha20")->Arg(0)->Arg(1);
+
+void BM_DiscreteLaplace(benchmark::State &state) {
+  Rng rng = engine_rng(state.range(0));
+  const uint64_t t = exact_noise_parameter(dpcov::mechanisms::MechanismId::LaplaceSym);
+  int64_t sink = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < 1024; ++i) sink += dpcov::random::discrete_laplace(rng, 1, t);
+  }
+  benchmark::DoNotOptimize(sink);
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_DiscreteLaplace)->ArgName("chacha20")->Arg(0)->Arg(1);
 
 // A well-conditioned dense SPD scale: I + 0.5 (the all-ones matrix) / d.
 Matrix dense_scale(int64_t d) {

@@ -116,7 +116,8 @@ std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
   // so the bound the sensitivity uses holds for every row whatever the rounding did.
   const double to_grid = std::ldexp(1.0, grid.bits) / request.bound;
   const int64_t block = std::min<int64_t>(kBlockRows, std::max<int64_t>(n, 1));
-  Matrix z(block, d);
+  // Rounded rows stored row after row (contiguous writes), read by dsyrk as a row-major matrix.
+  std::vector<double> z(static_cast<size_t>(block * d));
   Matrix g(d, d);
   std::vector<double> x(static_cast<size_t>(d));
   std::vector<int64_t> zi(static_cast<size_t>(d));
@@ -143,13 +144,14 @@ std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
         if (z2 <= grid.norm2_bound) break;
         for (double &v : x) v *= 0.5;  // unreachable for rows of norm <= B (proofs/exact_additive.md)
       }
-      for (int64_t j = 0; j < d; ++j) z(b, j) = static_cast<double>(zi[static_cast<size_t>(j)]);
+      for (int64_t j = 0; j < d; ++j)
+        z[static_cast<size_t>(b * d + j)] = static_cast<double>(zi[static_cast<size_t>(j)]);
     }
     // Exact block Gram: every product and partial sum is an integer of magnitude <= block r2 <
     // 2^53, so each double operation of dsyrk (products and additions in any order, no fast
     // matrix multiplication) is exact; the blocks are then summed in 128-bit integers.
-    const ConstMatrixView zv = z.view();
-    linalg::syrk_upper(zv.row_block(0, rows_here), 0.0, g.data(), d);
+    const ConstMatrixView zv{z.data(), rows_here, d, d, Layout::RowMajor};
+    linalg::syrk_upper(zv, 0.0, g.data(), d);
     size_t k = 0;
     for (int64_t j = 0; j < d; ++j)
       for (int64_t i = 0; i <= j; ++i) gram[k++] += static_cast<int64_t>(g(i, j));

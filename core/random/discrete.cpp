@@ -6,11 +6,6 @@ namespace dpcov::random {
 
 namespace {
 
-u128 next_u128(Rng &rng) {
-  const u128 high = rng.next_u64();
-  return (high << 64) | rng.next_u64();
-}
-
 // floor(sqrt(v)) for v < 2^64, exactly (integer Newton iteration from above).
 uint64_t isqrt(uint64_t v) {
   if (v < 2) return v;
@@ -22,31 +17,44 @@ uint64_t isqrt(uint64_t v) {
   return static_cast<uint64_t>(x);
 }
 
+// num / den, by a 64-bit division when both fit (the usual case here, and several times faster
+// than the 128-bit library division).
+u128 div(u128 num, u128 den) {
+  constexpr u128 kWord = ~uint64_t{0};
+  if (num <= kWord && den <= kWord) return static_cast<uint64_t>(num) / static_cast<uint64_t>(den);
+  return num / den;
+}
+
 }  // namespace
 
 u128 uniform_below(Rng &rng, u128 bound) {
   if (bound == 0) fail(DPCOV_E_INTERNAL, "uniform_below: empty range");
-  // Reject the top (2^w mod bound) words so that every residue has the same weight.
   if (bound - 1 <= ~uint64_t{0}) {
-    const uint64_t max = static_cast<uint64_t>(bound - 1);
-    if (max == ~uint64_t{0}) return rng.next_u64();
-    const uint64_t b = max + 1;
-    const uint64_t limit = ~uint64_t{0} - (~uint64_t{0} % b + 1) % b;
-    for (;;) {
-      const uint64_t w = rng.next_u64();
-      if (w <= limit) return w % b;
+    // Lemire (2019): the high word of w * bound is uniform on {0..bound-1} once the products whose
+    // low word falls below 2^64 mod bound are rejected; that remainder (a division) is needed
+    // only when the low word is below bound, i.e. rarely.
+    const uint64_t b = static_cast<uint64_t>(bound - 1) + 1;
+    if (b == 0) return rng.next_u64();  // bound = 2^64
+    u128 m = u128{rng.next_u64()} * b;
+    if (static_cast<uint64_t>(m) < b) {
+      const uint64_t threshold = (0 - b) % b;  // 2^64 mod b
+      while (static_cast<uint64_t>(m) < threshold) m = u128{rng.next_u64()} * b;
     }
+    return m >> 64;
   }
-  const u128 all = ~u128{0};
-  const u128 limit = all - (all % bound + 1) % bound;
+  // Above 2^64: draws of the bit width of bound - 1, rejected at bound or above (acceptance >
+  // 1/2, no division).
+  const int width = 64 - __builtin_clzll(static_cast<uint64_t>((bound - 1) >> 64));  // high word
+  const uint64_t high_mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   for (;;) {
-    const u128 w = next_u128(rng);
-    if (w <= limit) return w % bound;
+    const u128 w = (u128{rng.next_u64() & high_mask} << 64) | rng.next_u64();
+    if (w < bound) return w;
   }
 }
 
 bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
   if (den == 0 || num > den) fail(DPCOV_E_INTERNAL, "bernoulli_rational: not a probability");
+  if (num == 0 || num == den) return num == den;  // certain: no draw needed
   return uniform_below(rng, den) < num;
 }
 
@@ -64,9 +72,11 @@ bool bernoulli_exp_at_most_one(Rng &rng, u128 num, u128 den) {
 
 bool bernoulli_exp(Rng &rng, u128 num, u128 den) {
   if (den == 0) fail(DPCOV_E_INTERNAL, "bernoulli_exp: zero denominator");
-  for (u128 whole = num / den; whole > 0; --whole)
+  if (num < den) return bernoulli_exp_at_most_one(rng, num, den);  // the common case: no division
+  const u128 whole = div(num, den);
+  for (u128 left = whole; left > 0; --left)
     if (!bernoulli_exp_at_most_one(rng, 1, 1)) return false;
-  return bernoulli_exp_at_most_one(rng, num % den, den);
+  return bernoulli_exp_at_most_one(rng, num - whole * den, den);
 }
 
 int64_t discrete_laplace(Rng &rng, uint64_t s, uint64_t t) {
@@ -79,7 +89,7 @@ int64_t discrete_laplace(Rng &rng, uint64_t s, uint64_t t) {
     if (!bernoulli_exp(rng, u, t)) continue;
     u128 v = 0;
     while (bernoulli_exp_at_most_one(rng, 1, 1)) ++v;
-    const u128 y = (u + u128{t} * v) / s;
+    const u128 y = div(u + u128{t} * v, s);
     const bool negative = (rng.next_u64() & 1U) != 0;
     if (negative && y == 0) continue;
     if (y > static_cast<u128>(INT64_MAX))
@@ -104,7 +114,7 @@ int64_t discrete_gaussian(Rng &rng, uint64_t sigma2) {
     // t < 2^32 and a < 2^62 bound every numerator and denominator below 2^127.
     const u128 yt = abs_y * t;
     const u128 d = yt >= a ? yt - a : a - yt;
-    const u128 d1 = d / t, d0 = d % t;
+    const u128 d1 = div(d, t), d0 = d - d1 * t;
     if (bernoulli_exp(rng, d1 * d1, 2 * a) && bernoulli_exp(rng, d1 * d0, a * t) &&
         bernoulli_exp(rng, d0 * d0, 2 * a * t * t))
       return y;

@@ -151,6 +151,11 @@ TEST(ExactRelease, IsGridSquaredTimesTheExactIntegerGramPlusIntegerNoise) {
     EXPECT_EQ(rel.receipt.numerics, Numerics::Exact);
     EXPECT_EQ(rel.receipt.generator, Generator::ChaCha20);
     const std::vector<int64_t> exact = integer_gram(rows, grid.bits);
+    const std::vector<ExactInt> packed = rounded_gram(rows.view(), req, grid);
+    size_t k = 0;
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i)
+        EXPECT_EQ(static_cast<int64_t>(packed[k++]), exact[static_cast<size_t>(i + d * j)]);
     for (int64_t i = 0; i < d; ++i)
       for (int64_t j = 0; j < d; ++j) {
         const double units = rel.matrix(i, j) / grid.grid_squared;
@@ -171,7 +176,9 @@ TEST(ExactRelease, ClipsRowsAboveTheBoundAndRejectsNonFiniteOnes) {
   random::Rng rng = random::Rng::from_seed(9);
   const Release rel =
       release_exact_additive(MechanismId::AnalyzeGauss, rows.view(), request(2, 3, 50, 1e-6), rng);
-  EXPECT_NEAR(rel.matrix(0, 0), 1.0 + 0.0625, 0.05);
+  // Clipped: 1 + 0.0625 plus noise of sd sigma (about 0.23 here); unclipped it would be 25.0625.
+  EXPECT_NEAR(rel.matrix(0, 0), 1.0 + 0.0625, 6.0 * rel.receipt.sigma);
+  EXPECT_LT(rel.receipt.sigma, 0.5);
   rows(2, 1) = NAN;
   EXPECT_THROW(release_exact_additive(MechanismId::AnalyzeGauss, rows.view(),
                                       request(2, 3, 1, 1e-6), rng),

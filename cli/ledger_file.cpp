@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "cli_error.hpp"
+#include "private_bound_option.hpp"
 #include "json_text.hpp"
 #include "library_status.hpp"
 #include "writers/atomic_file.hpp"
@@ -16,12 +17,14 @@ namespace {
 int32_t accounting_value(const std::string &name) {
   if (name == "basic") return DPCOV_ACCOUNTING_BASIC;
   if (name == "zcdp") return DPCOV_ACCOUNTING_ZCDP;
-  fail(kExitUsage, "--accounting must be basic or zcdp, got ", name);
+  if (name == "advanced") return DPCOV_ACCOUNTING_ADVANCED;
+  fail(kExitUsage, "--accounting must be basic, zcdp or advanced, got ", name);
 }
 
 // The fields of a receipt a charge depends on (dpcov_ledger_charge), as a ledger entry.
 nlohmann::ordered_json entry_of(const dpcov_receipt &r, const std::string &output) {
-  return {{"mechanism", dpcov_mechanism_name(r.mechanism)},
+  return {{"mechanism", r.mechanism == kBoundStepMechanism ? "bound_auto"
+                                                          : dpcov_mechanism_name(r.mechanism)},
           {"mechanism_id", r.mechanism},
           {"epsilon", r.epsilon},
           {"delta", r.delta},
@@ -61,14 +64,7 @@ LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
       if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
         fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
              "); a cap is set when the ledger is created and never changed");
-      library_check(dpcov_ledger_create(&ledger_,
-                                        accounting_value(file_.at("accounting").get<std::string>()),
-                                        eps, delta),
-                    path_);
-      for (const auto &entry : file_.at("charges")) {
-        const dpcov_receipt r = receipt_of(entry);
-        library_check(dpcov_ledger_charge(ledger_, &r), concat(path_, ": replaying a charge"));
-      }
+      ledger_ = replay();
     } catch (const nlohmann::json::exception &e) {
       fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
     }
@@ -90,8 +86,36 @@ LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
 
 LedgerFile::~LedgerFile() { dpcov_ledger_destroy(&ledger_); }
 
-void LedgerFile::check(const dpcov_receipt &receipt) const {
-  library_check(dpcov_ledger_check(ledger_, &receipt), concat("ledger ", path_));
+dpcov_ledger *LedgerFile::replay() const {
+  dpcov_ledger *ledger = nullptr;
+  library_check(dpcov_ledger_create(&ledger,
+                                    accounting_value(file_.at("accounting").get<std::string>()),
+                                    file_.at("epsilon_cap").get<double>(),
+                                    file_.at("delta_cap").get<double>()),
+                path_);
+  try {
+    for (const auto &entry : file_.at("charges")) {
+      const dpcov_receipt r = receipt_of(entry);
+      library_check(dpcov_ledger_charge(ledger, &r), concat(path_, ": replaying a charge"));
+    }
+  } catch (...) {
+    dpcov_ledger_destroy(&ledger);
+    throw;
+  }
+  return ledger;
+}
+
+void LedgerFile::check(const std::vector<dpcov_receipt> &receipts) const {
+  // On a copy: the releases after the first are checked against what the earlier ones leave.
+  dpcov_ledger *scratch = replay();
+  try {
+    for (const dpcov_receipt &r : receipts)
+      library_check(dpcov_ledger_charge(scratch, &r), concat("ledger ", path_));
+  } catch (...) {
+    dpcov_ledger_destroy(&scratch);
+    throw;
+  }
+  dpcov_ledger_destroy(&scratch);
 }
 
 nlohmann::ordered_json LedgerFile::summary() const {
@@ -106,9 +130,12 @@ nlohmann::ordered_json LedgerFile::summary() const {
           {"delta_cap", s.delta_cap}};
 }
 
-void LedgerFile::charge(const dpcov_receipt &receipt, const std::string &output) {
-  library_check(dpcov_ledger_charge(ledger_, &receipt), concat("ledger ", path_));
-  file_["charges"].push_back(entry_of(receipt, output));
+void LedgerFile::charge(const std::vector<dpcov_receipt> &receipts, const std::string &output) {
+  check(receipts);
+  for (const dpcov_receipt &r : receipts) {
+    library_check(dpcov_ledger_charge(ledger_, &r), concat("ledger ", path_));
+    file_["charges"].push_back(entry_of(r, output));
+  }
   file_["spent"] = summary();
   AtomicFile out(path_);
   write_text(out.stream(), json_text(file_), path_);

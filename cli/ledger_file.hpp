@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
@@ -17,7 +18,7 @@ struct LedgerOptions {
   std::string path;                      // empty: no ledger
   std::optional<double> epsilon_cap;     // for a new ledger file
   std::optional<double> delta_cap;       // for a new ledger file
-  std::string accounting = "basic";      // for a new ledger file: basic or zcdp
+  std::string accounting = "basic";      // for a new ledger file: basic, zcdp or advanced
 };
 
 class LedgerFile {
@@ -30,16 +31,20 @@ class LedgerFile {
   LedgerFile(const LedgerFile &) = delete;
   LedgerFile &operator=(const LedgerFile &) = delete;
 
-  // Throws CliError(kExitPrivacy) if the release `receipt` describes would exceed the cap.
-  void check(const dpcov_receipt &receipt) const;
-  // Records the release and replaces the file atomically. `output` names what was released.
-  void charge(const dpcov_receipt &receipt, const std::string &output);
-  // The ledger's accounting: "basic" or "zcdp".
+  // Throws CliError(kExitPrivacy) if the releases `receipts` describe, one after the other,
+  // would exceed the cap. Changes nothing.
+  void check(const std::vector<dpcov_receipt> &receipts) const;
+  // Records the releases and replaces the file atomically. `output` names what was released.
+  void charge(const std::vector<dpcov_receipt> &receipts, const std::string &output);
+  // The ledger's accounting: "basic", "zcdp" or "advanced".
   std::string accounting() const { return file_.at("accounting").get<std::string>(); }
   // The ledger's state for a receipt: cap, spent, remaining.
   nlohmann::ordered_json summary() const;
 
  private:
+  // A new dpcov_ledger with the file's cap and its charges replayed (the caller destroys it).
+  dpcov_ledger *replay() const;
+
   std::string path_;
   nlohmann::ordered_json file_;
   dpcov_ledger *ledger_ = nullptr;

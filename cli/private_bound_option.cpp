@@ -18,6 +18,27 @@ double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
   return epsilon;
 }
 
+double release_epsilon(double total, double bound_epsilon) {
+  double epsilon = total - bound_epsilon;
+  while (epsilon_together(bound_epsilon, epsilon) > total) epsilon = std::nextafter(epsilon, 0.0);
+  return epsilon;
+}
+
+double epsilon_together(double bound_epsilon, double epsilon) {
+  const double sum = bound_epsilon + epsilon;
+  const double back = sum - bound_epsilon;
+  const double error = (bound_epsilon - (sum - back)) + (epsilon - back);
+  return error > 0.0 ? std::nextafter(sum, INFINITY) : sum;
+}
+
+dpcov_receipt bound_step_receipt(double bound_epsilon) {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  r.mechanism = kBoundStepMechanism;
+  r.epsilon = bound_epsilon;
+  return r;
+}
+
 AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
                             dpcov_rng *rng) {
   int64_t candidates = 0;

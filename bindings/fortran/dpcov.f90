@@ -78,6 +78,7 @@ module dpcov
   ! Budget ledger accountings (dpcov/ledger.h).
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_BASIC = 0
   integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_ZCDP = 1
+  integer(c_int32_t), parameter :: DPCOV_ACCOUNTING_ADVANCED = 2
 
   ! Units of dpcov_column_bounds_transform (dpcov/column_bounds.h).
   integer(c_int32_t), parameter :: DPCOV_UNITS_USER = 0

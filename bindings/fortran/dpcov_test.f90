@@ -81,6 +81,11 @@ program dpcov_test
   call check(spent%charges == 1 .and. spent%epsilon == 1d0 .and. spent%delta == 1d-6, &
              'ledger adds up')
   call dpcov_ledger_destroy(ledger)
+  ! Advanced composition: a cap (1.5, 1e-5) that holds one (1, 1e-6) release.
+  call ok(dpcov_ledger_create(ledger, DPCOV_ACCOUNTING_ADVANCED, 1.5d0, 1d-5), 'advanced ledger')
+  call ok(dpcov_ledger_charge(ledger, receipt), 'advanced ledger charge')
+  call check(dpcov_ledger_charge(ledger, receipt) == DPCOV_E_PRECONDITION, 'advanced refuses')
+  call dpcov_ledger_destroy(ledger)
 
   ! Public per-column bounds: rows scaled into the box [1, z], and their moment mapped back.
   raw = reshape([18d0, 54d0, 100d0, 0d0, 125000d0, 250000d0], [3, 2])

@@ -629,6 +629,25 @@ func TestTheLedgerRefusesTheReleaseOverItsCapAndStaysUnchanged(t *testing.T) {
 	if err != nil || s.Charges != 1 || s.Epsilon != 0.6 || s.EpsilonCap != 1 {
 		t.Fatalf("spent %+v, %v", s, err)
 	}
+	// Advanced composition: the first release fixes the per-release budget; a larger one is refused.
+	adv, err := NewLedger(AccountingAdvanced, 1, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adv.Close()
+	small, err := Plan(LaplaceSym, 3, 100, 1, 0.1, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := adv.Charge(small); err != nil {
+		t.Fatal(err)
+	}
+	if err := adv.Charge(plan); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("advanced: a release over the first one's budget: %v", err)
+	}
+	if s, err := adv.Spent(); err != nil || s.Charges != 1 || s.Accounting != AccountingAdvanced {
+		t.Fatalf("advanced spent %+v, %v", s, err)
+	}
 	if _, err := NewLedger(AccountingZCDP, 1, 0); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("zCDP without delta: %v", err)
 	}

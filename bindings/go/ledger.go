@@ -13,6 +13,9 @@ const (
 	AccountingBasic Accounting = C.DPCOV_ACCOUNTING_BASIC
 	// AccountingZCDP adds up zCDP rhos (Gaussian and pure releases), converted at the delta cap.
 	AccountingZCDP Accounting = C.DPCOV_ACCOUNTING_ZCDP
+	// AccountingAdvanced is advanced composition (Dwork-Rothblum-Vadhan) at the per-release
+	// budget the first charge fixes.
+	AccountingAdvanced Accounting = C.DPCOV_ACCOUNTING_ADVANCED
 )
 
 // Ledger is a privacy budget with a total cap: check a release's plan receipt with Check before

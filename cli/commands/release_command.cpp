@@ -79,7 +79,7 @@ void run_release(const ReleaseOptions &o) {
   // The bound's share of the budget, and the release's: the rest.
   const double bound_epsilon = automatic ? auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon) : 0.0;
   MechanismOptions mechanism = o.mechanism;
-  mechanism.epsilon -= bound_epsilon;
+  if (automatic) mechanism.epsilon = release_epsilon(o.mechanism.epsilon, bound_epsilon);
   if (scaled && (public_bound != 0.0 || automatic))
     fail(kExitUsage, "--bound and --bounds exclude each other: with --bounds the norm bound of the "
          "scaled rows is sqrt(d + 1)");
@@ -124,16 +124,22 @@ void run_release(const ReleaseOptions &o) {
   dpcov_receipt planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
                                 : plan_mechanism(choice, mechanism, d, 0, bound);
   // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
-  // --bound auto it is charged the bound's epsilon too, as one release of the total epsilon
-  // (basic composition; a zCDP ledger would count the Gaussian release by its noise alone).
+  // --bound auto, basic and zCDP ledgers are charged two releases, the bound step (epsilon-DP)
+  // and the mechanism; an advanced ledger one, of both epsilons (its per-release budget is that
+  // of a whole release).
   std::unique_ptr<LedgerFile> ledger;
+  const auto charges_of = [&](dpcov_receipt release) {
+    std::vector<dpcov_receipt> charges;
+    if (automatic && ledger->accounting() == "advanced")
+      release.epsilon = epsilon_together(bound_epsilon, release.epsilon);
+    else if (automatic)
+      charges.push_back(bound_step_receipt(bound_epsilon));
+    charges.push_back(release);
+    return charges;
+  };
   if (!o.ledger.path.empty()) {
     ledger = std::make_unique<LedgerFile>(o.ledger);
-    if (automatic && ledger->accounting() != "basic")
-      fail(kExitUsage, "--bound auto needs a ledger with basic accounting (its bound step is "
-           "charged as epsilon), this one has ", ledger->accounting());
-    planned.epsilon += bound_epsilon;
-    ledger->check(planned);
+    ledger->check(charges_of(planned));
   }
   const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
@@ -207,15 +213,13 @@ void run_release(const ReleaseOptions &o) {
   if (o.seed) sidecar["seed"] = *o.seed;
   if (chosen) {
     sidecar["bound_selection"] = chosen->json;
-    sidecar["epsilon_total"] = receipt.epsilon + bound_epsilon;
+    sidecar["epsilon_total"] = epsilon_together(bound_epsilon, receipt.epsilon);
   }
   if (exact) sidecar["exact_grid"] = exact_grid_json(grid);
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
   if (ledger) {
-    dpcov_receipt charged = receipt;
-    charged.epsilon += bound_epsilon;
-    ledger->charge(charged, o.output.path);
+    ledger->charge(charges_of(receipt), o.output.path);
     sidecar["ledger"] = ledger->summary();
   }
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
@@ -287,10 +291,12 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--ledger-delta", options->ledger.delta_cap,
                       "Total delta of a new ledger (default 0)");
   command->add_option("--accounting", options->ledger.accounting,
-                      "Composition of a new ledger: basic (epsilons and deltas add up; default) "
-                      "or zcdp (Gaussian and pure releases by zero-concentrated DP: tighter for "
-                      "many releases)")
-      ->check(CLI::IsMember({"basic", "zcdp"}));
+                      "Composition of a new ledger: basic (epsilons and deltas add up; default), "
+                      "zcdp (Gaussian and pure releases by zero-concentrated DP: tighter for "
+                      "many releases) or advanced (Dwork-Rothblum-Vadhan advanced composition, "
+                      "every mechanism: the first release fixes the epsilon and delta each "
+                      "release may spend, and so how many fit)")
+      ->check(CLI::IsMember({"basic", "zcdp", "advanced"}));
   command->callback([&run, options] { run = [options] { run_release(*options); }; });
 }
 

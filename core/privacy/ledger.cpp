@@ -4,6 +4,7 @@
 
 #include "../check.hpp"
 #include "../error.hpp"
+#include "advanced_composition.hpp"
 #include "upward.hpp"
 #include "zcdp.hpp"
 
@@ -35,9 +36,11 @@ Charge charge_of(const dpcov_receipt &r) {
 
 Ledger::Ledger(Accounting accounting, double epsilon_cap, double delta_cap)
     : accounting_(accounting), epsilon_cap_(epsilon_cap), delta_cap_(delta_cap) {
-  if (accounting != Accounting::Basic && accounting != Accounting::Zcdp)
-    fail(DPCOV_E_INVALID_ARGUMENT, "accounting must be DPCOV_ACCOUNTING_BASIC (0) or ",
-         "DPCOV_ACCOUNTING_ZCDP (1), got ", static_cast<int32_t>(accounting));
+  if (accounting != Accounting::Basic && accounting != Accounting::Zcdp &&
+      accounting != Accounting::Advanced)
+    fail(DPCOV_E_INVALID_ARGUMENT, "accounting must be DPCOV_ACCOUNTING_BASIC (0), ",
+         "DPCOV_ACCOUNTING_ZCDP (1) or DPCOV_ACCOUNTING_ADVANCED (2), got ",
+         static_cast<int32_t>(accounting));
   check::positive_finite(epsilon_cap, "epsilon_cap");
   check::finite(delta_cap, "delta_cap");
   if (!(delta_cap >= 0.0 && delta_cap < 1.0))
@@ -61,12 +64,41 @@ Ledger::Totals Ledger::after(const Charge &c) const {
     t.delta = delta_cap_;
     return t;
   }
+  if (accounting_ == Accounting::Advanced) {
+    // Every release counts at the per-release budget, which the first charge fixes.
+    const bool first = charges_ == 0;
+    const CompositionCost cost = advanced_composition_cost(
+        charges_ + 1, epsilon_cap_, delta_cap_, first ? c.epsilon : epsilon_each_,
+        first ? c.delta : delta_each_);
+    t.epsilon = cost.epsilon;
+    t.delta = cost.delta;
+    return t;
+  }
   t.epsilon = upward::add_up(t.epsilon, c.epsilon);
   t.delta = upward::add_up(t.delta, c.delta);
   return t;
 }
 
+void Ledger::check_advanced(const Charge &c) const {
+  if (charges_ == 0) {
+    if (advanced_composition_max_releases(epsilon_cap_, delta_cap_, c.epsilon, c.delta) < 1)
+      fail(DPCOV_E_PRECONDITION, "the ledger's cap would be exceeded: one release of (epsilon ",
+           c.epsilon, ", delta ", c.delta, ") is over the cap (", epsilon_cap_, ", ", delta_cap_,
+           "); nothing was released");
+    return;
+  }
+  if (c.epsilon > epsilon_each_ || c.delta > delta_each_)
+    fail(DPCOV_E_PRECONDITION, "the ledger's cap would be exceeded: under advanced composition ",
+         "every release spends at most the first one's (epsilon ", epsilon_each_, ", delta ",
+         delta_each_, "), this one asks (", c.epsilon, ", ", c.delta, "); nothing was released");
+  if (charges_ >= max_releases_)
+    fail(DPCOV_E_PRECONDITION, "the ledger's cap would be exceeded: advanced composition fits ",
+         max_releases_, " releases of (epsilon ", epsilon_each_, ", delta ", delta_each_,
+         ") in the cap (", epsilon_cap_, ", ", delta_cap_, "), all spent; nothing was released");
+}
+
 void Ledger::check(const Charge &c) const {
+  if (accounting_ == Accounting::Advanced) return check_advanced(c);
   const Totals t = after(c);
   if (accounting_ == Accounting::Zcdp) {
     if (t.rho > rho_cap_)
@@ -84,6 +116,11 @@ void Ledger::check(const Charge &c) const {
 void Ledger::charge(const Charge &c) {
   check(c);
   totals_ = after(c);
+  if (accounting_ == Accounting::Advanced && charges_ == 0) {
+    epsilon_each_ = c.epsilon;
+    delta_each_ = c.delta;
+    max_releases_ = advanced_composition_max_releases(epsilon_cap_, delta_cap_, c.epsilon, c.delta);
+  }
   ++charges_;
 }
 

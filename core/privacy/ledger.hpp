@@ -21,6 +21,11 @@ enum class Accounting : int32_t {
   // (rho = Delta^2 / (2 sigma^2)) and pure-epsilon ones (rho = eps^2 / 2: advanced composition's
   // sqrt(2 k ln(1/delta)) eps growth); other (epsilon, delta) mechanisms are refused.
   Zcdp = DPCOV_ACCOUNTING_ZCDP,
+  // Advanced composition (Dwork, Rothblum, Vadhan 2010; Dwork and Roth 2014, Thm 3.20): the first
+  // charge fixes the per-release budget (epsilon_0, delta_0) and with it the number of releases K
+  // the cap allows (advanced_composition_max_releases); every later release may spend at most
+  // (epsilon_0, delta_0) and is counted at it. Every private mechanism.
+  Advanced = DPCOV_ACCOUNTING_ADVANCED,
 };
 
 // What one release costs.
@@ -55,10 +60,16 @@ class Ledger {
   };
   Totals after(const Charge &charge) const;
 
+  void check_advanced(const Charge &charge) const;
+
   Accounting accounting_;
   double epsilon_cap_;
   double delta_cap_;
   double rho_cap_ = 0.0;
+  // Advanced accounting: the per-release budget and the number of releases, fixed by the first
+  // charge.
+  double epsilon_each_ = 0.0, delta_each_ = 0.0;
+  int64_t max_releases_ = 0;
   Totals totals_;
   int64_t charges_ = 0;
 };

@@ -82,4 +82,7 @@ inline double sqrt_up(double x) {
 // glibc's log is accurate to within one ulp; two ulps up is therefore >= the exact logarithm.
 inline double log_up(double x) { return bump_up(bump_up(std::log(x))); }
 
+// glibc's expm1 is accurate to within one ulp (as log); two ulps up is >= e^x - 1.
+inline double expm1_up(double x) { return bump_up(bump_up(std::expm1(x))); }
+
 }  // namespace dpcov::privacy::upward

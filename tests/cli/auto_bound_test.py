@@ -1,18 +1,21 @@
 """`dpcov release --bound auto`: B chosen from the data, eps-DP, with its own share of the budget
-(proofs/private_bound.md). The receipt records both shares and the chosen B, the ledger is charged
-the total, and the bad uses (standard input, add/remove, shares out of range, a zCDP ledger) are
-usage errors that leave nothing behind.
+(proofs/private_bound.md). The receipt records both shares and the chosen B; a basic or zCDP ledger
+is charged the bound step and the release (an advanced one both as one release), refusing before
+anything is drawn; the bad uses (standard input, add/remove, shares out of range) are usage errors
+that leave nothing behind.
 
 Run by meson as: /usr/bin/python3 auto_bound_test.py DPCOV_EXECUTABLE
 """
 import json
+import math
 import os
+from fractions import Fraction
 import sys
 import unittest
 
 import numpy as np
 
-from cli_case import EXIT_OK, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
 
 class AutoBound(DpcovCase):
@@ -39,28 +42,30 @@ class AutoBound(DpcovCase):
         self.assertEqual(chosen["quantile"], 0.95)
         self.assertEqual(chosen["grid"], {"low": 1e-6, "high": 1e9, "ratio": 1.25, "candidates": 156})
         self.assertEqual(chosen["bound"], receipt["bound"])
-        self.assertEqual(receipt["epsilon"], 1 - 0.1)
+        # The release spends the rest, rounded so that the two never spend more than --epsilon.
+        self.assertLessEqual(Fraction(receipt["epsilon"]) + Fraction(0.1), 1)
+        self.assertAlmostEqual(receipt["epsilon"], 0.9, delta=1e-15)
         self.assertEqual(receipt["epsilon_total"], 1.0)
         # The 95% quantile of the norms, up to the grid's ratio and the mechanism's error.
         self.assertLess(np.quantile(norms, 0.85), receipt["bound"])
         self.assertLess(receipt["bound"], np.quantile(norms, 0.995) * 1.25)
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["epsilon"] for c in book["charges"]], [1.0])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["epsilon"] for c in book["charges"]], [0.1, receipt["epsilon"]])
         self.assertEqual(book["spent"]["epsilon"], 1.0)
         # The shares can be set; the same seed gives the same choice.
         again = self.release([path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--seed", "5",
                               "--bound", "auto", "--bound-epsilon", "0.3", "--bound-quantile",
                               "0.5"], out="r2.npy")
         self.assertEqual(again["bound_selection"]["epsilon"], 0.3)
-        self.assertEqual(again["epsilon"], 1 - 0.3)
+        self.assertAlmostEqual(again["epsilon"], 0.7, delta=1e-15)
         self.assertLess(again["bound"], receipt["bound"])
 
     def test_bad_uses_are_usage_errors(self):
         path, _ = self.data(rows=20)
         base = ["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "-q", "-o",
                 self.path("r.npy")]
-        zcdp = self.path("zcdp.json")
         for args, pattern, stdin in [
             (["release", "-", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "auto",
               "-o", self.path("r.npy")], "standard input", b"1,2\n"),
@@ -71,15 +76,54 @@ class AutoBound(DpcovCase):
             (base + ["--bound", "auto", "--reject"], "--reject", None),
             (base + ["--bound", "2", "--bound-epsilon", "0.1"], "auto only", None),
             (base + ["--bound", "autox"], "--bound", None),
-            (base + ["--bound", "auto", "--ledger", zcdp, "--ledger-epsilon", "5",
-                     "--ledger-delta", "1e-5", "--accounting", "zcdp"], "basic accounting", None),
         ]:
             with self.subTest(args=args):
                 result = self.run_dpcov(args, stdin)
                 self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
                 self.assertRegex(result.stderr.decode(), pattern)
         self.assertFalse(os.path.exists(self.path("r.npy")))
-        self.assertFalse(os.path.exists(zcdp))
+
+    def test_a_zcdp_ledger_charges_the_bound_step_and_the_gaussian_release_by_their_rho(self):
+        path, _ = self.data()
+        ledger = self.path("zcdp.json")
+        base = [path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-7", "--bound", "auto",
+                "--ledger", ledger]
+        receipt = self.release(base + ["--ledger-epsilon", "3", "--ledger-delta", "1e-6",
+                                       "--accounting", "zcdp"])
+        with open(ledger, "rb") as f:
+            before = f.read()
+        book = json.loads(before)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        # rho = eps_B^2 / 2 (Bun-Steinke Prop. 1.4) + Delta^2 / (2 sigma^2) (Prop. 1.6).
+        rho = 0.1 ** 2 / 2 + receipt["sensitivity"] ** 2 / (2 * receipt["sigma"] ** 2)
+        self.assertAlmostEqual(book["spent"]["rho"], rho, delta=1e-12 * rho)
+        eps = rho + 2 * math.sqrt(rho * math.log(1e6))
+        self.assertAlmostEqual(book["spent"]["epsilon"], eps, delta=1e-12 * eps)
+        # Releases until the cap refuses one, before any noise: the file and outputs untouched.
+        for i in range(20):
+            result = self.run_dpcov(["release"] + base + ["-o", self.path(f"z{i}.npy"), "-q"])
+            if result.returncode != EXIT_OK:
+                break
+            with open(ledger, "rb") as f:
+                before = f.read()
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        self.assertIn("cap would be exceeded", result.stderr.decode())
+        self.assertFalse(os.path.exists(self.path(f"z{i}.npy")))
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        # Basic composition would have stopped after 3 releases of epsilon 1; zCDP fits more.
+        self.assertGreater(len(json.loads(before)["charges"]) // 2, 3)
+        self.assertLessEqual(json.loads(before)["spent"]["epsilon"], 3.0)
+
+    def test_an_advanced_ledger_charges_the_bound_step_and_the_release_as_one(self):
+        path, _ = self.data(rows=200)
+        ledger = self.path("advanced.json")
+        self.release([path, "-m", "analyze_gauss", "-e", "0.5", "-d", "1e-7", "--bound", "auto",
+                      "--ledger", ledger, "--ledger-epsilon", "1", "--ledger-delta", "1e-5",
+                      "--accounting", "advanced", "--seed", "2"])
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["epsilon"] for c in book["charges"]], [0.5])
 
 
 if __name__ == "__main__":

@@ -591,6 +591,38 @@ class PlanAndRelease(CliTestCase):
         self.assert_fails(["release"] + base + ["-e", "0.1", "--ledger-epsilon", "5", "-o",
                                                 self.path("r4.npy")], EXIT_USAGE, "never changed")
 
+    def test_an_advanced_ledger_holds_releases_to_the_first_ones_budget_and_refuses_untouched(self):
+        path = self.write("a.csv", csv_text(matrix(50, 3, 45)))
+        ledger = self.path("advanced.json")
+        base = [path, "-m", "wishart_additive", "-d", "1e-7", "--bound", "3", "-q", "--ledger",
+                ledger]
+        first = self.run_dpcov(["release"] + base + ["-e", "0.5", "-o", self.path("r1.npy"),
+                                "--ledger-epsilon", "1", "--ledger-delta", "1e-5",
+                                "--accounting", "advanced"])
+        self.assertEqual(first.returncode, EXIT_OK, first.stderr.decode())
+        # The first release fixed (0.5, 1e-7) per release: a larger one is refused, the file and
+        # the outputs untouched.
+        with open(ledger, "rb") as f:
+            before = f.read()
+        self.assertEqual(json.loads(before)["accounting"], "advanced")
+        self.assert_fails(["release"] + base + ["-e", "0.6", "-o", self.path("r2.npy")],
+                          EXIT_PRIVACY, "at most the first one's")
+        self.assertFalse(os.path.exists(self.path("r2.npy")))
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        # The file is replayed: a second release of the same size fits (basic composition is the
+        # tighter bound for two), a third is over the cap.
+        second = self.run_dpcov(["release"] + base + ["-e", "0.5", "-o", self.path("r3.npy")])
+        self.assertEqual(second.returncode, EXIT_OK, second.stderr.decode())
+        with open(ledger, "rb") as f:
+            before = f.read()
+        self.assertEqual(json.loads(before)["spent"]["epsilon"], 1.0)
+        self.assert_fails(["release"] + base + ["-e", "0.5", "-o", self.path("r4.npy")],
+                          EXIT_PRIVACY, "cap would be exceeded")
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(self.path("r4.npy")))
+
     def test_bounds_release_in_the_users_units_with_the_scaling_in_the_receipt(self):
         # Two columns of very different scales, one value outside its range.
         rng = np.random.default_rng(46)

@@ -91,6 +91,54 @@ TEST_F(CapiLedger, ZcdpAccountingIsTighterForManyGaussianAndPureReleases) {
   dpcov_ledger_destroy(&gauss);
 }
 
+TEST_F(CapiLedger, AdvancedAccountingFitsMoreSmallReleasesThanBasicAndRefusesTheNext) {
+  const double eps_cap = 1.0, delta_cap = 1e-5;
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_ADVANCED, eps_cap, delta_cap), DPCOV_OK);
+  // (epsilon, delta) releases that zCDP accounting refuses, at (0.01, 1e-8) each: basic
+  // composition stops at 100, advanced composition fits K = 385 (proofs/ledger.md; mpmath:
+  // sqrt(2 K ln(1/(1e-5 - K 1e-8))) 0.01 + K 0.01 (e^0.01 - 1) is 0.99990 at K = 385 and 1.00132
+  // at K = 386).
+  const dpcov_receipt wishart = plan(DPCOV_MECHANISM_WISHART_ADDITIVE, 0.01, 1e-8);
+  int charged = 0;
+  while (charged < 10000 && dpcov_ledger_check(ledger_, &wishart) == DPCOV_OK) {
+    ASSERT_EQ(dpcov_ledger_charge(ledger_, &wishart), DPCOV_OK);
+    ++charged;
+  }
+  EXPECT_EQ(charged, 385);
+  const dpcov_ledger_spent s = spent_of(ledger_);
+  EXPECT_EQ(s.accounting, DPCOV_ACCOUNTING_ADVANCED);
+  EXPECT_EQ(s.charges, 385);
+  EXPECT_LE(s.epsilon, eps_cap);
+  EXPECT_GT(s.epsilon, 0.99);
+  EXPECT_EQ(s.delta, delta_cap);
+  // The next one is refused and the ledger is unchanged.
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, &wishart), DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::strstr(dpcov_last_error_message(), "cap would be exceeded"), nullptr);
+  const dpcov_ledger_spent after = spent_of(ledger_);
+  EXPECT_EQ(std::memcmp(&after, &s, sizeof s), 0);
+
+  // The first release fixes the per-release budget: a larger one later is refused, a smaller one
+  // counts at the first one's budget; a single release over the cap is refused at once.
+  dpcov_ledger *fixed = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&fixed, DPCOV_ACCOUNTING_ADVANCED, eps_cap, delta_cap), DPCOV_OK);
+  ASSERT_EQ(dpcov_ledger_charge(fixed, &wishart), DPCOV_OK);
+  const dpcov_ledger_spent one = spent_of(fixed);
+  EXPECT_EQ(one.epsilon, 0.01);  // basic composition is the tighter bound for one release
+  EXPECT_EQ(one.delta, 1e-8);
+  const dpcov_receipt larger = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.02, 0.0);
+  EXPECT_EQ(dpcov_ledger_charge(fixed, &larger), DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::strstr(dpcov_last_error_message(), "at most the first one's"), nullptr);
+  const dpcov_receipt smaller = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.005, 0.0);
+  ASSERT_EQ(dpcov_ledger_charge(fixed, &smaller), DPCOV_OK);
+  EXPECT_EQ(spent_of(fixed).epsilon, 0.02);
+  dpcov_ledger_destroy(&fixed);
+  ASSERT_EQ(dpcov_ledger_create(&fixed, DPCOV_ACCOUNTING_ADVANCED, 0.5, 0.0), DPCOV_OK);
+  const dpcov_receipt big = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.75, 0.0);
+  EXPECT_EQ(dpcov_ledger_charge(fixed, &big), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(spent_of(fixed).charges, 0);
+  dpcov_ledger_destroy(&fixed);
+}
+
 TEST_F(CapiLedger, ANonPrivateMechanismHasNoCostToCharge) {
   ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 0.0), DPCOV_OK);
   dpcov_receipt r = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.5, 0.0);
@@ -102,7 +150,7 @@ TEST_F(CapiLedger, ANonPrivateMechanismHasNoCostToCharge) {
 TEST_F(CapiLedger, BadArgumentsAreRefusedAndChangeNothing) {
   dpcov_ledger *out = nullptr;
   EXPECT_EQ(dpcov_ledger_create(nullptr, DPCOV_ACCOUNTING_BASIC, 1.0, 0.0), DPCOV_E_NULL_POINTER);
-  EXPECT_EQ(dpcov_ledger_create(&out, 2, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_ledger_create(&out, 3, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(dpcov_ledger_create(&out, -1, 1.0, 0.0), DPCOV_E_INVALID_ARGUMENT);
   for (const double eps : {0.0, -1.0})
     EXPECT_EQ(dpcov_ledger_create(&out, DPCOV_ACCOUNTING_BASIC, eps, 0.0),

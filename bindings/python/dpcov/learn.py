@@ -179,16 +179,20 @@ DEFAULT_BOUND = 1.0
 """The norm bound used when neither ``bound`` nor ``bounds`` is given (with a warning)."""
 
 
-def _norm_bound(est) -> float:
-    """``est.bound``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the
-    caller gave none: a bound must come from knowledge of the data's domain, not a default."""
-    if est.bound is not None:
-        return float(est.bound)
-    warnings.warn(f"no bound given: using bound={DEFAULT_BOUND:g} on the Euclidean norm of each "
-                  "row, which says nothing about your data's units; pass bounds=(lower, upper) "
-                  "(public per-column ranges in your units) or bound=B", PrivacyLeakWarning,
-                  stacklevel=3)
+def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> float:
+    """``value``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the caller
+    gave none: a bound must come from knowledge of the data's domain, not a default."""
+    if value is not None:
+        return float(value)
+    warnings.warn(f"no {what} given: using {what}={DEFAULT_BOUND:g}, which says nothing about your "
+                  f"data's units; {advice}", PrivacyLeakWarning, stacklevel=stacklevel)
     return DEFAULT_BOUND
+
+
+def _norm_bound(est) -> float:
+    """``est.bound`` (the norm bound of each row), or DEFAULT_BOUND with a warning."""
+    return _defaulted_bound(est.bound, "bound", "pass bounds=(lower, upper) (public per-column "
+                            "ranges in your units) or bound=B (on the Euclidean norm of each row)")
 
 
 def _scaled_blocks(X: np.ndarray, lower, upper, counter: list):
@@ -445,8 +449,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     Args:
         epsilon, delta: privacy budget.
-        bound: public bound B on the Euclidean norm of each row of X.
-        label_bound: public bound on |y| (default 1).
+        bound: public bound B on the Euclidean norm of each row of X (default 1, with a
+            PrivacyLeakWarning: a bound must come from the data's domain).
+        label_bound: public bound on |y| (default 1, with a PrivacyLeakWarning).
         bound_epsilon: share of ``epsilon`` spent on a private bound below ``bound`` (AdaSSP
             only; default 0.1; 0 to use ``bound`` as given).
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
@@ -473,7 +478,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``plug_in=True``.
     """
 
-    def __init__(self, epsilon=1.0, delta=1e-6, bound=1.0, label_bound=1.0, fit_intercept=True,
+    def __init__(self, epsilon=1.0, delta=1e-6, bound=None, label_bound=None, fit_intercept=True,
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
@@ -517,7 +522,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         mechanism = str(self.mechanism).strip().lower() if isinstance(self.mechanism, str) \
             else self.mechanism
         _check_mechanism(mechanism, MECHANISMS_REGRESSION)
-        B, B_y = float(self.bound), float(self.label_bound)
+        B = _defaulted_bound(self.bound, "bound", "pass bound=B, a public bound on the "
+                             "Euclidean norm of each row of X in your units", 3)
+        B_y = _defaulted_bound(self.label_bound, "label_bound", "pass label_bound=, a public "
+                               "bound on |y| in your units", 3)
         if not (B > 0 and math.isfinite(B)) or not (B_y > 0 and math.isfinite(B_y)):
             raise ValueError(f"bound and label_bound must be finite and > 0, got bound = "
                              f"{self.bound!r}, label_bound = {self.label_bound!r}")

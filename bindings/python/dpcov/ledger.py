@@ -33,6 +33,7 @@ class Accounting(enum.IntEnum):
 
     BASIC = 0  #: epsilons and deltas add up
     ZCDP = 1  #: zCDP rhos add up (Gaussian and pure releases), converted at the delta cap
+    ADVANCED = 2  #: advanced composition at the first release's (epsilon, delta), every mechanism
 
 
 class PrivacyLeakWarning(UserWarning):
@@ -60,7 +61,9 @@ class BudgetAccountant(Handle):
     Args:
         epsilon: total epsilon, finite and > 0.
         delta: total delta in [0, 1) (> 0 for zCDP accounting).
-        accounting: ``"basic"`` (default) or ``"zcdp"``.
+        accounting: ``"basic"`` (default), ``"zcdp"`` or ``"advanced"`` (Dwork-Rothblum-Vadhan
+            advanced composition: the first release fixes the per-release budget, and so how
+            many releases fit; ``dpcov/ledger.h``).
     """
 
     _destroy = staticmethod(C.dpcov_ledger_destroy)

@@ -70,6 +70,21 @@ def test_a_defaulted_bound_warns_and_names_the_options():
         dpcov.PrivateCovariance(bound=1.0, bounds=(0, 1)).fit(raw_rows())
 
 
+def test_a_defaulted_regression_bound_warns_and_names_the_option():
+    gen = np.random.default_rng(4)
+    X = gen.uniform(-0.5, 0.5, size=(200, 2))
+    y = np.clip(X @ [0.5, -0.3], -1, 1)
+    with pytest.warns(dpcov.PrivacyLeakWarning) as caught:
+        dpcov.PrivateLinearRegression(random_state=1, intervals=False).fit(X, y)
+    messages = [str(w.message) for w in caught if w.category is dpcov.PrivacyLeakWarning]
+    assert any("no bound given" in m and "bound=B" in m for m in messages), messages
+    assert any("no label_bound given" in m and "label_bound=" in m for m in messages), messages
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dpcov.PrivacyLeakWarning)
+        dpcov.PrivateLinearRegression(bound=1.0, label_bound=1.0, random_state=1,
+                                      intervals=False).fit(X, y)
+
+
 def test_raw_diabetes_pca_in_a_few_lines():
     # The raw-data workflow: public bounds from the data's codebook, one release, PCA in the
     # user's units with the private mean.

@@ -71,6 +71,26 @@ def test_zcdp_accounting_allows_more_gaussian_releases_than_basic(rows):
     assert counts["basic"] == 8 and counts["zcdp"] > counts["basic"]
 
 
+def test_advanced_accounting_fits_more_small_releases_than_basic_and_refuses_before_noise(rows):
+    # wishart_additive is (epsilon, delta)-DP with no zCDP bound: zCDP accounting refuses it.
+    counts = {}
+    for accounting in ("basic", "advanced"):
+        with dpcov.GramAccumulator(3) as gram, dpcov.Rng(3) as rng:
+            gram.add_rows(rows, 1.0)
+            with dpcov.BudgetAccountant(1.0, 1e-5, accounting=accounting) as budget:
+                while True:
+                    state = rng.save_state()
+                    try:
+                        gram.release("wishart_additive", 0.02, 1e-8, rng)
+                    except dpcov.PreconditionError:
+                        assert rng.save_state() == state  # refused before any noise
+                        break
+                counts[accounting] = budget.spent.charges
+                assert budget.spent.epsilon <= 1.0 and budget.spent.delta <= 1e-5
+    # Basic: 50 x 0.02 reaches 1 only with rounding down on the way, which the ledger refuses.
+    assert counts["basic"] == 49 and counts["advanced"] == 99, counts
+
+
 def test_bad_caps_are_refused():
     with pytest.raises(dpcov.InvalidArgumentError):
         dpcov.BudgetAccountant(0.0)

@@ -17,6 +17,13 @@
  *   delta_cap)-DP (Prop. 1.3). Tighter than basic for many releases: k pure releases at epsilon
  *   cost about epsilon sqrt(2 k ln(1/delta_cap)), the advanced-composition rate. (epsilon, delta)
  *   mechanisms without a zCDP bound (the Wishart and projection mechanisms) are refused.
+ * - ::DPCOV_ACCOUNTING_ADVANCED: advanced composition (Dwork, Rothblum and Vadhan, FOCS 2010;
+ *   Dwork and Roth 2014, Thm 3.20). The first release fixes the per-release budget (epsilon_0,
+ *   delta_0) and so the number K of releases that fit: the largest K with K epsilon_0 <= epsilon_cap
+ *   and K delta_0 <= delta_cap (basic) or sqrt(2 K ln(1/delta')) epsilon_0 + K epsilon_0
+ *   (e^epsilon_0 - 1) <= epsilon_cap with delta' = delta_cap - K delta_0 > 0. Each later release
+ *   may spend at most (epsilon_0, delta_0) and counts as that much; the (K+1)-th is refused. Every
+ *   private mechanism, including the (epsilon, delta) ones zCDP refuses.
  *
  * Thread-safety: a ledger is not synchronised; use one per thread or lock around it.
  */
@@ -35,7 +42,9 @@ enum dpcov_accounting {
   /** Sum of epsilons and of deltas. */
   DPCOV_ACCOUNTING_BASIC = 0,
   /** Sum of zCDP rhos, converted to (epsilon, delta_cap). */
-  DPCOV_ACCOUNTING_ZCDP = 1
+  DPCOV_ACCOUNTING_ZCDP = 1,
+  /** Advanced composition at the per-release budget fixed by the first charge. */
+  DPCOV_ACCOUNTING_ADVANCED = 2
 };
 
 /** Opaque ledger. Create with dpcov_ledger_create(), free with dpcov_ledger_destroy(). */
@@ -47,7 +56,8 @@ typedef struct dpcov_ledger_spent {
   size_t struct_size;
   int32_t accounting; /**< The ::dpcov_accounting of the ledger. */
   int64_t charges;    /**< Releases recorded. */
-  double epsilon;     /**< Epsilon spent in total (zCDP: of rho at delta_cap); 0 before any charge. */
+  double epsilon;     /**< Epsilon spent in total (zCDP: of rho at delta_cap; advanced: the smaller of
+                           the two bounds at the number of charges); 0 before any charge. */
   double delta;       /**< Delta spent in total (zCDP: delta_cap once anything is charged). */
   double rho;         /**< zCDP: rho spent in total; 0 under basic accounting. */
   double epsilon_cap; /**< The cap's epsilon. */

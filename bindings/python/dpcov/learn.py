@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from ctypes import byref
 
 import numpy as np
 
@@ -37,10 +38,11 @@ from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit
+from ._lib import C, ReceiptC, _check, new_struct
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .gram import GramAccumulator
-from .ledger import PrivacyLeakWarning, warn_refit
+from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
 from .private_bound import tighten_bound
 from .postprocess import psd_project
@@ -435,7 +437,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     :func:`dpcov.private_bound.tighten_bound`), clips the rows above it, and runs AdaSSP with the
     rest of the budget (basic composition: (epsilon, delta) in all; the receipt holds AdaSSP's
     share). ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
-    the public n).
+    the public n). An active :class:`~dpcov.BudgetAccountant` is charged (epsilon, delta) for
+    the whole AdaSSP fit before any noise is drawn (basic accounting; a zCDP ledger refuses it).
 
     Uncertainty: ``std_errors_``, ``p_values_`` and ``conf_int_`` account for the sampling AND the
     privacy noise (parametric bootstrap from the mechanism's noise law, no further privacy cost:
@@ -533,6 +536,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rng = as_rng(self.random_state)
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
+            self._check_adassp_options()
+            self._charge_accountant()
             B, epsilon, more = self._tightened(X, B, rng)
             if more:
                 X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
@@ -584,26 +589,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.n_clipped_ = clipped
         return self
 
-    def _tightened(self, X: np.ndarray, bound: float, rng):
-        """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound
-        below ``bound`` with a ``bound_epsilon`` share of ``epsilon`` (class docstring)."""
-        share = float(self.bound_epsilon)
-        if not 0.0 <= share < 1.0:
-            raise ValueError(f"bound_epsilon must be in [0, 1), got {self.bound_epsilon!r}")
-        if share == 0.0:
-            return bound, float(self.epsilon), False
-        if _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour") != "replace_one":
-            raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
-                             "which add_remove keeps private: set bound_epsilon=0")
-        spent = share * float(self.epsilon)
-        chosen = tighten_bound(np.sqrt(np.einsum("ij,ij->i", X, X)), bound, spent, rng,
-                               float(self.bound_quantile))
-        # The rest of the budget, rounded down so that the two shares never sum above epsilon.
-        rest = math.nextafter(float(self.epsilon) - spent, 0.0)
-        return chosen, rest, chosen < bound
-
-    def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng) -> None:
-        """AdaSSP on the exact Gram matrix of the bounded rows with ``epsilon``."""
+    def _check_adassp_options(self) -> None:
+        """ValueError for AdaSSP options that cannot work, before any noise is drawn or any
+        budget charged."""
         if self.ridge != 0:
             raise ValueError(f"mechanism 'adassp' chooses its ridge privately: ridge must be 0, "
                              f"got {self.ridge!r}")
@@ -615,6 +603,43 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("calibration 'paper' has no share of the budget for y'y, which the "
                              "noise-aware intervals need: set intervals=False or use "
                              "calibration 'joint_analytic'")
+        share = float(self.bound_epsilon)
+        if not 0.0 <= share < 1.0:
+            raise ValueError(f"bound_epsilon must be in [0, 1), got {self.bound_epsilon!r}")
+        if share > 0.0 and _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour") != "replace_one":
+            raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
+                             "which add_remove keeps private: set bound_epsilon=0")
+
+    def _charge_accountant(self) -> None:
+        """Charge the active accountant (dpcov.ledger), if any, for the whole fit before any
+        noise is drawn: the bound step (pure, ``bound_epsilon * epsilon``) and AdaSSP (the rest,
+        with ``delta``) are (epsilon, delta)-DP by basic composition, charged as one such
+        release. Charging first never undercounts (a later failure leaves the budget spent, as
+        drawn noise is); a zCDP ledger refuses it (the ledger has no zCDP form for AdaSSP)."""
+        budget = active_accountant()
+        if budget is None:
+            return
+        charge = new_struct(ReceiptC)
+        charge.epsilon, charge.delta = float(self.epsilon), float(self.delta)
+        _check(C.dpcov_ledger_charge(budget, byref(charge)))
+
+    def _tightened(self, X: np.ndarray, bound: float, rng):
+        """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound
+        below ``bound`` with a ``bound_epsilon`` share of ``epsilon`` (class docstring)."""
+        share = float(self.bound_epsilon)
+        if share == 0.0:
+            return bound, float(self.epsilon), False
+        spent = share * float(self.epsilon)
+        chosen = tighten_bound(np.sqrt(np.einsum("ij,ij->i", X, X)), bound, spent, rng,
+                               float(self.bound_quantile))
+        # The rest of the budget, rounded down so that the two shares never sum above epsilon.
+        rest = math.nextafter(float(self.epsilon) - spent, 0.0)
+        return chosen, rest, chosen < bound
+
+    def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng) -> None:
+        """AdaSSP on the exact Gram matrix of the bounded rows with ``epsilon`` (options checked
+        by ``_check_adassp_options``)."""
+        calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
         fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
                          neighbour=_choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
                          calibration=calibration, rho=self.rho,

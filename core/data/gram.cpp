@@ -7,18 +7,27 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../linalg/short_gram.hpp"
 #include "row_bound.hpp"
 
 namespace dpcov {
 
 namespace {
 
-// Rows are processed in blocks of about this many doubles (1 MiB), so that a block read for
-// its norms is still in cache when dsyrk reads it again.
-// For wide rows, at least kMinBlockRows per block keep dsyrk's inner dimension large enough to run
-// at full speed.
-constexpr int64_t kBlockDoubles = 131072;
-constexpr int64_t kMinBlockRows = 256;
+// Rows are processed in blocks, so that a block read for its norms is still in cache when it is
+// read again for the Gram matrix. Short rows (core/linalg/short_gram.hpp) take blocks of
+// kShortBlockRows, at most 256 KiB. Wider rows take about kBlockDoubles doubles (1 MiB) per
+// block, but at least kMinBlockRows rows while that stays under kMaxBlockDoubles (32 MiB): dsyrk
+// on few rows spends its time on per-call setup and, on two or more threads, on synchronisation.
+constexpr int64_t kShortBlockRows = 2048;
+constexpr int64_t kBlockDoubles = int64_t{1} << 17;
+constexpr int64_t kMinBlockRows = 2048;
+constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
+
+int64_t block_rows_for(int64_t dim, bool short_rows) {
+  if (short_rows) return kShortBlockRows;
+  return std::max<int64_t>({1, kBlockDoubles / dim, std::min(kMinBlockRows, kMaxBlockDoubles / dim)});
+}
 
 }  // namespace
 
@@ -41,21 +50,30 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   // still cached) when every row is within the bound, else as a scaled copy (clipped rows scaled,
   // dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip path as fast
   // as the plain one: splitting the block at each clipped row would call dsyrk on tiny runs.
+  // Short rows skip both dsyrk and the copy: their kernel scales each row in registers.
   // The chunk's Gram is built in scratch and only added to the running sum once the whole chunk
   // has been validated, so a bad row anywhere leaves the accumulator unchanged.
   std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
-  const int64_t block_rows = std::max<int64_t>(kMinBlockRows, kBlockDoubles / dim_);
+  const bool short_rows = linalg::short_gram_applies(a);
+  const int64_t block_rows = block_rows_for(dim_, short_rows);
   std::vector<double> sums(static_cast<size_t>(block_rows));
   std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
   std::vector<double> scaled;   // the current block after bounding, in the caller's layout
   GramCounts added;
   for (int64_t first = 0; first < a.rows; first += block_rows) {
     const int64_t count = std::min(block_rows, a.rows - first);
-    data::row_sums_of_squares(a, first, count, sums.data());
+    if (short_rows)
+      linalg::short_row_sums_of_squares(a, first, count, sums.data());
+    else
+      data::row_sums_of_squares(a, first, count, sums.data());
     if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
     const bool all_within =
         !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
     const ConstMatrixView block = a.row_block(first, count);
+    if (short_rows) {
+      linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), chunk.data(), dim_);
+      continue;
+    }
     if (all_within) {
       linalg::syrk_upper(block, 1.0, chunk.data(), dim_);
       continue;

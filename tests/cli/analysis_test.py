@@ -80,8 +80,10 @@ class CliCase(DpcovCase):
         self.ok(["gram", data, "--bound", bound, "-o", self.path(name), "--quiet"])
         return self.path(name)
 
-    def check_golden(self, name, actual, exact_keys=()):
-        """Compares `actual` (JSON-like) with golden/NAME; entries named in `exact_keys` exactly."""
+    def check_golden(self, name, actual, exact_keys=(), below_tol=()):
+        """Compares `actual` (JSON-like) with golden/NAME; entries named in `exact_keys` exactly,
+        those in `below_tol` (convergence residuals, at rounding level and so not reproducible
+        across summation orders) only as <= actual["tol"]."""
         path = os.path.join(GOLDEN, name)
         if REGENERATE:
             with open(path, "w") as f:
@@ -91,6 +93,10 @@ class CliCase(DpcovCase):
             expected = json.load(f)
         for key in exact_keys:
             self.assertEqual(actual[key], expected[key], f"{name}: {key}")
+        actual, expected = dict(actual), dict(expected)
+        for key in below_tol:
+            self.assertLessEqual(actual.pop(key), actual["tol"], f"{name}: {key}")
+            expected.pop(key)
         problems = list(numbers_close(actual, expected))
         self.assertEqual(problems, [], f"{name} differs from the golden output")
 
@@ -376,7 +382,8 @@ class Golden(CliCase):
         self.check_golden("pca.json", pca, exact_keys=["k"])
         glasso = self.json_of(["glasso", self.released, "--rho", "25000"])
         glasso.pop("matrix")
-        self.check_golden("glasso.json", glasso, exact_keys=["support_edges", "iterations"])
+        self.check_golden("glasso.json", glasso, exact_keys=["support_edges", "iterations"],
+                          below_tol=["kkt_residual", "duality_gap"])
 
     def test_a_seeded_compare_matches_the_golden_table(self):
         out = self.json_of(["compare", self.data, "--bound", DIABETES_BOUND, "--seed", "5", "-r",

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 
 #include "core/error.hpp"
 #include "support/naive.hpp"
@@ -63,7 +64,7 @@ class GramMixedBlocks
 
 TEST_P(GramMixedBlocks, MatchesNaiveRowByRow) {
   const auto [layout, policy] = GetParam();
-  const int64_t n = 50000, d = 6;  // blocks of 131072 / 6 = 21845 rows
+  const int64_t n = 50000, d = 6;  // blocks of 2048 (row-major) or 21845 (column-major) rows
   auto data = random_rows(n, d, layout, 3, 1.0, 21);
   for (int64_t i = 0; i < 22000; ++i)  // the first block: every row within the bound
     for (int64_t j = 0; j < d; ++j) data.at(i, j) *= 0.1;
@@ -83,6 +84,31 @@ INSTANTIATE_TEST_SUITE_P(LayoutsAndPolicies, GramMixedBlocks,
                          ::testing::Combine(::testing::Values(Layout::RowMajor, Layout::ColMajor),
                                             ::testing::Values(BoundPolicy::Clip,
                                                               BoundPolicy::Drop)));
+
+// Every width on both sides of the short-row kernel's limit (core/linalg/short_gram.hpp, 16
+// columns), row-major with padding, with rows within and over the bound: the same statistic as the
+// naive rule, and a clipped row never contributes more than B^2 to the trace.
+TEST(Gram, EveryShortWidthMatchesNaive) {
+  for (int64_t d = 1; d <= 20; ++d)
+    for (const BoundPolicy policy : {BoundPolicy::Clip, BoundPolicy::Drop}) {
+      SCOPED_TRACE("d = " + std::to_string(d));
+      const auto data = random_rows(3001, d, Layout::RowMajor, 3, 1.0, static_cast<uint64_t>(d));
+      const double bound = std::sqrt(static_cast<double>(d));
+      const int64_t over = rows_over(data.view(), bound);
+      ASSERT_GT(over, 0);
+      GramAccumulator acc(d);
+      const GramCounts c = acc.add_rows(data.view(), bound, policy);
+      EXPECT_EQ(c.clipped + c.dropped, over);
+      expect_matrix_near(acc.matrix(), naive_bounded_gram(data.view(), bound, policy), 1e-13);
+      for (int64_t i = 0; i < 50; ++i) {
+        GramAccumulator one(d);
+        one.add_rows(data.view().row_block(i, 1), 0.25, BoundPolicy::Clip);
+        double trace = 0.0;
+        for (int64_t j = 0; j < d; ++j) trace += one.matrix()(j, j);
+        EXPECT_LE(trace, 0.25 * 0.25);
+      }
+    }
+}
 
 TEST(Gram, OutputIsExactlySymmetric) {
   const auto data = random_rows(100, 7, Layout::RowMajor, 0, 1.0, 3);

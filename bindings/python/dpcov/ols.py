@@ -11,7 +11,8 @@ import numpy as np
 from . import _arrays
 from ._lib import C, ReceiptC, RegressionSummaryC, _check, new_struct
 from .estimators import regression_params
-from .mechanism import mechanism_params
+from .ledger import active_accountant
+from .mechanism import mechanism_params, plan
 from .types import Receipt, RegressionSummary
 
 
@@ -30,10 +31,15 @@ class OlsResult(NamedTuple):
     receipt: Receipt
 
 
-def _run(fn, g, n, bound, epsilon, delta, rng, label, features, intercept_column, level,
-         params):
-    """Call one of the two private OLS functions with freshly allocated outputs."""
+def _run(fn, mechanism, g, n, bound, epsilon, delta, rng, label, features, intercept_column,
+         level, params):
+    """Call one of the two private OLS functions with freshly allocated outputs, after charging
+    the active accountant (dpcov.ledger), if any, with the release's plan: before any noise is
+    drawn, since a refusal of the private test spends the budget too."""
     m = _arrays.square(g, "g")
+    budget = active_accountant()
+    if budget is not None:
+        budget.charge(plan(mechanism, m.rows, n, bound, epsilon, delta, **params))
     cols = _arrays.int64_vector(features, "features")
     p = cols.size + (1 if intercept_column >= 0 else 0)
     outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(6)]
@@ -55,8 +61,8 @@ def ols_jl(g, n: int, bound: float, epsilon: float, delta: float, rng, label: in
     """Private OLS by projection, ICML 2017 Alg. 1 (``dpcov_ols_jl``): a private test on
     sigma_min, then regression on the projection R A with exact Student T_{r-p} intervals about
     the non-private estimate. Raises :class:`~dpcov.errors.RefusedError` when the test fails
-    (the generator is then unchanged)."""
-    return _run(C.dpcov_ols_jl, g, n, bound, epsilon, delta, rng, label, features,
+    (its noise is consumed: a retry is a new release)."""
+    return _run(C.dpcov_ols_jl, "ols_jl", g, n, bound, epsilon, delta, rng, label, features,
                 intercept_column, level, dict(params, projection_rows=projection_rows))
 
 
@@ -66,7 +72,7 @@ def ols_analyze_gauss(g, n: int, bound: float, epsilon: float, delta: float, rng
     """Analyze Gauss release plus plug-in OLS inference with n - p degrees of freedom
     (``dpcov_ols_analyze_gauss``). The release is (epsilon, delta)-DP; the intervals have NO
     coverage guarantee."""
-    return _run(C.dpcov_ols_analyze_gauss, g, n, bound, epsilon, delta, rng, label, features,
+    return _run(C.dpcov_ols_analyze_gauss, "analyze_gauss", g, n, bound, epsilon, delta, rng, label, features,
                 intercept_column, level, params)
 
 

@@ -276,7 +276,12 @@ def test_regression_by_projection_has_projection_degrees_of_freedom():
     gen = np.random.default_rng(43)
     X = gen.uniform(-1, 1, size=(20000, 2)) / 2
     y = np.clip(0.2 + X @ [0.4, -0.3] + gen.normal(scale=0.3, size=20000), -0.5, 0.5)
-    est = dpcov.PrivateLinearRegression(bound=0.75, label_bound=0.5, mechanism="ols_jl",
-                                        projection_rows=60, random_state=10).fit(X, y)
+    with dpcov.BudgetAccountant(epsilon=1.5, delta=1e-5) as budget:
+        est = dpcov.PrivateLinearRegression(bound=0.75, label_bound=0.5, mechanism="ols_jl",
+                                            projection_rows=60, random_state=10).fit(X, y)
+        assert budget.spent.charges == 1 and budget.spent.epsilon == pytest.approx(1.0)
+        with pytest.raises(dpcov.PreconditionError, match="cap would be exceeded"):
+            dpcov.PrivateLinearRegression(bound=0.75, label_bound=0.5, mechanism="ols_jl",
+                                          projection_rows=60, random_state=11).fit(X, y)
     assert est.summary_.dof == 60 - 3
     assert est.receipt_.mechanism_name == "ols_jl" and est.receipt_.test_passed == 1

@@ -712,10 +712,14 @@ class PlanAndRelease(CliTestCase):
         # Without a seed the release draws from the cryptographic generator.
         self.assertEqual(receipt["generator"], "chacha20")
         self.assertTrue(receipt["privacy_claim"].startswith("private;"))
-        # laplace_sym releases with exact numerics unless told otherwise; analyze_gauss does not.
+        # laplace_sym and analyze_gauss release with exact numerics unless told otherwise; the
+        # mechanisms without an exact mode stay idealized.
         self.assertEqual(receipt["numerics"], "exact")
         self.assertIn("exact_grid", receipt)
         plan = self.plan(["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "3",
+                          "--dims", "2", "--rows", "50"])
+        self.assertEqual(plan["numerics"], "exact")
+        plan = self.plan(["-m", "wishart_additive", "-e", "0.5", "-d", "1e-6", "--bound", "3",
                           "--dims", "2", "--rows", "50"])
         self.assertEqual(plan["numerics"], "idealized")
 

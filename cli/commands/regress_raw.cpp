@@ -378,13 +378,23 @@ void run_regress_raw(const std::string &path, const std::string &label,
       o.no_intervals ? Intervals{} : intervals(xtx, xty, data.rows, receipt, o);
 
   const std::string &label_name = reader->column_names()[static_cast<size_t>(c.label)];
+  // What is printed is public: n only where the neighbour relation makes it so (replace-one);
+  // the clipped count is a function of the data no mechanism privatises, so it goes to standard
+  // error, labelled, and is never silent (even under --quiet).
+  const bool n_public = params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
+  if (data.clipped > 0)
+    std::fprintf(stderr,
+                 "dpcov regress: warning: %lld of %lld rows were over --bound or --label-bound and "
+                 "were clipped to them, which shrinks the fit (curator only: not for "
+                 "publication)\n",
+                 static_cast<long long>(data.clipped), static_cast<long long>(data.rows));
   if (json) {
     nlohmann::ordered_json out;
     out["command"] = "regress";
     out["input"] = path;
     out["label"] = label_name;
-    out["rows"] = data.rows;
-    out["clipped"] = data.clipped;
+    out["n_public"] = n_public;
+    if (n_public) out["rows"] = data.rows;
     out["epsilon_total"] = *o.epsilon;
     if (tighten)
       out["bound_selection"] = {
@@ -418,8 +428,10 @@ void run_regress_raw(const std::string &path, const std::string &label,
   std::string text = concat("AdaSSP regression of ", label_name, " on ", c.terms.size(), " term",
                             c.terms.size() == 1 ? "" : "s", " from ", path,
                             " (differentially private: epsilon = ", *o.epsilon, ", delta = ",
-                            o.delta, ", ", o.neighbour, ")\n", "rows ", data.rows, ", clipped ",
-                            data.clipped, " (||x|| <= ", bound, ", |y| <= ", o.label_bound,
+                            o.delta, ", ", o.neighbour, ")\n",
+                            n_public ? concat("rows ", data.rows)
+                                     : std::string("rows: withheld (private under add_remove)"),
+                            " (||x|| <= ", bound, ", |y| <= ", o.label_bound,
                             intercept ? ", intercept as a constant 1 in the bound" : "", ")\n",
                             tighten ? concat("bound ", bound, " chosen privately below --bound ",
                                              o.bound, " near the ", o.bound_quantile,

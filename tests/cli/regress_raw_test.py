@@ -84,7 +84,12 @@ class RawRegression(DpcovCase):
         # less likely than the one nearest the 0.95 quantile.
         self.assertTrue(np.isclose(grid, chosen).any(), chosen)
         self.assertTrue(0.5 < chosen < 0.9, chosen)
-        self.assertGreater(out["clipped"], 0)
+        # Rows above the chosen bound are clipped: said on standard error, for the curator only,
+        # and never in the (public) output.
+        self.assertNotIn("clipped", out)
+        noisy = self.run_dpcov(base + ["--json"])
+        self.assertRegex(noisy.stderr.decode(), r"\d+ of 5000 rows were over .* clipped .*curator "
+                                                r"only: not for publication")
         self.assertEqual(out["bound_selection"]["epsilon"], 2.0)
         self.assertIn("chosen privately below --bound 4", self.run_dpcov(base).stdout.decode())
         given = self.run_json(base + ["--bound-epsilon", "0"])

@@ -8,7 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
-from ._lib import AdasspParamsC, AdasspReceiptC, C, _check, new_struct
+from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
+from .ledger import active_accountant
 from .types import StructView
 
 NEIGHBOURS = {"replace_one": 0, "add_remove": 1}
@@ -74,6 +75,15 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     return params
 
 
+def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
+    """A ``dpcov_receipt`` a ledger charges as one (epsilon, delta) release with no finer form:
+    basic accounting adds it; zCDP accounting counts it when delta = 0 (pure) and refuses it
+    otherwise, with the ledger's message (the ledger has no zCDP form for AdaSSP)."""
+    charge = new_struct(ReceiptC)
+    charge.epsilon, charge.delta = float(epsilon), float(delta)
+    return charge
+
+
 def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon: float,
                delta: float, rng, neighbour="replace_one", calibration="joint_analytic",
                rho: float = 0.05, release_label_square: bool = False) -> AdasspFit:
@@ -81,7 +91,8 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     ``g`` of rows whose regressor part has norm <= ``bound_x`` and whose label has
     ``|y| <= bound_y`` (``dpcov_adassp_fit``). Spends (epsilon, delta) once; never fails for a
     positive-definiteness reason (proofs/adassp.md). ``release_label_square`` also releases y'y,
-    which :func:`adassp_bootstrap_intervals` needs."""
+    which :func:`adassp_bootstrap_intervals` needs. An active :class:`~dpcov.BudgetAccountant`
+    is charged (epsilon, delta) before any noise is drawn."""
     m = _arrays.square(g, "g")
     cols = _arrays.int64_vector(features, "features")
     p = cols.size
@@ -90,6 +101,9 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     xty = np.empty(p, dtype=np.float64)
     params = adassp_params(neighbour, calibration, rho, release_label_square)
     receipt = new_struct(AdasspReceiptC)
+    budget = active_accountant()
+    if budget is not None:
+        _check(C.dpcov_ledger_charge(budget, byref(ledger_charge(epsilon, delta))))
     _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
                               p, float(bound_x), float(bound_y), float(epsilon), float(delta),
                               byref(params), rng, _arrays.ptr(coef), xtx.ptr, xtx.ld,

@@ -37,8 +37,9 @@ import numpy as np
 from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
-from .adassp import CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit
-from ._lib import C, ReceiptC, _check, new_struct
+from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
+                     ledger_charge)
+from ._lib import C, _check
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .gram import GramAccumulator
@@ -438,7 +439,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     rest of the budget (basic composition: (epsilon, delta) in all; the receipt holds AdaSSP's
     share). ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
     the public n). An active :class:`~dpcov.BudgetAccountant` is charged (epsilon, delta) for
-    the whole AdaSSP fit before any noise is drawn (basic accounting; a zCDP ledger refuses it).
+    the whole AdaSSP fit (checked before any noise is drawn; basic accounting, a zCDP ledger refuses
+    it).
 
     Uncertainty: ``std_errors_``, ``p_values_`` and ``conf_int_`` account for the sampling AND the
     privacy noise (parametric bootstrap from the mechanism's noise law, no further privacy cost:
@@ -537,7 +539,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
             self._check_adassp_options()
-            self._charge_accountant()
+            self._check_accountant()
             B, epsilon, more = self._tightened(X, B, rng)
             if more:
                 X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
@@ -610,18 +612,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
                              "which add_remove keeps private: set bound_epsilon=0")
 
-    def _charge_accountant(self) -> None:
-        """Charge the active accountant (dpcov.ledger), if any, for the whole fit before any
-        noise is drawn: the bound step (pure, ``bound_epsilon * epsilon``) and AdaSSP (the rest,
-        with ``delta``) are (epsilon, delta)-DP by basic composition, charged as one such
-        release. Charging first never undercounts (a later failure leaves the budget spent, as
-        drawn noise is); a zCDP ledger refuses it (the ledger has no zCDP form for AdaSSP)."""
+    def _check_accountant(self) -> None:
+        """Refuse, before any noise is drawn, a fit the active accountant (dpcov.ledger) cannot
+        afford in full: the bound step (pure, ``bound_epsilon * epsilon``; charged by
+        ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit``) are
+        (epsilon, delta)-DP by basic composition."""
         budget = active_accountant()
-        if budget is None:
-            return
-        charge = new_struct(ReceiptC)
-        charge.epsilon, charge.delta = float(self.epsilon), float(self.delta)
-        _check(C.dpcov_ledger_charge(budget, byref(charge)))
+        if budget is not None:
+            _check(C.dpcov_ledger_check(budget, byref(ledger_charge(self.epsilon, self.delta))))
 
     def _tightened(self, X: np.ndarray, bound: float, rng):
         """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound

@@ -11,6 +11,8 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, _check
+from .adassp import ledger_charge
+from .ledger import active_accountant
 
 __all__ = ["grid", "histogram", "select", "choose_bound", "below_grid", "tighten_bound"]
 
@@ -34,13 +36,17 @@ def histogram(norms, candidates: np.ndarray) -> np.ndarray:
 
 def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
     """``(index, bound)``: the candidate chosen eps-DP from the histogram ``counts``
-    (``dpcov_private_bound_select``)."""
+    (``dpcov_private_bound_select``). An active :class:`~dpcov.BudgetAccountant` is charged
+    the pure epsilon first."""
     g = _arrays.vector(candidates, "candidates")
     h = np.ascontiguousarray(counts, dtype=np.int64)
     if h.shape != (len(g) + 1,):
         raise _arrays.dimension_error(f"counts must have {len(g) + 1} cells (one per candidate and "
                                       f"the overflow cell), got shape {h.shape}")
     index, bound = c_int64(), c_double()
+    budget = active_accountant()
+    if budget is not None:
+        _check(C.dpcov_ledger_charge(budget, byref(ledger_charge(epsilon, 0.0))))
     _check(C.dpcov_private_bound_select(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
                                         float(epsilon), rng, byref(index), byref(bound)))
     return index.value, bound.value

@@ -1,5 +1,6 @@
 #include "zcdp.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "../check.hpp"
@@ -81,7 +82,9 @@ double zcdp_epsilon(double rho, double delta) {
   // The infimum is below Bun-Steinke's bound; keep the certified value only where it is smaller
   // (it always is, but the comparison costs nothing and keeps the promise in the header exact).
   const double bun_steinke = zcdp_epsilon_bun_steinke(rho, delta);
-  return certified < bun_steinke ? certified : bun_steinke;
+  // The bound is negative for a small rho at a large delta (alpha > 1/delta makes the log terms
+  // negative): the mechanism is then (0, delta)-DP, and an epsilon below 0 means nothing.
+  return std::max(0.0, certified < bun_steinke ? certified : bun_steinke);
 }
 
 double zcdp_epsilon_bun_steinke(double rho, double delta) {

@@ -18,7 +18,8 @@ double zcdp_gaussian_sigma(double rho, double sensitivity);
 // The infimum is searched in round-to-nearest; the returned value is the bound at the alpha found,
 // evaluated with every operation rounded towards +infinity, so it is a valid epsilon (never below
 // the bound at that alpha) and within 1e-9 relative of the infimum (proofs/check/coinpress.py).
-// Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3). Throws unless rho is
+// Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3). Never below 0: where the
+// bound is negative (small rho, large delta) the guarantee is (0, delta)-DP. Throws unless rho is
 // finite and > 0 and delta is in (0, 1).
 double zcdp_epsilon(double rho, double delta);
 

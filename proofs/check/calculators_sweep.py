@@ -14,14 +14,16 @@ Ranges: epsilon in [1e-6, 100], delta in [1e-300, 0.5], zCDP rho in [1e-12, 1e4]
 the DLY radius in [1e-150, 1e150], n in [1, 1e12], d in [1, 46340], beta and AdaSSP's rho in
 [1e-12, 0.5], CoinPress K in [1, 1e12] and t in 1..16, all log-uniform. Calculators:
 - zCDP to (epsilon, delta) (dpcov_zcdp_epsilon, Canonne-Kamath-Steinke 2020 Prop. 12): epsilon >=
-  the infimum over alpha (minimised here); dpcov_zcdp_rho: the exact epsilon of the returned rho
+  the infimum over alpha (minimised here) and >= 0 (the infimum is negative for a small rho at a
+  large delta: (0, delta)-DP); dpcov_zcdp_rho: the exact epsilon of the returned rho
   <= the target (coinpress.md);
 - CoinPress plans: shares sum to <= rho, each step's sigma >= gamma^2 / (n sqrt(rho_i)) for the
   gamma the release clips to (gamma itself is a utility constant), receipt epsilon >= exact
   (coinpress.md);
-- Dong-Liang-Yi plans: Adaptive's rho / 8 + rho / 8 + rho_covariance <= rho, trace sigma >=
-  2 r^2 / (n sqrt(rho)) (sensitivity r^2 / n at rho / 8), SVT epsilon <= sqrt(rho) / 2; the
-  other variants' rho_covariance <= rho; receipt epsilon >= exact (dong_liang_yi.md);
+- Dong-Liang-Yi plans: Adaptive's trace, radius and release shares (rho / 128, rho / 16 and the
+  rest; the paper's variant rho / 8, rho / 8) sum to <= rho, trace sigma >= r^2 / (n sqrt(2
+  rho_trace)) (sensitivity r^2 / n), SVT epsilon <= sqrt(2 rho_svt); Gauss's and Separate's
+  rho_covariance <= rho; receipt epsilon >= exact and >= 0 (dong_liang_yi.md);
 - AdaSSP: sensitivities >= B_X^2, c B_X^2, c' B_X B_Y, B_Y^2; the exact delta of the joint release
   (three or four statistics, Balle-Wang Thm 8) <= delta; the paper's sigma, shift and eta >= their
   formulas; the shift has P(N(0,1) > shift / s_l) <= rho / 2; eta >= s_g sqrt((d+1) ln(2d/rho))
@@ -56,7 +58,7 @@ def zcdp(c, program, rng, points):
         if r["status"] != "DPCOV_OK":
             refused += 1
             continue
-        c.ok(finite(r["value"]), "finite " + what)
+        c.ok(finite(r["value"]) and r["value"] >= 0, "finite, >= 0 " + what)
         c.not_below(r["value"], exact_epsilon(rho, delta), what)
     for (eps, delta), r in zip(to_rho, results[points:]):
         what = f"zcdp_rho eps={eps!r} delta={delta!r}"
@@ -82,7 +84,7 @@ def coinpress(c, program, rng, points):
         checked += 1
         what = f"coinpress plan n={n} d={d} rho={rho!r} K={k!r} t={t} beta={beta!r} delta={delta!r}"
         values = [r["clip_radius"], r["eta"], r["epsilon"]] + r["step_rho"] + r["step_sigma"]
-        c.ok(all(finite(v) for v in values), "finite " + what)
+        c.ok(all(finite(v) for v in values) and r["epsilon"] >= 0, "finite, epsilon >= 0 " + what)
         c.ok(sum(mpf(x) for x in r["step_rho"]) <= mpf(rho), "shares sum to at most rho " + what)
         # gamma is the radius the release clips to (a utility constant, rounded to nearest): the
         # privacy requirement is each sigma against this gamma.
@@ -98,7 +100,7 @@ def coinpress(c, program, rng, points):
 def dly(c, program, rng, points):
     cases = []
     for _ in range(points):
-        cases.append((rng.randint(0, 2), int(round(log_uniform(rng, 1, 1e12))),
+        cases.append((rng.randint(0, 3), int(round(log_uniform(rng, 1, 1e12))),
                       int(round(log_uniform(rng, 1, 46340))), log_uniform(rng, 1e-12, 1e4),
                       log_uniform(rng, 1e-150, 1e150), log_uniform(rng, 1e-12, 0.5),
                       log_uniform(rng, 1e-300, 0.5)))
@@ -111,13 +113,17 @@ def dly(c, program, rng, points):
         what = f"dly variant={variant} n={n} d={d} rho={rho!r} r={radius!r} delta={delta!r}"
         rho_m = mpf(rho)
         c.ok(all(finite(got[k]) for k in ("epsilon", "rho_covariance", "trace_sigma",
-                                           "svt_epsilon")), "finite " + what)
+                                           "svt_epsilon")) and got["epsilon"] >= 0,
+             "finite, epsilon >= 0 " + what)
         c.ok(mpf(got["rho_covariance"]) > 0, "rho_covariance > 0 " + what)
-        if variant == 2:
-            c.ok(rho_m / 8 + rho_m / 8 + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
-            c.not_below(got["trace_sigma"], 2 * mpf(radius) ** 2 / (n * sqrt(rho_m)),
+        if variant in (2, 3):
+            # Adaptive (2): rho / 128 for the trace, rho / 16 for the radius; the paper's (3):
+            # rho / 8 each; the rest for the release.
+            trace, svt = (mpf(1) / 128, mpf(1) / 16) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
+            c.ok(trace * rho_m + svt * rho_m + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
+            c.not_below(got["trace_sigma"], mpf(radius) ** 2 / (n * sqrt(2 * trace * rho_m)),
                         "trace sigma " + what)
-            c.ok(mpf(got["svt_epsilon"]) <= sqrt(rho_m) / 2, "svt epsilon " + what)
+            c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * svt * rho_m), "svt epsilon " + what)
         else:
             c.ok(mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
         c.not_below(got["epsilon"], exact_epsilon(rho, delta), "epsilon " + what)

@@ -143,6 +143,28 @@ TEST(CapiWishart, ResultDoesNotDependOnTheLayoutAndIsExactlySymmetric) {
   }
 }
 
+// A draw that overflows (scale near the largest double, few degrees of freedom) is a numerical
+// failure after the draws, DPCOV_E_NUMERICAL as documented, with the output untouched; the inverse
+// Wishart reported it as DPCOV_E_NON_FINITE, the status of a bad input (found by fuzz_samplers).
+TEST(CapiWishart, AnOverflowingDrawIsANumericalFailure) {
+  const double psi = 1e308;
+  int overflows = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed)
+    for (auto f : {dpcov_sample_wishart, dpcov_sample_inverse_wishart}) {
+      RngPtr rng(seed);
+      double out = -7.0;
+      const dpcov_status s = f(rng.p, 1.0, C, 1, &psi, 1, &out, 1);
+      if (s == DPCOV_OK) {
+        EXPECT_TRUE(std::isfinite(out));
+      } else {
+        EXPECT_EQ(s, DPCOV_E_NUMERICAL) << dpcov_last_error_message();
+        EXPECT_EQ(out, -7.0);
+        ++overflows;
+      }
+    }
+  EXPECT_GT(overflows, 0);
+}
+
 TEST(CapiLogDensity, RefusesBadArgumentsAndReportsMinusInfinityOutsideTheSupport) {
   double out = 0.0;
   for (auto f : {dpcov_log_density_wishart, dpcov_log_density_inverse_wishart}) {

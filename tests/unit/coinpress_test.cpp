@@ -32,6 +32,20 @@ TEST(ZcdpEpsilon, MatchesHighPrecisionInfimumFromAbove) {
   }
 }
 
+// The bound is negative for a small rho at a large delta; the guarantee is then (0, delta)-DP
+// (fuzz_solvers found dpcov_zcdp_epsilon returning -1.46 with DPCOV_OK at the first point).
+TEST(ZcdpEpsilon, IsNeverNegative) {
+  EXPECT_EQ(privacy::zcdp_epsilon(0x1.8801p-206, 0x1.898bp-1), 0.0);
+  EXPECT_EQ(privacy::zcdp_epsilon(1e-6, 0.01), 0.0);
+  EXPECT_EQ(privacy::zcdp_epsilon(1e-30, 0.5), 0.0);
+  EXPECT_GT(privacy::zcdp_epsilon(1e-6, 1e-6), 0.0);
+  for (double rho = 1e-12; rho < 1e4; rho *= 3.7)
+    for (double delta = 1e-300; delta < 0.9; delta *= 7.3e3) {
+      const double eps = privacy::zcdp_epsilon(rho, delta);
+      EXPECT_TRUE(std::isfinite(eps) && eps >= 0.0) << rho << " " << delta << " " << eps;
+    }
+}
+
 TEST(ZcdpEpsilon, RhoForEpsilonMeetsTheTargetAndIsTight) {
   EXPECT_NEAR(privacy::zcdp_rho_for_epsilon(1.0, 1e-6), 0.024355970359538372796, 1e-12);
   EXPECT_NEAR(privacy::zcdp_rho_for_epsilon(4.0, 1e-6), 0.31106495494083506672, 1e-11);

@@ -137,7 +137,9 @@ DPCOV_API dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_
  * 2020), Prop. 12, inf over alpha > 1 of
  * alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln alpha) / (alpha - 1), evaluated with
  * upward rounding at the minimising alpha (never below the bound, within 1e-9 relative of the
- * infimum). Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)). Reentrant.
+ * infimum). Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)). Never below 0: where the
+ * bound is negative (a small rho at a large delta) the guarantee is (0, delta)-DP and 0 is
+ * returned. Reentrant.
  *
  * @param rho    finite and > 0.
  * @param delta  in (0, 1).

@@ -1,0 +1,585 @@
+// The C entry points the other targets do not reach: CoinPress, Dong-Liang-Yi, exact numerics,
+// AdaSSP, the OLS releases and intervals, the graphical lasso (plain and private), the PCA error
+// bound, the metrics, column bounds and centring, the ledger and public receipts, zCDP
+// conversion, the private bound, the log-densities, the audit on a given pair and the generator's
+// remaining calls. Each call gets fuzzed shapes, values and budgets. On error the canary outputs
+// are unchanged; on success they are finite (symmetric ones exactly symmetric); plan and release
+// agree where the release does not depend on the data.
+#include <algorithm>
+#include <vector>
+
+#include "fuzz_input.hpp"
+
+namespace {
+
+using Vec = std::vector<double>;
+
+dpcov_rng *seeded() {
+  dpcov_rng *rng = nullptr;
+  fuzz::require(dpcov_rng_create_seeded(&rng, 7, 1) == DPCOV_OK, "rng");
+  return rng;
+}
+
+void finite_or_unchanged(dpcov_status s, const Vec &v, const char *what) {
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) fuzz::finite(v.data(), v.size(), what);
+  else fuzz::unchanged(v, what);
+}
+
+// A budget: mostly valid, sometimes anything.
+double epsilon(fuzz::Input &in) { return in.range(0, 3) == 0 ? in.number() : in.positive(); }
+double probability(fuzz::Input &in) {
+  return in.range(0, 3) == 0 ? in.number() : std::fmod(in.positive(), 1.0);
+}
+
+// n rows of d fuzzed values (row-major), sometimes scaled into the ball of radius bound.
+Vec rows(fuzz::Input &in, int64_t n, int64_t d, double bound) {
+  Vec a(static_cast<size_t>(std::max<int64_t>(n, 0) * d));
+  for (double &v : a) v = in.number();
+  if (in.range(0, 1) && std::isfinite(bound) && bound > 0)
+    for (int64_t i = 0; i < n; ++i) {
+      double norm = 0;
+      for (int64_t j = 0; j < d; ++j) norm = std::hypot(norm, a[static_cast<size_t>(i * d + j)]);
+      if (std::isfinite(norm) && norm > bound)
+        for (int64_t j = 0; j < d; ++j) a[static_cast<size_t>(i * d + j)] *= bound / norm;
+    }
+  return a;
+}
+
+// A d x d symmetric matrix: the Gram matrix of n rows, or fuzzed entries.
+Vec gram(fuzz::Input &in, int64_t d, int64_t n, double bound) {
+  Vec g(static_cast<size_t>(d * d), 0.0);
+  if (in.range(0, 1)) {
+    const Vec a = rows(in, n, d, bound);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < d; ++j)
+        for (int64_t k = 0; k < d; ++k)
+          g[static_cast<size_t>(j * d + k)] +=
+              a[static_cast<size_t>(i * d + j)] * a[static_cast<size_t>(i * d + k)];
+  } else {
+    for (int64_t i = 0; i < d; ++i)
+      for (int64_t j = i; j < d; ++j)
+        g[static_cast<size_t>(i * d + j)] = g[static_cast<size_t>(j * d + i)] = in.number();
+  }
+  return g;
+}
+
+void coinpress(fuzz::Input &in) {
+  const int64_t d = in.range(1, 3), n = in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(1, 12);
+  dpcov_coinpress_params p;
+  fuzz::require(dpcov_coinpress_params_default(&p) == DPCOV_OK, "params");
+  p.rho = epsilon(in);
+  p.k_bound = in.range(0, 3) == 0 ? in.number() : 1.0 + in.positive();
+  p.steps = in.range(0, 3) == 0 ? in.range(-1, 20) : in.range(1, 4);
+  p.beta = probability(in);
+  p.delta = probability(in);
+  dpcov_coinpress_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps = dpcov_coinpress_plan(n, d, &p, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) {
+    fuzz::finite(&planned.epsilon, 1, "coinpress epsilon");
+    fuzz::finite(planned.step_sigma, static_cast<size_t>(planned.steps), "coinpress sigma");
+  }
+  if (n > 12) return;
+  const Vec a = rows(in, n, d, 1e300);
+  Vec out = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_coinpress_receipt released{};
+  released.struct_size = sizeof released;
+  dpcov_rng *rng = seeded();
+  const dpcov_status rs = dpcov_coinpress_release(DPCOV_ROW_MAJOR, n, d, a.data(), d, &p, rng,
+                                                  out.data(), d, &released);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(rs);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("coinpress: plan failed, release differs");
+  if (rs == DPCOV_OK) fuzz::symmetric(out.data(), d, d, "coinpress");
+  else fuzz::unchanged(out, "coinpress");
+}
+
+void dly(fuzz::Input &in) {
+  const int64_t d = in.range(1, 3), n = in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(1, 12);
+  dpcov_dly_params p;
+  fuzz::require(dpcov_dly_params_default(&p) == DPCOV_OK, "params");
+  p.variant = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(-1, 3) : in.range(0, 2));
+  p.rho = epsilon(in);
+  p.radius = epsilon(in);
+  p.beta = probability(in);
+  p.delta = probability(in);
+  dpcov_dly_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps = dpcov_dly_plan(n, d, &p, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) {
+    fuzz::finite(&planned.epsilon, 1, "dly epsilon");
+    fuzz::finite(&planned.trace_sigma, 1, "dly trace sigma");
+  }
+  if (n > 12) return;
+  const Vec a = rows(in, n, d, p.radius);
+  Vec out = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_dly_receipt released{};
+  released.struct_size = sizeof released;
+  dpcov_rng *rng = seeded();
+  const dpcov_status rs =
+      dpcov_dly_release(DPCOV_ROW_MAJOR, n, d, a.data(), d, &p, rng, out.data(), d, &released);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(rs);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("dly: plan failed, release differs");
+  if (rs == DPCOV_OK) {
+    fuzz::symmetric(out.data(), d, d, "dly");
+    fuzz::finite(&released.sigma_matrix, 1, "dly sigma");
+  } else {
+    fuzz::unchanged(out, "dly");
+  }
+}
+
+void exact(fuzz::Input &in) {
+  const int32_t mechanism = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(0, 14) : in.range(1, 2));
+  const int64_t d = in.range(1, 3), n = in.range(0, 6);
+  const double bound = epsilon(in), eps = epsilon(in), delta = probability(in);
+  dpcov_mechanism_params p;
+  fuzz::require(dpcov_mechanism_params_default(&p) == DPCOV_OK, "params");
+  p.neighbour = static_cast<int32_t>(in.range(0, 1));
+  dpcov_receipt planned{};
+  planned.struct_size = sizeof planned;
+  dpcov_exact_grid pgrid{};
+  pgrid.struct_size = sizeof pgrid;
+  const dpcov_status ps = dpcov_exact_plan(mechanism, d, n, bound, eps, delta, &p, &planned, &pgrid);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) fuzz::finite(&pgrid.unit, 1, "exact unit");
+  const Vec a = rows(in, n, d, bound);
+  Vec out = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_receipt released{};
+  released.struct_size = sizeof released;
+  dpcov_exact_grid rgrid{};
+  rgrid.struct_size = sizeof rgrid;
+  dpcov_rng *rng = seeded();
+  const int32_t policy = static_cast<int32_t>(in.range(0, 1));
+  const dpcov_status rs = dpcov_exact_release_rows(mechanism, DPCOV_ROW_MAJOR, n, d, a.data(), d,
+                                                   bound, policy, eps, delta, &p, rng, out.data(),
+                                                   d, &released, &rgrid);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(rs);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("exact: plan failed, release differs");
+  if (rs == DPCOV_OK) fuzz::symmetric(out.data(), d, d, "exact");
+  else fuzz::unchanged(out, "exact");
+}
+
+void adassp(fuzz::Input &in) {
+  const int64_t d = in.range(2, 4), p = d - 1, n = in.range(1, 8);
+  const double bx = epsilon(in), by = epsilon(in);
+  const Vec g = gram(in, d, n, std::hypot(bx, by));
+  std::vector<int64_t> features;
+  for (int64_t j = 1; j < d; ++j) features.push_back(j);
+  dpcov_adassp_params params;
+  fuzz::require(dpcov_adassp_params_default(&params) == DPCOV_OK, "params");
+  params.calibration = static_cast<int32_t>(in.range(0, 1));
+  params.release_label_square = static_cast<int32_t>(in.range(0, 1));
+  params.rho = in.range(0, 3) == 0 ? probability(in) : 0.05;
+  const double eps = epsilon(in), delta = probability(in);
+  Vec coef = fuzz::canaries(static_cast<size_t>(p)), xtx = fuzz::canaries(static_cast<size_t>(p * p)),
+      xty = fuzz::canaries(static_cast<size_t>(p));
+  dpcov_adassp_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  dpcov_rng *rng = seeded();
+  const dpcov_status s = dpcov_adassp_fit(DPCOV_ROW_MAJOR, d, g.data(), d, 0, features.data(), p,
+                                          bx, by, eps, delta, &params, rng, coef.data(),
+                                          xtx.data(), p, xty.data(), &receipt);
+  fuzz::known_status(s);
+  if (s != DPCOV_OK) {
+    for (const Vec *v : {&coef, &xtx, &xty}) fuzz::unchanged(*v, "adassp");
+    dpcov_rng_destroy(&rng);
+    return;
+  }
+  fuzz::finite(coef.data(), coef.size(), "adassp coefficients");
+  fuzz::symmetric(xtx.data(), p, p, "adassp X'X");
+  fuzz::finite(xty.data(), xty.size(), "adassp X'y");
+  fuzz::finite(&receipt.ridge, 1, "adassp ridge");
+  const int64_t rows_n = in.range(0, 3) == 0 ? in.range(-1, 4) : in.range(p + 1, 1 << 20);
+  const double level = in.range(0, 3) == 0 ? in.number() : 0.9;
+  Vec bc = fuzz::canaries(static_cast<size_t>(p)), se = bc, pv = bc, lo = bc, hi = bc;
+  const dpcov_status b = dpcov_adassp_bootstrap_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), rows_n, &receipt, level, in.range(-1, 40),
+      rng, bc.data(), se.data(), pv.data(), lo.data(), hi.data());
+  dpcov_rng_destroy(&rng);
+  for (const Vec *v : {&bc, &se, &pv, &lo, &hi}) finite_or_unchanged(b, *v, "adassp bootstrap");
+}
+
+// Analyze Gauss or OLS-JL, then the two interval methods on an Analyze Gauss release.
+void ols(fuzz::Input &in) {
+  const int64_t d = in.range(2, 4), n = in.range(0, 3) == 0 ? in.range(-1, 1 << 30) : in.range(1, 10);
+  const double bound = epsilon(in), eps = epsilon(in), delta = probability(in);
+  const Vec g = gram(in, d, std::min<int64_t>(n, 10), bound);
+  std::vector<int64_t> features;
+  for (int64_t j = 1; j < d; ++j) features.push_back(j);
+  const int64_t nf = d - 1;
+  dpcov_regression_params reg;
+  fuzz::require(dpcov_regression_params_default(&reg) == DPCOV_OK, "params");
+  reg.level = in.range(0, 3) == 0 ? in.number() : 0.95;
+  dpcov_mechanism_params p;
+  fuzz::require(dpcov_mechanism_params_default(&p) == DPCOV_OK, "params");
+  const bool jl = in.range(0, 1);
+  p.projection_rows = jl ? in.range(0, 12) : 0;
+  Vec coef = fuzz::canaries(static_cast<size_t>(nf)), se = coef, t = coef, pv = coef, lo = coef,
+      hi = coef;
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  dpcov_rng *rng = seeded();
+  const auto fit = jl ? dpcov_ols_jl : dpcov_ols_analyze_gauss;
+  const dpcov_status s = fit(DPCOV_ROW_MAJOR, d, g.data(), d, n, bound, eps, delta, &p, 0,
+                             features.data(), nf, &reg, rng, coef.data(), se.data(), t.data(),
+                             pv.data(), lo.data(), hi.data(), nullptr, nullptr, &receipt);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) {
+    for (const Vec *v : {&coef, &se, &pv, &lo, &hi}) fuzz::finite(v->data(), v->size(), "ols");
+  } else {
+    for (const Vec *v : {&coef, &se, &t, &pv, &lo, &hi}) fuzz::unchanged(*v, "ols");
+  }
+  // Intervals on a fuzzed "release" with the receipt of a real Analyze Gauss plan.
+  const Vec released = gram(in, d, std::min<int64_t>(n, 10), bound);
+  const double sigma = in.range(0, 3) == 0 ? in.number() : in.positive();
+  Vec c2 = fuzz::canaries(static_cast<size_t>(nf)), l2 = c2, h2 = c2, dl = c2, dh = c2;
+  double eta = fuzz::kCanary, kappa = fuzz::kCanary;
+  const dpcov_status i = dpcov_ols_analyze_gauss_intervals(
+      DPCOV_ROW_MAJOR, d, released.data(), d, sigma, n, 0, features.data(), nf, &reg, c2.data(),
+      l2.data(), h2.data(), dl.data(), dh.data(), nullptr, &eta, &kappa);
+  for (const Vec *v : {&c2, &l2, &h2, &dl, &dh}) finite_or_unchanged(i, *v, "ols intervals");
+  if (i == DPCOV_OK) fuzz::require(std::isfinite(eta) && std::isfinite(kappa), "ols intervals eta");
+  dpcov_receipt ag{};
+  ag.struct_size = sizeof ag;
+  if (dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, d, n, bound, eps, delta, nullptr, &ag) ==
+      DPCOV_OK) {
+    Vec c3 = fuzz::canaries(static_cast<size_t>(nf)), s3 = c3, p3 = c3, l3 = c3, h3 = c3;
+    double noise = fuzz::kCanary, k3 = fuzz::kCanary;
+    const dpcov_status b = dpcov_ols_bootstrap_intervals(
+        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg,
+        in.range(-1, 40), rng, c3.data(), s3.data(), p3.data(), l3.data(), h3.data(), &noise, &k3);
+    for (const Vec *v : {&c3, &s3, &p3, &l3, &h3}) finite_or_unchanged(b, *v, "ols bootstrap");
+  }
+  dpcov_rng_destroy(&rng);
+}
+
+void glasso(fuzz::Input &in) {
+  const int64_t d = in.range(1, 4), n = in.range(1, 8);
+  const double bound = epsilon(in);
+  const Vec s = gram(in, d, n, bound);
+  dpcov_glasso_params gp;
+  fuzz::require(dpcov_glasso_params_default(&gp) == DPCOV_OK, "params");
+  gp.penalize_diagonal = static_cast<int32_t>(in.range(0, 1));
+  gp.max_iter = in.range(0, 3) == 0 ? in.range(-1, 5) : 50;
+  gp.tol = in.range(0, 3) == 0 ? in.number() : 1e-6;
+  const double rho = in.range(0, 3) == 0 ? in.number() : in.positive();
+  const bool warm = in.range(0, 1);
+  Vec w(static_cast<size_t>(d * d), 0.0);
+  for (int64_t i = 0; i < d; ++i) w[static_cast<size_t>(i * d + i)] = in.positive();
+  Vec precision = fuzz::canaries(static_cast<size_t>(d * d)), covariance = precision;
+  dpcov_glasso_info info{};
+  info.struct_size = sizeof info;
+  const dpcov_status st =
+      dpcov_glasso_solve(DPCOV_ROW_MAJOR, d, s.data(), d, rho, &gp, warm ? w.data() : nullptr, d,
+                         precision.data(), d, covariance.data(), d, &info);
+  fuzz::known_status(st);
+  if (st == DPCOV_OK) {
+    fuzz::symmetric(precision.data(), d, d, "glasso precision");
+    fuzz::symmetric(covariance.data(), d, d, "glasso covariance");
+  } else {
+    fuzz::unchanged(precision, "glasso");
+    fuzz::unchanged(covariance, "glasso");
+  }
+  // The private graphical lasso: plan, release, log-density (output perturbation takes no solver
+  // options and reports no convergence).
+  const int32_t mechanism =
+      static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(0, 14) : DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART);
+  const double eps = epsilon(in), delta = probability(in);
+  dpcov_mechanism_params p;
+  fuzz::require(dpcov_mechanism_params_default(&p) == DPCOV_OK, "params");
+  p.neighbour = static_cast<int32_t>(in.range(0, 1));
+  p.lambda_min_bound = in.range(0, 1) ? in.positive() : 0.0;
+  dpcov_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps =
+      dpcov_private_glasso_plan(mechanism, d, n, bound, eps, delta, &p, rho, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) fuzz::finite(&planned.dof, 1, "private glasso dof");
+  Vec released = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  dpcov_glasso_info pinfo{};
+  pinfo.struct_size = sizeof pinfo;
+  dpcov_rng *rng = seeded();
+  const dpcov_status rs = dpcov_private_glasso_release(
+      mechanism, DPCOV_ROW_MAJOR, d, s.data(), d, n, bound, eps, delta, &p, rho,
+      mechanism == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART ? nullptr : &gp, rng,
+      released.data(), d, &receipt,
+      mechanism == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART ? nullptr : &pinfo);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(rs);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("private glasso: plan failed, release differs");
+  if (rs != DPCOV_OK) {
+    fuzz::unchanged(released, "private glasso");
+    return;
+  }
+  fuzz::symmetric(released.data(), d, d, "private glasso");
+  double ld = fuzz::kCanary;
+  const dpcov_status ls = dpcov_private_glasso_log_density(
+      mechanism, DPCOV_ROW_MAJOR, d, released.data(), d, s.data(), d, n, bound, eps, delta, &p, rho,
+      &ld);
+  fuzz::known_status(ls);
+  if (ls == DPCOV_OK) fuzz::require(!std::isnan(ld), "NaN log-density");
+  else fuzz::require(ld == fuzz::kCanary, "log-density written on error");
+}
+
+void pca_bound(fuzz::Input &in) {
+  const int64_t d = in.range(1, 4), n = in.range(1, 8);
+  const double bound = epsilon(in), eps = epsilon(in), delta = probability(in);
+  const int32_t mechanism = static_cast<int32_t>(in.range(0, 14));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  if (dpcov_mechanism_plan(mechanism, d, n, bound, eps, delta, nullptr, &receipt) != DPCOV_OK) return;
+  const Vec released = gram(in, d, n, bound);
+  double noise = fuzz::kCanary, gap = fuzz::kCanary, sin_theta = fuzz::kCanary;
+  int32_t swamped = -7;
+  dpcov_rng *rng = seeded();
+  const dpcov_status s = dpcov_pca_subspace_error_bound(
+      DPCOV_ROW_MAJOR, d, released.data(), d, &receipt, in.range(0, d + 1),
+      in.range(0, 3) == 0 ? in.number() : 0.9, in.range(-1, 30), rng, &noise, &gap, &sin_theta,
+      &swamped);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) {
+    fuzz::require(std::isfinite(noise) && std::isfinite(gap), "pca bound");
+    fuzz::require(!std::isnan(sin_theta), "pca bound sin theta");
+  } else {
+    fuzz::require(noise == fuzz::kCanary && gap == fuzz::kCanary && sin_theta == fuzz::kCanary &&
+                      swamped == -7, "pca bound written on error");
+  }
+}
+
+void metrics(fuzz::Input &in) {
+  const int64_t d = in.range(1, 4);
+  const Vec a = gram(in, d, 3, 1.0), b = gram(in, d, 3, 1.0);
+  const int32_t relative = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(-1, 2) : in.range(0, 1));
+  for (auto metric : {dpcov_metric_frobenius_error, dpcov_metric_spectral_error}) {
+    double out = fuzz::kCanary;
+    const dpcov_status s = metric(DPCOV_ROW_MAJOR, d, d, a.data(), d, b.data(), d, relative, &out);
+    fuzz::known_status(s);
+    if (s == DPCOV_OK) fuzz::finite(&out, 1, "matrix metric");
+    else fuzz::require(out == fuzz::kCanary, "metric written on error");
+  }
+  double out = fuzz::kCanary;
+  const dpcov_status s =
+      dpcov_metric_vector_error(d * d, a.data(), b.data(), relative, &out);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) fuzz::finite(&out, 1, "vector metric");
+  else fuzz::require(out == fuzz::kCanary, "metric written on error");
+  dpcov_support_recovery r{};
+  r.struct_size = sizeof r;
+  const dpcov_status t = dpcov_metric_support_recovery(DPCOV_ROW_MAJOR, d, a.data(), d, b.data(),
+                                                       d, in.number(), &r);
+  fuzz::known_status(t);
+  if (t == DPCOV_OK)
+    fuzz::require(std::isfinite(r.precision) && std::isfinite(r.recall), "support recovery");
+}
+
+void column_bounds(fuzz::Input &in) {
+  const int64_t d = in.range(1, 3), n = in.range(0, 4);
+  double b = fuzz::kCanary;
+  const dpcov_status nb = dpcov_column_bounds_norm_bound(in.range(0, 3) == 0 ? in.range(-1, 1 << 20) : d, &b);
+  fuzz::known_status(nb);
+  if (nb == DPCOV_OK) fuzz::finite(&b, 1, "norm bound");
+  else fuzz::require(b == fuzz::kCanary, "norm bound written on error");
+  Vec lower(static_cast<size_t>(d)), upper(static_cast<size_t>(d));
+  for (int64_t j = 0; j < d; ++j) {
+    lower[static_cast<size_t>(j)] = in.number();
+    upper[static_cast<size_t>(j)] =
+        in.range(0, 3) == 0 ? in.number() : lower[static_cast<size_t>(j)] + in.positive();
+  }
+  const Vec a = rows(in, n, d, 1e300);
+  Vec out = fuzz::canaries(static_cast<size_t>(n * (d + 1)));
+  int64_t clamped = -7;
+  const dpcov_status s = dpcov_column_bounds_scale_rows(DPCOV_ROW_MAJOR, n, d, a.data(), d, lower.data(),
+                                                        upper.data(), out.data(), d + 1, &clamped);
+  finite_or_unchanged(s, out, "scale rows");
+  const Vec m = gram(in, d + 1, 3, 1.0);
+  Vec mapped = fuzz::canaries(static_cast<size_t>((d + 1) * (d + 1)));
+  const int32_t units = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(-1, 2) : in.range(0, 1));
+  const dpcov_status t = dpcov_column_bounds_transform(d, lower.data(), upper.data(), units,
+                                                       DPCOV_COL_MAJOR, m.data(), d + 1,
+                                                       mapped.data(), d + 1);
+  fuzz::known_status(t);
+  if (t == DPCOV_OK) fuzz::symmetric(mapped.data(), d + 1, d + 1, "transform");
+  else fuzz::unchanged(mapped, "transform");
+  // Centring the (d + 1) x (d + 1) second moment with its constant column.
+  Vec mean = fuzz::canaries(static_cast<size_t>(d)), cov = fuzz::canaries(static_cast<size_t>(d * d));
+  double count = fuzz::kCanary;
+  const dpcov_status c = dpcov_centre_second_moment(
+      DPCOV_ROW_MAJOR, d + 1, m.data(), d + 1, in.range(0, 3) == 0 ? in.range(-1, d + 1) : 0,
+      in.range(0, 3) == 0 ? in.number() : 1.0, in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(0, 5),
+      mean.data(), cov.data(), d, &count);
+  fuzz::known_status(c);
+  if (c == DPCOV_OK) {
+    fuzz::finite(mean.data(), mean.size(), "centred mean");
+    fuzz::symmetric(cov.data(), d, d, "centred covariance");
+    fuzz::finite(&count, 1, "centred count");
+  } else {
+    fuzz::unchanged(mean, "centring");
+    fuzz::unchanged(cov, "centring");
+  }
+}
+
+// Ledger charges of planned receipts, public receipts, zCDP conversion.
+void accounting(fuzz::Input &in) {
+  dpcov_ledger *ledger = nullptr;
+  const int32_t accounting = static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(-1, 3) : in.range(0, 1));
+  const dpcov_status cs = dpcov_ledger_create(&ledger, accounting, epsilon(in), probability(in));
+  fuzz::known_status(cs);
+  for (int k = 0; k < 3 && cs == DPCOV_OK; ++k) {
+    dpcov_receipt r{};
+    r.struct_size = sizeof r;
+    if (dpcov_mechanism_plan(static_cast<int32_t>(in.range(0, 14)), in.range(1, 3), 10,
+                             epsilon(in), epsilon(in), probability(in), nullptr, &r) != DPCOV_OK)
+      continue;
+    if (in.range(0, 3) == 0) r.epsilon = in.number();
+    if (in.range(0, 3) == 0) r.delta = in.number();
+    dpcov_receipt pub{};
+    pub.struct_size = sizeof pub;
+    fuzz::known_status(dpcov_receipt_public(&r, &pub));
+    const dpcov_status check = dpcov_ledger_check(ledger, &r);
+    fuzz::known_status(check);
+    const dpcov_status charge = dpcov_ledger_charge(ledger, &r);
+    fuzz::require(check == charge, "ledger check and charge disagree");
+    dpcov_ledger_spent spent{};
+    spent.struct_size = sizeof spent;
+    fuzz::require(dpcov_ledger_get_spent(ledger, &spent) == DPCOV_OK, "spent");
+    fuzz::require(std::isfinite(spent.epsilon) && std::isfinite(spent.delta) && std::isfinite(spent.rho),
+                  "ledger spent");
+  }
+  dpcov_ledger_destroy(&ledger);
+  double out = fuzz::kCanary;
+  const double a = epsilon(in), b = probability(in);
+  // epsilon >= 0 (0 where the bound is negative: (0, delta)-DP); rho > 0.
+  const bool to_epsilon = in.range(0, 1);
+  const dpcov_status e = to_epsilon ? dpcov_zcdp_epsilon(a, b, &out) : dpcov_zcdp_rho(a, b, &out);
+  fuzz::known_status(e);
+  if (e == DPCOV_OK && !(std::isfinite(out) && (out > 0 || (to_epsilon && out == 0)))) {
+    char detail[96];
+    std::snprintf(detail, sizeof detail, "%a %a -> %a", a, b, out);
+    fuzz::violated("zcdp conversion", detail);
+  }
+  if (e != DPCOV_OK && out != fuzz::kCanary) {
+    char detail[96];
+    std::snprintf(detail, sizeof detail, "%d %a %a -> %d %a", to_epsilon, a, b, e, out);
+    fuzz::violated("zcdp written on error", detail);
+  }
+}
+
+void private_bound(fuzz::Input &in) {
+  const double lo = epsilon(in), hi = in.range(0, 3) == 0 ? in.number() : lo * (1 + in.positive());
+  const double ratio = in.range(0, 3) == 0 ? in.number() : 1.0 + in.positive();
+  int64_t k = -7;
+  const dpcov_status c = dpcov_private_bound_grid(lo, hi, ratio, nullptr, 0, &k);
+  fuzz::known_status(c);
+  if (c != DPCOV_OK || k < 1 || k > 64) return;
+  Vec grid = fuzz::canaries(static_cast<size_t>(k));
+  int64_t k2 = 0;
+  fuzz::require(dpcov_private_bound_grid(lo, hi, ratio, grid.data(), k, &k2) == DPCOV_OK && k2 == k,
+                "grid with capacity");
+  fuzz::finite(grid.data(), grid.size(), "grid");
+  std::vector<int64_t> histogram(static_cast<size_t>(k + 1));
+  for (int64_t &h : histogram) h = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 100);
+  int64_t index = -7;
+  double bound = fuzz::kCanary;
+  dpcov_rng *rng = seeded();
+  const dpcov_status s = dpcov_private_bound_select(grid.data(), k, histogram.data(),
+                                                    in.range(-1, 200), epsilon(in), rng, &index, &bound);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) fuzz::require(index >= 0 && index < k && bound == grid[static_cast<size_t>(index)], "selected");
+  else fuzz::require(index == -7 && bound == fuzz::kCanary, "selection written on error");
+}
+
+void densities(fuzz::Input &in) {
+  const int64_t d = in.range(1, 4);
+  const Vec x = gram(in, d, 4, 1.0), s = gram(in, d, 4, 1.0);
+  const double dof = in.range(0, 3) == 0 ? in.number() : static_cast<double>(d) + in.positive();
+  const double scale = in.range(0, 3) == 0 ? in.number() : in.positive();
+  Vec u(static_cast<size_t>(d));
+  for (double &v : u) v = in.number();
+  double out[6];
+  for (double &v : out) v = fuzz::kCanary;
+  const dpcov_status st[6] = {
+      dpcov_log_density_wishart(DPCOV_ROW_MAJOR, d, x.data(), d, dof, s.data(), d, &out[0]),
+      dpcov_log_density_inverse_wishart(DPCOV_ROW_MAJOR, d, x.data(), d, dof, s.data(), d, &out[1]),
+      dpcov_log_density_acg(DPCOV_ROW_MAJOR, d, s.data(), d, u.data(), &out[2]),
+      dpcov_log_density_symmetric_gaussian(DPCOV_ROW_MAJOR, d, x.data(), d, scale, &out[3]),
+      dpcov_log_density_symmetric_laplace(DPCOV_ROW_MAJOR, d, x.data(), d, scale, &out[4]),
+      dpcov_mechanism_log_density_tested(
+          static_cast<int32_t>(in.range(0, 14)), DPCOV_ROW_MAJOR, d, x.data(), d, in.number(),
+          s.data(), d, in.range(0, 10), epsilon(in), epsilon(in), probability(in), nullptr, &out[5])};
+  for (int i = 0; i < 6; ++i) {
+    fuzz::known_status(st[i]);
+    if (st[i] == DPCOV_OK) fuzz::require(!std::isnan(out[i]) && out[i] != INFINITY, "log-density");
+    else fuzz::require(out[i] == fuzz::kCanary, "log-density written on error");
+  }
+}
+
+// A small audit on a given pair (few trials), the generator's remaining calls and the names.
+void audit_and_rng(fuzz::Input &in) {
+  const int64_t d = in.range(1, 2), n = in.range(1, 3);
+  const double bound = epsilon(in);
+  const Vec a = rows(in, n, d, bound);
+  Vec b = a;
+  if (!b.empty()) b[0] = in.number();
+  dpcov_audit_params ap;
+  fuzz::require(dpcov_audit_params_default(&ap) == DPCOV_OK, "audit params");
+  ap.trials = in.range(-1, 24);
+  ap.first_checkpoint = in.range(-1, 12);
+  ap.alpha = in.range(0, 3) == 0 ? in.number() : 1e-3;
+  dpcov_audit_result result{};
+  result.struct_size = sizeof result;
+  const dpcov_status s = dpcov_audit_run_pair(
+      static_cast<int32_t>(in.range(0, 3)), DPCOV_ROW_MAJOR, d, a.data(), n, d, b.data(), n, d,
+      bound, epsilon(in), probability(in), nullptr, &ap, &result);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) fuzz::require(!std::isnan(result.delta_estimate), "audit delta");
+
+  dpcov_rng *rng = seeded();
+  dpcov_rng *child = nullptr;
+  const dpcov_status c = dpcov_rng_substream(&child, rng, in.raw<uint64_t>());
+  fuzz::known_status(c);
+  int32_t fixed = -1;
+  fuzz::require(dpcov_rng_seed_fixed(c == DPCOV_OK ? child : rng, &fixed) == DPCOV_OK && fixed == 1,
+                "seed_fixed");
+  std::vector<unsigned char> state(dpcov_rng_state_size() + 8);
+  fuzz::require(dpcov_rng_state_save(rng, state.data(), dpcov_rng_state_size()) == DPCOV_OK, "save");
+  if (in.range(0, 1)) state[static_cast<size_t>(in.range(0, static_cast<int64_t>(state.size()) - 1))] ^= in.raw<uint8_t>();
+  fuzz::known_status(dpcov_rng_state_restore(rng, state.data(), static_cast<size_t>(in.range(0, static_cast<int64_t>(state.size())))));
+  dpcov_rng_destroy(&child);
+  dpcov_rng_destroy(&rng);
+  fuzz::require(dpcov_rng_create_from_entropy(&rng) == DPCOV_OK, "entropy");
+  fuzz::require(dpcov_rng_seed_fixed(rng, &fixed) == DPCOV_OK && fixed == 0, "entropy seed_fixed");
+  dpcov_rng_destroy(&rng);
+  fuzz::require(dpcov_mechanism_name(static_cast<int32_t>(in.range(-2, 20))) != nullptr, "name");
+  fuzz::require(dpcov_version_string() != nullptr && dpcov_version_number() > 0, "version");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz::Input in(data, size);
+  switch (in.range(0, 12)) {
+    case 0: coinpress(in); break;
+    case 1: dly(in); break;
+    case 2: exact(in); break;
+    case 3: adassp(in); break;
+    case 4: ols(in); break;
+    case 5: glasso(in); break;
+    case 6: pca_bound(in); break;
+    case 7: metrics(in); break;
+    case 8: column_bounds(in); break;
+    case 9: accounting(in); break;
+    case 10: private_bound(in); break;
+    case 11: densities(in); break;
+    default: audit_and_rng(in); break;
+  }
+  return 0;
+}

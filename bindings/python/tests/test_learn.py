@@ -256,7 +256,7 @@ def test_adassp_beats_the_constant_predictor_on_diabetes_in_most_runs_at_epsilon
     # sqrt(10), test R^2 > 0 in more than half of the runs. Measured over 400 runs
     # (bench/results/adassp_diabetes.md): 0.613 +- 0.048 by default, 0.395 +- 0.048 with
     # bound_epsilon=0, the default before the private bound; at those rates a count of at most
-    # 100 of 200 has probability about 7e-4, and the old default's count above 100 about 2e-3.
+    # 100 of 200 has probability about 7e-4, and the old default's count above 100 about 1e-3.
     X, y = diabetes_scaled()
     counts = {}
     for share in (0.1, 0.0):

@@ -49,6 +49,7 @@ dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
   c.sigma_matrix = r.sigma_matrix;
   c.sigma_eigenvalues = r.sigma_eigenvalues;
   c.seed_fixed = r.seed_fixed ? 1 : 0;
+  c.histogram_sigma = r.histogram_sigma;
   return c;
 }
 

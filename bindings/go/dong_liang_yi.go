@@ -45,6 +45,7 @@ type DlyReceipt struct {
 	Rho, Radius, Beta, Epsilon, Delta         float64
 	RhoCovariance, TraceSigma, SvtEpsilon     float64
 	ClipRadius, SigmaMatrix, SigmaEigenvalues float64
+	HistogramSigma                            float64
 	SeedFixed                                 bool
 }
 
@@ -55,7 +56,8 @@ func dlyReceiptFromC(r *C.dpcov_dly_receipt) DlyReceipt {
 		Delta: float64(r.delta), RhoCovariance: float64(r.rho_covariance),
 		TraceSigma: float64(r.trace_sigma), SvtEpsilon: float64(r.svt_epsilon),
 		ClipRadius: float64(r.clip_radius), SigmaMatrix: float64(r.sigma_matrix),
-		SigmaEigenvalues: float64(r.sigma_eigenvalues), SeedFixed: r.seed_fixed != 0}
+		SigmaEigenvalues: float64(r.sigma_eigenvalues), SeedFixed: r.seed_fixed != 0,
+		HistogramSigma: float64(r.histogram_sigma)}
 }
 
 // DlyPlan is the data-independent receipt of a release of n rows in dimension dim.

@@ -127,6 +127,38 @@ int64_t svt_index(const std::vector<double> &counts, const ErrorBounds &b, doubl
   return m;
 }
 
+// dpcov's radius choice (Adaptive): the histogram of row norms released with Gaussian noise of
+// standard deviation `sigma` on each bin, then, by post-processing, the radius r 2^-q that
+// minimises the expected squared error: the squared clipping bias (bounded by the trace of the
+// clipped part, estimated from the noisy histogram) plus the squared expected error of the better
+// branch at that radius (the bounds scaled by privacy::dly_bound_looseness). The noise has mean
+// zero, so the two add in the expected squared Frobenius error.
+int64_t histogram_index(std::vector<double> counts, const ErrorBounds &b, double n, double sigma,
+                        random::Rng &rng) {
+  const privacy::DlyLooseness f = privacy::dly_bound_looseness();
+  // Bin 0 is empty for every dataset (rows are clipped to r first): nothing to release there.
+  for (size_t l = 1; l < counts.size(); ++l) counts[l] += sigma * random::standard_normal(rng);
+  const int64_t m = static_cast<int64_t>(counts.size());
+  double weighted = 0.0;  // sum_{l <= q} counts[l] 4^(1-l)
+  double count = 0.0;     // sum_{l <= q} counts[l]
+  int64_t best = 0;
+  double best_error = 0.0;
+  for (int64_t q = 0; q < m; ++q) {
+    weighted += counts[static_cast<size_t>(q)] * std::ldexp(1.0, static_cast<int>(2 - 2 * q));
+    count += counts[static_cast<size_t>(q)];
+    const double two_q = std::ldexp(1.0, static_cast<int>(-q));
+    const double bias = std::max(0.0, (weighted - count * two_q * two_q) / n);
+    const double noise = std::min(f.gauss * two_q * two_q * b.gauss1,
+                                  f.separate * (two_q * b.sep1 + two_q * two_q * b.sep2));
+    const double error = bias * bias + noise * noise;
+    if (q == 0 || error < best_error) {
+      best = q;
+      best_error = error;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 DlyReceipt dly_plan(const DlyRequest &request) {
@@ -156,7 +188,10 @@ DlyReceipt dly_plan(const DlyRequest &request) {
         privacy::dly_adaptive_split(request.variant == DlyVariant::AdaptivePaper);
     r.rho_covariance = privacy::dly_adaptive_release_rho(request.rho, split);
     r.trace_sigma = privacy::dly_trace_sigma(request.rho * split.trace, request.radius, request.n);
-    r.svt_epsilon = privacy::dly_svt_epsilon(request.rho * split.svt);
+    if (request.variant == DlyVariant::AdaptivePaper)
+      r.svt_epsilon = privacy::dly_svt_epsilon(request.rho * split.radius);
+    else
+      r.histogram_sigma = privacy::dly_histogram_sigma(request.rho * split.radius);
     // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79.
     r.svt_queries = 1 + std::min<int64_t>(79, request.dim * std::min<int64_t>(request.n, 79));
   } else {
@@ -189,18 +224,28 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
         trace + receipt.trace_sigma * random::standard_normal(rng) + r * r * offset / n;
     const double trace_unit = std::clamp(noisy_trace / (r * r), 1e-16, 1.0);
     const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit);
-    const int64_t j = svt_index(norm_histogram(x, r, receipt.svt_queries), b, n,
-                                receipt.svt_epsilon, rng);
-    const double scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
+    const std::vector<double> counts = norm_histogram(x, r, receipt.svt_queries);
+    double scale = 1.0;  // r~ / r
+    double u = 1.0;      // where the branch's errors are evaluated, in units of r
+    if (paper) {
+      // The sparse vector stops at j; the radius is one step above, r 2^(1-j), at most r. The
+      // code evaluates the bounds at 2^k2 = 2^-j.
+      const int64_t j = svt_index(counts, b, n, receipt.svt_epsilon, rng);
+      scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
+      u = std::ldexp(1.0, static_cast<int>(-j));
+    } else {
+      scale = std::ldexp(1.0, static_cast<int>(
+                                  -histogram_index(counts, b, n, receipt.histogram_sigma, rng)));
+      u = scale;
+    }
     radius = r * scale;
-    // dpcov: the bounds at the radius r~ the rows are clipped to (in units of r), Separate when
-    // its bound is below dly_branch_weight() times Gauss's. The paper's code: at 2^k2 = r~ / 2
-    // with k2 = -j, Separate when its bound is below Gauss's.
-    const double q2 = paper ? std::ldexp(1.0, static_cast<int>(-j)) : scale;
-    const double weight = paper ? 1.0 : privacy::dly_branch_weight();
-    const double separate_bound = q2 * b.sep1 + q2 * q2 * b.sep2;
-    const double gauss_bound = q2 * q2 * b.gauss1;
-    branch = separate_bound >= weight * gauss_bound ? DlyVariant::Gauss : DlyVariant::Separate;
+    // The paper's code: Separate when its bound is below Gauss's. dpcov: when its expected error
+    // (the bound scaled by its looseness) is below Gauss's.
+    const privacy::DlyLooseness f =
+        paper ? privacy::DlyLooseness{1.0, 1.0} : privacy::dly_bound_looseness();
+    const double separate_error = f.separate * (u * b.sep1 + u * u * b.sep2);
+    const double gauss_error = f.gauss * u * u * b.gauss1;
+    branch = separate_error >= gauss_error ? DlyVariant::Gauss : DlyVariant::Separate;
     if (scale < 1.0) {
       clip_rows(x, radius);
       s = second_moment(x);

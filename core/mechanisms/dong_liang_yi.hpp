@@ -4,13 +4,15 @@
 // - Gauss: X^T X / n + symmetric N(0, sigma^2), sigma = r^2 / (n sqrt(rho));
 // - Separate (Alg. 1): the eigenvalues of X^T X / n plus N(0, 2 r^4 / (n^2 rho)) each (rho / 2),
 //   with the eigenvectors of a Gauss release at rho / 2;
-// - Adaptive (Alg. 3): a private trace bounds the error of each branch; the sparse vector
-//   technique picks the clipping radius r~ = r 2^{1-j} that balances clipping bias against noise
-//   over the private histogram of row norms; then Gauss or Separate, whichever has the smaller
-//   error bound, on the rows clipped to r~. AdaptivePaper spends rho / 8, rho / 8, 3 rho / 4 on
-//   the three steps and chooses the branch as the authors' code; Adaptive (the default) spends
-//   rho / 128, rho / 16, 119 rho / 128 and weighs the two bounds by how loose each is
-//   (privacy::dly_adaptive_split, privacy::dly_branch_weight).
+// - AdaptivePaper (Alg. 3 as the code runs it): a private trace (rho / 8) bounds the error of
+//   each branch; the sparse vector technique (rho / 8) over the histogram of row norms picks the
+//   clipping radius r~ = r 2^{1-j} where the clipping bias first exceeds the noise bound; then
+//   Gauss or Separate, whichever has the smaller bound, on the rows clipped to r~ (3 rho / 4);
+// - Adaptive (the default): the same three steps with dpcov's rules: a private trace (rho / 128),
+//   the histogram of row norms with Gaussian noise (rho / 32) and r~ = r 2^-q minimising the
+//   expected squared error (bias from the noisy histogram, noise from the bounds scaled by their
+//   looseness), the branch with the smaller expected error (123 rho / 128)
+//   (privacy::dly_adaptive_split, dly_histogram_sigma, dly_bound_looseness).
 // Every variant clips its rows to r first (part of the mechanism) and clamps the released
 // eigenvalues to [0, r^2] (r~^2 for the adaptive variants; post-processing, the code's
 // b_fleig = True).
@@ -46,7 +48,8 @@ struct DlyReceipt {
   double delta = 0.0;
   double rho_covariance = 0.0;  // the budget of the final Gauss or Separate release
   double trace_sigma = 0.0;     // Adaptive and AdaptivePaper only
-  double svt_epsilon = 0.0;     // Adaptive and AdaptivePaper only
+  double svt_epsilon = 0.0;     // AdaptivePaper only
+  double histogram_sigma = 0.0;  // Adaptive only
   int64_t svt_queries = 0;      // Adaptive and AdaptivePaper only
   // Release only: outputs of the private steps (covered by the budget), 0 in a plan.
   int32_t branch = -1;          // the DlyVariant of the final release (Gauss or Separate)

@@ -34,13 +34,13 @@ double dly_gauss_sigma(double rho, double radius, int64_t n) {
 
 DlyAdaptiveSplit dly_adaptive_split(bool paper) {
   if (paper) return {1.0 / 8.0, 1.0 / 8.0};
-  return {1.0 / 128.0, 1.0 / 16.0};
+  return {1.0 / 128.0, 1.0 / 32.0};
 }
 
 double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split) {
   check::positive_finite(rho, "rho");
-  // 1 - trace - svt is exact for the two splits above (a multiple of 2^-7 in [0, 1]).
-  return upward::mul_down(1.0 - split.trace - split.svt, rho);
+  // 1 - trace - radius is exact for the two splits above (a multiple of 2^-7 in [0, 1]).
+  return upward::mul_down(1.0 - split.trace - split.radius, rho);
 }
 
 double dly_trace_sigma(double rho_trace, double radius, int64_t n) {
@@ -60,7 +60,12 @@ double dly_svt_epsilon(double rho_svt) {
   return std::fma(s, s, -q) > 0.0 ? upward::bump_down(s) : s;
 }
 
-double dly_branch_weight() { return 1.6; }
+double dly_histogram_sigma(double rho_hist) {
+  // zcdp_gaussian_sigma checks rho_hist.
+  return zcdp_gaussian_sigma(rho_hist, upward::sqrt_up(2.0));
+}
+
+DlyLooseness dly_bound_looseness() { return {0.64, 0.4}; }
 
 double dly_wigner_spectral_bound(int64_t dim, double beta) {
   check::dimension(dim, "d");

@@ -18,22 +18,23 @@ namespace dpcov::privacy {
 // dly_gauss_sigma(rho / 2, r, n) = sqrt(2) r^2 / (n sqrt(rho)), the code's sens / sqrt(rho).
 double dly_gauss_sigma(double rho, double radius, int64_t n);
 
-// Adaptive's budget split, as fractions of rho: `trace` for the private trace, `svt` for the
-// sparse vector step, the rest (dly_adaptive_release_rho) for the final release. Both fractions
-// are powers of two, so rho * fraction is exact. The paper's and the code's split (paper = true)
-// is 1/8, 1/8, 3/4: where clipping cannot help, its release costs 1 / sqrt(3/4) = 1.155 times the
-// error of spending the whole budget on the better branch. dpcov's default is 1/128, 1/16,
-// 119/128 (1 / sqrt(119/128) = 1.037): the branch needs only a coarse trace, while the sparse
-// vector step, whose noise does not shrink with n, must not clip a large-n dataset that clipping
-// cannot help (proofs/dong_liang_yi.md, "Split"; bench/results/dly_grid.txt measures both).
+// Adaptive's budget split, as fractions of rho: `trace` for the private trace, `radius` for the
+// clipping radius (the paper's sparse vector step, dpcov's private histogram), the rest
+// (dly_adaptive_release_rho) for the final release. Both fractions are powers of two, so
+// rho * fraction is exact. The paper's and the code's split (paper = true) is 1/8, 1/8, 3/4: where
+// clipping cannot help, its release costs 1 / sqrt(3/4) = 1.155 times the error of spending the
+// whole budget on the better branch. dpcov's default is 1/128, 1/32, 123/128
+// (1 / sqrt(123/128) = 1.020): the branch needs only a coarse trace, and the Gaussian histogram
+// (dly_histogram_sigma) is four times less noisy than the sparse vector step at the same budget
+// (proofs/dong_liang_yi.md, "Split"; bench/results/dly_grid.txt measures both).
 struct DlyAdaptiveSplit {
   double trace;
-  double svt;
+  double radius;
 };
 DlyAdaptiveSplit dly_adaptive_split(bool paper);
 
-// The budget left for the final release: (1 - trace - svt) rho rounded down, so that
-// rho trace + rho svt + dly_adaptive_release_rho(rho, split) <= rho.
+// The budget left for the final release: (1 - trace - radius) rho rounded down, so that
+// rho trace + rho radius + dly_adaptive_release_rho(rho, split) <= rho.
 double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split);
 
 // sigma of the private trace at zCDP budget rho_trace: the trace has sensitivity r^2 / n, so
@@ -41,18 +42,30 @@ double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split);
 // 2 / sqrt(rho) / n). Rounded up.
 double dly_trace_sigma(double rho_trace, double radius, int64_t n);
 
-// epsilon of Adaptive's sparse vector step at zCDP budget rho_svt: an eps-DP mechanism is
+// epsilon of AdaptivePaper's sparse vector step at zCDP budget rho_svt: an eps-DP mechanism is
 // eps^2 / 2-zCDP (Bun & Steinke 2016, Prop. 1.4), so eps = sqrt(2 rho_svt) (at the paper's
 // rho / 8, sqrt(rho) / 2: the code's SVT(0, sqrt(rho) / 2, ...)). Rounded down. The threshold gets
 // Lap(2 / eps) and each query, of sensitivity 1, Lap(4 / eps) (Lyu, Su & Li 2017, Alg. 1, c = 1).
 double dly_svt_epsilon(double rho_svt);
 
-// dpcov's branch rule (utility only: any value is private): Separate when its error bound is
-// below dly_branch_weight() = 1.6 times Gauss's. The two tail bounds are not equally loose: on
-// the authors' synthetic grid the measured errors are 0.56-0.69 (Gauss, after the eigenvalue
-// clamp) and 0.36-0.44 (Separate) of the bounds, so the expected errors cross near sep = 1.6 gauss
-// (proofs/dong_liang_yi.md, "Branch rule"). The paper's rule is weight 1.
-double dly_branch_weight();
+// sigma of dpcov's private histogram of row norms (Adaptive) at zCDP budget rho_hist: replacing
+// one row moves it between two bins (or in or out of the uncounted bottom), so the count vector has
+// L2 sensitivity sqrt(2) and sigma = sqrt(2) / sqrt(2 rho_hist) = 1 / sqrt(rho_hist)
+// (Bun & Steinke 2016, Prop. 1.6). Rounded up. At the same budget its noise is about a quarter of
+// the paper's sparse vector step's, Lap(2 / eps) on the threshold and Lap(4 / eps) on each query.
+double dly_histogram_sigma(double rho_hist);
+
+// dpcov's expected-error model for the radius and the branch (utility only: any value is
+// private): the error bounds times how loose each is. On the authors' synthetic grid
+// (bench/dly_grid) the measured mean errors are 0.56-0.69 of the Gauss bound (the eigenvalue clamp
+// removes part of the noise) and 0.36-0.44 of the Separate bound; dpcov takes 0.64 and 0.4, so
+// that Separate is chosen when its bound is below 1.6 times Gauss's (the paper: below Gauss's;
+// proofs/dong_liang_yi.md, "Radius and branch").
+struct DlyLooseness {
+  double gauss;
+  double separate;
+};
+DlyLooseness dly_bound_looseness();
 
 // Utility constants of Adaptive's error bounds (any value is private):
 // the code's wigner_gauss_tailbound(d, b): a bound on the spectral norm of a d x d symmetric

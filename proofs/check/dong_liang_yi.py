@@ -1,12 +1,13 @@
 """Checks the Dong-Liang-Yi constants (proofs/dong_liang_yi.md) against mpmath at 50 digits.
 
 Usage: dong_liang_yi.py <dly_constants program>
-- the budget: Gauss and Separate spend rho on the covariance; Adaptive 119 rho / 128 and
-  AdaptivePaper 3 rho / 4 (rounded down), and rho_trace + rho_svt + rho_covariance <= rho with
-  (rho_trace, rho_svt) = (rho / 128, rho / 16) and (rho / 8, rho / 8);
+- the budget: Gauss and Separate spend rho on the covariance; Adaptive 123 rho / 128 and
+  AdaptivePaper 3 rho / 4 (rounded down), and rho_trace + rho_radius + rho_covariance <= rho with
+  (rho_trace, rho_radius) = (rho / 128, rho / 32) and (rho / 8, rho / 8);
 - the trace sigma: not below r^2 / (n sqrt(2 rho_trace)) (2 r^2 / (n sqrt(rho)) for the paper),
   within 1e-15;
-- the SVT epsilon: not above sqrt(2 rho_svt) (sqrt(rho) / 2 for the paper), within 1e-15;
+- AdaptivePaper's SVT epsilon: not above sqrt(2 rho / 8) = sqrt(rho) / 2, within 1e-15;
+- Adaptive's histogram sigma: not below sqrt(2) / sqrt(2 rho / 32), within 1e-15;
 - the number of SVT queries 1 + min(79, d n);
 - the receipt's epsilon: within 1e-9 above the Canonne-Kamath-Steinke infimum (coinpress.py).
 The Gaussian sigmas of the final release depend on the private radius, so they are recomputed in
@@ -38,18 +39,26 @@ def main(program):
         c.status(got, "DPCOV_OK", what)
         rho_m = mpf(rho)
         if variant in (2, 3):
-            trace, svt = (mpf(1) / 128, mpf(1) / 16) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
-            rest = 1 - trace - svt
+            trace, radius = (mpf(1) / 128, mpf(1) / 32) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
+            rest = 1 - trace - radius
             c.ok(mpf(got["rho_covariance"]) <= rest * rho_m, "release rounded down " + what)
             c.close(got["rho_covariance"], rest * rho_m, 1e-15, "rho_covariance " + what)
-            c.ok(trace * rho_m + svt * rho_m + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
+            c.ok(trace * rho_m + radius * rho_m + mpf(got["rho_covariance"]) <= rho_m,
+                 "budget " + what)
             exact = mpf(r) ** 2 / (n * sqrt(2 * trace * rho_m))
             c.not_below(got["trace_sigma"], exact, "trace sigma " + what)
             c.close(got["trace_sigma"], exact, 1e-15, "trace sigma " + what)
-            exact = sqrt(2 * svt * rho_m)
-            c.ok(mpf(got["svt_epsilon"]) <= exact, "svt epsilon rounded down " + what)
-            c.close(got["svt_epsilon"], exact, 1e-15, "svt epsilon " + what)
-            c.ok(got["svt_queries"] == 1 + min(79, d * n), "svt queries " + what)
+            if variant == 3:
+                exact = sqrt(2 * radius * rho_m)
+                c.ok(mpf(got["svt_epsilon"]) <= exact, "svt epsilon rounded down " + what)
+                c.close(got["svt_epsilon"], exact, 1e-15, "svt epsilon " + what)
+                c.ok(got["histogram_sigma"] == 0, "no histogram " + what)
+            else:
+                exact = sqrt(2) / sqrt(2 * radius * rho_m)
+                c.not_below(got["histogram_sigma"], exact, "histogram sigma " + what)
+                c.close(got["histogram_sigma"], exact, 1e-15, "histogram sigma " + what)
+                c.ok(got["svt_epsilon"] == 0, "no sparse vector " + what)
+            c.ok(got["svt_queries"] == 1 + min(79, d * n), "bins " + what)
         else:
             c.ok(got["rho_covariance"] == rho and got["trace_sigma"] == 0, "no split " + what)
         c.ok(got["branch"] == -1, "a plan has no branch " + what)

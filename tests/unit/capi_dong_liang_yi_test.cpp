@@ -46,8 +46,9 @@ TEST(CapiDly, DefaultsAndPlan) {
   EXPECT_EQ(r.variant, DPCOV_DLY_ADAPTIVE);
   EXPECT_EQ(r.svt_queries, 80);
   EXPECT_EQ(r.branch, -1);
-  EXPECT_LE(r.rho_covariance, 0.1 * 119 / 128);
-  EXPECT_NEAR(r.rho_covariance, 0.1 * 119 / 128, 1e-16);
+  EXPECT_LE(r.rho_covariance, 0.1 * 123 / 128);
+  EXPECT_NEAR(r.rho_covariance, 0.1 * 123 / 128, 1e-16);
+  EXPECT_NEAR(r.histogram_sigma, std::sqrt(320.0), 1e-13);
   EXPECT_GT(r.epsilon, 0.1);
   EXPECT_EQ(dpcov_dly_plan(1000, 10, &p, nullptr), DPCOV_E_NULL_POINTER);
 }

@@ -25,24 +25,26 @@ TEST(DlyConstants, MatchTheAuthorsCode) {
   // The paper's split: rho / 8 for the trace and for the SVT.
   const privacy::DlyAdaptiveSplit paper = privacy::dly_adaptive_split(true);
   EXPECT_EQ(paper.trace, 0.125);
-  EXPECT_EQ(paper.svt, 0.125);
+  EXPECT_EQ(paper.radius, 0.125);
   EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, paper), 0.75 * 0.1);
   EXPECT_NEAR(privacy::dly_adaptive_release_rho(0.1, paper), 0.075, 1e-16);
   EXPECT_NEAR(privacy::dly_trace_sigma(0.1 * paper.trace, 1.0, 1000),
               2.0 / (std::sqrt(0.1) * 1000), 1e-17);
-  EXPECT_LE(privacy::dly_svt_epsilon(0.1 * paper.svt), std::sqrt(0.1) / 2);
-  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 * paper.svt), std::sqrt(0.1) / 2, 1e-16);
-  // dpcov's: rho / 128 and rho / 16, the release 119 rho / 128 rounded down.
+  EXPECT_LE(privacy::dly_svt_epsilon(0.1 * paper.radius), std::sqrt(0.1) / 2);
+  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 * paper.radius), std::sqrt(0.1) / 2, 1e-16);
+  // dpcov's: rho / 128 and rho / 32, the release 123 rho / 128 rounded down.
   const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
   EXPECT_EQ(split.trace, 1.0 / 128);
-  EXPECT_EQ(split.svt, 1.0 / 16);
-  EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, split), 119.0 / 128 * 0.1);
-  EXPECT_LE(0.1 * split.trace + 0.1 * split.svt + privacy::dly_adaptive_release_rho(0.1, split),
+  EXPECT_EQ(split.radius, 1.0 / 32);
+  EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, split), 123.0 / 128 * 0.1);
+  EXPECT_LE(0.1 * split.trace + 0.1 * split.radius + privacy::dly_adaptive_release_rho(0.1, split),
             0.1);
   EXPECT_NEAR(privacy::dly_trace_sigma(0.1 / 128, 1.0, 1000), 8.0 / (std::sqrt(0.1) * 1000),
               1e-16);
-  EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 / 16), std::sqrt(0.1 / 8), 1e-16);
-  EXPECT_EQ(privacy::dly_branch_weight(), 1.6);
+  EXPECT_EQ(privacy::dly_bound_looseness().gauss, 0.64);
+  EXPECT_EQ(privacy::dly_bound_looseness().separate, 0.4);
+  EXPECT_NEAR(privacy::dly_histogram_sigma(0.1 / 32), std::sqrt(320.0), 1e-14);
+  EXPECT_GE(privacy::dly_histogram_sigma(0.1 / 32), std::sqrt(320.0));
   // wigner_gauss_fnormbound(10, 0.075) and wigner_gauss_tailbound(10, 0.0375) of utils.py.
   const double l = std::log(2 / 0.075);
   EXPECT_NEAR(privacy::dly_wigner_frobenius_bound(10, 0.075),

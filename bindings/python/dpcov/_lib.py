@@ -241,7 +241,8 @@ class DlyReceiptC(Structure):
                 ("epsilon", c_double), ("delta", c_double), ("rho_covariance", c_double),
                 ("trace_sigma", c_double), ("svt_epsilon", c_double), ("svt_queries", c_int64),
                 ("branch", c_int32), ("clip_radius", c_double), ("sigma_matrix", c_double),
-                ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32)]
+                ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32),
+                ("histogram_sigma", c_double)]
 
 
 class ExactGridC(Structure):

@@ -42,7 +42,7 @@ def _receipt(r: DlyReceiptC) -> dict:
             "svt_epsilon": r.svt_epsilon, "svt_queries": r.svt_queries,
             "branch": names.get(r.branch), "clip_radius": r.clip_radius,
             "sigma_matrix": r.sigma_matrix, "sigma_eigenvalues": r.sigma_eigenvalues,
-            "seed_fixed": bool(r.seed_fixed)}
+            "seed_fixed": bool(r.seed_fixed), "histogram_sigma": r.histogram_sigma}
 
 
 def dly_plan(n: int, dim: int, variant: str = "adaptive", rho: float | None = None,

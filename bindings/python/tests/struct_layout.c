@@ -243,6 +243,7 @@ int main(void) {
   printf(", \"sigma_matrix\": %zu", offsetof(dpcov_dly_receipt, sigma_matrix));
   printf(", \"sigma_eigenvalues\": %zu", offsetof(dpcov_dly_receipt, sigma_eigenvalues));
   printf(", \"seed_fixed\": %zu", offsetof(dpcov_dly_receipt, seed_fixed));
+  printf(", \"histogram_sigma\": %zu", offsetof(dpcov_dly_receipt, histogram_sigma));
   printf("}%s\n", ",");
   printf("\"dpcov_exact_grid\": {\"size\": %zu", sizeof(dpcov_exact_grid));
   printf(", \"struct_size\": %zu", offsetof(dpcov_exact_grid, struct_size));

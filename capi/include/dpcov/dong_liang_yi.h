@@ -9,14 +9,16 @@
  * - ::DPCOV_DLY_SEPARATE (Alg. 1): the eigenvalues of S, each plus N(0, 2 r^4 / (n^2 rho)), with
  *   the eigenvectors of a Gauss release, each half at rho / 2. Better than Gauss when the trace of
  *   S is small against d / (n sqrt(rho)) (most rows far inside the ball);
- * - ::DPCOV_DLY_ADAPTIVE (Alg. 3): a private trace (rho / 128) and a private clipping radius
- *   r~ <= r chosen by the sparse vector technique over the histogram of row norms (rho / 16),
- *   then Gauss or Separate on the rows clipped to r~ (119 rho / 128), Separate when its error
- *   bound is below 1.6 times Gauss's (the two bounds are not equally loose);
+ * - ::DPCOV_DLY_ADAPTIVE (Alg. 3 with dpcov's radius and branch rules): a private trace
+ *   (rho / 128) and a private histogram of row norms (Gaussian noise, rho / 32); the clipping
+ *   radius r~ <= r minimising the expected squared error (clipping bias from the noisy histogram,
+ *   noise from the error bounds scaled by how loose each is), then Gauss or Separate, whichever
+ *   has the smaller expected error, on the rows clipped to r~ (123 rho / 128);
  * - ::DPCOV_DLY_ADAPTIVE_PAPER: Alg. 3 as the paper and the authors' code run it: rho / 8 for the
  *   trace (shifted up to a high-probability bound), rho / 8 for the radius, 3 rho / 4 for the
  *   release, and the branch with the smaller bound at r~ / 2. Where clipping cannot help it costs
- *   1 / sqrt(3 / 4) = 1.155 times the better branch's error; the default about 1.04.
+ *   1 / sqrt(3 / 4) = 1.155 times the better branch's error; the default 1 / sqrt(123 / 128) =
+ *   1.020 (bench/results/dly_grid.txt).
  * The released eigenvalues are clamped to [0, r~^2] (post-processing). The receipt reports the
  * branch and r~ that Adaptive chose: they are outputs of its private steps, covered by the budget.
  *
@@ -86,16 +88,16 @@ typedef struct dpcov_dly_receipt {
   double epsilon;
   /** delta of that guarantee. */
   double delta;
-  /** Budget of the final Gauss or Separate release (rho; 119 rho / 128 for Adaptive, 3 rho / 4
+  /** Budget of the final Gauss or Separate release (rho; 123 rho / 128 for Adaptive, 3 rho / 4
    *  for AdaptivePaper, rounded down). */
   double rho_covariance;
   /** Adaptive variants: sigma of the private trace, r^2 / (n sqrt(2 rho_trace)) with rho_trace =
    *  rho / 128 (rho / 8 for AdaptivePaper); else 0. */
   double trace_sigma;
-  /** Adaptive variants: epsilon of the sparse vector step, sqrt(2 rho_svt) with rho_svt =
-   *  rho / 16 (rho / 8 for AdaptivePaper); else 0. */
+  /** AdaptivePaper: epsilon of the sparse vector step, sqrt(rho) / 2 (rho / 8); else 0. */
   double svt_epsilon;
-  /** Adaptive variants: number of candidate radii r 2^-q of the sparse vector step; else 0. */
+  /** Adaptive variants: number of candidate radii r 2^-q (bins of the histogram of row norms);
+   *  else 0. */
   int64_t svt_queries;
   /** Release only: the ::dpcov_dly_variant of the final release (Gauss or Separate); -1 in a plan. */
   int32_t branch;
@@ -108,6 +110,9 @@ typedef struct dpcov_dly_receipt {
   double sigma_eigenvalues;
   /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
   int32_t seed_fixed;
+  /** Adaptive: sigma of the Gaussian noise on each bin of the private histogram of row norms,
+   *  1 / sqrt(rho / 32); else 0. */
+  double histogram_sigma;
 } dpcov_dly_receipt;
 
 /**

@@ -19,6 +19,7 @@
 #include "mechanism_options.hpp"
 #include "rng_option.hpp"
 #include "write_outputs.hpp"
+#include "zcdp_release.hpp"
 
 namespace dpcov::cli {
 
@@ -37,6 +38,8 @@ struct ReleaseOptions {
   bool quiet = false;
   LedgerOptions ledger;
   std::string numerics = "default";
+  std::optional<double> k_bound;  // coinpress
+  std::optional<int64_t> steps;   // coinpress
 };
 
 // The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
@@ -61,7 +64,38 @@ double parse_bound(const std::string &text, bool &automatic) {
   return value;
 }
 
+// The zCDP mechanisms on the rows (zcdp_release.hpp) take a public --bound (or, for coinpress,
+// --k-bound) and none of the Gram path's options.
+void run_rows_release(const ReleaseOptions &o) {
+  const std::string &name = o.mechanism.mechanism;
+  if (!o.bounds.empty() || o.bound_text == "auto" || o.auto_bound.epsilon ||
+      o.auto_bound.quantile != AutoBoundOptions{}.quantile)
+    fail(kExitUsage, name, " takes a public --bound B (coinpress: --k-bound K), not --bounds "
+         "or --bound auto");
+  if (o.numerics != "default")
+    fail(kExitUsage, "--numerics applies to the Gram mechanisms, not ", name,
+         " (idealized numerics)");
+  if (!o.ledger.path.empty())
+    fail(kExitUsage, "--ledger does not take ", name, " yet: charge its (epsilon, delta) by "
+         "hand");
+  ZcdpReleaseOptions z;
+  z.input = o.input;
+  z.output = o.output;
+  z.mechanism = o.mechanism;
+  bool automatic = false;
+  z.bound = parse_bound(o.bound_text, automatic);
+  z.k_bound = o.k_bound;
+  z.steps = o.steps;
+  if (o.reject) z.policy.value = DPCOV_BOUND_REJECT;
+  z.seed = o.seed;
+  z.quiet = o.quiet;
+  check_outputs(o.output, {o.input.path}, /*curator=*/true);
+  run_zcdp_release(z);
+}
+
 void run_release(const ReleaseOptions &o) {
+  if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
+  if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   const bool scaled = !o.bounds.empty();
   bool automatic = false;
   const double public_bound = parse_bound(o.bound_text, automatic);
@@ -247,7 +281,11 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
       "A differentially private release of the Gram matrix G = A^T A of the norm-bounded rows, "
       "with a public JSON receipt (mechanism, theorem, epsilon and delta spent, every constant) "
       "beside it and the curator-only diagnostics (exact n, clipped rows, input size) in "
-      "MATRIX.curator.json, which must not be published.");
+      "MATRIX.curator.json, which must not be published. The zCDP mechanisms dly_gauss, "
+      "dly_separate, dly_adaptive, dly_adaptive_paper (Dong, Liang & Yi 2022; --bound B) and "
+      "coinpress (Biswas et al. 2020; --k-bound K) read the rows into memory, run at the largest "
+      "rho whose (epsilon, delta) fits (--delta required), and write n times their estimate of "
+      "X^T X / n (n public).");
   add_input_options(*command, options->input);
   add_output_options(*command, options->output);
   add_mechanism_options(*command, options->mechanism);
@@ -282,6 +320,10 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                       "(anyone who knows it can remove the noise); default: OS entropy");
   command->add_flag("-q,--quiet", options->quiet, "No progress display and no summary line");
   add_numerics_option(*command, options->numerics);
+  command->add_option("--k-bound", options->k_bound,
+                      "coinpress: the public prior I <= Sigma <= K I on the covariance of the "
+                      "centred rows (required there)");
+  command->add_option("--steps", options->steps, "coinpress: the number of steps t (default 3)");
   command->add_option("--ledger", options->ledger.path,
                       "Privacy budget ledger (JSON): the release is charged to it, and refused "
                       "before any data is read if it would exceed the ledger's cap; the file is "

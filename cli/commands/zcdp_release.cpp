@@ -1,0 +1,216 @@
+#include "zcdp_release.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <memory>
+
+#include <dpcov.h>
+#include <nlohmann/json.hpp>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+#include "../readers/open_input.hpp"
+#include "rng_option.hpp"
+#include "write_outputs.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+struct DlyId {
+  const char *name;
+  int32_t variant;
+};
+
+constexpr DlyId kDlyIds[] = {{"dly_gauss", DPCOV_DLY_GAUSS},
+                             {"dly_separate", DPCOV_DLY_SEPARATE},
+                             {"dly_adaptive", DPCOV_DLY_ADAPTIVE},
+                             {"dly_adaptive_paper", DPCOV_DLY_ADAPTIVE_PAPER}};
+constexpr const char *kCoinpress = "coinpress";
+
+const char *branch_name(int32_t branch) {
+  return branch == DPCOV_DLY_GAUSS ? "gauss" : branch == DPCOV_DLY_SEPARATE ? "separate" : "none";
+}
+
+std::string claim(bool seed_fixed) {
+  return seed_fixed ? "reproducible: not private if the seed is known; idealized numerics "
+                      "(floating-point noise, Mironov 2012)"
+                    : "private; idealized numerics (floating-point noise, Mironov 2012)";
+}
+
+// The fields every receipt of these mechanisms shares. n is public under replace-one, and the
+// written matrix is n times the estimate of X^T X / n.
+nlohmann::ordered_json common_receipt(const std::string &mechanism, const char *theorem,
+                                      double rho, double epsilon, double delta, int64_t n,
+                                      int64_t dim, bool seed_fixed) {
+  return {{"command", "release"},
+          {"library_version", dpcov_version_string()},
+          {"mechanism", mechanism},
+          {"theorem", theorem},
+          {"differentially_private", !seed_fixed},
+          {"mechanism_differentially_private", true},
+          {"privacy_claim", claim(seed_fixed)},
+          {"privacy_model", "rho-zCDP, stated as (epsilon, delta)-DP (Canonne, Kamath & Steinke "
+                            "2020, Prop. 12)"},
+          {"neighbour", "replace-one"},
+          {"n_public", true},
+          {"n", n},
+          {"dim", dim},
+          {"rho", rho},
+          {"epsilon", epsilon},
+          {"delta", delta},
+          {"output", "n times the mechanism's estimate of X^T X / n (an estimate of the Gram "
+                     "matrix; n is public)"},
+          {"seed_fixed", seed_fixed},
+          {"numerics", "idealized"}};
+}
+
+void refuse_for_zcdp(const MechanismOptions &m) {
+  if (m.neighbour != "replace-one")
+    fail(kExitUsage, m.mechanism, " is private under replace-one neighbours with n public; "
+         "--neighbour ", m.neighbour, " does not apply");
+  if (m.calibration != "default" || m.lambda_min || m.audit_only_not_private ||
+      m.budget_split != "default" || m.beta || m.rank || m.projection_rows || m.posterior_dof)
+    fail(kExitUsage, m.mechanism, " takes --epsilon, --delta (and --k-bound, --steps for "
+         "coinpress) only; drop the other mechanism settings");
+  if (!m.delta)
+    fail(kExitUsage, "--delta is required: ", m.mechanism, " is a zCDP mechanism, run at the "
+         "largest rho whose (epsilon, delta) guarantee fits");
+}
+
+}  // namespace
+
+const std::vector<std::string> &zcdp_rows_mechanisms() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const DlyId &id : kDlyIds) out.emplace_back(id.name);
+    out.emplace_back(kCoinpress);
+    return out;
+  }();
+  return names;
+}
+
+bool is_zcdp_rows_mechanism(const std::string &name) {
+  const auto &names = zcdp_rows_mechanisms();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void run_zcdp_release(const ZcdpReleaseOptions &o) {
+  const MechanismOptions &m = o.mechanism;
+  refuse_for_zcdp(m);
+  const bool coinpress = m.mechanism == kCoinpress;
+  if (coinpress && !o.k_bound)
+    fail(kExitUsage, "coinpress needs --k-bound K, the public prior I <= Sigma <= K I on the "
+         "covariance of the (centred) rows");
+  if (!coinpress && (o.k_bound || o.steps))
+    fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
+  if (!coinpress && o.bound == 0.0)
+    fail(kExitUsage, m.mechanism, " needs --bound B, the public bound on the rows' Euclidean "
+         "norm");
+  if (coinpress && o.bound != 0.0)
+    fail(kExitUsage, "coinpress clips the whitened rows itself: give --k-bound, not --bound");
+  double rho = 0.0;
+  library_check(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
+                concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
+
+  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  const int64_t d = reader->dim();
+  // The plan fails now, before any row is read, if the release cannot happen (n = 1 stands in for
+  // the unknown n: the constants' validity does not depend on it).
+  dpcov_dly_params dly{};
+  dpcov_coinpress_params cp{};
+  if (coinpress) {
+    library_check(dpcov_coinpress_params_default(&cp), "CoinPress defaults");
+    cp.rho = rho;
+    cp.k_bound = *o.k_bound;
+    if (o.steps) cp.steps = *o.steps;
+    cp.delta = *m.delta;
+    dpcov_coinpress_receipt probe{};
+    probe.struct_size = sizeof probe;
+    library_check(dpcov_coinpress_plan(1, d, &cp, &probe), "coinpress settings");
+  } else {
+    library_check(dpcov_dly_params_default(&dly), "Dong-Liang-Yi defaults");
+    for (const DlyId &id : kDlyIds)
+      if (m.mechanism == id.name) dly.variant = id.variant;
+    dly.rho = rho;
+    dly.radius = o.bound;
+    dly.delta = *m.delta;
+    dpcov_dly_receipt probe{};
+    probe.struct_size = sizeof probe;
+    library_check(dpcov_dly_plan(1, d, &dly, &probe), concat(m.mechanism, " settings"));
+  }
+  const RngHandle rng = make_rng(o.seed);
+  if (o.seed)
+    std::fprintf(stderr,
+                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
+                 "remove it (for experiments and tests only)\n");
+  const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
+  const RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
+  if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  std::vector<double> released(static_cast<size_t>(d * d));
+  nlohmann::ordered_json sidecar;
+  if (coinpress) {
+    dpcov_coinpress_receipt r{};
+    r.struct_size = sizeof r;
+    library_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+                                          &cp, rng.get(), released.data(), d, &r),
+                  "releasing with coinpress");
+    sidecar = common_receipt(m.mechanism,
+                             "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 (CoinPress "
+                             "covariance; utility needs centred Gaussian-like rows)",
+                             r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
+    sidecar["k_bound"] = r.k_bound;
+    sidecar["steps"] = r.steps;
+    sidecar["beta"] = r.beta;
+    sidecar["clip_radius"] = r.clip_radius;
+    sidecar["eta"] = r.eta;
+    sidecar["step_rho"] = std::vector<double>(r.step_rho, r.step_rho + r.steps);
+    sidecar["step_sigma"] = std::vector<double>(r.step_sigma, r.step_sigma + r.steps);
+  } else {
+    dpcov_dly_receipt r{};
+    r.struct_size = sizeof r;
+    library_check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d, &dly,
+                                    rng.get(), released.data(), d, &r),
+                  concat("releasing with ", m.mechanism));
+    sidecar = common_receipt(m.mechanism,
+                             "Dong, Liang & Yi, NeurIPS 2022 (Gauss; Separate: Alg. 1; "
+                             "Adaptive: Alg. 3)",
+                             r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
+    sidecar["bound"] = r.radius;
+    sidecar["beta"] = r.beta;
+    sidecar["rho_covariance"] = r.rho_covariance;
+    sidecar["trace_sigma"] = r.trace_sigma;
+    sidecar["svt_epsilon"] = r.svt_epsilon;
+    sidecar["svt_queries"] = r.svt_queries;
+    sidecar["histogram_sigma"] = r.histogram_sigma;
+    // Outputs of the private steps, covered by the budget.
+    sidecar["branch"] = branch_name(r.branch);
+    sidecar["clip_radius"] = r.clip_radius;
+    sidecar["sigma_matrix"] = r.sigma_matrix;
+    sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
+  }
+  // n is public here: the Gram estimate is post-processing.
+  for (double &v : released) v *= static_cast<double>(rows.rows);
+  sidecar["policy"] = coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name();
+  sidecar["columns"] = reader->column_names();
+  if (o.seed) sidecar["seed"] = *o.seed;
+  const nlohmann::ordered_json curator = {
+      {"curator_only", "NOT FOR PUBLICATION: diagnostics that depend on the data outside the "
+                       "mechanism; publish the receipt beside the matrix instead"},
+      {"input", reader->describe()},
+      {"clipped", rows.clipped}};
+  if (rows.clipped > 0)
+    std::fprintf(stderr,
+                 "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
+                 "scaled down to it (curator only: not for publication)\n",
+                 static_cast<long long>(rows.clipped), static_cast<long long>(rows.rows),
+                 o.bound);
+  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar, curator);
+  if (!o.quiet)
+    std::fprintf(stderr, "dpcov release: %s, rho %g (epsilon %g, delta %g), %lld columns\n",
+                 m.mechanism.c_str(), rho, sidecar["epsilon"].get<double>(), *m.delta,
+                 static_cast<long long>(d));
+}
+
+}  // namespace dpcov::cli

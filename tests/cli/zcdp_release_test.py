@@ -1,0 +1,121 @@
+"""End-to-end tests of `dpcov release` with the zCDP mechanisms on the rows: the Dong-Liang-Yi ids
+(dly_gauss, dly_separate, dly_adaptive, dly_adaptive_paper) and coinpress. Each writes n times its
+estimate of X^T X / n with a public receipt (rho, the (epsilon, delta) it implies, the constants,
+the private branch and radius) and a curator file; the options of the Gram path are usage errors.
+
+Run by meson as: /usr/bin/python3 zcdp_release_test.py DPCOV_EXECUTABLE
+"""
+import json
+import os
+import sys
+import unittest
+
+import numpy as np
+
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
+
+DLY = ["dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper"]
+
+
+class ZcdpRelease(DpcovCase):
+    def write_csv(self, rows, name="data.csv"):
+        path = self.path(name)
+        header = ",".join(f"x{j}" for j in range(rows.shape[1]))
+        np.savetxt(path, rows, delimiter=",", header=header, comments="")
+        return path
+
+    def small_norm_rows(self, n=4000, d=5):
+        gen = np.random.default_rng(7)
+        x = gen.standard_normal((n, d)) * np.arange(1, d + 1)
+        return x / (8 * np.linalg.norm(x, axis=1, keepdims=True))
+
+    def release(self, args):
+        out = self.path("out.csv")
+        result = self.run_dpcov(["release"] + args + ["-o", out, "--quiet"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(out + ".json") as f:
+            receipt = json.load(f)
+        with open(out + ".curator.json") as f:
+            curator = json.load(f)
+        matrix = np.loadtxt(out, delimiter=",", skiprows=1)
+        return matrix, receipt, curator
+
+    def test_each_dly_id_releases_the_gram_with_its_receipt(self):
+        x = self.small_norm_rows()
+        path = self.write_csv(x)
+        gram = x.T @ x
+        for name in DLY:
+            matrix, receipt, curator = self.release(
+                [path, "-m", name, "--epsilon", "4", "--delta", "1e-6", "--bound", "1",
+                 "--seed", "3"])
+            self.assertEqual(receipt["mechanism"], name)
+            self.assertTrue(receipt["n_public"])
+            self.assertEqual(receipt["n"], 4000)
+            self.assertLessEqual(receipt["epsilon"], 4.0)
+            self.assertGreater(receipt["epsilon"], 3.99)
+            self.assertEqual(receipt["delta"], 1e-6)
+            self.assertIn(receipt["branch"], ("gauss", "separate"))
+            self.assertFalse(receipt["differentially_private"])  # seeded
+            self.assertEqual(curator["clipped"], 0)
+            np.testing.assert_array_equal(matrix, matrix.T)
+            self.assertLess(np.linalg.norm(matrix - gram) / np.linalg.norm(gram), 0.5)
+        _, adaptive, _ = self.release([path, "-m", "dly_adaptive", "--epsilon", "4", "--delta",
+                                       "1e-6", "--bound", "1"])
+        self.assertTrue(adaptive["differentially_private"])
+        self.assertAlmostEqual(adaptive["histogram_sigma"], (adaptive["rho"] / 32) ** -0.5)
+        self.assertAlmostEqual(adaptive["trace_sigma"], 8 * adaptive["rho"] ** -0.5 / 4000)
+        self.assertEqual(adaptive["svt_epsilon"], 0)
+
+    def test_coinpress_recovers_a_gaussian_covariance(self):
+        gen = np.random.default_rng(9)
+        x = gen.standard_normal((8000, 4)) * [1.0, 1.5, 2.0, 2.5]
+        path = self.write_csv(x)
+        matrix, receipt, _ = self.release([path, "-m", "coinpress", "--epsilon", "2", "--delta",
+                                           "1e-6", "--k-bound", "20", "--seed", "5"])
+        self.assertEqual(receipt["mechanism"], "coinpress")
+        self.assertEqual(receipt["steps"], 3)
+        self.assertEqual(len(receipt["step_rho"]), 3)
+        self.assertLessEqual(sum(receipt["step_rho"]), receipt["rho"])
+        np.testing.assert_allclose(np.diag(matrix) / 8000, [1.0, 2.25, 4.0, 6.25], rtol=0.25)
+
+    def test_rows_over_the_bound_are_clipped_or_refused(self):
+        x = self.small_norm_rows(200, 3)
+        x[4] = [3.0, 0.0, 0.0]
+        path = self.write_csv(x)
+        _, _, curator = self.release([path, "-m", "dly_gauss", "--epsilon", "1", "--delta", "1e-6",
+                                      "--bound", "1"])
+        self.assertEqual(curator["clipped"], 1)
+        result = self.run_dpcov(["release", path, "-m", "dly_gauss", "--epsilon", "1", "--delta",
+                                 "1e-6", "--bound", "1", "--reject", "-o", self.path("r.csv")])
+        self.assertEqual(result.returncode, EXIT_INPUT)
+        self.assertFalse(os.path.exists(self.path("r.csv")))
+
+    def test_options_of_the_gram_path_are_usage_errors(self):
+        path = self.write_csv(self.small_norm_rows(100, 3))
+        base = ["release", path, "--epsilon", "1", "-o", self.path("u.csv")]
+        cases = [
+            (["-m", "dly_adaptive", "--bound", "1"], "--delta"),
+            (["-m", "dly_adaptive", "--delta", "1e-6"], "--bound"),
+            (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "auto"], "--bound auto"),
+            (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "1", "--neighbour",
+              "add-remove"], "replace-one"),
+            (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "1", "--k-bound", "4"],
+             "coinpress only"),
+            (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "1", "--ledger",
+              self.path("l.json"), "--ledger-epsilon", "5"], "--ledger"),
+            (["-m", "coinpress", "--delta", "1e-6"], "--k-bound"),
+            (["-m", "coinpress", "--delta", "1e-6", "--k-bound", "4", "--bound", "1"],
+             "--k-bound, not --bound"),
+            (["-m", "analyze_gauss", "--delta", "1e-6", "--bound", "1", "--steps", "2"],
+             "coinpress only"),
+        ]
+        for extra, message in cases:
+            result = self.run_dpcov(base + extra)
+            self.assertEqual(result.returncode, EXIT_USAGE, (extra, result.stderr.decode()))
+            self.assertIn(message, result.stderr.decode(), extra)
+            self.assertFalse(os.path.exists(self.path("u.csv")))
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov = sys.argv[1]
+    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=2)

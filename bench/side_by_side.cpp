@@ -40,6 +40,8 @@
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/postprocess/eigenvalue_clip.hpp"
 #include "../core/privacy/zcdp.hpp"
+#include "../core/random/bingham.hpp"
+#include "../core/random/exponential.hpp"
 #include "../core/random/normal.hpp"
 #include "dly_synthetic.hpp"
 
@@ -250,6 +252,62 @@ Matrix coinpress(const Matrix &x, const Matrix &, double eps, random::Rng &rng) 
   return out;
 }
 
+// A reference for IEV's defaults: the algorithm of diffprivlib's models.utils.covariance_eig
+// (diffprivlib 0.6; Amin et al. 2019 with its own split), reimplemented here with dpcov's Bingham
+// sampler, because diffprivlib's rejection sampler accepts with an inverted ratio and draws from
+// the wrong distribution (proofs/constants.md, section 10.1). Not diffprivlib's code, and not a
+// measurement of diffprivlib. With every row of norm <= B = 1: eps_0 = eps / d for the eigenvalues,
+// Lap(2 / eps_0) each (diffprivlib truncates to [0, inf) with a slightly larger scale; here the
+// noisy value is clamped at 0), and eps / d for each eigenvector step, theta_i drawn with density
+// proportional to exp((eps / d) / 4 theta^T C_i theta) on the complement of theta_1..theta_{i-1}
+// (the last, one-dimensional step is free). The release is sum_i lambda~_i theta_i theta_i^T.
+Matrix diffprivlib_reference(const Matrix &x, const Matrix &g, double eps, random::Rng &rng) {
+  const int64_t d = x.cols();
+  const double step_eps = eps / static_cast<double>(d);
+  std::vector<double> lambda = linalg::eigvalsh(g);  // ascending
+  std::reverse(lambda.begin(), lambda.end());
+  for (double &l : lambda) l = std::max(0.0, l + random::laplace(rng, 2.0 / step_eps));
+  Matrix basis(d, d);  // columns: an orthonormal basis of the complement of the thetas so far
+  for (int64_t i = 0; i < d; ++i) basis(i, i) = 1.0;
+  Matrix out(d, d);
+  for (int64_t step = 0; step < d; ++step) {
+    const int64_t q = d - step;
+    std::vector<double> u(static_cast<size_t>(q), 1.0);
+    if (q > 1) {
+      // C = basis^T G basis; the sampler's density is exp(-u^T A u), so A = -(eps_i / 4) C.
+      Matrix a = linalg::multiply(linalg::multiply(basis, g, linalg::Trans::Yes, linalg::Trans::No),
+                                  basis);
+      for (int64_t j = 0; j < q; ++j)
+        for (int64_t i = 0; i < q; ++i) a(i, j) *= -step_eps / 4.0;
+      linalg::symmetrize_from_upper(a);
+      random::BinghamSampler(a).sample(rng, u.data());
+    }
+    std::vector<double> theta(static_cast<size_t>(d), 0.0);
+    for (int64_t j = 0; j < q; ++j)
+      for (int64_t i = 0; i < d; ++i) theta[static_cast<size_t>(i)] += basis(i, j) * u[static_cast<size_t>(j)];
+    const double l = lambda[static_cast<size_t>(step)];
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i < d; ++i)
+        out(i, j) += l * theta[static_cast<size_t>(i)] * theta[static_cast<size_t>(j)];
+    if (q == 1) break;
+    // The complement of u in R^q: the columns 2..q of the Householder reflection taking u to e_1.
+    std::vector<double> v = u;
+    v[0] += u[0] >= 0.0 ? 1.0 : -1.0;
+    double vv = 0.0;
+    for (double e : v) vv += e * e;
+    Matrix next(d, q - 1);
+    for (int64_t c = 1; c < q; ++c)
+      for (int64_t j = 0; j < q; ++j) {
+        const double h = (j == c ? 1.0 : 0.0) -
+                         2.0 * v[static_cast<size_t>(j)] * v[static_cast<size_t>(c)] / vv;
+        for (int64_t i = 0; i < d; ++i) next(i, c - 1) += basis(i, j) * h;
+      }
+    basis = std::move(next);
+  }
+  linalg::symmetrize_from_upper(out);
+  return out;
+}
+
 std::vector<Method> methods() {
   using mechanisms::BudgetSplit;
   using mechanisms::Calibration;
@@ -264,8 +322,11 @@ std::vector<Method> methods() {
       {"Kapralov-Talwar rank-one", gram_mechanism(MechanismId::KtRank1, false)},
       {"DLY Gauss (zCDP)", dly(mechanisms::DlyVariant::Gauss)},
       {"DLY Separate (zCDP)", dly(mechanisms::DlyVariant::Separate)},
-      {"DLY Adaptive (zCDP)", dly(mechanisms::DlyVariant::Adaptive)},
+      {"DLY Adaptive (zCDP; default split and rules)", dly(mechanisms::DlyVariant::Adaptive)},
+      {"DLY Adaptive, paper's split and rules (zCDP)", dly(mechanisms::DlyVariant::AdaptivePaper)},
       {"CoinPress t = 3 (zCDP)", coinpress},
+      {"Reference: diffprivlib covariance_eig algorithm, reimplemented (not diffprivlib)",
+       diffprivlib_reference},
   };
 }
 

@@ -11,6 +11,10 @@ namespace dpcov::cli {
 double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
   if (!(options.quantile > 0.0 && options.quantile <= 1.0))
     fail(kExitUsage, "--bound-quantile must be in (0, 1], got ", options.quantile);
+  if (options.clipped && *options.clipped < 0)
+    fail(kExitUsage, "--bound-clipped must be >= 0, got ", *options.clipped);
+  if (options.clipped && options.quantile != AutoBoundOptions{}.quantile)
+    fail(kExitUsage, "--bound-clipped and --bound-quantile exclude each other: one target");
   const double epsilon = options.epsilon.value_or(kAutoBoundEpsilonShare * total);
   if (!(std::isfinite(epsilon) && epsilon > 0.0 && epsilon < total))
     fail(kExitUsage, "--bound-epsilon must be > 0 and below --epsilon ", total,
@@ -70,20 +74,31 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
     rows += chunk.rows;
   }
   if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows to release");
-  // n is public under replace-one (the caller refuses add/remove), so the target is too.
-  const auto target = static_cast<int64_t>(std::floor((1.0 - options.quantile) * static_cast<double>(rows)));
+  // A quantile target uses n, which is public under replace-one only (the caller refuses it under
+  // add/remove); --bound-clipped is public by itself.
+  const auto target = options.clipped ? *options.clipped
+                                      : static_cast<int64_t>(std::floor(
+                                            (1.0 - options.quantile) * static_cast<double>(rows)));
   AutoBound chosen;
   chosen.epsilon = epsilon;
   library_check(dpcov_private_bound_select(grid.data(), candidates, histogram.data(), target,
                                            epsilon, rng, nullptr, &chosen.bound),
                 "choosing the bound");
-  chosen.json = {{"method", "exponential mechanism over a public geometric grid, utility -|rows "
-                            "above B - floor((1 - quantile) n)| (proofs/private_bound.md)"},
-                 {"epsilon", epsilon},
-                 {"quantile", options.quantile},
+  chosen.json = {{"method", options.clipped
+                                 ? "exponential mechanism over a public geometric grid, utility "
+                                   "-|rows above B - clipped| (proofs/private_bound.md)"
+                                 : "exponential mechanism over a public geometric grid, utility "
+                                   "-|rows above B - floor((1 - quantile) n)| "
+                                   "(proofs/private_bound.md)"},
+                 {"epsilon", epsilon}};
+  if (options.clipped)
+    chosen.json["clipped"] = *options.clipped;
+  else
+    chosen.json["quantile"] = options.quantile;
+  chosen.json.update(nlohmann::ordered_json{
                  {"grid", {{"low", kAutoBoundLow}, {"high", kAutoBoundHigh},
                            {"ratio", kAutoBoundRatio}, {"candidates", candidates}}},
-                 {"bound", chosen.bound}};
+                 {"bound", chosen.bound}});
   return chosen;
 }
 

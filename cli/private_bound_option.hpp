@@ -2,7 +2,8 @@
 // mechanism over a public geometric grid (dpcov/private_bound.h, proofs/private_bound.md). A first
 // pass over the input counts the row norms per grid cell; the choice aims at the quantile
 // --bound-quantile of the norms, i.e. at floor((1 - q) n) rows above B, which needs n public
-// (replace-one). The release then spends the rest of the budget.
+// (replace-one), or at --bound-clipped m rows above B, which needs no n (either relation). The
+// release then spends the rest of the budget.
 #pragma once
 
 #include <optional>
@@ -27,6 +28,9 @@ inline constexpr double kAutoBoundEpsilonShare = 0.1;
 struct AutoBoundOptions {
   std::optional<double> epsilon;  // --bound-epsilon; default kAutoBoundEpsilonShare * --epsilon
   double quantile = 0.95;         // --bound-quantile, in (0, 1]
+  // --bound-clipped: a public target number m of rows above B instead of the quantile. It needs
+  // no n, so it also serves add/remove, where n is private.
+  std::optional<int64_t> clipped;
 };
 
 struct AutoBound {
@@ -36,8 +40,8 @@ struct AutoBound {
   nlohmann::ordered_json json;
 };
 
-// The bound --epsilon `total` leaves for `options`: checks the quantile and that the bound's
-// epsilon is > 0 and below `total`. Throws CliError(kExitUsage).
+// The bound --epsilon `total` leaves for `options`: checks the quantile or the clipped target and
+// that the bound's epsilon is > 0 and below `total`. Throws CliError(kExitUsage).
 double auto_bound_epsilon(const AutoBoundOptions &options, double total);
 
 // What the release may spend after the bound's `bound_epsilon`: the largest double e with

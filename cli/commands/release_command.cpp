@@ -102,14 +102,17 @@ void run_release(const ReleaseOptions &o) {
   if (automatic && (o.input.path == "-" || o.input.path.empty()))
     fail(kExitUsage, "--bound auto reads the input twice (the bound, then the release): give a "
          "file, not standard input");
-  if (automatic && o.mechanism.neighbour != "replace-one")
+  if (automatic && o.mechanism.neighbour != "replace-one" && !o.auto_bound.clipped)
     fail(kExitUsage, "--bound auto aims at a quantile of the row norms, which needs n public: use "
-         "--neighbour replace-one, or a public --bound");
+         "--neighbour replace-one, a target number of clipped rows (--bound-clipped M, no n "
+         "needed), or a public --bound");
   if (automatic && o.reject)
     fail(kExitUsage, "--reject does not apply to --bound auto: rows above the chosen bound are "
          "clipped to it");
-  if (!automatic && (o.auto_bound.epsilon || o.auto_bound.quantile != AutoBoundOptions{}.quantile))
-    fail(kExitUsage, "--bound-epsilon and --bound-quantile apply to --bound auto only");
+  if (!automatic && (o.auto_bound.epsilon || o.auto_bound.clipped ||
+                     o.auto_bound.quantile != AutoBoundOptions{}.quantile))
+    fail(kExitUsage, "--bound-epsilon, --bound-quantile and --bound-clipped apply to --bound auto "
+         "only");
   // The bound's share of the budget, and the release's: the rest.
   const double bound_epsilon = automatic ? auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon) : 0.0;
   MechanismOptions mechanism = o.mechanism;
@@ -293,13 +296,16 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
       "--bound", options->bound_text,
       "Euclidean norm bound B of every row (> 0), or 'auto': B chosen from the data, "
       "differentially private, with --bound-epsilon of the budget (proofs/private_bound.md; a "
-      "file input, read twice; replace-one)");
+      "file input, read twice; replace-one, or either relation with --bound-clipped)");
   command->add_option("--bound-epsilon", options->auto_bound.epsilon,
                       "With --bound auto: the epsilon spent on choosing B, out of --epsilon "
                       "(default a tenth of it); the release spends the rest");
   command->add_option("--bound-quantile", options->auto_bound.quantile,
                       "With --bound auto: the quantile of the row norms B aims at (default 0.95; "
                       "rows above B are clipped)");
+  command->add_option("--bound-clipped", options->auto_bound.clipped,
+                      "With --bound auto: aim at this public number of rows above B instead of a "
+                      "quantile; it needs no n, so it also works under --neighbour add-remove");
   auto *bounds = command->add_option(
       "--bounds", options->bounds,
       "Public range of each column in the data's own units: LOW:HIGH for all columns, one "

@@ -1,5 +1,6 @@
 """`dpcov release --bound auto`: B chosen from the data, eps-DP, with its own share of the budget
-(proofs/private_bound.md). The receipt records both shares and the chosen B; a basic or zCDP ledger
+(proofs/private_bound.md), aiming at a quantile of the row norms (replace-one) or a public number of
+clipped rows (either relation). The receipt records both shares and the chosen B; a basic or zCDP ledger
 is charged the bound step and the release (an advanced one both as one release), refusing before
 anything is drawn; the bad uses (standard input, add/remove, shares out of range) are usage errors
 that leave nothing behind.
@@ -62,6 +63,22 @@ class AutoBound(DpcovCase):
         self.assertAlmostEqual(again["epsilon"], 0.7, delta=1e-15)
         self.assertLess(again["bound"], receipt["bound"])
 
+    def test_a_target_count_of_clipped_rows_needs_no_n_and_serves_add_remove(self):
+        path, norms = self.data()
+        receipt = self.release([path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--seed",
+                                "5", "--bound", "auto", "--bound-clipped", "100", "--neighbour",
+                                "add-remove"])
+        chosen = receipt["bound_selection"]
+        self.assertEqual(chosen["clipped"], 100)
+        self.assertNotIn("quantile", chosen)
+        self.assertNotIn("n", receipt)  # private under add/remove
+        self.assertEqual(receipt["neighbour"], "add-remove")
+        # About 100 of the 2000 rows above B: B between the norms ranked 300th and 20th from the
+        # top, up to the grid's ratio.
+        ranked = np.sort(norms)[::-1]
+        self.assertLess(ranked[300], receipt["bound"])
+        self.assertLess(receipt["bound"], ranked[20] * 1.25)
+
     def test_bad_uses_are_usage_errors(self):
         path, _ = self.data(rows=20)
         base = ["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "-q", "-o",
@@ -76,6 +93,10 @@ class AutoBound(DpcovCase):
             (base + ["--bound", "auto", "--reject"], "--reject", None),
             (base + ["--bound", "2", "--bound-epsilon", "0.1"], "auto only", None),
             (base + ["--bound", "autox"], "--bound", None),
+            (base + ["--bound", "auto", "--bound-clipped", "-1"], "--bound-clipped", None),
+            (base + ["--bound", "auto", "--bound-clipped", "5", "--bound-quantile", "0.9"],
+             "exclude each other", None),
+            (base + ["--bound", "2", "--bound-clipped", "5"], "auto only", None),
         ]:
             with self.subTest(args=args):
                 result = self.run_dpcov(args, stdin)

@@ -102,6 +102,9 @@ class PublicOutputs(DpcovCase):
             "bound auto, ledger": (a, flipped, gauss + [
                 "--bound", "auto", "--ledger", "LEDGER", "--ledger-epsilon", "2",
                 "--ledger-delta", "1e-5"], moment),
+            "bound auto add-remove": (a, added, gauss + [
+                "--bound", "auto", "--bound-clipped", "3", "--neighbour", "add-remove"],
+                add_remove),
             "laplace_sym exact": (a, over, ["-m", "laplace_sym", "-e", "1", "--bound", "2"],
                                   moment),
         }

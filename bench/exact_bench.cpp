@@ -5,13 +5,20 @@
 //    then discrete Gaussian / discrete Laplace noise (mechanisms::release_exact_additive).
 // Run: build/bench/bench_exact. The exact path is the CLI default only if it costs <= 3x the
 // idealized one at d = 1000 (proofs/exact_additive.md).
+// BM_IdealizedOnly times every other mechanism (they have idealized numerics only) the same way:
+// the Gram of the same rows, then mechanisms::release with the options the standard audit uses
+// (r = m = 2d for the projection and posterior mechanisms, rho = 0.1 for the graphical lasso,
+// theta^2 half the Marchenko-Pastur edge n/d (1 - sqrt(d/n))^2 for inverse Gauss); IEV and KT
+// release all d eigenvectors, one timed iteration at d = 1000.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../core/linalg/blas.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/error.hpp"
 #include "../core/random/samplers.hpp"
 
 namespace {
@@ -74,10 +81,66 @@ void BM_Exact(benchmark::State &state) {
         dpcov::mechanisms::release_exact_additive(m, rows.view(), request(m, d), rng).matrix.data());
 }
 
+// Argument 0: d; argument 1: the mechanism's C id.
+void BM_IdealizedOnly(benchmark::State &state) {
+  const int64_t d = state.range(0);
+  const auto m = static_cast<MechanismId>(state.range(1));
+  const Matrix rows = unit_rows(kRows, d);
+  dpcov::mechanisms::Request r = request(m, d);
+  const bool pure = m == MechanismId::Iev || m == MechanismId::KtRank1 ||
+                    m == MechanismId::WishartJiang || m == MechanismId::GlassoOutputWishart;
+  r.delta = pure ? 0.0 : 1e-6;
+  if (m == MechanismId::WishartAdditive) r.epsilon = 0.5;  // Sheffet's Thm 4.1 needs eps < 1
+  r.options.audit_only_not_private =
+      m == MechanismId::WishartJiang || m == MechanismId::GlassoOutputWishart;
+  if (m == MechanismId::GlassoOutputWishart) r.options.glasso_rho = 0.1;
+  if (m == MechanismId::JlRidge || m == MechanismId::JlRidgeSigmaMin || m == MechanismId::OlsJl)
+    r.options.projection_rows = 2 * d;
+  if (m == MechanismId::InverseWishart || m == MechanismId::InverseWishartSigmaMin)
+    r.options.posterior_dof = 2 * d;
+  if (m == MechanismId::InverseGauss) {
+    const double ratio = static_cast<double>(d) / static_cast<double>(kRows);
+    r.options.lambda_min_bound = 0.5 / ratio * (1.0 - std::sqrt(ratio)) * (1.0 - std::sqrt(ratio));
+  }
+  dpcov::random::Rng rng = dpcov::random::Rng::from_entropy();
+  state.SetLabel(dpcov::mechanisms::mechanism_name(m));
+  for (auto _ : state) {
+    try {
+      Matrix g(d, d);  // the Gram is timed too, as in BM_Idealized
+      dpcov::linalg::syrk_upper(rows.view(), 0.0, g.data(), d);
+      for (int64_t j = 0; j < d; ++j)
+        for (int64_t i = j + 1; i < d; ++i) g(i, j) = g(j, i);
+      benchmark::DoNotOptimize(dpcov::mechanisms::release(m, g.view(), r, rng).matrix.data());
+    } catch (const dpcov::Error &e) {
+      if (e.status() != DPCOV_E_REFUSED) {
+        state.SkipWithError(e.what());
+        break;
+      }
+    }
+  }
+}
+
+void OtherMechanisms(benchmark::internal::Benchmark *b) {
+  b->ArgNames({"d", "mechanism"})->Unit(benchmark::kMillisecond);
+  for (const MechanismId m :
+       {MechanismId::WishartAdditive, MechanismId::InverseGauss, MechanismId::WishartJiang,
+        MechanismId::Iev, MechanismId::KtRank1, MechanismId::JlRidge, MechanismId::JlRidgeSigmaMin,
+        MechanismId::InverseWishart, MechanismId::InverseWishartSigmaMin, MechanismId::OlsJl,
+        MechanismId::GlassoOutputWishart})
+    for (const int64_t d : {10, 100, 1000})
+      if (d < 1000 || (m != MechanismId::Iev && m != MechanismId::KtRank1))
+        b->Args({d, static_cast<int64_t>(m)});
+}
+
 BENCHMARK(BM_Idealized)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Exact)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IdealizedOnly)->Apply(OtherMechanisms);
+// IEV and KT at d = 1000: one release (each releases all 1000 eigenvectors).
+BENCHMARK(BM_IdealizedOnly)->ArgNames({"d", "mechanism"})->Unit(benchmark::kMillisecond)
+    ->Args({1000, static_cast<int64_t>(MechanismId::Iev)})
+    ->Args({1000, static_cast<int64_t>(MechanismId::KtRank1)})->Iterations(1);
 
 }  // namespace
 

@@ -231,6 +231,27 @@ TEST_F(CapiPrivateGlasso, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
   EXPECT_EQ(peek(), before);
 }
 
+// A solve that fails after the noise was drawn (one sweep, an unreachable tolerance): nothing is
+// written, the noise stays consumed, and a retry on the same handle draws fresh noise, so its
+// release differs from the one the same seed gives to a first call (replayed on a new handle).
+TEST_F(CapiPrivateGlasso, ASolverFailureAfterTheNoiseConsumesItAndARetryDrawsAfresh) {
+  dpcov_glasso_params failing;
+  ASSERT_EQ(dpcov_glasso_params_default(&failing), DPCOV_OK);
+  failing.max_iter = 1;
+  failing.tol = 1e-300;
+  const uint64_t before = peek();
+  ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, &failing, nullptr),
+            DPCOV_E_NO_CONVERGENCE);
+  EXPECT_TRUE(untouched());
+  EXPECT_NE(peek(), before);
+  ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, nullptr, nullptr), DPCOV_OK);
+  const std::vector<double> retry = out_;
+  dpcov_rng_destroy(&rng_);
+  ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 8, 0), DPCOV_OK);  // the fixture's seed, from the start
+  ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, nullptr, nullptr), DPCOV_OK);
+  EXPECT_NE(retry, out_);
+}
+
 TEST_F(CapiPrivateGlasso, RowAndColumnMajorGiveTheSameEstimate) {
   ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, nullptr, nullptr), DPCOV_OK);
   const std::vector<double> col = out_;

@@ -84,7 +84,9 @@ double zcdp_epsilon(double rho, double delta) {
   const double bun_steinke = zcdp_epsilon_bun_steinke(rho, delta);
   // The bound is negative for a small rho at a large delta (alpha > 1/delta makes the log terms
   // negative): the mechanism is then (0, delta)-DP, and an epsilon below 0 means nothing.
-  return std::max(0.0, certified < bun_steinke ? certified : bun_steinke);
+  const double epsilon = std::max(0.0, certified < bun_steinke ? certified : bun_steinke);
+  check::finite_result(epsilon, "epsilon of the zCDP guarantee");  // rho near the largest double
+  return epsilon;
 }
 
 double zcdp_epsilon_bun_steinke(double rho, double delta) {

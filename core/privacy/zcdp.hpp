@@ -20,7 +20,7 @@ double zcdp_gaussian_sigma(double rho, double sensitivity);
 // the bound at that alpha) and within 1e-9 relative of the infimum (proofs/check/coinpress.py).
 // Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3). Never below 0: where the
 // bound is negative (small rho, large delta) the guarantee is (0, delta)-DP. Throws unless rho is
-// finite and > 0 and delta is in (0, 1).
+// finite and > 0 and delta is in (0, 1), and DPCOV_E_NUMERICAL where epsilon overflows.
 double zcdp_epsilon(double rho, double delta);
 
 // Bun & Steinke 2016, Prop. 1.3: rho + 2 sqrt(rho ln(1/delta)), rounded up. The looser conversion,

@@ -2,6 +2,7 @@
 // a Gram accumulator, on fuzzed shapes, values, bounds and budgets. On error the canary outputs
 // are unchanged; on success they are finite (and the d x d release exactly symmetric); the same
 // seed gives the same release.
+#include <algorithm>
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -79,11 +80,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     // Saved state: the data sketch (w = 0) and the Gram state back into a new sketch, merged.
     if (ss == DPCOV_OK && as == DPCOV_OK && rows > 0) {
-      std::vector<double> data_sketch(static_cast<size_t>(r * d));
+      // The buffer holds what the declared r2 x d shape addresses (the caller's part).
+      const int64_t r2 = in.range(0, 3) == 0 ? in.range(-1, 9) : r;
+      std::vector<double> data_sketch(static_cast<size_t>(std::max(r, r2) * d));
       fuzz::require(dpcov_sketch_get(sk, 0.0, DPCOV_ROW_MAJOR, data_sketch.data(), d) == DPCOV_OK,
                     "sketch_get w = 0");
       if (in.range(0, 3) == 0) data_sketch[0] = in.number();
-      const int64_t r2 = in.range(0, 3) == 0 ? in.range(-1, 9) : r;
       dpcov_sketch *restored = nullptr;
       const dpcov_status rs = dpcov_sketch_create_from_state(&restored, key, r2, g, DPCOV_ROW_MAJOR,
                                                              data_sketch.data(), d);

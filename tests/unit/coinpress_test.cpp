@@ -46,6 +46,18 @@ TEST(ZcdpEpsilon, IsNeverNegative) {
     }
 }
 
+// rho near the largest double: epsilon overflows; a numerical failure, never an infinite epsilon
+// with DPCOV_OK (fuzz_solvers found a Dong-Liang-Yi plan whose receipt did that).
+TEST(ZcdpEpsilon, FailsWhereEpsilonOverflows) {
+  try {
+    privacy::zcdp_epsilon(1.7976931348623157e308, 1e-6);
+    ADD_FAILURE() << "no failure";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL);
+  }
+  EXPECT_TRUE(std::isfinite(privacy::zcdp_epsilon(1e300, 1e-6)));
+}
+
 TEST(ZcdpEpsilon, RhoForEpsilonMeetsTheTargetAndIsTight) {
   EXPECT_NEAR(privacy::zcdp_rho_for_epsilon(1.0, 1e-6), 0.024355970359538372796, 1e-12);
   EXPECT_NEAR(privacy::zcdp_rho_for_epsilon(4.0, 1e-6), 0.31106495494083506672, 1e-11);

@@ -144,7 +144,8 @@ DPCOV_API dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_
  * @param rho    finite and > 0.
  * @param delta  in (0, 1).
  * @param[out] epsilon  the value; untouched on failure.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (epsilon overflows: rho near the largest double).
  */
 DPCOV_API dpcov_status dpcov_zcdp_epsilon(double rho, double delta, double *epsilon);
 

@@ -20,9 +20,10 @@ the DLY radius in [1e-150, 1e150], n in [1, 1e12], d in [1, 46340], beta and Ada
 - CoinPress plans: shares sum to <= rho, each step's sigma >= gamma^2 / (n sqrt(rho_i)) for the
   gamma the release clips to (gamma itself is a utility constant), receipt epsilon >= exact
   (coinpress.md);
-- Dong-Liang-Yi plans: Adaptive's trace, radius and release shares (rho / 128, rho / 16 and the
+- Dong-Liang-Yi plans: Adaptive's trace, radius and release shares (rho / 128, rho / 32 and the
   rest; the paper's variant rho / 8, rho / 8) sum to <= rho, trace sigma >= r^2 / (n sqrt(2
-  rho_trace)) (sensitivity r^2 / n), SVT epsilon <= sqrt(2 rho_svt); Gauss's and Separate's
+  rho_trace)) (sensitivity r^2 / n), Adaptive's histogram sigma >= sqrt(2) / sqrt(2 rho_radius)
+  (sensitivity sqrt(2)), the paper's SVT epsilon <= sqrt(2 rho_radius); Gauss's and Separate's
   rho_covariance <= rho; receipt epsilon >= exact and >= 0 (dong_liang_yi.md);
 - AdaSSP: sensitivities >= B_X^2, c B_X^2, c' B_X B_Y, B_Y^2; the exact delta of the joint release
   (three or four statistics, Balle-Wang Thm 8) <= delta; the paper's sigma, shift and eta >= their
@@ -113,17 +114,24 @@ def dly(c, program, rng, points):
         what = f"dly variant={variant} n={n} d={d} rho={rho!r} r={radius!r} delta={delta!r}"
         rho_m = mpf(rho)
         c.ok(all(finite(got[k]) for k in ("epsilon", "rho_covariance", "trace_sigma",
-                                           "svt_epsilon")) and got["epsilon"] >= 0,
+                                           "svt_epsilon", "histogram_sigma"))
+             and got["epsilon"] >= 0,
              "finite, epsilon >= 0 " + what)
         c.ok(mpf(got["rho_covariance"]) > 0, "rho_covariance > 0 " + what)
         if variant in (2, 3):
-            # Adaptive (2): rho / 128 for the trace, rho / 16 for the radius; the paper's (3):
-            # rho / 8 each; the rest for the release.
-            trace, svt = (mpf(1) / 128, mpf(1) / 16) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
-            c.ok(trace * rho_m + svt * rho_m + mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
+            # Adaptive (2): rho / 128 for the trace, rho / 32 for the radius (a Gaussian
+            # histogram); the paper's (3): rho / 8 each (the radius by the sparse vector); the
+            # rest for the release.
+            trace, share = (mpf(1) / 128, mpf(1) / 32) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
+            c.ok(trace * rho_m + share * rho_m + mpf(got["rho_covariance"]) <= rho_m,
+                 "budget " + what)
             c.not_below(got["trace_sigma"], mpf(radius) ** 2 / (n * sqrt(2 * trace * rho_m)),
                         "trace sigma " + what)
-            c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * svt * rho_m), "svt epsilon " + what)
+            if variant == 2:
+                c.not_below(got["histogram_sigma"], sqrt(2) / sqrt(2 * share * rho_m),
+                            "histogram sigma " + what)
+            else:
+                c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * share * rho_m), "svt epsilon " + what)
         else:
             c.ok(mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
         c.not_below(got["epsilon"], exact_epsilon(rho, delta), "epsilon " + what)

@@ -18,6 +18,7 @@
 #include "core/audit/exact_pmf.hpp"
 #include "core/error.hpp"
 #include "core/privacy/discrete_gaussian.hpp"
+#include "core/privacy/zcdp.hpp"
 #include "core/random/discrete.hpp"
 
 namespace dpcov::audit {
@@ -166,7 +167,7 @@ TEST(ExactPmfAudit, LaplaceWithATruncatedTailIsCaught) {
   EXPECT_TRUE(report.findings & kSamplerMismatch) << "findings " << report.findings;
 }
 
-double claimed_rho(const Request &r) { return privacy::zcdp_rho_for(r.epsilon, r.delta); }
+double claimed_rho(const Request &r) { return privacy::zcdp_rho_for_epsilon(r.epsilon, r.delta); }
 
 // The shipped Analyze Gauss, (1, 1e-6) through rho-zCDP: not flagged; the pair's exact rho is
 // below the claimed one, and the Gaussian-pair lower confidence bound on its epsilon at delta is
@@ -174,7 +175,7 @@ double claimed_rho(const Request &r) { return privacy::zcdp_rho_for(r.epsilon, r
 TEST(ExactPmfAudit, ShippedAnalyzeGaussIsNotFlagged) {
   const Case c = make_case(MechanismId::AnalyzeGauss, 3, 1.0, 1e-6);
   const Target t = exact_mechanism_target(MechanismId::AnalyzeGauss, c.request, c.rows, c.rows_prime);
-  const AuditReport report = run_exact_audit(t, c.pair, settings(3000));
+  const AuditReport report = run_exact_audit(t, c.pair, settings(1500));
   EXPECT_FALSE(report.violation()) << "findings " << report.findings;
   const double rho = exact_pair_privacy(MechanismId::AnalyzeGauss, c.pair, c.grid.noise_parameter);
   EXPECT_LE(rho, claimed_rho(c.request));

@@ -11,13 +11,15 @@
 #include "core/error.hpp"
 #include "core/mechanisms/exact_additive.hpp"
 #include "core/privacy/discrete_gaussian.hpp"
+#include "core/privacy/zcdp.hpp"
 #include "core/random/rng.hpp"
 
 namespace dpcov::mechanisms {
 namespace {
 
 TEST(ZcdpRho, IsOnTheSafeSideOfMpmathAndWithinOnePartPerMillion) {
-  // rho_for(eps, delta) to 20 digits by proofs/check/exact_additive.py (mpmath, 50 digits).
+  // The exact mechanisms' rho, zcdp_rho_for_epsilon(eps, delta), against rho_for(eps, delta) to
+  // 20 digits by proofs/check/exact_additive.py (mpmath, 50 digits).
   struct Point { double eps, delta, rho; };
   const Point points[] = {{1, 1e-6, 0.024355970359538372796},
                           {0.1, 1e-6, 0.00032104769034574012888},
@@ -25,16 +27,16 @@ TEST(ZcdpRho, IsOnTheSafeSideOfMpmathAndWithinOnePartPerMillion) {
                           {0.5, 1e-5, 0.0085055305911819113554},
                           {5, 1e-10, 0.28078875941037525265}};
   for (const Point &p : points) {
-    const double rho = privacy::zcdp_rho_for(p.eps, p.delta);
+    const double rho = privacy::zcdp_rho_for_epsilon(p.eps, p.delta);
     EXPECT_LE(rho, p.rho) << p.eps << " " << p.delta;
     EXPECT_GT(rho, p.rho * (1.0 - 1e-6)) << p.eps << " " << p.delta;
   }
 }
 
 TEST(ZcdpRho, RejectsBadPrivacyParameters) {
-  EXPECT_THROW(privacy::zcdp_rho_for(0.0, 1e-6), Error);
-  EXPECT_THROW(privacy::zcdp_rho_for(1.0, 0.0), Error);
-  EXPECT_THROW(privacy::zcdp_rho_for(1.0, 1.0), Error);
+  EXPECT_THROW(privacy::zcdp_rho_for_epsilon(0.0, 1e-6), Error);
+  EXPECT_THROW(privacy::zcdp_rho_for_epsilon(1.0, 0.0), Error);
+  EXPECT_THROW(privacy::zcdp_rho_for_epsilon(1.0, 1.0), Error);
 }
 
 TEST(DiscreteGaussianVariance, IsTheCeilingOfDeltaSquaredOverTwoRho) {

@@ -1468,6 +1468,30 @@ contains
     s = transfer(receipt%theorem(1:n), s)
   end function
 
+  !> Whether the release the receipt describes may claim differential privacy: false for a
+  !> mechanism known not to be, and for a seeded release (anyone who knows the seed can remove the
+  !> noise). As the Python binding's Receipt.differentially_private.
+  logical function dpcov_receipt_differentially_private(receipt)
+    type(dpcov_receipt), intent(in) :: receipt
+    dpcov_receipt_differentially_private = receipt%not_dp == 0 .and. receipt%seed_fixed == 0
+  end function
+
+  !> The same in words: 'private', 'reproducible: not private if the seed is known', 'not
+  !> private: known counterexample' or 'plan: nothing released'.
+  function dpcov_receipt_privacy_claim(receipt) result(s)
+    type(dpcov_receipt), intent(in) :: receipt
+    character(:), allocatable :: s
+    if (receipt%not_dp /= 0) then
+      s = 'not private: known counterexample'
+    else if (receipt%seed_fixed /= 0) then
+      s = 'reproducible: not private if the seed is known'
+    else if (receipt%generator == 0) then
+      s = 'plan: nothing released'
+    else
+      s = 'private'
+    end if
+  end function
+
   !> An empty receipt with struct_size set, ready to be filled by a release or plan.
   function dpcov_new_receipt() result(r)
     type(dpcov_receipt) :: r

@@ -62,11 +62,17 @@ program dpcov_test
              receipt%epsilon == 1d0 .and. receipt%delta == 1d-6 .and. receipt%not_dp == 0, &
              'receipt fields')
   call check(len(dpcov_receipt_theorem(receipt)) > 0, 'receipt theorem')
+  ! A seeded release claims no privacy; the public receipt keeps the claim.
+  call check(.not. dpcov_receipt_differentially_private(receipt), 'seeded: not private')
+  call check(dpcov_receipt_privacy_claim(receipt) == &
+             'reproducible: not private if the seed is known', 'seeded: privacy claim')
   call check(dpcov_mechanism_label(receipt%mechanism) == 'analyze_gauss', 'mechanism name')
   ! The public receipt keeps n under replace-one and withholds it under add/remove.
   receipt2 = dpcov_new_receipt()
   call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt')
   call check(receipt2%n == n .and. receipt2%sigma == receipt%sigma, 'public receipt keeps n')
+  call check(dpcov_receipt_privacy_claim(receipt2) == dpcov_receipt_privacy_claim(receipt), &
+             'public receipt keeps the privacy claim')
   receipt%neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE
   call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt, add/remove')
   call check(receipt2%n == DPCOV_RECEIPT_N_WITHHELD, 'public receipt withholds a private n')

@@ -604,6 +604,40 @@ func TestAReleaseWithoutASeedUsesTheCryptographicGenerator(t *testing.T) {
 	if rec.SeedFixed || rec.Generator != 2 {
 		t.Fatalf("seed_fixed %v, generator %d: want ChaCha20 (2)", rec.SeedFixed, rec.Generator)
 	}
+	pub, err := rec.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.DifferentiallyPrivate() || rec.PrivacyClaim() != "private" || pub.PrivacyClaim() != "private" {
+		t.Fatalf("unseeded release: claim %q, public %q", rec.PrivacyClaim(), pub.PrivacyClaim())
+	}
+}
+
+func TestTheReceiptStatesItsPrivacyClaim(t *testing.T) {
+	plan, err := Plan(AnalyzeGauss, 3, 100, 1, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded, broken := plan, plan
+	seeded.SeedFixed, seeded.Generator = true, 1
+	broken.NotDP, broken.Generator = true, 2
+	for _, c := range []struct {
+		r       Receipt
+		private bool
+		claim   string
+	}{{plan, true, "plan: nothing released"},
+		{seeded, false, "reproducible: not private if the seed is known"},
+		{broken, false, "not private: known counterexample"}} {
+		pub, err := c.r.Public()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.r.DifferentiallyPrivate() != c.private || c.r.PrivacyClaim() != c.claim ||
+			pub.PrivacyClaim() != c.claim {
+			t.Fatalf("%+v: private %v claim %q public %q", c, c.r.DifferentiallyPrivate(),
+				c.r.PrivacyClaim(), pub.PrivacyClaim())
+		}
+	}
 }
 
 func TestTheLedgerRefusesTheReleaseOverItsCapAndStaysUnchanged(t *testing.T) {

@@ -212,6 +212,7 @@ func receiptToC(r Receipt) C.dpcov_receipt {
 	c.appended_w, c.test_epsilon, c.test_delta = C.double(r.AppendedW), C.double(r.TestEpsilon), C.double(r.TestDelta)
 	c.test_scale, c.test_shift, c.test_value = C.double(r.TestScale), C.double(r.TestShift), C.double(r.TestValue)
 	c.test_passed, c.glasso_rho = cBool(r.TestPassed), C.double(r.GlassoRho)
+	c.generator, c.numerics = C.int32_t(r.Generator), C.int32_t(r.Numerics)
 	return c
 }
 
@@ -220,6 +221,25 @@ func cBool(b bool) C.int32_t {
 		return 1
 	}
 	return 0
+}
+
+// DifferentiallyPrivate says whether the release this receipt describes may claim differential
+// privacy: false for a mechanism known not to be, and for a seeded release (anyone who knows the
+// seed can remove the noise). As the Python binding's Receipt.differentially_private.
+func (r Receipt) DifferentiallyPrivate() bool { return !r.NotDP && !r.SeedFixed }
+
+// PrivacyClaim is the same in words, as written beside a release: "private", "reproducible: not
+// private if the seed is known", "not private: known counterexample", or "plan: nothing released".
+func (r Receipt) PrivacyClaim() string {
+	switch {
+	case r.NotDP:
+		return "not private: known counterexample"
+	case r.SeedFixed:
+		return "reproducible: not private if the seed is known"
+	case r.Generator == 0:
+		return "plan: nothing released"
+	}
+	return "private"
 }
 
 // ReceiptNWithheld is the N of a public receipt when n is private (add/remove neighbours).

@@ -1,7 +1,7 @@
 """Turns the raw outputs of scripts/bench into one Markdown table (stdout) and one JSON file.
 
 Usage: summarize.py RAW_DIR OUT_JSON. RAW_DIR holds Google Benchmark JSON files (gram_t1, gram_t2,
-release, iev, random) and the text outputs of bench/csv_parse.sh (csv_10, csv_50) and of the
+release, iev, random, exact) and the text outputs of bench/csv_parse.sh (csv_10, csv_50) and of the
 Python overhead script (python_overhead). Times are wall-clock (real_time), medians where the
 benchmark was repeated.
 """
@@ -79,6 +79,22 @@ def sampler_rows(raw: pathlib.Path) -> list[dict]:
     return rows
 
 
+def numerics_rows(raw: pathlib.Path) -> list[dict]:
+    """bench_exact: every mechanism from n = 5000 rows, idealized and (where it exists) exact."""
+    rows = []
+    for b in load(raw, "exact"):
+        kind, d, which = b["name"].split("/")[:3]
+        if kind == "BM_IdealizedOnly":
+            mechanism, numerics = b.get("label", which), "idealized"
+        else:
+            mechanism = "laplace_sym" if which.endswith(":1") else "analyze_gauss"
+            numerics = "exact" if kind == "BM_Exact" else "idealized"
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+        rows.append({"mechanism": mechanism, "d": int(d.split(":")[1]), "numerics": numerics,
+                     "ms": ms(b), "cpu_ms": b["cpu_time"] * scale})
+    return rows
+
+
 def text(raw: pathlib.Path, name: str) -> str:
     path = raw / f"{name}.txt"
     return path.read_text() if path.exists() else ""
@@ -102,7 +118,8 @@ def main() -> None:
     raw = pathlib.Path(sys.argv[1])
     result = {"machine": platform.processor() or platform.machine(),
               "gram_vs_dsyrk": gram_rows(raw), "release": release_rows(raw),
-              "samplers": sampler_rows(raw), "csv_parse": csv_rows(raw),
+              "samplers": sampler_rows(raw), "numerics": numerics_rows(raw),
+              "csv_parse": csv_rows(raw),
               "python_overhead": text(raw, "python_overhead").strip()}
     pathlib.Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n")
 
@@ -128,6 +145,13 @@ def main() -> None:
         items = f"{r['items_per_second']:.3g}" if "items_per_second" in r else "-"
         acc = f"{r['acceptance']:.3f}" if "acceptance" in r else "-"
         print(f"| {r['benchmark']} | {r['ms']:.4g} | {items} | {acc} |")
+    print("\n### Release from rows, idealized vs exact numerics (target: exact within 3x of "
+          "idealized at d = 1000 for the CLI default)\n")
+    print("| mechanism | d | numerics | release ms | CPU ms |")
+    print("|---|---|---|---|---|")
+    for r in sorted(result["numerics"], key=lambda r: (r["mechanism"], r["d"], r["numerics"])):
+        print(f"| {r['mechanism']} | {r['d']} | {r['numerics']} | {r['ms']:.4g} | "
+              f"{r['cpu_ms']:.4g} |")
     print("\n### CSV parse, one core (target: >= 400 MB/s at 50 columns)\n")
     print("| columns | MB | MB/s (wall) | MB/s (cpu) | peak RSS MB |")
     print("|---|---|---|---|---|")

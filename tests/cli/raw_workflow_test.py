@@ -114,6 +114,26 @@ class RawWorkflow(DpcovCase):
         self.assertTrue(np.all(np.abs(coef - exact) < 2 * width), (coef, exact, width))
         self.assertTrue(np.all(width < np.abs(SLOPES)), width)
 
+        # Without public ranges: --bound auto picks B near the 0.95 quantile of the raw norms,
+        # charged to a zCDP ledger as the bound step and the release. The rows above B are
+        # clipped, and said so (never silently); on these scales B follows the 1e6 column.
+        zcdp = self.path("zcdp.json")
+        auto = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-7",
+                               "--bound", "auto", "--seed", "16", "-q", "-o",
+                               self.path("auto.npy"), "--ledger", zcdp, "--ledger-epsilon", "2",
+                               "--ledger-delta", "1e-6", "--accounting", "zcdp"])
+        self.assertEqual(auto.returncode, EXIT_OK, auto.stderr.decode())
+        self.assertIn("were scaled down to it", auto.stderr.decode())
+        with open(self.path("auto.npy.json")) as f:
+            receipt = json.load(f)
+        self.assertTrue(2e5 < receipt["bound"] < 2.5e6, receipt["bound"])
+        with open(zcdp) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertLessEqual(book["spent"]["epsilon"], 2.0)
+        top = self.json_of(["pca", self.path("auto.npy"), "-k", "1"])
+        self.assertGreater(abs(top["eigenvectors"]["x_mega"][0]), 0.99)
+
     def test_the_python_workflow_fits_in_ten_lines(self):
         script = os.path.join(SOURCE_ROOT, "examples", "raw_workflow.py")
         with open(script) as f:

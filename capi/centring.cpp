@@ -17,12 +17,7 @@ DPCOV_API dpcov_status dpcov_centre_second_moment(int32_t layout, int64_t dim, c
     dpcov::check::dimension(dim, "dim");
     if (dim < 2) dpcov::fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
     const dpcov::ConstMatrixView s = dpcov::check::matrix(layout, dim, dim, m, ldm, "m");
-    if (constant_column < 0 || constant_column >= dim)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "constant_column must be in [0, ", dim, "), got ",
-                  constant_column);
-    dpcov::check::finite(constant, "constant");
-    if (constant == 0.0) dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "constant must be != 0");
-    if (n < 0) dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, or 0 to estimate it, got ", n);
+    dpcov::estimators::check_centring(dim, constant_column, constant, n);
     dpcov::check::not_null(mean, "mean");
     dpcov::check::vector(dim - 1, mean, sizeof(double), "mean");
     const dpcov::MatrixView out = dpcov::check::output_matrix(layout, dim - 1, dim - 1, cov, ldcov, "cov");

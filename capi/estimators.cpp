@@ -214,6 +214,28 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
   });
 }
 
+DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
+    int32_t layout, int64_t dim, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t constant_column, double constant, int64_t n, int64_t k, double level,
+    int64_t num_draws, dpcov_rng *rng, double *noise_norm, double *eigengap,
+    double *sin_theta_bound, int32_t *swamped) {
+  return dpcov::capi::guarded([&] {
+    if (dim < 2) dpcov::fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
+    const ConstMatrixView v = symmetric_input(layout, dim, released, ld, "released");
+    const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, dim);
+    check::not_null(rng, "rng");
+    check::not_null(sin_theta_bound, "sin_theta_bound");
+    dpcov::random::Rng local = rng->rng;
+    const est::SubspaceErrorBound b = est::centred_subspace_error_bound(
+        v, constant_column, constant, n, k, noise, level, num_draws, local);
+    *sin_theta_bound = b.sin_theta_bound;
+    if (noise_norm != nullptr) *noise_norm = b.noise_norm;
+    if (eigengap != nullptr) *eigengap = b.eigengap;
+    if (swamped != nullptr) *swamped = b.swamped ? 1 : 0;
+    rng->rng = local;
+  });
+}
+
 DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params) {
   return dpcov::capi::guarded([&] {
     check::not_null(params, "params");

@@ -1100,6 +1100,20 @@ module dpcov
       real(c_double), intent(out) :: sin_theta_bound
       integer(c_int32_t) :: dpcov_pca_subspace_error_bound
     end function
+    !> noise_norm, eigengap and swamped are c_null_ptr or c_loc of one element.
+    function dpcov_pca_centred_subspace_error_bound(layout, dim, released, ld, receipt, &
+        constant_column, constant, n, k, level, num_draws, rng, noise_norm, eigengap, &
+        sin_theta_bound, swamped) bind(c, name='dpcov_pca_centred_subspace_error_bound')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: dim, ld, constant_column, n, k, num_draws
+      real(c_double), intent(in) :: released(*)
+      type(dpcov_receipt), intent(in) :: receipt
+      real(c_double), value :: constant, level
+      type(c_ptr), value :: rng, noise_norm, eigengap, swamped
+      real(c_double), intent(out) :: sin_theta_bound
+      integer(c_int32_t) :: dpcov_pca_centred_subspace_error_bound
+    end function
     function dpcov_glasso_params_default(params) bind(c, name='dpcov_glasso_params_default')
       import :: c_int32_t, dpcov_glasso_params
       type(dpcov_glasso_params), intent(out) :: params

@@ -295,6 +295,12 @@ contains
                                            50_c_int64_t, rng, c_loc(eta), c_null_ptr, kap, &
                                            c_null_ptr), 'subspace error bound')
     call check(kap >= 0 .and. kap <= 1 .and. eta > 0, 'subspace error bound in [0, 1]')
+    call ok(dpcov_pca_centred_subspace_error_bound(DPCOV_COL_MAJOR, int(d, c_int64_t), rel, &
+                                                   int(d, c_int64_t), rec, 3_c_int64_t, 1.0d0, &
+                                                   100000_c_int64_t, 1_c_int64_t, 0.95d0, &
+                                                   50_c_int64_t, rng, c_loc(eta), c_null_ptr, &
+                                                   kap, c_null_ptr), 'centred subspace error bound')
+    call check(kap >= 0 .and. kap <= 1 .and. eta > 0, 'centred subspace error bound in [0, 1]')
   end subroutine
 
   !> AdaSSP on X'X = 1000 I, X'y = 1000 beta at a large epsilon recovers beta; a bad bound fails;

@@ -518,6 +518,13 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 	if err != nil || bound.SinThetaBound < 0 || bound.SinThetaBound > 1 || bound.NoiseNorm <= 0 {
 		t.Fatalf("%+v %v", bound, err)
 	}
+	centred, err := PCACentredSubspaceErrorBound(released, receipt, 3, 1, 100000, 1, 0.95, 50, seeded(t, 9))
+	if err != nil || centred.SinThetaBound < 0 || centred.SinThetaBound > 1 || centred.NoiseNorm <= 0 {
+		t.Fatalf("%+v %v", centred, err)
+	}
+	if _, err := PCACentredSubspaceErrorBound(released, receipt, 4, 1, 100000, 1, 0.95, 50, seeded(t, 9)); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("got %v", err)
+	}
 	boot, err := OLSBootstrapIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, 999, seeded(t, 7))
 	if err != nil {
 		t.Fatal(err)

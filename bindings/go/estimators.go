@@ -352,3 +352,29 @@ func PCASubspaceErrorBound(released Matrix, receipt Receipt, k int, level float6
 	return SubspaceErrorBound{SinThetaBound: float64(bound), NoiseNorm: float64(norm),
 		Eigengap: float64(gap), Swamped: swamped != 0}, nil
 }
+
+// PCACentredSubspaceErrorBound is the same bound for the centred covariance computed from a
+// released second moment of rows [c, x] (CentreSecondMoment with constantColumn, constant and the
+// public n, 0 to estimate it). A plug-in: the noise norm is the level-quantile of
+// ||centre(M) - centre(M - E)||_2 over numDraws simulated noise draws E at the release M. No
+// privacy cost.
+func PCACentredSubspaceErrorBound(released Matrix, receipt Receipt, constantColumn int,
+	constant float64, n int64, k int, level float64, numDraws int64, rng *RNG) (SubspaceErrorBound, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return SubspaceErrorBound{}, err
+	}
+	rec := noiseReceiptC(receipt)
+	var norm, gap, bound C.double
+	var swamped C.int32_t
+	err := call(func() C.dpcov_status {
+		return C.dpcov_pca_centred_subspace_error_bound(rowMajor, C.int64_t(released.Rows),
+			released.ptr(), released.ld(), &rec, C.int64_t(constantColumn), C.double(constant),
+			C.int64_t(n), C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.p, &norm, &gap,
+			&bound, &swamped)
+	})
+	if err != nil {
+		return SubspaceErrorBound{}, err
+	}
+	return SubspaceErrorBound{SinThetaBound: float64(bound), NoiseNorm: float64(norm),
+		Eigengap: float64(gap), Swamped: swamped != 0}, nil
+}

@@ -2,9 +2,20 @@
 
 #include <cmath>
 
+#include "../check.hpp"
 #include "../error.hpp"
 
 namespace dpcov::estimators {
+
+void check_centring(int64_t dim, int64_t constant_column, double constant, int64_t n) {
+  if (dim < 2) fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
+  if (constant_column < 0 || constant_column >= dim)
+    fail(DPCOV_E_INVALID_ARGUMENT, "constant_column must be in [0, ", dim, "), got ",
+         constant_column);
+  check::finite(constant, "constant");
+  if (constant == 0.0) fail(DPCOV_E_INVALID_ARGUMENT, "constant must be != 0");
+  if (n < 0) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, or 0 to estimate it, got ", n);
+}
 
 Centred centre_second_moment(ConstMatrixView m, int64_t constant_column, double constant,
                              int64_t n) {

@@ -7,6 +7,7 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "centring.hpp"
 
 namespace dpcov::estimators {
 
@@ -29,6 +30,43 @@ Matrix top_vectors(const linalg::SymmetricEigen &e, int64_t k) {
     for (int64_t i = 0; i < d; ++i) v(i, c) = sign * e.vectors(i, src);
   }
   return v;
+}
+
+void check_level(double level, int64_t draws) {
+  if (!(level > 0.0 && level < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
+  if (draws < 1) fail(DPCOV_E_INVALID_ARGUMENT, "draws must be >= 1, got ", draws);
+}
+
+double spectral_norm(const Matrix &symmetric) {
+  const std::vector<double> eig = linalg::eigvalsh(symmetric);
+  return std::max(std::fabs(eig.front()), std::fabs(eig.back()));
+}
+
+// The ceil(level * n)-th smallest of `values` (the empirical level-quantile, on the high side).
+double quantile(std::vector<double> &values, double level) {
+  std::sort(values.begin(), values.end());
+  const auto n = static_cast<int64_t>(values.size());
+  const auto q = static_cast<int64_t>(std::ceil(level * static_cast<double>(n))) - 1;
+  return values[static_cast<size_t>(std::clamp<int64_t>(q, 0, n - 1))];
+}
+
+// Weyl and Davis-Kahan (Yu, Wang, Samworth 2015, Thm 2) from the release `a` and the noise-norm
+// quantile eta.
+SubspaceErrorBound davis_kahan(const Matrix &a, int64_t k, double eta) {
+  const int64_t d = a.rows();
+  SubspaceErrorBound out;
+  out.noise_norm = eta;
+  if (k == d) {
+    out.eigengap = std::numeric_limits<double>::infinity();
+    return out;  // the whole space: no error
+  }
+  const std::vector<double> values = linalg::eigvalsh(a);  // ascending
+  out.eigengap = values[static_cast<size_t>(d - k)] - values[static_cast<size_t>(d - k - 1)];
+  const double true_gap = out.eigengap - 2.0 * out.noise_norm;
+  out.swamped = !(true_gap > 0.0);
+  out.sin_theta_bound = out.swamped ? 1.0 : std::min(1.0, 2.0 * out.noise_norm / true_gap);
+  return out;
 }
 
 }  // namespace
@@ -90,28 +128,54 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
   const int64_t d = released.rows;
   check_k(k, d);
   validate(noise, d);
-  if (!(level > 0.0 && level < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
-  if (draws < 1) fail(DPCOV_E_INVALID_ARGUMENT, "draws must be >= 1, got ", draws);
+  check_level(level, draws);
+  std::vector<double> norms;
+  for (int64_t b = 0; b < draws; ++b) norms.push_back(spectral_norm(centred_noise(noise, d, rng)));
+  return davis_kahan(Matrix::from(released), k, quantile(norms, level));
+}
+
+SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_t constant_column,
+                                                double constant, int64_t n, int64_t k,
+                                                const ReleaseNoise &noise, double level,
+                                                int64_t draws, random::Rng &rng) {
+  const int64_t dim = released.rows;
+  check_centring(dim, constant_column, constant, n);
+  check::all_finite(released, "released matrix");
+  check::symmetric(released, "released matrix");
+  check_k(k, dim - 1);
+  validate(noise, dim);
+  check_level(level, draws);
+  const Matrix at_release = centre_second_moment(released, constant_column, constant, n).covariance;
+  check::finite_result(at_release.view(), "centred covariance");
+  const double mean = noise_diagonal_mean(noise);
   std::vector<double> norms;
   for (int64_t b = 0; b < draws; ++b) {
-    const std::vector<double> eig = linalg::eigvalsh(centred_noise(noise, d, rng));
-    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    // A plausible data matrix M - E for one draw E of the noise (mean included: a Wishart's mean
+    // moves the count and the means, not just every eigenvalue alike).
+    Matrix truth = Matrix::from(released);
+    const Matrix e = centred_noise(noise, dim, rng);
+    for (int64_t j = 0; j < dim; ++j)
+      for (int64_t i = 0; i < dim; ++i) truth(i, j) -= e(i, j) + (i == j ? mean : 0.0);
+    // A draw whose count falls below 1 has no centred matrix: the noise swamps n there.
+    const bool counted = n > 0 || truth(constant_column, constant_column) >= constant * constant;
+    double norm = std::numeric_limits<double>::infinity();
+    if (counted) {
+      Matrix diff = centre_second_moment(truth.view(), constant_column, constant, n).covariance;
+      bool finite = true;
+      for (int64_t j = 0; j < dim - 1; ++j)
+        for (int64_t i = 0; i < dim - 1; ++i) {
+          diff(i, j) = at_release(i, j) - diff(i, j);
+          finite = finite && std::isfinite(diff(i, j));
+        }
+      if (finite) norm = spectral_norm(diff);
+    }
+    norms.push_back(norm);
   }
-  std::sort(norms.begin(), norms.end());
-  const auto q = static_cast<int64_t>(std::ceil(level * static_cast<double>(draws))) - 1;
-  SubspaceErrorBound out;
-  out.noise_norm = norms[static_cast<size_t>(std::clamp<int64_t>(q, 0, draws - 1))];
-  const std::vector<double> values = linalg::eigvalsh(Matrix::from(released));  // ascending
-  if (k == d) {
-    out.eigengap = std::numeric_limits<double>::infinity();
-    return out;  // the whole space: no error
-  }
-  out.eigengap = values[static_cast<size_t>(d - k)] - values[static_cast<size_t>(d - k - 1)];
-  const double true_gap = out.eigengap - 2.0 * out.noise_norm;
-  out.swamped = !(true_gap > 0.0);
-  out.sin_theta_bound = out.swamped ? 1.0 : std::min(1.0, 2.0 * out.noise_norm / true_gap);
-  return out;
+  const double eta = quantile(norms, level);
+  if (!std::isfinite(eta))
+    fail(DPCOV_E_PRECONDITION, "the privacy noise swamps the number of rows in more than ",
+         1.0 - level, " of the simulated draws: no centred subspace error bound");
+  return davis_kahan(at_release, k, eta);
 }
 
 }  // namespace dpcov::estimators

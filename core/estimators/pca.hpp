@@ -56,4 +56,18 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
                                         const ReleaseNoise &noise, double level, int64_t draws,
                                         random::Rng &rng);
 
+// The same bound for the centred covariance computed from a released (d + 1) x (d + 1) second
+// moment M of rows [c, x] (centre_second_moment with `constant_column`, `constant`, `n`): eta is
+// the level-quantile over `draws` simulated draws E of the noise law (with its mean) of
+// ||centre(M) - centre(M - E)||_2, evaluated at the release M. This is a parametric-bootstrap
+// PLUG-IN: M - E stands for the unknown data's second moment, so `level` is approximate (its
+// coverage is measured in tests/statistical/pca_centred_bound_test.cpp). The gap is that of
+// centre(M), k in [1, d]. Throws DPCOV_E_INVALID_ARGUMENT (as above, and the centring arguments),
+// DPCOV_E_PRECONDITION when the release's count, or that of more than a (1 - level) share of the
+// draws, is below 1 (n estimated: the noise swamps the number of rows).
+SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_t constant_column,
+                                                double constant, int64_t n, int64_t k,
+                                                const ReleaseNoise &noise, double level,
+                                                int64_t draws, random::Rng &rng);
+
 }  // namespace dpcov::estimators

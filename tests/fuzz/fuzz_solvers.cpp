@@ -354,6 +354,36 @@ void pca_bound(fuzz::Input &in) {
   }
 }
 
+// The centred variant: a second moment of rows [c, x] (c = the bound in column 0 of the Gram of
+// rows whose first entry the fuzzer chose), any constant column, public or estimated n.
+void pca_centred_bound(fuzz::Input &in) {
+  const int64_t dim = in.range(1, 4), n = in.range(1, 8);
+  const double bound = epsilon(in), eps = epsilon(in), delta = probability(in);
+  const int32_t mechanism = static_cast<int32_t>(in.range(0, 14));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  if (dpcov_mechanism_plan(mechanism, dim, n, bound, eps, delta, nullptr, &receipt) != DPCOV_OK)
+    return;
+  const Vec released = gram(in, dim, n, bound);
+  double noise = fuzz::kCanary, gap = fuzz::kCanary, sin_theta = fuzz::kCanary;
+  int32_t swamped = -7;
+  dpcov_rng *rng = seeded();
+  const dpcov_status s = dpcov_pca_centred_subspace_error_bound(
+      DPCOV_ROW_MAJOR, dim, released.data(), dim, &receipt, in.range(-1, dim),
+      in.range(0, 3) == 0 ? in.number() : bound, in.range(0, 2) == 0 ? 0 : in.range(-1, n),
+      in.range(0, dim), in.range(0, 3) == 0 ? in.number() : 0.9, in.range(-1, 30), rng, &noise,
+      &gap, &sin_theta, &swamped);
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(s);
+  if (s == DPCOV_OK) {
+    fuzz::require(std::isfinite(noise) && !std::isnan(gap), "pca centred bound");
+    fuzz::require(sin_theta >= 0.0 && sin_theta <= 1.0, "pca centred bound sin theta");
+  } else {
+    fuzz::require(noise == fuzz::kCanary && gap == fuzz::kCanary && sin_theta == fuzz::kCanary &&
+                      swamped == -7, "pca centred bound written on error");
+  }
+}
+
 void metrics(fuzz::Input &in) {
   const int64_t d = in.range(1, 4);
   const Vec a = gram(in, d, 3, 1.0), b = gram(in, d, 3, 1.0);
@@ -573,7 +603,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 3: adassp(in); break;
     case 4: ols(in); break;
     case 5: glasso(in); break;
-    case 6: pca_bound(in); break;
+    case 6:
+      pca_bound(in);
+      pca_centred_bound(in);
+      break;
     case 7: metrics(in); break;
     case 8: column_bounds(in); break;
     case 9: accounting(in); break;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -195,6 +196,103 @@ TEST(CapiPcaSubspaceErrorBound, BoundsTheSubspaceErrorAndWarnsWhenTheNoiseSwamps
   EXPECT_EQ(swamped, 1);
   EXPECT_EQ(bound, 1.0);
   ASSERT_EQ(call(f.g.data(), &f.receipt, 4, 0.95, 20, f.rng, &bound), DPCOV_OK);
+  EXPECT_EQ(bound, 0.0);
+}
+
+
+// The second moment of 4000 rows [1, x] with mean (1, 2, 3) and covariance diag(4, 1, 1): its
+// centred covariance is diag(4, 1, 1), eigengap 3 at k = 1.
+std::vector<double> centred_fixture() {
+  const double n = 4000.0, mean[3] = {1.0, 2.0, 3.0}, var[3] = {4.0, 1.0, 1.0};
+  std::vector<double> m(16, 0.0);
+  m[0] = n;
+  for (int i = 0; i < 3; ++i) {
+    m[static_cast<size_t>(i + 1)] = m[static_cast<size_t>(4 * (i + 1))] = n * mean[i];
+    for (int j = 0; j < 3; ++j)
+      m[static_cast<size_t>(4 * (j + 1) + i + 1)] = n * ((i == j ? var[i] : 0.0) + mean[i] * mean[j]);
+  }
+  return m;
+}
+
+TEST(CapiPcaCentredSubspaceErrorBound, ValidatesLeavesOutputsUntouchedAndWarnsWhenSwamped) {
+  Fixture f;
+  const std::vector<double> m = centred_fixture();
+  double bound = 7, norm = 7, gap = 7;
+  int32_t swamped = 7;
+  const auto call = [&](const double *a, int64_t dim, const dpcov_receipt *r, int64_t column,
+                        double constant, int64_t n, int64_t k, double level, int64_t draws,
+                        dpcov_rng *generator, double *out) {
+    return dpcov_pca_centred_subspace_error_bound(DPCOV_COL_MAJOR, dim, a, 4, r, column, constant,
+                                                  n, k, level, draws, generator, &norm, &gap, out,
+                                                  &swamped);
+  };
+  unsigned char before[80], after[80];
+  dpcov_rng_state_save(f.rng, before, sizeof before);
+  const dpcov_receipt *r = &f.receipt;
+  EXPECT_EQ(call(nullptr, 4, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(m.data(), 4, nullptr, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 50, nullptr, &bound), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(call(m.data(), 1, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound), DPCOV_E_DIMENSION);
+  EXPECT_EQ(call(m.data(), 4, r, 4, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, -1, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 0.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, double(NAN), 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_NON_FINITE);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, -1, 1, 0.95, 50, f.rng, &bound), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 0, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 4, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 1, 0.0, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 0, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  dpcov_receipt other = f.receipt;
+  other.mechanism = DPCOV_MECHANISM_IEV;
+  EXPECT_EQ(call(m.data(), 4, &other, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  other = f.receipt;
+  other.dim = 3;
+  EXPECT_EQ(call(m.data(), 4, &other, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  std::vector<double> bad = m;
+  bad[5] = NAN;
+  EXPECT_EQ(call(bad.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NON_FINITE);
+  bad = m;
+  bad[1] += 1.0;  // not symmetric
+  EXPECT_EQ(call(bad.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
+            DPCOV_E_INVALID_ARGUMENT);
+  // n estimated, and the noise (sigma 1e5 against a count of 4000) puts about half the draws'
+  // counts below 1: refused.
+  other = f.receipt;
+  other.sigma = 1e5;
+  EXPECT_EQ(call(m.data(), 4, &other, 0, 1.0, 0, 1, 0.95, 50, f.rng, &bound), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(bound, 7.0);
+  EXPECT_EQ(norm, 7.0);
+  EXPECT_EQ(gap, 7.0);
+  EXPECT_EQ(swamped, 7);
+  dpcov_rng_state_save(f.rng, after, sizeof after);
+  EXPECT_EQ(0, std::memcmp(before, after, sizeof before));
+
+  // sigma 1 on a count of 4000: eta is of order 2 sqrt(3) / 4000, far below the gap 3.
+  ASSERT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 200, f.rng, &bound), DPCOV_OK);
+  EXPECT_GT(norm, 1e-4);
+  EXPECT_LT(norm, 1e-2);
+  EXPECT_NEAR(gap, 3.0, 1e-9);
+  EXPECT_EQ(swamped, 0);
+  EXPECT_NEAR(bound, 2.0 * norm / (gap - 2.0 * norm), 1e-12);
+  ASSERT_EQ(call(m.data(), 4, r, 0, 1.0, 0, 1, 0.95, 200, f.rng, &bound), DPCOV_OK);
+  EXPECT_EQ(swamped, 0);
+  other.n = 4000;  // sigma 1e5, public n: ||E|| / n of order 100, far above the gap
+  ASSERT_EQ(call(m.data(), 4, &other, 0, 1.0, 4000, 1, 0.95, 200, f.rng, &bound), DPCOV_OK);
+  EXPECT_EQ(swamped, 1);
+  EXPECT_EQ(bound, 1.0);
+  ASSERT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 3, 0.95, 20, f.rng, &bound), DPCOV_OK);
   EXPECT_EQ(bound, 0.0);
 }
 

@@ -35,7 +35,7 @@ from .dong_liang_yi import DlyRelease, dly_plan, dly_release
 from .coinpress import CoinpressRelease, coinpress_plan, coinpress_release, zcdp_epsilon, zcdp_rho
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
-                         pca_subspace_error_bound,
+                         pca_subspace_error_bound, pca_centred_subspace_error_bound,
                          pca_top_k, regression_fit)
 from . import column_bounds
 from .centring import centre_second_moment
@@ -158,6 +158,7 @@ __all__ = [
     "OutOfMemoryError",
     "pca_subspace_distance",
     "pca_subspace_error_bound",
+    "pca_centred_subspace_error_bound",
     "pca_top_k",
     "plan",
     "PreconditionError",

@@ -119,6 +119,23 @@ def pca_subspace_error_bound(released, receipt, k: int, rng, level: float = 0.95
     return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
 
 
+def pca_centred_subspace_error_bound(released, receipt, k: int, rng, constant_column: int = 0,
+                                     constant: float = 1.0, n: int = 0, level: float = 0.95,
+                                     num_draws: int = 200) -> SubspaceErrorBound:
+    """The same bound for the centred covariance from a released second moment of rows [c, x]
+    (``dpcov_pca_centred_subspace_error_bound``; centred as :func:`centre_second_moment` with
+    ``constant_column``, ``constant`` and the public ``n``, 0 to estimate it). A plug-in: the
+    noise norm is that of centre(M) - centre(M - E) over simulated noise draws E at the release
+    M. No privacy cost."""
+    m = _arrays.square(released, "released")
+    norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
+    _check(C.dpcov_pca_centred_subspace_error_bound(
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(constant_column),
+        float(constant), int(n), int(k), float(level), int(num_draws), rng, byref(norm),
+        byref(gap), byref(bound), byref(swamped)))
+    return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
+
+
 class SubspaceDistance(NamedTuple):
     """sin-theta distances between two top-k eigenvector subspaces and the principal angles."""
 

@@ -223,6 +223,12 @@ def test_noise_aware_intervals_from_a_release_and_its_receipt():
                                           rng=rng)
         err = dpcov.pca_subspace_error_bound(released, receipt, 1, rng)
         assert 0 <= err.sin_theta_bound <= 1 and err.noise_norm > 0 and err.eigengap > 0
+        # The label column is no constant, but any nonzero column centres: the API is exercised.
+        err = dpcov.pca_centred_subspace_error_bound(released, receipt, 1, rng, constant_column=3,
+                                                     n=n)
+        assert 0 <= err.sin_theta_bound <= 1 and err.noise_norm > 0
+        with pytest.raises(ValueError, match="constant_column"):
+            dpcov.pca_centred_subspace_error_bound(released, receipt, 1, rng, constant_column=4)
         iev_plan = dpcov.plan("iev", 4, n, 1.0, 1.0, 0.0)
         with pytest.raises(ValueError, match="iev"):
             dpcov.ols_bootstrap_intervals(released, iev_plan, label=3, features=[0, 1, 2],

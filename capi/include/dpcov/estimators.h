@@ -236,6 +236,56 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
                                                       double *eigengap, double *sin_theta_bound,
                                                       int32_t *swamped);
 
+/**
+ * dpcov_pca_subspace_error_bound() for the CENTRED covariance computed from a released
+ * (dim x dim) second moment M of rows [c, x] with dpcov_centre_second_moment() (the default of
+ * `dpcov pca` and of Python's PrivatePCA): how far the top-k eigenvector subspace of centre(M)
+ * can be from that of the data's centred covariance, from the release and its receipt alone
+ * (post-processing: no privacy cost). eta is the @p level quantile, over @p num_draws simulated
+ * draws E of the mechanism's noise law (its mean included), of
+ * ||centre(M) - centre(M - E)||_2, evaluated at the release M: a parametric-bootstrap PLUG-IN
+ * (M - E stands for the unknown data), so @p level is approximate; its coverage is measured in
+ * tests/statistical/pca_centred_bound_test.cpp. With gap the eigengap lambda_k - lambda_{k+1} of
+ * centre(M): ||sin Theta||_2 <= min(1, 2 eta / (gap - 2 eta)) (Weyl, then Davis-Kahan in the
+ * form of Yu, Wang and Samworth, Biometrika 2015, Thm 2). When gap <= 2 eta the noise swamps the
+ * signal: the bound is 1 and @p swamped is set. A matrix mapped to other units after the release
+ * (per-column scaling) changes the subspace: pass the release as drawn.
+ *
+ * @param layout           ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param dim              order of @p released, d + 1 >= 2; must equal receipt->dim.
+ * @param released         the second moment as the mechanism returned it (symmetric, finite).
+ * @param ld               leading dimension of @p released, >= dim.
+ * @param receipt          its receipt: ::DPCOV_MECHANISM_ANALYZE_GAUSS,
+ *                         ::DPCOV_MECHANISM_LAPLACE_SYM or ::DPCOV_MECHANISM_WISHART_ADDITIVE.
+ *                         Required.
+ * @param constant_column  0-based index of the constant column, in [0, dim).
+ * @param constant         the constant c every row held there, finite and != 0.
+ * @param n                the public number of rows, >= 1; 0 to estimate it from the release
+ *                         (as dpcov_centre_second_moment()).
+ * @param k                subspace dimension, 1 <= k <= d = dim - 1 (k = d: bound 0).
+ * @param level            probability of the noise-norm quantile, in (0, 1) (e.g. 0.95).
+ * @param num_draws        simulated noise draws, >= 1 (e.g. 200).
+ * @param rng              the generator of the draws; advanced on success only.
+ * @param[out] noise_norm       eta, or NULL.
+ * @param[out] eigengap         lambda_k - lambda_{k+1} of the centred release (infinity for
+ *                              k = d), or NULL.
+ * @param[out] sin_theta_bound  the bound, in [0, 1]. Required.
+ * @param[out] swamped          1 when gap <= 2 eta, else 0; or NULL.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric; constant_column,
+ *         constant, n, k, level or num_draws out of range; a receipt whose mechanism has no known
+ *         noise law or whose dim is not dim), ::DPCOV_E_PRECONDITION (n = 0 and the count of the
+ *         release, or of more than a 1 - level share of the draws, is below 1: the noise swamps
+ *         the number of rows), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM. Outputs and the generator
+ *         are untouched on error.
+ * @proof proofs/centring.md
+ */
+DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
+    int32_t layout, int64_t dim, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t constant_column, double constant, int64_t n, int64_t k, double level,
+    int64_t num_draws, dpcov_rng *rng, double *noise_norm, double *eigengap,
+    double *sin_theta_bound, int32_t *swamped);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Graphical lasso                                                                             */
 /* ------------------------------------------------------------------------------------------ */

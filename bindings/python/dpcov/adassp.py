@@ -103,7 +103,7 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     receipt = new_struct(AdasspReceiptC)
     budget = active_accountant()
     if budget is not None:
-        _check(C.dpcov_ledger_charge(budget, byref(ledger_charge(epsilon, delta))))
+        budget.charge(ledger_charge(epsilon, delta))
     _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
                               p, float(bound_x), float(bound_y), float(epsilon), float(delta),
                               byref(params), rng, _arrays.ptr(coef), xtx.ptr, xtx.ld,

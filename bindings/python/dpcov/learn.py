@@ -45,7 +45,8 @@ from .errors import DpcovError
 from .gram import GramAccumulator
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
-from .private_bound import tighten_bound
+from .mechanism import plan
+from .private_bound import choose_bound, tighten_bound
 from .postprocess import psd_project
 from .rng import as_rng
 from .types import mechanism_id
@@ -181,6 +182,9 @@ def _check_mechanism(mechanism, extra=()) -> None:
 DEFAULT_BOUND = 1.0
 """The norm bound used when neither ``bound`` nor ``bounds`` is given (with a warning)."""
 
+AUTO_BOUND_SHARE = 0.1
+"""The share of epsilon ``bound="auto"`` spends on choosing the bound (as the CLI's default)."""
+
 
 def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> float:
     """``value``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the caller
@@ -218,18 +222,42 @@ def _warn_clamped(clamped: int) -> None:
 class _Estimator(BaseEstimator):
     """The shared release step."""
 
-    def _release_gram(self, blocks, dim: int, bound: float):
-        """Accumulate ``blocks`` and release once; returns (release, rows, receipt)."""
+    def _release_gram(self, blocks, dim: int, bound: float, rng=None, epsilon=None):
+        """Accumulate ``blocks`` and release once (with ``epsilon``, by default the estimator's);
+        returns (release, rows, receipt)."""
         _check_mechanism(self.mechanism)
         if hasattr(self, "receipt_"):
             warn_refit(self)
         options = dict(self.mechanism_options or {})
-        rng = as_rng(self.random_state)
+        rng = as_rng(self.random_state) if rng is None else rng
+        epsilon = self.epsilon if epsilon is None else epsilon
         with _gram(blocks, dim, bound) as gram:
             rows = gram.info().rows
-            released, receipt = gram.release(self.mechanism, self.epsilon, self.delta, rng,
-                                             **options)
+            released, receipt = gram.release(self.mechanism, epsilon, self.delta, rng, **options)
         return released, rows, receipt
+
+    def _auto_bound(self, X: np.ndarray, dim: int, rng):
+        """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
+        eps_B-DP with eps_B = AUTO_BOUND_SHARE * epsilon, near their 0.95 quantile on the CLI's
+        grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound, replace-one: the
+        target uses n); the release spends the rest, rounded down so that the two never exceed
+        epsilon. An active accountant is checked for both steps before either draws
+        (BudgetAccountant.check_all), then charged for each."""
+        options = dict(self.mechanism_options or {})
+        if str(options.get("neighbour", "replace_one")).replace("-", "_") != "replace_one":
+            raise ValueError("bound='auto' aims at a quantile of the public number of rows, which "
+                             "add_remove keeps private: give a public bound or bounds")
+        epsilon = float(self.epsilon)
+        bound_epsilon = AUTO_BOUND_SHARE * epsilon
+        rest = math.nextafter(epsilon - bound_epsilon, 0.0)
+        budget = active_accountant()
+        if budget is not None:
+            budget.check_all([ledger_charge(bound_epsilon, 0.0),
+                              plan(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta,
+                                   **options)])
+        chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9)
+        self.bound_ = chosen
+        return chosen, rest
 
 
 class PrivateCovariance(_Estimator):
@@ -238,7 +266,11 @@ class PrivateCovariance(_Estimator):
     Args:
         epsilon, delta: the privacy budget of the release.
         bound: public bound B on the Euclidean norm of each row of X (default: 1, with a
-            PrivacyLeakWarning when ``bounds`` is not given either).
+            PrivacyLeakWarning when ``bounds`` is not given either), or ``"auto"``: B chosen
+            from the data, differentially private, with a tenth of ``epsilon``
+            (``AUTO_BOUND_SHARE``) near the 0.95 quantile of the rows' norms (replace-one;
+            ``bound_`` after fit; the receipt's epsilon is the release's share; rows above B are
+            clipped with a ClippingWarning).
         bounds: ``(lower, upper)``, public per-column ranges of X in its own units (scalars or
             one value per column). Each column is mapped to [-1, 1] (values outside are
             clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of
@@ -279,16 +311,21 @@ class PrivateCovariance(_Estimator):
         if self.bounds is not None:
             return self._fit_bounds(X)
         policy = _choice(self.policy, POLICIES, "policy")
-        B = _norm_bound(self)
-        X, _, clipped = _bounded_rows(X, B, policy)
         d = X.shape[1]
+        rng = as_rng(self.random_state)
+        epsilon = None
+        if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+            B, epsilon = self._auto_bound(X, d + (0 if self.assume_centered else 1), rng)
+        else:
+            B = _norm_bound(self)
+        X, _, clipped = _bounded_rows(X, B, policy)
         if self.assume_centered:
-            released, rows, receipt = self._release_gram(_blocks(X), d, B)
+            released, rows, receipt = self._release_gram(_blocks(X), d, B, rng, epsilon)
             location = np.zeros(d)
             covariance = released / max(rows, 1)
         else:
             released, rows, receipt = self._release_gram(_blocks(X, constant=B), d + 1,
-                                                         math.hypot(B, B))
+                                                         math.hypot(B, B), rng, epsilon)
             location = released[0, 1:] / (B * max(rows, 1))
             # Both terms are exactly symmetric (products commute in IEEE arithmetic), so the
             # difference is too, as the post-processing functions require.

@@ -19,6 +19,7 @@ per fold and candidate spends the budget each time, and the ledger refuses once 
 from __future__ import annotations
 
 import contextvars
+import copy
 import enum
 import warnings
 from ctypes import byref, c_void_p
@@ -77,16 +78,37 @@ class BudgetAccountant(Handle):
                                      float(delta)))
         super().__init__(handle)
         self._tokens = []
+        self._charged = []  # the receipts charged, to replay them in check_all
+
+    @staticmethod
+    def _struct(receipt):
+        """A ``dpcov_receipt`` struct of a :class:`~dpcov.Receipt` or of a struct."""
+        return receipt.to_struct() if hasattr(receipt, "to_struct") else receipt
 
     def check(self, receipt) -> None:
         """Raise :class:`~dpcov.PreconditionError` unless the release ``receipt`` describes (a
         plan's receipt) fits in what is left; changes nothing."""
-        _check(C.dpcov_ledger_check(self, byref(receipt.to_struct())))
+        _check(C.dpcov_ledger_check(self, byref(self._struct(receipt))))
+
+    def check_all(self, receipts) -> None:
+        """Raise as :meth:`check` unless the releases ``receipts`` describe fit one after the
+        other (a release in steps, e.g. a private bound and then the release that uses it, is
+        refused before the first step draws anything); changes nothing."""
+        s = self.spent
+        scratch = c_void_p()
+        _check(C.dpcov_ledger_create(byref(scratch), s.accounting, s.epsilon_cap, s.delta_cap))
+        try:
+            for r in self._charged + [self._struct(r) for r in receipts]:
+                _check(C.dpcov_ledger_charge(scratch, byref(r)))
+        finally:
+            C.dpcov_ledger_destroy(byref(scratch))
 
     def charge(self, receipt) -> None:
-        """Record the release ``receipt`` describes; raises as :meth:`check`, leaving the ledger
-        unchanged."""
-        _check(C.dpcov_ledger_charge(self, byref(receipt.to_struct())))
+        """Record the release ``receipt`` describes (a :class:`~dpcov.Receipt` or a
+        ``dpcov_receipt`` struct); raises as :meth:`check`, leaving the ledger unchanged."""
+        struct = self._struct(receipt)
+        _check(C.dpcov_ledger_charge(self, byref(struct)))
+        self._charged.append(copy.copy(struct))
 
     @property
     def spent(self) -> LedgerSpent:

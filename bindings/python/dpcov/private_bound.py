@@ -46,7 +46,7 @@ def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, 
     index, bound = c_int64(), c_double()
     budget = active_accountant()
     if budget is not None:
-        _check(C.dpcov_ledger_charge(budget, byref(ledger_charge(epsilon, 0.0))))
+        budget.charge(ledger_charge(epsilon, 0.0))
     _check(C.dpcov_private_bound_select(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
                                         float(epsilon), rng, byref(index), byref(bound)))
     return index.value, bound.value

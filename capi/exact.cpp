@@ -80,9 +80,11 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     const dpcov::BoundPolicy bound_policy = exact_policy(policy);
     const mech::Request request{cols, rows, bound, epsilon, delta, dpcov::capi::options_from(params)};
-    // The plan's checks first (the release fails exactly where the plan does), then the arrays.
+    // The plan's checks first, its receipt's included (the release fails exactly where the plan
+    // does, before any draw: a bound whose constants overflow drew noise and then failed), then
+    // the arrays.
     mech::ExactGrid g;
-    mech::plan_exact_additive(id, request, &g);
+    static_cast<void>(dpcov::capi::c_receipt(mech::plan_exact_additive(id, request, &g), receipt));
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, cols, cols, out, ldo, "out");
     // The caller's generator itself: every check above and every row check inside runs before

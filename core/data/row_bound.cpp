@@ -48,8 +48,11 @@ DPCOV_VECTOR_CLONES bool row_factors(ConstMatrixView a, int64_t first, int64_t c
   const double b2 = bound * bound;
   int64_t within = 0, over = 0;
   for (int64_t i = 0; i < count; ++i) {
+    // A sum of squares that overflowed is not "within" even when B^2 overflowed too (inf <= inf):
+    // the row may be longer than B (found by fuzz_sketch: an unclipped row of norm > B).
     within += static_cast<int64_t>(sums[i] > kTinySumOfSquares) *
-              static_cast<int64_t>(sums[i] <= b2);
+              static_cast<int64_t>(sums[i] <= b2) *
+              static_cast<int64_t>(sums[i] <= std::numeric_limits<double>::max());
     over += static_cast<int64_t>(sums[i] > b2) *
             static_cast<int64_t>(sums[i] <= std::numeric_limits<double>::max());
   }

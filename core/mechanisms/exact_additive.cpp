@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "../check.hpp"
@@ -78,6 +79,11 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
     if (parameter == 0) continue;
     const double unit = std::ldexp(request.bound, -bits);
     const double g2 = unit * unit;
+    // A grid whose squared unit underflows would give zero constants with the release all zeros,
+    // and the rounding's 2^k / B would overflow (found by fuzz_solvers).
+    if (!(g2 >= std::numeric_limits<double>::min()))
+      fail(DPCOV_E_NUMERICAL, "exact numerics: the grid's squared unit (B 2^-", bits, ")^2 = ", g2,
+           " is below the smallest normal double for B = ", request.bound);
     receipt.numerics = Numerics::Exact;
     receipt.calibration =
         is_gauss(mechanism) ? Calibration::AnalyticGaussian : Calibration::LaplaceUpperTriangle;

@@ -171,4 +171,32 @@ TEST(CapiExact, ASeededGeneratorIsRecordedAndReproducible) {
   EXPECT_EQ(first, second);
 }
 
+
+// Plan and release agree where the bound's square leaves the double range: both refuse with the
+// same status, the output and the generator untouched (the release converted NaN to an integer at
+// a tiny bound, found by fuzz_solvers).
+TEST(CapiExact, PlanAndReleaseAgreeWhereTheSquareOfTheBoundLeavesTheRange) {
+  Fixture f;
+  for (int32_t mechanism : {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM})
+    for (double bound : {5e-324, 1e-200, 1e200, std::numeric_limits<double>::max()}) {
+      const double delta = mechanism == DPCOV_MECHANISM_ANALYZE_GAUSS ? 1e-6 : 0.0;
+      dpcov_receipt planned = empty_receipt(), released = empty_receipt();
+      dpcov_exact_grid pg = empty_grid(), rg = empty_grid();
+      const dpcov_status ps =
+          dpcov_exact_plan(mechanism, f.d, f.n, bound, 1.0, delta, nullptr, &planned, &pg);
+      dpcov_rng *rng = nullptr;
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng, 3, 0), DPCOV_OK);
+      const std::vector<unsigned char> before = state_of(rng);
+      std::vector<double> out(static_cast<size_t>(f.d * f.d), -7.0);
+      const dpcov_status rs = dpcov_exact_release_rows(
+          mechanism, DPCOV_ROW_MAJOR, f.n, f.d, f.a.data(), f.d, bound, DPCOV_BOUND_CLIP, 1.0,
+          delta, nullptr, rng, out.data(), f.d, &released, &rg);
+      EXPECT_EQ(ps, rs) << "B = " << bound;
+      EXPECT_NE(ps, DPCOV_OK) << "B = " << bound;
+      for (double v : out) EXPECT_EQ(v, -7.0);
+      EXPECT_EQ(state_of(rng), before);
+      dpcov_rng_destroy(&rng);
+    }
+}
+
 }  // namespace

@@ -67,6 +67,37 @@ TEST(CapiGramDestroy, AcceptsNullAndSetsHandleToNull) {
   EXPECT_EQ(g, nullptr);
 }
 
+// A bound whose square overflows (B = 1.35e154: B^2 = inf) and a row of norm 1.41e154 > B whose
+// sum of squares overflows too: the row is above the bound, rejected or clipped, never taken as
+// within it because inf <= inf (found by fuzz_sketch, where the sketch rejected what the Gram
+// accepted). Both accumulators agree.
+TEST(CapiGramBound, ARowWhoseSumOfSquaresOverflowsIsMeasuredAgainstAnOverflowingBound) {
+  const double bound = 1.35e154, row[2] = {1e154, 1e154};
+  dpcov_gram *g = nullptr;
+  ASSERT_EQ(dpcov_gram_create(&g, 2), DPCOV_OK);
+  EXPECT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 1, 2, row, 2, bound, DPCOV_BOUND_REJECT),
+            DPCOV_E_NORM_BOUND);
+  ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 1, 2, row, 2, bound, DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  ASSERT_EQ(dpcov_gram_get_info(g, &info), DPCOV_OK);
+  EXPECT_EQ(info.clipped, 1);
+  std::vector<double> m(4);
+  ASSERT_EQ(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, m.data(), 2), DPCOV_OK);
+  EXPECT_LE(std::hypot(std::sqrt(m[0]), std::sqrt(m[3])), bound * (1 + 1e-15));  // clipped to B
+  dpcov_gram_destroy(&g);
+
+  dpcov_rng *key = nullptr;
+  ASSERT_EQ(dpcov_rng_create_seeded(&key, 1, 0), DPCOV_OK);
+  dpcov_sketch *sk = nullptr;
+  ASSERT_EQ(dpcov_sketch_create(&sk, 2, 3, key), DPCOV_OK);
+  EXPECT_EQ(dpcov_sketch_add_rows(sk, DPCOV_ROW_MAJOR, 1, 2, row, 2, 0, bound, DPCOV_BOUND_REJECT),
+            DPCOV_E_NORM_BOUND);
+  dpcov_sketch_destroy(&sk);
+  dpcov_rng_destroy(&key);
+}
+
 TEST_F(CapiGram, AddRowsRejectsEachBadArgument) {
   const double *a = rows_.data();
   EXPECT_EQ(dpcov_gram_add_rows(nullptr, DPCOV_ROW_MAJOR, 2, 3, a, 3, 1.0, 0),

@@ -124,6 +124,25 @@ TEST(ExactPlan, LaplaceScaleIsNotBelowTheSensitivityOverEpsilonAbove2To53) {
   }
 }
 
+// A bound whose grid unit squared underflows (B below about 6e-151): refused with DPCOV_E_NUMERICAL,
+// not a plan of zero constants whose release converted NaN to an integer (found by fuzz_solvers).
+TEST(ExactPlan, RefusesABoundWhoseSquaredGridUnitUnderflows) {
+  for (auto mechanism : {MechanismId::AnalyzeGauss, MechanismId::LaplaceSym})
+    for (double bound : {1e-320, 1e-200, 1e-160}) {
+      Request r = request(3, 10, 1.0, mechanism == MechanismId::AnalyzeGauss ? 1e-6 : 0.0);
+      r.bound = bound;
+      try {
+        plan_exact_additive(mechanism, r);
+        ADD_FAILURE() << "no failure at B = " << bound;
+      } catch (const Error &e) {
+        EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL);
+      }
+    }
+  Request fine = request(3, 10, 1.0, 1e-6);
+  fine.bound = 1e-140;
+  EXPECT_GT(plan_exact_additive(MechanismId::AnalyzeGauss, fine).sigma, 0.0);
+}
+
 // Naive reference: the integer Gram of round(x 2^bits) for rows of norm <= 1.
 std::vector<int64_t> integer_gram(const Matrix &rows, int bits) {
   const int64_t n = rows.rows(), d = rows.cols();

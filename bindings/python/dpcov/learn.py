@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from ctypes import byref
 
 import numpy as np
 
@@ -39,7 +38,6 @@ from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      ledger_charge)
-from ._lib import C, _check
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .gram import GramAccumulator
@@ -653,10 +651,19 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         """Refuse, before any noise is drawn, a fit the active accountant (dpcov.ledger) cannot
         afford in full: the bound step (pure, ``bound_epsilon * epsilon``; charged by
         ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit``) are
-        (epsilon, delta)-DP by basic composition."""
+        (epsilon, delta)-DP by basic composition. Both steps are checked in order, so an
+        accounting that prices them apart (advanced composition fixes the per-release budget at
+        the first charge) refuses here, not between them."""
         budget = active_accountant()
-        if budget is not None:
-            _check(C.dpcov_ledger_check(budget, byref(ledger_charge(self.epsilon, self.delta))))
+        if budget is None:
+            return
+        epsilon, share = float(self.epsilon), float(self.bound_epsilon)
+        if share == 0.0:
+            budget.check_all([ledger_charge(epsilon, self.delta)])
+        else:
+            spent = share * epsilon
+            budget.check_all([ledger_charge(spent, 0.0),
+                              ledger_charge(math.nextafter(epsilon - spent, 0.0), self.delta)])
 
     def _tightened(self, X: np.ndarray, bound: float, rng):
         """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound

@@ -117,6 +117,22 @@ def test_an_automatic_bound_is_charged_in_two_steps_and_refused_before_either_dr
         assert budget.spent.charges == 0 and rng.save_state() == state
 
 
+def test_a_fit_in_two_steps_is_refused_before_either_under_advanced_accounting():
+    # Advanced composition fixes the per-release budget at the first charge (the bound step's
+    # tenth): AdaSSP's nine tenths would not fit after it, so the fit is refused up front.
+    gen = np.random.default_rng(8)
+    X = gen.uniform(-0.5, 0.5, size=(500, 2))
+    y = np.clip(X @ [0.5, -0.3], -1, 1)
+    with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget:
+        with pytest.raises(dpcov.PreconditionError, match="at most the first one's"):
+            dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0,
+                                          random_state=1).fit(X, y)
+        assert budget.spent.charges == 0
+        dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0, bound_epsilon=0,
+                                      random_state=1).fit(X, y)
+        assert budget.spent.charges == 1
+
+
 def test_bad_caps_are_refused():
     with pytest.raises(dpcov.InvalidArgumentError):
         dpcov.BudgetAccountant(0.0)

@@ -73,6 +73,39 @@ const std::map<std::string, Description> kDescriptions = {
       "Wang, Huai, Xu, GlobalSIP 2018, Alg. 1 (as published; not DP); proofs/glasso_output.md"}},
 };
 
+// The mechanisms that read the rows themselves (cli/commands/zcdp_release.cpp): private under
+// rho-zCDP, run at the largest rho whose (eps, delta) fits, with no mechanism id of
+// dpcov_mechanism_plan() (they have entry points of their own), so they are described here.
+struct RowMechanism {
+  const char *name;
+  Description description;
+};
+
+const RowMechanism kRowMechanisms[] = {
+    {"dly_gauss",
+     {"eps > 0, 0 < delta < 1, n public", "n (X^T X / n + Gaussian), may be indefinite",
+      "--bound (required)", "replace-one",
+      "Dong, Liang & Yi, NeurIPS 2022 (Gauss branch) under rho-zCDP; proofs/dong_liang_yi.md"}},
+    {"dly_separate",
+     {"eps > 0, 0 < delta < 1, n public",
+      "n (eigenvalues and eigenvectors released separately), PSD", "--bound (required)",
+      "replace-one", "Dong, Liang & Yi, NeurIPS 2022, Alg. 1 under rho-zCDP; proofs/dong_liang_yi.md"}},
+    {"dly_adaptive",
+     {"eps > 0, 0 < delta < 1, n public",
+      "n (Gauss or Separate, chosen by a private trace; private clipping radius)",
+      "--bound (required)", "replace-one",
+      "Dong, Liang & Yi, NeurIPS 2022, Alg. 3, with dpcov's split, radius and branch rule; "
+      "proofs/dong_liang_yi.md"}},
+    {"dly_adaptive_paper",
+     {"eps > 0, 0 < delta < 1, n public", "as dly_adaptive, with the paper's split and rules",
+      "--bound (required)", "replace-one",
+      "Dong, Liang & Yi, NeurIPS 2022, Alg. 3 as published; proofs/dong_liang_yi.md"}},
+    {"coinpress",
+     {"eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
+      "n (iterative covariance estimate), PSD", "--k-bound (required), --steps", "replace-one",
+      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 under rho-zCDP; proofs/coinpress.md"}},
+};
+
 // Settings under which the plan of `id` succeeds at the probe's sizes: the required options get
 // admissible values (d = 2, so m = 2 and r = 4 are valid).
 dpcov_mechanism_params probe_params(const std::string &name, int32_t neighbour) {
@@ -89,7 +122,7 @@ dpcov_mechanism_params probe_params(const std::string &name, int32_t neighbour) 
 }
 
 struct Entry {
-  int32_t id = 0;
+  int32_t id = 0;  // 0: a mechanism on the rows, with no id of dpcov_mechanism_plan()
   std::string name;
   std::string privacy;
   std::vector<std::string> neighbours;
@@ -163,13 +196,24 @@ std::string join(const std::vector<std::string> &parts, const char *separator) {
   return out;
 }
 
+Entry describe_row_mechanism(const RowMechanism &m) {
+  Entry entry;
+  entry.name = m.name;
+  entry.privacy = "(eps, delta) from rho-zCDP";
+  entry.neighbours = {m.description.neighbours};
+  entry.theorem = m.description.theorem;
+  entry.description = m.description;
+  return entry;
+}
+
 void run_mechanisms(const MechanismsOptions &o) {
   std::vector<Entry> entries;
   for (const auto &name : split_list(mechanism_list())) entries.push_back(describe(name));
+  for (const auto &m : kRowMechanisms) entries.push_back(describe_row_mechanism(m));
   if (o.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const auto &e : entries)
-      out.push_back({{"id", e.id},
+      out.push_back({{"id", e.id ? nlohmann::ordered_json(e.id) : nlohmann::ordered_json()},
                      {"name", e.name},
                      {"privacy", e.privacy},
                      {"neighbours", e.neighbours},
@@ -182,7 +226,8 @@ void run_mechanisms(const MechanismsOptions &o) {
   }
   std::string text;
   for (const auto &e : entries) {
-    text += concat(e.id < 10 ? " " : "", e.id, "  ", e.name, "  [", e.privacy, "]\n");
+    const std::string id = e.id ? concat(e.id) : "--";
+    text += concat(id.size() < 2 ? " " : "", id, "  ", e.name, "  [", e.privacy, "]\n");
     text += concat("      neighbours:     ", join(e.neighbours, ", "), "\n");
     text += concat("      preconditions:  ", e.description.preconditions, "\n");
     text += concat("      output:         ", e.description.output, "\n");
@@ -200,7 +245,8 @@ void add_mechanisms_command(CLI::App &app, std::function<void()> &run) {
       "mechanisms",
       "Lists every mechanism: id, name, privacy type (pure eps, (eps, delta), or NOT DP audit "
       "targets), neighbour relations, preconditions, output type and the theorem behind its "
-      "constants. Privacy type, neighbours and theorem come from the library's own plans.");
+      "constants. Privacy type, neighbours and theorem come from the library's own plans; the "
+      "zCDP mechanisms on the rows (no id) are listed last.");
   command->add_flag("--json", options->json, "Print the list as JSON");
   command->callback([&run, options] { run = [options] { run_mechanisms(*options); }; });
 }

@@ -125,7 +125,12 @@ class HelpAndMechanisms(CliCase):
         self.assertIn("proofs/analyze_gauss.md", by_name["analyze_gauss"]["theorem"])
         for m in listed:
             self.assertTrue(m["theorem"] and m["preconditions"] and m["output"], m)
-        self.assertEqual([m["id"] for m in listed], sorted(m["id"] for m in listed))
+        ids = [m["id"] for m in listed if m["id"] is not None]
+        self.assertEqual(ids, sorted(ids))
+        for name in ("dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper",
+                     "coinpress"):
+            self.assertIsNone(by_name[name]["id"])
+            self.assertEqual(by_name[name]["neighbours"], ["replace-one"])
 
     def test_mechanisms_text_matches_the_golden_table(self):
         text = self.ok(["mechanisms"])

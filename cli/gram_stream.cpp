@@ -111,11 +111,16 @@ GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
   return gram;
 }
 
-RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet,
+                    const MemoryLimit &limit) {
   RowBuffer buffer;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
+    const uint64_t values = buffer.values.size() + static_cast<uint64_t>(chunk.rows * chunk.dim);
+    if (values > limit.bytes / sizeof(double))
+      fail(kExitUsage, reader.name(), ": its rows take more than ", limit.bytes >> 20,
+           " MiB of memory; ", limit.advice);
     for (int64_t i = 0; i < chunk.rows; ++i) {
       // The library bounds the rows itself; this count and position are for the messages.
       if (!(row_sum_of_squares(chunk, i) > bound * bound)) continue;

@@ -44,10 +44,19 @@ struct RowBuffer {
   int64_t clipped = 0;  // rows over the bound (curator only)
 };
 
+// A cap on the memory that read_rows() may fill, and what to tell the user when the rows exceed
+// it (their choices).
+struct MemoryLimit {
+  uint64_t bytes = UINT64_MAX;
+  std::string advice;
+};
+
 // Reads every row of `reader`, showing progress unless `quiet`. Under --reject a row over `bound`
 // is reported at its file position (CliError(kExitInputData)); under --clip it is counted (the
-// library scales it down when it releases).
-RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
+// library scales it down when it releases). Rows that would take more than limit.bytes fail with
+// kExitUsage, naming the input and limit.advice, before any noise is drawn.
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet,
+                    const MemoryLimit &limit = {});
 
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);

@@ -143,7 +143,8 @@ void add_numerics_option(CLI::App &command, std::string &numerics) {
                      "exact: floating-point-safe noise (rows on a 2^-k B grid, exact integer Gram, "
                      "discrete Gaussian or Laplace; analyze_gauss and laplace_sym only; holds the "
                      "rows in memory); idealized: floating-point noise (Mironov 2012); default: "
-                     "exact for analyze_gauss and laplace_sym (within 3x of the idealized cost), "
+                     "exact for analyze_gauss and laplace_sym (within 3x of the idealized cost; "
+                     "release refuses more than 2 GiB of rows then, naming both choices), "
                      "idealized otherwise")
       ->check(CLI::IsMember({"default", "exact", "idealized"}));
 }

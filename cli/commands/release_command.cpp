@@ -25,6 +25,9 @@ namespace dpcov::cli {
 
 namespace {
 
+// The rows that exact numerics, when chosen by default, may hold in memory (2 GiB).
+constexpr uint64_t kExactDefaultMaxBytes = uint64_t{2} << 30;
+
 struct ReleaseOptions {
   InputOptions input;
   OutputOptions output;
@@ -200,8 +203,16 @@ void run_release(const ReleaseOptions &o) {
   receipt.struct_size = sizeof receipt;
   dpcov_gram_info info{};
   if (exact) {
-    // The library needs the rows themselves (memory O(n d)).
-    const RowBuffer buffer = read_rows(rows, bound, policy, o.quiet);
+    // The library needs the rows themselves (memory O(n d)). Chosen by default, the exact path
+    // stops at kExactDefaultMaxBytes of rows rather than exhaust the memory: switching to the
+    // streaming idealized path instead would make the receipt's numerics depend on n.
+    MemoryLimit limit;
+    if (o.numerics == "default")
+      limit = {kExactDefaultMaxBytes,
+               "exact numerics (the default for analyze_gauss and laplace_sym) hold every row in "
+               "memory: pass --numerics idealized to stream the rows (floating-point noise), or "
+               "--numerics exact to hold them all anyway"};
+    const RowBuffer buffer = read_rows(rows, bound, policy, o.quiet, limit);
     info.rows = buffer.rows;
     info.clipped = buffer.clipped;
     if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");

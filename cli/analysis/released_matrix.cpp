@@ -228,6 +228,7 @@ LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options
   if (status != DPCOV_OK)
     fail(kExitInputData, m.path, ": centring: ", dpcov_last_error_message());
   out.centred = true;
+  out.constant_column = column;
   return out;
 }
 

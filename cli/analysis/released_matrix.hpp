@@ -35,6 +35,7 @@ struct LoadedMatrix {
   // Set by centre_matrix(): the matrix is the centred covariance, and `mean` the data's mean.
   bool centred = false;
   std::vector<double> mean;
+  int64_t constant_column = -1;  // when centred: the constant column's index in the release
   // The mechanism that released it ("" for an exact Gram or an unknown origin).
   std::string mechanism() const;
   // True when the receipt says the matrix came from a differentially private release.

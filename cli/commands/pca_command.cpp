@@ -28,8 +28,50 @@ struct PcaOptions {
   CentreOptions centre;
 };
 
+// How far the released top-k subspace can be from the data's (Davis-Kahan with the noise's
+// spectral-norm quantile), for a release whose mechanism has a known noise law; `skipped` says
+// why there is none when the reason is worth telling.
+struct SubspaceError {
+  bool computed = false;
+  double bound = 0.0, noise_norm = 0.0, gap = 0.0;
+  int32_t swamped = 0;
+  std::string skipped;
+};
+
+SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m, int64_t k) {
+  SubspaceError error;
+  const std::optional<dpcov_receipt> receipt = noise_receipt(release);
+  if (!receipt || !m.is_private_release() || k >= m.dim) return error;
+  // The noise law is that of the release as drawn, in the units it was drawn in.
+  if (release.receipt.is_object() && release.receipt.contains("scaling")) {
+    error.skipped = "the release was mapped to the data's units (per-column scaling), which "
+                    "changes the subspace; the bound holds only in the units of the noise";
+    return error;
+  }
+  dpcov_rng *rng = nullptr;
+  library_check(dpcov_rng_create_from_entropy(&rng), "generator");
+  std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
+  // The centred matrix's bound comes from the (d + 1) x (d + 1) release it was centred from.
+  const dpcov_status status =
+      m.centred ? dpcov_pca_centred_subspace_error_bound(
+                      DPCOV_ROW_MAJOR, release.dim, release.values.data(), release.dim,
+                      &*receipt, m.constant_column, 1.0, release.rows.value_or(0), k, 0.95, 200,
+                      rng, &error.noise_norm, &error.gap, &error.bound, &error.swamped)
+                : dpcov_pca_subspace_error_bound(DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim,
+                                                 &*receipt, k, 0.95, 200, rng, &error.noise_norm,
+                                                 &error.gap, &error.bound, &error.swamped);
+  if (status == DPCOV_E_PRECONDITION) {
+    error.skipped = dpcov_last_error_message();
+  } else if (status != DPCOV_E_INVALID_ARGUMENT) {
+    library_check(status, concat(m.path, ": subspace error bound"));
+    error.computed = true;
+  }
+  return error;
+}
+
 void run_pca(const PcaOptions &o) {
-  const LoadedMatrix m = centre_as_asked(load_matrix(o.source), o.centre);
+  const LoadedMatrix release = load_matrix(o.source);
+  const LoadedMatrix m = centre_as_asked(release, o.centre);
   const int64_t d = m.dim;
   const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
   if (k < 1 || k > d) fail(kExitUsage, "-k must be in [1, ", d, "] for ", m.path, ", got ", k);
@@ -44,29 +86,7 @@ void run_pca(const PcaOptions &o) {
                                 vectors.data(), k, ratio.data()),
                 concat(m.path, ": principal components"));
 
-  // How far the released subspace can be from the true one (Davis-Kahan with the noise's
-  // spectral-norm quantile), for a release whose mechanism has a known noise law.
-  struct {
-    bool computed = false;
-    double bound = 0.0, noise_norm = 0.0, gap = 0.0;
-    int32_t swamped = 0;
-  } error;
-  // Its noise law is that of the release as drawn: neither a centred matrix nor one mapped to
-  // the user's units (a `release --bounds`) has it.
-  const bool as_drawn = !m.centred && !(m.receipt.is_object() && m.receipt.contains("scaling"));
-  if (const std::optional<dpcov_receipt> receipt = noise_receipt(m);
-      receipt && m.is_private_release() && k < d && as_drawn) {
-    dpcov_rng *rng = nullptr;
-    library_check(dpcov_rng_create_from_entropy(&rng), "generator");
-    std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
-    const dpcov_status status = dpcov_pca_subspace_error_bound(
-        DPCOV_ROW_MAJOR, d, m.values.data(), d, &*receipt, k, 0.95, 200, rng, &error.noise_norm,
-        &error.gap, &error.bound, &error.swamped);
-    if (status != DPCOV_E_INVALID_ARGUMENT) {
-      library_check(status, concat(m.path, ": subspace error bound"));
-      error.computed = true;
-    }
-  }
+  const SubspaceError error = subspace_error(release, m, k);
 
   std::optional<LoadedMatrix> other;
   double sin_spectral = 0.0;
@@ -108,7 +128,10 @@ void run_pca(const PcaOptions &o) {
     out["eigenvectors"] = loadings;
     if (error.computed)
       out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
-                               {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0}};
+                               {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0},
+                               {"plug_in", m.centred}};
+    else if (!error.skipped.empty())
+      out["subspace_error_skipped"] = error.skipped;
     if (other) {
       out["compare"] = {{"matrix", o.compare},
                         {"sin_theta_spectral", sin_spectral},
@@ -138,10 +161,14 @@ void run_pca(const PcaOptions &o) {
     text += concat("subspace error: ||sin Theta||_2 <= ", format_number(error.bound, 3),
                    " between this release's top ", k, " subspace and the data's, with probability "
                    "about 0.95 (Davis-Kahan; eigengap ", format_number(error.gap, 4),
-                   ", noise norm ", format_number(error.noise_norm, 4), ")\n");
+                   ", noise norm ", format_number(error.noise_norm, 4),
+                   m.centred ? "; plug-in: the noise norm of the centring is simulated at the "
+                               "release" : "", ")\n");
     if (error.swamped)
       text += "warning: the privacy noise swamps the signal (the eigengap is below twice the "
               "noise norm): these components may be arbitrary.\n";
+  } else if (!error.skipped.empty()) {
+    text += concat("subspace error: not computed: ", error.skipped, "\n");
   }
   std::vector<std::string> header{"loadings"};
   for (int64_t i = 0; i < k; ++i) header.push_back(concat("PC", i + 1));

@@ -278,6 +278,37 @@ class PcaAndGlasso(CliCase):
         self.assert_fails(["pca", self.gram, "--compare", self.path("small.csv")], EXIT_INPUT,
                           "is 2 x 2")
 
+    def test_pca_of_a_centred_release_bounds_its_subspace_error(self):
+        # Rows [1, x] with a clear gap in the covariance of x (variances 0.04 > 0.005 > ...),
+        # released once; --center uses column 1 (the constant) and the plug-in bound.
+        gen = np.random.default_rng(7)
+        x = gen.normal(size=(20000, 3)) * [0.2, 0.07, 0.05] + [0.3, -0.2, 0.1]
+        np.save(self.path("c.npy"), np.column_stack([np.ones(len(x)), x]))
+        self.ok(["release", "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--bound", "2",
+                 "--reject", "--seed", "3", "--quiet", self.path("c.npy"), "-o",
+                 self.path("c.csv")])
+        out = self.json_of(["pca", self.path("c.csv"), "--center", "--constant", "1", "-k", "1"])
+        self.assertTrue(out["centred"])
+        error = out["subspace_error"]
+        self.assertTrue(error["plug_in"])
+        self.assertFalse(error["noise_swamps_signal"])
+        self.assertTrue(0 < error["sin_theta_bound"] < 0.5, error)
+        truth = np.cov(x.T, bias=True)
+        released = np.array([out["eigenvectors"][f"column {i}"] for i in (2, 3, 4)])[:, 0]
+        top = np.linalg.eigh(truth)[1][:, -1]
+        self.assertLessEqual(np.sqrt(max(0.0, 1 - (top @ released) ** 2)),
+                             error["sin_theta_bound"])
+        text = self.ok(["pca", self.path("c.csv"), "--center", "--constant", "1", "-k", "1"])
+        self.assertIn("plug-in: the noise norm of the centring is simulated", text)
+        # A release mapped to the data's units: no bound, and the output says why.
+        self.ok(["release", "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--bounds",
+                 "-1:1", "--seed", "3", "--quiet", self.path("c.npy"), "-o",
+                 self.path("scaled.csv")])
+        out = self.json_of(["pca", self.path("scaled.csv"), "-k", "1"])
+        self.assertNotIn("subspace_error", out)
+        self.assertIn("per-column scaling", out["subspace_error_skipped"])
+        self.assertIn("subspace error: not computed", self.ok(["pca", self.path("scaled.csv")]))
+
     def test_glasso_at_zero_penalty_inverts_the_covariance_and_writes_it(self):
         out = self.json_of(["glasso", self.gram, "--rho", "0", "-o", self.path("theta.npy")])
         theta = np.load(self.path("theta.npy"))

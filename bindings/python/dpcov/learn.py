@@ -46,7 +46,7 @@ from .ols import ols_bootstrap_intervals, ols_jl
 from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound
 from .postprocess import psd_project
-from .rng import as_rng
+from .rng import Rng, as_rng
 from .types import mechanism_id
 
 try:  # scikit-learn is optional: the estimators work without it, and are its own with it.
@@ -390,7 +390,20 @@ class PrivatePCA(TransformerMixin, _Estimator):
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
     ``explained_variance_ratio_`` (of the private covariance projected onto the PSD cone:
     max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
-    ``n_features_in_``, ``n_samples_``.
+    ``n_features_in_``, ``n_samples_``, and ``subspace_error_``: how far the top-k subspace of
+    ``covariance_`` can be from that of the data's own covariance, with probability about 0.95
+    over the noise (a :class:`~dpcov.estimators.SubspaceErrorBound`: ``sin_theta_bound`` on
+    ||sin Theta||_2, the noise norm, the eigengap, ``swamped``; no privacy cost). Centred
+    (the default) it is the plug-in bound of :func:`~dpcov.pca_centred_subspace_error_bound`
+    (the noise norm of the centring simulated at the release; coverage measured in
+    tests/statistical/pca_centred_bound_test.cpp), uncentred that of
+    :func:`~dpcov.pca_subspace_error_bound`. A UserWarning says when the noise swamps the
+    signal (the eigengap is below twice the noise norm: the components may be arbitrary).
+    ``None`` (with the reason in ``subspace_error_reason_``) for a mechanism without a known
+    noise law (supported: analyze_gauss, laplace_sym, wishart_additive), with ``bounds`` (the
+    covariance is mapped to the data's units, which changes the subspace) or when the noise
+    swamps the count. The noise draws use ``random_state`` (an int seed: its stream 1, apart
+    from the release's).
     """
 
     def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=None,
@@ -430,7 +443,36 @@ class PrivatePCA(TransformerMixin, _Estimator):
         self.receipt_ = cov.receipt_
         self.n_components_ = k
         self.n_samples_ = cov.n_samples_
+        self._subspace_error(cov, k)
         return self
+
+    def _subspace_error(self, cov: PrivateCovariance, k: int) -> None:
+        """``subspace_error_`` from the release as drawn (post-processing), with a warning when
+        the noise swamps the signal."""
+        self.subspace_error_, self.subspace_error_reason_ = None, None
+        if self.bounds is not None:
+            self.subspace_error_reason_ = ("the covariance was mapped to the data's units "
+                                           "(bounds), which changes the subspace")
+            return
+        seed = self.random_state
+        rng = Rng(int(seed), 1) if isinstance(seed, (int, np.integer)) else as_rng(seed)
+        try:
+            if self.center:
+                err = _est.pca_centred_subspace_error_bound(
+                    cov.second_moment_, cov.receipt_, k, rng, constant_column=0,
+                    constant=DEFAULT_BOUND if self.bound is None else float(self.bound),
+                    n=cov.n_samples_)
+            else:
+                err = _est.pca_subspace_error_bound(cov.second_moment_, cov.receipt_, k, rng)
+        except (ValueError, DpcovError) as e:
+            self.subspace_error_reason_ = str(e)
+            return
+        self.subspace_error_ = err
+        if err.swamped:
+            warnings.warn(f"the privacy noise swamps the signal: the eigengap {err.eigengap:.3g} "
+                          f"is below twice the noise norm {err.noise_norm:.3g}, so the "
+                          f"{k} components may be arbitrary (subspace_error_)", UserWarning,
+                          stacklevel=3)
 
     def transform(self, X) -> np.ndarray:
         """Project ``X`` on the components: (X - mean_) @ components_.T."""

@@ -82,6 +82,34 @@ def test_private_pca_recovers_the_principal_subspace(gaussian_rows):
     assert dist.sin_theta_spectral < 1e-3
 
 
+def test_private_pca_bounds_its_subspace_error_and_warns_when_swamped():
+    gen = np.random.default_rng(8)
+    X = gen.normal(size=(20000, 3)) * [0.2, 0.07, 0.05] + [0.3, -0.2, 0.1]
+    pca = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bound=2.0, random_state=3).fit(X)
+    err = pca.subspace_error_
+    assert isinstance(err, dpcov.estimators.SubspaceErrorBound) and not err.swamped
+    assert 0 < err.sin_theta_bound < 0.5 and err.noise_norm > 0
+    assert err.eigengap == pytest.approx(np.diff(np.linalg.eigvalsh(pca.covariance_))[-1])
+    exact = np.cov(X.T, bias=True)
+    assert dpcov.pca_subspace_distance(pca.covariance_, exact, 1).sin_theta_spectral <= \
+        err.sin_theta_bound
+    uncentred = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bound=2.0, center=False,
+                                 random_state=3).fit(X)
+    assert 0 <= uncentred.subspace_error_.sin_theta_bound <= 1
+    with pytest.warns(UserWarning, match="swamps the signal"):
+        swamped = dpcov.PrivatePCA(n_components=1, epsilon=0.01, bound=2.0,
+                                   random_state=3).fit(X[:2000])
+    assert swamped.subspace_error_.swamped and swamped.subspace_error_.sin_theta_bound == 1
+    scaled = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bounds=(-1, 1), random_state=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scaled.fit(X)
+    assert scaled.subspace_error_ is None and "units" in scaled.subspace_error_reason_
+    iev = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bound=2.0, mechanism="iev",
+                           random_state=3, mechanism_options={"rank": 2}).fit(X)
+    assert iev.subspace_error_ is None and "iev" in iev.subspace_error_reason_
+
+
 def test_private_pca_with_iev_releases_a_rank_k_covariance(gaussian_rows):
     pca = dpcov.PrivatePCA(n_components=2, epsilon=5.0, bound=2.0, mechanism="iev",
                            center=False, random_state=6, mechanism_options={"rank": 2})

@@ -356,8 +356,8 @@ func PCASubspaceErrorBound(released Matrix, receipt Receipt, k int, level float6
 // PCACentredSubspaceErrorBound is the same bound for the centred covariance computed from a
 // released second moment of rows [c, x] (CentreSecondMoment with constantColumn, constant and the
 // public n, 0 to estimate it). A plug-in: the noise norm is the level-quantile of
-// ||centre(M) - centre(M - E)||_2 over numDraws simulated noise draws E at the release M. No
-// privacy cost.
+// min_t ||D - t I||_2, D = centre(M) - centre(M - E), over numDraws simulated noise draws E at
+// the release M. No privacy cost.
 func PCACentredSubspaceErrorBound(released Matrix, receipt Receipt, constantColumn int,
 	constant float64, n int64, k int, level float64, numDraws int64, rng *RNG) (SubspaceErrorBound, error) {
 	if err := released.checkSquare("released"); err != nil {

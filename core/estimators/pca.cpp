@@ -43,6 +43,14 @@ double spectral_norm(const Matrix &symmetric) {
   return std::max(std::fabs(eig.front()), std::fabs(eig.back()));
 }
 
+// min over t of ||a - t I||_2 = (lambda_max - lambda_min) / 2: the part of a perturbation that
+// can move eigenvectors (a + t I has the eigenvectors of a and the same gaps, so Weyl and
+// Davis-Kahan apply to the shifted pair).
+double shifted_spectral_norm(const Matrix &symmetric) {
+  const std::vector<double> eig = linalg::eigvalsh(symmetric);
+  return (eig.back() - eig.front()) / 2.0;
+}
+
 // The ceil(level * n)-th smallest of `values` (the empirical level-quantile, on the high side).
 double quantile(std::vector<double> &values, double level) {
   std::sort(values.begin(), values.end());
@@ -167,7 +175,7 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
           diff(i, j) = at_release(i, j) - diff(i, j);
           finite = finite && std::isfinite(diff(i, j));
         }
-      if (finite) norm = spectral_norm(diff);
+      if (finite) norm = shifted_spectral_norm(diff);
     }
     norms.push_back(norm);
   }

@@ -59,7 +59,10 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
 // The same bound for the centred covariance computed from a released (d + 1) x (d + 1) second
 // moment M of rows [c, x] (centre_second_moment with `constant_column`, `constant`, `n`): eta is
 // the level-quantile over `draws` simulated draws E of the noise law (with its mean) of
-// ||centre(M) - centre(M - E)||_2, evaluated at the release M. This is a parametric-bootstrap
+// min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2, D = centre(M) - centre(M - E),
+// evaluated at the release M: the spectral norm of D up to a multiple of the identity, which
+// moves no eigenvector and no gap (so Weyl and Davis-Kahan apply to the shifted pair; this drops
+// the Wishart mean's isotropic part, as the uncentred bound does). This is a parametric-bootstrap
 // PLUG-IN: M - E stands for the unknown data's second moment, so `level` is approximate (its
 // coverage is measured in tests/statistical/pca_centred_bound_test.cpp). The gap is that of
 // centre(M), k in [1, d]. Throws DPCOV_E_INVALID_ARGUMENT (as above, and the centring arguments),

@@ -126,7 +126,7 @@ def pca_centred_subspace_error_bound(released, receipt, k: int, rng, constant_co
     (``dpcov_pca_centred_subspace_error_bound``; centred as :func:`centre_second_moment` with
     ``constant_column``, ``constant`` and the public ``n``, 0 to estimate it). A plug-in: the
     noise norm is that of centre(M) - centre(M - E) over simulated noise draws E at the release
-    M. No privacy cost."""
+    M, up to a multiple of the identity: (lambda_max - lambda_min) / 2. No privacy cost."""
     m = _arrays.square(released, "released")
     norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
     _check(C.dpcov_pca_centred_subspace_error_bound(

@@ -243,7 +243,9 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  * can be from that of the data's centred covariance, from the release and its receipt alone
  * (post-processing: no privacy cost). eta is the @p level quantile, over @p num_draws simulated
  * draws E of the mechanism's noise law (its mean included), of
- * ||centre(M) - centre(M - E)||_2, evaluated at the release M: a parametric-bootstrap PLUG-IN
+ * min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2 with D = centre(M) - centre(M - E),
+ * evaluated at the release M (a multiple of the identity moves no eigenvector and no gap, so
+ * Weyl and Davis-Kahan apply to the shifted pair): a parametric-bootstrap PLUG-IN
  * (M - E stands for the unknown data), so @p level is approximate; its coverage is measured in
  * tests/statistical/pca_centred_bound_test.cpp. With gap the eigengap lambda_k - lambda_{k+1} of
  * centre(M): ||sin Theta||_2 <= min(1, 2 eta / (gap - 2 eta)) (Weyl, then Davis-Kahan in the

@@ -458,10 +458,14 @@ class PrivatePCA(TransformerMixin, _Estimator):
         rng = Rng(int(seed), 1) if isinstance(seed, (int, np.integer)) else as_rng(seed)
         try:
             if self.center:
+                # The constant column held B, the norm bound the release used (bound="auto":
+                # the privately chosen one).
+                constant = getattr(cov, "bound_", None)
+                if constant is None:
+                    constant = DEFAULT_BOUND if self.bound is None else float(self.bound)
                 err = _est.pca_centred_subspace_error_bound(
                     cov.second_moment_, cov.receipt_, k, rng, constant_column=0,
-                    constant=DEFAULT_BOUND if self.bound is None else float(self.bound),
-                    n=cov.n_samples_)
+                    constant=constant, n=cov.n_samples_)
             else:
                 err = _est.pca_subspace_error_bound(cov.second_moment_, cov.receipt_, k, rng)
         except (ValueError, DpcovError) as e:

@@ -93,6 +93,10 @@ def test_private_pca_bounds_its_subspace_error_and_warns_when_swamped():
     exact = np.cov(X.T, bias=True)
     assert dpcov.pca_subspace_distance(pca.covariance_, exact, 1).sin_theta_spectral <= \
         err.sin_theta_bound
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        auto = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bound="auto", random_state=3).fit(X)
+    assert auto.subspace_error_ is not None, auto.subspace_error_reason_
     uncentred = dpcov.PrivatePCA(n_components=1, epsilon=4.0, bound=2.0, center=False,
                                  random_state=3).fit(X)
     assert 0 <= uncentred.subspace_error_.sin_theta_bound <= 1

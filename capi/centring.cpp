@@ -27,6 +27,7 @@ DPCOV_API dpcov_status dpcov_centre_second_moment(int32_t layout, int64_t dim, c
         dpcov::estimators::centre_second_moment(s, constant_column, constant, n);
     dpcov::check::finite_result(c.mean.data(), c.mean.size(), "mean");
     dpcov::check::finite_result(c.covariance.view(), "cov");
+    dpcov::check::finite_result(c.count, "count");  // S_cc / c^2 overflows for a tiny c
     for (size_t i = 0; i < c.mean.size(); ++i) mean[i] = c.mean[i];
     for (int64_t j = 0; j < dim - 1; ++j)
       for (int64_t i = 0; i < dim - 1; ++i) out(i, j) = c.covariance(i, j);

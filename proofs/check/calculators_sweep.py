@@ -119,19 +119,18 @@ def dly(c, program, rng, points):
              "finite, epsilon >= 0 " + what)
         c.ok(mpf(got["rho_covariance"]) > 0, "rho_covariance > 0 " + what)
         if variant in (2, 3):
-            # Adaptive (2): rho / 128 for the trace, rho / 32 for the radius (a Gaussian
-            # histogram); the paper's (3): rho / 8 each (the radius by the sparse vector); the
-            # rest for the release.
-            trace, share = (mpf(1) / 128, mpf(1) / 32) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
-            c.ok(trace * rho_m + share * rho_m + mpf(got["rho_covariance"]) <= rho_m,
+            # Adaptive (2): rho / 128 for the trace, rho / 32 for the radius's histogram; the
+            # paper's (3): rho / 8 each, the radius by the sparse vector; the rest for the release.
+            trace, radius = (mpf(1) / 128, mpf(1) / 32) if variant == 2 else (mpf(1) / 8, mpf(1) / 8)
+            c.ok(trace * rho_m + radius * rho_m + mpf(got["rho_covariance"]) <= rho_m,
                  "budget " + what)
-            c.not_below(got["trace_sigma"], mpf(radius) ** 2 / (n * sqrt(2 * trace * rho_m)),
+            c.not_below(got["trace_sigma"], mpf(got["radius"]) ** 2 / (n * sqrt(2 * trace * rho_m)),
                         "trace sigma " + what)
-            if variant == 2:
-                c.not_below(got["histogram_sigma"], sqrt(2) / sqrt(2 * share * rho_m),
-                            "histogram sigma " + what)
+            if variant == 3:
+                c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * radius * rho_m), "svt epsilon " + what)
             else:
-                c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * share * rho_m), "svt epsilon " + what)
+                c.not_below(got["histogram_sigma"], sqrt(2) / sqrt(2 * radius * rho_m),
+                            "histogram sigma " + what)
         else:
             c.ok(mpf(got["rho_covariance"]) <= rho_m, "budget " + what)
         c.not_below(got["epsilon"], exact_epsilon(rho, delta), "epsilon " + what)

@@ -77,4 +77,18 @@ TEST(CapiCentring, ABadArgumentOrASwampedCountLeavesTheOutputsUntouched) {
   EXPECT_EQ(count, 7.0);
 }
 
+// A tiny constant: the released count S_cc / c^2 overflows while the mean and covariance stay
+// finite; a numerical failure with every output untouched, never an infinite count with DPCOV_OK
+// (found by fuzz_solvers).
+TEST(CapiCentring, AnOverflowingCountIsANumericalFailure) {
+  const std::vector<double> m = {1.0, 0.5, 0.5, 1.0};
+  double mean = -7.0, cov = -7.0, count = -7.0;
+  EXPECT_EQ(dpcov_centre_second_moment(DPCOV_ROW_MAJOR, 2, m.data(), 2, 0, 1e-160, 0, &mean, &cov,
+                                       1, &count),
+            DPCOV_E_NUMERICAL);
+  EXPECT_EQ(mean, -7.0);
+  EXPECT_EQ(cov, -7.0);
+  EXPECT_EQ(count, -7.0);
+}
+
 }  // namespace

@@ -63,14 +63,19 @@ double quantile(std::vector<double> &values, double level) {
 // quantile eta.
 SubspaceErrorBound davis_kahan(const Matrix &a, int64_t k, double eta) {
   const int64_t d = a.rows();
+  check::finite_result(eta, "noise norm");  // a noise scale near DBL_MAX can overflow it
   SubspaceErrorBound out;
   out.noise_norm = eta;
   if (k == d) {
-    out.eigengap = std::numeric_limits<double>::infinity();
-    return out;  // the whole space: no error
+    // The whole space: no error. There is no lambda_{k+1}; the largest finite double stands for
+    // an infinite gap, since a status of DPCOV_OK never comes with a non-finite output.
+    out.eigengap = std::numeric_limits<double>::max();
+    return out;
   }
   const std::vector<double> values = linalg::eigvalsh(a);  // ascending
   out.eigengap = values[static_cast<size_t>(d - k)] - values[static_cast<size_t>(d - k - 1)];
+  // Eigenvalues near +-DBL_MAX: their difference can overflow.
+  check::finite_result(out.eigengap, "eigengap");
   const double true_gap = out.eigengap - 2.0 * out.noise_norm;
   out.swamped = !(true_gap > 0.0);
   out.sin_theta_bound = out.swamped ? 1.0 : std::min(1.0, 2.0 * out.noise_norm / true_gap);

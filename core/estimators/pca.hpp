@@ -39,7 +39,7 @@ SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k);
 
 struct SubspaceErrorBound {
   double noise_norm = 0.0;       // the level-quantile of ||E||_2 over simulated draws of the noise
-  double eigengap = 0.0;         // lambda_k - lambda_{k+1} of the release (+inf for k = d)
+  double eigengap = 0.0;         // lambda_k - lambda_{k+1} of the release (DBL_MAX for k = d)
   double sin_theta_bound = 0.0;  // bound on ||sin Theta||_2 between released and true top-k
   bool swamped = false;          // eigengap <= 2 noise_norm: the noise can reorder the subspace
 };

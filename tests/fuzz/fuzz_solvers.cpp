@@ -376,7 +376,7 @@ void pca_centred_bound(fuzz::Input &in) {
   dpcov_rng_destroy(&rng);
   fuzz::known_status(s);
   if (s == DPCOV_OK) {
-    fuzz::require(std::isfinite(noise) && !std::isnan(gap), "pca centred bound");
+    fuzz::require(std::isfinite(noise) && std::isfinite(gap), "pca centred bound");
     fuzz::require(sin_theta >= 0.0 && sin_theta <= 1.0, "pca centred bound sin theta");
   } else {
     fuzz::require(noise == fuzz::kCanary && gap == fuzz::kCanary && sin_theta == fuzz::kCanary &&

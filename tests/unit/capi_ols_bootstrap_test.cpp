@@ -3,6 +3,7 @@
 // intervals that shrink to the exact OLS fit as the noise vanishes.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -197,6 +198,7 @@ TEST(CapiPcaSubspaceErrorBound, BoundsTheSubspaceErrorAndWarnsWhenTheNoiseSwamps
   EXPECT_EQ(bound, 1.0);
   ASSERT_EQ(call(f.g.data(), &f.receipt, 4, 0.95, 20, f.rng, &bound), DPCOV_OK);
   EXPECT_EQ(bound, 0.0);
+  EXPECT_EQ(gap, DBL_MAX);  // finite: no lambda_{k+1}
 }
 
 
@@ -294,6 +296,7 @@ TEST(CapiPcaCentredSubspaceErrorBound, ValidatesLeavesOutputsUntouchedAndWarnsWh
   EXPECT_EQ(bound, 1.0);
   ASSERT_EQ(call(m.data(), 4, r, 0, 1.0, 4000, 3, 0.95, 20, f.rng, &bound), DPCOV_OK);
   EXPECT_EQ(bound, 0.0);
+  EXPECT_EQ(gap, DBL_MAX);
 }
 
 }  // namespace

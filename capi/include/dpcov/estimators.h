@@ -219,8 +219,8 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
  * @param num_draws  simulated noise draws, >= 1 (e.g. 200).
  * @param rng        the generator of the draws; advanced on success only.
  * @param[out] noise_norm       eta, or NULL.
- * @param[out] eigengap         lambda_k - lambda_{k+1} of the release (infinity for k = d), or
- *                              NULL.
+ * @param[out] eigengap         lambda_k - lambda_{k+1} of the release (DBL_MAX for k = d: no
+ *                              lambda_{k+1}), or NULL.
  * @param[out] sin_theta_bound  the bound, in [0, 1]. Required.
  * @param[out] swamped          1 when gap <= 2 eta, else 0; or NULL.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
@@ -269,8 +269,8 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  * @param num_draws        simulated noise draws, >= 1 (e.g. 200).
  * @param rng              the generator of the draws; advanced on success only.
  * @param[out] noise_norm       eta, or NULL.
- * @param[out] eigengap         lambda_k - lambda_{k+1} of the centred release (infinity for
- *                              k = d), or NULL.
+ * @param[out] eigengap         lambda_k - lambda_{k+1} of the centred release (DBL_MAX for
+ *                              k = d: no lambda_{k+1}), or NULL.
  * @param[out] sin_theta_bound  the bound, in [0, 1]. Required.
  * @param[out] swamped          1 when gap <= 2 eta, else 0; or NULL.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,

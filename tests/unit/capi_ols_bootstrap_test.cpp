@@ -199,6 +199,13 @@ TEST(CapiPcaSubspaceErrorBound, BoundsTheSubspaceErrorAndWarnsWhenTheNoiseSwamps
   ASSERT_EQ(call(f.g.data(), &f.receipt, 4, 0.95, 20, f.rng, &bound), DPCOV_OK);
   EXPECT_EQ(bound, 0.0);
   EXPECT_EQ(gap, DBL_MAX);  // finite: no lambda_{k+1}
+  // Eigenvalues 1.5e308 and -1.5e308: the gap overflows, refused rather than returned infinite.
+  std::vector<double> huge(16, 0.0);
+  huge[0] = 1.5e308;
+  huge[5] = huge[10] = huge[15] = -1.5e308;
+  bound = 7.0;
+  EXPECT_EQ(call(huge.data(), &f.receipt, 1, 0.95, 20, f.rng, &bound), DPCOV_E_NUMERICAL);
+  EXPECT_EQ(bound, 7.0);
 }
 
 

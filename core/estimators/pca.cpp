@@ -158,7 +158,9 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   check_k(k, dim - 1);
   validate(noise, dim);
   check_level(level, draws);
-  const Matrix at_release = centre_second_moment(released, constant_column, constant, n).covariance;
+  const Centred centred = centre_second_moment(released, constant_column, constant, n);
+  check::finite_result(centred.count, "count");  // S_cc / c^2 overflows for a tiny c
+  const Matrix &at_release = centred.covariance;
   check::finite_result(at_release.view(), "centred covariance");
   const double mean = noise_diagonal_mean(noise);
   std::vector<double> norms;

@@ -276,6 +276,7 @@ TEST(CapiPcaCentredSubspaceErrorBound, ValidatesLeavesOutputsUntouchedAndWarnsWh
   bad[1] += 1.0;  // not symmetric
   EXPECT_EQ(call(bad.data(), 4, r, 0, 1.0, 4000, 1, 0.95, 50, f.rng, &bound),
             DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(m.data(), 4, r, 0, 1e-160, 0, 1, 0.95, 50, f.rng, &bound), DPCOV_E_NUMERICAL);
   // n estimated, and the noise (sigma 1e5 against a count of 4000) puts about half the draws'
   // counts below 1: refused.
   other = f.receipt;

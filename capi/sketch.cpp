@@ -95,7 +95,10 @@ DPCOV_API dpcov_status dpcov_sketch_get(const dpcov_sketch *sketch, double w, in
     dpcov::check::not_null(sketch, "sketch");
     const dpcov::MatrixView view = dpcov::check::output_matrix(
         layout, sketch->acc.projection_rows(), sketch->acc.dim(), out, ldo, "out");
-    write_general(sketch->acc.sketch(w), view);
+    const dpcov::Matrix s = sketch->acc.sketch(w);
+    // R_A A + w R_I overflows for a huge w (found by fuzz_sketch): finite or failed.
+    dpcov::check::finite_result(s.view(), "sketch");
+    write_general(s, view);
   });
 }
 

@@ -220,4 +220,23 @@ TEST(CapiJl, SketchReleaseMatchesTheAccumulatedRows) {
   dpcov_sketch_destroy(nullptr);
 }
 
+// R_A A + w R_I overflows for a huge w: a numerical failure with the output untouched, never an
+// infinite sketch with DPCOV_OK (found by fuzz_sketch).
+TEST(CapiSketchGet, AnOverflowingSketchIsANumericalFailure) {
+  dpcov_rng *key = nullptr;
+  ASSERT_EQ(dpcov_rng_create_seeded(&key, 2, 0), DPCOV_OK);
+  dpcov_sketch *sk = nullptr;
+  ASSERT_EQ(dpcov_sketch_create(&sk, 1, 32, key), DPCOV_OK);
+  const double row = 0.5;
+  ASSERT_EQ(dpcov_sketch_add_rows(sk, DPCOV_ROW_MAJOR, 1, 1, &row, 1, 0, 1.0, DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  std::vector<double> out(32, -7.0);
+  EXPECT_EQ(dpcov_sketch_get(sk, 1.7976931348623157e308, DPCOV_ROW_MAJOR, out.data(), 1),
+            DPCOV_E_NUMERICAL);
+  for (double v : out) EXPECT_EQ(v, -7.0);
+  EXPECT_EQ(dpcov_sketch_get(sk, 1.0, DPCOV_ROW_MAJOR, out.data(), 1), DPCOV_OK);
+  dpcov_sketch_destroy(&sk);
+  dpcov_rng_destroy(&key);
+}
+
 }  // namespace

@@ -100,7 +100,8 @@ DPCOV_API dpcov_status dpcov_sketch_get_info(const dpcov_sketch *sketch, dpcov_g
  * @param layout   layout of @p out.
  * @param[out] out r x d; untouched on failure.
  * @param ldo      leading dimension of @p out.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_LAYOUT.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_NUMERICAL (an entry overflows: w too large).
  */
 DPCOV_API dpcov_status dpcov_sketch_get(const dpcov_sketch *sketch, double w, int32_t layout,
                                         double *out, int64_t ldo);

@@ -178,6 +178,14 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     dpcov::random::Rng local = rng->rng;
     const est::BootstrapIntervals r =
         est::ols_bootstrap_intervals(view, noise, spec, num_bootstrap, local);
+    // Finite or failed (found by fuzz_solvers: a non-finite output with DPCOV_OK).
+    for (const auto &[values, name] :
+         {std::pair{&r.coefficients, "coefficients"}, std::pair{&r.std_errors, "std_errors"},
+          std::pair{&r.p_values, "p_values"}, std::pair{&r.ci_lower, "ci_lower"},
+          std::pair{&r.ci_upper, "ci_upper"}})
+      check::finite_result(values->data(), values->size(), name);
+    check::finite_result(r.noise_norm, "noise_norm");
+    check::finite_result(r.kappa, "kappa");
     copy_out(r.coefficients, coefficients);
     copy_out(r.std_errors, std_errors);
     copy_out(r.p_values, p_values);

@@ -216,7 +216,8 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  *         d, receipt->struct_size too small, ridge != 0, bad columns or level, n <= p,
  *         num_bootstrap too small, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
  *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER for bad matrices and
- *         pointers. Outputs and the generator are untouched on error.
+ *         pointers; ::DPCOV_E_NUMERICAL (an output overflows). Outputs and the generator are
+ *         untouched on error.
  */
 DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,

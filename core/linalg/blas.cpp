@@ -98,6 +98,13 @@ std::vector<double> eigvalsh(const Matrix &a) { return eig_impl(a, false).values
 
 bool cholesky(const Matrix &a, Matrix &l) {
   const int64_t n = a.rows();
+  // A non-finite entry comes from an overflow upstream: LAPACKE would report a NaN as an invalid
+  // argument, and an infinity would reach dpotrf. Neither is "not positive definite".
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i)
+      if (!std::isfinite(a(i, j)))
+        fail(DPCOV_E_NUMERICAL, "Cholesky factorization of a matrix whose entry (", i, ", ", j,
+             ") is ", a(i, j), ": an overflow upstream");
   l = a;
   const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', li(n), l.data(), li(n));
   if (info < 0) fail(DPCOV_E_INTERNAL, "dpotrf argument ", -info, " invalid");

@@ -37,7 +37,8 @@ SymmetricEigen eigh(const Matrix &a);
 std::vector<double> eigvalsh(const Matrix &a);
 
 // Cholesky factor L (lower, A = L L^T, strictly upper part zeroed) of a symmetric matrix given by
-// its lower triangle. Returns false, leaving `l` unspecified, if A is not positive definite.
+// its lower triangle. Returns false, leaving `l` unspecified, if A is not positive definite;
+// throws DPCOV_E_NUMERICAL if its lower triangle has a non-finite entry.
 bool cholesky(const Matrix &a, Matrix &l);
 
 // sum_i log L_ii^2 = log det A for a Cholesky factor L of A.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 
@@ -84,6 +85,22 @@ TEST(Linalg, CholeskyReportsIndefiniteMatrix) {
   Matrix l;
   EXPECT_FALSE(cholesky(a, l));
   EXPECT_THROW(spd_inverse(a), Error);
+}
+
+// A NaN or an infinity (an overflow upstream) is a numerical failure, not an invalid argument
+// (LAPACKE's NaN check) nor an indefinite matrix; found by fuzz_solvers through the glasso.
+TEST(Linalg, CholeskyOfANonFiniteMatrixIsANumericalFailure) {
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
+    Matrix a = Matrix::identity(3);
+    a(2, 1) = a(1, 2) = bad;
+    Matrix l;
+    try {
+      cholesky(a, l);
+      FAIL() << "accepted " << bad;
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL) << e.what();
+    }
+  }
 }
 
 TEST(Linalg, TriangularMultiplyAndSolveAreInverse) {

@@ -64,9 +64,10 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     dpcov::check::not_null(rng, "rng");
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
-    // The plan's checks first, so that a release fails with the status its plan gives whatever
-    // else is wrong (found by fuzz_solvers: a non-finite gram was named before a bad epsilon).
-    mech::plan_private_glasso(id, request, rho);
+    // The plan's checks first, receipt constants included, so that a release fails with the
+    // status its plan gives whatever else is wrong (found by fuzz_solvers: a non-finite gram was
+    // named before an overflowing Wishart constant).
+    dpcov::capi::c_receipt(mech::plan_private_glasso(id, request, rho), receipt);
     const bool output = mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output;
     if (output && glasso_params != nullptr)
       fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params must be NULL for output perturbation: it ",

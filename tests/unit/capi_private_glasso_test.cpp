@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dpcov.h"
@@ -269,19 +270,25 @@ namespace {
 // A release whose plan fails returns the plan's status even when its gram is bad too (the plan's
 // checks come first); found by fuzz_solvers (seed private-glasso-plan-before-data).
 TEST_F(CapiPrivateGlasso, ReleaseFailsWithThePlansStatusWhenTheGramIsBadToo) {
-  dpcov_receipt planned{};
-  planned.struct_size = sizeof planned;
-  const dpcov_status plan = dpcov_private_glasso_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, 1.0,
-                                                      -1.0, 1e-6, &params_, 0.1, &planned);
-  ASSERT_NE(plan, DPCOV_OK);
   std::vector<double> bad = gram3();
   bad[0] = kInf;
-  const uint64_t before = peek();
-  EXPECT_EQ(run(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.1, &params_, nullptr, nullptr, DPCOV_COL_MAJOR,
-                10, -1.0, 1e-6, bad.data()),
-            plan);
-  EXPECT_TRUE(untouched());
-  EXPECT_EQ(peek(), before);
+  // A bad epsilon; and a Wishart whose constants overflow at a tiny epsilon (the fuzzed case).
+  for (const auto &[mechanism, epsilon, delta] :
+       {std::tuple<int32_t, double, double>{DPCOV_MECHANISM_ANALYZE_GAUSS, -1.0, 1e-6},
+        std::tuple<int32_t, double, double>{DPCOV_MECHANISM_WISHART_ADDITIVE, 1.5e-239, 3e-59}}) {
+    dpcov_receipt planned{};
+    planned.struct_size = sizeof planned;
+    const dpcov_status plan =
+        dpcov_private_glasso_plan(mechanism, 3, 10, 1.0, epsilon, delta, &params_, 0.1, &planned);
+    ASSERT_NE(plan, DPCOV_OK) << mechanism;
+    const uint64_t before = peek();
+    EXPECT_EQ(run(mechanism, 0.1, &params_, nullptr, nullptr, DPCOV_COL_MAJOR, 10, epsilon, delta,
+                  bad.data()),
+              plan)
+        << mechanism;
+    EXPECT_TRUE(untouched());
+    EXPECT_EQ(peek(), before);
+  }
 }
 
 }  // namespace

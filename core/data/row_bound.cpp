@@ -8,7 +8,10 @@
 #include "../linalg/blas.hpp"
 
 // Per-CPU clones of the hot loops where the compiler supports them (GCC and Clang on x86-64).
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_ADDRESS__)
+// Not under the sanitizers: the clones' resolver runs while the library is being relocated,
+// before a sanitizer's runtime is ready, and its instrumented code crashes there.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define DPCOV_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define DPCOV_VECTOR_CLONES

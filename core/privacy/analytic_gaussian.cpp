@@ -1,6 +1,8 @@
 #include "analytic_gaussian.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "../check.hpp"
@@ -32,13 +34,16 @@ double certify(double candidate, double eps, double delta, double sensitivity) {
   };
   if (certified(candidate)) return candidate;
   double lo = candidate;
-  double step = candidate * 0x1p-45;
+  // At least the smallest subnormal: for a subnormal candidate the relative step underflows to
+  // zero, and the search would stand still.
+  double step = std::max(candidate * 0x1p-45, std::numeric_limits<double>::denorm_min());
   double hi = lo + step;
+  int iterations = 0;
   while (!certified(hi)) {
     lo = hi;
     step *= 2.0;
     hi = lo + step;
-    if (!std::isfinite(hi))
+    if (!std::isfinite(hi) || ++iterations > kMaxIterations)
       fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: no finite sigma is certified to ",
            "reach delta = ", delta, " at epsilon = ", eps);
   }

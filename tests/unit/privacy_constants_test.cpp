@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/privacy/additive_wishart.hpp"
 #include "core/privacy/analytic_gaussian.hpp"
+#include "core/privacy/certified_gaussian_delta.hpp"
 #include "core/privacy/classical_gaussian.hpp"
 #include "core/privacy/gram_sensitivity.hpp"
 #include "core/privacy/inverse_gram_sensitivity.hpp"
@@ -73,6 +75,29 @@ TEST(AnalyticGaussianSigma, ScalesLinearlyWithTheSensitivity) {
   const double unit = analytic_gaussian_sigma(1.0, 1e-6, 1.0);
   expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1e-6), unit * 1e-6, 1e-11);
   expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1e6), unit * 1e6, 1e-11);
+}
+
+// A sensitivity so small that sigma is subnormal: the certification's upward steps (relative to
+// sigma) underflowed to zero and it looped for ever (found by fuzz_solvers through an OLS release
+// with a tiny bound). The sigma returned is certified, or the call fails; it always returns.
+TEST(AnalyticGaussianSigma, CertifiesSubnormalSigmas) {
+  // The fuzzed case: the search's candidate was 1.0358816845940078e-311.
+  const double fuzzed =
+      1.0358816845940078e-311 / analytic_gaussian_sigma(1.1992074000488628e-11, 1.9e-50, 1.0);
+  for (const double sensitivity : {std::numeric_limits<double>::denorm_min(), 1e-320, 1e-315,
+                                   1e-310, 1e-300, fuzzed})
+    for (const double eps : {1.2e-11, 1e-3, 1.0})
+      for (const double delta : {1.9e-50, 1e-6}) {
+        SCOPED_TRACE(testing::Message() << sensitivity << " " << eps << " " << delta);
+        try {
+          const double sigma = analytic_gaussian_sigma(eps, delta, sensitivity);
+          EXPECT_TRUE(std::isfinite(sigma) && sigma > 0.0);
+          EXPECT_TRUE(gaussian_delta_certified_at_most(sigma, eps, sensitivity, delta));
+        } catch (const dpcov::Error &e) {
+          EXPECT_TRUE(e.status() == DPCOV_E_NUMERICAL || e.status() == DPCOV_E_NO_CONVERGENCE)
+              << e.what();
+        }
+      }
 }
 
 TEST(AnalyticGaussianSigma, RejectsParametersOutOfRange) {

@@ -21,9 +21,17 @@ struct Number {
   Number &operator=(const Number &) = delete;
 };
 
+// MPFR keeps per-thread caches (constants, the erfc series) that outlive a thread unless it frees
+// them: one of these per thread that certifies frees them when the thread ends.
+struct ThreadCacheRelease {
+  ~ThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
 }  // namespace
 
 bool gaussian_delta_certified_at_most(double sigma, double eps, double sensitivity, double delta) {
+  thread_local ThreadCacheRelease release_at_thread_exit;
+  static_cast<void>(release_at_thread_exit);
   Number s, e, d, two_s, a_up, b_lo, b_up, x, t1_up, t2_lo, bound;
   mpfr_set_d(s.v, sigma, MPFR_RNDN);  // doubles are exact at this precision
   mpfr_set_d(e.v, eps, MPFR_RNDN);

@@ -124,6 +124,23 @@ TEST(CapiOlsBootstrap, RefusesWhenTheNoiseSwampsTheData) {
             DPCOV_E_PRECONDITION);
 }
 
+TEST(CapiOlsBootstrap, AnOverflowingOutputIsANumericalFailure) {
+  // X'y_1 = 1e300 against X'X = 1000 I: beta_1 = 1e297, finite, but the noise (sigma 1) moves
+  // each draw by about 1e294, whose square overflows: the standard error would be +inf (it was
+  // returned with DPCOV_OK; found by fuzz_solvers, seed ols-bootstrap-non-finite).
+  Fixture f;
+  std::vector<double> extreme = f.g;
+  extreme[3] = extreme[12] = 1e300;
+  unsigned char before[80], after[80];
+  dpcov_rng_state_save(f.rng, before, sizeof before);
+  EXPECT_EQ(f.call(extreme.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_E_NUMERICAL);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("std_errors"), std::string::npos)
+      << dpcov_last_error_message();
+  f.expect_untouched();
+  dpcov_rng_state_save(f.rng, after, sizeof after);
+  EXPECT_EQ(0, std::memcmp(before, after, sizeof before));
+}
+
 TEST(CapiOlsBootstrap, IntervalsAroundTheFitWithPValuesThatAgreeWithThem) {
   Fixture f;
   ASSERT_EQ(f.call(f.g.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_OK);

@@ -1,7 +1,6 @@
 #include "pca_command.hpp"
 
 #include <cmath>
-#include <memory>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -15,6 +14,7 @@
 #include "../cli_error.hpp"
 #include "../json_text.hpp"
 #include "../library_status.hpp"
+#include "rng_option.hpp"
 
 namespace dpcov::cli {
 
@@ -26,6 +26,7 @@ struct PcaOptions {
   std::string compare;
   bool json = false;
   CentreOptions centre;
+  std::optional<uint64_t> seed;  // of the simulated noise-norm quantile (default: OS entropy)
 };
 
 // How far the released top-k subspace can be from the data's (Davis-Kahan with the noise's
@@ -38,7 +39,8 @@ struct SubspaceError {
   std::string skipped;
 };
 
-SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m, int64_t k) {
+SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m, int64_t k,
+                             const std::optional<uint64_t> &seed) {
   SubspaceError error;
   const std::optional<dpcov_receipt> receipt = noise_receipt(release);
   if (!receipt || !m.is_private_release() || k >= m.dim) return error;
@@ -48,9 +50,10 @@ SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m,
                     "changes the subspace; the bound holds only in the units of the noise";
     return error;
   }
-  dpcov_rng *rng = nullptr;
-  library_check(dpcov_rng_create_from_entropy(&rng), "generator");
-  std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
+  // The quantile is simulated: with --seed every draw comes from the seeded generator, so a
+  // seeded run prints the same bound every time.
+  const RngHandle owner = make_rng(seed);
+  dpcov_rng *rng = owner.get();
   // The centred matrix's bound comes from the (d + 1) x (d + 1) release it was centred from.
   const dpcov_status status =
       m.centred ? dpcov_pca_centred_subspace_error_bound(
@@ -86,7 +89,7 @@ void run_pca(const PcaOptions &o) {
                                 vectors.data(), k, ratio.data()),
                 concat(m.path, ": principal components"));
 
-  const SubspaceError error = subspace_error(release, m, k);
+  const SubspaceError error = subspace_error(release, m, k, o.seed);
 
   std::optional<LoadedMatrix> other;
   double sin_spectral = 0.0;
@@ -215,6 +218,9 @@ void add_pca_command(CLI::App &app, std::function<void()> &run) {
                       "Another d x d matrix (e.g. the exact Gram from `dpcov gram`) to compare "
                       "top-k subspaces with");
   command->add_flag("--json", options->json, "Print the results as JSON");
+  command->add_option("--seed", options->seed,
+                      "Seed of the simulated noise-norm quantile of the subspace error bound "
+                      "(default: OS entropy); costs no privacy");
   add_centre_options(*command, options->centre);
   command->callback([&run, options] { run = [options] { run_pca(*options); }; });
 }

@@ -38,6 +38,8 @@ DPCOV_FIRST_SHIPPED(dpcov_adassp_params, rho);
 DPCOV_FIRST_SHIPPED(dpcov_adassp_receipt, theorem);
 DPCOV_FIRST_SHIPPED(dpcov_coinpress_params, delta);
 DPCOV_FIRST_SHIPPED(dpcov_coinpress_receipt, seed_fixed);
+DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_params, delta);
+DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_receipt, seed_fixed);
 DPCOV_FIRST_SHIPPED(dpcov_dly_params, delta);
 DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, seed_fixed);
 #undef DPCOV_FIRST_SHIPPED

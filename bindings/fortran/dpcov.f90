@@ -293,6 +293,38 @@ module dpcov
     integer(c_int32_t) :: seed_fixed = 0
   end type
 
+  !> Settings of a CoinPress mean release (dpcov_coinpress_mean_params, dpcov/coinpress.h); fill
+  !> with dpcov_coinpress_mean_params_default, then set radius.
+  type, bind(c) :: dpcov_coinpress_mean_params
+    integer(c_size_t) :: struct_size = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: radius = 0
+    real(c_double) :: scale = 0
+    integer(c_int64_t) :: steps = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: delta = 0
+  end type
+
+  !> Receipt of a CoinPress mean release (dpcov_coinpress_mean_receipt); set struct_size to its
+  !> c_sizeof.
+  type, bind(c) :: dpcov_coinpress_mean_receipt
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int64_t) :: dim = 0
+    integer(c_int64_t) :: n = 0
+    integer(c_int64_t) :: steps = 0
+    real(c_double) :: rho = 0
+    real(c_double) :: radius = 0
+    real(c_double) :: scale = 0
+    real(c_double) :: beta = 0
+    real(c_double) :: tail_radius = 0
+    real(c_double) :: epsilon = 0
+    real(c_double) :: delta = 0
+    real(c_double) :: step_rho(16) = 0
+    real(c_double) :: step_clip_radius(16) = 0
+    real(c_double) :: step_sigma(16) = 0
+    integer(c_int32_t) :: seed_fixed = 0
+  end type
+
   !> Settings of a Dong-Liang-Yi release (dpcov_dly_params, dpcov/dong_liang_yi.h).
   type, bind(c) :: dpcov_dly_params
     integer(c_size_t) :: struct_size = 0
@@ -1341,6 +1373,35 @@ module dpcov
       real(c_double), intent(out) :: out(*)
       type(dpcov_coinpress_receipt), intent(inout) :: receipt
       integer(c_int32_t) :: dpcov_coinpress_release
+    end function
+    function dpcov_coinpress_mean_params_default(params) &
+        bind(c, name='dpcov_coinpress_mean_params_default')
+      import :: c_int32_t, dpcov_coinpress_mean_params
+      type(dpcov_coinpress_mean_params), intent(out) :: params
+      integer(c_int32_t) :: dpcov_coinpress_mean_params_default
+    end function
+    function dpcov_coinpress_mean_plan(n, dim, params, receipt) &
+        bind(c, name='dpcov_coinpress_mean_plan')
+      import :: c_int32_t, c_int64_t, dpcov_coinpress_mean_params, dpcov_coinpress_mean_receipt
+      integer(c_int64_t), value :: n, dim
+      type(dpcov_coinpress_mean_params), intent(in) :: params
+      type(dpcov_coinpress_mean_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_coinpress_mean_plan
+    end function
+    ! centre: c_loc of d values, or c_null_ptr for the origin.
+    function dpcov_coinpress_mean_release(layout, n, dim, rows, ldr, centre, params, rng, mean, &
+        receipt) bind(c, name='dpcov_coinpress_mean_release')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_coinpress_mean_params, &
+        dpcov_coinpress_mean_receipt
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: n, dim, ldr
+      real(c_double), intent(in) :: rows(*)
+      type(c_ptr), value :: centre
+      type(dpcov_coinpress_mean_params), intent(in) :: params
+      type(c_ptr), value :: rng
+      real(c_double), intent(inout) :: mean(*)
+      type(dpcov_coinpress_mean_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_coinpress_mean_release
     end function
     function dpcov_zcdp_epsilon(rho, delta, epsilon) bind(c, name='dpcov_zcdp_epsilon')
       import :: c_double, c_int32_t

@@ -239,6 +239,7 @@ program dpcov_test
 
   call guaranteed_intervals()
   call adassp_regression()
+  call coinpress_mean()
 
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
@@ -361,5 +362,42 @@ contains
       print '(5a)', 'FAILED: ', what, ': ', dpcov_status_name(status), ' '//dpcov_last_error()
       failures = failures + 1
     end if
+  end subroutine
+
+  !> The CoinPress mean of column-major rows around (5, 0, 0, 0), from a public centre and with
+  !> the origin (c_null_ptr); a negative prior radius is refused and leaves the mean untouched.
+  subroutine coinpress_mean()
+    type(dpcov_coinpress_mean_params) :: mp
+    type(dpcov_coinpress_mean_receipt) :: mr
+    real(c_double), target :: centre(d)
+    real(c_double) :: rows(2000, d), mean(d)
+    integer :: k
+    do j = 1, d
+      do k = 1, 2000
+        rows(k, j) = sin(0.37d0*real(k + 2000*j, c_double))
+      end do
+    end do
+    rows(:, 1) = rows(:, 1) + 5d0
+    centre = 1d0
+    call ok(dpcov_coinpress_mean_params_default(mp), 'coinpress mean params')
+    mp%radius = 20d0
+    mr%struct_size = c_sizeof(mr)
+    call ok(dpcov_coinpress_mean_release(DPCOV_COL_MAJOR, 2000_c_int64_t, int(d, c_int64_t), &
+                                         rows, 2000_c_int64_t, c_loc(centre), mp, rng, mean, mr), &
+            'coinpress mean release')
+    call check(abs(mean(1) - 5d0) < 0.5d0 .and. mr%steps == 3 .and. mr%seed_fixed == 1, &
+               'coinpress mean near the data''s')
+    call ok(dpcov_coinpress_mean_release(DPCOV_COL_MAJOR, 2000_c_int64_t, int(d, c_int64_t), &
+                                         rows, 2000_c_int64_t, c_null_ptr, mp, rng, mean, mr), &
+            'coinpress mean from the origin')
+    call ok(dpcov_coinpress_mean_plan(2000_c_int64_t, int(d, c_int64_t), mp, mr), &
+            'coinpress mean plan')
+    call check(mr%step_clip_radius(1) > mr%step_clip_radius(3), 'coinpress mean radii shrink')
+    mp%radius = -1d0
+    mean = -7d0
+    status = dpcov_coinpress_mean_release(DPCOV_COL_MAJOR, 2000_c_int64_t, int(d, c_int64_t), &
+                                          rows, 2000_c_int64_t, c_null_ptr, mp, rng, mean, mr)
+    call check(status == DPCOV_E_INVALID_ARGUMENT .and. all(mean == -7d0), &
+               'coinpress mean refuses a negative radius')
   end subroutine
 end program dpcov_test

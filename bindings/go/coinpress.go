@@ -5,7 +5,7 @@ package dpcov
 */
 import "C"
 
-// CoinPress private covariance estimation (dpcov/coinpress.h; Biswas, Dong, Kamath, Ullman,
+// CoinPress private covariance and mean estimation (dpcov/coinpress.h; Biswas, Dong, Kamath, Ullman,
 // NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta).
 
 // CoinpressParams are the settings of a CoinPress release; DefaultCoinpressParams gives the
@@ -82,6 +82,92 @@ func CoinpressRelease(rows Matrix, params CoinpressParams, rng *RNG) (Matrix, Co
 		return Matrix{}, CoinpressReceipt{}, err
 	}
 	return out, coinpressReceiptFromC(&r), nil
+}
+
+// CoinpressMeanParams are the settings of a CoinPress mean release; DefaultCoinpressMeanParams
+// gives the library's defaults (rho 0.5, scale 1, 3 steps, beta 0.01, delta 1e-6) with Radius
+// still to set.
+type CoinpressMeanParams struct {
+	Rho    float64
+	Radius float64 // the public prior ||mu - centre|| <= Radius, >= 0
+	Scale  float64 // the public prior Cov <= Scale^2 I, > 0
+	Steps  int64
+	Beta   float64
+	Delta  float64
+}
+
+// DefaultCoinpressMeanParams returns the library's defaults (dpcov_coinpress_mean_params_default).
+func DefaultCoinpressMeanParams() CoinpressMeanParams {
+	var p C.dpcov_coinpress_mean_params
+	C.dpcov_coinpress_mean_params_default(&p)
+	return CoinpressMeanParams{Rho: float64(p.rho), Radius: float64(p.radius),
+		Scale: float64(p.scale), Steps: int64(p.steps), Beta: float64(p.beta),
+		Delta: float64(p.delta)}
+}
+
+func (p CoinpressMeanParams) c() C.dpcov_coinpress_mean_params {
+	return C.dpcov_coinpress_mean_params{struct_size: C.size_t(C.sizeof_dpcov_coinpress_mean_params),
+		rho: C.double(p.Rho), radius: C.double(p.Radius), scale: C.double(p.Scale),
+		steps: C.int64_t(p.Steps), beta: C.double(p.Beta), delta: C.double(p.Delta)}
+}
+
+// CoinpressMeanReceipt is what a CoinPress mean release spent and every constant it used.
+type CoinpressMeanReceipt struct {
+	Dim, N, Steps                        int64
+	Rho, Radius, Scale, Beta, TailRadius float64
+	Epsilon, Delta                       float64
+	StepRho, StepClipRadius, StepSigma   []float64
+	SeedFixed                            bool
+}
+
+func coinpressMeanReceiptFromC(r *C.dpcov_coinpress_mean_receipt) CoinpressMeanReceipt {
+	out := CoinpressMeanReceipt{Dim: int64(r.dim), N: int64(r.n), Steps: int64(r.steps),
+		Rho: float64(r.rho), Radius: float64(r.radius), Scale: float64(r.scale),
+		Beta: float64(r.beta), TailRadius: float64(r.tail_radius), Epsilon: float64(r.epsilon),
+		Delta: float64(r.delta), SeedFixed: r.seed_fixed != 0}
+	for i := int64(0); i < out.Steps; i++ {
+		out.StepRho = append(out.StepRho, float64(r.step_rho[i]))
+		out.StepClipRadius = append(out.StepClipRadius, float64(r.step_clip_radius[i]))
+		out.StepSigma = append(out.StepSigma, float64(r.step_sigma[i]))
+	}
+	return out
+}
+
+// CoinpressMeanPlan is the receipt of a CoinPress mean release of n rows in dimension dim,
+// without data.
+func CoinpressMeanPlan(n, dim int64, params CoinpressMeanParams) (CoinpressMeanReceipt, error) {
+	p := params.c()
+	r := C.dpcov_coinpress_mean_receipt{struct_size: C.size_t(C.sizeof_dpcov_coinpress_mean_receipt)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_coinpress_mean_plan(C.int64_t(n), C.int64_t(dim), &p, &r)
+	})
+	if err != nil {
+		return CoinpressMeanReceipt{}, err
+	}
+	return coinpressMeanReceiptFromC(&r), nil
+}
+
+// CoinpressMeanRelease is the rho-zCDP CoinPress estimate of the mean of the rows, from the
+// public starting centre (nil: the origin).
+func CoinpressMeanRelease(rows Matrix, centre []float64, params CoinpressMeanParams, rng *RNG) ([]float64, CoinpressMeanReceipt, error) {
+	if err := rows.check("rows"); err != nil {
+		return nil, CoinpressMeanReceipt{}, err
+	}
+	if centre != nil && len(centre) != rows.Cols {
+		return nil, CoinpressMeanReceipt{}, argError(ErrDimension,
+			"centre: %d values, but the rows have %d columns", len(centre), rows.Cols)
+	}
+	mean := make([]float64, rows.Cols)
+	p := params.c()
+	r := C.dpcov_coinpress_mean_receipt{struct_size: C.size_t(C.sizeof_dpcov_coinpress_mean_receipt)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_coinpress_mean_release(rowMajor, C.int64_t(rows.Rows), C.int64_t(rows.Cols),
+			rows.ptr(), rows.ld(), doubles(centre), &p, rng.handle(), doubles(mean), &r)
+	})
+	if err != nil {
+		return nil, CoinpressMeanReceipt{}, err
+	}
+	return mean, coinpressMeanReceiptFromC(&r), nil
 }
 
 // ZcdpEpsilon is the epsilon at which rho-zCDP implies (epsilon, delta)-DP (Canonne, Kamath,

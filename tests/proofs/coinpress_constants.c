@@ -3,6 +3,7 @@
  *
  * Reads one request per line from stdin:
  *   plan <n> <d> <rho> <K> <t> <beta> <delta>
+ *   mean <n> <d> <rho> <r> <s> <t> <beta> <delta>   (dpcov_coinpress_mean_plan)
  *   epsilon <rho> <delta>        (dpcov_zcdp_epsilon)
  *   rho <epsilon> <delta>        (dpcov_zcdp_rho)
  * and writes one JSON object per line ({"status": ...} when the call fails). Doubles are printed
@@ -11,6 +12,13 @@
 #include <string.h>
 
 #include "dpcov.h"
+
+static void print_array(const char *name, const double *v, long long count) {
+  long long i;
+  printf(", \"%s\": [", name);
+  for (i = 0; i < count; ++i) printf("%s%.17g", i ? ", " : "", v[i]);
+  printf("]");
+}
 
 static void print_status(dpcov_status s) {
   printf("{\"status\": \"%s\", \"message\": \"%s\"}\n", dpcov_status_string(s),
@@ -46,6 +54,31 @@ int main(void) {
       printf("], \"step_sigma\": [");
       for (i = 0; i < r.steps; ++i) printf("%s%.17g", i ? ", " : "", r.step_sigma[i]);
       printf("]}\n");
+    } else if (strcmp(kind, "mean") == 0) {
+      long long n, d, t;
+      dpcov_coinpress_mean_params p;
+      dpcov_coinpress_mean_receipt r;
+      dpcov_status s;
+      dpcov_coinpress_mean_params_default(&p);
+      if (scanf("%lld %lld %lf %lf %lf %lld %lf %lf", &n, &d, &p.rho, &p.radius, &p.scale, &t,
+                &p.beta, &p.delta) != 8)
+        return 2;
+      p.steps = t;
+      r.struct_size = sizeof r;
+      s = dpcov_coinpress_mean_plan(n, d, &p, &r);
+      if (s != DPCOV_OK) {
+        print_status(s);
+        continue;
+      }
+      printf("{\"status\": \"DPCOV_OK\", \"n\": %lld, \"dim\": %lld, \"steps\": %lld, "
+             "\"rho\": %.17g, \"radius\": %.17g, \"scale\": %.17g, \"beta\": %.17g, "
+             "\"tail_radius\": %.17g, \"epsilon\": %.17g, \"delta\": %.17g",
+             (long long)r.n, (long long)r.dim, (long long)r.steps, r.rho, r.radius, r.scale,
+             r.beta, r.tail_radius, r.epsilon, r.delta);
+      print_array("step_rho", r.step_rho, (long long)r.steps);
+      print_array("step_clip_radius", r.step_clip_radius, (long long)r.steps);
+      print_array("step_sigma", r.step_sigma, (long long)r.steps);
+      printf("}\n");
     } else {
       double a, delta, value = 0.0;
       dpcov_status s;

@@ -32,7 +32,9 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
                      PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
                      UnknownStatusError, UnmetPreconditionError)
 from .dong_liang_yi import DlyRelease, dly_plan, dly_release
-from .coinpress import CoinpressRelease, coinpress_plan, coinpress_release, zcdp_epsilon, zcdp_rho
+from .coinpress import (CoinpressMeanRelease, CoinpressRelease, coinpress_mean_plan,
+                        coinpress_mean_release, coinpress_plan, coinpress_release, zcdp_epsilon,
+                        zcdp_rho)
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
                          pca_subspace_error_bound, pca_centred_subspace_error_bound,
@@ -169,6 +171,9 @@ __all__ = [
     "CoinpressRelease",
     "coinpress_plan",
     "coinpress_release",
+    "CoinpressMeanRelease",
+    "coinpress_mean_plan",
+    "coinpress_mean_release",
     "zcdp_epsilon",
     "zcdp_rho",
     "DlyRelease",

@@ -189,6 +189,24 @@ class CoinpressReceiptC(Structure):
                 ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
 
 
+class CoinpressMeanParamsC(Structure):
+    """``dpcov_coinpress_mean_params`` (dpcov/coinpress.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("rho", c_double), ("radius", c_double),
+                ("scale", c_double), ("steps", c_int64), ("beta", c_double), ("delta", c_double)]
+
+
+class CoinpressMeanReceiptC(Structure):
+    """``dpcov_coinpress_mean_receipt`` (dpcov/coinpress.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
+                ("rho", c_double), ("radius", c_double), ("scale", c_double), ("beta", c_double),
+                ("tail_radius", c_double), ("epsilon", c_double), ("delta", c_double),
+                ("step_rho", c_double * COINPRESS_MAX_STEPS),
+                ("step_clip_radius", c_double * COINPRESS_MAX_STEPS),
+                ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
+
+
 class AdasspParamsC(Structure):
     """``dpcov_adassp_params`` (dpcov/adassp.h)."""
 
@@ -265,6 +283,8 @@ STRUCTS = {
     "dpcov_audit_result": AuditResultC,
     "dpcov_coinpress_params": CoinpressParamsC,
     "dpcov_coinpress_receipt": CoinpressReceiptC,
+    "dpcov_coinpress_mean_params": CoinpressMeanParamsC,
+    "dpcov_coinpress_mean_receipt": CoinpressMeanReceiptC,
     "dpcov_adassp_params": AdasspParamsC,
     "dpcov_adassp_receipt": AdasspReceiptC,
     "dpcov_ledger_spent": LedgerSpentC,
@@ -453,6 +473,12 @@ _PROTOTYPES = {
                                         POINTER(CoinpressReceiptC)]),
     "dpcov_coinpress_release": (status_t, [i32, i64, i64, vp, i64, POINTER(CoinpressParamsC), vp,
                                            vp, i64, POINTER(CoinpressReceiptC)]),
+    "dpcov_coinpress_mean_params_default": (status_t, [POINTER(CoinpressMeanParamsC)]),
+    "dpcov_coinpress_mean_plan": (status_t, [i64, i64, POINTER(CoinpressMeanParamsC),
+                                             POINTER(CoinpressMeanReceiptC)]),
+    "dpcov_coinpress_mean_release": (status_t, [i32, i64, i64, vp, i64, vp,
+                                                POINTER(CoinpressMeanParamsC), vp, vp,
+                                                POINTER(CoinpressMeanReceiptC)]),
     "dpcov_zcdp_epsilon": (status_t, [f64, f64, p_f64]),
     "dpcov_zcdp_rho": (status_t, [f64, f64, p_f64]),
     # adassp.h

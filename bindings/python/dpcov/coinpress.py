@@ -1,5 +1,5 @@
-"""CoinPress private covariance estimation (dpcov/coinpress.h; Biswas, Dong, Kamath, Ullman,
-NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta)."""
+"""CoinPress private covariance and mean estimation (dpcov/coinpress.h; Biswas, Dong, Kamath,
+Ullman, NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
-from ._lib import C, CoinpressParamsC, CoinpressReceiptC, _check, new_struct
+from ._lib import (C, CoinpressMeanParamsC, CoinpressMeanReceiptC, CoinpressParamsC,
+                   CoinpressReceiptC, _check, new_struct)
 
 
 class CoinpressRelease(NamedTuple):
@@ -67,6 +68,65 @@ def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
     _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
                                      out.ptr, out.ld, byref(receipt)))
     return CoinpressRelease(out.array, _receipt(receipt))
+
+
+class CoinpressMeanRelease(NamedTuple):
+    """The private mean estimate and the receipt of its release (a dict)."""
+
+    mean: np.ndarray
+    receipt: dict
+
+
+def _mean_params(radius: float, rho: float | None, scale: float | None, steps: int | None,
+                 beta: float | None, delta: float | None) -> CoinpressMeanParamsC:
+    p = new_struct(CoinpressMeanParamsC)
+    _check(C.dpcov_coinpress_mean_params_default(byref(p)))
+    p.radius = float(radius)
+    for name, value, kind in (("rho", rho, float), ("scale", scale, float),
+                              ("steps", steps, int), ("beta", beta, float),
+                              ("delta", delta, float)):
+        if value is not None:
+            setattr(p, name, kind(value))
+    return p
+
+
+def _mean_receipt(r: CoinpressMeanReceiptC) -> dict:
+    t = int(r.steps)
+    return {"dim": r.dim, "n": r.n, "steps": t, "rho": r.rho, "radius": r.radius,
+            "scale": r.scale, "beta": r.beta, "tail_radius": r.tail_radius,
+            "epsilon": r.epsilon, "delta": r.delta, "step_rho": list(r.step_rho[:t]),
+            "step_clip_radius": list(r.step_clip_radius[:t]),
+            "step_sigma": list(r.step_sigma[:t]), "seed_fixed": bool(r.seed_fixed)}
+
+
+def coinpress_mean_plan(n: int, dim: int, radius: float, rho: float | None = None,
+                        scale: float | None = None, steps: int | None = None,
+                        beta: float | None = None, delta: float | None = None) -> dict:
+    """Every constant of a CoinPress mean release, without data (``dpcov_coinpress_mean_plan``).
+    Unset settings take the library's defaults (rho 0.5, scale 1, 3 steps, beta 0.01,
+    delta 1e-6)."""
+    p = _mean_params(radius, rho, scale, steps, beta, delta)
+    receipt = new_struct(CoinpressMeanReceiptC)
+    _check(C.dpcov_coinpress_mean_plan(int(n), int(dim), byref(p), byref(receipt)))
+    return _mean_receipt(receipt)
+
+
+def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | None = None,
+                           scale: float | None = None, steps: int | None = None,
+                           beta: float | None = None,
+                           delta: float | None = None) -> CoinpressMeanRelease:
+    """The rho-zCDP CoinPress estimate of the mean of the n x d ``rows``, given the public priors
+    ||mu - centre|| <= ``radius`` (``centre`` None: the origin) and Cov <= ``scale``^2 I
+    (``dpcov_coinpress_mean_release``)."""
+    x = _arrays.matrix(rows, "rows")
+    c = None if centre is None else _arrays.vector(centre, "centre", x.cols)
+    out = np.empty(x.cols)
+    p = _mean_params(radius, rho, scale, steps, beta, delta)
+    receipt = new_struct(CoinpressMeanReceiptC)
+    _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
+                                          _arrays.ptr(c), byref(p), rng, _arrays.ptr(out),
+                                          byref(receipt)))
+    return CoinpressMeanRelease(out, _mean_receipt(receipt))
 
 
 def zcdp_epsilon(rho: float, delta: float) -> float:

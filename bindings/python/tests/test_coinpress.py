@@ -34,3 +34,33 @@ def test_zcdp_conversions_are_inverse():
     rho = dpcov.zcdp_rho(eps, 1e-6)
     assert rho == pytest.approx(0.5, rel=1e-9) and dpcov.zcdp_epsilon(rho, 1e-6) <= eps
 
+
+
+def test_coinpress_mean_release_estimates_the_mean_and_reports_its_constants():
+    mu = np.array([3.0, -2.0, 0.5, 1.0, 0.0])
+    x = np.random.default_rng(5).standard_normal((4000, 5)) + mu
+    with dpcov.Rng(seed=6) as rng:
+        out = dpcov.coinpress_mean_release(x, radius=50.0, rng=rng, centre=np.ones(5))
+    assert out.mean.shape == (5,)
+    assert np.linalg.norm(out.mean - mu) < 0.3
+    r = out.receipt
+    assert r["steps"] == 3 and r["step_rho"] == [0.0625, 0.0625, 0.375] and r["seed_fixed"]
+    assert r["step_clip_radius"][0] > r["step_clip_radius"][2]
+    assert r == {**dpcov.coinpress_mean_plan(4000, 5, radius=50.0), "seed_fixed": True}
+    xf = np.asfortranarray(x)
+    with dpcov.Rng(seed=6) as rng:
+        same = dpcov.coinpress_mean_release(xf, radius=50.0, rng=rng, centre=np.ones(5))
+    assert np.allclose(same.mean, out.mean, rtol=0, atol=1e-12)
+
+
+def test_coinpress_mean_refuses_a_missing_prior_and_bad_arguments():
+    x = np.zeros((10, 2))
+    with dpcov.Rng(seed=1) as rng:
+        with pytest.raises(dpcov.DpcovError):
+            dpcov.coinpress_mean_release(x, radius=-1.0, rng=rng)
+        with pytest.raises(dpcov.DpcovError):
+            dpcov.coinpress_mean_release(x, radius=1.0, rng=rng, scale=0.0)
+        with pytest.raises(dpcov.DpcovError):
+            dpcov.coinpress_mean_release(x, radius=1.0, rng=rng, centre=np.ones(3))
+        with pytest.raises(dpcov.DpcovError):
+            dpcov.coinpress_mean_release(x, radius=1.0, rng=rng, centre=[np.nan, 0.0])

@@ -1,8 +1,9 @@
 /**
  * @file dpcov/coinpress.h
  * @brief CoinPress private covariance estimation (Biswas, Dong, Kamath & Ullman, "CoinPress:
- *        Practical Private Mean and Covariance Estimation", NeurIPS 2020, Alg. 2 and 3), and the
- *        conversion of a zCDP guarantee to (epsilon, delta)-DP.
+ *        Practical Private Mean and Covariance Estimation", NeurIPS 2020, Alg. 2 and 3) and mean
+ *        estimation (MVM, one step, iterated by MVMRec), and the conversion of a zCDP
+ *        guarantee to (epsilon, delta)-DP.
  *
  * CoinPress estimates the covariance Sigma of zero-mean Gaussian-like rows x_1..x_n given only a
  * loose public range I <= Sigma <= K I. Each of its t steps whitens the rows with the current
@@ -131,6 +132,122 @@ DPCOV_API dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_
                                                const dpcov_coinpress_params *params,
                                                dpcov_rng *rng, double *out, int64_t ldo,
                                                dpcov_coinpress_receipt *receipt);
+
+/**
+ * Settings of a CoinPress mean release (MVM iterated by MVMRec). Fill with
+ * dpcov_coinpress_mean_params_default(), then change fields.
+ */
+typedef struct dpcov_coinpress_mean_params {
+  /** sizeof(dpcov_coinpress_mean_params), set by dpcov_coinpress_mean_params_default(). */
+  size_t struct_size;
+  /** Total zCDP budget rho, finite and > 0. Default 0.5. */
+  double rho;
+  /** r >= 0, finite: the public prior ||mu - c|| <= r around the starting centre c. Required
+   *  (default -1: invalid). */
+  double radius;
+  /** s > 0, finite: the public prior Cov(x) <= s^2 I on the rows' covariance. Default 1. */
+  double scale;
+  /** Number of steps t, 1 <= t <= ::DPCOV_COINPRESS_MAX_STEPS. Default 3. */
+  int64_t steps;
+  /** Tail probability beta in (0, 1) of the Gaussian radius gamma. Default 0.01 (the authors'
+   *  code). */
+  double beta;
+  /** delta in (0, 1) at which the receipt states the guarantee as (epsilon, delta). Default 1e-6. */
+  double delta;
+} dpcov_coinpress_mean_params;
+
+/** What a CoinPress mean release spent and every constant it used: all public (no data). */
+typedef struct dpcov_coinpress_mean_receipt {
+  /** Set by the caller to sizeof(dpcov_coinpress_mean_receipt). */
+  size_t struct_size;
+  /** d. */
+  int64_t dim;
+  /** n, the public number of rows. */
+  int64_t n;
+  /** t. */
+  int64_t steps;
+  /** Total zCDP budget; the step shares sum to at most rho. */
+  double rho;
+  /** r of the prior ||mu - c|| <= r. */
+  double radius;
+  /** s of the prior Cov(x) <= s^2 I. */
+  double scale;
+  /** beta of gamma. */
+  double beta;
+  /** gamma = sqrt(d + 2 sqrt(d ln(1/beta)) + 2 ln(1/beta)) (Laurent & Massart 2000, Lemma 1). */
+  double tail_radius;
+  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
+  double epsilon;
+  /** delta of that guarantee. */
+  double delta;
+  /** Share rho_i of step i (entries past `steps` are 0). */
+  double step_rho[DPCOV_COINPRESS_MAX_STEPS];
+  /** Radius R_i of the ball around the previous centre that step i projects the rows onto:
+   *  min(sqrt(r_i^2 + 6 r_i s + s^2 gamma^2), r_i + s gamma) for the step's prior radius r_i
+   *  (r_1 = r, r_{i+1} = gamma sqrt(s^2 / n + sigma_i^2)); entries past `steps` are 0. */
+  double step_clip_radius[DPCOV_COINPRESS_MAX_STEPS];
+  /** Noise standard deviation of step i per coordinate: sqrt(2) R_i / (n sqrt(rho_i)) (entries
+   *  past `steps` are 0). */
+  double step_sigma[DPCOV_COINPRESS_MAX_STEPS];
+  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  int32_t seed_fixed;
+} dpcov_coinpress_mean_receipt;
+
+/**
+ * Fill @p params with the defaults (rho = 0.5, r = -1 (must be set), s = 1, t = 3,
+ * beta = 0.01, delta = 1e-6) and set its struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_params *params);
+
+/**
+ * Every constant a CoinPress mean release of @p n rows in dimension @p dim would use, without
+ * data or randomness.
+ *
+ * @param n       number of rows, >= 1 (public).
+ * @param dim     d, 1 <= d <= 46340.
+ * @param params  the settings (r required); params->struct_size >= the first shipped size.
+ * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a setting out of range,
+ *         n < 1, a struct_size too small), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_NUMERICAL (a radius or sigma overflows).
+ * @proof proofs/coinpress_mean.md
+ */
+DPCOV_API dpcov_status dpcov_coinpress_mean_plan(int64_t n, int64_t dim,
+                                                 const dpcov_coinpress_mean_params *params,
+                                                 dpcov_coinpress_mean_receipt *receipt);
+
+/**
+ * Release a private estimate of the mean of the rows @p rows (MVMRec with the authors' budget
+ * split, as dpcov_coinpress_release()): t steps, each projecting every row onto a ball around the
+ * previous released centre and releasing the projected rows' mean with Gaussian noise. rho-zCDP
+ * under replace-one neighbours with n public, for every input (the projection bounds the
+ * sensitivity); utility needs Gaussian-like rows with the priors of @p params holding. The mean
+ * a centred covariance needs: centre the rows on it, then dpcov_coinpress_release() (the two
+ * rhos add up).
+ *
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, of @p rows.
+ * @param n        number of rows, >= 1 (public).
+ * @param dim      d, 1 <= d <= 46340.
+ * @param rows     the n x d data, finite; not modified, not retained.
+ * @param ldr      leading dimension of @p rows (>= d row-major, >= n column-major).
+ * @param centre   the public starting centre c, d finite values; NULL for the origin.
+ * @param params   the settings (r required).
+ * @param rng      the generator; advanced on success, unchanged on a failure before the first draw.
+ * @param[out] mean  the estimate, d values. Untouched on failure.
+ * @param[out] receipt  as for dpcov_coinpress_mean_plan(), with seed_fixed from @p rng.
+ * @return the statuses of dpcov_coinpress_mean_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE
+ *         (a row or the centre holds NaN or infinity), ::DPCOV_E_TOO_LARGE (an array's extent in
+ *         bytes overflows), ::DPCOV_E_NUMERICAL (the estimate overflows; the noise drawn is
+ *         consumed), ::DPCOV_E_NOMEM.
+ * @proof proofs/coinpress_mean.md
+ */
+DPCOV_API dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim,
+                                                    const double *rows, int64_t ldr,
+                                                    const double *centre,
+                                                    const dpcov_coinpress_mean_params *params,
+                                                    dpcov_rng *rng, double *mean,
+                                                    dpcov_coinpress_mean_receipt *receipt);
 
 /**
  * The epsilon at which rho-zCDP implies (epsilon, delta)-DP: Canonne, Kamath & Steinke (NeurIPS

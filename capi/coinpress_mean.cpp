@@ -1,0 +1,114 @@
+// C ABI of CoinPress mean estimation (dpcov/coinpress.h).
+#include "dpcov/coinpress.h"
+#include "struct_size.hpp"
+
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/mechanisms/coinpress_mean.hpp"
+#include "guard.hpp"
+#include "rng_handle.hpp"
+
+namespace {
+
+namespace check = dpcov::check;
+namespace mech = dpcov::mechanisms;
+
+dpcov_coinpress_mean_params defaults() {
+  dpcov_coinpress_mean_params p{};
+  p.struct_size = sizeof p;
+  p.rho = 0.5;
+  p.radius = -1.0;
+  p.scale = 1.0;
+  p.steps = 3;
+  p.beta = 0.01;
+  p.delta = 1e-6;
+  return p;
+}
+
+mech::CoinpressMeanRequest request_from(int64_t n, int64_t dim,
+                                        const dpcov_coinpress_mean_params *params) {
+  const dpcov_coinpress_mean_params p = dpcov::capi::read_struct(params, defaults(), "params");
+  mech::CoinpressMeanRequest r;
+  r.dim = dim;
+  r.n = n;
+  r.rho = p.rho;
+  r.radius = p.radius;
+  r.scale = p.scale;
+  r.steps = p.steps;
+  r.beta = p.beta;
+  r.delta = p.delta;
+  return r;
+}
+
+dpcov_coinpress_mean_receipt c_receipt(const mech::CoinpressMeanReceipt &r) {
+  dpcov_coinpress_mean_receipt c{};
+  c.dim = r.dim;
+  c.n = r.n;
+  c.steps = r.steps;
+  c.rho = r.rho;
+  c.radius = r.radius;
+  c.scale = r.scale;
+  c.beta = r.beta;
+  c.tail_radius = r.tail_radius;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
+  for (size_t i = 0; i < r.step_rho.size(); ++i) {
+    c.step_rho[i] = r.step_rho[i];
+    c.step_clip_radius[i] = r.step_clip_radius[i];
+    c.step_sigma[i] = r.step_sigma[i];
+  }
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  return c;
+}
+
+}  // namespace
+
+extern "C" {
+
+dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(params, "params");
+    *params = defaults();
+  });
+}
+
+dpcov_status dpcov_coinpress_mean_plan(int64_t n, int64_t dim,
+                                       const dpcov_coinpress_mean_params *params,
+                                       dpcov_coinpress_mean_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::struct_bytes(receipt, "receipt");
+    const mech::CoinpressMeanReceipt r = mech::coinpress_mean_plan(request_from(n, dim, params));
+    dpcov::capi::write_struct(receipt, c_receipt(r));
+  });
+}
+
+dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim,
+                                          const double *rows, int64_t ldr, const double *centre,
+                                          const dpcov_coinpress_mean_params *params,
+                                          dpcov_rng *rng, double *mean,
+                                          dpcov_coinpress_mean_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::struct_bytes(receipt, "receipt");
+    check::not_null(rng, "rng");
+    const mech::CoinpressMeanRequest request = request_from(n, dim, params);
+    mech::coinpress_mean_plan(request);  // every setting checked before the data
+    const dpcov::ConstMatrixView data = check::matrix(layout, n, dim, rows, ldr, "rows");
+    check::not_null(mean, "mean");
+    check::vector(dim, mean, sizeof(double), "mean");
+    std::vector<double> start(static_cast<size_t>(dim), 0.0);
+    if (centre != nullptr) {
+      check::vector(dim, centre, sizeof(double), "centre");
+      start.assign(centre, centre + dim);
+    }
+    // Noise once drawn is consumed: every argument is checked before the first draw, and a
+    // failure after it still advances the caller's generator.
+    const mech::CoinpressMeanRelease release =
+        mech::coinpress_mean_release(data, start, request, rng->rng);
+    check::finite_result(release.mean.data(), release.mean.size(), "released mean");
+    for (int64_t j = 0; j < dim; ++j) mean[j] = release.mean[static_cast<size_t>(j)];
+    dpcov::capi::write_struct(receipt, c_receipt(release.receipt));
+  });
+}
+
+}  // extern "C"

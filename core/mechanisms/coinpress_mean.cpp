@@ -1,0 +1,115 @@
+#include "coinpress_mean.hpp"
+
+#include <cmath>
+
+#include "../check.hpp"
+#include "../data/row_bound.hpp"
+#include "../privacy/coinpress.hpp"
+#include "../privacy/coinpress_mean.hpp"
+#include "../privacy/zcdp.hpp"
+#include "../random/normal.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+void check_request(const CoinpressMeanRequest &request) {
+  check::dimension(request.dim, "d");
+  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  check::positive_finite(request.rho, "rho");
+  check::finite(request.radius, "r");
+  if (!(request.radius >= 0.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the prior radius r (||mu - c|| <= r) must be >= 0, got ",
+         request.radius);
+  check::positive_finite(request.scale, "scale");
+  check::delta(request.delta);
+}
+
+}  // namespace
+
+CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
+  check_request(request);
+  CoinpressMeanReceipt r;
+  r.dim = request.dim;
+  r.n = request.n;
+  r.steps = request.steps;
+  r.rho = request.rho;
+  r.radius = request.radius;
+  r.scale = request.scale;
+  r.beta = request.beta;
+  r.delta = request.delta;
+  r.step_rho = privacy::coinpress_budget_split(request.rho, request.steps);
+  r.tail_radius = privacy::coinpress_clip_radius(request.dim, request.beta);
+  double prior = request.radius;
+  for (double share : r.step_rho) {
+    if (!r.step_sigma.empty())
+      prior = privacy::coinpress_mean_next_radius(request.scale, r.tail_radius, request.n,
+                                                  r.step_sigma.back());
+    const double clip = privacy::coinpress_mean_clip_radius(prior, request.scale, r.tail_radius);
+    r.step_clip_radius.push_back(clip);
+    r.step_sigma.push_back(privacy::coinpress_mean_step_sigma(clip, request.n, share));
+  }
+  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  return r;
+}
+
+std::vector<double> coinpress_mean_clipped_mean(ConstMatrixView rows, const std::vector<double> &centre,
+                                                double clip_radius) {
+  const int64_t n = rows.rows;
+  const int64_t d = rows.cols;
+  std::vector<double> sum(static_cast<size_t>(d), 0.0), carry(static_cast<size_t>(d), 0.0);
+  Matrix offset(1, d);
+  for (int64_t i = 0; i < n; ++i) {
+    // x - c, halved where the difference of two finite doubles overflows: the direction is kept,
+    // and a row that far out is clipped anyway (its norm is twice the halved one's).
+    bool halved = false;
+    for (int64_t j = 0; j < d; ++j) {
+      offset(0, j) = rows(i, j) - centre[static_cast<size_t>(j)];
+      halved = halved || !std::isfinite(offset(0, j));
+    }
+    if (halved)
+      for (int64_t j = 0; j < d; ++j)
+        offset(0, j) = 0.5 * rows(i, j) - 0.5 * centre[static_cast<size_t>(j)];
+    double sum_of_squares = 0.0;
+    data::row_sums_of_squares(offset.view(), 0, 1, &sum_of_squares);
+    const double bound = halved ? 0.5 * clip_radius : clip_radius;
+    const double factor = data::row_factor(offset.view(), 0, sum_of_squares, bound, BoundPolicy::Clip);
+    const double scale = halved ? 2.0 * factor : factor;
+    for (int64_t j = 0; j < d; ++j)
+      data::neumaier_add(sum[static_cast<size_t>(j)], carry[static_cast<size_t>(j)],
+                         offset(0, j) * scale);
+  }
+  std::vector<double> mean(static_cast<size_t>(d));
+  const double inv_n = 1.0 / static_cast<double>(n);
+  for (int64_t j = 0; j < d; ++j)
+    mean[static_cast<size_t>(j)] =
+        centre[static_cast<size_t>(j)] + (sum[static_cast<size_t>(j)] + carry[static_cast<size_t>(j)]) * inv_n;
+  return mean;
+}
+
+CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vector<double> &centre,
+                                            const CoinpressMeanRequest &request, random::Rng &rng) {
+  CoinpressMeanReceipt receipt = coinpress_mean_plan(request);
+  const int64_t d = request.dim;
+  if (rows.rows != request.n || rows.cols != d)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", rows.rows,
+         " x ", rows.cols);
+  if (static_cast<int64_t>(centre.size()) != d)
+    fail(DPCOV_E_DIMENSION, "the centre must have d = ", d, " values, got ", centre.size());
+  for (double v : centre) check::finite(v, "centre");
+  check::all_finite(rows, "rows");
+  Matrix centres(receipt.steps, d);
+  std::vector<double> c = centre;
+  for (int64_t step = 0; step < receipt.steps; ++step) {
+    const size_t s = static_cast<size_t>(step);
+    c = coinpress_mean_clipped_mean(rows, c, receipt.step_clip_radius[s]);
+    for (int64_t j = 0; j < d; ++j) {
+      c[static_cast<size_t>(j)] += receipt.step_sigma[s] * random::standard_normal(rng);
+      centres(step, j) = c[static_cast<size_t>(j)];
+    }
+  }
+  receipt.seed_fixed = rng.seed_fixed();
+  return {std::move(c), std::move(centres), std::move(receipt)};
+}
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,75 @@
+// CoinPress mean estimation: Biswas, Dong, Kamath & Ullman, "CoinPress: Practical Private Mean
+// and Covariance Estimation" (NeurIPS 2020), MVMRec (t steps of MVM), rho-zCDP under
+// replace-one with n public (proofs/coinpress_mean.md).
+//
+// For rows x_1..x_n of a Gaussian-like distribution with mean mu, Cov <= s^2 I and a public prior
+// ||mu - c_0|| <= r_0, step i projects every row onto the ball B(c_{i-1}, R_i) and releases
+// c_i = mean of the projected rows + N(0, sigma_i^2 I); the prior radius then shrinks to r_i, a
+// function of public values only, and the next ball is centred on the released c_i. The estimate
+// is c_t. Each step is a Gaussian mechanism on rows clipped to a ball that depends only on earlier
+// releases, so the steps compose adaptively to sum_i rho_i-zCDP. Every radius and sigma is
+// public and fixed by the plan.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::mechanisms {
+
+struct CoinpressMeanRequest {
+  int64_t dim = 0;       // d >= 1
+  int64_t n = 0;         // rows, >= 1 (public)
+  double rho = 0.0;      // total zCDP budget, finite and > 0
+  double radius = 0.0;   // r_0 >= 0, finite: the public prior ||mu - c_0|| <= r_0
+  double scale = 1.0;    // s > 0, finite: the public prior Cov <= s^2 I
+  int64_t steps = 3;     // t in [1, privacy::kCoinpressMaxSteps]
+  double beta = 0.01;    // tail probability of gamma, in (0, 1) (the code's 0.01)
+  double delta = 1e-6;   // delta of the (epsilon, delta) the receipt reports, in (0, 1)
+};
+
+struct CoinpressMeanReceipt {
+  int64_t dim = 0;
+  int64_t n = 0;
+  int64_t steps = 0;
+  double rho = 0.0;      // the total budget; the shares sum to at most rho
+  double radius = 0.0;   // r_0
+  double scale = 0.0;
+  double beta = 0.0;
+  double tail_radius = 0.0;  // gamma = coinpress_clip_radius(d, beta)
+  double epsilon = 0.0;  // rho-zCDP as (epsilon, delta)-DP (privacy::zcdp_epsilon)
+  double delta = 0.0;
+  std::vector<double> step_rho;
+  std::vector<double> step_clip_radius;  // R_i
+  std::vector<double> step_sigma;        // sigma_i
+  bool seed_fixed = false;  // release only
+
+  bool operator==(const CoinpressMeanReceipt &) const = default;
+};
+
+struct CoinpressMeanRelease {
+  std::vector<double> mean;  // c_t, d values
+  Matrix centres;            // t x d: row i is c_{i+1}, the centre released by step i + 1
+  CoinpressMeanReceipt receipt;
+};
+
+// Every constant of a release, without data or randomness. Throws DPCOV_E_INVALID_ARGUMENT,
+// DPCOV_E_NON_FINITE, DPCOV_E_DIMENSION or DPCOV_E_NUMERICAL naming the argument out of range.
+CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request);
+
+// The release on the n x d `rows` (any layout; finite, else DPCOV_E_NON_FINITE) from the public
+// starting centre `centre` (d finite values). The rows are not modified. Throws as
+// coinpress_mean_plan(), and DPCOV_E_DIMENSION if `rows` is not n x d or `centre` not d long.
+CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vector<double> &centre,
+                                            const CoinpressMeanRequest &request, random::Rng &rng);
+
+// The mean of the rows projected onto the ball B(centre, clip_radius) (the statistic a step adds
+// noise to): every row x is replaced by centre + f (x - centre), f <= 1 the factor that brings the
+// computed norm of f (x - centre) to at most clip_radius. Exposed for the audit, which recomputes
+// each step's density from it.
+std::vector<double> coinpress_mean_clipped_mean(ConstMatrixView rows, const std::vector<double> &centre,
+                                                double clip_radius);
+
+}  // namespace dpcov::mechanisms

@@ -1,0 +1,44 @@
+#include "coinpress_mean.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../check.hpp"
+#include "upward.hpp"
+#include "zcdp.hpp"
+
+namespace dpcov::privacy {
+
+double coinpress_mean_clip_radius(double radius, double scale, double gamma) {
+  check::finite(radius, "r");
+  if (!(radius >= 0.0)) fail(DPCOV_E_INVALID_ARGUMENT, "the prior radius r must be >= 0, got ", radius);
+  check::positive_finite(scale, "scale");
+  check::positive_finite(gamma, "gamma");
+  const double tail = scale * gamma;
+  const double clip = std::min(std::sqrt(radius * radius + 6.0 * radius * scale + tail * tail),
+                               radius + tail);
+  if (!std::isfinite(clip))
+    fail(DPCOV_E_NUMERICAL, "the clipping radius overflows (r = ", radius, ", scale = ", scale, ")");
+  return clip;
+}
+
+double coinpress_mean_step_sigma(double clip_radius, int64_t n, double rho_step) {
+  check::positive_finite(clip_radius, "R");
+  check::positive_finite(rho_step, "rho");
+  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+  using namespace upward;
+  // 2 R / n is the sensitivity (exact doubling); sigma = sensitivity / sqrt(2 rho) (zcdp.hpp).
+  return zcdp_gaussian_sigma(rho_step, div_up(2.0 * clip_radius, static_cast<double>(n)));
+}
+
+double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double sigma) {
+  check::positive_finite(scale, "scale");
+  check::positive_finite(gamma, "gamma");
+  check::positive_finite(sigma, "sigma");
+  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+  const double r = gamma * std::sqrt(scale * scale / static_cast<double>(n) + sigma * sigma);
+  if (!std::isfinite(r)) fail(DPCOV_E_NUMERICAL, "the next prior radius overflows");
+  return r;
+}
+
+}  // namespace dpcov::privacy

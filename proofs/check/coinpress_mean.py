@@ -1,0 +1,105 @@
+"""Checks the CoinPress mean constants (proofs/coinpress_mean.md) against mpmath at 50 digits, at
+fixed and random parameter points.
+
+Usage: coinpress_mean.py <coinpress_constants program> [POINTS SEED]
+- gamma = sqrt(d + 2 sqrt(d ln(1/beta)) + 2 ln(1/beta)) (the covariance side's constant);
+- the radius chain, recomputed here from the inputs alone: r_1 = r,
+  R_i = min(sqrt(r_i^2 + 6 r_i s + s^2 gamma^2), r_i + s gamma),
+  sigma_i = sqrt(2) R_i / (n sqrt(rho_i)), r_{i+1} = gamma sqrt(s^2 / n + sigma_i^2): the library's
+  R_i and sigma_i within 1e-12 relative;
+- privacy: each sigma_i not below (2 R_i / n) / sqrt(2 rho_i) for the library's own R_i (the radius
+  the release projects onto) and rho_i, within 1e-15 relative; the shares (rho / (4 (t - 1)) each,
+  3 rho / 4 last) rounded down and summing to at most rho; the receipt's epsilon not below the
+  Canonne-Kamath-Steinke infimum and within 1e-9 of it; every value finite;
+- refusals: out-of-range settings fail with a status, not DPCOV_OK.
+"""
+import math
+import random
+import sys
+
+from mpmath import log, mp, mpf, sqrt
+
+from coinpress import exact_epsilon
+from receipts import Checker, plan as run
+
+mp.dps = 50
+
+
+def log_uniform(rng, lo, hi):
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+def expected_shares(rho, t):
+    rho = mpf(rho)
+    return [rho] if t == 1 else [rho / (4 * (t - 1))] * (t - 1) + [3 * rho / 4]
+
+
+def main(program, points=200, seed=20261124):
+    c = Checker("coinpress_mean")
+    rng = random.Random(seed)
+    cases = [(1000, 50, 0.5, 10 * math.sqrt(50), 1.0, 3, 0.01, 1e-6),
+             (3000, 10, 0.5, 10 * math.sqrt(10), 1.0, 3, 0.01, 1e-6),
+             (7000, 10, 0.5, 527.0, math.sqrt(527.0), 3, 0.01, 1e-6),
+             (10, 1, 0.01, 0.0, 1.0, 1, 0.5, 1e-3)]
+    for _ in range(points):
+        cases.append((int(round(log_uniform(rng, 1, 1e9))), int(round(log_uniform(rng, 1, 46340))),
+                      log_uniform(rng, 1e-6, 1e3), rng.choice([0.0, log_uniform(rng, 1e-6, 1e100)]),
+                      log_uniform(rng, 1e-100, 1e100), rng.randint(1, 16),
+                      log_uniform(rng, 1e-12, 0.9), log_uniform(rng, 1e-300, 0.5)))
+    results = run(program, ["mean " + " ".join(repr(v) for v in case) for case in cases])
+    checked = 0
+    for (n, d, rho, r0, s, t, beta, delta), got in zip(cases, results):
+        what = f"mean plan n={n} d={d} rho={rho!r} r={r0!r} s={s!r} t={t} beta={beta!r}"
+        if got["status"] != "DPCOV_OK":
+            # Only a radius chain or a noise scale beyond the doubles may be refused here.
+            c.ok(got["status"] in ("DPCOV_E_NUMERICAL", "DPCOV_E_NON_FINITE"),
+                 f"{what}: refused with {got['status']} ({got.get('message', '')})")
+            continue
+        checked += 1
+        values = ([got["tail_radius"], got["epsilon"]] + got["step_rho"] + got["step_clip_radius"]
+                  + got["step_sigma"])
+        c.ok(all(math.isfinite(v) for v in values) and got["epsilon"] >= 0, "finite " + what)
+        lb = log(1 / mpf(beta))
+        gamma = sqrt(d + 2 * sqrt(d * lb) + 2 * lb)
+        c.close(got["tail_radius"], gamma, 1e-15, "gamma " + what)
+        shares = got["step_rho"]
+        c.ok(len(shares) == t, "number of shares " + what)
+        c.ok(sum(mpf(x) for x in shares) <= mpf(rho), "shares sum to at most rho " + what)
+        for i, (share, want) in enumerate(zip(shares, expected_shares(rho, t))):
+            c.ok(mpf(share) <= want, f"share {i} rounded down " + what)
+            c.close(share, want, 1e-15, f"share {i} " + what)
+        s_, n_, radius = mpf(s), mpf(n), mpf(r0)
+        for i, (share, clip, sigma) in enumerate(zip(shares, got["step_clip_radius"], got["step_sigma"])):
+            exact_clip = min(sqrt(radius ** 2 + 6 * radius * s_ + (s_ * gamma) ** 2), radius + s_ * gamma)
+            exact_sigma = sqrt(2) * exact_clip / (n_ * sqrt(mpf(shares[i])))
+            c.close(clip, exact_clip, 1e-12, f"R_{i} " + what)
+            c.close(sigma, exact_sigma, 1e-12, f"sigma_{i} chain " + what)
+            # Privacy: against the radius actually used and the share actually spent.
+            safe = (2 * mpf(clip) / n_) / sqrt(2 * mpf(share))
+            c.not_below(sigma, safe, f"sigma_{i} " + what)
+            c.close(sigma, safe, 1e-15, f"sigma_{i} " + what)
+            radius = gamma * sqrt(s_ ** 2 / n_ + exact_sigma ** 2)
+        exact = exact_epsilon(rho, delta)
+        c.not_below(got["epsilon"], max(exact, 0), "receipt epsilon " + what)
+        if exact > 0:
+            c.close(got["epsilon"], exact, 1e-9, "receipt epsilon " + what)
+    print(f"coinpress_mean: {checked} of {len(cases)} plans checked")
+
+    bad = ["mean 0 10 0.5 10 1 3 0.01 1e-6", "mean 10 0 0.5 10 1 3 0.01 1e-6",
+           "mean 10 10 0 10 1 3 0.01 1e-6", "mean 10 10 0.5 -1 1 3 0.01 1e-6",
+           "mean 10 10 0.5 10 0 3 0.01 1e-6", "mean 10 10 0.5 10 -1 3 0.01 1e-6",
+           "mean 10 10 0.5 10 1 0 0.01 1e-6", "mean 10 10 0.5 10 1 17 0.01 1e-6",
+           "mean 10 10 0.5 10 1 3 1 1e-6", "mean 10 10 0.5 10 1 3 0 1e-6",
+           "mean 10 10 0.5 10 1 3 0.01 1", "mean 10 10 0.5 10 1 3 0.01 0",
+           "mean 10 10 0.5 nan 1 3 0.01 1e-6", "mean 10 10 0.5 inf 1 3 0.01 1e-6",
+           "mean 10 10 0.5 1e308 1 3 0.01 1e-6", "mean 10 10 0.5 1 1e300 3 0.01 1e-6"]
+    for request, r in zip(bad, run(program, bad)):
+        c.ok(r["status"] != "DPCOV_OK", "refused: " + request)
+    c.exit()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4:
+        main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    else:
+        main(sys.argv[1])

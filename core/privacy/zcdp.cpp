@@ -47,7 +47,12 @@ double zcdp_gaussian_sigma(double rho, double sensitivity) {
   // sqrt(2 rho) is rounded down so that the quotient is rounded up.
   const double s = std::sqrt(2.0 * rho);  // 2 rho is exact; sqrt is correctly rounded
   const double root_down = std::fma(s, s, -2.0 * rho) > 0.0 ? bump_down(s) : s;
-  return div_up(sensitivity, root_down);
+  const double sigma = div_up(sensitivity, root_down);
+  // A tiny rho against a large sensitivity overflows: no finite noise scale exists.
+  if (!std::isfinite(sigma))
+    fail(DPCOV_E_NUMERICAL, "the Gaussian noise scale sensitivity / sqrt(2 rho) overflows (rho = ",
+         rho, ", sensitivity = ", sensitivity, ")");
+  return sigma;
 }
 
 double zcdp_epsilon(double rho, double delta) {

@@ -96,6 +96,48 @@ void coinpress(fuzz::Input &in) {
   else fuzz::unchanged(out, "coinpress");
 }
 
+// CoinPress mean: priors and settings over the whole double range, rows up to 1e300 (their
+// offsets from a fuzzed centre may overflow), the centre fuzzed or NULL.
+void coinpress_mean(fuzz::Input &in) {
+  const int64_t d = in.range(1, 3), n = in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(1, 12);
+  dpcov_coinpress_mean_params p;
+  fuzz::require(dpcov_coinpress_mean_params_default(&p) == DPCOV_OK, "params");
+  p.rho = epsilon(in);
+  p.radius = in.range(0, 3) == 0 ? in.number() : in.positive();
+  p.scale = in.range(0, 3) == 0 ? in.number() : in.positive();
+  p.steps = in.range(0, 3) == 0 ? in.range(-1, 20) : in.range(1, 4);
+  p.beta = probability(in);
+  p.delta = probability(in);
+  dpcov_coinpress_mean_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps = dpcov_coinpress_mean_plan(n, d, &p, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) {
+    fuzz::finite(&planned.epsilon, 1, "coinpress mean epsilon");
+    fuzz::finite(planned.step_sigma, static_cast<size_t>(planned.steps), "coinpress mean sigma");
+    fuzz::finite(planned.step_clip_radius, static_cast<size_t>(planned.steps), "coinpress mean R");
+  }
+  if (n > 12) return;
+  const Vec a = rows(in, n, d, 1e300);
+  Vec centre(static_cast<size_t>(d));
+  for (double &v : centre) v = in.number();
+  const bool origin = in.range(0, 1) == 0;
+  Vec out = fuzz::canaries(static_cast<size_t>(d));
+  dpcov_coinpress_mean_receipt released{};
+  released.struct_size = sizeof released;
+  dpcov_rng *rng = seeded();
+  const dpcov_status rs = dpcov_coinpress_mean_release(
+      DPCOV_ROW_MAJOR, n, d, a.data(), d, origin ? nullptr : centre.data(), &p, rng, out.data(),
+      &released);
+  dpcov_rng_destroy(&rng);
+  if (ps != DPCOV_OK && rs != ps) fuzz::violated("coinpress mean: plan failed, release differs");
+  if (rs == DPCOV_OK) finite_or_unchanged(rs, out, "coinpress mean");
+  else {
+    fuzz::known_status(rs);
+    fuzz::unchanged(out, "coinpress mean");
+  }
+}
+
 void dly(fuzz::Input &in) {
   const int64_t d = in.range(1, 3), n = in.range(0, 3) == 0 ? in.range(-1, INT64_MAX) : in.range(1, 12);
   dpcov_dly_params p;
@@ -597,7 +639,10 @@ void audit_and_rng(fuzz::Input &in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
   switch (in.range(0, 12)) {
-    case 0: coinpress(in); break;
+    case 0:
+      coinpress(in);
+      coinpress_mean(in);
+      break;
     case 1: dly(in); break;
     case 2: exact(in); break;
     case 3: adassp(in); break;

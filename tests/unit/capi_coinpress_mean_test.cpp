@@ -164,6 +164,18 @@ TEST(CapiCoinpressMean, BadArgumentsFailBeforeAnyWork) {
   EXPECT_EQ(f.next_word(), u0);  // no failed call advanced the generator
 }
 
+// A tiny budget against a large radius: sigma overflows, and the plan fails instead of returning
+// an infinite noise scale with DPCOV_OK (found by fuzz_solvers; seed coinpress-mean-sigma-overflow).
+TEST(CapiCoinpressMean, AnOverflowingNoiseScaleIsRefused) {
+  Fixture f;
+  f.params.rho = 1e-300;
+  f.params.radius = 1e200;
+  f.params.steps = 1;
+  EXPECT_EQ(dpcov_coinpress_mean_plan(1, 3, &f.params, &f.receipt), DPCOV_E_NUMERICAL)
+      << dpcov_last_error_message();
+  EXPECT_EQ(f.receipt.dim, 0);
+}
+
 TEST(CapiCoinpressMean, LayoutsAndANullCentreGiveTheSameRelease) {
   Fixture a;
   a.centre = {0.0, 0.0, 0.0};

@@ -7,8 +7,52 @@
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/private_bound.hpp"
+#include "../core/mechanisms/private_bound_scan.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
+
+namespace {
+
+// Both selections: every argument checked before any draw, then `rule` (the kernel's selection)
+// on the histogram; the outputs are written only on success.
+template <typename Rule>
+dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histogram,
+                    int64_t target_clipped, double epsilon, dpcov_rng *rng, int64_t *index,
+                    double *bound, Rule rule) {
+  return dpcov::capi::guarded([&] {
+    if (candidates < 1 ||
+        static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
+                  dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
+    dpcov::check::not_null(grid, "grid");
+    dpcov::check::vector(candidates, grid, sizeof(double), "grid");
+    dpcov::check::not_null(histogram, "histogram");
+    dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
+    dpcov::check::not_null(rng, "rng");
+    dpcov::check::not_null(bound, "bound");
+    for (int64_t k = 0; k < candidates; ++k) {
+      dpcov::check::finite(grid[k], "grid");
+      if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
+        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
+                    "] = ", grid[k]);
+    }
+    std::vector<uint64_t> counts(static_cast<size_t>(candidates) + 1);
+    for (size_t k = 0; k < counts.size(); ++k) {
+      if (histogram[k] < 0)
+        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k,
+                    " is negative");
+      counts[k] = static_cast<uint64_t>(histogram[k]);
+    }
+    if (target_clipped < 0)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "target_clipped must be >= 0, got ", target_clipped);
+    dpcov::check::epsilon(epsilon);
+    const size_t chosen = rule(counts, static_cast<uint64_t>(target_clipped), epsilon, rng->rng);
+    *bound = grid[chosen];
+    if (index != nullptr) *index = static_cast<int64_t>(chosen);
+  });
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -34,36 +78,16 @@ DPCOV_API dpcov_status dpcov_private_bound_select(const double *grid, int64_t ca
                                                   const int64_t *histogram, int64_t target_clipped,
                                                   double epsilon, dpcov_rng *rng, int64_t *index,
                                                   double *bound) {
-  return dpcov::capi::guarded([&] {
-    if (candidates < 1 || static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
-                  dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
-    dpcov::check::not_null(grid, "grid");
-    dpcov::check::vector(candidates, grid, sizeof(double), "grid");
-    dpcov::check::not_null(histogram, "histogram");
-    dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
-    dpcov::check::not_null(rng, "rng");
-    dpcov::check::not_null(bound, "bound");
-    for (int64_t k = 0; k < candidates; ++k) {
-      dpcov::check::finite(grid[k], "grid");
-      if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
-        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
-                    "] = ", grid[k]);
-    }
-    std::vector<uint64_t> counts(static_cast<size_t>(candidates) + 1);
-    for (size_t k = 0; k < counts.size(); ++k) {
-      if (histogram[k] < 0)
-        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k, " is negative");
-      counts[k] = static_cast<uint64_t>(histogram[k]);
-    }
-    if (target_clipped < 0)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "target_clipped must be >= 0, got ", target_clipped);
-    dpcov::check::epsilon(epsilon);
-    const size_t chosen = dpcov::mechanisms::private_bound_select(
-        counts, static_cast<uint64_t>(target_clipped), epsilon, rng->rng);
-    *bound = grid[chosen];
-    if (index != nullptr) *index = static_cast<int64_t>(chosen);
-  });
+  return choose(grid, candidates, histogram, target_clipped, epsilon, rng, index, bound,
+                dpcov::mechanisms::private_bound_select);
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_scan(const double *grid, int64_t candidates,
+                                                const int64_t *histogram, int64_t target_clipped,
+                                                double epsilon, dpcov_rng *rng, int64_t *index,
+                                                double *bound) {
+  return choose(grid, candidates, histogram, target_clipped, epsilon, rng, index, bound,
+                dpcov::mechanisms::private_bound_scan_select);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "private_bound_option.hpp"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "cli_error.hpp"
@@ -81,15 +82,18 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
                                             (1.0 - options.quantile) * static_cast<double>(rows)));
   AutoBound chosen;
   chosen.epsilon = epsilon;
-  library_check(dpcov_private_bound_select(grid.data(), candidates, histogram.data(), target,
-                                           epsilon, rng, nullptr, &chosen.bound),
+  const bool scan = options.rule == "scan";
+  library_check((scan ? dpcov_private_bound_scan : dpcov_private_bound_select)(
+                    grid.data(), candidates, histogram.data(), target, epsilon, rng, nullptr,
+                    &chosen.bound),
                 "choosing the bound");
-  chosen.json = {{"method", options.clipped
-                                 ? "exponential mechanism over a public geometric grid, utility "
-                                   "-|rows above B - clipped| (proofs/private_bound.md)"
+  const std::string target_text = options.clipped ? "clipped" : "floor((1 - quantile) n)";
+  chosen.json = {{"rule", options.rule},
+                 {"method", scan ? "sparse vector scan (AboveThreshold) upward over a public "
+                                   "geometric grid: the first B with rows above B + noise <= " +
+                                       target_text + " + noise (proofs/private_bound.md)"
                                  : "exponential mechanism over a public geometric grid, utility "
-                                   "-|rows above B - floor((1 - quantile) n)| "
-                                   "(proofs/private_bound.md)"},
+                                   "-|rows above B - " + target_text + "| (proofs/private_bound.md)"},
                  {"epsilon", epsilon}};
   if (options.clipped)
     chosen.json["clipped"] = *options.clipped;

@@ -1,6 +1,8 @@
-// `release --bound auto`: the norm bound chosen from the data, eps_B-DP, by the exponential
-// mechanism over a public geometric grid (dpcov/private_bound.h, proofs/private_bound.md). A first
-// pass over the input counts the row norms per grid cell; the choice aims at the quantile
+// `release --bound auto`: the norm bound chosen from the data, eps_B-DP, over a public geometric
+// grid (dpcov/private_bound.h, proofs/private_bound.md): by default the sparse vector scan upward
+// from the smallest candidate (dpcov_private_bound_scan), or with --bound-rule exponential the
+// exponential mechanism (dpcov_private_bound_select), which lands far above the data at small n.
+// A first pass over the input counts the row norms per grid cell; the choice aims at the quantile
 // --bound-quantile of the norms, i.e. at floor((1 - q) n) rows above B, which needs n public
 // (replace-one), or at --bound-clipped m rows above B, which needs no n (either relation). The
 // release then spends the rest of the budget.
@@ -31,6 +33,8 @@ struct AutoBoundOptions {
   // --bound-clipped: a public target number m of rows above B instead of the quantile. It needs
   // no n, so it also serves add/remove, where n is private.
   std::optional<int64_t> clipped;
+  // --bound-rule: "scan" (the default) or "exponential".
+  std::string rule = "scan";
 };
 
 struct AutoBound {

@@ -862,6 +862,18 @@ module dpcov
       real(c_double), intent(out) :: bound
       integer(c_int32_t) :: dpcov_private_bound_select
     end function
+    function dpcov_private_bound_scan(grid, candidates, histogram, target_clipped, epsilon, rng, &
+        index, bound) bind(c, name='dpcov_private_bound_scan')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      real(c_double), intent(in) :: grid(*)
+      integer(c_int64_t), value :: candidates, target_clipped
+      integer(c_int64_t), intent(in) :: histogram(*)
+      real(c_double), value :: epsilon
+      type(c_ptr), value :: rng
+      integer(c_int64_t), intent(out) :: index
+      real(c_double), intent(out) :: bound
+      integer(c_int32_t) :: dpcov_private_bound_scan
+    end function
     !> Dry run of an exact (floating-point-safe) release (dpcov/exact.h); receipt%struct_size
     !> and grid%struct_size set first.
     function dpcov_exact_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt, grid) &

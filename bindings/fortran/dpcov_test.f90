@@ -125,6 +125,15 @@ program dpcov_test
   call check(dpcov_private_bound_select(candidates, ncand, [1_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
           0_c_int64_t, 0_c_int64_t, 2_c_int64_t], -1_c_int64_t, 1d0, rng, chosen, bound) &
           == DPCOV_E_INVALID_ARGUMENT, 'private bound refuses a negative target')
+  ! The scan over the same grid: 100 rows in (0.5, 1], 3 above 8, against a target of 1; at
+  ! epsilon 50 (noise scale 0.04) it passes 0.5 to 4 (103 rows above, then 3) and ends at the top.
+  call ok(dpcov_private_bound_scan(candidates, ncand, [0_c_int64_t, 100_c_int64_t, 0_c_int64_t, &
+          0_c_int64_t, 0_c_int64_t, 3_c_int64_t], 1_c_int64_t, 50d0, rng, chosen, bound), &
+          'private bound scan')
+  call check(bound == 8d0 .and. chosen == 4, 'private bound scan choice')
+  call check(dpcov_private_bound_scan(candidates, ncand, [1_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
+          0_c_int64_t, 0_c_int64_t, 2_c_int64_t], 1_c_int64_t, 0d0, rng, chosen, bound) &
+          == DPCOV_E_INVALID_ARGUMENT, 'private bound scan refuses epsilon 0')
 
   ! The same seed gives the same release; the row-major path from raw G gives it too.
   call dpcov_rng_destroy(rng)

@@ -25,18 +25,36 @@ func PrivateBoundGrid(lo, hi, ratio float64) ([]float64, error) {
 
 // PrivateBoundSelect chooses a bound among grid, epsilon-DP, from the histogram of row norms over
 // it (len(grid) + 1 cells: cell k counts the norms in (grid[k-1], grid[k]], the last those above
-// every candidate), aiming at targetClipped rows above the bound. Returns the index and the bound.
+// every candidate), aiming at targetClipped rows above the bound, by the exponential mechanism.
+// Returns the index and the bound.
 func (r *RNG) PrivateBoundSelect(grid []float64, histogram []int64, targetClipped int64, epsilon float64) (int, float64, error) {
+	return r.privateBound(grid, histogram, func(index *C.int64_t, bound *C.double) C.dpcov_status {
+		return C.dpcov_private_bound_select(doubles(grid), C.int64_t(len(grid)), int64s(histogram),
+			C.int64_t(targetClipped), C.double(epsilon), r.handle(), index, bound)
+	})
+}
+
+// PrivateBoundScan chooses a bound among grid, epsilon-DP under both neighbour relations, by the
+// sparse vector scan: the first candidate whose noisy count of rows above it is at most the noisy
+// targetClipped (histogram as for PrivateBoundSelect; dpcov_private_bound_scan). At small n and on
+// wide grids it stays near the data where PrivateBoundSelect often lands far above it. Returns
+// the index and the bound.
+func (r *RNG) PrivateBoundScan(grid []float64, histogram []int64, targetClipped int64, epsilon float64) (int, float64, error) {
+	return r.privateBound(grid, histogram, func(index *C.int64_t, bound *C.double) C.dpcov_status {
+		return C.dpcov_private_bound_scan(doubles(grid), C.int64_t(len(grid)), int64s(histogram),
+			C.int64_t(targetClipped), C.double(epsilon), r.handle(), index, bound)
+	})
+}
+
+// privateBound checks the histogram's length against the grid's and runs one selection.
+func (r *RNG) privateBound(grid []float64, histogram []int64, choose func(*C.int64_t, *C.double) C.dpcov_status) (int, float64, error) {
 	if len(grid) < 1 || len(histogram) != len(grid)+1 {
 		return 0, 0, argError(ErrDimension, "need a grid of >= 1 candidates and len(grid) + 1 cells, got %d and %d",
 			len(grid), len(histogram))
 	}
 	var index C.int64_t
 	var bound C.double
-	if err := call(func() C.dpcov_status {
-		return C.dpcov_private_bound_select(doubles(grid), C.int64_t(len(grid)), int64s(histogram),
-			C.int64_t(targetClipped), C.double(epsilon), r.handle(), &index, &bound)
-	}); err != nil {
+	if err := call(func() C.dpcov_status { return choose(&index, &bound) }); err != nil {
 		return 0, 0, err
 	}
 	return int(index), float64(bound), nil

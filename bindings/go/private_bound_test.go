@@ -21,6 +21,15 @@ func TestPrivateBound(t *testing.T) {
 	if err != nil || bound != grid[index] || bound != 8 {
 		t.Fatalf("select %d %v, %v", index, bound, err)
 	}
+	// The scan: 103 rows above 0.5, 3 above 1 to 8, target 1; at epsilon 50 (noise scale 0.04) it
+	// passes every candidate below the top and ends there.
+	index, bound, err = rng.PrivateBoundScan(grid, []int64{0, 100, 0, 0, 0, 3}, 1, 50)
+	if err != nil || bound != grid[index] || index != 4 {
+		t.Fatalf("scan %d %v, %v", index, bound, err)
+	}
+	if _, _, err := rng.PrivateBoundScan(grid, []int64{1, 0, 0, 0, 0, 2}, 1, 0); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("scan epsilon 0: %v", err)
+	}
 	if _, err := PrivateBoundGrid(1, 0.5, 2); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("bad grid: %v", err)
 	}

@@ -113,9 +113,10 @@ void run_release(const ReleaseOptions &o) {
     fail(kExitUsage, "--reject does not apply to --bound auto: rows above the chosen bound are "
          "clipped to it");
   if (!automatic && (o.auto_bound.epsilon || o.auto_bound.clipped ||
-                     o.auto_bound.quantile != AutoBoundOptions{}.quantile))
-    fail(kExitUsage, "--bound-epsilon, --bound-quantile and --bound-clipped apply to --bound auto "
-         "only");
+                     o.auto_bound.quantile != AutoBoundOptions{}.quantile ||
+                     o.auto_bound.rule != AutoBoundOptions{}.rule))
+    fail(kExitUsage, "--bound-epsilon, --bound-quantile, --bound-clipped and --bound-rule apply to "
+         "--bound auto only");
   // The bound's share of the budget, and the release's: the rest.
   const double bound_epsilon = automatic ? auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon) : 0.0;
   MechanismOptions mechanism = o.mechanism;
@@ -314,6 +315,12 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--bound-quantile", options->auto_bound.quantile,
                       "With --bound auto: the quantile of the row norms B aims at (default 0.95; "
                       "rows above B are clipped)");
+  command->add_option("--bound-rule", options->auto_bound.rule,
+                      "With --bound auto: how B is chosen over the public grid: 'scan' (default; "
+                      "the sparse vector technique, stopping at the first candidate with about the "
+                      "target number of rows above it) or 'exponential' (the exponential mechanism, "
+                      "which at small n often lands far above the data)")
+      ->check(CLI::IsMember({"scan", "exponential"}));
   command->add_option("--bound-clipped", options->auto_bound.clipped,
                       "With --bound auto: aim at this public number of rows above B instead of a "
                       "quantile; it needs no n, so it also works under --neighbour add-remove");

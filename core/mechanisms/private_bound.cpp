@@ -13,7 +13,9 @@ namespace {
 // Counts are summed as doubles below; 2^53 keeps every sum exact.
 constexpr uint64_t kMaxTotalRows = uint64_t{1} << 53;
 
-void check_histogram(const std::vector<uint64_t> &histogram) {
+}  // namespace
+
+void private_bound_check_histogram(const std::vector<uint64_t> &histogram) {
   if (histogram.size() < 2 || histogram.size() > kPrivateBoundMaxCandidates + 1)
     fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the histogram has ", histogram.size(),
          " cells; it needs the grid's candidates plus an overflow cell, 2 to ",
@@ -25,6 +27,8 @@ void check_histogram(const std::vector<uint64_t> &histogram) {
     total += count;
   }
 }
+
+namespace {
 
 void check_factor(double factor) {
   if (!std::isfinite(factor) || factor <= 0.0)
@@ -79,7 +83,7 @@ double private_bound_exponent_factor(double eps) {
 
 std::vector<double> private_bound_utilities(const std::vector<uint64_t> &histogram,
                                             uint64_t target_clipped) {
-  check_histogram(histogram);
+  private_bound_check_histogram(histogram);
   const size_t candidates = histogram.size() - 1;
   std::vector<double> utilities(candidates);
   uint64_t above = histogram[candidates];  // rows with norm > grid[k], for k from the top down

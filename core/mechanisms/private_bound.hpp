@@ -33,6 +33,10 @@ size_t private_bound_cell(double norm, const std::vector<double> &grid);
 // DPCOV_E_INVALID_ARGUMENT unless eps is finite and > 0.
 double private_bound_exponent_factor(double eps);
 
+// Throws DPCOV_E_INVALID_ARGUMENT unless the histogram has 2 to kPrivateBoundMaxCandidates + 1
+// cells and counts at most 2^53 rows in all (so that every sum of counts is exact in a double).
+void private_bound_check_histogram(const std::vector<uint64_t> &histogram);
+
 // The utilities u_k = -|#{rows with norm > grid[k]} - target_clipped|, k = 0..K-1, from a
 // histogram of K + 1 cells (the last the overflow cell). Validates the histogram.
 std::vector<double> private_bound_utilities(const std::vector<uint64_t> &histogram,

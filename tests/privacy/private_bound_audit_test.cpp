@@ -14,32 +14,12 @@
 
 #include "core/mechanisms/private_bound.hpp"
 #include "core/random/rng.hpp"
+#include "histogram_neighbours.hpp"
 
 namespace dm = dpcov::mechanisms;
-using Histogram = std::vector<uint64_t>;
+using dpcov::audit_support::Histogram;
 
 namespace {
-
-// Every histogram one row away from h: one row added to a cell, removed from a cell, or moved.
-std::vector<Histogram> neighbours(const Histogram &h) {
-  std::vector<Histogram> out;
-  for (size_t i = 0; i < h.size(); ++i) {
-    Histogram added = h;
-    ++added[i];
-    out.push_back(added);
-    if (h[i] == 0) continue;
-    Histogram removed = h;
-    --removed[i];
-    out.push_back(removed);
-    for (size_t j = 0; j < h.size(); ++j) {
-      if (j == i) continue;
-      Histogram moved = removed;
-      ++moved[j];
-      out.push_back(moved);
-    }
-  }
-  return out;
-}
 
 double loss(const Histogram &a, const Histogram &b, uint64_t target, double factor) {
   const auto la = dm::private_bound_log_probabilities(a, target, factor);
@@ -58,7 +38,8 @@ double worst_loss(double eps, double factor) {
     Histogram h(2 + rng.next_u64() % 12);
     for (uint64_t &c : h) c = rng.next_u64() % 31;
     const uint64_t target = rng.next_u64() % 41;
-    for (const Histogram &n : neighbours(h)) worst = std::max(worst, loss(h, n, target, factor));
+    for (const Histogram &n : dpcov::audit_support::histogram_neighbours(h, true, true))
+      worst = std::max(worst, loss(h, n, target, factor));
   }
   return worst / eps;
 }

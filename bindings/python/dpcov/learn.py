@@ -236,15 +236,20 @@ class _Estimator(BaseEstimator):
 
     def _auto_bound(self, X: np.ndarray, dim: int, rng):
         """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
-        eps_B-DP with eps_B = AUTO_BOUND_SHARE * epsilon, near their 0.95 quantile on the CLI's
-        grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound, replace-one: the
-        target uses n); the release spends the rest, rounded down so that the two never exceed
-        epsilon. An active accountant is checked for both steps before either draws
-        (BudgetAccountant.check_all), then charged for each."""
+        eps_B-DP with eps_B = AUTO_BOUND_SHARE * epsilon, by the sparse vector scan over the CLI's
+        grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound), aiming at the 0.95
+        quantile (the target floor(0.05 n) uses n: replace-one only) or, with ``bound_clipped``,
+        at that public number of rows above B (no n: either neighbour relation); the release
+        spends the rest, rounded down so that the two never exceed epsilon. An active accountant
+        is checked for both steps before either draws (BudgetAccountant.check_all), then charged
+        for each."""
         options = dict(self.mechanism_options or {})
-        if str(options.get("neighbour", "replace_one")).replace("-", "_") != "replace_one":
+        clipped = self.bound_clipped
+        if (clipped is None
+                and str(options.get("neighbour", "replace_one")).replace("-", "_") != "replace_one"):
             raise ValueError("bound='auto' aims at a quantile of the public number of rows, which "
-                             "add_remove keeps private: give a public bound or bounds")
+                             "add_remove keeps private: give bound_clipped (a public number of "
+                             "rows above the bound, no n needed), a public bound or bounds")
         epsilon = float(self.epsilon)
         bound_epsilon = AUTO_BOUND_SHARE * epsilon
         rest = math.nextafter(epsilon - bound_epsilon, 0.0)
@@ -253,7 +258,8 @@ class _Estimator(BaseEstimator):
             budget.check_all([ledger_charge(bound_epsilon, 0.0),
                               plan(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta,
                                    **options)])
-        chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9)
+        chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
+                              clipped=clipped)
         self.bound_ = chosen
         return chosen, rest
 
@@ -268,7 +274,11 @@ class PrivateCovariance(_Estimator):
             from the data, differentially private, with a tenth of ``epsilon``
             (``AUTO_BOUND_SHARE``) near the 0.95 quantile of the rows' norms (replace-one;
             ``bound_`` after fit; the receipt's epsilon is the release's share; rows above B are
-            clipped with a ClippingWarning).
+            clipped with a ClippingWarning). The choice is the sparse vector scan of
+            :func:`dpcov.private_bound.scan` (proofs/private_bound.md, "The scan").
+        bound_clipped: with ``bound="auto"``, aim at this public number of rows above B instead
+            of the 0.95 quantile. It needs no n, so it also serves
+            ``mechanism_options={"neighbour": "add_remove"}`` (the CLI's ``--bound-clipped``).
         bounds: ``(lower, upper)``, public per-column ranges of X in its own units (scalars or
             one value per column). Each column is mapped to [-1, 1] (values outside are
             clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of
@@ -290,12 +300,13 @@ class PrivateCovariance(_Estimator):
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
                  assume_centered=False, psd=True, policy="clip", random_state=None,
-                 mechanism_options=None, bounds=None):
+                 mechanism_options=None, bounds=None, bound_clipped=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
         self.bounds = bounds
+        self.bound_clipped = bound_clipped
         self.mechanism = mechanism
         self.assume_centered = assume_centered
         self.psd = psd
@@ -314,6 +325,8 @@ class PrivateCovariance(_Estimator):
         epsilon = None
         if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
             B, epsilon = self._auto_bound(X, d + (0 if self.assume_centered else 1), rng)
+        elif self.bound_clipped is not None:
+            raise ValueError("bound_clipped applies to bound='auto' only")
         else:
             B = _norm_bound(self)
         X, _, clipped = _bounded_rows(X, B, policy)
@@ -340,9 +353,9 @@ class PrivateCovariance(_Estimator):
 
     def _fit_bounds(self, X: np.ndarray):
         """``fit`` with public per-column bounds: one release of the scaled rows [1, z]."""
-        if self.bound is not None:
-            raise ValueError("bound and bounds exclude each other: with bounds the norm bound of "
-                             "the scaled rows is sqrt(d + 1)")
+        if self.bound is not None or self.bound_clipped is not None:
+            raise ValueError("bound (or bound_clipped) and bounds exclude each other: with bounds "
+                             "the norm bound of the scaled rows is sqrt(d + 1)")
         if len(self.bounds) != 2:
             raise ValueError("bounds must be (lower, upper)")
         d = X.shape[1]
@@ -383,8 +396,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     Args:
         n_components: number of components k (default: all).
-        epsilon, delta, bound, bounds, mechanism, policy, random_state, mechanism_options: as
-            for :class:`PrivateCovariance`.
+        epsilon, delta, bound, bounds, bound_clipped, mechanism, policy, random_state,
+            mechanism_options: as for :class:`PrivateCovariance`.
         center: subtract the (noisy) mean (default True).
 
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
@@ -408,13 +421,14 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=None,
                  mechanism="analyze_gauss", center=True, policy="clip", random_state=None,
-                 mechanism_options=None, bounds=None):
+                 mechanism_options=None, bounds=None, bound_clipped=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.n_components = n_components
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
         self.bounds = bounds
+        self.bound_clipped = bound_clipped
         self.mechanism = mechanism
         self.center = center
         self.policy = policy
@@ -428,7 +442,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
                                 mechanism=self.mechanism, assume_centered=not self.center,
                                 psd=False, policy=self.policy, random_state=self.random_state,
                                 mechanism_options=self.mechanism_options,
-                                bounds=self.bounds).fit(X)
+                                bounds=self.bounds, bound_clipped=self.bound_clipped).fit(X)
         d = X.shape[1]
         k = d if self.n_components is None else int(self.n_components)
         if not 1 <= k <= d:

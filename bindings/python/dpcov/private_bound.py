@@ -1,6 +1,8 @@
 """A norm bound B chosen from the data, eps-DP, when none is public (``dpcov/private_bound.h``,
-proofs/private_bound.md): the exponential mechanism over a public geometric grid, the utility
-the distance of the number of rows above a candidate to a public target."""
+proofs/private_bound.md), over a public geometric grid, aiming at a public target number of rows
+above B: by the sparse vector scan upward from the smallest candidate (:func:`scan`, the default)
+or by the exponential mechanism (:func:`select`), whose many candidates above the data share one
+utility, so that at small n it often lands far above the data."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant
 
-__all__ = ["grid", "histogram", "select", "choose_bound", "below_grid", "tighten_bound"]
+__all__ = ["grid", "histogram", "select", "scan", "choose_bound", "below_grid", "tighten_bound"]
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
@@ -34,10 +36,9 @@ def histogram(norms, candidates: np.ndarray) -> np.ndarray:
     return np.bincount(cells, minlength=len(candidates) + 1).astype(np.int64)
 
 
-def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
-    """``(index, bound)``: the candidate chosen eps-DP from the histogram ``counts``
-    (``dpcov_private_bound_select``). An active :class:`~dpcov.BudgetAccountant` is charged
-    the pure epsilon first."""
+def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
+    """``(index, bound)`` from ``function`` (a C selection of dpcov/private_bound.h), an active
+    :class:`~dpcov.BudgetAccountant` charged the pure epsilon first."""
     g = _arrays.vector(candidates, "candidates")
     h = np.ascontiguousarray(counts, dtype=np.int64)
     if h.shape != (len(g) + 1,):
@@ -47,20 +48,48 @@ def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, 
     budget = active_accountant()
     if budget is not None:
         budget.charge(ledger_charge(epsilon, 0.0))
-    _check(C.dpcov_private_bound_select(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
-                                        float(epsilon), rng, byref(index), byref(bound)))
+    _check(function(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped), float(epsilon), rng,
+                    byref(index), byref(bound)))
     return index.value, bound.value
 
 
+def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
+    """``(index, bound)``: the candidate chosen eps-DP from the histogram ``counts`` by the
+    exponential mechanism (``dpcov_private_bound_select``). An active
+    :class:`~dpcov.BudgetAccountant` is charged the pure epsilon first."""
+    return _choose(C.dpcov_private_bound_select, counts, candidates, target_clipped, epsilon, rng)
+
+
+def scan(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
+    """``(index, bound)``: the first candidate whose noisy count of rows above it is at most the
+    noisy ``target_clipped``, eps-DP under both neighbour relations (``dpcov_private_bound_scan``).
+    An active :class:`~dpcov.BudgetAccountant` is charged the pure epsilon first."""
+    return _choose(C.dpcov_private_bound_scan, counts, candidates, target_clipped, epsilon, rng)
+
+
+RULES = {"scan": scan, "exponential": select}
+"""The selection rules by name: the sparse vector scan (default) and the exponential mechanism."""
+
+
 def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3,
-                 hi: float = 1e6, ratio: float = 1.25) -> float:
-    """B for the rows of ``x`` at about the ``quantile`` of their norms, eps-DP under replace-one
-    (n public): the target number of rows above B is floor((1 - quantile) n)."""
+                 hi: float = 1e6, ratio: float = 1.25, clipped=None, rule: str = "scan") -> float:
+    """B for the rows of ``x``, eps-DP. By default at about the ``quantile`` of their norms: the
+    target number of rows above B is floor((1 - quantile) n), which uses n (replace-one only).
+    With ``clipped`` the target is that public number of rows itself, which needs no n, so the
+    choice is eps-DP under add/remove too. ``rule`` is ``"scan"`` (:func:`scan`) or
+    ``"exponential"`` (:func:`select`)."""
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
     rows = np.asarray(x, dtype=float)
     candidates = grid(lo, hi, ratio)
-    target = math.floor((1.0 - quantile) * rows.shape[0])
+    if clipped is None:
+        target = math.floor((1.0 - quantile) * rows.shape[0])
+    elif isinstance(clipped, (bool, np.bool_)) or int(clipped) != clipped or clipped < 0:
+        raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
+    else:
+        target = int(clipped)
     counts = histogram(np.linalg.norm(rows, axis=1), candidates)
-    return select(counts, candidates, target, epsilon, rng)[1]
+    return RULES[rule](counts, candidates, target, epsilon, rng)[1]
 
 
 TIGHTEN_STEPS = 12

@@ -96,9 +96,8 @@ def test_advanced_accounting_fits_more_small_releases_than_basic_and_refuses_bef
 def test_an_automatic_bound_is_charged_in_two_steps_and_refused_before_either_draws():
     X = np.random.default_rng(6).normal(50.0, 10.0, size=(3000, 3))
     norms = np.linalg.norm(X, axis=1)
-    # At epsilon 10 (the bound's share 1): at 1 and below, the norms' concentration in one or two
-    # cells of the 1.25-ratio grid lets the ~70 candidates above the data outweigh the quantile's
-    # (proofs/private_bound.md, "Known weakness").
+    # At epsilon 10 (the bound's share 1); the scan lands near the quantile at 1 too
+    # (proofs/private_bound.md, "The scan").
     for accounting in ("basic", "zcdp"):
         with dpcov.BudgetAccountant(30.0, 1e-5, accounting=accounting) as budget:
             with warnings.catch_warnings():

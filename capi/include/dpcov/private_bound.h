@@ -14,8 +14,17 @@
  * its own epsilon; the total is eps_B plus that (basic composition), which a ledger
  * (dpcov/ledger.h) charges as two pure releases.
  *
- * What may be published: lo, hi, ratio, m (or q), eps_B and the chosen B. The histogram is
- * private.
+ * dpcov_private_bound_scan() chooses from the same grid and histogram by the sparse vector
+ * technique instead (AboveThreshold, Dwork and Roth 2014, Algorithm 1, Theorem 3.23): it scans the
+ * candidates upward and stops at the first whose noisy count of rows above it is at most the noisy
+ * target m, with exact discrete Laplace noise. The exponential mechanism gives every candidate
+ * above the data the same utility, so on a wide grid at small n most of its mass lies far above
+ * the data; the scan stops just above it with high probability (proofs/private_bound.md, "The
+ * scan", with measurements on the diabetes data). The CLI's and Python's `auto` bounds use the
+ * scan.
+ *
+ * What may be published: lo, hi, ratio, m (or q), eps_B, the rule and the chosen B. The histogram
+ * is private.
  *
  * Thread-safety: reentrant; a generator must not be shared between threads.
  */
@@ -73,6 +82,35 @@ DPCOV_API dpcov_status dpcov_private_bound_select(const double *grid, int64_t ca
                                                   const int64_t *histogram, int64_t target_clipped,
                                                   double epsilon, dpcov_rng *rng, int64_t *index,
                                                   double *bound);
+
+/**
+ * Chooses a bound among the @p candidates values of @p grid, eps-DP under both neighbour
+ * relations, by the sparse vector technique: with tau and nu_0, ..., nu_{K-2} independent discrete
+ * Laplace noise of scale 2 / eps (rounded up to a multiple of 2^-24), the first k < K - 1 with
+ * A_k + nu_k <= m + tau, A_k the number of rows with norm > grid[k], or the top candidate K - 1 if
+ * none. The counts move all in one direction when a row is added, removed or replaced, so the
+ * query noise needs only the scale of the threshold's (proofs/private_bound.md). Draws the same
+ * number of noises and runs the same comparisons whatever the data.
+ *
+ * @param grid            the public candidates: finite, > 0, strictly increasing (normally from
+ *                        dpcov_private_bound_grid()); not retained.
+ * @param candidates      the number K of candidates, 1 to 4096.
+ * @param histogram       K + 1 counts, each >= 0, the sum at most 2^53 (private: the rows enter
+ *                        only through it); not retained.
+ * @param target_clipped  the public target number m of rows above the chosen bound, >= 0.
+ * @param epsilon         the budget eps_B of this choice, finite and >= 2^-26.
+ * @param rng             the generator to draw from.
+ * @param[out] index      receives the chosen candidate's index k; may be NULL.
+ * @param[out] bound      receives the chosen bound grid[k].
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (a grid value, @p epsilon),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a count out of range, the grid not positive and increasing,
+ *         @p target_clipped or @p epsilon out of range). Outputs untouched on failure.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_scan(const double *grid, int64_t candidates,
+                                                const int64_t *histogram, int64_t target_clipped,
+                                                double epsilon, dpcov_rng *rng, int64_t *index,
+                                                double *bound);
 
 #ifdef __cplusplus
 }

@@ -104,6 +104,11 @@ const RowMechanism kRowMechanisms[] = {
      {"eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
       "n (iterative covariance estimate), PSD", "--k-bound (required), --steps", "replace-one",
       "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 under rho-zCDP; proofs/coinpress.md"}},
+    {"coinpress_mean",
+     {"eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
+      "n (the private mean, 1 x d)", "--mean-radius (required), --k-bound, --steps", "replace-one",
+      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, MVM iterated by MVMRec under rho-zCDP; "
+      "proofs/coinpress_mean.md"}},
 };
 
 // Settings under which the plan of `id` succeeds at the probe's sizes: the required options get

@@ -43,6 +43,7 @@ struct ReleaseOptions {
   std::string numerics = "default";
   std::optional<double> k_bound;  // coinpress
   std::optional<int64_t> steps;   // coinpress
+  std::optional<double> mean_radius;  // coinpress_mean
 };
 
 // The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
@@ -89,6 +90,7 @@ void run_rows_release(const ReleaseOptions &o) {
   z.bound = parse_bound(o.bound_text, automatic);
   z.k_bound = o.k_bound;
   z.steps = o.steps;
+  z.mean_radius = o.mean_radius;
   if (o.reject) z.policy.value = DPCOV_BOUND_REJECT;
   z.seed = o.seed;
   z.quiet = o.quiet;
@@ -99,6 +101,7 @@ void run_rows_release(const ReleaseOptions &o) {
 void run_release(const ReleaseOptions &o) {
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
+  if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   const bool scaled = !o.bounds.empty();
   bool automatic = false;
   const double public_bound = parse_bound(o.bound_text, automatic);
@@ -347,7 +350,12 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--k-bound", options->k_bound,
                       "coinpress: the public prior I <= Sigma <= K I on the covariance of the "
                       "centred rows (required there)");
-  command->add_option("--steps", options->steps, "coinpress: the number of steps t (default 3)");
+  command->add_option("--steps", options->steps,
+                      "coinpress, coinpress_mean: the number of steps t (default 3)");
+  command->add_option("--mean-radius", options->mean_radius,
+                      "coinpress_mean: the public prior ||mean|| <= R on the rows' mean (required "
+                      "there; with --k-bound K the prior Cov <= K I, default K = 1); the output "
+                      "is the private mean, 1 x d");
   command->add_option("--ledger", options->ledger.path,
                       "Privacy budget ledger (JSON): the release is charged to it, and refused "
                       "before any data is read if it would exceed the ledger's cap; the file is "

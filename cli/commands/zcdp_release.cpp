@@ -1,6 +1,7 @@
 #include "zcdp_release.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -28,6 +29,7 @@ constexpr DlyId kDlyIds[] = {{"dly_gauss", DPCOV_DLY_GAUSS},
                              {"dly_adaptive", DPCOV_DLY_ADAPTIVE},
                              {"dly_adaptive_paper", DPCOV_DLY_ADAPTIVE_PAPER}};
 constexpr const char *kCoinpress = "coinpress";
+constexpr const char *kCoinpressMean = "coinpress_mean";
 
 const char *branch_name(int32_t branch) {
   return branch == DPCOV_DLY_GAUSS ? "gauss" : branch == DPCOV_DLY_SEPARATE ? "separate" : "none";
@@ -86,6 +88,7 @@ const std::vector<std::string> &zcdp_rows_mechanisms() {
     std::vector<std::string> out;
     for (const DlyId &id : kDlyIds) out.emplace_back(id.name);
     out.emplace_back(kCoinpress);
+    out.emplace_back(kCoinpressMean);
     return out;
   }();
   return names;
@@ -96,9 +99,74 @@ bool is_zcdp_rows_mechanism(const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix), from the prior
+// ||mu|| <= --mean-radius and, with --k-bound K, Cov <= K I (scale sqrt(K); default 1).
+void run_coinpress_mean(const ZcdpReleaseOptions &o) {
+  const MechanismOptions &m = o.mechanism;
+  if (!o.mean_radius)
+    fail(kExitUsage, "coinpress_mean needs --mean-radius R, the public prior ||mean|| <= R");
+  if (o.bound != 0.0)
+    fail(kExitUsage, "coinpress_mean projects the rows itself: give --mean-radius, not --bound");
+  double rho = 0.0;
+  library_check(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
+                concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
+  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  const int64_t d = reader->dim();
+  dpcov_coinpress_mean_params p{};
+  library_check(dpcov_coinpress_mean_params_default(&p), "CoinPress mean defaults");
+  p.rho = rho;
+  p.radius = *o.mean_radius;
+  if (o.k_bound) p.scale = std::sqrt(*o.k_bound);
+  if (o.steps) p.steps = *o.steps;
+  p.delta = *m.delta;
+  dpcov_coinpress_mean_receipt probe{};
+  probe.struct_size = sizeof probe;
+  library_check(dpcov_coinpress_mean_plan(1, d, &p, &probe), "coinpress_mean settings");
+  const RngHandle rng = make_rng(o.seed);
+  if (o.seed)
+    std::fprintf(stderr,
+                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
+                 "remove it (for experiments and tests only)\n");
+  const RowBuffer rows =
+      read_rows(*reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
+  if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  std::vector<double> mean(static_cast<size_t>(d));
+  dpcov_coinpress_mean_receipt r{};
+  r.struct_size = sizeof r;
+  library_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+                                             nullptr, &p, rng.get(), mean.data(), &r),
+                "releasing with coinpress_mean");
+  nlohmann::ordered_json sidecar = common_receipt(
+      m.mechanism, "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, MVM iterated by MVMRec "
+      "(CoinPress mean; utility needs Gaussian-like rows)",
+      r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
+  sidecar["output"] = "the private mean of the rows (1 x d)";
+  sidecar["mean_radius"] = r.radius;
+  sidecar["scale"] = r.scale;
+  sidecar["steps"] = r.steps;
+  sidecar["beta"] = r.beta;
+  sidecar["tail_radius"] = r.tail_radius;
+  sidecar["step_rho"] = std::vector<double>(r.step_rho, r.step_rho + r.steps);
+  sidecar["step_clip_radius"] = std::vector<double>(r.step_clip_radius, r.step_clip_radius + r.steps);
+  sidecar["step_sigma"] = std::vector<double>(r.step_sigma, r.step_sigma + r.steps);
+  sidecar["policy"] = "rows projected onto each step's ball inside the mechanism";
+  sidecar["columns"] = reader->column_names();
+  if (o.seed) sidecar["seed"] = *o.seed;
+  const nlohmann::ordered_json curator = {
+      {"curator_only", "NOT FOR PUBLICATION: diagnostics that depend on the data outside the "
+                       "mechanism; publish the receipt beside the mean instead"},
+      {"input", reader->describe()}};
+  write_outputs(o.output, mean.data(), 1, d, reader->column_names(), sidecar, curator);
+  if (!o.quiet)
+    std::fprintf(stderr, "dpcov release: coinpress_mean, rho %g (epsilon %g, delta %g), %lld columns\n",
+                 rho, r.epsilon, *m.delta, static_cast<long long>(d));
+}
+
 void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const MechanismOptions &m = o.mechanism;
   refuse_for_zcdp(m);
+  if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o);
+  if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   const bool coinpress = m.mechanism == kCoinpress;
   if (coinpress && !o.k_bound)
     fail(kExitUsage, "coinpress needs --k-bound K, the public prior I <= Sigma <= K I on the "

@@ -1,6 +1,6 @@
 // `dpcov release` with the zCDP mechanisms that need the rows themselves, not their Gram matrix:
 // Dong-Liang-Yi (dly_gauss, dly_separate, dly_adaptive, dly_adaptive_paper; dpcov/dong_liang_yi.h)
-// and CoinPress (coinpress; dpcov/coinpress.h). The rows are held in memory (O(n d)). The budget
+// and CoinPress (coinpress, and coinpress_mean for the mean; dpcov/coinpress.h). The rows are held in memory (O(n d)). The budget
 // is given as (--epsilon, --delta) and run at the largest rho-zCDP that implies it
 // (dpcov_zcdp_rho); n is public (replace-one), so the written matrix is n times the mechanism's
 // estimate of X^T X / n: an estimate of the Gram matrix, as every other release writes.
@@ -29,6 +29,7 @@ struct ZcdpReleaseOptions {
   double bound = 0.0;                // Dong-Liang-Yi: r, the row norm bound
   std::optional<double> k_bound;     // CoinPress: K of the prior I <= Sigma <= K I
   std::optional<int64_t> steps;      // CoinPress: t
+  std::optional<double> mean_radius; // CoinPress mean: r of the prior ||mu|| <= r
   BoundPolicy policy;
   std::optional<uint64_t> seed;
   bool quiet = false;

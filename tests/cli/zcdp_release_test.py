@@ -78,6 +78,36 @@ class ZcdpRelease(DpcovCase):
         self.assertLessEqual(sum(receipt["step_rho"]), receipt["rho"])
         np.testing.assert_allclose(np.diag(matrix) / 8000, [1.0, 2.25, 4.0, 6.25], rtol=0.25)
 
+    def test_coinpress_mean_releases_the_private_mean_with_its_public_receipt(self):
+        gen = np.random.default_rng(11)
+        x = gen.standard_normal((3000, 4)) + [3.0, -1.0, 0.0, 2.0]
+        path = self.write_csv(x)
+        out = self.path("out.csv")
+        result = self.run_dpcov(["release", path, "-m", "coinpress_mean", "--epsilon", "2",
+                                 "--delta", "1e-6", "--mean-radius", "50", "--seed", "4", "-o",
+                                 out, "--quiet"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        mean = np.loadtxt(out, delimiter=",", skiprows=1)
+        with open(out + ".json") as f:
+            receipt = json.load(f)
+        with open(out + ".curator.json") as f:
+            curator = json.load(f)
+        self.assertEqual(mean.shape, (4,))
+        self.assertLess(np.linalg.norm(mean - [3.0, -1.0, 0.0, 2.0]), 0.2)
+        self.assertEqual(receipt["mechanism"], "coinpress_mean")
+        self.assertLessEqual(sum(receipt["step_rho"]), receipt["rho"])
+        self.assertEqual(len(receipt["step_clip_radius"]), 3)
+        self.assertNotIn("clipped", receipt)
+        self.assertNotIn("input", receipt)
+        self.assertIn("curator_only", curator)
+        for args, message in [([], "--mean-radius"), (["--mean-radius", "5", "--bound", "1"],
+                                                      "not --bound")]:
+            bad = self.run_dpcov(["release", path, "-m", "coinpress_mean", "--epsilon", "2",
+                                  "--delta", "1e-6", "-o", self.path("bad.csv")] + args)
+            self.assertEqual(bad.returncode, EXIT_USAGE)
+            self.assertIn(message, bad.stderr.decode())
+            self.assertFalse(os.path.exists(self.path("bad.csv")))
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]

@@ -73,7 +73,8 @@ double parse_bound(const std::string &text, bool &automatic) {
 void run_rows_release(const ReleaseOptions &o) {
   const std::string &name = o.mechanism.mechanism;
   if (!o.bounds.empty() || o.bound_text == "auto" || o.auto_bound.epsilon ||
-      o.auto_bound.quantile != AutoBoundOptions{}.quantile)
+      o.auto_bound.quantile != AutoBoundOptions{}.quantile || o.auto_bound.clipped ||
+      o.auto_bound.rule != AutoBoundOptions{}.rule)
     fail(kExitUsage, name, " takes a public --bound B (coinpress: --k-bound K), not --bounds "
          "or --bound auto");
   if (o.numerics != "default")

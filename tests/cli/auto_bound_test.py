@@ -122,6 +122,11 @@ class AutoBound(DpcovCase):
             (base + ["--bound", "2", "--bound-clipped", "5"], "auto only", None),
             (base + ["--bound", "2", "--bound-rule", "exponential"], "auto only", None),
             (base + ["--bound", "auto", "--bound-rule", "median"], "--bound-rule", None),
+        ] + [
+            # The zCDP mechanisms on the rows take a public --bound only.
+            (["release", path, "-m", "dly_gauss", "-e", "1", "-d", "1e-6", "--bound", "2",
+              "-o", self.path("r.npy")] + extra, "not --bounds or --bound auto", None)
+            for extra in (["--bound-rule", "exponential"], ["--bound-clipped", "5"])
         ]:
             with self.subTest(args=args):
                 result = self.run_dpcov(args, stdin)

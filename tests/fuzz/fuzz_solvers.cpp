@@ -558,15 +558,19 @@ void private_bound(fuzz::Input &in) {
   fuzz::finite(grid.data(), grid.size(), "grid");
   std::vector<int64_t> histogram(static_cast<size_t>(k + 1));
   for (int64_t &h : histogram) h = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 100);
-  int64_t index = -7;
-  double bound = fuzz::kCanary;
-  dpcov_rng *rng = seeded();
-  const dpcov_status s = dpcov_private_bound_select(grid.data(), k, histogram.data(),
-                                                    in.range(-1, 200), epsilon(in), rng, &index, &bound);
-  dpcov_rng_destroy(&rng);
-  fuzz::known_status(s);
-  if (s == DPCOV_OK) fuzz::require(index >= 0 && index < k && bound == grid[static_cast<size_t>(index)], "selected");
-  else fuzz::require(index == -7 && bound == fuzz::kCanary, "selection written on error");
+  const int64_t target = in.range(-1, 200);
+  const double eps = epsilon(in);
+  // Both rules (the exponential mechanism and the scan) on the same arguments.
+  for (auto choose : {dpcov_private_bound_select, dpcov_private_bound_scan}) {
+    int64_t index = -7;
+    double bound = fuzz::kCanary;
+    dpcov_rng *rng = seeded();
+    const dpcov_status s = choose(grid.data(), k, histogram.data(), target, eps, rng, &index, &bound);
+    dpcov_rng_destroy(&rng);
+    fuzz::known_status(s);
+    if (s == DPCOV_OK) fuzz::require(index >= 0 && index < k && bound == grid[static_cast<size_t>(index)], "selected");
+    else fuzz::require(index == -7 && bound == fuzz::kCanary, "selection written on error");
+  }
 }
 
 void densities(fuzz::Input &in) {

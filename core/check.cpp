@@ -160,4 +160,29 @@ void symmetric(ConstMatrixView m, const char *name) {
              " but (", j, ", ", i, ") = ", m(j, i));
 }
 
+void gram_within_bound(ConstMatrixView gram, int64_t rows, double bound) {
+  // G is a floating-point sum of n terms each <= B^2 (compensated in the accumulator, exact to a
+  // few ulps; a state summed over machines adds the rounding of a few more sums): its rounding
+  // error is far below this relative slack.
+  constexpr double kSlack = 1e-9;
+  const double limit = static_cast<double>(rows) * bound * bound;
+  const double allowed = limit * (1.0 + kSlack);
+  double trace = 0.0;
+  for (int64_t i = 0; i < gram.rows; ++i) {
+    if (gram(i, i) < 0.0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "gram is not a Gram matrix: diagonal entry ", i, " is ",
+           gram(i, i), " < 0");
+    trace += gram(i, i);
+  }
+  if (trace > allowed)
+    fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", rows, " rows of norm <= B = ", bound,
+         ": its trace ", trace, " exceeds n B^2 = ", limit);
+  for (int64_t j = 0; j < gram.cols; ++j)
+    for (int64_t i = 0; i < j; ++i)
+      if (std::fabs(gram(i, j)) > allowed)
+        fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", rows, " rows of norm <= B = ",
+             bound, ": its entry (", i, ", ", j, ") = ", gram(i, j),
+             " exceeds n B^2 = ", limit, " in magnitude");
+}
+
 }  // namespace dpcov::check

@@ -54,5 +54,11 @@ void finite_result(const double *values, size_t count, const char *name);
 void finite_result(ConstMatrixView m, const char *name);
 // Square and symmetric to the last bit (a(i, j) == a(j, i)), as the public contracts require.
 void symmetric(ConstMatrixView m, const char *name);
+// A finite symmetric `gram` that n = `rows` rows of norm <= `bound` can have summed: diagonal >= 0
+// (else DPCOV_E_INVALID_ARGUMENT), trace <= n B^2 and every |g_ij| <= n B^2 (by Cauchy-Schwarz
+// |g_ij| <= sqrt(g_ii g_jj) <= trace), each up to a relative slack for rounding; else
+// DPCOV_E_NORM_BOUND. An entry beyond n B^2 would reach the mechanisms' arithmetic, which assumes
+// it cannot, and overflow there.
+void gram_within_bound(ConstMatrixView gram, int64_t rows, double bound);
 
 }  // namespace dpcov::check

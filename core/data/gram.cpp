@@ -165,10 +165,6 @@ void GramAccumulator::write_matrix(MatrixView out) const {
 
 GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCounts &counts,
                                             double bound) {
-  // The same relative slack on trace(G) <= n B^2 as the mechanisms' statistic check
-  // (core/mechanisms/statistic.cpp): a state summed over machines has the rounding of a sum of
-  // n terms each <= B^2, far below it.
-  constexpr double kTraceSlack = 1e-9;
   if (gram.rows != gram.cols)
     fail(DPCOV_E_DIMENSION, "gram must be square, got ", gram.rows, " x ", gram.cols);
   GramAccumulator acc(gram.rows);
@@ -181,17 +177,7 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
   if (counts.clipped > counts.rows)
     fail(DPCOV_E_INVALID_ARGUMENT, "clipped rows (", counts.clipped,
          ") cannot exceed the rows included (", counts.rows, ")");
-  double trace = 0.0;
-  for (int64_t i = 0; i < acc.dim_; ++i) {
-    if (gram(i, i) < 0.0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "gram is not a Gram matrix: diagonal entry ", i, " is ",
-           gram(i, i), " < 0");
-    trace += gram(i, i);
-  }
-  const double limit = static_cast<double>(counts.rows) * bound * bound;
-  if (trace > limit * (1.0 + kTraceSlack))
-    fail(DPCOV_E_NORM_BOUND, "gram cannot come from ", counts.rows, " rows of norm <= B = ", bound,
-         ": its trace ", trace, " exceeds n B^2 = ", limit);
+  check::gram_within_bound(gram, counts.rows, bound);
   for (int64_t j = 0; j < acc.dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) acc.sum_[static_cast<size_t>(i + j * acc.dim_)] = gram(i, j);
   acc.bound_ = bound;

@@ -6,10 +6,6 @@ namespace dpcov::mechanisms {
 
 namespace {
 
-// Relative slack on trace(G) <= n B^2: G comes from a floating-point sum of n B^2-bounded terms,
-// whose rounding error is far below this (the accumulator's compensated sum is exact to a few ulps).
-constexpr double kTraceSlack = 1e-9;
-
 void check_square(ConstMatrixView m, int64_t dim, const char *name) {
   if (m.rows != dim || m.cols != dim)
     fail(DPCOV_E_DIMENSION, name, " must be ", dim, " x ", dim, ", got ", m.rows, " x ", m.cols);
@@ -21,17 +17,7 @@ void check_gram_statistic(ConstMatrixView gram, const Request &request) {
   check_square(gram, request.dim, "gram");
   check::all_finite(gram, "gram");
   check::symmetric(gram, "gram");
-  double trace = 0.0;
-  for (int64_t i = 0; i < request.dim; ++i) {
-    if (gram(i, i) < 0.0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "gram is not a Gram matrix: diagonal entry ", i, " is ",
-           gram(i, i), " < 0");
-    trace += gram(i, i);
-  }
-  const double limit = static_cast<double>(request.n) * request.bound * request.bound;
-  if (trace > limit * (1.0 + kTraceSlack))
-    fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", request.n, " rows of norm <= B = ",
-         request.bound, ": its trace ", trace, " exceeds n B^2 = ", limit);
+  check::gram_within_bound(gram, request.n, request.bound);
 }
 
 void check_released(ConstMatrixView released, int64_t dim) {

@@ -8,7 +8,8 @@
 
 namespace {
 
-// DPCOV_E_NORM_BOUND: a fuzzed Gram whose trace exceeds n B^2 cannot come from bounded rows.
+// DPCOV_E_NORM_BOUND: a fuzzed Gram whose trace or an entry exceeds n B^2 cannot come from
+// bounded rows.
 bool data_dependent(dpcov_status s) {
   return s == DPCOV_E_REFUSED || s == DPCOV_E_PRECONDITION || s == DPCOV_E_NO_CONVERGENCE ||
          s == DPCOV_E_NOT_POSITIVE_DEFINITE || s == DPCOV_E_INVALID_ARGUMENT ||

@@ -318,6 +318,41 @@ TEST_F(CapiMechanism, ReleaseReceiptEqualsThePlanButForTheGenerator) {
   }
 }
 
+TEST_F(CapiMechanism, AGramEntryThatNoBoundedRowsCanSumToIsRefusedByEveryMechanism) {
+  // trace 9 <= n B^2 = 10, but |g_01| <= sqrt(g_00 g_11) <= trace <= n B^2 for rows of norm <= B:
+  // an entry above n B^2 cannot come from such rows. It used to pass (only the trace was checked)
+  // and reach the mechanisms' arithmetic: KT rank-1 turned a DBL_MAX entry into NaN and failed
+  // with DPCOV_E_NUMERICAL after its plan had succeeded (found by fuzz_mechanism).
+  for (const double entry : {std::numeric_limits<double>::max(), -10.001, 10.001}) {
+    std::vector<double> g = gram3();
+    g[1] = g[3] = entry;
+    // Every mechanism dpcov_mechanism_release runs (glasso_output_wishart runs through
+    // dpcov_private_glasso_release, on the same check).
+    for (int32_t m = DPCOV_MECHANISM_ANALYZE_GAUSS; m <= DPCOV_MECHANISM_OLS_JL; ++m) {
+      dpcov_mechanism_params p = runnable_params(m);
+      if (m == DPCOV_MECHANISM_JL_RIDGE || m == DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN ||
+          m == DPCOV_MECHANISM_OLS_JL)
+        p.projection_rows = 40;  // the JL mechanisms' r
+      if (m == DPCOV_MECHANISM_INVERSE_WISHART || m == DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN)
+        p.posterior_dof = 40;
+      std::vector<double> out(9, 7.0);
+      dpcov_receipt r = fresh_receipt();
+      const uint64_t next = peek();
+      EXPECT_EQ(release(m, g, 0.5, 1e-6, &p, out, r), DPCOV_E_NORM_BOUND) << m << " " << entry;
+      EXPECT_NE(last().find("entry (0, 1)"), std::string::npos) << last();
+      for (const double v : out) EXPECT_EQ(v, 7.0) << "output written on failure";
+      EXPECT_EQ(peek(), next) << "generator advanced by a failed call";
+    }
+  }
+  // At n B^2 itself (up to the rounding slack) the entry is accepted.
+  std::vector<double> g = gram3();
+  g[1] = g[3] = 10.0;
+  std::vector<double> out(9);
+  dpcov_receipt r = fresh_receipt();
+  EXPECT_EQ(release(DPCOV_MECHANISM_ANALYZE_GAUSS, g, 0.5, 1e-6, nullptr, out, r), DPCOV_OK)
+      << last();
+}
+
 TEST_F(CapiMechanism, AReleaseWithoutASeedUsesTheCryptographicGenerator) {
   dpcov_rng *entropy = nullptr;
   ASSERT_EQ(dpcov_rng_create_from_entropy(&entropy), DPCOV_OK);

@@ -165,6 +165,13 @@ TEST_F(CapiGramState, RefusesMatricesThatAreNotGramMatrices) {
   info.rows = 1;  // trace(G) > 1 * B^2
   info.clipped = 0;
   expect_refused(DPCOV_E_NORM_BOUND, info, DPCOV_COL_MAJOR, g_.data(), kDim);
+  // An off-diagonal entry above n B^2 (|g_ij| <= sqrt(g_ii g_jj) <= n B^2 for rows of norm <= B),
+  // the trace within it: refused too (only the trace was checked).
+  g = g_;
+  g[1] = g[3] = 1.5 * static_cast<double>(info_.rows) * info_.bound * info_.bound;
+  expect_refused(DPCOV_E_NORM_BOUND, info_, DPCOV_COL_MAJOR, g.data(), kDim);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("entry (0, 1)"), std::string::npos)
+      << dpcov_last_error_message();
 }
 
 TEST_F(CapiGramState, RefusesBadBoundsAndCounters) {

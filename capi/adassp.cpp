@@ -89,6 +89,7 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.label_square_released = r.label_square ? 1 : 0;
   c.sensitivity_label_square = r.sensitivity_label_square;
   c.sigma_label_square = r.sigma_label_square;
+  c.zcdp_rho = r.zcdp_rho;
   return c;
 }
 
@@ -106,6 +107,24 @@ DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params) 
     params->calibration = static_cast<int32_t>(defaults.calibration);
     params->rho = defaults.rho;
     params->release_label_square = defaults.release_label_square ? 1 : 0;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, double bound_y,
+                                         double epsilon, double delta,
+                                         const dpcov_adassp_params *params,
+                                         dpcov_adassp_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::struct_bytes(receipt, "receipt");
+    const mech::AdasspReceipt plan =
+        mech::plan_adassp(num_features, bound_x, bound_y, epsilon, delta, options_from(params));
+    const dpcov_adassp_receipt written = c_receipt(plan, sizeof(dpcov_adassp_receipt));
+    for (const double constant : {written.delta_exact, written.sigma_lambda_min, written.sigma_gram,
+                                  written.sigma_cross, written.sigma_label_square,
+                                  written.lambda_min_shift, written.noise_norm_bound,
+                                  written.zcdp_rho})
+      check::finite_result(constant, "receipt");
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 
@@ -155,7 +174,7 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
           written.sigma_gram_off_diagonal, written.sigma_cross, written.lambda_min_shift,
           written.noise_norm_bound, written.eigenvalue_floor, written.released_lambda_min,
           written.ridge, written.sensitivity_label_square, written.sigma_label_square,
-          written.released_label_square})
+          written.released_label_square, written.zcdp_rho})
       check::finite_result(constant, "receipt");
 
     for (int64_t i = 0; i < p; ++i) coefficients[i] = fit.coefficients[at(i)];

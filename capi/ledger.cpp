@@ -52,6 +52,22 @@ DPCOV_API dpcov_status dpcov_ledger_charge(dpcov_ledger *ledger, const dpcov_rec
   });
 }
 
+DPCOV_API dpcov_status dpcov_ledger_check_zcdp(const dpcov_ledger *ledger, double rho,
+                                               double epsilon, double delta) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(ledger, "ledger");
+    ledger->ledger.check(dpcov::privacy::zcdp_charge(rho, epsilon, delta));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ledger_charge_zcdp(dpcov_ledger *ledger, double rho, double epsilon,
+                                                double delta) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(ledger, "ledger");
+    ledger->ledger.charge(dpcov::privacy::zcdp_charge(rho, epsilon, delta));
+  });
+}
+
 DPCOV_API dpcov_status dpcov_ledger_get_spent(const dpcov_ledger *ledger,
                                               dpcov_ledger_spent *spent) {
   return dpcov::capi::guarded([&] {

@@ -453,6 +453,7 @@ module dpcov
     real(c_double) :: sensitivity_label_square = 0
     real(c_double) :: sigma_label_square = 0
     real(c_double) :: released_label_square = 0
+    real(c_double) :: zcdp_rho = 0
   end type
 
   interface
@@ -793,6 +794,21 @@ module dpcov
       integer(c_int32_t) :: dpcov_ledger_charge
     end function
     !> spent%struct_size = c_sizeof(spent) first.
+    !> A release stated in zCDP (rho-zCDP and (epsilon, delta)-DP): AdaSSP, CoinPress, DLY.
+    function dpcov_ledger_check_zcdp(ledger, rho, epsilon, delta) &
+        bind(c, name='dpcov_ledger_check_zcdp')
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: ledger
+      real(c_double), value :: rho, epsilon, delta
+      integer(c_int32_t) :: dpcov_ledger_check_zcdp
+    end function
+    function dpcov_ledger_charge_zcdp(ledger, rho, epsilon, delta) &
+        bind(c, name='dpcov_ledger_charge_zcdp')
+      import :: c_double, c_int32_t, c_ptr
+      type(c_ptr), value :: ledger
+      real(c_double), value :: rho, epsilon, delta
+      integer(c_int32_t) :: dpcov_ledger_charge_zcdp
+    end function
     function dpcov_ledger_get_spent(ledger, spent) bind(c, name='dpcov_ledger_get_spent')
       import :: c_int32_t, c_ptr, dpcov_ledger_spent
       type(c_ptr), value :: ledger
@@ -1432,6 +1448,16 @@ module dpcov
       import :: c_int32_t, dpcov_adassp_params
       type(dpcov_adassp_params), intent(inout) :: params
       integer(c_int32_t) :: dpcov_adassp_params_default
+    end function
+    !> Every data-independent constant of a fit, zcdp_rho included (what a ledger checks first).
+    function dpcov_adassp_plan(num_features, bound_x, bound_y, epsilon, delta, params, receipt) &
+        bind(c, name='dpcov_adassp_plan')
+      import :: c_double, c_int32_t, c_int64_t, dpcov_adassp_params, dpcov_adassp_receipt
+      integer(c_int64_t), value :: num_features
+      real(c_double), value :: bound_x, bound_y, epsilon, delta
+      type(dpcov_adassp_params), intent(in) :: params
+      type(dpcov_adassp_receipt), intent(inout) :: receipt
+      integer(c_int32_t) :: dpcov_adassp_plan
     end function
     !> released_xtx and released_xty are c_null_ptr or c_loc of p x p and p elements.
     function dpcov_adassp_fit(layout, d, g, ldg, label, features, num_features, bound_x, bound_y, &

@@ -321,7 +321,8 @@ contains
     real(c_double), parameter :: beta(d - 1) = [0.5d0, -0.5d0, 0.25d0]
     integer(c_int64_t), parameter :: features(d - 1) = [0_c_int64_t, 1_c_int64_t, 2_c_int64_t]
     type(dpcov_adassp_params) :: ap
-    type(dpcov_adassp_receipt) :: ar
+    type(dpcov_adassp_receipt) :: ar, pr
+    type(c_ptr) :: zl = c_null_ptr
     integer :: k
     gx = 0
     do k = 1, d - 1
@@ -353,6 +354,15 @@ contains
                                              c_loc(upper)), 'adassp intervals')
     call check(ar%label_square_released == 1 .and. all(abs(ols - beta) < 1d-3) .and. &
                all(lower < beta) .and. all(beta < upper), 'adassp intervals contain beta')
+    ! The plan has the fit's zCDP rho before any data; a zCDP ledger charges it.
+    pr%struct_size = c_sizeof(pr)
+    call ok(dpcov_adassp_plan(3_c_int64_t, 1d0, 1d0, 1d6, 1d-6, ap, pr), 'adassp plan')
+    call check(pr%zcdp_rho == ar%zcdp_rho .and. pr%zcdp_rho > 0, 'adassp plan has the fit''s rho')
+    call ok(dpcov_ledger_create(zl, DPCOV_ACCOUNTING_ZCDP, 1d0, 1d-5), 'zcdp ledger')
+    call check(dpcov_ledger_check_zcdp(zl, pr%zcdp_rho, pr%epsilon, pr%delta) &
+               == DPCOV_E_PRECONDITION, 'zcdp ledger refuses a fit at epsilon 1e6')
+    call ok(dpcov_ledger_charge_zcdp(zl, 1d-3, 0.5d0, 1d-6), 'zcdp ledger charge')
+    call dpcov_ledger_destroy(zl)
   end subroutine
 
   subroutine check(condition, what)

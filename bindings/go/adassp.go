@@ -52,6 +52,66 @@ type AdasspReceipt struct {
 	// With ReleaseLabelSquare: y'y was released too, with this sensitivity and noise scale.
 	LabelSquareReleased                                           bool
 	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
+	// ZcdpRho: the fit is ZcdpRho-zCDP, what a zCDP ledger charges (Ledger.ChargeZCDP).
+	ZcdpRho float64
+}
+
+// adasspParamsToC is params as dpcov_adassp_params, or nil (the defaults) for nil.
+func adasspParamsToC(params *AdasspParams) *C.dpcov_adassp_params {
+	if params == nil {
+		return nil
+	}
+	cp := &C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params),
+		neighbour: C.int32_t(params.Neighbour), calibration: C.int32_t(params.Calibration),
+		rho: C.double(params.Rho)}
+	if params.ReleaseLabelSquare {
+		cp.release_label_square = 1
+	}
+	return cp
+}
+
+// adasspReceiptFromC mirrors a dpcov_adassp_receipt.
+func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
+	return AdasspReceipt{
+		Mechanism: C.GoString((*C.char)(unsafe.Pointer(&rec.mechanism[0]))),
+		Neighbour: int32(rec.neighbour), Calibration: int32(rec.calibration),
+		SeedFixed: rec.seed_fixed != 0, NumRegressors: int64(rec.num_regressors),
+		BoundX: float64(rec.bound_x), BoundY: float64(rec.bound_y),
+		Epsilon: float64(rec.epsilon), Delta: float64(rec.delta),
+		DeltaExact: float64(rec.delta_exact), Rho: float64(rec.rho),
+		SensitivityLambdaMin: float64(rec.sensitivity_lambda_min),
+		SensitivityGram:      float64(rec.sensitivity_gram),
+		SensitivityCross:     float64(rec.sensitivity_cross),
+		SigmaLambdaMin:       float64(rec.sigma_lambda_min), SigmaGram: float64(rec.sigma_gram),
+		SigmaGramOffDiagonal: float64(rec.sigma_gram_off_diagonal),
+		SigmaCross:           float64(rec.sigma_cross), LambdaMinShift: float64(rec.lambda_min_shift),
+		NoiseNormBound:    float64(rec.noise_norm_bound),
+		EigenvalueFloor:   float64(rec.eigenvalue_floor),
+		ReleasedLambdaMin: float64(rec.released_lambda_min), Ridge: float64(rec.ridge),
+		EigenvaluesFloored:     int64(rec.eigenvalues_floored),
+		Theorem:                C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
+		LabelSquareReleased:    rec.label_square_released != 0,
+		SensitivityLabelSquare: float64(rec.sensitivity_label_square),
+		SigmaLabelSquare:       float64(rec.sigma_label_square),
+		ReleasedLabelSquare:    float64(rec.released_label_square),
+		ZcdpRho:                float64(rec.zcdp_rho),
+	}
+}
+
+// AdasspPlan is every data-independent constant of an AdaSSP fit of numFeatures regressors
+// (dpcov_adassp_plan), ZcdpRho included: what a Ledger checks before the fit. params nil means the
+// defaults.
+func AdasspPlan(numFeatures int64, boundX, boundY, epsilon, delta float64,
+	params *AdasspParams) (AdasspReceipt, error) {
+	rec := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_plan(C.int64_t(numFeatures), C.double(boundX), C.double(boundY),
+			C.double(epsilon), C.double(delta), adasspParamsToC(params), &rec)
+	})
+	if err != nil {
+		return AdasspReceipt{}, err
+	}
+	return adasspReceiptFromC(&rec), nil
 }
 
 // AdasspResult is an AdaSSP fit: coefficients in the order of the features, the released X'X~
@@ -78,15 +138,7 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 	xty := make([]float64, p+1)
 	xtx := NewMatrix(p, p)
 	xtxData := make([]float64, p*p+1)
-	var cp *C.dpcov_adassp_params
-	if params != nil {
-		cp = &C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params),
-			neighbour: C.int32_t(params.Neighbour), calibration: C.int32_t(params.Calibration),
-			rho: C.double(params.Rho)}
-		if params.ReleaseLabelSquare {
-			cp.release_label_square = 1
-		}
-	}
+	cp := adasspParamsToC(params)
 	rec := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
 	ld := p
 	if ld < 1 {
@@ -103,29 +155,7 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 	}
 	copy(xtx.Data, xtxData[:p*p])
 	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p], c: rec,
-		Receipt: AdasspReceipt{
-			Mechanism: C.GoString((*C.char)(unsafe.Pointer(&rec.mechanism[0]))),
-			Neighbour: int32(rec.neighbour), Calibration: int32(rec.calibration),
-			SeedFixed: rec.seed_fixed != 0, NumRegressors: int64(rec.num_regressors),
-			BoundX: float64(rec.bound_x), BoundY: float64(rec.bound_y),
-			Epsilon: float64(rec.epsilon), Delta: float64(rec.delta),
-			DeltaExact: float64(rec.delta_exact), Rho: float64(rec.rho),
-			SensitivityLambdaMin: float64(rec.sensitivity_lambda_min),
-			SensitivityGram:      float64(rec.sensitivity_gram),
-			SensitivityCross:     float64(rec.sensitivity_cross),
-			SigmaLambdaMin:       float64(rec.sigma_lambda_min), SigmaGram: float64(rec.sigma_gram),
-			SigmaGramOffDiagonal: float64(rec.sigma_gram_off_diagonal),
-			SigmaCross:           float64(rec.sigma_cross), LambdaMinShift: float64(rec.lambda_min_shift),
-			NoiseNormBound:    float64(rec.noise_norm_bound),
-			EigenvalueFloor:   float64(rec.eigenvalue_floor),
-			ReleasedLambdaMin: float64(rec.released_lambda_min), Ridge: float64(rec.ridge),
-			EigenvaluesFloored:     int64(rec.eigenvalues_floored),
-			Theorem:                C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
-			LabelSquareReleased:    rec.label_square_released != 0,
-			SensitivityLabelSquare: float64(rec.sensitivity_label_square),
-			SigmaLabelSquare:       float64(rec.sigma_label_square),
-			ReleasedLabelSquare:    float64(rec.released_label_square),
-		}}, nil
+		Receipt: adasspReceiptFromC(&rec)}, nil
 }
 
 // AdasspIntervals are noise-aware intervals for beta: the unregularised coefficients

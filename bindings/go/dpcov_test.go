@@ -647,6 +647,37 @@ func TestTheReceiptStatesItsPrivacyClaim(t *testing.T) {
 	}
 }
 
+func TestAnAdasspFitIsChargedItsZcdpRhoUnderZcdpAccounting(t *testing.T) {
+	plan, err := AdasspPlan(3, 1.5, 1, 1, 1e-6, nil)
+	if err != nil || plan.ZcdpRho <= 0 || plan.Mechanism != "adassp" {
+		t.Fatalf("plan %+v, %v", plan, err)
+	}
+	// One fit at epsilon 1 costs 1.16 in a zCDP ledger at delta 1e-5 (proofs/adassp.md, "zCDP").
+	l, err := NewLedger(AccountingZCDP, 2, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.CheckZCDP(plan.ZcdpRho, plan.Epsilon, plan.Delta); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.ChargeZCDP(plan.ZcdpRho, plan.Epsilon, plan.Delta); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := l.Spent(); err != nil || s.Charges != 1 || s.Rho != plan.ZcdpRho {
+		t.Fatalf("spent %+v, %v", s, err)
+	}
+	if err := l.ChargeZCDP(10, 1, 1e-6); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("over the cap: %v", err)
+	}
+	if err := l.CheckZCDP(-1, 1, 1e-6); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("negative rho: %v", err)
+	}
+	if _, err := AdasspPlan(0, 1, 1, 1, 1e-6, nil); !errors.Is(err, ErrDimension) {
+		t.Fatalf("no regressors: %v", err)
+	}
+}
+
 func TestTheLedgerRefusesTheReleaseOverItsCapAndStaysUnchanged(t *testing.T) {
 	l, err := NewLedger(AccountingBasic, 1, 1e-5)
 	if err != nil {

@@ -74,6 +74,23 @@ func (l *Ledger) Charge(r Receipt) error {
 	return call(func() C.dpcov_status { return C.dpcov_ledger_charge(l.handle(), &c) })
 }
 
+// CheckZCDP returns an error (ErrPrecondition) if a release stated in zCDP, rho-zCDP and
+// (epsilon, delta)-DP, would exceed the cap (dpcov_ledger_check_zcdp: AdaSSP's ZcdpRho, Epsilon
+// and Delta, or a CoinPress or Dong-Liang-Yi receipt's rho, epsilon and delta); it changes
+// nothing. zCDP accounting charges rho, basic and advanced accounting (epsilon, delta).
+func (l *Ledger) CheckZCDP(rho, epsilon, delta float64) error {
+	return call(func() C.dpcov_status {
+		return C.dpcov_ledger_check_zcdp(l.handle(), C.double(rho), C.double(epsilon), C.double(delta))
+	})
+}
+
+// ChargeZCDP records the release CheckZCDP describes; on any error the ledger is unchanged.
+func (l *Ledger) ChargeZCDP(rho, epsilon, delta float64) error {
+	return call(func() C.dpcov_status {
+		return C.dpcov_ledger_charge_zcdp(l.handle(), C.double(rho), C.double(epsilon), C.double(delta))
+	})
+}
+
 // Spent is what the ledger has spent.
 func (l *Ledger) Spent() (LedgerSpent, error) {
 	s := C.dpcov_ledger_spent{struct_size: C.size_t(C.sizeof_dpcov_ledger_spent)}

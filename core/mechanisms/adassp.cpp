@@ -91,6 +91,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   const double sigmas[4] = {r.sigma_lambda_min, r.sigma_gram, r.sigma_cross,
                             r.sigma_label_square};
   r.delta_exact = privacy::adassp_joint_delta(epsilon, sensitivities, sigmas, statistics);
+  r.zcdp_rho = privacy::adassp_zcdp_rho(sensitivities, sigmas, statistics);
   // The joint calibration meets delta by construction (analytic_gaussian_sigma); the paper's
   // constants are checked, with a relative margin of 1e-6 for the double-precision evaluation.
   if (paper && !(r.delta_exact * (1.0 + 1e-6) <= delta))

@@ -53,6 +53,7 @@ struct AdasspReceipt {
   double sensitivity_label_square = 0.0;  // B_Y^2 (0 unless label_square)
   double sigma_label_square = 0.0;        // s_y (0 unless label_square)
   double delta_exact = 0.0;        // exact delta of the joint release at epsilon (<= delta)
+  double zcdp_rho = 0.0;           // the fit is zcdp_rho-zCDP (the ledger's zCDP charge)
   double lambda_min_shift = 0.0;
   double noise_norm_bound = 0.0;   // eta
   double eigenvalue_floor = 0.0;   // the PSD-safe solve raises eigenvalues below this to it

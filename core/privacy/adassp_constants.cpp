@@ -5,6 +5,7 @@
 #include "../check.hpp"
 #include "analytic_gaussian.hpp"
 #include "upward.hpp"
+#include "zcdp.hpp"
 
 namespace dpcov::privacy {
 
@@ -82,6 +83,14 @@ double adassp_joint_delta(double eps, const double *sensitivity, const double *s
   }
   // The Gaussian mechanism with noise 1 on a query of sensitivity mu.
   return analytic_gaussian_delta(1.0, eps, upward::sqrt_up(mu2));
+}
+
+double adassp_zcdp_rho(const double *sensitivity, const double *sigma, int64_t statistics) {
+  check_statistics(statistics);
+  double rho = 0.0;
+  for (int64_t k = 0; k < statistics; ++k)
+    rho = upward::add_up(rho, zcdp_rho_gaussian(sensitivity[k], sigma[k]));
+  return rho;
 }
 
 double adassp_lambda_min_shift(double sigma_lambda, double rho) {

@@ -56,6 +56,13 @@ double adassp_paper_sigma(double eps, double delta, double sensitivity);
 double adassp_joint_delta(double eps, const double *sensitivity, const double *sigma,
                           int64_t statistics);
 
+// rho of the joint release in zero-concentrated DP: it is one Gaussian mechanism whose whitened
+// shift between neighbours has squared length mu^2 <= sum_k (Delta_k / sigma_k)^2, so it is
+// mu^2 / 2-zCDP (Bun & Steinke, TCC 2016, Prop. 1.6), i.e. the sum of the pieces'
+// zcdp_rho_gaussian(Delta_k, sigma_k), each and the sum rounded up. The budget ledger's zCDP
+// charge of a fit (proofs/adassp.md, "zCDP").
+double adassp_zcdp_rho(const double *sensitivity, const double *sigma, int64_t statistics);
+
 // The smallest z (to a relative 1e-12, from above) with P(N(0, 1) > z) <= rho / 2, times
 // sigma_lambda, rounded up: subtracted from the noisy lambda_min so that the released value is
 // below lambda_min(X'X) with probability >= 1 - rho / 2.

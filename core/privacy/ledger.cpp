@@ -34,6 +34,15 @@ Charge charge_of(const dpcov_receipt &r) {
   return c;
 }
 
+Charge zcdp_charge(double rho, double epsilon, double delta) {
+  check::positive_finite(rho, "rho");
+  check::positive_finite(epsilon, "epsilon");
+  check::finite(delta, "delta");
+  if (!(delta >= 0.0 && delta < 1.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "delta must be in [0, 1), got ", delta);
+  return Charge{epsilon, delta, rho};
+}
+
 Ledger::Ledger(Accounting accounting, double epsilon_cap, double delta_cap)
     : accounting_(accounting), epsilon_cap_(epsilon_cap), delta_cap_(delta_cap) {
   if (accounting != Accounting::Basic && accounting != Accounting::Zcdp &&

@@ -132,6 +132,12 @@ def main():
             failures.append(f"release with y'y not ({eps}, {delta})-DP at {where}: {delta4}")
         if abs(v[19] / delta4 - 1) > mpf("1e-9"):
             failures.append(f"joint4 delta at {where}: library {v[19]} exact {delta4}")
+        # zCDP (Bun-Steinke Prop. 1.6 on the whitened release): rho = mu^2 / 2 from the
+        # library's own sigmas, on the safe side and within a few ulps.
+        for index, count, sigmas in ((20, 3, v[3:6]), (21, 4, v[15:19])):
+            rho_exact = sum((sens4[k] / sigmas[k]) ** 2 for k in range(count)) / 2
+            check_close_above(f"zcdp rho ({count} statistics)", v[index], rho_exact,
+                              mpf("1e-14"), where, failures)
         check_close_above("paper eta", v[13],
                           sqrt(d * log(6 / delta_m) * log(2 * mpf(d) ** 2 / rho_m)) * bx_m ** 2
                           / (eps_m / 3), mpf("1e-14"), where, failures)
@@ -164,6 +170,8 @@ def main():
                   f"{mp.nstr(add_remove, 4)}, replace-one {mp.nstr(replace, 4)}")
     for eps in (0.5, 1, 2, 4):
         unit = smallest_unit_sigma(mpf(eps), mpf("1e-6"))
+        print(f"pin: zCDP rho of a fit at (eps={eps}, 1e-6) = 1 / (2 sigma_AG^2) = "
+              f"{mp.nstr(1 / (2 * unit ** 2), 17)}")
         print(f"pin: joint unit sigma sqrt(3) sigma_AG(eps={eps}, 1e-6) = "
               f"{mp.nstr(sqrt(3) * unit, 17)}; paper 3 sqrt(ln 6e6)/eps = "
               f"{mp.nstr(3 * sqrt(log(6e6)) / eps, 17)}; with y'y 2 sigma_AG = {mp.nstr(2 * unit, 17)}")

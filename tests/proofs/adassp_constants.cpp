@@ -5,6 +5,7 @@
 //   add/remove sensitivities) joint_delta shift
 //   paper_shift eta paper_eta
 //   sens_y joint4_l joint4_g joint4_c joint4_y joint4_delta (the release with y'y: four shares)
+//   zcdp_rho zcdp_rho4 (the zCDP charge of the three- and four-statistic releases)
 // proofs/check/adassp.py recomputes each with mpmath.
 #include <cstdio>
 
@@ -38,8 +39,9 @@ int main() {
                 adassp_paper_lambda_min_shift(eps, delta, bx),
                 adassp_noise_norm_bound(joint[1], d, rho),
                 adassp_paper_noise_norm_bound(eps, delta, bx, d, rho));
-    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g\n", sens4[3], joint4[0], joint4[1], joint4[2],
+    std::printf("%.17g %.17g %.17g %.17g %.17g %.17g ", sens4[3], joint4[0], joint4[1], joint4[2],
                 joint4[3], adassp_joint_delta(eps, sens4, joint4, 4));
+    std::printf("%.17g %.17g\n", adassp_zcdp_rho(sens, joint, 3), adassp_zcdp_rho(sens4, joint4, 4));
   }
   return 0;
 }

@@ -301,3 +301,70 @@ TEST_F(CapiAdassp, BadIntervalArgumentsLeaveOutputsAndGeneratorUntouched) {
 }
 
 }  // namespace
+
+namespace {
+
+// The constants of a plan and of a fit, field by field (the release's own fields excluded).
+void expect_same_constants(const dpcov_adassp_receipt &a, const dpcov_adassp_receipt &b) {
+  EXPECT_STREQ(a.mechanism, b.mechanism);
+  EXPECT_EQ(a.neighbour, b.neighbour);
+  EXPECT_EQ(a.calibration, b.calibration);
+  EXPECT_EQ(a.num_regressors, b.num_regressors);
+  for (const auto field :
+       {&dpcov_adassp_receipt::bound_x, &dpcov_adassp_receipt::bound_y,
+        &dpcov_adassp_receipt::epsilon, &dpcov_adassp_receipt::delta,
+        &dpcov_adassp_receipt::delta_exact, &dpcov_adassp_receipt::rho,
+        &dpcov_adassp_receipt::sensitivity_lambda_min, &dpcov_adassp_receipt::sensitivity_gram,
+        &dpcov_adassp_receipt::sensitivity_cross, &dpcov_adassp_receipt::sigma_lambda_min,
+        &dpcov_adassp_receipt::sigma_gram, &dpcov_adassp_receipt::sigma_gram_off_diagonal,
+        &dpcov_adassp_receipt::sigma_cross, &dpcov_adassp_receipt::lambda_min_shift,
+        &dpcov_adassp_receipt::noise_norm_bound, &dpcov_adassp_receipt::eigenvalue_floor,
+        &dpcov_adassp_receipt::sensitivity_label_square,
+        &dpcov_adassp_receipt::sigma_label_square, &dpcov_adassp_receipt::zcdp_rho})
+    EXPECT_EQ(a.*field, b.*field);
+  EXPECT_EQ(a.label_square_released, b.label_square_released);
+  EXPECT_STREQ(a.theorem, b.theorem);
+}
+
+}  // namespace
+
+TEST_F(CapiAdassp, PlanHasEveryConstantOfTheFitWithoutData) {
+  for (const int32_t label_square : {0, 1}) {
+    params_.release_label_square = label_square;
+    ASSERT_EQ(run(&params_), DPCOV_OK) << dpcov_last_error_message();
+    dpcov_adassp_receipt plan{};
+    plan.struct_size = sizeof plan;
+    ASSERT_EQ(dpcov_adassp_plan(3, std::sqrt(1.5), 1.0, 1.0, 1e-6, &params_, &plan), DPCOV_OK);
+    expect_same_constants(plan, receipt_);
+    EXPECT_GT(plan.zcdp_rho, 0.0);
+    EXPECT_EQ(plan.seed_fixed, 0);
+    EXPECT_EQ(plan.released_lambda_min, 0.0);
+    EXPECT_EQ(plan.ridge, 0.0);
+  }
+}
+
+TEST_F(CapiAdassp, PlanRefusesWhatTheFitRefusesAndLeavesTheReceiptUntouched) {
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, nullptr, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_adassp_plan(0, 1.0, 1.0, 1.0, 1e-6, nullptr, &plan), DPCOV_E_DIMENSION);
+  EXPECT_EQ(dpcov_adassp_plan(3, 0.0, 1.0, 1.0, 1e-6, nullptr, &plan), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_adassp_plan(3, kInf, 1.0, 1.0, 1e-6, nullptr, &plan), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, -1.0, 1.0, 1e-6, nullptr, &plan), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, kNaN, 1.0, 1e-6, nullptr, &plan), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 0.0, 1e-6, nullptr, &plan), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, kNaN, 1e-6, nullptr, &plan), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 0.0, nullptr, &plan), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, kInf, nullptr, &plan), DPCOV_E_INVALID_ARGUMENT);
+  params_.rho = 1.5;
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, &params_, &plan), DPCOV_E_INVALID_ARGUMENT);
+  params_.rho = 0.05;
+  params_.calibration = DPCOV_ADASSP_PAPER;
+  params_.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 4.0, 1e-6, &params_, &plan), DPCOV_E_PRECONDITION);
+  dpcov_adassp_receipt small = plan;
+  small.struct_size = 8;
+  EXPECT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, nullptr, &small), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(plan.mechanism[0], '\0');
+  EXPECT_EQ(plan.zcdp_rho, 0.0);
+}

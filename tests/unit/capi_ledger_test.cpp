@@ -196,3 +196,103 @@ TEST_F(CapiLedger, BadArgumentsAreRefusedAndChangeNothing) {
 }
 
 }  // namespace
+
+// A release stated in zCDP (AdaSSP, CoinPress, Dong-Liang-Yi): basic and advanced accounting
+// charge its (epsilon, delta), zCDP accounting its rho alone. AdaSSP's plan gives all three before
+// any data is read, and the fit's receipt repeats them.
+TEST(CapiLedgerZcdp, AdasspIsChargedUnderEveryAccounting) {
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  ASSERT_EQ(dpcov_adassp_plan(3, std::sqrt(2.0), 1.0, 0.5, 1e-6, nullptr, &plan), DPCOV_OK)
+      << dpcov_last_error_message();
+  // Joint analytic: a third of mu^2 = 1 / sigma_AG^2 each, so rho = 1 / (2 sigma_AG^2), and
+  // sigma_AG = sigma_l / (sqrt 3 Delta_l).
+  const double sigma_ag = plan.sigma_lambda_min / (std::sqrt(3.0) * plan.sensitivity_lambda_min);
+  EXPECT_NEAR(plan.zcdp_rho, 0.5 / (sigma_ag * sigma_ag), 1e-9 * plan.zcdp_rho);
+  // Rounded up from the receipt's own constants.
+  double rho = 0.0;
+  for (const auto &[d, s] : {std::pair{plan.sensitivity_lambda_min, plan.sigma_lambda_min},
+                              std::pair{plan.sensitivity_gram, plan.sigma_gram},
+                              std::pair{plan.sensitivity_cross, plan.sigma_cross}})
+    rho += d * d / (2 * s * s);
+  EXPECT_GE(plan.zcdp_rho, rho);
+  EXPECT_LE(plan.zcdp_rho, rho * (1 + 1e-14));
+
+  for (const int32_t accounting :
+       {DPCOV_ACCOUNTING_BASIC, DPCOV_ACCOUNTING_ZCDP, DPCOV_ACCOUNTING_ADVANCED}) {
+    SCOPED_TRACE(accounting);
+    dpcov_ledger *ledger = nullptr;
+    ASSERT_EQ(dpcov_ledger_create(&ledger, accounting, 1.0, 1e-5), DPCOV_OK);
+    ASSERT_EQ(dpcov_ledger_check_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(spent_of(ledger).charges, 0);  // a check changes nothing
+    ASSERT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK);
+    const dpcov_ledger_spent s = spent_of(ledger);
+    EXPECT_EQ(s.charges, 1);
+    if (accounting == DPCOV_ACCOUNTING_ZCDP) {
+      EXPECT_EQ(s.rho, plan.zcdp_rho);
+    } else {
+      EXPECT_EQ(s.epsilon, 0.5);
+      EXPECT_EQ(s.delta, 1e-6);
+      EXPECT_EQ(s.rho, 0.0);
+    }
+    // A second fit at (0.5, 1e-6) fits every cap; a third is over basic's epsilon cap of 1.
+    EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK);
+    const dpcov_ledger_spent two = spent_of(ledger);
+    const dpcov_status third =
+        dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta);
+    if (accounting == DPCOV_ACCOUNTING_BASIC) {
+      EXPECT_EQ(third, DPCOV_E_PRECONDITION);
+      const dpcov_ledger_spent after = spent_of(ledger);
+      EXPECT_EQ(std::memcmp(&after, &two, sizeof two), 0);  // refused: unchanged
+    }
+    dpcov_ledger_destroy(&ledger);
+  }
+}
+
+TEST(CapiLedgerZcdp, ZcdpAccountingChargesLessThanTheEpsilonOfManyFits) {
+  // Ten AdaSSP fits at (0.3, 1e-7) are 3 in epsilon (over a cap of 2 by basic composition), but
+  // their rhos add up to less than the cap's rho at delta 1e-5.
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  ASSERT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 0.3, 1e-7, nullptr, &plan), DPCOV_OK);
+  dpcov_ledger *zcdp = nullptr, *basic = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&zcdp, DPCOV_ACCOUNTING_ZCDP, 2.0, 1e-5), DPCOV_OK);
+  ASSERT_EQ(dpcov_ledger_create(&basic, DPCOV_ACCOUNTING_BASIC, 2.0, 1e-5), DPCOV_OK);
+  int basic_fits = 0;
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(dpcov_ledger_charge_zcdp(zcdp, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK)
+        << i << ": " << dpcov_last_error_message();
+    basic_fits += dpcov_ledger_charge_zcdp(basic, plan.zcdp_rho, plan.epsilon, plan.delta) ==
+                  DPCOV_OK;
+  }
+  EXPECT_EQ(basic_fits, 6);
+  EXPECT_LE(spent_of(zcdp).epsilon, 2.0);
+  dpcov_ledger_destroy(&zcdp);
+  dpcov_ledger_destroy(&basic);
+}
+
+TEST(CapiLedgerZcdp, BadArgumentsAreRefusedAndChangeNothing) {
+  dpcov_ledger *ledger = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ZCDP, 1.0, 1e-5), DPCOV_OK);
+  EXPECT_EQ(dpcov_ledger_check_zcdp(nullptr, 0.01, 0.5, 1e-6), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_ledger_charge_zcdp(nullptr, 0.01, 0.5, 1e-6), DPCOV_E_NULL_POINTER);
+  for (const auto fn : {+[](dpcov_ledger *l, double r, double e, double d) {
+                          return dpcov_ledger_check_zcdp(l, r, e, d);
+                        },
+                        +[](dpcov_ledger *l, double r, double e, double d) {
+                          return dpcov_ledger_charge_zcdp(l, r, e, d);
+                        }}) {
+    for (const double rho : {0.0, -1.0}) EXPECT_EQ(fn(ledger, rho, 0.5, 1e-6), DPCOV_E_INVALID_ARGUMENT);
+    for (const double rho : {kNaN, kInf}) EXPECT_EQ(fn(ledger, rho, 0.5, 1e-6), DPCOV_E_NON_FINITE);
+    for (const double eps : {0.0, -1.0}) EXPECT_EQ(fn(ledger, 0.01, eps, 1e-6), DPCOV_E_INVALID_ARGUMENT);
+    for (const double eps : {kNaN, kInf}) EXPECT_EQ(fn(ledger, 0.01, eps, 1e-6), DPCOV_E_NON_FINITE);
+    for (const double delta : {-0.1, 1.0}) EXPECT_EQ(fn(ledger, 0.01, 0.5, delta), DPCOV_E_INVALID_ARGUMENT);
+    for (const double delta : {kNaN, kInf}) EXPECT_EQ(fn(ledger, 0.01, 0.5, delta), DPCOV_E_NON_FINITE);
+  }
+  EXPECT_EQ(spent_of(ledger).charges, 0);
+  // Over the cap: refused, unchanged.
+  EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, 1.0, 0.5, 1e-6), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(spent_of(ledger).charges, 0);
+  dpcov_ledger_destroy(&ledger);
+}

@@ -19,7 +19,7 @@ dimension); arrays that cannot be are refused, never silently copied.
 from ._lib import C as _C
 from ._lib import WRAPPED_FUNCTIONS
 from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
-                     adassp_fit, adassp_params)
+                     adassp_fit, adassp_params, adassp_plan)
 from .audit import audit_params, audit_run, audit_run_pair
 from .densities import (log_density_acg, log_density_inverse_wishart,
                         log_density_symmetric_gaussian, log_density_symmetric_laplace,
@@ -53,7 +53,7 @@ from .private_glasso import (private_glasso_log_density, private_glasso_plan,
 from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
                           wishart_shift)
 from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
-                     active_accountant)
+                     ZcdpCharge, active_accountant)
 from .rng import Rng, state_size
 from .sketch import Sketch
 from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
@@ -157,6 +157,7 @@ __all__ = [
     "adassp_bootstrap_intervals",
     "adassp_fit",
     "adassp_params",
+    "adassp_plan",
     "OutOfMemoryError",
     "pca_subspace_distance",
     "pca_subspace_error_bound",
@@ -190,6 +191,7 @@ __all__ = [
     "LedgerSpent",
     "PrivacyLeakWarning",
     "active_accountant",
+    "ZcdpCharge",
     "RECEIPT_N_WITHHELD",
     "RefusedError",
     "regression_fit",

@@ -233,7 +233,8 @@ class AdasspReceiptC(Structure):
                 ("ridge", c_double), ("eigenvalues_floored", c_int64),
                 ("theorem", c_char * RECEIPT_THEOREM_SIZE),
                 ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
-                ("sigma_label_square", c_double), ("released_label_square", c_double)]
+                ("sigma_label_square", c_double), ("released_label_square", c_double),
+                ("zcdp_rho", c_double)]
 
 
 class LedgerSpentC(Structure):
@@ -364,6 +365,8 @@ _PROTOTYPES = {
     "dpcov_ledger_check": (status_t, [vp, POINTER(ReceiptC)]),
     "dpcov_ledger_charge": (status_t, [vp, POINTER(ReceiptC)]),
     "dpcov_ledger_get_spent": (status_t, [vp, POINTER(LedgerSpentC)]),
+    "dpcov_ledger_check_zcdp": (status_t, [vp, f64, f64, f64]),
+    "dpcov_ledger_charge_zcdp": (status_t, [vp, f64, f64, f64]),
     # column_bounds.h
     "dpcov_column_bounds_norm_bound": (status_t, [i64, p_f64]),
     "dpcov_column_bounds_scale_rows": (status_t, [i32, i64, i64, vp, i64, vp, vp, vp, i64,
@@ -484,6 +487,8 @@ _PROTOTYPES = {
     "dpcov_zcdp_rho": (status_t, [f64, f64, p_f64]),
     # adassp.h
     "dpcov_adassp_params_default": (status_t, [POINTER(AdasspParamsC)]),
+    "dpcov_adassp_plan": (status_t, [i64, f64, f64, f64, f64, POINTER(AdasspParamsC),
+                                     POINTER(AdasspReceiptC)]),
     "dpcov_adassp_fit": (status_t, [i32, i64, vp, i64, i64, vp, i64, f64, f64, f64, f64,
                                     POINTER(AdasspParamsC), vp, vp, vp, i64, vp,
                                     POINTER(AdasspReceiptC)]),

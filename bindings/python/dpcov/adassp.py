@@ -23,7 +23,8 @@ class AdasspReceipt(StructView):
     num_regressors, bound_x, bound_y, epsilon, delta, delta_exact, rho, the three sensitivities
     and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor, and from the release
     released_lambda_min, ridge and eigenvalues_floored; with ``label_square_released`` also
-    sensitivity_label_square, sigma_label_square and released_label_square (y'y~)."""
+    sensitivity_label_square, sigma_label_square and released_label_square (y'y~); zcdp_rho (the
+    fit is zcdp_rho-zCDP: what a zCDP ledger charges)."""
 
     __slots__ = ()
 
@@ -77,11 +78,25 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
 
 def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
     """A ``dpcov_receipt`` a ledger charges as one (epsilon, delta) release with no finer form:
-    basic accounting adds it; zCDP accounting counts it when delta = 0 (pure) and refuses it
-    otherwise, with the ledger's message (the ledger has no zCDP form for AdaSSP)."""
+    basic accounting adds it; zCDP accounting counts it when delta = 0 (pure, as the private
+    bound's step) and refuses it otherwise (AdaSSP is charged by its plan, :func:`adassp_plan`,
+    which states its zCDP rho)."""
     charge = new_struct(ReceiptC)
     charge.epsilon, charge.delta = float(epsilon), float(delta)
     return charge
+
+
+def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: float,
+                delta: float, neighbour="replace_one", calibration="joint_analytic",
+                rho: float = 0.05, release_label_square: bool = False) -> AdasspReceipt:
+    """Every data-independent constant of an AdaSSP fit (``dpcov_adassp_plan``), ``zcdp_rho``
+    included: what an accountant checks before the fit (a zCDP ledger charges ``zcdp_rho``,
+    basic and advanced ones (epsilon, delta))."""
+    params = adassp_params(neighbour, calibration, rho, release_label_square)
+    receipt = new_struct(AdasspReceiptC)
+    _check(C.dpcov_adassp_plan(int(num_features), float(bound_x), float(bound_y),
+                               float(epsilon), float(delta), byref(params), byref(receipt)))
+    return AdasspReceipt(receipt)
 
 
 def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon: float,
@@ -92,7 +107,8 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     ``|y| <= bound_y`` (``dpcov_adassp_fit``). Spends (epsilon, delta) once; never fails for a
     positive-definiteness reason (proofs/adassp.md). ``release_label_square`` also releases y'y,
     which :func:`adassp_bootstrap_intervals` needs. An active :class:`~dpcov.BudgetAccountant`
-    is charged (epsilon, delta) before any noise is drawn."""
+    is checked with the fit's plan before any noise is drawn and charged with its receipt after
+    (its zCDP rho under zCDP accounting, (epsilon, delta) otherwise)."""
     m = _arrays.square(g, "g")
     cols = _arrays.int64_vector(features, "features")
     p = cols.size
@@ -103,12 +119,16 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     receipt = new_struct(AdasspReceiptC)
     budget = active_accountant()
     if budget is not None:
-        budget.charge(ledger_charge(epsilon, delta))
+        budget.check(adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
+                                 release_label_square))
     _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
                               p, float(bound_x), float(bound_y), float(epsilon), float(delta),
                               byref(params), rng, _arrays.ptr(coef), xtx.ptr, xtx.ld,
                               _arrays.ptr(xty), byref(receipt)))
-    return AdasspFit(coef, xtx.array, xty, AdasspReceipt(receipt))
+    fit = AdasspFit(coef, xtx.array, xty, AdasspReceipt(receipt))
+    if budget is not None:
+        budget.charge(fit.receipt)
+    return fit
 
 
 def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,

@@ -11,6 +11,7 @@ import numpy as np
 from . import _arrays
 from ._lib import (C, CoinpressMeanParamsC, CoinpressMeanReceiptC, CoinpressParamsC,
                    CoinpressReceiptC, _check, new_struct)
+from .ledger import active_accountant
 
 
 class CoinpressRelease(NamedTuple):
@@ -60,14 +61,22 @@ def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
                       delta: float | None = None) -> CoinpressRelease:
     """The rho-zCDP CoinPress estimate of the covariance of the zero-mean n x d ``rows``, given
     the public prior I <= Sigma <= ``k_bound`` I (``dpcov_coinpress_release``). The result is a
-    new d x d array in the storage order of ``rows``."""
+    new d x d array in the storage order of ``rows``. An active
+    :class:`~dpcov.BudgetAccountant` is checked with the plan before any noise is drawn and
+    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
     x = _arrays.matrix(rows, "rows")
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(coinpress_plan(x.rows, x.cols, k_bound, rho, steps, beta, delta))
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(k_bound, rho, steps, beta, delta)
     receipt = new_struct(CoinpressReceiptC)
     _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
                                      out.ptr, out.ld, byref(receipt)))
-    return CoinpressRelease(out.array, _receipt(receipt))
+    release = CoinpressRelease(out.array, _receipt(receipt))
+    if budget is not None:
+        budget.charge(release.receipt)
+    return release
 
 
 class CoinpressMeanRelease(NamedTuple):
@@ -117,16 +126,23 @@ def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | N
                            delta: float | None = None) -> CoinpressMeanRelease:
     """The rho-zCDP CoinPress estimate of the mean of the n x d ``rows``, given the public priors
     ||mu - centre|| <= ``radius`` (``centre`` None: the origin) and Cov <= ``scale``^2 I
-    (``dpcov_coinpress_mean_release``)."""
+    (``dpcov_coinpress_mean_release``). An active :class:`~dpcov.BudgetAccountant` is checked
+    with the plan before any noise is drawn and charged after."""
     x = _arrays.matrix(rows, "rows")
     c = None if centre is None else _arrays.vector(centre, "centre", x.cols)
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(coinpress_mean_plan(x.rows, x.cols, radius, rho, scale, steps, beta, delta))
     out = np.empty(x.cols)
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     receipt = new_struct(CoinpressMeanReceiptC)
     _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
                                           _arrays.ptr(c), byref(p), rng, _arrays.ptr(out),
                                           byref(receipt)))
-    return CoinpressMeanRelease(out, _mean_receipt(receipt))
+    release = CoinpressMeanRelease(out, _mean_receipt(receipt))
+    if budget is not None:
+        budget.charge(release.receipt)
+    return release
 
 
 def zcdp_epsilon(rho: float, delta: float) -> float:

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
+from .ledger import active_accountant
 
 #: Variant names -> dpcov_dly_variant values.
 DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2, "adaptive_paper": 3}
@@ -60,11 +61,19 @@ def dly_release(rows, rng, variant: str = "adaptive", rho: float | None = None,
                 radius: float | None = None, beta: float | None = None,
                 delta: float | None = None) -> DlyRelease:
     """The rho-zCDP estimate of X^T X / n for the n x d ``rows`` of norm <= ``radius``
-    (``dpcov_dly_release``); a new d x d array in the storage order of ``rows``."""
+    (``dpcov_dly_release``); a new d x d array in the storage order of ``rows``. An active
+    :class:`~dpcov.BudgetAccountant` is checked with the plan before any noise is drawn and
+    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
     x = _arrays.matrix(rows, "rows")
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(dly_plan(x.rows, x.cols, variant, rho, radius, beta, delta))
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(variant, rho, radius, beta, delta)
     receipt = new_struct(DlyReceiptC)
     _check(C.dpcov_dly_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng, out.ptr,
                                out.ld, byref(receipt)))
-    return DlyRelease(out.array, _receipt(receipt))
+    release = DlyRelease(out.array, _receipt(receipt))
+    if budget is not None:
+        budget.charge(release.receipt)
+    return release

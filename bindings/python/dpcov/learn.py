@@ -37,7 +37,7 @@ from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
-                     ledger_charge)
+                     adassp_plan, ledger_charge)
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .gram import GramAccumulator
@@ -634,7 +634,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
             self._check_adassp_options()
-            self._check_accountant()
+            self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0),
+                                   math.hypot(1.0, B) if self.fit_intercept else B, B_y)
             B, epsilon, more = self._tightened(X, B, rng)
             if more:
                 X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
@@ -707,23 +708,29 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
                              "which add_remove keeps private: set bound_epsilon=0")
 
-    def _check_accountant(self) -> None:
+    def _check_accountant(self, p: int, bound_x: float, bound_y: float) -> None:
         """Refuse, before any noise is drawn, a fit the active accountant (dpcov.ledger) cannot
         afford in full: the bound step (pure, ``bound_epsilon * epsilon``; charged by
-        ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit``) are
-        (epsilon, delta)-DP by basic composition. Both steps are checked in order, so an
-        accounting that prices them apart (advanced composition fixes the per-release budget at
-        the first charge) refuses here, not between them."""
+        ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit`` with
+        its plan's zCDP rho or (epsilon, delta)) are (epsilon, delta)-DP by basic composition.
+        AdaSSP's plan is taken at the public bound: its rho and (epsilon, delta) do not depend on
+        the bounds (proofs/adassp.md, "zCDP"). Both steps are checked in order, so an accounting
+        that prices them apart (advanced composition fixes the per-release budget at the first
+        charge) refuses here, not between them."""
         budget = active_accountant()
         if budget is None:
             return
         epsilon, share = float(self.epsilon), float(self.bound_epsilon)
-        if share == 0.0:
-            budget.check_all([ledger_charge(epsilon, self.delta)])
-        else:
+        steps = []
+        if share != 0.0:
             spent = share * epsilon
-            budget.check_all([ledger_charge(spent, 0.0),
-                              ledger_charge(math.nextafter(epsilon - spent, 0.0), self.delta)])
+            steps.append(ledger_charge(spent, 0.0))
+            epsilon = math.nextafter(epsilon - spent, 0.0)
+        steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta,
+                                 _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
+                                 _choice(self.calibration, tuple(CALIBRATIONS), "calibration"),
+                                 self.rho, bool(self.intervals)))
+        budget.check_all(steps)
 
     def _tightened(self, X: np.ndarray, bound: float, rng):
         """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound

@@ -23,6 +23,7 @@ import copy
 import enum
 import warnings
 from ctypes import byref, c_void_p
+from typing import NamedTuple
 
 from ._handle import Handle
 from ._lib import C, LedgerSpentC, _check, new_struct
@@ -35,6 +36,31 @@ class Accounting(enum.IntEnum):
     BASIC = 0  #: epsilons and deltas add up
     ZCDP = 1  #: zCDP rhos add up (Gaussian and pure releases), converted at the delta cap
     ADVANCED = 2  #: advanced composition at the first release's (epsilon, delta), every mechanism
+
+
+class ZcdpCharge(NamedTuple):
+    """A release stated in zCDP: ``rho``-zCDP and (``epsilon``, ``delta``)-DP
+    (``dpcov_ledger_charge_zcdp``). A zCDP ledger charges rho, basic and advanced ledgers
+    (epsilon, delta). AdaSSP receipts (``zcdp_rho``) and the CoinPress and Dong-Liang-Yi receipt
+    dicts (``rho``) are charged as one."""
+
+    rho: float
+    epsilon: float
+    delta: float
+
+
+def _zcdp_statement(receipt) -> "ZcdpCharge | None":
+    """The zCDP statement of an AdaSSP, CoinPress or Dong-Liang-Yi receipt (or plan), or None
+    for a ``dpcov_receipt``."""
+    if isinstance(receipt, ZcdpCharge):
+        return receipt
+    if isinstance(receipt, dict):
+        return ZcdpCharge(float(receipt["rho"]), float(receipt["epsilon"]),
+                          float(receipt["delta"]))
+    struct = getattr(receipt, "_struct", receipt)
+    if hasattr(struct, "zcdp_rho"):
+        return ZcdpCharge(struct.zcdp_rho, struct.epsilon, struct.delta)
+    return None
 
 
 class PrivacyLeakWarning(UserWarning):
@@ -81,14 +107,31 @@ class BudgetAccountant(Handle):
         self._charged = []  # the receipts charged, to replay them in check_all
 
     @staticmethod
-    def _struct(receipt):
-        """A ``dpcov_receipt`` struct of a :class:`~dpcov.Receipt` or of a struct."""
-        return receipt.to_struct() if hasattr(receipt, "to_struct") else receipt
+    def _statement(receipt):
+        """What a charge reads: a :class:`ZcdpCharge` for a release stated in zCDP, else the
+        ``dpcov_receipt`` struct of a :class:`~dpcov.Receipt` or of a struct."""
+        zcdp = _zcdp_statement(receipt)
+        if zcdp is not None:
+            return zcdp
+        return copy.copy(receipt.to_struct() if hasattr(receipt, "to_struct") else receipt)
+
+    @staticmethod
+    def _apply(handle, statement, charge: bool) -> None:
+        """``dpcov_ledger_check`` / ``_charge`` (or their ``_zcdp`` forms) on ``handle``."""
+        if isinstance(statement, ZcdpCharge):
+            fn = C.dpcov_ledger_charge_zcdp if charge else C.dpcov_ledger_check_zcdp
+            _check(fn(handle, float(statement.rho), float(statement.epsilon),
+                      float(statement.delta)))
+        else:
+            fn = C.dpcov_ledger_charge if charge else C.dpcov_ledger_check
+            _check(fn(handle, byref(statement)))
 
     def check(self, receipt) -> None:
-        """Raise :class:`~dpcov.PreconditionError` unless the release ``receipt`` describes (a
-        plan's receipt) fits in what is left; changes nothing."""
-        _check(C.dpcov_ledger_check(self, byref(self._struct(receipt))))
+        """Raise :class:`~dpcov.PreconditionError` unless the release ``receipt`` describes fits
+        in what is left; changes nothing. ``receipt``: a plan's or release's
+        :class:`~dpcov.Receipt` (or ``dpcov_receipt``), an AdaSSP receipt or plan, a CoinPress or
+        Dong-Liang-Yi receipt dict, or a :class:`ZcdpCharge`."""
+        self._apply(self, self._statement(receipt), charge=False)
 
     def check_all(self, receipts) -> None:
         """Raise as :meth:`check` unless the releases ``receipts`` describe fit one after the
@@ -98,17 +141,17 @@ class BudgetAccountant(Handle):
         scratch = c_void_p()
         _check(C.dpcov_ledger_create(byref(scratch), s.accounting, s.epsilon_cap, s.delta_cap))
         try:
-            for r in self._charged + [self._struct(r) for r in receipts]:
-                _check(C.dpcov_ledger_charge(scratch, byref(r)))
+            for r in self._charged + [self._statement(r) for r in receipts]:
+                self._apply(scratch, r, charge=True)
         finally:
             C.dpcov_ledger_destroy(byref(scratch))
 
     def charge(self, receipt) -> None:
-        """Record the release ``receipt`` describes (a :class:`~dpcov.Receipt` or a
-        ``dpcov_receipt`` struct); raises as :meth:`check`, leaving the ledger unchanged."""
-        struct = self._struct(receipt)
-        _check(C.dpcov_ledger_charge(self, byref(struct)))
-        self._charged.append(copy.copy(struct))
+        """Record the release ``receipt`` describes (as for :meth:`check`); raises as
+        :meth:`check`, leaving the ledger unchanged."""
+        statement = self._statement(receipt)
+        self._apply(self, statement, charge=True)
+        self._charged.append(statement)
 
     @property
     def spent(self) -> LedgerSpent:

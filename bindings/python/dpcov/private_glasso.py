@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, GlassoInfoC, GlassoParamsC, ReceiptC, _check, new_struct
+from .ledger import active_accountant
 from .mechanism import mechanism_params
 from .types import GlassoInfo, Mechanism, Receipt, mechanism_id
 
@@ -42,9 +43,15 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     """The private precision estimate for the Gram matrix ``gram`` of ``n`` rows of norm <=
     ``bound`` (``dpcov_private_glasso_release``). ``glasso`` holds settings of the solve
     (penalize_diagonal, tol, max_iter) for covariance perturbation; it must be None for
-    ``"glasso_output_wishart"``, which also reports no convergence information."""
+    ``"glasso_output_wishart"``, which also reports no convergence information. An active
+    :class:`~dpcov.BudgetAccountant` is checked with the plan before any noise is drawn (and
+    refuses the non-private output perturbation) and charged after."""
     mech = mechanism_id(mechanism)
     g = _arrays.square(gram, "gram")
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(private_glasso_plan(mechanism, g.rows, n, bound, epsilon, delta, rho,
+                                         **params))
     out = _arrays.empty(g.rows, g.rows, g.layout)
     p = mechanism_params(**params)
     gp_ref = None
@@ -64,8 +71,11 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
                                           float(rho), gp_ref, rng, out.ptr, out.ld,
                                           byref(receipt),
                                           None if info is None else byref(info)))
-    return PrivateGlassoRelease(out.array, Receipt(receipt),
-                                None if info is None else GlassoInfo(info))
+    release = PrivateGlassoRelease(out.array, Receipt(receipt),
+                                   None if info is None else GlassoInfo(info))
+    if budget is not None:
+        budget.charge(release.receipt)
+    return release
 
 
 def private_glasso_log_density(mechanism, released, gram, n: int, bound: float, epsilon: float,

@@ -10,7 +10,8 @@ import numpy as np
 from . import _arrays
 from ._handle import Handle
 from ._lib import C, GramInfoC, ReceiptC, _check, new_struct
-from .mechanism import mechanism_params
+from .ledger import active_accountant
+from .mechanism import mechanism_params, plan
 from .types import BoundPolicy, GramInfo, Receipt, enum_value, mechanism_id
 
 
@@ -99,8 +100,14 @@ class Sketch(Handle):
                 want_sketch: bool = False, **params) -> SketchRelease:
         """Release ``jl_ridge``, ``jl_ridge_sigma_min`` or ``ols_jl`` from the accumulated rows
         (``dpcov_sketch_release``); ``projection_rows`` defaults to this sketch's r. ``rng``
-        draws the private test's noise, consumed even when the test refuses."""
+        draws the private test's noise, consumed even when the test refuses, so an active
+        :class:`~dpcov.BudgetAccountant` is charged with the plan before anything is drawn."""
         params.setdefault("projection_rows", self.projection_rows)
+        budget = active_accountant()
+        if budget is not None:
+            info = self.info()
+            budget.charge(plan(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon, delta,
+                               **params))
         dim = self.info().dim if not self.closed else 1
         layout = _arrays.order_layout(order)
         out = _arrays.empty(dim, dim, layout)

@@ -241,10 +241,22 @@ def test_adassp_fits_are_charged_to_the_active_accountant_before_any_noise(regre
         with pytest.raises(ValueError, match="ridge"):  # refused before the budget is touched
             dpcov.PrivateLinearRegression(epsilon=0.1, ridge=1.0).fit(X, y)
         assert budget.spent.charges == 3
+    # Under zCDP accounting the bound step costs (eps/10)^2 / 2 and AdaSSP its plan's rho (one
+    # Gaussian mechanism: proofs/adassp.md, "zCDP").
     with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5, accounting="zcdp") as budget:
-        with pytest.raises(dpcov.InvalidArgumentError, match="basic accounting"):
-            dpcov.PrivateLinearRegression(epsilon=1.0, random_state=1).fit(X, y)
-        assert budget.spent.charges == 0  # refused before the bound step spent anything
+        fit = dpcov.PrivateLinearRegression(epsilon=1.0, random_state=1).fit(X, y)
+        assert budget.spent.charges == 2
+        assert budget.spent.rho == pytest.approx(0.1 ** 2 / 2 + fit.receipt_.zcdp_rho)
+        plan = dpcov.adassp_plan(X.shape[1] + 1, 1.0, 1.0, 0.9, 1e-6,
+                                 release_label_square=True)
+        assert fit.receipt_.zcdp_rho == pytest.approx(plan.zcdp_rho, rel=1e-12)
+    # A cap whose rho the fit exceeds: refused before the bound step spent or drew anything.
+    with dpcov.BudgetAccountant(epsilon=0.5, delta=1e-5, accounting="zcdp") as budget, \
+            dpcov.Rng(6) as rng:
+        state = rng.save_state()
+        with pytest.raises(dpcov.PreconditionError, match="cap would be exceeded"):
+            dpcov.PrivateLinearRegression(epsilon=1.0, random_state=rng).fit(X, y)
+        assert budget.spent.charges == 0 and rng.save_state() == state
 
 
 def test_adassp_test_error_is_within_1_5_times_least_squares_at_n_1e4():

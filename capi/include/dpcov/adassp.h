@@ -110,6 +110,12 @@ typedef struct dpcov_adassp_receipt {
   double sensitivity_label_square; /**< B_Y^2 (0 unless label_square_released). */
   double sigma_label_square;     /**< s_y (0 unless label_square_released). */
   double released_label_square;  /**< y'y + N(0, s_y^2) (0 unless label_square_released). */
+  /**
+   * The fit is zcdp_rho-zCDP: one Gaussian mechanism, rho = sum_k Delta_k^2 / (2 s_k^2) over
+   * the statistics released (Bun & Steinke 2016, Prop. 1.6), rounded up. What a zCDP ledger
+   * charges (dpcov_ledger_charge_zcdp()); data-independent (a plan has it).
+   */
+  double zcdp_rho;
 } dpcov_adassp_receipt;
 
 /**
@@ -118,6 +124,30 @@ typedef struct dpcov_adassp_receipt {
  * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER.
  */
 DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
+
+/**
+ * Every data-independent constant of an AdaSSP fit (the noise scales, the shift, eta, the exact
+ * delta and `zcdp_rho`), without data or randomness: what a budget ledger checks before the fit
+ * (dpcov_ledger_check_zcdp() with the receipt's `zcdp_rho`, `epsilon` and `delta`). The fields
+ * that are functions of the release (`released_lambda_min`, `ridge`, `eigenvalues_floored`,
+ * `released_label_square`) and `seed_fixed` are 0. Fails as dpcov_adassp_fit() would for the
+ * same arguments.
+ *
+ * @param num_features  p >= 1, the number of regressors.
+ * @param bound_x       B_X, finite > 0.
+ * @param bound_y       B_Y, finite > 0.
+ * @param epsilon       finite > 0.
+ * @param delta         in (0, 1).
+ * @param params        options, or NULL for the defaults.
+ * @param[out] receipt  required; struct_size set by the caller; untouched on error.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (p), ::DPCOV_E_INVALID_ARGUMENT
+ *         (bounds, epsilon, delta, rho, options, struct sizes), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_PRECONDITION (the paper's constants miss (epsilon, delta)).
+ */
+DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, double bound_y,
+                                         double epsilon, double delta,
+                                         const dpcov_adassp_params *params,
+                                         dpcov_adassp_receipt *receipt);
 
 /**
  * AdaSSP regression of column @p label on the @p features columns of G = A'A, A the rows

@@ -105,6 +105,38 @@ DPCOV_API dpcov_status dpcov_ledger_check(const dpcov_ledger *ledger, const dpco
 DPCOV_API dpcov_status dpcov_ledger_charge(dpcov_ledger *ledger, const dpcov_receipt *receipt);
 
 /**
+ * Whether a release stated in zero-concentrated DP fits in what is left: one that is @p rho-zCDP
+ * and (@p epsilon, @p delta)-DP, as the receipts of AdaSSP (`zcdp_rho`, `epsilon`, `delta`;
+ * dpcov_adassp_plan() gives them before the fit), CoinPress and Dong-Liang-Yi (`rho`, `epsilon`,
+ * `delta`) state it. Basic and advanced accounting charge (epsilon, delta); zCDP accounting
+ * charges rho alone (rho covers the whole release, delta included). Changes nothing.
+ *
+ * @param ledger   the ledger.
+ * @param rho      the release's zCDP parameter, finite > 0.
+ * @param epsilon  its (epsilon, delta)-DP epsilon, finite > 0.
+ * @param delta    its delta, in [0, 1).
+ * @return ::DPCOV_OK if it fits, ::DPCOV_E_PRECONDITION if it would exceed the cap (the message
+ *         says by what), ::DPCOV_E_INVALID_ARGUMENT (an argument out of range),
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_NULL_POINTER.
+ * @proof proofs/ledger.md
+ */
+DPCOV_API dpcov_status dpcov_ledger_check_zcdp(const dpcov_ledger *ledger, double rho,
+                                               double epsilon, double delta);
+
+/**
+ * Records the release stated in zCDP that dpcov_ledger_check_zcdp() describes, after its checks.
+ * On any failure the ledger is unchanged.
+ *
+ * @param ledger   the ledger.
+ * @param rho      as for dpcov_ledger_check_zcdp().
+ * @param epsilon  as for dpcov_ledger_check_zcdp().
+ * @param delta    as for dpcov_ledger_check_zcdp().
+ * @return the statuses of dpcov_ledger_check_zcdp().
+ */
+DPCOV_API dpcov_status dpcov_ledger_charge_zcdp(dpcov_ledger *ledger, double rho, double epsilon,
+                                                double delta);
+
+/**
  * What @p ledger has spent.
  *
  * @param ledger   the ledger.

@@ -277,8 +277,10 @@ class PrivateCovariance(_Estimator):
             clipped with a ClippingWarning). The choice is the sparse vector scan of
             :func:`dpcov.private_bound.scan` (proofs/private_bound.md, "The scan").
         bound_clipped: with ``bound="auto"``, aim at this public number of rows above B instead
-            of the 0.95 quantile. It needs no n, so it also serves
-            ``mechanism_options={"neighbour": "add_remove"}`` (the CLI's ``--bound-clipped``).
+            of the 0.95 quantile (the CLI's ``--bound-clipped``). It needs no n, so the bound step
+            is also eps_B-DP under ``mechanism_options={"neighbour": "add_remove"}``; the
+            estimates are still divided by the exact number of rows, which treats n as public
+            (see above).
         bounds: ``(lower, upper)``, public per-column ranges of X in its own units (scalars or
             one value per column). Each column is mapped to [-1, 1] (values outside are
             clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of

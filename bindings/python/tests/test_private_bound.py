@@ -86,7 +86,7 @@ def test_tightening_grid_stays_at_or_below_the_public_bound():
         private_bound.tighten_bound(norms, 3.0, 1.0, dpcov.Rng(seed=2), quantile=1.0)
 
 
-def test_estimators_take_a_clipped_target_which_serves_add_remove():
+def test_estimators_take_a_clipped_target_whose_bound_step_serves_add_remove():
     x = np.genfromtxt(DIABETES, delimiter=",", skip_header=1)
     norms = np.sort(np.linalg.norm(x, axis=1))[::-1]
     with warnings.catch_warnings():

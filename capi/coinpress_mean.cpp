@@ -6,6 +6,7 @@
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/coinpress_mean.hpp"
+#include "../core/privacy/coinpress_mean.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
 
@@ -108,6 +109,16 @@ dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim
     check::finite_result(release.mean.data(), release.mean.size(), "released mean");
     for (int64_t j = 0; j < dim; ++j) mean[j] = release.mean[static_cast<size_t>(j)];
     dpcov::capi::write_struct(receipt, c_receipt(release.receipt));
+  });
+}
+
+dpcov_status dpcov_coinpress_centring_split(double rho, double *rho_mean, double *rho_covariance) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(rho_mean, "rho_mean");
+    check::not_null(rho_covariance, "rho_covariance");
+    const auto [mean_share, covariance_share] = dpcov::privacy::coinpress_centring_split(rho);
+    *rho_mean = mean_share;
+    *rho_covariance = covariance_share;
   });
 }
 

@@ -1431,6 +1431,13 @@ module dpcov
       type(dpcov_coinpress_mean_receipt), intent(inout) :: receipt
       integer(c_int32_t) :: dpcov_coinpress_mean_release
     end function
+    function dpcov_coinpress_centring_split(rho, rho_mean, rho_covariance) &
+        bind(c, name='dpcov_coinpress_centring_split')
+      import :: c_double, c_int32_t
+      real(c_double), value :: rho
+      real(c_double), intent(out) :: rho_mean, rho_covariance
+      integer(c_int32_t) :: dpcov_coinpress_centring_split
+    end function
     function dpcov_zcdp_epsilon(rho, delta, epsilon) bind(c, name='dpcov_zcdp_epsilon')
       import :: c_double, c_int32_t
       real(c_double), value :: rho, delta

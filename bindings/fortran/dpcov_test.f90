@@ -389,7 +389,7 @@ contains
     type(dpcov_coinpress_mean_params) :: mp
     type(dpcov_coinpress_mean_receipt) :: mr
     real(c_double), target :: centre(d)
-    real(c_double) :: rows(2000, d), mean(d)
+    real(c_double) :: rows(2000, d), mean(d), shares(2)
     integer :: k
     do j = 1, d
       do k = 1, 2000
@@ -412,6 +412,8 @@ contains
     call ok(dpcov_coinpress_mean_plan(2000_c_int64_t, int(d, c_int64_t), mp, mr), &
             'coinpress mean plan')
     call check(mr%step_clip_radius(1) > mr%step_clip_radius(3), 'coinpress mean radii shrink')
+    call ok(dpcov_coinpress_centring_split(0.5d0, shares(1), shares(2)), 'centring split')
+    call check(shares(1) == 0.0625d0 .and. shares(2) == 0.4375d0, 'centring split values')
     mp%radius = -1d0
     mean = -7d0
     status = dpcov_coinpress_mean_release(DPCOV_COL_MAJOR, 2000_c_int64_t, int(d, c_int64_t), &

@@ -170,6 +170,14 @@ func CoinpressMeanRelease(rows Matrix, centre []float64, params CoinpressMeanPar
 	return mean, coinpressMeanReceiptFromC(&r), nil
 }
 
+// CoinpressCentringSplit splits rho between a CoinPress mean and the CoinPress covariance of the
+// rows centred on it (rho / 8 and 7 rho / 8, rounded down; dpcov_coinpress_centring_split).
+func CoinpressCentringSplit(rho float64) (rhoMean, rhoCovariance float64, err error) {
+	var m, c C.double
+	err = call(func() C.dpcov_status { return C.dpcov_coinpress_centring_split(C.double(rho), &m, &c) })
+	return float64(m), float64(c), err
+}
+
 // ZcdpEpsilon is the epsilon at which rho-zCDP implies (epsilon, delta)-DP (Canonne, Kamath,
 // Steinke 2020, Prop. 12).
 func ZcdpEpsilon(rho, delta float64) (float64, error) {

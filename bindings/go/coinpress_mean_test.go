@@ -36,3 +36,13 @@ func TestCoinpressMeanReleaseEstimatesTheMeanAndRefusesBadPriors(t *testing.T) {
 		t.Fatalf("short centre: %v", err)
 	}
 }
+
+func TestCoinpressCentringSplit(t *testing.T) {
+	m, c, err := CoinpressCentringSplit(0.5)
+	if err != nil || m != 0.0625 || c != 0.4375 {
+		t.Fatalf("split %v %v, %v", m, c, err)
+	}
+	if _, _, err := CoinpressCentringSplit(-1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("negative rho: %v", err)
+	}
+}

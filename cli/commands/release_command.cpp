@@ -43,7 +43,8 @@ struct ReleaseOptions {
   std::string numerics = "default";
   std::optional<double> k_bound;  // coinpress
   std::optional<int64_t> steps;   // coinpress
-  std::optional<double> mean_radius;  // coinpress_mean
+  std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
+  bool center = false;                // coinpress
 };
 
 // The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
@@ -92,6 +93,7 @@ void run_rows_release(const ReleaseOptions &o) {
   z.k_bound = o.k_bound;
   z.steps = o.steps;
   z.mean_radius = o.mean_radius;
+  z.center = o.center;
   if (o.reject) z.policy.value = DPCOV_BOUND_REJECT;
   z.seed = o.seed;
   z.quiet = o.quiet;
@@ -103,6 +105,8 @@ void run_release(const ReleaseOptions &o) {
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
+  if (o.center) fail(kExitUsage, "--center applies to coinpress (pca and glasso centre a released "
+                     "matrix themselves)");
   const bool scaled = !o.bounds.empty();
   bool automatic = false;
   const double public_bound = parse_bound(o.bound_text, automatic);
@@ -357,6 +361,9 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                       "coinpress_mean: the public prior ||mean|| <= R on the rows' mean (required "
                       "there; with --k-bound K the prior Cov <= K I, default K = 1); the output "
                       "is the private mean, 1 x d");
+  command->add_flag("--center", options->center,
+                    "coinpress: centre the rows on a CoinPress private mean first (an eighth of the "
+                    "budget; needs --mean-radius), and release the covariance of the centred rows");
   command->add_option("--ledger", options->ledger.path,
                       "Privacy budget ledger (JSON): the release is charged to it, and refused "
                       "before any data is read if it would exceed the ledger's cap; the file is "

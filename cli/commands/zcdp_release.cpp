@@ -99,29 +99,49 @@ bool is_zcdp_rows_mechanism(const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix), from the prior
-// ||mu|| <= --mean-radius and, with --k-bound K, Cov <= K I (scale sqrt(K); default 1).
-void run_coinpress_mean(const ZcdpReleaseOptions &o) {
-  const MechanismOptions &m = o.mechanism;
+// The settings of a CoinPress mean at `rho`: the prior ||mu|| <= --mean-radius and, with
+// --k-bound K, Cov <= K I (scale sqrt(K); default 1). Checked by a plan before any row is read.
+dpcov_coinpress_mean_params mean_params(const ZcdpReleaseOptions &o, double rho, int64_t d) {
   if (!o.mean_radius)
-    fail(kExitUsage, "coinpress_mean needs --mean-radius R, the public prior ||mean|| <= R");
-  if (o.bound != 0.0)
-    fail(kExitUsage, "coinpress_mean projects the rows itself: give --mean-radius, not --bound");
-  double rho = 0.0;
-  library_check(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
-                concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
-  const std::unique_ptr<RowReader> reader = open_input(o.input);
-  const int64_t d = reader->dim();
+    fail(kExitUsage, o.mechanism.mechanism, o.center ? " --center" : "",
+         " needs --mean-radius R, the public prior ||mean|| <= R");
   dpcov_coinpress_mean_params p{};
   library_check(dpcov_coinpress_mean_params_default(&p), "CoinPress mean defaults");
   p.rho = rho;
   p.radius = *o.mean_radius;
   if (o.k_bound) p.scale = std::sqrt(*o.k_bound);
   if (o.steps) p.steps = *o.steps;
-  p.delta = *m.delta;
+  p.delta = *o.mechanism.delta;
   dpcov_coinpress_mean_receipt probe{};
   probe.struct_size = sizeof probe;
   library_check(dpcov_coinpress_mean_plan(1, d, &p, &probe), "coinpress_mean settings");
+  return p;
+}
+
+// The public constants of a CoinPress mean release.
+nlohmann::ordered_json mean_constants(const dpcov_coinpress_mean_receipt &r) {
+  return {{"mean_radius", r.radius},
+          {"scale", r.scale},
+          {"steps", r.steps},
+          {"beta", r.beta},
+          {"tail_radius", r.tail_radius},
+          {"step_rho", std::vector<double>(r.step_rho, r.step_rho + r.steps)},
+          {"step_clip_radius", std::vector<double>(r.step_clip_radius, r.step_clip_radius + r.steps)},
+          {"step_sigma", std::vector<double>(r.step_sigma, r.step_sigma + r.steps)}};
+}
+
+// `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix).
+void run_coinpress_mean(const ZcdpReleaseOptions &o) {
+  const MechanismOptions &m = o.mechanism;
+  if (o.bound != 0.0)
+    fail(kExitUsage, "coinpress_mean projects the rows itself: give --mean-radius, not --bound");
+  if (o.center) fail(kExitUsage, "--center applies to coinpress (the covariance) only");
+  double rho = 0.0;
+  library_check(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
+                concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
+  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  const int64_t d = reader->dim();
+  const dpcov_coinpress_mean_params p = mean_params(o, rho, d);
   const RngHandle rng = make_rng(o.seed);
   if (o.seed)
     std::fprintf(stderr,
@@ -141,14 +161,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o) {
       "(CoinPress mean; utility needs Gaussian-like rows)",
       r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
   sidecar["output"] = "the private mean of the rows (1 x d)";
-  sidecar["mean_radius"] = r.radius;
-  sidecar["scale"] = r.scale;
-  sidecar["steps"] = r.steps;
-  sidecar["beta"] = r.beta;
-  sidecar["tail_radius"] = r.tail_radius;
-  sidecar["step_rho"] = std::vector<double>(r.step_rho, r.step_rho + r.steps);
-  sidecar["step_clip_radius"] = std::vector<double>(r.step_clip_radius, r.step_clip_radius + r.steps);
-  sidecar["step_sigma"] = std::vector<double>(r.step_sigma, r.step_sigma + r.steps);
+  sidecar.update(mean_constants(r));
   sidecar["policy"] = "rows projected onto each step's ball inside the mechanism";
   sidecar["columns"] = reader->column_names();
   if (o.seed) sidecar["seed"] = *o.seed;
@@ -166,8 +179,10 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const MechanismOptions &m = o.mechanism;
   refuse_for_zcdp(m);
   if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o);
-  if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   const bool coinpress = m.mechanism == kCoinpress;
+  if (o.mean_radius && !(coinpress && o.center))
+    fail(kExitUsage, "--mean-radius applies to coinpress_mean and coinpress --center only");
+  if (o.center && !coinpress) fail(kExitUsage, "--center applies to coinpress only");
   if (coinpress && !o.k_bound)
     fail(kExitUsage, "coinpress needs --k-bound K, the public prior I <= Sigma <= K I on the "
          "covariance of the (centred) rows");
@@ -188,9 +203,17 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   // the unknown n: the constants' validity does not depend on it).
   dpcov_dly_params dly{};
   dpcov_coinpress_params cp{};
+  // --center: a CoinPress mean first, with its share of rho (dpcov_coinpress_centring_split).
+  double rho_mean = 0.0, rho_covariance = rho;
+  dpcov_coinpress_mean_params mp{};
+  if (o.center) {
+    library_check(dpcov_coinpress_centring_split(rho, &rho_mean, &rho_covariance),
+                  "the centring split");
+    mp = mean_params(o, rho_mean, d);
+  }
   if (coinpress) {
     library_check(dpcov_coinpress_params_default(&cp), "CoinPress defaults");
-    cp.rho = rho;
+    cp.rho = rho_covariance;
     cp.k_bound = *o.k_bound;
     if (o.steps) cp.steps = *o.steps;
     cp.delta = *m.delta;
@@ -214,20 +237,45 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
                  "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
                  "remove it (for experiments and tests only)\n");
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
-  const RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
+  RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
   std::vector<double> released(static_cast<size_t>(d * d));
   nlohmann::ordered_json sidecar;
+  nlohmann::ordered_json centring;
+  if (o.center) {
+    std::vector<double> mean(static_cast<size_t>(d));
+    dpcov_coinpress_mean_receipt r{};
+    r.struct_size = sizeof r;
+    library_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(),
+                                               d, nullptr, &mp, rng.get(), mean.data(), &r),
+                  "releasing the centring mean with coinpress_mean");
+    for (int64_t i = 0; i < rows.rows; ++i)
+      for (int64_t j = 0; j < d; ++j)
+        rows.values[static_cast<size_t>(i * d + j)] -= mean[static_cast<size_t>(j)];
+    // The mean is an output of the private release (covered by rho_mean), as the matrix is.
+    centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
+    centring.update(mean_constants(r));
+  }
   if (coinpress) {
     dpcov_coinpress_receipt r{};
     r.struct_size = sizeof r;
     library_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                           &cp, rng.get(), released.data(), d, &r),
                   "releasing with coinpress");
+    double epsilon = r.epsilon;
+    if (o.center)
+      library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
     sidecar = common_receipt(m.mechanism,
                              "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 (CoinPress "
                              "covariance; utility needs centred Gaussian-like rows)",
-                             r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
+                             o.center ? rho : r.rho, epsilon, r.delta, r.n, r.dim,
+                             r.seed_fixed != 0);
+    if (o.center) {
+      sidecar["output"] = "n times the mechanism's estimate of the covariance of the rows centred "
+                          "on the private mean of \"centring\" (n is public)";
+      sidecar["rho_covariance"] = r.rho;
+      sidecar["centring"] = centring;
+    }
     sidecar["k_bound"] = r.k_bound;
     sidecar["steps"] = r.steps;
     sidecar["beta"] = r.beta;

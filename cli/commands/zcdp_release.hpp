@@ -30,6 +30,7 @@ struct ZcdpReleaseOptions {
   std::optional<double> k_bound;     // CoinPress: K of the prior I <= Sigma <= K I
   std::optional<int64_t> steps;      // CoinPress: t
   std::optional<double> mean_radius; // CoinPress mean: r of the prior ||mu|| <= r
+  bool center = false;               // CoinPress: centre the rows on a CoinPress mean first
   BoundPolicy policy;
   std::optional<uint64_t> seed;
   bool quiet = false;

@@ -41,4 +41,10 @@ double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double 
   return r;
 }
 
+std::pair<double, double> coinpress_centring_split(double rho) {
+  check::positive_finite(rho, "rho");
+  using namespace upward;
+  return {div_down(rho, 8.0), mul_down(0.875, rho)};
+}
+
 }  // namespace dpcov::privacy

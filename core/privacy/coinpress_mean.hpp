@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 namespace dpcov::privacy {
 
@@ -33,5 +34,13 @@ double coinpress_mean_step_sigma(double clip_radius, int64_t n, double rho_step)
 // the code's r = (1/n + sd^2)^0.5 gaussian_tailbound(d, 0.01)). Utility only: it depends on
 // public values alone. Throws unless s, gamma, sigma are finite and > 0 and n >= 1.
 double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double sigma);
+
+// The split of rho between a CoinPress mean and the CoinPress covariance of the rows centred on
+// it: rho / 8 for the mean, 7 rho / 8 for the covariance, each rounded down (their sum is at most
+// rho; zCDP composes, Bun & Steinke 2016, Lemma 2.3). dpcov's choice (proofs/coinpress_mean.md,
+// "Centring"): the mean's error enters the covariance only through e e^T, second order, so a small
+// share suffices (at d = 10, n = 3000, r = 10 sqrt(d): E||e||^2 ~ 0.005 against a covariance
+// error ~ 0.25), and the covariance keeps 7/8 of its budget. Throws unless rho is finite and > 0.
+std::pair<double, double> coinpress_centring_split(double rho);
 
 }  // namespace dpcov::privacy

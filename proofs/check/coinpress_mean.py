@@ -11,6 +11,7 @@ Usage: coinpress_mean.py <coinpress_constants program> [POINTS SEED]
   the release projects onto) and rho_i, within 1e-15 relative; the shares (rho / (4 (t - 1)) each,
   3 rho / 4 last) rounded down and summing to at most rho; the receipt's epsilon not below the
   Canonne-Kamath-Steinke infimum and within 1e-9 of it; every value finite;
+- the centring split: rho / 8 and 7 rho / 8, each not above its exact value, summing to at most rho;
 - refusals: out-of-range settings fail with a status, not DPCOV_OK.
 """
 import math
@@ -85,7 +86,19 @@ def main(program, points=200, seed=20261124):
             c.close(got["epsilon"], exact, 1e-9, "receipt epsilon " + what)
     print(f"coinpress_mean: {checked} of {len(cases)} plans checked")
 
-    bad = ["mean 0 10 0.5 10 1 3 0.01 1e-6", "mean 10 0 0.5 10 1 3 0.01 1e-6",
+    rhos = [0.5, 0.1, 1e-300, 5e-324, 1.7e308] + [log_uniform(rng, 1e-300, 1e300) for _ in range(points)]
+    for rho, got in zip(rhos, run(program, [f"split {r!r}" for r in rhos])):
+        what = f"centring split rho={rho!r}"
+        c.status(got, "DPCOV_OK", what)
+        m, v = mpf(got["rho_mean"]), mpf(got["rho_covariance"])
+        c.ok(m + v <= mpf(rho), what + ": shares sum to at most rho")
+        c.ok(m <= mpf(rho) / 8 and v <= 7 * mpf(rho) / 8, what + ": shares rounded down")
+        if rho > 1e-300:
+            c.close(m, mpf(rho) / 8, 1e-15, what + " mean")
+            c.close(v, 7 * mpf(rho) / 8, 1e-15, what + " covariance")
+
+    bad = ["split 0", "split -1", "split nan", "split inf",
+           "mean 0 10 0.5 10 1 3 0.01 1e-6", "mean 10 0 0.5 10 1 3 0.01 1e-6",
            "mean 10 10 0 10 1 3 0.01 1e-6", "mean 10 10 0.5 -1 1 3 0.01 1e-6",
            "mean 10 10 0.5 10 0 3 0.01 1e-6", "mean 10 10 0.5 10 -1 3 0.01 1e-6",
            "mean 10 10 0.5 10 1 0 0.01 1e-6", "mean 10 10 0.5 10 1 17 0.01 1e-6",

@@ -108,6 +108,28 @@ class ZcdpRelease(DpcovCase):
             self.assertIn(message, bad.stderr.decode())
             self.assertFalse(os.path.exists(self.path("bad.csv")))
 
+    def test_coinpress_center_estimates_the_covariance_of_rows_with_a_far_mean(self):
+        gen = np.random.default_rng(2)
+        x = gen.standard_normal((8000, 4)) * [1.0, 1.5, 2.0, 2.5] + [30.0, -10.0, 5.0, 20.0]
+        path = self.write_csv(x)
+        matrix, receipt, _ = self.release([path, "-m", "coinpress", "--epsilon", "2", "--delta",
+                                           "1e-6", "--k-bound", "20", "--center",
+                                           "--mean-radius", "100", "--seed", "5"])
+        np.testing.assert_allclose(np.diag(matrix) / 8000, [1.0, 2.25, 4.0, 6.25], rtol=0.25)
+        centring = receipt["centring"]
+        self.assertEqual(centring["mechanism"], "coinpress_mean")
+        self.assertLess(np.linalg.norm(np.array(centring["mean"]) - [30.0, -10.0, 5.0, 20.0]), 0.5)
+        self.assertLessEqual(centring["rho"] + receipt["rho_covariance"], receipt["rho"])
+        self.assertEqual(centring["scale"], np.sqrt(20.0))
+        bad = self.run_dpcov(["release", path, "-m", "coinpress", "--epsilon", "2", "--delta",
+                              "1e-6", "--k-bound", "20", "--center", "-o", self.path("bad.csv")])
+        self.assertEqual(bad.returncode, EXIT_USAGE)
+        self.assertIn("--mean-radius", bad.stderr.decode())
+        bad = self.run_dpcov(["release", path, "-m", "dly_gauss", "--epsilon", "2", "--delta",
+                              "1e-6", "--bound", "1", "--center", "-o", self.path("bad.csv")])
+        self.assertEqual(bad.returncode, EXIT_USAGE)
+        self.assertFalse(os.path.exists(self.path("bad.csv")))
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]

@@ -4,6 +4,7 @@
  * Reads one request per line from stdin:
  *   plan <n> <d> <rho> <K> <t> <beta> <delta>
  *   mean <n> <d> <rho> <r> <s> <t> <beta> <delta>   (dpcov_coinpress_mean_plan)
+ *   split <rho>                  (dpcov_coinpress_centring_split)
  *   epsilon <rho> <delta>        (dpcov_zcdp_epsilon)
  *   rho <epsilon> <delta>        (dpcov_zcdp_rho)
  * and writes one JSON object per line ({"status": ...} when the call fails). Doubles are printed
@@ -79,6 +80,17 @@ int main(void) {
       print_array("step_clip_radius", r.step_clip_radius, (long long)r.steps);
       print_array("step_sigma", r.step_sigma, (long long)r.steps);
       printf("}\n");
+    } else if (strcmp(kind, "split") == 0) {
+      double rho, mean_share = 0.0, covariance_share = 0.0;
+      dpcov_status s;
+      if (scanf("%lf", &rho) != 1) return 2;
+      s = dpcov_coinpress_centring_split(rho, &mean_share, &covariance_share);
+      if (s != DPCOV_OK) {
+        print_status(s);
+        continue;
+      }
+      printf("{\"status\": \"DPCOV_OK\", \"rho_mean\": %.17g, \"rho_covariance\": %.17g}\n",
+             mean_share, covariance_share);
     } else {
       double a, delta, value = 0.0;
       dpcov_status s;

@@ -205,4 +205,20 @@ TEST(CapiCoinpressMean, RowsWhoseOffsetOverflowsAreProjected) {
   for (double v : f.out) EXPECT_TRUE(std::isfinite(v));
 }
 
+TEST(CapiCoinpressMean, TheCentringSplitGivesAnEighthToTheMean) {
+  double mean_share = -1.0, covariance_share = -1.0;
+  ASSERT_EQ(dpcov_coinpress_centring_split(0.5, &mean_share, &covariance_share), DPCOV_OK);
+  EXPECT_EQ(mean_share, 0.0625);
+  EXPECT_EQ(covariance_share, 0.4375);
+  ASSERT_EQ(dpcov_coinpress_centring_split(0.1, &mean_share, &covariance_share), DPCOV_OK);
+  EXPECT_LE(mean_share, 0.1 / 8);
+  EXPECT_LE(static_cast<long double>(mean_share) + covariance_share, 0.1L);
+  double untouched = -3.0;
+  EXPECT_EQ(dpcov_coinpress_centring_split(0.5, nullptr, &untouched), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_coinpress_centring_split(0.5, &untouched, nullptr), DPCOV_E_NULL_POINTER);
+  for (double rho : {0.0, -1.0, std::nan(""), HUGE_VAL})
+    EXPECT_NE(dpcov_coinpress_centring_split(rho, &untouched, &untouched), DPCOV_OK);
+  EXPECT_EQ(untouched, -3.0);
+}
+
 }  // namespace

@@ -32,7 +32,8 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
                      PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
                      UnknownStatusError, UnmetPreconditionError)
 from .dong_liang_yi import DlyRelease, dly_plan, dly_release
-from .coinpress import (CoinpressMeanRelease, CoinpressRelease, coinpress_mean_plan,
+from .coinpress import (CoinpressMeanRelease, CoinpressRelease, coinpress_centring_split,
+                        coinpress_mean_plan,
                         coinpress_mean_release, coinpress_plan, coinpress_release, zcdp_epsilon,
                         zcdp_rho)
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
@@ -175,6 +176,7 @@ __all__ = [
     "CoinpressMeanRelease",
     "coinpress_mean_plan",
     "coinpress_mean_release",
+    "coinpress_centring_split",
     "zcdp_epsilon",
     "zcdp_rho",
     "DlyRelease",

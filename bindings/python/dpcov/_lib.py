@@ -483,6 +483,7 @@ _PROTOTYPES = {
     "dpcov_coinpress_mean_release": (status_t, [i32, i64, i64, vp, i64, vp,
                                                 POINTER(CoinpressMeanParamsC), vp, vp,
                                                 POINTER(CoinpressMeanReceiptC)]),
+    "dpcov_coinpress_centring_split": (status_t, [f64, p_f64, p_f64]),
     "dpcov_zcdp_epsilon": (status_t, [f64, f64, p_f64]),
     "dpcov_zcdp_rho": (status_t, [f64, f64, p_f64]),
     # adassp.h

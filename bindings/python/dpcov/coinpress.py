@@ -145,6 +145,16 @@ def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | N
     return release
 
 
+def coinpress_centring_split(rho: float) -> tuple[float, float]:
+    """(rho_mean, rho_covariance): the split of ``rho`` between a CoinPress mean and the CoinPress
+    covariance of the rows centred on it, rho / 8 and 7 rho / 8 rounded down
+    (``dpcov_coinpress_centring_split``)."""
+    mean_share, covariance_share = c_double(), c_double()
+    _check(C.dpcov_coinpress_centring_split(float(rho), byref(mean_share),
+                                            byref(covariance_share)))
+    return mean_share.value, covariance_share.value
+
+
 def zcdp_epsilon(rho: float, delta: float) -> float:
     """epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP (Canonne, Kamath, Steinke
     2020, Prop. 12; ``dpcov_zcdp_epsilon``)."""

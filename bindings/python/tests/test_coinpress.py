@@ -64,3 +64,9 @@ def test_coinpress_mean_refuses_a_missing_prior_and_bad_arguments():
             dpcov.coinpress_mean_release(x, radius=1.0, rng=rng, centre=np.ones(3))
         with pytest.raises(dpcov.DpcovError):
             dpcov.coinpress_mean_release(x, radius=1.0, rng=rng, centre=[np.nan, 0.0])
+
+
+def test_coinpress_centring_split():
+    assert dpcov.coinpress_centring_split(0.5) == (0.0625, 0.4375)
+    with pytest.raises(dpcov.DpcovError):
+        dpcov.coinpress_centring_split(0.0)

@@ -250,6 +250,20 @@ DPCOV_API dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, i
                                                     dpcov_coinpress_mean_receipt *receipt);
 
 /**
+ * The split of a zCDP budget @p rho between a CoinPress mean (dpcov_coinpress_mean_release()) and
+ * the CoinPress covariance (dpcov_coinpress_release()) of the rows centred on it: rho / 8 and
+ * 7 rho / 8, each rounded down, so that the two releases together are rho-zCDP. Reentrant.
+ *
+ * @param rho                 finite and > 0.
+ * @param[out] rho_mean       the mean's share; untouched on failure.
+ * @param[out] rho_covariance the covariance's share; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE.
+ * @proof proofs/coinpress_mean.md
+ */
+DPCOV_API dpcov_status dpcov_coinpress_centring_split(double rho, double *rho_mean,
+                                                      double *rho_covariance);
+
+/**
  * The epsilon at which rho-zCDP implies (epsilon, delta)-DP: Canonne, Kamath & Steinke (NeurIPS
  * 2020), Prop. 12, inf over alpha > 1 of
  * alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha) - ln alpha) / (alpha - 1), evaluated with

@@ -117,6 +117,10 @@ RELEASES = {
         dpcov.private_bound.histogram(np.linalg.norm(_rows(), axis=1),
                                       dpcov.private_bound.grid()),
         dpcov.private_bound.grid(), 20, 0.5, rng), False),
+    "scan": (lambda rng: dpcov.private_bound.scan(
+        dpcov.private_bound.histogram(np.linalg.norm(_rows(), axis=1),
+                                      dpcov.private_bound.grid()),
+        dpcov.private_bound.grid(), 20, 0.5, rng), False),
     "PrivateCovariance": (_fit(lambda rng: dpcov.PrivateCovariance(bound=2.0,
                                                                    random_state=rng)), False),
     "PrivatePCA": (_fit(lambda rng: dpcov.PrivatePCA(n_components=2, bound=2.0,

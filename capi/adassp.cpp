@@ -93,6 +93,20 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   return c;
 }
 
+// The plan's constants, each finite or DPCOV_E_NUMERICAL: what dpcov_adassp_plan returns and what
+// dpcov_adassp_fit checks before it reads the data, so that a fit fails with its plan's status.
+mech::AdasspReceipt checked_plan(int64_t num_features, double bound_x, double bound_y,
+                                 double epsilon, double delta, const dpcov_adassp_params *params) {
+  const mech::AdasspReceipt plan =
+      mech::plan_adassp(num_features, bound_x, bound_y, epsilon, delta, options_from(params));
+  const dpcov_adassp_receipt c = c_receipt(plan, sizeof(dpcov_adassp_receipt));
+  for (const double constant : {c.delta_exact, c.sigma_lambda_min, c.sigma_gram, c.sigma_cross,
+                                c.sigma_label_square, c.lambda_min_shift, c.noise_norm_bound,
+                                c.zcdp_rho})
+    check::finite_result(constant, "receipt");
+  return plan;
+}
+
 }  // namespace
 
 extern "C" {
@@ -117,14 +131,8 @@ DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, d
   return dpcov::capi::guarded([&] {
     dpcov::capi::struct_bytes(receipt, "receipt");
     const mech::AdasspReceipt plan =
-        mech::plan_adassp(num_features, bound_x, bound_y, epsilon, delta, options_from(params));
-    const dpcov_adassp_receipt written = c_receipt(plan, sizeof(dpcov_adassp_receipt));
-    for (const double constant : {written.delta_exact, written.sigma_lambda_min, written.sigma_gram,
-                                  written.sigma_cross, written.sigma_label_square,
-                                  written.lambda_min_shift, written.noise_norm_bound,
-                                  written.zcdp_rho})
-      check::finite_result(constant, "receipt");
-    dpcov::capi::write_struct(receipt, written);
+        checked_plan(num_features, bound_x, bound_y, epsilon, delta, params);
+    dpcov::capi::write_struct(receipt, c_receipt(plan, sizeof(dpcov_adassp_receipt)));
   });
 }
 
@@ -140,6 +148,10 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
     dpcov::capi::struct_bytes(receipt, "receipt");
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
+    // The plan's checks first, as dpcov_adassp_plan: a fit fails with its plan's status also
+    // where the data are bad too (a non-finite g was named before a bad epsilon; fuzz_solvers).
+    const mech::AdasspReceipt plan =
+        checked_plan(num_features, bound_x, bound_y, epsilon, delta, params);
     if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
     check_columns(d, label, features, num_features);
@@ -149,8 +161,6 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
       xtx_out = check::output_matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
     check::all_finite(view, "g");
     check::symmetric(view, "g");
-    const mech::AdasspReceipt plan =
-        mech::plan_adassp(p, bound_x, bound_y, epsilon, delta, options_from(params));
 
     dpcov::Matrix xtx(p, p);
     std::vector<double> xty(at(p));

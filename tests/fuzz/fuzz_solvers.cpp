@@ -1,10 +1,11 @@
-// The C entry points the other targets do not reach: CoinPress, Dong-Liang-Yi, exact numerics,
-// AdaSSP, the OLS releases and intervals, the graphical lasso (plain and private), the PCA error
-// bound, the metrics, column bounds and centring, the ledger and public receipts, zCDP
-// conversion, the private bound, the log-densities, the audit on a given pair and the generator's
-// remaining calls. Each call gets fuzzed shapes, values and budgets. On error the canary outputs
-// are unchanged; on success they are finite (symmetric ones exactly symmetric); plan and release
-// agree where the release does not depend on the data.
+// The C entry points the other targets do not reach: CoinPress (covariance and mean),
+// Dong-Liang-Yi, exact numerics, AdaSSP (plan, fit, intervals), the OLS releases and intervals,
+// the graphical lasso (plain and private), the PCA error bound, the metrics, column bounds and
+// centring, the ledger (receipts and zCDP charges) and public receipts, zCDP conversion, the
+// private bound, the log-densities, the audit on a given pair and the generator's remaining calls.
+// Each call gets fuzzed shapes, values and budgets. On error the canary outputs are unchanged; on
+// success they are finite (symmetric ones exactly symmetric); plan and release agree where the
+// release does not depend on the data.
 #include <algorithm>
 #include <vector>
 
@@ -220,6 +221,11 @@ void adassp(fuzz::Input &in) {
   const double eps = epsilon(in), delta = probability(in);
   Vec coef = fuzz::canaries(static_cast<size_t>(p)), xtx = fuzz::canaries(static_cast<size_t>(p * p)),
       xty = fuzz::canaries(static_cast<size_t>(p));
+  dpcov_adassp_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status ps = dpcov_adassp_plan(p, bx, by, eps, delta, &params, &planned);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK) fuzz::require(std::isfinite(planned.zcdp_rho) && planned.zcdp_rho > 0, "adassp plan rho");
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   dpcov_rng *rng = seeded();
@@ -227,6 +233,7 @@ void adassp(fuzz::Input &in) {
                                           bx, by, eps, delta, &params, rng, coef.data(),
                                           xtx.data(), p, xty.data(), &receipt);
   fuzz::known_status(s);
+  if (ps != DPCOV_OK && s != ps) fuzz::violated("adassp: plan failed, fit differs");
   if (s != DPCOV_OK) {
     for (const Vec *v : {&coef, &xtx, &xty}) fuzz::unchanged(*v, "adassp");
     dpcov_rng_destroy(&rng);
@@ -236,6 +243,7 @@ void adassp(fuzz::Input &in) {
   fuzz::symmetric(xtx.data(), p, p, "adassp X'X");
   fuzz::finite(xty.data(), xty.size(), "adassp X'y");
   fuzz::finite(&receipt.ridge, 1, "adassp ridge");
+  fuzz::require(ps == DPCOV_OK && planned.zcdp_rho == receipt.zcdp_rho, "adassp: plan and fit rho");
   const int64_t rows_n = in.range(0, 3) == 0 ? in.range(-1, 4) : in.range(p + 1, 1 << 20);
   const double level = in.range(0, 3) == 0 ? in.number() : 0.9;
   Vec bc = fuzz::canaries(static_cast<size_t>(p)), se = bc, pv = bc, lo = bc, hi = bc;
@@ -524,6 +532,24 @@ void accounting(fuzz::Input &in) {
     fuzz::require(dpcov_ledger_get_spent(ledger, &spent) == DPCOV_OK, "spent");
     fuzz::require(std::isfinite(spent.epsilon) && std::isfinite(spent.delta) && std::isfinite(spent.rho),
                   "ledger spent");
+  }
+  if (cs == DPCOV_OK) {
+    // A release stated in zCDP: check and charge agree, and a refused charge changes nothing.
+    const double rho = epsilon(in), e = epsilon(in), dl = probability(in);
+    dpcov_ledger_spent before{}, after{};
+    before.struct_size = after.struct_size = sizeof before;
+    fuzz::require(dpcov_ledger_get_spent(ledger, &before) == DPCOV_OK, "spent");
+    const dpcov_status check = dpcov_ledger_check_zcdp(ledger, rho, e, dl);
+    fuzz::known_status(check);
+    const dpcov_status charge = dpcov_ledger_charge_zcdp(ledger, rho, e, dl);
+    fuzz::require(check == charge, "ledger zcdp check and charge disagree");
+    fuzz::require(dpcov_ledger_get_spent(ledger, &after) == DPCOV_OK, "spent");
+    fuzz::require(std::isfinite(after.epsilon) && std::isfinite(after.delta) && std::isfinite(after.rho),
+                  "ledger spent after a zcdp charge");
+    if (charge != DPCOV_OK)
+      fuzz::require(before.charges == after.charges && before.epsilon == after.epsilon &&
+                        before.delta == after.delta && before.rho == after.rho,
+                    "ledger changed by a refused charge");
   }
   dpcov_ledger_destroy(&ledger);
   double out = fuzz::kCanary;

@@ -343,6 +343,29 @@ TEST_F(CapiAdassp, PlanHasEveryConstantOfTheFitWithoutData) {
   }
 }
 
+TEST_F(CapiAdassp, AFitFailsWithItsPlansStatusWhenTheDataAreBadToo) {
+  // A non-finite g and a bad setting: the fit named g (DPCOV_E_NON_FINITE) where its plan failed
+  // on the setting (found by fuzz_solvers). It now runs the plan's checks first.
+  std::vector<double> bad = g_;
+  bad[5] = kInf;
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  const uint64_t next = peek();
+  for (const double epsilon : {0.0, -1.0, kNaN}) {
+    const dpcov_status planned = dpcov_adassp_plan(3, std::sqrt(1.5), 1.0, epsilon, 1e-6, nullptr,
+                                                   &plan);
+    EXPECT_NE(planned, DPCOV_OK);
+    EXPECT_EQ(run(nullptr, epsilon, 1e-6, std::sqrt(1.5), 1.0, bad.data()), planned) << epsilon;
+    EXPECT_TRUE(untouched());
+  }
+  params_.calibration = DPCOV_ADASSP_PAPER;
+  params_.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+  ASSERT_EQ(dpcov_adassp_plan(3, 1.0, 1.0, 4.0, 1e-6, &params_, &plan), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(run(&params_, 4.0, 1e-6, 1.0, 1.0, bad.data()), DPCOV_E_PRECONDITION);
+  EXPECT_TRUE(untouched());
+  EXPECT_EQ(peek(), next) << "generator advanced by a failed fit";
+}
+
 TEST_F(CapiAdassp, PlanRefusesWhatTheFitRefusesAndLeavesTheReceiptUntouched) {
   dpcov_adassp_receipt plan{};
   plan.struct_size = sizeof plan;

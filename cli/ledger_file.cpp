@@ -21,8 +21,16 @@ int32_t accounting_value(const std::string &name) {
   fail(kExitUsage, "--accounting must be basic, zcdp or advanced, got ", name);
 }
 
-// The fields of a receipt a charge depends on (dpcov_ledger_charge), as a ledger entry.
-nlohmann::ordered_json entry_of(const dpcov_receipt &r, const std::string &output) {
+// The fields a charge depends on (dpcov_ledger_charge or dpcov_ledger_charge_zcdp), as a ledger
+// entry.
+nlohmann::ordered_json entry_of(const LedgerCharge &c, const std::string &output) {
+  if (!c.zcdp_mechanism.empty())
+    return {{"mechanism", c.zcdp_mechanism},
+            {"zcdp_rho", c.rho},
+            {"epsilon", c.epsilon},
+            {"delta", c.delta},
+            {"output", output}};
+  const dpcov_receipt &r = c.receipt;
   return {{"mechanism", r.mechanism == kBoundStepMechanism ? "bound_auto"
                                                           : dpcov_mechanism_name(r.mechanism)},
           {"mechanism_id", r.mechanism},
@@ -34,7 +42,11 @@ nlohmann::ordered_json entry_of(const dpcov_receipt &r, const std::string &outpu
           {"output", output}};
 }
 
-dpcov_receipt receipt_of(const nlohmann::ordered_json &entry) {
+LedgerCharge charge_of(const nlohmann::ordered_json &entry) {
+  if (entry.contains("zcdp_rho"))
+    return LedgerCharge::zcdp(entry.at("mechanism").get<std::string>(),
+                              entry.at("zcdp_rho").get<double>(), entry.at("epsilon").get<double>(),
+                              entry.at("delta").get<double>());
   dpcov_receipt r{};
   r.struct_size = sizeof r;
   r.mechanism = entry.at("mechanism_id").get<int32_t>();
@@ -46,12 +58,26 @@ dpcov_receipt receipt_of(const nlohmann::ordered_json &entry) {
   return r;
 }
 
+dpcov_status apply(dpcov_ledger *ledger, const LedgerCharge &c) {
+  return c.zcdp_mechanism.empty() ? dpcov_ledger_charge(ledger, &c.receipt)
+                                  : dpcov_ledger_charge_zcdp(ledger, c.rho, c.epsilon, c.delta);
+}
+
 bool exists(const std::string &path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0;
 }
 
 }  // namespace
+
+LedgerCharge LedgerCharge::zcdp(std::string mechanism, double rho, double epsilon, double delta) {
+  LedgerCharge c{dpcov_receipt{}};
+  c.zcdp_mechanism = std::move(mechanism);
+  c.rho = rho;
+  c.epsilon = epsilon;
+  c.delta = delta;
+  return c;
+}
 
 LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
   if (exists(path_)) {
@@ -94,10 +120,8 @@ dpcov_ledger *LedgerFile::replay() const {
                                     file_.at("delta_cap").get<double>()),
                 path_);
   try {
-    for (const auto &entry : file_.at("charges")) {
-      const dpcov_receipt r = receipt_of(entry);
-      library_check(dpcov_ledger_charge(ledger, &r), concat(path_, ": replaying a charge"));
-    }
+    for (const auto &entry : file_.at("charges"))
+      library_check(apply(ledger, charge_of(entry)), concat(path_, ": replaying a charge"));
   } catch (...) {
     dpcov_ledger_destroy(&ledger);
     throw;
@@ -105,12 +129,12 @@ dpcov_ledger *LedgerFile::replay() const {
   return ledger;
 }
 
-void LedgerFile::check(const std::vector<dpcov_receipt> &receipts) const {
+void LedgerFile::check(const std::vector<LedgerCharge> &charges) const {
   // On a copy: the releases after the first are checked against what the earlier ones leave.
   dpcov_ledger *scratch = replay();
   try {
-    for (const dpcov_receipt &r : receipts)
-      library_check(dpcov_ledger_charge(scratch, &r), concat("ledger ", path_));
+    for (const LedgerCharge &c : charges)
+      library_check(apply(scratch, c), concat("ledger ", path_));
   } catch (...) {
     dpcov_ledger_destroy(&scratch);
     throw;
@@ -130,16 +154,34 @@ nlohmann::ordered_json LedgerFile::summary() const {
           {"delta_cap", s.delta_cap}};
 }
 
-void LedgerFile::charge(const std::vector<dpcov_receipt> &receipts, const std::string &output) {
-  check(receipts);
-  for (const dpcov_receipt &r : receipts) {
-    library_check(dpcov_ledger_charge(ledger_, &r), concat("ledger ", path_));
-    file_["charges"].push_back(entry_of(r, output));
+void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::string &output) {
+  check(charges);
+  for (const LedgerCharge &c : charges) {
+    library_check(apply(ledger_, c), concat("ledger ", path_));
+    file_["charges"].push_back(entry_of(c, output));
   }
   file_["spent"] = summary();
   AtomicFile out(path_);
   write_text(out.stream(), json_text(file_), path_);
   out.commit();
+}
+
+void add_ledger_options(CLI::App &command, LedgerOptions &options) {
+  command.add_option("--ledger", options.path,
+                     "Privacy budget ledger (JSON): the release is charged to it, and refused "
+                     "before any data is read if it would exceed the ledger's cap; the file is "
+                     "replaced atomically and left unchanged on a refusal");
+  command.add_option("--ledger-epsilon", options.epsilon_cap,
+                     "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
+  command.add_option("--ledger-delta", options.delta_cap,
+                     "Total delta of a new ledger (default 0)");
+  command.add_option("--accounting", options.accounting,
+                     "Composition of a new ledger: basic (epsilons and deltas add up; default), "
+                     "zcdp (Gaussian and pure releases by zero-concentrated DP: tighter for "
+                     "many releases) or advanced (Dwork-Rothblum-Vadhan advanced composition, "
+                     "every mechanism: the first release fixes the epsilon and delta each "
+                     "release may spend, and so how many fit)")
+      ->check(CLI::IsMember({"basic", "zcdp", "advanced"}));
 }
 
 }  // namespace dpcov::cli

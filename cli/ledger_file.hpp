@@ -10,9 +10,22 @@
 #include <vector>
 
 #include <dpcov.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 namespace dpcov::cli {
+
+// One release as the ledger charges it: a mechanism's receipt (dpcov_ledger_charge), or a release
+// stated in zCDP (dpcov_ledger_charge_zcdp: rho-zCDP and (epsilon, delta)-DP; AdaSSP, CoinPress,
+// Dong-Liang-Yi), named by its mechanism.
+struct LedgerCharge {
+  LedgerCharge(const dpcov_receipt &r) : receipt(r) {}  // NOLINT: a receipt is a charge
+  static LedgerCharge zcdp(std::string mechanism, double rho, double epsilon, double delta);
+
+  dpcov_receipt receipt{};
+  std::string zcdp_mechanism;  // non-empty: a release stated in zCDP
+  double rho = 0.0, epsilon = 0.0, delta = 0.0;
+};
 
 struct LedgerOptions {
   std::string path;                      // empty: no ledger
@@ -33,9 +46,9 @@ class LedgerFile {
 
   // Throws CliError(kExitPrivacy) if the releases `receipts` describe, one after the other,
   // would exceed the cap. Changes nothing.
-  void check(const std::vector<dpcov_receipt> &receipts) const;
+  void check(const std::vector<LedgerCharge> &charges) const;
   // Records the releases and replaces the file atomically. `output` names what was released.
-  void charge(const std::vector<dpcov_receipt> &receipts, const std::string &output);
+  void charge(const std::vector<LedgerCharge> &charges, const std::string &output);
   // The ledger's accounting: "basic", "zcdp" or "advanced".
   std::string accounting() const { return file_.at("accounting").get<std::string>(); }
   // The ledger's state for a receipt: cap, spent, remaining.
@@ -49,5 +62,8 @@ class LedgerFile {
   nlohmann::ordered_json file_;
   dpcov_ledger *ledger_ = nullptr;
 };
+
+// Registers --ledger, --ledger-epsilon, --ledger-delta and --accounting on `command`.
+void add_ledger_options(CLI::App &command, LedgerOptions &options);
 
 }  // namespace dpcov::cli

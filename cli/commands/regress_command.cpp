@@ -450,6 +450,9 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
         run_regress_raw(options->source.path, options->label, options->features,
                         options->intercept, options->json, raw);
       }
+      else if (!options->raw.ledger.path.empty())
+        fail(kExitUsage, "--ledger charges a fit on raw rows (--epsilon); the regression on a "
+             "released matrix is post-processing and costs no privacy");
       else
         run_regress(*options);
     };

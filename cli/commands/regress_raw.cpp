@@ -13,6 +13,7 @@
 #include "../cli_error.hpp"
 #include "../json_text.hpp"
 #include "../library_status.hpp"
+#include "../private_bound_option.hpp"
 #include "../progress.hpp"
 #include "../readers/open_input.hpp"
 #include "input_options.hpp"
@@ -226,6 +227,7 @@ nlohmann::ordered_json receipt_json(const dpcov_adassp_receipt &r) {
   j["epsilon"] = r.epsilon;
   j["delta"] = r.delta;
   j["delta_exact"] = r.delta_exact;
+  j["zcdp_rho"] = r.zcdp_rho;
   j["rho"] = r.rho;
   j["sensitivity_lambda_min"] = r.sensitivity_lambda_min;
   j["sensitivity_gram"] = r.sensitivity_gram;
@@ -298,6 +300,7 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "(default 0.95)")
       ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
+  add_ledger_options(command, o.ledger);
 }
 
 void run_regress_raw(const std::string &path, const std::string &label,
@@ -344,36 +347,68 @@ void run_regress_raw(const std::string &path, const std::string &label,
   std::unique_ptr<RowReader> reader = open_input(input);
   const bool intercept = !o.no_intercept;
   const Columns c = resolve_columns(*reader, label, features, intercept);
+  // The budget AdaSSP spends: the rest of --epsilon after the bound step, rounded down so that the
+  // two shares never sum above --epsilon.
+  const double adassp_epsilon =
+      tighten ? std::nextafter(*o.epsilon - bound_epsilon, 0.0) : *o.epsilon;
+  const int64_t p = static_cast<int64_t>(c.terms.size());
+  // [1, x] has norm <= sqrt(1 + B^2), rounded up.
+  const auto bound_x_of = [&](double b) {
+    return intercept ? std::nextafter(std::hypot(1.0, b), kInfinity) : b;
+  };
+  // The ledger refuses a fit over its cap now, before any row is read or noise drawn: AdaSSP by
+  // its plan (its zCDP rho and (epsilon, delta) do not depend on the bounds, proofs/adassp.md,
+  // "zCDP"), after the bound step (pure epsilon). An advanced ledger is charged one release of
+  // both epsilons, as `release --bound auto` does.
+  std::unique_ptr<LedgerFile> ledger;
+  const auto charges_of = [&](const dpcov_adassp_receipt &fit) {
+    std::vector<LedgerCharge> charges;
+    if (tighten && ledger->accounting() == "advanced")
+      return std::vector<LedgerCharge>{LedgerCharge::zcdp(
+          "bound_auto+adassp",
+          std::nextafter(fit.zcdp_rho + bound_epsilon * bound_epsilon / 2.0, kInfinity),
+          epsilon_together(bound_epsilon, fit.epsilon), fit.delta)};
+    if (tighten) charges.push_back(bound_step_receipt(bound_epsilon));
+    charges.push_back(LedgerCharge::zcdp("adassp", fit.zcdp_rho, fit.epsilon, fit.delta));
+    return charges;
+  };
+  if (!o.ledger.path.empty()) {
+    dpcov_adassp_receipt plan{};
+    plan.struct_size = sizeof plan;
+    library_check(dpcov_adassp_plan(p, bound_x_of(o.bound), o.label_bound, adassp_epsilon,
+                                    o.delta, &params, &plan),
+                  "AdaSSP settings");
+    ledger = std::make_unique<LedgerFile>(o.ledger);
+    ledger->check(charges_of(plan));
+  }
   const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
     std::fprintf(stderr, "dpcov regress: warning: --noise-seed fixes the noise; anyone who knows the "
                          "seed can remove it (for experiments and tests only)\n");
   double bound = o.bound;
-  double epsilon = *o.epsilon;
   if (tighten) {
     bound = choose_tighter_bound(*reader, c, o, bound_epsilon, rng.get());
-    // The rest of the budget, rounded down so that the two shares never sum above --epsilon.
-    epsilon = std::nextafter(*o.epsilon - bound_epsilon, 0.0);
     reader = open_input(input);
   }
   const Accumulated data = accumulate(*reader, c, intercept, o, bound);
   if (data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
 
-  const int64_t q = static_cast<int64_t>(c.terms.size()) + 1;
-  std::vector<int64_t> regressors(static_cast<size_t>(q - 1));
-  for (int64_t j = 0; j < q - 1; ++j) regressors[static_cast<size_t>(j)] = j;
-  // [1, x] has norm <= sqrt(1 + B^2), rounded up.
-  const double bound_x = intercept ? std::nextafter(std::hypot(1.0, bound), kInfinity) : bound;
-  const int64_t p = q - 1;
+  const int64_t q = p + 1;
+  std::vector<int64_t> regressors(static_cast<size_t>(p));
+  for (int64_t j = 0; j < p; ++j) regressors[static_cast<size_t>(j)] = j;
+  const double bound_x = bound_x_of(bound);
   std::vector<double> coef(static_cast<size_t>(p)), xtx(static_cast<size_t>(p * p)),
       xty(static_cast<size_t>(p));
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   const dpcov_status status = dpcov_adassp_fit(
       DPCOV_ROW_MAJOR, q, data.gram.data(), q, p, regressors.data(), p, bound_x, o.label_bound,
-      epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(), &receipt);
+      adassp_epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(),
+      &receipt);
   library_check(status, concat(path, ": AdaSSP"));
+  // Charged before anything is printed: a failure leaves the budget spent and no output.
+  if (ledger) ledger->charge(charges_of(receipt), concat("regress ", path));
   const Intervals aware =
       o.no_intervals ? Intervals{} : intervals(xtx, xty, data.rows, receipt, o);
 
@@ -422,6 +457,7 @@ void run_regress_raw(const std::string &path, const std::string &label,
     else if (!o.no_intervals)
       out["noise_aware"] = {{"refused", aware.refusal}};
     out["receipt"] = receipt_json(receipt);
+    if (ledger) out["ledger"] = ledger->summary();
     print_stdout(json_text(out));
     return;
   }
@@ -478,6 +514,14 @@ void run_regress_raw(const std::string &path, const std::string &label,
                  " = max(0, ", format_number(receipt.noise_norm_bound),
                  " - released lambda_min ", format_number(receipt.released_lambda_min),
                  "), eigenvalues raised to the floor: ", receipt.eigenvalues_floored, "\n");
+  if (ledger) {
+    const nlohmann::ordered_json s = ledger->summary();
+    text += concat("ledger ", o.ledger.path, ": ", s["releases"].get<int64_t>(),
+                   " releases, epsilon ", format_number(s["epsilon"].get<double>()), " of ",
+                   format_number(s["epsilon_cap"].get<double>()), ", delta ",
+                   format_number(s["delta"].get<double>()), " of ",
+                   format_number(s["delta_cap"].get<double>()), "\n");
+  }
   print_stdout(text);
 }
 

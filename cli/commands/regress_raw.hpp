@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../ledger_file.hpp"
+
 namespace dpcov::cli {
 
 struct RawRegressOptions {
@@ -33,13 +35,14 @@ struct RawRegressOptions {
   double level = 0.95;
   int64_t bootstrap = 999;
   std::optional<uint64_t> bootstrap_seed;
+  LedgerOptions ledger;  // --ledger: the fit (and the bound step) charged to a budget
 
   bool requested() const { return epsilon.has_value(); }
 };
 
 // Registers --epsilon, --delta, --bound, --label-bound, --mechanism, --calibration, --neighbour,
 // --rho, --no-intercept, --reject, --noise-seed, --no-intervals, --bound-epsilon,
-// --bound-quantile and --quiet on `command`.
+// --bound-quantile, --quiet and the ledger's options on `command`.
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 
 // Reads the rows of `path` (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:

@@ -178,7 +178,7 @@ void run_release(const ReleaseOptions &o) {
   // of a whole release).
   std::unique_ptr<LedgerFile> ledger;
   const auto charges_of = [&](dpcov_receipt release) {
-    std::vector<dpcov_receipt> charges;
+    std::vector<LedgerCharge> charges;
     if (automatic && ledger->accounting() == "advanced")
       release.epsilon = epsilon_together(bound_epsilon, release.epsilon);
     else if (automatic)
@@ -364,21 +364,7 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   command->add_flag("--center", options->center,
                     "coinpress: centre the rows on a CoinPress private mean first (an eighth of the "
                     "budget; needs --mean-radius), and release the covariance of the centred rows");
-  command->add_option("--ledger", options->ledger.path,
-                      "Privacy budget ledger (JSON): the release is charged to it, and refused "
-                      "before any data is read if it would exceed the ledger's cap; the file is "
-                      "replaced atomically and left unchanged on a refusal");
-  command->add_option("--ledger-epsilon", options->ledger.epsilon_cap,
-                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
-  command->add_option("--ledger-delta", options->ledger.delta_cap,
-                      "Total delta of a new ledger (default 0)");
-  command->add_option("--accounting", options->ledger.accounting,
-                      "Composition of a new ledger: basic (epsilons and deltas add up; default), "
-                      "zcdp (Gaussian and pure releases by zero-concentrated DP: tighter for "
-                      "many releases) or advanced (Dwork-Rothblum-Vadhan advanced composition, "
-                      "every mechanism: the first release fixes the epsilon and delta each "
-                      "release may spend, and so how many fit)")
-      ->check(CLI::IsMember({"basic", "zcdp", "advanced"}));
+  add_ledger_options(*command, options->ledger);
   command->callback([&run, options] { run = [options] { run_release(*options); }; });
 }
 

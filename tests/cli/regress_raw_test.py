@@ -5,12 +5,13 @@ regression on a released matrix unchanged when --epsilon is absent.
 Run by meson as: /usr/bin/python3 regress_raw_test.py DPCOV_EXECUTABLE
 """
 import json
+import os
 import sys
 import unittest
 
 import numpy as np
 
-from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
 
 class RawRegression(DpcovCase):
@@ -108,6 +109,46 @@ class RawRegression(DpcovCase):
             self.assertRegex(result.stderr.decode(), pattern)
         self.assertEqual(self.run_dpcov(base + ["--neighbour", "add_remove", "--bound-epsilon",
                                                 "0"]).returncode, EXIT_OK)
+
+    def test_the_ledger_charges_every_accounting_and_a_refusal_leaves_it_unchanged(self):
+        # AdaSSP is one Gaussian mechanism: a zCDP ledger charges its rho (and the bound step's
+        # (eps/10)^2 / 2), basic and advanced ones (epsilon, delta); the fit over the cap is
+        # refused before any row is read, with the ledger file byte-identical.
+        path = self.write_csv(self.data(4000))
+        ledger = self.path("budget.json")
+        args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
+                "--label-bound", "1", "--quiet", "--ledger", ledger]
+        fits = {"basic": 2, "advanced": 2, "zcdp": 4}
+        for accounting, fit in fits.items():
+            with self.subTest(accounting=accounting):
+                if os.path.exists(ledger):
+                    os.remove(ledger)
+                first = self.run_json(args + ["--ledger-epsilon", "2.5", "--ledger-delta", "1e-5",
+                                              "--accounting", accounting])
+                for _ in range(fit - 1):
+                    self.run_json(args)
+                with open(ledger, "rb") as f:
+                    before = f.read()
+                refused = self.run_dpcov(args)
+                self.assertEqual(refused.returncode, EXIT_PRIVACY, refused.stderr.decode())
+                self.assertIn(b"cap would be exceeded", refused.stderr)
+                self.assertEqual(refused.stdout, b"")
+                with open(ledger, "rb") as f:
+                    self.assertEqual(f.read(), before)
+                book = json.loads(before)
+                receipt = first["receipt"]
+                adassp = [c for c in book["charges"] if c["mechanism"].endswith("adassp")]
+                self.assertEqual(len(adassp), fit)
+                if accounting == "zcdp":
+                    self.assertAlmostEqual(book["spent"]["rho"],
+                                           fit * (receipt["zcdp_rho"] + 0.1 ** 2 / 2), places=12)
+                    self.assertLessEqual(book["spent"]["epsilon"], 2.5)
+                else:
+                    self.assertAlmostEqual(book["spent"]["epsilon"], fit * 1.0)
+                    self.assertAlmostEqual(book["spent"]["delta"], fit * 1e-6)
+        # A ledger on the regression of a released matrix (no privacy spent) is a usage error.
+        self.assertEqual(self.run_dpcov(["regress", path, "--label", "y", "--ledger",
+                                         ledger]).returncode, EXIT_USAGE)
 
     def test_reject_names_the_file_line_and_the_bound(self):
         rows = self.data(50)

@@ -201,4 +201,20 @@ GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
        "; raise max_iter or tol, or increase rho");
 }
 
+GlassoResult graphical_lasso_undisclosed(const Matrix &s, const GlassoOptions &options) {
+  try {
+    return graphical_lasso(s, options, nullptr);
+  } catch (const Error &e) {
+    if (e.status() == DPCOV_E_NO_CONVERGENCE)
+      fail(DPCOV_E_NO_CONVERGENCE, "graphical lasso did not converge in ", options.max_iter,
+           " sweeps to tol ", options.tol, "; raise max_iter or tol, or increase rho (the "
+           "residual it reached is not reported: it is a function of data that stays inside the "
+           "library)");
+    if (e.status() == DPCOV_E_NOT_POSITIVE_DEFINITE)
+      fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "graphical lasso: no positive definite start for block "
+           "coordinate descent; increase rho or penalise the diagonal");
+    throw;
+  }
+}
+
 }  // namespace dpcov::estimators

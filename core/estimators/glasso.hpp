@@ -54,4 +54,11 @@ void validate(const GlassoOptions &options);
 GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
                              const Matrix *warm_start);
 
+// graphical_lasso() on an input that must not leave the library: a mechanism's noisy intermediate
+// (covariance perturbation solves on the release, which is never returned) or the exact data (the
+// output-perturbation audit target). Same result; a failure keeps its status but its message names
+// the failure and the options only, never a value reached on the input (the KKT residual, a
+// diagonal entry): nothing data-dependent leaves the library in a message.
+GlassoResult graphical_lasso_undisclosed(const Matrix &s, const GlassoOptions &options);
+
 }  // namespace dpcov::estimators

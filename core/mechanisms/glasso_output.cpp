@@ -57,7 +57,7 @@ estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Requ
   options.penalize_diagonal = true;
   options.tol = kGlassoOutputTolerance;
   options.max_iter = kGlassoOutputMaxSweeps;
-  return estimators::graphical_lasso(s, options, nullptr);
+  return estimators::graphical_lasso_undisclosed(s, options);
 }
 
 Release release_glasso_output(ConstMatrixView gram, const Request &request, random::Rng &rng) {

@@ -66,7 +66,7 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
   const double inverse_n = 1.0 / static_cast<double>(r.n);
   for (int64_t j = 0; j < s.cols(); ++j)
     for (int64_t i = 0; i < s.rows(); ++i) s(i, j) *= inverse_n;
-  out.solve = estimators::graphical_lasso(postprocess::project_psd(s), options, nullptr);
+  out.solve = estimators::graphical_lasso_undisclosed(postprocess::project_psd(s), options);
   out.has_solve = true;
   out.precision = out.solve.precision;
   return out;

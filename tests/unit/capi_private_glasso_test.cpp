@@ -253,6 +253,30 @@ TEST_F(CapiPrivateGlasso, ASolverFailureAfterTheNoiseConsumesItAndARetryDrawsAfr
   EXPECT_NE(retry, out_);
 }
 
+// The solve runs on the noisy release, which is never returned: a failure's message must not
+// carry a value it reached (the KKT residual once was printed), so it is the same whatever the
+// data and the noise. Two neighbouring Gram matrices, two seeds: one message.
+TEST_F(CapiPrivateGlasso, ANonConvergenceMessageHoldsNoValueOfTheNoisyRelease) {
+  dpcov_glasso_params failing;
+  ASSERT_EQ(dpcov_glasso_params_default(&failing), DPCOV_OK);
+  failing.max_iter = 1;
+  failing.tol = 1e-300;
+  std::vector<double> neighbour = gram3();
+  neighbour[0] -= 0.5;  // one row of norm <= 1 replaced
+  std::vector<std::string> messages;
+  for (const std::vector<double> *g : {&g_, &neighbour})
+    for (const uint64_t seed : {8u, 9u}) {
+      dpcov_rng_destroy(&rng_);
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng_, seed, 0), DPCOV_OK);
+      ASSERT_EQ(run(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.05, nullptr, &failing, nullptr,
+                    DPCOV_COL_MAJOR, 10, 1.0, 1e-6, g->data()),
+                DPCOV_E_NO_CONVERGENCE);
+      messages.emplace_back(dpcov_last_error_message());
+    }
+  for (const std::string &m : messages) EXPECT_EQ(m, messages[0]);
+  EXPECT_NE(messages[0].find("not reported"), std::string::npos) << messages[0];
+}
+
 TEST_F(CapiPrivateGlasso, RowAndColumnMajorGiveTheSameEstimate) {
   ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, nullptr, nullptr), DPCOV_OK);
   const std::vector<double> col = out_;

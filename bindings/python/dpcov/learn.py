@@ -130,7 +130,9 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
         warnings.warn(f"{count} of {X.shape[0]} rows are over the bound {bound:g} and were scaled "
                       "down to it, which shrinks the release towards 0"
                       + (" (EVERY row: the bound is far below the data's scale)"
-                         if count == X.shape[0] else ""), ClippingWarning, stacklevel=3)
+                         if count == X.shape[0] else "")
+                      + "; curator only: the count is not for publication", ClippingWarning,
+                      stacklevel=3)
     if policy == "drop":
         keep = ~bad
         return X[keep], (None if y is None else y[keep]), 0
@@ -213,8 +215,8 @@ def _warn_clamped(clamped: int) -> None:
     """Clamping to ``bounds`` is never silent (the count is the curator's)."""
     if clamped:
         warnings.warn(f"{clamped} values were outside their bounds and were clamped to them, "
-                      "which biases the release towards the ranges", ClippingWarning,
-                      stacklevel=4)
+                      "which biases the release towards the ranges; curator only: the count is "
+                      "not for publication", ClippingWarning, stacklevel=4)
 
 
 class _Estimator(BaseEstimator):

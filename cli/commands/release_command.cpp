@@ -81,7 +81,7 @@ void run_rows_release(const ReleaseOptions &o) {
   if (o.numerics != "default")
     fail(kExitUsage, "--numerics applies to the Gram mechanisms, not ", name,
          " (idealized numerics)");
-  if (!o.ledger.path.empty())
+  if (!o.ledger.path.empty() && name.rfind("coinpress", 0) != 0)
     fail(kExitUsage, "--ledger does not take ", name, " yet: charge its (epsilon, delta) by "
          "hand");
   ZcdpReleaseOptions z;
@@ -97,7 +97,11 @@ void run_rows_release(const ReleaseOptions &o) {
   if (o.reject) z.policy.value = DPCOV_BOUND_REJECT;
   z.seed = o.seed;
   z.quiet = o.quiet;
-  check_outputs(o.output, {o.input.path}, /*curator=*/true);
+  z.ledger = o.ledger;
+  // The ledger is read too: an output must not replace it either.
+  std::vector<std::string> inputs = {o.input.path};
+  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
+  check_outputs(o.output, inputs, /*curator=*/true);
   run_zcdp_release(z);
 }
 

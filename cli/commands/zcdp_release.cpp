@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
@@ -99,6 +100,22 @@ bool is_zcdp_rows_mechanism(const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// --ledger for the CoinPress releases: one release of rho-zCDP (with --center, the mean's and the
+// covariance's shares together), checked before any row is read or noise drawn.
+std::unique_ptr<LedgerFile> checked_ledger(const ZcdpReleaseOptions &o, const LedgerCharge &charge) {
+  if (o.ledger.path.empty()) return nullptr;
+  auto ledger = std::make_unique<LedgerFile>(o.ledger);
+  ledger->check({charge});
+  return ledger;
+}
+
+LedgerCharge coinpress_charge(const ZcdpReleaseOptions &o, double rho) {
+  double epsilon = 0.0;
+  library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the release's epsilon");
+  return LedgerCharge::zcdp(o.center ? "coinpress --center" : o.mechanism.mechanism, rho, epsilon,
+                            *o.mechanism.delta);
+}
+
 // The settings of a CoinPress mean at `rho`: the prior ||mu|| <= --mean-radius and, with
 // --k-bound K, Cov <= K I (scale sqrt(K); default 1). Checked by a plan before any row is read.
 dpcov_coinpress_mean_params mean_params(const ZcdpReleaseOptions &o, double rho, int64_t d) {
@@ -142,6 +159,8 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o) {
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
   const dpcov_coinpress_mean_params p = mean_params(o, rho, d);
+  const LedgerCharge charge = coinpress_charge(o, rho);
+  const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
   if (o.seed)
     std::fprintf(stderr,
@@ -162,6 +181,11 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o) {
       r.rho, r.epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
   sidecar["output"] = "the private mean of the rows (1 x d)";
   sidecar.update(mean_constants(r));
+  // Charged before the outputs are written: a failure after this leaves the budget spent.
+  if (ledger) {
+    ledger->charge({charge}, o.output.path);
+    sidecar["ledger"] = ledger->summary();
+  }
   sidecar["policy"] = "rows projected onto each step's ball inside the mechanism";
   sidecar["columns"] = reader->column_names();
   if (o.seed) sidecar["seed"] = *o.seed;
@@ -230,6 +254,12 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     dpcov_dly_receipt probe{};
     probe.struct_size = sizeof probe;
     library_check(dpcov_dly_plan(1, d, &dly, &probe), concat(m.mechanism, " settings"));
+  }
+  std::unique_ptr<LedgerFile> ledger;
+  std::optional<LedgerCharge> charge;
+  if (coinpress) {
+    charge = coinpress_charge(o, rho);
+    ledger = checked_ledger(o, *charge);
   }
   const RngHandle rng = make_rng(o.seed);
   if (o.seed)
@@ -305,6 +335,10 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     sidecar["clip_radius"] = r.clip_radius;
     sidecar["sigma_matrix"] = r.sigma_matrix;
     sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
+  }
+  if (ledger) {
+    ledger->charge({*charge}, o.output.path);
+    sidecar["ledger"] = ledger->summary();
   }
   // n is public here: the Gram estimate is post-processing.
   for (double &v : released) v *= static_cast<double>(rows.rows);

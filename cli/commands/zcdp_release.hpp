@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../gram_stream.hpp"
+#include "../ledger_file.hpp"
 #include "input_options.hpp"
 #include "mechanism_options.hpp"
 
@@ -31,6 +32,7 @@ struct ZcdpReleaseOptions {
   std::optional<int64_t> steps;      // CoinPress: t
   std::optional<double> mean_radius; // CoinPress mean: r of the prior ||mu|| <= r
   bool center = false;               // CoinPress: centre the rows on a CoinPress mean first
+  LedgerOptions ledger;              // CoinPress: charged as one rho-zCDP release
   BoundPolicy policy;
   std::optional<uint64_t> seed;
   bool quiet = false;

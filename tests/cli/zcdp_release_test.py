@@ -130,6 +130,38 @@ class ZcdpRelease(DpcovCase):
         self.assertEqual(bad.returncode, EXIT_USAGE)
         self.assertFalse(os.path.exists(self.path("bad.csv")))
 
+    def test_coinpress_releases_charge_the_ledger_in_zcdp_and_a_refusal_changes_nothing(self):
+        gen = np.random.default_rng(3)
+        path = self.write_csv(gen.standard_normal((2000, 3)) + 4.0)
+        ledger = self.path("ledger.json")
+        common = ["--delta", "1e-6", "--quiet", "--ledger", ledger]
+        first = self.run_dpcov(["release", path, "-m", "coinpress_mean", "--epsilon", "1",
+                                "--mean-radius", "20", "-o", self.path("m.csv"),
+                                "--ledger-epsilon", "3", "--ledger-delta", "1e-5",
+                                "--accounting", "zcdp"] + common)
+        self.assertEqual(first.returncode, EXIT_OK, first.stderr.decode())
+        second = self.run_dpcov(["release", path, "-m", "coinpress", "--epsilon", "1",
+                                 "--k-bound", "4", "--center", "--mean-radius", "20", "-o",
+                                 self.path("c.csv")] + common)
+        self.assertEqual(second.returncode, EXIT_OK, second.stderr.decode())
+        with open(ledger) as f:
+            state = json.load(f)
+        self.assertEqual([c["mechanism"] for c in state["charges"]],
+                         ["coinpress_mean", "coinpress --center"])
+        with open(self.path("c.csv") + ".json") as f:
+            receipt = json.load(f)
+        self.assertAlmostEqual(state["charges"][1]["zcdp_rho"], receipt["rho"])
+        self.assertEqual(receipt["ledger"]["releases"], 2)
+        with open(ledger, "rb") as f:
+            before = f.read()
+        over = self.run_dpcov(["release", path, "-m", "coinpress_mean", "--epsilon", "5",
+                               "--mean-radius", "20", "-o", self.path("over.csv")] + common)
+        self.assertEqual(over.returncode, 3, over.stderr.decode())
+        self.assertIn("cap would be exceeded", over.stderr.decode())
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(self.path("over.csv")))
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]

@@ -221,4 +221,33 @@ TEST(CapiCoinpressMean, TheCentringSplitGivesAnEighthToTheMean) {
   EXPECT_EQ(untouched, -3.0);
 }
 
+// The plan's rho, epsilon and delta are what a budget ledger charges: under zCDP accounting the
+// rho of the whole t-step release, checked before any data is read.
+TEST(CapiCoinpressMean, ThePlanIsWhatTheZcdpLedgerCharges) {
+  Fixture f;
+  ASSERT_EQ(dpcov_coinpress_mean_plan(200, 3, &f.params, &f.receipt), DPCOV_OK);
+  dpcov_ledger *ledger = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ZCDP, 8.0, 1e-5), DPCOV_OK);
+  ASSERT_EQ(dpcov_ledger_check_zcdp(ledger, f.receipt.rho, f.receipt.epsilon, f.receipt.delta),
+            DPCOV_OK);
+  ASSERT_EQ(f.release(), DPCOV_OK);
+  ASSERT_EQ(dpcov_ledger_charge_zcdp(ledger, f.receipt.rho, f.receipt.epsilon, f.receipt.delta),
+            DPCOV_OK);
+  dpcov_ledger_spent spent{};
+  spent.struct_size = sizeof spent;
+  ASSERT_EQ(dpcov_ledger_get_spent(ledger, &spent), DPCOV_OK);
+  EXPECT_EQ(spent.rho, 0.5);
+  // A second release at rho = 4 would exceed the cap: refused, the ledger unchanged.
+  dpcov_coinpress_mean_params big = f.params;
+  big.rho = 4.0;
+  dpcov_coinpress_mean_receipt planned{};
+  planned.struct_size = sizeof planned;
+  ASSERT_EQ(dpcov_coinpress_mean_plan(200, 3, &big, &planned), DPCOV_OK);
+  EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, planned.rho, planned.epsilon, planned.delta),
+            DPCOV_E_PRECONDITION);
+  ASSERT_EQ(dpcov_ledger_get_spent(ledger, &spent), DPCOV_OK);
+  EXPECT_EQ(spent.charges, 1);
+  dpcov_ledger_destroy(&ledger);
+}
+
 }  // namespace

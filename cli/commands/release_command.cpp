@@ -81,9 +81,6 @@ void run_rows_release(const ReleaseOptions &o) {
   if (o.numerics != "default")
     fail(kExitUsage, "--numerics applies to the Gram mechanisms, not ", name,
          " (idealized numerics)");
-  if (!o.ledger.path.empty() && name.rfind("coinpress", 0) != 0)
-    fail(kExitUsage, "--ledger does not take ", name, " yet: charge its (epsilon, delta) by "
-         "hand");
   ZcdpReleaseOptions z;
   z.input = o.input;
   z.output = o.output;

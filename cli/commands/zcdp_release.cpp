@@ -100,8 +100,8 @@ bool is_zcdp_rows_mechanism(const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// --ledger for the CoinPress releases: one release of rho-zCDP (with --center, the mean's and the
-// covariance's shares together), checked before any row is read or noise drawn.
+// --ledger for the zCDP releases: one release of rho-zCDP (CoinPress with --center: the mean's and
+// the covariance's shares together), checked before any row is read or noise drawn.
 std::unique_ptr<LedgerFile> checked_ledger(const ZcdpReleaseOptions &o, const LedgerCharge &charge) {
   if (o.ledger.path.empty()) return nullptr;
   auto ledger = std::make_unique<LedgerFile>(o.ledger);
@@ -109,7 +109,7 @@ std::unique_ptr<LedgerFile> checked_ledger(const ZcdpReleaseOptions &o, const Le
   return ledger;
 }
 
-LedgerCharge coinpress_charge(const ZcdpReleaseOptions &o, double rho) {
+LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   double epsilon = 0.0;
   library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the release's epsilon");
   return LedgerCharge::zcdp(o.center ? "coinpress --center" : o.mechanism.mechanism, rho, epsilon,
@@ -159,7 +159,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o) {
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
   const dpcov_coinpress_mean_params p = mean_params(o, rho, d);
-  const LedgerCharge charge = coinpress_charge(o, rho);
+  const LedgerCharge charge = zcdp_release_charge(o, rho);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
   if (o.seed)
@@ -255,12 +255,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     probe.struct_size = sizeof probe;
     library_check(dpcov_dly_plan(1, d, &dly, &probe), concat(m.mechanism, " settings"));
   }
-  std::unique_ptr<LedgerFile> ledger;
-  std::optional<LedgerCharge> charge;
-  if (coinpress) {
-    charge = coinpress_charge(o, rho);
-    ledger = checked_ledger(o, *charge);
-  }
+  const LedgerCharge charge = zcdp_release_charge(o, rho);
+  const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
   if (o.seed)
     std::fprintf(stderr,
@@ -337,7 +333,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
   }
   if (ledger) {
-    ledger->charge({*charge}, o.output.path);
+    ledger->charge({charge}, o.output.path);
     sidecar["ledger"] = ledger->summary();
   }
   // n is public here: the Gram estimate is post-processing.

@@ -162,6 +162,34 @@ class ZcdpRelease(DpcovCase):
             self.assertEqual(f.read(), before)
         self.assertFalse(os.path.exists(self.path("over.csv")))
 
+    def test_dong_liang_yi_releases_charge_the_ledger_under_every_accounting(self):
+        path = self.write_csv(self.small_norm_rows(500, 3))
+        # zCDP: rho at (1, 1e-6) is about 0.023, and the cap (2.5, 1e-5) holds rho 0.12.
+        for accounting, fit in (("basic", 2), ("advanced", 2), ("zcdp", 5)):
+            with self.subTest(accounting=accounting):
+                ledger = self.path(f"{accounting}.json")
+                common = ["-m", "dly_adaptive", "--epsilon", "1", "--delta", "1e-6", "--bound",
+                          "1", "--quiet", "--ledger", ledger]
+                for i in range(fit):
+                    extra = ["--ledger-epsilon", "2.5", "--ledger-delta", "1e-5",
+                             "--accounting", accounting] if i == 0 else []
+                    ok = self.run_dpcov(["release", path, "-o", self.path(f"d{i}.csv")] +
+                                        common + extra)
+                    self.assertEqual(ok.returncode, EXIT_OK, ok.stderr.decode())
+                with open(ledger, "rb") as f:
+                    before = f.read()
+                book = json.loads(before)
+                with open(self.path("d0.csv") + ".json") as f:
+                    receipt = json.load(f)
+                self.assertEqual([c["mechanism"] for c in book["charges"]],
+                                 ["dly_adaptive"] * fit)
+                self.assertAlmostEqual(book["charges"][0]["zcdp_rho"], receipt["rho"])
+                over = self.run_dpcov(["release", path, "-o", self.path("over.csv")] + common)
+                self.assertEqual(over.returncode, 3, over.stderr.decode())
+                with open(ledger, "rb") as f:
+                    self.assertEqual(f.read(), before)
+                self.assertFalse(os.path.exists(self.path("over.csv")))
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]
@@ -185,8 +213,6 @@ class ZcdpRelease(DpcovCase):
               "add-remove"], "replace-one"),
             (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "1", "--k-bound", "4"],
              "coinpress only"),
-            (["-m", "dly_adaptive", "--delta", "1e-6", "--bound", "1", "--ledger",
-              self.path("l.json"), "--ledger-epsilon", "5"], "--ledger"),
             (["-m", "coinpress", "--delta", "1e-6"], "--k-bound"),
             (["-m", "coinpress", "--delta", "1e-6", "--k-bound", "4", "--bound", "1"],
              "--k-bound, not --bound"),

@@ -1,20 +1,25 @@
-// Dong, Liang, Yi (NeurIPS 2022), Fig. 2(b) setting (the authors' test_d.py with functions.py:
-// gen_synthetic_data_fix): Frobenius error ||X^T X / n - release||_F of Gauss, Separate and Adaptive
-// at rho = 0.1 zCDP, r = 1, beta = 0.1, mean over runs, on d in {10, 20, 30, 50, 70, 100, 200, 400,
-// 800} and n in {1000, 4000, 16000}. Data: X = Z U (Z standard normal n x d, U uniform [0, 1] d x d),
-// centred, then each row rescaled to a Zipf bucket norm (s = 3, N = 4: the first 83.1% of rows to
-// norm 1/8, then 10.4% to 1/4, 3.1% to 1/2, 1.3% to 1), as the code does. A fresh dataset per run.
+// Dong, Liang, Yi (NeurIPS 2022): Frobenius error ||X^T X / n - release||_F of Gauss, Separate
+// and Adaptive at rho = 0.1 zCDP, r = 1, beta = 0.1, mean over runs, on the d and n of the
+// authors' Fig. 1 (test_d_N1.py: d in {10, 20, 30, 50, 70, 100, 200, 400, 800}, n in {1000, 4000,
+// 16000}) with, by default, the data of their Fig. 2 (test_d.py, which runs at n = 50000):
+// X = Z U (Z standard normal n x d, U uniform [0, 1] d x d), centred, then each row rescaled to a
+// Zipf bucket norm (s = 3, N = 4: the first 83.1% of rows to norm 1/8, then 10.4% to 1/4, 3.1% to
+// 1/2, 1.3% to 1), as functions.py: gen_synthetic_data_fix does. A fresh dataset per run.
 // Adaptive is run twice: dpcov's default (split rho / 128, rho / 32, 123 rho / 128; radius from a
 // Gaussian histogram of row norms and branch by expected errors) and AdaptivePaper (the paper's
 // 1/8, 1/8, 3/4, sparse vector and the code's branch rule). Sep% is the share of runs on the Separate branch, r~ the mean clipping radius.
 // `ratio` and `paper` are the two Adaptives' errors over min(Gauss, Separate); issue 18 asks for
 // ratio <= 1.05. Where clipping cannot help, the paper's split costs 1 / sqrt(3/4) = 1.155.
 //
-//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)]
+// With `unit` as fourth argument, the data are the authors' Fig. 1 setting instead (test_d_N1.py:
+// N = 1, every row of norm 1, trace 1; bench/results/dly_published.md).
+//
+//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "../core/linalg/blas.hpp"
@@ -25,23 +30,14 @@
 
 using namespace dpcov;
 
-namespace {
-
-double frobenius_distance(const Matrix &a, const Matrix &b) {
-  double sum = 0.0;
-  for (int64_t j = 0; j < a.cols(); ++j)
-    for (int64_t i = 0; i < a.rows(); ++i) sum += (a(i, j) - b(i, j)) * (a(i, j) - b(i, j));
-  return std::sqrt(sum);
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
   const int runs = argc > 1 ? std::atoi(argv[1]) : 50;
   const int64_t max_d = argc > 2 ? std::atoll(argv[2]) : 800;
   const uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1;
-  std::printf("Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs\n",
-              runs);
+  const bool unit = argc > 4 && std::string(argv[4]) == "unit";
+  std::printf("Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs, %s\n",
+              runs, unit ? "rows of norm 1 (Fig. 1)" : "Zipf row norms (Fig. 2)");
   std::printf("%6s %5s %9s %9s %9s %6s %6s %9s %6s %6s %7s %6s %7s\n", "n", "d", "Gauss",
               "Separate", "Adaptive", "Sep%", "r~", "Ad.paper", "Sep%", "r~", "ratio", "<=1.05",
               "paper");
@@ -54,12 +50,8 @@ int main(int argc, char **argv) {
       random::Rng data_rng = random::Rng::from_seed(seed, static_cast<uint64_t>(n * 10000 + d));
       random::Rng noise_rng = random::Rng::from_seed(seed + 1, static_cast<uint64_t>(n * 10000 + d));
       for (int run = 0; run < runs; ++run) {
-        const Matrix x = bench::zipf_rows(n, d, data_rng);
-        Matrix cov(d, d);
-        linalg::syrk_upper(x.view(), 0.0, cov.data(), d);
-        linalg::symmetrize_from_upper(cov);
-        for (int64_t j = 0; j < d; ++j)
-          for (int64_t i = 0; i < d; ++i) cov(i, j) /= static_cast<double>(n);
+        const Matrix x = unit ? bench::unit_rows(n, d, data_rng) : bench::zipf_rows(n, d, data_rng);
+        const Matrix cov = bench::second_moment(x);
         mechanisms::DlyRequest request;
         request.dim = d;
         request.n = n;
@@ -70,7 +62,7 @@ int main(int argc, char **argv) {
         for (int v = 0; v < 4; ++v) {
           request.variant = variants[v];
           const mechanisms::DlyRelease r = mechanisms::dly_release(x.view(), request, noise_rng);
-          err[v] += frobenius_distance(cov, r.covariance) / runs;
+          err[v] += bench::frobenius_distance(cov, r.covariance) / runs;
           if (v >= 2 && r.receipt.branch == static_cast<int32_t>(mechanisms::DlyVariant::Separate))
             ++separate_branch[v - 2];
           if (v >= 2) radius[v - 2] += r.receipt.clip_radius / runs;

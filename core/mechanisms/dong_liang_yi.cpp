@@ -55,10 +55,11 @@ Matrix gauss_release(const Matrix &s, double sigma, random::Rng &rng) {
   return add_mirrored(s.view(), noise);
 }
 
-// Separate (Alg. 1): the eigenvectors of a Gauss release paired, in order, with the noisy
-// eigenvalues of s clamped to [0, upper].
-Matrix separate_release(const Matrix &s, double sigma, double upper, random::Rng &rng) {
-  const linalg::SymmetricEigen noisy = linalg::eigh(gauss_release(s, sigma, rng));
+// Separate (Alg. 1): the eigenvectors of `noisy`, a Gauss release of s at `sigma`, paired, in
+// order, with the eigenvalues of s plus N(0, sigma^2) clamped to [0, upper].
+Matrix separate_release(const Matrix &s, const Matrix &noisy_matrix, double sigma, double upper,
+                        random::Rng &rng) {
+  const linalg::SymmetricEigen noisy = linalg::eigh(noisy_matrix);
   std::vector<double> values = linalg::eigvalsh(s);  // ascending, as noisy.values
   for (double &v : values) v = std::clamp(v + sigma * random::standard_normal(rng), 0.0, upper);
   const int64_t d = s.rows();
@@ -159,6 +160,48 @@ int64_t histogram_index(std::vector<double> counts, const ErrorBounds &b, double
   return best;
 }
 
+// dpcov's estimate of Gauss's error at rho_c, from the eigenvalues `values` of a Gauss release of
+// s at `sigma` (rho_c / 2): without the eigenvalue clamp, E ||E||_F^2 = sigma_g^2 d^2 with
+// sigma_g = sigma / sqrt(2). The clamp at 0 removes the negative part of the released spectrum;
+// where s has a block of m eigenvalues inside the noise, half of that block's noise, sigma_g^2 m^2 / 2,
+// and the first release's negative eigenvalues hold sum mu_i^2 = sigma^2 m^2 / 2 = sigma_g^2 m^2 of
+// it. So the squared error is taken as sigma_g^2 d^2 - (1 - f^2) sum_{mu_i < 0} mu_i^2, with
+// f = dly_bound_looseness().gauss measured where nearly every direction is inside the noise
+// (proofs/dong_liang_yi.md, "Branch").
+double gauss_error_estimate(const std::vector<double> &values, double sigma, double f) {
+  const double d = static_cast<double>(values.size());
+  double negative = 0.0;
+  for (double v : values) negative += v < 0.0 ? v * v : 0.0;
+  const double sigma_g = sigma / std::sqrt(2.0);
+  return std::sqrt(std::max(sigma_g * sigma_g * d * d - (1.0 - f * f) * negative, 0.0));
+}
+
+// dpcov's estimate of Separate's error from its own first step, the Gauss release a = s + E
+// (E symmetric, iid N(0, sigma^2) upper triangle) whose eigenvectors it keeps: the eigenvalue
+// noise, d sigma^2, plus the eigenvector error. That error is about c W^2 on a spectrum narrower
+// than the noise and at most about the noise's sigma^2 d^2 on a wide one, with
+// W^2 = ||s - (tr s / d) I||_F^2 and c = dly_flat_spectrum_factor(); it is taken as
+// c W^2 sigma^2 d^2 / (c W^2 + sigma^2 d^2). W^2 is estimated by
+// ||a - (tr a / d) I||_F^2 less the noise's mean and one standard deviation
+// (privacy::dly_spread_noise), so that noise alone rarely makes a flat spectrum look wide
+// (proofs/dong_liang_yi.md, "Branch").
+double separate_error_estimate(const Matrix &a, double sigma) {
+  const int64_t d = a.rows();
+  const double dd = static_cast<double>(d);
+  double trace = 0.0;
+  double squares = 0.0;
+  for (int64_t j = 0; j < d; ++j) {
+    trace += a(j, j);
+    for (int64_t i = 0; i < d; ++i) squares += a(i, j) * a(i, j);
+  }
+  const double var = sigma * sigma;
+  const privacy::DlySpreadNoise noise = privacy::dly_spread_noise(d);
+  const double w2 = std::max(squares - trace * trace / dd - var * (noise.mean + noise.sd), 0.0);
+  const double flat = privacy::dly_flat_spectrum_factor() * w2;
+  const double wide = var * dd * dd;
+  return std::sqrt(dd * var + flat * wide / (flat + wide));
+}
+
 }  // namespace
 
 DlyReceipt dly_plan(const DlyRequest &request) {
@@ -239,16 +282,49 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
       u = scale;
     }
     radius = r * scale;
-    // The paper's code: Separate when its bound is below Gauss's. dpcov: when its expected error
-    // (the bound scaled by its looseness) is below Gauss's.
-    const privacy::DlyLooseness f =
-        paper ? privacy::DlyLooseness{1.0, 1.0} : privacy::dly_bound_looseness();
-    const double separate_error = f.separate * (u * b.sep1 + u * u * b.sep2);
-    const double gauss_error = f.gauss * u * u * b.gauss1;
-    branch = separate_error >= gauss_error ? DlyVariant::Gauss : DlyVariant::Separate;
     if (scale < 1.0) {
       clip_rows(x, radius);
       s = second_moment(x);
+    }
+    if (paper) {
+      // The paper's code: Separate when its bound is below Gauss's.
+      const double separate_bound = u * b.sep1 + u * u * b.sep2;
+      branch = separate_bound >= u * u * b.gauss1 ? DlyVariant::Gauss : DlyVariant::Separate;
+    } else {
+      // dpcov: the release at rho_c as two halves, the second chosen after the first
+      // (proofs/dong_liang_yi.md, "Branch"). The first half is a Gauss release at rho_c / 2,
+      // which both branches use: Gauss averages it with a second one (the same law as one Gauss
+      // release at rho_c), Separate takes its eigenvectors. The branch with the smaller expected
+      // error, estimated from tr~ and the first half, chooses the second half.
+      const double half = 0.5 * receipt.rho_covariance;  // exact
+      const double sigma = privacy::dly_gauss_sigma(half, radius, request.n);
+      Matrix first = gauss_release(s, sigma, rng);
+      const privacy::DlyLooseness f = privacy::dly_bound_looseness();
+      const double r2 = r * r;
+      const double separate_error =
+          std::min(f.separate * (u * b.sep1 + u * u * b.sep2) * r2, separate_error_estimate(first, sigma));
+      const double gauss_error = gauss_error_estimate(linalg::eigvalsh(first), sigma, f.gauss);
+      const double upper = radius * radius;
+      DlyRelease release;
+      if (separate_error >= gauss_error) {
+        const Matrix second = gauss_release(s, sigma, rng);
+        for (int64_t j = 0; j < first.cols(); ++j)
+          for (int64_t i = 0; i < first.rows(); ++i) first(i, j) = 0.5 * (first(i, j) + second(i, j));
+        release.covariance = postprocess::clip_eigenvalues(first, 0.0, upper);
+        branch = DlyVariant::Gauss;
+        // The average's noise has standard deviation sigma / sqrt(2).
+        receipt.sigma_matrix = privacy::upward::mul_up(sigma, privacy::upward::sqrt_up(0.5));
+      } else {
+        release.covariance = separate_release(s, first, sigma, upper, rng);
+        branch = DlyVariant::Separate;
+        receipt.sigma_matrix = sigma;
+        receipt.sigma_eigenvalues = sigma;
+      }
+      receipt.branch = static_cast<int32_t>(branch);
+      receipt.clip_radius = radius;
+      receipt.seed_fixed = rng.seed_fixed();
+      release.receipt = std::move(receipt);
+      return release;
     }
   }
   Matrix out;
@@ -260,7 +336,8 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
     const double half = 0.5 * receipt.rho_covariance;  // exact
     receipt.sigma_matrix = privacy::dly_gauss_sigma(half, radius, request.n);
     receipt.sigma_eigenvalues = receipt.sigma_matrix;
-    out = separate_release(s, receipt.sigma_matrix, upper, rng);
+    out = separate_release(s, gauss_release(s, receipt.sigma_matrix, rng), receipt.sigma_matrix,
+                           upper, rng);
   }
   receipt.branch = static_cast<int32_t>(branch);
   receipt.clip_radius = radius;

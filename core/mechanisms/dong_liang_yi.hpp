@@ -11,8 +11,11 @@
 // - Adaptive (the default): the same three steps with dpcov's rules: a private trace (rho / 128),
 //   the histogram of row norms with Gaussian noise (rho / 32) and r~ = r 2^-q minimising the
 //   expected squared error (bias from the noisy histogram, noise from the bounds scaled by their
-//   looseness), the branch with the smaller expected error (123 rho / 128)
-//   (privacy::dly_adaptive_split, dly_histogram_sigma, dly_bound_looseness).
+//   looseness), then the release at 123 rho / 128 in two halves: a Gauss release at half of it
+//   first, then either a second one averaged with it (Gauss) or the noisy eigenvalues paired with
+//   its eigenvectors (Separate), whichever has the smaller expected error estimated from tr~ and
+//   the first half (privacy::dly_adaptive_split, dly_histogram_sigma, dly_bound_looseness,
+//   dly_flat_spectrum_factor, dly_spread_noise).
 // Every variant clips its rows to r first (part of the mechanism) and clamps the released
 // eigenvalues to [0, r^2] (r~^2 for the adaptive variants; post-processing, the code's
 // b_fleig = True).

@@ -65,7 +65,15 @@ double dly_histogram_sigma(double rho_hist) {
   return zcdp_gaussian_sigma(rho_hist, upward::sqrt_up(2.0));
 }
 
-DlyLooseness dly_bound_looseness() { return {0.64, 0.4}; }
+DlyLooseness dly_bound_looseness() { return {0.64, 0.45}; }
+
+double dly_flat_spectrum_factor() { return 2.0; }
+
+DlySpreadNoise dly_spread_noise(int64_t dim) {
+  check::dimension(dim, "d");
+  const double d = static_cast<double>(dim);
+  return {d * d - 1.0, std::sqrt(2.0 * (2.0 * d + 1.0) * (d - 1.0))};
+}
 
 double dly_wigner_spectral_bound(int64_t dim, double beta) {
   check::dimension(dim, "d");

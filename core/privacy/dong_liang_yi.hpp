@@ -58,14 +58,40 @@ double dly_histogram_sigma(double rho_hist);
 // dpcov's expected-error model for the radius and the branch (utility only: any value is
 // private): the error bounds times how loose each is. On the authors' synthetic grid
 // (bench/dly_grid) the measured mean errors are 0.56-0.69 of the Gauss bound (the eigenvalue clamp
-// removes part of the noise) and 0.36-0.44 of the Separate bound; dpcov takes 0.64 and 0.4, so
-// that Separate is chosen when its bound is below 1.6 times Gauss's (the paper: below Gauss's;
-// proofs/dong_liang_yi.md, "Radius and branch").
+// removes part of the noise) and 0.36-0.45 of the Separate bound; dpcov takes 0.64 and 0.45. The
+// branch takes the smaller of this Separate estimate and one from the spread of the spectrum
+// (dly_flat_spectrum_factor), so each is taken at the top of its measured range: a low estimate
+// would win the minimum and choose Separate where Gauss is better (n = 16000, d = 20 at 0.4).
+// The Gauss factor enters the branch only where the clamp removes the noise of every direction
+// (proofs/dong_liang_yi.md, "Radius" and "Branch").
 struct DlyLooseness {
   double gauss;
   double separate;
 };
 DlyLooseness dly_bound_looseness();
+
+// dpcov's estimate of Separate's squared eigenvector error from the spread of the spectrum
+// (utility only: it multiplies a quantity estimated from a private release), c W^2 with
+// W^2 = ||S - (tr S / d) I||_F^2 and c = dly_flat_spectrum_factor() = 2 while the spectrum is
+// narrower than the noise (saturating at the noise's sigma^2 d^2 on a wide one). First-order
+// perturbation puts the error of the pair (i, j) at sigma^2 Delta_ij^2 / (Delta_ij^2 + Gamma^2),
+// Delta_ij = lambda_i - lambda_j, with Gamma^2 about sigma^2 d inside the noise's semicircle; the
+// sum over i != j is then at most sum Delta_ij^2 / d = 2 W^2. Measured: 1.0-2.1 W^2 on isotropic
+// and mildly anisotropic Gaussians (proofs/dong_liang_yi.md, "Branch"). The paper's Separate
+// bound sees only the trace and puts Separate's error 2-5 times too high on an isotropic Gaussian
+// (bench/results/dly_shapes.txt).
+double dly_flat_spectrum_factor();
+
+// The noise in dpcov's estimate of W^2 from a Gauss release A = S + E (E symmetric, iid
+// N(0, sigma^2) upper triangle): ||A - (tr A / d) I||_F^2 - W^2 - 2 <S - (tr S / d) I, E> is
+// ||E - (tr E / d) I||_F^2, of mean sigma^2 (d^2 - 1) and standard deviation
+// sigma^2 sqrt(2 (2 d + 1) (d - 1)) (proofs/dong_liang_yi.md, "Branch"; checked against the
+// quadratic form in proofs/check/dly_spread.py). In units of sigma^2; d >= 1.
+struct DlySpreadNoise {
+  double mean;
+  double sd;
+};
+DlySpreadNoise dly_spread_noise(int64_t dim);
 
 // Utility constants of Adaptive's error bounds (any value is private):
 // the code's wigner_gauss_tailbound(d, b): a bound on the spectral norm of a d x d symmetric

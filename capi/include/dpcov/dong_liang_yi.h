@@ -104,7 +104,9 @@ typedef struct dpcov_dly_receipt {
   /** Release only: the clipping radius r~ of the final release (r except for the adaptive
    *  variants); 0 in a plan. */
   double clip_radius;
-  /** Release only: sigma of the Gaussian matrix noise of the final release; 0 in a plan. */
+  /** Release only: sigma of the Gaussian matrix noise of the final release (Adaptive's Gauss
+   *  branch averages two halves at sigma(rho_c / 2): their sigma times sqrt(1/2), rounded up);
+   *  0 in a plan. */
   double sigma_matrix;
   /** Release only: sigma of Separate's eigenvalue noise, else 0; 0 in a plan. */
   double sigma_eigenvalues;

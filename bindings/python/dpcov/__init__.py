@@ -32,8 +32,8 @@ from .errors import (ArgumentError, BufferTooSmallError, DataError, DimensionErr
                      PrivacyError, RefusedError, ResourceError, Status, TooLargeError,
                      UnknownStatusError, UnmetPreconditionError)
 from .dong_liang_yi import DlyRelease, dly_plan, dly_release
-from .coinpress import (CoinpressMeanRelease, CoinpressRelease, coinpress_centring_split,
-                        coinpress_mean_plan,
+from .coinpress import (CoinpressCentredRelease, CoinpressMeanRelease, CoinpressRelease,
+                        coinpress_centred_release, coinpress_centring_split, coinpress_mean_plan,
                         coinpress_mean_release, coinpress_plan, coinpress_release, zcdp_epsilon,
                         zcdp_rho)
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
@@ -177,6 +177,8 @@ __all__ = [
     "coinpress_mean_plan",
     "coinpress_mean_release",
     "coinpress_centring_split",
+    "CoinpressCentredRelease",
+    "coinpress_centred_release",
     "zcdp_epsilon",
     "zcdp_rho",
     "DlyRelease",

@@ -11,7 +11,7 @@ import numpy as np
 from . import _arrays
 from ._lib import (C, CoinpressMeanParamsC, CoinpressMeanReceiptC, CoinpressParamsC,
                    CoinpressReceiptC, _check, new_struct)
-from .ledger import active_accountant
+from .ledger import ZcdpCharge, active_accountant
 
 
 class CoinpressRelease(NamedTuple):
@@ -153,6 +153,53 @@ def coinpress_centring_split(rho: float) -> tuple[float, float]:
     _check(C.dpcov_coinpress_centring_split(float(rho), byref(mean_share),
                                             byref(covariance_share)))
     return mean_share.value, covariance_share.value
+
+
+class CoinpressCentredRelease(NamedTuple):
+    """The private mean, the private covariance of the rows centred on it, and the receipts of
+    the two releases (dicts)."""
+
+    mean: np.ndarray
+    covariance: np.ndarray
+    mean_receipt: dict
+    covariance_receipt: dict
+
+
+def coinpress_centred_release(rows, k_bound: float, radius: float, rng, centre=None,
+                              rho: float | None = None, steps: int | None = None,
+                              delta: float | None = None) -> CoinpressCentredRelease:
+    """The CoinPress covariance of rows with an unknown mean (proofs/coinpress_mean.md,
+    "Centring"): :func:`coinpress_centring_split` gives rho / 8 to a CoinPress mean (prior
+    ||mu - ``centre``|| <= ``radius``, Cov <= ``k_bound`` I) and 7 rho / 8 to the CoinPress
+    covariance of the rows centred on it; together rho-zCDP. An active
+    :class:`~dpcov.BudgetAccountant` is checked before any noise is drawn and charged after, as
+    one release of rho-zCDP (the two releases compose)."""
+    x = _arrays.matrix(rows, "rows")
+    c = None if centre is None else _arrays.vector(centre, "centre", x.cols)
+    cov_params = _params(k_bound, rho, steps, None, delta)
+    total = ZcdpCharge(cov_params.rho, zcdp_epsilon(cov_params.rho, cov_params.delta),
+                       cov_params.delta)
+    rho_mean, cov_params.rho = coinpress_centring_split(total.rho)
+    scale = float(np.sqrt(k_bound)) if k_bound > 0 else float(k_bound)
+    mean_params = _mean_params(radius, rho_mean, scale, steps, None, delta)
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(total)
+    mean = np.empty(x.cols)
+    mean_receipt = new_struct(CoinpressMeanReceiptC)
+    _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
+                                          _arrays.ptr(c), byref(mean_params), rng,
+                                          _arrays.ptr(mean), byref(mean_receipt)))
+    centred = _arrays.matrix(np.asarray(rows, dtype=np.float64) - mean, "centred rows")
+    out = _arrays.empty(x.cols, x.cols, centred.layout)
+    cov_receipt = new_struct(CoinpressReceiptC)
+    _check(C.dpcov_coinpress_release(centred.layout, centred.rows, centred.cols, centred.ptr,
+                                     centred.ld, byref(cov_params), rng, out.ptr, out.ld,
+                                     byref(cov_receipt)))
+    if budget is not None:
+        budget.charge(total)
+    return CoinpressCentredRelease(mean, out.array, _mean_receipt(mean_receipt),
+                                   _receipt(cov_receipt))
 
 
 def zcdp_epsilon(rho: float, delta: float) -> float:

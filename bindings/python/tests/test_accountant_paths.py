@@ -109,6 +109,8 @@ RELEASES = {
     "coinpress_release": (lambda rng: dpcov.coinpress_release(_rows() * 5, 10.0, rng), True),
     "coinpress_mean_release": (lambda rng: dpcov.coinpress_mean_release(_rows() + 1.0, 10.0, rng),
                                True),
+    "coinpress_centred_release": (
+        lambda rng: dpcov.coinpress_centred_release(_rows() + 1.0, 10.0, 10.0, rng), True),
     "dly_release": (lambda rng: dpcov.dly_release(_rows(), rng), True),
     "choose_bound": (lambda rng: dpcov.private_bound.choose_bound(_rows(), 0.5, rng), False),
     "tighten_bound": (lambda rng: dpcov.private_bound.tighten_bound(

@@ -70,3 +70,22 @@ def test_coinpress_centring_split():
     assert dpcov.coinpress_centring_split(0.5) == (0.0625, 0.4375)
     with pytest.raises(dpcov.DpcovError):
         dpcov.coinpress_centring_split(0.0)
+
+
+def test_coinpress_centred_release_estimates_the_covariance_of_rows_with_a_far_mean():
+    mu = np.array([30.0, -10.0, 5.0])
+    x = np.random.default_rng(8).standard_normal((8000, 3)) * [1.0, 1.5, 2.0] + mu
+    with dpcov.BudgetAccountant(epsilon=10.0, delta=1e-5, accounting="zcdp") as budget:
+        with dpcov.Rng(seed=9) as rng:
+            out = dpcov.coinpress_centred_release(x, k_bound=10.0, radius=100.0, rng=rng, rho=1.0)
+        assert budget.spent.charges == 1
+        assert budget.spent.rho == pytest.approx(1.0)
+    assert np.linalg.norm(out.mean - mu) < 0.3
+    np.testing.assert_allclose(np.diag(out.covariance), [1.0, 2.25, 4.0], rtol=0.25)
+    assert out.mean_receipt["rho"] + out.covariance_receipt["rho"] <= 1.0
+    assert out.mean_receipt["scale"] == pytest.approx(np.sqrt(10.0))
+    with dpcov.BudgetAccountant(epsilon=1.0, delta=1e-5, accounting="zcdp") as small:
+        with dpcov.Rng(seed=9) as rng:
+            with pytest.raises(dpcov.PreconditionError):
+                dpcov.coinpress_centred_release(x, k_bound=10.0, radius=100.0, rng=rng, rho=1.0)
+        assert small.spent.charges == 0

@@ -18,7 +18,13 @@ Privacy parameters: ``epsilon``, ``delta`` and ``bound`` (B, a public bound on t
 of each row of X, chosen without looking at the data). Rows over the bound are handled by
 ``policy``: ``"clip"`` (scaled down to norm B and counted in ``n_clipped_``), ``"reject"`` (an
 error naming the row and the bound) or ``"drop"``. The number of rows is treated as public, as
-under the default replace-one neighbour relation.
+under the default replace-one neighbour relation. Under add/remove neighbours
+(``mechanism_options={"neighbour": "add_remove"}``, or ``neighbour="add_remove"`` for the
+regression) n is private: every fitted attribute but the curator's (``receipt_``,
+``n_clipped_``) depends on the data only through the release, a count where one is needed being
+the release's own (its constant column: n + noise), and ``n_samples_`` is that released count;
+a fit that needs n but releases no count is refused before anything is released
+(bindings/python/tests/test_neighbour_outputs.py).
 
 ``random_state``: None draws the noise from the library's default generator (seeded from the
 operating system's entropy: the only choice for a private release); an int seeds a reproducible
@@ -47,7 +53,7 @@ from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound
 from .postprocess import psd_project
 from .rng import Rng, as_rng
-from .types import mechanism_id
+from .types import Neighbour, enum_value, mechanism_id
 
 try:  # scikit-learn is optional: the estimators work without it, and are its own with it.
     from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin
@@ -99,17 +105,35 @@ def _validate_X(est, X, reset: bool) -> np.ndarray:
     return X
 
 
+def _n_private(options) -> bool:
+    """Whether ``mechanism_options`` ask for add/remove neighbours, under which the number of rows
+    is private (a value the library refuses is left to the release to name)."""
+    try:
+        return (enum_value(Neighbour, dict(options or {}).get("neighbour", 0))
+                == Neighbour.ADD_REMOVE)
+    except (KeyError, ValueError, TypeError):
+        return False
+
+
+def _public_rows(receipt, rows: int) -> int:
+    """The number of rows where the release's neighbour relation makes it public (replace-one),
+    else 0: take the count from the release's constant column (``centre_second_moment``)."""
+    return 0 if receipt.neighbour == Neighbour.ADD_REMOVE else rows
+
+
 class ClippingWarning(UserWarning):
     """Rows were over the norm bound and were scaled down to it (the count is the curator's)."""
 
 
 def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None,
-                  warn: bool = True):
+                  warn: bool = True, n_public: bool = True):
     """Rows of X within the norm bound (and labels within |y| <= label_bound) by ``policy``.
 
     Returns (X, y, clipped): copies only when something is clipped or dropped. ``"reject"``
     raises naming the user's row, its norm and the bound the user gave. ``warn=False`` for a
-    bound chosen privately below the user's, which clips a few rows by design.
+    bound chosen privately below the user's, which clips a few rows by design. The warning
+    gives the clipped count (the curator's) and, only when ``n_public`` (replace-one), the
+    number of rows.
     """
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
     over = norms > bound
@@ -127,10 +151,11 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
     bad = over | y_over
     if policy == "clip" and warn and bad.any():
         count = int(bad.sum())
-        warnings.warn(f"{count} of {X.shape[0]} rows are over the bound {bound:g} and were scaled "
+        total = f" of {X.shape[0]}" if n_public else ""
+        warnings.warn(f"{count}{total} rows are over the bound {bound:g} and were scaled "
                       "down to it, which shrinks the release towards 0"
                       + (" (EVERY row: the bound is far below the data's scale)"
-                         if count == X.shape[0] else "")
+                         if n_public and count == X.shape[0] else "")
                       + "; curator only: the count is not for publication", ClippingWarning,
                       stacklevel=3)
     if policy == "drop":
@@ -280,9 +305,8 @@ class PrivateCovariance(_Estimator):
             :func:`dpcov.private_bound.scan` (proofs/private_bound.md, "The scan").
         bound_clipped: with ``bound="auto"``, aim at this public number of rows above B instead
             of the 0.95 quantile (the CLI's ``--bound-clipped``). It needs no n, so the bound step
-            is also eps_B-DP under ``mechanism_options={"neighbour": "add_remove"}``; the
-            estimates are still divided by the exact number of rows, which treats n as public
-            (see above).
+            is also eps_B-DP under ``mechanism_options={"neighbour": "add_remove"}``, where the
+            estimates divide by the released count (see below).
         bounds: ``(lower, upper)``, public per-column ranges of X in its own units (scalars or
             one value per column). Each column is mapped to [-1, 1] (values outside are
             clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of
@@ -292,6 +316,10 @@ class PrivateCovariance(_Estimator):
         mechanism: any Gram-releasing mechanism name or id (default ``"analyze_gauss"``).
         assume_centered: if True, release X^T X / n as the covariance (no mean); if False
             (default), release the Gram matrix of [B, x] rows and centre with the noisy mean.
+            Under add/remove the count is the released one, B^-2 times the constant column's
+            entry (``centre_second_moment`` with n = 0); ``assume_centered=True`` releases no
+            count and is refused there (ValueError) unless ``bounds`` is given (whose rows
+            [1, z] always carry one).
         psd: project the covariance onto the positive semidefinite cone (default True).
         policy: rows over the bound: ``"clip"`` (default), ``"reject"`` or ``"drop"``.
         random_state: None (the default generator), an int seed (not private), or a
@@ -299,7 +327,9 @@ class PrivateCovariance(_Estimator):
         mechanism_options: dict of mechanism options (e.g. ``{"rank": 3}`` for IEV).
 
     Fitted attributes: ``covariance_``, ``location_``, ``second_moment_`` (the released matrix),
-    ``receipt_``, ``n_samples_``, ``n_features_in_``, ``n_clipped_``.
+    ``receipt_`` (the curator's: publish ``receipt_.public()``), ``n_samples_`` (the number of
+    rows under replace-one; under add/remove the released count, a noisy float, never the exact
+    n), ``n_features_in_``, ``n_clipped_`` (the curator's).
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
@@ -323,6 +353,12 @@ class PrivateCovariance(_Estimator):
         X = _validate_X(self, X, reset=True)
         if self.bounds is not None:
             return self._fit_bounds(X)
+        n_private = _n_private(self.mechanism_options)
+        if n_private and self.assume_centered:
+            raise ValueError("assume_centered=True divides by the number of rows, which "
+                             "mechanism_options={'neighbour': 'add_remove'} keeps private, and its "
+                             "release holds no count: use assume_centered=False (the count comes "
+                             "from the released constant column) or bounds=(lower, upper)")
         policy = _choice(self.policy, POLICIES, "policy")
         d = X.shape[1]
         rng = as_rng(self.random_state)
@@ -333,7 +369,7 @@ class PrivateCovariance(_Estimator):
             raise ValueError("bound_clipped applies to bound='auto' only")
         else:
             B = _norm_bound(self)
-        X, _, clipped = _bounded_rows(X, B, policy)
+        X, _, clipped = _bounded_rows(X, B, policy, n_public=not n_private)
         if self.assume_centered:
             released, rows, receipt = self._release_gram(_blocks(X), d, B, rng, epsilon)
             location = np.zeros(d)
@@ -341,17 +377,16 @@ class PrivateCovariance(_Estimator):
         else:
             released, rows, receipt = self._release_gram(_blocks(X, constant=B), d + 1,
                                                          math.hypot(B, B), rng, epsilon)
-            location = released[0, 1:] / (B * max(rows, 1))
-            # Both terms are exactly symmetric (products commute in IEEE arithmetic), so the
-            # difference is too, as the post-processing functions require.
-            covariance = released[1:, 1:] / max(rows, 1) - np.outer(location, location)
+            # Under add/remove the count is the released B^2 n + noise over B^2.
+            location, covariance, count = centre_second_moment(released, 0, B,
+                                                               _public_rows(receipt, rows))
         if self.psd:
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = released
         self.covariance_ = covariance
         self.location_ = location
         self.receipt_ = receipt
-        self.n_samples_ = rows
+        self.n_samples_ = rows if _public_rows(receipt, rows) else count
         self.n_clipped_ = clipped
         return self
 
@@ -370,13 +405,14 @@ class PrivateCovariance(_Estimator):
                                                    d + 1, _column_bounds.norm_bound(d))
         _warn_clamped(clamped[0])
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
+        # Under add/remove the count is the released constant column's (n + noise).
         centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
+        mean_z, cov_z, count = centre_second_moment(scaled, 0, 1.0, _public_rows(receipt, rows))
         if self.assume_centered:
             location = np.zeros(d)
             user = _column_bounds.transform(scaled, lower, upper, "user")
-            covariance = user[1:, 1:] / max(rows, 1)
+            covariance = user[1:, 1:] / count
         else:
-            mean_z, cov_z, _ = centre_second_moment(scaled, 0, 1.0, rows)
             location = centre + half * mean_z
             covariance = cov_z * np.outer(half, half)
         if self.psd:
@@ -385,7 +421,7 @@ class PrivateCovariance(_Estimator):
         self.covariance_ = covariance
         self.location_ = location
         self.receipt_ = receipt
-        self.n_samples_ = rows
+        self.n_samples_ = rows if _public_rows(receipt, rows) else count
         self.n_clipped_ = clamped[0]
         return self
 
@@ -407,7 +443,9 @@ class PrivatePCA(TransformerMixin, _Estimator):
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
     ``explained_variance_ratio_`` (of the private covariance projected onto the PSD cone:
     max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
-    ``n_features_in_``, ``n_samples_``, and ``subspace_error_``: how far the top-k subspace of
+    ``n_features_in_``, ``n_samples_`` (as for :class:`PrivateCovariance`: the released count
+    under add/remove, where the centred bound also takes its count from the release),
+    and ``subspace_error_``: how far the top-k subspace of
     ``covariance_`` can be from that of the data's own covariance, with probability about 0.95
     over the noise (a :class:`~dpcov.estimators.SubspaceErrorBound`: ``sin_theta_bound`` on
     ||sin Theta||_2, the noise norm, the eigengap, ``swamped``; no privacy cost). Centred
@@ -483,7 +521,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
                     constant = DEFAULT_BOUND if self.bound is None else float(self.bound)
                 err = _est.pca_centred_subspace_error_bound(
                     cov.second_moment_, cov.receipt_, k, rng, constant_column=0,
-                    constant=constant, n=cov.n_samples_)
+                    constant=constant, n=_public_rows(cov.receipt_, cov.n_samples_))
             else:
                 err = _est.pca_subspace_error_bound(cov.second_moment_, cov.receipt_, k, rng)
         except (ValueError, DpcovError) as e:

@@ -1,0 +1,129 @@
+"""Under add/remove neighbours n is private: every public output of every estimator must depend on
+the data only through its release. Each path is fitted on D and on D' = D plus one row, with every
+mechanism's output forced equal (the second call returns what the first released; everything
+else, the noise the generator drew included, runs as usual): the fitted attributes and the
+warnings must then be identical. Only CURATOR_ONLY differs (documented as the curator's);
+``receipt_.public()`` is compared in full."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dpcov
+import dpcov.learn as learn
+from dpcov.gram import GramAccumulator
+from dpcov.types import StructView
+
+CURATOR_ONLY = ("receipt_", "n_clipped_")
+"""Fitted attributes documented as the curator's (learn.py's module docstring)."""
+
+ADD_REMOVE = {"neighbour": "add_remove"}
+
+
+@pytest.fixture
+def neighbours():
+    """D (80 rows in R^3, some over a bound of 2) and D' = D plus one row of norm about 1."""
+    gen = np.random.default_rng(20261124)
+    d = gen.normal(size=(80, 3)) * np.array([1.2, 0.8, 0.5]) + np.array([0.3, -0.2, 0.1])
+    return d, np.vstack([d, [[0.5, -0.6, 0.4]]])
+
+
+@pytest.fixture
+def forced(monkeypatch):
+    """Make every release return what the first release of its shape returned."""
+    first = {}
+
+    def same(key, value):
+        return first.setdefault(key, value)
+
+    real_release = GramAccumulator.release
+
+    def release(self, *args, **kwargs):
+        matrix, receipt = real_release(self, *args, **kwargs)
+        return dpcov.Release(same(("gram", matrix.shape), matrix).copy(), receipt)
+
+    real_choose = learn.choose_bound
+    monkeypatch.setattr(GramAccumulator, "release", release)
+    monkeypatch.setattr(learn, "choose_bound",
+                        lambda *a, **k: same("bound", real_choose(*a, **k)))
+    return first
+
+
+def _same(a, b) -> bool:
+    """Exact equality of fitted values (NaN equal to NaN)."""
+    if isinstance(a, StructView):
+        a, b = a.to_dict(), b.to_dict()
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, (np.ndarray, float, np.floating)):
+        return np.array_equal(a, b, equal_nan=True)
+    return a == b
+
+
+def _public(make, X):
+    """(public fitted attributes, warnings) of ``make().fit(X)``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = make().fit(X)
+    attrs = {k: v for k, v in vars(est).items()
+             if k.endswith("_") and not k.startswith("_") and k not in CURATOR_ONLY}
+    attrs["receipt_.public()"] = est.receipt_.public()
+    return attrs, [(w.category, str(w.message)) for w in caught]
+
+
+def _check_neighbours(make, neighbours):
+    """Fit on D and D' with the release forced equal; every public output must be the same."""
+    d, d_plus = neighbours
+    (a, warned_a), (b, warned_b) = _public(make, d), _public(make, d_plus)
+    assert a.keys() == b.keys()
+    differ = [k for k in a if not _same(a[k], b[k])]
+    assert not differ, f"public outputs that depend on n: {differ}"
+    assert warned_a == warned_b
+    assert a["receipt_.public()"].n == dpcov.RECEIPT_N_WITHHELD
+
+
+COVARIANCE_PATHS = {
+    "norm bound, centred": dict(bound=2.0),
+    "bound auto with bound_clipped": dict(bound="auto", bound_clipped=5),
+    "bounds, centred": dict(bounds=(-4.0, 4.0)),
+    "bounds, assume_centered": dict(bounds=(-4.0, 4.0), assume_centered=True),
+}
+
+
+@pytest.mark.parametrize("path", sorted(COVARIANCE_PATHS))
+def test_private_covariance_uses_no_exact_n_under_add_remove(path, neighbours, forced):
+    _check_neighbours(lambda: dpcov.PrivateCovariance(
+        epsilon=2.0, random_state=5, mechanism_options=ADD_REMOVE, **COVARIANCE_PATHS[path]),
+        neighbours)
+
+
+@pytest.mark.parametrize("path", ["norm bound, centred", "bounds, centred",
+                                  "bounds, assume_centered"])
+def test_private_pca_uses_no_exact_n_under_add_remove(path, neighbours, forced):
+    options = dict(COVARIANCE_PATHS[path])
+    options["center"] = not options.pop("assume_centered", False)
+    _check_neighbours(lambda: dpcov.PrivatePCA(
+        n_components=2, epsilon=50.0, random_state=5, mechanism_options=ADD_REMOVE, **options),
+        neighbours)
+
+
+def test_add_remove_without_a_released_count_is_refused_before_any_release(neighbours, forced):
+    d, _ = neighbours
+    with pytest.raises(ValueError, match="add_remove"):
+        dpcov.PrivateCovariance(bound=2.0, assume_centered=True,
+                                mechanism_options=ADD_REMOVE).fit(d)
+    with pytest.raises(ValueError, match="add_remove"):
+        dpcov.PrivatePCA(bound=2.0, center=False, mechanism_options=ADD_REMOVE).fit(d)
+    assert not forced
+
+
+def test_replace_one_keeps_the_public_n(neighbours):
+    d, _ = neighbours
+    est = dpcov.PrivateCovariance(epsilon=2.0, bound=2.0, random_state=5).fit(d)
+    assert est.n_samples_ == len(d) and est.receipt_.public().n == len(d)
+    noisy = dpcov.PrivateCovariance(epsilon=2.0, bound=2.0, random_state=5,
+                                    mechanism_options=ADD_REMOVE).fit(d)
+    assert noisy.n_samples_ == noisy.second_moment_[0, 0] / 4.0

@@ -53,7 +53,7 @@ from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound
 from .postprocess import psd_project
 from .rng import Rng, as_rng
-from .types import Neighbour, enum_value, mechanism_id
+from .types import Neighbour, Receipt, enum_value, mechanism_id
 
 try:  # scikit-learn is optional: the estimators work without it, and are its own with it.
     from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin
@@ -547,6 +547,22 @@ class PrivatePCA(TransformerMixin, _Estimator):
         return Z @ self.components_ + self.mean_
 
 
+NO_RELEASED_COUNT = ("neighbour='add_remove' keeps the number of rows private, and without an "
+                     "intercept the release holds no count for the inference: set "
+                     "fit_intercept=True (the intercept column's released entry is n + noise)")
+"""The refusal of an add/remove fit that needs n but releases no count."""
+
+
+def _stating_rows(receipt, n: int):
+    """``receipt`` stating ``n`` rows: the bootstrap reads n from the receipt, which under
+    add/remove holds the curator's exact n; ``n`` is then the released count."""
+    if receipt.n == n:
+        return receipt
+    struct = receipt.to_struct()
+    struct.n = n
+    return Receipt(struct)
+
+
 MECHANISMS_REGRESSION = ("adassp", "ols_jl")
 """Regression-specific values of ``PrivateLinearRegression.mechanism`` (besides the Gram
 mechanisms)."""
@@ -601,7 +617,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         mechanism: ``"adassp"`` (default), a Gram mechanism, or ``"ols_jl"``.
         rho: AdaSSP's failure probability of the ridge (default 0.05).
         calibration: AdaSSP's constants, ``"joint_analytic"`` (default) or ``"paper"``.
-        neighbour: AdaSSP's neighbour relation, ``"replace_one"`` (default) or ``"add_remove"``.
+        neighbour: the neighbour relation, ``"replace_one"`` (default) or ``"add_remove"``
+            (AdaSSP's, and passed on to a Gram mechanism or ols_jl). Under add/remove n is
+            private: the intervals and a Gram mechanism's fit use the count the release holds
+            in its intercept column (n + noise, rounded) instead, so they need
+            ``fit_intercept=True`` (refused without it, before anything is released, except
+            AdaSSP with ``intervals=False``, whose point estimate needs no n).
         ridge: penalty lambda >= 0 for the Gram mechanisms (AdaSSP chooses its own: must be 0).
         level: confidence level of the intervals (default 0.95).
         intervals: compute the noise-aware intervals (default True; for AdaSSP, False releases
@@ -614,7 +635,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     Fitted attributes: ``coef_``, ``intercept_``, ``params_`` ([intercept,] coefficients),
     ``bound_`` (the norm bound the release used: private, publishable),
     ``release_`` (AdaSSP: the :class:`~dpcov.AdasspFit` with the released X'X~ and X'y~; Gram
-    mechanisms: the released matrix), ``receipt_``, ``n_samples_``, ``n_clipped_``,
+    mechanisms: the released matrix), ``receipt_`` (the curator's), ``n_samples_`` (the number of
+    rows under replace-one; under add/remove the released count of the intercept column, a
+    noisy float, or None without an intercept or for ols_jl), ``n_clipped_`` (the curator's),
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
     entry of ``params_``), ``inference_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
     ``plug_in=True``.
@@ -664,6 +687,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         mechanism = str(self.mechanism).strip().lower() if isinstance(self.mechanism, str) \
             else self.mechanism
         _check_mechanism(mechanism, MECHANISMS_REGRESSION)
+        options, n_private = self._neighbour_options(mechanism)
         B = _defaulted_bound(self.bound, "bound", "pass bound=B, a public bound on the "
                              "Euclidean norm of each row of X in your units", 3)
         B_y = _defaulted_bound(self.label_bound, "label_bound", "pass label_bound=, a public "
@@ -671,7 +695,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if not (B > 0 and math.isfinite(B)) or not (B_y > 0 and math.isfinite(B_y)):
             raise ValueError(f"bound and label_bound must be finite and > 0, got bound = "
                              f"{self.bound!r}, label_bound = {self.label_bound!r}")
-        X, y, clipped = _bounded_rows(X, B, policy, y, B_y)
+        X, y, clipped = _bounded_rows(X, B, policy, y, B_y, n_public=not n_private)
         rng = as_rng(self.random_state)
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
@@ -697,7 +721,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             if mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng)
                 self._noise_aware(lambda: adassp_bootstrap_intervals(
-                    self.release_, rows, rng, self.level, self.n_bootstrap),
+                    self.release_, self._inference_rows(rows), rng, self.level,
+                    self.n_bootstrap),
                     "noise-aware: parametric bootstrap from AdaSSP's noise law, for beta from "
                     "the unregularised released statistics (not centred on the ridge coef_)")
             elif mechanism == "ols_jl":
@@ -705,8 +730,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     raise ValueError("mechanism 'ols_jl' needs projection_rows")
                 result = ols_jl(gram.matrix(), rows, row_bound, self.epsilon, self.delta, rng,
                                 label, features[offset:], int(self.projection_rows),
-                                0 if self.fit_intercept else -1, self.level,
-                                **dict(self.mechanism_options or {}))
+                                0 if self.fit_intercept else -1, self.level, **options)
                 self.release_ = None
                 self.params_ = result.coefficients
                 self.receipt_ = result.receipt
@@ -715,19 +739,61 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 self.summary_ = result.summary
             else:
                 released, receipt = gram.release(mechanism, self.epsilon, self.delta, rng,
-                                                  **dict(self.mechanism_options or {}))
-                result = _est.regression_fit(released, rows, label, features[offset:],
+                                                  **options)
+                self.release_, self.receipt_ = released, receipt
+                n = self._inference_rows(rows)
+                result = _est.regression_fit(released, n, label, features[offset:],
                                              0 if self.fit_intercept else -1, self.ridge,
                                              self.level)
-                self.release_ = released
                 self.params_ = result.coefficients
-                self.receipt_ = receipt
-                self._gram_inference(result, released, receipt, label, features[offset:], rng)
+                self._gram_inference(result, released, _stating_rows(receipt, n), label,
+                                     features[offset:], rng)
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
-        self.n_samples_ = rows
+        self.n_samples_ = self._released_count() if n_private else rows
         self.n_clipped_ = clipped
         return self
+
+    def _neighbour_options(self, mechanism):
+        """(the mechanism options, whether n is private): ``neighbour`` is AdaSSP's relation and
+        is passed on to a Gram mechanism or ols_jl (a different one in ``mechanism_options`` is
+        refused). Under add/remove a fit that needs n and has no intercept, whose release would
+        hold no count, is refused here, before anything is released."""
+        neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
+        options = dict(self.mechanism_options or {})
+        if mechanism == "adassp":
+            n_private = neighbour == "add_remove"
+            needs_n = bool(self.intervals)
+        else:
+            if neighbour != "replace_one":
+                if "neighbour" in options and not _n_private(options):
+                    raise ValueError(f"neighbour={self.neighbour!r} and mechanism_options' "
+                                     f"neighbour {options['neighbour']!r} differ")
+                options["neighbour"] = neighbour
+            n_private = _n_private(options)
+            needs_n = mechanism != "ols_jl"
+        if n_private and needs_n and not self.fit_intercept:
+            raise ValueError(NO_RELEASED_COUNT)
+        return options, n_private
+
+    def _released_count(self):
+        """The count the release holds in its intercept column (rows [1, x, y]: n + noise), or
+        None (no intercept, or ols_jl, which keeps no release)."""
+        if not self.fit_intercept or self.release_ is None:
+            return None
+        m = self.release_.released_xtx if isinstance(self.release_, AdasspFitType) \
+            else self.release_
+        return float(m[0, 0])
+
+    def _inference_rows(self, rows: int) -> int:
+        """n for the inference: ``rows``, public under replace-one; under add/remove the
+        released count, rounded (post-processing), or a ValueError when there is none."""
+        if self.receipt_.neighbour != Neighbour.ADD_REMOVE:
+            return rows
+        count = self._released_count()
+        if count is None:
+            raise ValueError(NO_RELEASED_COUNT)
+        return int(round(count))
 
     def _check_adassp_options(self) -> None:
         """ValueError for AdaSSP options that cannot work, before any noise is drawn or any
@@ -851,11 +917,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         draws = self.n_bootstrap if n_bootstrap is None else n_bootstrap
         rng = as_rng(random_state)
         if isinstance(self.release_, AdasspFitType):
-            out = adassp_bootstrap_intervals(self.release_, self.n_samples_, rng, level, draws)
+            out = adassp_bootstrap_intervals(self.release_, self._inference_rows(self.n_samples_),
+                                             rng, level, draws)
         elif self.release_ is not None:
             d = self.release_.shape[0]
             offset = 1 if self.fit_intercept else 0
-            out = ols_bootstrap_intervals(self.release_, self.receipt_, d - 1,
+            receipt = _stating_rows(self.receipt_, self._inference_rows(self.n_samples_))
+            out = ols_bootstrap_intervals(self.release_, receipt, d - 1,
                                           np.arange(offset, d - 1), rng, offset - 1, level, draws)
         else:
             raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")

@@ -43,8 +43,9 @@ def forced(monkeypatch):
         matrix, receipt = real_release(self, *args, **kwargs)
         return dpcov.Release(same(("gram", matrix.shape), matrix).copy(), receipt)
 
-    real_choose = learn.choose_bound
+    real_choose, real_adassp = learn.choose_bound, learn.adassp_fit
     monkeypatch.setattr(GramAccumulator, "release", release)
+    monkeypatch.setattr(learn, "adassp_fit", lambda *a, **k: same("adassp", real_adassp(*a, **k)))
     monkeypatch.setattr(learn, "choose_bound",
                         lambda *a, **k: same("bound", real_choose(*a, **k)))
     return first
@@ -63,26 +64,32 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def _public(make, X):
-    """(public fitted attributes, warnings) of ``make().fit(X)``."""
+def _public(make, data):
+    """(public fitted attributes, warnings) of ``make().fit(*data)``; the published receipt is
+    ``receipt_.public()`` (AdaSSP's receipt holds no n: itself)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        est = make().fit(X)
+        est = make().fit(*data)
     attrs = {k: v for k, v in vars(est).items()
              if k.endswith("_") and not k.startswith("_") and k not in CURATOR_ONLY}
-    attrs["receipt_.public()"] = est.receipt_.public()
+    published = est.receipt_.public() if hasattr(est.receipt_, "public") else est.receipt_
+    attrs["published receipt"] = published
     return attrs, [(w.category, str(w.message)) for w in caught]
 
 
 def _check_neighbours(make, neighbours):
     """Fit on D and D' with the release forced equal; every public output must be the same."""
     d, d_plus = neighbours
+    if not isinstance(d, tuple):
+        d, d_plus = (d,), (d_plus,)
     (a, warned_a), (b, warned_b) = _public(make, d), _public(make, d_plus)
     assert a.keys() == b.keys()
     differ = [k for k in a if not _same(a[k], b[k])]
     assert not differ, f"public outputs that depend on n: {differ}"
     assert warned_a == warned_b
-    assert a["receipt_.public()"].n == dpcov.RECEIPT_N_WITHHELD
+    assert getattr(a["published receipt"], "n", dpcov.RECEIPT_N_WITHHELD) == \
+        dpcov.RECEIPT_N_WITHHELD
+    return a
 
 
 COVARIANCE_PATHS = {
@@ -127,3 +134,56 @@ def test_replace_one_keeps_the_public_n(neighbours):
     noisy = dpcov.PrivateCovariance(epsilon=2.0, bound=2.0, random_state=5,
                                     mechanism_options=ADD_REMOVE).fit(d)
     assert noisy.n_samples_ == noisy.second_moment_[0, 0] / 4.0
+
+
+@pytest.fixture
+def regression_neighbours():
+    """(X, y) of 400 rows (some over the bounds) and the same plus one row within them."""
+    gen = np.random.default_rng(11)
+    x = gen.normal(size=(400, 2)) * 0.6
+    y = x @ np.array([0.8, -0.5]) + 0.3 + 0.2 * gen.normal(size=400)
+    return (x, y), (np.vstack([x, [[0.2, -0.1]]]), np.append(y, 0.5))
+
+
+REGRESSION_PATHS = {
+    "adassp with intervals": dict(bound_epsilon=0, neighbour="add_remove"),
+    "adassp, no intercept, no intervals": dict(bound_epsilon=0, neighbour="add_remove",
+                                               fit_intercept=False, intervals=False),
+    "analyze_gauss, neighbour passed on": dict(mechanism="analyze_gauss", neighbour="add_remove",
+                                               plug_in=True),
+    "analyze_gauss, mechanism_options": dict(mechanism="analyze_gauss",
+                                             mechanism_options=ADD_REMOVE),
+}
+
+
+@pytest.mark.parametrize("path", sorted(REGRESSION_PATHS))
+def test_private_linear_regression_uses_no_exact_n_under_add_remove(
+        path, regression_neighbours, forced):
+    make = lambda: dpcov.PrivateLinearRegression(  # noqa: E731
+        epsilon=20.0, bound=2.0, label_bound=3.0, random_state=5, n_bootstrap=199,
+        **REGRESSION_PATHS[path])
+    fitted = _check_neighbours(make, regression_neighbours)
+    if REGRESSION_PATHS[path].get("fit_intercept", True):
+        assert fitted["inference_"].startswith("noise-aware")
+        assert 300 < fitted["n_samples_"] < 500 and fitted["n_samples_"] != 400
+        # Recomputed intervals take the released count too.
+        (x, y), (x_plus, y_plus) = regression_neighbours
+        again = [make().fit(a, b).noise_aware_intervals(random_state=2)
+                 for a, b in ((x, y), (x_plus, y_plus))]
+        assert _same(again[0], again[1])
+    else:
+        assert fitted["n_samples_"] is None
+
+
+@pytest.mark.parametrize("options", [
+    dict(neighbour="add_remove", bound_epsilon=0, fit_intercept=False),
+    dict(mechanism="analyze_gauss", neighbour="add_remove", fit_intercept=False),
+    dict(mechanism="analyze_gauss", mechanism_options=ADD_REMOVE, fit_intercept=False),
+    dict(mechanism="analyze_gauss", neighbour="add_remove",
+         mechanism_options={"neighbour": "replace_one"})])
+def test_regression_under_add_remove_without_a_count_is_refused_before_any_release(
+        options, regression_neighbours, forced):
+    (x, y), _ = regression_neighbours
+    with pytest.raises(ValueError, match="neighbour"):
+        dpcov.PrivateLinearRegression(bound=2.0, label_bound=3.0, **options).fit(x, y)
+    assert not forced

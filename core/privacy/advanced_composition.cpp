@@ -59,7 +59,7 @@ double drv_epsilon(int64_t k, double epsilon, double delta_slack) {
   if (k == 0) return 0.0;
   using namespace upward;
   const double kd = static_cast<double>(k);
-  const double log_inverse = log_up(div_up(1.0, delta_slack));
+  const double log_inverse = log_inverse_up(delta_slack);
   const double root = mul_up(sqrt_up(mul_up(2.0 * kd, log_inverse)), epsilon);
   return add_up(root, mul_up(mul_up(kd, epsilon), expm1_up(epsilon)));
 }

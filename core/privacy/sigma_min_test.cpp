@@ -29,7 +29,7 @@ double sigma_min_test_scale(double bound, double eps) {
 double sigma_min_test_shift(double bound, double eps, double delta) {
   check::delta(delta);
   using namespace upward;
-  return mul_up(sigma_min_test_scale(bound, eps), log_up(div_up(1.0, delta)));
+  return mul_up(sigma_min_test_scale(bound, eps), log_inverse_up(delta));
 }
 
 }  // namespace dpcov::privacy

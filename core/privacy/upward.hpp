@@ -82,6 +82,11 @@ inline double sqrt_up(double x) {
 // glibc's log is accurate to within one ulp; two ulps up is therefore >= the exact logarithm.
 inline double log_up(double x) { return bump_up(bump_up(std::log(x))); }
 
+// ln(1/x) for x in (0, 1], rounded up, as -ln(x): 1/x is not formed, since it overflows for a
+// subnormal x (ln(1/x) is at most 745) and could round. glibc's log is within one ulp, so two ulps
+// up is above the exact value.
+inline double log_inverse_up(double x) { return bump_up(bump_up(-std::log(x))); }
+
 // glibc's expm1 is accurate to within one ulp (as log); two ulps up is >= e^x - 1.
 inline double expm1_up(double x) { return bump_up(bump_up(std::expm1(x))); }
 

@@ -31,7 +31,7 @@ double log1p_down(double x) {
 // term is bounded from below.
 double cks_bound_upward(double rho, double delta, double m) {
   using namespace upward;
-  const double log_inv_delta = log_up(div_up(1.0, delta));
+  const double log_inv_delta = log_inverse_up(delta);
   const double t2 = mul_down(m, log1p_down(div_down(1.0, m)));
   const double t3 = log1p_down(m);
   const double numerator = add_up(add_up(log_inv_delta, -t2), -t3);
@@ -58,7 +58,7 @@ double zcdp_gaussian_sigma(double rho, double sensitivity) {
 double zcdp_epsilon(double rho, double delta) {
   check_rho(rho);
   check::delta(delta);
-  const double log_inv_delta = std::log(1.0 / delta);
+  const double log_inv_delta = -std::log(delta);  // 1/delta overflows for a subnormal delta
   // The bound is smooth and unimodal in u = ln(alpha - 1) (its minimiser is near
   // alpha = 1 + sqrt(ln(1/delta) / rho)): a grid over u, then golden-section refinement.
   double best_u = 0.0;
@@ -98,7 +98,7 @@ double zcdp_epsilon_bun_steinke(double rho, double delta) {
   check_rho(rho);
   check::delta(delta);
   using namespace upward;
-  const double log_inv_delta = log_up(div_up(1.0, delta));
+  const double log_inv_delta = log_inverse_up(delta);
   return add_up(rho, mul_up(2.0, sqrt_up(mul_up(rho, log_inv_delta))));
 }
 
@@ -125,12 +125,6 @@ double zcdp_rho_for_epsilon(double epsilon, double delta) {
   return lo;
 }
 
-// ln(1/delta) = -ln(delta) rounded up (1/delta is not formed: it could round): glibc's log is
-// within one ulp, so two ulps up is above the exact value.
-static double log_inverse_up(double delta) {
-  return upward::bump_up(upward::bump_up(-std::log(delta)));
-}
-
 double zcdp_rho_gaussian(double sensitivity, double sigma) {
   check::positive_finite(sensitivity, "sensitivity");
   check::positive_finite(sigma, "sigma");
@@ -147,7 +141,7 @@ double zcdp_rho_cap(double epsilon, double delta) {
   check::positive_finite(epsilon, "epsilon");
   check::delta(delta);
   // Rounded down: the numerator down, the denominator up (it grows with L).
-  const double high = log_inverse_up(delta);
+  const double high = upward::log_inverse_up(delta);
   const double denominator_root =
       upward::add_up(upward::sqrt_up(upward::add_up(high, epsilon)), upward::sqrt_up(high));
   return upward::div_down(upward::mul_down(epsilon, epsilon),

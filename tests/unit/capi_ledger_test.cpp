@@ -272,6 +272,33 @@ TEST(CapiLedgerZcdp, ZcdpAccountingChargesLessThanTheEpsilonOfManyFits) {
   dpcov_ledger_destroy(&basic);
 }
 
+TEST(CapiLedgerZcdp, ASubnormalDeltaCapGivesFiniteTotals) {
+  // ln(1/delta) was computed from 1/delta, which overflows for a subnormal delta: a zCDP ledger
+  // accepted a charge and reported an infinite epsilon spent with DPCOV_OK (found by
+  // fuzz_solvers). ln(1/delta) <= 745 is now taken as -ln(delta).
+  for (const double delta_cap : {std::numeric_limits<double>::denorm_min(), 1e-310}) {
+    dpcov_ledger *ledger = nullptr;
+    ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ZCDP, 1.0, delta_cap), DPCOV_OK);
+    ASSERT_EQ(dpcov_ledger_charge_zcdp(ledger, 1e-6, 0.5, 1e-6), DPCOV_OK)
+        << dpcov_last_error_message();
+    const dpcov_ledger_spent s = spent_of(ledger);
+    EXPECT_EQ(s.charges, 1);
+    EXPECT_TRUE(std::isfinite(s.epsilon)) << s.epsilon;
+    // rho + 2 sqrt(rho ln(1/delta)) with ln(1/delta) about 745 or 714.
+    EXPECT_GT(s.epsilon, 0.05);
+    EXPECT_LT(s.epsilon, 0.06);
+    dpcov_ledger_destroy(&ledger);
+    ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ADVANCED, 1.0, delta_cap), DPCOV_OK);
+    const dpcov_receipt laplace = plan(DPCOV_MECHANISM_LAPLACE_SYM, 0.01, 0.0);
+    const dpcov_status charged = dpcov_ledger_charge(ledger, &laplace);
+    EXPECT_TRUE(charged == DPCOV_OK || charged == DPCOV_E_PRECONDITION)
+        << dpcov_last_error_message();
+    const dpcov_ledger_spent a = spent_of(ledger);
+    EXPECT_TRUE(std::isfinite(a.epsilon) && std::isfinite(a.delta)) << a.epsilon << " " << a.delta;
+    dpcov_ledger_destroy(&ledger);
+  }
+}
+
 TEST(CapiLedgerZcdp, BadArgumentsAreRefusedAndChangeNothing) {
   dpcov_ledger *ledger = nullptr;
   ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ZCDP, 1.0, 1e-5), DPCOV_OK);

@@ -65,7 +65,10 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     The partial Gram matrices are computed on the Dask workers (the current
     ``distributed.Client`` if any, else Dask's default scheduler); the release itself runs here
     with ``rng`` (a :class:`dpcov.Rng`; use ``dpcov.Rng()`` from OS entropy for a private
-    release). Returns the released matrix and its receipt.
+    release). Returns the released matrix and its receipt, which is the curator's: publish
+    ``receipt.public()``, which withholds n under add/remove neighbours (where dividing by n, as
+    :func:`main` does under replace-one, would publish it: release rows with a constant column
+    and use :func:`dpcov.centre_second_moment` with n = 0 instead).
     """
     state = gram_state(x, bound, policy, split_every)
     with dpcov.GramAccumulator.from_state(**state) as gram:

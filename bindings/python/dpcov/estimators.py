@@ -51,7 +51,9 @@ def regression_fit(g, n: int, label: int, features, intercept_column: int = -1,
                    ridge: float = 0.0, level: float = 0.95) -> RegressionResult:
     """Regress column ``label`` on the ``features`` columns of the second-moment matrix ``g``
     (unnormalised, of ``n`` rows) with an optional intercept column and ridge penalty
-    (``dpcov_regression_fit``).
+    (``dpcov_regression_fit``). ``n`` is public under replace-one neighbours only; under
+    add/remove pass the release's own count (its intercept column's entry, rounded), as
+    :class:`~dpcov.PrivateLinearRegression` does.
 
     A noisy release can make X'X + ridge D indefinite: the call then raises
     :class:`~dpcov.errors.NotPositiveDefiniteError` whose message gives the smallest eigenvalue

@@ -911,11 +911,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def noise_aware_intervals(self, level=None, n_bootstrap=None, random_state=None):
         """Recompute the noise-aware intervals from the kept release at another ``level`` or
         number of draws (post-processing: no privacy cost). Returns (std_errors, p_values,
-        conf_int); raises PreconditionError when the noise swamps the data."""
+        conf_int); raises PreconditionError when the noise swamps the data. ``random_state``
+        None on an estimator seeded with an int draws from that seed (its stream 2), so a seeded
+        run is reproducible; otherwise as for the estimator."""
         check_is_fitted(self)
         level = self.level if level is None else level
         draws = self.n_bootstrap if n_bootstrap is None else n_bootstrap
-        rng = as_rng(random_state)
+        seed = self.random_state
+        rng = (Rng(int(seed), 2) if random_state is None and isinstance(seed, (int, np.integer))
+               else as_rng(random_state))
         if isinstance(self.release_, AdasspFitType):
             out = adassp_bootstrap_intervals(self.release_, self._inference_rows(self.n_samples_),
                                              rng, level, draws)

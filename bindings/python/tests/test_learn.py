@@ -331,3 +331,16 @@ def test_regression_by_projection_has_projection_degrees_of_freedom():
                                           projection_rows=60, random_state=11).fit(X, y)
     assert est.summary_.dof == 60 - 3
     assert est.receipt_.mechanism_name == "ols_jl" and est.receipt_.test_passed == 1
+
+
+def test_a_seeded_fit_recomputes_the_same_intervals(regression_data):
+    # Every draw of a seeded run comes from the seed: noise_aware_intervals without its own
+    # random_state uses the estimator's.
+    X, y = regression_data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = dpcov.PrivateLinearRegression(epsilon=4.0, bound=1.0, label_bound=1.0,
+                                            random_state=7).fit(X, y)
+        first, second = (fit.noise_aware_intervals(level=0.9, n_bootstrap=99) for _ in range(2))
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a, b)

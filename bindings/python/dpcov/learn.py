@@ -355,10 +355,11 @@ class PrivateCovariance(_Estimator):
             return self._fit_bounds(X)
         n_private = _n_private(self.mechanism_options)
         if n_private and self.assume_centered:
-            raise ValueError("assume_centered=True divides by the number of rows, which "
-                             "mechanism_options={'neighbour': 'add_remove'} keeps private, and its "
-                             "release holds no count: use assume_centered=False (the count comes "
-                             "from the released constant column) or bounds=(lower, upper)")
+            raise ValueError("assume_centered=True (PrivatePCA: center=False) divides by the "
+                             "number of rows, which mechanism_options={'neighbour': 'add_remove'} "
+                             "keeps private, and its release holds no count: centre (the count "
+                             "comes from the released constant column) or give "
+                             "bounds=(lower, upper)")
         policy = _choice(self.policy, POLICIES, "policy")
         d = X.shape[1]
         rng = as_rng(self.random_state)

@@ -53,38 +53,39 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
   return r;
 }
 
-std::vector<double> coinpress_mean_clipped_mean(ConstMatrixView rows, const std::vector<double> &centre,
-                                                double clip_radius) {
+std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
+                                                    const std::vector<double> &centre,
+                                                    double clip_radius) {
   const int64_t n = rows.rows;
   const int64_t d = rows.cols;
   std::vector<double> sum(static_cast<size_t>(d), 0.0), carry(static_cast<size_t>(d), 0.0);
-  Matrix offset(1, d);
+  Matrix row(1, d);  // x_i - c
   for (int64_t i = 0; i < n; ++i) {
     // x - c, halved where the difference of two finite doubles overflows: the direction is kept,
     // and a row that far out is clipped anyway (its norm is twice the halved one's).
     bool halved = false;
     for (int64_t j = 0; j < d; ++j) {
-      offset(0, j) = rows(i, j) - centre[static_cast<size_t>(j)];
-      halved = halved || !std::isfinite(offset(0, j));
+      row(0, j) = rows(i, j) - centre[static_cast<size_t>(j)];
+      halved = halved || !std::isfinite(row(0, j));
     }
     if (halved)
       for (int64_t j = 0; j < d; ++j)
-        offset(0, j) = 0.5 * rows(i, j) - 0.5 * centre[static_cast<size_t>(j)];
+        row(0, j) = 0.5 * rows(i, j) - 0.5 * centre[static_cast<size_t>(j)];
     double sum_of_squares = 0.0;
-    data::row_sums_of_squares(offset.view(), 0, 1, &sum_of_squares);
+    data::row_sums_of_squares(row.view(), 0, 1, &sum_of_squares);
     const double bound = halved ? 0.5 * clip_radius : clip_radius;
-    const double factor = data::row_factor(offset.view(), 0, sum_of_squares, bound, BoundPolicy::Clip);
+    const double factor = data::row_factor(row.view(), 0, sum_of_squares, bound, BoundPolicy::Clip);
     const double scale = halved ? 2.0 * factor : factor;
     for (int64_t j = 0; j < d; ++j)
       data::neumaier_add(sum[static_cast<size_t>(j)], carry[static_cast<size_t>(j)],
-                         offset(0, j) * scale);
+                         row(0, j) * scale);
   }
-  std::vector<double> mean(static_cast<size_t>(d));
+  std::vector<double> offset(static_cast<size_t>(d));
   const double inv_n = 1.0 / static_cast<double>(n);
   for (int64_t j = 0; j < d; ++j)
-    mean[static_cast<size_t>(j)] =
-        centre[static_cast<size_t>(j)] + (sum[static_cast<size_t>(j)] + carry[static_cast<size_t>(j)]) * inv_n;
-  return mean;
+    offset[static_cast<size_t>(j)] =
+        (sum[static_cast<size_t>(j)] + carry[static_cast<size_t>(j)]) * inv_n;
+  return offset;
 }
 
 CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vector<double> &centre,
@@ -102,10 +103,13 @@ CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vec
   std::vector<double> c = centre;
   for (int64_t step = 0; step < receipt.steps; ++step) {
     const size_t s = static_cast<size_t>(step);
-    c = coinpress_mean_clipped_mean(rows, c, receipt.step_clip_radius[s]);
+    const std::vector<double> offset =
+        coinpress_mean_projected_offset(rows, c, receipt.step_clip_radius[s]);
     for (int64_t j = 0; j < d; ++j) {
-      c[static_cast<size_t>(j)] += receipt.step_sigma[s] * random::standard_normal(rng);
-      centres(step, j) = c[static_cast<size_t>(j)];
+      const size_t k = static_cast<size_t>(j);
+      // The noise goes on the offset (the statistic); the public centre is added afterwards.
+      c[k] += offset[k] + receipt.step_sigma[s] * random::standard_normal(rng);
+      centres(step, j) = c[k];
     }
   }
   receipt.seed_fixed = rng.seed_fixed();

@@ -65,11 +65,14 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request);
 CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vector<double> &centre,
                                             const CoinpressMeanRequest &request, random::Rng &rng);
 
-// The mean of the rows projected onto the ball B(centre, clip_radius) (the statistic a step adds
-// noise to): every row x is replaced by centre + f (x - centre), f <= 1 the factor that brings the
-// computed norm of f (x - centre) to at most clip_radius. Exposed for the audit, which recomputes
-// each step's density from it.
-std::vector<double> coinpress_mean_clipped_mean(ConstMatrixView rows, const std::vector<double> &centre,
-                                                double clip_radius);
+// The statistic a step adds noise to: (1/n) sum_j f_j (x_j - centre), the mean offset from
+// `centre` of the rows projected onto the ball B(centre, clip_radius) (f_j <= 1 brings the
+// computed norm of f_j (x_j - centre) to at most clip_radius). Its L2 sensitivity is
+// 2 clip_radius / n. The release adds the noise to this offset and only then the public centre, so
+// that no rounding of the data-dependent value happens at the centre's magnitude before the noise.
+// Exposed for the audit, which recomputes each step's density from it.
+std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
+                                                    const std::vector<double> &centre,
+                                                    double clip_radius);
 
 }  // namespace dpcov::mechanisms

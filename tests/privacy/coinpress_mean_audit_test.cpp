@@ -1,8 +1,8 @@
 // The exact-density audit of CoinPress mean estimation (core/mechanisms/coinpress_mean.hpp,
 // proofs/coinpress_mean.md). Each step's output has a density given the previous public centre:
-// c_i ~ N(m_i, sigma_i^2 I) with m_i the mean of the rows projected onto B(c_{i-1}, R_i), so the
-// privacy loss of a whole release c_1..c_t on neighbours X, X' is exactly
-//   L = sum_i (||c_i - m'_i||^2 - ||c_i - m_i||^2) / (2 sigma_i^2),
+// c_i - c_{i-1} ~ N(m_i, sigma_i^2 I) with m_i the mean offset from c_{i-1} of the rows projected
+// onto B(c_{i-1}, R_i), so the privacy loss of a whole release c_1..c_t on neighbours X, X' is
+//   L = sum_i (||c_i - c_{i-1} - m'_i||^2 - ||c_i - c_{i-1} - m_i||^2) / (2 sigma_i^2),
 // with m_i, m'_i recomputed here from the claimed R_i (the plan's) and the released c_{i-1}.
 // The pair is the worst case: one row at +10^6 e_1 in X and at -10^6 e_1 in X', so that every step's
 // means differ by 2 R_i / n (the sensitivity) up to 1e-10 relative.
@@ -115,22 +115,26 @@ Direction audit_direction(const Release &release, const Matrix &own, const Matri
     for (int64_t i = 0; i < t; ++i) {
       const size_t s = static_cast<size_t>(i);
       const double sigma = claim.step_sigma[s];
-      const std::vector<double> m =
-          mechanisms::coinpress_mean_clipped_mean(own.view(), previous, claim.step_clip_radius[s]);
-      const std::vector<double> m_other =
-          mechanisms::coinpress_mean_clipped_mean(other.view(), previous, claim.step_clip_radius[s]);
-      std::vector<double> c(kDim);
-      for (int64_t j = 0; j < kDim; ++j) c[static_cast<size_t>(j)] = centres(i, j);
+      // c_i - c_{i-1} ~ N(offset_i, sigma_i^2 I): the offsets of X and X' from the public c_{i-1}.
+      const std::vector<double> m = mechanisms::coinpress_mean_projected_offset(
+          own.view(), previous, claim.step_clip_radius[s]);
+      const std::vector<double> m_other = mechanisms::coinpress_mean_projected_offset(
+          other.view(), previous, claim.step_clip_radius[s]);
+      std::vector<double> c(kDim), step(kDim);
+      for (int64_t j = 0; j < kDim; ++j) {
+        c[static_cast<size_t>(j)] = centres(i, j);
+        step[static_cast<size_t>(j)] = centres(i, j) - previous[static_cast<size_t>(j)];
+      }
       const double shift = std::sqrt(squared_distance(m, m_other));
       min_shift[s] = std::min(min_shift[s], shift);
       double z = 0.0;
       for (int64_t j = 0; j < kDim; ++j) {
         const size_t k = static_cast<size_t>(j);
-        standardised.push_back((c[k] - m[k]) / sigma);
-        z += (c[k] - m[k]) * (m_other[k] - m[k]) / shift;
+        standardised.push_back((step[k] - m[k]) / sigma);
+        z += (step[k] - m[k]) * (m_other[k] - m[k]) / shift;
       }
       projected_squares[s] += z * z;
-      loss += (squared_distance(c, m_other) - squared_distance(c, m)) / (2.0 * sigma * sigma);
+      loss += (squared_distance(step, m_other) - squared_distance(step, m)) / (2.0 * sigma * sigma);
       previous = c;
     }
     const double h = std::max(0.0, -std::expm1(claim.epsilon - loss));
@@ -179,8 +183,9 @@ TEST(CoinpressMeanAudit, ThePairAttainsTheSensitivity) {
   const Matrix x = dataset(1.0), x_prime = dataset(-1.0);
   const std::vector<double> c = {0.3, -0.2, 0.1};
   for (double radius : claim.step_clip_radius) {
-    const double shift = std::sqrt(squared_distance(mechanisms::coinpress_mean_clipped_mean(x.view(), c, radius),
-                                                    mechanisms::coinpress_mean_clipped_mean(x_prime.view(), c, radius)));
+    const double shift =
+        std::sqrt(squared_distance(mechanisms::coinpress_mean_projected_offset(x.view(), c, radius),
+                                   mechanisms::coinpress_mean_projected_offset(x_prime.view(), c, radius)));
     EXPECT_LE(shift, 2.0 * radius / kRows);
     EXPECT_GE(shift, 2.0 * radius / kRows * (1.0 - 1e-9));
   }

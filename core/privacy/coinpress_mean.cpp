@@ -44,7 +44,11 @@ double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double 
 std::pair<double, double> coinpress_centring_split(double rho) {
   check::positive_finite(rho, "rho");
   using namespace upward;
-  return {div_down(rho, 8.0), mul_down(0.875, rho)};
+  const double mean_share = div_down(rho, 8.0), covariance_share = mul_down(0.875, rho);
+  // A subnormal rho rounds a share down to 0, a budget no release accepts.
+  if (!(mean_share > 0.0 && covariance_share > 0.0))
+    fail(DPCOV_E_NUMERICAL, "rho = ", rho, " is too small to split: a share rounds down to 0");
+  return {mean_share, covariance_share};
 }
 
 }  // namespace dpcov::privacy

@@ -118,6 +118,13 @@ void coinpress_mean(fuzz::Input &in) {
     fuzz::finite(planned.step_sigma, static_cast<size_t>(planned.steps), "coinpress mean sigma");
     fuzz::finite(planned.step_clip_radius, static_cast<size_t>(planned.steps), "coinpress mean R");
   }
+  // The budget split of a centred CoinPress release: two positive shares, each below rho.
+  Vec shares = fuzz::canaries(2);
+  const dpcov_status ss = dpcov_coinpress_centring_split(p.rho, &shares[0], &shares[1]);
+  finite_or_unchanged(ss, shares, "coinpress centring split");
+  if (ss == DPCOV_OK)
+    fuzz::require(shares[0] > 0 && shares[1] > 0 && shares[0] < p.rho && shares[1] < p.rho,
+                  "coinpress centring split: shares out of (0, rho)");
   if (n > 12) return;
   const Vec a = rows(in, n, d, 1e300);
   Vec centre(static_cast<size_t>(d));

@@ -218,6 +218,10 @@ TEST(CapiCoinpressMean, TheCentringSplitGivesAnEighthToTheMean) {
   EXPECT_EQ(dpcov_coinpress_centring_split(0.5, &untouched, nullptr), DPCOV_E_NULL_POINTER);
   for (double rho : {0.0, -1.0, std::nan(""), HUGE_VAL})
     EXPECT_NE(dpcov_coinpress_centring_split(rho, &untouched, &untouched), DPCOV_OK);
+  // A subnormal rho whose eighth rounds down to 0: refused, not a zero budget with DPCOV_OK
+  // (found by fuzz_solvers).
+  for (double rho : {4.9406564584124654e-324, 2.9643938750474793e-323})
+    EXPECT_EQ(dpcov_coinpress_centring_split(rho, &untouched, &untouched), DPCOV_E_NUMERICAL);
   EXPECT_EQ(untouched, -3.0);
 }
 

@@ -257,7 +257,8 @@ DPCOV_API dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, i
  * @param rho                 finite and > 0.
  * @param[out] rho_mean       the mean's share; untouched on failure.
  * @param[out] rho_covariance the covariance's share; untouched on failure.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (a subnormal rho whose share rounds down to 0).
  * @proof proofs/coinpress_mean.md
  */
 DPCOV_API dpcov_status dpcov_coinpress_centring_split(double rho, double *rho_mean,

@@ -12,9 +12,10 @@
 // ratio <= 1.05. Where clipping cannot help, the paper's split costs 1 / sqrt(3/4) = 1.155.
 //
 // With `unit` as fourth argument, the data are the authors' Fig. 1 setting instead (test_d_N1.py:
-// N = 1, every row of norm 1, trace 1; bench/results/dly_published.md).
+// N = 1, every row of norm 1, trace 1; bench/results/dly_published.md). A fifth argument runs that
+// one n instead of the three (50000: Fig. 2(b), test_d.py).
 //
-//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit]
+//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit] [n]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -36,12 +37,15 @@ int main(int argc, char **argv) {
   const int64_t max_d = argc > 2 ? std::atoll(argv[2]) : 800;
   const uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1;
   const bool unit = argc > 4 && std::string(argv[4]) == "unit";
+  const int64_t only_n = argc > 5 ? std::atoll(argv[5]) : 0;
   std::printf("Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs, %s\n",
               runs, unit ? "rows of norm 1 (Fig. 1)" : "Zipf row norms (Fig. 2)");
   std::printf("%6s %5s %9s %9s %9s %6s %6s %9s %6s %6s %7s %6s %7s\n", "n", "d", "Gauss",
               "Separate", "Adaptive", "Sep%", "r~", "Ad.paper", "Sep%", "r~", "ratio", "<=1.05",
               "paper");
-  for (int64_t n : {1000, 4000, 16000}) {
+  const std::vector<int64_t> ns = only_n > 0 ? std::vector<int64_t>{only_n}
+                                             : std::vector<int64_t>{1000, 4000, 16000};
+  for (int64_t n : ns) {
     for (int64_t d : {10, 20, 30, 50, 70, 100, 200, 400, 800}) {
       if (d > max_d) continue;
       double err[4] = {0, 0, 0, 0};

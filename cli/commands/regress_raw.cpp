@@ -341,6 +341,10 @@ void run_regress_raw(const std::string &path, const std::string &label,
   if (tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)
     fail(kExitUsage, "--bound-epsilon aims at a quantile of the public number of rows, which "
          "add_remove keeps private: add --bound-epsilon 0");
+  if (params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE && o.no_intercept && !o.no_intervals)
+    fail(kExitUsage, "the intervals need the number of rows, which add_remove keeps private, and "
+         "without the intercept the release holds no count: drop --no-intercept (its column's "
+         "released entry is n + noise) or add --no-intervals");
 
   InputOptions input;
   input.path = path;
@@ -409,8 +413,13 @@ void run_regress_raw(const std::string &path, const std::string &label,
   library_check(status, concat(path, ": AdaSSP"));
   // Charged before anything is printed: a failure leaves the budget spent and no output.
   if (ledger) ledger->charge(charges_of(receipt), concat("regress ", path));
+  // Under add/remove n is private: the intervals take the count the release holds in the
+  // intercept's entry of X'X~ (n + noise; post-processing) instead.
+  const int64_t n_intervals = params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE
+                                  ? data.rows
+                                  : static_cast<int64_t>(std::llround(xtx[0]));
   const Intervals aware =
-      o.no_intervals ? Intervals{} : intervals(xtx, xty, data.rows, receipt, o);
+      o.no_intervals ? Intervals{} : intervals(xtx, xty, n_intervals, receipt, o);
 
   const std::string &label_name = reader->column_names()[static_cast<size_t>(c.label)];
   // What is printed is public: n only where the neighbour relation makes it so (replace-one);

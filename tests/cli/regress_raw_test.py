@@ -109,6 +109,16 @@ class RawRegression(DpcovCase):
             self.assertRegex(result.stderr.decode(), pattern)
         self.assertEqual(self.run_dpcov(base + ["--neighbour", "add_remove", "--bound-epsilon",
                                                 "0"]).returncode, EXIT_OK)
+        # Under add_remove the intervals take the intercept's released count (n is private);
+        # without the intercept there is none, so they are refused before any row is read.
+        add_remove = base[:base.index("--no-intervals")] + ["--neighbour", "add_remove",
+                                                            "--bound-epsilon", "0"]
+        self.assertIn("method", self.run_json(add_remove)["noise_aware"])
+        refused = self.run_dpcov(add_remove + ["--no-intercept"])
+        self.assertEqual(refused.returncode, EXIT_USAGE)
+        self.assertIn("--no-intervals", refused.stderr.decode())
+        self.assertEqual(self.run_dpcov(add_remove + ["--no-intercept", "--no-intervals"])
+                         .returncode, EXIT_OK)
 
     def test_the_ledger_charges_every_accounting_and_a_refusal_leaves_it_unchanged(self):
         # AdaSSP is one Gaussian mechanism: a zCDP ledger charges its rho (and the bound step's

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "../cli_error.hpp"
+#include "../constant_column_option.hpp"
 #include "../readers/open_input.hpp"
 
 namespace dpcov::cli {
@@ -186,30 +187,35 @@ void add_centre_options(CLI::App &command, CentreOptions &options) {
   auto *center = command.add_flag(
       "--center", options.center,
       "Centre: the covariance (1/n) and mean of the data from a release that holds a constant "
-      "column (default when the receipt has one, as after `release --bounds`; "
+      "column (default when the receipt has one, as after `release --bounds` or "
+      "`--add-constant`; "
       "proofs/centring.md)");
   auto *no_center = command.add_flag("--no-center", options.no_center,
                                      "Work on the (uncentred) second moment as released");
   center->excludes(no_center);
   command.add_option("--constant", options.constant,
                      "The column that held 1 in every data row (default: 'const' of a `release "
-                     "--bounds`); implies --center");
+                     "--bounds` or `--add-constant`, with the value it held); implies --center");
 }
 
 LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options) {
   if (options.no_center) return m;
+  // The receipt's constant column: 'const' of `release --bounds` (value 1) or of `release
+  // --add-constant` (value B). --constant names another column, which held 1.
+  const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
   std::string spec = options.constant;
-  if (spec.empty() && m.receipt.is_object() && m.receipt.contains("scaling") &&
-      m.receipt["scaling"].is_object())
-    spec = m.receipt["scaling"].value("constant_column", "");
+  if (spec.empty() && recorded.found) spec = recorded.name;
   if (spec.empty()) {
     if (options.center)
-      fail(kExitUsage, m.path, ": --center needs a column that held 1 in every row: release with "
-           "--bounds (which adds 'const'), or add such a column to the data and name it with "
-           "--constant");
+      fail(kExitUsage, m.path, ": --center needs a column that held a constant in every row: "
+           "release with --add-constant (with --bound B or --bound auto) or --bounds (each puts "
+           "'const' in front), or add a column of ones to the data and name it with --constant");
     return m;
   }
   const int64_t column = resolve_column(m.names, spec, "--constant");
+  const bool recorded_column =
+      recorded.found && column == resolve_column(m.names, recorded.name, "the receipt's constant");
+  const double constant = recorded_column ? recorded.value : 1.0;
   const int64_t d = m.dim - 1;
   LoadedMatrix out = m;
   out.dim = d;
@@ -221,7 +227,7 @@ LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options
   // n is public exactly when the receipt gives it (replace-one); otherwise the release's count.
   double count = 0.0;
   const dpcov_status status = dpcov_centre_second_moment(
-      DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim, column, 1.0, m.rows.value_or(0),
+      DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim, column, constant, m.rows.value_or(0),
       out.mean.data(), out.values.data(), d, &count);
   if (status == DPCOV_E_PRECONDITION)
     fail(kExitPrivacy, m.path, ": cannot centre: ", dpcov_last_error_message());
@@ -229,6 +235,7 @@ LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options
     fail(kExitInputData, m.path, ": centring: ", dpcov_last_error_message());
   out.centred = true;
   out.constant_column = column;
+  out.constant = constant;
   return out;
 }
 

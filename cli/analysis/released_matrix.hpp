@@ -36,6 +36,7 @@ struct LoadedMatrix {
   bool centred = false;
   std::vector<double> mean;
   int64_t constant_column = -1;  // when centred: the constant column's index in the release
+  double constant = 1.0;         // when centred: the value that column held in every row
   // The mechanism that released it ("" for an exact Gram or an unknown origin).
   std::string mechanism() const;
   // True when the receipt says the matrix came from a differentially private release.
@@ -73,14 +74,16 @@ std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
 struct CentreOptions {
   bool center = false;
   bool no_center = false;
-  std::string constant;  // a column that held 1 in every row; default: the --bounds "const"
+  // A column that held 1 in every row; default: the receipt's "const" (`release --bounds`, which
+  // held 1, or `release --add-constant`, which held B).
+  std::string constant;
 };
 
 // Registers --center, --no-center and --constant on `command`.
 void add_centre_options(CLI::App &command, CentreOptions &options);
 
 // `m` centred as the options ask (proofs/centring.md): by default when the receipt names a
-// constant column (a `release --bounds`), or when --center or --constant is given. The result is
+// constant column (a `release --bounds` or `--add-constant`), or when --center or --constant is given. The result is
 // the d x d covariance of the other columns (1/n), with their mean; `m` itself when not centred.
 // Throws CliError(kExitUsage) when --center is asked for a matrix without a constant column.
 LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options);

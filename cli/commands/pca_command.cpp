@@ -58,7 +58,7 @@ SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m,
   const dpcov_status status =
       m.centred ? dpcov_pca_centred_subspace_error_bound(
                       DPCOV_ROW_MAJOR, release.dim, release.values.data(), release.dim,
-                      &*receipt, m.constant_column, 1.0, release.rows.value_or(0), k, 0.95, 200,
+                      &*receipt, m.constant_column, m.constant, release.rows.value_or(0), k, 0.95, 200,
                       rng, &error.noise_norm, &error.gap, &error.bound, &error.swamped)
                 : dpcov_pca_subspace_error_bound(DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim,
                                                  &*receipt, k, 0.95, 200, rng, &error.noise_norm,

@@ -14,6 +14,7 @@
 #include "../cli_error.hpp"
 #include "../json_text.hpp"
 #include "../column_bounds_option.hpp"
+#include "../constant_column_option.hpp"
 #include "../library_status.hpp"
 #include "regress_raw.hpp"
 
@@ -170,6 +171,19 @@ void to_user_units(const UnitMap &map, int64_t label, bool intercept,
   for (auto *v : invariant) (*v)[0] = NAN;
 }
 
+// A `release --add-constant` matrix's constant column held B, not 1: the coefficient fitted on it
+// is the intercept divided by B. Multiplies the intercept's entries (terms[0]) by B, which puts
+// them in the label's units (t and p do not change). Returns B, or 1 for any other intercept.
+double intercept_in_label_units(const LoadedMatrix &m, int64_t intercept,
+                                std::initializer_list<std::vector<double> *> spread) {
+  const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
+  if (intercept < 0 || !recorded.found || recorded.name != m.names[static_cast<size_t>(intercept)])
+    return 1.0;
+  for (auto *v : spread)
+    if (!v->empty()) v->front() *= recorded.value;
+  return recorded.value;
+}
+
 // What the matrix's origin means for the inference printed with it.
 std::string provenance_note(const LoadedMatrix &m) {
   if (m.mechanism() == "ols_jl")
@@ -271,6 +285,12 @@ void run_regress(const RegressOptions &o) {
       sure.reject[0] = 0;
     }
   }
+  const double intercept_constant =
+      units.active ? 1.0
+                   : intercept_in_label_units(m, intercept,
+                                              {&coef, &se, &lo, &hi, &aware.coef, &aware.se,
+                                               &aware.lower, &aware.upper, &sure.lower,
+                                               &sure.upper});
   const char *plug_in_label = "plug-in: treats the release as exact data";
   const auto sign = [](double lower, double upper) {
     return lower > 0.0 ? "+" : upper < 0.0 ? "-" : "unclear";
@@ -284,6 +304,7 @@ void run_regress(const RegressOptions &o) {
     out["mechanism"] = m.mechanism();
     out["label"] = m.names[static_cast<size_t>(label)];
     out["intercept"] = intercept >= 0 ? nlohmann::ordered_json(terms.front()) : nlohmann::ordered_json();
+    if (intercept_constant != 1.0) out["intercept_constant"] = intercept_constant;
     out["n"] = *m.rows;
     out["ridge"] = o.ridge;
     out["level"] = o.level;
@@ -385,6 +406,10 @@ void run_regress(const RegressOptions &o) {
   if (units.active)
     text += "units: the data's (a `release --bounds`): fitted in the scaled units, where the "
             "noise was added, and mapped back; the intercept's interval is not available (nan).\n";
+  else if (intercept >= 0 && intercept_constant != 1.0)
+    text += concat("intercept: column '", terms.front(), "' held ", format_number(intercept_constant),
+                   " in every row (`release --add-constant`); its coefficient, error and interval "
+                   "are multiplied by it: the intercept in the label's units.\n");
   else if (intercept >= 0)
     text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
                    "data row; its coefficient is the intercept divided by c.\n");

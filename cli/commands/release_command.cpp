@@ -1,7 +1,9 @@
 #include "release_command.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fast_float/fast_float.h>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -10,6 +12,7 @@
 
 #include "../cli_error.hpp"
 #include "../column_bounds_option.hpp"
+#include "../constant_column_option.hpp"
 #include "../gram_stream.hpp"
 #include "../ledger_file.hpp"
 #include "../private_bound_option.hpp"
@@ -35,6 +38,7 @@ struct ReleaseOptions {
   std::string bound_text;  // --bound: a number, or "auto"
   AutoBoundOptions auto_bound;
   std::string bounds;
+  bool add_constant = false;  // --add-constant: rows [B, x] (constant_column_option.hpp)
   bool clip = false;
   bool reject = false;
   std::optional<uint64_t> seed;
@@ -78,6 +82,9 @@ void run_rows_release(const ReleaseOptions &o) {
       o.auto_bound.rule != AutoBoundOptions{}.rule)
     fail(kExitUsage, name, " takes a public --bound B (coinpress: --k-bound K), not --bounds "
          "or --bound auto");
+  if (o.add_constant)
+    fail(kExitUsage, "--add-constant applies to the Gram mechanisms (--bound B or --bound auto), "
+         "not ", name, ", which releases the rows' own covariance or mean");
   if (o.numerics != "default")
     fail(kExitUsage, "--numerics applies to the Gram mechanisms, not ", name,
          " (idealized numerics)");
@@ -109,6 +116,9 @@ void run_release(const ReleaseOptions &o) {
   if (o.center) fail(kExitUsage, "--center applies to coinpress (pca and glasso centre a released "
                      "matrix themselves)");
   const bool scaled = !o.bounds.empty();
+  if (scaled && o.add_constant)
+    fail(kExitUsage, "--add-constant does not apply to --bounds, which puts a constant column '",
+         kConstantColumn, "' in front already");
   bool automatic = false;
   const double public_bound = parse_bound(o.bound_text, automatic);
   if (automatic && (o.input.path == "-" || o.input.path.empty()))
@@ -149,18 +159,31 @@ void run_release(const ReleaseOptions &o) {
   if (scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
   check_outputs(o.output, inputs, /*curator=*/true);
 
-  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  std::unique_ptr<RowReader> reader = open_input(o.input);
   const std::vector<std::string> data_columns = reader->column_names();
+  if (o.add_constant)
+    for (const std::string &name : data_columns)
+      if (name == kConstantColumn)
+        fail(kExitUsage, reader->name(), ": the input has a column named '", kConstantColumn,
+             "' already, which --add-constant would put in front; select the data columns with "
+             "--columns, or name that column with `pca --constant` / `regress --intercept`");
   ColumnBounds bounds;
   if (scaled) bounds = parse_column_bounds(o.bounds, data_columns);
   // With --bounds the mechanism sees the scaled rows [1, z]: one more column, and the bound of
   // the box they live in.
-  const int64_t d = reader->dim() + (scaled ? 1 : 0);
-  double bound = automatic ? 1.0 : public_bound;
+  // With --add-constant the rows are [B, x] with ||x|| <= B: one more column, norm bound
+  // sqrt(2) B (`row_bound` is B, `bound` the release's).
+  const int64_t d = reader->dim() + (scaled || o.add_constant ? 1 : 0);
+  double row_bound = automatic ? 1.0 : public_bound;
+  double bound = o.add_constant ? constant_column_norm_bound(row_bound) : row_bound;
+  // The mechanisms square the bound: sqrt(2) B must keep a finite square, as --bound's own does.
+  if (!(bound <= std::sqrt(std::numeric_limits<double>::max())))
+    fail(kExitUsage, "--bound ", row_bound, " is too large for --add-constant: the square of "
+         "sqrt(2) B overflows");
   if (scaled)
     library_check(dpcov_column_bounds_norm_bound(reader->dim(), &bound), "the scaled rows' bound");
   std::vector<std::string> columns = data_columns;
-  if (scaled) columns.insert(columns.begin(), kConstantColumn);
+  if (scaled || o.add_constant) columns.insert(columns.begin(), kConstantColumn);
   // The plan fails now, before any row is read, if the release cannot happen; its constants
   // depend on d and B only, which are known already (with --bound auto, B only scales them: the
   // plan at B = 1 fails exactly when the real one would).
@@ -198,15 +221,26 @@ void run_release(const ReleaseOptions &o) {
                  "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
                  "remove it (for experiments and tests only)\n");
 
-  // --bound auto: the first pass chooses B; the release reads the file again.
+  // --bound auto: the first pass chooses B on the rows' own norms; the release reads the file
+  // again. --add-constant then puts B in front of each row clipped to B.
   std::unique_ptr<RowReader> release_reader;
   std::optional<AutoBound> chosen;
   if (automatic) {
     chosen = choose_auto_bound(*reader, o.auto_bound, bound_epsilon, rng.get());
-    bound = chosen->bound;
+    row_bound = chosen->bound;
+    bound = o.add_constant ? constant_column_norm_bound(row_bound) : row_bound;
     release_reader = open_input(o.input);
+  } else {
+    release_reader = std::move(reader);
   }
-  RowReader &rows = automatic ? *release_reader : *reader;
+  const ConstantColumnReader *constant_rows = nullptr;
+  if (o.add_constant) {
+    auto wrapped = std::make_unique<ConstantColumnReader>(std::move(release_reader), row_bound,
+                                                          o.reject);
+    constant_rows = wrapped.get();
+    release_reader = std::move(wrapped);
+  }
+  RowReader &rows = *release_reader;
   int64_t clamped = 0;
   std::vector<double> released(static_cast<size_t>(d * d));
   dpcov_receipt receipt{};
@@ -225,7 +259,7 @@ void run_release(const ReleaseOptions &o) {
     const RowBuffer buffer = read_rows(rows, bound, policy, o.quiet, limit);
     info.rows = buffer.rows;
     info.clipped = buffer.clipped;
-    if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+    if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
     library_check(dpcov_exact_release_rows(choice.id, DPCOV_ROW_MAJOR, buffer.rows, d,
                                            buffer.values.data(), d, bound, policy.value,
                                            mechanism.epsilon, choice.delta, &choice.params,
@@ -235,19 +269,21 @@ void run_release(const ReleaseOptions &o) {
     const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
                                    : accumulate_gram(rows, bound, policy, o.quiet);
     info = gram_info(gram.get());
-    if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+    if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
     library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon,
                                                choice.delta, &choice.params, rng.get(),
                                                DPCOV_ROW_MAJOR, released.data(), d, &receipt),
                   concat("releasing with ", o.mechanism.mechanism));
   }
+  // The rows --add-constant clipped to B before the accumulator saw them.
+  if (constant_rows) info.clipped += constant_rows->clipped();
   // Printed even under --quiet: clipping is never silent. The counts are the curator's.
   if (info.clipped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
                  "scaled down to it, which shrinks the release towards 0%s (curator only: not "
                  "for publication)\n",
-                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), bound,
+                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), row_bound,
                  info.clipped == info.rows ? "; EVERY row was clipped: the bound is far below the "
                                              "data's scale"
                                            : "");
@@ -268,6 +304,7 @@ void run_release(const ReleaseOptions &o) {
   sidecar["columns"] = columns;
   sidecar["policy"] = scaled ? "clamp to --bounds" : policy.name();
   if (scaled) sidecar["scaling"] = bounds.json(data_columns);
+  if (o.add_constant) sidecar["constant_column"] = constant_column_json(row_bound, bound);
   if (o.seed) sidecar["seed"] = *o.seed;
   if (chosen) {
     sidecar["bound_selection"] = chosen->json;
@@ -343,6 +380,12 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
       "units (the second moment of [const, x]: n, column sums, cross products) for `pca --center`, "
       "`glasso --center` and `regress --intercept const`");
   bound->excludes(bounds);
+  command->add_flag(
+      "--add-constant", options->add_constant,
+      "With --bound B or --bound auto: put a constant column 'const' holding B in front of every "
+      "row (each row first clipped to norm B), so that the norm bound is sqrt(2) B and `pca "
+      "--center`, `glasso --center` and `regress --intercept const` work on the release without a "
+      "column of ones in the data; the receipt records the column (--bounds adds one itself)");
   auto *clip = command->add_flag("--clip", options->clip,
                                  "Scale rows over the bound down to norm B (default)");
   auto *reject = command->add_flag("--reject", options->reject,

@@ -699,7 +699,7 @@ class PlanAndRelease(CliTestCase):
         # A release without a constant column cannot be centred: said, not guessed.
         self.release(args + ["--bound", "3e5"], output="plain.npy")
         self.assert_fails(["pca", self.path("plain.npy"), "--center"], EXIT_USAGE,
-                          "--center needs a column that held 1")
+                          "--center needs a column that held a constant.*--add-constant")
 
     def test_an_unseeded_release_draws_fresh_noise(self):
         path = self.write("a.csv", csv_text(matrix(50, 2, 41)))

@@ -3,7 +3,8 @@
 
 For every release path of `dpcov release` (Analyze Gauss at a public --bound under replace-one and
 add/remove, public --bounds under both, --bound auto with a ledger, exact-numerics symmetric
-Laplace), two neighbouring datasets are released with the same seed: the public receipts must be
+Laplace; --add-constant with --bound B under both relations, with --bound auto and with exact
+numerics), two neighbouring datasets are released with the same seed: the public receipts must be
 byte-identical, while the curator files differ (the clipped count, n, the input's size). Then the
 two releases are forced equal (the first matrix copied over the second, each keeping its own
 receipts) and everything downstream (`pca --seed`, centred and not, and `regress`) must print the
@@ -102,6 +103,15 @@ class PublicOutputs(DpcovCase):
                 add_remove),
             "laplace_sym exact": (a, over, ["-m", "laplace_sym", "-e", "1", "--bound", "2"],
                                   moment),
+            "add-constant": (a, over, gauss + ["--bound", "2", "--add-constant"], scaled),
+            "add-constant add-remove": (a, added, gauss + ["--bound", "2", "--add-constant",
+                                                           "--neighbour", "add-remove"],
+                                        [["pca", "MATRIX", "-k", "2", "--json"]]),
+            "bound auto add-constant, ledger": (a, flipped, gauss + [
+                "--bound", "auto", "--add-constant", "--ledger", "LEDGER", "--ledger-epsilon",
+                "2", "--ledger-delta", "1e-5"], scaled),
+            "laplace_sym exact add-constant": (a, over, ["-m", "laplace_sym", "-e", "1", "--bound",
+                                                         "2", "--add-constant"], scaled),
         }
         for name, (first, second, args, commands) in cases.items():
             with self.subTest(path=name):

@@ -1,5 +1,5 @@
 """The raw-data workflow of issue 16, end to end: data in its own units goes through
-`dpcov release --bounds`, then `pca` (centred by default) and `regress`, with results in the
+`dpcov release --bounds` (or `--bound auto --add-constant`), then `pca` (centred by default) and `regress`, with results in the
 user's units, no silent clipping and a ledger that adds up; the same in Python in 10 lines
 (examples/raw_workflow.py).
 
@@ -133,6 +133,35 @@ class RawWorkflow(DpcovCase):
         self.assertLessEqual(book["spent"]["epsilon"], 2.0)
         top = self.json_of(["pca", self.path("auto.npy"), "-k", "1"])
         self.assertGreater(abs(top["eigenvectors"]["x_mega"][0]), 0.99)
+
+        # With --add-constant the same --bound auto release carries a column 'const' holding the
+        # chosen B (the rows [B, x] with x clipped to B): pca centres it by default and regress
+        # takes it as the intercept, in the data's units, with no column of ones in the file.
+        centred = self.path("centred.json")
+        auto = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-7",
+                               "--bound", "auto", "--add-constant", "--seed", "16", "-q", "-o",
+                               self.path("const.npy"), "--ledger", centred, "--ledger-epsilon",
+                               "1", "--ledger-delta", "1e-7"])
+        self.assertEqual(auto.returncode, EXIT_OK, auto.stderr.decode())
+        self.assertIn("were scaled down to it", auto.stderr.decode())
+        with open(self.path("const.npy.json")) as f:
+            receipt = json.load(f)
+        B = receipt["bound_selection"]["bound"]
+        self.assertEqual(receipt["constant_column"]["value"], B)
+        self.assertGreaterEqual(receipt["bound"], np.sqrt(2) * B)
+        with open(centred) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertLessEqual(book["spent"]["epsilon"], 1.0)
+        top = self.json_of(["pca", self.path("const.npy"), "-k", "1"])
+        self.assertTrue(top["centred"])
+        self.assertGreater(abs(top["eigenvectors"]["x_mega"][0]), 0.99)
+        norms = np.linalg.norm(rows, axis=1)
+        clipped = rows * np.minimum(1, B / norms)[:, None]
+        self.assertLess(abs(top["mean"]["x_mega"] - clipped[:, 3].mean()), 0.05 * SCALES[3])
+        fit = self.json_of(["regress", self.path("const.npy"), "--label", "y", "--intercept",
+                            "const", "--seed", "1"])
+        self.assertEqual(fit["intercept_constant"], B)
 
     def test_the_python_workflow_fits_in_ten_lines(self):
         script = os.path.join(SOURCE_ROOT, "examples", "raw_workflow.py")

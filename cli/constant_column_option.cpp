@@ -1,0 +1,113 @@
+#include "constant_column_option.hpp"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <utility>
+
+#include "cli_error.hpp"
+#include "column_bounds_option.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// ||x|| of one row: the plain sum of squares, or, when that over- or underflows, the sum of
+// squares of x / max|x_j| scaled back (non-finite entries give NaN or infinity: the release's
+// accumulator then refuses the row, naming it).
+double row_norm(const double *x, int64_t dim) {
+  double sum = 0.0;
+  for (int64_t j = 0; j < dim; ++j) sum += x[j] * x[j];
+  if (std::isfinite(sum) && sum > 1e-280) return std::sqrt(sum);
+  double largest = 0.0;
+  for (int64_t j = 0; j < dim; ++j) largest = std::max(largest, std::fabs(x[j]));
+  if (!(largest > 0.0) || !std::isfinite(largest)) return std::isnan(sum) ? sum : largest;
+  double scaled = 0.0;
+  for (int64_t j = 0; j < dim; ++j) scaled += (x[j] / largest) * (x[j] / largest);
+  return largest * std::sqrt(scaled);
+}
+
+}  // namespace
+
+double constant_column_norm_bound(double row_bound) {
+  // sqrt2 (the double) exceeds sqrt(2) by 9.7e-17; the product's rounding may fall below
+  // sqrt(2) B by less than half an ulp, which the step up covers.
+  return std::nextafter(row_bound * std::numbers::sqrt2, std::numeric_limits<double>::infinity());
+}
+
+double constant_column_clip_factor(double norm, double row_bound, int64_t dim) {
+  // A relative margin of (2 dim + 8) eps on ||x'|| absorbs the rounding of ||x|| (about
+  // (dim / 2 + 1) eps), of the scaled entries and of the sum of squares of the dim + 1 entries of
+  // [B, x'] (about (dim + 2) eps), so that the accumulator finds every row within sqrt(2) B.
+  const double limit = row_bound * (1.0 - (2.0 * static_cast<double>(dim) + 8.0) * kEpsilon);
+  return norm <= limit ? 1.0 : limit / norm;
+}
+
+ConstantColumnReader::ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound,
+                                           bool reject)
+    : inner_(std::move(inner)), row_bound_(row_bound), reject_(reject) {
+  names_.push_back(kConstantColumn);
+  for (const std::string &name : inner_->column_names()) names_.push_back(name);
+}
+
+bool ConstantColumnReader::next_chunk(Chunk &chunk) {
+  const bool more = inner_->next_chunk(buffer_);
+  const int64_t d = buffer_.dim;
+  chunk.rows = buffer_.rows;
+  chunk.dim = d + 1;
+  chunk.first_row = buffer_.first_row;
+  chunk.lines = buffer_.lines;
+  chunk.values.resize(static_cast<size_t>(buffer_.rows * (d + 1)));
+  for (int64_t i = 0; i < buffer_.rows; ++i) {
+    const double *x = buffer_.values.data() + i * d;
+    double *out = chunk.values.data() + i * (d + 1);
+    const double norm = row_norm(x, d);
+    if (norm > row_bound_) {
+      if (reject_)
+        fail(kExitInputData, inner_->row_location(buffer_, i), ": the row's norm is over --bound ",
+             row_bound_, " (--reject)");
+      ++clipped_;
+    }
+    const double factor = std::isfinite(norm) ? constant_column_clip_factor(norm, row_bound_, d)
+                                              : 1.0;
+    out[0] = row_bound_;
+    for (int64_t j = 0; j < d; ++j) out[j + 1] = x[j] * factor;
+  }
+  return more;
+}
+
+nlohmann::ordered_json constant_column_json(double row_bound, double norm_bound) {
+  return {{"name", kConstantColumn},
+          {"value", row_bound},
+          {"row_bound", row_bound},
+          {"norm_bound", norm_bound},
+          {"method", "--add-constant: rows [B, x] with x clipped to norm B, norm bound sqrt(2) B "
+                     "rounded up; entry (const, const) estimates B^2 n, (const, j) B times the "
+                     "column sums"}};
+}
+
+ReceiptConstant receipt_constant(const nlohmann::ordered_json &receipt, const std::string &path) {
+  ReceiptConstant found;
+  if (!receipt.is_object()) return found;
+  if (receipt.contains("constant_column")) {
+    const auto &record = receipt["constant_column"];
+    if (!record.is_object() || !record.contains("name") || !record["name"].is_string() ||
+        !record.contains("value") || !record["value"].is_number() ||
+        !std::isfinite(record["value"].get<double>()) || !(record["value"].get<double>() > 0.0))
+      fail(kExitInputData, path, ": \"constant_column\" must hold a \"name\" and a finite "
+           "\"value\" > 0");
+    found.found = true;
+    found.name = record["name"].get<std::string>();
+    found.value = record["value"].get<double>();
+    return found;
+  }
+  if (receipt.contains("scaling") && receipt["scaling"].is_object()) {
+    found.name = receipt["scaling"].value("constant_column", "");
+    found.found = !found.name.empty();
+  }
+  return found;
+}
+
+}  // namespace dpcov::cli

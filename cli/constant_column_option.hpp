@@ -1,0 +1,73 @@
+// `release --add-constant`: a constant column `const` put in front of every row of a `--bound B`
+// or `--bound auto` release, as Python's PrivateCovariance does: the rows released are [B, x]
+// with x clipped to norm B first, so their norm bound is sqrt(2) B, and the second moment of
+// [B, x] gives the private mean and covariance (`pca --center`, `glasso --center`) and the
+// intercept (`regress --intercept const`) with no column of ones in the user's data.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "readers/row_reader.hpp"
+
+namespace dpcov::cli {
+
+// The norm bound of the rows [B, x] with ||x|| <= B: sqrt(2) B, never below its exact value
+// (std::numbers::sqrt2 is above sqrt(2); B times it, rounded to nearest, is within half an ulp
+// of a value above sqrt(2) B, and one step up puts it above). Requires B finite and > 0; returns
+// +infinity when sqrt(2) B overflows (the caller refuses it).
+double constant_column_norm_bound(double row_bound);
+
+// The factor that scales x of squared norm `sum_of_squares` (computed naively) to norm below
+// `row_bound` with room for the rounding of the sum of squares of [B, x] over `dim` + 1 entries:
+// 1 when x is already well within, else row_bound (1 - (dim + 8) eps) / ||x||. Rows within that
+// margin but not over row_bound move by less than (dim + 8) ulps and are not counted as clipped.
+double constant_column_clip_factor(double norm, double row_bound, int64_t dim);
+
+// Wraps `inner` (d columns): each row x becomes [B, x'] (d + 1 columns, the first named
+// kConstantColumn) with x' = x scaled to norm at most B (clipped rows are counted for the
+// curator), or, with `reject`, fails on the first row whose norm is over B, naming its position.
+class ConstantColumnReader : public RowReader {
+ public:
+  ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound, bool reject);
+  const std::string &name() const override { return inner_->name(); }
+  int64_t dim() const override { return inner_->dim() + 1; }
+  const std::vector<std::string> &column_names() const override { return names_; }
+  bool next_chunk(Chunk &chunk) override;
+  std::string row_location(const Chunk &chunk, int64_t i) const override {
+    return inner_->row_location(chunk, i);
+  }
+  uint64_t bytes_read() const override { return inner_->bytes_read(); }
+  std::optional<uint64_t> total_bytes() const override { return inner_->total_bytes(); }
+  nlohmann::ordered_json describe() const override { return inner_->describe(); }
+  // Rows whose norm was over B and were scaled down to it (curator only).
+  int64_t clipped() const { return clipped_; }
+
+ private:
+  std::unique_ptr<RowReader> inner_;
+  double row_bound_;
+  bool reject_;
+  std::vector<std::string> names_;
+  Chunk buffer_;
+  int64_t clipped_ = 0;
+};
+
+// The public receipt's record of the constant column: its name, its value B, the bound B of the
+// data rows and the norm bound sqrt(2) B of the released rows [B, x].
+nlohmann::ordered_json constant_column_json(double row_bound, double norm_bound);
+
+// The constant column a receipt names, for centring and the intercept: from "constant_column"
+// (`release --add-constant`: the value B) or "scaling" (`release --bounds`: 1). `found` is false
+// when the receipt names none. Throws CliError(kExitInputData) for a malformed record.
+struct ReceiptConstant {
+  bool found = false;
+  std::string name;
+  double value = 1.0;
+};
+ReceiptConstant receipt_constant(const nlohmann::ordered_json &receipt, const std::string &path);
+
+}  // namespace dpcov::cli

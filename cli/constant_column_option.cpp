@@ -78,14 +78,20 @@ bool ConstantColumnReader::next_chunk(Chunk &chunk) {
   return more;
 }
 
-nlohmann::ordered_json constant_column_json(double row_bound, double norm_bound) {
+double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit) {
+  // As the exact release rounds a coordinate x of a row within the bound: nearbyint(x 2^k / B).
+  const double to_grid = std::ldexp(1.0, bits) / norm_bound;
+  return std::nearbyint(row_bound * 1.0 * to_grid) * unit;
+}
+
+nlohmann::ordered_json constant_column_json(double value, double row_bound, double norm_bound) {
   return {{"name", kConstantColumn},
-          {"value", row_bound},
+          {"value", value},
           {"row_bound", row_bound},
           {"norm_bound", norm_bound},
           {"method", "--add-constant: rows [B, x] with x clipped to norm B, norm bound sqrt(2) B "
-                     "rounded up; entry (const, const) estimates B^2 n, (const, j) B times the "
-                     "column sums"}};
+                     "rounded up; entry (const, const) estimates value^2 n, (const, j) value times "
+                     "the column sums (value: B, or B rounded to the exact numerics' grid)"}};
 }
 
 ReceiptConstant receipt_constant(const nlohmann::ordered_json &receipt, const std::string &path) {

@@ -28,6 +28,11 @@ double constant_column_norm_bound(double row_bound);
 // margin but not over row_bound move by less than (dim + 8) ulps and are not counted as clipped.
 double constant_column_clip_factor(double norm, double row_bound, int64_t dim);
 
+// The value the constant column holds in an exact-numerics release (dpcov/exact.h): the rows are
+// rounded to the grid of unit norm_bound 2^-bits, so B becomes round(B 2^bits / norm_bound) unit
+// (a little below B; centring with B itself would scale the mean by about 1e-4).
+double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit);
+
 // Wraps `inner` (d columns): each row x becomes [B, x'] (d + 1 columns, the first named
 // kConstantColumn) with x' = x scaled to norm at most B (clipped rows are counted for the
 // curator), or, with `reject`, fails on the first row whose norm is over B, naming its position.
@@ -56,9 +61,10 @@ class ConstantColumnReader : public RowReader {
   int64_t clipped_ = 0;
 };
 
-// The public receipt's record of the constant column: its name, its value B, the bound B of the
-// data rows and the norm bound sqrt(2) B of the released rows [B, x].
-nlohmann::ordered_json constant_column_json(double row_bound, double norm_bound);
+// The public receipt's record of the constant column: its name, the value it holds in the release
+// (B, or exact_grid_constant()), the bound B of the data rows and the norm bound sqrt(2) B of the
+// released rows [B, x].
+nlohmann::ordered_json constant_column_json(double value, double row_bound, double norm_bound);
 
 // The constant column a receipt names, for centring and the intercept: from "constant_column"
 // (`release --add-constant`: the value B) or "scaling" (`release --bounds`: 1). `found` is false

@@ -304,7 +304,10 @@ void run_release(const ReleaseOptions &o) {
   sidecar["columns"] = columns;
   sidecar["policy"] = scaled ? "clamp to --bounds" : policy.name();
   if (scaled) sidecar["scaling"] = bounds.json(data_columns);
-  if (o.add_constant) sidecar["constant_column"] = constant_column_json(row_bound, bound);
+  if (o.add_constant)
+    sidecar["constant_column"] = constant_column_json(
+        exact ? exact_grid_constant(row_bound, bound, grid.bits, grid.unit) : row_bound, row_bound,
+        bound);
   if (o.seed) sidecar["seed"] = *o.seed;
   if (chosen) {
     sidecar["bound_selection"] = chosen->json;

@@ -48,7 +48,13 @@ class AddConstant(DpcovCase):
         B = receipt["bound_selection"]["bound"]
         self.assertEqual(receipt["columns"], ["const"] + self.names)
         self.assertEqual(receipt["constant_column"]["name"], "const")
-        self.assertEqual(receipt["constant_column"]["value"], B)
+        # Analyze Gauss runs with exact numerics by default: the rows, the constant too, are
+        # rounded to the grid of unit bound 2^-bits (dpcov/exact.h).
+        grid = receipt["exact_grid"]
+        value = np.rint(B * (2.0**grid["bits"] / receipt["bound"])) * grid["unit"]
+        self.assertEqual(receipt["constant_column"]["value"], value)
+        self.assertAlmostEqual(value / B, 1.0, delta=1e-3)
+        self.assertEqual(receipt["constant_column"]["row_bound"], B)
         self.assertEqual(receipt["constant_column"]["norm_bound"], receipt["bound"])
         self.assertGreaterEqual(receipt["bound"], math.sqrt(2) * B)
         self.assertLess(receipt["bound"], math.sqrt(2) * B * (1 + 1e-15))
@@ -59,9 +65,9 @@ class AddConstant(DpcovCase):
         self.assertAlmostEqual(sum(c["epsilon"] for c in book["charges"]), 1.0, places=12)
         self.assertLessEqual(book["spent"]["epsilon"], 1.0)
         self.assertEqual(book["spent"]["delta"], 1e-6)
-        # Entry (const, const) estimates B^2 n.
+        # Entry (const, const) estimates value^2 n.
         released = np.load(out)
-        self.assertAlmostEqual(released[0, 0] / B**2 / len(self.raw), 1.0, delta=0.2)
+        self.assertAlmostEqual(released[0, 0] / value**2 / len(self.raw), 1.0, delta=0.2)
 
         # pca centres by default, as with --center; the mean is in the data's units.
         for extra in ([], ["--center"]):
@@ -77,7 +83,7 @@ class AddConstant(DpcovCase):
         fit = self.json_of(["regress", out, "--label", "progression", "--intercept", "const",
                             "--features", "bmi,bp,s5", "--seed", "1"])
         self.assertEqual(fit["intercept"], "const")
-        self.assertEqual(fit["intercept_constant"], B)
+        self.assertEqual(fit["intercept_constant"], value)
 
     def test_with_little_noise_the_mean_and_the_fit_are_the_datas(self):
         # A public B above every row's norm (no clipping), a large epsilon and idealized numerics
@@ -110,6 +116,22 @@ class AddConstant(DpcovCase):
         design = np.column_stack([np.ones(len(self.raw)), self.raw[:, [2, 3]]])
         exact = np.linalg.lstsq(design, self.raw[:, 10], rcond=None)[0]
         self.assertTrue(np.allclose(coef, exact, rtol=0.05), (coef, exact))
+
+    def test_exact_numerics_centre_on_the_constant_as_rounded_to_their_grid(self):
+        # The exact path rounds every coordinate to its grid, the constant B included: centring
+        # on the rounded constant recovers the mean of the rounded rows (centring on B itself
+        # would scale it by about 1e-4).
+        B = float(np.ceil(np.linalg.norm(self.raw, axis=1).max()))
+        out = self.path("exact.npy")
+        self.ok(["release", self.csv, "--bound", str(B), "--add-constant", "-e", "1e6", "-o", out,
+                 "--seed", "3", "--numerics", "exact"] + GAUSS)
+        receipt = self.receipt(out)
+        to_grid = 2.0**receipt["exact_grid"]["bits"] / receipt["bound"]
+        rounded = np.rint(self.raw * to_grid) * receipt["exact_grid"]["unit"]
+        pca = self.json_of(["pca", out, "-k", "1", "--seed", "1"])
+        mean = np.array([pca["mean"][name] for name in self.names])
+        self.assertTrue(np.allclose(mean, rounded.mean(axis=0), atol=0.01),
+                        (mean, rounded.mean(axis=0)))
 
     def test_rows_over_b_are_clipped_and_said_so_or_rejected(self):
         result = self.ok(["release", self.csv, "--bound", "100", "--add-constant", "-e", "1",

@@ -93,6 +93,8 @@ class AddConstant(DpcovCase):
         out = self.path("sharp.npy")
         self.ok(["release", self.csv, "--bound", str(B), "--add-constant", "-e", "1e6", "-o", out,
                  "--seed", "3", "--numerics", "idealized"] + GAUSS)
+        with open(out + ".curator.json") as f:
+            self.assertEqual(json.load(f)["clipped"], 0)
         # Analytic Gaussian noise shrinks as 1 / sqrt(epsilon) only: sigma ~ 435 here, about 1
         # on the covariance, 0.002 on the mean.
         glasso = self.ok(["glasso", out, "--rho", "5", "--center"])
@@ -126,6 +128,9 @@ class AddConstant(DpcovCase):
         self.ok(["release", self.csv, "--bound", str(B), "--add-constant", "-e", "1e6", "-o", out,
                  "--seed", "3", "--numerics", "exact"] + GAUSS)
         receipt = self.receipt(out)
+        # No row is over B, and none of the rows [B, x] is over sqrt(2) B as the release sums it.
+        with open(out + ".curator.json") as f:
+            self.assertEqual(json.load(f)["clipped"], 0)
         to_grid = 2.0**receipt["exact_grid"]["bits"] / receipt["bound"]
         rounded = np.rint(self.raw * to_grid) * receipt["exact_grid"]["unit"]
         pca = self.json_of(["pca", out, "-k", "1", "--seed", "1"])

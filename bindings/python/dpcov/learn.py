@@ -41,6 +41,7 @@ import numpy as np
 
 from . import estimators as _est
 from . import column_bounds as _column_bounds
+from . import constant_column as _constant_column
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_plan, ledger_charge)
@@ -376,8 +377,10 @@ class PrivateCovariance(_Estimator):
             location = np.zeros(d)
             covariance = released / max(rows, 1)
         else:
-            released, rows, receipt = self._release_gram(_blocks(X, constant=B), d + 1,
-                                                         math.hypot(B, B), rng, epsilon)
+            # As the CLI's --add-constant: sqrt(2) B rounded up, x kept a few ulps within B.
+            released, rows, receipt = self._release_gram(
+                _blocks(_constant_column.within(X, B), constant=B), d + 1,
+                _constant_column.norm_bound(B), rng, epsilon)
             # Under add/remove the count is the released B^2 n + noise over B^2.
             location, covariance, count = centre_second_moment(released, 0, B,
                                                                _public_rows(receipt, rows))
@@ -701,8 +704,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
             self._check_adassp_options()
-            self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0),
-                                   math.hypot(1.0, B) if self.fit_intercept else B, B_y)
+            bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
+            self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
             B, epsilon, more = self._tightened(X, B, rng)
             if more:
                 X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
@@ -711,7 +714,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         p_f = X.shape[1]
         offset = 1 if self.fit_intercept else 0
         constant = 1.0 if self.fit_intercept else None
-        bound_x = math.hypot(1.0, B) if self.fit_intercept else B
+        bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
         dim = p_f + offset + 1
         features = np.arange(p_f + offset, dtype=np.int64)
         label = dim - 1

@@ -1,0 +1,77 @@
+"""The rows [B, x] PrivateCovariance releases to centre, and the regression's [1, x] bound: norm
+bounds never below their exact values (checked with exact rational arithmetic over B across the
+double range) and rows of norm exactly B never clipped by a rounding step."""
+
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import dpcov
+from dpcov import constant_column
+
+
+def bounds_across_the_range(count=4000, seed=7):
+    gen = random.Random(seed)
+    values = [5e-324, 2.2250738585072014e-308, 1.0, 2.0, 0.5, 1.7976931348623157e308 / 2]
+    for _ in range(count):
+        values.append(math.ldexp(gen.uniform(1.0, 2.0), gen.randint(-1074, 1022)))
+    return [b for b in values if b > 0 and math.isfinite(b * 1.5)]
+
+
+def test_norm_bound_is_at_or_above_sqrt2_b_and_tight():
+    for b in bounds_across_the_range():
+        bound = constant_column.norm_bound(b)
+        exact = 2 * Fraction(b) ** 2
+        assert Fraction(bound) ** 2 >= exact, b
+        # At most three steps above: the rule is tight, as the CLI's.
+        below = math.nextafter(math.nextafter(math.nextafter(bound, 0), 0), 0)
+        assert Fraction(below) ** 2 < exact or below == 0.0, b
+
+
+def test_hypot_up_is_at_or_above_the_exact_norm_and_one_step_tight():
+    gen = random.Random(11)
+    for b in bounds_across_the_range(2000):
+        a = 1.0 if gen.random() < 0.5 else math.ldexp(gen.uniform(1, 2), gen.randint(-600, 500))
+        bound = constant_column.hypot_up(a, b)
+        exact = Fraction(a) ** 2 + Fraction(b) ** 2
+        assert Fraction(bound) ** 2 >= exact
+        assert Fraction(math.nextafter(bound, 0)) ** 2 < exact
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, math.nan, math.inf, 1.7976931348623157e308])
+def test_norm_bound_refuses_bad_bounds(bad):
+    with pytest.raises(ValueError):
+        constant_column.norm_bound(bad)
+
+
+def test_rows_of_norm_b_are_never_clipped_by_a_rounding_step():
+    # Rows of computed norm B: with the bound math.hypot(B, B) some [B, x] rows round above it
+    # and are clipped (their constant nudged); with the CLI's rule none is.
+    gen = np.random.default_rng(3)
+    old_rule_clipped = 0
+    for d in (1, 3, 8):
+        for b in (1.0, 3.7, 1e-150, 2.5e150):
+            x = gen.normal(size=(2000, d))
+            x *= (b / np.sqrt(np.einsum("ij,ij->i", x, x)))[:, None]
+            rows = np.hstack([np.full((len(x), 1), b), constant_column.within(x, b)])
+            with dpcov.GramAccumulator(d + 1) as gram:
+                gram.add_rows(rows, constant_column.norm_bound(b), "clip")
+                assert gram.info().clipped == 0, (d, b)
+            with dpcov.GramAccumulator(d + 1) as gram:
+                gram.add_rows(np.hstack([rows[:, :1], x]), math.hypot(b, b), "clip")
+                old_rule_clipped += gram.info().clipped
+            assert np.all(np.abs(constant_column.within(x, b) - x) <= (2 * d + 10) * 2.3e-16 * b)
+    assert old_rule_clipped > 0
+
+
+def test_private_covariance_clips_no_row_of_norm_b():
+    gen = np.random.default_rng(5)
+    x = gen.normal(size=(500, 4))
+    x *= (2.0 / np.sqrt(np.einsum("ij,ij->i", x, x)))[:, None]
+    x = x[np.sqrt(np.einsum("ij,ij->i", x, x)) <= 2.0]
+    est = dpcov.PrivateCovariance(bound=2.0, random_state=1, epsilon=1e12, delta=1e-6).fit(x)
+    assert est.n_clipped_ == 0
+    assert est.receipt_.bound == constant_column.norm_bound(2.0)

@@ -428,10 +428,11 @@ void run_regress_raw(const std::string &path, const std::string &label,
   const bool n_public = params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
   if (data.clipped > 0)
     std::fprintf(stderr,
-                 "dpcov regress: warning: %lld of %lld rows were over --bound or --label-bound and "
+                 "dpcov regress: warning: %s rows were over --bound or --label-bound and "
                  "were clipped to them, which shrinks the fit (curator only: not for "
                  "publication)\n",
-                 static_cast<long long>(data.clipped), static_cast<long long>(data.rows));
+                 n_public ? concat(data.clipped, " of ", data.rows).c_str()
+                          : concat(data.clipped).c_str());
   if (json) {
     nlohmann::ordered_json out;
     out["command"] = "regress";

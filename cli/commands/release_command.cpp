@@ -277,16 +277,20 @@ void run_release(const ReleaseOptions &o) {
   }
   // The rows --add-constant clipped to B before the accumulator saw them.
   if (constant_rows) info.clipped += constant_rows->clipped();
-  // Printed even under --quiet: clipping is never silent. The counts are the curator's.
+  // Printed even under --quiet: clipping is never silent. The counts are the curator's; under
+  // add-remove n is private, so only the clipped count is printed (as the Python warnings do).
+  const bool n_public = receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
   if (info.clipped > 0)
     std::fprintf(stderr,
-                 "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
+                 "dpcov release: warning: %s rows have a norm over --bound %g and were "
                  "scaled down to it, which shrinks the release towards 0%s (curator only: not "
                  "for publication)\n",
-                 static_cast<long long>(info.clipped), static_cast<long long>(info.rows), row_bound,
-                 info.clipped == info.rows ? "; EVERY row was clipped: the bound is far below the "
-                                             "data's scale"
-                                           : "");
+                 n_public ? concat(info.clipped, " of ", info.rows).c_str()
+                          : concat(info.clipped).c_str(),
+                 row_bound,
+                 n_public && info.clipped == info.rows ? "; EVERY row was clipped: the bound is "
+                                                         "far below the data's scale"
+                                                       : "");
   if (clamped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %lld values lie outside their --bounds range and were "

@@ -175,6 +175,43 @@ class PublicOutputs(DpcovCase):
                 self.assertIn("ledger", first)
                 self.assertEqual(ledgers[0], ledgers[1])
 
+    def test_clipping_warnings_print_no_exact_n_under_add_remove(self):
+        # The curator-labelled stderr line counts the clipped rows; "k of N" only where N is
+        # public (replace-one), as the Python warnings do.
+        _, over, _, _ = self.neighbours()
+        data = np.vstack([over, [[0.1, 0.2, 0.3]]])  # 61 rows, one over every bound
+        labelled = np.column_stack([data[:, :2], np.clip(data[:, 2], -1, 1)])
+        path, raw = self.path("clip_warning.csv"), self.path("clip_warning_raw.csv")
+        with open(path, "wb") as f:
+            f.write(csv_bytes(data))
+        with open(raw, "wb") as f:
+            f.write(csv_bytes(labelled))
+        gauss = ["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--seed", "3", "-q"]
+        runs = {
+            "release": ["release", path, "--bound", "2", "-o", self.path("w_r.npy")] + gauss,
+            "release add-constant": ["release", path, "--bound", "2", "--add-constant", "-o",
+                                     self.path("w_c.npy")] + gauss,
+            "regress raw": ["regress", raw, "--label", "z", "--epsilon", "1", "--bound", "1",
+                            "--label-bound", "1", "--noise-seed", "4", "-q", "--bound-epsilon",
+                            "0"],
+        }
+        for name, args in runs.items():
+            for neighbour in ("replace-one", "add-remove"):
+                with self.subTest(command=name, neighbour=neighbour):
+                    relation = (neighbour if name != "regress raw"
+                                else neighbour.replace("-", "_"))
+                    out = list(args)
+                    if "-o" in out:
+                        out[out.index("-o") + 1] = out[out.index("-o") + 1].replace(
+                            ".npy", "_" + neighbour + ".npy")
+                    stderr = self.ok(out + ["--neighbour", relation]).stderr.decode()
+                    if neighbour == "replace-one":
+                        self.assertRegex(stderr, r"warning: [1-9][0-9]* of 61 rows")
+                    else:
+                        self.assertRegex(stderr, r"warning: [1-9][0-9]* rows")
+                        self.assertNotRegex(stderr, r"of [0-9]+ rows")
+                        self.assertNotIn("61", stderr)
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = os.path.abspath(sys.argv[1])

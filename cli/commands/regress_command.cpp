@@ -210,10 +210,28 @@ void run_regress(const RegressOptions &o) {
   } else {
     for (const auto &spec : o.features) features.push_back(resolve_column(m.names, spec, "--features"));
   }
+  // Under add/remove the receipt withholds n; the intercept column the receipt records as
+  // constant (value c) holds the released count S_cc / c^2, which is post-processing (as
+  // Python's PrivateLinearRegression).
+  std::string n_source;
+  if (!m.rows && intercept >= 0) {
+    const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
+    if (recorded.found && recorded.name == m.names[static_cast<size_t>(intercept)]) {
+      const double count = m.values[static_cast<size_t>(intercept * d + intercept)] /
+                           (recorded.value * recorded.value);
+      if (!(count >= 1.0) || !std::isfinite(count))
+        fail(kExitPrivacy, m.path, ": the released count of column '", recorded.name,
+             "' (its entry over its value squared) is below 1: the release is too noisy for a "
+             "regression");
+      m.rows = std::llround(count);
+      n_source = concat(" (the released count of column '", recorded.name, "')");
+    }
+  }
   if (!m.rows)
     fail(kExitUsage, m.path,
          ": the number of rows n is unknown (no receipt beside it, or n is private under "
-         "add/remove and the receipt withholds it): pass --rows only with a public n");
+         "add/remove and the receipt withholds it): pass --rows only with a public n, or "
+         "--intercept naming the receipt's constant column (its released count is used)");
   int64_t n = *m.rows;
 
   // ols_jl releases S^T S / r for an r-row projection S of the data: the regression on S has
@@ -306,6 +324,7 @@ void run_regress(const RegressOptions &o) {
     out["intercept"] = intercept >= 0 ? nlohmann::ordered_json(terms.front()) : nlohmann::ordered_json();
     if (intercept_constant != 1.0) out["intercept_constant"] = intercept_constant;
     out["n"] = *m.rows;
+    if (!n_source.empty()) out["n_released_count"] = true;
     out["ridge"] = o.ridge;
     out["level"] = o.level;
     if (release) {
@@ -359,7 +378,7 @@ void run_regress(const RegressOptions &o) {
   std::string text = concat("Regression of ", m.names[static_cast<size_t>(label)], " on ",
                             terms.size(), " term", terms.size() == 1 ? "" : "s", " from ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
-  text += concat("\n", "n = ", *m.rows, ", level = ", o.level);
+  text += concat("\n", "n = ", *m.rows, n_source, ", level = ", o.level);
   if (classical) text += concat(", residual dof = ", summary.dof, " (from ", dof_source, "), ridge = ", o.ridge);
   text += "\n\n";
   if (release) {

@@ -119,6 +119,30 @@ class AddConstant(DpcovCase):
         exact = np.linalg.lstsq(design, self.raw[:, 10], rcond=None)[0]
         self.assertTrue(np.allclose(coef, exact, rtol=0.05), (coef, exact))
 
+    def test_regress_under_add_remove_takes_n_from_the_released_count(self):
+        # The receipt withholds n; --intercept const uses the released count S_cc / B^2 (post-
+        # processing, as Python's PrivateLinearRegression), which --rows otherwise must give.
+        B = float(np.ceil(np.linalg.norm(self.raw, axis=1).max()))
+        out = self.path("add_remove.npy")
+        self.ok(["release", self.csv, "--bound", str(B), "--add-constant", "-e", "1e6", "-o", out,
+                 "--seed", "3", "--numerics", "idealized", "--neighbour", "add-remove"] + GAUSS)
+        self.assertNotIn("n", self.receipt(out))
+        args = ["regress", out, "--label", "progression", "--features", "bmi,bp", "--seed", "1",
+                "--plug-in"]
+        fit = self.json_of(args + ["--intercept", "const"])
+        released = np.load(out)
+        self.assertEqual(fit["n"], round(released[0, 0] / B ** 2))
+        self.assertEqual(fit["n"], len(self.raw))  # the noise on the count is about 0.01 here
+        self.assertTrue(fit["n_released_count"])
+        given = self.json_of(args + ["--intercept", "const", "--rows", str(fit["n"])])
+        self.assertNotIn("n_released_count", given)
+        self.assertEqual(given["plug_in"], fit["plug_in"])
+        text = self.ok(args + ["--intercept", "const"]).stdout.decode()
+        self.assertIn("the released count of column 'const'", text)
+        refused = self.run_dpcov(args)
+        self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr.decode())
+        self.assertIn("--rows", refused.stderr.decode())
+
     def test_exact_numerics_centre_on_the_constant_as_rounded_to_their_grid(self):
         # The exact path rounds every coordinate to its grid, the constant B included: centring
         # on the rounded constant recovers the mean of the rounded rows (centring on B itself

@@ -1,6 +1,7 @@
 #include "coinpress_mean.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "../check.hpp"
 #include "../data/row_bound.hpp"
@@ -58,6 +59,15 @@ std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
                                                     double clip_radius) {
   const int64_t n = rows.rows;
   const int64_t d = rows.cols;
+  // Each projected offset is at most R, so the sum of n of them is at most n R, which overflows
+  // for R near the largest double: the release then failed on rows whose offsets add up (all on
+  // one side of the centre) and not on their neighbour with one row flipped. Where n R could
+  // overflow (a condition on public values), the offsets are summed scaled by 2^-k with
+  // 2^k >= 2 n, so that the sum stays below R. Scaling by a power of two commutes with rounding:
+  // the mean is the same double wherever the unscaled sum was finite, except for terms below
+  // 2^-1900 R, which the scaling makes subnormal (each then moves by at most 2^-1074 2^k).
+  const bool prescale = clip_radius > std::numeric_limits<double>::max() / (2.0 * static_cast<double>(n));
+  const int shift = prescale ? 2 + std::ilogb(static_cast<double>(n)) : 0;
   std::vector<double> sum(static_cast<size_t>(d), 0.0), carry(static_cast<size_t>(d), 0.0);
   Matrix row(1, d);  // x_i - c
   for (int64_t i = 0; i < n; ++i) {
@@ -75,7 +85,7 @@ std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
     data::row_sums_of_squares(row.view(), 0, 1, &sum_of_squares);
     const double bound = halved ? 0.5 * clip_radius : clip_radius;
     const double factor = data::row_factor(row.view(), 0, sum_of_squares, bound, BoundPolicy::Clip);
-    const double scale = halved ? 2.0 * factor : factor;
+    const double scale = std::ldexp(halved ? 2.0 * factor : factor, -shift);
     for (int64_t j = 0; j < d; ++j)
       data::neumaier_add(sum[static_cast<size_t>(j)], carry[static_cast<size_t>(j)],
                          row(0, j) * scale);
@@ -83,8 +93,8 @@ std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
   std::vector<double> offset(static_cast<size_t>(d));
   const double inv_n = 1.0 / static_cast<double>(n);
   for (int64_t j = 0; j < d; ++j)
-    offset[static_cast<size_t>(j)] =
-        (sum[static_cast<size_t>(j)] + carry[static_cast<size_t>(j)]) * inv_n;
+    offset[static_cast<size_t>(j)] = std::ldexp(
+        (sum[static_cast<size_t>(j)] + carry[static_cast<size_t>(j)]) * inv_n, shift);
   return offset;
 }
 

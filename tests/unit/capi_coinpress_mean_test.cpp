@@ -205,6 +205,34 @@ TEST(CapiCoinpressMean, RowsWhoseOffsetOverflowsAreProjected) {
   for (double v : f.out) EXPECT_TRUE(std::isfinite(v));
 }
 
+// A radius near the largest double, where n R overflows: three rows at +8e307 summed to infinity,
+// so the release refused (DPCOV_E_NUMERICAL, after its draw) on them and succeeded on the
+// neighbour with one row at -8e307, whatever the seed: the refusal told the two apart. Both release
+// now, with the mean within a few sigma of the projected rows' (R = 7e307, sigma about 3.3e305).
+TEST(CapiCoinpressMean, AnOverflowingSumOfRowsIsNotARefusalThatTellsNeighboursApart) {
+  dpcov_coinpress_mean_params p;
+  ASSERT_EQ(dpcov_coinpress_mean_params_default(&p), DPCOV_OK);
+  p.radius = 7e307;
+  p.steps = 1;
+  p.rho = 1e4;
+  const double same_side[3] = {8e307, 8e307, 8e307}, flipped[3] = {8e307, 8e307, -8e307};
+  for (uint64_t seed = 1; seed <= 20; ++seed)
+    for (const double *rows : {same_side, flipped}) {
+      dpcov_rng *rng = nullptr;
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng, seed, 0), DPCOV_OK);
+      dpcov_coinpress_mean_receipt r{};
+      r.struct_size = sizeof r;
+      double mean = -7.0;
+      ASSERT_EQ(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, 3, 1, rows, 1, nullptr, &p, rng,
+                                             &mean, &r),
+                DPCOV_OK)
+          << dpcov_last_error_message();
+      const double projected = rows == same_side ? 7e307 : 7e307 / 3;
+      EXPECT_NEAR(mean, projected, 8 * r.step_sigma[0]);
+      dpcov_rng_destroy(&rng);
+    }
+}
+
 TEST(CapiCoinpressMean, TheCentringSplitGivesAnEighthToTheMean) {
   double mean_share = -1.0, covariance_share = -1.0;
   ASSERT_EQ(dpcov_coinpress_centring_split(0.5, &mean_share, &covariance_share), DPCOV_OK);

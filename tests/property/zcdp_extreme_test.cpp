@@ -1,0 +1,239 @@
+// Finite or failed at the extremes of every parameter, for the zCDP mechanisms of the C ABI
+// (Dong-Liang-Yi Gauss, Separate, Adaptive and AdaptivePaper; CoinPress covariance and mean; the
+// centring split and the zCDP conversions): rho and the radii anywhere in [denorm_min, DBL_MAX],
+// K up to DBL_MAX, beta and delta at the ends of (0, 1), d = 1, n = 1, t up to 16, rows from 0 to
+// far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
+// finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
+// and receipt untouched; a release fails with its plan's status wherever the plan fails.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+constexpr double kCanary = -12345.0;
+constexpr double kBelowOne = 0.99999999999999989;  // the largest double below 1
+
+// Log-uniform in [lo, hi] (clamped: exp(log(DBL_MAX)) can round to infinity).
+rc::Gen<double> log_uniform(double lo, double hi) {
+  return rc::gen::map(rc::gen::inRange(0, 1 << 30), [lo, hi](int u) {
+    const double t = u / double(1 << 30);
+    return std::clamp(std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))), lo, hi);
+  });
+}
+
+// A positive value anywhere in the doubles, often at an end or at a boundary of the normal range.
+rc::Gen<double> extreme_positive() {
+  return rc::gen::oneOf(rc::gen::element(DBL_TRUE_MIN, 1e-310, DBL_MIN, 1e-300, 1e-160, 1e-16,
+                                         1.0, 1e154, 1.3e154, 1e300, DBL_MAX),
+                        log_uniform(DBL_TRUE_MIN, DBL_MAX), log_uniform(1e-3, 1e3));
+}
+
+rc::Gen<double> probability() {
+  return rc::gen::oneOf(rc::gen::element(DBL_TRUE_MIN, 1e-300, 1e-16, 0.5, kBelowOne),
+                        log_uniform(1e-300, kBelowOne));
+}
+
+rc::Gen<int64_t> small_n() { return rc::gen::element<int64_t>(1, 2, 3, 10, 40); }
+
+// Rows to release: zeros, Gaussian-like rows at a scale, or every row the same vector (the
+// largest second moment and sum for their norm); the scale ranges over all the doubles.
+std::vector<double> rows_for(int64_t n, int64_t d) {
+  const int kind = *rc::gen::inRange(0, 3);
+  const double scale = *extreme_positive();
+  std::vector<double> rows(static_cast<size_t>(n * d), 0.0);
+  if (kind == 0) return rows;
+  uint64_t state = *rc::gen::arbitrary<uint32_t>();
+  for (double &v : rows) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5;
+    v = kind == 1 ? u * scale : scale / std::sqrt(static_cast<double>(d));
+  }
+  return rows;
+}
+
+template <class T>
+bool bytes_equal(const T &a, const T &b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <class T>
+T canary_struct() {
+  T t;
+  std::memset(&t, 0x5a, sizeof t);
+  t.struct_size = sizeof t;
+  return t;
+}
+
+bool all_finite(std::initializer_list<double> values) {
+  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+bool all_finite(const double *values, int64_t count) {
+  return std::all_of(values, values + count, [](double v) { return std::isfinite(v); });
+}
+
+// The contract of one failed call: a documented status with a message.
+void check_failure(dpcov_status status, const char *what) {
+  RC_ASSERT(status < 0);
+  if (status == DPCOV_E_INTERNAL || std::strlen(dpcov_last_error_message()) == 0)
+    RC_FAIL(std::string(what) + ": " + dpcov_status_string(status) + " (" +
+            dpcov_last_error_message() + ")");
+}
+
+bool finite_receipt(const dpcov_dly_receipt &r) {
+  return all_finite({r.rho, r.radius, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma,
+                     r.svt_epsilon, r.clip_radius, r.sigma_matrix, r.sigma_eigenvalues,
+                     r.histogram_sigma}) &&
+         r.epsilon >= 0.0;
+}
+
+bool finite_receipt(const dpcov_coinpress_receipt &r) {
+  return all_finite({r.rho, r.k_bound, r.beta, r.clip_radius, r.eta, r.epsilon, r.delta}) &&
+         all_finite(r.step_rho, DPCOV_COINPRESS_MAX_STEPS) &&
+         all_finite(r.step_sigma, DPCOV_COINPRESS_MAX_STEPS) && r.epsilon >= 0.0;
+}
+
+bool finite_receipt(const dpcov_coinpress_mean_receipt &r) {
+  return all_finite({r.rho, r.radius, r.scale, r.beta, r.tail_radius, r.epsilon, r.delta}) &&
+         all_finite(r.step_rho, DPCOV_COINPRESS_MAX_STEPS) &&
+         all_finite(r.step_clip_radius, DPCOV_COINPRESS_MAX_STEPS) &&
+         all_finite(r.step_sigma, DPCOV_COINPRESS_MAX_STEPS) && r.epsilon >= 0.0;
+}
+
+// Plan, then release on rows: the finite-or-failed contract for both, and the release failing
+// with the plan's status where the plan fails.
+template <class Receipt, class Plan, class Release>
+void check_plan_and_release(const char *what, int64_t out_size, Plan plan, Release release) {
+  const Receipt canary = canary_struct<Receipt>();
+  Receipt planned = canary;
+  const dpcov_status plan_status = plan(&planned);
+  if (plan_status == DPCOV_OK) {
+    if (!finite_receipt(planned)) RC_FAIL(std::string(what) + " plan: OK with a non-finite field");
+  } else {
+    check_failure(plan_status, what);
+    RC_ASSERT(bytes_equal(planned, canary));
+  }
+  dpcov_rng *rng = nullptr;
+  RC_ASSERT(dpcov_rng_create_seeded(&rng, *rc::gen::arbitrary<uint32_t>(), 0) == DPCOV_OK);
+  std::vector<double> out(static_cast<size_t>(out_size), kCanary);
+  Receipt released = canary;
+  const dpcov_status status = release(rng, out.data(), &released);
+  dpcov_rng_destroy(&rng);
+  RC_TAG(std::string(dpcov_status_string(plan_status)) + " / " + dpcov_status_string(status));
+  if (status == DPCOV_OK) {
+    RC_ASSERT(plan_status == DPCOV_OK);
+    if (!finite_receipt(released) || !all_finite(out.data(), out_size))
+      RC_FAIL(std::string(what) + " release: OK with a non-finite value");
+    return;
+  }
+  check_failure(status, what);
+  RC_ASSERT(bytes_equal(released, canary));
+  for (double v : out) RC_ASSERT(v == kCanary);
+  if (plan_status != DPCOV_OK && status != plan_status)
+    RC_FAIL(std::string(what) + ": plan " + dpcov_status_string(plan_status) + ", release " +
+            dpcov_status_string(status) + " (" + dpcov_last_error_message() + ")");
+}
+
+RC_GTEST_PROP(ZcdpExtreme, DongLiangYiIsFiniteOrFailsUntouched, ()) {
+  dpcov_dly_params p;
+  RC_ASSERT(dpcov_dly_params_default(&p) == DPCOV_OK);
+  p.variant = *rc::gen::inRange(0, 4);
+  p.rho = *extreme_positive();
+  p.radius = *extreme_positive();
+  p.beta = *probability();
+  p.delta = *probability();
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 5);
+  const int64_t n = *small_n();
+  const std::vector<double> rows = rows_for(n, d);
+  check_plan_and_release<dpcov_dly_receipt>(
+      "dly", d * d, [&](dpcov_dly_receipt *r) { return dpcov_dly_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_dly_receipt *r) {
+        return dpcov_dly_release(DPCOV_ROW_MAJOR, n, d, rows.data(), d, &p, rng, out, d, r);
+      });
+}
+
+RC_GTEST_PROP(ZcdpExtreme, CoinpressIsFiniteOrFailsUntouched, ()) {
+  dpcov_coinpress_params p;
+  RC_ASSERT(dpcov_coinpress_params_default(&p) == DPCOV_OK);
+  p.rho = *extreme_positive();
+  p.k_bound = *rc::gen::oneOf(rc::gen::element(1.0, 1.0000000000000002, 1e300, DBL_MAX),
+                              log_uniform(1.0, DBL_MAX), log_uniform(1.0, 1e4));
+  p.steps = *rc::gen::inRange<int64_t>(1, DPCOV_COINPRESS_MAX_STEPS + 1);
+  p.beta = *probability();
+  p.delta = *probability();
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 5);
+  const int64_t n = *small_n();
+  const std::vector<double> rows = rows_for(n, d);
+  check_plan_and_release<dpcov_coinpress_receipt>(
+      "coinpress", d * d,
+      [&](dpcov_coinpress_receipt *r) { return dpcov_coinpress_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_coinpress_receipt *r) {
+        return dpcov_coinpress_release(DPCOV_ROW_MAJOR, n, d, rows.data(), d, &p, rng, out, d, r);
+      });
+}
+
+RC_GTEST_PROP(ZcdpExtreme, CoinpressMeanIsFiniteOrFailsUntouched, ()) {
+  dpcov_coinpress_mean_params p;
+  RC_ASSERT(dpcov_coinpress_mean_params_default(&p) == DPCOV_OK);
+  p.rho = *extreme_positive();
+  p.radius = *rc::gen::oneOf(rc::gen::just(0.0), extreme_positive());
+  p.scale = *extreme_positive();
+  p.steps = *rc::gen::inRange<int64_t>(1, DPCOV_COINPRESS_MAX_STEPS + 1);
+  p.beta = *probability();
+  p.delta = *probability();
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 5);
+  const int64_t n = *small_n();
+  const std::vector<double> rows = rows_for(n, d);
+  std::vector<double> centre(static_cast<size_t>(d), 0.0);
+  const bool with_centre = *rc::gen::arbitrary<bool>();
+  if (with_centre) std::fill(centre.begin(), centre.end(), -*extreme_positive());
+  check_plan_and_release<dpcov_coinpress_mean_receipt>(
+      "coinpress_mean", d,
+      [&](dpcov_coinpress_mean_receipt *r) { return dpcov_coinpress_mean_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_coinpress_mean_receipt *r) {
+        return dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, n, d, rows.data(), d,
+                                            with_centre ? centre.data() : nullptr, &p, rng, out,
+                                            r);
+      });
+}
+
+RC_GTEST_PROP(ZcdpExtreme, ConversionsAndSplitAreFiniteOrFailUntouched, ()) {
+  const double a = *extreme_positive();
+  const double delta = *probability();
+  double value = kCanary;
+  dpcov_status s = dpcov_zcdp_epsilon(a, delta, &value);
+  if (s == DPCOV_OK) {
+    RC_ASSERT(std::isfinite(value) && value >= 0.0);
+  } else {
+    check_failure(s, "zcdp_epsilon");
+    RC_ASSERT(value == kCanary);
+  }
+  value = kCanary;
+  s = dpcov_zcdp_rho(a, delta, &value);
+  if (s == DPCOV_OK) {
+    RC_ASSERT(std::isfinite(value) && value > 0.0);
+  } else {
+    check_failure(s, "zcdp_rho");
+    RC_ASSERT(value == kCanary);
+  }
+  double mean_share = kCanary, covariance_share = kCanary;
+  s = dpcov_coinpress_centring_split(a, &mean_share, &covariance_share);
+  if (s == DPCOV_OK) {
+    RC_ASSERT(mean_share > 0.0 && covariance_share > 0.0 && std::isfinite(covariance_share));
+  } else {
+    check_failure(s, "coinpress_centring_split");
+    RC_ASSERT(mean_share == kCanary && covariance_share == kCanary);
+  }
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 #include "struct_size.hpp"
 
 #include "../core/check.hpp"
+#include "../core/data/row_bound.hpp"
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
@@ -25,6 +26,8 @@ mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *pa
     r.radius = params->radius;
     r.beta = params->beta;
     r.delta = params->delta;
+    // r bounds the rows' norms: the library's one range for row bounds.
+    dpcov::data::check_row_bound(r.radius, "r");
   }
   return r;
 }

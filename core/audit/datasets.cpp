@@ -7,6 +7,7 @@
 
 #include "../check.hpp"
 #include "../data/gram.hpp"
+#include "../data/row_bound.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/samplers.hpp"
 
@@ -181,7 +182,7 @@ NeighbourKind neighbour_kind(int32_t value) {
 Matrix generate_dataset(DatasetKind kind, int64_t n, int64_t d, double bound, random::Rng &rng) {
   if (n < 1) fail(DPCOV_E_DIMENSION, "an audit dataset needs n >= 1 rows, got ", n);
   check::dimension(d, "dimension d");
-  check::positive_finite(bound, "bound B");
+  data::check_row_bound(bound, "bound B");
   switch (kind) {
     case DatasetKind::RandomRows:
     case DatasetKind::SphereRows:
@@ -260,7 +261,7 @@ DatasetPair make_neighbour(const Matrix &rows, double bound, privacy::Neighbour 
   const int64_t n = rows.rows(), d = rows.cols();
   if (n < 1) fail(DPCOV_E_DIMENSION, "a neighbour needs a dataset with n >= 1 rows, got ", n);
   check::dimension(d, "dimension d");
-  check::positive_finite(bound, "bound B");
+  data::check_row_bound(bound, "bound B");
   DatasetPair pair{rows, rows, 0};
   const bool replace = relation == privacy::Neighbour::ReplaceOne;
   std::vector<double> removed = get_row(rows, 0);  // row 0 of D (replace-one)

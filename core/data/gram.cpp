@@ -40,7 +40,7 @@ GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
 GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolicy policy) {
   if (a.cols != dim_)
     fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", dim_);
-  check::positive_finite(bound, "bound");
+  data::check_row_bound(bound, "bound");
   if (bound_ != 0.0 && bound != bound_)
     fail(DPCOV_E_INCOMPATIBLE, "bound ", bound, " differs from the bound ", bound_,
          " of the rows already accumulated");
@@ -170,7 +170,7 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
   GramAccumulator acc(gram.rows);
   check::all_finite(gram, "gram");
   check::symmetric(gram, "gram");
-  check::positive_finite(bound, "bound");
+  data::check_row_bound(bound, "bound");
   if (counts.rows < 0 || counts.clipped < 0 || counts.dropped < 0)
     fail(DPCOV_E_INVALID_ARGUMENT, "row counters must be >= 0, got rows ", counts.rows,
          ", clipped ", counts.clipped, ", dropped ", counts.dropped);

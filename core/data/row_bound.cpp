@@ -19,6 +19,15 @@
 
 namespace dpcov::data {
 
+void check_row_bound(double bound, const char *name) {
+  if (std::isnan(bound) || std::isinf(bound))
+    fail(DPCOV_E_NON_FINITE, name, " must be finite, got ", bound);
+  if (!(bound >= kSmallestRowBound))
+    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be >= 2^-960 (about 1.03e-289) and finite, got ",
+         bound, ": below 2^-960 clipping a row to the bound is not proven to keep it within ",
+         "(proofs/row_bound.md)");
+}
+
 void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double *out) {
   // Independent partial sums along a row-major row, and a sweep down each column (one
   // accumulator per row) for column-major data: both vectorise.

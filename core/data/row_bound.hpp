@@ -19,6 +19,18 @@ void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double
 // Below this a plain sum of squares may have underflowed: such rows are measured again by dnrm2.
 inline constexpr double kTinySumOfSquares = 1e-280;
 
+// The smallest bound on rows' norms the library accepts, 2^-960 (about 1.03e-289): the proof that
+// every row kept whole or clipped has exact norm <= B (proofs/row_bound.md) holds from there up.
+// Below it a clipped row's entries land in the subnormals, where each rounds by up to 2^-1075,
+// more than the relative shave covers: at B = 3 2^-1070 the row (2^-60, 2^-60) was clipped to
+// (34, 34) 2^-1074, of norm 48.08 2^-1074 > B = 48 2^-1074.
+inline constexpr double kSmallestRowBound = 0x1p-960;
+
+// The one check of every bound on rows' norms that enters the library (accumulators, mechanisms'
+// B, radii): finite and >= kSmallestRowBound, else DPCOV_E_NON_FINITE (NaN, infinity) or
+// DPCOV_E_INVALID_ARGUMENT naming the accepted range and `name`.
+void check_row_bound(double bound, const char *name);
+
 // The factor 1 - (d + 16) 2^-53 (exact) by which the bound is shaved before a row of d entries is
 // tested against it: a row whose computed norm is <= B within_shave(d) (or whose computed sum of
 // squares is <= that limit squared, rounded) has exact norm <= B, whatever the order of its sum of

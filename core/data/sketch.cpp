@@ -61,7 +61,7 @@ GramCounts SketchAccumulator::add_rows(ConstMatrixView a, int64_t first_index, d
   const int64_t d = dim();
   if (a.cols != d)
     fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the sketch has ", d);
-  check::positive_finite(bound, "bound");
+  data::check_row_bound(bound, "bound");
   if (first_index < 0)
     fail(DPCOV_E_INVALID_ARGUMENT, "first_index must be >= 0, got ", first_index);
   if (a.rows > INT64_MAX - first_index)

@@ -47,6 +47,9 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
       prior = privacy::coinpress_mean_next_radius(request.scale, r.tail_radius, request.n,
                                                   r.step_sigma.back());
     const double clip = privacy::coinpress_mean_clip_radius(prior, request.scale, r.tail_radius);
+    // Each step bounds the centred rows' norms by `clip`: the library's one range for row bounds
+    // (a scale so small that it falls below refuses here, before any noise).
+    data::check_row_bound(clip, "the step's clip radius (from scale and the prior radius r)");
     r.step_clip_radius.push_back(clip);
     r.step_sigma.push_back(privacy::coinpress_mean_step_sigma(clip, request.n, share));
   }

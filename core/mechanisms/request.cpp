@@ -1,6 +1,7 @@
 #include "request.hpp"
 
 #include "../check.hpp"
+#include "../data/row_bound.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -26,7 +27,7 @@ const char *mechanism_name(MechanismId mechanism) {
 Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use) {
   check::dimension(request.dim, "dimension d");
   if (request.n < 0) fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", request.n);
-  check::positive_finite(request.bound, "bound B");
+  data::check_row_bound(request.bound, "bound B");
   check::epsilon(request.epsilon);
   if (delta_use == DeltaUse::Approximate || request.delta != 0.0) check::delta(request.delta);
   check_options_apply(mechanism, request.options);

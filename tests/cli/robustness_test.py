@@ -219,9 +219,11 @@ class RobustnessCase(DpcovCase):
                                       "--dims", "3", "--rows", "10", "--bound", "1"]
         commands["audit"] = lambda _: ["audit", "-m", "analyze_gauss", "-e", "1", "--delta",
                                        "1e-6", "--trials", "10", "--bound", "1"]
-        # Not a number, not > 0, not finite, or a square that underflows or overflows.
+        # Not a number, not > 0, not finite, or a square that underflows or overflows (which
+        # covers the library's range of row bounds, >= 2^-960: 2^-1074, 2^-1000 and 2^-961 here).
         for value in ["abc", "", "-1", "0", "-0", "inf", "-inf", "nan", "1e400", "0x", "1,5",
-                      "1e-320", "1e-200", "1e-160", "1e160", "1e300", "1.7e308"]:
+                      "1e-320", "1e-200", "1e-160", "1e160", "1e300", "1.7e308",
+                      "5e-324", "9.332636185032189e-302", "5.1306710016229703e-290"]:
             for name, command in commands.items():
                 args = command(data)
                 args[args.index("--bound") + 1] = value

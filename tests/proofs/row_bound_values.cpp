@@ -1,6 +1,7 @@
 // Prints the library's row-bound shaves (core/data/row_bound.hpp) for proofs/check/row_bound.py,
-// which checks them against mpmath: reads one d per line and writes "<within_shave> <clip_shave>"
-// as hexadecimal floats (exact).
+// which checks them against mpmath: writes the smallest row bound accepted (kSmallestRowBound),
+// then reads one d per line and writes "<within_shave> <clip_shave>", all as hexadecimal floats
+// (exact).
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 #include "core/data/row_bound.hpp"
 
 int main() {
+  std::printf("%a\n", dpcov::data::kSmallestRowBound);
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;

@@ -9,15 +9,19 @@ import sys
 import numpy as np
 
 _EPSILON = sys.float_info.epsilon
+# The smallest row bound the library accepts (core/data/row_bound.hpp, kSmallestRowBound).
+SMALLEST_ROW_BOUND = 2.0 ** -960
 
 
 def norm_bound(row_bound: float) -> float:
     """The norm bound sqrt(2) B of the rows [B, x], never below its exact value: the double
     sqrt(2) exceeds sqrt(2) by 9.7e-17, B times it rounded to nearest is within half an ulp of a
     value above sqrt(2) B, and one step up puts it above (``constant_column_norm_bound``). B must
-    be finite and > 0; ValueError when sqrt(2) B overflows."""
-    if not (row_bound > 0 and math.isfinite(row_bound)):
-        raise ValueError(f"the row bound must be finite and > 0, got {row_bound!r}")
+    be finite and >= 2^-960, the library's range for row bounds (proofs/row_bound.md); ValueError
+    otherwise or when sqrt(2) B overflows."""
+    if not (row_bound >= SMALLEST_ROW_BOUND and math.isfinite(row_bound)):
+        raise ValueError(f"the row bound must be >= 2^-960 (about 1.03e-289) and finite, got "
+                         f"{row_bound!r}")
     bound = math.nextafter(row_bound * math.sqrt(2.0), math.inf)
     if not math.isfinite(bound):
         raise ValueError(f"the norm bound sqrt(2) B of the rows [B, x] overflows for B = "

@@ -64,6 +64,31 @@ def test_nan_rows_are_refused_and_the_accumulator_keeps_its_state(data):
         assert np.array_equal(gram.matrix(), before)
 
 
+@pytest.mark.parametrize("bound", [5e-324, 2.0 ** -1000, 2.0 ** -961])
+def test_a_row_bound_below_the_proven_range_is_refused_everywhere(data, spd, bound):
+    # The library's one range for row bounds, B >= 2^-960 (proofs/row_bound.md): the accumulator,
+    # a mechanism's B and the Dong-Liang-Yi radius refuse alike, naming the range.
+    with dpcov.GramAccumulator(4) as gram:
+        with pytest.raises(dpcov.InvalidArgumentError, match=r"2\^-960"):
+            gram.add_rows(data, bound)
+        assert gram.rows == 0
+    with pytest.raises(dpcov.InvalidArgumentError, match=r"2\^-960"):
+        dpcov.plan("analyze_gauss", dim=4, n=100, bound=bound, epsilon=1.0, delta=1e-6)
+    out = np.full((4, 4), 7.0)
+    with dpcov.Rng(1) as rng:
+        with pytest.raises(dpcov.InvalidArgumentError, match=r"2\^-960"):
+            dpcov.release("analyze_gauss", spd, n=100, bound=bound, epsilon=1.0, delta=1e-6,
+                          rng=rng, out=out)
+    assert np.all(out == 7.0)
+    with pytest.raises(dpcov.InvalidArgumentError, match=r"2\^-960"):
+        dpcov.dly_plan(100, 4, radius=bound)
+    # The end of the range is accepted.
+    assert dpcov.dly_plan(100, 4, radius=2.0 ** -960) is not None
+    with dpcov.GramAccumulator(4) as gram:
+        gram.add_rows(data, 2.0 ** -960)
+        assert gram.rows == len(data)
+
+
 def test_the_reject_policy_names_the_offending_row(data):
     with dpcov.GramAccumulator(4) as gram:
         with pytest.raises(dpcov.NormBoundError) as info:

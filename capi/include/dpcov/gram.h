@@ -78,7 +78,7 @@ DPCOV_API void dpcov_gram_destroy(dpcov_gram **gram);
  * @param cols    number of columns; must equal the accumulator's dimension.
  * @param a       the data; not retained.
  * @param lda     leading dimension (>= cols for row-major, >= max(1, rows) for column-major).
- * @param bound   norm bound B, finite and > 0; must be the same for every chunk of an accumulator.
+ * @param bound   norm bound B, finite and >= 2^-960 (the range of row bounds); must be the same for every chunk of an accumulator.
  * @param policy  a ::dpcov_bound_policy value.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_INVALID_ARGUMENT (bound, policy), ::DPCOV_E_INCOMPATIBLE (bound differs from

@@ -53,7 +53,7 @@ extern "C" {
  *                   dpcov_mechanism_params::audit_only_not_private = 1).
  * @param dim        d, 1 <= d <= 46340.
  * @param n          number of rows, >= 1 (public; the covariance is G / n).
- * @param bound      B, finite and > 0.
+ * @param bound      B, finite and >= 2^-960 (the range of row bounds).
  * @param epsilon    finite and > 0 (and < 1 for the additive Wishart).
  * @param delta      in (0, 1) for the (epsilon, delta) mechanisms; 0 allowed for the pure ones.
  * @param params     mechanism options, or NULL for the defaults (output perturbation: replace-one
@@ -84,7 +84,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_plan(int32_t mechanism, int64_t dim,
  *                   retained.
  * @param ldg        leading dimension of @p gram, >= d.
  * @param n          number of rows behind G, >= 1.
- * @param bound      B, finite and > 0.
+ * @param bound      B, finite and >= 2^-960 (the range of row bounds).
  * @param epsilon    as for dpcov_private_glasso_plan().
  * @param delta      as for dpcov_private_glasso_plan().
  * @param params     mechanism options, or NULL for the defaults.

@@ -65,7 +65,7 @@ DPCOV_API void dpcov_sketch_destroy(dpcov_sketch **sketch);
  * @param a            the rows (not retained); may be NULL when rows is 0.
  * @param lda          leading dimension of @p a.
  * @param first_index  global index of the first row, >= 0.
- * @param bound        B, finite and > 0; equal for every chunk.
+ * @param bound        B, finite and >= 2^-960 (the range of row bounds); equal for every chunk.
  * @param policy       a ::dpcov_bound_policy.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND, ::DPCOV_E_INVALID_ARGUMENT (index < 0,

@@ -1,0 +1,155 @@
+// Row bounds below the proven range: proofs/row_bound.md proves that every row kept whole or
+// clipped has exact norm <= B for B >= 2^-960; below, the entries of a clipped row round in the
+// subnormals by more than the shave covers (at B = 3 2^-1070 the row (2^-60, 2^-60) clipped to a
+// norm above B). Every entry point where a row bound enters refuses such a B with
+// DPCOV_E_INVALID_ARGUMENT, a message naming the range, and its outputs (and generator) untouched;
+// B = 2^-960 itself is accepted and bounds rows within it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+
+namespace {
+
+constexpr double kSmallest = 0x1p-960;
+const double kBelow[] = {0x1p-1074, 0x1p-1000, 0x1p-961, 3 * 0x1p-1070,
+                         std::nextafter(kSmallest, 0.0)};
+
+void expect_refused(dpcov_status status, double bound) {
+  EXPECT_EQ(status, DPCOV_E_INVALID_ARGUMENT) << "B = " << bound;
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("2^-960"), std::string::npos)
+      << dpcov_last_error_message();
+}
+
+std::vector<double> rows_of(int64_t n, int64_t d, double scale) {
+  std::vector<double> rows;
+  for (int64_t i = 0; i < n * d; ++i) rows.push_back(scale * std::sin(0.7 * static_cast<double>(i)));
+  return rows;
+}
+
+std::vector<unsigned char> state_of(const dpcov_rng *rng) {
+  std::vector<unsigned char> state(dpcov_rng_state_size());
+  EXPECT_EQ(dpcov_rng_state_save(rng, state.data(), state.size()), DPCOV_OK);
+  return state;
+}
+
+TEST(CapiRowBoundRange, AccumulatorsRefuseAndKeepTheirState) {
+  const std::vector<double> a = rows_of(5, 3, 1.0);
+  for (double bound : kBelow) {
+    dpcov_gram *g = nullptr;
+    ASSERT_EQ(dpcov_gram_create(&g, 3), DPCOV_OK);
+    ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 5, 3, a.data(), 3, 1.0, DPCOV_BOUND_CLIP),
+              DPCOV_OK);
+    std::vector<double> before(9), after(9);
+    dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, before.data(), 3);
+    for (int32_t policy : {DPCOV_BOUND_CLIP, DPCOV_BOUND_DROP, DPCOV_BOUND_REJECT})
+      expect_refused(
+          dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 5, 3, a.data(), 3, bound, policy), bound);
+    dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, after.data(), 3);
+    EXPECT_EQ(before, after);
+    // A state summed elsewhere under such a bound.
+    dpcov_gram_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(dpcov_gram_get_info(g, &info), DPCOV_OK);
+    info.bound = bound;
+    const std::vector<double> zero(9, 0.0);
+    info.rows = 0;
+    info.clipped = 0;
+    info.dropped = 0;
+    dpcov_gram *restored = nullptr;
+    expect_refused(dpcov_gram_create_from_state(&restored, &info, DPCOV_ROW_MAJOR, zero.data(), 3),
+                   bound);
+    EXPECT_EQ(restored, nullptr);
+    dpcov_gram_destroy(&g);
+
+    dpcov_rng *rng = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng, 5, 0), DPCOV_OK);
+    dpcov_sketch *s = nullptr;
+    ASSERT_EQ(dpcov_sketch_create(&s, 3, 8, rng), DPCOV_OK);
+    expect_refused(
+        dpcov_sketch_add_rows(s, DPCOV_ROW_MAJOR, 5, 3, a.data(), 3, 0, bound, DPCOV_BOUND_CLIP),
+        bound);
+    dpcov_gram_info sinfo{};
+    sinfo.struct_size = sizeof sinfo;
+    ASSERT_EQ(dpcov_sketch_get_info(s, &sinfo), DPCOV_OK);
+    EXPECT_EQ(sinfo.rows, 0);
+    dpcov_sketch_destroy(&s);
+    dpcov_rng_destroy(&rng);
+  }
+}
+
+TEST(CapiRowBoundRange, MechanismsRefuseBeforeAnyNoise) {
+  const std::vector<double> gram = {1e-300, 0, 0, 0, 1e-300, 0, 0, 0, 1e-300};
+  const std::vector<double> a = rows_of(10, 3, 1.0);
+  for (double bound : kBelow) {
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    expect_refused(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 10, bound, 1.0, 1e-6,
+                                        nullptr, &receipt),
+                   bound);
+    dpcov_rng *rng = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng, 7, 0), DPCOV_OK);
+    const std::vector<unsigned char> before = state_of(rng);
+    std::vector<double> out(9, -7.0);
+    expect_refused(dpcov_mechanism_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, 3,
+                                           gram.data(), 3, 10, bound, 1.0, 1e-6, nullptr, rng,
+                                           out.data(), 3, &receipt),
+                   bound);
+    dpcov_exact_grid grid{};
+    grid.struct_size = sizeof grid;
+    expect_refused(dpcov_exact_release_rows(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, 10, 3,
+                                            a.data(), 3, bound, DPCOV_BOUND_CLIP, 1.0, 1e-6,
+                                            nullptr, rng, out.data(), 3, &receipt, &grid),
+                   bound);
+    dpcov_dly_params p;
+    dpcov_dly_params_default(&p);
+    p.radius = bound;
+    dpcov_dly_receipt dr{};
+    dr.struct_size = sizeof dr;
+    expect_refused(dpcov_dly_plan(10, 3, &p, &dr), bound);
+    expect_refused(
+        dpcov_dly_release(DPCOV_ROW_MAJOR, 10, 3, a.data(), 3, &p, rng, out.data(), 3, &dr),
+        bound);
+    for (double v : out) EXPECT_EQ(v, -7.0);
+    EXPECT_EQ(state_of(rng), before);
+    dpcov_rng_destroy(&rng);
+  }
+}
+
+// CoinPress's mean bounds the centred rows by a clip radius of about r + scale sqrt(d): a scale
+// so small that a step's radius falls below the range refuses at the plan.
+TEST(CapiRowBoundRange, CoinPressMeanRefusesAClipRadiusBelowTheRange) {
+  dpcov_coinpress_mean_params p;
+  dpcov_coinpress_mean_params_default(&p);
+  p.radius = 0.0;
+  p.scale = 1e-300;
+  dpcov_coinpress_mean_receipt r{};
+  r.struct_size = sizeof r;
+  expect_refused(dpcov_coinpress_mean_plan(100, 3, &p, &r), p.scale);
+  p.scale = 1e-100;
+  EXPECT_EQ(dpcov_coinpress_mean_plan(100, 3, &p, &r), DPCOV_OK) << dpcov_last_error_message();
+}
+
+// B = 2^-960 itself is accepted, for rows of every scale from far below it to far above (that
+// every row kept whole or clipped there has exact norm <= B is tests/property/row_bound_test.cpp's).
+TEST(CapiRowBoundRange, TheSmallestBoundIsAcceptedAndHolds) {
+  for (double scale : {0x1p-1000, 0x1p-961, 0x1p-960, 0x1p-900, 1.0, 1e300}) {
+    const std::vector<double> a = rows_of(64, 5, scale);
+    dpcov_gram *g = nullptr;
+    ASSERT_EQ(dpcov_gram_create(&g, 5), DPCOV_OK);
+    ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 64, 5, a.data(), 5, kSmallest,
+                                  DPCOV_BOUND_CLIP),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    dpcov_gram_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(dpcov_gram_get_info(g, &info), DPCOV_OK);
+    EXPECT_EQ(info.bound, kSmallest);
+    dpcov_gram_destroy(&g);
+  }
+}
+
+}  // namespace

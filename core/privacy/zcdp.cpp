@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "../check.hpp"
 #include "upward.hpp"
@@ -55,16 +56,29 @@ double zcdp_gaussian_sigma(double rho, double sensitivity) {
   return sigma;
 }
 
-double zcdp_epsilon(double rho, double delta) {
-  check_rho(rho);
-  check::delta(delta);
+namespace {
+
+// The bound, possibly infinite (rho near the largest double); zcdp_epsilon refuses that.
+double zcdp_epsilon_unchecked(double rho, double delta) {
   const double log_inv_delta = -std::log(delta);  // 1/delta overflows for a subnormal delta
-  // The bound is smooth and unimodal in u = ln(alpha - 1) (its minimiser is near
-  // alpha = 1 + sqrt(ln(1/delta) / rho)): a grid over u, then golden-section refinement.
+  // The bound is smooth and unimodal in u = ln(alpha - 1): its derivative in m = alpha - 1 is
+  // (rho m^2 + ln(1 + m) - ln(1/delta)) / m^2, whose numerator increases in m, so the minimiser
+  // m* solves rho m^2 + ln(1 + m) = ln(1/delta). Each term alone puts it at u_rho =
+  // ln sqrt(ln(1/delta) / rho) or u_log = ln(expm1(ln(1/delta))), and ln m* is below the smaller
+  // of the two and within a few units of it. A grid over u, then golden-section refinement. The
+  // grid covers [-30, 70] and 30 either side of that smaller value, on the same lattice: it leaves
+  // [-30, 70] for rho below about 1e-58, above about 1e29, or delta near 1 (u in [-373, 375] over
+  // the doubles), where a grid ending at -30 and 70 fell back on Bun-Steinke's bound, up to 42%
+  // above the infimum (rho = delta = 1e-300), and made zcdp_rho_for_epsilon stop short of its
+  // answer (31.2 for 36.7 at epsilon = 1e-6, delta = 1 - 2^-53).
+  const double u_c = std::min(0.5 * (std::log(log_inv_delta) - std::log(rho)),
+                              std::log(std::expm1(log_inv_delta)));
+  const int first = static_cast<int>(std::floor(4.0 * std::min(-30.0, u_c - 30.0)));
+  const int last = static_cast<int>(std::ceil(4.0 * std::max(70.0, u_c + 30.0)));
   double best_u = 0.0;
   double best = INFINITY;
-  for (int i = 0; i <= 400; ++i) {
-    const double u = -30.0 + 0.25 * i;
+  for (int i = first; i <= last; ++i) {
+    const double u = 0.25 * i;
     const double value = cks_bound_nearest(rho, log_inv_delta, std::exp(u));
     if (value < best) {
       best = value;
@@ -89,7 +103,15 @@ double zcdp_epsilon(double rho, double delta) {
   const double bun_steinke = zcdp_epsilon_bun_steinke(rho, delta);
   // The bound is negative for a small rho at a large delta (alpha > 1/delta makes the log terms
   // negative): the mechanism is then (0, delta)-DP, and an epsilon below 0 means nothing.
-  const double epsilon = std::max(0.0, certified < bun_steinke ? certified : bun_steinke);
+  return std::max(0.0, certified < bun_steinke ? certified : bun_steinke);
+}
+
+}  // namespace
+
+double zcdp_epsilon(double rho, double delta) {
+  check_rho(rho);
+  check::delta(delta);
+  const double epsilon = zcdp_epsilon_unchecked(rho, delta);
   check::finite_result(epsilon, "epsilon of the zCDP guarantee");  // rho near the largest double
   return epsilon;
 }
@@ -105,17 +127,40 @@ double zcdp_epsilon_bun_steinke(double rho, double delta) {
 double zcdp_rho_for_epsilon(double epsilon, double delta) {
   check::epsilon(epsilon);
   check::delta(delta);
-  // zcdp_epsilon(lo) <= epsilon is kept invariant (lo = 0 holds it vacuously), so the result
-  // always meets the target; hi starts above the answer (the bound grows like rho).
-  double lo = 0.0;
+  // epsilon(rho) <= epsilon is kept invariant for lo (lo = 0 holds it vacuously), so the result
+  // always meets the target. The bracket [lo, hi] starts at epsilon and doubles or halves until it
+  // holds the answer, over the whole range of the doubles, then a bisection narrows it. The bound
+  // is 0 for every rho below a threshold that depends on delta alone (the mechanism is then
+  // (0, delta)-DP), so a tiny epsilon can have an answer near 1 (1.4e-12 at epsilon = 1e-300,
+  // delta = 1e-6), which the 64 doublings from epsilon allowed before did not reach; an answer
+  // far below epsilon took more halvings than the bisection's 200 (0.09% short at
+  // epsilon = 1.5e-55, delta = 1.8e-104). An infinite bound (rho near the largest double) is above
+  // every target.
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const auto meets = [&](double rho) { return zcdp_epsilon_unchecked(rho, delta) <= epsilon; };
+  double lo = epsilon;
   double hi = epsilon;
-  for (int i = 0; i < 64 && zcdp_epsilon(hi, delta) <= epsilon; ++i) {
-    lo = hi;
-    hi *= 2.0;
+  if (meets(epsilon)) {
+    while (meets(hi)) {
+      lo = hi;
+      if (hi > 0.5 * kMax) {
+        if (meets(kMax)) return kMax;
+        hi = kMax;
+        break;
+      }
+      hi *= 2.0;
+    }
+  } else {
+    do {
+      hi = lo;
+      lo *= 0.5;  // reaches 0 below the smallest subnormal: then no rho > 0 may meet epsilon
+    } while (lo > 0.0 && !meets(lo));
   }
   for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (zcdp_epsilon(mid, delta) <= epsilon)
+    // lo + hi overflows near the largest double.
+    const double mid = hi > 0.5 * kMax ? lo + 0.5 * (hi - lo) : 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;  // adjacent doubles (subnormal answers)
+    if (meets(mid))
       lo = mid;
     else
       hi = mid;

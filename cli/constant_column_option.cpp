@@ -7,34 +7,13 @@
 
 #include "cli_error.hpp"
 #include "column_bounds_option.hpp"
+#include "row_norm.hpp"
 
 namespace dpcov::cli {
 
 namespace {
 
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
-
-// ||x|| of one row as largest * rest: the plain sum of squares (largest 1), or, when that over- or
-// underflows, the sum of squares of x / max|x_j| with largest = max|x_j|, so that a finite row whose
-// norm is above the largest double still has one (non-finite entries give NaN or infinity: the
-// release's accumulator then refuses the row, naming it).
-struct RowNorm {
-  double largest = 1.0;
-  double rest = 0.0;
-  double value() const { return largest * rest; }  // +infinity above the largest double
-};
-
-RowNorm row_norm(const double *x, int64_t dim) {
-  double sum = 0.0;
-  for (int64_t j = 0; j < dim; ++j) sum += x[j] * x[j];
-  if (std::isfinite(sum) && sum > 1e-280) return {1.0, std::sqrt(sum)};
-  double largest = 0.0;
-  for (int64_t j = 0; j < dim; ++j) largest = std::max(largest, std::fabs(x[j]));
-  if (!(largest > 0.0) || !std::isfinite(largest)) return {1.0, std::isnan(sum) ? sum : largest};
-  double scaled = 0.0;
-  for (int64_t j = 0; j < dim; ++j) scaled += (x[j] / largest) * (x[j] / largest);
-  return {largest, std::sqrt(scaled)};
-}
 
 }  // namespace
 
@@ -85,8 +64,8 @@ bool ConstantColumnReader::next_chunk(Chunk &chunk) {
     const RowNorm norm = row_norm(x, d);
     if (norm.value() > row_bound_) {
       if (reject_)
-        fail(kExitInputData, inner_->row_location(buffer_, i), ": the row's norm is over --bound ",
-             row_bound_, " (--reject)");
+        fail(kExitInputData, inner_->row_location(buffer_, i), ": the row's norm ",
+             norm_text(norm), " is over --bound ", row_bound_, " (--reject)");
       ++clipped_;
     }
     const double factor = std::isfinite(norm.rest)

@@ -8,6 +8,7 @@
 #include "cli_error.hpp"
 #include "library_status.hpp"
 #include "progress.hpp"
+#include "row_norm.hpp"
 
 namespace dpcov::cli {
 
@@ -32,10 +33,13 @@ double row_sum_of_squares(const Chunk &chunk, int64_t i) {
   return sum;
 }
 
+// The user's own row, in their local message only (no receipt carries it): its norm from the
+// scaled computation, so that a row whose plain sum of squares overflows is not reported as "inf".
 [[noreturn]] void report_row_over_bound(const RowReader &reader, const Chunk &chunk, int64_t i,
                                         double bound) {
+  const RowNorm norm = row_norm(chunk.values.data() + i * chunk.dim, chunk.dim);
   fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-       " has Euclidean norm ", std::sqrt(row_sum_of_squares(chunk, i)), " > --bound ", bound,
+       " has Euclidean norm ", norm_text(norm), " > --bound ", bound,
        " (--reject refuses such rows; --clip would scale it down to the bound)");
 }
 

@@ -176,6 +176,21 @@ class AddConstant(DpcovCase):
         self.assertIn("diabetes.csv:2", rejected.stderr.decode())
         self.assertFalse(os.path.exists(self.path("r.npy")))
 
+    def test_a_rejected_row_whose_norm_overflows_is_reported_finite_and_nothing_is_written(self):
+        # Its plain sum of squares overflows: the message gives the scaled norm, never "inf";
+        # the user's row appears in their local message only, and no output or receipt is written.
+        path = self.path("huge.csv")
+        with open(path, "w") as f:
+            f.write("a,b\n1,1\n1.5e308,-1.5e308\n")
+        rejected = self.run_dpcov(["release", path, "--bound", "100", "--add-constant", "-e",
+                                   "1", "-o", self.path("h.npy"), "--reject"] + GAUSS)
+        message = rejected.stderr.decode()
+        self.assertEqual(rejected.returncode, EXIT_INPUT, message)
+        self.assertIn("huge.csv:3: the row's norm about 2.12132e+308 (above the largest double) is over --bound 100", message)
+        self.assertNotIn("inf", message)
+        self.assertFalse(os.path.exists(self.path("h.npy")))
+        self.assertFalse(os.path.exists(self.path("h.npy.receipt.json")))
+
     def test_refused_where_it_does_not_apply(self):
         ledger = self.path("budget.json")
         self.ok(["release", self.csv, "--bound", "1000", "-e", "0.5", "-o", self.path("a.npy"),

@@ -370,6 +370,17 @@ class InputErrors(CliTestCase):
                                 extra=["--reject", "--chunk-rows", "3"], bound="2")
         self.assertIn("--reject", message)
 
+    def test_a_row_whose_norm_overflows_is_reported_with_its_finite_magnitude(self):
+        # The sum of squares overflows: the norm is computed scaled, never printed as "inf".
+        message = self.fails_on("1,1\n1.5e308,1.5e308\n",
+                                (r":2: row 2 has Euclidean norm about 2\.12132e\+308 "
+                                 r"\(above the largest double\) > --bound 2"),
+                                extra=["--reject"], bound="2")
+        self.assertNotIn("inf", message)
+        # A finite norm whose plain sum of squares overflows: its value, as for any row.
+        self.fails_on("1,1\n3e200,4e200\n", r":2: row 2 has Euclidean norm (5|4\.99999\d*)e\+200 > ",
+                      extra=["--reject"], bound="2")
+
     def test_an_empty_input_has_no_data(self):
         self.fails_on("\n# nothing\n", r": the input holds no data")
 

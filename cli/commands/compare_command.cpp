@@ -35,6 +35,8 @@ struct CompareOptions {
   std::optional<double> delta;
   std::optional<double> k_bound;  // coinpress
   std::optional<int64_t> steps;   // coinpress
+  bool center = false;                 // coinpress: rows centred on its private mean
+  std::optional<double> mean_radius;  // coinpress --center: the prior ||mean|| <= R
   int64_t repeats = 10;
   std::optional<uint64_t> seed;
   std::string label;
@@ -172,9 +174,49 @@ ZcdpPlan plan_zcdp_column(const CompareOptions &o, const std::string &name, doub
   if (coinpress) {
     z.k_bound = o.k_bound;
     z.steps = o.steps;
+    z.center = o.center;
+    z.mean_radius = o.mean_radius;
   }
   const double rho = zcdp_checked_rho(z);
   return plan_zcdp(z, o.rhos.empty() ? rho : o.rhos[e], d, n);
+}
+
+// --center: CoinPress estimates the covariance around its own private mean (a share of rho), so
+// centring is part of its release. The Gram mechanisms and the dly_* ids release the second
+// moment of the rows as given: they have no mean of their own to centre on, and a table that mixed
+// centred and uncentred releases against one exact matrix would compare nothing.
+void check_centring(const CompareOptions &o) {
+  if (o.mean_radius && !o.center)
+    fail(kExitUsage, "--mean-radius applies to coinpress --center only");
+  if (!o.center) return;
+  for (const auto &name : o.mechanisms)
+    if (name != "coinpress")
+      fail(kExitUsage, "--center applies to coinpress only, which centres the rows on its own "
+           "private CoinPress mean; ", name, " releases the uncentred second moment and has no "
+           "private mean to centre on. Compare it without --center, or centre a release of the "
+           "rows [B, x] (`dpcov release --add-constant`) with `pca --center` or `glasso --center`");
+  if (!o.mean_radius)
+    fail(kExitUsage, "coinpress --center needs --mean-radius R, the public prior ||mean|| <= R");
+  if (!o.intercept.empty())
+    fail(kExitUsage, "--intercept does not apply with --center: a centred column is 0, not a "
+         "constant");
+}
+
+// The exact reference of --center: sum_i (x_i - xbar)(x_i - xbar)^T (d x d, row-major) of the
+// rows as read (none clipped: coinpress refuses rows over --bound).
+std::vector<double> centred_gram(const RowBuffer &rows, int64_t d) {
+  const auto at = [d](int64_t i, int64_t j) { return static_cast<size_t>(i * d + j); };
+  std::vector<double> mean(static_cast<size_t>(d), 0.0), centred(rows.values);
+  for (int64_t i = 0; i < rows.rows; ++i)
+    for (int64_t j = 0; j < d; ++j) mean[static_cast<size_t>(j)] += rows.values[at(i, j)];
+  for (double &m : mean) m /= static_cast<double>(rows.rows);
+  for (int64_t i = 0; i < rows.rows; ++i)
+    for (int64_t j = 0; j < d; ++j) centred[at(i, j)] -= mean[static_cast<size_t>(j)];
+  std::vector<double> gram(static_cast<size_t>(d * d), 0.0);
+  for (int64_t i = 0; i < rows.rows; ++i)
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t k = 0; k < d; ++k) gram[at(j, k)] += centred[at(i, j)] * centred[at(i, k)];
+  return gram;
 }
 
 std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double> &epsilons,
@@ -183,6 +225,7 @@ std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double
                          o.mechanisms.end();
   if (!coinpress && (o.k_bound || o.steps))
     fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
+  check_centring(o);
   std::vector<Planned> runs;
   for (const auto &name : o.mechanisms) {
     if (name == "inverse_gauss")
@@ -272,6 +315,7 @@ void run_compare(const CompareOptions &o) {
   std::vector<double> exact(static_cast<size_t>(d * d));
   library_check(dpcov_gram_get_matrix(gram.get(), DPCOV_ROW_MAJOR, exact.data(), d),
                 "reading the Gram matrix");
+  if (o.center) exact = centred_gram(rows, d);
   const std::vector<std::string> &names = reader->column_names();
 
   std::optional<RegressionSpec> regression;
@@ -396,6 +440,7 @@ void run_compare(const CompareOptions &o) {
                                   {"n", info.rows},
                                   {"clipped", info.clipped},
                                   {"bound", o.bound},
+                                  {"center", o.center},
                                   {"repeats", o.repeats},
                                   {"seed", o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json()}};
     if (regression) {
@@ -411,8 +456,10 @@ void run_compare(const CompareOptions &o) {
   std::string text = concat("Utility on ", reader->name(), ": n = ", info.rows, " (", info.clipped,
                             " clipped), d = ", d, ", bound ", o.bound, ", ", o.repeats,
                             " repeats, seed ", o.seed ? std::to_string(*o.seed) : "from OS entropy",
-                            "\nErrors relative to the exact Gram matrix, mean +- sd over the "
-                            "repeats");
+                            "\nErrors relative to the exact ",
+                            o.center ? "centred Gram matrix sum (x_i - mean)(x_i - mean)^T"
+                                     : "Gram matrix",
+                            ", mean +- sd over the repeats");
   if (regression)
     text += concat("; coefficients of ", names[static_cast<size_t>(regression->label)],
                    " regressed on ", regression->features.size(), " features",
@@ -424,6 +471,9 @@ void run_compare(const CompareOptions &o) {
   else if (need_rows)
     text += "The zCDP mechanisms run at the largest rho whose (epsilon, delta) guarantee fits "
             "(Canonne, Kamath & Steinke 2020, Prop. 12); the others at (epsilon, delta).\n";
+  if (o.center)
+    text += "--center: coinpress centres the rows on its own private CoinPress mean (an eighth of "
+            "rho, --mean-radius its prior) before estimating their covariance.\n";
   text += "NOT private: the errors are measured against the exact data (for choosing a "
           "mechanism and epsilon on public or synthetic data).\n";
   print_stdout(text);
@@ -483,6 +533,13 @@ void add_compare_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--k-bound", options->k_bound,
                       "coinpress: the public prior I <= Sigma <= K I (required there)");
   command->add_option("--steps", options->steps, "coinpress: the number of steps t (default 3)");
+  command->add_flag("--center", options->center,
+                    "coinpress only: centre the rows on its own private CoinPress mean (an eighth "
+                    "of the budget; needs --mean-radius) and measure the errors against the exact "
+                    "centred Gram matrix. The other mechanisms release the uncentred second "
+                    "moment: centre those with `release --add-constant` and `pca --center`");
+  command->add_option("--mean-radius", options->mean_radius,
+                      "coinpress --center: the public prior ||mean|| <= R on the rows' mean");
   command->add_flag("--json", options->json,
                     "Print JSON: mean, sd, min, median and max of each metric, and each receipt");
   command->add_flag("-q,--quiet", options->quiet, "No progress display");

@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
@@ -266,13 +267,39 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   return plan;
 }
 
+dpcov_status centre_on_private_mean(const ZcdpPlan &plan, RowBuffer &rows, int64_t dim,
+                                    dpcov_rng *rng, std::vector<double> &mean,
+                                    dpcov_coinpress_mean_receipt &receipt) {
+  std::vector<double> released(static_cast<size_t>(dim));
+  receipt.struct_size = sizeof receipt;
+  const dpcov_status status =
+      dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, dim, rows.values.data(), dim,
+                                   nullptr, &plan.mean, rng, released.data(), &receipt);
+  if (status != DPCOV_OK) return status;
+  for (int64_t i = 0; i < rows.rows; ++i)
+    for (int64_t j = 0; j < dim; ++j)
+      rows.values[static_cast<size_t>(i * dim + j)] -= released[static_cast<size_t>(j)];
+  mean = std::move(released);
+  return DPCOV_OK;
+}
+
 dpcov_status zcdp_release_gram(const ZcdpPlan &plan, const RowBuffer &rows, int64_t dim,
                                dpcov_rng *rng, double *gram) {
   dpcov_status status = DPCOV_OK;
   if (plan.mechanism == kCoinpress) {
+    // --center: the rows centred on a fresh private mean (a copy: each release draws its own).
+    RowBuffer centred;
+    if (!plan.centring.empty()) {
+      centred = rows;
+      std::vector<double> mean;
+      dpcov_coinpress_mean_receipt m{};
+      status = centre_on_private_mean(plan, centred, dim, rng, mean, m);
+      if (status != DPCOV_OK) return status;
+    }
+    const RowBuffer &input = plan.centring.empty() ? rows : centred;
     dpcov_coinpress_receipt r{};
     r.struct_size = sizeof r;
-    status = dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, dim, rows.values.data(), dim,
+    status = dpcov_coinpress_release(DPCOV_ROW_MAJOR, input.rows, dim, input.values.data(), dim,
                                      &plan.coinpress, rng, gram, dim, &r);
   } else {
     dpcov_dly_receipt r{};
@@ -401,15 +428,10 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   nlohmann::ordered_json sidecar;
   nlohmann::ordered_json centring;
   if (o.center) {
-    std::vector<double> mean(static_cast<size_t>(d));
+    std::vector<double> mean;
     dpcov_coinpress_mean_receipt r{};
-    r.struct_size = sizeof r;
-    library_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(),
-                                               d, nullptr, &plan.mean, rng.get(), mean.data(), &r),
+    library_check(centre_on_private_mean(plan, rows, d, rng.get(), mean, r),
                   "releasing the centring mean with coinpress_mean");
-    for (int64_t i = 0; i < rows.rows; ++i)
-      for (int64_t j = 0; j < d; ++j)
-        rows.values[static_cast<size_t>(i * d + j)] -= mean[static_cast<size_t>(j)];
     // The mean is an output of the private release (covered by rho_mean), as the matrix is.
     centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
     centring.update(mean_constants(r));

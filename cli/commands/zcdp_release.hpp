@@ -72,9 +72,17 @@ struct ZcdpPlan {
 // dpcov_coinpress_mean_plan), reading no data. Throws CliError for settings the library refuses.
 ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t n);
 
-// One release by `plan` (dly_* or coinpress, without --center) on the n x d row-major `rows`:
-// writes n times the estimate of X^T X / n (d x d, row-major) to `gram`. Returns the library's
-// status; `gram` is untouched on failure.
+// coinpress --center's first step: the private mean of the n x d row-major `rows` by plan.mean
+// (the centring share of rho), written to `mean` (d values), and every row centred on it in
+// place. Returns the library's status; nothing is changed on failure.
+dpcov_status centre_on_private_mean(const ZcdpPlan &plan, RowBuffer &rows, int64_t dim,
+                                    dpcov_rng *rng, std::vector<double> &mean,
+                                    dpcov_coinpress_mean_receipt &receipt);
+
+// One release by `plan` (dly_*, or coinpress with or without --center) on the n x d row-major
+// `rows`: writes n times the estimate of X^T X / n (coinpress --center: of the covariance of the
+// rows centred on its private mean) (d x d, row-major) to `gram`. Returns the library's status;
+// `gram` is untouched on failure.
 dpcov_status zcdp_release_gram(const ZcdpPlan &plan, const RowBuffer &rows, int64_t dim,
                                dpcov_rng *rng, double *gram);
 

@@ -220,6 +220,47 @@ class ZcdpCommands(DpcovCase):
         self.assertAlmostEqual(dly["epsilon"], dly["receipt"]["epsilon"], places=12)
         self.assertEqual(gauss["receipt"]["epsilon"], gauss["epsilon"])
 
+    def test_compare_center_runs_coinpress_on_its_private_mean_against_the_centred_gram(self):
+        # Rows far from the origin: an uncentred release against the centred reference would be
+        # off by |mean|^2 / 1 = 14 relatively; centred on the private mean it is within a few %.
+        gen = np.random.default_rng(5)
+        path = self.write_csv(gen.normal(size=(4000, 3)) + np.array([3.0, -2.0, 1.0]))
+        out = self.compare(path, ["--bound", "20", "-m", "coinpress", "--center",
+                                  "--mean-radius", "10", "--k-bound", "4", "-e", "4", "-d",
+                                  "1e-6"])
+        self.assertTrue(out["center"])
+        (row,) = out["results"]
+        self.assertEqual(row["refused"], 0)
+        self.assertLess(row["frobenius_relative"]["max"], 0.1)
+        self.assertIn("centring", row["receipt"])
+        self.assertEqual(row["receipt"]["centring"]["mechanism"], "coinpress_mean")
+        text = self.run_ok(["compare", path, "--bound", "20", "-m", "coinpress", "--center",
+                            "--mean-radius", "10", "--k-bound", "4", "-e", "4", "-d", "1e-6",
+                            "-r", "2", "-q", "--seed", "1"])
+        self.assertIn("exact centred Gram matrix", text)
+        # Without --center the same rows are compared against their uncentred Gram matrix.
+        plain = self.compare(path, ["--bound", "20", "-m", "coinpress", "--k-bound", "4", "-e",
+                                    "4", "-d", "1e-6"])
+        self.assertFalse(plain["center"])
+
+    def test_compare_center_applies_to_coinpress_only_and_says_what_to_use(self):
+        path = self.write_csv(np.random.default_rng(1).uniform(-0.5, 0.5, (100, 3)))
+        base = ["compare", path, "--bound", "1", "-r", "2", "-q", "-e", "1", "-d", "1e-6"]
+        cases = [
+            (["-m", "coinpress,dly_gauss", "--k-bound", "4", "--center", "--mean-radius", "1"],
+             "--center applies to coinpress only"),
+            (["-m", "analyze_gauss", "--center", "--mean-radius", "1"],
+             "`dpcov release --add-constant`) with `pca --center`"),
+            (["-m", "coinpress", "--k-bound", "4", "--center"], "needs --mean-radius R"),
+            (["-m", "coinpress", "--k-bound", "4", "--mean-radius", "1"],
+             "--mean-radius applies to coinpress --center only"),
+            (["-m", "coinpress", "--k-bound", "4", "--center", "--mean-radius", "1",
+              "--label", "x0", "--intercept", "x1"], "--intercept does not apply with --center"),
+        ]
+        for extra, message in cases:
+            with self.subTest(extra=extra):
+                self.assert_usage_error(base + extra, message)
+
     def test_compare_bad_inputs_are_named(self):
         path = self.small_norm_csv(100, 3)
         base = ["compare", path, "--bound", "1", "-r", "2", "-q"]

@@ -440,9 +440,9 @@ void run_compare(const CompareOptions &o) {
                                   {"n", info.rows},
                                   {"clipped", info.clipped},
                                   {"bound", o.bound},
-                                  {"center", o.center},
                                   {"repeats", o.repeats},
                                   {"seed", o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json()}};
+    if (o.center) out["center"] = true;  // coinpress on its private mean, the centred reference
     if (regression) {
       out["regression"] = {{"label", names[static_cast<size_t>(regression->label)]},
                            {"intercept", o.intercept.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(o.intercept)},

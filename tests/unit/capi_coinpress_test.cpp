@@ -187,3 +187,25 @@ TEST(CapiCoinpress, ZcdpConversions) {
 }
 
 }  // namespace
+
+namespace {
+
+// A refusal after the first draw is an output: the noise drawn is consumed, and the generator is
+// not rewound (K = DBL_MAX and rho = 1e-300, one step: the noise, sigma about 1e149, is drawn,
+// then the estimate K Z overflows).
+TEST(CapiCoinpress, AFailureAfterTheDrawLeavesTheGeneratorAdvanced) {
+  Fixture f;
+  const uint64_t first = [] {
+    Fixture g;
+    return g.next_word();
+  }();
+  f.params.k_bound = 1.7976931348623157e308;
+  f.params.rho = 1e-300;
+  f.params.steps = 1;
+  ASSERT_EQ(dpcov_coinpress_plan(200, 3, &f.params, &f.receipt), DPCOV_OK);
+  EXPECT_EQ(f.release(), DPCOV_E_NUMERICAL) << dpcov_last_error_message();
+  for (double v : f.out) EXPECT_EQ(v, -7.0);
+  EXPECT_NE(f.next_word(), first);
+}
+
+}  // namespace

@@ -119,7 +119,9 @@ DPCOV_API dpcov_status dpcov_coinpress_plan(int64_t n, int64_t dim,
  * @param rows     the n x d data, finite; not modified, not retained.
  * @param ldr      leading dimension of @p rows (>= d row-major, >= n column-major).
  * @param params   the settings (K required).
- * @param rng      the generator; advanced on success, unchanged on failure.
+ * @param rng      the generator; advanced on success and on a failure after the first draw (the
+ *                 noise drawn is consumed: a refusal is an output), unchanged on a failure
+ *                 before it (every argument is checked first).
  * @param[out] out the estimate, d x d, exactly symmetric, positive semidefinite. Untouched on
  *                 failure.
  * @param ldo      leading dimension of @p out, >= d.

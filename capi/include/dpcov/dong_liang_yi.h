@@ -152,7 +152,9 @@ DPCOV_API dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_pa
  * @param rows     the n x d data X, finite; not modified, not retained.
  * @param ldr      leading dimension of @p rows (>= d row-major, >= n column-major).
  * @param params   the settings, or NULL for the defaults.
- * @param rng      the generator; advanced on success, unchanged on failure.
+ * @param rng      the generator; advanced on success and on a failure after the first draw (the
+ *                 noise drawn is consumed: a refusal is an output), unchanged on a failure
+ *                 before it (every argument is checked first).
  * @param[out] out the release, d x d, exactly symmetric, eigenvalues in [0, r~^2]. Untouched on
  *                 failure.
  * @param ldo      leading dimension of @p out, >= d.

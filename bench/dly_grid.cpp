@@ -5,9 +5,12 @@
 // X = Z U (Z standard normal n x d, U uniform [0, 1] d x d), centred, then each row rescaled to a
 // Zipf bucket norm (s = 3, N = 4: the first 83.1% of rows to norm 1/8, then 10.4% to 1/4, 3.1% to
 // 1/2, 1.3% to 1), as functions.py: gen_synthetic_data_fix does. A fresh dataset per run.
-// Adaptive is run twice: dpcov's default (split rho / 128, rho / 32, 123 rho / 128; radius from a
-// Gaussian histogram of row norms and branch by expected errors) and AdaptivePaper (the paper's
-// 1/8, 1/8, 3/4, sparse vector and the code's branch rule). Sep% is the share of runs on the Separate branch, r~ the mean clipping radius.
+// Adaptive is run twice: dpcov's default (a first look at the histogram of row norms, rho / 512,
+// that may settle r~ = r and release at 511 rho / 512; else trace rho / 128, second look
+// 15 rho / 512, release 123 rho / 128; radius from the histogram and branch by expected errors)
+// and AdaptivePaper (the paper's 1/8, 1/8, 3/4, sparse vector and the code's branch rule). Sep% is
+// the share of runs on the Separate branch, r~ the mean clipping radius, Set% the share of
+// dpcov's runs whose first look settled the radius.
 // `ratio` and `paper` are the two Adaptives' errors over min(Gauss, Separate); issue 18 asks for
 // ratio <= 1.05; `se` is the standard error of `ratio` (delta method over the runs, each run's
 // dataset shared by the variants). Where clipping cannot help, the paper's split costs
@@ -17,7 +20,8 @@
 // N = 1, every row of norm 1, trace 1; bench/results/dly_published.md). A fifth argument runs that
 // one n instead of the three (50000: Fig. 2(b), test_d.py).
 //
-//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit] [n]
+//   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit]
+//   [n]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,20 +37,20 @@
 
 using namespace dpcov;
 
-
 int main(int argc, char **argv) {
   const int runs = argc > 1 ? std::atoi(argv[1]) : 50;
   const int64_t max_d = argc > 2 ? std::atoll(argv[2]) : 800;
   const uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1;
   const bool unit = argc > 4 && std::string(argv[4]) == "unit";
   const int64_t only_n = argc > 5 ? std::atoll(argv[5]) : 0;
-  std::printf("Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs, %s\n",
-              runs, unit ? "rows of norm 1 (Fig. 1)" : "Zipf row norms (Fig. 2)");
-  std::printf("%6s %5s %9s %9s %9s %6s %6s %9s %6s %6s %7s %6s %6s %7s\n", "n", "d", "Gauss",
-              "Separate", "Adaptive", "Sep%", "r~", "Ad.paper", "Sep%", "r~", "ratio", "se",
+  std::printf(
+      "Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs, %s\n", runs,
+      unit ? "rows of norm 1 (Fig. 1)" : "Zipf row norms (Fig. 2)");
+  std::printf("%6s %5s %9s %9s %9s %6s %6s %6s %9s %6s %6s %7s %6s %6s %7s\n", "n", "d", "Gauss",
+              "Separate", "Adaptive", "Sep%", "r~", "Set%", "Ad.paper", "Sep%", "r~", "ratio", "se",
               "<=1.05", "paper");
-  const std::vector<int64_t> ns = only_n > 0 ? std::vector<int64_t>{only_n}
-                                             : std::vector<int64_t>{1000, 4000, 16000};
+  const std::vector<int64_t> ns =
+      only_n > 0 ? std::vector<int64_t>{only_n} : std::vector<int64_t>{1000, 4000, 16000};
   for (int64_t n : ns) {
     for (int64_t d : {10, 20, 30, 50, 70, 100, 200, 400, 800}) {
       if (d > max_d) continue;
@@ -54,8 +58,10 @@ int main(int argc, char **argv) {
       std::vector<double> runs_of[4];  // each variant's error, run by run
       int separate_branch[2] = {0, 0};
       double radius[2] = {0.0, 0.0};  // mean r~ of the two Adaptive rules
+      int settled = 0;                // Adaptive's runs whose first look settled r~ = r
       random::Rng data_rng = random::Rng::from_seed(seed, static_cast<uint64_t>(n * 10000 + d));
-      random::Rng noise_rng = random::Rng::from_seed(seed + 1, static_cast<uint64_t>(n * 10000 + d));
+      random::Rng noise_rng =
+          random::Rng::from_seed(seed + 1, static_cast<uint64_t>(n * 10000 + d));
       for (int run = 0; run < runs; ++run) {
         const Matrix x = unit ? bench::unit_rows(n, d, data_rng) : bench::zipf_rows(n, d, data_rng);
         const Matrix cov = bench::second_moment(x);
@@ -75,6 +81,7 @@ int main(int argc, char **argv) {
           if (v >= 2 && r.receipt.branch == static_cast<int32_t>(mechanisms::DlyVariant::Separate))
             ++separate_branch[v - 2];
           if (v >= 2) radius[v - 2] += r.receipt.clip_radius / runs;
+          if (v == 2 && r.receipt.first_look_settled == 1) ++settled;
         }
       }
       const int b = err[0] <= err[1] ? 0 : 1;
@@ -95,10 +102,12 @@ int main(int argc, char **argv) {
                                      0.0) /
                             runs);
       std::printf(
-          "%6lld %5lld %9.5f %9.5f %9.5f %6.0f %6.3f %9.5f %6.0f %6.3f %7.3f %6.3f %6s %7.3f\n",
+          "%6lld %5lld %9.5f %9.5f %9.5f %6.0f %6.3f %6.0f %9.5f %6.0f %6.3f %7.3f %6.3f %6s "
+          "%7.3f\n",
           static_cast<long long>(n), static_cast<long long>(d), err[0], err[1], err[2],
-          100.0 * separate_branch[0] / runs, radius[0], err[3], 100.0 * separate_branch[1] / runs,
-          radius[1], ratio, se, ratio <= 1.05 ? "yes" : "NO", err[3] / best);
+          100.0 * separate_branch[0] / runs, radius[0], 100.0 * settled / runs, err[3],
+          100.0 * separate_branch[1] / runs, radius[1], ratio, se, ratio <= 1.05 ? "yes" : "NO",
+          err[3] / best);
       std::fflush(stdout);
     }
   }

@@ -53,6 +53,8 @@ dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
   c.sigma_eigenvalues = r.sigma_eigenvalues;
   c.seed_fixed = r.seed_fixed ? 1 : 0;
   c.histogram_sigma = r.histogram_sigma;
+  c.first_look_sigma = r.first_look_sigma;
+  c.first_look_settled = r.first_look_settled;
   return c;
 }
 

@@ -365,6 +365,8 @@ module dpcov
     real(c_double) :: sigma_eigenvalues = 0
     integer(c_int32_t) :: seed_fixed = 0
     real(c_double) :: histogram_sigma = 0
+    real(c_double) :: first_look_sigma = 0
+    integer(c_int32_t) :: first_look_settled = 0
   end type
 
   !> Result of dpcov_metric_support_recovery (dpcov_support_recovery).

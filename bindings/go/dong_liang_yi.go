@@ -46,8 +46,11 @@ type DlyReceipt struct {
 	Rho, Radius, Beta, Epsilon, Delta         float64
 	RhoCovariance, TraceSigma, SvtEpsilon     float64
 	ClipRadius, SigmaMatrix, SigmaEigenvalues float64
-	HistogramSigma                            float64
-	SeedFixed                                 bool
+	HistogramSigma, FirstLookSigma            float64
+	// FirstLookSettled: Adaptive release, 1 if the first look settled the radius at r, else 0;
+	// -1 in a plan and for the other variants.
+	FirstLookSettled int32
+	SeedFixed        bool
 }
 
 func dlyReceiptFromC(r *C.dpcov_dly_receipt) DlyReceipt {
@@ -58,7 +61,8 @@ func dlyReceiptFromC(r *C.dpcov_dly_receipt) DlyReceipt {
 		TraceSigma: float64(r.trace_sigma), SvtEpsilon: float64(r.svt_epsilon),
 		ClipRadius: float64(r.clip_radius), SigmaMatrix: float64(r.sigma_matrix),
 		SigmaEigenvalues: float64(r.sigma_eigenvalues), SeedFixed: r.seed_fixed != 0,
-		HistogramSigma: float64(r.histogram_sigma)}
+		HistogramSigma: float64(r.histogram_sigma), FirstLookSigma: float64(r.first_look_sigma),
+		FirstLookSettled: int32(r.first_look_settled)}
 }
 
 // DlyPlan is the data-independent receipt of a release of n rows in dimension dim.

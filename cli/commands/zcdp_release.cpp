@@ -115,7 +115,8 @@ nlohmann::ordered_json dly_constants(const dpcov_dly_receipt &r) {
           {"trace_sigma", r.trace_sigma},
           {"svt_epsilon", r.svt_epsilon},
           {"svt_queries", r.svt_queries},
-          {"histogram_sigma", r.histogram_sigma}};
+          {"histogram_sigma", r.histogram_sigma},
+          {"first_look_sigma", r.first_look_sigma}};
 }
 
 // The settings of a CoinPress mean at `rho`: the prior ||mu|| <= --mean-radius and, with
@@ -468,6 +469,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     sidecar["clip_radius"] = r.clip_radius;
     sidecar["sigma_matrix"] = r.sigma_matrix;
     sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
+    if (r.first_look_settled >= 0) sidecar["first_look_settled"] = r.first_look_settled == 1;
   }
   if (ledger) {
     ledger->charge({charge}, o.output.path);

@@ -22,7 +22,9 @@ namespace dpcov::mechanisms {
 
 namespace {
 
-bool adaptive(DlyVariant v) { return v == DlyVariant::Adaptive || v == DlyVariant::AdaptivePaper; }
+bool adaptive(DlyVariant v) {
+  return v == DlyVariant::Adaptive || v == DlyVariant::AdaptivePaper;
+}
 
 // Scales every row of norm > radius onto the sphere of that radius (data::row_factor shaves the
 // factor so the computed norm is <= radius).
@@ -31,8 +33,8 @@ void clip_rows(Matrix &x, double radius) {
   std::vector<double> sums(static_cast<size_t>(n));
   data::row_sums_of_squares(x.view(), 0, n, sums.data());
   for (int64_t i = 0; i < n; ++i) {
-    const double factor = data::row_factor(x.view(), i, sums[static_cast<size_t>(i)], radius,
-                                           BoundPolicy::Clip);
+    const double factor =
+        data::row_factor(x.view(), i, sums[static_cast<size_t>(i)], radius, BoundPolicy::Clip);
     if (factor != 1.0)
       for (int64_t j = 0; j < x.cols(); ++j) x(i, j) *= factor;
   }
@@ -106,6 +108,18 @@ ErrorBounds error_bounds(const DlyRequest &request, double rho_covariance, doubl
           omega / (std::sqrt(rho_covariance) * n)};
 }
 
+// The private trace of s in units of r^2, plus `offset` r^2 / n, clamped to [1e-16, 1]
+// (post-processing).
+double private_trace_unit(const Matrix &s, const DlyRequest &request, double sigma, double offset,
+                          random::Rng &rng) {
+  double trace = 0.0;
+  for (int64_t i = 0; i < request.dim; ++i) trace += s(i, i);
+  const double r2 = request.radius * request.radius;
+  const double noisy =
+      trace + sigma * random::standard_normal(rng) + r2 * offset / static_cast<double>(request.n);
+  return std::clamp(noisy / r2, 1e-16, 1.0);
+}
+
 // The sparse vector technique over the queries q = 0..m-1 (the code's SVT with get_diff2): the
 // first q whose bias-minus-noise score, plus Lap(4 / eps), reaches the threshold 0 + Lap(2 / eps);
 // m if none does. Each score has sensitivity 1 (a row moves between two histogram bins, and
@@ -129,29 +143,51 @@ int64_t svt_index(const std::vector<double> &counts, const ErrorBounds &b, doubl
   return m;
 }
 
-// dpcov's radius choice (Adaptive): the histogram of row norms released with Gaussian noise of
-// standard deviation `sigma` on each bin, then, by post-processing, the radius r 2^-q that
-// minimises the expected squared error: the squared clipping bias (bounded by the trace of the
-// clipped part, estimated from the noisy histogram) plus the squared expected error of the better
-// branch at that radius (the bounds scaled by privacy::dly_bound_looseness). The noise has mean
-// zero, so the two add in the expected squared Frobenius error.
-int64_t histogram_index(std::vector<double> counts, const ErrorBounds &b, double n, double sigma,
-                        random::Rng &rng) {
-  const privacy::DlyLooseness f = privacy::dly_bound_looseness();
-  // Bin 0 is empty for every dataset (rows are clipped to r first): nothing to release there.
+// The histogram of row norms with N(0, sigma^2) on each bin. Bin 0 is empty for every dataset
+// (rows are clipped to r first): nothing to release there.
+std::vector<double> noisy_histogram(std::vector<double> counts, double sigma, random::Rng &rng) {
   for (size_t l = 1; l < counts.size(); ++l) counts[l] += sigma * random::standard_normal(rng);
-  const int64_t m = static_cast<int64_t>(counts.size());
+  return counts;
+}
+
+// The squared noise of dpcov's expected-error model at the radius r 2^-q: the better branch's
+// bound scaled by privacy::dly_bound_looseness, in units of r^2.
+double model_noise(const ErrorBounds &b, int64_t q) {
+  const privacy::DlyLooseness f = privacy::dly_bound_looseness();
+  const double two_q = std::ldexp(1.0, static_cast<int>(-q));
+  return std::min(f.gauss * two_q * two_q * b.gauss1,
+                  f.separate * (two_q * b.sep1 + two_q * two_q * b.sep2));
+}
+
+// dpcov's first look (Adaptive): true when the noisy count c~_1 of rows in (r / 2, r], at its
+// lower end c~_1 - z sigma (z = privacy::dly_first_look_margin), makes the clipping bias of r / 2,
+// 3/4 c / n in units of r^2, at least the model's noise at r. Every radius below r / 2 clips at
+// least as much, so histogram_index on the exact counts would keep r. `b`: the bounds at trace r^2
+// and the continuing budget, the largest noise the full rule could see.
+bool first_look_settles(const std::vector<double> &noisy, const ErrorBounds &b, double n,
+                        double sigma) {
+  if (noisy.size() < 2) return true;  // one candidate radius: r
+  const double low = noisy[1] - privacy::dly_first_look_margin() * sigma;
+  return 0.75 * low / n >= model_noise(b, 0);
+}
+
+// dpcov's radius choice (Adaptive), by post-processing of the noisy histogram: the radius r 2^-q
+// that minimises the expected squared error, the squared clipping bias (bounded by the trace of
+// the clipped part, estimated from the noisy histogram) plus the squared expected error of the
+// better branch at that radius (model_noise). The noise has mean zero, so the two add in the
+// expected squared Frobenius error.
+int64_t histogram_index(const std::vector<double> &noisy, const ErrorBounds &b, double n) {
+  const int64_t m = static_cast<int64_t>(noisy.size());
   double weighted = 0.0;  // sum_{l <= q} counts[l] 4^(1-l)
   double count = 0.0;     // sum_{l <= q} counts[l]
   int64_t best = 0;
   double best_error = 0.0;
   for (int64_t q = 0; q < m; ++q) {
-    weighted += counts[static_cast<size_t>(q)] * std::ldexp(1.0, static_cast<int>(2 - 2 * q));
-    count += counts[static_cast<size_t>(q)];
+    weighted += noisy[static_cast<size_t>(q)] * std::ldexp(1.0, static_cast<int>(2 - 2 * q));
+    count += noisy[static_cast<size_t>(q)];
     const double two_q = std::ldexp(1.0, static_cast<int>(-q));
     const double bias = std::max(0.0, (weighted - count * two_q * two_q) / n);
-    const double noise = std::min(f.gauss * two_q * two_q * b.gauss1,
-                                  f.separate * (two_q * b.sep1 + two_q * two_q * b.sep2));
+    const double noise = model_noise(b, q);
     const double error = bias * bias + noise * noise;
     if (q == 0 || error < best_error) {
       best = q;
@@ -164,9 +200,9 @@ int64_t histogram_index(std::vector<double> counts, const ErrorBounds &b, double
 // dpcov's estimate of Gauss's error at rho_c, from the eigenvalues `values` of a Gauss release of
 // s at `sigma` (rho_c / 2): without the eigenvalue clamp, E ||E||_F^2 = sigma_g^2 d^2 with
 // sigma_g = sigma / sqrt(2). The clamp at 0 removes the negative part of the released spectrum;
-// where s has a block of m eigenvalues inside the noise, half of that block's noise, sigma_g^2 m^2 / 2,
-// and the first release's negative eigenvalues hold sum mu_i^2 = sigma^2 m^2 / 2 = sigma_g^2 m^2 of
-// it. So the squared error is taken as sigma_g^2 d^2 - (1 - f^2) sum_{mu_i < 0} mu_i^2, with
+// where s has a block of m eigenvalues inside the noise, half of that block's noise, sigma_g^2 m^2
+// / 2, and the first release's negative eigenvalues hold sum mu_i^2 = sigma^2 m^2 / 2 = sigma_g^2
+// m^2 of it. So the squared error is taken as sigma_g^2 d^2 - (1 - f^2) sum_{mu_i < 0} mu_i^2, with
 // f = dly_bound_looseness().gauss measured where nearly every direction is inside the noise
 // (proofs/dong_liang_yi.md, "Branch").
 double gauss_error_estimate(const std::vector<double> &values, double sigma, double f) {
@@ -315,8 +351,8 @@ DlyBranchErrors dly_branch_errors(const Matrix &first, double sigma, double uppe
 double dly_separate_bound(const DlyRequest &request, double rho_covariance, double trace_unit,
                           double u) {
   const ErrorBounds b = error_bounds(request, rho_covariance, trace_unit);
-  return privacy::dly_bound_looseness().separate * (u * b.sep1 + u * u * b.sep2) *
-         request.radius * request.radius;
+  return privacy::dly_bound_looseness().separate * (u * b.sep1 + u * u * b.sep2) * request.radius *
+         request.radius;
 }
 
 DlyReceipt dly_plan(const DlyRequest &request) {
@@ -342,14 +378,20 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   r.delta = request.delta;
   r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
   if (adaptive(request.variant)) {
-    const privacy::DlyAdaptiveSplit split =
-        privacy::dly_adaptive_split(request.variant == DlyVariant::AdaptivePaper);
+    const bool paper = request.variant == DlyVariant::AdaptivePaper;
+    const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(paper);
     r.rho_covariance = privacy::dly_adaptive_release_rho(request.rho, split);
-    r.trace_sigma = privacy::dly_trace_sigma(request.rho * split.trace, request.radius, request.n);
-    if (request.variant == DlyVariant::AdaptivePaper)
-      r.svt_epsilon = privacy::dly_svt_epsilon(request.rho * split.radius);
-    else
-      r.histogram_sigma = privacy::dly_histogram_sigma(request.rho * split.radius);
+    // rho times a power of two, rounded down (exact unless it is subnormal).
+    using privacy::upward::mul_down;
+    r.trace_sigma =
+        privacy::dly_trace_sigma(mul_down(request.rho, split.trace), request.radius, request.n);
+    if (paper) {
+      r.svt_epsilon = privacy::dly_svt_epsilon(mul_down(request.rho, split.radius));
+    } else {
+      r.first_look_sigma = privacy::dly_histogram_sigma(mul_down(request.rho, split.first_look));
+      r.histogram_sigma =
+          privacy::dly_histogram_sigma(privacy::dly_second_look_rho(request.rho, split));
+    }
     // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79.
     r.svt_queries = 1 + std::min<int64_t>(79, request.dim * std::min<int64_t>(request.n, 79));
   } else {
@@ -382,29 +424,45 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   double radius = r;
   if (adaptive(request.variant)) {
     const bool paper = request.variant == DlyVariant::AdaptivePaper;
-    double trace = 0.0;
-    for (int64_t i = 0; i < request.dim; ++i) trace += s(i, i);
     const double n = static_cast<double>(request.n);
-    // The paper shifts the noisy trace up to a bound that holds with probability 1 - beta / 8;
-    // dpcov's rule uses the unbiased noisy trace (both are post-processing).
-    const double offset = paper ? privacy::dly_trace_offset(request.rho, request.beta) : 0.0;
-    const double noisy_trace =
-        trace + receipt.trace_sigma * random::standard_normal(rng) + r * r * offset / n;
-    const double trace_unit = std::clamp(noisy_trace / (r * r), 1e-16, 1.0);
-    const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit);
     const std::vector<double> counts = norm_histogram(x, r, receipt.svt_queries);
-    double scale = 1.0;  // r~ / r
-    double u = 1.0;      // where the branch's errors are evaluated, in units of r
+    double scale = 1.0;       // r~ / r
+    double u = 1.0;           // where the branch's errors are evaluated, in units of r
+    double trace_unit = 1.0;  // tr~ / r^2
+    ErrorBounds b{};
     if (paper) {
+      // The paper shifts the noisy trace up to a bound that holds with probability 1 - beta / 8.
+      trace_unit = private_trace_unit(s, request, receipt.trace_sigma,
+                                      privacy::dly_trace_offset(request.rho, request.beta), rng);
+      b = error_bounds(request, receipt.rho_covariance, trace_unit);
       // The sparse vector stops at j; the radius is one step above, r 2^(1-j), at most r. The
       // code evaluates the bounds at 2^k2 = 2^-j.
       const int64_t j = svt_index(counts, b, n, receipt.svt_epsilon, rng);
       scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
       u = std::ldexp(1.0, static_cast<int>(-j));
     } else {
-      scale = std::ldexp(1.0, static_cast<int>(
-                                  -histogram_index(counts, b, n, receipt.histogram_sigma, rng)));
-      u = scale;
+      // dpcov: a first look at the histogram; only if it does not settle r~ = r, the trace
+      // (unbiased: dpcov's rules compare expected errors) and a second look, averaged with the
+      // first in proportion to their budgets (their inverse variances), 1 : 15.
+      const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
+      const std::vector<double> first_look = noisy_histogram(counts, receipt.first_look_sigma, rng);
+      const ErrorBounds widest = error_bounds(request, receipt.rho_covariance, 1.0);
+      if (first_look_settles(first_look, widest, n, receipt.first_look_sigma)) {
+        receipt.first_look_settled = 1;
+        receipt.rho_covariance = privacy::dly_adaptive_early_release_rho(request.rho, split);
+        receipt.trace_sigma = 0.0;
+        receipt.histogram_sigma = 0.0;
+      } else {
+        receipt.first_look_settled = 0;
+        trace_unit = private_trace_unit(s, request, receipt.trace_sigma, 0.0, rng);
+        b = error_bounds(request, receipt.rho_covariance, trace_unit);
+        std::vector<double> histogram = noisy_histogram(counts, receipt.histogram_sigma, rng);
+        const double w = split.first_look / split.radius;  // exact: 1/16
+        for (size_t l = 0; l < histogram.size(); ++l)
+          histogram[l] = w * first_look[l] + (1.0 - w) * histogram[l];
+        scale = std::ldexp(1.0, static_cast<int>(-histogram_index(histogram, b, n)));
+        u = scale;
+      }
     }
     radius = r * scale;
     if (scale < 1.0) {
@@ -420,18 +478,26 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
       // (proofs/dong_liang_yi.md, "Branch"). The first half is a Gauss release at rho_c / 2,
       // which both branches use: Gauss averages it with a second one (the same law as one Gauss
       // release at rho_c), Separate takes its eigenvectors. The branch with the smaller expected
-      // error, estimated from tr~ and the first half, chooses the second half.
+      // error, estimated from tr~ (the first half's trace if the first look settled) and the
+      // first half, chooses the second half.
       const double half = 0.5 * receipt.rho_covariance;  // exact
       const double sigma = privacy::dly_gauss_sigma(half, radius, request.n);
       Matrix first = gauss_release(s, sigma, rng);
       const double upper = radius * radius;
+      if (receipt.first_look_settled == 1) {
+        // No trace was released: the first half's trace, private and unbiased, stands for it.
+        double trace = 0.0;
+        for (int64_t i = 0; i < request.dim; ++i) trace += first(i, i);
+        trace_unit = std::clamp(trace / upper, 1e-16, 1.0);
+      }
       const DlyBranchErrors e = dly_branch_errors(
           first, sigma, upper, dly_separate_bound(request, receipt.rho_covariance, trace_unit, u));
       DlyRelease release;
       if (e.separate >= e.gauss) {
         const Matrix second = gauss_release(s, sigma, rng);
         for (int64_t j = 0; j < first.cols(); ++j)
-          for (int64_t i = 0; i < first.rows(); ++i) first(i, j) = 0.5 * (first(i, j) + second(i, j));
+          for (int64_t i = 0; i < first.rows(); ++i)
+            first(i, j) = 0.5 * (first(i, j) + second(i, j));
         release.covariance = postprocess::clip_eigenvalues(first, 0.0, upper);
         branch = DlyVariant::Gauss;
         // The average's noise has standard deviation sigma / sqrt(2).

@@ -8,14 +8,17 @@
 //   each branch; the sparse vector technique (rho / 8) over the histogram of row norms picks the
 //   clipping radius r~ = r 2^{1-j} where the clipping bias first exceeds the noise bound; then
 //   Gauss or Separate, whichever has the smaller bound, on the rows clipped to r~ (3 rho / 4);
-// - Adaptive (the default): the same three steps with dpcov's rules: a private trace (rho / 128),
-//   the histogram of row norms with Gaussian noise (rho / 32) and r~ = r 2^-q minimising the
-//   expected squared error (bias from the noisy histogram, noise from the bounds scaled by their
-//   looseness), then the release at 123 rho / 128 in two halves: a Gauss release at half of it
-//   first, then either a second one averaged with it (Gauss) or the noisy eigenvalues paired with
-//   its eigenvectors (Separate), whichever has the smaller expected error estimated from tr~ and
-//   the first half (privacy::dly_adaptive_split, dly_histogram_sigma, dly_bound_looseness,
-//   dly_flat_spectrum_factor, dly_spread_noise, dly_bulk_margins).
+// - Adaptive (the default): the same three steps with dpcov's rules: a first look at the histogram
+//   of row norms with Gaussian noise (rho / 512) that settles r~ = r when most rows are near the
+//   bound; otherwise a private trace (rho / 128) and a second look (15 rho / 512), averaged with
+//   the first, and r~ = r 2^-q minimising the expected squared error (bias from the noisy
+//   histogram, noise from the bounds scaled by their looseness); then the release at
+//   511 rho / 512 (settled) or 123 rho / 128 in two halves: a Gauss release at half of it first,
+//   then either a second one averaged with it (Gauss) or the noisy eigenvalues paired with its
+//   eigenvectors (Separate), whichever has the smaller expected error estimated from tr~ (the
+//   first half's trace when settled) and the first half (privacy::dly_adaptive_split, dly_first_look_margin,
+//   dly_histogram_sigma, dly_bound_looseness, dly_flat_spectrum_factor, dly_spread_noise,
+//   dly_bulk_margins).
 // Every variant clips its rows to r first (part of the mechanism) and clamps the released
 // eigenvalues to [0, r^2] (r~^2 for the adaptive variants; post-processing, the code's
 // b_fleig = True).
@@ -49,17 +52,21 @@ struct DlyReceipt {
   double beta = 0.0;
   double epsilon = 0.0;  // rho-zCDP as (epsilon, delta)-DP (privacy::zcdp_epsilon)
   double delta = 0.0;
-  double rho_covariance = 0.0;  // the budget of the final Gauss or Separate release
-  double trace_sigma = 0.0;     // Adaptive and AdaptivePaper only
-  double svt_epsilon = 0.0;     // AdaptivePaper only
-  double histogram_sigma = 0.0;  // Adaptive only
-  int64_t svt_queries = 0;      // Adaptive and AdaptivePaper only
+  // The budget of the final Gauss or Separate release (Adaptive: the plan states the budget when
+  // the first look does not settle the radius, the smaller; a settled release reports its own).
+  double rho_covariance = 0.0;
+  double trace_sigma = 0.0;       // Adaptive and AdaptivePaper only; 0 in a settled release
+  double svt_epsilon = 0.0;       // AdaptivePaper only
+  double histogram_sigma = 0.0;   // Adaptive only: the second look's; 0 in a settled release
+  double first_look_sigma = 0.0;  // Adaptive only
+  int64_t svt_queries = 0;        // Adaptive and AdaptivePaper only
   // Adaptive variants: outputs of the private steps (covered by the budget), release only (-1 and 0
   // in a plan). Gauss and Separate: data-independent, the same in the plan and the release.
-  int32_t branch = -1;          // the DlyVariant of the final release (Gauss or Separate)
-  double clip_radius = 0.0;     // r~ (= r except for Adaptive)
-  double sigma_matrix = 0.0;    // Gauss noise sigma of the final release (at r~)
-  double sigma_eigenvalues = 0.0;  // Separate's eigenvalue noise sigma (at r~), else 0
+  int32_t branch = -1;              // the DlyVariant of the final release (Gauss or Separate)
+  double clip_radius = 0.0;         // r~ (= r except for Adaptive)
+  double sigma_matrix = 0.0;        // Gauss noise sigma of the final release (at r~)
+  double sigma_eigenvalues = 0.0;   // Separate's eigenvalue noise sigma (at r~), else 0
+  int32_t first_look_settled = -1;  // Adaptive release: 1 if the first look settled r~ = r, else 0
   bool seed_fixed = false;
 
   bool operator==(const DlyReceipt &) const = default;

@@ -27,20 +27,36 @@ double dly_gauss_sigma(double rho, double radius, int64_t n) {
   check::positive_finite(radius, "r");
   check_n(n);
   using namespace upward;
-  const double sensitivity = div_up(mul_up(sqrt_up(2.0), mul_up(radius, radius)),
-                                    static_cast<double>(n));
+  const double sensitivity =
+      div_up(mul_up(sqrt_up(2.0), mul_up(radius, radius)), static_cast<double>(n));
   return zcdp_gaussian_sigma(rho, sensitivity);
 }
 
 DlyAdaptiveSplit dly_adaptive_split(bool paper) {
-  if (paper) return {1.0 / 8.0, 1.0 / 8.0};
-  return {1.0 / 128.0, 1.0 / 32.0};
+  if (paper) return {1.0 / 8.0, 1.0 / 8.0, 0.0};
+  return {1.0 / 128.0, 1.0 / 32.0, 1.0 / 512.0};
 }
 
 double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split) {
   check::positive_finite(rho, "rho");
   // 1 - trace - radius is exact for the two splits above (a multiple of 2^-7 in [0, 1]).
   return upward::mul_down(1.0 - split.trace - split.radius, rho);
+}
+
+double dly_second_look_rho(double rho, const DlyAdaptiveSplit &split) {
+  check::positive_finite(rho, "rho");
+  // radius - first_look is exact (15/512); the product is rounded down.
+  return upward::mul_down(split.radius - split.first_look, rho);
+}
+
+double dly_adaptive_early_release_rho(double rho, const DlyAdaptiveSplit &split) {
+  check::positive_finite(rho, "rho");
+  // 1 - first_look is exact (511/512).
+  return upward::mul_down(1.0 - split.first_look, rho);
+}
+
+double dly_first_look_margin() {
+  return 3.0;
 }
 
 double dly_trace_sigma(double rho_trace, double radius, int64_t n) {
@@ -65,9 +81,13 @@ double dly_histogram_sigma(double rho_hist) {
   return zcdp_gaussian_sigma(rho_hist, upward::sqrt_up(2.0));
 }
 
-DlyLooseness dly_bound_looseness() { return {0.64, 0.45}; }
+DlyLooseness dly_bound_looseness() {
+  return {0.64, 0.45};
+}
 
-double dly_flat_spectrum_factor() { return 2.0; }
+double dly_flat_spectrum_factor() {
+  return 2.0;
+}
 
 DlySpreadNoise dly_spread_noise(int64_t dim) {
   check::dimension(dim, "d");
@@ -75,7 +95,9 @@ DlySpreadNoise dly_spread_noise(int64_t dim) {
   return {d * d - 1.0, std::sqrt(2.0 * (2.0 * d + 1.0) * (d - 1.0))};
 }
 
-DlyBulkMargins dly_bulk_margins() { return {2.0, 4.0}; }
+DlyBulkMargins dly_bulk_margins() {
+  return {2.0, 4.0};
+}
 
 double dly_spike_edge(double sigma, int64_t dim) {
   check::positive_finite(sigma, "sigma");
@@ -93,7 +115,7 @@ double dly_wigner_spectral_bound(int64_t dim, double beta) {
   const double d = static_cast<double>(dim);
   const double theta = std::min(std::pow(std::log(d) / d, 0.3), 0.5);
   const double bound = (1.0 + theta) * (2.0 * std::sqrt(d) + 6.0 * std::sqrt(std::log(d)) /
-                                                                  std::sqrt(std::log1p(theta)));
+                                                                 std::sqrt(std::log1p(theta)));
   return bound + std::sqrt(2.0 * std::log(2.0 / beta));
 }
 

@@ -20,22 +20,44 @@ double dly_gauss_sigma(double rho, double radius, int64_t n);
 
 // Adaptive's budget split, as fractions of rho: `trace` for the private trace, `radius` for the
 // clipping radius (the paper's sparse vector step, dpcov's private histogram), the rest
-// (dly_adaptive_release_rho) for the final release. Both fractions are powers of two, so
-// rho * fraction is exact. The paper's and the code's split (paper = true) is 1/8, 1/8, 3/4: where
-// clipping cannot help, its release costs 1 / sqrt(3/4) = 1.155 times the error of spending the
-// whole budget on the better branch. dpcov's default is 1/128, 1/32, 123/128
-// (1 / sqrt(123/128) = 1.020): the branch needs only a coarse trace, and the Gaussian histogram
-// (dly_histogram_sigma) is four times less noisy than the sparse vector step at the same budget
+// (dly_adaptive_release_rho) for the final release. The paper's and the code's split
+// (paper = true) is 1/8, 1/8, 3/4: where clipping cannot help, its release costs
+// 1 / sqrt(3/4) = 1.155 times the error of spending the whole budget on the better branch.
+// dpcov's default is 1/128, 1/32, 123/128 (1 / sqrt(123/128) = 1.020): the branch needs only a
+// coarse trace, and the Gaussian histogram (dly_histogram_sigma) is four times less noisy than the
+// sparse vector step at the same budget. Of its `radius`, dpcov spends `first_look` = 1/512 first,
+// on a histogram that alone settles r~ = r when most rows are near the bound
+// (dly_first_look_margin); the trace and the rest of the histogram are then not run, and the
+// release gets 511/512 (1.001; dly_adaptive_early_release_rho). The fractions are powers of two,
+// so rho * fraction is exact unless it is subnormal; the budgets are taken rounded down
 // (proofs/dong_liang_yi.md, "Split"; bench/results/dly_grid.txt measures both).
 struct DlyAdaptiveSplit {
   double trace;
   double radius;
+  double first_look;  // part of `radius` spent first; 0 for the paper's
 };
 DlyAdaptiveSplit dly_adaptive_split(bool paper);
 
 // The budget left for the final release: (1 - trace - radius) rho rounded down, so that
 // rho trace + rho radius + dly_adaptive_release_rho(rho, split) <= rho.
 double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split);
+
+// The budget of dpcov's second look at the histogram, (radius - first_look) rho rounded down, so
+// that the two looks spend at most radius rho.
+double dly_second_look_rho(double rho, const DlyAdaptiveSplit &split);
+
+// The budget left for the final release when the first look settles the radius:
+// (1 - first_look) rho rounded down, so that rho first_look + this <= rho.
+double dly_adaptive_early_release_rho(double rho, const DlyAdaptiveSplit &split);
+
+// How many standard deviations of the first look's noise its count of rows in (r / 2, r] must
+// clear (utility only: any value is private). The first look settles r~ = r when
+// 3/4 (c~_1 - z sigma_A) / n >= N_0, the clipping bias of r / 2 at the lower end of the count
+// against the noise bound at r (at trace r^2 and the continuing budget, the largest either can
+// be): the bias only grows below r / 2, so the full rule would then keep r too. z = 3: a wrong
+// settlement needs a 3-sigma error (0.13% at the boundary), and on the authors' unit rows the
+// count clears it by 6 to 40 sigma (proofs/dong_liang_yi.md, "Split").
+double dly_first_look_margin();
 
 // sigma of the private trace at zCDP budget rho_trace: the trace has sensitivity r^2 / n, so
 // sigma = r^2 / (n sqrt(2 rho_trace)) (at the paper's rho / 8, 2 r^2 / (n sqrt(rho)), the code's
@@ -98,11 +120,11 @@ DlySpreadNoise dly_spread_noise(int64_t dim);
 // the bulk's spread estimate loses before it is floored at 0, 2; `edge_scale`: how far beyond the
 // semicircle's edge 2 sigma sqrt(d) an eigenvalue of A must lie, in units of sigma d^(-1/6) (the
 // scale of the largest eigenvalue's Tracy-Widom fluctuations), to count as a spike, 4. Both keep
-// pure noise from looking like structure: with one standard deviation and no edge margin, Adaptive's
-// error on Wine at epsilon = 0.5 (n = 178, d = 13, the noise far above the data) was 2.21, with
-// these 1.94 (bench/side_by_side); three standard deviations give 1.69 there but take Separate on
-// the authors' unit rows at n = 1000, d = 30, where Gauss is 7% better (proofs/dong_liang_yi.md,
-// "Branch").
+// pure noise from looking like structure: with one standard deviation and no edge margin,
+// Adaptive's error on Wine at epsilon = 0.5 (n = 178, d = 13, the noise far above the data)
+// was 2.21, with these 1.94 (bench/side_by_side); three standard deviations give 1.69 there but
+// take Separate on the authors' unit rows at n = 1000, d = 30, where Gauss is 7% better
+// (proofs/dong_liang_yi.md, "Branch").
 struct DlyBulkMargins {
   double spread_sd;
   double edge_scale;

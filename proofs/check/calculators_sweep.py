@@ -22,8 +22,8 @@ the DLY radius in [1e-150, 1e150], n in [1, 1e12], d in [1, 46340], beta and Ada
   (coinpress.md);
 - Dong-Liang-Yi plans: Adaptive's trace, radius and release shares (rho / 128, rho / 32 and the
   rest; the paper's variant rho / 8, rho / 8) sum to <= rho, trace sigma >= r^2 / (n sqrt(2
-  rho_trace)) (sensitivity r^2 / n), Adaptive's histogram sigma >= sqrt(2) / sqrt(2 rho_radius)
-  (sensitivity sqrt(2)), the paper's SVT epsilon <= sqrt(2 rho_radius); Gauss's and Separate's
+  rho_trace)) (sensitivity r^2 / n), Adaptive's second-look histogram sigma >= sqrt(2) /
+  sqrt(2 (rho_radius - rho / 512)) (sensitivity sqrt(2); the first look has rho / 512), the paper's SVT epsilon <= sqrt(2 rho_radius); Gauss's and Separate's
   rho_covariance <= rho; receipt epsilon >= exact and >= 0 (dong_liang_yi.md);
 - AdaSSP: sensitivities >= B_X^2, c B_X^2, c' B_X B_Y, B_Y^2; the exact delta of the joint release
   (three or four statistics, Balle-Wang Thm 8) <= delta; the paper's sigma, shift and eta >= their
@@ -129,7 +129,8 @@ def dly(c, program, rng, points):
             if variant == 3:
                 c.ok(mpf(got["svt_epsilon"]) <= sqrt(2 * radius * rho_m), "svt epsilon " + what)
             else:
-                c.not_below(got["histogram_sigma"], sqrt(2) / sqrt(2 * radius * rho_m),
+                # The radius's histogram in two looks, rho / 512 and 15 rho / 512.
+                c.not_below(got["histogram_sigma"], sqrt(2) / sqrt(2 * (radius - mpf(1) / 512) * rho_m),
                             "histogram sigma " + what)
         else:
             c.ok(mpf(got["rho_covariance"]) <= rho_m, "budget " + what)

@@ -80,7 +80,8 @@ class ZcdpCommands(DpcovCase):
         adaptive, paper = plans["dly_adaptive"], plans["dly_adaptive_paper"]
         self.assertLessEqual(adaptive["rho_covariance"], 123 * rho / 128)
         self.assertAlmostEqual(adaptive["rho_covariance"], 123 * rho / 128, delta=1e-15)
-        self.assertAlmostEqual(adaptive["histogram_sigma"], (rho / 32) ** -0.5)
+        self.assertAlmostEqual(adaptive["histogram_sigma"], (15 * rho / 512) ** -0.5)
+        self.assertAlmostEqual(adaptive["first_look_sigma"], (rho / 512) ** -0.5)
         self.assertAlmostEqual(adaptive["trace_sigma"], 1 / (1000 * (2 * rho / 128) ** 0.5))
         self.assertLessEqual(paper["rho_covariance"], 3 * rho / 4)
         # The sparse vector step's pure epsilon at rho / 8: rho = epsilon^2 / 2.

@@ -62,8 +62,14 @@ class ZcdpRelease(DpcovCase):
         _, adaptive, _ = self.release([path, "-m", "dly_adaptive", "--epsilon", "4", "--delta",
                                        "1e-6", "--bound", "1"])
         self.assertTrue(adaptive["differentially_private"])
-        self.assertAlmostEqual(adaptive["histogram_sigma"], (adaptive["rho"] / 32) ** -0.5)
-        self.assertAlmostEqual(adaptive["trace_sigma"], 8 * adaptive["rho"] ** -0.5 / 4000)
+        # A first look that settles the radius releases neither the trace nor a second look.
+        if adaptive["first_look_settled"]:
+            self.assertEqual(adaptive["histogram_sigma"], 0)
+            self.assertEqual(adaptive["trace_sigma"], 0)
+        else:
+            self.assertAlmostEqual(adaptive["histogram_sigma"], (15 * adaptive["rho"] / 512) ** -0.5)
+            self.assertAlmostEqual(adaptive["trace_sigma"], 8 * adaptive["rho"] ** -0.5 / 4000)
+        self.assertAlmostEqual(adaptive["first_look_sigma"], (adaptive["rho"] / 512) ** -0.5)
         self.assertEqual(adaptive["svt_epsilon"], 0)
 
     def test_coinpress_recovers_a_gaussian_covariance(self):

@@ -48,7 +48,9 @@ TEST(CapiDly, DefaultsAndPlan) {
   EXPECT_EQ(r.branch, -1);
   EXPECT_LE(r.rho_covariance, 0.1 * 123 / 128);
   EXPECT_NEAR(r.rho_covariance, 0.1 * 123 / 128, 1e-16);
-  EXPECT_NEAR(r.histogram_sigma, std::sqrt(320.0), 1e-13);
+  EXPECT_NEAR(r.histogram_sigma, std::sqrt(5120.0 / 15), 1e-13);
+  EXPECT_NEAR(r.first_look_sigma, std::sqrt(5120.0), 1e-12);
+  EXPECT_EQ(r.first_look_settled, -1);
   EXPECT_GT(r.epsilon, 0.1);
   EXPECT_EQ(dpcov_dly_plan(1000, 10, &p, nullptr), DPCOV_E_NULL_POINTER);
 }

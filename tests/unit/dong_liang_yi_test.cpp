@@ -29,19 +29,26 @@ TEST(DlyConstants, MatchTheAuthorsCode) {
   EXPECT_EQ(paper.radius, 0.125);
   EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, paper), 0.75 * 0.1);
   EXPECT_NEAR(privacy::dly_adaptive_release_rho(0.1, paper), 0.075, 1e-16);
-  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 * paper.trace, 1.0, 1000),
-              2.0 / (std::sqrt(0.1) * 1000), 1e-17);
+  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 * paper.trace, 1.0, 1000), 2.0 / (std::sqrt(0.1) * 1000),
+              1e-17);
   EXPECT_LE(privacy::dly_svt_epsilon(0.1 * paper.radius), std::sqrt(0.1) / 2);
   EXPECT_NEAR(privacy::dly_svt_epsilon(0.1 * paper.radius), std::sqrt(0.1) / 2, 1e-16);
-  // dpcov's: rho / 128 and rho / 32, the release 123 rho / 128 rounded down.
+  // dpcov's: rho / 128 and rho / 32 (a first look at rho / 512, a second at 15 rho / 512), the
+  // release 123 rho / 128 rounded down, or 511 rho / 512 when the first look settles.
   const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
   EXPECT_EQ(split.trace, 1.0 / 128);
   EXPECT_EQ(split.radius, 1.0 / 32);
+  EXPECT_EQ(split.first_look, 1.0 / 512);
+  EXPECT_EQ(paper.first_look, 0.0);
   EXPECT_LE(privacy::dly_adaptive_release_rho(0.1, split), 123.0 / 128 * 0.1);
   EXPECT_LE(0.1 * split.trace + 0.1 * split.radius + privacy::dly_adaptive_release_rho(0.1, split),
             0.1);
-  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 / 128, 1.0, 1000), 8.0 / (std::sqrt(0.1) * 1000),
-              1e-16);
+  EXPECT_LE(0.1 * split.first_look + privacy::dly_second_look_rho(0.1, split), 0.1 * split.radius);
+  EXPECT_NEAR(privacy::dly_second_look_rho(0.1, split), 0.1 * 15 / 512, 1e-17);
+  EXPECT_LE(0.1 * split.first_look + privacy::dly_adaptive_early_release_rho(0.1, split), 0.1);
+  EXPECT_NEAR(privacy::dly_adaptive_early_release_rho(0.1, split), 0.1 * 511 / 512, 1e-17);
+  EXPECT_EQ(privacy::dly_first_look_margin(), 3.0);
+  EXPECT_NEAR(privacy::dly_trace_sigma(0.1 / 128, 1.0, 1000), 8.0 / (std::sqrt(0.1) * 1000), 1e-16);
   EXPECT_EQ(privacy::dly_bound_looseness().gauss, 0.64);
   EXPECT_EQ(privacy::dly_bound_looseness().separate, 0.45);
   EXPECT_EQ(privacy::dly_flat_spectrum_factor(), 2.0);
@@ -55,8 +62,8 @@ TEST(DlyConstants, MatchTheAuthorsCode) {
               std::sqrt(100 + 2 * std::sqrt(10 * l) * (1 + std::sqrt(18.0)) + 6 * l), 1e-12);
   const double theta = std::min(std::pow(std::log(10.0) / 10, 0.3), 0.5);
   EXPECT_NEAR(privacy::dly_wigner_spectral_bound(10, 0.0375),
-              (1 + theta) * (2 * std::sqrt(10.0) + 6 * std::sqrt(std::log(10.0)) /
-                                                      std::sqrt(std::log(1 + theta))) +
+              (1 + theta) * (2 * std::sqrt(10.0) +
+                             6 * std::sqrt(std::log(10.0)) / std::sqrt(std::log(1 + theta))) +
                   std::sqrt(2 * std::log(2 / 0.0375)),
               1e-12);
   EXPECT_TRUE(std::isfinite(privacy::dly_wigner_spectral_bound(1, 0.1)));
@@ -190,11 +197,15 @@ TEST(Dly, ReleaseReceiptExtendsThePlan) {
   EXPECT_TRUE(released.seed_fixed);
   // Adaptive releases at rho_c in two halves at sigma(rho_c / 2): the Gauss branch averages them
   // (noise sigma / sqrt(2)), Separate keeps the first's eigenvectors.
-  const double half = privacy::dly_gauss_sigma(0.5 * released.rho_covariance, released.clip_radius, 300);
-  const double sigma = released.branch == 0 ? privacy::upward::mul_up(half, privacy::upward::sqrt_up(0.5))
-                                            : half;
+  const double half =
+      privacy::dly_gauss_sigma(0.5 * released.rho_covariance, released.clip_radius, 300);
+  const double sigma =
+      released.branch == 0 ? privacy::upward::mul_up(half, privacy::upward::sqrt_up(0.5)) : half;
   EXPECT_EQ(released.sigma_matrix, sigma);
   EXPECT_GE(released.sigma_matrix * released.sigma_matrix, half * half / 2);
+  // Rows of norm <= 1/2 (small_norm_rows): the first look does not settle r~ = r.
+  EXPECT_EQ(released.first_look_settled, 0);
+  released.first_look_settled = -1;
   released.branch = -1;
   released.clip_radius = 0.0;
   released.sigma_matrix = 0.0;
@@ -203,9 +214,49 @@ TEST(Dly, ReleaseReceiptExtendsThePlan) {
   EXPECT_EQ(released, mechanisms::dly_plan(request));
 }
 
+// The first look settles r~ = r on rows at the bound: no trace, no second look, the release at
+// 511 rho / 512; on rows far inside the bound it does not, and the radius comes down.
+TEST(Dly, FirstLookSettlesTheRadiusOnlyWhereRowsReachTheBound) {
+  mechanisms::DlyRequest request;
+  request.dim = 5;
+  request.n = 1000;
+  request.rho = 0.1;
+  Matrix at_bound(1000, 5);
+  random::Rng data = random::Rng::from_seed(31);
+  for (int64_t i = 0; i < 1000; ++i) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < 5; ++j) {
+      at_bound(i, j) = random::standard_normal(data);
+      sum += at_bound(i, j) * at_bound(i, j);
+    }
+    for (int64_t j = 0; j < 5; ++j) at_bound(i, j) /= std::sqrt(sum);
+  }
+  random::Rng rng = random::Rng::from_seed(32);
+  const mechanisms::DlyReceipt settled =
+      mechanisms::dly_release(at_bound.view(), request, rng).receipt;
+  const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
+  EXPECT_EQ(settled.first_look_settled, 1);
+  EXPECT_EQ(settled.clip_radius, 1.0);
+  EXPECT_EQ(settled.rho_covariance, privacy::dly_adaptive_early_release_rho(0.1, split));
+  EXPECT_EQ(settled.trace_sigma, 0.0);
+  EXPECT_EQ(settled.histogram_sigma, 0.0);
+  EXPECT_EQ(settled.first_look_sigma, privacy::dly_histogram_sigma(0.1 * split.first_look));
+  Matrix inside = at_bound;
+  for (int64_t i = 0; i < 1000; ++i)
+    for (int64_t j = 0; j < 5; ++j) inside(i, j) /= 8.0;
+  const mechanisms::DlyReceipt looked =
+      mechanisms::dly_release(inside.view(), request, rng).receipt;
+  EXPECT_EQ(looked.first_look_settled, 0);
+  EXPECT_LT(looked.clip_radius, 1.0);
+  EXPECT_EQ(looked.rho_covariance, privacy::dly_adaptive_release_rho(0.1, split));
+  EXPECT_EQ(looked.histogram_sigma,
+            privacy::dly_histogram_sigma(privacy::dly_second_look_rho(0.1, split)));
+}
+
 TEST(Dly, GaussAndSeparatePlansStateTheirNoise) {
   const Matrix x = small_norm_rows(300, 4, 7);
-  for (const mechanisms::DlyVariant v : {mechanisms::DlyVariant::Gauss, mechanisms::DlyVariant::Separate}) {
+  for (const mechanisms::DlyVariant v :
+       {mechanisms::DlyVariant::Gauss, mechanisms::DlyVariant::Separate}) {
     mechanisms::DlyRequest request;
     request.variant = v;
     request.dim = 4;

@@ -291,7 +291,8 @@ class DlyReceiptC(Structure):
                 ("trace_sigma", c_double), ("svt_epsilon", c_double), ("svt_queries", c_int64),
                 ("branch", c_int32), ("clip_radius", c_double), ("sigma_matrix", c_double),
                 ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32),
-                ("histogram_sigma", c_double)]
+                ("histogram_sigma", c_double), ("first_look_sigma", c_double),
+                ("first_look_settled", c_int32)]
 
 
 class ExactGridC(Structure):

@@ -43,7 +43,9 @@ def _receipt(r: DlyReceiptC) -> dict:
             "svt_epsilon": r.svt_epsilon, "svt_queries": r.svt_queries,
             "branch": names.get(r.branch), "clip_radius": r.clip_radius,
             "sigma_matrix": r.sigma_matrix, "sigma_eigenvalues": r.sigma_eigenvalues,
-            "seed_fixed": bool(r.seed_fixed), "histogram_sigma": r.histogram_sigma}
+            "seed_fixed": bool(r.seed_fixed), "histogram_sigma": r.histogram_sigma,
+            "first_look_sigma": r.first_look_sigma,
+            "first_look_settled": None if r.first_look_settled < 0 else bool(r.first_look_settled)}
 
 
 def dly_plan(n: int, dim: int, variant: str = "adaptive", rho: float | None = None,

@@ -314,6 +314,8 @@ int main(void) {
   printf(", \"sigma_eigenvalues\": %zu", offsetof(dpcov_dly_receipt, sigma_eigenvalues));
   printf(", \"seed_fixed\": %zu", offsetof(dpcov_dly_receipt, seed_fixed));
   printf(", \"histogram_sigma\": %zu", offsetof(dpcov_dly_receipt, histogram_sigma));
+  printf(", \"first_look_sigma\": %zu", offsetof(dpcov_dly_receipt, first_look_sigma));
+  printf(", \"first_look_settled\": %zu", offsetof(dpcov_dly_receipt, first_look_settled));
   printf("}%s\n", ",");
   printf("\"dpcov_exact_grid\": {\"size\": %zu", sizeof(dpcov_exact_grid));
   printf(", \"struct_size\": %zu", offsetof(dpcov_exact_grid, struct_size));

@@ -9,16 +9,19 @@
  * - ::DPCOV_DLY_SEPARATE (Alg. 1): the eigenvalues of S, each plus N(0, 2 r^4 / (n^2 rho)), with
  *   the eigenvectors of a Gauss release, each half at rho / 2. Better than Gauss when the trace of
  *   S is small against d / (n sqrt(rho)) (most rows far inside the ball);
- * - ::DPCOV_DLY_ADAPTIVE (Alg. 3 with dpcov's radius and branch rules): a private trace
- *   (rho / 128) and a private histogram of row norms (Gaussian noise, rho / 32); the clipping
- *   radius r~ <= r minimising the expected squared error (clipping bias from the noisy histogram,
- *   noise from the error bounds scaled by how loose each is), then Gauss or Separate, whichever
- *   has the smaller expected error, on the rows clipped to r~ (123 rho / 128);
+ * - ::DPCOV_DLY_ADAPTIVE (Alg. 3 with dpcov's radius and branch rules): a first look at a private
+ *   histogram of row norms (Gaussian noise, rho / 512) that keeps r~ = r when most rows are near
+ *   the bound (then the release gets 511 rho / 512); otherwise a private trace (rho / 128), a
+ *   second look (15 rho / 512) and the clipping radius r~ <= r minimising the expected squared
+ *   error (clipping bias from the noisy histogram, noise from the error bounds scaled by how loose
+ *   each is); then Gauss or Separate, whichever has the smaller expected error, on the rows
+ *   clipped to r~ (123 rho / 128);
  * - ::DPCOV_DLY_ADAPTIVE_PAPER: Alg. 3 as the paper and the authors' code run it: rho / 8 for the
  *   trace (shifted up to a high-probability bound), rho / 8 for the radius, 3 rho / 4 for the
  *   release, and the branch with the smaller bound at r~ / 2. Where clipping cannot help it costs
- *   1 / sqrt(3 / 4) = 1.155 times the better branch's error; the default 1 / sqrt(123 / 128) =
- *   1.020 (bench/results/dly_grid.txt).
+ *   1 / sqrt(3 / 4) = 1.155 times the better branch's error; the default 1 / sqrt(511 / 512) =
+ *   1.001 where its first look keeps r, 1 / sqrt(123 / 128) = 1.020 where it does not
+ *   (bench/results/dly_grid.txt).
  * The released eigenvalues are clamped to [0, r~^2] (post-processing). The receipt reports the
  * branch and r~ that Adaptive chose: they are outputs of its private steps, covered by the budget.
  *
@@ -88,11 +91,13 @@ typedef struct dpcov_dly_receipt {
   double epsilon;
   /** delta of that guarantee. */
   double delta;
-  /** Budget of the final Gauss or Separate release (rho; 123 rho / 128 for Adaptive, 3 rho / 4
-   *  for AdaptivePaper, rounded down). */
+  /** Budget of the final Gauss or Separate release (rho; 3 rho / 4 for AdaptivePaper; for
+   *  Adaptive 123 rho / 128 in a plan and in a release whose first look did not settle the
+   *  radius, 511 rho / 512 in one whose first look did; rounded down). */
   double rho_covariance;
   /** Adaptive variants: sigma of the private trace, r^2 / (n sqrt(2 rho_trace)) with rho_trace =
-   *  rho / 128 (rho / 8 for AdaptivePaper); else 0. */
+   *  rho / 128 (rho / 8 for AdaptivePaper); 0 in an Adaptive release whose first look settled
+   *  the radius (no trace was released); else 0. */
   double trace_sigma;
   /** AdaptivePaper: epsilon of the sparse vector step, sqrt(rho) / 2 (rho / 8); else 0. */
   double svt_epsilon;
@@ -115,9 +120,16 @@ typedef struct dpcov_dly_receipt {
   double sigma_eigenvalues;
   /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
   int32_t seed_fixed;
-  /** Adaptive: sigma of the Gaussian noise on each bin of the private histogram of row norms,
-   *  1 / sqrt(rho / 32); else 0. */
+  /** Adaptive: sigma of the Gaussian noise on each bin of the second look at the histogram of row
+   *  norms, 1 / sqrt(15 rho / 512) (0 in a release whose first look settled the radius: no
+   *  second look); else 0. */
   double histogram_sigma;
+  /** Adaptive: sigma of the Gaussian noise on each bin of the first look at the histogram of row
+   *  norms, 1 / sqrt(rho / 512); else 0. */
+  double first_look_sigma;
+  /** Adaptive release: 1 if the first look settled the radius at r (then no trace and no second
+   *  look were released), 0 if not; -1 in a plan and for the other variants. */
+  int32_t first_look_settled;
 } dpcov_dly_receipt;
 
 /**

@@ -11,7 +11,7 @@ import numpy as np
 from . import _arrays
 from ._lib import (C, CoinpressMeanParamsC, CoinpressMeanReceiptC, CoinpressParamsC,
                    CoinpressReceiptC, _check, new_struct)
-from .ledger import ZcdpCharge, active_accountant
+from .ledger import ZcdpCharge, active_accountant, charged_if_drawn
 
 
 class CoinpressRelease(NamedTuple):
@@ -66,13 +66,16 @@ def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
     charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
     x = _arrays.matrix(rows, "rows")
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(coinpress_plan(x.rows, x.cols, k_bound, rho, steps, beta, delta))
+        planned = coinpress_plan(x.rows, x.cols, k_bound, rho, steps, beta, delta)
+        budget.check(planned)
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(k_bound, rho, steps, beta, delta)
     receipt = new_struct(CoinpressReceiptC)
-    _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
-                                     out.ptr, out.ld, byref(receipt)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
+                                         out.ptr, out.ld, byref(receipt)))
     release = CoinpressRelease(out.array, _receipt(receipt))
     if budget is not None:
         budget.charge(release.receipt)
@@ -131,14 +134,17 @@ def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | N
     x = _arrays.matrix(rows, "rows")
     c = None if centre is None else _arrays.vector(centre, "centre", x.cols)
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(coinpress_mean_plan(x.rows, x.cols, radius, rho, scale, steps, beta, delta))
+        planned = coinpress_mean_plan(x.rows, x.cols, radius, rho, scale, steps, beta, delta)
+        budget.check(planned)
     out = np.empty(x.cols)
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     receipt = new_struct(CoinpressMeanReceiptC)
-    _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
-                                          _arrays.ptr(c), byref(p), rng, _arrays.ptr(out),
-                                          byref(receipt)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
+                                              _arrays.ptr(c), byref(p), rng, _arrays.ptr(out),
+                                              byref(receipt)))
     release = CoinpressMeanRelease(out, _mean_receipt(receipt))
     if budget is not None:
         budget.charge(release.receipt)
@@ -182,20 +188,26 @@ def coinpress_centred_release(rows, k_bound: float, radius: float, rng, centre=N
     rho_mean, cov_params.rho = coinpress_centring_split(total.rho)
     scale = float(np.sqrt(k_bound)) if k_bound > 0 else float(k_bound)
     mean_params = _mean_params(radius, rho_mean, scale, steps, None, delta)
+    # Both settings are checked before the mean draws, so that the covariance cannot fail on a
+    # bad argument after the mean's noise is drawn.
+    coinpress_mean_plan(x.rows, x.cols, radius, rho_mean, scale, steps, None, delta)
+    coinpress_plan(x.rows, x.cols, k_bound, cov_params.rho, steps, None, delta)
     budget = active_accountant()
     if budget is not None:
         budget.check(total)
     mean = np.empty(x.cols)
     mean_receipt = new_struct(CoinpressMeanReceiptC)
-    _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
-                                          _arrays.ptr(c), byref(mean_params), rng,
-                                          _arrays.ptr(mean), byref(mean_receipt)))
-    centred = _arrays.matrix(np.asarray(rows, dtype=np.float64) - mean, "centred rows")
-    out = _arrays.empty(x.cols, x.cols, centred.layout)
     cov_receipt = new_struct(CoinpressReceiptC)
-    _check(C.dpcov_coinpress_release(centred.layout, centred.rows, centred.cols, centred.ptr,
-                                     centred.ld, byref(cov_params), rng, out.ptr, out.ld,
-                                     byref(cov_receipt)))
+    with charged_if_drawn(budget, total):
+        _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
+                                              _arrays.ptr(c), byref(mean_params), rng,
+                                              _arrays.ptr(mean), byref(mean_receipt)))
+    with charged_if_drawn(budget, total, drawn=True):
+        centred = _arrays.matrix(np.asarray(rows, dtype=np.float64) - mean, "centred rows")
+        out = _arrays.empty(x.cols, x.cols, centred.layout)
+        _check(C.dpcov_coinpress_release(centred.layout, centred.rows, centred.cols,
+                                         centred.ptr, centred.ld, byref(cov_params), rng,
+                                         out.ptr, out.ld, byref(cov_receipt)))
     if budget is not None:
         budget.charge(total)
     return CoinpressCentredRelease(mean, out.array, _mean_receipt(mean_receipt),

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 
 #: Variant names -> dpcov_dly_variant values.
 DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2, "adaptive_paper": 3}
@@ -68,13 +68,16 @@ def dly_release(rows, rng, variant: str = "adaptive", rho: float | None = None,
     charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
     x = _arrays.matrix(rows, "rows")
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(dly_plan(x.rows, x.cols, variant, rho, radius, beta, delta))
+        planned = dly_plan(x.rows, x.cols, variant, rho, radius, beta, delta)
+        budget.check(planned)
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(variant, rho, radius, beta, delta)
     receipt = new_struct(DlyReceiptC)
-    _check(C.dpcov_dly_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng, out.ptr,
-                               out.ld, byref(receipt)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_dly_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
+                                   out.ptr, out.ld, byref(receipt)))
     release = DlyRelease(out.array, _receipt(receipt))
     if budget is not None:
         budget.charge(release.receipt)

@@ -18,6 +18,7 @@ per fold and candidate spends the budget each time, and the ledger refuses once 
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import copy
 import enum
@@ -27,6 +28,7 @@ from typing import NamedTuple
 
 from ._handle import Handle
 from ._lib import C, LedgerSpentC, _check, new_struct
+from .errors import NumericalError, RefusedError
 from .types import StructView
 
 
@@ -184,6 +186,26 @@ class BudgetAccountant(Handle):
         return (f"BudgetAccountant(epsilon={s.epsilon_cap!r}, delta={s.delta_cap!r}, "
                 f"accounting={Accounting(s.accounting).name.lower()!r}; spent epsilon "
                 f"{s.epsilon!r}, delta {s.delta!r} in {s.charges} releases)")
+
+
+@contextlib.contextmanager
+def charged_if_drawn(budget, statement, drawn: bool = False):
+    """Around a release whose plan ``budget`` (the active accountant, or None) has checked:
+    a failure after the release's first draw is charged with ``statement`` (the plan) before it
+    propagates. The noise drawn is consumed and a refusal is an output of it: a propose-test-release
+    refusal (:class:`~dpcov.RefusedError`) or a result that overflows or fails to converge
+    (:class:`~dpcov.NumericalError`) tells something of the data at the mechanism's cost, so
+    retrying until a release succeeds must spend the budget each time. A bad argument fails before
+    any draw and is not charged, unless ``drawn`` says noise was drawn already (a release in
+    steps, after its first step)."""
+    try:
+        yield
+    except Exception as e:
+        if not (drawn or isinstance(e, (NumericalError, RefusedError))):
+            raise
+        if budget is not None:
+            budget.charge(statement)
+        raise
 
 
 def warn_refit(estimator) -> None:

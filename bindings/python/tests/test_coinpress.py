@@ -89,3 +89,27 @@ def test_coinpress_centred_release_estimates_the_covariance_of_rows_with_a_far_m
             with pytest.raises(dpcov.PreconditionError):
                 dpcov.coinpress_centred_release(x, k_bound=10.0, radius=100.0, rng=rng, rho=1.0)
         assert small.spent.charges == 0
+
+
+def test_a_release_refused_after_its_draw_is_charged_and_a_bad_argument_is_not():
+    # K = DBL_MAX at rho = 1e-8: the noise (sigma about 1e3) is drawn, then K Z overflows. The
+    # refusal is an output of that noise: retrying until a release succeeds must spend the budget
+    # each time. A bad argument fails before any draw and costs nothing.
+    x = np.sin(0.7 * np.arange(600.0)).reshape(200, 3) * 2.0
+    with dpcov.BudgetAccountant(epsilon=1e6, delta=1e-3, accounting="zcdp") as budget:
+        with dpcov.Rng(seed=9) as rng:
+            with pytest.raises(dpcov.NumericalError):
+                dpcov.coinpress_release(x, k_bound=1.7976931348623157e308, rng=rng, rho=1e-8,
+                                        steps=1)
+            assert budget.spent.charges == 1 and budget.spent.rho == 1e-8
+            with pytest.raises(dpcov.DpcovError):
+                dpcov.coinpress_release(x, k_bound=0.5, rng=rng)
+            assert budget.spent.charges == 1
+            # The centred release: the mean draws first; the covariance's K is checked before.
+            with pytest.raises(dpcov.DpcovError):
+                dpcov.coinpress_centred_release(x, k_bound=0.5, radius=10.0, rng=rng)
+            assert budget.spent.charges == 1
+            with pytest.raises(dpcov.NumericalError):
+                dpcov.coinpress_centred_release(x, k_bound=1.7976931348623157e308, radius=10.0,
+                                                rng=rng, rho=1e-8, steps=1)
+            assert budget.spent.charges == 2

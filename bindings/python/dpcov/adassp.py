@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .types import StructView
 
 NEIGHBOURS = {"replace_one": 0, "add_remove": 1}
@@ -118,13 +118,16 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     params = adassp_params(neighbour, calibration, rho, release_label_square)
     receipt = new_struct(AdasspReceiptC)
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
-                                 release_label_square))
-    _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
-                              p, float(bound_x), float(bound_y), float(epsilon), float(delta),
-                              byref(params), rng, _arrays.ptr(coef), xtx.ptr, xtx.ld,
-                              _arrays.ptr(xty), byref(receipt)))
+        planned = adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
+                              release_label_square)
+        budget.check(planned)
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
+                                  p, float(bound_x), float(bound_y), float(epsilon),
+                                  float(delta), byref(params), rng, _arrays.ptr(coef), xtx.ptr,
+                                  xtx.ld, _arrays.ptr(xty), byref(receipt)))
     fit = AdasspFit(coef, xtx.array, xty, AdasspReceipt(receipt))
     if budget is not None:
         budget.charge(fit.receipt)

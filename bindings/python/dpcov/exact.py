@@ -12,7 +12,7 @@ import numpy as np
 from . import _arrays
 from ._lib import C, ExactGridC, ReceiptC, _check, new_struct
 from .mechanism import _charged, mechanism_params
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .types import BoundPolicy, Receipt, StructView, enum_value, mechanism_id
 
 
@@ -54,12 +54,16 @@ def exact_release_rows(mechanism, a, bound: float, epsilon: float, delta: float,
     o = _arrays.empty(m.cols, m.cols, m.layout)
     p = mechanism_params(**params)
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(exact_plan(mechanism, m.cols, m.rows, bound, epsilon, delta, **params)[0])
+        planned = exact_plan(mechanism, m.cols, m.rows, bound, epsilon, delta, **params)[0]
+        budget.check(planned)
     receipt = new_struct(ReceiptC)
     grid = new_struct(ExactGridC)
-    _check(C.dpcov_exact_release_rows(mechanism_id(mechanism), m.layout, m.rows, m.cols, m.ptr,
-                                      m.ld, float(bound), enum_value(BoundPolicy, policy),
-                                      float(epsilon), float(delta), byref(p), rng, o.ptr, o.ld,
-                                      byref(receipt), byref(grid)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_exact_release_rows(mechanism_id(mechanism), m.layout, m.rows, m.cols,
+                                          m.ptr, m.ld, float(bound),
+                                          enum_value(BoundPolicy, policy), float(epsilon),
+                                          float(delta), byref(p), rng, o.ptr, o.ld,
+                                          byref(receipt), byref(grid)))
     return _charged(budget, ExactRelease(o.array, Receipt(receipt), ExactGrid(grid)))

@@ -4,7 +4,7 @@
 *active* accountant of the thread: every :func:`dpcov.release` and :func:`dpcov.release_gram` (so
 every estimator of :mod:`dpcov.learn`) checks its plan against it before any noise is drawn,
 raises :class:`~dpcov.PreconditionError` if the cap would be exceeded, and charges it after the
-release::
+release, or after a failure that drew noise (:func:`charged_if_drawn`)::
 
     with dpcov.BudgetAccountant(epsilon=2.0, delta=1e-5) as budget:
         PrivateCovariance(epsilon=1.0, bound=B).fit(X)

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, MechanismParamsC, ReceiptC, _check, new_struct
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .types import (BudgetSplit, Calibration, LambdaMinScope, Neighbour, Receipt, enum_value,
                     mechanism_id)
 
@@ -78,11 +78,12 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
         o = _arrays.square(out, "out", g.layout, writable=True)
         _arrays.same_shape(g, "gram", o, "out")
     p = mechanism_params(**params)
-    budget = _checked_budget(mechanism, g.rows, n, bound, epsilon, delta, params)
+    budget, planned = _checked_budget(mechanism, g.rows, n, bound, epsilon, delta, params)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
-                                     int(n), float(bound), float(epsilon), float(delta),
-                                     byref(p), rng, o.ptr, o.ld, byref(receipt)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
+                                         int(n), float(bound), float(epsilon), float(delta),
+                                         byref(p), rng, o.ptr, o.ld, byref(receipt)))
     return _charged(budget, Release(o.array, Receipt(receipt)))
 
 
@@ -94,25 +95,28 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     dim = gram.info().dim if not gram.closed else 1
     o = _arrays.empty(dim, dim, _arrays.order_layout(order))
     p = mechanism_params(**params)
-    budget = None
+    budget, planned = None, None
     if active_accountant() is not None and not gram.closed:
         info = gram.info()
-        budget = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon,
-                                 delta, params)
+        budget, planned = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0,
+                                          epsilon, delta, params)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
-                                          float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
-                                          byref(receipt)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
+                                              float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
+                                              byref(receipt)))
     return _charged(budget, Release(o.array, Receipt(receipt)))
 
 
 def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params):
-    """The active accountant (dpcov.ledger) once the plan of this release fits in it, or None:
-    a release over the cap is refused before any noise is drawn."""
+    """The active accountant (dpcov.ledger) once the plan of this release fits in it, and the
+    plan, or (None, None): a release over the cap is refused before any noise is drawn."""
     budget = active_accountant()
-    if budget is not None:
-        budget.check(plan(mechanism, dim, n, bound, epsilon, delta, **params))
-    return budget
+    if budget is None:
+        return None, None
+    planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
+    budget.check(planned)
+    return budget, planned
 
 
 def _charged(budget, release: Release) -> Release:

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, GlassoInfoC, GlassoParamsC, ReceiptC, _check, new_struct
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .mechanism import mechanism_params
 from .types import GlassoInfo, Mechanism, Receipt, mechanism_id
 
@@ -49,9 +49,10 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     mech = mechanism_id(mechanism)
     g = _arrays.square(gram, "gram")
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.check(private_glasso_plan(mechanism, g.rows, n, bound, epsilon, delta, rho,
-                                         **params))
+        planned = private_glasso_plan(mechanism, g.rows, n, bound, epsilon, delta, rho, **params)
+        budget.check(planned)
     out = _arrays.empty(g.rows, g.rows, g.layout)
     p = mechanism_params(**params)
     gp_ref = None
@@ -66,11 +67,12 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     output_perturbation = mech == Mechanism.GLASSO_OUTPUT_WISHART
     info = None if output_perturbation else new_struct(GlassoInfoC)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, int(n),
-                                          float(bound), float(epsilon), float(delta), byref(p),
-                                          float(rho), gp_ref, rng, out.ptr, out.ld,
-                                          byref(receipt),
-                                          None if info is None else byref(info)))
+    with charged_if_drawn(budget, planned):
+        _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, int(n),
+                                              float(bound), float(epsilon), float(delta),
+                                              byref(p), float(rho), gp_ref, rng, out.ptr, out.ld,
+                                              byref(receipt),
+                                              None if info is None else byref(info)))
     release = PrivateGlassoRelease(out.array, Receipt(receipt),
                                    None if info is None else GlassoInfo(info))
     if budget is not None:

@@ -82,6 +82,40 @@ void run(mech::MechanismId id, const mech::Request &request, const audit::PairSt
   dpcov::capi::write_struct(result, c_result(report, result->struct_size));
 }
 
+// A rows-exact audit's verdict as the C result (struct_size the caller's), `samples` the releases
+// it reports.
+dpcov_rows_exact_audit_result rows_exact_result(const audit::gaussian_release::Verdict &v,
+                                                int64_t samples, size_t struct_size) {
+  const audit::DirectionResult &f = v.report.forward, &b = v.report.backward;
+  const audit::DirectionResult &worst_delta = b.delta.lower > f.delta.lower ? b : f;
+  const audit::DirectionResult &worst_ks =
+      b.conformance_distance / b.conformance_threshold >
+              f.conformance_distance / f.conformance_threshold
+          ? b
+          : f;
+  dpcov_rows_exact_audit_result r{};
+  r.struct_size = struct_size;
+  r.findings = static_cast<int32_t>(v.report.findings) |
+               (v.rho_flag() ? DPCOV_AUDIT_FINDING_RHO_EXCEEDED : 0) |
+               (v.record.clamp_hits > 0 ? DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH : 0);
+  r.verdict = r.findings != 0 ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
+  r.samples = samples;
+  r.n = v.rows;
+  r.rho = v.claimed_rho;
+  r.epsilon = v.report.epsilon;
+  r.delta = v.report.delta;
+  r.sigma = v.claimed_sigma;
+  r.rho_lower = v.pair.rho_lower;
+  r.delta_estimate = worst_delta.delta.estimate;
+  r.delta_lower = worst_delta.delta.lower;
+  r.gaussian_delta_lower = std::max(f.gaussian_delta_lower, b.gaussian_delta_lower);
+  r.conformance_distance = worst_ks.conformance_distance;
+  r.conformance_threshold = worst_ks.conformance_threshold;
+  r.clamp_hits = v.record.clamp_hits;
+  r.alpha_per_test = v.report.alpha_per_test;
+  return r;
+}
+
 }  // namespace
 
 extern "C" {
@@ -194,34 +228,23 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact(int32_t mechanism, int64_t steps, 
     const audit::RowsExactRequest request{audit::rows_mechanism(mechanism), steps, rho, delta};
     const audit::gaussian_release::Verdict v =
         audit::audit_rows_exact(request, trials, alpha, seed);
-    const audit::DirectionResult &f = v.report.forward, &b = v.report.backward;
-    const audit::DirectionResult &worst_delta = b.delta.lower > f.delta.lower ? b : f;
-    const audit::DirectionResult &worst_ks =
-        b.conformance_distance / b.conformance_threshold >
-                f.conformance_distance / f.conformance_threshold
-            ? b
-            : f;
-    dpcov_rows_exact_audit_result r{};
-    r.struct_size = result->struct_size;
-    r.findings = static_cast<int32_t>(v.report.findings) |
-                 (v.rho_flag() ? DPCOV_AUDIT_FINDING_RHO_EXCEEDED : 0) |
-                 (v.record.clamp_hits > 0 ? DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH : 0);
-    r.verdict = r.findings != 0 ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
-    r.samples = v.report.samples;
-    r.n = v.rows;
-    r.rho = v.claimed_rho;
-    r.epsilon = v.report.epsilon;
-    r.delta = v.report.delta;
-    r.sigma = v.claimed_sigma;
-    r.rho_lower = v.pair.rho_lower;
-    r.delta_estimate = worst_delta.delta.estimate;
-    r.delta_lower = worst_delta.delta.lower;
-    r.gaussian_delta_lower = std::max(f.gaussian_delta_lower, b.gaussian_delta_lower);
-    r.conformance_distance = worst_ks.conformance_distance;
-    r.conformance_threshold = worst_ks.conformance_threshold;
-    r.clamp_hits = v.record.clamp_hits;
-    r.alpha_per_test = v.report.alpha_per_test;
-    dpcov::capi::write_struct(result, r);
+    dpcov::capi::write_struct(result, rows_exact_result(v, v.report.samples, result->struct_size));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_rows_exact_pairs(int32_t mechanism, int64_t steps, double rho,
+                                                    double delta, int64_t trials, double alpha,
+                                                    uint64_t seed, int64_t pairs,
+                                                    dpcov_rows_exact_audit_result *result,
+                                                    int64_t *worst_pair) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::struct_bytes(result, "result");
+    dpcov::check::not_null(worst_pair, "worst_pair");
+    const audit::RowsExactRequest request{audit::rows_mechanism(mechanism), steps, rho, delta};
+    const audit::RowsExactPairs p =
+        audit::audit_rows_exact_pairs(request, pairs, trials, alpha, seed);
+    dpcov::capi::write_struct(result, rows_exact_result(p.worst, p.samples, result->struct_size));
+    *worst_pair = p.worst_pair;
   });
 }
 

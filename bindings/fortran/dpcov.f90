@@ -1467,6 +1467,16 @@ module dpcov
       type(dpcov_rows_exact_audit_result), intent(inout) :: result
       integer(c_int32_t) :: dpcov_audit_rows_exact
     end function
+    function dpcov_audit_rows_exact_pairs(mechanism, steps, rho, delta, trials, alpha, seed, &
+        pairs, result, worst_pair) bind(c, name='dpcov_audit_rows_exact_pairs')
+      import :: c_double, c_int32_t, c_int64_t, dpcov_rows_exact_audit_result
+      integer(c_int32_t), value :: mechanism
+      integer(c_int64_t), value :: steps, trials, seed, pairs
+      real(c_double), value :: rho, delta, alpha
+      type(dpcov_rows_exact_audit_result), intent(inout) :: result
+      integer(c_int64_t), intent(out) :: worst_pair
+      integer(c_int32_t) :: dpcov_audit_rows_exact_pairs
+    end function
     ! ---- coinpress.h ---------------------------------------------------------------------------
     function dpcov_coinpress_params_default(params) bind(c, name='dpcov_coinpress_params_default')
       import :: c_int32_t, dpcov_coinpress_params

@@ -268,6 +268,7 @@ contains
   !> The exact-density audit of Dong-Liang-Yi Gauss finds no violation; CoinPress t = 3 has none.
   subroutine rows_exact()
     type(dpcov_rows_exact_audit_result) :: ex
+    integer(c_int64_t) :: worst
     ex%struct_size = c_sizeof(ex)
     call ok(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1_c_int64_t, 0.5d0, 1d-6, &
                                    200_c_int64_t, 1d-6, 2_c_int64_t, ex), 'exact audit')
@@ -276,6 +277,11 @@ contains
     call check(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_COINPRESS, 3_c_int64_t, 0.5d0, 1d-6, &
                                       200_c_int64_t, 1d-6, 2_c_int64_t, ex) == &
                DPCOV_E_PRECONDITION, 'no exact audit of coinpress t = 3')
+    call ok(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1_c_int64_t, 0.5d0, 1d-6, &
+                                         200_c_int64_t, 1d-6, 2_c_int64_t, 3_c_int64_t, ex, &
+                                         worst), 'exact audit over pairs')
+    call check(ex%verdict == DPCOV_AUDIT_NO_VIOLATION_FOUND .and. ex%samples == 1200 .and. &
+               worst >= 0 .and. worst < 3, 'exact audit of dly_gauss over three pairs')
   end subroutine
 
   !> The exact audit of CoinPress mean estimation finds no violation at r = 5.

@@ -266,6 +266,30 @@ func AuditRowsExact(mechanism int32, steps int64, rho, delta float64, trials int
 	if err != nil {
 		return RowsExactAuditResult{}, err
 	}
+	return rowsExactResult(&res), nil
+}
+
+// AuditRowsExactPairs is AuditRowsExact on pairs neighbouring pairs: the axis pair and pairs - 1
+// rotations of it drawn from seed, each at alpha / pairs. It returns the worst pair's result
+// (Samples over every pair) and that pair's index, 0 for the axis pair.
+func AuditRowsExactPairs(mechanism int32, steps int64, rho, delta float64, trials int64,
+	alpha float64, seed uint64, pairs int64) (RowsExactAuditResult, int64, error) {
+	res := C.dpcov_rows_exact_audit_result{
+		struct_size: C.size_t(C.sizeof_dpcov_rows_exact_audit_result)}
+	var worst C.int64_t
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_rows_exact_pairs(C.int32_t(mechanism), C.int64_t(steps),
+			C.double(rho), C.double(delta), C.int64_t(trials), C.double(alpha), C.uint64_t(seed),
+			C.int64_t(pairs), &res, &worst)
+	})
+	if err != nil {
+		return RowsExactAuditResult{}, 0, err
+	}
+	return rowsExactResult(&res), int64(worst), nil
+}
+
+// rowsExactResult copies the C result.
+func rowsExactResult(res *C.dpcov_rows_exact_audit_result) RowsExactAuditResult {
 	return RowsExactAuditResult{Verdict: int32(res.verdict), Findings: int32(res.findings),
 		Samples: int64(res.samples), N: int64(res.n), Rho: float64(res.rho),
 		Epsilon: float64(res.epsilon), Delta: float64(res.delta), Sigma: float64(res.sigma),
@@ -273,5 +297,5 @@ func AuditRowsExact(mechanism int32, steps int64, rho, delta float64, trials int
 		DeltaLower: float64(res.delta_lower), GaussianDeltaLower: float64(res.gaussian_delta_lower),
 		ConformanceDistance:  float64(res.conformance_distance),
 		ConformanceThreshold: float64(res.conformance_threshold),
-		ClampHits:            int64(res.clamp_hits), AlphaPerTest: float64(res.alpha_per_test)}, nil
+		ClampHits:            int64(res.clamp_hits), AlphaPerTest: float64(res.alpha_per_test)}
 }

@@ -514,6 +514,17 @@ func TestAuditRowsExact(t *testing.T) {
 	}
 }
 
+func TestAuditRowsExactPairs(t *testing.T) {
+	res, worst, err := AuditRowsExactPairs(AuditRowsDLYGauss, 1, 0.5, 1e-6, 200, 1e-6, 2, 3)
+	if err != nil || res.Verdict != AuditNoViolationFound || res.Samples != 3*400 || worst < 0 ||
+		worst >= 3 {
+		t.Fatalf("%+v %d %v", res, worst, err)
+	}
+	if _, _, err := AuditRowsExactPairs(AuditRowsDLYGauss, 1, 0.5, 1e-6, 20, 1e-6, 2, 0); err == nil {
+		t.Fatal("0 pairs accepted")
+	}
+}
+
 func TestAuditCoinpressMean(t *testing.T) {
 	p := DefaultCoinpressMeanParams()
 	p.Radius = 5

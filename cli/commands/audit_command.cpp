@@ -38,6 +38,8 @@ constexpr double kDefaultKBound = 9.0;
 // coinpress's t without --steps: the library's default (dpcov_coinpress_params_default), which
 // the black-box audit runs; only t = 1 has an exact audit.
 constexpr int64_t kDefaultCoinpressSteps = 3;
+// The exact audit's neighbouring pairs: the axis pair and two rotations of it (--pairs).
+constexpr int64_t kDefaultExactPairs = 3;
 // coinpress_mean without --mean-radius: the prior ||mean|| <= 5 (the privacy test's setting).
 constexpr double kDefaultMeanRadius = 5.0;
 
@@ -46,8 +48,8 @@ constexpr double kDefaultMeanRadius = 5.0;
 bool has_no_density(const std::string &name) { return name == "iev" || name == "kt_rank1"; }
 
 // The zCDP mechanisms on the rows (zcdp_release.hpp): audited with the exact density of their
-// Gaussian release where there is one (dpcov_audit_rows_exact: dly_gauss, dly_separate's
-// eigenvalue step, coinpress with t = 1), black-box otherwise (dpcov_audit_rows_black_box).
+// Gaussian release where there is one (dpcov_audit_rows_exact_pairs: dly_gauss, dly_separate's
+// eigenvalue step, coinpress with t = 1, on --pairs pairs), black-box otherwise (dpcov_audit_rows_black_box).
 const std::vector<std::pair<std::string, int32_t>> kRowsMechanisms = {
     {"dly_gauss", DPCOV_AUDIT_ROWS_DLY_GAUSS},
     {"dly_separate", DPCOV_AUDIT_ROWS_DLY_SEPARATE},
@@ -92,6 +94,7 @@ struct AuditOptions {
   std::optional<double> mean_radius;  // coinpress_mean (kDefaultMeanRadius)
   std::optional<int64_t> steps;       // coinpress (t = 1: exact audit), coinpress_mean
   std::string method = "auto";        // dly_*, coinpress: auto, exact, black-box, both
+  int64_t pairs = kDefaultExactPairs;  // the exact audit of dly_*, coinpress
   bool json = false;
 };
 
@@ -219,6 +222,7 @@ struct Row {
   std::optional<dpcov_black_box_result> black_box;
   std::optional<dpcov_coinpress_mean_audit_result> mean_audit;  // coinpress_mean
   std::optional<dpcov_rows_exact_audit_result> exact;  // dly_gauss, dly_separate, coinpress t = 1
+  int64_t pairs = 0, worst_pair = 0;  // the exact audit's pairs and the worst (0: the axis pair)
   std::string why_black_box;  // the library's reason when there is no exact audit
 };
 
@@ -253,6 +257,10 @@ void check_rows_options(const AuditOptions &o, const std::vector<Job> &jobs, boo
       std::none_of(jobs.begin(), jobs.end(), [](const Job &job) { return job.rows_mechanism >= 0; }))
     fail(kExitUsage, "--method applies to dly_gauss, dly_separate, dly_adaptive, "
          "dly_adaptive_paper and coinpress only");
+  if (o.pairs != kDefaultExactPairs &&
+      std::none_of(jobs.begin(), jobs.end(), [](const Job &job) { return job.rows_mechanism >= 0; }))
+    fail(kExitUsage, "--pairs applies to the exact audit of dly_gauss, dly_separate and coinpress "
+         "only");
   if (!rows || all) return;
   if (o.dataset != "auto" || o.neighbour_kind != "auto" || o.neighbour != "replace-one" ||
       o.calibration != "default" || o.projection_rows || o.posterior_dof ||
@@ -274,16 +282,18 @@ std::optional<Row> audit_exact_job(const AuditOptions &o, const Job &job, double
   row.mechanism = job.name;
   row.requested_epsilon = eps;
   row.dim = 3;
-  row.dataset = "axis";
+  row.dataset = o.pairs > 1 ? concat("axis+", o.pairs - 1, "-rotated") : "axis";
   row.neighbour_kind = "max-l2";
+  row.pairs = o.pairs;
   library_check(dpcov_zcdp_rho(eps, o.delta, &row.rho),
                 concat("rho-zCDP for epsilon ", eps, ", delta ", o.delta));
   const bool coinpress = job.rows_mechanism == DPCOV_AUDIT_ROWS_COINPRESS;
   const int64_t steps = coinpress ? o.steps.value_or(kDefaultCoinpressSteps) : 1;
   dpcov_rows_exact_audit_result r{};
   r.struct_size = sizeof r;
-  const dpcov_status status = dpcov_audit_rows_exact(job.rows_mechanism, steps, row.rho, o.delta,
-                                                     o.trials, o.alpha, o.seed, &r);
+  const dpcov_status status =
+      dpcov_audit_rows_exact_pairs(job.rows_mechanism, steps, row.rho, o.delta, o.trials, o.alpha,
+                                   o.seed, o.pairs, &r, &row.worst_pair);
   if (status == DPCOV_OK) {
     row.audited = true;
     row.exact = r;
@@ -514,6 +524,8 @@ nlohmann::ordered_json row_json(const Row &row) {
     j["sigma"] = e.sigma;
     j["gaussian_delta_lower"] = e.gaussian_delta_lower;
     j["clamp_hits"] = e.clamp_hits;
+    j["pairs"] = row.pairs;
+    j["worst_pair"] = row.worst_pair == 0 ? "axis" : concat("rotated-", row.worst_pair);
     return j;
   }
   if (row.black_box) {
@@ -621,8 +633,10 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
     out << "\nexact: dly_gauss, dly_separate (its eigenvalue step, claimed at rho / 2) and "
            "coinpress with --steps 1 (K = 4), with the exact Gaussian density of their release on "
            "d = 3 rows of norm s, row 0 2s e_1 -> 2s e_2 (clipped to s), n chosen from rho so that "
-           "the eigenvalue clamp cannot bind; 'rho >=' is the lower confidence bound on the rho "
-           "spent, a violation above the claimed rho (dpcov_audit_rows_exact).\n";
+           "the eigenvalue clamp cannot bind, and (--pairs) that pair rotated by random "
+           "orthogonal matrices from --seed, each pair at alpha / pairs, the worst reported; "
+           "'rho >=' is the lower confidence bound on the rho spent, a violation above the claimed "
+           "rho (dpcov_audit_rows_exact_pairs).\n";
   for (const std::string &note : why) out << "\n" << note << "\n";
   if (coinpress_mean)
     out << "\ncoinpress_mean: the exact loss of the whole t-step release (each step Gaussian given "
@@ -720,7 +734,8 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
       "the draws with the claimed law. The zCDP mechanisms on the rows run at the largest rho "
       "whose (epsilon, delta) fits: dly_gauss, dly_separate (its eigenvalue step) and coinpress "
       "with --steps 1 are audited with the exact density of their Gaussian release "
-      "(dpcov_audit_rows_exact; --method black-box or both for the black-box audit); "
+      "on --pairs neighbouring pairs, the worst reported (dpcov_audit_rows_exact_pairs; "
+      "--method black-box or both for the black-box audit); "
       "dly_adaptive, dly_adaptive_paper and coinpress with t >= 2, whose outputs have no "
       "tractable density, black-box (the table says why); coinpress_mean with the exact density "
       "of every step given the previous public centre. Exit code 6 when a violation is found.");
@@ -792,9 +807,14 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--method", options->method,
                       "dly_*, coinpress: auto (default: the exact-density audit where the release "
                       "has one, black-box otherwise), exact, black-box, both. The exact audit has "
-                      "its own pair (d = 3, rows of norm 1, coinpress K = 4, n from rho): --dims, "
+                      "its own pairs (d = 3, rows of norm 1, coinpress K = 4, n from rho): --dims, "
                       "--rows, --bound and --k-bound apply to the black-box audit")
       ->check(CLI::IsMember({"auto", "exact", "black-box", "both"}));
+  command->add_option("--pairs", options->pairs,
+                      "dly_*, coinpress exact audit: neighbouring pairs audited, the worst "
+                      "reported: the axis pair and --pairs - 1 rotations of it drawn from --seed, "
+                      "each at --alpha / pairs (default 3, at most 64)")
+      ->check(CLI::Range(int64_t{1}, int64_t{64}));
   command->add_flag("--audit-only-not-private", options->audit_only_not_private,
                     "Run the NON-private mechanisms (wishart_jiang) as audit targets");
   command->add_flag("--json", options->json, "Print the audits as JSON");

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "../error.hpp"
 #include "../privacy/coinpress.hpp"
 #include "../privacy/dong_liang_yi.hpp"
 #include "../privacy/zcdp.hpp"
+#include "../random/normal.hpp"
+#include "../random/rng.hpp"
 #include "noise_floor.hpp"
 
 namespace dpcov::audit {
@@ -59,6 +62,45 @@ std::pair<double, double> sigma_and_unit(const RowsExactRequest &r, int64_t n) {
   return {privacy::dly_gauss_sigma(audited_rho(r), kRadius, n), kRadius};
 }
 
+// A uniformly random rotation of R^3: the unit quaternion (a, b, c, d) of four standard normals
+// (uniform on the 3-sphere) as a rotation matrix.
+Matrix random_rotation(random::Rng &rng) {
+  double q[4], norm = 0.0;
+  for (double &v : q) {
+    v = random::standard_normal(rng);
+    norm += v * v;
+  }
+  norm = std::sqrt(norm);
+  for (double &v : q) v /= norm;
+  const double a = q[0], b = q[1], c = q[2], d = q[3];
+  Matrix r(kDim, kDim);
+  const double entries[3][3] = {
+      {a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c)},
+      {2 * (b * c + a * d), a * a - b * b + c * c - d * d, 2 * (c * d - a * b)},
+      {2 * (b * d - a * c), 2 * (c * d + a * b), a * a - b * b - c * c + d * d}};
+  for (int64_t i = 0; i < kDim; ++i)
+    for (int64_t j = 0; j < kDim; ++j) r(i, j) = entries[i][j];
+  return r;
+}
+
+// The rows x_i Q^T (each row rotated by Q).
+Matrix rotated(const Matrix &rows, const Matrix &q) {
+  Matrix out(rows.rows(), kDim);
+  for (int64_t i = 0; i < rows.rows(); ++i)
+    for (int64_t a = 0; a < kDim; ++a) {
+      double sum = 0.0;
+      for (int64_t b = 0; b < kDim; ++b) sum += q(a, b) * rows(i, b);
+      out(i, a) = sum;
+    }
+  return out;
+}
+
+// Flagged before not flagged, then the larger rho_lower relative to the claim.
+bool worse(const gaussian_release::Verdict &a, const gaussian_release::Verdict &b) {
+  if (a.flagged() != b.flagged()) return a.flagged();
+  return a.pair.rho_lower / a.claimed_rho > b.pair.rho_lower / b.claimed_rho;
+}
+
 }  // namespace
 
 void check_rows_exact_request(const RowsExactRequest &r) {
@@ -108,8 +150,9 @@ mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest
   return coinpress_request(request, rows_exact_n(request));
 }
 
-Subject rows_exact_subject(const RowsExactRequest &r) {
+Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t seed) {
   check_rows_exact_request(r);
+  if (pair < 0) fail(DPCOV_E_INVALID_ARGUMENT, "the pair index must be >= 0, got ", pair);
   const int64_t n = rows_exact_n(r);
   const auto [sigma, unit] = sigma_and_unit(r, n);
   Subject s;
@@ -122,8 +165,14 @@ Subject rows_exact_subject(const RowsExactRequest &r) {
   for (int k = 0; k < 2; ++k) {
     s.rows[k] = gaussian_release::axis_rows(n, kDim, unit, k,
                                             {{0, tenth}, {1, 3 * tenth}, {2, 5 * tenth}});
-    s.base[k] = gaussian_release::clipped_second_moment(s.rows[k], unit);
   }
+  if (pair > 0) {
+    random::Rng rng =
+        random::Rng::from_seed(seed, kRowsExactRotationStream + static_cast<uint64_t>(pair));
+    const Matrix q = random_rotation(rng);
+    for (Matrix &rows : s.rows) rows = rotated(rows, q);
+  }
+  for (int k = 0; k < 2; ++k) s.base[k] = gaussian_release::clipped_second_moment(s.rows[k], unit);
   // The noise perturbs second-moment entries of magnitude at most unit^2.
   require_noise_above_rounding(sigma, unit * unit, s.name.c_str());
   s.sigma = sigma;
@@ -131,7 +180,8 @@ Subject rows_exact_subject(const RowsExactRequest &r) {
   s.epsilon = privacy::zcdp_epsilon(s.rho, r.delta);
   s.delta = r.delta;
   s.upper = is_coinpress(r) ? INFINITY : kRadius * kRadius;
-  if (!(gaussian_release::clamp_margin(s) >= kMargin))
+  // A rotated pair's eigenvalues are the axis pair's but for rounding (a few ulps of unit^2).
+  if (!(gaussian_release::clamp_margin(s) >= kMargin * (pair > 0 ? 1.0 - 1e-9 : 1.0)))
     fail(DPCOV_E_INTERNAL, "the exact audit's pair of ", n, " rows leaves the clamp closer than ",
          kMargin, " sigma");
   return s;
@@ -155,6 +205,35 @@ gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int6
   gaussian_release::check_trials_and_alpha(trials, alpha);
   const Subject s = rows_exact_subject(request);
   return gaussian_release::run_audit(s, rows_exact_release(request), trials, alpha, seed);
+}
+
+RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request, int64_t pairs,
+                                      int64_t trials, double alpha, uint64_t seed) {
+  gaussian_release::check_trials_and_alpha(trials, alpha);
+  check_rows_exact_request(request);
+  return audit_rows_exact_pairs(request, rows_exact_release(request), pairs, trials, alpha, seed);
+}
+
+RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
+                                      const gaussian_release::Release &release, int64_t pairs,
+                                      int64_t trials, double alpha, uint64_t seed) {
+  gaussian_release::check_trials_and_alpha(trials, alpha);
+  check_rows_exact_request(request);
+  if (pairs < 1 || pairs > kRowsExactMaxPairs)
+    fail(DPCOV_E_INVALID_ARGUMENT, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
+  const double alpha_per_pair = alpha / static_cast<double>(pairs);
+  RowsExactPairs out;
+  for (int64_t k = 0; k < pairs; ++k) {
+    const Subject s = rows_exact_subject(request, k, seed);
+    gaussian_release::Verdict v = gaussian_release::run_audit(
+        s, release, trials, alpha_per_pair, seed + static_cast<uint64_t>(k));
+    out.samples += v.report.samples;
+    if (k == 0 || worse(v, out.worst)) {
+      out.worst = std::move(v);
+      out.worst_pair = k;
+    }
+  }
+  return out;
 }
 
 }  // namespace dpcov::audit

@@ -14,6 +14,12 @@
 // in X and 2s e_2 in X' (the release clips them to s e_1, s e_2), then n / 10 rows at s e_1,
 // 3n / 10 at s e_2, n / 2 at s e_3, the rest 0: the change of S, (e_2 e_2^T - e_1 e_1^T) s^2 / n,
 // attains the sensitivity over the upper triangle, and the eigenvalues sit near 0.1, 0.3, 0.5 s^2.
+// More pairs (audit_rows_exact_pairs): pair k >= 1 is the axis pair with both row sets rotated by
+// one orthogonal Q_k drawn from the seed. Rotation keeps every row's norm (so the clipping) and the
+// second moments' eigenvalues (so the clamp margin), and moves the change of S to
+// Q_k (e_2 e_2^T - e_1 e_1^T) Q_k^T s^2 / n, whose off-diagonal entries the axis pair's diagonal
+// change leaves untested: a release whose off-diagonal noise is below its claim passes the axis
+// pair and shows on a rotated one.
 // Without a closed-form density: Dong-Liang-Yi Adaptive and AdaptivePaper (the branch and the
 // budget follow private statistics) and CoinPress with t >= 2 (step t whitens by a function of the
 // unreleased steps): audited black-box (rows_black_box.hpp).
@@ -51,8 +57,16 @@ int64_t rows_exact_n(const RowsExactRequest &request);
 mechanisms::DlyRequest rows_exact_dly_request(const RowsExactRequest &request);
 mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest &request);
 
-// The pair and the claim (above); throws as check_rows_exact_request.
-gaussian_release::Subject rows_exact_subject(const RowsExactRequest &request);
+// Pair `pair` and the claim (above): 0 the axis pair, k >= 1 the axis pair rotated by Q_k, a
+// unit quaternion of four standard normals from Rng::from_seed(seed, kRowsExactRotationStream + k).
+// Throws as check_rows_exact_request, and DPCOV_E_INVALID_ARGUMENT for pair < 0.
+gaussian_release::Subject rows_exact_subject(const RowsExactRequest &request, int64_t pair = 0,
+                                             uint64_t seed = 0);
+
+// The stream of the rotations' generators (the audit's draws use other streams).
+inline constexpr uint64_t kRowsExactRotationStream = 1u << 20;
+// At most this many pairs: each costs 2 trials releases.
+inline constexpr int64_t kRowsExactMaxPairs = 64;
 
 // The library's release at the claim, returning the audited matrix.
 gaussian_release::Release rows_exact_release(const RowsExactRequest &request);
@@ -60,5 +74,22 @@ gaussian_release::Release rows_exact_release(const RowsExactRequest &request);
 // The audit of the library's release (gaussian_release::run_audit).
 gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int64_t trials,
                                            double alpha, uint64_t seed);
+
+// The audits of pairs 0 .. pairs - 1, each at alpha / pairs (so that a release matching its claim
+// is flagged with probability <= alpha over all of them), pair k's draws from seed + k (pair 0's
+// are audit_rows_exact()'s). The worst pair: a flagged one before any other, then the largest
+// rho_lower / claimed rho. Throws DPCOV_E_INVALID_ARGUMENT for pairs outside
+// [1, kRowsExactMaxPairs], and as audit_rows_exact().
+struct RowsExactPairs {
+  gaussian_release::Verdict worst;
+  int64_t worst_pair = 0;
+  int64_t samples = 0;  // releases over every pair and both directions
+};
+RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request, int64_t pairs,
+                                      int64_t trials, double alpha, uint64_t seed);
+// The same with `release` in place of the library's (the privacy tests' known-broken variants).
+RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
+                                      const gaussian_release::Release &release, int64_t pairs,
+                                      int64_t trials, double alpha, uint64_t seed);
 
 }  // namespace dpcov::audit

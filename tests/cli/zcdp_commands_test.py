@@ -318,7 +318,9 @@ class ZcdpCommands(DpcovCase):
         for a, claimed_rho, n in zip(audits, (rho, rho / 2), (3000, 4000)):
             self.assertEqual(a["verdict"], "no violation found")
             self.assertAlmostEqual(a["rho"], claimed_rho, places=10)
-            self.assertEqual((a["dim"], a["n"], a["samples"]), (3, n, 200))
+            # The default three pairs (the axis pair and two rotations), 2 x 100 draws each.
+            self.assertEqual((a["dim"], a["n"], a["samples"]), (3, n, 600))
+            self.assertEqual((a["pairs"], a["dataset"]), (3, "axis+2-rotated"))
             self.assertEqual((a["findings"], a["clamp_hits"]), ("", 0))
             self.assertLessEqual(a["rho_lower"], a["rho"])
         self.assertLessEqual(audits[0]["claimed_epsilon"], 1.0)
@@ -332,16 +334,37 @@ class ZcdpCommands(DpcovCase):
                          ("exact", 3000, "no violation found"))
         text = self.run_ok(["audit", "-m", "coinpress,dly_gauss", "-e", "1", "--trials", "100",
                             "--method", "both"])
-        self.assertRegex(text, r"(?m)^dly_gauss +1 +1e-06 +3 +3000 +max-l2/axis/exact ")
+        self.assertRegex(text, r"(?m)^dly_gauss +1 +1e-06 +3 +3000 +max-l2/axis\+2-rotated/exact ")
         self.assertRegex(text, r"(?m)^dly_gauss +1 +1e-06 +3 +50 +max-l2/sphere/eigenvalue ")
         self.assertIn("coinpress: black-box, because coinpress with t = 3 has no exact-density",
                       text)
-        self.assertIn("dpcov_audit_rows_exact", text)
+        self.assertIn("dpcov_audit_rows_exact_pairs", text)
         # The exact audit alone, where there is none: an error naming the reason.
         result = self.run_dpcov(["audit", "-m", "coinpress", "-e", "1", "--trials", "100",
                                  "--steps", "2", "--method", "exact"])
         self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
         self.assertIn("coinpress with t = 2 has no exact-density audit", result.stderr.decode())
+
+    def test_audit_exact_pairs_reports_the_worst_of_the_axis_pair_and_its_rotations(self):
+        def audit(extra):
+            out = json.loads(self.run_ok(["audit", "--json", "-m", "dly_gauss", "-e", "1",
+                                          "--trials", "100", "--seed", "4"] + extra))
+            (a,) = out["audits"]
+            return a
+        one = audit(["--pairs", "1"])
+        self.assertEqual((one["pairs"], one["dataset"], one["worst_pair"]), (1, "axis", "axis"))
+        self.assertEqual((one["samples"], one["alpha_per_test"]), (200, 1e-6 / 12))
+        five = audit(["--pairs", "5"])
+        self.assertEqual((five["pairs"], five["dataset"]), (5, "axis+4-rotated"))
+        self.assertEqual(five["samples"], 5 * 200)
+        self.assertAlmostEqual(five["alpha_per_test"], 1e-6 / 5 / 12, delta=1e-22)
+        self.assertIn(five["worst_pair"], ["axis"] + [f"rotated-{k}" for k in range(1, 5)])
+        self.assertEqual(five["verdict"], "no violation found")
+        for value in ("0", "65"):
+            self.assert_usage_error(["audit", "-m", "dly_gauss", "-e", "1", "--pairs", value],
+                                    "--pairs")
+        self.assert_usage_error(["audit", "-m", "analyze_gauss", "-e", "1", "--pairs", "2"],
+                                "--pairs applies to the exact audit")
 
     def test_audit_runs_the_exact_audit_of_coinpress_mean(self):
         out = json.loads(self.run_ok(["audit", "--json", "-m", "coinpress_mean", "-e", "1",

@@ -160,10 +160,18 @@ void rows_exact(fuzz::Input &in) {
   const int64_t trials = in.range(0, 7) == 0 ? in.range(INT64_MIN, 1) : in.range(2, 40);
   const double alpha = level(in);
   const uint64_t seed = in.raw<uint64_t>();
+  // One pair through dpcov_audit_rows_exact, or a few (sometimes a bad count) through
+  // dpcov_audit_rows_exact_pairs.
+  const bool several = in.range(0, 1) == 1;
+  const int64_t pairs = in.range(0, 7) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 3);
   Result<dpcov_rows_exact_audit_result> r(in);
-  const dpcov_status s = dpcov_audit_rows_exact(mechanism, steps, rho, delta, trials, alpha, seed,
-                                                r.get());
+  int64_t worst = -1;
+  const dpcov_status s =
+      several ? dpcov_audit_rows_exact_pairs(mechanism, steps, rho, delta, trials, alpha, seed,
+                                             pairs, r.get(), &worst)
+              : dpcov_audit_rows_exact(mechanism, steps, rho, delta, trials, alpha, seed, r.get());
   if (!r.check(s, "rows exact")) return;
+  fuzz::require(!several || (worst >= 0 && worst < pairs), "rows exact: worst pair");
   const dpcov_rows_exact_audit_result v = r.value();
   fuzz::require(v.verdict == 0 || v.verdict == 1, "rows exact: verdict");
   fuzz::require(v.n >= 1 && v.samples >= 0 && v.clamp_hits >= 0, "rows exact: counts");

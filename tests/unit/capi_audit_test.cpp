@@ -477,6 +477,67 @@ TEST(CapiAudit, RowsExactAuditBadArgumentsLeaveTheResultUntouched) {
             DPCOV_E_INVALID_ARGUMENT);
 }
 
+// dpcov_audit_rows_exact_pairs: the axis pair and rotated ones, the worst reported; one pair is
+// dpcov_audit_rows_exact itself; bad arguments leave both outputs untouched.
+TEST(CapiAudit, RowsExactPairsAuditReportsTheWorstOfSeveralPairs) {
+  for (const int32_t mechanism :
+       {DPCOV_AUDIT_ROWS_DLY_GAUSS, DPCOV_AUDIT_ROWS_DLY_SEPARATE, DPCOV_AUDIT_ROWS_COINPRESS}) {
+    dpcov_rows_exact_audit_result r = fresh_exact_audit();
+    int64_t worst = -7;
+    ASSERT_EQ(dpcov_audit_rows_exact_pairs(mechanism, 1, 0.5, 1e-6, 200, 1e-6, 5, 3, &r, &worst),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(r.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND) << mechanism;
+    EXPECT_EQ(r.samples, 3 * 400);
+    EXPECT_EQ(r.n, 1000);
+    EXPECT_EQ(r.alpha_per_test, 1e-6 / 3 / 12);
+    EXPECT_GE(worst, 0);
+    EXPECT_LT(worst, 3);
+    EXPECT_LE(r.rho_lower, r.rho);
+  }
+  dpcov_rows_exact_audit_result one = fresh_exact_audit(), single = fresh_exact_audit();
+  int64_t worst = -7;
+  ASSERT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 200, 1e-6, 5,
+                                         1, &one, &worst),
+            DPCOV_OK);
+  ASSERT_EQ(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 200, 1e-6, 5, &single),
+            DPCOV_OK);
+  EXPECT_EQ(worst, 0);
+  EXPECT_EQ(std::memcmp(&one, &single, sizeof one), 0);
+}
+
+TEST(CapiAudit, RowsExactPairsAuditBadArgumentsLeaveTheOutputsUntouched) {
+  for (const int64_t pairs : {int64_t{0}, int64_t{-1}, int64_t{65}}) {
+    dpcov_rows_exact_audit_result r = fresh_exact_audit();
+    int64_t worst = -7;
+    EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 20, 1e-6, 0,
+                                           pairs, &r, &worst),
+              DPCOV_E_INVALID_ARGUMENT)
+        << pairs;
+    EXPECT_NE(std::string(dpcov_last_error_message()).find("pairs"), std::string::npos);
+    dpcov_rows_exact_audit_result expected = fresh_exact_audit();
+    EXPECT_EQ(std::memcmp(&r, &expected, sizeof r), 0);
+    EXPECT_EQ(worst, -7);
+  }
+  dpcov_rows_exact_audit_result r = fresh_exact_audit();
+  int64_t worst = -7;
+  EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 1, 0.5, 1e-6, 20, 1e-6, 0,
+                                         3, &r, &worst),
+            DPCOV_E_PRECONDITION);
+  EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 1, 1e-6, 0, 3,
+                                         &r, &worst),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 20, 1e-6, 0, 3,
+                                         &r, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 20, 1e-6, 0, 3,
+                                         nullptr, &worst),
+            DPCOV_E_NULL_POINTER);
+  dpcov_rows_exact_audit_result expected = fresh_exact_audit();
+  EXPECT_EQ(std::memcmp(&r, &expected, sizeof r), 0);
+  EXPECT_EQ(worst, -7);
+}
+
 // A rho so large that the noise is within the rounding of the values it perturbs: the audit
 // would flag the library's correct release (measured: the CoinPress mean at rho = 1e33, d = 2,
 // n = 11), so every exact audit refuses such claims; at rho = 1e12 the noise is still far above

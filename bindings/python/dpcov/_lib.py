@@ -469,6 +469,8 @@ _PROTOTYPES = {
                                               c_uint64, POINTER(BlackBoxResultC)]),
     "dpcov_audit_rows_exact": (status_t, [i32, i64, f64, f64, i64, f64, c_uint64,
                                           POINTER(RowsExactAuditResultC)]),
+    "dpcov_audit_rows_exact_pairs": (status_t, [i32, i64, f64, f64, i64, f64, c_uint64, i64,
+                                                POINTER(RowsExactAuditResultC), POINTER(i64)]),
     # sketch.h
     "dpcov_sketch_create": (status_t, [p_vp, i64, i64, vp]),
     "dpcov_sketch_destroy": (None, [p_vp]),

@@ -4,7 +4,7 @@ neighbouring pair, estimated from the mechanism's own draws. An audit can only f
 
 from __future__ import annotations
 
-from ctypes import byref
+from ctypes import byref, c_int64
 
 from . import _arrays
 from ._lib import (AuditParamsC, AuditResultC, BlackBoxResultC, C, CoinpressMeanAuditResultC,
@@ -109,3 +109,18 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
                                     float(rho), float(delta), int(trials), float(alpha),
                                     int(seed), byref(result)))
     return RowsExactAuditResult(result)
+
+
+def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
+                           trials: int = 2000, alpha: float = 1e-6, seed: int = 0,
+                           pairs: int = 3) -> tuple[RowsExactAuditResult, int]:
+    """:func:`audit_rows_exact` on ``pairs`` neighbouring pairs: the axis pair and ``pairs - 1``
+    rotations of it drawn from ``seed`` (each at ``alpha / pairs``), returning the worst pair's
+    result (``samples`` over every pair) and its index, 0 for the axis pair
+    (``dpcov_audit_rows_exact_pairs``)."""
+    result = new_struct(RowsExactAuditResultC)
+    worst = c_int64(-1)
+    _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), int(steps),
+                                          float(rho), float(delta), int(trials), float(alpha),
+                                          int(seed), int(pairs), byref(result), byref(worst)))
+    return RowsExactAuditResult(result), worst.value

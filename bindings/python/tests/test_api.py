@@ -316,6 +316,20 @@ def test_the_exact_audit_of_each_gaussian_release_finds_no_violation():
         dpcov.audit_rows_exact("dly_gauss", 0.5, trials=1)
 
 
+def test_the_exact_audit_over_several_pairs_reports_the_worst():
+    result, worst = dpcov.audit_rows_exact_pairs("dly_gauss", 0.5, trials=200, seed=2, pairs=3)
+    assert not result.violation
+    assert result.samples == 3 * 400
+    assert 0 <= worst < 3
+    one, axis = dpcov.audit_rows_exact_pairs("coinpress", 0.5, trials=200, seed=2, pairs=1)
+    assert axis == 0
+    assert one.rho_lower == dpcov.audit_rows_exact("coinpress", 0.5, trials=200, seed=2).rho_lower
+    with pytest.raises(dpcov.ArgumentError, match="pairs"):
+        dpcov.audit_rows_exact_pairs("dly_gauss", 0.5, trials=20, pairs=0)
+    with pytest.raises(dpcov.PreconditionError):
+        dpcov.audit_rows_exact_pairs("dly_adaptive", 0.5, pairs=2)
+
+
 def test_the_exact_audit_of_coinpress_mean_finds_no_violation():
     result = dpcov.audit_coinpress_mean(3, 20, 5.0, rho=0.5, trials=300, seed=2)
     assert not result.violation

@@ -461,6 +461,42 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact(int32_t mechanism, int64_t steps, 
                                               double delta, int64_t trials, double alpha,
                                               uint64_t seed, dpcov_rows_exact_audit_result *result);
 
+/**
+ * As dpcov_audit_rows_exact() on several neighbouring pairs, reporting the worst: pair 0 is
+ * dpcov_audit_rows_exact()'s axis pair, whose change of the second moment attains the
+ * sensitivity on the diagonal; pair k >= 1 is that pair with both datasets rotated by one
+ * orthogonal matrix drawn from @p seed and k, which keeps the rows' norms and the second moments'
+ * eigenvalues (so the clamp stays 40 sigma away) and moves the change off the diagonal (where a
+ * release whose off-diagonal noise is below its claim shows). Each pair is audited at
+ * @p alpha / @p pairs, so that a release matching its claim is flagged with probability
+ * <= @p alpha over all of them; pair k's draws come from @p seed + k.
+ *
+ * @param mechanism   as for dpcov_audit_rows_exact().
+ * @param steps       as for dpcov_audit_rows_exact().
+ * @param rho         as for dpcov_audit_rows_exact().
+ * @param delta       as for dpcov_audit_rows_exact().
+ * @param trials      releases per direction and pair, >= 2.
+ * @param alpha       probability of flagging a release that matches its claim, over all pairs,
+ *                    in (0, 1).
+ * @param seed        seed of the rotations and the draws.
+ * @param pairs       the number of pairs, in [1, 64]; 1 is dpcov_audit_rows_exact() at the same
+ *                    alpha.
+ * @param[out] result     the worst pair's findings (a flagged pair before any other, then the
+ *                        largest rho_lower / rho), with samples over every pair and
+ *                        alpha_per_test at alpha / pairs; the caller sets result->struct_size.
+ *                        Untouched on failure.
+ * @param[out] worst_pair the index of that pair (0 the axis pair). Untouched on failure.
+ * @return the statuses of dpcov_audit_rows_exact(), ::DPCOV_E_NULL_POINTER (worst_pair) and
+ *         ::DPCOV_E_INVALID_ARGUMENT (pairs outside [1, 64]).
+ * @proof proofs/dong_liang_yi.md
+ * @proof proofs/coinpress.md
+ */
+DPCOV_API dpcov_status dpcov_audit_rows_exact_pairs(int32_t mechanism, int64_t steps, double rho,
+                                                    double delta, int64_t trials, double alpha,
+                                                    uint64_t seed, int64_t pairs,
+                                                    dpcov_rows_exact_audit_result *result,
+                                                    int64_t *worst_pair);
+
 #ifdef __cplusplus
 }
 #endif

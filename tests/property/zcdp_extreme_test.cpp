@@ -93,7 +93,7 @@ void check_failure(dpcov_status status, const char *what) {
 bool finite_receipt(const dpcov_dly_receipt &r) {
   return all_finite({r.rho, r.radius, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma,
                      r.svt_epsilon, r.clip_radius, r.sigma_matrix, r.sigma_eigenvalues,
-                     r.histogram_sigma}) &&
+                     r.histogram_sigma, r.first_look_sigma}) &&
          r.epsilon >= 0.0;
 }
 

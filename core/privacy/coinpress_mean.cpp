@@ -27,8 +27,14 @@ double coinpress_mean_step_sigma(double clip_radius, int64_t n, double rho_step)
   check::positive_finite(rho_step, "rho");
   if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
   using namespace upward;
-  // 2 R / n is the sensitivity (exact doubling); sigma = sensitivity / sqrt(2 rho) (zcdp.hpp).
-  return zcdp_gaussian_sigma(rho_step, div_up(2.0 * clip_radius, static_cast<double>(n)));
+  // 2 R / n is the sensitivity, R / n rounded up and then doubled (exact): doubling R first
+  // overflowed for R above DBL_MAX / 2, where 2 R / n is finite for n >= 2, and the plan refused
+  // with "sensitivity must be finite". sigma = sensitivity / sqrt(2 rho) (zcdp.hpp).
+  const double sensitivity = 2.0 * div_up(clip_radius, static_cast<double>(n));
+  if (!std::isfinite(sensitivity))
+    fail(DPCOV_E_NUMERICAL, "the sensitivity 2 R / n overflows (R = ", clip_radius, ", n = ", n,
+         ")");
+  return zcdp_gaussian_sigma(rho_step, sensitivity);
 }
 
 double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double sigma) {

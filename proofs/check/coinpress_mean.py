@@ -120,6 +120,17 @@ def main(program, points=200, seed=20261124):
            "mean 10 10 0.5 1e308 1 3 0.01 1e-6", "mean 10 10 0.5 1 1e300 3 0.01 1e-6"]
     for request, r in zip(bad, run(program, bad)):
         c.ok(r["status"] != "DPCOV_OK", "refused: " + request)
+
+    # A radius above DBL_MAX / 2 whose sensitivity 2 R / n is finite: the plan used to double R
+    # first and refuse with an infinite sensitivity.
+    far = [(10, 1, 1e4, 1e308, 1.0, 1, 0.5, 1e-6), (3, 2, 1e4, 7e307, 1.0, 1, 0.5, 1e-6)]
+    for case, got in zip(far, run(program, ["mean " + " ".join(repr(v) for v in f) for f in far])):
+        n, rho = case[0], case[2]
+        what = f"mean plan at the top of the range {case!r}"
+        c.status(got, "DPCOV_OK", what)
+        if got["status"] == "DPCOV_OK":
+            c.not_below(got["step_sigma"][0], 2 * mpf(got["step_clip_radius"][0]) / n
+                        / sqrt(2 * mpf(got["step_rho"][0])), what)
     c.exit()
 
 

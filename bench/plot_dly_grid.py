@@ -16,8 +16,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLUMNS = [("Gauss", 2), ("Separate", 3), ("Adaptive (dpcov default)", 4),
-           ("Adaptive (paper's rules)", 7)]
+# Each curve's column, by its header in the table (tables before the Set% column have Ad.paper
+# one column to the left).
+COLUMNS = [("Gauss", "Gauss"), ("Separate", "Separate"), ("Adaptive (dpcov default)", "Adaptive"),
+           ("Adaptive (paper's rules)", "Ad.paper")]
 
 
 def read_tables(paths):
@@ -25,6 +27,7 @@ def read_tables(paths):
     tables = []
     for path in paths:
         current = None  # a table runs from its title line to the next blank or '#' line
+        index = {}  # header name -> column, from the table's header line
         with open(path) as f:
             for line in f:
                 if line.startswith("Dong-Liang-Yi"):
@@ -39,8 +42,10 @@ def read_tables(paths):
                 try:
                     n, d = int(fields[0]), int(fields[1])
                 except ValueError:
-                    continue  # the header line
-                current[1].setdefault(n, []).append([d] + [float(fields[i]) for _, i in COLUMNS])
+                    index = {name: i for i, name in enumerate(fields)}  # the header line
+                    continue
+                current[1].setdefault(n, []).append(
+                    [d] + [float(fields[index[name]]) for _, name in COLUMNS])
     if not tables:
         raise SystemExit("plot_dly_grid: no dly_grid table in " + ", ".join(paths))
     return tables

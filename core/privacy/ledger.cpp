@@ -36,7 +36,10 @@ Charge charge_of(const dpcov_receipt &r) {
 
 Charge zcdp_charge(double rho, double epsilon, double delta) {
   check::positive_finite(rho, "rho");
-  check::positive_finite(epsilon, "epsilon");
+  // epsilon = 0 is the conversion of a rho so small against ln(1/delta) that the release is
+  // (0, delta)-DP (zcdp_epsilon): a valid release, which the ledger used to refuse.
+  check::finite(epsilon, "epsilon");
+  if (!(epsilon >= 0.0)) fail(DPCOV_E_INVALID_ARGUMENT, "epsilon must be >= 0, got ", epsilon);
   check::finite(delta, "delta");
   if (!(delta >= 0.0 && delta < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "delta must be in [0, 1), got ", delta);

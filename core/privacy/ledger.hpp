@@ -41,8 +41,9 @@ struct Charge {
 Charge charge_of(const dpcov_receipt &receipt);
 
 // The charge of a release stated in zCDP: rho-zCDP and (epsilon, delta)-DP (AdaSSP, CoinPress,
-// Dong-Liang-Yi). Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho and epsilon are
-// finite and > 0 and delta is in [0, 1).
+// Dong-Liang-Yi). Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho is finite and
+// > 0, epsilon finite and >= 0 (0: a tiny rho whose conversion is (0, delta)-DP) and delta is in
+// [0, 1).
 Charge zcdp_charge(double rho, double epsilon, double delta);
 
 class Ledger {

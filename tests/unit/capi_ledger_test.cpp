@@ -312,7 +312,7 @@ TEST(CapiLedgerZcdp, BadArgumentsAreRefusedAndChangeNothing) {
                         }}) {
     for (const double rho : {0.0, -1.0}) EXPECT_EQ(fn(ledger, rho, 0.5, 1e-6), DPCOV_E_INVALID_ARGUMENT);
     for (const double rho : {kNaN, kInf}) EXPECT_EQ(fn(ledger, rho, 0.5, 1e-6), DPCOV_E_NON_FINITE);
-    for (const double eps : {0.0, -1.0}) EXPECT_EQ(fn(ledger, 0.01, eps, 1e-6), DPCOV_E_INVALID_ARGUMENT);
+    EXPECT_EQ(fn(ledger, 0.01, -1.0, 1e-6), DPCOV_E_INVALID_ARGUMENT);
     for (const double eps : {kNaN, kInf}) EXPECT_EQ(fn(ledger, 0.01, eps, 1e-6), DPCOV_E_NON_FINITE);
     for (const double delta : {-0.1, 1.0}) EXPECT_EQ(fn(ledger, 0.01, 0.5, delta), DPCOV_E_INVALID_ARGUMENT);
     for (const double delta : {kNaN, kInf}) EXPECT_EQ(fn(ledger, 0.01, 0.5, delta), DPCOV_E_NON_FINITE);
@@ -323,3 +323,38 @@ TEST(CapiLedgerZcdp, BadArgumentsAreRefusedAndChangeNothing) {
   EXPECT_EQ(spent_of(ledger).charges, 0);
   dpcov_ledger_destroy(&ledger);
 }
+
+namespace {
+
+// A tiny rho at a moderate delta converts to epsilon = 0 (dpcov_zcdp_epsilon: the release is
+// (0, delta)-DP). The ledger used to refuse such a charge, so a valid Dong-Liang-Yi or CoinPress
+// release at rho = 1e-13 could not run under an accountant; basic and zCDP accounting take it,
+// and advanced accounting, whose first release fixes a positive per-release epsilon, refuses it.
+TEST(CapiLedgerZcdp, AReleaseOfEpsilonZeroIsCharged) {
+  double epsilon = -1.0;
+  ASSERT_EQ(dpcov_zcdp_epsilon(1e-13, 1e-6, &epsilon), DPCOV_OK);
+  ASSERT_EQ(epsilon, 0.0);
+  for (const int32_t accounting : {DPCOV_ACCOUNTING_BASIC, DPCOV_ACCOUNTING_ZCDP}) {
+    dpcov_ledger *ledger = nullptr;
+    ASSERT_EQ(dpcov_ledger_create(&ledger, accounting, 1.0, 1e-5), DPCOV_OK);
+    EXPECT_EQ(dpcov_ledger_check_zcdp(ledger, 1e-13, epsilon, 1e-6), DPCOV_OK);
+    EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, 1e-13, epsilon, 1e-6), DPCOV_OK)
+        << dpcov_last_error_message();
+    const dpcov_ledger_spent s = spent_of(ledger);
+    EXPECT_EQ(s.charges, 1);
+    if (accounting == DPCOV_ACCOUNTING_BASIC) {
+      EXPECT_EQ(s.epsilon, 0.0);
+      EXPECT_EQ(s.delta, 1e-6);
+    } else {
+      EXPECT_EQ(s.rho, 1e-13);
+    }
+    dpcov_ledger_destroy(&ledger);
+  }
+  dpcov_ledger *ledger = nullptr;
+  ASSERT_EQ(dpcov_ledger_create(&ledger, DPCOV_ACCOUNTING_ADVANCED, 1.0, 1e-5), DPCOV_OK);
+  EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, 1e-13, epsilon, 1e-6), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(spent_of(ledger).charges, 0);
+  dpcov_ledger_destroy(&ledger);
+}
+
+}  // namespace

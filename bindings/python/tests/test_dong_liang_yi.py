@@ -28,3 +28,15 @@ def test_bad_settings_raise():
             dpcov.dly_release(np.zeros((4, 2)), rng, variant="laplace")
         with pytest.raises(dpcov.DpcovError):
             dpcov.dly_release(np.zeros((4, 2)), rng, rho=0.0)
+
+
+def test_a_release_whose_epsilon_converts_to_zero_is_charged():
+    # At rho = 1e-13 and delta = 1e-6 the zCDP guarantee converts to (0, delta)-DP; the
+    # accountant used to refuse the charge (epsilon must be > 0), so the release could not run.
+    assert dpcov.zcdp_epsilon(1e-13, 1e-6) == 0.0
+    x = np.zeros((100, 3))
+    with dpcov.BudgetAccountant(epsilon=1.0, delta=1e-5, accounting="zcdp") as budget:
+        with dpcov.Rng(seed=1) as rng:
+            out = dpcov.dly_release(x, rng, variant="gauss", rho=1e-13)
+    assert out.receipt["epsilon"] == 0.0
+    assert budget.spent.charges == 1 and budget.spent.rho == 1e-13

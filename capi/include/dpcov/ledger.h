@@ -113,7 +113,9 @@ DPCOV_API dpcov_status dpcov_ledger_charge(dpcov_ledger *ledger, const dpcov_rec
  *
  * @param ledger   the ledger.
  * @param rho      the release's zCDP parameter, finite > 0.
- * @param epsilon  its (epsilon, delta)-DP epsilon, finite > 0.
+ * @param epsilon  its (epsilon, delta)-DP epsilon, finite >= 0 (0 where dpcov_zcdp_epsilon() of a
+ *                 tiny rho is 0: the release is (0, delta)-DP; advanced accounting cannot take
+ *                 a first release of epsilon 0 and refuses it with ::DPCOV_E_INVALID_ARGUMENT).
  * @param delta    its delta, in [0, 1).
  * @return ::DPCOV_OK if it fits, ::DPCOV_E_PRECONDITION if it would exceed the cap (the message
  *         says by what), ::DPCOV_E_INVALID_ARGUMENT (an argument out of range),

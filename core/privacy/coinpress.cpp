@@ -46,6 +46,11 @@ std::vector<double> coinpress_budget_split(double rho, int64_t steps) {
   std::vector<double> shares(static_cast<size_t>(steps),
                              div_down(rho, 4.0 * static_cast<double>(steps - 1)));
   shares.back() = mul_down(0.75, rho);
+  // A subnormal rho rounds a share down to 0, which the steps' noise scales then refused as
+  // "rho must be > 0, got 0", a value the caller never gave.
+  if (!(shares.front() > 0.0))
+    fail(DPCOV_E_NUMERICAL, "rho = ", rho, " is too small to split over ", steps,
+         " steps: a share rounds down to 0");
   return shares;
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -206,6 +207,32 @@ TEST(CapiCoinpress, AFailureAfterTheDrawLeavesTheGeneratorAdvanced) {
   EXPECT_EQ(f.release(), DPCOV_E_NUMERICAL) << dpcov_last_error_message();
   for (double v : f.out) EXPECT_EQ(v, -7.0);
   EXPECT_NE(f.next_word(), first);
+}
+
+}  // namespace
+
+namespace {
+
+// A subnormal rho whose step shares round down to 0: refused as too small to split, naming the
+// caller's rho (the message was "rho must be finite and > 0, got 0", a value never given).
+TEST(CapiCoinpress, ARhoTooSmallToSplitIsRefusedByName) {
+  Fixture f;
+  f.params.rho = 4.9406564584124654e-324;
+  EXPECT_EQ(dpcov_coinpress_plan(200, 3, &f.params, &f.receipt), DPCOV_E_NUMERICAL);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("too small to split over 3 steps"),
+            std::string::npos)
+      << dpcov_last_error_message();
+  dpcov_coinpress_mean_params m;
+  ASSERT_EQ(dpcov_coinpress_mean_params_default(&m), DPCOV_OK);
+  m.radius = 1.0;
+  m.rho = 4.9406564584124654e-324;
+  dpcov_coinpress_mean_receipt r{};
+  r.struct_size = sizeof r;
+  EXPECT_EQ(dpcov_coinpress_mean_plan(200, 3, &m, &r), DPCOV_E_NUMERICAL);
+  EXPECT_EQ(r.dim, 0);
+  f.params.steps = 1;  // one step spends rho itself: planned, with a finite sigma
+  EXPECT_EQ(dpcov_coinpress_plan(200, 3, &f.params, &f.receipt), DPCOV_OK);
+  EXPECT_TRUE(std::isfinite(f.receipt.step_sigma[0]));
 }
 
 }  // namespace

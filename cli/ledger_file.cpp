@@ -166,11 +166,24 @@ void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::str
   out.commit();
 }
 
+void release_check(dpcov_status status, LedgerFile *ledger,
+                   const std::vector<LedgerCharge> &charges, const std::string &output,
+                   const std::string &context, bool drawn) {
+  if (status == DPCOV_OK) return;
+  // The message is read before charging: the ledger's own library calls replace it.
+  const std::string message = dpcov_last_error_message();
+  if (ledger && (drawn || failed_after_draw(status)))
+    ledger->charge(charges, concat(output, " (not written: the release failed after its draw, ",
+                                   dpcov_status_string(status), ")"));
+  library_fail(status, context, message);
+}
+
 void add_ledger_options(CLI::App &command, LedgerOptions &options) {
   command.add_option("--ledger", options.path,
                      "Privacy budget ledger (JSON): the release is charged to it, and refused "
                      "before any data is read if it would exceed the ledger's cap; the file is "
-                     "replaced atomically and left unchanged on a refusal");
+                     "replaced atomically and left unchanged on that refusal or a bad argument; "
+                     "a release that fails after drawing its noise is charged");
   command.add_option("--ledger-epsilon", options.epsilon_cap,
                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
   command.add_option("--ledger-delta", options.delta_cap,

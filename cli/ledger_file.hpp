@@ -1,7 +1,8 @@
 // `--ledger FILE`: a privacy budget ledger kept in a JSON file (dpcov/ledger.h). The file holds the
 // cap, the accounting and one entry per release; it is replayed into a dpcov_ledger, so the library
 // decides what fits. A release that would exceed the cap is refused before any data is read; the
-// file is replaced atomically, and only after the release succeeded.
+// file is replaced atomically, after the release succeeded or failed after drawing its noise
+// (release_check).
 #pragma once
 
 #include <memory>
@@ -62,6 +63,16 @@ class LedgerFile {
   nlohmann::ordered_json file_;
   dpcov_ledger *ledger_ = nullptr;
 };
+
+// Checks the status of a release by the library: a failure after the release's first draw
+// (failed_after_draw, or any failure when `drawn` says an earlier step of the release drew noise
+// already) is charged to `ledger`, if any, with `charges` (the release's planned charge) before
+// library_fail reports it with `context`. Noise once drawn is consumed and a refusal is an output
+// of it: retrying until a release succeeds must spend the budget each time. A bad argument fails
+// before any draw and is not charged. `output` names the release in the ledger.
+void release_check(dpcov_status status, LedgerFile *ledger,
+                   const std::vector<LedgerCharge> &charges, const std::string &output,
+                   const std::string &context, bool drawn = false);
 
 // Registers --ledger, --ledger-epsilon, --ledger-delta and --accounting on `command`.
 void add_ledger_options(CLI::App &command, LedgerOptions &options);

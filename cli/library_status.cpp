@@ -21,6 +21,11 @@ int exit_code_for(dpcov_status status) {
   }
 }
 
+bool failed_after_draw(dpcov_status status) {
+  return status == DPCOV_E_REFUSED || status == DPCOV_E_NUMERICAL ||
+         status == DPCOV_E_NO_CONVERGENCE || status == DPCOV_E_NOT_POSITIVE_DEFINITE;
+}
+
 void library_fail(dpcov_status status, const std::string &context) {
   library_fail(status, context, dpcov_last_error_message());
 }

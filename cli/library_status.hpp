@@ -18,6 +18,12 @@ int exit_code_for(dpcov_status status);
 [[noreturn]] void library_fail(dpcov_status status, const std::string &context,
                                const std::string &message);
 
+// Whether a release that failed with `status` had drawn noise already: a refusal or a numerical
+// failure (a result that overflows, is not positive definite, does not converge) can only come
+// after the release's first draw; a bad argument is found by the checks before it (the release's
+// plan runs them first). As the Python binding's charged_if_drawn decides.
+bool failed_after_draw(dpcov_status status);
+
 // Calls library_fail unless status is DPCOV_OK.
 inline void library_check(dpcov_status status, const std::string &context) {
   if (status != DPCOV_OK) library_fail(status, context);

@@ -376,9 +376,9 @@ void run_regress_raw(const std::string &path, const std::string &label,
     charges.push_back(LedgerCharge::zcdp("adassp", fit.zcdp_rho, fit.epsilon, fit.delta));
     return charges;
   };
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
   if (!o.ledger.path.empty()) {
-    dpcov_adassp_receipt plan{};
-    plan.struct_size = sizeof plan;
     library_check(dpcov_adassp_plan(p, bound_x_of(o.bound), o.label_bound, adassp_epsilon,
                                     o.delta, &params, &plan),
                   "AdaSSP settings");
@@ -410,7 +410,8 @@ void run_regress_raw(const std::string &path, const std::string &label,
       DPCOV_ROW_MAJOR, q, data.gram.data(), q, p, regressors.data(), p, bound_x, o.label_bound,
       adassp_epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(),
       &receipt);
-  library_check(status, concat(path, ": AdaSSP"));
+  release_check(status, ledger.get(), ledger ? charges_of(plan) : std::vector<LedgerCharge>{},
+                concat("regress ", path), concat(path, ": AdaSSP"), tighten);
   // Charged before anything is printed: a failure leaves the budget spent and no output.
   if (ledger) ledger->charge(charges_of(receipt), concat("regress ", path));
   // Under add/remove n is private: the intervals take the count the release holds in the

@@ -214,6 +214,12 @@ void run_release(const ReleaseOptions &o) {
     ledger = std::make_unique<LedgerFile>(o.ledger);
     ledger->check(charges_of(planned));
   }
+  // A release that fails after its draw is charged the plan (release_check); with --bound auto
+  // the bound step has drawn already, so any failure of the release is.
+  const auto checked = [&](dpcov_status status, const std::string &context) {
+    release_check(status, ledger.get(), ledger ? charges_of(planned) : std::vector<LedgerCharge>{},
+                  o.output.path, context, automatic);
+  };
   const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
@@ -260,20 +266,20 @@ void run_release(const ReleaseOptions &o) {
     info.rows = buffer.rows;
     info.clipped = buffer.clipped;
     if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
-    library_check(dpcov_exact_release_rows(choice.id, DPCOV_ROW_MAJOR, buffer.rows, d,
-                                           buffer.values.data(), d, bound, policy.value,
-                                           mechanism.epsilon, choice.delta, &choice.params,
-                                           rng.get(), released.data(), d, &receipt, &grid),
-                  concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
+    checked(dpcov_exact_release_rows(choice.id, DPCOV_ROW_MAJOR, buffer.rows, d,
+                                     buffer.values.data(), d, bound, policy.value,
+                                     mechanism.epsilon, choice.delta, &choice.params, rng.get(),
+                                     released.data(), d, &receipt, &grid),
+            concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
   } else {
     const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
                                    : accumulate_gram(rows, bound, policy, o.quiet);
     info = gram_info(gram.get());
     if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
-    library_check(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon,
-                                               choice.delta, &choice.params, rng.get(),
-                                               DPCOV_ROW_MAJOR, released.data(), d, &receipt),
-                  concat("releasing with ", o.mechanism.mechanism));
+    checked(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon, choice.delta,
+                                         &choice.params, rng.get(), DPCOV_ROW_MAJOR,
+                                         released.data(), d, &receipt),
+            concat("releasing with ", o.mechanism.mechanism));
   }
   // The rows --add-constant clipped to B before the accumulator saw them.
   if (constant_rows) info.clipped += constant_rows->clipped();

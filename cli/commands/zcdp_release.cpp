@@ -379,9 +379,9 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   std::vector<double> mean(static_cast<size_t>(d));
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
-  library_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+  release_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                              nullptr, &plan.mean, rng.get(), mean.data(), &r),
-                "releasing with coinpress_mean");
+                ledger.get(), {charge}, o.output.path, "releasing with coinpress_mean");
   nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressMeanTheorem, r.rho,
                                                   r.epsilon, r.delta, r.n, r.dim,
                                                   r.seed_fixed != 0);
@@ -431,8 +431,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   if (o.center) {
     std::vector<double> mean;
     dpcov_coinpress_mean_receipt r{};
-    library_check(centre_on_private_mean(plan, rows, d, rng.get(), mean, r),
-                  "releasing the centring mean with coinpress_mean");
+    release_check(centre_on_private_mean(plan, rows, d, rng.get(), mean, r), ledger.get(),
+                  {charge}, o.output.path, "releasing the centring mean with coinpress_mean");
     // The mean is an output of the private release (covered by rho_mean), as the matrix is.
     centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
     centring.update(mean_constants(r));
@@ -440,9 +440,10 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   if (coinpress) {
     dpcov_coinpress_receipt r{};
     r.struct_size = sizeof r;
-    library_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+    // With --center the mean's noise is drawn already: any failure now is charged.
+    release_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                           &plan.coinpress, rng.get(), released.data(), d, &r),
-                  "releasing with coinpress");
+                  ledger.get(), {charge}, o.output.path, "releasing with coinpress", o.center);
     double epsilon = r.epsilon;
     if (o.center)
       library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
@@ -458,9 +459,9 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   } else {
     dpcov_dly_receipt r{};
     r.struct_size = sizeof r;
-    library_check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+    release_check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                     &plan.dly, rng.get(), released.data(), d, &r),
-                  concat("releasing with ", m.mechanism));
+                  ledger.get(), {charge}, o.output.path, concat("releasing with ", m.mechanism));
     sidecar = common_receipt(m.mechanism, kDlyTheorem, r.rho, r.epsilon, r.delta, r.n, r.dim,
                              r.seed_fixed != 0);
     sidecar.update(dly_constants(r));

@@ -602,6 +602,30 @@ class PlanAndRelease(CliTestCase):
         self.assert_fails(["release"] + base + ["-e", "0.1", "--ledger-epsilon", "5", "-o",
                                                 self.path("r4.npy")], EXIT_USAGE, "never changed")
 
+    def test_a_refusal_after_the_draw_is_charged_and_a_bad_argument_is_not(self):
+        # ols_jl's private test on rows of norm about 1e-4 draws its noise and then refuses: the
+        # refusal is an output, charged to the ledger; no output is written. A bad setting fails
+        # before any draw and leaves the ledger unchanged.
+        path = self.write("t.csv", csv_text(matrix(300, 3, 47) * 1e-4))
+        ledger = self.path("budget.json")
+        out = self.path("o.csv")
+        base = ["release", path, "-m", "ols_jl", "--bound", "1", "-e", "1", "-d", "1e-6", "-q",
+                "--ledger", ledger, "-o", out]
+        self.assert_fails(base + ["--projection-rows", "50", "--ledger-epsilon", "5",
+                                  "--ledger-delta", "1e-3"], EXIT_PRIVACY, "refused")
+        with open(ledger, "rb") as f:
+            before = f.read()
+        book = json.loads(before)
+        self.assertEqual([(c["mechanism"], c["epsilon"]) for c in book["charges"]],
+                         [("ols_jl", 1.0)])
+        self.assertIn("not written", book["charges"][0]["output"])
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
+        self.assert_fails(base + ["--projection-rows", "0"], EXIT_INPUT, "projection rows")
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(out))
+
     def test_an_advanced_ledger_holds_releases_to_the_first_ones_budget_and_refuses_untouched(self):
         path = self.write("a.csv", csv_text(matrix(50, 3, 45)))
         ledger = self.path("advanced.json")

@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DpcovCase
 
 DLY = ["dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper"]
 
@@ -167,6 +167,39 @@ class ZcdpRelease(DpcovCase):
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
         self.assertFalse(os.path.exists(self.path("over.csv")))
+
+    def test_a_release_failing_after_its_draw_is_charged_and_a_bad_argument_is_not(self):
+        # K = DBL_MAX in one step: the noise is drawn, then K Z overflows. The failure is an
+        # output of that noise: retrying until a release succeeds must spend the budget each time.
+        # With --center the mean is released first, and the covariance then fails the same way.
+        # A bad argument fails before any draw and costs nothing. No output is left behind.
+        path = self.write_csv(np.random.default_rng(3).standard_normal((300, 3)) * 0.5)
+        ledger = self.path("ledger.json")
+        out = self.path("o.csv")
+        common = [path, "-m", "coinpress", "--steps", "1", "--epsilon", "0.001", "--delta",
+                  "1e-3", "--quiet", "--ledger", ledger, "-o", out]
+        overflow = ["--k-bound", "1.7976931348623157e308"]
+        first = self.run_dpcov(["release"] + common + overflow + [
+            "--ledger-epsilon", "10", "--ledger-delta", "1e-2", "--accounting", "zcdp"])
+        self.assertEqual(first.returncode, EXIT_INTERNAL, first.stderr.decode())
+        self.assertIn("DPCOV_E_NUMERICAL", first.stderr.decode())
+        centred = self.run_dpcov(["release"] + common + overflow + ["--center", "--mean-radius",
+                                                                    "10"])
+        self.assertEqual(centred.returncode, EXIT_INTERNAL, centred.stderr.decode())
+        with open(ledger, "rb") as f:
+            before = f.read()
+        book = json.loads(before)
+        self.assertEqual([c["mechanism"] for c in book["charges"]],
+                         ["coinpress", "coinpress --center"])
+        self.assertTrue(all("not written" in c["output"] for c in book["charges"]))
+        self.assertEqual(book["spent"]["releases"], 2)
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
+        bad = self.run_dpcov(["release"] + common + ["--k-bound", "0.5"])
+        self.assertEqual(bad.returncode, EXIT_USAGE, bad.stderr.decode())
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertFalse(os.path.exists(out))
 
     def test_dong_liang_yi_releases_charge_the_ledger_under_every_accounting(self):
         path = self.write_csv(self.small_norm_rows(500, 3))

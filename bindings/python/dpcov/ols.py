@@ -11,7 +11,7 @@ import numpy as np
 from . import _arrays
 from ._lib import C, ReceiptC, RegressionSummaryC, _check, new_struct
 from .estimators import regression_params
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .mechanism import mechanism_params, plan
 from .types import Receipt, RegressionSummary
 
@@ -33,13 +33,17 @@ class OlsResult(NamedTuple):
 
 def _run(fn, mechanism, g, n, bound, epsilon, delta, rng, label, features, intercept_column,
          level, params):
-    """Call one of the two private OLS functions with freshly allocated outputs, after charging
-    the active accountant (dpcov.ledger), if any, with the release's plan: before any noise is
-    drawn, since a refusal of the private test spends the budget too."""
+    """Call one of the two private OLS functions with freshly allocated outputs. The active
+    accountant (dpcov.ledger), if any, checks the release's plan before any noise is drawn and is
+    charged after the release, or after a failure that drew noise (a refusal of ols_jl's private
+    test spends the budget too: :func:`~dpcov.ledger.charged_if_drawn`); a bad argument is not
+    charged."""
     m = _arrays.square(g, "g")
     budget = active_accountant()
+    planned = None
     if budget is not None:
-        budget.charge(plan(mechanism, m.rows, n, bound, epsilon, delta, **params))
+        planned = plan(mechanism, m.rows, n, bound, epsilon, delta, **params)
+        budget.check(planned)
     cols = _arrays.int64_vector(features, "features")
     p = cols.size + (1 if intercept_column >= 0 else 0)
     outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(6)]
@@ -48,11 +52,15 @@ def _run(fn, mechanism, g, n, bound, epsilon, delta, rng, label, features, inter
     rp = regression_params(intercept_column, 0.0, level)
     summary = new_struct(RegressionSummaryC)
     receipt = new_struct(ReceiptC)
-    _check(fn(m.layout, m.rows, m.ptr, m.ld, int(n), float(bound), float(epsilon), float(delta),
-              byref(mp), int(label), _arrays.ptr(cols), cols.size, byref(rp), rng,
-              *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(summary),
-              byref(receipt)))
-    return OlsResult(*outs, reject.astype(bool), RegressionSummary(summary), Receipt(receipt))
+    with charged_if_drawn(budget, planned):
+        _check(fn(m.layout, m.rows, m.ptr, m.ld, int(n), float(bound), float(epsilon),
+                  float(delta), byref(mp), int(label), _arrays.ptr(cols), cols.size, byref(rp),
+                  rng, *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(summary),
+                  byref(receipt)))
+    result = OlsResult(*outs, reject.astype(bool), RegressionSummary(summary), Receipt(receipt))
+    if budget is not None:
+        budget.charge(result.receipt)
+    return result
 
 
 def ols_jl(g, n: int, bound: float, epsilon: float, delta: float, rng, label: int, features,

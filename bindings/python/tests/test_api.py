@@ -182,6 +182,28 @@ def test_private_ols_by_projection_and_its_refusal():
         assert ag.summary.dof == n - 3
 
 
+def test_a_refusal_of_private_ols_is_charged_and_a_bad_argument_is_not():
+    # The private test's noise is drawn before it refuses: the refusal is an output, and retrying
+    # until the test passes must spend the budget each time. A bad argument (a label outside the
+    # matrix) fails before any draw and costs nothing; a release over the cap draws nothing.
+    n = 20000
+    with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5) as budget:
+        with dpcov.Rng(10) as rng:
+            with pytest.raises(dpcov.RefusedError):
+                dpcov.ols_jl(np.diag([1e-3, 1e-3, 1e-3]), n, 1.0, 1.0, 1e-6, rng, label=2,
+                             features=[1], projection_rows=50, intercept_column=0)
+            assert budget.spent.charges == 1 and budget.spent.epsilon == 1.0
+            with pytest.raises(dpcov.ArgumentError):
+                dpcov.ols_jl(np.diag([1e-3, 1e-3, 1e-3]), n, 1.0, 1.0, 1e-6, rng, label=7,
+                             features=[1], projection_rows=50, intercept_column=0)
+            assert budget.spent.charges == 1
+            before = rng.save_state()
+            with pytest.raises(dpcov.PreconditionError):
+                dpcov.ols_jl(np.diag([1e-3, 1e-3, 1e-3]), n, 1.0, 2.0, 1e-6, rng, label=2,
+                             features=[1], projection_rows=50, intercept_column=0)
+            assert budget.spent.charges == 1 and rng.save_state() == before
+
+
 def test_guaranteed_intervals_from_an_analyze_gauss_release():
     gen = np.random.default_rng(11)
     n = 100000

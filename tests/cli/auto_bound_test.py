@@ -176,6 +176,27 @@ class AutoBound(DpcovCase):
             book = json.load(f)
         self.assertEqual([c["epsilon"] for c in book["charges"]], [0.5])
 
+    def test_a_release_refused_after_the_bound_step_charges_both_steps(self):
+        # ols_jl's private test on rows of norm about 1e-4 refuses after the bound step and the
+        # test drew their noise: both are charged (the plan's shares), and nothing is written.
+        a = np.random.default_rng(47).normal(size=(300, 3)) * 1e-4
+        path = self.path("tiny.csv")
+        np.savetxt(path, a, delimiter=",", header="x,y,z", comments="")
+        ledger = self.path("budget.json")
+        out = self.path("o.csv")
+        result = self.run_dpcov(["release", path, "-m", "ols_jl", "--projection-rows", "50",
+                                 "--bound", "auto", "-e", "1", "-d", "1e-6", "-q", "-o", out,
+                                 "--ledger", ledger, "--ledger-epsilon", "5", "--ledger-delta",
+                                 "1e-3"])
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        self.assertIn("refused", result.stderr.decode())
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "ols_jl"])
+        self.assertEqual(book["spent"]["epsilon"], 1.0)
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

@@ -200,6 +200,19 @@ class ZcdpRelease(DpcovCase):
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
         self.assertFalse(os.path.exists(out))
+        # coinpress_mean on one row at R = 1.5e305: the step's sigma is about 1.2e308, finite,
+        # and the seeded noise overflows the mean (a noise over 1.52 sigma in one of 20 columns).
+        one = self.write_csv(np.ones((1, 20)), "one.csv")
+        mean = self.run_dpcov(["release", one, "-m", "coinpress_mean", "--mean-radius", "1.5e305",
+                               "--steps", "1", "--epsilon", "0.001", "--delta", "1e-3",
+                               "--seed", "4", "--quiet", "--ledger", ledger, "-o", out])
+        self.assertEqual(mean.returncode, EXIT_INTERNAL, mean.stderr.decode())
+        self.assertIn("DPCOV_E_NUMERICAL", mean.stderr.decode())
+        with open(ledger) as f:
+            self.assertEqual([c["mechanism"] for c in json.load(f)["charges"]],
+                             ["coinpress", "coinpress --center", "coinpress_mean"])
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
 
     def test_dong_liang_yi_releases_charge_the_ledger_under_every_accounting(self):
         path = self.write_csv(self.small_norm_rows(500, 3))

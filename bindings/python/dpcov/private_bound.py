@@ -14,7 +14,7 @@ import numpy as np
 from . import _arrays
 from ._lib import C, _check
 from .adassp import ledger_charge
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 
 __all__ = ["grid", "histogram", "select", "scan", "choose_bound", "below_grid", "tighten_bound"]
 
@@ -38,7 +38,8 @@ def histogram(norms, candidates: np.ndarray) -> np.ndarray:
 
 def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
     """``(index, bound)`` from ``function`` (a C selection of dpcov/private_bound.h), an active
-    :class:`~dpcov.BudgetAccountant` charged the pure epsilon first."""
+    :class:`~dpcov.BudgetAccountant` checked for the pure epsilon before the draw and charged
+    it after (:func:`~dpcov.ledger.charged_if_drawn`: a bad argument is not charged)."""
     g = _arrays.vector(candidates, "candidates")
     h = np.ascontiguousarray(counts, dtype=np.int64)
     if h.shape != (len(g) + 1,):
@@ -46,24 +47,30 @@ def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsil
                                       f"the overflow cell), got shape {h.shape}")
     index, bound = c_int64(), c_double()
     budget = active_accountant()
+    statement = None
     if budget is not None:
-        budget.charge(ledger_charge(epsilon, 0.0))
-    _check(function(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped), float(epsilon), rng,
-                    byref(index), byref(bound)))
+        statement = ledger_charge(epsilon, 0.0)
+        budget.check(statement)
+    with charged_if_drawn(budget, statement):
+        _check(function(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
+                        float(epsilon), rng, byref(index), byref(bound)))
+    if budget is not None:
+        budget.charge(statement)
     return index.value, bound.value
 
 
 def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
     """``(index, bound)``: the candidate chosen eps-DP from the histogram ``counts`` by the
     exponential mechanism (``dpcov_private_bound_select``). An active
-    :class:`~dpcov.BudgetAccountant` is charged the pure epsilon first."""
+    :class:`~dpcov.BudgetAccountant` is charged the pure epsilon (checked before the draw)."""
     return _choose(C.dpcov_private_bound_select, counts, candidates, target_clipped, epsilon, rng)
 
 
 def scan(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
     """``(index, bound)``: the first candidate whose noisy count of rows above it is at most the
     noisy ``target_clipped``, eps-DP under both neighbour relations (``dpcov_private_bound_scan``).
-    An active :class:`~dpcov.BudgetAccountant` is charged the pure epsilon first."""
+    An active :class:`~dpcov.BudgetAccountant` is charged the pure epsilon (checked before the
+    draw)."""
     return _choose(C.dpcov_private_bound_scan, counts, candidates, target_clipped, epsilon, rng)
 
 

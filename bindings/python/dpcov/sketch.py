@@ -10,7 +10,7 @@ import numpy as np
 from . import _arrays
 from ._handle import Handle
 from ._lib import C, GramInfoC, ReceiptC, _check, new_struct
-from .ledger import active_accountant
+from .ledger import active_accountant, charged_if_drawn
 from .mechanism import mechanism_params, plan
 from .types import BoundPolicy, GramInfo, Receipt, enum_value, mechanism_id
 
@@ -100,21 +100,30 @@ class Sketch(Handle):
                 want_sketch: bool = False, **params) -> SketchRelease:
         """Release ``jl_ridge``, ``jl_ridge_sigma_min`` or ``ols_jl`` from the accumulated rows
         (``dpcov_sketch_release``); ``projection_rows`` defaults to this sketch's r. ``rng``
-        draws the private test's noise, consumed even when the test refuses, so an active
-        :class:`~dpcov.BudgetAccountant` is charged with the plan before anything is drawn."""
+        draws the private test's noise, consumed even when the test refuses: an active
+        :class:`~dpcov.BudgetAccountant` checks the plan before anything is drawn and is charged
+        after the release or a refusal (:func:`~dpcov.ledger.charged_if_drawn`), not for a bad
+        argument."""
         params.setdefault("projection_rows", self.projection_rows)
         budget = active_accountant()
+        planned = None
         if budget is not None:
             info = self.info()
-            budget.charge(plan(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon, delta,
-                               **params))
+            planned = plan(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon, delta,
+                           **params)
+            budget.check(planned)
         dim = self.info().dim if not self.closed else 1
         layout = _arrays.order_layout(order)
         out = _arrays.empty(dim, dim, layout)
         sk = _arrays.empty(self.projection_rows, dim, layout) if want_sketch else None
         p = mechanism_params(**params)
         receipt = new_struct(ReceiptC)
-        _check(C.dpcov_sketch_release(mechanism_id(mechanism), self, float(epsilon), float(delta),
-                                      byref(p), rng, layout, sk.ptr if sk else None,
-                                      sk.ld if sk else 1, out.ptr, out.ld, byref(receipt)))
-        return SketchRelease(out.array, sk.array if sk else None, Receipt(receipt))
+        with charged_if_drawn(budget, planned):
+            _check(C.dpcov_sketch_release(mechanism_id(mechanism), self, float(epsilon),
+                                          float(delta), byref(p), rng, layout,
+                                          sk.ptr if sk else None, sk.ld if sk else 1, out.ptr,
+                                          out.ld, byref(receipt)))
+        release = SketchRelease(out.array, sk.array if sk else None, Receipt(receipt))
+        if budget is not None:
+            budget.charge(release.receipt)
+        return release

@@ -204,6 +204,21 @@ def test_a_refusal_of_private_ols_is_charged_and_a_bad_argument_is_not():
             assert budget.spent.charges == 1 and rng.save_state() == before
 
 
+def test_a_refusal_of_a_sketch_release_is_charged_and_a_bad_argument_is_not():
+    # As for ols_jl: the refusal after the private test's draw is charged, a projection_rows
+    # that is not the sketch's (found before any draw) is not.
+    x = np.random.default_rng(5).normal(size=(300, 3)) * 1e-4
+    with dpcov.BudgetAccountant(epsilon=5.0, delta=1e-3) as budget, dpcov.Rng(77) as key, \
+            dpcov.Rng(3) as rng, dpcov.Sketch(3, 40, key) as sketch:
+        sketch.add_rows(x, 0, 1.0)
+        with pytest.raises(dpcov.RefusedError):
+            sketch.release("ols_jl", 1.0, 1e-6, rng)
+        assert budget.spent.charges == 1
+        with pytest.raises(dpcov.ArgumentError):
+            sketch.release("ols_jl", 1.0, 1e-6, rng, projection_rows=30)
+        assert budget.spent.charges == 1
+
+
 def test_guaranteed_intervals_from_an_analyze_gauss_release():
     gen = np.random.default_rng(11)
     n = 100000

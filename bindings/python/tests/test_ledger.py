@@ -116,6 +116,19 @@ def test_an_automatic_bound_is_charged_in_two_steps_and_refused_before_either_dr
         assert budget.spent.charges == 0 and rng.save_state() == state
 
 
+def test_a_bound_selection_is_charged_after_its_draw_and_a_bad_argument_is_not():
+    pb = dpcov.private_bound
+    grid = pb.grid()
+    counts = pb.histogram(np.linalg.norm(np.ones((50, 3)), axis=1), grid)
+    with dpcov.BudgetAccountant(5.0, 1e-3) as budget, dpcov.Rng(3) as rng:
+        for choose in (pb.scan, pb.select):
+            with pytest.raises(dpcov.ArgumentError, match="target_clipped"):
+                choose(counts, grid, -1, 0.5, rng)
+            assert budget.spent.charges == 0
+        pb.scan(counts, grid, 5, 0.5, rng)
+        assert budget.spent.charges == 1 and budget.spent.epsilon == 0.5
+
+
 def test_a_fit_in_two_steps_is_refused_before_either_under_advanced_accounting():
     # Advanced composition fixes the per-release budget at the first charge (the bound step's
     # tenth): AdaSSP's nine tenths would not fit after it, so the fit is refused up front.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -22,6 +23,13 @@ namespace dpcov::mechanisms {
 
 namespace {
 
+// Limits that keep every sum of the second moment and its noise finite whatever the data, so
+// that no release fails (or succeeds) because of the rows: entries of X^T X / n are at most
+// r^2 <= DBL_MAX / 2, and the noise at most 64 sigma <= DBL_MAX / 2 (a standard normal beyond 64
+// has probability below 1e-890).
+constexpr double kMaxSecondMoment = std::numeric_limits<double>::max() / 2;
+constexpr double kMaxSigma = std::numeric_limits<double>::max() / 128;
+
 bool adaptive(DlyVariant v) {
   return v == DlyVariant::Adaptive || v == DlyVariant::AdaptivePaper;
 }
@@ -40,14 +48,27 @@ void clip_rows(Matrix &x, double radius) {
   }
 }
 
-// X^T X / n, exactly symmetric.
-Matrix second_moment(const Matrix &x) {
+// The exponent e of a public bound r (r < 2^e): rows of norm <= r scaled by 2^-e have norm < 1,
+// so that no sum of their squares overflows (at most n); scaling by a power of two is exact
+// unless a scaled entry is subnormal.
+int bound_exponent(double r) {
+  return std::ilogb(r) + 1;
+}
+
+// X^T X / n, exactly symmetric, for rows of norm <= r (clipped): computed on the rows scaled by
+// 2^-e (bound_exponent) and scaled back by 4^e, so that it overflows only if r^2 does
+// (dly_plan refuses such an r) and does not depend on the data through an overflow.
+Matrix second_moment(const Matrix &x, double r) {
+  const int e = bound_exponent(r);
+  Matrix scaled = x;
+  for (int64_t j = 0; j < x.cols(); ++j)
+    for (int64_t i = 0; i < x.rows(); ++i) scaled(i, j) = std::ldexp(x(i, j), -e);
   const int64_t d = x.cols();
   Matrix s(d, d);
-  linalg::syrk_upper(x.view(), 0.0, s.data(), d);
+  linalg::syrk_upper(scaled.view(), 0.0, s.data(), d);
   const double inv_n = 1.0 / static_cast<double>(x.rows());
   for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i <= j; ++i) s(i, j) *= inv_n;
+    for (int64_t i = 0; i <= j; ++i) s(i, j) = std::ldexp(s(i, j) * inv_n, 2 * e);
   linalg::symmetrize_from_upper(s);
   return s;
 }
@@ -78,10 +99,14 @@ Matrix separate_release(const Matrix &s, const Matrix &noisy_matrix, double sigm
 // r) lies in (2^-l, 2^(1-l)]; rows at or below 2^(1-m) are not counted.
 std::vector<double> norm_histogram(const Matrix &x, double r, int64_t m) {
   std::vector<double> counts(static_cast<size_t>(m), 0.0);
+  const int e = bound_exponent(r);  // scaled as second_moment does: no overflow
   for (int64_t i = 0; i < x.rows(); ++i) {
     double sum = 0.0;
-    for (int64_t j = 0; j < x.cols(); ++j) sum += x(i, j) * x(i, j);
-    const double u = std::sqrt(sum) / r;
+    for (int64_t j = 0; j < x.cols(); ++j) {
+      const double v = std::ldexp(x(i, j), -e);
+      sum += v * v;
+    }
+    const double u = std::sqrt(sum) / std::ldexp(r, -e);
     int64_t l = 1;
     while (l < m && !(u > std::ldexp(1.0, static_cast<int>(-l)))) ++l;
     if (l < m) counts[static_cast<size_t>(l)] += 1.0;
@@ -363,10 +388,20 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   check::dimension(request.dim, "d");
   if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
   check::positive_finite(request.rho, "rho");
-  check::positive_finite(request.radius, "r");
+  data::check_row_bound(request.radius, "r");
+  // r^2 bounds every entry of X^T X / n and clamps the released eigenvalues; with the noise
+  // below kMaxSigma, |X^T X / n + noise| stays below DBL_MAX.
+  if (!(request.radius * request.radius <= kMaxSecondMoment))
+    fail(DPCOV_E_INVALID_ARGUMENT,
+         "r must be at most sqrt(DBL_MAX / 2) = 9.48e153 (r^2 bounds the second moment), got ",
+         request.radius);
   check::finite(request.beta, "beta");
   if (!(request.beta > 0.0 && request.beta < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", request.beta);
+  // Adaptive's error bounds hold each with probability 1 - 3 beta / 8 (error_bounds).
+  if (adaptive(request.variant) && !(0.375 * request.beta > 0.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "beta = ", request.beta,
+         " is too small: Adaptive's error bounds use 3 beta / 8, which must be a positive double");
   check::delta(request.delta);
   DlyReceipt r;
   r.variant = request.variant;
@@ -392,8 +427,10 @@ DlyReceipt dly_plan(const DlyRequest &request) {
       r.histogram_sigma =
           privacy::dly_histogram_sigma(privacy::dly_second_look_rho(request.rho, split));
     }
-    // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79.
-    r.svt_queries = 1 + std::min<int64_t>(79, request.dim * std::min<int64_t>(request.n, 79));
+    // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79, and none below 2^-960, the smallest
+    // bound row clipping is proven for (proofs/row_bound.md).
+    r.svt_queries = 1 + std::min<int64_t>({79, request.dim * std::min<int64_t>(request.n, 79),
+                                           std::ilogb(request.radius) + 960});
   } else {
     // Gauss and Separate release at r with the whole budget: their noise is data-independent,
     // so the plan states it (the adaptive variants' depends on the radius and branch chosen).
@@ -407,6 +444,15 @@ DlyReceipt dly_plan(const DlyRequest &request) {
       r.sigma_eigenvalues = r.sigma_matrix;
     }
   }
+  // The largest noise sigma of the release (at r; the adaptive variants' halves at rho_c / 2).
+  const double sigma =
+      adaptive(request.variant)
+          ? privacy::dly_gauss_sigma(0.5 * r.rho_covariance, request.radius, request.n)
+          : r.sigma_matrix;
+  if (!(sigma <= kMaxSigma))
+    fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", request.rho, " is too small for r = ", request.radius,
+         " and n = ", request.n, ": the release's noise sigma ", sigma,
+         " exceeds DBL_MAX / 128, where adding it to the data could overflow");
   return r;
 }
 
@@ -419,7 +465,7 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   const double r = request.radius;
   Matrix x = Matrix::from(rows);
   clip_rows(x, r);
-  Matrix s = second_moment(x);
+  Matrix s = second_moment(x, r);
   DlyVariant branch = request.variant;
   double radius = r;
   if (adaptive(request.variant)) {
@@ -467,7 +513,7 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
     radius = r * scale;
     if (scale < 1.0) {
       clip_rows(x, radius);
-      s = second_moment(x);
+      s = second_moment(x, radius);
     }
     if (paper) {
       // The paper's code: Separate when its bound is below Gauss's.
@@ -497,7 +543,7 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
         const Matrix second = gauss_release(s, sigma, rng);
         for (int64_t j = 0; j < first.cols(); ++j)
           for (int64_t i = 0; i < first.rows(); ++i)
-            first(i, j) = 0.5 * (first(i, j) + second(i, j));
+            first(i, j) = 0.5 * first(i, j) + 0.5 * second(i, j);  // no overflow
         release.covariance = postprocess::clip_eigenvalues(first, 0.0, upper);
         branch = DlyVariant::Gauss;
         // The average's noise has standard deviation sigma / sqrt(2).

@@ -27,8 +27,9 @@ double dly_gauss_sigma(double rho, double radius, int64_t n) {
   check::positive_finite(radius, "r");
   check_n(n);
   using namespace upward;
+  // r^2 / n first: sqrt(2) r^2 may overflow where the sensitivity does not.
   const double sensitivity =
-      div_up(mul_up(sqrt_up(2.0), mul_up(radius, radius)), static_cast<double>(n));
+      mul_up(sqrt_up(2.0), div_up(mul_up(radius, radius), static_cast<double>(n)));
   return zcdp_gaussian_sigma(rho, sensitivity);
 }
 

@@ -113,5 +113,50 @@ TEST(RowsExtremeNeighbours, TheStatusDoesNotDependOnTheChangedRow) {
     }
 }
 
+// Dong-Liang-Yi at public radii up to the largest it accepts, sqrt(DBL_MAX / 2): X^T X / n is
+// computed on rows scaled by a power of two, so rows at the bound (whose squares sum past the
+// largest double) release as their neighbours do. The sum once overflowed: at r = 1e154, rows
+// (1e154, 0), (0, 1e154), (7e153, 7e153), (1e154, 0) were refused on every seed and the same
+// rows with the last one zero released. The status of the zero-row neighbour is the expected one
+// (a plan whose noise could overflow is refused for both).
+TEST(RowsExtremeNeighbours, DongLiangYiAtExtremeRadiiDoesNotDependOnTheChangedRow) {
+  const double largest = std::sqrt(std::numeric_limits<double>::max() / 2);
+  for (const double r : {largest, 1e150, 1e-280, std::ldexp(1.0, -950)})
+    for (const double rho : {1e-3, 1.0, 1e4})
+      for (int v = 0; v < 4; ++v) {
+        mechanisms::DlyRequest request;
+        request.variant = static_cast<mechanisms::DlyVariant>(v);
+        request.dim = 2;
+        request.n = 4;
+        request.rho = rho;
+        request.radius = r;
+        const Release release = [&request](ConstMatrixView rows, random::Rng &rng) {
+          return mechanisms::dly_release(rows, request, rng).covariance;
+        };
+        Matrix rows(4, 2);
+        rows(0, 0) = r;
+        rows(1, 1) = r;
+        rows(2, 0) = rows(2, 1) = 0.7 * r;
+        for (const std::vector<double> &last :
+             std::vector<std::vector<double>>{{0.0, 0.0}, {r, 0.0}, {-r, r}, {0.7 * r, -0.7 * r}}) {
+          rows(3, 0) = last[0];
+          rows(3, 1) = last[1];
+          for (uint64_t seed = 0; seed < 4; ++seed) {
+            Matrix zero_last = rows;
+            zero_last(3, 0) = zero_last(3, 1) = 0.0;
+            const Outcome expected = outcome(release, zero_last, seed);
+            const Outcome o = outcome(release, rows, seed);
+            SCOPED_TRACE("variant " + std::to_string(v) + " r " + std::to_string(r) + " rho " +
+                         std::to_string(rho) + " seed " + std::to_string(seed));
+            EXPECT_EQ(o.status, expected.status);
+            EXPECT_TRUE(o.finite);
+            if (rho == 1e4) {
+              EXPECT_EQ(o.status, DPCOV_OK);  // the noise fits at every radius here
+            }
+          }
+        }
+      }
+}
+
 }  // namespace
 }  // namespace dpcov

@@ -291,6 +291,38 @@ TEST(Dly, FirstLookSettlesWithAChanceSmoothInTheCount) {
   EXPECT_GE(between, 3);
 }
 
+// The plan refuses, before any draw, what the release could not finish: a beta whose 3 beta / 8
+// underflows (Adaptive's bounds), an r whose square passes DBL_MAX / 2, a noise sigma past
+// DBL_MAX / 128; and no candidate radius goes below 2^-960 (proofs/row_bound.md).
+TEST(Dly, PlanRefusesWhatTheReleaseCouldNotFinish) {
+  mechanisms::DlyRequest request;
+  request.dim = 2;
+  request.n = 40;
+  request.rho = 0.1;
+  request.beta = 5e-324;
+  for (const mechanisms::DlyVariant v :
+       {mechanisms::DlyVariant::Adaptive, mechanisms::DlyVariant::AdaptivePaper}) {
+    request.variant = v;
+    EXPECT_THROW(mechanisms::dly_plan(request), Error);
+  }
+  request.variant = mechanisms::DlyVariant::Gauss;
+  EXPECT_NO_THROW(mechanisms::dly_plan(request));  // Gauss has no error bounds
+  request.beta = 0.1;
+  request.radius = 1e154;  // r^2 = 1e308 > DBL_MAX / 2
+  EXPECT_THROW(mechanisms::dly_plan(request), Error);
+  request.radius = 9e153;
+  request.rho = 1e4;
+  EXPECT_NO_THROW(mechanisms::dly_plan(request));
+  request.rho = 1e-3;  // sigma = sqrt(2) r^2 / (n sqrt(rho)) above DBL_MAX / 128
+  EXPECT_THROW(mechanisms::dly_plan(request), Error);
+  request.variant = mechanisms::DlyVariant::Adaptive;
+  request.rho = 0.1;
+  request.radius = std::ldexp(1.0, -950);
+  EXPECT_EQ(mechanisms::dly_plan(request).svt_queries, 11);  // r 2^0 .. r 2^-10 = 2^-960
+  request.radius = 1.0;
+  EXPECT_EQ(mechanisms::dly_plan(request).svt_queries, 80);
+}
+
 TEST(Dly, GaussAndSeparatePlansStateTheirNoise) {
   const Matrix x = small_norm_rows(300, 4, 7);
   for (const mechanisms::DlyVariant v :

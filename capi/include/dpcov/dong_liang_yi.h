@@ -63,7 +63,9 @@ typedef struct dpcov_dly_params {
   int32_t variant;
   /** Total zCDP budget rho, finite and > 0. Default 0.1. */
   double rho;
-  /** r, the public bound on row norms, finite and >= 2^-960 (the range of row bounds). Default 1. */
+  /** r, the public bound on row norms, in [2^-960, sqrt(DBL_MAX / 2) = 9.48e153] (the range of
+   *  row bounds; r^2 bounds the second moment). rho must also keep the release's noise sigma
+   *  below DBL_MAX / 128. Default 1. */
   double radius;
   /** Failure probability in (0, 1) of Adaptive's error bounds. Default 0.1. */
   double beta;

@@ -1,4 +1,5 @@
-// The exact-density audits of Dong-Liang-Yi Gauss and of Separate's eigenvalue step
+// The exact-density audits of Dong-Liang-Yi Gauss, of Separate's eigenvalue step and of Adaptive
+// where its choices are certain
 // (core/mechanisms/dong_liang_yi.hpp, proofs/dong_liang_yi.md, "Audits"), through the public entry
 // dly_release, with the library's exact-density audit (core/audit/rows_exact_audit.hpp, the
 // function behind dpcov_audit_rows_exact, and core/audit/gaussian_release_audit.hpp, which states
@@ -39,6 +40,8 @@
 
 #include "core/mechanisms/dong_liang_yi.hpp"
 #include "core/privacy/dong_liang_yi.hpp"
+#include "core/privacy/upward.hpp"
+#include "core/privacy/zcdp.hpp"
 #include "gaussian_release_audit.hpp"
 
 namespace dpcov::audit::gaussian_release {
@@ -56,7 +59,9 @@ RowsExactRequest claim(RowsMechanism mechanism) {
   return r;
 }
 
-std::string name(RowsMechanism mechanism) { return rows_exact_subject(claim(mechanism)).name; }
+std::string name(RowsMechanism mechanism) {
+  return rows_exact_subject(claim(mechanism)).name;
+}
 
 mechanisms::DlyRelease release(RowsMechanism mechanism, double rho_factor, double radius_factor,
                                ConstMatrixView rows, random::Rng &rng) {
@@ -95,7 +100,8 @@ TEST(DlyExactAudit, ReceiptsAreTheSameOnBothDatasets) {
   for (const RowsMechanism mechanism : {RowsMechanism::DlyGauss, RowsMechanism::DlySeparate}) {
     const Subject s = rows_exact_subject(claim(mechanism));
     random::Rng rng = random::Rng::from_seed(3);
-    const mechanisms::DlyReceipt first = release(mechanism, 1.0, 1.0, s.rows[0].view(), rng).receipt;
+    const mechanisms::DlyReceipt first =
+        release(mechanism, 1.0, 1.0, s.rows[0].view(), rng).receipt;
     for (int trial = 0; trial < 20; ++trial)
       EXPECT_EQ(release(mechanism, 1.0, 1.0, s.rows[trial % 2].view(), rng).receipt, first);
     EXPECT_EQ(mechanism == RowsMechanism::DlyGauss ? first.sigma_matrix : first.sigma_eigenvalues,
@@ -130,6 +136,60 @@ TEST(DlyExactAudit, TheRadiusDoubledIsFlagged) {
     const Verdict v = audit_at(mechanism, 16.0, 2.0, seed, name(mechanism) + " at 2r");
     EXPECT_TRUE(v.conformance_flag() && v.rho_flag());
   }
+}
+
+// Adaptive, exactly where its choices are certain: on the pair's rows (901 of 1000 at norm r) its
+// first look settles r~ = r (the count clears the test by more than 20 of the look's sigmas), and
+// with the three eigenvalues 0.1, 0.3 and 0.5 r^2 far apart against the noise Gauss is the better
+// branch (Separate's eigenvector error is then the noise's off-diagonal part, d (d - 1) sigma_1^2,
+// on top of its d sigma_1^2 of eigenvalue noise: twice Gauss's), which Adaptive takes. Its output
+// is then clamp((A_1 + A_2) / 2) = S + (E_1 + E_2) / 2, unclamped: Gauss at rho_c = (511/512) rho
+// with the receipt's sigma_matrix. The test checks that every release settled and took Gauss (else
+// the premise fails, as a clamp hit does), and that the release at 4 rho claiming rho is flagged.
+Subject adaptive_subject() {
+  Subject s = rows_exact_subject(claim(RowsMechanism::DlyGauss));
+  const mechanisms::DlyRequest r = rows_exact_dly_request(claim(RowsMechanism::DlyGauss));
+  const double rho_c =
+      privacy::dly_adaptive_early_release_rho(r.rho, privacy::dly_adaptive_split(false));
+  s.name = "dly_adaptive";
+  s.sigma = privacy::upward::mul_up(privacy::dly_gauss_sigma(0.5 * rho_c, r.radius, r.n),
+                                    privacy::upward::sqrt_up(0.5));
+  s.rho = rho_c;
+  s.epsilon = privacy::zcdp_epsilon(s.rho, s.delta);
+  return s;
+}
+
+Verdict audit_adaptive(double rho_factor, uint64_t seed, const std::string &label,
+                       int64_t &premise_failures) {
+  mechanisms::DlyRequest r = rows_exact_dly_request(claim(RowsMechanism::DlyGauss));
+  r.variant = mechanisms::DlyVariant::Adaptive;
+  r.rho *= rho_factor;
+  return audit_printed(
+      adaptive_subject(),
+      [r, &premise_failures](ConstMatrixView rows, random::Rng &rng) {
+        const mechanisms::DlyRelease out = mechanisms::dly_release(rows, r, rng);
+        if (out.receipt.first_look_settled != 1 ||
+            out.receipt.branch != static_cast<int32_t>(mechanisms::DlyVariant::Gauss))
+          ++premise_failures;
+        return out.covariance;
+      },
+      kTrials, kAlpha, seed, label);
+}
+
+TEST(DlyExactAudit, AdaptiveWhereItsChoicesAreCertain) {
+  const Subject s = adaptive_subject();
+  expect_tight_pair(s);
+  EXPECT_GE(clamp_margin(s), kMargin);
+  int64_t premise_failures = 0;
+  const Verdict v = audit_adaptive(1.0, 31, "dly_adaptive", premise_failures);
+  EXPECT_EQ(premise_failures, 0);
+  EXPECT_FALSE(v.flagged());
+  EXPECT_GT(v.pair.rho_lower, 0.5 * v.claimed_rho);
+  premise_failures = 0;
+  const Verdict broken =
+      audit_adaptive(4.0, 37, "dly_adaptive at 4 rho", premise_failures);
+  EXPECT_EQ(premise_failures, 0);
+  EXPECT_TRUE(broken.conformance_flag() && broken.rho_flag());
 }
 
 }  // namespace

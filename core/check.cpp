@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace dpcov::check {
 
@@ -163,10 +164,15 @@ void symmetric(ConstMatrixView m, const char *name) {
 void gram_within_bound(ConstMatrixView gram, int64_t rows, double bound) {
   // G is a floating-point sum of n terms each <= B^2 (compensated in the accumulator, exact to a
   // few ulps; a state summed over machines adds the rounding of a few more sums): its rounding
-  // error is far below this relative slack.
+  // error is far below this relative slack. In the subnormals (B below about 2^-511) each of the
+  // n d products on the diagonal rounds by up to half a subnormal step, absolutely: the absolute
+  // slack of n d such steps covers them (16 rows of norm just above 2^-537 summed to a trace 1.6
+  // percent above n B^2).
   constexpr double kSlack = 1e-9;
   const double limit = static_cast<double>(rows) * bound * bound;
-  const double allowed = limit * (1.0 + kSlack);
+  const double subnormal_slack = static_cast<double>(rows) * static_cast<double>(gram.rows) *
+                                 std::numeric_limits<double>::denorm_min();
+  const double allowed = limit * (1.0 + kSlack) + subnormal_slack;
   double trace = 0.0;
   for (int64_t i = 0; i < gram.rows; ++i) {
     if (gram(i, i) < 0.0)

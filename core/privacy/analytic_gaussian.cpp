@@ -87,10 +87,10 @@ double analytic_gaussian_delta(double sigma, double eps, double sensitivity) {
   return std::exp(l1) * -std::expm1(l2 - l1);
 }
 
-double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
-  check::epsilon(eps);
-  check::delta(delta);
-  check::positive_finite(sensitivity, "sensitivity");
+namespace {
+
+// The search and certification of analytic_gaussian_sigma() for a sensitivity in [1, 2).
+double unit_range_sigma(double eps, double delta, double sensitivity) {
   // Invariant: delta(lo) > delta (or lo = 0) and delta(hi) <= delta. Moving lo up to each
   // rejected hi while doubling keeps the invariant and shortens the bisection.
   double lo = 0.0;
@@ -113,6 +113,29 @@ double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
       fail(DPCOV_E_NO_CONVERGENCE, "analytic Gaussian calibration did not converge");
   }
   return certify(hi, eps, delta, sensitivity);
+}
+
+}  // namespace
+
+double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
+  check::epsilon(eps);
+  check::delta(delta);
+  check::positive_finite(sensitivity, "sensitivity");
+  // delta(sigma) depends on sigma / D alone, so sigma(D) = 2^k sigma(D / 2^k): the search runs at
+  // D scaled by a power of two into [1, 2), exactly, and its result is scaled back. Searched at a
+  // subnormal D (B^2 rounded up, for B near 2^-960), the bisection's tolerance 1e-12 hi was below
+  // one subnormal step and never met (proofs/analyze_gauss.md, "Scaling").
+  const int exponent = std::ilogb(sensitivity);
+  const double unit_sigma = unit_range_sigma(eps, delta, std::scalbn(sensitivity, -exponent));
+  double sigma = std::scalbn(unit_sigma, exponent);
+  if (!std::isfinite(sigma))
+    fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: sigma = ", unit_sigma, " * 2^",
+         exponent, " overflows at delta = ", delta, ", epsilon = ", eps);
+  // Scaling back is exact unless sigma lands in the subnormals, where it is rounded to nearest:
+  // one step up then puts it back above the certified value (delta decreases in sigma).
+  if (std::scalbn(sigma, -exponent) < unit_sigma)
+    sigma = std::nextafter(sigma, std::numeric_limits<double>::infinity());
+  return sigma;
 }
 
 }  // namespace dpcov::privacy

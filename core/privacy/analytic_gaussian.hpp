@@ -19,13 +19,16 @@ double log_normal_cdf(double x);
 double analytic_gaussian_delta(double sigma, double eps, double sensitivity);
 
 // The smallest sigma with analytic_gaussian_delta(sigma, eps, sensitivity) <= delta, for every
-// eps > 0 and delta in (0, 1), to a relative 1e-12, always from the side that satisfies the
-// condition: bracket [0, D] doubled until delta(hi) <= delta, bisect until hi - lo <= 1e-12 hi
-// (constants.md section 2, steps 2-3); then the result is certified: the exact delta at the
-// returned sigma is proved <= delta by MPFR directed rounding (gaussian_delta_certified_at_most),
-// moving sigma up where the double-precision evaluation was on the unsafe side
-// (proofs/analyze_gauss.md, "Certification"). Throws as above, DPCOV_E_INVALID_ARGUMENT unless
-// delta is in (0, 1), and DPCOV_E_NUMERICAL where no finite sigma can be certified.
+// eps > 0 and delta in (0, 1), to a relative 1e-12 (or one subnormal step), always from the side
+// that satisfies the condition: searched at D scaled by a power of two into [1, 2) (sigma is
+// proportional to D) and scaled back, one subnormal step up where that rounds down
+// (proofs/analyze_gauss.md, "Scaling"); bracket [0, D] doubled until delta(hi) <= delta, bisect
+// until hi - lo <= 1e-12 hi (constants.md section 2, steps 2-3); then the result is certified:
+// the exact delta at the returned sigma is proved <= delta by MPFR directed rounding
+// (gaussian_delta_certified_at_most), moving sigma up where the double-precision evaluation was
+// on the unsafe side (proofs/analyze_gauss.md, "Certification"). Throws as above,
+// DPCOV_E_INVALID_ARGUMENT unless delta is in (0, 1), and DPCOV_E_NUMERICAL where no finite sigma
+// can be certified.
 double analytic_gaussian_sigma(double eps, double delta, double sensitivity);
 
 }  // namespace dpcov::privacy

@@ -152,4 +152,44 @@ TEST(CapiRowBoundRange, TheSmallestBoundIsAcceptedAndHolds) {
   }
 }
 
+// Analyze Gauss releases at every bound from 1 down to 2^-960: its sensitivity B^2 (rounded up) is
+// subnormal below B = 2^-511, where the analytic Gaussian calibration's bisection never met its
+// relative tolerance and refused with DPCOV_E_NO_CONVERGENCE, and a Gram summed from rows just
+// above 2^-537 was refused as exceeding n B^2 by its subnormal rounding. The receipt's sigma
+// is positive, finite and at least sigma(1) times the sensitivity, rounded up (sigma is homogeneous
+// in the sensitivity; proofs/check/analyze_gauss.py checks it against mpmath over this range).
+TEST(CapiRowBoundRange, AnalyzeGaussReleasesDownToTheSmallestBound) {
+  std::vector<double> bounds;
+  for (int k = 0; k <= 960; k += 8) bounds.push_back(std::ldexp(1.0, -k));
+  for (int k = 500; k <= 959; k += 23) bounds.push_back(std::ldexp(1.37, -k));
+  bounds.push_back(std::nextafter(0x1p-537, 1.0));
+  bounds.push_back(std::nextafter(kSmallest, 1.0));
+  for (double bound : bounds) {
+    const std::vector<double> a = rows_of(16, 3, bound);
+    dpcov_gram *g = nullptr;
+    ASSERT_EQ(dpcov_gram_create(&g, 3), DPCOV_OK);
+    ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 16, 3, a.data(), 3, bound, DPCOV_BOUND_CLIP),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    dpcov_rng *rng = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng, 11, 0), DPCOV_OK);
+    std::vector<double> out(9, 0.0);
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    EXPECT_EQ(dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, g, 1.0, 1e-6, nullptr,
+                                           rng, DPCOV_ROW_MAJOR, out.data(), 3, &receipt),
+              DPCOV_OK)
+        << "B = " << bound << ": " << dpcov_last_error_message();
+    EXPECT_TRUE(receipt.sigma > 0.0 && std::isfinite(receipt.sigma)) << "B = " << bound;
+    for (double x : out) EXPECT_TRUE(std::isfinite(x)) << "B = " << bound;
+    // sigma(1) = 4.224679 at epsilon = 1, delta = 1e-6 (constants.md section 2), from below.
+    const int e = std::ilogb(receipt.sensitivity);
+    EXPECT_GE(std::scalbn(receipt.sigma, -e),
+              4.2246 * std::scalbn(receipt.sensitivity, -e))
+        << "B = " << bound;
+    dpcov_rng_destroy(&rng);
+    dpcov_gram_destroy(&g);
+  }
+}
+
 }  // namespace

@@ -47,8 +47,15 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
       prior = privacy::coinpress_mean_next_radius(request.scale, r.tail_radius, request.n,
                                                   r.step_sigma.back());
     const double clip = privacy::coinpress_mean_clip_radius(prior, request.scale, r.tail_radius);
-    // Each step bounds the centred rows' norms by `clip`: the library's one range for row bounds
-    // (a scale so small that it falls below refuses here, before any noise).
+    // Each step bounds the centred rows' norms by `clip`: the library's one range for row bounds.
+    // R >= max(prior, scale gamma), so an R below it means a scale (and prior radius) too small:
+    // refused here, before any noise, naming them.
+    if (clip < data::kSmallestRowBound)
+      fail(DPCOV_E_INVALID_ARGUMENT, "scale = ", request.scale, " is too small: step ",
+           r.step_clip_radius.size() + 1, "'s clip radius R = ", clip, " is below 2^-960 (about ",
+           "1.03e-289), the smallest row bound accepted (proofs/row_bound.md); R >= max(prior ",
+           "radius, scale * gamma) with prior radius ", prior, " (r = ", request.radius,
+           " in step 1) and gamma = ", r.tail_radius, ": scale * gamma must reach 2^-960");
     data::check_row_bound(clip, "the step's clip radius (from scale and the prior radius r)");
     r.step_clip_radius.push_back(clip);
     r.step_sigma.push_back(privacy::coinpress_mean_step_sigma(clip, request.n, share));

@@ -14,9 +14,15 @@ double coinpress_mean_clip_radius(double radius, double scale, double gamma) {
   if (!(radius >= 0.0)) fail(DPCOV_E_INVALID_ARGUMENT, "the prior radius r must be >= 0, got ", radius);
   check::positive_finite(scale, "scale");
   check::positive_finite(gamma, "gamma");
-  const double tail = scale * gamma;
-  const double clip = std::min(std::sqrt(radius * radius + 6.0 * radius * scale + tail * tail),
-                               radius + tail);
+  // Computed on r and s scaled by 2^-k, k the exponent of the larger, and scaled back: the squares
+  // of r and s gamma underflowed for s gamma below about 1e-154 (R was 0 at r = 0, s = 1e-160),
+  // and r^2 overflowed above about 1e154. Scaling by a power of two commutes with rounding, so
+  // wherever the unscaled form neither under- nor overflowed the result is the same double.
+  const int k = std::ilogb(std::max(radius, scale));
+  const double r = std::scalbn(radius, -k), s = std::scalbn(scale, -k);
+  const double tail = s * gamma;
+  const double clip =
+      std::scalbn(std::min(std::sqrt(r * r + 6.0 * r * s + tail * tail), r + tail), k);
   if (!std::isfinite(clip))
     fail(DPCOV_E_NUMERICAL, "the clipping radius overflows (r = ", radius, ", scale = ", scale, ")");
   return clip;
@@ -42,7 +48,11 @@ double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double 
   check::positive_finite(gamma, "gamma");
   check::positive_finite(sigma, "sigma");
   if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
-  const double r = gamma * std::sqrt(scale * scale / static_cast<double>(n) + sigma * sigma);
+  // Scaled by a power of two as in coinpress_mean_clip_radius(): s^2 and sigma^2 underflowed
+  // for a tiny scale, and the next prior radius came out 0.
+  const int k = std::ilogb(std::max(scale, sigma));
+  const double s = std::scalbn(scale, -k), g = std::scalbn(sigma, -k);
+  const double r = std::scalbn(gamma * std::sqrt(s * s / static_cast<double>(n) + g * g), k);
   if (!std::isfinite(r)) fail(DPCOV_E_NUMERICAL, "the next prior radius overflows");
   return r;
 }

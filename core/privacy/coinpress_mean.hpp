@@ -17,8 +17,9 @@ namespace dpcov::privacy {
 // where |<u, z>| <= 3 s for a unit u with probability 0.997 and ||z|| <= s gamma with probability
 // 1 - beta (Laurent & Massart 2000, Lemma 1). The paper's MVM clips at r + gamma_1 with
 // gamma_1 = gamma(d, beta / n) (a union bound over the n rows). A utility constant: any R is
-// private, because the step's noise is computed from the R actually used. Throws unless r >= 0
-// and s, gamma are finite and > 0, or if R overflows.
+// private, because the step's noise is computed from the R actually used. Evaluated on r and s
+// scaled by a power of two, so that no square under- or overflows (proofs/coinpress_mean.md,
+// "Scaled evaluation"). Throws unless r >= 0 and s, gamma are finite and > 0, or if R overflows.
 double coinpress_mean_clip_radius(double radius, double scale, double gamma);
 
 // sigma of one step: the mean of n rows projected onto a ball of radius R has L2 sensitivity
@@ -32,7 +33,8 @@ double coinpress_mean_step_sigma(double clip_radius, int64_t n, double rho_step)
 // empirical mean (covariance <= s^2 I / n) plus N(0, sigma^2 I), within that radius of mu with
 // probability about 1 - beta (MVM's r' = gamma_2 sqrt(1/n + 2 (r + gamma_1)^2 / (n^2 rho_s));
 // the code's r = (1/n + sd^2)^0.5 gaussian_tailbound(d, 0.01)). Utility only: it depends on
-// public values alone. Throws unless s, gamma, sigma are finite and > 0 and n >= 1.
+// public values alone. Evaluated scaled as coinpress_mean_clip_radius(). Throws unless s, gamma,
+// sigma are finite and > 0 and n >= 1, or if the radius overflows.
 double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double sigma);
 
 // The split of rho between a CoinPress mean and the CoinPress covariance of the rows centred on

@@ -12,6 +12,8 @@ Usage: coinpress_mean.py <coinpress_constants program> [POINTS SEED]
   3 rho / 4 last) rounded down and summing to at most rho; the receipt's epsilon not below the
   Canonne-Kamath-Steinke infimum and within 1e-9 of it; every value finite;
 - the centring split: rho / 8 and 7 rho / 8, each not above its exact value, summing to at most rho;
+- scales down to 1e-300 (s gamma from about 1e-140 to below 2^-960): the same checks, and a plan
+  refused with DPCOV_E_INVALID_ARGUMENT only where an exact R_i is below 2^-960, naming the scale;
 - refusals: out-of-range settings fail with a status, not DPCOV_OK.
 """
 import math
@@ -24,6 +26,7 @@ from coinpress import exact_epsilon
 from receipts import Checker, plan as run
 
 DENORM_MIN = math.ldexp(1.0, -1074)  # the smallest positive double
+SMALLEST_ROW_BOUND = mpf(2) ** -960  # data::kSmallestRowBound
 
 mp.dps = 50
 
@@ -35,6 +38,19 @@ def log_uniform(rng, lo, hi):
 def expected_shares(rho, t):
     rho = mpf(rho)
     return [rho] if t == 1 else [rho / (4 * (t - 1))] * (t - 1) + [3 * rho / 4]
+
+
+def exact_radii(n, d, rho, r0, s, t, beta):
+    """The exact R_i of the chain, from the inputs and the exact shares."""
+    lb = log(1 / mpf(beta))
+    gamma = sqrt(d + 2 * sqrt(d * lb) + 2 * lb)
+    s_, n_, radius, radii = mpf(s), mpf(n), mpf(r0), []
+    for share in expected_shares(rho, t):
+        clip = min(sqrt(radius ** 2 + 6 * radius * s_ + (s_ * gamma) ** 2), radius + s_ * gamma)
+        radii.append(clip)
+        sigma = sqrt(2) * clip / (n_ * sqrt(share))
+        radius = gamma * sqrt(s_ ** 2 / n_ + sigma ** 2)
+    return radii
 
 
 def main(program, points=200, seed=20261124):
@@ -49,10 +65,31 @@ def main(program, points=200, seed=20261124):
                       log_uniform(rng, 1e-6, 1e3), rng.choice([0.0, log_uniform(rng, 1e-6, 1e100)]),
                       log_uniform(rng, 1e-100, 1e100), rng.randint(1, 16),
                       log_uniform(rng, 1e-12, 0.9), log_uniform(rng, 1e-300, 0.5)))
+    # Scales down to where scale gamma reaches 2^-960 and below: the squares of r and s gamma
+    # underflowed for s gamma below about 1e-154 (R came out 0). A plan is refused only where an
+    # exact R_i is below 2^-960, with a message naming the scale.
+    cases += [(100, 3, 0.5, 0.0, s, 3, 0.01, 1e-6)
+              for s in (1e-160, 1e-300, 3e-290, 2.4e-290, 2.2e-290, DENORM_MIN)]
+    cases += [(100, 3, 0.5, 2e-289, 1e-300, 3, 0.01, 1e-6),
+              (7, 40, 2.0, 1e-200, 1e-291, 16, 0.3, 1e-9)]
+    for _ in range(max(points // 4, 20)):
+        cases.append((int(round(log_uniform(rng, 1, 1e6))), int(round(log_uniform(rng, 1, 1000))),
+                      log_uniform(rng, 1e-3, 10),
+                      rng.choice([0.0, log_uniform(rng, 1e-320, 1e-140)]),
+                      log_uniform(rng, 1e-300, 1e-140), rng.randint(1, 16),
+                      log_uniform(rng, 1e-12, 0.9), log_uniform(rng, 1e-300, 0.5)))
     results = run(program, ["mean " + " ".join(repr(v) for v in case) for case in cases])
-    checked = 0
+    checked = refused = 0
     for (n, d, rho, r0, s, t, beta, delta), got in zip(cases, results):
         what = f"mean plan n={n} d={d} rho={rho!r} r={r0!r} s={s!r} t={t} beta={beta!r}"
+        if got["status"] == "DPCOV_E_INVALID_ARGUMENT":
+            radii = exact_radii(n, d, rho, r0, s, t, beta)
+            c.ok(min(radii) < SMALLEST_ROW_BOUND * (1 + mpf("1e-12")),
+                 f"{what}: refused ({got.get('message', '')}) with every exact R_i >= 2^-960")
+            c.ok("scale = " in got.get("message", "") and "2^-960" in got.get("message", ""),
+                 f"{what}: the refusal names the scale and the range ({got.get('message', '')})")
+            refused += 1
+            continue
         if got["status"] != "DPCOV_OK":
             # Only a radius chain or a noise scale beyond the doubles may be refused here.
             c.ok(got["status"] in ("DPCOV_E_NUMERICAL", "DPCOV_E_NON_FINITE"),
@@ -86,7 +123,9 @@ def main(program, points=200, seed=20261124):
         c.not_below(got["epsilon"], max(exact, 0), "receipt epsilon " + what)
         if exact > 0:
             c.close(got["epsilon"], exact, 1e-9, "receipt epsilon " + what)
-    print(f"coinpress_mean: {checked} of {len(cases)} plans checked")
+    print(f"coinpress_mean: {checked} of {len(cases)} plans checked, {refused} refused as below "
+          "2^-960")
+    c.ok(refused >= 3, "the refusals below 2^-960 are exercised")
 
     tiny = [k * DENORM_MIN for k in (1, 7, 8, 16, 17)]
     rhos = ([0.5, 0.1, 1e-300, 1.7e308] + tiny
@@ -117,13 +156,16 @@ def main(program, points=200, seed=20261124):
            "mean 10 10 0.5 10 1 3 1 1e-6", "mean 10 10 0.5 10 1 3 0 1e-6",
            "mean 10 10 0.5 10 1 3 0.01 1", "mean 10 10 0.5 10 1 3 0.01 0",
            "mean 10 10 0.5 nan 1 3 0.01 1e-6", "mean 10 10 0.5 inf 1 3 0.01 1e-6",
-           "mean 10 10 0.5 1e308 1 3 0.01 1e-6", "mean 10 10 0.5 1 1e300 3 0.01 1e-6"]
+           "mean 10 10 0.5 1.797e308 1e305 3 0.01 1e-6", "mean 10 10 0.5 1 1e308 3 0.01 1e-6"]
     for request, r in zip(bad, run(program, bad)):
         c.ok(r["status"] != "DPCOV_OK", "refused: " + request)
 
     # A radius above DBL_MAX / 2 whose sensitivity 2 R / n is finite: the plan used to double R
     # first and refuse with an infinite sensitivity.
-    far = [(10, 1, 1e4, 1e308, 1.0, 1, 0.5, 1e-6), (3, 2, 1e4, 7e307, 1.0, 1, 0.5, 1e-6)]
+    # r = 1e308 and s = 1e300 over three steps were refused because r^2 or s^2 overflowed (the
+    # radii are now computed scaled by a power of two).
+    far = [(10, 1, 1e4, 1e308, 1.0, 1, 0.5, 1e-6), (3, 2, 1e4, 7e307, 1.0, 1, 0.5, 1e-6),
+           (200, 3, 0.5, 1e308, 1.0, 3, 0.01, 1e-6), (200, 3, 0.5, 1.0, 1e300, 3, 0.01, 1e-6)]
     for case, got in zip(far, run(program, ["mean " + " ".join(repr(v) for v in f) for f in far])):
         n, rho = case[0], case[2]
         what = f"mean plan at the top of the range {case!r}"

@@ -6,6 +6,7 @@
 // B = 2^-960 itself is accepted and bounds rows within it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -119,18 +120,70 @@ TEST(CapiRowBoundRange, MechanismsRefuseBeforeAnyNoise) {
   }
 }
 
-// CoinPress's mean bounds the centred rows by a clip radius of about r + scale sqrt(d): a scale
-// so small that a step's radius falls below the range refuses at the plan.
+// CoinPress's mean bounds the centred rows by a clip radius R_i >= max(r_i, scale gamma): a scale
+// so small that a step's radius falls below the range refuses at the plan, naming the scale.
 TEST(CapiRowBoundRange, CoinPressMeanRefusesAClipRadiusBelowTheRange) {
   dpcov_coinpress_mean_params p;
   dpcov_coinpress_mean_params_default(&p);
   p.radius = 0.0;
-  p.scale = 1e-300;
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
-  expect_refused(dpcov_coinpress_mean_plan(100, 3, &p, &r), p.scale);
+  for (double scale : {1e-300, 0x1p-1074, 0x1p-965}) {
+    p.scale = scale;
+    expect_refused(dpcov_coinpress_mean_plan(100, 3, &p, &r), p.scale);
+    EXPECT_NE(std::string(dpcov_last_error_message()).find("scale = "), std::string::npos)
+        << dpcov_last_error_message();
+  }
   p.scale = 1e-100;
   EXPECT_EQ(dpcov_coinpress_mean_plan(100, 3, &p, &r), DPCOV_OK) << dpcov_last_error_message();
+}
+
+// CoinPress's mean plans and releases at every scale whose radii are in the range, from 1 down to
+// scale gamma = 2^-960: its radii squared r^2 and (scale gamma)^2, which underflowed for
+// scale gamma below about 1e-154 (R was 0 at r = 0, refused as "got 0"; the next prior radius was
+// 0). Each R_i is at least max(r_i, scale gamma), and the release's estimate is finite.
+TEST(CapiRowBoundRange, CoinPressMeanReleasesDownToTheSmallestRadius) {
+  std::vector<double> scales;
+  for (int k = 0; k <= 960; k += 8) scales.push_back(std::ldexp(1.0, -k));
+  for (int k = 500; k <= 957; k += 19) scales.push_back(std::ldexp(1.61, -k));
+  dpcov_coinpress_mean_params p;
+  dpcov_coinpress_mean_params_default(&p);
+  dpcov_coinpress_mean_receipt r{};
+  r.struct_size = sizeof r;
+  for (double scale : scales) {
+    for (double radius : {0.0, 10.0 * scale}) {
+      p.scale = scale;
+      p.radius = radius;
+      // gamma at d = 3, beta = 0.01 (Laurent & Massart; pinned in proofs/check/coinpress.py).
+      const double log_100 = std::log(100.0);
+      const double gamma = std::sqrt(3.0 + 2.0 * std::sqrt(3.0 * log_100) + 2.0 * log_100);
+      const double low = scale * gamma * (1.0 - 0x1p-40);  // scale gamma from below
+      const double high = scale * gamma * (1.0 + 0x1p-40);
+      const dpcov_status planned = dpcov_coinpress_mean_plan(200, 3, &p, &r);
+      if (std::max(radius, high) < kSmallest) {
+        expect_refused(planned, scale);
+        continue;
+      }
+      // In between, R_1 >= r may be in the range and a later step's R_i (>= scale gamma) not.
+      if (low < kSmallest) continue;
+      ASSERT_EQ(planned, DPCOV_OK) << "scale = " << scale << ": " << dpcov_last_error_message();
+      const std::vector<double> a = rows_of(200, 3, scale);
+      dpcov_rng *rng = nullptr;
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng, 3, 0), DPCOV_OK);
+      std::vector<double> mean(3, 0.0);
+      ASSERT_EQ(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, 200, 3, a.data(), 3, nullptr, &p,
+                                             rng, mean.data(), &r),
+                DPCOV_OK)
+          << "scale = " << scale << ": " << dpcov_last_error_message();
+      EXPECT_GE(r.step_clip_radius[0], std::max(radius, low)) << "scale = " << scale;
+      for (int64_t i = 0; i < r.steps; ++i) {
+        EXPECT_GE(r.step_clip_radius[i], low) << "scale = " << scale << ", step " << i;
+        EXPECT_TRUE(r.step_sigma[i] > 0.0 && std::isfinite(r.step_sigma[i])) << scale;
+      }
+      for (double m : mean) EXPECT_TRUE(std::isfinite(m)) << "scale = " << scale;
+      dpcov_rng_destroy(&rng);
+    }
+  }
 }
 
 // B = 2^-960 itself is accepted, for rows of every scale from far below it to far above (that

@@ -211,6 +211,7 @@ DPCOV_API dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_
  * @param params  the settings (r required); params->struct_size >= the first shipped size.
  * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a setting out of range,
+ *         a scale so small that a step's clip radius is below 2^-960, the smallest row bound,
  *         n < 1, a struct_size too small), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
  *         ::DPCOV_E_NUMERICAL (a radius or sigma overflows).
  * @proof proofs/coinpress_mean.md

@@ -47,7 +47,10 @@ double dly_adaptive_release_rho(double rho, const DlyAdaptiveSplit &split);
 double dly_second_look_rho(double rho, const DlyAdaptiveSplit &split);
 
 // The budget left for the final release when the first look settles the radius:
-// (1 - first_look) rho rounded down, so that rho first_look + this <= rho.
+// (1 - first_look) rho rounded down, so that rho first_look + this <= rho. Whatever the first
+// look shows, the rest (this release, or the trace, second look and release at
+// dly_adaptive_release_rho) is (1 - first_look) rho-zCDP, so the whole is rho-zCDP by adaptive
+// composition (Bun & Steinke 2016, Lemma 2.3; proofs/dong_liang_yi.md, "Adaptive").
 double dly_adaptive_early_release_rho(double rho, const DlyAdaptiveSplit &split);
 
 // How many standard deviations of the first look's noise its count of rows in (r / 2, r] must

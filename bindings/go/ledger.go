@@ -19,7 +19,8 @@ const (
 )
 
 // Ledger is a privacy budget with a total cap: check a release's plan receipt with Check before
-// releasing, record it with Charge after (dpcov/ledger.h). Release it with Close.
+// releasing, record it with Charge after, also when the release failed after drawing its noise (a
+// refusal, a numerical failure: see dpcov/ledger.h). Release it with Close.
 type Ledger struct {
 	p *C.dpcov_ledger
 }

@@ -5,7 +5,10 @@
  *
  * Typical use: create a ledger with the total budget, and before each release check the release's
  * plan receipt (dpcov_mechanism_plan(), no data, no randomness) with dpcov_ledger_check(); release;
- * then record it with dpcov_ledger_charge(). The cap check is a privacy filter: the total guarantee
+ * then record it with dpcov_ledger_charge(). Charge the plan also when the release fails after it
+ * drew noise (::DPCOV_E_REFUSED, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NO_CONVERGENCE,
+ * ::DPCOV_E_NOT_POSITIVE_DEFINITE from a release whose arguments passed its plan): a refusal is an
+ * output, and retrying until one succeeds would otherwise cost nothing. The cap check is a privacy filter: the total guarantee
  * holds even when each release's parameters are chosen after seeing the earlier outputs.
  *
  * Two accountings, fixed when the ledger is created (proofs/ledger.md):

@@ -5,10 +5,10 @@
 // the requested side: the rounding error of +, *, / and sqrt is recovered exactly with an fma or a
 // two-sum (error-free transformations), and the result moves by one ulp only if it is on the wrong
 // side. An exact result stays exact, so a scale of 11 is 11, not 11.000000000000002. A product,
-// quotient or square root whose result is below the smallest normal double has an error the fma
-// may round to 0 (the constants sweep found a sensitivity below its exact value that way): such a
-// result moves by one ulp whatever the fma says, which covers the at most half-ulp error of a
-// subnormal result.
+// quotient or square root below 2^-969 has an error the fma may round to 0 (the constants sweep
+// found a sensitivity below its exact value that way, and the Analyze Gauss sweep another at
+// B^2 = 2^-1000 (1 + 2^-51)): such a result moves by one ulp whatever the fma says, which covers
+// its at most half-ulp error.
 #pragma once
 
 #include <cmath>
@@ -21,8 +21,13 @@ inline double bump_down(double x) {
   return std::nextafter(x, -std::numeric_limits<double>::infinity());
 }
 
-// True for a result whose rounding error the fma recovers exactly: normal (or infinite).
-inline bool error_is_exact(double x) { return std::fabs(x) >= std::numeric_limits<double>::min(); }
+// True for a value from which on the fma's residual keeps its sign: |x| >= 2^-969 (or infinite).
+// A residual a b - p (or s s - x, a - q b) is a multiple of ulp(a) ulp(b), about 2^-104 |p|;
+// below 2^-969 that can be under half the smallest subnormal, and the fma rounds it to 0: at
+// B = 2^-500 (1 + 2^-52), B^2 rounded "up" came out below its exact value.
+inline bool error_is_exact(double x) {
+  return std::fabs(x) >= std::numeric_limits<double>::min() * 0x1p53;
+}
 
 // Rounding error of a + b (Knuth's two-sum): a + b = s + err exactly.
 inline double sum_error(double a, double b, double s) {
@@ -57,12 +62,13 @@ inline double mul_down(double a, double b) {
 // For b > 0: a - q b = fma(-q, b, a) exactly, and its sign is the sign of a/b - q.
 inline double div_up(double a, double b) {
   const double q = a / b;
-  if (!error_is_exact(q)) return a == 0.0 ? q : bump_up(q);
+  // The residual is a multiple of ulp(q) ulp(b), about 2^-104 |a|: a must be large enough too.
+  if (!error_is_exact(q) || !error_is_exact(a)) return a == 0.0 ? q : bump_up(q);
   return std::fma(-q, b, a) > 0.0 ? bump_up(q) : q;
 }
 inline double div_down(double a, double b) {
   const double q = a / b;
-  if (!error_is_exact(q)) return q > 0.0 ? bump_down(q) : q;
+  if (!error_is_exact(q) || !error_is_exact(a)) return q > 0.0 ? bump_down(q) : q;
   return std::fma(-q, b, a) < 0.0 ? bump_down(q) : q;
 }
 

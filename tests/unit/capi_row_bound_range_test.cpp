@@ -205,17 +205,19 @@ TEST(CapiRowBoundRange, TheSmallestBoundIsAcceptedAndHolds) {
   }
 }
 
-// Analyze Gauss releases at every bound from 1 down to 2^-960: its sensitivity B^2 (rounded up) is
-// subnormal below B = 2^-511, where the analytic Gaussian calibration's bisection never met its
-// relative tolerance and refused with DPCOV_E_NO_CONVERGENCE, and a Gram summed from rows just
-// above 2^-537 was refused as exceeding n B^2 by its subnormal rounding. The receipt's sigma
-// is positive, finite and at least sigma(1) times the sensitivity, rounded up (sigma is homogeneous
-// in the sensitivity; proofs/check/analyze_gauss.py checks it against mpmath over this range).
-TEST(CapiRowBoundRange, AnalyzeGaussReleasesDownToTheSmallestBound) {
+// Analyze Gauss at every bound from 1 down to 2^-960: from B = 2^-500 on it releases, with a
+// finite sigma at least sigma(1) times the sensitivity (sigma is homogeneous in the sensitivity;
+// proofs/check/analyze_gauss.py checks it against mpmath); below, where the Gram's entries round
+// in the subnormals by as much as the sensitivity B^2, it refuses naming 2^-500 (it refused with
+// DPCOV_E_NO_CONVERGENCE from the calibration below about 2^-511).
+TEST(CapiRowBoundRange, AnalyzeGaussReleasesOrRefusesClearlyDownToTheSmallestBound) {
   std::vector<double> bounds;
   for (int k = 0; k <= 960; k += 8) bounds.push_back(std::ldexp(1.0, -k));
   for (int k = 500; k <= 959; k += 23) bounds.push_back(std::ldexp(1.37, -k));
-  bounds.push_back(std::nextafter(0x1p-537, 1.0));
+  for (double edge : {0x1p-500, 0x1p-537}) {
+    bounds.push_back(std::nextafter(edge, 0.0));
+    bounds.push_back(std::nextafter(edge, 1.0));
+  }
   bounds.push_back(std::nextafter(kSmallest, 1.0));
   for (double bound : bounds) {
     const std::vector<double> a = rows_of(16, 3, bound);
@@ -229,10 +231,19 @@ TEST(CapiRowBoundRange, AnalyzeGaussReleasesDownToTheSmallestBound) {
     std::vector<double> out(9, 0.0);
     dpcov_receipt receipt{};
     receipt.struct_size = sizeof receipt;
-    EXPECT_EQ(dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, g, 1.0, 1e-6, nullptr,
-                                           rng, DPCOV_ROW_MAJOR, out.data(), 3, &receipt),
-              DPCOV_OK)
-        << "B = " << bound << ": " << dpcov_last_error_message();
+    const dpcov_status status =
+        dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, g, 1.0, 1e-6, nullptr, rng,
+                                     DPCOV_ROW_MAJOR, out.data(), 3, &receipt);
+    if (bound < 0x1p-500) {
+      EXPECT_EQ(status, DPCOV_E_INVALID_ARGUMENT) << "B = " << bound;
+      EXPECT_NE(std::string(dpcov_last_error_message()).find("2^-500"), std::string::npos)
+          << dpcov_last_error_message();
+      for (double x : out) EXPECT_EQ(x, 0.0) << "B = " << bound;
+      dpcov_rng_destroy(&rng);
+      dpcov_gram_destroy(&g);
+      continue;
+    }
+    EXPECT_EQ(status, DPCOV_OK) << "B = " << bound << ": " << dpcov_last_error_message();
     EXPECT_TRUE(receipt.sigma > 0.0 && std::isfinite(receipt.sigma)) << "B = " << bound;
     for (double x : out) EXPECT_TRUE(std::isfinite(x)) << "B = " << bound;
     // sigma(1) = 4.224679 at epsilon = 1, delta = 1e-6 (constants.md section 2), from below.

@@ -49,6 +49,31 @@ TEST(LogNormalCdf, MatchesHighPrecisionValuesInBothTails) {
   EXPECT_TRUE(std::isfinite(log_normal_cdf(-1e5)));
 }
 
+// sigma is proportional to the sensitivity D; the search runs at D scaled into [1, 2). For every D
+// from 2 down to the smallest subnormal (where the bisection's relative tolerance was below one
+// subnormal step and it refused with DPCOV_E_NO_CONVERGENCE), sigma(D) is sigma(D / 2^k) 2^k
+// bit for bit where that is a normal double, and in the subnormals at most one step above it, never
+// below; it is certified (gaussian_delta_certified_at_most) in both cases.
+TEST(AnalyticGaussianSigma, IsHomogeneousDownToTheSmallestSubnormal) {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  for (double mantissa : {1.0, 1.37, 1.9999}) {
+    for (int k = 0; k <= 1074; k += 7) {
+      const double d = std::ldexp(mantissa, -k);
+      if (d == 0.0) continue;
+      const int e = std::ilogb(d);
+      const double unit = analytic_gaussian_sigma(1.0, 1e-6, std::scalbn(d, -e));
+      const double sigma = analytic_gaussian_sigma(1.0, 1e-6, d);
+      const double exact_scaled = std::scalbn(sigma, -e);  // exact: scaling up
+      EXPECT_GE(exact_scaled, unit) << "D = " << d;
+      if (sigma >= std::numeric_limits<double>::min())
+        EXPECT_EQ(exact_scaled, unit) << "D = " << d;
+      else
+        EXPECT_LE(sigma - std::scalbn(unit, e), 2 * tiny) << "D = " << d;
+      EXPECT_TRUE(gaussian_delta_certified_at_most(sigma, 1.0, d, 1e-6)) << "D = " << d;
+    }
+  }
+}
+
 TEST(AnalyticGaussianSigma, MatchesConstantsTable) {
   // constants.md section 2: (eps, delta, Delta) -> sigma.
   expect_close(analytic_gaussian_sigma(1.0, 1e-6, 1.0), 4.224679);
@@ -207,6 +232,41 @@ TEST(Upward, SqrtAndProductsAreNotBelowExact) {
   EXPECT_GT(std::fma(0.1, 0.7, -std::nextafter(p, 0.0)), 0.0);
   EXPECT_EQ(upward::mul_up(3.0, 4.0), 12.0);
   EXPECT_EQ(upward::div_up(11.0, 1.0), 11.0);
+}
+
+// Near the bottom of the doubles (results from 2^-1074 to 2^-900) the fma's residual can round
+// to 0 below 2^-969 and lose its sign: at B = 2^-500 (1 + 2^-52), B^2 rounded up was below its
+// exact value. Checked exactly on the operands scaled up by powers of two, where the residuals are
+// exact.
+TEST(Upward, NotBelowExactAtTheBottomOfTheDoubles) {
+  std::mt19937_64 gen(20261124);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-1074, -900);
+  for (int i = 0; i < 20000; ++i) {
+    const int e = exponent(gen);
+    const double a = std::ldexp(mantissa(gen), e / 2), b = std::ldexp(mantissa(gen), e - e / 2);
+    if (i == 0) {
+      const double bound = std::nextafter(0x1p-500, 1.0);
+      EXPECT_GT(upward::mul_up(bound, bound), bound * bound);
+    }
+    // a b <= mul_up(a, b): with a, b scaled by 2^600 each, p by 2^1200.
+    const double p = upward::mul_up(a, b);
+    EXPECT_LE(std::fma(std::ldexp(a, 600), std::ldexp(b, 600), -std::ldexp(p, 1200)), 0.0)
+        << a << " * " << b;
+    const double pd = upward::mul_down(a, b);
+    EXPECT_GE(std::fma(std::ldexp(a, 600), std::ldexp(b, 600), -std::ldexp(pd, 1200)), 0.0)
+        << a << " * " << b;
+    // p / b >= p / b exactly: q b >= p, with q scaled by 2^600, b by 2^600, p by 2^1200.
+    const double c = std::ldexp(mantissa(gen), exponent(gen) + 200);  // a divisor
+    const double x = std::ldexp(mantissa(gen), exponent(gen));
+    const double q = upward::div_up(x, c), qd = upward::div_down(x, c);
+    EXPECT_GE(std::fma(std::ldexp(q, 600), std::ldexp(c, 600), -std::ldexp(x, 1200)), 0.0)
+        << x << " / " << c;
+    EXPECT_LE(std::fma(std::ldexp(qd, 600), std::ldexp(c, 600), -std::ldexp(x, 1200)), 0.0)
+        << x << " / " << c;
+    const double s = upward::sqrt_up(x);
+    EXPECT_GE(std::fma(std::ldexp(s, 600), std::ldexp(s, 600), -std::ldexp(x, 1200)), 0.0) << x;
+  }
 }
 
 TEST(AdditiveWishartDof, MatchesConstantsTable) {

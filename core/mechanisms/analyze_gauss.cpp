@@ -1,6 +1,5 @@
 #include "analyze_gauss.hpp"
 
-#include "../check.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "../privacy/classical_gaussian.hpp"
 #include "../privacy/gram_sensitivity.hpp"
@@ -29,25 +28,8 @@ void calibrate_gaussian(Receipt &receipt, const Request &request, const char *th
   }
 }
 
-namespace {
-
-// The smallest B at which Analyze Gauss releases, 2^-500 (B^2 = 2^-1000). A product of a row's
-// entries that is subnormal rounds by up to 2^-1075 absolutely; from B^2 = 2^-1000 on that is
-// below 2^-75 B^2, under the relative rounding of the normal range. Below B = 2^-511 the Gram's
-// entries are themselves subnormal and that rounding reaches B^2: at d = 3, the row with entries
-// sqrt(0.5000001) 2^-537 moves the computed upper triangle by 2.45 2^-1074, over the
-// sensitivity B^2 rounded up, 2 2^-1074 (proofs/analyze_gauss.md, "Small bounds").
-constexpr double kSmallestBound = 0x1p-500;
-
-}  // namespace
-
 Receipt plan_analyze_gauss(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::AnalyzeGauss, request, DeltaUse::Approximate);
-  if (!(request.bound >= kSmallestBound))
-    fail(DPCOV_E_INVALID_ARGUMENT, "Analyze Gauss needs a bound B >= 2^-500 (about 3.05e-151), ",
-         "got B = ", request.bound, ": below it the Gram's entries near B^2 round in the ",
-         "subnormals by as much as its sensitivity B^2 (proofs/analyze_gauss.md, Small bounds); ",
-         "rows scaled up by 2^k release a Gram that scales back down by 2^-2k exactly");
   receipt.sensitivity_norm = SensitivityNorm::L2;
   receipt.sensitivity = privacy::gram_l2_sensitivity(request.options.neighbour, request.bound);
   calibrate_gaussian(receipt, request,

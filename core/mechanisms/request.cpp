@@ -28,6 +28,12 @@ Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse del
   check::dimension(request.dim, "dimension d");
   if (request.n < 0) fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", request.n);
   data::check_row_bound(request.bound, "bound B");
+  if (!(request.bound >= kSmallestGramBound))
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism),
+         " needs a bound B >= 2^-500 (about 3.05e-151), got B = ", request.bound,
+         ": below it the Gram's entries near B^2 round in the subnormals by as much as its ",
+         "sensitivity B^2 (proofs/analyze_gauss.md, Small bounds); rows scaled up by 2^k release ",
+         "a Gram that scales back down by 2^-2k exactly");
   check::epsilon(request.epsilon);
   if (delta_use == DeltaUse::Approximate || request.delta != 0.0) check::delta(request.delta);
   check_options_apply(mechanism, request.options);

@@ -55,6 +55,15 @@ enum class DeltaUse { Pure, Approximate };
 // Checks d, n, B, epsilon and delta (as DeltaUse says) and returns a receipt holding them, the
 // mechanism id and the neighbour relation; delta is recorded as 0 for pure mechanisms. Throws the
 // status of the first argument out of range, with a message naming it.
+// The smallest B at which a mechanism on the Gram releases, 2^-500 (B^2 = 2^-1000). A product of a
+// row's entries that is subnormal rounds by up to 2^-1075 absolutely; from B^2 = 2^-1000 on that is
+// below 2^-75 B^2, under the relative rounding of the normal range. Below B = 2^-511 the Gram's
+// entries are themselves subnormal and that rounding reaches B^2: at d = 3, the row with entries
+// sqrt(0.5000001) 2^-537 moves the computed upper triangle by 2.45 2^-1074, over the
+// sensitivity B^2 rounded up, 2 2^-1074 (proofs/analyze_gauss.md, "Small bounds"). Every
+// mechanism here perturbs or samples from that computed Gram.
+inline constexpr double kSmallestGramBound = 0x1p-500;
+
 Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use);
 
 // Throws DPCOV_E_INVALID_ARGUMENT if an option that only applies to other mechanisms is set.

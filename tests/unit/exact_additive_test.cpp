@@ -124,19 +124,22 @@ TEST(ExactPlan, LaplaceScaleIsNotBelowTheSensitivityOverEpsilonAbove2To53) {
   }
 }
 
-// A bound whose grid unit squared underflows (B below about 6e-151, above 2^-960, below which
-// every row bound is refused): refused with DPCOV_E_NUMERICAL,
-// not a plan of zero constants whose release converted NaN to an integer (found by fuzz_solvers).
+// A bound whose grid unit squared underflows (B below about 6e-151, at or above 2^-500 = 3.05e-151,
+// below which every mechanism on the Gram refuses the bound, kSmallestGramBound): refused with
+// DPCOV_E_NUMERICAL, not a plan of zero constants whose release converted NaN to an integer (found
+// by fuzz_solvers); smaller bounds with DPCOV_E_INVALID_ARGUMENT.
 TEST(ExactPlan, RefusesABoundWhoseSquaredGridUnitUnderflows) {
   for (auto mechanism : {MechanismId::AnalyzeGauss, MechanismId::LaplaceSym})
-    for (double bound : {1e-280, 1e-200, 1e-160}) {
+    for (double bound : {1e-280, 1e-200, 1e-160, 4e-151}) {
       Request r = request(3, 10, 1.0, mechanism == MechanismId::AnalyzeGauss ? 1e-6 : 0.0);
       r.bound = bound;
       try {
         plan_exact_additive(mechanism, r);
         ADD_FAILURE() << "no failure at B = " << bound;
       } catch (const Error &e) {
-        EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL);
+        EXPECT_EQ(e.status(), bound < kSmallestGramBound ? DPCOV_E_INVALID_ARGUMENT
+                                                         : DPCOV_E_NUMERICAL)
+            << "B = " << bound;
       }
     }
   Request fine = request(3, 10, 1.0, 1e-6);

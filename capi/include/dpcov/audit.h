@@ -185,7 +185,7 @@ DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params);
  * @param mechanism         a ::dpcov_mechanism_id.
  * @param dim               d, 1 <= d <= 46340.
  * @param n                 rows of D, >= 1 (::DPCOV_AUDIT_DATA_TINY_N uses min(n, 2)).
- * @param bound             B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound             B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
  * @param epsilon           as for dpcov_mechanism_plan().
  * @param delta             as for dpcov_mechanism_plan().
  * @param mechanism_params  mechanism options, or NULL for the defaults.
@@ -221,7 +221,7 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
  * @param rows_prime        D', finite.
  * @param n_prime           rows of D', >= 1.
  * @param ldp               leading dimension of @p rows_prime.
- * @param bound             B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound             B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
  * @param epsilon           as for dpcov_mechanism_plan().
  * @param delta             as for dpcov_mechanism_plan().
  * @param mechanism_params  mechanism options, or NULL for the defaults.

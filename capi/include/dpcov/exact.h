@@ -71,7 +71,7 @@ typedef struct dpcov_exact_grid {
  * @param mechanism  ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM.
  * @param dim        d, 1 <= d <= 46340.
  * @param n          number of rows, >= 0 (recorded; no constant depends on it).
- * @param bound      B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound      B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
  * @param epsilon    finite and > 0.
  * @param delta      Gauss: in (0, 1). Laplace: 0 or any value in (0, 1); 0 is recorded as spent.
  * @param params     options, or NULL for the defaults. Only `neighbour` applies; the calibration
@@ -101,7 +101,7 @@ DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t 
  * @param cols       d, 1 <= d <= 46340.
  * @param a          the rows, finite (not retained); may be NULL when rows is 0.
  * @param lda        leading dimension of @p a.
- * @param bound      B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound      B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
  * @param policy     ::DPCOV_BOUND_CLIP (rows above B scaled to norm B) or ::DPCOV_BOUND_REJECT
  *                   (::DPCOV_E_NORM_BOUND); ::DPCOV_BOUND_DROP is ::DPCOV_E_INVALID_ARGUMENT.
  * @param epsilon    as for dpcov_exact_plan().

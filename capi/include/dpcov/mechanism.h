@@ -284,7 +284,8 @@ DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism);
  * @param mechanism  a ::dpcov_mechanism_id.
  * @param dim        d, 1 <= d <= 46340.
  * @param n          number of rows, >= 0 (recorded; no constant here depends on it).
- * @param bound      B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound      B, finite and >= 2^-500 (mechanisms on the Gram: below it the computed
+ *                   Gram's subnormal rounding reaches the sensitivity B^2).
  * @param epsilon    finite and > 0 (and < 1 where the theorem requires it).
  * @param delta      in (0, 1) (and < 1/e for the additive Wishart); the pure-epsilon mechanisms
  *                   also accept 0 and record 0 as spent.
@@ -314,7 +315,8 @@ DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int6
  * @param gram      G (d x d, exactly symmetric, finite, diagonal >= 0, trace <= n B^2); not retained.
  * @param ldg       leading dimension of @p gram, >= d.
  * @param n         number of rows behind G, >= 0.
- * @param bound     B, finite and >= 2^-960 (the range of row bounds): every row behind G has norm <= B.
+ * @param bound     B, finite and >= 2^-500 (as for dpcov_mechanism_plan()): every row behind G
+ *                  has norm <= B.
  * @param epsilon   as for dpcov_mechanism_plan().
  * @param delta     as for dpcov_mechanism_plan().
  * @param params    options, or NULL for the defaults.
@@ -365,7 +367,7 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
  * @param gram      the statistic G, as for dpcov_mechanism_release().
  * @param ldg       leading dimension of @p gram, >= d.
  * @param n         number of rows behind G, >= 0.
- * @param bound     B, finite and >= 2^-960 (the range of row bounds).
+ * @param bound     B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
  * @param epsilon   as for dpcov_mechanism_plan().
  * @param delta     as for dpcov_mechanism_plan().
  * @param params    options, or NULL for the defaults (the same as for the release).

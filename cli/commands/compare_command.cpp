@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <dpcov.h>
@@ -124,13 +125,15 @@ bool fit(const RegressionSpec &spec, const std::vector<double> &g, int64_t d, in
 // The stream of the zCDP mechanisms' generators: past every library id (< 1000 streams each).
 constexpr uint64_t kZcdpStreamBase = 100;
 
-// Every (mechanism, epsilon) of the table, planned before any data is read.
+// Every (mechanism, epsilon) of the table, planned before any data is read (the zCDP mechanisms on
+// the rows: their options checked then, their plan made at the public n once the rows are read).
 struct Planned {
   std::string mechanism;
   double epsilon;
   MechanismChoice choice;     // the Gram mechanisms
   dpcov_receipt receipt{};    // the Gram mechanisms
-  std::optional<ZcdpPlan> zcdp;  // the zCDP mechanisms on the rows (zcdp_release.hpp)
+  bool on_rows = false;          // a zCDP mechanism on the rows (zcdp_release.hpp)
+  std::optional<ZcdpPlan> zcdp;  // its plan, at the public n once the rows are read
   size_t column;                 // index of the epsilon (or --rho)
   uint64_t stream;
 };
@@ -161,9 +164,10 @@ std::vector<double> table_epsilons(const CompareOptions &o) {
   return epsilons;
 }
 
-// The plan of a zCDP id at the e-th column: rho from --rho, or the largest that fits epsilon.
-ZcdpPlan plan_zcdp_column(const CompareOptions &o, const std::string &name, double epsilon,
-                          size_t e, int64_t d, int64_t n) {
+// The options of a zCDP id at one column, checked (usage errors name the option): rho from --rho,
+// or the largest that fits epsilon.
+std::pair<ZcdpReleaseOptions, double> zcdp_column(const CompareOptions &o, const std::string &name,
+                                                  double epsilon, size_t e) {
   ZcdpReleaseOptions z;
   z.mechanism.mechanism = name;
   z.mechanism.epsilon = epsilon;
@@ -178,7 +182,14 @@ ZcdpPlan plan_zcdp_column(const CompareOptions &o, const std::string &name, doub
     z.mean_radius = o.mean_radius;
   }
   const double rho = zcdp_checked_rho(z);
-  return plan_zcdp(z, o.rhos.empty() ? rho : o.rhos[e], d, n);
+  return {z, o.rhos.empty() ? rho : o.rhos[e]};
+}
+
+// The plan of a zCDP id at one column for n rows: n is public under its replace-one guarantee,
+// and its constants depend on it (a stand-in n refused settings that the real n allows).
+ZcdpPlan plan_zcdp_column(const CompareOptions &o, const Planned &run, int64_t d, int64_t n) {
+  const auto [z, rho] = zcdp_column(o, run.mechanism, run.epsilon, run.column);
+  return plan_zcdp(z, rho, d, n);
 }
 
 // --center: CoinPress estimates the covariance around its own private mean (a share of rho), so
@@ -241,8 +252,9 @@ std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double
         // One generator stream per (mechanism, epsilon), as below.
         const uint64_t stream =
             (kZcdpStreamBase + static_cast<uint64_t>(zcdp - zcdp_ids.begin())) * 1000 + e;
-        runs.push_back({name, epsilons[e], {}, {}, plan_zcdp_column(o, name, epsilons[e], e, d, 1),
-                        e, stream});
+        // The options are checked now; the plan needs the public n, known once the rows are read.
+        zcdp_column(o, name, epsilons[e], e);
+        runs.push_back({name, epsilons[e], {}, {}, true, std::nullopt, e, stream});
         continue;
       }
       MechanismOptions m;
@@ -259,7 +271,7 @@ std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double
       // One generator stream per (mechanism, epsilon): a row of the table does not depend on
       // which other mechanisms or epsilons are listed.
       const uint64_t stream = static_cast<uint64_t>(choice.id) * 1000 + e;
-      runs.push_back({name, epsilons[e], choice, receipt, std::nullopt, e, stream});
+      runs.push_back({name, epsilons[e], choice, receipt, false, std::nullopt, e, stream});
     }
   }
   return runs;
@@ -288,13 +300,14 @@ void run_compare(const CompareOptions &o) {
   const std::vector<double> epsilons = table_epsilons(o);
 
   // Every (mechanism, epsilon) is planned before any data is read, so that a release that cannot
-  // happen fails at once with the release's own message.
+  // happen fails at once with the release's own message (the zCDP mechanisms on the rows: their
+  // options; their plan needs the public n and is made once the rows are read).
   std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
   std::vector<Planned> runs = plan_runs(o, epsilons, d);
   bool need_rows = false, coinpress = false;
   for (const Planned &run : runs) {
-    need_rows = need_rows || run.zcdp;
+    need_rows = need_rows || run.on_rows;
     coinpress = coinpress || run.mechanism == "coinpress";
   }
 
@@ -308,10 +321,9 @@ void run_compare(const CompareOptions &o) {
     fail(kExitUsage, "coinpress takes the rows unclipped (it has no norm bound), while the "
          "errors are measured against the Gram matrix of the rows clipped to --bound; ",
          info.clipped, " rows are over --bound ", o.bound, ": give a bound over every row's norm");
-  // The receipts of the zCDP mechanisms, now with the public n.
+  // The plans of the zCDP mechanisms, at the public n (replace-one), before any noise is drawn.
   for (Planned &run : runs)
-    if (run.zcdp)
-      run.zcdp = plan_zcdp_column(o, run.mechanism, run.epsilon, run.column, d, info.rows);
+    if (run.on_rows) run.zcdp = plan_zcdp_column(o, run, d, info.rows);
   std::vector<double> exact(static_cast<size_t>(d * d));
   library_check(dpcov_gram_get_matrix(gram.get(), DPCOV_ROW_MAJOR, exact.data(), d),
                 "reading the Gram matrix");

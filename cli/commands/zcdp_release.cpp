@@ -366,9 +366,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const MechanismOptions &m = o.mechanism;
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
-  // The plan fails now, before any row is read, if the release cannot happen (n = 1 stands in for
-  // the unknown n: the constants' validity does not depend on it).
-  const ZcdpPlan plan = plan_zcdp(o, rho, d, 1);
+  // The charge depends on rho alone: the ledger refuses now, before any row is read.
   const LedgerCharge charge = zcdp_release_charge(o, rho);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
@@ -376,6 +374,8 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const RowBuffer rows =
       read_rows(*reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  // The plan at the public n (plan_zcdp), before any noise is drawn.
+  const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> mean(static_cast<size_t>(d));
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
@@ -415,9 +415,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
 
   const std::unique_ptr<RowReader> reader = open_input(o.input);
   const int64_t d = reader->dim();
-  // The plan fails now, before any row is read, if the release cannot happen (n = 1 stands in for
-  // the unknown n: the constants' validity does not depend on it).
-  const ZcdpPlan plan = plan_zcdp(o, rho, d, 1);
+  // The charge depends on rho alone: the ledger refuses now, before any row is read.
   const LedgerCharge charge = zcdp_release_charge(o, rho);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
@@ -425,6 +423,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
   RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  // The plan at the public n (plan_zcdp), before any noise is drawn.
+  const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
   nlohmann::ordered_json sidecar;
   nlohmann::ordered_json centring;

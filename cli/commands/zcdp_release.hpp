@@ -70,6 +70,10 @@ struct ZcdpPlan {
 // The plan of a release of n rows in `dim` columns at `rho` (from zcdp_checked_rho): every
 // constant from the library's plan functions (dpcov_dly_plan, dpcov_coinpress_plan,
 // dpcov_coinpress_mean_plan), reading no data. Throws CliError for settings the library refuses.
+// n is the public n of the replace-one guarantee (the rows' count, or `plan --rows`), never a
+// stand-in: the constants depend on it (CoinPress mean's radii and noise, Dong-Liang-Yi's noise),
+// and a plan at n = 1 refused settings that the release at the real n allows (a Dong-Liang-Yi
+// bound of 1e153, a CoinPress mean radius of 1e305).
 ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t n);
 
 // coinpress --center's first step: the private mean of the n x d row-major `rows` by plan.mean

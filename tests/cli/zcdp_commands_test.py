@@ -244,6 +244,26 @@ class ZcdpCommands(DpcovCase):
                                     "4", "-d", "1e-6"])
         self.assertNotIn("center", plain)
 
+    def test_compare_plans_at_the_public_n_not_a_stand_in(self):
+        # compare planned every zCDP column at n = 1 before reading the rows, and refused what the
+        # real n allows: a Dong-Liang-Yi bound of 1e153 (noise over DBL_MAX / 128 at n = 1) and a
+        # CoinPress centring mean with prior radius 1e305 (its first step's noise overflows).
+        gen = np.random.default_rng(6)
+        small = self.small_norm_csv(2000, 3)
+        out = self.compare(small, ["--bound", "1e153", "-m", "dly_gauss,dly_adaptive", "-e", "1",
+                                   "-d", "1e-6"])
+        for row in out["results"]:
+            self.assertEqual(row["refused"], 0)
+            self.assertEqual(row["receipt"]["n"], 2000)
+        far = self.write_csv(gen.standard_normal((2000, 3)) + 1e150, "far.csv")
+        out = self.compare(far, ["--bound", "1e152", "-m", "coinpress", "--center",
+                                 "--mean-radius", "1e305", "--k-bound", "20", "-e", "1", "-d",
+                                 "1e-6"])
+        (row,) = out["results"]
+        self.assertEqual(row["refused"], 0)
+        plan = self.plan("coinpress", ["--center", "--mean-radius", "1e305"], dims=3, rows=2000)
+        self.assertEqual(row["receipt"]["centring"]["step_sigma"], plan["centring"]["step_sigma"])
+
     def test_compare_center_applies_to_coinpress_only_and_says_what_to_use(self):
         path = self.write_csv(np.random.default_rng(1).uniform(-0.5, 0.5, (100, 3)))
         base = ["compare", path, "--bound", "1", "-r", "2", "-q", "-e", "1", "-d", "1e-6"]

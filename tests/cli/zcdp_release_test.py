@@ -244,6 +244,68 @@ class ZcdpRelease(DpcovCase):
                     self.assertEqual(f.read(), before)
                 self.assertFalse(os.path.exists(self.path("over.csv")))
 
+    def plan_json(self, args):
+        result = self.run_dpcov(["plan", "--json"] + args)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        return json.loads(result.stdout)
+
+    def test_the_release_is_planned_at_the_public_n_not_a_stand_in(self):
+        # The constants depend on n (public under replace-one). The release was planned at n = 1
+        # before reading the rows, and refused settings that the real n allows: a CoinPress mean
+        # radius of 1e305 (its first step's noise overflows at n = 1), with or without --center,
+        # and a Dong-Liang-Yi bound of 1e153 (its noise exceeds DBL_MAX / 128 at n = 1).
+        n = 2000
+        gen = np.random.default_rng(5)
+        far = self.write_csv(gen.standard_normal((n, 3)) + 1e150, "far.csv")
+        budget = ["--epsilon", "1", "--delta", "1e-6", "--seed", "8"]
+        mean_args = ["-m", "coinpress_mean", "--mean-radius", "1e305"]
+        mean, receipt, _ = self.release([far] + mean_args + budget)
+        self.assertTrue(np.all(np.isfinite(mean)))
+        plan = self.plan_json(mean_args + budget[:4] + ["--dims", "3", "--rows", str(n)])
+        for key in ("step_rho", "step_clip_radius", "step_sigma"):
+            self.assertEqual(receipt[key], plan[key], key)
+        at_one = self.run_dpcov(["plan"] + mean_args + budget[:4] + ["--dims", "3", "--rows", "1"])
+        self.assertNotEqual(at_one.returncode, EXIT_OK)  # the stand-in's refusal
+        centre_args = ["-m", "coinpress", "--k-bound", "4", "--center", "--mean-radius", "1e305"]
+        centred, receipt, _ = self.release([far] + centre_args + budget)
+        self.assertTrue(np.all(np.isfinite(centred)))
+        plan = self.plan_json(centre_args + budget[:4] + ["--dims", "3", "--rows", str(n)])
+        self.assertEqual(receipt["centring"]["step_sigma"], plan["centring"]["step_sigma"])
+        small = self.write_csv(self.small_norm_rows(n, 3), "small.csv")
+        for name in ("dly_gauss", "dly_separate", "dly_adaptive"):
+            with self.subTest(name):
+                matrix, receipt, _ = self.release([small, "-m", name, "--bound", "1e153"] + budget)
+                self.assertTrue(np.all(np.isfinite(matrix)))
+                plan = self.plan_json(["-m", name, "--bound", "1e153"] + budget[:4] +
+                                      ["--dims", "3", "--rows", str(n)])
+                self.assertEqual(receipt["trace_sigma"], plan["trace_sigma"])
+                if name != "dly_adaptive":
+                    self.assertEqual(receipt["sigma_matrix"], plan["sigma_matrix"])
+
+    def test_settings_refused_at_the_public_n_are_refused_before_any_draw(self):
+        # Three rows at B = 9e153: dly_gauss's noise would exceed DBL_MAX / 128 at this n. The
+        # plan, made once the rows are read, refuses before any noise: nothing is written and
+        # the ledger is not charged.
+        path = self.write_csv(self.small_norm_rows(3, 3))
+        ledger = self.path("ledger.json")
+        out = self.path("o.csv")
+        common = [path, "-m", "dly_gauss", "--epsilon", "1", "--delta", "1e-6", "--quiet",
+                  "--ledger", ledger, "-o", out]
+        first = self.run_dpcov(["release"] + common + [
+            "--bound", "1", "--ledger-epsilon", "10", "--ledger-delta", "1e-2"])
+        self.assertEqual(first.returncode, EXIT_OK, first.stderr.decode())
+        for name in (out, out + ".json", out + ".curator.json"):
+            os.remove(name)
+        with open(ledger, "rb") as f:
+            before = f.read()
+        refused = self.run_dpcov(["release"] + common + ["--bound", "9e153"])
+        self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr.decode())
+        self.assertIn("DBL_MAX / 128", refused.stderr.decode())
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]

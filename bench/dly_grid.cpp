@@ -18,10 +18,11 @@
 //
 // With `unit` as fourth argument, the data are the authors' Fig. 1 setting instead (test_d_N1.py:
 // N = 1, every row of norm 1, trace 1; bench/results/dly_published.md). A fifth argument runs that
-// one n instead of the three (50000: Fig. 2(b), test_d.py).
+// one n instead of the three (50000: Fig. 2(b), test_d.py); a sixth skips the d below it. Each
+// (n, d) point draws from its own streams, so a point run alone repeats its row of a full run.
 //
 //   build/bench/dly_grid [runs (default 50)] [max d (default 800)] [seed (default 1)] [zipf|unit]
-//   [n]
+//   [n] [min d]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +44,7 @@ int main(int argc, char **argv) {
   const uint64_t seed = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1;
   const bool unit = argc > 4 && std::string(argv[4]) == "unit";
   const int64_t only_n = argc > 5 ? std::atoll(argv[5]) : 0;
+  const int64_t min_d = argc > 6 ? std::atoll(argv[6]) : 0;
   std::printf(
       "Dong-Liang-Yi, rho = 0.1, r = 1, beta = 0.1, mean Frobenius error over %d runs, %s\n", runs,
       unit ? "rows of norm 1 (Fig. 1)" : "Zipf row norms (Fig. 2)");
@@ -53,7 +55,7 @@ int main(int argc, char **argv) {
       only_n > 0 ? std::vector<int64_t>{only_n} : std::vector<int64_t>{1000, 4000, 16000};
   for (int64_t n : ns) {
     for (int64_t d : {10, 20, 30, 50, 70, 100, 200, 400, 800}) {
-      if (d > max_d) continue;
+      if (d > max_d || d < min_d) continue;
       double err[4] = {0, 0, 0, 0};
       std::vector<double> runs_of[4];  // each variant's error, run by run
       int separate_branch[2] = {0, 0};

@@ -456,14 +456,14 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   return r;
 }
 
-DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
-  DlyReceipt receipt = dly_plan(request);
-  if (rows.rows != request.n || rows.cols != request.dim)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
-         rows.rows, " x ", rows.cols);
-  check::all_finite(rows, "rows");
+namespace {
+
+// The release on the rows x (n x d, finite) at a radius in [1/2, 1), where every quantity of the
+// mechanism (the second moment, its sensitivity and noise, the trace, the branch estimates) is a
+// normal double unless it is far below the noise; `receipt` is dly_plan() at that radius.
+DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt receipt,
+                            random::Rng &rng) {
   const double r = request.radius;
-  Matrix x = Matrix::from(rows);
   clip_rows(x, r);
   Matrix s = second_moment(x, r);
   DlyVariant branch = request.variant;
@@ -577,6 +577,61 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   receipt.clip_radius = radius;
   receipt.seed_fixed = rng.seed_fixed();
   return {std::move(out), std::move(receipt)};
+}
+
+
+// 4^e x, rounded up where it is subnormal (ldexp rounds to nearest there): a receipt's sigma in
+// the caller's units is never below the noise added.
+double scaled_up(double x, int e) {
+  const double y = std::ldexp(x, 2 * e);
+  return y < std::numeric_limits<double>::min() && x > 0.0 ? privacy::upward::bump_up(y) : y;
+}
+
+}  // namespace
+
+DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
+  DlyReceipt receipt = dly_plan(request);
+  if (rows.rows != request.n || rows.cols != request.dim)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+         rows.rows, " x ", rows.cols);
+  check::all_finite(rows, "rows");
+  // The mechanism runs in units of 2^e (bound_exponent: r 2^-e in [1/2, 1)), on the rows scaled
+  // by 2^-e (exact unless an entry is subnormal; a public map of each row, so neighbours stay
+  // neighbours), and its output is scaled back by 4^e (post-processing). At a small r the second
+  // moment would otherwise be rounded into the subnormals before its noise is added, by up to a
+  // whole subnormal step per entry, more than its sensitivity sqrt(2) r^2 / n
+  // (proofs/dong_liang_yi.md, "Floating point"). The candidate radii are the plan's.
+  const int e = bound_exponent(request.radius);
+  DlyRequest unit = request;
+  unit.radius = std::ldexp(request.radius, -e);
+  DlyReceipt unit_receipt = dly_plan(unit);
+  unit_receipt.svt_queries = receipt.svt_queries;
+  Matrix x = Matrix::from(rows);
+  for (int64_t j = 0; j < x.cols(); ++j)
+    for (int64_t i = 0; i < x.rows(); ++i) x(i, j) = std::ldexp(x(i, j), -e);
+  DlyRelease release = release_in_units(std::move(x), unit, std::move(unit_receipt), rng);
+  Matrix &out = release.covariance;
+  for (int64_t j = 0; j < out.cols(); ++j)
+    for (int64_t i = 0; i < out.rows(); ++i) out(i, j) = std::ldexp(out(i, j), 2 * e);
+  // The receipt in the caller's units: the plan's constants, with the release's outcomes. Gauss
+  // and Separate keep the plan's sigma (computed at r, equal to the scaled one unless it is
+  // below 2^-969, and never below the exact value).
+  const DlyReceipt &done = release.receipt;
+  receipt.rho_covariance = done.rho_covariance;
+  receipt.first_look_settled = done.first_look_settled;
+  if (done.first_look_settled == 1) {
+    receipt.trace_sigma = 0.0;
+    receipt.histogram_sigma = 0.0;
+  }
+  receipt.branch = done.branch;
+  receipt.clip_radius = std::ldexp(done.clip_radius, e);  // exact: r~ >= 2^-960
+  if (adaptive(request.variant)) {
+    receipt.sigma_matrix = scaled_up(done.sigma_matrix, e);
+    receipt.sigma_eigenvalues = scaled_up(done.sigma_eigenvalues, e);
+  }
+  receipt.seed_fixed = done.seed_fixed;
+  release.receipt = std::move(receipt);
+  return release;
 }
 
 }  // namespace dpcov::mechanisms

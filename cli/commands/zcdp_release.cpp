@@ -472,12 +472,22 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
     if (r.first_look_settled >= 0) sidecar["first_look_settled"] = r.first_look_settled == 1;
   }
+  // n is public here: the Gram estimate is post-processing. n times the estimate can overflow
+  // where the estimate does not (Dong-Liang-Yi's entries reach B^2, CoinPress's have no bound;
+  // refusing n B^2 > DBL_MAX up front would refuse releases whose noise and data are far below
+  // B^2): that fails after the draw, charged, and nothing is written.
+  for (double &v : released) v *= static_cast<double>(rows.rows);
+  if (!std::all_of(released.begin(), released.end(), [](double v) { return std::isfinite(v); })) {
+    if (ledger)
+      ledger->charge({charge}, concat(o.output.path, " (not written: n times the estimate "
+                                                     "overflows, DPCOV_E_NUMERICAL)"));
+    library_fail(DPCOV_E_NUMERICAL, concat("writing ", m.mechanism, "'s release"),
+                 "n times its estimate of X^T X / n overflows the largest double");
+  }
   if (ledger) {
     ledger->charge({charge}, o.output.path);
     sidecar["ledger"] = ledger->summary();
   }
-  // n is public here: the Gram estimate is post-processing.
-  for (double &v : released) v *= static_cast<double>(rows.rows);
   sidecar["policy"] = coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name();
   sidecar["columns"] = reader->column_names();
   if (o.seed) sidecar["seed"] = *o.seed;

@@ -306,6 +306,38 @@ class ZcdpRelease(DpcovCase):
         for name in (out, out + ".json", out + ".curator.json"):
             self.assertFalse(os.path.exists(name), name)
 
+    def test_n_times_the_estimate_is_finite_or_nothing_is_written(self):
+        # The written matrix is n times the estimate, which can overflow where the estimate does
+        # not: ten rows at B = 9e153 wrote "inf" with exit 0 (Dong-Liang-Yi's entries reach B^2),
+        # and so did CoinPress at K = 1e305 (its seeded estimate is finite, n times it is not).
+        # Both now fail after their draw, charged, and write nothing; just below, all is finite.
+        big = self.write_csv(np.tile([8.9e153, 0.0], (10, 1)), "big.csv")
+        gauss = self.write_csv(np.random.default_rng(3).standard_normal((300, 3)) * 0.5)
+        ledger = self.path("ledger.json")
+        out = self.path("o.csv")
+        runs = [[big, "-m", name, "--epsilon", "1000", "--delta", "1e-6", "--bound", "9e153"]
+                for name in DLY]
+        runs.append([gauss, "-m", "coinpress", "--steps", "1", "--epsilon", "0.001", "--delta",
+                     "1e-3", "--k-bound", "1e305"])
+        for i, args in enumerate(runs):
+            result = self.run_dpcov(["release"] + args + [
+                "--seed", "4", "--quiet", "--ledger", ledger, "--ledger-epsilon", "1e5",
+                "--ledger-delta", "0.5", "-o", out])
+            self.assertEqual(result.returncode, EXIT_INTERNAL, result.stderr.decode())
+            self.assertIn("overflows", result.stderr.decode())
+            with open(ledger) as f:
+                charges = json.load(f)["charges"]
+            self.assertEqual(len(charges), i + 1)
+            self.assertIn("not written", charges[-1]["output"])
+            for name in (out, out + ".json", out + ".curator.json"):
+                self.assertFalse(os.path.exists(name), name)
+        for args in ([big, "-m", "dly_gauss", "--epsilon", "1000", "--delta", "1e-6", "--bound",
+                      "2e153"],
+                     [gauss, "-m", "coinpress", "--steps", "1", "--epsilon", "0.001", "--delta",
+                      "1e-3", "--k-bound", "1e303"]):
+            matrix, _, _ = self.release(args + ["--seed", "4"])
+            self.assertTrue(np.all(np.isfinite(matrix)))
+
     def test_rows_over_the_bound_are_clipped_or_refused(self):
         x = self.small_norm_rows(200, 3)
         x[4] = [3.0, 0.0, 0.0]

@@ -43,8 +43,8 @@ class RawWorkflow(DpcovCase):
         self.ok(["release", os.path.join(data, "diabetes.csv"), "--bounds",
                  os.path.join(data, "diabetes_bounds.csv"), "-m", "analyze_gauss", "-e", "1",
                  "-d", "1e-6", "-o", out, "-q", "--ledger", ledger, "--ledger-epsilon", "2",
-                 "--ledger-delta", "1e-5"])
-        pca = self.json_of(["pca", out, "-k", "2"])
+                 "--ledger-delta", "1e-5", "--seed", "7"])
+        pca = self.json_of(["pca", out, "-k", "2", "--seed", "1"])
         self.assertTrue(pca["centred"])
         # The private mean is in the data's units: each within its public range.
         bounds = np.genfromtxt(os.path.join(data, "diabetes_bounds.csv"), delimiter=",", names=True)

@@ -111,6 +111,9 @@ TEST(CapiJl, ARefusalFromOsEntropyAdvancesTheGeneratorAndNamesNoNoisyValue) {
   ASSERT_EQ(dpcov_rng_create_from_entropy(&f.rng), DPCOV_OK);
   double coef[3] = {7, 7, 7};
   const std::vector<unsigned char> before = state_of(f.rng);
+  // Unseeded on purpose. With lambda_min = 0 the test passes only if its Laplace noise (scale
+  // b = 4 B^2 / epsilon = 4) exceeds the shift b ln(1/delta) = 55.3 plus w^2 = 250.7 (r = 30):
+  // a false failure has probability e^(-306.0 / 4) / 2 < 1e-33.
   ASSERT_EQ(refused_ols(f, 1, coef), DPCOV_E_REFUSED);
   const std::vector<unsigned char> after = state_of(f.rng);
   EXPECT_NE(before, after);

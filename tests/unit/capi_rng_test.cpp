@@ -37,6 +37,7 @@ TEST(CapiRng, EntropyGeneratorIsNotSeedFixedAndDiffersFromAnother) {
   int32_t fixed = -1;
   EXPECT_EQ(dpcov_rng_seed_fixed(a.p, &fixed), DPCOV_OK);
   EXPECT_EQ(fixed, 0);
+  // Two keys from the OS give the same 256 bits with probability 2^-256.
   EXPECT_NE(draws(a.p, 4), draws(b.p, 4));
 }
 

@@ -71,12 +71,18 @@ Spread spread_of(std::vector<double> x) {
   s.count = static_cast<int64_t>(x.size());
   if (x.empty()) return s;
   std::sort(x.begin(), x.end());
+  // Summed in units of a power of two near the largest: errors near 1e305 (a Dong-Liang-Yi bound
+  // of 1e153) overflowed the sum of squares, and the sd came out inf ("null" in the JSON).
+  // Scaling by a power of two is exact, so in range the results are the same doubles.
+  const double top = std::max(std::fabs(x.front()), std::fabs(x.back()));
+  const double unit = top > 0.0 && std::isfinite(top) ? std::ldexp(1.0, std::ilogb(top)) : 1.0;
   double sum = 0.0;
-  for (double v : x) sum += v;
-  s.mean = sum / static_cast<double>(x.size());
+  for (double v : x) sum += v / unit;
+  const double mean = sum / static_cast<double>(x.size());
   double squares = 0.0;
-  for (double v : x) squares += (v - s.mean) * (v - s.mean);
-  s.sd = x.size() > 1 ? std::sqrt(squares / static_cast<double>(x.size() - 1)) : 0.0;
+  for (double v : x) squares += (v / unit - mean) * (v / unit - mean);
+  s.mean = mean * unit;
+  s.sd = x.size() > 1 ? std::sqrt(squares / static_cast<double>(x.size() - 1)) * unit : 0.0;
   s.min = x.front();
   s.max = x.back();
   const size_t mid = x.size() / 2;

@@ -6,6 +6,7 @@ a usage error naming why, never "unknown mechanism".
 Run by meson as: /usr/bin/python3 zcdp_commands_test.py DPCOV_EXECUTABLE
 """
 import json
+import math
 import os
 import sys
 import unittest
@@ -255,6 +256,9 @@ class ZcdpCommands(DpcovCase):
         for row in out["results"]:
             self.assertEqual(row["refused"], 0)
             self.assertEqual(row["receipt"]["n"], 2000)
+            # Errors near 1e305: their spread is still finite (the sd overflowed to null).
+            spread = row["frobenius_relative"]
+            self.assertTrue(all(math.isfinite(spread[k]) for k in ("mean", "sd", "max")), spread)
         far = self.write_csv(gen.standard_normal((2000, 3)) + 1e150, "far.csv")
         out = self.compare(far, ["--bound", "1e152", "-m", "coinpress", "--center",
                                  "--mean-radius", "1e305", "--k-bound", "20", "-e", "1", "-d",

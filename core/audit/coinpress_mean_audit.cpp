@@ -6,23 +6,11 @@
 #include <vector>
 
 #include "../error.hpp"
-#include "distributions.hpp"
 #include "noise_floor.hpp"
 
 namespace dpcov::audit {
 
 namespace {
-
-// The statistics of each direction, Bonferroni.
-constexpr double kTests = 6.0;
-
-double standard_normal_cdf(double x, const double *) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-double squared_distance(const std::vector<double> &a, const std::vector<double> &b) {
-  double s = 0.0;
-  for (size_t j = 0; j < a.size(); ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
-  return s;
-}
 
 // Draws from `own`, loss against `other`.
 CoinpressMeanDirection audit_direction(const mechanisms::CoinpressMeanReceipt &claim,
@@ -32,61 +20,29 @@ CoinpressMeanDirection audit_direction(const mechanisms::CoinpressMeanReceipt &c
   const int64_t t = claim.steps;
   const int64_t d = claim.dim;
   random::Rng rng = random::Rng::from_seed(seed);
-  std::vector<double> standardised;
-  std::vector<double> projected_squares(static_cast<size_t>(t), 0.0);
-  std::vector<double> min_shift(static_cast<size_t>(t), std::numeric_limits<double>::infinity());
-  double hockey_sum = 0.0, hockey_squares = 0.0;
+  GaussianTranscript statistics(claim.step_sigma, claim.epsilon);
   for (int64_t trial = 0; trial < trials; ++trial) {
     const Matrix centres = release(own, rng);
     std::vector<double> previous(static_cast<size_t>(d), 0.0);
-    double loss = 0.0;
     for (int64_t i = 0; i < t; ++i) {
       const size_t s = static_cast<size_t>(i);
-      const double sigma = claim.step_sigma[s];
       // c_i - c_{i-1} ~ N(offset_i, sigma_i^2 I): the offsets of X and X' from the public c_{i-1}.
       const std::vector<double> m = mechanisms::coinpress_mean_projected_offset(
           own.view(), previous, claim.step_clip_radius[s]);
       const std::vector<double> m_other = mechanisms::coinpress_mean_projected_offset(
           other.view(), previous, claim.step_clip_radius[s]);
-      std::vector<double> c(static_cast<size_t>(d)), step(static_cast<size_t>(d));
+      std::vector<double> step(static_cast<size_t>(d));
       for (int64_t j = 0; j < d; ++j) {
         const size_t k = static_cast<size_t>(j);
-        c[k] = centres(i, j);
         step[k] = centres(i, j) - previous[k];
+        previous[k] = centres(i, j);
       }
-      const double shift = std::sqrt(squared_distance(m, m_other));
-      min_shift[s] = std::min(min_shift[s], shift);
-      double z = 0.0;
-      for (int64_t j = 0; j < d; ++j) {
-        const size_t k = static_cast<size_t>(j);
-        standardised.push_back((step[k] - m[k]) / sigma);
-        z += (step[k] - m[k]) * (m_other[k] - m[k]) / shift;
-      }
-      projected_squares[s] += z * z;
-      loss += (squared_distance(step, m_other) - squared_distance(step, m)) / (2.0 * sigma * sigma);
-      previous = c;
+      statistics.step(i, step, m, m_other,
+                      2.0 * claim.step_clip_radius[s] / static_cast<double>(claim.n));
     }
-    const double h = std::max(0.0, -std::expm1(claim.epsilon - loss));
-    hockey_sum += h;
-    hockey_squares += h * h;
+    statistics.end_release();
   }
-  CoinpressMeanDirection out;
-  out.ks = ks_distance(standardised, standard_normal_cdf, nullptr);
-  out.ks_threshold = dkw_threshold(static_cast<int64_t>(standardised.size()), alpha);
-  out.conformance_flag = out.ks > out.ks_threshold;
-  const double chi2_low = chi_square_quantile(alpha, static_cast<double>(trials));
-  for (int64_t i = 0; i < t; ++i) {
-    const size_t s = static_cast<size_t>(i);
-    const double s_up_squared = projected_squares[s] / chi2_low;
-    out.rho_lower += min_shift[s] * min_shift[s] / (2.0 * s_up_squared);
-  }
-  out.pair_flag = out.rho_lower > claim.rho;
-  const double n = static_cast<double>(trials);
-  const double mean = hockey_sum / n;
-  const double variance = std::max(0.0, (hockey_squares - n * mean * mean) / (n - 1.0));
-  out.delta = empirical_bernstein(mean, variance, trials, 1.0, alpha);
-  out.delta_flag = out.delta.lower > claim.delta;
-  return out;
+  return statistics.result(claim.rho, claim.delta, alpha);
 }
 
 }  // namespace
@@ -114,9 +70,7 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
 CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
                                               const CentresRelease &release, int64_t trials,
                                               double alpha, uint64_t seed) {
-  if (trials < 2) fail(DPCOV_E_INVALID_ARGUMENT, "trials must be >= 2, got ", trials);
-  if (!(alpha > 0.0 && alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
+  check_transcript_audit(trials, alpha);
   CoinpressMeanAuditReport report;
   report.claim = mechanisms::coinpress_mean_plan(claim);
   // Each step's noise perturbs centres within its ball of radius R_i.
@@ -124,13 +78,11 @@ CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanReq
     require_noise_above_rounding(report.claim.step_sigma[static_cast<size_t>(i)],
                                  report.claim.step_clip_radius[static_cast<size_t>(i)],
                                  "the CoinPress mean audit");
-  const auto [x, x_prime] = coinpress_mean_audit_pair(claim);
-  report.alpha_per_test = alpha / kTests;
-  report.forward = audit_direction(report.claim, release, x, x_prime, trials,
-                                   report.alpha_per_test, seed);
-  report.backward = audit_direction(report.claim, release, x_prime, x, trials,
-                                    report.alpha_per_test, seed + 1);
-  report.samples = 2 * trials;
+  const auto direction = [&report, &release](const Matrix &own, const Matrix &other,
+                                             int64_t n, double a, uint64_t s) {
+    return audit_direction(report.claim, release, own, other, n, a, s);
+  };
+  audit_both_directions(coinpress_mean_audit_pair(claim), direction, trials, alpha, seed, report);
   return report;
 }
 

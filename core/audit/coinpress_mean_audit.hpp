@@ -8,17 +8,7 @@
 // row at +F e_1 in X and at -F e_1 in X', F = 10^6 (1 + max R_i), so that every step's means
 // differ by 2 R_i / n (the sensitivity) up to 1e-10 relative.
 //
-// Three statistics per direction (draws from X against X', and from X' against X):
-// - conformance: the standardised residuals (c_i - m_i) / sigma_i, every coordinate of every step,
-//   against N(0, 1) (Kolmogorov-Smirnov, DKW threshold);
-// - Gaussian pair: the residual projected on the direction of m'_i - m_i has variance s_i^2 (the
-//   sampler's, whatever the claim); sum z^2 / s_i^2 ~ chi2(trials) gives an upper confidence bound
-//   s_up_i, and sum_i min ||m'_i - m_i||^2 / (2 s_up_i^2) is a lower confidence bound on the rho
-//   the implementation spends on this pair: flagged above the claimed rho;
-// - loss: delta(eps) = E[(1 - e^{eps - L})_+] from the exact L, empirical-Bernstein lower bound,
-//   flagged above the claimed delta (at the claimed (eps, delta) of the plan).
-// alpha is split evenly (Bonferroni) over 2 directions x 3 statistics: a release that matches its
-// claim is flagged with probability <= alpha.
+// The statistics and their error rate are GaussianTranscript's (gaussian_transcript.hpp).
 #pragma once
 
 #include <cstdint>
@@ -28,28 +18,16 @@
 #include "../matrix.hpp"
 #include "../mechanisms/coinpress_mean.hpp"
 #include "../random/rng.hpp"
-#include "confidence.hpp"
+#include "gaussian_transcript.hpp"
 
 namespace dpcov::audit {
 
 // The t x d centres c_1..c_t of one release on `rows`: the implementation under audit.
 using CentresRelease = std::function<Matrix(const Matrix &rows, random::Rng &rng)>;
 
-struct CoinpressMeanDirection {
-  double ks = 0.0, ks_threshold = 0.0;
-  double rho_lower = 0.0;
-  MeanBounds delta;
-  bool conformance_flag = false, pair_flag = false, delta_flag = false;
-  bool flagged() const { return conformance_flag || pair_flag || delta_flag; }
-};
+using CoinpressMeanDirection = TranscriptDirection;
 
-struct CoinpressMeanAuditReport {
-  mechanisms::CoinpressMeanReceipt claim;  // the plan of the claimed request
-  CoinpressMeanDirection forward, backward;
-  int64_t samples = 0;  // releases over both directions
-  double alpha_per_test = 0.0;
-  bool violation() const { return forward.flagged() || backward.flagged(); }
-};
+using CoinpressMeanAuditReport = TranscriptAuditReport<mechanisms::CoinpressMeanReceipt>;
 
 // The audited pair (X, X') for the claim's n, d and step radii.
 std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressMeanRequest &claim);

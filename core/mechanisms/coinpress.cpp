@@ -83,9 +83,28 @@ Matrix whiten_and_clip(ConstMatrixView rows, const Matrix &a, double gamma, bool
   return w;
 }
 
-// One step (Alg. 2): Z = proj_PSD(W^T W / n + N), N symmetric with N(0, sigma^2) entries (the
-// authors' code: eigenvalues replaced by their absolute values).
-Matrix noisy_second_moment(const Matrix &w, double sigma, bool authors_code, random::Rng &rng) {
+// Z_i = proj_PSD(Y_i) (the authors' code: eigenvalues replaced by their absolute values).
+Matrix projected(const Matrix &noisy, bool authors_code) {
+  if (authors_code) return spectral_function(noisy, [](double x) { return std::fabs(x); });
+  return postprocess::project_psd(noisy);
+}
+
+// U = Z + eta I, the matrix whose inverse root the next step whitens with.
+Matrix regularised(Matrix z, double eta) {
+  for (int64_t i = 0; i < z.rows(); ++i) z(i, i) += eta;
+  return z;
+}
+
+// A := U^{-1/2} A.
+Matrix whitened_further(const Matrix &u, const Matrix &a) {
+  return linalg::multiply(spectral_function(u, [](double x) { return 1.0 / std::sqrt(x); }), a);
+}
+
+}  // namespace
+
+Matrix coinpress_step_moment(ConstMatrixView rows, const Matrix &a, double gamma,
+                             bool authors_code) {
+  const Matrix w = whiten_and_clip(rows, a, gamma, authors_code);
   const int64_t n = w.rows();
   const int64_t d = w.cols();
   Matrix z(d, d);
@@ -94,14 +113,49 @@ Matrix noisy_second_moment(const Matrix &w, double sigma, bool authors_code, ran
   for (int64_t j = 0; j < d; ++j)
     for (int64_t i = 0; i <= j; ++i) z(i, j) *= inv_n;
   linalg::symmetrize_from_upper(z);
-  Matrix noise(d, d);
-  random::symmetric_gaussian_noise(rng, sigma, noise);
-  const Matrix noisy = add_mirrored(z.view(), noise);
-  if (authors_code) return spectral_function(noisy, [](double x) { return std::fabs(x); });
-  return postprocess::project_psd(noisy);
+  return z;
 }
 
-}  // namespace
+Matrix coinpress_next_transform(const Matrix &a, const Matrix &noisy_moment, double eta) {
+  return whitened_further(regularised(projected(noisy_moment, false), eta), a);
+}
+
+CoinpressSteps coinpress_steps(const CoinpressReceipt &plan) {
+  CoinpressSteps s;
+  s.clip_radius.assign(plan.step_sigma.size(), plan.clip_radius);
+  s.sigma = plan.step_sigma;
+  s.eta = plan.eta;
+  s.k_bound = plan.k_bound;
+  return s;
+}
+
+Matrix coinpress_run(ConstMatrixView rows, const CoinpressSteps &steps, random::Rng &rng,
+                     std::vector<Matrix> *transcript) {
+  const int64_t d = rows.cols;
+  const int64_t t = static_cast<int64_t>(steps.sigma.size());
+  // A and its inverse, kept side by side so that the estimate needs no inversion:
+  // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
+  Matrix a = scaled_identity(d, 1.0 / std::sqrt(steps.k_bound));
+  Matrix a_inverse = scaled_identity(d, std::sqrt(steps.k_bound));
+  Matrix z;
+  for (int64_t step = 0; step < t; ++step) {
+    const size_t s = static_cast<size_t>(step);
+    const Matrix moment = coinpress_step_moment(rows, a, steps.clip_radius[s], steps.authors_code);
+    Matrix noise(d, d);
+    random::symmetric_gaussian_noise(rng, steps.sigma[s], noise);
+    const Matrix noisy = add_mirrored(moment.view(), noise);
+    if (transcript != nullptr) transcript->push_back(noisy);
+    z = projected(noisy, steps.authors_code);
+    if (step + 1 == t) break;
+    const Matrix u = regularised(z, steps.eta);
+    a = whitened_further(u, a);
+    a_inverse = linalg::multiply(a_inverse, spectral_function(u, [](double x) { return std::sqrt(x); }));
+  }
+  Matrix estimate = linalg::multiply(linalg::multiply(a_inverse, z), a_inverse, linalg::Trans::No,
+                                     steps.authors_code ? linalg::Trans::No : linalg::Trans::Yes);
+  linalg::symmetrize_from_upper(estimate);
+  return estimate;
+}
 
 CoinpressReceipt coinpress_plan(const CoinpressRequest &request) {
   check::dimension(request.dim, "d");
@@ -136,25 +190,9 @@ CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest 
     fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   check::all_finite(rows, "rows");
-  const int64_t d = request.dim;
-  // A and its inverse, kept side by side so that the estimate needs no inversion:
-  // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
-  Matrix a = scaled_identity(d, 1.0 / std::sqrt(request.k_bound));
-  Matrix a_inverse = scaled_identity(d, std::sqrt(request.k_bound));
-  Matrix z;
-  for (int64_t step = 0; step < receipt.steps; ++step) {
-    const Matrix w = whiten_and_clip(rows, a, receipt.clip_radius, request.authors_code);
-    z = noisy_second_moment(w, receipt.step_sigma[static_cast<size_t>(step)],
-                            request.authors_code, rng);
-    if (step + 1 == receipt.steps) break;
-    Matrix u = z;
-    for (int64_t i = 0; i < d; ++i) u(i, i) += receipt.eta;
-    a = linalg::multiply(spectral_function(u, [](double x) { return 1.0 / std::sqrt(x); }), a);
-    a_inverse = linalg::multiply(a_inverse, spectral_function(u, [](double x) { return std::sqrt(x); }));
-  }
-  Matrix estimate = linalg::multiply(linalg::multiply(a_inverse, z), a_inverse, linalg::Trans::No,
-                                     request.authors_code ? linalg::Trans::No : linalg::Trans::Yes);
-  linalg::symmetrize_from_upper(estimate);
+  CoinpressSteps steps = coinpress_steps(receipt);
+  steps.authors_code = request.authors_code;
+  Matrix estimate = coinpress_run(rows, steps, rng, nullptr);
   receipt.seed_fixed = rng.seed_fixed();
   return {std::move(estimate), std::move(receipt)};
 }

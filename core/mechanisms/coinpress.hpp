@@ -71,4 +71,32 @@ CoinpressReceipt coinpress_plan(const CoinpressRequest &request);
 CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest &request,
                                    random::Rng &rng);
 
+// The steps behind coinpress_release, for the exact per-step audit (core/audit/coinpress_audit.hpp):
+// step i's noisy second moment Y_i = W_i^T W_i / n + E_i has a Gaussian density given
+// Y_1..Y_{i-1}, which fix A_{i-1}, and the release is a post-processing of Y_1..Y_t.
+
+// The constants each step runs with: coinpress_steps(plan) gives a release's (gamma at every step,
+// the plan's sigma_i, eta, K); the audit's tests change them to build known-broken releases.
+struct CoinpressSteps {
+  std::vector<double> clip_radius;  // gamma_i, one per step
+  std::vector<double> sigma;        // sigma_i, one per step
+  double eta = 0.0;
+  double k_bound = 1.0;
+  bool authors_code = false;
+};
+CoinpressSteps coinpress_steps(const CoinpressReceipt &plan);
+
+// The estimate of a release with these steps on the n x d `rows` (finite, checked by the caller),
+// and, if `transcript` is not null, Y_1..Y_t appended to it (before the PSD projection).
+Matrix coinpress_run(ConstMatrixView rows, const CoinpressSteps &steps, random::Rng &rng,
+                     std::vector<Matrix> *transcript);
+
+// A step's statistic W^T W / n (exactly symmetric), W the rows A x (x^T A for the authors' code)
+// clipped to norm gamma: the mean of Y_i given A = A_{i-1}.
+Matrix coinpress_step_moment(ConstMatrixView rows, const Matrix &a, double gamma,
+                             bool authors_code = false);
+
+// A_i = (proj_PSD(Y_i) + eta I)^{-1/2} A_{i-1}, as the release computes it (the paper's form).
+Matrix coinpress_next_transform(const Matrix &a, const Matrix &noisy_moment, double eta);
+
 }  // namespace dpcov::mechanisms

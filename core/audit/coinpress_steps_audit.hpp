@@ -1,0 +1,53 @@
+// The exact per-step audit of CoinPress covariance with any number of steps t
+// (mechanisms/coinpress.hpp, proofs/coinpress.md, "Audits"). The release is a post-processing of
+// its transcript Y_1..Y_t, Y_i = W_i^T W_i / n + E_i before the PSD projection, and given
+// Y_1..Y_{i-1} (which fix the whitening A_{i-1}) the upper triangle of Y_i is Gaussian around
+// that of M_i = W_i^T W_i / n with iid N(0, sigma_i^2) entries. So the privacy loss of the
+// transcript on neighbours X, X' is
+//   L = sum_i (||Y_i - M'_i||_ut^2 - ||Y_i - M_i||_ut^2) / (2 sigma_i^2),
+// with A_{i-1}, M_i and M'_i recomputed from the claimed plan (gamma, sigma_i, eta, K) and the
+// released Y_1..Y_{i-1} (mechanisms::coinpress_step_moment, coinpress_next_transform).
+// The pair is the worst case: n - 1 rows on the axes (row j at sqrt(K) gamma e_{j mod d}, so that
+// every M_i is diagonal up to the noise's effect on A_{i-1}), and one row at F e_1 in X and F e_2
+// in X', far enough that its image A_{i-1} x is clipped to gamma at every step: the steps' means
+// then differ by (gamma^2 / n)(u u^T - v v^T), u, v the unit directions of A_{i-1} e_1,
+// A_{i-1} e_2, which is the sensitivity sqrt(2) gamma^2 / n up to the second order in the
+// off-diagonal part of A_{i-1} (measured: min_shift_ratio).
+// The statistics and their error rate are GaussianTranscript's (gaussian_transcript.hpp);
+// min_shift_ratio is against the sensitivity.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/coinpress.hpp"
+#include "../random/rng.hpp"
+#include "gaussian_transcript.hpp"
+
+namespace dpcov::audit {
+
+// The transcript Y_1..Y_t (each d x d) of one release on `rows`: the implementation under audit.
+using TranscriptRelease = std::function<std::vector<Matrix>(const Matrix &rows, random::Rng &rng)>;
+
+using CoinpressStepsAuditReport = TranscriptAuditReport<mechanisms::CoinpressReceipt>;
+
+// The audited pair (X, X') for the claim's n >= 2, d >= 2, K and gamma.
+std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim);
+
+// The audit of `release` against the claim of `claim` (its plan, the paper's form), `trials`
+// (>= 2) releases per direction, from Rng::from_seed(seed) and (seed + 1). Throws the plan's
+// statuses, DPCOV_E_INVALID_ARGUMENT for trials < 2, alpha outside (0, 1), n < 2 or d < 2,
+// DPCOV_E_PRECONDITION where a sigma_i is below the noise floor (noise_floor.hpp), and
+// DPCOV_E_DIMENSION if a transcript is not t matrices d x d.
+CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
+                                                const TranscriptRelease &release, int64_t trials,
+                                                double alpha, uint64_t seed);
+
+// The same audit of the library's own release (mechanisms::coinpress_run on the plan's steps).
+CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
+                                                int64_t trials, double alpha, uint64_t seed);
+
+}  // namespace dpcov::audit

@@ -412,20 +412,31 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   r.beta = request.beta;
   r.delta = request.delta;
   r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  // Every share of rho is rounded down; one that rounds to 0 (rho subnormal) is refused naming it.
+  using privacy::upward::half_down;
+  const auto share = [&request](double part, const char *what) {
+    if (!(part > 0.0))
+      fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", request.rho, " is too small to split: ", what,
+           " rounds down to 0");
+    return part;
+  };
   if (adaptive(request.variant)) {
     const bool paper = request.variant == DlyVariant::AdaptivePaper;
     const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(paper);
-    r.rho_covariance = privacy::dly_adaptive_release_rho(request.rho, split);
+    r.rho_covariance = share(privacy::dly_adaptive_release_rho(request.rho, split),
+                             "the release's share");
     // rho times a power of two, rounded down (exact unless it is subnormal).
     using privacy::upward::mul_down;
-    r.trace_sigma =
-        privacy::dly_trace_sigma(mul_down(request.rho, split.trace), request.radius, request.n);
+    r.trace_sigma = privacy::dly_trace_sigma(
+        share(mul_down(request.rho, split.trace), "the trace's share"), request.radius, request.n);
     if (paper) {
-      r.svt_epsilon = privacy::dly_svt_epsilon(mul_down(request.rho, split.radius));
+      r.svt_epsilon = privacy::dly_svt_epsilon(
+          share(mul_down(request.rho, split.radius), "the sparse vector step's share"));
     } else {
-      r.first_look_sigma = privacy::dly_histogram_sigma(mul_down(request.rho, split.first_look));
-      r.histogram_sigma =
-          privacy::dly_histogram_sigma(privacy::dly_second_look_rho(request.rho, split));
+      r.first_look_sigma = privacy::dly_histogram_sigma(
+          share(mul_down(request.rho, split.first_look), "the first look's share, rho / 512"));
+      r.histogram_sigma = privacy::dly_histogram_sigma(
+          share(privacy::dly_second_look_rho(request.rho, split), "the second look's share"));
     }
     // The code's k3 = -min(d n, 79): radii r 2^0 .. r 2^-79, and none below 2^-960, the smallest
     // bound row clipping is proven for (proofs/row_bound.md).
@@ -440,14 +451,16 @@ DlyReceipt dly_plan(const DlyRequest &request) {
     if (request.variant == DlyVariant::Gauss) {
       r.sigma_matrix = privacy::dly_gauss_sigma(request.rho, request.radius, request.n);
     } else {
-      r.sigma_matrix = privacy::dly_gauss_sigma(0.5 * request.rho, request.radius, request.n);
+      r.sigma_matrix = privacy::dly_gauss_sigma(share(half_down(request.rho), "each half of it"),
+                                                request.radius, request.n);
       r.sigma_eigenvalues = r.sigma_matrix;
     }
   }
   // The largest noise sigma of the release (at r; the adaptive variants' halves at rho_c / 2).
   const double sigma =
       adaptive(request.variant)
-          ? privacy::dly_gauss_sigma(0.5 * r.rho_covariance, request.radius, request.n)
+          ? privacy::dly_gauss_sigma(share(half_down(r.rho_covariance), "each half of the release"),
+                                     request.radius, request.n)
           : r.sigma_matrix;
   if (!(sigma <= kMaxSigma))
     fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", request.rho, " is too small for r = ", request.radius,
@@ -526,7 +539,7 @@ DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt rece
       // release at rho_c), Separate takes its eigenvectors. The branch with the smaller expected
       // error, estimated from tr~ (the first half's trace if the first look settled) and the
       // first half, chooses the second half.
-      const double half = 0.5 * receipt.rho_covariance;  // exact
+      const double half = privacy::upward::half_down(receipt.rho_covariance);
       const double sigma = privacy::dly_gauss_sigma(half, radius, request.n);
       Matrix first = gauss_release(s, sigma, rng);
       const double upper = radius * radius;
@@ -567,7 +580,7 @@ DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt rece
     receipt.sigma_matrix = privacy::dly_gauss_sigma(receipt.rho_covariance, radius, request.n);
     out = postprocess::clip_eigenvalues(gauss_release(s, receipt.sigma_matrix, rng), 0.0, upper);
   } else {
-    const double half = 0.5 * receipt.rho_covariance;  // exact
+    const double half = privacy::upward::half_down(receipt.rho_covariance);
     receipt.sigma_matrix = privacy::dly_gauss_sigma(half, radius, request.n);
     receipt.sigma_eigenvalues = receipt.sigma_matrix;
     out = separate_release(s, gauss_release(s, receipt.sigma_matrix, rng), receipt.sigma_matrix,

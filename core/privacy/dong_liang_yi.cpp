@@ -73,8 +73,7 @@ double dly_svt_epsilon(double rho_svt) {
   // eps = sqrt(2 rho_svt), rounded down; 2 rho_svt is exact unless it overflows.
   const double q = 2.0 * rho_svt;
   check::positive_finite(q, "2 rho");
-  const double s = std::sqrt(q);
-  return std::fma(s, s, -q) > 0.0 ? upward::bump_down(s) : s;
+  return upward::sqrt_down(q);
 }
 
 double dly_histogram_sigma(double rho_hist) {

@@ -59,6 +59,14 @@ inline double mul_down(double a, double b) {
   return std::fma(a, b, -p) < 0.0 ? bump_down(p) : p;
 }
 
+// x / 2 rounded down (x >= 0): exact unless x is subnormal with its last bit set, where 0.5 x
+// rounds to nearest, which can be up (3 2^-1074 / 2 gave 2 2^-1074): a budget split in halves
+// then spent 4/3 of its total.
+inline double half_down(double x) {
+  const double h = 0.5 * x;
+  return 2.0 * h <= x ? h : bump_down(h);
+}
+
 // For b > 0: a - q b = fma(-q, b, a) exactly, and its sign is the sign of a/b - q.
 inline double div_up(double a, double b) {
   const double q = a / b;
@@ -83,6 +91,15 @@ inline double sqrt_up(double x) {
   const double s = std::sqrt(x);
   if (!error_is_exact(x)) return x == 0.0 ? s : bump_up(s);
   return std::fma(s, s, -x) < 0.0 ? bump_up(s) : s;
+}
+
+// The square root rounded down (x >= 0): s = sqrt(x) is above the exact root iff s * s > x. Below
+// 2^-969 the fma's residual can round to 0 (at x = 78 2^-1074 it did, and a noise sigma computed
+// from this root came out below its exact value), so the root moves down one ulp there.
+inline double sqrt_down(double x) {
+  const double s = std::sqrt(x);
+  if (!error_is_exact(x)) return s > 0.0 ? bump_down(s) : s;
+  return std::fma(s, s, -x) > 0.0 ? bump_down(s) : s;
 }
 
 // glibc's log is accurate to within one ulp; two ulps up is therefore >= the exact logarithm.

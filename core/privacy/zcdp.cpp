@@ -45,9 +45,12 @@ double zcdp_gaussian_sigma(double rho, double sensitivity) {
   check_rho(rho);
   check::positive_finite(sensitivity, "sensitivity");
   using namespace upward;
-  // sqrt(2 rho) is rounded down so that the quotient is rounded up.
-  const double s = std::sqrt(2.0 * rho);  // 2 rho is exact; sqrt is correctly rounded
-  const double root_down = std::fma(s, s, -2.0 * rho) > 0.0 ? bump_down(s) : s;
+  // sqrt(2 rho) is rounded down so that the quotient is rounded up. 2 rho is exact unless it
+  // overflows (rho > DBL_MAX / 2): there sqrt(2) sqrt(rho), each rounded down, stands for it (an
+  // infinite root made sigma 2^-1074 at rho = 1e308, 1e150 times too small).
+  const double root_down = rho <= std::numeric_limits<double>::max() / 2
+                               ? sqrt_down(2.0 * rho)
+                               : mul_down(sqrt_down(2.0), sqrt_down(rho));
   const double sigma = div_up(sensitivity, root_down);
   // A tiny rho against a large sensitivity overflows: no finite noise scale exists.
   if (!std::isfinite(sigma))

@@ -5,8 +5,9 @@
 
 namespace dpcov::privacy {
 
-// sigma = sensitivity / sqrt(2 rho), rounded up: the Gaussian mechanism with L2 sensitivity
-// `sensitivity` and N(0, sigma^2) noise is rho-zCDP (Bun & Steinke 2016, Prop. 1.6). Throws
+// sigma = sensitivity / sqrt(2 rho), rounded up at every rho (proofs/check/zcdp_sigma.py): the
+// Gaussian mechanism with L2 sensitivity `sensitivity` and N(0, sigma^2) noise is rho-zCDP
+// (Bun & Steinke 2016, Prop. 1.6). Throws
 // DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho and the sensitivity are finite and > 0,
 // and DPCOV_E_NUMERICAL where sigma overflows (a tiny rho against a large sensitivity).
 double zcdp_gaussian_sigma(double rho, double sensitivity);

@@ -1,6 +1,6 @@
 // The statistics of an exact audit of a release made of steps that are each Gaussian given the
 // earlier steps' outputs (CoinPress mean, core/audit/coinpress_mean_audit.hpp, and covariance,
-// core/audit/coinpress_audit.hpp). Step i of a release drawn on X outputs y_i ~ N(m_i, sigma_i^2 I)
+// core/audit/coinpress_steps_audit.hpp). Step i of a release drawn on X outputs y_i ~ N(m_i, sigma_i^2 I)
 // where m_i (and m'_i on the neighbour X') is recomputed by the audit from the claimed plan and the
 // released y_1..y_{i-1}, so the privacy loss of the whole transcript on (X, X') is
 //   L = sum_i (||y_i - m'_i||^2 - ||y_i - m_i||^2) / (2 sigma_i^2).

@@ -22,7 +22,8 @@
 // pair and shows on a rotated one.
 // Without a closed-form density: Dong-Liang-Yi Adaptive and AdaptivePaper (the branch and the
 // budget follow private statistics) and CoinPress with t >= 2 (step t whitens by a function of the
-// unreleased steps): audited black-box (rows_black_box.hpp).
+// unreleased steps): audited black-box (rows_black_box.hpp); CoinPress's implementation is also
+// audited exactly per step on its transcript (coinpress_steps_audit.hpp).
 #pragma once
 
 #include <cstdint>

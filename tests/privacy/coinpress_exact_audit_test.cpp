@@ -11,8 +11,9 @@
 // never did. The release is then S + 4 E, S = X^T X / n of the rows clipped to sqrt(K) gamma = 2
 // gamma: Gaussian upper-triangle entries of sigma 4 sigma_1 around S.
 // With t >= 2 the release is A_{t-1}^{-1} Z_t A_{t-1}^{-T}, where A_{t-1} is a function of the
-// unreleased Z_1..Z_{t-1}: its density is an integral over them, and the release stays black-box
-// (rows_black_box_audit_test.cpp).
+// unreleased Z_1..Z_{t-1}: its density is an integral over them, and the release alone stays
+// black-box (rows_black_box_audit_test.cpp); the transcript it post-processes has an exact
+// density per step, audited in coinpress_steps_audit_test.cpp.
 //
 // The pair (the library's, rows_exact_subject; n = 1000 at rho = 0.5): as in dly_exact_audit_test.cpp with the unit 2 gamma (so that A x has norm gamma): one
 // row at 4 gamma e_1 in X and 4 gamma e_2 in X' (clipped to 2 gamma e_1, 2 gamma e_2), the other

@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../privacy/adassp_constants.hpp"
 #include "../random/normal.hpp"
+#include "request.hpp"
 #include "../privacy/upward.hpp"
 
 namespace dpcov::mechanisms {
@@ -33,6 +35,15 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   check::dimension(p, "number of regressors");
   check::positive_finite(bound_x, "bound_x (the bound on the norm of a row of regressors)");
   check::positive_finite(bound_y, "bound_y (the bound on |y|)");
+  // X'X, X'y and y'y are entries of the computed Gram: below 2^-500 their subnormal rounding
+  // reaches the sensitivities B_X^2, B_X B_Y and B_Y^2, as for every mechanism on the Gram
+  // (kSmallestGramBound; proofs/analyze_gauss.md, "Small bounds").
+  for (const auto &[bound, name] : {std::pair{bound_x, "bound_x"}, std::pair{bound_y, "bound_y"}})
+    if (!(bound >= kSmallestGramBound))
+      fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP needs ", name, " >= 2^-500 (about 3.05e-151), got ",
+           bound, ": below it the Gram's entries round in the subnormals by as much as their ",
+           "sensitivity (proofs/analyze_gauss.md, Small bounds); rows scaled up by 2^k release a ",
+           "Gram that scales back down by 2^-2k exactly");
   check::epsilon(epsilon);
   check::delta(delta);
   const bool paper = options.calibration == AdasspCalibration::Paper;

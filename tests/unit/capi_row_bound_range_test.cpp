@@ -256,4 +256,45 @@ TEST(CapiRowBoundRange, AnalyzeGaussReleasesOrRefusesClearlyDownToTheSmallestBou
   }
 }
 
+// AdaSSP takes the caller's Gram with B_X and B_Y: X'X, X'y and y'y are entries of a computed Gram,
+// so each bound is refused below 2^-500 as every mechanism on the Gram refuses B (it accepted
+// B_X = 1e-300, below even the row-bound range, with sigma_gram = 18 subnormal steps), in the
+// plan and in the fit before any noise (generator, outputs and receipt untouched); 2^-500 itself
+// is accepted.
+TEST(CapiRowBoundRange, AdasspRefusesBoundsBelowTheGramRange) {
+  const double g[9] = {2.0, 0.5, 0.1, 0.5, 3.0, 0.2, 0.1, 0.2, 1.0};
+  const int64_t features[2] = {0, 1};
+  for (const double bound : {0x1p-1074, 1e-300, 0x1p-537, std::nextafter(0x1p-500, 0.0), 0x1p-500}) {
+    for (const int which : {0, 1}) {
+      const double bx = which == 0 ? bound : 1.0, by = which == 1 ? bound : 1.0;
+      dpcov_adassp_receipt receipt{};
+      receipt.struct_size = sizeof receipt;
+      const dpcov_status planned = dpcov_adassp_plan(2, bx, by, 1.0, 1e-6, nullptr, &receipt);
+      dpcov_rng *rng = nullptr;
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng, 5, 0), DPCOV_OK);
+      const std::vector<unsigned char> before = state_of(rng);
+      double coefficients[2] = {-7.0, -7.0};
+      dpcov_adassp_receipt fitted{};
+      fitted.struct_size = sizeof fitted;
+      const dpcov_status fit = dpcov_adassp_fit(DPCOV_ROW_MAJOR, 3, g, 3, 2, features, 2, bx, by,
+                                                1.0, 1e-6, nullptr, rng, coefficients, nullptr,
+                                                0, nullptr, &fitted);
+      if (bound >= 0x1p-500) {
+        EXPECT_EQ(planned, DPCOV_OK) << dpcov_last_error_message();
+        EXPECT_EQ(fit, DPCOV_OK) << dpcov_last_error_message();
+      } else {
+        for (const dpcov_status status : {planned, fit}) {
+          EXPECT_EQ(status, DPCOV_E_INVALID_ARGUMENT) << "B = " << bound;
+        }
+        EXPECT_NE(std::string(dpcov_last_error_message()).find("2^-500"), std::string::npos)
+            << dpcov_last_error_message();
+        EXPECT_EQ(state_of(rng), before);
+        EXPECT_EQ(coefficients[0], -7.0);
+        EXPECT_EQ(fitted.sigma_gram, 0.0);
+      }
+      dpcov_rng_destroy(&rng);
+    }
+  }
+}
+
 }  // namespace

@@ -134,8 +134,9 @@ DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
  * same arguments.
  *
  * @param num_features  p >= 1, the number of regressors.
- * @param bound_x       B_X, finite > 0.
- * @param bound_y       B_Y, finite > 0.
+ * @param bound_x       B_X, finite and >= 2^-500 (as for dpcov_mechanism_plan(): below it the
+ *                      Gram's subnormal rounding reaches the sensitivity).
+ * @param bound_y       B_Y, finite and >= 2^-500.
  * @param epsilon       finite > 0.
  * @param delta         in (0, 1).
  * @param params        options, or NULL for the defaults.
@@ -163,8 +164,9 @@ DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, d
  * @param features      the p regressor columns, distinct, in [0, d), none equal to @p label;
  *                      a column of ones (the intercept) is one of them.
  * @param num_features  p >= 1.
- * @param bound_x       B_X, finite > 0.
- * @param bound_y       B_Y, finite > 0.
+ * @param bound_x       B_X, finite and >= 2^-500 (as for dpcov_mechanism_plan(): below it the
+ *                      Gram's subnormal rounding reaches the sensitivity).
+ * @param bound_y       B_Y, finite and >= 2^-500.
  * @param epsilon       finite > 0.
  * @param delta         in (0, 1).
  * @param params        options, or NULL for the defaults.

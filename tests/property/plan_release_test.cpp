@@ -4,7 +4,8 @@
 // valid Gram matrix return the same status, except where the release depends on the data or the
 // draw (a propose-test-release refusal, a data-dependent precondition, a rejection sampler's cap);
 // every successful receipt has finite constants and every successful release is finite and
-// exactly symmetric.
+// exactly symmetric; a release that fails after drawing noise (its generator advanced) fails with
+// a status that ledgers charge.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -44,6 +45,13 @@ bool data_dependent(dpcov_status s) {
          s == DPCOV_E_NOT_POSITIVE_DEFINITE;
 }
 
+// The statuses that only come after a release's first draw (the CLI's failed_after_draw, Python's
+// charged_if_drawn): a ledger charges a failed release with one of them.
+bool failed_after_draw(dpcov_status s) {
+  return s == DPCOV_E_REFUSED || s == DPCOV_E_NUMERICAL || s == DPCOV_E_NO_CONVERGENCE ||
+         s == DPCOV_E_NOT_POSITIVE_DEFINITE;
+}
+
 // Plan and release of one mechanism at one point agree; the Gram matrix is B^2 e1 e1' (one row of
 // norm B) where B^2 is finite, else zero (rows of norm 0 <= B).
 void check_plan_release(double bound) {
@@ -70,13 +78,23 @@ void check_plan_release(double bound) {
   if (std::isfinite(bound * bound)) gram[0] = bound * bound;
   dpcov_rng *rng = nullptr;
   RC_ASSERT(dpcov_rng_create_seeded(&rng, 7, 0) == DPCOV_OK);
+  std::vector<unsigned char> before(dpcov_rng_state_size()), after(before.size());
+  RC_ASSERT(dpcov_rng_state_save(rng, before.data(), before.size()) == DPCOV_OK);
   std::vector<double> out(static_cast<size_t>(d * d), -1.0);
   dpcov_receipt released{};
   released.struct_size = sizeof released;
   const dpcov_status release_status =
       dpcov_mechanism_release(mechanism, DPCOV_ROW_MAJOR, d, gram.data(), d, n, bound, epsilon,
                               delta, &params, rng, out.data(), d, &released);
+  RC_ASSERT(dpcov_rng_state_save(rng, after.data(), after.size()) == DPCOV_OK);
   dpcov_rng_destroy(&rng);
+  // Ledgers (the CLI's, Python's accountant) charge a failed release by its status: a failure
+  // after a draw must have a status that only comes after one.
+  if (release_status != DPCOV_OK && after != before && !failed_after_draw(release_status)) {
+    RC_LOG() << dpcov_last_error_message();
+    RC_FAIL("mechanism " + std::to_string(mechanism) + " failed after drawing noise with status " +
+            std::to_string(release_status) + ", which a ledger does not charge");
+  }
 
   if (plan_status != DPCOV_OK) {
     RC_ASSERT(release_status == plan_status);

@@ -4,7 +4,8 @@
 // K up to DBL_MAX, beta and delta at the ends of (0, 1), d = 1, n = 1, t up to 16, rows from 0 to
 // far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
 // finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
-// and receipt untouched; a release fails with its plan's status wherever the plan fails.
+// and receipt untouched; a release fails with its plan's status wherever the plan fails, and one
+// that fails after drawing noise (its generator advanced) with a status that ledgers charge.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -110,6 +111,19 @@ bool finite_receipt(const dpcov_coinpress_mean_receipt &r) {
          all_finite(r.step_sigma, DPCOV_COINPRESS_MAX_STEPS) && r.epsilon >= 0.0;
 }
 
+std::vector<unsigned char> rng_state(const dpcov_rng *rng) {
+  std::vector<unsigned char> state(dpcov_rng_state_size());
+  RC_ASSERT(dpcov_rng_state_save(rng, state.data(), state.size()) == DPCOV_OK);
+  return state;
+}
+
+// The statuses that only come after a release's first draw (the CLI's failed_after_draw, Python's
+// charged_if_drawn).
+bool failed_after_draw(dpcov_status status) {
+  return status == DPCOV_E_REFUSED || status == DPCOV_E_NUMERICAL ||
+         status == DPCOV_E_NO_CONVERGENCE || status == DPCOV_E_NOT_POSITIVE_DEFINITE;
+}
+
 // Plan, then release on rows: the finite-or-failed contract for both, and the release failing
 // with the plan's status where the plan fails.
 template <class Receipt, class Plan, class Release>
@@ -125,10 +139,18 @@ void check_plan_and_release(const char *what, int64_t out_size, Plan plan, Relea
   }
   dpcov_rng *rng = nullptr;
   RC_ASSERT(dpcov_rng_create_seeded(&rng, *rc::gen::arbitrary<uint32_t>(), 0) == DPCOV_OK);
+  const std::vector<unsigned char> before = rng_state(rng);
   std::vector<double> out(static_cast<size_t>(out_size), kCanary);
   Receipt released = canary;
   const dpcov_status status = release(rng, out.data(), &released);
+  const bool drawn = rng_state(rng) != before;
   dpcov_rng_destroy(&rng);
+  // Ledgers (the CLI's, Python's accountant) charge a failed release by its status: every
+  // failure after a draw must have one of the statuses that only come after a draw.
+  if (status != DPCOV_OK && drawn && !failed_after_draw(status))
+    RC_FAIL(std::string(what) + ": failed after drawing noise with " +
+            dpcov_status_string(status) + ", which a ledger does not charge (" +
+            dpcov_last_error_message() + ")");
   RC_TAG(std::string(dpcov_status_string(plan_status)) + " / " + dpcov_status_string(status));
   if (status == DPCOV_OK) {
     RC_ASSERT(plan_status == DPCOV_OK);

@@ -62,16 +62,16 @@ std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::Coinpress
          ", d = ", plan.dim);
   const double gamma = plan.clip_radius;
   // Each step shrinks A by at most (||Z_i|| + eta)^{-1/2}, and ||Z_i|| stays near ||M_i|| <=
-  // gamma^2 (the audit's noise is far smaller): 10^6 sqrt(K) (1 + gamma)^t keeps the far row's
+  // gamma^2 (the audit's noise is far smaller): 10^6 sqrt(K) (1 + gamma)^t keeps every row's
   // image at least 10^6 gamma at every step, as the shift measured against the sensitivity
   // confirms.
   const double far =
       1e6 * std::sqrt(plan.k_bound) * std::pow(1.0 + gamma, static_cast<double>(plan.steps));
   if (!(far * far < std::numeric_limits<double>::max()))
     fail(DPCOV_E_INVALID_ARGUMENT, "K = ", plan.k_bound, " and t = ", plan.steps,
-         " are too large for the audit's pair: its far row must have a finite square");
+         " are too large for the audit's pair: its far rows must have a finite square");
   Matrix x(plan.n, plan.dim);
-  for (int64_t i = 1; i < plan.n; ++i) x(i, i % plan.dim) = std::sqrt(plan.k_bound) * gamma;
+  for (int64_t i = 1; i < plan.n; ++i) x(i, i % plan.dim) = far;
   Matrix x_prime = x;
   x(0, 0) = far;
   x_prime(0, 1) = far;

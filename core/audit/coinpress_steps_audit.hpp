@@ -7,10 +7,12 @@
 //   L = sum_i (||Y_i - M'_i||_ut^2 - ||Y_i - M_i||_ut^2) / (2 sigma_i^2),
 // with A_{i-1}, M_i and M'_i recomputed from the claimed plan (gamma, sigma_i, eta, K) and the
 // released Y_1..Y_{i-1} (mechanisms::coinpress_step_moment, coinpress_next_transform).
-// The pair is the worst case: n - 1 rows on the axes (row j at sqrt(K) gamma e_{j mod d}, so that
-// every M_i is diagonal up to the noise's effect on A_{i-1}), and one row at F e_1 in X and F e_2
-// in X', far enough that its image A_{i-1} x is clipped to gamma at every step: the steps' means
-// then differ by (gamma^2 / n)(u u^T - v v^T), u, v the unit directions of A_{i-1} e_1,
+// The pair is the worst case: every row far out on an axis, F = 10^6 sqrt(K) (1 + gamma)^t, so that
+// its image A_{i-1} x is clipped to gamma at every step: n - 1 rows at F e_{j mod d} (j = 1..n-1),
+// and row 0 at F e_1 in X and F e_2 in X'. Every M_i is then gamma^2 / n times the counts on the
+// unit directions of the A_{i-1} e_k, and A_{i-1} stays a multiple of I up to the noise, whose
+// effect is smallest this way (every step sees second moments near gamma^2 / d on each axis). The
+// steps' means differ by (gamma^2 / n)(u u^T - v v^T), u, v the unit directions of A_{i-1} e_1,
 // A_{i-1} e_2, which is the sensitivity sqrt(2) gamma^2 / n up to the second order in the
 // off-diagonal part of A_{i-1} (measured: min_shift_ratio).
 // The statistics and their error rate are GaussianTranscript's (gaussian_transcript.hpp);

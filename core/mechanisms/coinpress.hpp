@@ -71,9 +71,10 @@ CoinpressReceipt coinpress_plan(const CoinpressRequest &request);
 CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest &request,
                                    random::Rng &rng);
 
-// The steps behind coinpress_release, for the exact per-step audit (core/audit/coinpress_steps_audit.hpp):
-// step i's noisy second moment Y_i = W_i^T W_i / n + E_i has a Gaussian density given
-// Y_1..Y_{i-1}, which fix A_{i-1}, and the release is a post-processing of Y_1..Y_t.
+// The steps behind coinpress_release, for the exact per-step audit
+// (core/audit/coinpress_steps_audit.hpp): step i's noisy second moment Y_i = W_i^T W_i / n + E_i
+// has a Gaussian density given Y_1..Y_{i-1}, which fix A_{i-1}, and the release is a
+// post-processing of Y_1..Y_t.
 
 // The constants each step runs with: coinpress_steps(plan) gives a release's (gamma at every step,
 // the plan's sigma_i, eta, K); the audit's tests change them to build known-broken releases.

@@ -74,7 +74,8 @@ CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest 
 // The steps behind coinpress_release, for the exact per-step audit
 // (core/audit/coinpress_steps_audit.hpp): step i's noisy second moment Y_i = W_i^T W_i / n + E_i
 // has a Gaussian density given Y_1..Y_{i-1}, which fix A_{i-1}, and the release is a
-// post-processing of Y_1..Y_t.
+// post-processing of Y_1..Y_t. The Y_i are unreleased noisy intermediates: audits and tests only,
+// never published (not in the C ABI).
 
 // The constants each step runs with: coinpress_steps(plan) gives a release's (gamma at every step,
 // the plan's sigma_i, eta, K); the audit's tests change them to build known-broken releases.
@@ -87,8 +88,9 @@ struct CoinpressSteps {
 };
 CoinpressSteps coinpress_steps(const CoinpressReceipt &plan);
 
-// The estimate of a release with these steps on the n x d `rows` (finite, checked by the caller),
-// and, if `transcript` is not null, Y_1..Y_t appended to it (before the PSD projection).
+// The estimate of a release with these steps (clip_radius and sigma of the same length t >= 1) on
+// the n x d `rows` (finite, checked by the caller), and, if `transcript` is not null, Y_1..Y_t
+// appended to it (before the PSD projection).
 Matrix coinpress_run(ConstMatrixView rows, const CoinpressSteps &steps, random::Rng &rng,
                      std::vector<Matrix> *transcript);
 

@@ -131,6 +131,13 @@ CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vec
       c[k] += offset[k] + receipt.step_sigma[s] * random::standard_normal(rng);
       centres(step, j) = c[k];
     }
+    // A noisy centre beyond the largest double fails here, after the draw, as a numerical failure
+    // (which ledgers charge): the next step's offsets from it were not finite, and the release
+    // failed as if the rows were (DPCOV_E_NON_FINITE, which no ledger charges).
+    for (int64_t j = 0; j < d; ++j)
+      if (!std::isfinite(c[static_cast<size_t>(j)]))
+        fail(DPCOV_E_NUMERICAL, "step ", step + 1, " of ", receipt.steps,
+             ": the private mean (the centre plus the noisy offset) overflows the largest double");
   }
   receipt.seed_fixed = rng.seed_fixed();
   return {std::move(c), std::move(centres), std::move(receipt)};

@@ -178,6 +178,52 @@ TEST(CapiCoinpressMean, AnOverflowingNoiseScaleIsRefused) {
   EXPECT_EQ(f.receipt.dim, 0);
 }
 
+// A step's noisy centre that overflows (a centre at -DBL_MAX, a huge scale) fails as a numerical
+// failure after the draw, with the generator advanced: the next step's offsets from it were
+// infinite and the release failed with DPCOV_E_NON_FINITE ("row 0 ... is inf"), a status that
+// ledgers (the CLI's, Python's accountant) do not charge, as if nothing had been drawn (found by
+// the zcdp_extreme property test).
+TEST(CapiCoinpressMean, AStepWhoseCentreOverflowsFailsAsNumericalAfterItsDraw) {
+  dpcov_coinpress_mean_params p;
+  ASSERT_EQ(dpcov_coinpress_mean_params_default(&p), DPCOV_OK);
+  p.rho = 0.001;
+  p.radius = 0.0;
+  p.scale = 1e300;
+  p.steps = 2;
+  p.beta = 1e-300;
+  p.delta = 0.5;
+  const double row = 0.0, centre = -1.7976931348623157e308;
+  int numerical = 0;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    dpcov_rng *rng = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng, seed, 0), DPCOV_OK);
+    uint64_t fresh = 0;
+    {
+      dpcov_rng *twin = nullptr;
+      ASSERT_EQ(dpcov_rng_create_seeded(&twin, seed, 0), DPCOV_OK);
+      ASSERT_EQ(dpcov_rng_next_u64(twin, &fresh), DPCOV_OK);
+      dpcov_rng_destroy(&twin);
+    }
+    double mean = -7.0;
+    dpcov_coinpress_mean_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    const dpcov_status status = dpcov_coinpress_mean_release(
+        DPCOV_ROW_MAJOR, 1, 1, &row, 1, &centre, &p, rng, &mean, &receipt);
+    uint64_t next = 0;
+    ASSERT_EQ(dpcov_rng_next_u64(rng, &next), DPCOV_OK);
+    dpcov_rng_destroy(&rng);
+    if (status == DPCOV_OK) {
+      EXPECT_TRUE(std::isfinite(mean));
+      continue;
+    }
+    EXPECT_EQ(status, DPCOV_E_NUMERICAL) << seed << ": " << dpcov_last_error_message();
+    EXPECT_EQ(mean, -7.0);
+    EXPECT_NE(next, fresh);  // the noise drawn is consumed
+    ++numerical;
+  }
+  EXPECT_GT(numerical, 0);
+}
+
 TEST(CapiCoinpressMean, LayoutsAndANullCentreGiveTheSameRelease) {
   Fixture a;
   a.centre = {0.0, 0.0, 0.0};

@@ -241,8 +241,8 @@ DPCOV_API dpcov_status dpcov_coinpress_mean_plan(int64_t n, int64_t dim,
  * @param[out] receipt  as for dpcov_coinpress_mean_plan(), with seed_fixed from @p rng.
  * @return the statuses of dpcov_coinpress_mean_plan(), and ::DPCOV_E_LAYOUT, ::DPCOV_E_NON_FINITE
  *         (a row or the centre holds NaN or infinity), ::DPCOV_E_TOO_LARGE (an array's extent in
- *         bytes overflows), ::DPCOV_E_NUMERICAL (the estimate overflows; the noise drawn is
- *         consumed), ::DPCOV_E_NOMEM.
+ *         bytes overflows), ::DPCOV_E_NUMERICAL (the estimate, or a step's centre, overflows; the
+ *         noise drawn is consumed), ::DPCOV_E_NOMEM.
  * @proof proofs/coinpress_mean.md
  */
 DPCOV_API dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim,

@@ -471,7 +471,7 @@ DlyReceipt dly_plan(const DlyRequest &request) {
 
 namespace {
 
-// The release on the rows x (n x d, finite) at a radius in [1/2, 1), where every quantity of the
+// The release on the rows x (n x d, finite) at a radius in [1, 2), where every quantity of the
 // mechanism (the second moment, its sensitivity and noise, the trace, the branch estimates) is a
 // normal double unless it is far below the noise; `receipt` is dly_plan() at that radius.
 DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt receipt,
@@ -593,11 +593,12 @@ DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt rece
 }
 
 
-// 4^e x, rounded up where it is subnormal (ldexp rounds to nearest there): a receipt's sigma in
-// the caller's units is never below the noise added.
+// 4^e x (x >= 0), rounded up where it is subnormal (ldexp rounds to nearest there: scaled back,
+// a result rounded down is below x): a receipt's sigma in the caller's units is never below the
+// noise added.
 double scaled_up(double x, int e) {
   const double y = std::ldexp(x, 2 * e);
-  return y < std::numeric_limits<double>::min() && x > 0.0 ? privacy::upward::bump_up(y) : y;
+  return std::ldexp(y, -2 * e) < x ? privacy::upward::bump_up(y) : y;
 }
 
 }  // namespace
@@ -608,13 +609,13 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
     fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   check::all_finite(rows, "rows");
-  // The mechanism runs in units of 2^e (bound_exponent: r 2^-e in [1/2, 1)), on the rows scaled
-  // by 2^-e (exact unless an entry is subnormal; a public map of each row, so neighbours stay
+  // The mechanism runs in units of 2^e, e = ilogb(r) (r 2^-e in [1, 2), so that r = 1 runs
+  // unscaled, as before), on the rows scaled by 2^-e (exact unless an entry is subnormal; a public map of each row, so neighbours stay
   // neighbours), and its output is scaled back by 4^e (post-processing). At a small r the second
   // moment would otherwise be rounded into the subnormals before its noise is added, by up to a
   // whole subnormal step per entry, more than its sensitivity sqrt(2) r^2 / n
   // (proofs/dong_liang_yi.md, "Floating point"). The candidate radii are the plan's.
-  const int e = bound_exponent(request.radius);
+  const int e = std::ilogb(request.radius);
   DlyRequest unit = request;
   unit.radius = std::ldexp(request.radius, -e);
   DlyReceipt unit_receipt = dly_plan(unit);

@@ -82,7 +82,7 @@ struct DlyRelease {
 DlyReceipt dly_plan(const DlyRequest &request);
 
 // The release on the n x d `rows` (any layout; finite). Rows of norm > r are scaled to norm r.
-// It runs on the rows in units of a power of two 2^e with r 2^-e in [1/2, 1) and scales its
+// It runs on the rows in units of a power of two 2^e with r 2^-e in [1, 2) and scales its
 // output back by 4^e, so that the second moment and its noise are normal doubles at every r
 // (proofs/dong_liang_yi.md, "Floating point").
 // Throws as dly_plan(), DPCOV_E_DIMENSION if `rows` is not n x d, DPCOV_E_NON_FINITE, and

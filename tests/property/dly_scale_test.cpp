@@ -1,7 +1,7 @@
 // Dong-Liang-Yi releases are the same mechanism at every scale: rows scaled by 2^k at the radius
 // r 2^k release, with the same seed, the release at r scaled by 4^k (rounded where it is
 // subnormal), with the same branch, clipping radius (times 2^k) and first look. So the privacy
-// argument, made in the normal range at a radius in [1/2, 1), covers every radius the plan accepts.
+// argument, made in the normal range at a radius in [1, 2), covers every radius the plan accepts.
 // It failed below r = 2^-511: X^T X / n was rounded into the subnormals before its noise was added,
 // and one replaced row could move each of its d (d + 1) / 2 entries by a whole subnormal step, an
 // L2 change of sqrt(d (d + 1) / 2) 2^-1074 against the sensitivity the noise was sized for (at

@@ -83,16 +83,31 @@ LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
   if (exists(path_)) {
     std::ifstream in(path_);
     if (!in) fail(kExitIo, path_, ": cannot open the ledger");
+    double eps = 0.0, delta = 0.0;
     try {
       file_ = nlohmann::ordered_json::parse(in);
-      const double eps = file_.at("epsilon_cap").get<double>();
-      const double delta = file_.at("delta_cap").get<double>();
-      if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
-        fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
-             "); a cap is set when the ledger is created and never changed");
+      eps = file_.at("epsilon_cap").get<double>();
+      delta = file_.at("delta_cap").get<double>();
+      // charge() appends to the list: anything else is refused now, before a release.
+      if (!file_.at("charges").is_array())
+        fail(kExitInputData, path_, ": not a dpcov ledger (charges is not a list)");
+    } catch (const nlohmann::json::exception &e) {
+      fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
+    }
+    if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
+      fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
+           "); a cap is set when the ledger is created and never changed");
+    try {
       ledger_ = replay();
     } catch (const nlohmann::json::exception &e) {
       fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
+    } catch (const CliError &e) {
+      // A cap, an accounting or a recorded charge that the library refuses is in the file, not
+      // on the command line: the file is malformed (exit 2), whatever the library's status.
+      if (e.code() == kExitIo) throw;
+      const std::string what = e.what();
+      if (what.compare(0, path_.size(), path_) == 0) throw CliError(kExitInputData, what);
+      fail(kExitInputData, path_, ": ", what);
     }
     return;
   }

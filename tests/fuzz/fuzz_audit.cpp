@@ -13,49 +13,6 @@
 
 namespace {
 
-constexpr unsigned char kFill = 0xA5;
-
-// A result struct of type T inside a buffer 16 bytes longer, filled with kFill, whose
-// struct_size is sizeof(T) mostly, sometimes smaller (to be refused) or larger; sometimes NULL.
-template <class T>
-struct Result {
-  std::vector<unsigned char> buffer = std::vector<unsigned char>(sizeof(T) + 16, kFill);
-  size_t declared = sizeof(T);
-  bool null = false;
-
-  explicit Result(fuzz::Input &in) {
-    null = in.range(0, 15) == 0;
-    switch (in.range(0, 7)) {
-      case 0: declared = static_cast<size_t>(in.range(0, sizeof(T) - 1)); break;
-      case 1: declared = sizeof(T) + static_cast<size_t>(in.range(1, 16)); break;
-      default: break;
-    }
-    std::memcpy(buffer.data(), &declared, sizeof declared);
-  }
-  T *get() { return null ? nullptr : reinterpret_cast<T *>(buffer.data()); }
-  T value() const {
-    T v;
-    std::memcpy(&v, buffer.data(), sizeof v);
-    return v;
-  }
-  // The status is known; on error the buffer is unchanged and the message says why; on success
-  // nothing beyond struct_size (or beyond sizeof(T)) was written.
-  bool check(dpcov_status s, const char *what) const {
-    fuzz::known_status(s);
-    if (null && s == DPCOV_OK) fuzz::violated("NULL result accepted:", what);
-    if (s != DPCOV_OK) {
-      if (std::strlen(dpcov_last_error_message()) == 0) fuzz::violated("empty error message:", what);
-      for (size_t i = sizeof declared; i < buffer.size(); ++i)
-        if (buffer[i] != kFill) fuzz::violated("output changed on error:", what);
-      return false;
-    }
-    if (declared < sizeof(T)) fuzz::violated("a too small struct_size accepted:", what);
-    for (size_t i = sizeof(T); i < buffer.size(); ++i)
-      if (buffer[i] != kFill) fuzz::violated("written beyond the struct:", what);
-    return true;
-  }
-};
-
 struct Field {
   const char *name;
   double value;
@@ -68,10 +25,6 @@ void not_nan(double v, const char *what) {
   if (std::isnan(v)) fuzz::violated("NaN output with DPCOV_OK:", what);
 }
 
-double budget(fuzz::Input &in) { return in.range(0, 3) == 0 ? in.number() : in.positive(); }
-double probability(fuzz::Input &in) {
-  return in.range(0, 3) == 0 ? in.number() : std::fmod(in.positive(), 1.0);
-}
 // alpha: mostly a usable level, sometimes anything.
 double level(fuzz::Input &in) { return in.range(0, 3) == 0 ? in.number() : 1e-3; }
 // A dimension: mostly 1-3, sometimes one the library refuses.
@@ -112,7 +65,7 @@ void audit_run(fuzz::Input &in) {
   if (in.range(0, 7) == 0) ap.struct_size = static_cast<size_t>(in.range(0, sizeof ap - 1));
   const bool null_mp = in.range(0, 3) == 0, null_ap = in.range(0, 7) == 0;
   if (null_ap && d <= 3 && n <= 12) return;  // the default 2000 trials: too slow for a fuzz input
-  Result<dpcov_audit_result> r(in);
+  fuzz::Result<dpcov_audit_result> r(in);
   const dpcov_status s = dpcov_audit_run(mechanism, d, n, bound, eps, delta, null_mp ? nullptr : &mp,
                                          null_ap ? nullptr : &ap, r.get());
   if (!r.check(s, "audit run")) return;
@@ -140,7 +93,7 @@ void black_box(fuzz::Input &in) {
   const int64_t trials = in.range(0, 7) == 0 ? in.range(INT64_MIN, 9) : in.range(10, 30);
   const double alpha = level(in);
   const uint64_t seed = in.raw<uint64_t>();
-  Result<dpcov_black_box_result> r(in);
+  fuzz::Result<dpcov_black_box_result> r(in);
   const dpcov_status s = dpcov_audit_rows_black_box(mechanism, d, n, rho, delta, scale, statistic,
                                                     trials, alpha, seed,
                                                     r.get());
@@ -164,7 +117,7 @@ void rows_exact(fuzz::Input &in) {
   // dpcov_audit_rows_exact_pairs.
   const bool several = in.range(0, 1) == 1;
   const int64_t pairs = in.range(0, 7) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 3);
-  Result<dpcov_rows_exact_audit_result> r(in);
+  fuzz::Result<dpcov_rows_exact_audit_result> r(in);
   int64_t worst = -1;
   const dpcov_status s =
       several ? dpcov_audit_rows_exact_pairs(mechanism, steps, rho, delta, trials, alpha, seed,
@@ -200,7 +153,7 @@ void coinpress_mean(fuzz::Input &in) {
   const int64_t trials = in.range(0, 7) == 0 ? in.range(INT64_MIN, 1) : in.range(2, 40);
   const double alpha = level(in);
   const uint64_t seed = in.raw<uint64_t>();
-  Result<dpcov_coinpress_mean_audit_result> r(in);
+  fuzz::Result<dpcov_coinpress_mean_audit_result> r(in);
   const dpcov_status s = dpcov_audit_coinpress_mean(d, n, null_params ? nullptr : &p, trials, alpha,
                                                     seed, r.get());
   if (null_params) fuzz::require(s != DPCOV_OK, "coinpress mean audit: NULL params accepted");

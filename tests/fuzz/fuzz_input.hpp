@@ -1,8 +1,10 @@
 // Typed values drawn from a libFuzzer input, and the invariants every target checks: canary-filled
 // outputs unchanged on error; finite (and, for symmetric outputs, exactly symmetric) on success;
-// the same seed gives the same output. A violated invariant aborts, which libFuzzer reports.
+// the same seed gives the same output; result structs (Result) byte for byte unchanged on error,
+// with a message. A violated invariant aborts, which libFuzzer reports.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -64,6 +66,13 @@ class Input {
   size_t size_;
 };
 
+// A budget (epsilon, rho, a bound): mostly positive, sometimes anything.
+inline double budget(Input &in) { return in.range(0, 3) == 0 ? in.number() : in.positive(); }
+// A probability (delta, beta): mostly in [0, 1), sometimes anything.
+inline double probability(Input &in) {
+  return in.range(0, 3) == 0 ? in.number() : std::fmod(in.positive(), 1.0);
+}
+
 [[noreturn]] inline void violated(const char *what, const char *detail = "") {
   std::fprintf(stderr, "fuzz invariant violated: %s %s (%s)\n", what, detail,
                dpcov_last_error_message());
@@ -103,5 +112,61 @@ inline void known_status(dpcov_status s) {
   require(s <= 0 && s >= -17, "unknown status code");
   require(std::strlen(dpcov_status_string(s)) > 0, "empty status string");
 }
+
+// Every error carries a message (dpcov_last_error_message()).
+inline void message_on_error(dpcov_status s, const char *what) {
+  if (s != DPCOV_OK && std::strlen(dpcov_last_error_message()) == 0)
+    violated("empty error message:", what);
+}
+
+constexpr unsigned char kFill = 0xA5;
+
+// A result struct of type T inside a buffer 16 bytes longer, filled with kFill, whose
+// struct_size is sizeof(T) mostly, sometimes smaller or larger; sometimes NULL. `first` is the
+// smallest struct_size the library accepts (the end of the struct's first shipped version,
+// docs/abi-policy.md): a program built against an older header passes a smaller struct, which the
+// library fills up to its struct_size and never beyond.
+template <class T>
+struct Result {
+  std::vector<unsigned char> buffer = std::vector<unsigned char>(sizeof(T) + 16, kFill);
+  size_t declared = sizeof(T);
+  size_t first;
+  bool null = false;
+
+  explicit Result(fuzz::Input &in, size_t first_shipped = sizeof(T)) : first(first_shipped) {
+    null = in.range(0, 15) == 0;
+    switch (in.range(0, 7)) {
+      case 0: declared = static_cast<size_t>(in.range(0, sizeof(T) - 1)); break;
+      case 1: declared = sizeof(T) + static_cast<size_t>(in.range(1, 16)); break;
+      default: break;
+    }
+    std::memcpy(buffer.data(), &declared, sizeof declared);
+  }
+  T *get() { return null ? nullptr : reinterpret_cast<T *>(buffer.data()); }
+  T value() const {
+    T v;
+    std::memcpy(&v, buffer.data(), sizeof v);
+    return v;
+  }
+  // Every field was written (struct_size covers the whole struct).
+  bool full() const { return declared >= sizeof(T); }
+  // The status is known; on error the buffer is unchanged and the message says why; on success
+  // the struct_size was at least `first` and nothing beyond it (or beyond sizeof(T)) was written.
+  bool check(dpcov_status s, const char *what) const {
+    fuzz::known_status(s);
+    if (null && s == DPCOV_OK) fuzz::violated("NULL result accepted:", what);
+    if (s != DPCOV_OK) {
+      message_on_error(s, what);
+      for (size_t i = sizeof declared; i < buffer.size(); ++i)
+        if (buffer[i] != kFill) fuzz::violated("output changed on error:", what);
+      return false;
+    }
+    if (declared < first) fuzz::violated("a too small struct_size accepted:", what);
+    const size_t written = std::max(sizeof declared, std::min(declared, sizeof(T)));
+    for (size_t i = written; i < buffer.size(); ++i)
+      if (buffer[i] != kFill) fuzz::violated("written beyond struct_size or the struct:", what);
+    return true;
+  }
+};
 
 }  // namespace fuzz

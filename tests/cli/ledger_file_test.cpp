@@ -1,0 +1,108 @@
+// `--ledger FILE` (cli/ledger_file.hpp) on malformed ledger files: every one is refused when it is
+// read, before a release, with exit code 2 (input data) naming the file, whatever the library's
+// status for what the file holds (a cap out of range, an unknown accounting, a charge it refuses)
+// and whatever its JSON shape (charges that are not a list once failed only when the release was
+// charged, as an internal error after the noise was drawn). Found by the fuzz_cli_ledger target.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cli_error.hpp"
+#include "ledger_file.hpp"
+
+namespace dpcov::cli {
+namespace {
+
+class LedgerFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/dpcov-ledger-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    path_ = dir_ + "/ledger.json";
+  }
+  void TearDown() override {
+    std::remove(path_.c_str());
+    rmdir(dir_.c_str());
+  }
+  void write(const std::string &text) {
+    FILE *f = std::fopen(path_.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(text.data(), 1, text.size(), f), text.size());
+    std::fclose(f);
+  }
+  // The exit code and message of reading the file (0 and "" if it is read).
+  std::pair<int, std::string> read() {
+    LedgerOptions options;
+    options.path = path_;
+    try {
+      LedgerFile ledger(options);
+    } catch (const CliError &e) {
+      return {e.code(), e.what()};
+    }
+    return {0, ""};
+  }
+
+  std::string dir_, path_;
+};
+
+std::string ledger(const std::string &accounting, const std::string &epsilon_cap,
+                   const std::string &charges) {
+  return R"({"ledger": "dpcov", "accounting": ")" + accounting + R"(", "epsilon_cap": )" +
+         epsilon_cap + R"(, "delta_cap": 1e-5, "charges": )" + charges + "}";
+}
+
+const char *kCharge =
+    R"({"mechanism": "dly_adaptive", "zcdp_rho": 0.1, "epsilon": 2.2, "delta": 1e-6, "output": "o"})";
+
+TEST_F(LedgerFileTest, AWellFormedLedgerIsRead) {
+  for (const char *accounting : {"basic", "zcdp", "advanced"}) {
+    write(ledger(accounting, "10", std::string("[") + kCharge + "]"));
+    EXPECT_EQ(read(), std::make_pair(0, std::string())) << accounting;
+  }
+}
+
+TEST_F(LedgerFileTest, EveryMalformedLedgerIsInputDataNamingTheFile) {
+  const std::string bad_charge =
+      R"([{"mechanism": "dly_adaptive", "zcdp_rho": -1, "epsilon": 2.2, "delta": 1e-6}])";
+  const std::pair<const char *, std::string> cases[] = {
+      {"a cap the library refuses (was exit 1)", ledger("basic", "0", "[]")},
+      {"a negative cap", ledger("zcdp", "-1", "[]")},
+      {"an unknown accounting (was exit 1, naming --accounting)", ledger("fancy", "1", "[]")},
+      {"a charge the library refuses (was exit 1)", ledger("zcdp", "10", bad_charge)},
+      {"charges over the cap (was exit 3)", ledger("basic", "1", std::string("[") + kCharge + "]")},
+      {"charges as an object (was read, then an internal error when charged)",
+       ledger("basic", "1", "{}")},
+      {"charges as a string", ledger("basic", "1", R"("none")")},
+      {"charges as null", ledger("basic", "1", "null")},
+      {"a charge that is not an object", ledger("basic", "1", "[3]")},
+      {"no charges", R"({"accounting": "basic", "epsilon_cap": 1, "delta_cap": 0})"},
+      {"not JSON", "{"},
+      {"an array", "[]"},
+  };
+  for (const auto &[what, text] : cases) {
+    write(text);
+    const auto [code, message] = read();
+    EXPECT_EQ(code, kExitInputData) << what << ": " << message;
+    EXPECT_EQ(message.compare(0, path_.size(), path_), 0) << what << ": " << message;
+  }
+}
+
+TEST_F(LedgerFileTest, ACapOnTheCommandLineThatDiffersFromTheFilesIsAUsageError) {
+  write(ledger("basic", "1", "[]"));
+  LedgerOptions options;
+  options.path = path_;
+  options.epsilon_cap = 2.0;
+  try {
+    LedgerFile ledger(options);
+    FAIL() << "a different cap accepted";
+  } catch (const CliError &e) {
+    EXPECT_EQ(e.code(), kExitUsage) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dpcov::cli

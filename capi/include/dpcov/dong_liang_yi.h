@@ -151,8 +151,10 @@ DPCOV_API dpcov_status dpcov_dly_params_default(dpcov_dly_params *params);
  *                sizeof(dpcov_dly_params).
  * @param[out] receipt  the constants; the caller sets receipt->struct_size. Untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (unknown variant, a
- *         setting out of range, n < 1, a struct_size too small), ::DPCOV_E_NON_FINITE,
- *         ::DPCOV_E_DIMENSION.
+ *         setting out of range, n < 1, a share of rho that rounds down to 0, a struct_size too
+ *         small), ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_NUMERICAL (a noise scale
+ *         or the receipt's epsilon would not be finite: a tiny rho against a large r, or rho
+ *         near DBL_MAX).
  */
 DPCOV_API dpcov_status dpcov_dly_plan(int64_t n, int64_t dim, const dpcov_dly_params *params,
                                       dpcov_dly_receipt *receipt);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "../core/audit/mechanism_audit.hpp"
 #include "../core/audit/rows_black_box.hpp"
@@ -11,6 +12,7 @@
 #include "../core/check.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
+#include "transcript_result.hpp"
 
 namespace {
 
@@ -114,6 +116,35 @@ dpcov_rows_exact_audit_result rows_exact_result(const audit::gaussian_release::V
   r.clamp_hits = v.record.clamp_hits;
   r.alpha_per_test = v.report.alpha_per_test;
   return r;
+}
+
+// CoinPress with t >= 2: the worst pair's transcript audit as the C result. No Gaussian-pair
+// delta bound and no clamp (the transcript is before the PSD projection): 0.
+dpcov_rows_exact_audit_result rows_exact_steps_result(const audit::RowsExactStepsPairs &p,
+                                                      size_t struct_size) {
+  const audit::CoinpressStepsAuditReport &v = p.worst;
+  dpcov_rows_exact_audit_result r{};
+  r.struct_size = struct_size;
+  r.samples = p.samples;
+  r.n = v.claim.n;
+  r.sigma = *std::min_element(v.claim.step_sigma.begin(), v.claim.step_sigma.end());
+  dpcov::capi::transcript_fields(v, r);
+  return r;
+}
+
+// Either exact audit of `pairs` pairs as the C result, and the worst pair.
+std::pair<dpcov_rows_exact_audit_result, int64_t> rows_exact(const audit::RowsExactRequest &request,
+                                                              int64_t pairs, int64_t trials,
+                                                              double alpha, uint64_t seed,
+                                                              size_t struct_size) {
+  if (audit::rows_exact_by_steps(request)) {
+    const audit::RowsExactStepsPairs p =
+        audit::audit_rows_exact_steps_pairs(request, pairs, trials, alpha, seed);
+    return {rows_exact_steps_result(p, struct_size), p.worst_pair};
+  }
+  const audit::RowsExactPairs p =
+      audit::audit_rows_exact_pairs(request, pairs, trials, alpha, seed);
+  return {rows_exact_result(p.worst, p.samples, struct_size), p.worst_pair};
 }
 
 }  // namespace
@@ -226,9 +257,8 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact(int32_t mechanism, int64_t steps, 
   return dpcov::capi::guarded([&] {
     dpcov::capi::struct_bytes(result, "result");
     const audit::RowsExactRequest request{audit::rows_mechanism(mechanism), steps, rho, delta};
-    const audit::gaussian_release::Verdict v =
-        audit::audit_rows_exact(request, trials, alpha, seed);
-    dpcov::capi::write_struct(result, rows_exact_result(v, v.report.samples, result->struct_size));
+    dpcov::capi::write_struct(
+        result, rows_exact(request, 1, trials, alpha, seed, result->struct_size).first);
   });
 }
 
@@ -241,10 +271,9 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact_pairs(int32_t mechanism, int64_t s
     dpcov::capi::struct_bytes(result, "result");
     dpcov::check::not_null(worst_pair, "worst_pair");
     const audit::RowsExactRequest request{audit::rows_mechanism(mechanism), steps, rho, delta};
-    const audit::RowsExactPairs p =
-        audit::audit_rows_exact_pairs(request, pairs, trials, alpha, seed);
-    dpcov::capi::write_struct(result, rows_exact_result(p.worst, p.samples, result->struct_size));
-    *worst_pair = p.worst_pair;
+    const auto [r, worst] = rows_exact(request, pairs, trials, alpha, seed, result->struct_size);
+    dpcov::capi::write_struct(result, r);
+    *worst_pair = worst;
   });
 }
 

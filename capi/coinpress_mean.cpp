@@ -14,6 +14,7 @@
 #include "../core/privacy/coinpress_mean.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
+#include "transcript_result.hpp"
 
 namespace {
 
@@ -135,34 +136,10 @@ dpcov_status dpcov_audit_coinpress_mean(int64_t dim, int64_t n,
     dpcov::capi::struct_bytes(result, "result");
     const dpcov::audit::CoinpressMeanAuditReport report =
         dpcov::audit::audit_coinpress_mean(request_from(n, dim, params), trials, alpha, seed);
-    const dpcov::audit::CoinpressMeanDirection &f = report.forward, &b = report.backward;
-    const dpcov::audit::CoinpressMeanDirection &worst_delta = b.delta.lower > f.delta.lower ? b : f;
-    const dpcov::audit::CoinpressMeanDirection &worst_ks =
-        b.ks / b.ks_threshold > f.ks / f.ks_threshold ? b : f;
     dpcov_coinpress_mean_audit_result r{};
     r.struct_size = result->struct_size;
-    r.verdict = report.violation() ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
-    r.findings = ((f.delta_flag || b.delta_flag) ? DPCOV_AUDIT_FINDING_DELTA_EXCEEDED : 0) |
-                 ((f.pair_flag || b.pair_flag) ? DPCOV_AUDIT_FINDING_RHO_EXCEEDED : 0) |
-                 ((f.conformance_flag || b.conformance_flag) ? DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH
-                                                             : 0);
     r.samples = report.samples;
-    r.rho = report.claim.rho;
-    r.epsilon = report.claim.epsilon;
-    r.delta = report.claim.delta;
-    r.rho_lower = std::max(f.rho_lower, b.rho_lower);
-    r.delta_estimate = worst_delta.delta.estimate;
-    r.delta_lower = worst_delta.delta.lower;
-    r.conformance_distance = worst_ks.ks;
-    r.conformance_threshold = worst_ks.ks_threshold;
-    r.alpha_per_test = report.alpha_per_test;
-    // A noise scale below the resolution of the release's arithmetic (a subnormal sigma at a huge
-    // rho) leaves the statistics infinite or NaN: no measurement, and no DPCOV_OK.
-    for (const auto &[name, value] : std::initializer_list<std::pair<const char *, double>>{
-             {"rho_lower", r.rho_lower}, {"delta_estimate", r.delta_estimate},
-          {"delta_lower", r.delta_lower}, {"conformance_distance", r.conformance_distance},
-          {"epsilon", r.epsilon}, {"conformance_threshold", r.conformance_threshold}})
-      dpcov::check::finite_result(value, name);
+    dpcov::capi::transcript_fields(report, r);
     dpcov::capi::write_struct(result, r);
   });
 }

@@ -265,7 +265,7 @@ program dpcov_test
 
 contains
 
-  !> The exact-density audit of Dong-Liang-Yi Gauss finds no violation; CoinPress t = 3 has none.
+  !> The exact-density audits of Dong-Liang-Yi Gauss and (per step) CoinPress t = 3 find no violation.
   subroutine rows_exact()
     type(dpcov_rows_exact_audit_result) :: ex
     integer(c_int64_t) :: worst
@@ -274,9 +274,10 @@ contains
                                    200_c_int64_t, 1d-6, 2_c_int64_t, ex), 'exact audit')
     call check(ex%verdict == DPCOV_AUDIT_NO_VIOLATION_FOUND .and. ex%samples == 400 .and. &
                ex%n == 1000 .and. ex%clamp_hits == 0, 'exact audit of dly_gauss')
-    call check(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_COINPRESS, 3_c_int64_t, 0.5d0, 1d-6, &
-                                      200_c_int64_t, 1d-6, 2_c_int64_t, ex) == &
-               DPCOV_E_PRECONDITION, 'no exact audit of coinpress t = 3')
+    call ok(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_COINPRESS, 3_c_int64_t, 0.5d0, 1d-6, &
+                                   100_c_int64_t, 1d-6, 2_c_int64_t, ex), 'exact audit of t = 3')
+    call check(ex%verdict == DPCOV_AUDIT_NO_VIOLATION_FOUND .and. ex%samples == 200 .and. &
+               ex%n == 2000 .and. ex%rho_lower > 0d0, 'exact per-step audit of coinpress t = 3')
     call ok(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1_c_int64_t, 0.5d0, 1d-6, &
                                          200_c_int64_t, 1d-6, 2_c_int64_t, 3_c_int64_t, ex, &
                                          worst), 'exact audit over pairs')

@@ -253,8 +253,10 @@ type RowsExactAuditResult struct {
 }
 
 // AuditRowsExact audits dly_gauss, dly_separate (its eigenvalue step) or coinpress with steps = 1
-// (AuditRows* constants) with the exact density of its Gaussian release on the worst pair, trials
-// releases per direction; the others return ErrPrecondition (audit them with AuditRowsBlackBox).
+// (AuditRows* constants) with the exact density of its Gaussian release on the worst pair, and
+// coinpress with steps >= 2 with the exact density of every step given the earlier ones, trials
+// releases per direction; dly_adaptive and dly_adaptive_paper return ErrPrecondition (audit them
+// with AuditRowsBlackBox).
 func AuditRowsExact(mechanism int32, steps int64, rho, delta float64, trials int64, alpha float64,
 	seed uint64) (RowsExactAuditResult, error) {
 	res := C.dpcov_rows_exact_audit_result{

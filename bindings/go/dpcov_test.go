@@ -509,8 +509,11 @@ func TestAuditRowsExact(t *testing.T) {
 			t.Fatalf("%d: %+v %v", m, res, err)
 		}
 	}
-	if _, err := AuditRowsExact(AuditRowsCoinPress, 3, 0.5, 1e-6, 200, 1e-6, 2); err == nil {
-		t.Fatal("coinpress t = 3 audited exactly")
+	// CoinPress at t = 3: exact per step on its transcript, inside the library.
+	res, err := AuditRowsExact(AuditRowsCoinPress, 3, 0.5, 1e-6, 100, 1e-6, 2)
+	if err != nil || res.Verdict != AuditNoViolationFound || res.Samples != 200 ||
+		res.N != 2000 || res.RhoLower <= 0 || res.RhoLower > 0.5 {
+		t.Fatalf("coinpress t = 3: %+v %v", res, err)
 	}
 }
 

@@ -36,7 +36,7 @@ constexpr double kOlsThresholdMargin = 1.05;
 // coinpress without --k-bound: K = 9, rows of norm 3 (the privacy test's setting).
 constexpr double kDefaultKBound = 9.0;
 // coinpress's t without --steps: the library's default (dpcov_coinpress_params_default), which
-// the black-box audit runs; only t = 1 has an exact audit.
+// the black-box audit runs; the exact audit runs any t (t >= 2 per step, on its transcript).
 constexpr int64_t kDefaultCoinpressSteps = 3;
 // The exact audit's neighbouring pairs: the axis pair and two rotations of it (--pairs).
 constexpr int64_t kDefaultExactPairs = 3;
@@ -49,7 +49,8 @@ bool has_no_density(const std::string &name) { return name == "iev" || name == "
 
 // The zCDP mechanisms on the rows (zcdp_release.hpp): audited with the exact density of their
 // Gaussian release where there is one (dpcov_audit_rows_exact_pairs: dly_gauss, dly_separate's
-// eigenvalue step, coinpress with t = 1, on --pairs pairs), black-box otherwise (dpcov_audit_rows_black_box).
+// eigenvalue step, coinpress at t = 1 and, per step on its transcript, at t >= 2, on --pairs
+// pairs), black-box otherwise (dpcov_audit_rows_black_box).
 const std::vector<std::pair<std::string, int32_t>> kRowsMechanisms = {
     {"dly_gauss", DPCOV_AUDIT_ROWS_DLY_GAUSS},
     {"dly_separate", DPCOV_AUDIT_ROWS_DLY_SEPARATE},
@@ -92,7 +93,7 @@ struct AuditOptions {
   bool audit_only_not_private = false;
   std::optional<double> k_bound;  // coinpress: K (kDefaultKBound); coinpress_mean: Cov <= K I
   std::optional<double> mean_radius;  // coinpress_mean (kDefaultMeanRadius)
-  std::optional<int64_t> steps;       // coinpress (t = 1: exact audit), coinpress_mean
+  std::optional<int64_t> steps;       // coinpress, coinpress_mean
   std::string method = "auto";        // dly_*, coinpress: auto, exact, black-box, both
   int64_t pairs = kDefaultExactPairs;  // the exact audit of dly_*, coinpress
   bool json = false;
@@ -221,7 +222,8 @@ struct Row {
   double rho = 0.0;
   std::optional<dpcov_black_box_result> black_box;
   std::optional<dpcov_coinpress_mean_audit_result> mean_audit;  // coinpress_mean
-  std::optional<dpcov_rows_exact_audit_result> exact;  // dly_gauss, dly_separate, coinpress t = 1
+  std::optional<dpcov_rows_exact_audit_result> exact;  // dly_gauss, dly_separate, coinpress
+  int64_t steps = 1;  // coinpress's t in the exact audit
   int64_t pairs = 0, worst_pair = 0;  // the exact audit's pairs and the worst (0: the axis pair)
   std::string why_black_box;  // the library's reason when there is no exact audit
 };
@@ -289,6 +291,7 @@ std::optional<Row> audit_exact_job(const AuditOptions &o, const Job &job, double
                 concat("rho-zCDP for epsilon ", eps, ", delta ", o.delta));
   const bool coinpress = job.rows_mechanism == DPCOV_AUDIT_ROWS_COINPRESS;
   const int64_t steps = coinpress ? o.steps.value_or(kDefaultCoinpressSteps) : 1;
+  row.steps = steps;
   dpcov_rows_exact_audit_result r{};
   r.struct_size = sizeof r;
   const dpcov_status status =
@@ -463,9 +466,12 @@ std::string number(double x, int digits = 3) {
 }
 
 // What the exact audit of a mechanism on the rows audits.
-std::string job_exact_audit_name(const std::string &mechanism) {
-  if (mechanism == "dly_separate")
+std::string job_exact_audit_name(const Row &row) {
+  if (row.mechanism == "dly_separate")
     return "exact (Gaussian density of the eigenvalues, the eigenvalue step at rho / 2)";
+  if (row.steps >= 2)
+    return concat("exact (every step's Gaussian density given the earlier steps, t = ", row.steps,
+                  ")");
   return "exact (Gaussian density of the upper triangle)";
 }
 
@@ -520,7 +526,8 @@ nlohmann::ordered_json row_json(const Row &row) {
   }
   if (row.exact) {
     const dpcov_rows_exact_audit_result &e = *row.exact;
-    exact_fields(j, job_exact_audit_name(row.mechanism), e);
+    exact_fields(j, job_exact_audit_name(row), e);
+    if (row.mechanism == "coinpress") j["steps"] = row.steps;
     j["sigma"] = e.sigma;
     j["gaussian_delta_lower"] = e.gaussian_delta_lower;
     j["clamp_hits"] = e.clamp_hits;
@@ -565,7 +572,7 @@ nlohmann::ordered_json row_json(const Row &row) {
 
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
   std::ostringstream out;
-  bool black_box = false, coinpress_mean = false, exact = false;
+  bool black_box = false, coinpress_mean = false, exact = false, coinpress_steps = false;
   std::vector<std::string> why;  // one line per mechanism audited black-box for want of an exact audit
   out << "dpcov privacy audit: B = " << number(o.bound) << ", trials <= " << o.trials
       << " per direction, alpha = " << number(o.alpha) << " per audit, seed = " << o.seed << "\n"
@@ -592,7 +599,8 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
     }
     if (row.exact) {
       out << exact_line(row, pair + "/exact", *row.exact);
-      exact = true;
+      exact = exact || row.steps < 2;
+      coinpress_steps = coinpress_steps || row.steps >= 2;
       continue;
     }
     if (row.black_box) {
@@ -637,6 +645,15 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
            "orthogonal matrices from --seed, each pair at alpha / pairs, the worst reported; "
            "'rho >=' is the lower confidence bound on the rho spent, a violation above the claimed "
            "rho (dpcov_audit_rows_exact_pairs).\n";
+  if (coinpress_steps)
+    out << "\nexact: coinpress with --steps t >= 2 (K = 4), with the exact loss of its whole "
+           "transcript (each step's noisy second moment Gaussian given the earlier ones, recomputed "
+           "from the claimed plan; the transcript stays inside the library) on d = 3 rows far out "
+           "on the axes, row 0 F e_1 -> F e_2, every row clipped at every step, n chosen from rho "
+           "so that every step's noise is below gamma^2 / 400, and (--pairs) that pair rotated by "
+           "random orthogonal matrices from --seed, each pair at alpha / pairs, the worst "
+           "reported; 'rho >=' is the lower confidence bound on the rho spent, a violation above "
+           "the claimed rho (dpcov_audit_rows_exact_pairs).\n";
   for (const std::string &note : why) out << "\n" << note << "\n";
   if (coinpress_mean)
     out << "\ncoinpress_mean: the exact loss of the whole t-step release (each step Gaussian given "
@@ -733,10 +750,11 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
       "from its claimed density, delta(epsilon) with confidence bounds, and the conformance of "
       "the draws with the claimed law. The zCDP mechanisms on the rows run at the largest rho "
       "whose (epsilon, delta) fits: dly_gauss, dly_separate (its eigenvalue step) and coinpress "
-      "with --steps 1 are audited with the exact density of their Gaussian release "
+      "with --steps 1 are audited with the exact density of their Gaussian release, coinpress "
+      "with --steps t >= 2 with the exact density of every step given the earlier ones, "
       "on --pairs neighbouring pairs, the worst reported (dpcov_audit_rows_exact_pairs; "
       "--method black-box or both for the black-box audit); "
-      "dly_adaptive, dly_adaptive_paper and coinpress with t >= 2, whose outputs have no "
+      "dly_adaptive and dly_adaptive_paper, whose outputs have no "
       "tractable density, black-box (the table says why); coinpress_mean with the exact density "
       "of every step given the previous public centre. Exit code 6 when a violation is found.");
   command->add_option("--mechanism,-m", options->mechanisms,
@@ -802,8 +820,8 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--mean-radius", options->mean_radius,
                       "coinpress_mean: r of the prior ||mean|| <= r (default 5)");
   command->add_option("--steps", options->steps,
-                      "coinpress, coinpress_mean: the number of steps t (default 3); coinpress has "
-                      "an exact audit at t = 1 only, and its black-box audit runs t = 3");
+                      "coinpress, coinpress_mean: the number of steps t (default 3); coinpress's "
+                      "exact audit runs any t (t >= 2 step by step), its black-box audit t = 3");
   command->add_option("--method", options->method,
                       "dly_*, coinpress: auto (default: the exact-density audit where the release "
                       "has one, black-box otherwise), exact, black-box, both. The exact audit has "

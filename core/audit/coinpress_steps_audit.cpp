@@ -79,11 +79,16 @@ std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::Coinpress
 }
 
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
+                                                const std::pair<Matrix, Matrix> &pair,
                                                 const TranscriptRelease &release, int64_t trials,
                                                 double alpha, uint64_t seed) {
   check_transcript_audit(trials, alpha);
   CoinpressStepsAuditReport report;
   report.claim = mechanisms::coinpress_plan(claim);
+  for (const Matrix *rows : {&pair.first, &pair.second})
+    if (rows->rows() != report.claim.n || rows->cols() != report.claim.dim)
+      fail(DPCOV_E_DIMENSION, "each dataset of the audited pair must be n x d = ", report.claim.n,
+           " x ", report.claim.dim, ", got ", rows->rows(), " x ", rows->cols());
   // Every entry of M_i is at most gamma^2 in magnitude.
   const double gamma = report.claim.clip_radius;
   for (double sigma : report.claim.step_sigma)
@@ -92,20 +97,31 @@ CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressReque
                                              double a, uint64_t s) {
     return audit_direction(report.claim, release, own, other, n, a, s);
   };
-  audit_both_directions(coinpress_steps_audit_pair(claim), direction, trials, alpha, seed, report);
+  audit_both_directions(pair, direction, trials, alpha, seed, report);
   return report;
 }
 
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
-                                                int64_t trials, double alpha, uint64_t seed) {
+                                                const TranscriptRelease &release, int64_t trials,
+                                                double alpha, uint64_t seed) {
+  check_transcript_audit(trials, alpha);
+  return audit_coinpress_steps(claim, coinpress_steps_audit_pair(claim), release, trials, alpha,
+                               seed);
+}
+
+TranscriptRelease coinpress_library_transcript(const mechanisms::CoinpressRequest &claim) {
   const mechanisms::CoinpressSteps steps =
       mechanisms::coinpress_steps(mechanisms::coinpress_plan(claim));
-  const TranscriptRelease library = [&steps](const Matrix &rows, random::Rng &rng) {
+  return [steps](const Matrix &rows, random::Rng &rng) {
     std::vector<Matrix> transcript;
     mechanisms::coinpress_run(rows.view(), steps, rng, &transcript);
     return transcript;
   };
-  return audit_coinpress_steps(claim, library, trials, alpha, seed);
+}
+
+CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
+                                                int64_t trials, double alpha, uint64_t seed) {
+  return audit_coinpress_steps(claim, coinpress_library_transcript(claim), trials, alpha, seed);
 }
 
 }  // namespace dpcov::audit

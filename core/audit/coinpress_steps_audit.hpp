@@ -52,4 +52,16 @@ CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressReque
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
                                                 int64_t trials, double alpha, uint64_t seed);
 
+// The library's own release (coinpress_run on the plan's steps): the transcript it hands back.
+TranscriptRelease coinpress_library_transcript(const mechanisms::CoinpressRequest &claim);
+
+// The audit on `pair` (X, X', each n x d of the claim) in place of coinpress_steps_audit_pair():
+// the rows-exact audit's rotations of it (rows_exact_audit.hpp). min_shift_ratio stays against
+// the sensitivity, which a rotated pair's off-diagonal shift is below. Throws as above, and
+// DPCOV_E_DIMENSION if a dataset of the pair is not n x d.
+CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
+                                                const std::pair<Matrix, Matrix> &pair,
+                                                const TranscriptRelease &release, int64_t trials,
+                                                double alpha, uint64_t seed);
+
 }  // namespace dpcov::audit

@@ -10,6 +10,7 @@
 #include "../privacy/zcdp.hpp"
 #include "../random/normal.hpp"
 #include "../random/rng.hpp"
+#include "coinpress_steps_audit.hpp"
 #include "noise_floor.hpp"
 
 namespace dpcov::audit {
@@ -47,15 +48,21 @@ mechanisms::CoinpressRequest coinpress_request(const RowsExactRequest &r, int64_
   q.n = n;
   q.rho = r.rho;
   q.k_bound = kBound;
-  q.steps = 1;
+  q.steps = r.steps;
   q.delta = r.delta;
   return q;
 }
 
-// The audited sigma and the unit s of the pair's rows at n.
+// The audited sigma and the unit s of the pair's rows at n. CoinPress with t >= 2: the largest
+// step sigma_i and gamma, so that the margin below keeps every step's noise under gamma^2 / 400,
+// far below the pair's second moments near gamma^2 / 3 on each axis (the whitening stays near a
+// multiple of I, and each step's shift near the sensitivity: coinpress_steps_audit.hpp).
 std::pair<double, double> sigma_and_unit(const RowsExactRequest &r, int64_t n) {
   if (is_coinpress(r)) {
     const mechanisms::CoinpressReceipt plan = mechanisms::coinpress_plan(coinpress_request(r, n));
+    if (rows_exact_by_steps(r))
+      return {*std::max_element(plan.step_sigma.begin(), plan.step_sigma.end()),
+              plan.clip_radius};
     return {kBound * plan.step_sigma[0], 2.0 * plan.clip_radius};
   }
   mechanisms::dly_plan(dly_request(r, n));
@@ -83,6 +90,13 @@ Matrix random_rotation(random::Rng &rng) {
   return r;
 }
 
+// Q_k of pair k >= 1.
+Matrix pair_rotation(int64_t pair, uint64_t seed) {
+  random::Rng rng =
+      random::Rng::from_seed(seed, kRowsExactRotationStream + static_cast<uint64_t>(pair));
+  return random_rotation(rng);
+}
+
 // The rows x_i Q^T (each row rotated by Q).
 Matrix rotated(const Matrix &rows, const Matrix &q) {
   Matrix out(rows.rows(), kDim);
@@ -95,6 +109,16 @@ Matrix rotated(const Matrix &rows, const Matrix &q) {
   return out;
 }
 
+void check_pairs(int64_t pairs) {
+  if (pairs < 1 || pairs > kRowsExactMaxPairs)
+    fail(DPCOV_E_INVALID_ARGUMENT, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
+}
+
+// The larger rho_lower of a transcript audit's two directions relative to the claim.
+double rho_lower_ratio(const CoinpressStepsAuditReport &v) {
+  return std::max(v.forward.rho_lower, v.backward.rho_lower) / v.claim.rho;
+}
+
 // Flagged before not flagged, then the larger rho_lower relative to the claim.
 bool worse(const gaussian_release::Verdict &a, const gaussian_release::Verdict &b) {
   if (a.flagged() != b.flagged()) return a.flagged();
@@ -102,6 +126,8 @@ bool worse(const gaussian_release::Verdict &a, const gaussian_release::Verdict &
 }
 
 }  // namespace
+
+bool rows_exact_by_steps(const RowsExactRequest &r) { return is_coinpress(r) && r.steps >= 2; }
 
 void check_rows_exact_request(const RowsExactRequest &r) {
   const char *name = rows_mechanism_name(rows_mechanism(static_cast<int32_t>(r.mechanism)));
@@ -115,11 +141,6 @@ void check_rows_exact_request(const RowsExactRequest &r) {
     if (r.steps < 1 || r.steps > privacy::kCoinpressMaxSteps)
       fail(DPCOV_E_INVALID_ARGUMENT, "coinpress steps must be in [1, ",
            privacy::kCoinpressMaxSteps, "], got ", r.steps);
-    if (r.steps > 1)
-      fail(DPCOV_E_PRECONDITION, "coinpress with t = ", r.steps,
-           " has no exact-density audit: step t whitens by a function of the unreleased noisy "
-           "steps 1..t-1, so its output's density is an integral over them; only t = 1 is "
-           "audited exactly; audit t >= 2 black-box (dpcov_audit_rows_black_box)");
   } else if (r.steps != 1) {
     fail(DPCOV_E_INVALID_ARGUMENT, name, " releases in one step: steps must be 1, got ", r.steps);
   }
@@ -152,6 +173,10 @@ mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest
 
 Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t seed) {
   check_rows_exact_request(r);
+  if (rows_exact_by_steps(r))
+    fail(DPCOV_E_INVALID_ARGUMENT, "coinpress with t = ", r.steps,
+         " is audited on its transcript (audit_rows_exact_steps_pairs), not as one Gaussian "
+         "release");
   if (pair < 0) fail(DPCOV_E_INVALID_ARGUMENT, "the pair index must be >= 0, got ", pair);
   const int64_t n = rows_exact_n(r);
   const auto [sigma, unit] = sigma_and_unit(r, n);
@@ -167,9 +192,7 @@ Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t see
                                             {{0, tenth}, {1, 3 * tenth}, {2, 5 * tenth}});
   }
   if (pair > 0) {
-    random::Rng rng =
-        random::Rng::from_seed(seed, kRowsExactRotationStream + static_cast<uint64_t>(pair));
-    const Matrix q = random_rotation(rng);
+    const Matrix q = pair_rotation(pair, seed);
     for (Matrix &rows : s.rows) rows = rotated(rows, q);
   }
   for (int k = 0; k < 2; ++k) s.base[k] = gaussian_release::clipped_second_moment(s.rows[k], unit);
@@ -188,6 +211,9 @@ Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t see
 }
 
 gaussian_release::Release rows_exact_release(const RowsExactRequest &request) {
+  if (rows_exact_by_steps(request))
+    fail(DPCOV_E_INVALID_ARGUMENT, "coinpress with t = ", request.steps,
+         " is audited on its transcript (audit_rows_exact_steps_pairs)");
   if (is_coinpress(request)) {
     const mechanisms::CoinpressRequest q = rows_exact_coinpress_request(request);
     return [q](ConstMatrixView rows, random::Rng &rng) {
@@ -219,8 +245,7 @@ RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
                                       int64_t trials, double alpha, uint64_t seed) {
   gaussian_release::check_trials_and_alpha(trials, alpha);
   check_rows_exact_request(request);
-  if (pairs < 1 || pairs > kRowsExactMaxPairs)
-    fail(DPCOV_E_INVALID_ARGUMENT, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
+  check_pairs(pairs);
   const double alpha_per_pair = alpha / static_cast<double>(pairs);
   RowsExactPairs out;
   for (int64_t k = 0; k < pairs; ++k) {
@@ -229,6 +254,40 @@ RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
         s, release, trials, alpha_per_pair, seed + static_cast<uint64_t>(k));
     out.samples += v.report.samples;
     if (k == 0 || worse(v, out.worst)) {
+      out.worst = std::move(v);
+      out.worst_pair = k;
+    }
+  }
+  return out;
+}
+
+RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request, int64_t pairs,
+                                                 int64_t trials, double alpha, uint64_t seed) {
+  check_transcript_audit(trials, alpha);
+  check_rows_exact_request(request);
+  if (!rows_exact_by_steps(request))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the transcript audit is that of coinpress with t >= 2, got ",
+         rows_mechanism_name(request.mechanism), " with t = ", request.steps);
+  check_pairs(pairs);
+  const mechanisms::CoinpressRequest claim = rows_exact_coinpress_request(request);
+  const TranscriptRelease release = coinpress_library_transcript(claim);
+  const std::pair<Matrix, Matrix> axis = coinpress_steps_audit_pair(claim);
+  const double alpha_per_pair = alpha / static_cast<double>(pairs);
+  RowsExactStepsPairs out;
+  for (int64_t k = 0; k < pairs; ++k) {
+    std::pair<Matrix, Matrix> pair = axis;
+    if (k > 0) {
+      const Matrix q = pair_rotation(k, seed);
+      pair = {rotated(axis.first, q), rotated(axis.second, q)};
+    }
+    CoinpressStepsAuditReport v = audit_coinpress_steps(
+        claim, pair, release, trials, alpha_per_pair, seed + 2 * static_cast<uint64_t>(k));
+    out.samples += v.samples;
+    const bool worse_than_so_far =
+        k == 0 || (v.violation() != out.worst.violation()
+                       ? v.violation()
+                       : rho_lower_ratio(v) > rho_lower_ratio(out.worst));
+    if (worse_than_so_far) {
       out.worst = std::move(v);
       out.worst_pair = k;
     }

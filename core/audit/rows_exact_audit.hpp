@@ -20,16 +20,21 @@
 // Q_k (e_2 e_2^T - e_1 e_1^T) Q_k^T s^2 / n, whose off-diagonal entries the axis pair's diagonal
 // change leaves untested: a release whose off-diagonal noise is below its claim passes the axis
 // pair and shows on a rotated one.
+// CoinPress with t >= 2 has no closed-form output density (step t whitens by a function of the
+// unreleased steps), but its transcript Y_1..Y_t does, step by step: the library's release is
+// run with its transcript handed back inside the audit (coinpress_steps_audit.hpp; the transcript
+// never leaves it) on coinpress_steps_audit_pair() of the claim (d = 3, K = 4, every row far out
+// on an axis) and its rotations by the same Q_k, n from the same margin with the largest step
+// sigma_i against gamma^2 (audit_rows_exact_steps_pairs).
 // Without a closed-form density: Dong-Liang-Yi Adaptive and AdaptivePaper (the branch and the
-// budget follow private statistics) and CoinPress with t >= 2 (step t whitens by a function of the
-// unreleased steps): audited black-box (rows_black_box.hpp); CoinPress's implementation is also
-// audited exactly per step on its transcript (coinpress_steps_audit.hpp).
+// budget follow private statistics): audited black-box (rows_black_box.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "../mechanisms/coinpress.hpp"
 #include "../mechanisms/dong_liang_yi.hpp"
+#include "coinpress_steps_audit.hpp"
 #include "gaussian_release_audit.hpp"
 #include "rows_black_box.hpp"
 
@@ -37,7 +42,7 @@ namespace dpcov::audit {
 
 struct RowsExactRequest {
   RowsMechanism mechanism = RowsMechanism::DlyGauss;
-  int64_t steps = 1;    // CoinPress's t (1 is audited exactly); 1 for Dong-Liang-Yi
+  int64_t steps = 1;    // CoinPress's t (t >= 2 on its transcript); 1 for Dong-Liang-Yi
   double rho = 0.5;     // the claimed zCDP budget of the release
   double delta = 1e-6;  // the delta of the claimed (epsilon, delta)
 };
@@ -51,10 +56,14 @@ inline constexpr int64_t kRowsExactMaxRows = 1000000;
 // plan's statuses for rho or delta out of range.
 void check_rows_exact_request(const RowsExactRequest &request);
 
+// CoinPress with t >= 2: audited on its transcript (audit_rows_exact_steps_pairs), not by the
+// Gaussian-release functions below (which throw DPCOV_E_INVALID_ARGUMENT for it).
+bool rows_exact_by_steps(const RowsExactRequest &request);
+
 // The rows of each dataset of the pair: the smallest multiple of 1000 at which the margin holds.
 int64_t rows_exact_n(const RowsExactRequest &request);
 
-// The claimed requests of the audited releases on the pair (d = 3; r = 1, or K = 4 and t = 1).
+// The claimed requests of the audited releases on the pair (d = 3; r = 1, or K = 4 and t).
 mechanisms::DlyRequest rows_exact_dly_request(const RowsExactRequest &request);
 mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest &request);
 
@@ -72,15 +81,15 @@ inline constexpr int64_t kRowsExactMaxPairs = 64;
 // The library's release at the claim, returning the audited matrix.
 gaussian_release::Release rows_exact_release(const RowsExactRequest &request);
 
-// The audit of the library's release (gaussian_release::run_audit).
+// The audit of the library's release on pair 0 (gaussian_release::run_audit).
 gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int64_t trials,
                                            double alpha, uint64_t seed);
 
-// The audits of pairs 0 .. pairs - 1, each at alpha / pairs (so that a release matching its claim
-// is flagged with probability <= alpha over all of them), pair k's draws from seed + k (pair 0's
-// are audit_rows_exact()'s). The worst pair: a flagged one before any other, then the largest
+// The audits (gaussian_release::run_audit) of pairs 0 .. pairs - 1, each at alpha / pairs (so
+// that a release matching its claim is flagged with probability <= alpha over all of them), pair
+// k's draws from seed + k. The worst pair: a flagged one before any other, then the largest
 // rho_lower / claimed rho. Throws DPCOV_E_INVALID_ARGUMENT for pairs outside
-// [1, kRowsExactMaxPairs], and as audit_rows_exact().
+// [1, kRowsExactMaxPairs], trials < 2 or alpha outside (0, 1), and as rows_exact_subject().
 struct RowsExactPairs {
   gaussian_release::Verdict worst;
   int64_t worst_pair = 0;
@@ -92,5 +101,20 @@ RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request, int64_t p
 RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
                                       const gaussian_release::Release &release, int64_t pairs,
                                       int64_t trials, double alpha, uint64_t seed);
+
+// CoinPress with t >= 2: the per-step audit of the library's transcript on pairs 0 .. pairs - 1
+// (0: coinpress_steps_audit_pair() of rows_exact_coinpress_request(), k >= 1: both datasets
+// rotated by Q_k as above), each at alpha / pairs, pair k's draws from seed + 2k and
+// seed + 2k + 1. The worst pair: a flagged one before any other, then the largest rho_lower (of
+// its two directions) / claimed rho. Throws as check_rows_exact_request() and
+// audit_coinpress_steps(), and DPCOV_E_INVALID_ARGUMENT for a request that is not coinpress with
+// t >= 2, pairs outside [1, kRowsExactMaxPairs], trials < 2 or alpha outside (0, 1).
+struct RowsExactStepsPairs {
+  CoinpressStepsAuditReport worst;
+  int64_t worst_pair = 0;
+  int64_t samples = 0;  // releases over every pair and both directions
+};
+RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request, int64_t pairs,
+                                                 int64_t trials, double alpha, uint64_t seed);
 
 }  // namespace dpcov::audit

@@ -74,9 +74,9 @@ class AuditCommandTest(unittest.TestCase):
                      "dly_adaptive_paper", "coinpress", "coinpress_mean"):
             self.assertIn(name, names)
         kinds = {(a["mechanism"], a.get("audit", "").split(" ")[0]) for a in audits}
-        for name in ("dly_gauss", "dly_separate"):
+        for name in ("dly_gauss", "dly_separate", "coinpress"):
             self.assertIn((name, "exact"), kinds)
-        for name in ("dly_adaptive", "dly_adaptive_paper", "coinpress"):
+        for name in ("dly_adaptive", "dly_adaptive_paper"):
             self.assertIn((name, "black-box"), kinds)
         # Without a closed-form density: listed with the reason, not audited.
         for a in audits:

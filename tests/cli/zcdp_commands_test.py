@@ -350,24 +350,57 @@ class ZcdpCommands(DpcovCase):
         self.assertLessEqual(audits[0]["claimed_epsilon"], 1.0)
         for a in audits[2:]:
             self.assertIn("no exact-density audit", a["why_black_box"])
-        # coinpress: exact at t = 1, black-box at its default t = 3 (with the reason), both on ask.
+        # coinpress: exact at t = 1 (its Gaussian release), per step at its default t = 3; both
+        # with the black-box audit on ask.
         out = json.loads(self.run_ok(["audit", "--json", "-m", "coinpress", "-e", "1", "--trials",
                                       "100", "--steps", "1"]))
         (a,) = out["audits"]
-        self.assertEqual((a["audit"].split(" ")[0], a["n"], a["verdict"]),
-                         ("exact", 3000, "no violation found"))
+        self.assertEqual((a["audit"].split(" ")[0], a["n"], a["verdict"], a["steps"]),
+                         ("exact", 3000, "no violation found", 1))
         text = self.run_ok(["audit", "-m", "coinpress,dly_gauss", "-e", "1", "--trials", "100",
                             "--method", "both"])
         self.assertRegex(text, r"(?m)^dly_gauss +1 +1e-06 +3 +3000 +max-l2/axis\+2-rotated/exact ")
         self.assertRegex(text, r"(?m)^dly_gauss +1 +1e-06 +3 +50 +max-l2/sphere/eigenvalue ")
-        self.assertIn("coinpress: black-box, because coinpress with t = 3 has no exact-density",
-                      text)
+        self.assertRegex(text, r"(?m)^coinpress +1 +1e-06 +3 +8000 +max-l2/axis\+2-rotated/exact ")
+        self.assertRegex(text, r"(?m)^coinpress +1 +1e-06 +3 +50 +max-l2/sphere/eigenvalue ")
         self.assertIn("dpcov_audit_rows_exact_pairs", text)
         # The exact audit alone, where there is none: an error naming the reason.
-        result = self.run_dpcov(["audit", "-m", "coinpress", "-e", "1", "--trials", "100",
-                                 "--steps", "2", "--method", "exact"])
+        result = self.run_dpcov(["audit", "-m", "dly_adaptive", "-e", "1", "--trials", "100",
+                                 "--method", "exact"])
         self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
-        self.assertIn("coinpress with t = 2 has no exact-density audit", result.stderr.decode())
+        self.assertIn("dly_adaptive has no exact-density audit", result.stderr.decode())
+
+    def test_audit_of_coinpress_at_three_steps_is_exact_per_step(self):
+        # The library's release with t = 3 (K = 4, the shipped split 1/8, 1/8, 3/4) on the
+        # far-row pair and two rotations of it; alpha = 1e-6 over the three pairs (1e-6 / 18 per
+        # test), 100 draws per direction and pair: the shipped release is not flagged.
+        out = json.loads(self.run_ok(["audit", "--json", "-m", "coinpress", "-e", "1", "--trials",
+                                      "100", "--steps", "3", "--seed", "2"]))
+        self.assertFalse(out["violation"])
+        (a,) = out["audits"]
+        self.assertEqual(a["audit"],
+                         "exact (every step's Gaussian density given the earlier steps, t = 3)")
+        self.assertEqual((a["verdict"], a["findings"], a["steps"]), ("no violation found", "", 3))
+        self.assertAlmostEqual(a["rho"], 0.0243559703595, places=10)
+        self.assertLessEqual(a["claimed_epsilon"], 1.0)
+        # n from rho: every step's sigma at most gamma^2 / 400.
+        self.assertEqual((a["dim"], a["n"], a["samples"], a["pairs"]), (3, 8000, 600, 3))
+        self.assertAlmostEqual(a["alpha_per_test"], 1e-6 / 3 / 6, delta=1e-22)
+        self.assertGreater(a["rho_lower"], 0)
+        self.assertLessEqual(a["rho_lower"], a["rho"])
+        self.assertLessEqual(a["delta_lower"], a["delta_estimate"])
+        self.assertLessEqual(a["conformance_distance"], a["conformance_threshold"])
+        self.assertEqual((a["clamp_hits"], a["gaussian_delta_lower"]), (0, 0))
+        self.assertIn(a["worst_pair"], ["axis", "rotated-1", "rotated-2"])
+        # Nothing of the transcript: the same fields as every exact audit, and statistics only.
+        self.assertEqual(set(a) - {"steps"},
+                         set(json.loads(self.run_ok(["audit", "--json", "-m", "dly_gauss", "-e",
+                                                     "1", "--trials", "20"]))["audits"][0]))
+        text = self.run_ok(["audit", "-m", "coinpress", "-e", "1", "--trials", "100"])
+        self.assertRegex(text, r"(?m)^coinpress +1 +1e-06 +3 +8000 +max-l2/axis\+2-rotated/exact +"
+                               r".* no violation found$")
+        self.assertIn("exact: coinpress with --steps t >= 2", text)
+        self.assertNotIn("black-box", text)
 
     def test_audit_exact_pairs_reports_the_worst_of_the_axis_pair_and_its_rotations(self):
         def audit(extra):
@@ -411,7 +444,7 @@ class ZcdpCommands(DpcovCase):
 
     def test_audit_as_text_names_the_black_box_pair(self):
         out = self.run_ok(["audit", "-m", "coinpress", "-e", "1", "--k-bound", "4", "--trials",
-                           "100"])
+                           "100", "--method", "black-box"])
         self.assertRegex(out, r"(?m)^coinpress +1 +1e-06 +3 +50 +max-l2/sphere/eigenvalue +"
                               r"black-box: lower")
         self.assertIn("dpcov_audit_rows_black_box", out)

@@ -13,7 +13,7 @@
 // With t >= 2 the release is A_{t-1}^{-1} Z_t A_{t-1}^{-T}, where A_{t-1} is a function of the
 // unreleased Z_1..Z_{t-1}: its density is an integral over them, and the release alone stays
 // black-box (rows_black_box_audit_test.cpp); the transcript it post-processes has an exact
-// density per step, audited in coinpress_steps_audit_test.cpp.
+// density per step, audited in coinpress_steps_audit_test.cpp (and by dpcov_audit_rows_exact).
 //
 // The pair (the library's, rows_exact_subject; n = 1000 at rho = 0.5): as in dly_exact_audit_test.cpp with the unit 2 gamma (so that A x has norm gamma): one
 // row at 4 gamma e_1 in X and 4 gamma e_2 in X' (clipped to 2 gamma e_1, 2 gamma e_2), the other
@@ -112,16 +112,18 @@ TEST(CoinpressExactAudit, AWiderClipIsFlagged) {
   EXPECT_TRUE(v.conformance_flag() && v.rho_flag());
 }
 
-// Steps t >= 2 have no exact audit: a precondition failure that says so.
-TEST(CoinpressExactAudit, TwoStepsAreRefused) {
+// Steps t >= 2 are audited on their transcript (audit_rows_exact_steps_pairs), not as one
+// Gaussian release: the release's subject refuses them, saying where they are audited.
+TEST(CoinpressExactAudit, TwoStepsAreAuditedOnTheirTranscript) {
   RowsExactRequest r = claim();
   r.steps = 2;
+  EXPECT_TRUE(rows_exact_by_steps(r));
   try {
     rows_exact_subject(r);
-    FAIL() << "t = 2 audited exactly";
+    FAIL() << "t = 2 audited as one Gaussian release";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_PRECONDITION);
-    EXPECT_NE(std::string(e.what()).find("black-box"), std::string::npos);
+    EXPECT_EQ(e.status(), DPCOV_E_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(e.what()).find("audit_rows_exact_steps_pairs"), std::string::npos);
   }
 }
 

@@ -411,14 +411,103 @@ TEST(CapiAudit, RowsExactAuditOfEachReleaseFindsNoViolation) {
   EXPECT_EQ(r.n, 3000);
 }
 
+// CoinPress at t = 3: the per-step audit of the library's transcript (which stays inside the
+// audit) on the far-row pair of d = 3, K = 4. rho = 0.5 puts every step's sigma_i below
+// gamma^2 / 400 at n = 2000. alpha = 1e-6 (1e-6 / 6 per test, 1e-6 / 18 over three pairs); 100
+// draws per direction and pair (about a second).
+TEST(CapiAudit, RowsExactAuditOfCoinpressAtThreeStepsFindsNoViolation) {
+  dpcov_rows_exact_audit_result r = fresh_exact_audit();
+  ASSERT_EQ(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_COINPRESS, 3, 0.5, 1e-6, 100, 1e-6, 5, &r),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(r.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND);
+  EXPECT_EQ(r.findings, 0);
+  EXPECT_EQ(r.samples, 200);
+  EXPECT_EQ(r.n, 2000);
+  EXPECT_EQ(r.rho, 0.5);
+  double epsilon = 0.0;
+  ASSERT_EQ(dpcov_zcdp_epsilon(0.5, 1e-6, &epsilon), DPCOV_OK);
+  EXPECT_EQ(r.epsilon, epsilon);
+  // The smallest sigma_i, that of the last step (3/4 of rho), is the plan's.
+  dpcov_coinpress_params p;
+  ASSERT_EQ(dpcov_coinpress_params_default(&p), DPCOV_OK);
+  p.rho = 0.5;
+  p.k_bound = 4.0;
+  p.steps = 3;
+  dpcov_coinpress_receipt plan{};
+  plan.struct_size = sizeof plan;
+  ASSERT_EQ(dpcov_coinpress_plan(2000, 3, &p, &plan), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(r.sigma, plan.step_sigma[2]);
+  // The pair is tight: at 100 draws the chi-square bound on sigma at 1e-6 / 6 puts the lower
+  // bound on the spent rho near rho / 2 (measured 0.4998 rho at this seed).
+  EXPECT_GT(r.rho_lower, 0.3 * r.rho);
+  EXPECT_LE(r.rho_lower, r.rho);
+  EXPECT_LE(r.delta_lower, r.delta_estimate);
+  EXPECT_LE(r.conformance_distance, r.conformance_threshold);
+  EXPECT_EQ(r.gaussian_delta_lower, 0.0);
+  EXPECT_EQ(r.clamp_hits, 0);
+  EXPECT_EQ(r.alpha_per_test, 1e-6 / 6);
+
+  dpcov_rows_exact_audit_result three = fresh_exact_audit();
+  int64_t worst = -7;
+  ASSERT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_COINPRESS, 3, 0.5, 1e-6, 100, 1e-6, 5,
+                                         3, &three, &worst),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(three.verdict, DPCOV_AUDIT_NO_VIOLATION_FOUND);
+  EXPECT_EQ(three.samples, 600);
+  EXPECT_EQ(three.alpha_per_test, 1e-6 / 3 / 6);
+  EXPECT_GE(worst, 0);
+  EXPECT_LT(worst, 3);
+  EXPECT_LE(three.rho_lower, three.rho);
+  // One pair is dpcov_audit_rows_exact itself.
+  dpcov_rows_exact_audit_result one = fresh_exact_audit();
+  ASSERT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_COINPRESS, 3, 0.5, 1e-6, 100, 1e-6, 5,
+                                         1, &one, &worst),
+            DPCOV_OK);
+  EXPECT_EQ(worst, 0);
+  EXPECT_EQ(std::memcmp(&one, &r, sizeof one), 0);
+}
+
+// CoinPress with t >= 2: bad arguments leave the outputs untouched, as at t = 1.
+TEST(CapiAudit, RowsExactAuditOfCoinpressStepsBadArgumentsLeaveTheOutputsUntouched) {
+  struct Bad {
+    dpcov_status status;
+    int64_t steps;
+    double rho, delta;
+    int64_t trials;
+    double alpha;
+    int64_t pairs;
+  };
+  const Bad cases[] = {
+      {DPCOV_E_INVALID_ARGUMENT, 17, 0.5, 1e-6, 20, 1e-6, 1},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 0.5, 1e-6, 1, 1e-6, 1},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 0.5, 1e-6, 20, 0.0, 1},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 0.5, 1e-6, 20, 1e-6, 0},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 0.5, 1e-6, 20, 1e-6, 65},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 1e-12, 1e-6, 20, 1e-6, 1},
+      {DPCOV_E_INVALID_ARGUMENT, 3, 0.5, 1.0, 20, 1e-6, 1},
+      {DPCOV_E_NON_FINITE, 3, kNaN, 1e-6, 20, 1e-6, 1},
+  };
+  for (const Bad &c : cases) {
+    dpcov_rows_exact_audit_result r = fresh_exact_audit();
+    int64_t worst = -7;
+    EXPECT_EQ(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_COINPRESS, c.steps, c.rho, c.delta,
+                                           c.trials, c.alpha, 0, c.pairs, &r, &worst),
+              c.status)
+        << c.steps << " " << c.rho << " " << dpcov_last_error_message();
+    EXPECT_FALSE(std::string(dpcov_last_error_message()).empty());
+    dpcov_rows_exact_audit_result expected = fresh_exact_audit();
+    EXPECT_EQ(std::memcmp(&r, &expected, sizeof r), 0);
+    EXPECT_EQ(worst, -7);
+  }
+}
+
 TEST(CapiAudit, RowsExactAuditRefusesTheReleasesWithoutAnExactDensity) {
   const struct {
     int32_t mechanism;
     int64_t steps;
-  } cases[] = {{DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 1},
-               {DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER, 1},
-               {DPCOV_AUDIT_ROWS_COINPRESS, 2},
-               {DPCOV_AUDIT_ROWS_COINPRESS, 3}};
+  } cases[] = {{DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 1}, {DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER, 1}};
   for (const auto &c : cases) {
     dpcov_rows_exact_audit_result r = fresh_exact_audit();
     EXPECT_EQ(dpcov_audit_rows_exact(c.mechanism, c.steps, 0.5, 1e-6, 20, 1e-6, 0, &r),

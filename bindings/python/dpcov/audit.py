@@ -101,9 +101,9 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
                      seed: int = 0) -> RowsExactAuditResult:
     """Audit ``"dly_gauss"``, ``"dly_separate"`` (its eigenvalue step, at rho / 2) or
     ``"coinpress"`` with ``steps=1`` with the exact density of its Gaussian release on the worst
-    pair (``dpcov_audit_rows_exact``); the others (``"dly_adaptive"``, ``"dly_adaptive_paper"``,
-    CoinPress with ``steps >= 2``) raise :class:`PreconditionError`: audit them with
-    :func:`audit_rows_black_box`."""
+    pair, and ``"coinpress"`` with ``steps >= 2`` with the exact density of every step given the
+    earlier ones (``dpcov_audit_rows_exact``); ``"dly_adaptive"`` and ``"dly_adaptive_paper"``
+    raise :class:`PreconditionError`: audit them with :func:`audit_rows_black_box`."""
     result = new_struct(RowsExactAuditResultC)
     _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), int(steps),
                                     float(rho), float(delta), int(trials), float(alpha),

@@ -347,8 +347,11 @@ def test_the_exact_audit_of_each_gaussian_release_finds_no_violation():
         assert result.clamp_hits == 0
     with pytest.raises(dpcov.PreconditionError, match="dpcov_audit_rows_black_box"):
         dpcov.audit_rows_exact("dly_adaptive", 0.5)
-    with pytest.raises(dpcov.PreconditionError):
-        dpcov.audit_rows_exact("coinpress", 0.5, steps=3)
+    # CoinPress at t = 3: exact per step on its transcript, inside the library.
+    three = dpcov.audit_rows_exact("coinpress", 0.5, steps=3, trials=100, seed=2)
+    assert not three.violation
+    assert (three.samples, three.n, three.clamp_hits) == (200, 2000, 0)
+    assert 0 < three.rho_lower <= three.rho == 0.5
     with pytest.raises(dpcov.ArgumentError):
         dpcov.audit_rows_exact("dly_gauss", 0.5, trials=1)
 

@@ -389,21 +389,26 @@ typedef struct dpcov_rows_exact_audit_result {
   double rho;        /**< The audited claim: rho of the audited coordinates (dly_separate: rho / 2). */
   double epsilon;    /**< The audited claim: the epsilon that rho-zCDP implies at delta. */
   double delta;      /**< The audited claim: delta. */
-  double sigma;      /**< The claimed noise sigma of each audited coordinate. */
+  /** The claimed noise sigma of each audited coordinate (CoinPress with t >= 2: the smallest of
+   *  its steps' sigma_i). */
+  double sigma;
   /** Lower confidence bound on the rho the release spends on the pair (flagged above rho). */
   double rho_lower;
   double delta_estimate;  /**< delta(epsilon) = E[(1 - e^(epsilon - L))_+]: sample mean. */
   double delta_lower;     /**< delta(epsilon): empirical-Bernstein lower bound (flagged above delta). */
-  /** Upper-triangle coordinates only (0 otherwise): the Gaussian-pair lower bound on the pair's
-   *  delta at the noise the draws show (flagged above delta). */
+  /** Upper-triangle coordinates only (0 otherwise, and for CoinPress with t >= 2): the
+   *  Gaussian-pair lower bound on the pair's delta at the noise the draws show (flagged above
+   *  delta). */
   double gaussian_delta_lower;
   double conformance_distance;   /**< KS distance of the standardised noise from N(0, 1). */
   double conformance_threshold;  /**< The DKW threshold it is compared with. */
   /** Releases whose eigenvalues came within 1e-9 s^2 of the clamp (whose density the audit
-   *  assumes away): any is a ::DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH. */
+   *  assumes away): any is a ::DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH. 0 for CoinPress with
+   *  t >= 2, whose audited steps come before the PSD projection. */
   int64_t clamp_hits;
   /** The level of each of the exact-density auditor's 6 tests (alpha / 12); the two-sample rho
-   *  bound has alpha / 2. */
+   *  bound has alpha / 2. CoinPress with t >= 2: alpha / 6, each of its 6 tests (the rho bound
+   *  among them). */
   double alpha_per_test;
 } dpcov_rows_exact_audit_result;
 
@@ -418,8 +423,21 @@ typedef struct dpcov_rows_exact_audit_result {
  *   Gauss release at rho / 2; the whole release has an exact density at d = 2 only, audited in
  *   tests/privacy/dly_separate_exact_audit_test.cpp);
  * - ::DPCOV_AUDIT_ROWS_COINPRESS with @p steps = 1, K = 4: S + 4 E, E the step's Gaussian noise.
- * Dong-Liang-Yi Adaptive and AdaptivePaper (branch and budget follow private statistics) and
- * CoinPress with t >= 2 (each step whitens by a function of the unreleased earlier steps) have no
+ * - ::DPCOV_AUDIT_ROWS_COINPRESS with @p steps = t >= 2, K = 4: its output has no tractable
+ *   density (each step whitens by a function of the unreleased earlier steps), but each step's
+ *   noisy second moment Y_i is Gaussian given Y_1..Y_{i-1}, so the privacy loss of the whole
+ *   transcript Y_1..Y_t, of which the release is a post-processing, is exact. The audit runs the
+ *   library's release with its transcript handed back inside the library (it is never an output:
+ *   the result holds only the statistics below) and recomputes each step's whitening and means
+ *   from the claimed plan and the earlier Y_i. Its pair: n - 1 rows far out on the axes
+ *   (F e_{j mod 3}, F = 10^6 sqrt(K) (1 + gamma)^t, so that every whitened row is clipped to gamma
+ *   at every step) and row 0 at F e_1 in D, F e_2 in D': each step's mean moves by the
+ *   sensitivity sqrt(2) gamma^2 / n to second order in the noise. n is the smallest multiple of
+ *   1000 at which the largest sigma_i is at most gamma^2 / 400. Per direction: conformance of
+ *   every step's standardised noise with N(0, 1), the Gaussian-pair lower bound on the rho spent
+ *   (from the projections on each step's shift) and delta(epsilon) from the exact L, at alpha / 6
+ *   each.
+ * Dong-Liang-Yi Adaptive and AdaptivePaper (branch and budget follow private statistics) have no
  * exact audit: ::DPCOV_E_PRECONDITION, whose message says so and names
  * dpcov_audit_rows_black_box().
  *
@@ -440,8 +458,8 @@ typedef struct dpcov_rows_exact_audit_result {
  * An audit can only find violations: "no violation found" is not a proof of privacy.
  *
  * @param mechanism  a ::dpcov_audit_rows_mechanism.
- * @param steps      CoinPress's number of steps t in [1, 16] (only 1 has an exact audit); 1 for
- *                   the Dong-Liang-Yi mechanisms, which release in one step.
+ * @param steps      CoinPress's number of steps t in [1, 16] (t >= 2: the per-step audit above);
+ *                   1 for the Dong-Liang-Yi mechanisms, which release in one step.
  * @param rho        the claimed zCDP budget of the whole release, finite and > 0, at least about
  *                   2e-7 (smaller rho needs a pair of more than 10^6 rows).
  * @param delta      delta of the claimed (epsilon, delta), in (0, 1).
@@ -450,9 +468,10 @@ typedef struct dpcov_rows_exact_audit_result {
  * @param seed       seed of the draws.
  * @param[out] result  the findings; the caller sets result->struct_size. Untouched on failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
- *         ::DPCOV_E_PRECONDITION (dly_adaptive, dly_adaptive_paper, coinpress with steps >= 2:
- *         no exact audit), ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, steps out of range,
- *         rho too small, trials < 2, alpha outside (0, 1), a struct_size too small),
+ *         ::DPCOV_E_PRECONDITION (dly_adaptive, dly_adaptive_paper: no exact audit; a sigma
+ *         below the arithmetic's rounding), ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism,
+ *         steps out of range, rho too small, trials < 2, alpha outside (0, 1), a struct_size
+ *         too small),
  *         ::DPCOV_E_NON_FINITE (rho or delta), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
  * @proof proofs/dong_liang_yi.md
  * @proof proofs/coinpress.md
@@ -469,7 +488,8 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact(int32_t mechanism, int64_t steps, 
  * eigenvalues (so the clamp stays 40 sigma away) and moves the change off the diagonal (where a
  * release whose off-diagonal noise is below its claim shows). Each pair is audited at
  * @p alpha / @p pairs, so that a release matching its claim is flagged with probability
- * <= @p alpha over all of them; pair k's draws come from @p seed + k.
+ * <= @p alpha over all of them; pair k's draws come from @p seed + k (CoinPress with t >= 2:
+ * @p seed + 2k and @p seed + 2k + 1, its far-row pair rotated the same way).
  *
  * @param mechanism   as for dpcov_audit_rows_exact().
  * @param steps       as for dpcov_audit_rows_exact().

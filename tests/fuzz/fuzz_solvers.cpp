@@ -27,11 +27,8 @@ void finite_or_unchanged(dpcov_status s, const Vec &v, const char *what) {
   else fuzz::unchanged(v, what);
 }
 
-// A budget: mostly valid, sometimes anything.
-double epsilon(fuzz::Input &in) { return in.range(0, 3) == 0 ? in.number() : in.positive(); }
-double probability(fuzz::Input &in) {
-  return in.range(0, 3) == 0 ? in.number() : std::fmod(in.positive(), 1.0);
-}
+// A budget: mostly valid, sometimes anything (fuzz::budget; probability is fuzz::probability).
+double epsilon(fuzz::Input &in) { return fuzz::budget(in); }
 
 // n rows of d fuzzed values (row-major), sometimes scaled into the ball of radius bound.
 Vec rows(fuzz::Input &in, int64_t n, int64_t d, double bound) {

@@ -114,6 +114,14 @@ void check_pairs(int64_t pairs) {
     fail(DPCOV_E_INVALID_ARGUMENT, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
 }
 
+// A request audited on its transcript: valid, and coinpress with t >= 2.
+void check_steps_request(const RowsExactRequest &r) {
+  check_rows_exact_request(r);
+  if (!rows_exact_by_steps(r))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the transcript audit is that of coinpress with t >= 2, got ",
+         rows_mechanism_name(r.mechanism), " with t = ", r.steps);
+}
+
 // The larger rho_lower of a transcript audit's two directions relative to the claim.
 double rho_lower_ratio(const CoinpressStepsAuditReport &v) {
   return std::max(v.forward.rho_lower, v.backward.rho_lower) / v.claim.rho;
@@ -264,13 +272,19 @@ RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
 RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request, int64_t pairs,
                                                  int64_t trials, double alpha, uint64_t seed) {
   check_transcript_audit(trials, alpha);
-  check_rows_exact_request(request);
-  if (!rows_exact_by_steps(request))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the transcript audit is that of coinpress with t >= 2, got ",
-         rows_mechanism_name(request.mechanism), " with t = ", request.steps);
+  check_steps_request(request);
+  return audit_rows_exact_steps_pairs(
+      request, coinpress_library_transcript(rows_exact_coinpress_request(request)), pairs, trials,
+      alpha, seed);
+}
+
+RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request,
+                                                 const TranscriptRelease &release, int64_t pairs,
+                                                 int64_t trials, double alpha, uint64_t seed) {
+  check_transcript_audit(trials, alpha);
+  check_steps_request(request);
   check_pairs(pairs);
   const mechanisms::CoinpressRequest claim = rows_exact_coinpress_request(request);
-  const TranscriptRelease release = coinpress_library_transcript(claim);
   const std::pair<Matrix, Matrix> axis = coinpress_steps_audit_pair(claim);
   const double alpha_per_pair = alpha / static_cast<double>(pairs);
   RowsExactStepsPairs out;

@@ -116,5 +116,9 @@ struct RowsExactStepsPairs {
 };
 RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request, int64_t pairs,
                                                  int64_t trials, double alpha, uint64_t seed);
+// The same with `release` in place of the library's (the privacy tests' known-broken variants).
+RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request,
+                                                 const TranscriptRelease &release, int64_t pairs,
+                                                 int64_t trials, double alpha, uint64_t seed);
 
 }  // namespace dpcov::audit

@@ -7,7 +7,10 @@
 // with half its sigma (rho spent on the pair 1.375 rho), step 3 with half its sigma (3.25 rho),
 // step 2 clipped at 2 gamma with the sigma planned for gamma (every row of the pair is far out, so
 // step 2's diagonal moves by 3 gamma^2 (counts) / n, about 250 sigma_2), and every step at 4 rho
-// (the last two far above the claim: 1000 draws per direction, the others 4000). Suite 'long'
+// (the last two far above the claim: 1000 draws per direction, the others 4000). The public
+// audit's claim and pairs (audit_rows_exact_steps_pairs, behind dpcov_audit_rows_exact at t >= 2:
+// n = 2000 from rho, the far-row pair and two rotations, 500 draws per direction and pair) pass
+// the shipped release and flag step 2 at half its sigma. Suite 'long'
 // (DPCOV_STAT_SCALE = 10): the same with 10 times the draws, and two more settings: the d =
 // 10, n = 3000, K = 10 sqrt(10), t = 3, and t = 5 (split 1/16 x 4, 3/4) with step 4 at half its
 // sigma (1.1875 rho). DPCOV_STAT_VERBOSE=1 prints the statistics.
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "core/audit/coinpress_steps_audit.hpp"
+#include "core/audit/rows_exact_audit.hpp"
 #include "core/error.hpp"
 
 namespace dpcov {
@@ -161,6 +165,48 @@ TEST(CoinpressStepsAudit, StepTwoClippedWiderIsFlagged) {
 
 TEST(CoinpressStepsAudit, FourRhoIsFlagged) {
   expect_flagged_by_both(audit("4 rho", planned(kShipped, 4.0 * kRho), 23, 1000));
+}
+
+// What dpcov_audit_rows_exact(_pairs) and `dpcov audit -m coinpress --steps 3` run
+// (audit_rows_exact_steps_pairs): the claim d = 3, K = 4, t = 3 at rho = 0.5 with n from rho
+// (2000), the far-row pair and two rotations of it, alpha = 1e-6 over the three pairs (1e-6 / 18
+// per test), 500 draws per direction and pair: the shipped release passes and its axis pair is
+// tight; step 2 at half its sigma is flagged by the conformance test (its rho, 1.375 rho, needs
+// more draws for the rho bound to pass the claim: measured 0.45 and 0.49 here, above the shipped
+// release's 0.36 and 0.35).
+TEST(CoinpressStepsAudit, ThePublicAuditsPairsFlagStepTwoAtHalfItsSigma) {
+  audit::RowsExactRequest request;
+  request.mechanism = audit::RowsMechanism::Coinpress;
+  request.steps = 3;
+  request.rho = kRho;
+  const mechanisms::CoinpressRequest claimed = audit::rows_exact_coinpress_request(request);
+  EXPECT_EQ(claimed.n, 2000);
+  mechanisms::CoinpressSteps steps =
+      mechanisms::coinpress_steps(mechanisms::coinpress_plan(claimed));
+  const int64_t trials = 500 * scale();
+  const auto print = [](const std::string &label, const audit::RowsExactStepsPairs &p) {
+    const char *verbose = std::getenv("DPCOV_STAT_VERBOSE");
+    if (verbose != nullptr && std::string(verbose) == "1")
+      for (const audit::TranscriptDirection *d : {&p.worst.forward, &p.worst.backward})
+        std::cerr << "  coinpress public audit, " << label << ", worst pair " << p.worst_pair
+                  << ": KS " << d->ks << " (threshold " << d->ks_threshold << "), rho lower bound "
+                  << d->rho_lower << " (claim " << kRho << "), min shift / sensitivity "
+                  << d->min_shift_ratio << "\n";
+  };
+  const audit::RowsExactStepsPairs shipped =
+      audit::audit_rows_exact_steps_pairs(request, run(steps), 3, trials, kAlpha, 43);
+  print("as shipped", shipped);
+  EXPECT_FALSE(shipped.worst.violation());
+  EXPECT_EQ(shipped.samples, 3 * 2 * trials);
+  const audit::RowsExactStepsPairs axis =
+      audit::audit_rows_exact_steps_pairs(request, run(steps), 1, trials, kAlpha, 43);
+  for (const audit::TranscriptDirection *d : {&axis.worst.forward, &axis.worst.backward})
+    EXPECT_GT(d->min_shift_ratio, 0.99);
+  steps.sigma[1] /= 2.0;
+  const audit::RowsExactStepsPairs half =
+      audit::audit_rows_exact_steps_pairs(request, run(steps), 3, trials, kAlpha, 47);
+  print("step 2 at sigma / 2", half);
+  EXPECT_TRUE(half.worst.forward.conformance_flag && half.worst.backward.conformance_flag);
 }
 
 // The setting (Sigma = I there; here the audit's pair).

@@ -181,13 +181,24 @@ void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::str
   out.commit();
 }
 
+DrawWitness::DrawWitness(const dpcov_rng *rng) : rng_(rng) {
+  library_check(dpcov_rng_state_save(rng, start_.data(), start_.size()),
+                "saving the generator's state");
+}
+
+bool DrawWitness::drawn() const {
+  std::array<unsigned char, DPCOV_RNG_STATE_SIZE> now{};
+  return dpcov_rng_state_save(rng_, now.data(), now.size()) != DPCOV_OK || now != start_;
+}
+
 void release_check(dpcov_status status, LedgerFile *ledger,
                    const std::vector<LedgerCharge> &charges, const std::string &output,
-                   const std::string &context, bool drawn) {
+                   const std::string &context, const DrawWitness &since) {
   if (status == DPCOV_OK) return;
-  // The message is read before charging: the ledger's own library calls replace it.
+  // The message is read before charging: the ledger's own library calls (and the witness's)
+  // replace it.
   const std::string message = dpcov_last_error_message();
-  if (ledger && (drawn || failed_after_draw(status)))
+  if (ledger && (since.drawn() || failed_after_draw(status)))
     ledger->charge(charges, concat(output, " (not written: the release failed after its draw, ",
                                    dpcov_status_string(status), ")"));
   library_fail(status, context, message);

@@ -5,6 +5,7 @@
 // (release_check).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,15 +65,35 @@ class LedgerFile {
   dpcov_ledger *ledger_ = nullptr;
 };
 
-// Checks the status of a release by the library: a failure after the release's first draw
-// (failed_after_draw, or any failure when `drawn` says an earlier step of the release drew noise
-// already) is charged to `ledger`, if any, with `charges` (the release's planned charge) before
-// library_fail reports it with `context`. Noise once drawn is consumed and a refusal is an output
-// of it: retrying until a release succeeds must spend the budget each time. A bad argument fails
-// before any draw and is not charged. `output` names the release in the ledger.
+// The state of a release's generator when the release began (dpcov_rng_state_save): whether the
+// release has drawn noise since is whether the state changed. Every entry point draws from the
+// caller's generator itself and never rewinds it (dpcov/rng.h), and neither engine comes back to
+// a state (PCG64's period is 2^128, ChaCha20's count of words produced only grows), so the
+// comparison is exact whatever the status and whichever step of the release drew.
+class DrawWitness {
+ public:
+  // Saves the state of `rng` (a valid generator; kExitInternal if the library refuses it).
+  explicit DrawWitness(const dpcov_rng *rng);
+  // True if the generator has advanced since the witness was made, or if its state cannot be
+  // read (charging is then the safe side).
+  bool drawn() const;
+
+ private:
+  const dpcov_rng *rng_;
+  std::array<unsigned char, DPCOV_RNG_STATE_SIZE> start_{};
+};
+
+// Checks the status of a release by the library: a failure after the release's first draw (its
+// generator advanced since `since` was made, whatever the status) is charged to `ledger`, if any,
+// with `charges` (the release's planned charge) before library_fail reports it with `context`.
+// Noise once drawn is consumed and a refusal is an output of it: retrying until a release
+// succeeds must spend the budget each time. A failure that left the generator as it was (a bad
+// argument, found before any draw) is not charged, unless its status is one that only a draw can
+// lead to (failed_after_draw: a second guard, see there). `output` names the release in the
+// ledger.
 void release_check(dpcov_status status, LedgerFile *ledger,
                    const std::vector<LedgerCharge> &charges, const std::string &output,
-                   const std::string &context, bool drawn = false);
+                   const std::string &context, const DrawWitness &since);
 
 // Registers --ledger, --ledger-epsilon, --ledger-delta and --accounting on `command`.
 void add_ledger_options(CLI::App &command, LedgerOptions &options);

@@ -18,10 +18,14 @@ int exit_code_for(dpcov_status status);
 [[noreturn]] void library_fail(dpcov_status status, const std::string &context,
                                const std::string &message);
 
-// Whether a release that failed with `status` had drawn noise already: a refusal or a numerical
-// failure (a result that overflows, is not positive definite, does not converge) can only come
-// after the release's first draw; a bad argument is found by the checks before it (the release's
-// plan runs them first). As the Python binding's charged_if_drawn decides.
+// Whether `status` is one that a release can only return after its first draw: a refusal or a
+// numerical failure (a result that overflows, is not positive definite, does not converge); a bad
+// argument is found by the checks before it (the release's plan runs them first). The ledger
+// charges a failed release when its generator advanced (release_check's DrawWitness); this list
+// is a second guard that charges these statuses even if a release had failed without committing
+// its draws to the caller's generator (a function working on a copy of it, as the bootstrap
+// intervals do), so a data-dependent failure is never free. As the Python binding's
+// charged_if_drawn decides.
 bool failed_after_draw(dpcov_status status);
 
 // Calls library_fail unless status is DPCOV_OK.

@@ -386,6 +386,8 @@ void run_regress_raw(const std::string &path, const std::string &label,
     ledger->check(charges_of(plan));
   }
   const RngHandle rng = make_rng(o.seed);
+  // The fit is charged if it fails after a draw since here (the bound step's included).
+  const DrawWitness since(rng.get());
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
     std::fprintf(stderr, "dpcov regress: warning: --noise-seed fixes the noise; anyone who knows the "
@@ -411,7 +413,7 @@ void run_regress_raw(const std::string &path, const std::string &label,
       adassp_epsilon, o.delta, &params, rng.get(), coef.data(), xtx.data(), p, xty.data(),
       &receipt);
   release_check(status, ledger.get(), ledger ? charges_of(plan) : std::vector<LedgerCharge>{},
-                concat("regress ", path), concat(path, ": AdaSSP"), tighten);
+                concat("regress ", path), concat(path, ": AdaSSP"), since);
   // Charged before anything is printed: a failure leaves the budget spent and no output.
   if (ledger) ledger->charge(charges_of(receipt), concat("regress ", path));
   // Under add/remove n is private: the intervals take the count the release holds in the

@@ -214,13 +214,14 @@ void run_release(const ReleaseOptions &o) {
     ledger = std::make_unique<LedgerFile>(o.ledger);
     ledger->check(charges_of(planned));
   }
-  // A release that fails after its draw is charged the plan (release_check); with --bound auto
-  // the bound step has drawn already, so any failure of the release is.
+  const RngHandle rng = make_rng(o.seed);
+  // A release that fails after its draw is charged the plan (release_check): after any draw
+  // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
+  const DrawWitness since(rng.get());
   const auto checked = [&](dpcov_status status, const std::string &context) {
     release_check(status, ledger.get(), ledger ? charges_of(planned) : std::vector<LedgerCharge>{},
-                  o.output.path, context, automatic);
+                  o.output.path, context, since);
   };
-  const RngHandle rng = make_rng(o.seed);
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
     std::fprintf(stderr,

@@ -370,6 +370,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const LedgerCharge charge = zcdp_release_charge(o, rho);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
+  const DrawWitness since(rng.get());
   warn_seed(o);
   const RowBuffer rows =
       read_rows(*reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
@@ -381,7 +382,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   r.struct_size = sizeof r;
   release_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                              nullptr, &plan.mean, rng.get(), mean.data(), &r),
-                ledger.get(), {charge}, o.output.path, "releasing with coinpress_mean");
+                ledger.get(), {charge}, o.output.path, "releasing with coinpress_mean", since);
   nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressMeanTheorem, r.rho,
                                                   r.epsilon, r.delta, r.n, r.dim,
                                                   r.seed_fixed != 0);
@@ -419,6 +420,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const LedgerCharge charge = zcdp_release_charge(o, rho);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
+  const DrawWitness since(rng.get());
   warn_seed(o);
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
   RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
@@ -432,7 +434,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     std::vector<double> mean;
     dpcov_coinpress_mean_receipt r{};
     release_check(centre_on_private_mean(plan, rows, d, rng.get(), mean, r), ledger.get(),
-                  {charge}, o.output.path, "releasing the centring mean with coinpress_mean");
+                  {charge}, o.output.path, "releasing the centring mean with coinpress_mean",
+                  since);
     // The mean is an output of the private release (covered by rho_mean), as the matrix is.
     centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
     centring.update(mean_constants(r));
@@ -440,10 +443,11 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   if (coinpress) {
     dpcov_coinpress_receipt r{};
     r.struct_size = sizeof r;
-    // With --center the mean's noise is drawn already: any failure now is charged.
+    // With --center the mean's noise is drawn already (the generator has advanced since the
+    // witness was made): any failure now is charged.
     release_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                           &plan.coinpress, rng.get(), released.data(), d, &r),
-                  ledger.get(), {charge}, o.output.path, "releasing with coinpress", o.center);
+                  ledger.get(), {charge}, o.output.path, "releasing with coinpress", since);
     double epsilon = r.epsilon;
     if (o.center)
       library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
@@ -461,7 +465,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
     r.struct_size = sizeof r;
     release_check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                     &plan.dly, rng.get(), released.data(), d, &r),
-                  ledger.get(), {charge}, o.output.path, concat("releasing with ", m.mechanism));
+                  ledger.get(), {charge}, o.output.path, concat("releasing with ", m.mechanism),
+                  since);
     sidecar = common_receipt(m.mechanism, kDlyTheorem, r.rho, r.epsilon, r.delta, r.n, r.dim,
                              r.seed_fixed != 0);
     sidecar.update(dly_constants(r));

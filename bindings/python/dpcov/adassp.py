@@ -123,7 +123,7 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
         planned = adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
                               release_label_square)
         budget.check(planned)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
                                   p, float(bound_x), float(bound_y), float(epsilon),
                                   float(delta), byref(params), rng, _arrays.ptr(coef), xtx.ptr,

@@ -73,7 +73,7 @@ def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(k_bound, rho, steps, beta, delta)
     receipt = new_struct(CoinpressReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_coinpress_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
                                          out.ptr, out.ld, byref(receipt)))
     release = CoinpressRelease(out.array, _receipt(receipt))
@@ -141,7 +141,7 @@ def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | N
     out = np.empty(x.cols)
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     receipt = new_struct(CoinpressMeanReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
                                               _arrays.ptr(c), byref(p), rng, _arrays.ptr(out),
                                               byref(receipt)))
@@ -198,11 +198,11 @@ def coinpress_centred_release(rows, k_bound: float, radius: float, rng, centre=N
     mean = np.empty(x.cols)
     mean_receipt = new_struct(CoinpressMeanReceiptC)
     cov_receipt = new_struct(CoinpressReceiptC)
-    with charged_if_drawn(budget, total):
+    # One block: once the mean has drawn, any failure of the covariance is charged.
+    with charged_if_drawn(budget, total, rng):
         _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
                                               _arrays.ptr(c), byref(mean_params), rng,
                                               _arrays.ptr(mean), byref(mean_receipt)))
-    with charged_if_drawn(budget, total, drawn=True):
         centred = _arrays.matrix(np.asarray(rows, dtype=np.float64) - mean, "centred rows")
         out = _arrays.empty(x.cols, x.cols, centred.layout)
         _check(C.dpcov_coinpress_release(centred.layout, centred.rows, centred.cols,

@@ -75,7 +75,7 @@ def dly_release(rows, rng, variant: str = "adaptive", rho: float | None = None,
     out = _arrays.empty(x.cols, x.cols, x.layout)
     p = _params(variant, rho, radius, beta, delta)
     receipt = new_struct(DlyReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_dly_release(x.layout, x.rows, x.cols, x.ptr, x.ld, byref(p), rng,
                                    out.ptr, out.ld, byref(receipt)))
     release = DlyRelease(out.array, _receipt(receipt))

@@ -60,7 +60,7 @@ def exact_release_rows(mechanism, a, bound: float, epsilon: float, delta: float,
         budget.check(planned)
     receipt = new_struct(ReceiptC)
     grid = new_struct(ExactGridC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_exact_release_rows(mechanism_id(mechanism), m.layout, m.rows, m.cols,
                                           m.ptr, m.ld, float(bound),
                                           enum_value(BoundPolicy, policy), float(epsilon),

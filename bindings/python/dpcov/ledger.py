@@ -29,6 +29,7 @@ from typing import NamedTuple
 from ._handle import Handle
 from ._lib import C, LedgerSpentC, _check, new_struct
 from .errors import NumericalError, RefusedError
+from .rng import Rng
 from .types import StructView
 
 
@@ -188,22 +189,35 @@ class BudgetAccountant(Handle):
                 f"{s.epsilon!r}, delta {s.delta!r} in {s.charges} releases)")
 
 
+def _generator_state(rng) -> "bytes | None":
+    """The saved state of ``rng`` (``dpcov_rng_state_save``), or None for anything but an open
+    :class:`~dpcov.Rng`."""
+    if isinstance(rng, Rng) and not rng.closed:
+        return rng.save_state()
+    return None
+
+
 @contextlib.contextmanager
-def charged_if_drawn(budget, statement, drawn: bool = False):
-    """Around a release whose plan ``budget`` (the active accountant, or None) has checked:
-    a failure after the release's first draw is charged with ``statement`` (the plan) before it
-    propagates. The noise drawn is consumed and a refusal is an output of it: a propose-test-release
-    refusal (:class:`~dpcov.RefusedError`) or a result that overflows or fails to converge
-    (:class:`~dpcov.NumericalError`) tells something of the data at the mechanism's cost, so
-    retrying until a release succeeds must spend the budget each time. A bad argument fails before
-    any draw and is not charged, unless ``drawn`` says noise was drawn already (a release in
-    steps, after its first step)."""
+def charged_if_drawn(budget, statement, rng):
+    """Around a release whose plan ``budget`` (the active accountant, or None) has checked, and
+    which draws its noise from ``rng``: a failure after the release's first draw is charged with
+    ``statement`` (the plan) before it propagates, whatever the exception. The draw is observed,
+    not inferred: the generator's state is saved when the block begins and compared when it fails
+    (every C entry point draws from the caller's generator itself and never rewinds it, and
+    neither engine comes back to a state). The noise drawn is consumed and a refusal is an output
+    of it: retrying until a release succeeds must spend the budget each time. A failure that left
+    the generator as it was (a bad argument, found before any draw) is not charged, except a
+    :class:`~dpcov.RefusedError` or :class:`~dpcov.NumericalError`: those only follow a draw, and
+    are charged even without an advance as a second guard (a release that drew from a copy of
+    the generator would not show one; an ``rng`` that is not a :class:`~dpcov.Rng` shows none).
+    A release in steps is one block: a failure of a later step is charged after an earlier
+    step's draw."""
+    start = _generator_state(rng) if budget is not None else None
     try:
         yield
     except Exception as e:
-        if not (drawn or isinstance(e, (NumericalError, RefusedError))):
-            raise
-        if budget is not None:
+        if budget is not None and (isinstance(e, (NumericalError, RefusedError))
+                                   or (start is not None and _generator_state(rng) != start)):
             budget.charge(statement)
         raise
 

@@ -80,7 +80,7 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     p = mechanism_params(**params)
     budget, planned = _checked_budget(mechanism, g.rows, n, bound, epsilon, delta, params)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
                                          int(n), float(bound), float(epsilon), float(delta),
                                          byref(p), rng, o.ptr, o.ld, byref(receipt)))
@@ -101,7 +101,7 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
         budget, planned = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0,
                                           epsilon, delta, params)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
                                               float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
                                               byref(receipt)))

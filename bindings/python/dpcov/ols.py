@@ -52,7 +52,7 @@ def _run(fn, mechanism, g, n, bound, epsilon, delta, rng, label, features, inter
     rp = regression_params(intercept_column, 0.0, level)
     summary = new_struct(RegressionSummaryC)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(fn(m.layout, m.rows, m.ptr, m.ld, int(n), float(bound), float(epsilon),
                   float(delta), byref(mp), int(label), _arrays.ptr(cols), cols.size, byref(rp),
                   rng, *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(summary),

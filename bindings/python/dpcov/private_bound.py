@@ -51,7 +51,7 @@ def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsil
     if budget is not None:
         statement = ledger_charge(epsilon, 0.0)
         budget.check(statement)
-    with charged_if_drawn(budget, statement):
+    with charged_if_drawn(budget, statement, rng):
         _check(function(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
                         float(epsilon), rng, byref(index), byref(bound)))
     if budget is not None:

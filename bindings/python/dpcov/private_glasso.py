@@ -67,7 +67,7 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     output_perturbation = mech == Mechanism.GLASSO_OUTPUT_WISHART
     info = None if output_perturbation else new_struct(GlassoInfoC)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned):
+    with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, int(n),
                                               float(bound), float(epsilon), float(delta),
                                               byref(p), float(rho), gp_ref, rng, out.ptr, out.ld,

@@ -118,7 +118,7 @@ class Sketch(Handle):
         sk = _arrays.empty(self.projection_rows, dim, layout) if want_sketch else None
         p = mechanism_params(**params)
         receipt = new_struct(ReceiptC)
-        with charged_if_drawn(budget, planned):
+        with charged_if_drawn(budget, planned, rng):
             _check(C.dpcov_sketch_release(mechanism_id(mechanism), self, float(epsilon),
                                           float(delta), byref(p), rng, layout,
                                           sk.ptr if sk else None, sk.ld if sk else 1, out.ptr,

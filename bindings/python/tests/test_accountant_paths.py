@@ -141,6 +141,7 @@ NOT_RELEASES = {
     "pca_centred_subspace_error_bound": "simulation at the release (post-processing)",
     "Sketch.__init__": "draws the public projection, no data yet",
     "PrivateLinearRegression.noise_aware_intervals": "post-processing of the kept release",
+    "charged_if_drawn": "the accountant's own charge rule: it reads the generator's state",
 }
 
 

@@ -158,3 +158,51 @@ def test_clipping_is_never_silent():
     X = np.random.default_rng(2).normal(50.0, 10.0, size=(40, 3))
     with pytest.warns(dpcov.ClippingWarning, match="EVERY row"):
         PrivateCovariance(epsilon=1.0, bound=1.0, random_state=1).fit(X)
+
+
+# charged_if_drawn decides by the generator's state, not by the exception. The release is a test
+# double: one next_u64 is its draw, and it fails with an exception the status list of earlier
+# versions (RefusedError, NumericalError) did not charge.
+def _error(kind, status):
+    return kind(int(status), status.name, "after the draw")
+
+
+@pytest.mark.parametrize("error", [
+    _error(dpcov.errors.NonFiniteError, dpcov.errors.Status.NON_FINITE),
+    _error(dpcov.errors.InvalidArgumentError, dpcov.errors.Status.INVALID_ARGUMENT),
+    _error(dpcov.errors.InternalError, dpcov.errors.Status.INTERNAL),
+    ValueError("a binding's check after the draw")])
+def test_a_failure_after_a_draw_is_charged_whatever_it_is(error):
+    from dpcov.ledger import charged_if_drawn
+    plan = dpcov.plan("laplace_sym", 3, 100, 1.0, 0.5, 0.0)
+    with dpcov.BudgetAccountant(1.0) as budget, dpcov.Rng(4) as rng:
+        with pytest.raises(type(error)):
+            with charged_if_drawn(budget, plan, rng):
+                rng.next_u64()
+                raise error
+        assert budget.spent.charges == 1 and budget.spent.epsilon == 0.5
+
+
+def test_a_failure_before_any_draw_is_not_charged_and_a_refusal_is_anyway():
+    from dpcov.ledger import charged_if_drawn
+    plan = dpcov.plan("laplace_sym", 3, 100, 1.0, 0.5, 0.0)
+    with dpcov.BudgetAccountant(1.0) as budget, dpcov.Rng(4) as rng:
+        with pytest.raises(dpcov.errors.NonFiniteError):
+            with charged_if_drawn(budget, plan, rng):
+                raise _error(dpcov.errors.NonFiniteError, dpcov.errors.Status.NON_FINITE)
+        assert budget.spent.charges == 0
+        # The second guard: a refusal only follows a draw, charged even without an advance.
+        with pytest.raises(dpcov.RefusedError):
+            with charged_if_drawn(budget, plan, rng):
+                raise _error(dpcov.RefusedError, dpcov.errors.Status.REFUSED)
+        assert budget.spent.charges == 1
+
+
+def test_a_release_refused_before_its_draw_leaves_the_accountant_alone(rows):
+    # A real release with a bad argument (epsilon <= 0 is caught by its plan before any draw).
+    with dpcov.BudgetAccountant(1.0, 1e-5) as budget, dpcov.Rng(4) as rng:
+        gram = rows.T @ rows
+        state = rng.save_state()
+        with pytest.raises(dpcov.ArgumentError):
+            dpcov.release("analyze_gauss", gram, 80, 1.0, -1.0, 1e-6, rng)
+        assert rng.save_state() == state and budget.spent.charges == 0

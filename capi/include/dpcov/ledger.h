@@ -6,10 +6,16 @@
  * Typical use: create a ledger with the total budget, and before each release check the release's
  * plan receipt (dpcov_mechanism_plan(), no data, no randomness) with dpcov_ledger_check(); release;
  * then record it with dpcov_ledger_charge(). Charge the plan also when the release fails after it
- * drew noise (::DPCOV_E_REFUSED, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NO_CONVERGENCE,
- * ::DPCOV_E_NOT_POSITIVE_DEFINITE from a release whose arguments passed its plan): a refusal is an
- * output, and retrying until one succeeds would otherwise cost nothing. The cap check is a privacy filter: the total guarantee
- * holds even when each release's parameters are chosen after seeing the earlier outputs.
+ * drew noise, whatever its status: save the generator's state (dpcov_rng_state_save()) before the
+ * release and compare it after a failure; if it changed, the release drew and is charged (every
+ * release draws from the caller's generator itself and never rewinds it, dpcov/rng.h). A refusal
+ * is an output, and retrying until one succeeds would otherwise cost nothing. A failure that left
+ * the state unchanged is a bad argument found before any draw and costs nothing, except
+ * ::DPCOV_E_REFUSED, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NO_CONVERGENCE and
+ * ::DPCOV_E_NOT_POSITIVE_DEFINITE, which only follow a draw: the CLI's ledger and Python's
+ * BudgetAccountant charge those too (proofs/ledger.md, "Failed releases"). The cap check is a
+ * privacy filter: the total guarantee holds even when each release's parameters are chosen after
+ * seeing the earlier outputs.
  *
  * Two accountings, fixed when the ledger is created (proofs/ledger.md):
  * - ::DPCOV_ACCOUNTING_BASIC: the epsilons and the deltas add up (Dwork and Roth 2014, Thm 3.16).

@@ -1,0 +1,102 @@
+// The CLI ledger's charge decision (release_check, cli/ledger_file.hpp): a release that fails after
+// its generator advanced is charged whatever its status, one that fails before any draw is not.
+// The release is a test double: a draw is one dpcov_rng_next_u64 on the release's generator, and
+// the status is the one a release returned.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "cli_error.hpp"
+#include "ledger_file.hpp"
+#include "library_status.hpp"
+
+namespace dpcov::cli {
+namespace {
+
+class ReleaseCheckTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/dpcov-release-check-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    options_.path = dir_ + "/ledger.json";
+    options_.epsilon_cap = 10.0;
+    options_.delta_cap = 1e-5;
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 3, 0), DPCOV_OK);
+  }
+  void TearDown() override {
+    dpcov_rng_destroy(&rng_);
+    std::remove(options_.path.c_str());
+    rmdir(dir_.c_str());
+  }
+  // The releases the ledger file holds after a release that failed with `status`, having drawn
+  // `draws` numbers from its generator after the witness was made; the failure must be reported.
+  int64_t releases_after_failure(dpcov_status status, int draws) {
+    {
+      LedgerFile ledger(options_);
+      const DrawWitness since(rng_);
+      uint64_t u = 0;
+      for (int i = 0; i < draws; ++i) EXPECT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
+      try {
+        release_check(status, &ledger, {LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)},
+                      "out.csv", "releasing", since);
+        ADD_FAILURE() << "a failed release was not reported";
+      } catch (const CliError &e) {
+        EXPECT_NE(std::string(e.what()).find("releasing"), std::string::npos) << e.what();
+      }
+    }
+    return LedgerFile(options_).summary()["releases"].get<int64_t>();
+  }
+
+  LedgerOptions options_;
+  std::string dir_;
+  dpcov_rng *rng_ = nullptr;
+};
+
+// Statuses that the status list of earlier versions (failed_after_draw) did not charge: after a
+// draw they are charged now, as CoinPress mean's DPCOV_E_NON_FINITE after its draw should have
+// been.
+TEST_F(ReleaseCheckTest, AFailureAfterADrawIsChargedWhateverItsStatus) {
+  int64_t expected = 0;
+  for (dpcov_status status : {DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT, DPCOV_E_PRECONDITION,
+                              DPCOV_E_NOMEM, DPCOV_E_INTERNAL}) {
+    ASSERT_FALSE(failed_after_draw(status)) << dpcov_status_string(status);
+    EXPECT_EQ(releases_after_failure(status, 1), ++expected) << dpcov_status_string(status);
+  }
+  // Many draws, and a status of the list: charged once each.
+  EXPECT_EQ(releases_after_failure(DPCOV_E_REFUSED, 1000), ++expected);
+}
+
+// A bad argument, found before any draw, costs nothing (the ledger file is not even written).
+TEST_F(ReleaseCheckTest, AFailureBeforeAnyDrawIsNotCharged) {
+  for (dpcov_status status : {DPCOV_E_INVALID_ARGUMENT, DPCOV_E_NULL_POINTER, DPCOV_E_DIMENSION,
+                              DPCOV_E_NON_FINITE, DPCOV_E_NORM_BOUND})
+    EXPECT_EQ(releases_after_failure(status, 0), 0) << dpcov_status_string(status);
+}
+
+// The second guard: a status that only a draw leads to is charged even if the generator did not
+// advance (a release that drew from a copy of it).
+TEST_F(ReleaseCheckTest, AStatusThatOnlyADrawLeadsToIsChargedWithoutAnAdvance) {
+  EXPECT_EQ(releases_after_failure(DPCOV_E_REFUSED, 0), 1);
+  EXPECT_EQ(releases_after_failure(DPCOV_E_NO_CONVERGENCE, 0), 2);
+}
+
+// A release that succeeds is not charged here (the command charges its receipt itself).
+TEST_F(ReleaseCheckTest, ASuccessIsNotChargedHere) {
+  {
+    LedgerFile ledger(options_);
+    const DrawWitness since(rng_);
+    uint64_t u = 0;
+    ASSERT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
+    release_check(DPCOV_OK, &ledger, {LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)},
+                  "out.csv", "releasing", since);
+  }
+  LedgerFile reread(options_);
+  EXPECT_EQ(reread.summary()["releases"].get<int64_t>(), 0);
+}
+
+}  // namespace
+}  // namespace dpcov::cli

@@ -46,7 +46,9 @@ bool data_dependent(dpcov_status s) {
 }
 
 // The statuses that only come after a release's first draw (the CLI's failed_after_draw, Python's
-// charged_if_drawn): a ledger charges a failed release with one of them.
+// charged_if_drawn): the ledgers charge a failed release whose generator advanced whatever its
+// status, and these even without an advance (a second guard, proofs/ledger.md); a failure after a
+// draw with another status would mean the guard is incomplete.
 bool failed_after_draw(dpcov_status s) {
   return s == DPCOV_E_REFUSED || s == DPCOV_E_NUMERICAL || s == DPCOV_E_NO_CONVERGENCE ||
          s == DPCOV_E_NOT_POSITIVE_DEFINITE;

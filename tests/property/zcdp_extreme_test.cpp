@@ -117,8 +117,9 @@ std::vector<unsigned char> rng_state(const dpcov_rng *rng) {
   return state;
 }
 
-// The statuses that only come after a release's first draw (the CLI's failed_after_draw, Python's
-// charged_if_drawn).
+// The statuses that only come after a release's first draw (the ledgers' second guard, beside the
+// generator-state comparison that charges any failure after a draw: the CLI's failed_after_draw,
+// Python's charged_if_drawn).
 bool failed_after_draw(dpcov_status status) {
   return status == DPCOV_E_REFUSED || status == DPCOV_E_NUMERICAL ||
          status == DPCOV_E_NO_CONVERGENCE || status == DPCOV_E_NOT_POSITIVE_DEFINITE;

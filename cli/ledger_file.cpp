@@ -1,5 +1,7 @@
 #include "ledger_file.hpp"
 
+#include <cstdio>
+#include <exception>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -171,6 +173,7 @@ nlohmann::ordered_json LedgerFile::summary() const {
 
 void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::string &output) {
   check(charges);
+  charged_ = true;
   for (const LedgerCharge &c : charges) {
     library_check(apply(ledger_, c), concat("ledger ", path_));
     file_["charges"].push_back(entry_of(c, output));
@@ -202,6 +205,23 @@ void release_check(dpcov_status status, LedgerFile *ledger,
     ledger->charge(charges, concat(output, " (not written: the release failed after its draw, ",
                                    dpcov_status_string(status), ")"));
   library_fail(status, context, message);
+}
+
+DrawGuard::DrawGuard(LedgerFile *ledger, const DrawWitness &since,
+                     std::function<std::vector<LedgerCharge>()> charges, std::string output)
+    : ledger_(ledger), since_(since), charges_(std::move(charges)), output_(std::move(output)),
+      exceptions_(std::uncaught_exceptions()) {}
+
+DrawGuard::~DrawGuard() {
+  if (!ledger_ || ledger_->charged() || std::uncaught_exceptions() <= exceptions_) return;
+  try {
+    if (since_.drawn())
+      ledger_->charge(charges_(), concat(output_, " (not written: the command failed after the "
+                                                  "release's first draw)"));
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "dpcov: the ledger was NOT charged for noise already drawn: %s\n",
+                 e.what());
+  }
 }
 
 void add_ledger_options(CLI::App &command, LedgerOptions &options) {

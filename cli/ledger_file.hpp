@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,9 @@ class LedgerFile {
   void check(const std::vector<LedgerCharge> &charges) const;
   // Records the releases and replaces the file atomically. `output` names what was released.
   void charge(const std::vector<LedgerCharge> &charges, const std::string &output);
+  // Whether this run has charged the ledger (charge() got past its check): a release is charged
+  // once, by whichever of release_check, its own charge or DrawGuard comes first.
+  bool charged() const { return charged_; }
   // The ledger's accounting: "basic", "zcdp" or "advanced".
   std::string accounting() const { return file_.at("accounting").get<std::string>(); }
   // The ledger's state for a receipt: cap, spent, remaining.
@@ -63,6 +67,7 @@ class LedgerFile {
   std::string path_;
   nlohmann::ordered_json file_;
   dpcov_ledger *ledger_ = nullptr;
+  bool charged_ = false;
 };
 
 // The state of a release's generator when the release began (dpcov_rng_state_save): whether the
@@ -94,6 +99,30 @@ class DrawWitness {
 void release_check(dpcov_status status, LedgerFile *ledger,
                    const std::vector<LedgerCharge> &charges, const std::string &output,
                    const std::string &context, const DrawWitness &since);
+
+// Charges a release that fails after its first draw whatever the failure, not only a status
+// release_check sees: an exception thrown between a draw and the release call (the input changed
+// between the two passes of --bound auto, the exact path's memory limit, an IO or usage error)
+// ends the command too, and the noise drawn is consumed all the same. Made right after `since`;
+// destroyed by a throw (more uncaught exceptions than when it was made) after the generator
+// advanced, with nothing charged to `ledger` yet, it charges `charges()` before the failure is
+// reported. Nothing is written then: the outputs come after the charge. A charge that fails here
+// is reported on stderr (a destructor cannot replace the failure in flight).
+class DrawGuard {
+ public:
+  DrawGuard(LedgerFile *ledger, const DrawWitness &since,
+            std::function<std::vector<LedgerCharge>()> charges, std::string output);
+  ~DrawGuard();
+  DrawGuard(const DrawGuard &) = delete;
+  DrawGuard &operator=(const DrawGuard &) = delete;
+
+ private:
+  LedgerFile *ledger_;
+  const DrawWitness &since_;
+  std::function<std::vector<LedgerCharge>()> charges_;
+  std::string output_;
+  int exceptions_;
+};
 
 // Registers --ledger, --ledger-epsilon, --ledger-delta and --accounting on `command`.
 void add_ledger_options(CLI::App &command, LedgerOptions &options);

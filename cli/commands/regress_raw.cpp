@@ -388,6 +388,9 @@ void run_regress_raw(const std::string &path, const std::string &label,
   const RngHandle rng = make_rng(o.seed);
   // The fit is charged if it fails after a draw since here (the bound step's included).
   const DrawWitness since(rng.get());
+  // Any other failure after a draw (the second pass's open_input, the accumulation) too, once.
+  const DrawGuard guard(ledger.get(), since, [&] { return charges_of(plan); },
+                        concat("regress ", path));
   // Printed even under --quiet: a known seed removes the privacy of the noise.
   if (o.seed)
     std::fprintf(stderr, "dpcov regress: warning: --noise-seed fixes the noise; anyone who knows the "

@@ -218,6 +218,9 @@ void run_release(const ReleaseOptions &o) {
   // A release that fails after its draw is charged the plan (release_check): after any draw
   // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
   const DrawWitness since(rng.get());
+  // Any other failure after a draw (the second pass's open_input on a changed file, the exact
+  // path's memory limit) is charged the plan too, once.
+  const DrawGuard guard(ledger.get(), since, [&] { return charges_of(planned); }, o.output.path);
   const auto checked = [&](dpcov_status status, const std::string &context) {
     release_check(status, ledger.get(), ledger ? charges_of(planned) : std::vector<LedgerCharge>{},
                   o.output.path, context, since);

@@ -371,6 +371,8 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
   const DrawWitness since(rng.get());
+  const DrawGuard guard(ledger.get(), since, [&] { return std::vector<LedgerCharge>{charge}; },
+                        o.output.path);
   warn_seed(o);
   const RowBuffer rows =
       read_rows(*reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
@@ -421,6 +423,8 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
   const RngHandle rng = make_rng(o.seed);
   const DrawWitness since(rng.get());
+  const DrawGuard guard(ledger.get(), since, [&] { return std::vector<LedgerCharge>{charge}; },
+                        o.output.path);
   warn_seed(o);
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
   RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);

@@ -16,7 +16,7 @@ import unittest
 
 import numpy as np
 
-from cli_case import EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
 # The repository (for data/diabetes.csv): this file is tests/cli/auto_bound_test.py in it.
 SOURCE_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -199,6 +199,34 @@ class AutoBound(DpcovCase):
         self.assertEqual(book["spent"]["epsilon"], 1.0)
         for name in (out, out + ".json", out + ".curator.json"):
             self.assertFalse(os.path.exists(name), name)
+
+    def test_a_second_pass_that_fails_after_the_bound_step_charges_it_and_writes_nothing(self):
+        # /dev/stdin on a pipe: the first pass reads the rows to the end; the second open finds
+        # the pipe empty and fails (kExitInputData) after the bound step drew. Not a library
+        # status: DrawGuard charges the plan, once; a usage failure before any draw charges nothing.
+        path, _ = self.data(rows=300)
+        with open(path, "rb") as f:
+            text = f.read()
+        ledger = self.path("budget.json")
+        out = self.path("o.csv")
+        args = ["release", "/dev/stdin", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "-q",
+                "-o", out, "--ledger", ledger, "--ledger-epsilon", "5", "--ledger-delta", "1e-3"]
+        early = self.run_dpcov(args + ["--bound", "auto", "--reject"], stdin=text)
+        self.assertEqual(early.returncode, EXIT_USAGE, early.stderr.decode())
+        self.assertFalse(os.path.exists(ledger))
+        result = self.run_dpcov(args + ["--bound", "auto"], stdin=text)
+        self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual(book["spent"]["epsilon"], 1.0)
+        for name in (out, out + ".json", out + ".curator.json"):
+            self.assertFalse(os.path.exists(name), name)
+        # A failure before any draw (here in the first pass) leaves the ledger as it was.
+        before = open(ledger, "rb").read()
+        refused = self.run_dpcov(args + ["--bound", "auto"], stdin=b"")
+        self.assertNotEqual(refused.returncode, EXIT_OK)
+        self.assertEqual(open(ledger, "rb").read(), before)
 
 
 if __name__ == "__main__":

@@ -621,6 +621,11 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   DlyReceipt unit_receipt = dly_plan(unit);
   unit_receipt.svt_queries = receipt.svt_queries;
   Matrix x = Matrix::from(rows);
+  // Below r = 1 the rows are scaled up, and a finite entry beyond 2^(1024 + e) would overflow:
+  // the release failed on such a row (DPCOV_E_NON_FINITE, before any draw) and not on its
+  // neighbour. Rows are first clipped to r 2^500, a public map of each row that leaves every row
+  // within it as it is (and r 2^-e 2^500 < 2^501 after scaling); clipping again at r composes.
+  if (e < 0) clip_rows(x, std::ldexp(request.radius, 500));
   for (int64_t j = 0; j < x.cols(); ++j)
     for (int64_t i = 0; i < x.rows(); ++i) x(i, j) = std::ldexp(x(i, j), -e);
   DlyRelease release = release_in_units(std::move(x), unit, std::move(unit_receipt), rng);

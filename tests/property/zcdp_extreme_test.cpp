@@ -152,6 +152,13 @@ void check_plan_and_release(const char *what, int64_t out_size, Plan plan, Relea
     RC_FAIL(std::string(what) + ": failed after drawing noise with " +
             dpcov_status_string(status) + ", which a ledger does not charge (" +
             dpcov_last_error_message() + ")");
+  // The plan has checked every public parameter and the rows are finite: a release that then
+  // fails before its first draw fails because of what the rows hold, an answer about the data that
+  // no ledger charges (Dong-Liang-Yi at r = 1e-100 refused a row holding 1e300 with
+  // DPCOV_E_NON_FINITE, and released its neighbour).
+  if (plan_status == DPCOV_OK && status != DPCOV_OK && !drawn)
+    RC_FAIL(std::string(what) + ": plan OK, release failed before any draw with " +
+            dpcov_status_string(status) + " (" + dpcov_last_error_message() + ")");
   RC_TAG(std::string(dpcov_status_string(plan_status)) + " / " + dpcov_status_string(status));
   if (status == DPCOV_OK) {
     RC_ASSERT(plan_status == DPCOV_OK);

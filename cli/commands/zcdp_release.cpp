@@ -277,9 +277,22 @@ dpcov_status centre_on_private_mean(const ZcdpPlan &plan, RowBuffer &rows, int64
       dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, dim, rows.values.data(), dim,
                                    nullptr, &plan.mean, rng, released.data(), &receipt);
   if (status != DPCOV_OK) return status;
-  for (int64_t i = 0; i < rows.rows; ++i)
+  // A row whose difference from the mean overflows (both near the largest double, on opposite
+  // sides) is centred halved, 0.5 x - 0.5 mean: the same direction, still far beyond every clip
+  // radius, and finite. Unhalved, its infinite entries failed the covariance release
+  // (DPCOV_E_NON_FINITE, naming the row) on a dataset and not on its neighbour. Either way each
+  // row is a public function of itself and the released mean, so neighbours stay neighbours.
+  for (int64_t i = 0; i < rows.rows; ++i) {
+    double *row = rows.values.data() + i * dim;
+    bool halved = false;
+    for (int64_t j = 0; j < dim; ++j) {
+      const double centred = row[j] - released[static_cast<size_t>(j)];
+      halved = halved || !std::isfinite(centred);
+    }
     for (int64_t j = 0; j < dim; ++j)
-      rows.values[static_cast<size_t>(i * dim + j)] -= released[static_cast<size_t>(j)];
+      row[j] = halved ? 0.5 * row[j] - 0.5 * released[static_cast<size_t>(j)]
+                      : row[j] - released[static_cast<size_t>(j)];
+  }
   mean = std::move(released);
   return DPCOV_OK;
 }

@@ -171,6 +171,19 @@ class CoinpressCentredRelease(NamedTuple):
     covariance_receipt: dict
 
 
+def _centred(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """The rows ``x`` centred on the released ``mean``, as ``dpcov release --center`` does: a row
+    whose difference from the mean overflows (both near the largest double, on opposite sides) is
+    centred halved, ``0.5 x - 0.5 mean``, which keeps its direction, stays far beyond every clip
+    radius and is finite. Unhalved, its infinite entries failed the covariance release on a
+    dataset and not on its neighbour. Each row is a function of itself and the released mean."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        centred = x - mean
+    far = ~np.isfinite(centred).all(axis=1)
+    centred[far] = 0.5 * x[far] - 0.5 * mean
+    return centred
+
+
 def coinpress_centred_release(rows, k_bound: float, radius: float, rng, centre=None,
                               rho: float | None = None, steps: int | None = None,
                               delta: float | None = None) -> CoinpressCentredRelease:
@@ -203,7 +216,8 @@ def coinpress_centred_release(rows, k_bound: float, radius: float, rng, centre=N
         _check(C.dpcov_coinpress_mean_release(x.layout, x.rows, x.cols, x.ptr, x.ld,
                                               _arrays.ptr(c), byref(mean_params), rng,
                                               _arrays.ptr(mean), byref(mean_receipt)))
-        centred = _arrays.matrix(np.asarray(rows, dtype=np.float64) - mean, "centred rows")
+        centred = _arrays.matrix(_centred(np.asarray(rows, dtype=np.float64), mean),
+                                 "centred rows")
         out = _arrays.empty(x.cols, x.cols, centred.layout)
         _check(C.dpcov_coinpress_release(centred.layout, centred.rows, centred.cols,
                                          centred.ptr, centred.ld, byref(cov_params), rng,

@@ -8,6 +8,7 @@
 
 #include "../core/check.hpp"
 #include "../core/estimators/ols_bootstrap.hpp"
+#include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "guard.hpp"
@@ -70,6 +71,14 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
     if (summary != nullptr) dpcov::capi::struct_bytes(summary, "summary");
     const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
+    // The plan's receipt checks first (a constant that overflows is refused), as in
+    // dpcov_mechanism_release(): the release fails where its plan fails, with the same status,
+    // before anything is drawn.
+    dpcov::capi::c_receipt(mech::plan(algorithm == Algorithm::Projection
+                                          ? mech::MechanismId::OlsJl
+                                          : mech::MechanismId::AnalyzeGauss,
+                                      request),
+                           receipt);
 
     // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are

@@ -124,6 +124,11 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     if (sketch_out != nullptr)
       sketch_view = dpcov::check::output_matrix(layout, r, d, sketch_out, lds, "sketch_out");
     const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, d, d, out, ldo, "out");
+    // The plan's checks first, receipt constants included, as in dpcov_mechanism_release(): a
+    // constant that overflows (the sigma_min test's Laplace scale at a tiny epsilon) is refused
+    // before anything is drawn, with the status of the plan.
+    const mech::Request request = mech::sketch_request(sketch->acc, epsilon, delta, options);
+    dpcov::capi::c_receipt(mech::plan(id, request), receipt);
     // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
     // checked before the first draw, so a rejected call leaves the generator as it was.

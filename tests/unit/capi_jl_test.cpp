@@ -242,4 +242,47 @@ TEST(CapiSketchGet, AnOverflowingSketchIsANumericalFailure) {
   dpcov_rng_destroy(&key);
 }
 
+// Where the plan refuses an overflowing constant (the sigma_min test's threshold w^2 at a tiny
+// epsilon or a huge B), dpcov_ols_jl and dpcov_sketch_release fail with the plan's
+// DPCOV_E_NUMERICAL before drawing, outputs and generator untouched. They used to draw the test's
+// Laplace noise first and then fail with DPCOV_E_NON_FINITE on its infinite scale, a bad-input
+// status that ledgers do not charge (found by tests/property/extreme_budget_test.cpp).
+TEST(CapiJl, AReleaseWhosePlanOverflowsFailsWithThePlansStatusBeforeDrawing) {
+  Fixture f;
+  f.params.projection_rows = 40;
+  const std::vector<double> g = spread_gram();
+  const int64_t features[3] = {0, 1, 2};
+  dpcov_receipt planned{};
+  planned.struct_size = sizeof planned;
+  for (const double epsilon : {4.9406564584124654e-324, 1e-310}) {
+    ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_OLS_JL, 4, 4000, 1, epsilon, 1e-6, &f.params,
+                                   &planned),
+              DPCOV_E_NUMERICAL);
+    double coef[3] = {7, 7, 7};
+    const std::vector<unsigned char> before = state_of(f.rng);
+    EXPECT_EQ(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 4000, 1, epsilon, 1e-6, &f.params, 3,
+                           features, 3, nullptr, f.rng, coef, nullptr, nullptr, nullptr, nullptr,
+                           nullptr, nullptr, nullptr, &f.receipt),
+              DPCOV_E_NUMERICAL);
+    EXPECT_EQ(coef[0], 7.0);
+    EXPECT_EQ(state_of(f.rng), before);
+  }
+  dpcov_sketch *sketch = nullptr;
+  ASSERT_EQ(dpcov_sketch_create(&sketch, 2, 4, f.rng), DPCOV_OK);
+  const double rows[4] = {0.6, 0.0, 0.0, 0.6};
+  ASSERT_EQ(dpcov_sketch_add_rows(sketch, DPCOV_ROW_MAJOR, 2, 2, rows, 2, 0, 1.0, DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  f.params.projection_rows = 4;
+  for (const int32_t mechanism : {DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN, DPCOV_MECHANISM_OLS_JL}) {
+    double s[8], m[4] = {7, 7, 7, 7};
+    const std::vector<unsigned char> before = state_of(f.rng);
+    EXPECT_EQ(dpcov_sketch_release(mechanism, sketch, 4.9406564584124654e-324, 1e-6, &f.params,
+                                   f.rng, DPCOV_COL_MAJOR, s, 4, m, 2, &f.receipt),
+              DPCOV_E_NUMERICAL);
+    EXPECT_EQ(m[0], 7.0);
+    EXPECT_EQ(state_of(f.rng), before);
+  }
+  dpcov_sketch_destroy(&sketch);
+}
+
 }  // namespace

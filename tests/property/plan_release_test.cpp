@@ -4,8 +4,8 @@
 // valid Gram matrix return the same status, except where the release depends on the data or the
 // draw (a propose-test-release refusal, a data-dependent precondition, a rejection sampler's cap);
 // every successful receipt has finite constants and every successful release is finite and
-// exactly symmetric; a release that fails after drawing noise (its generator advanced) fails with
-// a status that ledgers charge.
+// exactly symmetric (finite or failed: a failed release leaves its output untouched); a release
+// that fails after drawing noise (its generator advanced) fails with a status that ledgers charge.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>

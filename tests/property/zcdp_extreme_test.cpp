@@ -18,31 +18,11 @@
 #include <vector>
 
 #include "dpcov.h"
+#include "finite_or_failed.hpp"
 
 namespace {
 
-constexpr double kCanary = -12345.0;
-constexpr double kBelowOne = 0.99999999999999989;  // the largest double below 1
-
-// Log-uniform in [lo, hi] (clamped: exp(log(DBL_MAX)) can round to infinity).
-rc::Gen<double> log_uniform(double lo, double hi) {
-  return rc::gen::map(rc::gen::inRange(0, 1 << 30), [lo, hi](int u) {
-    const double t = u / double(1 << 30);
-    return std::clamp(std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))), lo, hi);
-  });
-}
-
-// A positive value anywhere in the doubles, often at an end or at a boundary of the normal range.
-rc::Gen<double> extreme_positive() {
-  return rc::gen::oneOf(rc::gen::element(DBL_TRUE_MIN, 1e-310, DBL_MIN, 1e-300, 1e-160, 1e-16,
-                                         1.0, 1e154, 1.3e154, 1e300, DBL_MAX),
-                        log_uniform(DBL_TRUE_MIN, DBL_MAX), log_uniform(1e-3, 1e3));
-}
-
-rc::Gen<double> probability() {
-  return rc::gen::oneOf(rc::gen::element(DBL_TRUE_MIN, 1e-300, 1e-16, 0.5, kBelowOne),
-                        log_uniform(1e-300, kBelowOne));
-}
+using namespace finite_or_failed;
 
 rc::Gen<int64_t> small_n() { return rc::gen::element<int64_t>(1, 2, 3, 10, 40); }
 
@@ -60,35 +40,6 @@ std::vector<double> rows_for(int64_t n, int64_t d) {
     v = kind == 1 ? u * scale : scale / std::sqrt(static_cast<double>(d));
   }
   return rows;
-}
-
-template <class T>
-bool bytes_equal(const T &a, const T &b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-template <class T>
-T canary_struct() {
-  T t;
-  std::memset(&t, 0x5a, sizeof t);
-  t.struct_size = sizeof t;
-  return t;
-}
-
-bool all_finite(std::initializer_list<double> values) {
-  return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
-}
-
-bool all_finite(const double *values, int64_t count) {
-  return std::all_of(values, values + count, [](double v) { return std::isfinite(v); });
-}
-
-// The contract of one failed call: a documented status with a message.
-void check_failure(dpcov_status status, const char *what) {
-  RC_ASSERT(status < 0);
-  if (status == DPCOV_E_INTERNAL || std::strlen(dpcov_last_error_message()) == 0)
-    RC_FAIL(std::string(what) + ": " + dpcov_status_string(status) + " (" +
-            dpcov_last_error_message() + ")");
 }
 
 bool finite_receipt(const dpcov_dly_receipt &r) {
@@ -109,20 +60,6 @@ bool finite_receipt(const dpcov_coinpress_mean_receipt &r) {
          all_finite(r.step_rho, DPCOV_COINPRESS_MAX_STEPS) &&
          all_finite(r.step_clip_radius, DPCOV_COINPRESS_MAX_STEPS) &&
          all_finite(r.step_sigma, DPCOV_COINPRESS_MAX_STEPS) && r.epsilon >= 0.0;
-}
-
-std::vector<unsigned char> rng_state(const dpcov_rng *rng) {
-  std::vector<unsigned char> state(dpcov_rng_state_size());
-  RC_ASSERT(dpcov_rng_state_save(rng, state.data(), state.size()) == DPCOV_OK);
-  return state;
-}
-
-// The statuses that only come after a release's first draw (the ledgers' second guard, beside the
-// generator-state comparison that charges any failure after a draw: the CLI's failed_after_draw,
-// Python's charged_if_drawn).
-bool failed_after_draw(dpcov_status status) {
-  return status == DPCOV_E_REFUSED || status == DPCOV_E_NUMERICAL ||
-         status == DPCOV_E_NO_CONVERGENCE || status == DPCOV_E_NOT_POSITIVE_DEFINITE;
 }
 
 // Plan, then release on rows: the finite-or-failed contract for both, and the release failing

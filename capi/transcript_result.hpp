@@ -24,7 +24,9 @@ void transcript_fields(const audit::TranscriptAuditReport<Receipt> &report, Resu
   const audit::TranscriptDirection &worst_ks =
       b.ks / b.ks_threshold > f.ks / f.ks_threshold ? b : f;
   r.verdict = report.violation() ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
-  r.findings = ((f.delta_flag || b.delta_flag) ? DPCOV_AUDIT_FINDING_DELTA_EXCEEDED : 0) |
+  // Either delta statistic (the claim's loss, or the two-sample bound against the claim's curve).
+  const bool delta_flag = f.delta_flag || b.delta_flag || f.two_sample_flag || b.two_sample_flag;
+  r.findings = (delta_flag ? DPCOV_AUDIT_FINDING_DELTA_EXCEEDED : 0) |
                ((f.pair_flag || b.pair_flag) ? DPCOV_AUDIT_FINDING_RHO_EXCEEDED : 0) |
                ((f.conformance_flag || b.conformance_flag) ? DPCOV_AUDIT_FINDING_SAMPLER_MISMATCH
                                                            : 0);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../error.hpp"
+#include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
 
 namespace dpcov::audit {
@@ -14,6 +15,16 @@ namespace {
 
 double standard_normal_cdf(double x, const double *) {
   return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
+
+// The two-sample statistic's grid: eps = k mu, k = 0 .. kTwoSampleGrid - 1.
+constexpr int kTwoSampleGrid = 4;
+
+// delta(eps) of one Gaussian pair at mu = shift / sigma (Balle and Wang 2018, Thm 8); at eps = 0
+// the total variation 2 Phi(mu / 2) - 1.
+double gaussian_pair_delta(double mu, double eps) {
+  if (eps == 0.0) return std::erf(mu / (2.0 * std::sqrt(2.0)));
+  return privacy::analytic_gaussian_delta(1.0, eps, mu);
 }
 
 double squared_distance(const std::vector<double> &a, const std::vector<double> &b) {
@@ -54,6 +65,7 @@ void GaussianTranscript::step(int64_t i, const std::vector<double> &y, const std
 }
 
 void GaussianTranscript::end_release() {
+  losses_.push_back(loss_);
   const double h = std::max(0.0, -std::expm1(epsilon_ - loss_));
   hockey_sum_ += h;
   hockey_squares_ += h * h;
@@ -76,9 +88,39 @@ TranscriptDirection GaussianTranscript::result(double rho, double delta, double 
   const double n = static_cast<double>(releases_);
   const double mean = hockey_sum_ / n;
   const double variance = std::max(0.0, (hockey_squares_ - n * mean * mean) / (n - 1.0));
-  out.delta = empirical_bernstein(mean, variance, releases_, 1.0, alpha);
+  // Half of the test's alpha; add_two_sample_delta takes the other half.
+  out.delta = empirical_bernstein(mean, variance, releases_, 1.0, alpha / 2.0);
   out.delta_flag = out.delta.lower > delta;
+  out.losses = losses_;
   return out;
+}
+
+void add_two_sample_delta(TranscriptDirection &own, const TranscriptDirection &other, double rho,
+                          double alpha) {
+  const double mu = std::sqrt(2.0 * rho);
+  const double per_bound = alpha / (2.0 * kTwoSampleGrid);
+  const auto n_own = static_cast<int64_t>(own.losses.size());
+  const auto n_other = static_cast<int64_t>(other.losses.size());
+  bool first = true;
+  for (int k = 0; k < kTwoSampleGrid; ++k) {
+    const double eps = k * mu;
+    // Outputs with L > eps (L of X against X'), drawn from X and from X'.
+    const auto p = std::count_if(own.losses.begin(), own.losses.end(),
+                                 [eps](double l) { return l > eps; });
+    const auto q = std::count_if(other.losses.begin(), other.losses.end(),
+                                 [eps](double l) { return -l > eps; });
+    TwoSampleDelta at;
+    at.epsilon = eps;
+    at.estimate = static_cast<double>(p) / static_cast<double>(n_own) -
+                  std::exp(eps) * static_cast<double>(q) / static_cast<double>(n_other);
+    at.lower = clopper_pearson_lower(p, n_own, per_bound) -
+               std::exp(eps) * clopper_pearson_upper(q, n_other, per_bound);
+    at.claim = gaussian_pair_delta(mu, eps);
+    if (first || at.lower - at.claim > own.two_sample.lower - own.two_sample.claim)
+      own.two_sample = at;
+    first = false;
+  }
+  own.two_sample_flag = own.two_sample.lower > own.two_sample.claim;
 }
 
 }  // namespace dpcov::audit

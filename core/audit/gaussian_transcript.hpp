@@ -11,12 +11,26 @@
 //   sampler's, whatever the claim); sum z^2 / s_i^2 ~ chi2(trials) gives an upper confidence bound
 //   s_up_i, and sum_i min ||m'_i - m_i||^2 / (2 s_up_i^2) is a lower confidence bound on the rho
 //   the implementation spends on this pair: flagged above the claimed rho;
-// - loss: delta(eps) = E[(1 - e^{eps - L})_+] from the exact L, empirical-Bernstein lower bound,
-//   flagged above the claimed delta.
+// - loss, at half the test's alpha: delta(eps) = E[(1 - e^{eps - L})_+] from L, empirical-Bernstein
+//   lower bound, flagged above the claimed delta. L is the claim's loss, so this is the claim's
+//   delta(eps) whenever the draws follow the claim, and it falls when they are less noisy (L then
+//   has the claim's mean and a smaller spread): it sees only a release whose means are far from
+//   the claim's (proofs/coinpress.md, "Audits");
+// - two-sample delta, at the other half: P(L > eps) over the draws from X and over those from X'
+//   (L is a function of the output, the same on both), Clopper-Pearson bounds, so
+//   P_low - e^eps Q_up is a lower confidence bound on the implementation's own delta(eps) of the
+//   pair, whatever its law. A release of steps that are Gaussian at the claimed sigma_i, with
+//   shifts at most their sensitivities, is a composition of Gaussian mechanisms of total rho: its
+//   delta(eps) on any pair is at most that of one Gaussian pair at mu = sqrt(2 rho), Phi(mu / 2 -
+//   eps / mu) - e^eps Phi(-mu / 2 - eps / mu) (Dong, Roth, Su 2022, Cor. 2.1 with Balle and Wang
+//   2018, Thm 8). Flagged where the lower bound exceeds that curve at eps in {0, mu, 2 mu, 3 mu}
+//   (the largest excess reported); the grid starts at 0, where a zCDP release's delta is
+//   largest and so best measured (the receipt's epsilon has a delta that no feasible draw count
+//   resolves), each point and bound at alpha / 16.
 // Each is a one-sided test at the alpha it is given. An audit runs both directions of its pair
-// (draws from X against X', and from X' against X), alpha split evenly (Bonferroni) over
-// 2 directions x 3 statistics: a release that matches its claim is flagged with probability <=
-// alpha.
+// (draws from X against X', and from X' against X; the two-sample statistic of a direction uses
+// both directions' draws), alpha split evenly (Bonferroni) over 2 directions x 3 statistics: a
+// release that matches its claim is flagged with probability <= alpha.
 #pragma once
 
 #include <cstdint>
@@ -29,14 +43,23 @@
 
 namespace dpcov::audit {
 
+// The two-sample delta(eps) at the grid point where it exceeds the claim's curve most.
+struct TwoSampleDelta {
+  double epsilon = 0.0;
+  double estimate = 0.0, lower = 0.0;  // P - e^eps Q: observed, lower confidence bound
+  double claim = 0.0;                  // the claim's Gaussian curve at epsilon
+};
+
 struct TranscriptDirection {
   double ks = 0.0, ks_threshold = 0.0;
   double rho_lower = 0.0;
   MeanBounds delta;
+  TwoSampleDelta two_sample;
   double min_shift_ratio =
       0.0;  // min over steps and draws of ||m'_i - m_i|| / the step's given scale
-  bool conformance_flag = false, pair_flag = false, delta_flag = false;
-  bool flagged() const { return conformance_flag || pair_flag || delta_flag; }
+  std::vector<double> losses;  // L of each release: the two-sample statistic's input
+  bool conformance_flag = false, pair_flag = false, delta_flag = false, two_sample_flag = false;
+  bool flagged() const { return conformance_flag || pair_flag || delta_flag || two_sample_flag; }
 };
 
 // Accumulates the releases drawn in one direction.
@@ -52,7 +75,8 @@ class GaussianTranscript {
   // Ends the current release (after its last step).
   void end_release();
 
-  // The statistics over the releases so far (>= 2), each tested at `alpha`.
+  // The statistics over the releases so far (>= 2), each tested at `alpha` (the two-sample
+  // statistic is add_two_sample_delta's, once both directions are drawn).
   TranscriptDirection result(double rho, double delta, double alpha);
 
  private:
@@ -60,6 +84,7 @@ class GaussianTranscript {
   double epsilon_;
   int64_t releases_ = 0;
   double loss_ = 0.0;
+  std::vector<double> losses_;
   std::vector<double> standardised_;
   std::vector<double> projected_squares_, min_shift_;
   double min_shift_ratio_;
@@ -82,6 +107,12 @@ inline constexpr double kTranscriptTests = 6.0;
 // Throws DPCOV_E_INVALID_ARGUMENT for trials < 2 or alpha outside (0, 1).
 void check_transcript_audit(int64_t trials, double alpha);
 
+// The two-sample delta statistic of `own` (drawn from X, losses against X') with the draws of
+// `other` (from X', losses against X, so -L on X against X'), against the claimed total rho, at
+// the statistic's share `alpha` of the test; sets own.two_sample and own.two_sample_flag.
+void add_two_sample_delta(TranscriptDirection &own, const TranscriptDirection &other, double rho,
+                          double alpha);
+
 // The draws of one direction: `trials` releases on `own` from Rng::from_seed(seed), loss against
 // `other`, each statistic at `alpha`.
 using TranscriptDirectionAudit = std::function<TranscriptDirection(
@@ -95,6 +126,10 @@ void audit_both_directions(const std::pair<Matrix, Matrix> &pair,
   report.alpha_per_test = alpha / kTranscriptTests;
   report.forward = direction(pair.first, pair.second, trials, report.alpha_per_test, seed);
   report.backward = direction(pair.second, pair.first, trials, report.alpha_per_test, seed + 1);
+  add_two_sample_delta(report.forward, report.backward, report.claim.rho,
+                       report.alpha_per_test / 2.0);
+  add_two_sample_delta(report.backward, report.forward, report.claim.rho,
+                       report.alpha_per_test / 2.0);
   report.samples = 2 * trials;
 }
 

@@ -63,7 +63,9 @@ void print(const char *name, const audit::CoinpressMeanAuditReport &v) {
   for (const audit::CoinpressMeanDirection *d : {&v.forward, &v.backward})
     std::cerr << "  " << name << ": KS " << d->ks << " (threshold " << d->ks_threshold
               << "), rho lower bound " << d->rho_lower << " (claim 0.5), delta(eps) lower "
-              << d->delta.lower << " (estimate " << d->delta.estimate << ", claim 1e-6)\n";
+              << d->delta.lower << " (estimate " << d->delta.estimate
+              << ", claim 1e-6), two-sample delta(" << d->two_sample.epsilon << ") lower "
+              << d->two_sample.lower << " (claim " << d->two_sample.claim << ")\n";
 }
 
 TEST(CoinpressMeanAudit, ThePairAttainsTheSensitivity) {
@@ -92,15 +94,15 @@ TEST(CoinpressMeanAudit, TheCorrectReleaseIsNotFlagged) {
 TEST(CoinpressMeanAudit, HalvedNoiseIsFlagged) {
   const auto v = run_audit([](const Matrix &rows, random::Rng &rng) { return correct(rows, rng, 2.0); }, 13);
   print("sigma / 2", v);
-  EXPECT_TRUE(v.forward.conformance_flag && v.forward.pair_flag);
-  EXPECT_TRUE(v.backward.conformance_flag && v.backward.pair_flag);
+  EXPECT_TRUE(v.forward.conformance_flag && v.forward.pair_flag && v.forward.two_sample_flag);
+  EXPECT_TRUE(v.backward.conformance_flag && v.backward.pair_flag && v.backward.two_sample_flag);
 }
 
 TEST(CoinpressMeanAudit, AReleaseWithoutProjectionIsFlagged) {
   const auto v = run_audit(unprojected, 17);
   print("unprojected", v);
-  EXPECT_TRUE(v.forward.delta_flag && v.forward.conformance_flag);
-  EXPECT_TRUE(v.backward.delta_flag && v.backward.conformance_flag);
+  EXPECT_TRUE(v.forward.delta_flag && v.forward.conformance_flag && v.forward.two_sample_flag);
+  EXPECT_TRUE(v.backward.delta_flag && v.backward.conformance_flag && v.backward.two_sample_flag);
 }
 
 }  // namespace

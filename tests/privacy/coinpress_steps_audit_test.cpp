@@ -7,7 +7,9 @@
 // with half its sigma (rho spent on the pair 1.375 rho), step 3 with half its sigma (3.25 rho),
 // step 2 clipped at 2 gamma with the sigma planned for gamma (every row of the pair is far out, so
 // step 2's diagonal moves by 3 gamma^2 (counts) / n, about 250 sigma_2), and every step at 4 rho
-// (the last two far above the claim: 1000 draws per direction, the others 4000). The public
+// (1000 draws per direction, step 3 2000, the others 4000). The two-sample delta statistic flags
+// all but step 2 at half its sigma (its delta(0) is 0.401 against the claim's 0.383: about 10^5
+// draws; proofs/coinpress.md, "Audits"); the claim's-loss delta statistic flags none. The public
 // audit's claim and pairs (audit_rows_exact_steps_pairs, behind dpcov_audit_rows_exact at t >= 2:
 // n = 2000 from rho, the far-row pair and two rotations, 500 draws per direction and pair) pass
 // the shipped release and flag step 2 at half its sigma. Suite 'long'
@@ -78,7 +80,10 @@ audit::CoinpressStepsAuditReport audit(const std::string &label,
                 << label << ", " << trials * scale() << " draws: KS " << d->ks << " (threshold "
                 << d->ks_threshold << "), rho lower bound " << d->rho_lower << " (claim " << kRho
                 << "), delta(eps) lower " << d->delta.lower << " (estimate " << d->delta.estimate
-                << ", claim 1e-6), min shift / sensitivity " << d->min_shift_ratio << "\n";
+                << ", claim 1e-6), two-sample delta(" << d->two_sample.epsilon << ") lower "
+                << d->two_sample.lower << " (estimate " << d->two_sample.estimate << ", claim "
+                << d->two_sample.claim << "), min shift / sensitivity " << d->min_shift_ratio
+                << "\n";
   return v;
 }
 
@@ -153,7 +158,9 @@ TEST(CoinpressStepsAudit, StepTwoAtHalfItsSigmaIsFlagged) {
 TEST(CoinpressStepsAudit, StepThreeAtHalfItsSigmaIsFlagged) {
   mechanisms::CoinpressSteps steps = planned();
   steps.sigma[2] /= 2.0;
-  expect_flagged_by_both(audit("step 3 at sigma / 2", steps, 17, 1000));
+  const audit::CoinpressStepsAuditReport v = audit("step 3 at sigma / 2", steps, 17, 2000);
+  expect_flagged_by_both(v);
+  EXPECT_TRUE(v.forward.two_sample_flag && v.backward.two_sample_flag);
 }
 
 TEST(CoinpressStepsAudit, StepTwoClippedWiderIsFlagged) {
@@ -161,10 +168,14 @@ TEST(CoinpressStepsAudit, StepTwoClippedWiderIsFlagged) {
   steps.clip_radius[1] *= 2.0;
   const audit::CoinpressStepsAuditReport v = audit("step 2 clipped at 2 gamma", steps, 19);
   EXPECT_TRUE(v.forward.conformance_flag && v.backward.conformance_flag);
+  // The Gaussian-pair rho bound trusts the claimed shift; the two-sample delta sees the real one.
+  EXPECT_TRUE(v.forward.two_sample_flag && v.backward.two_sample_flag);
 }
 
 TEST(CoinpressStepsAudit, FourRhoIsFlagged) {
-  expect_flagged_by_both(audit("4 rho", planned(kShipped, 4.0 * kRho), 23, 1000));
+  const audit::CoinpressStepsAuditReport v = audit("4 rho", planned(kShipped, 4.0 * kRho), 23, 1000);
+  expect_flagged_by_both(v);
+  EXPECT_TRUE(v.forward.two_sample_flag && v.backward.two_sample_flag);
 }
 
 // What dpcov_audit_rows_exact(_pairs) and `dpcov audit -m coinpress --steps 3` run
@@ -190,8 +201,10 @@ TEST(CoinpressStepsAudit, ThePublicAuditsPairsFlagStepTwoAtHalfItsSigma) {
       for (const audit::TranscriptDirection *d : {&p.worst.forward, &p.worst.backward})
         std::cerr << "  coinpress public audit, " << label << ", worst pair " << p.worst_pair
                   << ": KS " << d->ks << " (threshold " << d->ks_threshold << "), rho lower bound "
-                  << d->rho_lower << " (claim " << kRho << "), min shift / sensitivity "
-                  << d->min_shift_ratio << "\n";
+                  << d->rho_lower << " (claim " << kRho << "), two-sample delta("
+                  << d->two_sample.epsilon << ") lower " << d->two_sample.lower << " (claim "
+                  << d->two_sample.claim << "), min shift / sensitivity " << d->min_shift_ratio
+                  << "\n";
   };
   const audit::RowsExactStepsPairs shipped =
       audit::audit_rows_exact_steps_pairs(request, run(steps), 3, trials, kAlpha, 43);

@@ -81,7 +81,10 @@ enum dpcov_audit_neighbour {
 enum dpcov_audit_finding {
   /** Pure eps claim: a privacy loss L = +infinity or L > eps (beyond rounding) was observed. */
   DPCOV_AUDIT_FINDING_LOSS_ABOVE_EPSILON = 1,
-  /** The lower confidence bound on delta(eps) exceeds the claimed delta. */
+  /** The lower confidence bound on delta(eps) exceeds the claimed delta; for the per-step
+   *  transcript audits (dpcov_audit_coinpress_mean(), dpcov_audit_rows_exact() for CoinPress at
+   *  t >= 2) also the two-sample lower bound on the release's delta(eps) at eps in
+   *  {0, mu, 2 mu, 3 mu}, mu = sqrt(2 rho), above the claimed Gaussian pair's delta there. */
   DPCOV_AUDIT_FINDING_DELTA_EXCEEDED = 2,
   /** Gaussian noise: the Gaussian-pair lower bound on the pair's delta exceeds the claimed delta. */
   DPCOV_AUDIT_FINDING_GAUSSIAN_PROFILE_EXCEEDED = 4,

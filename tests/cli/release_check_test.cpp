@@ -1,17 +1,24 @@
 // The CLI ledger's charge decision (release_check, cli/ledger_file.hpp): a release that fails after
-// its generator advanced is charged whatever its status, one that fails before any draw is not.
-// The release is a test double: a draw is one dpcov_rng_next_u64 on the release's generator, and
-// the status is the one a release returned.
+// its generator advanced is charged whatever its status, one that fails before any draw is not;
+// DrawGuard does the same for a failure that is not a library status. The release is a test
+// double: a draw is one dpcov_rng_next_u64 on the release's generator, and the status is the one
+// a release returned.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cli_error.hpp"
+#include "commands/input_options.hpp"
+#include "gram_stream.hpp"
 #include "ledger_file.hpp"
 #include "library_status.hpp"
+#include "readers/open_input.hpp"
 
 namespace dpcov::cli {
 namespace {
@@ -48,6 +55,39 @@ class ReleaseCheckTest : public ::testing::Test {
         EXPECT_NE(std::string(e.what()).find("releasing"), std::string::npos) << e.what();
       }
     }
+    return LedgerFile(options_).summary()["releases"].get<int64_t>();
+  }
+
+  // The releases the ledger file holds after the exact path's memory limit stopped reading the
+  // rows (CliError(kExitUsage), not a library status), `draws` numbers after the witness was made.
+  int64_t releases_after_memory_limit(int draws) {
+    const std::string rows = dir_ + "/rows.csv";
+    {
+      std::ofstream out(rows);
+      out << "x,y\n";
+      for (int i = 0; i < 100; ++i) out << "0.1,0.2\n";
+    }
+    {
+      LedgerFile ledger(options_);
+      const DrawWitness since(rng_);
+      uint64_t u = 0;
+      for (int i = 0; i < draws; ++i) EXPECT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
+      try {
+        const DrawGuard guard(&ledger, since, [] {
+          return std::vector<LedgerCharge>{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+        }, "out.csv");
+        InputOptions input;
+        input.path = rows;
+        const std::unique_ptr<RowReader> reader = open_input(input);
+        // 100 rows of 2 doubles take 1600 bytes.
+        read_rows(*reader, 1.0, BoundPolicy{}, true, MemoryLimit{800, "the advice"});
+        ADD_FAILURE() << "the memory limit was not enforced";
+      } catch (const CliError &e) {
+        EXPECT_EQ(e.code(), kExitUsage) << e.what();
+        EXPECT_NE(std::string(e.what()).find("the advice"), std::string::npos) << e.what();
+      }
+    }
+    std::remove(rows.c_str());
     return LedgerFile(options_).summary()["releases"].get<int64_t>();
   }
 
@@ -96,6 +136,14 @@ TEST_F(ReleaseCheckTest, ASuccessIsNotChargedHere) {
   }
   LedgerFile reread(options_);
   EXPECT_EQ(reread.summary()["releases"].get<int64_t>(), 0);
+}
+
+// The exact path's memory limit (read_rows) reached after a draw, as with --bound auto's second
+// pass, is charged by the DrawGuard, once; reached before any draw it costs nothing.
+TEST_F(ReleaseCheckTest, TheMemoryLimitAfterADrawIsChargedOnceAndBeforeAnyDrawNot) {
+  EXPECT_EQ(releases_after_memory_limit(0), 0);
+  EXPECT_EQ(releases_after_memory_limit(1), 1);
+  EXPECT_EQ(releases_after_memory_limit(1000), 2);
 }
 
 }  // namespace

@@ -1,0 +1,161 @@
+"""The ledger rule on every path of the dpcov command that draws noise before it writes (release:
+the Gram mechanisms, exact numerics, --bound auto, Dong-Liang-Yi, CoinPress, CoinPress mean;
+regress on raw rows): once the release's generator has drawn, any failure (a library status, an
+IO or usage error, a second pass that fails) charges the ledger once and leaves no output; a
+failure before any draw leaves the ledger byte-identical (proofs/ledger.md, "Failures").
+
+Run by meson as: /usr/bin/python3 draw_guard_test.py DPCOV_EXECUTABLE
+"""
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import unittest
+
+import numpy as np
+
+from cli_case import EXIT_INPUT, EXIT_IO, EXIT_OK, DpcovCase
+
+# A release per path, each a list of arguments after the input, and the mechanisms its ledger
+# entries name (--bound auto and regress's tighter bound charge a bound step first).
+RELEASES = {
+    "analyze_gauss exact": (["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "2"],
+                            ["analyze_gauss"]),
+    "analyze_gauss idealized": (["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "2",
+                                 "--numerics", "idealized"], ["analyze_gauss"]),
+    "laplace_sym --bound auto": (["-m", "laplace_sym", "-e", "1", "--bound", "auto"],
+                                 ["bound_auto", "laplace_sym"]),
+    "dly_adaptive": (["-m", "dly_adaptive", "-e", "1", "-d", "1e-6", "--bound", "2"],
+                     ["dly_adaptive"]),
+    "coinpress": (["-m", "coinpress", "-e", "1", "-d", "1e-6", "--k-bound", "4"], ["coinpress"]),
+    "coinpress --center": (["-m", "coinpress", "-e", "1", "-d", "1e-6", "--k-bound", "4",
+                            "--center", "--mean-radius", "20"], ["coinpress --center"]),
+    "coinpress_mean": (["-m", "coinpress_mean", "-e", "1", "-d", "1e-6", "--mean-radius", "20"],
+                       ["coinpress_mean"]),
+}
+
+
+def file_size_limit(size):
+    """A child's limit on the size of the files it writes: a write past it fails with EFBIG
+    (SIGXFSZ ignored), as on a full disk, while reading is unaffected."""
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return limit
+
+
+class DrawGuard(DpcovCase):
+    def write_csv(self, name="data.csv", n=2000):
+        x = np.random.default_rng(11).standard_normal((n, 3)) * 0.3
+        y = np.clip(x @ [0.5, -0.2, 0.1], -1, 1)
+        path = self.path(name)
+        np.savetxt(path, np.column_stack([x, y]), delimiter=",", header="x1,x2,x3,y",
+                   comments="")
+        return path
+
+    def ledger_args(self, ledger):
+        return ["--ledger", ledger, "--ledger-epsilon", "100", "--ledger-delta", "0.5"]
+
+    def charges(self, ledger):
+        with open(ledger) as f:
+            return [c["mechanism"] for c in json.load(f)["charges"]]
+
+    def assert_nothing_written(self, *paths):
+        for name in paths:
+            self.assertFalse(os.path.exists(name), name)
+        # Nor a temporary file left beside them.
+        self.assertEqual([f for f in os.listdir(self.dir) if ".tmp-" in f], [])
+
+    def test_a_failed_write_to_standard_output_after_the_draw_is_charged_once(self):
+        # -o - on /dev/full: the release is drawn and charged, then writing the matrix fails
+        # (ENOSPC, exit 5): one charge per release, and neither the receipt nor the curator file.
+        path = self.write_csv()
+        for name, (args, mechanisms) in RELEASES.items():
+            with self.subTest(path=name):
+                ledger = self.path(name.replace(" ", "_") + ".json")
+                receipt = self.path("r.json")
+                with open("/dev/full", "wb") as full:
+                    result = subprocess.run(
+                        [DpcovCase.dpcov, "release", path] + args +
+                        ["-q", "--seed", "3", "-o", "-", "--receipt", receipt] +
+                        self.ledger_args(ledger),
+                        stdout=full, stderr=subprocess.PIPE, timeout=120)
+                self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
+                self.assertIn("<stdout>", result.stderr.decode())
+                self.assertEqual(self.charges(ledger), mechanisms)
+                self.assert_nothing_written(receipt, self.path("r.curator.json"))
+        # regress on raw rows prints its result: charged (the bound step and AdaSSP) before it.
+        ledger = self.path("regress.json")
+        with open("/dev/full", "wb") as full:
+            result = subprocess.run(
+                [DpcovCase.dpcov, "regress", path, "--label", "y", "--epsilon", "1", "--bound",
+                 "2", "--label-bound", "1", "-q", "--noise-seed", "3"] + self.ledger_args(ledger),
+                stdout=full, stderr=subprocess.PIPE, timeout=120)
+        self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
+        self.assertEqual(self.charges(ledger), ["bound_auto", "adassp"])
+
+    def test_regress_whose_second_pass_fails_after_the_tighter_bound_charges_both_steps(self):
+        # /dev/stdin on a pipe is a file name, so regress chooses a tighter bound on a first pass
+        # (a draw) and opens it again for the fit, finding the pipe empty (exit 2): not a library
+        # status, yet the bound step and the fit's plan are charged, once, and nothing printed.
+        # Empty input fails before any draw: the ledger stays as it was.
+        with open(self.write_csv(n=500), "rb") as f:
+            text = f.read()
+        ledger = self.path("budget.json")
+        args = ["regress", "/dev/stdin", "--label", "y", "--epsilon", "1", "--bound", "2",
+                "--label-bound", "1", "-q"] + self.ledger_args(ledger)
+        early = self.run_dpcov(args, stdin=b"")
+        self.assertNotEqual(early.returncode, EXIT_OK)
+        self.assertFalse(os.path.exists(ledger))
+        result = self.run_dpcov(args, stdin=text)
+        self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
+        self.assertEqual(result.stdout, b"")
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "adassp"])
+        self.assertTrue(all("not written" in c["output"] for c in book["charges"]))
+        with open(ledger, "rb") as f:
+            before = f.read()
+        again = self.run_dpcov(args, stdin=b"")
+        self.assertNotEqual(again.returncode, EXIT_OK)
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        # Standard input itself ("-") is read once: the bound is used as given, no bound step.
+        once = self.run_dpcov(["regress", "-", "--label", "y", "--epsilon", "1", "--bound", "2",
+                               "--label-bound", "1", "-q", "--ledger", ledger], stdin=text)
+        self.assertEqual(once.returncode, EXIT_OK, once.stderr.decode())
+        self.assertEqual(self.charges(ledger), ["bound_auto", "adassp", "adassp"])
+
+    def run_limited(self, args, size, stdin=None):
+        return subprocess.run([DpcovCase.dpcov] + args, input=stdin, capture_output=True,
+                              preexec_fn=file_size_limit(size), timeout=120)
+
+    def test_outputs_that_cannot_be_written_after_the_charge_leave_nothing(self):
+        # Files over 1 KiB cannot be written: the ledger (one entry, about 550 bytes) can, the
+        # 30 x 30 matrix (about 20 KB of CSV) cannot, so the release is charged and then fails
+        # (exit 5) with none of its three files; a 2 x 2 matrix (about 80 bytes) is renamed into
+        # place, its receipt (about 1800 bytes) then fails, and the matrix is removed again.
+        wide = self.path("wide.csv")
+        x = np.random.default_rng(4).standard_normal((500, 30)) * 0.05
+        np.savetxt(wide, x, delimiter=",", header=",".join(f"x{j}" for j in range(30)),
+                   comments="")
+        narrow = self.path("narrow.csv")
+        np.savetxt(narrow, x[:, :2], delimiter=",", header="a,b", comments="")
+        for name, data in (("wide", wide), ("narrow", narrow)):
+            with self.subTest(data=name):
+                ledger = self.path(name + ".ledger.json")
+                out = self.path(name + ".out.csv")
+                result = self.run_limited(
+                    ["release", data, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound",
+                     "1", "-q", "-o", out] + self.ledger_args(ledger), 1024)
+                self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
+                self.assertIn("File too large", result.stderr.decode())
+                self.assertEqual(self.charges(ledger), ["analyze_gauss"])
+                self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov = sys.argv[1]
+    unittest.main(argv=sys.argv[:1])

@@ -33,8 +33,13 @@ void check_writable(const std::string &path) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     fail(kExitIo, path, ": cannot write in directory ", dir, ": ", std::strerror(errno));
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    fail(kExitIo, path, ": is a directory");
+  if (::stat(path.c_str(), &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) fail(kExitIo, path, ": is a directory");
+  // The complete file is renamed over the path, which would replace a device (/dev/null, as
+  // root) or a pipe rather than write to it.
+  if (!S_ISREG(st.st_mode))
+    fail(kExitIo, path, ": is not a regular file (a device, pipe or socket), which writing "
+         "atomically would replace: write to a file, or to standard output with -o -");
 }
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {

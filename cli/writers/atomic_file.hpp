@@ -27,7 +27,8 @@ class AtomicFile {
 };
 
 // Throws CliError(kExitIo) unless a file can be created at `path` (its directory exists and is
-// writable), so that a long run does not end in a failure to write its result.
+// writable, and what is there already, if anything, is a regular file), so that a long run does
+// not end in a failure to write its result, nor replace a device or a pipe by a file.
 void check_writable(const std::string &path);
 
 }  // namespace dpcov::cli

@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 import unittest
@@ -154,6 +155,36 @@ class DrawGuard(DpcovCase):
                 self.assertIn("File too large", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), ["analyze_gauss"])
                 self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+
+    def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
+        # An output that is an input (the data, the ledger), a directory, a missing directory, or
+        # a pipe (the atomic rename would replace it by a file: /dev/null, as root) is refused
+        # before anything is drawn: the ledger file is byte-identical, and the pipe stays a pipe.
+        path = self.write_csv()
+        ledger = self.path("budget.json")
+        first = self.run_dpcov(["release", path] + RELEASES["analyze_gauss exact"][0] +
+                               ["-q", "-o", self.path("first.csv")] + self.ledger_args(ledger))
+        self.assertEqual(first.returncode, EXIT_OK, first.stderr.decode())
+        with open(ledger, "rb") as f:
+            before = f.read()
+        fifo = self.path("pipe.csv")
+        os.mkfifo(fifo)
+        os.mkdir(self.path("dir.csv"))
+        for output, code in ((["-o", path], 1), (["-o", ledger], 1),
+                             (["-o", self.path("x.csv"), "--receipt", ledger], 1),
+                             (["-o", self.path("dir.csv")], EXIT_IO),
+                             (["-o", self.path("missing/x.csv")], EXIT_IO),
+                             (["-o", fifo], EXIT_IO),
+                             (["-o", self.path("y.csv"), "--receipt", fifo], EXIT_IO)):
+            for name in ("analyze_gauss exact", "laplace_sym --bound auto", "coinpress"):
+                with self.subTest(output=output, path=name):
+                    result = self.run_dpcov(["release", path] + RELEASES[name][0] + ["-q"] +
+                                            output + ["--ledger", ledger])
+                    self.assertEqual(result.returncode, code, result.stderr.decode())
+                    with open(ledger, "rb") as f:
+                        self.assertEqual(f.read(), before)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        self.assert_nothing_written(self.path("x.csv"), self.path("y.csv"))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ enum ExitCode : int {
   kExitPrivacy = 3,       // a privacy precondition does not hold, or a mechanism refused to release
   kExitInternal = 4,      // a library failure that is not the caller's fault (a bug, out of memory)
   kExitIo = 5,            // a file cannot be opened, read or written
-  kExitViolation = 6      // `dpcov audit`: the auditor found a privacy violation
+  kExitViolation = 6,     // `dpcov audit`: the auditor found a privacy violation
+  kExitLedger = 7         // noise was drawn but the --ledger file could not record it: the release
+                          // was not written and the ledger understates the budget spent
 };
 
 // A failure that ends the command with `code` after printing `what()` (prefixed "dpcov: ").

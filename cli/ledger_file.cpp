@@ -1,8 +1,8 @@
 #include "ledger_file.hpp"
 
-#include <cstdio>
 #include <exception>
 #include <fstream>
+#include <new>
 #include <sys/stat.h>
 
 #include "cli_error.hpp"
@@ -172,16 +172,26 @@ nlohmann::ordered_json LedgerFile::summary() const {
 }
 
 void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::string &output) {
-  check(charges);
   charged_ = true;
-  for (const LedgerCharge &c : charges) {
-    library_check(apply(ledger_, c), concat("ledger ", path_));
-    file_["charges"].push_back(entry_of(c, output));
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const LedgerCharge &c : charges) entries.push_back(entry_of(c, output));
+  try {
+    check(charges);
+    for (const LedgerCharge &c : charges)
+      library_check(apply(ledger_, c), concat("ledger ", path_));
+    for (const auto &entry : entries) file_["charges"].push_back(entry);
+    file_["spent"] = summary();
+    AtomicFile out(path_);
+    write_text(out.stream(), json_text(file_), path_);
+    out.commit();
+  } catch (const std::exception &e) {
+    // The noise is drawn: whatever failed, the ledger no longer tells what was spent.
+    fail(kExitLedger, "LEDGER NOT CHARGED: noise was drawn but the ledger ", path_,
+         " could not record it (", e.what(), "). Nothing was released, yet the ledger now "
+         "understates the budget spent: before any other release charged to it, add ",
+         entries.size() == 1 ? "this entry" : "these entries", " to its \"charges\" list: ",
+         entries.dump());
   }
-  file_["spent"] = summary();
-  AtomicFile out(path_);
-  write_text(out.stream(), json_text(file_), path_);
-  out.commit();
 }
 
 DrawWitness::DrawWitness(const dpcov_rng *rng) : rng_(rng) {
@@ -201,9 +211,16 @@ void release_check(dpcov_status status, LedgerFile *ledger,
   // The message is read before charging: the ledger's own library calls (and the witness's)
   // replace it.
   const std::string message = dpcov_last_error_message();
-  if (ledger && (since.drawn() || failed_after_draw(status)))
-    ledger->charge(charges, concat(output, " (not written: the release failed after its draw, ",
-                                   dpcov_status_string(status), ")"));
+  if (ledger && (since.drawn() || failed_after_draw(status))) {
+    try {
+      ledger->charge(charges, concat(output, " (not written: the release failed after its draw, ",
+                                     dpcov_status_string(status), ")"));
+    } catch (const CliError &e) {
+      // kExitLedger: the release's own failure is told too.
+      throw CliError(e.code(), concat(e.what(), "\n  the release had failed: ", context, ": ",
+                                      dpcov_status_string(status), ": ", message));
+    }
+  }
   library_fail(status, context, message);
 }
 
@@ -212,6 +229,18 @@ DrawGuard::DrawGuard(LedgerFile *ledger, const DrawWitness &since,
     : ledger_(ledger), since_(since), charges_(std::move(charges)), output_(std::move(output)),
       exceptions_(std::uncaught_exceptions()) {}
 
+namespace {
+
+// A charge that failed inside a DrawGuard (one per run: a release is charged once).
+UnrecordedCharge &unrecorded() {
+  static UnrecordedCharge charge;
+  return charge;
+}
+
+}  // namespace
+
+const UnrecordedCharge &unrecorded_charge() { return unrecorded(); }
+
 DrawGuard::~DrawGuard() {
   if (!ledger_ || ledger_->charged() || std::uncaught_exceptions() <= exceptions_) return;
   try {
@@ -219,8 +248,12 @@ DrawGuard::~DrawGuard() {
       ledger_->charge(charges_(), concat(output_, " (not written: the command failed after the "
                                                   "release's first draw)"));
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "dpcov: the ledger was NOT charged for noise already drawn: %s\n",
-                 e.what());
+    // Set first: the message's copy may fail for want of memory, the exit code must not.
+    unrecorded().failed = true;
+    try {
+      unrecorded().message = e.what();
+    } catch (const std::bad_alloc &) {
+    }
   }
 }
 
@@ -228,8 +261,9 @@ void add_ledger_options(CLI::App &command, LedgerOptions &options) {
   command.add_option("--ledger", options.path,
                      "Privacy budget ledger (JSON): the release is charged to it, and refused "
                      "before any data is read if it would exceed the ledger's cap; the file is "
-                     "replaced atomically and left unchanged on that refusal or a bad argument; "
-                     "a release that fails after drawing its noise is charged");
+                     "replaced atomically and left unchanged on that refusal or any failure "
+                     "before the noise is drawn; a release that fails after drawing its noise is "
+                     "charged, once, and writes nothing; exit 7 if a charge cannot be recorded");
   command.add_option("--ledger-epsilon", options.epsilon_cap,
                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
   command.add_option("--ledger-delta", options.delta_cap,

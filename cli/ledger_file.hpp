@@ -51,9 +51,14 @@ class LedgerFile {
   // would exceed the cap. Changes nothing.
   void check(const std::vector<LedgerCharge> &charges) const;
   // Records the releases and replaces the file atomically. `output` names what was released.
+  // Every charge is of noise already drawn, so a charge that fails (the file cannot be replaced,
+  // the library refuses it) throws CliError(kExitLedger) whatever the cause: the release is not
+  // written, and the message says the ledger now understates the budget spent and gives the
+  // entries to add to it by hand.
   void charge(const std::vector<LedgerCharge> &charges, const std::string &output);
-  // Whether this run has charged the ledger (charge() got past its check): a release is charged
-  // once, by whichever of release_check, its own charge or DrawGuard comes first.
+  // Whether this run has charged the ledger or tried to (charge() was called): a release is
+  // charged once, by whichever of release_check, its own charge or DrawGuard comes first, and a
+  // charge that failed is not tried again.
   bool charged() const { return charged_; }
   // The ledger's accounting: "basic", "zcdp" or "advanced".
   std::string accounting() const { return file_.at("accounting").get<std::string>(); }
@@ -106,8 +111,9 @@ void release_check(dpcov_status status, LedgerFile *ledger,
 // ends the command too, and the noise drawn is consumed all the same. Made right after `since`;
 // destroyed by a throw (more uncaught exceptions than when it was made) after the generator
 // advanced, with nothing charged to `ledger` yet, it charges `charges()` before the failure is
-// reported. Nothing is written then: the outputs come after the charge. A charge that fails here
-// is reported on stderr (a destructor cannot replace the failure in flight).
+// reported. Nothing is written then: the outputs come after the charge. A destructor cannot
+// replace the failure in flight, so a charge that fails here (kExitLedger) is kept for main(),
+// which reports it after that failure and exits with kExitLedger (unrecorded_charge).
 class DrawGuard {
  public:
   DrawGuard(LedgerFile *ledger, const DrawWitness &since,
@@ -123,6 +129,14 @@ class DrawGuard {
   std::string output_;
   int exceptions_;
 };
+
+// A charge that failed inside a DrawGuard: main() reports it after the failure that ended the
+// command and exits with kExitLedger instead of that failure's code.
+struct UnrecordedCharge {
+  bool failed = false;
+  std::string message;  // the CliError(kExitLedger)'s (empty if even that could not be kept)
+};
+const UnrecordedCharge &unrecorded_charge();
 
 // Registers --ledger, --ledger-epsilon, --ledger-delta and --accounting on `command`.
 void add_ledger_options(CLI::App &command, LedgerOptions &options);

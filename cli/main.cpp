@@ -10,6 +10,7 @@
 
 #include "cli_error.hpp"
 #include "did_you_mean.hpp"
+#include "ledger_file.hpp"
 #include "commands/gram_command.hpp"
 #include "commands/plan_command.hpp"
 #include "commands/release_command.hpp"
@@ -45,7 +46,10 @@ Exit codes:
      (compare: a precondition at one of the listed epsilons)
   4  internal: a library failure that is not the caller's fault
   5  I/O: a file cannot be opened, read or written
-  6  audit: `dpcov audit` found a privacy violation)";
+  6  audit: `dpcov audit` found a privacy violation
+  7  ledger: a release drew its noise, then failed, and the --ledger file could not record the
+     charge (the message gives the entry to add by hand): nothing was released, and the ledger
+     understates the budget spent until it is corrected)";
 
 }  // namespace
 
@@ -82,18 +86,29 @@ int main(int argc, char **argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  int code = kExitOk;
   try {
     run();
-    return kExitOk;
   } catch (const CliError &e) {
     std::fprintf(stderr, "dpcov: %s\n", excerpt(e.what(), kMaxMessageBytes).c_str());
-    return e.code();
+    code = e.code();
   } catch (const std::bad_alloc &) {
     std::fprintf(stderr, "dpcov: out of memory\n");
-    return kExitInternal;
+    code = kExitInternal;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "dpcov: internal error: %s\n",
                  excerpt(e.what(), kMaxMessageBytes).c_str());
-    return kExitInternal;
+    code = kExitInternal;
   }
+  // A release that failed after its draw and whose charge failed too (DrawGuard): the ledger is
+  // wrong now, which outranks the failure reported above.
+  const UnrecordedCharge &unrecorded = unrecorded_charge();
+  if (unrecorded.failed) {
+    std::fprintf(stderr, "dpcov: %s\n",
+                 unrecorded.message.empty()
+                     ? "LEDGER NOT CHARGED: noise was drawn but the ledger could not record it"
+                     : excerpt(unrecorded.message, kMaxMessageBytes).c_str());
+    code = kExitLedger;
+  }
+  return code;
 }

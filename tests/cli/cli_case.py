@@ -7,7 +7,8 @@ import tempfile
 import unittest
 
 # Exit codes documented in `dpcov --help`.
-EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO, EXIT_VIOLATION = range(7)
+(EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_PRIVACY, EXIT_INTERNAL, EXIT_IO, EXIT_VIOLATION,
+ EXIT_LEDGER) = range(8)
 
 
 class DpcovCase(unittest.TestCase):

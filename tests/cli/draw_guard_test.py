@@ -17,7 +17,7 @@ import unittest
 
 import numpy as np
 
-from cli_case import EXIT_INPUT, EXIT_IO, EXIT_OK, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_IO, EXIT_LEDGER, EXIT_OK, DpcovCase
 
 # A release per path, each a list of arguments after the input, and the mechanisms its ledger
 # entries name (--bound auto and regress's tighter bound charge a bound step first).
@@ -155,6 +155,44 @@ class DrawGuard(DpcovCase):
                 self.assertIn("File too large", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), ["analyze_gauss"])
                 self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+
+    def test_a_charge_that_cannot_be_recorded_is_exit_7_with_the_entry_to_add(self):
+        # No file over 64 bytes can be written, so no ledger file: the noise is drawn and the
+        # charge fails, on the release's own charge, in release_check (CoinPress at K = DBL_MAX
+        # overflows after its draw) and in DrawGuard (--bound auto's second pass finds the pipe
+        # empty). Each exits 7, whatever the failure, and names the entry; nothing is written.
+        path = self.write_csv()
+        ledger = self.path("budget.json")
+        out = self.path("o.csv")
+        common = ["-q", "--seed", "4", "-o", out] + self.ledger_args(ledger)
+        success = self.run_limited(["release", path] + RELEASES["analyze_gauss exact"][0] + common,
+                                   64)
+        refused = self.run_limited(
+            ["release", path, "-m", "coinpress", "--steps", "1", "-e", "0.001", "-d", "1e-3",
+             "--k-bound", "1.7976931348623157e308"] + common, 64)
+        with open(path, "rb") as f:
+            text = f.read()
+        second_pass = self.run_limited(
+            ["release", "/dev/stdin"] + RELEASES["laplace_sym --bound auto"][0] + common, 64,
+            stdin=text)
+        for name, result, extra, entry in (
+                ("success", success, None, '"mechanism":"analyze_gauss"'),
+                ("release_check", refused, "DPCOV_E_NUMERICAL", '"mechanism":"coinpress"'),
+                ("DrawGuard", second_pass, "/dev/stdin: the input holds no data", '"mechanism":"bound_auto"')):
+            with self.subTest(path=name):
+                message = result.stderr.decode()
+                self.assertEqual(result.returncode, EXIT_LEDGER, message)
+                self.assertIn("LEDGER NOT CHARGED", message)
+                self.assertIn("understates the budget spent", message)
+                self.assertIn(entry, message)
+                if extra:
+                    self.assertIn(extra, message)
+                self.assert_nothing_written(ledger, out, out + ".json", out + ".curator.json")
+        # The same failure before any draw is not a ledger error.
+        early = self.run_limited(["release", path, "-m", "coinpress", "-e", "1", "-d", "1e-6",
+                                  "--k-bound", "0.5"] + common, 64)
+        self.assertEqual(early.returncode, 1, early.stderr.decode())
+        self.assertNotIn("LEDGER", early.stderr.decode())
 
     def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
         # An output that is an input (the data, the ledger), a directory, a missing directory, or

@@ -1,8 +1,8 @@
 // The CLI ledger's charge decision (release_check, cli/ledger_file.hpp): a release that fails after
 // its generator advanced is charged whatever its status, one that fails before any draw is not;
-// DrawGuard does the same for a failure that is not a library status. The release is a test
-// double: a draw is one dpcov_rng_next_u64 on the release's generator, and the status is the one
-// a release returned.
+// DrawGuard does the same for a failure that is not a library status; a charge that fails is
+// CliError(kExitLedger). The release is a test double: a draw is one dpcov_rng_next_u64 on the
+// release's generator, and the status is the one a release returned.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -144,6 +144,47 @@ TEST_F(ReleaseCheckTest, TheMemoryLimitAfterADrawIsChargedOnceAndBeforeAnyDrawNo
   EXPECT_EQ(releases_after_memory_limit(0), 0);
   EXPECT_EQ(releases_after_memory_limit(1), 1);
   EXPECT_EQ(releases_after_memory_limit(1000), 2);
+}
+
+// A charge that fails after a draw (here the ledger's directory is gone when the file is replaced)
+// is CliError(kExitLedger): it says the ledger understates the budget, gives the entry to add and
+// the release's own failure; inside a DrawGuard it is kept for main() (unrecorded_charge).
+TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
+  const std::string moved = dir_ + "-moved";
+  const std::vector<LedgerCharge> charges{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+  {
+    LedgerFile first(options_), second(options_);
+    ASSERT_EQ(std::rename(dir_.c_str(), moved.c_str()), 0);
+    const DrawWitness since(rng_);
+    uint64_t u = 0;
+    ASSERT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
+    try {
+      release_check(DPCOV_E_REFUSED, &first, charges, "out.csv", "releasing", since);
+      ADD_FAILURE() << "a failed charge was not reported";
+    } catch (const CliError &e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.code(), kExitLedger) << what;
+      for (const char *part : {"LEDGER NOT CHARGED", "understates", "\"zcdp_rho\":0.5",
+                               "releasing", "DPCOV_E_REFUSED"})
+        EXPECT_NE(what.find(part), std::string::npos) << part << " in " << what;
+    }
+    EXPECT_TRUE(first.charged());
+    EXPECT_FALSE(unrecorded_charge().failed);
+    const DrawWitness later(rng_);
+    try {
+      const DrawGuard guard(&second, later, [&] { return charges; }, "out.csv");
+      ASSERT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
+      fail(kExitInputData, "the second pass failed");
+    } catch (const CliError &e) {
+      EXPECT_EQ(e.code(), kExitInputData);  // the failure in flight is unchanged
+    }
+  }
+  ASSERT_EQ(std::rename(moved.c_str(), dir_.c_str()), 0);
+  EXPECT_TRUE(unrecorded_charge().failed);
+  EXPECT_NE(unrecorded_charge().message.find("LEDGER NOT CHARGED"), std::string::npos)
+      << unrecorded_charge().message;
+  // Nothing was recorded: no ledger file was ever written.
+  EXPECT_NE(access(options_.path.c_str(), F_OK), 0);
 }
 
 }  // namespace

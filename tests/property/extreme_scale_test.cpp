@@ -1,6 +1,7 @@
 // Finite or failed at extreme finite scales: every sampler of the C ABI, at a scale, shape or
 // degrees of freedom anywhere in [1e-300, DBL_MAX] (log-uniform, and the ends), and the
-// estimators and post-processing on a Gram matrix scaled as far, either return DPCOV_OK with
+// estimators, post-processing and analyses (metrics, subspace bounds, centring, column-bound maps,
+// graphical lasso, log-densities) on a Gram matrix scaled as far, either return DPCOV_OK with
 // every output finite, or fail with the output untouched (canary values kept).
 // The finding that started it: dpcov_sample_symmetric_laplace_noise returned OK with infinite
 // entries at a scale near DBL_MAX.
@@ -152,10 +153,10 @@ RC_GTEST_PROP(ExtremeScale, EstimatorsReturnFiniteValuesOrFailUntouched, ()) {
     // t-values are +-infinity exactly where the standard error is 0 (documented: an exact fit, or
     // a residual sum of squares clamped at 0); every other output is finite.
     std::vector<double> out(6 * ps, kCanary);
-    const dpcov_status status = dpcov_regression_fit(
-        DPCOV_ROW_MAJOR, d, g.data(), d, 3 * d, 0, features.data(), p, nullptr, out.data(),
-        out.data() + ps, out.data() + 2 * ps, out.data() + 3 * ps, out.data() + 4 * ps,
-        out.data() + 5 * ps, nullptr);
+    const dpcov_status status =
+        dpcov_regression_fit(DPCOV_ROW_MAJOR, d, g.data(), d, 3 * d, 0, features.data(), p, nullptr,
+                             out.data(), out.data() + ps, out.data() + 2 * ps, out.data() + 3 * ps,
+                             out.data() + 4 * ps, out.data() + 5 * ps, nullptr);
     for (size_t i = 0; i < out.size(); ++i) {
       const bool t_of_exact_fit = i / ps == 2 && std::isinf(out[i]) && out[i % ps + ps] == 0.0;
       if (status == DPCOV_OK ? !std::isfinite(out[i]) && !t_of_exact_fit : out[i] != kCanary)
@@ -192,6 +193,150 @@ RC_GTEST_PROP(ExtremeScale, EstimatorsReturnFiniteValuesOrFailUntouched, ()) {
                             &receipt);
   });
   dpcov_rng_destroy(&rng);
+}
+
+// A symmetric matrix post-processed in place: finite on DPCOV_OK, else unchanged; `extra` (a
+// shift written beside it) finite on DPCOV_OK, else the canary.
+void check_in_place(const char *name, const std::vector<double> &g,
+                    const std::function<dpcov_status(double *, double *)> &call) {
+  std::vector<double> a = g;
+  double extra = kCanary;
+  const dpcov_status status = call(a.data(), &extra);
+  if (status == DPCOV_OK ? !std::isfinite(extra) : (a != g || extra != kCanary))
+    RC_FAIL(std::string(name) + ": a non-finite shift with OK, or output written on failure");
+  if (status == DPCOV_OK)
+    for (double v : a)
+      if (!std::isfinite(v)) RC_FAIL(std::string(name) + ": OK with a non-finite value");
+}
+
+// The analyses of a release at extreme scales: metrics, subspace distance and error bounds,
+// centring, the column-bound maps, the receipts' post-processing shifts, the graphical lasso,
+// and the log-densities of the inverse Wishart and ACG laws.
+RC_GTEST_PROP(ExtremeScale, AnalysesOfAReleaseReturnFiniteValuesOrFailUntouched, ()) {
+  const double scale = *extreme_scale();
+  const double other = *extreme_scale();
+  const int64_t d = *rc::gen::inRange<int64_t>(2, 5);
+  const uint32_t seed = *rc::gen::arbitrary<uint32_t>();
+  const std::vector<double> g = scaled_gram(d, 3 * d, scale, seed);
+  const std::vector<double> h = scaled_gram(d, 3 * d, other, seed + 1);
+  const auto dd = static_cast<size_t>(d * d);
+  const auto ds = static_cast<size_t>(d);
+  const int32_t relative = *rc::gen::inRange(0, 2);
+  const int64_t k = *rc::gen::inRange<int64_t>(1, d + 1);
+
+  check_finite_or_untouched("metric_frobenius_error", 1, [&](double *out) {
+    return dpcov_metric_frobenius_error(DPCOV_ROW_MAJOR, d, d, g.data(), d, h.data(), d, relative,
+                                        out);
+  });
+  check_finite_or_untouched("metric_spectral_error", 1, [&](double *out) {
+    return dpcov_metric_spectral_error(DPCOV_ROW_MAJOR, d, d, g.data(), d, h.data(), d, relative,
+                                       out);
+  });
+  check_finite_or_untouched("metric_vector_error", 1, [&](double *out) {
+    return dpcov_metric_vector_error(d * d, g.data(), h.data(), relative, out);
+  });
+  dpcov_support_recovery support{};
+  support.struct_size = sizeof support;
+  support.precision = support.recall = kCanary;
+  const dpcov_status support_status = dpcov_metric_support_recovery(
+      DPCOV_ROW_MAJOR, d, g.data(), d, h.data(), d, *extreme_scale(), &support);
+  if (support_status == DPCOV_OK)
+    RC_ASSERT(std::isfinite(support.precision) && std::isfinite(support.recall));
+  else
+    RC_ASSERT(support.precision == kCanary && support.recall == kCanary);
+  check_finite_or_untouched("pca_subspace_distance", 2 + static_cast<size_t>(k), [&](double *out) {
+    return dpcov_pca_subspace_distance(DPCOV_ROW_MAJOR, d, g.data(), d, h.data(), d, k, out,
+                                       out + 1, out + 2);
+  });
+
+  // Error bounds of the subspace of g released by Analyze Gauss at the rows' bound.
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const double bound = std::sqrt(scale * static_cast<double>(d));
+  if (dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, d, 3 * d, bound, 1.0, 1e-6, nullptr,
+                           &receipt) == DPCOV_OK) {
+    dpcov_rng *rng = nullptr;
+    RC_ASSERT(dpcov_rng_create_seeded(&rng, seed, 0) == DPCOV_OK);
+    check_finite_or_untouched("pca_subspace_error_bound", 3, [&](double *out) {
+      return dpcov_pca_subspace_error_bound(DPCOV_ROW_MAJOR, d, g.data(), d, &receipt, k, 0.9, 20,
+                                            rng, out, out + 1, out + 2, nullptr);
+    });
+    check_finite_or_untouched("pca_centred_subspace_error_bound", 3, [&](double *out) {
+      return dpcov_pca_centred_subspace_error_bound(DPCOV_ROW_MAJOR, d, g.data(), d, &receipt, 0,
+                                                    std::sqrt(scale), 3 * d, k - (k == d), 0.9, 20,
+                                                    rng, out, out + 1, out + 2, nullptr);
+    });
+    dpcov_rng_destroy(&rng);
+  }
+
+  // Centring with column 0 as the constant column, at a constant anywhere in the doubles.
+  const double constant = *extreme_scale();
+  const auto ms = static_cast<size_t>(d - 1);
+  check_finite_or_untouched("centre_second_moment", ms + ms * ms + 1, [&](double *out) {
+    return dpcov_centre_second_moment(DPCOV_ROW_MAJOR, d, g.data(), d, 0, constant,
+                                      *rc::gen::element<int64_t>(0, 3 * d), out, out + ms, d - 1,
+                                      out + ms + ms * ms);
+  });
+
+  // The column-bound maps, with ranges [-scale, scale] (half-width scale) per column.
+  std::vector<double> lower(ds, -scale), upper(ds, scale);
+  check_finite_or_untouched("column_bounds_norm_bound", 1,
+                            [&](double *out) { return dpcov_column_bounds_norm_bound(d, out); });
+  std::vector<double> raw(3 * ds);
+  for (size_t i = 0; i < raw.size(); ++i) raw[i] = (i % 3 == 0 ? -1.0 : 0.5) * other;
+  check_finite_or_untouched("column_bounds_scale_rows", 3 * (ds + 1), [&](double *out) {
+    return dpcov_column_bounds_scale_rows(DPCOV_ROW_MAJOR, 3, d, raw.data(), d, lower.data(),
+                                          upper.data(), out, d + 1, nullptr);
+  });
+  check_finite_or_untouched("column_bounds_transform", dd, [&](double *out) {
+    return dpcov_column_bounds_transform(d - 1, lower.data(), upper.data(),
+                                         *rc::gen::element(DPCOV_UNITS_USER, DPCOV_UNITS_SCALED),
+                                         DPCOV_ROW_MAJOR, h.data(), d, out, d);
+  });
+
+  // The receipts' post-processing in place, at a sigma, dof and scale anywhere in the doubles.
+  const double sigma = *extreme_scale();
+  check_in_place("postprocess_analyze_gauss_shift", g, [&](double *a, double *shift) {
+    return dpcov_postprocess_analyze_gauss_shift(DPCOV_ROW_MAJOR, d, a, d, sigma, 0.05, shift);
+  });
+  check_in_place("postprocess_wishart_mean_subtract", g, [&](double *a, double *shift) {
+    *shift = 0.0;
+    const dpcov_status status =
+        dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, d, a, d, sigma, other);
+    if (status != DPCOV_OK) *shift = kCanary;
+    return status;
+  });
+  check_in_place("postprocess_wishart_shift", g, [&](double *a, double *shift) {
+    return dpcov_postprocess_wishart_shift(DPCOV_ROW_MAJOR, d, a, d, sigma + static_cast<double>(d),
+                                           other, 0.05, shift);
+  });
+
+  // The graphical lasso of the scaled covariance at a penalty anywhere in the doubles.
+  dpcov_glasso_info info{};
+  info.struct_size = sizeof info;
+  check_finite_or_untouched("glasso_solve", 2 * dd, [&](double *out) {
+    return dpcov_glasso_solve(DPCOV_ROW_MAJOR, d, g.data(), d, *extreme_scale(), nullptr, nullptr,
+                              0, out, d, out + dd, d, &info);
+  });
+
+  // Log-densities: finite or -infinity with OK.
+  std::vector<double> psi(dd, 0.0), u(ds, 0.0);
+  for (int64_t i = 0; i < d; ++i) psi[static_cast<size_t>(i * d + i)] = other;
+  u[0] = 1.0;
+  for (const auto &density : std::vector<std::function<dpcov_status(double *)>>{
+           [&](double *out) {
+             return dpcov_log_density_inverse_wishart(
+                 DPCOV_ROW_MAJOR, d, g.data(), d, static_cast<double>(d) + 1.0, psi.data(), d, out);
+           },
+           [&](double *out) {
+             return dpcov_log_density_acg(DPCOV_ROW_MAJOR, d, g.data(), d, u.data(), out);
+           }}) {
+    double value = kCanary;
+    if (density(&value) == DPCOV_OK)
+      RC_ASSERT(!std::isnan(value) && value != HUGE_VAL);
+    else
+      RC_ASSERT(value == kCanary);
+  }
 }
 
 }  // namespace

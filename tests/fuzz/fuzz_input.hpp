@@ -119,6 +119,25 @@ inline void message_on_error(dpcov_status s, const char *what) {
     violated("empty error message:", what);
 }
 
+// The generator's saved state, to tell whether a call drew from it.
+inline std::vector<unsigned char> rng_state(const dpcov_rng *rng) {
+  std::vector<unsigned char> state(dpcov_rng_state_size());
+  require(dpcov_rng_state_save(rng, state.data(), state.size()) == DPCOV_OK, "rng state save");
+  return state;
+}
+
+// A release that failed after drawing (its generator advanced) fails with a status that only
+// comes after a draw, which the ledgers charge even without comparing generator states (the
+// CLI's failed_after_draw, Python's charged_if_drawn): refused, numerical, no convergence, not
+// positive definite.
+inline void charged_if_drawn(dpcov_status s, const std::vector<unsigned char> &before,
+                             const dpcov_rng *rng, const char *what) {
+  if (s == DPCOV_OK || rng_state(rng) == before) return;
+  if (s != DPCOV_E_REFUSED && s != DPCOV_E_NUMERICAL && s != DPCOV_E_NO_CONVERGENCE &&
+      s != DPCOV_E_NOT_POSITIVE_DEFINITE)
+    violated("failed after a draw with a status ledgers do not charge:", what);
+}
+
 constexpr unsigned char kFill = 0xA5;
 
 // A result struct of type T inside a buffer 16 bytes longer, filled with kFill, whose

@@ -21,9 +21,11 @@ dpcov_status release(int32_t mechanism, int64_t d, const std::vector<double> &gr
                      std::vector<double> &out, dpcov_receipt &receipt, uint64_t *next) {
   dpcov_rng *rng = nullptr;
   fuzz::require(dpcov_rng_create_seeded(&rng, 11, 3) == DPCOV_OK, "rng");
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   const dpcov_status s = dpcov_mechanism_release(mechanism, DPCOV_ROW_MAJOR, d, gram.data(), d, n,
                                                  bound, eps, delta, &p, rng, out.data(), d,
                                                  &receipt);
+  fuzz::charged_if_drawn(s, before, rng, "mechanism release");
   fuzz::require(dpcov_rng_next_u64(rng, next) == DPCOV_OK, "next");
   dpcov_rng_destroy(&rng);
   return s;

@@ -21,6 +21,7 @@ dpcov_status release(bool jl, int32_t mechanism, const dpcov_sketch *sk, const d
                      double eps, double delta, const dpcov_mechanism_params &p, int64_t d,
                      std::vector<double> &sketch_out, std::vector<double> &out, uint64_t *next) {
   dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   const dpcov_status s =
@@ -29,6 +30,7 @@ dpcov_status release(bool jl, int32_t mechanism, const dpcov_sketch *sk, const d
                                 d, &receipt)
          : dpcov_mechanism_release_gram(mechanism, g, eps, delta, &p, rng, DPCOV_COL_MAJOR,
                                         out.data(), d, &receipt);
+  fuzz::charged_if_drawn(s, before, rng, jl ? "sketch release" : "release from a Gram accumulator");
   fuzz::require(dpcov_rng_next_u64(rng, next) == DPCOV_OK, "next");
   dpcov_rng_destroy(&rng);
   if (s == DPCOV_OK) {

@@ -278,11 +278,13 @@ void ols(fuzz::Input &in) {
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   const auto fit = jl ? dpcov_ols_jl : dpcov_ols_analyze_gauss;
   const dpcov_status s = fit(DPCOV_ROW_MAJOR, d, g.data(), d, n, bound, eps, delta, &p, 0,
                              features.data(), nf, &reg, rng, coef.data(), se.data(), t.data(),
                              pv.data(), lo.data(), hi.data(), nullptr, nullptr, &receipt);
   fuzz::known_status(s);
+  fuzz::charged_if_drawn(s, before, rng, jl ? "ols_jl" : "ols_analyze_gauss");
   if (s == DPCOV_OK) {
     for (const Vec *v : {&coef, &se, &pv, &lo, &hi}) fuzz::finite(v->data(), v->size(), "ols");
   } else {

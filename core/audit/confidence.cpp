@@ -62,7 +62,10 @@ MeanBounds empirical_bernstein(double mean, double variance, int64_t n, double r
   if (n < 2) fail(DPCOV_E_INVALID_ARGUMENT, "empirical Bernstein bounds need n >= 2, got ", n);
   if (!(alpha > 0.0) || !(alpha < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
-  const double log_term = std::log(2.0 / alpha);
+  // ln 2 - ln alpha, not ln(2 / alpha): 2 / alpha overflows below alpha = 1.1e-308, and the
+  // infinite width times a zero variance made the bound NaN (a CoinPress per-step audit at
+  // alpha = 1e-310 failed with DPCOV_E_NUMERICAL after all its draws).
+  const double log_term = std::log(2.0) - std::log(alpha);
   const double nd = static_cast<double>(n);
   const double width = std::sqrt(2.0 * std::max(variance, 0.0) * log_term / nd) +
                        7.0 * range * log_term / (3.0 * (nd - 1.0));
@@ -71,7 +74,7 @@ MeanBounds empirical_bernstein(double mean, double variance, int64_t n, double r
 
 double dkw_threshold(int64_t m, double alpha) {
   if (m < 1) fail(DPCOV_E_INVALID_ARGUMENT, "DKW threshold needs m >= 1 draws, got ", m);
-  return std::sqrt(std::log(2.0 / alpha) / (2.0 * static_cast<double>(m)));
+  return std::sqrt((std::log(2.0) - std::log(alpha)) / (2.0 * static_cast<double>(m)));
 }
 
 double ks_distance(std::vector<double> &values, double (*cdf)(double, const double *),

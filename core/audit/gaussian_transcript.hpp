@@ -38,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "../error.hpp"
 #include "../matrix.hpp"
 #include "confidence.hpp"
 
@@ -124,6 +125,11 @@ void audit_both_directions(const std::pair<Matrix, Matrix> &pair,
                            const TranscriptDirectionAudit &direction, int64_t trials, double alpha,
                            uint64_t seed, TranscriptAuditReport<Receipt> &report) {
   report.alpha_per_test = alpha / kTranscriptTests;
+  // Before any draw: a level that rounds to 0 (alpha near the smallest double, or split over
+  // many pairs) is refused naming alpha, not by a statistic deep inside.
+  if (!(report.alpha_per_test > 0.0))
+    fail(DPCOV_E_INVALID_ARGUMENT, "alpha = ", alpha, " is too small: each of the ",
+         kTranscriptTests, " tests' share of it rounds to 0");
   report.forward = direction(pair.first, pair.second, trials, report.alpha_per_test, seed);
   report.backward = direction(pair.second, pair.first, trials, report.alpha_per_test, seed + 1);
   add_two_sample_delta(report.forward, report.backward, report.claim.rho,

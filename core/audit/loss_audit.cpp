@@ -94,7 +94,10 @@ class Direction {
     if (!pure && result_.delta.lower > target_.delta) result_.findings |= kDeltaExceeded;
     if (result_.pair_distance > 0.0 && projection_count_ > 0 && projection_squares_ > 0.0) {
       const double q = chi_square_quantile(alpha, static_cast<double>(projection_count_));
-      result_.sigma_upper = std::sqrt(projection_squares_ / q);
+      // Capped at the largest double, a bound every finite noise meets: at a tiny alpha the
+      // quantile underflows and the quotient was infinite (DPCOV_E_NON_FINITE at alpha = 1e-311).
+      result_.sigma_upper =
+          std::min(std::sqrt(projection_squares_ / q), std::numeric_limits<double>::max());
       result_.gaussian_delta_lower = privacy::analytic_gaussian_delta(
           result_.sigma_upper, target_.epsilon, result_.pair_distance);
       if (!pure && result_.gaussian_delta_lower > target_.delta)

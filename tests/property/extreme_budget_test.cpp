@@ -402,12 +402,14 @@ RC_GTEST_PROP(ExtremeBudget, PrivateBoundAndLedgerAreFiniteOrFailUntouched, ()) 
     const double epsilon = *extreme_positive();
     for (int scan = 0; scan < 2; ++scan) {
       std::vector<double> bound(1, kCanary);
-      const dpcov_status s =
-          scan ? dpcov_private_bound_scan(grid.data(), candidates, histogram.data(), 1, epsilon,
-                                          rng, nullptr, bound.data())
-               : dpcov_private_bound_select(grid.data(), candidates, histogram.data(), 1, epsilon,
-                                            rng, nullptr, bound.data());
-      check_outputs(s, scan ? "private_bound_scan" : "private_bound_select", bound);
+      const char *what = scan ? "private_bound_scan" : "private_bound_select";
+      const dpcov_status s = release_status(what, rng, [&] {
+        return scan ? dpcov_private_bound_scan(grid.data(), candidates, histogram.data(), 1,
+                                               epsilon, rng, nullptr, bound.data())
+                    : dpcov_private_bound_select(grid.data(), candidates, histogram.data(), 1,
+                                                 epsilon, rng, nullptr, bound.data());
+      });
+      check_outputs(s, what, bound);
     }
     dpcov_rng_destroy(&rng);
   }

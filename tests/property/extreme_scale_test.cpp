@@ -314,9 +314,14 @@ RC_GTEST_PROP(ExtremeScale, AnalysesOfAReleaseReturnFiniteValuesOrFailUntouched,
   // The graphical lasso of the scaled covariance at a penalty anywhere in the doubles.
   dpcov_glasso_info info{};
   info.struct_size = sizeof info;
-  check_finite_or_untouched("glasso_solve", 2 * dd, [&](double *out) {
-    return dpcov_glasso_solve(DPCOV_ROW_MAJOR, d, g.data(), d, *extreme_scale(), nullptr, nullptr,
-                              0, out, d, out + dd, d, &info);
+  info.kkt_residual = info.duality_gap = kCanary;
+  check_finite_or_untouched("glasso_solve", 2 * dd + 2, [&](double *out) {
+    const dpcov_status status =
+        dpcov_glasso_solve(DPCOV_ROW_MAJOR, d, g.data(), d, *extreme_scale(), nullptr, nullptr, 0,
+                           out, d, out + dd, d, &info);
+    out[2 * dd] = info.kkt_residual;  // the info's doubles, checked with the outputs
+    out[2 * dd + 1] = info.duality_gap;
+    return status;
   });
 
   // Log-densities: finite or -infinity with OK.

@@ -126,6 +126,21 @@ class ClippingWarning(UserWarning):
     """Rows were over the norm bound and were scaled down to it (the count is the curator's)."""
 
 
+def _clip_overflowed_rows(out: np.ndarray, X: np.ndarray, rows: np.ndarray, bound: float) -> None:
+    """Rows ``rows`` of ``X`` whose sum of squares overflowed (a norm above about 1.3e154), put
+    into ``out`` clipped to norm ``bound`` in their own direction, as the library clips them
+    (``capi_row_overflow``): each row is first scaled by 2^-k, 2^k just above its largest entry
+    (exact but for entries that become subnormal, far below the norm), so that neither its norm
+    nor the factor ``bound / norm`` over- or underflows. ``bound / inf`` was 0: the row was
+    zeroed, counted as clipped, where the C ABI and the CLI keep it on the sphere."""
+    if not rows.any():
+        return
+    _, exponent = np.frexp(np.max(np.abs(X[rows]), axis=1))
+    scaled = np.ldexp(X[rows], -exponent[:, None])
+    factor = np.nextafter(bound / np.sqrt(np.einsum("ij,ij->i", scaled, scaled)), 0.0)
+    out[rows] = scaled * factor[:, None]
+
+
 def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None,
                   warn: bool = True, n_public: bool = True):
     """Rows of X within the norm bound (and labels within |y| <= label_bound) by ``policy``.
@@ -136,6 +151,7 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
     gives the clipped count (the curator's) and, only when ``n_public`` (replace-one), the
     number of rows.
     """
+    X_in = X
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
     over = norms > bound
     y_over = np.zeros(X.shape[0], dtype=bool) if y is None else np.abs(y) > label_bound
@@ -168,6 +184,7 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
         factor = np.ones_like(norms)
         factor[over] = np.nextafter(bound / norms[over], 0.0)
         X = X * factor[:, None]
+        _clip_overflowed_rows(X, X_in, ~np.isfinite(norms), bound)
     if y_over.any():
         y = np.clip(y, -label_bound, label_bound)
     return X, y, int(bad.sum())

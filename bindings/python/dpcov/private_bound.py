@@ -95,7 +95,11 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
         raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
     else:
         target = int(clipped)
-    counts = histogram(np.linalg.norm(rows, axis=1), candidates)
+    # A norm that overflows is +inf, in the cell above every candidate as its true value is;
+    # NumPy's overflow warning would tell the log that some row is that large.
+    with np.errstate(over="ignore"):
+        norms = np.linalg.norm(rows, axis=1)
+    counts = histogram(norms, candidates)
     return RULES[rule](counts, candidates, target, epsilon, rng)[1]
 
 

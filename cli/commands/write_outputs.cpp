@@ -96,21 +96,24 @@ void write_all(const OutputOptions &options, const double *a, int64_t rows, int6
     curator_file = std::make_unique<AtomicFile>(diagnostics);
     write_text(curator_file->stream(), json_text(*curator), diagnostics);
   }
-  if (to_stdout) {
-    write_matrix(stdout, format, a, rows, cols, names, "<stdout>");
-    if (std::fflush(stdout) != 0) fail(kExitIo, "<stdout>: write error");
-  } else {
-    matrix_file->commit();
-  }
-  bool receipt_committed = false;
+  // The files go into place one by one, and on a failure the ones already there go again: no
+  // partial output. Standard output cannot be taken back, so the matrix is written there last:
+  // a file that fails leaves it empty.
+  std::vector<std::string> placed;
   try {
-    if (receipt_file) receipt_file->commit();
-    receipt_committed = true;
-    if (curator_file) curator_file->commit();
+    for (auto [file, path] : {std::pair{matrix_file.get(), &options.path},
+                              std::pair{receipt_file.get(), &sidecar},
+                              std::pair{curator_file.get(), &diagnostics}}) {
+      if (!file) continue;
+      file->commit();
+      placed.push_back(*path);
+    }
+    if (to_stdout) {
+      write_matrix(stdout, format, a, rows, cols, names, "<stdout>");
+      if (std::fflush(stdout) != 0) fail(kExitIo, "<stdout>: write error");
+    }
   } catch (...) {
-    // No partial output: the files already in place go again.
-    if (!to_stdout) ::unlink(options.path.c_str());
-    if (receipt_file && receipt_committed) ::unlink(sidecar.c_str());
+    for (const std::string &path : placed) ::unlink(path.c_str());
     throw;
   }
 }

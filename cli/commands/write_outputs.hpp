@@ -31,7 +31,9 @@ void write_outputs(const OutputOptions &options, const double *a, int64_t rows, 
 
 // As above, and the curator-only diagnostics `curator` at curator_path(options), all three files
 // renamed into place only once each is written. Without a sidecar (standard output) the curator
-// file is not written either.
+// file is not written either. On a failure the files already renamed into place are removed. A
+// matrix for standard output (-o -) is written there after the files are in place, so a file that
+// fails leaves standard output empty (what reached it before a failure writing it stays).
 void write_outputs(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
                    const std::vector<std::string> &names, nlohmann::ordered_json receipt,
                    const nlohmann::ordered_json &curator);

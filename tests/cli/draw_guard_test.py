@@ -155,6 +155,17 @@ class DrawGuard(DpcovCase):
                 self.assertIn("File too large", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), ["analyze_gauss"])
                 self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+        # The matrix on standard output is written after its receipt is in place: a receipt that
+        # fails leaves standard output empty (it held the whole matrix before).
+        ledger = self.path("stdout.ledger.json")
+        receipt = self.path("stdout.json")
+        result = self.run_limited(["release", narrow, "-m", "analyze_gauss", "-e", "1", "-d",
+                                   "1e-6", "--bound", "1", "-q", "-o", "-", "--receipt", receipt] +
+                                  self.ledger_args(ledger), 1024)
+        self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
+        self.assertEqual(result.stdout, b"")
+        self.assertEqual(self.charges(ledger), ["analyze_gauss"])
+        self.assert_nothing_written(receipt, self.path("stdout.curator.json"))
 
     def test_a_charge_that_cannot_be_recorded_is_exit_7_with_the_entry_to_add(self):
         # No file over 64 bytes can be written, so no ledger file: the noise is drawn and the

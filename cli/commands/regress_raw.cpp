@@ -1,5 +1,6 @@
 #include "regress_raw.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,6 +17,7 @@
 #include "../private_bound_option.hpp"
 #include "../progress.hpp"
 #include "../readers/open_input.hpp"
+#include "../row_norm.hpp"
 #include "input_options.hpp"
 #include "rng_option.hpp"
 
@@ -141,23 +143,39 @@ Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
       double *out_row = block.data() + i * q;
       int64_t k = 0;
       if (intercept) out_row[k++] = 1.0;
-      double norm2 = 0.0;
-      for (int64_t j : c.features) norm2 += row[j] * row[j];
-      const double norm = std::sqrt(norm2);
+      // The regressors, gathered; their norm without overflow (row_norm): a plain sum of squares
+      // overflowed above a norm of about 1.3e154, clip_bound / inf was 0, and the row's regressors
+      // were zeroed where the library clips such a row onto the sphere in its direction.
+      double *x = out_row + k;
+      for (int64_t j : c.features) out_row[k++] = row[j];
+      const RowNorm row_x = row_norm(x, p);
+      const double norm = row_x.value();
       double y = row[c.label];
       const bool x_over = norm > clip_bound;
       const bool y_over = std::fabs(y) > o.label_bound;
       if (o.reject && norm > o.bound)
         fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-             " has regressors of Euclidean norm ", norm, " > --bound ", o.bound,
+             " has regressors of Euclidean norm ", norm_text(row_x), " > --bound ", o.bound,
              " (--reject refuses such rows; without it they are scaled down to the bound)");
       if (o.reject && y_over)
         fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
              " has label ", y, " outside [-", o.label_bound, ", ", o.label_bound,
              "] (--label-bound; --reject refuses such rows)");
-      // Rounded towards zero so that rounding never leaves a row above the bound.
+      // Rounded towards zero so that rounding never leaves a row above the bound. Where that
+      // factor is not a normal double (a norm above the largest double, or clip_bound / norm
+      // underflowing: 1e-150 / 1e300) the row is first divided by its largest entry, whose
+      // quotients have a norm in [1, sqrt(p)] (row_norm's scaled form).
       const double scale = x_over ? std::nextafter(clip_bound / norm, 0.0) : 1.0;
-      for (int64_t j : c.features) out_row[k++] = row[j] * scale;
+      if (scale >= std::numeric_limits<double>::min()) {
+        for (int64_t j = 0; j < p; ++j) x[j] *= scale;
+      } else {
+        double largest = 0.0;
+        for (int64_t j = 0; j < p; ++j) largest = std::max(largest, std::fabs(x[j]));
+        double rest = 0.0;
+        for (int64_t j = 0; j < p; ++j) rest += (x[j] / largest) * (x[j] / largest);
+        const double on_sphere = std::nextafter(clip_bound / std::sqrt(rest), 0.0);
+        for (int64_t j = 0; j < p; ++j) x[j] = x[j] / largest * on_sphere;
+      }
       out_row[k] = y_over ? std::copysign(o.label_bound, y) : y;
       if (x_over || y_over) ++out.clipped;
     }

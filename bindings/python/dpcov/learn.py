@@ -127,11 +127,12 @@ class ClippingWarning(UserWarning):
 
 
 def _clip_overflowed_rows(out: np.ndarray, X: np.ndarray, rows: np.ndarray, bound: float) -> None:
-    """Rows ``rows`` of ``X`` whose sum of squares overflowed (a norm above about 1.3e154), put
-    into ``out`` clipped to norm ``bound`` in their own direction, as the library clips them
-    (``capi_row_overflow``): each row is first scaled by 2^-k, 2^k just above its largest entry
-    (exact but for entries that become subnormal, far below the norm), so that neither its norm
-    nor the factor ``bound / norm`` over- or underflows. ``bound / inf`` was 0: the row was
+    """Rows ``rows`` of ``X`` whose factor ``bound / norm`` is not a normal double (the sum of
+    squares overflowed above a norm of about 1.3e154, or the quotient underflowed: a norm of 1e150
+    at a bound of 1e-200), put into ``out`` clipped to norm ``bound`` in their own direction, as
+    the library clips them (``capi_row_overflow``): each row is first scaled by 2^-k, 2^k just
+    above its largest entry (exact but for entries that become subnormal, far below the norm), so
+    that neither its norm nor the factor over- or underflows. The factor was 0: the row was
     zeroed, counted as clipped, where the C ABI and the CLI keep it on the sphere."""
     if not rows.any():
         return
@@ -184,7 +185,7 @@ def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=
         factor = np.ones_like(norms)
         factor[over] = np.nextafter(bound / norms[over], 0.0)
         X = X * factor[:, None]
-        _clip_overflowed_rows(X, X_in, ~np.isfinite(norms), bound)
+        _clip_overflowed_rows(X, X_in, over & ~(factor >= np.finfo(float).tiny), bound)
     if y_over.any():
         y = np.clip(y, -label_bound, label_bound)
     return X, y, int(bad.sum())

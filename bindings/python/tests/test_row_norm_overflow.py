@@ -1,6 +1,6 @@
 """The scikit-learn estimators clip a row whose sum of squares overflows (a norm above about
-1.3e154, up to the largest double) to the bound in its own direction, as the C ABI and the CLI
-do (tests/unit/capi_row_overflow_test.cpp): its norm overflowed to inf, bound / inf was 0, and the
+1.3e154, up to the largest double), or whose factor bound / norm underflows, to the bound in its
+own direction, as the C ABI does (tests/unit/capi_row_overflow_test.cpp): the factor was 0 and the
 row was zeroed while counted as clipped. Checked over random rows of every magnitude."""
 
 import warnings
@@ -9,7 +9,7 @@ import numpy as np
 
 from dpcov.learn import PrivateCovariance, _bounded_rows
 
-MAGNITUDES = [1e-300, 1e-3, 1.0, 1e100, 1e154, 1.4e154, 1e200, 1e300, 1.7976931348623157e308]
+MAGNITUDES = [1e-300, 1e-3, 1.0, 1e100, 1e150, 1e154, 1.4e154, 1e200, 1e300, 1.7976931348623157e308]
 
 
 def _scaled_norms(X):
@@ -26,7 +26,7 @@ def test_rows_over_the_bound_are_clipped_in_their_direction_whatever_their_norm(
     for case in range(300):
         n, d = int(gen.integers(1, 8)), int(gen.integers(1, 5))
         X = gen.uniform(-1.0, 1.0, (n, d)) * gen.choice(MAGNITUDES, size=(n, 1))
-        bound = float(gen.choice([1e-100, 1.0, 1e100]))
+        bound = float(gen.choice([1e-200, 1e-100, 1.0, 1e100]))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             out, _, clipped = _bounded_rows(X, bound, "clip")

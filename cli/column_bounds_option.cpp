@@ -144,8 +144,14 @@ ColumnBounds column_bounds_from_receipt(const nlohmann::ordered_json &scaling,
   for (const auto &[name, range] : scaling["bounds"].items()) {
     if (!range.is_array() || range.size() != 2 || !range[0].is_number() || !range[1].is_number())
       fail(kExitInputData, path, ": the bounds of column '", name, "' must be [lower, upper]");
-    bounds.lower.push_back(range[0].get<double>());
-    bounds.upper.push_back(range[1].get<double>());
+    const double lower = range[0].get<double>(), upper = range[1].get<double>();
+    // As --bounds requires of the ranges it writes: a record that breaks it was not written by a
+    // release (it reached the library's column mapping and failed there as a usage error).
+    if (!(std::isfinite(lower) && std::isfinite(upper) && lower < upper))
+      fail(kExitInputData, path, ": the bounds of column '", name, "' must be finite with lower < ",
+           "upper, got [", lower, ", ", upper, "]");
+    bounds.lower.push_back(lower);
+    bounds.upper.push_back(upper);
   }
   return bounds;
 }

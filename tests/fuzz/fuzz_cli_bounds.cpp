@@ -38,6 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     try {
       const dpcov::cli::ColumnBounds b = dpcov::cli::column_bounds_from_receipt(scaling, "r.json");
       if (b.lower.size() != b.upper.size()) std::abort();
+      for (size_t j = 0; j < b.lower.size(); ++j)
+        if (!(std::isfinite(b.lower[j]) && std::isfinite(b.upper[j]) && b.lower[j] < b.upper[j]))
+          std::abort();
     } catch (const dpcov::cli::CliError &e) {
       expect(e, dpcov::cli::kExitInputData);
     }

@@ -227,7 +227,9 @@ void release_check(dpcov_status status, LedgerFile *ledger,
 DrawGuard::DrawGuard(LedgerFile *ledger, const DrawWitness &since,
                      std::function<std::vector<LedgerCharge>()> charges, std::string output)
     : ledger_(ledger), since_(since), charges_(std::move(charges)), output_(std::move(output)),
-      exceptions_(std::uncaught_exceptions()) {}
+      exceptions_(std::uncaught_exceptions()) {
+  if (ledger_) deferral_.emplace();
+}
 
 namespace {
 

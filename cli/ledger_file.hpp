@@ -16,6 +16,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "interrupt.hpp"
+
 namespace dpcov::cli {
 
 // One release as the ledger charges it: a mechanism's receipt (dpcov_ledger_charge), or a release
@@ -113,7 +115,9 @@ void release_check(dpcov_status status, LedgerFile *ledger,
 // advanced, with nothing charged to `ledger` yet, it charges `charges()` before the failure is
 // reported. Nothing is written then: the outputs come after the charge. A destructor cannot
 // replace the failure in flight, so a charge that fails here (kExitLedger) is kept for main(),
-// which reports it after that failure and exits with kExitLedger (unrecorded_charge).
+// which reports it after that failure and exits with kExitLedger (unrecorded_charge). With a
+// ledger, SIGINT, SIGTERM and SIGHUP are deferred while the guard lives (interrupt.hpp): they end
+// the command at its next check, as a failure the guard charges if the noise is drawn.
 class DrawGuard {
  public:
   DrawGuard(LedgerFile *ledger, const DrawWitness &since,
@@ -128,6 +132,7 @@ class DrawGuard {
   std::function<std::vector<LedgerCharge>()> charges_;
   std::string output_;
   int exceptions_;
+  std::optional<InterruptDeferral> deferral_;  // made last, restored after the charge
 };
 
 // A charge that failed inside a DrawGuard: main() reports it after the failure that ended the

@@ -1,5 +1,6 @@
 // dpcov: the command-line tool. A thin program over the libdpcov C ABI: it reads data files,
 // streams them through the library and writes results with JSON receipts.
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <new>
@@ -10,6 +11,7 @@
 
 #include "cli_error.hpp"
 #include "did_you_mean.hpp"
+#include "interrupt.hpp"
 #include "ledger_file.hpp"
 #include "commands/gram_command.hpp"
 #include "commands/plan_command.hpp"
@@ -109,6 +111,11 @@ int main(int argc, char **argv) {
                      ? "LEDGER NOT CHARGED: noise was drawn but the ledger could not record it"
                      : excerpt(unrecorded.message, kMaxMessageBytes).c_str());
     code = kExitLedger;
+  } else if (const int signal = interrupted_signal(); signal != 0 && code == 128 + signal) {
+    // A deferred signal (interrupt.hpp), once the release is charged: the caller sees the
+    // command killed by it, as without a ledger.
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
   }
   return code;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_error.hpp"
+#include "interrupt.hpp"
 #include "library_status.hpp"
 
 namespace dpcov::cli {
@@ -59,6 +60,7 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
   int64_t rows = 0;
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
+    check_interrupted();
     for (int64_t i = 0; i < chunk.rows; ++i) {
       double sum = 0.0;
       for (int64_t j = 0; j < chunk.dim; ++j) {

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "interrupt.hpp"
+
 namespace dpcov::cli {
 
 namespace {
@@ -33,6 +35,7 @@ Progress::Progress(bool enabled, std::optional<uint64_t> total_bytes)
 Progress::~Progress() { finish(); }
 
 void Progress::update(uint64_t bytes, int64_t rows) {
+  check_interrupted();
   if (!active_) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < kRedrawInterval) return;

@@ -15,7 +15,8 @@ class Progress {
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
 
-  // Cheap when nothing is drawn: call it after every chunk.
+  // Cheap when nothing is drawn: call it after every chunk. Ends the command there if a deferred
+  // signal arrived (check_interrupted).
   void update(uint64_t bytes, int64_t rows);
   // Erases the line (also done by the destructor).
   void finish();

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../cli_error.hpp"
+#include "../interrupt.hpp"
 
 namespace dpcov::cli {
 
@@ -47,6 +48,8 @@ std::string format_number(double value, int digits) {
 }
 
 void print_stdout(const std::string &text) {
+  // An interrupted release prints nothing (interrupt.hpp).
+  check_interrupted();
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
     fail(kExitIo, "<stdout>: write error");
 }

@@ -12,6 +12,7 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../interrupt.hpp"
 #include "../json_text.hpp"
 #include "../library_status.hpp"
 #include "../private_bound_option.hpp"
@@ -89,6 +90,7 @@ double choose_tighter_bound(RowReader &reader, const Columns &c, const RawRegres
   int64_t rows = 0;
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
+    check_interrupted();
     for (int64_t i = 0; i < chunk.rows; ++i) {
       const double *row = chunk.values.data() + i * chunk.dim;
       double norm2 = 0.0;

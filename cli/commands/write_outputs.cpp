@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "../cli_error.hpp"
+#include "../interrupt.hpp"
 #include "../json_text.hpp"
 #include "../writers/atomic_file.hpp"
 #include "../writers/matrix_writer.hpp"
@@ -72,6 +73,8 @@ namespace {
 void write_all(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
                const std::vector<std::string> &names, nlohmann::ordered_json receipt,
                const nlohmann::ordered_json *curator) {
+  // An interrupted release writes nothing (interrupt.hpp).
+  check_interrupted();
   const MatrixFormat format = matrix_format_for(options.path);
   const bool to_stdout = options.path == "-";
   receipt["output"] = {{"path", to_stdout ? "<stdout>" : options.path},

@@ -13,6 +13,7 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 import unittest
 
 import numpy as np
@@ -234,6 +235,65 @@ class DrawGuard(DpcovCase):
                         self.assertEqual(f.read(), before)
         self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
         self.assert_nothing_written(self.path("x.csv"), self.path("y.csv"))
+
+    def wait_for_fifo_open(self, process):
+        """Waits until `process` is blocked opening a FIFO with no writer (the kernel's
+        wait_for_partner), that is at --bound auto's second open of its input."""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            self.assertIsNone(process.poll(), "the command ended before its second pass")
+            with open(f"/proc/{process.pid}/wchan") as f:
+                if f.read().strip() == "wait_for_partner":
+                    return
+            time.sleep(0.01)
+        self.fail("the command did not reach its second pass")
+
+    def test_ctrl_c_after_the_draw_is_charged_once_and_before_it_not(self):
+        # --bound auto on a FIFO: the command reads it to its end, draws the bound step and then
+        # blocks opening it again, where SIGINT arrives. With a ledger the signal is deferred to
+        # the next chunk read, which ends the command as a failure (charged, nothing written),
+        # and then kills it with SIGINT. During the first pass nothing is drawn: not charged.
+        path = self.write_csv()
+        with open(path, "rb") as f:
+            text = f.read()
+        fifo = self.path("rows.fifo")
+        os.mkfifo(fifo)
+        ledger = self.path("budget.json")
+        out = self.path("o.csv")
+        args = [DpcovCase.dpcov, "release", fifo] + RELEASES["laplace_sym --bound auto"][0] + [
+            "-q", "-o", out] + self.ledger_args(ledger)
+        process = subprocess.Popen(args, stderr=subprocess.PIPE)
+        with open(fifo, "wb") as f:
+            f.write(text)
+        self.wait_for_fifo_open(process)
+        process.send_signal(signal.SIGINT)
+        with open(fifo, "wb") as f:
+            f.write(text)
+        _, err = process.communicate(timeout=120)
+        self.assertEqual(process.returncode, -signal.SIGINT, err.decode())
+        self.assertIn("interrupted", err.decode())
+        self.assertEqual(self.charges(ledger), ["bound_auto", "laplace_sym"])
+        self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+        with open(ledger, "rb") as f:
+            before = f.read()
+        # SIGINT during the first pass: the writer stops half-way, the signal arrives, the rest
+        # follows; the next chunk read ends the command before the bound step draws.
+        process = subprocess.Popen(args, stderr=subprocess.PIPE)
+        with open(fifo, "wb") as f:
+            f.write(text[:len(text) // 2])
+            f.flush()
+            time.sleep(0.2)
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+            try:
+                f.write(text[len(text) // 2:])
+            except BrokenPipeError:
+                pass
+        _, err = process.communicate(timeout=120)
+        self.assertEqual(process.returncode, -signal.SIGINT, err.decode())
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assert_nothing_written(out, out + ".json", out + ".curator.json")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,31 @@
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a release charged to a ledger runs. Ended at once by
+// the signal, a command that had drawn its noise would leave the ledger uncharged; so while an
+// InterruptDeferral lives the signal is only noted, and the command ends at its next check
+// (check_interrupted: each chunk read, before writing an output) as a failure, which DrawGuard
+// charges if the noise is drawn. main() then raises the signal again with its default action, so
+// the caller sees the command killed by it. SIGKILL cannot be deferred: it leaves the ledger
+// uncharged.
+#pragma once
+
+#include <csignal>
+
+namespace dpcov::cli {
+
+class InterruptDeferral {
+ public:
+  InterruptDeferral();
+  ~InterruptDeferral();
+  InterruptDeferral(const InterruptDeferral &) = delete;
+  InterruptDeferral &operator=(const InterruptDeferral &) = delete;
+
+ private:
+  struct sigaction previous_[3];
+};
+
+// Throws CliError(128 + signal) if a deferred signal has arrived; nothing otherwise.
+void check_interrupted();
+
+// The deferred signal that ended the command, 0 if none.
+int interrupted_signal();
+
+}  // namespace dpcov::cli

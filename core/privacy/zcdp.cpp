@@ -1,6 +1,8 @@
 #include "zcdp.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -130,44 +132,30 @@ double zcdp_epsilon_bun_steinke(double rho, double delta) {
 double zcdp_rho_for_epsilon(double epsilon, double delta) {
   check::epsilon(epsilon);
   check::delta(delta);
-  // epsilon(rho) <= epsilon is kept invariant for lo (lo = 0 holds it vacuously), so the result
-  // always meets the target. The bracket [lo, hi] starts at epsilon and doubles or halves until it
-  // holds the answer, over the whole range of the doubles, then a bisection narrows it. The bound
-  // is 0 for every rho below a threshold that depends on delta alone (the mechanism is then
-  // (0, delta)-DP), so a tiny epsilon can have an answer near 1 (1.4e-12 at epsilon = 1e-300,
-  // delta = 1e-6), which the 64 doublings from epsilon allowed before did not reach; an answer
-  // far below epsilon took more halvings than the bisection's 200 (0.09% short at
-  // epsilon = 1.5e-55, delta = 1.8e-104). An infinite bound (rho near the largest double) is above
-  // every target.
+  // A bisection on the bit patterns of the doubles in [0, DBL_MAX] (ordered as the doubles are),
+  // down to adjacent doubles in at most 63 steps. epsilon(rho) <= epsilon is kept invariant for lo
+  // (lo = 0 holds it vacuously), so the result always meets the target. Every target starts from
+  // the same bracket, so for epsilon_1 < epsilon_2 the two searches probe the same rho until one
+  // probe meets epsilon_2 but not epsilon_1; from there the first stays below it and the second at
+  // or above it: rho never falls as epsilon grows, even where the computed bound is not monotone
+  // in rho at the last bits (near the plateau at tiny epsilon, where the bound is 0 below a rho
+  // fixed by delta, a bracket started at epsilon made rho fall by up to 1e-13 relative as epsilon
+  // grew). The whole range is searched: a tiny epsilon can have an answer near 1 (1.4e-12 at
+  // epsilon = 1e-300, delta = 1e-6), and an answer can lie far below epsilon (epsilon = 1.5e-55,
+  // delta = 1.8e-104). An infinite bound (rho near the largest double) is above every target.
   constexpr double kMax = std::numeric_limits<double>::max();
   const auto meets = [&](double rho) { return zcdp_epsilon_unchecked(rho, delta) <= epsilon; };
-  double lo = epsilon;
-  double hi = epsilon;
-  if (meets(epsilon)) {
-    while (meets(hi)) {
-      lo = hi;
-      if (hi > 0.5 * kMax) {
-        if (meets(kMax)) return kMax;
-        hi = kMax;
-        break;
-      }
-      hi *= 2.0;
-    }
-  } else {
-    do {
-      hi = lo;
-      lo *= 0.5;  // reaches 0 below the smallest subnormal: then no rho > 0 may meet epsilon
-    } while (lo > 0.0 && !meets(lo));
-  }
-  for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; ++i) {
-    // lo + hi overflows near the largest double.
-    const double mid = hi > 0.5 * kMax ? lo + 0.5 * (hi - lo) : 0.5 * (lo + hi);
-    if (!(mid > lo && mid < hi)) break;  // adjacent doubles (subnormal answers)
-    if (meets(mid))
-      lo = mid;
+  if (meets(kMax)) return kMax;
+  uint64_t lo_bits = std::bit_cast<uint64_t>(0.0);
+  uint64_t hi_bits = std::bit_cast<uint64_t>(kMax);
+  while (hi_bits - lo_bits > 1) {
+    const uint64_t mid_bits = lo_bits + (hi_bits - lo_bits) / 2;
+    if (meets(std::bit_cast<double>(mid_bits)))
+      lo_bits = mid_bits;
     else
-      hi = mid;
+      hi_bits = mid_bits;
   }
+  const double lo = std::bit_cast<double>(lo_bits);
   if (!(lo > 0.0))
     fail(DPCOV_E_NUMERICAL, "no rho > 0 meets epsilon = ", epsilon, " at delta = ", delta);
   return lo;

@@ -29,9 +29,11 @@ double zcdp_epsilon(double rho, double delta);
 // kept for comparison (Dong-Liang-Yi's code uses it).
 double zcdp_epsilon_bun_steinke(double rho, double delta);
 
-// The largest rho (within 1e-12 relative) with zcdp_epsilon(rho, delta) <= epsilon: the zCDP
-// budget that a mechanism stated in zCDP may spend to meet (epsilon, delta). Throws unless epsilon
-// is finite and > 0 and delta is in (0, 1).
+// The largest rho with zcdp_epsilon(rho, delta) <= epsilon, found by bisection down to adjacent
+// doubles: the zCDP budget that a mechanism stated in zCDP may spend to meet (epsilon, delta).
+// The result always meets the target, and never falls as epsilon grows (proofs/coinpress.md).
+// Throws unless epsilon is finite and > 0 and delta is in (0, 1), and DPCOV_E_NUMERICAL where no
+// rho > 0 meets epsilon.
 double zcdp_rho_for_epsilon(double epsilon, double delta);
 
 // rho of the Gaussian mechanism with L2 sensitivity Delta and noise sigma: Delta^2 / (2 sigma^2)

@@ -95,8 +95,8 @@ int main(int argc, char **argv) {
         const double p = bench::frobenius_distance(s, separate_output(s, first, sigma, noise_rng));
         gauss += g / runs;
         separate += p / runs;
-        gauss_estimate += e.gauss / runs;
-        separate_estimate += e.separate / runs;
+        gauss_estimate += e.gauss * e.unit / runs;
+        separate_estimate += e.separate * e.unit / runs;
         const double l = std::log(e.separate / e.gauss);
         log_ratio += l / runs;
         log_ratio2 += l * l / runs;

@@ -367,10 +367,20 @@ DlyBranchErrors dly_branch_errors(const Matrix &first, double sigma, double uppe
   // authors' unit rows at n = 4000, d = 70, where the bound is its minimum); the second is within
   // about 10% of it on the authors' data but noisier at small d, where the first's lean towards
   // Gauss is the cheaper mistake.
-  const std::vector<double> mu = linalg::eigvalsh(first);
-  const double first_estimate = std::min(separate_bound, separate_spread_estimate(first, sigma));
-  return {gauss_error_estimate(mu, sigma, privacy::dly_bound_looseness().gauss),
-          std::max(first_estimate, separate_bulk_estimate(mu, sigma, upper))};
+  // The estimates are homogeneous of degree one in (first, sigma, upper, separate_bound): computed
+  // in units of an even power of two near sigma they stay finite at every sigma the release allows (up to
+  // DBL_MAX / 128, where sigma^2 overflowed and the choice fell to an inf or NaN comparison), and
+  // at normal scales they are as before (proofs/dong_liang_yi.md, "Floating point").
+  const double unit = std::ldexp(1.0, 2 * (std::ilogb(sigma) / 2));  // even: roots scale exactly
+  Matrix a = first;
+  for (int64_t j = 0; j < a.cols(); ++j)
+    for (int64_t i = 0; i < a.rows(); ++i) a(i, j) /= unit;
+  const double sigma_unit = sigma / unit;
+  const std::vector<double> mu = linalg::eigvalsh(a);
+  const double first_estimate =
+      std::min(separate_bound / unit, separate_spread_estimate(a, sigma_unit));
+  return {gauss_error_estimate(mu, sigma_unit, privacy::dly_bound_looseness().gauss),
+          std::max(first_estimate, separate_bulk_estimate(mu, sigma_unit, upper / unit)), unit};
 }
 
 double dly_separate_bound(const DlyRequest &request, double rho_covariance, double trace_unit,

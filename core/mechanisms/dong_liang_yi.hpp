@@ -94,10 +94,13 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
 // half `first` = S~ + E_1 of the release (E_1 symmetric, iid N(0, sigma^2) upper triangle), the
 // expected Frobenius errors of Gauss (`first` averaged with a second half, eigenvalues clamped)
 // and of Separate (`first`'s eigenvectors with the eigenvalues at sigma, clamped to [0, upper]).
-// Adaptive takes Separate when its estimate is the smaller.
+// Adaptive takes Separate when its estimate is the smaller. The estimates are in units of `unit`,
+// an even power of two within a factor of four of sigma, so that they are finite at every sigma
+// the release allows.
 struct DlyBranchErrors {
   double gauss;
   double separate;
+  double unit;
 };
 DlyBranchErrors dly_branch_errors(const Matrix &first, double sigma, double upper,
                                   double separate_bound);

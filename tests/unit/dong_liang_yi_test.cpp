@@ -187,6 +187,39 @@ TEST(Dly, AdaptiveKeepsGaussWhereTheSpectrumIsWide) {
   EXPECT_LE(adaptive_runs(x, 24).separate, 1);
 }
 
+TEST(Dly, BranchEstimatesAreTheSameAtEveryScale) {
+  // Adaptive's branch estimates are homogeneous of degree one in (first half, sigma, upper,
+  // Separate's bound): scaled by 4^k they choose the same branch with the same estimates, in
+  // units of `unit`, from sigma near 2^-1000 to DBL_MAX / 128 (where sigma^2 once overflowed and
+  // the choice came from comparing inf or NaN). Spectra wide and flat, so both branches occur.
+  for (int shape = 0; shape < 2; ++shape) {
+    random::Rng noise = random::Rng::from_seed(40 + static_cast<uint64_t>(shape));
+    const int64_t d = 12;
+    const double sigma = 0.01;
+    Matrix first(d, d);
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i) {
+        const double signal = i == j ? (shape == 0 ? 0.5 / static_cast<double>(j + 1) : 0.05) : 0.0;
+        first(i, j) = first(j, i) = signal + sigma * random::standard_normal(noise);
+      }
+    const mechanisms::DlyBranchErrors base = mechanisms::dly_branch_errors(first, sigma, 1.0, 1.0);
+    EXPECT_EQ(base.separate < base.gauss, shape == 1);
+    for (int k = -495; k <= 505; k += 5) {
+      const double f = std::ldexp(1.0, 2 * k);
+      Matrix scaled = first;
+      for (int64_t j = 0; j < d; ++j)
+        for (int64_t i = 0; i < d; ++i) scaled(i, j) *= f;
+      const mechanisms::DlyBranchErrors e =
+          mechanisms::dly_branch_errors(scaled, sigma * f, f, f);
+      ASSERT_TRUE(std::isfinite(e.gauss) && std::isfinite(e.separate)) << "4^" << k;
+      EXPECT_EQ(e.separate < e.gauss, base.separate < base.gauss) << "4^" << k;
+      EXPECT_NEAR(e.gauss * (e.unit / f / base.unit), base.gauss, 1e-12 * base.gauss) << k;
+      EXPECT_NEAR(e.separate * (e.unit / f / base.unit), base.separate, 1e-12 * base.separate)
+          << "4^" << k;
+    }
+  }
+}
+
 TEST(Dly, ReleaseReceiptExtendsThePlan) {
   const Matrix x = small_norm_rows(300, 4, 7);
   mechanisms::DlyRequest request;

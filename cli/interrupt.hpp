@@ -3,8 +3,8 @@
 // InterruptDeferral lives the signal is only noted, and the command ends at its next check
 // (check_interrupted: each chunk read, before writing an output) as a failure, which DrawGuard
 // charges if the noise is drawn. main() then raises the signal again with its default action, so
-// the caller sees the command killed by it. SIGKILL cannot be deferred: it leaves the ledger
-// uncharged.
+// the caller sees the command killed by it (also when it came while complete outputs were being
+// written). SIGKILL cannot be deferred: it leaves the ledger uncharged.
 #pragma once
 
 #include <csignal>

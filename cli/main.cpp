@@ -111,9 +111,10 @@ int main(int argc, char **argv) {
                      ? "LEDGER NOT CHARGED: noise was drawn but the ledger could not record it"
                      : excerpt(unrecorded.message, kMaxMessageBytes).c_str());
     code = kExitLedger;
-  } else if (const int signal = interrupted_signal(); signal != 0 && code == 128 + signal) {
-    // A deferred signal (interrupt.hpp), once the release is charged: the caller sees the
-    // command killed by it, as without a ledger.
+  } else if (const int signal = interrupted_signal(); signal != 0) {
+    // A deferred signal (interrupt.hpp), once the release is charged (and, if it came while the
+    // outputs were written, once they are complete): the caller sees the command killed by it,
+    // as without a ledger.
     std::signal(signal, SIG_DFL);
     std::raise(signal);
   }

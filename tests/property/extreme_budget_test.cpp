@@ -73,6 +73,20 @@ dpcov_status release_checked(const std::string &what, const dpcov_rng *rng, size
   return status;
 }
 
+// A release fails with its plan's status wherever the plan fails (the plan's checks run first,
+// before any draw).
+void check_plan_status(const std::string &what, int32_t mechanism, int64_t d, int64_t n,
+                       double bound, double epsilon, double delta,
+                       const dpcov_mechanism_params &params, dpcov_status release) {
+  dpcov_receipt planned{};
+  planned.struct_size = sizeof planned;
+  const dpcov_status plan =
+      dpcov_mechanism_plan(mechanism, d, n, bound, epsilon, delta, &params, &planned);
+  if (plan != DPCOV_OK && release != plan)
+    RC_FAIL(what + ": plan " + dpcov_status_string(plan) + ", release " +
+            dpcov_status_string(release));
+}
+
 RC_GTEST_PROP(ExtremeBudget, MechanismsAreFiniteOrFailUntouched, ()) {
   const int32_t mechanism = *rc::gen::inRange(1, 14);
   const double epsilon = *epsilon_anywhere();
@@ -163,6 +177,7 @@ RC_GTEST_PROP(ExtremeBudget, SketchAndExactReleasesAreFiniteOrFailUntouched, ())
                                   both.data(), d, both.data() + r * d, d, &receipt);
     });
     RC_TAG(std::string("sketch_release: ") + dpcov_status_string(status));
+    check_plan_status("sketch_release", mechanism, d, n, bound, epsilon, delta, params, status);
     check_outputs(status, "sketch_release", both);
     check_receipt(status, "sketch_release", receipt, &finite_receipt);
   }
@@ -259,6 +274,8 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
     });
     const std::string what = jl ? "ols_jl" : "ols_analyze_gauss";
     RC_TAG(what + ": " + dpcov_status_string(status));
+    check_plan_status(what, jl ? DPCOV_MECHANISM_OLS_JL : DPCOV_MECHANISM_ANALYZE_GAUSS, d, n,
+                      bound, epsilon, delta, jl ? params : no_projection, status);
     check_regression_outputs(status, what, out, ps);
     check_receipt(status, what, receipt, &finite_receipt);
     if (status == DPCOV_OK)

@@ -200,10 +200,12 @@ void exact(fuzz::Input &in) {
   dpcov_exact_grid rgrid{};
   rgrid.struct_size = sizeof rgrid;
   dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   const int32_t policy = static_cast<int32_t>(in.range(0, 1));
   const dpcov_status rs = dpcov_exact_release_rows(mechanism, DPCOV_ROW_MAJOR, n, d, a.data(), d,
                                                    bound, policy, eps, delta, &p, rng, out.data(),
                                                    d, &released, &rgrid);
+  fuzz::charged_if_drawn(rs, before, rng, "exact release");
   dpcov_rng_destroy(&rng);
   fuzz::known_status(rs);
   if (ps != DPCOV_OK && rs != ps) fuzz::violated("exact: plan failed, release differs");
@@ -233,10 +235,12 @@ void adassp(fuzz::Input &in) {
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   const dpcov_status s = dpcov_adassp_fit(DPCOV_ROW_MAJOR, d, g.data(), d, 0, features.data(), p,
                                           bx, by, eps, delta, &params, rng, coef.data(),
                                           xtx.data(), p, xty.data(), &receipt);
   fuzz::known_status(s);
+  fuzz::charged_if_drawn(s, before, rng, "adassp fit");
   if (ps != DPCOV_OK && s != ps) fuzz::violated("adassp: plan failed, fit differs");
   if (s != DPCOV_OK) {
     for (const Vec *v : {&coef, &xtx, &xty}) fuzz::unchanged(*v, "adassp");
@@ -362,11 +366,13 @@ void glasso(fuzz::Input &in) {
   dpcov_glasso_info pinfo{};
   pinfo.struct_size = sizeof pinfo;
   dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
   const dpcov_status rs = dpcov_private_glasso_release(
       mechanism, DPCOV_ROW_MAJOR, d, s.data(), d, n, bound, eps, delta, &p, rho,
       mechanism == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART ? nullptr : &gp, rng,
       released.data(), d, &receipt,
       mechanism == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART ? nullptr : &pinfo);
+  fuzz::charged_if_drawn(rs, before, rng, "private glasso release");
   dpcov_rng_destroy(&rng);
   fuzz::known_status(rs);
   if (ps != DPCOV_OK && rs != ps) fuzz::violated("private glasso: plan failed, release differs");
@@ -597,7 +603,9 @@ void private_bound(fuzz::Input &in) {
     int64_t index = -7;
     double bound = fuzz::kCanary;
     dpcov_rng *rng = seeded();
+    const std::vector<unsigned char> before = fuzz::rng_state(rng);
     const dpcov_status s = choose(grid.data(), k, histogram.data(), target, eps, rng, &index, &bound);
+    fuzz::charged_if_drawn(s, before, rng, "private bound choice");
     dpcov_rng_destroy(&rng);
     fuzz::known_status(s);
     if (s == DPCOV_OK) fuzz::require(index >= 0 && index < k && bound == grid[static_cast<size_t>(index)], "selected");

@@ -418,6 +418,12 @@ void run_regress_raw(const std::string &path, const std::string &label,
   double bound = o.bound;
   if (tighten) {
     bound = choose_tighter_bound(*reader, c, o, bound_epsilon, rng.get());
+    // A failure from here on is charged the plan at the chosen bound, the fit's own (its rho at
+    // the given --bound can differ in the last place, and the ledger records it).
+    if (ledger)
+      library_check(dpcov_adassp_plan(p, bound_x_of(bound), o.label_bound, adassp_epsilon,
+                                      o.delta, &params, &plan),
+                    "AdaSSP settings");
     reader = open_input(input);
   }
   const Accumulated data = accumulate(*reader, c, intercept, o, bound);

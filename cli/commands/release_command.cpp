@@ -239,6 +239,11 @@ void run_release(const ReleaseOptions &o) {
     chosen = choose_auto_bound(*reader, o.auto_bound, bound_epsilon, rng.get());
     row_bound = chosen->bound;
     bound = o.add_constant ? constant_column_norm_bound(row_bound) : row_bound;
+    // A failure from here on is charged the plan at the chosen B, the release's own: the plan at
+    // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
+    // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
+    planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
+                    : plan_mechanism(choice, mechanism, d, 0, bound);
     release_reader = open_input(o.input);
   } else {
     release_reader = std::move(reader);

@@ -236,6 +236,42 @@ class DrawGuard(DpcovCase):
         self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
         self.assert_nothing_written(self.path("x.csv"), self.path("y.csv"))
 
+    def test_a_failure_after_the_bound_step_is_charged_the_release_at_the_chosen_bound(self):
+        # The same rows and seed from a file (released) and from a pipe whose second pass fails:
+        # the bound step chooses the same B, and the failed release is charged the plan at that
+        # B, field for field the receipt's (it was the plan at B = 1, whose rho is 1 ulp lower).
+        path = self.write_csv()
+        with open(path, "rb") as f:
+            text = f.read()
+        args = ["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "auto", "--seed", "5",
+                "-q"]
+        entries = []
+        for name, source, stdin, code in (("file", path, None, EXIT_OK),
+                                          ("pipe", "/dev/stdin", text, EXIT_INPUT)):
+            ledger = self.path(name + ".json")
+            result = self.run_dpcov(["release", source] + args + [
+                "-o", self.path(name + ".csv")] + self.ledger_args(ledger), stdin=stdin)
+            self.assertEqual(result.returncode, code, result.stderr.decode())
+            with open(ledger) as f:
+                entries.append(json.load(f)["charges"][1])
+        fields = ["mechanism", "epsilon", "delta", "sensitivity", "sigma"]
+        self.assertEqual([entries[1][k] for k in fields], [entries[0][k] for k in fields])
+        self.assertIn("not written", entries[1]["output"])
+        # regress's tighter bound likewise: the fit's plan at the chosen bound.
+        entries = []
+        for name, source, stdin, code in (("rfile", path, None, EXIT_OK),
+                                          ("rpipe", "/dev/stdin", text, EXIT_INPUT)):
+            ledger = self.path(name + ".json")
+            result = self.run_dpcov(["regress", source, "--label", "y", "--epsilon", "1",
+                                     "--bound", "2", "--label-bound", "1", "-q",
+                                     "--noise-seed", "5", "--no-intervals"] +
+                                    self.ledger_args(ledger), stdin=stdin)
+            self.assertEqual(result.returncode, code, result.stderr.decode())
+            with open(ledger) as f:
+                entries.append(json.load(f)["charges"][1])
+        fields = ["mechanism", "zcdp_rho", "epsilon", "delta"]
+        self.assertEqual([entries[1][k] for k in fields], [entries[0][k] for k in fields])
+
     def wait_for_fifo_open(self, process):
         """Waits until `process` is blocked opening a FIFO with no writer (the kernel's
         wait_for_partner), that is at --bound auto's second open of its input."""

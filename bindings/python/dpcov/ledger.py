@@ -201,21 +201,21 @@ def _generator_state(rng) -> "bytes | None":
 def charged_if_drawn(budget, statement, rng):
     """Around a release whose plan ``budget`` (the active accountant, or None) has checked, and
     which draws its noise from ``rng``: a failure after the release's first draw is charged with
-    ``statement`` (the plan) before it propagates, whatever the exception. The draw is observed,
-    not inferred: the generator's state is saved when the block begins and compared when it fails
-    (every C entry point draws from the caller's generator itself and never rewinds it, and
-    neither engine comes back to a state). The noise drawn is consumed and a refusal is an output
-    of it: retrying until a release succeeds must spend the budget each time. A failure that left
-    the generator as it was (a bad argument, found before any draw) is not charged, except a
-    :class:`~dpcov.RefusedError` or :class:`~dpcov.NumericalError`: those only follow a draw, and
-    are charged even without an advance as a second guard (a release that drew from a copy of
-    the generator would not show one; an ``rng`` that is not a :class:`~dpcov.Rng` shows none).
-    A release in steps is one block: a failure of a later step is charged after an earlier
-    step's draw."""
+    ``statement`` (the plan) before it propagates, whatever the exception (an interrupt too).
+    The draw is observed, not inferred: the generator's state is saved when the block begins and
+    compared when it fails (every C entry point draws from the caller's generator itself and
+    never rewinds it, and neither engine comes back to a state). The noise drawn is consumed and
+    a refusal is an output of it: retrying until a release succeeds must spend the budget each
+    time. A failure that left the generator as it was (a bad argument, found before any draw) is
+    not charged, except a :class:`~dpcov.RefusedError` or :class:`~dpcov.NumericalError`: those
+    only follow a draw, and are charged even without an advance as a second guard (a release
+    that drew from a copy of the generator would not show one; an ``rng`` that is not a
+    :class:`~dpcov.Rng` shows none). A release in steps is one block: a failure of a later step
+    is charged after an earlier step's draw."""
     start = _generator_state(rng) if budget is not None else None
     try:
         yield
-    except Exception as e:
+    except BaseException as e:  # a KeyboardInterrupt or SystemExit after a draw is charged too
         if budget is not None and (isinstance(e, (NumericalError, RefusedError))
                                    or (start is not None and _generator_state(rng) != start)):
             budget.charge(statement)

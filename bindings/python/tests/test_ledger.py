@@ -171,7 +171,8 @@ def _error(kind, status):
     _error(dpcov.errors.NonFiniteError, dpcov.errors.Status.NON_FINITE),
     _error(dpcov.errors.InvalidArgumentError, dpcov.errors.Status.INVALID_ARGUMENT),
     _error(dpcov.errors.InternalError, dpcov.errors.Status.INTERNAL),
-    ValueError("a binding's check after the draw")])
+    ValueError("a binding's check after the draw"),
+    KeyboardInterrupt(), SystemExit(1)])
 def test_a_failure_after_a_draw_is_charged_whatever_it_is(error):
     from dpcov.ledger import charged_if_drawn
     plan = dpcov.plan("laplace_sym", 3, 100, 1.0, 0.5, 0.0)

@@ -1,14 +1,17 @@
 // Finite or failed at extreme budgets and bounds, for the epsilon-delta releases of the C ABI:
 // every mechanism from a Gram matrix and from an accumulator, the sketch releases, the exact
 // releases, the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
-// intervals, the private bound's grid and choices, and a ledger's totals, with epsilon and the
-// bound anywhere in [denorm_min, DBL_MAX] and delta 0 or at the ends of (0, 1). Each call either
-// returns DPCOV_OK with every output and receipt double finite (a log-density finite or
-// -infinity), or fails with a documented status, a message, and its outputs untouched.
+// intervals, the private bound's grid and choices, a ledger's totals, and the audits of a claim
+// on a pair and on generated data (few draws), with epsilon and the bound anywhere in
+// [denorm_min, DBL_MAX] and delta 0 or at the ends of (0, 1). Each call either returns DPCOV_OK
+// with every output and receipt double finite (a log-density finite or -infinity, an audit's
+// largest loss possibly +infinity), or fails with a documented status, a message, and its outputs
+// untouched.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <optional>
@@ -460,6 +463,44 @@ RC_GTEST_PROP(ExtremeBudget, PrivateBoundAndLedgerAreFiniteOrFailUntouched, ()) 
       check_failure(s, "ledger_get_spent");
   }
   dpcov_ledger_destroy(&ledger);
+}
+
+bool finite_audit_result(const dpcov_audit_result &r) {
+  // max_loss may be +infinity (documented: a draw whose loss is infinite), never NaN.
+  return all_finite({r.epsilon, r.delta, r.exceed_estimate, r.exceed_lower, r.exceed_upper,
+                     r.delta_estimate, r.delta_lower, r.delta_upper}) &&
+         !std::isnan(r.max_loss) && r.max_loss != -HUGE_VAL;
+}
+
+// The audits of a mechanism at an extreme claim, on a pair of neighbouring datasets (two rows
+// within the bound, the second replaced by zeros) and on generated data, with few draws.
+RC_GTEST_PROP(ExtremeBudget, AuditsAreFiniteOrFailUntouched, ()) {
+  const int32_t mechanism = *rc::gen::inRange(1, 14);
+  const double epsilon = *epsilon_anywhere();
+  const double delta = *delta_or_zero();
+  const double bound = *extreme_positive();
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 3);
+  const std::vector<double> rows = rows_within(2, d, bound);
+  std::vector<double> neighbour = rows;
+  std::fill(neighbour.begin() + d, neighbour.end(), 0.0);
+  dpcov_audit_params params;
+  RC_ASSERT(dpcov_audit_params_default(&params) == DPCOV_OK);
+  params.trials = 20;
+  params.first_checkpoint = 10;
+  params.alpha = *probability();
+  params.seed = *rc::gen::arbitrary<uint32_t>();
+  for (int pair = 0; pair < 2; ++pair) {
+    dpcov_audit_result result = canary_struct<dpcov_audit_result>();
+    const dpcov_status status =
+        pair ? dpcov_audit_run_pair(mechanism, DPCOV_ROW_MAJOR, d, rows.data(), 2, d,
+                                    neighbour.data(), 2, d, bound, epsilon, delta, nullptr, &params,
+                                    &result)
+             : dpcov_audit_run(mechanism, d, 2, bound, epsilon, delta, nullptr, &params, &result);
+    const std::string what = pair ? "audit_run_pair" : "audit_run";
+    RC_TAG(what + ": " + dpcov_status_string(status));
+    if (status != DPCOV_OK) check_failure(status, what);
+    check_receipt(status, what, result, &finite_audit_result);
+  }
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
     }
     rows += chunk.rows;
   }
+  check_interrupted();
   if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows to release");
   // A quantile target uses n, which is public under replace-one only (the caller refuses it under
   // add/remove); --bound-clipped is public by itself.

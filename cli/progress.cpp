@@ -32,7 +32,7 @@ Progress::Progress(bool enabled, std::optional<uint64_t> total_bytes)
       start_(std::chrono::steady_clock::now()),
       last_(start_) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() { erase(); }
 
 void Progress::update(uint64_t bytes, int64_t rows) {
   check_interrupted();
@@ -67,6 +67,13 @@ void Progress::draw(uint64_t bytes, int64_t rows) {
 }
 
 void Progress::finish() {
+  erase();
+  // The input's end: a signal that stopped the producer of a pipe ends the command here, before
+  // the noise is drawn.
+  check_interrupted();
+}
+
+void Progress::erase() {
   if (!active_) return;
   if (last_ != start_) {
     std::fputs("\r\033[K", stderr);

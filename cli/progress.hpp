@@ -18,10 +18,11 @@ class Progress {
   // Cheap when nothing is drawn: call it after every chunk. Ends the command there if a deferred
   // signal arrived (check_interrupted).
   void update(uint64_t bytes, int64_t rows);
-  // Erases the line (also done by the destructor).
+  // Erases the line (also done by the destructor). Ends the command if a deferred signal arrived.
   void finish();
 
  private:
+  void erase();
   void draw(uint64_t bytes, int64_t rows);
 
   bool active_;

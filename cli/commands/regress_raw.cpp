@@ -102,6 +102,7 @@ double choose_tighter_bound(RowReader &reader, const Columns &c, const RawRegres
     }
     rows += chunk.rows;
   }
+  check_interrupted();
   if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows");
   const auto target =
       static_cast<int64_t>(std::floor((1.0 - o.bound_quantile) * static_cast<double>(rows)));

@@ -330,6 +330,25 @@ class DrawGuard(DpcovCase):
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
         self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+        # In a pipeline: SIGINT while the release waits on standard input, then the producer
+        # stops (end of input): the release ends at the input's end, before its draw.
+        for name in ("analyze_gauss exact", "coinpress"):
+            with self.subTest(path=name):
+                process = subprocess.Popen(
+                    [DpcovCase.dpcov, "release", "-"] + RELEASES[name][0] + ["-q", "-o", out] +
+                    self.ledger_args(ledger), stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+                process.stdin.write(text[:len(text) // 2])
+                process.stdin.flush()
+                time.sleep(0.2)
+                process.send_signal(signal.SIGINT)
+                time.sleep(0.1)
+                process.stdin.close()
+                err = process.stderr.read()
+                process.wait(timeout=120)
+                self.assertEqual(process.returncode, -signal.SIGINT, err.decode())
+                with open(ledger, "rb") as f:
+                    self.assertEqual(f.read(), before)
+                self.assert_nothing_written(out, out + ".json", out + ".curator.json")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 // far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
 // finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
 // and receipt untouched; a release fails with its plan's status wherever the plan fails, and one
-// that fails after drawing noise (its generator advanced) with a status that ledgers charge.
+// that fails after drawing noise (its generator advanced) with a status that ledgers charge. The
+// zCDP audits (black-box, exact, exact over pairs, CoinPress mean) are held to the same contract.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -200,6 +201,68 @@ RC_GTEST_PROP(ZcdpExtreme, ConversionsAndSplitAreFiniteOrFailUntouched, ()) {
   } else {
     check_failure(s, "coinpress_centring_split");
     RC_ASSERT(mean_share == kCanary && covariance_share == kCanary);
+  }
+}
+
+// The zCDP audits at extreme claims with few draws (black-box, exact, exact over pairs, CoinPress
+// mean): every result double finite on DPCOV_OK, the result untouched on failure.
+RC_GTEST_PROP(ZcdpExtreme, AuditsAreFiniteOrFailUntouched, ()) {
+  const int32_t mechanism = *rc::gen::inRange(0, 5);
+  const double rho = *extreme_positive();
+  const double delta = *probability();
+  const double alpha = *probability();
+  const uint64_t seed = *rc::gen::arbitrary<uint32_t>();
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 3);
+  const int64_t steps = *rc::gen::inRange<int64_t>(1, 3);
+  {
+    dpcov_black_box_result r = canary_struct<dpcov_black_box_result>();
+    const dpcov_status s = dpcov_audit_rows_black_box(
+        mechanism, d, 3, rho, delta,
+        mechanism == DPCOV_AUDIT_ROWS_COINPRESS ? 1.0 + *extreme_positive() : *extreme_positive(),
+        *rc::gen::inRange(0, 3), 10, alpha, seed, &r);
+    RC_TAG(std::string("black_box: ") + dpcov_status_string(s));
+    if (s == DPCOV_OK)
+      RC_ASSERT(all_finite({r.epsilon, r.delta, r.delta_lower, r.alpha_per_bound}));
+    else {
+      check_failure(s, "audit_rows_black_box");
+      RC_ASSERT(bytes_equal(r, canary_struct<dpcov_black_box_result>()));
+    }
+  }
+  for (int pairs = 0; pairs < 2; ++pairs) {
+    dpcov_rows_exact_audit_result r = canary_struct<dpcov_rows_exact_audit_result>();
+    int64_t worst = -7;
+    const dpcov_status s =
+        pairs ? dpcov_audit_rows_exact_pairs(mechanism, steps, rho, delta, 4, alpha, seed, 2, &r,
+                                             &worst)
+              : dpcov_audit_rows_exact(mechanism, steps, rho, delta, 4, alpha, seed, &r);
+    const char *what = pairs ? "audit_rows_exact_pairs" : "audit_rows_exact";
+    RC_TAG(std::string(what) + ": " + dpcov_status_string(s));
+    if (s == DPCOV_OK) {
+      RC_ASSERT(all_finite({r.rho, r.epsilon, r.delta, r.sigma, r.rho_lower, r.delta_estimate,
+                            r.delta_lower, r.gaussian_delta_lower, r.conformance_distance,
+                            r.conformance_threshold, r.alpha_per_test}));
+    } else {
+      check_failure(s, what);
+      RC_ASSERT(bytes_equal(r, canary_struct<dpcov_rows_exact_audit_result>()));
+    }
+  }
+  dpcov_coinpress_mean_params p;
+  RC_ASSERT(dpcov_coinpress_mean_params_default(&p) == DPCOV_OK);
+  p.rho = rho;
+  p.radius = *extreme_positive();
+  p.scale = *extreme_positive();
+  p.steps = steps;
+  p.beta = *probability();
+  p.delta = delta;
+  dpcov_coinpress_mean_audit_result r = canary_struct<dpcov_coinpress_mean_audit_result>();
+  const dpcov_status s = dpcov_audit_coinpress_mean(d, 3, &p, 4, alpha, seed, &r);
+  RC_TAG(std::string("coinpress_mean: ") + dpcov_status_string(s));
+  if (s == DPCOV_OK) {
+    RC_ASSERT(all_finite({r.rho, r.epsilon, r.delta, r.rho_lower, r.delta_estimate, r.delta_lower,
+                          r.conformance_distance, r.conformance_threshold, r.alpha_per_test}));
+  } else {
+    check_failure(s, "audit_coinpress_mean");
+    RC_ASSERT(bytes_equal(r, canary_struct<dpcov_coinpress_mean_audit_result>()));
   }
 }
 

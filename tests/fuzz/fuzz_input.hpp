@@ -169,6 +169,8 @@ struct Result {
   }
   // Every field was written (struct_size covers the whole struct).
   bool full() const { return declared >= sizeof(T); }
+  // The library must accept it: not NULL, struct_size at least the first shipped version's.
+  bool acceptable() const { return !null && declared >= first; }
   // The status is known; on error the buffer is unchanged and the message says why; on success
   // the struct_size was at least `first` and nothing beyond it (or beyond sizeof(T)) was written.
   bool check(dpcov_status s, const char *what) const {

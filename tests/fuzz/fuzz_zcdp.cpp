@@ -7,7 +7,9 @@
 // - on error the output (its padding included) and the receipt are byte for byte unchanged, and
 //   the generator is unchanged unless the status is one of a failure after the first draw
 //   (refused, numerical, no convergence, not positive definite);
-// - a release whose plan fails fails too, before any draw (generator unchanged);
+// - a release whose plan fails fails too, before any draw (generator unchanged); one whose plan
+//   succeeds, on valid arguments and finite rows of any size, never fails before its first draw
+//   (the refusal would depend on the data and leave the budget unspent);
 // - on success the output is finite (a matrix exactly symmetric, its padding untouched), every
 //   double of the receipt is finite, the receipt agrees with the plan's data-independent fields,
 //   and the same seed gives the same output;
@@ -112,6 +114,15 @@ struct Rows {
         for (int64_t j = 0; j < d; ++j) at(i, j) *= bound / norm;
     }
   }
+  // A valid layout and leading dimension, and every entry finite: what the release must accept.
+  bool acceptable(int64_t n, int64_t d) const {
+    if (!valid_layout(layout) || ld < (layout == DPCOV_COL_MAJOR ? n : d)) return false;
+    const int64_t step = layout == DPCOV_COL_MAJOR ? n : d;
+    for (size_t k = 0; k < data.size(); ++k)
+      if (static_cast<int64_t>(k % static_cast<size_t>(ld)) < step && !std::isfinite(data[k]))
+        return false;
+    return true;
+  }
   // A release that succeeded had a valid layout and leading dimension.
   void check_accepted(int64_t n, int64_t d, const char *what) const {
     if (!valid_layout(layout) || ld < (layout == DPCOV_COL_MAJOR ? n : d))
@@ -142,10 +153,10 @@ bool after_draw(dpcov_status s) {
          s == DPCOV_E_NOT_POSITIVE_DEFINITE;
 }
 
-// The checks every release shares. `planned`: the plan's status on the same n, d and params.
-// Returns true on success.
-bool check_release(dpcov_status s, dpcov_status planned, const Vec &out, const Generator &rng,
-                   const Bytes &before, const char *what) {
+// The checks every release shares. `planned`: the plan's status on the same n, d and params;
+// `acceptable`: every other argument valid and the data finite. Returns true on success.
+bool check_release(dpcov_status s, dpcov_status planned, bool acceptable, const Vec &out,
+                   const Generator &rng, const Bytes &before, const char *what) {
   fuzz::known_status(s);
   fuzz::message_on_error(s, what);
   if (s == DPCOV_OK) {
@@ -154,8 +165,11 @@ bool check_release(dpcov_status s, dpcov_status planned, const Vec &out, const G
     return true;
   }
   fuzz::unchanged(out, what);
-  if ((planned != DPCOV_OK || !after_draw(s)) && rng.state() != before)
+  const bool drew = rng.state() != before;
+  if ((planned != DPCOV_OK || !after_draw(s)) && drew)
     fuzz::violated("generator advanced by a refusal before the draw:", what);
+  if (planned == DPCOV_OK && acceptable && !drew)
+    fuzz::violated("a release whose plan and arguments are valid failed before its draw:", what);
   return false;
 }
 
@@ -214,7 +228,8 @@ void dly(fuzz::Input &in) {
   const dpcov_status s = dpcov_dly_release(a.layout, n, d, a.data.data(), a.ld, pp, rng.get(),
                                            out.data.data(), out.ld, rr.get());
   const bool ok = rr.check(s, "dly release");
-  if (!check_release(s, planned, out.data, rng, before, "dly release") || !ok) return;
+  const bool acceptable = a.acceptable(n, d) && out.ld >= d && !rng.null() && rr.acceptable();
+  if (!check_release(s, planned, acceptable, out.data, rng, before, "dly release") || !ok) return;
   a.check_accepted(n, d, "dly release");
   out.check_release("dly release");
   if (!rr.full()) return;
@@ -294,7 +309,9 @@ void coinpress(fuzz::Input &in) {
   const dpcov_status s = dpcov_coinpress_release(a.layout, n, d, a.data.data(), a.ld, pp, rng.get(),
                                                  out.data.data(), out.ld, rr.get());
   const bool ok = rr.check(s, "coinpress release");
-  if (!check_release(s, planned, out.data, rng, before, "coinpress release") || !ok) return;
+  const bool acceptable = a.acceptable(n, d) && out.ld >= d && !rng.null() && rr.acceptable();
+  if (!check_release(s, planned, acceptable, out.data, rng, before, "coinpress release") || !ok)
+    return;
   a.check_accepted(n, d, "coinpress release");
   out.check_release("coinpress release");
   if (!rr.full()) return;
@@ -367,7 +384,11 @@ void coinpress_mean(fuzz::Input &in) {
                                                       origin ? nullptr : centre.data(), pp,
                                                       rng.get(), out.data(), rr.get());
   const bool ok = rr.check(s, "coinpress mean release");
-  if (!check_release(s, planned, out, rng, before, "coinpress mean release") || !ok) return;
+  const bool acceptable =
+      a.acceptable(n, d) && !rng.null() && rr.acceptable() &&
+      (origin || std::all_of(centre.begin(), centre.end(), [](double v) { return std::isfinite(v); }));
+  if (!check_release(s, planned, acceptable, out, rng, before, "coinpress mean release") || !ok)
+    return;
   a.check_accepted(n, d, "coinpress mean release");
   fuzz::finite(out.data(), out.size(), "coinpress mean");
   if (!rr.full()) return;

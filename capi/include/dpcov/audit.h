@@ -351,8 +351,12 @@ typedef struct dpcov_coinpress_mean_audit_result {
  * step's means differ by the sensitivity 2 R_i / n. Per direction: conformance of the
  * standardised residuals with N(0, 1) (Kolmogorov-Smirnov against the DKW threshold), a lower
  * confidence bound on the rho spent on the pair (chi-square bound on the residuals' variance along
- * the pair's direction), and delta(epsilon) from each release's exact L (empirical-Bernstein lower
- * bound); alpha is split evenly over the 6 tests, so a release that matches its claim is flagged
+ * the pair's direction), and delta(epsilon): from each release's exact L (empirical-Bernstein lower
+ * bound, at half the test's alpha) and the two-sample lower bound on the release's delta(eps) of
+ * the pair (P(L > eps) over the draws from D and from D', at eps in {0, mu, 2 mu, 3 mu}, mu =
+ * sqrt(2 rho), against the claimed Gaussian composition's delta there; the other half, in the
+ * findings as ::DPCOV_AUDIT_FINDING_DELTA_EXCEEDED, not in the delta fields); alpha is split
+ * evenly over the 6 tests, so a release that matches its claim is flagged
  * with probability <= @p alpha. The claim is the plan's (dpcov_coinpress_mean_plan()): rho and the
  * (epsilon, delta) it implies. Reproducible from @p seed; nothing it draws is released.
  *
@@ -438,8 +442,8 @@ typedef struct dpcov_rows_exact_audit_result {
  *   sensitivity sqrt(2) gamma^2 / n to second order in the noise. n is the smallest multiple of
  *   1000 at which the largest sigma_i is at most gamma^2 / 400. Per direction: conformance of
  *   every step's standardised noise with N(0, 1), the Gaussian-pair lower bound on the rho spent
- *   (from the projections on each step's shift) and delta(epsilon) from the exact L, at alpha / 6
- *   each.
+ *   (from the projections on each step's shift) and delta(epsilon) from the exact L and from the
+ *   two-sample bound, as dpcov_audit_coinpress_mean() states, at alpha / 6 each.
  * Dong-Liang-Yi Adaptive and AdaptivePaper (branch and budget follow private statistics) have no
  * exact audit: ::DPCOV_E_PRECONDITION, whose message says so and names
  * dpcov_audit_rows_black_box().

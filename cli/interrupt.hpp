@@ -4,7 +4,8 @@
 // (check_interrupted: each chunk read, before writing an output) as a failure, which DrawGuard
 // charges if the noise is drawn. main() then raises the signal again with its default action, so
 // the caller sees the command killed by it (also when it came while complete outputs were being
-// written). SIGKILL cannot be deferred: it leaves the ledger uncharged.
+// written). SIGKILL cannot be deferred: the charge DrawGuard wrote ahead of the draw
+// (LedgerFile::reserve) then stays in the ledger, pending.
 #pragma once
 
 #include <csignal>

@@ -1,9 +1,12 @@
 #include "ledger_file.hpp"
 
 #include <exception>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <new>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_error.hpp"
 #include "private_bound_option.hpp"
@@ -83,11 +86,14 @@ LedgerCharge LedgerCharge::zcdp(std::string mechanism, double rho, double epsilo
 
 LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
   if (exists(path_)) {
-    std::ifstream in(path_);
+    std::ifstream in(path_, std::ios::binary);
     if (!in) fail(kExitIo, path_, ": cannot open the ledger");
+    // Kept byte for byte: a refund puts back exactly this.
+    original_.emplace(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) fail(kExitIo, path_, ": cannot read the ledger");
     double eps = 0.0, delta = 0.0;
     try {
-      file_ = nlohmann::ordered_json::parse(in);
+      file_ = nlohmann::ordered_json::parse(*original_);
       eps = file_.at("epsilon_cap").get<double>();
       delta = file_.at("delta_cap").get<double>();
       // charge() appends to the list: anything else is refused now, before a release.
@@ -171,20 +177,90 @@ nlohmann::ordered_json LedgerFile::summary() const {
           {"delta_cap", s.delta_cap}};
 }
 
-void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::string &output) {
-  charged_ = true;
+void LedgerFile::write() {
+  file_["spent"] = summary();
+  AtomicFile out(path_);
+  write_text(out.stream(), json_text(file_), path_);
+  out.commit();
+  sync_directory(path_);
+}
+
+void LedgerFile::reserve(const std::vector<LedgerCharge> &charges, const std::string &output) {
   nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-  for (const LedgerCharge &c : charges) entries.push_back(entry_of(c, output));
+  for (const LedgerCharge &c : charges) {
+    nlohmann::ordered_json entry = entry_of(c, output);
+    entry["state"] = "pending";
+    entries.push_back(std::move(entry));
+  }
   try {
     check(charges);
     for (const LedgerCharge &c : charges)
       library_check(apply(ledger_, c), concat("ledger ", path_));
     for (const auto &entry : entries) file_["charges"].push_back(entry);
-    file_["spent"] = summary();
-    AtomicFile out(path_);
-    write_text(out.stream(), json_text(file_), path_);
-    out.commit();
+    reserved_ = entries.size();
+    pending_ = true;
+    write();
   } catch (const std::exception &e) {
+    // Before any draw: the release stops here, so nothing is spent.
+    fail(kExitLedger, "LEDGER NOT CHARGED: the ledger ", path_, " could not record the "
+         "release's charge before its draw (", e.what(), "). Nothing was drawn and nothing "
+         "released; the ledger is as it was, unless only syncing its directory failed, in which "
+         "case it holds ", entries.size() == 1 ? "this entry" : "these entries",
+         ", marked pending (an over-count, the safe side): ", entries.dump());
+  }
+}
+
+void LedgerFile::refund() noexcept {
+  if (!pending_) return;
+  pending_ = false;
+  try {
+    if (original_) {
+      AtomicFile out(path_);
+      write_text(out.stream(), *original_, path_);
+      out.commit();
+    } else if (::unlink(path_.c_str()) != 0) {
+      fail(kExitIo, path_, ": cannot remove: ", std::strerror(errno));
+    }
+    sync_directory(path_);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr,
+                 "dpcov: LEDGER NOT REFUNDED: the release failed before drawing any noise, but "
+                 "the charge recorded before its draw could not be removed from the ledger %s "
+                 "(%s). The ledger over-counts the budget spent (the safe side): remove its "
+                 "last %zu entries marked \"state\": \"pending\" by hand to refund them\n",
+                 path_.c_str(), e.what(), reserved_);
+  }
+}
+
+void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::string &output) {
+  charged_ = true;
+  const bool reserved = pending_;
+  pending_ = false;
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const LedgerCharge &c : charges) entries.push_back(entry_of(c, output));
+  try {
+    if (reserved) {
+      // The release's own entries replace the pending ones, which the replay then no longer has.
+      auto &list = file_["charges"];
+      list.erase(list.end() - static_cast<std::ptrdiff_t>(reserved_), list.end());
+      dpcov_ledger *without = replay();
+      dpcov_ledger_destroy(&ledger_);
+      ledger_ = without;
+    }
+    check(charges);
+    for (const LedgerCharge &c : charges)
+      library_check(apply(ledger_, c), concat("ledger ", path_));
+    for (const auto &entry : entries) file_["charges"].push_back(entry);
+    write();
+  } catch (const std::exception &e) {
+    if (reserved)
+      // The file still holds the pending entries: the budget spent is counted.
+      fail(kExitLedger, "LEDGER NOT CHARGED: noise was drawn but the ledger ", path_,
+           " could not record the release's own charge (", e.what(), "). Nothing was released; "
+           "the charge recorded before the draw stays in the ledger, marked \"state\": "
+           "\"pending\", and counts against its cap. If the release's ",
+           entries.size() == 1 ? "entry differs" : "entries differ",
+           " from it, put in its place: ", entries.dump());
     // The noise is drawn: whatever failed, the ledger no longer tells what was spent.
     fail(kExitLedger, "LEDGER NOT CHARGED: noise was drawn but the ledger ", path_,
          " could not record it (", e.what(), "). Nothing was released, yet the ledger now "
@@ -228,7 +304,10 @@ DrawGuard::DrawGuard(LedgerFile *ledger, const DrawWitness &since,
                      std::function<std::vector<LedgerCharge>()> charges, std::string output)
     : ledger_(ledger), since_(since), charges_(std::move(charges)), output_(std::move(output)),
       exceptions_(std::uncaught_exceptions()) {
-  if (ledger_) deferral_.emplace();
+  if (!ledger_) return;
+  deferral_.emplace();
+  // Write-ahead, before the release's first draw: a process killed after it leaves the charge.
+  ledger_->reserve(charges_(), output_);
 }
 
 namespace {
@@ -244,11 +323,17 @@ UnrecordedCharge &unrecorded() {
 const UnrecordedCharge &unrecorded_charge() { return unrecorded(); }
 
 DrawGuard::~DrawGuard() {
-  if (!ledger_ || ledger_->charged() || std::uncaught_exceptions() <= exceptions_) return;
+  if (!ledger_ || ledger_->charged()) return;
+  // Nothing drawn: the charge written ahead is refunded (a failure, or a command that ended
+  // without releasing).
+  if (!since_.drawn()) {
+    ledger_->refund();
+    return;
+  }
+  if (std::uncaught_exceptions() <= exceptions_) return;
   try {
-    if (since_.drawn())
-      ledger_->charge(charges_(), concat(output_, " (not written: the command failed after the "
-                                                  "release's first draw)"));
+    ledger_->charge(charges_(), concat(output_, " (not written: the command failed after the "
+                                                "release's first draw)"));
   } catch (const std::exception &e) {
     // Set first: the message's copy may fail for want of memory, the exit code must not.
     unrecorded().failed = true;
@@ -263,9 +348,11 @@ void add_ledger_options(CLI::App &command, LedgerOptions &options) {
   command.add_option("--ledger", options.path,
                      "Privacy budget ledger (JSON): the release is charged to it, and refused "
                      "before any data is read if it would exceed the ledger's cap; the file is "
-                     "replaced atomically and left unchanged on that refusal or any failure "
-                     "before the noise is drawn; a release that fails after drawing its noise is "
-                     "charged, once, and writes nothing; exit 7 if a charge cannot be recorded");
+                     "written ahead: before the noise is drawn the charge is recorded, marked "
+                     "pending, so that a process killed after the draw leaves it counted; the "
+                     "file is put back byte for byte on any failure before the draw; a release "
+                     "that fails after drawing its noise is charged, once, and writes nothing; "
+                     "exit 7 if a charge cannot be recorded");
   command.add_option("--ledger-epsilon", options.epsilon_cap,
                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
   command.add_option("--ledger-delta", options.delta_cap,

@@ -1,8 +1,10 @@
 // `--ledger FILE`: a privacy budget ledger kept in a JSON file (dpcov/ledger.h). The file holds the
 // cap, the accounting and one entry per release; it is replayed into a dpcov_ledger, so the library
 // decides what fits. A release that would exceed the cap is refused before any data is read; the
-// file is replaced atomically, after the release succeeded or failed after drawing its noise
-// (release_check).
+// file is replaced atomically and durably before the release's first draw with the charge marked
+// pending (write-ahead: no way of ending the process after the draw leaves it uncounted), then
+// after the release succeeded or failed after drawing its noise (release_check, DrawGuard), or
+// put back as it was if the release failed before any draw.
 #pragma once
 
 #include <array>
@@ -57,7 +59,22 @@ class LedgerFile {
   // the library refuses it) throws CliError(kExitLedger) whatever the cause: the release is not
   // written, and the message says the ledger now understates the budget spent and gives the
   // entries to add to it by hand.
+  // After reserve(), the entries it recorded are replaced by these; if that fails they stay in
+  // the file (pending, counted), and the message says so.
   void charge(const std::vector<LedgerCharge> &charges, const std::string &output);
+  // Write-ahead: records `charges`, each entry marked "state": "pending", and replaces the file
+  // atomically and durably (the file and its directory synced) before the release's first draw
+  // (DrawGuard), so that whatever ends the process after the draw (SIGKILL, a crash, a power
+  // loss) leaves the charge counted: a pending entry is charged like any other when the file is
+  // read. charge() replaces the pending entries by the release's own; refund() removes them.
+  // Throws CliError(kExitLedger) if the file cannot be replaced: nothing is drawn then.
+  void reserve(const std::vector<LedgerCharge> &charges, const std::string &output);
+  // For a failure before any draw: puts back the file reserve() replaced, byte for byte (removes
+  // it if reserve() created it). Never throws: a refund that fails is reported on standard error
+  // with the entries to remove by hand (the ledger then over-counts, the safe side).
+  void refund() noexcept;
+  // Whether reserve() recorded a charge that neither charge() nor refund() has settled.
+  bool pending() const { return pending_; }
   // Whether this run has charged the ledger or tried to (charge() was called): a release is
   // charged once, by whichever of release_check, its own charge or DrawGuard comes first, and a
   // charge that failed is not tried again.
@@ -70,6 +87,12 @@ class LedgerFile {
  private:
   // A new dpcov_ledger with the file's cap and its charges replayed (the caller destroys it).
   dpcov_ledger *replay() const;
+  // file_ with its "spent" updated from a replay, written atomically and durably.
+  void write();
+
+  std::optional<std::string> original_;  // the file's bytes when read (none: a new ledger)
+  size_t reserved_ = 0;                   // reserve()'s entries, at the end of "charges"
+  bool pending_ = false;
 
   std::string path_;
   nlohmann::ordered_json file_;

@@ -42,6 +42,15 @@ void check_writable(const std::string &path) {
          "atomically would replace: write to a file, or to standard output with -o -");
 }
 
+void sync_directory(const std::string &path) {
+  const std::string dir = directory_of(path);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  const bool synced = fd >= 0 && ::fsync(fd) == 0;
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!synced) fail(kExitIo, path, ": cannot sync directory ", dir, ": ", std::strerror(error));
+}
+
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   check_writable(path_);
   // Hidden, beside the target so that rename() stays within one file system.

@@ -31,4 +31,8 @@ class AtomicFile {
 // not end in a failure to write its result, nor replace a device or a pipe by a file.
 void check_writable(const std::string &path);
 
+// Syncs the directory that holds `path` (after a rename into it or an unlink from it), so that the
+// new name survives a power loss as the file's contents do. Throws CliError(kExitIo).
+void sync_directory(const std::string &path);
+
 }  // namespace dpcov::cli

@@ -168,11 +168,11 @@ class DrawGuard(DpcovCase):
         self.assertEqual(self.charges(ledger), ["analyze_gauss"])
         self.assert_nothing_written(receipt, self.path("stdout.curator.json"))
 
-    def test_a_charge_that_cannot_be_recorded_is_exit_7_with_the_entry_to_add(self):
-        # No file over 64 bytes can be written, so no ledger file: the noise is drawn and the
-        # charge fails, on the release's own charge, in release_check (CoinPress at K = DBL_MAX
-        # overflows after its draw) and in DrawGuard (--bound auto's second pass finds the pipe
-        # empty). Each exits 7, whatever the failure, and names the entry; nothing is written.
+    def test_a_charge_that_cannot_be_written_ahead_is_exit_7_before_any_draw(self):
+        # No file over 64 bytes can be written, so no ledger file: the charge is written ahead of
+        # the draw, so each release (a success, CoinPress at K = DBL_MAX that overflows after its
+        # draw, --bound auto whose second pass finds the pipe empty) stops there, before drawing,
+        # with exit 7 naming the entries; nothing is written.
         path = self.write_csv()
         ledger = self.path("budget.json")
         out = self.path("o.csv")
@@ -187,24 +187,122 @@ class DrawGuard(DpcovCase):
         second_pass = self.run_limited(
             ["release", "/dev/stdin"] + RELEASES["laplace_sym --bound auto"][0] + common, 64,
             stdin=text)
-        for name, result, extra, entry in (
-                ("success", success, None, '"mechanism":"analyze_gauss"'),
-                ("release_check", refused, "DPCOV_E_NUMERICAL", '"mechanism":"coinpress"'),
-                ("DrawGuard", second_pass, "/dev/stdin: the input holds no data", '"mechanism":"bound_auto"')):
+        for name, result, entry in (
+                ("success", success, '"mechanism":"analyze_gauss"'),
+                ("release_check", refused, '"mechanism":"coinpress"'),
+                ("DrawGuard", second_pass, '"mechanism":"bound_auto"')):
             with self.subTest(path=name):
                 message = result.stderr.decode()
                 self.assertEqual(result.returncode, EXIT_LEDGER, message)
                 self.assertIn("LEDGER NOT CHARGED", message)
-                self.assertIn("understates the budget spent", message)
+                self.assertIn("before its draw", message)
+                self.assertIn("Nothing was drawn", message)
                 self.assertIn(entry, message)
-                if extra:
-                    self.assertIn(extra, message)
                 self.assert_nothing_written(ledger, out, out + ".json", out + ".curator.json")
-        # The same failure before any draw is not a ledger error.
-        early = self.run_limited(["release", path, "-m", "coinpress", "-e", "1", "-d", "1e-6",
-                                  "--k-bound", "0.5"] + common, 64)
-        self.assertEqual(early.returncode, 1, early.stderr.decode())
-        self.assertNotIn("LEDGER", early.stderr.decode())
+        # Every path that takes --ledger writes its charge ahead of its first draw.
+        for name, (args, mechanisms) in RELEASES.items():
+            with self.subTest(path=name):
+                result = self.run_limited(["release", path] + args + common, 64)
+                message = result.stderr.decode()
+                self.assertEqual(result.returncode, EXIT_LEDGER, message)
+                self.assertIn("Nothing was drawn", message)
+                for mechanism in mechanisms:
+                    self.assertIn(f'"mechanism":"{mechanism}"', message)
+                self.assert_nothing_written(ledger, out, out + ".json", out + ".curator.json")
+        result = self.run_limited(["regress", path, "--label", "y", "--epsilon", "1", "--bound",
+                                   "2", "--label-bound", "1", "-q"] + self.ledger_args(ledger), 64)
+        self.assertEqual(result.returncode, EXIT_LEDGER, result.stderr.decode())
+        self.assertIn("Nothing was drawn", result.stderr.decode())
+        self.assertEqual(result.stdout, b"")
+        self.assert_nothing_written(ledger)
+
+    def test_a_failure_before_the_draw_refunds_the_ledger_byte_for_byte(self):
+        # A ledger laid out by hand (not as the command writes it) and rows that turn out
+        # malformed at their end, found after the charge was written ahead and before any draw:
+        # the refund writes back the very bytes read, on every path; a ledger the release created
+        # is removed again.
+        rows = np.random.default_rng(5).standard_normal((300, 4)) * 0.3
+        bad = self.path("bad.csv")
+        np.savetxt(bad, rows, delimiter=",", header="x1,x2,x3,y", comments="")
+        with open(bad, "a") as f:
+            f.write("1,2,oops,4\n")
+        ledger = self.path("hand.json")
+        text = ('{ "accounting" : "basic",\n  "epsilon_cap": 50, "delta_cap": 0.25,\n'
+                '  "charges": [ {"mechanism": "dly_adaptive", "zcdp_rho": 0.1, "epsilon": 2.2,'
+                ' "delta": 1e-6, "output": "old"} ] }  \n').encode()
+        with open(ledger, "wb") as f:
+            f.write(text)
+        out = self.path("o.csv")
+        runs = [["release", bad] + args + ["-q", "-o", out] for args, _ in RELEASES.values()]
+        runs.append(["regress", bad, "--label", "y", "--epsilon", "1", "--bound", "2",
+                     "--label-bound", "1", "-q"])
+        for args in runs:
+            with self.subTest(args=args):
+                result = self.run_dpcov(args + ["--ledger", ledger])
+                self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
+                self.assertNotIn("LEDGER", result.stderr.decode())
+                with open(ledger, "rb") as f:
+                    self.assertEqual(f.read(), text)
+                self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+                new = self.path("new.json")
+                result = self.run_dpcov(args + self.ledger_args(new))
+                self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
+                self.assert_nothing_written(new)
+
+    def test_a_release_killed_after_its_draw_leaves_its_charge(self):
+        # --bound auto on a FIFO: the command reads it, draws the bound step and blocks opening it
+        # again, where SIGKILL (which no guard can defer or catch) ends it. The charge written
+        # ahead of the draw is in the ledger, marked pending, and counts: the next release reads
+        # the file, adds its own entries (not pending) once, and spends on top of it.
+        path = self.write_csv()
+        with open(path, "rb") as f:
+            text = f.read()
+        fifo = self.path("rows.fifo")
+        os.mkfifo(fifo)
+        ledger = self.path("killed.json")
+        out = self.path("o.csv")
+        args = RELEASES["laplace_sym --bound auto"][0] + ["-q", "--seed", "4", "-o", out]
+        process = subprocess.Popen([DpcovCase.dpcov, "release", fifo] + args +
+                                   self.ledger_args(ledger), stderr=subprocess.PIPE)
+        with open(fifo, "wb") as f:
+            f.write(text)
+        self.wait_for_fifo_open(process)
+        process.kill()
+        process.communicate(timeout=120)
+        self.assertEqual(process.returncode, -signal.SIGKILL)
+        self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+        with open(ledger, "rb") as f:
+            pending = f.read()
+        book = json.loads(pending)
+        self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
+                         [("bound_auto", "pending"), ("laplace_sym", "pending")])
+        self.assertEqual(book["spent"]["releases"], 2)
+        self.assertAlmostEqual(book["spent"]["epsilon"], 1.0, places=12)
+        # A success on the same ledger: charged once, its entries final.
+        result = self.run_dpcov(["release", path] + args + ["--ledger", ledger])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
+                         [("bound_auto", "pending"), ("laplace_sym", "pending"),
+                          ("bound_auto", None), ("laplace_sym", None)])
+        self.assertAlmostEqual(book["spent"]["epsilon"], 2.0, places=12)
+        for name in (out, out + ".json", out + ".curator.json"):
+            os.remove(name)
+        # Room for the pending file but not for the failure's entries (their output says "not
+        # written"): the second pass fails after the draw, the final charge cannot be written,
+        # exit 7, and the ledger holds the pending charge, byte for byte the killed run's.
+        limited = self.path("limited.json")
+        result = self.run_limited(["release", "/dev/stdin"] + args + self.ledger_args(limited),
+                                  len(pending), stdin=text)
+        message = result.stderr.decode()
+        self.assertEqual(result.returncode, EXIT_LEDGER, message)
+        self.assertIn("LEDGER NOT CHARGED", message)
+        self.assertIn("stays in the ledger", message)
+        self.assertIn("/dev/stdin: the input holds no data", message)
+        with open(limited, "rb") as f:
+            self.assertEqual(f.read(), pending)
+        self.assert_nothing_written(out, out + ".json", out + ".curator.json")
 
     def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
         # An output that is an input (the data, the ledger), a directory, a missing directory, or

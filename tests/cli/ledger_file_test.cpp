@@ -104,5 +104,68 @@ TEST_F(LedgerFileTest, ACapOnTheCommandLineThatDiffersFromTheFilesIsAUsageError)
   }
 }
 
+// A ledger written before the write-ahead (no "state" in its entries) reads as it did, and the same
+// entries marked pending count the same: the field changes nothing the replay charges.
+TEST_F(LedgerFileTest, OldFilesWithoutStateReadTheSameAsPendingOnes) {
+  const char *pending =
+      R"({"mechanism": "dly_adaptive", "zcdp_rho": 0.1, "epsilon": 2.2, "delta": 1e-6, "output": "o", "state": "pending"})";
+  LedgerOptions options;
+  options.path = path_;
+  for (const char *accounting : {"basic", "zcdp", "advanced"}) {
+    write(ledger(accounting, "10", std::string("[") + kCharge + ", " + kCharge + "]"));
+    const nlohmann::ordered_json old = LedgerFile(options).summary();
+    write(ledger(accounting, "10", std::string("[") + kCharge + ", " + pending + "]"));
+    EXPECT_EQ(LedgerFile(options).summary(), old) << accounting;
+    EXPECT_EQ(old["releases"].get<int64_t>(), 2) << accounting;
+  }
+}
+
+// Write-ahead (LedgerFile::reserve): the pending entries are read back and charged like any other,
+// and a file with them reads as a ledger (the format stays what older files hold, plus a field the
+// reader ignores); a refund puts the file back byte for byte, or removes a file it created.
+TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes) {
+  // A hand-written file (its layout is not the one the CLI writes) with one charge.
+  const std::string text = ledger("basic", "10", std::string("[") + kCharge + "]");
+  write(text);
+  LedgerOptions options;
+  options.path = path_;
+  {
+    LedgerFile file(options);
+    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    EXPECT_TRUE(file.pending());
+    EXPECT_EQ(LedgerFile(options).summary()["releases"].get<int64_t>(), 2);
+    EXPECT_DOUBLE_EQ(LedgerFile(options).summary()["epsilon"].get<double>(), 3.2);
+    file.refund();
+    EXPECT_FALSE(file.pending());
+  }
+  FILE *f = std::fopen(path_.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  std::string back(text.size() + 1, '\0');
+  back.resize(std::fread(back.data(), 1, back.size(), f));
+  std::fclose(f);
+  EXPECT_EQ(back, text);
+  // A new ledger: the reservation creates the file, the refund removes it.
+  std::remove(path_.c_str());
+  options.epsilon_cap = 10.0;
+  options.delta_cap = 1e-3;
+  {
+    LedgerFile file(options);
+    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    EXPECT_EQ(access(path_.c_str(), F_OK), 0);
+    file.refund();
+  }
+  EXPECT_NE(access(path_.c_str(), F_OK), 0);
+  // Charged after the reservation: the release's own entry replaces the pending one.
+  {
+    LedgerFile file(options);
+    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    file.charge({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    EXPECT_FALSE(file.pending());
+  }
+  options.epsilon_cap.reset();
+  options.delta_cap.reset();
+  EXPECT_EQ(LedgerFile(options).summary()["releases"].get<int64_t>(), 1);
+}
+
 }  // namespace
 }  // namespace dpcov::cli

@@ -9,6 +9,7 @@
 #include "../core/audit/mechanism_audit.hpp"
 #include "../core/audit/rows_black_box.hpp"
 #include "../core/audit/rows_exact_audit.hpp"
+#include "../core/audit/trials.hpp"
 #include "../core/check.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -231,7 +232,7 @@ DPCOV_API dpcov_status dpcov_audit_rows_black_box(int32_t mechanism, int64_t dim
     if (statistic < DPCOV_BLACK_BOX_TOP_EIGENVALUE ||
         statistic > DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR)
       fail(DPCOV_E_INVALID_ARGUMENT, "unknown black-box statistic ", statistic);
-    if (trials < 10) fail(DPCOV_E_INVALID_ARGUMENT, "black-box trials must be >= 10, got ", trials);
+    audit::check_trials(trials, 10, "black-box trials");
     audit::BlackBoxSettings settings;
     settings.statistic = static_cast<audit::Statistic>(statistic);
     settings.trials = trials;

@@ -670,6 +670,9 @@ void run_audit(const AuditOptions &o) {
       fail(kExitUsage, "--epsilon must be finite numbers > 0, got ", eps);
   check_bound(o.bound, "--bound");
   if (o.trials < 2) fail(kExitUsage, "--trials must be >= 2, got ", o.trials);
+  if (o.trials > DPCOV_AUDIT_MAX_TRIALS)
+    fail(kExitUsage, "--trials must be at most ", DPCOV_AUDIT_MAX_TRIALS,
+         " (DPCOV_AUDIT_MAX_TRIALS, a bound on an audit's time and memory), got ", o.trials);
   if (!(o.alpha > 0.0 && o.alpha < 1.0)) fail(kExitUsage, "--alpha must be in (0, 1), got ", o.alpha);
   const bool all = o.mechanisms.size() == 1 && o.mechanisms.front() == "all";
   const std::vector<Job> jobs = selected_mechanisms(o);
@@ -780,8 +783,8 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
       ->check(CLI::PositiveNumber);
   command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (default 1)");
   command->add_option("--trials", options->trials,
-                      "Maximum draws per direction (default 2000; black-box: draws per dataset, "
-                      ">= 10, and a pilot of a fifth more)");
+                      "Maximum draws per direction, at most 10^7 (default 2000; black-box: draws "
+                      "per dataset, >= 10, and a pilot of a fifth more)");
   command->add_option("--first-checkpoint", options->first_checkpoint,
                       "Draws per direction at the first look, then doubling (default 100)")
       ->check(CLI::Range(int64_t{2}, int64_t{1} << 40));

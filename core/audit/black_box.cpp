@@ -7,6 +7,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit {
 
@@ -81,8 +82,7 @@ const char *statistic_name(Statistic statistic) {
 BlackBoxReport run_black_box_audit(const Target &target, const PairStatistics &pair,
                                    const BlackBoxSettings &settings) {
   if (settings.bins < 2) fail(DPCOV_E_INVALID_ARGUMENT, "bins must be >= 2, got ", settings.bins);
-  if (settings.trials < 10)
-    fail(DPCOV_E_INVALID_ARGUMENT, "black-box trials must be >= 10, got ", settings.trials);
+  check_trials(settings.trials, 10, "black-box trials");
   if (settings.pilot < settings.bins)
     fail(DPCOV_E_INVALID_ARGUMENT, "pilot draws must be >= bins, got ", settings.pilot);
   if (!(settings.alpha > 0.0) || !(settings.alpha < 1.0))

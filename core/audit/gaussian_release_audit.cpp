@@ -11,6 +11,7 @@
 #include "../mechanisms/statistic.hpp"
 #include "../random/symmetric_noise.hpp"
 #include "distributions.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit::gaussian_release {
 
@@ -149,7 +150,7 @@ TwoSample two_sample_rho(const std::vector<double> &a, const std::vector<double>
 }
 
 void check_trials_and_alpha(int64_t trials, double alpha) {
-  if (trials < 2) fail(DPCOV_E_INVALID_ARGUMENT, "audit trials must be >= 2, got ", trials);
+  check_trials(trials, 2, "audit trials");
   if (!(alpha > 0.0) || !(alpha < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "audit alpha must be in (0, 1), got ", alpha);
 }

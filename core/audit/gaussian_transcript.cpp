@@ -8,6 +8,7 @@
 #include "../error.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit {
 
@@ -36,7 +37,7 @@ double squared_distance(const std::vector<double> &a, const std::vector<double> 
 }  // namespace
 
 void check_transcript_audit(int64_t trials, double alpha) {
-  if (trials < 2) fail(DPCOV_E_INVALID_ARGUMENT, "trials must be >= 2, got ", trials);
+  check_trials(trials, 2, "trials");
   if (!(alpha > 0.0 && alpha < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
 }
@@ -57,7 +58,8 @@ void GaussianTranscript::step(int64_t i, const std::vector<double> &y, const std
   min_shift_ratio_ = std::min(min_shift_ratio_, shift / scale);
   double z = 0.0;
   for (size_t k = 0; k < y.size(); ++k) {
-    standardised_.push_back((y[k] - m[k]) / sigma);
+    if (standardised_.size() < kMaxConformanceValues)
+      standardised_.push_back((y[k] - m[k]) / sigma);
     z += (y[k] - m[k]) * (m_other[k] - m[k]) / shift;
   }
   projected_squares_[s] += z * z;

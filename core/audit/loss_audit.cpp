@@ -8,6 +8,7 @@
 #include "../error.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit {
 
@@ -20,9 +21,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLossTolerance = 1e-9;
 // The randomised tests per direction and checkpoint: delta bound, Gaussian pair, conformance.
 constexpr int kTestsPerLook = 3;
-// Conformance keeps at most this many standardised values (the first ones drawn: still an iid
-// sample), which bounds memory at 16 MiB per direction.
-constexpr size_t kMaxConformanceValues = size_t{1} << 21;
 
 double gaussian_cdf(double x, const double *) { return normal_cdf(x); }
 double laplace_unit_cdf(double x, const double *) { return laplace_cdf(x); }
@@ -184,7 +182,7 @@ class Direction {
 }  // namespace
 
 void check_settings(const Settings &s) {
-  if (s.trials < 2) fail(DPCOV_E_INVALID_ARGUMENT, "audit trials must be >= 2, got ", s.trials);
+  check_trials(s.trials, 2, "audit trials");
   if (s.first_checkpoint < 2 || s.first_checkpoint > s.trials)
     fail(DPCOV_E_INVALID_ARGUMENT, "audit first_checkpoint must be in [2, trials = ", s.trials,
          "], got ", s.first_checkpoint);

@@ -95,6 +95,17 @@ class AuditCommandTest(unittest.TestCase):
             self.assertEqual(result.returncode, EXIT_USAGE, (args, result.stderr))
             self.assertIn(message, result.stderr)
 
+    def test_trials_above_the_maximum_are_a_usage_error_before_any_draw(self):
+        # DPCOV_AUDIT_MAX_TRIALS = 10^7 bounds an audit's time and memory: above it every
+        # mechanism family (Gram, zCDP rows exact and black-box, coinpress_mean) is refused at
+        # once, with nothing printed on standard output.
+        for mechanism in ("analyze_gauss", "dly_gauss", "dly_adaptive", "coinpress_mean", "all"):
+            for trials in ("10000001", str(2 ** 62), str(2 ** 63 - 1)):
+                result = run(["-m", mechanism, "-e", "1", "--trials", trials])
+                self.assertEqual(result.returncode, EXIT_USAGE, (mechanism, trials, result.stderr))
+                self.assertIn("DPCOV_AUDIT_MAX_TRIALS", result.stderr)
+                self.assertEqual(result.stdout, "")
+
 
 if __name__ == "__main__":
     DPCOV = sys.argv.pop(1)

@@ -200,6 +200,7 @@ class RowsExactAuditResultC(Structure):
 
 
 COINPRESS_MAX_STEPS = 16  # DPCOV_COINPRESS_MAX_STEPS
+AUDIT_MAX_TRIALS = 10_000_000  # DPCOV_AUDIT_MAX_TRIALS
 
 
 class CoinpressParamsC(Structure):
@@ -559,6 +560,20 @@ for _name, (_restype, _argtypes) in _PROTOTYPES.items():
 
 WRAPPED_FUNCTIONS = frozenset(_PROTOTYPES)
 """Names of every C function the binding declares and calls."""
+
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def int64(value, name: str) -> int:
+    """``int(value)`` for an ``int64_t`` argument or field, refused with
+    :class:`~dpcov.errors.InvalidArgumentError` when it does not fit: ctypes passes a Python int
+    reduced modulo 2^64 (an audit's ``trials=2**64 + 5`` reached C as 5)."""
+    v = int(value)
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
+                        f"{name} must fit a 64-bit signed integer, got {v}")
+    return v
 
 
 def _check(status: int) -> None:

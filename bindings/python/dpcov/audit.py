@@ -1,14 +1,22 @@
 """Privacy auditor (dpcov/audit.h): the privacy-loss distribution of a mechanism on a
 neighbouring pair, estimated from the mechanism's own draws. An audit can only find violations;
-"no violation found" is not evidence of privacy."""
+"no violation found" is not evidence of privacy.
+
+``trials`` is at most :data:`AUDIT_MAX_TRIALS` (10^7, ``DPCOV_AUDIT_MAX_TRIALS``), a bound on an
+audit's time and memory; a larger value raises :class:`~dpcov.errors.InvalidArgumentError` before
+anything is drawn."""
 
 from __future__ import annotations
 
 from ctypes import byref, c_int64
 
 from . import _arrays
-from ._lib import (AuditParamsC, AuditResultC, BlackBoxResultC, C, CoinpressMeanAuditResultC,
-                   RowsExactAuditResultC, _check, new_struct)
+from ._lib import (AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxResultC, C,
+                   CoinpressMeanAuditResultC, RowsExactAuditResultC, _check, int64, new_struct)
+
+__all__ = ["AUDIT_MAX_TRIALS", "AUDIT_FIELDS", "audit_coinpress_mean", "audit_params",
+           "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_run",
+           "audit_run_pair"]
 from .coinpress import _mean_params
 from .mechanism import mechanism_params
 from .types import (AuditDataset, AuditNeighbour, AuditResult, AuditRowsMechanism,
@@ -31,6 +39,8 @@ def audit_params(**settings) -> AuditParamsC:
             value = enum_value(AuditDataset, value)
         elif key == "neighbour_kind":
             value = enum_value(AuditNeighbour, value)
+        elif key in ("trials", "first_checkpoint"):
+            value = int64(value, key)
         setattr(params, key, value)
     return params
 
@@ -76,8 +86,8 @@ def audit_rows_black_box(mechanism, dim: int, n: int, rho: float, delta: float, 
     result = new_struct(BlackBoxResultC)
     _check(C.dpcov_audit_rows_black_box(
         enum_value(AuditRowsMechanism, mechanism), int(dim), int(n), float(rho), float(delta),
-        float(scale), enum_value(BlackBoxStatistic, statistic), int(trials), float(alpha),
-        int(seed), byref(result)))
+        float(scale), enum_value(BlackBoxStatistic, statistic), int64(trials, "trials"),
+        float(alpha), int(seed), byref(result)))
     return BlackBoxResult(result)
 
 
@@ -91,8 +101,8 @@ def audit_coinpress_mean(dim: int, n: int, radius: float, rho: float | None = No
     :func:`dpcov.coinpress_mean_plan`."""
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     result = new_struct(CoinpressMeanAuditResultC)
-    _check(C.dpcov_audit_coinpress_mean(int(dim), int(n), byref(p), int(trials), float(alpha),
-                                        int(seed), byref(result)))
+    _check(C.dpcov_audit_coinpress_mean(int(dim), int(n), byref(p), int64(trials, "trials"),
+                                        float(alpha), int(seed), byref(result)))
     return CoinpressMeanAuditResult(result)
 
 
@@ -106,8 +116,8 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
     raise :class:`PreconditionError`: audit them with :func:`audit_rows_black_box`."""
     result = new_struct(RowsExactAuditResultC)
     _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                    float(rho), float(delta), int(trials), float(alpha),
-                                    int(seed), byref(result)))
+                                    float(rho), float(delta), int64(trials, "trials"),
+                                    float(alpha), int(seed), byref(result)))
     return RowsExactAuditResult(result)
 
 
@@ -121,6 +131,7 @@ def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: in
     result = new_struct(RowsExactAuditResultC)
     worst = c_int64(-1)
     _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                          float(rho), float(delta), int(trials), float(alpha),
-                                          int(seed), int(pairs), byref(result), byref(worst)))
+                                          float(rho), float(delta), int64(trials, "trials"),
+                                          float(alpha), int(seed), int(pairs), byref(result),
+                                          byref(worst)))
     return RowsExactAuditResult(result), worst.value

@@ -46,6 +46,14 @@
 extern "C" {
 #endif
 
+/**
+ * The most draws an audit takes per direction (per dataset for dpcov_audit_rows_black_box()):
+ * 10^7. An audit's time is its trials times a release's and what it keeps grows with them (at
+ * this maximum at most 2 x 10^7 releases per pair and about 250 MB); a larger trials is refused
+ * with ::DPCOV_E_INVALID_ARGUMENT before anything is drawn.
+ */
+#define DPCOV_AUDIT_MAX_TRIALS 10000000
+
 /** Kinds of generated datasets (rows of Euclidean norm <= B). */
 enum dpcov_audit_dataset {
   /** Rows uniform in the ball of radius B. Default. */
@@ -123,7 +131,7 @@ enum dpcov_audit_noise {
 typedef struct dpcov_audit_params {
   /** sizeof(dpcov_audit_params), set by dpcov_audit_params_default(). */
   size_t struct_size;
-  /** Maximum draws per direction, >= 2. Default 2000. */
+  /** Maximum draws per direction, in [2, ::DPCOV_AUDIT_MAX_TRIALS]. Default 2000. */
   int64_t trials;
   /** Draws per direction at the first look, in [2, trials]; then doubling up to trials. Default 100. */
   int64_t first_checkpoint;
@@ -196,7 +204,8 @@ DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params);
  *                          sizeof(dpcov_audit_params) of this version.
  * @param[out] result       the findings; the caller sets result->struct_size. Untouched on failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
- *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, dataset or neighbour kind, trials < 2,
+ *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, dataset or neighbour kind, trials
+ *         outside [2, ::DPCOV_AUDIT_MAX_TRIALS],
  *         first_checkpoint outside [2, trials], alpha outside (0, 1), struct_size too small),
  *         the statuses of dpcov_mechanism_plan() for the mechanism arguments,
  *         ::DPCOV_E_PRECONDITION (a mechanism precondition fails on the generated pair, e.g.
@@ -304,13 +313,15 @@ typedef struct dpcov_black_box_result {
  * @param delta      delta of the claimed (epsilon, delta), in (0, 1).
  * @param scale      Dong-Liang-Yi: the row bound r, finite and > 0; CoinPress: K >= 1, finite.
  * @param statistic  a ::dpcov_black_box_statistic.
- * @param trials     releases per dataset for the tests, >= 10 (a pilot of max(10, trials / 5)
+ * @param trials     releases per dataset for the tests, in [10, ::DPCOV_AUDIT_MAX_TRIALS] (a
+ *                   pilot of max(10, trials / 5)
  *                   more per dataset places the bins).
  * @param alpha      probability of flagging a mechanism that matches its claim, in (0, 1).
  * @param seed       seed of the pair and the draws.
  * @param[out] result  the findings; the caller sets result->struct_size. Untouched on failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
- *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism or statistic, trials < 10, alpha outside
+ *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism or statistic, trials outside
+ *         [10, ::DPCOV_AUDIT_MAX_TRIALS], alpha outside
  *         (0, 1), a setting the mechanism's plan refuses, a struct_size too small),
  *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
  */
@@ -365,12 +376,13 @@ typedef struct dpcov_coinpress_mean_audit_result {
  * @param dim     d, 1 <= d <= 46340.
  * @param n       rows of each dataset, >= 1.
  * @param params  the release's settings (r required), as for dpcov_coinpress_mean_plan().
- * @param trials  releases per direction, >= 2.
+ * @param trials  releases per direction, in [2, ::DPCOV_AUDIT_MAX_TRIALS].
  * @param alpha   probability of flagging a release that matches its claim, in (0, 1).
  * @param seed    seed of the draws.
  * @param[out] result  the findings; the caller sets result->struct_size. Untouched on failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
- *         the statuses of dpcov_coinpress_mean_plan(), ::DPCOV_E_INVALID_ARGUMENT (trials < 2,
+ *         the statuses of dpcov_coinpress_mean_plan(), ::DPCOV_E_INVALID_ARGUMENT (trials
+ *         outside [2, ::DPCOV_AUDIT_MAX_TRIALS],
  *         alpha outside (0, 1), step radii whose far row 10^6 (1 + R) has no finite square, a
  *         struct_size too small), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
  * @proof proofs/coinpress_mean.md
@@ -470,14 +482,15 @@ typedef struct dpcov_rows_exact_audit_result {
  * @param rho        the claimed zCDP budget of the whole release, finite and > 0, at least about
  *                   2e-7 (smaller rho needs a pair of more than 10^6 rows).
  * @param delta      delta of the claimed (epsilon, delta), in (0, 1).
- * @param trials     releases per direction, >= 2.
+ * @param trials     releases per direction, in [2, ::DPCOV_AUDIT_MAX_TRIALS].
  * @param alpha      probability of flagging a release that matches its claim, in (0, 1).
  * @param seed       seed of the draws.
  * @param[out] result  the findings; the caller sets result->struct_size. Untouched on failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
  *         ::DPCOV_E_PRECONDITION (dly_adaptive, dly_adaptive_paper: no exact audit; a sigma
  *         below the arithmetic's rounding), ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism,
- *         steps out of range, rho too small, trials < 2, alpha outside (0, 1), a struct_size
+ *         steps out of range, rho too small, trials outside [2, ::DPCOV_AUDIT_MAX_TRIALS], alpha
+ *         outside (0, 1), a struct_size
  *         too small),
  *         ::DPCOV_E_NON_FINITE (rho or delta), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
  * @proof proofs/dong_liang_yi.md
@@ -502,7 +515,7 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact(int32_t mechanism, int64_t steps, 
  * @param steps       as for dpcov_audit_rows_exact().
  * @param rho         as for dpcov_audit_rows_exact().
  * @param delta       as for dpcov_audit_rows_exact().
- * @param trials      releases per direction and pair, >= 2.
+ * @param trials      releases per direction and pair, in [2, ::DPCOV_AUDIT_MAX_TRIALS].
  * @param alpha       probability of flagging a release that matches its claim, over all pairs,
  *                    in (0, 1).
  * @param seed        seed of the rotations and the draws.

@@ -7,6 +7,7 @@
 
 #include "../error.hpp"
 #include "noise_floor.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit {
 
@@ -57,6 +58,7 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
   if (!(far * far < std::numeric_limits<double>::max()))
     fail(DPCOV_E_INVALID_ARGUMENT, "the step radii (largest ", radius,
          ") are too large for the audit's pair: its far row 10^6 (1 + R) must have a finite square");
+  check_pair_size(claim.n, claim.dim);
   Matrix x(claim.n, claim.dim);
   for (int64_t i = 1; i < claim.n; ++i)
     for (int64_t j = 0; j < claim.dim; ++j)

@@ -10,6 +10,7 @@
 #include "../data/row_bound.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/samplers.hpp"
+#include "trials.hpp"
 
 namespace dpcov::audit {
 
@@ -182,6 +183,7 @@ NeighbourKind neighbour_kind(int32_t value) {
 Matrix generate_dataset(DatasetKind kind, int64_t n, int64_t d, double bound, random::Rng &rng) {
   if (n < 1) fail(DPCOV_E_DIMENSION, "an audit dataset needs n >= 1 rows, got ", n);
   check::dimension(d, "dimension d");
+  check_pair_size(n, d);
   data::check_row_bound(bound, "bound B");
   switch (kind) {
     case DatasetKind::RandomRows:

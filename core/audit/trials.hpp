@@ -1,4 +1,4 @@
-// The number of draws an audit accepts. An audit's time is its trials times a release's, and
+// The number of draws an audit accepts, and the size of the pair it generates. An audit's time is its trials times a release's, and
 // what it keeps grows with them, so an unbounded count would run for effectively unbounded time
 // and end in an allocation failure or a signed overflow of the counts it forms from trials
 // (2 (pilot + trials) samples, pairs x 2 trials, the checkpoints' doubling).
@@ -25,5 +25,11 @@ inline constexpr size_t kMaxConformanceValues = size_t{1} << 21;
 
 // Throws DPCOV_E_INVALID_ARGUMENT naming `name` unless minimum <= trials <= kMaxTrials.
 void check_trials(int64_t trials, int64_t minimum, const char *name);
+
+// An audit generates its pair from a caller's n (>= 1) and d: throws DPCOV_E_TOO_LARGE unless the
+// (n + 1) x d doubles of a dataset and its add/remove neighbour fit an array (the product,
+// overflow-checked, at most PTRDIFF_MAX bytes). Unchecked, n = 2^62 at d = 4 wrapped the
+// allocation to nothing and the rows were written past it.
+void check_pair_size(int64_t n, int64_t d);
 
 }  // namespace dpcov::audit

@@ -3,6 +3,8 @@
 // maximum, before anything is generated or drawn (the test returns at once), the result untouched.
 // Before the maximum, trials of 2^62 ran for effectively unbounded time, and the counts formed
 // from it (2 (pilot + trials) samples, the checkpoints' doubling) overflowed int64_t.
+// A generated pair whose n x d doubles overflow is refused with DPCOV_E_TOO_LARGE: n = 2^62 at
+// d = 4 wrapped the allocation to nothing and the audit wrote the rows past it (a crash).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -88,6 +90,37 @@ TEST(CapiAuditSizes, RowsAuditsRefuseTrialsAboveTheMaximum) {
                      trials);
       EXPECT_TRUE(untouched(e));
       EXPECT_EQ(worst, -7);
+    }
+  }
+}
+
+TEST(CapiAuditSizes, GeneratedPairsWhoseSizeOverflowsAreRefused) {
+  dpcov_audit_params p;
+  ASSERT_EQ(dpcov_audit_params_default(&p), DPCOV_OK);
+  p.trials = 2;
+  p.first_checkpoint = 2;
+  dpcov_coinpress_mean_params mean;
+  ASSERT_EQ(dpcov_coinpress_mean_params_default(&mean), DPCOV_OK);
+  mean.radius = 5.0;
+  mean.rho = 1e-26;  // a noise above the audit's rounding floor at these n
+  for (const int64_t n : {int64_t{1} << 62, kInt64Max / 3, kInt64Max}) {
+    for (const int64_t d : {int64_t{4}, int64_t{46340}}) {
+      auto r = fresh<dpcov_audit_result>();
+      EXPECT_EQ(dpcov_audit_run(DPCOV_MECHANISM_ANALYZE_GAUSS, d, n, 1.0, 1.0, 1e-6, nullptr, &p,
+                                &r),
+                DPCOV_E_TOO_LARGE)
+          << n << " x " << d << ": " << dpcov_last_error_message();
+      EXPECT_TRUE(untouched(r));
+      auto b = fresh<dpcov_black_box_result>();
+      EXPECT_EQ(dpcov_audit_rows_black_box(DPCOV_AUDIT_ROWS_DLY_GAUSS, d, n, 0.1, 1e-6, 1.0,
+                                           DPCOV_BLACK_BOX_TOP_EIGENVALUE, 10, 1e-6, 0, &b),
+                DPCOV_E_TOO_LARGE)
+          << n << " x " << d << ": " << dpcov_last_error_message();
+      EXPECT_TRUE(untouched(b));
+      auto m = fresh<dpcov_coinpress_mean_audit_result>();
+      EXPECT_EQ(dpcov_audit_coinpress_mean(d, n, &mean, 2, 1e-6, 0, &m), DPCOV_E_TOO_LARGE)
+          << n << " x " << d << ": " << dpcov_last_error_message();
+      EXPECT_TRUE(untouched(m));
     }
   }
 }

@@ -46,7 +46,8 @@ from .centring import centre_second_moment
 from . import private_bound
 from .exact import ExactGrid, ExactRelease, exact_plan, exact_release_rows
 from .gram import GramAccumulator
-from .learn import ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA
+from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
+                    SeededNoiseWarning)
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl
@@ -205,6 +206,7 @@ __all__ = [
     "BudgetAccountant",
     "LedgerSpent",
     "PrivacyLeakWarning",
+    "SeededNoiseWarning",
     "active_accountant",
     "ZcdpCharge",
     "RECEIPT_N_WITHHELD",

@@ -27,9 +27,13 @@ a fit that needs n but releases no count is refused before anything is released
 (bindings/python/tests/test_neighbour_outputs.py).
 
 ``random_state``: None draws the noise from the library's default generator (seeded from the
-operating system's entropy: the only choice for a private release); an int seeds a reproducible
-generator (experiments and tests only: the receipt records ``seed_fixed = 1``); a
-:class:`~dpcov.Rng` is used and advanced.
+operating system's entropy: the only choice for a private release);
+an int seed is reproducible and not private if the seed is known (experiments and tests only):
+every clone, copy or pickle of the estimator holds the same seed and so draws the same noise, and
+two fits on neighbouring datasets give away X^T X - X'^T X' exactly (the receipt records
+``seed_fixed = 1`` and each fit warns with a :class:`~dpcov.learn.SeededNoiseWarning`); a
+:class:`~dpcov.Rng` is used and advanced (a seeded one, copied with the estimator, repeats its
+noise as an int does and warns alike).
 """
 
 from __future__ import annotations
@@ -64,13 +68,31 @@ except ImportError:  # pragma: no cover - exercised only where scikit-learn is a
     from ._sklearn_fallback import (BaseEstimator, NotFittedError, RegressorMixin,
                                     TransformerMixin, check_array, check_is_fitted, check_X_y)
 
-__all__ = ["NotFittedError", "PrivateCovariance", "PrivateLinearRegression", "PrivatePCA"]
+__all__ = ["NotFittedError", "PrivateCovariance", "PrivateLinearRegression", "PrivatePCA",
+           "SeededNoiseWarning"]
 
 CHUNK_ROWS = 8192
 """Rows per augmented chunk copied while accumulating."""
 
 POLICIES = ("clip", "reject", "drop")
 """Accepted ``policy`` values."""
+
+
+def _release_rng(random_state, stacklevel: int) -> Rng:
+    """The generator of a fit's release, with a SeededNoiseWarning when it is seeded (an int, or
+    a seeded :class:`~dpcov.Rng`): the seed travels with every clone, copy and pickle of the
+    estimator (scikit-learn's ``clone`` in cross-validation makes one per fold), so clones fitted
+    on neighbouring datasets draw the same noise and the difference of their releases is the
+    exact difference of the Gram matrices."""
+    rng = as_rng(random_state)
+    if rng.seed_fixed:
+        warnings.warn(f"random_state={random_state!r} is a fixed seed: the release is reproducible "
+                      f"and not private to anyone who knows the seed, and every clone, copy or "
+                      f"pickle of this estimator draws the same noise (two fits on neighbouring "
+                      f"data give away the difference of their Gram matrices exactly); use "
+                      f"random_state=None for a private release", SeededNoiseWarning,
+                      stacklevel=stacklevel)
+    return rng
 
 
 def _choice(value, allowed, name: str) -> str:
@@ -124,6 +146,12 @@ def _public_rows(receipt, rows: int) -> int:
 
 class ClippingWarning(UserWarning):
     """Rows were over the norm bound and were scaled down to it (the count is the curator's)."""
+
+
+class SeededNoiseWarning(UserWarning):
+    """A release drew its noise from a fixed seed (an int ``random_state`` or a seeded
+    :class:`~dpcov.Rng`): reproducible, not private if the seed is known, and repeated by every
+    clone, copy or pickle of the estimator."""
 
 
 def _clip_overflowed_rows(out: np.ndarray, X: np.ndarray, rows: np.ndarray, bound: float) -> None:
@@ -341,7 +369,8 @@ class PrivateCovariance(_Estimator):
             [1, z] always carry one).
         psd: project the covariance onto the positive semidefinite cone (default True).
         policy: rows over the bound: ``"clip"`` (default), ``"reject"`` or ``"drop"``.
-        random_state: None (the default generator), an int seed (not private), or a
+        random_state: None (the default generator, private); an int seed: not private if known,
+            reproducible, and shared by clones, which repeat its noise (a fit warns); or a
             :class:`~dpcov.Rng`.
         mechanism_options: dict of mechanism options (e.g. ``{"rank": 3}`` for IEV).
 
@@ -381,7 +410,7 @@ class PrivateCovariance(_Estimator):
                              "bounds=(lower, upper)")
         policy = _choice(self.policy, POLICIES, "policy")
         d = X.shape[1]
-        rng = as_rng(self.random_state)
+        rng = _release_rng(self.random_state, 3)
         epsilon = None
         if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
             B, epsilon = self._auto_bound(X, d + (0 if self.assume_centered else 1), rng)
@@ -479,8 +508,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
     ``None`` (with the reason in ``subspace_error_reason_``) for a mechanism without a known
     noise law (supported: analyze_gauss, laplace_sym, wishart_additive), with ``bounds`` (the
     covariance is mapped to the data's units, which changes the subspace) or when the noise
-    swamps the count. The noise draws use ``random_state`` (an int seed: its stream 1, apart
-    from the release's).
+    swamps the count. The noise draws use ``random_state`` (seeded with an int: stream 1 of
+    that seed, apart from the release's).
     """
 
     def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=None,
@@ -718,7 +747,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError(f"bound and label_bound must be finite and > 0, got bound = "
                              f"{self.bound!r}, label_bound = {self.label_bound!r}")
         X, y, clipped = _bounded_rows(X, B, policy, y, B_y, n_public=not n_private)
-        rng = as_rng(self.random_state)
+        rng = _release_rng(self.random_state, 3)
         epsilon = float(self.epsilon)
         if mechanism == "adassp":
             self._check_adassp_options()

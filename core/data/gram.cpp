@@ -24,6 +24,15 @@ constexpr int64_t kBlockDoubles = int64_t{1} << 17;
 constexpr int64_t kMinBlockRows = 2048;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 
+// The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
+// public n and B only, not the entry, which would tell something of the rows.
+[[noreturn]] void overflow(int64_t rows, double bound) {
+  fail(DPCOV_E_NUMERICAL, "the Gram matrix of ", rows, " rows of norm <= B = ", bound,
+       " overflows: n B^2 exceeds the largest double, where every release from a Gram matrix "
+       "refuses anyway (its plan needs n B^2 2^20 finite); express the data in units that "
+       "allow a smaller bound");
+}
+
 int64_t block_rows_for(int64_t dim, bool short_rows) {
   if (short_rows) return kShortBlockRows;
   return std::max<int64_t>({1, kBlockDoubles / dim, std::min(kMinBlockRows, kMaxBlockDoubles / dim)});
@@ -91,8 +100,7 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
       if (!std::isfinite(chunk[at]) || !std::isfinite(sum_[at] + chunk[at]))
-        fail(DPCOV_E_NUMERICAL, "the Gram matrix overflows: entry (", i, ", ", j,
-             ") of these rows' sum of outer products is not finite");
+        overflow(counts_.rows + added.rows, bound);
     }
 
   // Commit: nothing below can throw.
@@ -129,7 +137,7 @@ void GramAccumulator::merge(const GramAccumulator &other) {
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
       if (!std::isfinite(sum_[at] + other.sum_[at]))
-        fail(DPCOV_E_NUMERICAL, "the merged Gram matrix overflows at entry (", i, ", ", j, ")");
+        overflow(counts_.rows + other.counts_.rows, bound_ != 0.0 ? bound_ : other.bound_);
     }
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {

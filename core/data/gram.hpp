@@ -37,10 +37,17 @@ class GramAccumulator {
   // or a row over the bound under BoundPolicy::Reject, it throws and the accumulator is unchanged
   // (strong exception guarantee, also for allocation failure). `bound` must match earlier chunks.
   // Returns what this chunk contributed.
+  // An entry of G that would overflow throws DPCOV_E_NUMERICAL, the accumulator unchanged. Rows
+  // of norm <= B sum to entries of at most n B^2 (Cauchy-Schwarz; the compensated sum's rounding
+  // is far below relative 1), so this happens only where n B^2 exceeds DBL_MAX (about 1.8e8 rows
+  // at B = 1e150), where every release from G refuses anyway: its plan needs n B^2 2^20 finite
+  // (the receipt's overflow headroom, capi/receipt_writer.cpp). Whether a sum overflows there
+  // depends on the rows, so the message names only n and B, never the data's entries; the
+  // outcome, no release, is the same for every dataset of those n and B.
   GramCounts add_rows(ConstMatrixView rows, double bound, BoundPolicy policy);
 
   // Adds everything `other` accumulated. Throws (leaving *this unchanged) if dimensions or bounds
-  // are incompatible.
+  // are incompatible, or DPCOV_E_NUMERICAL as add_rows() where an entry of the sum would overflow.
   void merge(const GramAccumulator &other);
 
   int64_t dim() const { return dim_; }

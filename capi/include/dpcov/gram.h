@@ -83,7 +83,10 @@ DPCOV_API void dpcov_gram_destroy(dpcov_gram **gram);
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_INVALID_ARGUMENT (bound, policy), ::DPCOV_E_INCOMPATIBLE (bound differs from
  *         earlier chunks), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND, ::DPCOV_E_TOO_LARGE,
- *         ::DPCOV_E_NOMEM.
+ *         ::DPCOV_E_NUMERICAL (an entry of G would overflow: rows of norm <= B sum to entries of
+ *         at most n B^2, so only where n B^2 exceeds the largest double, about 1.8e8 rows at
+ *         B = 1e150, where every release from G refuses anyway, its plan needing n B^2 2^20
+ *         finite; the accumulator is unchanged), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int64_t rows,
                                            int64_t cols, const double *a, int64_t lda,
@@ -95,7 +98,9 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
  * @param dst  the accumulator that receives the sum.
  * @param src  the accumulator added to it; must not be @p dst.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (dst == src),
- *         ::DPCOV_E_INCOMPATIBLE, ::DPCOV_E_TOO_LARGE (row count overflow).
+ *         ::DPCOV_E_INCOMPATIBLE, ::DPCOV_E_TOO_LARGE (row count overflow),
+ *         ::DPCOV_E_NUMERICAL (an entry of the sum would overflow, as for dpcov_gram_add_rows();
+ *         @p dst unchanged).
  */
 DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src);
 

@@ -551,18 +551,42 @@ class _Functions:
     """Attribute access to the prototyped C functions: ``C.dpcov_gram_create(...)``."""
 
 
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_INT_RANGES = {c_int32: ("int32_t", -(1 << 31), (1 << 31) - 1),
+               c_int64: ("int64_t", INT64_MIN, INT64_MAX)}
+
+
+def _range_checked(name: str, fn, argtypes):
+    """``fn``, refusing with :class:`~dpcov.errors.InvalidArgumentError` a Python int that its
+    ``int32_t`` or ``int64_t`` parameter cannot hold, before calling C: ctypes passes such an int
+    reduced modulo 2^32 or 2^64, so ``n = 2**64 + 50`` reached C as 50 and a layout of
+    ``2**32 + 101`` as DPCOV_ROW_MAJOR. (Seeds and stream ids are ``uint64_t``: taken modulo 2^64
+    as documented.)"""
+    checked = [(k, *_INT_RANGES[t]) for k, t in enumerate(argtypes) if t in _INT_RANGES]
+    if not checked:
+        return fn
+
+    def call(*args):
+        for k, ctype, lo, hi in checked:
+            value = args[k]
+            if isinstance(value, int) and not lo <= value <= hi:
+                raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
+                                f"argument {k + 1} of {name} must fit {ctype}, got {value}")
+        return fn(*args)
+
+    call.__name__ = name
+    return call
+
+
 C = _Functions()
 for _name, (_restype, _argtypes) in _PROTOTYPES.items():
     _fn = getattr(lib, _name)
     _fn.restype = _restype
     _fn.argtypes = _argtypes
-    setattr(C, _name, _fn)
+    setattr(C, _name, _range_checked(_name, _fn, _argtypes))
 
 WRAPPED_FUNCTIONS = frozenset(_PROTOTYPES)
 """Names of every C function the binding declares and calls."""
-
-
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def int64(value, name: str) -> int:

@@ -1,0 +1,54 @@
+"""A Python int that a C ``int32_t`` or ``int64_t`` parameter cannot hold is refused with
+:class:`dpcov.InvalidArgumentError` before C is called. ctypes passes such an int reduced modulo
+2^32 or 2^64: ``plan(..., n=2**64 + 50)`` planned for 50 rows, and a layout or mechanism id of
+``2**32 + k`` reached C as ``k``, a valid value. Every prototyped function is covered: at each
+of its integer parameters, a value one past either end of the type is refused (the call never
+reaches C, so the other arguments do not matter)."""
+
+from ctypes import c_int32, c_int64
+
+import pytest
+
+import dpcov
+from dpcov import _lib
+
+LIMITS = {c_int32: (-(2 ** 31), 2 ** 31 - 1), c_int64: (-(2 ** 63), 2 ** 63 - 1)}
+
+
+def integer_parameters():
+    for name, (_, argtypes) in sorted(_lib._PROTOTYPES.items()):
+        for k, t in enumerate(argtypes):
+            if t in LIMITS:
+                yield name, k, t
+
+
+def test_every_integer_parameter_refuses_a_value_its_type_cannot_hold():
+    checked = 0
+    for name, k, t in integer_parameters():
+        _, argtypes = _lib._PROTOTYPES[name]
+        lo, hi = LIMITS[t]
+        for value in (hi + 1, lo - 1, hi + 2 ** 70):
+            args = [None] * len(argtypes)
+            args[k] = value
+            with pytest.raises(dpcov.InvalidArgumentError) as raised:
+                getattr(_lib.C, name)(*args)
+            assert name in raised.value.message and str(value) in raised.value.message
+        checked += 1
+    assert checked > 100
+
+
+def test_a_wrapped_row_count_no_longer_plans_for_the_remainder():
+    good = dpcov.plan("analyze_gauss", 3, 50, 1.0, 1.0, 1e-6)
+    assert good.n == 50
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.plan("analyze_gauss", 3, 2 ** 64 + 50, 1.0, 1.0, 1e-6)
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.plan(2 ** 32, 3, 50, 1.0, 1.0, 1e-6)  # mechanism id 0 after the wrap
+
+
+def test_values_within_the_types_still_reach_c():
+    # The library's own refusals, not the binding's: a negative n, the largest int64_t.
+    for n in (-1, 2 ** 63 - 1):
+        with pytest.raises(dpcov.DpcovError) as raised:
+            dpcov.plan("analyze_gauss", 3, n, 1e-300, 1.0, 1e-6)
+        assert "must fit" not in raised.value.message

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -112,6 +113,10 @@ void write_all(const OutputOptions &options, const double *a, int64_t rows, int6
       placed.push_back(*path);
     }
     if (to_stdout) {
+      // A reader that has gone (`| head`, a closed pipe) must be a write error, exit 5, whose
+      // catch below removes the files: with SIGPIPE's default action the command was killed
+      // mid-write and left the receipt and curator file of a matrix it never delivered.
+      std::signal(SIGPIPE, SIG_IGN);
       write_matrix(stdout, format, a, rows, cols, names, "<stdout>");
       if (std::fflush(stdout) != 0) fail(kExitIo, "<stdout>: write error");
     }

@@ -72,14 +72,36 @@ RECEIPT_THEOREM_SIZE = 160  # DPCOV_RECEIPT_THEOREM_SIZE
 RNG_STATE_SIZE = 80  # DPCOV_RNG_STATE_SIZE
 
 
-class GramInfoC(Structure):
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+_INT_RANGES = {c_int32: ("int32_t", -(1 << 31), (1 << 31) - 1),
+               c_int64: ("int64_t", INT64_MIN, INT64_MAX)}
+
+
+class _Struct(Structure):
+    """A C struct mirror whose ``int32_t`` and ``int64_t`` fields refuse, with
+    :class:`~dpcov.errors.InvalidArgumentError`, a Python int they cannot hold: ctypes stored it
+    reduced modulo 2^32 or 2^64 (``mechanism_options={"projection_rows": 2**64 + 5}`` became 5)."""
+
+    def __setattr__(self, name, value):
+        """Set field ``name``, checking an int against the field's C type first."""
+        if isinstance(value, int):
+            for field, ctype in self._fields_:
+                if field == name and ctype in _INT_RANGES:
+                    cname, lo, hi = _INT_RANGES[ctype]
+                    if not lo <= value <= hi:
+                        raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
+                                        f"{name} must fit {cname}, got {value}")
+        super().__setattr__(name, value)
+
+
+class GramInfoC(_Struct):
     """``dpcov_gram_info`` (dpcov/gram.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("rows", c_int64),
                 ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double)]
 
 
-class ReceiptC(Structure):
+class ReceiptC(_Struct):
     """``dpcov_receipt`` (dpcov/receipt.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("neighbour", c_int32),
@@ -99,7 +121,7 @@ class ReceiptC(Structure):
                 ("generator", c_int32), ("numerics", c_int32)]
 
 
-class MechanismParamsC(Structure):
+class MechanismParamsC(_Struct):
     """``dpcov_mechanism_params`` (dpcov/mechanism.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
@@ -109,14 +131,14 @@ class MechanismParamsC(Structure):
                 ("posterior_dof", c_int64)]
 
 
-class RegressionParamsC(Structure):
+class RegressionParamsC(_Struct):
     """``dpcov_regression_params`` (dpcov/estimators.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("intercept_column", c_int64), ("ridge", c_double),
                 ("level", c_double)]
 
 
-class RegressionSummaryC(Structure):
+class RegressionSummaryC(_Struct):
     """``dpcov_regression_summary`` (dpcov/estimators.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("num_coefficients", c_int64), ("dof", c_int64),
@@ -124,21 +146,21 @@ class RegressionSummaryC(Structure):
                 ("rss_clamped", c_int32)]
 
 
-class GlassoParamsC(Structure):
+class GlassoParamsC(_Struct):
     """``dpcov_glasso_params`` (dpcov/estimators.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("penalize_diagonal", c_int32), ("tol", c_double),
                 ("max_iter", c_int64)]
 
 
-class GlassoInfoC(Structure):
+class GlassoInfoC(_Struct):
     """``dpcov_glasso_info`` (dpcov/estimators.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("iterations", c_int64), ("kkt_residual", c_double),
                 ("duality_gap", c_double), ("start", c_int32)]
 
 
-class SupportRecoveryC(Structure):
+class SupportRecoveryC(_Struct):
     """``dpcov_support_recovery`` (dpcov/estimators.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("true_positives", c_int64),
@@ -146,7 +168,7 @@ class SupportRecoveryC(Structure):
                 ("true_negatives", c_int64), ("precision", c_double), ("recall", c_double)]
 
 
-class AuditParamsC(Structure):
+class AuditParamsC(_Struct):
     """``dpcov_audit_params`` (dpcov/audit.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("trials", c_int64), ("first_checkpoint", c_int64),
@@ -154,7 +176,7 @@ class AuditParamsC(Structure):
                 ("neighbour_kind", c_int32)]
 
 
-class AuditResultC(Structure):
+class AuditResultC(_Struct):
     """``dpcov_audit_result`` (dpcov/audit.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("findings", c_int32),
@@ -169,7 +191,7 @@ class AuditResultC(Structure):
                 ("alpha_per_test", c_double)]
 
 
-class BlackBoxResultC(Structure):
+class BlackBoxResultC(_Struct):
     """``dpcov_black_box_result`` (dpcov/audit.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("epsilon", c_double),
@@ -177,7 +199,7 @@ class BlackBoxResultC(Structure):
                 ("alpha_per_bound", c_double)]
 
 
-class CoinpressMeanAuditResultC(Structure):
+class CoinpressMeanAuditResultC(_Struct):
     """``dpcov_coinpress_mean_audit_result`` (dpcov/audit.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("findings", c_int32),
@@ -187,7 +209,7 @@ class CoinpressMeanAuditResultC(Structure):
                 ("conformance_threshold", c_double), ("alpha_per_test", c_double)]
 
 
-class RowsExactAuditResultC(Structure):
+class RowsExactAuditResultC(_Struct):
     """``dpcov_rows_exact_audit_result`` (dpcov/audit.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("findings", c_int32),
@@ -203,14 +225,14 @@ COINPRESS_MAX_STEPS = 16  # DPCOV_COINPRESS_MAX_STEPS
 AUDIT_MAX_TRIALS = 10_000_000  # DPCOV_AUDIT_MAX_TRIALS
 
 
-class CoinpressParamsC(Structure):
+class CoinpressParamsC(_Struct):
     """``dpcov_coinpress_params`` (dpcov/coinpress.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("rho", c_double), ("k_bound", c_double),
                 ("steps", c_int64), ("beta", c_double), ("delta", c_double)]
 
 
-class CoinpressReceiptC(Structure):
+class CoinpressReceiptC(_Struct):
     """``dpcov_coinpress_receipt`` (dpcov/coinpress.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
@@ -220,14 +242,14 @@ class CoinpressReceiptC(Structure):
                 ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
 
 
-class CoinpressMeanParamsC(Structure):
+class CoinpressMeanParamsC(_Struct):
     """``dpcov_coinpress_mean_params`` (dpcov/coinpress.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("rho", c_double), ("radius", c_double),
                 ("scale", c_double), ("steps", c_int64), ("beta", c_double), ("delta", c_double)]
 
 
-class CoinpressMeanReceiptC(Structure):
+class CoinpressMeanReceiptC(_Struct):
     """``dpcov_coinpress_mean_receipt`` (dpcov/coinpress.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
@@ -238,7 +260,7 @@ class CoinpressMeanReceiptC(Structure):
                 ("step_sigma", c_double * COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
 
 
-class AdasspParamsC(Structure):
+class AdasspParamsC(_Struct):
     """``dpcov_adassp_params`` (dpcov/adassp.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
@@ -248,7 +270,7 @@ class AdasspParamsC(Structure):
 ADASSP_NAME_SIZE = 16  # DPCOV_ADASSP_NAME_SIZE
 
 
-class AdasspReceiptC(Structure):
+class AdasspReceiptC(_Struct):
     """``dpcov_adassp_receipt`` (dpcov/adassp.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("mechanism", c_char * ADASSP_NAME_SIZE),
@@ -268,7 +290,7 @@ class AdasspReceiptC(Structure):
                 ("zcdp_rho", c_double)]
 
 
-class LedgerSpentC(Structure):
+class LedgerSpentC(_Struct):
     """``dpcov_ledger_spent`` (dpcov/ledger.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("accounting", c_int32), ("charges", c_int64),
@@ -276,14 +298,14 @@ class LedgerSpentC(Structure):
                 ("epsilon_cap", c_double), ("delta_cap", c_double)]
 
 
-class DlyParamsC(Structure):
+class DlyParamsC(_Struct):
     """``dpcov_dly_params`` (dpcov/dong_liang_yi.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("variant", c_int32), ("rho", c_double),
                 ("radius", c_double), ("beta", c_double), ("delta", c_double)]
 
 
-class DlyReceiptC(Structure):
+class DlyReceiptC(_Struct):
     """``dpcov_dly_receipt`` (dpcov/dong_liang_yi.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("variant", c_int32), ("dim", c_int64),
@@ -296,7 +318,7 @@ class DlyReceiptC(Structure):
                 ("first_look_settled", c_int32)]
 
 
-class ExactGridC(Structure):
+class ExactGridC(_Struct):
     """``dpcov_exact_grid`` (dpcov/exact.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("bits", c_int32), ("noise_law", c_int32),
@@ -551,11 +573,6 @@ class _Functions:
     """Attribute access to the prototyped C functions: ``C.dpcov_gram_create(...)``."""
 
 
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
-_INT_RANGES = {c_int32: ("int32_t", -(1 << 31), (1 << 31) - 1),
-               c_int64: ("int64_t", INT64_MIN, INT64_MAX)}
-
-
 def _range_checked(name: str, fn, argtypes):
     """``fn``, refusing with :class:`~dpcov.errors.InvalidArgumentError` a Python int that its
     ``int32_t`` or ``int64_t`` parameter cannot hold, before calling C: ctypes passes such an int
@@ -587,17 +604,6 @@ for _name, (_restype, _argtypes) in _PROTOTYPES.items():
 
 WRAPPED_FUNCTIONS = frozenset(_PROTOTYPES)
 """Names of every C function the binding declares and calls."""
-
-
-def int64(value, name: str) -> int:
-    """``int(value)`` for an ``int64_t`` argument or field, refused with
-    :class:`~dpcov.errors.InvalidArgumentError` when it does not fit: ctypes passes a Python int
-    reduced modulo 2^64 (an audit's ``trials=2**64 + 5`` reached C as 5)."""
-    v = int(value)
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
-                        f"{name} must fit a 64-bit signed integer, got {v}")
-    return v
 
 
 def _check(status: int) -> None:

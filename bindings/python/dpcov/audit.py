@@ -12,7 +12,7 @@ from ctypes import byref, c_int64
 
 from . import _arrays
 from ._lib import (AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxResultC, C,
-                   CoinpressMeanAuditResultC, RowsExactAuditResultC, _check, int64, new_struct)
+                   CoinpressMeanAuditResultC, RowsExactAuditResultC, _check, new_struct)
 
 __all__ = ["AUDIT_MAX_TRIALS", "AUDIT_FIELDS", "audit_coinpress_mean", "audit_params",
            "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_run",
@@ -39,8 +39,6 @@ def audit_params(**settings) -> AuditParamsC:
             value = enum_value(AuditDataset, value)
         elif key == "neighbour_kind":
             value = enum_value(AuditNeighbour, value)
-        elif key in ("trials", "first_checkpoint"):
-            value = int64(value, key)
         setattr(params, key, value)
     return params
 
@@ -86,7 +84,7 @@ def audit_rows_black_box(mechanism, dim: int, n: int, rho: float, delta: float, 
     result = new_struct(BlackBoxResultC)
     _check(C.dpcov_audit_rows_black_box(
         enum_value(AuditRowsMechanism, mechanism), int(dim), int(n), float(rho), float(delta),
-        float(scale), enum_value(BlackBoxStatistic, statistic), int64(trials, "trials"),
+        float(scale), enum_value(BlackBoxStatistic, statistic), int(trials),
         float(alpha), int(seed), byref(result)))
     return BlackBoxResult(result)
 
@@ -101,7 +99,7 @@ def audit_coinpress_mean(dim: int, n: int, radius: float, rho: float | None = No
     :func:`dpcov.coinpress_mean_plan`."""
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     result = new_struct(CoinpressMeanAuditResultC)
-    _check(C.dpcov_audit_coinpress_mean(int(dim), int(n), byref(p), int64(trials, "trials"),
+    _check(C.dpcov_audit_coinpress_mean(int(dim), int(n), byref(p), int(trials),
                                         float(alpha), int(seed), byref(result)))
     return CoinpressMeanAuditResult(result)
 
@@ -116,7 +114,7 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
     raise :class:`PreconditionError`: audit them with :func:`audit_rows_black_box`."""
     result = new_struct(RowsExactAuditResultC)
     _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                    float(rho), float(delta), int64(trials, "trials"),
+                                    float(rho), float(delta), int(trials),
                                     float(alpha), int(seed), byref(result)))
     return RowsExactAuditResult(result)
 
@@ -131,7 +129,7 @@ def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: in
     result = new_struct(RowsExactAuditResultC)
     worst = c_int64(-1)
     _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                          float(rho), float(delta), int64(trials, "trials"),
+                                          float(rho), float(delta), int(trials),
                                           float(alpha), int(seed), int(pairs), byref(result),
                                           byref(worst)))
     return RowsExactAuditResult(result), worst.value

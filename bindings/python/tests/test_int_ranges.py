@@ -1,9 +1,11 @@
-"""A Python int that a C ``int32_t`` or ``int64_t`` parameter cannot hold is refused with
-:class:`dpcov.InvalidArgumentError` before C is called. ctypes passes such an int reduced modulo
-2^32 or 2^64: ``plan(..., n=2**64 + 50)`` planned for 50 rows, and a layout or mechanism id of
-``2**32 + k`` reached C as ``k``, a valid value. Every prototyped function is covered: at each
-of its integer parameters, a value one past either end of the type is refused (the call never
-reaches C, so the other arguments do not matter)."""
+"""A Python int that a C ``int32_t`` or ``int64_t`` parameter or struct field cannot hold is
+refused with :class:`dpcov.InvalidArgumentError` before C sees it. ctypes passes or stores such
+an int reduced modulo 2^32 or 2^64: ``plan(..., n=2**64 + 50)`` planned for 50 rows, a layout or
+mechanism id of ``2**32 + k`` reached C as ``k``, a valid value, and
+``mechanism_options={"projection_rows": 2**64 + 5}`` became 5. Every prototyped function is
+covered: at each of its integer parameters, a value one past either end of the type is refused
+(the call never reaches C, so the other arguments do not matter); and every integer field of
+every struct mirror."""
 
 from ctypes import c_int32, c_int64
 
@@ -52,3 +54,26 @@ def test_values_within_the_types_still_reach_c():
         with pytest.raises(dpcov.DpcovError) as raised:
             dpcov.plan("analyze_gauss", 3, n, 1e-300, 1.0, 1e-6)
         assert "must fit" not in raised.value.message
+
+
+def test_every_integer_field_of_a_struct_refuses_a_value_its_type_cannot_hold():
+    checked = 0
+    for cls in _lib.STRUCTS.values():
+        for field, t in cls._fields_:
+            if t not in LIMITS or field == "struct_size":
+                continue
+            lo, hi = LIMITS[t]
+            value = cls()
+            for bad in (hi + 1, lo - 1):
+                with pytest.raises(dpcov.InvalidArgumentError) as raised:
+                    setattr(value, field, bad)
+                assert field in raised.value.message
+            setattr(value, field, hi)
+            assert getattr(value, field) == hi
+            checked += 1
+    assert checked > 50
+
+
+def test_a_wrapped_mechanism_option_no_longer_becomes_its_remainder():
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.mechanism_params(projection_rows=2 ** 64 + 5)

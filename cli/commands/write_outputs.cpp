@@ -5,7 +5,9 @@
 
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "../cli_error.hpp"
@@ -36,6 +38,26 @@ std::optional<std::pair<dev_t, ino_t>> file_identity(const std::string &path) {
   return std::make_pair(info.st_dev, info.st_ino);
 }
 
+// The directory entry an output is renamed into: its directory's device and inode, and its name
+// (the rename replaces that entry, whatever it links to); nullopt if the directory does not
+// exist (the output then fails on its own).
+std::optional<std::tuple<dev_t, ino_t, std::string>> entry_identity(const std::string &path) {
+  const std::filesystem::path p(path);
+  const std::filesystem::path parent = p.parent_path().empty() ? "." : p.parent_path();
+  struct stat info {};
+  if (::stat(parent.c_str(), &info) != 0) return std::nullopt;
+  return std::make_tuple(info.st_dev, info.st_ino, p.filename().string());
+}
+
+// Whether two outputs are one directory entry, however spelt (a.csv and ./a.csv, or through a
+// linked directory): the second would replace the first, and the command report success with one
+// output gone.
+bool same_entry(const std::string &a, const std::string &b) {
+  if (a == b) return true;
+  const auto ea = entry_identity(a);
+  return ea && ea == entry_identity(b);
+}
+
 // Refuses an output that would replace an input, before anything is written.
 void check_not_an_input(const std::string &output, const char *what,
                         const std::vector<std::string> &inputs) {
@@ -56,10 +78,10 @@ void check_outputs(const OutputOptions &options, const std::vector<std::string> 
                    bool curator) {
   matrix_format_for(options.path);
   const std::string receipt = receipt_path(options);
-  if (!receipt.empty() && receipt == options.path)
+  if (!receipt.empty() && same_entry(receipt, options.path))
     fail(kExitUsage, "--receipt must differ from the output path");
   const std::string diagnostics = curator ? curator_path(options) : std::string();
-  if (!diagnostics.empty() && diagnostics == options.path)
+  if (!diagnostics.empty() && options.path != "-" && same_entry(diagnostics, options.path))
     fail(kExitUsage, "the curator file ", diagnostics, " would overwrite the output path");
   if (options.path != "-") check_not_an_input(options.path, "output", inputs);
   if (!receipt.empty()) check_not_an_input(receipt, "receipt", inputs);

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The guide's Dong-Liang-Yi figure from bench/dly_grid tables.
 
-Usage: plot_dly_grid.py OUTPUT.png TABLE_FILE...
+Usage: plot_dly_grid.py OUTPUT.png [--authors JSON]... TABLE_FILE...
 
 Each TABLE_FILE holds one or more tables printed by build/bench/dly_grid (a title line starting
 "Dong-Liang-Yi", a header line, then one line per (n, d), up to a blank or '#' line); anything
 else in the file is ignored.
 One row of panels per table, one panel per n: the mean Frobenius error of Gauss, Separate, dpcov's
-Adaptive and the paper's Adaptive against d, log-log.
+Adaptive and the paper's Adaptive against d, log-log. Each --authors file
+(bench/dly_authors_reference.py's output) adds the authors' own Gauss, Separate and Adaptive, run
+from their code on their seeds, as crosses on the panels of the same data and n.
 """
+import json
 import sys
 
 import matplotlib
@@ -51,10 +54,34 @@ def read_tables(paths):
     return tables
 
 
+# The authors' curves (bench/dly_authors_reference.py) and the colour of dpcov's curve each is
+# drawn next to: their Adaptive is their rule, so it sits by the paper's-rules curve.
+AUTHORS = [("Gauss", 0), ("Separate", 1), ("Adaptive", 3)]
+
+
+def read_authors(paths):
+    """{(row norms of norm 1?, n): {name: [(d, mean), ...]}} from the authors' JSON files."""
+    curves = {}
+    for path in paths:
+        with open(path) as f:
+            run = json.load(f)
+        for point in run["points"]:
+            key = (run["zipf_buckets"] == 1, point["n"])
+            for name, _ in AUTHORS:
+                curves.setdefault(key, {}).setdefault(name, []).append(
+                    (point["d"], point[name]["mean"]))
+    return curves
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[2:]
+    author_files = [args[i + 1] for i, a in enumerate(args) if a == "--authors"]
+    table_files = [a for i, a in enumerate(args)
+                   if a != "--authors" and (i == 0 or args[i - 1] != "--authors")]
+    if len(sys.argv) < 3 or not table_files:
         raise SystemExit(__doc__)
-    tables = read_tables(sys.argv[2:])
+    tables = read_tables(table_files)
+    authors = read_authors(author_files)
     width = max(len(rows) for _, rows in tables)
     fig, axes = plt.subplots(len(tables), width, figsize=(4.2 * width, 3.6 * len(tables)),
                              squeeze=False)
@@ -66,6 +93,12 @@ def main():
             for k, (label, _) in enumerate(COLUMNS):
                 ax.plot(ds, [p[k + 1] for p in points], marker="o", markersize=3, label=label,
                         linestyle="--" if k == 3 else "-")
+            for name, colour in AUTHORS:
+                theirs = sorted(authors.get(("norm 1" in title, n), {}).get(name, []))
+                if theirs:
+                    ax.plot([p[0] for p in theirs], [p[1] for p in theirs], linestyle="none",
+                            marker="x", markersize=5, color=f"C{colour}",
+                            label=f"{name}, the authors' code" if col == 0 else None)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlabel("d")

@@ -23,7 +23,7 @@ draw from numpy's unseeded generator).
 Needs python3-torch (Debian), numpy, scipy and scikit-learn.
 
   /usr/bin/python3 bench/dly_authors_reference.py CHECKOUT FIGURE [runs] [n ...] > out.json
-  FIGURE: 1 or 2b.
+  FIGURE: 1 or 2b. DLY_MAX_D=D in the environment skips the d above D (a quick check).
 """
 import json
 import math

@@ -19,8 +19,8 @@ enum ExitCode : int {
   kExitInternal = 4,      // a library failure that is not the caller's fault (a bug, out of memory)
   kExitIo = 5,            // a file cannot be opened, read or written
   kExitViolation = 6,     // `dpcov audit`: the auditor found a privacy violation
-  kExitLedger = 7         // noise was drawn but the --ledger file could not record it: the release
-                          // was not written and the ledger understates the budget spent
+  kExitLedger = 7         // the --ledger file could not record a release's charge: nothing was
+                          // released (before the draw nothing was drawn; after it, see the message)
 };
 
 // A failure that ends the command with `code` after printing `what()` (prefixed "dpcov: ").

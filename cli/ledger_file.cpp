@@ -84,7 +84,7 @@ LedgerCharge LedgerCharge::zcdp(std::string mechanism, double rho, double epsilo
   return c;
 }
 
-LedgerFile::LedgerFile(const LedgerOptions &o) : path_(o.path) {
+LedgerFile::LedgerFile(const LedgerOptions &o) : lock_(o.path), path_(o.path) {
   if (exists(path_)) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) fail(kExitIo, path_, ": cannot open the ledger");
@@ -352,7 +352,8 @@ void add_ledger_options(CLI::App &command, LedgerOptions &options) {
                      "pending, so that a process killed after the draw leaves it counted; the "
                      "file is put back byte for byte on any failure before the draw; a release "
                      "that fails after drawing its noise is charged, once, and writes nothing; "
-                     "exit 7 if a charge cannot be recorded");
+                     "exit 7 if a charge cannot be recorded. Runs on one ledger are serialised by a "
+                     "lock on FILE.lock: a second run waits for the first to end");
   command.add_option("--ledger-epsilon", options.epsilon_cap,
                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
   command.add_option("--ledger-delta", options.delta_cap,

@@ -4,7 +4,8 @@
 // file is replaced atomically and durably before the release's first draw with the charge marked
 // pending (write-ahead: no way of ending the process after the draw leaves it uncounted), then
 // after the release succeeded or failed after drawing its noise (release_check, DrawGuard), or
-// put back as it was if the release failed before any draw.
+// put back as it was if the release failed before any draw. Runs on one file are serialised by a
+// lock (ledger_lock.hpp), held by a LedgerFile from before it reads the file until it is destroyed.
 #pragma once
 
 #include <array>
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interrupt.hpp"
+#include "ledger_lock.hpp"
 
 namespace dpcov::cli {
 
@@ -90,6 +92,9 @@ class LedgerFile {
   // file_ with its "spent" updated from a replay, written atomically and durably.
   void write();
 
+  // Held from before the file is read until this object is destroyed (the command's end): no
+  // other run reads or charges the file in between.
+  LedgerLock lock_;
   std::optional<std::string> original_;  // the file's bytes when read (none: a new ledger)
   size_t reserved_ = 0;                   // reserve()'s entries, at the end of "charges"
   bool pending_ = false;

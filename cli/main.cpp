@@ -49,9 +49,9 @@ Exit codes:
   4  internal: a library failure that is not the caller's fault
   5  I/O: a file cannot be opened, read or written
   6  audit: `dpcov audit` found a privacy violation
-  7  ledger: a release drew its noise and the --ledger file could not record the charge (the
-     message gives the entries to add by hand): nothing was written, and the ledger understates
-     the budget spent until they are added)";
+  7  ledger: the --ledger file could not record a release's charge; nothing was written. Before
+     the draw (the charge written ahead) nothing was drawn; after it the pending charge written
+     ahead stays in the file, counted (the message gives the entries))";
 
 }  // namespace
 

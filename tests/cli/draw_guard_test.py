@@ -9,6 +9,7 @@ Run by meson as: /usr/bin/python3 draw_guard_test.py DPCOV_EXECUTABLE
 import json
 import os
 import resource
+import select
 import signal
 import stat
 import subprocess
@@ -18,7 +19,7 @@ import unittest
 
 import numpy as np
 
-from cli_case import EXIT_INPUT, EXIT_IO, EXIT_LEDGER, EXIT_OK, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_IO, EXIT_LEDGER, EXIT_OK, EXIT_PRIVACY, DpcovCase
 
 # A release per path, each a list of arguments after the input, and the mechanisms its ledger
 # entries name (--bound auto and regress's tighter bound charge a bound step first).
@@ -257,16 +258,10 @@ class DrawGuard(DpcovCase):
         path = self.write_csv()
         with open(path, "rb") as f:
             text = f.read()
-        fifo = self.path("rows.fifo")
-        os.mkfifo(fifo)
         ledger = self.path("killed.json")
         out = self.path("o.csv")
         args = RELEASES["laplace_sym --bound auto"][0] + ["-q", "--seed", "4", "-o", out]
-        process = subprocess.Popen([DpcovCase.dpcov, "release", fifo] + args +
-                                   self.ledger_args(ledger), stderr=subprocess.PIPE)
-        with open(fifo, "wb") as f:
-            f.write(text)
-        self.wait_for_fifo_open(process)
+        process, _ = self.start_at_second_pass(args + self.ledger_args(ledger), text)
         process.kill()
         process.communicate(timeout=120)
         self.assertEqual(process.returncode, -signal.SIGKILL)
@@ -303,6 +298,40 @@ class DrawGuard(DpcovCase):
         with open(limited, "rb") as f:
             self.assertEqual(f.read(), pending)
         self.assert_nothing_written(out, out + ".json", out + ".curator.json")
+
+    def test_two_concurrent_releases_on_a_cap_that_fits_one_charge_it_once(self):
+        # The first release (--bound auto on a FIFO) has reserved its charge and drawn its bound
+        # step, and holds the ledger's lock while it waits to open its input again; the second,
+        # on the same ledger, waits for that lock (saying so), then reads the file the first left
+        # and is refused: exactly one release is charged, and neither a lock file nor a temporary
+        # file is left.
+        path = self.write_csv()
+        with open(path, "rb") as f:
+            text = f.read()
+        ledger = self.path("shared.json")
+        caps = ["--ledger", ledger, "--ledger-epsilon", "1.5", "--ledger-delta", "1e-5"]
+        args = RELEASES["laplace_sym --bound auto"][0] + ["-q"]
+        first, fifo = self.start_at_second_pass(args + ["-o", self.path("first.csv")] + caps, text)
+        second = subprocess.Popen([DpcovCase.dpcov, "release", path] + args +
+                                  ["-o", self.path("second.csv")] + caps, stderr=subprocess.PIPE)
+        self.addCleanup(second.kill)
+        ready, _, _ = select.select([second.stderr], [], [], 60)
+        self.assertTrue(ready, "the second release did not wait")
+        self.assertIn("waiting for the ledger", second.stderr.readline().decode())
+        self.assertIsNone(second.poll())
+        with open(fifo, "wb") as f:
+            f.write(text)
+        _, err = first.communicate(timeout=120)
+        self.assertEqual(first.returncode, EXIT_OK, err.decode())
+        _, err = second.communicate(timeout=120)
+        self.assertEqual(second.returncode, EXIT_PRIVACY, err.decode())
+        self.assertIn("cap would be exceeded", err.decode())
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
+                         [("bound_auto", None), ("laplace_sym", None)])
+        self.assertTrue(os.path.exists(self.path("first.csv")))
+        self.assert_nothing_written(self.path("second.csv"), ledger + ".lock")
 
     def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
         # An output that is an input (the data, the ledger), a directory, a missing directory, or
@@ -369,6 +398,20 @@ class DrawGuard(DpcovCase):
                 entries.append(json.load(f)["charges"][1])
         fields = ["mechanism", "zcdp_rho", "epsilon", "delta"]
         self.assertEqual([entries[1][k] for k in fields], [entries[0][k] for k in fields])
+
+    def start_at_second_pass(self, args, text):
+        """Starts `release FIFO args` (a --bound auto release), feeds it `text` and waits until it
+        has drawn its bound step and blocks opening the FIFO again; returns it and the FIFO. It is
+        killed when the test ends, so that a failing test leaves no process waiting."""
+        fifo = self.path("rows.fifo")
+        os.mkfifo(fifo)
+        process = subprocess.Popen([DpcovCase.dpcov, "release", fifo] + args,
+                                   stderr=subprocess.PIPE)
+        self.addCleanup(process.kill)
+        with open(fifo, "wb") as f:
+            f.write(text)
+        self.wait_for_fifo_open(process)
+        return process, fifo
 
     def wait_for_fifo_open(self, process):
         """Waits until `process` is blocked opening a FIFO with no writer (the kernel's

@@ -5,9 +5,12 @@
 // charged, as an internal error after the noise was drawn). Found by the fuzz_cli_ledger target.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <memory>
 #include <string>
 
 #include "cli_error.hpp"
@@ -25,6 +28,8 @@ class LedgerFileTest : public ::testing::Test {
     path_ = dir_ + "/ledger.json";
   }
   void TearDown() override {
+    // Every LedgerFile removed its lock file (ledger_lock.hpp) when it was destroyed.
+    EXPECT_NE(access((path_ + ".lock").c_str(), F_OK), 0);
     std::remove(path_.c_str());
     rmdir(dir_.c_str());
   }
@@ -120,6 +125,54 @@ TEST_F(LedgerFileTest, OldFilesWithoutStateReadTheSameAsPendingOnes) {
   }
 }
 
+// Two runs on one ledger whose cap fits one release: the second, started while the first holds
+// its LedgerFile (it has read the file, not yet charged it), waits for the lock and then reads the
+// first's charge, so it is refused; without the lock it would read the file as it was, pass its
+// check and replace the file, losing one of the two charges.
+TEST_F(LedgerFileTest, ASecondRunWaitsForTheLockAndSeesTheFirstsCharge) {
+  write(ledger("basic", "1.5", "[]"));
+  LedgerOptions options;
+  options.path = path_;
+  const std::vector<LedgerCharge> one{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+  // The child is forked before the first LedgerFile, so that it does not share the first's lock
+  // (flock belongs to the open file, which a fork would share); it starts when told to.
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    char byte = 0;
+    close(go[1]);
+    if (::read(go[0], &byte, 1) != 1) _exit(100);
+    int code = 0;
+    try {
+      LedgerFile second(options);
+      second.check(one);
+      second.charge(one, "second.csv");
+    } catch (const CliError &e) {
+      code = e.code();
+    }
+    _exit(code);
+  }
+  close(go[0]);
+  auto first = std::make_unique<LedgerFile>(options);
+  first->check(one);
+  ASSERT_EQ(::write(go[1], "g", 1), 1);
+  close(go[1]);
+  usleep(300 * 1000);
+  int status = 0;
+  EXPECT_EQ(waitpid(child, &status, WNOHANG), 0) << "the second run did not wait for the lock";
+  first->charge(one, "first.csv");
+  first.reset();
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), kExitPrivacy);
+  std::ifstream in(path_);
+  const auto file = nlohmann::json::parse(in);
+  ASSERT_EQ(file.at("charges").size(), 1u);
+  EXPECT_EQ(file["charges"][0].at("output"), "first.csv");
+}
+
 // Write-ahead (LedgerFile::reserve): the pending entries are read back and charged like any other,
 // and a file with them reads as a ledger (the format stays what older files hold, plus a field the
 // reader ignores); a refund puts the file back byte for byte, or removes a file it created.
@@ -133,8 +186,13 @@ TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes)
     LedgerFile file(options);
     file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
     EXPECT_TRUE(file.pending());
-    EXPECT_EQ(LedgerFile(options).summary()["releases"].get<int64_t>(), 2);
-    EXPECT_DOUBLE_EQ(LedgerFile(options).summary()["epsilon"].get<double>(), 3.2);
+    // Read as the next run would (not through a second LedgerFile: this one holds the lock).
+    std::ifstream in(path_);
+    const auto pending = nlohmann::json::parse(in);
+    ASSERT_EQ(pending.at("charges").size(), 2u);
+    EXPECT_EQ(pending["charges"][1].at("state"), "pending");
+    EXPECT_EQ(pending["spent"].at("releases"), 2);
+    EXPECT_DOUBLE_EQ(pending["spent"].at("epsilon").get<double>(), 3.2);
     file.refund();
     EXPECT_FALSE(file.pending());
   }

@@ -153,8 +153,10 @@ TEST_F(ReleaseCheckTest, TheMemoryLimitAfterADrawIsChargedOnceAndBeforeAnyDrawNo
 TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
   const std::string moved = dir_ + "-moved";
   const std::vector<LedgerCharge> charges{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+  // One LedgerFile at a time: each holds the ledger's lock (ledger_lock.hpp) until destroyed,
+  // which happens with the directory back in place, so that the lock file is removed.
   {
-    LedgerFile first(options_), second(options_);
+    LedgerFile first(options_);
     ASSERT_EQ(std::rename(dir_.c_str(), moved.c_str()), 0);
     const DrawWitness since(rng_);
     uint64_t u = 0;
@@ -171,20 +173,24 @@ TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
     }
     EXPECT_TRUE(first.charged());
     EXPECT_FALSE(unrecorded_charge().failed);
-    // Inside a DrawGuard the charge is written ahead, before the draw: the file holds it, pending,
-    // when the release's own charge fails after the draw.
     ASSERT_EQ(std::rename(moved.c_str(), dir_.c_str()), 0);
+  }
+  // Inside a DrawGuard the charge is written ahead, before the draw: the file holds it, pending,
+  // when the release's own charge fails after the draw.
+  {
+    LedgerFile second(options_);
     const DrawWitness later(rng_);
     try {
       const DrawGuard guard(&second, later, [&] { return charges; }, "out.csv");
       ASSERT_EQ(std::rename(dir_.c_str(), moved.c_str()), 0);
+      uint64_t u = 0;
       ASSERT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
       fail(kExitInputData, "the second pass failed");
     } catch (const CliError &e) {
       EXPECT_EQ(e.code(), kExitInputData);  // the failure in flight is unchanged
     }
+    ASSERT_EQ(std::rename(moved.c_str(), dir_.c_str()), 0);
   }
-  ASSERT_EQ(std::rename(moved.c_str(), dir_.c_str()), 0);
   EXPECT_TRUE(unrecorded_charge().failed);
   for (const char *part : {"LEDGER NOT CHARGED", "stays in the ledger", "\"zcdp_rho\":0.5"})
     EXPECT_NE(unrecorded_charge().message.find(part), std::string::npos)

@@ -1,0 +1,30 @@
+// The lock that serialises the runs charging one --ledger file: an exclusive flock(2) on a lock
+// file beside it (FILE.lock), held by LedgerFile from before the file is read (the budget check)
+// until the run has settled its charge. A second run on the same ledger waits for it, saying so
+// on standard error, and then reads the file the first one left. The lock is not on the ledger
+// itself: that file is replaced by rename, so a lock on it would stay on the replaced copy.
+#pragma once
+
+#include <string>
+
+namespace dpcov::cli {
+
+class LedgerLock {
+ public:
+  // Creates and locks `path` (the ledger's path + ".lock"), waiting while another run holds it.
+  // Throws CliError(kExitIo) if the lock file cannot be created or locked.
+  explicit LedgerLock(const std::string &ledger_path);
+  // Removes the lock file, then unlocks it: a run waiting on the removed file sees that it is no
+  // longer the one at the path and locks the path anew, so no file is left behind and no two
+  // runs hold the lock at once. Only a run killed by SIGKILL leaves it (empty; the next run uses
+  // and removes it).
+  ~LedgerLock();
+  LedgerLock(const LedgerLock &) = delete;
+  LedgerLock &operator=(const LedgerLock &) = delete;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace dpcov::cli

@@ -1,4 +1,5 @@
-// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a release charged to a ledger runs. Ended at once by
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP while a release charged to a ledger runs (from when its
+// ledger's lock is taken, ledger_lock.hpp). Ended at once by
 // the signal, a command that had drawn its noise would leave the ledger uncharged; so while an
 // InterruptDeferral lives the signal is only noted, and the command ends at its next check
 // (check_interrupted: each chunk read, before writing an output) as a failure, which DrawGuard

@@ -15,6 +15,9 @@ namespace dpcov::cli {
 
 namespace {
 
+// How often a waiting run tries the lock again (a short wait beside a release's run time).
+constexpr useconds_t kPollMicroseconds = 20 * 1000;
+
 // Whether the open file `fd` is the file now at `path` (not one a previous holder removed).
 bool still_at(int fd, const std::string &path) {
   struct stat held {}, now {};
@@ -31,19 +34,24 @@ LedgerLock::LedgerLock(const std::string &ledger_path) : path_(ledger_path + ".l
     if (fd < 0)
       fail(kExitIo, ledger_path, ": cannot create the ledger's lock file ", path_, ": ",
            std::strerror(errno));
-    int locked = ::flock(fd, LOCK_EX | LOCK_NB);
-    if (locked != 0 && errno == EWOULDBLOCK) {
+    // Polled rather than blocking: a signal (deferred, interrupt.hpp) must end the wait.
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (error != EWOULDBLOCK) {
+        ::close(fd);
+        fail(kExitIo, ledger_path, ": cannot lock ", path_, ": ", std::strerror(error));
+      }
       if (!told)
         std::fprintf(stderr, "dpcov: waiting for the ledger %s: another run holds its lock %s\n",
                      ledger_path.c_str(), path_.c_str());
       told = true;
-      do locked = ::flock(fd, LOCK_EX);
-      while (locked != 0 && errno == EINTR);
-    }
-    if (locked != 0) {
-      const int error = errno;
-      ::close(fd);
-      fail(kExitIo, ledger_path, ": cannot lock ", path_, ": ", std::strerror(error));
+      if (interrupted_signal() != 0) {
+        // Not ours to remove: the holder does.
+        ::close(fd);
+        check_interrupted();
+      }
+      ::usleep(kPollMicroseconds);
     }
     if (still_at(fd, path_)) {
       fd_ = fd;

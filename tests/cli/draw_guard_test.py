@@ -312,13 +312,28 @@ class DrawGuard(DpcovCase):
         caps = ["--ledger", ledger, "--ledger-epsilon", "1.5", "--ledger-delta", "1e-5"]
         args = RELEASES["laplace_sym --bound auto"][0] + ["-q"]
         first, fifo = self.start_at_second_pass(args + ["-o", self.path("first.csv")] + caps, text)
-        second = subprocess.Popen([DpcovCase.dpcov, "release", path] + args +
-                                  ["-o", self.path("second.csv")] + caps, stderr=subprocess.PIPE)
-        self.addCleanup(second.kill)
-        ready, _, _ = select.select([second.stderr], [], [], 60)
-        self.assertTrue(ready, "the second release did not wait")
-        self.assertIn("waiting for the ledger", second.stderr.readline().decode())
-        self.assertIsNone(second.poll())
+        def waiting(name):
+            process = subprocess.Popen([DpcovCase.dpcov, "release", path] + args +
+                                       ["-o", self.path(name)] + caps, stderr=subprocess.PIPE)
+            self.addCleanup(process.kill)
+            ready, _, _ = select.select([process.stderr], [], [], 60)
+            self.assertTrue(ready, f"{name}: the release did not wait")
+            self.assertIn("waiting for the ledger", process.stderr.readline().decode())
+            self.assertIsNone(process.poll())
+            return process
+
+        second = waiting("second.csv")
+        # Ctrl-C ends a wait at once: killed by SIGINT, the ledger and its lock left to the first.
+        with open(ledger, "rb") as f:
+            before = f.read()
+        third = waiting("third.csv")
+        third.send_signal(signal.SIGINT)
+        _, err = third.communicate(timeout=60)
+        self.assertEqual(third.returncode, -signal.SIGINT, err.decode())
+        self.assertIn("interrupted", err.decode())
+        with open(ledger, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertTrue(os.path.exists(ledger + ".lock"))
         with open(fifo, "wb") as f:
             f.write(text)
         _, err = first.communicate(timeout=120)
@@ -331,7 +346,8 @@ class DrawGuard(DpcovCase):
         self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
                          [("bound_auto", None), ("laplace_sym", None)])
         self.assertTrue(os.path.exists(self.path("first.csv")))
-        self.assert_nothing_written(self.path("second.csv"), ledger + ".lock")
+        self.assert_nothing_written(self.path("second.csv"), self.path("third.csv"),
+                                    ledger + ".lock")
 
     def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
         # An output that is an input (the data, the ledger), a directory, a missing directory, or

@@ -96,7 +96,10 @@ namespace {
 void write_all(const OutputOptions &options, const double *a, int64_t rows, int64_t cols,
                const std::vector<std::string> &names, nlohmann::ordered_json receipt,
                const nlohmann::ordered_json *curator) {
-  // An interrupted release writes nothing (interrupt.hpp).
+  // An interrupted release writes nothing (interrupt.hpp). A signal while the temporary files are
+  // written, with or without a ledger, is deferred to the check before they are renamed into
+  // place, which ends the command with their destructors removing them: none is left behind.
+  const InterruptDeferral deferral;
   check_interrupted();
   const MatrixFormat format = matrix_format_for(options.path);
   const bool to_stdout = options.path == "-";
@@ -122,6 +125,7 @@ void write_all(const OutputOptions &options, const double *a, int64_t rows, int6
     curator_file = std::make_unique<AtomicFile>(diagnostics);
     write_text(curator_file->stream(), json_text(*curator), diagnostics);
   }
+  check_interrupted();
   // The files go into place one by one, and on a failure the ones already there go again: no
   // partial output. Standard output cannot be taken back, so the matrix is written there last:
   // a file that fails leaves it empty.

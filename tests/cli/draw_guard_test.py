@@ -349,6 +349,38 @@ class DrawGuard(DpcovCase):
         self.assert_nothing_written(self.path("second.csv"), self.path("third.csv"),
                                     ledger + ".lock")
 
+    def test_a_signal_while_the_outputs_are_written_leaves_no_temporary_file(self):
+        # A 1000 x 1000 matrix (about 20 MB of CSV) takes a while to write: SIGINT once its
+        # temporary file exists ends the command before the files are renamed into place (or,
+        # if it came after that check, once they are all in place), with or without a ledger:
+        # killed by SIGINT, no temporary file, and the outputs all or none.
+        wide = self.path("wide.csv")
+        x = np.random.default_rng(6).standard_normal((20, 1000)) * 0.01
+        np.savetxt(wide, x, delimiter=",", header=",".join(f"x{j}" for j in range(1000)),
+                   comments="")
+        for ledger in ([], self.ledger_args(self.path("signal.json"))):
+            with self.subTest(ledger=bool(ledger)):
+                out = self.path("big.csv")
+                process = subprocess.Popen(
+                    [DpcovCase.dpcov, "release", wide, "-m", "analyze_gauss", "-e", "1", "-d",
+                     "1e-6", "--bound", "1", "--numerics", "idealized", "-q", "-o", out] + ledger,
+                    stderr=subprocess.PIPE)
+                self.addCleanup(process.kill)
+                deadline = time.monotonic() + 120
+                while not any(".big.csv.tmp-" in f for f in os.listdir(self.dir)):
+                    self.assertIsNone(process.poll(), "the command ended before writing")
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.001)
+                process.send_signal(signal.SIGINT)
+                _, err = process.communicate(timeout=120)
+                self.assertEqual(process.returncode, -signal.SIGINT, err.decode())
+                outputs = [os.path.exists(name) for name in (out, out + ".json")]
+                self.assertIn(outputs, ([True, True], [False, False]))
+                for name in (out, out + ".json", out + ".curator.json"):
+                    if os.path.exists(name):
+                        os.remove(name)
+                self.assert_nothing_written()
+
     def test_outputs_refused_before_any_draw_leave_the_ledger_as_it_was(self):
         # An output that is an input (the data, the ledger), a directory, a missing directory, or
         # a pipe (the atomic rename would replace it by a file: /dev/null, as root) is refused

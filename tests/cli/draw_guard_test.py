@@ -273,9 +273,12 @@ class DrawGuard(DpcovCase):
                          [("bound_auto", "pending"), ("laplace_sym", "pending")])
         self.assertEqual(book["spent"]["releases"], 2)
         self.assertAlmostEqual(book["spent"]["epsilon"], 1.0, places=12)
+        # Its lock file is left (empty); the next run takes it and removes it.
+        self.assertTrue(os.path.exists(ledger + ".lock"))
         # A success on the same ledger: charged once, its entries final.
         result = self.run_dpcov(["release", path] + args + ["--ledger", ledger])
         self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.assertFalse(os.path.exists(ledger + ".lock"))
         with open(ledger) as f:
             book = json.load(f)
         self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],

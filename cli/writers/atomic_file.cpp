@@ -62,10 +62,14 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   if (fd < 0) fail(kExitIo, path_, ": cannot create a temporary file in ", dir, ": ",
                    std::strerror(errno));
   temp_path_ = name.data();
-  // mkstemp creates the file private (0600); the result gets the usual permissions.
+  // mkstemp creates the file private (0600); the result keeps the permissions of the file it
+  // replaces (a ledger kept private stays so, also when a refund writes it back), or gets the
+  // usual ones.
+  struct stat replaced {};
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  (void)::fchmod(fd, 0666 & ~mask);
+  (void)::fchmod(fd, ::stat(path_.c_str(), &replaced) == 0 ? replaced.st_mode & 0777
+                                                            : 0666 & ~mask);
   stream_ = ::fdopen(fd, "wb");
   if (stream_ == nullptr) {
     ::close(fd);

@@ -1,6 +1,7 @@
 // An output file that appears complete or not at all: written to a temporary file in the target's
 // directory, flushed to disk, then renamed over the target. Dropped without commit() (an error,
-// an exception), the temporary file is removed and the target is untouched.
+// an exception), the temporary file is removed and the target is untouched. The new file keeps
+// the permission bits of the one it replaces (a new one gets 0666 less the umask).
 #pragma once
 
 #include <cstdio>

@@ -233,6 +233,8 @@ class DrawGuard(DpcovCase):
                 ' "delta": 1e-6, "output": "old"} ] }  \n').encode()
         with open(ledger, "wb") as f:
             f.write(text)
+        # Kept private: the refund (and a charge) keep the file's permissions.
+        os.chmod(ledger, 0o600)
         out = self.path("o.csv")
         runs = [["release", bad] + args + ["-q", "-o", out] for args, _ in RELEASES.values()]
         runs.append(["regress", bad, "--label", "y", "--epsilon", "1", "--bound", "2",
@@ -244,11 +246,17 @@ class DrawGuard(DpcovCase):
                 self.assertNotIn("LEDGER", result.stderr.decode())
                 with open(ledger, "rb") as f:
                     self.assertEqual(f.read(), text)
+                self.assertEqual(stat.S_IMODE(os.stat(ledger).st_mode), 0o600)
                 self.assert_nothing_written(out, out + ".json", out + ".curator.json")
                 new = self.path("new.json")
                 result = self.run_dpcov(args + self.ledger_args(new))
                 self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
                 self.assert_nothing_written(new)
+        result = self.run_dpcov(["release", self.write_csv()] + RELEASES["coinpress"][0] +
+                                ["-q", "-o", out, "--ledger", ledger])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.assertEqual(self.charges(ledger), ["dly_adaptive", "coinpress"])
+        self.assertEqual(stat.S_IMODE(os.stat(ledger).st_mode), 0o600)
 
     def test_a_release_killed_after_its_draw_leaves_its_charge(self):
         # --bound auto on a FIFO: the command reads it, draws the bound step and blocks opening it

@@ -1,7 +1,8 @@
 // SIGINT (Ctrl-C), SIGTERM and SIGHUP while a release charged to a ledger runs (from when its
-// ledger's lock is taken, ledger_lock.hpp). Ended at once by
-// the signal, a command that had drawn its noise would leave the ledger uncharged; so while an
-// InterruptDeferral lives the signal is only noted, and the command ends at its next check
+// ledger's lock is taken, ledger_lock.hpp) and while outputs are written (write_outputs). Ended at
+// once by the signal, a command would leave its ledger's lock file, its pending charge unsettled
+// (a refund or the release's own entries never written) and its temporary files behind; so while
+// an InterruptDeferral lives the signal is only noted, and the command ends at its next check
 // (check_interrupted: each chunk read, before writing an output) as a failure, which DrawGuard
 // charges if the noise is drawn. main() then raises the signal again with its default action, so
 // the caller sees the command killed by it (also when it came while complete outputs were being

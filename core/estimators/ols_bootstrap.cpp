@@ -42,6 +42,12 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   const int64_t p = static_cast<int64_t>(cols.size());
   validate(noise, p + 1);
   const double alpha = 1.0 - spec.level;
+  // Before bootstrap + 1 below, which overflowed at INT64_MAX: the worlds' time and the
+  // coefficients kept, p per world, bounded (reserved below, so that memory fails before a draw).
+  if (bootstrap > DPCOV_MAX_SIMULATION_DRAWS)
+    fail(DPCOV_E_INVALID_ARGUMENT, "the number of bootstrap draws must be at most "
+         "DPCOV_MAX_SIMULATION_DRAWS = ", DPCOV_MAX_SIMULATION_DRAWS, " (it bounds the "
+         "bootstrap's time and memory), got ", bootstrap);
   // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
   const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
   if (bootstrap < 1 || k < 1)
@@ -80,6 +86,8 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
 
   std::vector<std::vector<double>> draws(at(p));
   std::vector<double> norms, z(at(p)), xy(at(p)), beta(at(p));
+  norms.reserve(at(bootstrap));
+  for (std::vector<double> &v : draws) v.reserve(at(bootstrap));
   for (int64_t b = 0; b < bootstrap; ++b) {
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);

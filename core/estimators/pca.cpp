@@ -36,6 +36,9 @@ void check_level(double level, int64_t draws) {
   if (!(level > 0.0 && level < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
   if (draws < 1) fail(DPCOV_E_INVALID_ARGUMENT, "draws must be >= 1, got ", draws);
+  if (draws > DPCOV_MAX_SIMULATION_DRAWS)
+    fail(DPCOV_E_INVALID_ARGUMENT, "draws must be at most DPCOV_MAX_SIMULATION_DRAWS = ",
+         DPCOV_MAX_SIMULATION_DRAWS, " (it bounds the simulation's time), got ", draws);
 }
 
 double spectral_norm(const Matrix &symmetric) {

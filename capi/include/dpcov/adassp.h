@@ -214,7 +214,8 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
  * @param n             the public number of rows, > p.
  * @param receipt       the fit's receipt, with label_square_released = 1. Required.
  * @param level         confidence level, in (0, 1) (e.g. 0.95).
- * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1; 999 or more is advised.
+ * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1 and at most
+ *                      ::DPCOV_MAX_SIMULATION_DRAWS; 999 or more is advised.
  * @param rng           the generator of the bootstrap draws; advanced on success only.
  * @param[out] coefficients  p doubles: the unregularised beta~ = X'X~^{-1} X'y~. Required.
  * @param[out] std_errors    p doubles: standard deviation of the refits, or NULL.

@@ -48,14 +48,25 @@
 #include "dpcov/version.h"
 
 #if defined(__GNUC__)
+/** Marks the library's exported functions (default visibility in a hidden-visibility build). */
 #define DPCOV_API __attribute__((visibility("default")))
 #else
+/** Marks the library's exported functions (nothing to mark without GCC's visibility). */
 #define DPCOV_API
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * The most simulated worlds a function draws (10^7): the bootstrap worlds of
+ * dpcov_ols_bootstrap_intervals() and dpcov_adassp_bootstrap_intervals(), the noise draws of
+ * dpcov_pca_subspace_error_bound() and dpcov_pca_centred_subspace_error_bound(). Their time is
+ * that count times a world's, and the bootstrap keeps every world's coefficients; a larger count
+ * is refused with ::DPCOV_E_INVALID_ARGUMENT before anything is drawn.
+ */
+#define DPCOV_MAX_SIMULATION_DRAWS 10000000
 
 /** Result of every fallible call: ::DPCOV_OK or one of the negative `DPCOV_E_*` codes. */
 typedef int32_t dpcov_status;

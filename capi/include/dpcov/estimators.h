@@ -216,7 +216,7 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
  *                   ::DPCOV_MECHANISM_WISHART_ADDITIVE. Required.
  * @param k          subspace dimension, 1 <= k <= d (k = d: bound 0).
  * @param level      probability of the noise-norm quantile, in (0, 1) (e.g. 0.95).
- * @param num_draws  simulated noise draws, >= 1 (e.g. 200).
+ * @param num_draws  simulated noise draws, in [1, ::DPCOV_MAX_SIMULATION_DRAWS] (e.g. 200).
  * @param rng        the generator of the draws; advanced on success only.
  * @param[out] noise_norm       eta, or NULL.
  * @param[out] eigengap         lambda_k - lambda_{k+1} of the release (DBL_MAX for k = d: no
@@ -266,7 +266,7 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  *                         (as dpcov_centre_second_moment()).
  * @param k                subspace dimension, 1 <= k <= d = dim - 1 (k = d: bound 0).
  * @param level            probability of the noise-norm quantile, in (0, 1) (e.g. 0.95).
- * @param num_draws        simulated noise draws, >= 1 (e.g. 200).
+ * @param num_draws        simulated noise draws, in [1, ::DPCOV_MAX_SIMULATION_DRAWS] (e.g. 200).
  * @param rng              the generator of the draws; advanced on success only.
  * @param[out] noise_norm       eta, or NULL.
  * @param[out] eigengap         lambda_k - lambda_{k+1} of the centred release (DBL_MAX for

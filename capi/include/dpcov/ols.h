@@ -201,7 +201,8 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * @param num_features  their number.
  * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
  * @param num_bootstrap number of bootstrap worlds, >= 2 / (1 - level) - 1 (each end an order
- *                      statistic); 999 or more is advised.
+ *                      statistic) and at most ::DPCOV_MAX_SIMULATION_DRAWS; 999 or more is
+ *                      advised.
  * @param rng           the generator of the bootstrap draws; advanced on success only.
  * @param[out] coefficients  p doubles: beta~. Required.
  * @param[out] std_errors    p doubles: standard deviation of the refits, or NULL.

@@ -120,7 +120,8 @@ double log_bessel_i0(double x) {
     sum += term;
     if (term < kEps * sum) break;
   }
-  return x - 0.5 * std::log(2.0 * std::numbers::pi * x) + std::log(sum);
+  // ln(2 pi) + ln x, not ln(2 pi x): the product overflows above DBL_MAX / (2 pi).
+  return x - 0.5 * (std::log(2.0 * std::numbers::pi) + std::log(x)) + std::log(sum);
 }
 
 double bingham_circle_log_normaliser(double a1, double a2) {

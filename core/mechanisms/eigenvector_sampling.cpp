@@ -244,7 +244,7 @@ double eigenvalue_log_density(MechanismId mechanism, std::span<const double> lam
   for (size_t i = 0; i < lambda_hat.size(); ++i) {
     if (!std::isfinite(lambda_hat[i]))
       fail(DPCOV_E_NON_FINITE, "released eigenvalue ", i, " is not finite");
-    sum += -std::fabs(lambda_hat[i] - lambda[i]) / b - std::log(2.0 * b);
+    sum += -std::fabs(lambda_hat[i] - lambda[i]) / b - random::laplace_log_normaliser(b);
   }
   return sum;
 }

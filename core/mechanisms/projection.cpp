@@ -101,7 +101,8 @@ double private_sigma_min_squared(ConstMatrixView gram, const Receipt &receipt, r
 double sigma_min_test_log_density(double s2, ConstMatrixView gram, const Receipt &receipt) {
   check::finite(s2, "test value s2");
   const double b = receipt.test_scale;
-  return -std::log(2.0 * b) - std::fabs(s2 - (lambda_min(gram) - receipt.test_shift)) / b;
+  return -random::laplace_log_normaliser(b) -
+         std::fabs(s2 - (lambda_min(gram) - receipt.test_shift)) / b;
 }
 
 double sigma_min_test_log_probability_at_most(double threshold, ConstMatrixView gram,

@@ -1,6 +1,7 @@
 #include "exponential.hpp"
 
 #include <cmath>
+#include <numbers>
 
 #include "../check.hpp"
 #include "uniform.hpp"
@@ -31,5 +32,10 @@ double laplace_from_word(uint64_t first_word, Rng &rng, double scale) {
 }
 
 double laplace(Rng &rng, double scale) { return laplace_from_word(rng.next_u64(), rng, scale); }
+
+double laplace_log_normaliser(double scale) {
+  check::positive_finite(scale, "Laplace scale");
+  return std::numbers::ln2 + std::log(scale);
+}
 
 }  // namespace dpcov::random

@@ -25,4 +25,9 @@ double exponential(Rng &rng);
 double laplace_from_word(uint64_t first_word, Rng &rng, double scale);
 double laplace(Rng &rng, double scale);
 
+// ln(2 b), the log of the Laplace density's normaliser, as ln 2 + ln b: finite for every finite
+// b > 0, where 2 b overflows above DBL_MAX / 2 and ln(2 b) was +infinity (every log-density
+// -infinity, which the auditor read as a draw outside the sampler's support).
+double laplace_log_normaliser(double scale);
+
 }  // namespace dpcov::random

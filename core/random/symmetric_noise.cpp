@@ -68,7 +68,7 @@ double symmetric_laplace_log_density(const Matrix &noise, double scale) {
   check_square(noise, "symmetric noise matrix");
   check::all_finite(noise.view(), "symmetric noise matrix");
   check::positive_finite(scale, "Laplace noise scale");
-  const double log_norm = std::log(2.0 * scale);
+  const double log_norm = laplace_log_normaliser(scale);
   return upper_triangle_sum(noise, [&](double x) { return -std::fabs(x) / scale - log_norm; });
 }
 

@@ -12,6 +12,7 @@
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -121,6 +122,11 @@ TEST(AuditDistributions, LogBesselI0MatchesBoost) {
   const double x = 1e4;
   const double expected = x - 0.5 * std::log(2.0 * std::numbers::pi * x) + std::log1p(1.0 / (8.0 * x) + 9.0 / (128.0 * x * x));
   EXPECT_NEAR(log_bessel_i0(x), expected, 1e-11);
+  // Up to DBL_MAX, where 2 pi x overflows: ln I_0(x) = x - ln(2 pi x) / 2 + O(1/x).
+  for (const double big : {1e300, 1e307, std::numeric_limits<double>::max()}) {
+    const double log_two_pi_x = std::log(2.0 * std::numbers::pi) + std::log(big);
+    EXPECT_EQ(log_bessel_i0(big), big - 0.5 * log_two_pi_x) << "x = " << big;
+  }
   EXPECT_THROW(log_bessel_i0(-1.0), Error);
 }
 

@@ -69,6 +69,32 @@ TEST(CapiAudit, CorrectAnalyzeGaussShowsNoViolation) {
   EXPECT_GT(r.alpha_per_test, 0.0);
 }
 
+// A Laplace scale above DBL_MAX / 2 (B = 1e-3, epsilon = 1.9e-314): ln(2 b) overflowed, every
+// draw's log-density was -infinity and the audit returned OK with a sampler mismatch on a correct
+// sampler. Now each audit ends either without a finding or, when a draw overflows to infinity,
+// with DPCOV_E_NON_FINITE and the result untouched.
+TEST(CapiAudit, LaplaceAtAScaleNearTheLargestDoubleIsNotFlagged) {
+  int completed = 0;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    dpcov_audit_params p = quick_params();
+    p.trials = 2;  // 4 draws, each overflowing with probability 0.19
+    p.first_checkpoint = 2;
+    p.seed = seed;
+    dpcov_audit_result r = fresh_result();
+    const dpcov_status status = dpcov_audit_run(DPCOV_MECHANISM_LAPLACE_SYM, 1, 2, 0x1.0624dd2f1a9fdp-10,
+                                                0x0.00000e046920ep-1022, 0.0, nullptr, &p, &r);
+    if (status == DPCOV_OK) {
+      ++completed;
+      EXPECT_EQ(r.findings, 0) << "seed " << seed;
+      EXPECT_TRUE(std::isfinite(r.max_loss)) << "seed " << seed;
+    } else {
+      EXPECT_EQ(status, DPCOV_E_NON_FINITE) << dpcov_last_error_message();
+      EXPECT_TRUE(untouched(r));
+    }
+  }
+  EXPECT_GT(completed, 0);  // about 17 of the 40 seeds draw no overflowing value
+}
+
 TEST(CapiAudit, JiangWishartIsFlagged) {
   dpcov_mechanism_params m;
   dpcov_mechanism_params_default(&m);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numbers>
 #include <vector>
 
@@ -461,9 +462,31 @@ TEST(SymmetricNoise, LogDensitiesSumOverTheUpperTriangle) {
   Matrix out(3, 3);
   Rng rng = Rng::from_seed(16);
   EXPECT_EQ(status_of([&] { symmetric_gaussian_noise(rng, 0.0, out); }), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { laplace_log_normaliser(0.0); }), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(status_of([&] { symmetric_laplace_noise(rng, NAN, out); }), DPCOV_E_NON_FINITE);
   Matrix rect(2, 3);
   EXPECT_EQ(status_of([&] { symmetric_gaussian_noise(rng, 1.0, rect); }), DPCOV_E_DIMENSION);
+}
+
+// ln(2 b) for every finite b > 0, up to DBL_MAX, where 2 b overflows: the Laplace log-density of
+// a release at a scale above DBL_MAX / 2 was -infinity, and the auditor reported the draw as
+// outside the sampler's support (a false sampler mismatch at epsilon = 1.9e-314).
+TEST(SymmetricNoise, LaplaceLogDensityIsFiniteAtEveryScale) {
+  const double max = std::numeric_limits<double>::max();
+  for (double b : {std::numeric_limits<double>::denorm_min(), 1e-300, 0.7, 1e300, 0.5 * max,
+                   std::nextafter(0.5 * max, max), 0.75 * max, max}) {
+    // ln 2 + ln b, each rounded once: within 2 ulps of the exact ln(2 b) (computed in long double).
+    const long double exact = std::log(2.0L * static_cast<long double>(b));
+    EXPECT_NEAR(laplace_log_normaliser(b), static_cast<double>(exact),
+                4.0 * std::numeric_limits<double>::epsilon() * std::fabs(static_cast<double>(exact)))
+        << "b = " << b;
+    Matrix n(2, 2);
+    n(0, 0) = b; n(1, 1) = -b; n(0, 1) = n(1, 0) = b;
+    const double log_density = symmetric_laplace_log_density(n, b);
+    EXPECT_TRUE(std::isfinite(log_density)) << "b = " << b;
+    EXPECT_NEAR(log_density, -3.0 - 3.0 * laplace_log_normaliser(b),
+                1e-12 * (1.0 + std::fabs(log_density)));
+  }
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ double iev_adaptive_tau(double laplace_scale, int64_t steps, double beta) {
   if (steps < 1) fail(DPCOV_E_INVALID_ARGUMENT, "number of eigenvector steps must be >= 1, got ", steps);
   if (!(beta > 0.0 && beta < 1.0))
     fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", beta);
-  return laplace_scale * std::log(2.0 * static_cast<double>(steps) / beta);
+  // ln(2 steps) - ln(beta), not ln(2 steps / beta): the quotient overflows at a subnormal beta.
+  return laplace_scale * (std::log(2.0 * static_cast<double>(steps)) - std::log(beta));
 }
 
 std::vector<double> iev_adaptive_step_epsilons(std::span<const double> lambda_hat, double tau,

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <vector>
 
@@ -73,6 +74,9 @@ TEST(IevBudget, WorkedValuesMatchConstantsMdSection8) {
   expect_pinned(privacy::gram_eigenvalue_l1_sensitivity(Neighbour::AddRemove, 1.0), 1.0);
   expect_pinned(privacy::iev_uniform_step_epsilon(1.0, 10), 0.05);
   expect_pinned(privacy::iev_adaptive_tau(4.0, 10, 0.05), 23.965858);
+  // Finite down to the smallest beta (ln 20 + 744.44), where 2 steps / beta overflowed.
+  EXPECT_NEAR(privacy::iev_adaptive_tau(4.0, 10, std::numeric_limits<double>::denorm_min()),
+              4.0 * (std::log(20.0) + 1074.0 * std::numbers::ln2), 1e-9);
   const std::vector<double> lambda_hat{500, 200, 100, 50, 20, 10, 5, 2, 1, 0.5};
   const std::vector<double> split = privacy::iev_adaptive_step_epsilons(lambda_hat, 23.965858, 0.5);
   const double pinned[] = {0.126509, 0.082710, 0.061535, 0.047532, 0.036646,

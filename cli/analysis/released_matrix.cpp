@@ -10,6 +10,7 @@
 #include "../cli_error.hpp"
 #include "../constant_column_option.hpp"
 #include "../readers/open_input.hpp"
+#include "receipt_replan.hpp"
 
 namespace dpcov::cli {
 
@@ -104,7 +105,8 @@ void add_matrix_source_options(CLI::App &command, MatrixSource &source) {
       ->required();
   command.add_option("--receipt", source.receipt,
                      "Its JSON receipt (default: MATRIX.json when it exists), which gives n and "
-                     "the column names");
+                     "the column names; a release's constants are planned again from its public "
+                     "parameters, and a receipt that disagrees is refused (exit 2)");
   command
       .add_option("--rows", source.rows,
                   "Number of data rows n behind the matrix (default: from the receipt)")
@@ -159,6 +161,7 @@ LoadedMatrix load_matrix(const MatrixSource &source) {
   if (!m.receipt_path.empty()) {
     m.receipt = read_receipt(m.receipt_path);
     ReceiptFacts facts = check_receipt(m.receipt, m.receipt_path, d, named ? &m.names : nullptr);
+    check_receipt_constants(m.receipt, m.receipt_path, d);
     m.rows = facts.rows;
     if (!facts.names.empty()) m.names = std::move(facts.names);
   }

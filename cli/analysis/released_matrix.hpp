@@ -63,7 +63,8 @@ std::string matrix_receipt_path(const MatrixSource &source);
 
 // Reads the whole matrix (it is d x d, so small) and its receipt. Throws CliError: kExitIo when a
 // file cannot be read, kExitInputData when the matrix is not square, not finite or not exactly
-// symmetric, or the receipt is not valid JSON or disagrees with the matrix.
+// symmetric, or the receipt is not valid JSON, disagrees with the matrix, or holds constants its
+// public parameters do not give (check_receipt_constants, receipt_replan.hpp).
 LoadedMatrix load_matrix(const MatrixSource &source);
 
 // The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof),

@@ -1,0 +1,259 @@
+#include "receipt_replan.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include <dpcov.h>
+
+#include "../cli_error.hpp"
+#include "../constant_column_option.hpp"
+#include "../library_status.hpp"
+#include "../commands/mechanism_options.hpp"
+#include "../commands/zcdp_release.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The receipt's public parameters, read with their types checked: a parameter the plan needs
+// that is missing or of the wrong type is named.
+class Parameters {
+ public:
+  Parameters(const Json &receipt, const std::string &path) : receipt_(receipt), path_(path) {}
+
+  const Json &at(const std::string &key) const {
+    if (!receipt_.contains(key))
+      fail(kExitInputData, path_, ": the receipt lacks \"", key, "\", which its constants are "
+           "planned from");
+    return receipt_[key];
+  }
+  std::string text(const std::string &key) const {
+    const Json &value = at(key);
+    if (!value.is_string()) bad(key, "a string");
+    return value.get<std::string>();
+  }
+  double real(const std::string &key) const {
+    const Json &value = at(key);
+    if (!value.is_number() || !std::isfinite(value.get<double>())) bad(key, "a finite number");
+    return value.get<double>();
+  }
+  int64_t count(const std::string &key) const {
+    const Json &value = at(key);
+    if (!(value.is_number_unsigned() && value.get<uint64_t>() <= uint64_t{INT64_MAX}) &&
+        !(value.is_number_integer() && value.get<int64_t>() >= 0))
+      bad(key, "a non-negative integer");
+    return value.get<int64_t>();
+  }
+  bool has(const std::string &key) const { return receipt_.contains(key); }
+  const std::string &path() const { return path_; }
+
+ private:
+  [[noreturn]] void bad(const std::string &key, const char *expected) const {
+    fail(kExitInputData, path_, ": malformed receipt: \"", key, "\" must be ", expected);
+  }
+  const Json &receipt_;
+  const std::string &path_;
+};
+
+std::string shown(const Json &value) { return excerpt(value.dump(), 200); }
+
+// Every entry of `planned` (recursively into objects) must be in `found` and equal to it; the
+// keys in `skip` are compared elsewhere or are texts, not constants.
+void compare(const Json &planned, const Json &found, const std::string &prefix,
+             const std::initializer_list<const char *> &skip, const std::string &path) {
+  for (const auto &[key, value] : planned.items()) {
+    bool skipped = false;
+    for (const char *name : skip) skipped = skipped || key == name;
+    if (skipped) continue;
+    const std::string field = prefix + key;
+    if (!found.is_object() || !found.contains(key))
+      fail(kExitInputData, path, ": the receipt lacks \"", field, "\"; its public parameters "
+           "give ", shown(value), ": refusing a receipt whose constants cannot be checked");
+    const Json &entry = found[key];
+    if (value.is_object()) {
+      compare(value, entry, field + ".", {}, path);
+      continue;
+    }
+    if (entry != value)
+      fail(kExitInputData, path, ": the receipt's \"", field, "\" is ", shown(entry),
+           " but its public parameters give ", shown(value),
+           " (re-planned by this library): the receipt was edited or belongs to another release; "
+           "refusing to compute from its constants");
+  }
+}
+
+// A plan's own failure is the receipt's: its parameters are not a release this library makes.
+template <class Plan>
+auto planned_or_refused(const std::string &path, const Plan &plan) {
+  try {
+    return plan();
+  } catch (const CliError &e) {
+    fail(kExitInputData, path, ": the receipt's public parameters cannot be planned again by "
+         "this library: ", excerpt(e.what(), 400));
+  }
+}
+
+// The mechanism options a release of the library's mechanisms was run with, from its receipt
+// (names as receipt_json() writes them; a setting a mechanism does not take keeps its default).
+MechanismOptions library_options(const Parameters &p, const std::string &mechanism, bool exact) {
+  MechanismOptions o;
+  o.mechanism = mechanism;
+  o.epsilon = p.real("epsilon");
+  o.delta = p.real("delta");
+  o.neighbour = p.text("neighbour");
+  // Exact numerics have their own calibration, which the exact plan chooses.
+  o.calibration = exact ? "default" : p.text("calibration");
+  o.lambda_min_scope = p.text("lambda_min_scope");
+  if (p.real("lambda_min_bound") != 0.0) o.lambda_min = p.real("lambda_min_bound");
+  o.budget_split = p.text("budget_split");
+  if (p.real("beta") != 0.0) o.beta = p.real("beta");
+  if (p.count("rank") != 0) o.rank = p.count("rank");
+  if (p.count("projection_rows") != 0) o.projection_rows = p.count("projection_rows");
+  if (mechanism.rfind("inverse_wishart", 0) == 0) {
+    const double dof = p.real("dof");
+    if (!(dof >= 1.0 && dof < 0x1p62 && dof == std::floor(dof)))
+      fail(kExitInputData, p.path(), ": malformed receipt: \"dof\" of ", mechanism,
+           " must be its integer degrees of freedom m");
+    o.posterior_dof = static_cast<int64_t>(dof);
+  }
+  o.audit_only_not_private = mechanism == "wishart_jiang";
+  return o;
+}
+
+// The records a release adds to the library's receipt when --add-constant or --bounds shaped
+// its rows: both follow from the norm bound and the rows' bound.
+void check_row_records(const Json &receipt, const Parameters &p, const dpcov_receipt &planned,
+                       const dpcov_exact_grid *grid) {
+  if (receipt.contains("constant_column")) {
+    const double row_bound = Parameters(receipt["constant_column"], p.path()).real("row_bound");
+    const double norm_bound = constant_column_norm_bound(row_bound);
+    const double value = grid ? exact_grid_constant(row_bound, norm_bound, grid->bits, grid->unit)
+                              : row_bound;
+    compare(constant_column_json(value, row_bound, norm_bound), receipt["constant_column"],
+            "constant_column.", {"method"}, p.path());
+    if (norm_bound != planned.bound)
+      fail(kExitInputData, p.path(), ": the receipt's \"bound\" is ", planned.bound,
+           " but its constant column's row bound ", row_bound, " gives ", norm_bound);
+  }
+  if (receipt.contains("scaling")) {
+    double norm_bound = 0.0;
+    library_check(dpcov_column_bounds_norm_bound(planned.dim - 1, &norm_bound),
+                  concat(p.path(), ": the scaled rows' bound"));
+    if (norm_bound != planned.bound)
+      fail(kExitInputData, p.path(), ": the receipt's \"bound\" is ", planned.bound,
+           " but its --bounds scaling of ", planned.dim - 1, " columns gives ", norm_bound);
+  }
+}
+
+// Returns whether the mechanism is private (the plan's not_dp).
+bool check_library_receipt(const Json &receipt, const Parameters &p, const std::string &mechanism,
+                           int64_t dim) {
+  const bool exact = p.text("numerics") == "exact";
+  const MechanismOptions options = library_options(p, mechanism, exact);
+  const int64_t n = p.has("n") ? p.count("n") : 0;  // withheld under add/remove
+  const double bound = p.real("bound");
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  const dpcov_receipt planned = planned_or_refused(p.path(), [&] {
+    const MechanismChoice choice = resolve_mechanism(options);
+    return exact ? plan_exact(choice, options, dim, n, bound, &grid)
+                 : plan_mechanism(choice, options, dim, n, bound);
+  });
+  Json expected = public_receipt_json(planned);
+  // A propose-test-release's w comes from its released test value: 0 in a plan.
+  if (expected.contains("appended_w") && expected["appended_w"] == 0.0)
+    expected.erase("appended_w");
+  compare(expected, receipt, "",
+          {"theorem", "privacy_claim", "differentially_private", "seed_fixed", "generator",
+           "test_value", "test_passed"},
+          p.path());
+  if (exact) compare(exact_grid_json(grid), p.at("exact_grid"), "exact_grid.", {}, p.path());
+  check_row_records(receipt, p, planned, exact ? &grid : nullptr);
+  return planned.not_dp == 0;
+}
+
+// The options a zCDP release (dly_*, coinpress, coinpress_mean) was run with, from its receipt.
+ZcdpReleaseOptions zcdp_options(const Parameters &p, const std::string &mechanism) {
+  ZcdpReleaseOptions o;
+  o.mechanism.mechanism = mechanism;
+  o.mechanism.delta = p.real("delta");
+  if (mechanism == "coinpress_mean") {
+    o.mean_radius = p.real("mean_radius");
+    const double scale = p.real("scale");  // sqrt(K): the square root of its square is itself
+    o.k_bound = scale * scale;
+    o.steps = p.count("steps");
+  } else if (mechanism == "coinpress") {
+    o.k_bound = p.real("k_bound");
+    o.steps = p.count("steps");
+    if (p.has("centring")) {
+      o.center = true;
+      o.mean_radius = Parameters(p.at("centring"), p.path()).real("mean_radius");
+    }
+  } else {
+    o.bound = p.real("bound");
+  }
+  return o;
+}
+
+void check_zcdp_receipt(const Json &receipt, const Parameters &p, const std::string &mechanism) {
+  const ZcdpReleaseOptions options = zcdp_options(p, mechanism);
+  const ZcdpPlan plan = planned_or_refused(p.path(), [&] {
+    return plan_zcdp(options, p.real("rho"), p.count("dim"), p.count("n"));
+  });
+  Json expected = plan.receipt;
+  // dly_adaptive's first look may settle the radius (a released outcome): then no trace and no
+  // second look are released, and the covariance gets their budget, 511 rho / 512, which only
+  // the release computes (dong_liang_yi.h).
+  if (p.has("first_look_settled") && p.at("first_look_settled") == true) {
+    expected.erase("rho_covariance");
+    expected["trace_sigma"] = 0.0;
+    expected["histogram_sigma"] = 0.0;
+  }
+  compare(expected, receipt, "",
+          {"command", "library_version", "theorem", "privacy_claim", "privacy_model", "output",
+           "differentially_private", "seed_fixed"},
+          p.path());
+}
+
+bool is_library_mechanism(const std::string &name) {
+  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id)
+    if (name == dpcov_mechanism_name(id)) return true;
+  return false;
+}
+
+// A seeded release is not private for whoever knows the seed; a mechanism known not to be
+// private never is: the flags the commands decide by must say so.
+void check_privacy_flags(const Json &receipt, const Parameters &p, bool mechanism_private) {
+  const bool seeded = p.has("seed_fixed") && p.at("seed_fixed") == true;
+  const auto expect = [&](const char *key, bool value) {
+    if (p.has(key) && p.at(key) != value)
+      fail(kExitInputData, p.path(), ": the receipt's \"", key, "\" is ", shown(receipt[key]),
+           " but its mechanism", seeded ? " and fixed seed" : "", " give ", value ? "true" : "false");
+  };
+  expect("differentially_private", mechanism_private && !seeded);
+  expect("mechanism_differentially_private", mechanism_private);
+}
+
+}  // namespace
+
+void check_receipt_constants(const Json &receipt, const std::string &path, int64_t dim) {
+  if (!receipt.is_object() || !receipt.contains("mechanism") || !receipt["mechanism"].is_string())
+    return;
+  // glasso's sidecar names its source's mechanism but holds none of its constants.
+  if (receipt.value("command", "") == "glasso") return;
+  const std::string mechanism = receipt["mechanism"].get<std::string>();
+  const Parameters p(receipt, path);
+  if (is_library_mechanism(mechanism)) {
+    check_privacy_flags(receipt, p, check_library_receipt(receipt, p, mechanism, dim));
+  } else if (is_zcdp_rows_mechanism(mechanism)) {
+    check_zcdp_receipt(receipt, p, mechanism);
+    check_privacy_flags(receipt, p, true);
+  }
+}
+
+}  // namespace dpcov::cli

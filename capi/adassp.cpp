@@ -90,6 +90,7 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.sensitivity_label_square = r.sensitivity_label_square;
   c.sigma_label_square = r.sigma_label_square;
   c.zcdp_rho = r.zcdp_rho;
+  c.numerics = DPCOV_NUMERICS_IDEALIZED;
   return c;
 }
 

@@ -517,6 +517,8 @@ module dpcov
     real(c_double) :: sigma_label_square = 0
     real(c_double) :: released_label_square = 0
     real(c_double) :: zcdp_rho = 0
+    !> Always DPCOV_NUMERICS_IDEALIZED (0): floating-point Gaussian noise (Mironov 2012).
+    integer(c_int32_t) :: numerics = 0
   end type
 
   interface

@@ -54,6 +54,9 @@ type AdasspReceipt struct {
 	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
 	// ZcdpRho: the fit is ZcdpRho-zCDP, what a zCDP ledger charges (Ledger.ChargeZCDP).
 	ZcdpRho float64
+	// Numerics is always 0, idealized: the Gaussian noise is sampled in floating point and the
+	// guarantee is that of the idealized mechanism (Mironov 2012).
+	Numerics int32
 }
 
 // adasspParamsToC is params as dpcov_adassp_params, or nil (the defaults) for nil.
@@ -95,6 +98,7 @@ func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 		SigmaLabelSquare:       float64(rec.sigma_label_square),
 		ReleasedLabelSquare:    float64(rec.released_label_square),
 		ZcdpRho:                float64(rec.zcdp_rho),
+		Numerics:               int32(rec.numerics),
 	}
 }
 

@@ -235,13 +235,33 @@ Intervals intervals(const std::vector<double> &xtx, const std::vector<double> &x
   return out;
 }
 
+// Whether the fit is private, in words: a fixed seed makes the noise reproducible, so the fit is
+// private only while the seed stays secret.
+const char *privacy_words(const dpcov_adassp_receipt &r) {
+  return r.seed_fixed != 0 ? "reproducible: not private if the seed is known"
+                           : "differentially private";
+}
+
+const char *numerics_words(const dpcov_adassp_receipt &r) {
+  return r.numerics == DPCOV_NUMERICS_EXACT
+             ? "exact numerics"
+             : "idealized numerics (floating-point noise, Mironov 2012)";
+}
+
+std::string fit_claim(const dpcov_adassp_receipt &r) {
+  return concat(privacy_words(r), "; ", numerics_words(r));
+}
+
 nlohmann::ordered_json receipt_json(const dpcov_adassp_receipt &r) {
   nlohmann::ordered_json j;
   j["mechanism"] = r.mechanism;
   j["theorem"] = r.theorem;
   j["neighbour"] = r.neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? "add_remove" : "replace_one";
   j["calibration"] = r.calibration == DPCOV_ADASSP_PAPER ? "paper" : "joint_analytic";
+  j["differentially_private"] = r.seed_fixed == 0;
+  j["privacy_claim"] = fit_claim(r);
   j["seed_fixed"] = r.seed_fixed != 0;
+  j["numerics"] = r.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized";
   j["num_regressors"] = r.num_regressors;
   j["bound_x"] = r.bound_x;
   j["bound_y"] = r.bound_y;
@@ -471,6 +491,8 @@ void run_regress_raw(const std::string &path, const std::string &label,
     out["command"] = "regress";
     out["input"] = path;
     out["label"] = label_name;
+    out["differentially_private"] = receipt.seed_fixed == 0;
+    out["privacy_claim"] = fit_claim(receipt);
     out["n_public"] = n_public;
     if (n_public) out["rows"] = data.rows;
     out["epsilon_total"] = *o.epsilon;
@@ -506,8 +528,9 @@ void run_regress_raw(const std::string &path, const std::string &label,
   }
   std::string text = concat("AdaSSP regression of ", label_name, " on ", c.terms.size(), " term",
                             c.terms.size() == 1 ? "" : "s", " from ", path,
-                            " (differentially private: epsilon = ", *o.epsilon, ", delta = ",
-                            o.delta, ", ", o.neighbour, ")\n",
+                            " (", privacy_words(receipt), ": epsilon = ", *o.epsilon,
+                            ", delta = ", o.delta, ", ", o.neighbour, "; ",
+                            numerics_words(receipt), ")\n",
                             n_public ? concat("rows ", data.rows)
                                      : std::string("rows: withheld (private under add_remove)"),
                             " (||x|| <= ", bound, ", |y| <= ", o.label_bound,

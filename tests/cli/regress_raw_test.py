@@ -184,6 +184,28 @@ class RawRegression(DpcovCase):
             self.assertEqual(result.returncode, EXIT_USAGE, extra)
             self.assertRegex(result.stderr.decode(), pattern)
 
+    def test_a_fixed_seed_is_labelled_not_private_and_numerics_idealized(self):
+        # --noise-seed makes the noise reproducible: private only while the seed is secret. The
+        # header line said "(differentially private: ...)" and the JSON had no such field.
+        path = self.write_csv(self.data(2000))
+        args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
+                "--label-bound", "1", "--no-intervals", "--quiet"]
+        for seed, private in ((["--noise-seed", "3"], False), ([], True)):
+            out = self.run_json(args + seed)
+            self.assertIs(out["differentially_private"], private)
+            self.assertIs(out["receipt"]["differentially_private"], private)
+            self.assertEqual(out["receipt"]["numerics"], "idealized")
+            text = self.run_dpcov(args + seed)
+            self.assertEqual(text.returncode, EXIT_OK, text.stderr.decode())
+            header = text.stdout.decode().splitlines()[0]
+            self.assertIn("idealized numerics", header)
+            if private:
+                self.assertIn("(differentially private: epsilon = 1", header)
+            else:
+                self.assertIn("(reproducible: not private if the seed is known: epsilon = 1",
+                              header)
+                self.assertNotIn("differentially private", header)
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

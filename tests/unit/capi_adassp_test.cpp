@@ -343,6 +343,19 @@ TEST_F(CapiAdassp, PlanHasEveryConstantOfTheFitWithoutData) {
   }
 }
 
+TEST_F(CapiAdassp, PlanAndFitStateIdealizedNumerics) {
+  // Floating-point Gaussian noise: the receipt says so, as a release's receipt does.
+  ASSERT_EQ(run(nullptr), DPCOV_OK) << dpcov_last_error_message();
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  plan.numerics = -1;
+  ASSERT_EQ(dpcov_adassp_plan(3, std::sqrt(1.5), 1.0, 1.0, 1e-6, nullptr, &plan), DPCOV_OK);
+  EXPECT_EQ(plan.numerics, DPCOV_NUMERICS_IDEALIZED);
+  receipt_.numerics = -1;
+  ASSERT_EQ(run(nullptr), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(receipt_.numerics, DPCOV_NUMERICS_IDEALIZED);
+}
+
 TEST_F(CapiAdassp, AFitFailsWithItsPlansStatusWhenTheDataAreBadToo) {
   // A non-finite g and a bad setting: the fit named g (DPCOV_E_NON_FINITE) where its plan failed
   // on the setting (found by fuzz_solvers). It now runs the plan's checks first.

@@ -287,7 +287,7 @@ class AdasspReceiptC(_Struct):
                 ("theorem", c_char * RECEIPT_THEOREM_SIZE),
                 ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
                 ("sigma_label_square", c_double), ("released_label_square", c_double),
-                ("zcdp_rho", c_double)]
+                ("zcdp_rho", c_double), ("numerics", c_int32)]
 
 
 class LedgerSpentC(_Struct):

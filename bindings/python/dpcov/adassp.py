@@ -24,7 +24,9 @@ class AdasspReceipt(StructView):
     and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor, and from the release
     released_lambda_min, ridge and eigenvalues_floored; with ``label_square_released`` also
     sensitivity_label_square, sigma_label_square and released_label_square (y'y~); zcdp_rho (the
-    fit is zcdp_rho-zCDP: what a zCDP ledger charges)."""
+    fit is zcdp_rho-zCDP: what a zCDP ledger charges); numerics, always 0 = idealized (the
+    Gaussian noise is sampled in floating point: the guarantee is the idealized mechanism's,
+    Mironov 2012)."""
 
     __slots__ = ()
 

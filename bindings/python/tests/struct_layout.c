@@ -275,6 +275,7 @@ int main(void) {
   printf(", \"sigma_label_square\": %zu", offsetof(dpcov_adassp_receipt, sigma_label_square));
   printf(", \"released_label_square\": %zu", offsetof(dpcov_adassp_receipt, released_label_square));
   printf(", \"zcdp_rho\": %zu", offsetof(dpcov_adassp_receipt, zcdp_rho));
+  printf(", \"numerics\": %zu", offsetof(dpcov_adassp_receipt, numerics));
   printf("}%s\n", ",");
   printf("\"dpcov_ledger_spent\": {\"size\": %zu", sizeof(dpcov_ledger_spent));
   printf(", \"struct_size\": %zu", offsetof(dpcov_ledger_spent, struct_size));

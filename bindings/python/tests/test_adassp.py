@@ -26,3 +26,13 @@ def test_intervals_need_y_squared_and_cover_beta_at_a_large_epsilon():
         plain = dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 1e4, 1e-6, rng)
         with pytest.raises(dpcov.DpcovError, match="y'y"):
             dpcov.adassp_bootstrap_intervals(plain, 20000, rng)
+
+
+def test_plan_and_fit_receipts_state_idealized_numerics():
+    # AdaSSP's Gaussian noise is sampled in floating point: its receipt says so, as a release's.
+    plan = dpcov.adassp_plan(2, 1.0, 1.0, 1.0, 1e-6)
+    with dpcov.Rng(seed=6) as rng:
+        fit = dpcov.adassp_fit(_gram(), 2, [0, 1], 1.0, 1.0, 1.0, 1e-6, rng)
+    for receipt in (plan, fit.receipt):
+        assert receipt.numerics == 0  # DPCOV_NUMERICS_IDEALIZED
+        assert receipt.to_dict()["numerics"] == 0

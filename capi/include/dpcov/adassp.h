@@ -116,6 +116,11 @@ typedef struct dpcov_adassp_receipt {
    * charges (dpcov_ledger_charge_zcdp()); data-independent (a plan has it).
    */
   double zcdp_rho;
+  /**
+   * The ::dpcov_numerics of the fit: always ::DPCOV_NUMERICS_IDEALIZED, its Gaussian noise is
+   * sampled in floating point and the guarantee is that of the idealized mechanism (Mironov 2012).
+   */
+  int32_t numerics;
 } dpcov_adassp_receipt;
 
 /**
@@ -180,8 +185,9 @@ DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, d
  * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_DIMENSION (bad d, p,
  *         columns or leading dimensions), ::DPCOV_E_INVALID_ARGUMENT (bounds, epsilon, delta, rho,
  *         options, struct sizes, a non-symmetric @p g), ::DPCOV_E_NON_FINITE, ::DPCOV_E_PRECONDITION
- *         (the paper's constants miss (epsilon, delta)), ::DPCOV_E_NUMERICAL. Outputs and the
- *         generator are untouched on error.
+ *         (the paper's constants miss (epsilon, delta)), ::DPCOV_E_NUMERICAL. Outputs are
+ *         untouched on error; the generator too when the arguments are rejected, but not after a
+ *         draw (see @p rng).
  */
 DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double *g, int64_t ldg,
                                         int64_t label, const int64_t *features,

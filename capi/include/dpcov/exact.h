@@ -107,8 +107,9 @@ DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t 
  * @param epsilon    as for dpcov_exact_plan().
  * @param delta      as for dpcov_exact_plan().
  * @param params     as for dpcov_exact_plan().
- * @param rng        the generator; every check runs before the first draw, so it is advanced
- *                   on success and unchanged on failure.
+ * @param rng        the generator; every argument and row check runs before the first draw, so
+ *                   a rejected call leaves it unchanged; a call that fails after drawing (a
+ *                   result that is not finite) leaves it advanced: noise once drawn is consumed.
  * @param[out] out   the release, d x d, exactly symmetric, unit^2 times integers. Untouched on
  *                   failure.
  * @param ldo        leading dimension of @p out, >= d.

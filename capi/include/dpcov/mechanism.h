@@ -197,7 +197,8 @@ enum dpcov_mechanism_id {
    * 2017, Alg. 1): propose-test-release. With the test of ::DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN
    * and w^2 the JL threshold at (epsilon/2, delta/2, r): if s2 > w^2 releases S^T S / r for
    * S = R A (no regulariser), else releases nothing and returns ::DPCOV_E_REFUSED ("data not well
-   * spread"; the generator is left unchanged, so retrying gives the same answer).
+   * spread"). The test's draws stay consumed: the generator has advanced, and a retry draws a
+   * fresh test and spends the privacy of another release).
    * r = dpcov_mechanism_params::projection_rows. t-values and intervals: dpcov/ols.h.
    * Guarantee: (epsilon, delta)-DP. Preconditions: epsilon/2 <= 1, delta/2 < 1/e.
    * Log-density: joint with s2 only (dpcov_mechanism_log_density_tested()).
@@ -307,7 +308,8 @@ DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int6
 /**
  * Release @p mechanism applied to the symmetric d x d statistic @p gram of @p n rows of norm
  * <= @p bound. Equivalent to dpcov_mechanism_plan() with the same arguments followed by sampling:
- * the receipt equals the plan's except seed_fixed.
+ * the receipt equals the plan's except the fields only a release knows (receipt.h): seed_fixed,
+ * generator, and those documented "release only".
  *
  * @param mechanism  a ::dpcov_mechanism_id.
  * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p gram and @p out.
@@ -320,7 +322,9 @@ DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int6
  * @param epsilon   as for dpcov_mechanism_plan().
  * @param delta     as for dpcov_mechanism_plan().
  * @param params    options, or NULL for the defaults.
- * @param rng       the generator; advanced on success, unchanged on failure.
+ * @param rng       the generator; noise once drawn is consumed: advanced on success and by a
+ *                  failure after the first draw (an OLS-JL refusal, a result that is not finite);
+ *                  unchanged when the arguments are rejected, which is checked before any draw.
  * @param[out] out  the release, d x d, written in full and exactly symmetric; may be the same
  *                  array as @p gram. Untouched on failure.
  * @param ldo       leading dimension of @p out, >= d.

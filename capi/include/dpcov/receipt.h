@@ -5,8 +5,10 @@
  *
  * One receipt type serves every mechanism. A mechanism writes the constants it uses and leaves the
  * others 0. The same receipt comes from a plan (dpcov_mechanism_plan(): no data, no randomness) and
- * from a release; for the same arguments the two are equal field by field except `seed_fixed`, which
- * only a release can know. An auditor recomputes every constant from `mechanism`, `neighbour`,
+ * from a release; for the same arguments the two are equal field by field except the fields only a
+ * release can know, which a plan leaves 0: `seed_fixed` and `generator`, and those documented
+ * "release only" (the Bingham proposal counts, a propose-test-release's test value and result, and
+ * the sigma_min variants' appended w). An auditor recomputes every constant from `mechanism`, `neighbour`,
  * `calibration`, `dim`, `n`, `bound`, `epsilon`, `delta` and `lambda_min_bound` with the formulas of
  * the proof named in `theorem`.
  *

@@ -10,7 +10,6 @@
 
 #include "../cli_error.hpp"
 #include "../constant_column_option.hpp"
-#include "../library_status.hpp"
 #include "../commands/mechanism_options.hpp"
 #include "../commands/zcdp_release.hpp"
 
@@ -131,6 +130,9 @@ void check_row_records(const Json &receipt, const Parameters &p, const dpcov_rec
                        const dpcov_exact_grid *grid) {
   if (receipt.contains("constant_column")) {
     const double row_bound = Parameters(receipt["constant_column"], p.path()).real("row_bound");
+    if (!(row_bound > 0.0))
+      fail(kExitInputData, p.path(), ": malformed receipt: \"constant_column.row_bound\" must "
+           "be > 0");
     const double norm_bound = constant_column_norm_bound(row_bound);
     const double value = grid ? exact_grid_constant(row_bound, norm_bound, grid->bits, grid->unit)
                               : row_bound;
@@ -142,8 +144,9 @@ void check_row_records(const Json &receipt, const Parameters &p, const dpcov_rec
   }
   if (receipt.contains("scaling")) {
     double norm_bound = 0.0;
-    library_check(dpcov_column_bounds_norm_bound(planned.dim - 1, &norm_bound),
-                  concat(p.path(), ": the scaled rows' bound"));
+    if (dpcov_column_bounds_norm_bound(planned.dim - 1, &norm_bound) != DPCOV_OK)
+      fail(kExitInputData, p.path(), ": the receipt's --bounds scaling of ", planned.dim - 1,
+           " columns has no norm bound: ", dpcov_last_error_message());
     if (norm_bound != planned.bound)
       fail(kExitInputData, p.path(), ": the receipt's \"bound\" is ", planned.bound,
            " but its --bounds scaling of ", planned.dim - 1, " columns gives ", norm_bound);
@@ -165,9 +168,8 @@ bool check_library_receipt(const Json &receipt, const Parameters &p, const std::
                  : plan_mechanism(choice, options, dim, n, bound);
   });
   Json expected = public_receipt_json(planned);
-  // A propose-test-release's w comes from its released test value: 0 in a plan.
-  if (expected.contains("appended_w") && expected["appended_w"] == 0.0)
-    expected.erase("appended_w");
+  // The sigma_min variants' w comes from their released test value: 0 in a plan.
+  if (planned.test_epsilon > 0.0) expected.erase("appended_w");
   compare(expected, receipt, "",
           {"theorem", "privacy_claim", "differentially_private", "seed_fixed", "generator",
            "test_value", "test_passed"},

@@ -48,8 +48,8 @@ ReceiptFacts check_receipt(const nlohmann::ordered_json &receipt, const std::str
   if (!receipt.is_object()) fail(kExitInputData, path, ": the receipt is not a JSON object");
   for (const char *key : {"command", "mechanism"})
     if (receipt.contains(key) && !receipt[key].is_string()) bad_entry(path, key, "a string");
-  if (receipt.contains("differentially_private") && !receipt["differentially_private"].is_boolean())
-    bad_entry(path, "differentially_private", "true or false");
+  for (const char *key : {"differentially_private", "mechanism_differentially_private"})
+    if (receipt.contains(key) && !receipt[key].is_boolean()) bad_entry(path, key, "true or false");
   for (const char *key : {"sigma", "scale", "dof"}) {
     if (!receipt.contains(key)) continue;
     const auto &value = receipt[key];

@@ -52,7 +52,8 @@ struct ReceiptFacts {
 // Checks a receipt read from `path` against its dim x dim matrix, whose CSV header names are
 // `header_names` (null for a matrix without header): every entry the commands use has its type
 // and range ("n", "rows", "projection_rows" non-negative integers; "sigma", "scale", "dof" finite
-// and >= 0; "command", "mechanism" strings; "differentially_private" a boolean), and "dim",
+// and >= 0; "command", "mechanism" strings; "differentially_private" and
+// "mechanism_differentially_private" booleans), and "dim",
 // "output.shape" and "columns" agree with the matrix. Throws CliError(kExitInputData) naming the
 // receipt otherwise; after it succeeds, reading those entries cannot fail.
 ReceiptFacts check_receipt(const nlohmann::ordered_json &receipt, const std::string &path,

@@ -169,6 +169,17 @@ class ReceiptReplan(DpcovCase):
         self.assert_refused("analyze_gauss", "differentially_private",
                             lambda r: r.update(differentially_private=True))
 
+    def test_a_privacy_flag_that_is_not_a_boolean_is_an_input_error(self):
+        # It was read as a boolean without a check: exit 4, "internal error", even for a receipt
+        # of no known mechanism.
+        for mechanism in ("analyze_gauss", "unknown"):
+            matrix, receipt = self.edited("analyze_gauss", lambda r: r.update(
+                mechanism=mechanism, mechanism_differentially_private="yes"))
+            for command, result in self.analyses(matrix, receipt).items():
+                self.assertEqual(result.returncode, EXIT_INPUT, f"{mechanism}, {command}")
+                self.assertIn('"mechanism_differentially_private" must be true or false',
+                              result.stderr.decode())
+
     def test_parameters_no_plan_accepts_are_refused(self):
         matrix, receipt = self.edited("analyze_gauss", lambda r: r.update(delta=2.0))
         result = self.run_dpcov(["pca", matrix, "--receipt", receipt])

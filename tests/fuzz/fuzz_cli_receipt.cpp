@@ -1,12 +1,13 @@
 // The CLI's receipt reader on arbitrary JSON: a receipt is either accepted, after which every
 // entry the commands read (mechanism, command, n, sigma, scale, dof, projection_rows, columns) can
 // be read without an exception, or refused with exit code 2 naming the receipt; never an internal
-// error or a crash.
+// error or a crash. The same for planning its constants again (check_receipt_constants).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "analysis/receipt_replan.hpp"
 #include "analysis/released_matrix.hpp"
 #include "cli_error.hpp"
 
@@ -27,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     m.receipt = receipt;
     const dpcov::cli::ReceiptFacts facts =
         dpcov::cli::check_receipt(receipt, path, dim, named ? &header : nullptr);
+    dpcov::cli::check_receipt_constants(receipt, path, dim);
     if (!facts.names.empty() && facts.names.size() != static_cast<size_t>(dim)) std::abort();
     if (facts.rows && *facts.rows < 0) std::abort();
     m.rows = facts.rows;

@@ -229,9 +229,15 @@ bool is_library_mechanism(const std::string &name) {
 }
 
 // A seeded release is not private for whoever knows the seed; a mechanism known not to be
-// private never is: the flags the commands decide by must say so.
+// private never is: the flags the commands decide by must say so. A release run with --seed
+// records the seed.
 void check_privacy_flags(const Json &receipt, const Parameters &p, bool mechanism_private) {
-  const bool seeded = p.has("seed_fixed") && p.at("seed_fixed") == true;
+  if (!p.at("seed_fixed").is_boolean())
+    fail(kExitInputData, p.path(), ": malformed receipt: \"seed_fixed\" must be true or false");
+  const bool seeded = p.at("seed_fixed") == true;
+  if (p.has("seed") && !seeded)
+    fail(kExitInputData, p.path(), ": the receipt records a \"seed\" but its \"seed_fixed\" is "
+         "false");
   const auto expect = [&](const char *key, bool value) {
     if (p.has(key) && p.at(key) != value)
       fail(kExitInputData, p.path(), ": the receipt's \"", key, "\" is ", shown(receipt[key]),
@@ -247,7 +253,7 @@ void check_receipt_constants(const Json &receipt, const std::string &path, int64
   if (!receipt.is_object() || !receipt.contains("mechanism") || !receipt["mechanism"].is_string())
     return;
   // glasso's sidecar names its source's mechanism but holds none of its constants.
-  if (receipt.value("command", "") == "glasso") return;
+  if (receipt.contains("command") && receipt["command"] == "glasso") return;
   const std::string mechanism = receipt["mechanism"].get<std::string>();
   const Parameters p(receipt, path);
   if (is_library_mechanism(mechanism)) {

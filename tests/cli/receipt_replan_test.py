@@ -168,6 +168,9 @@ class ReceiptReplan(DpcovCase):
     def test_a_seeded_release_relabelled_private_is_refused(self):
         self.assert_refused("analyze_gauss", "differentially_private",
                             lambda r: r.update(differentially_private=True))
+        self.assert_refused("analyze_gauss", "seed_fixed",
+                            lambda r: r.update(seed_fixed=False, differentially_private=True))
+        self.assert_refused("coinpress", "seed_fixed", lambda r: r.pop("seed_fixed"))
 
     def test_a_privacy_flag_that_is_not_a_boolean_is_an_input_error(self):
         # It was read as a boolean without a check: exit 4, "internal error", even for a receipt

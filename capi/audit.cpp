@@ -74,6 +74,7 @@ dpcov_audit_result c_result(const audit::AuditReport &report, size_t struct_size
   r.conformance_distance = conform.conformance_distance;
   r.conformance_threshold = conform.conformance_threshold;
   r.alpha_per_test = report.alpha_per_test;
+  r.detectable_delta = report.detectable_delta;
   return r;
 }
 
@@ -248,6 +249,7 @@ DPCOV_API dpcov_status dpcov_audit_rows_black_box(int32_t mechanism, int64_t dim
     r.samples = report.samples;
     r.delta_lower = report.delta_lower;
     r.alpha_per_bound = report.alpha_per_bound;
+    r.detectable_delta = report.detectable_delta;
     dpcov::capi::write_struct(result, r);
   });
 }

@@ -416,6 +416,7 @@ module dpcov
     real(c_double) :: conformance_distance = 0
     real(c_double) :: conformance_threshold = 0
     real(c_double) :: alpha_per_test = 0
+    real(c_double) :: detectable_delta = 0
   end type
 
   !> What a black-box audit found (dpcov_black_box_result); set struct_size with
@@ -428,6 +429,7 @@ module dpcov
     integer(c_int64_t) :: samples = 0
     real(c_double) :: delta_lower = 0
     real(c_double) :: alpha_per_bound = 0
+    real(c_double) :: detectable_delta = 0
   end type
 
   !> What the exact audit of CoinPress mean estimation found (dpcov_coinpress_mean_audit_result);

@@ -93,6 +93,7 @@ type AuditResult struct {
 	ConformanceDistance  float64
 	ConformanceThreshold float64
 	AlphaPerTest         float64
+	DetectableDelta      float64
 }
 
 func auditResultFromC(c *C.dpcov_audit_result) AuditResult {
@@ -107,7 +108,8 @@ func auditResultFromC(c *C.dpcov_audit_result) AuditResult {
 		GaussianDeltaLower:   float64(c.gaussian_delta_lower),
 		ConformanceDistance:  float64(c.conformance_distance),
 		ConformanceThreshold: float64(c.conformance_threshold),
-		AlphaPerTest:         float64(c.alpha_per_test)}
+		AlphaPerTest:         float64(c.alpha_per_test),
+		DetectableDelta:      float64(c.detectable_delta)}
 }
 
 // AuditRun audits m at its claimed (epsilon, delta) on a generated neighbouring pair of n rows in
@@ -164,12 +166,13 @@ const (
 
 // BlackBoxResult is what a black-box audit found (dpcov_black_box_result documents each field).
 type BlackBoxResult struct {
-	Verdict       int32
-	Epsilon       float64
-	Delta         float64
-	Samples       int64
-	DeltaLower    float64
-	AlphaPerBound float64
+	Verdict         int32
+	Epsilon         float64
+	Delta           float64
+	Samples         int64
+	DeltaLower      float64
+	AlphaPerBound   float64
+	DetectableDelta float64
 }
 
 // AuditRowsBlackBox audits a zCDP mechanism on the rows (an AuditRows* value) black-box at the
@@ -188,7 +191,8 @@ func AuditRowsBlackBox(mechanism int32, dim, n int64, rho, delta, scale float64,
 	}
 	return BlackBoxResult{Verdict: int32(res.verdict), Epsilon: float64(res.epsilon),
 		Delta: float64(res.delta), Samples: int64(res.samples),
-		DeltaLower: float64(res.delta_lower), AlphaPerBound: float64(res.alpha_per_bound)}, nil
+		DeltaLower: float64(res.delta_lower), AlphaPerBound: float64(res.alpha_per_bound),
+		DetectableDelta: float64(res.detectable_delta)}, nil
 }
 
 // CoinpressMeanAuditResult is what AuditCoinpressMean found (dpcov_coinpress_mean_audit_result

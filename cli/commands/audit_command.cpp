@@ -545,6 +545,7 @@ nlohmann::ordered_json row_json(const Row &row) {
     j["claimed_delta"] = b.delta;
     j["delta_lower"] = b.delta_lower;
     j["alpha_per_bound"] = b.alpha_per_bound;
+    j["detectable_delta"] = b.detectable_delta;
     j["samples"] = b.samples;
     return j;
   }
@@ -566,8 +567,28 @@ nlohmann::ordered_json row_json(const Row &row) {
   j["conformance_distance"] = r.conformance_distance;
   j["conformance_threshold"] = r.conformance_threshold;
   j["alpha_per_test"] = r.alpha_per_test;
+  j["detectable_delta"] = r.detectable_delta;
   j["findings"] = findings_text(r.findings);
   return j;
+}
+
+// The power of each Gram-input and black-box audit at the draws it took: without it, "no
+// violation found" does not say how large a violation the draws would have missed.
+std::string power_notes(const std::vector<Row> &rows) {
+  std::ostringstream out;
+  for (const Row &row : rows) {
+    if (!row.audited || row.mean_audit || row.exact) continue;
+    const bool pure = !row.black_box && row.result.delta == 0.0;
+    const double detectable = row.black_box ? row.black_box->detectable_delta
+                                            : row.result.detectable_delta;
+    out << "  " << row.mechanism << " eps " << number(row.requested_epsilon) << " d " << row.dim
+        << (row.black_box ? " (" + row.statistic + ")" : "") << (pure ? ": P(L > eps) >= " : ": delta(eps) >= ") << number(detectable) << "\n";
+  }
+  const std::string lines = out.str();
+  if (lines.empty()) return lines;
+  return "\npower: the smallest violation each audit's draws flag about half the time (an "
+         "(eps, delta) claim: delta(eps); a pure claim: the probability of outputs with L > eps; "
+         "black-box: P_D(S) on an event impossible under D'):\n" + lines;
 }
 
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
@@ -654,6 +675,7 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
            "random orthogonal matrices from --seed, each pair at alpha / pairs, the worst "
            "reported; 'rho >=' is the lower confidence bound on the rho spent, a violation above "
            "the claimed rho (dpcov_audit_rows_exact_pairs).\n";
+  out << power_notes(rows);
   for (const std::string &note : why) out << "\n" << note << "\n";
   if (coinpress_mean)
     out << "\ncoinpress_mean: the exact loss of the whole t-step release (each step Gaussian given "

@@ -7,6 +7,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "power.hpp"
 #include "trials.hpp"
 
 namespace dpcov::audit {
@@ -149,6 +150,8 @@ BlackBoxReport run_black_box_audit(const Target &target, const PairStatistics &p
     }
   }
   report.violation = report.delta_lower > target.delta;
+  report.detectable_delta = detectable_delta_black_box(target.epsilon, target.delta,
+                                                       settings.trials, report.alpha_per_bound);
   return report;
 }
 

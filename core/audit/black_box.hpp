@@ -51,6 +51,9 @@ struct BlackBoxReport {
   double delta_lower = 0.0;     // max over events and directions of lower(P_D(S)) - e^eps upper(P_D'(S))
   std::string event;            // the event attaining it, e.g. "D' vs D: s <= 1.25"
   double alpha_per_bound = 0.0;
+  // The power of these draws (power.hpp): the smallest P_D(S) flagged on an event S that no draw
+  // from the other dataset falls in.
+  double detectable_delta = 1.0;
   bool violation = false;
 };
 

@@ -8,6 +8,7 @@
 #include "../error.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
+#include "power.hpp"
 #include "trials.hpp"
 
 namespace dpcov::audit {
@@ -90,6 +91,8 @@ class Direction {
                       clopper_pearson_upper(result_.exceedances, m, alpha)};
     const bool pure = target_.delta == 0.0;
     if (!pure && result_.delta.lower > target_.delta) result_.findings |= kDeltaExceeded;
+    result_.detectable_delta = pure ? detectable_violation_probability(m)
+                                    : detectable_delta_bernstein(target_.delta, m, alpha);
     if (result_.pair_distance > 0.0 && projection_count_ > 0 && projection_squares_ > 0.0) {
       const double q = chi_square_quantile(alpha, static_cast<double>(projection_count_));
       // Capped at the largest double, a bound every finite noise meets: at a tiny alpha the
@@ -237,6 +240,8 @@ AuditReport run_exact_audit(const Target &target, const PairStatistics &pair,
   report.forward = forward.result();
   report.backward = backward.result();
   report.samples = report.forward.samples + report.backward.samples;
+  report.detectable_delta =
+      std::min(report.forward.detectable_delta, report.backward.detectable_delta);
   return report;
 }
 

@@ -84,6 +84,10 @@ struct DirectionResult {
   int64_t conformance_values = 0;
   double conformance_distance = 0.0;   // KS distance
   double conformance_threshold = 0.0;  // DKW threshold at the per-test alpha
+  // The power of these draws (power.hpp): an (eps, delta) claim, the smallest delta(eps) the
+  // empirical-Bernstein rule flags; a pure claim, the smallest P(L > eps) seen at least once
+  // with probability 1/2. 1 before the first evaluation.
+  double detectable_delta = 1.0;
   uint32_t findings = 0;
 };
 
@@ -97,6 +101,7 @@ struct AuditReport {
   uint32_t findings = 0;
   int64_t samples = 0;       // draws over both directions when the verdict was reached
   double alpha_per_test = 0.0;
+  double detectable_delta = 1.0;  // the smaller of the two directions' (either one flags)
   bool violation() const { return findings != 0; }
   // The direction with the larger lower bound on delta(eps) (forward on ties).
   const DirectionResult &worst() const;

@@ -62,6 +62,27 @@ class AuditCommandTest(unittest.TestCase):
         jiang = [a for a in report["audits"] if a["mechanism"] == "wishart_jiang"]
         self.assertTrue(all(a["max_loss"] == "inf" and a["claimed_delta"] == 0.0 for a in jiang))
 
+    def test_each_audit_states_its_power(self):
+        # The smallest violation the draws flag: smaller with ten times the draws, in the JSON of
+        # an exact (Gram) and a black-box audit and in the table's power section.
+        powers = []
+        for trials in ("400", "4000"):
+            result = run(["-m", "analyze_gauss,dly_adaptive", "-e", "1", "--delta", "1e-6",
+                          "--dims", "3", "--trials", trials, "--json"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+            audits = {a["mechanism"]: a for a in json.loads(result.stdout)["audits"]}
+            for audit in audits.values():
+                self.assertGreater(audit["detectable_delta"], audit["claimed_delta"], audit)
+                self.assertLessEqual(audit["detectable_delta"], 1.0, audit)
+            powers.append(audits["analyze_gauss"]["detectable_delta"])
+        self.assertLess(powers[1], powers[0] / 5)
+        table = run(["-m", "analyze_gauss,laplace_sym", "-e", "1", "--delta", "1e-6", "--dims", "3",
+                     "--trials", "400"])
+        self.assertEqual(table.returncode, EXIT_OK, table.stderr)
+        self.assertIn("power: the smallest violation", table.stdout)
+        self.assertIn("analyze_gauss eps 1 d 3: delta(eps) >= ", table.stdout)
+        self.assertIn("laplace_sym eps 1 d 3: P(L > eps) >= ", table.stdout)
+
     def test_all_covers_every_private_id_and_skips_jiang_without_the_flag(self):
         result = run(["-e", "0.9", "--dims", "3", "--trials", "100", "--json"])
         self.assertEqual(result.returncode, EXIT_OK, result.stderr)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -684,3 +685,39 @@ TEST(CapiAudit, ExactAuditsRefuseANoiseWithinTheRounding) {
 }
 
 }  // namespace
+
+// The power of an audit: the smallest delta(eps) its draws flag, smaller with more draws; a
+// caller compiled before the field existed (struct_size ending at alpha_per_test) gets no byte of
+// it. Black-box: the smallest P_D(S) flagged on an event the other dataset never hits.
+TEST(CapiAudit, ResultsStateThePowerOfTheirDraws) {
+  dpcov_audit_params p = quick_params();
+  p.neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE;
+  double power[2] = {0.0, 0.0};
+  for (int k = 0; k < 2; ++k) {
+    p.trials = k == 0 ? 400 : 4000;
+    dpcov_audit_result r = fresh_result();
+    ASSERT_EQ(dpcov_audit_run(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 20, 1.0, 1.0, 1e-6, nullptr, &p, &r),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    power[k] = r.detectable_delta;
+    EXPECT_GT(power[k], r.delta);
+    EXPECT_LT(power[k], 1.0);
+  }
+  EXPECT_LT(power[1], power[0] / 5.0);  // about 1 / trials once the variance term is small
+
+  dpcov_audit_result old = fresh_result();
+  old.struct_size = offsetof(dpcov_audit_result, detectable_delta);
+  ASSERT_EQ(dpcov_audit_run(DPCOV_MECHANISM_LAPLACE_SYM, 3, 20, 1.0, 1.0, 0.0, nullptr, &p, &old),
+            DPCOV_OK);
+  unsigned char sentinel[sizeof old.detectable_delta];
+  std::memset(sentinel, 0xAB, sizeof sentinel);
+  EXPECT_EQ(std::memcmp(&old.detectable_delta, sentinel, sizeof sentinel), 0);
+
+  dpcov_black_box_result b = fresh_black_box();
+  ASSERT_EQ(dpcov_audit_rows_black_box(DPCOV_AUDIT_ROWS_DLY_GAUSS, 3, 20, 0.02, 1e-6, 1.0,
+                                       DPCOV_BLACK_BOX_TOP_EIGENVALUE, 2000, 1e-6, 5, &b),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_GT(b.detectable_delta, 0.0);
+  EXPECT_LT(b.detectable_delta, 0.05);
+}

@@ -188,7 +188,7 @@ class AuditResultC(_Struct):
                 ("delta_upper", c_double), ("pair_distance", c_double),
                 ("gaussian_sigma_upper", c_double), ("gaussian_delta_lower", c_double),
                 ("conformance_distance", c_double), ("conformance_threshold", c_double),
-                ("alpha_per_test", c_double)]
+                ("alpha_per_test", c_double), ("detectable_delta", c_double)]
 
 
 class BlackBoxResultC(_Struct):
@@ -196,7 +196,7 @@ class BlackBoxResultC(_Struct):
 
     _fields_ = [("struct_size", c_size_t), ("verdict", c_int32), ("epsilon", c_double),
                 ("delta", c_double), ("samples", c_int64), ("delta_lower", c_double),
-                ("alpha_per_bound", c_double)]
+                ("alpha_per_bound", c_double), ("detectable_delta", c_double)]
 
 
 class CoinpressMeanAuditResultC(_Struct):

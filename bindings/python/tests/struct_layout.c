@@ -142,6 +142,7 @@ int main(void) {
   printf(", \"conformance_distance\": %zu", offsetof(dpcov_audit_result, conformance_distance));
   printf(", \"conformance_threshold\": %zu", offsetof(dpcov_audit_result, conformance_threshold));
   printf(", \"alpha_per_test\": %zu", offsetof(dpcov_audit_result, alpha_per_test));
+  printf(", \"detectable_delta\": %zu", offsetof(dpcov_audit_result, detectable_delta));
   printf("}%s\n", ",");
   printf("\"dpcov_black_box_result\": {\"size\": %zu", sizeof(dpcov_black_box_result));
   printf(", \"struct_size\": %zu", offsetof(dpcov_black_box_result, struct_size));
@@ -151,6 +152,7 @@ int main(void) {
   printf(", \"samples\": %zu", offsetof(dpcov_black_box_result, samples));
   printf(", \"delta_lower\": %zu", offsetof(dpcov_black_box_result, delta_lower));
   printf(", \"alpha_per_bound\": %zu", offsetof(dpcov_black_box_result, alpha_per_bound));
+  printf(", \"detectable_delta\": %zu", offsetof(dpcov_black_box_result, detectable_delta));
   printf("}%s\n", ",");
   printf("\"dpcov_coinpress_mean_audit_result\": {\"size\": %zu", sizeof(dpcov_coinpress_mean_audit_result));
   printf(", \"struct_size\": %zu", offsetof(dpcov_coinpress_mean_audit_result, struct_size));

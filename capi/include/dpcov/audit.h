@@ -175,6 +175,13 @@ typedef struct dpcov_audit_result {
   double conformance_distance;  /**< KS distance of the standardised noise (larger ratio to its threshold of the two directions); 0 if none. */
   double conformance_threshold; /**< The DKW threshold it is compared with; 0 if none. */
   double alpha_per_test;    /**< The level of each confidence bound after the Bonferroni split. */
+  /** The audit's power at the draws it took (the smaller of the two directions'): for an
+   *  (epsilon, delta) claim, the smallest delta(eps) the empirical-Bernstein rule flags when the
+   *  sample mean equals it (at the largest variance a [0, 1] sample with that mean has); for a
+   *  pure epsilon claim, the smallest probability of outputs with L > eps that the draws show at
+   *  least once with probability 1/2. 1 when the draws could flag nothing. Appended after the
+   *  struct's first version: written only when struct_size covers it. */
+  double detectable_delta;
 } dpcov_audit_result;
 
 /**
@@ -286,6 +293,11 @@ typedef struct dpcov_black_box_result {
    *  P_D(S) - e^epsilon P_D'(S): a violation when it exceeds delta. */
   double delta_lower;
   double alpha_per_bound;  /**< The level of each one-sided bound after the Bonferroni split. */
+  /** The audit's power at its draws: the smallest P_D(S) it flags on an event S that no draw from
+   *  the other dataset falls in (a lower bound on the release's delta(epsilon) there); 1 when it
+   *  could flag none. Appended after the struct's first version: written only when struct_size
+   *  covers it. */
+  double detectable_delta;
 } dpcov_black_box_result;
 
 /**

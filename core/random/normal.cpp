@@ -11,7 +11,7 @@ namespace dpcov::random {
 
 namespace {
 
-constexpr int kLayers = 256;
+constexpr int kLayers = kZigguratLayers;
 constexpr double kTwo52 = 0x1.0p52;
 
 double density(double x) { return std::exp(-0.5 * x * x); }
@@ -72,6 +72,10 @@ const Tables &tables() {
 }
 
 }  // namespace
+
+double ziggurat_layer_width(int layer) { return tables().width[layer]; }
+uint64_t ziggurat_base_limit() { return tables().inside[0]; }
+double ziggurat_tail_start() { return tables().r; }
 
 double standard_normal(Rng &rng) {
   const Tables &t = tables();

@@ -1,6 +1,8 @@
 // Standard normal variates.
 #pragma once
 
+#include <cstdint>
+
 #include "rng.hpp"
 
 namespace dpcov::random {
@@ -12,5 +14,14 @@ namespace dpcov::random {
 // exact: every branch is either inside the density or an accept/reject test against it, so the
 // only departure from N(0, 1) is the floating-point grid ("idealized numerics", Mironov 2012).
 double standard_normal(Rng &rng);
+
+// The grid of values standard_normal() can return, for the auditor's support test (floating-point
+// porosity): below the tail, +-a * ziggurat_layer_width(layer) for an integer a in [0, 2^52) and
+// a layer in [0, kZigguratLayers) (a < ziggurat_base_limit() in layer 0); in the tail, values above
+// ziggurat_tail_start().
+inline constexpr int kZigguratLayers = 256;
+double ziggurat_layer_width(int layer);
+uint64_t ziggurat_base_limit();
+double ziggurat_tail_start();
 
 }  // namespace dpcov::random

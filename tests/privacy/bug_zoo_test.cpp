@@ -1,0 +1,149 @@
+// The bug zoo (zoo/): each release that shipped with a privacy bug is flagged by the exact-density
+// audit (core/audit/loss_audit.hpp) within at most 10^4 draws (5000 per direction), and its
+// correction, audited the same way on the same pair, is not.
+//
+// Error rates: alpha = 1e-6 per audit (Bonferroni inside run_exact_audit), so a correction is
+// flagged with probability <= 1e-6 and each finding on an (epsilon, delta) claim holds at
+// confidence 1 - 1e-6. A pure epsilon claim is flagged on one output impossible under the
+// neighbour, which the support tests decide exactly: that finding involves no randomness. Seeds
+// are fixed.
+//
+// The default run stops each broken audit at its first finding and prints the draws it needed;
+// DPCOV_ZOO_FULL_DRAWS=1 (suite long) draws all 10^4 of every audit and prints the estimates
+// there (the share of outputs impossible under the neighbour, delta(eps) with its bounds).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/audit/mechanism_audit.hpp"
+#include "zoo/binding_publishes_count.hpp"
+#include "zoo/classical_gaussian_large_epsilon.hpp"
+#include "zoo/clip_after_partition_sum.hpp"
+#include "zoo/gdp_mu_as_multiplier.hpp"
+#include "zoo/mean_only_clipped.hpp"
+#include "zoo/porosity.hpp"
+#include "zoo/porous_analyze_gauss.hpp"
+#include "zoo/porous_laplace.hpp"
+#include "zoo/uncentred_sscp.hpp"
+
+namespace dpcov::audit::zoo {
+namespace {
+
+using mechanisms::MechanismId;
+using mechanisms::Request;
+
+constexpr int64_t kDrawsPerDirection = 5000;
+constexpr double kEpsilon = 1.0, kDelta = 1e-6;
+
+bool full_draws() { return std::getenv("DPCOV_ZOO_FULL_DRAWS") != nullptr; }
+
+Settings audit_settings(uint64_t seed) {
+  Settings s;
+  s.trials = kDrawsPerDirection;
+  s.first_checkpoint = 100;
+  s.alpha = 1e-6;
+  s.seed = seed;
+  s.stop_at_first_finding = !full_draws();
+  return s;
+}
+
+void print(const ZooCase &c, const AuditReport &r) {
+  const DirectionResult &f = r.forward;
+  std::printf("%-38s findings %2u after %5lld draws; impossible under the neighbour %lld of %lld; "
+              "delta(eps) %.3g [%.3g, %.3g] (claim eps %.4g, delta %.3g); Gaussian-pair delta "
+              ">= %.3g; detectable delta %.3g\n",
+              c.name.c_str(), r.findings, static_cast<long long>(r.samples),
+              static_cast<long long>(f.infinite_losses), static_cast<long long>(f.samples),
+              f.delta.estimate, f.delta.lower, f.delta.upper, r.epsilon, r.delta,
+              std::max(f.gaussian_delta_lower, r.backward.gaussian_delta_lower),
+              r.detectable_delta);
+}
+
+AuditReport expect_flagged(const ZooCase &c, uint64_t seed) {
+  const AuditReport r = run_exact_audit(c.target, c.pair, audit_settings(seed));
+  print(c, r);
+  EXPECT_TRUE(r.violation()) << c.name;
+  EXPECT_LE(r.samples, 2 * kDrawsPerDirection) << c.name;
+  return r;
+}
+
+AuditReport expect_passes(const ZooCase &c, uint64_t seed) {
+  Settings s = audit_settings(seed);
+  s.stop_at_first_finding = false;  // a correction is audited with every draw
+  const AuditReport r = run_exact_audit(c.target, c.pair, s);
+  print(c, r);
+  EXPECT_FALSE(r.violation()) << c.name << ": findings " << r.findings;
+  return r;
+}
+
+// The floating-point release of `mechanism` on a random add/remove pair (d = 2, n = 10, B = 1,
+// epsilon = 1) is flagged with `finding`; every output is found under its own statistic (else the
+// support test would be wrong: a sampler mismatch); the exact-numerics release passes.
+void porous_flagged_exact_passes(MechanismId mechanism, double delta, NeighbourKind neighbour,
+                                 uint32_t finding, uint64_t seed) {
+  Request request{2, 10, 1.0, kEpsilon, delta, {}};
+  request.options.neighbour = privacy::Neighbour::AddRemove;
+  const DatasetPair pair = generate_pair(request, DatasetKind::RandomRows, neighbour, 32);
+  const EntryReachable reachable = mechanism == MechanismId::LaplaceSym
+                                       ? EntryReachable(laplace_output_reachable)
+                                       : EntryReachable(gaussian_output_reachable);
+  const AuditReport broken = expect_flagged(
+      porosity_case(mechanism, Variant::Broken, request, pair.rows, pair.rows_prime, reachable),
+      seed);
+  EXPECT_TRUE(broken.findings & finding);
+  EXPECT_GT(broken.forward.infinite_losses + broken.backward.infinite_losses, 0);
+  EXPECT_EQ(broken.forward.own_support_misses + broken.backward.own_support_misses, 0);
+  expect_passes(
+      porosity_case(mechanism, Variant::Corrected, request, pair.rows, pair.rows_prime, reachable),
+      seed + 1);
+}
+
+TEST(BugZoo, FloatingPointLaplaceHasOutputsImpossibleUnderTheNeighbourExactOneDoesNot) {
+  porous_flagged_exact_passes(MechanismId::LaplaceSym, 0.0, NeighbourKind::MaxL1Change,
+                              kLossAboveEpsilon, 1);
+}
+
+TEST(BugZoo, FloatingPointAnalyzeGaussHasOutputsImpossibleUnderTheNeighbourExactOneDoesNot) {
+  porous_flagged_exact_passes(MechanismId::AnalyzeGauss, kDelta, NeighbourKind::Random,
+                              kDeltaExceeded, 3);
+}
+
+TEST(BugZoo, SscpSensitivityOfACentredBoxIsFlaggedOnABoxAwayFromZero) {
+  expect_flagged(uncentred_sscp(Variant::Broken, kEpsilon, kDelta), 5);
+  expect_passes(uncentred_sscp(Variant::Corrected, kEpsilon, kDelta), 6);
+}
+
+TEST(BugZoo, ClippingAPartitionSumInsteadOfEachRowIsFlagged) {
+  expect_flagged(clip_after_partition_sum(Variant::Broken, kEpsilon, kDelta), 7);
+  expect_passes(clip_after_partition_sum(Variant::Corrected, kEpsilon, kDelta), 8);
+}
+
+TEST(BugZoo, CovarianceOfRawRowsAboutAClippedMeanIsFlagged) {
+  expect_flagged(mean_only_clipped(Variant::Broken, kEpsilon, kDelta), 9);
+  expect_passes(mean_only_clipped(Variant::Corrected, kEpsilon, kDelta), 10);
+}
+
+TEST(BugZoo, GdpMuUsedAsTheNoiseMultiplierOfComposedReleasesIsFlagged) {
+  const AuditReport broken = expect_flagged(gdp_mu_as_multiplier(Variant::Broken), 11);
+  EXPECT_TRUE(broken.findings & (kGaussianProfileExceeded | kSamplerMismatch));
+  expect_passes(gdp_mu_as_multiplier(Variant::Corrected), 12);
+}
+
+TEST(BugZoo, ClassicalGaussianCalibrationAtLargeEpsilonIsFlagged) {
+  // At delta = 1e-6 the classical sigma's exact delta is 1.6e-4 at epsilon = 20 (the header).
+  const AuditReport broken =
+      expect_flagged(classical_gaussian_large_epsilon(Variant::Broken, 20.0), 13);
+  EXPECT_TRUE(broken.findings & kGaussianProfileExceeded);
+  expect_passes(classical_gaussian_large_epsilon(Variant::Corrected, 20.0), 14);
+}
+
+TEST(BugZoo, BindingThatPublishesTheCountOfRowsItKeptIsFlagged) {
+  const AuditReport broken =
+      expect_flagged(binding_publishes_count(Variant::Broken, kEpsilon, kDelta), 15);
+  EXPECT_EQ(broken.forward.infinite_losses, broken.forward.samples);
+  expect_passes(binding_publishes_count(Variant::Corrected, kEpsilon, kDelta), 16);
+}
+
+}  // namespace
+}  // namespace dpcov::audit::zoo

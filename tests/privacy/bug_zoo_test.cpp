@@ -13,8 +13,10 @@
 // there (the share of outputs impossible under the neighbour, delta(eps) with its bounds).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "core/audit/mechanism_audit.hpp"
 #include "zoo/binding_publishes_count.hpp"
@@ -77,36 +79,37 @@ AuditReport expect_passes(const ZooCase &c, uint64_t seed) {
   return r;
 }
 
-// The floating-point release of `mechanism` on a random add/remove pair (d = 2, n = 10, B = 1,
-// epsilon = 1) is flagged with `finding`; every output is found under its own statistic (else the
-// support test would be wrong: a sampler mismatch); the exact-numerics release passes.
-void porous_flagged_exact_passes(MechanismId mechanism, double delta, NeighbourKind neighbour,
-                                 uint32_t finding, uint64_t seed) {
-  Request request{2, 10, 1.0, kEpsilon, delta, {}};
+// The release of `mechanism` (laplace_sym: epsilon = 1 on the max-L1 pair; analyze_gauss:
+// (1, 1e-6) on a random pair) on add/remove pairs of d = 2, n = 10, B = 1.
+ZooCase porous(MechanismId mechanism, Variant variant) {
+  const bool laplace = mechanism == MechanismId::LaplaceSym;
+  Request request{2, 10, 1.0, kEpsilon, laplace ? 0.0 : kDelta, {}};
   request.options.neighbour = privacy::Neighbour::AddRemove;
-  const DatasetPair pair = generate_pair(request, DatasetKind::RandomRows, neighbour, 32);
-  const EntryReachable reachable = mechanism == MechanismId::LaplaceSym
-                                       ? EntryReachable(laplace_output_reachable)
-                                       : EntryReachable(gaussian_output_reachable);
-  const AuditReport broken = expect_flagged(
-      porosity_case(mechanism, Variant::Broken, request, pair.rows, pair.rows_prime, reachable),
-      seed);
+  const DatasetPair pair = generate_pair(
+      request, DatasetKind::RandomRows,
+      laplace ? NeighbourKind::MaxL1Change : NeighbourKind::Random, 32);
+  return porosity_case(mechanism, variant, request, pair.rows, pair.rows_prime,
+                       laplace ? EntryReachable(laplace_output_reachable)
+                               : EntryReachable(gaussian_output_reachable));
+}
+
+// The floating-point release is flagged with `finding`; every output is found under its own
+// statistic (else the support test would be wrong: a sampler mismatch); the exact-numerics
+// release passes.
+void porous_flagged_exact_passes(MechanismId mechanism, uint32_t finding, uint64_t seed) {
+  const AuditReport broken = expect_flagged(porous(mechanism, Variant::Broken), seed);
   EXPECT_TRUE(broken.findings & finding);
   EXPECT_GT(broken.forward.infinite_losses + broken.backward.infinite_losses, 0);
   EXPECT_EQ(broken.forward.own_support_misses + broken.backward.own_support_misses, 0);
-  expect_passes(
-      porosity_case(mechanism, Variant::Corrected, request, pair.rows, pair.rows_prime, reachable),
-      seed + 1);
+  expect_passes(porous(mechanism, Variant::Corrected), seed + 1);
 }
 
 TEST(BugZoo, FloatingPointLaplaceHasOutputsImpossibleUnderTheNeighbourExactOneDoesNot) {
-  porous_flagged_exact_passes(MechanismId::LaplaceSym, 0.0, NeighbourKind::MaxL1Change,
-                              kLossAboveEpsilon, 1);
+  porous_flagged_exact_passes(MechanismId::LaplaceSym, kLossAboveEpsilon, 1);
 }
 
 TEST(BugZoo, FloatingPointAnalyzeGaussHasOutputsImpossibleUnderTheNeighbourExactOneDoesNot) {
-  porous_flagged_exact_passes(MechanismId::AnalyzeGauss, kDelta, NeighbourKind::Random,
-                              kDeltaExceeded, 3);
+  porous_flagged_exact_passes(MechanismId::AnalyzeGauss, kDeltaExceeded, 3);
 }
 
 TEST(BugZoo, SscpSensitivityOfACentredBoxIsFlaggedOnABoxAwayFromZero) {
@@ -143,6 +146,34 @@ TEST(BugZoo, BindingThatPublishesTheCountOfRowsItKeptIsFlagged) {
       expect_flagged(binding_publishes_count(Variant::Broken, kEpsilon, kDelta), 15);
   EXPECT_EQ(broken.forward.infinite_losses, broken.forward.samples);
   expect_passes(binding_publishes_count(Variant::Corrected, kEpsilon, kDelta), 16);
+}
+
+// Suite long: every broken release at 20 more seeds, each stopped at its first finding: all are
+// flagged within 10^4 draws, and the largest number of draws needed is printed.
+TEST(BugZoo, EveryBrokenReleaseIsFlaggedWithin10000DrawsAtEverySeed) {
+  if (!full_draws()) GTEST_SKIP() << "suite long (DPCOV_ZOO_FULL_DRAWS=1)";
+  const std::vector<ZooCase> cases = {
+      porous(MechanismId::LaplaceSym, Variant::Broken),
+      porous(MechanismId::AnalyzeGauss, Variant::Broken),
+      uncentred_sscp(Variant::Broken, kEpsilon, kDelta),
+      clip_after_partition_sum(Variant::Broken, kEpsilon, kDelta),
+      mean_only_clipped(Variant::Broken, kEpsilon, kDelta),
+      gdp_mu_as_multiplier(Variant::Broken),
+      classical_gaussian_large_epsilon(Variant::Broken, 20.0),
+      binding_publishes_count(Variant::Broken, kEpsilon, kDelta)};
+  for (const ZooCase &c : cases) {
+    int64_t fewest = 2 * kDrawsPerDirection, most = 0;
+    for (uint64_t seed = 100; seed < 120; ++seed) {
+      Settings s = audit_settings(seed);
+      s.stop_at_first_finding = true;
+      const AuditReport r = run_exact_audit(c.target, c.pair, s);
+      EXPECT_TRUE(r.violation()) << c.name << " seed " << seed;
+      fewest = std::min(fewest, r.samples);
+      most = std::max(most, r.samples);
+    }
+    std::printf("%-38s flagged at 20 of 20 seeds after %lld to %lld draws\n", c.name.c_str(),
+                static_cast<long long>(fewest), static_cast<long long>(most));
+  }
 }
 
 }  // namespace

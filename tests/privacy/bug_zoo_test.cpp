@@ -14,11 +14,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "core/audit/mechanism_audit.hpp"
+#include "core/random/exponential.hpp"
+#include "core/random/normal.hpp"
 #include "zoo/binding_publishes_count.hpp"
 #include "zoo/classical_gaussian_large_epsilon.hpp"
 #include "zoo/clip_after_partition_sum.hpp"
@@ -110,6 +113,47 @@ TEST(BugZoo, FloatingPointLaplaceHasOutputsImpossibleUnderTheNeighbourExactOneDo
 
 TEST(BugZoo, FloatingPointAnalyzeGaussHasOutputsImpossibleUnderTheNeighbourExactOneDoesNot) {
   porous_flagged_exact_passes(MechanismId::AnalyzeGauss, kDeltaExceeded, 3);
+}
+
+// The support tests' negative answers checked by brute force: for outputs of each sampler at
+// g = 0.7 judged unreachable from g' = 1.2 (and every output judged reachable from its own g), no
+// integer within 2^20 of the inverse of o - g' (Laplace) or 2^12 in each of the 256 layers
+// (Gaussian) reaches o. Every draw's entry is the release's own arithmetic, fixed seed.
+TEST(BugZoo, SupportTestsAgreeWithAWindowedScan) {
+  const double g = 0.7, g_prime = 1.2, scale = 2.5;
+  random::Rng rng = random::Rng::from_seed(44);
+  int laplace_checked = 0, gauss_checked = 0;
+  for (int draw = 0; draw < 400 && (laplace_checked < 10 || gauss_checked < 10); ++draw) {
+    const double o_laplace = g + random::laplace(rng, scale);
+    ASSERT_TRUE(laplace_output_reachable(o_laplace, g, scale));
+    if (laplace_checked < 10 && !laplace_output_reachable(o_laplace, g_prime, scale)) {
+      ++laplace_checked;
+      const double m = std::fabs(o_laplace - g_prime) / scale;
+      const auto centre = static_cast<int64_t>((std::exp(-m) / 0x1.0p-53 - 1.0) / 2.0);
+      for (int64_t k = std::max<int64_t>(1, centre - (1 << 20)); k <= centre + (1 << 20); ++k) {
+        const double magnitude = scale * -std::log(static_cast<double>(2 * k + 1) * 0x1.0p-53);
+        ASSERT_NE(g_prime + magnitude, o_laplace) << k;
+        ASSERT_NE(g_prime - magnitude, o_laplace) << k;
+      }
+    }
+    const double o_gauss = g + scale * random::standard_normal(rng);
+    ASSERT_TRUE(gaussian_output_reachable(o_gauss, g, scale));
+    if (gauss_checked < 10 && !gaussian_output_reachable(o_gauss, g_prime, scale)) {
+      ++gauss_checked;
+      const double z = std::fabs(o_gauss - g_prime) / scale;
+      for (int layer = 0; layer < random::kZigguratLayers; ++layer) {
+        const double width = random::ziggurat_layer_width(layer);
+        const auto centre = static_cast<int64_t>(z / width);
+        for (int64_t a = std::max<int64_t>(0, centre - (1 << 12)); a <= centre + (1 << 12); ++a) {
+          const double noise = scale * (static_cast<double>(a) * width);
+          ASSERT_NE(g_prime + noise, o_gauss) << layer << " " << a;
+          ASSERT_NE(g_prime - noise, o_gauss) << layer << " " << a;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(laplace_checked, 10);
+  EXPECT_EQ(gauss_checked, 10);
 }
 
 TEST(BugZoo, SscpSensitivityOfACentredBoxIsFlaggedOnABoxAwayFromZero) {

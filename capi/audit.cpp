@@ -117,6 +117,7 @@ dpcov_rows_exact_audit_result rows_exact_result(const audit::gaussian_release::V
   r.conformance_threshold = worst_ks.conformance_threshold;
   r.clamp_hits = v.record.clamp_hits;
   r.alpha_per_test = v.report.alpha_per_test;
+  r.detectable_delta = v.report.detectable_delta;
   return r;
 }
 

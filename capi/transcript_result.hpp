@@ -39,6 +39,7 @@ void transcript_fields(const audit::TranscriptAuditReport<Receipt> &report, Resu
   r.conformance_distance = worst_ks.ks;
   r.conformance_threshold = worst_ks.ks_threshold;
   r.alpha_per_test = report.alpha_per_test;
+  r.detectable_delta = std::min(f.detectable_delta, b.detectable_delta);
   for (const auto &[name, value] : std::initializer_list<std::pair<const char *, double>>{
            {"rho_lower", r.rho_lower}, {"delta_estimate", r.delta_estimate},
            {"delta_lower", r.delta_lower}, {"conformance_distance", r.conformance_distance},

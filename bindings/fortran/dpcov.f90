@@ -448,6 +448,7 @@ module dpcov
     real(c_double) :: conformance_distance = 0
     real(c_double) :: conformance_threshold = 0
     real(c_double) :: alpha_per_test = 0
+    real(c_double) :: detectable_delta = 0
   end type
 
   !> What the exact-density audit of a Gaussian release on the rows found
@@ -470,6 +471,7 @@ module dpcov
     real(c_double) :: conformance_threshold = 0
     integer(c_int64_t) :: clamp_hits = 0
     real(c_double) :: alpha_per_test = 0
+    real(c_double) :: detectable_delta = 0
   end type
 
   !> AdaSSP calibrations (dpcov_adassp_calibration) and name size (DPCOV_ADASSP_NAME_SIZE).

@@ -210,6 +210,7 @@ type CoinpressMeanAuditResult struct {
 	ConformanceDistance  float64
 	ConformanceThreshold float64
 	AlphaPerTest         float64
+	DetectableDelta      float64
 }
 
 // AuditCoinpressMean audits CoinPress mean estimation with the exact density of its whole t-step
@@ -232,7 +233,8 @@ func AuditCoinpressMean(dim, n int64, params CoinpressMeanParams, trials int64, 
 		DeltaEstimate: float64(res.delta_estimate), DeltaLower: float64(res.delta_lower),
 		ConformanceDistance:  float64(res.conformance_distance),
 		ConformanceThreshold: float64(res.conformance_threshold),
-		AlphaPerTest:         float64(res.alpha_per_test)}, nil
+		AlphaPerTest:         float64(res.alpha_per_test),
+		DetectableDelta:      float64(res.detectable_delta)}, nil
 }
 
 // RowsExactAuditResult is what AuditRowsExact found (dpcov_rows_exact_audit_result documents each
@@ -254,6 +256,7 @@ type RowsExactAuditResult struct {
 	ConformanceThreshold float64
 	ClampHits            int64
 	AlphaPerTest         float64
+	DetectableDelta      float64
 }
 
 // AuditRowsExact audits dly_gauss, dly_separate (its eigenvalue step) or coinpress with steps = 1
@@ -303,5 +306,6 @@ func rowsExactResult(res *C.dpcov_rows_exact_audit_result) RowsExactAuditResult 
 		DeltaLower: float64(res.delta_lower), GaussianDeltaLower: float64(res.gaussian_delta_lower),
 		ConformanceDistance:  float64(res.conformance_distance),
 		ConformanceThreshold: float64(res.conformance_threshold),
-		ClampHits:            int64(res.clamp_hits), AlphaPerTest: float64(res.alpha_per_test)}
+		ClampHits:            int64(res.clamp_hits), AlphaPerTest: float64(res.alpha_per_test),
+		DetectableDelta: float64(res.detectable_delta)}
 }

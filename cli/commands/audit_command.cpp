@@ -488,6 +488,7 @@ void exact_fields(nlohmann::ordered_json &j, const std::string &audit, const Res
   j["conformance_distance"] = r.conformance_distance;
   j["conformance_threshold"] = r.conformance_threshold;
   j["alpha_per_test"] = r.alpha_per_test;
+  j["detectable_delta"] = r.detectable_delta;
   j["samples"] = r.samples;
   j["findings"] = findings_text(r.findings);
 }
@@ -572,15 +573,17 @@ nlohmann::ordered_json row_json(const Row &row) {
   return j;
 }
 
-// The power of each Gram-input and black-box audit at the draws it took: without it, "no
-// violation found" does not say how large a violation the draws would have missed.
+// The power of each audit at the draws it took: without it, "no violation found" does not say
+// how large a violation the draws would have missed.
 std::string power_notes(const std::vector<Row> &rows) {
   std::ostringstream out;
   for (const Row &row : rows) {
-    if (!row.audited || row.mean_audit || row.exact) continue;
-    const bool pure = !row.black_box && row.result.delta == 0.0;
-    const double detectable = row.black_box ? row.black_box->detectable_delta
-                                            : row.result.detectable_delta;
+    if (!row.audited) continue;
+    const bool pure = !row.black_box && !row.mean_audit && !row.exact && row.result.delta == 0.0;
+    const double detectable = row.black_box    ? row.black_box->detectable_delta
+                              : row.mean_audit ? row.mean_audit->detectable_delta
+                              : row.exact      ? row.exact->detectable_delta
+                                               : row.result.detectable_delta;
     out << "  " << row.mechanism << " eps " << number(row.requested_epsilon) << " d " << row.dim
         << (row.black_box ? " (" + row.statistic + ")" : "") << (pure ? ": P(L > eps) >= " : ": delta(eps) >= ") << number(detectable) << "\n";
   }

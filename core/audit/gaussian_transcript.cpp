@@ -8,6 +8,7 @@
 #include "../error.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
+#include "power.hpp"
 #include "trials.hpp"
 
 namespace dpcov::audit {
@@ -93,6 +94,7 @@ TranscriptDirection GaussianTranscript::result(double rho, double delta, double 
   // Half of the test's alpha; add_two_sample_delta takes the other half.
   out.delta = empirical_bernstein(mean, variance, releases_, 1.0, alpha / 2.0);
   out.delta_flag = out.delta.lower > delta;
+  out.detectable_delta = detectable_delta_bernstein(delta, releases_, alpha / 2.0);
   out.losses = losses_;
   return out;
 }

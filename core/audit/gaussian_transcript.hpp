@@ -55,6 +55,7 @@ struct TranscriptDirection {
   double ks = 0.0, ks_threshold = 0.0;
   double rho_lower = 0.0;
   MeanBounds delta;
+  double detectable_delta = 1.0;  // the delta test's power at these releases (power.hpp)
   TwoSampleDelta two_sample;
   double min_shift_ratio =
       0.0;  // min over steps and draws of ||m'_i - m_i|| / the step's given scale

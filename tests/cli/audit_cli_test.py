@@ -64,11 +64,15 @@ class AuditCommandTest(unittest.TestCase):
 
     def test_each_audit_states_its_power(self):
         # The smallest violation the draws flag: smaller with ten times the draws, in the JSON of
-        # an exact (Gram) and a black-box audit and in the table's power section.
+        # every kind of audit (Gram exact, black-box, rows exact, CoinPress mean) and in the
+        # table's power section.
         powers = []
         for trials in ("400", "4000"):
-            result = run(["-m", "analyze_gauss,dly_adaptive", "-e", "1", "--delta", "1e-6",
-                          "--dims", "3", "--trials", trials, "--json"])
+            mechanisms = "analyze_gauss,dly_adaptive"
+            if trials == "400":
+                mechanisms += ",dly_gauss,coinpress_mean"  # the exact audits on rows
+            result = run(["-m", mechanisms, "-e", "1", "--delta", "1e-6", "--dims", "3", "--trials",
+                          trials, "--json"])
             self.assertEqual(result.returncode, EXIT_OK, result.stderr)
             audits = {a["mechanism"]: a for a in json.loads(result.stdout)["audits"]}
             for audit in audits.values():

@@ -720,4 +720,18 @@ TEST(CapiAudit, ResultsStateThePowerOfTheirDraws) {
       << dpcov_last_error_message();
   EXPECT_GT(b.detectable_delta, 0.0);
   EXPECT_LT(b.detectable_delta, 0.05);
+
+  // The per-release exact audits: the Gaussian release on rows and CoinPress's mean transcript.
+  dpcov_rows_exact_audit_result e = fresh_exact_audit();
+  ASSERT_EQ(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0.5, 1e-6, 2000, 1e-6, 5, &e),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_GT(e.detectable_delta, e.delta);
+  EXPECT_LT(e.detectable_delta, 0.1);
+  const dpcov_coinpress_mean_params mp = mean_params(5.0);
+  dpcov_coinpress_mean_audit_result m = fresh_mean_audit();
+  ASSERT_EQ(dpcov_audit_coinpress_mean(3, 20, &mp, 2000, 1e-6, 4, &m), DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_GT(m.detectable_delta, m.delta);
+  EXPECT_LT(m.detectable_delta, 0.1);
 }

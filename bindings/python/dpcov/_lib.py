@@ -206,7 +206,8 @@ class CoinpressMeanAuditResultC(_Struct):
                 ("samples", c_int64), ("rho", c_double), ("epsilon", c_double),
                 ("delta", c_double), ("rho_lower", c_double), ("delta_estimate", c_double),
                 ("delta_lower", c_double), ("conformance_distance", c_double),
-                ("conformance_threshold", c_double), ("alpha_per_test", c_double)]
+                ("conformance_threshold", c_double), ("alpha_per_test", c_double),
+                ("detectable_delta", c_double)]
 
 
 class RowsExactAuditResultC(_Struct):
@@ -218,7 +219,7 @@ class RowsExactAuditResultC(_Struct):
                 ("delta_estimate", c_double), ("delta_lower", c_double),
                 ("gaussian_delta_lower", c_double), ("conformance_distance", c_double),
                 ("conformance_threshold", c_double), ("clamp_hits", c_int64),
-                ("alpha_per_test", c_double)]
+                ("alpha_per_test", c_double), ("detectable_delta", c_double)]
 
 
 COINPRESS_MAX_STEPS = 16  # DPCOV_COINPRESS_MAX_STEPS

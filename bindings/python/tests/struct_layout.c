@@ -168,6 +168,7 @@ int main(void) {
   printf(", \"conformance_distance\": %zu", offsetof(dpcov_coinpress_mean_audit_result, conformance_distance));
   printf(", \"conformance_threshold\": %zu", offsetof(dpcov_coinpress_mean_audit_result, conformance_threshold));
   printf(", \"alpha_per_test\": %zu", offsetof(dpcov_coinpress_mean_audit_result, alpha_per_test));
+  printf(", \"detectable_delta\": %zu", offsetof(dpcov_coinpress_mean_audit_result, detectable_delta));
   printf("}%s\n", ",");
   printf("\"dpcov_rows_exact_audit_result\": {\"size\": %zu", sizeof(dpcov_rows_exact_audit_result));
   printf(", \"struct_size\": %zu", offsetof(dpcov_rows_exact_audit_result, struct_size));
@@ -187,6 +188,7 @@ int main(void) {
   printf(", \"conformance_threshold\": %zu", offsetof(dpcov_rows_exact_audit_result, conformance_threshold));
   printf(", \"clamp_hits\": %zu", offsetof(dpcov_rows_exact_audit_result, clamp_hits));
   printf(", \"alpha_per_test\": %zu", offsetof(dpcov_rows_exact_audit_result, alpha_per_test));
+  printf(", \"detectable_delta\": %zu", offsetof(dpcov_rows_exact_audit_result, detectable_delta));
   printf("}%s\n", ",");
   printf("\"dpcov_coinpress_params\": {\"size\": %zu", sizeof(dpcov_coinpress_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_coinpress_params, struct_size));

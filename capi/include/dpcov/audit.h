@@ -363,6 +363,11 @@ typedef struct dpcov_coinpress_mean_audit_result {
   double conformance_distance;   /**< KS distance of the standardised residuals from N(0, 1). */
   double conformance_threshold;  /**< The DKW threshold it is compared with. */
   double alpha_per_test;  /**< The level of each test after the Bonferroni split (alpha / 6). */
+  /** The delta test's power at the draws it took: the smallest delta(epsilon) its
+   *  empirical-Bernstein bound flags when the sample mean equals it (as
+   *  dpcov_audit_result::detectable_delta); 1 when the draws could flag nothing. Appended after
+   *  the struct's first version: written only when struct_size covers it. */
+  double detectable_delta;
 } dpcov_coinpress_mean_audit_result;
 
 /**
@@ -441,6 +446,11 @@ typedef struct dpcov_rows_exact_audit_result {
    *  bound has alpha / 2. CoinPress with t >= 2: alpha / 6, each of its 6 tests (the rho bound
    *  among them). */
   double alpha_per_test;
+  /** The delta test's power at the draws it took: the smallest delta(epsilon) its
+   *  empirical-Bernstein bound flags when the sample mean equals it (as
+   *  dpcov_audit_result::detectable_delta); 1 when the draws could flag nothing. Appended after
+   *  the struct's first version: written only when struct_size covers it. */
+  double detectable_delta;
 } dpcov_rows_exact_audit_result;
 
 /**

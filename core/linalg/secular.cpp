@@ -35,11 +35,51 @@ struct Secular {
   double c0;
 };
 
-// Scratch space of solve_root, allocated once per decomposition.
+// Scratch space of solve_root and of the eigenvector columns, allocated once per decomposition.
 struct Workspace {
   std::vector<double> dist;  // lambda_j - lambda_origin
-  std::vector<double> inv;   // 1 / delta_j
+  std::vector<double> inv;   // an eigenvector column before normalisation
 };
+
+// The sums below run in kLanes interleaved partial sums: independent chains of additions (and
+// SIMD lanes) instead of one chain as long as the sum, which bounded the root finder, the hot loop
+// of iterative eigenvector sampling, by the latency of one addition per term. Any order of
+// summation satisfies the rounding bound solve_root uses.
+constexpr int64_t kLanes = 4;
+
+double lane_total(const double *lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
+
+// sum_j w_j / delta_j and sum_j w_j / delta_j^2 over [begin, end), writing delta_j = dist_j -
+// shift on the way: one pass over the poles per iteration of the root finder.
+struct PoleSums {
+  double value, slope;
+};
+
+PoleSums pole_sums(const double *w, const double *dist, double shift, double *delta, int64_t begin,
+                   int64_t end) {
+  double value[kLanes] = {}, slope[kLanes] = {};
+  const auto term = [&](int64_t j, int64_t lane) {
+    delta[j] = dist[j] - shift;
+    const double inv = 1.0 / delta[j];
+    const double t = w[j] * inv;
+    value[lane] += t;
+    slope[lane] += t * inv;
+  };
+  int64_t j = begin;
+  for (; j + kLanes <= end; j += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) term(j + l, l);
+  for (; j < end; ++j) term(j, 0);
+  return {lane_total(value), lane_total(slope)};
+}
+
+double sum_of_squares(const double *x, int64_t n) {
+  double lanes[kLanes] = {};
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) lanes[l] += x[j + l] * x[j + l];
+  for (; j < n; ++j) lanes[0] += x[j] * x[j];
+  return lane_total(lanes);
+}
 
 // The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
 // root is exterior and lies within `exterior_width` of the other pole). Writes
@@ -60,7 +100,6 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
   double hi = interior ? lam[static_cast<size_t>(a)] - lam[static_cast<size_t>(b)] : exterior_width;
   double tau = interior ? 0.5 * hi : hi;
   double *dist = ws.dist.data();
-  double *inv = ws.inv.data();
   const auto set_origin = [&](int64_t pole) {
     const double lam_origin = lam[static_cast<size_t>(pole)];
     for (int64_t j = 0; j < m; ++j) dist[j] = lam[static_cast<size_t>(j)] - lam_origin;
@@ -74,20 +113,10 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
   bool last_was_model = false;
   for (int iteration = 0; iteration < kMaxRootIterations; ++iteration) {
     const double shift = sigma * tau;
-    for (int64_t j = 0; j < m; ++j) delta[j] = dist[j] - shift;
-    delta[origin] = -shift;
-    for (int64_t j = 0; j < m; ++j) inv[j] = 1.0 / delta[j];
-    double psi = 0.0, dpsi = 0.0, phi = 0.0, dphi = 0.0;
-    for (int64_t j = 0; j < split; ++j) {
-      const double t = w[j] * inv[j];
-      psi += t;
-      dpsi += t * inv[j];
-    }
-    for (int64_t j = split; j < m; ++j) {
-      const double t = w[j] * inv[j];
-      phi += t;
-      dphi += t * inv[j];
-    }
+    // dist[origin] = 0, so delta[origin] = -shift exactly.
+    const PoleSums above = pole_sums(w, dist, shift, delta, 0, split);
+    const PoleSums below = pole_sums(w, dist, shift, delta, split, m);
+    const double psi = above.value, dpsi = above.slope, phi = below.value, dphi = below.slope;
     const double g = f.c0 + psi + phi;
     // Rounding error of the sum above: at most about m eps times the sum of magnitudes.
     const double error_bound =
@@ -245,24 +274,31 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
   // Loewner: the y for which the computed roots are exact. Each factor is a ratio in (0, 1]; the
   // numerators and denominators are multiplied separately (one division per coordinate instead of
   // one per factor) and renormalised every few factors so that neither under- nor overflows.
-  std::vector<double> yhat(static_cast<size_t>(m));
-  for (int64_t j = 0; j < m; ++j) {
-    const size_t uj = static_cast<size_t>(j);
-    double num = compress ? wsum : -delta(j, m - 1), den = compress ? 1.0 : rho;
-    int exponent = 0;
-    for (int64_t k = 0; k < interior; ++k) {
+  // The products run over the roots k in the outer loop so that the inner loop walks down a
+  // column of delta (contiguous) with independent products per coordinate.
+  std::vector<double> yhat(static_cast<size_t>(m)), num(static_cast<size_t>(m)),
+      den(static_cast<size_t>(m), compress ? 1.0 : rho);
+  std::vector<int> exponent(static_cast<size_t>(m), 0);
+  for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta(j, m - 1);
+  for (int64_t k = 0; k < interior; ++k) {
+    const double *dk = &delta(0, k);
+    for (int64_t j = 0; j < m; ++j) {
+      const size_t uj = static_cast<size_t>(j);
       const double pole = k < j ? lr[static_cast<size_t>(k)] : lr[static_cast<size_t>(k + 1)];
-      num *= -delta(j, k);
-      den *= pole - lr[uj];
-      if ((k & 7) == 7) {
+      num[uj] *= -dk[j];
+      den[uj] *= pole - lr[uj];
+    }
+    if ((k & 7) == 7) {
+      for (size_t uj = 0; uj < num.size(); ++uj) {
         int en, ed;
-        num = std::frexp(num, &en);
-        den = std::frexp(den, &ed);
-        exponent += en - ed;
+        num[uj] = std::frexp(num[uj], &en);
+        den[uj] = std::frexp(den[uj], &ed);
+        exponent[uj] += en - ed;
       }
     }
-    yhat[uj] = std::copysign(std::sqrt(std::ldexp(num / den, exponent)), yr[uj]);
   }
+  for (size_t uj = 0; uj < yhat.size(); ++uj)
+    yhat[uj] = std::copysign(std::sqrt(std::ldexp(num[uj] / den[uj], exponent[uj])), yr[uj]);
 
   // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
   struct Column {
@@ -289,8 +325,7 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
     }
     const double *dcol = &delta(0, col.root);
     for (int64_t i = 0; i < m; ++i) ws.inv[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
-    double norm2 = 0.0;
-    for (int64_t i = 0; i < m; ++i) norm2 += ws.inv[static_cast<size_t>(i)] * ws.inv[static_cast<size_t>(i)];
+    const double norm2 = sum_of_squares(ws.inv.data(), m);
     const double scale = 1.0 / std::sqrt(norm2);
     for (int64_t i = 0; i < m; ++i)
       out.vectors(kept[static_cast<size_t>(i)], c) = ws.inv[static_cast<size_t>(i)] * scale;

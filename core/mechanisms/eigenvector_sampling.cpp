@@ -49,10 +49,10 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
 }
 
 // out = basis * coords (basis d x q, coords q values).
-void combine(const Matrix &basis, const double *coords, double *out) {
-  const int64_t d = basis.rows();
+void combine(ConstMatrixView basis, const double *coords, double *out) {
+  const int64_t d = basis.rows;
   for (int64_t i = 0; i < d; ++i) out[i] = 0.0;
-  for (int64_t j = 0; j < basis.cols(); ++j) {
+  for (int64_t j = 0; j < basis.cols; ++j) {
     const double c = coords[j];
     for (int64_t i = 0; i < d; ++i) out[i] += basis(i, j) * c;
   }
@@ -66,6 +66,11 @@ double quadratic_form(ConstMatrixView g, const double *x) {
     sum += x[j] * column;
   }
   return sum;
+}
+
+// The first `cols` columns of m.
+MatrixView leading_columns(Matrix &m, int64_t cols) {
+  return {m.data(), m.rows(), cols, m.rows(), Layout::ColMajor};
 }
 
 }  // namespace
@@ -165,13 +170,15 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   t.proposals.resize(k);
 
   // The current C_i in its eigenbasis: C_i = basis^T G basis = diag(mu) (mu decreasing), basis
-  // d x q with orthonormal columns spanning the sphere of step i.
+  // d x q with orthonormal columns spanning the sphere of step i, held in the first q columns of
+  // one of two d x d buffers: each step writes the next basis into the other one.
   std::vector<double> mu = std::move(eig.values);
-  Matrix basis = std::move(eig.vectors);
+  Matrix basis_store = std::move(eig.vectors), spare(d, d);
   std::vector<double> y, a_diagonal;
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);
-    const int64_t q = basis.cols();
+    const int64_t q = static_cast<int64_t>(mu.size());
+    const MatrixView basis = leading_columns(basis_store, q);
     // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
     // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
     a_diagonal.resize(static_cast<size_t>(q));
@@ -193,18 +200,16 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
       const double norm = linalg::nrm2(q, next.y_used.data(), 1);
       for (double &v : next.y_used) v /= norm;
       combine(basis, next.y_used.data(), theta);
-      Matrix rotated(d, q - 1);
-      linalg::gemm(linalg::Trans::No, linalg::Trans::No, 1.0, basis, next.vectors, 0.0, rotated);
-      basis = std::move(rotated);
+      linalg::gemm_views(1.0, basis, next.vectors.view(), 0.0, leading_columns(spare, q - 1));
+      std::swap(basis_store, spare);
       mu = std::move(next.values);
     } else {
       combine(basis, y.data(), theta);
       if (last) break;
       // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
       linalg::SecularEigen next = linalg::rank_one_update_diagonal(mu, y.data(), -t.lambda_hat[ui]);
-      Matrix rotated(d, q);
-      linalg::gemm(linalg::Trans::No, linalg::Trans::No, 1.0, basis, next.vectors, 0.0, rotated);
-      basis = std::move(rotated);
+      linalg::gemm_views(1.0, basis, next.vectors.view(), 0.0, leading_columns(spare, q));
+      std::swap(basis_store, spare);
       mu = std::move(next.values);
     }
   }

@@ -50,7 +50,6 @@ BinghamSampler::BinghamSampler(const std::vector<double> &a_diagonal, int64_t ma
   for (double v : a_diagonal)
     if (!std::isfinite(v)) fail(DPCOV_E_NON_FINITE, "Bingham diagonal A is not finite");
   if (max_tries < 1) fail(DPCOV_E_INVALID_ARGUMENT, "Bingham max_tries must be >= 1, got ", max_tries);
-  vectors_ = Matrix::identity(static_cast<int64_t>(a_diagonal.size()));
   set_envelope(a_diagonal);
 }
 
@@ -94,6 +93,10 @@ double BinghamSampler::log_accept_ratio(double t) const {
 
 void BinghamSampler::rotate(const double *y, double *x) const {
   const int64_t q = dim();
+  if (vectors_.rows() == 0) {
+    std::copy(y, y + q, x);
+    return;
+  }
   for (int64_t i = 0; i < q; ++i) x[i] = 0.0;
   for (int64_t k = 0; k < q; ++k)
     for (int64_t i = 0; i < q; ++i) x[i] += vectors_(i, k) * y[k];

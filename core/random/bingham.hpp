@@ -57,6 +57,7 @@ class BinghamSampler {
   void set_envelope(std::vector<double> eigenvalues);
 
   std::vector<double> lambda_;
+  // Eigenvectors of A as columns; empty when A was given diagonal (rotate() is then a copy).
   Matrix vectors_;
   std::vector<double> proposal_sd_;
   double b_ = 0.0;

@@ -167,6 +167,10 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
     const double model_tau = tau + sigma * eta;
     const bool stalled = last_was_model && std::fabs(g) > 0.5 * previous_abs_g;
     if (std::isfinite(model_tau) && model_tau > lo && model_tau < hi && !stalled) {
+      // A model step below the resolution of tau (the bracket test's 2 eps tau) would only move
+      // to a neighbouring double: tau is the root to working precision, and delta already holds
+      // its distances, so the confirming evaluation is skipped.
+      if (std::fabs(model_tau - tau) <= 2.0 * kEps * tau) break;
       tau = model_tau;
       last_was_model = true;
     } else {

@@ -70,9 +70,12 @@ void BinghamSampler::set_envelope(std::vector<double> eigenvalues) {
 double BinghamSampler::propose(Rng &rng, double *y) const {
   const int64_t q = dim();
   for (;;) {
+    // The normals in one batch, then one pass over them: the same values and sums, in the same
+    // order, as drawing and accumulating coordinate by coordinate.
+    standard_normals(rng, y, q);
     double norm2 = 0.0, quad = 0.0;
     for (int64_t i = 0; i < q; ++i) {
-      const double z = proposal_sd_[static_cast<size_t>(i)] * standard_normal(rng);
+      const double z = proposal_sd_[static_cast<size_t>(i)] * y[i];
       y[i] = z;
       norm2 += z * z;
       quad += lambda_[static_cast<size_t>(i)] * z * z;
@@ -97,9 +100,9 @@ void BinghamSampler::rotate(const double *y, double *x) const {
     std::copy(y, y + q, x);
     return;
   }
-  for (int64_t i = 0; i < q; ++i) x[i] = 0.0;
-  for (int64_t k = 0; k < q; ++k)
-    for (int64_t i = 0; i < q; ++i) x[i] += vectors_(i, k) * y[k];
+  // One BLAS matrix-vector product: the q^2 flops of the accepted draw.
+  linalg::gemm_views(1.0, vectors_.view(), ConstMatrixView{y, q, 1, q, Layout::ColMajor}, 0.0,
+                     MatrixView{x, q, 1, q, Layout::ColMajor});
 }
 
 int64_t BinghamSampler::sample(Rng &rng, double *out) const {

@@ -71,14 +71,8 @@ const Tables &tables() {
   return t;
 }
 
-}  // namespace
-
-double ziggurat_layer_width(int layer) { return tables().width[layer]; }
-uint64_t ziggurat_base_limit() { return tables().inside[0]; }
-double ziggurat_tail_start() { return tables().r; }
-
-double standard_normal(Rng &rng) {
-  const Tables &t = tables();
+// One draw from the tables (hoisted out of loops by the batch form).
+inline double draw(const Tables &t, Rng &rng) {
   for (;;) {
     const uint64_t bits = rng.next_u64();
     const int layer = static_cast<int>(bits & 0xffU);
@@ -98,6 +92,19 @@ double standard_normal(Rng &rng) {
     const double y = t.height[layer] + (t.height[layer - 1] - t.height[layer]) * uniform01(rng);
     if (y < density(x)) return negative ? -x : x;
   }
+}
+
+}  // namespace
+
+double ziggurat_layer_width(int layer) { return tables().width[layer]; }
+uint64_t ziggurat_base_limit() { return tables().inside[0]; }
+double ziggurat_tail_start() { return tables().r; }
+
+double standard_normal(Rng &rng) { return draw(tables(), rng); }
+
+void standard_normals(Rng &rng, double *out, int64_t n) {
+  const Tables &t = tables();
+  for (int64_t i = 0; i < n; ++i) out[i] = draw(t, rng);
 }
 
 }  // namespace dpcov::random

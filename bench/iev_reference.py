@@ -34,7 +34,10 @@ def envelope_b(lam: np.ndarray) -> float:
             lo = mid
         else:
             hi = mid
-    return lo if abs(np.sum(1.0 / (lo + 2.0 * lam)) - 1.0) < abs(np.sum(1.0 / (hi + 2.0 * lam)) - 1.0) else hi
+    def residual(b: float) -> float:
+        return abs(np.sum(1.0 / (b + 2.0 * lam)) - 1.0)
+
+    return lo if residual(lo) < residual(hi) else hi
 
 
 class Bingham:
@@ -89,7 +92,10 @@ def iev_release(gram: np.ndarray, n: int, bound: float, eps: float,
     lambda_hat = mu + rng.laplace(0.0, scale, d)
     tau = scale * (np.log(2.0 * d) - np.log(0.05))
     weights = np.sqrt(np.maximum(0.0, lambda_hat + tau))
-    step_eps = (eps / 2.0) * weights / weights.sum() if weights.sum() > 0 else np.full(d, eps / (2 * d))
+    if weights.sum() > 0:
+        step_eps = (eps / 2.0) * weights / weights.sum()
+    else:
+        step_eps = np.full(d, eps / (2 * d))
     kappas = step_eps / (2.0 * bound**2)
     thetas = np.empty((d, d))
     proposals = 0

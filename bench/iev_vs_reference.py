@@ -5,7 +5,8 @@ Two figures per d, each the median over interleaved calls of the calling thread'
 (time.thread_time: other processes on a shared machine do not inflate it; OpenBLAS runs on this
 thread, OPENBLAS_NUM_THREADS=1 for both sides):
   release  one full-rank IEV release (eps = 1, B = 1, replace-one, the library's defaults) of the
-           Gram matrix of n = 10 d rows of norm <= 1 with a decaying spectrum (as bench/iev_bench.cpp);
+           Gram matrix of n = 10 d rows of norm <= 1 with a decaying spectrum (as
+           bench/iev_bench.cpp);
            dpcov through dpcov.release(), the reference through iev_release();
   draw     one Bingham draw for A = kappa diag(1000 (1 - 0.85^i)), kappa = 1/4 (as BM_Bingham in
            bench/random_bench.cpp), the sampler built once: dpcov through Rng.bingham(a, n) (per
@@ -78,7 +79,8 @@ def main() -> None:
     quick = "--quick" in sys.argv[1:]
     budget = 0.5 if quick else 3.0
     ours_rng, ref_rng = dpcov.Rng.seeded(7), np.random.default_rng(7)
-    print("| figure | d | dpcov ms | NumPy reference ms | ratio | dpcov proposals | reference proposals |")
+    print("| figure | d | dpcov ms | NumPy reference ms | ratio | dpcov proposals "
+          "| reference proposals |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for d in DIMS:
         gram, n = gram_of_rows(d)

@@ -2,8 +2,9 @@
 
 Usage: summarize.py RAW_DIR OUT_JSON. RAW_DIR holds Google Benchmark JSON files (gram_t1, gram_t2,
 release, iev, random, exact) and the text outputs of bench/csv_parse.sh (csv_10, csv_50) and of the
-Python overhead script (python_overhead). Times are wall-clock (real_time), medians where the
-benchmark was repeated.
+Python overhead script (python_overhead) and bench/iev_vs_reference.py (iev_vs_reference). Times
+are wall-clock (real_time), medians where the benchmark was repeated, except in iev_vs_reference
+(thread CPU time).
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def main() -> None:
               "gram_vs_dsyrk": gram_rows(raw), "release": release_rows(raw),
               "samplers": sampler_rows(raw), "numerics": numerics_rows(raw),
               "csv_parse": csv_rows(raw),
-              "python_overhead": text(raw, "python_overhead").strip()}
+              "python_overhead": text(raw, "python_overhead").strip(),
+              "iev_vs_reference": text(raw, "iev_vs_reference").strip()}
     pathlib.Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n")
 
     print("### Gram accumulation vs bare dsyrk (target: ratio >= 0.9)\n")
@@ -160,6 +162,9 @@ def main() -> None:
               f"{r['peak_rss_mb']:.1f} |")
     print("\n### Python binding overhead\n")
     print("```\n" + result["python_overhead"] + "\n```")
+    print("\n### IEV against its NumPy reference, thread CPU time (targets: release >= 20x at "
+          "d = 50-200, one Bingham draw >= 10x at d = 100)\n")
+    print(result["iev_vs_reference"])
 
 
 if __name__ == "__main__":

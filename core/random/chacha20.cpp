@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <bit>
 #include <cstring>
 
 #include "../error.hpp"
@@ -40,14 +41,14 @@ void ChaCha20Stream::keystream(unsigned char *out, size_t bytes, const unsigned 
 
 void ChaCha20Stream::refill(uint64_t first_block) {
   static const unsigned char nonce[8] = {};
-  unsigned char bytes[kBufferWords * 8];
-  keystream(bytes, sizeof(bytes), nonce, first_block, key_.data());
-  for (unsigned w = 0; w < kBufferWords; ++w) {
-    uint64_t v = 0;
-    for (int b = 7; b >= 0; --b) v = (v << 8) | bytes[8 * w + static_cast<unsigned>(b)];
-    buffer_[w] = v;
-  }
-  sodium_memzero(bytes, sizeof(bytes));
+  // The keystream is written straight into the words (any object may be accessed as bytes); word
+  // i is bytes 8i..8i+7 read little-endian, which on a little-endian host is the bytes as they
+  // lie, so only a big-endian host reorders them. (Assembling each word byte by byte cost twice
+  // the cipher itself.)
+  keystream(reinterpret_cast<unsigned char *>(buffer_.data()), sizeof(buffer_), nonce, first_block,
+            key_.data());
+  if constexpr (std::endian::native == std::endian::big)
+    for (uint64_t &w : buffer_) w = __builtin_bswap64(w);
   first_block_ = first_block;
   index_ = 0;
 }

@@ -166,9 +166,14 @@ std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
   return gram;
 }
 
-int64_t exact_noise(MechanismId mechanism, const ExactGrid &grid, random::Rng &rng) {
-  return is_gauss(mechanism) ? random::discrete_gaussian(rng, grid.noise_parameter)
-                             : random::discrete_laplace(rng, 1, grid.noise_parameter);
+std::vector<int64_t> exact_noise_fill(MechanismId mechanism, const ExactGrid &grid, size_t count,
+                                      random::Rng &rng) {
+  std::vector<int64_t> noise(count);
+  if (is_gauss(mechanism))
+    random::discrete_gaussian_fill(rng, grid.noise_parameter, noise);
+  else
+    random::discrete_laplace_fill(rng, 1, grid.noise_parameter, noise);
+  return noise;
 }
 
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
@@ -181,12 +186,13 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
          " x ", rows.cols);
   const std::vector<ExactInt> gram = rounded_gram(rows, request, grid, policy);
   out.matrix = Matrix(d, d);
+  const std::vector<int64_t> noise = exact_noise_fill(mechanism, grid, gram.size(), rng);
   size_t k = 0;
   for (int64_t j = 0; j < d; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       // The released integer G_Z + N, then its scaling: post-processing of an exact value.
-      const double value =
-          static_cast<double>(gram[k++] + exact_noise(mechanism, grid, rng)) * grid.grid_squared;
+      const double value = static_cast<double>(gram[k] + noise[k]) * grid.grid_squared;
+      ++k;
       out.matrix(i, j) = value;
       out.matrix(j, i) = value;
     }

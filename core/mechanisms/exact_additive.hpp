@@ -49,8 +49,10 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
 std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
                                    const ExactGrid &grid, BoundPolicy policy = BoundPolicy::Clip);
 
-// One entry of the integer noise at `grid`: discrete Gaussian of variance noise_parameter
-// (AnalyzeGauss) or discrete Laplace of scale noise_parameter (LaplaceSym).
-int64_t exact_noise(MechanismId mechanism, const ExactGrid &grid, random::Rng &rng);
+// `count` independent entries of the integer noise at `grid`: discrete Gaussian of variance
+// noise_parameter (AnalyzeGauss) or discrete Laplace of scale noise_parameter (LaplaceSym), drawn
+// in one batch (the law's constants computed once, the generator's bits read without waste).
+std::vector<int64_t> exact_noise_fill(MechanismId mechanism, const ExactGrid &grid, size_t count,
+                                      random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

@@ -1,20 +1,21 @@
 #include "discrete.hpp"
 
 #include "../error.hpp"
+#include "bit_source.hpp"
 
 namespace dpcov::random {
 
 namespace {
 
-// floor(sqrt(v)) for v < 2^64, exactly (integer Newton iteration from above).
+// floor(sqrt(v)) for v < 2^64, exactly: integer Newton iteration from 2^ceil(w/2) >= sqrt(v), w
+// the bit width of v, which decreases monotonically to the floor in a few steps, each a 64-bit
+// division (x <= 2^32 and v / x <= sqrt(v) keep every sum below 2^34).
 uint64_t isqrt(uint64_t v) {
   if (v < 2) return v;
-  u128 x = v, y = (x + 1) / 2;
-  while (y < x) {
-    x = y;
-    y = (x + v / x) / 2;
-  }
-  return static_cast<uint64_t>(x);
+  const int width = 64 - __builtin_clzll(v);
+  uint64_t x = uint64_t{1} << ((width + 1) / 2);
+  for (uint64_t y = (x + v / x) / 2; y < x; y = (x + v / x) / 2) x = y;
+  return x;
 }
 
 // num / den, by a 64-bit division when both fit (the usual case here, and several times faster
@@ -25,72 +26,26 @@ u128 div(u128 num, u128 den) {
   return num / den;
 }
 
-}  // namespace
-
-u128 uniform_below(Rng &rng, u128 bound) {
-  if (bound == 0) fail(DPCOV_E_INTERNAL, "uniform_below: empty range");
-  if (bound - 1 <= ~uint64_t{0}) {
-    // Lemire (2019): the high word of w * bound is uniform on {0..bound-1} once the products whose
-    // low word falls below 2^64 mod bound are rejected; that remainder (a division) is needed
-    // only when the low word is below bound, i.e. rarely.
-    const uint64_t b = static_cast<uint64_t>(bound - 1) + 1;
-    if (b == 0) return rng.next_u64();  // bound = 2^64
-    u128 m = u128{rng.next_u64()} * b;
-    if (static_cast<uint64_t>(m) < b) {
-      const uint64_t threshold = (0 - b) % b;  // 2^64 mod b
-      while (static_cast<uint64_t>(m) < threshold) m = u128{rng.next_u64()} * b;
-    }
-    return m >> 64;
-  }
-  // Above 2^64: draws of the bit width of bound - 1, rejected at bound or above (acceptance >
-  // 1/2, no division).
-  const int width = 64 - __builtin_clzll(static_cast<uint64_t>((bound - 1) >> 64));  // high word
-  const uint64_t high_mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
-  for (;;) {
-    const u128 w = (u128{rng.next_u64() & high_mask} << 64) | rng.next_u64();
-    if (w < bound) return w;
-  }
-}
-
-bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
-  if (den == 0 || num > den) fail(DPCOV_E_INTERNAL, "bernoulli_rational: not a probability");
-  if (num == 0 || num == den) return num == den;  // certain: no draw needed
-  return uniform_below(rng, den) < num;
-}
-
-namespace {
-
 // CKS Algorithm 1 for gamma = num / den in [0, 1]: K = 1, 2, ... while Bernoulli(gamma / K)
 // succeeds; P(the final K is odd) = exp(-gamma).
-bool bernoulli_exp_at_most_one(Rng &rng, u128 num, u128 den) {
-  u128 k = 1;
-  while (bernoulli_rational(rng, num, den) && bernoulli_rational(rng, 1, k)) ++k;
+bool bernoulli_exp_at_most_one(BitSource &bits, u128 num, u128 den) {
+  uint64_t k = 1;
+  while (bernoulli_rational(bits, num, den) && bernoulli_rational(bits, 1, k)) ++k;
   return (k & 1U) == 1U;
 }
 
-}  // namespace
-
-bool bernoulli_exp(Rng &rng, u128 num, u128 den) {
-  if (den == 0) fail(DPCOV_E_INTERNAL, "bernoulli_exp: zero denominator");
-  if (num < den) return bernoulli_exp_at_most_one(rng, num, den);  // the common case: no division
-  const u128 whole = div(num, den);
-  for (u128 left = whole; left > 0; --left)
-    if (!bernoulli_exp_at_most_one(rng, 1, 1)) return false;
-  return bernoulli_exp_at_most_one(rng, num - whole * den, den);
-}
-
-int64_t discrete_laplace(Rng &rng, uint64_t s, uint64_t t) {
-  if (s == 0 || t == 0) fail(DPCOV_E_INTERNAL, "discrete_laplace: s and t must be >= 1");
-  // CKS Algorithm 2: X = U + t V with U uniform on {0..t-1} kept with probability exp(-U/t) and
-  // V geometric (P(V = v) = (1 - 1/e) e^-v), so P(X = x) is proportional to exp(-x / t); then
-  // Y = floor(X / s) with a fair sign, rejecting "-0" so that 0 is not counted twice.
+// CKS Algorithm 2 with the parameters checked by the caller (s, t >= 1).
+int64_t laplace_draw(BitSource &bits, uint64_t s, uint64_t t) {
+  // X = U + t V with U uniform on {0..t-1} kept with probability exp(-U/t) and V geometric
+  // (P(V = v) = (1 - 1/e) e^-v), so P(X = x) is proportional to exp(-x / t); then Y = floor(X /
+  // s) with a fair sign, rejecting "-0" so that 0 is not counted twice.
   for (;;) {
-    const u128 u = uniform_below(rng, t);
-    if (!bernoulli_exp(rng, u, t)) continue;
+    const u128 u = uniform_below(bits, t);
+    if (!bernoulli_exp_at_most_one(bits, u, t)) continue;  // u / t < 1
     u128 v = 0;
-    while (bernoulli_exp_at_most_one(rng, 1, 1)) ++v;
+    while (bernoulli_exp_at_most_one(bits, 1, 1)) ++v;
     const u128 y = div(u + u128{t} * v, s);
-    const bool negative = (rng.next_u64() & 1U) != 0;
+    const bool negative = bits.bit();
     if (negative && y == 0) continue;
     if (y > static_cast<u128>(INT64_MAX))
       fail(DPCOV_E_NUMERICAL, "discrete Laplace variate beyond the 64-bit range");
@@ -99,13 +54,11 @@ int64_t discrete_laplace(Rng &rng, uint64_t s, uint64_t t) {
   }
 }
 
-int64_t discrete_gaussian(Rng &rng, uint64_t sigma2) {
-  if (sigma2 == 0 || sigma2 >= (uint64_t{1} << 62))
-    fail(DPCOV_E_INTERNAL, "discrete_gaussian: sigma^2 = ", sigma2, " outside [1, 2^62)");
-  const uint64_t t = isqrt(sigma2) + 1;  // floor(sigma) + 1 < 2^31 + 1
+// CKS Algorithm 3 for the variance a = sigma2 and its proposal scale t = floor(sqrt(a)) + 1.
+int64_t gaussian_draw(BitSource &bits, uint64_t sigma2, uint64_t t) {
   const u128 a = sigma2;
   for (;;) {
-    const int64_t y = discrete_laplace(rng, 1, t);
+    const int64_t y = laplace_draw(bits, 1, t);
     const u128 abs_y = y < 0 ? u128{static_cast<uint64_t>(-(y + 1))} + 1 : u128{static_cast<uint64_t>(y)};
     // Accept with probability exp(-(|y| - a/t)^2 / (2a)) = exp(-D^2 / (2 a t^2)), D = |y| t - a.
     // With |D| = D1 t + D0 (0 <= D0 < t):
@@ -115,10 +68,138 @@ int64_t discrete_gaussian(Rng &rng, uint64_t sigma2) {
     const u128 yt = abs_y * t;
     const u128 d = yt >= a ? yt - a : a - yt;
     const u128 d1 = div(d, t), d0 = d - d1 * t;
-    if (bernoulli_exp(rng, d1 * d1, 2 * a) && bernoulli_exp(rng, d1 * d0, a * t) &&
-        bernoulli_exp(rng, d0 * d0, 2 * a * t * t))
+    if (bernoulli_exp(bits, d1 * d1, 2 * a) && bernoulli_exp(bits, d1 * d0, a * t) &&
+        bernoulli_exp(bits, d0 * d0, 2 * a * t * t))
       return y;
   }
+}
+
+void check_laplace(uint64_t s, uint64_t t) {
+  if (s == 0 || t == 0) fail(DPCOV_E_INTERNAL, "discrete_laplace: s and t must be >= 1");
+}
+
+void check_gaussian(uint64_t sigma2) {
+  if (sigma2 == 0 || sigma2 >= (uint64_t{1} << 62))
+    fail(DPCOV_E_INTERNAL, "discrete_gaussian: sigma^2 = ", sigma2, " outside [1, 2^62)");
+}
+
+}  // namespace
+
+u128 uniform_below(BitSource &bits, u128 bound) {
+  if (bound == 0) fail(DPCOV_E_INTERNAL, "uniform_below: empty range");
+  const u128 top = bound - 1;
+  if (top == 0) return 0;
+  if (top <= 0xffffffffU) {
+    // Masked rejection on w = bit width of bound - 1 bits: a w-bit draw is below bound with
+    // probability bound / 2^w > 1/2, and each try costs w bits rather than a word.
+    const int width = 64 - __builtin_clzll(static_cast<uint64_t>(top));
+    for (;;) {
+      const uint64_t x = bits.bits(width);
+      if (x <= top) return x;
+    }
+  }
+  if (top <= ~uint64_t{0}) {
+    // Lemire (2019): the high word of w * bound is uniform on {0..bound-1} once the products whose
+    // low word falls below 2^64 mod bound are rejected; that remainder (a division) is needed
+    // only when the low word is below bound, i.e. rarely.
+    const uint64_t b = static_cast<uint64_t>(top) + 1;
+    if (b == 0) return bits.bits(64);  // bound = 2^64
+    u128 m = u128{bits.bits(64)} * b;
+    if (static_cast<uint64_t>(m) < b) {
+      const uint64_t threshold = (0 - b) % b;  // 2^64 mod b
+      while (static_cast<uint64_t>(m) < threshold) m = u128{bits.bits(64)} * b;
+    }
+    return m >> 64;
+  }
+  // Above 2^64: draws of the bit width of bound - 1, rejected at bound or above (acceptance >
+  // 1/2, no division).
+  const int width = 64 - __builtin_clzll(static_cast<uint64_t>(top >> 64));  // high word
+  for (;;) {
+    const u128 w = (u128{bits.bits(width)} << 64) | bits.bits(64);
+    if (w < bound) return w;
+  }
+}
+
+u128 uniform_below(Rng &rng, u128 bound) {
+  BitSource bits(rng);
+  return uniform_below(bits, bound);
+}
+
+bool bernoulli_rational_chunked(BitSource &bits, u128 num, u128 den, int b) {
+  // U < p = num / den for U uniform on [0, 1), read b bits at a time: U = (w + V) 2^-b with w
+  // the b-bit draw and V uniform on [0, 1) (the bits after it), so with g = num 2^b - w den,
+  // U < p iff V den < g: false if g <= 0, true if g >= den, and otherwise (at most one w of the
+  // 2^b) U < p iff V < g / den, the same question for the fraction g / den < 1. num < den < 2^64
+  // and b <= 64 keep every product below 2^128.
+  for (;;) {
+    const u128 w_den = u128{bits.bits(b)} * den, target = num << b;
+    if (w_den >= target) return false;
+    const u128 g = target - w_den;
+    if (g >= den) return true;
+    num = g;
+  }
+}
+
+bool bernoulli_rational(BitSource &bits, u128 num, u128 den) {
+  if (den == 0 || num > den) fail(DPCOV_E_INTERNAL, "bernoulli_rational: not a probability");
+  if (num == 0 || num == den) return num == den;  // certain: no draw needed
+  // 32 bits decide all but a 2^-32 share of the comparisons, with one multiplication.
+  if (den <= ~uint64_t{0}) return bernoulli_rational_chunked(bits, num, den, 32);
+  // Above 2^64, one binary digit at a time: the digits of p from long division (remainder r <
+  // den, next digit 2r >= den) against fair bits; the first difference decides, two digits on
+  // average. r + r is computed only when r < den - r, so it cannot overflow. A remainder of 0
+  // means p has no more 1 digits, and U (almost surely not ending in zeros) is above it.
+  u128 r = num;
+  for (;;) {
+    const bool p_digit = r >= den - r;
+    r = p_digit ? r - (den - r) : r + r;
+    if (bits.bit() != p_digit) return p_digit;
+    if (r == 0) return false;
+  }
+}
+
+bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
+  BitSource bits(rng);
+  return bernoulli_rational(bits, num, den);
+}
+
+bool bernoulli_exp(BitSource &bits, u128 num, u128 den) {
+  if (den == 0) fail(DPCOV_E_INTERNAL, "bernoulli_exp: zero denominator");
+  if (num < den) return bernoulli_exp_at_most_one(bits, num, den);  // the common case: no division
+  const u128 whole = div(num, den);
+  for (u128 left = whole; left > 0; --left)
+    if (!bernoulli_exp_at_most_one(bits, 1, 1)) return false;
+  return bernoulli_exp_at_most_one(bits, num - whole * den, den);
+}
+
+bool bernoulli_exp(Rng &rng, u128 num, u128 den) {
+  BitSource bits(rng);
+  return bernoulli_exp(bits, num, den);
+}
+
+void discrete_laplace_fill(Rng &rng, uint64_t s, uint64_t t, std::span<int64_t> out) {
+  check_laplace(s, t);
+  BitSource bits(rng);
+  for (int64_t &x : out) x = laplace_draw(bits, s, t);
+}
+
+int64_t discrete_laplace(Rng &rng, uint64_t s, uint64_t t) {
+  int64_t x = 0;
+  discrete_laplace_fill(rng, s, t, {&x, 1});
+  return x;
+}
+
+void discrete_gaussian_fill(Rng &rng, uint64_t sigma2, std::span<int64_t> out) {
+  check_gaussian(sigma2);
+  const uint64_t t = isqrt(sigma2) + 1;  // floor(sigma) + 1 < 2^31 + 1
+  BitSource bits(rng);
+  for (int64_t &x : out) x = gaussian_draw(bits, sigma2, t);
+}
+
+int64_t discrete_gaussian(Rng &rng, uint64_t sigma2) {
+  int64_t x = 0;
+  discrete_gaussian_fill(rng, sigma2, {&x, 1});
+  return x;
 }
 
 }  // namespace dpcov::random

@@ -1,18 +1,22 @@
 // The exact discrete samplers (core/random/discrete.hpp) against their exact probability mass
 // functions: Pearson chi-square on bins with expected counts >= 1000 (stat_support.hpp) and
 // z-tests of Bernoulli frequencies, alpha = 1e-6 per assertion on a correct sampler. This file
-// makes 18 such assertions: family-wise false-failure rate <= 1.8e-5. Each check also runs on a
+// makes 28 such assertions: family-wise false-failure rate <= 2.8e-5. Each check also runs on a
 // mutant (a wrong parameter, the sign rule of Algorithm 2 without its rejection of -0, a uniform
-// reduced modulo its bound without rejection) and must fail there.
+// reduced modulo its bound without rejection, a lazy comparison that stops early) and must fail
+// there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/random/bit_source.hpp"
 #include "core/random/discrete.hpp"
 #include "stat_support.hpp"
 
@@ -228,6 +232,69 @@ TEST(DiscreteGaussian, LargeVarianceHasTheExactVarianceToTheTestsResolution) {
   EXPECT_TRUE(var.pass) << var;
   const stat::Verdict wrong = stat::z_test(sum2 / nn, 1.05 * s2, s2 * std::sqrt(2.0 / nn), "mutant");
   EXPECT_FALSE(wrong.pass) << wrong;
+}
+
+TEST(BernoulliRational, LazyComparisonsHaveFrequencyNumOverDenOnEveryPath) {
+  // The chunked comparison at b = 1 and 3 bits, where its remainder step runs on up to half of
+  // the chunks; the public function (32-bit chunks below 2^64, digits above) at a 41-bit, a
+  // 64-bit and a 101-bit denominator.
+  const u128 near64 = ~uint64_t{0}, above = (u128{1} << 100) + 7, two40 = (u128{1} << 40) + 1;
+  struct Case {
+    u128 num, den;
+    int b;  // 0: bernoulli_rational itself
+  };
+  const std::vector<Case> cases = {
+      {1, 3, 1}, {5, 7, 3}, {two40 / 3, two40, 0}, {near64 / 3, near64, 0}, {above / 3, above, 0}};
+  uint64_t seed = 50;
+  for (const Case &c : cases) {
+    const double p = static_cast<double>(c.num) / static_cast<double>(c.den);
+    const auto draw = [&](Rng &r) {
+      BitSource bits(r);
+      return c.b == 0 ? bernoulli_rational(bits, c.num, c.den)
+                      : bernoulli_rational_chunked(bits, c.num, c.den, c.b);
+    };
+    const stat::Verdict good = bernoulli_frequency(draw, p, seed, "num / den");
+    EXPECT_TRUE(good.pass) << p << " b = " << c.b << " " << good;
+    ++seed;
+  }
+  // Mutant: the chunk's undecided case (0 < g < den) taken as success instead of asking again
+  // for g / den. At p = 1/3 and b = 2 that is w = 1, so the frequency is 1/2.
+  const auto early = [&](Rng &r) {
+    BitSource bits(r);
+    return u128{bits.bits(2)} * 3 < (u128{1} << 2);
+  };
+  const stat::Verdict bad = bernoulli_frequency(early, 1.0 / 3.0, seed, "early mutant");
+  EXPECT_FALSE(bad.pass) << bad;
+}
+
+TEST(DiscreteFill, BatchesFollowTheSamePmfs) {
+  // One source for a whole batch (what a release draws): the Gaussian at sigma^2 = 10 and the
+  // Laplace at t / s = 3, each against its PMF and against a 10% (5%) wider law.
+  constexpr size_t kBatch = 4096;
+  const auto batched = [&](auto fill) {
+    auto buffer = std::make_shared<std::vector<int64_t>>();
+    auto at = std::make_shared<size_t>(0);
+    return [=](Rng &r) {
+      if (*at == buffer->size()) {
+        buffer->assign(kBatch, 0);
+        fill(r, std::span<int64_t>(*buffer));
+        *at = 0;
+      }
+      return (*buffer)[(*at)++];
+    };
+  };
+  const auto gauss = batched([](Rng &r, std::span<int64_t> out) { discrete_gaussian_fill(r, 10, out); });
+  const stat::Verdict good = chi_square_against(gauss, discrete_gaussian_pmf(10.0), 60, "gaussian fill");
+  EXPECT_TRUE(good.pass) << good;
+  const stat::Verdict bad =
+      chi_square_against(gauss, discrete_gaussian_pmf(11.0), 60, "gaussian fill, 10% wider");
+  EXPECT_FALSE(bad.pass) << bad;
+  const auto laplace = batched([](Rng &r, std::span<int64_t> out) { discrete_laplace_fill(r, 1, 3, out); });
+  const stat::Verdict good_l = chi_square_against(laplace, discrete_laplace_pmf(3.0), 61, "laplace fill");
+  EXPECT_TRUE(good_l.pass) << good_l;
+  const stat::Verdict bad_l =
+      chi_square_against(laplace, discrete_laplace_pmf(3.15), 61, "laplace fill, 5% wider");
+  EXPECT_FALSE(bad_l.pass) << bad_l;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "../linalg/blas.hpp"
 #include "../privacy/discrete_gaussian.hpp"
 #include "../privacy/zcdp.hpp"
+#include "../privacy/zcdp_rho_cache.hpp"
 #include "../privacy/upward.hpp"
 #include "../random/discrete.hpp"
 #include "statistic.hpp"
@@ -67,7 +68,7 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
          "zCDP or discrete Laplace); leave the calibration at its default");
   Receipt receipt = base_receipt(mechanism, request,
                                  is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
-  const double rho = is_gauss(mechanism) ? privacy::zcdp_rho_for_epsilon(request.epsilon, request.delta) : 0.0;
+  const double rho = is_gauss(mechanism) ? privacy::zcdp_rho_for_epsilon_cached(request.epsilon, request.delta) : 0.0;
   // The finest grid (most bits, least rounding) whose integers all fit: the noise parameter in
   // the samplers' range and a block's exact Gram, kBlockRows ||z||^2 < 2^53. The choice depends
   // on public values only (d, eps, delta, the neighbour relation), never on n, which is private

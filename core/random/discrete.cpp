@@ -27,10 +27,17 @@ u128 div(u128 num, u128 den) {
 }
 
 // CKS Algorithm 1 for gamma = num / den in [0, 1]: K = 1, 2, ... while Bernoulli(gamma / K)
-// succeeds; P(the final K is odd) = exp(-gamma).
+// succeeds; P(the final K is odd) = exp(-gamma). For den < 2^64, Bernoulli(gamma / K) is one
+// comparison with num / (den K), below 2^128 for every K < 2^64 (P(K >= k) <= 1 / (k - 1)!);
+// above, it is drawn as the independent Bernoulli(gamma) and Bernoulli(1 / K), so that den is
+// never multiplied.
 bool bernoulli_exp_at_most_one(BitSource &bits, u128 num, u128 den) {
   uint64_t k = 1;
-  while (bernoulli_rational(bits, num, den) && bernoulli_rational(bits, 1, k)) ++k;
+  if (den <= ~uint64_t{0}) {
+    while (bernoulli_rational(bits, num, den * k)) ++k;
+  } else {
+    while (bernoulli_rational(bits, num, den) && bernoulli_rational(bits, 1, k)) ++k;
+  }
   return (k & 1U) == 1U;
 }
 

@@ -1,14 +1,11 @@
 #include "exact_additive.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "../check.hpp"
-#include "../data/row_bound.hpp"
 #include "../error.hpp"
-#include "../linalg/blas.hpp"
 #include "../privacy/discrete_gaussian.hpp"
 #include "../privacy/zcdp.hpp"
 #include "../privacy/zcdp_rho_cache.hpp"
@@ -23,8 +20,6 @@ namespace {
 constexpr int kMaxBits = 12;
 constexpr int kMinBits = 4;
 constexpr double kTwo53 = 0x1.0p53;
-// Rows per exact block: the block's Gram stays exact in double while rows r2 < 2^53.
-constexpr int64_t kBlockRows = 4096;
 
 int64_t norm2_bound(int bits, int64_t dim) {
   // ceil(sqrt(d) / 2) in integers: the smallest h with 4 h^2 >= d.
@@ -70,12 +65,13 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
                                  is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
   const double rho = is_gauss(mechanism) ? privacy::zcdp_rho_for_epsilon_cached(request.epsilon, request.delta) : 0.0;
   // The finest grid (most bits, least rounding) whose integers all fit: the noise parameter in
-  // the samplers' range and a block's exact Gram, kBlockRows ||z||^2 < 2^53. The choice depends
-  // on public values only (d, eps, delta, the neighbour relation), never on n, which is private
-  // under add/remove: the 128-bit sum over blocks has no limit on n that a 64-bit n can reach.
+  // the samplers' range and a block's exact Gram, kExactBlockRows ||z||^2 < 2^53. The choice
+  // depends on public values only (d, eps, delta, the neighbour relation), never on n, which is
+  // private under add/remove: the 128-bit sum over blocks has no limit on n that a 64-bit n can
+  // reach.
   for (int bits = kMaxBits; bits >= kMinBits; --bits) {
     const int64_t r2 = norm2_bound(bits, request.dim);
-    if (!(static_cast<double>(kBlockRows) * static_cast<double>(r2) < kTwo53)) continue;
+    if (!(static_cast<double>(data::kExactBlockRows) * static_cast<double>(r2) < kTwo53)) continue;
     const uint64_t parameter = integer_noise_parameter(mechanism, request, r2, rho);
     if (parameter == 0) continue;
     const double unit = std::ldexp(request.bound, -bits);
@@ -111,60 +107,15 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
        " at this epsilon and delta (more rows need fewer bits; smaller epsilon or delta need a larger noise parameter)");
 }
 
+data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid) {
+  return {request.dim, request.bound, grid.bits, grid.norm2_bound};
+}
+
 std::vector<ExactInt> rounded_gram(ConstMatrixView rows, const Request &request,
-                                  const ExactGrid &grid, BoundPolicy policy) {
-  const int64_t n = rows.rows, d = request.dim;
-  if (rows.cols != d)
-    fail(DPCOV_E_DIMENSION, "rows must have d = ", d, " columns, got ", rows.cols);
-  if (policy == BoundPolicy::Drop)
-    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics clip or reject rows above the bound; dropping "
-         "would make the row count depend on the data");
-  // Rounded rows z = round(x 2^bits / B), clipped first to norm B; then, in exact integer
-  // arithmetic, shrunk towards 0 in the (never expected) case that ||z||^2 exceeds the bound,
-  // so the bound the sensitivity uses holds for every row whatever the rounding did.
-  const double to_grid = std::ldexp(1.0, grid.bits) / request.bound;
-  const int64_t block = std::min<int64_t>(kBlockRows, std::max<int64_t>(n, 1));
-  // Rounded rows stored row after row (contiguous writes), read by dsyrk as a row-major matrix.
-  std::vector<double> z(static_cast<size_t>(block * d));
-  Matrix g(d, d);
-  std::vector<double> x(static_cast<size_t>(d));
-  std::vector<int64_t> zi(static_cast<size_t>(d));
-  // The exact integer Gram of the upper triangle (column-major packed), summed over blocks.
-  std::vector<ExactInt> gram(static_cast<size_t>(d * (d + 1) / 2), 0);
-  for (int64_t first = 0; first < n; first += block) {
-    const int64_t rows_here = std::min(block, n - first);
-    for (int64_t b = 0; b < rows_here; ++b) {
-      const int64_t r = first + b;
-      double norm2 = 0.0;
-      for (int64_t j = 0; j < d; ++j) {
-        x[static_cast<size_t>(j)] = rows(r, j);
-        norm2 += x[static_cast<size_t>(j)] * x[static_cast<size_t>(j)];
-      }
-      // The accumulators' own bounding (non-finite rows refused, clip or reject above B).
-      const double shrink = data::row_factor(rows, r, norm2, request.bound, policy);
-      for (;;) {
-        int64_t z2 = 0;
-        for (int64_t j = 0; j < d; ++j) {
-          zi[static_cast<size_t>(j)] =
-              static_cast<int64_t>(std::nearbyint(x[static_cast<size_t>(j)] * shrink * to_grid));
-          z2 += zi[static_cast<size_t>(j)] * zi[static_cast<size_t>(j)];
-        }
-        if (z2 <= grid.norm2_bound) break;
-        for (double &v : x) v *= 0.5;  // unreachable for rows of norm <= B (proofs/exact_additive.md)
-      }
-      for (int64_t j = 0; j < d; ++j)
-        z[static_cast<size_t>(b * d + j)] = static_cast<double>(zi[static_cast<size_t>(j)]);
-    }
-    // Exact block Gram: every product and partial sum is an integer of magnitude <= block r2 <
-    // 2^53, so each double operation of dsyrk (products and additions in any order, no fast
-    // matrix multiplication) is exact; the blocks are then summed in 128-bit integers.
-    const ConstMatrixView zv{z.data(), rows_here, d, d, Layout::RowMajor};
-    linalg::syrk_upper(zv, 0.0, g.data(), d);
-    size_t k = 0;
-    for (int64_t j = 0; j < d; ++j)
-      for (int64_t i = 0; i <= j; ++i) gram[k++] += static_cast<int64_t>(g(i, j));
-  }
-  return gram;
+                                   const ExactGrid &grid, BoundPolicy policy) {
+  data::ExactGramAccumulator acc(grid_spec(request, grid), policy);
+  acc.add_rows(rows);
+  return acc.upper();
 }
 
 std::vector<int64_t> exact_noise_fill(MechanismId mechanism, const ExactGrid &grid, size_t count,
@@ -177,15 +128,19 @@ std::vector<int64_t> exact_noise_fill(MechanismId mechanism, const ExactGrid &gr
   return noise;
 }
 
-Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
-                               random::Rng &rng, BoundPolicy policy) {
+Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
+                           const Request &request, random::Rng &rng) {
   ExactGrid grid;
   Release out{Matrix(), plan_exact_additive(mechanism, request, &grid)};
+  if (request.n != acc.counts().rows)
+    fail(DPCOV_E_INVALID_ARGUMENT, "the request's n must be the accumulator's row count");
+  if (!(grid_spec(request, grid) == acc.grid()))
+    fail(DPCOV_E_INCOMPATIBLE, "the accumulator's grid (", acc.grid().bits, " bits, r2 ",
+         acc.grid().norm2_bound, ", B ", acc.grid().bound, ", d ", acc.grid().dim,
+         ") is not the plan's (", grid.bits, " bits, r2 ", grid.norm2_bound, ", B ",
+         request.bound, ", d ", request.dim, ")");
   const int64_t d = request.dim;
-  if (rows.cols != d || rows.rows != request.n)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", rows.rows,
-         " x ", rows.cols);
-  const std::vector<ExactInt> gram = rounded_gram(rows, request, grid, policy);
+  const std::vector<ExactInt> &gram = acc.upper();
   out.matrix = Matrix(d, d);
   const std::vector<int64_t> noise = exact_noise_fill(mechanism, grid, gram.size(), rng);
   size_t k = 0;
@@ -199,6 +154,18 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
     }
   record_generator(out.receipt, rng);
   return out;
+}
+
+Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
+                               random::Rng &rng, BoundPolicy policy) {
+  ExactGrid grid;
+  static_cast<void>(plan_exact_additive(mechanism, request, &grid));
+  if (rows.cols != request.dim || rows.rows != request.n)
+    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+         rows.rows, " x ", rows.cols);
+  data::ExactGramAccumulator acc(grid_spec(request, grid), policy);
+  acc.add_rows(rows);
+  return release_exact_gram(mechanism, acc, request, rng);
 }
 
 }  // namespace dpcov::mechanisms

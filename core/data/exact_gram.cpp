@@ -1,0 +1,156 @@
+#include "exact_gram.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "../check.hpp"
+#include "../error.hpp"
+#include "../linalg/blas.hpp"
+#include "row_bound.hpp"
+
+namespace dpcov::data {
+
+namespace {
+
+constexpr double kTwo53 = 0x1.0p53;
+// Blocks of about 1 MiB of rounded rows (in cache between the rounding and dsyrk), but at least
+// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, and at most kExactBlockRows,
+// the exactness limit.
+constexpr int64_t kBlockDoubles = int64_t{1} << 17;
+constexpr int64_t kMinBlockRows = 2048;
+
+// (y + 1.5 2^52) - 1.5 2^52 is y rounded to the nearest integer, ties to even, exactly as
+// std::nearbyint in the default rounding mode, for |y| < 2^51: two additions that vectorise on
+// every x86-64 (nearbyint needs SSE4.1 to be inlined). Here |y| = |x f 2^bits / B| <= 2^bits
+// (1 + 3 2^-53) + 1 < 2^31 for every bounded row.
+constexpr double kRoundingShift = 0x1.8p52;
+inline double round_to_integer(double y) { return (y + kRoundingShift) - kRoundingShift; }
+
+int64_t block_rows_for(int64_t dim) {
+  return std::clamp(kBlockDoubles / dim, kMinBlockRows, kExactBlockRows);
+}
+
+// z = round((x f) 2^bits / B) for each row x of `a` and its factor f, into `z` in the layout of
+// `a`, packed (as scale_rows()); returns the view of it.
+ConstMatrixView round_rows(ConstMatrixView a, const double *factors, double to_grid, double *z) {
+  if (a.layout == Layout::RowMajor) {
+    for (int64_t i = 0; i < a.rows; ++i) {
+      const double *r = a.row(i);
+      double *o = z + i * a.cols;
+      const double f = factors[i];
+      for (int64_t j = 0; j < a.cols; ++j) o[j] = round_to_integer(r[j] * f * to_grid);
+    }
+    return {z, a.rows, a.cols, a.cols, Layout::RowMajor};
+  }
+  for (int64_t j = 0; j < a.cols; ++j) {
+    const double *c = a.data + j * a.ld;
+    double *o = z + j * a.rows;
+    for (int64_t i = 0; i < a.rows; ++i) o[i] = round_to_integer(c[i] * factors[i] * to_grid);
+  }
+  return {z, a.rows, a.cols, a.rows, Layout::ColMajor};
+}
+
+// Row i of the rounded block `z` when its ||z||^2 exceeds r2: the row x halved (exactly) and
+// rounded again until it is within, so that the bound the sensitivity uses holds for every row
+// whatever the rounding did. Sums of squares of integers below 2^31 in magnitude, at most 46340
+// of them, are integers below 2^53: exact in double in any order.
+void halve_until_within(ConstMatrixView a, int64_t i, double factor, double to_grid, int64_t r2,
+                        MatrixView z) {
+  const double *r = a.row(i);
+  const int64_t step = a.col_stride();
+  double scale = 1.0;
+  for (;;) {
+    scale *= 0.5;
+    double z2 = 0.0;
+    for (int64_t j = 0; j < a.cols; ++j) {
+      const double v = round_to_integer(r[j * step] * scale * factor * to_grid);
+      z(i, j) = v;
+      z2 += v * v;
+    }
+    if (z2 <= static_cast<double>(r2)) return;
+  }
+}
+
+}  // namespace
+
+ExactGramAccumulator::ExactGramAccumulator(const ExactGridSpec &grid, BoundPolicy policy)
+    : grid_(grid), policy_(policy) {
+  check::dimension(grid.dim, "dimension");
+  check_row_bound(grid.bound, "bound");
+  if (grid.bits < 1 || grid.bits > 30)
+    fail(DPCOV_E_INVALID_ARGUMENT, "grid bits must be in [1, 30], got ", grid.bits);
+  if (grid.norm2_bound < 1 ||
+      !(static_cast<double>(kExactBlockRows) * static_cast<double>(grid.norm2_bound) < kTwo53))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the grid's bound on ||z||^2 must be in [1, 2^53 / ",
+         kExactBlockRows, "), got ", grid.norm2_bound);
+  if (policy == BoundPolicy::Drop)
+    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics clip or reject rows above the bound; dropping "
+         "would make the row count depend on the data");
+  if (policy != BoundPolicy::Clip && policy != BoundPolicy::Reject)
+    fail(DPCOV_E_INVALID_ARGUMENT, "unknown bound policy ", static_cast<int32_t>(policy));
+  // B >= 2^-960 and bits <= 30: finite.
+  to_grid_ = std::ldexp(1.0, grid.bits) / grid.bound;
+  upper_.assign(static_cast<size_t>(grid.dim * (grid.dim + 1) / 2), 0);
+}
+
+GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a) {
+  const int64_t d = grid_.dim;
+  if (a.cols != d)
+    fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", d);
+  if (counts_.rows > INT64_MAX - a.rows)
+    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+  GramCounts added;
+  if (a.rows == 0) return added;
+  // Each block: its rows' norms and bounding factors (the accumulators' own code), the rounded
+  // rows, their exact Gram by dsyrk (every product and partial sum an integer of magnitude <=
+  // block r2 < 2^53, so every double operation is exact in any order; no fast matrix
+  // multiplication), summed in 128-bit integers into the chunk's own sum, which joins the state
+  // only once the whole chunk has been processed.
+  const int64_t block_rows = std::min(block_rows_for(d), a.rows);
+  std::vector<double> sums(static_cast<size_t>(block_rows));
+  std::vector<double> factors(static_cast<size_t>(block_rows));
+  std::vector<double> z(static_cast<size_t>(block_rows * d));
+  std::vector<double> g(static_cast<size_t>(d * d));
+  std::vector<ExactInt> chunk(upper_.size(), 0);
+  for (int64_t first = 0; first < a.rows; first += block_rows) {
+    const int64_t count = std::min(block_rows, a.rows - first);
+    row_sums_of_squares(a, first, count, sums.data());
+    if (!row_factors(a, first, count, sums.data(), grid_.bound, policy_, factors.data(), added))
+      std::fill_n(factors.begin(), count, 1.0);
+    const ConstMatrixView block = a.row_block(first, count);
+    const ConstMatrixView zv = round_rows(block, factors.data(), to_grid_, z.data());
+    // The integer ||z||^2 of each row, exact (halve_until_within()), into `sums`.
+    row_sums_of_squares(zv, 0, count, sums.data());
+    for (int64_t i = 0; i < count; ++i)
+      if (sums[static_cast<size_t>(i)] > static_cast<double>(grid_.norm2_bound))
+        halve_until_within(block, i, factors[static_cast<size_t>(i)], to_grid_, grid_.norm2_bound,
+                           MatrixView{z.data(), zv.rows, zv.cols, zv.ld, zv.layout});
+    linalg::syrk_upper(zv, 0.0, g.data(), d);
+    size_t k = 0;
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i)
+        chunk[k++] += static_cast<int64_t>(g[static_cast<size_t>(i + j * d)]);
+  }
+  added.rows = a.rows;
+  for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += chunk[k];
+  counts_.rows += added.rows;
+  counts_.clipped += added.clipped;
+  return added;
+}
+
+void ExactGramAccumulator::merge(const ExactGramAccumulator &other) {
+  if (&other == this) fail(DPCOV_E_INVALID_ARGUMENT, "cannot merge an accumulator into itself");
+  if (!(other.grid_ == grid_))
+    fail(DPCOV_E_INCOMPATIBLE, "cannot merge exact accumulators of different grids (d ",
+         grid_.dim, " and ", other.grid_.dim, ", B ", grid_.bound, " and ", other.grid_.bound,
+         ", bits ", grid_.bits, " and ", other.grid_.bits, ", r2 ", grid_.norm2_bound, " and ",
+         other.grid_.norm2_bound, ")");
+  if (counts_.rows > INT64_MAX - other.counts_.rows)
+    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+  for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += other.upper_[k];
+  counts_.rows += other.counts_.rows;
+  counts_.clipped += other.counts_.clipped;
+}
+
+}  // namespace dpcov::data

@@ -1,0 +1,69 @@
+// Exact integer Gram accumulator: the rows of a stream, bounded by the accumulators' own row
+// bounding (row_bound.hpp) and rounded to a public grid z = round(x 2^bits / B), summed as the
+// exact integer matrix sum_i z_i z_i^T (proofs/exact_additive.md, steps 2 and 3). Memory is
+// O(d^2 + kExactBlockRows d) whatever the number of rows; the sum is independent of how the rows
+// are chunked or merged, bit for bit, because every step is exact integer arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "gram.hpp"
+
+namespace dpcov::data {
+
+__extension__ typedef __int128 ExactInt;
+
+// Rows per exact block: a block's Gram is exact in double when kExactBlockRows r2 < 2^53 (every
+// product and partial sum an integer below 2^53), which the plan's choice of grid guarantees.
+inline constexpr int64_t kExactBlockRows = 4096;
+
+// The public grid of an accumulator: rows of `dim` columns bounded to norm `bound`, coordinates
+// rounded to multiples of bound 2^-bits, every rounded row held to ||z||^2 <= norm2_bound.
+struct ExactGridSpec {
+  int64_t dim = 0;
+  double bound = 0.0;
+  int bits = 0;
+  int64_t norm2_bound = 0;
+
+  bool operator==(const ExactGridSpec &) const = default;
+};
+
+class ExactGramAccumulator {
+ public:
+  // Throws DPCOV_E_DIMENSION (dim), DPCOV_E_NON_FINITE or DPCOV_E_INVALID_ARGUMENT (the bound, as
+  // check_row_bound(); bits outside [1, 30]; norm2_bound outside [1, 2^53 / kExactBlockRows); a
+  // grid unit whose inverse 2^bits / bound overflows; BoundPolicy::Drop, which would make the row
+  // count depend on the data).
+  ExactGramAccumulator(const ExactGridSpec &grid, BoundPolicy policy);
+
+  // Adds the rows of `rows` (n x d, any layout): each row bounded as GramAccumulator::add_rows()
+  // bounds it (non-finite rows DPCOV_E_NON_FINITE; above B clipped, or DPCOV_E_NORM_BOUND naming
+  // the chunk's row under Reject), rounded to the grid, and, should ||z||^2 exceed norm2_bound
+  // (never for a row of norm <= B, proofs/exact_additive.md), halved until it does not. The
+  // whole chunk is processed before anything is added, so a throw leaves the accumulator
+  // unchanged. Returns what this chunk contributed.
+  GramCounts add_rows(ConstMatrixView rows);
+
+  // Adds everything `other` accumulated. Throws DPCOV_E_INCOMPATIBLE (a different grid),
+  // DPCOV_E_INVALID_ARGUMENT (itself) or DPCOV_E_TOO_LARGE (the row count overflows), leaving
+  // *this unchanged.
+  void merge(const ExactGramAccumulator &other);
+
+  const ExactGridSpec &grid() const { return grid_; }
+  BoundPolicy policy() const { return policy_; }
+  const GramCounts &counts() const { return counts_; }
+  // The exact integer Gram, upper triangle packed column by column: entry (i, j), i <= j, at
+  // j (j + 1) / 2 + i. No n below 2^63 can overflow it: n r2 < 2^63 2^41.
+  const std::vector<ExactInt> &upper() const { return upper_; }
+
+ private:
+  ExactGridSpec grid_;
+  BoundPolicy policy_;
+  double to_grid_;  // 2^bits / bound, rounded
+  GramCounts counts_;
+  std::vector<ExactInt> upper_;
+};
+
+}  // namespace dpcov::data

@@ -1,0 +1,173 @@
+// The exact integer Gram accumulator (core/data/exact_gram.hpp): against a naive integer
+// reference across several blocks, a refused chunk leaves the state as it was (also when blocks
+// of it were processed before the refusal), a rounded row over the grid's bound is halved until
+// within, bad grids and the drop policy are refused, and a release from an accumulator fed in
+// chunks is the release from the same rows at once, bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/data/exact_gram.hpp"
+#include "core/error.hpp"
+#include "core/mechanisms/exact_additive.hpp"
+#include "core/random/rng.hpp"
+
+namespace dpcov::data {
+namespace {
+
+// Rows with entries uniform in [-0.5, 0.5), norm <= 1 for d <= 4.
+Matrix random_rows(int64_t n, int64_t d, uint64_t seed) {
+  random::Rng rng = random::Rng::from_seed(seed);
+  Matrix rows(n, d);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < d; ++j)
+      rows(r, j) = static_cast<double>(rng.next_u64() >> 11) * 0x1.0p-53 - 0.5;
+  return rows;
+}
+
+// The packed upper triangle of sum_r round(x_r 2^bits) round(x_r 2^bits)^T for B = 1, in int64.
+std::vector<int64_t> naive_gram(const Matrix &rows, int bits) {
+  const int64_t n = rows.rows(), d = rows.cols();
+  std::vector<int64_t> g(static_cast<size_t>(d * (d + 1) / 2), 0);
+  for (int64_t r = 0; r < n; ++r) {
+    size_t k = 0;
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i)
+        g[k++] += static_cast<int64_t>(std::nearbyint(std::ldexp(rows(r, i), bits))) *
+                  static_cast<int64_t>(std::nearbyint(std::ldexp(rows(r, j), bits)));
+  }
+  return g;
+}
+
+ExactGridSpec grid_of(int64_t d) {
+  const int64_t r = (int64_t{1} << 12) + 3;
+  return {d, 1.0, 12, r * r};
+}
+
+TEST(ExactGram, EqualsTheNaiveIntegerGramAcrossBlocks) {
+  // 9000 rows: three blocks of at most kExactBlockRows in one call.
+  const Matrix rows = random_rows(9000, 3, 11);
+  ExactGramAccumulator acc(grid_of(3), BoundPolicy::Clip);
+  const GramCounts added = acc.add_rows(rows.view());
+  EXPECT_EQ(added.rows, 9000);
+  EXPECT_EQ(added.clipped, 0);
+  const std::vector<int64_t> naive = naive_gram(rows, 12);
+  ASSERT_EQ(acc.upper().size(), naive.size());
+  for (size_t k = 0; k < naive.size(); ++k) EXPECT_EQ(static_cast<int64_t>(acc.upper()[k]), naive[k]);
+}
+
+TEST(ExactGram, ARefusedChunkLeavesTheStateAsItWas) {
+  const Matrix first = random_rows(100, 3, 1);
+  for (const BoundPolicy policy : {BoundPolicy::Clip, BoundPolicy::Reject}) {
+    ExactGramAccumulator acc(grid_of(3), policy);
+    acc.add_rows(first.view());
+    const std::vector<ExactInt> before = acc.upper();
+    const GramCounts counts = acc.counts();
+    // The bad row is in the last block, after two whole blocks were summed.
+    Matrix bad = random_rows(9000, 3, 2);
+    bad(8999, 1) = policy == BoundPolicy::Clip ? NAN : 2.0;
+    try {
+      acc.add_rows(bad.view());
+      FAIL() << "accepted a bad chunk";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), policy == BoundPolicy::Clip ? DPCOV_E_NON_FINITE : DPCOV_E_NORM_BOUND);
+      // The chunk's own row, 0-based, for the caller to locate it.
+      EXPECT_NE(std::string(e.what()).find("row 8999"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(acc.upper(), before);
+    EXPECT_EQ(acc.counts().rows, counts.rows);
+    EXPECT_EQ(acc.counts().clipped, counts.clipped);
+  }
+}
+
+TEST(ExactGram, ClipsRowsOverTheBoundAndCountsThem) {
+  Matrix rows(2, 2);
+  rows(0, 0) = 3.0;  // norm 3 > B = 1: clipped to about (1, 0), rounded to (4096, 0)
+  rows(1, 1) = 0.5;
+  ExactGramAccumulator acc(grid_of(2), BoundPolicy::Clip);
+  EXPECT_EQ(acc.add_rows(rows.view()).clipped, 1);
+  EXPECT_EQ(static_cast<int64_t>(acc.upper()[0]), 4096 * 4096);
+  EXPECT_EQ(static_cast<int64_t>(acc.upper()[2]), 2048 * 2048);
+}
+
+TEST(ExactGram, HalvesARoundedRowOverTheGridsBoundUntilWithin) {
+  // A grid whose r2 = 16 is below what a row of norm B rounds to at 4 bits, (16, 0) of squared
+  // norm 256: halved twice, to (4, 0). The plan's grids never need this (proofs/exact_additive.md).
+  Matrix rows(1, 2);
+  rows(0, 0) = 1.0;
+  for (const Layout layout : {Layout::ColMajor, Layout::RowMajor}) {
+    ExactGramAccumulator acc({2, 1.0, 4, 16}, BoundPolicy::Clip);
+    const std::vector<double> row_major = {1.0, 0.0};
+    acc.add_rows(layout == Layout::ColMajor ? rows.view()
+                                            : ConstMatrixView{row_major.data(), 1, 2, 2, layout});
+    EXPECT_EQ(static_cast<int64_t>(acc.upper()[0]), 16);
+    EXPECT_EQ(static_cast<int64_t>(acc.upper()[1]), 0);
+    EXPECT_EQ(static_cast<int64_t>(acc.upper()[2]), 0);
+  }
+}
+
+TEST(ExactGram, RefusesBadGridsTheDropPolicyAndOtherGridsOnMerge) {
+  const auto status_of = [](auto &&call) -> int32_t {
+    try {
+      call();
+    } catch (const Error &e) {
+      return e.status();
+    }
+    return DPCOV_OK;
+  };
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({0, 1.0, 12, 100}, BoundPolicy::Clip); }),
+            DPCOV_E_DIMENSION);
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({2, NAN, 12, 100}, BoundPolicy::Clip); }),
+            DPCOV_E_NON_FINITE);
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({2, 0.0, 12, 100}, BoundPolicy::Clip); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({2, 1.0, 0, 100}, BoundPolicy::Clip); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({2, 1.0, 12, 0}, BoundPolicy::Clip); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  // kExactBlockRows r2 must stay below 2^53.
+  EXPECT_EQ(status_of([] { ExactGramAccumulator({2, 1.0, 12, int64_t{1} << 41}, BoundPolicy::Clip); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([] { ExactGramAccumulator(grid_of(2), BoundPolicy::Drop); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  ExactGramAccumulator a(grid_of(2), BoundPolicy::Clip);
+  const Matrix rows = random_rows(5, 3, 3);
+  EXPECT_EQ(status_of([&] { a.add_rows(rows.view()); }), DPCOV_E_DIMENSION);
+  EXPECT_EQ(status_of([&] { a.merge(a); }), DPCOV_E_INVALID_ARGUMENT);
+  ExactGridSpec other = grid_of(2);
+  other.bits = 11;
+  EXPECT_EQ(status_of([&] { a.merge(ExactGramAccumulator(other, BoundPolicy::Clip)); }),
+            DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(a.counts().rows, 0);
+}
+
+TEST(ExactGram, AReleaseFromChunksIsTheReleaseFromTheRowsBitForBit) {
+  using namespace mechanisms;
+  const Matrix rows = random_rows(5000, 4, 7);
+  for (const MechanismId m : {MechanismId::AnalyzeGauss, MechanismId::LaplaceSym}) {
+    Request request{4, 5000, 2.0, 1.0, m == MechanismId::AnalyzeGauss ? 1e-6 : 0.0, {}};
+    random::Rng one = random::Rng::from_seed(3), two = random::Rng::from_seed(3);
+    const Release whole = release_exact_additive(m, rows.view(), request, one);
+    ExactGrid grid;
+    plan_exact_additive(m, request, &grid);
+    ExactGramAccumulator left(grid_spec(request, grid), BoundPolicy::Clip);
+    ExactGramAccumulator right(grid_spec(request, grid), BoundPolicy::Clip);
+    left.add_rows(rows.view().row_block(0, 1234));
+    right.add_rows(rows.view().row_block(1234, 3000));
+    right.add_rows(rows.view().row_block(4234, 766));
+    left.merge(right);
+    const Release streamed = release_exact_gram(m, left, request, two);
+    for (int64_t j = 0; j < 4; ++j)
+      for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(streamed.matrix(i, j), whole.matrix(i, j));
+    // The request's n is the accumulator's row count, and its grid the accumulator's.
+    request.n = 4999;
+    EXPECT_THROW(release_exact_gram(m, left, request, two), Error);
+    request.n = 5000;
+    request.bound = 3.0;
+    EXPECT_THROW(release_exact_gram(m, left, request, two), Error);
+  }
+}
+
+}  // namespace
+}  // namespace dpcov::data

@@ -5,12 +5,22 @@
 #include <cstddef>
 
 #include "../core/check.hpp"
+#include "../core/data/exact_gram.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"
+#include "struct_size.hpp"
+
+// An exact accumulator: its plan (n left at 0 until a release, which takes the accumulator's row
+// count) and the integer Gram matrix of the plan's grid.
+struct dpcov_exact_gram {
+  dpcov::mechanisms::MechanismId id;
+  dpcov::mechanisms::Request request;
+  dpcov::data::ExactGramAccumulator acc;
+};
 
 namespace {
 
@@ -42,6 +52,15 @@ dpcov::BoundPolicy exact_policy(int32_t value) {
     fail(DPCOV_E_INVALID_ARGUMENT, "policy must be DPCOV_BOUND_CLIP (0) or DPCOV_BOUND_REJECT (1) ",
          "for an exact release, got ", value);
   return static_cast<dpcov::BoundPolicy>(value);
+}
+
+// The plan of `request` with its receipt's checks (a receipt constant that overflows fails here,
+// before any draw), and its grid.
+mech::ExactGrid checked_plan(mech::MechanismId id, const mech::Request &request,
+                             const dpcov_receipt *receipt) {
+  mech::ExactGrid g;
+  static_cast<void>(dpcov::capi::c_receipt(mech::plan_exact_additive(id, request, &g), receipt));
+  return g;
 }
 
 }  // namespace
@@ -83,8 +102,7 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
     // The plan's checks first, its receipt's included (the release fails exactly where the plan
     // does, before any draw: a bound whose constants overflow drew noise and then failed), then
     // the arrays.
-    mech::ExactGrid g;
-    static_cast<void>(dpcov::capi::c_receipt(mech::plan_exact_additive(id, request, &g), receipt));
+    const mech::ExactGrid g = checked_plan(id, request, receipt);
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, cols, cols, out, ldo, "out");
     // The caller's generator itself: every check above and every row check inside runs before
@@ -93,6 +111,86 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
     dpcov::check::finite_result(release.matrix.view(), "released matrix");
     const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
     const dpcov_exact_grid written_grid = c_grid(id, g, bound, grid);
+    dpcov::write_symmetric_from_upper(release.matrix, out_view);
+    *receipt = written;
+    *grid = written_grid;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_exact_gram_create(dpcov_exact_gram **out, int32_t mechanism,
+                                               int64_t dim, double bound, int32_t policy,
+                                               double epsilon, double delta,
+                                               const dpcov_mechanism_params *params) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    const dpcov::BoundPolicy bound_policy = exact_policy(policy);
+    const mech::Request request{dim, 0, bound, epsilon, delta, dpcov::capi::options_from(params)};
+    dpcov_receipt scratch{};
+    scratch.struct_size = sizeof scratch;
+    const mech::ExactGrid g = checked_plan(id, request, &scratch);
+    *out = new dpcov_exact_gram{
+        id, request, dpcov::data::ExactGramAccumulator(mech::grid_spec(request, g), bound_policy)};
+  });
+}
+
+DPCOV_API void dpcov_exact_gram_destroy(dpcov_exact_gram **acc) {
+  if (acc == nullptr) return;
+  delete *acc;
+  *acc = nullptr;
+}
+
+DPCOV_API dpcov_status dpcov_exact_gram_add_rows(dpcov_exact_gram *acc, int32_t layout,
+                                                 int64_t rows, int64_t cols, const double *a,
+                                                 int64_t lda) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(acc, "acc");
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    acc->acc.add_rows(view);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_exact_gram_merge(dpcov_exact_gram *dst, const dpcov_exact_gram *src) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(dst, "dst");
+    dpcov::check::not_null(src, "src");
+    dst->acc.merge(src->acc);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_exact_gram_get_info(const dpcov_exact_gram *acc,
+                                                 dpcov_gram_info *info) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(acc, "acc");
+    dpcov::check::not_null(info, "info");
+    dpcov::capi::struct_bytes(info, "info");
+    const dpcov::GramCounts &c = acc->acc.counts();
+    info->dim = acc->acc.grid().dim;
+    info->rows = c.rows;
+    info->clipped = c.clipped;
+    info->dropped = 0;
+    info->bound = acc->acc.grid().bound;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_exact_gram_release(const dpcov_exact_gram *acc, dpcov_rng *rng,
+                                                double *out, int64_t ldo, dpcov_receipt *receipt,
+                                                dpcov_exact_grid *grid) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    check_grid_output(grid);
+    dpcov::check::not_null(acc, "acc");
+    dpcov::check::not_null(rng, "rng");
+    mech::Request request = acc->request;
+    request.n = acc->acc.counts().rows;
+    const mech::ExactGrid g = checked_plan(acc->id, request, receipt);
+    const int64_t d = request.dim;
+    const dpcov::MatrixView out_view =
+        dpcov::check::output_matrix(DPCOV_COL_MAJOR, d, d, out, ldo, "out");
+    const mech::Release release = mech::release_exact_gram(acc->id, acc->acc, request, rng->rng);
+    dpcov::check::finite_result(release.matrix.view(), "released matrix");
+    const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
+    const dpcov_exact_grid written_grid = c_grid(acc->id, g, request.bound, grid);
     dpcov::write_symmetric_from_upper(release.matrix, out_view);
     *receipt = written;
     *grid = written_grid;

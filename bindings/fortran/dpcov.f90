@@ -990,6 +990,53 @@ module dpcov
       type(dpcov_exact_grid), intent(inout) :: grid
       integer(c_int32_t) :: dpcov_exact_release_rows
     end function
+    !> An exact accumulator for the release of the plan (mechanism, dim, bound, epsilon, delta,
+    !> params), rows bounded under policy (dpcov/exact.h); free it with dpcov_exact_gram_destroy.
+    function dpcov_exact_gram_create(out, mechanism, dim, bound, policy, epsilon, delta, params) &
+        bind(c, name='dpcov_exact_gram_create')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_mechanism_params
+      type(c_ptr), intent(out) :: out
+      integer(c_int32_t), value :: mechanism, policy
+      integer(c_int64_t), value :: dim
+      real(c_double), value :: bound, epsilon, delta
+      type(dpcov_mechanism_params), intent(in) :: params
+      integer(c_int32_t) :: dpcov_exact_gram_create
+    end function
+    subroutine dpcov_exact_gram_destroy(acc) bind(c, name='dpcov_exact_gram_destroy')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: acc
+    end subroutine
+    function dpcov_exact_gram_add_rows(acc, layout, rows, cols, a, lda) &
+        bind(c, name='dpcov_exact_gram_add_rows')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr
+      type(c_ptr), value :: acc
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: rows, cols, lda
+      real(c_double), intent(in) :: a(*)
+      integer(c_int32_t) :: dpcov_exact_gram_add_rows
+    end function
+    function dpcov_exact_gram_merge(dst, src) bind(c, name='dpcov_exact_gram_merge')
+      import :: c_int32_t, c_ptr
+      type(c_ptr), value :: dst, src
+      integer(c_int32_t) :: dpcov_exact_gram_merge
+    end function
+    function dpcov_exact_gram_get_info(acc, info) bind(c, name='dpcov_exact_gram_get_info')
+      import :: c_int32_t, c_ptr, dpcov_gram_info
+      type(c_ptr), value :: acc
+      type(dpcov_gram_info), intent(inout) :: info
+      integer(c_int32_t) :: dpcov_exact_gram_get_info
+    end function
+    !> The release of an exact accumulator's plan from the rows added so far (d x d, symmetric).
+    function dpcov_exact_gram_release(acc, rng, out, ldo, receipt, grid) &
+        bind(c, name='dpcov_exact_gram_release')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_receipt, dpcov_exact_grid
+      type(c_ptr), value :: acc, rng
+      real(c_double), intent(out) :: out(*)
+      integer(c_int64_t), value :: ldo
+      type(dpcov_receipt), intent(inout) :: receipt
+      type(dpcov_exact_grid), intent(inout) :: grid
+      integer(c_int32_t) :: dpcov_exact_gram_release
+    end function
     function dpcov_mechanism_plan(mechanism, dim, n, bound, epsilon, delta, params, receipt) &
         bind(c, name='dpcov_mechanism_plan')
       import :: c_double, c_int32_t, c_int64_t, dpcov_mechanism_params, dpcov_receipt

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -821,6 +822,52 @@ func TestColumnBoundsScaleIntoTheBoxAndMapBackToTheUserUnits(t *testing.T) {
 	}
 	if _, _, err := ColumnBoundsScaleRows(a, upper, lower); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("reversed bounds: %v", err)
+	}
+}
+
+func TestExactGramInChunksReleasesWhatTheRowsRelease(t *testing.T) {
+	a := NewMatrix(40, 3)
+	for i := range a.Data {
+		a.Data[i] = 0.3 * math.Sin(float64(i))
+	}
+	one, two := seeded(t, 5), seeded(t, 5)
+	defer one.Close()
+	defer two.Close()
+	whole, wr, wg, err := ExactReleaseRows(AnalyzeGauss, a, 1, BoundClip, 1, 1e-6, nil, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := NewExactGram(AnalyzeGauss, 3, 1, BoundClip, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer left.Close()
+	right, err := NewExactGram(AnalyzeGauss, 3, 1, BoundClip, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer right.Close()
+	first, second := NewMatrix(15, 3), NewMatrix(25, 3)
+	copy(first.Data, a.Data[:45])
+	copy(second.Data, a.Data[45:])
+	if err := left.AddRows(first); err != nil {
+		t.Fatal(err)
+	}
+	if err := right.AddRows(second); err != nil {
+		t.Fatal(err)
+	}
+	if err := left.Merge(right); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := left.Info(); err != nil || info.Rows != 40 {
+		t.Fatalf("info %+v %v", info, err)
+	}
+	out, r, g, err := left.Release(two)
+	if err != nil || !reflect.DeepEqual(out.Data, whole.Data) || r != wr || g != wg {
+		t.Fatalf("streamed %v %+v %+v, whole %v %+v %+v (%v)", out.Data, r, g, whole.Data, wr, wg, err)
+	}
+	if _, err := NewExactGram(AnalyzeGauss, 3, 1, BoundDrop, 1, 1e-6, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("drop: %v", err)
 	}
 }
 

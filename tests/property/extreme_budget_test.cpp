@@ -1,6 +1,6 @@
 // Finite or failed at extreme budgets and bounds, for the epsilon-delta releases of the C ABI:
 // every mechanism from a Gram matrix and from an accumulator, the sketch releases, the exact
-// releases, the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
+// releases (from rows and from an exact accumulator), the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
 // intervals, the private bound's grid and choices, a ledger's totals, and the audits of a claim
 // on a pair and on generated data (few draws), with epsilon and the bound anywhere in
 // [denorm_min, DBL_MAX] and delta 0 or at the ends of (0, 1). Each call either returns DPCOV_OK
@@ -209,6 +209,31 @@ RC_GTEST_PROP(ExtremeBudget, SketchAndExactReleasesAreFiniteOrFailUntouched, ())
                                                         nullptr, rng, o, d, rc_, &grid);
                       });
   RC_ASSERT((status == DPCOV_OK ? std::isfinite(grid.unit) : bytes_equal(grid, grid_canary)));
+
+  // The same rows through an exact accumulator: created where the plan succeeds, and its release
+  // fails exactly where the release from the rows does.
+  dpcov_exact_gram *acc = nullptr;
+  const dpcov_status create_status =
+      dpcov_exact_gram_create(&acc, exact, d, bound, DPCOV_BOUND_CLIP, epsilon, delta, nullptr);
+  RC_ASSERT((create_status == DPCOV_OK) == (plan_status == DPCOV_OK));
+  if (create_status == DPCOV_OK) {
+    RC_ASSERT(dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, n, d, rows.data(), d) == DPCOV_OK);
+    dpcov_gram_info info = canary_struct<dpcov_gram_info>();
+    RC_ASSERT(dpcov_exact_gram_get_info(acc, &info) == DPCOV_OK);
+    RC_ASSERT(info.bound == bound && info.rows == n && info.clipped <= n && info.dropped == 0);
+    grid = grid_canary;
+    const dpcov_status acc_status =
+        release_checked("exact_gram_release", rng, static_cast<size_t>(d * d), out, receipt,
+                        [&](double *o, dpcov_receipt *rc_) {
+                          return dpcov_exact_gram_release(acc, rng, o, d, rc_, &grid);
+                        });
+    RC_ASSERT((acc_status == DPCOV_OK ? std::isfinite(grid.unit) : bytes_equal(grid, grid_canary)));
+    RC_ASSERT(acc_status == status);
+  } else {
+    check_failure(create_status, "exact_gram_create");
+    if (acc != nullptr) RC_FAIL("exact_gram_create: handle written on failure");
+  }
+  dpcov_exact_gram_destroy(&acc);
   dpcov_rng_destroy(&rng);
 }
 

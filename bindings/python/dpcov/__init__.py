@@ -44,7 +44,7 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
 from . import column_bounds
 from .centring import centre_second_moment
 from . import private_bound
-from .exact import ExactGrid, ExactRelease, exact_plan, exact_release_rows
+from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release_rows
 from .gram import GramAccumulator
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
@@ -121,6 +121,7 @@ __all__ = [
     "DimensionError",
     "exact_plan",
     "exact_release_rows",
+    "ExactGram",
     "ExactGrid",
     "ExactRelease",
     "DpcovError",

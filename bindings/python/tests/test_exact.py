@@ -42,3 +42,39 @@ def test_bad_input_raises_and_draws_nothing(rows):
             dpcov.exact_release_rows("laplace_sym", rows * 10, 1.0, 1.0, 0.0, rng,
                                      policy="reject")
         assert rng.save_state() == before
+
+
+@pytest.mark.parametrize("mechanism,delta", [("analyze_gauss", 1e-6), ("laplace_sym", 0.0)])
+def test_an_exact_gram_fed_in_chunks_releases_what_the_rows_release(rows, mechanism, delta):
+    with dpcov.Rng(9) as one, dpcov.Rng(9) as two:
+        whole = dpcov.exact_release_rows(mechanism, rows, 1.0, 1.0, delta, one)
+        with dpcov.ExactGram(mechanism, 3, 1.0, 1.0, delta) as left, \
+                dpcov.ExactGram(mechanism, 3, 1.0, 1.0, delta) as right:
+            left.add_rows(rows[:25])
+            right.add_rows(np.asfortranarray(rows[25:]))
+            left.merge(right)
+            assert left.info().rows == 60 and left.info().clipped == 0
+            streamed = left.release(two, order="F")
+    assert np.array_equal(streamed.matrix, whole.matrix)
+    assert streamed.receipt == whole.receipt and streamed.grid == whole.grid
+
+
+def test_an_exact_gram_refuses_bad_input_unchanged(rows):
+    with dpcov.Rng(4) as rng, dpcov.ExactGram("analyze_gauss", 3, 1.0, 1.0, 1e-6,
+                                              policy="reject") as acc:
+        with pytest.raises(dpcov.InvalidArgumentError):
+            dpcov.ExactGram("analyze_gauss", 3, 1.0, 1.0, 1e-6, policy="drop")
+        acc.add_rows(rows)
+        bad = rows.copy()
+        bad[3, 1] = np.nan
+        with pytest.raises(dpcov.NonFiniteError):
+            acc.add_rows(bad)
+        with pytest.raises(dpcov.NormBoundError):
+            acc.add_rows(rows * 10)
+        with pytest.raises(dpcov.IncompatibleError):
+            acc.merge(dpcov.ExactGram("analyze_gauss", 3, 2.0, 1.0, 1e-6))
+        assert acc.info().rows == 60
+        before = rng.save_state()
+        with pytest.raises(dpcov.NullPointerError):
+            dpcov.ExactGram("analyze_gauss", 3, 1.0, 1.0, 1e-6).release(None)
+        assert rng.save_state() == before

@@ -20,16 +20,23 @@
  *
  * The grid k (at most 12 bits) depends on d, epsilon, delta and the neighbour relation only,
  * never on n. The rows are needed (a Gram matrix in floating point has already lost the exact
- * integers), so there is no Gram-input form. The guarantee also assumes the generator is
- * unpredictable: ChaCha20 from OS entropy (dpcov_rng_create_from_entropy()); a seed voids it.
+ * integers), so there is no Gram-input form; the rows may come all at once
+ * (dpcov_exact_release_rows()) or as a stream of chunks through an exact accumulator
+ * (dpcov_exact_gram_create(), dpcov_exact_gram_add_rows(), dpcov_exact_gram_merge(),
+ * dpcov_exact_gram_release()), which holds the exact integer Gram matrix in O(d^2) memory
+ * whatever the number of rows; both give the same integers for the same rows, bit for bit. The
+ * guarantee also assumes the generator is unpredictable: ChaCha20 from OS entropy
+ * (dpcov_rng_create_from_entropy()); a seed voids it.
  *
- * Thread-safety: plan is reentrant; a release uses its generator exclusively.
+ * Thread-safety: plan is reentrant; a release uses its generator exclusively; an accumulator is
+ * used by one thread at a time (distinct accumulators are independent).
  * @proof proofs/exact_additive.md
  */
 #ifndef DPCOV_EXACT_H
 #define DPCOV_EXACT_H
 
 #include "dpcov/common.h"
+#include "dpcov/gram.h"
 #include "dpcov/mechanism.h"
 #include "dpcov/receipt.h"
 #include "dpcov/rng.h"
@@ -126,6 +133,113 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
                                                 const dpcov_mechanism_params *params,
                                                 dpcov_rng *rng, double *out, int64_t ldo,
                                                 dpcov_receipt *receipt, dpcov_exact_grid *grid);
+
+/**
+ * An exact accumulator: the plan of one exact release (mechanism, d, B, epsilon, delta, options)
+ * and the exact integer Gram matrix of the rows added so far, rounded to the plan's grid.
+ */
+typedef struct dpcov_exact_gram dpcov_exact_gram;
+
+/**
+ * Create an empty exact accumulator for the release that dpcov_exact_plan() describes for
+ * (@p mechanism, @p dim, @p bound, @p epsilon, @p delta, @p params): the plan is made now, so
+ * every argument is checked before a row is read, and a release from the accumulator fails only
+ * where one from the same rows would.
+ *
+ * @param[out] out   receives the new handle; untouched on failure. Free with
+ *                   dpcov_exact_gram_destroy().
+ * @param mechanism  as for dpcov_exact_plan().
+ * @param dim        d, 1 <= d <= 46340.
+ * @param bound      B, finite and >= 2^-500 (as for dpcov_mechanism_plan()).
+ * @param policy     ::DPCOV_BOUND_CLIP (rows above B scaled to norm B) or ::DPCOV_BOUND_REJECT
+ *                   (dpcov_exact_gram_add_rows() refuses a chunk holding such a row);
+ *                   ::DPCOV_BOUND_DROP is ::DPCOV_E_INVALID_ARGUMENT.
+ * @param epsilon    as for dpcov_exact_plan().
+ * @param delta      as for dpcov_exact_plan().
+ * @param params     as for dpcov_exact_plan() (read, not retained).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (out), the statuses of dpcov_exact_plan(),
+ *         ::DPCOV_E_INVALID_ARGUMENT (policy), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_exact_gram_create(dpcov_exact_gram **out, int32_t mechanism,
+                                               int64_t dim, double bound, int32_t policy,
+                                               double epsilon, double delta,
+                                               const dpcov_mechanism_params *params);
+
+/** Free an exact accumulator and set `*acc` to NULL. Accepts NULL and a pointer to NULL. */
+DPCOV_API void dpcov_exact_gram_destroy(dpcov_exact_gram **acc);
+
+/**
+ * Add the rows of the @p rows x @p cols matrix @p a: each row bounded to norm B by the
+ * accumulator's policy (as dpcov_gram_add_rows() bounds it), rounded to the grid and added to
+ * the exact integer Gram matrix. Any number of calls, any chunking: the sum is the same integers.
+ *
+ * The whole chunk is processed before anything is added: on NaN or infinity, or (under
+ * ::DPCOV_BOUND_REJECT) a row over the bound, the call fails and the accumulator is exactly as
+ * it was.
+ *
+ * @param acc     the accumulator.
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows    number of rows, >= 0 (0 is a no-op, and @p a may then be NULL).
+ * @param cols    number of columns; must equal the accumulator's d.
+ * @param a       the rows (not retained).
+ * @param lda     leading dimension of @p a.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_NON_FINITE (an entry; the message names its chunk row and column),
+ *         ::DPCOV_E_NORM_BOUND (a row above B under ::DPCOV_BOUND_REJECT; the message names its
+ *         0-based chunk row), ::DPCOV_E_TOO_LARGE (the row count overflows), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_exact_gram_add_rows(dpcov_exact_gram *acc, int32_t layout,
+                                                 int64_t rows, int64_t cols, const double *a,
+                                                 int64_t lda);
+
+/**
+ * Add everything @p src accumulated to @p dst (e.g. the accumulators of several threads or
+ * machines): the result is the accumulator of all their rows, the same integers as one
+ * accumulator given them all. @p src is unchanged; @p dst's plan is the one released.
+ *
+ * @param dst  the accumulator added to; unchanged on failure.
+ * @param src  an accumulator of the same grid: the same d and B, and a plan that chose the same
+ *             grid (dpcov_exact_grid::bits and dpcov_exact_grid::norm2_bound).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (@p src is @p dst),
+ *         ::DPCOV_E_INCOMPATIBLE (another grid), ::DPCOV_E_TOO_LARGE (the row count overflows).
+ */
+DPCOV_API dpcov_status dpcov_exact_gram_merge(dpcov_exact_gram *dst, const dpcov_exact_gram *src);
+
+/**
+ * The accumulator's counters, for the curator (under the add/remove relation the row count is
+ * private: it must not be published). dropped is always 0.
+ *
+ * @param acc        the accumulator.
+ * @param[out] info  dim, rows, clipped and bound; the caller sets info->struct_size.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a struct_size too
+ *         small).
+ */
+DPCOV_API dpcov_status dpcov_exact_gram_get_info(const dpcov_exact_gram *acc,
+                                                 dpcov_gram_info *info);
+
+/**
+ * Release the accumulator's mechanism with exact numerics from the rows added so far (n = their
+ * count, which may be 0): the release dpcov_exact_release_rows() makes from the same rows, with
+ * the same draws from the same generator state. The accumulator is unchanged; each release
+ * spends the plan's budget again.
+ *
+ * @param acc        the accumulator.
+ * @param rng        the generator; every check runs before the first draw, so it is advanced
+ *                   on success and unchanged on failure.
+ * @param[out] out   the release, d x d, exactly symmetric (so either layout), unit^2 times
+ *                   integers. Untouched on failure.
+ * @param ldo        leading dimension of @p out, >= d.
+ * @param[out] receipt  the constants (numerics = ::DPCOV_NUMERICS_EXACT), n, generator and
+ *                   seed_fixed; the caller sets receipt->struct_size. Untouched on failure.
+ * @param[out] grid  the grid and the integer noise law; the caller sets grid->struct_size.
+ *                   Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a struct_size too
+ *         small), ::DPCOV_E_DIMENSION (ldo), ::DPCOV_E_NUMERICAL (a receipt constant or an entry
+ *         of the release overflows), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_exact_gram_release(const dpcov_exact_gram *acc, dpcov_rng *rng,
+                                                double *out, int64_t ldo, dpcov_receipt *receipt,
+                                                dpcov_exact_grid *grid);
 
 #ifdef __cplusplus
 }

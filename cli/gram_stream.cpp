@@ -51,6 +51,24 @@ double row_sum_of_squares(const Chunk &chunk, int64_t i) {
   report_row_over_bound(reader, chunk, i, bound);
 }
 
+// Hands every chunk of `reader` to `add` (a library call returning its status), showing progress
+// unless `quiet`; a row the library rejects over `bound` is reported at its file position.
+template <class Add>
+void stream_chunks(RowReader &reader, double bound, bool quiet, Add add) {
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  int64_t rows = 0;
+  while (reader.next_chunk(chunk)) {
+    const dpcov_status status = add(chunk);
+    if (status == DPCOV_E_NORM_BOUND) report_rejected_row(reader, chunk, bound, status);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    rows += chunk.rows;
+    progress.update(reader.bytes_read(), rows);
+  }
+  progress.finish();
+}
+
 }  // namespace
 
 const char *BoundPolicy::name() const {
@@ -66,21 +84,18 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
   library_check(dpcov_gram_create(&raw, reader.dim()),
                 concat(reader.name(), ": ", reader.dim(), " columns"));
   GramHandle gram(raw);
-  Progress progress(!quiet, reader.total_bytes());
-  Chunk chunk;
-  int64_t rows = 0;
-  while (reader.next_chunk(chunk)) {
-    const dpcov_status status =
-        dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
-                            chunk.values.data(), chunk.dim, bound, policy.value);
-    if (status == DPCOV_E_NORM_BOUND) report_rejected_row(reader, chunk, bound, status);
-    if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-    rows += chunk.rows;
-    progress.update(reader.bytes_read(), rows);
-  }
-  progress.finish();
+  stream_chunks(reader, bound, quiet, [&](const Chunk &chunk) {
+    return dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
+                               chunk.values.data(), chunk.dim, bound, policy.value);
+  });
   return gram;
+}
+
+void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet) {
+  stream_chunks(reader, bound, quiet, [&](const Chunk &chunk) {
+    return dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
+                                     chunk.values.data(), chunk.dim);
+  });
 }
 
 GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
@@ -115,16 +130,11 @@ GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
   return gram;
 }
 
-RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet,
-                    const MemoryLimit &limit) {
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
   RowBuffer buffer;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
-    const uint64_t values = buffer.values.size() + static_cast<uint64_t>(chunk.rows * chunk.dim);
-    if (values > limit.bytes / sizeof(double))
-      fail(kExitUsage, reader.name(), ": its rows take more than ", limit.bytes >> 20,
-           " MiB of memory; ", limit.advice);
     for (int64_t i = 0; i < chunk.rows; ++i) {
       // The library bounds the rows itself; this count and position are for the messages.
       if (!(row_sum_of_squares(chunk, i) > bound * bound)) continue;
@@ -144,6 +154,13 @@ dpcov_gram_info gram_info(const dpcov_gram *gram) {
   dpcov_gram_info info{};
   info.struct_size = sizeof info;
   library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
+  return info;
+}
+
+dpcov_gram_info gram_info(const dpcov_exact_gram *acc) {
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_exact_gram_get_info(acc, &info), "reading the exact Gram counters");
   return info;
 }
 

@@ -18,6 +18,11 @@ struct GramDeleter {
 };
 using GramHandle = std::unique_ptr<dpcov_gram, GramDeleter>;
 
+struct ExactGramDeleter {
+  void operator()(dpcov_exact_gram *acc) const { dpcov_exact_gram_destroy(&acc); }
+};
+using ExactGramHandle = std::unique_ptr<dpcov_exact_gram, ExactGramDeleter>;
+
 // The --clip / --reject / --drop choice, with its spelling for receipts.
 struct BoundPolicy {
   int32_t value = DPCOV_BOUND_CLIP;
@@ -29,6 +34,10 @@ struct BoundPolicy {
 // rejects is reported at its file position (CliError(kExitInputData)).
 GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
 
+// Reads every row of `reader` into the exact accumulator `acc` (dpcov/exact.h; its bound
+// `bound`), as accumulate_gram() does: memory O(d^2 + chunk), whatever the number of rows.
+void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet);
+
 // Reads every row of `reader`, scales it into the box by the public per-column `bounds`
 // (dpcov_column_bounds_scale_rows: [1, z] with z in [-1, 1]) and adds it to a new accumulator of
 // d + 1 columns with the scaled rows' norm bound. `clamped` receives the number of values outside
@@ -37,28 +46,20 @@ GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
                                   int64_t &clamped);
 
 // Every row of an input in memory, row-major, for a release that needs the rows themselves
-// (exact numerics): memory O(n d), against O(d^2) for the accumulator.
+// (the zCDP row mechanisms): memory O(n d), against O(d^2) for the accumulators.
 struct RowBuffer {
   std::vector<double> values;
   int64_t rows = 0;
   int64_t clipped = 0;  // rows over the bound (curator only)
 };
 
-// A cap on the memory that read_rows() may fill, and what to tell the user when the rows exceed
-// it (their choices).
-struct MemoryLimit {
-  uint64_t bytes = UINT64_MAX;
-  std::string advice;
-};
-
 // Reads every row of `reader`, showing progress unless `quiet`. Under --reject a row over `bound`
 // is reported at its file position (CliError(kExitInputData)); under --clip it is counted (the
-// library scales it down when it releases). Rows that would take more than limit.bytes fail with
-// kExitUsage, naming the input and limit.advice, before any noise is drawn.
-RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet,
-                    const MemoryLimit &limit = {});
+// library scales it down when it releases).
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
 
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);
+dpcov_gram_info gram_info(const dpcov_exact_gram *acc);
 
 }  // namespace dpcov::cli

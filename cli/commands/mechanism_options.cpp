@@ -143,11 +143,10 @@ MechanismChoice resolve_mechanism(const MechanismOptions &options) {
 void add_numerics_option(CLI::App &command, std::string &numerics) {
   command.add_option("--numerics", numerics,
                      "exact: floating-point-safe noise (rows on a 2^-k B grid, exact integer Gram, "
-                     "discrete Gaussian or Laplace; analyze_gauss and laplace_sym only; holds the "
-                     "rows in memory); idealized: floating-point noise (Mironov 2012); default: "
-                     "exact for analyze_gauss and laplace_sym (within 3x of the idealized cost; "
-                     "release refuses more than 2 GiB of rows then, naming both choices), "
-                     "idealized otherwise")
+                     "discrete Gaussian or Laplace; analyze_gauss and laplace_sym only; streams the "
+                     "rows in memory independent of n); idealized: floating-point noise (Mironov "
+                     "2012); default: exact for analyze_gauss and laplace_sym (within 3x of the "
+                     "idealized cost), idealized otherwise")
       ->check(CLI::IsMember({"default", "exact", "idealized"}));
 }
 

@@ -28,9 +28,6 @@ namespace dpcov::cli {
 
 namespace {
 
-// The rows that exact numerics, when chosen by default, may hold in memory (2 GiB).
-constexpr uint64_t kExactDefaultMaxBytes = uint64_t{2} << 30;
-
 struct ReleaseOptions {
   InputOptions input;
   OutputOptions output;
@@ -218,8 +215,8 @@ void run_release(const ReleaseOptions &o) {
   // A release that fails after its draw is charged the plan (release_check): after any draw
   // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
   const DrawWitness since(rng.get());
-  // Any other failure after a draw (the second pass's open_input on a changed file, the exact
-  // path's memory limit) is charged the plan too, once.
+  // Any other failure after a draw (the second pass's open_input on a changed file) is charged
+  // the plan too, once.
   const DrawGuard guard(ledger.get(), since, [&] { return charges_of(planned); }, o.output.path);
   const auto checked = [&](dpcov_status status, const std::string &context) {
     release_check(status, ledger.get(), ledger ? charges_of(planned) : std::vector<LedgerCharge>{},
@@ -262,23 +259,17 @@ void run_release(const ReleaseOptions &o) {
   receipt.struct_size = sizeof receipt;
   dpcov_gram_info info{};
   if (exact) {
-    // The library needs the rows themselves (memory O(n d)). Chosen by default, the exact path
-    // stops at kExactDefaultMaxBytes of rows rather than exhaust the memory: switching to the
-    // streaming idealized path instead would make the receipt's numerics depend on n.
-    MemoryLimit limit;
-    if (o.numerics == "default")
-      limit = {kExactDefaultMaxBytes,
-               "exact numerics (the default for analyze_gauss and laplace_sym) hold every row in "
-               "memory: pass --numerics idealized to stream the rows (floating-point noise), or "
-               "--numerics exact to hold them all anyway"};
-    const RowBuffer buffer = read_rows(rows, bound, policy, o.quiet, limit);
-    info.rows = buffer.rows;
-    info.clipped = buffer.clipped;
+    // The rows stream through the exact accumulator (memory O(d^2 + chunk)), as through
+    // dpcov_gram below; it is made from the plan's arguments, so it fails only where the plan did.
+    dpcov_exact_gram *raw = nullptr;
+    library_check(dpcov_exact_gram_create(&raw, choice.id, d, bound, policy.value,
+                                          mechanism.epsilon, choice.delta, &choice.params),
+                  concat(o.mechanism.mechanism, " with exact numerics"));
+    const ExactGramHandle acc(raw);
+    accumulate_exact_gram(rows, acc.get(), bound, o.quiet);
+    info = gram_info(acc.get());
     if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
-    checked(dpcov_exact_release_rows(choice.id, DPCOV_ROW_MAJOR, buffer.rows, d,
-                                     buffer.values.data(), d, bound, policy.value,
-                                     mechanism.epsilon, choice.delta, &choice.params, rng.get(),
-                                     released.data(), d, &receipt, &grid),
+    checked(dpcov_exact_gram_release(acc.get(), rng.get(), released.data(), d, &receipt, &grid),
             concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
   } else {
     const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)

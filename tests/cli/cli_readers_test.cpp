@@ -412,24 +412,4 @@ TEST_F(AtomicFileTest, UncommittedFilesVanishAndCommittedOnesAppearWhole) {
 }
 
 }  // namespace
-// read_rows() under a memory cap: within it every row is read; past it the input is refused
-// with the usage exit code, naming the file and the advice, instead of exhausting the memory.
-TEST_F(CsvReaderTest, ReadRowsStopsAtItsMemoryLimitWithTheAdvice) {
-  std::string text;
-  for (int i = 0; i < 1000; ++i) text += std::to_string(i) + ",1\n";
-  const std::string path = write("rows.csv", text);
-  const auto within = open_input(csv_input(path));
-  const RowBuffer all = read_rows(*within, 1e9, BoundPolicy{}, true, {16000, "advice"});
-  EXPECT_EQ(all.rows, 1000);
-  const auto over = open_input(csv_input(path));
-  try {
-    read_rows(*over, 1e9, BoundPolicy{}, true, {15999, "pass --numerics idealized"});
-    FAIL() << "read past the memory limit";
-  } catch (const CliError &e) {
-    EXPECT_EQ(e.code(), kExitUsage);
-    EXPECT_NE(std::string(e.what()).find("rows.csv"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("pass --numerics idealized"), std::string::npos);
-  }
-}
-
 }  // namespace dpcov::cli

@@ -58,14 +58,16 @@ class ReleaseCheckTest : public ::testing::Test {
     return LedgerFile(options_).summary()["releases"].get<int64_t>();
   }
 
-  // The releases the ledger file holds after the exact path's memory limit stopped reading the
-  // rows (CliError(kExitUsage), not a library status), `draws` numbers after the witness was made.
-  int64_t releases_after_memory_limit(int draws) {
+  // The releases the ledger file holds after reading the rows failed with a CLI error, not a
+  // library status (a row over the bound under --reject: CliError(kExitInputData)), `draws`
+  // numbers after the witness was made.
+  int64_t releases_after_input_error(int draws) {
     const std::string rows = dir_ + "/rows.csv";
     {
       std::ofstream out(rows);
       out << "x,y\n";
       for (int i = 0; i < 100; ++i) out << "0.1,0.2\n";
+      out << "3,4\n";
     }
     {
       LedgerFile ledger(options_);
@@ -79,12 +81,11 @@ class ReleaseCheckTest : public ::testing::Test {
         InputOptions input;
         input.path = rows;
         const std::unique_ptr<RowReader> reader = open_input(input);
-        // 100 rows of 2 doubles take 1600 bytes.
-        read_rows(*reader, 1.0, BoundPolicy{}, true, MemoryLimit{800, "the advice"});
-        ADD_FAILURE() << "the memory limit was not enforced";
+        read_rows(*reader, 1.0, BoundPolicy{DPCOV_BOUND_REJECT}, true);
+        ADD_FAILURE() << "the row over the bound was not refused";
       } catch (const CliError &e) {
-        EXPECT_EQ(e.code(), kExitUsage) << e.what();
-        EXPECT_NE(std::string(e.what()).find("the advice"), std::string::npos) << e.what();
+        EXPECT_EQ(e.code(), kExitInputData) << e.what();
+        EXPECT_NE(std::string(e.what()).find("row 101"), std::string::npos) << e.what();
       }
     }
     std::remove(rows.c_str());
@@ -138,12 +139,12 @@ TEST_F(ReleaseCheckTest, ASuccessIsNotChargedHere) {
   EXPECT_EQ(reread.summary()["releases"].get<int64_t>(), 0);
 }
 
-// The exact path's memory limit (read_rows) reached after a draw, as with --bound auto's second
-// pass, is charged by the DrawGuard, once; reached before any draw it costs nothing.
-TEST_F(ReleaseCheckTest, TheMemoryLimitAfterADrawIsChargedOnceAndBeforeAnyDrawNot) {
-  EXPECT_EQ(releases_after_memory_limit(0), 0);
-  EXPECT_EQ(releases_after_memory_limit(1), 1);
-  EXPECT_EQ(releases_after_memory_limit(1000), 2);
+// A CLI error while reading the rows (not a library status) after a draw, as in --bound auto's
+// second pass, is charged by the DrawGuard, once; before any draw it costs nothing.
+TEST_F(ReleaseCheckTest, AnInputErrorAfterADrawIsChargedOnceAndBeforeAnyDrawNot) {
+  EXPECT_EQ(releases_after_input_error(0), 0);
+  EXPECT_EQ(releases_after_input_error(1), 1);
+  EXPECT_EQ(releases_after_input_error(1000), 2);
 }
 
 // A charge that fails after a draw (here the ledger's directory is gone when the file is replaced)

@@ -5,6 +5,10 @@
 //    then discrete Gaussian / discrete Laplace noise (mechanisms::release_exact_additive).
 // Run: build/bench/bench_exact. The exact path is the CLI default only if it costs <= 3x the
 // idealized one at d = 1000 (proofs/exact_additive.md).
+// BM_IdealizedStream and BM_ExactStream time `dpcov release` from 2^20 rows of d = 50 without
+// the parsing: row-major chunks of 65536 rows (the CLI's) through the accumulator each numerics
+// streams into (data::GramAccumulator, data::ExactGramAccumulator), then the release; the 16
+// chunks are one block of rows fed again, so the rows take 26 MB rather than 420.
 // BM_IdealizedOnly times every other mechanism (they have idealized numerics only) the same way:
 // the Gram of the same rows, then mechanisms::release with the options the standard audit uses
 // (r = m = 2d for the projection and posterior mechanisms, rho = 0.1 for the graphical lasso,
@@ -14,7 +18,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "../core/data/exact_gram.hpp"
+#include "../core/data/gram.hpp"
 #include "../core/linalg/blas.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
@@ -81,6 +88,55 @@ void BM_Exact(benchmark::State &state) {
         dpcov::mechanisms::release_exact_additive(m, rows.view(), request(m, d), rng).matrix.data());
 }
 
+constexpr int64_t kChunkRows = 65536;
+constexpr int64_t kStreamChunks = 16;
+
+// One chunk of unit rows, row-major as the CLI's readers hand them over.
+std::vector<double> row_major_chunk(int64_t d) {
+  const Matrix rows = unit_rows(kChunkRows, d);
+  std::vector<double> out(static_cast<size_t>(kChunkRows * d));
+  for (int64_t r = 0; r < kChunkRows; ++r)
+    for (int64_t j = 0; j < d; ++j) out[static_cast<size_t>(r * d + j)] = rows(r, j);
+  return out;
+}
+
+// Arguments as BM_Idealized's, and a third: the number of rows (kChunkRows kStreamChunks).
+// Times `release_from(m, chunk, request, rng)`, which feeds the chunk kStreamChunks times to an
+// accumulator and releases from it.
+template <class ReleaseFrom>
+void stream(benchmark::State &state, ReleaseFrom release_from) {
+  const int64_t d = state.range(0);
+  const MechanismId m = mechanism_of(state);
+  const std::vector<double> chunk = row_major_chunk(d);
+  const dpcov::ConstMatrixView view{chunk.data(), kChunkRows, d, d, dpcov::Layout::RowMajor};
+  dpcov::mechanisms::Request r = request(m, d);
+  r.n = kChunkRows * kStreamChunks;
+  dpcov::random::Rng rng = dpcov::random::Rng::from_entropy();
+  for (auto _ : state) benchmark::DoNotOptimize(release_from(m, view, r, rng).matrix.data());
+}
+
+void BM_IdealizedStream(benchmark::State &state) {
+  stream(state, [](MechanismId m, dpcov::ConstMatrixView view,
+                   const dpcov::mechanisms::Request &r, dpcov::random::Rng &rng) {
+    dpcov::GramAccumulator acc(view.cols);
+    for (int64_t k = 0; k < kStreamChunks; ++k) acc.add_rows(view, 1.0, dpcov::BoundPolicy::Clip);
+    const Matrix g = acc.matrix();
+    return dpcov::mechanisms::release(m, g.view(), r, rng);
+  });
+}
+
+void BM_ExactStream(benchmark::State &state) {
+  stream(state, [](MechanismId m, dpcov::ConstMatrixView view,
+                   const dpcov::mechanisms::Request &r, dpcov::random::Rng &rng) {
+    dpcov::mechanisms::ExactGrid grid;
+    dpcov::mechanisms::plan_exact_additive(m, r, &grid);
+    dpcov::data::ExactGramAccumulator acc(dpcov::mechanisms::grid_spec(r, grid),
+                                          dpcov::BoundPolicy::Clip);
+    for (int64_t k = 0; k < kStreamChunks; ++k) acc.add_rows(view);
+    return dpcov::mechanisms::release_exact_gram(m, acc, r, rng);
+  });
+}
+
 // Argument 0: d; argument 1: the mechanism's C id.
 void BM_IdealizedOnly(benchmark::State &state) {
   const int64_t d = state.range(0);
@@ -136,6 +192,10 @@ BENCHMARK(BM_Idealized)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Exact)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IdealizedStream)->ArgNames({"d", "laplace", "rows"})
+    ->Args({50, 0, kChunkRows * kStreamChunks})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExactStream)->ArgNames({"d", "laplace", "rows"})
+    ->Args({50, 0, kChunkRows * kStreamChunks})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_IdealizedOnly)->Apply(OtherMechanisms);
 // IEV and KT at d = 1000: one release (each releases all 1000 eigenvectors).
 BENCHMARK(BM_IdealizedOnly)->ArgNames({"d", "mechanism"})->Unit(benchmark::kMillisecond)

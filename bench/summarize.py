@@ -81,18 +81,25 @@ def sampler_rows(raw: pathlib.Path) -> list[dict]:
 
 
 def numerics_rows(raw: pathlib.Path) -> list[dict]:
-    """bench_exact: every mechanism from n = 5000 rows, idealized and (where it exists) exact."""
+    """bench_exact: every mechanism from n = 5000 rows, idealized and (where it exists) exact,
+    and Analyze Gauss streamed from 2^20 rows (the Stream benchmarks, n in their name)."""
     rows = []
     for b in load(raw, "exact"):
         kind, d, which = b["name"].split("/")[:3]
+        n = int(re.search(r"/rows:(\d+)", b["name"]).group(1)) if "/rows:" in b["name"] else 5000
         if kind == "BM_IdealizedOnly":
             mechanism, numerics = b.get("label", which), "idealized"
         else:
             mechanism = "laplace_sym" if which.endswith(":1") else "analyze_gauss"
-            numerics = "exact" if kind == "BM_Exact" else "idealized"
+            numerics = "exact" if kind.startswith("BM_Exact") else "idealized"
         scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
-        rows.append({"mechanism": mechanism, "d": int(d.split(":")[1]), "numerics": numerics,
-                     "ms": ms(b), "cpu_ms": b["cpu_time"] * scale})
+        rows.append({"mechanism": mechanism, "d": int(d.split(":")[1]), "n": n,
+                     "numerics": numerics, "ms": ms(b), "cpu_ms": b["cpu_time"] * scale})
+    idealized = {(r["mechanism"], r["d"], r["n"]): r["ms"] for r in rows
+                 if r["numerics"] == "idealized"}
+    for r in rows:
+        base = idealized.get((r["mechanism"], r["d"], r["n"]))
+        r["exact_over_idealized"] = r["ms"] / base if r["numerics"] == "exact" and base else None
     return rows
 
 
@@ -149,11 +156,13 @@ def main() -> None:
         print(f"| {r['benchmark']} | {r['ms']:.4g} | {items} | {acc} |")
     print("\n### Release from rows, idealized vs exact numerics (target: exact within 3x of "
           "idealized at d = 1000 for the CLI default)\n")
-    print("| mechanism | d | numerics | release ms | CPU ms |")
-    print("|---|---|---|---|---|")
-    for r in sorted(result["numerics"], key=lambda r: (r["mechanism"], r["d"], r["numerics"])):
-        print(f"| {r['mechanism']} | {r['d']} | {r['numerics']} | {r['ms']:.4g} | "
-              f"{r['cpu_ms']:.4g} |")
+    print("| mechanism | d | n | numerics | release ms | CPU ms | exact / idealized |")
+    print("|---|---|---|---|---|---|---|")
+    for r in sorted(result["numerics"],
+                    key=lambda r: (r["mechanism"], r["n"], r["d"], r["numerics"])):
+        ratio = f"{r['exact_over_idealized']:.2f}" if r["exact_over_idealized"] else "-"
+        print(f"| {r['mechanism']} | {r['d']} | {r['n']} | {r['numerics']} | {r['ms']:.4g} | "
+              f"{r['cpu_ms']:.4g} | {ratio} |")
     print("\n### CSV parse, one core (target: >= 400 MB/s at 50 columns)\n")
     print("| columns | MB | MB/s (wall) | MB/s (cpu) | peak RSS MB |")
     print("|---|---|---|---|---|")

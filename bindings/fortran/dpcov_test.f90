@@ -1,7 +1,8 @@
 !> Releases a covariance through the dpcov module from column-major Fortran arrays and checks it:
 !> the accumulated Gram matrix equals matmul(transpose(a), a), the release is d x d and exactly
 !> symmetric, the receipt names the mechanism, n, d and a fixed seed, the same seed gives the same
-!> release, and bad inputs return their status with a message and leave the outputs untouched.
+!> release, an exact accumulator fed two chunks releases what the rows release, and bad inputs
+!> return their status with a message and leave the outputs untouched.
 program dpcov_test
   use, intrinsic :: iso_c_binding
   use dpcov
@@ -12,6 +13,7 @@ program dpcov_test
   real(c_double) :: sketch_sum(r, d), part(r, d), gram_sum(d, d), jl_whole(d, d), jl_parts(d, d)
   type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
   type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr, ledger = c_null_ptr
+  type(c_ptr) :: exact_gram = c_null_ptr, stream_rng = c_null_ptr
   type(dpcov_ledger_spent) :: spent
   type(dpcov_exact_grid) :: grid
   type(dpcov_receipt) :: receipt, receipt2
@@ -179,6 +181,35 @@ program dpcov_test
                                       params, entropy_rng, again, int(d, c_int64_t), receipt2, &
                                       grid) == DPCOV_E_NORM_BOUND, 'exact release rejects')
   call dpcov_rng_destroy(entropy_rng)
+
+  ! The same rows streamed: two chunks into an exact accumulator release, from the same seed,
+  ! what the rows release at once.
+  call ok(dpcov_rng_create_seeded(stream_rng, 11_c_int64_t, 0_c_int64_t), 'rng for the rows')
+  receipt2 = dpcov_new_receipt()
+  grid = dpcov_new_exact_grid()
+  call ok(dpcov_exact_release_rows(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, &
+                                   int(n, c_int64_t), int(d, c_int64_t), a, int(n, c_int64_t), &
+                                   1d0, DPCOV_BOUND_CLIP, 1d0, 0d0, params, stream_rng, released, &
+                                   int(d, c_int64_t), receipt2, grid), 'exact release to stream')
+  call dpcov_rng_destroy(stream_rng)
+  call ok(dpcov_exact_gram_create(exact_gram, DPCOV_MECHANISM_LAPLACE_SYM, int(d, c_int64_t), &
+                                  1d0, DPCOV_BOUND_CLIP, 1d0, 0d0, params), 'exact accumulator')
+  call ok(dpcov_exact_gram_add_rows(exact_gram, DPCOV_COL_MAJOR, 25_c_int64_t, &
+                                    int(d, c_int64_t), a, int(n, c_int64_t)), 'exact chunk 1')
+  call ok(dpcov_exact_gram_add_rows(exact_gram, DPCOV_COL_MAJOR, int(n - 25, c_int64_t), &
+                                    int(d, c_int64_t), a(26, 1), int(n, c_int64_t)), &
+          'exact chunk 2')
+  info = dpcov_new_gram_info()
+  call ok(dpcov_exact_gram_get_info(exact_gram, info), 'exact info')
+  call check(info%rows == n, 'exact accumulator counts every row')
+  call ok(dpcov_rng_create_seeded(stream_rng, 11_c_int64_t, 0_c_int64_t), 'rng for the stream')
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_exact_gram_release(exact_gram, stream_rng, again, int(d, c_int64_t), receipt2, grid), &
+          'exact release from the accumulator')
+  call check(all(again == released), 'streamed exact release equals the release from the rows')
+  call dpcov_exact_gram_destroy(exact_gram)
+  call check(.not. c_associated(exact_gram), 'exact accumulator freed')
+  call dpcov_rng_destroy(stream_rng)
 
   ! Bad inputs: a NaN row and an out-of-range epsilon are refused, outputs untouched.
   nan = transfer(-2251799813685248_c_int64_t, 1d0)

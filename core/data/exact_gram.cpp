@@ -15,10 +15,12 @@ namespace {
 
 constexpr double kTwo53 = 0x1.0p53;
 // Blocks of about 1 MiB of rounded rows (in cache between the rounding and dsyrk), but at least
-// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, and at most kExactBlockRows,
-// the exactness limit.
+// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, while that stays under
+// kMaxBlockDoubles (32 MiB), and at most kExactBlockRows, the exactness limit (as GramAccumulator
+// sizes its blocks).
 constexpr int64_t kBlockDoubles = int64_t{1} << 17;
 constexpr int64_t kMinBlockRows = 2048;
+constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 
 // (y + 1.5 2^52) - 1.5 2^52 is y rounded to the nearest integer, ties to even, exactly as
 // std::nearbyint in the default rounding mode, for |y| < 2^51: two additions that vectorise on
@@ -28,7 +30,8 @@ constexpr double kRoundingShift = 0x1.8p52;
 inline double round_to_integer(double y) { return (y + kRoundingShift) - kRoundingShift; }
 
 int64_t block_rows_for(int64_t dim) {
-  return std::clamp(kBlockDoubles / dim, kMinBlockRows, kExactBlockRows);
+  return std::min(kExactBlockRows, std::max({int64_t{1}, kBlockDoubles / dim,
+                                             std::min(kMinBlockRows, kMaxBlockDoubles / dim)}));
 }
 
 // z = round((x f) 2^bits / B) for each row x of `a` and its factor f, into `z` in the layout of

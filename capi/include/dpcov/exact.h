@@ -224,8 +224,9 @@ DPCOV_API dpcov_status dpcov_exact_gram_get_info(const dpcov_exact_gram *acc,
  * spends the plan's budget again.
  *
  * @param acc        the accumulator.
- * @param rng        the generator; every check runs before the first draw, so it is advanced
- *                   on success and unchanged on failure.
+ * @param rng        the generator; every argument check runs before the first draw, so a
+ *                   rejected call leaves it unchanged; a call that fails after drawing (a result
+ *                   that is not finite) leaves it advanced: noise once drawn is consumed.
  * @param[out] out   the release, d x d, exactly symmetric (so either layout), unit^2 times
  *                   integers. Untouched on failure.
  * @param ldo        leading dimension of @p out, >= d.
@@ -234,7 +235,7 @@ DPCOV_API dpcov_status dpcov_exact_gram_get_info(const dpcov_exact_gram *acc,
  * @param[out] grid  the grid and the integer noise law; the caller sets grid->struct_size.
  *                   Untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (a struct_size too
- *         small), ::DPCOV_E_DIMENSION (ldo), ::DPCOV_E_NUMERICAL (a receipt constant or an entry
+ *         small), ::DPCOV_E_LAYOUT (ldo < d), ::DPCOV_E_NUMERICAL (a receipt constant or an entry
  *         of the release overflows), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_exact_gram_release(const dpcov_exact_gram *acc, dpcov_rng *rng,

@@ -25,4 +25,10 @@ double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lam
   return div_up(div_up(numerator, lambda_min_bound), sub_down(lambda_min_bound, b2));
 }
 
+double inverse_gram_release_floor(double bound, double lambda_min_bound, LambdaMinScope scope) {
+  if (scope == LambdaMinScope::Domain) return lambda_min_bound;
+  using namespace upward;
+  return sub_down(lambda_min_bound, mul_up(bound, bound));
+}
+
 }  // namespace dpcov::privacy

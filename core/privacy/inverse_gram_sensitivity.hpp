@@ -30,4 +30,10 @@ enum class LambdaMinScope : int32_t {
 double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lambda_min_bound,
                                    LambdaMinScope scope);
 
+// The smallest lambda_min(G) the sensitivity above covers, the release's floor: theta^2 in the
+// domain scope; theta^2 - B^2, rounded down, in the input scope, where the covered pairs are an
+// input with lambda_min >= theta^2 and each of its neighbours, down to theta^2 - B^2 (Weyl). A
+// release refuses only below it, so no dataset of a covered pair is ever refused.
+double inverse_gram_release_floor(double bound, double lambda_min_bound, LambdaMinScope scope);
+
 }  // namespace dpcov::privacy

@@ -90,10 +90,20 @@ enum dpcov_mechanism_id {
    * domain satisfies the bound (::DPCOV_LAMBDA_MIN_DOMAIN), B^2 / (theta^2 (theta^2 - B^2)) (times
    * sqrt 2) when only the input is known to (::DPCOV_LAMBDA_MIN_INPUT; needs theta^2 > B^2).
    *
-   * Guarantee: (epsilon, delta)-DP over neighbouring pairs covered by the bound. The bound must be
-   * public (chosen without looking at the data). The release also checks it on the input and
-   * refuses with ::DPCOV_E_PRECONDITION if lambda_min(G) < theta^2: on the domain the check never
-   * fires; outside it there is no guarantee to lose.
+   * Guarantee: (epsilon, delta)-DP over the neighbouring pairs the scope covers: in the domain
+   * scope, every pair of datasets with lambda_min >= theta^2; in the input scope, every pair one
+   * of whose datasets has lambda_min >= theta^2 (the other then has lambda_min >= theta^2 - B^2).
+   * The bound must be public (chosen without looking at the data).
+   *
+   * Data-dependent refusal: the release (and the log-density) refuses with
+   * ::DPCOV_E_PRECONDITION where lambda_min(G) is below the scope's floor, theta^2 (domain) or
+   * theta^2 - B^2 (input), as computed less a rounding allowance, so no dataset of a covered pair
+   * is ever refused and on covered pairs the refusal is a constant. A refusal is still an output
+   * about the data: it says the input lies outside every covered pair, where there is no
+   * guarantee. The bound is therefore a precondition the caller asserts (of every dataset in the
+   * domain scope, of the input in the input scope); where it is false, the refusal or the release
+   * may disclose the input's lambda_min relative to the floor. The message quotes only the public
+   * theta^2 and B, never a value computed from G.
    * Preconditions: epsilon > 0, 0 < delta < 1, theta^2 > 0 (epsilon < 1 for the classical sigma).
    * @proof proofs/inverse_gauss.md
    */

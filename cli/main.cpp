@@ -40,13 +40,13 @@ Exit codes:
   1  usage: bad or missing options, unknown columns, an argument out of range (a --bound whose
      square is not a normal double), an output or receipt that is an input (same file or link)
   2  input data: malformed input or receipt (file:line:column named), a receipt that disagrees
-     with its matrix, NaN/Inf, a row over the bound under
+     with its matrix, NaN/Inf, a result out of double's range, a row over the bound under
      --reject, a ragged row; for regress/pca/glasso a matrix that is not square or exactly
      symmetric, or not positive definite where required (the message says what fixes it:
      regress names the ridge penalty that would, glasso asks for a larger --rho)
   3  privacy: a privacy precondition does not hold, or a mechanism refused to release
      (compare: a precondition at one of the listed epsilons)
-  4  internal: a library failure that is not the caller's fault
+  4  internal: a library failure that is not the caller's fault (a bug, memory, entropy)
   5  I/O: a file cannot be opened, read or written
   6  audit: `dpcov audit` found a privacy violation
   7  ledger: the --ledger file could not record a release's charge; nothing was written. Before

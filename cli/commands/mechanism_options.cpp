@@ -177,10 +177,11 @@ dpcov_receipt plan_exact(const MechanismChoice &choice, const MechanismOptions &
   const dpcov_status status = dpcov_exact_plan(choice.id, dim, rows, bound, options.epsilon,
                                                choice.delta, &choice.params, &receipt, grid);
   if (status != DPCOV_OK)
-    library_fail(status, concat(options.mechanism, " with exact numerics at epsilon ",
-                                options.epsilon,
-                                options.delta ? concat(", delta ", *options.delta) : std::string()),
-                 dpcov_last_error_message());
+    library_fail_parameters(
+        status,
+        concat(options.mechanism, " with exact numerics at epsilon ", options.epsilon,
+               options.delta ? concat(", delta ", *options.delta) : std::string()),
+        dpcov_last_error_message());
   return receipt;
 }
 

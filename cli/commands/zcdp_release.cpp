@@ -189,8 +189,8 @@ double zcdp_checked_rho(const ZcdpReleaseOptions &o) {
       fail(kExitUsage, "coinpress clips the whitened rows itself: give --k-bound, not --bound");
   }
   double rho = 0.0;
-  library_check(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
-                concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
+  library_check_parameters(dpcov_zcdp_rho(m.epsilon, *m.delta, &rho),
+                           concat("rho-zCDP for epsilon ", m.epsilon, ", delta ", *m.delta));
   return rho;
 }
 
@@ -200,7 +200,7 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   plan.mechanism = m.mechanism;
   plan.rho = rho;
   double epsilon = 0.0;
-  library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the release's epsilon");
+  library_check_parameters(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the release's epsilon");
   const char *theorem = m.mechanism == kCoinpressMean ? kCoinpressMeanTheorem
                         : m.mechanism == kCoinpress   ? kCoinpressTheorem
                                                       : kDlyTheorem;
@@ -213,7 +213,8 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
     plan.mean = mean_params(o, rho);
     dpcov_coinpress_mean_receipt r{};
     r.struct_size = sizeof r;
-    library_check(dpcov_coinpress_mean_plan(n, dim, &plan.mean, &r), "coinpress_mean settings");
+    library_check_parameters(dpcov_coinpress_mean_plan(n, dim, &plan.mean, &r),
+                             "coinpress_mean settings");
     plan.receipt["output"] = "the private mean of the rows (1 x d)";
     plan.receipt.update(mean_constants(r));
     return plan;
@@ -223,13 +224,13 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
     if (o.center) {
       // A CoinPress mean first, with its share of rho (dpcov_coinpress_centring_split).
       double rho_mean = 0.0;
-      library_check(dpcov_coinpress_centring_split(rho, &rho_mean, &rho_covariance),
-                    "the centring split");
+      library_check_parameters(dpcov_coinpress_centring_split(rho, &rho_mean, &rho_covariance),
+                               "the centring split");
       plan.mean = mean_params(o, rho_mean);
       dpcov_coinpress_mean_receipt r{};
       r.struct_size = sizeof r;
-      library_check(dpcov_coinpress_mean_plan(n, dim, &plan.mean, &r),
-                    "coinpress_mean settings");
+      library_check_parameters(dpcov_coinpress_mean_plan(n, dim, &plan.mean, &r),
+                               "coinpress_mean settings");
       plan.centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}};
       plan.centring.update(mean_constants(r));
     }
@@ -240,7 +241,8 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
     plan.coinpress.delta = *m.delta;
     dpcov_coinpress_receipt r{};
     r.struct_size = sizeof r;
-    library_check(dpcov_coinpress_plan(n, dim, &plan.coinpress, &r), "coinpress settings");
+    library_check_parameters(dpcov_coinpress_plan(n, dim, &plan.coinpress, &r),
+                             "coinpress settings");
     if (o.center) {
       plan.receipt["output"] = "n times the mechanism's estimate of the covariance of the rows "
                                "centred on the private mean of \"centring\" (n is public)";
@@ -258,7 +260,7 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   plan.dly.delta = *m.delta;
   dpcov_dly_receipt r{};
   r.struct_size = sizeof r;
-  library_check(dpcov_dly_plan(n, dim, &plan.dly, &r), concat(m.mechanism, " settings"));
+  library_check_parameters(dpcov_dly_plan(n, dim, &plan.dly, &r), concat(m.mechanism, " settings"));
   plan.receipt.update(dly_constants(r));
   // Gauss and Separate: the noise is data-independent, stated in the plan (dly_plan).
   if (r.branch >= 0) {

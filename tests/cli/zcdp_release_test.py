@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-from cli_case import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
 
 DLY = ["dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper"]
 
@@ -183,11 +183,12 @@ class ZcdpRelease(DpcovCase):
         overflow = ["--k-bound", "1.7976931348623157e308"]
         first = self.run_dpcov(["release"] + common + overflow + [
             "--ledger-epsilon", "10", "--ledger-delta", "1e-2", "--accounting", "zcdp"])
-        self.assertEqual(first.returncode, EXIT_INTERNAL, first.stderr.decode())
+        # A result out of double's range on the caller's values: exit 2, not "internal".
+        self.assertEqual(first.returncode, EXIT_INPUT, first.stderr.decode())
         self.assertIn("DPCOV_E_NUMERICAL", first.stderr.decode())
         centred = self.run_dpcov(["release"] + common + overflow + ["--center", "--mean-radius",
                                                                     "10"])
-        self.assertEqual(centred.returncode, EXIT_INTERNAL, centred.stderr.decode())
+        self.assertEqual(centred.returncode, EXIT_INPUT, centred.stderr.decode())
         with open(ledger, "rb") as f:
             before = f.read()
         book = json.loads(before)
@@ -208,7 +209,7 @@ class ZcdpRelease(DpcovCase):
         mean = self.run_dpcov(["release", one, "-m", "coinpress_mean", "--mean-radius", "1.5e305",
                                "--steps", "1", "--epsilon", "0.001", "--delta", "1e-3",
                                "--seed", "4", "--quiet", "--ledger", ledger, "-o", out])
-        self.assertEqual(mean.returncode, EXIT_INTERNAL, mean.stderr.decode())
+        self.assertEqual(mean.returncode, EXIT_INPUT, mean.stderr.decode())
         self.assertIn("DPCOV_E_NUMERICAL", mean.stderr.decode())
         with open(ledger) as f:
             self.assertEqual([c["mechanism"] for c in json.load(f)["charges"]],
@@ -323,7 +324,7 @@ class ZcdpRelease(DpcovCase):
             result = self.run_dpcov(["release"] + args + [
                 "--seed", "4", "--quiet", "--ledger", ledger, "--ledger-epsilon", "1e5",
                 "--ledger-delta", "0.5", "-o", out])
-            self.assertEqual(result.returncode, EXIT_INTERNAL, result.stderr.decode())
+            self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
             self.assertIn("overflows", result.stderr.decode())
             with open(ledger) as f:
                 charges = json.load(f)["charges"]

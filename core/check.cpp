@@ -28,7 +28,13 @@ void positive_finite(double value, const char *name) {
          name, " must be finite and > 0, got ", value);
 }
 
-void epsilon(double eps) { positive_finite(eps, "epsilon"); }
+void epsilon(double eps) {
+  positive_finite(eps, "epsilon");
+  if (!(eps <= DPCOV_MAX_EPSILON))
+    fail(DPCOV_E_INVALID_ARGUMENT, "epsilon must be at most DPCOV_MAX_EPSILON = 2^40 (",
+         DPCOV_MAX_EPSILON, "), got ", eps,
+         ": beyond it the noise is below the rounding of the statistic (docs/epsilon-cap.md)");
+}
 
 void delta(double delta) {
   if (!(delta > 0.0 && delta < 1.0))

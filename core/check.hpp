@@ -18,6 +18,7 @@ void not_null(const void *pointer, const char *name);
 void dimension(int64_t value, const char *name);
 void finite(double value, const char *name);
 void positive_finite(double value, const char *name);
+// Finite, > 0 and at most DPCOV_MAX_EPSILON: the one check every epsilon a caller gives passes.
 void epsilon(double eps);
 void delta(double delta);
 Layout layout(int32_t value, const char *name);

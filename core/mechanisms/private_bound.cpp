@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../check.hpp"
 #include "../error.hpp"
 #include "../random/uniform.hpp"
 
@@ -76,6 +77,7 @@ size_t private_bound_cell(double norm, const std::vector<double> &grid) {
 double private_bound_exponent_factor(double eps) {
   if (!std::isfinite(eps) || eps <= 0.0)
     fail(DPCOV_E_INVALID_ARGUMENT, "private bound: epsilon must be finite and > 0, got ", eps);
+  check::epsilon(eps);
   // Exact unless eps / 2 is subnormal, where halving can round up; 2 f is exact, so test it.
   const double factor = eps / 2.0;
   return 2.0 * factor > eps ? std::nextafter(factor, 0.0) : factor;

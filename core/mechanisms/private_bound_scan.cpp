@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../check.hpp"
 #include "../error.hpp"
 #include "../privacy/upward.hpp"
 #include "../random/discrete.hpp"
@@ -23,6 +24,7 @@ DiscreteLaplaceScale scale_at_least(double numerator, double eps) {
   if (!std::isfinite(eps) || !(eps >= 0x1p-26))
     fail(DPCOV_E_INVALID_ARGUMENT, "private bound scan: epsilon must be finite and >= 2^-26, got ",
          eps);
+  check::epsilon(eps);
   const double t = privacy::upward::ceil_quotient_up(
       numerator * static_cast<double>(kScanScaleDenominator), eps);
   return {kScanScaleDenominator, static_cast<uint64_t>(std::max(t, 1.0))};

@@ -18,7 +18,8 @@ Usage: zcdp_extremes.py <coinpress_constants program> [POINTS SEED]
 Below 2^-1022 "within 1e-9 relative" is "within two steps of 2^-1074", the subnormals' precision.
 Ranges: rho and epsilon log-uniform in [denorm_min, 1e300], delta log-uniform in [denorm_min, 0.5]
 or 1 - 10^-u for u in [1, 15], and fixed points at the ends. 40 points by default (the default
-suite), 2000 in the long suite.
+suite), 2000 in the long suite. A target epsilon above DPCOV_MAX_EPSILON = 2^40 must be refused
+(DPCOV_E_INVALID_ARGUMENT, docs/epsilon-cap.md).
 """
 import math
 import random
@@ -31,6 +32,8 @@ from receipts import Checker, plan as run
 mp.dps = 60
 
 DENORM_MIN = math.ldexp(1.0, -1074)
+# DPCOV_MAX_EPSILON (dpcov/common.h): zcdp_rho refuses a larger target epsilon.
+MAX_EPSILON = 2.0 ** 40
 
 
 def near(c, value, exact, what):
@@ -110,6 +113,10 @@ def main(program, points=40, seed=20261124):
     results = run(program, [f"rho {e!r} {d!r}" for e, d in targets])
     for (eps, delta), got in zip(targets, results):
         what = f"zcdp_rho eps={eps!r} delta={delta!r}"
+        if eps > MAX_EPSILON:
+            # docs/epsilon-cap.md: refused as an argument, before any constant is computed.
+            c.status(got, "DPCOV_E_INVALID_ARGUMENT", what)
+            continue
         if infimum(DENORM_MIN, delta) > mpf(eps):
             # Even the smallest double is over the target: no rho may be returned.
             c.status(got, "DPCOV_E_NUMERICAL", what)

@@ -44,12 +44,13 @@ TEST(PrivateBoundScan, ScalesAreTwoOverEpsilonRoundedUpToTheGrid) {
     EXPECT_GE(static_cast<long double>(s.t) * eps, 2.0L * s.s) << eps;
     EXPECT_LT(static_cast<long double>(s.t - 1) * eps, 2.0L * s.s) << eps;
   }
-  // A huge epsilon keeps t >= 1.
-  EXPECT_EQ(dm::private_bound_scan_query_scale(1e300).t, 1u);
+  // The largest epsilon accepted keeps t >= 1.
+  EXPECT_EQ(dm::private_bound_scan_query_scale(DPCOV_MAX_EPSILON).t, 1u);
 }
 
 TEST(PrivateBoundScan, ScalesRefuseBadEpsilons) {
-  for (double eps : {0.0, -1.0, 0x1p-27, std::nan(""), std::numeric_limits<double>::infinity()}) {
+  for (double eps : {0.0, -1.0, 0x1p-27, std::nan(""), std::numeric_limits<double>::infinity(),
+                     1e300}) {
     EXPECT_EQ(status_of([&] { dm::private_bound_scan_threshold_scale(eps); }),
               DPCOV_E_INVALID_ARGUMENT)
         << eps;

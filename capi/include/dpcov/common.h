@@ -68,6 +68,21 @@ extern "C" {
  */
 #define DPCOV_MAX_SIMULATION_DRAWS 10000000
 
+/**
+ * The largest epsilon any entry point accepts (2^40, about 1.1e12); a larger one is refused with
+ * ::DPCOV_E_INVALID_ARGUMENT before anything is drawn, by the one check every epsilon passes
+ * (a mechanism's, a private bound's, a zCDP conversion's), so the bindings and the `dpcov`
+ * command refuse it too. Far enough above it a release is its statistic to the last bit, labelled
+ * "(epsilon, delta)-DP": at epsilon = 1e20 the idealized Laplace noise (scale Delta / epsilon,
+ * Delta >= B^2) is below an ulp of the largest entry n B^2 for any n and d < 10000, and the
+ * Gaussian mechanisms' sigma (about Delta / sqrt(2 epsilon)) once n > 3e5 rows. At the cap the
+ * Gaussian noise is at least an ulp of n B^2 for up to 2^31 rows, the idealized Laplace noise for
+ * at least 2^12 rows; the exact numerics (integer noise, dpcov/exact.h) carry their guarantee at
+ * any epsilon up to the cap.
+ * docs/epsilon-cap.md gives the derivation.
+ */
+#define DPCOV_MAX_EPSILON 1099511627776.0
+
 /** Result of every fallible call: ::DPCOV_OK or one of the negative `DPCOV_E_*` codes. */
 typedef int32_t dpcov_status;
 

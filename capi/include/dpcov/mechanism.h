@@ -187,8 +187,9 @@ enum dpcov_mechanism_id {
   /**
    * Inverse-Wishart posterior sample (Sheffet ALT 2019, Alg. 4 / Thm 5.1 = Thm B.4): releases
    * Sigma ~ W^{-1}_d(G + w^2 I, m) with m = dpcov_mechanism_params::posterior_dof (required,
-   * integer >= d) and w^2 the ::DPCOV_MECHANISM_JL_RIDGE threshold with r replaced by m (the prior
-   * W^{-1}(w^2 I, .)). Positive definite.
+   * an integer d <= m <= 2^53, the largest a double holds exactly; a larger m is
+   * ::DPCOV_E_INVALID_ARGUMENT) and w^2 the ::DPCOV_MECHANISM_JL_RIDGE threshold with r replaced
+   * by m (the prior W^{-1}(w^2 I, .)). Positive definite.
    * Guarantee: (epsilon, delta)-DP under replace-one and add/remove. Preconditions: m >= d,
    * 0 < epsilon <= 1, 0 < delta < 1/e, else ::DPCOV_E_PRECONDITION.
    * @proof proofs/inverse_wishart.md
@@ -269,7 +270,7 @@ typedef struct dpcov_mechanism_params {
   int64_t rank;
   /** JL ridge (both) and OLS by projection only, required there: r, the projection rows, >= 1. Default 0. */
   int64_t projection_rows;
-  /** Inverse Wishart (both) only, required there: the degrees of freedom m, an integer >= d. Default 0. */
+  /** Inverse Wishart (both) only, required there: the degrees of freedom m, an integer in [d, 2^53]. Default 0. */
   int64_t posterior_dof;
 } dpcov_mechanism_params;
 

@@ -50,6 +50,54 @@ void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double
   }
 }
 
+namespace {
+
+// Whether row i, computed as between the limit and B, has exact norm <= B after all (a row of norm
+// exactly B, e.g. B e_1, or (3, 4) with B = 5). Exact arithmetic on the row's own doubles: each
+// square is p + e exactly (fma) and each partial sum hi + err exactly (TwoSum) while every nonzero
+// |x_j| and B are in [2^-450, 2^500] (no error term underflows, no sum overflows), so the
+// double-double (hi, lo) is the sum of squares up to lo's own rounding, at most
+// 8 (d + 2)^2 u^2 hi (2d terms each at most 2u hi, summed). Decides "within" where the difference
+// from B^2 is below minus 64 times that, or where no step rounded at all (then the difference is
+// exact). Undecided rows stay clipped as before: the safe side. proofs/row_bound.md.
+bool provably_within(ConstMatrixView a, int64_t i, double bound) {
+  constexpr double kLow = 0x1p-450, kHigh = 0x1p500;
+  if (!(bound >= kLow && bound <= kHigh)) return false;
+  const double *r = a.row(i);
+  const int64_t step = a.col_stride();
+  double hi = 0.0, lo = 0.0;
+  bool exact = true;
+  for (int64_t j = 0; j < a.cols; ++j) {
+    const double x = r[j * step];
+    if (x == 0.0) continue;
+    if (!(std::fabs(x) >= kLow && std::fabs(x) <= kHigh)) return false;
+    const double p = x * x;
+    const double e = std::fma(x, x, -p);
+    const double sum = hi + p;
+    const double back = sum - hi;
+    const double err = (hi - (sum - back)) + (p - back);
+    hi = sum;
+    lo += err + e;
+    exact = exact && err == 0.0 && e == 0.0;
+  }
+  const double b2 = bound * bound;
+  const double b2_err = std::fma(bound, bound, -b2);
+  // Sterbenz: hi - b2 is exact when hi is within a factor 2 of b2.
+  if (!(hi >= b2 / 2.0 && hi <= 2.0 * b2)) return false;
+  const double difference = (hi - b2) + (lo - b2_err);
+  if (exact && b2_err == 0.0) return difference <= 0.0;
+  const double d2 = static_cast<double>(a.cols + 2) * static_cast<double>(a.cols + 2);
+  return difference < -(d2 * 0x1p-100 * hi);
+}
+
+// Rows with exact norm <= B have computed sums of squares below B^2 (1 + 2^-20) for any d the
+// library takes: only those need provably_within().
+bool near_bound(double sum_of_squares, double bound) {
+  return sum_of_squares <= bound * bound * (1.0 + 0x1p-20);
+}
+
+}  // namespace
+
 // Compiled for AVX-512 and AVX2 as well as the baseline, chosen when the library loads: the clip
 // loop's square roots and divisions are most of the clip path's cost at small d.
 DPCOV_VECTOR_CLONES bool row_factors(ConstMatrixView a, int64_t first, int64_t count, const double *sums, double bound,
@@ -87,6 +135,12 @@ DPCOV_VECTOR_CLONES bool row_factors(ConstMatrixView a, int64_t first, int64_t c
       clipped += static_cast<int64_t>(factor < 1.0);
       factors[i] = factor;
     }
+    // Rare: rows between the limit and B, looked at exactly.
+    for (int64_t i = 0; i < count; ++i)
+      if (factors[i] < 1.0 && near_bound(sums[i], bound) && provably_within(a, first + i, bound)) {
+        factors[i] = 1.0;
+        --clipped;
+      }
     counts.clipped += clipped;
     return clipped > 0;
   }
@@ -191,6 +245,7 @@ double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bo
   if (plain ? surely_within(sum_of_squares, within_limit_squared(bound, a.cols))
             : norm <= bound * within_shave(a.cols))
     return 1.0;
+  if (plain && near_bound(sum_of_squares, bound) && provably_within(a, i, bound)) return 1.0;
   // Over: the policy applies. A row between the limit and B (on the sphere up to rounding) is
   // clipped under every policy, by a factor just below 1.
   if (norm > bound && policy == BoundPolicy::Reject) {

@@ -138,6 +138,42 @@ TEST(Gram, ClipsRowsOverTheBoundToNormAtMostB) {
   EXPECT_LE(trace, 1e-6);
 }
 
+// Rows of norm exactly B were clipped by a factor just below 1 and counted as clipped ("over the
+// bound"): their computed sum of squares is above the limit that proves a row within. Kept whole
+// now, under every policy, and only a row truly over B (by one ulp of an entry) is clipped.
+TEST(RowBound, RowsOfNormExactlyBAreKeptWhole) {
+  for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+    test::Rows data(4, 3, layout, 1);
+    const double values[4][3] = {{3, 4, 0}, {0, 0, 5}, {-5, 0, 0}, {0, -3, 4}};
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t j = 0; j < 3; ++j) data.at(i, j) = values[i][j];
+    for (const BoundPolicy policy : {BoundPolicy::Clip, BoundPolicy::Reject, BoundPolicy::Drop}) {
+      GramAccumulator acc(3);
+      const GramCounts c = acc.add_rows(data.view(), 5.0, policy);
+      EXPECT_EQ(c.clipped, 0);
+      EXPECT_EQ(c.dropped, 0);
+      EXPECT_EQ(c.rows, 4);
+      const Matrix g = acc.matrix();
+      for (int64_t i = 0; i < 3; ++i)
+        for (int64_t j = 0; j < 3; ++j) {
+          double exact = 0.0;
+          for (int64_t k = 0; k < 4; ++k) exact += values[k][i] * values[k][j];
+          EXPECT_EQ(g(i, j), exact) << i << ", " << j;
+        }
+    }
+  }
+  // One-hot rows at B = 1, among many (the vectorised path), and one row an ulp over B.
+  test::Rows hot(64, 2, Layout::RowMajor, 0);
+  for (int64_t i = 0; i < 64; ++i) hot.at(i, i % 2) = 1.0;
+  GramAccumulator acc(2);
+  EXPECT_EQ(acc.add_rows(hot.view(), 1.0, BoundPolicy::Clip).clipped, 0);
+  EXPECT_EQ(acc.matrix()(0, 0), 32.0);
+  hot.at(4, 0) = std::nextafter(1.0, 2.0);
+  GramAccumulator over(2);
+  EXPECT_EQ(over.add_rows(hot.view(), 1.0, BoundPolicy::Clip).clipped, 1);
+  EXPECT_LE(over.matrix()(0, 0), 32.0);
+}
+
 TEST(Gram, DropPolicyLeavesRowsOutAndCountsThem) {
   const int64_t n = 300, d = 4;
   const auto data = random_rows(n, d, Layout::RowMajor, 0, 1.0, 9);

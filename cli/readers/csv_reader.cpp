@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "../cli_error.hpp"
@@ -25,6 +27,57 @@ constexpr size_t kQuotedFieldChars = 40;
 
 inline bool is_blank(char c) {
   return c == ' ' || c == '\t';
+}
+
+// A file whose lines end in "\r" alone (as classic Mac OS wrote them) reads as one line; named as
+// such, not as its first field ("1:1: field 1: \"a\" is not a number").
+void check_line_ends(std::string_view line, const std::string &name, int64_t number) {
+  const size_t cr = line.find('\r');
+  if (cr != std::string_view::npos)
+    fail(kExitInputData, name, ':', number, ':', cr + 1,
+         ": a carriage return inside the line: its lines end in \\r alone; dpcov reads \\n "
+         "and \\r\\n line ends (convert with tr '\\r' '\\n')");
+}
+
+// The column (from 1) of a field's opening quote that the line does not close, or 0: split as it
+// stands, such a line gave the header sniffing one long field and a misleading message.
+size_t unclosed_quote(std::string_view line, char delimiter) {
+  const auto separator = [delimiter](char c) {
+    return c == delimiter || (delimiter == ' ' && is_csv_blank(c, '\0'));
+  };
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_csv_blank(line[i], delimiter)) ++i;
+    if (i < line.size() && line[i] == '"') {
+      const size_t open = i++;
+      for (;; ++i) {
+        if (i >= line.size()) return open + 1;
+        if (line[i] != '"') continue;
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          ++i;
+          continue;
+        }
+        break;
+      }
+      ++i;
+    }
+    while (i < line.size() && !separator(line[i])) ++i;
+    if (i < line.size()) ++i;
+  }
+  return 0;
+}
+
+// Columns are chosen and reported by name, so a name given twice would make both ambiguous.
+void check_unique_names(const std::vector<std::string> &names, const std::string &name,
+                        int64_t number) {
+  std::unordered_map<std::string_view, size_t> seen;
+  for (size_t j = 0; j < names.size(); ++j) {
+    const auto [at, fresh] = seen.emplace(names[j], j);
+    if (!fresh)
+      fail(kExitInputData, name, ':', number, ": header fields ", at->second + 1, " and ", j + 1,
+           " are both named '", excerpt(names[j]),
+           "'; column names must be unique (rename one, or give --no-header)");
+  }
 }
 
 }  // namespace
@@ -63,12 +116,16 @@ CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &optio
 
   std::vector<std::string_view> lines = peek_data_lines(kSniffLines);
   if (lines[0].size() > kMaxCsvLineBytes) line_too_long(first_line_);
+  check_line_ends(lines[0], source_->name(), first_line_);
   // A later line too long is refused with its line number when it is read.
   for (size_t k = 1; k < lines.size(); ++k)
     if (lines[k].size() > kMaxCsvLineBytes) lines.resize(k);
   delimiter_detected_ = options.delimiter == '\0';
   delimiter_ = delimiter_detected_ ? detect_csv_delimiter(lines) : options.delimiter;
   header_detected_ = !options.header.has_value();
+  if (const size_t column = unclosed_quote(lines[0], delimiter_))
+    fail(kExitInputData, source_->name(), ':', first_line_, ':', column,
+         ": opening quote without a closing quote (a quoted field ends on its own line)");
   header_ = header_detected_ ? detect_csv_header(lines, delimiter_) : *options.header;
 
   const std::vector<CsvField> first = split_csv_line(lines[0], delimiter_);
@@ -90,6 +147,7 @@ CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &optio
              " is not UTF-8 text; re-encode the file as UTF-8 or give --no-header");
       file_names_.push_back(name.empty() ? default_column_name(static_cast<int64_t>(j)) : name);
     }
+    check_unique_names(file_names_, source_->name(), first_line_);
     next_line(begin, end);
   }
 

@@ -48,6 +48,48 @@ std::vector<int64_t> parse_shape(std::string_view text, const std::string &sourc
   return shape;
 }
 
+// The keys of the header dictionary, at its top level (the values are skipped: quoted strings,
+// tuples, booleans).
+std::vector<std::string_view> dict_keys(std::string_view dict) {
+  std::vector<std::string_view> keys;
+  int depth = 0;
+  bool expect_key = false;
+  for (size_t i = 0; i < dict.size(); ++i) {
+    const char c = dict[i];
+    if (c == '\'' || c == '"') {
+      const size_t close = dict.find(c, i + 1);
+      if (close == std::string_view::npos) break;
+      if (depth == 1 && expect_key) keys.push_back(dict.substr(i + 1, close - i - 1));
+      expect_key = false;
+      i = close;
+    } else if (c == '{' || c == '(' || c == '[') {
+      expect_key = ++depth == 1;
+    } else if (c == '}' || c == ')' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      expect_key = true;
+    } else if (c != ' ' && c != '\n') {
+      expect_key = false;
+    }
+  }
+  return keys;
+}
+
+// NumPy writes exactly descr, fortran_order and shape. Another key is a format this reader does
+// not know, whose meaning it would silently ignore; a repeated key makes the first one win here
+// and the last in Python.
+void check_keys(std::string_view dict, const std::string &source) {
+  std::vector<std::string_view> seen;
+  for (const std::string_view key : dict_keys(dict)) {
+    if (key != "descr" && key != "fortran_order" && key != "shape")
+      fail(kExitInputData, source, ": .npy header has an unknown key '", excerpt(key),
+           "' (NumPy's format has only 'descr', 'fortran_order' and 'shape')");
+    for (const std::string_view earlier : seen)
+      if (earlier == key) fail(kExitInputData, source, ": .npy header gives '", key, "' twice");
+    seen.push_back(key);
+  }
+}
+
 uint32_t little_endian(const unsigned char *bytes, int count) {
   uint32_t value = 0;
   for (int k = count - 1; k >= 0; --k) value = (value << 8) | bytes[k];
@@ -112,6 +154,7 @@ NpyHeader read_npy_header(ByteSource &source) {
   if (source.read(dict.data(), length) != length)
     fail(kExitInputData, name, ": .npy header is truncated");
   header.data_offset = offset + length;
+  check_keys(dict, name);
 
   std::string_view descr = value_of(dict, "descr", name);
   if (descr.empty() || (descr.front() != '\'' && descr.front() != '"'))

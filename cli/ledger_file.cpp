@@ -44,6 +44,7 @@ nlohmann::ordered_json entry_of(const LedgerCharge &c, const std::string &output
           {"sensitivity", r.sensitivity},
           {"sensitivity_norm", r.sensitivity_norm},
           {"sigma", r.sigma},
+          {"numerics", r.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized"},
           {"output", output}};
 }
 
@@ -60,6 +61,11 @@ LedgerCharge charge_of(const nlohmann::ordered_json &entry) {
   r.sensitivity = entry.at("sensitivity").get<double>();
   r.sensitivity_norm = entry.at("sensitivity_norm").get<int32_t>();
   r.sigma = entry.at("sigma").get<double>();
+  // Exact releases are charged from their plan's rho (dpcov_ledger_charge); an entry written
+  // before the field is charged as idealized, from its sensitivity and sigma.
+  r.numerics = entry.contains("numerics") && entry.at("numerics").get<std::string>() == "exact"
+                   ? DPCOV_NUMERICS_EXACT
+                   : DPCOV_NUMERICS_IDEALIZED;
   return r;
 }
 

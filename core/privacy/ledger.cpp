@@ -27,7 +27,14 @@ Charge charge_of(const dpcov_receipt &r) {
                          r.mechanism == DPCOV_MECHANISM_INVERSE_GAUSS) &&
                         r.sensitivity_norm == DPCOV_SENSITIVITY_L2 && r.sigma > 0.0 &&
                         r.sensitivity > 0.0;
-  if (gaussian)
+  // Exact numerics: the receipt's sensitivity and sigma are the grid's integers scaled to data
+  // units and rounded to nearest, so their ratio can fall a few ulps below the integers' and
+  // Delta^2 / (2 sigma^2) below the release's cost. The integer noise was sized for rho =
+  // zcdp_rho_for_epsilon(epsilon, delta), its variance >= Delta^2 / (2 rho) exactly
+  // (exact_additive.cpp), so that rho is at least the cost: charged so.
+  if (gaussian && r.numerics == DPCOV_NUMERICS_EXACT)
+    c.rho = zcdp_rho_for_epsilon(r.epsilon, r.delta);
+  else if (gaussian)
     c.rho = zcdp_rho_gaussian(r.sensitivity, r.sigma);
   else if (r.delta == 0.0)
     c.rho = zcdp_rho_pure(r.epsilon);

@@ -21,7 +21,10 @@
  * - ::DPCOV_ACCOUNTING_BASIC: the epsilons and the deltas add up (Dwork and Roth 2014, Thm 3.16).
  *   Every private mechanism.
  * - ::DPCOV_ACCOUNTING_ZCDP: zero-concentrated DP (Bun and Steinke, TCC 2016). A Gaussian mechanism
- *   costs rho = Delta^2 / (2 sigma^2) (Prop. 1.6), an epsilon-DP one rho = epsilon^2 / 2
+ *   costs rho = Delta^2 / (2 sigma^2) (Prop. 1.6); Analyze Gauss with ::DPCOV_NUMERICS_EXACT the
+ *   rho its discrete Gaussian was sized for at the receipt's (epsilon, delta), at least the cost of
+ *   its integers (its receipt's sensitivity and sigma are rounded to nearest, and their ratio could
+ *   charge less; proofs/ledger.md, "zCDP accounting"); an epsilon-DP one rho = epsilon^2 / 2
  *   (Prop. 1.4); the rhos add up (Lemma 2.3) and the total is (rho + 2 sqrt(rho ln(1/delta_cap)),
  *   delta_cap)-DP (Prop. 1.3). Tighter than basic for many releases: k pure releases at epsilon
  *   cost about epsilon sqrt(2 k ln(1/delta_cap)), the advanced-composition rate. (epsilon, delta)

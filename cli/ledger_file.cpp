@@ -11,6 +11,8 @@
 #include "cli_error.hpp"
 #include "private_bound_option.hpp"
 #include "json_text.hpp"
+#include "ledger_chain.hpp"
+#include "ledger_path.hpp"
 #include "library_status.hpp"
 #include "writers/atomic_file.hpp"
 #include "writers/matrix_writer.hpp"
@@ -90,7 +92,11 @@ LedgerCharge LedgerCharge::zcdp(std::string mechanism, double rho, double epsilo
   return c;
 }
 
-LedgerFile::LedgerFile(const LedgerOptions &o) : lock_(o.path), path_(o.path) {
+LedgerFile::LedgerFile(const LedgerOptions &o)
+    : path_(resolve_ledger_path(o.path)), lock_(path_) {
+  // While this run waited for the lock, another may have linked the file or moved a link.
+  if (resolve_ledger_path(o.path) != path_)
+    fail(kExitIo, o.path, ": the ledger's path changed while waiting for its lock; run again");
   if (exists(path_)) {
     std::ifstream in(path_, std::ios::binary);
     if (!in) fail(kExitIo, path_, ": cannot open the ledger");
@@ -105,12 +111,15 @@ LedgerFile::LedgerFile(const LedgerOptions &o) : lock_(o.path), path_(o.path) {
       // charge() appends to the list: anything else is refused now, before a release.
       if (!file_.at("charges").is_array())
         fail(kExitInputData, path_, ": not a dpcov ledger (charges is not a list)");
+      chain_ = verify_chain(file_, path_);
+      adopted_ = file_.at("charges").size();
     } catch (const nlohmann::json::exception &e) {
       fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
     }
     if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
       fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
            "); a cap is set when the ledger is created and never changed");
+    warn_unverified();
     try {
       ledger_ = replay();
     } catch (const nlohmann::json::exception &e) {
@@ -132,11 +141,27 @@ LedgerFile::LedgerFile(const LedgerOptions &o) : lock_(o.path), path_(o.path) {
   library_check(dpcov_ledger_create(&ledger_, accounting_value(o.accounting), *o.epsilon_cap, delta),
                 "creating the ledger");
   check_writable(path_);
+  // The sealed fields come first, and the chain's own after them (filled by seal_ledger).
   file_ = {{"ledger", "dpcov privacy budget: every release charged against the cap"},
+           {"format", nullptr},
            {"accounting", o.accounting},
            {"epsilon_cap", *o.epsilon_cap},
            {"delta_cap", delta},
+           {"seal", nullptr},
            {"charges", nlohmann::ordered_json::array()}};
+  seal_ledger(file_, std::nullopt);
+}
+
+void LedgerFile::warn_unverified() const {
+  if (chain_.unchained)
+    std::fprintf(stderr, "dpcov: warning: the ledger %s has no hash chain (it was written by an "
+                 "earlier dpcov): its cap and its %zu charges are taken as written, and sealed as "
+                 "such (\"adopted_charges\") at its next charge; edits made before then cannot "
+                 "be detected\n", path_.c_str(), adopted_);
+  if (chain_.unlinked > 0)
+    std::fprintf(stderr, "dpcov: warning: the ledger %s: its last %zu charges have no link (they "
+                 "were added by hand): they are counted, and linked at its next charge\n",
+                 path_.c_str(), chain_.unlinked);
 }
 
 LedgerFile::~LedgerFile() { dpcov_ledger_destroy(&ledger_); }
@@ -184,7 +209,14 @@ nlohmann::ordered_json LedgerFile::summary() const {
 }
 
 void LedgerFile::write() {
+  // A hard link made during the run would keep the old contents as a second ledger.
+  refuse_hard_links(path_, path_);
   file_["spent"] = summary();
+  if (chain_.unchained)
+    seal_ledger(file_, adopted_);
+  else
+    link_charges(file_);
+  chain_ = ChainState{};
   AtomicFile out(path_);
   write_text(out.stream(), json_text(file_), path_);
   out.commit();
@@ -233,7 +265,8 @@ void LedgerFile::refund() noexcept {
                  "dpcov: LEDGER NOT REFUNDED: the release failed before drawing any noise, but "
                  "the charge recorded before its draw could not be removed from the ledger %s "
                  "(%s). The ledger over-counts the budget spent (the safe side): remove its "
-                 "last %zu entries marked \"state\": \"pending\" by hand to refund them\n",
+                 "last %zu entries marked \"state\": \"pending\" by hand to refund them (the "
+                 "hash chain allows removing pending entries from its end, nothing else)\n",
                  path_.c_str(), e.what(), reserved_);
   }
 }
@@ -266,7 +299,8 @@ void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::str
            "the charge recorded before the draw stays in the ledger, marked \"state\": "
            "\"pending\", and counts against its cap. If the release's ",
            entries.size() == 1 ? "entry differs" : "entries differ",
-           " from it, put in its place: ", entries.dump());
+           " from it, add them after it (the hash chain refuses an entry edited in place; the "
+           "pending one then over-counts, the safe side): ", entries.dump());
     // The noise is drawn: whatever failed, the ledger no longer tells what was spent.
     fail(kExitLedger, "LEDGER NOT CHARGED: noise was drawn but the ledger ", path_,
          " could not record it (", e.what(), "). Nothing was released, yet the ledger now "
@@ -358,8 +392,13 @@ void add_ledger_options(CLI::App &command, LedgerOptions &options) {
                      "pending, so that a process killed after the draw leaves it counted; the "
                      "file is put back byte for byte on any failure before the draw; a release "
                      "that fails after drawing its noise is charged, once, and writes nothing; "
-                     "exit 7 if a charge cannot be recorded. Runs on one ledger are serialised by a "
-                     "lock on FILE.lock: a second run waits for the first to end");
+                     "exit 7 if a charge cannot be recorded. The ledger is the file the path "
+                     "resolves to (a symbolic link reaches the same ledger; a link to a missing "
+                     "ledger and a file with a second hard link are refused); runs on it are "
+                     "serialised by a lock on FILE.lock beside it: a second run waits for the "
+                     "first to end. The file's cap is sealed and its charges chained by a hash: a "
+                     "hand edit, a deleted charge or a raised cap is refused when it is read (this "
+                     "detects edits; it does not stop a curator who rewrites the whole chain)");
   command.add_option("--ledger-epsilon", options.epsilon_cap,
                      "Total epsilon of a new ledger (when the --ledger file does not exist yet)");
   command.add_option("--ledger-delta", options.delta_cap,

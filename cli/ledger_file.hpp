@@ -6,6 +6,7 @@
 // after the release succeeded or failed after drawing its noise (release_check, DrawGuard), or
 // put back as it was if the release failed before any draw. Runs on one file are serialised by a
 // lock (ledger_lock.hpp), held by a LedgerFile from before it reads the file until it is destroyed.
+// The ledger is the file the path resolves to, whatever name reaches it (ledger_path.hpp).
 #pragma once
 
 #include <array>
@@ -20,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "interrupt.hpp"
+#include "ledger_chain.hpp"
 #include "ledger_lock.hpp"
 
 namespace dpcov::cli {
@@ -89,9 +91,14 @@ class LedgerFile {
  private:
   // A new dpcov_ledger with the file's cap and its charges replayed (the caller destroys it).
   dpcov_ledger *replay() const;
-  // file_ with its "spent" updated from a replay, written atomically and durably.
+  // file_ with its "spent" updated from a replay, its charges linked (sealed first if it had no
+  // chain), written atomically and durably.
   void write();
+  // The warnings for what the chain does not vouch for: a file without one, charges added by hand.
+  void warn_unverified() const;
 
+  // The file the --ledger path resolves to (ledger_path.hpp): read, locked and replaced as such.
+  std::string path_;
   // Held from before the file is read until this object is destroyed (the command's end): no
   // other run reads or charges the file in between.
   LedgerLock lock_;
@@ -99,8 +106,9 @@ class LedgerFile {
   size_t reserved_ = 0;                   // reserve()'s entries, at the end of "charges"
   bool pending_ = false;
 
-  std::string path_;
   nlohmann::ordered_json file_;
+  ChainState chain_;    // what reading the file's hash chain found (ledger_chain.hpp)
+  size_t adopted_ = 0;  // the charges of a file read without a chain
   dpcov_ledger *ledger_ = nullptr;
   bool charged_ = false;
 };

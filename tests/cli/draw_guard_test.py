@@ -136,10 +136,11 @@ class DrawGuard(DpcovCase):
                               preexec_fn=file_size_limit(size), timeout=120)
 
     def test_outputs_that_cannot_be_written_after_the_charge_leave_nothing(self):
-        # Files over 1 KiB cannot be written: the ledger (one entry, about 550 bytes) can, the
-        # 30 x 30 matrix (about 20 KB of CSV) cannot, so the release is charged and then fails
-        # (exit 5) with none of its three files; a 2 x 2 matrix (about 80 bytes) is renamed into
-        # place, its receipt (about 1800 bytes) then fails, and the matrix is removed again.
+        # Files over 1.5 KiB cannot be written: the ledger (one entry and its hash chain, about
+        # 1100 bytes) can, the 30 x 30 matrix (about 20 KB of CSV) cannot, so the release is
+        # charged and then fails (exit 5) with none of its three files; a 2 x 2 matrix (about 80
+        # bytes) is renamed into place, its receipt (about 1800 bytes) then fails, and the matrix
+        # is removed again.
         wide = self.path("wide.csv")
         x = np.random.default_rng(4).standard_normal((500, 30)) * 0.05
         np.savetxt(wide, x, delimiter=",", header=",".join(f"x{j}" for j in range(30)),
@@ -152,7 +153,7 @@ class DrawGuard(DpcovCase):
                 out = self.path(name + ".out.csv")
                 result = self.run_limited(
                     ["release", data, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound",
-                     "1", "-q", "-o", out] + self.ledger_args(ledger), 1024)
+                     "1", "-q", "-o", out] + self.ledger_args(ledger), 1536)
                 self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
                 self.assertIn("File too large", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), ["analyze_gauss"])
@@ -163,7 +164,7 @@ class DrawGuard(DpcovCase):
         receipt = self.path("stdout.json")
         result = self.run_limited(["release", narrow, "-m", "analyze_gauss", "-e", "1", "-d",
                                    "1e-6", "--bound", "1", "-q", "-o", "-", "--receipt", receipt] +
-                                  self.ledger_args(ledger), 1024)
+                                  self.ledger_args(ledger), 1536)
         self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
         self.assertEqual(result.stdout, b"")
         self.assertEqual(self.charges(ledger), ["analyze_gauss"])

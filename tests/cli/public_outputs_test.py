@@ -153,20 +153,21 @@ class PublicOutputs(DpcovCase):
                 outputs, ledgers = [], []
                 for i, data in enumerate((a, second)):
                     rows = np.column_stack([data[:, :2], y(data)])
-                    path = self.path(f"raw_{name}_{i}.csv")
-                    with open(path, "wb") as f:
-                        f.write(csv_bytes(rows))
-                    # With a zCDP ledger: its file holds only public values (the charges).
+                    # With a zCDP ledger: its file holds only public values (the charges). Each
+                    # run in its own folder with the input by the same name, which the ledger's
+                    # hash chain covers.
                     folder = self.path(f"raw_{name}_{i}")
                     os.mkdir(folder)
-                    result = self.ok(["regress", path, "--label", "z", "--epsilon", "1",
+                    with open(os.path.join(folder, "data.csv"), "wb") as f:
+                        f.write(csv_bytes(rows))
+                    result = self.ok(["regress", "data.csv", "--label", "z", "--epsilon", "1",
                                       "--bound", "1", "--label-bound", "1", "--noise-seed", "4",
                                       "--json", "-q", "--ledger", "budget.json",
                                       "--ledger-epsilon", "3", "--ledger-delta", "1e-5",
                                       "--accounting", "zcdp"] + extra, cwd=folder)
                     outputs.append(json.loads(result.stdout))
                     with open(os.path.join(folder, "budget.json"), "rb") as f:
-                        ledgers.append(f.read().replace(path.encode(), b"data.csv"))
+                        ledgers.append(f.read())
                 first, second_out = outputs
                 self.assertNotIn("clipped", first)
                 self.assertEqual("rows" in first, name == "replace_one")

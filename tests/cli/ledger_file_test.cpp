@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -223,6 +224,30 @@ TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes)
   options.epsilon_cap.reset();
   options.delta_cap.reset();
   EXPECT_EQ(LedgerFile(options).summary()["releases"].get<int64_t>(), 1);
+}
+
+// A hard link made while a run holds the ledger (after it was read): the write-ahead finds it before
+// it replaces the file, which would leave the other name as a second ledger with the old contents.
+TEST_F(LedgerFileTest, AHardLinkMadeWhileARunHoldsTheLedgerStopsItBeforeTheDraw) {
+  const std::string text = ledger("basic", "10", "[]");
+  write(text);
+  const std::string other = dir_ + "/other.json";
+  LedgerOptions options;
+  options.path = path_;
+  {
+    LedgerFile file(options);
+    ASSERT_EQ(link(path_.c_str(), other.c_str()), 0);
+    try {
+      file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+      ADD_FAILURE() << "the ledger was replaced with a second hard link";
+    } catch (const CliError &e) {
+      EXPECT_EQ(e.code(), kExitLedger);
+      EXPECT_NE(std::string(e.what()).find("2 hard links"), std::string::npos) << e.what();
+    }
+  }
+  std::ifstream in(other, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
+  std::remove(other.c_str());
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 namespace dpcov::privacy {
 
-Charge charge_of(const dpcov_receipt &r) {
+Charge charge_of(const dpcov_receipt &r, ExactRhoMemo *memo) {
   if (r.not_dp != 0)
     fail(DPCOV_E_NOT_PRIVATE, "the receipt is of a mechanism that is not differentially private: ",
          "it has no cost a ledger could charge");
@@ -32,9 +32,15 @@ Charge charge_of(const dpcov_receipt &r) {
   // Delta^2 / (2 sigma^2) below the release's cost. The integer noise was sized for rho =
   // zcdp_rho_for_epsilon(epsilon, delta), its variance >= Delta^2 / (2 rho) exactly
   // (exact_additive.cpp), so that rho is at least the cost: charged so.
-  if (gaussian && r.numerics == DPCOV_NUMERICS_EXACT)
-    c.rho = zcdp_rho_for_epsilon(r.epsilon, r.delta);
-  else if (gaussian)
+  if (gaussian && r.numerics == DPCOV_NUMERICS_EXACT) {
+    if (memo == nullptr || memo->epsilon != r.epsilon || memo->delta != r.delta) {
+      const double rho = zcdp_rho_for_epsilon(r.epsilon, r.delta);
+      if (memo != nullptr) *memo = ExactRhoMemo{r.epsilon, r.delta, rho};
+      c.rho = rho;
+    } else {
+      c.rho = memo->rho;
+    }
+  } else if (gaussian)
     c.rho = zcdp_rho_gaussian(r.sensitivity, r.sigma);
   else if (r.delta == 0.0)
     c.rho = zcdp_rho_pure(r.epsilon);
@@ -141,6 +147,10 @@ void Ledger::charge(const Charge &c) {
     max_releases_ = advanced_composition_max_releases(epsilon_cap_, delta_cap_, c.epsilon, c.delta);
   }
   ++charges_;
+}
+
+Charge Ledger::charge_of(const dpcov_receipt &receipt) const {
+  return privacy::charge_of(receipt, &memo_);
 }
 
 dpcov_ledger_spent Ledger::spent() const {

@@ -89,5 +89,29 @@ RC_GTEST_PROP(ExactCharge, ChargedRhoIsAtLeastTheIntegersCost, ()) {
   RC_ASSERT(at_least(charged, (replace ? 2 : 1) * r2 * r2, grid.noise_parameter));
 }
 
+// A ledger remembers the last exact (epsilon, delta) it charged: receipts charged alternately
+// through one memo are charged as without it.
+TEST(ExactCharge, TheMemoChargesWhatTheBisectionGives) {
+  dpcov_receipt a{};
+  a.struct_size = sizeof a;
+  a.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  a.numerics = DPCOV_NUMERICS_EXACT;
+  a.epsilon = 1.0;
+  a.delta = 1e-6;
+  a.sensitivity = 1.0;
+  a.sensitivity_norm = DPCOV_SENSITIVITY_L2;
+  a.sigma = 5.0;
+  dpcov_receipt b = a;
+  b.delta = 1e-9;
+  privacy::ExactRhoMemo memo;
+  for (int round = 0; round < 2; ++round)
+    for (const dpcov_receipt *r : {&a, &a, &b, &a}) {
+      const double with = privacy::charge_of(*r, &memo).rho;
+      EXPECT_EQ(with, privacy::charge_of(*r).rho);
+      EXPECT_EQ(memo.delta, r->delta);
+    }
+  EXPECT_LT(privacy::charge_of(b).rho, privacy::charge_of(a).rho);
+}
+
 }  // namespace
 }  // namespace dpcov

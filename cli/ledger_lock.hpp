@@ -1,5 +1,6 @@
 // The lock that serialises the runs charging one --ledger file: an exclusive flock(2) on a lock
-// file beside it (FILE.lock), held by LedgerFile from before the file is read (the budget check)
+// file beside it (FILE.lock, FILE the path resolved, ledger_path.hpp, so that every name of the
+// ledger locks the same file), held by LedgerFile from before the file is read (the budget check)
 // until the run has settled its charge. A second run on the same ledger waits for it, saying so
 // on standard error, and then reads the file the first one left. The lock is not on the ledger
 // itself: that file is replaced by rename, so a lock on it would stay on the replaced copy.

@@ -17,7 +17,7 @@ namespace {
 
 dpcov::privacy::Charge checked_charge(const dpcov_ledger *ledger, const dpcov_receipt *receipt) {
   dpcov::check::not_null(ledger, "ledger");
-  return ledger->ledger.charge_of(dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt"));
+  return dpcov::privacy::charge_of(dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt"));
 }
 
 }  // namespace

@@ -7,10 +7,11 @@
 #include "advanced_composition.hpp"
 #include "upward.hpp"
 #include "zcdp.hpp"
+#include "zcdp_rho_cache.hpp"
 
 namespace dpcov::privacy {
 
-Charge charge_of(const dpcov_receipt &r, ExactRhoMemo *memo) {
+Charge charge_of(const dpcov_receipt &r) {
   if (r.not_dp != 0)
     fail(DPCOV_E_NOT_PRIVATE, "the receipt is of a mechanism that is not differentially private: ",
          "it has no cost a ledger could charge");
@@ -31,16 +32,11 @@ Charge charge_of(const dpcov_receipt &r, ExactRhoMemo *memo) {
   // units and rounded to nearest, so their ratio can fall a few ulps below the integers' and
   // Delta^2 / (2 sigma^2) below the release's cost. The integer noise was sized for rho =
   // zcdp_rho_for_epsilon(epsilon, delta), its variance >= Delta^2 / (2 rho) exactly
-  // (exact_additive.cpp), so that rho is at least the cost: charged so.
-  if (gaussian && r.numerics == DPCOV_NUMERICS_EXACT) {
-    if (memo == nullptr || memo->epsilon != r.epsilon || memo->delta != r.delta) {
-      const double rho = zcdp_rho_for_epsilon(r.epsilon, r.delta);
-      if (memo != nullptr) *memo = ExactRhoMemo{r.epsilon, r.delta, rho};
-      c.rho = rho;
-    } else {
-      c.rho = memo->rho;
-    }
-  } else if (gaussian)
+  // (exact_additive.cpp), so that rho is at least the cost: charged so. A ledger replayed from a
+  // file charges the same (epsilon, delta) release after release: the search's memo serves it.
+  if (gaussian && r.numerics == DPCOV_NUMERICS_EXACT)
+    c.rho = zcdp_rho_for_epsilon_cached(r.epsilon, r.delta);
+  else if (gaussian)
     c.rho = zcdp_rho_gaussian(r.sensitivity, r.sigma);
   else if (r.delta == 0.0)
     c.rho = zcdp_rho_pure(r.epsilon);
@@ -149,9 +145,6 @@ void Ledger::charge(const Charge &c) {
   ++charges_;
 }
 
-Charge Ledger::charge_of(const dpcov_receipt &receipt) const {
-  return privacy::charge_of(receipt, &memo_);
-}
 
 dpcov_ledger_spent Ledger::spent() const {
   dpcov_ledger_spent s{};

@@ -35,17 +35,10 @@ struct Charge {
   double rho = 0.0;  // 0: the mechanism has no zCDP bound
 };
 
-// The rho of the last exact Gaussian receipt charged at (epsilon, delta): its bisection
-// (zcdp_rho_for_epsilon) takes about a millisecond, and a ledger replayed from a file charges
-// the same (epsilon, delta) release after release.
-struct ExactRhoMemo {
-  double epsilon = 0.0, delta = 0.0, rho = 0.0;
-};
-
 // The charge of the release a receipt describes (a plan's receipt, before the release). Throws
 // DPCOV_E_NOT_PRIVATE for a mechanism that is not DP, DPCOV_E_INVALID_ARGUMENT for a receipt whose
-// fields are out of range. `memo`, if given, is consulted and updated for exact Gaussian receipts.
-Charge charge_of(const dpcov_receipt &receipt, ExactRhoMemo *memo = nullptr);
+// fields are out of range.
+Charge charge_of(const dpcov_receipt &receipt);
 
 // The charge of a release stated in zCDP: rho-zCDP and (epsilon, delta)-DP (AdaSSP, CoinPress,
 // Dong-Liang-Yi). Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho is finite and
@@ -64,8 +57,6 @@ class Ledger {
   void check(const Charge &charge) const;
   // check(), then records the charge.
   void charge(const Charge &charge);
-  // charge_of(receipt) with this ledger's memo.
-  Charge charge_of(const dpcov_receipt &receipt) const;
 
   dpcov_ledger_spent spent() const;
 
@@ -87,7 +78,6 @@ class Ledger {
   int64_t max_releases_ = 0;
   Totals totals_;
   int64_t charges_ = 0;
-  mutable ExactRhoMemo memo_;  // a cache: the ledger is used by one thread at a time
 };
 
 }  // namespace dpcov::privacy

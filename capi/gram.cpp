@@ -2,7 +2,10 @@
 #include "dpcov/gram.h"
 #include "struct_size.hpp"
 
+#include <memory>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "../core/check.hpp"
 #include "../core/data/gram.hpp"
@@ -18,6 +21,64 @@ dpcov::BoundPolicy bound_policy(int32_t value) {
                 "(2), got ",
                 value);
   return static_cast<dpcov::BoundPolicy>(value);
+}
+
+dpcov::privacy::Neighbour neighbour(int32_t value) {
+  if (value != DPCOV_NEIGHBOUR_REPLACE_ONE && value != DPCOV_NEIGHBOUR_ADD_REMOVE)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "spec->neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) ",
+                "or DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ", value);
+  return static_cast<dpcov::privacy::Neighbour>(value);
+}
+
+dpcov_row_bounding default_bounding() {
+  dpcov_row_bounding spec{};
+  spec.struct_size = sizeof spec;
+  spec.bound = 1.0;
+  spec.policy = DPCOV_BOUND_CLIP;
+  spec.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+  return spec;
+}
+
+dpcov::data::RowBounding checked_bounding(int64_t cols, const dpcov_row_bounding *spec) {
+  const dpcov_row_bounding s = dpcov::capi::read_struct(spec, default_bounding(), "spec");
+  dpcov::check::dimension(cols, "cols");
+  dpcov::check::dimension(cols + (s.constant != 0.0 || s.lower != nullptr ? 1 : 0),
+                          "the bounded rows' columns");
+  if (s.lower != nullptr) dpcov::check::vector(cols, s.lower, sizeof(double), "spec->lower");
+  if (s.upper != nullptr) dpcov::check::vector(cols, s.upper, sizeof(double), "spec->upper");
+  return dpcov::data::RowBounding(cols, s.bound, bound_policy(s.policy), s.constant, s.lower,
+                                  s.upper, s.label_bound, neighbour(s.neighbour));
+}
+
+dpcov_row_refusal no_refusal() {
+  dpcov_row_refusal r{};
+  r.row = -1;
+  return r;
+}
+
+dpcov_row_refusal refusal_of(const dpcov::RowError &e) {
+  dpcov_row_refusal r{};
+  r.row = e.row();
+  r.label = e.measure().label ? 1 : 0;
+  r.norm_exponent = e.measure().exponent;
+  r.norm_rest = e.measure().rest;
+  return r;
+}
+
+// The chunk bounded into scratch first, then accumulated with the bounding's counts: a refused
+// row anywhere leaves the accumulator unchanged.
+void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
+  const dpcov::data::RowBounding &bounding = *gram.bounding;
+  if (raw.cols != bounding.cols())
+    dpcov::fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the accumulator takes ",
+                bounding.cols());
+  std::vector<double> bounded;
+  dpcov::GramCounts upstream;
+  const int64_t kept = bounding.bound_rows(raw, bounded, upstream);
+  upstream.drop_policy = bounding.policy() == dpcov::BoundPolicy::Drop;
+  const dpcov::ConstMatrixView rows{bounded.data(), kept, bounding.out_cols(), bounding.out_cols(),
+                                    dpcov::Layout::RowMajor};
+  gram.acc.add_rows(rows, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
 }
 
 }  // namespace
@@ -70,11 +131,15 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
     dpcov::check::not_null(info, "info");
     dpcov::capi::struct_bytes(info, "info");
     const dpcov::GramCounts &c = gram->acc.counts();
-    info->dim = gram->acc.dim();
-    info->rows = c.rows;
-    info->clipped = c.clipped;
-    info->dropped = c.dropped;
-    info->bound = gram->acc.bound();
+    dpcov_gram_info out{};
+    out.dim = gram->acc.dim();
+    out.rows = c.rows;
+    out.clipped = c.clipped;
+    out.dropped = c.dropped;
+    // A bounded accumulator's bound is public from its creation, whatever rows come.
+    out.bound = gram->bounding ? gram->bounding->norm_bound() : gram->acc.bound();
+    out.clamped = c.clamped;
+    dpcov::capi::write_struct(info, out);
   });
 }
 
@@ -92,6 +157,84 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
     counts.clipped = info->clipped;
     counts.dropped = info->dropped;
     *out = new dpcov_gram{dpcov::GramAccumulator::from_state(view, counts, info->bound)};
+  });
+}
+
+DPCOV_API dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(spec, "spec");
+    *spec = default_bounding();
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,
+                                                 const dpcov_row_bounding *spec) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::data::RowBounding bounding = checked_bounding(cols, spec);
+    auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
+    gram->bounding = std::move(bounding);
+    *out = gram.release();
+  });
+}
+
+DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, int32_t layout,
+                                                int64_t rows, int64_t cols, const double *a,
+                                                int64_t lda, double *out, int64_t ldout,
+                                                dpcov_gram_info *info, dpcov_row_refusal *refusal) {
+  return dpcov::capi::guarded([&] {
+    if (refusal != nullptr) {
+      dpcov::capi::struct_bytes(refusal, "refusal");
+      dpcov::capi::write_struct(refusal, no_refusal());
+    }
+    dpcov::capi::struct_bytes(info, "info");
+    const dpcov::data::RowBounding bounding = checked_bounding(cols, spec);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    const int64_t width = bounding.out_cols();
+    dpcov::MatrixView target;
+    if (rows > 0)
+      target = dpcov::check::output_matrix(DPCOV_ROW_MAJOR, rows, width, out, ldout, "out");
+    std::vector<double> bounded;
+    dpcov::GramCounts counts;
+    int64_t kept = 0;
+    try {
+      kept = bounding.bound_rows(view, bounded, counts);
+    } catch (const dpcov::RowError &e) {
+      if (refusal != nullptr) dpcov::capi::write_struct(refusal, refusal_of(e));
+      throw;
+    }
+    for (int64_t i = 0; i < kept; ++i)
+      for (int64_t j = 0; j < width; ++j) target(i, j) = bounded[static_cast<size_t>(i * width + j)];
+    dpcov_gram_info written{};
+    written.dim = width;
+    written.rows = kept;
+    written.clipped = counts.clipped;
+    written.dropped = counts.dropped;
+    written.clamped = counts.clamped;
+    written.bound = bounding.norm_bound();
+    dpcov::capi::write_struct(info, written);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout, int64_t rows,
+                                               int64_t cols, const double *a, int64_t lda,
+                                               dpcov_row_refusal *refusal) {
+  return dpcov::capi::guarded([&] {
+    if (refusal != nullptr) {
+      dpcov::capi::struct_bytes(refusal, "refusal");
+      dpcov::capi::write_struct(refusal, no_refusal());
+    }
+    dpcov::check::not_null(gram, "gram");
+    if (!gram->bounding)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "gram was not made by dpcov_gram_create_bounded(): ",
+                  "add its rows with dpcov_gram_add_rows()");
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    try {
+      add_bounded(*gram, view);
+    } catch (const dpcov::RowError &e) {
+      if (refusal != nullptr) dpcov::capi::write_struct(refusal, refusal_of(e));
+      throw;
+    }
   });
 }
 

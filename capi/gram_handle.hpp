@@ -2,9 +2,14 @@
 // build an accumulator (dpcov/gram.h, dpcov/sketch.h).
 #pragma once
 
+#include <optional>
+
 #include "../core/data/gram.hpp"
+#include "../core/data/row_bounding.hpp"
 #include "dpcov/gram.h"
 
 struct dpcov_gram {
   dpcov::GramAccumulator acc;
+  // Set by dpcov_gram_create_bounded(): how dpcov_gram_add_raw_rows() bounds the raw rows.
+  std::optional<dpcov::data::RowBounding> bounding = std::nullopt;
 };

@@ -4,7 +4,9 @@
 
 #include "../core/check.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
+#include "gram_handle.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
@@ -171,7 +173,9 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
            "rows first or call dpcov_mechanism_release with an explicit bound");
     const mech::Request request =
         request_from(info.dim, info.rows, info.bound, epsilon, delta, params);
-    mech::check_dropped_rows(info.dropped, request.options.neighbour);
+    const dpcov::GramCounts &counts = gram->acc.counts();
+    dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0,
+                                   request.options.neighbour);
     dpcov::Matrix g(info.dim, info.dim);
     if (const dpcov_status s = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g.data(), info.dim);
         s != DPCOV_OK)

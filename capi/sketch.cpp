@@ -5,11 +5,11 @@
 #include <cstddef>
 
 #include "../core/check.hpp"
+#include "../core/data/row_bounding.hpp"
 #include "../core/data/sketch.hpp"
 #include "../core/mechanisms/jl_ridge.hpp"
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
-#include "../core/mechanisms/public_receipt.hpp"
 #include "gram_handle.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -117,7 +117,8 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
       fail(DPCOV_E_INVALID_ARGUMENT, "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min ",
            "or ols_jl, not ", mech::mechanism_name(id));
     const mech::Options options = dpcov::capi::options_from(params);
-    mech::check_dropped_rows(sketch->acc.counts().dropped, options.neighbour);
+    const dpcov::GramCounts &counts = sketch->acc.counts();
+    dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0, options.neighbour);
     const int64_t d = sketch->acc.dim();
     const int64_t r = sketch->acc.projection_rows();
     dpcov::MatrixView sketch_view;

@@ -26,6 +26,8 @@ inline constexpr size_t kFirstShippedSize = 0;
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_params, posterior_dof);
 DPCOV_FIRST_SHIPPED(dpcov_receipt, numerics);
 DPCOV_FIRST_SHIPPED(dpcov_gram_info, bound);
+DPCOV_FIRST_SHIPPED(dpcov_row_bounding, label_bound);
+DPCOV_FIRST_SHIPPED(dpcov_row_refusal, norm_rest);
 DPCOV_FIRST_SHIPPED(dpcov_regression_params, level);
 DPCOV_FIRST_SHIPPED(dpcov_regression_summary, rss_clamped);
 DPCOV_FIRST_SHIPPED(dpcov_glasso_params, max_iter);

@@ -1,6 +1,7 @@
 // Errors raised inside the kernel. The C ABI turns each one into its status code and message.
 #pragma once
 
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,38 @@ std::string concat(const Parts &...parts) {
 template <class... Parts>
 [[noreturn]] void fail(dpcov_status status, const Parts &...parts) {
   throw Error(status, concat(parts...));
+}
+
+// A failure caused by one row of the caller's chunk (non-finite, over the bound under reject): it
+// carries the row's 0-based index in the chunk as data, so that a surface can name the user's own
+// row without parsing the message.
+// A row over its bound also carries the measure that was over it (the norm of x as
+// rest 2^exponent, finite even above the largest double, or |y| for a label).
+class RowError : public Error {
+ public:
+  struct Measure {
+    double rest = 0.0;
+    int exponent = 0;
+    bool label = false;
+  };
+  RowError(dpcov_status status, int64_t row, Measure measure, const std::string &message)
+      : Error(status, message), row_(row), measure_(measure) {}
+  int64_t row() const noexcept { return row_; }
+  Measure measure() const noexcept { return measure_; }
+
+ private:
+  int64_t row_;
+  Measure measure_;
+};
+
+template <class... Parts>
+[[noreturn]] void fail_row(dpcov_status status, int64_t row, const Parts &...parts) {
+  throw RowError(status, row, {}, concat(parts...));
+}
+
+template <class... Parts>
+[[noreturn]] void fail_row_over(int64_t row, RowError::Measure measure, const Parts &...parts) {
+  throw RowError(DPCOV_E_NORM_BOUND, row, measure, concat(parts...));
 }
 
 }  // namespace dpcov

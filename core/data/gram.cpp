@@ -46,7 +46,8 @@ GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
   comp_.assign(static_cast<size_t>(dim * dim), 0.0);
 }
 
-GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolicy policy) {
+GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolicy policy,
+                                     const GramCounts &upstream) {
   if (a.cols != dim_)
     fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", dim_);
   data::check_row_bound(bound, "bound");
@@ -92,7 +93,12 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
                        dim_);
   }
   added.rows = a.rows - added.dropped;
-  if (counts_.rows > INT64_MAX - added.rows)
+  added.clipped += upstream.clipped;
+  added.dropped += upstream.dropped;
+  added.clamped += upstream.clamped;
+  added.drop_policy = policy == BoundPolicy::Drop || upstream.drop_policy;
+  if (counts_.rows > INT64_MAX - added.rows || counts_.dropped > INT64_MAX - added.dropped ||
+      counts_.clamped > INT64_MAX - added.clamped)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
 
   // Finite or failed: rows within a huge bound (or many rows) can overflow the sum of squares.
@@ -103,14 +109,17 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
         overflow(counts_.rows + added.rows, bound);
     }
 
-  // Commit: nothing below can throw.
-  if (a.rows > 0) {
+  // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
+  // the bound, so that whether a release knows B never depends on the rows.
+  if (a.rows > 0 || upstream.dropped > 0) {
     add_upper(chunk.data());
     bound_ = bound;
   }
   counts_.rows += added.rows;
   counts_.clipped += added.clipped;
   counts_.dropped += added.dropped;
+  counts_.clamped += added.clamped;
+  counts_.drop_policy = counts_.drop_policy || added.drop_policy;
   return added;
 }
 
@@ -131,7 +140,8 @@ void GramAccumulator::merge(const GramAccumulator &other) {
     fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators with bounds ", bound_, " and ",
          other.bound_);
   if (counts_.rows > INT64_MAX - other.counts_.rows ||
-      counts_.dropped > INT64_MAX - other.counts_.dropped)
+      counts_.dropped > INT64_MAX - other.counts_.dropped ||
+      counts_.clamped > INT64_MAX - other.counts_.clamped)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
@@ -149,6 +159,8 @@ void GramAccumulator::merge(const GramAccumulator &other) {
   counts_.rows += other.counts_.rows;
   counts_.clipped += other.counts_.clipped;
   counts_.dropped += other.counts_.dropped;
+  counts_.clamped += other.counts_.clamped;
+  counts_.drop_policy = counts_.drop_policy || other.counts_.drop_policy;
 }
 
 double GramAccumulator::entry(int64_t i, int64_t j) const {
@@ -190,6 +202,8 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
     for (int64_t i = 0; i <= j; ++i) acc.sum_[static_cast<size_t>(i + j * acc.dim_)] = gram(i, j);
   acc.bound_ = bound;
   acc.counts_ = counts;
+  // A saved state does not say under which policy its rows were bounded: dropped rows tell.
+  acc.counts_.drop_policy = counts.drop_policy || counts.dropped > 0;
   return acc;
 }
 

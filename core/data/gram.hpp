@@ -20,6 +20,10 @@ struct GramCounts {
   int64_t rows = 0;     // rows included in G
   int64_t clipped = 0;  // included rows that were scaled down to norm B
   int64_t dropped = 0;  // rows left out under BoundPolicy::Drop
+  int64_t clamped = 0;  // values clamped into public column bounds (data::RowBounding)
+  // Whether any chunk was bounded under BoundPolicy::Drop: the request, not the data, decides
+  // whether a release must refuse it (data::check_drop_policy()).
+  bool drop_policy = false;
 };
 
 class GramAccumulator {
@@ -36,7 +40,9 @@ class GramAccumulator {
   // Adds the rows of `rows` (n x d, any layout). The whole chunk is validated first: on NaN/Inf,
   // or a row over the bound under BoundPolicy::Reject, it throws and the accumulator is unchanged
   // (strong exception guarantee, also for allocation failure). `bound` must match earlier chunks.
-  // Returns what this chunk contributed.
+  // Returns what this chunk contributed. `upstream` is what an earlier bounding step
+  // (data::RowBounding) did to the same rows: its clipped, dropped and clamped counts and its
+  // drop flag are added to the counters with the chunk, on success only.
   // An entry of G that would overflow throws DPCOV_E_NUMERICAL, the accumulator unchanged. Rows
   // of norm <= B sum to entries of at most n B^2 (Cauchy-Schwarz; the compensated sum's rounding
   // is far below relative 1), so this happens only where n B^2 exceeds DBL_MAX (about 1.8e8 rows
@@ -44,7 +50,8 @@ class GramAccumulator {
   // (the receipt's overflow headroom, capi/receipt_writer.cpp). Whether a sum overflows there
   // depends on the rows, so the message names only n and B, never the data's entries; the
   // outcome, no release, is the same for every dataset of those n and B.
-  GramCounts add_rows(ConstMatrixView rows, double bound, BoundPolicy policy);
+  GramCounts add_rows(ConstMatrixView rows, double bound, BoundPolicy policy,
+                      const GramCounts &upstream = {});
 
   // Adds everything `other` accumulated. Throws (leaving *this unchanged) if dimensions or bounds
   // are incompatible, or DPCOV_E_NUMERICAL as add_rows() where an entry of the sum would overflow.

@@ -177,17 +177,6 @@ DPCOV_VECTOR_CLONES ConstMatrixView scale_rows(ConstMatrixView a, const double *
   return {out, a.rows, a.cols, a.rows, Layout::ColMajor};
 }
 
-namespace {
-
-// The norm of a finite row as rest 2^exponent, computed without over- or underflow: 2^exponent is
-// the power of two just above max |x_j| (multiplying by 2^-exponent is exact but for entries that
-// fall into the subnormals, whose squares are below 2^-1074 of the sum anyway), so rest is in
-// [0.5, sqrt(d)). A zero row gives rest 0.
-struct ScaledNorm {
-  double rest = 0.0;
-  int exponent = 0;
-};
-
 ScaledNorm scaled_norm(ConstMatrixView a, int64_t i) {
   const double *r = a.row(i);
   const int64_t step = a.col_stride();
@@ -195,7 +184,7 @@ ScaledNorm scaled_norm(ConstMatrixView a, int64_t i) {
   for (int64_t j = 0; j < a.cols; ++j) {
     const double x = r[j * step];
     if (!std::isfinite(x))
-      fail(DPCOV_E_NON_FINITE, "row ", i, ", column ", j, " (0-based) is ", x,
+      fail_row(DPCOV_E_NON_FINITE, i, "row ", i, ", column ", j, " (0-based) is ", x,
            "; rows must be finite");
     largest = std::max(largest, std::fabs(x));
   }
@@ -211,6 +200,14 @@ ScaledNorm scaled_norm(ConstMatrixView a, int64_t i) {
   return s;
 }
 
+ScaledNorm measured_norm(ConstMatrixView a, int64_t i, double sum_of_squares) {
+  if (std::isfinite(sum_of_squares) && sum_of_squares > kTinySumOfSquares)
+    return {std::sqrt(sum_of_squares), 0};
+  return scaled_norm(a, i);
+}
+
+namespace {
+
 // The clip factor B / (rest 2^exponent), shaved as clip_factor(), computed with B = m 2^e split so
 // that the division is between normal numbers: the only rounding beyond clip_factor()'s is the
 // final scaling when the factor is subnormal, which shave_subnormal() covers.
@@ -224,10 +221,7 @@ double scaled_clip_factor(ScaledNorm s, double bound, int64_t cols) {
 }  // namespace
 
 double row_norm(ConstMatrixView a, int64_t i, double sum_of_squares) {
-  if (std::isfinite(sum_of_squares) && sum_of_squares > kTinySumOfSquares)
-    return std::sqrt(sum_of_squares);
-  const ScaledNorm s = scaled_norm(a, i);
-  return std::ldexp(s.rest, s.exponent);
+  return measured_norm(a, i, sum_of_squares).value();
 }
 
 double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bound,
@@ -249,10 +243,12 @@ double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bo
   // Over: the policy applies. A row between the limit and B (on the sphere up to rounding) is
   // clipped under every policy, by a factor just below 1.
   if (norm > bound && policy == BoundPolicy::Reject) {
+    const RowError::Measure measure =
+        plain ? RowError::Measure{norm, 0} : RowError::Measure{scaled.rest, scaled.exponent};
     if (std::isinf(norm))
-      fail(DPCOV_E_NORM_BOUND, "row ", i, " (0-based) has norm above the largest double, > bound ",
-           bound);
-    fail(DPCOV_E_NORM_BOUND, "row ", i, " (0-based) has norm ", norm, " > bound ", bound);
+      fail_row_over(i, measure, "row ", i, " (0-based) has norm above the largest double, > bound ",
+                    bound);
+    fail_row_over(i, measure, "row ", i, " (0-based) has norm ", norm, " > bound ", bound);
   }
   if (norm > bound && policy == BoundPolicy::Drop) return 0.0;
   // B / norm may round to just above 1 for a row just over the limit: capped at 1, which only

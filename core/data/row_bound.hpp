@@ -57,6 +57,24 @@ inline bool surely_within(double sum_of_squares, double limit_squared) {
          sum_of_squares <= std::numeric_limits<double>::max();
 }
 
+// The norm of a finite row as rest 2^exponent, computed without over- or underflow: 2^exponent is
+// the power of two just above max |x_j| (multiplying by 2^-exponent is exact but for entries that
+// fall into the subnormals, whose squares are below 2^-1074 of the sum anyway), so rest is in
+// [0.5, sqrt(d)). A zero row gives rest 0. value() is +infinity above the largest double; rest
+// and exponent stay finite, so that a message can still give the magnitude.
+struct ScaledNorm {
+  double rest = 0.0;
+  int exponent = 0;
+  double value() const { return std::ldexp(rest, exponent); }
+};
+
+// Row i's scaled norm; DPCOV_E_NON_FINITE (a RowError naming row i and the entry) on NaN/Inf.
+ScaledNorm scaled_norm(ConstMatrixView a, int64_t i);
+
+// Row i's norm from its plain sum of squares (exponent 0) unless that over- or underflowed, then
+// scaled_norm().
+ScaledNorm measured_norm(ConstMatrixView a, int64_t i, double sum_of_squares);
+
 // Euclidean norm of row i from its plain sum of squares, which is accurate enough for the bound
 // test unless it over- or underflowed; then the row is either non-finite (DPCOV_E_NON_FINITE
 // naming the entry) or is measured again with its entries scaled by a power of two (as LAPACK's

@@ -8,13 +8,6 @@ bool n_is_public(privacy::Neighbour neighbour) {
   return neighbour == privacy::Neighbour::ReplaceOne;
 }
 
-void check_dropped_rows(int64_t dropped, privacy::Neighbour neighbour) {
-  if (dropped > 0 && n_is_public(neighbour))
-    fail(DPCOV_E_PRECONDITION, dropped, " rows were dropped (DPCOV_BOUND_DROP): under replace-one ",
-         "neighbours n is public, and dropping makes it depend on the data; clip the rows ",
-         "(DPCOV_BOUND_CLIP) or state the guarantee for add/remove neighbours");
-}
-
 dpcov_receipt public_receipt(const dpcov_receipt &receipt) {
   if (receipt.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE &&
       receipt.neighbour != DPCOV_NEIGHBOUR_ADD_REMOVE)

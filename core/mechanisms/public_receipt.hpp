@@ -15,12 +15,6 @@ namespace dpcov::mechanisms {
 // n is a public parameter exactly when the neighbour relation keeps it fixed (replace-one).
 bool n_is_public(privacy::Neighbour neighbour);
 
-// Under replace-one, n is public; rows left out by the drop policy would make it depend on the
-// data (a replaced row inside the bound for one dataset, outside for its neighbour, changes n).
-// Throws DPCOV_E_PRECONDITION if rows were dropped and the relation is replace-one; under add/remove
-// dropping a row is a 1-stable map (proofs/public_receipt.md).
-void check_dropped_rows(int64_t dropped, privacy::Neighbour neighbour);
-
 // `receipt` with the curator-only fields withheld: n = DPCOV_RECEIPT_N_WITHHELD under add/remove,
 // bingham_proposals = bingham_rejections = 0. Throws DPCOV_E_INVALID_ARGUMENT on an unknown
 // neighbour relation.

@@ -1,9 +1,71 @@
 // Gram accumulator, merge and saved state: any shape, leading dimension, values, bound and
 // policy. On error the accumulator and the canary output are unchanged; on success the matrix is
-// finite and exactly symmetric.
+// finite and exactly symmetric. The row bounding (dpcov_row_bounding_apply, a bounded accumulator)
+// with any spec: on success every bounded row is finite and within the reported norm bound's
+// square (to rounding), on error the canary output is unchanged.
+#include <cmath>
 #include <vector>
 
 #include "fuzz_input.hpp"
+
+namespace {
+
+void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, int64_t ld,
+                   const std::vector<double> &a, bool fits) {
+  dpcov_row_bounding spec;
+  if (dpcov_row_bounding_default(&spec) != DPCOV_OK) fuzz::violated("bounding default");
+  spec.bound = in.range(0, 3) == 0 ? in.number() : in.positive();
+  spec.policy = static_cast<int32_t>(in.range(-1, 3));
+  spec.neighbour = static_cast<int32_t>(in.range(-1, 2));
+  if (in.range(0, 1)) spec.constant = in.range(0, 3) == 0 ? in.number() : spec.bound;
+  if (in.range(0, 2) == 0) spec.label_bound = in.positive();
+  std::vector<double> lower(8), upper(8);
+  if (in.range(0, 3) == 0) {
+    for (size_t j = 0; j < 8; ++j) {
+      lower[j] = in.number();
+      upper[j] = in.number();
+    }
+    spec.lower = lower.data();
+    spec.upper = upper.data();
+  }
+  if (!fits || cols > 8) return;
+  const int64_t width = cols + 1;
+  std::vector<double> out = fuzz::canaries(static_cast<size_t>(rows * width));
+  const std::vector<double> before = out;
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  dpcov_row_refusal refusal{};
+  refusal.struct_size = sizeof refusal;
+  const dpcov_status s = dpcov_row_bounding_apply(&spec, layout, rows, cols, a.data(), ld,
+                                                  out.data(), width, &info, &refusal);
+  fuzz::known_status(s);
+  if (s != DPCOV_OK) {
+    fuzz::require(out == before, "bounded rows written on error");
+    fuzz::require(refusal.row >= -1 && refusal.row < rows, "refused row out of range");
+  } else {
+    fuzz::require(info.rows >= 0 && info.rows <= rows && info.dim <= width, "bounded counts");
+    for (int64_t i = 0; i < info.rows; ++i) {
+      double sum = 0.0;
+      for (int64_t j = 0; j < info.dim; ++j) {
+        const double v = out[static_cast<size_t>(i * width + j)];
+        fuzz::require(std::isfinite(v), "bounded row not finite");
+        sum += (v / info.bound) * (v / info.bound);
+      }
+      fuzz::require(sum <= 1.0 + 1e-9, "bounded row over its norm bound");
+    }
+  }
+  dpcov_gram *g = nullptr;
+  const dpcov_status c = dpcov_gram_create_bounded(&g, cols, &spec);
+  fuzz::known_status(c);
+  if (c != DPCOV_OK) {
+    fuzz::require(g == nullptr, "handle set on error");
+    return;
+  }
+  fuzz::known_status(dpcov_gram_add_raw_rows(g, layout, rows, cols, a.data(), ld, &refusal));
+  dpcov_gram_destroy(&g);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
@@ -54,6 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     dpcov_gram_destroy(&h);
   }
+  fuzz_bounding(in, layout, rows, cols, ld, a, fits);
   // Output with a bad leading dimension: refused, canary unchanged.
   std::vector<double> small = fuzz::canaries(static_cast<size_t>(d * d));
   if (d > 1)

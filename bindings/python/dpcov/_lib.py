@@ -98,7 +98,23 @@ class GramInfoC(_Struct):
     """``dpcov_gram_info`` (dpcov/gram.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("rows", c_int64),
-                ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double)]
+                ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double),
+                ("clamped", c_int64)]
+
+
+class RowBoundingC(_Struct):
+    """``dpcov_row_bounding`` (dpcov/gram.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("bound", c_double), ("policy", c_int32),
+                ("neighbour", c_int32), ("constant", c_double), ("lower", c_void_p),
+                ("upper", c_void_p), ("label_bound", c_double)]
+
+
+class RowRefusalC(_Struct):
+    """``dpcov_row_refusal`` (dpcov/gram.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("row", c_int64), ("label", c_int32),
+                ("norm_exponent", c_int32), ("norm_rest", c_double)]
 
 
 class ReceiptC(_Struct):
@@ -328,6 +344,8 @@ class ExactGridC(_Struct):
 
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
+    "dpcov_row_bounding": RowBoundingC,
+    "dpcov_row_refusal": RowRefusalC,
     "dpcov_receipt": ReceiptC,
     "dpcov_mechanism_params": MechanismParamsC,
     "dpcov_regression_params": RegressionParamsC,
@@ -386,6 +404,11 @@ _PROTOTYPES = {
     "dpcov_gram_get_matrix": (status_t, [vp, i32, vp, i64]),
     "dpcov_gram_get_info": (status_t, [vp, POINTER(GramInfoC)]),
     "dpcov_gram_create_from_state": (status_t, [p_vp, POINTER(GramInfoC), i32, vp, i64]),
+    "dpcov_row_bounding_default": (status_t, [POINTER(RowBoundingC)]),
+    "dpcov_gram_create_bounded": (status_t, [p_vp, i64, POINTER(RowBoundingC)]),
+    "dpcov_gram_add_raw_rows": (status_t, [vp, i32, i64, i64, vp, i64, POINTER(RowRefusalC)]),
+    "dpcov_row_bounding_apply": (status_t, [POINTER(RowBoundingC), i32, i64, i64, vp, i64, vp,
+                                            i64, POINTER(GramInfoC), POINTER(RowRefusalC)]),
     # rng.h
     "dpcov_rng_create_from_entropy": (status_t, [p_vp]),
     "dpcov_rng_create_seeded": (status_t, [p_vp, u64, u64]),

@@ -4,11 +4,66 @@ from __future__ import annotations
 
 from ctypes import byref, c_void_p
 
+import numpy as np
+
 from . import _arrays
 from ._handle import Handle
-from ._lib import C, GramInfoC, _check, new_struct
+from ._lib import C, GramInfoC, RowBoundingC, RowRefusalC, _check, new_struct
+from .errors import DpcovError
 from .mechanism import release_gram
-from .types import BoundPolicy, GramInfo, enum_value
+from .types import BoundPolicy, GramInfo, Neighbour, enum_value
+
+
+def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_bound):
+    """A ``dpcov_row_bounding`` and the arrays its pointers address (kept alive by the caller
+    for the call)."""
+    spec = new_struct(RowBoundingC)
+    _check(C.dpcov_row_bounding_default(byref(spec)))
+    spec.bound = float(bound)
+    spec.policy = enum_value(BoundPolicy, policy)
+    spec.neighbour = enum_value(Neighbour, neighbour)
+    spec.constant = float(constant)
+    spec.label_bound = float(label_bound)
+    keep = []
+    if lower is not None or upper is not None:
+        for name, value in (("lower", lower), ("upper", upper)):
+            vec = _arrays.vector(np.broadcast_to(np.asarray(value, dtype=np.float64),
+                                                 (int(cols),)).copy(), name, int(cols))
+            keep.append(vec)
+            setattr(spec, name, _arrays.ptr(vec))
+    return spec, keep
+
+
+def _with_refusal(call, refusal) -> None:
+    """``_check(call())``, the error given ``row`` (the refused row's 0-based index in the chunk,
+    or None) and ``refusal`` (the ``dpcov_row_refusal``)."""
+    try:
+        _check(call())
+    except DpcovError as e:
+        e.row = refusal.row if refusal.row >= 0 else None
+        e.refusal = refusal
+        raise
+
+
+def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
+               constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0):
+    """The raw rows of the 2-D array ``a`` bounded by the library as
+    :meth:`GramAccumulator.bounded` would bound them (``dpcov_row_bounding_apply``), without
+    accumulating them. Returns ``(rows, info)``: the kept rows (a new C-order array) and the
+    counters (dim, rows kept, clipped, dropped, clamped, and bound, the rows' norm bound). A
+    refused row raises as :meth:`GramAccumulator.add_raw_rows` does."""
+    m = _arrays.matrix(a, "a")
+    spec, keep = _row_bounding(m.cols, bound, policy, neighbour, constant, lower, upper,
+                               label_bound)
+    width = m.cols + 1
+    out = np.empty((m.rows, width))
+    info = new_struct(GramInfoC)
+    refusal = new_struct(RowRefusalC)
+    _with_refusal(lambda: C.dpcov_row_bounding_apply(
+        byref(spec), m.layout, m.rows, m.cols, m.ptr, m.ld, _arrays.ptr(out), width,
+        byref(info), byref(refusal)), refusal)
+    del keep
+    return np.ascontiguousarray(out[:info.rows, :info.dim]), GramInfo(info)
 
 
 class GramAccumulator(Handle):
@@ -54,6 +109,36 @@ class GramAccumulator(Handle):
         handle = c_void_p()
         _check(C.dpcov_gram_create_from_state(byref(handle), byref(info), g.layout, g.ptr, g.ld))
         return cls._adopt(handle)
+
+    @classmethod
+    def bounded(cls, cols: int, bound: float = 1.0, policy="clip", neighbour="replace_one",
+                constant: float = 0.0, lower=None, upper=None,
+                label_bound: float = 0.0) -> "GramAccumulator":
+        """An accumulator that bounds raw rows itself (``dpcov_gram_create_bounded``): add them
+        with :meth:`add_raw_rows`. Rows of ``cols`` columns are [x] or, with ``label_bound`` > 0,
+        [x, y]; x is bounded in norm by ``bound`` under ``policy``, y by |y| <= ``label_bound``;
+        ``constant`` > 0 puts a column of that value in front; ``lower``/``upper`` (public
+        per-column ranges) give rows [1, z] instead. ``policy="drop"`` is refused under
+        ``neighbour="replace_one"``, where n is public. The accumulator's dimension and bound are
+        those of the bounded rows (:meth:`info`)."""
+        spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
+                                   label_bound)
+        handle = c_void_p()
+        _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
+        del keep
+        return cls._adopt(handle)
+
+    def add_raw_rows(self, a) -> "GramAccumulator":
+        """Bound the raw rows of the 2-D array ``a`` as :meth:`bounded` said and add them
+        (``dpcov_gram_add_raw_rows``). On a refused row the error (NonFiniteError,
+        NormBoundError) has ``row``, the row's 0-based index in ``a``, and ``refusal``, the
+        ``dpcov_row_refusal`` (label, norm_rest, norm_exponent); the accumulator is unchanged.
+        Returns ``self``."""
+        m = _arrays.matrix(a, "a")
+        refusal = new_struct(RowRefusalC)
+        _with_refusal(lambda: C.dpcov_gram_add_raw_rows(self, m.layout, m.rows, m.cols, m.ptr,
+                                                        m.ld, byref(refusal)), refusal)
+        return self
 
     @classmethod
     def _adopt(cls, handle: c_void_p) -> "GramAccumulator":

@@ -154,88 +154,57 @@ class SeededNoiseWarning(UserWarning):
     clone, copy or pickle of the estimator."""
 
 
-def _clip_overflowed_rows(out: np.ndarray, X: np.ndarray, rows: np.ndarray, bound: float) -> None:
-    """Rows ``rows`` of ``X`` whose factor ``bound / norm`` is not a normal double (the sum of
-    squares overflowed above a norm of about 1.3e154, or the quotient underflowed: a norm of 1e150
-    at a bound of 1e-200), put into ``out`` clipped to norm ``bound`` in their own direction, as
-    the library clips them (``capi_row_overflow``): each row is first scaled by 2^-k, 2^k just
-    above its largest entry (exact but for entries that become subnormal, far below the norm), so
-    that neither its norm nor the factor over- or underflows. The factor was 0: the row was
-    zeroed, counted as clipped, where the C ABI and the CLI keep it on the sphere."""
-    if not rows.any():
-        return
-    _, exponent = np.frexp(np.max(np.abs(X[rows]), axis=1))
-    scaled = np.ldexp(X[rows], -exponent[:, None])
-    factor = np.nextafter(bound / np.sqrt(np.einsum("ij,ij->i", scaled, scaled)), 0.0)
-    out[rows] = scaled * factor[:, None]
+def _neighbour_name(n_private: bool) -> str:
+    """The neighbour relation a fit's rows are bounded for (the drop policy is refused under
+    replace-one by the library, whatever the rows)."""
+    return "add_remove" if n_private else "replace_one"
 
 
-def _bounded_rows(X: np.ndarray, bound: float, policy: str, y=None, label_bound=None,
-                  warn: bool = True, n_public: bool = True):
-    """Rows of X within the norm bound (and labels within |y| <= label_bound) by ``policy``.
-
-    Returns (X, y, clipped): copies only when something is clipped or dropped. ``"reject"``
-    raises naming the user's row, its norm and the bound the user gave. ``warn=False`` for a
-    bound chosen privately below the user's, which clips a few rows by design. The warning
-    gives the clipped count (the curator's) and, only when ``n_public`` (replace-one), the
-    number of rows.
-    """
-    X_in = X
-    norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-    over = norms > bound
-    y_over = np.zeros(X.shape[0], dtype=bool) if y is None else np.abs(y) > label_bound
-    if policy == "reject":
-        if over.any():
-            i = int(np.argmax(over))
-            raise ValueError(f"row {i} of X has Euclidean norm {norms[i]:.6g} > bound = {bound} "
-                             f"(policy='reject'); raise the bound or use policy='clip'")
-        if y_over.any():
-            i = int(np.argmax(y_over))
-            raise ValueError(f"y[{i}] = {y[i]:.6g} is outside [-label_bound, label_bound] with "
-                             f"label_bound = {label_bound} (policy='reject')")
-        return X, y, 0
-    bad = over | y_over
-    if policy == "clip" and warn and bad.any():
-        count = int(bad.sum())
-        total = f" of {X.shape[0]}" if n_public else ""
-        warnings.warn(f"{count}{total} rows are over the bound {bound:g} and were scaled "
-                      "down to it, which shrinks the release towards 0"
-                      + (" (EVERY row: the bound is far below the data's scale)"
-                         if n_public and count == X.shape[0] else "")
-                      + "; curator only: the count is not for publication", ClippingWarning,
-                      stacklevel=3)
-    if policy == "drop":
-        keep = ~bad
-        return X[keep], (None if y is None else y[keep]), 0
-    if over.any():
-        # Scaled to norm <= bound: the factor is rounded towards zero so that rounding never
-        # leaves a row above the bound.
-        factor = np.ones_like(norms)
-        factor[over] = np.nextafter(bound / norms[over], 0.0)
-        X = X * factor[:, None]
-        _clip_overflowed_rows(X, X_in, over & ~(factor >= np.finfo(float).tiny), bound)
-    if y_over.any():
-        y = np.clip(y, -label_bound, label_bound)
-    return X, y, int(bad.sum())
+def _refused_row(error: DpcovError, start: int, bound: float, label_bound=None, y=None):
+    """The library's refusal of a row under ``policy='reject'`` as a ValueError naming the user's
+    row (``start`` + the chunk's row, which the library returns as data) and the measure over its
+    bound (computed by the library)."""
+    refusal = getattr(error, "refusal", None)
+    if getattr(error, "row", None) is None or refusal is None or refusal.norm_rest == 0.0:
+        return error
+    i = start + error.row
+    if refusal.label:
+        return ValueError(f"y[{i}] = {y[i]:.6g} is outside [-label_bound, label_bound] with "
+                          f"label_bound = {label_bound} (policy='reject')")
+    norm = math.ldexp(refusal.norm_rest, refusal.norm_exponent) \
+        if refusal.norm_exponent < 1024 else math.inf
+    return ValueError(f"row {i} of X has Euclidean norm {norm:.6g} > bound = {bound} "
+                      f"(policy='reject'); raise the bound or use policy='clip'")
 
 
-def _blocks(X: np.ndarray, y=None, constant: float | None = None):
-    """Chunks of [constant, X, (y)] (explicit copies of at most CHUNK_ROWS rows)."""
+def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_bound=None):
+    """Hands the raw rows of X (and y as a last column) to ``gram`` in chunks of CHUNK_ROWS; the
+    library bounds them. A refused row is reported at the user's row index."""
     for start in range(0, X.shape[0], CHUNK_ROWS):
         stop = min(start + CHUNK_ROWS, X.shape[0])
-        parts = [] if constant is None else [np.full((stop - start, 1), constant)]
-        parts.append(X[start:stop])
-        if y is not None:
-            parts.append(y[start:stop, None])
-        yield np.hstack(parts)
-
-
-def _gram(blocks, dim: int, bound: float) -> GramAccumulator:
-    """A Gram accumulator holding every block (rows already within ``bound``)."""
-    gram = GramAccumulator(dim)
-    for block in blocks:
-        gram.add_rows(block, bound, "clip")
+        chunk = X[start:stop] if y is None else np.column_stack((X[start:stop], y[start:stop]))
+        try:
+            gram.add_raw_rows(chunk)
+        except DpcovError as e:
+            refused = _refused_row(e, start, bound, label_bound, y)
+            if refused is e:
+                raise
+            raise refused from None
     return gram
+
+
+def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
+    """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
+    ``n_public`` (replace-one), the number of rows."""
+    if not clipped:
+        return
+    total = f" of {rows}" if n_public else ""
+    warnings.warn(f"{clipped}{total} rows are over the bound {bound:g} and were scaled "
+                  "down to it, which shrinks the release towards 0"
+                  + (" (EVERY row: the bound is far below the data's scale)"
+                     if n_public and clipped == rows else "")
+                  + "; curator only: the count is not for publication", ClippingWarning,
+                  stacklevel=3)
 
 
 def _check_mechanism(mechanism, extra=()) -> None:
@@ -274,15 +243,6 @@ def _norm_bound(est) -> float:
                             "ranges in your units) or bound=B (on the Euclidean norm of each row)")
 
 
-def _scaled_blocks(X: np.ndarray, lower, upper, counter: list):
-    """Chunks of the scaled rows [1, z] (``dpcov_column_bounds_scale_rows``); the number of
-    clamped values is added to ``counter[0]``."""
-    for start in range(0, X.shape[0], CHUNK_ROWS):
-        block, clamped = _column_bounds.scale_rows(X[start:start + CHUNK_ROWS], lower, upper)
-        counter[0] += clamped
-        yield block
-
-
 def _warn_clamped(clamped: int) -> None:
     """Clamping to ``bounds`` is never silent (the count is the curator's)."""
     if clamped:
@@ -294,19 +254,24 @@ def _warn_clamped(clamped: int) -> None:
 class _Estimator(BaseEstimator):
     """The shared release step."""
 
-    def _release_gram(self, blocks, dim: int, bound: float, rng=None, epsilon=None):
-        """Accumulate ``blocks`` and release once (with ``epsilon``, by default the estimator's);
-        returns (release, rows, receipt)."""
-        _check_mechanism(self.mechanism)
-        if hasattr(self, "receipt_"):
-            warn_refit(self)
+    def _release_gram(self, gram: GramAccumulator, rng=None, epsilon=None):
+        """Release once from ``gram`` (with ``epsilon``, by default the estimator's) and free
+        it; returns (release, info, receipt)."""
         options = dict(self.mechanism_options or {})
         rng = as_rng(self.random_state) if rng is None else rng
         epsilon = self.epsilon if epsilon is None else epsilon
-        with _gram(blocks, dim, bound) as gram:
-            rows = gram.info().rows
+        with gram:
+            info = gram.info()
             released, receipt = gram.release(self.mechanism, epsilon, self.delta, rng, **options)
-        return released, rows, receipt
+        return released, info, receipt
+
+    def _bounded_gram(self, cols: int, **bounding) -> GramAccumulator:
+        """A bounded accumulator for this fit (checks the mechanism and warns on a refit
+        first)."""
+        _check_mechanism(self.mechanism)
+        if hasattr(self, "receipt_"):
+            warn_refit(self)
+        return GramAccumulator.bounded(cols, **bounding)
 
     def _auto_bound(self, X: np.ndarray, dim: int, rng):
         """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
@@ -418,16 +383,19 @@ class PrivateCovariance(_Estimator):
             raise ValueError("bound_clipped applies to bound='auto' only")
         else:
             B = _norm_bound(self)
-        X, _, clipped = _bounded_rows(X, B, policy, n_public=not n_private)
+        # Centred: rows [B, x] as the CLI's --add-constant (sqrt(2) B rounded up, x kept a few
+        # ulps within B), bounded by the library.
+        gram = self._bounded_gram(d, bound=B, policy=policy, neighbour=_neighbour_name(n_private),
+                                  constant=0.0 if self.assume_centered else B)
+        _accumulate(gram, X, bound=B)
+        released, info, receipt = self._release_gram(gram, rng, epsilon)
+        rows, clipped = info.rows, info.clipped
+        if policy == "clip":
+            _warn_clipped(clipped, rows, B, not n_private)
         if self.assume_centered:
-            released, rows, receipt = self._release_gram(_blocks(X), d, B, rng, epsilon)
             location = np.zeros(d)
             covariance = released / max(rows, 1)
         else:
-            # As the CLI's --add-constant: sqrt(2) B rounded up, x kept a few ulps within B.
-            released, rows, receipt = self._release_gram(
-                _blocks(_constant_column.within(X, B), constant=B), d + 1,
-                _constant_column.norm_bound(B), rng, epsilon)
             # Under add/remove the count is the released B^2 n + noise over B^2.
             location, covariance, count = centre_second_moment(released, 0, B,
                                                                _public_rows(receipt, rows))
@@ -451,10 +419,11 @@ class PrivateCovariance(_Estimator):
         d = X.shape[1]
         lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (d,)).copy()
         upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (d,)).copy()
-        clamped = [0]
-        scaled, rows, receipt = self._release_gram(_scaled_blocks(X, lower, upper, clamped),
-                                                   d + 1, _column_bounds.norm_bound(d))
-        _warn_clamped(clamped[0])
+        gram = self._bounded_gram(d, lower=lower, upper=upper)
+        _accumulate(gram, X)
+        scaled, info, receipt = self._release_gram(gram)
+        rows = info.rows
+        _warn_clamped(info.clamped)
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
         # Under add/remove the count is the released constant column's (n + noise).
         centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
@@ -473,7 +442,7 @@ class PrivateCovariance(_Estimator):
         self.location_ = location
         self.receipt_ = receipt
         self.n_samples_ = rows if _public_rows(receipt, rows) else count
-        self.n_clipped_ = clamped[0]
+        self.n_clipped_ = info.clamped
         return self
 
     def get_precision(self) -> np.ndarray:
@@ -746,28 +715,37 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if not (B > 0 and math.isfinite(B)) or not (B_y > 0 and math.isfinite(B_y)):
             raise ValueError(f"bound and label_bound must be finite and > 0, got bound = "
                              f"{self.bound!r}, label_bound = {self.label_bound!r}")
-        X, y, clipped = _bounded_rows(X, B, policy, y, B_y, n_public=not n_private)
         rng = _release_rng(self.random_state, 3)
         epsilon = float(self.epsilon)
+        constant = 1.0 if self.fit_intercept else 0.0
+        gram = _accumulate(GramAccumulator.bounded(
+            X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y),
+            X, y, B, B_y)
+        clipped = gram.info().clipped
+        if policy == "clip":
+            _warn_clipped(clipped, gram.info().rows, B, not n_private)
         if mechanism == "adassp":
             self._check_adassp_options()
             bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
             self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
             B, epsilon, more = self._tightened(X, B, rng)
             if more:
-                X, y, extra = _bounded_rows(X, B, "clip", y, B_y, warn=False)
-                clipped += extra
+                # The rows clipped to the private bound below the user's: clipping at B then at
+                # B' < B is clipping at B' (same direction); the count is of rows over B'.
+                gram.close()
+                gram = _accumulate(GramAccumulator.bounded(
+                    X.shape[1] + 1, B, "clip", _neighbour_name(n_private), constant,
+                    label_bound=B_y), X, y, B, B_y)
+                clipped = gram.info().clipped
         self.bound_ = B
         p_f = X.shape[1]
         offset = 1 if self.fit_intercept else 0
-        constant = 1.0 if self.fit_intercept else None
         bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
         dim = p_f + offset + 1
         features = np.arange(p_f + offset, dtype=np.int64)
         label = dim - 1
-        # Rows are within the bounds already: the accumulator's bound only has to hold them.
-        row_bound = math.hypot(bound_x, B_y) * (1 + 1e-12)
-        with _gram(_blocks(X, y, constant), dim, row_bound) as gram:
+        row_bound = gram.info().bound
+        with gram:
             rows = gram.info().rows
             if mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng)
@@ -898,8 +876,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if share == 0.0:
             return bound, float(self.epsilon), False
         spent = share * float(self.epsilon)
-        chosen = tighten_bound(np.sqrt(np.einsum("ij,ij->i", X, X)), bound, spent, rng,
-                               float(self.bound_quantile))
+        chosen = tighten_bound(np.minimum(np.sqrt(np.einsum("ij,ij->i", X, X)), bound), bound,
+                               spent, rng, float(self.bound_quantile))
         # The rest of the budget, rounded down so that the two shares never sum above epsilon.
         rest = math.nextafter(float(self.epsilon) - spent, 0.0)
         return chosen, rest, chosen < bound

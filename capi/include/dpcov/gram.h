@@ -38,7 +38,10 @@ enum dpcov_bound_policy {
   /**
    * Leave the row out and count it in dpcov_gram_info::dropped. The number of rows then depends on
    * the data: a release under the replace-one neighbour relation (fixed, public n) refuses an
-   * accumulator with dropped rows (::DPCOV_E_PRECONDITION); use clipping, or add/remove neighbours.
+   * accumulator that received rows under this policy, whether or not any row was dropped
+   * (::DPCOV_E_PRECONDITION; refusing only when one was would tell the datasets apart), as does
+   * dpcov_gram_create_bounded() asked for it under replace-one; use clipping, or add/remove
+   * neighbours.
    */
   DPCOV_BOUND_DROP = 2
 };
@@ -51,7 +54,13 @@ typedef struct dpcov_gram_info {
   int64_t rows;    /**< Rows included in G (clipped rows included, dropped rows not). */
   int64_t clipped; /**< Rows scaled down to norm B. */
   int64_t dropped; /**< Rows left out under ::DPCOV_BOUND_DROP. */
-  double bound;    /**< The norm bound B every included row satisfies; 0 before the first row. */
+  /**
+   * The norm bound B every included row satisfies; 0 before the first row (for an accumulator
+   * made by dpcov_gram_create_bounded(), the bounded rows' norm bound from the start).
+   */
+  double bound;
+  /** Values clamped into their public column bounds by dpcov_gram_add_raw_rows() (curator only). */
+  int64_t clamped;
 } dpcov_gram_info;
 
 /**
@@ -148,6 +157,144 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
  */
 DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpcov_gram_info *info,
                                                     int32_t layout, const double *g, int64_t ldg);
+
+/**
+ * How dpcov_gram_add_raw_rows() bounds each raw row before it is accumulated: the whole of the
+ * library's row bounding (proofs/row_bound.md, proofs/column_bounds.md), so that no surface bounds
+ * rows itself. A raw row is [x] or, with a label, [x, y] (y last). The accumulated rows are
+ * [c, x', y'] with x' = x bounded in norm by @c bound under @c policy, the constant column c only
+ * when @c constant > 0 and the label y' only when @c label_bound > 0; or, with column bounds,
+ * [1, z] with z_j = clamp((x_j - centre_j) / half_width_j, -1, 1). Fill with
+ * dpcov_row_bounding_default() and set the fields wanted.
+ */
+typedef struct dpcov_row_bounding {
+  /** Set by dpcov_row_bounding_default() to sizeof(dpcov_row_bounding). */
+  size_t struct_size;
+  /** B on the Euclidean norm of x, finite and >= 2^-960 (ignored with column bounds). Default 1. */
+  double bound;
+  /** A ::dpcov_bound_policy for x and the label (default ::DPCOV_BOUND_CLIP). */
+  int32_t policy;
+  /**
+   * The ::dpcov_neighbour relation the rows will be released under (default replace-one):
+   * ::DPCOV_BOUND_DROP is refused under replace-one, where it would make n depend on the data.
+   */
+  int32_t neighbour;
+  /**
+   * 0 (default: none), or c finite > 0 put in front of every row: rows [c, x'] with x' kept a few
+   * ulps within B ((2 d + 24) eps relatively, not counted as clipping unless ||x|| > B), of norm
+   * bound sqrt(2) B rounded up for c = B (`dpcov release --add-constant`, centring), else
+   * hypot(c, B) with room for rounding (the regression's intercept, c = 1).
+   */
+  double constant;
+  /**
+   * NULL (default), or the public lower bounds of the d columns (then @c upper too): rows
+   * [1, z] of norm bound dpcov_column_bounds_norm_bound(d); only with constant 0, no label and
+   * ::DPCOV_BOUND_CLIP. Read when the accumulator is created, not retained.
+   */
+  const double *lower;
+  /** NULL (default), or the public upper bounds of the d columns, each > its lower bound. */
+  const double *upper;
+  /**
+   * 0 (default: no label), or B_y finite > 0: the last raw column is a label y bounded
+   * |y| <= B_y under @c policy (clipped to +-B_y, the row rejected, or dropped).
+   */
+  double label_bound;
+} dpcov_row_bounding;
+
+/**
+ * Fill @p spec with the defaults: struct_size, bound 1, ::DPCOV_BOUND_CLIP, replace-one, no
+ * constant, no column bounds, no label.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ */
+DPCOV_API dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec);
+
+/**
+ * Which row of a chunk dpcov_gram_add_raw_rows() refused, and why, as data (the message is for
+ * people, not to be parsed).
+ */
+typedef struct dpcov_row_refusal {
+  /** Set by the caller to sizeof(dpcov_row_refusal); fields beyond it are not written. */
+  size_t struct_size;
+  /** The refused row, 0-based in the chunk; -1 when the failure names no row. */
+  int64_t row;
+  /** 1 when the label was over dpcov_row_bounding::label_bound, else 0. */
+  int32_t label;
+  /** The measure over the bound is norm_rest * 2^norm_exponent (0 when none). */
+  int32_t norm_exponent;
+  /**
+   * With norm_exponent, the norm of x (or |y|) that was over its bound under
+   * ::DPCOV_BOUND_REJECT: finite even when the norm is above the largest double. 0 when none.
+   */
+  double norm_rest;
+} dpcov_row_refusal;
+
+/**
+ * Bound raw rows as @p spec says without accumulating them, for a caller that needs the bounded
+ * rows themselves (e.g. a streaming reader that puts a constant column in front): the same
+ * function dpcov_gram_add_raw_rows() applies. The rows kept (all but the dropped ones) are written
+ * in order to @p out.
+ * @param spec     the bounding (see ::dpcov_row_bounding), read up to its struct_size.
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, of @p a.
+ * @param rows     number of rows, >= 0.
+ * @param cols     raw columns, label included.
+ * @param a        the raw rows; not retained.
+ * @param lda      leading dimension of @p a.
+ * @param out      row-major, at least rows * ldout doubles (NULL when rows is 0).
+ * @param ldout    leading dimension of @p out, >= the bounded rows' columns (cols, plus 1 with a
+ *                 constant or column bounds).
+ * @param info     receives (up to its struct_size) dim (the bounded columns), rows (rows kept),
+ *                 clipped, dropped, clamped, and bound (the bounded rows' public norm bound).
+ * @param refusal  NULL, or as for dpcov_gram_add_raw_rows().
+ * @return as dpcov_gram_create_bounded() and dpcov_gram_add_raw_rows(); on failure @p out and
+ *         @p info are untouched.
+ */
+DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, int32_t layout,
+                                                int64_t rows, int64_t cols, const double *a,
+                                                int64_t lda, double *out, int64_t ldout,
+                                                dpcov_gram_info *info, dpcov_row_refusal *refusal);
+
+/**
+ * Create an empty accumulator for raw rows of @p cols columns bounded as @p spec says; its
+ * dimension (dpcov_gram_info::dim) is that of the bounded rows (cols, plus 1 with a constant or
+ * column bounds) and its bound (dpcov_gram_info::bound) their public norm bound. Add rows with
+ * dpcov_gram_add_raw_rows() (dpcov_gram_add_rows() with that bound also works, without the
+ * bounding). @p spec is read up to its struct_size; its pointers are not retained.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param cols      raw columns, label included: 1 <= cols (2 with a label), and the bounded rows'
+ *                  dimension <= 46340.
+ * @param spec      the bounding (see ::dpcov_row_bounding).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_INVALID_ARGUMENT (struct_size, bound, policy, neighbour, constant,
+ *         label_bound, column bounds, a combination column bounds exclude, a norm bound that
+ *         overflows), ::DPCOV_E_PRECONDITION (::DPCOV_BOUND_DROP under replace-one),
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,
+                                                 const dpcov_row_bounding *spec);
+
+/**
+ * Bound the raw rows of @p a as the accumulator's ::dpcov_row_bounding says and add them: the
+ * counters (dpcov_gram_get_info()) gain the rows kept, clipped (a row whose x or label was over
+ * its bound and was scaled or clamped to it counts once), dropped, and the clamped values. The
+ * whole chunk is bounded before anything is added: on failure the accumulator is unchanged.
+ * @param gram     an accumulator made by dpcov_gram_create_bounded().
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows     number of rows, >= 0 (0 is a no-op, and @p a may then be NULL).
+ * @param cols     raw columns; must equal the accumulator's.
+ * @param a        the raw rows; not retained.
+ * @param lda      leading dimension (>= cols for row-major, >= max(1, rows) for column-major).
+ * @param refusal  NULL, or receives (up to its struct_size, which must then be set) the refused
+ *                 row of a ::DPCOV_E_NON_FINITE or ::DPCOV_E_NORM_BOUND failure; row -1 on
+ *                 success and on every other failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_INVALID_ARGUMENT (an accumulator not made by dpcov_gram_create_bounded(),
+ *         refusal->struct_size), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND (under
+ *         ::DPCOV_BOUND_REJECT), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL (as
+ *         dpcov_gram_add_rows()), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout, int64_t rows,
+                                               int64_t cols, const double *a, int64_t lda,
+                                               dpcov_row_refusal *refusal);
 
 #ifdef __cplusplus
 }

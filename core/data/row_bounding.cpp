@@ -1,0 +1,176 @@
+#include "row_bounding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "../error.hpp"
+#include "../privacy/box_norm_bound.hpp"
+
+namespace dpcov::data {
+
+namespace {
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+// The relative room (d + 64) 2^-50 above an exact norm bound that keeps a row of d entries of
+// exact norm <= that bound inside the accumulator's within limit, B (1 - (d + 16) 2^-53), with
+// room for hypot's rounding (under one ulp).
+double with_room(double exact_bound, int64_t entries) {
+  return exact_bound * (1.0 + (static_cast<double>(entries) + 64.0) * 0x1p-50);
+}
+
+void check_positive(double value, const char *name) {
+  if (!std::isfinite(value))
+    fail(DPCOV_E_NON_FINITE, name, " must be finite, got ", value);
+  if (!(value > 0.0)) fail(DPCOV_E_INVALID_ARGUMENT, name, " must be > 0 (or 0 for none), got ", value);
+}
+
+}  // namespace
+
+void check_drop_policy(bool drops, privacy::Neighbour neighbour) {
+  if (drops && neighbour == privacy::Neighbour::ReplaceOne)
+    fail(DPCOV_E_PRECONDITION, "the drop policy (DPCOV_BOUND_DROP) leaves rows over the bound out: ",
+         "under replace-one neighbours n is public, and dropping would make it depend on the ",
+         "data; clip the rows (DPCOV_BOUND_CLIP) or state the guarantee for add/remove neighbours");
+}
+
+double constant_column_norm_bound(double constant, double bound) {
+  // sqrt2 (the double) exceeds sqrt(2) by 9.7e-17; the product's rounding may fall below
+  // sqrt(2) B by less than half an ulp, which the step up covers.
+  const double out =
+      constant == bound
+          ? std::nextafter(bound * std::numbers::sqrt2, std::numeric_limits<double>::infinity())
+          : with_room(std::hypot(constant, bound), 2);
+  if (!std::isfinite(out))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the norm bound of the rows [c, x] (c = ", constant,
+         ", ||x|| <= ", bound, ") overflows");
+  return out;
+}
+
+double constant_column_factor(ScaledNorm norm, double bound, int64_t features) {
+  // A relative margin of (2 d + 24) eps on ||x'|| absorbs the rounding of ||x|| (about
+  // (d / 2 + 2) u, u = eps / 2), of the scaled entries and of the sum of squares of the d + 1
+  // entries of [B, x'] (about (d + 3) u), and the accumulator's within limit, which keeps a row
+  // whole only below (sqrt(2) B within_shave(d + 1))^2 (proofs/row_bound.md): the sum stays
+  // below 2 B^2 (1 - (2 c - 1.5 d - 6) u) for a margin of c eps, the limit above
+  // 2 B^2 (1 - (2 d + 37) u), so c >= 1.75 d + 21.5 suffices.
+  const double limit = bound * (1.0 - (2.0 * static_cast<double>(features) + 24.0) * kEpsilon);
+  if (norm.value() <= limit) return 1.0;
+  // limit / (rest 2^e) with limit = m 2^k split, so that the division is between normal numbers
+  // even when ||x|| is above the largest double; a subnormal result is shaved one ulp down.
+  int k = 0;
+  const double m = std::frexp(limit, &k);
+  return shave_subnormal(std::ldexp(m / norm.rest, k - norm.exponent));
+}
+
+RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,
+                         const double *lower, const double *upper, double label_bound,
+                         privacy::Neighbour neighbour)
+    : cols_(cols), policy_(policy) {
+  if (policy != BoundPolicy::Clip && policy != BoundPolicy::Reject && policy != BoundPolicy::Drop)
+    fail(DPCOV_E_INVALID_ARGUMENT, "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) ",
+         "or DPCOV_BOUND_DROP (2), got ", static_cast<int32_t>(policy));
+  if (neighbour != privacy::Neighbour::ReplaceOne && neighbour != privacy::Neighbour::AddRemove)
+    fail(DPCOV_E_INVALID_ARGUMENT, "neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) or ",
+         "DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ", static_cast<int32_t>(neighbour));
+  if (label_bound != 0.0) check_positive(label_bound, "label_bound");
+  if (constant != 0.0) check_positive(constant, "constant");
+  label_bound_ = label_bound;
+  constant_ = constant;
+  const int64_t features = cols - (label_bound > 0.0 ? 1 : 0);
+  if (features < 1 || cols > INT64_MAX - 1)
+    fail(DPCOV_E_DIMENSION, "rows need at least one column besides the label, got ", cols);
+  if ((lower == nullptr) != (upper == nullptr))
+    fail(DPCOV_E_NULL_POINTER, "lower and upper must both be given or both be NULL");
+  if (lower != nullptr) {
+    if (constant != 0.0 || label_bound != 0.0 || policy != BoundPolicy::Clip)
+      fail(DPCOV_E_INVALID_ARGUMENT, "column bounds put a constant 1 in front and clamp values ",
+           "into their ranges: they take no constant, no label and policy DPCOV_BOUND_CLIP only");
+    scales_.resize(static_cast<size_t>(cols));
+    for (int64_t j = 0; j < cols; ++j)
+      scales_[static_cast<size_t>(j)] = column_scale(lower[j], upper[j], j);
+    norm_bound_ = privacy::box_norm_bound(cols + 1);
+    return;
+  }
+  check_drop_policy(policy == BoundPolicy::Drop, neighbour);
+  check_row_bound(bound, "bound");
+  bound_ = bound;
+  const double x_bound = constant != 0.0 ? constant_column_norm_bound(constant, bound) : bound;
+  norm_bound_ = label_bound > 0.0 ? with_room(std::hypot(x_bound, label_bound), out_cols())
+                                  : x_bound;
+  if (!std::isfinite(norm_bound_))
+    fail(DPCOV_E_INVALID_ARGUMENT, "the norm bound of the rows [x, y] (||x|| <= ", x_bound,
+         ", |y| <= ", label_bound, ") overflows");
+}
+
+int64_t RowBounding::out_cols() const {
+  return cols_ + (constant_ != 0.0 || !scales_.empty() ? 1 : 0);
+}
+
+int64_t RowBounding::bound_rows(ConstMatrixView raw, std::vector<double> &out,
+                                GramCounts &counts) const {
+  if (raw.cols != cols_)
+    fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the bounding expects ", cols_);
+  out.resize(static_cast<size_t>(raw.rows * out_cols()));
+  if (scales_.empty()) return bound_norms(raw, out, counts);
+  const MatrixView boxed{out.data(), raw.rows, out_cols(), out_cols(), Layout::RowMajor};
+  counts.clamped += scale_rows_to_box(raw, scales_.data(), boxed);
+  return raw.rows;
+}
+
+int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
+                                 GramCounts &counts) const {
+  const bool label = label_bound_ > 0.0;
+  const ConstMatrixView x{raw.data, raw.rows, cols_ - (label ? 1 : 0), raw.ld, raw.layout};
+  std::vector<double> sums(static_cast<size_t>(raw.rows));
+  row_sums_of_squares(x, 0, raw.rows, sums.data());
+  const double limit_squared = within_limit_squared(bound_, x.cols);
+  const int64_t width = out_cols();
+  int64_t kept = 0;
+  for (int64_t i = 0; i < raw.rows; ++i) {
+    double factor = 1.0;
+    bool over = false;
+    if (constant_ != 0.0) {
+      const ScaledNorm norm = measured_norm(x, i, sums[static_cast<size_t>(i)]);
+      over = norm.value() > bound_;
+      if (over && policy_ == BoundPolicy::Reject)
+        fail_row_over(i, {norm.rest, norm.exponent}, "row ", i, " (0-based) has norm ",
+                      norm.value(), " > bound ", bound_);
+      factor = over && policy_ == BoundPolicy::Drop ? 0.0
+                                                    : constant_column_factor(norm, bound_, x.cols);
+    } else if (!surely_within(sums[static_cast<size_t>(i)], limit_squared)) {
+      factor = row_factor(x, i, sums[static_cast<size_t>(i)], bound_, policy_);
+      over = factor < 1.0;
+    }
+    double y = 0.0;
+    if (label) {
+      y = raw(i, cols_ - 1);
+      if (!std::isfinite(y))
+        fail_row(DPCOV_E_NON_FINITE, i, "row ", i, ", column ", cols_ - 1, " (0-based, the label) is ",
+                 y, "; rows must be finite");
+      if (std::fabs(y) > label_bound_) {
+        if (policy_ == BoundPolicy::Reject)
+          fail_row_over(i, {std::fabs(y), 0, true}, "row ", i, " (0-based) has label |y| = ",
+                        std::fabs(y), " > label bound ", label_bound_);
+        over = true;
+        if (policy_ == BoundPolicy::Drop) factor = 0.0;
+        y = std::clamp(y, -label_bound_, label_bound_);
+      }
+    }
+    if (policy_ == BoundPolicy::Drop && over && factor == 0.0) {
+      ++counts.dropped;
+      continue;
+    }
+    counts.clipped += over ? 1 : 0;
+    double *o = out.data() + kept * width;
+    if (constant_ != 0.0) *o++ = constant_;
+    for (int64_t j = 0; j < x.cols; ++j) o[j] = factor * x(i, j);
+    if (label) o[x.cols] = y;
+    ++kept;
+  }
+  return kept;
+}
+
+}  // namespace dpcov::data

@@ -1,0 +1,80 @@
+// Everything done to a user's rows before an accumulator sees them, in one place for every
+// surface (C ABI, CLI, bindings): the norm bound on x under clip / reject / drop, a leading
+// constant column (rows [c, x], the centring and intercept column), public per-column bounds
+// (rows [1, z], z in [-1, 1]) and a label column with its own bound (the regression's y). The
+// bounded rows have a public norm bound (norm_bound()), so the accumulator keeps every one whole.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../privacy/neighbour.hpp"
+#include "column_bounds.hpp"
+#include "gram.hpp"
+#include "row_bound.hpp"
+
+namespace dpcov::data {
+
+// The one rule on the drop policy: under replace-one neighbours n is public, and leaving rows out
+// makes it depend on the data (a row inside the bound for one dataset, outside for its neighbour),
+// so a request that drops, or may drop, rows is refused there with DPCOV_E_PRECONDITION, whatever
+// the rows: refusing only when a row was dropped would itself tell the rows apart. Under
+// add/remove dropping is a 1-stable map (proofs/public_receipt.md).
+void check_drop_policy(bool drops, privacy::Neighbour neighbour);
+
+// A checked bounding request for rows of `cols` raw columns (the label, if any, last).
+class RowBounding {
+ public:
+  // bound: B on ||x||, as check_row_bound() (ignored with column bounds). constant: 0 (none) or a
+  // finite value > 0 put in front of every row. lower/upper: both null, or `features` public
+  // ranges each (then constant must be 0, policy Clip and no label: the rows are [1, z]).
+  // label_bound: 0 (no label) or B_y finite > 0, the last raw column being y, |y| <= B_y.
+  // Throws DPCOV_E_INVALID_ARGUMENT, DPCOV_E_NON_FINITE, DPCOV_E_DIMENSION, and
+  // DPCOV_E_PRECONDITION for the drop policy under replace-one (check_drop_policy()).
+  RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,
+              const double *lower, const double *upper, double label_bound,
+              privacy::Neighbour neighbour);
+
+  int64_t cols() const { return cols_; }
+  // Columns of the bounded rows: [c or 1,] x or z, [y].
+  int64_t out_cols() const;
+  // The public norm bound of every bounded row, with room for the accumulator's rounding so that
+  // it keeps each one whole (for [c, x] with c = B: sqrt(2) B rounded up, the value the CLI's
+  // receipts record).
+  double norm_bound() const { return norm_bound_; }
+  BoundPolicy policy() const { return policy_; }
+  bool column_bounds() const { return !scales_.empty(); }
+
+  // Bounds the rows of `raw` (rows x cols(), any layout) into `out` (row-major, rows x
+  // out_cols(), resized), leaving dropped rows out; returns how many rows were written, and adds
+  // to `counts` the clipped and dropped rows and the clamped values (counts.rows untouched).
+  // Throws a RowError naming the chunk's row: DPCOV_E_NON_FINITE, or DPCOV_E_NORM_BOUND under
+  // BoundPolicy::Reject.
+  int64_t bound_rows(ConstMatrixView raw, std::vector<double> &out, GramCounts &counts) const;
+
+ private:
+  int64_t bound_norms(ConstMatrixView raw, std::vector<double> &out, GramCounts &counts) const;
+
+  int64_t cols_;
+  double bound_ = 0.0;
+  BoundPolicy policy_;
+  double constant_ = 0.0;
+  std::vector<ColumnScale> scales_;
+  double label_bound_ = 0.0;
+  double norm_bound_ = 0.0;
+};
+
+// The norm bound of rows [c, x] with ||x|| <= B, never below its exact value: for c = B, sqrt(2)
+// B rounded up (std::numbers::sqrt2 exceeds sqrt(2), and one step up covers the product's
+// rounding); otherwise hypot(c, B) with room for the accumulator's within test. Throws
+// DPCOV_E_INVALID_ARGUMENT when it overflows.
+double constant_column_norm_bound(double constant, double bound);
+
+// The factor that scales x of norm `norm` (features entries) to at most B (1 - (2 d + 24) eps):
+// 1 when already there. That margin absorbs the rounding of the sum of squares of [B, x'] and the
+// accumulator's within limit, so the row [B, x'] is kept whole; rows within it but not over B
+// move by less than (2 d + 24) ulps and are not counted as clipped.
+double constant_column_factor(ScaledNorm norm, double bound, int64_t features);
+
+}  // namespace dpcov::data

@@ -72,6 +72,10 @@ void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
   if (raw.cols != bounding.cols())
     dpcov::fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the accumulator takes ",
                 bounding.cols());
+  if (bounding.norm_only()) {
+    gram.acc.add_rows(raw, bounding.norm_bound(), bounding.policy());
+    return;
+  }
   std::vector<double> bounded;
   dpcov::GramCounts upstream;
   const int64_t kept = bounding.bound_rows(raw, bounded, upstream);

@@ -6,12 +6,35 @@
 #include <vector>
 
 #include "../core/check.hpp"
+#include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/private_bound.hpp"
 #include "../core/mechanisms/private_bound_scan.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
 
 namespace {
+
+// The grid (K candidates, finite, > 0, strictly increasing) and the K + 1 counts (each >= 0).
+void check_grid_and_histogram(const double *grid, int64_t candidates, const int64_t *histogram) {
+  if (candidates < 1 ||
+      static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
+                dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
+  dpcov::check::not_null(grid, "grid");
+  dpcov::check::vector(candidates, grid, sizeof(double), "grid");
+  dpcov::check::not_null(histogram, "histogram");
+  dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
+  for (int64_t k = 0; k < candidates; ++k) {
+    dpcov::check::finite(grid[k], "grid");
+    if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
+                  "] = ", grid[k]);
+  }
+  for (int64_t k = 0; k <= candidates; ++k)
+    if (histogram[k] < 0)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k,
+                  " is negative");
+}
 
 // Both selections: every argument checked before any draw, then `rule` (the kernel's selection)
 // on the histogram; the outputs are written only on success.
@@ -20,29 +43,11 @@ dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histo
                     int64_t target_clipped, double epsilon, dpcov_rng *rng, int64_t *index,
                     double *bound, Rule rule) {
   return dpcov::capi::guarded([&] {
-    if (candidates < 1 ||
-        static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
-                  dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
-    dpcov::check::not_null(grid, "grid");
-    dpcov::check::vector(candidates, grid, sizeof(double), "grid");
-    dpcov::check::not_null(histogram, "histogram");
-    dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
+    check_grid_and_histogram(grid, candidates, histogram);
     dpcov::check::not_null(rng, "rng");
     dpcov::check::not_null(bound, "bound");
-    for (int64_t k = 0; k < candidates; ++k) {
-      dpcov::check::finite(grid[k], "grid");
-      if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
-        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
-                    "] = ", grid[k]);
-    }
     std::vector<uint64_t> counts(static_cast<size_t>(candidates) + 1);
-    for (size_t k = 0; k < counts.size(); ++k) {
-      if (histogram[k] < 0)
-        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k,
-                    " is negative");
-      counts[k] = static_cast<uint64_t>(histogram[k]);
-    }
+    for (size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<uint64_t>(histogram[k]);
     if (target_clipped < 0)
       dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "target_clipped must be >= 0, got ", target_clipped);
     dpcov::check::epsilon(epsilon);
@@ -55,6 +60,22 @@ dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histo
 }  // namespace
 
 extern "C" {
+
+DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t candidates,
+                                                     int32_t layout, int64_t rows, int64_t cols,
+                                                     const double *a, int64_t lda,
+                                                     int64_t *histogram) {
+  return dpcov::capi::guarded([&] {
+    check_grid_and_histogram(grid, candidates, histogram);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    std::vector<int64_t> added(static_cast<size_t>(candidates) + 1, 0);
+    dpcov::data::add_norm_histogram(view, grid, candidates, added.data());
+    for (int64_t k = 0; k <= candidates; ++k)
+      if (histogram[k] > INT64_MAX - added[static_cast<size_t>(k)])
+        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram cell ", k, " would pass INT64_MAX");
+    for (int64_t k = 0; k <= candidates; ++k) histogram[k] += added[static_cast<size_t>(k)];
+  });
+}
 
 DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double ratio, double *grid,
                                                 int64_t capacity, int64_t *candidates) {

@@ -2,78 +2,59 @@
 
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <utility>
 
 #include "cli_error.hpp"
 #include "column_bounds_option.hpp"
-#include "row_norm.hpp"
+#include "library_status.hpp"
+#include "row_bounding.hpp"
 
 namespace dpcov::cli {
 
 namespace {
 
-constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+// A row whose x is over --bound under --reject, at the user's position, with its norm as the
+// library measured it.
+[[noreturn]] void report_over_bound(const RowReader &reader, const Chunk &chunk,
+                                    const dpcov_row_refusal &refusal,
+                                    const dpcov_row_bounding &spec) {
+  fail(kExitInputData, reader.row_location(chunk, refusal.row), ": the row's norm ",
+       refused_norm_text(refusal), " is over --bound ", spec.bound, " (--reject)");
+}
 
 }  // namespace
 
 double constant_column_norm_bound(double row_bound) {
-  // sqrt2 (the double) exceeds sqrt(2) by 9.7e-17; the product's rounding may fall below
-  // sqrt(2) B by less than half an ulp, which the step up covers.
-  return std::nextafter(row_bound * std::numbers::sqrt2, std::numeric_limits<double>::infinity());
-}
-
-double constant_column_clip_factor(double norm, double row_bound, int64_t dim) {
-  return constant_column_clip_factor(norm, 1.0, row_bound, dim);
-}
-
-double constant_column_clip_factor(double rest, double largest, double row_bound, int64_t dim) {
-  // A relative margin of (2 dim + 24) eps on ||x'|| absorbs the rounding of ||x|| (about
-  // (dim / 2 + 2) u, u = eps / 2), of the scaled entries and of the sum of squares of the dim + 1
-  // entries of [B, x'] (about (dim + 3) u), and the accumulator's within limit, which keeps a row
-  // whole only below (sqrt(2) B within_shave(dim + 1))^2 (proofs/row_bound.md): the sum stays
-  // below 2 B^2 (1 - (2 c - 1.5 dim - 6) u) for a margin of c eps, the limit above
-  // 2 B^2 (1 - (2 dim + 37) u), so c >= 1.75 dim + 21.5 suffices.
-  const double limit = row_bound * (1.0 - (2.0 * static_cast<double>(dim) + 24.0) * kEpsilon);
-  // ||x|| = largest rest, which may overflow: the factor limit / ||x|| as (limit / largest) / rest
-  // (largest = 1 on the plain path). Two roundings in the subnormals may lift it by up to 2^-1074
-  // beyond the relative margin; one subnormal ulp down takes that back.
-  if (rest * largest <= limit) return 1.0;
-  const double factor = (limit / largest) / rest;
-  return factor >= std::numeric_limits<double>::min() ? factor : std::nextafter(factor, 0.0);
+  // Above sqrt(DBL_MAX) the caller refuses B anyway (the mechanisms square the bound).
+  if (!(row_bound <= std::sqrt(std::numeric_limits<double>::max())))
+    return std::numeric_limits<double>::infinity();
+  dpcov_row_bounding spec = row_bounding(row_bound, DPCOV_BOUND_CLIP);
+  spec.constant = row_bound;
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_row_bounding_apply(&spec, DPCOV_ROW_MAJOR, 0, 1, nullptr, 1, nullptr, 2,
+                                         &info, nullptr),
+                concat("the norm bound of the rows [B, x] at --bound ", row_bound));
+  return info.bound;
 }
 
 ConstantColumnReader::ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound,
                                            bool reject)
-    : inner_(std::move(inner)), row_bound_(row_bound), reject_(reject) {
+    : inner_(std::move(inner)),
+      spec_(row_bounding(row_bound, reject ? DPCOV_BOUND_REJECT : DPCOV_BOUND_CLIP)) {
+  spec_.constant = row_bound;
   names_.push_back(kConstantColumn);
   for (const std::string &name : inner_->column_names()) names_.push_back(name);
 }
 
 bool ConstantColumnReader::next_chunk(Chunk &chunk) {
   const bool more = inner_->next_chunk(buffer_);
-  const int64_t d = buffer_.dim;
+  const dpcov_gram_info info = bound_chunk(*inner_, buffer_, spec_, chunk.values, report_over_bound);
   chunk.rows = buffer_.rows;
-  chunk.dim = d + 1;
+  chunk.dim = buffer_.dim + 1;
   chunk.first_row = buffer_.first_row;
   chunk.lines = buffer_.lines;
-  chunk.values.resize(static_cast<size_t>(buffer_.rows * (d + 1)));
-  for (int64_t i = 0; i < buffer_.rows; ++i) {
-    const double *x = buffer_.values.data() + i * d;
-    double *out = chunk.values.data() + i * (d + 1);
-    const RowNorm norm = row_norm(x, d);
-    if (norm.value() > row_bound_) {
-      if (reject_)
-        fail(kExitInputData, inner_->row_location(buffer_, i), ": the row's norm ",
-             norm_text(norm), " is over --bound ", row_bound_, " (--reject)");
-      ++clipped_;
-    }
-    const double factor = std::isfinite(norm.rest)
-                              ? constant_column_clip_factor(norm.rest, norm.largest, row_bound_, d)
-                              : 1.0;
-    out[0] = row_bound_;
-    for (int64_t j = 0; j < d; ++j) out[j + 1] = x[j] * factor;
-  }
+  clipped_ += info.clipped;
   return more;
 }
 

@@ -10,29 +10,17 @@
 #include <string>
 #include <vector>
 
+#include <dpcov.h>
 #include <nlohmann/json.hpp>
 
 #include "readers/row_reader.hpp"
 
 namespace dpcov::cli {
 
-// The norm bound of the rows [B, x] with ||x|| <= B: sqrt(2) B, never below its exact value
-// (std::numbers::sqrt2 is above sqrt(2); B times it, rounded to nearest, is within half an ulp
-// of a value above sqrt(2) B, and one step up puts it above). Requires B finite and > 0; returns
-// +infinity when sqrt(2) B overflows (the caller refuses it).
+// The norm bound of the rows [B, x] with ||x|| <= B: sqrt(2) B rounded up, as the library's row
+// bounding computes it (dpcov_row_bounding with a constant column); +infinity above sqrt(DBL_MAX),
+// where the caller refuses B. Throws CliError when B is below the library's range (2^-960).
 double constant_column_norm_bound(double row_bound);
-
-// The factor that scales x of squared norm `sum_of_squares` (computed naively) to norm below
-// `row_bound` with room for the rounding of the sum of squares of [B, x] over `dim` + 1 entries:
-// 1 when x is already well within, else row_bound (1 - (dim + 8) eps) / ||x||. Rows within that
-// margin but not over row_bound move by less than (dim + 8) ulps and are not counted as clipped.
-double constant_column_clip_factor(double norm, double row_bound, int64_t dim);
-
-// The same factor for a row whose norm is largest * rest (largest = max |x_j|, so rest is in
-// [1, sqrt(dim))), measured so because its plain sum of squares over- or underflowed: a finite row
-// whose norm is above the largest double is scaled onto the bound in its own direction (never to
-// zero while B / ||x|| is above the subnormals). largest = 1 is the plain case.
-double constant_column_clip_factor(double rest, double largest, double row_bound, int64_t dim);
 
 // The value the constant column holds in an exact-numerics release (dpcov/exact.h): the rows are
 // rounded to the grid of unit norm_bound 2^-bits, so B becomes round(B 2^bits / norm_bound) unit
@@ -40,8 +28,9 @@ double constant_column_clip_factor(double rest, double largest, double row_bound
 double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit);
 
 // Wraps `inner` (d columns): each row x becomes [B, x'] (d + 1 columns, the first named
-// kConstantColumn) with x' = x scaled to norm at most B (clipped rows are counted for the
-// curator), or, with `reject`, fails on the first row whose norm is over B, naming its position.
+// kConstantColumn) with x' = x kept within B by the library's row bounding (clipped rows are
+// counted for the curator), or, with `reject`, fails on the first row whose norm is over B,
+// naming its position.
 class ConstantColumnReader : public RowReader {
  public:
   ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound, bool reject);
@@ -60,8 +49,7 @@ class ConstantColumnReader : public RowReader {
 
  private:
   std::unique_ptr<RowReader> inner_;
-  double row_bound_;
-  bool reject_;
+  dpcov_row_bounding spec_;
   std::vector<std::string> names_;
   Chunk buffer_;
   int64_t clipped_ = 0;

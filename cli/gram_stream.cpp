@@ -1,72 +1,26 @@
 #include "gram_stream.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "cli_error.hpp"
 #include "library_status.hpp"
 #include "progress.hpp"
-#include "row_norm.hpp"
+#include "row_bounding.hpp"
 
 namespace dpcov::cli {
 
 namespace {
 
-// The 0-based chunk row a dpcov_gram_add_rows message names ("row 17 (0-based) ..."), or -1.
-int64_t row_named_in(const char *message) {
-  const char *at = std::strstr(message, "row ");
-  if (at == nullptr) return -1;
-  at += 4;
-  int64_t row = -1;
-  const auto result = std::from_chars(at, at + std::strlen(at), row);
-  return result.ec == std::errc() ? row : -1;
-}
-
-double row_sum_of_squares(const Chunk &chunk, int64_t i) {
-  double sum = 0.0;
-  for (int64_t j = 0; j < chunk.dim; ++j) {
-    const double x = chunk.values[static_cast<size_t>(i * chunk.dim + j)];
-    sum += x * x;
-  }
-  return sum;
-}
-
-// The user's own row, in their local message only (no receipt carries it): its norm from the
-// scaled computation, so that a row whose plain sum of squares overflows is not reported as "inf".
-[[noreturn]] void report_row_over_bound(const RowReader &reader, const Chunk &chunk, int64_t i,
-                                        double bound) {
-  const RowNorm norm = row_norm(chunk.values.data() + i * chunk.dim, chunk.dim);
-  fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-       " has Euclidean norm ", norm_text(norm), " > --bound ", bound,
+// The user's own row, in their local message only (no receipt carries it), with its norm as the
+// library measured it (finite text even above the largest double).
+[[noreturn]] void report_row_over_bound(const RowReader &reader, const Chunk &chunk,
+                                        const dpcov_row_refusal &refusal,
+                                        const dpcov_row_bounding &spec) {
+  fail(kExitInputData, reader.row_location(chunk, refusal.row), ": row ",
+       chunk.first_row + refusal.row + 1, " has Euclidean norm ", refused_norm_text(refusal),
+       " > --bound ", spec.bound,
        " (--reject refuses such rows; --clip would scale it down to the bound)");
-}
-
-[[noreturn]] void report_rejected_row(const RowReader &reader, const Chunk &chunk, double bound,
-                                      dpcov_status status) {
-  const int64_t i = row_named_in(dpcov_last_error_message());
-  if (i < 0 || i >= chunk.rows)
-    library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-  report_row_over_bound(reader, chunk, i, bound);
-}
-
-// Hands every chunk of `reader` to `add` (a library call returning its status), showing progress
-// unless `quiet`; a row the library rejects over `bound` is reported at its file position.
-template <class Add>
-void stream_chunks(RowReader &reader, double bound, bool quiet, Add add) {
-  Progress progress(!quiet, reader.total_bytes());
-  Chunk chunk;
-  int64_t rows = 0;
-  while (reader.next_chunk(chunk)) {
-    const dpcov_status status = add(chunk);
-    if (status == DPCOV_E_NORM_BOUND) report_rejected_row(reader, chunk, bound, status);
-    if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-    rows += chunk.rows;
-    progress.update(reader.bytes_read(), rows);
-  }
-  progress.finish();
 }
 
 }  // namespace
@@ -79,54 +33,78 @@ const char *BoundPolicy::name() const {
   }
 }
 
-GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
-  dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create(&raw, reader.dim()),
-                concat(reader.name(), ": ", reader.dim(), " columns"));
-  GramHandle gram(raw);
-  stream_chunks(reader, bound, quiet, [&](const Chunk &chunk) {
-    return dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
-                               chunk.values.data(), chunk.dim, bound, policy.value);
-  });
-  return gram;
-}
+namespace {
 
-void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet) {
-  stream_chunks(reader, bound, quiet, [&](const Chunk &chunk) {
-    return dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, chunk.rows, chunk.dim,
-                                     chunk.values.data(), chunk.dim);
-  });
-}
-
-GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
-                                  int64_t &clamped) {
-  const int64_t d = reader.dim();
-  double bound = 0.0;
-  library_check(dpcov_column_bounds_norm_bound(d, &bound), concat(reader.name(), ": ", d, " columns"));
-  dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create(&raw, d + 1), concat(reader.name(), ": ", d, " columns"));
-  GramHandle gram(raw);
+// Reads every row of `reader` into `gram` (made by dpcov_gram_create_bounded), which bounds them;
+// a row the library refuses is reported at its file position.
+void add_raw_rows(RowReader &reader, dpcov_gram *gram, const dpcov_row_bounding &spec,
+                  bool quiet) {
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
-  std::vector<double> scaled;
   int64_t rows = 0;
-  clamped = 0;
   while (reader.next_chunk(chunk)) {
-    scaled.resize(static_cast<size_t>(chunk.rows * (d + 1)));
-    int64_t chunk_clamped = 0;
-    dpcov_status status = dpcov_column_bounds_scale_rows(
-        DPCOV_ROW_MAJOR, chunk.rows, d, chunk.values.data(), d, bounds.lower.data(),
-        bounds.upper.data(), scaled.data(), d + 1, &chunk_clamped);
-    if (status == DPCOV_OK)
-      status = dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, d + 1, scaled.data(),
-                                   d + 1, bound, DPCOV_BOUND_REJECT);
+    dpcov_row_refusal refusal{};
+    refusal.struct_size = sizeof refusal;
+    const dpcov_status status = dpcov_gram_add_raw_rows(
+        gram, DPCOV_ROW_MAJOR, chunk.rows, chunk.dim, chunk.values.data(), chunk.dim, &refusal);
+    if (status == DPCOV_E_NORM_BOUND && refusal.row >= 0)
+      report_row_over_bound(reader, chunk, refusal, spec);
     if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-    clamped += chunk_clamped;
+      library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
+                                  " (chunk of ", chunk.rows, " rows)"));
     rows += chunk.rows;
     progress.update(reader.bytes_read(), rows);
   }
   progress.finish();
+}
+
+GramHandle bounded_gram(const RowReader &reader, const dpcov_row_bounding &spec) {
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create_bounded(&raw, reader.dim(), &spec),
+                concat(reader.name(), ": ", reader.dim(), " columns"));
+  return GramHandle(raw);
+}
+
+}  // namespace
+
+GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+  dpcov_row_bounding spec = row_bounding(bound, policy.value);
+  // `dpcov gram` (--drop) publishes no release; a release from this accumulator under replace-one
+  // is refused by the library, which remembers that rows were bounded under the drop policy.
+  if (policy.value == DPCOV_BOUND_DROP) spec.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  GramHandle gram = bounded_gram(reader, spec);
+  add_raw_rows(reader, gram.get(), spec, quiet);
+  return gram;
+}
+
+void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet) {
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  std::vector<double> scratch;
+  int64_t rows = 0;
+  while (reader.next_chunk(chunk)) {
+    const dpcov_status status = dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, chunk.rows,
+                                                          chunk.dim, chunk.values.data(), chunk.dim);
+    // A row over the bound under --reject: the library's own bounding names it, as data.
+    if (status == DPCOV_E_NORM_BOUND)
+      bound_chunk(reader, chunk, row_bounding(bound, DPCOV_BOUND_REJECT), scratch,
+                  report_row_over_bound);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    rows += chunk.rows;
+    progress.update(reader.bytes_read(), rows);
+  }
+  progress.finish();
+}
+
+GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
+                                  int64_t &clamped) {
+  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
+  spec.lower = bounds.lower.data();
+  spec.upper = bounds.upper.data();
+  GramHandle gram = bounded_gram(reader, spec);
+  add_raw_rows(reader, gram.get(), spec, quiet);
+  clamped = gram_info(gram.get()).clamped;
   return gram;
 }
 
@@ -134,13 +112,14 @@ RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool qu
   RowBuffer buffer;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
+  const dpcov_row_bounding spec = row_bounding(std::isfinite(bound) ? bound : 1.0, policy.value);
+  std::vector<double> scratch;
   while (reader.next_chunk(chunk)) {
-    for (int64_t i = 0; i < chunk.rows; ++i) {
-      // The library bounds the rows itself; this count and position are for the messages.
-      if (!(row_sum_of_squares(chunk, i) > bound * bound)) continue;
-      if (policy.value == DPCOV_BOUND_REJECT) report_row_over_bound(reader, chunk, i, bound);
-      ++buffer.clipped;
-    }
+    // The library bounds the rows again when it releases them; this count and position are for
+    // the messages. Releases without a norm bound (+infinity: the zCDP row mechanisms) read the
+    // rows as they are.
+    if (std::isfinite(bound))
+      buffer.clipped += bound_chunk(reader, chunk, spec, scratch, report_row_over_bound).clipped;
     buffer.values.insert(buffer.values.end(), chunk.values.begin(),
                          chunk.values.begin() + chunk.rows * chunk.dim);
     buffer.rows += chunk.rows;

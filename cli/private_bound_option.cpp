@@ -61,19 +61,12 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
     check_interrupted();
-    for (int64_t i = 0; i < chunk.rows; ++i) {
-      double sum = 0.0;
-      for (int64_t j = 0; j < chunk.dim; ++j) {
-        const double x = chunk.values[static_cast<size_t>(i * chunk.dim + j)];
-        sum += x * x;
-      }
-      // The cell of the norm: the first candidate >= it (a non-finite norm lands above them all;
-      // the release's own reader then refuses the row).
-      const double norm = std::sqrt(sum);
-      size_t cell = 0;
-      while (cell < grid.size() && !(norm <= grid[cell])) ++cell;
-      ++histogram[cell];
-    }
+    // The library measures the norms (a non-finite row lands above every candidate; the
+    // release's own reader then refuses it).
+    library_check(dpcov_private_bound_histogram(grid.data(), candidates, DPCOV_ROW_MAJOR,
+                                                chunk.rows, chunk.dim, chunk.values.data(),
+                                                chunk.dim, histogram.data()),
+                  "the --bound auto histogram");
     rows += chunk.rows;
   }
   check_interrupted();

@@ -174,6 +174,7 @@ module dpcov
     integer(c_int64_t) :: clipped = 0
     integer(c_int64_t) :: dropped = 0
     real(c_double) :: bound = 0
+    integer(c_int64_t) :: clamped = 0
   end type
 
   !> Optional settings of a mechanism (dpcov_mechanism_params); fill with

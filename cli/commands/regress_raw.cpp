@@ -18,7 +18,7 @@
 #include "../private_bound_option.hpp"
 #include "../progress.hpp"
 #include "../readers/open_input.hpp"
-#include "../row_norm.hpp"
+#include "../row_bounding.hpp"
 #include "input_options.hpp"
 #include "rng_option.hpp"
 
@@ -87,19 +87,22 @@ double choose_tighter_bound(RowReader &reader, const Columns &c, const RawRegres
                             double epsilon, dpcov_rng *rng) {
   const std::vector<double> grid = grid_below(o.bound);
   std::vector<int64_t> histogram(grid.size() + 1, 0);
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  std::vector<double> regressors;
   int64_t rows = 0;
   Chunk chunk;
   while (reader.next_chunk(chunk)) {
     check_interrupted();
-    for (int64_t i = 0; i < chunk.rows; ++i) {
-      const double *row = chunk.values.data() + i * chunk.dim;
-      double norm2 = 0.0;
-      for (int64_t j : c.features) norm2 += row[j] * row[j];
-      const double norm = std::sqrt(norm2);
-      size_t cell = 0;
-      while (cell < grid.size() && !(norm <= grid[cell])) ++cell;
-      ++histogram[cell];
-    }
+    // The regressors gathered; the library measures their norms.
+    regressors.resize(static_cast<size_t>(chunk.rows * p));
+    for (int64_t i = 0; i < chunk.rows; ++i)
+      for (int64_t k = 0; k < p; ++k)
+        regressors[static_cast<size_t>(i * p + k)] =
+            chunk.values[static_cast<size_t>(i * chunk.dim + c.features[static_cast<size_t>(k)])];
+    library_check(dpcov_private_bound_histogram(grid.data(), static_cast<int64_t>(grid.size()),
+                                                DPCOV_ROW_MAJOR, chunk.rows, p,
+                                                regressors.data(), p, histogram.data()),
+                  "the tighter bound's histogram");
     rows += chunk.rows;
   }
   check_interrupted();
@@ -120,76 +123,74 @@ struct Accumulated {
   int64_t clipped = 0;
 };
 
-// Streams the rows into the Gram matrix of [1, x, y] with x scaled to norm <= clip_bound (<=
-// --bound) and y clipped to [-label_bound, label_bound] (or refused with --reject when over the
-// user's bounds, at the row's file position).
+// A row over the user's --bound or --label-bound under --reject, at its file position.
+[[noreturn]] void report_rejected(const RowReader &reader, const Chunk &chunk,
+                                  const dpcov_row_refusal &refusal,
+                                  const dpcov_row_bounding &spec) {
+  const int64_t i = refusal.row;
+  if (refusal.label) {
+    const double y = chunk.values[static_cast<size_t>(i * chunk.dim + chunk.dim - 1)];
+    fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+         " has label ", y, " outside [-", spec.label_bound, ", ", spec.label_bound,
+         "] (--label-bound; --reject refuses such rows)");
+  }
+  fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+       " has regressors of Euclidean norm ", refused_norm_text(refusal), " > --bound ", spec.bound,
+       " (--reject refuses such rows; without it they are scaled down to the bound)");
+}
+
+// Streams the rows into the Gram matrix of [1, x, y], bounded by the library: x scaled to norm
+// <= clip_bound (<= --bound) and y clipped to [-label_bound, label_bound], or, with --reject,
+// refused when over the user's bounds, at the row's file position.
 Accumulated accumulate(RowReader &reader, const Columns &c, bool intercept,
                        const RawRegressOptions &o, double clip_bound) {
   const int64_t p = static_cast<int64_t>(c.features.size());
-  const int64_t q = p + (intercept ? 1 : 0) + 1;
+  dpcov_row_bounding spec = row_bounding(clip_bound, DPCOV_BOUND_CLIP);
+  spec.constant = intercept ? 1.0 : 0.0;
+  spec.label_bound = o.label_bound;
+  dpcov_row_bounding strict = spec;
+  strict.bound = o.bound;
+  strict.policy = DPCOV_BOUND_REJECT;
   dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create(&raw, q), concat(reader.name(), ": ", q, " columns"));
+  library_check(dpcov_gram_create_bounded(&raw, p + 1, &spec),
+                concat(reader.name(), ": ", p + 1, " columns"));
   const std::unique_ptr<dpcov_gram, void (*)(dpcov_gram *)> gram(
       raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
-  // The rows are within the bounds when added; the accumulator's bound only has to hold them.
-  const double row_bound =
-      std::nextafter(std::hypot(intercept ? std::hypot(1.0, clip_bound) : clip_bound, o.label_bound),
-                     kInfinity) * (1 + 1e-12);
   Progress progress(!o.quiet, reader.total_bytes());
   Accumulated out;
-  Chunk chunk;
-  std::vector<double> block;
+  Chunk chunk, gathered;
+  std::vector<double> scratch;
   while (reader.next_chunk(chunk)) {
-    block.assign(static_cast<size_t>(chunk.rows * q), 0.0);
+    // The regressors and the label, gathered as rows [x, y].
+    gathered.rows = chunk.rows;
+    gathered.dim = p + 1;
+    gathered.first_row = chunk.first_row;
+    gathered.lines = chunk.lines;
+    gathered.values.resize(static_cast<size_t>(chunk.rows * (p + 1)));
     for (int64_t i = 0; i < chunk.rows; ++i) {
       const double *row = chunk.values.data() + i * chunk.dim;
-      double *out_row = block.data() + i * q;
-      int64_t k = 0;
-      if (intercept) out_row[k++] = 1.0;
-      // The regressors, gathered; their norm without overflow (row_norm): a plain sum of squares
-      // overflowed above a norm of about 1.3e154, clip_bound / inf was 0, and the row's regressors
-      // were zeroed where the library clips such a row onto the sphere in its direction.
-      double *x = out_row + k;
-      for (int64_t j : c.features) out_row[k++] = row[j];
-      const RowNorm row_x = row_norm(x, p);
-      const double norm = row_x.value();
-      double y = row[c.label];
-      const bool x_over = norm > clip_bound;
-      const bool y_over = std::fabs(y) > o.label_bound;
-      if (o.reject && norm > o.bound)
-        fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-             " has regressors of Euclidean norm ", norm_text(row_x), " > --bound ", o.bound,
-             " (--reject refuses such rows; without it they are scaled down to the bound)");
-      if (o.reject && y_over)
-        fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-             " has label ", y, " outside [-", o.label_bound, ", ", o.label_bound,
-             "] (--label-bound; --reject refuses such rows)");
-      // Rounded towards zero so that rounding never leaves a row above the bound. Where that
-      // factor is not a normal double (a norm above the largest double, or clip_bound / norm
-      // underflowing: 1e-150 / 1e300) the row is first divided by its largest entry, whose
-      // quotients have a norm in [1, sqrt(p)] (row_norm's scaled form).
-      const double scale = x_over ? std::nextafter(clip_bound / norm, 0.0) : 1.0;
-      if (scale >= std::numeric_limits<double>::min()) {
-        for (int64_t j = 0; j < p; ++j) x[j] *= scale;
-      } else {
-        double largest = 0.0;
-        for (int64_t j = 0; j < p; ++j) largest = std::max(largest, std::fabs(x[j]));
-        double rest = 0.0;
-        for (int64_t j = 0; j < p; ++j) rest += (x[j] / largest) * (x[j] / largest);
-        const double on_sphere = std::nextafter(clip_bound / std::sqrt(rest), 0.0);
-        for (int64_t j = 0; j < p; ++j) x[j] = x[j] / largest * on_sphere;
-      }
-      out_row[k] = y_over ? std::copysign(o.label_bound, y) : y;
-      if (x_over || y_over) ++out.clipped;
+      double *to = gathered.values.data() + i * (p + 1);
+      for (int64_t k = 0; k < p; ++k) to[k] = row[c.features[static_cast<size_t>(k)]];
+      to[p] = row[c.label];
     }
-    const dpcov_status status = dpcov_gram_add_rows(gram.get(), DPCOV_ROW_MAJOR, chunk.rows, q,
-                                                    block.data(), q, row_bound, DPCOV_BOUND_CLIP);
+    if (o.reject) bound_chunk(reader, gathered, strict, scratch, report_rejected);
+    dpcov_row_refusal refusal{};
+    refusal.struct_size = sizeof refusal;
+    const dpcov_status status =
+        dpcov_gram_add_raw_rows(gram.get(), DPCOV_ROW_MAJOR, gathered.rows, p + 1,
+                                gathered.values.data(), p + 1, &refusal);
     if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+      library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
+                                  " (chunk of ", chunk.rows, " rows)"));
     out.rows += chunk.rows;
     progress.update(reader.bytes_read(), out.rows);
   }
   progress.finish();
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_gram_get_info(gram.get(), &info), "reading the Gram counters");
+  out.clipped = info.clipped;
+  const int64_t q = info.dim;
   out.gram.assign(static_cast<size_t>(q * q), 0.0);
   library_check(dpcov_gram_get_matrix(gram.get(), DPCOV_ROW_MAJOR, out.gram.data(), q),
                 "reading the Gram matrix");

@@ -45,6 +45,9 @@ class RowBounding {
   double norm_bound() const { return norm_bound_; }
   BoundPolicy policy() const { return policy_; }
   bool column_bounds() const { return !scales_.empty(); }
+  // Only the norm bound on x: the rows go to the accumulator as they are, which bounds them with
+  // the same row_factor() (and no copy).
+  bool norm_only() const { return constant_ == 0.0 && label_bound_ == 0.0 && scales_.empty(); }
 
   // Bounds the rows of `raw` (rows x cols(), any layout) into `out` (row-major, rows x
   // out_cols(), resized), leaving dropped rows out; returns how many rows were written, and adds
@@ -64,6 +67,15 @@ class RowBounding {
   double label_bound_ = 0.0;
   double norm_bound_ = 0.0;
 };
+
+// Adds each row of `a` to the histogram of row norms over the increasing `grid` of `candidates`
+// values (the private bound's, dpcov/private_bound.h): counts[k] for the first k with
+// norm <= grid[k], counts[candidates] for a norm above them all, a non-finite row or a norm above
+// the largest double included (the release that follows refuses a non-finite row itself). The
+// norms are the accumulator's (row_sums_of_squares, scaled_norm where the sum over- or
+// underflows).
+void add_norm_histogram(ConstMatrixView a, const double *grid, int64_t candidates,
+                        int64_t *counts);
 
 // The norm bound of rows [c, x] with ||x|| <= B, never below its exact value: for c = B, sqrt(2)
 // B rounded up (std::numbers::sqrt2 exceeds sqrt(2), and one step up covers the product's

@@ -643,6 +643,18 @@ void private_bound(fuzz::Input &in) {
   fuzz::finite(grid.data(), grid.size(), "grid");
   std::vector<int64_t> histogram(static_cast<size_t>(k + 1));
   for (int64_t &h : histogram) h = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 100);
+  // The histogram of fuzzed rows: added on success (cell K holds non-finite rows), untouched on
+  // failure.
+  const int64_t rows = in.range(0, 4), cols = in.range(1, 3);
+  Vec a(static_cast<size_t>(rows * cols));
+  for (double &v : a) v = in.number();
+  std::vector<int64_t> counted = histogram;
+  const dpcov_status h = dpcov_private_bound_histogram(grid.data(), k, DPCOV_ROW_MAJOR, rows, cols,
+                                                       a.data(), cols, counted.data());
+  fuzz::known_status(h);
+  int64_t added = 0;
+  for (size_t i = 0; i < counted.size(); ++i) added += counted[i] - histogram[i];
+  fuzz::require(h == DPCOV_OK ? added == rows : counted == histogram, "histogram");
   const int64_t target = in.range(-1, 200);
   const double eps = epsilon(in);
   // Both rules (the exponential mechanism and the scan) on the same arguments.

@@ -193,4 +193,33 @@ TEST(CapiRowBounding, AReleaseRefusesTheDropPolicyUnderReplaceOneWhateverTheRows
   EXPECT_EQ(messages[0], messages[1]);
 }
 
+// The private bound's histogram of row norms, measured by the library (no caller computes a
+// norm): cells as in dpcov/private_bound.h, a norm above the largest double and a non-finite row
+// above every candidate, the counts added to and untouched on failure.
+TEST(CapiRowBounding, PrivateBoundHistogramCountsRowsByTheirNormCell) {
+  const double grid[3] = {1.0, 2.0, 4.0};
+  const double big = std::numeric_limits<double>::max();
+  const double rows[12] = {0.3, 0.4, 0.0, 2.0, 1.8, 2.4, big, big, kNaN, 0.0, 1e-200, 1e-200};
+  int64_t histogram[4] = {1, 0, 0, 0};
+  ASSERT_EQ(dpcov_private_bound_histogram(grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, 2, histogram),
+            DPCOV_OK);
+  const int64_t expected[4] = {3, 1, 1, 2};
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(histogram[k], expected[k]) << k;
+  const double bad_grid[3] = {1.0, 1.0, 4.0};
+  EXPECT_EQ(dpcov_private_bound_histogram(bad_grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, 2, histogram),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_histogram(grid, 0, DPCOV_ROW_MAJOR, 6, 2, rows, 2, histogram),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_histogram(grid, 3, DPCOV_ROW_MAJOR, 6, 2, nullptr, 2, histogram),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_private_bound_histogram(grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, 2, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_private_bound_histogram(grid, 3, 5, 6, 2, rows, 2, histogram), DPCOV_E_LAYOUT);
+  int64_t full[4] = {0, 0, 0, INT64_MAX};
+  EXPECT_EQ(dpcov_private_bound_histogram(grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, 2, full),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(full[0], 0);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(histogram[k], expected[k]) << k;
+}
+
 }  // namespace

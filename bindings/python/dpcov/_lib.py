@@ -457,6 +457,7 @@ _PROTOTYPES = {
     "dpcov_private_bound_grid": (status_t, [f64, f64, f64, vp, i64, p_i64]),
     "dpcov_private_bound_select": (status_t, [vp, i64, vp, i64, f64, vp, p_i64, p_f64]),
     "dpcov_private_bound_scan": (status_t, [vp, i64, vp, i64, f64, vp, p_i64, p_f64]),
+    "dpcov_private_bound_histogram": (status_t, [vp, i64, i32, i64, i64, vp, i64, vp]),
     # centring.h
     "dpcov_centre_second_moment": (status_t, [i32, i64, vp, i64, i64, f64, i64, vp, vp, i64,
                                               p_f64]),

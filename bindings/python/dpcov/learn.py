@@ -17,8 +17,10 @@ The receipt and ``n_clipped_`` are the curator's (proofs/public_receipt.md): pub
 Privacy parameters: ``epsilon``, ``delta`` and ``bound`` (B, a public bound on the Euclidean norm
 of each row of X, chosen without looking at the data). Rows over the bound are handled by
 ``policy``: ``"clip"`` (scaled down to norm B and counted in ``n_clipped_``), ``"reject"`` (an
-error naming the row and the bound) or ``"drop"``. The number of rows is treated as public, as
-under the default replace-one neighbour relation. Under add/remove neighbours
+error naming the row and the bound) or ``"drop"`` (refused under replace-one, whatever the rows:
+dropping would make the public n depend on the data). The library bounds the rows: each fit hands
+its raw rows to it in chunks. The number of rows is treated as public, as under the default
+replace-one neighbour relation. Under add/remove neighbours
 (``mechanism_options={"neighbour": "add_remove"}``, or ``neighbour="add_remove"`` for the
 regression) n is private: every fitted attribute but the curator's (``receipt_``,
 ``n_clipped_``) depends on the data only through the release, a count where one is needed being
@@ -55,7 +57,7 @@ from .gram import GramAccumulator
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
 from .mechanism import plan
-from .private_bound import choose_bound, tighten_bound
+from .private_bound import choose_bound, tighten_bound_rows
 from .postprocess import psd_project
 from .rng import Rng, as_rng
 from .types import Neighbour, Receipt, enum_value, mechanism_id
@@ -118,6 +120,9 @@ def _first_non_finite(arr: np.ndarray, name: str) -> None:
 def _validate_X(est, X, reset: bool) -> np.ndarray:
     """X as a finite 2-D float64 array (one conversion, as scikit-learn does)."""
     X = check_array(X, dtype=np.float64, force_all_finite=False)
+    if not (X.flags.c_contiguous or X.flags.f_contiguous):
+        # The library reads rows in place in either layout, not from any strides.
+        X = np.ascontiguousarray(X)
     _first_non_finite(X, "X")
     if hasattr(est, "_check_feature_names"):
         est._check_feature_names(X, reset=reset)
@@ -876,8 +881,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if share == 0.0:
             return bound, float(self.epsilon), False
         spent = share * float(self.epsilon)
-        chosen = tighten_bound(np.minimum(np.sqrt(np.einsum("ij,ij->i", X, X)), bound), bound,
-                               spent, rng, float(self.bound_quantile))
+        chosen = tighten_bound_rows(X, bound, spent, rng, float(self.bound_quantile))
         # The rest of the budget, rounded down so that the two shares never sum above epsilon.
         rest = math.nextafter(float(self.epsilon) - spent, 0.0)
         return chosen, rest, chosen < bound

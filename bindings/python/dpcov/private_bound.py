@@ -16,7 +16,8 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "select", "scan", "choose_bound", "below_grid", "tighten_bound"]
+__all__ = ["grid", "histogram", "row_histogram", "select", "scan", "choose_bound", "below_grid", "tighten_bound",
+           "tighten_bound_rows"]
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
@@ -34,6 +35,19 @@ def histogram(norms, candidates: np.ndarray) -> np.ndarray:
     those above every candidate. Private: pass it only to :func:`select`."""
     cells = np.searchsorted(candidates, np.asarray(norms, dtype=float), side="left")
     return np.bincount(cells, minlength=len(candidates) + 1).astype(np.int64)
+
+
+def row_histogram(x, candidates: np.ndarray) -> np.ndarray:
+    """The histogram of :func:`histogram` from the rows of the 2-D array ``x`` themselves, their
+    norms measured by the library (``dpcov_private_bound_histogram``: no over- or underflow; a
+    norm above the largest double lands above every candidate). Private: pass it only to
+    :func:`select` or :func:`scan`."""
+    m = _arrays.matrix(x, "x")
+    cand = _arrays.vector(np.ascontiguousarray(candidates, dtype=np.float64), "candidates")
+    counts = np.zeros(cand.shape[0] + 1, dtype=np.int64)
+    _check(C.dpcov_private_bound_histogram(_arrays.ptr(cand), cand.shape[0], m.layout, m.rows,
+                                           m.cols, m.ptr, m.ld, counts.ctypes.data))
+    return counts
 
 
 def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
@@ -88,6 +102,8 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
     if rule not in RULES:
         raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
     rows = np.asarray(x, dtype=float)
+    if rows.ndim == 1:
+        rows = rows[:, None]
     candidates = grid(lo, hi, ratio)
     if clipped is None:
         target = math.floor((1.0 - quantile) * rows.shape[0])
@@ -95,11 +111,8 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
         raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
     else:
         target = int(clipped)
-    # A norm that overflows is +inf, in the cell above every candidate as its true value is;
-    # NumPy's overflow warning would tell the log that some row is that large.
-    with np.errstate(over="ignore"):
-        norms = np.linalg.norm(rows, axis=1)
-    counts = histogram(norms, candidates)
+    # A norm above the largest double lands in the cell above every candidate, silently.
+    counts = row_histogram(rows, candidates)
     return RULES[rule](counts, candidates, target, epsilon, rng)[1]
 
 
@@ -117,6 +130,21 @@ def below_grid(bound: float, ratio: float = 1.25, steps: int = TIGHTEN_STEPS) ->
     out = bound / ratio ** np.arange(steps, -1, -1, dtype=float)
     out[-1] = bound
     return out
+
+
+def tighten_bound_rows(x, bound: float, epsilon: float, rng, quantile: float = 0.95,
+                       ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
+    """:func:`tighten_bound` for the rows of ``x`` clipped to ``bound`` (a row over ``bound``
+    counts as on it), their norms measured by the library (:func:`row_histogram`)."""
+    if not 0.0 < quantile < 1.0:
+        raise ValueError(f"quantile must be in (0, 1), got {quantile!r}")
+    candidates = below_grid(bound, ratio, steps)
+    counts = row_histogram(x, candidates)
+    # Clipped to the bound, the top candidate: the cell above it folds into its own.
+    counts[-2] += counts[-1]
+    counts[-1] = 0
+    target = math.floor((1.0 - quantile) * np.shape(x)[0])
+    return select(counts, candidates, target, epsilon, rng)[1]
 
 
 def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = 0.95,

@@ -117,6 +117,8 @@ RELEASES = {
     "choose_bound": (lambda rng: dpcov.private_bound.choose_bound(_rows(), 0.5, rng), False),
     "tighten_bound": (lambda rng: dpcov.private_bound.tighten_bound(
         np.linalg.norm(_rows(), axis=1), 2.0, 0.5, rng), False),
+    "tighten_bound_rows": (lambda rng: dpcov.private_bound.tighten_bound_rows(
+        _rows(), 2.0, 0.5, rng), False),
     "select": (lambda rng: dpcov.private_bound.select(
         dpcov.private_bound.histogram(np.linalg.norm(_rows(), axis=1),
                                       dpcov.private_bound.grid()),

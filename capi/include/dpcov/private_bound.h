@@ -59,6 +59,31 @@ DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double rat
                                                 int64_t capacity, int64_t *candidates);
 
 /**
+ * Adds the rows of @p a to the histogram of their Euclidean norms over @p grid (cells as in the
+ * file description), the norms measured as the Gram accumulator measures them (no over- or
+ * underflow): the private histogram that dpcov_private_bound_select() and
+ * dpcov_private_bound_scan() take, built chunk by chunk without the caller computing a norm. A
+ * non-finite row and a norm above the largest double count in cell K (above every candidate).
+ * @param grid        the candidates: finite, > 0, strictly increasing; not retained.
+ * @param candidates  K, in [1, 4096].
+ * @param layout      ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows        number of rows, >= 0 (0 is a no-op, and @p a may then be NULL).
+ * @param cols        number of columns, >= 1.
+ * @param a           the rows; not retained.
+ * @param lda         leading dimension.
+ * @param[in,out] histogram  K + 1 counts, each >= 0, to which the rows are added; untouched on
+ *                    failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (a grid value),
+ *         ::DPCOV_E_INVALID_ARGUMENT (candidates, the grid not positive and increasing, a count
+ *         negative or one that would pass INT64_MAX), ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t candidates,
+                                                     int32_t layout, int64_t rows, int64_t cols,
+                                                     const double *a, int64_t lda,
+                                                     int64_t *histogram);
+
+/**
  * Chooses a bound among the @p candidates values of @p grid, eps-DP, from the histogram of the
  * row norms over the grid (cells as in the file description). Draws from @p rng (a fixed number
  * of words whatever the data) and runs in time independent of the choice.

@@ -1,0 +1,84 @@
+"""Neighbouring inputs (replace-one: row 0 of norm 0.5 replaced by one of norm 2, over --bound 1)
+whose releases are forced equal by one --seed give byte-identical public receipts (the `.json`
+beside the output), for every bound option (--bound, --bound auto, --bounds, --add-constant) and
+policy (--clip, --reject), numerics idealized and exact: under --clip both release; under --reject
+the neighbour is refused naming its row. The row bounding is the library's; a count that depends
+on the data (rows clipped, dropped or clamped) reaches the curator file only. Deterministic:
+fixed seeds.
+
+Run by meson as: /usr/bin/python3 receipt_equality_test.py DPCOV
+"""
+import os
+import sys
+import unittest
+
+import numpy as np
+
+from cli_case import EXIT_INPUT, EXIT_OK, DpcovCase
+
+ROWS, DIM = 300, 3
+
+OPTIONS = {
+    "bound": ["--bound", "1"],
+    "bound auto": ["--bound", "auto"],
+    "bounds": ["--bounds", "-1:1"],
+    "add-constant": ["--bound", "1", "--add-constant"],
+    "auto add-constant": ["--bound", "auto", "--add-constant"],
+}
+
+
+def csv_text(a):
+    header = ",".join(f"x{j}" for j in range(a.shape[1]))
+    return header + "\n" + "\n".join(",".join(repr(float(v)) for v in row) for row in a) + "\n"
+
+
+class ReceiptEquality(DpcovCase):
+    def setUp(self):
+        super().setUp()
+        gen = np.random.default_rng(35)
+        x = gen.normal(size=(ROWS, DIM))
+        x *= (0.5 / np.linalg.norm(x, axis=1))[:, None]
+        other = x.copy()
+        other[0] *= 4.0
+        self.inputs = []
+        for name, rows in (("data.csv", x), ("neighbour.csv", other)):
+            with open(self.path(name), "w") as f:
+                f.write(csv_text(rows))
+            self.inputs.append(self.path(name))
+
+    def release(self, path, args):
+        # One output path for both: the receipt names it.
+        out = self.path("release.npy")
+        for stale in (out, out + ".json", out + ".curator.json"):
+            if os.path.exists(stale):
+                os.remove(stale)
+        result = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                 "--seed", "35", "-q", "-o", out] + args)
+        if result.returncode != EXIT_OK:
+            return result.returncode, result.stderr.decode()
+        with open(out + ".json", "rb") as f:
+            return EXIT_OK, f.read()
+
+    def test_neighbours_give_byte_identical_public_receipts_or_a_refusal_naming_the_row(self):
+        for name, option in OPTIONS.items():
+            for numerics in ("idealized", "exact"):
+                for policy in ("--clip", "--reject"):
+                    if (policy == "--reject" and ("auto" in name or name == "bounds")) or (
+                            name == "bounds" and numerics == "exact"):
+                        continue  # refused as a usage error whatever the data
+                    args = option + [policy, "--numerics", numerics]
+                    with self.subTest(option=name, policy=policy, numerics=numerics):
+                        first = self.release(self.inputs[0], args)
+                        second = self.release(self.inputs[1], args)
+                        self.assertEqual(first[0], EXIT_OK, first[1])
+                        if policy == "--reject":
+                            self.assertEqual(second[0], EXIT_INPUT, second[1])
+                            self.assertIn(":2: ", second[1])  # row 0 is on the file's line 2
+                            continue
+                        self.assertEqual(second[0], EXIT_OK, second[1])
+                        self.assertEqual(first[1], second[1])
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov = sys.argv[1]
+    unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -1,0 +1,118 @@
+package dpcov
+
+/*
+#include <stdlib.h>
+#include "dpcov.h"
+*/
+import "C"
+
+import (
+	"math"
+	"unsafe"
+)
+
+// RowBounding says how a bounded accumulator (NewBoundedGram) bounds each raw row before it is
+// accumulated: the library's own bounding (dpcov_row_bounding), so that no caller bounds rows.
+// A raw row is [x] or, with LabelBound > 0, [x, y] (y last).
+type RowBounding struct {
+	Bound      float64     // B on the Euclidean norm of x (ignored with column bounds)
+	Policy     BoundPolicy // for x and the label; BoundDrop is refused under replace-one
+	Neighbour  int32       // 0 replace-one (default), 1 add/remove: the relation of the release
+	Constant   float64     // > 0: a leading column holding it, rows [c, x]; 0: none
+	Lower      []float64   // public per-column ranges (both or neither): rows [1, z]
+	Upper      []float64
+	LabelBound float64 // > 0: the last column is a label with |y| <= LabelBound; 0: none
+}
+
+// RowRefusal names the row a bounded accumulator refused, as data: its index in the chunk, and
+// for a row over its bound under BoundReject whether the label was over and the measure (the norm
+// of x or |y|; +Inf above the largest double).
+type RowRefusal struct {
+	Row   int64 // -1 when the failure names no row
+	Label bool
+	Norm  float64
+}
+
+// cSpec is the C spec with the bounds copied to C memory (cgo forbids Go pointers inside a
+// struct passed to C); release frees them.
+func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(), err error) {
+	release = func() {}
+	if err = call(func() C.dpcov_status { return C.dpcov_row_bounding_default(&spec) }); err != nil {
+		return spec, release, err
+	}
+	spec.bound = C.double(b.Bound)
+	spec.policy = C.int32_t(b.Policy)
+	spec.neighbour = C.int32_t(b.Neighbour)
+	spec.constant = C.double(b.Constant)
+	spec.label_bound = C.double(b.LabelBound)
+	if b.Lower == nil && b.Upper == nil {
+		return spec, release, nil
+	}
+	if len(b.Lower) != cols || len(b.Upper) != cols || cols < 1 {
+		return spec, release, argError(ErrDimension, "Lower and Upper need %d values each, got %d and %d",
+			cols, len(b.Lower), len(b.Upper))
+	}
+	bytes := C.size_t(cols) * C.size_t(unsafe.Sizeof(float64(0)))
+	lower, upper := (*C.double)(C.malloc(bytes)), (*C.double)(C.malloc(bytes))
+	copy(unsafe.Slice((*float64)(unsafe.Pointer(lower)), cols), b.Lower)
+	copy(unsafe.Slice((*float64)(unsafe.Pointer(upper)), cols), b.Upper)
+	spec.lower, spec.upper = lower, upper
+	release = func() {
+		C.free(unsafe.Pointer(lower))
+		C.free(unsafe.Pointer(upper))
+	}
+	return spec, release, nil
+}
+
+// NewBoundedGram is an empty accumulator for raw rows of cols columns (label included) that the
+// library bounds as b says (dpcov_gram_create_bounded); add them with AddRawRows. Its dimension
+// and bound (Info) are those of the bounded rows.
+func NewBoundedGram(cols int, b RowBounding) (*Gram, error) {
+	spec, release, err := b.cSpec(cols)
+	defer release()
+	if err != nil {
+		return nil, err
+	}
+	g := &Gram{}
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_gram_create_bounded(&g.p, C.int64_t(cols), &spec)
+	}); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// AddRawRows bounds the raw rows of a as the accumulator's RowBounding says and adds them
+// (dpcov_gram_add_raw_rows); on failure the accumulator is unchanged and the refusal names the
+// row, if one was at fault.
+func (g *Gram) AddRawRows(a Matrix) (RowRefusal, error) {
+	if err := a.check("a"); err != nil {
+		return RowRefusal{Row: -1}, err
+	}
+	var r C.dpcov_row_refusal
+	r.struct_size = C.size_t(C.sizeof_dpcov_row_refusal)
+	err := call(func() C.dpcov_status {
+		return C.dpcov_gram_add_raw_rows(g.handle(), rowMajor, C.int64_t(a.Rows), C.int64_t(a.Cols),
+			a.ptr(), a.ld(), &r)
+	})
+	refusal := RowRefusal{Row: int64(r.row), Label: r.label != 0,
+		Norm: math.Ldexp(float64(r.norm_rest), int(r.norm_exponent))}
+	return refusal, err
+}
+
+// PrivateBoundHistogram adds the rows of a to histogram (len(grid) + 1 cells, as for
+// PrivateBoundSelect), their norms measured by the library (dpcov_private_bound_histogram); the
+// histogram is private: pass it only to PrivateBoundSelect or PrivateBoundScan.
+func PrivateBoundHistogram(grid []float64, a Matrix, histogram []int64) error {
+	if len(grid) < 1 || len(histogram) != len(grid)+1 {
+		return argError(ErrDimension, "need a grid of >= 1 candidates and len(grid) + 1 cells, got %d and %d",
+			len(grid), len(histogram))
+	}
+	if err := a.check("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_private_bound_histogram(doubles(grid), C.int64_t(len(grid)), rowMajor,
+			C.int64_t(a.Rows), C.int64_t(a.Cols), a.ptr(), a.ld(), int64s(histogram))
+	})
+}

@@ -177,6 +177,28 @@ module dpcov
     integer(c_int64_t) :: clamped = 0
   end type
 
+  !> How a bounded accumulator bounds raw rows (dpcov_row_bounding); fill with
+  !> dpcov_row_bounding_default. lower and upper are c_loc of the column bounds, or c_null_ptr.
+  type, bind(c) :: dpcov_row_bounding
+    integer(c_size_t) :: struct_size = 0
+    real(c_double) :: bound = 0
+    integer(c_int32_t) :: policy = 0
+    integer(c_int32_t) :: neighbour = 0
+    real(c_double) :: constant = 0
+    type(c_ptr) :: lower = c_null_ptr
+    type(c_ptr) :: upper = c_null_ptr
+    real(c_double) :: label_bound = 0
+  end type
+
+  !> The row a bounded accumulator refused, as data (dpcov_row_refusal).
+  type, bind(c) :: dpcov_row_refusal
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int64_t) :: row = -1
+    integer(c_int32_t) :: label = 0
+    integer(c_int32_t) :: norm_exponent = 0
+    real(c_double) :: norm_rest = 0
+  end type
+
   !> Optional settings of a mechanism (dpcov_mechanism_params); fill with
   !> dpcov_mechanism_params_default.
   type, bind(c) :: dpcov_mechanism_params
@@ -621,6 +643,41 @@ module dpcov
       real(c_double), value :: bound
       integer(c_int32_t) :: dpcov_gram_add_rows
     end function
+    function dpcov_row_bounding_default(spec) bind(c, name='dpcov_row_bounding_default')
+      import :: c_int32_t, dpcov_row_bounding
+      type(dpcov_row_bounding), intent(out) :: spec
+      integer(c_int32_t) :: dpcov_row_bounding_default
+    end function
+    function dpcov_gram_create_bounded(out, cols, spec) bind(c, name='dpcov_gram_create_bounded')
+      import :: c_int32_t, c_int64_t, c_ptr, dpcov_row_bounding
+      type(c_ptr), intent(out) :: out
+      integer(c_int64_t), value :: cols
+      type(dpcov_row_bounding), intent(in) :: spec
+      integer(c_int32_t) :: dpcov_gram_create_bounded
+    end function
+    function dpcov_gram_add_raw_rows(gram, layout, rows, cols, a, lda, refusal) &
+        bind(c, name='dpcov_gram_add_raw_rows')
+      import :: c_double, c_int32_t, c_int64_t, c_ptr, dpcov_row_refusal
+      type(c_ptr), value :: gram
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: rows, cols, lda
+      real(c_double), intent(in) :: a(*)
+      type(dpcov_row_refusal), intent(inout) :: refusal
+      integer(c_int32_t) :: dpcov_gram_add_raw_rows
+    end function
+    function dpcov_row_bounding_apply(spec, layout, rows, cols, a, lda, out, ldout, info, &
+        refusal) bind(c, name='dpcov_row_bounding_apply')
+      import :: c_double, c_int32_t, c_int64_t, dpcov_gram_info, dpcov_row_bounding, &
+          dpcov_row_refusal
+      type(dpcov_row_bounding), intent(in) :: spec
+      integer(c_int32_t), value :: layout
+      integer(c_int64_t), value :: rows, cols, lda, ldout
+      real(c_double), intent(in) :: a(*)
+      real(c_double), intent(inout) :: out(*)
+      type(dpcov_gram_info), intent(inout) :: info
+      type(dpcov_row_refusal), intent(inout) :: refusal
+      integer(c_int32_t) :: dpcov_row_bounding_apply
+    end function
     function dpcov_gram_merge(dst, src) bind(c, name='dpcov_gram_merge')
       import :: c_int32_t, c_ptr
       type(c_ptr), value :: dst, src
@@ -935,6 +992,16 @@ module dpcov
       integer(c_int64_t), value :: capacity
       integer(c_int64_t), intent(out) :: candidates
       integer(c_int32_t) :: dpcov_private_bound_grid
+    end function
+    function dpcov_private_bound_histogram(grid, candidates, layout, rows, cols, a, lda, &
+        histogram) bind(c, name='dpcov_private_bound_histogram')
+      import :: c_double, c_int32_t, c_int64_t
+      real(c_double), intent(in) :: grid(*)
+      integer(c_int64_t), value :: candidates, rows, cols, lda
+      integer(c_int32_t), value :: layout
+      real(c_double), intent(in) :: a(*)
+      integer(c_int64_t), intent(inout) :: histogram(*)
+      integer(c_int32_t) :: dpcov_private_bound_histogram
     end function
     function dpcov_private_bound_select(grid, candidates, histogram, target_clipped, epsilon, rng, &
         index, bound) bind(c, name='dpcov_private_bound_select')

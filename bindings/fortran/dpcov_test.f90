@@ -283,6 +283,7 @@ program dpcov_test
   call rows_black_box()
   call mean_audit()
   call rows_exact()
+  call row_bounding()
 
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
@@ -295,6 +296,40 @@ program dpcov_test
   print '(a)', 'all Fortran checks passed'
 
 contains
+
+  ! The library bounds raw rows: a rejected row comes back as data, the drop policy is refused
+  ! under replace-one, and the private bound's histogram is measured by the library.
+  subroutine row_bounding()
+    type(dpcov_row_bounding) :: spec
+    type(dpcov_row_refusal) :: refusal
+    type(dpcov_gram_info) :: counts
+    type(c_ptr) :: bounded = c_null_ptr
+    real(c_double) :: rows(3, 2), out(4, 3)
+    integer(c_int64_t) :: cells(3)
+    rows = reshape([0.3d0, 0.1d0, 3d0, 0.4d0, 0.1d0, 4d0], [3, 2])
+    call ok(dpcov_row_bounding_default(spec), 'row bounding defaults')
+    spec%policy = DPCOV_BOUND_DROP
+    call check(dpcov_gram_create_bounded(bounded, 2_c_int64_t, spec) == DPCOV_E_PRECONDITION, &
+               'drop refused under replace-one')
+    spec%policy = DPCOV_BOUND_REJECT
+    spec%constant = 1d0
+    call ok(dpcov_gram_create_bounded(bounded, 2_c_int64_t, spec), 'bounded gram')
+    refusal%struct_size = c_sizeof(refusal)
+    call check(dpcov_gram_add_raw_rows(bounded, DPCOV_COL_MAJOR, 3_c_int64_t, 2_c_int64_t, rows, &
+               3_c_int64_t, refusal) == DPCOV_E_NORM_BOUND, 'row over the bound rejected')
+    call check(refusal%row == 2 .and. refusal%label == 0 .and. &
+               scale(refusal%norm_rest, refusal%norm_exponent) == 5d0, 'refused row as data')
+    call dpcov_gram_destroy(bounded)
+    spec%policy = DPCOV_BOUND_CLIP
+    counts%struct_size = c_sizeof(counts)
+    call ok(dpcov_row_bounding_apply(spec, DPCOV_COL_MAJOR, 3_c_int64_t, 2_c_int64_t, rows, &
+            3_c_int64_t, out, 3_c_int64_t, counts, refusal), 'row bounding apply')
+    call check(counts%rows == 3 .and. counts%clipped == 1 .and. counts%dim == 3, 'bounded counts')
+    cells = 0
+    call ok(dpcov_private_bound_histogram([0.2d0, 1d0], 2_c_int64_t, DPCOV_COL_MAJOR, &
+            3_c_int64_t, 2_c_int64_t, rows, 3_c_int64_t, cells), 'histogram')
+    call check(all(cells == [1_c_int64_t, 1_c_int64_t, 1_c_int64_t]), 'histogram cells')
+  end subroutine
 
   !> The exact-density audits of Dong-Liang-Yi Gauss and (per step) CoinPress t = 3 find no violation.
   subroutine rows_exact()

@@ -577,21 +577,25 @@ nlohmann::ordered_json row_json(const Row &row) {
 // how large a violation the draws would have missed.
 std::string power_notes(const std::vector<Row> &rows) {
   std::ostringstream out;
+  bool black_box = false;
   for (const Row &row : rows) {
     if (!row.audited) continue;
+    black_box = black_box || row.black_box;
     const bool pure = !row.black_box && !row.mean_audit && !row.exact && row.result.delta == 0.0;
     const double detectable = row.black_box    ? row.black_box->detectable_delta
                               : row.mean_audit ? row.mean_audit->detectable_delta
                               : row.exact      ? row.exact->detectable_delta
                                                : row.result.detectable_delta;
     out << "  " << row.mechanism << " eps " << number(row.requested_epsilon) << " d " << row.dim
-        << (row.black_box ? " (" + row.statistic + ")" : "") << (pure ? ": P(L > eps) >= " : ": delta(eps) >= ") << number(detectable) << "\n";
+        << (row.black_box ? " (" + row.statistic + ")" : "")
+        << (pure ? ": P(L > eps) >= " : ": delta(eps) >= ") << number(detectable) << "\n";
   }
   const std::string lines = out.str();
   if (lines.empty()) return lines;
-  return "\npower: the smallest violation each audit's draws flag about half the time (an "
-         "(eps, delta) claim: delta(eps); a pure claim: the probability of outputs with L > eps; "
-         "black-box: P_D(S) on an event impossible under D'):\n" + lines;
+  return std::string("\npower: the smallest violation each audit's draws flag about half the time "
+                     "(an (eps, delta) claim: delta(eps); a pure claim: the probability of outputs "
+                     "with L > eps") +
+         (black_box ? "; black-box: P_D(S) on an event impossible under D'" : "") + "):\n" + lines;
 }
 
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {

@@ -70,7 +70,11 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
     rows += chunk.rows;
   }
   check_interrupted();
-  if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows to release");
+  // A quantile target needs n, public (replace-one only): an empty input is refused on public
+  // information. A --bound-clipped target needs none and may run under add/remove, where refusing
+  // the empty dataset would tell it from its one-row neighbours: the scan runs on it.
+  if (rows == 0 && !options.clipped)
+    fail(kExitInputData, reader.name(), ": the input has no rows to release");
   // A quantile target uses n, which is public under replace-one only (the caller refuses it under
   // add/remove); --bound-clipped is public by itself.
   const auto target = options.clipped ? *options.clipped

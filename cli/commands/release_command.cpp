@@ -70,6 +70,15 @@ double parse_bound(const std::string &text, bool &automatic) {
   return value;
 }
 
+// An empty input is refused only where n is public (replace-one): under add/remove the empty
+// dataset is a neighbour of every one-row dataset, so refusing it would tell the two apart; it is
+// released like any other (a Gram matrix of zeros plus noise).
+void refuse_empty_if_n_public(const dpcov_gram_info &info, const ReleaseOptions &o,
+                              const RowReader &rows) {
+  if (info.rows == 0 && o.mechanism.neighbour == "replace-one")
+    fail(kExitInputData, rows.name(), ": the input has no rows to release");
+}
+
 // The zCDP mechanisms on the rows (zcdp_release.hpp) take a public --bound (or, for coinpress,
 // --k-bound) and none of the Gram path's options.
 void run_rows_release(const ReleaseOptions &o) {
@@ -268,14 +277,14 @@ void run_release(const ReleaseOptions &o) {
     const ExactGramHandle acc(raw);
     accumulate_exact_gram(rows, acc.get(), bound, o.quiet);
     info = gram_info(acc.get());
-    if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
+    refuse_empty_if_n_public(info, o, rows);
     checked(dpcov_exact_gram_release(acc.get(), rng.get(), released.data(), d, &receipt, &grid),
             concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
   } else {
     const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
                                    : accumulate_gram(rows, bound, policy, o.quiet);
     info = gram_info(gram.get());
-    if (info.rows == 0) fail(kExitInputData, rows.name(), ": the input has no rows to release");
+    refuse_empty_if_n_public(info, o, rows);
     checked(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon, choice.delta,
                                          &choice.params, rng.get(), DPCOV_ROW_MAJOR,
                                          released.data(), d, &receipt),

@@ -114,6 +114,30 @@ class InputLeftovers(DpcovCase):
         with open(out + ".json") as f:
             self.assertEqual(json.load(f)["rows"], 0)
 
+    # release agrees with gram where n is private: under add/remove an empty input is released
+    # (refusing it would tell the empty dataset from its one-row neighbours), and its public
+    # receipt is the one-row neighbour's but for the output's name; under replace-one, where n is
+    # public, an empty input is refused. With --bound auto and a clipped-rows target too.
+    def test_an_empty_input_is_released_under_add_remove_and_refused_under_replace_one(self):
+        empty, one = self.write("e.csv", "a,b\n"), self.write("o.csv", "a,b\n0.1,0.2\n")
+        for numerics in ("exact", "idealized"):
+            for bound in (["--bound", "1"], ["--bound", "auto", "--bound-clipped", "1"]):
+                receipts = []
+                for name, data in (("e", empty), ("o", one)):
+                    out = self.path(f"{name}-released.csv")
+                    receipt = self.path(f"{name}-{numerics}.json")
+                    self.expect(["release", data, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                 "--neighbour", "add-remove", "--numerics", numerics, "--seed",
+                                 "1", "-q", "-o", out, "--receipt", receipt] + bound, EXIT_OK)
+                    with open(receipt) as f:
+                        public = json.load(f)
+                    public["output"].pop("path", None)
+                    receipts.append(public)
+                self.assertEqual(receipts[0], receipts[1], f"{numerics} {bound}")
+            self.expect(["release", empty, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                         "--bound", "1", "--numerics", numerics, "--seed", "1", "-q", "-o",
+                         self.path("r.csv")], EXIT_INPUT, "no rows")
+
     # A row of norm exactly --bound is within it: kept whole, not counted as clipped.
     def test_rows_of_norm_exactly_the_bound_are_not_reported_over_it(self):
         data = self.write("b.csv", "a,b\n3,4\n0,5\n-5,0\n")

@@ -10,9 +10,9 @@
 #include <dpcov.h>
 
 #include "cli_error.hpp"
-#include "did_you_mean.hpp"
-#include "interrupt.hpp"
-#include "ledger_file.hpp"
+#include "options/did_you_mean.hpp"
+#include "io/interrupt.hpp"
+#include "ledger/ledger_file.hpp"
 #include "commands/gram_command.hpp"
 #include "commands/plan_command.hpp"
 #include "commands/release_command.hpp"

@@ -9,8 +9,8 @@
 #include <dpcov.h>
 
 #include "../cli_error.hpp"
-#include "../constant_column_option.hpp"
-#include "../commands/mechanism_options.hpp"
+#include "../options/constant_column_option.hpp"
+#include "../options/mechanism_options.hpp"
 #include "../commands/zcdp_release.hpp"
 
 namespace dpcov::cli {

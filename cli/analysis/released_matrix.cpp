@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "../cli_error.hpp"
-#include "../constant_column_option.hpp"
-#include "../readers/open_input.hpp"
+#include "../options/constant_column_option.hpp"
+#include "../io/readers/open_input.hpp"
 #include "receipt_replan.hpp"
 
 namespace dpcov::cli {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "../cli_error.hpp"
-#include "../interrupt.hpp"
+#include "../io/interrupt.hpp"
 
 namespace dpcov::cli {
 

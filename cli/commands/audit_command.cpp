@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
+#include "../io/json_text.hpp"
 #include "../library_status.hpp"
-#include "input_options.hpp"
+#include "../options/input_options.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {

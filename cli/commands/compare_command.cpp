@@ -15,12 +15,12 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
-#include "../gram_stream.hpp"
+#include "../io/json_text.hpp"
+#include "../io/gram_stream.hpp"
 #include "../library_status.hpp"
-#include "../readers/open_input.hpp"
-#include "input_options.hpp"
-#include "mechanism_options.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../options/input_options.hpp"
+#include "../options/mechanism_options.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {

@@ -11,10 +11,10 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
+#include "../io/json_text.hpp"
 #include "../library_status.hpp"
-#include "input_options.hpp"
-#include "write_outputs.hpp"
+#include "../options/input_options.hpp"
+#include "../io/write_outputs.hpp"
 
 namespace dpcov::cli {
 

@@ -7,11 +7,11 @@
 #include <dpcov.h>
 
 #include "../cli_error.hpp"
-#include "../gram_stream.hpp"
+#include "../io/gram_stream.hpp"
 #include "../library_status.hpp"
-#include "../readers/open_input.hpp"
-#include "input_options.hpp"
-#include "write_outputs.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../options/input_options.hpp"
+#include "../io/write_outputs.hpp"
 
 namespace dpcov::cli {
 

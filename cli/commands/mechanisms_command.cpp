@@ -10,8 +10,8 @@
 
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
-#include "mechanism_options.hpp"
+#include "../io/json_text.hpp"
+#include "../options/mechanism_options.hpp"
 
 namespace dpcov::cli {
 

@@ -12,9 +12,9 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
+#include "../io/json_text.hpp"
 #include "../library_status.hpp"
-#include "rng_option.hpp"
+#include "../options/rng_option.hpp"
 
 namespace dpcov::cli {
 

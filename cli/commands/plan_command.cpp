@@ -5,9 +5,9 @@
 #include <optional>
 
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
-#include "input_options.hpp"
-#include "mechanism_options.hpp"
+#include "../io/json_text.hpp"
+#include "../options/input_options.hpp"
+#include "../options/mechanism_options.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {

@@ -12,9 +12,9 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../json_text.hpp"
-#include "../column_bounds_option.hpp"
-#include "../constant_column_option.hpp"
+#include "../io/json_text.hpp"
+#include "../options/column_bounds_option.hpp"
+#include "../options/constant_column_option.hpp"
 #include "../library_status.hpp"
 #include "regress_raw.hpp"
 

@@ -12,15 +12,15 @@
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
-#include "../interrupt.hpp"
-#include "../json_text.hpp"
+#include "../io/interrupt.hpp"
+#include "../io/json_text.hpp"
 #include "../library_status.hpp"
-#include "../private_bound_option.hpp"
-#include "../progress.hpp"
-#include "../readers/open_input.hpp"
-#include "../row_bounding.hpp"
-#include "input_options.hpp"
-#include "rng_option.hpp"
+#include "../options/private_bound_option.hpp"
+#include "../io/progress.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../io/row_bounding.hpp"
+#include "../options/input_options.hpp"
+#include "../options/rng_option.hpp"
 
 namespace dpcov::cli {
 

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "../ledger_file.hpp"
+#include "../ledger/ledger_file.hpp"
 
 namespace dpcov::cli {
 

@@ -11,17 +11,17 @@
 #include <dpcov.h>
 
 #include "../cli_error.hpp"
-#include "../column_bounds_option.hpp"
-#include "../constant_column_option.hpp"
-#include "../gram_stream.hpp"
-#include "../ledger_file.hpp"
-#include "../private_bound_option.hpp"
+#include "../options/column_bounds_option.hpp"
+#include "../options/constant_column_option.hpp"
+#include "../io/gram_stream.hpp"
+#include "../ledger/ledger_file.hpp"
+#include "../options/private_bound_option.hpp"
 #include "../library_status.hpp"
-#include "../readers/open_input.hpp"
-#include "input_options.hpp"
-#include "mechanism_options.hpp"
-#include "rng_option.hpp"
-#include "write_outputs.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../options/input_options.hpp"
+#include "../options/mechanism_options.hpp"
+#include "../options/rng_option.hpp"
+#include "../io/write_outputs.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {

@@ -13,9 +13,9 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
-#include "../readers/open_input.hpp"
-#include "rng_option.hpp"
-#include "write_outputs.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../options/rng_option.hpp"
+#include "../io/write_outputs.hpp"
 
 namespace dpcov::cli {
 

@@ -14,10 +14,10 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
-#include "../gram_stream.hpp"
-#include "../ledger_file.hpp"
-#include "input_options.hpp"
-#include "mechanism_options.hpp"
+#include "../io/gram_stream.hpp"
+#include "../ledger/ledger_file.hpp"
+#include "../options/input_options.hpp"
+#include "../options/mechanism_options.hpp"
 
 namespace dpcov::cli {
 

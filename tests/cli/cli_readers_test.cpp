@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "cli_error.hpp"
-#include "gram_stream.hpp"
-#include "readers/byte_source.hpp"
-#include "readers/column_selection.hpp"
-#include "readers/csv_dialect.hpp"
-#include "readers/open_input.hpp"
-#include "writers/atomic_file.hpp"
+#include "io/gram_stream.hpp"
+#include "io/readers/byte_source.hpp"
+#include "io/readers/column_selection.hpp"
+#include "io/readers/csv_dialect.hpp"
+#include "io/readers/open_input.hpp"
+#include "io/writers/atomic_file.hpp"
 
 namespace dpcov::cli {
 namespace {

@@ -1,4 +1,4 @@
-// `release --add-constant`'s norm bound (cli/constant_column_option.hpp, the library's): the norm
+// `release --add-constant`'s norm bound (cli/options/constant_column_option.hpp, the library's): the norm
 // bound of the rows [B, x] is never below sqrt(2) B, checked exactly in integers over random B
 // across the accepted range, and is at most three ulps above it. The rows themselves are the
 // library's (tests/unit/row_bounding_test.cpp).
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "constant_column_option.hpp"
+#include "options/constant_column_option.hpp"
 
 namespace dpcov::cli {
 namespace {

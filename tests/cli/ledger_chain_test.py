@@ -1,4 +1,4 @@
-"""The `--ledger` file is tamper-evident (cli/ledger_chain.hpp, docs/ledger-file.md): its cap,
+"""The `--ledger` file is tamper-evident (cli/ledger/ledger_chain.hpp, docs/ledger-file.md): its cap,
 accounting and creation are sealed when it is created, and every charge is chained to the one
 before it by a BLAKE2b hash. A raised cap, an edited, deleted or moved charge, or a charge cut from
 the end is refused when the file is read (exit 2) with a message naming what was found; an

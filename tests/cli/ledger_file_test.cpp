@@ -1,4 +1,4 @@
-// `--ledger FILE` (cli/ledger_file.hpp) on malformed ledger files: every one is refused when it is
+// `--ledger FILE` (cli/ledger/ledger_file.hpp) on malformed ledger files: every one is refused when it is
 // read, before a release, with exit code 2 (input data) naming the file, whatever the library's
 // status for what the file holds (a cap out of range, an unknown accounting, a charge it refuses)
 // and whatever its JSON shape (charges that are not a list once failed only when the release was
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "cli_error.hpp"
-#include "ledger_file.hpp"
+#include "ledger/ledger_file.hpp"
 
 namespace dpcov::cli {
 namespace {

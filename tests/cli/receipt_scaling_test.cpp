@@ -8,7 +8,7 @@
 #include <random>
 
 #include "cli_error.hpp"
-#include "column_bounds_option.hpp"
+#include "options/column_bounds_option.hpp"
 
 namespace dpcov::cli {
 namespace {

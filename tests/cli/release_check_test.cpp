@@ -1,4 +1,4 @@
-// The CLI ledger's charge decision (release_check, cli/ledger_file.hpp): a release that fails after
+// The CLI ledger's charge decision (release_check, cli/ledger/ledger_file.hpp): a release that fails after
 // its generator advanced is charged whatever its status, one that fails before any draw is not;
 // DrawGuard does the same for a failure that is not a library status; a charge that fails is
 // CliError(kExitLedger). The release is a test double: a draw is one dpcov_rng_next_u64 on the
@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "cli_error.hpp"
-#include "commands/input_options.hpp"
-#include "gram_stream.hpp"
-#include "ledger_file.hpp"
+#include "options/input_options.hpp"
+#include "io/gram_stream.hpp"
+#include "ledger/ledger_file.hpp"
 #include "library_status.hpp"
-#include "readers/open_input.hpp"
+#include "io/readers/open_input.hpp"
 
 namespace dpcov::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cli_error.hpp"
-#include "column_bounds_option.hpp"
+#include "options/column_bounds_option.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "cli_error.hpp"
 #include "fuzz_input.hpp"
-#include "ledger_file.hpp"
+#include "ledger/ledger_file.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli_error.hpp"
-#include "readers/open_input.hpp"
+#include "io/readers/open_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "input_options.hpp"
+#include "../options/input_options.hpp"
 
 namespace dpcov::cli {
 

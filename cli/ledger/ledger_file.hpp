@@ -20,7 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "interrupt.hpp"
+#include "../io/interrupt.hpp"
 #include "ledger_chain.hpp"
 #include "ledger_lock.hpp"
 

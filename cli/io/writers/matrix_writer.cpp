@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cstring>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 
 namespace dpcov::cli {
 

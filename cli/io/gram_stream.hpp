@@ -8,7 +8,7 @@
 
 #include <dpcov.h>
 
-#include "column_bounds_option.hpp"
+#include "../options/column_bounds_option.hpp"
 #include "readers/row_reader.hpp"
 
 namespace dpcov::cli {

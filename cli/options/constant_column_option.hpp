@@ -13,7 +13,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
-#include "readers/row_reader.hpp"
+#include "../io/readers/row_reader.hpp"
 
 namespace dpcov::cli {
 

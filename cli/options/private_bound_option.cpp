@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "cli_error.hpp"
-#include "interrupt.hpp"
-#include "library_status.hpp"
+#include "../cli_error.hpp"
+#include "../io/interrupt.hpp"
+#include "../library_status.hpp"
 
 namespace dpcov::cli {
 

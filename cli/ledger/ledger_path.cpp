@@ -9,7 +9,7 @@
 #include <cstring>
 #include <memory>
 
-#include "cli_error.hpp"
+#include "../cli_error.hpp"
 
 namespace dpcov::cli {
 

@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 
 namespace dpcov::cli {
 

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "interrupt.hpp"
+#include "../io/interrupt.hpp"
 
 namespace dpcov::cli {
 

@@ -7,7 +7,7 @@
 
 #include <fast_float/fast_float.h>
 
-#include "cli_error.hpp"
+#include "../cli_error.hpp"
 
 namespace dpcov::cli {
 

@@ -7,7 +7,7 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
-#include "zcdp_release.hpp"
+#include "../commands/zcdp_release.hpp"
 
 namespace dpcov::cli {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "cli_error.hpp"
+#include "../cli_error.hpp"
 
 namespace dpcov::cli {
 

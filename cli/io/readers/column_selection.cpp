@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 
 namespace dpcov::cli {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 #include "column_selection.hpp"
 
 namespace dpcov::cli {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 
 namespace dpcov::cli {
 

@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "../cli_error.hpp"
-#include "../interrupt.hpp"
-#include "../json_text.hpp"
-#include "../writers/atomic_file.hpp"
-#include "../writers/matrix_writer.hpp"
+#include "interrupt.hpp"
+#include "json_text.hpp"
+#include "writers/atomic_file.hpp"
+#include "writers/matrix_writer.hpp"
 
 namespace dpcov::cli {
 

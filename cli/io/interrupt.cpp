@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "cli_error.hpp"
+#include "../cli_error.hpp"
 
 namespace dpcov::cli {
 

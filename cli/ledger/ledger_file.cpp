@@ -8,14 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_error.hpp"
-#include "private_bound_option.hpp"
-#include "json_text.hpp"
+#include "../cli_error.hpp"
+#include "../options/private_bound_option.hpp"
+#include "../io/json_text.hpp"
 #include "ledger_chain.hpp"
 #include "ledger_path.hpp"
-#include "library_status.hpp"
-#include "writers/atomic_file.hpp"
-#include "writers/matrix_writer.hpp"
+#include "../library_status.hpp"
+#include "../io/writers/atomic_file.hpp"
+#include "../io/writers/matrix_writer.hpp"
 
 namespace dpcov::cli {
 

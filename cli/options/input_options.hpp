@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "../readers/open_input.hpp"
+#include "../io/readers/open_input.hpp"
 
 namespace dpcov::cli {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli_error.hpp"
-#include "library_status.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
 
 namespace dpcov::cli {
 

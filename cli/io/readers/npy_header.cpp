@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 
 namespace dpcov::cli {
 

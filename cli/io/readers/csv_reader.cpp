@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <nlohmann/json.hpp>
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 #include "column_selection.hpp"
 #include "csv_dialect.hpp"
 

@@ -4,10 +4,10 @@
 #include <limits>
 #include <utility>
 
-#include "cli_error.hpp"
+#include "../cli_error.hpp"
 #include "column_bounds_option.hpp"
-#include "library_status.hpp"
-#include "row_bounding.hpp"
+#include "../library_status.hpp"
+#include "../io/row_bounding.hpp"
 
 namespace dpcov::cli {
 

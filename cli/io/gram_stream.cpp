@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "cli_error.hpp"
-#include "library_status.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
 #include "progress.hpp"
 #include "row_bounding.hpp"
 

@@ -1,6 +1,6 @@
 #include "open_input.hpp"
 
-#include "../cli_error.hpp"
+#include "../../cli_error.hpp"
 #include "binary_reader.hpp"
 #include "byte_source.hpp"
 #include "csv_dialect.hpp"

@@ -1,5 +1,7 @@
 // C ABI of the Gram accumulator (dpcov/gram.h).
 #include "dpcov/gram.h"
+#include "dpcov/mechanism.h"
+#include "dpcov/receipt.h"
 #include "struct_size.hpp"
 
 #include <memory>
@@ -9,6 +11,8 @@
 
 #include "../core/check.hpp"
 #include "../core/data/gram.hpp"
+#include "../core/mechanisms/exact_additive.hpp"
+#include "../core/mechanisms/mechanism.hpp"
 #include "gram_handle.hpp"
 #include "guard.hpp"
 
@@ -36,11 +40,23 @@ dpcov_row_bounding default_bounding() {
   spec.bound = 1.0;
   spec.policy = DPCOV_BOUND_CLIP;
   spec.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+  spec.numerics = DPCOV_NUMERICS_EXACT;
+  spec.mechanism = 0;
+  spec.epsilon = 1.0;
+  spec.delta = 1e-6;
   return spec;
 }
 
-dpcov::data::RowBounding checked_bounding(int64_t cols, const dpcov_row_bounding *spec) {
+dpcov_row_bounding read_bounding(const dpcov_row_bounding *spec) {
   const dpcov_row_bounding s = dpcov::capi::read_struct(spec, default_bounding(), "spec");
+  if (s.numerics != DPCOV_NUMERICS_IDEALIZED && s.numerics != DPCOV_NUMERICS_EXACT)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
+                "DPCOV_NUMERICS_EXACT (1), got ", s.numerics);
+  if (s.mechanism != 0) static_cast<void>(dpcov::mechanisms::mechanism_id(s.mechanism));
+  return s;
+}
+
+dpcov::data::RowBounding checked_bounding(int64_t cols, const dpcov_row_bounding &s) {
   dpcov::check::dimension(cols, "cols");
   dpcov::check::dimension(cols + (s.constant != 0.0 || s.lower != nullptr ? 1 : 0),
                           "the bounded rows' columns");
@@ -65,6 +81,33 @@ dpcov_row_refusal refusal_of(const dpcov::RowError &e) {
   return r;
 }
 
+// Whether the exact accumulator takes the raw rows as they are and bounds them itself (its own
+// clip or reject, the norm bound on x alone), as the floating-point one does.
+bool exact_bounds_itself(const dpcov::data::RowBounding &bounding) {
+  return bounding.norm_only() && bounding.policy() != dpcov::BoundPolicy::Drop;
+}
+
+// The exact accumulator of `s`'s named release, when it has exact numerics: the grid of the plan
+// of that release for the bounded rows (d, norm bound B, epsilon, delta, neighbour), public
+// values only. Throws the plan's statuses, so an accumulator is made only for a release that
+// can be made.
+std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
+    const dpcov_row_bounding &s, const dpcov::data::RowBounding &bounding) {
+  namespace mech = dpcov::mechanisms;
+  if (s.numerics != DPCOV_NUMERICS_EXACT ||
+      (s.mechanism != DPCOV_MECHANISM_ANALYZE_GAUSS && s.mechanism != DPCOV_MECHANISM_LAPLACE_SYM))
+    return std::nullopt;
+  mech::Options options;
+  options.neighbour = static_cast<dpcov::privacy::Neighbour>(s.neighbour);
+  const mech::Request request{bounding.out_cols(), 0, bounding.norm_bound(), s.epsilon, s.delta,
+                              options};
+  mech::ExactGrid grid;
+  static_cast<void>(mech::plan_exact_additive(mech::mechanism_id(s.mechanism), request, &grid));
+  return dpcov::data::ExactGramAccumulator(
+      mech::grid_spec(request, grid),
+      exact_bounds_itself(bounding) ? bounding.policy() : dpcov::BoundPolicy::Clip);
+}
+
 // The chunk bounded into scratch first, then accumulated with the bounding's counts: a refused
 // row anywhere leaves the accumulator unchanged.
 void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
@@ -72,7 +115,11 @@ void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
   if (raw.cols != bounding.cols())
     dpcov::fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the accumulator takes ",
                 bounding.cols());
-  if (bounding.norm_only()) {
+  if (gram.exact && exact_bounds_itself(bounding)) {
+    gram.exact->add_rows(raw);
+    return;
+  }
+  if (!gram.exact && bounding.norm_only()) {
     gram.acc.add_rows(raw, bounding.norm_bound(), bounding.policy());
     return;
   }
@@ -82,10 +129,24 @@ void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
   upstream.drop_policy = bounding.policy() == dpcov::BoundPolicy::Drop;
   const dpcov::ConstMatrixView rows{bounded.data(), kept, bounding.out_cols(), bounding.out_cols(),
                                     dpcov::Layout::RowMajor};
-  gram.acc.add_rows(rows, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
+  if (gram.exact)
+    gram.exact->add_rows(rows, upstream);
+  else
+    gram.acc.add_rows(rows, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
 }
 
 }  // namespace
+
+namespace dpcov::capi {
+
+void refuse_exact_gram(const dpcov_gram &gram, const char *use) {
+  if (gram.exact)
+    fail(DPCOV_E_INCOMPATIBLE, use, " needs a floating-point Gram matrix, and this accumulator ",
+         "holds the exact integer one of an exact release (dpcov_row_bounding::numerics): create ",
+         "it with DPCOV_NUMERICS_IDEALIZED for this use");
+}
+
+}  // namespace dpcov::capi
 
 extern "C" {
 
@@ -107,6 +168,9 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
                                            double bound, int32_t policy) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
+    if (gram->exact)
+      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "gram has exact numerics: add its raw rows with ",
+                  "dpcov_gram_add_raw_rows(), which rounds them to the release's grid");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     gram->acc.add_rows(view, bound, bound_policy(policy));
   });
@@ -116,7 +180,13 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(dst, "dst");
     dpcov::check::not_null(src, "src");
-    dst->acc.merge(src->acc);
+    if (dst->exact.has_value() != src->exact.has_value())
+      dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge an accumulator with exact numerics and one ",
+                  "with idealized numerics");
+    if (dst->exact)
+      dst->exact->merge(*src->exact);
+    else
+      dst->acc.merge(src->acc);
   });
 }
 
@@ -124,8 +194,12 @@ DPCOV_API dpcov_status dpcov_gram_get_matrix(const dpcov_gram *gram, int32_t lay
                                              int64_t ld) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
-    const int64_t d = gram->acc.dim();
-    gram->acc.write_matrix(dpcov::check::output_matrix(layout, d, d, out, ld, "out"));
+    const int64_t d = gram->exact ? gram->exact->grid().dim : gram->acc.dim();
+    const dpcov::MatrixView view = dpcov::check::output_matrix(layout, d, d, out, ld, "out");
+    if (gram->exact)
+      gram->exact->write_matrix(view);
+    else
+      gram->acc.write_matrix(view);
   });
 }
 
@@ -134,15 +208,16 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
     dpcov::check::not_null(gram, "gram");
     dpcov::check::not_null(info, "info");
     dpcov::capi::struct_bytes(info, "info");
-    const dpcov::GramCounts &c = gram->acc.counts();
+    const dpcov::GramCounts &c = gram->exact ? gram->exact->counts() : gram->acc.counts();
     dpcov_gram_info out{};
-    out.dim = gram->acc.dim();
+    out.dim = gram->exact ? gram->exact->grid().dim : gram->acc.dim();
     out.rows = c.rows;
     out.clipped = c.clipped;
     out.dropped = c.dropped;
     // A bounded accumulator's bound is public from its creation, whatever rows come.
     out.bound = gram->bounding ? gram->bounding->norm_bound() : gram->acc.bound();
     out.clamped = c.clamped;
+    out.numerics = gram->exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED;
     dpcov::capi::write_struct(info, out);
   });
 }
@@ -175,8 +250,10 @@ DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,
                                                  const dpcov_row_bounding *spec) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(out, "out");
-    dpcov::data::RowBounding bounding = checked_bounding(cols, spec);
+    const dpcov_row_bounding s = read_bounding(spec);
+    dpcov::data::RowBounding bounding = checked_bounding(cols, s);
     auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
+    gram->exact = exact_accumulator(s, bounding);
     gram->bounding = std::move(bounding);
     *out = gram.release();
   });
@@ -192,7 +269,7 @@ DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, 
       dpcov::capi::write_struct(refusal, no_refusal());
     }
     dpcov::capi::struct_bytes(info, "info");
-    const dpcov::data::RowBounding bounding = checked_bounding(cols, spec);
+    const dpcov::data::RowBounding bounding = checked_bounding(cols, read_bounding(spec));
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     const int64_t width = bounding.out_cols();
     dpcov::MatrixView target;

@@ -3,6 +3,7 @@
 #include "struct_size.hpp"
 
 #include "../core/check.hpp"
+#include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
@@ -76,6 +77,26 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
   // checked before the first draw, so a rejected call leaves the generator as it was.
   dpcov::random::Rng &local = rng->rng;
   const mech::Release release = mech::release(id, gram, request, local);
+  dpcov::check::finite_result(release.matrix.view(), "released matrix");
+  const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
+  dpcov::write_symmetric_from_upper(release.matrix, out_view);
+  dpcov::capi::write_struct(receipt, written);
+}
+
+// The release of an accumulator with exact numerics (dpcov_row_bounding::numerics): the exact
+// integer Gram matrix it holds, released by the exact form of `id`, whose plan must choose the
+// accumulator's grid. The plan's checks, its receipt's included, run before the first draw.
+void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumulator &acc,
+                        const mech::Request &request, dpcov_rng *rng, int32_t layout, double *out,
+                        int64_t ldo, dpcov_receipt *receipt) {
+  if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
+    fail(DPCOV_E_INCOMPATIBLE, "gram holds the exact integer Gram matrix of an exact release ",
+         "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
+         "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
+  const dpcov::MatrixView out_view =
+      dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
+  dpcov::capi::c_receipt(mech::plan_exact_additive(id, request), receipt);
+  const mech::Release release = mech::release_exact_gram(id, acc, request, rng->rng);
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);
@@ -173,9 +194,13 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
            "rows first or call dpcov_mechanism_release with an explicit bound");
     const mech::Request request =
         request_from(info.dim, info.rows, info.bound, epsilon, delta, params);
-    const dpcov::GramCounts &counts = gram->acc.counts();
+    const dpcov::GramCounts &counts = gram->exact ? gram->exact->counts() : gram->acc.counts();
     dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0,
                                    request.options.neighbour);
+    if (gram->exact) {
+      release_exact_into(id, *gram->exact, request, rng, layout, out, ldo, receipt);
+      return;
+    }
     dpcov::Matrix g(info.dim, info.dim);
     if (const dpcov_status s = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g.data(), info.dim);
         s != DPCOV_OK)

@@ -97,14 +97,23 @@ ExactGramAccumulator::ExactGramAccumulator(const ExactGridSpec &grid, BoundPolic
   upper_.assign(static_cast<size_t>(grid.dim * (grid.dim + 1) / 2), 0);
 }
 
-GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a) {
+GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &upstream) {
   const int64_t d = grid_.dim;
   if (a.cols != d)
     fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", d);
   if (counts_.rows > INT64_MAX - a.rows)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
   GramCounts added;
-  if (a.rows == 0) return added;
+  added.clipped = upstream.clipped;
+  added.dropped = upstream.dropped;
+  added.clamped = upstream.clamped;
+  added.drop_policy = upstream.drop_policy;
+  if (counts_.dropped > INT64_MAX - added.dropped || counts_.clamped > INT64_MAX - added.clamped)
+    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+  if (a.rows == 0) {
+    commit(added);
+    return added;
+  }
   // Each block: its rows' norms and bounding factors (the accumulators' own code), the rounded
   // rows, their exact Gram by dsyrk (every product and partial sum an integer of magnitude <=
   // block r2 < 2^53, so every double operation is exact in any order; no fast matrix
@@ -137,9 +146,27 @@ GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a) {
   }
   added.rows = a.rows;
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += chunk[k];
+  commit(added);
+  return added;
+}
+
+void ExactGramAccumulator::write_matrix(MatrixView out) const {
+  const double unit = std::ldexp(grid_.bound, -grid_.bits);
+  size_t k = 0;
+  for (int64_t j = 0; j < grid_.dim; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const double value = static_cast<double>(upper_[k++]) * (unit * unit);
+      out(i, j) = value;
+      out(j, i) = value;
+    }
+}
+
+void ExactGramAccumulator::commit(const GramCounts &added) {
   counts_.rows += added.rows;
   counts_.clipped += added.clipped;
-  return added;
+  counts_.dropped += added.dropped;
+  counts_.clamped += added.clamped;
+  counts_.drop_policy = counts_.drop_policy || added.drop_policy;
 }
 
 void ExactGramAccumulator::merge(const ExactGramAccumulator &other) {
@@ -149,11 +176,12 @@ void ExactGramAccumulator::merge(const ExactGramAccumulator &other) {
          grid_.dim, " and ", other.grid_.dim, ", B ", grid_.bound, " and ", other.grid_.bound,
          ", bits ", grid_.bits, " and ", other.grid_.bits, ", r2 ", grid_.norm2_bound, " and ",
          other.grid_.norm2_bound, ")");
-  if (counts_.rows > INT64_MAX - other.counts_.rows)
+  if (counts_.rows > INT64_MAX - other.counts_.rows ||
+      counts_.dropped > INT64_MAX - other.counts_.dropped ||
+      counts_.clamped > INT64_MAX - other.counts_.clamped)
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += other.upper_[k];
-  counts_.rows += other.counts_.rows;
-  counts_.clipped += other.counts_.clipped;
+  commit(other.counts_);
 }
 
 }  // namespace dpcov::data

@@ -43,8 +43,10 @@ class ExactGramAccumulator {
   // the chunk's row under Reject), rounded to the grid, and, should ||z||^2 exceed norm2_bound
   // (never for a row of norm <= B, proofs/exact_additive.md), halved until it does not. The
   // whole chunk is processed before anything is added, so a throw leaves the accumulator
-  // unchanged. Returns what this chunk contributed.
-  GramCounts add_rows(ConstMatrixView rows);
+  // unchanged. Returns what this chunk contributed. `upstream` is what an earlier bounding step
+  // (data::RowBounding) did to the same rows: its clipped, dropped and clamped counts and its
+  // drop flag join the counters with the chunk, on success only (as GramAccumulator::add_rows()).
+  GramCounts add_rows(ConstMatrixView rows, const GramCounts &upstream = {});
 
   // Adds everything `other` accumulated. Throws DPCOV_E_INCOMPATIBLE (a different grid),
   // DPCOV_E_INVALID_ARGUMENT (itself) or DPCOV_E_TOO_LARGE (the row count overflows), leaving
@@ -57,8 +59,14 @@ class ExactGramAccumulator {
   // The exact integer Gram, upper triangle packed column by column: entry (i, j), i <= j, at
   // j (j + 1) / 2 + i. No n below 2^63 can overflow it: n r2 < 2^63 2^41.
   const std::vector<ExactInt> &upper() const { return upper_; }
+  // The Gram matrix of the rounded rows in data units, (B 2^-bits)^2 times the integers, in full
+  // (d x d, exactly symmetric): the curator's view of the statistic, not a release.
+  void write_matrix(MatrixView out) const;
 
  private:
+  // Adds a chunk's (or a merged accumulator's) counters; cannot throw.
+  void commit(const GramCounts &added);
+
   ExactGridSpec grid_;
   BoundPolicy policy_;
   double to_grid_;  // 2^bits / bound, rounded

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dpcov.h"
+#include "support/gram_info.hpp"
 
 namespace {
 
@@ -25,12 +26,7 @@ dpcov_row_bounding spec_with(double bound, int32_t policy, int32_t neighbour) {
   return s;
 }
 
-dpcov_gram_info info_of(const dpcov_gram *g) {
-  dpcov_gram_info info{};
-  info.struct_size = sizeof info;
-  EXPECT_EQ(dpcov_gram_get_info(g, &info), DPCOV_OK);
-  return info;
-}
+using dpcov::test::gram_info_of;
 
 TEST(CapiRowBounding, DefaultsAreClipReplaceOneBoundOne) {
   dpcov_row_bounding s;
@@ -91,7 +87,7 @@ TEST(CapiRowBounding, ARefusedRowComesBackAsDataAndTheAccumulatorIsUnchanged) {
   ASSERT_EQ(dpcov_gram_create_bounded(&g, 2, &s), DPCOV_OK);
   const double ok[4] = {0.3, 0.4, 0.1, 0.2};
   ASSERT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 2, 2, ok, 2, nullptr), DPCOV_OK);
-  const dpcov_gram_info before = info_of(g);
+  const dpcov_gram_info before = gram_info_of(g);
   const double over[6] = {0.3, 0.4, 0.1, 0.2, 30.0, 40.0};
   dpcov_row_refusal r{};
   r.struct_size = sizeof r;
@@ -99,7 +95,7 @@ TEST(CapiRowBounding, ARefusedRowComesBackAsDataAndTheAccumulatorIsUnchanged) {
   EXPECT_EQ(r.row, 2);
   EXPECT_EQ(r.label, 0);
   EXPECT_EQ(std::ldexp(r.norm_rest, r.norm_exponent), 50.0);
-  const dpcov_gram_info after = info_of(g);
+  const dpcov_gram_info after = gram_info_of(g);
   EXPECT_EQ(std::memcmp(&before, &after, sizeof before), 0);
   // Column-major, non-finite: the row too.
   const double nan_rows[4] = {0.1, kNaN, 0.2, 0.3};

@@ -99,7 +99,7 @@ class GramInfoC(_Struct):
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("rows", c_int64),
                 ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double),
-                ("clamped", c_int64)]
+                ("clamped", c_int64), ("numerics", c_int32)]
 
 
 class RowBoundingC(_Struct):
@@ -107,7 +107,8 @@ class RowBoundingC(_Struct):
 
     _fields_ = [("struct_size", c_size_t), ("bound", c_double), ("policy", c_int32),
                 ("neighbour", c_int32), ("constant", c_double), ("lower", c_void_p),
-                ("upper", c_void_p), ("label_bound", c_double)]
+                ("upper", c_void_p), ("label_bound", c_double), ("numerics", c_int32),
+                ("mechanism", c_int32), ("epsilon", c_double), ("delta", c_double)]
 
 
 class RowRefusalC(_Struct):

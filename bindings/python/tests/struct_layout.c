@@ -16,6 +16,7 @@ int main(void) {
   printf(", \"dropped\": %zu", offsetof(dpcov_gram_info, dropped));
   printf(", \"bound\": %zu", offsetof(dpcov_gram_info, bound));
   printf(", \"clamped\": %zu", offsetof(dpcov_gram_info, clamped));
+  printf(", \"numerics\": %zu", offsetof(dpcov_gram_info, numerics));
   printf("}%s\n", ",");
   printf("\"dpcov_row_bounding\": {\"size\": %zu", sizeof(dpcov_row_bounding));
   printf(", \"struct_size\": %zu", offsetof(dpcov_row_bounding, struct_size));
@@ -26,6 +27,10 @@ int main(void) {
   printf(", \"lower\": %zu", offsetof(dpcov_row_bounding, lower));
   printf(", \"upper\": %zu", offsetof(dpcov_row_bounding, upper));
   printf(", \"label_bound\": %zu", offsetof(dpcov_row_bounding, label_bound));
+  printf(", \"numerics\": %zu", offsetof(dpcov_row_bounding, numerics));
+  printf(", \"mechanism\": %zu", offsetof(dpcov_row_bounding, mechanism));
+  printf(", \"epsilon\": %zu", offsetof(dpcov_row_bounding, epsilon));
+  printf(", \"delta\": %zu", offsetof(dpcov_row_bounding, delta));
   printf("}%s\n", ",");
   printf("\"dpcov_row_refusal\": {\"size\": %zu", sizeof(dpcov_row_refusal));
   printf(", \"struct_size\": %zu", offsetof(dpcov_row_refusal, struct_size));

@@ -61,6 +61,12 @@ typedef struct dpcov_gram_info {
   double bound;
   /** Values clamped into their public column bounds by dpcov_gram_add_raw_rows() (curator only). */
   int64_t clamped;
+  /**
+   * The ::dpcov_numerics of a release from the accumulator: ::DPCOV_NUMERICS_EXACT for one made
+   * by dpcov_gram_create_bounded() with exact numerics (it holds an exact integer Gram matrix),
+   * else ::DPCOV_NUMERICS_IDEALIZED.
+   */
+  int32_t numerics;
 } dpcov_gram_info;
 
 /**
@@ -90,7 +96,8 @@ DPCOV_API void dpcov_gram_destroy(dpcov_gram **gram);
  * @param bound   norm bound B, finite and >= 2^-960 (the range of row bounds); must be the same for every chunk of an accumulator.
  * @param policy  a ::dpcov_bound_policy value.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
- *         ::DPCOV_E_INVALID_ARGUMENT (bound, policy), ::DPCOV_E_INCOMPATIBLE (bound differs from
+ *         ::DPCOV_E_INVALID_ARGUMENT (bound, policy, an accumulator with exact numerics, which
+ *         takes its rows through dpcov_gram_add_raw_rows()), ::DPCOV_E_INCOMPATIBLE (bound differs from
  *         earlier chunks), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND, ::DPCOV_E_TOO_LARGE,
  *         ::DPCOV_E_NUMERICAL (an entry of G would overflow: rows of norm <= B sum to entries of
  *         at most n B^2, so only where n B^2 exceeds the largest double, about 1.8e8 rows at
@@ -107,14 +114,17 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
  * @param dst  the accumulator that receives the sum.
  * @param src  the accumulator added to it; must not be @p dst.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (dst == src),
- *         ::DPCOV_E_INCOMPATIBLE, ::DPCOV_E_TOO_LARGE (row count overflow),
+ *         ::DPCOV_E_INCOMPATIBLE (another dimension or bound; one with exact numerics and one
+ *         without, or exact ones of different grids), ::DPCOV_E_TOO_LARGE (row count overflow),
  *         ::DPCOV_E_NUMERICAL (an entry of the sum would overflow, as for dpcov_gram_add_rows();
  *         @p dst unchanged).
  */
 DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src);
 
 /**
- * Write G = A^T A (d x d, in full, exactly symmetric) to @p out.
+ * Write G = A^T A (d x d, in full, exactly symmetric) to @p out. With exact numerics, the Gram
+ * matrix of the rows as rounded to the grid: unit^2 times the exact integers (dpcov/exact.h).
+ * Not private: the curator's statistic.
  * @param gram    the accumulator.
  * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
  * @param out     at least ld * d doubles.
@@ -199,11 +209,37 @@ typedef struct dpcov_row_bounding {
    * |y| <= B_y under @c policy (clipped to +-B_y, the row rejected, or dropped).
    */
   double label_bound;
+  /**
+   * A ::dpcov_numerics (default ::DPCOV_NUMERICS_EXACT). With @c mechanism naming
+   * ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM, EXACT makes the accumulator
+   * hold the exact integer Gram matrix of the bounded rows rounded to the grid of that release
+   * (dpcov/exact.h, proofs/exact_additive.md), so that dpcov_mechanism_release_gram() releases
+   * it with floating-point-safe numerics; IDEALIZED keeps the floating-point Gram matrix (a
+   * release from it adds floating-point noise and its receipt says
+   * ::DPCOV_NUMERICS_IDEALIZED). Without such a mechanism the accumulator is the floating-point
+   * one whatever this field says (no other mechanism has exact numerics yet).
+   */
+  int32_t numerics;
+  /**
+   * 0 (default: no release named), or the ::dpcov_mechanism_id the rows will be released with:
+   * with exact numerics the grid is chosen now, from d, B, @c epsilon, @c delta and
+   * @c neighbour (never from the rows), and dpcov_mechanism_release_gram() refuses a release
+   * whose plan chose another grid (::DPCOV_E_INCOMPATIBLE).
+   */
+  int32_t mechanism;
+  /** The release's epsilon, finite > 0 (read only with an exact @c mechanism; default 1). */
+  double epsilon;
+  /**
+   * The release's delta: in (0, 1) for Analyze Gauss, 0 or in (0, 1) for symmetric Laplace
+   * (read only with an exact @c mechanism; default 1e-6).
+   */
+  double delta;
 } dpcov_row_bounding;
 
 /**
  * Fill @p spec with the defaults: struct_size, bound 1, ::DPCOV_BOUND_CLIP, replace-one, no
- * constant, no column bounds, no label.
+ * constant, no column bounds, no label, ::DPCOV_NUMERICS_EXACT, no mechanism (set it, with
+ * epsilon and delta, for an exact release), epsilon 1, delta 1e-6.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
  */
 DPCOV_API dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec);
@@ -258,7 +294,15 @@ DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, 
  * dimension (dpcov_gram_info::dim) is that of the bounded rows (cols, plus 1 with a constant or
  * column bounds) and its bound (dpcov_gram_info::bound) their public norm bound. Add rows with
  * dpcov_gram_add_raw_rows() (dpcov_gram_add_rows() with that bound also works, without the
- * bounding). @p spec is read up to its struct_size; its pointers are not retained.
+ * bounding, except with exact numerics). @p spec is read up to its struct_size; its pointers are
+ * not retained.
+ *
+ * With dpcov_row_bounding::mechanism naming Analyze Gauss or symmetric Laplace and the default
+ * ::DPCOV_NUMERICS_EXACT, the accumulator is exact: each bounded row is rounded to the grid of
+ * that release's plan (dpcov_exact_plan() for the bounded rows' d and norm bound, epsilon, delta
+ * and neighbour) and summed in exact integers, in O(d^2) memory whatever the number of rows, and
+ * dpcov_mechanism_release_gram() releases it with exact numerics. This is the default way to
+ * release those mechanisms from rows.
  * @param[out] out  receives the new handle; untouched on failure.
  * @param cols      raw columns, label included: 1 <= cols (2 with a label), and the bounded rows'
  *                  dimension <= 46340.
@@ -266,7 +310,10 @@ DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, 
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_NON_FINITE,
  *         ::DPCOV_E_INVALID_ARGUMENT (struct_size, bound, policy, neighbour, constant,
  *         label_bound, column bounds, a combination column bounds exclude, a norm bound that
- *         overflows), ::DPCOV_E_PRECONDITION (::DPCOV_BOUND_DROP under replace-one),
+ *         overflows, numerics, an unknown mechanism; with exact numerics, epsilon or delta out
+ *         of range and everything dpcov_exact_plan() refuses), ::DPCOV_E_PRECONDITION
+ *         (::DPCOV_BOUND_DROP under replace-one; with exact numerics, no grid fits epsilon and
+ *         delta), ::DPCOV_E_NUMERICAL (exact numerics: the grid's unit underflows),
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,

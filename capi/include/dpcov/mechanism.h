@@ -21,11 +21,16 @@
  * Gram matrix of such rows (dpcov_gram_add_rows() enforces the bound); the library checks what it
  * can (symmetric, finite, diagonal >= 0, trace <= n B^2) but cannot check where G came from.
  *
- * Numerics: every mechanism below is `idealized` (dpcov_receipt::numerics =
- * ::DPCOV_NUMERICS_IDEALIZED): its continuous noise is generated in floating point (Mironov 2012),
- * so its guarantee is that of the real-valued mechanism, as in every floating-point DP library,
- * not of the doubles as computed (Analyze Gauss and symmetric Laplace have an exact,
- * floating-point-safe mode from the rows: dpcov/exact.h). Noise comes from a ::dpcov_rng: ChaCha20 from OS entropy by
+ * Numerics: a release from a matrix (dpcov_mechanism_release()) is `idealized`
+ * (dpcov_receipt::numerics = ::DPCOV_NUMERICS_IDEALIZED): its continuous noise is generated in
+ * floating point (Mironov 2012), so its guarantee is that of the real-valued mechanism, as in
+ * every floating-point DP library, not of the doubles as computed; a matrix already rounded
+ * cannot be released exactly. Analyze Gauss and symmetric Laplace released from rows are exact
+ * (floating-point-safe, ::DPCOV_NUMERICS_EXACT) by default: dpcov_gram_create_bounded() with
+ * dpcov_row_bounding::mechanism, epsilon and delta set, dpcov_gram_add_raw_rows(), then
+ * dpcov_mechanism_release_gram() (the documented path; dpcov_row_bounding::numerics =
+ * ::DPCOV_NUMERICS_IDEALIZED opts out); every other mechanism is idealized on every path, and
+ * its receipt says so. Noise comes from a ::dpcov_rng: ChaCha20 from OS entropy by
  * default, or PCG64 from a seed, which gives no privacy to anyone who knows the seed (the receipt
  * records `generator` and `seed_fixed`).
  *
@@ -320,7 +325,10 @@ DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int6
  * Release @p mechanism applied to the symmetric d x d statistic @p gram of @p n rows of norm
  * <= @p bound. Equivalent to dpcov_mechanism_plan() with the same arguments followed by sampling:
  * the receipt equals the plan's except the fields only a release knows (receipt.h): seed_fixed,
- * generator, and those documented "release only".
+ * generator, and those documented "release only". The receipt's numerics is always
+ * ::DPCOV_NUMERICS_IDEALIZED: @p gram is already rounded, so no exact release can be made from
+ * it. Releasing from the rows through dpcov_mechanism_release_gram() is the default way, exact
+ * for Analyze Gauss and symmetric Laplace.
  *
  * @param mechanism  a ::dpcov_mechanism_id.
  * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for both @p gram and @p out.
@@ -354,12 +362,22 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
 
 /**
  * As dpcov_mechanism_release() with the statistic of an accumulator: d, n (rows included) and B
- * (the accumulator's bound) come from @p gram, which must hold at least one chunk (before that its
- * bound is unknown: ::DPCOV_E_INVALID_ARGUMENT). @p gram is not modified. Under replace-one
- * neighbours an accumulator with rows dropped by ::DPCOV_BOUND_DROP is refused: n would depend on
- * the data.
+ * (the accumulator's bound) come from @p gram, which must hold at least one chunk unless it was
+ * made by dpcov_gram_create_bounded() (before that its bound is unknown:
+ * ::DPCOV_E_INVALID_ARGUMENT). @p gram is not modified. Under replace-one neighbours an
+ * accumulator with rows dropped by ::DPCOV_BOUND_DROP is refused: n would depend on the data.
+ *
+ * An accumulator with exact numerics (dpcov_gram_info::numerics = ::DPCOV_NUMERICS_EXACT: made by
+ * dpcov_gram_create_bounded() naming Analyze Gauss or symmetric Laplace) is released exactly as
+ * dpcov_exact_gram_release() releases the same rows (dpcov/exact.h): the receipt says
+ * ::DPCOV_NUMERICS_EXACT, its constants are the exact plan's, and the matrix is unit^2 times
+ * integers. @p mechanism must then be ::DPCOV_MECHANISM_ANALYZE_GAUSS or
+ * ::DPCOV_MECHANISM_LAPLACE_SYM, and (@p epsilon, @p delta, params->neighbour) must give the
+ * grid the accumulator was made for (the values named in its ::dpcov_row_bounding do), with
+ * params->calibration left at its default.
  * @return the statuses of dpcov_mechanism_release(), and ::DPCOV_E_PRECONDITION (rows dropped under
- *         replace-one).
+ *         replace-one), ::DPCOV_E_INCOMPATIBLE (exact numerics: another mechanism, or a plan whose
+ *         grid is not the accumulator's).
  */
 DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
                                                     double epsilon, double delta,

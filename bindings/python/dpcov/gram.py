@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from ctypes import byref, c_void_p
 
 import numpy as np
@@ -11,14 +12,35 @@ from ._handle import Handle
 from ._lib import C, GramInfoC, RowBoundingC, RowRefusalC, _check, new_struct
 from .errors import DpcovError
 from .mechanism import release_gram
-from .types import BoundPolicy, GramInfo, Neighbour, enum_value
+from .types import BoundPolicy, GramInfo, Neighbour, enum_value, mechanism_id
+
+NUMERICS = {"idealized": 0, "exact": 1}
+"""The ``dpcov_numerics`` values by name: ``"exact"`` (floating-point-safe: integer grid, exact
+integer Gram, discrete noise) or ``"idealized"`` (floating-point noise)."""
 
 
-def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_bound):
+def numerics_value(numerics) -> int:
+    """The ``dpcov_numerics`` of ``numerics`` (a name, or 0 / 1); ValueError otherwise."""
+    if isinstance(numerics, str) and numerics.strip().lower() in NUMERICS:
+        return NUMERICS[numerics.strip().lower()]
+    if not isinstance(numerics, str) and numerics in NUMERICS.values():
+        return int(numerics)
+    raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
+
+
+def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_bound,
+                  release=None):
     """A ``dpcov_row_bounding`` and the arrays its pointers address (kept alive by the caller
-    for the call)."""
+    for the call). ``release``: None, or (mechanism, epsilon, delta, numerics) of the release
+    the accumulator is for."""
     spec = new_struct(RowBoundingC)
     _check(C.dpcov_row_bounding_default(byref(spec)))
+    if release is not None:
+        mechanism, epsilon, delta, numerics = release
+        spec.mechanism = mechanism_id(mechanism)
+        spec.epsilon = float(epsilon)
+        spec.delta = float(delta)
+        spec.numerics = numerics_value(numerics)
     spec.bound = float(bound)
     spec.policy = enum_value(BoundPolicy, policy)
     spec.neighbour = enum_value(Neighbour, neighbour)
@@ -112,21 +134,56 @@ class GramAccumulator(Handle):
 
     @classmethod
     def bounded(cls, cols: int, bound: float = 1.0, policy="clip", neighbour="replace_one",
-                constant: float = 0.0, lower=None, upper=None,
-                label_bound: float = 0.0) -> "GramAccumulator":
+                constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0,
+                mechanism=None, epsilon: float = 1.0, delta: float = 1e-6,
+                numerics="exact") -> "GramAccumulator":
         """An accumulator that bounds raw rows itself (``dpcov_gram_create_bounded``): add them
         with :meth:`add_raw_rows`. Rows of ``cols`` columns are [x] or, with ``label_bound`` > 0,
         [x, y]; x is bounded in norm by ``bound`` under ``policy``, y by |y| <= ``label_bound``;
         ``constant`` > 0 puts a column of that value in front; ``lower``/``upper`` (public
         per-column ranges) give rows [1, z] instead. ``policy="drop"`` is refused under
         ``neighbour="replace_one"``, where n is public. The accumulator's dimension and bound are
-        those of the bounded rows (:meth:`info`)."""
+        those of the bounded rows (:meth:`info`).
+
+        ``mechanism``, ``epsilon``, ``delta``: the release the rows are for. For
+        ``"analyze_gauss"`` and ``"laplace_sym"`` the accumulator then has exact numerics by
+        default (``info().numerics == 1``): the rows are rounded to that release's grid and summed
+        in exact integers, and :meth:`release` (with the same budget and neighbour relation)
+        releases with floating-point-safe noise; ``numerics="idealized"`` keeps the
+        floating-point Gram matrix. Other mechanisms (and ``mechanism=None``) are idealized."""
+        release = None if mechanism is None else (mechanism, epsilon, delta, numerics)
+        if release is None:
+            numerics_value(numerics)
         spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
-                                   label_bound)
+                                   label_bound, release)
         handle = c_void_p()
         _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
         del keep
-        return cls._adopt(handle)
+        gram = cls._adopt(handle)
+        if gram.exact:
+            from .exact import exact_plan
+            info = gram.info()
+            grid = exact_plan(mechanism, info.dim, 0, info.bound, epsilon, delta,
+                              neighbour=neighbour)[1]
+            gram._grid = (grid.bits, grid.unit, info.bound)
+        return gram
+
+    _grid = None  # (bits, unit, bound) of an accumulator with exact numerics
+
+    def held_constant(self, value: float) -> float:
+        """The value a constant column of ``value`` holds in the accumulated rows: ``value``, or
+        with exact numerics ``value`` rounded to the grid as every coordinate is (to nearest,
+        ties to even), so that the release's (const, const) entry estimates its square times n
+        and the centring and the intercept divide by it."""
+        if self._grid is None:
+            return float(value)
+        bits, unit, bound = self._grid
+        return float(np.rint(float(value) * (math.ldexp(1.0, bits) / bound)) * unit)
+
+    @property
+    def exact(self) -> bool:
+        """Whether a release from this accumulator has exact numerics."""
+        return self.info().numerics == NUMERICS["exact"]
 
     def add_raw_rows(self, a) -> "GramAccumulator":
         """Bound the raw rows of the 2-D array ``a`` as :meth:`bounded` said and add them
@@ -160,6 +217,10 @@ class GramAccumulator(Handle):
         # rebuilt empty.
         """Pickle through the exported state (see :meth:`state`)."""
         info = self.info()
+        if info.numerics == NUMERICS["exact"]:
+            raise TypeError("an accumulator with exact numerics holds integers on its release's "
+                            "grid, which its exported state would round: release it where it is, "
+                            "or create it with numerics='idealized' to move it")
         if info.rows == 0 and info.dropped == 0:
             return (GramAccumulator, (info.dim,))
         state = self.state()

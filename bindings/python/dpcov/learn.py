@@ -198,6 +198,18 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
     return gram
 
 
+def _nominal_constant(released: np.ndarray, held: float, value: float) -> np.ndarray:
+    """The release of rows whose constant column 0 held ``held`` (exact numerics round it to
+    their grid) as if it had held ``value``: row and column 0 scaled by value / held, a
+    post-processing. ``released`` itself when they are equal."""
+    if held == value:
+        return released
+    out = np.array(released, copy=True)
+    out[0, :] *= value / held
+    out[:, 0] *= value / held
+    return out
+
+
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
@@ -270,13 +282,16 @@ class _Estimator(BaseEstimator):
             released, receipt = gram.release(self.mechanism, epsilon, self.delta, rng, **options)
         return released, info, receipt
 
-    def _bounded_gram(self, cols: int, **bounding) -> GramAccumulator:
-        """A bounded accumulator for this fit (checks the mechanism and warns on a refit
-        first)."""
+    def _bounded_gram(self, cols: int, epsilon=None, **bounding) -> GramAccumulator:
+        """A bounded accumulator for this fit's release of ``self.mechanism`` with ``epsilon``
+        (by default the estimator's) in ``self.numerics`` (checks the mechanism and warns on a
+        refit first)."""
         _check_mechanism(self.mechanism)
         if hasattr(self, "receipt_"):
             warn_refit(self)
-        return GramAccumulator.bounded(cols, **bounding)
+        return GramAccumulator.bounded(
+            cols, mechanism=self.mechanism, epsilon=self.epsilon if epsilon is None else epsilon,
+            delta=self.delta, numerics=self.numerics, **bounding)
 
     def _auto_bound(self, X: np.ndarray, dim: int, rng):
         """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
@@ -343,8 +358,16 @@ class PrivateCovariance(_Estimator):
             reproducible, and shared by clones, which repeat its noise (a fit warns); or a
             :class:`~dpcov.Rng`.
         mechanism_options: dict of mechanism options (e.g. ``{"rank": 3}`` for IEV).
+        numerics: ``"exact"`` (default: analyze_gauss and laplace_sym are released with
+            floating-point-safe numerics, rows on an integer grid, exact integer Gram matrix,
+            discrete noise; about 5-15% more error) or ``"idealized"`` (floating-point noise).
+            Other mechanisms are idealized either way; ``receipt_.numerics`` says which (1 exact,
+            0 idealized).
 
     Fitted attributes: ``covariance_``, ``location_``, ``second_moment_`` (the released matrix),
+    ``constant_`` (the value the constant column held: B, or B rounded to the grid of exact
+    numerics; 1 with ``bounds``, whose release is mapped as if it held exactly 1; None when
+    ``assume_centered``),
     ``receipt_`` (the curator's: publish ``receipt_.public()``), ``n_samples_`` (the number of
     rows under replace-one; under add/remove the released count, a noisy float, never the exact
     n), ``n_features_in_``, ``n_clipped_`` (the curator's).
@@ -352,8 +375,9 @@ class PrivateCovariance(_Estimator):
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
                  assume_centered=False, psd=True, policy="clip", random_state=None,
-                 mechanism_options=None, bounds=None, bound_clipped=None):
+                 mechanism_options=None, bounds=None, bound_clipped=None, numerics="exact"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.numerics = numerics
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
@@ -390,9 +414,11 @@ class PrivateCovariance(_Estimator):
             B = _norm_bound(self)
         # Centred: rows [B, x] as the CLI's --add-constant (sqrt(2) B rounded up, x kept a few
         # ulps within B), bounded by the library.
-        gram = self._bounded_gram(d, bound=B, policy=policy, neighbour=_neighbour_name(n_private),
+        gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
+                                  neighbour=_neighbour_name(n_private),
                                   constant=0.0 if self.assume_centered else B)
         _accumulate(gram, X, bound=B)
+        held = gram.held_constant(B)
         released, info, receipt = self._release_gram(gram, rng, epsilon)
         rows, clipped = info.rows, info.clipped
         if policy == "clip":
@@ -402,11 +428,12 @@ class PrivateCovariance(_Estimator):
             covariance = released / max(rows, 1)
         else:
             # Under add/remove the count is the released B^2 n + noise over B^2.
-            location, covariance, count = centre_second_moment(released, 0, B,
+            location, covariance, count = centre_second_moment(released, 0, held,
                                                                _public_rows(receipt, rows))
         if self.psd:
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = released
+        self.constant_ = None if self.assume_centered else held
         self.covariance_ = covariance
         self.location_ = location
         self.receipt_ = receipt
@@ -426,7 +453,9 @@ class PrivateCovariance(_Estimator):
         upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (d,)).copy()
         gram = self._bounded_gram(d, lower=lower, upper=upper)
         _accumulate(gram, X)
+        held = gram.held_constant(1.0)
         scaled, info, receipt = self._release_gram(gram)
+        scaled = _nominal_constant(scaled, held, 1.0)
         rows = info.rows
         _warn_clamped(info.clamped)
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
@@ -443,6 +472,7 @@ class PrivateCovariance(_Estimator):
         if self.psd:
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = _column_bounds.transform(scaled, lower, upper, "user")
+        self.constant_ = 1.0
         self.covariance_ = covariance
         self.location_ = location
         self.receipt_ = receipt
@@ -488,8 +518,9 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     def __init__(self, n_components=None, epsilon=1.0, delta=1e-6, bound=None,
                  mechanism="analyze_gauss", center=True, policy="clip", random_state=None,
-                 mechanism_options=None, bounds=None, bound_clipped=None):
+                 mechanism_options=None, bounds=None, bound_clipped=None, numerics="exact"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.numerics = numerics
         self.n_components = n_components
         self.epsilon = epsilon
         self.delta = delta
@@ -509,7 +540,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
                                 mechanism=self.mechanism, assume_centered=not self.center,
                                 psd=False, policy=self.policy, random_state=self.random_state,
                                 mechanism_options=self.mechanism_options,
-                                bounds=self.bounds, bound_clipped=self.bound_clipped).fit(X)
+                                bounds=self.bounds, bound_clipped=self.bound_clipped,
+                                numerics=self.numerics).fit(X)
         d = X.shape[1]
         k = d if self.n_components is None else int(self.n_components)
         if not 1 <= k <= d:
@@ -540,13 +572,10 @@ class PrivatePCA(TransformerMixin, _Estimator):
         try:
             if self.center:
                 # The constant column held B, the norm bound the release used (bound="auto":
-                # the privately chosen one).
-                constant = getattr(cov, "bound_", None)
-                if constant is None:
-                    constant = DEFAULT_BOUND if self.bound is None else float(self.bound)
+                # the privately chosen one), rounded to the grid with exact numerics.
                 err = _est.pca_centred_subspace_error_bound(
                     cov.second_moment_, cov.receipt_, k, rng, constant_column=0,
-                    constant=constant, n=_public_rows(cov.receipt_, cov.n_samples_))
+                    constant=cov.constant_, n=_public_rows(cov.receipt_, cov.n_samples_))
             else:
                 err = _est.pca_subspace_error_bound(cov.second_moment_, cov.receipt_, k, rng)
         except (ValueError, DpcovError) as e:
@@ -656,6 +685,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         plug_in: also keep the plug-in inference of a Gram mechanism (``plug_in_``; default False).
         projection_rows: r for ``"ols_jl"``.
         policy, random_state, mechanism_options: as for :class:`PrivateCovariance`.
+        numerics: as for :class:`PrivateCovariance`, for the Gram mechanisms (AdaSSP and ols_jl
+            are idealized).
 
     Fitted attributes: ``coef_``, ``intercept_``, ``params_`` ([intercept,] coefficients),
     ``bound_`` (the norm bound the release used: private, publishable),
@@ -672,8 +703,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
-                 mechanism_options=None, bound_epsilon=0.1, bound_quantile=0.95):
+                 mechanism_options=None, bound_epsilon=0.1, bound_quantile=0.95,
+                 numerics="exact"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.numerics = numerics
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
@@ -723,9 +756,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rng = _release_rng(self.random_state, 3)
         epsilon = float(self.epsilon)
         constant = 1.0 if self.fit_intercept else 0.0
+        # The Gram mechanisms' release, exact by default; AdaSSP and ols_jl read the matrix.
+        release = {} if mechanism in MECHANISMS_REGRESSION else {
+            "mechanism": mechanism, "epsilon": self.epsilon, "delta": self.delta,
+            "numerics": self.numerics}
         gram = _accumulate(GramAccumulator.bounded(
-            X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y),
-            X, y, B, B_y)
+            X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y,
+            **release), X, y, B, B_y)
         clipped = gram.info().clipped
         if policy == "clip":
             _warn_clipped(clipped, gram.info().rows, B, not n_private)
@@ -774,6 +811,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             else:
                 released, receipt = gram.release(mechanism, self.epsilon, self.delta, rng,
                                                   **options)
+                if self.fit_intercept:
+                    released = _nominal_constant(released, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
                 result = _est.regression_fit(released, n, label, features[offset:],

@@ -70,6 +70,10 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     new array in the storage order of ``gram`` is returned. ``rng`` is a :class:`~dpcov.Rng`; noise
     once drawn is consumed, even by a call that then fails (a refusal is an output). On failure
     nothing is written.
+
+    The receipt's numerics is always idealized (0): a matrix already rounded cannot be released
+    exactly. Releasing from the rows, through :meth:`GramAccumulator.bounded` naming the
+    mechanism and :func:`release_gram`, is exact for ``"analyze_gauss"`` and ``"laplace_sym"``.
     """
     g = _arrays.square(gram, "gram")
     if out is None:
@@ -90,8 +94,10 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
 def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str = "C",
                  **params) -> Release:
     """Release ``mechanism`` applied to a :class:`~dpcov.GramAccumulator` (d, n and B come from
-    it; it must hold at least one chunk) as a new array in ``order``
-    (``dpcov_mechanism_release_gram``)."""
+    it; it must hold at least one chunk unless it bounds raw rows) as a new array in ``order``
+    (``dpcov_mechanism_release_gram``). An accumulator with exact numerics
+    (:meth:`GramAccumulator.bounded` naming ``"analyze_gauss"`` or ``"laplace_sym"``, the
+    default there) releases exactly: the receipt's numerics is 1."""
     dim = gram.info().dim if not gram.closed else 1
     o = _arrays.empty(dim, dim, _arrays.order_layout(order))
     p = mechanism_params(**params)
@@ -99,7 +105,7 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     if active_accountant() is not None and not gram.closed:
         info = gram.info()
         budget, planned = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0,
-                                          epsilon, delta, params)
+                                          epsilon, delta, params, exact=info.numerics == 1)
     receipt = new_struct(ReceiptC)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
@@ -108,13 +114,18 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     return _charged(budget, Release(o.array, Receipt(receipt)))
 
 
-def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params):
-    """The active accountant (dpcov.ledger) once the plan of this release fits in it, and the
-    plan, or (None, None): a release over the cap is refused before any noise is drawn."""
+def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params, exact=False):
+    """The active accountant (dpcov.ledger) once the plan of this release (its exact plan for
+    an ``exact`` accumulator) fits in it, and the plan, or (None, None): a release over the cap
+    is refused before any noise is drawn."""
     budget = active_accountant()
     if budget is None:
         return None, None
-    planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
+    if exact:
+        from .exact import exact_plan
+        planned = exact_plan(mechanism, dim, n, bound, epsilon, delta, **params)[0]
+    else:
+        planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
     budget.check(planned)
     return budget, planned
 

@@ -334,7 +334,8 @@ RECEIPT_N_WITHHELD = -1
 
 
 class GramInfo(StructView):
-    """``dpcov_gram_info``: dim, rows, clipped, dropped, bound of an accumulator or sketch."""
+    """``dpcov_gram_info``: dim, rows, clipped, dropped, bound, clamped and numerics (0
+    idealized, 1 exact: what a release from it uses) of an accumulator or sketch."""
 
     __slots__ = ()
 

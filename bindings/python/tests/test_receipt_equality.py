@@ -3,7 +3,9 @@ bound 1) whose releases are forced equal by one seed give byte-identical public 
 equal n_samples_, for every estimator and every policy: under ``policy="clip"`` both release;
 under ``"reject"`` the neighbour is refused naming its row 0; under ``"drop"`` both are refused,
 with one message, whatever the rows (dropping would make the public n depend on the data: 3000
-rows for one dataset, 2999 for its neighbour). Deterministic: fixed seeds, no statistical test."""
+rows for one dataset, 2999 for its neighbour). The Gram estimators release with exact numerics
+by default (their receipts say so), and with idealized numerics on request: both paths are
+covered. Deterministic: fixed seeds, no statistical test."""
 
 import warnings
 
@@ -52,7 +54,22 @@ ESTIMATORS = {
     "regression_gauss": lambda policy: dpcov.PrivateLinearRegression(
         bound=1.0, label_bound=1.0, policy=policy, mechanism="analyze_gauss", n_bootstrap=50,
         random_state=7),
+    "covariance_laplace": lambda policy: dpcov.PrivateCovariance(
+        bound=1.0, policy=policy, mechanism="laplace_sym", epsilon=4.0, random_state=7),
+    "regression_laplace": lambda policy: dpcov.PrivateLinearRegression(
+        bound=1.0, label_bound=1.0, policy=policy, mechanism="laplace_sym", epsilon=4.0,
+        n_bootstrap=50, random_state=7),
+    "covariance_idealized": lambda policy: dpcov.PrivateCovariance(
+        bound=1.0, policy=policy, numerics="idealized", random_state=7),
+    "covariance_bounds_idealized": lambda policy: dpcov.PrivateCovariance(
+        bounds=(-1.0, 1.0), policy=policy, numerics="idealized", random_state=7),
+    "regression_gauss_idealized": lambda policy: dpcov.PrivateLinearRegression(
+        bound=1.0, label_bound=1.0, policy=policy, mechanism="analyze_gauss", n_bootstrap=50,
+        numerics="idealized", random_state=7),
 }
+# The receipt's numerics of each estimator's release: 1 exact (the default of the Gram
+# estimators), 0 idealized (on request, and AdaSSP, which has no exact form).
+NUMERICS = {name: 0 if "idealized" in name or "adassp" in name else 1 for name in ESTIMATORS}
 
 
 def outcome(make, policy, data):
@@ -65,7 +82,7 @@ def outcome(make, policy, data):
             est = make(policy).fit(x, y)
         except (ValueError, dpcov.DpcovError) as e:
             return ("refused", type(e).__name__, str(e))
-    return ("released", public_receipt(est.receipt_), est.n_samples_)
+    return ("released", public_receipt(est.receipt_), est.n_samples_, est.receipt_.numerics)
 
 
 @pytest.mark.parametrize("policy", ["clip", "reject", "drop"])
@@ -74,7 +91,7 @@ def test_neighbours_give_equal_public_receipts_or_refusals(name, policy):
     data, neighbour = neighbours()
     first = outcome(ESTIMATORS[name], policy, data)
     second = outcome(ESTIMATORS[name], policy, neighbour)
-    bounded_by_columns = name == "covariance_bounds"  # clamps values: no policy applies
+    bounded_by_columns = name.startswith("covariance_bounds")  # clamps values: no policy applies
     if policy == "reject" and not bounded_by_columns:
         assert first[0] == "released"
         assert second[0] == "refused" and "row 0 " in second[2], second
@@ -84,3 +101,4 @@ def test_neighbours_give_equal_public_receipts_or_refusals(name, policy):
     assert first == second
     if first[0] == "released":
         assert first[2] == ROWS
+        assert first[3] == NUMERICS[name]

@@ -24,6 +24,9 @@ type GramInfo struct {
 	Clipped int64   // rows scaled down to norm B
 	Dropped int64   // rows left out under BoundDrop
 	Bound   float64 // the bound B of every included row; 0 before the first chunk
+	// Numerics of a release from the accumulator: 1 exact (NewBoundedGram naming an exact
+	// mechanism), 0 idealized. Read only: ignored by NewGramFromState.
+	Numerics int32
 }
 
 func (g GramInfo) c() C.dpcov_gram_info {
@@ -36,7 +39,7 @@ func (g GramInfo) c() C.dpcov_gram_info {
 
 func gramInfoFromC(c *C.dpcov_gram_info) GramInfo {
 	return GramInfo{Dim: int64(c.dim), Rows: int64(c.rows), Clipped: int64(c.clipped),
-		Dropped: int64(c.dropped), Bound: float64(c.bound)}
+		Dropped: int64(c.dropped), Bound: float64(c.bound), Numerics: int32(c.numerics)}
 }
 
 // Gram accumulates G = A^T A over chunks of bounded rows (dpcov/gram.h). Release it with Close.

@@ -271,7 +271,9 @@ func Plan(m Mechanism, dim, n int64, bound, epsilon, delta float64, params *Mech
 	return receiptFromC(&r), nil
 }
 
-// Release applies m to the Gram matrix gram of n rows of norm <= bound.
+// Release applies m to the Gram matrix gram of n rows of norm <= bound. Its numerics are
+// idealized (Receipt.Numerics 0): a matrix already rounded cannot be released exactly. Release
+// from the rows (ReleaseRows, or NewBoundedGram naming m) for exact numerics.
 func Release(m Mechanism, gram Matrix, n int64, bound, epsilon, delta float64,
 	params *MechanismParams, rng *RNG) (Matrix, Receipt, error) {
 	if err := gram.checkSquare("gram"); err != nil {
@@ -290,7 +292,8 @@ func Release(m Mechanism, gram Matrix, n int64, bound, epsilon, delta float64,
 	return out, receiptFromC(&r), nil
 }
 
-// Release applies m to the accumulated Gram matrix (d, n and B come from g).
+// Release applies m to the accumulated Gram matrix (d, n and B come from g): with exact numerics
+// when g was made by NewBoundedGram naming m (GramInfo.Numerics 1).
 func (g *Gram) Release(m Mechanism, epsilon, delta float64, params *MechanismParams,
 	rng *RNG) (Matrix, Receipt, error) {
 	info, err := g.Info()

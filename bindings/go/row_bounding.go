@@ -22,6 +22,15 @@ type RowBounding struct {
 	Lower      []float64   // public per-column ranges (both or neither): rows [1, z]
 	Upper      []float64
 	LabelBound float64 // > 0: the last column is a label with |y| <= LabelBound; 0: none
+	// The release the rows are for. With AnalyzeGauss or LaplaceSym the
+	// accumulator has exact (floating-point-safe) numerics by default: the rows are rounded to
+	// that release's grid and summed in exact integers, and Gram.Release with the same Epsilon,
+	// Delta and neighbour relation releases with integer noise (Receipt.Numerics 1). 0 names
+	// none: the floating-point accumulator, released with idealized numerics.
+	Mechanism Mechanism
+	Epsilon   float64 // the release's epsilon (read with an exact Mechanism)
+	Delta     float64 // the release's delta (read with an exact Mechanism)
+	Idealized bool    // opt out of exact numerics: floating-point Gram and noise
 }
 
 // RowRefusal names the row a bounded accumulator refused, as data: its index in the chunk, and
@@ -45,6 +54,11 @@ func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(),
 	spec.neighbour = C.int32_t(b.Neighbour)
 	spec.constant = C.double(b.Constant)
 	spec.label_bound = C.double(b.LabelBound)
+	spec.mechanism = C.int32_t(b.Mechanism)
+	spec.epsilon, spec.delta = C.double(b.Epsilon), C.double(b.Delta)
+	if b.Idealized {
+		spec.numerics = C.DPCOV_NUMERICS_IDEALIZED
+	}
 	if b.Lower == nil && b.Upper == nil {
 		return spec, release, nil
 	}
@@ -80,6 +94,29 @@ func NewBoundedGram(cols int, b RowBounding) (*Gram, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// ReleaseRows releases m from the raw rows a bounded as b says, through one bounded accumulator
+// made for this release (b's Mechanism, Epsilon, Delta and Neighbour are taken from the
+// arguments): with exact numerics for AnalyzeGauss and LaplaceSym unless
+// b.Idealized, idealized for every other mechanism; the receipt says which. A refused row comes
+// back as the RowRefusal.
+func ReleaseRows(m Mechanism, a Matrix, b RowBounding, epsilon, delta float64,
+	params *MechanismParams, rng *RNG) (Matrix, Receipt, RowRefusal, error) {
+	b.Mechanism, b.Epsilon, b.Delta = m, epsilon, delta
+	if params != nil {
+		b.Neighbour = params.Neighbour
+	}
+	g, err := NewBoundedGram(a.Cols, b)
+	if err != nil {
+		return Matrix{}, Receipt{}, RowRefusal{Row: -1}, err
+	}
+	defer g.Close()
+	if refusal, err := g.AddRawRows(a); err != nil {
+		return Matrix{}, Receipt{}, refusal, err
+	}
+	out, receipt, err := g.Release(m, epsilon, delta, params, rng)
+	return out, receipt, RowRefusal{Row: -1}, err
 }
 
 // AddRawRows bounds the raw rows of a as the accumulator's RowBounding says and adds them

@@ -2,6 +2,7 @@ package dpcov
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -35,5 +36,57 @@ func TestBoundedGramNamesTheRefusedRowAndRefusesDropUnderReplaceOne(t *testing.T
 	}
 	if histogram[0] != 1 || histogram[1] != 2 || histogram[2] != 0 {
 		t.Fatalf("histogram %v", histogram)
+	}
+}
+
+// Exact numerics are the default of the row path for every mechanism that has them, through
+// ReleaseRows and through a bounded accumulator naming the mechanism; Idealized opts out and is
+// labelled; a mechanism without an exact form and a release from a matrix say idealized.
+func TestRowPathReleasesExactlyByDefault(t *testing.T) {
+	rows := NewMatrix(200, 2)
+	for i := range rows.Data {
+		rows.Data[i] = 0.5 * math.Sin(0.7*float64(i))
+	}
+	rng, err := NewRNGSeeded(3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	for _, m := range []Mechanism{AnalyzeGauss, LaplaceSym} {
+		for _, constant := range []float64{0, 1} {
+			_, receipt, _, err := ReleaseRows(m, rows, RowBounding{Bound: 1, Constant: constant}, 1, 1e-6, nil, rng)
+			if err != nil || receipt.Numerics != 1 || receipt.N != 200 {
+				t.Fatalf("%v constant %v: numerics %d, n %d, %v", m, constant, receipt.Numerics, receipt.N, err)
+			}
+			_, receipt, _, err = ReleaseRows(m, rows, RowBounding{Bound: 1, Idealized: true}, 1, 1e-6, nil, rng)
+			if err != nil || receipt.Numerics != 0 {
+				t.Fatalf("%v idealized: numerics %d, %v", m, receipt.Numerics, err)
+			}
+		}
+		g, err := NewBoundedGram(2, RowBounding{Bound: 1, Mechanism: m, Epsilon: 1, Delta: 1e-6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.AddRawRows(rows); err != nil {
+			t.Fatal(err)
+		}
+		info, _ := g.Info()
+		_, receipt, err := g.Release(m, 1, 1e-6, nil, rng)
+		if err != nil || info.Numerics != 1 || receipt.Numerics != 1 {
+			t.Fatalf("%v accumulator: numerics %d / %d, %v", m, info.Numerics, receipt.Numerics, err)
+		}
+		if _, _, err := g.Release(WishartAdditive, 0.5, 1e-6, nil, rng); !errors.Is(err, ErrIncompatible) {
+			t.Fatalf("%v accumulator released as wishart_additive: %v", m, err)
+		}
+		g.Close()
+	}
+	_, receipt, _, err := ReleaseRows(WishartAdditive, rows, RowBounding{Bound: 1}, 0.5, 1e-6, nil, rng)
+	if err != nil || receipt.Numerics != 0 {
+		t.Fatalf("wishart_additive: numerics %d, %v", receipt.Numerics, err)
+	}
+	gram := NewMatrix(2, 2)
+	gram.Data[0], gram.Data[3] = 1, 1
+	if _, receipt, err := Release(AnalyzeGauss, gram, 10, 1, 1, 1e-6, nil, rng); err != nil || receipt.Numerics != 0 {
+		t.Fatalf("matrix release: numerics %d, %v", receipt.Numerics, err)
 	}
 }

@@ -175,6 +175,8 @@ module dpcov
     integer(c_int64_t) :: dropped = 0
     real(c_double) :: bound = 0
     integer(c_int64_t) :: clamped = 0
+    !> DPCOV_NUMERICS_EXACT when a release from the accumulator is exact, else idealized.
+    integer(c_int32_t) :: numerics = 0
   end type
 
   !> How a bounded accumulator bounds raw rows (dpcov_row_bounding); fill with
@@ -188,6 +190,15 @@ module dpcov
     type(c_ptr) :: lower = c_null_ptr
     type(c_ptr) :: upper = c_null_ptr
     real(c_double) :: label_bound = 0
+    !> DPCOV_NUMERICS_EXACT (the default) or DPCOV_NUMERICS_IDEALIZED: with mechanism
+    !> DPCOV_MECHANISM_ANALYZE_GAUSS or DPCOV_MECHANISM_LAPLACE_SYM, exact makes the accumulator
+    !> hold the exact integer Gram on that release's grid, released exactly by
+    !> dpcov_mechanism_release_gram with the same epsilon and delta.
+    integer(c_int32_t) :: numerics = 0
+    !> The mechanism the rows are for (0: none named, a floating-point accumulator).
+    integer(c_int32_t) :: mechanism = 0
+    real(c_double) :: epsilon = 0  !< the release's epsilon (read with an exact mechanism)
+    real(c_double) :: delta = 0  !< the release's delta (read with an exact mechanism)
   end type
 
   !> The row a bounded accumulator refused, as data (dpcov_row_refusal).

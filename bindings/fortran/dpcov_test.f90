@@ -284,6 +284,7 @@ program dpcov_test
   call mean_audit()
   call rows_exact()
   call row_bounding()
+  call numerics_by_default()
 
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
@@ -329,6 +330,49 @@ contains
     call ok(dpcov_private_bound_histogram([0.2d0, 1d0], 2_c_int64_t, DPCOV_COL_MAJOR, &
             3_c_int64_t, 2_c_int64_t, rows, 3_c_int64_t, cells), 'histogram')
     call check(all(cells == [1_c_int64_t, 1_c_int64_t, 1_c_int64_t]), 'histogram cells')
+  end subroutine
+
+  ! Releases of analyze_gauss and laplace_sym from rows through a bounded accumulator naming the
+  ! release are exact by default; idealized on request and wishart_additive are labelled so.
+  subroutine numerics_by_default()
+    integer(c_int32_t), parameter :: exact(2) = [DPCOV_MECHANISM_ANALYZE_GAUSS, &
+                                                 DPCOV_MECHANISM_LAPLACE_SYM]
+    integer(c_int32_t), parameter :: expected(3) = [DPCOV_NUMERICS_EXACT, &
+                                                    DPCOV_NUMERICS_IDEALIZED, DPCOV_NUMERICS_IDEALIZED]
+    integer(c_int32_t) :: mechanisms(3), choice(3)
+    type(dpcov_row_bounding) :: spec
+    type(dpcov_gram_info) :: counts
+    type(dpcov_receipt) :: rec
+    type(dpcov_row_refusal) :: refusal
+    type(dpcov_mechanism_params) :: defaults
+    type(c_ptr) :: bounded = c_null_ptr
+    real(c_double) :: out(d, d)
+    integer :: m, k
+    call ok(dpcov_mechanism_params_default(defaults), 'default params')
+    refusal%struct_size = c_sizeof(refusal)
+    do m = 1, 2
+      mechanisms = [exact(m), exact(m), DPCOV_MECHANISM_WISHART_ADDITIVE]
+      choice = [DPCOV_NUMERICS_EXACT, DPCOV_NUMERICS_IDEALIZED, DPCOV_NUMERICS_EXACT]
+      do k = 1, 3
+        call ok(dpcov_row_bounding_default(spec), 'row bounding defaults')
+        call check(spec%numerics == DPCOV_NUMERICS_EXACT, 'exact numerics by default')
+        spec%mechanism = mechanisms(k)
+        spec%numerics = choice(k)
+        spec%epsilon = 0.5d0
+        spec%delta = 1d-6
+        call ok(dpcov_gram_create_bounded(bounded, int(d, c_int64_t), spec), 'bounded for a release')
+        call ok(dpcov_gram_add_raw_rows(bounded, DPCOV_COL_MAJOR, int(n, c_int64_t), &
+                int(d, c_int64_t), a, int(n, c_int64_t), refusal), 'raw rows')
+        counts%struct_size = c_sizeof(counts)
+        call ok(dpcov_gram_get_info(bounded, counts), 'counts')
+        rec%struct_size = c_sizeof(rec)
+        call ok(dpcov_mechanism_release_gram(mechanisms(k), bounded, 0.5d0, 1d-6, defaults, rng, &
+                DPCOV_COL_MAJOR, out, int(d, c_int64_t), rec), 'release from rows')
+        call check(counts%numerics == expected(k) .and. rec%numerics == expected(k), &
+                   'numerics of a release from rows')
+        call dpcov_gram_destroy(bounded)
+      end do
+    end do
   end subroutine
 
   !> The exact-density audits of Dong-Liang-Yi Gauss and (per step) CoinPress t = 3 find no violation.

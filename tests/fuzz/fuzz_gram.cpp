@@ -2,7 +2,8 @@
 // policy. On error the accumulator and the canary output are unchanged; on success the matrix is
 // finite and exactly symmetric. The row bounding (dpcov_row_bounding_apply, a bounded accumulator)
 // with any spec: on success every bounded row is finite and within the reported norm bound's
-// square (to rounding), on error the canary output is unchanged.
+// square (to rounding), on error the canary output is unchanged; a bounded accumulator with
+// exact numerics releases its named mechanism exactly, finite and symmetric, or fails cleanly.
 #include <cmath>
 #include <vector>
 
@@ -19,6 +20,11 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
   spec.neighbour = static_cast<int32_t>(in.range(-1, 2));
   if (in.range(0, 1)) spec.constant = in.range(0, 3) == 0 ? in.number() : spec.bound;
   if (in.range(0, 2) == 0) spec.label_bound = in.positive();
+  // The release the rows are for: exact numerics plan a grid at creation from these.
+  spec.numerics = static_cast<int32_t>(in.range(-1, 2));
+  spec.mechanism = static_cast<int32_t>(in.range(-1, 4));
+  if (in.range(0, 1)) spec.epsilon = in.number();
+  if (in.range(0, 1)) spec.delta = in.number();
   std::vector<double> lower(8), upper(8);
   if (in.range(0, 3) == 0) {
     for (size_t j = 0; j < 8; ++j) {
@@ -62,6 +68,36 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
     return;
   }
   fuzz::known_status(dpcov_gram_add_raw_rows(g, layout, rows, cols, a.data(), ld, &refusal));
+  dpcov_gram_info counts{};
+  counts.struct_size = sizeof counts;
+  if (dpcov_gram_get_info(g, &counts) != DPCOV_OK) fuzz::violated("counters of a bounded gram");
+  if (counts.numerics == DPCOV_NUMERICS_EXACT) {
+    // Released as it was made for: the exact path (any policy, neighbour and budget that the
+    // creation accepted), a finite and exactly symmetric matrix or a known status.
+    dpcov_rng *rng = nullptr;
+    if (dpcov_rng_create_seeded(&rng, 1, 0) != DPCOV_OK) fuzz::violated("rng");
+    dpcov_mechanism_params params;
+    if (dpcov_mechanism_params_default(&params) != DPCOV_OK) fuzz::violated("params");
+    params.neighbour = spec.neighbour;
+    const int64_t d = counts.dim;
+    std::vector<double> released(static_cast<size_t>(d * d));
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    const dpcov_status r =
+        dpcov_mechanism_release_gram(spec.mechanism, g, spec.epsilon, spec.delta, &params, rng,
+                                     DPCOV_ROW_MAJOR, released.data(), d, &receipt);
+    fuzz::known_status(r);
+    if (r == DPCOV_OK) {
+      fuzz::require(receipt.numerics == DPCOV_NUMERICS_EXACT, "exact gram released idealized");
+      for (int64_t i = 0; i < d; ++i)
+        for (int64_t j = 0; j < d; ++j)
+          fuzz::require(std::isfinite(released[static_cast<size_t>(i * d + j)]) &&
+                            released[static_cast<size_t>(i * d + j)] ==
+                                released[static_cast<size_t>(j * d + i)],
+                        "exact release not finite and symmetric");
+    }
+    dpcov_rng_destroy(&rng);
+  }
   dpcov_gram_destroy(&g);
 }
 

@@ -2,7 +2,8 @@
 // accumulator's dpcov_gram_add_raw_rows) on rows and bounds anywhere in the doubles, with a
 // constant column, a label or neither, under every policy: DPCOV_OK with every bounded row finite
 // and within the reported norm bound, and the reported counts and bound finite; or a documented
-// failure with the outputs (rows and counts) untouched and the refusal's measure finite.
+// failure with the outputs (rows and counts) untouched and the refusal's measure finite; and the
+// exact release from such an accumulator, finite or failed with its output untouched.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -24,14 +25,31 @@ rc::Gen<double> entry() {
                       [](std::pair<double, bool> p) { return p.second ? -p.first : p.first; });
 }
 
-RC_GTEST_PROP(RowBoundingFiniteOrFailed, ApplyAndAddRawRows, ()) {
+struct RawRows {
+  int64_t cols;
+  int64_t rows;
+  std::vector<double> values;  // row-major, leading dimension cols
+  dpcov_row_bounding spec;     // the defaults with a bound anywhere in the positive doubles
+};
+
+// 0 to 5 rows of 2 to 4 columns anywhere in the doubles, and a bounding for them.
+RawRows raw_rows() {
   const int64_t cols = *rc::gen::inRange<int64_t>(2, 5);
   const int64_t rows = *rc::gen::inRange<int64_t>(0, 6);
-  const auto a = *rc::gen::container<std::vector<double>>(static_cast<size_t>(rows * cols), entry());
-  dpcov_row_bounding spec;
-  RC_ASSERT(dpcov_row_bounding_default(&spec) == DPCOV_OK);
-  RC_ASSERT(spec.bound == 1.0);
-  spec.bound = *extreme_positive();
+  RawRows raw{cols, rows,
+              *rc::gen::container<std::vector<double>>(static_cast<size_t>(rows * cols), entry()),
+              {}};
+  RC_ASSERT(dpcov_row_bounding_default(&raw.spec) == DPCOV_OK);
+  RC_ASSERT(raw.spec.bound == 1.0);
+  raw.spec.bound = *extreme_positive();
+  return raw;
+}
+
+RC_GTEST_PROP(RowBoundingFiniteOrFailed, ApplyAndAddRawRows, ()) {
+  const RawRows raw = raw_rows();
+  const int64_t cols = raw.cols, rows = raw.rows;
+  const std::vector<double> &a = raw.values;
+  dpcov_row_bounding spec = raw.spec;
   spec.policy = *rc::gen::element(DPCOV_BOUND_CLIP, DPCOV_BOUND_REJECT, DPCOV_BOUND_DROP);
   spec.neighbour = *rc::gen::element(DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE);
   const int shape = *rc::gen::inRange(0, 3);
@@ -79,6 +97,48 @@ RC_GTEST_PROP(RowBoundingFiniteOrFailed, ApplyAndAddRawRows, ()) {
   RC_ASSERT(dpcov_gram_get_info(g, &after) == DPCOV_OK);
   RC_ASSERT(std::isfinite(after.bound) && after.bound > 0.0);
   if (t != DPCOV_OK) RC_ASSERT(after.rows == 0 && after.clipped == 0);
+  dpcov_gram_destroy(&g);
+}
+
+// The exact row path (a bounded accumulator naming analyze_gauss or laplace_sym, released by
+// dpcov_mechanism_release_gram) on the same rows and bounds, at any budget: a finite release
+// labelled exact, or a documented failure with the output untouched.
+RC_GTEST_PROP(RowBoundingFiniteOrFailed, ExactReleaseFromRawRows, ()) {
+  const RawRows raw = raw_rows();
+  const int64_t cols = raw.cols, rows = raw.rows;
+  const std::vector<double> &a = raw.values;
+  dpcov_row_bounding spec = raw.spec;
+  if (*rc::gen::arbitrary<bool>()) spec.constant = spec.bound;
+  spec.mechanism = *rc::gen::element(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM);
+  spec.epsilon = *extreme_positive();
+  spec.delta = *rc::gen::element(1e-300, 1e-6, 0.5);
+  dpcov_gram *g = nullptr;
+  const dpcov_status c = dpcov_gram_create_bounded(&g, cols, &spec);
+  if (c != DPCOV_OK) {
+    finite_or_failed::check_failure(c, "dpcov_gram_create_bounded (exact)");
+    if (g != nullptr) RC_FAIL("handle set on error");
+    return;
+  }
+  static_cast<void>(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, rows, cols, a.data(), cols,
+                                            nullptr));
+  dpcov_rng *rng = nullptr;
+  RC_ASSERT(dpcov_rng_create_seeded(&rng, 3, 0) == DPCOV_OK);
+  const int64_t d = cols + (spec.constant != 0.0 ? 1 : 0);
+  std::vector<double> out(static_cast<size_t>(d * d), kCanary);
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const dpcov_status r = dpcov_mechanism_release_gram(spec.mechanism, g, spec.epsilon, spec.delta,
+                                                      nullptr, rng, DPCOV_ROW_MAJOR, out.data(),
+                                                      d, &receipt);
+  RC_CLASSIFY(r == DPCOV_OK, "released");
+  if (r != DPCOV_OK) {
+    finite_or_failed::check_failure(r, "dpcov_mechanism_release_gram (exact)");
+    for (double v : out) RC_ASSERT(v == kCanary);
+  } else {
+    RC_ASSERT(receipt.numerics == DPCOV_NUMERICS_EXACT);
+    for (double v : out) RC_ASSERT(std::isfinite(v));
+  }
+  dpcov_rng_destroy(&rng);
   dpcov_gram_destroy(&g);
 }
 

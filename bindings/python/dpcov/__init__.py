@@ -4,7 +4,8 @@ A thin ctypes binding over the dpcov C ABI (``libdpcov.so.0``); see ``bindings/p
 
 - Handles: :class:`Rng` (generator and samplers), :class:`GramAccumulator`, :class:`Sketch`;
   each is a context manager with ``close()``.
-- Mechanisms: :func:`plan`, :func:`release`, :func:`release_gram`, :func:`log_density`,
+- Mechanisms: :func:`plan`, :func:`release_rows` (from rows: exact numerics by default for
+  analyze_gauss and laplace_sym), :func:`release`, :func:`release_gram`, :func:`log_density`,
   :func:`log_density_tested`; results carry a :class:`Receipt`.
 - Post-processing, estimators, metrics, private OLS and the privacy auditor as functions.
 - Scikit-learn style estimators: :class:`PrivateCovariance`, :class:`PrivatePCA`,
@@ -45,7 +46,7 @@ from . import column_bounds
 from .centring import centre_second_moment
 from . import private_bound
 from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release_rows
-from .gram import GramAccumulator
+from .gram import GramAccumulator, release_rows
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
@@ -216,6 +217,7 @@ __all__ = [
     "Release",
     "release",
     "release_gram",
+    "release_rows",
     "ResourceError",
     "Rng",
     "SensitivityNorm",

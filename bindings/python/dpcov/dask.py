@@ -60,7 +60,9 @@ def gram_state(x: da.Array, bound: float, policy: str = "clip", split_every: int
 def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
                  mechanism="analyze_gauss", policy: str = "clip", split_every: int = 2,
                  **params) -> dpcov.Release:
-    """One private release of the Gram matrix of the rows of the Dask array ``x``.
+    """One private release of the Gram matrix of the rows of the Dask array ``x``, with idealized
+    numerics: the partitions' floating-point Gram states are summed (the exact integer state of
+    :func:`dpcov.release_rows` cannot yet be exported from a process).
 
     The partial Gram matrices are computed on the Dask workers (the current
     ``distributed.Client`` if any, else Dask's default scheduler); the release itself runs here

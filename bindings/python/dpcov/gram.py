@@ -88,6 +88,23 @@ def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
     return np.ascontiguousarray(out[:info.rows, :info.dim]), GramInfo(info)
 
 
+def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, policy="clip",
+                 numerics="exact", order: str = "C", **params):
+    """Release ``mechanism`` from the raw rows of the 2-D array ``a``, bounded in norm by
+    ``bound`` under ``policy`` by the library, through one :meth:`GramAccumulator.bounded` made
+    for this release (the rows streamed into it, never held): exact numerics for
+    ``"analyze_gauss"`` and ``"laplace_sym"`` unless ``numerics="idealized"``, idealized for
+    every other mechanism; the receipt's ``numerics`` says which (1 exact, 0 idealized).
+    ``params`` are the mechanism's options (:func:`dpcov.mechanism_params`), ``neighbour``
+    included. Returns a :class:`~dpcov.Release`."""
+    m = _arrays.matrix(a, "a")
+    neighbour = params.get("neighbour", "replace_one")
+    with GramAccumulator.bounded(m.cols, bound, policy, neighbour, mechanism=mechanism,
+                                 epsilon=epsilon, delta=delta, numerics=numerics) as gram:
+        gram.add_raw_rows(a)
+        return gram.release(mechanism, epsilon, delta, rng, order=order, **params)
+
+
 class GramAccumulator(Handle):
     """Accumulates G = sum_i b(a_i) b(a_i)^T over chunks of rows (``dpcov_gram``).
 

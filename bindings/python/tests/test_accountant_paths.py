@@ -100,6 +100,8 @@ RELEASES = {
                                                                 1.0, 1e-6, rng), False),
     "ExactGram.release": (lambda rng: dpcov.ExactGram("laplace_sym", 3, 1.0, 1.0, 0.0)
                           .add_rows(_rows()).release(rng), False),
+    "release_rows": (lambda rng: dpcov.release_rows("analyze_gauss", _rows(), 1.0, 1.0, 1e-6,
+                                                    rng), False),
     "dask_release": (_dask, False),
     "Sketch.release": (_sketch, False),
     "ols_analyze_gauss": (_ols(dpcov.ols_analyze_gauss, 4.0), False),

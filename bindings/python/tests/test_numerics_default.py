@@ -59,6 +59,18 @@ def test_idealized_on_request_is_labelled(rows, mechanism):
     assert receipt.numerics == IDEALIZED
 
 
+@pytest.mark.parametrize("mechanism", EXACT_MECHANISMS)
+def test_release_rows_is_exact_by_default_and_idealized_on_request(rows, mechanism):
+    x, _ = rows
+    for numerics, expected in ((None, EXACT), ("idealized", IDEALIZED)):
+        options = {} if numerics is None else {"numerics": numerics}
+        with dpcov.Rng(6) as rng:
+            released, receipt = quiet(lambda: dpcov.release_rows(
+                mechanism, x, 1.0, 1.0, 1e-6, rng, neighbour="add_remove", **options))
+        assert receipt.numerics == expected and released.shape == (3, 3)
+        assert receipt.public().n == dpcov.RECEIPT_N_WITHHELD
+
+
 def test_a_release_from_a_matrix_and_a_mechanism_without_exact_form_are_idealized(rows):
     x, _ = rows
     with dpcov.Rng(2) as rng:

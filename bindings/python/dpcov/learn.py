@@ -53,7 +53,8 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      adassp_plan, ledger_charge)
 from .centring import centre_second_moment
 from .errors import DpcovError
-from .gram import GramAccumulator
+from .exact import exact_plan
+from .gram import GramAccumulator, numerics_value
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
 from .mechanism import plan
@@ -282,6 +283,13 @@ class _Estimator(BaseEstimator):
             released, receipt = gram.release(self.mechanism, epsilon, self.delta, rng, **options)
         return released, info, receipt
 
+    def _releases_exactly(self) -> bool:
+        """Whether this fit's release has exact numerics (analyze_gauss or laplace_sym, and
+        ``numerics="exact"``)."""
+        return (numerics_value(self.numerics) == 1 and
+                mechanism_id(self.mechanism) in (mechanism_id("analyze_gauss"),
+                                                 mechanism_id("laplace_sym")))
+
     def _bounded_gram(self, cols: int, epsilon=None, **bounding) -> GramAccumulator:
         """A bounded accumulator for this fit's release of ``self.mechanism`` with ``epsilon``
         (by default the estimator's) in ``self.numerics`` (checks the mechanism and warns on a
@@ -314,9 +322,11 @@ class _Estimator(BaseEstimator):
         rest = math.nextafter(epsilon - bound_epsilon, 0.0)
         budget = active_accountant()
         if budget is not None:
+            # The release's own plan: an exact release is charged its exact constants.
+            planner = exact_plan if self._releases_exactly() else plan
+            released = planner(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta, **options)
             budget.check_all([ledger_charge(bound_epsilon, 0.0),
-                              plan(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta,
-                                   **options)])
+                              released[0] if planner is exact_plan else released])
         chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
                               clipped=clipped)
         self.bound_ = chosen

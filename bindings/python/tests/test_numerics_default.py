@@ -3,6 +3,7 @@ analyze_gauss or laplace_sym from rows: the bounded accumulator naming the mecha
 estimator; ``numerics="idealized"`` still works and is labelled; a release from a matrix, and a
 mechanism with no exact form, say idealized. Deterministic: fixed seeds, no statistical test."""
 
+import math
 import pickle
 import warnings
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 import dpcov
+from dpcov.adassp import ledger_charge
 from dpcov.learn import ClippingWarning, SeededNoiseWarning
 
 EXACT, IDEALIZED = 1, 0
@@ -144,3 +146,28 @@ def test_numerics_must_be_exact_or_idealized():
         dpcov.GramAccumulator.bounded(3, mechanism="analyze_gauss", numerics="fast")
     with pytest.raises(ValueError):
         dpcov.GramAccumulator.bounded(3, numerics="fast")
+
+
+def test_bound_auto_checks_a_zcdp_budget_against_the_exact_release():
+    # bound="auto" checks both of its steps before either draws. The exact Analyze Gauss release
+    # costs a smaller rho than the idealized one at the same (epsilon, delta) (its discrete
+    # Gaussian is sized from rho, the idealized sigma by the analytic Gaussian): under a cap
+    # between the two totals the exact fit must go ahead, which a check against the idealized
+    # plan refused.
+    x = np.random.default_rng(5).normal(size=(3000, 3)) * 0.3
+    bound_epsilon, rest = 0.1, math.nextafter(0.9, 0.0)
+    totals = {}
+    for name, planned in (("exact", dpcov.exact_plan("analyze_gauss", 4, 3000, 1.0, rest, 1e-6)[0]),
+                          ("idealized", dpcov.plan("analyze_gauss", 4, 3000, 1.0, rest, 1e-6))):
+        ledger = dpcov.BudgetAccountant(100.0, 1e-3, accounting="zcdp")
+        ledger.charge(ledger_charge(bound_epsilon, 0.0))
+        ledger.charge(planned)
+        totals[name] = ledger.spent.rho
+    assert totals["exact"] < totals["idealized"]
+    # The ledger's cap on rho: (rho + 2 sqrt(rho ln(1/delta)), delta)-DP (dpcov/ledger.h).
+    rho = (totals["exact"] + totals["idealized"]) / 2
+    cap = rho + 2 * math.sqrt(rho * math.log(1e5))
+    with dpcov.BudgetAccountant(cap, 1e-5, accounting="zcdp") as budget:
+        est = quiet(lambda: dpcov.PrivateCovariance(bound="auto", epsilon=1.0, random_state=2)
+                    .fit(x))
+        assert est.receipt_.numerics == EXACT and budget.spent.charges == 2

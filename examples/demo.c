@@ -4,8 +4,11 @@
  * Each column is mapped to [-1, 1] with the ranges published with the dataset (public knowledge,
  * never computed from the data), and each row is divided by sqrt(13), so every row has norm <= 1
  * (B = 1; the accumulator clips and counts anything above). The Gram matrix G = A^T A is released
- * with Analyze Gauss, analytically calibrated, at (epsilon, delta) = (1, 1e-6) under the
- * replace-one neighbour relation.
+ * with Analyze Gauss at (epsilon, delta) = (1, 1e-6) under the replace-one neighbour relation,
+ * through the library's row path: an accumulator made for that release (dpcov_row_bounding names
+ * it) holds the rows on an integer grid, so the release has exact, floating-point-safe numerics
+ * (discrete Gaussian noise on the exact integer Gram matrix). A second, floating-point
+ * accumulator gives the exact G the release is compared with (not private: the curator's).
  *
  * Usage: demo [path/to/wine.csv] [seed]   (no seed: the generator is seeded from OS entropy)
  */
@@ -67,9 +70,10 @@ int main(int argc, char **argv) {
   double gram[D * D], released[D * D], error = 0.0;
   const char *path = argc > 1 ? argv[1] : "data/wine.csv";
   const double epsilon = 1.0, delta = 1e-6;
-  dpcov_gram *acc = NULL;
+  dpcov_gram *acc = NULL, *exact_g = NULL;
   dpcov_rng *rng = NULL;
   dpcov_gram_info info;
+  dpcov_row_bounding spec;
   dpcov_receipt receipt;
   long n;
   int i, j, failed;
@@ -81,11 +85,20 @@ int main(int argc, char **argv) {
   info.struct_size = sizeof info;
   memset(&receipt, 0, sizeof receipt);
   receipt.struct_size = sizeof receipt;
-  failed = check(dpcov_gram_create(&acc, D), "dpcov_gram_create") ||
-           check(dpcov_gram_add_rows(acc, DPCOV_ROW_MAJOR, n, D, rows, D, 1.0, DPCOV_BOUND_CLIP),
-                 "dpcov_gram_add_rows") ||
+  failed = check(dpcov_row_bounding_default(&spec), "dpcov_row_bounding_default");
+  spec.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS; /* bound 1, clip, exact numerics: defaults */
+  spec.epsilon = epsilon;
+  spec.delta = delta;
+  failed = failed || check(dpcov_gram_create_bounded(&acc, D, &spec), "dpcov_gram_create_bounded") ||
+           check(dpcov_gram_add_raw_rows(acc, DPCOV_ROW_MAJOR, n, D, rows, D, NULL),
+                 "dpcov_gram_add_raw_rows") ||
            check(dpcov_gram_get_info(acc, &info), "dpcov_gram_get_info") ||
-           check(dpcov_gram_get_matrix(acc, DPCOV_ROW_MAJOR, gram, D), "dpcov_gram_get_matrix") ||
+           check(dpcov_gram_create(&exact_g, D), "dpcov_gram_create") ||
+           check(dpcov_gram_add_rows(exact_g, DPCOV_ROW_MAJOR, n, D, rows, D, 1.0,
+                                     DPCOV_BOUND_CLIP),
+                 "dpcov_gram_add_rows") ||
+           check(dpcov_gram_get_matrix(exact_g, DPCOV_ROW_MAJOR, gram, D),
+                 "dpcov_gram_get_matrix") ||
            check(argc > 2 ? dpcov_rng_create_seeded(&rng, strtoull(argv[2], NULL, 10), 0)
                           : dpcov_rng_create_from_entropy(&rng),
                  "creating the generator") ||
@@ -98,9 +111,10 @@ int main(int argc, char **argv) {
   if (!failed) {
     printf("dpcov %s: Wine data, %ld rows x %d columns, rows scaled to norm <= B = %g (%lld clipped)\n",
            dpcov_version_string(), n, D, info.bound, (long long)info.clipped);
-    printf("mechanism %s, epsilon %g, delta %g, neighbour relation %s\n",
+    printf("mechanism %s, epsilon %g, delta %g, neighbour relation %s, numerics %s\n",
            dpcov_mechanism_name(receipt.mechanism), receipt.epsilon, receipt.delta,
-           receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE ? "replace-one" : "add/remove");
+           receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE ? "replace-one" : "add/remove",
+           receipt.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized");
     printf("sensitivity %.6g, sigma %.6g per entry, seed %s\n  (%s)\n\n", receipt.sensitivity,
            receipt.sigma, receipt.seed_fixed ? "FIXED (not private)" : "from OS entropy",
            receipt.theorem);
@@ -123,5 +137,6 @@ int main(int argc, char **argv) {
   }
   dpcov_rng_destroy(&rng);
   dpcov_gram_destroy(&acc);
+  dpcov_gram_destroy(&exact_g);
   return failed;
 }

@@ -502,7 +502,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
     Args:
         n_components: number of components k (default: all).
         epsilon, delta, bound, bounds, bound_clipped, mechanism, policy, random_state,
-            mechanism_options: as for :class:`PrivateCovariance`.
+            mechanism_options, numerics: as for :class:`PrivateCovariance` (exact numerics by
+            default for analyze_gauss and laplace_sym).
         center: subtract the (noisy) mean (default True).
 
     Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,

@@ -291,6 +291,25 @@ TEST(CapiGramNumerics, ExactAccumulatorRefusesWhatItCannotReleaseLeavingOutputsA
   dpcov_gram_destroy(&g);
 }
 
+TEST(CapiGramNumerics, ExactAccumulatorReturnsTheRefusedRowAsData) {
+  for (const int32_t numerics : {DPCOV_NUMERICS_EXACT, DPCOV_NUMERICS_IDEALIZED}) {
+    dpcov_row_bounding spec = release_spec(DPCOV_MECHANISM_ANALYZE_GAUSS);
+    spec.policy = DPCOV_BOUND_REJECT;
+    spec.numerics = numerics;
+    dpcov_gram *g = nullptr;
+    ASSERT_EQ(dpcov_gram_create_bounded(&g, 2, &spec), DPCOV_OK);
+    const double rows[] = {0.1, 0.1, 3.0, 4.0, 0.2, 0.2};
+    dpcov_row_refusal refusal{};
+    refusal.struct_size = sizeof refusal;
+    EXPECT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 3, 2, rows, 2, &refusal),
+              DPCOV_E_NORM_BOUND);
+    EXPECT_EQ(refusal.row, 1) << numerics;
+    EXPECT_EQ(std::ldexp(refusal.norm_rest, refusal.norm_exponent), 5.0);
+    EXPECT_EQ(gram_info_of(g).rows, 0);
+    dpcov_gram_destroy(&g);
+  }
+}
+
 TEST(CapiGramNumerics, AnOlderSpecWithoutTheNumericsFieldsGetsTheFloatingPointAccumulator) {
   // A program built before the numerics fields passes a spec ending at label_bound: no mechanism
   // is named, so the accumulator is the floating-point one it always was.

@@ -461,7 +461,8 @@ class PrivateCovariance(_Estimator):
         d = X.shape[1]
         lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (d,)).copy()
         upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (d,)).copy()
-        gram = self._bounded_gram(d, lower=lower, upper=upper)
+        gram = self._bounded_gram(d, lower=lower, upper=upper,
+                                  neighbour=_neighbour_name(_n_private(self.mechanism_options)))
         _accumulate(gram, X)
         held = gram.held_constant(1.0)
         scaled, info, receipt = self._release_gram(gram)

@@ -116,6 +116,19 @@ def test_every_estimator_releases_exactly_by_default(rows, name, mechanism):
     assert idealized.receipt_.numerics == IDEALIZED
 
 
+@pytest.mark.parametrize("epsilon", [1.0, 0.01])
+def test_bounds_under_add_remove_release_on_the_grid_of_their_relation(rows, epsilon):
+    # The accumulator's grid is planned for the release's neighbour relation: at epsilon 0.01
+    # replace-one and add/remove choose different grids, and a grid planned for the wrong one
+    # was refused at release (DPCOV_E_INCOMPATIBLE).
+    x, _ = rows
+    est = quiet(lambda: dpcov.PrivateCovariance(
+        bounds=(-1.0, 1.0), epsilon=epsilon, random_state=1,
+        mechanism_options={"neighbour": "add_remove"}).fit(x))
+    assert est.receipt_.numerics == EXACT
+    assert est.receipt_.public().n == dpcov.RECEIPT_N_WITHHELD
+
+
 def test_exact_estimates_stay_close_to_the_idealized_ones(rows):
     # epsilon 1e6: the noise is negligible, so what is left is the grid's rounding (about
     # 2^-12 of B per coordinate) and the constant column held on the grid, which the estimators

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fast_float/fast_float.h>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -47,16 +48,6 @@ struct ReleaseOptions {
   std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
   bool center = false;                // coinpress
 };
-
-// The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
-// of [1, x] in the columns' own units (T S T^T; dpcov_column_bounds_transform).
-void to_user_units(const ColumnBounds &bounds, std::vector<double> &released, int64_t dim) {
-  if (bounds.empty()) return;
-  library_check(dpcov_column_bounds_transform(dim - 1, bounds.lower.data(), bounds.upper.data(),
-                                              DPCOV_UNITS_USER, DPCOV_ROW_MAJOR, released.data(),
-                                              dim, released.data(), dim),
-                "mapping the release to the columns' units");
-}
 
 // --bound's value: 0 when absent, a checked number, or 0 with `automatic` set for "auto".
 double parse_bound(const std::string &text, bool &automatic) {
@@ -115,8 +106,8 @@ void run_rows_release(const ReleaseOptions &o) {
   run_zcdp_release(z);
 }
 
-void run_release(const ReleaseOptions &o) {
-  if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
+// The checks of the Gram path's options that need no input, each a usage error.
+void check_gram_options(const ReleaseOptions &o, bool automatic, double public_bound) {
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress (pca and glasso centre a released "
@@ -125,8 +116,6 @@ void run_release(const ReleaseOptions &o) {
   if (scaled && o.add_constant)
     fail(kExitUsage, "--add-constant does not apply to --bounds, which puts a constant column '",
          kConstantColumn, "' in front already");
-  bool automatic = false;
-  const double public_bound = parse_bound(o.bound_text, automatic);
   if (automatic && (o.input.path == "-" || o.input.path.empty()))
     fail(kExitUsage, "--bound auto reads the input twice (the bound, then the release): give a "
          "file, not standard input");
@@ -142,10 +131,6 @@ void run_release(const ReleaseOptions &o) {
                      o.auto_bound.rule != AutoBoundOptions{}.rule))
     fail(kExitUsage, "--bound-epsilon, --bound-quantile, --bound-clipped and --bound-rule apply to "
          "--bound auto only");
-  // The bound's share of the budget, and the release's: the rest.
-  const double bound_epsilon = automatic ? auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon) : 0.0;
-  MechanismOptions mechanism = o.mechanism;
-  if (automatic) mechanism.epsilon = release_epsilon(o.mechanism.epsilon, bound_epsilon);
   if (scaled && (public_bound != 0.0 || automatic))
     fail(kExitUsage, "--bound and --bounds exclude each other: with --bounds the norm bound of the "
          "scaled rows is sqrt(d + 1)");
@@ -156,145 +141,164 @@ void run_release(const ReleaseOptions &o) {
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
-  const MechanismChoice choice = resolve_mechanism(mechanism);
+}
+
+// Everything a Gram release fixes before it reads a row: the shape of the rows the accumulator
+// sees, their public norm bound, the numerics and the plan (computed from d and B alone).
+struct GramPlan {
+  bool scaled = false;     // --bounds: rows [1, z]
+  bool automatic = false;  // --bound auto
+  bool exact = false;
+  double bound_epsilon = 0.0;  // --bound auto's share of the budget
+  MechanismOptions mechanism;  // with the release's own epsilon
+  MechanismChoice choice;
   BoundPolicy policy;
-  if (o.reject) policy.value = DPCOV_BOUND_REJECT;
-  // The ledger is read too: an output must not replace it either.
-  std::vector<std::string> inputs = {o.input.path};
-  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
-  if (scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
-  check_outputs(o.output, inputs, /*curator=*/true);
-
-  std::unique_ptr<RowReader> reader = open_input(o.input);
-  const std::vector<std::string> data_columns = reader->column_names();
-  if (o.add_constant)
-    for (const std::string &name : data_columns)
-      if (name == kConstantColumn)
-        fail(kExitUsage, reader->name(), ": the input has a column named '", kConstantColumn,
-             "' already, which --add-constant would put in front; select the data columns with "
-             "--columns, or name that column with `pca --constant` / `regress --intercept`");
   ColumnBounds bounds;
-  if (scaled) bounds = parse_column_bounds(o.bounds, data_columns);
-  // With --bounds the mechanism sees the scaled rows [1, z]: one more column, and the bound of
-  // the box they live in.
-  // With --add-constant the rows are [B, x] with ||x|| <= B: one more column, norm bound
-  // sqrt(2) B (`row_bound` is B, `bound` the release's).
-  const int64_t d = reader->dim() + (scaled || o.add_constant ? 1 : 0);
-  double row_bound = automatic ? 1.0 : public_bound;
-  double bound = o.add_constant ? constant_column_norm_bound(row_bound) : row_bound;
-  // The mechanisms square the bound: sqrt(2) B must keep a finite square, as --bound's own does.
-  if (!(bound <= std::sqrt(std::numeric_limits<double>::max())))
-    fail(kExitUsage, "--bound ", row_bound, " is too large for --add-constant: the square of "
-         "sqrt(2) B overflows");
-  if (scaled)
-    library_check(dpcov_column_bounds_norm_bound(reader->dim(), &bound), "the scaled rows' bound");
-  std::vector<std::string> columns = data_columns;
-  if (scaled || o.add_constant) columns.insert(columns.begin(), kConstantColumn);
-  // The plan fails now, before any row is read, if the release cannot happen; its constants
-  // depend on d and B only, which are known already (with --bound auto, B only scales them: the
-  // plan at B = 1 fails exactly when the real one would).
-  // Exact numerics need the rows themselves; with --bounds the rows are scaled first, which the
-  // exact path does not do: the default then stays idealized, and an explicit request is refused.
-  if (scaled && o.numerics == "exact")
-    fail(kExitUsage, "--numerics exact does not take --bounds; use --bound, or --numerics idealized");
-  const bool exact = !scaled && exact_numerics(o.numerics, choice, mechanism);
-  dpcov_exact_grid grid{};
-  grid.struct_size = sizeof grid;
-  dpcov_receipt planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
-                                : plan_mechanism(choice, mechanism, d, 0, bound);
-  // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
-  // --bound auto, basic and zCDP ledgers are charged two releases, the bound step (epsilon-DP)
-  // and the mechanism; an advanced ledger one, of both epsilons (its per-release budget is that
-  // of a whole release).
-  std::unique_ptr<LedgerFile> ledger;
-  const auto charges_of = [&](dpcov_receipt release) {
-    std::vector<LedgerCharge> charges;
-    if (automatic && ledger->accounting() == "advanced")
-      release.epsilon = epsilon_together(bound_epsilon, release.epsilon);
-    else if (automatic)
-      charges.push_back(bound_step_receipt(bound_epsilon));
-    charges.push_back(release);
-    return charges;
-  };
-  if (!o.ledger.path.empty()) {
-    ledger = std::make_unique<LedgerFile>(o.ledger);
-    ledger->check(charges_of(planned));
-  }
-  const RngHandle rng = make_rng(o.seed);
-  // A release that fails after its draw is charged the plan (release_check): after any draw
-  // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
-  const DrawWitness since(rng.get());
-  // Any other failure after a draw (the second pass's open_input on a changed file) is charged
-  // the plan too, once.
-  const DrawGuard guard(ledger.get(), since, [&] { return charges_of(planned); }, o.output.path);
-  const auto checked = [&](dpcov_status status, const std::string &context) {
-    release_check(status, ledger.get(), ledger ? charges_of(planned) : std::vector<LedgerCharge>{},
-                  o.output.path, context, since);
-  };
-  // Printed even under --quiet: a known seed removes the privacy of the noise.
-  if (o.seed)
-    std::fprintf(stderr,
-                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
-                 "remove it (for experiments and tests only)\n");
+  std::vector<std::string> data_columns;
+  std::vector<std::string> columns;  // of the release: [const,] data columns
+  int64_t d = 0;
+  double row_bound = 0.0;  // B on the data rows (1 until --bound auto chooses it)
+  double bound = 0.0;      // the norm bound of the rows the accumulator sees
+  dpcov_exact_grid grid{sizeof(dpcov_exact_grid), 0, 0, 0.0, 0, 0};
+  dpcov_receipt planned{};
 
-  // --bound auto: the first pass chooses B on the rows' own norms; the release reads the file
-  // again. --add-constant then puts B in front of each row clipped to B.
-  std::unique_ptr<RowReader> release_reader;
-  std::optional<AutoBound> chosen;
-  if (automatic) {
-    chosen = choose_auto_bound(*reader, o.auto_bound, bound_epsilon, rng.get());
-    row_bound = chosen->bound;
-    bound = o.add_constant ? constant_column_norm_bound(row_bound) : row_bound;
-    // A failure from here on is charged the plan at the chosen B, the release's own: the plan at
-    // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
-    // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
+  // The plan at the current bound; it fails now, before any row is read, if the release cannot
+  // happen (with --bound auto, B only scales the constants: the plan at B = 1 fails exactly when
+  // the real one would).
+  void replan() {
     planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
                     : plan_mechanism(choice, mechanism, d, 0, bound);
-    release_reader = open_input(o.input);
-  } else {
-    release_reader = std::move(reader);
   }
-  const ConstantColumnReader *constant_rows = nullptr;
-  if (o.add_constant) {
-    auto wrapped = std::make_unique<ConstantColumnReader>(std::move(release_reader), row_bound,
-                                                          o.reject);
-    constant_rows = wrapped.get();
-    release_reader = std::move(wrapped);
+  // With --add-constant the rows are [B, x] with ||x|| <= B: norm bound sqrt(2) B.
+  void set_row_bound(double value, bool add_constant) {
+    row_bound = value;
+    bound = add_constant ? constant_column_norm_bound(row_bound) : row_bound;
   }
-  RowReader &rows = *release_reader;
-  int64_t clamped = 0;
-  std::vector<double> released(static_cast<size_t>(d * d));
-  dpcov_receipt receipt{};
-  receipt.struct_size = sizeof receipt;
+};
+
+// The options' part of the plan: checks, the budget's split and the mechanism.
+GramPlan plan_options(const ReleaseOptions &o) {
+  GramPlan plan;
+  plan.scaled = !o.bounds.empty();
+  const double public_bound = parse_bound(o.bound_text, plan.automatic);
+  check_gram_options(o, plan.automatic, public_bound);
+  // The bound's share of the budget, and the release's: the rest.
+  plan.mechanism = o.mechanism;
+  if (plan.automatic) {
+    plan.bound_epsilon = auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon);
+    plan.mechanism.epsilon = release_epsilon(o.mechanism.epsilon, plan.bound_epsilon);
+  }
+  plan.choice = resolve_mechanism(plan.mechanism);
+  if (o.reject) plan.policy.value = DPCOV_BOUND_REJECT;
+  plan.row_bound = plan.automatic ? 1.0 : public_bound;
+  return plan;
+}
+
+// The input's part: the columns, the rows the accumulator sees, their bound, the numerics and
+// the plan itself.
+void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader) {
+  plan.data_columns = reader.column_names();
+  if (o.add_constant)
+    for (const std::string &name : plan.data_columns)
+      if (name == kConstantColumn)
+        fail(kExitUsage, reader.name(), ": the input has a column named '", kConstantColumn,
+             "' already, which --add-constant would put in front; select the data columns with "
+             "--columns, or name that column with `pca --constant` / `regress --intercept`");
+  if (plan.scaled) plan.bounds = parse_column_bounds(o.bounds, plan.data_columns);
+  // With --bounds the rows are [1, z] and with --add-constant [B, x]: one more column.
+  plan.d = reader.dim() + (plan.scaled || o.add_constant ? 1 : 0);
+  plan.set_row_bound(plan.row_bound, o.add_constant);
+  // The mechanisms square the bound: sqrt(2) B must keep a finite square, as --bound's own does.
+  if (!(plan.bound <= std::sqrt(std::numeric_limits<double>::max())))
+    fail(kExitUsage, "--bound ", plan.row_bound, " is too large for --add-constant: the square "
+         "of sqrt(2) B overflows");
+  if (plan.scaled)
+    library_check(dpcov_column_bounds_norm_bound(reader.dim(), &plan.bound),
+                  "the scaled rows' bound");
+  plan.columns = plan.data_columns;
+  if (plan.scaled || o.add_constant) plan.columns.insert(plan.columns.begin(), kConstantColumn);
+  plan.exact = exact_numerics(o.numerics, plan.choice, plan.mechanism);
+  plan.replan();
+}
+
+// With --bounds and exact numerics, the value the constant 1 of the rows [1, z] holds on the grid
+// (unit B 2^-k with B = sqrt(d + 1) rounded up): the same integer round(2^k / B) in every row,
+// a little off 1 (proofs/column_bounds.md, "Exact numerics").
+double scaled_grid_constant(const GramPlan &plan) {
+  return exact_grid_constant(1.0, plan.bound, plan.grid.bits, plan.grid.unit);
+}
+
+// The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
+// of [1, x] in the columns' own units (T S T^T; dpcov_column_bounds_transform). With exact
+// numerics the constant column held c = scaled_grid_constant() in every row: its row and column
+// are divided by c first (post-processing), which makes them the second moment's of [1, z].
+void to_user_units(const GramPlan &plan, std::vector<double> &released) {
+  if (!plan.scaled) return;
+  const int64_t d = plan.d;
+  if (plan.exact) {
+    const double c = scaled_grid_constant(plan);
+    // The same operations on (0, j) and (j, 0): the matrix stays exactly symmetric.
+    for (int64_t j = 0; j < d; ++j) released[static_cast<size_t>(j)] /= c;
+    for (int64_t i = 0; i < d; ++i) released[static_cast<size_t>(i * d)] /= c;
+  }
+  library_check(dpcov_column_bounds_transform(d - 1, plan.bounds.lower.data(),
+                                              plan.bounds.upper.data(), DPCOV_UNITS_USER,
+                                              DPCOV_ROW_MAJOR, released.data(), d, released.data(),
+                                              d),
+                "mapping the release to the columns' units");
+}
+
+using ReleaseCheck = std::function<void(dpcov_status, const std::string &)>;
+
+// What the accumulator counted (curator only), and the values --bounds clamped.
+struct Accumulated {
   dpcov_gram_info info{};
-  if (exact) {
-    // The rows stream through the exact accumulator (memory O(d^2 + chunk)), as through
-    // dpcov_gram below; it is made from the plan's arguments, so it fails only where the plan did.
+  int64_t clamped = 0;
+};
+
+// Streams `rows` through the plan's accumulator, exact or idealized (memory O(d^2 + chunk)
+// either way), and releases from it into `released`. The exact accumulator is made from the
+// plan's arguments, so it fails only where the plan did.
+Accumulated accumulate_and_release(GramPlan &plan, const ReleaseOptions &o, RowReader &rows,
+                                   dpcov_rng *rng, std::vector<double> &released,
+                                   dpcov_receipt &receipt, const ReleaseCheck &checked) {
+  Accumulated out;
+  const int64_t d = plan.d;
+  const std::string &name = o.mechanism.mechanism;
+  if (plan.exact) {
     dpcov_exact_gram *raw = nullptr;
-    library_check(dpcov_exact_gram_create(&raw, choice.id, d, bound, policy.value,
-                                          mechanism.epsilon, choice.delta, &choice.params),
-                  concat(o.mechanism.mechanism, " with exact numerics"));
+    library_check(dpcov_exact_gram_create(&raw, plan.choice.id, d, plan.bound, plan.policy.value,
+                                          plan.mechanism.epsilon, plan.choice.delta,
+                                          &plan.choice.params),
+                  concat(name, " with exact numerics"));
     const ExactGramHandle acc(raw);
-    accumulate_exact_gram(rows, acc.get(), bound, o.quiet);
-    info = gram_info(acc.get());
-    refuse_empty_if_n_public(info, o, rows);
-    checked(dpcov_exact_gram_release(acc.get(), rng.get(), released.data(), d, &receipt, &grid),
-            concat("releasing with ", o.mechanism.mechanism, " (exact numerics)"));
-  } else {
-    const GramHandle gram = scaled ? accumulate_scaled_gram(rows, bounds, o.quiet, clamped)
-                                   : accumulate_gram(rows, bound, policy, o.quiet);
-    info = gram_info(gram.get());
-    refuse_empty_if_n_public(info, o, rows);
-    checked(dpcov_mechanism_release_gram(choice.id, gram.get(), mechanism.epsilon, choice.delta,
-                                         &choice.params, rng.get(), DPCOV_ROW_MAJOR,
-                                         released.data(), d, &receipt),
-            concat("releasing with ", o.mechanism.mechanism));
+    if (plan.scaled)
+      out.clamped = accumulate_exact_scaled_gram(rows, plan.bounds, acc.get(), o.quiet);
+    else
+      accumulate_exact_gram(rows, acc.get(), plan.bound, o.quiet);
+    out.info = gram_info(acc.get());
+    refuse_empty_if_n_public(out.info, o, rows);
+    checked(dpcov_exact_gram_release(acc.get(), rng, released.data(), d, &receipt, &plan.grid),
+            concat("releasing with ", name, " (exact numerics)"));
+    return out;
   }
-  // The rows --add-constant clipped to B before the accumulator saw them.
-  if (constant_rows) info.clipped += constant_rows->clipped();
-  // Printed even under --quiet: clipping is never silent. The counts are the curator's; under
-  // add-remove n is private, so only the clipped count is printed (as the Python warnings do).
-  const bool n_public = receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
+  const GramHandle gram = plan.scaled
+                              ? accumulate_scaled_gram(rows, plan.bounds, o.quiet, out.clamped)
+                              : accumulate_gram(rows, plan.bound, plan.policy, o.quiet);
+  out.info = gram_info(gram.get());
+  refuse_empty_if_n_public(out.info, o, rows);
+  checked(dpcov_mechanism_release_gram(plan.choice.id, gram.get(), plan.mechanism.epsilon,
+                                       plan.choice.delta, &plan.choice.params, rng,
+                                       DPCOV_ROW_MAJOR, released.data(), d, &receipt),
+          concat("releasing with ", name));
+  return out;
+}
+
+// Printed even under --quiet: clipping and clamping are never silent. The counts are the
+// curator's; under add-remove n is private, so only the clipped count is printed (as the Python
+// warnings do).
+void warn_curator(const Accumulated &a, double row_bound, bool n_public) {
+  const dpcov_gram_info &info = a.info;
   if (info.clipped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %s rows have a norm over --bound %g and were "
@@ -306,33 +310,120 @@ void run_release(const ReleaseOptions &o) {
                  n_public && info.clipped == info.rows ? "; EVERY row was clipped: the bound is "
                                                          "far below the data's scale"
                                                        : "");
-  if (clamped > 0)
+  if (a.clamped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %lld values lie outside their --bounds range and were "
                  "clamped to it, which biases the release towards the range (curator only: not "
                  "for publication)\n",
-                 static_cast<long long>(clamped));
+                 static_cast<long long>(a.clamped));
+}
 
-  to_user_units(bounds, released, d);
-
-  // The public receipt holds public parameters and values derived from the release only; the
-  // counts and the input's description (its size in bytes) go to the curator file.
+// The public receipt: public parameters and values derived from the release only (the counts
+// and the input's description go to the curator file).
+nlohmann::ordered_json public_sidecar(const GramPlan &plan, const ReleaseOptions &o,
+                                      const dpcov_receipt &receipt,
+                                      const std::optional<AutoBound> &chosen) {
+  const dpcov_exact_grid &grid = plan.grid;
   nlohmann::ordered_json sidecar = public_receipt_json(receipt);
   sidecar["command"] = "release";
   sidecar["library_version"] = dpcov_version_string();
-  sidecar["columns"] = columns;
-  sidecar["policy"] = scaled ? "clamp to --bounds" : policy.name();
-  if (scaled) sidecar["scaling"] = bounds.json(data_columns);
+  sidecar["columns"] = plan.columns;
+  sidecar["policy"] = plan.scaled ? "clamp to --bounds" : plan.policy.name();
+  if (plan.scaled) {
+    sidecar["scaling"] = plan.bounds.json(plan.data_columns);
+    if (plan.exact) sidecar["scaling"]["exact_grid_constant"] = scaled_grid_constant(plan);
+  }
   if (o.add_constant)
     sidecar["constant_column"] = constant_column_json(
-        exact ? exact_grid_constant(row_bound, bound, grid.bits, grid.unit) : row_bound, row_bound,
-        bound);
+        plan.exact ? exact_grid_constant(plan.row_bound, plan.bound, grid.bits, grid.unit)
+                   : plan.row_bound,
+        plan.row_bound, plan.bound);
   if (o.seed) sidecar["seed"] = *o.seed;
   if (chosen) {
     sidecar["bound_selection"] = chosen->json;
-    sidecar["epsilon_total"] = epsilon_together(bound_epsilon, receipt.epsilon);
+    sidecar["epsilon_total"] = epsilon_together(plan.bound_epsilon, receipt.epsilon);
   }
-  if (exact) sidecar["exact_grid"] = exact_grid_json(grid);
+  if (plan.exact) sidecar["exact_grid"] = exact_grid_json(grid);
+  return sidecar;
+}
+
+void run_release(const ReleaseOptions &o) {
+  if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
+  GramPlan plan = plan_options(o);
+  // The ledger is read too: an output must not replace it either.
+  std::vector<std::string> inputs = {o.input.path};
+  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
+  if (plan.scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
+  check_outputs(o.output, inputs, /*curator=*/true);
+  std::unique_ptr<RowReader> reader = open_input(o.input);
+  plan_rows(plan, o, *reader);
+  // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
+  // --bound auto, basic and zCDP ledgers are charged two releases, the bound step (epsilon-DP)
+  // and the mechanism; an advanced ledger one, of both epsilons (its per-release budget is that
+  // of a whole release).
+  std::unique_ptr<LedgerFile> ledger;
+  const auto charges_of = [&](dpcov_receipt release) {
+    std::vector<LedgerCharge> charges;
+    if (plan.automatic && ledger->accounting() == "advanced")
+      release.epsilon = epsilon_together(plan.bound_epsilon, release.epsilon);
+    else if (plan.automatic)
+      charges.push_back(bound_step_receipt(plan.bound_epsilon));
+    charges.push_back(release);
+    return charges;
+  };
+  if (!o.ledger.path.empty()) {
+    ledger = std::make_unique<LedgerFile>(o.ledger);
+    ledger->check(charges_of(plan.planned));
+  }
+  const RngHandle rng = make_rng(o.seed);
+  // A release that fails after its draw is charged the plan (release_check): after any draw
+  // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
+  const DrawWitness since(rng.get());
+  // Any other failure after a draw (the second pass's open_input on a changed file) is charged
+  // the plan too, once.
+  const DrawGuard guard(ledger.get(), since, [&] { return charges_of(plan.planned); },
+                        o.output.path);
+  const ReleaseCheck checked = [&](dpcov_status status, const std::string &context) {
+    release_check(status, ledger.get(),
+                  ledger ? charges_of(plan.planned) : std::vector<LedgerCharge>{}, o.output.path,
+                  context, since);
+  };
+  // Printed even under --quiet: a known seed removes the privacy of the noise.
+  if (o.seed)
+    std::fprintf(stderr,
+                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
+                 "remove it (for experiments and tests only)\n");
+
+  // --bound auto: the first pass chooses B on the rows' own norms; the release reads the file
+  // again. --add-constant then puts B in front of each row clipped to B.
+  std::optional<AutoBound> chosen;
+  if (plan.automatic) {
+    chosen = choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, rng.get());
+    plan.set_row_bound(chosen->bound, o.add_constant);
+    // A failure from here on is charged the plan at the chosen B, the release's own: the plan at
+    // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
+    // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
+    plan.replan();
+    reader = open_input(o.input);
+  }
+  const ConstantColumnReader *constant_rows = nullptr;
+  if (o.add_constant) {
+    auto wrapped = std::make_unique<ConstantColumnReader>(std::move(reader), plan.row_bound,
+                                                          o.reject);
+    constant_rows = wrapped.get();
+    reader = std::move(wrapped);
+  }
+  std::vector<double> released(static_cast<size_t>(plan.d * plan.d));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  Accumulated counts =
+      accumulate_and_release(plan, o, *reader, rng.get(), released, receipt, checked);
+  // The rows --add-constant clipped to B before the accumulator saw them.
+  if (constant_rows) counts.info.clipped += constant_rows->clipped();
+  warn_curator(counts, plan.row_bound, receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE);
+  to_user_units(plan, released);
+
+  nlohmann::ordered_json sidecar = public_sidecar(plan, o, receipt, chosen);
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
   if (ledger) {
@@ -340,19 +431,19 @@ void run_release(const ReleaseOptions &o) {
     sidecar["ledger"] = ledger->summary();
   }
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
-  curator["input"] = rows.describe();
-  curator["clipped"] = info.clipped;
-  curator["dropped"] = info.dropped;
-  if (scaled) curator["clamped_values"] = clamped;
-  write_outputs(o.output, released.data(), d, d, columns, sidecar, curator);
+  curator["input"] = reader->describe();
+  curator["clipped"] = counts.info.clipped;
+  curator["dropped"] = counts.info.dropped;
+  if (plan.scaled) curator["clamped_values"] = counts.clamped;
+  write_outputs(o.output, released.data(), plan.d, plan.d, plan.columns, sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr,
                  "dpcov release: %s, epsilon %g, delta %g, %lld columns, bound %g; curator only "
                  "(not for publication): %lld rows, %lld clipped%s\n",
                  o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
-                 static_cast<long long>(d), receipt.bound, static_cast<long long>(receipt.n),
-                 static_cast<long long>(info.clipped),
-                 scaled ? concat(", ", clamped, " values clamped").c_str() : "");
+                 static_cast<long long>(plan.d), receipt.bound,
+                 static_cast<long long>(receipt.n), static_cast<long long>(counts.info.clipped),
+                 plan.scaled ? concat(", ", counts.clamped, " values clamped").c_str() : "");
 }
 
 }  // namespace

@@ -97,6 +97,29 @@ void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double boun
   progress.finish();
 }
 
+int64_t accumulate_exact_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
+                                     dpcov_exact_gram *acc, bool quiet) {
+  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
+  spec.lower = bounds.lower.data();
+  spec.upper = bounds.upper.data();
+  Progress progress(!quiet, reader.total_bytes());
+  Chunk chunk;
+  std::vector<double> scaled;
+  int64_t rows = 0;
+  int64_t clamped = 0;
+  while (reader.next_chunk(chunk)) {
+    const dpcov_gram_info info = bound_chunk(reader, chunk, spec, scaled, report_row_over_bound);
+    library_check(dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, info.rows, info.dim,
+                                            info.rows ? scaled.data() : nullptr, info.dim),
+                  concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
+    clamped += info.clamped;
+    rows += chunk.rows;
+    progress.update(reader.bytes_read(), rows);
+  }
+  progress.finish();
+  return clamped;
+}
+
 GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
                                   int64_t &clamped) {
   dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);

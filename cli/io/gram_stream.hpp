@@ -38,6 +38,13 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
 // `bound`), as accumulate_gram() does: memory O(d^2 + chunk), whatever the number of rows.
 void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet);
 
+// Reads every row of `reader`, scales it into the box by the public per-column `bounds` with the
+// library's row bounding (as accumulate_scaled_gram() does) and adds the rows [1, z] to the exact
+// accumulator `acc` (d + 1 columns, the scaled rows' norm bound, which keeps every one whole).
+// Returns the number of values outside their range (curator only).
+int64_t accumulate_exact_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
+                                     dpcov_exact_gram *acc, bool quiet);
+
 // Reads every row of `reader`, scales it into the box by the public per-column `bounds`
 // (dpcov_column_bounds_scale_rows: [1, z] with z in [-1, 1]) and adds it to a new accumulator of
 // d + 1 columns with the scaled rows' norm bound. `clamped` receives the number of values outside

@@ -1,7 +1,8 @@
 """Neighbouring inputs (replace-one: row 0 of norm 0.5 replaced by one of norm 2, over --bound 1)
 whose releases are forced equal by one --seed give byte-identical public receipts (the `.json`
 beside the output), for every bound option (--bound, --bound auto, --bounds, --add-constant) and
-policy (--clip, --reject), numerics idealized and exact: under --clip both release; under --reject
+policy the option takes (--clip, --reject; `release` has no --drop), numerics default (exact),
+exact and idealized, for analyze_gauss and laplace_sym: under --clip both release; under --reject
 the neighbour is refused naming its row. The row bounding is the library's; a count that depends
 on the data (rows clipped, dropped or clamped) reaches the curator file only. Deterministic:
 fixed seeds.
@@ -46,38 +47,43 @@ class ReceiptEquality(DpcovCase):
                 f.write(csv_text(rows))
             self.inputs.append(self.path(name))
 
-    def release(self, path, args):
+    def release(self, path, args, mechanism):
         # One output path for both: the receipt names it.
         out = self.path("release.npy")
         for stale in (out, out + ".json", out + ".curator.json"):
             if os.path.exists(stale):
                 os.remove(stale)
-        result = self.run_dpcov(["release", path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
-                                 "--seed", "35", "-q", "-o", out] + args)
+        result = self.run_dpcov(["release", path, "-m", mechanism, "-e", "1", "--seed", "35", "-q",
+                                 "-o", out] + args)
         if result.returncode != EXIT_OK:
             return result.returncode, result.stderr.decode()
         with open(out + ".json", "rb") as f:
             return EXIT_OK, f.read()
 
     def test_neighbours_give_byte_identical_public_receipts_or_a_refusal_naming_the_row(self):
-        for name, option in OPTIONS.items():
-            for numerics in ("idealized", "exact"):
-                for policy in ("--clip", "--reject"):
-                    if (policy == "--reject" and ("auto" in name or name == "bounds")) or (
-                            name == "bounds" and numerics == "exact"):
-                        continue  # refused as a usage error whatever the data
-                    args = option + [policy, "--numerics", numerics]
-                    with self.subTest(option=name, policy=policy, numerics=numerics):
-                        first = self.release(self.inputs[0], args)
-                        second = self.release(self.inputs[1], args)
-                        self.assertEqual(first[0], EXIT_OK, first[1])
-                        if policy == "--reject":
-                            self.assertEqual(second[0], EXIT_INPUT, second[1])
-                            self.assertIn(":2: ", second[1])  # row 0 is on the file's line 2
-                            continue
-                        self.assertEqual(second[0], EXIT_OK, second[1])
-                        self.assertEqual(first[1], second[1])
+        for mechanism, extra in (("analyze_gauss", ["-d", "1e-6"]), ("laplace_sym", [])):
+            for name, option in OPTIONS.items():
+                for numerics in ("default", "exact", "idealized"):
+                    for policy in ("--clip", "--reject"):
+                        if policy == "--reject" and ("auto" in name or name == "bounds"):
+                            continue  # refused as a usage error whatever the data
+                        args = option + [policy, "--numerics", numerics] + extra
+                        with self.subTest(mechanism=mechanism, option=name, policy=policy,
+                                          numerics=numerics):
+                            self.check_neighbours(args, mechanism, policy, numerics)
 
+    def check_neighbours(self, args, mechanism, policy, numerics):
+        first = self.release(self.inputs[0], args, mechanism)
+        second = self.release(self.inputs[1], args, mechanism)
+        self.assertEqual(first[0], EXIT_OK, first[1])
+        want = b'"numerics": "idealized"' if numerics == "idealized" else b'"numerics": "exact"'
+        self.assertIn(want, first[1])
+        if policy == "--reject":
+            self.assertEqual(second[0], EXIT_INPUT, second[1])
+            self.assertIn(":2: ", second[1])  # row 0 is on the file's line 2
+            return
+        self.assertEqual(second[0], EXIT_OK, second[1])
+        self.assertEqual(first[1], second[1])
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

@@ -15,6 +15,7 @@
 #include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../io/gram_stream.hpp"
+#include "../io/row_bounding.hpp"
 #include "../ledger/ledger_file.hpp"
 #include "../options/private_bound_option.hpp"
 #include "../library_status.hpp"
@@ -250,55 +251,49 @@ void to_user_units(const GramPlan &plan, std::vector<double> &released) {
 
 using ReleaseCheck = std::function<void(dpcov_status, const std::string &)>;
 
-// What the accumulator counted (curator only), and the values --bounds clamped.
-struct Accumulated {
-  dpcov_gram_info info{};
-  int64_t clamped = 0;
-};
-
-// Streams `rows` through the plan's accumulator, exact or idealized (memory O(d^2 + chunk)
-// either way), and releases from it into `released`. The exact accumulator is made from the
-// plan's arguments, so it fails only where the plan did.
-Accumulated accumulate_and_release(GramPlan &plan, const ReleaseOptions &o, RowReader &rows,
-                                   dpcov_rng *rng, std::vector<double> &released,
-                                   dpcov_receipt &receipt, const ReleaseCheck &checked) {
-  Accumulated out;
-  const int64_t d = plan.d;
-  const std::string &name = o.mechanism.mechanism;
-  if (plan.exact) {
-    dpcov_exact_gram *raw = nullptr;
-    library_check(dpcov_exact_gram_create(&raw, plan.choice.id, d, plan.bound, plan.policy.value,
-                                          plan.mechanism.epsilon, plan.choice.delta,
-                                          &plan.choice.params),
-                  concat(name, " with exact numerics"));
-    const ExactGramHandle acc(raw);
-    if (plan.scaled)
-      out.clamped = accumulate_exact_scaled_gram(rows, plan.bounds, acc.get(), o.quiet);
-    else
-      accumulate_exact_gram(rows, acc.get(), plan.bound, o.quiet);
-    out.info = gram_info(acc.get());
-    refuse_empty_if_n_public(out.info, o, rows);
-    checked(dpcov_exact_gram_release(acc.get(), rng, released.data(), d, &receipt, &plan.grid),
-            concat("releasing with ", name, " (exact numerics)"));
-    return out;
+// The library's bounding of the release's rows: the norm bound B under the policy, the constant
+// column [B, x] (--add-constant) or the box [1, z] (--bounds), and, with exact numerics, the
+// release the accumulator is made for, so that it holds the exact integer Gram matrix on that
+// release's grid (the plan's: the same d, B, epsilon, delta and neighbour relation).
+dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &o) {
+  // Column bounds ignore B; the library still reads a valid one.
+  dpcov_row_bounding spec = row_bounding(plan.scaled ? 1.0 : plan.row_bound, plan.policy.value);
+  spec.neighbour = plan.choice.params.neighbour;
+  if (o.add_constant) spec.constant = plan.row_bound;
+  if (plan.scaled) {
+    spec.lower = plan.bounds.lower.data();
+    spec.upper = plan.bounds.upper.data();
   }
-  const GramHandle gram = plan.scaled
-                              ? accumulate_scaled_gram(rows, plan.bounds, o.quiet, out.clamped)
-                              : accumulate_gram(rows, plan.bound, plan.policy, o.quiet);
-  out.info = gram_info(gram.get());
-  refuse_empty_if_n_public(out.info, o, rows);
+  spec.numerics = plan.exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED;
+  if (plan.exact) {
+    spec.mechanism = plan.choice.id;
+    spec.epsilon = plan.mechanism.epsilon;
+    spec.delta = plan.choice.delta;
+  }
+  return spec;
+}
+
+// Streams `rows` through the library's bounded accumulator (memory O(d^2 + chunk), exact or
+// idealized) and releases from it into `released`; returns its counters (curator only).
+dpcov_gram_info accumulate_and_release(const GramPlan &plan, const ReleaseOptions &o,
+                                       RowReader &rows, dpcov_rng *rng,
+                                       std::vector<double> &released, dpcov_receipt &receipt,
+                                       const ReleaseCheck &checked) {
+  const GramHandle gram = accumulate_bounded(rows, release_bounding(plan, o), o.quiet);
+  const dpcov_gram_info info = gram_info(gram.get());
+  refuse_empty_if_n_public(info, o, rows);
   checked(dpcov_mechanism_release_gram(plan.choice.id, gram.get(), plan.mechanism.epsilon,
                                        plan.choice.delta, &plan.choice.params, rng,
-                                       DPCOV_ROW_MAJOR, released.data(), d, &receipt),
-          concat("releasing with ", name));
-  return out;
+                                       DPCOV_ROW_MAJOR, released.data(), plan.d, &receipt),
+          concat("releasing with ", o.mechanism.mechanism,
+                 plan.exact ? " (exact numerics)" : ""));
+  return info;
 }
 
 // Printed even under --quiet: clipping and clamping are never silent. The counts are the
 // curator's; under add-remove n is private, so only the clipped count is printed (as the Python
 // warnings do).
-void warn_curator(const Accumulated &a, double row_bound, bool n_public) {
-  const dpcov_gram_info &info = a.info;
+void warn_curator(const dpcov_gram_info &info, double row_bound, bool n_public) {
   if (info.clipped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %s rows have a norm over --bound %g and were "
@@ -310,12 +305,12 @@ void warn_curator(const Accumulated &a, double row_bound, bool n_public) {
                  n_public && info.clipped == info.rows ? "; EVERY row was clipped: the bound is "
                                                          "far below the data's scale"
                                                        : "");
-  if (a.clamped > 0)
+  if (info.clamped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %lld values lie outside their --bounds range and were "
                  "clamped to it, which biases the release towards the range (curator only: not "
                  "for publication)\n",
-                 static_cast<long long>(a.clamped));
+                 static_cast<long long>(info.clamped));
 }
 
 // The public receipt: public parameters and values derived from the release only (the counts
@@ -395,7 +390,7 @@ void run_release(const ReleaseOptions &o) {
                  "remove it (for experiments and tests only)\n");
 
   // --bound auto: the first pass chooses B on the rows' own norms; the release reads the file
-  // again. --add-constant then puts B in front of each row clipped to B.
+  // again. --add-constant then puts B in front of each row clipped to B (the library's bounding).
   std::optional<AutoBound> chosen;
   if (plan.automatic) {
     chosen = choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, rng.get());
@@ -406,20 +401,11 @@ void run_release(const ReleaseOptions &o) {
     plan.replan();
     reader = open_input(o.input);
   }
-  const ConstantColumnReader *constant_rows = nullptr;
-  if (o.add_constant) {
-    auto wrapped = std::make_unique<ConstantColumnReader>(std::move(reader), plan.row_bound,
-                                                          o.reject);
-    constant_rows = wrapped.get();
-    reader = std::move(wrapped);
-  }
   std::vector<double> released(static_cast<size_t>(plan.d * plan.d));
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
-  Accumulated counts =
+  const dpcov_gram_info counts =
       accumulate_and_release(plan, o, *reader, rng.get(), released, receipt, checked);
-  // The rows --add-constant clipped to B before the accumulator saw them.
-  if (constant_rows) counts.info.clipped += constant_rows->clipped();
   warn_curator(counts, plan.row_bound, receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE);
   to_user_units(plan, released);
 
@@ -432,8 +418,8 @@ void run_release(const ReleaseOptions &o) {
   }
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
   curator["input"] = reader->describe();
-  curator["clipped"] = counts.info.clipped;
-  curator["dropped"] = counts.info.dropped;
+  curator["clipped"] = counts.clipped;
+  curator["dropped"] = counts.dropped;
   if (plan.scaled) curator["clamped_values"] = counts.clamped;
   write_outputs(o.output, released.data(), plan.d, plan.d, plan.columns, sidecar, curator);
   if (!o.quiet)
@@ -442,7 +428,7 @@ void run_release(const ReleaseOptions &o) {
                  "(not for publication): %lld rows, %lld clipped%s\n",
                  o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
                  static_cast<long long>(plan.d), receipt.bound,
-                 static_cast<long long>(receipt.n), static_cast<long long>(counts.info.clipped),
+                 static_cast<long long>(receipt.n), static_cast<long long>(counts.clipped),
                  plan.scaled ? concat(", ", counts.clamped, " values clamped").c_str() : "");
 }
 

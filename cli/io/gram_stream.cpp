@@ -72,62 +72,12 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
   // `dpcov gram` (--drop) publishes no release; a release from this accumulator under replace-one
   // is refused by the library, which remembers that rows were bounded under the drop policy.
   if (policy.value == DPCOV_BOUND_DROP) spec.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  return accumulate_bounded(reader, spec, quiet);
+}
+
+GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec, bool quiet) {
   GramHandle gram = bounded_gram(reader, spec);
   add_raw_rows(reader, gram.get(), spec, quiet);
-  return gram;
-}
-
-void accumulate_exact_gram(RowReader &reader, dpcov_exact_gram *acc, double bound, bool quiet) {
-  Progress progress(!quiet, reader.total_bytes());
-  Chunk chunk;
-  std::vector<double> scratch;
-  int64_t rows = 0;
-  while (reader.next_chunk(chunk)) {
-    const dpcov_status status = dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, chunk.rows,
-                                                          chunk.dim, chunk.values.data(), chunk.dim);
-    // A row over the bound under --reject: the library's own bounding names it, as data.
-    if (status == DPCOV_E_NORM_BOUND)
-      bound_chunk(reader, chunk, row_bounding(bound, DPCOV_BOUND_REJECT), scratch,
-                  report_row_over_bound);
-    if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-    rows += chunk.rows;
-    progress.update(reader.bytes_read(), rows);
-  }
-  progress.finish();
-}
-
-int64_t accumulate_exact_scaled_gram(RowReader &reader, const ColumnBounds &bounds,
-                                     dpcov_exact_gram *acc, bool quiet) {
-  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
-  spec.lower = bounds.lower.data();
-  spec.upper = bounds.upper.data();
-  Progress progress(!quiet, reader.total_bytes());
-  Chunk chunk;
-  std::vector<double> scaled;
-  int64_t rows = 0;
-  int64_t clamped = 0;
-  while (reader.next_chunk(chunk)) {
-    const dpcov_gram_info info = bound_chunk(reader, chunk, spec, scaled, report_row_over_bound);
-    library_check(dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, info.rows, info.dim,
-                                            info.rows ? scaled.data() : nullptr, info.dim),
-                  concat(reader.row_location(chunk, 0), " (chunk of ", chunk.rows, " rows)"));
-    clamped += info.clamped;
-    rows += chunk.rows;
-    progress.update(reader.bytes_read(), rows);
-  }
-  progress.finish();
-  return clamped;
-}
-
-GramHandle accumulate_scaled_gram(RowReader &reader, const ColumnBounds &bounds, bool quiet,
-                                  int64_t &clamped) {
-  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
-  spec.lower = bounds.lower.data();
-  spec.upper = bounds.upper.data();
-  GramHandle gram = bounded_gram(reader, spec);
-  add_raw_rows(reader, gram.get(), spec, quiet);
-  clamped = gram_info(gram.get()).clamped;
   return gram;
 }
 
@@ -156,13 +106,6 @@ dpcov_gram_info gram_info(const dpcov_gram *gram) {
   dpcov_gram_info info{};
   info.struct_size = sizeof info;
   library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
-  return info;
-}
-
-dpcov_gram_info gram_info(const dpcov_exact_gram *acc) {
-  dpcov_gram_info info{};
-  info.struct_size = sizeof info;
-  library_check(dpcov_exact_gram_get_info(acc, &info), "reading the exact Gram counters");
   return info;
 }
 

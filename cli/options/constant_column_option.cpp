@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include "../cli_error.hpp"
 #include "column_bounds_option.hpp"
@@ -10,19 +9,6 @@
 #include "../io/row_bounding.hpp"
 
 namespace dpcov::cli {
-
-namespace {
-
-// A row whose x is over --bound under --reject, at the user's position, with its norm as the
-// library measured it.
-[[noreturn]] void report_over_bound(const RowReader &reader, const Chunk &chunk,
-                                    const dpcov_row_refusal &refusal,
-                                    const dpcov_row_bounding &spec) {
-  fail(kExitInputData, reader.row_location(chunk, refusal.row), ": the row's norm ",
-       refused_norm_text(refusal), " is over --bound ", spec.bound, " (--reject)");
-}
-
-}  // namespace
 
 double constant_column_norm_bound(double row_bound) {
   // Above sqrt(DBL_MAX) the caller refuses B anyway (the mechanisms square the bound).
@@ -36,26 +22,6 @@ double constant_column_norm_bound(double row_bound) {
                                          &info, nullptr),
                 concat("the norm bound of the rows [B, x] at --bound ", row_bound));
   return info.bound;
-}
-
-ConstantColumnReader::ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound,
-                                           bool reject)
-    : inner_(std::move(inner)),
-      spec_(row_bounding(row_bound, reject ? DPCOV_BOUND_REJECT : DPCOV_BOUND_CLIP)) {
-  spec_.constant = row_bound;
-  names_.push_back(kConstantColumn);
-  for (const std::string &name : inner_->column_names()) names_.push_back(name);
-}
-
-bool ConstantColumnReader::next_chunk(Chunk &chunk) {
-  const bool more = inner_->next_chunk(buffer_);
-  const dpcov_gram_info info = bound_chunk(*inner_, buffer_, spec_, chunk.values, report_over_bound);
-  chunk.rows = buffer_.rows;
-  chunk.dim = buffer_.dim + 1;
-  chunk.first_row = buffer_.first_row;
-  chunk.lines = buffer_.lines;
-  clipped_ += info.clipped;
-  return more;
 }
 
 double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit) {

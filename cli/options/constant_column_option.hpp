@@ -27,34 +27,6 @@ double constant_column_norm_bound(double row_bound);
 // (a little below B; centring with B itself would scale the mean by about 1e-4).
 double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit);
 
-// Wraps `inner` (d columns): each row x becomes [B, x'] (d + 1 columns, the first named
-// kConstantColumn) with x' = x kept within B by the library's row bounding (clipped rows are
-// counted for the curator), or, with `reject`, fails on the first row whose norm is over B,
-// naming its position.
-class ConstantColumnReader : public RowReader {
- public:
-  ConstantColumnReader(std::unique_ptr<RowReader> inner, double row_bound, bool reject);
-  const std::string &name() const override { return inner_->name(); }
-  int64_t dim() const override { return inner_->dim() + 1; }
-  const std::vector<std::string> &column_names() const override { return names_; }
-  bool next_chunk(Chunk &chunk) override;
-  std::string row_location(const Chunk &chunk, int64_t i) const override {
-    return inner_->row_location(chunk, i);
-  }
-  uint64_t bytes_read() const override { return inner_->bytes_read(); }
-  std::optional<uint64_t> total_bytes() const override { return inner_->total_bytes(); }
-  nlohmann::ordered_json describe() const override { return inner_->describe(); }
-  // Rows whose norm was over B and were scaled down to it (curator only).
-  int64_t clipped() const { return clipped_; }
-
- private:
-  std::unique_ptr<RowReader> inner_;
-  dpcov_row_bounding spec_;
-  std::vector<std::string> names_;
-  Chunk buffer_;
-  int64_t clipped_ = 0;
-};
-
 // The public receipt's record of the constant column: its name, the value it holds in the release
 // (B, or exact_grid_constant()), the bound B of the data rows and the norm bound sqrt(2) B of the
 // released rows [B, x].

@@ -186,7 +186,8 @@ class AddConstant(DpcovCase):
                                    "1", "-o", self.path("h.npy"), "--reject"] + GAUSS)
         message = rejected.stderr.decode()
         self.assertEqual(rejected.returncode, EXIT_INPUT, message)
-        self.assertIn("huge.csv:3: the row's norm about 2.12132e+308 (above the largest double) is over --bound 100", message)
+        self.assertIn("huge.csv:3: row 2 has Euclidean norm about 2.12132e+308 (above the largest "
+                      "double) > --bound 100", message)
         self.assertNotIn("inf", message)
         self.assertFalse(os.path.exists(self.path("h.npy")))
         self.assertFalse(os.path.exists(self.path("h.npy.receipt.json")))

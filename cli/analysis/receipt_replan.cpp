@@ -150,6 +150,12 @@ void check_row_records(const Json &receipt, const Parameters &p, const dpcov_rec
     if (norm_bound != planned.bound)
       fail(kExitInputData, p.path(), ": the receipt's \"bound\" is ", planned.bound,
            " but its --bounds scaling of ", planned.dim - 1, " columns gives ", norm_bound);
+    // With exact numerics the constant 1 held one grid value in every row, which the release
+    // divided out (proofs/column_bounds.md): an edited value would misstate that division.
+    if (grid)
+      compare(Json{{"exact_grid_constant",
+                    exact_grid_constant(1.0, norm_bound, grid->bits, grid->unit)}},
+              receipt["scaling"], "scaling.", {}, p.path());
   }
 }
 

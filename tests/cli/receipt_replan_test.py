@@ -153,6 +153,8 @@ class ReceiptReplan(DpcovCase):
              nested("exact_grid", "noise_parameter")),
             ("analyze_gauss_add_constant", "constant_column.value",
              nested("constant_column", "value")),
+            ("analyze_gauss_bounds", "scaling.exact_grid_constant",
+             nested("scaling", "exact_grid_constant")),
             ("dly_gauss", "sigma_matrix", scaled("sigma_matrix")),
             ("coinpress", "step_sigma", lambda r: r.update(
                 step_sigma=[v * 0.5 for v in r["step_sigma"]])),

@@ -63,6 +63,26 @@ void check_regression_result(const est::RegressionResult &r) {
       check::finite_result(r.t_values[i], "a t-value");
 }
 
+dpcov_regression_summary c_summary(const est::RegressionResult &r) {
+  dpcov_regression_summary s{};
+  s.num_coefficients = static_cast<int64_t>(r.coefficients.size());
+  s.dof = r.dof;
+  s.rss = r.rss;
+  s.residual_variance = r.residual_variance;
+  s.t_critical = r.t_critical;
+  s.rss_clamped = r.rss_clamped ? 1 : 0;
+  return s;
+}
+
+dpcov_glasso_info c_glasso_info(const est::GlassoResult &r) {
+  dpcov_glasso_info info{};
+  info.iterations = r.iterations;
+  info.kkt_residual = r.kkt_residual;
+  info.duality_gap = r.duality_gap;
+  info.start = static_cast<int32_t>(r.start);
+  return info;
+}
+
 }  // namespace dpcov::capi
 
 namespace {
@@ -138,14 +158,7 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
     copy_out(r.p_values, p_values);
     copy_out(r.ci_lower, ci_lower);
     copy_out(r.ci_upper, ci_upper);
-    if (summary != nullptr) {
-      summary->num_coefficients = static_cast<int64_t>(r.coefficients.size());
-      summary->dof = r.dof;
-      summary->rss = r.rss;
-      summary->residual_variance = r.residual_variance;
-      summary->t_critical = r.t_critical;
-      summary->rss_clamped = r.rss_clamped ? 1 : 0;
-    }
+    if (summary != nullptr) dpcov::capi::write_struct(summary, dpcov::capi::c_summary(r));
   });
 }
 
@@ -280,12 +293,7 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
     if (covariance != nullptr) check::finite_result(r.covariance.view(), "covariance");
     write_matrix(r.precision, out_precision);
     if (covariance != nullptr) write_matrix(r.covariance, out_covariance);
-    if (info != nullptr) {
-      info->iterations = r.iterations;
-      info->kkt_residual = r.kkt_residual;
-      info->duality_gap = r.duality_gap;
-      info->start = static_cast<int32_t>(r.start);
-    }
+    if (info != nullptr) dpcov::capi::write_struct(info, dpcov::capi::c_glasso_info(r));
   });
 }
 
@@ -345,12 +353,14 @@ DPCOV_API dpcov_status dpcov_metric_support_recovery(int32_t layout, int64_t d,
     check::not_null(out, "out");
     dpcov::capi::struct_bytes(out, "out");
     const est::SupportRecovery s = est::support_recovery(m.a, m.b, threshold);
-    out->true_positives = s.true_positives;
-    out->false_positives = s.false_positives;
-    out->false_negatives = s.false_negatives;
-    out->true_negatives = s.true_negatives;
-    out->precision = s.precision;
-    out->recall = s.recall;
+    dpcov_support_recovery written{};
+    written.true_positives = s.true_positives;
+    written.false_positives = s.false_positives;
+    written.false_negatives = s.false_negatives;
+    written.true_negatives = s.true_negatives;
+    written.precision = s.precision;
+    written.recall = s.recall;
+    dpcov::capi::write_struct(out, written);
   });
 }
 

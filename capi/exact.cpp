@@ -27,17 +27,10 @@ namespace {
 using dpcov::fail;
 namespace mech = dpcov::mechanisms;
 
-void check_grid_output(const dpcov_exact_grid *grid) {
-  dpcov::check::not_null(grid, "grid");
-  if (grid->struct_size < sizeof(dpcov_exact_grid))
-    fail(DPCOV_E_INVALID_ARGUMENT, "grid->struct_size must be set to sizeof(dpcov_exact_grid) = ",
-         sizeof(dpcov_exact_grid), ", got ", grid->struct_size);
-}
+void check_grid_output(const dpcov_exact_grid *grid) { dpcov::capi::struct_bytes(grid, "grid"); }
 
-dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound,
-                        const dpcov_exact_grid *out) {
+dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound) {
   dpcov_exact_grid c{};
-  c.struct_size = out->struct_size;
   c.bits = grid.bits;
   c.noise_law = id == mech::MechanismId::AnalyzeGauss ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
                                                       : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
@@ -79,9 +72,9 @@ DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t 
     mech::ExactGrid g;
     const mech::Receipt planned = mech::plan_exact_additive(id, request, &g);
     const dpcov_receipt written = dpcov::capi::c_receipt(planned, receipt);
-    const dpcov_exact_grid written_grid = c_grid(id, g, bound, grid);
-    *receipt = written;
-    *grid = written_grid;
+    const dpcov_exact_grid written_grid = c_grid(id, g, bound);
+    dpcov::capi::write_struct(receipt, written);
+    dpcov::capi::write_struct(grid, written_grid);
   });
 }
 
@@ -110,10 +103,10 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
     const mech::Release release = mech::release_exact_additive(id, view, request, rng->rng, bound_policy);
     dpcov::check::finite_result(release.matrix.view(), "released matrix");
     const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-    const dpcov_exact_grid written_grid = c_grid(id, g, bound, grid);
+    const dpcov_exact_grid written_grid = c_grid(id, g, bound);
     dpcov::write_symmetric_from_upper(release.matrix, out_view);
-    *receipt = written;
-    *grid = written_grid;
+    dpcov::capi::write_struct(receipt, written);
+    dpcov::capi::write_struct(grid, written_grid);
   });
 }
 
@@ -165,11 +158,13 @@ DPCOV_API dpcov_status dpcov_exact_gram_get_info(const dpcov_exact_gram *acc,
     dpcov::check::not_null(info, "info");
     dpcov::capi::struct_bytes(info, "info");
     const dpcov::GramCounts &c = acc->acc.counts();
-    info->dim = acc->acc.grid().dim;
-    info->rows = c.rows;
-    info->clipped = c.clipped;
-    info->dropped = 0;
-    info->bound = acc->acc.grid().bound;
+    dpcov_gram_info written{};
+    written.dim = acc->acc.grid().dim;
+    written.rows = c.rows;
+    written.clipped = c.clipped;
+    written.dropped = 0;
+    written.bound = acc->acc.grid().bound;
+    dpcov::capi::write_struct(info, written);
   });
 }
 
@@ -190,10 +185,10 @@ DPCOV_API dpcov_status dpcov_exact_gram_release(const dpcov_exact_gram *acc, dpc
     const mech::Release release = mech::release_exact_gram(acc->id, acc->acc, request, rng->rng);
     dpcov::check::finite_result(release.matrix.view(), "released matrix");
     const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-    const dpcov_exact_grid written_grid = c_grid(acc->id, g, request.bound, grid);
+    const dpcov_exact_grid written_grid = c_grid(acc->id, g, request.bound);
     dpcov::write_symmetric_from_upper(release.matrix, out_view);
-    *receipt = written;
-    *grid = written_grid;
+    dpcov::capi::write_struct(receipt, written);
+    dpcov::capi::write_struct(grid, written_grid);
   });
 }
 

@@ -98,14 +98,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     copy_out(r.ci_upper, ci_upper);
     if (reject != nullptr)
       for (size_t i = 0; i < result.reject.size(); ++i) reject[i] = result.reject[i] ? 1 : 0;
-    if (summary != nullptr) {
-      summary->num_coefficients = static_cast<int64_t>(r.coefficients.size());
-      summary->dof = r.dof;
-      summary->rss = r.rss;
-      summary->residual_variance = r.residual_variance;
-      summary->t_critical = r.t_critical;
-      summary->rss_clamped = r.rss_clamped ? 1 : 0;
-    }
+    if (summary != nullptr) dpcov::capi::write_struct(summary, dpcov::capi::c_summary(r));
     dpcov::capi::write_struct(receipt, written);
   });
 }

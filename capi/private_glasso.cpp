@@ -11,6 +11,7 @@
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
+#include "regression_result.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -90,12 +91,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
     dpcov::check::finite_result(result.precision.view(), "precision");
     dpcov::write_symmetric_from_upper(result.precision, out);
-    if (info != nullptr) {
-      info->iterations = result.solve.iterations;
-      info->kkt_residual = result.solve.kkt_residual;
-      info->duality_gap = result.solve.duality_gap;
-      info->start = static_cast<int32_t>(result.solve.start);
-    }
+    if (info != nullptr) dpcov::capi::write_struct(info, dpcov::capi::c_glasso_info(result.solve));
     dpcov::capi::write_struct(receipt, written);
   });
 }

@@ -1,0 +1,433 @@
+// Every entry point that fills a caller's struct honours its struct_size (docs/abi-policy.md):
+// each such struct is passed at its smallest accepted size (its first shipped size) at the start
+// of a larger buffer filled with a canary pattern, the call succeeds, and every byte past
+// struct_size still holds the canary. A program compiled against the oldest header would otherwise
+// have its memory written past the end of its struct. The list of entry points is checked against
+// the public headers, so a new entry point that fills a struct fails here until it is added.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "capi/struct_size.hpp"
+#include "dpcov.h"
+
+namespace {
+
+constexpr unsigned char kCanary = 0xC3;
+
+// A caller's struct at its first shipped size inside a canary-filled buffer.
+template <class T>
+class Canary {
+ public:
+  Canary() : bytes_(sizeof(T) + 64, kCanary) {
+    const size_t size = dpcov::capi::kFirstShippedSize<T>;
+    std::memcpy(bytes_.data(), &size, sizeof size);
+  }
+  T *get() { return reinterpret_cast<T *>(bytes_.data()); }
+  // The offset of the first byte past struct_size that lost the canary, or 0 if none did.
+  size_t first_overwritten() const {
+    for (size_t i = dpcov::capi::kFirstShippedSize<T>; i < bytes_.size(); ++i)
+      if (bytes_[i] != kCanary) return i;
+    return 0;
+  }
+
+ private:
+  std::vector<unsigned char> bytes_;
+};
+
+#define EXPECT_INTACT(canary) \
+  EXPECT_EQ((canary).first_overwritten(), 0u) << #canary " written past its struct_size"
+#define ASSERT_CALL_OK(call) ASSERT_EQ((call), DPCOV_OK) << dpcov_last_error_message()
+
+struct Seeded {
+  dpcov_rng *rng = nullptr;
+  Seeded() { dpcov_rng_create_seeded(&rng, 5, 0); }
+  ~Seeded() { dpcov_rng_destroy(&rng); }
+};
+
+// d x d Gram matrix of n rows of norm <= 1 (diagonal n / (2 d), off-diagonal small).
+std::vector<double> gram(int64_t d, int64_t n) {
+  std::vector<double> g(static_cast<size_t>(d * d), 0.01 * static_cast<double>(n) / (2.0 * d));
+  for (int64_t i = 0; i < d; ++i) g[static_cast<size_t>(i * d + i)] = static_cast<double>(n) / (2.0 * d);
+  return g;
+}
+
+std::vector<double> rows(int64_t n, int64_t d, double scale) {
+  std::vector<double> r;
+  for (int64_t i = 0; i < n * d; ++i) r.push_back(scale * std::sin(0.7 * static_cast<double>(i)));
+  return r;
+}
+
+dpcov_mechanism_params mechanism_params() {
+  dpcov_mechanism_params p;
+  dpcov_mechanism_params_default(&p);
+  return p;
+}
+
+void mechanism_receipts() {
+  Seeded s;
+  const auto g = gram(3, 100);
+  std::vector<double> out(9);
+  Canary<dpcov_receipt> plan, release, public_receipt;
+  ASSERT_CALL_OK(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 100, 1.0, 1.0, 1e-6,
+                                      nullptr, plan.get()));
+  ASSERT_CALL_OK(dpcov_mechanism_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, 3,
+                                         g.data(), 3, 100, 1.0, 1.0, 1e-6, nullptr, s.rng,
+                                         out.data(), 3, release.get()));
+  dpcov_receipt full{};
+  full.struct_size = sizeof full;
+  ASSERT_CALL_OK(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 100, 1.0, 1.0, 1e-6,
+                                      nullptr, &full));
+  ASSERT_CALL_OK(dpcov_receipt_public(&full, public_receipt.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(release);
+  EXPECT_INTACT(public_receipt);
+}
+
+void gram_accumulators() {
+  Seeded s;
+  const auto r = rows(10, 2, 0.5);
+  dpcov_gram *g = nullptr;
+  ASSERT_CALL_OK(dpcov_gram_create(&g, 2));
+  ASSERT_CALL_OK(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 10, 2, r.data(), 2, 1.0, DPCOV_BOUND_CLIP));
+  Canary<dpcov_gram_info> info;
+  Canary<dpcov_receipt> receipt;
+  std::vector<double> out(4);
+  ASSERT_CALL_OK(dpcov_gram_get_info(g, info.get()));
+  ASSERT_CALL_OK(dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, g, 1.0, 1e-6,
+                                              nullptr, s.rng, DPCOV_ROW_MAJOR, out.data(), 2,
+                                              receipt.get()));
+  dpcov_gram_destroy(&g);
+  EXPECT_INTACT(info);
+  EXPECT_INTACT(receipt);
+}
+
+void row_bounding() {
+  const auto r = rows(4, 2, 2.0);
+  dpcov_row_bounding spec;
+  dpcov_row_bounding_default(&spec);
+  spec.bound = 1.0;
+  std::vector<double> out(8);
+  Canary<dpcov_gram_info> info;
+  Canary<dpcov_row_refusal> refusal, raw_refusal;
+  ASSERT_CALL_OK(dpcov_row_bounding_apply(&spec, DPCOV_ROW_MAJOR, 4, 2, r.data(), 2, out.data(),
+                                          2, info.get(), refusal.get()));
+  dpcov_gram *g = nullptr;
+  ASSERT_CALL_OK(dpcov_gram_create_bounded(&g, 2, &spec));
+  ASSERT_CALL_OK(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 4, 2, r.data(), 2, raw_refusal.get()));
+  dpcov_gram_destroy(&g);
+  EXPECT_INTACT(info);
+  EXPECT_INTACT(refusal);
+  EXPECT_INTACT(raw_refusal);
+}
+
+void exact_releases() {
+  Seeded s;
+  const auto r = rows(20, 2, 0.5);
+  std::vector<double> out(4);
+  Canary<dpcov_receipt> plan_receipt, rows_receipt, gram_receipt;
+  Canary<dpcov_exact_grid> plan_grid, rows_grid, gram_grid;
+  Canary<dpcov_gram_info> info;
+  const int32_t m = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  ASSERT_CALL_OK(dpcov_exact_plan(m, 2, 20, 1.0, 1.0, 1e-6, nullptr, plan_receipt.get(),
+                                  plan_grid.get()));
+  ASSERT_CALL_OK(dpcov_exact_release_rows(m, DPCOV_ROW_MAJOR, 20, 2, r.data(), 2, 1.0,
+                                          DPCOV_BOUND_CLIP, 1.0, 1e-6, nullptr, s.rng, out.data(),
+                                          2, rows_receipt.get(), rows_grid.get()));
+  dpcov_exact_gram *acc = nullptr;
+  ASSERT_CALL_OK(dpcov_exact_gram_create(&acc, m, 2, 1.0, DPCOV_BOUND_CLIP, 1.0, 1e-6, nullptr));
+  ASSERT_CALL_OK(dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, 20, 2, r.data(), 2));
+  ASSERT_CALL_OK(dpcov_exact_gram_get_info(acc, info.get()));
+  ASSERT_CALL_OK(dpcov_exact_gram_release(acc, s.rng, out.data(), 2, gram_receipt.get(),
+                                          gram_grid.get()));
+  dpcov_exact_gram_destroy(&acc);
+  EXPECT_INTACT(plan_receipt);
+  EXPECT_INTACT(plan_grid);
+  EXPECT_INTACT(rows_receipt);
+  EXPECT_INTACT(rows_grid);
+  EXPECT_INTACT(info);
+  EXPECT_INTACT(gram_receipt);
+  EXPECT_INTACT(gram_grid);
+}
+
+void sketches() {
+  Seeded s;
+  const auto r = rows(6, 2, 0.4);
+  dpcov_sketch *sk = nullptr;
+  ASSERT_CALL_OK(dpcov_sketch_create(&sk, 2, 4, s.rng));
+  ASSERT_CALL_OK(dpcov_sketch_add_rows(sk, DPCOV_ROW_MAJOR, 6, 2, r.data(), 2, 0, 1.0,
+                                       DPCOV_BOUND_CLIP));
+  dpcov_mechanism_params p = mechanism_params();
+  p.projection_rows = 4;
+  std::vector<double> sketch_out(8), out(4);
+  Canary<dpcov_gram_info> info;
+  Canary<dpcov_receipt> receipt;
+  ASSERT_CALL_OK(dpcov_sketch_get_info(sk, info.get()));
+  ASSERT_CALL_OK(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, sk, 1.0, 1e-6, &p, s.rng,
+                                      DPCOV_COL_MAJOR, sketch_out.data(), 4, out.data(), 2,
+                                      receipt.get()));
+  dpcov_sketch_destroy(&sk);
+  EXPECT_INTACT(info);
+  EXPECT_INTACT(receipt);
+}
+
+void private_ols() {
+  Seeded s;
+  const auto g = gram(4, 5000);
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3];
+  Canary<dpcov_regression_summary> jl_summary, ag_summary;
+  Canary<dpcov_receipt> jl_receipt, ag_receipt;
+  dpcov_mechanism_params p = mechanism_params();
+  p.projection_rows = 200;
+  ASSERT_CALL_OK(dpcov_ols_jl(DPCOV_COL_MAJOR, 4, g.data(), 4, 5000, 1.0, 1.0, 1e-6, &p, 3,
+                              features, 3, nullptr, s.rng, coef, nullptr, nullptr, nullptr,
+                              nullptr, nullptr, nullptr, jl_summary.get(), jl_receipt.get()));
+  ASSERT_CALL_OK(dpcov_ols_analyze_gauss(DPCOV_COL_MAJOR, 4, g.data(), 4, 5000, 1.0, 1.0, 1e-6,
+                                         nullptr, 3, features, 3, nullptr, s.rng, coef, nullptr,
+                                         nullptr, nullptr, nullptr, nullptr, nullptr,
+                                         ag_summary.get(), ag_receipt.get()));
+  EXPECT_INTACT(jl_summary);
+  EXPECT_INTACT(jl_receipt);
+  EXPECT_INTACT(ag_summary);
+  EXPECT_INTACT(ag_receipt);
+}
+
+void estimators() {
+  const auto g = gram(4, 100);
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3];
+  std::vector<double> precision(16), truth(16, 0.0);
+  for (int i = 0; i < 4; ++i) truth[static_cast<size_t>(5 * i)] = 1.0;
+  Canary<dpcov_regression_summary> summary;
+  Canary<dpcov_glasso_info> info;
+  Canary<dpcov_support_recovery> support;
+  ASSERT_CALL_OK(dpcov_regression_fit(DPCOV_COL_MAJOR, 4, g.data(), 4, 100, 3, features, 3,
+                                      nullptr, coef, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                      summary.get()));
+  ASSERT_CALL_OK(dpcov_glasso_solve(DPCOV_COL_MAJOR, 4, truth.data(), 4, 0.1, nullptr, nullptr, 0,
+                                    precision.data(), 4, nullptr, 0, info.get()));
+  ASSERT_CALL_OK(dpcov_metric_support_recovery(DPCOV_COL_MAJOR, 4, precision.data(), 4,
+                                               truth.data(), 4, 1e-8, support.get()));
+  EXPECT_INTACT(summary);
+  EXPECT_INTACT(info);
+  EXPECT_INTACT(support);
+}
+
+void private_glasso() {
+  Seeded s;
+  const auto g = gram(3, 1000);
+  std::vector<double> precision(9);
+  Canary<dpcov_receipt> plan, release;
+  Canary<dpcov_glasso_info> info;
+  const int32_t m = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  ASSERT_CALL_OK(dpcov_private_glasso_plan(m, 3, 1000, 1.0, 1.0, 1e-6, nullptr, 0.05, plan.get()));
+  ASSERT_CALL_OK(dpcov_private_glasso_release(m, DPCOV_COL_MAJOR, 3, g.data(), 3, 1000, 1.0, 1.0,
+                                              1e-6, nullptr, 0.05, nullptr, s.rng,
+                                              precision.data(), 3, release.get(), info.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(release);
+  EXPECT_INTACT(info);
+}
+
+void ledger() {
+  dpcov_ledger *l = nullptr;
+  ASSERT_CALL_OK(dpcov_ledger_create(&l, DPCOV_ACCOUNTING_BASIC, 10.0, 1e-3));
+  Canary<dpcov_ledger_spent> spent;
+  ASSERT_CALL_OK(dpcov_ledger_get_spent(l, spent.get()));
+  dpcov_ledger_destroy(&l);
+  EXPECT_INTACT(spent);
+}
+
+void adassp() {
+  Seeded s;
+  const auto g = gram(4, 200);
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3], xtx[9], xty[3];
+  Canary<dpcov_adassp_receipt> plan, fit;
+  ASSERT_CALL_OK(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, nullptr, plan.get()));
+  ASSERT_CALL_OK(dpcov_adassp_fit(DPCOV_COL_MAJOR, 4, g.data(), 4, 3, features, 3, 1.0, 1.0, 1.0,
+                                  1e-6, nullptr, s.rng, coef, xtx, 3, xty, fit.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(fit);
+}
+
+void coinpress() {
+  Seeded s;
+  dpcov_coinpress_params p;
+  dpcov_coinpress_params_default(&p);
+  p.k_bound = 10.0;
+  const auto r = rows(200, 3, 2.0);
+  std::vector<double> out(9);
+  Canary<dpcov_coinpress_receipt> plan, release;
+  ASSERT_CALL_OK(dpcov_coinpress_plan(200, 3, &p, plan.get()));
+  ASSERT_CALL_OK(dpcov_coinpress_release(DPCOV_ROW_MAJOR, 200, 3, r.data(), 3, &p, s.rng,
+                                         out.data(), 3, release.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(release);
+}
+
+void coinpress_mean() {
+  Seeded s;
+  dpcov_coinpress_mean_params p;
+  dpcov_coinpress_mean_params_default(&p);
+  p.radius = 10.0;
+  const auto r = rows(200, 3, 2.0);
+  const double centre[3] = {0.5, -0.5, 0.0};
+  double mean[3];
+  Canary<dpcov_coinpress_mean_receipt> plan, release;
+  ASSERT_CALL_OK(dpcov_coinpress_mean_plan(200, 3, &p, plan.get()));
+  ASSERT_CALL_OK(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, 200, 3, r.data(), 3, centre, &p,
+                                              s.rng, mean, release.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(release);
+}
+
+void dong_liang_yi() {
+  Seeded s;
+  dpcov_dly_params p;
+  dpcov_dly_params_default(&p);
+  const auto r = rows(100, 3, 0.3);
+  std::vector<double> out(9);
+  Canary<dpcov_dly_receipt> plan, release;
+  ASSERT_CALL_OK(dpcov_dly_plan(100, 3, &p, plan.get()));
+  ASSERT_CALL_OK(dpcov_dly_release(DPCOV_ROW_MAJOR, 100, 3, r.data(), 3, &p, s.rng, out.data(), 3,
+                                   release.get()));
+  EXPECT_INTACT(plan);
+  EXPECT_INTACT(release);
+}
+
+void audits() {
+  dpcov_audit_params p;
+  dpcov_audit_params_default(&p);
+  p.trials = 200;
+  p.first_checkpoint = 100;
+  const double r[4] = {0.5, 0.0, 0.0, 0.5}, r_prime[4] = {0.5, 0.0, 0.0, -0.5};
+  Canary<dpcov_audit_result> run, pair;
+  Canary<dpcov_black_box_result> black_box;
+  Canary<dpcov_coinpress_mean_audit_result> mean;
+  Canary<dpcov_rows_exact_audit_result> exact, exact_pairs;
+  ASSERT_CALL_OK(dpcov_audit_run(DPCOV_MECHANISM_ANALYZE_GAUSS, 2, 10, 1.0, 1.0, 1e-6, nullptr, &p,
+                                 run.get()));
+  ASSERT_CALL_OK(dpcov_audit_run_pair(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_ROW_MAJOR, 2, r, 2, 2,
+                                      r_prime, 2, 2, 1.0, 1.0, 1e-6, nullptr, &p, pair.get()));
+  ASSERT_CALL_OK(dpcov_audit_rows_black_box(DPCOV_AUDIT_ROWS_DLY_GAUSS, 3, 20, 0.1, 1e-6, 1.0,
+                                            DPCOV_BLACK_BOX_TOP_EIGENVALUE, 10, 1e-6, 0,
+                                            black_box.get()));
+  dpcov_coinpress_mean_params mp;
+  dpcov_coinpress_mean_params_default(&mp);
+  mp.radius = 10.0;
+  ASSERT_CALL_OK(dpcov_audit_coinpress_mean(3, 1000, &mp, 2, 1e-6, 7, mean.get()));
+  int64_t worst = 0;
+  ASSERT_CALL_OK(dpcov_audit_rows_exact(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 1.0, 1e-6, 2, 1e-6, 7,
+                                        exact.get()));
+  ASSERT_CALL_OK(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 1.0, 1e-6, 2, 1e-6, 7,
+                                              2, exact_pairs.get(), &worst));
+  EXPECT_INTACT(run);
+  EXPECT_INTACT(pair);
+  EXPECT_INTACT(black_box);
+  EXPECT_INTACT(mean);
+  EXPECT_INTACT(exact);
+  EXPECT_INTACT(exact_pairs);
+}
+
+// Each entry point that fills a caller's struct, with the case that calls it.
+const std::map<std::string, void (*)()> &cases() {
+  static const std::map<std::string, void (*)()> table = {
+      {"dpcov_mechanism_plan", mechanism_receipts},
+      {"dpcov_mechanism_release", mechanism_receipts},
+      {"dpcov_receipt_public", mechanism_receipts},
+      {"dpcov_gram_get_info", gram_accumulators},
+      {"dpcov_mechanism_release_gram", gram_accumulators},
+      {"dpcov_row_bounding_apply", row_bounding},
+      {"dpcov_gram_add_raw_rows", row_bounding},
+      {"dpcov_exact_plan", exact_releases},
+      {"dpcov_exact_release_rows", exact_releases},
+      {"dpcov_exact_gram_get_info", exact_releases},
+      {"dpcov_exact_gram_release", exact_releases},
+      {"dpcov_sketch_get_info", sketches},
+      {"dpcov_sketch_release", sketches},
+      {"dpcov_ols_jl", private_ols},
+      {"dpcov_ols_analyze_gauss", private_ols},
+      {"dpcov_regression_fit", estimators},
+      {"dpcov_glasso_solve", estimators},
+      {"dpcov_metric_support_recovery", estimators},
+      {"dpcov_private_glasso_plan", private_glasso},
+      {"dpcov_private_glasso_release", private_glasso},
+      {"dpcov_ledger_get_spent", ledger},
+      {"dpcov_adassp_plan", adassp},
+      {"dpcov_adassp_fit", adassp},
+      {"dpcov_coinpress_plan", coinpress},
+      {"dpcov_coinpress_release", coinpress},
+      {"dpcov_coinpress_mean_plan", coinpress_mean},
+      {"dpcov_coinpress_mean_release", coinpress_mean},
+      {"dpcov_dly_plan", dong_liang_yi},
+      {"dpcov_dly_release", dong_liang_yi},
+      {"dpcov_audit_run", audits},
+      {"dpcov_audit_run_pair", audits},
+      {"dpcov_audit_rows_black_box", audits},
+      {"dpcov_audit_coinpress_mean", audits},
+      {"dpcov_audit_rows_exact", audits},
+      {"dpcov_audit_rows_exact_pairs", audits},
+  };
+  return table;
+}
+
+TEST(CapiStructCanary, EveryStructFilledAtItsFirstShippedSizeLeavesTheCanaryIntact) {
+  std::set<void (*)()> run;
+  for (const auto &[name, fn] : cases()) {
+    if (!run.insert(fn).second) continue;
+    SCOPED_TRACE(name);
+    fn();
+  }
+}
+
+// The public headers' entry points with a non-const pointer to a struct that begins with
+// struct_size. The *_default functions are left out: they fill a struct the caller has not sized
+// yet and set its struct_size themselves (dpcov/common.h).
+std::set<std::string> struct_filling_entry_points(const std::filesystem::path &dir) {
+  std::string text;
+  for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text += std::regex_replace(ss.str(), std::regex(R"(/\*[^*]*\*+(?:[^/*][^*]*\*+)*/)"), " ");
+  }
+  std::set<std::string> sized;
+  const std::regex sized_struct(R"(typedef struct (dpcov_\w+)\s*\{\s*size_t struct_size;)");
+  for (std::sregex_iterator it(text.begin(), text.end(), sized_struct), end; it != end; ++it)
+    sized.insert((*it)[1]);
+  std::set<std::string> names;
+  const std::regex function(R"(DPCOV_API\s+dpcov_status\s+(dpcov_\w+)\s*\(([^)]*)\))");
+  const std::regex out_param(R"((?:^|,)\s*(dpcov_\w+)\s*\*)");
+  for (std::sregex_iterator it(text.begin(), text.end(), function), end; it != end; ++it) {
+    const std::string name = (*it)[1], params = (*it)[2];
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, "_default") == 0) continue;
+    for (std::sregex_iterator p(params.begin(), params.end(), out_param); p != end; ++p)
+      if (sized.count((*p)[1])) names.insert(name);
+  }
+  return names;
+}
+
+TEST(CapiStructCanary, EveryEntryPointThatFillsAStructIsCovered) {
+  const char *dir = std::getenv("DPCOV_PUBLIC_HEADER_DIR");
+  ASSERT_NE(dir, nullptr) << "DPCOV_PUBLIC_HEADER_DIR must name capi/include/dpcov";
+  const std::set<std::string> in_headers = struct_filling_entry_points(dir);
+  ASSERT_GT(in_headers.size(), 20u) << "the header scan found too few entry points";
+  for (const std::string &name : in_headers)
+    EXPECT_TRUE(cases().count(name)) << name << " fills a caller's struct and has no canary case";
+  for (const auto &[name, fn] : cases())
+    EXPECT_TRUE(in_headers.count(name)) << name << " is not an entry point that fills a struct";
+}
+
+}  // namespace

@@ -237,7 +237,8 @@ int main(int argc, char **argv) {
         ++intervals_ols;
       }
       // An indefinite noisy X^T X has no fit: counted as intervals that miss.
-      const mechanisms::Release release = mechanisms::release_analyze_gauss(g.view(), gauss, rng);
+      const mechanisms::Release release = mechanisms::release_analyze_gauss(
+          g.view(), gauss, mechanisms::plan_analyze_gauss(gauss), rng);
       try {
         const mechanisms::AnalyzeGaussIntervals sure = mechanisms::analyze_gauss_ols_intervals(
             release.matrix.view(), release.receipt.sigma, spec);

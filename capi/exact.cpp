@@ -47,13 +47,20 @@ dpcov::BoundPolicy exact_policy(int32_t value) {
   return static_cast<dpcov::BoundPolicy>(value);
 }
 
-// The plan of `request` with its receipt's checks (a receipt constant that overflows fails here,
-// before any draw), and its grid.
-mech::ExactGrid checked_plan(mech::MechanismId id, const mech::Request &request,
-                             const dpcov_receipt *receipt) {
-  mech::ExactGrid g;
-  static_cast<void>(dpcov::capi::c_receipt(mech::plan_exact_additive(id, request, &g), receipt));
-  return g;
+// The plan of `request` and its grid, with its receipt's checks (a receipt constant that
+// overflows fails here, before any draw). A release draws from this plan: its constants and grid
+// are searched once.
+struct CheckedPlan {
+  mech::Receipt receipt;
+  mech::ExactGrid grid;
+};
+
+CheckedPlan checked_plan(mech::MechanismId id, const mech::Request &request,
+                         const dpcov_receipt *receipt) {
+  CheckedPlan p;
+  p.receipt = mech::plan_exact_additive(id, request, &p.grid);
+  static_cast<void>(dpcov::capi::c_receipt(p.receipt, receipt));
+  return p;
 }
 
 }  // namespace
@@ -95,15 +102,16 @@ DPCOV_API dpcov_status dpcov_exact_release_rows(int32_t mechanism, int32_t layou
     // The plan's checks first, its receipt's included (the release fails exactly where the plan
     // does, before any draw: a bound whose constants overflow drew noise and then failed), then
     // the arrays.
-    const mech::ExactGrid g = checked_plan(id, request, receipt);
+    const CheckedPlan planned = checked_plan(id, request, receipt);
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     const dpcov::MatrixView out_view = dpcov::check::output_matrix(layout, cols, cols, out, ldo, "out");
     // The caller's generator itself: every check above and every row check inside runs before
     // the first draw, and a draw once made is consumed.
-    const mech::Release release = mech::release_exact_additive(id, view, request, rng->rng, bound_policy);
+    const mech::Release release = mech::release_exact_additive(
+        id, view, request, planned.receipt, planned.grid, rng->rng, bound_policy);
     dpcov::check::finite_result(release.matrix.view(), "released matrix");
     const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-    const dpcov_exact_grid written_grid = c_grid(id, g, bound);
+    const dpcov_exact_grid written_grid = c_grid(id, planned.grid, bound);
     dpcov::write_symmetric_from_upper(release.matrix, out_view);
     dpcov::capi::write_struct(receipt, written);
     dpcov::capi::write_struct(grid, written_grid);
@@ -121,7 +129,7 @@ DPCOV_API dpcov_status dpcov_exact_gram_create(dpcov_exact_gram **out, int32_t m
     const mech::Request request{dim, 0, bound, epsilon, delta, dpcov::capi::options_from(params)};
     dpcov_receipt scratch{};
     scratch.struct_size = sizeof scratch;
-    const mech::ExactGrid g = checked_plan(id, request, &scratch);
+    const mech::ExactGrid g = checked_plan(id, request, &scratch).grid;
     *out = new dpcov_exact_gram{
         id, request, dpcov::data::ExactGramAccumulator(mech::grid_spec(request, g), bound_policy)};
   });
@@ -178,14 +186,15 @@ DPCOV_API dpcov_status dpcov_exact_gram_release(const dpcov_exact_gram *acc, dpc
     dpcov::check::not_null(rng, "rng");
     mech::Request request = acc->request;
     request.n = acc->acc.counts().rows;
-    const mech::ExactGrid g = checked_plan(acc->id, request, receipt);
+    const CheckedPlan planned = checked_plan(acc->id, request, receipt);
     const int64_t d = request.dim;
     const dpcov::MatrixView out_view =
         dpcov::check::output_matrix(DPCOV_COL_MAJOR, d, d, out, ldo, "out");
-    const mech::Release release = mech::release_exact_gram(acc->id, acc->acc, request, rng->rng);
+    const mech::Release release = mech::release_exact_gram(acc->id, acc->acc, request,
+                                                           planned.receipt, planned.grid, rng->rng);
     dpcov::check::finite_result(release.matrix.view(), "released matrix");
     const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-    const dpcov_exact_grid written_grid = c_grid(acc->id, g, request.bound);
+    const dpcov_exact_grid written_grid = c_grid(acc->id, planned.grid, request.bound);
     dpcov::write_symmetric_from_upper(release.matrix, out_view);
     dpcov::capi::write_struct(receipt, written);
     dpcov::capi::write_struct(grid, written_grid);

@@ -70,13 +70,15 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
   const dpcov::MatrixView out_view =
       dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
   // The plan's checks first, so that a release fails exactly where the plan fails, with the
-  // same status, before anything is drawn.
-  dpcov::capi::c_receipt(mech::plan(id, request), receipt);
+  // same status, before anything is drawn; the release then draws from this plan, so every
+  // constant is computed once.
+  const mech::Receipt planned = mech::plan(id, request);
+  dpcov::capi::c_receipt(planned, receipt);
   // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
   // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
   // checked before the first draw, so a rejected call leaves the generator as it was.
   dpcov::random::Rng &local = rng->rng;
-  const mech::Release release = mech::release(id, gram, request, local);
+  const mech::Release release = mech::release(id, gram, request, planned, local);
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);

@@ -73,20 +73,20 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
     // The plan's receipt checks first (a constant that overflows is refused), as in
     // dpcov_mechanism_release(): the release fails where its plan fails, with the same status,
-    // before anything is drawn.
-    dpcov::capi::c_receipt(mech::plan(algorithm == Algorithm::Projection
-                                          ? mech::MechanismId::OlsJl
-                                          : mech::MechanismId::AnalyzeGauss,
-                                      request),
-                           receipt);
+    // before anything is drawn. The release then uses this plan: its constants are computed once.
+    const mech::Receipt planned = mech::plan(
+        algorithm == Algorithm::Projection ? mech::MechanismId::OlsJl : mech::MechanismId::AnalyzeGauss,
+        request);
+    dpcov::capi::c_receipt(planned, receipt);
 
     // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
     // checked before the first draw, so a rejected call leaves the generator as it was.
     dpcov::random::Rng &local = rng->rng;
     const mech::OlsInference result =
-        algorithm == Algorithm::Projection ? mech::ols_jl_inference(view, request, spec, local)
-                                           : mech::ols_analyze_gauss_inference(view, request, spec, local);
+        algorithm == Algorithm::Projection
+            ? mech::ols_jl_inference(view, request, planned, spec, local)
+            : mech::ols_analyze_gauss_inference(view, request, planned, spec, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.data.release.receipt, receipt);
     const est::RegressionResult &r = result.fit;
     dpcov::capi::check_regression_result(r);

@@ -67,8 +67,9 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
     // The plan's checks first, receipt constants included, so that a release fails with the
     // status its plan gives whatever else is wrong (found by fuzz_solvers: a non-finite gram was
-    // named before an overflowing Wishart constant).
-    dpcov::capi::c_receipt(mech::plan_private_glasso(id, request, rho), receipt);
+    // named before an overflowing Wishart constant). The release draws from this plan.
+    const mech::Receipt planned = mech::plan_private_glasso(id, request, rho);
+    dpcov::capi::c_receipt(planned, receipt);
     const bool output = mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output;
     if (output && glasso_params != nullptr)
       fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params must be NULL for output perturbation: it ",
@@ -87,7 +88,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
     // checked before the first draw, so a rejected call leaves the generator as it was.
     dpcov::random::Rng &local = rng->rng;
-    const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, options, local);
+    const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, planned, options, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
     dpcov::check::finite_result(result.precision.view(), "precision");
     dpcov::write_symmetric_from_upper(result.precision, out);

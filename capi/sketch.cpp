@@ -128,8 +128,10 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     // The plan's checks first, receipt constants included, as in dpcov_mechanism_release(): a
     // constant that overflows (the sigma_min test's Laplace scale at a tiny epsilon) is refused
     // before anything is drawn, with the status of the plan.
+    // The release then draws from this plan: each constant is computed once.
     const mech::Request request = mech::sketch_request(sketch->acc, epsilon, delta, options);
-    dpcov::capi::c_receipt(mech::plan(id, request), receipt);
+    const mech::Receipt planned = mech::plan(id, request);
+    dpcov::capi::c_receipt(planned, receipt);
     // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
     // checked before the first draw, so a rejected call leaves the generator as it was.
@@ -137,13 +139,12 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     dpcov::Matrix s, m;
     mech::Receipt kernel_receipt;
     if (id == mech::MechanismId::OlsJl) {
-      mech::ProjectedData p = mech::release_ols_jl_from_sketch(sketch->acc, epsilon, delta, options, local);
+      mech::ProjectedData p = mech::release_ols_jl_from_sketch(sketch->acc, planned, local);
       s = std::move(p.sketch);
       m = std::move(p.release.matrix);
       kernel_receipt = p.release.receipt;
     } else {
-      mech::SketchRelease p =
-          mech::release_jl_ridge_from_sketch(id, sketch->acc, epsilon, delta, options, local);
+      mech::SketchRelease p = mech::release_jl_ridge_from_sketch(sketch->acc, planned, local);
       s = std::move(p.sketch);
       m = std::move(p.release.matrix);
       kernel_receipt = p.release.receipt;

@@ -72,7 +72,8 @@ Target iev_circle_step_target(const mechanisms::Request &request) {
     mechanisms::Request r = request;
     r.n = n;
     const mechanisms::EigenvectorRelease out =
-        mechanisms::release_eigenvector_sampling(MechanismId::Iev, gram, r, rng);
+        mechanisms::release_eigenvector_sampling(MechanismId::Iev, gram, r,
+                                                 mechanisms::plan_eigenvector_sampling(MechanismId::Iev, r), rng);
     if (out.transcript.kappas.front() != kappa)
       fail(DPCOV_E_INTERNAL, "the release's first exponent ", out.transcript.kappas.front(),
            " differs from the planned ", kappa);

@@ -40,8 +40,9 @@ Receipt plan_analyze_gauss(const Request &request) {
   return receipt;
 }
 
-Release release_analyze_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), plan_analyze_gauss(request)};
+Release release_analyze_gauss(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   Matrix noise(request.dim, request.dim);
   random::symmetric_gaussian_noise(rng, out.receipt.sigma, noise);

@@ -20,8 +20,10 @@ void calibrate_gaussian(Receipt &receipt, const Request &request, const char *th
 
 Receipt plan_analyze_gauss(const Request &request);
 
-// Plans, validates the statistic, then samples: never recomputes a constant.
-Release release_analyze_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// Validates the statistic, then samples with the constants of `planned` (this mechanism's plan
+// of `request`, computed once by the caller): never recomputes a constant.
+Release release_analyze_gauss(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng);
 
 // Natural log of the density of `released` given the statistic `gram`; -infinity outside the
 // support.

@@ -146,8 +146,9 @@ Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request)
 }
 
 EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatrixView gram,
-                                                const Request &request, random::Rng &rng) {
-  EigenvectorRelease out{Release{Matrix(), plan_eigenvector_sampling(mechanism, request)}, {}};
+                                                const Request &request, const Receipt &planned,
+                                                random::Rng &rng) {
+  EigenvectorRelease out{Release{Matrix(), planned}, {}};
   Receipt &receipt = out.release.receipt;
   check_gram_statistic(gram, request);
   const int64_t d = request.dim, steps = receipt.rank;

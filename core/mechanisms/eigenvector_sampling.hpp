@@ -55,9 +55,11 @@ struct EigenvectorRelease {
   EigenvectorTranscript transcript;
 };
 
-// Plans, checks the statistic, samples. The receipt's proposal and rejection totals are filled.
+// Checks the statistic, samples with the constants of `planned` (the plan of `request`,
+// computed once by the caller). The receipt's proposal and rejection totals are filled.
 EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatrixView gram,
-                                                const Request &request, random::Rng &rng);
+                                                const Request &request, const Receipt &planned,
+                                                random::Rng &rng);
 
 // ln density of the released eigenvalues given G: sum_{i<k} [-|lambda_hat_i - lambda_i(G)| / b -
 // ln(2 b)], lambda_i(G) in decreasing order, b the planned Laplace scale.

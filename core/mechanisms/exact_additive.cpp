@@ -6,6 +6,7 @@
 
 #include "../check.hpp"
 #include "../error.hpp"
+#include "../privacy/calibration_count.hpp"
 #include "../privacy/discrete_gaussian.hpp"
 #include "../privacy/zcdp.hpp"
 #include "../privacy/zcdp_rho_cache.hpp"
@@ -56,6 +57,7 @@ uint64_t integer_noise_parameter(MechanismId mechanism, const Request &request, 
 }  // namespace
 
 Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid) {
+  privacy::count_calibration(privacy::Calibrator::ExactGrid);
   if (mechanism != MechanismId::AnalyzeGauss && mechanism != MechanismId::LaplaceSym)
     fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics exist for analyze_gauss and laplace_sym only");
   if (request.options.calibration != Calibration::Default)
@@ -131,7 +133,16 @@ std::vector<int64_t> exact_noise_fill(MechanismId mechanism, const ExactGrid &gr
 Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
                            const Request &request, random::Rng &rng) {
   ExactGrid grid;
-  Release out{Matrix(), plan_exact_additive(mechanism, request, &grid)};
+  const Receipt planned = plan_exact_additive(mechanism, request, &grid);
+  return release_exact_gram(mechanism, acc, request, planned, grid, rng);
+}
+
+Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
+                           const Request &request, const Receipt &planned, const ExactGrid &grid,
+                           random::Rng &rng) {
+  if (planned.mechanism != mechanism || planned.numerics != Numerics::Exact)
+    fail(DPCOV_E_INTERNAL, "an exact release was handed a plan of another mechanism");
+  Release out{Matrix(), planned};
   if (request.n != acc.counts().rows)
     fail(DPCOV_E_INVALID_ARGUMENT, "the request's n must be the accumulator's row count");
   if (!(grid_spec(request, grid) == acc.grid()))
@@ -159,13 +170,19 @@ Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulat
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
                                random::Rng &rng, BoundPolicy policy) {
   ExactGrid grid;
-  static_cast<void>(plan_exact_additive(mechanism, request, &grid));
+  const Receipt planned = plan_exact_additive(mechanism, request, &grid);
+  return release_exact_additive(mechanism, rows, request, planned, grid, rng, policy);
+}
+
+Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
+                               const Receipt &planned, const ExactGrid &grid, random::Rng &rng,
+                               BoundPolicy policy) {
   if (rows.cols != request.dim || rows.rows != request.n)
     fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   data::ExactGramAccumulator acc(grid_spec(request, grid), policy);
   acc.add_rows(rows);
-  return release_exact_gram(mechanism, acc, request, rng);
+  return release_exact_gram(mechanism, acc, request, planned, grid, rng);
 }
 
 }  // namespace dpcov::mechanisms

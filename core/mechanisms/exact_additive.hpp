@@ -46,6 +46,11 @@ data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid);
 // leaves `rng` as it was.
 Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
                            const Request &request, random::Rng &rng);
+// The same from the plan already computed: `planned` and `grid` are plan_exact_additive()'s
+// receipt and grid for (mechanism, request), so the grid search runs once per release.
+Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
+                           const Request &request, const Receipt &planned, const ExactGrid &grid,
+                           random::Rng &rng);
 
 // Releases G = A^T A of the n x d rows `rows` (any layout) with exact numerics: the rows through
 // an accumulator of the plan's grid, then release_exact_gram(). Rows of norm above B are clipped
@@ -53,6 +58,9 @@ Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulat
 // dpcov_gram_add_rows does; Drop is DPCOV_E_INVALID_ARGUMENT.
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
                                random::Rng &rng, BoundPolicy policy = BoundPolicy::Clip);
+Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
+                               const Receipt &planned, const ExactGrid &grid, random::Rng &rng,
+                               BoundPolicy policy);
 
 // The exact integer Gram z z^T summed over `rows` (n x d, any n) rounded to `grid` as the release
 // does, upper triangle packed column by column (entry (i, j), i <= j, at j (j + 1) / 2 + i). The

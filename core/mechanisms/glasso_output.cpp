@@ -60,8 +60,9 @@ estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Requ
   return estimators::graphical_lasso_undisclosed(s, options);
 }
 
-Release release_glasso_output(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), plan_glasso_output(request)};
+Release release_glasso_output(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng) {
+  Release out{Matrix(), planned};
   const estimators::GlassoResult solution = glasso_output_solution(gram, request);
   const Matrix noise =
       random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));

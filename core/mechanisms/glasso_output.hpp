@@ -25,8 +25,10 @@ Receipt plan_glasso_output(const Request &request);
 // same matrix.
 estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request);
 
-// Plans, validates the statistic, solves, then samples: never recomputes a constant.
-Release release_glasso_output(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// Validates the statistic, solves, then samples with the constants of `planned` (the plan of
+// `request`, computed once by the caller): never recomputes a constant.
+Release release_glasso_output(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng);
 
 // Natural log of the Wishart density of released - Theta_rho(G / n); -infinity outside the
 // support (that difference not positive definite).

@@ -10,8 +10,9 @@ Receipt plan_iev(const Request &request) {
   return plan_eigenvector_sampling(MechanismId::Iev, request);
 }
 
-Release release_iev(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  return release_eigenvector_sampling(MechanismId::Iev, gram, request, rng).release;
+Release release_iev(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                    random::Rng &rng) {
+  return release_eigenvector_sampling(MechanismId::Iev, gram, request, planned, rng).release;
 }
 
 double log_density_iev(ConstMatrixView released, ConstMatrixView gram, const Request &request) {

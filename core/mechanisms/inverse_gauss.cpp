@@ -68,8 +68,9 @@ Receipt plan_inverse_gauss(const Request &request) {
   return receipt;
 }
 
-Release release_inverse_gauss(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), plan_inverse_gauss(request)};
+Release release_inverse_gauss(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   const Matrix inverse = checked_inverse(gram, request, out.receipt);
   Matrix noise(request.dim, request.dim);

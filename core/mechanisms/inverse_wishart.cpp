@@ -36,12 +36,12 @@ Matrix posterior_scale(ConstMatrixView gram, double w) {
   return add_ridge(gram, privacy::upward::mul_up(w, w));
 }
 
-Release run(MechanismId id, ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), id == MechanismId::InverseWishart ? plan_inverse_wishart(request)
-                                                          : plan_inverse_wishart_sigma_min(request)};
+Release run(ConstMatrixView gram, const Request &request, const Receipt &planned,
+            random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   Receipt &receipt = out.receipt;
-  if (id == MechanismId::InverseWishartSigmaMin) {
+  if (planned.mechanism == MechanismId::InverseWishartSigmaMin) {
     receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
     receipt.test_passed = receipt.test_value > receipt.threshold_w2;
     receipt.appended_w = appended_w_after_test(receipt.test_value, receipt.threshold_w2);
@@ -76,13 +76,14 @@ Receipt plan_inverse_wishart_sigma_min(const Request &request) {
   return receipt;
 }
 
-Release release_inverse_wishart(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  return run(MechanismId::InverseWishart, gram, request, rng);
+Release release_inverse_wishart(ConstMatrixView gram, const Request &request,
+                                const Receipt &planned, random::Rng &rng) {
+  return run(gram, request, planned, rng);
 }
 
 Release release_inverse_wishart_sigma_min(ConstMatrixView gram, const Request &request,
-                                          random::Rng &rng) {
-  return run(MechanismId::InverseWishartSigmaMin, gram, request, rng);
+                                          const Receipt &planned, random::Rng &rng) {
+  return run(gram, request, planned, rng);
 }
 
 double log_density_inverse_wishart(ConstMatrixView released, ConstMatrixView gram,

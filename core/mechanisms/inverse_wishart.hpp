@@ -20,9 +20,11 @@ namespace dpcov::mechanisms {
 Receipt plan_inverse_wishart(const Request &request);
 Receipt plan_inverse_wishart_sigma_min(const Request &request);
 
-Release release_inverse_wishart(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// Samples with the constants of `planned`, the plan of `request` computed once by the caller.
+Release release_inverse_wishart(ConstMatrixView gram, const Request &request,
+                                const Receipt &planned, random::Rng &rng);
 Release release_inverse_wishart_sigma_min(ConstMatrixView gram, const Request &request,
-                                          random::Rng &rng);
+                                          const Receipt &planned, random::Rng &rng);
 
 // Alg. 4: ln of the W^{-1}_d(G + w^2 I, m) density at `released`; -infinity outside the support.
 double log_density_inverse_wishart(ConstMatrixView released, ConstMatrixView gram,

@@ -22,12 +22,11 @@ Receipt plan_common(MechanismId id, const Request &request) {
 
 // The release given a way to produce R [A; w I]: runs the test (Alg. 2), picks w, and forms
 // S^T S / r.
-SketchRelease run(MechanismId id, ConstMatrixView gram, const Request &request,
-                  random::Rng &rng, const SketchMaker &make_sketch) {
-  SketchRelease out{Matrix(), {Matrix(), id == MechanismId::JlRidge ? plan_jl_ridge(request)
-                                                                    : plan_jl_ridge_sigma_min(request)}};
+SketchRelease run(ConstMatrixView gram, const Receipt &planned, random::Rng &rng,
+                  const SketchMaker &make_sketch) {
+  SketchRelease out{Matrix(), {Matrix(), planned}};
   Receipt &receipt = out.release.receipt;
-  if (id == MechanismId::JlRidgeSigmaMin) {
+  if (planned.mechanism == MechanismId::JlRidgeSigmaMin) {
     receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
     receipt.test_passed = receipt.test_value > receipt.threshold_w2;
     receipt.appended_w = appended_w_after_test(receipt.test_value, receipt.threshold_w2);
@@ -63,26 +62,23 @@ Receipt plan_jl_ridge_sigma_min(const Request &request) {
   return receipt;
 }
 
-Release release_jl_ridge(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  return release_jl_ridge_sketch(MechanismId::JlRidge, gram, request, rng).release;
+Release release_jl_ridge(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                         random::Rng &rng) {
+  return release_jl_ridge_sketch(gram, request, planned, rng).release;
 }
 
 Release release_jl_ridge_sigma_min(ConstMatrixView gram, const Request &request,
-                                   random::Rng &rng) {
-  return release_jl_ridge_sketch(MechanismId::JlRidgeSigmaMin, gram, request, rng).release;
+                                   const Receipt &planned, random::Rng &rng) {
+  return release_jl_ridge_sketch(gram, request, planned, rng).release;
 }
 
-SketchRelease release_jl_ridge_sketch(MechanismId mechanism, ConstMatrixView gram,
-                                      const Request &request, random::Rng &rng) {
-  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin)
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism), " is not a JL ridge mechanism");
-  // Plan first so that a bad request fails before the statistic is examined.
-  if (mechanism == MechanismId::JlRidge)
-    plan_jl_ridge(request);
-  else
-    plan_jl_ridge_sigma_min(request);
+SketchRelease release_jl_ridge_sketch(ConstMatrixView gram, const Request &request,
+                                      const Receipt &planned, random::Rng &rng) {
+  if (planned.mechanism != MechanismId::JlRidge && planned.mechanism != MechanismId::JlRidgeSigmaMin)
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(planned.mechanism),
+         " is not a JL ridge mechanism");
   check_gram_statistic(gram, request);
-  return run(mechanism, gram, request, rng,
+  return run(gram, planned, rng,
              sketch_from_gram(gram, checked_projection_rows(request)));
 }
 
@@ -96,14 +92,13 @@ Request sketch_request(const SketchAccumulator &sketch, double epsilon, double d
   return Request{sketch.dim(), sketch.counts().rows, sketch.bound(), epsilon, delta, options};
 }
 
-SketchRelease release_jl_ridge_from_sketch(MechanismId mechanism, const SketchAccumulator &sketch,
-                                           double epsilon, double delta, const Options &options,
+SketchRelease release_jl_ridge_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
                                            random::Rng &rng) {
-  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin)
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism), " is not a JL ridge mechanism");
-  const Request request = sketch_request(sketch, epsilon, delta, options);
+  if (planned.mechanism != MechanismId::JlRidge && planned.mechanism != MechanismId::JlRidgeSigmaMin)
+    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(planned.mechanism),
+         " is not a JL ridge mechanism");
   const Matrix gram = sketch.gram().matrix();
-  SketchRelease out = run(mechanism, gram.view(), request, rng,
+  SketchRelease out = run(gram.view(), planned, rng,
                           [&sketch](double w, random::Rng &) { return sketch.sketch(w); });
   // The sketch's weights, not `rng`, carry the projection: its seed is what a receipt reports.
   record_generator(out.release.receipt, sketch.generator());

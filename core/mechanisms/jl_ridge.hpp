@@ -32,17 +32,20 @@ Receipt plan_jl_ridge_sigma_min(const Request &request);
 
 // From the Gram matrix: the sketch is drawn as r iid rows N(0, G + w^2 I), which is the law of
 // R [A; w I] (projection.hpp); the release returns S^T S / r.
-Release release_jl_ridge(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// `planned` is the mechanism's plan of `request`, computed once by the caller and used as is.
+Release release_jl_ridge(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                         random::Rng &rng);
 Release release_jl_ridge_sigma_min(ConstMatrixView gram, const Request &request,
-                                   random::Rng &rng);
-SketchRelease release_jl_ridge_sketch(MechanismId mechanism, ConstMatrixView gram,
-                                      const Request &request, random::Rng &rng);
+                                   const Receipt &planned, random::Rng &rng);
+SketchRelease release_jl_ridge_sketch(ConstMatrixView gram, const Request &request,
+                                      const Receipt &planned, random::Rng &rng);
 
 // From an accumulated sketch of the rows themselves: S = R_A A + w R_I with the accumulator's
 // weights. d, n and B come from the accumulator (which must hold at least one chunk) and r must
-// equal its projection rows (DPCOV_E_INCOMPATIBLE). `rng` draws only the Laplace noise of Alg. 2.
-SketchRelease release_jl_ridge_from_sketch(MechanismId mechanism, const SketchAccumulator &sketch,
-                                           double epsilon, double delta, const Options &options,
+// equal its projection rows (DPCOV_E_INCOMPATIBLE, from sketch_request()). `planned` is the
+// plan of sketch_request(sketch, ...), computed once by the caller. `rng` draws only the Laplace
+// noise of Alg. 2.
+SketchRelease release_jl_ridge_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
                                            random::Rng &rng);
 
 // Alg. 1: ln of the density of a released S^T S / r given G (Wishart W_d(r, G + w^2 I) scaled by

@@ -10,8 +10,9 @@ Receipt plan_kt_rank1(const Request &request) {
   return plan_eigenvector_sampling(MechanismId::KtRank1, request);
 }
 
-Release release_kt_rank1(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  return release_eigenvector_sampling(MechanismId::KtRank1, gram, request, rng).release;
+Release release_kt_rank1(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                         random::Rng &rng) {
+  return release_eigenvector_sampling(MechanismId::KtRank1, gram, request, planned, rng).release;
 }
 
 double log_density_kt_rank1(ConstMatrixView released, ConstMatrixView gram, const Request &request) {

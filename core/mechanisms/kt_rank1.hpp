@@ -15,9 +15,11 @@ namespace dpcov::mechanisms {
 // Every constant the release would use, or the status it would throw; no data, no randomness.
 Receipt plan_kt_rank1(const Request &request);
 
-// Plans, validates the statistic, then samples: never recomputes a constant. The receipt also
+// Validates the statistic, then samples with the constants of `planned` (this mechanism's plan
+// of `request`, computed once by the caller): never recomputes a constant. The receipt also
 // carries the Bingham proposal and rejection totals of this release.
-Release release_kt_rank1(ConstMatrixView gram, const Request &request, random::Rng &rng);
+Release release_kt_rank1(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                         random::Rng &rng);
 
 // The released matrix has no density in closed form (it needs the normalisers of every step, a
 // hypergeometric function of matrix argument, and the clip puts mass on the boundary): throws

@@ -33,8 +33,9 @@ Receipt plan_laplace_sym(const Request &request) {
   return receipt;
 }
 
-Release release_laplace_sym(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), plan_laplace_sym(request)};
+Release release_laplace_sym(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                            random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   Matrix noise(request.dim, request.dim);
   random::symmetric_laplace_noise(rng, out.receipt.scale, noise);

@@ -55,21 +55,29 @@ Receipt plan(MechanismId mechanism, const Request &request) {
 
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                 random::Rng &rng) {
+  return release(mechanism, gram, request, plan(mechanism, request), rng);
+}
+
+Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                const Receipt &planned, random::Rng &rng) {
+  if (planned.mechanism != mechanism || planned.dim != request.dim || planned.n != request.n ||
+      planned.neighbour != request.options.neighbour)
+    fail(DPCOV_E_INTERNAL, "a release was handed a plan of another request");
   switch (mechanism) {
-    case MechanismId::AnalyzeGauss: return release_analyze_gauss(gram, request, rng);
-    case MechanismId::LaplaceSym: return release_laplace_sym(gram, request, rng);
-    case MechanismId::WishartAdditive: return release_wishart_additive(gram, request, rng);
-    case MechanismId::InverseGauss: return release_inverse_gauss(gram, request, rng);
-    case MechanismId::WishartJiang: return release_wishart_jiang(gram, request, rng);
-    case MechanismId::Iev: return release_iev(gram, request, rng);
-    case MechanismId::KtRank1: return release_kt_rank1(gram, request, rng);
-    case MechanismId::JlRidge: return release_jl_ridge(gram, request, rng);
-    case MechanismId::JlRidgeSigmaMin: return release_jl_ridge_sigma_min(gram, request, rng);
-    case MechanismId::InverseWishart: return release_inverse_wishart(gram, request, rng);
+    case MechanismId::AnalyzeGauss: return release_analyze_gauss(gram, request, planned, rng);
+    case MechanismId::LaplaceSym: return release_laplace_sym(gram, request, planned, rng);
+    case MechanismId::WishartAdditive: return release_wishart_additive(gram, request, planned, rng);
+    case MechanismId::InverseGauss: return release_inverse_gauss(gram, request, planned, rng);
+    case MechanismId::WishartJiang: return release_wishart_jiang(gram, request, planned, rng);
+    case MechanismId::Iev: return release_iev(gram, request, planned, rng);
+    case MechanismId::KtRank1: return release_kt_rank1(gram, request, planned, rng);
+    case MechanismId::JlRidge: return release_jl_ridge(gram, request, planned, rng);
+    case MechanismId::JlRidgeSigmaMin: return release_jl_ridge_sigma_min(gram, request, planned, rng);
+    case MechanismId::InverseWishart: return release_inverse_wishart(gram, request, planned, rng);
     case MechanismId::InverseWishartSigmaMin:
-      return release_inverse_wishart_sigma_min(gram, request, rng);
-    case MechanismId::OlsJl: return release_ols_jl(gram, request, rng);
-    case MechanismId::GlassoOutputWishart: return release_glasso_output(gram, request, rng);
+      return release_inverse_wishart_sigma_min(gram, request, planned, rng);
+    case MechanismId::OlsJl: return release_ols_jl(gram, request, planned, rng);
+    case MechanismId::GlassoOutputWishart: return release_glasso_output(gram, request, planned, rng);
   }
   fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }

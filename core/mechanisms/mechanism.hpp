@@ -17,6 +17,11 @@ MechanismId mechanism_id(int32_t value);
 Receipt plan(MechanismId mechanism, const Request &request);
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                 random::Rng &rng);
+// The release from `planned`, the plan of (mechanism, request) already computed by the caller:
+// the draw uses the plan's constants as they are, so each is computed once per release.
+// DPCOV_E_INTERNAL if `planned` is not a plan of this mechanism and request.
+Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                const Receipt &planned, random::Rng &rng);
 double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixView gram,
                    const Request &request);
 // The joint density of a propose-test-release output: the released test value s2 and matrix

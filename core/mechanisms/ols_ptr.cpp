@@ -17,9 +17,9 @@ namespace {
 // The test, then the projection of the data alone; DPCOV_E_REFUSED when the test fails. A refusal
 // is an output of the test (its eps/2, delta/2 are spent): the draws stay consumed in `rng`, and
 // the message carries only the refusal and public constants, never the noisy test value.
-ProjectedData run(ConstMatrixView gram, const Request &request, random::Rng &rng,
+ProjectedData run(ConstMatrixView gram, const Receipt &planned, random::Rng &rng,
                   const SketchMaker &make_sketch) {
-  ProjectedData out{Matrix(), {Matrix(), plan_ols_jl(request)}};
+  ProjectedData out{Matrix(), {Matrix(), planned}};
   Receipt &receipt = out.release.receipt;
   receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
   receipt.test_passed = receipt.test_value > receipt.threshold_w2;
@@ -79,21 +79,20 @@ Receipt plan_ols_jl(const Request &request) {
 }
 
 ProjectedData release_ols_jl_projection(ConstMatrixView gram, const Request &request,
-                                        random::Rng &rng) {
-  plan_ols_jl(request);
+                                        const Receipt &planned, random::Rng &rng) {
   check_gram_statistic(gram, request);
-  return run(gram, request, rng, sketch_from_gram(gram, checked_projection_rows(request)));
+  return run(gram, planned, rng, sketch_from_gram(gram, checked_projection_rows(request)));
 }
 
-Release release_ols_jl(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  return release_ols_jl_projection(gram, request, rng).release;
+Release release_ols_jl(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                       random::Rng &rng) {
+  return release_ols_jl_projection(gram, request, planned, rng).release;
 }
 
-ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double epsilon,
-                                         double delta, const Options &options, random::Rng &rng) {
-  const Request request = sketch_request(sketch, epsilon, delta, options);
+ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
+                                         random::Rng &rng) {
   const Matrix gram = sketch.gram().matrix();
-  ProjectedData out = run(gram.view(), request, rng,
+  ProjectedData out = run(gram.view(), planned, rng,
                           [&sketch](double, random::Rng &) { return sketch.data_sketch(); });
   record_generator(out.release.receipt, sketch.generator());
   record_generator(out.release.receipt, rng);
@@ -119,25 +118,35 @@ double log_refusal_probability_ols_jl(ConstMatrixView gram, const Request &reque
 
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
                               estimators::RegressionSpec spec, random::Rng &rng) {
-  const Receipt planned = plan_ols_jl(request);
+  return ols_jl_inference(gram, request, plan_ols_jl(request), std::move(spec), rng);
+}
+
+OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              estimators::RegressionSpec spec, random::Rng &rng) {
   spec = projected_spec(std::move(spec), request.dim, planned.projection_rows);
-  return infer(release_ols_jl_projection(gram, request, rng), spec, true);
+  return infer(release_ols_jl_projection(gram, request, planned, rng), spec, true);
 }
 
 OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
                                           double delta, const Options &options,
                                           estimators::RegressionSpec spec, random::Rng &rng) {
-  plan_ols_jl(sketch_request(sketch, epsilon, delta, options));
+  const Receipt planned = plan_ols_jl(sketch_request(sketch, epsilon, delta, options));
   spec = projected_spec(std::move(spec), sketch.dim(), sketch.projection_rows());
-  return infer(release_ols_jl_from_sketch(sketch, epsilon, delta, options, rng), spec, true);
+  return infer(release_ols_jl_from_sketch(sketch, planned, rng), spec, true);
 }
 
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
                                          estimators::RegressionSpec spec, random::Rng &rng) {
-  plan_analyze_gauss(request);
+  return ols_analyze_gauss_inference(gram, request, plan_analyze_gauss(request), std::move(spec),
+                                     rng);
+}
+
+OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
+                                         const Receipt &planned, estimators::RegressionSpec spec,
+                                         random::Rng &rng) {
   spec.rows = request.n;
   estimators::validate(spec, request.dim);
-  return infer({Matrix(), release_analyze_gauss(gram, request, rng)}, spec, false);
+  return infer({Matrix(), release_analyze_gauss(gram, request, planned, rng)}, spec, false);
 }
 
 }  // namespace dpcov::mechanisms

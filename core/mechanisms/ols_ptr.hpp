@@ -47,12 +47,13 @@ struct ProjectedData {
   Release release;
 };
 ProjectedData release_ols_jl_projection(ConstMatrixView gram, const Request &request,
-                                        random::Rng &rng);
-Release release_ols_jl(ConstMatrixView gram, const Request &request, random::Rng &rng);
+                                        const Receipt &planned, random::Rng &rng);
+Release release_ols_jl(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                       random::Rng &rng);
 // The same from an accumulated sketch (S = R_A A, the accumulator's weights); `rng` draws only the
-// test's Laplace noise.
-ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, double epsilon,
-                                         double delta, const Options &options, random::Rng &rng);
+// test's Laplace noise. `planned` is plan_ols_jl(sketch_request(sketch, ...)).
+ProjectedData release_ols_jl_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
+                                         random::Rng &rng);
 
 // The joint density of the test value s2 and the released S^T S / r given G, for s2 > w^2 (the
 // only case with a released matrix; -infinity otherwise). Needs r >= d.
@@ -75,6 +76,9 @@ struct OlsInference {
 // DPCOV_E_PRECONDITION unless r > p, before anything is drawn.
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
                               estimators::RegressionSpec spec, random::Rng &rng);
+// The same with the plan of `request` already computed (the C ABI plans once for its checks).
+OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              estimators::RegressionSpec spec, random::Rng &rng);
 OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
                                           double delta, const Options &options,
                                           estimators::RegressionSpec spec, random::Rng &rng);
@@ -83,5 +87,8 @@ OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, doubl
 // spec.rows = request.n. coverage_guarantee is false.
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
                                          estimators::RegressionSpec spec, random::Rng &rng);
+OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
+                                         const Receipt &planned, estimators::RegressionSpec spec,
+                                         random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

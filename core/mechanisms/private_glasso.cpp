@@ -45,14 +45,20 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const estimators::GlassoOptions &glasso,
                              random::Rng &rng) {
+  return private_glasso(mechanism, gram, request, rho, plan_private_glasso(mechanism, request, rho),
+                        glasso, rng);
+}
+
+PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                             double rho, const Receipt &planned,
+                             const estimators::GlassoOptions &glasso, random::Rng &rng) {
   const Request r = private_glasso_request(mechanism, request, rho);
-  plan_private_glasso(mechanism, request, rho);
   estimators::GlassoOptions options = glasso;
   options.rho = rho;
   estimators::validate(options);
 
   PrivateGlasso out;
-  Release release = mechanisms::release(mechanism, gram, r, rng);
+  Release release = mechanisms::release(mechanism, gram, r, planned, rng);
   out.receipt = release.receipt;
   out.receipt.glasso_rho = rho;
   if (glasso_perturbation(mechanism) == GlassoPerturbation::Output) {

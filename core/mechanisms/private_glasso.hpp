@@ -46,5 +46,10 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const estimators::GlassoOptions &glasso,
                              random::Rng &rng);
+// The same from `planned`, plan_private_glasso(mechanism, request, rho) already computed by the
+// caller: the release draws from it, so each constant is computed once.
+PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
+                             double rho, const Receipt &planned,
+                             const estimators::GlassoOptions &glasso, random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

@@ -24,8 +24,8 @@ Receipt plan_wishart_additive(const Request &request) {
 }
 
 Release release_wishart_additive(ConstMatrixView gram, const Request &request,
-                                 random::Rng &rng) {
-  Release out{Matrix(), plan_wishart_additive(request)};
+                                 const Receipt &planned, random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   const Matrix noise = random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
   out.matrix = add_mirrored(gram, noise);

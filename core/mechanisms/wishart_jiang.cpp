@@ -28,8 +28,9 @@ Receipt plan_wishart_jiang(const Request &request) {
   return receipt;
 }
 
-Release release_wishart_jiang(ConstMatrixView gram, const Request &request, random::Rng &rng) {
-  Release out{Matrix(), plan_wishart_jiang(request)};
+Release release_wishart_jiang(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng) {
+  Release out{Matrix(), planned};
   check_gram_statistic(gram, request);
   const Matrix noise = random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
   out.matrix = add_mirrored(gram, noise);

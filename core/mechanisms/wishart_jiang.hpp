@@ -15,8 +15,10 @@ namespace dpcov::mechanisms {
 // Every constant the release would use, or the status it would throw; no data, no randomness.
 Receipt plan_wishart_jiang(const Request &request);
 
-// Plans, validates the statistic, then samples: never recomputes a constant.
-Release release_wishart_jiang(ConstMatrixView gram, const Request &request, random::Rng &rng);
+// Validates the statistic, then samples with the constants of `planned` (this mechanism's plan
+// of `request`, computed once by the caller): never recomputes a constant.
+Release release_wishart_jiang(ConstMatrixView gram, const Request &request, const Receipt &planned,
+                              random::Rng &rng);
 
 // Natural log of the density of `released` given the statistic `gram`; -infinity outside the
 // support.

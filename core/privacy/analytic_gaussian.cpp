@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "../check.hpp"
+#include "calibration_count.hpp"
 #include "certified_gaussian_delta.hpp"
 
 namespace dpcov::privacy {
@@ -118,6 +119,7 @@ double unit_range_sigma(double eps, double delta, double sensitivity) {
 }  // namespace
 
 double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
+  count_calibration(Calibrator::AnalyticGaussian);
   check::epsilon(eps);
   check::delta(delta);
   check::positive_finite(sensitivity, "sensitivity");

@@ -74,7 +74,8 @@ Draws draw(MechanismId mechanism, double eps, int64_t count, uint64_t seed) {
   random::Rng rng = random::Rng::from_seed(seed);
   Draws out;
   for (int64_t r = 0; r < count; ++r) {
-    const EigenvectorRelease rel = release_eigenvector_sampling(mechanism, g.view(), request, rng);
+    const EigenvectorRelease rel = release_eigenvector_sampling(
+        mechanism, g.view(), request, plan_eigenvector_sampling(mechanism, request), rng);
     const Matrix &t = rel.transcript.thetas;
     out.kappa = rel.transcript.kappas[0];
     const double x = std::fabs(t(0, 0));

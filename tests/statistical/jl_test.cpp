@@ -94,7 +94,7 @@ TEST(JlStatistical, GramPathSketchFollowsTheWishartTraceLaw) {
   const JlSetup s = jl_setup();
   random::Rng rng = random::Rng::from_seed(1);
   EXPECT_TRUE(trace_law(s, [&](int64_t) {
-    return release_jl_ridge_sketch(MechanismId::JlRidge, s.g.view(), s.request, rng).sketch;
+    return release_jl_ridge_sketch(s.g.view(), s.request, plan_jl_ridge(s.request), rng).sketch;
   }, "gram path trace law").pass);
   Matrix wrong = s.m;
   for (int64_t i = 0; i < kD; ++i) wrong(i, i) *= 1.15;
@@ -125,7 +125,7 @@ TEST(JlStatistical, ReleasedSecondMomentHasMeanGPlusW2I) {
   const int64_t reps = stat::scaled(20000);
   std::vector<double> diag, off;
   for (int64_t k = 0; k < reps; ++k) {
-    const Release r = release_jl_ridge(s.g.view(), s.request, rng);
+    const Release r = release_jl_ridge(s.g.view(), s.request, plan_jl_ridge(s.request), rng);
     diag.push_back(r.matrix(0, 0));
     off.push_back(r.matrix(0, 1));
   }

@@ -68,7 +68,7 @@ TEST(OlsAnalyzeGaussCoverage, GuaranteedIntervalsCoverAndPlugInIntervalsDoNot) {
     const Matrix g = model_gram(rng);
     const size_t j = static_cast<size_t>(k % kP);
     const double beta_hat = estimators::regress(g.view(), spec()).coefficients[j];
-    const Release release = release_analyze_gauss(g.view(), request, rng);
+    const Release release = release_analyze_gauss(g.view(), request, plan_analyze_gauss(request), rng);
     const AnalyzeGaussIntervals r =
         analyze_gauss_ols_intervals(release.matrix.view(), release.receipt.sigma, spec());
     model += r.ci_lower[j] <= kBeta[j] && kBeta[j] <= r.ci_upper[j];

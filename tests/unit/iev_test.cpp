@@ -286,7 +286,8 @@ TEST(IevRelease, ThetasAreOrthonormalTo1e10) {
     const Matrix g = synthetic_gram(d, 3 * d, 1.0, static_cast<uint64_t>(d));
     const Request request{d, 3 * d, 1.0, 2.0, 0.0, Options{}};
     random::Rng rng = random::Rng::from_seed(static_cast<uint64_t>(d));
-    const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request, rng);
+    const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request,
+                                                                 plan_eigenvector_sampling(MechanismId::Iev, request), rng);
     const Matrix gram = linalg::multiply(out.transcript.thetas, out.transcript.thetas,
                                          linalg::Trans::Yes, linalg::Trans::No);
     double worst = 0.0;
@@ -302,7 +303,8 @@ TEST(IevRelease, ThetasAreOrthonormalForARankDeficientGram) {
   const Matrix g = synthetic_gram(d, n, 1.0, 11);
   const Request request{d, n, 1.0, 5.0, 0.0, Options{}};
   random::Rng rng = random::Rng::from_seed(12);
-  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request, rng);
+  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request,
+                                                                 plan_eigenvector_sampling(MechanismId::Iev, request), rng);
   const Matrix gram = linalg::multiply(out.transcript.thetas, out.transcript.thetas,
                                        linalg::Trans::Yes, linalg::Trans::No);
   for (int64_t i = 0; i < d; ++i)
@@ -315,7 +317,8 @@ TEST(IevRelease, RankKReleaseHasRankAtMostK) {
   Request request{d, 60, 1.0, 1.0, 0.0, Options{}};
   request.options.rank = 3;
   random::Rng rng = random::Rng::from_seed(14);
-  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request, rng);
+  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request,
+                                                                 plan_eigenvector_sampling(MechanismId::Iev, request), rng);
   EXPECT_EQ(out.transcript.thetas.cols(), 3);
   EXPECT_EQ(out.transcript.lambda_hat.size(), 3u);
   const std::vector<double> values = linalg::eigvalsh(out.release.matrix);
@@ -329,7 +332,8 @@ TEST(IevRelease, TranscriptRebuildsTheReleaseAndRecordsTheSplit) {
   request.options.budget_split = BudgetSplit::Adaptive;
   request.options.calibration = Calibration::BinghamPublished;
   random::Rng rng = random::Rng::from_seed(16);
-  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request, rng);
+  const EigenvectorRelease out = release_eigenvector_sampling(MechanismId::Iev, g.view(), request,
+                                                                 plan_eigenvector_sampling(MechanismId::Iev, request), rng);
   const EigenvectorTranscript &t = out.transcript;
   const std::vector<double> split = privacy::iev_adaptive_step_epsilons(
       t.lambda_hat, out.release.receipt.tau, privacy::iev_eigenvector_epsilon(1.0));

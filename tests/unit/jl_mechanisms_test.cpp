@@ -109,7 +109,7 @@ TEST(JlRidge, SigmaMinVariantLowersTheBlockByTheReleasedTestValue) {
   const Matrix g = gram_of(spread_rows(20000, 3, 2));
   const Request q = request(4, 20000, 1.0, 1e-6, 30);
   random::Rng rng = random::Rng::from_seed(8);
-  const Release out = release_jl_ridge_sigma_min(g.view(), q, rng);
+  const Release out = release_jl_ridge_sigma_min(g.view(), q, plan_jl_ridge_sigma_min(q), rng);
   const Receipt &r = out.receipt;
   EXPECT_EQ(r.test_epsilon, 0.5);
   EXPECT_EQ(r.appended_w, appended_w_after_test(r.test_value, r.threshold_w2));
@@ -128,13 +128,14 @@ TEST(JlRidge, FromSketchUsesTheAccumulatedWeightsExactly) {
   Options o;
   o.projection_rows = 20;
   random::Rng rng = random::Rng::from_seed(10);
-  const SketchRelease out = release_jl_ridge_from_sketch(MechanismId::JlRidge, acc, 1.0, 1e-6, o, rng);
+  const SketchRelease out =
+      release_jl_ridge_from_sketch(acc, plan_jl_ridge(sketch_request(acc, 1.0, 1e-6, o)), rng);
   const Matrix s = acc.sketch(out.release.receipt.appended_w);
   for (int64_t j = 0; j < 3; ++j)
     for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(out.sketch(i, j), s(i, j));
   EXPECT_EQ(out.release.receipt.n, 300);
   o.projection_rows = 21;
-  EXPECT_EQ(status_of([&] { release_jl_ridge_from_sketch(MechanismId::JlRidge, acc, 1.0, 1e-6, o, rng); }),
+  EXPECT_EQ(status_of([&] { sketch_request(acc, 1.0, 1e-6, o); }),
             DPCOV_E_INCOMPATIBLE);
 }
 

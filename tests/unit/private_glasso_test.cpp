@@ -172,7 +172,7 @@ TEST(GlassoOutput, SupportMissHasTheProbabilityOfTheCounterexample) {
   random::Rng rng = random::Rng::from_seed(2018);
   const int64_t n_draws = 20000;
   const int64_t misses = support_misses(n_draws, [&] {
-    const Release r = release_glasso_output(g_d_prime.view(), request, rng);
+    const Release r = release_glasso_output(g_d_prime.view(), request, plan_glasso_output(request), rng);
     // The release is always inside the support of its own dataset.
     EXPECT_TRUE(std::isfinite(log_density_glasso_output(r.matrix.view(), g_d_prime.view(), request)));
     return r.matrix;
@@ -291,7 +291,7 @@ TEST(PrivateGlasso, OutputPerturbationReturnsTheMechanismRelease) {
   random::Rng b = random::Rng::from_seed(3);
   const PrivateGlasso out = private_glasso(MechanismId::GlassoOutputWishart, p.gram.view(), r, 0.05, {}, a);
   r.options.glasso_rho = 0.05;
-  const Release direct = release_glasso_output(p.gram.view(), r, b);
+  const Release direct = release_glasso_output(p.gram.view(), r, plan_glasso_output(r), b);
   EXPECT_FALSE(out.has_solve);
   EXPECT_EQ(estimators::frobenius_error(out.precision.view(), direct.matrix.view(), false), 0.0);
   EXPECT_TRUE(out.receipt.not_dp);

@@ -1,0 +1,112 @@
+// A release plans once and hands the plan on to the draw: through the C ABI, each release runs
+// its calibrator (the analytic Gaussian sigma, or the exact mechanisms' grid and integer noise
+// search) exactly once, the plan's checks and the release's receipt included.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/privacy/calibration_count.hpp"
+#include "dpcov.h"
+
+namespace {
+
+using dpcov::privacy::Calibrator;
+
+// The runs of `calibrator` during `call`, which must succeed.
+uint64_t runs_during(Calibrator calibrator, const std::function<dpcov_status()> &call) {
+  const uint64_t before = dpcov::privacy::calibration_count(calibrator);
+  EXPECT_EQ(call(), DPCOV_OK) << dpcov_last_error_message();
+  return dpcov::privacy::calibration_count(calibrator) - before;
+}
+
+class CalibrationCount : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 3, 0), DPCOV_OK);
+    receipt_.struct_size = sizeof receipt_;
+    grid_.struct_size = sizeof grid_;
+    for (int i = 0; i < 60; ++i) rows_.push_back(0.4 * ((i * 7) % 5 - 2) / 2.0);
+    for (int i = 0; i < 3; ++i) gram_[static_cast<size_t>(4 * i)] = 5.0;
+  }
+  void TearDown() override { dpcov_rng_destroy(&rng_); }
+
+  dpcov_rng *rng_ = nullptr;
+  dpcov_receipt receipt_{};
+  dpcov_exact_grid grid_{};
+  std::vector<double> rows_;  // 20 x 3, row-major, every norm <= 1
+  std::vector<double> gram_ = std::vector<double>(9, 0.0);
+  std::vector<double> out_ = std::vector<double>(9, 0.0);
+};
+
+TEST_F(CalibrationCount, AnAnalyzeGaussPlanOrReleaseComputesSigmaOnce) {
+  const int32_t m = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              return dpcov_mechanism_plan(m, 3, 20, 1.0, 1.0, 1e-6, nullptr, &receipt_);
+            }),
+            1u);
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              return dpcov_mechanism_release(m, DPCOV_COL_MAJOR, 3, gram_.data(), 3, 20, 1.0, 1.0,
+                                             1e-6, nullptr, rng_, out_.data(), 3, &receipt_);
+            }),
+            1u);
+  dpcov_gram *g = nullptr;
+  ASSERT_EQ(dpcov_gram_create(&g, 3), DPCOV_OK);
+  ASSERT_EQ(dpcov_gram_add_rows(g, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3, 1.0, DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              return dpcov_mechanism_release_gram(m, g, 1.0, 1e-6, nullptr, rng_, DPCOV_COL_MAJOR,
+                                                  out_.data(), 3, &receipt_);
+            }),
+            1u);
+  dpcov_gram_destroy(&g);
+}
+
+TEST_F(CalibrationCount, AnExactReleaseSearchesItsGridOnce) {
+  const int32_t m = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  EXPECT_EQ(runs_during(Calibrator::ExactGrid, [&] {
+              return dpcov_exact_release_rows(m, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3, 1.0,
+                                              DPCOV_BOUND_CLIP, 1.0, 1e-6, nullptr, rng_,
+                                              out_.data(), 3, &receipt_, &grid_);
+            }),
+            1u);
+  dpcov_exact_gram *acc = nullptr;
+  ASSERT_EQ(dpcov_exact_gram_create(&acc, m, 3, 1.0, DPCOV_BOUND_CLIP, 1.0, 1e-6, nullptr),
+            DPCOV_OK);
+  ASSERT_EQ(dpcov_exact_gram_add_rows(acc, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3), DPCOV_OK);
+  EXPECT_EQ(runs_during(Calibrator::ExactGrid, [&] {
+              return dpcov_exact_gram_release(acc, rng_, out_.data(), 3, &receipt_, &grid_);
+            }),
+            1u);
+  dpcov_exact_gram_destroy(&acc);
+}
+
+TEST_F(CalibrationCount, AnAnalyzeGaussRegressionComputesSigmaOnce) {
+  std::vector<double> g(16, 0.0);
+  for (int i = 0; i < 4; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;
+  const int64_t features[3] = {0, 1, 2};
+  double coef[3];
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              return dpcov_ols_analyze_gauss(DPCOV_COL_MAJOR, 4, g.data(), 4, 5000, 1.0, 1.0, 1e-6,
+                                             nullptr, 3, features, 3, nullptr, rng_, coef, nullptr,
+                                             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                             &receipt_);
+            }),
+            1u);
+}
+
+TEST_F(CalibrationCount, AnAnalyzeGaussGraphicalLassoComputesSigmaOnce) {
+  std::vector<double> g(9, 0.0);
+  for (int i = 0; i < 3; ++i) g[static_cast<size_t>(4 * i)] = 300.0;
+  std::vector<double> precision(9);
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              return dpcov_private_glasso_release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_COL_MAJOR, 3,
+                                                  g.data(), 3, 1000, 1.0, 1.0, 1e-6, nullptr, 0.05,
+                                                  nullptr, rng_, precision.data(), 3, &receipt_,
+                                                  nullptr);
+            }),
+            1u);
+}
+
+}  // namespace

@@ -97,8 +97,11 @@ void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumu
          "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
   const dpcov::MatrixView out_view =
       dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
-  dpcov::capi::c_receipt(mech::plan_exact_additive(id, request), receipt);
-  const mech::Release release = mech::release_exact_gram(id, acc, request, rng->rng);
+  // The release draws from this plan and grid: they are searched once.
+  mech::ExactGrid grid;
+  const mech::Receipt planned = mech::plan_exact_additive(id, request, &grid);
+  dpcov::capi::c_receipt(planned, receipt);
+  const mech::Release release = mech::release_exact_gram(id, acc, request, planned, grid, rng->rng);
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);

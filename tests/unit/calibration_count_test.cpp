@@ -82,6 +82,24 @@ TEST_F(CalibrationCount, AnExactReleaseSearchesItsGridOnce) {
   dpcov_exact_gram_destroy(&acc);
 }
 
+TEST_F(CalibrationCount, TheDefaultRowPathSearchesItsGridOnceAtRelease) {
+  dpcov_row_bounding spec;
+  ASSERT_EQ(dpcov_row_bounding_default(&spec), DPCOV_OK);
+  spec.bound = 1.0;
+  spec.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;  // exact numerics by default
+  dpcov_gram *g = nullptr;
+  ASSERT_EQ(dpcov_gram_create_bounded(&g, 3, &spec), DPCOV_OK) << dpcov_last_error_message();
+  ASSERT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3, nullptr), DPCOV_OK);
+  EXPECT_EQ(runs_during(Calibrator::ExactGrid, [&] {
+              return dpcov_mechanism_release_gram(DPCOV_MECHANISM_ANALYZE_GAUSS, g, spec.epsilon,
+                                                  spec.delta, nullptr, rng_, DPCOV_COL_MAJOR,
+                                                  out_.data(), 3, &receipt_);
+            }),
+            1u);
+  EXPECT_EQ(receipt_.numerics, DPCOV_NUMERICS_EXACT);
+  dpcov_gram_destroy(&g);
+}
+
 TEST_F(CalibrationCount, AnAnalyzeGaussRegressionComputesSigmaOnce) {
   std::vector<double> g(16, 0.0);
   for (int i = 0; i < 4; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;

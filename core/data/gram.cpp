@@ -16,12 +16,15 @@ namespace {
 
 // Rows are processed in blocks, so that a block read for its norms is still in cache when it is
 // read again for the Gram matrix. Short rows (core/linalg/short_gram.hpp) take blocks of
-// kShortBlockRows, at most 256 KiB. Wider rows take about kBlockDoubles doubles (1 MiB) per
-// block, but at least kMinBlockRows rows while that stays under kMaxBlockDoubles (32 MiB): dsyrk
-// on few rows spends its time on per-call setup and, on two or more threads, on synchronisation.
+// kShortBlockRows, at most 256 KiB. Wider rows take about kBlockDoubles doubles (256 KiB) per
+// block, so that the block and its scaled copy stay in a core's own (L2) cache between the norm
+// pass, the scaling and dsyrk's packing; blocks larger than that cache are read again from the
+// shared cache or from memory, which other processes contend for. Blocks keep at least kMinBlockRows rows
+// while that stays under kMaxBlockDoubles (32 MiB): dsyrk on few rows spends its time on
+// per-call setup and, on two or more threads, on synchronisation.
 constexpr int64_t kShortBlockRows = 2048;
-constexpr int64_t kBlockDoubles = int64_t{1} << 17;
-constexpr int64_t kMinBlockRows = 2048;
+constexpr int64_t kBlockDoubles = int64_t{1} << 15;
+constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the

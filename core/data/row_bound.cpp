@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "../error.hpp"
@@ -28,19 +29,81 @@ void check_row_bound(double bound, const char *name) {
          "(proofs/row_bound.md)");
 }
 
-void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double *out) {
+namespace {
+
+// Sums of squares of rows as four interleaved partial sums (s[k] takes the terms j = k mod 4,
+// the first also the last cols mod 4), combined as (s0 + s1) + (s2 + s3): the order
+// proofs/row_bound.md bounds. One row's four sums form a chain of cols / 4 dependent additions;
+// four rows at once fill the vector unit in parallel.
+// No fused multiply-adds in the clones below: the sums of squares are the same bits on every
+// CPU, rounded as proofs/row_bound.md counts (each square, then each addition).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+// Four doubles as one value: a vector register where the target has one, two SSE2 registers
+// otherwise; lane k of an accumulator is the partial sum s[k].
+typedef double Lanes4 __attribute__((vector_size(32)));
+
+inline double combined(const Lanes4 &s) { return (s[0] + s[1]) + (s[2] + s[3]); }
+
+inline double interleaved_sum(const double *r, int64_t cols) {
+  Lanes4 s = {};
+  int64_t j = 0;
+  for (; j + 4 <= cols; j += 4) {
+    Lanes4 x;
+    std::memcpy(&x, r + j, sizeof x);
+    s += x * x;
+  }
+  for (; j < cols; ++j) s[0] += r[j] * r[j];
+  return combined(s);
+}
+
+// Four rows, each with its own accumulator (named, so that they stay in registers).
+inline void interleaved_sums4(const double *r0, const double *r1, const double *r2,
+                              const double *r3, int64_t cols, double *out) {
+  Lanes4 s0 = {}, s1 = {}, s2 = {}, s3 = {};
+  int64_t j = 0;
+  for (; j + 4 <= cols; j += 4) {
+    Lanes4 x0, x1, x2, x3;
+    std::memcpy(&x0, r0 + j, sizeof x0);
+    std::memcpy(&x1, r1 + j, sizeof x1);
+    std::memcpy(&x2, r2 + j, sizeof x2);
+    std::memcpy(&x3, r3 + j, sizeof x3);
+    s0 += x0 * x0;
+    s1 += x1 * x1;
+    s2 += x2 * x2;
+    s3 += x3 * x3;
+  }
+  for (; j < cols; ++j) {
+    s0[0] += r0[j] * r0[j];
+    s1[0] += r1[j] * r1[j];
+    s2[0] += r2[j] * r2[j];
+    s3[0] += r3[j] * r3[j];
+  }
+  out[0] = combined(s0);
+  out[1] = combined(s1);
+  out[2] = combined(s2);
+  out[3] = combined(s3);
+}
+
+}  // namespace
+
+// Compiled for AVX-512 and AVX2 as well as the baseline: four rows' partial sums in four vector
+// registers keep the norm pass of a block a small fraction of its dsyrk.
+DPCOV_VECTOR_CLONES void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count,
+                                             double *out) {
   // Independent partial sums along a row-major row, and a sweep down each column (one
   // accumulator per row) for column-major data: both vectorise.
   if (a.layout == Layout::RowMajor) {
-    for (int64_t i = 0; i < count; ++i) {
-      const double *r = a.row(first + i);
-      double s[4] = {0.0, 0.0, 0.0, 0.0};
-      int64_t j = 0;
-      for (; j + 4 <= a.cols; j += 4)
-        for (int k = 0; k < 4; ++k) s[k] += r[j + k] * r[j + k];
-      for (; j < a.cols; ++j) s[0] += r[j] * r[j];
-      out[i] = (s[0] + s[1]) + (s[2] + s[3]);
-    }
+    int64_t i = 0;
+    for (; i + 4 <= count; i += 4)
+      interleaved_sums4(a.row(first + i), a.row(first + i + 1), a.row(first + i + 2),
+                        a.row(first + i + 3), a.cols, out + i);
+    for (; i < count; ++i) out[i] = interleaved_sum(a.row(first + i), a.cols);
     return;
   }
   for (int64_t i = 0; i < count; ++i) out[i] = 0.0;
@@ -49,6 +112,10 @@ void row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double
     for (int64_t i = 0; i < count; ++i) out[i] += c[i] * c[i];
   }
 }
+
+#if !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 namespace {
 

@@ -8,7 +8,9 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "core/data/row_bound.hpp"
 #include "core/error.hpp"
 #include "support/naive.hpp"
 
@@ -84,6 +86,29 @@ INSTANTIATE_TEST_SUITE_P(LayoutsAndPolicies, GramMixedBlocks,
                          ::testing::Combine(::testing::Values(Layout::RowMajor, Layout::ColMajor),
                                             ::testing::Values(BoundPolicy::Clip,
                                                               BoundPolicy::Drop)));
+
+// The norm pass's sum of squares of a row-major row is the one proofs/row_bound.md bounds: four
+// interleaved partial sums (s_k over j = k mod 4, s_0 also over the last d mod 4 terms),
+// combined as (s_0 + s_1) + (s_2 + s_3), bit for bit, whether the row is one of four handled
+// together or one of the remainder, at every width around the vector length and with padding.
+TEST(RowSumsOfSquares, RowMajorIsTheFourInterleavedPartialSumsBitForBit) {
+  for (int64_t d = 1; d <= 21; ++d)
+    for (const int64_t n : {1, 3, 4, 5, 8, 11}) {
+      const auto data = random_rows(n, d, Layout::RowMajor, 3, 1.0, static_cast<uint64_t>(d * 31 + n));
+      const ConstMatrixView a = data.view();
+      std::vector<double> sums(static_cast<size_t>(n));
+      data::row_sums_of_squares(a, 0, n, sums.data());
+      for (int64_t i = 0; i < n; ++i) {
+        double s[4] = {0.0, 0.0, 0.0, 0.0};
+        int64_t j = 0;
+        for (; j + 4 <= d; j += 4)
+          for (int k = 0; k < 4; ++k) s[k] += a(i, j + k) * a(i, j + k);
+        for (; j < d; ++j) s[0] += a(i, j) * a(i, j);
+        EXPECT_EQ(sums[static_cast<size_t>(i)], (s[0] + s[1]) + (s[2] + s[3]))
+            << "d = " << d << ", n = " << n << ", row " << i;
+      }
+    }
+}
 
 // Every width on both sides of the short-row kernel's limit (core/linalg/short_gram.hpp, 16
 // columns), row-major with padding, with rows within and over the bound: the same statistic as the

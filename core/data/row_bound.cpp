@@ -18,6 +18,16 @@
 #define DPCOV_VECTOR_CLONES
 #endif
 
+// No multiply-add contracted into a fused one anywhere in this file, the AVX2 and AVX-512
+// clones included: the sums of squares are the same bits on every CPU, rounded as
+// proofs/row_bound.md counts (each square, then each addition), and provably_within()'s
+// error-free transformations stay exact (a TwoSum of hi and a contracted x * x is not).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 namespace dpcov::data {
 
 void check_row_bound(double bound, const char *name) {
@@ -35,15 +45,7 @@ namespace {
 // the first also the last cols mod 4), combined as (s0 + s1) + (s2 + s3): the order
 // proofs/row_bound.md bounds. One row's four sums form a chain of cols / 4 dependent additions;
 // four rows at once fill the vector unit in parallel.
-// No fused multiply-adds in the clones below: the sums of squares are the same bits on every
-// CPU, rounded as proofs/row_bound.md counts (each square, then each addition).
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#else
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
-
+//
 // Four doubles as one value: a vector register where the target has one, two SSE2 registers
 // otherwise; lane k of an accumulator is the partial sum s[k].
 typedef double Lanes4 __attribute__((vector_size(32)));
@@ -113,10 +115,6 @@ DPCOV_VECTOR_CLONES void row_sums_of_squares(ConstMatrixView a, int64_t first, i
   }
 }
 
-#if !defined(__clang__)
-#pragma GCC pop_options
-#endif
-
 namespace {
 
 // Whether row i, computed as between the limit and B, has exact norm <= B after all (a row of norm
@@ -127,7 +125,9 @@ namespace {
 // 8 (d + 2)^2 u^2 hi (2d terms each at most 2u hi, summed). Decides "within" where the difference
 // from B^2 is below minus 64 times that, or where no step rounded at all (then the difference is
 // exact). Undecided rows stay clipped as before: the safe side. proofs/row_bound.md.
-bool provably_within(ConstMatrixView a, int64_t i, double bound) {
+// Compiled per CPU as well: where the CPU has it, the fma is an instruction rather than a call
+// (rows normalised to norm B all come here, one call per entry).
+DPCOV_VECTOR_CLONES bool provably_within(ConstMatrixView a, int64_t i, double bound) {
   constexpr double kLow = 0x1p-450, kHigh = 0x1p500;
   if (!(bound >= kLow && bound <= kHigh)) return false;
   const double *r = a.row(i);
@@ -202,7 +202,8 @@ DPCOV_VECTOR_CLONES bool row_factors(ConstMatrixView a, int64_t first, int64_t c
       clipped += static_cast<int64_t>(factor < 1.0);
       factors[i] = factor;
     }
-    // Rare: rows between the limit and B, looked at exactly.
+    // Rare: rows between the limit and B, looked at exactly (every row when rows were
+    // normalised to norm B).
     for (int64_t i = 0; i < count; ++i)
       if (factors[i] < 1.0 && near_bound(sums[i], bound) && provably_within(a, first + i, bound)) {
         factors[i] = 1.0;

@@ -197,6 +197,18 @@ TEST(RowBound, RowsOfNormExactlyBAreKeptWhole) {
   GramAccumulator over(2);
   EXPECT_EQ(over.add_rows(hot.view(), 1.0, BoundPolicy::Clip).clipped, 1);
   EXPECT_LE(over.matrix()(0, 0), 32.0);
+  // Wide rows (past the short-row kernel) of norm exactly B = 13 (5^2 + 12^2 = 13^2, spread over
+  // 20 columns), eleven of them so that the exact check runs on groups of four and a remainder,
+  // with rows 2 and 7 an ulp over: exactly those two are clipped.
+  test::Rows wide(11, 20, Layout::RowMajor, 1);
+  for (int64_t i = 0; i < 11; ++i) {
+    wide.at(i, i % 20) = 5.0;
+    wide.at(i, (i + 7) % 20) = -12.0;
+  }
+  wide.at(2, 2) = std::nextafter(5.0, 6.0);
+  wide.at(7, 14) = std::nextafter(-12.0, -13.0);
+  GramAccumulator wide_acc(20);
+  EXPECT_EQ(wide_acc.add_rows(wide.view(), 13.0, BoundPolicy::Clip).clipped, 2);
 }
 
 TEST(Gram, DropPolicyLeavesRowsOutAndCountsThem) {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Parse throughput and peak memory of `dpcov gram` on a generated CSV of about 1 GB, on one core
-# (taskset, OpenBLAS on one thread). The file is written to /tmp and deleted afterwards.
+# (taskset, OpenBLAS on one thread), next to `cat` reading the same cached file in the same run
+# (the baseline the ratio is taken against). The file is written to /tmp and deleted afterwards.
 # Usage: bench/csv_parse.sh [build dir] [megabytes] [columns] [make_csv options, e.g. --digits 6]
 set -eu
 build="${1:-build}"
@@ -13,6 +14,7 @@ trap 'rm -rf "$csv" "$out"' EXIT
 "$build/bench/make_csv" "$csv" "$megabytes" "$columns" 1 "$@"
 bytes=$(stat -c %s "$csv")
 cat "$csv" > /dev/null  # into the page cache: the parser is measured, not the disk
+/usr/bin/time -f "%e %U %S" -o "$out/cat.txt" taskset -c 0 cat "$csv" > /dev/null
 OPENBLAS_NUM_THREADS=1 /usr/bin/time -v -o "$out/time.txt" \
   taskset -c 0 "$build/cli/dpcov" gram "$csv" --bound 1e6 -o "$out/gram.npy" --quiet
 awk -v bytes="$bytes" -F': ' '
@@ -23,4 +25,7 @@ awk -v bytes="$bytes" -F': ' '
            bytes / 1e6, wall, user + sys, user, sys
     printf "throughput: %.0f MB/s of wall time, %.0f MB/s of cpu time; peak RSS %.1f MB\n",
            bytes / 1e6 / wall, bytes / 1e6 / (user + sys), rss / 1024
-  }' "$out/time.txt"
+    split(cat_line, c, " "); cat_wall = c[1] > 0.01 ? c[1] : 0.01; cat_cpu = c[2] + c[3] > 0.01 ? c[2] + c[3] : 0.01
+    printf "cat: %.0f MB/s of wall time, %.0f MB/s of cpu time; parse / cat: %.3f wall, %.3f cpu\n",
+           bytes / 1e6 / cat_wall, bytes / 1e6 / cat_cpu, cat_wall / wall, cat_cpu / (user + sys)
+  }' cat_line="$(cat "$out/cat.txt")" "$out/time.txt"

@@ -1,6 +1,8 @@
 // Release time of Analyze Gauss and symmetric Laplace in both numerics, from the same n x d rows
 // (n = 5000, rows of norm <= 1), with the ChaCha20 generator (the default):
 //  - idealized: the floating-point Gram (dsyrk) then continuous noise (mechanisms::release);
+//    BM_IdealizedBounded bounds the rows first, as every release from rows does (the rows have
+//    norm exactly 1 = B, so every row also takes the exact check of rows at the bound);
 //  - exact: rows rounded to the grid, the exact integer Gram (dsyrk on integer-valued doubles),
 //    then discrete Gaussian / discrete Laplace noise (mechanisms::release_exact_additive).
 // Run: build/bench/bench_exact. The exact path is the CLI default only if it costs <= 3x the
@@ -64,19 +66,36 @@ MechanismId mechanism_of(const benchmark::State &state) {
   return state.range(1) == 0 ? MechanismId::AnalyzeGauss : MechanismId::LaplaceSym;
 }
 
-void BM_Idealized(benchmark::State &state) {
+// The idealized Gram matrix of `rows`: dsyrk alone, or (bound_rows) through GramAccumulator with
+// clipping at B = 1, as a release from rows bounds them (the rows have norm exactly 1 = B, so
+// each also takes the exact check of rows at the bound that the exact path makes).
+Matrix idealized_gram(const Matrix &rows, bool bound_rows) {
+  const int64_t d = rows.cols();
+  if (bound_rows) {
+    dpcov::GramAccumulator acc(d);
+    acc.add_rows(rows.view(), 1.0, dpcov::BoundPolicy::Clip);
+    return acc.matrix();
+  }
+  Matrix g(d, d);
+  dpcov::linalg::syrk_upper(rows.view(), 0.0, g.data(), d);
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = j + 1; i < d; ++i) g(i, j) = g(j, i);
+  return g;
+}
+
+void idealized(benchmark::State &state, bool bound_rows) {
   const int64_t d = state.range(0);
   const MechanismId m = mechanism_of(state);
   const Matrix rows = unit_rows(kRows, d);
   dpcov::random::Rng rng = dpcov::random::Rng::from_entropy();
   for (auto _ : state) {
-    Matrix g(d, d);
-    dpcov::linalg::syrk_upper(rows.view(), 0.0, g.data(), d);
-    for (int64_t j = 0; j < d; ++j)
-      for (int64_t i = j + 1; i < d; ++i) g(i, j) = g(j, i);
+    const Matrix g = idealized_gram(rows, bound_rows);
     benchmark::DoNotOptimize(dpcov::mechanisms::release(m, g.view(), request(m, d), rng).matrix.data());
   }
 }
+
+void BM_Idealized(benchmark::State &state) { idealized(state, false); }
+void BM_IdealizedBounded(benchmark::State &state) { idealized(state, true); }
 
 void BM_Exact(benchmark::State &state) {
   const int64_t d = state.range(0);
@@ -189,6 +208,8 @@ void OtherMechanisms(benchmark::internal::Benchmark *b) {
 }
 
 BENCHMARK(BM_Idealized)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_IdealizedBounded)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Exact)->ArgNames({"d", "laplace"})->ArgsProduct({{10, 100, 1000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);

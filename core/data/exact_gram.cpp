@@ -14,12 +14,14 @@ namespace dpcov::data {
 namespace {
 
 constexpr double kTwo53 = 0x1.0p53;
-// Blocks of about 1 MiB of rounded rows (in cache between the rounding and dsyrk), but at least
-// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, while that stays under
-// kMaxBlockDoubles (32 MiB), and at most kExactBlockRows, the exactness limit (as GramAccumulator
-// sizes its blocks).
-constexpr int64_t kBlockDoubles = int64_t{1} << 17;
-constexpr int64_t kMinBlockRows = 2048;
+// Blocks of about 256 KiB of rows (the block and its rounded copy in a core's own cache between
+// the norm pass, the rounding and dsyrk, as GramAccumulator sizes its blocks), but at least
+// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, and at least 2d rows, so that
+// the block's d(d+1)/2 conversions into the 128-bit sum stay small next to its d(d+1)/2 rows'
+// worth of dsyrk, while that stays under kMaxBlockDoubles (32 MiB), and at most kExactBlockRows,
+// the exactness limit.
+constexpr int64_t kBlockDoubles = int64_t{1} << 15;
+constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 
 // (y + 1.5 2^52) - 1.5 2^52 is y rounded to the nearest integer, ties to even, exactly as
@@ -30,8 +32,9 @@ constexpr double kRoundingShift = 0x1.8p52;
 inline double round_to_integer(double y) { return (y + kRoundingShift) - kRoundingShift; }
 
 int64_t block_rows_for(int64_t dim) {
+  const int64_t wanted = std::max(kMinBlockRows, 2 * dim);
   return std::min(kExactBlockRows, std::max({int64_t{1}, kBlockDoubles / dim,
-                                             std::min(kMinBlockRows, kMaxBlockDoubles / dim)}));
+                                             std::min(wanted, kMaxBlockDoubles / dim)}));
 }
 
 // z = round((x f) 2^bits / B) for each row x of `a` and its factor f, into `z` in the layout of

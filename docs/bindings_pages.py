@@ -30,7 +30,8 @@ def python_page(root):
            "scikit-learn style estimators. Every public function and class, module by module, with "
            "its docstring.", ""]
     for name in sorted(os.listdir(package)):
-        if not name.endswith(".py") or (name.startswith("_") and name != "__init__.py"):
+        public = not name.startswith("_") or name in ("__init__.py", "_generated.py")
+        if not name.endswith(".py") or not public:
             continue
         tree = ast.parse(open(os.path.join(package, name), encoding="utf-8").read())
         module = "dpcov" if name == "__init__.py" else "dpcov." + name[:-3]
@@ -72,8 +73,11 @@ def go_page(root):
 
 
 def fortran_page(root):
-    lines = open(os.path.join(root, "bindings", "fortran", "dpcov.f90"), encoding="utf-8").read()
-    lines = lines.splitlines()
+    # dpcov.f90 and the declarations it includes, generated from the headers.
+    lines = []
+    for name in ("dpcov.f90", "dpcov_interfaces.inc"):
+        path = os.path.join(root, "bindings", "fortran", name)
+        lines += open(path, encoding="utf-8").read().splitlines()
     out = ["# Fortran binding {#fortran_binding}", "",
            "The `dpcov` Fortran module (`bindings/fortran/dpcov.f90`): every procedure, constant and "
            "type it declares, with the comments that precede it.", ""]

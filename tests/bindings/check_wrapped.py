@@ -13,7 +13,11 @@ import re
 import subprocess
 import sys
 
-SOURCE_SUFFIXES = {".py", ".pyi", ".pyx", ".pxd", ".c", ".h", ".go", ".f90", ".F90", ".f", ".F"}
+SOURCE_SUFFIXES = {".py", ".pyi", ".pyx", ".pxd", ".c", ".h", ".go", ".f90", ".F90", ".f", ".F",
+                   ".inc"}
+# Python's generated prototype table names every function: a function is wrapped where a module
+# calls it. (Fortran's generated interfaces are the wrapping itself, so they count.)
+NOT_WRAPPING = {"_generated.py"}
 
 
 def exported_functions(library):
@@ -38,7 +42,8 @@ def is_test(path, root):
 def binding_text(root):
     text = []
     for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix in SOURCE_SUFFIXES and not is_test(path, root):
+        if (path.is_file() and path.suffix in SOURCE_SUFFIXES and path.name not in NOT_WRAPPING
+                and not is_test(path, root)):
             text.append(path.read_text(errors="replace"))
     return "\n".join(text)
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._generated import Layout
 from .errors import InvalidArgumentError, LayoutError, DimensionError, Status
 
 _F64 = np.dtype(np.float64)
-ROW_MAJOR = 101  # DPCOV_ROW_MAJOR
-COL_MAJOR = 102  # DPCOV_COL_MAJOR
+ROW_MAJOR, COL_MAJOR = int(Layout.ROW_MAJOR), int(Layout.COL_MAJOR)
 _ITEM = 8
 
 

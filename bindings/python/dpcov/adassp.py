@@ -8,13 +8,14 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
+from ._generated import AdasspCalibration, Neighbour
 from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 from .types import StructView
 
-NEIGHBOURS = {"replace_one": 0, "add_remove": 1}
+NEIGHBOURS = {m.name.lower(): int(m) for m in Neighbour}
 """Accepted ``neighbour`` names and their ``dpcov_neighbour`` values."""
-CALIBRATIONS = {"joint_analytic": 0, "paper": 1}
+CALIBRATIONS = {m.name.lower(): int(m) for m in AdasspCalibration}
 """Accepted ``calibration`` names and their ``dpcov_adassp_calibration`` values."""
 
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 from ctypes import byref, c_int64
 
 from . import _arrays
-from ._lib import (AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxResultC, C,
+from ._lib import (DPCOV_AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxResultC, C,
                    CoinpressMeanAuditResultC, RowsExactAuditResultC, _check, new_struct)
+
+#: The most trials an audit accepts (DPCOV_AUDIT_MAX_TRIALS, dpcov/audit.h).
+AUDIT_MAX_TRIALS = DPCOV_AUDIT_MAX_TRIALS
 
 __all__ = ["AUDIT_MAX_TRIALS", "AUDIT_FIELDS", "audit_coinpress_mean", "audit_params",
            "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_run",

@@ -14,11 +14,12 @@ from ctypes import byref, c_double, c_int64
 import numpy as np
 
 from . import _arrays
+from ._generated import Units
 from ._lib import C, _check
 
 __all__ = ["UNITS", "norm_bound", "scale_rows", "transform"]
 
-UNITS = {"user": 0, "scaled": 1}
+UNITS = {m.name.lower(): int(m) for m in Units}
 """``units`` of :func:`transform`: the user's units or the scaled rows' (``dpcov_units``)."""
 
 

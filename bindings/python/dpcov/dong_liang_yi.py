@@ -9,11 +9,12 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
+from ._generated import DlyVariant
 from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 
 #: Variant names -> dpcov_dly_variant values.
-DLY_VARIANTS = {"gauss": 0, "separate": 1, "adaptive": 2, "adaptive_paper": 3}
+DLY_VARIANTS = {m.name.lower(): int(m) for m in DlyVariant}
 
 
 class DlyRelease(NamedTuple):

@@ -16,31 +16,7 @@ working.
 
 from __future__ import annotations
 
-import enum
-
-
-class Status(enum.IntEnum):
-    """The ``dpcov_status_code`` values of ``dpcov/common.h`` (numbers are part of the ABI)."""
-
-    OK = 0
-    NULL_POINTER = -1
-    INVALID_ARGUMENT = -2
-    DIMENSION = -3
-    LAYOUT = -4
-    NON_FINITE = -5
-    NORM_BOUND = -6
-    PRECONDITION = -7
-    NOT_POSITIVE_DEFINITE = -8
-    NOT_PRIVATE = -9
-    REFUSED = -10
-    NO_CONVERGENCE = -11
-    NUMERICAL = -12
-    ENTROPY = -13
-    TOO_LARGE = -14
-    INCOMPATIBLE = -15
-    BUFFER_TOO_SMALL = -16
-    NOMEM = -17
-    INTERNAL = -18
+from ._generated import Status
 
 
 class DpcovError(Exception):

@@ -21,24 +21,16 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
-import enum
 import warnings
 from ctypes import byref, c_void_p
 from typing import NamedTuple
 
+from ._generated import Accounting
 from ._handle import Handle
 from ._lib import C, LedgerSpentC, _check, new_struct
 from .errors import NumericalError, RefusedError
 from .rng import Rng
 from .types import StructView
-
-
-class Accounting(enum.IntEnum):
-    """``dpcov_accounting``: how a ledger composes its charges."""
-
-    BASIC = 0  #: epsilons and deltas add up
-    ZCDP = 1  #: zCDP rhos add up (Gaussian and pure releases), converted at the delta cap
-    ADVANCED = 2  #: advanced composition at the first release's (epsilon, delta), every mechanism
 
 
 class ZcdpCharge(NamedTuple):

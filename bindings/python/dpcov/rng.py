@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._handle import Handle
-from ._lib import C, RNG_STATE_SIZE, _check
+from ._lib import DPCOV_RNG_STATE_SIZE, C, _check
 
 _MASK64 = (1 << 64) - 1
 
@@ -41,7 +41,7 @@ class Rng(Handle):
     """
 
     _destroy = staticmethod(C.dpcov_rng_destroy)
-    STATE_SIZE = RNG_STATE_SIZE
+    STATE_SIZE = DPCOV_RNG_STATE_SIZE
 
     def __init__(self, seed: int | None = None, stream: int = 0):
         """Create the generator from OS entropy or from (seed, stream)."""
@@ -97,8 +97,8 @@ class Rng(Handle):
     def save_state(self) -> bytes:
         """The complete state as :data:`STATE_SIZE` portable bytes (``dpcov_rng_state_save``).
         Treat them as secret when the generator serves a release."""
-        buf = ctypes.create_string_buffer(RNG_STATE_SIZE)
-        _check(C.dpcov_rng_state_save(self, buf, RNG_STATE_SIZE))
+        buf = ctypes.create_string_buffer(DPCOV_RNG_STATE_SIZE)
+        _check(C.dpcov_rng_state_save(self, buf, DPCOV_RNG_STATE_SIZE))
         return buf.raw
 
     def restore_state(self, state: bytes) -> None:

@@ -2,160 +2,13 @@
 
 from __future__ import annotations
 
-import enum
-
+# The C enums, generated from the headers (dpcov/_generated.py) and re-exported here.
+from ._generated import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise,
+                         AuditRowsMechanism, AuditVerdict, BlackBoxStatistic, BoundPolicy,
+                         BudgetSplit, Calibration, GlassoStart, LambdaMinScope, Layout, Mechanism,
+                         Neighbour, SensitivityNorm)
+from ._generated import Generator
 from ._lib import C
-
-
-class Layout(enum.IntEnum):
-    """``dpcov_layout``: matrix storage orders (the values of LAPACKE)."""
-
-    ROW_MAJOR = 101
-    COL_MAJOR = 102
-
-
-class BoundPolicy(enum.IntEnum):
-    """``dpcov_bound_policy``: what to do with a row whose norm exceeds the bound B."""
-
-    CLIP = 0
-    REJECT = 1
-    DROP = 2
-
-
-class Mechanism(enum.IntEnum):
-    """``dpcov_mechanism_id``. Also accepted as the lower-case names of ``dpcov_mechanism_name``
-    (``"analyze_gauss"``, ...)."""
-
-    ANALYZE_GAUSS = 1
-    LAPLACE_SYM = 2
-    WISHART_ADDITIVE = 3
-    INVERSE_GAUSS = 4
-    WISHART_JIANG = 5
-    IEV = 6
-    KT_RANK1 = 7
-    JL_RIDGE = 8
-    JL_RIDGE_SIGMA_MIN = 9
-    INVERSE_WISHART = 10
-    INVERSE_WISHART_SIGMA_MIN = 11
-    OLS_JL = 12
-    GLASSO_OUTPUT_WISHART = 13
-
-
-class Neighbour(enum.IntEnum):
-    """``dpcov_neighbour``: the neighbouring-dataset relation of a guarantee."""
-
-    REPLACE_ONE = 0
-    ADD_REMOVE = 1
-
-
-class Calibration(enum.IntEnum):
-    """``dpcov_calibration``: how a noise scale was calibrated."""
-
-    DEFAULT = 0
-    ANALYTIC_GAUSSIAN = 1
-    CLASSICAL_GAUSSIAN = 2
-    LAPLACE_UPPER_TRIANGLE = 3
-    LAPLACE_PUBLISHED = 4
-    THEOREM = 5
-    BINGHAM_PUBLISHED = 6
-    BINGHAM_SENSITIVITY = 7
-
-
-class BudgetSplit(enum.IntEnum):
-    """``dpcov_budget_split``: IEV and KT split of the eigenvector budget."""
-
-    DEFAULT = 0
-    UNIFORM = 1
-    ADAPTIVE = 2
-
-
-class SensitivityNorm(enum.IntEnum):
-    """``dpcov_sensitivity_norm``: the norm of a receipt's sensitivity."""
-
-    NONE = 0
-    L1 = 1
-    L2 = 2
-
-
-class LambdaMinScope(enum.IntEnum):
-    """``dpcov_lambda_min_scope``: what the inverse-Gauss public bound covers."""
-
-    DOMAIN = 0
-    INPUT = 1
-
-
-class GlassoStart(enum.IntEnum):
-    """``dpcov_glasso_start``: the starting point the graphical-lasso solver used."""
-
-    WARM = 0
-    COVARIANCE = 1
-    SOFT_THRESHOLD = 2
-
-
-class AuditDataset(enum.IntEnum):
-    """``dpcov_audit_dataset``: kinds of generated audit datasets."""
-
-    RANDOM_ROWS = 0
-    SPHERE_ROWS = 1
-    REPEATED_ROWS = 2
-    RANK_DEFICIENT = 3
-    NEARLY_SINGULAR = 4
-    TINY_N = 5
-
-
-class AuditRowsMechanism(enum.IntEnum):
-    """``dpcov_audit_rows_mechanism``: the zCDP mechanisms on the rows audited black-box."""
-
-    DLY_GAUSS = 0
-    DLY_SEPARATE = 1
-    DLY_ADAPTIVE = 2
-    DLY_ADAPTIVE_PAPER = 3
-    COINPRESS = 4
-
-
-class BlackBoxStatistic(enum.IntEnum):
-    """``dpcov_black_box_statistic``: the scalar of each release a black-box audit tests."""
-
-    TOP_EIGENVALUE = 0
-    TOP_EIGENVECTOR_ALIGNMENT = 1
-    LEAST_EIGENVALUE_ABOVE_PAIR = 2
-
-
-class AuditNeighbour(enum.IntEnum):
-    """``dpcov_audit_neighbour``: how the audited neighbour is chosen."""
-
-    RANDOM = 0
-    MAX_L2_CHANGE = 1
-    MAX_L1_CHANGE = 2
-    LEAST_EIGENVECTOR = 3
-
-
-class AuditFinding(enum.IntFlag):
-    """``dpcov_audit_finding``: bits of an audit's findings."""
-
-    NONE = 0
-    LOSS_ABOVE_EPSILON = 1
-    DELTA_EXCEEDED = 2
-    GAUSSIAN_PROFILE_EXCEEDED = 4
-    SAMPLER_MISMATCH = 8
-    RHO_EXCEEDED = 16
-
-
-class AuditVerdict(enum.IntEnum):
-    """``dpcov_audit_verdict``."""
-
-    NO_VIOLATION_FOUND = 0
-    VIOLATION = 1
-
-
-class AuditNoise(enum.IntEnum):
-    """``dpcov_audit_noise``: the noise family of the conformance test."""
-
-    NONE = 0
-    GAUSSIAN = 1
-    LAPLACE = 2
-    WISHART = 3
-    CLAIMED_LAW = 4
 
 
 def mechanism_name(mechanism: int) -> str:
@@ -293,7 +146,7 @@ class Receipt(StructView):
 
     __slots__ = ()
 
-    _GENERATOR_NAMES = {0: "none", 1: "pcg64", 2: "chacha20"}
+    _GENERATOR_NAMES = {int(g): g.name.lower() for g in Generator}
 
     def _derived(self, data: dict) -> None:
         """Add the mechanism and generator names to the fields."""

@@ -18,7 +18,7 @@ LIMITS = {c_int32: (-(2 ** 31), 2 ** 31 - 1), c_int64: (-(2 ** 63), 2 ** 63 - 1)
 
 
 def integer_parameters():
-    for name, (_, argtypes) in sorted(_lib._PROTOTYPES.items()):
+    for name, (_, argtypes) in sorted(_lib.PROTOTYPES.items()):
         for k, t in enumerate(argtypes):
             if t in LIMITS:
                 yield name, k, t
@@ -27,7 +27,7 @@ def integer_parameters():
 def test_every_integer_parameter_refuses_a_value_its_type_cannot_hold():
     checked = 0
     for name, k, t in integer_parameters():
-        _, argtypes = _lib._PROTOTYPES[name]
+        _, argtypes = _lib.PROTOTYPES[name]
         lo, hi = LIMITS[t]
         for value in (hi + 1, lo - 1, hi + 2 ** 70):
             args = [None] * len(argtypes)

@@ -13,9 +13,6 @@ import subprocess
 import sys
 import tempfile
 
-GENERATED = ["bindings/python/dpcov/_generated.py", "bindings/fortran/dpcov_interfaces.inc"]
-
-
 def main(root: pathlib.Path) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         run = subprocess.run(["/usr/bin/python3", str(root / "scripts" / "generate-bindings"),
@@ -25,8 +22,10 @@ def main(root: pathlib.Path) -> int:
             print("FAILED: scripts/generate-bindings did not run (libclang's Python module "
                   "comes from Debian python3-clang: run scripts/setup)")
             return 1
+        generated = sorted(str(p.relative_to(tmp)) for p in pathlib.Path(tmp).rglob("*")
+                           if p.is_file())
         stale = []
-        for relative in GENERATED:
+        for relative in generated:
             fresh = (pathlib.Path(tmp) / relative).read_bytes()
             checked_in = root / relative
             current = checked_in.read_bytes() if checked_in.exists() else b""
@@ -41,7 +40,7 @@ def main(root: pathlib.Path) -> int:
         print(f"FAILED: {', '.join(stale)} differ from what the headers give: run "
               "scripts/generate-bindings and commit the result")
         return 1
-    print(f"generated bindings match the headers: {', '.join(GENERATED)}")
+    print(f"generated bindings match the headers: {', '.join(generated)}")
     return 0
 
 

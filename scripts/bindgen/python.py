@@ -67,6 +67,8 @@ def _field_type(t) -> str:
         return _SCALARS[t.name]
     if t.kind == "array":
         return f"{_field_type(t.target)} * {t.length_name or t.length}"
+    if t.kind == "pointer" and t.target.kind == "scalar" and t.target.name == "char":
+        return "c_char_p"
     if t.kind == "pointer":
         return "c_void_p"
     if t.kind == "struct" and not t.opaque:

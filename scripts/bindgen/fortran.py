@@ -19,10 +19,10 @@ HEADER = """\
 !
 ! The C ABI's constants, structs and functions for module dpcov (dpcov.f90 includes this file):
 ! every enum value and numeric #define as a parameter (but for one whose name is, case aside, a
-! function's: DPCOV_RNG_STATE_SIZE is dpcov_rng_state_size() here), every struct as a bind(c) derived type,
-! every function as a bind(c) interface under its C name; a function returning a C string is
-! declared as NAME_c, returning type(c_ptr), and wrapped by dpcov.f90. uint64_t is
-! integer(c_int64_t) (Fortran has no unsigned kind).
+! function's: DPCOV_RNG_STATE_SIZE is dpcov_rng_state_size() here), every struct as a bind(c)
+! derived type, every function as a bind(c) interface under its C name; a function returning a
+! pointer (a C string) is declared as NAME_c, returning type(c_ptr), and wrapped by dpcov.f90.
+! uint64_t is integer(c_int64_t) (Fortran has no unsigned kind).
 """
 
 _KINDS = {"double": ("real", "c_double"), "int32_t": ("integer", "c_int32_t"),
@@ -36,6 +36,7 @@ _AS_FUNCTION = re.compile(r"As (dpcov_\w+)\(\)")
 
 
 def _scalar_decl(name: str) -> tuple:
+    """(Fortran type of a C number type, the iso_c_binding kinds it needs imported)."""
     kind, ckind = _KINDS[name]
     text = f"character(kind={ckind})" if kind == "character" else f"{kind}({ckind})"
     return text, {ckind}
@@ -46,7 +47,7 @@ def _wrap(text: str, indent: str, width: int = 100) -> list:
     if len(indent + text) <= width:
         return [indent + text]
     lines, line = [], indent
-    for k, piece in enumerate(re.split(r"(?<=, )", text)):
+    for piece in re.split(r"(?<=, )", text):
         if len(line) + len(piece) > width - 2 and line.strip():
             lines.append(line.rstrip() + " &")
             line = indent + "    "
@@ -169,7 +170,7 @@ def _interface(api, function) -> list:
         decl, kinds = _scalar_decl(result.name)
         head, tail = "function", [f"{decl} :: {name}"]
         imports |= kinds
-    out = _wrap(f"{head} {name}({args})", "    ")
+    out = _wrap(f"{head} {name}({args})", "    ", width=98)  # room for a " &"
     bind = f"bind(c, name='{function.name}')"
     if len(out[-1]) + 1 + len(bind) <= 100:
         out[-1] += " " + bind

@@ -1,6 +1,8 @@
 #include "regress_command.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,14 +11,20 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/regression_intervals.hpp"
+#include "../analysis/regression_units.hpp"
 #include "../analysis/released_matrix.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
+#include "../io/adassp_receipt.hpp"
 #include "../io/json_text.hpp"
-#include "../options/column_bounds_option.hpp"
-#include "../options/constant_column_option.hpp"
+#include "../io/readers/open_input.hpp"
+#include "../io/regression_rows.hpp"
 #include "../library_status.hpp"
-#include "regress_raw.hpp"
+#include "../options/constant_column_option.hpp"
+#include "../options/input_options.hpp"
+#include "../options/raw_regress_options.hpp"
+#include "release_pipeline.hpp"
 
 namespace dpcov::cli {
 
@@ -34,154 +42,145 @@ struct RegressOptions {
   bool plug_in = false;          // also print the table that treats the release as exact data
   int64_t bootstrap = 999;       // draws of the noise-aware intervals
   std::optional<uint64_t> seed;  // of the bootstrap generator (default: OS entropy)
+
+  BootstrapSettings bootstrap_settings() const { return {bootstrap, seed}; }
 };
 
-// Noise-aware intervals of the OLS coefficients by parametric bootstrap
-// (dpcov_ols_bootstrap_intervals): computed for a release whose mechanism has a known noise law.
-// `refusal` says why there are none.
-struct NoiseAware {
-  bool computed = false;
-  std::string refusal;
-  std::vector<double> coef, se, p, lower, upper;
-  double noise_norm = 0.0, kappa = 0.0;
+constexpr const char *kPlugInLabel = "plug-in: treats the release as exact data";
+constexpr const char *kSignNote =
+    "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
+
+// ---- The regression on a released matrix: post-processing, no privacy cost.
+
+// A regression on a released matrix, from its columns to its tables.
+struct MatrixRegression {
+  LoadedMatrix m;
+  int64_t label = -1;
+  int64_t intercept = -1;  // the intercept column, or -1
+  std::vector<int64_t> features;
+  std::vector<std::string> terms;  // the intercept column first when there is one
+  std::string n_source;            // how n was found, when not from the receipt's n
+  int64_t n = 0;                   // the rows the residual degrees of freedom count
+  std::string dof_source = "n";
+  std::vector<double> g;           // the matrix the fit reads (scaled units, ols_jl's S^T S)
+  UnitMap units;
+  dpcov_regression_params params{};
+  size_t size = 1;                 // coefficients (at least 1 for the library's outputs)
+  // A private release (ols_jl aside, whose table is Sheffet's exact inference on the projection)
+  // gets the noise-aware intervals; the table that treats it as exact data only on request.
+  bool release = false;
+  bool classical = false;
+  std::vector<double> coef, se, t, pv, lo, hi;
+  std::vector<bool> reject;
+  dpcov_regression_summary summary{};
+  NoiseAware aware;
+  Guaranteed sure;
+  double intercept_constant = 1.0;
 };
 
-NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
-                                 int64_t label, const std::vector<int64_t> &features,
-                                 dpcov_regression_params params, size_t size,
-                                 const RegressOptions &o) {
-  NoiseAware out;
-  const std::optional<dpcov_receipt> receipt = noise_receipt(m);
-  if (!receipt) {
-    out.refusal = concat("the receipt names no mechanism of this library ('", m.mechanism(), "')");
-    return out;
+// The label, intercept and feature columns of `r.m`, and the names of the terms.
+void resolve_terms(MatrixRegression &r, const RegressOptions &o) {
+  const LoadedMatrix &m = r.m;
+  r.label = resolve_column(m.names, o.label, "--label");
+  if (!o.intercept.empty()) r.intercept = resolve_column(m.names, o.intercept, "--intercept");
+  if (o.features.empty()) {
+    for (int64_t j = 0; j < m.dim; ++j)
+      if (j != r.label && j != r.intercept) r.features.push_back(j);
+  } else {
+    for (const auto &spec : o.features) r.features.push_back(resolve_column(m.names, spec, "--features"));
   }
-  params.ridge = 0.0;
-  dpcov_rng *rng = nullptr;
-  library_check(o.seed ? dpcov_rng_create_seeded(&rng, *o.seed, 0)
-                       : dpcov_rng_create_from_entropy(&rng),
-                "bootstrap generator");
-  std::unique_ptr<dpcov_rng *, void (*)(dpcov_rng **)> owner(&rng, dpcov_rng_destroy);
-  for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper}) v->resize(size);
-  const dpcov_status status = dpcov_ols_bootstrap_intervals(
-      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, &*receipt, label, features.data(),
-      static_cast<int64_t>(features.size()), &params, o.bootstrap, rng, out.coef.data(),
-      out.se.data(), out.p.data(), out.lower.data(), out.upper.data(), &out.noise_norm,
-      &out.kappa);
-  if (status == DPCOV_E_PRECONDITION ||
-      (status == DPCOV_E_INVALID_ARGUMENT &&
-       std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos)) {
-    out.refusal = dpcov_last_error_message();
-    return out;
-  }
-  library_check(status, concat(m.path, ": noise-aware intervals"));
-  out.computed = true;
-  return out;
+  if (r.intercept >= 0) r.terms.push_back(m.names[static_cast<size_t>(r.intercept)]);
+  for (int64_t j : r.features) r.terms.push_back(m.names[static_cast<size_t>(j)]);
 }
 
-// Intervals that account for the privacy noise of an Analyze Gauss release
-// (dpcov_ols_analyze_gauss_intervals; proofs/ols_analyze_gauss.md), for the OLS coefficients (no
-// ridge, whatever --ridge says): computed when the matrix is one. `refusal` says why there are none
-// when the noise is too large.
-struct Guaranteed {
-  bool computed = false;
-  std::string refusal;
-  std::vector<double> lower, upper;
-  std::vector<int32_t> reject;
-  double eta = 0.0, kappa = 0.0;
-};
-
-Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double> &g,
-                                int64_t label, const std::vector<int64_t> &features,
-                                dpcov_regression_params params, size_t size) {
-  Guaranteed out;
-  if (m.mechanism() != "analyze_gauss" || !m.receipt.contains("sigma")) return out;
-  params.ridge = 0.0;
-  out.lower.resize(size);
-  out.upper.resize(size);
-  out.reject.resize(size);
-  std::vector<double> coef(size);
-  const dpcov_status status = dpcov_ols_analyze_gauss_intervals(
-      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, m.receipt["sigma"].get<double>(), *m.rows, label,
-      features.data(), static_cast<int64_t>(features.size()), &params, coef.data(),
-      out.lower.data(), out.upper.data(), nullptr, nullptr, out.reject.data(), &out.eta,
-      &out.kappa);
-  if (status == DPCOV_E_PRECONDITION) {
-    out.refusal = dpcov_last_error_message();
-    return out;
+// n for the inference. Under add/remove the receipt withholds n; the intercept column the receipt
+// records as constant (value c) holds the released count S_cc / c^2, which is post-processing (as
+// Python's PrivateLinearRegression).
+void find_rows(MatrixRegression &r) {
+  LoadedMatrix &m = r.m;
+  if (!m.rows && r.intercept >= 0) {
+    const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
+    if (recorded.found && recorded.name == m.names[static_cast<size_t>(r.intercept)]) {
+      const double count = m.values[static_cast<size_t>(r.intercept * m.dim + r.intercept)] /
+                           (recorded.value * recorded.value);
+      if (!(count >= 1.0) || !std::isfinite(count))
+        fail(kExitPrivacy, m.path, ": the released count of column '", recorded.name,
+             "' (its entry over its value squared) is below 1: the release is too noisy for a "
+             "regression");
+      m.rows = std::llround(count);
+      r.n_source = concat(" (the released count of column '", recorded.name, "')");
+    }
   }
-  library_check(status, concat(m.path, ": guaranteed intervals"));
-  out.computed = true;
-  return out;
+  if (!m.rows)
+    fail(kExitUsage, m.path,
+         ": the number of rows n is unknown (no receipt beside it, or n is private under "
+         "add/remove and the receipt withholds it): pass --rows only with a public n, or "
+         "--intercept naming the receipt's constant column (its released count is used)");
+  r.n = *m.rows;
 }
 
-// A `release --bounds` matrix is the second moment of [1, x] in the data's units, but its noise was
-// added to that of the scaled rows [1, z] (proofs/column_bounds.md). The regression runs there,
-// where the noise law is the mechanism's, and the coefficients are mapped back: with
-// x_j = c_j + h_j z_j, a slope b_j on z_j is h_y b_j / h_j on x_j (its interval and standard error
-// scale alike, its t and p do not change), and the intercept is c_y + h_y a - sum_j b_j c_j. That
-// intercept combines every coefficient, so its interval is not a map of the others: not given.
-struct UnitMap {
-  bool active = false;
-  std::vector<double> centre, half;  // per matrix column; the constant column has (0, 1)
-};
-
-UnitMap unit_map(const LoadedMatrix &m, std::vector<double> &g) {
-  UnitMap map;
-  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) return map;
-  const ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
-  const int64_t d = static_cast<int64_t>(bounds.lower.size());
-  if (d + 1 != m.dim)
-    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
-  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
-                                              DPCOV_UNITS_SCALED, DPCOV_ROW_MAJOR, m.values.data(),
-                                              m.dim, g.data(), m.dim),
-                concat(m.path, ": mapping to the scaled units"));
-  map.active = true;
-  map.centre.push_back(0.0);
-  map.half.push_back(1.0);
-  for (int64_t j = 0; j < d; ++j) {
-    map.centre.push_back(bounds.lower[static_cast<size_t>(j)] / 2 + bounds.upper[static_cast<size_t>(j)] / 2);
-    map.half.push_back(bounds.upper[static_cast<size_t>(j)] / 2 - bounds.lower[static_cast<size_t>(j)] / 2);
+// The matrix the fit reads: in the scaled units of a `release --bounds` matrix; for ols_jl, which
+// releases S^T S / r for an r-row projection S of the data, S^T S itself, since the regression on
+// S has r - p residual degrees of freedom (Sheffet 2017, Alg. 1).
+void prepare_matrix(MatrixRegression &r) {
+  const LoadedMatrix &m = r.m;
+  r.g = m.values;
+  r.units = unit_map(m, r.g);
+  if (r.units.active && (r.intercept != 0 || r.label == 0))
+    fail(kExitUsage, m.path, ": a `release --bounds` matrix is regressed with --intercept ",
+         m.names.front(), " (its scaling is affine, so a model without the intercept changes "
+         "meaning) and a data column as --label");
+  if (m.mechanism() == "ols_jl" && m.receipt.contains("projection_rows")) {
+    r.n = m.receipt["projection_rows"].get<int64_t>();
+    for (double &x : r.g) x *= static_cast<double>(r.n);
+    r.dof_source = "r (projection rows)";
   }
-  return map;
 }
 
-// Maps coefficients fitted in the scaled units to the data's (terms: the intercept first, then
-// `features`). `spread` holds per-term quantities that scale with the slope (standard errors,
-// interval ends); `invariant` those that do not (t, p). The intercept's are set to NaN.
-void to_user_units(const UnitMap &map, int64_t label, bool intercept,
-                   const std::vector<int64_t> &features, std::vector<double> &coef,
-                   std::initializer_list<std::vector<double> *> spread,
-                   std::initializer_list<std::vector<double> *> invariant) {
-  if (!map.active || coef.empty()) return;
-  const size_t first = intercept ? 1 : 0;
-  const double hy = map.half[static_cast<size_t>(label)];
-  double shift = 0.0;
-  for (size_t i = 0; i < features.size(); ++i) {
-    const auto j = static_cast<size_t>(features[i]);
-    const double factor = hy / map.half[j];
-    coef[first + i] *= factor;
-    for (auto *v : spread) (*v)[first + i] *= factor;
-    shift += coef[first + i] * map.centre[j];
+// The table that treats the matrix as exact data (dpcov_regression_fit).
+void fit_classical(MatrixRegression &r, const RegressOptions &o) {
+  const LoadedMatrix &m = r.m;
+  for (auto *v : {&r.coef, &r.se, &r.t, &r.pv, &r.lo, &r.hi}) v->resize(r.size);
+  r.summary.struct_size = sizeof r.summary;
+  if (r.classical) {
+    const dpcov_status status = dpcov_regression_fit(
+        DPCOV_ROW_MAJOR, m.dim, r.g.data(), m.dim, r.n, r.label, r.features.data(),
+        static_cast<int64_t>(r.features.size()), &r.params, r.coef.data(), r.se.data(),
+        r.t.data(), r.pv.data(), r.lo.data(), r.hi.data(), &r.summary);
+    if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)
+      library_fail(status, concat(m.path, ": regression"),
+                   concat(dpcov_last_error_message(),
+                          o.ridge > 0 ? concat(" (that penalty is added to the current --ridge ",
+                                               o.ridge, ")")
+                                      : std::string()));
+    library_check(status, concat(m.path, ": regression"));
   }
-  if (!intercept) return;
-  coef[0] = map.centre[static_cast<size_t>(label)] + hy * coef[0] - shift;
-  for (auto *v : spread) (*v)[0] = NAN;
-  for (auto *v : invariant) (*v)[0] = NAN;
+  r.reject.resize(r.size);
+  for (size_t i = 0; i < r.terms.size(); ++i) r.reject[i] = r.pv[i] < 1.0 - o.level;
 }
 
-// A `release --add-constant` matrix's constant column held B, not 1: the coefficient fitted on it
-// is the intercept divided by B. Multiplies the intercept's entries (terms[0]) by B, which puts
-// them in the label's units (t and p do not change). Returns B, or 1 for any other intercept.
-double intercept_in_label_units(const LoadedMatrix &m, int64_t intercept,
-                                std::initializer_list<std::vector<double> *> spread) {
-  const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
-  if (intercept < 0 || !recorded.found || recorded.name != m.names[static_cast<size_t>(intercept)])
-    return 1.0;
-  for (auto *v : spread)
-    if (!v->empty()) v->front() *= recorded.value;
-  return recorded.value;
+// Every coefficient in the data's units: a `release --bounds` matrix's scaling undone, or a
+// `release --add-constant` intercept multiplied by its constant.
+void to_data_units(MatrixRegression &r) {
+  if (r.units.active) {
+    to_user_units(r.units, r.label, true, r.features, r.coef, {&r.se, &r.lo, &r.hi}, {&r.t, &r.pv});
+    const double hy = r.units.half[static_cast<size_t>(r.label)];
+    r.summary.rss *= hy * hy;
+    r.summary.residual_variance *= hy * hy;
+    to_user_units(r.units, r.label, true, r.features, r.aware.coef,
+                  {&r.aware.se, &r.aware.lower, &r.aware.upper}, {&r.aware.p});
+    if (r.sure.computed) {
+      std::vector<double> sure_coef(r.size, 0.0);  // only the interval ends are reported
+      to_user_units(r.units, r.label, true, r.features, sure_coef, {&r.sure.lower, &r.sure.upper},
+                    {});
+      r.sure.reject[0] = 0;
+    }
+    return;
+  }
+  r.intercept_constant = intercept_in_label_units(
+      r.m, r.intercept,
+      {&r.coef, &r.se, &r.lo, &r.hi, &r.aware.coef, &r.aware.se, &r.aware.lower, &r.aware.upper,
+       &r.sure.lower, &r.sure.upper});
 }
 
 // What the matrix's origin means for the inference printed with it.
@@ -197,256 +196,449 @@ std::string provenance_note(const LoadedMatrix &m) {
   return "note: no receipt: the origin of the matrix, and whether it is private, are unknown.";
 }
 
-void run_regress(const RegressOptions &o) {
-  LoadedMatrix m = load_matrix(o.source);
-  const int64_t d = m.dim;
-  const int64_t label = resolve_column(m.names, o.label, "--label");
-  int64_t intercept = -1;
-  if (!o.intercept.empty()) intercept = resolve_column(m.names, o.intercept, "--intercept");
-  std::vector<int64_t> features;
-  if (o.features.empty()) {
-    for (int64_t j = 0; j < d; ++j)
-      if (j != label && j != intercept) features.push_back(j);
-  } else {
-    for (const auto &spec : o.features) features.push_back(resolve_column(m.names, spec, "--features"));
-  }
-  // Under add/remove the receipt withholds n; the intercept column the receipt records as
-  // constant (value c) holds the released count S_cc / c^2, which is post-processing (as
-  // Python's PrivateLinearRegression).
-  std::string n_source;
-  if (!m.rows && intercept >= 0) {
-    const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
-    if (recorded.found && recorded.name == m.names[static_cast<size_t>(intercept)]) {
-      const double count = m.values[static_cast<size_t>(intercept * d + intercept)] /
-                           (recorded.value * recorded.value);
-      if (!(count >= 1.0) || !std::isfinite(count))
-        fail(kExitPrivacy, m.path, ": the released count of column '", recorded.name,
-             "' (its entry over its value squared) is below 1: the release is too noisy for a "
-             "regression");
-      m.rows = std::llround(count);
-      n_source = concat(" (the released count of column '", recorded.name, "')");
-    }
-  }
-  if (!m.rows)
-    fail(kExitUsage, m.path,
-         ": the number of rows n is unknown (no receipt beside it, or n is private under "
-         "add/remove and the receipt withholds it): pass --rows only with a public n, or "
-         "--intercept naming the receipt's constant column (its released count is used)");
-  int64_t n = *m.rows;
+nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const RegressOptions &o) {
+  const NoiseAware &a = r.aware;
+  if (!a.computed) return {{"refused", a.refusal}};
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < r.terms.size(); ++i)
+    rows.push_back({{"term", r.terms[i]}, {"coef", a.coef[i]}, {"std_error", a.se[i]},
+                    {"p", a.p[i]}, {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
+                    {"sign", interval_sign(a.lower[i], a.upper[i])}});
+  return {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
+          {"noise_norm", a.noise_norm}, {"kappa", a.kappa}, {"coefficients", rows}};
+}
 
-  // ols_jl releases S^T S / r for an r-row projection S of the data: the regression on S has
-  // r - p residual degrees of freedom (Sheffet 2017, Alg. 1), so G is rescaled to S^T S.
-  std::vector<double> g = m.values;
-  const UnitMap units = unit_map(m, g);
-  if (units.active && (intercept != 0 || label == 0))
-    fail(kExitUsage, m.path, ": a `release --bounds` matrix is regressed with --intercept ",
-         m.names.front(), " (its scaling is affine, so a model without the intercept changes "
-         "meaning) and a data column as --label");
-  std::string dof_source = "n";
-  if (m.mechanism() == "ols_jl" && m.receipt.contains("projection_rows")) {
-    n = m.receipt["projection_rows"].get<int64_t>();
-    for (double &x : g) x *= static_cast<double>(n);
-    dof_source = "r (projection rows)";
+void add_classical_json(nlohmann::ordered_json &out, const MatrixRegression &r) {
+  out["dof"] = r.summary.dof;
+  out["rss"] = r.summary.rss;
+  out["residual_variance"] = r.summary.residual_variance;
+  out["t_critical"] = r.summary.t_critical;
+  out["rss_clamped"] = r.summary.rss_clamped != 0;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < r.terms.size(); ++i) {
+    nlohmann::ordered_json row = {{"term", r.terms[i]}, {"coef", r.coef[i]},
+                                  {"std_error", r.se[i]}, {"t", r.t[i]}, {"p", r.pv[i]},
+                                  {"ci_lower", r.lo[i]}, {"ci_upper", r.hi[i]}};
+    if (r.release)
+      row["basis"] = kPlugInLabel;
+    else
+      row["reject"] = static_cast<bool>(r.reject[i]);
+    rows.push_back(row);
   }
+  out[r.release ? "plug_in" : "coefficients"] = rows;
+}
 
-  dpcov_regression_params params{};
-  library_check(dpcov_regression_params_default(&params), "regression defaults");
-  params.intercept_column = intercept;
-  params.ridge = o.ridge;
-  params.level = o.level;
-  const int64_t p = static_cast<int64_t>(features.size()) + (intercept >= 0 ? 1 : 0);
-  const auto size = static_cast<size_t>(p > 0 ? p : 1);
-  std::vector<std::string> terms;
-  if (intercept >= 0) terms.push_back(m.names[static_cast<size_t>(intercept)]);
-  for (int64_t j : features) terms.push_back(m.names[static_cast<size_t>(j)]);
-  const double alpha = 1.0 - o.level;
-  const std::string level_pct = format_number(100.0 * alpha, 3) + "%";
+void print_matrix_json(const MatrixRegression &r, const RegressOptions &o) {
+  const LoadedMatrix &m = r.m;
+  nlohmann::ordered_json out;
+  out["command"] = "regress";
+  out["matrix"] = m.path;
+  out["receipt"] = m.receipt_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.receipt_path);
+  out["mechanism"] = m.mechanism();
+  out["label"] = m.names[static_cast<size_t>(r.label)];
+  out["intercept"] = r.intercept >= 0 ? nlohmann::ordered_json(r.terms.front()) : nlohmann::ordered_json();
+  if (r.intercept_constant != 1.0) out["intercept_constant"] = r.intercept_constant;
+  out["n"] = *m.rows;
+  if (!r.n_source.empty()) out["n_released_count"] = true;
+  out["ridge"] = o.ridge;
+  out["level"] = o.level;
+  if (r.release) out["noise_aware"] = noise_aware_json(r, o);
+  if (r.classical) add_classical_json(out, r);
+  if (r.sure.computed) {
+    nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < r.terms.size(); ++i)
+      intervals.push_back({{"term", r.terms[i]}, {"ci_lower", r.sure.lower[i]},
+                           {"ci_upper", r.sure.upper[i]}, {"reject", r.sure.reject[i] != 0}});
+    out["guaranteed"] = {{"noise_norm_bound", r.sure.eta}, {"kappa", r.sure.kappa},
+                         {"intervals", intervals}};
+  } else if (!r.sure.refusal.empty()) {
+    out["guaranteed"] = {{"refused", r.sure.refusal}};
+  }
+  print_stdout(json_text(out));
+}
 
-  // A private release (ols_jl aside, whose table is Sheffet's exact inference on the projection)
-  // gets the noise-aware intervals; the table that treats it as exact data only on request.
-  const bool release = m.is_private_release() && m.mechanism() != "ols_jl";
-  const bool classical = !release || o.plug_in;
-  std::vector<double> coef(size), se(size), t(size), pv(size), lo(size), hi(size);
-  dpcov_regression_summary summary{};
-  summary.struct_size = sizeof summary;
-  if (classical) {
-    const dpcov_status status = dpcov_regression_fit(
-        DPCOV_ROW_MAJOR, d, g.data(), d, n, label, features.data(),
-        static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(),
-        pv.data(), lo.data(), hi.data(), &summary);
-    if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)
-      library_fail(status, concat(m.path, ": regression"),
-                   concat(dpcov_last_error_message(),
-                          o.ridge > 0 ? concat(" (that penalty is added to the current --ridge ",
-                                               o.ridge, ")")
-                                      : std::string()));
-    library_check(status, concat(m.path, ": regression"));
-  }
-  std::vector<bool> reject(size);
-  for (size_t i = 0; i < terms.size(); ++i) reject[i] = pv[i] < alpha;
-  NoiseAware aware;
-  Guaranteed sure;
-  if (release) {
-    aware = noise_aware_intervals(m, g, label, features, params, size, o);
-    sure = guaranteed_intervals(m, g, label, features, params, size);
-  }
-  if (units.active) {
-    to_user_units(units, label, true, features, coef, {&se, &lo, &hi}, {&t, &pv});
-    const double hy = units.half[static_cast<size_t>(label)];
-    summary.rss *= hy * hy;
-    summary.residual_variance *= hy * hy;
-    to_user_units(units, label, true, features, aware.coef, {&aware.se, &aware.lower, &aware.upper},
-                  {&aware.p});
-    if (sure.computed) {
-      std::vector<double> sure_coef(size, 0.0);  // only the interval ends are reported
-      to_user_units(units, label, true, features, sure_coef, {&sure.lower, &sure.upper}, {});
-      sure.reject[0] = 0;
-    }
-  }
-  const double intercept_constant =
-      units.active ? 1.0
-                   : intercept_in_label_units(m, intercept,
-                                              {&coef, &se, &lo, &hi, &aware.coef, &aware.se,
-                                               &aware.lower, &aware.upper, &sure.lower,
-                                               &sure.upper});
-  const char *plug_in_label = "plug-in: treats the release as exact data";
-  const auto sign = [](double lower, double upper) {
-    return lower > 0.0 ? "+" : upper < 0.0 ? "-" : "unclear";
-  };
+std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o) {
+  const NoiseAware &a = r.aware;
+  if (!a.computed)
+    return concat("Intervals that account for the privacy noise: none: ", a.refusal,
+                  ".\nAt n = ", *r.m.rows, " this release cannot support a conclusion about any "
+                  "coefficient.\n");
+  std::string text = concat(
+      "Intervals that account for the sampling and the privacy noise (parametric bootstrap, ",
+      o.bootstrap, " draws; coverage measured, README \"Benchmarks\"), noise norm ",
+      format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ":\n\n");
+  TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",
+                   "sign (" + format_number(100.0 * o.level, 3) + "% CI)"});
+  for (size_t i = 0; i < r.terms.size(); ++i)
+    table.add_row({r.terms[i], format_number(a.coef[i]), format_number(a.se[i]),
+                   format_number(a.p[i], 3), format_number(a.lower[i]), format_number(a.upper[i]),
+                   interval_sign(a.lower[i], a.upper[i])});
+  return text + table.render() + kSignNote;
+}
 
-  if (o.json) {
-    nlohmann::ordered_json out;
-    out["command"] = "regress";
-    out["matrix"] = m.path;
-    out["receipt"] = m.receipt_path.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(m.receipt_path);
-    out["mechanism"] = m.mechanism();
-    out["label"] = m.names[static_cast<size_t>(label)];
-    out["intercept"] = intercept >= 0 ? nlohmann::ordered_json(terms.front()) : nlohmann::ordered_json();
-    if (intercept_constant != 1.0) out["intercept_constant"] = intercept_constant;
-    out["n"] = *m.rows;
-    if (!n_source.empty()) out["n_released_count"] = true;
-    out["ridge"] = o.ridge;
-    out["level"] = o.level;
-    if (release) {
-      if (aware.computed) {
-        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (size_t i = 0; i < terms.size(); ++i)
-          rows.push_back({{"term", terms[i]}, {"coef", aware.coef[i]}, {"std_error", aware.se[i]},
-                          {"p", aware.p[i]}, {"ci_lower", aware.lower[i]},
-                          {"ci_upper", aware.upper[i]},
-                          {"sign", sign(aware.lower[i], aware.upper[i])}});
-        out["noise_aware"] = {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
-                              {"noise_norm", aware.noise_norm}, {"kappa", aware.kappa},
-                              {"coefficients", rows}};
-      } else {
-        out["noise_aware"] = {{"refused", aware.refusal}};
-      }
-    }
-    if (classical) {
-      out["dof"] = summary.dof;
-      out["rss"] = summary.rss;
-      out["residual_variance"] = summary.residual_variance;
-      out["t_critical"] = summary.t_critical;
-      out["rss_clamped"] = summary.rss_clamped != 0;
-      nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-      for (size_t i = 0; i < terms.size(); ++i) {
-        nlohmann::ordered_json row = {{"term", terms[i]}, {"coef", coef[i]}, {"std_error", se[i]},
-                                      {"t", t[i]}, {"p", pv[i]}, {"ci_lower", lo[i]},
-                                      {"ci_upper", hi[i]}};
-        if (release)
-          row["basis"] = plug_in_label;
-        else
-          row["reject"] = static_cast<bool>(reject[i]);
-        rows.push_back(row);
-      }
-      out[release ? "plug_in" : "coefficients"] = rows;
-    }
-    if (sure.computed) {
-      nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
-      for (size_t i = 0; i < terms.size(); ++i)
-        intervals.push_back({{"term", terms[i]}, {"ci_lower", sure.lower[i]},
-                             {"ci_upper", sure.upper[i]}, {"reject", sure.reject[i] != 0}});
-      out["guaranteed"] = {{"noise_norm_bound", sure.eta}, {"kappa", sure.kappa},
-                           {"intervals", intervals}};
-    } else if (!sure.refusal.empty()) {
-      out["guaranteed"] = {{"refused", sure.refusal}};
-    }
-    print_stdout(json_text(out));
-    return;
-  }
+std::string classical_text(const MatrixRegression &r, const std::string &level_pct) {
+  std::string text;
+  if (r.release)
+    text += concat("\nPlug-in table (", kPlugInLabel, "; it ignores the privacy noise, so its "
+                   "errors, p-values and intervals are too small):\n\n");
+  std::vector<std::string> header = {"term", "coef", "std.err", "t", "p", "ci.lower", "ci.upper"};
+  header.push_back(r.release ? "basis" : "reject H0 at " + level_pct);
+  TextTable table(header);
+  for (size_t i = 0; i < r.terms.size(); ++i)
+    table.add_row({r.terms[i], format_number(r.coef[i]), format_number(r.se[i]),
+                   format_number(r.t[i]), format_number(r.pv[i], 3), format_number(r.lo[i]),
+                   format_number(r.hi[i]),
+                   r.release ? std::string("plug-in (release as exact)")
+                             : std::string(r.reject[i] ? "yes" : "no")});
+  text += table.render();
+  text += concat("\nresidual variance ", format_number(r.summary.residual_variance),
+                 ", t critical ", format_number(r.summary.t_critical), "\n");
+  if (r.summary.rss_clamped)
+    text += "warning: the residual sum of squares was negative (the release is indefinite) and "
+            "was clamped to 0: the standard errors are 0.\n";
+  return text;
+}
 
-  std::string text = concat("Regression of ", m.names[static_cast<size_t>(label)], " on ",
-                            terms.size(), " term", terms.size() == 1 ? "" : "s", " from ", m.path);
+// What the intercept's column and the units mean for the coefficients printed.
+std::string units_note(const MatrixRegression &r) {
+  if (r.units.active)
+    return "units: the data's (a `release --bounds`): fitted in the scaled units, where the "
+           "noise was added, and mapped back; the intercept's interval is not available (nan).\n";
+  if (r.intercept >= 0 && r.intercept_constant != 1.0)
+    return concat("intercept: column '", r.terms.front(), "' held ",
+                  format_number(r.intercept_constant),
+                  " in every row (`release --add-constant`); its coefficient, error and interval "
+                  "are multiplied by it: the intercept in the label's units.\n");
+  if (r.intercept >= 0)
+    return concat("intercept: column '", r.terms.front(), "' must hold the same constant c in "
+                  "every data row; its coefficient is the intercept divided by c.\n");
+  return "";
+}
+
+std::string guaranteed_text(const MatrixRegression &r, const RegressOptions &o,
+                            const std::string &level_pct) {
+  const Guaranteed &sure = r.sure;
+  if (!sure.computed)
+    return sure.refusal.empty()
+               ? std::string()
+               : concat("\nGuaranteed intervals for the OLS coefficients: ", sure.refusal, "\n");
+  std::string text = concat("\nGuaranteed intervals for the OLS coefficients (cover the model's "
+                            "coefficients with probability >= ", o.level,
+                            "; proofs/ols_analyze_gauss.md), noise bound ",
+                            format_number(sure.eta), ", kappa ", format_number(sure.kappa, 3),
+                            ":\n\n");
+  TextTable guaranteed({"term", "ci.lower", "ci.upper", "reject H0 at " + level_pct});
+  for (size_t i = 0; i < r.terms.size(); ++i)
+    guaranteed.add_row({r.terms[i], format_number(sure.lower[i]), format_number(sure.upper[i]),
+                        sure.reject[i] ? "yes" : "no"});
+  return text + guaranteed.render();
+}
+
+void print_matrix_text(const MatrixRegression &r, const RegressOptions &o) {
+  const LoadedMatrix &m = r.m;
+  const std::string level_pct = format_number(100.0 * (1.0 - o.level), 3) + "%";
+  std::string text = concat("Regression of ", m.names[static_cast<size_t>(r.label)], " on ",
+                            r.terms.size(), " term", r.terms.size() == 1 ? "" : "s", " from ",
+                            m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
-  text += concat("\n", "n = ", *m.rows, n_source, ", level = ", o.level);
-  if (classical) text += concat(", residual dof = ", summary.dof, " (from ", dof_source, "), ridge = ", o.ridge);
+  text += concat("\n", "n = ", *m.rows, r.n_source, ", level = ", o.level);
+  if (r.classical)
+    text += concat(", residual dof = ", r.summary.dof, " (from ", r.dof_source, "), ridge = ",
+                   o.ridge);
   text += "\n\n";
-  if (release) {
-    if (aware.computed) {
-      text += concat("Intervals that account for the sampling and the privacy noise (parametric "
-                     "bootstrap, ", o.bootstrap, " draws; coverage measured, README \"Benchmarks\"), "
-                     "noise norm ", format_number(aware.noise_norm), ", kappa ",
-                     format_number(aware.kappa, 3), ":\n\n");
-      TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",
-                       "sign (" + format_number(100.0 * o.level, 3) + "% CI)"});
-      for (size_t i = 0; i < terms.size(); ++i)
-        table.add_row({terms[i], format_number(aware.coef[i]), format_number(aware.se[i]),
-                       format_number(aware.p[i], 3), format_number(aware.lower[i]),
-                       format_number(aware.upper[i]), sign(aware.lower[i], aware.upper[i])});
-      text += table.render();
-      text += "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
-    } else {
-      text += concat("Intervals that account for the privacy noise: none: ", aware.refusal,
-                     ".\nAt n = ", *m.rows, " this release cannot support a conclusion about any "
-                     "coefficient.\n");
-    }
-  }
-  if (classical) {
-    if (release)
-      text += concat("\nPlug-in table (", plug_in_label, "; it ignores the privacy noise, so its "
-                     "errors, p-values and intervals are too small):\n\n");
-    std::vector<std::string> header = {"term", "coef", "std.err", "t", "p", "ci.lower", "ci.upper"};
-    header.push_back(release ? "basis" : "reject H0 at " + level_pct);
-    TextTable table(header);
-    for (size_t i = 0; i < terms.size(); ++i)
-      table.add_row({terms[i], format_number(coef[i]), format_number(se[i]), format_number(t[i]),
-                     format_number(pv[i], 3), format_number(lo[i]), format_number(hi[i]),
-                     release ? std::string("plug-in (release as exact)")
-                             : std::string(reject[i] ? "yes" : "no")});
-    text += table.render();
-    text += concat("\nresidual variance ", format_number(summary.residual_variance), ", t critical ",
-                   format_number(summary.t_critical), "\n");
-    if (summary.rss_clamped)
-      text += "warning: the residual sum of squares was negative (the release is indefinite) and "
-              "was clamped to 0: the standard errors are 0.\n";
-  } else if (release) {
+  if (r.release) text += noise_aware_text(r, o);
+  if (r.classical)
+    text += classical_text(r, level_pct);
+  else if (r.release)
     text += "(--plug-in also prints the table that treats the release as exact data.)\n";
+  text += units_note(r);
+  if (!r.release) text += provenance_note(m) + "\n";
+  text += guaranteed_text(r, o, level_pct);
+  print_stdout(text);
+}
+
+void run_regress(const RegressOptions &o) {
+  MatrixRegression r;
+  r.m = load_matrix(o.source);
+  resolve_terms(r, o);
+  find_rows(r);
+  prepare_matrix(r);
+  library_check(dpcov_regression_params_default(&r.params), "regression defaults");
+  r.params.intercept_column = r.intercept;
+  r.params.ridge = o.ridge;
+  r.params.level = o.level;
+  const int64_t p = static_cast<int64_t>(r.features.size()) + (r.intercept >= 0 ? 1 : 0);
+  r.size = static_cast<size_t>(p > 0 ? p : 1);
+  r.release = r.m.is_private_release() && r.m.mechanism() != "ols_jl";
+  r.classical = !r.release || o.plug_in;
+  fit_classical(r, o);
+  if (r.release) {
+    r.aware = noise_aware_intervals(r.m, r.g, r.label, r.features, r.params, r.size,
+                                    o.bootstrap_settings());
+    r.sure = guaranteed_intervals(r.m, r.g, r.label, r.features, r.params, r.size);
   }
-  if (units.active)
-    text += "units: the data's (a `release --bounds`): fitted in the scaled units, where the "
-            "noise was added, and mapped back; the intercept's interval is not available (nan).\n";
-  else if (intercept >= 0 && intercept_constant != 1.0)
-    text += concat("intercept: column '", terms.front(), "' held ", format_number(intercept_constant),
-                   " in every row (`release --add-constant`); its coefficient, error and interval "
-                   "are multiplied by it: the intercept in the label's units.\n");
-  else if (intercept >= 0)
-    text += concat("intercept: column '", terms.front(), "' must hold the same constant c in every "
-                   "data row; its coefficient is the intercept divided by c.\n");
-  if (!release) text += provenance_note(m) + "\n";
-  if (sure.computed) {
-    text += concat("\nGuaranteed intervals for the OLS coefficients (cover the model's "
-                   "coefficients with probability >= ", o.level,
-                   "; proofs/ols_analyze_gauss.md), noise bound ",
-                   format_number(sure.eta), ", kappa ", format_number(sure.kappa, 3), ":\n\n");
-    TextTable guaranteed({"term", "ci.lower", "ci.upper", "reject H0 at " + level_pct});
-    for (size_t i = 0; i < terms.size(); ++i)
-      guaranteed.add_row({terms[i], format_number(sure.lower[i]), format_number(sure.upper[i]),
-                          sure.reject[i] ? "yes" : "no"});
-    text += guaranteed.render();
-  } else if (!sure.refusal.empty()) {
-    text += concat("\nGuaranteed intervals for the OLS coefficients: ", sure.refusal, "\n");
+  to_data_units(r);
+  if (o.json)
+    print_matrix_json(r, o);
+  else
+    print_matrix_text(r, o);
+}
+
+// ---- The regression on raw data rows: AdaSSP, which spends (epsilon, delta) once.
+
+// A fit of raw rows and what is printed of it.
+struct RawFit {
+  std::string path;
+  std::string label;  // the label column's name
+  std::vector<std::string> terms;
+  bool intercept = true;
+  RawRegressSettings settings;
+  double bound = 0.0;  // the bound on ||x|| the fit used: --bound, or the one chosen below it
+  RegressionGram data;
+  std::vector<double> coef;
+  dpcov_adassp_receipt receipt{};
+  NoiseAware aware;
+  std::optional<nlohmann::ordered_json> ledger;  // the ledger's state after the charge
+
+  // Under add/remove n is private: nothing printed may depend on it.
+  bool n_public() const { return settings.params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE; }
+};
+
+// [1, x] has norm <= sqrt(1 + B^2), rounded up.
+double bound_x(bool intercept, double bound) {
+  return intercept ? std::nextafter(std::hypot(1.0, bound), std::numeric_limits<double>::infinity())
+                   : bound;
+}
+
+// The public receipt of the fit at `bound`, for the ledger (dpcov_adassp_plan).
+dpcov_adassp_receipt adassp_plan(const RawFit &f, const RawRegressOptions &o, double bound) {
+  dpcov_adassp_receipt plan{};
+  plan.struct_size = sizeof plan;
+  library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), bound_x(f.intercept, bound),
+                                  o.label_bound, f.settings.adassp_epsilon, o.delta,
+                                  &f.settings.params, &plan),
+                "AdaSSP settings");
+  return plan;
+}
+
+// The fit from the accumulated Gram matrix of [1, x, y]; its released X'X~ and X'y~ go to the
+// intervals.
+void fit_adassp(RawFit &f, const RawRegressOptions &o, const ReleaseDraws &draws,
+                std::vector<double> &xtx, std::vector<double> &xty) {
+  const int64_t p = static_cast<int64_t>(f.terms.size());
+  const int64_t q = p + 1;
+  std::vector<int64_t> regressors(static_cast<size_t>(p));
+  for (int64_t j = 0; j < p; ++j) regressors[static_cast<size_t>(j)] = j;
+  f.coef.resize(static_cast<size_t>(p));
+  xtx.resize(static_cast<size_t>(p * p));
+  xty.resize(static_cast<size_t>(p));
+  f.receipt.struct_size = sizeof f.receipt;
+  draws.check(dpcov_adassp_fit(DPCOV_ROW_MAJOR, q, f.data.gram.data(), q, p, regressors.data(), p,
+                               bound_x(f.intercept, f.bound), o.label_bound,
+                               f.settings.adassp_epsilon, o.delta, &f.settings.params,
+                               draws.rng(), f.coef.data(), xtx.data(), p, xty.data(), &f.receipt),
+              concat(f.path, ": AdaSSP"));
+}
+
+// Reads the rows (twice for a bound step: the choice, then the fit), fits once and charges the
+// ledger, which refused a fit over its cap before any row was read or noise drawn: AdaSSP by its
+// plan (its zCDP rho and (epsilon, delta) do not depend on the bounds, proofs/adassp.md, "zCDP"),
+// after the bound step (pure epsilon).
+RawFit fit_raw_rows(const RegressOptions &o) {
+  const RawRegressOptions &r = o.raw;
+  RawFit f;
+  f.path = o.source.path;
+  f.settings = check_raw_regress(r, f.path, o.intercept, o.level);
+  InputOptions input;
+  input.path = f.path;
+  std::unique_ptr<RowReader> reader = open_input(input);
+  f.intercept = !r.no_intercept;
+  const RegressionColumns c = resolve_regression_columns(*reader, o.label, o.features, f.intercept);
+  f.terms = c.terms;
+  const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
+  const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
+    return charges_with_bound_step(
+        ledger, bound_epsilon, LedgerCharge::zcdp("adassp", fit.zcdp_rho, fit.epsilon, fit.delta));
+  };
+  dpcov_adassp_receipt plan{};
+  if (!r.ledger.path.empty()) plan = adassp_plan(f, r, r.bound);
+  const std::unique_ptr<LedgerFile> ledger = checked_ledger(
+      r.ledger, [&](const LedgerFile &l) { return charges_of(&l, plan); });
+  const std::string output = concat("regress ", f.path);
+  const ReleaseDraws draws(ledger.get(), [&] { return charges_of(ledger.get(), plan); }, r.seed,
+                           output, {"regress", "--noise-seed"});
+  f.bound = r.bound;
+  if (f.settings.tighten) {
+    f.bound = choose_tighter_bound(*reader, c, r.bound, r.bound_quantile, bound_epsilon,
+                                   draws.rng());
+    // A failure from here on is charged the plan at the chosen bound, the fit's own (its rho at
+    // the given --bound can differ in the last place, and the ledger records it).
+    if (ledger) plan = adassp_plan(f, r, f.bound);
+    reader = open_input(input);
+  }
+  f.data = accumulate_regression(*reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
+                                 r.quiet);
+  if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
+  std::vector<double> xtx, xty;
+  fit_adassp(f, r, draws, xtx, xty);
+  // Charged before anything is printed: a failure leaves the budget spent and no output.
+  draws.charge(charges_of(ledger.get(), f.receipt), output);
+  if (ledger) f.ledger = ledger->summary();
+  // Under add/remove n is private: the intervals take the count the release holds in the
+  // intercept's entry of X'X~ (n + noise; post-processing) instead.
+  const int64_t n_intervals =
+      f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
+  if (!r.no_intervals)
+    f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings());
+  f.label = reader->column_names()[static_cast<size_t>(c.label)];
+  return f;
+}
+
+// The clipped count is a function of the data no mechanism privatises, so it goes to standard
+// error, labelled, and is never silent (even under --quiet); with the number of rows only where
+// the neighbour relation makes it public.
+void warn_clipped(const RawFit &f) {
+  if (f.data.clipped == 0) return;
+  std::fprintf(stderr,
+               "dpcov regress: warning: %s rows were over --bound or --label-bound and "
+               "were clipped to them, which shrinks the fit (curator only: not for "
+               "publication)\n",
+               f.n_public() ? concat(f.data.clipped, " of ", f.data.rows).c_str()
+                            : concat(f.data.clipped).c_str());
+}
+
+void print_raw_json(const RawFit &f, const RegressOptions &o) {
+  nlohmann::ordered_json out;
+  out["command"] = "regress";
+  out["input"] = f.path;
+  out["label"] = f.label;
+  out["differentially_private"] = f.receipt.seed_fixed == 0;
+  out["privacy_claim"] = adassp_claim(f.receipt);
+  out["n_public"] = f.n_public();
+  if (f.n_public()) out["rows"] = f.data.rows;
+  out["epsilon_total"] = *o.raw.epsilon;
+  if (f.settings.tighten)
+    out["bound_selection"] = {
+        {"method", "exponential mechanism over the public grid --bound / 1.25^k, k = 0..12, "
+                   "utility -|rows above B - floor((1 - quantile) n)| (proofs/private_bound.md)"},
+        {"epsilon", f.settings.bound_epsilon},
+        {"quantile", o.raw.bound_quantile},
+        {"bound_given", o.raw.bound},
+        {"bound", f.bound}};
+  const NoiseAware &a = f.aware;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < f.terms.size(); ++i) {
+    nlohmann::ordered_json row = {{"term", f.terms[i]}, {"coef", f.coef[i]}};
+    if (a.computed)
+      row["noise_aware"] = {{"ols_coef", a.coef[i]}, {"std_err", a.se[i]}, {"p", a.p[i]},
+                            {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
+                            {"sign", interval_sign(a.lower[i], a.upper[i])}};
+    rows.push_back(row);
+  }
+  out["coefficients"] = rows;
+  if (a.computed)
+    out["noise_aware"] = {{"method", "parametric bootstrap from AdaSSP's noise law, for beta "
+                                     "(unregularised statistics)"},
+                          {"level", o.level}, {"draws", o.bootstrap}};
+  else if (!o.raw.no_intervals)
+    out["noise_aware"] = {{"refused", a.refusal}};
+  out["receipt"] = adassp_receipt_json(f.receipt);
+  if (f.ledger) out["ledger"] = *f.ledger;
+  print_stdout(json_text(out));
+}
+
+// The first lines: what was fitted, under which guarantee, on which rows and bounds.
+std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
+  const RawRegressSettings &s = f.settings;
+  return concat("AdaSSP regression of ", f.label, " on ", f.terms.size(), " term",
+                f.terms.size() == 1 ? "" : "s", " from ", f.path,
+                " (", adassp_privacy_words(f.receipt), ": epsilon = ", *r.epsilon,
+                ", delta = ", r.delta, ", ", r.neighbour, "; ",
+                adassp_numerics_words(f.receipt), ")\n",
+                f.n_public() ? concat("rows ", f.data.rows)
+                             : std::string("rows: withheld (private under add_remove)"),
+                " (||x|| <= ", f.bound, ", |y| <= ", r.label_bound,
+                f.intercept ? ", intercept as a constant 1 in the bound" : "", ")\n",
+                s.tighten ? concat("bound ", f.bound, " chosen privately below --bound ", r.bound,
+                                   " near the ", r.bound_quantile,
+                                   " quantile of the regressors' norms with epsilon ",
+                                   s.bound_epsilon, "; AdaSSP spent the rest\n")
+                : s.from_stdin && s.bound_epsilon > 0.0
+                    ? std::string("--bound used as given: standard input cannot be read twice "
+                                  "to choose a tighter one\n")
+                    : std::string(),
+                "\n");
+}
+
+std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
+  const NoiseAware &a = f.aware;
+  if (!a.computed) {
+    TextTable table({"term", "coef (private point estimate; no interval)"});
+    for (size_t i = 0; i < f.terms.size(); ++i) table.add_row({f.terms[i], format_number(f.coef[i])});
+    std::string text = table.render();
+    if (!o.raw.no_intervals)
+      text += concat("\nIntervals that account for the privacy noise: none: ", a.refusal,
+                     ".\nAt these rows and epsilon the release cannot support a conclusion about "
+                     "any coefficient.\n");
+    return text;
+  }
+  const std::string pct = format_number(100.0 * o.level, 3) + "%";
+  std::string text = concat(
+      "coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that account for "
+      "the sampling and the privacy noise (parametric bootstrap from AdaSSP's noise law, ",
+      o.bootstrap, " draws, from the unregularised released statistics, so not centred on coef; "
+      "coverage measured, README \"Benchmarks\"):\n\n");
+  TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper", "sign (" + pct + " CI)"});
+  for (size_t i = 0; i < f.terms.size(); ++i)
+    table.add_row({f.terms[i], format_number(f.coef[i]), format_number(a.se[i]),
+                   format_number(a.p[i], 3), format_number(a.lower[i]), format_number(a.upper[i]),
+                   interval_sign(a.lower[i], a.upper[i])});
+  return text + table.render() + kSignNote;
+}
+
+std::string raw_receipt_text(const dpcov_adassp_receipt &receipt) {
+  return concat("\nreceipt: ", receipt.theorem, "\n  noise sigma: lambda_min ",
+                format_number(receipt.sigma_lambda_min), ", X'X ",
+                format_number(receipt.sigma_gram), " (off-diagonal ",
+                format_number(receipt.sigma_gram_off_diagonal), "), X'y ",
+                format_number(receipt.sigma_cross),
+                receipt.label_square_released == 1
+                    ? concat(", y'y ", format_number(receipt.sigma_label_square))
+                    : std::string(),
+                "; exact delta ", format_number(receipt.delta_exact, 3), "\n  ridge ",
+                format_number(receipt.ridge), " = max(0, ", format_number(receipt.noise_norm_bound),
+                " - released lambda_min ", format_number(receipt.released_lambda_min),
+                "), eigenvalues raised to the floor: ", receipt.eigenvalues_floored, "\n");
+}
+
+void print_raw_text(const RawFit &f, const RegressOptions &o) {
+  std::string text = raw_heading(f, o.raw) + raw_coefficients_text(f, o) +
+                     raw_receipt_text(f.receipt);
+  if (f.ledger) {
+    const nlohmann::ordered_json &s = *f.ledger;
+    text += concat("ledger ", o.raw.ledger.path, ": ", s["releases"].get<int64_t>(),
+                   " releases, epsilon ", format_number(s["epsilon"].get<double>()), " of ",
+                   format_number(s["epsilon_cap"].get<double>()), ", delta ",
+                   format_number(s["delta"].get<double>()), " of ",
+                   format_number(s["delta_cap"].get<double>()), "\n");
   }
   print_stdout(text);
+}
+
+// Reads the rows of MATRIX (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:
+// clipped and counted, or refused with --reject), chooses a tighter bound privately with
+// --bound-epsilon (a first pass over a file; proofs/private_bound.md, "Tightening a public
+// bound") and clips the regressors to it, fits once with the rest of --epsilon (releasing y'y too
+// unless --no-intervals) and prints the coefficients with noise-aware intervals for beta
+// (dpcov_adassp_bootstrap_intervals, no further privacy cost) and the receipt. The intercept is a
+// constant 1 counted inside the bound (--no-intercept drops it).
+void run_regress_raw(const RegressOptions &o) {
+  const RawFit fit = fit_raw_rows(o);
+  warn_clipped(fit);
+  if (o.json)
+    print_raw_json(fit, o);
+  else
+    print_raw_text(fit, o);
 }
 
 }  // namespace
@@ -486,14 +678,8 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
   add_raw_regress_options(*command, options->raw);
   command->callback([&run, options] {
     run = [options] {
-      if (options->raw.requested()) {
-        RawRegressOptions raw = options->raw;
-        raw.level = options->level;
-        raw.bootstrap = options->bootstrap;
-        raw.bootstrap_seed = options->seed;
-        run_regress_raw(options->source.path, options->label, options->features,
-                        options->intercept, options->json, raw);
-      }
+      if (options->raw.requested())
+        run_regress_raw(*options);
       else if (!options->raw.ledger.path.empty())
         fail(kExitUsage, "--ledger charges a fit on raw rows (--epsilon); the regression on a "
              "released matrix is post-processing and costs no privacy");

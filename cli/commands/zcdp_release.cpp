@@ -14,8 +14,8 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../io/readers/open_input.hpp"
-#include "../options/rng_option.hpp"
 #include "../io/write_outputs.hpp"
+#include "release_pipeline.hpp"
 
 namespace dpcov::cli {
 
@@ -351,15 +351,11 @@ bool is_zcdp_rows_mechanism(const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// --ledger for the zCDP releases: one release of rho-zCDP (CoinPress with --center: the mean's and
-// the covariance's shares together), checked before any row is read or noise drawn.
-std::unique_ptr<LedgerFile> checked_ledger(const ZcdpReleaseOptions &o, const LedgerCharge &charge) {
-  if (o.ledger.path.empty()) return nullptr;
-  auto ledger = std::make_unique<LedgerFile>(o.ledger);
-  ledger->check({charge});
-  return ledger;
-}
+namespace {
 
+// The charge of one release of rho-zCDP (CoinPress with --center: the mean's and the covariance's
+// shares together); it depends on rho alone, so the ledger refuses a release over its cap before
+// any row is read.
 LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   double epsilon = 0.0;
   library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the release's epsilon");
@@ -367,60 +363,148 @@ LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
                             *o.mechanism.delta);
 }
 
-namespace {
+// The steps before any row is read: the input opened, the ledger checked against the release's
+// charge, the generator and the guard that charges a failure after the first draw.
+struct ZcdpRun {
+  ZcdpRun(const ZcdpReleaseOptions &o, double rho)
+      : reader(open_input(o.input)),
+        charge(zcdp_release_charge(o, rho)),
+        ledger(checked_ledger(o.ledger,
+                              [&](const LedgerFile &) { return std::vector<LedgerCharge>{charge}; })),
+        draws(ledger.get(), [this] { return std::vector<LedgerCharge>{charge}; }, o.seed,
+              o.output.path, {"release", "--seed"}) {}
 
-void warn_seed(const ZcdpReleaseOptions &o) {
-  if (o.seed)
-    std::fprintf(stderr,
-                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
-                 "remove it (for experiments and tests only)\n");
+  std::unique_ptr<RowReader> reader;
+  LedgerCharge charge;
+  std::unique_ptr<LedgerFile> ledger;
+  ReleaseDraws draws;
+};
+
+// The fields of a receipt after the release was charged: the ledger's state, the policy, the
+// columns and a fixed seed.
+void finish_receipt(nlohmann::ordered_json &sidecar, const ZcdpReleaseOptions &o,
+                    const ZcdpRun &run, const char *policy) {
+  if (run.ledger) {
+    run.draws.charge({run.charge}, o.output.path);
+    sidecar["ledger"] = run.ledger->summary();
+  }
+  sidecar["policy"] = policy;
+  sidecar["columns"] = run.reader->column_names();
+  if (o.seed) sidecar["seed"] = *o.seed;
+}
+
+// The curator-only file: diagnostics that depend on the data outside the mechanism.
+nlohmann::ordered_json curator_file(const RowReader &reader, const char *output) {
+  return {{"curator_only", concat("NOT FOR PUBLICATION: diagnostics that depend on the data "
+                                  "outside the mechanism; publish the receipt beside the ",
+                                  output, " instead")},
+          {"input", reader.describe()}};
 }
 
 // `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix).
 void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const MechanismOptions &m = o.mechanism;
-  const std::unique_ptr<RowReader> reader = open_input(o.input);
-  const int64_t d = reader->dim();
-  // The charge depends on rho alone: the ledger refuses now, before any row is read.
-  const LedgerCharge charge = zcdp_release_charge(o, rho);
-  const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
-  const RngHandle rng = make_rng(o.seed);
-  const DrawWitness since(rng.get());
-  const DrawGuard guard(ledger.get(), since, [&] { return std::vector<LedgerCharge>{charge}; },
-                        o.output.path);
-  warn_seed(o);
+  const ZcdpRun run(o, rho);
+  const int64_t d = run.reader->dim();
   const RowBuffer rows =
-      read_rows(*reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
-  if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+      read_rows(*run.reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
+  if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
   const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> mean(static_cast<size_t>(d));
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
-  release_check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
-                                             nullptr, &plan.mean, rng.get(), mean.data(), &r),
-                ledger.get(), {charge}, o.output.path, "releasing with coinpress_mean", since);
+  run.draws.check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(),
+                                               d, nullptr, &plan.mean, run.draws.rng(),
+                                               mean.data(), &r),
+                  "releasing with coinpress_mean");
   nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressMeanTheorem, r.rho,
                                                   r.epsilon, r.delta, r.n, r.dim,
                                                   r.seed_fixed != 0);
   sidecar["output"] = "the private mean of the rows (1 x d)";
   sidecar.update(mean_constants(r));
   // Charged before the outputs are written: a failure after this leaves the budget spent.
-  if (ledger) {
-    ledger->charge({charge}, o.output.path);
-    sidecar["ledger"] = ledger->summary();
-  }
-  sidecar["policy"] = "rows projected onto each step's ball inside the mechanism";
-  sidecar["columns"] = reader->column_names();
-  if (o.seed) sidecar["seed"] = *o.seed;
-  const nlohmann::ordered_json curator = {
-      {"curator_only", "NOT FOR PUBLICATION: diagnostics that depend on the data outside the "
-                       "mechanism; publish the receipt beside the mean instead"},
-      {"input", reader->describe()}};
-  write_outputs(o.output, mean.data(), 1, d, reader->column_names(), sidecar, curator);
+  finish_receipt(sidecar, o, run, "rows projected onto each step's ball inside the mechanism");
+  write_outputs(o.output, mean.data(), 1, d, run.reader->column_names(), sidecar,
+                curator_file(*run.reader, "mean"));
   if (!o.quiet)
     std::fprintf(stderr, "dpcov release: coinpress_mean, rho %g (epsilon %g, delta %g), %lld columns\n",
                  rho, r.epsilon, *m.delta, static_cast<long long>(d));
+}
+
+// coinpress (with --center: on the rows centred on its private mean first) into `released`;
+// returns the public receipt.
+nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
+                                      double rho, RowBuffer &rows, int64_t d,
+                                      const ReleaseDraws &draws, std::vector<double> &released) {
+  const MechanismOptions &m = o.mechanism;
+  nlohmann::ordered_json centring;
+  if (o.center) {
+    std::vector<double> mean;
+    dpcov_coinpress_mean_receipt r{};
+    draws.check(centre_on_private_mean(plan, rows, d, draws.rng(), mean, r),
+                "releasing the centring mean with coinpress_mean");
+    // The mean is an output of the private release (covered by rho_mean), as the matrix is.
+    centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
+    centring.update(mean_constants(r));
+  }
+  dpcov_coinpress_receipt r{};
+  r.struct_size = sizeof r;
+  // With --center the mean's noise is drawn already (the generator has advanced since the
+  // witness was made): any failure now is charged.
+  draws.check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
+                                      &plan.coinpress, draws.rng(), released.data(), d, &r),
+              "releasing with coinpress");
+  double epsilon = r.epsilon;
+  if (o.center) library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
+  nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressTheorem,
+                                                  o.center ? rho : r.rho, epsilon, r.delta, r.n,
+                                                  r.dim, r.seed_fixed != 0);
+  if (o.center) {
+    sidecar["output"] = "n times the mechanism's estimate of the covariance of the rows centred "
+                        "on the private mean of \"centring\" (n is public)";
+    sidecar["rho_covariance"] = r.rho;
+    sidecar["centring"] = centring;
+  }
+  sidecar.update(coinpress_constants(r));
+  return sidecar;
+}
+
+// A Dong-Liang-Yi release into `released`; returns the public receipt.
+nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
+                                const RowBuffer &rows, int64_t d, const ReleaseDraws &draws,
+                                std::vector<double> &released) {
+  const MechanismOptions &m = o.mechanism;
+  dpcov_dly_receipt r{};
+  r.struct_size = sizeof r;
+  draws.check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d, &plan.dly,
+                                draws.rng(), released.data(), d, &r),
+              concat("releasing with ", m.mechanism));
+  nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kDlyTheorem, r.rho, r.epsilon,
+                                                  r.delta, r.n, r.dim, r.seed_fixed != 0);
+  sidecar.update(dly_constants(r));
+  // Outputs of the private steps, covered by the budget.
+  sidecar["branch"] = branch_name(r.branch);
+  sidecar["clip_radius"] = r.clip_radius;
+  sidecar["sigma_matrix"] = r.sigma_matrix;
+  sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
+  if (r.first_look_settled >= 0) sidecar["first_look_settled"] = r.first_look_settled == 1;
+  return sidecar;
+}
+
+// n is public here: the Gram estimate is post-processing. n times the estimate can overflow
+// where the estimate does not (Dong-Liang-Yi's entries reach B^2, CoinPress's have no bound;
+// refusing n B^2 > DBL_MAX up front would refuse releases whose noise and data are far below
+// B^2): that fails after the draw, charged, and nothing is written.
+void scale_to_gram(std::vector<double> &released, int64_t n, const ZcdpReleaseOptions &o,
+                   const ZcdpRun &run) {
+  for (double &v : released) v *= static_cast<double>(n);
+  if (std::all_of(released.begin(), released.end(), [](double v) { return std::isfinite(v); }))
+    return;
+  run.draws.charge({run.charge}, concat(o.output.path, " (not written: n times the estimate "
+                                                       "overflows, DPCOV_E_NUMERICAL)"));
+  library_fail(DPCOV_E_NUMERICAL, concat("writing ", o.mechanism.mechanism, "'s release"),
+               "n times its estimate of X^T X / n overflows the largest double");
 }
 
 }  // namespace
@@ -430,103 +514,29 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const double rho = zcdp_checked_rho(o);
   if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o, rho);
   const bool coinpress = m.mechanism == kCoinpress;
-
-  const std::unique_ptr<RowReader> reader = open_input(o.input);
-  const int64_t d = reader->dim();
-  // The charge depends on rho alone: the ledger refuses now, before any row is read.
-  const LedgerCharge charge = zcdp_release_charge(o, rho);
-  const std::unique_ptr<LedgerFile> ledger = checked_ledger(o, charge);
-  const RngHandle rng = make_rng(o.seed);
-  const DrawWitness since(rng.get());
-  const DrawGuard guard(ledger.get(), since, [&] { return std::vector<LedgerCharge>{charge}; },
-                        o.output.path);
-  warn_seed(o);
+  const ZcdpRun run(o, rho);
+  const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
-  RowBuffer rows = read_rows(*reader, read_bound, o.policy, o.quiet);
-  if (rows.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to release");
+  RowBuffer rows = read_rows(*run.reader, read_bound, o.policy, o.quiet);
+  if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
   const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
-  nlohmann::ordered_json sidecar;
-  nlohmann::ordered_json centring;
-  if (o.center) {
-    std::vector<double> mean;
-    dpcov_coinpress_mean_receipt r{};
-    release_check(centre_on_private_mean(plan, rows, d, rng.get(), mean, r), ledger.get(),
-                  {charge}, o.output.path, "releasing the centring mean with coinpress_mean",
-                  since);
-    // The mean is an output of the private release (covered by rho_mean), as the matrix is.
-    centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
-    centring.update(mean_constants(r));
-  }
-  if (coinpress) {
-    dpcov_coinpress_receipt r{};
-    r.struct_size = sizeof r;
-    // With --center the mean's noise is drawn already (the generator has advanced since the
-    // witness was made): any failure now is charged.
-    release_check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
-                                          &plan.coinpress, rng.get(), released.data(), d, &r),
-                  ledger.get(), {charge}, o.output.path, "releasing with coinpress", since);
-    double epsilon = r.epsilon;
-    if (o.center)
-      library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
-    sidecar = common_receipt(m.mechanism, kCoinpressTheorem, o.center ? rho : r.rho, epsilon,
-                             r.delta, r.n, r.dim, r.seed_fixed != 0);
-    if (o.center) {
-      sidecar["output"] = "n times the mechanism's estimate of the covariance of the rows centred "
-                          "on the private mean of \"centring\" (n is public)";
-      sidecar["rho_covariance"] = r.rho;
-      sidecar["centring"] = centring;
-    }
-    sidecar.update(coinpress_constants(r));
-  } else {
-    dpcov_dly_receipt r{};
-    r.struct_size = sizeof r;
-    release_check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
-                                    &plan.dly, rng.get(), released.data(), d, &r),
-                  ledger.get(), {charge}, o.output.path, concat("releasing with ", m.mechanism),
-                  since);
-    sidecar = common_receipt(m.mechanism, kDlyTheorem, r.rho, r.epsilon, r.delta, r.n, r.dim,
-                             r.seed_fixed != 0);
-    sidecar.update(dly_constants(r));
-    // Outputs of the private steps, covered by the budget.
-    sidecar["branch"] = branch_name(r.branch);
-    sidecar["clip_radius"] = r.clip_radius;
-    sidecar["sigma_matrix"] = r.sigma_matrix;
-    sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
-    if (r.first_look_settled >= 0) sidecar["first_look_settled"] = r.first_look_settled == 1;
-  }
-  // n is public here: the Gram estimate is post-processing. n times the estimate can overflow
-  // where the estimate does not (Dong-Liang-Yi's entries reach B^2, CoinPress's have no bound;
-  // refusing n B^2 > DBL_MAX up front would refuse releases whose noise and data are far below
-  // B^2): that fails after the draw, charged, and nothing is written.
-  for (double &v : released) v *= static_cast<double>(rows.rows);
-  if (!std::all_of(released.begin(), released.end(), [](double v) { return std::isfinite(v); })) {
-    if (ledger)
-      ledger->charge({charge}, concat(o.output.path, " (not written: n times the estimate "
-                                                     "overflows, DPCOV_E_NUMERICAL)"));
-    library_fail(DPCOV_E_NUMERICAL, concat("writing ", m.mechanism, "'s release"),
-                 "n times its estimate of X^T X / n overflows the largest double");
-  }
-  if (ledger) {
-    ledger->charge({charge}, o.output.path);
-    sidecar["ledger"] = ledger->summary();
-  }
-  sidecar["policy"] = coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name();
-  sidecar["columns"] = reader->column_names();
-  if (o.seed) sidecar["seed"] = *o.seed;
-  const nlohmann::ordered_json curator = {
-      {"curator_only", "NOT FOR PUBLICATION: diagnostics that depend on the data outside the "
-                       "mechanism; publish the receipt beside the matrix instead"},
-      {"input", reader->describe()},
-      {"clipped", rows.clipped}};
+  nlohmann::ordered_json sidecar = coinpress
+                                       ? draw_coinpress(o, plan, rho, rows, d, run.draws, released)
+                                       : draw_dly(o, plan, rows, d, run.draws, released);
+  scale_to_gram(released, rows.rows, o, run);
+  finish_receipt(sidecar, o, run,
+                 coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name());
+  nlohmann::ordered_json curator = curator_file(*run.reader, "matrix");
+  curator["clipped"] = rows.clipped;
   if (rows.clipped > 0)
     std::fprintf(stderr,
                  "dpcov release: warning: %lld of %lld rows have a norm over --bound %g and were "
                  "scaled down to it (curator only: not for publication)\n",
                  static_cast<long long>(rows.clipped), static_cast<long long>(rows.rows),
                  o.bound);
-  write_outputs(o.output, released.data(), d, d, reader->column_names(), sidecar, curator);
+  write_outputs(o.output, released.data(), d, d, run.reader->column_names(), sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr, "dpcov release: %s, rho %g (epsilon %g, delta %g), %lld columns\n",
                  m.mechanism.c_str(), rho, sidecar["epsilon"].get<double>(), *m.delta,

@@ -1,14 +1,14 @@
-// `dpcov regress` on raw data rows (CSV, NPY): a private regression that spends (epsilon, delta)
-// once, by default AdaSSP (dpcov/adassp.h; proofs/adassp.md). The regression on a released
-// matrix (regress_command.cpp) is unchanged; these options select this mode.
+// The options of `dpcov regress` on raw data rows (CSV, NPY), selected by --epsilon: a private
+// regression that spends (epsilon, delta) once, by default AdaSSP (dpcov/adassp.h;
+// proofs/adassp.md), with an optional private bound step below --bound first.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <CLI/CLI.hpp>
+#include <dpcov.h>
 
 #include "../ledger/ledger_file.hpp"
 
@@ -31,10 +31,6 @@ struct RawRegressOptions {
   // The epsilon spent choosing a bound below --bound (default a tenth of --epsilon; 0: none).
   std::optional<double> bound_epsilon;
   double bound_quantile = 0.95;
-  // Shared with the regression on a release (--level, --bootstrap, --seed).
-  double level = 0.95;
-  int64_t bootstrap = 999;
-  std::optional<uint64_t> bootstrap_seed;
   LedgerOptions ledger;  // --ledger: the fit (and the bound step) charged to a budget
 
   bool requested() const { return epsilon.has_value(); }
@@ -45,16 +41,19 @@ struct RawRegressOptions {
 // --bound-quantile, --quiet and the ledger's options on `command`.
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 
-// Reads the rows of `path` (streamed), bounds them (||x|| <= --bound, |y| <= --label-bound:
-// clipped and counted, or refused with --reject), chooses a tighter bound privately with
-// --bound-epsilon (a first pass over a file; proofs/private_bound.md, "Tightening a public
-// bound") and clips the regressors to it, fits once with the rest of --epsilon (releasing y'y too unless
-// --no-intervals) and prints the coefficients with noise-aware intervals for beta
-// (dpcov_adassp_bootstrap_intervals, no further privacy cost) and the receipt (as JSON with
-// `json`). `intercept_column` must be empty: the intercept is a constant 1
-// counted inside the bound (--no-intercept drops it).
-void run_regress_raw(const std::string &path, const std::string &label,
-                     const std::vector<std::string> &features, const std::string &intercept_column,
-                     bool json, const RawRegressOptions &options);
+// What the checked options ask for.
+struct RawRegressSettings {
+  dpcov_adassp_params params{};
+  double bound_epsilon = 0.0;   // --bound-epsilon, or a tenth of --epsilon
+  bool from_stdin = false;      // standard input: read once, so no bound step
+  bool tighten = false;         // a bound step runs before the fit
+  double adassp_epsilon = 0.0;  // what the fit spends: the rest of --epsilon
+};
+
+// Checks the options of a fit of the rows at `path` (with the command's --intercept and --level,
+// which apply to a released matrix or must agree) before anything is read. Throws
+// CliError(kExitUsage) naming the option.
+RawRegressSettings check_raw_regress(const RawRegressOptions &options, const std::string &path,
+                                     const std::string &intercept_column, double level);
 
 }  // namespace dpcov::cli

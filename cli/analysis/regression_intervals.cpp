@@ -1,0 +1,108 @@
+#include "regression_intervals.hpp"
+
+#include <memory>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+// The bootstrap's own generator: its draws are post-processing, apart from the release's noise.
+std::unique_ptr<dpcov_rng, void (*)(dpcov_rng *)> bootstrap_rng(const BootstrapSettings &b) {
+  dpcov_rng *rng = nullptr;
+  library_check(b.seed ? dpcov_rng_create_seeded(&rng, *b.seed, 0)
+                       : dpcov_rng_create_from_entropy(&rng),
+                "bootstrap generator");
+  return {rng, [](dpcov_rng *r) { dpcov_rng_destroy(&r); }};
+}
+
+void resize(NoiseAware &out, size_t size) {
+  for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper}) v->resize(size);
+}
+
+}  // namespace
+
+NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                 int64_t label, const std::vector<int64_t> &features,
+                                 dpcov_regression_params params, size_t size,
+                                 const BootstrapSettings &bootstrap) {
+  NoiseAware out;
+  const std::optional<dpcov_receipt> receipt = noise_receipt(m);
+  if (!receipt) {
+    out.refusal = concat("the receipt names no mechanism of this library ('", m.mechanism(), "')");
+    return out;
+  }
+  params.ridge = 0.0;
+  const auto rng = bootstrap_rng(bootstrap);
+  resize(out, size);
+  const dpcov_status status = dpcov_ols_bootstrap_intervals(
+      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, &*receipt, label, features.data(),
+      static_cast<int64_t>(features.size()), &params, bootstrap.draws, rng.get(), out.coef.data(),
+      out.se.data(), out.p.data(), out.lower.data(), out.upper.data(), &out.noise_norm,
+      &out.kappa);
+  if (status == DPCOV_E_PRECONDITION ||
+      (status == DPCOV_E_INVALID_ARGUMENT &&
+       std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos)) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, concat(m.path, ": noise-aware intervals"));
+  out.computed = true;
+  return out;
+}
+
+NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
+                            int64_t n, const dpcov_adassp_receipt &receipt, double level,
+                            const BootstrapSettings &bootstrap) {
+  NoiseAware out;
+  const int64_t p = receipt.num_regressors;
+  if (n <= p) {
+    out.refusal = concat("the intervals need more rows than regressors (", p, ")");
+    return out;
+  }
+  const auto rng = bootstrap_rng(bootstrap);
+  resize(out, static_cast<size_t>(p));
+  const dpcov_status status = dpcov_adassp_bootstrap_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), n, &receipt, level, bootstrap.draws,
+      rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
+      out.upper.data());
+  if (status == DPCOV_E_PRECONDITION) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, "noise-aware intervals");
+  out.computed = true;
+  return out;
+}
+
+Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                int64_t label, const std::vector<int64_t> &features,
+                                dpcov_regression_params params, size_t size) {
+  Guaranteed out;
+  if (m.mechanism() != "analyze_gauss" || !m.receipt.contains("sigma")) return out;
+  params.ridge = 0.0;
+  out.lower.resize(size);
+  out.upper.resize(size);
+  out.reject.resize(size);
+  std::vector<double> coef(size);
+  const dpcov_status status = dpcov_ols_analyze_gauss_intervals(
+      DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, m.receipt["sigma"].get<double>(), *m.rows, label,
+      features.data(), static_cast<int64_t>(features.size()), &params, coef.data(),
+      out.lower.data(), out.upper.data(), nullptr, nullptr, out.reject.data(), &out.eta,
+      &out.kappa);
+  if (status == DPCOV_E_PRECONDITION) {
+    out.refusal = dpcov_last_error_message();
+    return out;
+  }
+  library_check(status, concat(m.path, ": guaranteed intervals"));
+  out.computed = true;
+  return out;
+}
+
+const char *interval_sign(double lower, double upper) {
+  return lower > 0.0 ? "+" : upper < 0.0 ? "-" : "unclear";
+}
+
+}  // namespace dpcov::cli

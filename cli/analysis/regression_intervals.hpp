@@ -1,0 +1,65 @@
+// Intervals for regression coefficients that account for the privacy noise, from released
+// statistics (post-processing: no privacy cost): the parametric bootstrap of a release's noise law
+// (dpcov_ols_bootstrap_intervals) and of AdaSSP's (dpcov_adassp_bootstrap_intervals), and the
+// guaranteed intervals of an Analyze Gauss release (dpcov_ols_analyze_gauss_intervals).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <dpcov.h>
+
+#include "released_matrix.hpp"
+
+namespace dpcov::cli {
+
+// How a bootstrap draws: its size and its generator's seed (none: OS entropy).
+struct BootstrapSettings {
+  int64_t draws = 999;
+  std::optional<uint64_t> seed;
+};
+
+// Bootstrap intervals of the coefficients; `refusal` says why there are none when the library
+// declines (a release too noisy, a mechanism without a known noise law).
+struct NoiseAware {
+  bool computed = false;
+  std::string refusal;
+  std::vector<double> coef, se, p, lower, upper;
+  double noise_norm = 0.0, kappa = 0.0;  // of a release (dpcov_ols_bootstrap_intervals)
+};
+
+// The noise-aware intervals of the OLS coefficients of `label` on `features` from the matrix `g`
+// of the release `m` (its noise law from the receipt), `size` coefficients, at params' level, no
+// ridge whatever params says.
+NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                 int64_t label, const std::vector<int64_t> &features,
+                                 dpcov_regression_params params, size_t size,
+                                 const BootstrapSettings &bootstrap);
+
+// The noise-aware intervals for beta from an AdaSSP fit's released statistics X'X~ (p x p) and
+// X'y~ at `n` rows (refused when n <= p).
+NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
+                            int64_t n, const dpcov_adassp_receipt &receipt, double level,
+                            const BootstrapSettings &bootstrap);
+
+// Intervals that cover the OLS coefficients with probability >= level whatever the data, from an
+// Analyze Gauss release (proofs/ols_analyze_gauss.md; no ridge, whatever params says): computed
+// when `m` is one, `refusal` saying why not when its noise is too large.
+struct Guaranteed {
+  bool computed = false;
+  std::string refusal;
+  std::vector<double> lower, upper;
+  std::vector<int32_t> reject;
+  double eta = 0.0, kappa = 0.0;
+};
+
+Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double> &g,
+                                int64_t label, const std::vector<int64_t> &features,
+                                dpcov_regression_params params, size_t size);
+
+// The sign an interval shows: "+" or "-" when it excludes 0, "unclear" when it does not.
+const char *interval_sign(double lower, double upper);
+
+}  // namespace dpcov::cli

@@ -1,0 +1,166 @@
+#include "regression_rows.hpp"
+
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "../analysis/released_matrix.hpp"
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
+#include "row_bounding.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+constexpr int kTightenSteps = 12;
+constexpr double kTightenRatio = 1.25;
+
+// A row over the user's --bound or --label-bound under --reject, at its file position.
+[[noreturn]] void report_rejected(const RowReader &reader, const Chunk &chunk,
+                                  const dpcov_row_refusal &refusal,
+                                  const dpcov_row_bounding &spec) {
+  const int64_t i = refusal.row;
+  if (refusal.label) {
+    const double y = chunk.values[static_cast<size_t>(i * chunk.dim + chunk.dim - 1)];
+    fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+         " has label ", y, " outside [-", spec.label_bound, ", ", spec.label_bound,
+         "] (--label-bound; --reject refuses such rows)");
+  }
+  fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
+       " has regressors of Euclidean norm ", refused_norm_text(refusal), " > --bound ", spec.bound,
+       " (--reject refuses such rows; without it they are scaled down to the bound)");
+}
+
+// The regressors and the label of `chunk`, gathered as rows [x, y] into `gathered`.
+void gather(const Chunk &chunk, const RegressionColumns &c, Chunk &gathered) {
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  gathered.rows = chunk.rows;
+  gathered.dim = p + 1;
+  gathered.first_row = chunk.first_row;
+  gathered.lines = chunk.lines;
+  gathered.values.resize(static_cast<size_t>(chunk.rows * (p + 1)));
+  for (int64_t i = 0; i < chunk.rows; ++i) {
+    const double *row = chunk.values.data() + i * chunk.dim;
+    double *to = gathered.values.data() + i * (p + 1);
+    for (int64_t k = 0; k < p; ++k) to[k] = row[c.features[static_cast<size_t>(k)]];
+    to[p] = row[c.label];
+  }
+}
+
+RegressionGram read_out(const dpcov_gram *gram, RegressionGram out) {
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
+  out.clipped = info.clipped;
+  const int64_t q = info.dim;
+  out.gram.assign(static_cast<size_t>(q * q), 0.0);
+  library_check(dpcov_gram_get_matrix(gram, DPCOV_ROW_MAJOR, out.gram.data(), q),
+                "reading the Gram matrix");
+  return out;
+}
+
+}  // namespace
+
+RegressionColumns resolve_regression_columns(const RowReader &reader, const std::string &label,
+                                             const std::vector<std::string> &features,
+                                             bool intercept) {
+  const std::vector<std::string> &names = reader.column_names();
+  RegressionColumns c;
+  c.label = resolve_column(names, label, "--label");
+  if (features.empty()) {
+    for (int64_t j = 0; j < reader.dim(); ++j)
+      if (j != c.label) c.features.push_back(j);
+  } else {
+    for (const auto &spec : features) {
+      const int64_t j = resolve_column(names, spec, "--features");
+      if (j == c.label) fail(kExitUsage, "--features: column '", spec, "' is the label");
+      c.features.push_back(j);
+    }
+  }
+  if (c.features.empty()) fail(kExitUsage, "--features: the regression needs a regressor");
+  if (intercept) c.terms.push_back("(intercept)");
+  for (int64_t j : c.features) c.terms.push_back(names[static_cast<size_t>(j)]);
+  return c;
+}
+
+std::vector<double> grid_below(double bound) {
+  std::vector<double> grid;
+  for (int k = kTightenSteps; k >= 1; --k) grid.push_back(bound / std::pow(kTightenRatio, k));
+  grid.push_back(bound);
+  return grid;
+}
+
+double choose_tighter_bound(RowReader &reader, const RegressionColumns &c, double bound,
+                            double quantile, double epsilon, dpcov_rng *rng) {
+  const std::vector<double> grid = grid_below(bound);
+  std::vector<int64_t> histogram(grid.size() + 1, 0);
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  std::vector<double> regressors;
+  int64_t rows = 0;
+  Chunk chunk;
+  while (reader.next_chunk(chunk)) {
+    check_interrupted();
+    // The regressors gathered; the library measures their norms.
+    regressors.resize(static_cast<size_t>(chunk.rows * p));
+    for (int64_t i = 0; i < chunk.rows; ++i)
+      for (int64_t k = 0; k < p; ++k)
+        regressors[static_cast<size_t>(i * p + k)] =
+            chunk.values[static_cast<size_t>(i * chunk.dim + c.features[static_cast<size_t>(k)])];
+    library_check(dpcov_private_bound_histogram(grid.data(), static_cast<int64_t>(grid.size()),
+                                                DPCOV_ROW_MAJOR, chunk.rows, p,
+                                                regressors.data(), p, histogram.data()),
+                  "the tighter bound's histogram");
+    rows += chunk.rows;
+  }
+  check_interrupted();
+  if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows");
+  const auto target =
+      static_cast<int64_t>(std::floor((1.0 - quantile) * static_cast<double>(rows)));
+  double chosen = 0.0;
+  library_check(dpcov_private_bound_select(grid.data(), static_cast<int64_t>(grid.size()),
+                                           histogram.data(), target, epsilon, rng, nullptr,
+                                           &chosen),
+                "choosing a bound below --bound");
+  return chosen;
+}
+
+RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
+                                     const RegressionBounds &b, bool quiet) {
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  dpcov_row_bounding spec = row_bounding(b.clip_bound, DPCOV_BOUND_CLIP);
+  spec.constant = b.intercept ? 1.0 : 0.0;
+  spec.label_bound = b.label_bound;
+  dpcov_row_bounding strict = spec;
+  strict.bound = b.bound;
+  strict.policy = DPCOV_BOUND_REJECT;
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create_bounded(&raw, p + 1, &spec),
+                concat(reader.name(), ": ", p + 1, " columns"));
+  const std::unique_ptr<dpcov_gram, void (*)(dpcov_gram *)> gram(
+      raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
+  Progress progress(!quiet, reader.total_bytes());
+  RegressionGram out;
+  Chunk chunk, gathered;
+  std::vector<double> scratch;
+  while (reader.next_chunk(chunk)) {
+    gather(chunk, c, gathered);
+    if (b.reject) bound_chunk(reader, gathered, strict, scratch, report_rejected);
+    dpcov_row_refusal refusal{};
+    refusal.struct_size = sizeof refusal;
+    const dpcov_status status =
+        dpcov_gram_add_raw_rows(gram.get(), DPCOV_ROW_MAJOR, gathered.rows, p + 1,
+                                gathered.values.data(), p + 1, &refusal);
+    if (status != DPCOV_OK)
+      library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
+                                  " (chunk of ", chunk.rows, " rows)"));
+    out.rows += chunk.rows;
+    progress.update(reader.bytes_read(), out.rows);
+  }
+  progress.finish();
+  return read_out(gram.get(), std::move(out));
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,64 @@
+// The rows of a regression on raw data (`regress --epsilon`): the regressors x and the label y
+// gathered from the input's columns, a first pass that chooses a tighter bound on ||x|| privately,
+// and the pass that accumulates [1, x, y] through the library's bounding.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <dpcov.h>
+
+#include "readers/row_reader.hpp"
+
+namespace dpcov::cli {
+
+// The input's columns of a regression: the label, the regressors, and the names of the terms.
+struct RegressionColumns {
+  int64_t label = -1;
+  std::vector<int64_t> features;
+  std::vector<std::string> terms;  // the intercept first when there is one
+};
+
+// Resolves --label and --features (default: every column but the label) against the input's
+// column names. Throws CliError(kExitUsage) naming the option.
+RegressionColumns resolve_regression_columns(const RowReader &reader, const std::string &label,
+                                             const std::vector<std::string> &features,
+                                             bool intercept);
+
+// The public candidates `bound` / 1.25^k, k = 12, ..., 1, 0, in increasing order: a bound chosen
+// among them never loosens the user's (proofs/private_bound.md, "Tightening a public bound"; the
+// same grid as Python's dpcov.private_bound.below_grid).
+std::vector<double> grid_below(double bound);
+
+// The first pass: the regressors' norms counted per cell of grid_below(`bound`) (private: the
+// counts leave only through the mechanism), then the choice with `epsilon` from `rng` aiming at
+// floor((1 - quantile) n) rows above the bound (n public under replace-one). Throws
+// CliError(kExitInputData) for an input without rows.
+double choose_tighter_bound(RowReader &reader, const RegressionColumns &columns, double bound,
+                            double quantile, double epsilon, dpcov_rng *rng);
+
+// How the rows are bounded: x scaled to norm <= clip_bound (<= --bound), y clipped to
+// [-label_bound, label_bound], a constant 1 in front with the intercept; with `reject`, a row
+// over the user's `bound` or `label_bound` is refused at its file position instead.
+struct RegressionBounds {
+  double bound = 0.0;
+  double clip_bound = 0.0;
+  double label_bound = 0.0;
+  bool intercept = true;
+  bool reject = false;
+};
+
+// The Gram matrix of [1,] x, y (q x q, row-major) and the accumulator's counters (curator only).
+struct RegressionGram {
+  std::vector<double> gram;
+  int64_t rows = 0;
+  int64_t clipped = 0;
+};
+
+// Streams every row of `reader` into the Gram matrix of its bounded [1, x, y], showing progress
+// unless `quiet`. Throws CliError for a refused row or a failed library call.
+RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &columns,
+                                     const RegressionBounds &bounds, bool quiet);
+
+}  // namespace dpcov::cli

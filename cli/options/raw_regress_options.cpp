@@ -1,0 +1,134 @@
+#include "raw_regress_options.hpp"
+
+#include <cmath>
+#include <initializer_list>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+#include "input_options.hpp"
+
+namespace dpcov::cli {
+
+namespace {
+
+int32_t named_choice(const std::string &value, const char *option,
+                     std::initializer_list<const char *> names) {
+  int32_t index = 0;
+  std::string allowed;
+  for (const char *name : names) {
+    if (value == name) return index;
+    allowed += concat(index == 0 ? "" : ", ", name);
+    ++index;
+  }
+  fail(kExitUsage, option, " must be one of ", allowed, "; got '", value, "'");
+}
+
+// The checks that need no library call: the budget, the bounds, the mechanism and --intercept.
+void check_values(const RawRegressOptions &o, const std::string &intercept_column) {
+  check_positive_finite(*o.epsilon, "--epsilon");
+  if (!(o.delta > 0.0 && o.delta < 1.0))
+    fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
+  if (o.bound == 0.0 || o.label_bound == 0.0)
+    fail(kExitUsage, "a private regression on raw rows needs --bound (on the regressors' norm) "
+         "and --label-bound (on |y|), chosen without looking at the data");
+  check_bound(o.bound, "--bound");
+  check_bound(o.label_bound, "--label-bound");
+  if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
+  named_choice(o.mechanism, "--mechanism (on raw data rows)", {"adassp"});
+  if (!intercept_column.empty())
+    fail(kExitUsage, "--intercept names a column of a released matrix; on raw rows the intercept "
+         "is a constant 1 added to every row (--no-intercept drops it)");
+}
+
+}  // namespace
+
+void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
+  const char *group = "Private regression on raw data rows (selected by --epsilon)";
+  command.add_option("--epsilon,-e", o.epsilon,
+                     "Spend this epsilon on a private regression of the raw data rows in MATRIX "
+                     "(a CSV or .npy data file): AdaSSP by default")
+      ->group(group);
+  command.add_option("--delta,-d", o.delta, "Delta of the private regression (default 1e-6)")
+      ->group(group);
+  command.add_option("--bound", o.bound,
+                     "Public bound on the Euclidean norm of each row's regressors (required with "
+                     "--epsilon); the intercept's constant 1 is counted on top")
+      ->group(group);
+  command.add_option("--label-bound", o.label_bound,
+                     "Public bound on |y| (required with --epsilon)")
+      ->group(group);
+  command.add_option("--mechanism,-m", o.mechanism,
+                     "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2)")
+      ->group(group);
+  command.add_option("--calibration", o.calibration,
+                     "AdaSSP constants: joint_analytic (default, exact) or paper")
+      ->group(group);
+  command.add_option("--neighbour", o.neighbour,
+                     "Neighbouring datasets: replace_one (default) or add_remove")
+      ->group(group);
+  command.add_option("--rho", o.rho,
+                     "AdaSSP's failure probability of the ridge, in (0, 1) (default 0.05)")
+      ->group(group);
+  command.add_flag("--no-intercept", o.no_intercept, "Fit without an intercept")->group(group);
+  command.add_flag("--reject", o.reject,
+                   "Refuse rows over the bounds instead of clipping them")
+      ->group(group);
+  command.add_option("--noise-seed", o.seed,
+                     "Fix the privacy noise (experiments and tests only: NOT private)")
+      ->group(group);
+  command.add_flag("--no-intervals", o.no_intervals,
+                   "Point estimates only: do not release y'y, which the noise-aware intervals "
+                   "need (the other statistics then get a third of the budget each, not a quarter)")
+      ->group(group);
+  command.add_option("--bound-epsilon", o.bound_epsilon,
+                     "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
+                     "the regressors' norms (a first pass over the file; the rows above it are "
+                     "clipped; AdaSSP gets the rest of --epsilon). Default: a tenth of --epsilon; "
+                     "0 uses --bound as given")
+      ->group(group);
+  command.add_option("--bound-quantile", o.bound_quantile,
+                     "Quantile of the regressors' norms the chosen bound aims at, in (0, 1) "
+                     "(default 0.95)")
+      ->group(group);
+  command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
+  add_ledger_options(command, o.ledger);
+}
+
+RawRegressSettings check_raw_regress(const RawRegressOptions &o, const std::string &path,
+                                     const std::string &intercept_column, double level) {
+  check_values(o, intercept_column);
+  RawRegressSettings s;
+  dpcov_adassp_params &params = s.params;
+  library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
+  params.calibration = named_choice(o.calibration, "--calibration", {"joint_analytic", "paper"});
+  params.neighbour = named_choice(o.neighbour, "--neighbour", {"replace_one", "add_remove"});
+  params.rho = o.rho;
+  params.release_label_square = o.no_intervals ? 0 : 1;
+  if (params.calibration != DPCOV_ADASSP_JOINT_ANALYTIC && !o.no_intervals)
+    fail(kExitUsage, "--calibration paper has no share for y'y, which the intervals need: add "
+         "--no-intervals (point estimates only) or use joint_analytic");
+  if (!(level > 0.0 && level < 1.0)) fail(kExitUsage, "--level must be in (0, 1), got ", level);
+
+  s.bound_epsilon = o.bound_epsilon.value_or(0.1 * *o.epsilon);
+  if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
+    fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
+         " (AdaSSP spends the rest), got ", s.bound_epsilon);
+  if (!(o.bound_quantile > 0.0 && o.bound_quantile < 1.0))
+    fail(kExitUsage, "--bound-quantile must be in (0, 1), got ", o.bound_quantile);
+  // A file is read twice (the choice, then the fit); standard input only once.
+  s.from_stdin = path.empty() || path == "-";
+  s.tighten = s.bound_epsilon > 0.0 && !s.from_stdin;
+  if (s.tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)
+    fail(kExitUsage, "--bound-epsilon aims at a quantile of the public number of rows, which "
+         "add_remove keeps private: add --bound-epsilon 0");
+  if (params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE && o.no_intercept && !o.no_intervals)
+    fail(kExitUsage, "the intervals need the number of rows, which add_remove keeps private, and "
+         "without the intercept the release holds no count: drop --no-intercept (its column's "
+         "released entry is n + noise) or add --no-intervals");
+  // The budget AdaSSP spends: the rest of --epsilon after the bound step, rounded down so that the
+  // two shares never sum above --epsilon.
+  s.adassp_epsilon = s.tighten ? std::nextafter(*o.epsilon - s.bound_epsilon, 0.0) : *o.epsilon;
+  return s;
+}
+
+}  // namespace dpcov::cli

@@ -300,180 +300,211 @@ GramHandle read_input(RowReader &reader, const CompareOptions &o, bool need_rows
   return gram;
 }
 
-void run_compare(const CompareOptions &o) {
-  check_bound(o.bound, "--bound");
-  if (o.repeats < 1) fail(kExitUsage, "--repeats must be at least 1, got ", o.repeats);
-  const std::vector<double> epsilons = table_epsilons(o);
+// What every release of the table starts from and is measured against.
+struct CompareData {
+  std::unique_ptr<RowReader> reader;
+  int64_t d = 0;
+  std::vector<Planned> runs;
+  bool need_rows = false;  // a zCDP mechanism on the rows is listed
+  RowBuffer rows;          // the rows in memory, when need_rows
+  GramHandle gram;
+  dpcov_gram_info info{};
+  std::vector<double> exact;  // the reference: the Gram matrix (--center: centred), d x d
+};
 
-  // Every (mechanism, epsilon) is planned before any data is read, so that a release that cannot
-  // happen fails at once with the release's own message (the zCDP mechanisms on the rows: their
-  // options; their plan needs the public n and is made once the rows are read).
-  std::unique_ptr<RowReader> reader = open_input(o.input);
-  const int64_t d = reader->dim();
-  std::vector<Planned> runs = plan_runs(o, epsilons, d);
-  bool need_rows = false, coinpress = false;
-  for (const Planned &run : runs) {
-    need_rows = need_rows || run.on_rows;
+// Every (mechanism, epsilon) is planned before any data is read, so that a release that cannot
+// happen fails at once with the release's own message (the zCDP mechanisms on the rows: their
+// options; their plan needs the public n and is made once the rows are read). The data are read
+// once; every release starts from the same rows, and every error is measured against the Gram
+// matrix of the rows clipped to --bound.
+CompareData read_compare_data(const CompareOptions &o, const std::vector<double> &epsilons) {
+  CompareData data;
+  data.reader = open_input(o.input);
+  const int64_t d = data.reader->dim();
+  data.d = d;
+  data.runs = plan_runs(o, epsilons, d);
+  bool coinpress = false;
+  for (const Planned &run : data.runs) {
+    data.need_rows = data.need_rows || run.on_rows;
     coinpress = coinpress || run.mechanism == "coinpress";
   }
-
-  // The data are read once; every release starts from the same rows, and every error is measured
-  // against the Gram matrix of the rows clipped to --bound.
-  RowBuffer rows;
-  const GramHandle gram = read_input(*reader, o, need_rows, rows);
-  const dpcov_gram_info info = gram_info(gram.get());
-  if (info.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows to compare on");
-  if (coinpress && info.clipped > 0)
+  data.gram = read_input(*data.reader, o, data.need_rows, data.rows);
+  data.info = gram_info(data.gram.get());
+  if (data.info.rows == 0)
+    fail(kExitInputData, data.reader->name(), ": the input has no rows to compare on");
+  if (coinpress && data.info.clipped > 0)
     fail(kExitUsage, "coinpress takes the rows unclipped (it has no norm bound), while the "
          "errors are measured against the Gram matrix of the rows clipped to --bound; ",
-         info.clipped, " rows are over --bound ", o.bound, ": give a bound over every row's norm");
+         data.info.clipped, " rows are over --bound ", o.bound, ": give a bound over every row's norm");
   // The plans of the zCDP mechanisms, at the public n (replace-one), before any noise is drawn.
-  for (Planned &run : runs)
-    if (run.on_rows) run.zcdp = plan_zcdp_column(o, run, d, info.rows);
-  std::vector<double> exact(static_cast<size_t>(d * d));
-  library_check(dpcov_gram_get_matrix(gram.get(), DPCOV_ROW_MAJOR, exact.data(), d),
+  for (Planned &run : data.runs)
+    if (run.on_rows) run.zcdp = plan_zcdp_column(o, run, d, data.info.rows);
+  data.exact.resize(static_cast<size_t>(d * d));
+  library_check(dpcov_gram_get_matrix(data.gram.get(), DPCOV_ROW_MAJOR, data.exact.data(), d),
                 "reading the Gram matrix");
-  if (o.center) exact = centred_gram(rows, d);
-  const std::vector<std::string> &names = reader->column_names();
+  if (o.center) data.exact = centred_gram(data.rows, d);
+  return data;
+}
 
-  std::optional<RegressionSpec> regression;
-  std::vector<double> exact_coef;
-  if (!o.label.empty()) {
-    RegressionSpec spec;
-    spec.label = resolve_column(names, o.label, "--label");
-    int64_t intercept = -1;
-    if (!o.intercept.empty()) intercept = resolve_column(names, o.intercept, "--intercept");
-    if (o.features.empty()) {
-      for (int64_t j = 0; j < d; ++j)
-        if (j != spec.label && j != intercept) spec.features.push_back(j);
-    } else {
-      for (const auto &f : o.features) spec.features.push_back(resolve_column(names, f, "--features"));
-    }
-    library_check(dpcov_regression_params_default(&spec.params), "regression defaults");
-    spec.params.intercept_column = intercept;
-    spec.params.ridge = o.ridge;
-    spec.coefficients = static_cast<int64_t>(spec.features.size()) + (intercept >= 0 ? 1 : 0);
-    exact_coef.resize(static_cast<size_t>(std::max<int64_t>(spec.coefficients, 1)));
-    const dpcov_status status = dpcov_regression_fit(
-        DPCOV_ROW_MAJOR, d, exact.data(), d, info.rows, spec.label, spec.features.data(),
-        static_cast<int64_t>(spec.features.size()), &spec.params, exact_coef.data(), nullptr,
-        nullptr, nullptr, nullptr, nullptr, nullptr);
-    library_check(status, "the regression on the exact Gram matrix");
-    regression = spec;
+// --label: the regression compared, and its coefficients on the exact matrix in `exact_coef`.
+std::optional<RegressionSpec> exact_regression(const CompareOptions &o, const CompareData &data,
+                                               std::vector<double> &exact_coef) {
+  if (o.label.empty()) return std::nullopt;
+  const std::vector<std::string> &names = data.reader->column_names();
+  const int64_t d = data.d;
+  RegressionSpec spec;
+  spec.label = resolve_column(names, o.label, "--label");
+  int64_t intercept = -1;
+  if (!o.intercept.empty()) intercept = resolve_column(names, o.intercept, "--intercept");
+  if (o.features.empty()) {
+    for (int64_t j = 0; j < d; ++j)
+      if (j != spec.label && j != intercept) spec.features.push_back(j);
+  } else {
+    for (const auto &f : o.features) spec.features.push_back(resolve_column(names, f, "--features"));
   }
+  library_check(dpcov_regression_params_default(&spec.params), "regression defaults");
+  spec.params.intercept_column = intercept;
+  spec.params.ridge = o.ridge;
+  spec.coefficients = static_cast<int64_t>(spec.features.size()) + (intercept >= 0 ? 1 : 0);
+  exact_coef.resize(static_cast<size_t>(std::max<int64_t>(spec.coefficients, 1)));
+  const dpcov_status status = dpcov_regression_fit(
+      DPCOV_ROW_MAJOR, d, data.exact.data(), d, data.info.rows, spec.label, spec.features.data(),
+      static_cast<int64_t>(spec.features.size()), &spec.params, exact_coef.data(), nullptr,
+      nullptr, nullptr, nullptr, nullptr, nullptr);
+  library_check(status, "the regression on the exact Gram matrix");
+  return spec;
+}
 
-  nlohmann::ordered_json rows_json = nlohmann::ordered_json::array();
-  // The zCDP mechanisms' rho, when any is listed: the conversion stated on each line.
-  const bool rho_column = need_rows || !o.rhos.empty();
-  std::vector<std::string> header{"mechanism", "epsilon", "delta"};
-  if (rho_column) header.push_back("rho (zCDP)");
-  header.insert(header.end(), {"frobenius (rel)", "spectral (rel)"});
-  if (regression) header.push_back("coef error (rel)");
-  header.push_back("failed");
-  TextTable table(header);
+// The errors of one (mechanism, epsilon) over the repeats.
+struct RunErrors {
+  Spread frobenius, spectral, coefficient;
+  int64_t refused = 0;
+  int64_t not_pd = 0;
+};
+
+RunErrors measure(const Planned &run, const CompareOptions &o, const CompareData &data,
+                  const std::optional<RegressionSpec> &regression,
+                  const std::vector<double> &exact_coef) {
+  const int64_t d = data.d;
+  dpcov_rng *raw = nullptr;
+  if (o.seed)
+    library_check(dpcov_rng_create_seeded(&raw, *o.seed, run.stream), "creating a generator");
+  else
+    library_check(dpcov_rng_create_from_entropy(&raw), "creating a generator");
+  const RngHandle rng(raw);
   std::vector<double> released(static_cast<size_t>(d * d));
   std::vector<double> coef(exact_coef.size());
-  for (const Planned &run : runs) {
-    dpcov_rng *raw = nullptr;
-    if (o.seed)
-      library_check(dpcov_rng_create_seeded(&raw, *o.seed, run.stream), "creating a generator");
-    else
-      library_check(dpcov_rng_create_from_entropy(&raw), "creating a generator");
-    const RngHandle rng(raw);
-    std::vector<double> frobenius, spectral, coefficient;
-    int64_t refused = 0;
-    int64_t not_pd = 0;
-    for (int64_t r = 0; r < o.repeats; ++r) {
-      dpcov_receipt receipt{};
-      receipt.struct_size = sizeof receipt;
-      const dpcov_status status =
-          run.zcdp ? zcdp_release_gram(*run.zcdp, rows, d, rng.get(), released.data())
-                   : dpcov_mechanism_release_gram(run.choice.id, gram.get(), run.epsilon,
-                                                  run.choice.delta, &run.choice.params, rng.get(),
-                                                  DPCOV_ROW_MAJOR, released.data(), d, &receipt);
-      if (status == DPCOV_E_REFUSED) {
-        // ols_jl's test failed: a retry with the same generator state gives the same answer, so
-        // the remaining repeats are refused too.
-        refused = o.repeats - r;
-        break;
-      }
-      library_check(status, concat("releasing with ", run.mechanism, " at epsilon ", run.epsilon));
-      double error = 0.0;
-      library_check(dpcov_metric_frobenius_error(DPCOV_ROW_MAJOR, d, d, released.data(), d,
-                                                 exact.data(), d, 1, &error),
-                    "Frobenius error");
-      frobenius.push_back(error);
-      library_check(dpcov_metric_spectral_error(DPCOV_ROW_MAJOR, d, d, released.data(), d,
-                                                exact.data(), d, 1, &error),
-                    "spectral error");
-      spectral.push_back(error);
-      if (regression) {
-        if (fit(*regression, released, d, info.rows, coef)) {
-          library_check(dpcov_metric_vector_error(regression->coefficients, coef.data(),
-                                                  exact_coef.data(), 1, &error),
-                        "coefficient error");
-          coefficient.push_back(error);
-        } else {
-          ++not_pd;
-        }
-      }
+  std::vector<double> frobenius, spectral, coefficient;
+  RunErrors out;
+  for (int64_t r = 0; r < o.repeats; ++r) {
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    const dpcov_status status =
+        run.zcdp ? zcdp_release_gram(*run.zcdp, data.rows, d, rng.get(), released.data())
+                 : dpcov_mechanism_release_gram(run.choice.id, data.gram.get(), run.epsilon,
+                                                run.choice.delta, &run.choice.params, rng.get(),
+                                                DPCOV_ROW_MAJOR, released.data(), d, &receipt);
+    if (status == DPCOV_E_REFUSED) {
+      // ols_jl's test failed: a retry with the same generator state gives the same answer, so
+      // the remaining repeats are refused too.
+      out.refused = o.repeats - r;
+      break;
     }
-    const Spread f = spread_of(frobenius), s = spread_of(spectral), c = spread_of(coefficient);
-    nlohmann::ordered_json row = {{"mechanism", run.mechanism},
-                                  {"epsilon", run.epsilon},
-                                  {"delta", run.zcdp ? *o.delta : run.receipt.delta},
-                                  {"repeats", o.repeats},
-                                  {"refused", refused},
-                                  {"frobenius_relative", spread_json(f)},
-                                  {"spectral_relative", spread_json(s)}};
-    if (regression) {
-      row["coefficient_relative"] = spread_json(c);
-      row["regression_not_positive_definite"] = not_pd;
-    }
-    if (run.zcdp) {
-      row["rho"] = run.zcdp->rho;
-      row["privacy_model"] = run.zcdp->receipt["privacy_model"];
-      row["receipt"] = run.zcdp->receipt;
+    library_check(status, concat("releasing with ", run.mechanism, " at epsilon ", run.epsilon));
+    double error = 0.0;
+    library_check(dpcov_metric_frobenius_error(DPCOV_ROW_MAJOR, d, d, released.data(), d,
+                                               data.exact.data(), d, 1, &error),
+                  "Frobenius error");
+    frobenius.push_back(error);
+    library_check(dpcov_metric_spectral_error(DPCOV_ROW_MAJOR, d, d, released.data(), d,
+                                              data.exact.data(), d, 1, &error),
+                  "spectral error");
+    spectral.push_back(error);
+    if (!regression) continue;
+    if (fit(*regression, released, d, data.info.rows, coef)) {
+      library_check(dpcov_metric_vector_error(regression->coefficients, coef.data(),
+                                              exact_coef.data(), 1, &error),
+                    "coefficient error");
+      coefficient.push_back(error);
     } else {
-      row["receipt"] = receipt_json(run.receipt);
+      ++out.not_pd;
     }
-    rows_json.push_back(row);
-    std::vector<std::string> cells{run.mechanism, format_number(run.epsilon),
-                                   format_number(row["delta"].get<double>())};
-    if (rho_column) cells.push_back(run.zcdp ? format_number(run.zcdp->rho) : "-");
-    cells.insert(cells.end(), {spread_text(f), spread_text(s)});
-    if (regression) cells.push_back(spread_text(c));
-    std::string failed = "0";
-    if (refused) failed = concat(refused, " refused");
-    if (not_pd) failed = concat(not_pd, " not PD");
-    cells.push_back(failed);
-    table.add_row(cells);
   }
+  out.frobenius = spread_of(frobenius);
+  out.spectral = spread_of(spectral);
+  out.coefficient = spread_of(coefficient);
+  return out;
+}
 
-  if (o.json) {
-    nlohmann::ordered_json out = {{"command", "compare"},
-                                  {"private", false},
-                                  {"input", reader->describe()},
-                                  {"columns", names},
-                                  {"n", info.rows},
-                                  {"clipped", info.clipped},
-                                  {"bound", o.bound},
-                                  {"repeats", o.repeats},
-                                  {"seed", o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json()}};
-    if (o.center) out["center"] = true;  // coinpress on its private mean, the centred reference
-    if (regression) {
-      out["regression"] = {{"label", names[static_cast<size_t>(regression->label)]},
-                           {"intercept", o.intercept.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(o.intercept)},
-                           {"ridge", o.ridge},
-                           {"exact_coefficients", exact_coef}};
-    }
-    out["results"] = rows_json;
-    print_stdout(json_text(out));
-    return;
+nlohmann::ordered_json run_json(const Planned &run, const RunErrors &e, const CompareOptions &o,
+                                bool regression) {
+  nlohmann::ordered_json row = {{"mechanism", run.mechanism},
+                                {"epsilon", run.epsilon},
+                                {"delta", run.zcdp ? *o.delta : run.receipt.delta},
+                                {"repeats", o.repeats},
+                                {"refused", e.refused},
+                                {"frobenius_relative", spread_json(e.frobenius)},
+                                {"spectral_relative", spread_json(e.spectral)}};
+  if (regression) {
+    row["coefficient_relative"] = spread_json(e.coefficient);
+    row["regression_not_positive_definite"] = e.not_pd;
   }
-  std::string text = concat("Utility on ", reader->name(), ": n = ", info.rows, " (", info.clipped,
-                            " clipped), d = ", d, ", bound ", o.bound, ", ", o.repeats,
-                            " repeats, seed ", o.seed ? std::to_string(*o.seed) : "from OS entropy",
+  if (run.zcdp) {
+    row["rho"] = run.zcdp->rho;
+    row["privacy_model"] = run.zcdp->receipt["privacy_model"];
+    row["receipt"] = run.zcdp->receipt;
+  } else {
+    row["receipt"] = receipt_json(run.receipt);
+  }
+  return row;
+}
+
+std::vector<std::string> run_cells(const Planned &run, const RunErrors &e,
+                                   const nlohmann::ordered_json &row, bool rho_column,
+                                   bool regression) {
+  std::vector<std::string> cells{run.mechanism, format_number(run.epsilon),
+                                 format_number(row["delta"].get<double>())};
+  if (rho_column) cells.push_back(run.zcdp ? format_number(run.zcdp->rho) : "-");
+  cells.insert(cells.end(), {spread_text(e.frobenius), spread_text(e.spectral)});
+  if (regression) cells.push_back(spread_text(e.coefficient));
+  std::string failed = "0";
+  if (e.refused) failed = concat(e.refused, " refused");
+  if (e.not_pd) failed = concat(e.not_pd, " not PD");
+  cells.push_back(failed);
+  return cells;
+}
+
+void print_compare_json(const CompareOptions &o, const CompareData &data,
+                        const std::optional<RegressionSpec> &regression,
+                        const std::vector<double> &exact_coef, nlohmann::ordered_json results) {
+  const std::vector<std::string> &names = data.reader->column_names();
+  nlohmann::ordered_json out = {{"command", "compare"},
+                                {"private", false},
+                                {"input", data.reader->describe()},
+                                {"columns", names},
+                                {"n", data.info.rows},
+                                {"clipped", data.info.clipped},
+                                {"bound", o.bound},
+                                {"repeats", o.repeats},
+                                {"seed", o.seed ? nlohmann::ordered_json(*o.seed) : nlohmann::ordered_json()}};
+  if (o.center) out["center"] = true;  // coinpress on its private mean, the centred reference
+  if (regression) {
+    out["regression"] = {{"label", names[static_cast<size_t>(regression->label)]},
+                         {"intercept", o.intercept.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(o.intercept)},
+                         {"ridge", o.ridge},
+                         {"exact_coefficients", exact_coef}};
+  }
+  out["results"] = std::move(results);
+  print_stdout(json_text(out));
+}
+
+void print_compare_text(const CompareOptions &o, const CompareData &data,
+                        const std::optional<RegressionSpec> &regression, const TextTable &table) {
+  const std::vector<std::string> &names = data.reader->column_names();
+  std::string text = concat("Utility on ", data.reader->name(), ": n = ", data.info.rows, " (",
+                            data.info.clipped, " clipped), d = ", data.d, ", bound ", o.bound,
+                            ", ", o.repeats, " repeats, seed ",
+                            o.seed ? std::to_string(*o.seed) : "from OS entropy",
                             "\nErrors relative to the exact ",
                             o.center ? "centred Gram matrix sum (x_i - mean)(x_i - mean)^T"
                                      : "Gram matrix",
@@ -486,7 +517,7 @@ void run_compare(const CompareOptions &o) {
   if (!o.rhos.empty())
     text += "--rho: every mechanism runs at the (epsilon, delta) that rho-zCDP implies (Canonne, "
             "Kamath & Steinke 2020, Prop. 12); the zCDP mechanisms at rho itself.\n";
-  else if (need_rows)
+  else if (data.need_rows)
     text += "The zCDP mechanisms run at the largest rho whose (epsilon, delta) guarantee fits "
             "(Canonne, Kamath & Steinke 2020, Prop. 12); the others at (epsilon, delta).\n";
   if (o.center)
@@ -495,6 +526,34 @@ void run_compare(const CompareOptions &o) {
   text += "NOT private: the errors are measured against the exact data (for choosing a "
           "mechanism and epsilon on public or synthetic data).\n";
   print_stdout(text);
+}
+
+void run_compare(const CompareOptions &o) {
+  check_bound(o.bound, "--bound");
+  if (o.repeats < 1) fail(kExitUsage, "--repeats must be at least 1, got ", o.repeats);
+  const std::vector<double> epsilons = table_epsilons(o);
+  const CompareData data = read_compare_data(o, epsilons);
+  std::vector<double> exact_coef;
+  const std::optional<RegressionSpec> regression = exact_regression(o, data, exact_coef);
+
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  // The zCDP mechanisms' rho, when any is listed: the conversion stated on each line.
+  const bool rho_column = data.need_rows || !o.rhos.empty();
+  std::vector<std::string> header{"mechanism", "epsilon", "delta"};
+  if (rho_column) header.push_back("rho (zCDP)");
+  header.insert(header.end(), {"frobenius (rel)", "spectral (rel)"});
+  if (regression) header.push_back("coef error (rel)");
+  header.push_back("failed");
+  TextTable table(header);
+  for (const Planned &run : data.runs) {
+    const RunErrors errors = measure(run, o, data, regression, exact_coef);
+    results.push_back(run_json(run, errors, o, regression.has_value()));
+    table.add_row(run_cells(run, errors, results.back(), rho_column, regression.has_value()));
+  }
+  if (o.json)
+    print_compare_json(o, data, regression, exact_coef, std::move(results));
+  else
+    print_compare_text(o, data, regression, table);
 }
 
 }  // namespace

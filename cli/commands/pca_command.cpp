@@ -72,94 +72,113 @@ SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m,
   return error;
 }
 
-void run_pca(const PcaOptions &o) {
-  const LoadedMatrix release = load_matrix(o.source);
-  const LoadedMatrix m = centre_as_asked(release, o.centre);
+// The components of a matrix, and what is known of their error.
+struct Pca {
+  LoadedMatrix release;  // as loaded
+  LoadedMatrix m;        // centred as asked
+  int64_t k = 0;
+  double trace = 0.0;
+  std::vector<double> values, vectors, ratio;  // k; d x k row-major; k
+  SubspaceError error;
+  // --compare: the other matrix and the distance between the two top-k subspaces.
+  std::optional<LoadedMatrix> other;
+  double sin_spectral = 0.0, sin_frobenius = 0.0;
+  std::vector<double> angles;
+};
+
+Pca compute_pca(const PcaOptions &o) {
+  Pca p;
+  p.release = load_matrix(o.source);
+  p.m = centre_as_asked(p.release, o.centre);
+  const LoadedMatrix &m = p.m;
   const int64_t d = m.dim;
   const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
   if (k < 1 || k > d) fail(kExitUsage, "-k must be in [1, ", d, "] for ", m.path, ", got ", k);
-
-  double trace = 0.0;
-  for (int64_t i = 0; i < d; ++i) trace += m.values[static_cast<size_t>(i * d + i)];
-  std::vector<double> values(static_cast<size_t>(k));
-  std::vector<double> vectors(static_cast<size_t>(d * k));
-  std::vector<double> ratio(static_cast<size_t>(k));
+  p.k = k;
+  for (int64_t i = 0; i < d; ++i) p.trace += m.values[static_cast<size_t>(i * d + i)];
+  p.values.resize(static_cast<size_t>(k));
+  p.vectors.resize(static_cast<size_t>(d * k));
+  p.ratio.resize(static_cast<size_t>(k));
   // The explained-variance ratios are those of the PSD projection of the matrix: in [0, 1].
-  library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, values.data(),
-                                vectors.data(), k, ratio.data()),
+  library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, p.values.data(),
+                                p.vectors.data(), k, p.ratio.data()),
                 concat(m.path, ": principal components"));
-
-  const SubspaceError error = subspace_error(release, m, k, o.seed);
-
-  std::optional<LoadedMatrix> other;
-  double sin_spectral = 0.0;
-  double sin_frobenius = 0.0;
-  std::vector<double> angles(static_cast<size_t>(k));
+  p.error = subspace_error(p.release, m, k, o.seed);
+  p.angles.resize(static_cast<size_t>(k));
   if (!o.compare.empty()) {
     MatrixSource source;
     source.path = o.compare;
-    other = load_matrix(source);
-    if (other->dim != d)
-      fail(kExitInputData, o.compare, " is ", other->dim, " x ", other->dim, " but ", m.path,
+    p.other = load_matrix(source);
+    if (p.other->dim != d)
+      fail(kExitInputData, o.compare, " is ", p.other->dim, " x ", p.other->dim, " but ", m.path,
            " is ", d, " x ", d);
     library_check(dpcov_pca_subspace_distance(DPCOV_ROW_MAJOR, d, m.values.data(), d,
-                                              other->values.data(), d, k, &sin_spectral,
-                                              &sin_frobenius, angles.data()),
+                                              p.other->values.data(), d, k, &p.sin_spectral,
+                                              &p.sin_frobenius, p.angles.data()),
                   concat(m.path, " against ", o.compare, ": subspace distance"));
   }
+  return p;
+}
 
-  if (o.json) {
-    nlohmann::ordered_json out;
-    out["command"] = "pca";
-    out["matrix"] = m.path;
-    out["mechanism"] = m.mechanism();
-    out["k"] = k;
-    if (m.centred) {
-      out["centred"] = true;
-      nlohmann::ordered_json mean = nlohmann::ordered_json::object();
-      for (int64_t i = 0; i < d; ++i) mean[m.names[static_cast<size_t>(i)]] = m.mean[static_cast<size_t>(i)];
-      out["mean"] = mean;
-    }
-    out["trace"] = trace;
-    out["eigenvalues"] = values;
-    out["explained_ratio"] = ratio;
-    nlohmann::ordered_json loadings = nlohmann::ordered_json::object();
-    for (int64_t i = 0; i < d; ++i) {
-      std::vector<double> row(vectors.begin() + i * k, vectors.begin() + (i + 1) * k);
-      loadings[m.names[static_cast<size_t>(i)]] = row;
-    }
-    out["eigenvectors"] = loadings;
-    if (error.computed)
-      out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
-                               {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0},
-                               {"plug_in", m.centred}};
-    else if (!error.skipped.empty())
-      out["subspace_error_skipped"] = error.skipped;
-    if (other) {
-      out["compare"] = {{"matrix", o.compare},
-                        {"sin_theta_spectral", sin_spectral},
-                        {"sin_theta_frobenius", sin_frobenius},
-                        {"principal_angles_radians", angles}};
-    }
-    print_stdout(json_text(out));
-    return;
+void print_pca_json(const Pca &p, const PcaOptions &o) {
+  const LoadedMatrix &m = p.m;
+  const int64_t d = m.dim, k = p.k;
+  nlohmann::ordered_json out;
+  out["command"] = "pca";
+  out["matrix"] = m.path;
+  out["mechanism"] = m.mechanism();
+  out["k"] = k;
+  if (m.centred) {
+    out["centred"] = true;
+    nlohmann::ordered_json mean = nlohmann::ordered_json::object();
+    for (int64_t i = 0; i < d; ++i) mean[m.names[static_cast<size_t>(i)]] = m.mean[static_cast<size_t>(i)];
+    out["mean"] = mean;
   }
+  out["trace"] = p.trace;
+  out["eigenvalues"] = p.values;
+  out["explained_ratio"] = p.ratio;
+  nlohmann::ordered_json loadings = nlohmann::ordered_json::object();
+  for (int64_t i = 0; i < d; ++i) {
+    std::vector<double> row(p.vectors.begin() + i * k, p.vectors.begin() + (i + 1) * k);
+    loadings[m.names[static_cast<size_t>(i)]] = row;
+  }
+  out["eigenvectors"] = loadings;
+  const SubspaceError &error = p.error;
+  if (error.computed)
+    out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
+                             {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0},
+                             {"plug_in", m.centred}};
+  else if (!error.skipped.empty())
+    out["subspace_error_skipped"] = error.skipped;
+  if (p.other) {
+    out["compare"] = {{"matrix", o.compare},
+                      {"sin_theta_spectral", p.sin_spectral},
+                      {"sin_theta_frobenius", p.sin_frobenius},
+                      {"principal_angles_radians", p.angles}};
+  }
+  print_stdout(json_text(out));
+}
 
+// The eigenvalues with the explained ratios, and the subspace error bound.
+std::string spectrum_text(const Pca &p) {
+  const LoadedMatrix &m = p.m;
+  const int64_t k = p.k;
   std::string text = concat("Top ", k, " principal components of ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
   text += concat(m.centred ? ", centred (covariance)" : ", uncentred (second moment)", ", trace ",
-                 format_number(trace, 6), "\n\n");
+                 format_number(p.trace, 6), "\n\n");
   TextTable spectrum({"component", "eigenvalue", "explained", "cumulative"});
   double cumulative = 0.0;
   for (int64_t i = 0; i < k; ++i) {
-    const double r = ratio[static_cast<size_t>(i)];
+    const double r = p.ratio[static_cast<size_t>(i)];
     cumulative += r;
-    spectrum.add_row({concat("PC", i + 1), format_number(values[static_cast<size_t>(i)], 6),
+    spectrum.add_row({concat("PC", i + 1), format_number(p.values[static_cast<size_t>(i)], 6),
                       format_number(r, 4), format_number(cumulative, 4)});
   }
   text += spectrum.render();
   text += "explained: max(eigenvalue, 0) over the sum of the positive eigenvalues (the ratios of "
           "the matrix projected onto the PSD cone), in [0, 1]\n";
+  const SubspaceError &error = p.error;
   if (error.computed) {
     text += concat("subspace error: ||sin Theta||_2 <= ", format_number(error.bound, 3),
                    " between this release's top ", k, " subspace and the data's, with probability "
@@ -173,13 +192,20 @@ void run_pca(const PcaOptions &o) {
   } else if (!error.skipped.empty()) {
     text += concat("subspace error: not computed: ", error.skipped, "\n");
   }
+  return text;
+}
+
+void print_pca_text(const Pca &p, const PcaOptions &o) {
+  const LoadedMatrix &m = p.m;
+  const int64_t d = m.dim, k = p.k;
+  std::string text = spectrum_text(p);
   std::vector<std::string> header{"loadings"};
   for (int64_t i = 0; i < k; ++i) header.push_back(concat("PC", i + 1));
   TextTable loadings(header);
   for (int64_t i = 0; i < d; ++i) {
     std::vector<std::string> row{m.names[static_cast<size_t>(i)]};
     for (int64_t j = 0; j < k; ++j)
-      row.push_back(format_number(vectors[static_cast<size_t>(i * k + j)], 3));
+      row.push_back(format_number(p.vectors[static_cast<size_t>(i * k + j)], 3));
     loadings.add_row(row);
   }
   text += "\n" + loadings.render();
@@ -191,15 +217,23 @@ void run_pca(const PcaOptions &o) {
     text += concat("mean: ", means, "\ncentred from the release's constant column "
                    "(post-processing; error terms: proofs/centring.md)\n");
   }
-  if (other) {
+  if (p.other) {
     text += concat("\nTop-", k, " subspace against ", o.compare, ":\n", "  sin theta (spectral)   ",
-                   format_number(sin_spectral, 6), "\n  sin theta (Frobenius)  ",
-                   format_number(sin_frobenius, 6), "\n  principal angles (deg) ");
+                   format_number(p.sin_spectral, 6), "\n  sin theta (Frobenius)  ",
+                   format_number(p.sin_frobenius, 6), "\n  principal angles (deg) ");
     for (int64_t i = 0; i < k; ++i)
-      text += (i ? ", " : "") + format_number(angles[static_cast<size_t>(i)] * 180.0 / std::numbers::pi, 4);
+      text += (i ? ", " : "") + format_number(p.angles[static_cast<size_t>(i)] * 180.0 / std::numbers::pi, 4);
     text += "\n";
   }
   print_stdout(text);
+}
+
+void run_pca(const PcaOptions &o) {
+  const Pca p = compute_pca(o);
+  if (o.json)
+    print_pca_json(p, o);
+  else
+    print_pca_text(p, o);
 }
 
 }  // namespace

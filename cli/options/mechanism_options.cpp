@@ -17,8 +17,10 @@ namespace {
 // range well beyond the current ones finds every mechanism without the tool listing them.
 constexpr int32_t kMaxMechanismId = 64;
 
-std::vector<std::pair<std::string, int32_t>> library_mechanisms() {
-  std::vector<std::pair<std::string, int32_t>> found;
+}  // namespace
+
+NamedValues library_mechanisms() {
+  NamedValues found;
   for (int32_t id = 1; id <= kMaxMechanismId; ++id) {
     const std::string name = dpcov_mechanism_name(id);
     if (name != "unknown") found.emplace_back(name, id);
@@ -26,10 +28,12 @@ std::vector<std::pair<std::string, int32_t>> library_mechanisms() {
   return found;
 }
 
-const std::vector<std::pair<std::string, int32_t>> kNeighbours = {
+namespace {
+
+const NamedValues kNeighbours = {
     {"replace-one", DPCOV_NEIGHBOUR_REPLACE_ONE}, {"add-remove", DPCOV_NEIGHBOUR_ADD_REMOVE}};
 
-const std::vector<std::pair<std::string, int32_t>> kCalibrations = {
+const NamedValues kCalibrations = {
     {"default", DPCOV_CALIBRATION_DEFAULT},
     {"analytic-gaussian", DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN},
     {"classical-gaussian", DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN},
@@ -57,13 +61,19 @@ const std::vector<std::pair<std::string, int32_t>> kGenerators = {
 const std::vector<std::pair<std::string, int32_t>> kNumerics = {
     {"idealized", DPCOV_NUMERICS_IDEALIZED}, {"exact", DPCOV_NUMERICS_EXACT}};
 
-std::vector<std::string> names_of(const std::vector<std::pair<std::string, int32_t>> &table) {
+}  // namespace
+
+const NamedValues &neighbour_values() { return kNeighbours; }
+
+const NamedValues &calibration_values() { return kCalibrations; }
+
+std::vector<std::string> names_of(const NamedValues &table) {
   std::vector<std::string> names;
   for (const auto &entry : table) names.push_back(entry.first);
   return names;
 }
 
-int32_t value_of(const std::vector<std::pair<std::string, int32_t>> &table,
+int32_t value_of(const NamedValues &table,
                  const std::string &name, const char *option) {
   for (const auto &entry : table)
     if (entry.first == name) return entry.second;
@@ -72,13 +82,11 @@ int32_t value_of(const std::vector<std::pair<std::string, int32_t>> &table,
   fail(kExitUsage, option, ": unknown value '", excerpt(name), "' (one of: ", known, ")");
 }
 
-std::string name_of(const std::vector<std::pair<std::string, int32_t>> &table, int32_t value) {
+std::string name_of(const NamedValues &table, int32_t value) {
   for (const auto &entry : table)
     if (entry.second == value) return entry.first;
   return concat("unknown (", value, ")");
 }
-
-}  // namespace
 
 void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
   command.add_option("--mechanism,-m", options.mechanism,

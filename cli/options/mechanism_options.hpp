@@ -5,12 +5,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
 namespace dpcov::cli {
+
+// The names of a library enumeration's values, in the order --help lists them.
+using NamedValues = std::vector<std::pair<std::string, int32_t>>;
+
+// The library's mechanisms by name (the library numbers them from 1, names each and never
+// reuses an id).
+NamedValues library_mechanisms();
+
+// --neighbour's and --calibration's names and their library values.
+const NamedValues &neighbour_values();
+const NamedValues &calibration_values();
+
+// The names of `table`, for CLI::IsMember.
+std::vector<std::string> names_of(const NamedValues &table);
+
+// The value of `name` in `table`. Throws CliError(kExitUsage) naming `option` and the known names.
+int32_t value_of(const NamedValues &table, const std::string &name, const char *option);
+
+// The name of `value` in `table`, or "unknown (value)".
+std::string name_of(const NamedValues &table, int32_t value);
 
 struct MechanismOptions {
   std::string mechanism;

@@ -1,21 +1,20 @@
 #include "regression_intervals.hpp"
 
-#include <memory>
-
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "../options/rng_option.hpp"
 
 namespace dpcov::cli {
 
 namespace {
 
 // The bootstrap's own generator: its draws are post-processing, apart from the release's noise.
-std::unique_ptr<dpcov_rng, void (*)(dpcov_rng *)> bootstrap_rng(const BootstrapSettings &b) {
+RngHandle bootstrap_rng(const BootstrapSettings &b) {
   dpcov_rng *rng = nullptr;
   library_check(b.seed ? dpcov_rng_create_seeded(&rng, *b.seed, 0)
                        : dpcov_rng_create_from_entropy(&rng),
                 "bootstrap generator");
-  return {rng, [](dpcov_rng *r) { dpcov_rng_destroy(&r); }};
+  return RngHandle(rng);
 }
 
 void resize(NoiseAware &out, size_t size) {

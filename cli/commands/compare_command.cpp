@@ -21,6 +21,7 @@
 #include "../io/readers/open_input.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/rng_option.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {
@@ -50,11 +51,6 @@ struct CompareOptions {
   bool json = false;
   bool quiet = false;
 };
-
-struct RngDeleter {
-  void operator()(dpcov_rng *rng) const { dpcov_rng_destroy(&rng); }
-};
-using RngHandle = std::unique_ptr<dpcov_rng, RngDeleter>;
 
 // Mean, sample standard deviation and quantiles of one metric over the repeats that produced it.
 struct Spread {

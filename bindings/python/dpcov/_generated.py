@@ -3,7 +3,7 @@
 public headers declare them (regenerate with scripts/generate-bindings after changing a header).
 
 Struct mirrors keep the headers' field order and types; ctypes applies the platform's C alignment
-rules, and tests/test_struct_layout.py compares every size and offset with the C compiler's.
+rules, and bindings/python/tests/test_struct_layout.py compares every size and offset with the C compiler's.
 Prototype arguments that point to numbers accept an address as an int (NumPy's
 ``array.ctypes.data``), None for NULL, or a ctypes pointer, array or ``byref`` of exactly that
 number type; handles are ``c_void_p``.

@@ -7,6 +7,7 @@
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "gram_handle.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -131,23 +132,8 @@ DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *pa
 }
 
 DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism) {
-  switch (mechanism) {
-    case DPCOV_MECHANISM_ANALYZE_GAUSS:
-    case DPCOV_MECHANISM_LAPLACE_SYM:
-    case DPCOV_MECHANISM_WISHART_ADDITIVE:
-    case DPCOV_MECHANISM_INVERSE_GAUSS:
-    case DPCOV_MECHANISM_WISHART_JIANG:
-    case DPCOV_MECHANISM_IEV:
-    case DPCOV_MECHANISM_KT_RANK1:
-    case DPCOV_MECHANISM_JL_RIDGE:
-    case DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN:
-    case DPCOV_MECHANISM_INVERSE_WISHART:
-    case DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN:
-    case DPCOV_MECHANISM_OLS_JL:
-    case DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART:
-      return mech::mechanism_name(static_cast<mech::MechanismId>(mechanism));
-    default: return "unknown";
-  }
+  const mech::RegistryEntry *entry = mech::find_entry(mechanism);
+  return entry != nullptr ? entry->name : "unknown";
 }
 
 DPCOV_API dpcov_status dpcov_mechanism_plan(int32_t mechanism, int64_t dim, int64_t n,

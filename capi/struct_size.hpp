@@ -48,6 +48,7 @@ DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_receipt, seed_fixed);
 DPCOV_FIRST_SHIPPED(dpcov_dly_params, delta);
 DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, seed_fixed);
 DPCOV_FIRST_SHIPPED(dpcov_exact_grid, noise_parameter);
+DPCOV_FIRST_SHIPPED(dpcov_mechanism_entry, header);
 #undef DPCOV_FIRST_SHIPPED
 
 // The number of bytes of *s the library may read or write: min(struct_size, sizeof(T)).

@@ -75,6 +75,20 @@ contains
     s = c_string(dpcov_mechanism_name_c(mechanism))
   end function
 
+  !> A registry entry's name as a Fortran string.
+  function dpcov_mechanism_entry_name(entry) result(s)
+    type(dpcov_mechanism_entry), intent(in) :: entry
+    character(:), allocatable :: s
+    s = c_string(entry%name)
+  end function
+
+  !> A registry entry's paper, theorem and proof file as a Fortran string.
+  function dpcov_mechanism_entry_theorem(entry) result(s)
+    type(dpcov_mechanism_entry), intent(in) :: entry
+    character(:), allocatable :: s
+    s = c_string(entry%theorem)
+  end function
+
   !> The receipt's paper, theorem and proof file as a Fortran string.
   function dpcov_receipt_theorem(receipt) result(s)
     type(dpcov_receipt), intent(in) :: receipt

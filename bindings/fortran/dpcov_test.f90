@@ -15,6 +15,7 @@ program dpcov_test
   type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr, ledger = c_null_ptr
   type(c_ptr) :: exact_gram = c_null_ptr, stream_rng = c_null_ptr
   type(dpcov_ledger_spent) :: spent
+  type(dpcov_mechanism_entry) :: registry_entry
   type(dpcov_exact_grid) :: grid
   type(dpcov_receipt) :: receipt, receipt2
   type(dpcov_gram_info) :: info, total
@@ -69,6 +70,17 @@ program dpcov_test
   call check(dpcov_receipt_privacy_claim(receipt) == &
              'reproducible: not private if the seed is known', 'seeded: privacy claim')
   call check(dpcov_mechanism_label(receipt%mechanism) == 'analyze_gauss', 'mechanism name')
+  ! The registry: the release's theorem is its entry's; an unknown id leaves the entry untouched.
+  registry_entry%struct_size = c_sizeof(registry_entry)
+  call check(dpcov_mechanism_count() == 18, 'registry size')
+  call ok(dpcov_mechanism_info_by_id(receipt%mechanism, registry_entry), 'registry entry')
+  call check(dpcov_mechanism_entry_name(registry_entry) == 'analyze_gauss' .and. &
+             dpcov_mechanism_entry_theorem(registry_entry) == dpcov_receipt_theorem(receipt) .and. &
+             registry_entry%privacy_model == DPCOV_MECHANISM_PRIVACY_APPROXIMATE, 'registry entry fields')
+  call ok(dpcov_mechanism_info(dpcov_mechanism_count() - 1, registry_entry), 'last registry entry')
+  call check(registry_entry%id == DPCOV_MECHANISM_PRIVATE_BOUND, 'last registry id')
+  call check(dpcov_mechanism_info_by_id(19, registry_entry) == DPCOV_E_INVALID_ARGUMENT .and. &
+             registry_entry%id == DPCOV_MECHANISM_PRIVATE_BOUND, 'unknown id refused, entry untouched')
   ! The public receipt keeps n under replace-one and withholds it under add/remove.
   receipt2 = dpcov_new_receipt()
   call ok(dpcov_receipt_public(receipt, receipt2), 'public receipt')

@@ -18,6 +18,7 @@
 #include "../library_status.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {
@@ -60,16 +61,6 @@ const std::vector<std::pair<std::string, int32_t>> kRowsMechanisms = {
 const std::vector<std::pair<std::string, int32_t>> kStatistics = {
     {"top-eigenvalue", DPCOV_BLACK_BOX_TOP_EIGENVALUE},
     {"top-eigenvector-alignment", DPCOV_BLACK_BOX_TOP_EIGENVECTOR_ALIGNMENT}};
-
-// Whether the library runs the mechanism only as an audit target (its plan without the
-// acknowledgement fails with DPCOV_E_NOT_PRIVATE, whatever the other settings).
-bool not_private(int32_t id) {
-  dpcov_mechanism_params mp;
-  library_check(dpcov_mechanism_params_default(&mp), "mechanism defaults");
-  dpcov_receipt probe{};
-  probe.struct_size = sizeof probe;
-  return dpcov_mechanism_plan(id, 3, 50, 1.0, 0.5, 1e-6, &mp, &probe) == DPCOV_E_NOT_PRIVATE;
-}
 
 struct AuditOptions {
   std::vector<std::string> mechanisms{"all"};

@@ -8,25 +8,16 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../commands/zcdp_release.hpp"
+#include "mechanism_registry.hpp"
 
 namespace dpcov::cli {
 
 namespace {
 
-// The library numbers its mechanisms from 1 and names each; ids are never reused, so scanning a
-// range well beyond the current ones finds every mechanism without the tool listing them.
-constexpr int32_t kMaxMechanismId = 64;
-
 }  // namespace
 
-NamedValues library_mechanisms() {
-  NamedValues found;
-  for (int32_t id = 1; id <= kMaxMechanismId; ++id) {
-    const std::string name = dpcov_mechanism_name(id);
-    if (name != "unknown") found.emplace_back(name, id);
-  }
-  return found;
-}
+// The mechanisms dpcov_mechanism_plan() takes: the Gram family of the library's registry.
+NamedValues library_mechanisms() { return gram_mechanisms(); }
 
 namespace {
 
@@ -129,7 +120,7 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
 
 MechanismChoice resolve_mechanism(const MechanismOptions &options) {
   MechanismChoice choice;
-  choice.id = value_of(library_mechanisms(), options.mechanism, "--mechanism");
+  choice.id = value_of(gram_mechanisms(), options.mechanism, "--mechanism");
   if (!(std::isfinite(options.epsilon) && options.epsilon > 0.0))
     fail(kExitUsage, "--epsilon must be a finite number > 0, got ", options.epsilon);
   library_check(dpcov_mechanism_params_default(&choice.params), "mechanism defaults");
@@ -339,7 +330,7 @@ std::string receipt_text(const nlohmann::ordered_json &receipt) {
 
 std::string mechanism_list() {
   std::string list;
-  for (const auto &entry : library_mechanisms()) list += (list.empty() ? "" : ", ") + entry.first;
+  for (const auto &entry : gram_mechanisms()) list += (list.empty() ? "" : ", ") + entry.first;
   return list;
 }
 

@@ -10,6 +10,7 @@
 #include "../random/normal.hpp"
 #include "request.hpp"
 #include "../privacy/upward.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -17,8 +18,6 @@ namespace {
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
-constexpr const char *kTheoremJoint =
-    "Wang 2018 (UAI) Alg. 2; joint analytic Gaussian (Balle-Wang 2018 Thm 8); proofs/adassp.md";
 constexpr const char *kTheoremPaper =
     "Wang 2018 (UAI) Alg. 2, published constants, exact joint delta checked; proofs/adassp.md";
 
@@ -118,7 +117,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     r.noise_norm_bound = privacy::adassp_noise_norm_bound(r.sigma_gram, p, options.rho);
   }
   r.eigenvalue_floor = r.sigma_gram;
-  r.theorem = paper ? kTheoremPaper : kTheoremJoint;
+  r.theorem = paper ? kTheoremPaper : entry_of(kAdasspId).theorem;
   return r;
 }
 

@@ -5,6 +5,7 @@
 #include "../privacy/gram_sensitivity.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -32,9 +33,7 @@ Receipt plan_analyze_gauss(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::AnalyzeGauss, request, DeltaUse::Approximate);
   receipt.sensitivity_norm = SensitivityNorm::L2;
   receipt.sensitivity = privacy::gram_l2_sensitivity(request.options.neighbour, request.bound);
-  calibrate_gaussian(receipt, request,
-                     "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 "
-                     "(analytic Gaussian); proofs/analyze_gauss.md",
+  calibrate_gaussian(receipt, request, theorem_of(MechanismId::AnalyzeGauss),
                      "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Dwork-Roth 2014 Thm A.1 "
                      "(classical Gaussian, eps < 1); proofs/analyze_gauss.md");
   return receipt;

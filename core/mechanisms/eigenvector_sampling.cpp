@@ -12,6 +12,7 @@
 #include "../privacy/laplace_scale.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -136,12 +137,7 @@ Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request)
   receipt.clip_upper = options.neighbour == privacy::Neighbour::ReplaceOne
                            ? static_cast<double>(request.n) * request.bound * request.bound
                            : std::numeric_limits<double>::infinity();
-  receipt.theorem =
-      is_iev(mechanism)
-          ? "Amin-Dick-Kulesza-Munoz Medina-Vassilvitskii NeurIPS 2019 Alg. 1, Thm 1, Cor. 1/2 "
-            "(IEV), Bingham sampler Kent-Ganeiber-Mardia 2018; proofs/iev.md"
-          : "Amin et al. NeurIPS 2019 Sec. 4 baseline KT (Kapralov-Talwar 2013 rank-one "
-            "subtraction), same accounting as Alg. 1; proofs/kt_rank1.md";
+  receipt.theorem = theorem_of(mechanism);
   return receipt;
 }
 

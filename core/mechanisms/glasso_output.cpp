@@ -4,6 +4,7 @@
 #include "../privacy/glasso_output.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -40,9 +41,7 @@ Receipt plan_glasso_output(const Request &request) {
   receipt.dof = privacy::glasso_output_wishart_dof_not_dp(request.dim);
   receipt.scale = privacy::glasso_output_wishart_scale_not_dp(
       request.dim, request.n, request.bound, request.epsilon, request.options.glasso_rho);
-  receipt.theorem =
-      "Wang-Huai-Xu 2018 Alg. 1 as published: Theta_rho(G/n) + W_d(d+1, d^{5/2}B^2/(n eps "
-      "rho^2) I). NOT DP (support argument); audit only; proofs/glasso_output.md";
+  receipt.theorem = theorem_of(MechanismId::GlassoOutputWishart);
   return receipt;
 }
 

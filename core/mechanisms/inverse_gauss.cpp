@@ -8,6 +8,7 @@
 #include "../random/samplers.hpp"
 #include "analyze_gauss.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -60,9 +61,7 @@ Receipt plan_inverse_gauss(const Request &request) {
   receipt.sensitivity_norm = SensitivityNorm::L2;
   receipt.sensitivity = privacy::inverse_gram_l2_sensitivity(
       options.neighbour, request.bound, options.lambda_min_bound, options.lambda_min_scope);
-  calibrate_gaussian(receipt, request,
-                     "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 "
-                     "(analytic Gaussian); proofs/inverse_gauss.md",
+  calibrate_gaussian(receipt, request, theorem_of(MechanismId::InverseGauss),
                      "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Dwork-Roth 2014 Thm A.1 "
                      "(classical Gaussian, eps < 1); proofs/inverse_gauss.md");
   return receipt;

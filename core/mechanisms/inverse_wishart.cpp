@@ -6,6 +6,7 @@
 #include "../random/wishart.hpp"
 #include "projection.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -58,9 +59,7 @@ Receipt plan_inverse_wishart(const Request &request) {
   receipt.threshold_w2 = privacy::inverse_wishart_prior_squared(
       request.bound, request.epsilon, request.delta, request.options.posterior_dof);
   receipt.appended_w = privacy::upward::sqrt_up(receipt.threshold_w2);
-  receipt.theorem =
-      "Sheffet 2019 (arXiv 1507.00056) Alg. 4, Thm 5.1 = B.4: W^{-1}(A_w^T A_w, m), "
-      "w^2 = (2B^2/eps)(sqrt(2m L) + 2L), L = ln(4/delta); proofs/inverse_wishart.md";
+  receipt.theorem = theorem_of(MechanismId::InverseWishart);
   return receipt;
 }
 
@@ -70,9 +69,7 @@ Receipt plan_inverse_wishart_sigma_min(const Request &request) {
   receipt.threshold_w2 = privacy::inverse_wishart_prior_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       request.options.posterior_dof);
-  receipt.theorem =
-      "Sheffet 2019 (arXiv 1507.00056) Alg. 5, Thm 5.1 = B.4 at (eps/2, delta/2) after a "
-      "Laplace sigma_min test, b = 4B^2/eps; proofs/inverse_wishart.md";
+  receipt.theorem = theorem_of(MechanismId::InverseWishartSigmaMin);
   return receipt;
 }
 

@@ -5,6 +5,7 @@
 #include "../privacy/upward.hpp"
 #include "projection.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -44,9 +45,7 @@ Receipt plan_jl_ridge(const Request &request) {
   receipt.threshold_w2 = privacy::jl_threshold_squared(request.bound, request.epsilon,
                                                        request.delta, receipt.projection_rows);
   receipt.appended_w = privacy::upward::sqrt_up(receipt.threshold_w2);
-  receipt.theorem =
-      "Sheffet 2019 (arXiv 1507.00056) Alg. 1, Thm 3.1 = Thm B.1: S = R[A; wI], "
-      "w^2 = (2B^2/eps)(sqrt(2r ln(4/delta)) + 2 ln(4/delta)); proofs/jl_ridge.md";
+  receipt.theorem = theorem_of(MechanismId::JlRidge);
   return receipt;
 }
 
@@ -56,9 +55,7 @@ Receipt plan_jl_ridge_sigma_min(const Request &request) {
   receipt.threshold_w2 = privacy::jl_threshold_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       receipt.projection_rows);
-  receipt.theorem =
-      "Sheffet 2019 (arXiv 1507.00056) Alg. 2, Thm 3.1 = B.1 at (eps/2, delta/2) after a "
-      "Laplace sigma_min test, b = 4B^2/eps; proofs/jl_ridge.md";
+  receipt.theorem = theorem_of(MechanismId::JlRidgeSigmaMin);
   return receipt;
 }
 

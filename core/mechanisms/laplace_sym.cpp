@@ -4,6 +4,7 @@
 #include "../privacy/laplace_scale.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -16,9 +17,7 @@ Receipt plan_laplace_sym(const Request &request) {
       receipt.calibration = Calibration::LaplaceUpperTriangle;
       receipt.sensitivity = privacy::gram_upper_triangle_l1_sensitivity(
           request.options.neighbour, request.dim, request.bound);
-      receipt.theorem =
-          "Jiang-Xie-Zhang 2016 Alg. 1, scale from the upper-triangle L1 sensitivity (d+1)B^2 "
-          "(replace), (d+1)B^2/2 (add/remove); proofs/laplace_sym.md";
+      receipt.theorem = theorem_of(MechanismId::LaplaceSym);
       break;
     case Calibration::LaplacePublished:
       receipt.calibration = Calibration::LaplacePublished;

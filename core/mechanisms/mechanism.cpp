@@ -10,28 +10,19 @@
 #include "kt_rank1.hpp"
 #include "laplace_sym.hpp"
 #include "ols_ptr.hpp"
+#include "registry.hpp"
 #include "wishart_additive.hpp"
 #include "wishart_jiang.hpp"
 
 namespace dpcov::mechanisms {
 
 MechanismId mechanism_id(int32_t value) {
-  switch (value) {
-    case DPCOV_MECHANISM_ANALYZE_GAUSS:
-    case DPCOV_MECHANISM_LAPLACE_SYM:
-    case DPCOV_MECHANISM_WISHART_ADDITIVE:
-    case DPCOV_MECHANISM_INVERSE_GAUSS:
-    case DPCOV_MECHANISM_WISHART_JIANG:
-    case DPCOV_MECHANISM_IEV:
-    case DPCOV_MECHANISM_KT_RANK1:
-    case DPCOV_MECHANISM_JL_RIDGE:
-    case DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN:
-    case DPCOV_MECHANISM_INVERSE_WISHART:
-    case DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN:
-    case DPCOV_MECHANISM_OLS_JL:
-    case DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART: return static_cast<MechanismId>(value);
-    default: fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", value);
-  }
+  const RegistryEntry *entry = find_entry(value);
+  if (entry == nullptr) fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", value);
+  if (entry->family != Family::Gram)
+    fail(DPCOV_E_INVALID_ARGUMENT, entry->name, " (mechanism id ", value,
+         ") does not take a Gram matrix: it has entry points of its own (", entry->header, ")");
+  return static_cast<MechanismId>(value);
 }
 
 Receipt plan(MechanismId mechanism, const Request &request) {

@@ -9,6 +9,7 @@
 #include "jl_ridge.hpp"
 #include "projection.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -72,9 +73,7 @@ Receipt plan_ols_jl(const Request &request) {
   receipt.threshold_w2 = privacy::jl_threshold_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       receipt.projection_rows);
-  receipt.theorem =
-      "Sheffet ICML 2017 (arXiv 1507.02482) Alg. 1: Laplace sigma_min test, b = 4B^2/eps; "
-      "RA if s2 > w^2 (Thm B.1 at eps/2, delta/2); proofs/ols_ptr.md";
+  receipt.theorem = theorem_of(MechanismId::OlsJl);
   return receipt;
 }
 

@@ -2,26 +2,12 @@
 
 #include "../check.hpp"
 #include "../data/row_bound.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
 const char *mechanism_name(MechanismId mechanism) {
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss: return "analyze_gauss";
-    case MechanismId::LaplaceSym: return "laplace_sym";
-    case MechanismId::WishartAdditive: return "wishart_additive";
-    case MechanismId::InverseGauss: return "inverse_gauss";
-    case MechanismId::WishartJiang: return "wishart_jiang";
-    case MechanismId::Iev: return "iev";
-    case MechanismId::KtRank1: return "kt_rank1";
-    case MechanismId::JlRidge: return "jl_ridge";
-    case MechanismId::JlRidgeSigmaMin: return "jl_ridge_sigma_min";
-    case MechanismId::InverseWishart: return "inverse_wishart";
-    case MechanismId::InverseWishartSigmaMin: return "inverse_wishart_sigma_min";
-    case MechanismId::OlsJl: return "ols_jl";
-    case MechanismId::GlassoOutputWishart: return "glasso_output_wishart";
-  }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  return entry_of(static_cast<int32_t>(mechanism)).name;
 }
 
 Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use) {

@@ -3,6 +3,7 @@
 #include "../privacy/additive_wishart.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -17,9 +18,7 @@ Receipt plan_wishart_additive(const Request &request) {
   // add/remove: the constants do not depend on the relation.
   receipt.dof = privacy::additive_wishart_dof(request.dim, request.epsilon, request.delta);
   receipt.scale = privacy::additive_wishart_scale(request.bound);
-  receipt.theorem =
-      "Sheffet 2019 (arXiv 1507.00056) Alg. 3, Thm 4.1 = Thm B.3: W_d(k, B^2 I), "
-      "k = ceil(d + 14 ln(4/delta)/eps^2); proofs/wishart_additive.md";
+  receipt.theorem = theorem_of(MechanismId::WishartAdditive);
   return receipt;
 }
 

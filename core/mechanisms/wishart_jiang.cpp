@@ -4,6 +4,7 @@
 #include "../privacy/jiang_wishart.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -22,9 +23,7 @@ Receipt plan_wishart_jiang(const Request &request) {
   receipt.not_dp = true;
   receipt.dof = privacy::jiang_wishart_dof_not_dp(request.dim);
   receipt.scale = privacy::jiang_wishart_scale_not_dp(request.bound, request.epsilon);
-  receipt.theorem =
-      "Jiang-Xie-Zhang 2016 Alg. 2 / Thm 3 as published: W_d(d+1, 3B^2/(2eps) I). NOT DP "
-      "(support argument); audit target only; proofs/wishart_jiang.md";
+  receipt.theorem = theorem_of(MechanismId::WishartJiang);
   return receipt;
 }
 

@@ -2,6 +2,7 @@
 // and release return the same status except where the release depends on the data or the draw;
 // a successful release is finite and exactly symmetric; a failed one leaves its canary output
 // and the generator unchanged; the same seed gives the same release.
+#include <cstring>
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -29,6 +30,29 @@ dpcov_status release(int32_t mechanism, int64_t d, const std::vector<double> &gr
   fuzz::require(dpcov_rng_next_u64(rng, next) == DPCOV_OK, "next");
   dpcov_rng_destroy(&rng);
   return s;
+}
+
+// The registry at any index and id: an entry whose id, name and strings agree with
+// dpcov_mechanism_name(), or a refusal that leaves the caller's entry untouched.
+void registry_entry(int32_t index, int32_t id) {
+  dpcov_mechanism_entry by_index{}, by_id{}, canary{};
+  canary.struct_size = by_index.struct_size = by_id.struct_size = sizeof by_index;
+  const dpcov_status si = dpcov_mechanism_info(index, &by_index);
+  const dpcov_status sd = dpcov_mechanism_info_by_id(id, &by_id);
+  fuzz::known_status(si);
+  fuzz::known_status(sd);
+  fuzz::require((si == DPCOV_OK) == (index >= 0 && index < dpcov_mechanism_count()),
+                "registry index accepted outside [0, count) or refused inside it");
+  if (si != DPCOV_OK)
+    fuzz::require(std::memcmp(&by_index, &canary, sizeof canary) == 0, "entry written on error");
+  if (sd != DPCOV_OK) {
+    fuzz::require(std::memcmp(&by_id, &canary, sizeof canary) == 0, "entry written on error");
+    fuzz::require(std::strcmp(dpcov_mechanism_name(id), "unknown") == 0, "named id refused");
+    return;
+  }
+  fuzz::require(by_id.id == id && std::strcmp(by_id.name, dpcov_mechanism_name(id)) == 0 &&
+                    std::strlen(by_id.theorem) < DPCOV_RECEIPT_THEOREM_SIZE,
+                "registry entry disagrees with its id");
 }
 
 }  // namespace
@@ -99,5 +123,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else {
     fuzz::unchanged(out, "release");
   }
+  registry_entry(static_cast<int32_t>(in.range(-2, 40)), static_cast<int32_t>(in.range(-2, 40)));
   return 0;
 }

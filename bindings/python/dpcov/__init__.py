@@ -52,6 +52,7 @@ from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression,
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl
+from .registry import MechanismInfo, mechanism_info, mechanisms
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
 from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
@@ -148,7 +149,10 @@ __all__ = [
     "log_density_wishart",
     "Mechanism",
     "mechanism_name",
+    "mechanism_info",
     "mechanism_params",
+    "mechanisms",
+    "MechanismInfo",
     "metric_frobenius_error",
     "metric_spectral_error",
     "metric_support_recovery",

@@ -76,6 +76,10 @@ DPCOV_NUMERICS_IDEALIZED = 0
 DPCOV_NUMERICS_EXACT = 1
 
 # dpcov/mechanism.h
+DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE = 1
+DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE = 2
+DPCOV_MECHANISM_NUMERICS_IDEALIZED = 1
+DPCOV_MECHANISM_NUMERICS_EXACT = 2
 DPCOV_MECHANISM_ANALYZE_GAUSS = 1
 DPCOV_MECHANISM_LAPLACE_SYM = 2
 DPCOV_MECHANISM_WISHART_ADDITIVE = 3
@@ -89,6 +93,25 @@ DPCOV_MECHANISM_INVERSE_WISHART = 10
 DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN = 11
 DPCOV_MECHANISM_OLS_JL = 12
 DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART = 13
+DPCOV_MECHANISM_ADASSP = 20
+DPCOV_MECHANISM_DLY = 21
+DPCOV_MECHANISM_COINPRESS = 22
+DPCOV_MECHANISM_COINPRESS_MEAN = 23
+DPCOV_MECHANISM_PRIVATE_BOUND = 24
+DPCOV_MECHANISM_FAMILY_GRAM = 1
+DPCOV_MECHANISM_FAMILY_ROWS_ZCDP = 2
+DPCOV_MECHANISM_FAMILY_REGRESSION = 3
+DPCOV_MECHANISM_FAMILY_BOUND = 4
+DPCOV_MECHANISM_PRIVACY_PURE = 1
+DPCOV_MECHANISM_PRIVACY_APPROXIMATE = 2
+DPCOV_MECHANISM_PRIVACY_ZCDP = 3
+DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE = 4
+DPCOV_MECHANISM_INPUT_GRAM = 1
+DPCOV_MECHANISM_INPUT_ROWS = 2
+DPCOV_MECHANISM_OUTPUT_MATRIX = 1
+DPCOV_MECHANISM_OUTPUT_REGRESSION = 2
+DPCOV_MECHANISM_OUTPUT_VECTOR = 3
+DPCOV_MECHANISM_OUTPUT_SCALAR = 4
 
 # dpcov/estimators.h
 DPCOV_GLASSO_START_WARM = 0
@@ -282,6 +305,49 @@ class Mechanism(enum.IntEnum):
     INVERSE_WISHART_SIGMA_MIN = 11
     OLS_JL = 12
     GLASSO_OUTPUT_WISHART = 13
+    ADASSP = 20
+    DLY = 21
+    COINPRESS = 22
+    COINPRESS_MEAN = 23
+    PRIVATE_BOUND = 24
+
+
+class MechanismFamily(enum.IntEnum):
+    """``dpcov_mechanism_family`` (dpcov/mechanism.h): The family of a mechanism, which kind of
+    entry point releases it (dpcov_mechanism_entry.family)."""
+
+    GRAM = 1
+    ROWS_ZCDP = 2
+    REGRESSION = 3
+    BOUND = 4
+
+
+class MechanismPrivacy(enum.IntEnum):
+    """``dpcov_mechanism_privacy`` (dpcov/mechanism.h): The privacy model a mechanism's
+    guarantee is stated in (dpcov_mechanism_entry.privacy_model)."""
+
+    PURE = 1
+    APPROXIMATE = 2
+    ZCDP = 3
+    NOT_PRIVATE = 4
+
+
+class MechanismInput(enum.IntEnum):
+    """``dpcov_mechanism_input`` (dpcov/mechanism.h): What a mechanism reads
+    (dpcov_mechanism_entry.input)."""
+
+    GRAM = 1
+    ROWS = 2
+
+
+class MechanismOutput(enum.IntEnum):
+    """``dpcov_mechanism_output`` (dpcov/mechanism.h): What a mechanism releases
+    (dpcov_mechanism_entry.output)."""
+
+    MATRIX = 1
+    REGRESSION = 2
+    VECTOR = 3
+    SCALAR = 4
 
 
 class GlassoStart(enum.IntEnum):
@@ -456,6 +522,15 @@ class MechanismParamsC(Struct):
                 ("lambda_min_bound", c_double), ("lambda_min_scope", c_int32),
                 ("audit_only_not_private", c_int32), ("budget_split", c_int32), ("beta", c_double),
                 ("rank", c_int64), ("projection_rows", c_int64), ("posterior_dof", c_int64)]
+
+
+class MechanismEntryC(Struct):
+    """``dpcov_mechanism_entry`` (dpcov/mechanism.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("id", c_int32), ("family", c_int32),
+                ("privacy_model", c_int32), ("neighbours", c_int32), ("numerics", c_int32),
+                ("input", c_int32), ("output", c_int32), ("name", c_char_p), ("theorem", c_char_p),
+                ("proof", c_char_p), ("header", c_char_p)]
 
 
 class RegressionParamsC(Struct):
@@ -652,6 +727,7 @@ STRUCTS = {
     "dpcov_row_refusal": RowRefusalC,
     "dpcov_receipt": ReceiptC,
     "dpcov_mechanism_params": MechanismParamsC,
+    "dpcov_mechanism_entry": MechanismEntryC,
     "dpcov_regression_params": RegressionParamsC,
     "dpcov_regression_summary": RegressionSummaryC,
     "dpcov_glasso_params": GlassoParamsC,
@@ -746,6 +822,9 @@ PROTOTYPES = {
     # mechanism.h
     "dpcov_mechanism_params_default": (c_int32, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [c_int32]),
+    "dpcov_mechanism_count": (c_int32, []),
+    "dpcov_mechanism_info": (c_int32, [c_int32, POINTER(MechanismEntryC)]),
+    "dpcov_mechanism_info_by_id": (c_int32, [c_int32, POINTER(MechanismEntryC)]),
     "dpcov_mechanism_plan": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double, c_double,
                                        POINTER(MechanismParamsC), POINTER(ReceiptC)]),
     "dpcov_mechanism_release": (c_int32, [c_int32, c_int32, c_int64, Address(c_double), c_int64,

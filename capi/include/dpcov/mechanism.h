@@ -237,7 +237,43 @@ enum dpcov_mechanism_id {
    * and return ::DPCOV_E_INVALID_ARGUMENT (or ::DPCOV_E_NOT_PRIVATE without the unlock).
    * @proof proofs/glasso_output.md
    */
-  DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART = 13
+  DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART = 13,
+  /*
+   * The mechanisms below do not take a Gram matrix: they have entry points of their own, named
+   * in each entry, and every function of this header refuses them with ::DPCOV_E_INVALID_ARGUMENT.
+   * Their ids name them in the registry (dpcov_mechanism_info()).
+   */
+  /**
+   * AdaSSP private linear regression (Wang, UAI 2018, Alg. 2) from the rows X and labels y:
+   * dpcov_adassp_fit() and dpcov_adassp_plan() (dpcov/adassp.h). (epsilon, delta)-DP.
+   * @proof proofs/adassp.md
+   */
+  DPCOV_MECHANISM_ADASSP = 20,
+  /**
+   * Dong, Liang & Yi's Gauss, Separate and Adaptive covariance mechanisms (NeurIPS 2022) from the
+   * rows: dpcov_dly_release() (dpcov/dong_liang_yi.h). rho-zCDP, replace-one.
+   * @proof proofs/dong_liang_yi.md
+   */
+  DPCOV_MECHANISM_DLY = 21,
+  /**
+   * CoinPress covariance (Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3) from the rows:
+   * dpcov_coinpress_release() (dpcov/coinpress.h). rho-zCDP, replace-one.
+   * @proof proofs/coinpress.md
+   */
+  DPCOV_MECHANISM_COINPRESS = 22,
+  /**
+   * CoinPress mean (MVM iterated by MVMRec) from the rows: dpcov_coinpress_mean_release()
+   * (dpcov/coinpress.h). rho-zCDP, replace-one.
+   * @proof proofs/coinpress_mean.md
+   */
+  DPCOV_MECHANISM_COINPRESS_MEAN = 23,
+  /**
+   * A norm bound B chosen from the rows' norms over a public grid: dpcov_private_bound_scan()
+   * (sparse vector, the default) and dpcov_private_bound_select() (exponential mechanism)
+   * (dpcov/private_bound.h). Pure epsilon-DP under both neighbour relations.
+   * @proof proofs/private_bound.md
+   */
+  DPCOV_MECHANISM_PRIVATE_BOUND = 24
 };
 
 /**
@@ -289,10 +325,116 @@ DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *pa
 /**
  * Static name of a mechanism ("analyze_gauss", "laplace_sym", "wishart_additive",
  * "inverse_gauss", "wishart_jiang", "iev", "kt_rank1", "jl_ridge", "jl_ridge_sigma_min",
- * "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl", "glasso_output_wishart"), or
- * "unknown". Never NULL. Thread-safe.
+ * "inverse_wishart", "inverse_wishart_sigma_min", "ols_jl", "glasso_output_wishart", "adassp",
+ * "dly", "coinpress", "coinpress_mean", "private_bound"), or "unknown". The registry's name
+ * (dpcov_mechanism_info()). Never NULL. Thread-safe.
  */
 DPCOV_API const char *dpcov_mechanism_name(int32_t mechanism);
+
+/**
+ * The family of a mechanism, which kind of entry point releases it
+ * (dpcov_mechanism_entry::family).
+ */
+enum dpcov_mechanism_family {
+  /** Takes a Gram matrix; released by dpcov_mechanism_release() and the functions of this header. */
+  DPCOV_MECHANISM_FAMILY_GRAM = 1,
+  /** Takes the rows and is stated in rho-zCDP (Dong-Liang-Yi, CoinPress). */
+  DPCOV_MECHANISM_FAMILY_ROWS_ZCDP = 2,
+  /** Private linear regression from the rows and labels (AdaSSP). */
+  DPCOV_MECHANISM_FAMILY_REGRESSION = 3,
+  /** A private choice of the norm bound B (dpcov/private_bound.h). */
+  DPCOV_MECHANISM_FAMILY_BOUND = 4
+};
+
+/**
+ * The privacy model a mechanism's guarantee is stated in (dpcov_mechanism_entry::privacy_model).
+ */
+enum dpcov_mechanism_privacy {
+  /** epsilon-DP (delta spent: 0). */
+  DPCOV_MECHANISM_PRIVACY_PURE = 1,
+  /** (epsilon, delta)-DP. */
+  DPCOV_MECHANISM_PRIVACY_APPROXIMATE = 2,
+  /** rho-zCDP, stated as (epsilon, delta)-DP by dpcov_zcdp_epsilon(). */
+  DPCOV_MECHANISM_PRIVACY_ZCDP = 3,
+  /** Not differentially private: a known-broken audit target, refused unless unlocked. */
+  DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE = 4
+};
+
+/** What a mechanism reads (dpcov_mechanism_entry::input). */
+enum dpcov_mechanism_input {
+  DPCOV_MECHANISM_INPUT_GRAM = 1, /**< The Gram matrix G = A^T A of bounded rows. */
+  DPCOV_MECHANISM_INPUT_ROWS = 2  /**< The rows themselves. */
+};
+
+/** What a mechanism releases (dpcov_mechanism_entry::output). */
+enum dpcov_mechanism_output {
+  DPCOV_MECHANISM_OUTPUT_MATRIX = 1,     /**< A d x d matrix. */
+  DPCOV_MECHANISM_OUTPUT_REGRESSION = 2, /**< Regression coefficients (with their statistics). */
+  DPCOV_MECHANISM_OUTPUT_VECTOR = 3,     /**< A vector of length d. */
+  DPCOV_MECHANISM_OUTPUT_SCALAR = 4      /**< One number. */
+};
+
+/** dpcov_mechanism_entry::neighbours bit: the guarantee holds for replace-one neighbours. */
+#define DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE 1
+/** dpcov_mechanism_entry::neighbours bit: the guarantee holds for add/remove neighbours. */
+#define DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE 2
+/** dpcov_mechanism_entry::numerics bit: releases with ::DPCOV_NUMERICS_IDEALIZED. */
+#define DPCOV_MECHANISM_NUMERICS_IDEALIZED 1
+/** dpcov_mechanism_entry::numerics bit: releases with ::DPCOV_NUMERICS_EXACT (dpcov/exact.h). */
+#define DPCOV_MECHANISM_NUMERICS_EXACT 2
+
+/**
+ * One entry of the library's mechanism registry: what a mechanism is, with no plan or data.
+ * Set struct_size, then call dpcov_mechanism_info() or dpcov_mechanism_info_by_id(). The strings
+ * are static, owned by the library, valid for the life of the process; never NULL.
+ */
+typedef struct dpcov_mechanism_entry {
+  /** sizeof(dpcov_mechanism_entry), set by the caller; the library writes no byte beyond it. */
+  size_t struct_size;
+  int32_t id;            /**< The ::dpcov_mechanism_id. */
+  int32_t family;        /**< A ::dpcov_mechanism_family. */
+  int32_t privacy_model; /**< A ::dpcov_mechanism_privacy. */
+  /** The neighbour relations the guarantee is stated for: DPCOV_MECHANISM_NEIGHBOURS_* bits. */
+  int32_t neighbours;
+  /** The numerics the mechanism can release with: DPCOV_MECHANISM_NUMERICS_* bits. */
+  int32_t numerics;
+  int32_t input;       /**< A ::dpcov_mechanism_input. */
+  int32_t output;      /**< A ::dpcov_mechanism_output. */
+  const char *name;    /**< As dpcov_mechanism_name(). */
+  /**
+   * Paper, theorem and proof file of the default calibration: the dpcov_receipt::theorem of a
+   * release with default parameters (shorter than ::DPCOV_RECEIPT_THEOREM_SIZE).
+   */
+  const char *theorem;
+  const char *proof;  /**< The derivation, relative to the source tree ("proofs/....md"). */
+  const char *header; /**< The public header of its entry points ("capi/include/dpcov/....h"). */
+} dpcov_mechanism_entry;
+
+/**
+ * The number of entries of the mechanism registry: dpcov_mechanism_info() takes an index in
+ * [0, count). Constant for a given library; thread-safe.
+ */
+DPCOV_API int32_t dpcov_mechanism_count(void);
+
+/**
+ * Entry @p index of the mechanism registry, in increasing id order. Thread-safe.
+ *
+ * @param index     in [0, dpcov_mechanism_count()), else ::DPCOV_E_INVALID_ARGUMENT.
+ * @param[out] out  receives the entry, written up to out->struct_size; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p out), ::DPCOV_E_INVALID_ARGUMENT (@p index out of
+ *         range, or out->struct_size below the first version of the struct).
+ */
+DPCOV_API dpcov_status dpcov_mechanism_info(int32_t index, dpcov_mechanism_entry *out);
+
+/**
+ * The registry entry of the mechanism with id @p mechanism. Thread-safe.
+ *
+ * @param mechanism a ::dpcov_mechanism_id, else ::DPCOV_E_INVALID_ARGUMENT.
+ * @param[out] out  as for dpcov_mechanism_info().
+ * @return the statuses of dpcov_mechanism_info().
+ */
+DPCOV_API dpcov_status dpcov_mechanism_info_by_id(int32_t mechanism,
+                                                  dpcov_mechanism_entry *out);
 
 /**
  * Dry run: every constant @p mechanism would use for a d x d statistic of @p n rows of norm

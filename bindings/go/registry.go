@@ -1,0 +1,83 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// MechanismInfo is one entry of the library's mechanism registry (dpcov_mechanism_entry): what a
+// mechanism is, read from the library. Family, PrivacyModel, Input and Output hold the
+// dpcov_mechanism_family, _privacy, _input and _output values; Neighbours and Numerics the
+// DPCOV_MECHANISM_NEIGHBOURS_* and DPCOV_MECHANISM_NUMERICS_* bits.
+type MechanismInfo struct {
+	ID           Mechanism
+	Name         string
+	Family       int32
+	PrivacyModel int32
+	Neighbours   int32
+	Numerics     int32
+	Input        int32
+	Output       int32
+	Theorem      string // paper, theorem and proof file: what the receipts carry
+	Proof        string // the derivation, relative to the source tree
+	Header       string // the public header of its entry points
+}
+
+// Registry values (dpcov/mechanism.h).
+const (
+	FamilyGram               = C.DPCOV_MECHANISM_FAMILY_GRAM
+	FamilyRowsZCDP           = C.DPCOV_MECHANISM_FAMILY_ROWS_ZCDP
+	FamilyRegression         = C.DPCOV_MECHANISM_FAMILY_REGRESSION
+	FamilyBound              = C.DPCOV_MECHANISM_FAMILY_BOUND
+	PrivacyPure              = C.DPCOV_MECHANISM_PRIVACY_PURE
+	PrivacyApproximate       = C.DPCOV_MECHANISM_PRIVACY_APPROXIMATE
+	PrivacyZCDP              = C.DPCOV_MECHANISM_PRIVACY_ZCDP
+	PrivacyNotPrivate        = C.DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE
+	NeighboursReplaceOne     = C.DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE
+	NeighboursAddRemove      = C.DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE
+	NumericsSupportIdealized = C.DPCOV_MECHANISM_NUMERICS_IDEALIZED
+	NumericsSupportExact     = C.DPCOV_MECHANISM_NUMERICS_EXACT
+)
+
+// The mechanisms with entry points of their own (not dpcov/mechanism.h's Gram functions).
+const (
+	Adassp        Mechanism = C.DPCOV_MECHANISM_ADASSP
+	DLY           Mechanism = C.DPCOV_MECHANISM_DLY
+	Coinpress     Mechanism = C.DPCOV_MECHANISM_COINPRESS
+	CoinpressMean Mechanism = C.DPCOV_MECHANISM_COINPRESS_MEAN
+	PrivateBound  Mechanism = C.DPCOV_MECHANISM_PRIVATE_BOUND
+)
+
+func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
+	return MechanismInfo{
+		ID: Mechanism(e.id), Name: C.GoString(e.name), Family: int32(e.family),
+		PrivacyModel: int32(e.privacy_model), Neighbours: int32(e.neighbours),
+		Numerics: int32(e.numerics), Input: int32(e.input), Output: int32(e.output),
+		Theorem: C.GoString(e.theorem), Proof: C.GoString(e.proof), Header: C.GoString(e.header),
+	}
+}
+
+// Mechanisms lists every mechanism the library releases, in id order.
+func Mechanisms() ([]MechanismInfo, error) {
+	count := int(C.dpcov_mechanism_count())
+	out := make([]MechanismInfo, 0, count)
+	for i := 0; i < count; i++ {
+		var e C.dpcov_mechanism_entry
+		e.struct_size = C.size_t(C.sizeof_dpcov_mechanism_entry)
+		if err := call(func() C.dpcov_status { return C.dpcov_mechanism_info(C.int32_t(i), &e) }); err != nil {
+			return nil, err
+		}
+		out = append(out, mechanismInfo(&e))
+	}
+	return out, nil
+}
+
+// Info is the registry entry of the mechanism; ErrInvalidArgument for an id the library does not know.
+func (m Mechanism) Info() (MechanismInfo, error) {
+	var e C.dpcov_mechanism_entry
+	e.struct_size = C.size_t(C.sizeof_dpcov_mechanism_entry)
+	if err := call(func() C.dpcov_status { return C.dpcov_mechanism_info_by_id(C.int32_t(m), &e) }); err != nil {
+		return MechanismInfo{}, err
+	}
+	return mechanismInfo(&e), nil
+}

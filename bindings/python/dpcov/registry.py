@@ -1,0 +1,62 @@
+"""The library's mechanism registry (dpcov/mechanism.h, ``dpcov_mechanism_info``): what each
+mechanism is, read from the library rather than probed."""
+
+from __future__ import annotations
+
+from ctypes import byref
+from dataclasses import dataclass
+
+from ._lib import C, MechanismEntryC, _check, new_struct
+
+_FAMILIES = {1: "gram", 2: "rows_zcdp", 3: "regression", 4: "bound"}
+_PRIVACY_MODELS = {1: "pure", 2: "approximate", 3: "zcdp", 4: "not_private"}
+_INPUTS = {1: "gram", 2: "rows"}
+_OUTPUTS = {1: "matrix", 2: "regression", 3: "vector", 4: "scalar"}
+_NEIGHBOURS = ((1, "replace_one"), (2, "add_remove"))
+_NUMERICS = ((1, "idealized"), (2, "exact"))
+
+
+@dataclass(frozen=True)
+class MechanismInfo:
+    """One registry entry (``dpcov_mechanism_entry``), its enums and bit sets as names."""
+
+    id: int
+    name: str
+    family: str
+    privacy_model: str
+    neighbours: tuple[str, ...]
+    numerics: tuple[str, ...]
+    input: str
+    output: str
+    theorem: str
+    proof: str
+    header: str
+
+
+def _info(entry: MechanismEntryC) -> MechanismInfo:
+    return MechanismInfo(
+        id=entry.id, name=entry.name.decode(), family=_FAMILIES[entry.family],
+        privacy_model=_PRIVACY_MODELS[entry.privacy_model],
+        neighbours=tuple(n for bit, n in _NEIGHBOURS if entry.neighbours & bit),
+        numerics=tuple(n for bit, n in _NUMERICS if entry.numerics & bit),
+        input=_INPUTS[entry.input], output=_OUTPUTS[entry.output],
+        theorem=entry.theorem.decode(), proof=entry.proof.decode(), header=entry.header.decode())
+
+
+def mechanisms() -> list[MechanismInfo]:
+    """Every mechanism the library releases, in id order (``dpcov_mechanism_count`` entries of
+    ``dpcov_mechanism_info``)."""
+    out = []
+    for index in range(C.dpcov_mechanism_count()):
+        entry = new_struct(MechanismEntryC)
+        _check(C.dpcov_mechanism_info(index, byref(entry)))
+        out.append(_info(entry))
+    return out
+
+
+def mechanism_info(mechanism: int) -> MechanismInfo:
+    """The registry entry of a mechanism id (``dpcov_mechanism_info_by_id``);
+    ``InvalidArgumentError`` for an id the library does not know."""
+    entry = new_struct(MechanismEntryC)
+    _check(C.dpcov_mechanism_info_by_id(int(mechanism), byref(entry)))
+    return _info(entry)

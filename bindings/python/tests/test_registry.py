@@ -1,0 +1,44 @@
+"""dpcov.mechanisms(): the library's registry, every entry, read without a trial plan."""
+
+import dataclasses
+
+import pytest
+
+import dpcov
+
+
+def test_mechanisms_lists_every_id_once_in_order_with_the_librarys_names():
+    listed = dpcov.mechanisms()
+    ids = [m.id for m in listed]
+    assert ids == sorted(set(ids))
+    assert ids == list(range(1, 14)) + [20, 21, 22, 23, 24]
+    for m in listed:
+        assert m.name == dpcov.mechanism_name(m.id)
+        assert m.proof in m.theorem and m.proof.startswith("proofs/")
+        assert dpcov.mechanism_info(m.id) == m
+    gram = [m for m in listed if m.family == "gram"]
+    assert [m.id for m in gram] == [int(m) for m in dpcov.Mechanism]
+
+
+def test_entries_state_privacy_model_neighbours_and_numerics():
+    by_name = {m.name: m for m in dpcov.mechanisms()}
+    assert by_name["analyze_gauss"].privacy_model == "approximate"
+    assert by_name["analyze_gauss"].numerics == ("idealized", "exact")
+    assert by_name["laplace_sym"].privacy_model == "pure"
+    assert by_name["wishart_jiang"].privacy_model == "not_private"
+    assert by_name["coinpress"].privacy_model == "zcdp"
+    assert by_name["coinpress"].neighbours == ("replace_one",)
+    assert by_name["coinpress_mean"].output == "vector"
+    assert by_name["adassp"].output == "regression"
+    assert by_name["private_bound"].output == "scalar"
+    assert dataclasses.asdict(by_name["dly"])["family"] == "rows_zcdp"
+
+
+def test_a_plan_carries_the_registrys_theorem():
+    receipt = dpcov.plan("analyze_gauss", dim=3, n=100, bound=1.0, epsilon=1.0, delta=1e-6)
+    assert receipt.theorem == dpcov.mechanism_info(dpcov.Mechanism.ANALYZE_GAUSS).theorem
+
+
+def test_an_unknown_id_is_refused():
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.mechanism_info(19)

@@ -1,0 +1,36 @@
+#include "mechanism_registry.hpp"
+
+#include "../library_status.hpp"
+
+namespace dpcov::cli {
+
+std::vector<dpcov_mechanism_entry> registry_entries() {
+  std::vector<dpcov_mechanism_entry> entries;
+  for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
+    dpcov_mechanism_entry entry{};
+    entry.struct_size = sizeof entry;
+    library_check(dpcov_mechanism_info(i, &entry), "mechanism registry");
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+dpcov_mechanism_entry registry_entry(int32_t id) {
+  dpcov_mechanism_entry entry{};
+  entry.struct_size = sizeof entry;
+  library_check(dpcov_mechanism_info_by_id(id, &entry), "mechanism registry");
+  return entry;
+}
+
+std::vector<std::pair<std::string, int32_t>> gram_mechanisms() {
+  std::vector<std::pair<std::string, int32_t>> found;
+  for (const dpcov_mechanism_entry &entry : registry_entries())
+    if (entry.family == DPCOV_MECHANISM_FAMILY_GRAM) found.emplace_back(entry.name, entry.id);
+  return found;
+}
+
+bool not_private(int32_t id) {
+  return registry_entry(id).privacy_model == DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE;
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,26 @@
+// The library's mechanism registry as the command line reads it (dpcov_mechanism_info): which
+// mechanisms a command takes, their privacy model and the theorem their receipts carry.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dpcov.h>
+
+namespace dpcov::cli {
+
+// Every registry entry, in id order.
+std::vector<dpcov_mechanism_entry> registry_entries();
+
+// The entry of a registry id (a library fault if the library does not know it).
+dpcov_mechanism_entry registry_entry(int32_t id);
+
+// (name, id) of the mechanisms dpcov_mechanism_plan() takes: the Gram family.
+std::vector<std::pair<std::string, int32_t>> gram_mechanisms();
+
+// Whether the registry marks the mechanism as not differentially private (an audit target).
+bool not_private(int32_t id);
+
+}  // namespace dpcov::cli

@@ -37,6 +37,7 @@ void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   info.output = static_cast<int32_t>(e.output);
   info.name = e.name;
   info.theorem = e.theorem;
+  info.exact_theorem = e.exact_theorem;
   info.proof = e.proof;
   info.header = e.header;
   dpcov::capi::write_struct(out, info);

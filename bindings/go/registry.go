@@ -19,6 +19,7 @@ type MechanismInfo struct {
 	Input        int32
 	Output       int32
 	Theorem      string // paper, theorem and proof file: what the receipts carry
+	ExactTheorem string // the same for exact numerics, "" for a mechanism without them
 	Proof        string // the derivation, relative to the source tree
 	Header       string // the public header of its entry points
 }
@@ -53,7 +54,8 @@ func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 		ID: Mechanism(e.id), Name: C.GoString(e.name), Family: int32(e.family),
 		PrivacyModel: int32(e.privacy_model), Neighbours: int32(e.neighbours),
 		Numerics: int32(e.numerics), Input: int32(e.input), Output: int32(e.output),
-		Theorem: C.GoString(e.theorem), Proof: C.GoString(e.proof), Header: C.GoString(e.header),
+		Theorem: C.GoString(e.theorem), ExactTheorem: C.GoString(e.exact_theorem),
+		Proof: C.GoString(e.proof), Header: C.GoString(e.header),
 	}
 }
 

@@ -1,5 +1,5 @@
-// `dpcov mechanisms`: every mechanism of the library with its privacy type, neighbour relations,
-// preconditions, output and theorem.
+// `dpcov mechanisms`: every mechanism of the library's registry with its privacy type, neighbour
+// relations, numerics, commands, preconditions, output and theorem.
 #pragma once
 
 #include <functional>

@@ -15,6 +15,7 @@
 #include "../library_status.hpp"
 #include "../io/readers/open_input.hpp"
 #include "../io/write_outputs.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "release_pipeline.hpp"
 
 namespace dpcov::cli {
@@ -70,14 +71,8 @@ nlohmann::ordered_json common_receipt(const std::string &mechanism, const char *
           {"numerics", "idealized"}};
 }
 
-constexpr const char *kDlyTheorem =
-    "Dong, Liang & Yi, NeurIPS 2022 (Gauss; Separate: Alg. 1; Adaptive: Alg. 3)";
-constexpr const char *kCoinpressTheorem =
-    "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 (CoinPress covariance; utility needs "
-    "centred Gaussian-like rows)";
-constexpr const char *kCoinpressMeanTheorem =
-    "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, MVM iterated by MVMRec (CoinPress mean; utility "
-    "needs Gaussian-like rows)";
+// The wording every receipt of a mechanism carries: the library registry's.
+const char *theorem_of(int32_t id) { return registry_entry(id).theorem; }
 
 // The first `steps` entries of a per-step array of a CoinPress receipt.
 std::vector<double> per_step(const double (&values)[DPCOV_COINPRESS_MAX_STEPS], int64_t steps) {
@@ -201,9 +196,9 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   plan.rho = rho;
   double epsilon = 0.0;
   library_check_parameters(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the release's epsilon");
-  const char *theorem = m.mechanism == kCoinpressMean ? kCoinpressMeanTheorem
-                        : m.mechanism == kCoinpress   ? kCoinpressTheorem
-                                                      : kDlyTheorem;
+  const char *theorem = theorem_of(m.mechanism == kCoinpressMean ? DPCOV_MECHANISM_COINPRESS_MEAN
+                                   : m.mechanism == kCoinpress   ? DPCOV_MECHANISM_COINPRESS
+                                                                 : DPCOV_MECHANISM_DLY);
   plan.receipt = common_receipt(m.mechanism, theorem, rho, epsilon, *m.delta, n, dim, false);
   plan.receipt["command"] = "plan";
   plan.receipt.erase("mechanism_differentially_private");
@@ -418,9 +413,9 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
                                                d, nullptr, &plan.mean, run.draws.rng(),
                                                mean.data(), &r),
                   "releasing with coinpress_mean");
-  nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressMeanTheorem, r.rho,
-                                                  r.epsilon, r.delta, r.n, r.dim,
-                                                  r.seed_fixed != 0);
+  nlohmann::ordered_json sidecar =
+      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_COINPRESS_MEAN), r.rho, r.epsilon,
+                     r.delta, r.n, r.dim, r.seed_fixed != 0);
   sidecar["output"] = "the private mean of the rows (1 x d)";
   sidecar.update(mean_constants(r));
   // Charged before the outputs are written: a failure after this leaves the budget spent.
@@ -457,9 +452,9 @@ nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPla
               "releasing with coinpress");
   double epsilon = r.epsilon;
   if (o.center) library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
-  nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kCoinpressTheorem,
-                                                  o.center ? rho : r.rho, epsilon, r.delta, r.n,
-                                                  r.dim, r.seed_fixed != 0);
+  nlohmann::ordered_json sidecar =
+      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_COINPRESS), o.center ? rho : r.rho,
+                     epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
   if (o.center) {
     sidecar["output"] = "n times the mechanism's estimate of the covariance of the rows centred "
                         "on the private mean of \"centring\" (n is public)";
@@ -480,8 +475,9 @@ nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &pla
   draws.check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d, &plan.dly,
                                 draws.rng(), released.data(), d, &r),
               concat("releasing with ", m.mechanism));
-  nlohmann::ordered_json sidecar = common_receipt(m.mechanism, kDlyTheorem, r.rho, r.epsilon,
-                                                  r.delta, r.n, r.dim, r.seed_fixed != 0);
+  nlohmann::ordered_json sidecar =
+      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_DLY), r.rho, r.epsilon, r.delta, r.n,
+                     r.dim, r.seed_fixed != 0);
   sidecar.update(dly_constants(r));
   // Outputs of the private steps, covered by the budget.
   sidecar["branch"] = branch_name(r.branch);

@@ -13,6 +13,7 @@
 #include "../privacy/upward.hpp"
 #include "../random/discrete.hpp"
 #include "statistic.hpp"
+#include "registry.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -92,14 +93,12 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
       receipt.sensitivity_norm = SensitivityNorm::L2;
       receipt.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * r2d * g2;
       receipt.sigma = std::sqrt(static_cast<double>(parameter)) * g2;
-      receipt.theorem = "Analyze Gauss, exact: rows on a 2^-k B grid, exact integer Gram, discrete "
-                        "Gaussian (Canonne-Kamath-Steinke 2020 Thm 14, Cor 13); proofs/exact_additive.md";
+      receipt.theorem = exact_theorem_of(mechanism);
     } else {
       receipt.sensitivity_norm = SensitivityNorm::L1;
       receipt.sensitivity = static_cast<double>(request.dim + 1) * r2d / (replace ? 1.0 : 2.0) * g2;
       receipt.scale = static_cast<double>(parameter) * g2;
-      receipt.theorem = "Symmetric Laplace, exact: rows on a 2^-k B grid, exact integer Gram, "
-                        "discrete Laplace (Canonne-Kamath-Steinke 2020 Alg. 2); proofs/exact_additive.md";
+      receipt.theorem = exact_theorem_of(mechanism);
     }
     if (grid != nullptr) *grid = ExactGrid{bits, r2, g2, parameter};
     return receipt;

@@ -44,6 +44,8 @@ struct RegistryEntry {
   Output output;
   // Paper, theorem and proof file of the default calibration: the wording receipts carry.
   const char *theorem;
+  // The same for the floating-point-safe numerics (kExact), "" for a mechanism without them.
+  const char *exact_theorem;
   const char *proof;   // relative to the repository root
   const char *header;  // the public header that documents the entry points
 };
@@ -57,7 +59,8 @@ const RegistryEntry *find_entry(std::string_view name);
 // The entry of an id; throws DPCOV_E_INVALID_ARGUMENT for an id the registry does not hold.
 const RegistryEntry &entry_of(int32_t id);
 
-// The theorem of a Gram-input mechanism's default calibration.
+// The theorem of a Gram-input mechanism's default calibration, and of its exact numerics.
 const char *theorem_of(MechanismId mechanism);
+const char *exact_theorem_of(MechanismId mechanism);
 
 }  // namespace dpcov::mechanisms

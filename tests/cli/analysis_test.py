@@ -112,25 +112,47 @@ class HelpAndMechanisms(CliCase):
 
     def test_mechanisms_lists_every_library_mechanism_with_its_privacy_type(self):
         listed = self.json_of(["mechanisms"])
-        names = [m["name"] for m in listed]
-        help_text = self.ok(["release", "--help"])
-        for name in names:
-            self.assertIn(name, help_text)
+        ids = [m["id"] for m in listed]
+        self.assertEqual(ids, list(range(1, 14)) + [20, 21, 22, 23, 24])
         by_name = {m["name"]: m for m in listed}
+        self.assertEqual(len(by_name), len(listed))
+        help_text = self.ok(["release", "--help"])
+        for m in listed:
+            if m["command"].startswith("release"):
+                self.assertIn(m["name"], help_text)
+            self.assertTrue(m["theorem"] and m["preconditions"] and m["output"], m)
+            self.assertIn(m["proof"], m["theorem"])
         self.assertEqual(by_name["analyze_gauss"]["privacy"], "(eps, delta)")
+        self.assertEqual(by_name["analyze_gauss"]["numerics"], ["idealized", "exact"])
         self.assertEqual(by_name["laplace_sym"]["privacy"], "pure eps")
         self.assertEqual(by_name["iev"]["privacy"], "pure eps")
+        self.assertEqual(by_name["iev"]["numerics"], ["idealized"])
         self.assertEqual(by_name["wishart_jiang"]["privacy"], "NOT DP (audit only)")
         self.assertEqual(by_name["analyze_gauss"]["neighbours"], ["replace-one", "add-remove"])
         self.assertIn("proofs/analyze_gauss.md", by_name["analyze_gauss"]["theorem"])
-        for m in listed:
-            self.assertTrue(m["theorem"] and m["preconditions"] and m["output"], m)
-        ids = [m["id"] for m in listed if m["id"] is not None]
-        self.assertEqual(ids, sorted(ids))
-        for name in ("dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper",
-                     "coinpress"):
-            self.assertIsNone(by_name[name]["id"])
+        for name in ("dly", "coinpress", "coinpress_mean"):
+            self.assertEqual(by_name[name]["privacy"], "(eps, delta) from rho-zCDP")
             self.assertEqual(by_name[name]["neighbours"], ["replace-one"])
+        for variant in ("dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper"):
+            self.assertIn(variant, by_name["dly"]["command"])
+            self.assertIn(variant, help_text)
+
+    def test_receipts_carry_the_theorem_that_mechanisms_lists(self):
+        by_name = {m["name"]: m for m in self.json_of(["mechanisms"])}
+        sizes = ["-e", "1", "-d", "1e-6", "--dims", "3", "--rows", "3000"]
+        # analyze_gauss plans with exact numerics by default, as the command releases it.
+        for args, registry, key in ((["-m", "analyze_gauss", "--bound", "1"], "analyze_gauss",
+                                     "exact_theorem"),
+                                    (["-m", "analyze_gauss", "--bound", "1", "--numerics",
+                                      "idealized"], "analyze_gauss", "theorem"),
+                                    (["-m", "dly_gauss", "--bound", "1"], "dly", "theorem"),
+                                    (["-m", "coinpress", "--k-bound", "100"], "coinpress",
+                                     "theorem"),
+                                    (["-m", "coinpress_mean", "--mean-radius", "10"],
+                                     "coinpress_mean", "theorem")):
+            with self.subTest(args=args):
+                receipt = self.json_of(["plan"] + args + sizes)
+                self.assertEqual(receipt["theorem"], by_name[registry][key])
 
     def test_mechanisms_text_matches_the_golden_table(self):
         text = self.ok(["mechanisms"])

@@ -124,6 +124,23 @@ TEST(MechanismRegistry, TheoremIsWhatEachGramMechanismsReceiptCarries) {
   }
 }
 
+TEST(MechanismRegistry, ExactTheoremIsWhatAnExactReceiptCarries) {
+  for (const auto &e : every_entry()) {
+    if (!(e.numerics & DPCOV_MECHANISM_NUMERICS_EXACT)) {
+      EXPECT_STREQ(e.exact_theorem, "") << e.name;
+      continue;
+    }
+    dpcov_receipt r{};
+    r.struct_size = sizeof r;
+    dpcov_exact_grid grid{};
+    grid.struct_size = sizeof grid;
+    ASSERT_EQ(dpcov_exact_plan(e.id, 3, 100, 1.0, 0.5, 1e-6, nullptr, &r, &grid), DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_STREQ(r.theorem, e.exact_theorem) << e.name;
+    EXPECT_LT(std::strlen(e.exact_theorem), DPCOV_RECEIPT_THEOREM_SIZE);
+  }
+}
+
 TEST(MechanismRegistry, TheoremIsWhatAnAdasspReceiptCarries) {
   dpcov_adassp_receipt r{};
   r.struct_size = sizeof r;

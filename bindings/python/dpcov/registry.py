@@ -29,6 +29,7 @@ class MechanismInfo:
     input: str
     output: str
     theorem: str
+    exact_theorem: str
     proof: str
     header: str
 
@@ -40,7 +41,8 @@ def _info(entry: MechanismEntryC) -> MechanismInfo:
         neighbours=tuple(n for bit, n in _NEIGHBOURS if entry.neighbours & bit),
         numerics=tuple(n for bit, n in _NUMERICS if entry.numerics & bit),
         input=_INPUTS[entry.input], output=_OUTPUTS[entry.output],
-        theorem=entry.theorem.decode(), proof=entry.proof.decode(), header=entry.header.decode())
+        theorem=entry.theorem.decode(), exact_theorem=entry.exact_theorem.decode(),
+        proof=entry.proof.decode(), header=entry.header.decode())
 
 
 def mechanisms() -> list[MechanismInfo]:

@@ -107,6 +107,7 @@ int main(void) {
   printf(", \"output\": %zu", offsetof(dpcov_mechanism_entry, output));
   printf(", \"name\": %zu", offsetof(dpcov_mechanism_entry, name));
   printf(", \"theorem\": %zu", offsetof(dpcov_mechanism_entry, theorem));
+  printf(", \"exact_theorem\": %zu", offsetof(dpcov_mechanism_entry, exact_theorem));
   printf(", \"proof\": %zu", offsetof(dpcov_mechanism_entry, proof));
   printf(", \"header\": %zu", offsetof(dpcov_mechanism_entry, header));
   printf("}%s\n", ",");

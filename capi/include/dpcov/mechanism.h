@@ -406,6 +406,11 @@ typedef struct dpcov_mechanism_entry {
    * release with default parameters (shorter than ::DPCOV_RECEIPT_THEOREM_SIZE).
    */
   const char *theorem;
+  /**
+   * The dpcov_receipt::theorem of a release with ::DPCOV_NUMERICS_EXACT (dpcov/exact.h), "" for a
+   * mechanism without floating-point-safe numerics.
+   */
+  const char *exact_theorem;
   const char *proof;  /**< The derivation, relative to the source tree ("proofs/....md"). */
   const char *header; /**< The public header of its entry points ("capi/include/dpcov/....h"). */
 } dpcov_mechanism_entry;

@@ -249,6 +249,14 @@ void ledger() {
   EXPECT_INTACT(spent);
 }
 
+void registry() {
+  Canary<dpcov_mechanism_entry> by_index, by_id;
+  ASSERT_CALL_OK(dpcov_mechanism_info(0, by_index.get()));
+  ASSERT_CALL_OK(dpcov_mechanism_info_by_id(DPCOV_MECHANISM_COINPRESS, by_id.get()));
+  EXPECT_INTACT(by_index);
+  EXPECT_INTACT(by_id);
+}
+
 void adassp() {
   Seeded s;
   const auto g = gram(4, 200);
@@ -365,6 +373,8 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_private_glasso_plan", private_glasso},
       {"dpcov_private_glasso_release", private_glasso},
       {"dpcov_ledger_get_spent", ledger},
+      {"dpcov_mechanism_info", registry},
+      {"dpcov_mechanism_info_by_id", registry},
       {"dpcov_adassp_plan", adassp},
       {"dpcov_adassp_fit", adassp},
       {"dpcov_coinpress_plan", coinpress},

@@ -22,9 +22,14 @@ _dpcov_choices() {
     }' | tr ',' ' '
 }
 
-# The mechanism ids that `dpcov mechanisms` lists (numbered, or "--" for the zCDP ones on the rows).
+# The mechanism names `-m` takes, from `dpcov mechanisms`: each entry's name, or the variants
+# its command line names ("release, ... as dly_gauss, dly_separate").
 _dpcov_mechanisms() {
-  "$1" mechanisms 2>/dev/null | awk '/^ *([0-9]+|--)  [a-z0-9_]+  \[/ { print $2 }'
+  "$1" mechanisms 2>/dev/null | awk '
+    function flush() { if (name != "") print name; name = "" }
+    /^ *([0-9]+|--)  [a-z0-9_]+  \[/ { flush(); name = $2; next }
+    /^ *command:.* as / { sub(/.* as /, ""); gsub(/, */, "\n"); print; name = "" }
+    END { flush() }'
 }
 
 _dpcov() {

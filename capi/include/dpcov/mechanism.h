@@ -411,8 +411,8 @@ typedef struct dpcov_mechanism_entry {
    * mechanism without floating-point-safe numerics.
    */
   const char *exact_theorem;
-  const char *proof;  /**< The derivation, relative to the source tree ("proofs/....md"). */
-  const char *header; /**< The public header of its entry points ("capi/include/dpcov/....h"). */
+  const char *proof;  /**< The derivation, relative to the source tree (e.g. "proofs/analyze_gauss.md"). */
+  const char *header; /**< The public header of its entry points (e.g. "capi/include/dpcov/mechanism.h"). */
 } dpcov_mechanism_entry;
 
 /**

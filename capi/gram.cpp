@@ -4,6 +4,8 @@
 #include "dpcov/receipt.h"
 #include "struct_size.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <memory>
 #include <new>
 #include <utility>
@@ -146,6 +148,48 @@ void refuse_exact_gram(const dpcov_gram &gram, const char *use) {
          "it with DPCOV_NUMERICS_IDEALIZED for this use");
 }
 
+// Bit for bit, so that a spec whose unread fields (epsilon without an exact mechanism) are NaN
+// still equals itself.
+bool StoredBounding::operator==(const StoredBounding &other) const {
+  const auto same = [](double a, double b) {
+    return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+  };
+  const dpcov_row_bounding &a = spec;
+  const dpcov_row_bounding &b = other.spec;
+  return same(a.bound, b.bound) && a.policy == b.policy && a.neighbour == b.neighbour &&
+         same(a.constant, b.constant) && same(a.label_bound, b.label_bound) &&
+         a.numerics == b.numerics && a.mechanism == b.mechanism && same(a.epsilon, b.epsilon) &&
+         same(a.delta, b.delta) && std::ranges::equal(lower, other.lower, same) &&
+         std::ranges::equal(upper, other.upper, same);
+}
+
+std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec) {
+  const dpcov_row_bounding s = read_bounding(spec);
+  dpcov::data::RowBounding bounding = checked_bounding(cols, s);
+  auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
+  gram->exact = exact_accumulator(s, bounding);
+  // The request, not the rows, says whether rows may be dropped: recorded now, so that an
+  // accumulator given no chunk (a partition without rows, a state exported early) says so too.
+  if (bounding.policy() == dpcov::BoundPolicy::Drop) {
+    dpcov::GramCounts upstream;
+    upstream.drop_policy = true;
+    const dpcov::ConstMatrixView none{nullptr, 0, bounding.out_cols(), bounding.out_cols(),
+                                      dpcov::Layout::RowMajor};
+    if (gram->exact)
+      gram->exact->add_rows(none, upstream);
+    else
+      gram->acc.add_rows(none, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
+  }
+  gram->bounding = std::move(bounding);
+  StoredBounding stored{s, {}, {}};
+  if (s.lower != nullptr) stored.lower.assign(s.lower, s.lower + cols);
+  if (s.upper != nullptr) stored.upper.assign(s.upper, s.upper + cols);
+  stored.spec.lower = nullptr;
+  stored.spec.upper = nullptr;
+  gram->spec = std::move(stored);
+  return gram;
+}
+
 }  // namespace dpcov::capi
 
 extern "C" {
@@ -183,6 +227,9 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
     if (dst->exact.has_value() != src->exact.has_value())
       dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge an accumulator with exact numerics and one ",
                   "with idealized numerics");
+    if (dst->spec && src->spec && !(*dst->spec == *src->spec))
+      dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators made from different row ",
+                  "bounding specs (dpcov_row_bounding)");
     if (dst->exact)
       dst->exact->merge(*src->exact);
     else
@@ -250,12 +297,7 @@ DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,
                                                  const dpcov_row_bounding *spec) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(out, "out");
-    const dpcov_row_bounding s = read_bounding(spec);
-    dpcov::data::RowBounding bounding = checked_bounding(cols, s);
-    auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
-    gram->exact = exact_accumulator(s, bounding);
-    gram->bounding = std::move(bounding);
-    *out = gram.release();
+    *out = dpcov::capi::bounded_gram(cols, spec).release();
   });
 }
 

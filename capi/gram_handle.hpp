@@ -2,12 +2,29 @@
 // build an accumulator (dpcov/gram.h, dpcov/sketch.h, dpcov/mechanism.h).
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "../core/data/exact_gram.hpp"
 #include "../core/data/gram.hpp"
 #include "../core/data/row_bounding.hpp"
 #include "dpcov/gram.h"
+
+namespace dpcov::capi {
+
+// The spec an accumulator was made from, as dpcov_gram_create_bounded() read it (its column
+// bounds copied and its pointers cleared): what dpcov_gram_export_state() saves so that an
+// imported state continues under the same bounding and grid.
+struct StoredBounding {
+  dpcov_row_bounding spec;
+  std::vector<double> lower;
+  std::vector<double> upper;
+
+  bool operator==(const StoredBounding &other) const;
+};
+
+}  // namespace dpcov::capi
 
 struct dpcov_gram {
   dpcov::GramAccumulator acc;
@@ -16,6 +33,8 @@ struct dpcov_gram {
   // Set by dpcov_gram_create_bounded() with exact numerics: the exact integer Gram matrix on the
   // grid of the named release, which then holds the rows (`acc` stays empty).
   std::optional<dpcov::data::ExactGramAccumulator> exact = std::nullopt;
+  // Set by dpcov_gram_create_bounded(): the spec behind `bounding` and `exact`.
+  std::optional<dpcov::capi::StoredBounding> spec = std::nullopt;
 };
 
 namespace dpcov::capi {
@@ -23,5 +42,9 @@ namespace dpcov::capi {
 // DPCOV_E_INCOMPATIBLE for an accumulator with exact numerics, which `use` cannot read: its rows
 // are integers on a grid, not a floating-point Gram matrix.
 void refuse_exact_gram(const dpcov_gram &gram, const char *use);
+
+// The empty accumulator dpcov_gram_create_bounded() makes for raw rows of `cols` columns bounded
+// as `spec` says (spec read up to its struct_size; its pointers not retained). Throws its statuses.
+std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec);
 
 }  // namespace dpcov::capi

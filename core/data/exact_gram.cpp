@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "../check.hpp"
 #include "../error.hpp"
@@ -185,6 +186,44 @@ void ExactGramAccumulator::merge(const ExactGramAccumulator &other) {
     fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += other.upper_[k];
   commit(other.counts_);
+}
+
+ExactGramAccumulator ExactGramAccumulator::from_state(const ExactGridSpec &grid, BoundPolicy policy,
+                                                      const GramCounts &counts,
+                                                      std::vector<ExactInt> upper) {
+  ExactGramAccumulator acc(grid, policy);
+  if (upper.size() != acc.upper_.size())
+    fail(DPCOV_E_DIMENSION, "a saved exact state of dimension ", grid.dim, " holds ",
+         acc.upper_.size(), " entries, got ", upper.size());
+  if (counts.rows < 0 || counts.clipped < 0 || counts.dropped < 0 || counts.clamped < 0 ||
+      counts.clipped > counts.rows)
+    fail(DPCOV_E_INVALID_ARGUMENT, "a saved exact state's counters must be >= 0 with clipped <= ",
+         "rows, got rows ", counts.rows, ", clipped ", counts.clipped, ", dropped ",
+         counts.dropped, ", clamped ", counts.clamped);
+  // Every row has ||z||^2 <= r2, so the diagonal is >= 0 and sums to at most n r2 (< 2^63 2^41,
+  // no overflow), and a Gram matrix is positive semidefinite, so |g_ij| <= sqrt(g_ii g_jj) <=
+  // (g_ii + g_jj) / 2.
+  ExactInt trace = 0;
+  for (int64_t j = 0; j < grid.dim; ++j) {
+    const ExactInt diag = upper[static_cast<size_t>(j * (j + 1) / 2 + j)];
+    if (diag < 0 || diag > static_cast<ExactInt>(counts.rows) * grid.norm2_bound - trace)
+      fail(DPCOV_E_NORM_BOUND, "a saved exact state's diagonal is negative or its trace exceeds ",
+           "rows times the grid's bound on ||z||^2 (", counts.rows, " rows)");
+    trace += diag;
+  }
+  for (int64_t j = 0; j < grid.dim; ++j)
+    for (int64_t i = 0; i < j; ++i) {
+      const ExactInt g = upper[static_cast<size_t>(j * (j + 1) / 2 + i)];
+      const ExactInt sum = upper[static_cast<size_t>(i * (i + 1) / 2 + i)] +
+                           upper[static_cast<size_t>(j * (j + 1) / 2 + j)];
+      if (2 * g > sum || -2 * g > sum)
+        fail(DPCOV_E_NORM_BOUND, "a saved exact state is not a Gram matrix: entry (", i, ", ", j,
+             ") exceeds the mean of its diagonal entries");
+    }
+  acc.upper_ = std::move(upper);
+  acc.counts_ = counts;
+  acc.counts_.drop_policy = counts.drop_policy || counts.dropped > 0;
+  return acc;
 }
 
 }  // namespace dpcov::data

@@ -48,6 +48,14 @@ class ExactGramAccumulator {
   // drop flag join the counters with the chunk, on success only (as GramAccumulator::add_rows()).
   GramCounts add_rows(ConstMatrixView rows, const GramCounts &upstream = {});
 
+  // An accumulator holding a state saved elsewhere (dpcov_gram_export_state()): `upper` packed as
+  // upper() packs it, with `counts`. Checks what sums of rows with ||z||^2 <= norm2_bound satisfy
+  // (diagonal >= 0, trace <= rows norm2_bound, |g_ij| <= (g_ii + g_jj) / 2, counters >= 0 with
+  // clipped <= rows), so that no release can be fed entries its sensitivity does not cover.
+  // Throws as the constructor, and DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
+  static ExactGramAccumulator from_state(const ExactGridSpec &grid, BoundPolicy policy,
+                                         const GramCounts &counts, std::vector<ExactInt> upper);
+
   // Adds everything `other` accumulated. Throws DPCOV_E_INCOMPATIBLE (a different grid),
   // DPCOV_E_INVALID_ARGUMENT (itself) or DPCOV_E_TOO_LARGE (the row count overflows), leaving
   // *this unchanged.

@@ -210,4 +210,53 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
   return acc;
 }
 
+void GramAccumulator::upper_parts(std::vector<double> &sum, std::vector<double> &comp) const {
+  sum.clear();
+  comp.clear();
+  for (int64_t j = 0; j < dim_; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      sum.push_back(sum_[static_cast<size_t>(i + j * dim_)]);
+      comp.push_back(comp_[static_cast<size_t>(i + j * dim_)]);
+    }
+}
+
+GramAccumulator GramAccumulator::from_parts(int64_t dim, const std::vector<double> &sum,
+                                            const std::vector<double> &comp,
+                                            const GramCounts &counts, double bound) {
+  check::dimension(dim, "dimension");
+  const size_t packed = static_cast<size_t>(dim * (dim + 1) / 2);
+  if (sum.size() != packed || comp.size() != packed)
+    fail(DPCOV_E_DIMENSION, "a saved Gram state of dimension ", dim, " holds ", packed,
+         " entries, got ", sum.size(), " and ", comp.size());
+  Matrix g(dim, dim);
+  size_t k = 0;
+  bool empty = true;
+  for (int64_t j = 0; j < dim; ++j)
+    for (int64_t i = 0; i <= j; ++i, ++k) {
+      if (!std::isfinite(sum[k]) || !std::isfinite(comp[k]))
+        fail(DPCOV_E_NON_FINITE, "a saved Gram state holds a non-finite entry");
+      g(i, j) = g(j, i) = sum[k] + comp[k];
+      empty = empty && sum[k] == 0.0 && comp[k] == 0.0;
+    }
+  GramAccumulator acc(dim);
+  if (bound == 0.0) {
+    if (!empty || counts.rows != 0 || counts.clipped != 0 || counts.dropped < 0 ||
+        counts.clamped < 0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "a saved Gram state without a bound must hold no rows");
+    acc.counts_ = counts;
+  } else {
+    acc = from_state(g.view(), counts, bound);
+    if (counts.clamped < 0)
+      fail(DPCOV_E_INVALID_ARGUMENT, "clamped values must be >= 0, got ", counts.clamped);
+    acc.counts_.clamped = counts.clamped;
+  }
+  k = 0;
+  for (int64_t j = 0; j < dim; ++j)
+    for (int64_t i = 0; i <= j; ++i, ++k) {
+      acc.sum_[static_cast<size_t>(i + j * dim)] = sum[k];
+      acc.comp_[static_cast<size_t>(i + j * dim)] = comp[k];
+    }
+  return acc;
+}
+
 }  // namespace dpcov

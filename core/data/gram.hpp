@@ -37,6 +37,16 @@ class GramAccumulator {
   // Throws DPCOV_E_DIMENSION, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
   static GramAccumulator from_state(ConstMatrixView gram, const GramCounts &counts, double bound);
 
+  // The accumulator saved by dpcov_gram_export_state(): the upper triangles of the running sum and
+  // of its compensation, packed column by column (entry (i, j), i <= j, at j (j + 1) / 2 + i), as
+  // upper_parts() writes them, so that a restored accumulator continues bit for bit. Checks as
+  // from_state() on their sum; `bound` 0 (no row added yet) only with no rows and zero sums.
+  static GramAccumulator from_parts(int64_t dim, const std::vector<double> &sum,
+                                    const std::vector<double> &comp, const GramCounts &counts,
+                                    double bound);
+  // The packed upper triangles of the running sum and its compensation (see from_parts()).
+  void upper_parts(std::vector<double> &sum, std::vector<double> &comp) const;
+
   // Adds the rows of `rows` (n x d, any layout). The whole chunk is validated first: on NaN/Inf,
   // or a row over the bound under BoundPolicy::Reject, it throws and the accumulator is unchanged
   // (strong exception guarantee, also for allocation failure). `bound` must match earlier chunks.

@@ -110,12 +110,13 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
 
 /**
  * Add everything @p src has accumulated to @p dst (G, row and clip counters). @p src is unchanged.
- * Both must have the same dimension and, if both hold rows, the same bound.
+ * Both must have the same dimension and, if both hold rows, the same bound; two made by
+ * dpcov_gram_create_bounded() (or imported from such a state), the same ::dpcov_row_bounding.
  * @param dst  the accumulator that receives the sum.
  * @param src  the accumulator added to it; must not be @p dst.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (dst == src),
  *         ::DPCOV_E_INCOMPATIBLE (another dimension or bound; one with exact numerics and one
- *         without, or exact ones of different grids), ::DPCOV_E_TOO_LARGE (row count overflow),
+ *         without, or exact ones of different grids; different row bounding specs), ::DPCOV_E_TOO_LARGE (row count overflow),
  *         ::DPCOV_E_NUMERICAL (an entry of the sum would overflow, as for dpcov_gram_add_rows();
  *         @p dst unchanged).
  */
@@ -167,6 +168,59 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
  */
 DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpcov_gram_info *info,
                                                     int32_t layout, const double *g, int64_t ldg);
+
+/**
+ * Write the accumulator's whole state to @p buf as bytes that dpcov_gram_import_state() reads in
+ * another process or on another machine: a versioned format (magic "DPCOVGRM", format version 1,
+ * the library's major version), every number little-endian whatever the host, ending with the
+ * BLAKE2b-256 checksum of the bytes before it (layout: capi/gram_state.cpp). It holds the kind
+ * (exact or floating-point), the dimension, the counters (rows, clipped, dropped, clamped, and
+ * whether a drop policy was used), for an accumulator made by dpcov_gram_create_bounded() its
+ * whole ::dpcov_row_bounding (bound, policy, neighbour, constant, column bounds, label bound,
+ * numerics, mechanism, epsilon, delta) and, with exact numerics, its grid; then the matrix: the
+ * exact integers of the upper triangle, or the floating-point running sum and its compensation.
+ * The size is O(d^2) bytes whatever the number of rows.
+ *
+ * The state is the curator's, not a release: it holds the exact Gram matrix and data-dependent
+ * counters. Move it only inside the trust boundary of the rows (docs/distributed.md).
+ * @param gram     the accumulator; unchanged.
+ * @param buf      NULL to query the size in @p written, or at least @p cap bytes.
+ * @param cap      bytes available at @p buf (ignored when @p buf is NULL).
+ * @param written  receives the state's size in bytes (on success only).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (gram, written), ::DPCOV_E_BUFFER_TOO_SMALL
+ *         (cap below the size; @p buf and @p written untouched), ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf, size_t cap,
+                                               size_t *written);
+
+/**
+ * Create an accumulator from a state written by dpcov_gram_export_state(), in this process or
+ * another: it continues as the exported one would (rows added with dpcov_gram_add_raw_rows()
+ * are bounded by the same spec), and states of the partitions of a data set, imported and merged
+ * with dpcov_gram_merge(), hold what one accumulator of all the rows holds. With exact numerics
+ * that is bit for bit (integer addition), so a release from the merged states is byte-identical
+ * to the single-process release with the same generator, however the rows were partitioned and
+ * ordered. A bounded state's spec is planned again here: its grid must be the one this library
+ * plans for it.
+ *
+ * What the library checks: the magic, the format and major versions, the length, the checksum
+ * (a corrupted byte), the spec (as dpcov_gram_create_bounded()), the grid, and what a Gram matrix
+ * of that many bounded rows satisfies (diagonal >= 0, trace <= rows times the bound on each row's
+ * square norm, off-diagonal entries within the mean of their diagonal entries; for the
+ * floating-point kind as dpcov_gram_create_from_state()). It cannot check where the state came
+ * from: privacy rests on every row behind it having been bounded.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param buf       the state's bytes; not retained.
+ * @param len       the state's size in bytes: exactly what dpcov_gram_export_state() wrote.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (out, buf), ::DPCOV_E_INVALID_ARGUMENT (wrong
+ *         magic, truncated, trailing bytes, corrupted (checksum), unknown kind or flags, counters
+ *         out of range, and everything dpcov_gram_create_bounded() refuses in the spec),
+ *         ::DPCOV_E_INCOMPATIBLE (another format version or library major version; a grid or kind
+ *         other than the spec's), ::DPCOV_E_DIMENSION, ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NORM_BOUND (entries no bounded rows can sum to), ::DPCOV_E_PRECONDITION,
+ *         ::DPCOV_E_NUMERICAL, ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_gram_import_state(dpcov_gram **out, const void *buf, size_t len);
 
 /**
  * How dpcov_gram_add_raw_rows() bounds each raw row before it is accumulated: the whole of the

@@ -1,0 +1,262 @@
+// C ABI of the Gram accumulator's saved state (dpcov/gram.h): the byte format that carries an
+// accumulator, exact or floating-point, between processes, so that states from partitions merge
+// with dpcov_gram_merge() as the accumulators themselves would.
+//
+// Layout, every integer and double little-endian: magic "DPCOVGRM", u32 format version, u32
+// library major version, u64 total length, u32 kind (0 floating-point, 1 exact), u32 flags
+// (bit 0: made by dpcov_gram_create_bounded(), bit 1: a drop policy was used), i64 dim, i64 rows,
+// clipped, dropped, clamped; with bit 0 the bounding spec (i64 cols, f64 bound, i32 policy, i32
+// neighbour, f64 constant, f64 label_bound, i32 numerics, i32 mechanism, f64 epsilon, f64 delta,
+// u32 column bounds, then cols lower and cols upper bounds when 1); the exact kind: f64 grid bound,
+// i32 bits, i64 bound on ||z||^2, then the d (d + 1) / 2 integers of the upper triangle, packed
+// column by column, 16 bytes each in two's complement; the floating-point kind: f64 bound, then
+// the packed running sum and its compensation. Last, the BLAKE2b-256 of every byte before it.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "../core/check.hpp"
+#include "../core/error.hpp"
+#include "dpcov/gram.h"
+#include "dpcov/version.h"
+#include "gram_handle.hpp"
+#include "guard.hpp"
+#include "state_bytes.hpp"
+
+namespace {
+
+constexpr unsigned char kMagic[8] = {'D', 'P', 'C', 'O', 'V', 'G', 'R', 'M'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kKindFloat = 0;
+constexpr uint32_t kKindExact = 1;
+constexpr uint32_t kFlagBounded = 1;
+constexpr uint32_t kFlagDropPolicy = 2;
+// Magic, format version, library major version, total length.
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
+
+void write_spec(dpcov::capi::ByteWriter &w, const dpcov::capi::StoredBounding &stored,
+                int64_t cols) {
+  const dpcov_row_bounding &s = stored.spec;
+  w.i64(cols);
+  w.f64(s.bound);
+  w.i32(s.policy);
+  w.i32(s.neighbour);
+  w.f64(s.constant);
+  w.f64(s.label_bound);
+  w.i32(s.numerics);
+  w.i32(s.mechanism);
+  w.f64(s.epsilon);
+  w.f64(s.delta);
+  w.u32(stored.lower.empty() ? 0 : 1);
+  for (double v : stored.lower) w.f64(v);
+  for (double v : stored.upper) w.f64(v);
+}
+
+std::vector<unsigned char> encode(const dpcov_gram &gram) {
+  const dpcov::GramCounts &c = gram.exact ? gram.exact->counts() : gram.acc.counts();
+  dpcov::capi::ByteWriter w;
+  w.raw(kMagic, sizeof kMagic);
+  w.u32(kFormatVersion);
+  w.u32(DPCOV_VERSION_MAJOR);
+  w.u64(0);  // the total length, set below
+  w.u32(gram.exact ? kKindExact : kKindFloat);
+  w.u32((gram.spec ? kFlagBounded : 0) | (c.drop_policy ? kFlagDropPolicy : 0));
+  w.i64(gram.exact ? gram.exact->grid().dim : gram.acc.dim());
+  w.i64(c.rows);
+  w.i64(c.clipped);
+  w.i64(c.dropped);
+  w.i64(c.clamped);
+  if (gram.spec) write_spec(w, *gram.spec, gram.bounding->cols());
+  if (gram.exact) {
+    const dpcov::data::ExactGridSpec &grid = gram.exact->grid();
+    w.f64(grid.bound);
+    w.i32(grid.bits);
+    w.i64(grid.norm2_bound);
+    for (dpcov::data::ExactInt v : gram.exact->upper()) w.i128(v);
+  } else {
+    std::vector<double> sum, comp;
+    gram.acc.upper_parts(sum, comp);
+    w.f64(gram.acc.bound());
+    for (double v : sum) w.f64(v);
+    for (double v : comp) w.f64(v);
+  }
+  std::vector<unsigned char> &bytes = w.bytes();
+  const uint64_t total = bytes.size() + dpcov::capi::kChecksumBytes;
+  for (int k = 0; k < 8; ++k) bytes[16 + k] = static_cast<unsigned char>(total >> (8 * k));
+  w.checksum();
+  return std::move(bytes);
+}
+
+// The header's checks, in the order that gives the clearest message: what the bytes are, which
+// format and library wrote them, whether they are all there, and whether they are intact.
+void check_header(const unsigned char *buf, size_t len) {
+  if (len < kHeaderBytes)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: ", len,
+                " bytes, shorter than its ", kHeaderBytes, "-byte header");
+  if (std::memcmp(buf, kMagic, sizeof kMagic) != 0)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "not a dpcov Gram state: wrong magic (expected ",
+                "\"DPCOVGRM\", as dpcov_gram_export_state() writes)");
+  dpcov::capi::ByteReader r(buf + sizeof kMagic, kHeaderBytes - sizeof kMagic);
+  const uint32_t version = r.u32();
+  const uint32_t major = r.u32();
+  const uint64_t total = r.u64();
+  if (version != kFormatVersion)
+    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state has format version ", version,
+                "; this library reads version ", kFormatVersion);
+  if (major != DPCOV_VERSION_MAJOR)
+    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state was written by library major version ", major,
+                "; this library is major version ", DPCOV_VERSION_MAJOR,
+                " (its grids and plans may differ)");
+  if (total > len)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: ", len, " of its ", total,
+                " bytes");
+  if (total < len)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the buffer holds ", len - total,
+                " bytes after the state's ", total);
+  if (!dpcov::capi::checksum_matches(buf, len))
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is corrupted: its BLAKE2b checksum does not ",
+                "match its bytes");
+}
+
+dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols) {
+  dpcov::capi::StoredBounding stored{};
+  dpcov_row_bounding &s = stored.spec;
+  if (dpcov_row_bounding_default(&s) != DPCOV_OK)
+    dpcov::fail(DPCOV_E_INTERNAL, "row bounding defaults");
+  cols = r.i64();
+  dpcov::check::dimension(cols, "the state's raw columns");
+  s.bound = r.f64();
+  s.policy = r.i32();
+  s.neighbour = r.i32();
+  s.constant = r.f64();
+  s.label_bound = r.f64();
+  s.numerics = r.i32();
+  s.mechanism = r.i32();
+  s.epsilon = r.f64();
+  s.delta = r.f64();
+  const uint32_t column_bounds = r.u32();
+  if (column_bounds > 1)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's column bounds flag is ", column_bounds);
+  if (column_bounds == 1) {
+    // Read one by one: the reader refuses a count the buffer does not hold before any allocation.
+    for (int64_t j = 0; j < cols; ++j) stored.lower.push_back(r.f64());
+    for (int64_t j = 0; j < cols; ++j) stored.upper.push_back(r.f64());
+    s.lower = stored.lower.data();
+    s.upper = stored.upper.data();
+  }
+  return stored;
+}
+
+// The packed triangle's entries of a state of dimension `dim`, after checking the buffer holds
+// them at `bytes_each` (so that a forged dimension cannot ask for memory it does not back).
+size_t packed_entries(const dpcov::capi::ByteReader &r, size_t len, int64_t dim,
+                      size_t bytes_each) {
+  dpcov::check::dimension(dim, "the state's dimension");
+  const uint64_t entries = static_cast<uint64_t>(dim) * static_cast<uint64_t>(dim + 1) / 2;
+  if (entries > (len - r.position()) / bytes_each)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: its dimension ", dim,
+                " needs more bytes than it holds");
+  return static_cast<size_t>(entries);
+}
+
+void restore_exact(dpcov_gram &gram, dpcov::capi::ByteReader &r, size_t len,
+                   const dpcov::GramCounts &counts) {
+  dpcov::data::ExactGridSpec grid;
+  grid.dim = gram.exact->grid().dim;
+  grid.bound = r.f64();
+  grid.bits = r.i32();
+  grid.norm2_bound = r.i64();
+  if (!(grid == gram.exact->grid()))
+    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state's grid (B ", grid.bound, ", bits ", grid.bits,
+                ", r2 ", grid.norm2_bound, ") is not the one this library plans for its spec (B ",
+                gram.exact->grid().bound, ", bits ", gram.exact->grid().bits, ", r2 ",
+                gram.exact->grid().norm2_bound, ")");
+  std::vector<dpcov::data::ExactInt> upper(packed_entries(r, len, grid.dim, 16));
+  for (dpcov::data::ExactInt &v : upper) v = r.i128();
+  gram.exact = dpcov::data::ExactGramAccumulator::from_state(grid, gram.exact->policy(), counts,
+                                                             std::move(upper));
+}
+
+void restore_float(dpcov_gram &gram, dpcov::capi::ByteReader &r, size_t len,
+                   const dpcov::GramCounts &counts) {
+  const double bound = r.f64();
+  const size_t entries = packed_entries(r, len, gram.acc.dim(), 16);
+  std::vector<double> sum(entries), comp(entries);
+  for (double &v : sum) v = r.f64();
+  for (double &v : comp) v = r.f64();
+  gram.acc = dpcov::GramAccumulator::from_parts(gram.acc.dim(), sum, comp, counts, bound);
+}
+
+std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
+  check_header(buf, len);
+  dpcov::capi::ByteReader r(buf + kHeaderBytes, len - kHeaderBytes - dpcov::capi::kChecksumBytes);
+  const uint32_t kind = r.u32();
+  const uint32_t flags = r.u32();
+  if (kind != kKindFloat && kind != kKindExact)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's kind is ", kind, " (0 or 1 expected)");
+  if ((flags & ~(kFlagBounded | kFlagDropPolicy)) != 0)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has unknown flags ", flags);
+  const int64_t dim = r.i64();
+  dpcov::check::dimension(dim, "the state's dimension");
+  dpcov::GramCounts counts;
+  counts.rows = r.i64();
+  counts.clipped = r.i64();
+  counts.dropped = r.i64();
+  counts.clamped = r.i64();
+  counts.drop_policy = (flags & kFlagDropPolicy) != 0;
+  std::unique_ptr<dpcov_gram> gram;
+  if ((flags & kFlagBounded) != 0) {
+    int64_t cols = 0;
+    const dpcov::capi::StoredBounding stored = read_spec(r, cols);
+    gram = dpcov::capi::bounded_gram(cols, &stored.spec);
+  } else {
+    gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(dim)});
+  }
+  const int64_t made = gram->exact ? gram->exact->grid().dim : gram->acc.dim();
+  if (made != dim)
+    dpcov::fail(DPCOV_E_DIMENSION, "the state's dimension ", dim, " is not its spec's ", made);
+  if ((kind == kKindExact) != gram->exact.has_value())
+    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state is ", kind == kKindExact ? "exact" : "idealized",
+                " but its spec makes an ", gram->exact ? "exact" : "idealized", " accumulator");
+  if (gram->exact)
+    restore_exact(*gram, r, len, counts);
+  else
+    restore_float(*gram, r, len, counts);
+  if (r.position() != len - kHeaderBytes - dpcov::capi::kChecksumBytes)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has ",
+                len - kHeaderBytes - dpcov::capi::kChecksumBytes - r.position(),
+                " unread bytes before its checksum");
+  return gram;
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf, size_t cap,
+                                               size_t *written) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(gram, "gram");
+    dpcov::check::not_null(written, "written");
+    const std::vector<unsigned char> bytes = encode(*gram);
+    if (buf == nullptr) {
+      *written = bytes.size();
+      return;
+    }
+    if (cap < bytes.size())
+      dpcov::fail(DPCOV_E_BUFFER_TOO_SMALL, "the state needs ", bytes.size(), " bytes, cap is ",
+                  cap, " (query the size with buf NULL)");
+    std::memcpy(buf, bytes.data(), bytes.size());
+    *written = bytes.size();
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_import_state(dpcov_gram **out, const void *buf, size_t len) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::check::not_null(buf, "buf");
+    *out = decode(static_cast<const unsigned char *>(buf), len).release();
+  });
+}
+
+}  // extern "C"

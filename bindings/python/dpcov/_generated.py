@@ -767,6 +767,8 @@ PROTOTYPES = {
     "dpcov_gram_get_info": (c_int32, [c_void_p, POINTER(GramInfoC)]),
     "dpcov_gram_create_from_state": (c_int32, [POINTER(c_void_p), POINTER(GramInfoC), c_int32,
                                                Address(c_double), c_int64]),
+    "dpcov_gram_export_state": (c_int32, [c_void_p, c_void_p, c_size_t, Address(c_size_t)]),
+    "dpcov_gram_import_state": (c_int32, [POINTER(c_void_p), c_void_p, c_size_t]),
     "dpcov_row_bounding_default": (c_int32, [POINTER(RowBoundingC)]),
     "dpcov_row_bounding_apply": (c_int32, [POINTER(RowBoundingC), c_int32, c_int64, c_int64,
                                            Address(c_double), c_int64, Address(c_double), c_int64,

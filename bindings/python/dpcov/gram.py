@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from ctypes import byref, c_void_p
+from ctypes import byref, c_size_t, c_void_p, create_string_buffer
 
 import numpy as np
 
@@ -228,21 +228,33 @@ class GramAccumulator(Handle):
         return {"matrix": self.matrix(), "rows": info.rows, "clipped": info.clipped,
                 "dropped": info.dropped, "bound": info.bound}
 
+    def to_bytes(self) -> bytes:
+        """The accumulator's whole state as bytes (``dpcov_gram_export_state``): versioned,
+        checksummed and little-endian, with the exact integers (or the floating-point sums), the
+        counters, the drop policy and the bounding spec, so that :meth:`from_bytes` in another
+        process continues it and merges of such states equal one accumulator of all the rows
+        (bit for bit with exact numerics). Not a release: the curator's statistic."""
+        size = c_size_t()
+        _check(C.dpcov_gram_export_state(self, None, 0, byref(size)))
+        buf = create_string_buffer(size.value)
+        _check(C.dpcov_gram_export_state(self, buf, size.value, byref(size)))
+        return buf.raw[:size.value]
+
+    @classmethod
+    def from_bytes(cls, data) -> "GramAccumulator":
+        """The accumulator :meth:`to_bytes` wrote (``dpcov_gram_import_state``); refuses bytes
+        that are not such a state, of another format or library version, truncated or
+        corrupted."""
+        data = bytes(data)
+        handle = c_void_p()
+        _check(C.dpcov_gram_import_state(byref(handle), data, len(data)))
+        return cls._adopt(handle)
+
     def __reduce__(self):
         # Pickling (e.g. to move a partial accumulator between Dask worker processes) goes
-        # through the exported state; an accumulator without rows has no bound yet and is
-        # rebuilt empty.
-        """Pickle through the exported state (see :meth:`state`)."""
-        info = self.info()
-        if info.numerics == NUMERICS["exact"]:
-            raise TypeError("an accumulator with exact numerics holds integers on its release's "
-                            "grid, which its exported state would round: release it where it is, "
-                            "or create it with numerics='idealized' to move it")
-        if info.rows == 0 and info.dropped == 0:
-            return (GramAccumulator, (info.dim,))
-        state = self.state()
-        return (GramAccumulator.from_state, (state["matrix"], state["rows"], state["bound"],
-                                             state["clipped"], state["dropped"]))
+        # through the saved state, exact integers and spec included.
+        """Pickle through :meth:`to_bytes`."""
+        return (GramAccumulator.from_bytes, (self.to_bytes(),))
 
     def add_rows(self, a, bound: float, policy="clip") -> "GramAccumulator":
         """Add the rows of the 2-D array ``a`` (any row count, ``dim`` columns, row- or

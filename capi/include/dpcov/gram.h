@@ -184,7 +184,7 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
  * The state is the curator's, not a release: it holds the exact Gram matrix and data-dependent
  * counters. Move it only inside the trust boundary of the rows (docs/distributed.md).
  * @param gram     the accumulator; unchanged.
- * @param buf      NULL to query the size in @p written, or at least @p cap bytes.
+ * @param buf      a buffer of at least @p cap bytes, or NULL to query the size in @p written.
  * @param cap      bytes available at @p buf (ignored when @p buf is NULL).
  * @param written  receives the state's size in bytes (on success only).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (gram, written), ::DPCOV_E_BUFFER_TOO_SMALL

@@ -33,6 +33,8 @@ constexpr uint32_t kFlagBounded = 1;
 constexpr uint32_t kFlagDropPolicy = 2;
 // Magic, format version, library major version, total length.
 constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
+// Bytes per packed entry of either kind: one 128-bit integer, or a sum and its compensation.
+constexpr size_t kEntryBytes = 16;
 
 void write_spec(dpcov::capi::ByteWriter &w, const dpcov::capi::StoredBounding &stored,
                 int64_t cols) {
@@ -147,20 +149,19 @@ dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols)
   return stored;
 }
 
-// The packed triangle's entries of a state of dimension `dim`, after checking the buffer holds
-// them at `bytes_each` (so that a forged dimension cannot ask for memory it does not back).
-size_t packed_entries(const dpcov::capi::ByteReader &r, size_t len, int64_t dim,
-                      size_t bytes_each) {
+// The packed triangle's entries of a state of dimension `dim`, after checking that what is left
+// of the buffer holds them at `bytes_each` (so that a forged dimension cannot ask for memory the
+// buffer does not back).
+size_t packed_entries(const dpcov::capi::ByteReader &r, int64_t dim, size_t bytes_each) {
   dpcov::check::dimension(dim, "the state's dimension");
   const uint64_t entries = static_cast<uint64_t>(dim) * static_cast<uint64_t>(dim + 1) / 2;
-  if (entries > (len - r.position()) / bytes_each)
+  if (entries > r.remaining() / bytes_each)
     dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: its dimension ", dim,
                 " needs more bytes than it holds");
   return static_cast<size_t>(entries);
 }
 
-void restore_exact(dpcov_gram &gram, dpcov::capi::ByteReader &r, size_t len,
-                   const dpcov::GramCounts &counts) {
+void restore_exact(dpcov_gram &gram, dpcov::capi::ByteReader &r, const dpcov::GramCounts &counts) {
   dpcov::data::ExactGridSpec grid;
   grid.dim = gram.exact->grid().dim;
   grid.bound = r.f64();
@@ -171,16 +172,15 @@ void restore_exact(dpcov_gram &gram, dpcov::capi::ByteReader &r, size_t len,
                 ", r2 ", grid.norm2_bound, ") is not the one this library plans for its spec (B ",
                 gram.exact->grid().bound, ", bits ", gram.exact->grid().bits, ", r2 ",
                 gram.exact->grid().norm2_bound, ")");
-  std::vector<dpcov::data::ExactInt> upper(packed_entries(r, len, grid.dim, 16));
+  std::vector<dpcov::data::ExactInt> upper(packed_entries(r, grid.dim, kEntryBytes));
   for (dpcov::data::ExactInt &v : upper) v = r.i128();
   gram.exact = dpcov::data::ExactGramAccumulator::from_state(grid, gram.exact->policy(), counts,
                                                              std::move(upper));
 }
 
-void restore_float(dpcov_gram &gram, dpcov::capi::ByteReader &r, size_t len,
-                   const dpcov::GramCounts &counts) {
+void restore_float(dpcov_gram &gram, dpcov::capi::ByteReader &r, const dpcov::GramCounts &counts) {
   const double bound = r.f64();
-  const size_t entries = packed_entries(r, len, gram.acc.dim(), 16);
+  const size_t entries = packed_entries(r, gram.acc.dim(), kEntryBytes);
   std::vector<double> sum(entries), comp(entries);
   for (double &v : sum) v = r.f64();
   for (double &v : comp) v = r.f64();
@@ -197,7 +197,8 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   if ((flags & ~(kFlagBounded | kFlagDropPolicy)) != 0)
     dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has unknown flags ", flags);
   const int64_t dim = r.i64();
-  dpcov::check::dimension(dim, "the state's dimension");
+  // Before any allocation of O(d^2): the buffer must back its dimension's matrix.
+  static_cast<void>(packed_entries(r, dim, kEntryBytes));
   dpcov::GramCounts counts;
   counts.rows = r.i64();
   counts.clipped = r.i64();
@@ -208,6 +209,9 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   if ((flags & kFlagBounded) != 0) {
     int64_t cols = 0;
     const dpcov::capi::StoredBounding stored = read_spec(r, cols);
+    if (cols > dim)
+      dpcov::fail(DPCOV_E_DIMENSION, "the state's spec has ", cols, " raw columns, more than its ",
+                  "dimension ", dim);
     gram = dpcov::capi::bounded_gram(cols, &stored.spec);
   } else {
     gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(dim)});
@@ -218,13 +222,19 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   if ((kind == kKindExact) != gram->exact.has_value())
     dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state is ", kind == kKindExact ? "exact" : "idealized",
                 " but its spec makes an ", gram->exact ? "exact" : "idealized", " accumulator");
+  // A drop policy in the spec, or dropped rows, set the flag; a set flag alone is allowed (rows
+  // added with dpcov_gram_add_rows() under the drop policy set it too).
+  const bool spec_drops = gram->exact ? gram->exact->counts().drop_policy
+                                      : gram->acc.counts().drop_policy;
+  if ((spec_drops || counts.dropped > 0) && !counts.drop_policy)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's drop-policy flag is clear, but its spec ",
+                "drops rows or its counters count dropped rows");
   if (gram->exact)
-    restore_exact(*gram, r, len, counts);
+    restore_exact(*gram, r, counts);
   else
-    restore_float(*gram, r, len, counts);
-  if (r.position() != len - kHeaderBytes - dpcov::capi::kChecksumBytes)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has ",
-                len - kHeaderBytes - dpcov::capi::kChecksumBytes - r.position(),
+    restore_float(*gram, r, counts);
+  if (r.remaining() != 0)
+    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has ", r.remaining(),
                 " unread bytes before its checksum");
   return gram;
 }

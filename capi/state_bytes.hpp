@@ -50,6 +50,7 @@ class ByteReader {
   data::ExactInt i128();
   const unsigned char *take(size_t size);
   size_t position() const { return pos_; }
+  size_t remaining() const { return size_ - pos_; }
 
  private:
   uint64_t le(int count);

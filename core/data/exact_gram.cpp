@@ -156,12 +156,21 @@ GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &u
 
 void ExactGramAccumulator::write_matrix(MatrixView out) const {
   const double unit = std::ldexp(grid_.bound, -grid_.bits);
+  // Near the largest bounds unit^2 overflows: a zero integer is still 0 (not 0 * inf), and any
+  // other entry then overflows in data units, refused before anything is written.
+  const auto value = [&](ExactInt v) {
+    return v == 0 ? 0.0 : static_cast<double>(v) * (unit * unit);
+  };
+  for (ExactInt v : upper_)
+    if (!std::isfinite(value(v)))
+      fail(DPCOV_E_NUMERICAL, "the exact Gram matrix in data units overflows a double (grid unit ",
+           unit, "): its integers are exact, but (unit 2^-bits B)^2 times them is not finite");
   size_t k = 0;
   for (int64_t j = 0; j < grid_.dim; ++j)
     for (int64_t i = 0; i <= j; ++i) {
-      const double value = static_cast<double>(upper_[k++]) * (unit * unit);
-      out(i, j) = value;
-      out(j, i) = value;
+      const double entry = value(upper_[k++]);
+      out(i, j) = entry;
+      out(j, i) = entry;
     }
 }
 

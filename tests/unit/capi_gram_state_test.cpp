@@ -180,6 +180,23 @@ TEST(CapiGramState, TheDropPolicySurvivesTheTrip) {
   dpcov_gram_destroy(&h);
 }
 
+// Found by fuzz_gram_state on an imported state: at B = 1e300 the grid unit's square overflows,
+// and dpcov_gram_get_matrix() returned OK with inf (and 0 * inf = NaN for zero entries).
+TEST(CapiGramState, ExactMatrixThatOverflowsADoubleIsRefusedNotInfinite) {
+  dpcov_row_bounding spec = exact_spec();
+  spec.bound = 1e300;
+  spec.constant = 1e300;
+  spec.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  dpcov_gram *g = nullptr;
+  ASSERT_EQ(dpcov_gram_create_bounded(&g, 1, &spec), DPCOV_OK) << message();
+  const double row = 0.0;
+  ASSERT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 1, 1, &row, 1, nullptr), DPCOV_OK);
+  std::vector<double> m(4, -7.0);
+  EXPECT_EQ(dpcov_gram_get_matrix(g, DPCOV_ROW_MAJOR, m.data(), 2), DPCOV_E_NUMERICAL);
+  EXPECT_EQ(m, std::vector<double>(4, -7.0));
+  dpcov_gram_destroy(&g);
+}
+
 TEST(CapiGramState, ExportRefusesNullsAndAShortBufferUntouched) {
   dpcov_gram *g = bounded(exact_spec(), kCols, 10, 0.1);
   size_t size = 0;
@@ -256,6 +273,19 @@ TEST(CapiGramState, ImportRefusesForgedStatesWithAValidChecksum) {
   bad[bits_at + 4 + 8 + 16 + 14] ^= 0x20;
   rechecksum(bad);
   EXPECT_EQ(import_status(bad, bad.size()), DPCOV_E_NORM_BOUND) << message();
+  // The drop-policy flag cleared on a state whose spec drops (found by fuzz_gram_state: the
+  // import took the spec's word and exported other bytes).
+  dpcov_row_bounding drops = exact_spec();
+  drops.policy = DPCOV_BOUND_DROP;
+  drops.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  g = bounded(drops, kCols, 20, 0.1);
+  bad = exported(g);
+  dpcov_gram_destroy(&g);
+  ASSERT_EQ(bad[28] & 2, 2);
+  bad[28] ^= 2;
+  rechecksum(bad);
+  EXPECT_EQ(import_status(bad, bad.size()), DPCOV_E_INVALID_ARGUMENT) << message();
+  EXPECT_NE(message().find("drop-policy flag"), std::string::npos);
   // An unknown kind.
   bad = bytes;
   bad[24] = 7;

@@ -130,7 +130,8 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src);
  * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
  * @param out     at least ld * d doubles.
  * @param ld      leading dimension, >= d.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_NUMERICAL (exact numerics
+ *         only: an entry in data units overflows a double, near B = 1e300; @p out untouched).
  */
 DPCOV_API dpcov_status dpcov_gram_get_matrix(const dpcov_gram *gram, int32_t layout, double *out,
                                              int64_t ld);

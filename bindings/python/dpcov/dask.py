@@ -2,12 +2,14 @@
 
 Each partition (a block of rows) accumulates its own Gram matrix through the dpcov binding
 (:class:`dpcov.GramAccumulator`: rows checked and bounded in norm, clipped rows counted) and
-returns its state, plain data: the d x d matrix and the row counters. Dask's tree reduction
-(``Bag.reduction`` with ``split_every``) adds the states pairwise up to one, on whichever workers
-hold them; no raw row leaves its partition. The driver rebuilds an accumulator from the summed
-state (``GramAccumulator.from_state``) and makes ONE release with the chosen mechanism, so the
-privacy cost is that of a single release whatever the number of partitions, and the result equals
-the single-process release with the same generator up to the rounding of the sum.
+returns its state: for Analyze Gauss and symmetric Laplace (exact numerics, the default) the
+saved state of a bounded exact accumulator as bytes (``GramAccumulator.to_bytes``), otherwise the
+d x d floating-point matrix and the row counters. Dask's tree reduction (``Bag.reduction`` with
+``split_every``) merges the states pairwise up to one, on whichever workers hold them; no raw row
+leaves its partition. The driver rebuilds one accumulator from the merged state and makes ONE
+release with the chosen mechanism, so the privacy cost is that of a single release whatever the
+number of partitions; the result equals the single-process release with the same generator, byte
+for byte with exact numerics (integer addition) and up to the rounding of the sum otherwise.
 
 Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask python3-distributed``;
 ``import dpcov`` alone does not), or run ``python3 -m dpcov.dask`` for a demonstration on a local
@@ -43,35 +45,85 @@ def add_states(states: list[dict]) -> dict:
     return total
 
 
+def row_partitions(x: da.Array) -> db.Bag:
+    """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition: ``x`` is
+    rechunked so that every block holds whole rows."""
+    if x.ndim != 2:
+        raise ValueError(f"x must be 2-D, got {x.ndim} dimensions")
+    return db.from_delayed(list(x.rechunk({1: -1}).to_delayed().ravel()))
+
+
 def gram_state(x: da.Array, bound: float, policy: str = "clip", split_every: int = 2) -> dict:
     """Tree-sum of the per-partition Gram states of the rows of the n x d Dask array ``x``.
 
     ``x`` is rechunked so that every block holds whole rows; each row block is one partition.
     ``split_every`` is the fan-in of Dask's reduction tree (2: a binary tree).
     """
-    if x.ndim != 2:
-        raise ValueError(f"x must be 2-D, got {x.ndim} dimensions")
-    rows = x.rechunk({1: -1})
-    partitions = db.from_delayed(list(rows.to_delayed().ravel()))
-    return partitions.reduction(lambda block: partition_state(block, bound, policy), add_states,
-                                split_every=split_every).compute()
+    return row_partitions(x).reduction(lambda block: partition_state(block, bound, policy),
+                                       add_states, split_every=split_every).compute()
+
+
+# Mechanisms whose release from rows has exact numerics (dpcov.GramAccumulator.bounded).
+EXACT_MECHANISMS = ("analyze_gauss", "laplace_sym")
+
+
+def partition_exact_state(block: np.ndarray, spec: dict) -> bytes:
+    """The saved state (:meth:`dpcov.GramAccumulator.to_bytes`) of one partition's rows in a
+    bounded accumulator of ``spec`` (the keyword arguments of
+    :meth:`dpcov.GramAccumulator.bounded`): the exact integers on the release's grid."""
+    with dpcov.GramAccumulator.bounded(block.shape[1], **spec) as gram:
+        gram.add_raw_rows(block)
+        return gram.to_bytes()
+
+
+def merge_exact_states(states) -> bytes:
+    """The saved state of the merge of saved states: integer addition, so exactly the state of
+    one accumulator of all their rows, whatever the grouping and order."""
+    states = list(states)
+    with dpcov.GramAccumulator.from_bytes(states[0]) as total:
+        for state in states[1:]:
+            with dpcov.GramAccumulator.from_bytes(state) as part:
+                total.merge(part)
+        return total.to_bytes()
+
+
+def exact_state(x: da.Array, spec: dict, split_every: int = 2) -> bytes:
+    """Tree-merge of the per-partition exact states of the rows of the n x d Dask array ``x``
+    (rechunked to whole rows, as :func:`gram_state`)."""
+    return row_partitions(x).reduction(lambda block: partition_exact_state(block, spec),
+                                       merge_exact_states, split_every=split_every).compute()
 
 
 def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
                  mechanism="analyze_gauss", policy: str = "clip", split_every: int = 2,
-                 **params) -> dpcov.Release:
-    """One private release of the Gram matrix of the rows of the Dask array ``x``, with idealized
-    numerics: the partitions' floating-point Gram states are summed (the exact integer state of
-    :func:`dpcov.release_rows` cannot yet be exported from a process).
+                 numerics: str = "exact", **params) -> dpcov.Release:
+    """One private release of the Gram matrix of the rows of the Dask array ``x``.
 
-    The partial Gram matrices are computed on the Dask workers (the current
-    ``distributed.Client`` if any, else Dask's default scheduler); the release itself runs here
-    with ``rng`` (a :class:`dpcov.Rng`; use ``dpcov.Rng()`` from OS entropy for a private
-    release). Returns the released matrix and its receipt, which is the curator's: publish
-    ``receipt.public()``, which withholds n under add/remove neighbours (where dividing by n, as
-    :func:`main` does under replace-one, would publish it: release rows with a constant column
-    and use :func:`dpcov.centre_second_moment` with n = 0 instead).
+    For ``"analyze_gauss"`` and ``"laplace_sym"`` with ``numerics="exact"`` (the default, as for
+    :func:`dpcov.release_rows`), each partition bounds its rows in a bounded accumulator naming
+    the release, rounds them to the release's grid and ships its exact integer state as bytes
+    (:meth:`dpcov.GramAccumulator.to_bytes`); the states merge by integer addition, so the
+    release is byte-identical to the single-process release from the same rows with the same
+    generator, however the rows are partitioned. Otherwise (other mechanisms, or
+    ``numerics="idealized"``) the partitions' floating-point Gram states are summed, equal to the
+    single-process release up to the rounding of the sum.
+
+    The partitions are processed on the Dask workers (the current ``distributed.Client`` if any,
+    else Dask's default scheduler); the release itself runs here with ``rng`` (a
+    :class:`dpcov.Rng`; use ``dpcov.Rng()`` from OS entropy for a private release), which never
+    leaves the driver. Returns the released matrix and its receipt, which is the curator's:
+    publish ``receipt.public()``, which withholds n under add/remove neighbours (where dividing by
+    n, as :func:`main` does under replace-one, would publish it: release rows with a constant
+    column and use :func:`dpcov.centre_second_moment` with n = 0 instead).
     """
+    if numerics not in ("exact", "idealized"):
+        raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
+    if numerics == "exact" and mechanism in EXACT_MECHANISMS:
+        spec = {"bound": bound, "policy": policy,
+                "neighbour": params.get("neighbour", "replace_one"), "mechanism": mechanism,
+                "epsilon": epsilon, "delta": delta}
+        with dpcov.GramAccumulator.from_bytes(exact_state(x, spec, split_every)) as gram:
+            return gram.release(mechanism, epsilon, delta, rng, **params)
     state = gram_state(x, bound, policy, split_every)
     with dpcov.GramAccumulator.from_state(**state) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)

@@ -38,7 +38,7 @@ def test_the_cluster_release_equals_the_single_process_release(client, rows, mec
     x = da.from_array(rows, chunks=(CHUNK, DIM))
     with dpcov.Rng(2026) as rng:
         released, receipt = dask_release.dask_release(x, 1.0, epsilon, 1e-6, rng, mechanism,
-                                                      **params)
+                                                      numerics="idealized", **params)
     with dpcov.GramAccumulator(DIM) as gram, dpcov.Rng(2026) as rng:
         gram.add_rows(rows, 1.0)
         expected, expected_receipt = gram.release(mechanism, epsilon, 1e-6, rng, **params)
@@ -46,6 +46,26 @@ def test_the_cluster_release_equals_the_single_process_release(client, rows, mec
     assert receipt.n == ROWS
     scale = np.abs(expected).max()
     np.testing.assert_allclose(released, expected, rtol=0, atol=1e-12 * scale)
+
+
+@pytest.mark.parametrize("mechanism", dask_release.EXACT_MECHANISMS)
+@pytest.mark.parametrize("neighbour", ["replace_one", "add_remove"])
+def test_the_exact_cluster_release_equals_the_single_process_one_byte_for_byte(
+        client, rows, mechanism, neighbour):
+    # Uneven partitions: the exact states merge by integer addition, so the partition does not
+    # matter at all.
+    x = da.from_array(rows, chunks=((700, 1300, 500, 1500), DIM))
+    with dpcov.Rng(2026) as rng:
+        released, receipt = dask_release.dask_release(x, 1.0, 1.0, 1e-6, rng, mechanism,
+                                                      neighbour=neighbour)
+    with dpcov.GramAccumulator.bounded(DIM, 1.0, neighbour=neighbour, mechanism=mechanism,
+                                       epsilon=1.0, delta=1e-6) as gram, dpcov.Rng(2026) as rng:
+        gram.add_raw_rows(rows)
+        expected, expected_receipt = gram.release(mechanism, 1.0, 1e-6, rng,
+                                                  neighbour=neighbour)
+    assert receipt.numerics == 1
+    assert receipt == expected_receipt and receipt.public() == expected_receipt.public()
+    assert released.tobytes() == expected.tobytes()
 
 
 def test_the_summed_state_counts_every_row_and_every_clip(client, rows):

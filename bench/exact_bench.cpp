@@ -187,7 +187,7 @@ void BM_IdealizedOnly(benchmark::State &state) {
         for (int64_t i = j + 1; i < d; ++i) g(i, j) = g(j, i);
       benchmark::DoNotOptimize(dpcov::mechanisms::release(m, g.view(), r, rng).matrix.data());
     } catch (const dpcov::Error &e) {
-      if (e.status() != DPCOV_E_REFUSED) {
+      if (e.status() != dpcov::Status::Refused) {
         state.SkipWithError(e.what());
         break;
       }

@@ -79,7 +79,7 @@ void adassp_row(const Matrix &g, double epsilon, const estimators::RegressionSpe
         fit.xtx, fit.xty, fit.yty, spec.rows, fit.receipt, 0.95, 999, rng);
     aware.add(b.ci_lower, b.ci_upper, beta);
   } catch (const Error &e) {
-    if (e.status() != DPCOV_E_PRECONDITION) throw;
+    if (e.status() != dpcov::Status::Precondition) throw;
   }
   Matrix statistic(p + 1, p + 1);
   for (int64_t j = 0; j < p; ++j) {
@@ -91,7 +91,7 @@ void adassp_row(const Matrix &g, double epsilon, const estimators::RegressionSpe
     const estimators::RegressionResult r = estimators::regress(statistic.view(), spec);
     plug.add(r.ci_lower, r.ci_upper, beta);
   } catch (const Error &e) {
-    if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
+    if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
   }
 }
 
@@ -143,7 +143,7 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
               rel.matrix.view(), estimators::release_noise(rel.receipt), spec, 999, rng);
           aware.add(b.ci_lower, b.ci_upper, beta);
         } catch (const Error &e) {
-          if (e.status() != DPCOV_E_PRECONDITION) throw;
+          if (e.status() != dpcov::Status::Precondition) throw;
         }
         if (mechanism == MechanismId::AnalyzeGauss && !adassp) {
           try {
@@ -151,14 +151,14 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
                 rel.matrix.view(), rel.receipt.sigma, spec);
             sure.add(a.ci_lower, a.ci_upper, beta);
           } catch (const Error &e) {
-            if (e.status() != DPCOV_E_PRECONDITION) throw;
+            if (e.status() != dpcov::Status::Precondition) throw;
           }
         }
         try {
           const estimators::RegressionResult r = estimators::regress(rel.matrix.view(), spec);
           plug.add(r.ci_lower, r.ci_upper, beta);
         } catch (const Error &e) {
-          if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
+          if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
         }
       }
       std::printf("| %s | %g | %lld | %s | %s | %s |\n",
@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
           width_guaranteed += sure.ci_upper[at] - sure.ci_lower[at];
         }
       } catch (const Error &e) {
-        if (e.status() != DPCOV_E_PRECONDITION) throw;
+        if (e.status() != dpcov::Status::Precondition) throw;
       }
       try {
         const estimators::RegressionResult plug_in = estimators::regress(release.matrix.view(), spec);
@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
           width_gauss += plug_in.ci_upper[at] - plug_in.ci_lower[at];
         }
       } catch (const Error &e) {
-        if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
+        if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
       }
       try {
         const mechanisms::OlsInference out = mechanisms::ols_jl_inference(g.view(), request, spec, rng);
@@ -275,7 +275,7 @@ int main(int argc, char **argv) {
           ++intervals;
         }
       } catch (const Error &e) {
-        if (e.status() != DPCOV_E_REFUSED) throw;
+        if (e.status() != dpcov::Status::Refused) throw;
       }
     }
     const double wp = intervals ? width_private / static_cast<double>(intervals) : NAN;

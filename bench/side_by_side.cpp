@@ -214,7 +214,7 @@ Release gram_mechanism(mechanisms::MechanismId id, bool uses_delta,
     try {
       return mechanisms::release(id, g.view(), r, rng).matrix;
     } catch (const Error &e) {
-      if (e.status() == DPCOV_E_PRECONDITION) return Matrix();
+      if (e.status() == dpcov::Status::Precondition) return Matrix();
       throw;
     }
   };

@@ -62,7 +62,8 @@ Dataset chain(int64_t d, int64_t n, uint64_t seed) {
     if (i + 1 < d) theta(i, i + 1) = theta(i + 1, i) = 0.4;
   }
   Matrix l;
-  if (!linalg::cholesky(theta, l)) fail(DPCOV_E_INTERNAL, "chain precision not positive definite");
+  if (!linalg::cholesky(theta, l))
+    fail(dpcov::Status::Internal, "chain precision not positive definite");
   Matrix sigma = linalg::spd_inverse(theta);
   double trace = 0.0;
   for (int64_t i = 0; i < d; ++i) trace += sigma(i, i);
@@ -95,7 +96,7 @@ Dataset wine(const char *path) {
   constexpr double kMax[kColumns] = {14.8, 5.80, 3.23, 30.0, 162.0, 3.88, 5.08,
                                      0.66, 3.58, 13.0, 1.71, 4.00, 1680.0};
   std::ifstream in(path);
-  if (!in) fail(DPCOV_E_INVALID_ARGUMENT, "cannot open ", path);
+  if (!in) fail(dpcov::Status::InvalidArgument, "cannot open ", path);
   std::string line;
   std::getline(in, line);
   std::vector<double> values;
@@ -185,10 +186,10 @@ int main(int argc, char **argv) {
           try {
             mechanisms::plan_private_glasso(v.mechanism, request, rho);
           } catch (const Error &e) {
-            if (e.status() == DPCOV_E_PRECONDITION)
+            if (e.status() == dpcov::Status::Precondition)
               std::printf(" refused (theorem needs eps < 1) |");
             else
-              std::printf(" refused (status %d) |", e.status());
+              std::printf(" refused (status %d) |", static_cast<int>(e.status()));
             continue;
           }
           double sum = 0.0, sum2 = 0.0;
@@ -220,7 +221,7 @@ int main(int argc, char **argv) {
       std::printf("\n");
     }
   } catch (const Error &e) {
-    std::fprintf(stderr, "error %d: %s\n", e.status(), e.what());
+    std::fprintf(stderr, "error %d: %s\n", static_cast<int>(e.status()), e.what());
     return 1;
   }
   return 0;

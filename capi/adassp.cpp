@@ -28,7 +28,7 @@ mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
   options.calibration = static_cast<mech::AdasspCalibration>(params->calibration);
   options.rho = params->rho;
   if (params->release_label_square != 0 && params->release_label_square != 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, "params->release_label_square must be 0 or 1, got ",
+    fail(dpcov::Status::InvalidArgument, "params->release_label_square must be 0 or 1, got ",
          params->release_label_square);
   options.release_label_square = params->release_label_square == 1;
   return options;
@@ -37,24 +37,25 @@ mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
 // Columns in [0, d), distinct, none equal to the label.
 void check_columns(int64_t d, int64_t label, const int64_t *features, int64_t num_features) {
   if (label < 0 || label >= d)
-    fail(DPCOV_E_DIMENSION, "label column must be in [0, ", d, "), got ", label);
+    fail(dpcov::Status::Dimension, "label column must be in [0, ", d, "), got ", label);
   if (num_features < 1)
-    fail(DPCOV_E_DIMENSION, "num_features must be >= 1, got ", num_features);
+    fail(dpcov::Status::Dimension, "num_features must be >= 1, got ", num_features);
   check::not_null(features, "features");
   std::vector<bool> seen(at(d), false);
   for (int64_t k = 0; k < num_features; ++k) {
     const int64_t c = features[k];
     if (c < 0 || c >= d)
-      fail(DPCOV_E_DIMENSION, "features[", k, "] must be a column in [0, ", d, "), got ", c);
-    if (c == label) fail(DPCOV_E_DIMENSION, "features[", k, "] is the label column ", c);
-    if (seen[at(c)]) fail(DPCOV_E_DIMENSION, "features[", k, "] repeats column ", c);
+      fail(dpcov::Status::Dimension, "features[", k, "] must be a column in [0, ", d, "), got ", c);
+    if (c == label) fail(dpcov::Status::Dimension, "features[", k, "] is the label column ", c);
+    if (seen[at(c)]) fail(dpcov::Status::Dimension, "features[", k, "] repeats column ", c);
     seen[at(c)] = true;
   }
 }
 
 void copy_name(char *out, size_t size, const char *name) {
   const size_t length = std::strlen(name);
-  if (length >= size) fail(DPCOV_E_INTERNAL, "name ", name, " is longer than the receipt field");
+  if (length >= size)
+    fail(dpcov::Status::Internal, "name ", name, " is longer than the receipt field");
   std::memcpy(out, name, length + 1);
 }
 
@@ -153,7 +154,7 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
     // where the data are bad too (a non-finite g was named before a bad epsilon; fuzz_solvers).
     const mech::AdasspReceipt plan =
         checked_plan(num_features, bound_x, bound_y, epsilon, delta, params);
-    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    if (d < 2) fail(dpcov::Status::Dimension, "d must be >= 2 (a label and a regressor), got ", d);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
     check_columns(d, label, features, num_features);
     const int64_t p = num_features;
@@ -206,17 +207,17 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
   return dpcov::capi::guarded([&] {
     check::not_null(receipt, "receipt");
     if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
-      fail(DPCOV_E_INVALID_ARGUMENT,
+      fail(dpcov::Status::InvalidArgument,
            "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
            sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
     check::not_null(released_xty, "released_xty");
     if (p < 1 || p != receipt->num_regressors)
-      fail(DPCOV_E_DIMENSION, "p must be receipt->num_regressors = ", receipt->num_regressors,
-           ", got ", p);
+      fail(dpcov::Status::Dimension,
+           "p must be receipt->num_regressors = ", receipt->num_regressors, ", got ", p);
     if (!(level > 0.0 && level < 1.0))
-      fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
+      fail(dpcov::Status::InvalidArgument, "level must be in (0, 1), got ", level);
     const dpcov::ConstMatrixView view =
         check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
     dpcov::Matrix xtx(p, p);

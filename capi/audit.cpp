@@ -180,7 +180,7 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
     const dpcov_audit_params p = audit_params(params);
     const audit::Settings settings = settings_of(p);
     audit::check_settings(settings);
-    if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 for an audit, got ", n);
+    if (n < 1) fail(dpcov::Status::Dimension, "n must be >= 1 for an audit, got ", n);
     // Plan first: an unplannable request fails before any data is generated. Inverse Gauss
     // without a bound is planned once the pair gives one.
     if (!(id == mech::MechanismId::InverseGauss && request.options.lambda_min_bound == 0.0))
@@ -206,7 +206,7 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     dpcov::check::dimension(dim, "dimension d");
     if (n < 1 || n_prime < 1)
-      fail(DPCOV_E_DIMENSION, "both datasets need n >= 1 rows, got ", n, " and ", n_prime);
+      fail(dpcov::Status::Dimension, "both datasets need n >= 1 rows, got ", n, " and ", n_prime);
     const dpcov::ConstMatrixView a = dpcov::check::matrix(layout, n, dim, rows, ldr, "rows");
     const dpcov::ConstMatrixView b =
         dpcov::check::matrix(layout, n_prime, dim, rows_prime, ldp, "rows_prime");
@@ -233,7 +233,7 @@ DPCOV_API dpcov_status dpcov_audit_rows_black_box(int32_t mechanism, int64_t dim
                                           scale};
     if (statistic < DPCOV_BLACK_BOX_TOP_EIGENVALUE ||
         statistic > DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR)
-      fail(DPCOV_E_INVALID_ARGUMENT, "unknown black-box statistic ", statistic);
+      fail(dpcov::Status::InvalidArgument, "unknown black-box statistic ", statistic);
     audit::check_trials(trials, 10, "black-box trials");
     audit::BlackBoxSettings settings;
     settings.statistic = static_cast<audit::Statistic>(statistic);

@@ -15,7 +15,9 @@ DPCOV_API dpcov_status dpcov_centre_second_moment(int32_t layout, int64_t dim, c
                                                   double *cov, int64_t ldcov, double *count) {
   return dpcov::capi::guarded([&] {
     dpcov::check::dimension(dim, "dim");
-    if (dim < 2) dpcov::fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
+    if (dim < 2)
+      dpcov::fail(dpcov::Status::Dimension, "dim must be >= 2 (a constant column and data), got ",
+                  dim);
     const dpcov::ConstMatrixView s = dpcov::check::matrix(layout, dim, dim, m, ldm, "m");
     dpcov::estimators::check_centring(dim, constant_column, constant, n);
     dpcov::check::not_null(mean, "mean");

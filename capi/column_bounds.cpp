@@ -68,7 +68,7 @@ DPCOV_API dpcov_status dpcov_column_bounds_transform(int64_t cols, const double 
   return dpcov::capi::guarded([&] {
     const auto scales = checked_scales(cols, lower, upper);
     if (units != DPCOV_UNITS_USER && units != DPCOV_UNITS_SCALED)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "units must be DPCOV_UNITS_USER (0) or ",
+      dpcov::fail(dpcov::Status::InvalidArgument, "units must be DPCOV_UNITS_USER (0) or ",
                   "DPCOV_UNITS_SCALED (1), got ", units);
     const int64_t m = cols + 1;
     const dpcov::ConstMatrixView source = dpcov::check::matrix(layout, m, m, in, ldin, "in");

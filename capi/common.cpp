@@ -24,7 +24,7 @@ dpcov_status translate_current_exception() noexcept {
   try {
     throw;
   } catch (const Error &e) {
-    return set_error(e.status(), e.what());
+    return set_error(static_cast<dpcov_status>(e.status()), e.what());
   } catch (const std::bad_alloc &) {
     return set_error(DPCOV_E_NOMEM, "out of memory");
   } catch (const std::exception &e) {

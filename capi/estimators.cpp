@@ -38,7 +38,7 @@ ConstMatrixView symmetric_input(int32_t layout, int64_t d, const double *a, int6
 
 bool flag(int32_t value, const char *name) {
   if (value != 0 && value != 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be 0 or 1, got ", value);
+    fail(dpcov::Status::InvalidArgument, name, " must be 0 or 1, got ", value);
   return value == 1;
 }
 
@@ -128,12 +128,12 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
                                             double *t_values, double *p_values, double *ci_lower,
                                             double *ci_upper, dpcov_regression_summary *summary) {
   return dpcov::capi::guarded([&] {
-    if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
+    if (d < 2) fail(dpcov::Status::Dimension, "d must be >= 2 (a label and a regressor), got ", d);
     const ConstMatrixView view = symmetric_input(layout, d, g, ldg, "g");
-    if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
+    if (num_features < 0) fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
     // Distinct columns other than the label: checked before the array is read.
     if (num_features > d - 1)
-      fail(DPCOV_E_DIMENSION, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+      fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
     check::vector(num_features, features, sizeof(int64_t), "features");
     est::RegressionSpec spec;
     spec.label = label;
@@ -167,7 +167,7 @@ DPCOV_API dpcov_status dpcov_pca_top_k(int32_t layout, int64_t d, const double *
                                        double *explained_ratio) {
   return dpcov::capi::guarded([&] {
     const ConstMatrixView view = symmetric_input(layout, d, a, lda, "a");
-    if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+    if (k < 1 || k > d) fail(dpcov::Status::InvalidArgument, "k must be in [1, ", d, "], got ", k);
     check::not_null(values, "values");
     MatrixView out_vectors;
     if (vectors != nullptr)
@@ -191,7 +191,7 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
   return dpcov::capi::guarded([&] {
     const ConstMatrixView va = symmetric_input(layout, d, a, lda, "a");
     const ConstMatrixView vb = symmetric_input(layout, d, b, ldb, "b");
-    if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+    if (k < 1 || k > d) fail(dpcov::Status::InvalidArgument, "k must be in [1, ", d, "], got ", k);
     check::not_null(sin_theta_spectral, "sin_theta_spectral");
     check::not_null(sin_theta_frobenius, "sin_theta_frobenius");
 
@@ -233,7 +233,7 @@ DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
     int64_t num_draws, dpcov_rng *rng, double *noise_norm, double *eigengap,
     double *sin_theta_bound, int32_t *swamped) {
   return dpcov::capi::guarded([&] {
-    if (dim < 2) dpcov::fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
+    if (dim < 2) dpcov::fail(dpcov::Status::Dimension, "dim must be >= 2 (a constant column and data), got ", dim);
     const ConstMatrixView v = symmetric_input(layout, dim, released, ld, "released");
     const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, dim);
     check::not_null(rng, "rng");
@@ -326,9 +326,9 @@ DPCOV_API dpcov_status dpcov_metric_spectral_error(int32_t layout, int64_t rows,
 DPCOV_API dpcov_status dpcov_metric_vector_error(int64_t n, const double *a, const double *b,
                                                  int32_t relative, double *out) {
   return dpcov::capi::guarded([&] {
-    if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1, got ", n);
+    if (n < 1) fail(dpcov::Status::Dimension, "n must be >= 1, got ", n);
     if (n > check::kBlasIntMax)
-      fail(DPCOV_E_TOO_LARGE, "n = ", n, " must fit a 32-bit BLAS integer");
+      fail(dpcov::Status::TooLarge, "n = ", n, " must fit a 32-bit BLAS integer");
     check::vector(n, a, sizeof(double), "a");
     check::vector(n, b, sizeof(double), "b");
     check::all_finite({a, n, 1, n, dpcov::Layout::ColMajor}, "a");

@@ -42,7 +42,8 @@ dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, doubl
 
 dpcov::BoundPolicy exact_policy(int32_t value) {
   if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT)
-    fail(DPCOV_E_INVALID_ARGUMENT, "policy must be DPCOV_BOUND_CLIP (0) or DPCOV_BOUND_REJECT (1) ",
+    fail(dpcov::Status::InvalidArgument,
+         "policy must be DPCOV_BOUND_CLIP (0) or DPCOV_BOUND_REJECT (1) ",
          "for an exact release, got ", value);
   return static_cast<dpcov::BoundPolicy>(value);
 }

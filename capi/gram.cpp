@@ -22,7 +22,7 @@ namespace {
 
 dpcov::BoundPolicy bound_policy(int32_t value) {
   if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT && value != DPCOV_BOUND_DROP)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT,
+    dpcov::fail(dpcov::Status::InvalidArgument,
                 "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) or DPCOV_BOUND_DROP "
                 "(2), got ",
                 value);
@@ -31,7 +31,8 @@ dpcov::BoundPolicy bound_policy(int32_t value) {
 
 dpcov::privacy::Neighbour neighbour(int32_t value) {
   if (value != DPCOV_NEIGHBOUR_REPLACE_ONE && value != DPCOV_NEIGHBOUR_ADD_REMOVE)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "spec->neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) ",
+    dpcov::fail(dpcov::Status::InvalidArgument,
+                "spec->neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) ",
                 "or DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ", value);
   return static_cast<dpcov::privacy::Neighbour>(value);
 }
@@ -52,7 +53,7 @@ dpcov_row_bounding default_bounding() {
 dpcov_row_bounding read_bounding(const dpcov_row_bounding *spec) {
   const dpcov_row_bounding s = dpcov::capi::read_struct(spec, default_bounding(), "spec");
   if (s.numerics != DPCOV_NUMERICS_IDEALIZED && s.numerics != DPCOV_NUMERICS_EXACT)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
+    dpcov::fail(dpcov::Status::InvalidArgument, "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
                 "DPCOV_NUMERICS_EXACT (1), got ", s.numerics);
   if (s.mechanism != 0) static_cast<void>(dpcov::mechanisms::mechanism_id(s.mechanism));
   return s;
@@ -115,8 +116,8 @@ std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
 void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
   const dpcov::data::RowBounding &bounding = *gram.bounding;
   if (raw.cols != bounding.cols())
-    dpcov::fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the accumulator takes ",
-                bounding.cols());
+    dpcov::fail(dpcov::Status::Dimension, "rows have ", raw.cols,
+                " columns but the accumulator takes ", bounding.cols());
   if (gram.exact && exact_bounds_itself(bounding)) {
     gram.exact->add_rows(raw);
     return;
@@ -143,7 +144,7 @@ namespace dpcov::capi {
 
 void refuse_exact_gram(const dpcov_gram &gram, const char *use) {
   if (gram.exact)
-    fail(DPCOV_E_INCOMPATIBLE, use, " needs a floating-point Gram matrix, and this accumulator ",
+    fail(dpcov::Status::Incompatible, use, " needs a floating-point Gram matrix, and this accumulator ",
          "holds the exact integer one of an exact release (dpcov_row_bounding::numerics): create ",
          "it with DPCOV_NUMERICS_IDEALIZED for this use");
 }
@@ -213,7 +214,7 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
     if (gram->exact)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "gram has exact numerics: add its raw rows with ",
+      dpcov::fail(dpcov::Status::InvalidArgument, "gram has exact numerics: add its raw rows with ",
                   "dpcov_gram_add_raw_rows(), which rounds them to the release's grid");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     gram->acc.add_rows(view, bound, bound_policy(policy));
@@ -225,7 +226,7 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
     dpcov::check::not_null(dst, "dst");
     dpcov::check::not_null(src, "src");
     if (dst->exact.has_value() != src->exact.has_value())
-      dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge an accumulator with exact numerics and one ",
+      dpcov::fail(dpcov::Status::Incompatible, "cannot merge an accumulator with exact numerics and one ",
                   "with idealized numerics");
     if (dst->spec && src->spec && !(*dst->spec == *src->spec))
       dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators made from different row ",
@@ -349,7 +350,8 @@ DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout,
     }
     dpcov::check::not_null(gram, "gram");
     if (!gram->bounding)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "gram was not made by dpcov_gram_create_bounded(): ",
+      dpcov::fail(dpcov::Status::InvalidArgument,
+                  "gram was not made by dpcov_gram_create_bounded(): ",
                   "add its rows with dpcov_gram_add_rows()");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     try {

@@ -6,8 +6,10 @@
 
 #include "../core/check.hpp"
 #include "../core/error.hpp"
+#include "../core/mechanisms/charge.hpp"
 #include "../core/privacy/ledger.hpp"
 #include "guard.hpp"
+#include "receipt_writer.hpp"
 
 struct dpcov_ledger {
   dpcov::privacy::Ledger ledger;
@@ -15,9 +17,23 @@ struct dpcov_ledger {
 
 namespace {
 
+dpcov_ledger_spent c_spent(const dpcov::privacy::Ledger::Spent &s) {
+  dpcov_ledger_spent c{};
+  c.struct_size = sizeof c;
+  c.accounting = static_cast<int32_t>(s.accounting);
+  c.charges = s.charges;
+  c.epsilon = s.epsilon;
+  c.delta = s.delta;
+  c.rho = s.rho;
+  c.epsilon_cap = s.epsilon_cap;
+  c.delta_cap = s.delta_cap;
+  return c;
+}
+
 dpcov::privacy::Charge checked_charge(const dpcov_ledger *ledger, const dpcov_receipt *receipt) {
   dpcov::check::not_null(ledger, "ledger");
-  return dpcov::privacy::charge_of(dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt"));
+  const dpcov_receipt c = dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt");
+  return dpcov::mechanisms::charge_of(dpcov::capi::core_receipt(c));
 }
 
 }  // namespace
@@ -73,6 +89,6 @@ DPCOV_API dpcov_status dpcov_ledger_get_spent(const dpcov_ledger *ledger,
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(ledger, "ledger");
     dpcov::capi::struct_bytes(spent, "spent");
-    dpcov::capi::write_struct(spent, ledger->ledger.spent());
+    dpcov::capi::write_struct(spent, c_spent(ledger->ledger.spent()));
   });
 }

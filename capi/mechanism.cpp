@@ -21,7 +21,8 @@ namespace mech = dpcov::mechanisms;
 
 int32_t checked_enum(int32_t value, int32_t first, int32_t last, const char *name) {
   if (value < first || value > last)
-    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be in [", first, ", ", last, "], got ", value);
+    fail(dpcov::Status::InvalidArgument, name, " must be in [", first, ", ", last, "], got ",
+         value);
   return value;
 }
 
@@ -93,7 +94,7 @@ void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumu
                         const mech::Request &request, dpcov_rng *rng, int32_t layout, double *out,
                         int64_t ldo, dpcov_receipt *receipt) {
   if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
-    fail(DPCOV_E_INCOMPATIBLE, "gram holds the exact integer Gram matrix of an exact release ",
+    fail(dpcov::Status::Incompatible, "gram holds the exact integer Gram matrix of an exact release ",
          "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
          "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
   const dpcov::MatrixView out_view =
@@ -179,9 +180,10 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
     dpcov_gram_info info{};
     info.struct_size = sizeof info;
     if (const dpcov_status s = dpcov_gram_get_info(gram, &info); s != DPCOV_OK)
-      fail(s, dpcov_last_error_message());
+      fail(static_cast<dpcov::Status>(s), dpcov_last_error_message());
     if (info.bound == 0.0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "gram holds no chunk yet, so its bound B is unknown; add ",
+      fail(dpcov::Status::InvalidArgument,
+           "gram holds no chunk yet, so its bound B is unknown; add ",
            "rows first or call dpcov_mechanism_release with an explicit bound");
     const mech::Request request =
         request_from(info.dim, info.rows, info.bound, epsilon, delta, params);
@@ -195,7 +197,7 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
     dpcov::Matrix g(info.dim, info.dim);
     if (const dpcov_status s = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g.data(), info.dim);
         s != DPCOV_OK)
-      fail(s, dpcov_last_error_message());
+      fail(static_cast<dpcov::Status>(s), dpcov_last_error_message());
     release_into(id, g.view(), request, rng, layout, out, ldo, receipt);
   });
 }

@@ -35,11 +35,11 @@ void copy_out(const std::vector<double> &values, double *out) {
 // defaults), which must not ask for a ridge penalty.
 est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t *features,
                              int64_t num_features, const dpcov_regression_params *reg_params) {
-  if (d < 2) fail(DPCOV_E_DIMENSION, "d must be >= 2 (a label and a regressor), got ", d);
-  if (num_features < 0) fail(DPCOV_E_DIMENSION, "num_features must be >= 0, got ", num_features);
+  if (d < 2) fail(dpcov::Status::Dimension, "d must be >= 2 (a label and a regressor), got ", d);
+  if (num_features < 0) fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
   // Distinct columns other than the label: checked before the array is read.
   if (num_features > d - 1)
-    fail(DPCOV_E_DIMENSION, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+    fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
   check::vector(num_features, features, sizeof(int64_t), "features");
   est::RegressionSpec spec;
   spec.label = label;
@@ -48,7 +48,7 @@ est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t 
   if (reg_params != nullptr) {
     dpcov::capi::struct_bytes(reg_params, "reg_params");
     if (reg_params->ridge != 0.0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "private OLS inference takes no ridge penalty; got ",
+      fail(dpcov::Status::InvalidArgument, "private OLS inference takes no ridge penalty; got ",
            reg_params->ridge);
     spec.intercept_column = reg_params->intercept_column;
     spec.level = reg_params->level;

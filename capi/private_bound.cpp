@@ -18,7 +18,7 @@ namespace {
 void check_grid_and_histogram(const double *grid, int64_t candidates, const int64_t *histogram) {
   if (candidates < 1 ||
       static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "candidates must be in [1, ",
+    dpcov::fail(dpcov::Status::InvalidArgument, "candidates must be in [1, ",
                 dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
   dpcov::check::not_null(grid, "grid");
   dpcov::check::vector(candidates, grid, sizeof(double), "grid");
@@ -27,12 +27,12 @@ void check_grid_and_histogram(const double *grid, int64_t candidates, const int6
   for (int64_t k = 0; k < candidates; ++k) {
     dpcov::check::finite(grid[k], "grid");
     if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid must be > 0 and strictly increasing; grid[", k,
-                  "] = ", grid[k]);
+      dpcov::fail(dpcov::Status::InvalidArgument, "grid must be > 0 and strictly increasing; grid[",
+                  k, "] = ", grid[k]);
   }
   for (int64_t k = 0; k <= candidates; ++k)
     if (histogram[k] < 0)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram counts must be >= 0; cell ", k,
+      dpcov::fail(dpcov::Status::InvalidArgument, "histogram counts must be >= 0; cell ", k,
                   " is negative");
 }
 
@@ -49,7 +49,8 @@ dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histo
     std::vector<uint64_t> counts(static_cast<size_t>(candidates) + 1);
     for (size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<uint64_t>(histogram[k]);
     if (target_clipped < 0)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "target_clipped must be >= 0, got ", target_clipped);
+      dpcov::fail(dpcov::Status::InvalidArgument, "target_clipped must be >= 0, got ",
+                  target_clipped);
     dpcov::check::epsilon(epsilon);
     const size_t chosen = rule(counts, static_cast<uint64_t>(target_clipped), epsilon, rng->rng);
     *bound = grid[chosen];
@@ -72,7 +73,7 @@ DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t
     dpcov::data::add_norm_histogram(view, grid, candidates, added.data());
     for (int64_t k = 0; k <= candidates; ++k)
       if (histogram[k] > INT64_MAX - added[static_cast<size_t>(k)])
-        dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "histogram cell ", k, " would pass INT64_MAX");
+        dpcov::fail(dpcov::Status::InvalidArgument, "histogram cell ", k, " would pass INT64_MAX");
     for (int64_t k = 0; k <= candidates; ++k) histogram[k] += added[static_cast<size_t>(k)];
   });
 }
@@ -82,14 +83,14 @@ DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double rat
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(candidates, "candidates");
     if (capacity < 0 || (grid == nullptr && capacity != 0))
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "capacity must be >= 0, and 0 when grid is NULL, got ",
-                  capacity);
+      dpcov::fail(dpcov::Status::InvalidArgument,
+                  "capacity must be >= 0, and 0 when grid is NULL, got ", capacity);
     dpcov::check::vector(capacity, grid, sizeof(double), "grid");
     const std::vector<double> values = dpcov::mechanisms::private_bound_grid(lo, hi, ratio);
     const auto count = static_cast<int64_t>(values.size());
     if (grid != nullptr && capacity < count)
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "grid holds ", capacity, " doubles; the grid has ",
-                  count, " candidates");
+      dpcov::fail(dpcov::Status::InvalidArgument, "grid holds ", capacity,
+                  " doubles; the grid has ", count, " candidates");
     if (grid != nullptr) std::copy(values.begin(), values.end(), grid);
     *candidates = count;
   });

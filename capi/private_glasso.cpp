@@ -30,7 +30,7 @@ est::GlassoOptions glasso_options(const dpcov_glasso_params *params) {
   if (params == nullptr) return options;
   dpcov::capi::struct_bytes(params, "glasso_params");
   if (params->penalize_diagonal != 0 && params->penalize_diagonal != 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params->penalize_diagonal must be 0 or 1, got ",
+    fail(dpcov::Status::InvalidArgument, "glasso_params->penalize_diagonal must be 0 or 1, got ",
          params->penalize_diagonal);
   options.penalize_diagonal = params->penalize_diagonal == 1;
   options.tol = params->tol;
@@ -72,10 +72,10 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     dpcov::capi::c_receipt(planned, receipt);
     const bool output = mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output;
     if (output && glasso_params != nullptr)
-      fail(DPCOV_E_INVALID_ARGUMENT, "glasso_params must be NULL for output perturbation: it ",
+      fail(dpcov::Status::InvalidArgument, "glasso_params must be NULL for output perturbation: it ",
            "solves the paper's objective itself");
     if (output && info != nullptr)
-      fail(DPCOV_E_INVALID_ARGUMENT, "info must be NULL for output perturbation: the ",
+      fail(dpcov::Status::InvalidArgument, "info must be NULL for output perturbation: the ",
            "convergence of a solve on the exact data is not private");
     const est::GlassoOptions options = glasso_options(glasso_params);
     if (info != nullptr)
@@ -105,7 +105,7 @@ DPCOV_API dpcov_status dpcov_private_glasso_log_density(
     dpcov::check::not_null(log_density, "log_density");
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     if (mech::glasso_perturbation(id) != mech::GlassoPerturbation::Output)
-      fail(DPCOV_E_INVALID_ARGUMENT, "only glasso_output_wishart has a log-density here; the ",
+      fail(dpcov::Status::InvalidArgument, "only glasso_output_wishart has a log-density here; the ",
            "release of ", mech::mechanism_name(id), " has dpcov_mechanism_log_density");
     const mech::Request request = mech::private_glasso_request(
         id, request_from(dim, n, bound, epsilon, delta, params), rho);

@@ -10,6 +10,8 @@ DPCOV_API dpcov_status dpcov_receipt_public(const dpcov_receipt *receipt, dpcov_
   return dpcov::capi::guarded([&] {
     const dpcov_receipt in = dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt");
     dpcov::capi::check_receipt_output(out);
-    dpcov::capi::write_struct(out, dpcov::mechanisms::public_receipt(in));
+    dpcov::capi::write_struct(
+        out, dpcov::capi::c_receipt_fields(
+                 dpcov::mechanisms::public_receipt(dpcov::capi::core_receipt(in))));
   });
 }

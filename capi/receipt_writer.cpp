@@ -15,9 +15,8 @@ void check_receipt_output(const dpcov_receipt *out) {
   struct_bytes(out, "receipt");
 }
 
-dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out) {
+dpcov_receipt c_receipt_fields(const mechanisms::Receipt &receipt) {
   dpcov_receipt c{};
-  c.struct_size = out->struct_size;
   c.mechanism = static_cast<int32_t>(receipt.mechanism);
   c.neighbour = static_cast<int32_t>(receipt.neighbour);
   c.calibration = static_cast<int32_t>(receipt.calibration);
@@ -57,6 +56,17 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
   c.glasso_rho = receipt.glasso_rho;
   c.generator = static_cast<int32_t>(receipt.generator);
   c.numerics = static_cast<int32_t>(receipt.numerics);
+  const size_t length = std::strlen(receipt.theorem);
+  if (length >= sizeof c.theorem)
+    fail(dpcov::Status::Internal, "theorem string of ", receipt.theorem,
+         " is longer than the receipt");
+  std::memcpy(c.theorem, receipt.theorem, length + 1);
+  return c;
+}
+
+dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out) {
+  dpcov_receipt c = c_receipt_fields(receipt);
+  c.struct_size = out->struct_size;
   // A plan or release never succeeds with a constant that is not finite: the same check for both,
   // so they return the same status. clip_upper alone may be +infinity (no clipping, documented).
   const std::pair<double, const char *> constants[] = {
@@ -83,17 +93,61 @@ dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt 
                        "n B^2 times 2^20, the overflow headroom of the released entries,");
   if (std::isnan(c.clip_upper) || c.clip_upper == -HUGE_VAL)
     check::finite_result(c.clip_upper, "receipt constant clip_upper");
-  const size_t length = std::strlen(receipt.theorem);
-  if (length >= sizeof c.theorem)
-    fail(DPCOV_E_INTERNAL, "theorem string of ", receipt.theorem, " is longer than the receipt");
-  std::memcpy(c.theorem, receipt.theorem, length + 1);
   return c;
+}
+
+mechanisms::Receipt core_receipt(const dpcov_receipt &c) {
+  if (std::memchr(c.theorem, '\0', sizeof c.theorem) == nullptr)
+    fail(dpcov::Status::InvalidArgument, "receipt->theorem must be NUL-terminated within its ",
+         sizeof c.theorem, " bytes");
+  mechanisms::Receipt r;
+  r.mechanism = static_cast<mechanisms::MechanismId>(c.mechanism);
+  r.neighbour = static_cast<privacy::Neighbour>(c.neighbour);
+  r.calibration = static_cast<mechanisms::Calibration>(c.calibration);
+  r.not_dp = c.not_dp != 0;
+  r.seed_fixed = c.seed_fixed != 0;
+  r.sensitivity_norm = static_cast<mechanisms::SensitivityNorm>(c.sensitivity_norm);
+  r.lambda_min_scope = static_cast<privacy::LambdaMinScope>(c.lambda_min_scope);
+  r.dim = c.dim;
+  r.n = c.n;
+  r.bound = c.bound;
+  r.epsilon = c.epsilon;
+  r.delta = c.delta;
+  r.sensitivity = c.sensitivity;
+  r.sigma = c.sigma;
+  r.scale = c.scale;
+  r.dof = c.dof;
+  r.lambda_min_bound = c.lambda_min_bound;
+  r.theorem = c.theorem;
+  r.epsilon_eigenvalues = c.epsilon_eigenvalues;
+  r.epsilon_step = c.epsilon_step;
+  r.budget_split = static_cast<mechanisms::BudgetSplit>(c.budget_split);
+  r.rank = c.rank;
+  r.beta = c.beta;
+  r.tau = c.tau;
+  r.exponent_factor = c.exponent_factor;
+  r.clip_upper = c.clip_upper;
+  r.bingham_proposals = c.bingham_proposals;
+  r.bingham_rejections = c.bingham_rejections;
+  r.projection_rows = c.projection_rows;
+  r.threshold_w2 = c.threshold_w2;
+  r.appended_w = c.appended_w;
+  r.test_epsilon = c.test_epsilon;
+  r.test_delta = c.test_delta;
+  r.test_scale = c.test_scale;
+  r.test_shift = c.test_shift;
+  r.test_value = c.test_value;
+  r.test_passed = c.test_passed != 0;
+  r.glasso_rho = c.glasso_rho;
+  r.generator = static_cast<mechanisms::Generator>(c.generator);
+  r.numerics = static_cast<mechanisms::Numerics>(c.numerics);
+  return r;
 }
 
 estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *caller, int64_t d) {
   const dpcov_receipt receipt = read_struct(caller, dpcov_receipt{}, "receipt");
   if (receipt.dim != d)
-    fail(DPCOV_E_INVALID_ARGUMENT, "receipt->dim = ", receipt.dim, " but the release is ", d,
+    fail(dpcov::Status::InvalidArgument, "receipt->dim = ", receipt.dim, " but the release is ", d,
          " x ", d);
   mechanisms::Receipt r;
   r.mechanism = mechanisms::mechanism_id(receipt.mechanism);

@@ -1,4 +1,5 @@
-// Copies a kernel receipt into the caller's dpcov_receipt, respecting its struct_size.
+// The Gram family's receipt at the boundary: the kernel's mechanisms::Receipt to the caller's
+// dpcov_receipt (respecting its struct_size) and back.
 #pragma once
 
 #include "../core/estimators/release_noise.hpp"
@@ -14,6 +15,15 @@ void check_receipt_output(const dpcov_receipt *out);
 // The C form of `receipt`, with struct_size copied from `out` (already checked). Built before
 // any output is written, so that a failure here leaves every output untouched.
 dpcov_receipt c_receipt(const mechanisms::Receipt &receipt, const dpcov_receipt *out);
+
+// The fields of `receipt` in C form, struct_size left 0, without c_receipt's checks on its
+// constants: for a receipt the caller gave back (dpcov_receipt_public).
+dpcov_receipt c_receipt_fields(const mechanisms::Receipt &receipt);
+
+// The kernel form of a caller's receipt (already read with read_struct). Enum values pass through
+// unchecked, for the kernel function that reads them to refuse; theorem points into `receipt`,
+// which must outlive the result. Throws DPCOV_E_INVALID_ARGUMENT if theorem is not NUL-terminated.
+mechanisms::Receipt core_receipt(const dpcov_receipt &receipt);
 
 // The noise law recorded by a caller's receipt of a d x d release (mechanism, sigma, scale, dof).
 // Throws DPCOV_E_NULL_POINTER, DPCOV_E_INVALID_ARGUMENT (struct_size too small, dim != d, a

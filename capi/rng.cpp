@@ -63,7 +63,7 @@ DPCOV_API dpcov_status dpcov_rng_state_save(const dpcov_rng *rng, void *out, siz
     dpcov::check::not_null(rng, "rng");
     dpcov::check::not_null(out, "out");
     if (size < Rng::kStateBytes)
-      dpcov::fail(DPCOV_E_BUFFER_TOO_SMALL, "state buffer must hold ", Rng::kStateBytes,
+      dpcov::fail(dpcov::Status::BufferTooSmall, "state buffer must hold ", Rng::kStateBytes,
                   " bytes, got ", size);
     dpcov::check::extent_bytes(out, static_cast<int64_t>(Rng::kStateBytes), 1, "out");
     rng->rng.save_state(static_cast<unsigned char *>(out));
@@ -75,7 +75,8 @@ DPCOV_API dpcov_status dpcov_rng_state_restore(dpcov_rng *rng, const void *state
     dpcov::check::not_null(rng, "rng");
     dpcov::check::not_null(state, "state");
     if (size != Rng::kStateBytes)
-      dpcov::fail(size < Rng::kStateBytes ? DPCOV_E_BUFFER_TOO_SMALL : DPCOV_E_INVALID_ARGUMENT,
+      dpcov::fail(size < Rng::kStateBytes ? dpcov::Status::BufferTooSmall
+                                          : dpcov::Status::InvalidArgument,
                   "a saved generator state is ", Rng::kStateBytes, " bytes, got ", size);
     dpcov::check::extent_bytes(state, static_cast<int64_t>(Rng::kStateBytes), 1, "state");
     rng->rng = Rng::restore_state(static_cast<const unsigned char *>(state));

@@ -27,7 +27,7 @@ void with_rng(dpcov_rng *handle, Draw &&draw) {
 }
 
 void check_count(int64_t n, const double *out) {
-  if (n < 0) dpcov::fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", n);
+  if (n < 0) dpcov::fail(dpcov::Status::Dimension, "n must be >= 0, got ", n);
   check::vector(n, out, sizeof(double), "out");
 }
 
@@ -90,13 +90,14 @@ void no_parameter() {}
 // +infinity is a numerical failure.
 double log_density_result(double value) {
   if (std::isnan(value) || value == HUGE_VAL)
-    dpcov::fail(DPCOV_E_NUMERICAL, "the log-density is not a number or +infinity (", value, ")");
+    dpcov::fail(dpcov::Status::Numerical, "the log-density is not a number or +infinity (", value,
+                ")");
   return value;
 }
 
 void check_points(int64_t dim, int64_t n) {
   check::dimension(dim, "dim");
-  if (n < 1) dpcov::fail(DPCOV_E_DIMENSION, "n must be >= 1, got ", n);
+  if (n < 1) dpcov::fail(dpcov::Status::Dimension, "n must be >= 1, got ", n);
 }
 
 }  // namespace

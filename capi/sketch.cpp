@@ -27,7 +27,7 @@ namespace mech = dpcov::mechanisms;
 
 dpcov::BoundPolicy bound_policy(int32_t value) {
   if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT && value != DPCOV_BOUND_DROP)
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(dpcov::Status::InvalidArgument,
          "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) or DPCOV_BOUND_DROP (2), got ",
          value);
   return static_cast<dpcov::BoundPolicy>(value);
@@ -114,8 +114,9 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     if (id != mech::MechanismId::JlRidge && id != mech::MechanismId::JlRidgeSigmaMin &&
         id != mech::MechanismId::OlsJl)
-      fail(DPCOV_E_INVALID_ARGUMENT, "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min ",
-           "or ols_jl, not ", mech::mechanism_name(id));
+      fail(dpcov::Status::InvalidArgument,
+           "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min ", "or ols_jl, not ",
+           mech::mechanism_name(id));
     const mech::Options options = dpcov::capi::options_from(params);
     const dpcov::GramCounts &counts = sketch->acc.counts();
     dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0, options.neighbour);
@@ -177,7 +178,8 @@ DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const 
     dpcov::check::not_null(gram, "gram");
     dpcov::capi::refuse_exact_gram(*gram, "a sketch's state");
     if (projection_rows < 1)
-      fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", projection_rows);
+      fail(dpcov::Status::Dimension, "the number of projection rows r must be >= 1, got ",
+           projection_rows);
     const dpcov::ConstMatrixView view = dpcov::check::matrix(
         layout, projection_rows, gram->acc.dim(), data_sketch, lds, "data_sketch");
     *out = new dpcov_sketch{

@@ -60,7 +60,7 @@ size_t struct_bytes(const T *s, const char *name) {
                 kFirstShippedSize<T> <= sizeof(T));
   check::not_null(s, name);
   if (s->struct_size < kFirstShippedSize<T>)
-    fail(DPCOV_E_INVALID_ARGUMENT, name, "->struct_size must be set to sizeof the struct (",
+    fail(dpcov::Status::InvalidArgument, name, "->struct_size must be set to sizeof the struct (",
          sizeof(T), "; at least ", kFirstShippedSize<T>, "), got ", s->struct_size);
   return std::min(s->struct_size, sizeof(T));
 }

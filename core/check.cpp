@@ -8,57 +8,58 @@
 namespace dpcov::check {
 
 void not_null(const void *pointer, const char *name) {
-  if (pointer == nullptr) fail(DPCOV_E_NULL_POINTER, name, " must not be NULL");
+  if (pointer == nullptr) fail(Status::NullPointer, name, " must not be NULL");
 }
 
 void dimension(int64_t value, const char *name) {
-  if (value < 1) fail(DPCOV_E_DIMENSION, name, " must be >= 1, got ", value);
+  if (value < 1) fail(Status::Dimension, name, " must be >= 1, got ", value);
   if (value > kBlasIntMax / value)
-    fail(DPCOV_E_TOO_LARGE, name, " = ", value, " is too large: ", name, "^2 must fit a 32-bit ",
+    fail(Status::TooLarge, name, " = ", value, " is too large: ", name, "^2 must fit a 32-bit ",
          "BLAS integer");
 }
 
 void finite(double value, const char *name) {
-  if (!std::isfinite(value)) fail(DPCOV_E_NON_FINITE, name, " must be finite, got ", value);
+  if (!std::isfinite(value)) fail(Status::NonFinite, name, " must be finite, got ", value);
 }
 
 void positive_finite(double value, const char *name) {
   if (!(std::isfinite(value) && value > 0.0))
-    fail(std::isnan(value) || std::isinf(value) ? DPCOV_E_NON_FINITE : DPCOV_E_INVALID_ARGUMENT,
+    fail(std::isnan(value) || std::isinf(value) ? Status::NonFinite : Status::InvalidArgument,
          name, " must be finite and > 0, got ", value);
 }
 
 void epsilon(double eps) {
   positive_finite(eps, "epsilon");
-  if (!(eps <= DPCOV_MAX_EPSILON))
-    fail(DPCOV_E_INVALID_ARGUMENT, "epsilon must be at most DPCOV_MAX_EPSILON = 2^40 (",
-         DPCOV_MAX_EPSILON, "), got ", eps,
+  if (!(eps <= kMaxEpsilon))
+    fail(Status::InvalidArgument, "epsilon must be at most DPCOV_MAX_EPSILON = 2^40 (",
+         kMaxEpsilon, "), got ", eps,
          ": beyond it the noise is below the rounding of the statistic (docs/epsilon-cap.md)");
 }
 
 void delta(double delta) {
   if (!(delta > 0.0 && delta < 1.0))
-    fail(std::isnan(delta) ? DPCOV_E_NON_FINITE : DPCOV_E_INVALID_ARGUMENT,
+    fail(std::isnan(delta) ? Status::NonFinite : Status::InvalidArgument,
          "delta must be in (0, 1), got ", delta);
 }
 
 Layout layout(int32_t value, const char *name) {
-  if (value != DPCOV_ROW_MAJOR && value != DPCOV_COL_MAJOR)
-    fail(DPCOV_E_LAYOUT, name, " must be DPCOV_ROW_MAJOR (101) or DPCOV_COL_MAJOR (102), got ",
+  if (value != static_cast<int32_t>(Layout::RowMajor) &&
+      value != static_cast<int32_t>(Layout::ColMajor))
+    fail(Status::Layout, name, " must be DPCOV_ROW_MAJOR (101) or DPCOV_COL_MAJOR (102), got ",
          value);
   return static_cast<Layout>(value);
 }
 
 size_t extent_bytes(const void *data, int64_t count, size_t element_size, const char *name) {
-  if (count < 0) fail(DPCOV_E_DIMENSION, name, " must have >= 0 elements, got ", count);
+  if (count < 0) fail(Status::Dimension, name, " must have >= 0 elements, got ", count);
   size_t bytes = 0;
   if (__builtin_mul_overflow(static_cast<uint64_t>(count), element_size, &bytes) ||
       bytes > static_cast<size_t>(PTRDIFF_MAX))
-    fail(DPCOV_E_TOO_LARGE, name, ": ", count, " elements of ", element_size,
+    fail(Status::TooLarge, name, ": ", count, " elements of ", element_size,
          " bytes exceed the largest addressable array (PTRDIFF_MAX bytes)");
   uintptr_t end = 0;
   if (__builtin_add_overflow(reinterpret_cast<uintptr_t>(data), bytes, &end))
-    fail(DPCOV_E_TOO_LARGE, name, ": ", count, " elements of ", element_size,
+    fail(Status::TooLarge, name, ": ", count, " elements of ", element_size,
          " bytes starting at this address wrap around the address space");
   return bytes;
 }
@@ -66,20 +67,20 @@ size_t extent_bytes(const void *data, int64_t count, size_t element_size, const 
 size_t strided_extent_bytes(const void *data, int64_t outer, int64_t inner, int64_t ld,
                             size_t element_size, const char *name) {
   if (outer < 0 || inner < 0 || ld < 0)
-    fail(DPCOV_E_DIMENSION, name, ": sizes must be >= 0, got ", outer, " runs of ", inner,
+    fail(Status::Dimension, name, ": sizes must be >= 0, got ", outer, " runs of ", inner,
          " with stride ", ld);
   if (outer == 0 || inner == 0) return 0;
   int64_t span = 0;
   int64_t elements = 0;
   if (__builtin_mul_overflow(outer - 1, ld, &span) ||
       __builtin_add_overflow(span, inner, &elements))
-    fail(DPCOV_E_TOO_LARGE, name, ": (", outer, " - 1) x ", ld, " + ", inner,
+    fail(Status::TooLarge, name, ": (", outer, " - 1) x ", ld, " + ", inner,
          " elements overflow a 64-bit integer");
   return extent_bytes(data, elements, element_size, name);
 }
 
 void vector(int64_t n, const void *data, size_t element_size, const char *name) {
-  if (n < 0) fail(DPCOV_E_DIMENSION, name, " must have >= 0 elements, got ", n);
+  if (n < 0) fail(Status::Dimension, name, " must have >= 0 elements, got ", n);
   if (n == 0) return;
   not_null(data, name);
   extent_bytes(data, n, element_size, name);
@@ -92,17 +93,17 @@ void matrix_shape(int32_t layout_value, int64_t rows, int64_t cols, const void *
                   const char *name, bool allow_empty) {
   const Layout lay = layout(layout_value, concat(name, " layout").c_str());
   if (rows < 0 || (rows == 0 && !allow_empty))
-    fail(DPCOV_E_DIMENSION, name, " must have ", allow_empty ? ">= 0" : ">= 1", " rows, got ",
+    fail(Status::Dimension, name, " must have ", allow_empty ? ">= 0" : ">= 1", " rows, got ",
          rows);
-  if (cols < 1) fail(DPCOV_E_DIMENSION, name, " must have >= 1 columns, got ", cols);
+  if (cols < 1) fail(Status::Dimension, name, " must have >= 1 columns, got ", cols);
   if (rows == 0) return;
   not_null(data, name);
   const int64_t min_ld = lay == Layout::RowMajor ? cols : rows;
   if (ld < min_ld)
-    fail(DPCOV_E_LAYOUT, "leading dimension of ", name, " must be >= ", min_ld, " for ",
+    fail(Status::Layout, "leading dimension of ", name, " must be >= ", min_ld, " for ",
          lay == Layout::RowMajor ? "row" : "column", "-major ", rows, " x ", cols, ", got ", ld);
   if (ld > kBlasIntMax || cols > kBlasIntMax)
-    fail(DPCOV_E_TOO_LARGE, name, ": leading dimension ", ld, " and columns ", cols,
+    fail(Status::TooLarge, name, ": leading dimension ", ld, " and columns ", cols,
          " must fit a 32-bit BLAS integer");
   // The whole extent, in bytes, must be addressable.
   strided_extent_bytes(data, lay == Layout::RowMajor ? rows : cols, min_ld, ld, sizeof(double),
@@ -126,7 +127,7 @@ MatrixView output_matrix(int32_t layout_value, int64_t rows, int64_t cols, doubl
 namespace {
 
 // Fails with `status` at the first non-finite element of m, naming it.
-void matrix_finite(ConstMatrixView m, const char *name, dpcov_status status, const char *why) {
+void matrix_finite(ConstMatrixView m, const char *name, Status status, const char *why) {
   for (int64_t i = 0; i < m.rows; ++i)
     for (int64_t j = 0; j < m.cols; ++j)
       if (!std::isfinite(m(i, j)))
@@ -137,33 +138,33 @@ void matrix_finite(ConstMatrixView m, const char *name, dpcov_status status, con
 }  // namespace
 
 void all_finite(ConstMatrixView m, const char *name) {
-  matrix_finite(m, name, DPCOV_E_NON_FINITE, "");
+  matrix_finite(m, name, Status::NonFinite, "");
 }
 
 void finite_result(double value, const char *name) {
   if (!std::isfinite(value))
-    fail(DPCOV_E_NUMERICAL, name, " is not finite (", value,
+    fail(Status::Numerical, name, " is not finite (", value,
          "): the computation overflowed or is undefined for this input");
 }
 
 void finite_result(const double *values, size_t count, const char *name) {
   for (size_t i = 0; i < count; ++i)
     if (!std::isfinite(values[i]))
-      fail(DPCOV_E_NUMERICAL, name, "[", i, "] is not finite (", values[i],
+      fail(Status::Numerical, name, "[", i, "] is not finite (", values[i],
            "): the computation overflowed or is undefined for this input");
 }
 
 void finite_result(ConstMatrixView m, const char *name) {
-  matrix_finite(m, name, DPCOV_E_NUMERICAL, ": the computation overflowed for this input");
+  matrix_finite(m, name, Status::Numerical, ": the computation overflowed for this input");
 }
 
 void symmetric(ConstMatrixView m, const char *name) {
   if (m.rows != m.cols)
-    fail(DPCOV_E_DIMENSION, name, " must be square, got ", m.rows, " x ", m.cols);
+    fail(Status::Dimension, name, " must be square, got ", m.rows, " x ", m.cols);
   for (int64_t j = 0; j < m.cols; ++j)
     for (int64_t i = 0; i < j; ++i)
       if (m(i, j) != m(j, i))
-        fail(DPCOV_E_INVALID_ARGUMENT, name, " must be symmetric; (", i, ", ", j, ") = ", m(i, j),
+        fail(Status::InvalidArgument, name, " must be symmetric; (", i, ", ", j, ") = ", m(i, j),
              " but (", j, ", ", i, ") = ", m(j, i));
 }
 
@@ -182,17 +183,17 @@ void gram_within_bound(ConstMatrixView gram, int64_t rows, double bound) {
   double trace = 0.0;
   for (int64_t i = 0; i < gram.rows; ++i) {
     if (gram(i, i) < 0.0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "gram is not a Gram matrix: diagonal entry ", i, " is ",
+      fail(Status::InvalidArgument, "gram is not a Gram matrix: diagonal entry ", i, " is ",
            gram(i, i), " < 0");
     trace += gram(i, i);
   }
   if (trace > allowed)
-    fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", rows, " rows of norm <= B = ", bound,
+    fail(Status::NormBound, "gram cannot come from n = ", rows, " rows of norm <= B = ", bound,
          ": its trace ", trace, " exceeds n B^2 = ", limit);
   for (int64_t j = 0; j < gram.cols; ++j)
     for (int64_t i = 0; i < j; ++i)
       if (std::fabs(gram(i, j)) > allowed)
-        fail(DPCOV_E_NORM_BOUND, "gram cannot come from n = ", rows, " rows of norm <= B = ",
+        fail(Status::NormBound, "gram cannot come from n = ", rows, " rows of norm <= B = ",
              bound, ": its entry (", i, ", ", j, ") = ", gram(i, j),
              " exceeds n B^2 = ", limit, " in magnitude");
 }

@@ -18,7 +18,15 @@ void not_null(const void *pointer, const char *name);
 void dimension(int64_t value, const char *name);
 void finite(double value, const char *name);
 void positive_finite(double value, const char *name);
-// Finite, > 0 and at most DPCOV_MAX_EPSILON: the one check every epsilon a caller gives passes.
+// The largest epsilon a caller may give, 2^40 (docs/epsilon-cap.md); equal to the C ABI's
+// DPCOV_MAX_EPSILON, which capi/ pins.
+inline constexpr double kMaxEpsilon = 0x1p40;
+
+// The most draws a caller may ask of a simulation (a bootstrap, a Monte Carlo band): it bounds its
+// time and memory. Equal to the C ABI's DPCOV_MAX_SIMULATION_DRAWS, which capi/ pins.
+inline constexpr int64_t kMaxSimulationDraws = 10000000;
+
+// Finite, > 0 and at most kMaxEpsilon: the one check every epsilon a caller gives passes.
 void epsilon(double eps);
 void delta(double delta);
 Layout layout(int32_t value, const char *name);
@@ -27,7 +35,7 @@ Layout layout(int32_t value, const char *name);
 // `element_size` bytes, starting at `data`, spans count * element_size bytes; that product is
 // computed with overflow-checked multiplication and must be at most PTRDIFF_MAX, and the array
 // must not wrap around the end of the address space (data + bytes representable). Otherwise fails
-// with DPCOV_E_TOO_LARGE. Returns the extent in bytes. count 0 is an empty array (data unused).
+// with Status::TooLarge. Returns the extent in bytes. count 0 is an empty array (data unused).
 size_t extent_bytes(const void *data, int64_t count, size_t element_size, const char *name);
 // Extent of a strided array: `outer` runs of `inner` elements, consecutive runs `ld` elements
 // apart, i.e. (outer - 1) * ld + inner elements, with the same checks as extent_bytes().
@@ -47,7 +55,7 @@ MatrixView output_matrix(int32_t layout, int64_t rows, int64_t cols, double *dat
 
 // Every element finite; the message gives the first offending (row, column).
 void all_finite(ConstMatrixView m, const char *name);
-// Results leaving the C ABI: every value finite, else DPCOV_E_NUMERICAL naming the output. Called
+// Results leaving the C ABI: every value finite, else Status::Numerical naming the output. Called
 // on each output before any is written, so that no entry point returns DPCOV_OK with a non-finite
 // value and a failure leaves every output untouched.
 void finite_result(double value, const char *name);
@@ -56,9 +64,9 @@ void finite_result(ConstMatrixView m, const char *name);
 // Square and symmetric to the last bit (a(i, j) == a(j, i)), as the public contracts require.
 void symmetric(ConstMatrixView m, const char *name);
 // A finite symmetric `gram` that n = `rows` rows of norm <= `bound` can have summed: diagonal >= 0
-// (else DPCOV_E_INVALID_ARGUMENT), trace <= n B^2 and every |g_ij| <= n B^2 (by Cauchy-Schwarz
+// (else Status::InvalidArgument), trace <= n B^2 and every |g_ij| <= n B^2 (by Cauchy-Schwarz
 // |g_ij| <= sqrt(g_ii g_jj) <= trace), each up to a relative slack for rounding; else
-// DPCOV_E_NORM_BOUND. An entry beyond n B^2 would reach the mechanisms' arithmetic, which assumes
+// Status::NormBound. An entry beyond n B^2 would reach the mechanisms' arithmetic, which assumes
 // it cannot, and overflow there.
 void gram_within_bound(ConstMatrixView gram, int64_t rows, double bound);
 

@@ -7,20 +7,42 @@
 #include <string>
 #include <utility>
 
-#include "dpcov/common.h"
-
 namespace dpcov {
 
-// A failure the caller can act on: a status code from dpcov/common.h and a message naming the
-// argument or precondition at fault.
+// The kernel's failure kinds. Their numbers equal the C ABI's status codes, which capi/ pins with
+// static_asserts, so that the boundary converts with a cast and a code never changes meaning.
+enum class Status : int32_t {
+  Ok = 0,
+  NullPointer = -1,
+  InvalidArgument = -2,
+  Dimension = -3,
+  Layout = -4,
+  NonFinite = -5,
+  NormBound = -6,
+  Precondition = -7,
+  NotPositiveDefinite = -8,
+  NotPrivate = -9,
+  Refused = -10,
+  NoConvergence = -11,
+  Numerical = -12,
+  Entropy = -13,
+  TooLarge = -14,
+  Incompatible = -15,
+  BufferTooSmall = -16,
+  NoMem = -17,
+  Internal = -18,
+};
+
+// A failure the caller can act on: a status and a message naming the argument or precondition at
+// fault.
 class Error : public std::runtime_error {
  public:
-  Error(dpcov_status status, const std::string &message)
+  Error(Status status, const std::string &message)
       : std::runtime_error(message), status_(status) {}
-  dpcov_status status() const noexcept { return status_; }
+  Status status() const noexcept { return status_; }
 
  private:
-  dpcov_status status_;
+  Status status_;
 };
 
 // Concatenates its arguments with operator<< (doubles at full precision), for error messages.
@@ -33,7 +55,7 @@ std::string concat(const Parts &...parts) {
 }
 
 template <class... Parts>
-[[noreturn]] void fail(dpcov_status status, const Parts &...parts) {
+[[noreturn]] void fail(Status status, const Parts &...parts) {
   throw Error(status, concat(parts...));
 }
 
@@ -49,7 +71,7 @@ class RowError : public Error {
     int exponent = 0;
     bool label = false;
   };
-  RowError(dpcov_status status, int64_t row, Measure measure, const std::string &message)
+  RowError(Status status, int64_t row, Measure measure, const std::string &message)
       : Error(status, message), row_(row), measure_(measure) {}
   int64_t row() const noexcept { return row_; }
   Measure measure() const noexcept { return measure_; }
@@ -60,13 +82,13 @@ class RowError : public Error {
 };
 
 template <class... Parts>
-[[noreturn]] void fail_row(dpcov_status status, int64_t row, const Parts &...parts) {
+[[noreturn]] void fail_row(Status status, int64_t row, const Parts &...parts) {
   throw RowError(status, row, {}, concat(parts...));
 }
 
 template <class... Parts>
 [[noreturn]] void fail_row_over(int64_t row, RowError::Measure measure, const Parts &...parts) {
-  throw RowError(DPCOV_E_NORM_BOUND, row, measure, concat(parts...));
+  throw RowError(Status::NormBound, row, measure, concat(parts...));
 }
 
 }  // namespace dpcov

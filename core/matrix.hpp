@@ -1,14 +1,14 @@
 // Dense matrices: an owning column-major Matrix and non-owning views in either layout.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "dpcov/common.h"
-
 namespace dpcov {
 
-enum class Layout : int32_t { RowMajor = DPCOV_ROW_MAJOR, ColMajor = DPCOV_COL_MAJOR };
+// The values equal LAPACKE's (and the C ABI's DPCOV_ROW_MAJOR / DPCOV_COL_MAJOR, pinned in capi/).
+enum class Layout : int32_t { RowMajor = 101, ColMajor = 102 };
 
 // Read-only view of a rows x cols matrix stored with leading dimension ld.
 struct ConstMatrixView {

@@ -48,7 +48,7 @@ double statistic_of(Statistic statistic, const Matrix &out, const PairStatistics
       return std::min(linalg::eigvalsh(above).front(), linalg::eigvalsh(above_prime).front());
     }
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown audit statistic ", static_cast<int32_t>(statistic));
+  fail(Status::InvalidArgument, "unknown audit statistic ", static_cast<int32_t>(statistic));
 }
 
 std::vector<double> draw_statistics(const Target &target, const PairStatistics &pair, bool prime,
@@ -82,12 +82,12 @@ const char *statistic_name(Statistic statistic) {
 
 BlackBoxReport run_black_box_audit(const Target &target, const PairStatistics &pair,
                                    const BlackBoxSettings &settings) {
-  if (settings.bins < 2) fail(DPCOV_E_INVALID_ARGUMENT, "bins must be >= 2, got ", settings.bins);
+  if (settings.bins < 2) fail(Status::InvalidArgument, "bins must be >= 2, got ", settings.bins);
   check_trials(settings.trials, 10, "black-box trials");
   if (settings.pilot < settings.bins)
-    fail(DPCOV_E_INVALID_ARGUMENT, "pilot draws must be >= bins, got ", settings.pilot);
+    fail(Status::InvalidArgument, "pilot draws must be >= bins, got ", settings.pilot);
   if (!(settings.alpha > 0.0) || !(settings.alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", settings.alpha);
+    fail(Status::InvalidArgument, "alpha must be in (0, 1), got ", settings.alpha);
 
   const std::vector<double> direction = change_direction(pair);
   const random::Rng root = random::Rng::from_seed(settings.seed);

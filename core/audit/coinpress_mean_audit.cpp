@@ -56,7 +56,7 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
   // Far outside every step's ball, and its square finite for the projection's norms.
   const double far = 1e6 * (1.0 + radius);
   if (!(far * far < std::numeric_limits<double>::max()))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the step radii (largest ", radius,
+    fail(Status::InvalidArgument, "the step radii (largest ", radius,
          ") are too large for the audit's pair: its far row 10^6 (1 + R) must have a finite square");
   check_pair_size(claim.n, claim.dim);
   Matrix x(claim.n, claim.dim);

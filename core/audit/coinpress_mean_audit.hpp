@@ -34,7 +34,7 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
 
 // The audit of `release` against the claim of `claim` (its plan), `trials` (>= 2) releases per
 // direction, from Rng::from_seed(seed) and (seed + 1). Throws the plan's statuses,
-// DPCOV_E_INVALID_ARGUMENT for trials < 2 or alpha outside (0, 1).
+// Status::InvalidArgument for trials < 2 or alpha outside (0, 1).
 CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
                                               const CentresRelease &release, int64_t trials,
                                               double alpha, uint64_t seed);

@@ -34,13 +34,13 @@ TranscriptDirection audit_direction(const mechanisms::CoinpressReceipt &claim,
   for (int64_t trial = 0; trial < trials; ++trial) {
     const std::vector<Matrix> transcript = release(own, rng);
     if (static_cast<int64_t>(transcript.size()) != t)
-      fail(DPCOV_E_DIMENSION, "a transcript must have t = ", t, " steps, got ", transcript.size());
+      fail(Status::Dimension, "a transcript must have t = ", t, " steps, got ", transcript.size());
     // A_0 = I / sqrt(K); A_i from the released Y_i, as the release computes it.
     Matrix a = mechanisms::scaled_identity(d, 1.0 / std::sqrt(claim.k_bound));
     for (int64_t i = 0; i < t; ++i) {
       const Matrix &y = transcript[static_cast<size_t>(i)];
       if (y.rows() != d || y.cols() != d)
-        fail(DPCOV_E_DIMENSION, "each step of a transcript must be d x d = ", d, " x ", d, ", got ",
+        fail(Status::Dimension, "each step of a transcript must be d x d = ", d, " x ", d, ", got ",
              y.rows(), " x ", y.cols());
       const Matrix m = mechanisms::coinpress_step_moment(own.view(), a, claim.clip_radius);
       const Matrix m_other = mechanisms::coinpress_step_moment(other.view(), a, claim.clip_radius);
@@ -58,7 +58,7 @@ TranscriptDirection audit_direction(const mechanisms::CoinpressReceipt &claim,
 std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim) {
   const mechanisms::CoinpressReceipt plan = mechanisms::coinpress_plan(claim);
   if (plan.n < 2 || plan.dim < 2)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the audit's pair needs n >= 2 and d >= 2, got n = ", plan.n,
+    fail(Status::InvalidArgument, "the audit's pair needs n >= 2 and d >= 2, got n = ", plan.n,
          ", d = ", plan.dim);
   const double gamma = plan.clip_radius;
   // Each step shrinks A by at most (||Z_i|| + eta)^{-1/2}, and ||Z_i|| stays near ||M_i|| <=
@@ -68,7 +68,7 @@ std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::Coinpress
   const double far =
       1e6 * std::sqrt(plan.k_bound) * std::pow(1.0 + gamma, static_cast<double>(plan.steps));
   if (!(far * far < std::numeric_limits<double>::max()))
-    fail(DPCOV_E_INVALID_ARGUMENT, "K = ", plan.k_bound, " and t = ", plan.steps,
+    fail(Status::InvalidArgument, "K = ", plan.k_bound, " and t = ", plan.steps,
          " are too large for the audit's pair: its far rows must have a finite square");
   Matrix x(plan.n, plan.dim);
   for (int64_t i = 1; i < plan.n; ++i) x(i, i % plan.dim) = far;
@@ -87,7 +87,7 @@ CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressReque
   report.claim = mechanisms::coinpress_plan(claim);
   for (const Matrix *rows : {&pair.first, &pair.second})
     if (rows->rows() != report.claim.n || rows->cols() != report.claim.dim)
-      fail(DPCOV_E_DIMENSION, "each dataset of the audited pair must be n x d = ", report.claim.n,
+      fail(Status::Dimension, "each dataset of the audited pair must be n x d = ", report.claim.n,
            " x ", report.claim.dim, ", got ", rows->rows(), " x ", rows->cols());
   // Every entry of M_i is at most gamma^2 in magnitude.
   const double gamma = report.claim.clip_radius;

@@ -41,9 +41,9 @@ std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::Coinpress
 
 // The audit of `release` against the claim of `claim` (its plan, the paper's form), `trials`
 // (>= 2) releases per direction, from Rng::from_seed(seed) and (seed + 1). Throws the plan's
-// statuses, DPCOV_E_INVALID_ARGUMENT for trials < 2, alpha outside (0, 1), n < 2 or d < 2,
-// DPCOV_E_PRECONDITION where a sigma_i is below the noise floor (noise_floor.hpp), and
-// DPCOV_E_DIMENSION if a transcript is not t matrices d x d.
+// statuses, Status::InvalidArgument for trials < 2, alpha outside (0, 1), n < 2 or d < 2,
+// Status::Precondition where a sigma_i is below the noise floor (noise_floor.hpp), and
+// Status::Dimension if a transcript is not t matrices d x d.
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
                                                 const TranscriptRelease &release, int64_t trials,
                                                 double alpha, uint64_t seed);
@@ -58,7 +58,7 @@ TranscriptRelease coinpress_library_transcript(const mechanisms::CoinpressReques
 // The audit on `pair` (X, X', each n x d of the claim) in place of coinpress_steps_audit_pair():
 // the rows-exact audit's rotations of it (rows_exact_audit.hpp). min_shift_ratio stays against
 // the sensitivity, which a rotated pair's off-diagonal shift is below. Throws as above, and
-// DPCOV_E_DIMENSION if a dataset of the pair is not n x d.
+// Status::Dimension if a dataset of the pair is not n x d.
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
                                                 const std::pair<Matrix, Matrix> &pair,
                                                 const TranscriptRelease &release, int64_t trials,

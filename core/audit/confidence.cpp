@@ -12,10 +12,10 @@ namespace {
 
 void check_counts(int64_t k, int64_t n, double alpha) {
   if (n < 1 || k < 0 || k > n)
-    fail(DPCOV_E_INVALID_ARGUMENT, "binomial counts need 0 <= k <= n and n >= 1, got k = ", k,
+    fail(Status::InvalidArgument, "binomial counts need 0 <= k <= n and n >= 1, got k = ", k,
          ", n = ", n);
   if (!(alpha > 0.0) || !(alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
+    fail(Status::InvalidArgument, "alpha must be in (0, 1), got ", alpha);
 }
 
 // incomplete_beta() loses up to about 2e-15 lgamma(n) relative (3e-7 at n = 1e7, far more than
@@ -59,12 +59,12 @@ double clopper_pearson_upper(int64_t k, int64_t n, double alpha) {
 
 MeanBounds empirical_bernstein(double mean, double variance, int64_t n, double range,
                                double alpha) {
-  if (n < 2) fail(DPCOV_E_INVALID_ARGUMENT, "empirical Bernstein bounds need n >= 2, got ", n);
+  if (n < 2) fail(Status::InvalidArgument, "empirical Bernstein bounds need n >= 2, got ", n);
   if (!(alpha > 0.0) || !(alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
+    fail(Status::InvalidArgument, "alpha must be in (0, 1), got ", alpha);
   // ln 2 - ln alpha, not ln(2 / alpha): 2 / alpha overflows below alpha = 1.1e-308, and the
   // infinite width times a zero variance made the bound NaN (a CoinPress per-step audit at
-  // alpha = 1e-310 failed with DPCOV_E_NUMERICAL after all its draws).
+  // alpha = 1e-310 failed with Status::Numerical after all its draws).
   const double log_term = std::log(2.0) - std::log(alpha);
   const double nd = static_cast<double>(n);
   const double width = std::sqrt(2.0 * std::max(variance, 0.0) * log_term / nd) +
@@ -73,7 +73,7 @@ MeanBounds empirical_bernstein(double mean, double variance, int64_t n, double r
 }
 
 double dkw_threshold(int64_t m, double alpha) {
-  if (m < 1) fail(DPCOV_E_INVALID_ARGUMENT, "DKW threshold needs m >= 1 draws, got ", m);
+  if (m < 1) fail(Status::InvalidArgument, "DKW threshold needs m >= 1 draws, got ", m);
   return std::sqrt((std::log(2.0) - std::log(alpha)) / (2.0 * static_cast<double>(m)));
 }
 

@@ -169,19 +169,21 @@ const char *neighbour_kind_name(NeighbourKind kind) {
 }
 
 DatasetKind dataset_kind(int32_t value) {
-  if (value < DPCOV_AUDIT_DATA_RANDOM_ROWS || value > DPCOV_AUDIT_DATA_TINY_N)
-    fail(DPCOV_E_INVALID_ARGUMENT, "unknown audit dataset kind ", value);
+  if (value < static_cast<int32_t>(DatasetKind::RandomRows) ||
+      value > static_cast<int32_t>(DatasetKind::TinyN))
+    fail(Status::InvalidArgument, "unknown audit dataset kind ", value);
   return static_cast<DatasetKind>(value);
 }
 
 NeighbourKind neighbour_kind(int32_t value) {
-  if (value < DPCOV_AUDIT_NEIGHBOUR_RANDOM || value > DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR)
-    fail(DPCOV_E_INVALID_ARGUMENT, "unknown audit neighbour kind ", value);
+  if (value < static_cast<int32_t>(NeighbourKind::Random) ||
+      value > static_cast<int32_t>(NeighbourKind::LeastEigenvector))
+    fail(Status::InvalidArgument, "unknown audit neighbour kind ", value);
   return static_cast<NeighbourKind>(value);
 }
 
 Matrix generate_dataset(DatasetKind kind, int64_t n, int64_t d, double bound, random::Rng &rng) {
-  if (n < 1) fail(DPCOV_E_DIMENSION, "an audit dataset needs n >= 1 rows, got ", n);
+  if (n < 1) fail(Status::Dimension, "an audit dataset needs n >= 1 rows, got ", n);
   check::dimension(d, "dimension d");
   check_pair_size(n, d);
   data::check_row_bound(bound, "bound B");
@@ -207,7 +209,7 @@ Matrix generate_dataset(DatasetKind kind, int64_t n, int64_t d, double bound, ra
     case DatasetKind::RankDeficient: return subspace_rows(rng, n, d, bound, false);
     case DatasetKind::NearlySingular: return subspace_rows(rng, n, d, bound, true);
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown audit dataset kind ", static_cast<int32_t>(kind));
+  fail(Status::InvalidArgument, "unknown audit dataset kind ", static_cast<int32_t>(kind));
 }
 
 double max_l1_change_pair(int64_t d, int restarts, random::Rng &rng, double *v, double *w) {
@@ -261,7 +263,7 @@ double max_l1_change_pair(int64_t d, int restarts, random::Rng &rng, double *v, 
 DatasetPair make_neighbour(const Matrix &rows, double bound, privacy::Neighbour relation,
                            NeighbourKind kind, random::Rng &rng) {
   const int64_t n = rows.rows(), d = rows.cols();
-  if (n < 1) fail(DPCOV_E_DIMENSION, "a neighbour needs a dataset with n >= 1 rows, got ", n);
+  if (n < 1) fail(Status::Dimension, "a neighbour needs a dataset with n >= 1 rows, got ", n);
   check::dimension(d, "dimension d");
   data::check_row_bound(bound, "bound B");
   DatasetPair pair{rows, rows, 0};

@@ -12,52 +12,51 @@
 #include "../matrix.hpp"
 #include "../privacy/neighbour.hpp"
 #include "../random/rng.hpp"
-#include "dpcov/audit.h"
 
 namespace dpcov::audit {
 
 enum class DatasetKind : int32_t {
   // Directions uniform on the sphere, radius B U^{1/d}: uniform in the ball of radius B.
-  RandomRows = DPCOV_AUDIT_DATA_RANDOM_ROWS,
+  RandomRows = 0,
   // Directions uniform, every norm exactly B (up to rounding): the norm bound is tight.
-  SphereRows = DPCOV_AUDIT_DATA_SPHERE_ROWS,
+  SphereRows = 1,
   // max(1, n/4) distinct random rows, each repeated: duplicated records.
-  RepeatedRows = DPCOV_AUDIT_DATA_REPEATED_ROWS,
+  RepeatedRows = 2,
   // Rows in a random subspace of dimension max(1, d/2): G singular when d >= 2.
-  RankDeficient = DPCOV_AUDIT_DATA_RANK_DEFICIENT,
+  RankDeficient = 3,
   // Rank-deficient rows plus a perturbation of relative size 1e-6 off the subspace: G invertible
   // with condition number about 1e12.
-  NearlySingular = DPCOV_AUDIT_DATA_NEARLY_SINGULAR,
+  NearlySingular = 4,
   // min(n, 2) random rows: the smallest datasets (n = 1 makes G rank one).
-  TinyN = DPCOV_AUDIT_DATA_TINY_N,
+  TinyN = 5,
 };
 
 enum class NeighbourKind : int32_t {
   // Replace-one: row 0 of D replaced by a row uniform in the ball. Add/remove: such a row appended.
-  Random = DPCOV_AUDIT_NEIGHBOUR_RANDOM,
+  Random = 0,
   // The pair maximising the L2 norm of the change of the upper triangle of G (the quantity the
   // Gaussian mechanisms are calibrated to): v = B e_1 -> v' = B e_2 (replace-one, norm sqrt(2) B^2;
   // v' = 0 when d = 1), or v = B e_1 appended (add/remove, norm B^2).
-  MaxL2Change = DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE,
+  MaxL2Change = 1,
   // The pair maximising the L1 norm of the change of the upper triangle (Laplace): replace-one by
   // local search (see max_l1_change_pair()), v = B (1, ..., 1) / sqrt(d) appended for add/remove
   // (tight: (d + 1) B^2 / 2).
-  MaxL1Change = DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE,
+  MaxL1Change = 2,
   // The change along the least-eigenvalue direction u of the Gram matrix of the unchanged rows:
   // replace-one makes row 0 of D zero and row 0 of D' equal to B u, add/remove appends B u. This
   // is the direction where a positive-definite noise (Wishart) misses its support and where
   // G^{-1} moves most.
-  LeastEigenvector = DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR,
+  LeastEigenvector = 3,
 };
 
 const char *dataset_kind_name(DatasetKind kind);
 const char *neighbour_kind_name(NeighbourKind kind);
-// The enum for a C value; throws DPCOV_E_INVALID_ARGUMENT for an unknown one.
+// The enum for a C value; throws Status::InvalidArgument for an unknown one.
 DatasetKind dataset_kind(int32_t value);
 NeighbourKind neighbour_kind(int32_t value);
 
 // An n x d dataset (n >= 1, d >= 1, B > 0 finite) of the given kind; TinyN returns min(n, 2)
-// rows. Throws DPCOV_E_DIMENSION / DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE.
+// rows. Throws Status::Dimension / Status::InvalidArgument / Status::NonFinite.
 Matrix generate_dataset(DatasetKind kind, int64_t n, int64_t d, double bound, random::Rng &rng);
 
 struct DatasetPair {
@@ -79,7 +78,7 @@ DatasetPair make_neighbour(const Matrix &rows, double bound, privacy::Neighbour 
 double max_l1_change_pair(int64_t d, int restarts, random::Rng &rng, double *v, double *w);
 
 // G = A^T A of the rows, exactly symmetric (through the library's Gram accumulator with the
-// reject policy, so a row over the bound throws DPCOV_E_NORM_BOUND).
+// reject policy, so a row over the bound throws Status::NormBound).
 Matrix gram_of(const Matrix &rows, double bound);
 
 // L2 and L1 norms of the upper triangle (diagonal included) of a - b.

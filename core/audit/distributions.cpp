@@ -23,7 +23,7 @@ constexpr int kMaxIterations = 1000000;
 constexpr double kBesselSeriesLimit = 50.0;
 
 [[noreturn]] void no_convergence(const char *what, double a, double b, double x) {
-  fail(DPCOV_E_NUMERICAL, what, " did not converge at a = ", a, ", b = ", b, ", x = ", x);
+  fail(Status::Numerical, what, " did not converge at a = ", a, ", b = ", b, ", x = ", x);
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ constexpr double kBesselSeriesLimit = 50.0;
 double incomplete_beta(double a, double b, double x) {
   if (!(a > 0.0) || !(b > 0.0) || !std::isfinite(a) || !std::isfinite(b) || !(x >= 0.0) ||
       !(x <= 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "incomplete_beta needs a, b > 0 finite and x in [0, 1], got a = ",
+    fail(Status::InvalidArgument, "incomplete_beta needs a, b > 0 finite and x in [0, 1], got a = ",
          a, ", b = ", b, ", x = ", x);
   // The estimators' evaluation, which keeps full relative accuracy for large a, b.
   return estimators::incomplete_beta(a, b, x).value;
@@ -39,7 +39,7 @@ double incomplete_beta(double a, double b, double x) {
 
 double incomplete_gamma_lower(double a, double x) {
   if (!(a > 0.0) || !std::isfinite(a) || !(x >= 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "incomplete_gamma_lower needs a > 0 finite and x >= 0, got a = ",
+    fail(Status::InvalidArgument, "incomplete_gamma_lower needs a > 0 finite and x >= 0, got a = ",
          a, ", x = ", x);
   if (x == 0.0) return 0.0;
   if (std::isinf(x)) return 1.0;
@@ -86,7 +86,7 @@ double chi_square_cdf(double x, double dof) {
 
 double chi_square_quantile(double p, double dof) {
   if (!(p > 0.0) || !(p < 1.0) || !(dof > 0.0) || !std::isfinite(dof))
-    fail(DPCOV_E_INVALID_ARGUMENT, "chi_square_quantile needs p in (0, 1) and dof > 0, got p = ", p,
+    fail(Status::InvalidArgument, "chi_square_quantile needs p in (0, 1) and dof > 0, got p = ", p,
          ", dof = ", dof);
   double lo = 0.0, hi = dof + 10.0 * std::sqrt(2.0 * dof) + 100.0;
   while (chi_square_cdf(hi, dof) < p) hi *= 2.0;
@@ -100,7 +100,7 @@ double chi_square_quantile(double p, double dof) {
 
 double log_bessel_i0(double x) {
   if (!(x >= 0.0) || !std::isfinite(x))
-    fail(DPCOV_E_INVALID_ARGUMENT, "log_bessel_i0 needs a finite x >= 0, got ", x);
+    fail(Status::InvalidArgument, "log_bessel_i0 needs a finite x >= 0, got ", x);
   if (x <= kBesselSeriesLimit) {
     const double quarter_square = 0.25 * x * x;
     double term = 1.0, sum = 1.0;
@@ -126,14 +126,14 @@ double log_bessel_i0(double x) {
 
 double bingham_circle_log_normaliser(double a1, double a2) {
   if (!std::isfinite(a1) || !std::isfinite(a2) || !(a1 >= a2))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the circle Bingham normaliser needs finite a1 >= a2, got a1 = ",
+    fail(Status::InvalidArgument, "the circle Bingham normaliser needs finite a1 >= a2, got a1 = ",
          a1, ", a2 = ", a2);
   return 0.5 * (a1 + a2) + log_bessel_i0(0.5 * (a1 - a2));
 }
 
 double bingham_circle_angle_cdf(double c, double psi) {
   if (!(c >= 0.0) || !std::isfinite(c) || !std::isfinite(psi))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the circle Bingham angle CDF needs finite c >= 0 and psi, got c = ",
+    fail(Status::InvalidArgument, "the circle Bingham angle CDF needs finite c >= 0 and psi, got c = ",
          c, ", psi = ", psi);
   const double pi = std::numbers::pi;
   psi -= pi * std::floor(psi / pi);

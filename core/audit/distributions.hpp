@@ -10,8 +10,8 @@ namespace dpcov::audit {
 // fraction of Numerical Recipes (3rd ed., section 6.4) evaluated with the modified Lentz method,
 // using the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges faster. Relative
 // accuracy about 1e-12 + 2e-15 lgamma(a + b): the lgamma differences of the prefactor cancel,
-// leaving about 3e-8 at a + b = 1e7. Throws DPCOV_E_INVALID_ARGUMENT outside the domain and
-// DPCOV_E_NUMERICAL if the fraction does not converge.
+// leaving about 3e-8 at a + b = 1e7. Throws Status::InvalidArgument outside the domain and
+// Status::Numerical if the fraction does not converge.
 double incomplete_beta(double a, double b, double x);
 
 // Regularised lower incomplete gamma function P(a, x) for a > 0, x >= 0: the series for x < a + 1,
@@ -33,7 +33,7 @@ double chi_square_quantile(double p, double dof);
 // angle psi from the top eigenvector, u^T A u = (a1 + a2)/2 + c cos(2 psi), c = (a1 - a2)/2, and
 // (1/2pi) int_0^{2pi} exp(c cos 2psi) dpsi = I_0(c), so
 //   ln Z(A) = (a1 + a2)/2 + ln I_0((a1 - a2)/2).
-// Throws DPCOV_E_INVALID_ARGUMENT unless a1 >= a2, both finite.
+// Throws Status::InvalidArgument unless a1 >= a2, both finite.
 double bingham_circle_log_normaliser(double a1, double a2);
 
 // ln I_0(x) for finite x >= 0: the power series sum_k (x^2/4)^k / (k!)^2 (positive terms) for

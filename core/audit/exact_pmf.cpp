@@ -29,7 +29,7 @@ Matrix to_matrix(const std::vector<ExactInt> &packed, int64_t d) {
     for (int64_t i = 0; i <= j; ++i) {
       const ExactInt v = packed[k++];
       if (v >= static_cast<ExactInt>(kTwo53) || -v >= static_cast<ExactInt>(kTwo53))
-        fail(DPCOV_E_PRECONDITION, "exact-PMF audit: an integer Gram entry is 2^53 or more");
+        fail(Status::Precondition, "exact-PMF audit: an integer Gram entry is 2^53 or more");
       g(i, j) = g(j, i) = static_cast<double>(static_cast<int64_t>(v));
     }
   return g;
@@ -145,7 +145,7 @@ IntegerLaw integer_law(MechanismId mechanism, uint64_t noise_parameter) {
 Target exact_noise_target(MechanismId mechanism, double epsilon, double delta,
                           uint64_t noise_parameter, IntegerNoise noise) {
   if (mechanism != MechanismId::AnalyzeGauss && mechanism != MechanismId::LaplaceSym)
-    fail(DPCOV_E_INVALID_ARGUMENT, "exact-PMF audit: analyze_gauss and laplace_sym only");
+    fail(Status::InvalidArgument, "exact-PMF audit: analyze_gauss and laplace_sym only");
   const IntegerLaw law = integer_law(mechanism, noise_parameter);
   Target t;
   t.name = concat(mechanisms::mechanism_name(mechanism), " (exact, integer units)");
@@ -216,7 +216,8 @@ double exact_pair_privacy(MechanismId mechanism, const PairStatistics &pair,
 
 double gaussian_epsilon_lower_bound(double sigma_upper, double distance, double delta) {
   if (!(sigma_upper > 0.0) || !(distance > 0.0) || !(delta > 0.0 && delta < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "gaussian_epsilon_lower_bound: sigma, distance > 0 and delta in (0, 1)");
+    fail(Status::InvalidArgument,
+         "gaussian_epsilon_lower_bound: sigma, distance > 0 and delta in (0, 1)");
   constexpr double kSmallest = 1e-9;  // analytic_gaussian_delta needs epsilon > 0
   if (privacy::analytic_gaussian_delta(sigma_upper, kSmallest, distance) <= delta) return 0.0;
   double lo = kSmallest, hi = 1.0;

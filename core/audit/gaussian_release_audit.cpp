@@ -152,7 +152,7 @@ TwoSample two_sample_rho(const std::vector<double> &a, const std::vector<double>
 void check_trials_and_alpha(int64_t trials, double alpha) {
   check_trials(trials, 2, "audit trials");
   if (!(alpha > 0.0) || !(alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit alpha must be in (0, 1), got ", alpha);
+    fail(Status::InvalidArgument, "audit alpha must be in (0, 1), got ", alpha);
 }
 
 Verdict run_audit(const Subject &s, const Release &release, int64_t trials, double alpha,

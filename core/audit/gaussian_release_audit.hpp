@@ -103,12 +103,12 @@ struct Verdict {
   bool flagged() const { return report.violation() || rho_flag(); }
 };
 
-// Throws DPCOV_E_INVALID_ARGUMENT for trials < 2 or alpha outside (0, 1).
+// Throws Status::InvalidArgument for trials < 2 or alpha outside (0, 1).
 void check_trials_and_alpha(int64_t trials, double alpha);
 
 // The audit at total error probability alpha (alpha / 2 to the auditor, alpha / 2 to the two-sample
 // bound), `trials` (>= 2) draws per direction, reproducible from `seed`. Throws
-// DPCOV_E_INVALID_ARGUMENT for trials < 2 or alpha outside (0, 1).
+// Status::InvalidArgument for trials < 2 or alpha outside (0, 1).
 Verdict run_audit(const Subject &s, const Release &release, int64_t trials, double alpha,
                   uint64_t seed);
 

@@ -40,7 +40,7 @@ double squared_distance(const std::vector<double> &a, const std::vector<double> 
 void check_transcript_audit(int64_t trials, double alpha) {
   check_trials(trials, 2, "trials");
   if (!(alpha > 0.0 && alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha must be in (0, 1), got ", alpha);
+    fail(Status::InvalidArgument, "alpha must be in (0, 1), got ", alpha);
 }
 
 GaussianTranscript::GaussianTranscript(std::vector<double> step_sigma, double epsilon)

@@ -106,7 +106,7 @@ struct TranscriptAuditReport {
 // The tests of an audit, over which alpha is split: 2 directions x 3 statistics.
 inline constexpr double kTranscriptTests = 6.0;
 
-// Throws DPCOV_E_INVALID_ARGUMENT for trials < 2 or alpha outside (0, 1).
+// Throws Status::InvalidArgument for trials < 2 or alpha outside (0, 1).
 void check_transcript_audit(int64_t trials, double alpha);
 
 // The two-sample delta statistic of `own` (drawn from X, losses against X') with the draws of
@@ -129,7 +129,7 @@ void audit_both_directions(const std::pair<Matrix, Matrix> &pair,
   // Before any draw: a level that rounds to 0 (alpha near the smallest double, or split over
   // many pairs) is refused naming alpha, not by a statistic deep inside.
   if (!(report.alpha_per_test > 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "alpha = ", alpha, " is too small: each of the ",
+    fail(Status::InvalidArgument, "alpha = ", alpha, " is too small: each of the ",
          kTranscriptTests, " tests' share of it rounds to 0");
   report.forward = direction(pair.first, pair.second, trials, report.alpha_per_test, seed);
   report.backward = direction(pair.second, pair.first, trials, report.alpha_per_test, seed + 1);

@@ -16,15 +16,15 @@ using mechanisms::MechanismId;
 
 void check_circle_request(const mechanisms::Request &request) {
   if (request.dim != 2)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the circle step check needs d = 2, got d = ", request.dim);
+    fail(Status::InvalidArgument, "the circle step check needs d = 2, got d = ", request.dim);
   if (request.options.budget_split == mechanisms::BudgetSplit::Adaptive)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the circle step check needs the uniform budget split (the ",
+    fail(Status::InvalidArgument, "the circle step check needs the uniform budget split (the ",
          "adaptive split makes kappa depend on the released eigenvalues)");
 }
 
 void check_gram(ConstMatrixView gram) {
   if (gram.rows != 2 || gram.cols != 2)
-    fail(DPCOV_E_DIMENSION, "the circle step needs a 2 x 2 statistic, got ", gram.rows, " x ",
+    fail(Status::Dimension, "the circle step needs a 2 x 2 statistic, got ", gram.rows, " x ",
          gram.cols);
 }
 
@@ -75,7 +75,7 @@ Target iev_circle_step_target(const mechanisms::Request &request) {
         mechanisms::release_eigenvector_sampling(MechanismId::Iev, gram, r,
                                                  mechanisms::plan_eigenvector_sampling(MechanismId::Iev, r), rng);
     if (out.transcript.kappas.front() != kappa)
-      fail(DPCOV_E_INTERNAL, "the release's first exponent ", out.transcript.kappas.front(),
+      fail(Status::Internal, "the release's first exponent ", out.transcript.kappas.front(),
            " differs from the planned ", kappa);
     Matrix theta(2, 1);
     theta(0, 0) = out.transcript.thetas(0, 0);

@@ -23,7 +23,7 @@ double iev_first_step_exponent(const mechanisms::Request &request);
 // drawn), claim = (epsilon_step of the plan, 0), log-density = the normalised step density with
 // respect to the uniform probability measure on S^1, noise = ClaimedLaw (the folded angle's
 // transform). Requires request.dim == 2 and the uniform budget split (the default); throws
-// DPCOV_E_INVALID_ARGUMENT otherwise and the plan's statuses for the rest.
+// Status::InvalidArgument otherwise and the plan's statuses for the rest.
 Target iev_circle_step_target(const mechanisms::Request &request);
 
 // The claimed step law's pieces, for callers that pair the claim with another sampler (the power

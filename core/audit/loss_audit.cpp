@@ -96,7 +96,7 @@ class Direction {
     if (result_.pair_distance > 0.0 && projection_count_ > 0 && projection_squares_ > 0.0) {
       const double q = chi_square_quantile(alpha, static_cast<double>(projection_count_));
       // Capped at the largest double, a bound every finite noise meets: at a tiny alpha the
-      // quantile underflows and the quotient was infinite (DPCOV_E_NON_FINITE at alpha = 1e-311).
+      // quantile underflows and the quotient was infinite (Status::NonFinite at alpha = 1e-311).
       result_.sigma_upper =
           std::min(std::sqrt(projection_squares_ / q), std::numeric_limits<double>::max());
       result_.gaussian_delta_lower = privacy::analytic_gaussian_delta(
@@ -187,10 +187,10 @@ class Direction {
 void check_settings(const Settings &s) {
   check_trials(s.trials, 2, "audit trials");
   if (s.first_checkpoint < 2 || s.first_checkpoint > s.trials)
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit first_checkpoint must be in [2, trials = ", s.trials,
+    fail(Status::InvalidArgument, "audit first_checkpoint must be in [2, trials = ", s.trials,
          "], got ", s.first_checkpoint);
   if (!(s.alpha > 0.0) || !(s.alpha < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit alpha must be in (0, 1), got ", s.alpha);
+    fail(Status::InvalidArgument, "audit alpha must be in (0, 1), got ", s.alpha);
 }
 
 namespace {
@@ -212,7 +212,7 @@ AuditReport run_exact_audit(const Target &target, const PairStatistics &pair,
                             const Settings &settings) {
   check_settings(settings);
   if (target.noise.family == NoiseFamily::ClaimedLaw && !target.transforms)
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit target ", target.name,
+    fail(Status::InvalidArgument, "audit target ", target.name,
          " claims its own law for conformance but has no transforms");
   const std::vector<int64_t> looks = checkpoints(settings);
   AuditReport report;

@@ -107,11 +107,11 @@ struct AuditReport {
   const DirectionResult &worst() const;
 };
 
-// Throws DPCOV_E_INVALID_ARGUMENT unless trials >= 2, first_checkpoint in [2, trials] and alpha in
+// Throws Status::InvalidArgument unless trials >= 2, first_checkpoint in [2, trials] and alpha in
 // (0, 1).
 void check_settings(const Settings &settings);
 
-// Runs the audit of `target` on the pair. Throws DPCOV_E_INVALID_ARGUMENT for bad settings and
+// Runs the audit of `target` on the pair. Throws Status::InvalidArgument for bad settings and
 // whatever the target throws (e.g. a precondition of the mechanism on this pair).
 AuditReport run_exact_audit(const Target &target, const PairStatistics &pair,
                             const Settings &settings);

@@ -44,23 +44,23 @@ DatasetPair generate_pair(const mechanisms::Request &request, DatasetKind datase
 PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, double bound,
                                privacy::Neighbour relation) {
   if (rows.cols() != rows_prime.cols())
-    fail(DPCOV_E_DIMENSION, "the two datasets must have the same d, got ", rows.cols(), " and ",
+    fail(Status::Dimension, "the two datasets must have the same d, got ", rows.cols(), " and ",
          rows_prime.cols());
   if (relation == privacy::Neighbour::ReplaceOne) {
     if (rows.rows() != rows_prime.rows())
-      fail(DPCOV_E_INCOMPATIBLE, "replace-one neighbours have the same n, got ", rows.rows(),
+      fail(Status::Incompatible, "replace-one neighbours have the same n, got ", rows.rows(),
            " and ", rows_prime.rows());
     int64_t differing = 0;
     for (int64_t i = 0; i < rows.rows(); ++i) differing += same_row(rows, i, rows_prime, i) ? 0 : 1;
     if (differing > 1)
-      fail(DPCOV_E_INCOMPATIBLE, "replace-one neighbours differ in at most one row, these differ in ",
-           differing);
+      fail(Status::Incompatible,
+           "replace-one neighbours differ in at most one row, these differ in ", differing);
   } else {
     const bool ok = rows.rows() == rows_prime.rows() + 1   ? one_row_removed(rows, rows_prime)
                     : rows_prime.rows() == rows.rows() + 1 ? one_row_removed(rows_prime, rows)
                                                            : false;
     if (!ok)
-      fail(DPCOV_E_INCOMPATIBLE, "add/remove neighbours: one dataset must be the other with ",
+      fail(Status::Incompatible, "add/remove neighbours: one dataset must be the other with ",
            "exactly one row removed");
   }
   return {gram_of(rows, bound), gram_of(rows_prime, bound), rows.rows(), rows_prime.rows()};
@@ -75,7 +75,7 @@ mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
   const double bound = std::min(linalg::eigvalsh(pair.gram).front(),
                                 linalg::eigvalsh(pair.gram_prime).front());
   if (!(bound > 0.0))
-    fail(DPCOV_E_PRECONDITION, "inverse_gauss needs lambda_min(G) > 0 on both datasets of the ",
+    fail(Status::Precondition, "inverse_gauss needs lambda_min(G) > 0 on both datasets of the ",
          "audited pair, got ", bound, "; use data of full rank");
   request.options.lambda_min_bound = bound;
   return request;

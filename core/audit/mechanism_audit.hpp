@@ -18,15 +18,15 @@ DatasetPair generate_pair(const mechanisms::Request &request, DatasetKind datase
 
 // Checks that (rows, rows_prime) are neighbours under `relation` (replace-one: same n and at most
 // one row differs; add/remove: one of them is the other with exactly one row removed) with rows of
-// norm <= B, and returns their statistics. Throws DPCOV_E_DIMENSION, DPCOV_E_INCOMPATIBLE (not
-// neighbours), DPCOV_E_NORM_BOUND, DPCOV_E_NON_FINITE.
+// norm <= B, and returns their statistics. Throws Status::Dimension, Status::Incompatible (not
+// neighbours), Status::NormBound, Status::NonFinite.
 PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, double bound,
                                privacy::Neighbour relation);
 
 // The request to audit on this pair. Inverse Gauss needs a public bound theta^2 <= lambda_min(G)
 // that covers both datasets; when request.options.lambda_min_bound is 0 it is set to
 // min(lambda_min(G), lambda_min(G')) (so the domain is exactly what the pair spans), and
-// DPCOV_E_PRECONDITION is thrown if that is not > 0. Every other request is returned unchanged.
+// Status::Precondition is thrown if that is not > 0. Every other request is returned unchanged.
 mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
                                      mechanisms::Request request, const PairStatistics &pair);
 

@@ -11,7 +11,7 @@ namespace dpcov::audit {
 // 10^-6 sigma for every size an audit uses.
 inline constexpr double kNoiseFloorRelative = 0x1p-30;
 
-// Throws DPCOV_E_PRECONDITION naming `what` if sigma < kNoiseFloorRelative * scale.
+// Throws Status::Precondition naming `what` if sigma < kNoiseFloorRelative * scale.
 void require_noise_above_rounding(double sigma, double scale, const char *what);
 
 }  // namespace dpcov::audit

@@ -1,6 +1,6 @@
 // An audit target that replays a propose-test-release refusal: Sheffet's sigma_min test (the test
 // of ols_jl, projection.hpp) run at request.epsilon, then again at `retry_epsilon` on the same
-// generator, as a caller retries after DPCOV_E_REFUSED. The output is the pair of noisy test values
+// generator, as a caller retries after Status::Refused. The output is the pair of noisy test values
 // (s1, s2); the claim is that the two tests draw independent noise, so the pair is
 // (eps1 + eps2)-DP by composition (eps_i the test's share, test_epsilon of each plan).
 //

@@ -48,7 +48,7 @@ double row_norm(const RowsAuditRequest &request) {
 RowsMechanism rows_mechanism(int32_t value) {
   if (value < static_cast<int32_t>(RowsMechanism::DlyGauss) ||
       value > static_cast<int32_t>(RowsMechanism::Coinpress))
-    fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism on the rows ", value);
+    fail(Status::InvalidArgument, "unknown mechanism on the rows ", value);
   return static_cast<RowsMechanism>(value);
 }
 

@@ -27,7 +27,7 @@ enum class RowsMechanism : int32_t {
   Coinpress = 4,
 };
 
-// The enum for a C value; throws DPCOV_E_INVALID_ARGUMENT for an unknown one.
+// The enum for a C value; throws Status::InvalidArgument for an unknown one.
 RowsMechanism rows_mechanism(int32_t value);
 
 // The CLI id: dly_gauss, dly_separate, dly_adaptive, dly_adaptive_paper, coinpress.
@@ -42,8 +42,8 @@ struct RowsAuditRequest {
   double scale = 1.0;   // Dong-Liang-Yi: the row bound r; CoinPress: K of I <= Sigma <= K I
 };
 
-// Checks the request by the mechanism's plan: throws its statuses (DPCOV_E_INVALID_ARGUMENT,
-// DPCOV_E_NON_FINITE, DPCOV_E_DIMENSION, DPCOV_E_NUMERICAL) for settings out of range.
+// Checks the request by the mechanism's plan: throws its statuses (Status::InvalidArgument,
+// Status::NonFinite, Status::Dimension, Status::Numerical) for settings out of range.
 void check_rows_request(const RowsAuditRequest &request);
 
 struct RowsPair {

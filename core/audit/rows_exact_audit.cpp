@@ -111,14 +111,14 @@ Matrix rotated(const Matrix &rows, const Matrix &q) {
 
 void check_pairs(int64_t pairs) {
   if (pairs < 1 || pairs > kRowsExactMaxPairs)
-    fail(DPCOV_E_INVALID_ARGUMENT, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
+    fail(Status::InvalidArgument, "pairs must be in [1, ", kRowsExactMaxPairs, "], got ", pairs);
 }
 
 // A request audited on its transcript: valid, and coinpress with t >= 2.
 void check_steps_request(const RowsExactRequest &r) {
   check_rows_exact_request(r);
   if (!rows_exact_by_steps(r))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the transcript audit is that of coinpress with t >= 2, got ",
+    fail(Status::InvalidArgument, "the transcript audit is that of coinpress with t >= 2, got ",
          rows_mechanism_name(r.mechanism), " with t = ", r.steps);
 }
 
@@ -141,16 +141,16 @@ void check_rows_exact_request(const RowsExactRequest &r) {
   const char *name = rows_mechanism_name(rows_mechanism(static_cast<int32_t>(r.mechanism)));
   if (r.mechanism == RowsMechanism::DlyAdaptive ||
       r.mechanism == RowsMechanism::DlyAdaptivePaper)
-    fail(DPCOV_E_PRECONDITION, name,
+    fail(Status::Precondition, name,
          " has no exact-density audit: its branch and the budget of its final release follow "
          "private statistics of the data, so its output's density is an integral over them; "
          "audit it black-box (dpcov_audit_rows_black_box)");
   if (is_coinpress(r)) {
     if (r.steps < 1 || r.steps > privacy::kCoinpressMaxSteps)
-      fail(DPCOV_E_INVALID_ARGUMENT, "coinpress steps must be in [1, ",
+      fail(Status::InvalidArgument, "coinpress steps must be in [1, ",
            privacy::kCoinpressMaxSteps, "], got ", r.steps);
   } else if (r.steps != 1) {
-    fail(DPCOV_E_INVALID_ARGUMENT, name, " releases in one step: steps must be 1, got ", r.steps);
+    fail(Status::InvalidArgument, name, " releases in one step: steps must be 1, got ", r.steps);
   }
   rows_exact_n(r);
 }
@@ -165,7 +165,7 @@ int64_t rows_exact_n(const RowsExactRequest &r) {
     const auto [s, u] = sigma_and_unit(r, n);
     if (kMargin * s <= kGap * u * u) return n;
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", r.rho, " is too small for the exact audit of ",
+  fail(Status::InvalidArgument, "rho = ", r.rho, " is too small for the exact audit of ",
        rows_mechanism_name(r.mechanism), ": keeping the clamp ", kMargin,
        " sigma away needs more than ", kRowsExactMaxRows,
        " rows; audit it black-box (dpcov_audit_rows_black_box)");
@@ -182,10 +182,10 @@ mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest
 Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t seed) {
   check_rows_exact_request(r);
   if (rows_exact_by_steps(r))
-    fail(DPCOV_E_INVALID_ARGUMENT, "coinpress with t = ", r.steps,
+    fail(Status::InvalidArgument, "coinpress with t = ", r.steps,
          " is audited on its transcript (audit_rows_exact_steps_pairs), not as one Gaussian "
          "release");
-  if (pair < 0) fail(DPCOV_E_INVALID_ARGUMENT, "the pair index must be >= 0, got ", pair);
+  if (pair < 0) fail(Status::InvalidArgument, "the pair index must be >= 0, got ", pair);
   const int64_t n = rows_exact_n(r);
   const auto [sigma, unit] = sigma_and_unit(r, n);
   Subject s;
@@ -213,14 +213,14 @@ Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t see
   s.upper = is_coinpress(r) ? INFINITY : kRadius * kRadius;
   // A rotated pair's eigenvalues are the axis pair's but for rounding (a few ulps of unit^2).
   if (!(gaussian_release::clamp_margin(s) >= kMargin * (pair > 0 ? 1.0 - 1e-9 : 1.0)))
-    fail(DPCOV_E_INTERNAL, "the exact audit's pair of ", n, " rows leaves the clamp closer than ",
+    fail(Status::Internal, "the exact audit's pair of ", n, " rows leaves the clamp closer than ",
          kMargin, " sigma");
   return s;
 }
 
 gaussian_release::Release rows_exact_release(const RowsExactRequest &request) {
   if (rows_exact_by_steps(request))
-    fail(DPCOV_E_INVALID_ARGUMENT, "coinpress with t = ", request.steps,
+    fail(Status::InvalidArgument, "coinpress with t = ", request.steps,
          " is audited on its transcript (audit_rows_exact_steps_pairs)");
   if (is_coinpress(request)) {
     const mechanisms::CoinpressRequest q = rows_exact_coinpress_request(request);

@@ -50,14 +50,14 @@ struct RowsExactRequest {
 // The largest pair: rho below about 2e-7 would need more rows.
 inline constexpr int64_t kRowsExactMaxRows = 1000000;
 
-// Throws DPCOV_E_PRECONDITION (saying why and that the black-box audit covers it) for a release
-// without an exact audit, DPCOV_E_INVALID_ARGUMENT for steps != 1 on Dong-Liang-Yi, for steps out
+// Throws Status::Precondition (saying why and that the black-box audit covers it) for a release
+// without an exact audit, Status::InvalidArgument for steps != 1 on Dong-Liang-Yi, for steps out
 // of [1, kCoinpressMaxSteps], or for a rho that needs more than kRowsExactMaxRows rows, and the
 // plan's statuses for rho or delta out of range.
 void check_rows_exact_request(const RowsExactRequest &request);
 
 // CoinPress with t >= 2: audited on its transcript (audit_rows_exact_steps_pairs), not by the
-// Gaussian-release functions below (which throw DPCOV_E_INVALID_ARGUMENT for it).
+// Gaussian-release functions below (which throw Status::InvalidArgument for it).
 bool rows_exact_by_steps(const RowsExactRequest &request);
 
 // The rows of each dataset of the pair: the smallest multiple of 1000 at which the margin holds.
@@ -69,7 +69,7 @@ mechanisms::CoinpressRequest rows_exact_coinpress_request(const RowsExactRequest
 
 // Pair `pair` and the claim (above): 0 the axis pair, k >= 1 the axis pair rotated by Q_k, a
 // unit quaternion of four standard normals from Rng::from_seed(seed, kRowsExactRotationStream + k).
-// Throws as check_rows_exact_request, and DPCOV_E_INVALID_ARGUMENT for pair < 0.
+// Throws as check_rows_exact_request, and Status::InvalidArgument for pair < 0.
 gaussian_release::Subject rows_exact_subject(const RowsExactRequest &request, int64_t pair = 0,
                                              uint64_t seed = 0);
 
@@ -88,7 +88,7 @@ gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int6
 // The audits (gaussian_release::run_audit) of pairs 0 .. pairs - 1, each at alpha / pairs (so
 // that a release matching its claim is flagged with probability <= alpha over all of them), pair
 // k's draws from seed + k. The worst pair: a flagged one before any other, then the largest
-// rho_lower / claimed rho. Throws DPCOV_E_INVALID_ARGUMENT for pairs outside
+// rho_lower / claimed rho. Throws Status::InvalidArgument for pairs outside
 // [1, kRowsExactMaxPairs], trials < 2 or alpha outside (0, 1), and as rows_exact_subject().
 struct RowsExactPairs {
   gaussian_release::Verdict worst;
@@ -107,7 +107,7 @@ RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
 // rotated by Q_k as above), each at alpha / pairs, pair k's draws from seed + 2k and
 // seed + 2k + 1. The worst pair: a flagged one before any other, then the largest rho_lower (of
 // its two directions) / claimed rho. Throws as check_rows_exact_request() and
-// audit_coinpress_steps(), and DPCOV_E_INVALID_ARGUMENT for a request that is not coinpress with
+// audit_coinpress_steps(), and Status::InvalidArgument for a request that is not coinpress with
 // t >= 2, pairs outside [1, kRowsExactMaxPairs], trials < 2 or alpha outside (0, 1).
 struct RowsExactStepsPairs {
   CoinpressStepsAuditReport worst;

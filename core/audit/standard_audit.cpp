@@ -118,7 +118,8 @@ std::vector<StandardAuditRow> run_standard_audit(const StandardAuditSettings &se
             row.exact = audit_mechanism(e.mechanism, request, pair, s);
           }
         } catch (const Error &error) {
-          row.refused = concat("status ", error.status(), ": ", error.what());
+          row.refused = concat("status ", static_cast<int32_t>(error.status()), ": ",
+                               error.what());
         }
         rows.push_back(std::move(row));
       }

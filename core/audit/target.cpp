@@ -86,7 +86,7 @@ void claimed_law_transforms(MechanismId mechanism, const mechanisms::Receipt &re
       return;
     }
     default:
-      fail(DPCOV_E_INTERNAL, "no claimed-law transforms for ", mechanisms::mechanism_name(mechanism));
+      fail(Status::Internal, "no claimed-law transforms for ", mechanisms::mechanism_name(mechanism));
   }
 }
 
@@ -94,7 +94,7 @@ void claimed_law_transforms(MechanismId mechanism, const mechanisms::Receipt &re
 double log_refusal_probability(MechanismId mechanism, ConstMatrixView gram,
                                const mechanisms::Request &request) {
   if (mechanism == MechanismId::OlsJl) return mechanisms::log_refusal_probability_ols_jl(gram, request);
-  fail(DPCOV_E_INTERNAL, mechanisms::mechanism_name(mechanism),
+  fail(Status::Internal, mechanisms::mechanism_name(mechanism),
        " refused a release but has no refusal probability");
 }
 
@@ -136,7 +136,7 @@ void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scal
   const int64_t d = w.rows();
   Matrix l;
   if (!linalg::cholesky(scale, l))
-    fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "the Wishart scale of a conformance test is not positive definite");
+    fail(Status::NotPositiveDefinite, "the Wishart scale of a conformance test is not positive definite");
   // W_std = L^{-1} w L^{-T}, exactly symmetric (the Cholesky factorisation reads one triangle).
   Matrix standard = w;
   linalg::trsm_lower(linalg::Side::Left, linalg::Trans::No, 1.0, l, standard);
@@ -173,7 +173,7 @@ Target mechanism_target(mechanisms::MechanismId mechanism, const mechanisms::Req
       mechanisms::Release release = mechanisms::release(mechanism, gram, r, rng);
       return Output{std::move(release.matrix), release.receipt.test_value, false};
     } catch (const Error &error) {
-      if (error.status() != DPCOV_E_REFUSED) throw;
+      if (error.status() != Status::Refused) throw;
       return Output{Matrix(), 0.0, true};
     }
   };

@@ -61,7 +61,7 @@ void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scal
 Matrix noise_base(const NoiseModel &noise, ConstMatrixView gram);
 
 // One release: the matrix and, for propose-test-release mechanisms, the released test value. A
-// refusal (the mechanism released nothing: DPCOV_E_REFUSED) is an outcome too, an atom of the
+// refusal (the mechanism released nothing: Status::Refused) is an outcome too, an atom of the
 // output law: `refused` is set and the matrix is empty.
 struct Output {
   Matrix matrix;

@@ -10,13 +10,13 @@ namespace dpcov::data {
 
 ColumnScale column_scale(double lower, double upper, int64_t column) {
   if (!std::isfinite(lower) || !std::isfinite(upper))
-    fail(DPCOV_E_NON_FINITE, "column ", column, " (0-based) has bounds [", lower, ", ", upper,
+    fail(Status::NonFinite, "column ", column, " (0-based) has bounds [", lower, ", ", upper,
          "]; bounds must be finite");
   // Halves first: (upper - lower) / 2 would overflow for bounds near +-DBL_MAX.
   const double half_width = upper / 2 - lower / 2;
   if (!(lower < upper) || !std::isfinite(half_width) ||
       half_width < std::numeric_limits<double>::min())
-    fail(DPCOV_E_INVALID_ARGUMENT, "column ", column, " (0-based) has bounds [", lower, ", ",
+    fail(Status::InvalidArgument, "column ", column, " (0-based) has bounds [", lower, ", ",
          upper, "]; each column needs lower < upper (a constant column carries no information)");
   return {lower / 2 + upper / 2, half_width};
 }
@@ -28,7 +28,7 @@ int64_t scale_rows_to_box(ConstMatrixView a, const ColumnScale *scales, MatrixVi
     for (int64_t j = 0; j < a.cols; ++j) {
       const double x = a(i, j);
       if (!std::isfinite(x))
-        fail_row(DPCOV_E_NON_FINITE, i, "row ", i, ", column ", j, " (0-based) is ", x,
+        fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ", x,
              "; rows must be finite");
       const double z = (x - scales[j].centre) / scales[j].half_width;
       // The clamp, not the arithmetic above, is what puts every entry in [-1, 1]: the norm bound

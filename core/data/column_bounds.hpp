@@ -20,15 +20,15 @@ struct ColumnScale {
 };
 
 // The scale of a column with public range [lower, upper]: centre (lower + upper) / 2 and half
-// width (upper - lower) / 2, each computed without overflow. Throws DPCOV_E_NON_FINITE for a
-// non-finite bound and DPCOV_E_INVALID_ARGUMENT unless lower < upper with a half width that is a
+// width (upper - lower) / 2, each computed without overflow. Throws Status::NonFinite for a
+// non-finite bound and Status::InvalidArgument unless lower < upper with a half width that is a
 // normal, finite number.
 ColumnScale column_scale(double lower, double upper, int64_t column);
 
 // Writes [1, z_1, ..., z_d] for each row of `a` (n x d) into `out` (n x (d + 1), any layout), with
 // z_j = clamp((x_j - centre_j) / half_width_j, -1, 1): every entry of `out` is in [-1, 1]
 // exactly. Returns how many entries were outside their range and clamped (a curator-only count).
-// Throws DPCOV_E_NON_FINITE, naming the entry, on NaN or infinity; then `out` may be partly written.
+// Throws Status::NonFinite, naming the entry, on NaN or infinity; then `out` may be partly written.
 int64_t scale_rows_to_box(ConstMatrixView a, const ColumnScale *scales, MatrixView out);
 
 // The (d + 1) x (d + 1) second moment of [1, x] from that of [1, z]: T S T^T with T the map

@@ -86,16 +86,16 @@ ExactGramAccumulator::ExactGramAccumulator(const ExactGridSpec &grid, BoundPolic
   check::dimension(grid.dim, "dimension");
   check_row_bound(grid.bound, "bound");
   if (grid.bits < 1 || grid.bits > 30)
-    fail(DPCOV_E_INVALID_ARGUMENT, "grid bits must be in [1, 30], got ", grid.bits);
+    fail(Status::InvalidArgument, "grid bits must be in [1, 30], got ", grid.bits);
   if (grid.norm2_bound < 1 ||
       !(static_cast<double>(kExactBlockRows) * static_cast<double>(grid.norm2_bound) < kTwo53))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the grid's bound on ||z||^2 must be in [1, 2^53 / ",
+    fail(Status::InvalidArgument, "the grid's bound on ||z||^2 must be in [1, 2^53 / ",
          kExactBlockRows, "), got ", grid.norm2_bound);
   if (policy == BoundPolicy::Drop)
-    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics clip or reject rows above the bound; dropping "
+    fail(Status::InvalidArgument, "exact numerics clip or reject rows above the bound; dropping "
          "would make the row count depend on the data");
   if (policy != BoundPolicy::Clip && policy != BoundPolicy::Reject)
-    fail(DPCOV_E_INVALID_ARGUMENT, "unknown bound policy ", static_cast<int32_t>(policy));
+    fail(Status::InvalidArgument, "unknown bound policy ", static_cast<int32_t>(policy));
   // B >= 2^-960 and bits <= 30: finite.
   to_grid_ = std::ldexp(1.0, grid.bits) / grid.bound;
   upper_.assign(static_cast<size_t>(grid.dim * (grid.dim + 1) / 2), 0);
@@ -104,16 +104,16 @@ ExactGramAccumulator::ExactGramAccumulator(const ExactGridSpec &grid, BoundPolic
 GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &upstream) {
   const int64_t d = grid_.dim;
   if (a.cols != d)
-    fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", d);
+    fail(Status::Dimension, "rows have ", a.cols, " columns but the accumulator has ", d);
   if (counts_.rows > INT64_MAX - a.rows)
-    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+    fail(Status::TooLarge, "row count overflows a 64-bit integer");
   GramCounts added;
   added.clipped = upstream.clipped;
   added.dropped = upstream.dropped;
   added.clamped = upstream.clamped;
   added.drop_policy = upstream.drop_policy;
   if (counts_.dropped > INT64_MAX - added.dropped || counts_.clamped > INT64_MAX - added.clamped)
-    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+    fail(Status::TooLarge, "row count overflows a 64-bit integer");
   if (a.rows == 0) {
     commit(added);
     return added;
@@ -183,16 +183,16 @@ void ExactGramAccumulator::commit(const GramCounts &added) {
 }
 
 void ExactGramAccumulator::merge(const ExactGramAccumulator &other) {
-  if (&other == this) fail(DPCOV_E_INVALID_ARGUMENT, "cannot merge an accumulator into itself");
+  if (&other == this) fail(Status::InvalidArgument, "cannot merge an accumulator into itself");
   if (!(other.grid_ == grid_))
-    fail(DPCOV_E_INCOMPATIBLE, "cannot merge exact accumulators of different grids (d ",
+    fail(Status::Incompatible, "cannot merge exact accumulators of different grids (d ",
          grid_.dim, " and ", other.grid_.dim, ", B ", grid_.bound, " and ", other.grid_.bound,
          ", bits ", grid_.bits, " and ", other.grid_.bits, ", r2 ", grid_.norm2_bound, " and ",
          other.grid_.norm2_bound, ")");
   if (counts_.rows > INT64_MAX - other.counts_.rows ||
       counts_.dropped > INT64_MAX - other.counts_.dropped ||
       counts_.clamped > INT64_MAX - other.counts_.clamped)
-    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+    fail(Status::TooLarge, "row count overflows a 64-bit integer");
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += other.upper_[k];
   commit(other.counts_);
 }

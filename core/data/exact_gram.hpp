@@ -32,14 +32,14 @@ struct ExactGridSpec {
 
 class ExactGramAccumulator {
  public:
-  // Throws DPCOV_E_DIMENSION (dim), DPCOV_E_NON_FINITE or DPCOV_E_INVALID_ARGUMENT (the bound, as
+  // Throws Status::Dimension (dim), Status::NonFinite or Status::InvalidArgument (the bound, as
   // check_row_bound(); bits outside [1, 30]; norm2_bound outside [1, 2^53 / kExactBlockRows); a
   // grid unit whose inverse 2^bits / bound overflows; BoundPolicy::Drop, which would make the row
   // count depend on the data).
   ExactGramAccumulator(const ExactGridSpec &grid, BoundPolicy policy);
 
   // Adds the rows of `rows` (n x d, any layout): each row bounded as GramAccumulator::add_rows()
-  // bounds it (non-finite rows DPCOV_E_NON_FINITE; above B clipped, or DPCOV_E_NORM_BOUND naming
+  // bounds it (non-finite rows Status::NonFinite; above B clipped, or Status::NormBound naming
   // the chunk's row under Reject), rounded to the grid, and, should ||z||^2 exceed norm2_bound
   // (never for a row of norm <= B, proofs/exact_additive.md), halved until it does not. The
   // whole chunk is processed before anything is added, so a throw leaves the accumulator
@@ -52,12 +52,12 @@ class ExactGramAccumulator {
   // upper() packs it, with `counts`. Checks what sums of rows with ||z||^2 <= norm2_bound satisfy
   // (diagonal >= 0, trace <= rows norm2_bound, |g_ij| <= (g_ii + g_jj) / 2, counters >= 0 with
   // clipped <= rows), so that no release can be fed entries its sensitivity does not cover.
-  // Throws as the constructor, and DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
+  // Throws as the constructor, and Status::InvalidArgument or Status::NormBound.
   static ExactGramAccumulator from_state(const ExactGridSpec &grid, BoundPolicy policy,
                                          const GramCounts &counts, std::vector<ExactInt> upper);
 
-  // Adds everything `other` accumulated. Throws DPCOV_E_INCOMPATIBLE (a different grid),
-  // DPCOV_E_INVALID_ARGUMENT (itself) or DPCOV_E_TOO_LARGE (the row count overflows), leaving
+  // Adds everything `other` accumulated. Throws Status::Incompatible (a different grid),
+  // Status::InvalidArgument (itself) or Status::TooLarge (the row count overflows), leaving
   // *this unchanged.
   void merge(const ExactGramAccumulator &other);
 

@@ -30,7 +30,7 @@ constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
 // public n and B only, not the entry, which would tell something of the rows.
 [[noreturn]] void overflow(int64_t rows, double bound) {
-  fail(DPCOV_E_NUMERICAL, "the Gram matrix of ", rows, " rows of norm <= B = ", bound,
+  fail(Status::Numerical, "the Gram matrix of ", rows, " rows of norm <= B = ", bound,
        " overflows: n B^2 exceeds the largest double, where every release from a Gram matrix "
        "refuses anyway (its plan needs n B^2 2^20 finite); express the data in units that "
        "allow a smaller bound");
@@ -52,10 +52,10 @@ GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
 GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolicy policy,
                                      const GramCounts &upstream) {
   if (a.cols != dim_)
-    fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the accumulator has ", dim_);
+    fail(Status::Dimension, "rows have ", a.cols, " columns but the accumulator has ", dim_);
   data::check_row_bound(bound, "bound");
   if (bound_ != 0.0 && bound != bound_)
-    fail(DPCOV_E_INCOMPATIBLE, "bound ", bound, " differs from the bound ", bound_,
+    fail(Status::Incompatible, "bound ", bound, " differs from the bound ", bound_,
          " of the rows already accumulated");
 
   // One pass over the chunk in blocks small enough to stay in cache: each block's row norms are
@@ -102,7 +102,7 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   added.drop_policy = policy == BoundPolicy::Drop || upstream.drop_policy;
   if (counts_.rows > INT64_MAX - added.rows || counts_.dropped > INT64_MAX - added.dropped ||
       counts_.clamped > INT64_MAX - added.clamped)
-    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+    fail(Status::TooLarge, "row count overflows a 64-bit integer");
 
   // Finite or failed: rows within a huge bound (or many rows) can overflow the sum of squares.
   for (int64_t j = 0; j < dim_; ++j)
@@ -135,17 +135,17 @@ void GramAccumulator::add_upper(const double *chunk) {
 }
 
 void GramAccumulator::merge(const GramAccumulator &other) {
-  if (&other == this) fail(DPCOV_E_INVALID_ARGUMENT, "cannot merge an accumulator into itself");
+  if (&other == this) fail(Status::InvalidArgument, "cannot merge an accumulator into itself");
   if (other.dim_ != dim_)
-    fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators of dimensions ", dim_, " and ",
+    fail(Status::Incompatible, "cannot merge accumulators of dimensions ", dim_, " and ",
          other.dim_);
   if (bound_ != 0.0 && other.bound_ != 0.0 && bound_ != other.bound_)
-    fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators with bounds ", bound_, " and ",
+    fail(Status::Incompatible, "cannot merge accumulators with bounds ", bound_, " and ",
          other.bound_);
   if (counts_.rows > INT64_MAX - other.counts_.rows ||
       counts_.dropped > INT64_MAX - other.counts_.dropped ||
       counts_.clamped > INT64_MAX - other.counts_.clamped)
-    fail(DPCOV_E_TOO_LARGE, "row count overflows a 64-bit integer");
+    fail(Status::TooLarge, "row count overflows a 64-bit integer");
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
@@ -189,16 +189,16 @@ void GramAccumulator::write_matrix(MatrixView out) const {
 GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCounts &counts,
                                             double bound) {
   if (gram.rows != gram.cols)
-    fail(DPCOV_E_DIMENSION, "gram must be square, got ", gram.rows, " x ", gram.cols);
+    fail(Status::Dimension, "gram must be square, got ", gram.rows, " x ", gram.cols);
   GramAccumulator acc(gram.rows);
   check::all_finite(gram, "gram");
   check::symmetric(gram, "gram");
   data::check_row_bound(bound, "bound");
   if (counts.rows < 0 || counts.clipped < 0 || counts.dropped < 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "row counters must be >= 0, got rows ", counts.rows,
+    fail(Status::InvalidArgument, "row counters must be >= 0, got rows ", counts.rows,
          ", clipped ", counts.clipped, ", dropped ", counts.dropped);
   if (counts.clipped > counts.rows)
-    fail(DPCOV_E_INVALID_ARGUMENT, "clipped rows (", counts.clipped,
+    fail(Status::InvalidArgument, "clipped rows (", counts.clipped,
          ") cannot exceed the rows included (", counts.rows, ")");
   check::gram_within_bound(gram, counts.rows, bound);
   for (int64_t j = 0; j < acc.dim_; ++j)

@@ -6,14 +6,13 @@
 #include <vector>
 
 #include "../matrix.hpp"
-#include "dpcov/gram.h"
 
 namespace dpcov {
 
 enum class BoundPolicy : int32_t {
-  Clip = DPCOV_BOUND_CLIP,
-  Reject = DPCOV_BOUND_REJECT,
-  Drop = DPCOV_BOUND_DROP
+  Clip = 0,
+  Reject = 1,
+  Drop = 2
 };
 
 struct GramCounts {
@@ -34,7 +33,7 @@ class GramAccumulator {
   // given counters and bound. Checks what a Gram statistic of counts.rows rows of norm <= bound
   // satisfies: d x d, finite, exactly symmetric, diagonal >= 0, trace <= rows B^2 (to the
   // rounding of a sum, relative 1e-9), counters >= 0 with clipped <= rows, bound finite and > 0.
-  // Throws DPCOV_E_DIMENSION, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
+  // Throws Status::Dimension, Status::NonFinite, Status::InvalidArgument or Status::NormBound.
   static GramAccumulator from_state(ConstMatrixView gram, const GramCounts &counts, double bound);
 
   // The accumulator saved by dpcov_gram_export_state(): the upper triangles of the running sum and
@@ -53,7 +52,7 @@ class GramAccumulator {
   // Returns what this chunk contributed. `upstream` is what an earlier bounding step
   // (data::RowBounding) did to the same rows: its clipped, dropped and clamped counts and its
   // drop flag are added to the counters with the chunk, on success only.
-  // An entry of G that would overflow throws DPCOV_E_NUMERICAL, the accumulator unchanged. Rows
+  // An entry of G that would overflow throws Status::Numerical, the accumulator unchanged. Rows
   // of norm <= B sum to entries of at most n B^2 (Cauchy-Schwarz; the compensated sum's rounding
   // is far below relative 1), so this happens only where n B^2 exceeds DBL_MAX (about 1.8e8 rows
   // at B = 1e150), where every release from G refuses anyway: its plan needs n B^2 2^20 finite
@@ -64,7 +63,7 @@ class GramAccumulator {
                       const GramCounts &upstream = {});
 
   // Adds everything `other` accumulated. Throws (leaving *this unchanged) if dimensions or bounds
-  // are incompatible, or DPCOV_E_NUMERICAL as add_rows() where an entry of the sum would overflow.
+  // are incompatible, or Status::Numerical as add_rows() where an entry of the sum would overflow.
   void merge(const GramAccumulator &other);
 
   int64_t dim() const { return dim_; }

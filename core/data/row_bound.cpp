@@ -32,9 +32,9 @@ namespace dpcov::data {
 
 void check_row_bound(double bound, const char *name) {
   if (std::isnan(bound) || std::isinf(bound))
-    fail(DPCOV_E_NON_FINITE, name, " must be finite, got ", bound);
+    fail(Status::NonFinite, name, " must be finite, got ", bound);
   if (!(bound >= kSmallestRowBound))
-    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be >= 2^-960 (about 1.03e-289) and finite, got ",
+    fail(Status::InvalidArgument, name, " must be >= 2^-960 (about 1.03e-289) and finite, got ",
          bound, ": below 2^-960 clipping a row to the bound is not proven to keep it within ",
          "(proofs/row_bound.md)");
 }
@@ -252,7 +252,7 @@ ScaledNorm scaled_norm(ConstMatrixView a, int64_t i) {
   for (int64_t j = 0; j < a.cols; ++j) {
     const double x = r[j * step];
     if (!std::isfinite(x))
-      fail_row(DPCOV_E_NON_FINITE, i, "row ", i, ", column ", j, " (0-based) is ", x,
+      fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ", x,
            "; rows must be finite");
     largest = std::max(largest, std::fabs(x));
   }

@@ -27,8 +27,8 @@ inline constexpr double kTinySumOfSquares = 1e-280;
 inline constexpr double kSmallestRowBound = 0x1p-960;
 
 // The one check of every bound on rows' norms that enters the library (accumulators, mechanisms'
-// B, radii): finite and >= kSmallestRowBound, else DPCOV_E_NON_FINITE (NaN, infinity) or
-// DPCOV_E_INVALID_ARGUMENT naming the accepted range and `name`.
+// B, radii): finite and >= kSmallestRowBound, else Status::NonFinite (NaN, infinity) or
+// Status::InvalidArgument naming the accepted range and `name`.
 void check_row_bound(double bound, const char *name);
 
 // The factor 1 - (d + 16) 2^-53 (exact) by which the bound is shaved before a row of d entries is
@@ -68,7 +68,7 @@ struct ScaledNorm {
   double value() const { return std::ldexp(rest, exponent); }
 };
 
-// Row i's scaled norm; DPCOV_E_NON_FINITE (a RowError naming row i and the entry) on NaN/Inf.
+// Row i's scaled norm; Status::NonFinite (a RowError naming row i and the entry) on NaN/Inf.
 ScaledNorm scaled_norm(ConstMatrixView a, int64_t i);
 
 // Row i's norm from its plain sum of squares (exponent 0) unless that over- or underflowed, then
@@ -76,7 +76,7 @@ ScaledNorm scaled_norm(ConstMatrixView a, int64_t i);
 ScaledNorm measured_norm(ConstMatrixView a, int64_t i, double sum_of_squares);
 
 // Euclidean norm of row i from its plain sum of squares, which is accurate enough for the bound
-// test unless it over- or underflowed; then the row is either non-finite (DPCOV_E_NON_FINITE
+// test unless it over- or underflowed; then the row is either non-finite (Status::NonFinite
 // naming the entry) or is measured again with its entries scaled by a power of two (as LAPACK's
 // dnrm2 does). +infinity means a finite row whose norm is above the largest double.
 double row_norm(ConstMatrixView a, int64_t i, double sum_of_squares);
@@ -109,8 +109,8 @@ inline double clip_factor(double norm, double bound, double shave) {
 // BoundPolicy::Clip the clip factor B / norm (shaved as clip_factor(); for a row whose sum of
 // squares overflows, computed from the scaled row, so a finite row of norm above the largest
 // double is clipped in its own direction, never dropped); under BoundPolicy::Drop 0. Under
-// BoundPolicy::Reject a row over the bound throws DPCOV_E_NORM_BOUND; a non-finite row throws
-// DPCOV_E_NON_FINITE under every policy.
+// BoundPolicy::Reject a row over the bound throws Status::NormBound; a non-finite row throws
+// Status::NonFinite under every policy.
 double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bound,
                   BoundPolicy policy);
 

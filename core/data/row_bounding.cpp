@@ -23,15 +23,17 @@ double with_room(double exact_bound, int64_t entries) {
 
 void check_positive(double value, const char *name) {
   if (!std::isfinite(value))
-    fail(DPCOV_E_NON_FINITE, name, " must be finite, got ", value);
-  if (!(value > 0.0)) fail(DPCOV_E_INVALID_ARGUMENT, name, " must be > 0 (or 0 for none), got ", value);
+    fail(Status::NonFinite, name, " must be finite, got ", value);
+  if (!(value > 0.0))
+    fail(Status::InvalidArgument, name, " must be > 0 (or 0 for none), got ", value);
 }
 
 }  // namespace
 
 void check_drop_policy(bool drops, privacy::Neighbour neighbour) {
   if (drops && neighbour == privacy::Neighbour::ReplaceOne)
-    fail(DPCOV_E_PRECONDITION, "the drop policy (DPCOV_BOUND_DROP) leaves rows over the bound out: ",
+    fail(Status::Precondition,
+         "the drop policy (DPCOV_BOUND_DROP) leaves rows over the bound out: ",
          "under replace-one neighbours n is public, and dropping would make it depend on the ",
          "data; clip the rows (DPCOV_BOUND_CLIP) or state the guarantee for add/remove neighbours");
 }
@@ -44,7 +46,7 @@ double constant_column_norm_bound(double constant, double bound) {
           ? std::nextafter(bound * std::numbers::sqrt2, std::numeric_limits<double>::infinity())
           : with_room(std::hypot(constant, bound), 2);
   if (!std::isfinite(out))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the norm bound of the rows [c, x] (c = ", constant,
+    fail(Status::InvalidArgument, "the norm bound of the rows [c, x] (c = ", constant,
          ", ||x|| <= ", bound, ") overflows");
   return out;
 }
@@ -86,10 +88,10 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
                          privacy::Neighbour neighbour)
     : cols_(cols), policy_(policy) {
   if (policy != BoundPolicy::Clip && policy != BoundPolicy::Reject && policy != BoundPolicy::Drop)
-    fail(DPCOV_E_INVALID_ARGUMENT, "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) ",
+    fail(Status::InvalidArgument, "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) ",
          "or DPCOV_BOUND_DROP (2), got ", static_cast<int32_t>(policy));
   if (neighbour != privacy::Neighbour::ReplaceOne && neighbour != privacy::Neighbour::AddRemove)
-    fail(DPCOV_E_INVALID_ARGUMENT, "neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) or ",
+    fail(Status::InvalidArgument, "neighbour must be DPCOV_NEIGHBOUR_REPLACE_ONE (0) or ",
          "DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ", static_cast<int32_t>(neighbour));
   if (label_bound != 0.0) check_positive(label_bound, "label_bound");
   if (constant != 0.0) check_positive(constant, "constant");
@@ -97,12 +99,12 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
   constant_ = constant;
   const int64_t features = cols - (label_bound > 0.0 ? 1 : 0);
   if (features < 1 || cols > INT64_MAX - 1)
-    fail(DPCOV_E_DIMENSION, "rows need at least one column besides the label, got ", cols);
+    fail(Status::Dimension, "rows need at least one column besides the label, got ", cols);
   if ((lower == nullptr) != (upper == nullptr))
-    fail(DPCOV_E_NULL_POINTER, "lower and upper must both be given or both be NULL");
+    fail(Status::NullPointer, "lower and upper must both be given or both be NULL");
   if (lower != nullptr) {
     if (constant != 0.0 || label_bound != 0.0 || policy != BoundPolicy::Clip)
-      fail(DPCOV_E_INVALID_ARGUMENT, "column bounds put a constant 1 in front and clamp values ",
+      fail(Status::InvalidArgument, "column bounds put a constant 1 in front and clamp values ",
            "into their ranges: they take no constant, no label and policy DPCOV_BOUND_CLIP only");
     scales_.resize(static_cast<size_t>(cols));
     for (int64_t j = 0; j < cols; ++j)
@@ -117,7 +119,7 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
   norm_bound_ = label_bound > 0.0 ? with_room(std::hypot(x_bound, label_bound), out_cols())
                                   : x_bound;
   if (!std::isfinite(norm_bound_))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the norm bound of the rows [x, y] (||x|| <= ", x_bound,
+    fail(Status::InvalidArgument, "the norm bound of the rows [x, y] (||x|| <= ", x_bound,
          ", |y| <= ", label_bound, ") overflows");
 }
 
@@ -128,7 +130,7 @@ int64_t RowBounding::out_cols() const {
 int64_t RowBounding::bound_rows(ConstMatrixView raw, std::vector<double> &out,
                                 GramCounts &counts) const {
   if (raw.cols != cols_)
-    fail(DPCOV_E_DIMENSION, "rows have ", raw.cols, " columns but the bounding expects ", cols_);
+    fail(Status::Dimension, "rows have ", raw.cols, " columns but the bounding expects ", cols_);
   out.resize(static_cast<size_t>(raw.rows * out_cols()));
   if (scales_.empty()) return bound_norms(raw, out, counts);
   const MatrixView boxed{out.data(), raw.rows, out_cols(), out_cols(), Layout::RowMajor};
@@ -164,8 +166,8 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
     if (label) {
       y = raw(i, cols_ - 1);
       if (!std::isfinite(y))
-        fail_row(DPCOV_E_NON_FINITE, i, "row ", i, ", column ", cols_ - 1, " (0-based, the label) is ",
-                 y, "; rows must be finite");
+        fail_row(Status::NonFinite, i, "row ", i, ", column ", cols_ - 1,
+                 " (0-based, the label) is ", y, "; rows must be finite");
       if (std::fabs(y) > label_bound_) {
         if (policy_ == BoundPolicy::Reject)
           fail_row_over(i, {std::fabs(y), 0, true}, "row ", i, " (0-based) has label |y| = ",

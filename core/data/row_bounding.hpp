@@ -18,7 +18,7 @@ namespace dpcov::data {
 
 // The one rule on the drop policy: under replace-one neighbours n is public, and leaving rows out
 // makes it depend on the data (a row inside the bound for one dataset, outside for its neighbour),
-// so a request that drops, or may drop, rows is refused there with DPCOV_E_PRECONDITION, whatever
+// so a request that drops, or may drop, rows is refused there with Status::Precondition, whatever
 // the rows: refusing only when a row was dropped would itself tell the rows apart. Under
 // add/remove dropping is a 1-stable map (proofs/public_receipt.md).
 void check_drop_policy(bool drops, privacy::Neighbour neighbour);
@@ -30,8 +30,8 @@ class RowBounding {
   // finite value > 0 put in front of every row. lower/upper: both null, or `features` public
   // ranges each (then constant must be 0, policy Clip and no label: the rows are [1, z]).
   // label_bound: 0 (no label) or B_y finite > 0, the last raw column being y, |y| <= B_y.
-  // Throws DPCOV_E_INVALID_ARGUMENT, DPCOV_E_NON_FINITE, DPCOV_E_DIMENSION, and
-  // DPCOV_E_PRECONDITION for the drop policy under replace-one (check_drop_policy()).
+  // Throws Status::InvalidArgument, Status::NonFinite, Status::Dimension, and
+  // Status::Precondition for the drop policy under replace-one (check_drop_policy()).
   RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,
               const double *lower, const double *upper, double label_bound,
               privacy::Neighbour neighbour);
@@ -52,7 +52,7 @@ class RowBounding {
   // Bounds the rows of `raw` (rows x cols(), any layout) into `out` (row-major, rows x
   // out_cols(), resized), leaving dropped rows out; returns how many rows were written, and adds
   // to `counts` the clipped and dropped rows and the clamped values (counts.rows untouched).
-  // Throws a RowError naming the chunk's row: DPCOV_E_NON_FINITE, or DPCOV_E_NORM_BOUND under
+  // Throws a RowError naming the chunk's row: Status::NonFinite, or Status::NormBound under
   // BoundPolicy::Reject.
   int64_t bound_rows(ConstMatrixView raw, std::vector<double> &out, GramCounts &counts) const;
 
@@ -80,7 +80,7 @@ void add_norm_histogram(ConstMatrixView a, const double *grid, int64_t candidate
 // The norm bound of rows [c, x] with ||x|| <= B, never below its exact value: for c = B, sqrt(2)
 // B rounded up (std::numbers::sqrt2 exceeds sqrt(2), and one step up covers the product's
 // rounding); otherwise hypot(c, B) with room for the accumulator's within test. Throws
-// DPCOV_E_INVALID_ARGUMENT when it overflows.
+// Status::InvalidArgument when it overflows.
 double constant_column_norm_bound(double constant, double bound);
 
 // The factor that scales x of norm `norm` (features entries) to at most B (1 - (2 d + 24) eps):

@@ -21,7 +21,7 @@ constexpr int64_t kBlockDoubles = 131072;
 constexpr int64_t kMinBlockRows = 64;
 
 // The union of two sorted lists of disjoint, non-adjacent ranges, with adjacent ranges joined.
-// Throws DPCOV_E_INVALID_ARGUMENT if the lists overlap.
+// Throws Status::InvalidArgument if the lists overlap.
 Ranges unite(const Ranges &a, const Ranges &b) {
   Ranges all;
   all.reserve(a.size() + b.size());
@@ -30,7 +30,7 @@ Ranges unite(const Ranges &a, const Ranges &b) {
   out.reserve(all.size());
   for (const auto &r : all) {
     if (!out.empty() && r.first < out.back().second)
-      fail(DPCOV_E_INVALID_ARGUMENT, "row indices [", r.first, ", ", r.second,
+      fail(Status::InvalidArgument, "row indices [", r.first, ", ", r.second,
            ") overlap row indices [", out.back().first, ", ", out.back().second,
            ") already in the sketch: each global row index may be used once, since two rows ",
            "sharing Gaussian weights are not covered by the privacy guarantee");
@@ -48,9 +48,9 @@ SketchAccumulator::SketchAccumulator(int64_t dim, int64_t projection_rows,
                                      const random::Rng &generator)
     : rows_(projection_rows), generator_(generator), gram_(dim) {
   if (projection_rows < 1)
-    fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", projection_rows);
+    fail(Status::Dimension, "the number of projection rows r must be >= 1, got ", projection_rows);
   if (projection_rows > check::kBlasIntMax / dim)
-    fail(DPCOV_E_TOO_LARGE, "the sketch r x d = ", projection_rows, " x ", dim,
+    fail(Status::TooLarge, "the sketch r x d = ", projection_rows, " x ", dim,
          " must fit a 32-bit BLAS integer");
   sum_.assign(static_cast<size_t>(rows_ * dim), 0.0);
   comp_.assign(static_cast<size_t>(rows_ * dim), 0.0);
@@ -60,12 +60,12 @@ GramCounts SketchAccumulator::add_rows(ConstMatrixView a, int64_t first_index, d
                                        BoundPolicy policy) {
   const int64_t d = dim();
   if (a.cols != d)
-    fail(DPCOV_E_DIMENSION, "rows have ", a.cols, " columns but the sketch has ", d);
+    fail(Status::Dimension, "rows have ", a.cols, " columns but the sketch has ", d);
   data::check_row_bound(bound, "bound");
   if (first_index < 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "first_index must be >= 0, got ", first_index);
+    fail(Status::InvalidArgument, "first_index must be >= 0, got ", first_index);
   if (a.rows > INT64_MAX - first_index)
-    fail(DPCOV_E_INVALID_ARGUMENT, "row indices ", first_index, " + ", a.rows,
+    fail(Status::InvalidArgument, "row indices ", first_index, " + ", a.rows,
          " overflow a 64-bit integer");
   if (a.rows == 0) return gram_.add_rows(a, bound, policy);
   const Ranges used = unite(used_, {{first_index, first_index + a.rows}});
@@ -108,12 +108,12 @@ GramCounts SketchAccumulator::add_rows(ConstMatrixView a, int64_t first_index, d
 }
 
 void SketchAccumulator::merge(const SketchAccumulator &other) {
-  if (&other == this) fail(DPCOV_E_INVALID_ARGUMENT, "cannot merge a sketch into itself");
+  if (&other == this) fail(Status::InvalidArgument, "cannot merge a sketch into itself");
   if (other.dim() != dim() || other.rows_ != rows_)
-    fail(DPCOV_E_INCOMPATIBLE, "cannot merge sketches of shapes ", rows_, " x ", dim(), " and ",
+    fail(Status::Incompatible, "cannot merge sketches of shapes ", rows_, " x ", dim(), " and ",
          other.rows_, " x ", other.dim());
   if (other.generator_.key() != generator_.key())
-    fail(DPCOV_E_INCOMPATIBLE,
+    fail(Status::Incompatible,
          "cannot merge sketches whose Gaussian weights come from different generator keys");
   Ranges used = unite(used_, other.used_);
   gram_.merge(other.gram_);  // throws, changing nothing, if the bounds differ
@@ -141,7 +141,7 @@ Matrix SketchAccumulator::identity_weights() const {
 
 Matrix SketchAccumulator::sketch(double w) const {
   if (!(std::isfinite(w) && w >= 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "w must be finite and >= 0, got ", w);
+    fail(Status::InvalidArgument, "w must be finite and >= 0, got ", w);
   Matrix s = data_sketch();
   if (w == 0.0) return s;
   const Matrix r = identity_weights();
@@ -155,11 +155,11 @@ SketchAccumulator SketchAccumulator::from_state(const random::Rng &generator,
                                                 const GramAccumulator &gram,
                                                 ConstMatrixView data_sketch) {
   if (gram.bound() == 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(Status::InvalidArgument,
          "gram holds no chunk of rows, so the bound of the sketch's rows is unknown");
   SketchAccumulator acc(gram.dim(), projection_rows, generator);
   if (data_sketch.rows != projection_rows || data_sketch.cols != gram.dim())
-    fail(DPCOV_E_DIMENSION, "data_sketch must be r x d = ", projection_rows, " x ", gram.dim(),
+    fail(Status::Dimension, "data_sketch must be r x d = ", projection_rows, " x ", gram.dim(),
          ", got ", data_sketch.rows, " x ", data_sketch.cols);
   check::all_finite(data_sketch, "data_sketch");
   for (int64_t j = 0; j < acc.dim(); ++j)

@@ -32,29 +32,29 @@ class SketchAccumulator {
 
   // A sketch with `projection_rows` = r rows for d = `dim` columns whose weights derive from
   // `generator`'s key (the generator itself is copied and never advanced). Throws
-  // DPCOV_E_DIMENSION / DPCOV_E_TOO_LARGE unless d >= 1, r >= 1 and r d fits a BLAS integer.
+  // Status::Dimension / Status::TooLarge unless d >= 1, r >= 1 and r d fits a BLAS integer.
   SketchAccumulator(int64_t dim, int64_t projection_rows, const random::Rng &generator);
 
   // A sketch holding a state summed elsewhere (e.g. over machines): R_A A = `data_sketch`
   // (r x d, finite) and the Gram accumulator `gram` of the same rows, with weights from
   // `generator`'s key. Which row indices are behind the sum is unknown, so every index counts as
   // used: rows cannot be added to the result, and it merges only with sketches holding no rows.
-  // Throws DPCOV_E_INVALID_ARGUMENT (gram holds no chunk), DPCOV_E_DIMENSION (shape),
-  // DPCOV_E_NON_FINITE, and as the constructor.
+  // Throws Status::InvalidArgument (gram holds no chunk), Status::Dimension (shape),
+  // Status::NonFinite, and as the constructor.
   static SketchAccumulator from_state(const random::Rng &generator, int64_t projection_rows,
                                       const GramAccumulator &gram, ConstMatrixView data_sketch);
 
   // Adds the rows of `rows` (m x d, any layout), whose global indices are first_index, ...,
   // first_index + m - 1. The chunk is validated and bounded like GramAccumulator::add_rows (same
-  // errors); in addition DPCOV_E_INVALID_ARGUMENT if first_index < 0, if the indices overflow, or
+  // errors); in addition Status::InvalidArgument if first_index < 0, if the indices overflow, or
   // if any of them was already used by a row of this accumulator (two rows sharing Gaussian
   // weights would act as one row of norm up to 2B, which the privacy proofs do not cover). Strong
   // exception guarantee. Returns what the chunk contributed.
   GramCounts add_rows(ConstMatrixView rows, int64_t first_index, double bound,
                       BoundPolicy policy);
 
-  // Adds everything `other` accumulated. Throws DPCOV_E_INCOMPATIBLE (d, r, bound or generator
-  // key differ) or DPCOV_E_INVALID_ARGUMENT (the two used overlapping row indices), leaving *this
+  // Adds everything `other` accumulated. Throws Status::Incompatible (d, r, bound or generator
+  // key differ) or Status::InvalidArgument (the two used overlapping row indices), leaving *this
   // unchanged.
   void merge(const SketchAccumulator &other);
 

@@ -8,13 +8,13 @@
 namespace dpcov::estimators {
 
 void check_centring(int64_t dim, int64_t constant_column, double constant, int64_t n) {
-  if (dim < 2) fail(DPCOV_E_DIMENSION, "dim must be >= 2 (a constant column and data), got ", dim);
+  if (dim < 2) fail(Status::Dimension, "dim must be >= 2 (a constant column and data), got ", dim);
   if (constant_column < 0 || constant_column >= dim)
-    fail(DPCOV_E_INVALID_ARGUMENT, "constant_column must be in [0, ", dim, "), got ",
+    fail(Status::InvalidArgument, "constant_column must be in [0, ", dim, "), got ",
          constant_column);
   check::finite(constant, "constant");
-  if (constant == 0.0) fail(DPCOV_E_INVALID_ARGUMENT, "constant must be != 0");
-  if (n < 0) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, or 0 to estimate it, got ", n);
+  if (constant == 0.0) fail(Status::InvalidArgument, "constant must be != 0");
+  if (n < 0) fail(Status::InvalidArgument, "n must be >= 1, or 0 to estimate it, got ", n);
 }
 
 Centred centre_second_moment(ConstMatrixView m, int64_t constant_column, double constant,
@@ -30,7 +30,7 @@ Centred centre_second_moment(ConstMatrixView m, int64_t constant_column, double 
   // A released count below one row: the noise swamps n, and a mean divided by it is meaningless
   // (and may flip sign). Refused rather than reported.
   if (!(out.count >= 1.0))
-    fail(DPCOV_E_PRECONDITION, "the released count S_cc / c^2 = ", out.count,
+    fail(Status::Precondition, "the released count S_cc / c^2 = ", out.count,
          " is below 1: the privacy noise swamps the number of rows; give the public n, or a "
          "larger epsilon");
   out.mean.resize(static_cast<size_t>(d));

@@ -16,11 +16,11 @@ struct Centred {
 };
 
 // `m` is (d + 1) x (d + 1), finite and symmetric; `constant_column` in [0, d]; `constant` finite
-// and != 0; `n` >= 1 (public) or 0 (estimate from the release). Throws DPCOV_E_PRECONDITION when
+// and != 0; `n` >= 1 (public) or 0 (estimate from the release). Throws Status::Precondition when
 // the estimated count is below 1.
 // Checks the arguments of centre_second_moment for an order-`dim` matrix: dim >= 2,
-// constant_column in [0, dim), constant finite and != 0, n >= 0. Throws DPCOV_E_DIMENSION or
-// DPCOV_E_INVALID_ARGUMENT.
+// constant_column in [0, dim), constant finite and != 0, n >= 0. Throws Status::Dimension or
+// Status::InvalidArgument.
 void check_centring(int64_t dim, int64_t constant_column, double constant, int64_t n);
 
 Centred centre_second_moment(ConstMatrixView m, int64_t constant_column, double constant,

@@ -71,13 +71,13 @@ Certificate certify(const Matrix &s, const Matrix &theta, const Matrix &w, doubl
 
 void validate(const GlassoOptions &options) {
   if (!std::isfinite(options.rho))
-    fail(DPCOV_E_NON_FINITE, "rho must be finite and >= 0, got ", options.rho);
-  if (options.rho < 0.0) fail(DPCOV_E_INVALID_ARGUMENT, "rho must be >= 0, got ", options.rho);
+    fail(Status::NonFinite, "rho must be finite and >= 0, got ", options.rho);
+  if (options.rho < 0.0) fail(Status::InvalidArgument, "rho must be >= 0, got ", options.rho);
   if (!std::isfinite(options.tol))
-    fail(DPCOV_E_NON_FINITE, "tol must be finite and > 0, got ", options.tol);
-  if (options.tol <= 0.0) fail(DPCOV_E_INVALID_ARGUMENT, "tol must be > 0, got ", options.tol);
+    fail(Status::NonFinite, "tol must be finite and > 0, got ", options.tol);
+  if (options.tol <= 0.0) fail(Status::InvalidArgument, "tol must be > 0, got ", options.tol);
   if (options.max_iter < 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, "max_iter must be >= 1, got ", options.max_iter);
+    fail(Status::InvalidArgument, "max_iter must be >= 1, got ", options.max_iter);
 }
 
 GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
@@ -88,12 +88,12 @@ GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
   const double rho_diag = options.penalize_diagonal ? rho : 0.0;
   for (int64_t i = 0; i < d; ++i)
     if (!(s(i, i) + rho_diag > 0.0))
-      fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "graphical lasso needs S_ii",
+      fail(Status::NotPositiveDefinite, "graphical lasso needs S_ii",
            options.penalize_diagonal ? " + rho" : "", " > 0 for every i; entry ", i, " is ",
            s(i, i) + rho_diag,
            ": project S onto the positive semidefinite cone first or increase rho");
   if (warm_start != nullptr && !positive_definite(*warm_start))
-    fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "warm_start must be positive definite");
+    fail(Status::NotPositiveDefinite, "warm_start must be positive definite");
 
   GlassoResult result;
   result.kkt_residual = std::numeric_limits<double>::infinity();
@@ -115,7 +115,7 @@ GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
     result.start = GlassoStart::SoftThreshold;
   }
   if (!have_start)
-    fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "graphical lasso: neither S",
+    fail(Status::NotPositiveDefinite, "graphical lasso: neither S",
          options.penalize_diagonal ? " + rho I" : "",
          " nor its soft-thresholded version is positive definite, so block coordinate descent has "
          "no feasible start; increase rho",
@@ -196,7 +196,7 @@ GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
       return result;
     }
   }
-  fail(DPCOV_E_NO_CONVERGENCE, "graphical lasso did not converge in ", options.max_iter,
+  fail(Status::NoConvergence, "graphical lasso did not converge in ", options.max_iter,
        " sweeps: scaled KKT residual ", result.kkt_residual, " > tol ", options.tol,
        "; raise max_iter or tol, or increase rho");
 }
@@ -205,13 +205,13 @@ GlassoResult graphical_lasso_undisclosed(const Matrix &s, const GlassoOptions &o
   try {
     return graphical_lasso(s, options, nullptr);
   } catch (const Error &e) {
-    if (e.status() == DPCOV_E_NO_CONVERGENCE)
-      fail(DPCOV_E_NO_CONVERGENCE, "graphical lasso did not converge in ", options.max_iter,
+    if (e.status() == Status::NoConvergence)
+      fail(Status::NoConvergence, "graphical lasso did not converge in ", options.max_iter,
            " sweeps to tol ", options.tol, "; raise max_iter or tol, or increase rho (the "
            "residual it reached is not reported: it is a function of data that stays inside the "
            "library)");
-    if (e.status() == DPCOV_E_NOT_POSITIVE_DEFINITE)
-      fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "graphical lasso: no positive definite start for block "
+    if (e.status() == Status::NotPositiveDefinite)
+      fail(Status::NotPositiveDefinite, "graphical lasso: no positive definite start for block "
            "coordinate descent; increase rho or penalise the diagonal");
     throw;
   }

@@ -47,10 +47,10 @@ void validate(const GlassoOptions &options);
 
 // Solves the problem for the symmetric, finite d x d matrix s (checked by the caller). S may be
 // indefinite (a noisy release): the solver needs one of the starts above to be positive definite
-// and otherwise throws DPCOV_E_NOT_POSITIVE_DEFINITE (advising a larger rho, a penalised diagonal,
+// and otherwise throws Status::NotPositiveDefinite (advising a larger rho, a penalised diagonal,
 // or a PSD projection of S). warm_start, if not null, is a symmetric positive definite Theta0
 // (e.g. the solution for a nearby rho). Stops when kkt_residual <= tol; after max_iter sweeps
-// throws DPCOV_E_NO_CONVERGENCE.
+// throws Status::NoConvergence.
 GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
                              const Matrix *warm_start);
 

@@ -12,7 +12,7 @@ namespace {
 
 void same_shape(ConstMatrixView a, ConstMatrixView b) {
   if (a.rows != b.rows || a.cols != b.cols)
-    fail(DPCOV_E_DIMENSION, "the two matrices must have the same shape, got ", a.rows, " x ",
+    fail(Status::Dimension, "the two matrices must have the same shape, got ", a.rows, " x ",
          a.cols, " and ", b.rows, " x ", b.cols);
 }
 
@@ -20,7 +20,7 @@ void same_shape(ConstMatrixView a, ConstMatrixView b) {
 double scaled(double error, double norm_b, bool relative) {
   if (!relative) return error;
   if (norm_b == 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(Status::InvalidArgument,
          "a relative error needs a nonzero reference; the reference is 0");
   return error / norm_b;
 }
@@ -59,10 +59,10 @@ SupportRecovery support_recovery(ConstMatrixView estimate, ConstMatrixView truth
                                  double threshold) {
   same_shape(estimate, truth);
   if (estimate.rows != estimate.cols)
-    fail(DPCOV_E_DIMENSION, "precision matrices must be square, got ", estimate.rows, " x ",
+    fail(Status::Dimension, "precision matrices must be square, got ", estimate.rows, " x ",
          estimate.cols);
   if (!(threshold >= 0.0) || std::isinf(threshold))
-    fail(std::isnan(threshold) ? DPCOV_E_NON_FINITE : DPCOV_E_INVALID_ARGUMENT,
+    fail(std::isnan(threshold) ? Status::NonFinite : Status::InvalidArgument,
          "threshold must be finite and >= 0, got ", threshold);
   SupportRecovery s;
   for (int64_t j = 0; j < estimate.cols; ++j)

@@ -34,7 +34,7 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   check::symmetric(released, "released matrix");
   validate(spec, released.rows);
   if (spec.ridge != 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the bootstrap intervals are for OLS: ridge must be 0, got ",
+    fail(Status::InvalidArgument, "the bootstrap intervals are for OLS: ridge must be 0, got ",
          spec.ridge);
   std::vector<int64_t> cols;
   if (spec.intercept_column >= 0) cols.push_back(spec.intercept_column);
@@ -44,14 +44,14 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   const double alpha = 1.0 - spec.level;
   // Before bootstrap + 1 below, which overflowed at INT64_MAX: the worlds' time and the
   // coefficients kept, p per world, bounded (reserved below, so that memory fails before a draw).
-  if (bootstrap > DPCOV_MAX_SIMULATION_DRAWS)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the number of bootstrap draws must be at most "
-         "DPCOV_MAX_SIMULATION_DRAWS = ", DPCOV_MAX_SIMULATION_DRAWS, " (it bounds the "
+  if (bootstrap > check::kMaxSimulationDraws)
+    fail(Status::InvalidArgument, "the number of bootstrap draws must be at most "
+         "DPCOV_MAX_SIMULATION_DRAWS = ", check::kMaxSimulationDraws, " (it bounds the "
          "bootstrap's time and memory), got ", bootstrap);
   // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
   const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
   if (bootstrap < 1 || k < 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the number of bootstrap draws must be >= ",
+    fail(Status::InvalidArgument, "the number of bootstrap draws must be >= ",
          static_cast<int64_t>(std::ceil(2.0 / alpha)) - 1, " at level ", spec.level, ", got ",
          bootstrap);
 
@@ -70,7 +70,7 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   out.coefficients.assign(at(p), 0.0);
   Matrix l;
   if (!linalg::cholesky(g, l) || !spd_solve(g, gxy, out.coefficients))
-    fail(DPCOV_E_PRECONDITION, "the feature block of the release (minus the noise mean) is not "
+    fail(Status::Precondition, "the feature block of the release (minus the noise mean) is not "
          "positive definite (smallest eigenvalue ", linalg::eigvalsh(g).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
   double explained = 0.0;
@@ -112,7 +112,7 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   }
   const int64_t f = out.failed_draws;
   if (f >= k)
-    fail(DPCOV_E_PRECONDITION, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
+    fail(Status::Precondition, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
          " bootstrap draws the noisy feature block is not positive definite, so no interval at "
          "this level can be formed; more rows, a larger epsilon or fewer columns");
 
@@ -149,7 +149,7 @@ BootstrapIntervals adassp_bootstrap_intervals(const Matrix &xtx_released,
   const int64_t p = receipt.dim;
   if (xtx_released.rows() != p || xtx_released.cols() != p ||
       static_cast<int64_t>(xty_released.size()) != p)
-    fail(DPCOV_E_DIMENSION, "the released X'X must be ", p, " x ", p, " and X'y of length ", p);
+    fail(Status::Dimension, "the released X'X must be ", p, " x ", p, " and X'y of length ", p);
   check::finite(yty_released, "released y'y");
   Matrix statistic(p + 1, p + 1);
   for (int64_t j = 0; j < p; ++j) {

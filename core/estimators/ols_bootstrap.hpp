@@ -13,7 +13,7 @@
 // percentile intervals of the beta*_b; the p-value of beta_j = 0 is the smallest level whose
 // interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
-// there are so many that an end would be infinite, nothing is returned (DPCOV_E_PRECONDITION):
+// there are so many that an end would be infinite, nothing is returned (Status::Precondition):
 // the noise swamps the data at this n and epsilon.
 //
 // Coverage is measured, not proven: tests/statistical/ols_bootstrap_coverage_test.cpp and
@@ -45,7 +45,7 @@ struct BootstrapIntervals {
 // The intervals for `spec` (label, features, intercept column, rows = n > p, level; ridge must be
 // 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`
 // draws (>= 2 / (1 - level) - 1, so that each end is an order statistic) of `rng`.
-// Throws DPCOV_E_INVALID_ARGUMENT (spec, law, bootstrap), DPCOV_E_PRECONDITION when G^_XX is not
+// Throws Status::InvalidArgument (spec, law, bootstrap), Status::Precondition when G^_XX is not
 // positive definite or too many bootstrap worlds are (the message says so), and the statuses of
 // the matrix checks.
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,

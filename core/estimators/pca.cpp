@@ -14,7 +14,7 @@ namespace dpcov::estimators {
 namespace {
 
 void check_k(int64_t k, int64_t d) {
-  if (k < 1 || k > d) fail(DPCOV_E_INVALID_ARGUMENT, "k must be in [1, ", d, "], got ", k);
+  if (k < 1 || k > d) fail(Status::InvalidArgument, "k must be in [1, ", d, "], got ", k);
 }
 
 // The top-k eigenvectors of a as the columns of a d x k matrix, largest eigenvalue first.
@@ -34,11 +34,11 @@ Matrix top_vectors(const linalg::SymmetricEigen &e, int64_t k) {
 
 void check_level(double level, int64_t draws) {
   if (!(level > 0.0 && level < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
-  if (draws < 1) fail(DPCOV_E_INVALID_ARGUMENT, "draws must be >= 1, got ", draws);
-  if (draws > DPCOV_MAX_SIMULATION_DRAWS)
-    fail(DPCOV_E_INVALID_ARGUMENT, "draws must be at most DPCOV_MAX_SIMULATION_DRAWS = ",
-         DPCOV_MAX_SIMULATION_DRAWS, " (it bounds the simulation's time), got ", draws);
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  if (draws < 1) fail(Status::InvalidArgument, "draws must be >= 1, got ", draws);
+  if (draws > check::kMaxSimulationDraws)
+    fail(Status::InvalidArgument, "draws must be at most DPCOV_MAX_SIMULATION_DRAWS = ",
+         check::kMaxSimulationDraws, " (it bounds the simulation's time), got ", draws);
 }
 
 double spectral_norm(const Matrix &symmetric) {
@@ -111,7 +111,7 @@ PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_r
 SubspaceDistance subspace_distance(const Matrix &a, const Matrix &b, int64_t k) {
   const int64_t d = a.rows();
   if (b.rows() != d)
-    fail(DPCOV_E_DIMENSION, "the two matrices must have the same size, got ", d, " and ", b.rows());
+    fail(Status::Dimension, "the two matrices must have the same size, got ", d, " and ", b.rows());
   check_k(k, d);
   const Matrix u = top_vectors(linalg::eigh(a), k);
   const Matrix v = top_vectors(linalg::eigh(b), k);
@@ -191,7 +191,7 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   }
   const double eta = quantile(norms, level);
   if (!std::isfinite(eta))
-    fail(DPCOV_E_PRECONDITION, "the privacy noise swamps the number of rows in more than ",
+    fail(Status::Precondition, "the privacy noise swamps the number of rows in more than ",
          1.0 - level, " of the simulated draws: no centred subspace error bound");
   return davis_kahan(at_release, k, eta);
 }

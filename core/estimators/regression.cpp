@@ -14,7 +14,7 @@ namespace {
 
 void check_column(int64_t index, int64_t d, const char *name) {
   if (index < 0 || index >= d)
-    fail(DPCOV_E_INVALID_ARGUMENT, name, " must be a column index in [0, ", d, "), got ", index);
+    fail(Status::InvalidArgument, name, " must be a column index in [0, ", d, "), got ", index);
 }
 
 }  // namespace
@@ -24,7 +24,7 @@ void validate(const RegressionSpec &spec, int64_t d) {
   if (spec.intercept_column != -1) {
     check_column(spec.intercept_column, d, "intercept_column (or -1 for no intercept)");
     if (spec.intercept_column == spec.label)
-      fail(DPCOV_E_INVALID_ARGUMENT, "intercept_column ", spec.intercept_column,
+      fail(Status::InvalidArgument, "intercept_column ", spec.intercept_column,
            " is the label column");
   }
   std::vector<bool> used(static_cast<size_t>(d), false);
@@ -32,27 +32,27 @@ void validate(const RegressionSpec &spec, int64_t d) {
     const int64_t c = spec.features[i];
     check_column(c, d, concat("features[", i, "]").c_str());
     if (c == spec.label)
-      fail(DPCOV_E_INVALID_ARGUMENT, "features[", i, "] = ", c, " is the label column");
+      fail(Status::InvalidArgument, "features[", i, "] = ", c, " is the label column");
     if (c == spec.intercept_column)
-      fail(DPCOV_E_INVALID_ARGUMENT, "features[", i, "] = ", c,
+      fail(Status::InvalidArgument, "features[", i, "] = ", c,
            " is the intercept column; it is added by intercept_column alone");
     if (used[static_cast<size_t>(c)])
-      fail(DPCOV_E_INVALID_ARGUMENT, "features[", i, "] = ", c, " appears twice");
+      fail(Status::InvalidArgument, "features[", i, "] = ", c, " appears twice");
     used[static_cast<size_t>(c)] = true;
   }
   const int64_t p = static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0);
   if (p == 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "regression needs at least one feature or an intercept");
+    fail(Status::InvalidArgument, "regression needs at least one feature or an intercept");
   if (!std::isfinite(spec.ridge))
-    fail(DPCOV_E_NON_FINITE, "ridge must be finite and >= 0, got ", spec.ridge);
-  if (spec.ridge < 0.0) fail(DPCOV_E_INVALID_ARGUMENT, "ridge must be >= 0, got ", spec.ridge);
+    fail(Status::NonFinite, "ridge must be finite and >= 0, got ", spec.ridge);
+  if (spec.ridge < 0.0) fail(Status::InvalidArgument, "ridge must be >= 0, got ", spec.ridge);
   if (spec.rows <= p)
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(Status::InvalidArgument,
          "the number of rows n must exceed the number of coefficients p = ", p,
          " (residual degrees of freedom n - p >= 1), got n = ", spec.rows);
-  if (std::isnan(spec.level)) fail(DPCOV_E_NON_FINITE, "level must be in (0, 1), got ", spec.level);
+  if (std::isnan(spec.level)) fail(Status::NonFinite, "level must be in (0, 1), got ", spec.level);
   if (!(spec.level > 0.0 && spec.level < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", spec.level);
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", spec.level);
 }
 
 RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec) {
@@ -79,7 +79,7 @@ RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec) {
   Matrix l;
   if (!linalg::cholesky(penalised, l)) {
     const double smallest = linalg::eigvalsh(penalised).front();
-    fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "the feature block of the second-moment matrix",
+    fail(Status::NotPositiveDefinite, "the feature block of the second-moment matrix",
          spec.ridge > 0 ? " plus ridge * I" : "", " is not positive definite (smallest eigenvalue ",
          smallest, "); a noisy release can be indefinite: pass a ridge penalty larger than ",
          std::max(0.0, -smallest),

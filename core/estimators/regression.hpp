@@ -41,7 +41,7 @@ void validate(const RegressionSpec &spec, int64_t d);
 //   intervals.
 // For lambda > 0, Cov(b) is the posterior covariance of b under the prior N(0, s^2 / lambda) that
 // makes ridge the posterior mode; it is positive definite whenever the fit succeeds, so no standard
-// error is ever NaN. Throws DPCOV_E_NOT_POSITIVE_DEFINITE when X'X + lambda D is not.
+// error is ever NaN. Throws Status::NotPositiveDefinite when X'X + lambda D is not.
 RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec);
 
 }  // namespace dpcov::estimators

@@ -53,7 +53,7 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
     case MechanismId::WishartAdditive:
       return {ReleaseNoise::Kind::Wishart, receipt.scale, receipt.dof};
     default:
-      fail(DPCOV_E_INVALID_ARGUMENT, "no noise-aware intervals for a ",
+      fail(Status::InvalidArgument, "no noise-aware intervals for a ",
            mechanisms::mechanism_name(receipt.mechanism), " release: its noise is not additive "
            "with a known law (supported: analyze_gauss, laplace_sym, wishart_additive)");
   }
@@ -61,7 +61,7 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
 
 ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt) {
   if (!receipt.label_square)
-    fail(DPCOV_E_INVALID_ARGUMENT, "noise-aware intervals need the AdaSSP fit to release y'y too "
+    fail(Status::InvalidArgument, "noise-aware intervals need the AdaSSP fit to release y'y too "
          "(the residual variance): fit with release_label_square");
   ReleaseNoise noise{ReleaseNoise::Kind::Adassp, receipt.sigma_gram, 0.0};
   noise.off_diagonal = receipt.sigma_gram_off_diagonal;
@@ -80,7 +80,7 @@ void validate(const ReleaseNoise &noise, int64_t order) {
   if (noise.kind == ReleaseNoise::Kind::Wishart) {
     check::finite(noise.dof, "Wishart degrees of freedom");
     if (!(noise.dof > static_cast<double>(order - 1)))
-      fail(DPCOV_E_INVALID_ARGUMENT, "Wishart degrees of freedom must exceed ", order - 1,
+      fail(Status::InvalidArgument, "Wishart degrees of freedom must exceed ", order - 1,
            ", got ", noise.dof);
   }
 }

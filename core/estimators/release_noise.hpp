@@ -29,12 +29,12 @@ struct ReleaseNoise {
 };
 
 // The noise law of a release from its receipt: analyze_gauss (sigma), laplace_sym (scale),
-// wishart_additive (dof, scale). Throws DPCOV_E_INVALID_ARGUMENT naming the mechanism for every
+// wishart_additive (dof, scale). Throws Status::InvalidArgument naming the mechanism for every
 // other one (its noise is not additive with a known law, or it is not private).
 ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
 
 // The noise law of an AdaSSP release that includes y'y (receipt.label_square); throws
-// DPCOV_E_INVALID_ARGUMENT otherwise.
+// Status::InvalidArgument otherwise.
 ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt);
 
 // Checks the law: scale finite > 0; for Wishart dof finite > k - 1 for order k (k = p + 1).

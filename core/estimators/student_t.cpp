@@ -70,7 +70,7 @@ double log_incomplete_beta_cf(double a, double b, double x, double log_x, double
     if (std::fabs(step - 1.0) <= kEps)
       return a * log_x + b * log_y - log_beta(a, b) + std::log(h / a);
   }
-  fail(DPCOV_E_NUMERICAL, "incomplete beta continued fraction did not converge for a = ", a,
+  fail(Status::Numerical, "incomplete beta continued fraction did not converge for a = ", a,
        ", b = ", b, ", x = ", x);
 }
 
@@ -263,7 +263,7 @@ double student_t_upper_quantile(double q, double dof) {
     if (std::fabs(next - u) <= 2.0 * kEps) return std::exp(next);
     u = next;
   }
-  fail(DPCOV_E_NUMERICAL, "Student t quantile did not converge for q = ", q, ", dof = ", dof);
+  fail(Status::Numerical, "Student t quantile did not converge for q = ", q, ", dof = ", dof);
 }
 
 }  // namespace dpcov::estimators

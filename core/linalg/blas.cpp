@@ -46,7 +46,7 @@ void gemm(Trans ta, Trans tb, double alpha, const Matrix &a, const Matrix &b, do
   const int64_t k = ta == Trans::No ? a.cols() : a.rows();
   const int64_t n = tb == Trans::No ? b.cols() : b.rows();
   if (c.rows() != m || c.cols() != n || (tb == Trans::No ? b.rows() : b.cols()) != k)
-    fail(DPCOV_E_INTERNAL, "gemm: inconsistent shapes");
+    fail(Status::Internal, "gemm: inconsistent shapes");
   if (m == 0 || n == 0) return;
   cblas_dgemm(CblasColMajor, cb(ta), cb(tb), bi(m), bi(n), bi(k), alpha, a.data(),
               bi(std::max<int64_t>(1, a.rows())), b.data(), bi(std::max<int64_t>(1, b.rows())),
@@ -84,7 +84,7 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
       0, 0, 0.0, &found, out.values.data(), want_vectors ? out.vectors.data() : nullptr, li(n),
       support.data());
   if (info != 0 || found != n)
-    fail(DPCOV_E_NUMERICAL, "symmetric eigen-decomposition failed (LAPACK dsyevr info ", info,
+    fail(Status::Numerical, "symmetric eigen-decomposition failed (LAPACK dsyevr info ", info,
          ")");
   for (double &value : out.values) value = std::ldexp(value, exponent);
   return out;
@@ -103,11 +103,11 @@ bool cholesky(const Matrix &a, Matrix &l) {
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = j; i < n; ++i)
       if (!std::isfinite(a(i, j)))
-        fail(DPCOV_E_NUMERICAL, "Cholesky factorization of a matrix whose entry (", i, ", ", j,
+        fail(Status::Numerical, "Cholesky factorization of a matrix whose entry (", i, ", ", j,
              ") is ", a(i, j), ": an overflow upstream");
   l = a;
   const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', li(n), l.data(), li(n));
-  if (info < 0) fail(DPCOV_E_INTERNAL, "dpotrf argument ", -info, " invalid");
+  if (info < 0) fail(Status::Internal, "dpotrf argument ", -info, " invalid");
   if (info > 0) return false;
   for (int64_t j = 1; j < n; ++j)
     for (int64_t i = 0; i < j; ++i) l(i, j) = 0.0;
@@ -122,10 +122,10 @@ double log_det_from_cholesky(const Matrix &l) {
 
 Matrix spd_inverse(const Matrix &a) {
   Matrix l;
-  if (!cholesky(a, l)) fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "matrix is not positive definite");
+  if (!cholesky(a, l)) fail(Status::NotPositiveDefinite, "matrix is not positive definite");
   const lapack_int info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', li(l.rows()), l.data(),
                                          li(l.rows()));
-  if (info != 0) fail(DPCOV_E_NUMERICAL, "SPD inverse failed (LAPACK dpotri info ", info, ")");
+  if (info != 0) fail(Status::Numerical, "SPD inverse failed (LAPACK dpotri info ", info, ")");
   // dpotri fills the lower triangle; mirror it.
   for (int64_t j = 0; j < l.cols(); ++j)
     for (int64_t i = 0; i < j; ++i) l(i, j) = l(j, i);
@@ -160,13 +160,13 @@ std::vector<double> singular_values(const Matrix &a) {
   const lapack_int info = LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', li(m), li(n), work.data(), li(m),
                                          s.data(), nullptr, 1, nullptr, 1);
   if (info != 0)
-    fail(DPCOV_E_NUMERICAL, "singular value decomposition failed (LAPACK dgesdd info ", info, ")");
+    fail(Status::Numerical, "singular value decomposition failed (LAPACK dgesdd info ", info, ")");
   return s;
 }
 
 void gemm_views(double alpha, ConstMatrixView a, ConstMatrixView b, double beta, MatrixView c) {
   if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols || c.layout != Layout::ColMajor)
-    fail(DPCOV_E_INTERNAL, "gemm_views: inconsistent shapes or a row-major output");
+    fail(Status::Internal, "gemm_views: inconsistent shapes or a row-major output");
   if (c.rows == 0 || c.cols == 0) return;
   const auto op = [](ConstMatrixView v) {
     return v.layout == Layout::ColMajor ? CblasNoTrans : CblasTrans;

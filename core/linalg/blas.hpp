@@ -27,7 +27,7 @@ void gemm(Trans ta, Trans tb, double alpha, const Matrix &a, const Matrix &b, do
 Matrix multiply(const Matrix &a, const Matrix &b, Trans ta = Trans::No, Trans tb = Trans::No);
 
 // Eigen-decomposition of a symmetric matrix (upper triangle read): values ascending, vectors as
-// the columns of `vectors` (orthonormal). Throws DPCOV_E_NUMERICAL if LAPACK does not converge.
+// the columns of `vectors` (orthonormal). Throws Status::Numerical if LAPACK does not converge.
 struct SymmetricEigen {
   std::vector<double> values;
   Matrix vectors;
@@ -38,13 +38,13 @@ std::vector<double> eigvalsh(const Matrix &a);
 
 // Cholesky factor L (lower, A = L L^T, strictly upper part zeroed) of a symmetric matrix given by
 // its lower triangle. Returns false, leaving `l` unspecified, if A is not positive definite;
-// throws DPCOV_E_NUMERICAL if its lower triangle has a non-finite entry.
+// throws Status::Numerical if its lower triangle has a non-finite entry.
 bool cholesky(const Matrix &a, Matrix &l);
 
 // sum_i log L_ii^2 = log det A for a Cholesky factor L of A.
 double log_det_from_cholesky(const Matrix &l);
 
-// Inverse of a symmetric positive definite matrix, in full. Throws DPCOV_E_NOT_POSITIVE_DEFINITE.
+// Inverse of a symmetric positive definite matrix, in full. Throws Status::NotPositiveDefinite.
 Matrix spd_inverse(const Matrix &a);
 
 // B := alpha op(T) B (side Left) or alpha B op(T) (side Right), T lower triangular.
@@ -57,7 +57,7 @@ void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b
 void symmetrize_from_upper(Matrix &a);
 
 // Singular values of a general matrix, descending (LAPACK dgesdd without vectors). Throws
-// DPCOV_E_NUMERICAL if LAPACK does not converge.
+// Status::Numerical if LAPACK does not converge.
 std::vector<double> singular_values(const Matrix &a);
 
 // C := alpha A B + beta C on views: A (m x k) and B (k x n) in either layout, C (m x n)

@@ -185,21 +185,21 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
 SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool compress,
                        double rho) {
   const int64_t q = static_cast<int64_t>(lambda.size());
-  if (q < 1) fail(DPCOV_E_DIMENSION, "secular update needs at least one eigenvalue");
-  if (y == nullptr) fail(DPCOV_E_NULL_POINTER, "secular update vector y is NULL");
+  if (q < 1) fail(Status::Dimension, "secular update needs at least one eigenvalue");
+  if (y == nullptr) fail(Status::NullPointer, "secular update vector y is NULL");
   double lam_max = 0.0, ynorm2 = 0.0;
   for (int64_t j = 0; j < q; ++j) {
     const double l = lambda[static_cast<size_t>(j)];
     if (!std::isfinite(l) || !std::isfinite(y[j]))
-      fail(DPCOV_E_INVALID_ARGUMENT, "secular update input is not finite at ", j);
+      fail(Status::InvalidArgument, "secular update input is not finite at ", j);
     if (j > 0 && l > lambda[static_cast<size_t>(j - 1)])
-      fail(DPCOV_E_INVALID_ARGUMENT, "secular update eigenvalues must be non-increasing");
+      fail(Status::InvalidArgument, "secular update eigenvalues must be non-increasing");
     lam_max = std::max(lam_max, std::fabs(l));
     ynorm2 += y[j] * y[j];
   }
-  if (!std::isfinite(rho)) fail(DPCOV_E_INVALID_ARGUMENT, "rank-one coefficient is not finite");
+  if (!std::isfinite(rho)) fail(Status::InvalidArgument, "rank-one coefficient is not finite");
   if (compress && !(std::fabs(std::sqrt(ynorm2) - 1.0) <= kUnitTolerance))
-    fail(DPCOV_E_INVALID_ARGUMENT, "compression vector must have unit norm, got norm ",
+    fail(Status::InvalidArgument, "compression vector must have unit norm, got norm ",
          std::sqrt(ynorm2));
 
   SecularEigen out;

@@ -33,11 +33,11 @@ struct SecularEigen {
 
 // Compression of diag(lambda) onto y^perp: returns q - 1 orthonormal vectors spanning y_used^perp
 // (q x (q - 1)) with V^T diag(lambda) V = diag(values). lambda: q finite values, non-increasing;
-// y: q finite values of unit norm (within 1e-10). Throws DPCOV_E_INVALID_ARGUMENT otherwise.
+// y: q finite values of unit norm (within 1e-10). Throws Status::InvalidArgument otherwise.
 SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y);
 
 // diag(lambda) + rho y y^T: q x q orthonormal eigenvectors and their eigenvalues. lambda as above;
-// y and rho finite (y of any norm). Throws DPCOV_E_INVALID_ARGUMENT otherwise.
+// y and rho finite (y of any norm). Throws Status::InvalidArgument otherwise.
 SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,
                                       double rho);
 

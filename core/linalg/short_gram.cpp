@@ -116,13 +116,13 @@ bool short_gram_applies(ConstMatrixView a) {
 
 void short_row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, double *out) {
   if (!short_gram_applies(a))
-    fail(DPCOV_E_INTERNAL, "short_row_sums_of_squares called on rows it does not take");
+    fail(Status::Internal, "short_row_sums_of_squares called on rows it does not take");
   kSums[static_cast<size_t>(a.cols - 1)](a.row(first), count, a.ld, out);
 }
 
 void short_gram_upper(ConstMatrixView a, const double *factors, double *c, int64_t ldc) {
   if (!short_gram_applies(a))
-    fail(DPCOV_E_INTERNAL, "short_gram_upper called on rows it does not take");
+    fail(Status::Internal, "short_gram_upper called on rows it does not take");
   const auto &table = factors ? kScaled : kPlain;
   table[static_cast<size_t>(a.cols - 1)](a.data, a.rows, a.ld, factors, c, ldc);
 }
@@ -132,11 +132,11 @@ void short_gram_upper(ConstMatrixView a, const double *factors, double *c, int64
 bool short_gram_applies(ConstMatrixView) { return false; }
 
 void short_row_sums_of_squares(ConstMatrixView, int64_t, int64_t, double *) {
-  fail(DPCOV_E_INTERNAL, "short_row_sums_of_squares is not available on this CPU");
+  fail(Status::Internal, "short_row_sums_of_squares is not available on this CPU");
 }
 
 void short_gram_upper(ConstMatrixView, const double *, double *, int64_t) {
-  fail(DPCOV_E_INTERNAL, "short_gram_upper is not available on this CPU");
+  fail(Status::Internal, "short_gram_upper is not available on this CPU");
 }
 
 #endif

@@ -30,7 +30,7 @@ double normal_log_density(double x, double sigma) {
 
 AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsilon, double delta,
                           const AdasspOptions &options) {
-  if (p < 1) fail(DPCOV_E_DIMENSION, "the regression needs at least one regressor, got ", p);
+  if (p < 1) fail(Status::Dimension, "the regression needs at least one regressor, got ", p);
   check::dimension(p, "number of regressors");
   check::positive_finite(bound_x, "bound_x (the bound on the norm of a row of regressors)");
   check::positive_finite(bound_y, "bound_y (the bound on |y|)");
@@ -39,7 +39,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   // (kSmallestGramBound; proofs/analyze_gauss.md, "Small bounds").
   for (const auto &[bound, name] : {std::pair{bound_x, "bound_x"}, std::pair{bound_y, "bound_y"}})
     if (!(bound >= kSmallestGramBound))
-      fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP needs ", name, " >= 2^-500 (about 3.05e-151), got ",
+      fail(Status::InvalidArgument, "AdaSSP needs ", name, " >= 2^-500 (about 3.05e-151), got ",
            bound, ": below it the Gram's entries round in the subnormals by as much as their ",
            "sensitivity (proofs/analyze_gauss.md, Small bounds); rows scaled up by 2^k release a ",
            "Gram that scales back down by 2^-2k exactly");
@@ -48,15 +48,16 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   const bool paper = options.calibration == AdasspCalibration::Paper;
   if (options.calibration != AdasspCalibration::JointAnalytic &&
       options.calibration != AdasspCalibration::Paper)
-    fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP calibration must be 0 (joint analytic) or 1 (paper), got ",
+    fail(Status::InvalidArgument,
+         "AdaSSP calibration must be 0 (joint analytic) or 1 (paper), got ",
          static_cast<int32_t>(options.calibration));
   if (options.neighbour != privacy::Neighbour::ReplaceOne &&
       options.neighbour != privacy::Neighbour::AddRemove)
-    fail(DPCOV_E_INVALID_ARGUMENT, "neighbour must be 0 (replace-one) or 1 (add/remove), got ",
+    fail(Status::InvalidArgument, "neighbour must be 0 (replace-one) or 1 (add/remove), got ",
          static_cast<int32_t>(options.neighbour));
 
   if (paper && options.release_label_square)
-    fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP releases y'y (for intervals) with the joint analytic "
+    fail(Status::InvalidArgument, "AdaSSP releases y'y (for intervals) with the joint analytic "
          "calibration only; the paper's constants have no share for it");
 
   AdasspReceipt r;
@@ -105,7 +106,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   // The joint calibration meets delta by construction (analytic_gaussian_sigma); the paper's
   // constants are checked, with a relative margin of 1e-6 for the double-precision evaluation.
   if (paper && !(r.delta_exact * (1.0 + 1e-6) <= delta))
-    fail(DPCOV_E_PRECONDITION, "the paper's AdaSSP constants are not (", epsilon, ", ", delta,
+    fail(Status::Precondition, "the paper's AdaSSP constants are not (", epsilon, ", ", delta,
          ")-DP under this neighbour relation: their exact delta is ", r.delta_exact,
          "; use the joint analytic calibration (the default)");
   if (paper) {
@@ -148,7 +149,7 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double y
                      const AdasspReceipt &plan, random::Rng &rng) {
   const int64_t p = plan.dim;
   if (xtx.rows() != p || xtx.cols() != p || static_cast<int64_t>(xty.size()) != p)
-    fail(DPCOV_E_DIMENSION, "X'X must be ", p, " x ", p, " and X'y of length ", p);
+    fail(Status::Dimension, "X'X must be ", p, " x ", p, " and X'y of length ", p);
   check::all_finite(xtx.view(), "X'X");
   check::symmetric(xtx.view(), "X'X");
   for (int64_t i = 0; i < p; ++i) check::finite(xty[at(i)], "X'y");

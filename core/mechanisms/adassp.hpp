@@ -74,7 +74,7 @@ struct AdasspFit {
 };
 
 // All constants for p regressors, bounds ||x|| <= bound_x, |y| <= bound_y; throws on bad
-// arguments, and DPCOV_E_PRECONDITION when the paper's constants do not meet (eps, delta).
+// arguments, and Status::Precondition when the paper's constants do not meet (eps, delta).
 AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsilon, double delta,
                           const AdasspOptions &options);
 

@@ -159,11 +159,11 @@ Matrix coinpress_run(ConstMatrixView rows, const CoinpressSteps &steps, random::
 
 CoinpressReceipt coinpress_plan(const CoinpressRequest &request) {
   check::dimension(request.dim, "d");
-  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  if (request.n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", request.n);
   check::positive_finite(request.rho, "rho");
   check::finite(request.k_bound, "K");
   if (!(request.k_bound >= 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "K (the prior Sigma <= K I, with I <= Sigma) must be >= 1, got ",
+    fail(Status::InvalidArgument, "K (the prior Sigma <= K I, with I <= Sigma) must be >= 1, got ",
          request.k_bound);
   check::delta(request.delta);
   CoinpressReceipt r;
@@ -187,7 +187,7 @@ CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest 
                                    random::Rng &rng) {
   CoinpressReceipt receipt = coinpress_plan(request);
   if (rows.rows != request.n || rows.cols != request.dim)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   check::all_finite(rows, "rows");
   CoinpressSteps steps = coinpress_steps(receipt);

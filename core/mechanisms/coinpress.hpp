@@ -61,13 +61,13 @@ struct CoinpressRelease {
   CoinpressReceipt receipt;
 };
 
-// Every constant of a release, without data or randomness. Throws DPCOV_E_INVALID_ARGUMENT,
-// DPCOV_E_NON_FINITE or DPCOV_E_DIMENSION naming the argument out of range.
+// Every constant of a release, without data or randomness. Throws Status::InvalidArgument,
+// Status::NonFinite or Status::Dimension naming the argument out of range.
 CoinpressReceipt coinpress_plan(const CoinpressRequest &request);
 
-// The release on the n x d `rows` (any layout; finite, else DPCOV_E_NON_FINITE). The rows are not
-// modified. Throws as coinpress_plan(), DPCOV_E_DIMENSION if `rows` is not n x d, and
-// DPCOV_E_NUMERICAL if an eigendecomposition fails.
+// The release on the n x d `rows` (any layout; finite, else Status::NonFinite). The rows are not
+// modified. Throws as coinpress_plan(), Status::Dimension if `rows` is not n x d, and
+// Status::Numerical if an eigendecomposition fails.
 CoinpressRelease coinpress_release(ConstMatrixView rows, const CoinpressRequest &request,
                                    random::Rng &rng);
 

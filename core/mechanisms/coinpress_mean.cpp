@@ -16,11 +16,11 @@ namespace {
 
 void check_request(const CoinpressMeanRequest &request) {
   check::dimension(request.dim, "d");
-  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  if (request.n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", request.n);
   check::positive_finite(request.rho, "rho");
   check::finite(request.radius, "r");
   if (!(request.radius >= 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the prior radius r (||mu - c|| <= r) must be >= 0, got ",
+    fail(Status::InvalidArgument, "the prior radius r (||mu - c|| <= r) must be >= 0, got ",
          request.radius);
   check::positive_finite(request.scale, "scale");
   check::delta(request.delta);
@@ -51,7 +51,7 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
     // R >= max(prior, scale gamma), so an R below it means a scale (and prior radius) too small:
     // refused here, before any noise, naming them.
     if (clip < data::kSmallestRowBound)
-      fail(DPCOV_E_INVALID_ARGUMENT, "scale = ", request.scale, " is too small: step ",
+      fail(Status::InvalidArgument, "scale = ", request.scale, " is too small: step ",
            r.step_clip_radius.size() + 1, "'s clip radius R = ", clip, " is below 2^-960 (about ",
            "1.03e-289), the smallest row bound accepted (proofs/row_bound.md); R >= max(prior ",
            "radius, scale * gamma) with prior radius ", prior, " (r = ", request.radius,
@@ -113,10 +113,10 @@ CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vec
   CoinpressMeanReceipt receipt = coinpress_mean_plan(request);
   const int64_t d = request.dim;
   if (rows.rows != request.n || rows.cols != d)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", d, ", got ", rows.rows,
+    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", d, ", got ", rows.rows,
          " x ", rows.cols);
   if (static_cast<int64_t>(centre.size()) != d)
-    fail(DPCOV_E_DIMENSION, "the centre must have d = ", d, " values, got ", centre.size());
+    fail(Status::Dimension, "the centre must have d = ", d, " values, got ", centre.size());
   for (double v : centre) check::finite(v, "centre");
   check::all_finite(rows, "rows");
   Matrix centres(receipt.steps, d);
@@ -133,10 +133,10 @@ CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vec
     }
     // A noisy centre beyond the largest double fails here, after the draw, as a numerical failure
     // (which ledgers charge): the next step's offsets from it were not finite, and the release
-    // failed as if the rows were (DPCOV_E_NON_FINITE, which no ledger charges).
+    // failed as if the rows were (Status::NonFinite, which no ledger charges).
     for (int64_t j = 0; j < d; ++j)
       if (!std::isfinite(c[static_cast<size_t>(j)]))
-        fail(DPCOV_E_NUMERICAL, "step ", step + 1, " of ", receipt.steps,
+        fail(Status::Numerical, "step ", step + 1, " of ", receipt.steps,
              ": the private mean (the centre plus the noisy offset) overflows the largest double");
   }
   receipt.seed_fixed = rng.seed_fixed();

@@ -55,13 +55,13 @@ struct CoinpressMeanRelease {
   CoinpressMeanReceipt receipt;
 };
 
-// Every constant of a release, without data or randomness. Throws DPCOV_E_INVALID_ARGUMENT,
-// DPCOV_E_NON_FINITE, DPCOV_E_DIMENSION or DPCOV_E_NUMERICAL naming the argument out of range.
+// Every constant of a release, without data or randomness. Throws Status::InvalidArgument,
+// Status::NonFinite, Status::Dimension or Status::Numerical naming the argument out of range.
 CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request);
 
-// The release on the n x d `rows` (any layout; finite, else DPCOV_E_NON_FINITE) from the public
+// The release on the n x d `rows` (any layout; finite, else Status::NonFinite) from the public
 // starting centre `centre` (d finite values). The rows are not modified. Throws as
-// coinpress_mean_plan(), and DPCOV_E_DIMENSION if `rows` is not n x d or `centre` not d long.
+// coinpress_mean_plan(), and Status::Dimension if `rows` is not n x d or `centre` not d long.
 CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vector<double> &centre,
                                             const CoinpressMeanRequest &request, random::Rng &rng);
 

@@ -393,24 +393,24 @@ double dly_separate_bound(const DlyRequest &request, double rho_covariance, doub
 DlyReceipt dly_plan(const DlyRequest &request) {
   if (request.variant != DlyVariant::Gauss && request.variant != DlyVariant::Separate &&
       !adaptive(request.variant))
-    fail(DPCOV_E_INVALID_ARGUMENT, "unknown Dong-Liang-Yi variant ",
+    fail(Status::InvalidArgument, "unknown Dong-Liang-Yi variant ",
          static_cast<int32_t>(request.variant));
   check::dimension(request.dim, "d");
-  if (request.n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", request.n);
+  if (request.n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", request.n);
   check::positive_finite(request.rho, "rho");
   data::check_row_bound(request.radius, "r");
   // r^2 bounds every entry of X^T X / n and clamps the released eigenvalues; with the noise
   // below kMaxSigma, |X^T X / n + noise| stays below DBL_MAX.
   if (!(request.radius * request.radius <= kMaxSecondMoment))
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(Status::InvalidArgument,
          "r must be at most sqrt(DBL_MAX / 2) = 9.48e153 (r^2 bounds the second moment), got ",
          request.radius);
   check::finite(request.beta, "beta");
   if (!(request.beta > 0.0 && request.beta < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", request.beta);
+    fail(Status::InvalidArgument, "beta must be in (0, 1), got ", request.beta);
   // Adaptive's error bounds hold each with probability 1 - 3 beta / 8 (error_bounds).
   if (adaptive(request.variant) && !(0.375 * request.beta > 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "beta = ", request.beta,
+    fail(Status::InvalidArgument, "beta = ", request.beta,
          " is too small: Adaptive's error bounds use 3 beta / 8, which must be a positive double");
   check::delta(request.delta);
   DlyReceipt r;
@@ -426,7 +426,7 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   using privacy::upward::half_down;
   const auto share = [&request](double part, const char *what) {
     if (!(part > 0.0))
-      fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", request.rho, " is too small to split: ", what,
+      fail(Status::InvalidArgument, "rho = ", request.rho, " is too small to split: ", what,
            " rounds down to 0");
     return part;
   };
@@ -473,7 +473,7 @@ DlyReceipt dly_plan(const DlyRequest &request) {
                                      request.radius, request.n)
           : r.sigma_matrix;
   if (!(sigma <= kMaxSigma))
-    fail(DPCOV_E_INVALID_ARGUMENT, "rho = ", request.rho, " is too small for r = ", request.radius,
+    fail(Status::InvalidArgument, "rho = ", request.rho, " is too small for r = ", request.radius,
          " and n = ", request.n, ": the release's noise sigma ", sigma,
          " exceeds DBL_MAX / 128, where adding it to the data could overflow");
   return r;
@@ -616,7 +616,7 @@ double scaled_up(double x, int e) {
 DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
   DlyReceipt receipt = dly_plan(request);
   if (rows.rows != request.n || rows.cols != request.dim)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   check::all_finite(rows, "rows");
   // The mechanism runs in units of 2^e, e = ilogb(r) (r 2^-e in [1, 2), so that r = 1 runs
@@ -632,7 +632,7 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
   unit_receipt.svt_queries = receipt.svt_queries;
   Matrix x = Matrix::from(rows);
   // Below r = 1 the rows are scaled up, and a finite entry beyond 2^(1024 + e) would overflow:
-  // the release failed on such a row (DPCOV_E_NON_FINITE, before any draw) and not on its
+  // the release failed on such a row (Status::NonFinite, before any draw) and not on its
   // neighbour. Rows are first clipped to r 2^500, a public map of each row that leaves every row
   // within it as it is (and r 2^-e 2^500 < 2^501 after scaling); clipping again at r composes.
   if (e < 0) clip_rows(x, std::ldexp(request.radius, 500));

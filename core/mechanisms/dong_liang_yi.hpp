@@ -77,16 +77,16 @@ struct DlyRelease {
   DlyReceipt receipt;
 };
 
-// Every data-independent constant, without data or randomness. Throws DPCOV_E_INVALID_ARGUMENT,
-// DPCOV_E_NON_FINITE or DPCOV_E_DIMENSION naming the argument out of range.
+// Every data-independent constant, without data or randomness. Throws Status::InvalidArgument,
+// Status::NonFinite or Status::Dimension naming the argument out of range.
 DlyReceipt dly_plan(const DlyRequest &request);
 
 // The release on the n x d `rows` (any layout; finite). Rows of norm > r are scaled to norm r.
 // It runs on the rows in units of a power of two 2^e with r 2^-e in [1, 2) and scales its
 // output back by 4^e, so that the second moment and its noise are normal doubles at every r
 // (proofs/dong_liang_yi.md, "Floating point").
-// Throws as dly_plan(), DPCOV_E_DIMENSION if `rows` is not n x d, DPCOV_E_NON_FINITE, and
-// DPCOV_E_NUMERICAL if an eigendecomposition fails.
+// Throws as dly_plan(), Status::Dimension if `rows` is not n x d, Status::NonFinite, and
+// Status::Numerical if an eigendecomposition fails.
 DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng);
 
 // Adaptive's branch choice, exposed so that bench/dly_estimates can set its estimates against the

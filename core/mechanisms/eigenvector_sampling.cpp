@@ -30,7 +30,7 @@ bool is_iev(MechanismId mechanism) { return mechanism == MechanismId::Iev; }
 
 void check_mechanism(MechanismId mechanism) {
   if (mechanism != MechanismId::Iev && mechanism != MechanismId::KtRank1)
-    fail(DPCOV_E_INTERNAL, "eigenvector sampling called for ", mechanism_name(mechanism));
+    fail(Status::Internal, "eigenvector sampling called for ", mechanism_name(mechanism));
 }
 
 privacy::BinghamExponent exponent_of(const Receipt &receipt) {
@@ -81,7 +81,7 @@ Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request)
   Receipt receipt = base_receipt(mechanism, request, DeltaUse::Pure);
   const Options &options = request.options;
   if (options.rank < 0 || options.rank > request.dim)
-    fail(DPCOV_E_INVALID_ARGUMENT, "rank must be in [0, d] = [0, ", request.dim,
+    fail(Status::InvalidArgument, "rank must be in [0, d] = [0, ", request.dim,
          "] (0: all d eigenpairs), got ", options.rank);
   const int64_t steps = options.rank == 0 ? request.dim : options.rank;
   receipt.rank = steps;
@@ -118,7 +118,7 @@ Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request)
   switch (split) {
     case BudgetSplit::Uniform:
       if (options.beta != 0.0)
-        fail(DPCOV_E_INVALID_ARGUMENT, "beta applies only to the adaptive budget split; leave it 0");
+        fail(Status::InvalidArgument, "beta applies only to the adaptive budget split; leave it 0");
       receipt.budget_split = BudgetSplit::Uniform;
       receipt.epsilon_step = privacy::iev_uniform_step_epsilon(request.epsilon, steps);
       break;
@@ -128,7 +128,7 @@ Receipt plan_eigenvector_sampling(MechanismId mechanism, const Request &request)
       receipt.tau = privacy::iev_adaptive_tau(receipt.scale, steps, receipt.beta);
       break;
     default:
-      fail(DPCOV_E_INVALID_ARGUMENT, "unknown budget split ",
+      fail(Status::InvalidArgument, "unknown budget split ",
            static_cast<int32_t>(options.budget_split));
   }
 
@@ -238,14 +238,14 @@ double eigenvalue_log_density(MechanismId mechanism, std::span<const double> lam
   const Receipt receipt = plan_eigenvector_sampling(mechanism, request);
   check_gram_statistic(gram, request);
   if (static_cast<int64_t>(lambda_hat.size()) != receipt.rank)
-    fail(DPCOV_E_DIMENSION, "expected ", receipt.rank, " released eigenvalues, got ",
+    fail(Status::Dimension, "expected ", receipt.rank, " released eigenvalues, got ",
          lambda_hat.size());
   const std::vector<double> lambda = eigen_descending(Matrix::from(gram)).values;
   const double b = receipt.scale;
   double sum = 0.0;
   for (size_t i = 0; i < lambda_hat.size(); ++i) {
     if (!std::isfinite(lambda_hat[i]))
-      fail(DPCOV_E_NON_FINITE, "released eigenvalue ", i, " is not finite");
+      fail(Status::NonFinite, "released eigenvalue ", i, " is not finite");
     sum += -std::fabs(lambda_hat[i] - lambda[i]) / b - random::laplace_log_normaliser(b);
   }
   return sum;
@@ -258,16 +258,17 @@ double step_log_unnormalised_density(MechanismId mechanism, ConstMatrixView gram
   check::not_null(theta, "theta");
   const int64_t d = transcript.thetas.rows();
   if (gram.rows != d || gram.cols != d)
-    fail(DPCOV_E_DIMENSION, "gram must be ", d, " x ", d, " like the transcript");
+    fail(Status::Dimension, "gram must be ", d, " x ", d, " like the transcript");
   if (step < 0 || step >= transcript.thetas.cols())
-    fail(DPCOV_E_INVALID_ARGUMENT, "step must be in [0, ", transcript.thetas.cols(), "), got ", step);
+    fail(Status::InvalidArgument, "step must be in [0, ", transcript.thetas.cols(), "), got ",
+         step);
   double value = quadratic_form(gram, theta);
   for (int64_t j = 0; j < step; ++j) {
     double dot = 0.0;
     for (int64_t r = 0; r < d; ++r) dot += transcript.thetas(r, j) * theta[r];
     if (is_iev(mechanism)) {
       if (std::fabs(dot) > kOrthogonalityTolerance)
-        fail(DPCOV_E_INVALID_ARGUMENT, "theta is not orthogonal to theta_", j, " (dot ", dot, ")");
+        fail(Status::InvalidArgument, "theta is not orthogonal to theta_", j, " (dot ", dot, ")");
     } else {
       value -= transcript.lambda_hat[static_cast<size_t>(j)] * dot * dot;
     }

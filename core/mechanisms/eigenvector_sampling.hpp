@@ -17,7 +17,7 @@
 // Timing side channel: the number of proposals the Bingham rejection sampler needs depends on the
 // spectrum of each C_i, hence on the data; the receipt reports the totals. A caller that must hide
 // it has to pad the running time. A release that exhausts the sampler's proposal cap (10^6 in a row,
-// which does not happen for valid input) throws DPCOV_E_NO_CONVERGENCE, which is data-dependent too.
+// which does not happen for valid input) throws Status::NoConvergence, which is data-dependent too.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +69,7 @@ double eigenvalue_log_density(MechanismId mechanism, std::span<const double> lam
 // ln of the unnormalised Bingham density of step `step` at the unit vector `theta` (d values),
 // kappa_step theta^T C_step theta, with C_step built from `gram` and the earlier steps of
 // `transcript` as in the header comment. For IEV theta must be orthogonal to the earlier thetas
-// (within 1e-10; DPCOV_E_INVALID_ARGUMENT otherwise): the density lives on their complement.
+// (within 1e-10; Status::InvalidArgument otherwise): the density lives on their complement.
 // Between neighbouring datasets this changes by at most bingham_step_epsilon() / 2 (replace-one)
 // or bingham_step_epsilon() (add/remove); the normalisers account for the rest (proofs/iev.md).
 double step_log_unnormalised_density(MechanismId mechanism, ConstMatrixView gram,

@@ -60,9 +60,9 @@ uint64_t integer_noise_parameter(MechanismId mechanism, const Request &request, 
 Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid) {
   privacy::count_calibration(privacy::Calibrator::ExactGrid);
   if (mechanism != MechanismId::AnalyzeGauss && mechanism != MechanismId::LaplaceSym)
-    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics exist for analyze_gauss and laplace_sym only");
+    fail(Status::InvalidArgument, "exact numerics exist for analyze_gauss and laplace_sym only");
   if (request.options.calibration != Calibration::Default)
-    fail(DPCOV_E_INVALID_ARGUMENT, "exact numerics have their own calibration (discrete Gaussian "
+    fail(Status::InvalidArgument, "exact numerics have their own calibration (discrete Gaussian "
          "zCDP or discrete Laplace); leave the calibration at its default");
   Receipt receipt = base_receipt(mechanism, request,
                                  is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
@@ -82,7 +82,7 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
     // A grid whose squared unit underflows would give zero constants with the release all zeros,
     // and the rounding's 2^k / B would overflow (found by fuzz_solvers).
     if (!(g2 >= std::numeric_limits<double>::min()))
-      fail(DPCOV_E_NUMERICAL, "exact numerics: the grid's squared unit (B 2^-", bits, ")^2 = ", g2,
+      fail(Status::Numerical, "exact numerics: the grid's squared unit (B 2^-", bits, ")^2 = ", g2,
            " is below the smallest normal double for B = ", request.bound);
     receipt.numerics = Numerics::Exact;
     receipt.calibration =
@@ -103,7 +103,7 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
     if (grid != nullptr) *grid = ExactGrid{bits, r2, g2, parameter};
     return receipt;
   }
-  fail(DPCOV_E_PRECONDITION, "exact numerics: no grid of ", kMinBits, " to ", kMaxBits,
+  fail(Status::Precondition, "exact numerics: no grid of ", kMinBits, " to ", kMaxBits,
        " bits keeps the integers in range for n = ", request.n, ", d = ", request.dim,
        " at this epsilon and delta (more rows need fewer bits; smaller epsilon or delta need a larger noise parameter)");
 }
@@ -140,12 +140,12 @@ Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulat
                            const Request &request, const Receipt &planned, const ExactGrid &grid,
                            random::Rng &rng) {
   if (planned.mechanism != mechanism || planned.numerics != Numerics::Exact)
-    fail(DPCOV_E_INTERNAL, "an exact release was handed a plan of another mechanism");
+    fail(Status::Internal, "an exact release was handed a plan of another mechanism");
   Release out{Matrix(), planned};
   if (request.n != acc.counts().rows)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the request's n must be the accumulator's row count");
+    fail(Status::InvalidArgument, "the request's n must be the accumulator's row count");
   if (!(grid_spec(request, grid) == acc.grid()))
-    fail(DPCOV_E_INCOMPATIBLE, "the accumulator's grid (", acc.grid().bits, " bits, r2 ",
+    fail(Status::Incompatible, "the accumulator's grid (", acc.grid().bits, " bits, r2 ",
          acc.grid().norm2_bound, ", B ", acc.grid().bound, ", d ", acc.grid().dim,
          ") is not the plan's (", grid.bits, " bits, r2 ", grid.norm2_bound, ", B ",
          request.bound, ", d ", request.dim, ")");
@@ -177,7 +177,7 @@ Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, cons
                                const Receipt &planned, const ExactGrid &grid, random::Rng &rng,
                                BoundPolicy policy) {
   if (rows.cols != request.dim || rows.rows != request.n)
-    fail(DPCOV_E_DIMENSION, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
          rows.rows, " x ", rows.cols);
   data::ExactGramAccumulator acc(grid_spec(request, grid), policy);
   acc.add_rows(rows);

@@ -34,7 +34,7 @@ using data::ExactInt;
 
 // The plan of `mechanism` (AnalyzeGauss or LaplaceSym) with exact numerics: receipt.numerics =
 // Exact, sigma / scale / sensitivity in data units (grid^2 times the integer constants), and the
-// grid. Throws DPCOV_E_PRECONDITION when no grid keeps every integer in range.
+// grid. Throws Status::Precondition when no grid keeps every integer in range.
 Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid = nullptr);
 
 // The accumulator's grid at `grid`, the plan of a request of dimension d and bound B.
@@ -42,7 +42,7 @@ data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid);
 
 // Releases the exact integer Gram that `acc` holds with exact numerics: the plan of `mechanism`
 // at `request`, whose n must be acc.counts().rows and whose grid must be the accumulator's
-// (DPCOV_E_INCOMPATIBLE otherwise). Every check runs before the first draw, so a refused call
+// (Status::Incompatible otherwise). Every check runs before the first draw, so a refused call
 // leaves `rng` as it was.
 Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulator &acc,
                            const Request &request, random::Rng &rng);
@@ -54,8 +54,8 @@ Release release_exact_gram(MechanismId mechanism, const data::ExactGramAccumulat
 
 // Releases G = A^T A of the n x d rows `rows` (any layout) with exact numerics: the rows through
 // an accumulator of the plan's grid, then release_exact_gram(). Rows of norm above B are clipped
-// to B (BoundPolicy::Clip) or refused with DPCOV_E_NORM_BOUND (Reject) exactly as
-// dpcov_gram_add_rows does; Drop is DPCOV_E_INVALID_ARGUMENT.
+// to B (BoundPolicy::Clip) or refused with Status::NormBound (Reject) exactly as
+// dpcov_gram_add_rows does; Drop is Status::InvalidArgument.
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,
                                random::Rng &rng, BoundPolicy policy = BoundPolicy::Clip);
 Release release_exact_additive(MechanismId mechanism, ConstMatrixView rows, const Request &request,

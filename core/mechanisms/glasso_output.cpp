@@ -21,15 +21,15 @@ constexpr int64_t kGlassoOutputMaxSweeps = 10000;
 Receipt plan_glasso_output(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::GlassoOutputWishart, request, DeltaUse::Pure);
   if (!request.options.audit_only_not_private)
-    fail(DPCOV_E_NOT_PRIVATE,
+    fail(Status::NotPrivate,
          "glasso_output_wishart (Wang-Huai-Xu 2018 Alg. 1) is not differentially private: its "
          "Wishart noise has no mass outside the positive-definite cone (proofs/glasso_output.md); "
          "it runs only as an audit target with audit_only_not_private = 1");
   if (request.options.glasso_rho == 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_output_wishart needs the public graphical-lasso "
+    fail(Status::InvalidArgument, "glasso_output_wishart needs the public graphical-lasso "
          "penalty rho: run it through dpcov_private_glasso_plan / dpcov_private_glasso_release");
   if (request.options.neighbour != privacy::Neighbour::ReplaceOne)
-    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_output_wishart solves on G / n with a public n: it is "
+    fail(Status::InvalidArgument, "glasso_output_wishart solves on G / n with a public n: it is "
          "stated for replace-one neighbours only");
   if (request.options.calibration != Calibration::Default &&
       request.options.calibration != Calibration::Theorem)

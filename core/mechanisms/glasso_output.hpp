@@ -3,7 +3,7 @@
 // minimises -log det Theta + <S, Theta> + rho sum_ij |Theta_ij| (diagonal penalised, as in the
 // paper). NOT DIFFERENTIALLY PRIVATE (proofs/glasso_output.md: the support argument of
 // proofs/wishart_jiang.md, with a neighbouring pair and the probability of the support miss). Plan
-// and release refuse with DPCOV_E_NOT_PRIVATE unless Options::audit_only_not_private is set; the
+// and release refuse with Status::NotPrivate unless Options::audit_only_not_private is set; the
 // receipt then has not_dp = true. The penalty rho is Options::glasso_rho (required, public).
 #pragma once
 

@@ -19,7 +19,7 @@ double log_density_iev(ConstMatrixView released, ConstMatrixView gram, const Req
   plan_iev(request);
   check_gram_statistic(gram, request);
   check_released(released, request.dim);
-  fail(DPCOV_E_INVALID_ARGUMENT, "iev has no closed-form density of the released matrix; use ",
+  fail(Status::InvalidArgument, "iev has no closed-form density of the released matrix; use ",
        "the per-step densities of its transcript (eigenvector_sampling.hpp)");
 }
 

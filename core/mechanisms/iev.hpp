@@ -23,7 +23,7 @@ Release release_iev(ConstMatrixView gram, const Request &request, const Receipt 
 
 // The released matrix has no density in closed form (it needs the normalisers of every step, a
 // hypergeometric function of matrix argument, and the clip puts mass on the boundary): throws
-// DPCOV_E_INVALID_ARGUMENT after validating the arguments. Auditors use the per-step densities of
+// Status::InvalidArgument after validating the arguments. Auditors use the per-step densities of
 // eigenvector_sampling.hpp on the release's transcript instead.
 double log_density_iev(ConstMatrixView released, ConstMatrixView gram, const Request &request);
 

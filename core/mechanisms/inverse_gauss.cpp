@@ -35,10 +35,10 @@ Matrix checked_inverse(ConstMatrixView gram, const Request &request, const Recei
                                                            receipt.lambda_min_scope);
   if (!(lambda_min >= floor - eigenvalue_allowance(g))) {
     if (receipt.lambda_min_scope == privacy::LambdaMinScope::Domain)
-      fail(DPCOV_E_PRECONDITION, "inverse_gauss (domain scope): the input is outside the domain ",
+      fail(Status::Precondition, "inverse_gauss (domain scope): the input is outside the domain ",
            "the public bound lambda_min(G) >= theta^2 = ", receipt.lambda_min_bound,
            " describes, so no guarantee covers it (Sheffet Thm B.5; proofs/inverse_gauss.md)");
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "inverse_gauss (input scope): lambda_min(G) is below theta^2 - B^2 = ", floor,
          ", so the input is neither a dataset meeting the public bound theta^2 = ",
          receipt.lambda_min_bound, " nor a neighbour of one, and no guarantee covers it (Sheffet ",
@@ -54,7 +54,7 @@ Receipt plan_inverse_gauss(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::InverseGauss, request, DeltaUse::Approximate);
   const Options &options = request.options;
   if (options.lambda_min_bound == 0.0)
-    fail(DPCOV_E_PRECONDITION, "inverse_gauss needs the public bound lambda_min(G) >= theta^2: ",
+    fail(Status::Precondition, "inverse_gauss needs the public bound lambda_min(G) >= theta^2: ",
          "set lambda_min_bound = theta^2 > 0");
   receipt.lambda_min_bound = options.lambda_min_bound;
   receipt.lambda_min_scope = options.lambda_min_scope;

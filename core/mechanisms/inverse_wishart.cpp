@@ -22,12 +22,12 @@ Receipt plan_common(MechanismId id, const Request &request) {
   receipt.calibration = Calibration::Theorem;
   const int64_t m = request.options.posterior_dof;
   if (m < request.dim)
-    fail(DPCOV_E_PRECONDITION, "precondition m >= d of the inverse-Wishart posterior (Sheffet ",
+    fail(Status::Precondition, "precondition m >= d of the inverse-Wishart posterior (Sheffet ",
          "Thm 5.1 / B.4) fails: posterior_dof m = ", m, ", d = ", request.dim);
   // m is carried as a double (the receipt's dof, the Bartlett factor's chi-square degrees m - i):
   // above 2^53 it is rounded there, and the released law is not the one the proof is about.
   if (m > kMaxPosteriorDof)
-    fail(DPCOV_E_INVALID_ARGUMENT, "posterior_dof m must be at most 2^53 = ", kMaxPosteriorDof,
+    fail(Status::InvalidArgument, "posterior_dof m must be at most 2^53 = ", kMaxPosteriorDof,
          " (the largest degrees of freedom a double holds exactly), got ", m);
   receipt.dof = static_cast<double>(m);
   return receipt;

@@ -15,7 +15,7 @@
 
 namespace dpcov::mechanisms {
 
-// Requires request.options.posterior_dof = m, an integer >= d (DPCOV_E_PRECONDITION otherwise);
+// Requires request.options.posterior_dof = m, an integer >= d (Status::Precondition otherwise);
 // eps <= 1 (eps/2 <= 1 for Alg. 5) and delta < 1/e.
 Receipt plan_inverse_wishart(const Request &request);
 Receipt plan_inverse_wishart_sigma_min(const Request &request);

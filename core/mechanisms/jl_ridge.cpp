@@ -72,7 +72,7 @@ Release release_jl_ridge_sigma_min(ConstMatrixView gram, const Request &request,
 SketchRelease release_jl_ridge_sketch(ConstMatrixView gram, const Request &request,
                                       const Receipt &planned, random::Rng &rng) {
   if (planned.mechanism != MechanismId::JlRidge && planned.mechanism != MechanismId::JlRidgeSigmaMin)
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(planned.mechanism),
+    fail(Status::InvalidArgument, mechanism_name(planned.mechanism),
          " is not a JL ridge mechanism");
   check_gram_statistic(gram, request);
   return run(gram, planned, rng,
@@ -82,9 +82,9 @@ SketchRelease release_jl_ridge_sketch(ConstMatrixView gram, const Request &reque
 Request sketch_request(const SketchAccumulator &sketch, double epsilon, double delta,
                        const Options &options) {
   if (sketch.bound() == 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the sketch holds no chunk yet, so its bound B is unknown");
+    fail(Status::InvalidArgument, "the sketch holds no chunk yet, so its bound B is unknown");
   if (options.projection_rows != sketch.projection_rows())
-    fail(DPCOV_E_INCOMPATIBLE, "projection_rows ", options.projection_rows,
+    fail(Status::Incompatible, "projection_rows ", options.projection_rows,
          " differs from the sketch's r = ", sketch.projection_rows());
   return Request{sketch.dim(), sketch.counts().rows, sketch.bound(), epsilon, delta, options};
 }
@@ -92,7 +92,7 @@ Request sketch_request(const SketchAccumulator &sketch, double epsilon, double d
 SketchRelease release_jl_ridge_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
                                            random::Rng &rng) {
   if (planned.mechanism != MechanismId::JlRidge && planned.mechanism != MechanismId::JlRidgeSigmaMin)
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(planned.mechanism),
+    fail(Status::InvalidArgument, mechanism_name(planned.mechanism),
          " is not a JL ridge mechanism");
   const Matrix gram = sketch.gram().matrix();
   SketchRelease out = run(gram.view(), planned, rng,

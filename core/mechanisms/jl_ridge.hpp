@@ -26,7 +26,7 @@ struct SketchRelease {
 
 // Every constant the release would use, or the status it would throw; no data, no randomness.
 // Requires request.options.projection_rows = r >= 1; preconditions eps <= 1 and delta < 1/e for
-// Alg. 1, eps/2 <= 1 for Alg. 2 (DPCOV_E_PRECONDITION).
+// Alg. 1, eps/2 <= 1 for Alg. 2 (Status::Precondition).
 Receipt plan_jl_ridge(const Request &request);
 Receipt plan_jl_ridge_sigma_min(const Request &request);
 
@@ -42,14 +42,14 @@ SketchRelease release_jl_ridge_sketch(ConstMatrixView gram, const Request &reque
 
 // From an accumulated sketch of the rows themselves: S = R_A A + w R_I with the accumulator's
 // weights. d, n and B come from the accumulator (which must hold at least one chunk) and r must
-// equal its projection rows (DPCOV_E_INCOMPATIBLE, from sketch_request()). `planned` is the
+// equal its projection rows (Status::Incompatible, from sketch_request()). `planned` is the
 // plan of sketch_request(sketch, ...), computed once by the caller. `rng` draws only the Laplace
 // noise of Alg. 2.
 SketchRelease release_jl_ridge_from_sketch(const SketchAccumulator &sketch, const Receipt &planned,
                                            random::Rng &rng);
 
 // Alg. 1: ln of the density of a released S^T S / r given G (Wishart W_d(r, G + w^2 I) scaled by
-// 1/r); needs r >= d (DPCOV_E_PRECONDITION otherwise).
+// 1/r); needs r >= d (Status::Precondition otherwise).
 double log_density_jl_ridge(ConstMatrixView released, ConstMatrixView gram,
                             const Request &request);
 // Alg. 2: the joint density of the test value s2 and the released S^T S / r given G.
@@ -57,7 +57,7 @@ double log_density_jl_ridge_sigma_min(ConstMatrixView released, double s2, Const
                                       const Request &request);
 
 // The Request of an accumulated sketch (d, rows included, bound) with the given budget; throws
-// DPCOV_E_INVALID_ARGUMENT if it holds no chunk, DPCOV_E_INCOMPATIBLE if options.projection_rows
+// Status::InvalidArgument if it holds no chunk, Status::Incompatible if options.projection_rows
 // differs from its r.
 Request sketch_request(const SketchAccumulator &sketch, double epsilon, double delta,
                        const Options &options);

@@ -19,7 +19,7 @@ double log_density_kt_rank1(ConstMatrixView released, ConstMatrixView gram, cons
   plan_kt_rank1(request);
   check_gram_statistic(gram, request);
   check_released(released, request.dim);
-  fail(DPCOV_E_INVALID_ARGUMENT, "kt_rank1 has no closed-form density of the released matrix; use ",
+  fail(Status::InvalidArgument, "kt_rank1 has no closed-form density of the released matrix; use ",
        "the per-step densities of its transcript (eigenvector_sampling.hpp)");
 }
 

@@ -18,9 +18,9 @@ namespace dpcov::mechanisms {
 
 MechanismId mechanism_id(int32_t value) {
   const RegistryEntry *entry = find_entry(value);
-  if (entry == nullptr) fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", value);
+  if (entry == nullptr) fail(Status::InvalidArgument, "unknown mechanism id ", value);
   if (entry->family != Family::Gram)
-    fail(DPCOV_E_INVALID_ARGUMENT, entry->name, " (mechanism id ", value,
+    fail(Status::InvalidArgument, entry->name, " (mechanism id ", value,
          ") does not take a Gram matrix: it has entry points of its own (", entry->header, ")");
   return static_cast<MechanismId>(value);
 }
@@ -41,7 +41,7 @@ Receipt plan(MechanismId mechanism, const Request &request) {
     case MechanismId::OlsJl: return plan_ols_jl(request);
     case MechanismId::GlassoOutputWishart: return plan_glasso_output(request);
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
 
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
@@ -53,7 +53,7 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
                 const Receipt &planned, random::Rng &rng) {
   if (planned.mechanism != mechanism || planned.dim != request.dim || planned.n != request.n ||
       planned.neighbour != request.options.neighbour)
-    fail(DPCOV_E_INTERNAL, "a release was handed a plan of another request");
+    fail(Status::Internal, "a release was handed a plan of another request");
   switch (mechanism) {
     case MechanismId::AnalyzeGauss: return release_analyze_gauss(gram, request, planned, rng);
     case MechanismId::LaplaceSym: return release_laplace_sym(gram, request, planned, rng);
@@ -70,7 +70,7 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
     case MechanismId::OlsJl: return release_ols_jl(gram, request, planned, rng);
     case MechanismId::GlassoOutputWishart: return release_glasso_output(gram, request, planned, rng);
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
 
 double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixView gram,
@@ -93,10 +93,10 @@ double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixV
     case MechanismId::InverseWishartSigmaMin:
     case MechanismId::OlsJl:
       plan(mechanism, request);
-      fail(DPCOV_E_INVALID_ARGUMENT, "the density of a ", mechanism_name(mechanism),
+      fail(Status::InvalidArgument, "the density of a ", mechanism_name(mechanism),
            " release depends on its released test value s2: use the tested log-density");
   }
-  fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
 }
 
 double log_density_tested(MechanismId mechanism, ConstMatrixView released, double test_value,
@@ -108,7 +108,7 @@ double log_density_tested(MechanismId mechanism, ConstMatrixView released, doubl
       return log_density_inverse_wishart_sigma_min(released, test_value, gram, request);
     case MechanismId::OlsJl: return log_density_ols_jl(released, test_value, gram, request);
     default:
-      fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism), " has no private test value; ",
+      fail(Status::InvalidArgument, mechanism_name(mechanism), " has no private test value; ",
            "use the plain log-density");
   }
 }

@@ -38,14 +38,14 @@ double inverse_quadratic_form(const Matrix &h, double shift, const std::vector<d
 
 double analyze_gauss_ols_noise_miss(double level) {
   if (!(level > 0.0 && level < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "level must be in (0, 1), got ", level);
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
   return 0.5 * (1.0 - level);
 }
 
 double analyze_gauss_noise_norm_bound(double sigma, int64_t k, double nu) {
   check::positive_finite(sigma, "sigma");
-  if (k < 1) fail(DPCOV_E_INVALID_ARGUMENT, "k must be >= 1, got ", k);
-  if (!(nu > 0.0 && nu < 1.0)) fail(DPCOV_E_INVALID_ARGUMENT, "nu must be in (0, 1), got ", nu);
+  if (k < 1) fail(Status::InvalidArgument, "k must be >= 1, got ", k);
+  if (!(nu > 0.0 && nu < 1.0)) fail(Status::InvalidArgument, "nu must be in (0, 1), got ", nu);
   const double entries = 0.5 * static_cast<double>(k) * static_cast<double>(k + 1);
   return sigma * std::sqrt(2.0 * audit::chi_square_quantile(1.0 - nu, entries));
 }
@@ -56,7 +56,7 @@ AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, doub
   check::symmetric(released, "released matrix");
   estimators::validate(spec, released.rows);
   if (spec.ridge != 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the guaranteed Analyze Gauss intervals are for OLS: ridge must "
+    fail(Status::InvalidArgument, "the guaranteed Analyze Gauss intervals are for OLS: ridge must "
          "be 0, got ", spec.ridge);
   check::positive_finite(sigma, "sigma");
 
@@ -78,7 +78,7 @@ AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, doub
   const double eta = out.noise_norm_bound;
   const double lambda_min = linalg::eigvalsh(m).front();
   if (!(lambda_min > eta))
-    fail(DPCOV_E_PRECONDITION, "no guaranteed interval: the noise bound eta = ",
+    fail(Status::Precondition, "no guaranteed interval: the noise bound eta = ",
          short_number(eta), " (exceeded with probability ", short_number(out.noise_miss),
          ") is not below lambda_min(X~'X~) = ", short_number(lambda_min),
          " of the release; more rows, a larger epsilon or fewer columns raise the ratio "

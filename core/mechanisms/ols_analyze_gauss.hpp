@@ -24,14 +24,14 @@ namespace dpcov::mechanisms {
 
 // The probability nu that the noise leaves its bound, for intervals at confidence `level`: half of
 // the total miss probability 1 - level (the other half, alpha_s, is the classical t-interval's).
-// proofs/ols_analyze_gauss.md, "Budget of the miss probability". Throws DPCOV_E_INVALID_ARGUMENT
+// proofs/ols_analyze_gauss.md, "Budget of the miss probability". Throws Status::InvalidArgument
 // unless level is in (0, 1).
 double analyze_gauss_ols_noise_miss(double level);
 
 // eta with P(||E||_2 > eta) <= nu for a k x k symmetric E with iid N(0, sigma^2) upper-triangle
 // entries: ||E||_2^2 <= ||E||_F^2 <= 2 sum_{i <= j} E_ij^2 = 2 sigma^2 chi2_{k(k+1)/2}, so
 //   eta = sigma sqrt(2 F^{-1}_{chi2_{k(k+1)/2}}(1 - nu)).
-// proofs/ols_analyze_gauss.md, "The noise bound". Throws DPCOV_E_INVALID_ARGUMENT unless sigma is
+// proofs/ols_analyze_gauss.md, "The noise bound". Throws Status::InvalidArgument unless sigma is
 // finite > 0, k >= 1 and nu in (0, 1).
 double analyze_gauss_noise_norm_bound(double sigma, int64_t k, double nu);
 
@@ -53,7 +53,7 @@ struct AnalyzeGaussIntervals {
 // The intervals for the regression `spec` (label, features, intercept column, rows = n > p,
 // level; ridge must be 0) from an Analyze Gauss release `released` (d x d, symmetric, finite) whose
 // receipt gave the noise scale `sigma`. Post-processing: no privacy cost, no randomness.
-// Throws DPCOV_E_INVALID_ARGUMENT (spec, sigma), DPCOV_E_PRECONDITION when kappa >= 1 (the noise
+// Throws Status::InvalidArgument (spec, sigma), Status::Precondition when kappa >= 1 (the noise
 // bound is not below lambda_min(M~_XX): no interval is guaranteed; the message gives both), and
 // the statuses of the matrix checks.
 AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, double sigma,

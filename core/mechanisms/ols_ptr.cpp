@@ -15,7 +15,7 @@ namespace dpcov::mechanisms {
 
 namespace {
 
-// The test, then the projection of the data alone; DPCOV_E_REFUSED when the test fails. A refusal
+// The test, then the projection of the data alone; Status::Refused when the test fails. A refusal
 // is an output of the test (its eps/2, delta/2 are spent): the draws stay consumed in `rng`, and
 // the message carries only the refusal and public constants, never the noisy test value.
 ProjectedData run(ConstMatrixView gram, const Receipt &planned, random::Rng &rng,
@@ -25,7 +25,7 @@ ProjectedData run(ConstMatrixView gram, const Receipt &planned, random::Rng &rng
   receipt.test_value = private_sigma_min_squared(gram, receipt, rng);
   receipt.test_passed = receipt.test_value > receipt.threshold_w2;
   if (!receipt.test_passed)
-    fail(DPCOV_E_REFUSED, "refused: data not well spread. The private estimate of sigma_min(A)^2 ",
+    fail(Status::Refused, "refused: data not well spread. The private estimate of sigma_min(A)^2 ",
          "is not above the threshold w^2 = ", receipt.threshold_w2,
          " of Sheffet's OLS Alg. 1, so nothing is released. More rows, a smaller r or a larger ",
          "epsilon lower the threshold relative to sigma_min(A)^2");
@@ -43,7 +43,7 @@ int64_t coefficient_count(const estimators::RegressionSpec &spec) {
 estimators::RegressionSpec projected_spec(estimators::RegressionSpec spec, int64_t d, int64_t r) {
   const int64_t p = coefficient_count(spec);
   if (r <= p)
-    fail(DPCOV_E_PRECONDITION, "precondition r > p of the projected OLS inference fails: r = ", r,
+    fail(Status::Precondition, "precondition r > p of the projected OLS inference fails: r = ", r,
          " projection rows, p = ", p, " coefficients (the t-values have r - p degrees of freedom)");
   spec.rows = r;
   estimators::validate(spec, d);

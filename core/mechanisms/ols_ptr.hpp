@@ -6,7 +6,7 @@
 // Johnson-Lindenstrauss projection (no regulariser). With A = [X, y] (all d columns of the
 // statistic), split (eps/2, delta/2) per part; w^2 = JL threshold at (eps/2, delta/2, r);
 // s2 = sigma_min(A)^2 + Lap(4 B^2/eps) - (4 B^2/eps) ln(1/delta). If s2 > w^2 release R A
-// (r x d) and s2; otherwise release nothing: the release throws DPCOV_E_REFUSED ("data not well
+// (r x d) and s2; otherwise release nothing: the release throws Status::Refused ("data not well
 // spread"). The released second-moment matrix is S^T S / r.
 //
 // Inference from the projection (Sheffet's Thm 3.1 structure, exact): with R A = [X~, y~] and
@@ -37,10 +37,10 @@
 namespace dpcov::mechanisms {
 
 // Requires request.options.projection_rows = r >= 1; eps/2 <= 1 and delta/2 < 1/e
-// (DPCOV_E_PRECONDITION).
+// (Status::Precondition).
 Receipt plan_ols_jl(const Request &request);
 
-// The projected data R A (r x d) and the release S^T S / r; throws DPCOV_E_REFUSED, releasing
+// The projected data R A (r x d) and the release S^T S / r; throws Status::Refused, releasing
 // nothing, when the private test fails.
 struct ProjectedData {
   Matrix sketch;
@@ -73,7 +73,7 @@ struct OlsInference {
 };
 
 // Alg. 1 end to end. spec.rows is ignored (the projection has r rows). Throws
-// DPCOV_E_PRECONDITION unless r > p, before anything is drawn.
+// Status::Precondition unless r > p, before anything is drawn.
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
                               estimators::RegressionSpec spec, random::Rng &rng);
 // The same with the plan of `request` already computed (the C ABI plans once for its checks).

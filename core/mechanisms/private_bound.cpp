@@ -18,13 +18,13 @@ constexpr uint64_t kMaxTotalRows = uint64_t{1} << 53;
 
 void private_bound_check_histogram(const std::vector<uint64_t> &histogram) {
   if (histogram.size() < 2 || histogram.size() > kPrivateBoundMaxCandidates + 1)
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the histogram has ", histogram.size(),
+    fail(Status::InvalidArgument, "private bound: the histogram has ", histogram.size(),
          " cells; it needs the grid's candidates plus an overflow cell, 2 to ",
          kPrivateBoundMaxCandidates + 1);
   uint64_t total = 0;
   for (uint64_t count : histogram) {
     if (count > kMaxTotalRows - total)
-      fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the histogram counts more than 2^53 rows");
+      fail(Status::InvalidArgument, "private bound: the histogram counts more than 2^53 rows");
     total += count;
   }
 }
@@ -33,7 +33,7 @@ namespace {
 
 void check_factor(double factor) {
   if (!std::isfinite(factor) || factor <= 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: the exponent factor must be finite and > 0, got ",
+    fail(Status::InvalidArgument, "private bound: the exponent factor must be finite and > 0, got ",
          factor);
 }
 
@@ -52,16 +52,17 @@ std::vector<double> shifted_exponents(const std::vector<uint64_t> &histogram,
 std::vector<double> private_bound_grid(double lo, double hi, double ratio) {
   if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(ratio) || lo <= 0.0 || hi <= lo ||
       ratio <= 1.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: need finite 0 < lo < hi and ratio > 1, got lo ",
-         lo, ", hi ", hi, ", ratio ", ratio);
+    fail(Status::InvalidArgument,
+         "private bound grid: need finite 0 < lo < hi and ratio > 1, got lo ", lo, ", hi ", hi,
+         ", ratio ", ratio);
   std::vector<double> grid;
   for (size_t k = 0;; ++k) {
     if (k == kPrivateBoundMaxCandidates)
-      fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: more than ", kPrivateBoundMaxCandidates,
+      fail(Status::InvalidArgument, "private bound grid: more than ", kPrivateBoundMaxCandidates,
            " candidates from lo ", lo, " to hi ", hi, " at ratio ", ratio);
     const double b = lo * std::pow(ratio, static_cast<double>(k));
     if (!std::isfinite(b) || (!grid.empty() && b <= grid.back()))
-      fail(DPCOV_E_INVALID_ARGUMENT, "private bound grid: candidate ", k, " is not finite or not "
+      fail(Status::InvalidArgument, "private bound grid: candidate ", k, " is not finite or not "
            "increasing (lo ", lo, ", hi ", hi, ", ratio ", ratio, ")");
     grid.push_back(b);
     if (b >= hi) return grid;
@@ -76,7 +77,7 @@ size_t private_bound_cell(double norm, const std::vector<double> &grid) {
 
 double private_bound_exponent_factor(double eps) {
   if (!std::isfinite(eps) || eps <= 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound: epsilon must be finite and > 0, got ", eps);
+    fail(Status::InvalidArgument, "private bound: epsilon must be finite and > 0, got ", eps);
   check::epsilon(eps);
   // Exact unless eps / 2 is subnormal, where halving can round up; 2 f is exact, so test it.
   const double factor = eps / 2.0;

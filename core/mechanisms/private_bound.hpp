@@ -20,7 +20,7 @@ namespace dpcov::mechanisms {
 inline constexpr size_t kPrivateBoundMaxCandidates = 4096;
 
 // The public candidates b_k = lo * ratio^k for k = 0, 1, ... up to the first one >= hi (so the
-// last is >= hi and every other is < hi). Throws DPCOV_E_INVALID_ARGUMENT unless 0 < lo < hi,
+// last is >= hi and every other is < hi). Throws Status::InvalidArgument unless 0 < lo < hi,
 // ratio > 1, all finite, and at most kPrivateBoundMaxCandidates candidates result.
 std::vector<double> private_bound_grid(double lo, double hi, double ratio);
 
@@ -30,10 +30,10 @@ size_t private_bound_cell(double norm, const std::vector<double> &grid);
 
 // The exponent factor of the exponential mechanism: eps / (2 sensitivity) with sensitivity 1,
 // i.e. eps / 2 (McSherry-Talwar 2007, Theorem 6; exact in binary floating point). Throws
-// DPCOV_E_INVALID_ARGUMENT unless eps is finite and > 0.
+// Status::InvalidArgument unless eps is finite and > 0.
 double private_bound_exponent_factor(double eps);
 
-// Throws DPCOV_E_INVALID_ARGUMENT unless the histogram has 2 to kPrivateBoundMaxCandidates + 1
+// Throws Status::InvalidArgument unless the histogram has 2 to kPrivateBoundMaxCandidates + 1
 // cells and counts at most 2^53 rows in all (so that every sum of counts is exact in a double).
 void private_bound_check_histogram(const std::vector<uint64_t> &histogram);
 
@@ -48,7 +48,7 @@ std::vector<double> private_bound_log_probabilities(const std::vector<uint64_t> 
                                                     uint64_t target_clipped, double factor);
 
 // Draws a candidate index with the probabilities above, by inversion of one uniform: the work is
-// K steps whatever the data. Throws DPCOV_E_INVALID_ARGUMENT on a bad histogram or factor.
+// K steps whatever the data. Throws Status::InvalidArgument on a bad histogram or factor.
 size_t private_bound_select_with_factor(const std::vector<uint64_t> &histogram,
                                         uint64_t target_clipped, double factor, random::Rng &rng);
 

@@ -22,7 +22,7 @@ __extension__ typedef __int128 i128;
 // different terms of the proof.
 DiscreteLaplaceScale scale_at_least(double numerator, double eps) {
   if (!std::isfinite(eps) || !(eps >= 0x1p-26))
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound scan: epsilon must be finite and >= 2^-26, got ",
+    fail(Status::InvalidArgument, "private bound scan: epsilon must be finite and >= 2^-26, got ",
          eps);
   check::epsilon(eps);
   const double t = privacy::upward::ceil_quotient_up(
@@ -32,7 +32,7 @@ DiscreteLaplaceScale scale_at_least(double numerator, double eps) {
 
 void check_scale(DiscreteLaplaceScale scale, const char *what) {
   if (scale.s == 0 || scale.t == 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "private bound scan: the ", what,
+    fail(Status::InvalidArgument, "private bound scan: the ", what,
          " scale t / s needs s, t >= 1, got ", scale.t, " / ", scale.s);
 }
 
@@ -112,7 +112,7 @@ std::vector<double> private_bound_scan_log_probabilities(const std::vector<uint6
   const i128 m = target_clipped;
   const i128 lo = -(m + margin), hi = static_cast<i128>(above[0]) - m + margin;
   if (hi - lo > 100'000'000)
-    fail(DPCOV_E_INVALID_ARGUMENT,
+    fail(Status::InvalidArgument,
          "private bound scan: the exact probabilities would sum over more "
          "than 1e8 threshold values (counts or scales too large for this test helper)");
   std::vector<LogSum> sums(candidates);

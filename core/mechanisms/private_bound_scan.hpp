@@ -33,7 +33,7 @@ inline constexpr uint64_t kScanScaleDenominator = uint64_t{1} << 24;
 
 // The threshold noise tau's scale: the smallest t / 2^24 >= 2 / eps (Dwork-Roth Theorem 3.23:
 // Lap(2 Delta / eps) with Delta = 1: half of eps pays for the threshold). Throws
-// DPCOV_E_INVALID_ARGUMENT unless eps is finite and >= 2^-26 (then t < 2^53).
+// Status::InvalidArgument unless eps is finite and >= 2^-26 (then t < 2^53).
 DiscreteLaplaceScale private_bound_scan_threshold_scale(double eps);
 
 // The query noise nu_k's scale: the smallest t / 2^24 >= 2 / eps. The counts A(D, b) are monotone
@@ -59,7 +59,7 @@ std::vector<double> private_bound_scan_log_probabilities(const std::vector<uint6
 
 // Draws the scan's choice at the given scales (tests pass others as mutations): one threshold
 // draw and K - 1 query draws whatever the data, every comparison made, so neither the number of
-// draws nor the work depends on which candidate stops the scan. Throws DPCOV_E_INVALID_ARGUMENT on
+// draws nor the work depends on which candidate stops the scan. Throws Status::InvalidArgument on
 // a bad histogram or scale.
 size_t private_bound_scan_select_with_scales(const std::vector<uint64_t> &histogram,
                                              uint64_t target_clipped,

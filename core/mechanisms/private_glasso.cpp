@@ -22,13 +22,13 @@ GlassoPerturbation glasso_perturbation(MechanismId mechanism) {
 Request private_glasso_request(MechanismId mechanism, Request request, double rho) {
   const GlassoPerturbation kind = glasso_perturbation(mechanism);
   if (kind == GlassoPerturbation::Unsupported)
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism),
+    fail(Status::InvalidArgument, mechanism_name(mechanism),
          " is not a Wang-Huai-Xu perturbation: use analyze_gauss, laplace_sym, wishart_additive, ",
          "wishart_jiang (audit only) or glasso_output_wishart (audit only)");
   check::positive_finite(rho, "glasso penalty rho");
   // The covariance scale divides by n, which only replace-one neighbours make public.
   if (kind == GlassoPerturbation::Covariance && !n_is_public(request.options.neighbour))
-    fail(DPCOV_E_INVALID_ARGUMENT, "the private graphical lasso solves on G / n with a public n: ",
+    fail(Status::InvalidArgument, "the private graphical lasso solves on G / n with a public n: ",
          "it is stated for replace-one neighbours only (under add/remove n is private)");
   if (kind == GlassoPerturbation::Output) request.options.glasso_rho = rho;
   return request;
@@ -37,7 +37,7 @@ Request private_glasso_request(MechanismId mechanism, Request request, double rh
 Receipt plan_private_glasso(MechanismId mechanism, const Request &request, double rho) {
   const Request r = private_glasso_request(mechanism, request, rho);
   Receipt receipt = plan(mechanism, r);
-  if (r.n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 (the covariance is G / n), got ", r.n);
+  if (r.n < 1) fail(Status::Dimension, "n must be >= 1 (the covariance is G / n), got ", r.n);
   receipt.glasso_rho = rho;
   return receipt;
 }

@@ -32,7 +32,7 @@ struct PrivateGlasso {
 };
 
 // The request with rho placed where the mechanism reads it: Options::glasso_rho for output
-// perturbation; the covariance mechanisms take no rho. Throws DPCOV_E_INVALID_ARGUMENT for a
+// perturbation; the covariance mechanisms take no rho. Throws Status::InvalidArgument for a
 // mechanism outside the pipeline or a rho that is not finite and > 0.
 Request private_glasso_request(MechanismId mechanism, Request request, double rho);
 
@@ -42,7 +42,7 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
 
 // The pipeline. `glasso` configures the solve on S~ (its rho is replaced by `rho`); output
 // perturbation ignores it and solves the paper's objective itself (glasso_output.hpp). Throws the
-// mechanism's statuses, and the solver's (DPCOV_E_NO_CONVERGENCE) for the solve on S~.
+// mechanism's statuses, and the solver's (Status::NoConvergence) for the solve on S~.
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const estimators::GlassoOptions &glasso,
                              random::Rng &rng);

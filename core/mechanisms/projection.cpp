@@ -54,7 +54,7 @@ double sketch_log_density(const Matrix &s, const Matrix &m) {
   const int64_t d = s.cols();
   Matrix l;
   if (!linalg::cholesky(m, l))
-    fail(DPCOV_E_NOT_POSITIVE_DEFINITE, "the sketch covariance A_w^T A_w is not positive definite");
+    fail(Status::NotPositiveDefinite, "the sketch covariance A_w^T A_w is not positive definite");
   // tr(M^{-1} S^T S) = ||L^{-1} S^T||_F^2.
   Matrix st(d, r);
   for (int64_t i = 0; i < r; ++i)
@@ -70,7 +70,7 @@ double sketch_log_density(const Matrix &s, const Matrix &m) {
 double second_moment_log_density(ConstMatrixView released, int64_t r, const Matrix &m) {
   const int64_t d = m.rows();
   if (r < d)
-    fail(DPCOV_E_PRECONDITION, "S^T S / r has a density on symmetric matrices only for r >= d ",
+    fail(Status::Precondition, "S^T S / r has a density on symmetric matrices only for r >= d ",
          "(here r = ", r, " < d = ", d, "); use the density of the sketch S itself");
   Matrix w(d, d);
   const double rr = static_cast<double>(r);
@@ -120,9 +120,9 @@ double appended_w_after_test(double s2, double threshold_w2) {
 
 int64_t checked_projection_rows(const Request &request) {
   const int64_t r = request.options.projection_rows;
-  if (r < 1) fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", r);
+  if (r < 1) fail(Status::Dimension, "the number of projection rows r must be >= 1, got ", r);
   if (r > check::kBlasIntMax / request.dim)
-    fail(DPCOV_E_TOO_LARGE, "the sketch r x d = ", r, " x ", request.dim,
+    fail(Status::TooLarge, "the sketch r x d = ", r, " x ", request.dim,
          " must fit a 32-bit BLAS integer");
   return r;
 }

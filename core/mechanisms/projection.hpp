@@ -27,12 +27,12 @@ Matrix sketch_second_moment(const Matrix &s);
 
 // ln of the density of the sketch S (r x d, iid rows N(0, M), M positive definite) at s:
 // -(r d / 2) ln(2 pi) - (r / 2) ln|M| - tr(M^{-1} S^T S) / 2 (constants.md section 5.1). Throws
-// DPCOV_E_NOT_POSITIVE_DEFINITE unless M is.
+// Status::NotPositiveDefinite unless M is.
 double sketch_log_density(const Matrix &s, const Matrix &m);
 
 // ln of the density of S^T S / r at `released` (d x d): r S^T S / r = S^T S ~ W_d(r, M), so the
 // value is the Wishart log-density at r * released plus (d (d + 1) / 2) ln r (the Jacobian of the
-// scaling on symmetric matrices). Throws DPCOV_E_PRECONDITION if r < d (S^T S is then singular
+// scaling on symmetric matrices). Throws Status::Precondition if r < d (S^T S is then singular
 // and has no density on symmetric matrices; use sketch_log_density on S itself).
 double second_moment_log_density(ConstMatrixView released, int64_t r, const Matrix &m);
 
@@ -56,7 +56,7 @@ double sigma_min_test_log_probability_at_most(double threshold, ConstMatrixView 
 // rounded up, so that sigma_min([A; w I])^2 >= s2 + w^2 >= threshold whenever s2 <= sigma_min^2.
 double appended_w_after_test(double s2, double threshold_w2);
 
-// The projection rows r of a request, checked: >= 1. Throws DPCOV_E_DIMENSION.
+// The projection rows r of a request, checked: >= 1. Throws Status::Dimension.
 int64_t checked_projection_rows(const Request &request);
 
 // Produces the sketch R [A; w I] for a chosen w >= 0: drawn from the Gram matrix by

@@ -7,17 +7,21 @@
 
 #include <cstdint>
 
-#include "dpcov/receipt.h"
 #include "../privacy/neighbour.hpp"
+#include "receipt.hpp"
 
 namespace dpcov::mechanisms {
 
 // n is a public parameter exactly when the neighbour relation keeps it fixed (replace-one).
 bool n_is_public(privacy::Neighbour neighbour);
 
-// `receipt` with the curator-only fields withheld: n = DPCOV_RECEIPT_N_WITHHELD under add/remove,
-// bingham_proposals = bingham_rejections = 0. Throws DPCOV_E_INVALID_ARGUMENT on an unknown
+// n in a public receipt when n is private (add/remove); the C ABI's DPCOV_RECEIPT_N_WITHHELD,
+// pinned in capi/.
+inline constexpr int64_t kNWithheld = -1;
+
+// `receipt` with the curator-only fields withheld: n = kNWithheld under add/remove,
+// bingham_proposals = bingham_rejections = 0. Throws Status::InvalidArgument on an unknown
 // neighbour relation.
-dpcov_receipt public_receipt(const dpcov_receipt &receipt);
+Receipt public_receipt(const Receipt &receipt);
 
 }  // namespace dpcov::mechanisms

@@ -1,4 +1,5 @@
-// The receipt shared by every mechanism (C form: dpcov_receipt in dpcov/receipt.h). A plan and a
+// The receipt shared by every mechanism (C form: dpcov_receipt in dpcov/receipt.h, converted in
+// capi/receipt_writer.cpp; the enum values equal the C ones, pinned in capi/). A plan and a
 // release for the same request produce equal receipts, except seed_fixed, which only a release
 // knows.
 #pragma once
@@ -9,61 +10,59 @@
 #include "../privacy/inverse_gram_sensitivity.hpp"
 #include "../privacy/neighbour.hpp"
 #include "../random/rng.hpp"
-#include "dpcov/mechanism.h"
-#include "dpcov/receipt.h"
 
 namespace dpcov::mechanisms {
 
 enum class MechanismId : int32_t {
-  AnalyzeGauss = DPCOV_MECHANISM_ANALYZE_GAUSS,
-  LaplaceSym = DPCOV_MECHANISM_LAPLACE_SYM,
-  WishartAdditive = DPCOV_MECHANISM_WISHART_ADDITIVE,
-  InverseGauss = DPCOV_MECHANISM_INVERSE_GAUSS,
-  WishartJiang = DPCOV_MECHANISM_WISHART_JIANG,
-  Iev = DPCOV_MECHANISM_IEV,
-  KtRank1 = DPCOV_MECHANISM_KT_RANK1,
-  JlRidge = DPCOV_MECHANISM_JL_RIDGE,
-  JlRidgeSigmaMin = DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN,
-  InverseWishart = DPCOV_MECHANISM_INVERSE_WISHART,
-  InverseWishartSigmaMin = DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN,
-  OlsJl = DPCOV_MECHANISM_OLS_JL,
-  GlassoOutputWishart = DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART,
+  AnalyzeGauss = 1,
+  LaplaceSym = 2,
+  WishartAdditive = 3,
+  InverseGauss = 4,
+  WishartJiang = 5,
+  Iev = 6,
+  KtRank1 = 7,
+  JlRidge = 8,
+  JlRidgeSigmaMin = 9,
+  InverseWishart = 10,
+  InverseWishartSigmaMin = 11,
+  OlsJl = 12,
+  GlassoOutputWishart = 13,
 };
 
 enum class Calibration : int32_t {
-  Default = DPCOV_CALIBRATION_DEFAULT,
-  AnalyticGaussian = DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN,
-  ClassicalGaussian = DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN,
-  LaplaceUpperTriangle = DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE,
-  LaplacePublished = DPCOV_CALIBRATION_LAPLACE_PUBLISHED,
-  Theorem = DPCOV_CALIBRATION_THEOREM,
-  BinghamPublished = DPCOV_CALIBRATION_BINGHAM_PUBLISHED,
-  BinghamSensitivity = DPCOV_CALIBRATION_BINGHAM_SENSITIVITY,
+  Default = 0,
+  AnalyticGaussian = 1,
+  ClassicalGaussian = 2,
+  LaplaceUpperTriangle = 3,
+  LaplacePublished = 4,
+  Theorem = 5,
+  BinghamPublished = 6,
+  BinghamSensitivity = 7,
 };
 
 // IEV and KT: how eps / 2 is split over the eigenvector steps (Default: uniform in a request, no
 // split in a receipt).
 enum class BudgetSplit : int32_t {
-  Default = DPCOV_BUDGET_SPLIT_DEFAULT,
-  Uniform = DPCOV_BUDGET_SPLIT_UNIFORM,
-  Adaptive = DPCOV_BUDGET_SPLIT_ADAPTIVE,
+  Default = 0,
+  Uniform = 1,
+  Adaptive = 2,
 };
 
 enum class SensitivityNorm : int32_t {
-  None = DPCOV_SENSITIVITY_NONE,
-  L1 = DPCOV_SENSITIVITY_L1,
-  L2 = DPCOV_SENSITIVITY_L2,
+  None = 0,
+  L1 = 1,
+  L2 = 2,
 };
 
 enum class Generator : int32_t {
-  None = DPCOV_GENERATOR_NONE,
-  Pcg64 = DPCOV_GENERATOR_PCG64,
-  ChaCha20 = DPCOV_GENERATOR_CHACHA20,
+  None = 0,
+  Pcg64 = 1,
+  ChaCha20 = 2,
 };
 
 enum class Numerics : int32_t {
-  Idealized = DPCOV_NUMERICS_IDEALIZED,
-  Exact = DPCOV_NUMERICS_EXACT,
+  Idealized = 0,
+  Exact = 1,
 };
 
 struct Receipt {
@@ -84,7 +83,7 @@ struct Receipt {
   double scale = 0.0;
   double dof = 0.0;
   double lambda_min_bound = 0.0;
-  // A static string: paper, theorem and proof file. Shorter than DPCOV_RECEIPT_THEOREM_SIZE.
+  // A static string: paper, theorem and proof file. Shorter than the C receipt's theorem array.
   const char *theorem = "";
   // IEV and KT (eigenvector_sampling.hpp); 0 / Default for other mechanisms.
   double epsilon_eigenvalues = 0.0;

@@ -12,10 +12,10 @@ const char *mechanism_name(MechanismId mechanism) {
 
 Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use) {
   check::dimension(request.dim, "dimension d");
-  if (request.n < 0) fail(DPCOV_E_DIMENSION, "n must be >= 0, got ", request.n);
+  if (request.n < 0) fail(Status::Dimension, "n must be >= 0, got ", request.n);
   data::check_row_bound(request.bound, "bound B");
   if (!(request.bound >= kSmallestGramBound))
-    fail(DPCOV_E_INVALID_ARGUMENT, mechanism_name(mechanism),
+    fail(Status::InvalidArgument, mechanism_name(mechanism),
          " needs a bound B >= 2^-500 (about 3.05e-151), got B = ", request.bound,
          ": below it the Gram's entries near B^2 round in the subnormals by as much as its ",
          "sensitivity B^2 (proofs/analyze_gauss.md, Small bounds); rows scaled up by 2^k release ",
@@ -39,31 +39,31 @@ void check_options_apply(MechanismId mechanism, const Options &options) {
   if (mechanism != MechanismId::InverseGauss &&
       (options.lambda_min_bound != 0.0 ||
        options.lambda_min_scope != privacy::LambdaMinScope::Domain))
-    fail(DPCOV_E_INVALID_ARGUMENT, "lambda_min_bound and lambda_min_scope apply only to ",
+    fail(Status::InvalidArgument, "lambda_min_bound and lambda_min_scope apply only to ",
          "inverse_gauss; leave them 0 for ", mechanism_name(mechanism));
   if (mechanism != MechanismId::Iev && mechanism != MechanismId::KtRank1 &&
       (options.budget_split != BudgetSplit::Default || options.beta != 0.0 || options.rank != 0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "budget_split, beta and rank apply only to iev and kt_rank1; ",
+    fail(Status::InvalidArgument, "budget_split, beta and rank apply only to iev and kt_rank1; ",
          "leave them 0 for ", mechanism_name(mechanism));
   if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin &&
       mechanism != MechanismId::OlsJl && options.projection_rows != 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "projection_rows applies only to jl_ridge, jl_ridge_sigma_min ",
+    fail(Status::InvalidArgument, "projection_rows applies only to jl_ridge, jl_ridge_sigma_min ",
          "and ols_jl; leave it 0 for ", mechanism_name(mechanism));
   if (mechanism != MechanismId::InverseWishart &&
       mechanism != MechanismId::InverseWishartSigmaMin && options.posterior_dof != 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "posterior_dof applies only to inverse_wishart and ",
+    fail(Status::InvalidArgument, "posterior_dof applies only to inverse_wishart and ",
          "inverse_wishart_sigma_min; leave it 0 for ", mechanism_name(mechanism));
   if (mechanism != MechanismId::WishartJiang && mechanism != MechanismId::GlassoOutputWishart &&
       options.audit_only_not_private)
-    fail(DPCOV_E_INVALID_ARGUMENT, "audit_only_not_private applies only to wishart_jiang and ",
+    fail(Status::InvalidArgument, "audit_only_not_private applies only to wishart_jiang and ",
          "glasso_output_wishart; leave it 0 for ", mechanism_name(mechanism));
   if (mechanism != MechanismId::GlassoOutputWishart && options.glasso_rho != 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "glasso_rho applies only to glasso_output_wishart; leave it 0 ",
+    fail(Status::InvalidArgument, "glasso_rho applies only to glasso_output_wishart; leave it 0 ",
          "for ", mechanism_name(mechanism));
 }
 
 void fail_calibration(MechanismId mechanism, Calibration calibration) {
-  fail(DPCOV_E_INVALID_ARGUMENT, "calibration ", static_cast<int32_t>(calibration),
+  fail(Status::InvalidArgument, "calibration ", static_cast<int32_t>(calibration),
        " does not apply to ", mechanism_name(mechanism));
 }
 

@@ -66,10 +66,10 @@ inline constexpr double kSmallestGramBound = 0x1p-500;
 
 Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse delta_use);
 
-// Throws DPCOV_E_INVALID_ARGUMENT if an option that only applies to other mechanisms is set.
+// Throws Status::InvalidArgument if an option that only applies to other mechanisms is set.
 void check_options_apply(MechanismId mechanism, const Options &options);
 
-// Throws DPCOV_E_INVALID_ARGUMENT: `calibration` does not apply to `mechanism`.
+// Throws Status::InvalidArgument: `calibration` does not apply to `mechanism`.
 [[noreturn]] void fail_calibration(MechanismId mechanism, Calibration calibration);
 
 const char *mechanism_name(MechanismId mechanism);

@@ -8,7 +8,7 @@ namespace {
 
 void check_square(ConstMatrixView m, int64_t dim, const char *name) {
   if (m.rows != dim || m.cols != dim)
-    fail(DPCOV_E_DIMENSION, name, " must be ", dim, " x ", dim, ", got ", m.rows, " x ", m.cols);
+    fail(Status::Dimension, name, " must be ", dim, " x ", dim, ", got ", m.rows, " x ", m.cols);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace dpcov::mechanisms {
 // finite, exactly symmetric, diagonal >= 0 and trace <= n B^2 (each row adds its squared norm to the
 // trace; a relative 1e-9 allows for the rounding of the accumulation). A valid statistic never
 // fails these checks, so refusing the others reveals nothing about valid data. Throws
-// DPCOV_E_DIMENSION, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT or DPCOV_E_NORM_BOUND.
+// Status::Dimension, Status::NonFinite, Status::InvalidArgument or Status::NormBound.
 void check_gram_statistic(ConstMatrixView gram, const Request &request);
 
 // Checks that a released matrix given to a log-density is d x d, finite and exactly symmetric.

@@ -11,7 +11,7 @@ namespace dpcov::mechanisms {
 Receipt plan_wishart_jiang(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::WishartJiang, request, DeltaUse::Pure);
   if (!request.options.audit_only_not_private)
-    fail(DPCOV_E_NOT_PRIVATE,
+    fail(Status::NotPrivate,
          "wishart_jiang (Jiang-Xie-Zhang 2016 Alg. 2) is not differentially private: its noise "
          "has no mass outside the positive-definite cone (proofs/wishart_jiang.md); it runs only "
          "as an audit target with audit_only_not_private = 1");

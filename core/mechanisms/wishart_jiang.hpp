@@ -1,7 +1,7 @@
 // The Wishart mechanism of Jiang, Xie, Zhang (AAAI 2016, Alg. 2): G + W, W ~ W_d(d + 1,
 // (3 B^2 / (2 eps)) I). NOT DIFFERENTIALLY PRIVATE (proofs/wishart_jiang.md gives a neighbouring
 // pair and an event of probability 1 - exp(-eps/3) under one and 0 under the other). Plan and
-// release refuse with DPCOV_E_NOT_PRIVATE unless Options::audit_only_not_private is set; the
+// release refuse with Status::NotPrivate unless Options::audit_only_not_private is set; the
 // receipt then has not_dp = true.
 #pragma once
 

@@ -11,7 +11,7 @@ namespace dpcov::postprocess {
 
 Matrix clip_eigenvalues(const Matrix &y, double lower, double upper) {
   if (std::isnan(lower) || std::isnan(upper) || lower > upper)
-    fail(DPCOV_E_INVALID_ARGUMENT, "eigenvalue bounds must satisfy lower <= upper, got [", lower,
+    fail(Status::InvalidArgument, "eigenvalue bounds must satisfy lower <= upper, got [", lower,
          ", ", upper, "]");
   const linalg::SymmetricEigen eig = linalg::eigh(y);
   const int64_t d = y.rows();

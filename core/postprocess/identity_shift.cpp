@@ -11,7 +11,7 @@ namespace {
 
 void check_probability(double nu) {
   if (!(nu > 0.0 && nu < 1.0))
-    fail(std::isnan(nu) ? DPCOV_E_NON_FINITE : DPCOV_E_INVALID_ARGUMENT,
+    fail(std::isnan(nu) ? Status::NonFinite : Status::InvalidArgument,
          "nu (failure probability) must be in (0, 1), got ", nu);
 }
 
@@ -59,7 +59,7 @@ double davidson_szarek_shift(double dof, int64_t dim, double scale, double nu) {
   check::dimension(dim, "dimension d");
   check::positive_finite(dof, "dof");
   if (!(dof > static_cast<double>(dim) - 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "dof must be > d - 1 = ", dim - 1, ", got ", dof);
+    fail(Status::InvalidArgument, "dof must be > d - 1 = ", dim - 1, ", got ", dof);
   check::positive_finite(scale, "scale");
   check_probability(nu);
   const double root = std::sqrt(dof) - std::sqrt(static_cast<double>(dim)) -

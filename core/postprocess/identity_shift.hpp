@@ -19,7 +19,7 @@ bool is_positive_definite(const Matrix &y);
 // high-probability bound on the noise E (symmetric, iid N(0, sigma^2) upper triangle):
 //   P[lambda_min(E) < -c] <= nu  for  c = sigma (2 sqrt(d) + 2 sqrt(ln(1/nu))),
 // so G + E + c I is positive definite with probability >= 1 - nu whatever G >= 0 is
-// (proofs/analyze_gauss.md, "Post-processing"). Throws DPCOV_E_INVALID_ARGUMENT unless sigma is
+// (proofs/analyze_gauss.md, "Post-processing"). Throws Status::InvalidArgument unless sigma is
 // finite > 0 and nu in (0, 1).
 double analyze_gauss_pd_shift(double sigma, int64_t dim, double nu);
 
@@ -33,7 +33,7 @@ Matrix subtract_wishart_mean(const Matrix &y, double dof, double scale);
 
 // Lemma A.3 of Sheffet (ALT 2019), from Davidson & Szarek (2001) Thm II.13: for W ~ W_d(k, c I),
 // lambda_min(W) >= c (sqrt(k) - sqrt(d) - sqrt(2 ln(2/nu)))_+^2 with probability >= 1 - nu.
-// Throws DPCOV_E_INVALID_ARGUMENT unless dof > d - 1, scale finite > 0 and nu in (0, 1).
+// Throws Status::InvalidArgument unless dof > d - 1, scale finite > 0 and nu in (0, 1).
 double davidson_szarek_shift(double dof, int64_t dim, double scale, double nu);
 
 // Sheffet's Sec. 4.1 rule: Y - k c I if that is positive definite, else

@@ -13,14 +13,14 @@ namespace {
 
 void check_rho(double rho) {
   if (!(rho > 0.0 && rho < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "rho (the failure probability of the ridge) must be in (0, 1), got ",
-         rho);
+    fail(Status::InvalidArgument,
+         "rho (the failure probability of the ridge) must be in (0, 1), got ", rho);
 }
 
 // The joint release has 3 statistics, or 4 with y'y.
 void check_statistics(int64_t statistics) {
   if (statistics != 3 && statistics != 4)
-    fail(DPCOV_E_INVALID_ARGUMENT, "AdaSSP releases 3 or 4 statistics, got ", statistics);
+    fail(Status::InvalidArgument, "AdaSSP releases 3 or 4 statistics, got ", statistics);
 }
 
 // eps / 3 rounded down, so that dividing by it rounds the noise up.
@@ -125,7 +125,7 @@ double adassp_paper_lambda_min_shift(double eps, double delta, double bound_x) {
 
 double adassp_noise_norm_bound(double sigma_gram, int64_t d, double rho) {
   check::positive_finite(sigma_gram, "sigma_gram");
-  if (d < 1) fail(DPCOV_E_DIMENSION, "d must be >= 1, got ", d);
+  if (d < 1) fail(Status::Dimension, "d must be >= 1, got ", d);
   check_rho(rho);
   using namespace upward;
   const double dd = static_cast<double>(d);
@@ -137,7 +137,7 @@ double adassp_paper_noise_norm_bound(double eps, double delta, double bound_x, i
                                      double rho) {
   check::epsilon(eps);
   check::delta(delta);
-  if (d < 1) fail(DPCOV_E_DIMENSION, "d must be >= 1, got ", d);
+  if (d < 1) fail(Status::Dimension, "d must be >= 1, got ", d);
   check_rho(rho);
   using namespace upward;
   const double dd = static_cast<double>(d);

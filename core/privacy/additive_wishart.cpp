@@ -18,14 +18,14 @@ void check_additive_wishart_preconditions(double eps, double delta) {
   check::epsilon(eps);
   check::delta(delta);
   if (!(eps < 1.0))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition eps < 1 of the additive Wishart mechanism (Sheffet Thm 4.1 / B.3) fails: "
          "epsilon = ", eps);
   // kInvE is the double nearest to 1/e (above it by 1.2e-17), so every double strictly below it
   // is below 1/e itself: the strict comparison never admits a delta >= 1/e.
   constexpr double kInvE = 0.36787944117144233;
   if (!(delta < kInvE))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition delta < 1/e of the additive Wishart mechanism (Sheffet Thm 4.1 / B.3) "
          "fails: delta = ", delta);
 }

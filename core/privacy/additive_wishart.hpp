@@ -10,13 +10,13 @@
 
 namespace dpcov::privacy {
 
-// Throws DPCOV_E_PRECONDITION unless eps in (0, 1) and delta in (0, 1/e), the theorem's
+// Throws Status::Precondition unless eps in (0, 1) and delta in (0, 1/e), the theorem's
 // preconditions (after the generic checks: eps finite > 0, delta in (0, 1)).
 void check_additive_wishart_preconditions(double eps, double delta);
 
 // k = ceil(d + 14 ln(4 / delta) / eps^2), computed with the argument rounded up, so k is never
 // below the theorem's value. Throws as check_additive_wishart_preconditions, and
-// DPCOV_E_DIMENSION / DPCOV_E_TOO_LARGE for d.
+// Status::Dimension / Status::TooLarge for d.
 double additive_wishart_dof(int64_t dim, double eps, double delta);
 
 // The scale matrix is additive_wishart_scale(B) * I = B^2 I (Thm B.3 allows any V with

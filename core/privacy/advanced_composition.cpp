@@ -14,7 +14,8 @@ constexpr int64_t kMaxReleases = int64_t{1} << 53;  // every k up to here is an 
 
 void check_unit_delta(double delta, const char *name) {
   check::finite(delta, name);
-  if (!(delta >= 0.0 && delta < 1.0)) fail(DPCOV_E_INVALID_ARGUMENT, name, " must be in [0, 1), got ", delta);
+  if (!(delta >= 0.0 && delta < 1.0))
+    fail(Status::InvalidArgument, name, " must be in [0, 1), got ", delta);
 }
 
 void check_arguments(double epsilon_cap, double delta_cap, double epsilon_each, double delta_each) {
@@ -51,11 +52,11 @@ bool fits(int64_t k, double epsilon_cap, double delta_cap, double epsilon_each, 
 }  // namespace
 
 double drv_epsilon(int64_t k, double epsilon, double delta_slack) {
-  if (k < 0) fail(DPCOV_E_INVALID_ARGUMENT, "k must be >= 0, got ", k);
+  if (k < 0) fail(Status::InvalidArgument, "k must be >= 0, got ", k);
   check::positive_finite(epsilon, "epsilon");
   check::finite(delta_slack, "delta_slack");
   if (!(delta_slack > 0.0 && delta_slack < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "delta_slack must be in (0, 1), got ", delta_slack);
+    fail(Status::InvalidArgument, "delta_slack must be in (0, 1), got ", delta_slack);
   if (k == 0) return 0.0;
   using namespace upward;
   const double kd = static_cast<double>(k);
@@ -84,7 +85,7 @@ int64_t advanced_composition_max_releases(double epsilon_cap, double delta_cap,
 CompositionCost advanced_composition_cost(int64_t k, double epsilon_cap, double delta_cap,
                                           double epsilon_each, double delta_each) {
   check_arguments(epsilon_cap, delta_cap, epsilon_each, delta_each);
-  if (k < 0) fail(DPCOV_E_INVALID_ARGUMENT, "k must be >= 0, got ", k);
+  if (k < 0) fail(Status::InvalidArgument, "k must be >= 0, got ", k);
   const double kd = static_cast<double>(k);
   const CompositionCost basic{upward::mul_up(kd, epsilon_each), upward::mul_up(kd, delta_each)};
   const double advanced = advanced_epsilon(k, delta_cap, epsilon_each, delta_each);

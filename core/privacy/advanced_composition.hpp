@@ -9,8 +9,8 @@ namespace dpcov::privacy {
 // The epsilon of the k-fold adaptive composition of (epsilon, delta)-DP mechanisms at slack
 // delta_slack (the composition is (result, k delta + delta_slack)-DP):
 //   sqrt(2 k ln(1/delta_slack)) epsilon + k epsilon (e^epsilon - 1),
-// Dwork and Roth 2014, Thm 3.20, as published; rounded up. Throws DPCOV_E_INVALID_ARGUMENT /
-// DPCOV_E_NON_FINITE unless k >= 0, epsilon is finite and > 0 and delta_slack is in (0, 1).
+// Dwork and Roth 2014, Thm 3.20, as published; rounded up. Throws Status::InvalidArgument /
+// Status::NonFinite unless k >= 0, epsilon is finite and > 0 and delta_slack is in (0, 1).
 // +infinity when e^epsilon overflows.
 double drv_epsilon(int64_t k, double epsilon, double delta_slack);
 

@@ -45,7 +45,7 @@ double certify(double candidate, double eps, double delta, double sensitivity) {
     step *= 2.0;
     hi = lo + step;
     if (!std::isfinite(hi) || ++iterations > kMaxIterations)
-      fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: no finite sigma is certified to ",
+      fail(Status::Numerical, "analytic Gaussian calibration: no finite sigma is certified to ",
            "reach delta = ", delta, " at epsilon = ", eps);
   }
   while (hi - lo > 1e-12 * hi) {
@@ -101,7 +101,7 @@ double unit_range_sigma(double eps, double delta, double sensitivity) {
     lo = hi;
     hi *= 2.0;
     if (!std::isfinite(hi) || ++iterations > kMaxIterations)
-      fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: no finite sigma reaches delta = ",
+      fail(Status::Numerical, "analytic Gaussian calibration: no finite sigma reaches delta = ",
            delta, " at epsilon = ", eps);
   }
   while (hi - lo > 1e-12 * hi) {
@@ -111,7 +111,7 @@ double unit_range_sigma(double eps, double delta, double sensitivity) {
     else
       lo = mid;
     if (++iterations > kMaxIterations)
-      fail(DPCOV_E_NO_CONVERGENCE, "analytic Gaussian calibration did not converge");
+      fail(Status::NoConvergence, "analytic Gaussian calibration did not converge");
   }
   return certify(hi, eps, delta, sensitivity);
 }
@@ -131,7 +131,7 @@ double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
   const double unit_sigma = unit_range_sigma(eps, delta, std::scalbn(sensitivity, -exponent));
   double sigma = std::scalbn(unit_sigma, exponent);
   if (!std::isfinite(sigma))
-    fail(DPCOV_E_NUMERICAL, "analytic Gaussian calibration: sigma = ", unit_sigma, " * 2^",
+    fail(Status::Numerical, "analytic Gaussian calibration: sigma = ", unit_sigma, " * 2^",
          exponent, " overflows at delta = ", delta, ", epsilon = ", eps);
   // Scaling back is exact unless sigma lands in the subnormals, where it is rounded to nearest:
   // one step up then puts it back above the certified value (delta decreases in sigma).

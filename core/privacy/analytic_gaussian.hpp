@@ -14,7 +14,7 @@ double log_normal_cdf(double x);
 // `sensitivity` (Balle & Wang 2018, Thm 8):
 //   delta(sigma) = Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D).
 // Evaluated in log space (constants.md section 2, step 1). Strictly decreasing in sigma.
-// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless sigma, eps and sensitivity are
+// Throws Status::InvalidArgument / Status::NonFinite unless sigma, eps and sensitivity are
 // finite and > 0.
 double analytic_gaussian_delta(double sigma, double eps, double sensitivity);
 
@@ -27,7 +27,7 @@ double analytic_gaussian_delta(double sigma, double eps, double sensitivity);
 // the exact delta at the returned sigma is proved <= delta by MPFR directed rounding
 // (gaussian_delta_certified_at_most), moving sigma up where the double-precision evaluation was
 // on the unsafe side (proofs/analyze_gauss.md, "Certification"). Throws as above,
-// DPCOV_E_INVALID_ARGUMENT unless delta is in (0, 1), and DPCOV_E_NUMERICAL where no finite sigma
+// Status::InvalidArgument unless delta is in (0, 1), and Status::Numerical where no finite sigma
 // can be certified.
 double analytic_gaussian_sigma(double eps, double delta, double sensitivity);
 

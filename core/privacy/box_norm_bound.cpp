@@ -9,7 +9,7 @@ namespace dpcov::privacy {
 double box_norm_bound(int64_t entries) {
   // Up to 2^53 every integer, so the count itself, is a double: the monotonicity argument needs it.
   if (entries < 1 || entries > (int64_t{1} << 53))
-    fail(DPCOV_E_DIMENSION, "the number of entries per row must be in [1, 2^53], got ", entries);
+    fail(Status::Dimension, "the number of entries per row must be in [1, 2^53], got ", entries);
   // A corner row of the box (every entry +-1) has sum of squares `entries` exactly; the accumulator
   // keeps a row whole only if its sum is <= within_limit_squared(B, entries), so B is the smallest
   // double whose limit reaches `entries` (limit monotone in B; a few steps from the estimate).

@@ -10,7 +10,7 @@ namespace dpcov::privacy {
 // 2^-53). Every such row has norm <= sqrt(entries) <= B; and because rounding is monotone, the
 // floating-point sum of squares of the row, in any order, is <= entries <= that limit, so the
 // accumulator keeps every scaled row whole: it never clips, drops or rejects one
-// (proofs/column_bounds.md, "The norm bound"). Throws DPCOV_E_DIMENSION unless
+// (proofs/column_bounds.md, "The norm bound"). Throws Status::Dimension unless
 // 1 <= entries <= 2^53.
 double box_norm_bound(int64_t entries);
 

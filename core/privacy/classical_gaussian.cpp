@@ -10,7 +10,7 @@ double classical_gaussian_sigma(double eps, double delta, double sensitivity) {
   check::delta(delta);
   check::positive_finite(sensitivity, "sensitivity");
   if (!(eps < 1.0))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition eps < 1 of the classical Gaussian mechanism (Dwork & Roth Thm A.1) fails: "
          "epsilon = ", eps, "; use the analytic calibration, valid for every epsilon > 0");
   using namespace upward;

@@ -5,8 +5,8 @@
 namespace dpcov::privacy {
 
 // sigma = sensitivity * sqrt(2 ln(1.25 / delta)) / eps, rounded up. The theorem holds only for
-// eps < 1: eps >= 1 throws DPCOV_E_PRECONDITION (use analytic_gaussian_sigma, valid for every eps).
-// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE for eps <= 0, delta outside (0, 1) or a
+// eps < 1: eps >= 1 throws Status::Precondition (use analytic_gaussian_sigma, valid for every eps).
+// Throws Status::InvalidArgument / Status::NonFinite for eps <= 0, delta outside (0, 1) or a
 // sensitivity that is not finite and > 0.
 double classical_gaussian_sigma(double eps, double delta, double sensitivity);
 

@@ -12,7 +12,7 @@ double coinpress_clip_radius(int64_t dim, double beta) {
   check::dimension(dim, "d");
   check::finite(beta, "beta");
   if (!(beta > 0.0 && beta < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", beta);
+    fail(Status::InvalidArgument, "beta must be in (0, 1), got ", beta);
   const double d = static_cast<double>(dim);
   const double log_inv_beta = std::log(1.0 / beta);
   return std::sqrt(d + 2.0 * std::sqrt(d * log_inv_beta) + 2.0 * log_inv_beta);
@@ -21,7 +21,7 @@ double coinpress_clip_radius(int64_t dim, double beta) {
 double coinpress_step_sigma(double gamma, int64_t n, double rho_step) {
   check::positive_finite(gamma, "gamma");
   check::positive_finite(rho_step, "rho");
-  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+  if (n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", n);
   using namespace upward;
   // sqrt(2) gamma^2 / n is the sensitivity; sigma = sensitivity / sqrt(2 rho) (zcdp.hpp).
   const double sensitivity =
@@ -31,7 +31,7 @@ double coinpress_step_sigma(double gamma, int64_t n, double rho_step) {
 
 double coinpress_eta(int64_t dim, int64_t n) {
   check::dimension(dim, "d");
-  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+  if (n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", n);
   const double ratio = static_cast<double>(dim) / static_cast<double>(n);
   return 0.5 * (2.0 * std::sqrt(ratio) + ratio);
 }
@@ -39,7 +39,7 @@ double coinpress_eta(int64_t dim, int64_t n) {
 std::vector<double> coinpress_budget_split(double rho, int64_t steps) {
   check::positive_finite(rho, "rho");
   if (steps < 1 || steps > kCoinpressMaxSteps)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the number of steps t must be in [1, ", kCoinpressMaxSteps,
+    fail(Status::InvalidArgument, "the number of steps t must be in [1, ", kCoinpressMaxSteps,
          "], got ", steps);
   if (steps == 1) return {rho};
   using namespace upward;
@@ -49,7 +49,7 @@ std::vector<double> coinpress_budget_split(double rho, int64_t steps) {
   // A subnormal rho rounds a share down to 0, which the steps' noise scales then refused as
   // "rho must be > 0, got 0", a value the caller never gave.
   if (!(shares.front() > 0.0))
-    fail(DPCOV_E_NUMERICAL, "rho = ", rho, " is too small to split over ", steps,
+    fail(Status::Numerical, "rho = ", rho, " is too small to split over ", steps,
          " steps: a share rounds down to 0");
   return shares;
 }

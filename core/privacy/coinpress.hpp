@@ -34,7 +34,7 @@ double coinpress_eta(int64_t dim, int64_t n);
 // The authors' budget split of rho over t steps (cov_estimation.py: Ps1..Ps5): t = 1 spends rho;
 // t >= 2 gives each of the first t - 1 steps rho / (4 (t - 1)) and the last 3 rho / 4. Each share is
 // rounded down, so the shares sum to at most rho. Throws unless rho is finite and > 0 and
-// 1 <= t <= kCoinpressMaxSteps, and (DPCOV_E_NUMERICAL) where a share rounds down to 0.
+// 1 <= t <= kCoinpressMaxSteps, and (Status::Numerical) where a share rounds down to 0.
 std::vector<double> coinpress_budget_split(double rho, int64_t steps);
 
 }  // namespace dpcov::privacy

@@ -43,7 +43,7 @@ double coinpress_mean_next_radius(double scale, double gamma, int64_t n, double 
 // "Centring"): the mean's error enters the covariance only through e e^T, second order, so a small
 // share suffices (at d = 10, n = 3000, r = 10 sqrt(d): E||e||^2 ~ 0.005 against a covariance
 // error ~ 0.25), and the covariance keeps 7/8 of its budget. Throws unless rho is finite and > 0,
-// and (DPCOV_E_NUMERICAL) where a share rounds down to 0.
+// and (Status::Numerical) where a share rounds down to 0.
 std::pair<double, double> coinpress_centring_split(double rho);
 
 }  // namespace dpcov::privacy

@@ -12,7 +12,7 @@ namespace dpcov::privacy {
 // The smallest integer variance sigma2 with Delta^2 / (2 sigma2) <= rho, for Delta^2 given
 // exactly (an integer below 2^53): ceil(delta_squared / (2 rho)) for the exact quotient (from 2^53
 // on, the smallest double integer at or above it: upward::ceil_quotient_up). Throws
-// DPCOV_E_PRECONDITION if it is 2^62 or more (beyond the exact sampler).
+// Status::Precondition if it is 2^62 or more (beyond the exact sampler).
 uint64_t discrete_gaussian_variance(double delta_squared, double rho);
 
 }  // namespace dpcov::privacy

@@ -12,13 +12,13 @@ namespace dpcov::privacy {
 namespace {
 
 void check_n(int64_t n) {
-  if (n < 1) fail(DPCOV_E_INVALID_ARGUMENT, "n must be >= 1, got ", n);
+  if (n < 1) fail(Status::InvalidArgument, "n must be >= 1, got ", n);
 }
 
 void check_beta(double beta) {
   check::finite(beta, "beta");
   if (!(beta > 0.0 && beta < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", beta);
+    fail(Status::InvalidArgument, "beta must be in (0, 1), got ", beta);
 }
 
 }  // namespace

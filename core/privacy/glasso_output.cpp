@@ -15,7 +15,7 @@ double glasso_precision_norm_bound(int64_t dim, double rho) {
 double glasso_output_wishart_scale_not_dp(int64_t dim, int64_t n, double bound, double eps,
                                           double rho) {
   check::dimension(dim, "dimension d");
-  if (n < 1) fail(DPCOV_E_DIMENSION, "n must be >= 1 (the mechanism solves on G / n), got ", n);
+  if (n < 1) fail(Status::Dimension, "n must be >= 1 (the mechanism solves on G / n), got ", n);
   check::positive_finite(bound, "bound B");
   check::epsilon(eps);
   check::positive_finite(rho, "glasso penalty rho");

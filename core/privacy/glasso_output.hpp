@@ -18,15 +18,15 @@ namespace dpcov::privacy {
 // beta = d / rho: at the optimum of -log det Theta + <S, Theta> + rho sum_ij |Theta_ij| with S
 // positive semidefinite, tr(S Theta) + rho ||Theta||_1 = d (the KKT conditions), hence
 // ||Theta||_2 <= ||Theta||_1 <= d / rho (Banerjee, El Ghaoui, d'Aspremont, JMLR 2008, Thm 1).
-// The bound on which the published sensitivity rests. Rounded up. Throws DPCOV_E_DIMENSION /
-// DPCOV_E_TOO_LARGE for d, DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho is finite > 0.
+// The bound on which the published sensitivity rests. Rounded up. Throws Status::Dimension /
+// Status::TooLarge for d, Status::InvalidArgument / Status::NonFinite unless rho is finite > 0.
 double glasso_precision_norm_bound(int64_t dim, double rho);
 
 // The published scale on the precision scale of S = G / n, for rows of norm <= B:
 // c = d^{5/2} B^2 / (n eps rho^2) (Alg. 1 states B = 1). It is the trace-norm sensitivity
 // sqrt(d) * beta^2 * (2 B^2 / n) divided by 2 eps (proofs/glasso_output.md, section 2).
-// Rounded up. Throws as above, DPCOV_E_DIMENSION unless n >= 1, and
-// DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless B and eps are finite and > 0.
+// Rounded up. Throws as above, Status::Dimension unless n >= 1, and
+// Status::InvalidArgument / Status::NonFinite unless B and eps are finite and > 0.
 double glasso_output_wishart_scale_not_dp(int64_t dim, int64_t n, double bound, double eps,
                                           double rho);
 

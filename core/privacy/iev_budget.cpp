@@ -37,30 +37,32 @@ double iev_eigenvector_epsilon(double eps) {
 
 double iev_uniform_step_epsilon(double eps, int64_t steps) {
   check::epsilon(eps);
-  if (steps < 1) fail(DPCOV_E_INVALID_ARGUMENT, "number of eigenvector steps must be >= 1, got ", steps);
+  if (steps < 1)
+    fail(Status::InvalidArgument, "number of eigenvector steps must be >= 1, got ", steps);
   return upward::div_down(eps, 2.0 * static_cast<double>(steps));
 }
 
 double iev_adaptive_tau(double laplace_scale, int64_t steps, double beta) {
   check::positive_finite(laplace_scale, "Laplace scale");
-  if (steps < 1) fail(DPCOV_E_INVALID_ARGUMENT, "number of eigenvector steps must be >= 1, got ", steps);
+  if (steps < 1)
+    fail(Status::InvalidArgument, "number of eigenvector steps must be >= 1, got ", steps);
   if (!(beta > 0.0 && beta < 1.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "beta must be in (0, 1), got ", beta);
+    fail(Status::InvalidArgument, "beta must be in (0, 1), got ", beta);
   // ln(2 steps) - ln(beta), not ln(2 steps / beta): the quotient overflows at a subnormal beta.
   return laplace_scale * (std::log(2.0 * static_cast<double>(steps)) - std::log(beta));
 }
 
 std::vector<double> iev_adaptive_step_epsilons(std::span<const double> lambda_hat, double tau,
                                                double eps_vectors) {
-  if (lambda_hat.empty()) fail(DPCOV_E_INVALID_ARGUMENT, "adaptive split of no eigenvalues");
+  if (lambda_hat.empty()) fail(Status::InvalidArgument, "adaptive split of no eigenvalues");
   check_eps(eps_vectors, "eigenvector budget");
   if (!std::isfinite(tau) || tau < 0.0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "tau must be finite and >= 0, got ", tau);
+    fail(Status::InvalidArgument, "tau must be finite and >= 0, got ", tau);
   std::vector<double> weights(lambda_hat.size());
   double total = 0.0;
   for (size_t i = 0; i < lambda_hat.size(); ++i) {
     if (!std::isfinite(lambda_hat[i]))
-      fail(DPCOV_E_NON_FINITE, "released eigenvalue ", i, " is not finite");
+      fail(Status::NonFinite, "released eigenvalue ", i, " is not finite");
     weights[i] = std::sqrt(std::max(0.0, lambda_hat[i] + tau));
     total = upward::add_up(total, weights[i]);
   }
@@ -83,7 +85,7 @@ double bingham_exponent(BinghamExponent exponent, Neighbour neighbour, double ep
   // A zero share (the adaptive split gives one to a negative lambda_hat + tau) is a uniform draw,
   // which spends nothing.
   if (!(std::isfinite(eps_i) && eps_i >= 0.0))
-    fail(DPCOV_E_INVALID_ARGUMENT, "step epsilon must be finite and >= 0, got ", eps_i);
+    fail(Status::InvalidArgument, "step epsilon must be finite and >= 0, got ", eps_i);
   // Dividing by the factor (a power of two) is exact, so only B^2 and the quotient round.
   return upward::div_down(eps_i,
                           bound_squared_up(bound) / bingham_exponent_factor(exponent, neighbour));

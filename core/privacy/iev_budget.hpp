@@ -26,14 +26,14 @@ double iev_eigenvalue_epsilon(double eps);
 double iev_eigenvector_epsilon(double eps);
 
 // The uniform split of the other half over the `steps` eigenvector steps, eps_i = eps / (2 steps)
-// (Cor. 2 with steps = d; a rank-k release has steps = k). Throws DPCOV_E_INVALID_ARGUMENT unless
+// (Cor. 2 with steps = d; a rank-k release has steps = k). Throws Status::InvalidArgument unless
 // steps >= 1.
 double iev_uniform_step_epsilon(double eps, int64_t steps);
 
 // tau = b ln(2 steps / beta) of Cor. 1, where b is the Laplace scale of the eigenvalue step
 // (2 B^2 / eps0 under replace-one, as in the paper): with probability >= 1 - beta/2 every one of the
 // `steps` Laplace noises is below tau in magnitude. It only shapes the adaptive split, which is a
-// function of released values, so any tau >= 0 is private. Throws DPCOV_E_INVALID_ARGUMENT unless
+// function of released values, so any tau >= 0 is private. Throws Status::InvalidArgument unless
 // scale > 0, steps >= 1 and 0 < beta < 1.
 double iev_adaptive_tau(double laplace_scale, int64_t steps, double beta);
 
@@ -41,7 +41,7 @@ double iev_adaptive_tau(double laplace_scale, int64_t steps, double beta);
 // sqrt(lambda_hat_j + tau), with a negative lambda_hat_i + tau counted as 0 and the uniform split
 // eps_vectors / k if every weight is 0. Each share is rounded down and the sum is rounded up, so the
 // exact sum of the returned shares is <= eps_vectors. A function of released values only.
-// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE on an empty or non-finite input.
+// Throws Status::InvalidArgument / Status::NonFinite on an empty or non-finite input.
 std::vector<double> iev_adaptive_step_epsilons(std::span<const double> lambda_hat, double tau,
                                                double eps_vectors);
 
@@ -67,7 +67,7 @@ enum class BinghamExponent {
 double bingham_exponent_factor(BinghamExponent exponent, Neighbour neighbour);
 
 // kappa_i = factor eps_i / B^2, rounded down. eps_i = 0 (an adaptive share of 0) gives kappa = 0, a
-// uniform draw. Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless eps_i is finite and
+// uniform draw. Throws Status::InvalidArgument / Status::NonFinite unless eps_i is finite and
 // >= 0 and B is finite and > 0.
 double bingham_exponent(BinghamExponent exponent, Neighbour neighbour, double eps_i, double bound);
 

@@ -19,7 +19,7 @@ double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lam
     return div_up(div_up(numerator, lambda_min_bound), lambda_min_bound);
   const double b2 = mul_up(bound, bound);
   if (!(lambda_min_bound > b2))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition theta^2 > B^2 of the input-scoped inverse Gaussian mechanism (Sheffet Thm "
          "B.5) fails: theta^2 = ", lambda_min_bound, ", B^2 = ", b2);
   return div_up(div_up(numerator, lambda_min_bound), sub_down(lambda_min_bound, b2));

@@ -10,22 +10,21 @@
 
 #include <cstdint>
 
-#include "dpcov/receipt.h"
 #include "neighbour.hpp"
 
 namespace dpcov::privacy {
 
 enum class LambdaMinScope : int32_t {
   // Every dataset in the domain has lambda_min(G) >= theta^2: Delta = c B^2 / theta^4.
-  Domain = DPCOV_LAMBDA_MIN_DOMAIN,
+  Domain = 0,
   // Only the input is known to: a neighbour has lambda_min >= theta^2 - B^2 (Weyl), so
   // Delta = c B^2 / (theta^2 (theta^2 - B^2)), which needs theta^2 > B^2 (Sheffet's statement).
-  Input = DPCOV_LAMBDA_MIN_INPUT,
+  Input = 1,
 };
 
 // The L2 sensitivity above (c = 1 add/remove, sqrt 2 replace-one), rounded up.
-// lambda_min_bound is theta^2. Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless B and
-// theta^2 are finite and > 0, and DPCOV_E_PRECONDITION for LambdaMinScope::Input unless
+// lambda_min_bound is theta^2. Throws Status::InvalidArgument / Status::NonFinite unless B and
+// theta^2 are finite and > 0, and Status::Precondition for LambdaMinScope::Input unless
 // theta^2 > B^2.
 double inverse_gram_l2_sensitivity(Neighbour neighbour, double bound, double lambda_min_bound,
                                    LambdaMinScope scope);

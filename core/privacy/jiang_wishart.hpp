@@ -14,7 +14,7 @@
 namespace dpcov::privacy {
 
 // The published scale on G: W_d(d + 1, C) with C = (3 B^2 / (2 eps)) I. Jiang et al. state it on
-// S = G / n with B = 1 as 3 / (2 n eps). Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE
+// S = G / n with B = 1 as 3 / (2 n eps). Throws Status::InvalidArgument / Status::NonFinite
 // unless B and eps are finite and > 0.
 double jiang_wishart_scale_not_dp(double bound, double eps);
 

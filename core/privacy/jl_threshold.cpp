@@ -9,14 +9,14 @@ void check_jl_preconditions(double eps, double delta) {
   check::epsilon(eps);
   check::delta(delta);
   if (!(eps <= 1.0))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition eps <= 1 of the Johnson-Lindenstrauss threshold (Sheffet Thm 3.1 / B.1, "
          "Thm 5.1 / B.4) fails: epsilon = ", eps);
   // The double nearest to 1/e lies above it by 1.2e-17, so the strict comparison never admits a
   // delta >= 1/e.
   constexpr double kInvE = 0.36787944117144233;
   if (!(delta < kInvE))
-    fail(DPCOV_E_PRECONDITION,
+    fail(Status::Precondition,
          "precondition delta < 1/e of the Johnson-Lindenstrauss threshold (Sheffet Thm 3.1 / "
          "B.1, Thm 5.1 / B.4) fails: delta = ", delta);
 }
@@ -24,7 +24,7 @@ void check_jl_preconditions(double eps, double delta) {
 double jl_threshold_squared(double bound, double eps, double delta, int64_t r) {
   check::positive_finite(bound, "bound B");
   check_jl_preconditions(eps, delta);
-  if (r < 1) fail(DPCOV_E_DIMENSION, "the number of projection rows r must be >= 1, got ", r);
+  if (r < 1) fail(Status::Dimension, "the number of projection rows r must be >= 1, got ", r);
   using namespace upward;
   const double log_term = log_up(div_up(4.0, delta));
   const double root = sqrt_up(mul_up(mul_up(2.0, static_cast<double>(r)), log_term));
@@ -33,7 +33,7 @@ double jl_threshold_squared(double bound, double eps, double delta, int64_t r) {
 }
 
 double inverse_wishart_prior_squared(double bound, double eps, double delta, int64_t m) {
-  if (m < 1) fail(DPCOV_E_DIMENSION, "the degrees of freedom m must be >= 1, got ", m);
+  if (m < 1) fail(Status::Dimension, "the degrees of freedom m must be >= 1, got ", m);
   return jl_threshold_squared(bound, eps, delta, m);
 }
 

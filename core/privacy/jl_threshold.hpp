@@ -13,7 +13,7 @@
 
 namespace dpcov::privacy {
 
-// Throws DPCOV_E_PRECONDITION unless eps <= 1 and delta < 1/e (after the generic checks: eps
+// Throws Status::Precondition unless eps <= 1 and delta < 1/e (after the generic checks: eps
 // finite > 0, delta in (0, 1)). Sheffet's theorems assume eps < 1; eps = 1 is admitted because
 // the exact delta of the threshold at eps = 1 and delta = 1e-6 is below 1e-30 for every r in
 // [1, 1e5] under replace-one (2.1e-31 at r = 1e5; below 1e-34 under add/remove)
@@ -21,7 +21,7 @@ namespace dpcov::privacy {
 void check_jl_preconditions(double eps, double delta);
 
 // w^2 of Thm 3.1 / B.1 for r projection rows, rounded up. Throws as check_jl_preconditions, and
-// DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE for B, DPCOV_E_DIMENSION for r < 1.
+// Status::InvalidArgument / Status::NonFinite for B, Status::Dimension for r < 1.
 double jl_threshold_squared(double bound, double eps, double delta, int64_t r);
 
 // The inverse-Wishart prior w^2 of Thm 5.1 / B.4: the same formula with r replaced by the

@@ -5,7 +5,7 @@
 namespace dpcov::privacy {
 
 // b = l1_sensitivity / eps, rounded up: adding iid Lap(b) to each coordinate of a query of L1
-// sensitivity l1_sensitivity is eps-DP. Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE
+// sensitivity l1_sensitivity is eps-DP. Throws Status::InvalidArgument / Status::NonFinite
 // unless both are finite and > 0.
 double laplace_scale(double l1_sensitivity, double eps);
 

@@ -19,7 +19,7 @@ struct BudgetSplit {
   double release_epsilon;
   double release_delta;
 };
-// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless eps is finite > 0 and delta in
+// Throws Status::InvalidArgument / Status::NonFinite unless eps is finite > 0 and delta in
 // (0, 1).
 BudgetSplit split_budget_in_halves(double eps, double delta);
 

@@ -56,7 +56,7 @@ double zcdp_gaussian_sigma(double rho, double sensitivity) {
   const double sigma = div_up(sensitivity, root_down);
   // A tiny rho against a large sensitivity overflows: no finite noise scale exists.
   if (!std::isfinite(sigma))
-    fail(DPCOV_E_NUMERICAL, "the Gaussian noise scale sensitivity / sqrt(2 rho) overflows (rho = ",
+    fail(Status::Numerical, "the Gaussian noise scale sensitivity / sqrt(2 rho) overflows (rho = ",
          rho, ", sensitivity = ", sensitivity, ")");
   return sigma;
 }
@@ -157,7 +157,7 @@ double zcdp_rho_for_epsilon(double epsilon, double delta) {
   }
   const double lo = std::bit_cast<double>(lo_bits);
   if (!(lo > 0.0))
-    fail(DPCOV_E_NUMERICAL, "no rho > 0 meets epsilon = ", epsilon, " at delta = ", delta);
+    fail(Status::Numerical, "no rho > 0 meets epsilon = ", epsilon, " at delta = ", delta);
   return lo;
 }
 

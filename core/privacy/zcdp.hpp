@@ -8,8 +8,8 @@ namespace dpcov::privacy {
 // sigma = sensitivity / sqrt(2 rho), rounded up at every rho (proofs/check/zcdp_sigma.py): the
 // Gaussian mechanism with L2 sensitivity `sensitivity` and N(0, sigma^2) noise is rho-zCDP
 // (Bun & Steinke 2016, Prop. 1.6). Throws
-// DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless rho and the sensitivity are finite and > 0,
-// and DPCOV_E_NUMERICAL where sigma overflows (a tiny rho against a large sensitivity).
+// Status::InvalidArgument / Status::NonFinite unless rho and the sensitivity are finite and > 0,
+// and Status::Numerical where sigma overflows (a tiny rho against a large sensitivity).
 double zcdp_gaussian_sigma(double rho, double sensitivity);
 
 // The epsilon at which rho-zCDP implies (epsilon, delta)-DP, by the tight conversion of Canonne,
@@ -22,7 +22,7 @@ double zcdp_gaussian_sigma(double rho, double sensitivity);
 // the bound at that alpha) and within 1e-9 relative of the infimum (proofs/check/coinpress.py).
 // Never above Bun & Steinke's rho + 2 sqrt(rho ln(1/delta)) (Prop. 1.3). Never below 0: where the
 // bound is negative (small rho, large delta) the guarantee is (0, delta)-DP. Throws unless rho is
-// finite and > 0 and delta is in (0, 1), and DPCOV_E_NUMERICAL where epsilon overflows.
+// finite and > 0 and delta is in (0, 1), and Status::Numerical where epsilon overflows.
 double zcdp_epsilon(double rho, double delta);
 
 // Bun & Steinke 2016, Prop. 1.3: rho + 2 sqrt(rho ln(1/delta)), rounded up. The looser conversion,
@@ -32,7 +32,7 @@ double zcdp_epsilon_bun_steinke(double rho, double delta);
 // The largest rho with zcdp_epsilon(rho, delta) <= epsilon, found by bisection down to adjacent
 // doubles: the zCDP budget that a mechanism stated in zCDP may spend to meet (epsilon, delta).
 // The result always meets the target, and never falls as epsilon grows (proofs/coinpress.md).
-// Throws unless epsilon is finite and > 0 and delta is in (0, 1), and DPCOV_E_NUMERICAL where no
+// Throws unless epsilon is finite and > 0 and delta is in (0, 1), and Status::Numerical where no
 // rho > 0 meets epsilon.
 double zcdp_rho_for_epsilon(double epsilon, double delta);
 

@@ -13,9 +13,9 @@ namespace dpcov::random {
 // give the same distribution. The envelope of the Bingham sampler (bingham.hpp).
 class AngularCentralGaussian {
  public:
-  // Omega: q x q, finite, exactly symmetric, positive definite. Throws DPCOV_E_DIMENSION,
-  // DPCOV_E_TOO_LARGE, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT (not symmetric),
-  // DPCOV_E_NOT_POSITIVE_DEFINITE.
+  // Omega: q x q, finite, exactly symmetric, positive definite. Throws Status::Dimension,
+  // Status::TooLarge, Status::NonFinite, Status::InvalidArgument (not symmetric),
+  // Status::NotPositiveDefinite.
   explicit AngularCentralGaussian(const Matrix &omega);
 
   int64_t dim() const { return chol_.rows(); }

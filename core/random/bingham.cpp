@@ -38,7 +38,8 @@ double bingham_envelope_b(const std::vector<double> &lambda) {
 
 BinghamSampler::BinghamSampler(const Matrix &a, int64_t max_tries) : max_tries_(max_tries) {
   check_symmetric_parameter(a, "Bingham matrix A");
-  if (max_tries < 1) fail(DPCOV_E_INVALID_ARGUMENT, "Bingham max_tries must be >= 1, got ", max_tries);
+  if (max_tries < 1)
+    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
   linalg::SymmetricEigen eig = linalg::eigh(a);
   vectors_ = std::move(eig.vectors);
   set_envelope(std::move(eig.values));
@@ -46,10 +47,11 @@ BinghamSampler::BinghamSampler(const Matrix &a, int64_t max_tries) : max_tries_(
 
 BinghamSampler::BinghamSampler(const std::vector<double> &a_diagonal, int64_t max_tries)
     : max_tries_(max_tries) {
-  if (a_diagonal.empty()) fail(DPCOV_E_DIMENSION, "Bingham diagonal A must not be empty");
+  if (a_diagonal.empty()) fail(Status::Dimension, "Bingham diagonal A must not be empty");
   for (double v : a_diagonal)
-    if (!std::isfinite(v)) fail(DPCOV_E_NON_FINITE, "Bingham diagonal A is not finite");
-  if (max_tries < 1) fail(DPCOV_E_INVALID_ARGUMENT, "Bingham max_tries must be >= 1, got ", max_tries);
+    if (!std::isfinite(v)) fail(Status::NonFinite, "Bingham diagonal A is not finite");
+  if (max_tries < 1)
+    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
   set_envelope(a_diagonal);
 }
 
@@ -111,13 +113,13 @@ int64_t BinghamSampler::sample(Rng &rng, double *out) const {
     const double t = propose(rng, y.data());
     const double log_ratio = log_accept_ratio(t);
     if (log_ratio > kEnvelopeSlack)
-      fail(DPCOV_E_INTERNAL, "Bingham envelope violated: ln ratio ", log_ratio, " > 0 at t = ", t);
+      fail(Status::Internal, "Bingham envelope violated: ln ratio ", log_ratio, " > 0 at t = ", t);
     if (std::log(uniform01(rng)) < log_ratio) {
       rotate(y.data(), out);
       return tries;
     }
   }
-  fail(DPCOV_E_NO_CONVERGENCE, "Bingham sampler: no proposal accepted in ", max_tries_,
+  fail(Status::NoConvergence, "Bingham sampler: no proposal accepted in ", max_tries_,
        " tries");
 }
 

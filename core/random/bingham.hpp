@@ -20,12 +20,12 @@ class BinghamSampler {
  public:
   // a: q x q, finite, exactly symmetric (any eigenvalues: adding c I does not change the
   // distribution, so the spectrum is shifted to make the smallest eigenvalue 0). max_tries >= 1.
-  // Throws DPCOV_E_DIMENSION, DPCOV_E_TOO_LARGE, DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT,
-  // DPCOV_E_NUMERICAL (eigen-decomposition failed).
+  // Throws Status::Dimension, Status::TooLarge, Status::NonFinite, Status::InvalidArgument,
+  // Status::Numerical (eigen-decomposition failed).
   explicit BinghamSampler(const Matrix &a, int64_t max_tries = kBinghamDefaultMaxTries);
   // A = diag(a_diagonal), given in its eigenbasis: no decomposition, and rotate() is the identity.
   // For callers that already hold the spectrum (iterative eigenvector sampling). Throws
-  // DPCOV_E_DIMENSION (empty), DPCOV_E_NON_FINITE, DPCOV_E_INVALID_ARGUMENT (max_tries).
+  // Status::Dimension (empty), Status::NonFinite, Status::InvalidArgument (max_tries).
   explicit BinghamSampler(const std::vector<double> &a_diagonal,
                           int64_t max_tries = kBinghamDefaultMaxTries);
 
@@ -48,7 +48,7 @@ class BinghamSampler {
   void rotate(const double *y, double *x) const;
 
   // One draw into out[0..q-1]. Returns the number of proposals used (>= 1; rejections are that
-  // minus one). Throws DPCOV_E_NO_CONVERGENCE after max_tries proposals without acceptance.
+  // minus one). Throws Status::NoConvergence after max_tries proposals without acceptance.
   int64_t sample(Rng &rng, double *out) const;
 
  private:

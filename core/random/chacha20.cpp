@@ -15,7 +15,7 @@ namespace {
 // thread-safe, and the reference implementation would only be slower, never different.
 void init_sodium() {
   static const bool ready = sodium_init() >= 0;
-  if (!ready) fail(DPCOV_E_INTERNAL, "libsodium could not be initialised");
+  if (!ready) fail(Status::Internal, "libsodium could not be initialised");
 }
 
 }  // namespace

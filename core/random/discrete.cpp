@@ -55,7 +55,7 @@ int64_t laplace_draw(BitSource &bits, uint64_t s, uint64_t t) {
     const bool negative = bits.bit();
     if (negative && y == 0) continue;
     if (y > static_cast<u128>(INT64_MAX))
-      fail(DPCOV_E_NUMERICAL, "discrete Laplace variate beyond the 64-bit range");
+      fail(Status::Numerical, "discrete Laplace variate beyond the 64-bit range");
     const int64_t magnitude = static_cast<int64_t>(y);
     return negative ? -magnitude : magnitude;
   }
@@ -82,18 +82,18 @@ int64_t gaussian_draw(BitSource &bits, uint64_t sigma2, uint64_t t) {
 }
 
 void check_laplace(uint64_t s, uint64_t t) {
-  if (s == 0 || t == 0) fail(DPCOV_E_INTERNAL, "discrete_laplace: s and t must be >= 1");
+  if (s == 0 || t == 0) fail(Status::Internal, "discrete_laplace: s and t must be >= 1");
 }
 
 void check_gaussian(uint64_t sigma2) {
   if (sigma2 == 0 || sigma2 >= (uint64_t{1} << 62))
-    fail(DPCOV_E_INTERNAL, "discrete_gaussian: sigma^2 = ", sigma2, " outside [1, 2^62)");
+    fail(Status::Internal, "discrete_gaussian: sigma^2 = ", sigma2, " outside [1, 2^62)");
 }
 
 }  // namespace
 
 u128 uniform_below(BitSource &bits, u128 bound) {
-  if (bound == 0) fail(DPCOV_E_INTERNAL, "uniform_below: empty range");
+  if (bound == 0) fail(Status::Internal, "uniform_below: empty range");
   const u128 top = bound - 1;
   if (top == 0) return 0;
   if (top <= 0xffffffffU) {
@@ -148,7 +148,7 @@ bool bernoulli_rational_chunked(BitSource &bits, u128 num, u128 den, int b) {
 }
 
 bool bernoulli_rational(BitSource &bits, u128 num, u128 den) {
-  if (den == 0 || num > den) fail(DPCOV_E_INTERNAL, "bernoulli_rational: not a probability");
+  if (den == 0 || num > den) fail(Status::Internal, "bernoulli_rational: not a probability");
   if (num == 0 || num == den) return num == den;  // certain: no draw needed
   // 32 bits decide all but a 2^-32 share of the comparisons, with one multiplication.
   if (den <= ~uint64_t{0}) return bernoulli_rational_chunked(bits, num, den, 32);
@@ -171,7 +171,7 @@ bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
 }
 
 bool bernoulli_exp(BitSource &bits, u128 num, u128 den) {
-  if (den == 0) fail(DPCOV_E_INTERNAL, "bernoulli_exp: zero denominator");
+  if (den == 0) fail(Status::Internal, "bernoulli_exp: zero denominator");
   if (num < den) return bernoulli_exp_at_most_one(bits, num, den);  // the common case: no division
   const u128 whole = div(num, den);
   for (u128 left = whole; left > 0; --left)

@@ -18,7 +18,7 @@ double exponential(Rng &rng);
 
 // Laplace with density exp(-|x| / b) / (2 b): an exponential (above) times b, with the sign from
 // the lowest bit of the same word (independent of the top 52 bits), so the law is exactly
-// symmetric and its tail unbounded. Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless b
+// symmetric and its tail unbounded. Throws Status::InvalidArgument / Status::NonFinite unless b
 // is finite and > 0. Floating point still rounds each value: the support is a finite set of
 // doubles per magnitude range (Mironov 2012), so the pure-epsilon guarantee holds for the
 // idealized sampler only (receipts say "idealized").

@@ -9,7 +9,7 @@ namespace dpcov::random {
 // (ACM TOMS 26(3), 2000) for a >= 1; for a < 1 the boost G(a + 1) U^{1/a} (same paper, section
 // 6), computed in log space. For very small a the exact value is often below the smallest double
 // and then 0 is returned (e.g. half the draws at a = 0.001 are below 1e-300).
-// Throws DPCOV_E_INVALID_ARGUMENT / DPCOV_E_NON_FINITE unless a is finite and > 0.
+// Throws Status::InvalidArgument / Status::NonFinite unless a is finite and > 0.
 double gamma(Rng &rng, double shape);
 
 // Chi-square with real dof k > 0: 2 Gamma(k / 2). Same errors as gamma() for k.

@@ -87,7 +87,7 @@ Rng Rng::from_entropy() {
     const ssize_t n = getrandom(bytes + got, sizeof(key) - got, 0);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail(DPCOV_E_ENTROPY, "getrandom() failed: ", std::strerror(errno));
+      fail(Status::Entropy, "getrandom() failed: ", std::strerror(errno));
     }
     got += static_cast<size_t>(n);
   }
@@ -111,7 +111,7 @@ Rng::Key Rng::substream_key(const Key &key, uint64_t index) {
   if (sodium_init() < 0 ||
       crypto_kdf_derive_from_key(child_bytes, sizeof(child_bytes), index, context,
                                  master.data()) != 0)
-    fail(DPCOV_E_INTERNAL, "substream key derivation failed");
+    fail(Status::Internal, "substream key derivation failed");
   Key child;
   for (size_t j = 0; j < 4; ++j) child[j] = get_u64(child_bytes + 8 * j);
   sodium_memzero(master.data(), master.size());
@@ -143,27 +143,28 @@ void Rng::save_state(unsigned char *out) const {
 
 Rng Rng::restore_state(const unsigned char *in) {
   if (get_u32(in) != kStateMagic)
-    fail(DPCOV_E_INVALID_ARGUMENT, "not a dpcov generator state (bad magic number)");
+    fail(Status::InvalidArgument, "not a dpcov generator state (bad magic number)");
   const uint32_t version = get_u32(in + 4);
   if (version != 1 && version != kStateVersion)
-    fail(DPCOV_E_INVALID_ARGUMENT, "generator state has format version ", version,
+    fail(Status::InvalidArgument, "generator state has format version ", version,
          ", this library reads versions 1 and ", kStateVersion);
   const uint64_t flags = get_u64(in + 8);
   const uint64_t known = version == 1 ? kFlagSeedFixed : kFlagSeedFixed | kFlagChaCha20;
   if ((flags & ~known) != 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "generator state has unknown flags ", flags);
+    fail(Status::InvalidArgument, "generator state has unknown flags ", flags);
   const bool seed_fixed = (flags & kFlagSeedFixed) != 0;
   Key key;
   for (size_t j = 0; j < 4; ++j) key[j] = get_u64(in + 16 + 8 * j);
   if ((flags & kFlagChaCha20) != 0) {
     for (size_t b = 56; b < kStateBytes; ++b)
       if (in[b] != 0)
-        fail(DPCOV_E_INVALID_ARGUMENT, "ChaCha20 generator state has nonzero padding (corrupted state)");
+        fail(Status::InvalidArgument,
+             "ChaCha20 generator state has nonzero padding (corrupted state)");
     return Rng(key, Engine::ChaCha20, seed_fixed, get_u64(in + 48));
   }
   const uint64_t inc_low = get_u64(in + 72);
   if ((inc_low & 1U) == 0)
-    fail(DPCOV_E_INVALID_ARGUMENT, "generator state has an even increment (corrupted state)");
+    fail(Status::InvalidArgument, "generator state has an even increment (corrupted state)");
   Rng rng(key, Engine::Pcg64, seed_fixed);
   std::get_if<Pcg64>(&rng.engine_)->set_raw(join(get_u64(in + 48), get_u64(in + 56)),
                                             join(get_u64(in + 64), inc_low));

@@ -53,7 +53,7 @@ class Rng {
   // Size in bytes of the buffer written by save_state() and read by restore_state().
   static constexpr size_t kStateBytes = 80;
 
-  // A ChaCha20 generator keyed by 256 bits read from getrandom(2). Throws DPCOV_E_ENTROPY if
+  // A ChaCha20 generator keyed by 256 bits read from getrandom(2). Throws Status::Entropy if
   // the operating system cannot supply them. seed_fixed() is false.
   static Rng from_entropy();
 
@@ -89,7 +89,7 @@ class Rng {
   // Writes kStateBytes bytes (format: docs/random.md) capturing the engine, the key, the engine
   // position and the seed_fixed flag; restore_state() of those bytes continues the same sequence.
   void save_state(unsigned char *out) const;
-  // Throws DPCOV_E_INVALID_ARGUMENT if the bytes are not a state written by save_state().
+  // Throws Status::InvalidArgument if the bytes are not a state written by save_state().
   static Rng restore_state(const unsigned char *in);
 
   // The generator for a key. PCG64: engine state (k0 << 64 | k1), stream seed (k2 << 64 | k3),

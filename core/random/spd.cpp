@@ -7,7 +7,7 @@ namespace dpcov::random {
 
 void check_symmetric_parameter(const Matrix &m, const char *name) {
   if (m.rows() != m.cols())
-    fail(DPCOV_E_DIMENSION, name, " must be square, got ", m.rows(), " x ", m.cols());
+    fail(Status::Dimension, name, " must be square, got ", m.rows(), " x ", m.cols());
   check::dimension(m.rows(), name);
   check::all_finite(m.view(), name);
   check::symmetric(m.view(), name);
@@ -16,7 +16,7 @@ void check_symmetric_parameter(const Matrix &m, const char *name) {
 Matrix checked_cholesky(const Matrix &m, const char *name) {
   check_symmetric_parameter(m, name);
   Matrix l;
-  if (!linalg::cholesky(m, l)) fail(DPCOV_E_NOT_POSITIVE_DEFINITE, name, " is not positive definite");
+  if (!linalg::cholesky(m, l)) fail(Status::NotPositiveDefinite, name, " is not positive definite");
   return l;
 }
 

@@ -8,7 +8,7 @@
 namespace dpcov::random {
 
 void uniform_sphere(Rng &rng, double *out, int64_t q) {
-  if (q < 1) fail(DPCOV_E_DIMENSION, "sphere dimension must be >= 1, got ", q);
+  if (q < 1) fail(Status::Dimension, "sphere dimension must be >= 1, got ", q);
   for (;;) {
     double sum = 0.0;
     for (int64_t i = 0; i < q; ++i) {

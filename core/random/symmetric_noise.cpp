@@ -13,7 +13,7 @@ namespace {
 
 void check_square(const Matrix &m, const char *name) {
   if (m.rows() != m.cols())
-    fail(DPCOV_E_DIMENSION, name, " must be square, got ", m.rows(), " x ", m.cols());
+    fail(Status::Dimension, name, " must be square, got ", m.rows(), " x ", m.cols());
   check::dimension(m.rows(), name);
 }
 

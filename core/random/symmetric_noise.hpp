@@ -8,8 +8,8 @@ namespace dpcov::random {
 
 // Fills the square matrix `out` (its current size, d >= 1) with N(0, sigma^2) entries on the upper
 // triangle, drawn column by column (j = 0..d-1, i = 0..j), and mirrors them so out(i, j) and
-// out(j, i) are the same double. Throws DPCOV_E_DIMENSION, DPCOV_E_INVALID_ARGUMENT /
-// DPCOV_E_NON_FINITE (sigma not finite and > 0).
+// out(j, i) are the same double. Throws Status::Dimension, Status::InvalidArgument /
+// Status::NonFinite (sigma not finite and > 0).
 void symmetric_gaussian_noise(Rng &rng, double sigma, Matrix &out);
 
 // As above with Laplace(scale) entries, density exp(-|x| / b) / (2 b).

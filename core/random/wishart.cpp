@@ -16,7 +16,7 @@ namespace {
 void check_dof(double dof, int64_t d) {
   check::finite(dof, "Wishart degrees of freedom");
   if (!(dof > static_cast<double>(d - 1)))
-    fail(DPCOV_E_PRECONDITION, "Wishart degrees of freedom must be > d - 1 = ", d - 1,
+    fail(Status::Precondition, "Wishart degrees of freedom must be > d - 1 = ", d - 1,
          " (Bartlett decomposition), got ", dof);
 }
 
@@ -41,7 +41,7 @@ double trace_of_solve(const Matrix &l, Matrix r) {
 
 void check_point(const Matrix &w, int64_t d, const char *name) {
   if (w.rows() != d || w.cols() != d)
-    fail(DPCOV_E_DIMENSION, name, " must be ", d, " x ", d, ", got ", w.rows(), " x ", w.cols());
+    fail(Status::Dimension, name, " must be ", d, " x ", d, ", got ", w.rows(), " x ", w.cols());
   check::all_finite(w.view(), name);
 }
 
@@ -77,11 +77,11 @@ Matrix inverse_wishart(Rng &rng, double dof, const Matrix &psi) {
   const Matrix t = bartlett_factor(rng, dof, psi.rows());
   for (int64_t i = 0; i < t.rows(); ++i)
     if (!(t(i, i) > 0.0))
-      fail(DPCOV_E_NUMERICAL, "inverse Wishart: Bartlett diagonal ", i,
+      fail(Status::Numerical, "inverse Wishart: Bartlett diagonal ", i,
            " underflowed to 0 (degrees of freedom ", dof, " too close to d - 1)");
   linalg::trsm_lower(linalg::Side::Right, linalg::Trans::Yes, 1.0, t, b);
   Matrix x = outer_square(b);
-  check::finite_result(x.view(), "inverse Wishart sample");  // an overflow: DPCOV_E_NUMERICAL
+  check::finite_result(x.view(), "inverse Wishart sample");  // an overflow: Status::Numerical
   return x;
 }
 

@@ -31,6 +31,7 @@
 #include "zoo/porous_analyze_gauss.hpp"
 #include "zoo/porous_laplace.hpp"
 #include "zoo/uncentred_sscp.hpp"
+#include "dpcov.h"
 
 namespace dpcov::audit::zoo {
 namespace {

@@ -122,7 +122,7 @@ TEST(CoinpressExactAudit, TwoStepsAreAuditedOnTheirTranscript) {
     rows_exact_subject(r);
     FAIL() << "t = 2 audited as one Gaussian release";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_INVALID_ARGUMENT);
+    EXPECT_EQ(e.status(), dpcov::Status::InvalidArgument);
     EXPECT_NE(std::string(e.what()).find("audit_rows_exact_steps_pairs"), std::string::npos);
   }
 }

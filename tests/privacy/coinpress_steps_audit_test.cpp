@@ -28,6 +28,7 @@
 #include "core/audit/rows_exact_audit.hpp"
 #include "core/error.hpp"
 #include "core/mechanisms/statistic.hpp"
+#include "dpcov.h"
 
 namespace dpcov {
 namespace {
@@ -121,7 +122,7 @@ TEST(CoinpressStepsAudit, BadArgumentsAreRefused) {
     try {
       f();
     } catch (const Error &e) {
-      return e.status();
+      return static_cast<dpcov_status>(e.status());
     }
     return DPCOV_OK;
   };

@@ -20,6 +20,7 @@
 #include "core/privacy/discrete_gaussian.hpp"
 #include "core/privacy/zcdp.hpp"
 #include "core/random/discrete.hpp"
+#include "dpcov.h"
 
 namespace dpcov::audit {
 namespace {

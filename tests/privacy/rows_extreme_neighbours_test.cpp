@@ -18,6 +18,7 @@
 #include "core/mechanisms/coinpress.hpp"
 #include "core/mechanisms/coinpress_mean.hpp"
 #include "core/mechanisms/dong_liang_yi.hpp"
+#include "dpcov.h"
 
 namespace dpcov {
 namespace {
@@ -40,7 +41,7 @@ Outcome outcome(const Release &release, const Matrix &rows, uint64_t seed) {
     for (int64_t j = 0; j < out.cols(); ++j)
       for (int64_t i = 0; i < out.rows(); ++i) o.finite = o.finite && std::isfinite(out(i, j));
   } catch (const Error &e) {
-    o.status = e.status();
+    o.status = static_cast<dpcov_status>(e.status());
   }
   return o;
 }

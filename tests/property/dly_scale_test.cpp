@@ -66,9 +66,10 @@ RC_GTEST_PROP(DlyScale, AReleaseAtRadiusR2kIsTheReleaseAtRScaled, ()) {
   } catch (const Error &e) {
     // Only a plan whose noise could overflow the data (large r, small rho) is refused, as
     // DPCOV_E_INVALID_ARGUMENT (beyond DBL_MAX / 128) or DPCOV_E_NUMERICAL (not finite).
-    if (k <= 0 || (e.status() != DPCOV_E_INVALID_ARGUMENT && e.status() != DPCOV_E_NUMERICAL))
-      RC_FAIL("status " + std::to_string(e.status()) + " at k = " + std::to_string(k) + ": " +
-              e.what());
+    if (k <= 0 ||
+        (e.status() != dpcov::Status::InvalidArgument && e.status() != dpcov::Status::Numerical))
+      RC_FAIL("status " + std::to_string(static_cast<int>(e.status())) +
+              " at k = " + std::to_string(k) + ": " + e.what());
     return;
   }
   RC_TAG(k < -511 ? "subnormal second moment" : "normal");

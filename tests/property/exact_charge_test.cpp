@@ -14,7 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/mechanisms/exact_additive.hpp"
-#include "core/privacy/ledger.hpp"
+#include "core/mechanisms/charge.hpp"
 #include "core/privacy/zcdp.hpp"
 
 namespace dpcov {
@@ -76,16 +76,15 @@ RC_GTEST_PROP(ExactCharge, ChargedRhoIsAtLeastTheIntegersCost, ()) {
     RC_DISCARD("no grid for these parameters");
   }
   // The fields a charge reads.
-  dpcov_receipt receipt{};
-  receipt.struct_size = sizeof receipt;
-  receipt.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;
-  receipt.numerics = DPCOV_NUMERICS_EXACT;
+  mechanisms::Receipt receipt;
+  receipt.mechanism = mechanisms::MechanismId::AnalyzeGauss;
+  receipt.numerics = mechanisms::Numerics::Exact;
   receipt.epsilon = plan.epsilon;
   receipt.delta = plan.delta;
   receipt.sensitivity = plan.sensitivity;
-  receipt.sensitivity_norm = DPCOV_SENSITIVITY_L2;
+  receipt.sensitivity_norm = mechanisms::SensitivityNorm::L2;
   receipt.sigma = plan.sigma;
-  const double charged = privacy::charge_of(receipt).rho;
+  const double charged = mechanisms::charge_of(receipt).rho;
   const u128 r2 = static_cast<u128>(grid.norm2_bound);
   RC_ASSERT(at_least(charged, (replace ? 2 : 1) * r2 * r2, grid.noise_parameter));
 }
@@ -93,21 +92,20 @@ RC_GTEST_PROP(ExactCharge, ChargedRhoIsAtLeastTheIntegersCost, ()) {
 // Exact receipts charged alternately at two (epsilon, delta) go through the search's memo and are
 // charged what the search itself gives.
 TEST(ExactCharge, TheMemoChargesWhatTheSearchGives) {
-  dpcov_receipt a{};
-  a.struct_size = sizeof a;
-  a.mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;
-  a.numerics = DPCOV_NUMERICS_EXACT;
+  mechanisms::Receipt a;
+  a.mechanism = mechanisms::MechanismId::AnalyzeGauss;
+  a.numerics = mechanisms::Numerics::Exact;
   a.epsilon = 1.0;
   a.delta = 1e-6;
   a.sensitivity = 1.0;
-  a.sensitivity_norm = DPCOV_SENSITIVITY_L2;
+  a.sensitivity_norm = mechanisms::SensitivityNorm::L2;
   a.sigma = 5.0;
-  dpcov_receipt b = a;
+  mechanisms::Receipt b = a;
   b.delta = 1e-9;
   for (int round = 0; round < 2; ++round)
-    for (const dpcov_receipt *r : {&a, &a, &b, &a})
-      EXPECT_EQ(privacy::charge_of(*r).rho, privacy::zcdp_rho_for_epsilon(r->epsilon, r->delta));
-  EXPECT_LT(privacy::charge_of(b).rho, privacy::charge_of(a).rho);
+    for (const mechanisms::Receipt *r : {&a, &a, &b, &a})
+      EXPECT_EQ(mechanisms::charge_of(*r).rho, privacy::zcdp_rho_for_epsilon(r->epsilon, r->delta));
+  EXPECT_LT(mechanisms::charge_of(b).rho, mechanisms::charge_of(a).rho);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ double factor_or_refused(ConstMatrixView a, int64_t i, double sum, double b, Bou
   try {
     return row_factor(a, i, sum, b, policy);
   } catch (const Error &e) {
-    RC_ASSERT(e.status() == DPCOV_E_NORM_BOUND);
+    RC_ASSERT(e.status() == dpcov::Status::NormBound);
     return -1.0;
   }
 }

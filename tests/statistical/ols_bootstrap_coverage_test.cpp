@@ -105,7 +105,7 @@ Released release_and_intervals(bool adassp, mechanisms::MechanismId mechanism, c
       out.intervals = adassp_bootstrap_intervals(fit.xtx, fit.xty, fit.yty, spec.rows,
                                                  fit.receipt, spec.level, draws, rng);
     } catch (const Error &e) {
-      if (e.status() != DPCOV_E_PRECONDITION) throw;
+      if (e.status() != dpcov::Status::Precondition) throw;
       refused = true;
     }
     return out;
@@ -116,7 +116,7 @@ Released release_and_intervals(bool adassp, mechanisms::MechanismId mechanism, c
     out.intervals = ols_bootstrap_intervals(rel.matrix.view(), release_noise(rel.receipt), spec,
                                             draws, rng);
   } catch (const Error &e) {
-    if (e.status() != DPCOV_E_PRECONDITION) throw;
+    if (e.status() != dpcov::Status::Precondition) throw;
     refused = true;
   }
   return out;
@@ -145,7 +145,7 @@ Tally run(bool adassp, mechanisms::MechanismId mechanism, int64_t n, double epsi
       ++t.plug_reps;
       t.plug_covered += plug.ci_lower[at] <= beta && beta <= plug.ci_upper[at];
     } catch (const Error &e) {
-      if (e.status() != DPCOV_E_NOT_POSITIVE_DEFINITE) throw;
+      if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
     }
     if (refused) {
       ++t.refused;

@@ -91,7 +91,7 @@ Coverage run(random::Rng &rng) {
       out.covered_half_width +=
           centre - quarter <= true_beta(j) && true_beta(j) <= centre + quarter;
     } catch (const Error &e) {
-      if (e.status() != DPCOV_E_REFUSED) throw;
+      if (e.status() != dpcov::Status::Refused) throw;
       ++out.refused;  // counted as a miss for both intervals
     }
   }

@@ -45,7 +45,7 @@ TEST(CapiCommon, VersionOfLoadedLibraryMatchesHeader) {
 
 TEST(CapiCommon, GuardMapsExceptionsToStatusAndMessage) {
   using dpcov::capi::guarded;
-  EXPECT_EQ(guarded([] { throw dpcov::Error(DPCOV_E_PRECONDITION, "eps < 1 required"); }),
+  EXPECT_EQ(guarded([] { throw dpcov::Error(dpcov::Status::Precondition, "eps < 1 required"); }),
             DPCOV_E_PRECONDITION);
   EXPECT_STREQ(dpcov_last_error_message(), "eps < 1 required");
   EXPECT_EQ(guarded([] { throw std::bad_alloc(); }), DPCOV_E_NOMEM);

@@ -34,6 +34,20 @@ class CapiLedger : public ::testing::Test {
   dpcov_ledger *ledger_ = nullptr;
 };
 
+// A receipt whose theorem has no terminating NUL is not one the library wrote: refused by check
+// and charge, the ledger unchanged.
+TEST_F(CapiLedger, AReceiptWithoutItsTheoremNulIsRefused) {
+  ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 1e-5), DPCOV_OK);
+  dpcov_receipt r = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.5, 4e-6);
+  std::memset(r.theorem, 'x', sizeof r.theorem);
+  const dpcov_ledger_spent before = spent_of(ledger_);
+  EXPECT_EQ(dpcov_ledger_check(ledger_, &r), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_ledger_charge(ledger_, &r), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(dpcov_last_error_message(), "theorem"), nullptr);
+  const dpcov_ledger_spent after = spent_of(ledger_);
+  EXPECT_EQ(std::memcmp(&after, &before, sizeof before), 0);
+}
+
 TEST_F(CapiLedger, BasicAccountingAddsUpAndRefusesTheReleaseOverTheCap) {
   ASSERT_EQ(dpcov_ledger_create(&ledger_, DPCOV_ACCOUNTING_BASIC, 1.0, 1e-5), DPCOV_OK);
   const dpcov_receipt ag = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 0.5, 4e-6);

@@ -186,6 +186,21 @@ TEST(PublicReceipt, BadArgumentsLeaveTheOutputUntouched) {
   EXPECT_EQ(std::memcmp(&out, &before, sizeof out), 0);
 }
 
+// A caller's receipt whose theorem fills its array without a terminating NUL is refused: copied
+// through, the public receipt's theorem would be read past its end by any C-string reader.
+TEST(PublicReceipt, ATheoremWithoutItsNulIsRefused) {
+  dpcov_receipt r = fresh_receipt();
+  ASSERT_EQ(release(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NEIGHBOUR_REPLACE_ONE, rows(10, false),
+                    DPCOV_BOUND_CLIP, r),
+            DPCOV_OK);
+  std::memset(r.theorem, 'x', sizeof r.theorem);
+  const dpcov_receipt before = fresh_receipt();
+  dpcov_receipt out = before;
+  EXPECT_EQ(dpcov_receipt_public(&r, &out), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::strstr(dpcov_last_error_message(), "theorem"), nullptr);
+  EXPECT_EQ(std::memcmp(&out, &before, sizeof out), 0);
+}
+
 TEST(PublicReceipt, TheDropPolicyIsRefusedUnderReplaceOneOnly) {
   dpcov_receipt r = fresh_receipt();
   const dpcov_receipt before = r;

@@ -59,7 +59,7 @@ TEST(CapiStructSize, BelowTheFirstShippedSizeIsRefused) {
     struct_bytes(&small, "params");
     FAIL() << "accepted a struct_size below the first shipped size";
   } catch (const dpcov::Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_INVALID_ARGUMENT);
+    EXPECT_EQ(e.status(), dpcov::Status::InvalidArgument);
     EXPECT_NE(std::string(e.what()).find("params->struct_size"), std::string::npos) << e.what();
   }
   EXPECT_THROW(struct_bytes(static_cast<const Grown *>(nullptr), "params"), dpcov::Error);

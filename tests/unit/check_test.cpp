@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/check.hpp"
+#include "dpcov.h"
 
 namespace {
 
@@ -14,7 +15,7 @@ dpcov_status status_of(auto &&call) {
   try {
     call();
   } catch (const dpcov::Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }

@@ -57,7 +57,7 @@ TEST(ZcdpEpsilon, FailsWhereEpsilonOverflows) {
     privacy::zcdp_epsilon(1.7976931348623157e308, 1e-6);
     ADD_FAILURE() << "no failure";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL);
+    EXPECT_EQ(e.status(), dpcov::Status::Numerical);
   }
   EXPECT_TRUE(std::isfinite(privacy::zcdp_epsilon(1e300, 1e-6)));
 }
@@ -88,7 +88,7 @@ TEST(ZcdpEpsilon, RhoForEpsilonGrowsWithEpsilon) {
         rho = privacy::zcdp_rho_for_epsilon(epsilon, delta);
       } catch (const Error &e) {
         EXPECT_EQ(previous, 0.0) << "refused epsilon " << epsilon << " above an answered one";
-        EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL);
+        EXPECT_EQ(e.status(), dpcov::Status::Numerical);
         continue;
       }
       EXPECT_GE(rho, previous) << "epsilon " << epsilon << ", delta " << delta;

@@ -84,7 +84,7 @@ TEST(DlyBudget, AdaptiveSharesAddUpToAtMostRhoAtSubnormalRho) {
     try {
       plan = mechanisms::dly_plan(request);
     } catch (const Error &e) {
-      EXPECT_EQ(e.status(), DPCOV_E_INVALID_ARGUMENT);
+      EXPECT_EQ(e.status(), dpcov::Status::InvalidArgument);
       EXPECT_NE(std::string(e.what()).find("too small to split"), std::string::npos) << e.what();
       continue;
     }

@@ -197,7 +197,7 @@ TEST(Glasso, IndefiniteInputIsSolvedFromAFeasibleStartOrRefusedWithAdvice) {
     graphical_lasso(s, o, nullptr);
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NOT_POSITIVE_DEFINITE);
+    EXPECT_EQ(e.status(), dpcov::Status::NotPositiveDefinite);
     const std::string message = e.what();
     EXPECT_NE(message.find("increase rho"), std::string::npos) << message;
     EXPECT_NE(message.find("positive semidefinite"), std::string::npos) << message;
@@ -236,7 +236,7 @@ TEST(Glasso, WarmStartMustBePositiveDefinite) {
     graphical_lasso(s, o, &not_pd);
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NOT_POSITIVE_DEFINITE);
+    EXPECT_EQ(e.status(), dpcov::Status::NotPositiveDefinite);
   }
 }
 
@@ -250,7 +250,7 @@ TEST(Glasso, HittingMaxIterIsNoConvergence) {
     graphical_lasso(s, o, nullptr);
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NO_CONVERGENCE);
+    EXPECT_EQ(e.status(), dpcov::Status::NoConvergence);
     EXPECT_NE(std::string(e.what()).find("KKT residual"), std::string::npos);
   }
 }

@@ -226,7 +226,7 @@ TEST(Regression, IndefiniteFeatureBlockFailsWithAdviceAndRidgeRepairsIt) {
     regress(g.view(), spec);
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NOT_POSITIVE_DEFINITE);
+    EXPECT_EQ(e.status(), dpcov::Status::NotPositiveDefinite);
     const std::string message = e.what();
     EXPECT_NE(message.find("ridge"), std::string::npos) << message;
     EXPECT_NE(message.find("positive semidefinite"), std::string::npos) << message;
@@ -248,7 +248,7 @@ TEST(Regression, CollinearFeaturesFailInsteadOfReturningNaN) {
     regress(g.view(), spec);
     FAIL() << "no error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NOT_POSITIVE_DEFINITE);
+    EXPECT_EQ(e.status(), dpcov::Status::NotPositiveDefinite);
   }
 }
 

@@ -137,8 +137,8 @@ TEST(ExactPlan, RefusesABoundWhoseSquaredGridUnitUnderflows) {
         plan_exact_additive(mechanism, r);
         ADD_FAILURE() << "no failure at B = " << bound;
       } catch (const Error &e) {
-        EXPECT_EQ(e.status(), bound < kSmallestGramBound ? DPCOV_E_INVALID_ARGUMENT
-                                                         : DPCOV_E_NUMERICAL)
+        EXPECT_EQ(e.status(), bound < kSmallestGramBound ? dpcov::Status::InvalidArgument
+                                                         : dpcov::Status::Numerical)
             << "B = " << bound;
       }
     }

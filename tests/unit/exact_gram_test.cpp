@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/mechanisms/exact_additive.hpp"
 #include "core/random/rng.hpp"
+#include "dpcov.h"
 
 namespace dpcov::data {
 namespace {
@@ -71,7 +72,8 @@ TEST(ExactGram, ARefusedChunkLeavesTheStateAsItWas) {
       acc.add_rows(bad.view());
       FAIL() << "accepted a bad chunk";
     } catch (const Error &e) {
-      EXPECT_EQ(e.status(), policy == BoundPolicy::Clip ? DPCOV_E_NON_FINITE : DPCOV_E_NORM_BOUND);
+      EXPECT_EQ(e.status(),
+                policy == BoundPolicy::Clip ? dpcov::Status::NonFinite : dpcov::Status::NormBound);
       // The chunk's own row, 0-based, for the caller to locate it.
       EXPECT_NE(std::string(e.what()).find("row 8999"), std::string::npos) << e.what();
     }
@@ -112,7 +114,7 @@ TEST(ExactGram, RefusesBadGridsTheDropPolicyAndOtherGridsOnMerge) {
     try {
       call();
     } catch (const Error &e) {
-      return e.status();
+      return static_cast<dpcov_status>(e.status());
     }
     return DPCOV_OK;
   };

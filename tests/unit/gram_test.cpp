@@ -233,7 +233,7 @@ TEST(Gram, RejectPolicyRefusesChunkAndNamesTheRow) {
     acc.add_rows(bad.view(), 10.0, BoundPolicy::Reject);
     FAIL() << "expected an error";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NORM_BOUND);
+    EXPECT_EQ(e.status(), dpcov::Status::NormBound);
     EXPECT_NE(std::string(e.what()).find("row 17"), std::string::npos) << e.what();
   }
   expect_matrix_near(acc.matrix(), before, 0.0);
@@ -253,7 +253,7 @@ TEST(Gram, NonFiniteChunkLeavesAccumulatorExactlyAsItWas) {
       acc.add_rows(bad.view(), 1.0, BoundPolicy::Clip);
       FAIL() << "expected an error";
     } catch (const Error &e) {
-      EXPECT_EQ(e.status(), DPCOV_E_NON_FINITE);
+      EXPECT_EQ(e.status(), dpcov::Status::NonFinite);
       EXPECT_NE(std::string(e.what()).find("row 39, column 4"), std::string::npos) << e.what();
     }
     const Matrix after = acc.matrix();
@@ -285,7 +285,7 @@ TEST(Gram, BoundMustStayTheSameAcrossChunks) {
     acc.add_rows(data.view(), 2.0, BoundPolicy::Clip);
     FAIL();
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_INCOMPATIBLE);
+    EXPECT_EQ(e.status(), dpcov::Status::Incompatible);
   }
 }
 

@@ -17,6 +17,7 @@
 #include "core/mechanisms/eigenvector_sampling.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/privacy/iev_budget.hpp"
+#include "dpcov.h"
 
 namespace dpcov::mechanisms {
 namespace {
@@ -27,7 +28,7 @@ dpcov_status status_of(const std::function<void()> &f) {
   try {
     f();
   } catch (const Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }

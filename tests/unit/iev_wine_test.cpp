@@ -16,6 +16,7 @@
 #include "core/linalg/blas.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/postprocess/eigenvalue_clip.hpp"
+#include "dpcov.h"
 
 namespace dpcov::mechanisms {
 namespace {

@@ -14,6 +14,7 @@
 #include "core/privacy/jl_threshold.hpp"
 #include "core/privacy/sigma_min_test.hpp"
 #include "core/random/normal.hpp"
+#include "dpcov.h"
 
 namespace dpcov::mechanisms {
 namespace {
@@ -22,7 +23,7 @@ int status_of(const std::function<void()> &f) {
   try {
     f();
   } catch (const Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }

@@ -98,7 +98,7 @@ TEST(Linalg, CholeskyOfANonFiniteMatrixIsANumericalFailure) {
       cholesky(a, l);
       FAIL() << "accepted " << bad;
     } catch (const Error &e) {
-      EXPECT_EQ(e.status(), DPCOV_E_NUMERICAL) << e.what();
+      EXPECT_EQ(e.status(), dpcov::Status::Numerical) << e.what();
     }
   }
 }

@@ -106,7 +106,7 @@ TEST(OlsAnalyzeGauss, NoiseAboveTheLeastEigenvalueIsRefusedWithBothNumbers) {
     analyze_gauss_ols_intervals(g.view(), 1.0, spec_for(200));
     FAIL() << "expected DPCOV_E_PRECONDITION";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_PRECONDITION);
+    EXPECT_EQ(e.status(), dpcov::Status::Precondition);
     EXPECT_NE(std::string(e.what()).find("lambda_min"), std::string::npos) << e.what();
   }
 }

@@ -17,6 +17,7 @@
 #include "core/privacy/jiang_wishart.hpp"
 #include "core/privacy/laplace_scale.hpp"
 #include "core/privacy/upward.hpp"
+#include "dpcov.h"
 
 namespace {
 
@@ -34,7 +35,7 @@ dpcov_status status_of(F &&f) {
   try {
     f();
   } catch (const dpcov::Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }
@@ -119,7 +120,8 @@ TEST(AnalyticGaussianSigma, CertifiesSubnormalSigmas) {
           EXPECT_TRUE(std::isfinite(sigma) && sigma > 0.0);
           EXPECT_TRUE(gaussian_delta_certified_at_most(sigma, eps, sensitivity, delta));
         } catch (const dpcov::Error &e) {
-          EXPECT_TRUE(e.status() == DPCOV_E_NUMERICAL || e.status() == DPCOV_E_NO_CONVERGENCE)
+          EXPECT_TRUE(e.status() == dpcov::Status::Numerical ||
+                      e.status() == dpcov::Status::NoConvergence)
               << e.what();
         }
       }

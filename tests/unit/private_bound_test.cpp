@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "core/mechanisms/private_bound.hpp"
+#include "dpcov.h"
 
 namespace dm = dpcov::mechanisms;
 
@@ -21,7 +22,7 @@ dpcov_status status_of(auto &&call) {
   try {
     call();
   } catch (const dpcov::Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }

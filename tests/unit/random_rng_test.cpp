@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/random/chacha20.hpp"
 #include "core/random/rng.hpp"
+#include "dpcov.h"
 
 namespace dpcov::random {
 namespace {
@@ -288,7 +289,7 @@ TEST(RngState, RestoreRefusesBytesThatAreNotASavedState) {
     try {
       Rng::restore_state(bytes.data());
     } catch (const Error &e) {
-      return e.status();
+      return static_cast<dpcov_status>(e.status());
     }
     return dpcov_status{DPCOV_OK};
   };

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/random/samplers.hpp"
+#include "dpcov.h"
 
 namespace dpcov::random {
 namespace {
@@ -22,7 +23,7 @@ dpcov_status status_of(const std::function<void()> &f) {
   try {
     f();
   } catch (const Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }

@@ -59,7 +59,7 @@ TEST(RowBounding, RejectRefusesWithTheRowIndexAndNormAsData) {
     norm_bounding(2, 1.0, BoundPolicy::Reject).bound_rows(rows_of(raw, 2), out, counts);
     FAIL() << "no refusal";
   } catch (const RowError &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_NORM_BOUND);
+    EXPECT_EQ(e.status(), dpcov::Status::NormBound);
     EXPECT_EQ(e.row(), 2);
     EXPECT_EQ(std::ldexp(e.measure().rest, e.measure().exponent), 5.0);
     EXPECT_FALSE(e.measure().label);
@@ -75,7 +75,7 @@ TEST(RowBounding, NonFiniteEntriesAreRefusedNamingTheirRow) {
       norm_bounding(2, 1.0, p).bound_rows(rows_of(raw, 2), out, counts);
       FAIL() << "no refusal";
     } catch (const RowError &e) {
-      EXPECT_EQ(e.status(), DPCOV_E_NON_FINITE);
+      EXPECT_EQ(e.status(), dpcov::Status::NonFinite);
       EXPECT_EQ(e.row(), 1);
     }
   }
@@ -94,7 +94,7 @@ TEST(RowBounding, DropLeavesRowsOutAndIsRefusedUnderReplaceOneWhateverTheRows) {
     norm_bounding(2, 1.0, BoundPolicy::Drop, Neighbour::ReplaceOne);
     FAIL() << "drop accepted under replace-one";
   } catch (const Error &e) {
-    EXPECT_EQ(e.status(), DPCOV_E_PRECONDITION);
+    EXPECT_EQ(e.status(), dpcov::Status::Precondition);
   }
   EXPECT_THROW(check_drop_policy(true, Neighbour::ReplaceOne), Error);
   EXPECT_NO_THROW(check_drop_policy(true, Neighbour::AddRemove));

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "../core/error.hpp"
-#include "../core/estimators/glasso.hpp"
+#include "../core/solvers/glasso.hpp"
 #include "../core/estimators/metrics.hpp"
 #include "../core/linalg/blas.hpp"
 #include "../core/mechanisms/private_glasso.hpp"

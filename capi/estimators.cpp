@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "../core/check.hpp"
-#include "../core/estimators/glasso.hpp"
+#include "../core/solvers/glasso.hpp"
 #include "../core/estimators/metrics.hpp"
 #include "../core/estimators/pca.hpp"
-#include "../core/estimators/regression.hpp"
+#include "../core/solvers/regression.hpp"
 #include "guard.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"

@@ -2,8 +2,8 @@
 // shared by dpcov_regression_fit, dpcov_glasso_solve and the private OLS and glasso entry points.
 #pragma once
 
-#include "../core/estimators/glasso.hpp"
-#include "../core/estimators/regression.hpp"
+#include "../core/solvers/glasso.hpp"
+#include "../core/solvers/regression.hpp"
 #include "dpcov/estimators.h"
 
 namespace dpcov::capi {

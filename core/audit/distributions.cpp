@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../error.hpp"
-#include "../estimators/student_t.hpp"
+#include "../math/student_t.hpp"
 
 namespace dpcov::audit {
 

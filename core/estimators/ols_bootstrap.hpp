@@ -25,7 +25,7 @@
 
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
-#include "regression.hpp"
+#include "../solvers/regression.hpp"
 #include "release_noise.hpp"
 
 namespace dpcov::estimators {

@@ -7,7 +7,7 @@
 // receipt then has not_dp = true. The penalty rho is Options::glasso_rho (required, public).
 #pragma once
 
-#include "../estimators/glasso.hpp"
+#include "../solvers/glasso.hpp"
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "receipt.hpp"

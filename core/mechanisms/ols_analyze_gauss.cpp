@@ -7,7 +7,7 @@
 #include "../audit/distributions.hpp"
 #include "../check.hpp"
 #include "../error.hpp"
-#include "../estimators/student_t.hpp"
+#include "../math/student_t.hpp"
 #include "../linalg/blas.hpp"
 
 namespace dpcov::mechanisms {

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../estimators/regression.hpp"
+#include "../solvers/regression.hpp"
 #include "../matrix.hpp"
 
 namespace dpcov::mechanisms {

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "../data/sketch.hpp"
-#include "../estimators/regression.hpp"
+#include "../solvers/regression.hpp"
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "receipt.hpp"

@@ -9,7 +9,7 @@
 // release already is the precision estimate.
 #pragma once
 
-#include "../estimators/glasso.hpp"
+#include "../solvers/glasso.hpp"
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "receipt.hpp"

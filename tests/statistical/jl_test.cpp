@@ -15,8 +15,8 @@
 #include <cmath>
 
 #include "core/data/sketch.hpp"
-#include "core/estimators/regression.hpp"
-#include "core/estimators/student_t.hpp"
+#include "core/solvers/regression.hpp"
+#include "core/math/student_t.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/mechanisms/jl_ridge.hpp"
 #include "core/mechanisms/ols_ptr.hpp"

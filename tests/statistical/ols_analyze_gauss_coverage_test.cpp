@@ -22,7 +22,7 @@
 
 #include "core/data/gram.hpp"
 #include "core/error.hpp"
-#include "core/estimators/regression.hpp"
+#include "core/solvers/regression.hpp"
 #include "core/mechanisms/analyze_gauss.hpp"
 #include "core/mechanisms/ols_analyze_gauss.hpp"
 #include "core/random/normal.hpp"

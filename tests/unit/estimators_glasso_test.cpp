@@ -1,7 +1,7 @@
 // The graphical lasso: its solutions satisfy the KKT (subgradient) conditions, checked here with
 // an independent inverse; closed-form special cases; starts on indefinite inputs; warm starts;
 // stopping and errors. The comparison with scikit-learn is in tests/reference/.
-#include "core/estimators/glasso.hpp"
+#include "core/solvers/glasso.hpp"
 
 #include <gtest/gtest.h>
 

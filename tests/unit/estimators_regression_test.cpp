@@ -1,7 +1,7 @@
 // Regression from a second-moment matrix against least squares on the raw data (Householder QR
 // in long double), ridge against its closed form, and the documented behaviour on indefinite and
 // degenerate releases.
-#include "core/estimators/regression.hpp"
+#include "core/solvers/regression.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The Student t functions behind regression p-values and intervals, against Boost.Math (an
 // independent implementation) to 1e-12 relative, and against closed forms where Boost 1.74 itself
 // loses accuracy.
-#include "core/estimators/student_t.hpp"
+#include "core/math/student_t.hpp"
 
 #include <gtest/gtest.h>
 

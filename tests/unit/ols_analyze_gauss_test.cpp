@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/estimators/regression.hpp"
-#include "core/estimators/student_t.hpp"
+#include "core/solvers/regression.hpp"
+#include "core/math/student_t.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/mechanisms/ols_analyze_gauss.hpp"
 #include "core/random/normal.hpp"

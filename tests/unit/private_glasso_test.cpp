@@ -8,7 +8,7 @@
 #include <random>
 
 #include "core/error.hpp"
-#include "core/estimators/glasso.hpp"
+#include "core/solvers/glasso.hpp"
 #include "core/estimators/metrics.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/mechanisms/glasso_output.hpp"

@@ -6,7 +6,7 @@
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
-#include "student_t.hpp"
+#include "../math/student_t.hpp"
 
 namespace dpcov::estimators {
 

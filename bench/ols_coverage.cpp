@@ -61,7 +61,7 @@ struct Interval {
 };
 
 // One AdaSSP fit (with y'y) of the Gram matrix g of [x, y] rows, and its two kinds of interval.
-void adassp_row(const Matrix &g, double epsilon, const estimators::RegressionSpec &spec,
+void adassp_row(const Matrix &g, double epsilon, const solvers::RegressionSpec &spec,
                 const double *beta, Interval &aware, Interval &plug, random::Rng &rng) {
   const int64_t p = g.rows() - 1;
   mechanisms::AdasspOptions options;
@@ -88,7 +88,7 @@ void adassp_row(const Matrix &g, double epsilon, const estimators::RegressionSpe
   }
   statistic(p, p) = fit.yty;
   try {
-    const estimators::RegressionResult r = estimators::regress(statistic.view(), spec);
+    const solvers::RegressionResult r = solvers::regress(statistic.view(), spec);
     plug.add(r.ci_lower, r.ci_upper, beta);
   } catch (const Error &e) {
     if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
@@ -108,7 +108,7 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
     norm2 += beta[j] * beta[j];
   }
   sigma(p, p) = s2 * (norm2 + 1.0);
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = p;
   for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
   using mechanisms::MechanismId;
@@ -155,7 +155,7 @@ void noise_aware_table(int64_t reps, random::Rng &rng) {
           }
         }
         try {
-          const estimators::RegressionResult r = estimators::regress(rel.matrix.view(), spec);
+          const solvers::RegressionResult r = solvers::regress(rel.matrix.view(), spec);
           plug.add(r.ci_lower, r.ci_upper, beta);
         } catch (const Error &e) {
           if (e.status() != dpcov::Status::NotPositiveDefinite) throw;
@@ -208,11 +208,11 @@ int main(int argc, char **argv) {
     acc.add_rows(a.view(), 1.0, BoundPolicy::Clip);
     return acc.matrix();
   };
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = p;
   for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
   spec.rows = 2000000;
-  const estimators::RegressionResult truth = estimators::regress(rows(2000000).view(), spec);
+  const solvers::RegressionResult truth = solvers::regress(rows(2000000).view(), spec);
 
   std::printf("| n | r | test passed | coverage private | coverage OLS | mean width private | mean width OLS | width ratio | coverage AG plug-in | mean width AG plug-in | AG guaranteed | coverage AG guaranteed | mean width AG guaranteed |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
     for (int64_t rep = 0; rep < reps; ++rep) {
       const Matrix g = rows(n);
       spec.rows = n;
-      const estimators::RegressionResult ols = estimators::regress(g.view(), spec);
+      const solvers::RegressionResult ols = solvers::regress(g.view(), spec);
       for (int64_t j = 0; j < p; ++j) {
         const size_t at = static_cast<size_t>(j);
         cover_ols += ols.ci_lower[at] <= truth.coefficients[at] && truth.coefficients[at] <= ols.ci_upper[at];
@@ -253,7 +253,7 @@ int main(int argc, char **argv) {
         if (e.status() != dpcov::Status::Precondition) throw;
       }
       try {
-        const estimators::RegressionResult plug_in = estimators::regress(release.matrix.view(), spec);
+        const solvers::RegressionResult plug_in = solvers::regress(release.matrix.view(), spec);
         ++fitted_gauss;
         for (int64_t j = 0; j < p; ++j) {
           const size_t at = static_cast<size_t>(j);

@@ -161,11 +161,11 @@ int main(int argc, char **argv) {
       Matrix s = data.gram;
       for (int64_t j = 0; j < d; ++j)
         for (int64_t i = 0; i < d; ++i) s(i, j) /= static_cast<double>(data.n);
-      estimators::GlassoOptions exact_options;
+      solvers::GlassoOptions exact_options;
       exact_options.rho = rho;
       exact_options.tol = 1e-10;
       exact_options.max_iter = 10000;
-      const Matrix exact = estimators::graphical_lasso(s, exact_options, nullptr).precision;
+      const Matrix exact = solvers::graphical_lasso(s, exact_options, nullptr).precision;
       const Matrix zero(d, d);
       std::printf("### %s, n = %lld (rows clipped: %lld), rho = %.4g, ||Theta_rho||_F = %.4g\n\n",
                   data.name.c_str(), static_cast<long long>(data.n),

@@ -25,6 +25,7 @@ using dpcov::Matrix;
 using dpcov::MatrixView;
 namespace check = dpcov::check;
 namespace est = dpcov::estimators;
+namespace solvers = dpcov::solvers;
 
 // A d x d input that must be exactly symmetric and finite.
 ConstMatrixView symmetric_input(int32_t layout, int64_t d, const double *a, int64_t ld,
@@ -51,7 +52,7 @@ void copy_out(const std::vector<double> &values, double *out) {
 
 namespace dpcov::capi {
 
-void check_regression_result(const est::RegressionResult &r) {
+void check_regression_result(const solvers::RegressionResult &r) {
   check::finite_result(r.coefficients.data(), r.coefficients.size(), "coefficients");
   check::finite_result(r.std_errors.data(), r.std_errors.size(), "std_errors");
   check::finite_result(r.p_values.data(), r.p_values.size(), "p_values");
@@ -130,12 +131,14 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
   return dpcov::capi::guarded([&] {
     if (d < 2) fail(dpcov::Status::Dimension, "d must be >= 2 (a label and a regressor), got ", d);
     const ConstMatrixView view = symmetric_input(layout, d, g, ldg, "g");
-    if (num_features < 0) fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
+    if (num_features < 0)
+      fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
     // Distinct columns other than the label: checked before the array is read.
     if (num_features > d - 1)
-      fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+      fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ",
+           num_features);
     check::vector(num_features, features, sizeof(int64_t), "features");
-    est::RegressionSpec spec;
+    solvers::RegressionSpec spec;
     spec.label = label;
     spec.rows = n;
     spec.features.assign(features, features + num_features);
@@ -145,12 +148,12 @@ DPCOV_API dpcov_status dpcov_regression_fit(int32_t layout, int64_t d, const dou
       spec.ridge = params->ridge;
       spec.level = params->level;
     }
-    est::validate(spec, d);
+    solvers::validate(spec, d);
     check::not_null(coefficients, "coefficients");
     if (summary != nullptr)
       dpcov::capi::struct_bytes(summary, "summary");
 
-    const est::RegressionResult r = est::regress(view, spec);
+    const solvers::RegressionResult r = solvers::regress(view, spec);
     dpcov::capi::check_regression_result(r);
     copy_out(r.coefficients, coefficients);
     copy_out(r.std_errors, std_errors);
@@ -233,7 +236,9 @@ DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
     int64_t num_draws, dpcov_rng *rng, double *noise_norm, double *eigengap,
     double *sin_theta_bound, int32_t *swamped) {
   return dpcov::capi::guarded([&] {
-    if (dim < 2) dpcov::fail(dpcov::Status::Dimension, "dim must be >= 2 (a constant column and data), got ", dim);
+    if (dim < 2)
+      dpcov::fail(dpcov::Status::Dimension, "dim must be >= 2 (a constant column and data), got ",
+                  dim);
     const ConstMatrixView v = symmetric_input(layout, dim, released, ld, "released");
     const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, dim);
     check::not_null(rng, "rng");
@@ -252,7 +257,7 @@ DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
 DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params) {
   return dpcov::capi::guarded([&] {
     check::not_null(params, "params");
-    const est::GlassoOptions defaults;
+    const solvers::GlassoOptions defaults;
     params->struct_size = sizeof(dpcov_glasso_params);
     params->penalize_diagonal = defaults.penalize_diagonal ? 1 : 0;
     params->tol = defaults.tol;
@@ -267,7 +272,7 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
                                           dpcov_glasso_info *info) {
   return dpcov::capi::guarded([&] {
     const ConstMatrixView vs = symmetric_input(layout, d, s, lds, "s");
-    est::GlassoOptions options;
+    solvers::GlassoOptions options;
     options.rho = rho;
     if (params != nullptr) {
       dpcov::capi::struct_bytes(params, "params");
@@ -275,7 +280,7 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
       options.tol = params->tol;
       options.max_iter = params->max_iter;
     }
-    est::validate(options);
+    solvers::validate(options);
     Matrix warm;
     if (warm_start != nullptr)
       warm = Matrix::from(symmetric_input(layout, d, warm_start, ldw, "warm_start"));
@@ -287,8 +292,8 @@ DPCOV_API dpcov_status dpcov_glasso_solve(int32_t layout, int64_t d, const doubl
     if (info != nullptr)
       dpcov::capi::struct_bytes(info, "info");
 
-    const est::GlassoResult r =
-        est::graphical_lasso(Matrix::from(vs), options, warm_start != nullptr ? &warm : nullptr);
+    const solvers::GlassoResult r =
+        solvers::graphical_lasso(Matrix::from(vs), options, warm_start != nullptr ? &warm : nullptr);
     check::finite_result(r.precision.view(), "precision");
     if (covariance != nullptr) check::finite_result(r.covariance.view(), "covariance");
     write_matrix(r.precision, out_precision);

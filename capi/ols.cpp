@@ -23,6 +23,7 @@ using dpcov::fail;
 namespace check = dpcov::check;
 namespace mech = dpcov::mechanisms;
 namespace est = dpcov::estimators;
+namespace solvers = dpcov::solvers;
 
 enum class Algorithm { Projection, AnalyzeGauss };
 
@@ -33,15 +34,17 @@ void copy_out(const std::vector<double> &values, double *out) {
 
 // The regression of `label` on `features` with the intercept and level of reg_params (NULL: the
 // defaults), which must not ask for a ridge penalty.
-est::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t *features,
+solvers::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int64_t *features,
                              int64_t num_features, const dpcov_regression_params *reg_params) {
   if (d < 2) fail(dpcov::Status::Dimension, "d must be >= 2 (a label and a regressor), got ", d);
-  if (num_features < 0) fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
+  if (num_features < 0)
+    fail(dpcov::Status::Dimension, "num_features must be >= 0, got ", num_features);
   // Distinct columns other than the label: checked before the array is read.
   if (num_features > d - 1)
-    fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ", num_features);
+    fail(dpcov::Status::Dimension, "num_features must be <= d - 1 = ", d - 1, ", got ",
+         num_features);
   check::vector(num_features, features, sizeof(int64_t), "features");
-  est::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = label;
   spec.features.assign(features, features + num_features);
   spec.rows = n;
@@ -67,7 +70,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
     dpcov::capi::check_receipt_output(receipt);
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
-    const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
+    const solvers::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, g, ldg, "g");
     if (summary != nullptr) dpcov::capi::struct_bytes(summary, "summary");
     const mech::Request request{d, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
@@ -88,7 +91,7 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
             ? mech::ols_jl_inference(view, request, planned, spec, local)
             : mech::ols_analyze_gauss_inference(view, request, planned, spec, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.data.release.receipt, receipt);
-    const est::RegressionResult &r = result.fit;
+    const solvers::RegressionResult &r = result.fit;
     dpcov::capi::check_regression_result(r);
     copy_out(r.coefficients, coefficients);
     copy_out(r.std_errors, std_errors);
@@ -141,7 +144,7 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
     double *noise_norm_bound, double *kappa) {
   return dpcov::capi::guarded([&] {
     check::not_null(coefficients, "coefficients");
-    const est::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
+    const solvers::RegressionSpec spec = ols_spec(d, n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
     const mech::AnalyzeGaussIntervals r = mech::analyze_gauss_ols_intervals(view, sigma, spec);
     for (const auto &[values, name] :
@@ -174,7 +177,7 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     check::not_null(rng, "rng");
     check::not_null(coefficients, "coefficients");
     const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, d);
-    const est::RegressionSpec spec =
+    const solvers::RegressionSpec spec =
         ols_spec(d, receipt->n, label, features, num_features, reg_params);
     const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
     dpcov::random::Rng local = rng->rng;

@@ -18,15 +18,15 @@ namespace {
 
 using dpcov::fail;
 namespace mech = dpcov::mechanisms;
-namespace est = dpcov::estimators;
+namespace solvers = dpcov::solvers;
 
 mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon, double delta,
                            const dpcov_mechanism_params *params) {
   return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 }
 
-est::GlassoOptions glasso_options(const dpcov_glasso_params *params) {
-  est::GlassoOptions options;
+solvers::GlassoOptions glasso_options(const dpcov_glasso_params *params) {
+  solvers::GlassoOptions options;
   if (params == nullptr) return options;
   dpcov::capi::struct_bytes(params, "glasso_params");
   if (params->penalize_diagonal != 0 && params->penalize_diagonal != 1)
@@ -72,12 +72,13 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     dpcov::capi::c_receipt(planned, receipt);
     const bool output = mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output;
     if (output && glasso_params != nullptr)
-      fail(dpcov::Status::InvalidArgument, "glasso_params must be NULL for output perturbation: it ",
+      fail(dpcov::Status::InvalidArgument,
+           "glasso_params must be NULL for output perturbation: it ",
            "solves the paper's objective itself");
     if (output && info != nullptr)
       fail(dpcov::Status::InvalidArgument, "info must be NULL for output perturbation: the ",
            "convergence of a solve on the exact data is not private");
-    const est::GlassoOptions options = glasso_options(glasso_params);
+    const solvers::GlassoOptions options = glasso_options(glasso_params);
     if (info != nullptr)
       dpcov::capi::struct_bytes(info, "info");
     dpcov::check::dimension(dim, "dimension d");
@@ -105,8 +106,9 @@ DPCOV_API dpcov_status dpcov_private_glasso_log_density(
     dpcov::check::not_null(log_density, "log_density");
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     if (mech::glasso_perturbation(id) != mech::GlassoPerturbation::Output)
-      fail(dpcov::Status::InvalidArgument, "only glasso_output_wishart has a log-density here; the ",
-           "release of ", mech::mechanism_name(id), " has dpcov_mechanism_log_density");
+      fail(dpcov::Status::InvalidArgument,
+           "only glasso_output_wishart has a log-density here; the ", "release of ",
+           mech::mechanism_name(id), " has dpcov_mechanism_log_density");
     const mech::Request request = mech::private_glasso_request(
         id, request_from(dim, n, bound, epsilon, delta, params), rho);
     dpcov::check::dimension(dim, "dimension d");

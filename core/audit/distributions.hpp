@@ -1,5 +1,6 @@
 // Distribution functions the auditor compares its draws against and builds its confidence bounds
-// from. Self-contained (no Boost in the kernel); the tests pin each one against Boost.Math.
+// from (the chi-square law, which the mechanisms use too, is in core/math/chi_square.hpp).
+// Self-contained (no Boost in the kernel); the tests pin each one against Boost.Math.
 #pragma once
 
 #include <cstdint>
@@ -14,18 +15,9 @@ namespace dpcov::audit {
 // Status::Numerical if the fraction does not converge.
 double incomplete_beta(double a, double b, double x);
 
-// Regularised lower incomplete gamma function P(a, x) for a > 0, x >= 0: the series for x < a + 1,
-// the continued fraction (modified Lentz) for Q = 1 - P otherwise (Numerical Recipes section 6.2).
-// Same accuracy and errors as incomplete_beta().
-double incomplete_gamma_lower(double a, double x);
-
 // Distribution functions.
 double normal_cdf(double x);                       // Phi(x), via erfc (accurate in both tails)
 double laplace_cdf(double x);                      // Laplace(0, 1): 1/2 + sgn(x) (1 - e^{-|x|}) / 2
-double chi_square_cdf(double x, double dof);       // P(dof / 2, x / 2); 0 for x <= 0
-
-// The p-quantile of chi2(dof), p in (0, 1), by bisection on chi_square_cdf to a relative 1e-14.
-double chi_square_quantile(double p, double dof);
 
 // The Bingham law on the unit circle: density exp(u^T A u) / Z(A) with respect to the uniform
 // probability measure on S^1, A symmetric 2 x 2 with eigenvalues a1 >= a2 (an exponential-

@@ -8,6 +8,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../math/chi_square.hpp"
 #include "../mechanisms/statistic.hpp"
 #include "../random/symmetric_noise.hpp"
 #include "distributions.hpp"
@@ -140,7 +141,7 @@ TwoSample two_sample_rho(const std::vector<double> &a, const std::vector<double>
   t.shift = std::fabs(mb - ma);
   // alpha / 2 for s_up (sum of squares / s^2 ~ chi2(na + nb - 2)), alpha / 2 for the shift
   // (mean' - mean ~ N(m' - m, s^2 (1/na + 1/nb)), two-sided, at s <= s_up).
-  t.sigma_upper = std::sqrt(squares / chi_square_quantile(0.5 * alpha, na + nb - 2.0));
+  t.sigma_upper = std::sqrt(squares / math::chi_square_quantile(0.5 * alpha, na + nb - 2.0));
   const double z =
       boost::math::quantile(boost::math::complement(boost::math::normal(), 0.25 * alpha));
   const double shift_low =

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../error.hpp"
+#include "../math/chi_square.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
 #include "power.hpp"
@@ -81,7 +82,7 @@ TranscriptDirection GaussianTranscript::result(double rho, double delta, double 
   out.ks = ks_distance(standardised_, standard_normal_cdf, nullptr);
   out.ks_threshold = dkw_threshold(static_cast<int64_t>(standardised_.size()), alpha);
   out.conformance_flag = out.ks > out.ks_threshold;
-  const double chi2_low = chi_square_quantile(alpha, static_cast<double>(releases_));
+  const double chi2_low = math::chi_square_quantile(alpha, static_cast<double>(releases_));
   for (size_t s = 0; s < sigma_.size(); ++s) {
     const double s_up_squared = projected_squares_[s] / chi2_low;
     out.rho_lower += min_shift_[s] * min_shift_[s] / (2.0 * s_up_squared);

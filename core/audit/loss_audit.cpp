@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../error.hpp"
+#include "../math/chi_square.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 #include "distributions.hpp"
 #include "power.hpp"
@@ -25,7 +26,7 @@ constexpr int kTestsPerLook = 3;
 
 double gaussian_cdf(double x, const double *) { return normal_cdf(x); }
 double laplace_unit_cdf(double x, const double *) { return laplace_cdf(x); }
-double chi_square_cdf_param(double x, const double *dof) { return chi_square_cdf(x, dof[0]); }
+double chi_square_cdf_param(double x, const double *dof) { return math::chi_square_cdf(x, dof[0]); }
 double uniform_cdf(double x, const double *) { return std::clamp(x, 0.0, 1.0); }
 
 // Everything one direction accumulates: draws from M(from), losses against `to`.
@@ -94,7 +95,7 @@ class Direction {
     result_.detectable_delta = pure ? detectable_violation_probability(m)
                                     : detectable_delta_bernstein(target_.delta, m, alpha);
     if (result_.pair_distance > 0.0 && projection_count_ > 0 && projection_squares_ > 0.0) {
-      const double q = chi_square_quantile(alpha, static_cast<double>(projection_count_));
+      const double q = math::chi_square_quantile(alpha, static_cast<double>(projection_count_));
       // Capped at the largest double, a bound every finite noise meets: at a tiny alpha the
       // quantile underflows and the quotient was infinite (Status::NonFinite at alpha = 1e-311).
       result_.sigma_upper =

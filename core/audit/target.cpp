@@ -4,6 +4,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../math/chi_square.hpp"
 #include "../mechanisms/ols_ptr.hpp"
 #include "../mechanisms/projection.hpp"
 #include "../privacy/upward.hpp"
@@ -86,7 +87,8 @@ void claimed_law_transforms(MechanismId mechanism, const mechanisms::Receipt &re
       return;
     }
     default:
-      fail(Status::Internal, "no claimed-law transforms for ", mechanisms::mechanism_name(mechanism));
+      fail(Status::Internal, "no claimed-law transforms for ",
+           mechanisms::mechanism_name(mechanism));
   }
 }
 
@@ -136,7 +138,8 @@ void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scal
   const int64_t d = w.rows();
   Matrix l;
   if (!linalg::cholesky(scale, l))
-    fail(Status::NotPositiveDefinite, "the Wishart scale of a conformance test is not positive definite");
+    fail(Status::NotPositiveDefinite,
+         "the Wishart scale of a conformance test is not positive definite");
   // W_std = L^{-1} w L^{-T}, exactly symmetric (the Cholesky factorisation reads one triangle).
   Matrix standard = w;
   linalg::trsm_lower(linalg::Side::Left, linalg::Trans::No, 1.0, l, standard);
@@ -146,7 +149,7 @@ void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scal
   Matrix t;
   if (!linalg::cholesky(standard, t)) return;
   for (int64_t j = 0; j < d; ++j) {
-    uniforms.push_back(chi_square_cdf(t(j, j) * t(j, j), dof - static_cast<double>(j)));
+    uniforms.push_back(math::chi_square_cdf(t(j, j) * t(j, j), dof - static_cast<double>(j)));
     for (int64_t i = j + 1; i < d; ++i) uniforms.push_back(normal_cdf(t(i, j)));
   }
 }

@@ -28,11 +28,11 @@ bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double
 }  // namespace
 
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
-                                           const RegressionSpec &spec, int64_t bootstrap,
+                                           const solvers::RegressionSpec &spec, int64_t bootstrap,
                                            random::Rng &rng) {
   check::all_finite(released, "released matrix");
   check::symmetric(released, "released matrix");
-  validate(spec, released.rows);
+  solvers::validate(spec, released.rows);
   if (spec.ridge != 0.0)
     fail(Status::InvalidArgument, "the bootstrap intervals are for OLS: ridge must be 0, got ",
          spec.ridge);
@@ -157,7 +157,7 @@ BootstrapIntervals adassp_bootstrap_intervals(const Matrix &xtx_released,
     statistic(j, p) = statistic(p, j) = xty_released[at(j)];
   }
   statistic(p, p) = yty_released;
-  RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = p;
   for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
   spec.rows = n;

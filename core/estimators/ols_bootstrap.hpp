@@ -49,7 +49,7 @@ struct BootstrapIntervals {
 // positive definite or too many bootstrap worlds are (the message says so), and the statuses of
 // the matrix checks.
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
-                                           const RegressionSpec &spec, int64_t bootstrap,
+                                           const solvers::RegressionSpec &spec, int64_t bootstrap,
                                            random::Rng &rng);
 
 // The same intervals for the model y = X beta + e from an AdaSSP release that includes y'y

@@ -7,7 +7,7 @@
 
 #include "../error.hpp"
 
-namespace dpcov::estimators {
+namespace dpcov::math {
 
 namespace {
 
@@ -266,4 +266,4 @@ double student_t_upper_quantile(double q, double dof) {
   fail(Status::Numerical, "Student t quantile did not converge for q = ", q, ", dof = ", dof);
 }
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::math

@@ -4,7 +4,7 @@
 // for the large degrees of freedom (n - p) that regressions on many rows produce.
 #pragma once
 
-namespace dpcov::estimators {
+namespace dpcov::math {
 
 // log B(a, b) for a, b > 0. For arguments >= 10 it uses Stirling's series for the correction
 // terms, so that the large, nearly cancelling log-gamma values never appear (the same scheme as
@@ -37,4 +37,4 @@ double student_t_pdf(double t, double dof);
 // The t >= 0 with P(T > t) = q, for 0 < q <= 1/2 (q = 1/2 gives 0).
 double student_t_upper_quantile(double q, double dof);
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::math

@@ -45,24 +45,24 @@ Receipt plan_glasso_output(const Request &request) {
   return receipt;
 }
 
-estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request) {
+solvers::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request) {
   check_gram_statistic(gram, request);
   Matrix s(request.dim, request.dim);
   const double inverse_n = 1.0 / static_cast<double>(request.n);
   for (int64_t j = 0; j < request.dim; ++j)
     for (int64_t i = 0; i < request.dim; ++i) s(i, j) = gram(i, j) * inverse_n;
-  estimators::GlassoOptions options;
+  solvers::GlassoOptions options;
   options.rho = request.options.glasso_rho;
   options.penalize_diagonal = true;
   options.tol = kGlassoOutputTolerance;
   options.max_iter = kGlassoOutputMaxSweeps;
-  return estimators::graphical_lasso_undisclosed(s, options);
+  return solvers::graphical_lasso_undisclosed(s, options);
 }
 
 Release release_glasso_output(ConstMatrixView gram, const Request &request, const Receipt &planned,
                               random::Rng &rng) {
   Release out{Matrix(), planned};
-  const estimators::GlassoResult solution = glasso_output_solution(gram, request);
+  const solvers::GlassoResult solution = glasso_output_solution(gram, request);
   const Matrix noise =
       random::wishart(rng, out.receipt.dof, scaled_identity(out.receipt.dim, out.receipt.scale));
   out.matrix = add_mirrored(solution.precision.view(), noise);
@@ -74,7 +74,7 @@ double log_density_glasso_output(ConstMatrixView released, ConstMatrixView gram,
                                  const Request &request) {
   const Receipt receipt = plan_glasso_output(request);
   check_released(released, request.dim);
-  const estimators::GlassoResult solution = glasso_output_solution(gram, request);
+  const solvers::GlassoResult solution = glasso_output_solution(gram, request);
   return random::wishart_log_density(subtract_mirrored(released, solution.precision.view()),
                                      receipt.dof, scaled_identity(receipt.dim, receipt.scale));
 }

@@ -23,7 +23,7 @@ Receipt plan_glasso_output(const Request &request);
 // The exact graphical-lasso solution the mechanism perturbs: Theta_rho(G / n), solved to a
 // scaled KKT residual of kGlassoOutputTolerance. Deterministic, so release and log-density use the
 // same matrix.
-estimators::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request);
+solvers::GlassoResult glasso_output_solution(ConstMatrixView gram, const Request &request);
 
 // Validates the statistic, solves, then samples with the constants of `planned` (the plan of
 // `request`, computed once by the caller): never recomputes a constant.

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "../audit/distributions.hpp"
+#include "../math/chi_square.hpp"
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../math/student_t.hpp"
@@ -47,14 +47,14 @@ double analyze_gauss_noise_norm_bound(double sigma, int64_t k, double nu) {
   if (k < 1) fail(Status::InvalidArgument, "k must be >= 1, got ", k);
   if (!(nu > 0.0 && nu < 1.0)) fail(Status::InvalidArgument, "nu must be in (0, 1), got ", nu);
   const double entries = 0.5 * static_cast<double>(k) * static_cast<double>(k + 1);
-  return sigma * std::sqrt(2.0 * audit::chi_square_quantile(1.0 - nu, entries));
+  return sigma * std::sqrt(2.0 * math::chi_square_quantile(1.0 - nu, entries));
 }
 
 AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, double sigma,
-                                                  const estimators::RegressionSpec &spec) {
+                                                  const solvers::RegressionSpec &spec) {
   check::all_finite(released, "released matrix");
   check::symmetric(released, "released matrix");
-  estimators::validate(spec, released.rows);
+  solvers::validate(spec, released.rows);
   if (spec.ridge != 0.0)
     fail(Status::InvalidArgument, "the guaranteed Analyze Gauss intervals are for OLS: ridge must "
          "be 0, got ", spec.ridge);
@@ -105,7 +105,7 @@ AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, doub
       std::fmax(0.0, myy + eta - inverse_quadratic_form(m, eta, mxy));
   out.dof = spec.rows - p;
   const double sampling_miss = (1.0 - spec.level) - out.noise_miss;
-  out.t_critical = estimators::student_t_upper_quantile(0.5 * sampling_miss,
+  out.t_critical = math::student_t_upper_quantile(0.5 * sampling_miss,
                                                         static_cast<double>(out.dof));
   const double variance_bound = rss_bound / static_cast<double>(out.dof);
 

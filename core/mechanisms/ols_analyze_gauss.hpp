@@ -36,7 +36,7 @@ double analyze_gauss_ols_noise_miss(double level);
 double analyze_gauss_noise_norm_bound(double sigma, int64_t k, double nu);
 
 struct AnalyzeGaussIntervals {
-  // One entry per coefficient, intercept first (as estimators::regress orders them).
+  // One entry per coefficient, intercept first (as solvers::regress orders them).
   std::vector<double> coefficients;        // beta~ = M^{-1} m~_Xy
   std::vector<double> data_ci_lower;       // beta~_j -+ noise bound: cover beta_hat_j w.p. >= 1 - nu
   std::vector<double> data_ci_upper;
@@ -57,6 +57,6 @@ struct AnalyzeGaussIntervals {
 // bound is not below lambda_min(M~_XX): no interval is guaranteed; the message gives both), and
 // the statuses of the matrix checks.
 AnalyzeGaussIntervals analyze_gauss_ols_intervals(ConstMatrixView released, double sigma,
-                                                  const estimators::RegressionSpec &spec);
+                                                  const solvers::RegressionSpec &spec);
 
 }  // namespace dpcov::mechanisms

@@ -35,25 +35,25 @@ ProjectedData run(ConstMatrixView gram, const Receipt &planned, random::Rng &rng
   return out;
 }
 
-int64_t coefficient_count(const estimators::RegressionSpec &spec) {
+int64_t coefficient_count(const solvers::RegressionSpec &spec) {
   return static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0 ? 1 : 0);
 }
 
 // Checks the regression against the projection before any privacy is spent.
-estimators::RegressionSpec projected_spec(estimators::RegressionSpec spec, int64_t d, int64_t r) {
+solvers::RegressionSpec projected_spec(solvers::RegressionSpec spec, int64_t d, int64_t r) {
   const int64_t p = coefficient_count(spec);
   if (r <= p)
     fail(Status::Precondition, "precondition r > p of the projected OLS inference fails: r = ", r,
          " projection rows, p = ", p, " coefficients (the t-values have r - p degrees of freedom)");
   spec.rows = r;
-  estimators::validate(spec, d);
+  solvers::validate(spec, d);
   return spec;
 }
 
-OlsInference infer(ProjectedData data, const estimators::RegressionSpec &spec,
+OlsInference infer(ProjectedData data, const solvers::RegressionSpec &spec,
                    bool coverage_guarantee) {
   OlsInference out;
-  out.fit = estimators::regress(data.release.matrix.view(), spec);
+  out.fit = solvers::regress(data.release.matrix.view(), spec);
   for (const double p : out.fit.p_values) out.reject.push_back(p < 1.0 - spec.level);
   out.coverage_guarantee = coverage_guarantee;
   out.data = std::move(data);
@@ -116,35 +116,35 @@ double log_refusal_probability_ols_jl(ConstMatrixView gram, const Request &reque
 }
 
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
-                              estimators::RegressionSpec spec, random::Rng &rng) {
+                              solvers::RegressionSpec spec, random::Rng &rng) {
   return ols_jl_inference(gram, request, plan_ols_jl(request), std::move(spec), rng);
 }
 
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request, const Receipt &planned,
-                              estimators::RegressionSpec spec, random::Rng &rng) {
+                              solvers::RegressionSpec spec, random::Rng &rng) {
   spec = projected_spec(std::move(spec), request.dim, planned.projection_rows);
   return infer(release_ols_jl_projection(gram, request, planned, rng), spec, true);
 }
 
 OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
                                           double delta, const Options &options,
-                                          estimators::RegressionSpec spec, random::Rng &rng) {
+                                          solvers::RegressionSpec spec, random::Rng &rng) {
   const Receipt planned = plan_ols_jl(sketch_request(sketch, epsilon, delta, options));
   spec = projected_spec(std::move(spec), sketch.dim(), sketch.projection_rows());
   return infer(release_ols_jl_from_sketch(sketch, planned, rng), spec, true);
 }
 
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
-                                         estimators::RegressionSpec spec, random::Rng &rng) {
+                                         solvers::RegressionSpec spec, random::Rng &rng) {
   return ols_analyze_gauss_inference(gram, request, plan_analyze_gauss(request), std::move(spec),
                                      rng);
 }
 
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
-                                         const Receipt &planned, estimators::RegressionSpec spec,
+                                         const Receipt &planned, solvers::RegressionSpec spec,
                                          random::Rng &rng) {
   spec.rows = request.n;
-  estimators::validate(spec, request.dim);
+  solvers::validate(spec, request.dim);
   return infer({Matrix(), release_analyze_gauss(gram, request, planned, rng)}, spec, false);
 }
 

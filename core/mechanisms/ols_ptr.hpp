@@ -17,7 +17,7 @@
 // 1 - alpha. Under the model y = X beta + e they cover the true beta_j with probability exactly
 // q(n, p, r) = E[P(|T_{r-p}| <= c_alpha / sqrt(1 + Q))], Q = ((r-p+1)/(n-p)) F_{r-p+1, n-p},
 // slightly below 1 - alpha (0.94965 at n = 1e4, r = 40, p = 9; proofs/ols_ptr.md). All of it is
-// regression on S^T S with r rows: estimators::regress with rows = r.
+// regression on S^T S with r rows: solvers::regress with rows = r.
 //
 // Alg. 2 (App. D): inference from an Analyze Gauss release. The paper's corrected intervals are
 // unreadable in the seed; dpcov returns the plug-in OLS inference on the release with n - p
@@ -66,7 +66,7 @@ double log_density_ols_jl(ConstMatrixView released, double s2, ConstMatrixView g
 double log_refusal_probability_ols_jl(ConstMatrixView gram, const Request &request);
 
 struct OlsInference {
-  estimators::RegressionResult fit;  // dof = r - p (Alg. 1) or n - p (Alg. 2)
+  solvers::RegressionResult fit;  // dof = r - p (Alg. 1) or n - p (Alg. 2)
   std::vector<bool> reject;          // H0: beta_j = 0 rejected at level 1 - spec.level
   bool coverage_guarantee = false;   // true for Alg. 1, false for the Analyze Gauss plug-in
   ProjectedData data;                // Alg. 1: R A and S^T S / r; Alg. 2: the release only
@@ -75,20 +75,20 @@ struct OlsInference {
 // Alg. 1 end to end. spec.rows is ignored (the projection has r rows). Throws
 // Status::Precondition unless r > p, before anything is drawn.
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request,
-                              estimators::RegressionSpec spec, random::Rng &rng);
+                              solvers::RegressionSpec spec, random::Rng &rng);
 // The same with the plan of `request` already computed (the C ABI plans once for its checks).
 OlsInference ols_jl_inference(ConstMatrixView gram, const Request &request, const Receipt &planned,
-                              estimators::RegressionSpec spec, random::Rng &rng);
+                              solvers::RegressionSpec spec, random::Rng &rng);
 OlsInference ols_jl_inference_from_sketch(const SketchAccumulator &sketch, double epsilon,
                                           double delta, const Options &options,
-                                          estimators::RegressionSpec spec, random::Rng &rng);
+                                          solvers::RegressionSpec spec, random::Rng &rng);
 
 // Alg. 2: Analyze Gauss (request as for MechanismId::AnalyzeGauss), then plug-in inference with
 // spec.rows = request.n. coverage_guarantee is false.
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
-                                         estimators::RegressionSpec spec, random::Rng &rng);
+                                         solvers::RegressionSpec spec, random::Rng &rng);
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
-                                         const Receipt &planned, estimators::RegressionSpec spec,
+                                         const Receipt &planned, solvers::RegressionSpec spec,
                                          random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

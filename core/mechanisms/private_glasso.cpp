@@ -43,7 +43,7 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
 }
 
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
-                             double rho, const estimators::GlassoOptions &glasso,
+                             double rho, const solvers::GlassoOptions &glasso,
                              random::Rng &rng) {
   return private_glasso(mechanism, gram, request, rho, plan_private_glasso(mechanism, request, rho),
                         glasso, rng);
@@ -51,11 +51,11 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
 
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const Receipt &planned,
-                             const estimators::GlassoOptions &glasso, random::Rng &rng) {
+                             const solvers::GlassoOptions &glasso, random::Rng &rng) {
   const Request r = private_glasso_request(mechanism, request, rho);
-  estimators::GlassoOptions options = glasso;
+  solvers::GlassoOptions options = glasso;
   options.rho = rho;
-  estimators::validate(options);
+  solvers::validate(options);
 
   PrivateGlasso out;
   Release release = mechanisms::release(mechanism, gram, r, planned, rng);
@@ -72,7 +72,7 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
   const double inverse_n = 1.0 / static_cast<double>(r.n);
   for (int64_t j = 0; j < s.cols(); ++j)
     for (int64_t i = 0; i < s.rows(); ++i) s(i, j) *= inverse_n;
-  out.solve = estimators::graphical_lasso_undisclosed(postprocess::project_psd(s), options);
+  out.solve = solvers::graphical_lasso_undisclosed(postprocess::project_psd(s), options);
   out.has_solve = true;
   out.precision = out.solve.precision;
   return out;

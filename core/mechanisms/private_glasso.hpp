@@ -27,7 +27,7 @@ struct PrivateGlasso {
   Receipt receipt;   // the mechanism's receipt: the guarantee of the whole pipeline
   // Convergence of the solve on the released covariance (covariance perturbation only: for output
   // perturbation the solve runs on the exact data, and its convergence data are not released).
-  estimators::GlassoResult solve;
+  solvers::GlassoResult solve;
   bool has_solve = false;
 };
 
@@ -44,12 +44,12 @@ Receipt plan_private_glasso(MechanismId mechanism, const Request &request, doubl
 // perturbation ignores it and solves the paper's objective itself (glasso_output.hpp). Throws the
 // mechanism's statuses, and the solver's (Status::NoConvergence) for the solve on S~.
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
-                             double rho, const estimators::GlassoOptions &glasso,
+                             double rho, const solvers::GlassoOptions &glasso,
                              random::Rng &rng);
 // The same from `planned`, plan_private_glasso(mechanism, request, rho) already computed by the
 // caller: the release draws from it, so each constant is computed once.
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const Receipt &planned,
-                             const estimators::GlassoOptions &glasso, random::Rng &rng);
+                             const solvers::GlassoOptions &glasso, random::Rng &rng);
 
 }  // namespace dpcov::mechanisms

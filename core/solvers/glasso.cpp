@@ -7,7 +7,7 @@
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 
 namespace {
 
@@ -217,4 +217,4 @@ GlassoResult graphical_lasso_undisclosed(const Matrix &s, const GlassoOptions &o
   }
 }
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

@@ -11,7 +11,7 @@
 
 #include "../matrix.hpp"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 
 struct GlassoOptions {
   double rho = 0.0;               // penalty, finite and >= 0
@@ -61,4 +61,4 @@ GlassoResult graphical_lasso(const Matrix &s, const GlassoOptions &options,
 // diagonal entry): nothing data-dependent leaves the library in a message.
 GlassoResult graphical_lasso_undisclosed(const Matrix &s, const GlassoOptions &options);
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

@@ -8,7 +8,7 @@
 #include "../linalg/blas.hpp"
 #include "../math/student_t.hpp"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 
 namespace {
 
@@ -108,7 +108,7 @@ RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec) {
   r.dof = spec.rows - p;
   r.residual_variance = r.rss / static_cast<double>(r.dof);
   const double dof = static_cast<double>(r.dof);
-  r.t_critical = student_t_upper_quantile(0.5 * (1.0 - spec.level), dof);
+  r.t_critical = math::student_t_upper_quantile(0.5 * (1.0 - spec.level), dof);
 
   const double inf = std::numeric_limits<double>::infinity();
   for (int64_t i = 0; i < p; ++i) {
@@ -122,11 +122,11 @@ RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec) {
     r.coefficients.push_back(coef);
     r.std_errors.push_back(se);
     r.t_values.push_back(t);
-    r.p_values.push_back(student_t_two_sided_p(t, dof));
+    r.p_values.push_back(math::student_t_two_sided_p(t, dof));
     r.ci_lower.push_back(coef - r.t_critical * se);
     r.ci_upper.push_back(coef + r.t_critical * se);
   }
   return r;
 }
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

@@ -8,7 +8,7 @@
 
 #include "../matrix.hpp"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 
 struct RegressionSpec {
   int64_t label = -1;             // column of G holding the response y
@@ -44,4 +44,4 @@ void validate(const RegressionSpec &spec, int64_t d);
 // error is ever NaN. Throws Status::NotPositiveDefinite when X'X + lambda D is not.
 RegressionResult regress(ConstMatrixView g, const RegressionSpec &spec);
 
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

@@ -1,5 +1,6 @@
-// The auditor's own statistics (core/audit/distributions.hpp, confidence.hpp) against Boost.Math,
-// an independent implementation: incomplete beta and gamma functions, chi-square quantiles,
+// The auditor's own statistics (core/audit/distributions.hpp, confidence.hpp, and the chi-square
+// law of core/math/chi_square.hpp) against Boost.Math, an independent implementation: incomplete
+// beta and gamma functions, chi-square quantiles,
 // Clopper-Pearson bounds (Boost's beta quantiles), and the empirical-Bernstein and DKW bounds
 // against their formulas; ln I_0 and the Bingham law on the circle against Boost's Bessel function
 // and quadrature.
@@ -18,6 +19,7 @@
 
 #include "core/audit/confidence.hpp"
 #include "core/audit/distributions.hpp"
+#include "core/math/chi_square.hpp"
 #include "core/error.hpp"
 
 namespace dpcov::audit {
@@ -45,7 +47,8 @@ TEST(AuditDistributions, IncompleteGammaMatchesBoost) {
       const double x = a * ratio;
       const double expected = boost::math::gamma_p(a, x);
       if (expected < 1e-300) continue;
-      EXPECT_LT(relative_error(incomplete_gamma_lower(a, x), expected), a > 1e5 ? 1e-8 : 1e-11)
+      EXPECT_LT(relative_error(math::incomplete_gamma_lower(a, x), expected),
+                a > 1e5 ? 1e-8 : 1e-11)
           << "a = " << a << ", x = " << x;
     }
 }
@@ -54,7 +57,8 @@ TEST(AuditDistributions, ChiSquareQuantileMatchesBoost) {
   for (const double dof : {1.0, 6.0, 100.0, 2230.0, 1e5})
     for (const double p : {1e-12, 1e-7, 0.05, 0.5, 0.99}) {
       const boost::math::chi_squared dist(dof);
-      EXPECT_LT(relative_error(chi_square_quantile(p, dof), boost::math::quantile(dist, p)), 1e-9)
+      EXPECT_LT(relative_error(math::chi_square_quantile(p, dof), boost::math::quantile(dist, p)),
+                1e-9)
           << "dof = " << dof << ", p = " << p;
     }
 }

@@ -143,8 +143,8 @@ constexpr int64_t kP = 3, kRows = 40;
 
 struct OlsSetup {
   Matrix g;
-  estimators::RegressionResult exact;
-  estimators::RegressionSpec spec;
+  solvers::RegressionResult exact;
+  solvers::RegressionSpec spec;
   Request request;
 };
 
@@ -154,7 +154,7 @@ OlsSetup ols_setup() {
   s.spec.label = kP;
   s.spec.features = {0, 1, 2};
   s.spec.rows = 20000;
-  s.exact = estimators::regress(s.g.view(), s.spec);
+  s.exact = solvers::regress(s.g.view(), s.spec);
   s.request.options.projection_rows = kRows;
   return s;
 }
@@ -164,11 +164,11 @@ struct TStats {
   std::vector<double> t;
   int64_t covered = 0;
 };
-TStats collect(const OlsSetup &s, const std::function<estimators::RegressionResult()> &fit) {
+TStats collect(const OlsSetup &s, const std::function<solvers::RegressionResult()> &fit) {
   TStats out;
   const int64_t reps = stat::scaled(4000);
   for (int64_t k = 0; k < reps; ++k) {
-    const estimators::RegressionResult r = fit();
+    const solvers::RegressionResult r = fit();
     out.t.push_back((r.coefficients[0] - s.exact.coefficients[0]) / r.std_errors[0]);
     for (int64_t j = 0; j < kP; ++j)
       if (k % kP == j)  // one coordinate per repetition keeps the coverage draws independent
@@ -194,19 +194,19 @@ TEST(OlsStatistical, ProjectedTValuesAreStudentTAboutTheOlsEstimateAndCoverIt) {
     return ols_jl_inference(s.g.view(), s.request, s.spec, rng).fit;
   });
   const double dof = static_cast<double>(kRows - kP);
-  EXPECT_TRUE(stat::ks_one_sample(good.t, [dof](double x) { return estimators::student_t_cdf(x, dof); },
+  EXPECT_TRUE(stat::ks_one_sample(good.t, [dof](double x) { return math::student_t_cdf(x, dof); },
                                   "t about beta_hat ~ T_{r-p}").pass);
   EXPECT_TRUE(coverage(good.covered, static_cast<int64_t>(good.t.size()), "coverage of beta_hat").pass);
 
   // Mutant: a ridge block left in the projection biases beta~ towards 0.
-  estimators::RegressionSpec projected = s.spec;
+  solvers::RegressionSpec projected = s.spec;
   projected.rows = kRows;
   const TStats bad = collect(s, [&] {
-    return estimators::regress(
+    return solvers::regress(
         sketch_second_moment(gaussian_sketch(rng, kRows, add_ridge(s.g.view(), 3000.0))).view(),
         projected);
   });
-  EXPECT_FALSE(stat::ks_one_sample(bad.t, [dof](double x) { return estimators::student_t_cdf(x, dof); },
+  EXPECT_FALSE(stat::ks_one_sample(bad.t, [dof](double x) { return math::student_t_cdf(x, dof); },
                                    "mutant: ridge 3000 in the projection").pass);
   EXPECT_FALSE(coverage(bad.covered, static_cast<int64_t>(bad.t.size()), "mutant coverage").pass);
 }

@@ -8,7 +8,7 @@
 //
 // Promise: P(beta_j in model interval) >= 0.95; P(beta_hat_j in data interval) >= 0.975. The test
 // asserts count >= k*, k* the largest k with P(Bin(N, promised) < k) <= alpha = 1e-6 (pmf summed
-// with Boost.Math). Mutant: the plug-in OLS intervals on the same release (estimators::regress,
+// with Boost.Math). Mutant: the plug-in OLS intervals on the same release (solvers::regress,
 // n - p dof) must fail the model assertion; at these settings the privacy noise moves beta~ by
 // several of their standard errors, so they cover the true beta about half of the time.
 //
@@ -50,8 +50,8 @@ Matrix model_gram(random::Rng &rng) {
   return acc.matrix();
 }
 
-estimators::RegressionSpec spec() {
-  estimators::RegressionSpec s;
+solvers::RegressionSpec spec() {
+  solvers::RegressionSpec s;
   s.label = kP;
   s.features = {0, 1, 2};
   s.rows = kN;
@@ -67,13 +67,13 @@ TEST(OlsAnalyzeGaussCoverage, GuaranteedIntervalsCoverAndPlugInIntervalsDoNot) {
   for (int64_t k = 0; k < reps; ++k) {
     const Matrix g = model_gram(rng);
     const size_t j = static_cast<size_t>(k % kP);
-    const double beta_hat = estimators::regress(g.view(), spec()).coefficients[j];
+    const double beta_hat = solvers::regress(g.view(), spec()).coefficients[j];
     const Release release = release_analyze_gauss(g.view(), request, plan_analyze_gauss(request), rng);
     const AnalyzeGaussIntervals r =
         analyze_gauss_ols_intervals(release.matrix.view(), release.receipt.sigma, spec());
     model += r.ci_lower[j] <= kBeta[j] && kBeta[j] <= r.ci_upper[j];
     data += r.data_ci_lower[j] <= beta_hat && beta_hat <= r.data_ci_upper[j];
-    const estimators::RegressionResult naive = estimators::regress(release.matrix.view(), spec());
+    const solvers::RegressionResult naive = solvers::regress(release.matrix.view(), spec());
     plug_in += naive.ci_lower[j] <= kBeta[j] && kBeta[j] <= naive.ci_upper[j];
   }
   std::printf("coverage over %lld repetitions: model %lld, data %lld, plug-in %lld\n",

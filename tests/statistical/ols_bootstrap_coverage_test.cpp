@@ -23,7 +23,7 @@
 // up; suite long (DPCOV_STAT_SCALE = 10) tightens both.
 //
 // Mutants that must fail the pooled lower assertion: intervals of half the width, and the plug-in
-// intervals that treat the release as exact data (estimators::regress).
+// intervals that treat the release as exact data (solvers::regress).
 // False-failure rate: at most 2 assertions per setting (21 settings) + 2 pooled + the refusal
 // check at n = 1e5 (exact: none expected) <= 44e-6.
 #include <gtest/gtest.h>
@@ -79,8 +79,9 @@ struct Released {
 };
 
 Released release_and_intervals(bool adassp, mechanisms::MechanismId mechanism, const Matrix &gram,
-                               const mechanisms::Request &request, const RegressionSpec &spec,
-                               int64_t draws, random::Rng &rng, bool &refused) {
+                               const mechanisms::Request &request,
+                               const solvers::RegressionSpec &spec, int64_t draws, random::Rng &rng,
+                               bool &refused) {
   Released out;
   refused = false;
   if (adassp) {
@@ -125,7 +126,7 @@ Released release_and_intervals(bool adassp, mechanisms::MechanismId mechanism, c
 Tally run(bool adassp, mechanisms::MechanismId mechanism, int64_t n, double epsilon, int64_t reps,
           int64_t draws, random::Rng &rng) {
   const Matrix sigma = model_covariance();
-  RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = kP;
   for (int64_t j = 0; j < kP; ++j) spec.features.push_back(j);
   spec.rows = n;
@@ -141,7 +142,7 @@ Tally run(bool adassp, mechanisms::MechanismId mechanism, int64_t n, double epsi
     const size_t at = static_cast<size_t>(j);
     const double beta = true_beta(j);
     try {
-      const RegressionResult plug = regress(rel.statistic.view(), spec);
+      const solvers::RegressionResult plug = solvers::regress(rel.statistic.view(), spec);
       ++t.plug_reps;
       t.plug_covered += plug.ci_lower[at] <= beta && beta <= plug.ci_upper[at];
     } catch (const Error &e) {

@@ -71,7 +71,7 @@ struct Coverage {
 };
 
 Coverage run(random::Rng &rng) {
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = kP;
   for (int64_t j = 0; j < kP; ++j) spec.features.push_back(j);
   spec.level = 0.95;

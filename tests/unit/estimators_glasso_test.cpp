@@ -11,8 +11,9 @@
 
 #include "core/error.hpp"
 #include "core/linalg/blas.hpp"
+#include "dpcov.h"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 namespace {
 
 // Sample covariance (1/n) X^T X of n rows of d correlated Gaussians (fixed seed).
@@ -271,7 +272,7 @@ TEST(Glasso, RejectsInvalidOptions) {
       validate(o);
       return DPCOV_OK;
     } catch (const Error &e) {
-      return e.status();
+      return static_cast<dpcov_status>(e.status());
     }
   };
   GlassoOptions o;
@@ -293,4 +294,4 @@ TEST(Glasso, RejectsInvalidOptions) {
 }
 
 }  // namespace
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "dpcov.h"
 
-namespace dpcov::estimators {
+namespace dpcov::solvers {
 namespace {
 
 using LMatrix = std::vector<std::vector<long double>>;
@@ -294,7 +295,7 @@ dpcov_status status_of(const Matrix &g, const RegressionSpec &spec) {
     regress(g.view(), spec);
     return DPCOV_OK;
   } catch (const Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
 }
 
@@ -336,4 +337,4 @@ TEST(Regression, RejectsEachInvalidSpecification) {
 }
 
 }  // namespace
-}  // namespace dpcov::estimators
+}  // namespace dpcov::solvers

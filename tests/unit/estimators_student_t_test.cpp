@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-namespace dpcov::estimators {
+namespace dpcov::math {
 namespace {
 
 constexpr double kRelTol = 1e-12;
@@ -114,4 +114,4 @@ TEST(LogBeta, MatchesLgammaWhereThatIsAccurateAndStaysFiniteForHugeArguments) {
 }
 
 }  // namespace
-}  // namespace dpcov::estimators
+}  // namespace dpcov::math

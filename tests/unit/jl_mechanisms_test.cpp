@@ -167,7 +167,7 @@ TEST(OlsJl, RefusesIllConditionedDataAndReleasesNothing) {
   for (int64_t i = 0; i < a.rows(); ++i) a(i, 2) = a(i, 0);
   const Matrix g = gram_of(a);
   random::Rng rng = random::Rng::from_seed(11);
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = 2;
   spec.features = {0, 1};
   EXPECT_EQ(status_of([&] { ols_jl_inference(g.view(), request(3, 5000, 1.0, 1e-6, 50), spec, rng); }),
@@ -177,7 +177,7 @@ TEST(OlsJl, RefusesIllConditionedDataAndReleasesNothing) {
 TEST(OlsJl, PassesOnWellSpreadDataWithRMinusPDegreesOfFreedom) {
   const Matrix g = gram_of(spread_rows(20000, 3, 6));
   random::Rng rng = random::Rng::from_seed(12);
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = 3;
   spec.features = {0, 1, 2};
   const OlsInference out = ols_jl_inference(g.view(), request(4, 20000, 1.0, 1e-6, 60), spec, rng);
@@ -193,7 +193,7 @@ TEST(OlsJl, PassesOnWellSpreadDataWithRMinusPDegreesOfFreedom) {
 TEST(OlsAnalyzeGauss, IsMarkedWithoutCoverageGuarantee) {
   const Matrix g = gram_of(spread_rows(20000, 3, 7));
   random::Rng rng = random::Rng::from_seed(13);
-  estimators::RegressionSpec spec;
+  solvers::RegressionSpec spec;
   spec.label = 3;
   spec.features = {0, 1, 2};
   const OlsInference out = ols_analyze_gauss_inference(g.view(), request(4, 20000, 1.0, 1e-6), spec, rng);

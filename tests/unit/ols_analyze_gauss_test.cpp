@@ -12,6 +12,7 @@
 #include "core/mechanisms/ols_analyze_gauss.hpp"
 #include "core/random/normal.hpp"
 #include "core/random/rng.hpp"
+#include "dpcov.h"
 
 namespace dpcov::mechanisms {
 namespace {
@@ -30,8 +31,8 @@ Matrix data_gram(int64_t n, random::Rng &rng) {
   return linalg::multiply(a, a, linalg::Trans::Yes, linalg::Trans::No);
 }
 
-estimators::RegressionSpec spec_for(int64_t n) {
-  estimators::RegressionSpec spec;
+solvers::RegressionSpec spec_for(int64_t n) {
+  solvers::RegressionSpec spec;
   spec.label = 3;
   spec.features = {0, 1, 2};
   spec.rows = n;
@@ -53,8 +54,8 @@ TEST(OlsAnalyzeGauss, DataIntervalsHoldForEveryNoiseOfNormEta) {
   random::Rng rng = random::Rng::from_seed(7);
   const int64_t n = 20000;
   const Matrix g = data_gram(n, rng);
-  const estimators::RegressionSpec spec = spec_for(n);
-  const estimators::RegressionResult exact = estimators::regress(g.view(), spec);
+  const solvers::RegressionSpec spec = spec_for(n);
+  const solvers::RegressionResult exact = solvers::regress(g.view(), spec);
   const double sigma = 1.0;
   const double eta = analyze_gauss_noise_norm_bound(sigma, 4, analyze_gauss_ols_noise_miss(0.95));
   for (int trial = 0; trial < 300; ++trial) {
@@ -73,7 +74,7 @@ TEST(OlsAnalyzeGauss, DataIntervalsHoldForEveryNoiseOfNormEta) {
       EXPECT_GE(r.data_ci_upper[j], exact.coefficients[j]) << "trial " << trial << ", j " << j;
       // The model interval contains the classical t-interval's half-width around beta_hat at
       // the sampling share (1 - level) / 2, hence the classical interval itself.
-      const double classical = estimators::student_t_upper_quantile(0.0125, n - 3.0) *
+      const double classical = math::student_t_upper_quantile(0.0125, n - 3.0) *
                                exact.std_errors[j];
       EXPECT_LE(r.ci_lower[j], exact.coefficients[j] - classical) << "trial " << trial;
       EXPECT_GE(r.ci_upper[j], exact.coefficients[j] + classical) << "trial " << trial;
@@ -85,10 +86,10 @@ TEST(OlsAnalyzeGauss, ExactReleaseGivesTheClassicalIntervalAtTheSamplingShare) {
   random::Rng rng = random::Rng::from_seed(8);
   const int64_t n = 5000;
   const Matrix g = data_gram(n, rng);
-  const estimators::RegressionSpec spec = spec_for(n);
-  const estimators::RegressionResult exact = estimators::regress(g.view(), spec);
+  const solvers::RegressionSpec spec = spec_for(n);
+  const solvers::RegressionResult exact = solvers::regress(g.view(), spec);
   const AnalyzeGaussIntervals r = analyze_gauss_ols_intervals(g.view(), 1e-12, spec);
-  const double t = estimators::student_t_upper_quantile(0.0125, n - 3.0);
+  const double t = math::student_t_upper_quantile(0.0125, n - 3.0);
   EXPECT_NEAR(r.t_critical, t, 1e-12);
   EXPECT_EQ(r.dof, n - 3);
   for (size_t j = 0; j < 3; ++j) {
@@ -114,8 +115,8 @@ TEST(OlsAnalyzeGauss, NoiseAboveTheLeastEigenvalueIsRefusedWithBothNumbers) {
 TEST(OlsAnalyzeGauss, BadInputsAreRejected) {
   random::Rng rng = random::Rng::from_seed(10);
   const Matrix g = data_gram(1000, rng);
-  estimators::RegressionSpec spec = spec_for(1000);
-  const auto status_of = [&](double sigma, const estimators::RegressionSpec &s) -> int {
+  solvers::RegressionSpec spec = spec_for(1000);
+  const auto status_of = [&](double sigma, const solvers::RegressionSpec &s) -> int {
     try {
       analyze_gauss_ols_intervals(g.view(), sigma, s);
     } catch (const Error &e) {

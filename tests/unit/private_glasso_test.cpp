@@ -16,6 +16,7 @@
 #include "core/mechanisms/private_glasso.hpp"
 #include "core/privacy/glasso_output.hpp"
 #include "core/random/samplers.hpp"
+#include "dpcov.h"
 
 namespace dpcov::mechanisms {
 namespace {
@@ -25,7 +26,7 @@ dpcov_status status_of(F &&f) {
   try {
     f();
   } catch (const Error &e) {
-    return e.status();
+    return static_cast<dpcov_status>(e.status());
   }
   return DPCOV_OK;
 }
@@ -57,12 +58,12 @@ Matrix scaled(const Matrix &a, double c) {
   return out;
 }
 
-estimators::GlassoResult solve(const Matrix &s, double rho) {
-  estimators::GlassoOptions options;
+solvers::GlassoResult solve(const Matrix &s, double rho) {
+  solvers::GlassoOptions options;
   options.rho = rho;
   options.tol = 1e-10;
   options.max_iter = 10000;
-  return estimators::graphical_lasso(s, options, nullptr);
+  return solvers::graphical_lasso(s, options, nullptr);
 }
 
 Request output_request(int64_t d, int64_t n, double eps, double rho) {

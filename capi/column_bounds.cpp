@@ -5,7 +5,7 @@
 
 #include "../core/check.hpp"
 #include "../core/data/column_bounds.hpp"
-#include "../core/privacy/box_norm_bound.hpp"
+#include "../core/data/box_norm_bound.hpp"
 #include "guard.hpp"
 
 namespace {
@@ -35,7 +35,7 @@ DPCOV_API dpcov_status dpcov_column_bounds_norm_bound(int64_t cols, double *boun
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(bound, "bound");
     check_columns(cols);
-    *bound = dpcov::privacy::box_norm_bound(cols + 1);
+    *bound = dpcov::data::box_norm_bound(cols + 1);
   });
 }
 

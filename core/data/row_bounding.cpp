@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "../error.hpp"
-#include "../privacy/box_norm_bound.hpp"
+#include "box_norm_bound.hpp"
 
 namespace dpcov::data {
 
@@ -109,7 +109,7 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
     scales_.resize(static_cast<size_t>(cols));
     for (int64_t j = 0; j < cols; ++j)
       scales_[static_cast<size_t>(j)] = column_scale(lower[j], upper[j], j);
-    norm_bound_ = privacy::box_norm_bound(cols + 1);
+    norm_bound_ = box_norm_bound(cols + 1);
     return;
   }
   check_drop_policy(policy == BoundPolicy::Drop, neighbour);

@@ -1,4 +1,4 @@
-"""Checks the norm bound of scaled rows (proofs/column_bounds.md, core/privacy/box_norm_bound.hpp)
+"""Checks the norm bound of scaled rows (proofs/column_bounds.md, core/data/box_norm_bound.hpp)
 against mpmath at 50 digits: for every d in 1..3000 and 3000 random d up to 46339, B is the
 smallest double whose row-bound limit fl(fl(B w)^2), w = 1 - (d + 17) 2^-53 (core/data/row_bound.hpp,
 within_limit_squared), is >= d + 1, so that a scaled row is never clipped; B >= sqrt(d + 1) and

@@ -672,7 +672,7 @@ class PlanAndRelease(CliTestCase):
         self.assertEqual(receipt["dim"], 3)
         self.assertGreaterEqual(receipt["bound"] ** 2, 3)
         # sqrt(3) raised to the accumulator's within limit, about (d + 17) u above it
-        # (core/privacy/box_norm_bound.hpp, proofs/column_bounds.md).
+        # (core/data/box_norm_bound.hpp, proofs/column_bounds.md).
         self.assertLess(receipt["bound"], math.sqrt(3) * (1 + 1e-14))
         self.assertEqual(receipt["scaling"]["bounds"], {"age": [18, 90], "income": [0, 250000]})
         # The matrix is the second moment of [1, x] in the data's units (at a huge epsilon).

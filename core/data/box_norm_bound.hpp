@@ -3,10 +3,10 @@
 
 #include <cstdint>
 
-namespace dpcov::privacy {
+namespace dpcov::data {
 
 // B for rows of `entries` values, each in [-1, 1]: the smallest double whose
-// data::within_limit_squared(B, entries) is >= entries, about sqrt(entries) (1 + (entries + 16)
+// within_limit_squared(B, entries) is >= entries, about sqrt(entries) (1 + (entries + 16)
 // 2^-53). Every such row has norm <= sqrt(entries) <= B; and because rounding is monotone, the
 // floating-point sum of squares of the row, in any order, is <= entries <= that limit, so the
 // accumulator keeps every scaled row whole: it never clips, drops or rejects one
@@ -14,4 +14,4 @@ namespace dpcov::privacy {
 // 1 <= entries <= 2^53.
 double box_norm_bound(int64_t entries);
 
-}  // namespace dpcov::privacy
+}  // namespace dpcov::data

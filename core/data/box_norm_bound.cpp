@@ -1,10 +1,10 @@
 #include "box_norm_bound.hpp"
 
-#include "../data/row_bound.hpp"
+#include "row_bound.hpp"
 #include "../error.hpp"
-#include "upward.hpp"
+#include "../privacy/upward.hpp"
 
-namespace dpcov::privacy {
+namespace dpcov::data {
 
 double box_norm_bound(int64_t entries) {
   // Up to 2^53 every integer, so the count itself, is a double: the monotonicity argument needs it.
@@ -14,11 +14,11 @@ double box_norm_bound(int64_t entries) {
   // keeps a row whole only if its sum is <= within_limit_squared(B, entries), so B is the smallest
   // double whose limit reaches `entries` (limit monotone in B; a few steps from the estimate).
   const double m = static_cast<double>(entries);
-  double bound = upward::div_up(upward::sqrt_up(m), data::within_shave(entries));
-  while (data::within_limit_squared(bound, entries) < m) bound = upward::bump_up(bound);
-  while (data::within_limit_squared(upward::bump_down(bound), entries) >= m)
-    bound = upward::bump_down(bound);
+  double bound = privacy::upward::div_up(privacy::upward::sqrt_up(m), within_shave(entries));
+  while (within_limit_squared(bound, entries) < m) bound = privacy::upward::bump_up(bound);
+  while (within_limit_squared(privacy::upward::bump_down(bound), entries) >= m)
+    bound = privacy::upward::bump_down(bound);
   return bound;
 }
 
-}  // namespace dpcov::privacy
+}  // namespace dpcov::data

@@ -53,7 +53,8 @@ dpcov_row_bounding default_bounding() {
 dpcov_row_bounding read_bounding(const dpcov_row_bounding *spec) {
   const dpcov_row_bounding s = dpcov::capi::read_struct(spec, default_bounding(), "spec");
   if (s.numerics != DPCOV_NUMERICS_IDEALIZED && s.numerics != DPCOV_NUMERICS_EXACT)
-    dpcov::fail(dpcov::Status::InvalidArgument, "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
+    dpcov::fail(dpcov::Status::InvalidArgument,
+                "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
                 "DPCOV_NUMERICS_EXACT (1), got ", s.numerics);
   if (s.mechanism != 0) static_cast<void>(dpcov::mechanisms::mechanism_id(s.mechanism));
   return s;
@@ -144,7 +145,8 @@ namespace dpcov::capi {
 
 void refuse_exact_gram(const dpcov_gram &gram, const char *use) {
   if (gram.exact)
-    fail(dpcov::Status::Incompatible, use, " needs a floating-point Gram matrix, and this accumulator ",
+    fail(dpcov::Status::Incompatible, use,
+         " needs a floating-point Gram matrix, and this accumulator ",
          "holds the exact integer one of an exact release (dpcov_row_bounding::numerics): create ",
          "it with DPCOV_NUMERICS_IDEALIZED for this use");
 }
@@ -226,7 +228,8 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
     dpcov::check::not_null(dst, "dst");
     dpcov::check::not_null(src, "src");
     if (dst->exact.has_value() != src->exact.has_value())
-      dpcov::fail(dpcov::Status::Incompatible, "cannot merge an accumulator with exact numerics and one ",
+      dpcov::fail(dpcov::Status::Incompatible,
+                  "cannot merge an accumulator with exact numerics and one ",
                   "with idealized numerics");
     if (dst->spec && src->spec && !(*dst->spec == *src->spec))
       dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators made from different row ",

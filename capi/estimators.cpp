@@ -64,7 +64,7 @@ void check_regression_result(const solvers::RegressionResult &r) {
       check::finite_result(r.t_values[i], "a t-value");
 }
 
-dpcov_regression_summary c_summary(const est::RegressionResult &r) {
+dpcov_regression_summary c_summary(const solvers::RegressionResult &r) {
   dpcov_regression_summary s{};
   s.num_coefficients = static_cast<int64_t>(r.coefficients.size());
   s.dof = r.dof;
@@ -75,7 +75,7 @@ dpcov_regression_summary c_summary(const est::RegressionResult &r) {
   return s;
 }
 
-dpcov_glasso_info c_glasso_info(const est::GlassoResult &r) {
+dpcov_glasso_info c_glasso_info(const solvers::GlassoResult &r) {
   dpcov_glasso_info info{};
   info.iterations = r.iterations;
   info.kkt_residual = r.kkt_residual;

@@ -141,7 +141,7 @@ const RegistryEntry *find_entry(std::string_view name) {
 
 const RegistryEntry &entry_of(int32_t id) {
   const RegistryEntry *entry = find_entry(id);
-  if (entry == nullptr) fail(DPCOV_E_INVALID_ARGUMENT, "unknown mechanism id ", id);
+  if (entry == nullptr) fail(Status::InvalidArgument, "unknown mechanism id ", id);
   return *entry;
 }
 

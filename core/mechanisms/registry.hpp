@@ -56,7 +56,7 @@ std::span<const RegistryEntry> registry();
 const RegistryEntry *find_entry(int32_t id);
 const RegistryEntry *find_entry(std::string_view name);
 
-// The entry of an id; throws DPCOV_E_INVALID_ARGUMENT for an id the registry does not hold.
+// The entry of an id; throws Status::InvalidArgument for an id the registry does not hold.
 const RegistryEntry &entry_of(int32_t id);
 
 // The theorem of a Gram-input mechanism's default calibration, and of its exact numerics.

@@ -163,7 +163,7 @@ void ExactGramAccumulator::write_matrix(MatrixView out) const {
   };
   for (ExactInt v : upper_)
     if (!std::isfinite(value(v)))
-      fail(DPCOV_E_NUMERICAL, "the exact Gram matrix in data units overflows a double (grid unit ",
+      fail(Status::Numerical, "the exact Gram matrix in data units overflows a double (grid unit ",
            unit, "): its integers are exact, but (unit 2^-bits B)^2 times them is not finite");
   size_t k = 0;
   for (int64_t j = 0; j < grid_.dim; ++j)
@@ -202,11 +202,11 @@ ExactGramAccumulator ExactGramAccumulator::from_state(const ExactGridSpec &grid,
                                                       std::vector<ExactInt> upper) {
   ExactGramAccumulator acc(grid, policy);
   if (upper.size() != acc.upper_.size())
-    fail(DPCOV_E_DIMENSION, "a saved exact state of dimension ", grid.dim, " holds ",
+    fail(Status::Dimension, "a saved exact state of dimension ", grid.dim, " holds ",
          acc.upper_.size(), " entries, got ", upper.size());
   if (counts.rows < 0 || counts.clipped < 0 || counts.dropped < 0 || counts.clamped < 0 ||
       counts.clipped > counts.rows)
-    fail(DPCOV_E_INVALID_ARGUMENT, "a saved exact state's counters must be >= 0 with clipped <= ",
+    fail(Status::InvalidArgument, "a saved exact state's counters must be >= 0 with clipped <= ",
          "rows, got rows ", counts.rows, ", clipped ", counts.clipped, ", dropped ",
          counts.dropped, ", clamped ", counts.clamped);
   // Every row has ||z||^2 <= r2, so the diagonal is >= 0 and sums to at most n r2 (< 2^63 2^41,
@@ -216,7 +216,7 @@ ExactGramAccumulator ExactGramAccumulator::from_state(const ExactGridSpec &grid,
   for (int64_t j = 0; j < grid.dim; ++j) {
     const ExactInt diag = upper[static_cast<size_t>(j * (j + 1) / 2 + j)];
     if (diag < 0 || diag > static_cast<ExactInt>(counts.rows) * grid.norm2_bound - trace)
-      fail(DPCOV_E_NORM_BOUND, "a saved exact state's diagonal is negative or its trace exceeds ",
+      fail(Status::NormBound, "a saved exact state's diagonal is negative or its trace exceeds ",
            "rows times the grid's bound on ||z||^2 (", counts.rows, " rows)");
     trace += diag;
   }
@@ -226,7 +226,7 @@ ExactGramAccumulator ExactGramAccumulator::from_state(const ExactGridSpec &grid,
       const ExactInt sum = upper[static_cast<size_t>(i * (i + 1) / 2 + i)] +
                            upper[static_cast<size_t>(j * (j + 1) / 2 + j)];
       if (2 * g > sum || -2 * g > sum)
-        fail(DPCOV_E_NORM_BOUND, "a saved exact state is not a Gram matrix: entry (", i, ", ", j,
+        fail(Status::NormBound, "a saved exact state is not a Gram matrix: entry (", i, ", ", j,
              ") exceeds the mean of its diagonal entries");
     }
   acc.upper_ = std::move(upper);

@@ -69,7 +69,7 @@ class ExactGramAccumulator {
   const std::vector<ExactInt> &upper() const { return upper_; }
   // The Gram matrix of the rounded rows in data units, (B 2^-bits)^2 times the integers, in full
   // (d x d, exactly symmetric): the curator's view of the statistic, not a release. Throws
-  // DPCOV_E_NUMERICAL, `out` untouched, where an entry overflows a double (bounds near 1e300).
+  // Status::Numerical, `out` untouched, where an entry overflows a double (bounds near 1e300).
   void write_matrix(MatrixView out) const;
 
  private:

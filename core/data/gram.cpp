@@ -226,7 +226,7 @@ GramAccumulator GramAccumulator::from_parts(int64_t dim, const std::vector<doubl
   check::dimension(dim, "dimension");
   const size_t packed = static_cast<size_t>(dim * (dim + 1) / 2);
   if (sum.size() != packed || comp.size() != packed)
-    fail(DPCOV_E_DIMENSION, "a saved Gram state of dimension ", dim, " holds ", packed,
+    fail(Status::Dimension, "a saved Gram state of dimension ", dim, " holds ", packed,
          " entries, got ", sum.size(), " and ", comp.size());
   Matrix g(dim, dim);
   size_t k = 0;
@@ -234,7 +234,7 @@ GramAccumulator GramAccumulator::from_parts(int64_t dim, const std::vector<doubl
   for (int64_t j = 0; j < dim; ++j)
     for (int64_t i = 0; i <= j; ++i, ++k) {
       if (!std::isfinite(sum[k]) || !std::isfinite(comp[k]))
-        fail(DPCOV_E_NON_FINITE, "a saved Gram state holds a non-finite entry");
+        fail(Status::NonFinite, "a saved Gram state holds a non-finite entry");
       g(i, j) = g(j, i) = sum[k] + comp[k];
       empty = empty && sum[k] == 0.0 && comp[k] == 0.0;
     }
@@ -242,12 +242,12 @@ GramAccumulator GramAccumulator::from_parts(int64_t dim, const std::vector<doubl
   if (bound == 0.0) {
     if (!empty || counts.rows != 0 || counts.clipped != 0 || counts.dropped < 0 ||
         counts.clamped < 0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "a saved Gram state without a bound must hold no rows");
+      fail(Status::InvalidArgument, "a saved Gram state without a bound must hold no rows");
     acc.counts_ = counts;
   } else {
     acc = from_state(g.view(), counts, bound);
     if (counts.clamped < 0)
-      fail(DPCOV_E_INVALID_ARGUMENT, "clamped values must be >= 0, got ", counts.clamped);
+      fail(Status::InvalidArgument, "clamped values must be >= 0, got ", counts.clamped);
     acc.counts_.clamped = counts.clamped;
   }
   k = 0;

@@ -232,7 +232,7 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
                   "cannot merge an accumulator with exact numerics and one ",
                   "with idealized numerics");
     if (dst->spec && src->spec && !(*dst->spec == *src->spec))
-      dpcov::fail(DPCOV_E_INCOMPATIBLE, "cannot merge accumulators made from different row ",
+      dpcov::fail(dpcov::Status::Incompatible, "cannot merge accumulators made from different row ",
                   "bounding specs (dpcov_row_bounding)");
     if (dst->exact)
       dst->exact->merge(*src->exact);

@@ -93,30 +93,30 @@ std::vector<unsigned char> encode(const dpcov_gram &gram) {
 // format and library wrote them, whether they are all there, and whether they are intact.
 void check_header(const unsigned char *buf, size_t len) {
   if (len < kHeaderBytes)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: ", len,
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state is truncated: ", len,
                 " bytes, shorter than its ", kHeaderBytes, "-byte header");
   if (std::memcmp(buf, kMagic, sizeof kMagic) != 0)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "not a dpcov Gram state: wrong magic (expected ",
+    dpcov::fail(dpcov::Status::InvalidArgument, "not a dpcov Gram state: wrong magic (expected ",
                 "\"DPCOVGRM\", as dpcov_gram_export_state() writes)");
   dpcov::capi::ByteReader r(buf + sizeof kMagic, kHeaderBytes - sizeof kMagic);
   const uint32_t version = r.u32();
   const uint32_t major = r.u32();
   const uint64_t total = r.u64();
   if (version != kFormatVersion)
-    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state has format version ", version,
+    dpcov::fail(dpcov::Status::Incompatible, "the state has format version ", version,
                 "; this library reads version ", kFormatVersion);
   if (major != DPCOV_VERSION_MAJOR)
-    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state was written by library major version ", major,
+    dpcov::fail(dpcov::Status::Incompatible, "the state was written by library major version ", major,
                 "; this library is major version ", DPCOV_VERSION_MAJOR,
                 " (its grids and plans may differ)");
   if (total > len)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: ", len, " of its ", total,
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state is truncated: ", len, " of its ", total,
                 " bytes");
   if (total < len)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the buffer holds ", len - total,
+    dpcov::fail(dpcov::Status::InvalidArgument, "the buffer holds ", len - total,
                 " bytes after the state's ", total);
   if (!dpcov::capi::checksum_matches(buf, len))
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is corrupted: its BLAKE2b checksum does not ",
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state is corrupted: its BLAKE2b checksum does not ",
                 "match its bytes");
 }
 
@@ -124,7 +124,7 @@ dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols)
   dpcov::capi::StoredBounding stored{};
   dpcov_row_bounding &s = stored.spec;
   if (dpcov_row_bounding_default(&s) != DPCOV_OK)
-    dpcov::fail(DPCOV_E_INTERNAL, "row bounding defaults");
+    dpcov::fail(dpcov::Status::Internal, "row bounding defaults");
   cols = r.i64();
   dpcov::check::dimension(cols, "the state's raw columns");
   s.bound = r.f64();
@@ -138,7 +138,7 @@ dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols)
   s.delta = r.f64();
   const uint32_t column_bounds = r.u32();
   if (column_bounds > 1)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's column bounds flag is ", column_bounds);
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state's column bounds flag is ", column_bounds);
   if (column_bounds == 1) {
     // Read one by one: the reader refuses a count the buffer does not hold before any allocation.
     for (int64_t j = 0; j < cols; ++j) stored.lower.push_back(r.f64());
@@ -156,7 +156,7 @@ size_t packed_entries(const dpcov::capi::ByteReader &r, int64_t dim, size_t byte
   dpcov::check::dimension(dim, "the state's dimension");
   const uint64_t entries = static_cast<uint64_t>(dim) * static_cast<uint64_t>(dim + 1) / 2;
   if (entries > r.remaining() / bytes_each)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: its dimension ", dim,
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state is truncated: its dimension ", dim,
                 " needs more bytes than it holds");
   return static_cast<size_t>(entries);
 }
@@ -168,7 +168,7 @@ void restore_exact(dpcov_gram &gram, dpcov::capi::ByteReader &r, const dpcov::Gr
   grid.bits = r.i32();
   grid.norm2_bound = r.i64();
   if (!(grid == gram.exact->grid()))
-    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state's grid (B ", grid.bound, ", bits ", grid.bits,
+    dpcov::fail(dpcov::Status::Incompatible, "the state's grid (B ", grid.bound, ", bits ", grid.bits,
                 ", r2 ", grid.norm2_bound, ") is not the one this library plans for its spec (B ",
                 gram.exact->grid().bound, ", bits ", gram.exact->grid().bits, ", r2 ",
                 gram.exact->grid().norm2_bound, ")");
@@ -193,9 +193,9 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   const uint32_t kind = r.u32();
   const uint32_t flags = r.u32();
   if (kind != kKindFloat && kind != kKindExact)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's kind is ", kind, " (0 or 1 expected)");
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state's kind is ", kind, " (0 or 1 expected)");
   if ((flags & ~(kFlagBounded | kFlagDropPolicy)) != 0)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has unknown flags ", flags);
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state has unknown flags ", flags);
   const int64_t dim = r.i64();
   // Before any allocation of O(d^2): the buffer must back its dimension's matrix.
   static_cast<void>(packed_entries(r, dim, kEntryBytes));
@@ -210,7 +210,7 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
     int64_t cols = 0;
     const dpcov::capi::StoredBounding stored = read_spec(r, cols);
     if (cols > dim)
-      dpcov::fail(DPCOV_E_DIMENSION, "the state's spec has ", cols, " raw columns, more than its ",
+      dpcov::fail(dpcov::Status::Dimension, "the state's spec has ", cols, " raw columns, more than its ",
                   "dimension ", dim);
     gram = dpcov::capi::bounded_gram(cols, &stored.spec);
   } else {
@@ -218,23 +218,23 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   }
   const int64_t made = gram->exact ? gram->exact->grid().dim : gram->acc.dim();
   if (made != dim)
-    dpcov::fail(DPCOV_E_DIMENSION, "the state's dimension ", dim, " is not its spec's ", made);
+    dpcov::fail(dpcov::Status::Dimension, "the state's dimension ", dim, " is not its spec's ", made);
   if ((kind == kKindExact) != gram->exact.has_value())
-    dpcov::fail(DPCOV_E_INCOMPATIBLE, "the state is ", kind == kKindExact ? "exact" : "idealized",
+    dpcov::fail(dpcov::Status::Incompatible, "the state is ", kind == kKindExact ? "exact" : "idealized",
                 " but its spec makes an ", gram->exact ? "exact" : "idealized", " accumulator");
   // A drop policy in the spec, or dropped rows, set the flag; a set flag alone is allowed (rows
   // added with dpcov_gram_add_rows() under the drop policy set it too).
   const bool spec_drops = gram->exact ? gram->exact->counts().drop_policy
                                       : gram->acc.counts().drop_policy;
   if ((spec_drops || counts.dropped > 0) && !counts.drop_policy)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state's drop-policy flag is clear, but its spec ",
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state's drop-policy flag is clear, but its spec ",
                 "drops rows or its counters count dropped rows");
   if (gram->exact)
     restore_exact(*gram, r, counts);
   else
     restore_float(*gram, r, counts);
   if (r.remaining() != 0)
-    dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "the state has ", r.remaining(),
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state has ", r.remaining(),
                 " unread bytes before its checksum");
   return gram;
 }
@@ -254,7 +254,7 @@ DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf
       return;
     }
     if (cap < bytes.size())
-      dpcov::fail(DPCOV_E_BUFFER_TOO_SMALL, "the state needs ", bytes.size(), " bytes, cap is ",
+      dpcov::fail(dpcov::Status::BufferTooSmall, "the state needs ", bytes.size(), " bytes, cap is ",
                   cap, " (query the size with buf NULL)");
     std::memcpy(buf, bytes.data(), bytes.size());
     *written = bytes.size();

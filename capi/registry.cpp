@@ -56,7 +56,7 @@ DPCOV_API dpcov_status dpcov_mechanism_info(int32_t index, dpcov_mechanism_entry
     dpcov::capi::struct_bytes(out, "out");
     const auto entries = mech::registry();
     if (index < 0 || static_cast<size_t>(index) >= entries.size())
-      dpcov::fail(DPCOV_E_INVALID_ARGUMENT, "index must be in [0, ", entries.size(), "), got ",
+      dpcov::fail(dpcov::Status::InvalidArgument, "index must be in [0, ", entries.size(), "), got ",
                   index);
     write_entry(entries[static_cast<size_t>(index)], out);
   });

@@ -15,7 +15,7 @@ namespace {
 // is the same whichever implementation computes it.
 void blake2b(const unsigned char *data, size_t size, unsigned char *out) {
   if (crypto_generichash(out, kChecksumBytes, data, size, nullptr, 0) != 0)
-    fail(DPCOV_E_INTERNAL, "BLAKE2b failed");
+    fail(dpcov::Status::Internal, "BLAKE2b failed");
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ data::ExactInt ByteReader::i128() {
 
 const unsigned char *ByteReader::take(size_t size) {
   if (size > size_ - pos_)
-    fail(DPCOV_E_INVALID_ARGUMENT, "the state is truncated: ", size_, " bytes, more needed at byte ",
+    fail(dpcov::Status::InvalidArgument, "the state is truncated: ", size_, " bytes, more needed at byte ",
          pos_);
   const unsigned char *p = data_ + pos_;
   pos_ += size;

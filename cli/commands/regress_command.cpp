@@ -507,6 +507,18 @@ void warn_clipped(const RawFit &f) {
                             : concat(f.data.clipped).c_str());
 }
 
+// What the noise-aware intervals assume: whether rows were clipped below --bound (a bias they do
+// not hold) and the model of the bootstrap.
+std::string raw_interval_assumptions(const RawFit &f) {
+  return concat(f.settings.tighten
+                    ? concat("the rows clipped at the private bound ", f.bound,
+                             " do not move the coefficients (that bias is not in the intervals: "
+                             "--bound-epsilon 0 removes it); ")
+                    : std::string("no clipping below --bound; "),
+                "a linear model with constant error variance, given the design (heteroscedastic "
+                "or misspecified data can make the intervals too narrow)");
+}
+
 void print_raw_json(const RawFit &f, const RegressOptions &o) {
   nlohmann::ordered_json out;
   out["command"] = "regress";
@@ -539,7 +551,8 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   if (a.computed)
     out["noise_aware"] = {{"method", "parametric bootstrap from AdaSSP's noise law, for beta "
                                      "(unregularised statistics)"},
-                          {"level", o.level}, {"draws", o.bootstrap}};
+                          {"level", o.level}, {"draws", o.bootstrap},
+                          {"assumes", raw_interval_assumptions(f)}};
   else if (!o.raw.no_intervals)
     out["noise_aware"] = {{"refused", a.refusal}};
   out["receipt"] = adassp_receipt_json(f.receipt);
@@ -587,7 +600,8 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
       "coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that account for "
       "the sampling and the privacy noise (parametric bootstrap from AdaSSP's noise law, ",
       o.bootstrap, " draws, from the unregularised released statistics, so not centred on coef; "
-      "coverage measured, README \"Benchmarks\"):\n\n");
+      "coverage measured, docs/regression_intervals.md). They assume ", raw_interval_assumptions(f),
+      ":\n\n");
   TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper", "sign (" + pct + " CI)"});
   for (size_t i = 0; i < f.terms.size(); ++i)
     table.add_row({f.terms[i], format_number(f.coef[i]), format_number(a.se[i]),

@@ -28,7 +28,8 @@ struct RawRegressOptions {
   bool quiet = false;
   std::optional<uint64_t> seed;
   bool no_intervals = false;  // fit without y'y: point estimates only, less noise on the rest
-  // The epsilon spent choosing a bound below --bound (default a tenth of --epsilon; 0: none).
+  // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
+  // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;
   double bound_quantile = 0.95;
   LedgerOptions ledger;  // --ledger: the fit (and the bound step) charged to a budget
@@ -44,7 +45,7 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 // What the checked options ask for.
 struct RawRegressSettings {
   dpcov_adassp_params params{};
-  double bound_epsilon = 0.0;   // --bound-epsilon, or a tenth of --epsilon
+  double bound_epsilon = 0.0;   // --bound-epsilon, or its default
   bool from_stdin = false;      // standard input: read once, so no bound step
   bool tighten = false;         // a bound step runs before the fit
   double adassp_epsilon = 0.0;  // what the fit spends: the rest of --epsilon

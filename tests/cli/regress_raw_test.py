@@ -39,12 +39,27 @@ class RawRegression(DpcovCase):
         self.assertEqual([c["term"] for c in out["coefficients"]], ["(intercept)", "x1", "x2"])
         coef = [c["coef"] for c in out["coefficients"]]
         np.testing.assert_allclose(coef, [0.2, 0.6, -0.4], atol=0.05)
-        # A tenth of epsilon chose a bound at most --bound (the rows' norms are <= 0.71).
-        chosen = out["bound_selection"]["bound"]
-        self.assertLessEqual(chosen, 1.0)
-        self.assertAlmostEqual(out["receipt"]["bound_x"], np.hypot(1.0, chosen))
-        self.assertAlmostEqual(out["receipt"]["epsilon"], 3.6)
+        # With the intervals the whole budget goes to AdaSSP at --bound: no rows are clipped below
+        # it, so the intervals hold no clipping bias (docs/regression_intervals.md).
+        self.assertNotIn("bound_selection", out)
+        self.assertAlmostEqual(out["receipt"]["bound_x"], np.hypot(1.0, 1.0))
+        self.assertEqual(out["receipt"]["epsilon"], 4.0)
         self.assertEqual(out["epsilon_total"], 4.0)
+        self.assertIn("no clipping below --bound", out["noise_aware"]["assumes"])
+        self.assertIn("constant error variance", out["noise_aware"]["assumes"])
+        # Without them a tenth of epsilon chooses a bound at most --bound (norms <= 0.71).
+        point = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
+                               "--label-bound", "1", "--noise-seed", "3", "--quiet",
+                               "--no-intervals"])
+        chosen = point["bound_selection"]["bound"]
+        self.assertLessEqual(chosen, 1.0)
+        self.assertAlmostEqual(point["receipt"]["bound_x"], np.hypot(1.0, chosen))
+        self.assertAlmostEqual(point["receipt"]["epsilon"], 3.6)
+        # A share asked for with the intervals is honoured, and the intervals say what they omit.
+        tight = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
+                               "--label-bound", "1", "--noise-seed", "3", "--quiet",
+                               "--bound-epsilon", "0.4"])
+        self.assertIn("bias is not in the intervals", tight["noise_aware"]["assumes"])
         self.assertLessEqual(out["receipt"]["delta_exact"], 1e-6)
         self.assertEqual(out["rows"], 20000)
         text = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
@@ -128,7 +143,7 @@ class RawRegression(DpcovCase):
         path = self.write_csv(self.data(4000))
         ledger = self.path("budget.json")
         args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
-                "--label-bound", "1", "--quiet", "--ledger", ledger]
+                "--label-bound", "1", "--quiet", "--ledger", ledger, "--bound-epsilon", "0.1"]
         fits = {"basic": 2, "advanced": 2, "zcdp": 4}
         for accounting, fit in fits.items():
             with self.subTest(accounting=accounting):

@@ -244,6 +244,14 @@ DEFAULT_BOUND = 1.0
 AUTO_BOUND_SHARE = 0.1
 """The share of epsilon ``bound="auto"`` spends on choosing the bound (as the CLI's default)."""
 
+TIGHTEN_SHARE = 0.1
+"""The share of epsilon AdaSSP without intervals spends on a private bound below the public one
+(as the CLI's ``regress --no-intervals``)."""
+
+HOMOSCEDASTIC = ("assumes a linear model with constant error variance, given the design; "
+                 "heteroscedastic or misspecified data can make it too narrow")
+"""What the noise-aware bootstrap intervals assume, stated in ``inference_``."""
+
 
 def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> float:
     """``value``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the caller
@@ -650,13 +658,17 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``projection_rows``; may refuse).
 
     The bound: ``bound`` is public and often a worst case (sqrt(d) for columns mapped to
-    [-1, 1]) far above most rows' norms, while AdaSSP's noise grows with the bound squared. By
-    default AdaSSP therefore spends ``bound_epsilon`` (a tenth) of ``epsilon`` choosing a bound
-    ``bound_ <= bound`` near the ``bound_quantile`` (0.95) of the rows' norms (the exponential
-    mechanism over the 13 public candidates bound / 1.25^k, k = 0..12:
-    :func:`dpcov.private_bound.tighten_bound`), clips the rows above it, and runs AdaSSP with the
-    rest of the budget (basic composition: (epsilon, delta) in all; the receipt holds AdaSSP's
-    share). ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
+    [-1, 1]) far above most rows' norms, while AdaSSP's noise grows with the bound squared. With
+    ``intervals=False`` AdaSSP therefore spends by default ``bound_epsilon`` (a tenth) of
+    ``epsilon`` choosing a bound ``bound_ <= bound`` near the ``bound_quantile`` (0.95) of the
+    rows' norms (the exponential mechanism over the 13 public candidates bound / 1.25^k,
+    k = 0..12: :func:`dpcov.private_bound.tighten_bound`), clips the rows above it, and runs
+    AdaSSP with the rest of the budget (basic composition: (epsilon, delta) in all; the receipt
+    holds AdaSSP's share). With the intervals (the default) the release uses ``bound`` as given
+    (``bound_epsilon`` defaults to 0): clipping a twentieth of the rows biases the statistics by
+    an amount that does not shrink with n, which no interval from the release can see, so at
+    large n such intervals miss the coefficients (docs/regression_intervals.md).
+    ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
     the public n). An active :class:`~dpcov.BudgetAccountant` is charged (epsilon, delta) for
     the whole AdaSSP fit (checked before any noise is drawn; basic accounting, a zCDP ledger refuses
     it).
@@ -677,7 +689,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             PrivacyLeakWarning: a bound must come from the data's domain).
         label_bound: public bound on |y| (default 1, with a PrivacyLeakWarning).
         bound_epsilon: share of ``epsilon`` spent on a private bound below ``bound`` (AdaSSP
-            only; default 0.1; 0 to use ``bound`` as given).
+            only; default None: 0 with the intervals, 0.1 with ``intervals=False``; 0 to use
+            ``bound`` as given). A share > 0 with the intervals leaves the clipping bias out of
+            them, and ``inference_`` says so.
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
         fit_intercept: add an intercept (default True).
         mechanism: ``"adassp"`` (default), a Gram mechanism, or ``"ols_jl"``.
@@ -715,7 +729,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
-                 mechanism_options=None, bound_epsilon=0.1, bound_quantile=0.95,
+                 mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
                  numerics="exact"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.numerics = numerics
@@ -778,12 +792,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         clipped = gram.info().clipped
         if policy == "clip":
             _warn_clipped(clipped, gram.info().rows, B, not n_private)
+        moved = False  # AdaSSP's bound moved below the public one
         if mechanism == "adassp":
             self._check_adassp_options()
             bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
             self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
-            B, epsilon, more = self._tightened(X, B, rng)
-            if more:
+            B, epsilon, moved = self._tightened(X, B, rng)
+            if moved:
                 # The rows clipped to the private bound below the user's: clipping at B then at
                 # B' < B is clipping at B' (same direction); the count is of rows over B'.
                 gram.close()
@@ -807,7 +822,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     self.release_, self._inference_rows(rows), rng, self.level,
                     self.n_bootstrap),
                     "noise-aware: parametric bootstrap from AdaSSP's noise law, for beta from "
-                    "the unregularised released statistics (not centred on the ridge coef_)")
+                    "the unregularised released statistics (not centred on the ridge coef_); "
+                    + self._clipping_assumption(B, moved) + HOMOSCEDASTIC)
             elif mechanism == "ols_jl":
                 if self.projection_rows is None:
                     raise ValueError("mechanism 'ols_jl' needs projection_rows")
@@ -894,7 +910,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("calibration 'paper' has no share of the budget for y'y, which the "
                              "noise-aware intervals need: set intervals=False or use "
                              "calibration 'joint_analytic'")
-        share = float(self.bound_epsilon)
+        share = self._bound_share()
         if not 0.0 <= share < 1.0:
             raise ValueError(f"bound_epsilon must be in [0, 1), got {self.bound_epsilon!r}")
         if share > 0.0 and _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour") != "replace_one":
@@ -913,7 +929,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         budget = active_accountant()
         if budget is None:
             return
-        epsilon, share = float(self.epsilon), float(self.bound_epsilon)
+        epsilon, share = float(self.epsilon), self._bound_share()
         steps = []
         if share != 0.0:
             spent = share * epsilon
@@ -925,10 +941,28 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                  self.rho, bool(self.intervals)))
         budget.check_all(steps)
 
+    def _bound_share(self) -> float:
+        """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default
+        none when the intervals are asked for (their statistics at the public bound: no clipping
+        bias) and ``TIGHTEN_SHARE`` otherwise."""
+        if self.bound_epsilon is None:
+            return 0.0 if self.intervals else TIGHTEN_SHARE
+        return float(self.bound_epsilon)
+
+    @staticmethod
+    def _clipping_assumption(bound: float, moved: bool) -> str:
+        """What the AdaSSP intervals assume of the rows clipped at ``bound`` (``bound_``), which
+        ``moved`` below the public bound or not."""
+        if moved:
+            return (f"assumes the rows clipped at the private bound {bound:.6g} do not move the "
+                    "coefficients (that bias is not in the intervals: bound_epsilon=0 removes "
+                    "it); ")
+        return "at the public bound (no clipping beyond it); "
+
     def _tightened(self, X: np.ndarray, bound: float, rng):
         """(bound, AdaSSP's epsilon, whether the bound moved): the private choice of a bound
         below ``bound`` with a ``bound_epsilon`` share of ``epsilon`` (class docstring)."""
-        share = float(self.bound_epsilon)
+        share = self._bound_share()
         if share == 0.0:
             return bound, float(self.epsilon), False
         spent = share * float(self.epsilon)
@@ -990,7 +1024,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             return
         self._noise_aware(lambda: ols_bootstrap_intervals(
             released, receipt, label, features, rng, intercept, self.level, self.n_bootstrap),
-            "noise-aware: parametric bootstrap from the mechanism's noise law")
+            "noise-aware: parametric bootstrap from the mechanism's noise law; " + HOMOSCEDASTIC)
 
     def noise_aware_intervals(self, level=None, n_bootstrap=None, random_state=None):
         """Recompute the noise-aware intervals from the kept release at another ``level`` or

@@ -208,10 +208,12 @@ def test_adassp_never_fails_where_analyze_gauss_was_indefinite(regression_data):
 def test_adassp_bound_is_chosen_privately_below_the_public_one(regression_data):
     X, y = regression_data
     norms = np.linalg.norm(X, axis=1)
-    # Rows of norm <= 0.71 under a public bound of 4: a tenth of epsilon picks a bound near the
-    # 0.95 quantile from the grid 4 / 1.25^k (k = 0..12), and AdaSSP gets the rest. (At a tenth
-    # of 10 the 8 candidates above every row are each exp(-50) less likely than the best.)
-    est = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, random_state=3).fit(X, y)
+    # Rows of norm <= 0.71 under a public bound of 4: without intervals a tenth of epsilon picks
+    # a bound near the 0.95 quantile from the grid 4 / 1.25^k (k = 0..12), and AdaSSP gets the
+    # rest. (At a tenth of 10 the 8 candidates above every row are each exp(-50) less likely than
+    # the best.)
+    est = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, intervals=False,
+                                        random_state=3).fit(X, y)
     grid = 4.0 / 1.25 ** np.arange(13)
     assert np.isclose(grid, est.bound_).any()
     assert np.quantile(norms, 0.8) < est.bound_ < 1.25 * np.quantile(norms, 0.99)
@@ -224,15 +226,34 @@ def test_adassp_bound_is_chosen_privately_below_the_public_one(regression_data):
     with pytest.raises(ValueError, match="bound_epsilon"):
         dpcov.PrivateLinearRegression(bound_epsilon=1.0).fit(X, y)
     with pytest.raises(ValueError, match="add_remove"):
-        dpcov.PrivateLinearRegression(neighbour="add_remove").fit(X, y)
+        dpcov.PrivateLinearRegression(neighbour="add_remove", intervals=False).fit(X, y)
     assert dpcov.PrivateLinearRegression(neighbour="add_remove", bound_epsilon=0,
                                          random_state=1).fit(X, y).bound_ == 1.0
+
+
+def test_default_intervals_use_the_public_bound_and_say_what_they_assume(regression_data):
+    # Clipping at a private quantile biases the statistics by an amount that does not shrink with
+    # n, which the intervals cannot see (proofs/adassp.md, "Intervals and the private bound"): by
+    # default a fit with intervals spends its whole budget at the public bound and clips nothing.
+    X, y = regression_data
+    est = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, random_state=3).fit(X, y)
+    assert est.bound_ == 4.0 and est.receipt_.epsilon == 10.0 and est.n_clipped_ == 0
+    assert "at the public bound" in est.inference_
+    assert "constant error variance" in est.inference_
+    # An explicit share is honoured, and the intervals say which bias they leave out.
+    tight = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, bound_epsilon=0.1,
+                                          random_state=3).fit(X, y)
+    assert tight.bound_ < 4.0 and tight.n_clipped_ > 0
+    assert "not in the intervals" in tight.inference_
+    # add_remove needs no n for the bound step it no longer takes.
+    assert dpcov.PrivateLinearRegression(neighbour="add_remove", random_state=1).fit(
+        X, y).bound_ == 1.0
 
 
 def test_adassp_fits_are_charged_to_the_active_accountant_before_any_noise(regression_data):
     X, y = regression_data
     with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5) as budget:
-        dpcov.PrivateLinearRegression(epsilon=1.0, random_state=1).fit(X, y)
+        dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0.1, random_state=1).fit(X, y)
         dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0, random_state=2).fit(X, y)
         # The bound step (pure, a tenth) and each AdaSSP release are charged: 3 charges.
         assert budget.spent.charges == 3 and budget.spent.epsilon == pytest.approx(2.0)
@@ -245,7 +266,8 @@ def test_adassp_fits_are_charged_to_the_active_accountant_before_any_noise(regre
     # Under zCDP accounting the bound step costs (eps/10)^2 / 2 and AdaSSP its plan's rho (one
     # Gaussian mechanism: proofs/adassp.md, "zCDP").
     with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5, accounting="zcdp") as budget:
-        fit = dpcov.PrivateLinearRegression(epsilon=1.0, random_state=1).fit(X, y)
+        fit = dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0.1,
+                                            random_state=1).fit(X, y)
         assert budget.spent.charges == 2
         assert budget.spent.rho == pytest.approx(0.1 ** 2 / 2 + fit.receipt_.zcdp_rho)
         plan = dpcov.adassp_plan(X.shape[1] + 1, 1.0, 1.0, 0.9, 1e-6,

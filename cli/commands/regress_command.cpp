@@ -47,6 +47,11 @@ struct RegressOptions {
 };
 
 constexpr const char *kPlugInLabel = "plug-in: treats the release as exact data";
+// What the parametric bootstrap models (estimators/ols_bootstrap.hpp), said beside its intervals.
+constexpr const char *kBootstrapAssumes =
+    "a linear model with constant error variance, given the design (heteroscedastic or "
+    "misspecified data can make the intervals too narrow)";
+
 constexpr const char *kSignNote =
     "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
 
@@ -205,7 +210,8 @@ nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const Regress
                     {"p", a.p[i]}, {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
                     {"sign", interval_sign(a.lower[i], a.upper[i])}});
   return {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
-          {"noise_norm", a.noise_norm}, {"kappa", a.kappa}, {"coefficients", rows}};
+          {"noise_norm", a.noise_norm}, {"kappa", a.kappa}, {"assumes", kBootstrapAssumes},
+          {"coefficients", rows}};
 }
 
 void add_classical_json(nlohmann::ordered_json &out, const MatrixRegression &r) {
@@ -266,7 +272,8 @@ std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o)
   std::string text = concat(
       "Intervals that account for the sampling and the privacy noise (parametric bootstrap, ",
       o.bootstrap, " draws; coverage measured, README \"Benchmarks\"), noise norm ",
-      format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ":\n\n");
+      format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ". They assume ",
+      kBootstrapAssumes, ":\n\n");
   TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",
                    "sign (" + format_number(100.0 * o.level, 3) + "% CI)"});
   for (size_t i = 0; i < r.terms.size(); ++i)
@@ -515,8 +522,7 @@ std::string raw_interval_assumptions(const RawFit &f) {
                              " do not move the coefficients (that bias is not in the intervals: "
                              "--bound-epsilon 0 removes it); ")
                     : std::string("no clipping below --bound; "),
-                "a linear model with constant error variance, given the design (heteroscedastic "
-                "or misspecified data can make the intervals too narrow)");
+                kBootstrapAssumes);
 }
 
 void print_raw_json(const RawFit &f, const RegressOptions &o) {

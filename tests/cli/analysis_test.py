@@ -225,6 +225,7 @@ class Regress(CliCase):
         sure = out["guaranteed"]
         self.assertTrue(0 < sure["kappa"] < 1)
         aware = out["noise_aware"]["coefficients"]
+        self.assertIn("constant error variance", out["noise_aware"]["assumes"])
         for plug_in, interval, boot in zip(out["plug_in"], sure["intervals"], aware):
             self.assertEqual(plug_in["term"], interval["term"])
             self.assertEqual(plug_in["basis"], "plug-in: treats the release as exact data")

@@ -762,15 +762,18 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
                       "--audit-only-not-private. Within 'all' the options of the Gram mechanisms "
                       "(--dataset, --neighbour-kind, ...) do not apply to the mechanisms on the "
                       "rows")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command->add_option("--epsilon,-e", options->epsilons, "Privacy parameter(s) epsilon, comma-separated")
       ->required()
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   command->add_option("--delta", options->delta,
                       "Privacy parameter delta of (epsilon, delta) mechanisms (default 1e-6; pure "
                       "mechanisms claim 0)");
   command->add_option("--dims", options->dims, "Dimension(s) d, comma-separated (default 3)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->check(CLI::PositiveNumber);
   command->add_option("--rows,-n", options->rows,
                       "Rows n of the generated dataset (default 50; ols_jl: the rows where its "

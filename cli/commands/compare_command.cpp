@@ -573,15 +573,18 @@ void add_compare_command(CLI::App &app, std::function<void()> &run) {
                       "Mechanisms, comma-separated: " + mechanism_list() + ", " +
                           zcdp_rows_mechanism_list() + " (not inverse_gauss, coinpress_mean)")
       ->required()
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   auto *epsilons =
       command->add_option("--epsilons,-e", options->epsilons, "Epsilons, comma-separated")
-          ->delimiter(',');
+          ->delimiter(',')
+          ->allow_extra_args(false);
   command->add_option("--rho", options->rhos,
                       "Instead of --epsilons: zCDP budgets rho, comma-separated; the zCDP "
                       "mechanisms run at rho, the others at the (epsilon, delta) it implies "
                       "(needs --delta)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->excludes(epsilons);
   command->add_option("--delta,-d", options->delta,
                       "Delta for the (epsilon, delta) mechanisms");
@@ -594,6 +597,7 @@ void add_compare_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--features,-x", options->features,
                       "Feature columns for --label (default: all but the label and intercept)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("LIST");
   command->add_option("--intercept", options->intercept,
                       "Column holding a constant in every row: the unpenalised intercept");

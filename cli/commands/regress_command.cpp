@@ -678,6 +678,7 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
                    "Feature columns, comma-separated names or numbers (default: every column but "
                    "the label and the intercept)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("LIST");
   command->add_option("--intercept", options->intercept,
                       "Column that held a constant (e.g. 1) in every data row before the "

@@ -31,6 +31,7 @@ void add_input_options(CLI::App &command, InputOptions &options) {
                   "Columns to use, in this order: header names, 1-based numbers or ranges "
                   "K-L, comma-separated (default: all)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->type_name("LIST");
   command.add_option("--dims", options.dims, "Columns per row of raw float64 input")
       ->check(CLI::PositiveNumber);

@@ -3,7 +3,10 @@
 #include <csignal>
 #include <cstdio>
 #include <functional>
+#include <map>
+#include <memory>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -53,6 +56,38 @@ Exit codes:
      the draw (the charge written ahead) nothing was drawn; after it the pending charge written
      ahead stays in the file, counted (the message gives the entries))";
 
+// `dpcov --help` is the map a newcomer reads first: one line per command. Each command keeps its
+// full description (and the man page its NAME, taken from that description's first sentence)
+// for `dpcov COMMAND --help`.
+constexpr const char *kTopFooter =
+    "Run 'dpcov COMMAND --help' (or 'man dpcov-COMMAND') for its options, inputs and exit codes.\n"
+    "Exit codes: 0 ok, 1 usage, 2 input data, 3 privacy, 4 internal, 5 I/O, 6 audit violation, "
+    "7 ledger not recorded.";
+
+const std::map<std::string, std::string> kSummaries = {
+    {"release", "Release a private Gram (second-moment) matrix of a data file, with a receipt"},
+    {"plan", "Print the receipt a release would have (every constant), reading no data"},
+    {"gram", "The exact Gram matrix of the bounded rows: NOT private (debugging, sums)"},
+    {"audit", "Measure the privacy loss of mechanisms on neighbouring datasets"},
+    {"mechanisms", "List the library's mechanisms: privacy type, preconditions, theorem"},
+    {"regress", "Regression from a release (free) or from raw rows with AdaSSP (private)"},
+    {"pca", "Top-k eigenpairs of a release, with a subspace error bound (free)"},
+    {"glasso", "Sparse precision matrix from a release by the graphical lasso (free)"},
+    {"compare", "Errors of mechanisms against the exact matrix: NOT private"},
+};
+
+class OneLineCommands : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App *sub) const override {
+    const auto found = kSummaries.find(sub->get_name());
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             found == kSummaries.end() ? sub->get_description() : found->second,
+                             get_column_width());
+    return out.str();
+  }
+};
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -75,6 +110,11 @@ int main(int argc, char **argv) {
   add_pca_command(app, run);
   add_glasso_command(app, run);
   add_compare_command(app, run);
+  // Commands copied kFooter and the default formatter when they were added; the top level
+  // gets the short footer and the one-line list.
+  app.footer(kTopFooter);
+  app.formatter(std::make_shared<OneLineCommands>());
+  app.get_formatter()->column_width(14);
 
   try {
     app.parse(argc, argv);

@@ -271,7 +271,7 @@ std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o)
                   "coefficient.\n");
   std::string text = concat(
       "Intervals that account for the sampling and the privacy noise (parametric bootstrap, ",
-      o.bootstrap, " draws; coverage measured, README \"Benchmarks\"), noise norm ",
+      o.bootstrap, " draws; coverage measured, docs/benchmarks.md), noise norm ",
       format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ". They assume ",
       kBootstrapAssumes, ":\n\n");
   TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",

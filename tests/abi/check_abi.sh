@@ -4,7 +4,7 @@
 # the ABI major version (the SONAME) moved. Compatible changes pass: new functions, new enumerators,
 # and fields appended at the end of a struct that starts with struct_size (abi_suppressions.ini).
 # Usage: check_abi.sh LIBRARY SOURCE_ROOT
-# After an intended change, or when the major version moves, regenerate the baseline (README.md):
+# After an intended change, or when the major version moves, regenerate the baseline (docs/testing.md):
 #   tests/abi/check_abi.sh build/capi/libdpcov.so.0 . --update
 set -eu
 library="$1"
@@ -39,7 +39,7 @@ abidiff --exported-interfaces-only --no-added-syms \
 if [ "$status" -ne 0 ]; then
   echo "FAILED: the C ABI of $soname changed incompatibly against tests/abi/libdpcov.abi (abidiff" \
     "status $status, report above). Keep the change compatible (append struct fields, add" \
-    "functions and enumerators), or move DPCOV_VERSION_MAJOR; see README.md, 'ABI check'."
+    "functions and enumerators), or move DPCOV_VERSION_MAJOR; see docs/testing.md, 'ABI check'."
   exit 1
 fi
 echo "ABI of $soname compatible with tests/abi/libdpcov.abi"

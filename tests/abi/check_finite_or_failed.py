@@ -1,6 +1,6 @@
 """Every export that writes doubles to caller memory has a finite-or-failed property test.
 
-The contract (README "Errors"): an entry point never returns DPCOV_OK with a non-finite value and
+The contract (docs/error-model.md): an entry point never returns DPCOV_OK with a non-finite value and
 leaves its outputs untouched on error. An exported function writes doubles to caller memory when
 its prototype in the public headers (capi/include) has a non-const `double *` parameter or a
 non-const pointer to a struct with a double field (a receipt, summary, result, info or params).

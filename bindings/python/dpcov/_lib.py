@@ -6,16 +6,18 @@ function's exact C name, so that ctypes converts and checks arguments and never 
 return type. It re-exports the struct mirrors and constants for the modules that use them.
 
 Library lookup, in order: the path in the environment variable ``DPCOV_LIBRARY``; the library
-``pip install`` found through pkg-config and recorded in ``dpcov/_installed.py`` (absent when the
-package is used from the source tree); the name ``ctypes.util.find_library("dpcov")`` reports (the
-system's linker cache); ``libdpcov.so.0`` through the dynamic loader's search path
-(``LD_LIBRARY_PATH``, ``/etc/ld.so.conf``).
+inside the package (``pip install .`` from the repository root builds it with meson-python and
+installs it beside this file); the library ``pip install ./bindings/python`` found through
+pkg-config and recorded in ``dpcov/_installed.py``; the name ``ctypes.util.find_library("dpcov")``
+reports (the system's linker cache); ``libdpcov.so.0`` through the dynamic loader's search path
+(``LD_LIBRARY_PATH``, ``/etc/ld.so.conf``). From a source tree none of the first three exists.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import glob
 import os
 
 from ._generated import *  # noqa: F401,F403 (the struct mirrors and constants, re-exported)
@@ -38,13 +40,20 @@ def _installed_library() -> str | None:
     return LIBRARY
 
 
+def _bundled_library() -> str | None:
+    """The library that ``pip install .`` (meson-python) put inside the package, if any."""
+    found = sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                          f"{SONAME}*")))
+    return found[0] if found else None
+
+
 def _load() -> ctypes.CDLL:
-    """Load the shared library from DPCOV_LIBRARY, the installed path, the linker cache or the
-    SONAME."""
+    """Load the shared library from DPCOV_LIBRARY, inside the package, the installed path, the
+    linker cache or the SONAME."""
     explicit = os.environ.get("DPCOV_LIBRARY")
     if explicit:
         return ctypes.CDLL(explicit)
-    candidates = []
+    candidates = [path for path in [_bundled_library()] if path]
     installed = _installed_library()
     if installed:
         candidates.append(installed)

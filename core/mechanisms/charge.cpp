@@ -3,7 +3,7 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../privacy/zcdp.hpp"
-#include "../privacy/zcdp_rho_cache.hpp"
+#include "../privacy/upward.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -24,14 +24,15 @@ privacy::Charge charge_of(const Receipt &r) {
                          r.mechanism == MechanismId::InverseGauss) &&
                         r.sensitivity_norm == SensitivityNorm::L2 && r.sigma > 0.0 &&
                         r.sensitivity > 0.0;
-  // Exact numerics: the receipt's sensitivity and sigma are the grid's integers scaled to data
-  // units and rounded to nearest, so their ratio can fall a few ulps below the integers' and
-  // Delta^2 / (2 sigma^2) below the release's cost. The integer noise was sized for rho =
-  // zcdp_rho_for_epsilon(epsilon, delta), its variance >= Delta^2 / (2 rho) exactly
-  // (exact_additive.cpp), so that rho is at least the cost: charged so. A ledger replayed from a
-  // file charges the same (epsilon, delta) release after release: the search's memo serves it.
+  // Exact numerics: the integer noise N_Z(0, s2) is Delta^2 / (2 s2)-zCDP (Canonne-Kamath-Steinke
+  // 2020 Thm 14); its variance is sized by (epsilon, delta) directly
+  // (privacy/discrete_gaussian_smoothing.hpp), so rho must come from the integers, not from a
+  // conversion of the budget. The receipt's sensitivity and sigma are those integers times the
+  // same grid^2, each after at most three roundings to nearest, so Delta^2 / (2 sigma^2) from them
+  // is within a relative 12 u < 2^-48 of the integers' ratio: rounded up by that much.
   if (gaussian && r.numerics == Numerics::Exact)
-    c.rho = privacy::zcdp_rho_for_epsilon_cached(r.epsilon, r.delta);
+    c.rho = privacy::upward::mul_up(privacy::zcdp_rho_gaussian(r.sensitivity, r.sigma),
+                                    1.0 + 0x1.0p-48);
   else if (gaussian)
     c.rho = privacy::zcdp_rho_gaussian(r.sensitivity, r.sigma);
   else if (r.delta == 0.0)

@@ -7,9 +7,7 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../privacy/calibration_count.hpp"
-#include "../privacy/discrete_gaussian.hpp"
-#include "../privacy/zcdp.hpp"
-#include "../privacy/zcdp_rho_cache.hpp"
+#include "../privacy/discrete_gaussian_smoothing.hpp"
 #include "../privacy/upward.hpp"
 #include "../random/discrete.hpp"
 #include "statistic.hpp"
@@ -35,16 +33,16 @@ bool is_gauss(MechanismId mechanism) { return mechanism == MechanismId::AnalyzeG
 
 // The integer noise parameter at a grid: the discrete Gaussian variance, or the discrete Laplace
 // scale t (P(x) proportional to exp(-|x| / t)); 0 if it does not fit the exact samplers.
+// `unit_sigma` is discrete_gaussian_unit_sigma() of the request (Gauss only).
 uint64_t integer_noise_parameter(MechanismId mechanism, const Request &request, int64_t r2,
-                                 double rho) {
+                                 double unit_sigma) {
   const double r2d = static_cast<double>(r2);
   const bool replace = request.options.neighbour == privacy::Neighbour::ReplaceOne;
   if (is_gauss(mechanism)) {
     // Upper-triangle L2 sensitivity of z z^T over ||z||^2 <= r2: sqrt(2) r2 (replace-one), r2
     // (add/remove) (proofs/gram_sensitivity.md with B^2 = r2); its square is exact in double.
     const double delta_squared = (replace ? 2.0 : 1.0) * r2d * r2d;
-    if (!(delta_squared / (2.0 * rho) < 0x1.0p61)) return 0;
-    return privacy::discrete_gaussian_variance(delta_squared, rho);
+    return privacy::discrete_gaussian_variance_approx_dp(delta_squared, unit_sigma);
   }
   // Upper-triangle L1 sensitivity: (d + 1) r2 (replace-one), (d + 1) r2 / 2 (add/remove), an
   // integer bound on an integer-valued query; scale t >= Delta_1 / eps, rounded up.
@@ -66,7 +64,11 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
          "zCDP or discrete Laplace); leave the calibration at its default");
   Receipt receipt = base_receipt(mechanism, request,
                                  is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
-  const double rho = is_gauss(mechanism) ? privacy::zcdp_rho_for_epsilon_cached(request.epsilon, request.delta) : 0.0;
+  // The continuous comparison's sigma per unit of sensitivity depends on the budget and on the
+  // number of noisy entries, not on the grid: computed once for the whole search.
+  const uint64_t entries = static_cast<uint64_t>(request.dim) * static_cast<uint64_t>(request.dim + 1) / 2;
+  const double unit_sigma =
+      is_gauss(mechanism) ? privacy::discrete_gaussian_unit_sigma(request.epsilon, request.delta, entries) : 0.0;
   // The finest grid (most bits, least rounding) whose integers all fit: the noise parameter in
   // the samplers' range and a block's exact Gram, kExactBlockRows ||z||^2 < 2^53. The choice
   // depends on public values only (d, eps, delta, the neighbour relation), never on n, which is
@@ -75,7 +77,7 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
   for (int bits = kMaxBits; bits >= kMinBits; --bits) {
     const int64_t r2 = norm2_bound(bits, request.dim);
     if (!(static_cast<double>(data::kExactBlockRows) * static_cast<double>(r2) < kTwo53)) continue;
-    const uint64_t parameter = integer_noise_parameter(mechanism, request, r2, rho);
+    const uint64_t parameter = integer_noise_parameter(mechanism, request, r2, unit_sigma);
     if (parameter == 0) continue;
     const double unit = std::ldexp(request.bound, -bits);
     const double g2 = unit * unit;

@@ -17,8 +17,8 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 (analytic "
      "Gaussian); proofs/analyze_gauss.md",
-     "Analyze Gauss, exact: rows on a 2^-k B grid, exact integer Gram, discrete Gaussian "
-     "(Canonne-Kamath-Steinke 2020 Thm 14, Cor 13); proofs/exact_additive.md",
+     "Analyze Gauss, exact: rows on a 2^-k B grid, exact integer Gram, discrete Gaussian, "
+     "analytic variance + 4 (Balle-Wang 2018 Thm 8); proofs/exact_additive.md",
      "proofs/analyze_gauss.md", kGramHeader},
     {id_of(MechanismId::LaplaceSym), "laplace_sym", Family::Gram, PrivacyModel::Pure,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,

@@ -24,8 +24,9 @@ projection rows r and posterior dof m in [d, 1e9] (m >= d), lambda_min bound the
 - Jiang et al.'s Wishart (audit only): scale >= 3 B^2 / (2 eps), dof = d + 1 (wishart_jiang.md);
 - Wang-Huai-Xu graphical-lasso output (audit only), n in [1, 1e9] and the penalty rho in
   [1e-6, 1e3]: scale >= d^{5/2} B^2 / (n eps rho^2), dof = d + 1 (glasso_output.md);
-- exact numerics (dpcov_exact_plan): the discrete Gaussian's s2 gives rho = Delta^2 / (2 s2) whose
-  exact Canonne-Kamath-Steinke delta at eps is <= delta, Delta^2 = 2 r2^2 or r2^2; the discrete
+- exact numerics (dpcov_exact_plan): the discrete Gaussian's s2 is at least the smallest integer
+  whose continuous comparison (variance s2 - 4, discrete_gaussian_smoothing.md) meets (eps, delta)
+  by Balle-Wang's exact delta, Delta^2 = 2 r2^2 or r2^2, m = d (d + 1) / 2; the discrete
   Laplace's t >= Delta_1 / eps, Delta_1 = (d + 1) r2 or (d + 1) r2 / 2 (exact_additive.md).
 """
 import math
@@ -35,7 +36,7 @@ import sys
 from mpmath import ceil, log, mpf, sqrt
 
 from calibration_sweep import delta_of, finite_positive, log_uniform
-from exact_additive import delta as cks_delta
+from discrete_gaussian_smoothing import smallest_s2
 from jl_common import threshold_w2
 from receipts import Checker, plan
 
@@ -149,9 +150,10 @@ def check(c, label, request, r):
         replace = option(request, "neighbour") == "replace"
         if label == "exact_gauss":
             sens2 = (2 if replace else 1) * mpf(r2) ** 2
-            rho = sens2 / (2 * mpf(r["noise_parameter"]))
-            c.ok(r["noise_law"] == 1 and cks_delta(rho, e_) <= d_,
-                 f"exact delta of rho = Delta^2 / (2 s2) <= delta {what}: s2 {r['noise_parameter']}")
+            least = smallest_s2(sens2, mpf(e_), mpf(d_), d * (d + 1) // 2)
+            c.ok(r["noise_law"] == 1 and r["noise_parameter"] >= least,
+                 f"s2 >= the smallest the smoothing argument allows ({least}) {what}: "
+                 f"s2 {r['noise_parameter']}")
         else:
             sens1 = mpf((d + 1) * r2) / (1 if replace else 2)
             c.ok(r["noise_law"] == 2 and sens1 / r["noise_parameter"] <= e_,

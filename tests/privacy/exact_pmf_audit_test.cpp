@@ -17,7 +17,7 @@
 #include "core/audit/datasets.hpp"
 #include "core/audit/exact_pmf.hpp"
 #include "core/error.hpp"
-#include "core/privacy/discrete_gaussian.hpp"
+#include "core/privacy/discrete_gaussian_smoothing.hpp"
 #include "core/privacy/zcdp.hpp"
 #include "core/random/discrete.hpp"
 #include "dpcov.h"
@@ -168,9 +168,13 @@ TEST(ExactPmfAudit, LaplaceWithATruncatedTailIsCaught) {
   EXPECT_TRUE(report.findings & kSamplerMismatch) << "findings " << report.findings;
 }
 
-double claimed_rho(const Request &r) { return privacy::zcdp_rho_for_epsilon(r.epsilon, r.delta); }
+// The release's zCDP claim: Delta^2 / (2 s2) for Delta^2 = r2^2 (add/remove), CKS Thm 14.
+double claimed_rho(const Case &c) {
+  const double r2 = static_cast<double>(c.grid.norm2_bound);
+  return r2 * r2 / (2.0 * static_cast<double>(c.grid.noise_parameter));
+}
 
-// The shipped Analyze Gauss, (1, 1e-6) through rho-zCDP: not flagged; the pair's exact rho is
+// The shipped Analyze Gauss at (1, 1e-6): not flagged; the pair's exact rho is
 // below the claimed one, and the Gaussian-pair lower confidence bound on its epsilon at delta is
 // below 1.
 TEST(ExactPmfAudit, ShippedAnalyzeGaussIsNotFlagged) {
@@ -179,27 +183,30 @@ TEST(ExactPmfAudit, ShippedAnalyzeGaussIsNotFlagged) {
   const AuditReport report = run_exact_audit(t, c.pair, settings(1500));
   EXPECT_FALSE(report.violation()) << "findings " << report.findings;
   const double rho = exact_pair_privacy(MechanismId::AnalyzeGauss, c.pair, c.grid.noise_parameter);
-  EXPECT_LE(rho, claimed_rho(c.request));
+  EXPECT_LE(rho, claimed_rho(c));
   const DirectionResult &w = report.worst();
   const double eps_lower = gaussian_epsilon_lower_bound(w.sigma_upper, w.pair_distance, 1e-6);
   EXPECT_LT(eps_lower, 1.0);
   if (verbose())
     std::printf("analyze_gauss exact d=3: pair rho %.9g / claimed rho %.9g = %.9f; epsilon lower "
                 "bound at delta 1e-6: %.4f (claim 1)\n",
-                rho, claimed_rho(c.request), rho / claimed_rho(c.request), eps_lower);
+                rho, claimed_rho(c), rho / claimed_rho(c), eps_lower);
 }
 
 // Broken: variance from r2 = 4^bits. The pair's rho exceeds the claim by a relative (d - 1) /
 // 4^bits (about 1.2e-7 at d = 3): the exact computation sees it, no sampled statistic can (it
-// would take ~1e15 draws), and the (eps, delta) claim itself still holds through the slack of
-// CKS Cor. 13, so the sampled audit rightly finds no (eps, delta) violation.
+// would take ~1e15 draws); the (eps, delta) claim is off by as little, so the sampled audit
+// finds no (eps, delta) violation either.
 TEST(ExactPmfAudit, AnalyzeGaussWithoutTheRoundingInflationBreaksItsZcdpClaimExactly) {
   const Case c = make_case(MechanismId::AnalyzeGauss, 3, 1.0, 1e-6);
   const double unrounded = std::ldexp(1.0, 2 * c.grid.bits);
-  const uint64_t s_broken = privacy::discrete_gaussian_variance(unrounded * unrounded, claimed_rho(c.request));
+  const uint64_t entries = static_cast<uint64_t>(c.request.dim * (c.request.dim + 1) / 2);
+  const uint64_t s_broken = privacy::discrete_gaussian_variance_approx_dp(
+      unrounded * unrounded,
+      privacy::discrete_gaussian_unit_sigma(c.request.epsilon, c.request.delta, entries));
   ASSERT_LT(s_broken, c.grid.noise_parameter);
   const double rho = exact_pair_privacy(MechanismId::AnalyzeGauss, c.pair, s_broken);
-  EXPECT_GT(rho, claimed_rho(c.request));
+  EXPECT_GT(rho, claimed_rho(c));
   const Target t = exact_noise_target(MechanismId::AnalyzeGauss, 1.0, 1e-6, s_broken,
                                       [s_broken](random::Rng &rng) {
                                         return random::discrete_gaussian(rng, s_broken);
@@ -209,7 +216,7 @@ TEST(ExactPmfAudit, AnalyzeGaussWithoutTheRoundingInflationBreaksItsZcdpClaimExa
   if (verbose())
     std::printf("analyze_gauss without inflation d=3: pair rho / claimed rho = 1 + %.3g; sampled "
                 "findings %u, epsilon lower bound at delta 1e-6: %.4f\n",
-                rho / claimed_rho(c.request) - 1.0, report.findings,
+                rho / claimed_rho(c) - 1.0, report.findings,
                 gaussian_epsilon_lower_bound(w.sigma_upper, w.pair_distance, 1e-6));
 }
 

@@ -12,8 +12,10 @@
  *    z = round(x 2^k / B) on a grid of unit B 2^-k, with ||z||^2 <= r2 = (2^k + ceil(sqrt(d)/2)
  *    + 1)^2 checked in integers (the rounding's effect on the sensitivity is in the constants);
  * 2. the Gram matrix of the z is computed exactly (integers);
- * 3. integer noise is added to each upper-triangle entry: the discrete Gaussian N_Z(0, s2) (CKS
- *    2020 Thm 14 and Cor. 13: rho-zCDP, converted to (epsilon, delta)) or the discrete Laplace
+ * 3. integer noise is added to each upper-triangle entry: the discrete Gaussian N_Z(0, s2), whose
+ *    variance is that of the analytic Gaussian (Balle-Wang 2018 Thm 8) plus 4, by comparison
+ *    with the continuous mechanism (proofs/discrete_gaussian_smoothing.md; rho-zCDP with rho =
+ *    Delta^2 / (2 s2), CKS 2020 Thm 14, for a zCDP ledger) or the discrete Laplace
  *    P(x) proportional to exp(-|x| / t) (pure epsilon-DP), from exact integer samplers drawing
  *    the generator's words (Canonne, Kamath, Steinke, NeurIPS 2020, Alg. 1-3);
  * 4. the release is (B 2^-k)^2 times the noisy integers, mirrored: a post-processing.

@@ -44,98 +44,15 @@
 #include "../core/random/exponential.hpp"
 #include "../core/random/normal.hpp"
 #include "dly_synthetic.hpp"
+#include "embedded_datasets.hpp"
 
 using namespace dpcov;
 
 namespace {
 
 constexpr double kDelta = 1e-6;
-const char *const kSklearnData = "/usr/lib/python3/dist-packages/sklearn/datasets/data";
 
-struct Dataset {
-  std::string name;
-  Matrix rows;  // n x d, norms <= 1
-  std::string note;
-};
-
-// The numeric fields of a CSV (or gzip-compressed CSV) file after `skip` lines, the first `cols`
-// of each line.
-std::vector<std::vector<double>> read_csv(const std::string &path, int skip, int cols) {
-  std::string text;
-  if (path.size() > 3 && path.substr(path.size() - 3) == ".gz") {
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(("gzip -dc '" + path + "'").c_str(), "r"),
-                                                pclose);
-    if (!pipe) return {};
-    char buffer[65536];
-    size_t got;
-    while ((got = std::fread(buffer, 1, sizeof buffer, pipe.get())) > 0) text.append(buffer, got);
-  } else {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    text = s.str();
-  }
-  std::vector<std::vector<double>> out;
-  std::stringstream lines(text);
-  std::string line;
-  for (int i = 0; i < skip; ++i) std::getline(lines, line);
-  while (std::getline(lines, line)) {
-    if (line.empty()) continue;
-    std::stringstream fields(line);
-    std::string field;
-    std::vector<double> row;
-    for (int j = 0; j < cols && std::getline(fields, field, ','); ++j) row.push_back(std::stod(field));
-    if (static_cast<int>(row.size()) == cols) out.push_back(row);
-  }
-  return out;
-}
-
-// Maps column j to [-1, 1] by [lo_j, hi_j] (clamped) and divides each row by sqrt(d).
-Matrix scale_rows(const std::vector<std::vector<double>> &raw, const std::vector<double> &lo,
-                  const std::vector<double> &hi) {
-  const int64_t n = static_cast<int64_t>(raw.size());
-  const int64_t d = static_cast<int64_t>(lo.size());
-  Matrix x(n, d);
-  const double row_scale = 1.0 / std::sqrt(static_cast<double>(d));
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < d; ++j) {
-      const double width = hi[j] - lo[j];
-      const double u = width > 0 ? 2.0 * (raw[i][j] - lo[j]) / width - 1.0 : 0.0;
-      x(i, j) = std::clamp(u, -1.0, 1.0) * row_scale;
-    }
-  return x;
-}
-
-Dataset with_bounds_file(const std::string &name, const std::string &data,
-                         const std::string &bounds, const std::string &note) {
-  std::ifstream in(bounds);
-  std::string line;
-  std::getline(in, line);
-  std::vector<double> lo, hi;
-  while (std::getline(in, line)) {
-    std::stringstream f(line);
-    std::string name_field, a, c;
-    std::getline(f, name_field, ',');
-    std::getline(f, a, ',');
-    std::getline(f, c, ',');
-    lo.push_back(std::stod(a));
-    hi.push_back(std::stod(c));
-  }
-  return {name, scale_rows(read_csv(data, 1, static_cast<int>(lo.size())), lo, hi), note};
-}
-
-Dataset with_data_range(const std::string &name, const std::string &path, int skip, int cols,
-                        const std::string &note) {
-  const auto raw = read_csv(path, skip, cols);
-  std::vector<double> lo(cols, std::numeric_limits<double>::infinity());
-  std::vector<double> hi(cols, -std::numeric_limits<double>::infinity());
-  for (const auto &r : raw)
-    for (int j = 0; j < cols; ++j) {
-      lo[j] = std::min(lo[j], r[j]);
-      hi[j] = std::max(hi[j], r[j]);
-    }
-  return {name, scale_rows(raw, lo, hi), note};
-}
+using bench::Dataset;
 
 Dataset gaussian(int64_t d, int64_t n) {
   random::Rng rng = random::Rng::from_seed(20261124, 1);
@@ -152,14 +69,6 @@ Dataset gaussian(int64_t d, int64_t n) {
   }
   return {"gaussian_d10_n3000", std::move(x),
           "CoinPress's setting: N(0, I_10), n = 3000, rows / (2 sqrt(d)), the rare row over 1 clipped"};
-}
-
-Matrix gram_of(const Matrix &x) {
-  const int64_t d = x.cols();
-  Matrix g(d, d);
-  linalg::syrk_upper(x.view(), 0.0, g.data(), d);
-  linalg::symmetrize_from_upper(g);
-  return g;
 }
 
 struct Errors {
@@ -360,36 +269,15 @@ int main(int argc, char **argv) {
   }
   const std::string root = argv[1];
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 10;
-  const std::string sk = kSklearnData;
-  std::vector<Dataset> datasets;
-  datasets.push_back(with_bounds_file("wine", root + "/data/wine.csv", root + "/data/wine_bounds.csv",
-                                      "UCI Wine, 13 columns, published ranges"));
-  datasets.push_back(with_bounds_file("diabetes", root + "/data/diabetes.csv",
-                                      root + "/data/diabetes_bounds.csv",
-                                      "Efron et al. diabetes, 11 columns (progression included), "
-                                      "data/diabetes_bounds.csv"));
-  datasets.push_back(with_data_range("breast_cancer", sk + "/breast_cancer.csv", 1, 30,
-                                     "sklearn breast_cancer, 30 columns, ranges from the data "
-                                     "(utility comparison only: not a private choice)"));
-  {
-    const auto raw = read_csv(sk + "/digits.csv.gz", 0, 64);
-    datasets.push_back({"digits", scale_rows(raw, std::vector<double>(64, 0.0),
-                                             std::vector<double>(64, 16.0)),
-                        "sklearn digits, 64 pixels in 0..16"});
-  }
+  std::vector<Dataset> datasets = bench::embedded_datasets(root);
   datasets.push_back(gaussian(10, 3000));
   {
     random::Rng rng = random::Rng::from_seed(20261124, 2);
     datasets.push_back({"dly_zipf_d50_n4000", bench::zipf_rows(4000, 50, rng),
                         "Dong-Liang-Yi's setting: Zipf row norms (s = 3, N = 4), d = 50, n = 4000"});
   }
-  std::vector<double> epsilons{0.5, 1.0, 4.0};
-  if (argc > 4) {
-    epsilons.clear();
-    std::stringstream list(argv[4]);
-    std::string item;
-    while (std::getline(list, item, ',')) epsilons.push_back(std::stod(item));
-  }
+  const std::vector<double> epsilons =
+      argc > 4 ? bench::parse_doubles(argv[4]) : std::vector<double>{0.5, 1.0, 4.0};
   std::string header = "| mechanism |", rule = "|---|";
   for (double eps : epsilons) {
     header += " eps = " + cell_label(eps) + " |";
@@ -406,7 +294,7 @@ int main(int argc, char **argv) {
       std::printf("### %s: not found, skipped\n\n", ds.name.c_str());
       continue;
     }
-    const Matrix g = gram_of(ds.rows);
+    const Matrix g = bench::gram_of(ds.rows);
     const Matrix g_isqrt = inverse_sqrt(g);
     std::printf("### %s (n = %lld, d = %lld)\n%s\n\n%s\n%s\n", ds.name.c_str(),
                 static_cast<long long>(ds.rows.rows()), static_cast<long long>(ds.rows.cols()),

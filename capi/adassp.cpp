@@ -9,6 +9,7 @@
 #include "../core/estimators/ols_bootstrap.hpp"
 #include "../core/mechanisms/adassp.hpp"
 #include "guard.hpp"
+#include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -62,17 +63,20 @@ void copy_name(char *out, size_t size, const char *name) {
 dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size) {
   dpcov_adassp_receipt c{};
   c.struct_size = struct_size;
-  copy_name(c.mechanism, sizeof c.mechanism, "adassp");
+  dpcov::capi::set_prefix(c, dpcov::capi::registry_prefix(DPCOV_MECHANISM_ADASSP));
   c.neighbour = static_cast<int32_t>(r.neighbour);
-  c.calibration = static_cast<int32_t>(r.calibration);
+  c.numerics = DPCOV_NUMERICS_IDEALIZED;
   c.seed_fixed = r.seed_fixed ? 1 : 0;
-  c.num_regressors = r.dim;
-  c.bound_x = r.bound_x;
-  c.bound_y = r.bound_y;
   c.epsilon = r.epsilon;
   c.delta = r.delta;
+  c.rho = r.zcdp_rho;
+  c.bound = r.bound_x;
+  c.n = DPCOV_RECEIPT_N_WITHHELD;
+  c.calibration = static_cast<int32_t>(r.calibration);
+  c.num_regressors = r.dim;
+  c.bound_y = r.bound_y;
   c.delta_exact = r.delta_exact;
-  c.rho = r.rho;
+  c.failure_probability = r.rho;
   c.sensitivity_lambda_min = r.sensitivity_lambda_min;
   c.sensitivity_gram = r.sensitivity_gram;
   c.sensitivity_cross = r.sensitivity_cross;
@@ -90,8 +94,6 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.label_square_released = r.label_square ? 1 : 0;
   c.sensitivity_label_square = r.sensitivity_label_square;
   c.sigma_label_square = r.sigma_label_square;
-  c.zcdp_rho = r.zcdp_rho;
-  c.numerics = DPCOV_NUMERICS_IDEALIZED;
   return c;
 }
 
@@ -104,7 +106,7 @@ mech::AdasspReceipt checked_plan(int64_t num_features, double bound_x, double bo
   const dpcov_adassp_receipt c = c_receipt(plan, sizeof(dpcov_adassp_receipt));
   for (const double constant : {c.delta_exact, c.sigma_lambda_min, c.sigma_gram, c.sigma_cross,
                                 c.sigma_label_square, c.lambda_min_shift, c.noise_norm_bound,
-                                c.zcdp_rho})
+                                c.rho})
     check::finite_result(constant, "receipt");
   return plan;
 }
@@ -175,18 +177,19 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
     const mech::AdasspFit fit = mech::fit_adassp(xtx, xty, view(label, label), plan, rng->rng);
     dpcov_adassp_receipt written = c_receipt(fit.receipt, sizeof(dpcov_adassp_receipt));
     written.released_label_square = fit.yty;
+    written.generator = dpcov::capi::c_generator(rng->rng);
     // Finite or failed: every output checked before any is written.
     check::finite_result(fit.coefficients.data(), fit.coefficients.size(), "coefficients");
     check::finite_result(fit.xtx.view(), "released_xtx");
     check::finite_result(fit.xty.data(), fit.xty.size(), "released_xty");
     for (const double constant :
-         {written.bound_x, written.bound_y, written.epsilon, written.delta, written.delta_exact,
-          written.rho, written.sensitivity_lambda_min, written.sensitivity_gram,
+         {written.bound, written.bound_y, written.epsilon, written.delta, written.delta_exact,
+          written.failure_probability, written.sensitivity_lambda_min, written.sensitivity_gram,
           written.sensitivity_cross, written.sigma_lambda_min, written.sigma_gram,
           written.sigma_gram_off_diagonal, written.sigma_cross, written.lambda_min_shift,
           written.noise_norm_bound, written.eigenvalue_floor, written.released_lambda_min,
           written.ridge, written.sensitivity_label_square, written.sigma_label_square,
-          written.released_label_square, written.zcdp_rho})
+          written.released_label_square, written.rho})
       check::finite_result(constant, "receipt");
 
     for (int64_t i = 0; i < p; ++i) coefficients[i] = fit.coefficients[at(i)];

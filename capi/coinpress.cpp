@@ -6,6 +6,7 @@
 #include "../core/mechanisms/coinpress.hpp"
 #include "../core/privacy/zcdp.hpp"
 #include "guard.hpp"
+#include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -29,22 +30,23 @@ mech::CoinpressRequest request_from(int64_t n, int64_t dim, const dpcov_coinpres
 
 dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct_size) {
   dpcov_coinpress_receipt c{};
+  dpcov::capi::set_prefix(c, dpcov::capi::registry_prefix(DPCOV_MECHANISM_COINPRESS));
   c.struct_size = struct_size;
-  c.dim = r.dim;
-  c.n = r.n;
-  c.steps = r.steps;
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
   c.rho = r.rho;
+  c.n = r.n;
+  c.dim = r.dim;
+  c.steps = r.steps;
   c.k_bound = r.k_bound;
   c.beta = r.beta;
   c.clip_radius = r.clip_radius;
   c.eta = r.eta;
-  c.epsilon = r.epsilon;
-  c.delta = r.delta;
   for (size_t i = 0; i < r.step_rho.size(); ++i) {
     c.step_rho[i] = r.step_rho[i];
     c.step_sigma[i] = r.step_sigma[i];
   }
-  c.seed_fixed = r.seed_fixed ? 1 : 0;
   return c;
 }
 
@@ -91,7 +93,9 @@ dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_t dim, con
     check::finite_result(release.covariance.view(), "released matrix");
     for (int64_t j = 0; j < dim; ++j)
       for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
-    dpcov::capi::write_struct(receipt, c_receipt(release.receipt, receipt->struct_size));
+    dpcov_coinpress_receipt written = c_receipt(release.receipt, receipt->struct_size);
+    written.generator = dpcov::capi::c_generator(rng->rng);
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

@@ -13,6 +13,7 @@
 #include "../core/mechanisms/coinpress_mean.hpp"
 #include "../core/privacy/coinpress_mean.hpp"
 #include "guard.hpp"
+#include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
 #include "transcript_result.hpp"
 
@@ -50,22 +51,23 @@ mech::CoinpressMeanRequest request_from(int64_t n, int64_t dim,
 
 dpcov_coinpress_mean_receipt c_receipt(const mech::CoinpressMeanReceipt &r) {
   dpcov_coinpress_mean_receipt c{};
-  c.dim = r.dim;
-  c.n = r.n;
-  c.steps = r.steps;
+  dpcov::capi::set_prefix(c, dpcov::capi::registry_prefix(DPCOV_MECHANISM_COINPRESS_MEAN));
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
+  c.epsilon = r.epsilon;
+  c.delta = r.delta;
   c.rho = r.rho;
+  c.n = r.n;
+  c.dim = r.dim;
+  c.steps = r.steps;
   c.radius = r.radius;
   c.scale = r.scale;
   c.beta = r.beta;
   c.tail_radius = r.tail_radius;
-  c.epsilon = r.epsilon;
-  c.delta = r.delta;
   for (size_t i = 0; i < r.step_rho.size(); ++i) {
     c.step_rho[i] = r.step_rho[i];
     c.step_clip_radius[i] = r.step_clip_radius[i];
     c.step_sigma[i] = r.step_sigma[i];
   }
-  c.seed_fixed = r.seed_fixed ? 1 : 0;
   return c;
 }
 
@@ -114,7 +116,9 @@ dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim
         mech::coinpress_mean_release(data, start, request, rng->rng);
     check::finite_result(release.mean.data(), release.mean.size(), "released mean");
     for (int64_t j = 0; j < dim; ++j) mean[j] = release.mean[static_cast<size_t>(j)];
-    dpcov::capi::write_struct(receipt, c_receipt(release.receipt));
+    dpcov_coinpress_mean_receipt written = c_receipt(release.receipt);
+    written.generator = dpcov::capi::c_generator(rng->rng);
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

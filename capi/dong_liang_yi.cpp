@@ -6,6 +6,7 @@
 #include "../core/data/row_bound.hpp"
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "guard.hpp"
+#include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -34,15 +35,17 @@ mech::DlyRequest request_from(int64_t n, int64_t dim, const dpcov_dly_params *pa
 
 dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
   dpcov_dly_receipt c{};
+  dpcov::capi::set_prefix(c, dpcov::capi::registry_prefix(DPCOV_MECHANISM_DLY));
   c.struct_size = struct_size;
-  c.variant = static_cast<int32_t>(r.variant);
-  c.dim = r.dim;
-  c.n = r.n;
-  c.rho = r.rho;
-  c.radius = r.radius;
-  c.beta = r.beta;
+  c.seed_fixed = r.seed_fixed ? 1 : 0;
   c.epsilon = r.epsilon;
   c.delta = r.delta;
+  c.rho = r.rho;
+  c.bound = r.radius;
+  c.n = r.n;
+  c.variant = static_cast<int32_t>(r.variant);
+  c.dim = r.dim;
+  c.beta = r.beta;
   c.rho_covariance = r.rho_covariance;
   c.trace_sigma = r.trace_sigma;
   c.svt_epsilon = r.svt_epsilon;
@@ -51,7 +54,6 @@ dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
   c.clip_radius = r.clip_radius;
   c.sigma_matrix = r.sigma_matrix;
   c.sigma_eigenvalues = r.sigma_eigenvalues;
-  c.seed_fixed = r.seed_fixed ? 1 : 0;
   c.histogram_sigma = r.histogram_sigma;
   c.first_look_sigma = r.first_look_sigma;
   c.first_look_settled = r.first_look_settled;
@@ -100,7 +102,9 @@ dpcov_status dpcov_dly_release(int32_t layout, int64_t n, int64_t dim, const dou
     check::finite_result(release.covariance.view(), "released matrix");
     for (int64_t j = 0; j < dim; ++j)
       for (int64_t i = 0; i < dim; ++i) target(i, j) = release.covariance(i, j);
-    dpcov::capi::write_struct(receipt, c_receipt(release.receipt, receipt->struct_size));
+    dpcov_dly_receipt written = c_receipt(release.receipt, receipt->struct_size);
+    written.generator = dpcov::capi::c_generator(rng->rng);
+    dpcov::capi::write_struct(receipt, written);
   });
 }
 

@@ -1,4 +1,5 @@
 #include "receipt_writer.hpp"
+#include "receipt_prefix.hpp"
 #include "struct_size.hpp"
 
 #include <cmath>
@@ -18,6 +19,7 @@ void check_receipt_output(const dpcov_receipt *out) {
 dpcov_receipt c_receipt_fields(const mechanisms::Receipt &receipt) {
   dpcov_receipt c{};
   c.mechanism = static_cast<int32_t>(receipt.mechanism);
+  c.privacy_model = registry_prefix(c.mechanism).privacy_model;
   c.neighbour = static_cast<int32_t>(receipt.neighbour);
   c.calibration = static_cast<int32_t>(receipt.calibration);
   c.not_dp = receipt.not_dp ? 1 : 0;

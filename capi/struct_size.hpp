@@ -24,7 +24,8 @@ inline constexpr size_t kFirstShippedSize = 0;
   template <>                           \
   inline constexpr size_t kFirstShippedSize<type> = offsetof(type, last) + sizeof(type::last)
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_params, posterior_dof);
-DPCOV_FIRST_SHIPPED(dpcov_receipt, numerics);
+DPCOV_FIRST_SHIPPED(dpcov_receipt, glasso_rho);
+DPCOV_FIRST_SHIPPED(dpcov_receipt_prefix, theorem);
 DPCOV_FIRST_SHIPPED(dpcov_gram_info, bound);
 DPCOV_FIRST_SHIPPED(dpcov_row_bounding, label_bound);
 DPCOV_FIRST_SHIPPED(dpcov_row_refusal, norm_rest);
@@ -40,13 +41,13 @@ DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_audit_result, alpha_per_test);
 DPCOV_FIRST_SHIPPED(dpcov_rows_exact_audit_result, alpha_per_test);
 DPCOV_FIRST_SHIPPED(dpcov_ledger_spent, delta_cap);
 DPCOV_FIRST_SHIPPED(dpcov_adassp_params, rho);
-DPCOV_FIRST_SHIPPED(dpcov_adassp_receipt, theorem);
+DPCOV_FIRST_SHIPPED(dpcov_adassp_receipt, released_label_square);
 DPCOV_FIRST_SHIPPED(dpcov_coinpress_params, delta);
-DPCOV_FIRST_SHIPPED(dpcov_coinpress_receipt, seed_fixed);
+DPCOV_FIRST_SHIPPED(dpcov_coinpress_receipt, step_sigma);
 DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_params, delta);
-DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_receipt, seed_fixed);
+DPCOV_FIRST_SHIPPED(dpcov_coinpress_mean_receipt, step_sigma);
 DPCOV_FIRST_SHIPPED(dpcov_dly_params, delta);
-DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, seed_fixed);
+DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, first_look_settled);
 DPCOV_FIRST_SHIPPED(dpcov_exact_grid, noise_parameter);
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_entry, header);
 #undef DPCOV_FIRST_SHIPPED

@@ -559,9 +559,9 @@ contains
     ! The plan has the fit's zCDP rho before any data; a zCDP ledger charges it.
     pr%struct_size = c_sizeof(pr)
     call ok(dpcov_adassp_plan(3_c_int64_t, 1d0, 1d0, 1d6, 1d-6, ap, pr), 'adassp plan')
-    call check(pr%zcdp_rho == ar%zcdp_rho .and. pr%zcdp_rho > 0, 'adassp plan has the fit''s rho')
+    call check(pr%rho == ar%rho .and. pr%rho > 0, 'adassp plan has the fit''s rho')
     call ok(dpcov_ledger_create(zl, DPCOV_ACCOUNTING_ZCDP, 1d0, 1d-5), 'zcdp ledger')
-    call check(dpcov_ledger_check_zcdp(zl, pr%zcdp_rho, pr%epsilon, pr%delta) &
+    call check(dpcov_ledger_check_zcdp(zl, pr%rho, pr%epsilon, pr%delta) &
                == DPCOV_E_PRECONDITION, 'zcdp ledger refuses a fit at epsilon 1e6')
     call ok(dpcov_ledger_charge_zcdp(zl, 1d-3, 0.5d0, 1d-6), 'zcdp ledger charge')
     call dpcov_ledger_destroy(zl)

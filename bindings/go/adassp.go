@@ -37,26 +37,22 @@ func DefaultAdasspParams() (AdasspParams, error) {
 
 // AdasspReceipt mirrors dpcov_adassp_receipt: every constant of a fit and, from the release, the
 // released lambda_min, the ridge and the number of eigenvalues raised to the floor.
+// Its prefix's Rho is the fit's zCDP rho, what a zCDP ledger charges (Ledger.ChargeZCDP); its
+// Bound is B_X; its Numerics always 0, idealized: the Gaussian noise is sampled in floating point
+// and the guarantee is that of the idealized mechanism (Mironov 2012).
 type AdasspReceipt struct {
-	Mechanism                                                   string
-	Neighbour, Calibration                                      int32
-	SeedFixed                                                   bool
+	ReceiptPrefix
+	Calibration                                                 int32
 	NumRegressors                                               int64
-	BoundX, BoundY, Epsilon, Delta, DeltaExact, Rho             float64
+	BoundY, DeltaExact, FailureProbability                      float64
 	SensitivityLambdaMin, SensitivityGram, SensitivityCross     float64
 	SigmaLambdaMin, SigmaGram, SigmaGramOffDiagonal, SigmaCross float64
 	LambdaMinShift, NoiseNormBound, EigenvalueFloor             float64
 	ReleasedLambdaMin, Ridge                                    float64
 	EigenvaluesFloored                                          int64
-	Theorem                                                     string
 	// With ReleaseLabelSquare: y'y was released too, with this sensitivity and noise scale.
 	LabelSquareReleased                                           bool
 	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
-	// ZcdpRho: the fit is ZcdpRho-zCDP, what a zCDP ledger charges (Ledger.ChargeZCDP).
-	ZcdpRho float64
-	// Numerics is always 0, idealized: the Gaussian noise is sampled in floating point and the
-	// guarantee is that of the idealized mechanism (Mironov 2012).
-	Numerics int32
 }
 
 // adasspParamsToC is params as dpcov_adassp_params, or nil (the defaults) for nil.
@@ -76,12 +72,10 @@ func adasspParamsToC(params *AdasspParams) *C.dpcov_adassp_params {
 // adasspReceiptFromC mirrors a dpcov_adassp_receipt.
 func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 	return AdasspReceipt{
-		Mechanism: C.GoString((*C.char)(unsafe.Pointer(&rec.mechanism[0]))),
-		Neighbour: int32(rec.neighbour), Calibration: int32(rec.calibration),
-		SeedFixed: rec.seed_fixed != 0, NumRegressors: int64(rec.num_regressors),
-		BoundX: float64(rec.bound_x), BoundY: float64(rec.bound_y),
-		Epsilon: float64(rec.epsilon), Delta: float64(rec.delta),
-		DeltaExact: float64(rec.delta_exact), Rho: float64(rec.rho),
+		ReceiptPrefix: prefixFromC(unsafe.Pointer(rec)),
+		Calibration:   int32(rec.calibration), NumRegressors: int64(rec.num_regressors),
+		BoundY: float64(rec.bound_y), DeltaExact: float64(rec.delta_exact),
+		FailureProbability:   float64(rec.failure_probability),
 		SensitivityLambdaMin: float64(rec.sensitivity_lambda_min),
 		SensitivityGram:      float64(rec.sensitivity_gram),
 		SensitivityCross:     float64(rec.sensitivity_cross),
@@ -92,18 +86,15 @@ func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 		EigenvalueFloor:   float64(rec.eigenvalue_floor),
 		ReleasedLambdaMin: float64(rec.released_lambda_min), Ridge: float64(rec.ridge),
 		EigenvaluesFloored:     int64(rec.eigenvalues_floored),
-		Theorem:                C.GoString((*C.char)(unsafe.Pointer(&rec.theorem[0]))),
 		LabelSquareReleased:    rec.label_square_released != 0,
 		SensitivityLabelSquare: float64(rec.sensitivity_label_square),
 		SigmaLabelSquare:       float64(rec.sigma_label_square),
 		ReleasedLabelSquare:    float64(rec.released_label_square),
-		ZcdpRho:                float64(rec.zcdp_rho),
-		Numerics:               int32(rec.numerics),
 	}
 }
 
 // AdasspPlan is every data-independent constant of an AdaSSP fit of numFeatures regressors
-// (dpcov_adassp_plan), ZcdpRho included: what a Ledger checks before the fit. params nil means the
+// (dpcov_adassp_plan), Rho (zCDP) included: what a Ledger checks before the fit. params nil means the
 // defaults.
 func AdasspPlan(numFeatures int64, boundX, boundY, epsilon, delta float64,
 	params *AdasspParams) (AdasspReceipt, error) {

@@ -5,6 +5,8 @@ package dpcov
 */
 import "C"
 
+import "unsafe"
+
 // CoinPress private covariance and mean estimation (dpcov/coinpress.h; Biswas, Dong, Kamath, Ullman,
 // NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta).
 
@@ -34,18 +36,16 @@ func (p CoinpressParams) c() C.dpcov_coinpress_params {
 
 // CoinpressReceipt is what a CoinPress release spent and every constant it used.
 type CoinpressReceipt struct {
-	Dim, N, Steps                      int64
-	Rho, KBound, Beta, ClipRadius, Eta float64
-	Epsilon, Delta                     float64
-	StepRho, StepSigma                 []float64
-	SeedFixed                          bool
+	ReceiptPrefix
+	Dim, Steps                    int64
+	KBound, Beta, ClipRadius, Eta float64
+	StepRho, StepSigma            []float64
 }
 
 func coinpressReceiptFromC(r *C.dpcov_coinpress_receipt) CoinpressReceipt {
-	out := CoinpressReceipt{Dim: int64(r.dim), N: int64(r.n), Steps: int64(r.steps),
-		Rho: float64(r.rho), KBound: float64(r.k_bound), Beta: float64(r.beta),
-		ClipRadius: float64(r.clip_radius), Eta: float64(r.eta), Epsilon: float64(r.epsilon),
-		Delta: float64(r.delta), SeedFixed: r.seed_fixed != 0}
+	out := CoinpressReceipt{ReceiptPrefix: prefixFromC(unsafe.Pointer(r)),
+		Dim: int64(r.dim), Steps: int64(r.steps), KBound: float64(r.k_bound),
+		Beta: float64(r.beta), ClipRadius: float64(r.clip_radius), Eta: float64(r.eta)}
 	for i := int64(0); i < out.Steps; i++ {
 		out.StepRho = append(out.StepRho, float64(r.step_rho[i]))
 		out.StepSigma = append(out.StepSigma, float64(r.step_sigma[i]))
@@ -113,18 +113,16 @@ func (p CoinpressMeanParams) c() C.dpcov_coinpress_mean_params {
 
 // CoinpressMeanReceipt is what a CoinPress mean release spent and every constant it used.
 type CoinpressMeanReceipt struct {
-	Dim, N, Steps                        int64
-	Rho, Radius, Scale, Beta, TailRadius float64
-	Epsilon, Delta                       float64
-	StepRho, StepClipRadius, StepSigma   []float64
-	SeedFixed                            bool
+	ReceiptPrefix
+	Dim, Steps                         int64
+	Radius, Scale, Beta, TailRadius    float64
+	StepRho, StepClipRadius, StepSigma []float64
 }
 
 func coinpressMeanReceiptFromC(r *C.dpcov_coinpress_mean_receipt) CoinpressMeanReceipt {
-	out := CoinpressMeanReceipt{Dim: int64(r.dim), N: int64(r.n), Steps: int64(r.steps),
-		Rho: float64(r.rho), Radius: float64(r.radius), Scale: float64(r.scale),
-		Beta: float64(r.beta), TailRadius: float64(r.tail_radius), Epsilon: float64(r.epsilon),
-		Delta: float64(r.delta), SeedFixed: r.seed_fixed != 0}
+	out := CoinpressMeanReceipt{ReceiptPrefix: prefixFromC(unsafe.Pointer(r)),
+		Dim: int64(r.dim), Steps: int64(r.steps), Radius: float64(r.radius),
+		Scale: float64(r.scale), Beta: float64(r.beta), TailRadius: float64(r.tail_radius)}
 	for i := int64(0); i < out.Steps; i++ {
 		out.StepRho = append(out.StepRho, float64(r.step_rho[i]))
 		out.StepClipRadius = append(out.StepClipRadius, float64(r.step_clip_radius[i]))

@@ -5,6 +5,8 @@ package dpcov
 */
 import "C"
 
+import "unsafe"
+
 // The zCDP covariance mechanisms of Dong, Liang & Yi (dpcov/dong_liang_yi.h; NeurIPS 2022).
 
 // DlyVariant selects Gauss, Separate or Adaptive.
@@ -40,28 +42,29 @@ func (p DlyParams) c() C.dpcov_dly_params {
 
 // DlyReceipt is what a release spent and every constant it used; in a plan, Branch is -1 and the
 // sigmas 0 for the adaptive variants (Gauss and Separate state their own).
+// Its prefix's Bound is r, the public bound on row norms.
 type DlyReceipt struct {
+	ReceiptPrefix
 	Variant, Branch                           int32
-	Dim, N, SvtQueries                        int64
-	Rho, Radius, Beta, Epsilon, Delta         float64
+	Dim, SvtQueries                           int64
+	Beta                                      float64
 	RhoCovariance, TraceSigma, SvtEpsilon     float64
 	ClipRadius, SigmaMatrix, SigmaEigenvalues float64
 	HistogramSigma, FirstLookSigma            float64
 	// FirstLookSettled: Adaptive release, 1 if the first look settled the radius at r, else 0;
 	// -1 in a plan and for the other variants.
 	FirstLookSettled int32
-	SeedFixed        bool
 }
 
 func dlyReceiptFromC(r *C.dpcov_dly_receipt) DlyReceipt {
-	return DlyReceipt{Variant: int32(r.variant), Branch: int32(r.branch), Dim: int64(r.dim),
-		N: int64(r.n), SvtQueries: int64(r.svt_queries), Rho: float64(r.rho),
-		Radius: float64(r.radius), Beta: float64(r.beta), Epsilon: float64(r.epsilon),
-		Delta: float64(r.delta), RhoCovariance: float64(r.rho_covariance),
-		TraceSigma: float64(r.trace_sigma), SvtEpsilon: float64(r.svt_epsilon),
+	return DlyReceipt{ReceiptPrefix: prefixFromC(unsafe.Pointer(r)),
+		Variant: int32(r.variant), Branch: int32(r.branch), Dim: int64(r.dim),
+		SvtQueries: int64(r.svt_queries), Beta: float64(r.beta),
+		RhoCovariance: float64(r.rho_covariance),
+		TraceSigma:    float64(r.trace_sigma), SvtEpsilon: float64(r.svt_epsilon),
 		ClipRadius: float64(r.clip_radius), SigmaMatrix: float64(r.sigma_matrix),
-		SigmaEigenvalues: float64(r.sigma_eigenvalues), SeedFixed: r.seed_fixed != 0,
-		HistogramSigma: float64(r.histogram_sigma), FirstLookSigma: float64(r.first_look_sigma),
+		SigmaEigenvalues: float64(r.sigma_eigenvalues),
+		HistogramSigma:   float64(r.histogram_sigma), FirstLookSigma: float64(r.first_look_sigma),
 		FirstLookSettled: int32(r.first_look_settled)}
 }
 

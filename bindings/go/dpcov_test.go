@@ -644,7 +644,7 @@ func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
 			t.Fatalf("coefficient %d: %v", j, res.Coefficients)
 		}
 	}
-	if res.Receipt.Mechanism != "adassp" || res.Receipt.DeltaExact > 1e-6 || len(res.ReleasedXty) != 3 {
+	if res.Receipt.Mechanism.String() != "adassp" || res.Receipt.DeltaExact > 1e-6 || len(res.ReleasedXty) != 3 {
 		t.Fatalf("%+v", res.Receipt)
 	}
 	if _, err := AdasspFit(g, 3, []int64{0, 1, 2}, -1, 1, 1, 1e-6, nil, seeded(t, 3)); err == nil {
@@ -707,7 +707,7 @@ func TestTheReceiptStatesItsPrivacyClaim(t *testing.T) {
 
 func TestAnAdasspFitIsChargedItsZcdpRhoUnderZcdpAccounting(t *testing.T) {
 	plan, err := AdasspPlan(3, 1.5, 1, 1, 1e-6, nil)
-	if err != nil || plan.ZcdpRho <= 0 || plan.Mechanism != "adassp" {
+	if err != nil || plan.Rho <= 0 || plan.Mechanism.String() != "adassp" {
 		t.Fatalf("plan %+v, %v", plan, err)
 	}
 	// One fit at epsilon 1 costs 1.16 in a zCDP ledger at delta 1e-5 (proofs/adassp.md, "zCDP").
@@ -716,13 +716,13 @@ func TestAnAdasspFitIsChargedItsZcdpRhoUnderZcdpAccounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := l.CheckZCDP(plan.ZcdpRho, plan.Epsilon, plan.Delta); err != nil {
+	if err := l.CheckZCDP(plan.Rho, plan.Epsilon, plan.Delta); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.ChargeZCDP(plan.ZcdpRho, plan.Epsilon, plan.Delta); err != nil {
+	if err := l.ChargeZCDP(plan.Rho, plan.Epsilon, plan.Delta); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := l.Spent(); err != nil || s.Charges != 1 || s.Rho != plan.ZcdpRho {
+	if s, err := l.Spent(); err != nil || s.Charges != 1 || s.Rho != plan.Rho {
 		t.Fatalf("spent %+v, %v", s, err)
 	}
 	if err := l.ChargeZCDP(10, 1, 1e-6); !errors.Is(err, ErrPrecondition) {

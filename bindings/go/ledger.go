@@ -76,7 +76,7 @@ func (l *Ledger) Charge(r Receipt) error {
 }
 
 // CheckZCDP returns an error (ErrPrecondition) if a release stated in zCDP, rho-zCDP and
-// (epsilon, delta)-DP, would exceed the cap (dpcov_ledger_check_zcdp: AdaSSP's ZcdpRho, Epsilon
+// (epsilon, delta)-DP, would exceed the cap (dpcov_ledger_check_zcdp: AdaSSP's Rho, Epsilon
 // and Delta, or a CoinPress or Dong-Liang-Yi receipt's rho, epsilon and delta); it changes
 // nothing. zCDP accounting charges rho, basic and advanced accounting (epsilon, delta).
 func (l *Ledger) CheckZCDP(rho, epsilon, delta float64) error {

@@ -109,24 +109,17 @@ func (p *MechanismParams) c() *C.dpcov_mechanism_params {
 // Receipt records what a mechanism did: every constant it used, the guarantee and the paper
 // (dpcov/receipt.h documents each field).
 type Receipt struct {
-	Mechanism          Mechanism
-	Neighbour          int32
+	ReceiptPrefix
 	Calibration        int32
 	NotDP              bool // the mechanism is known NOT to be differentially private
-	SeedFixed          bool // the generator came from an explicit seed: no privacy
 	SensitivityNorm    int32
 	LambdaMinScope     int32
 	Dim                int64
-	N                  int64
-	Bound              float64
-	Epsilon            float64
-	Delta              float64
 	Sensitivity        float64
 	Sigma              float64
 	Scale              float64
 	DOF                float64
 	LambdaMinBound     float64
-	Theorem            string
 	EpsilonEigenvalues float64
 	EpsilonStep        float64
 	BudgetSplit        int32
@@ -147,8 +140,6 @@ type Receipt struct {
 	TestValue          float64
 	TestPassed         bool
 	GlassoRho          float64
-	Generator          int32 // dpcov_generator: 0 none (plan), 1 PCG64 (seeded), 2 ChaCha20
-	Numerics           int32 // dpcov_numerics: 0 idealized (floating-point noise), 1 exact
 }
 
 func newCReceipt() C.dpcov_receipt {
@@ -170,13 +161,11 @@ func noiseReceiptC(r Receipt) C.dpcov_receipt {
 
 func receiptFromC(c *C.dpcov_receipt) Receipt {
 	return Receipt{
-		Mechanism: Mechanism(c.mechanism), Neighbour: int32(c.neighbour),
-		Calibration: int32(c.calibration), NotDP: c.not_dp != 0, SeedFixed: c.seed_fixed != 0,
+		ReceiptPrefix: prefixFromC(unsafe.Pointer(c)),
+		Calibration:   int32(c.calibration), NotDP: c.not_dp != 0,
 		SensitivityNorm: int32(c.sensitivity_norm), LambdaMinScope: int32(c.lambda_min_scope),
-		Dim: int64(c.dim), N: int64(c.n), Bound: float64(c.bound), Epsilon: float64(c.epsilon),
-		Delta: float64(c.delta), Sensitivity: float64(c.sensitivity), Sigma: float64(c.sigma),
+		Dim: int64(c.dim), Sensitivity: float64(c.sensitivity), Sigma: float64(c.sigma),
 		Scale: float64(c.scale), DOF: float64(c.dof), LambdaMinBound: float64(c.lambda_min_bound),
-		Theorem:            C.GoString((*C.char)(unsafe.Pointer(&c.theorem[0]))),
 		EpsilonEigenvalues: float64(c.epsilon_eigenvalues), EpsilonStep: float64(c.epsilon_step),
 		BudgetSplit: int32(c.budget_split), Rank: int64(c.rank), Beta: float64(c.beta),
 		Tau: float64(c.tau), ExponentFactor: float64(c.exponent_factor),
@@ -186,14 +175,15 @@ func receiptFromC(c *C.dpcov_receipt) Receipt {
 		TestEpsilon: float64(c.test_epsilon), TestDelta: float64(c.test_delta),
 		TestScale: float64(c.test_scale), TestShift: float64(c.test_shift),
 		TestValue: float64(c.test_value), TestPassed: c.test_passed != 0,
-		GlassoRho: float64(c.glasso_rho), Generator: int32(c.generator),
-		Numerics: int32(c.numerics),
+		GlassoRho: float64(c.glasso_rho),
 	}
 }
 
 func receiptToC(r Receipt) C.dpcov_receipt {
 	c := newCReceipt()
-	c.mechanism, c.neighbour, c.calibration = C.int32_t(r.Mechanism), C.int32_t(r.Neighbour), C.int32_t(r.Calibration)
+	c.mechanism, c.privacy_model = C.int32_t(r.Mechanism), C.int32_t(r.PrivacyModel)
+	c.neighbour, c.calibration = C.int32_t(r.Neighbour), C.int32_t(r.Calibration)
+	c.rho = C.double(r.Rho)
 	c.not_dp, c.seed_fixed = cBool(r.NotDP), cBool(r.SeedFixed)
 	c.sensitivity_norm, c.lambda_min_scope = C.int32_t(r.SensitivityNorm), C.int32_t(r.LambdaMinScope)
 	c.dim, c.n, c.bound = C.int64_t(r.Dim), C.int64_t(r.N), C.double(r.Bound)

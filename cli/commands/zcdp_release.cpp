@@ -104,7 +104,7 @@ nlohmann::ordered_json coinpress_constants(const dpcov_coinpress_receipt &r) {
 
 // The data-independent constants of a Dong-Liang-Yi release.
 nlohmann::ordered_json dly_constants(const dpcov_dly_receipt &r) {
-  return {{"bound", r.radius},
+  return {{"bound", r.bound},
           {"beta", r.beta},
           {"rho_covariance", r.rho_covariance},
           {"trace_sigma", r.trace_sigma},

@@ -21,7 +21,7 @@ std::string adassp_claim(const dpcov_adassp_receipt &r) {
 
 nlohmann::ordered_json adassp_receipt_json(const dpcov_adassp_receipt &r) {
   nlohmann::ordered_json j;
-  j["mechanism"] = r.mechanism;
+  j["mechanism"] = dpcov_mechanism_name(r.mechanism);
   j["theorem"] = r.theorem;
   j["neighbour"] = r.neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? "add_remove" : "replace_one";
   j["calibration"] = r.calibration == DPCOV_ADASSP_PAPER ? "paper" : "joint_analytic";
@@ -30,13 +30,13 @@ nlohmann::ordered_json adassp_receipt_json(const dpcov_adassp_receipt &r) {
   j["seed_fixed"] = r.seed_fixed != 0;
   j["numerics"] = r.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized";
   j["num_regressors"] = r.num_regressors;
-  j["bound_x"] = r.bound_x;
+  j["bound_x"] = r.bound;
   j["bound_y"] = r.bound_y;
   j["epsilon"] = r.epsilon;
   j["delta"] = r.delta;
   j["delta_exact"] = r.delta_exact;
-  j["zcdp_rho"] = r.zcdp_rho;
-  j["rho"] = r.rho;
+  j["zcdp_rho"] = r.rho;
+  j["rho"] = r.failure_probability;
   j["sensitivity_lambda_min"] = r.sensitivity_lambda_min;
   j["sensitivity_gram"] = r.sensitivity_gram;
   j["sensitivity_cross"] = r.sensitivity_cross;

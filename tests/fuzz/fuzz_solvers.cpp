@@ -7,6 +7,7 @@
 // success they are finite (symmetric ones exactly symmetric); plan and release agree where the
 // release does not depend on the data.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -278,7 +279,7 @@ void adassp(fuzz::Input &in) {
   planned.struct_size = sizeof planned;
   const dpcov_status ps = dpcov_adassp_plan(p, bx, by, eps, delta, &params, &planned);
   fuzz::known_status(ps);
-  if (ps == DPCOV_OK) fuzz::require(std::isfinite(planned.zcdp_rho) && planned.zcdp_rho > 0, "adassp plan rho");
+  if (ps == DPCOV_OK) fuzz::require(std::isfinite(planned.rho) && planned.rho > 0, "adassp plan rho");
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   dpcov_rng *rng = seeded();
@@ -298,7 +299,7 @@ void adassp(fuzz::Input &in) {
   fuzz::symmetric(xtx.data(), p, p, "adassp X'X");
   fuzz::finite(xty.data(), xty.size(), "adassp X'y");
   fuzz::finite(&receipt.ridge, 1, "adassp ridge");
-  fuzz::require(ps == DPCOV_OK && planned.zcdp_rho == receipt.zcdp_rho, "adassp: plan and fit rho");
+  fuzz::require(ps == DPCOV_OK && planned.rho == receipt.rho, "adassp: plan and fit rho");
   const int64_t rows_n = in.range(0, 3) == 0 ? in.range(-1, 4) : in.range(p + 1, 1 << 20);
   const double level = in.range(0, 3) == 0 ? in.number() : 0.9;
   Vec bc = fuzz::canaries(static_cast<size_t>(p)), se = bc, pv = bc, lo = bc, hi = bc;
@@ -582,6 +583,17 @@ void accounting(fuzz::Input &in) {
     dpcov_receipt pub{};
     pub.struct_size = sizeof pub;
     fuzz::known_status(dpcov_receipt_public(&r, &pub));
+    // The common prefix of a receipt with fuzzed fields: a valid status, and a copy when OK.
+    dpcov_receipt shown = r;
+    if (in.range(0, 3) == 0) shown.mechanism = static_cast<int32_t>(in.range(-1, 30));
+    if (in.range(0, 3) == 0) shown.privacy_model = static_cast<int32_t>(in.range(-1, 5));
+    dpcov_receipt_prefix prefix{};
+    prefix.struct_size = in.range(0, 3) == 0 ? static_cast<size_t>(in.range(0, 300)) : sizeof prefix;
+    const dpcov_status ps = dpcov_receipt_prefix_of(&shown, &prefix);
+    fuzz::known_status(ps);
+    fuzz::require(ps != DPCOV_OK || (prefix.mechanism == shown.mechanism && prefix.n == shown.n &&
+                                     std::memcmp(prefix.theorem, shown.theorem, sizeof shown.theorem) == 0),
+                  "receipt prefix differs from the receipt");
     const dpcov_status check = dpcov_ledger_check(ledger, &r);
     fuzz::known_status(check);
     const dpcov_status charge = dpcov_ledger_charge(ledger, &r);

@@ -214,7 +214,7 @@ void dly(fuzz::Input &in) {
       pr.check(ps, "dly plan") && pr.full() ? ps : dpcov_dly_plan(n, d, pp, &plan);
   if (ps == DPCOV_OK && pr.full()) plan = pr.value();
   if (planned == DPCOV_OK)
-    finite_fields({plan.rho, plan.radius, plan.beta, plan.epsilon, plan.delta, plan.rho_covariance,
+    finite_fields({plan.rho, plan.bound, plan.beta, plan.epsilon, plan.delta, plan.rho_covariance,
                    plan.trace_sigma, plan.svt_epsilon, plan.clip_radius, plan.sigma_matrix,
                    plan.sigma_eigenvalues, plan.histogram_sigma, plan.first_look_sigma},
                   "dly plan receipt");
@@ -235,7 +235,7 @@ void dly(fuzz::Input &in) {
   if (!rr.full()) return;
   const dpcov_dly_receipt r = rr.value();
   finite_fields(
-      {r.rho, r.radius, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma, r.svt_epsilon,
+      {r.rho, r.bound, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma, r.svt_epsilon,
        r.clip_radius, r.sigma_matrix, r.sigma_eigenvalues, r.histogram_sigma, r.first_look_sigma},
       "dly release receipt");
   fuzz::require(r.n == n && r.dim == d && r.rho == plan.rho && r.epsilon == plan.epsilon &&
@@ -247,7 +247,7 @@ void dly(fuzz::Input &in) {
                     r.histogram_sigma == (settled ? 0.0 : plan.histogram_sigma),
                 "dly: trace or second-look sigma differs from its plan");
   fuzz::require((r.branch == DPCOV_DLY_GAUSS || r.branch == DPCOV_DLY_SEPARATE) &&
-                    r.clip_radius > 0 && r.clip_radius <= r.radius && r.seed_fixed == 1,
+                    r.clip_radius > 0 && r.clip_radius <= r.bound && r.seed_fixed == 1,
                 "dly: branch, clip radius or seed_fixed");
   if (variant == DPCOV_DLY_GAUSS || variant == DPCOV_DLY_SEPARATE)
     fuzz::require(r.branch == variant && r.clip_radius == plan.clip_radius &&

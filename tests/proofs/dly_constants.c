@@ -59,7 +59,7 @@ int main(void) {
         "\"trace_sigma\": %.17g, \"svt_epsilon\": %.17g, \"svt_queries\": %lld, "
         "\"branch\": %d, \"histogram_sigma\": %.17g, \"clip_radius\": %.17g, "
         "\"sigma_matrix\": %.17g, \"sigma_eigenvalues\": %.17g}\n",
-        (int)r.variant, (long long)r.n, (long long)r.dim, r.rho, r.radius, r.epsilon,
+        (int)r.variant, (long long)r.n, (long long)r.dim, r.rho, r.bound, r.epsilon,
         r.rho_covariance, r.trace_sigma, r.svt_epsilon, (long long)r.svt_queries, (int)r.branch,
         r.histogram_sigma, r.clip_radius, r.sigma_matrix, r.sigma_eigenvalues);
   }

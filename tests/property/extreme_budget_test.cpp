@@ -343,12 +343,12 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
 }
 
 bool finite_adassp_receipt(const dpcov_adassp_receipt &r) {
-  return all_finite({r.bound_x,
+  return all_finite({r.bound,
                      r.bound_y,
                      r.epsilon,
                      r.delta,
                      r.delta_exact,
-                     r.rho,
+                     r.failure_probability,
                      r.sensitivity_lambda_min,
                      r.sensitivity_gram,
                      r.sensitivity_cross,
@@ -364,7 +364,7 @@ bool finite_adassp_receipt(const dpcov_adassp_receipt &r) {
                      r.sensitivity_label_square,
                      r.sigma_label_square,
                      r.released_label_square,
-                     r.zcdp_rho});
+                     r.rho});
 }
 
 RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ()) {

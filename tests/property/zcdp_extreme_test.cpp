@@ -44,7 +44,7 @@ std::vector<double> rows_for(int64_t n, int64_t d) {
 }
 
 bool finite_receipt(const dpcov_dly_receipt &r) {
-  return all_finite({r.rho, r.radius, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma,
+  return all_finite({r.rho, r.bound, r.beta, r.epsilon, r.delta, r.rho_covariance, r.trace_sigma,
                      r.svt_epsilon, r.clip_radius, r.sigma_matrix, r.sigma_eigenvalues,
                      r.histogram_sigma, r.first_look_sigma}) &&
          r.epsilon >= 0.0;

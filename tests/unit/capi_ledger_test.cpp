@@ -222,39 +222,39 @@ TEST(CapiLedgerZcdp, AdasspIsChargedUnderEveryAccounting) {
   // Joint analytic: a third of mu^2 = 1 / sigma_AG^2 each, so rho = 1 / (2 sigma_AG^2), and
   // sigma_AG = sigma_l / (sqrt 3 Delta_l).
   const double sigma_ag = plan.sigma_lambda_min / (std::sqrt(3.0) * plan.sensitivity_lambda_min);
-  EXPECT_NEAR(plan.zcdp_rho, 0.5 / (sigma_ag * sigma_ag), 1e-9 * plan.zcdp_rho);
+  EXPECT_NEAR(plan.rho, 0.5 / (sigma_ag * sigma_ag), 1e-9 * plan.rho);
   // Rounded up from the receipt's own constants.
   double rho = 0.0;
   for (const auto &[d, s] : {std::pair{plan.sensitivity_lambda_min, plan.sigma_lambda_min},
                               std::pair{plan.sensitivity_gram, plan.sigma_gram},
                               std::pair{plan.sensitivity_cross, plan.sigma_cross}})
     rho += d * d / (2 * s * s);
-  EXPECT_GE(plan.zcdp_rho, rho);
-  EXPECT_LE(plan.zcdp_rho, rho * (1 + 1e-14));
+  EXPECT_GE(plan.rho, rho);
+  EXPECT_LE(plan.rho, rho * (1 + 1e-14));
 
   for (const int32_t accounting :
        {DPCOV_ACCOUNTING_BASIC, DPCOV_ACCOUNTING_ZCDP, DPCOV_ACCOUNTING_ADVANCED}) {
     SCOPED_TRACE(accounting);
     dpcov_ledger *ledger = nullptr;
     ASSERT_EQ(dpcov_ledger_create(&ledger, accounting, 1.0, 1e-5), DPCOV_OK);
-    ASSERT_EQ(dpcov_ledger_check_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK)
+    ASSERT_EQ(dpcov_ledger_check_zcdp(ledger, plan.rho, plan.epsilon, plan.delta), DPCOV_OK)
         << dpcov_last_error_message();
     EXPECT_EQ(spent_of(ledger).charges, 0);  // a check changes nothing
-    ASSERT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK);
+    ASSERT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.rho, plan.epsilon, plan.delta), DPCOV_OK);
     const dpcov_ledger_spent s = spent_of(ledger);
     EXPECT_EQ(s.charges, 1);
     if (accounting == DPCOV_ACCOUNTING_ZCDP) {
-      EXPECT_EQ(s.rho, plan.zcdp_rho);
+      EXPECT_EQ(s.rho, plan.rho);
     } else {
       EXPECT_EQ(s.epsilon, 0.5);
       EXPECT_EQ(s.delta, 1e-6);
       EXPECT_EQ(s.rho, 0.0);
     }
     // A second fit at (0.5, 1e-6) fits every cap; a third is over basic's epsilon cap of 1.
-    EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK);
+    EXPECT_EQ(dpcov_ledger_charge_zcdp(ledger, plan.rho, plan.epsilon, plan.delta), DPCOV_OK);
     const dpcov_ledger_spent two = spent_of(ledger);
     const dpcov_status third =
-        dpcov_ledger_charge_zcdp(ledger, plan.zcdp_rho, plan.epsilon, plan.delta);
+        dpcov_ledger_charge_zcdp(ledger, plan.rho, plan.epsilon, plan.delta);
     if (accounting == DPCOV_ACCOUNTING_BASIC) {
       EXPECT_EQ(third, DPCOV_E_PRECONDITION);
       const dpcov_ledger_spent after = spent_of(ledger);
@@ -275,9 +275,9 @@ TEST(CapiLedgerZcdp, ZcdpAccountingChargesLessThanTheEpsilonOfManyFits) {
   ASSERT_EQ(dpcov_ledger_create(&basic, DPCOV_ACCOUNTING_BASIC, 2.0, 1e-5), DPCOV_OK);
   int basic_fits = 0;
   for (int i = 0; i < 10; ++i) {
-    EXPECT_EQ(dpcov_ledger_charge_zcdp(zcdp, plan.zcdp_rho, plan.epsilon, plan.delta), DPCOV_OK)
+    EXPECT_EQ(dpcov_ledger_charge_zcdp(zcdp, plan.rho, plan.epsilon, plan.delta), DPCOV_OK)
         << i << ": " << dpcov_last_error_message();
-    basic_fits += dpcov_ledger_charge_zcdp(basic, plan.zcdp_rho, plan.epsilon, plan.delta) ==
+    basic_fits += dpcov_ledger_charge_zcdp(basic, plan.rho, plan.epsilon, plan.delta) ==
                   DPCOV_OK;
   }
   EXPECT_EQ(basic_fits, 6);

@@ -22,6 +22,7 @@ dpcov_receipt fresh_receipt() {
 void expect_same_fields(const dpcov_receipt &a, const dpcov_receipt &b) {
 #define DPCOV_SAME(field) EXPECT_EQ(a.field, b.field) << #field
   DPCOV_SAME(mechanism);
+  DPCOV_SAME(privacy_model);
   DPCOV_SAME(neighbour);
   DPCOV_SAME(calibration);
   DPCOV_SAME(not_dp);
@@ -33,6 +34,7 @@ void expect_same_fields(const dpcov_receipt &a, const dpcov_receipt &b) {
   DPCOV_SAME(bound);
   DPCOV_SAME(epsilon);
   DPCOV_SAME(delta);
+  DPCOV_SAME(rho);
   DPCOV_SAME(sensitivity);
   DPCOV_SAME(sigma);
   DPCOV_SAME(scale);

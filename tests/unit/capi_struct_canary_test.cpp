@@ -94,9 +94,12 @@ void mechanism_receipts() {
   ASSERT_CALL_OK(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 100, 1.0, 1.0, 1e-6,
                                       nullptr, &full));
   ASSERT_CALL_OK(dpcov_receipt_public(&full, public_receipt.get()));
+  Canary<dpcov_receipt_prefix> prefix;
+  ASSERT_CALL_OK(dpcov_receipt_prefix_of(&full, prefix.get()));
   EXPECT_INTACT(plan);
   EXPECT_INTACT(release);
   EXPECT_INTACT(public_receipt);
+  EXPECT_INTACT(prefix);
 }
 
 void gram_accumulators() {
@@ -360,6 +363,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_mechanism_plan", mechanism_receipts},
       {"dpcov_mechanism_release", mechanism_receipts},
       {"dpcov_receipt_public", mechanism_receipts},
+      {"dpcov_receipt_prefix_of", mechanism_receipts},
       {"dpcov_gram_get_info", gram_accumulators},
       {"dpcov_mechanism_release_gram", gram_accumulators},
       {"dpcov_row_bounding_apply", row_bounding},

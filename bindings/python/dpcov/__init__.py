@@ -64,8 +64,9 @@ from .sketch import Sketch
 from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
                     AuditRowsMechanism, AuditVerdict, BlackBoxResult, BlackBoxStatistic,
                     BoundPolicy, CoinpressMeanAuditResult, BudgetSplit, Calibration, GlassoStart, GramInfo,
-                    LambdaMinScope, Layout, Mechanism, Neighbour, Receipt, RECEIPT_N_WITHHELD,
-                    RowsExactAuditResult, SensitivityNorm, mechanism_name)
+                    LambdaMinScope, Layout, Mechanism, Neighbour, PrefixedReceipt, Receipt,
+                    RECEIPT_N_WITHHELD, RECEIPT_PREFIX_FIELDS, RowsExactAuditResult,
+                    SensitivityNorm, mechanism_name, receipt_prefix)
 
 
 def status_string(status: int) -> str:
@@ -206,7 +207,10 @@ __all__ = [
     "PrivateLinearRegression",
     "PrivatePCA",
     "psd_project",
+    "PrefixedReceipt",
     "Receipt",
+    "RECEIPT_PREFIX_FIELDS",
+    "receipt_prefix",
     "Accounting",
     "ClippingWarning",
     "BudgetAccountant",

@@ -155,7 +155,6 @@ DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR = 2
 DPCOV_COINPRESS_MAX_STEPS = 16
 
 # dpcov/adassp.h
-DPCOV_ADASSP_NAME_SIZE = 16
 DPCOV_ADASSP_JOINT_ANALYTIC = 0
 DPCOV_ADASSP_PAPER = 1
 
@@ -495,16 +494,27 @@ class RowRefusalC(Struct):
                 ("norm_exponent", c_int32), ("norm_rest", c_double)]
 
 
+class ReceiptPrefixC(Struct):
+    """``dpcov_receipt_prefix`` (dpcov/receipt.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE)]
+
+
 class ReceiptC(Struct):
     """``dpcov_receipt`` (dpcov/receipt.h)."""
 
-    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("neighbour", c_int32),
-                ("calibration", c_int32), ("not_dp", c_int32), ("seed_fixed", c_int32),
-                ("sensitivity_norm", c_int32), ("lambda_min_scope", c_int32), ("dim", c_int64),
-                ("n", c_int64), ("bound", c_double), ("epsilon", c_double), ("delta", c_double),
-                ("sensitivity", c_double), ("sigma", c_double), ("scale", c_double),
-                ("dof", c_double), ("lambda_min_bound", c_double),
-                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE),
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE), ("calibration", c_int32),
+                ("not_dp", c_int32), ("sensitivity_norm", c_int32), ("lambda_min_scope", c_int32),
+                ("dim", c_int64), ("sensitivity", c_double), ("sigma", c_double),
+                ("scale", c_double), ("dof", c_double), ("lambda_min_bound", c_double),
                 ("epsilon_eigenvalues", c_double), ("epsilon_step", c_double),
                 ("budget_split", c_int32), ("rank", c_int64), ("beta", c_double),
                 ("tau", c_double), ("exponent_factor", c_double), ("clip_upper", c_double),
@@ -512,7 +522,7 @@ class ReceiptC(Struct):
                 ("projection_rows", c_int64), ("threshold_w2", c_double), ("appended_w", c_double),
                 ("test_epsilon", c_double), ("test_delta", c_double), ("test_scale", c_double),
                 ("test_shift", c_double), ("test_value", c_double), ("test_passed", c_int32),
-                ("glasso_rho", c_double), ("generator", c_int32), ("numerics", c_int32)]
+                ("glasso_rho", c_double)]
 
 
 class MechanismParamsC(Struct):
@@ -580,11 +590,15 @@ class CoinpressParamsC(Struct):
 class CoinpressReceiptC(Struct):
     """``dpcov_coinpress_receipt`` (dpcov/coinpress.h)."""
 
-    _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
-                ("rho", c_double), ("k_bound", c_double), ("beta", c_double),
-                ("clip_radius", c_double), ("eta", c_double), ("epsilon", c_double),
-                ("delta", c_double), ("step_rho", c_double * DPCOV_COINPRESS_MAX_STEPS),
-                ("step_sigma", c_double * DPCOV_COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE), ("dim", c_int64),
+                ("steps", c_int64), ("k_bound", c_double), ("beta", c_double),
+                ("clip_radius", c_double), ("eta", c_double),
+                ("step_rho", c_double * DPCOV_COINPRESS_MAX_STEPS),
+                ("step_sigma", c_double * DPCOV_COINPRESS_MAX_STEPS)]
 
 
 class CoinpressMeanParamsC(Struct):
@@ -597,12 +611,15 @@ class CoinpressMeanParamsC(Struct):
 class CoinpressMeanReceiptC(Struct):
     """``dpcov_coinpress_mean_receipt`` (dpcov/coinpress.h)."""
 
-    _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("n", c_int64), ("steps", c_int64),
-                ("rho", c_double), ("radius", c_double), ("scale", c_double), ("beta", c_double),
-                ("tail_radius", c_double), ("epsilon", c_double), ("delta", c_double),
-                ("step_rho", c_double * DPCOV_COINPRESS_MAX_STEPS),
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE), ("dim", c_int64),
+                ("steps", c_int64), ("radius", c_double), ("scale", c_double), ("beta", c_double),
+                ("tail_radius", c_double), ("step_rho", c_double * DPCOV_COINPRESS_MAX_STEPS),
                 ("step_clip_radius", c_double * DPCOV_COINPRESS_MAX_STEPS),
-                ("step_sigma", c_double * DPCOV_COINPRESS_MAX_STEPS), ("seed_fixed", c_int32)]
+                ("step_sigma", c_double * DPCOV_COINPRESS_MAX_STEPS)]
 
 
 class AuditParamsC(Struct):
@@ -669,21 +686,21 @@ class AdasspParamsC(Struct):
 class AdasspReceiptC(Struct):
     """``dpcov_adassp_receipt`` (dpcov/adassp.h)."""
 
-    _fields_ = [("struct_size", c_size_t), ("mechanism", c_char * DPCOV_ADASSP_NAME_SIZE),
-                ("neighbour", c_int32), ("calibration", c_int32), ("seed_fixed", c_int32),
-                ("num_regressors", c_int64), ("bound_x", c_double), ("bound_y", c_double),
-                ("epsilon", c_double), ("delta", c_double), ("delta_exact", c_double),
-                ("rho", c_double), ("sensitivity_lambda_min", c_double),
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE), ("calibration", c_int32),
+                ("num_regressors", c_int64), ("bound_y", c_double), ("delta_exact", c_double),
+                ("failure_probability", c_double), ("sensitivity_lambda_min", c_double),
                 ("sensitivity_gram", c_double), ("sensitivity_cross", c_double),
                 ("sigma_lambda_min", c_double), ("sigma_gram", c_double),
                 ("sigma_gram_off_diagonal", c_double), ("sigma_cross", c_double),
                 ("lambda_min_shift", c_double), ("noise_norm_bound", c_double),
                 ("eigenvalue_floor", c_double), ("released_lambda_min", c_double),
                 ("ridge", c_double), ("eigenvalues_floored", c_int64),
-                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE),
                 ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
-                ("sigma_label_square", c_double), ("released_label_square", c_double),
-                ("zcdp_rho", c_double), ("numerics", c_int32)]
+                ("sigma_label_square", c_double), ("released_label_square", c_double)]
 
 
 class LedgerSpentC(Struct):
@@ -704,14 +721,16 @@ class DlyParamsC(Struct):
 class DlyReceiptC(Struct):
     """``dpcov_dly_receipt`` (dpcov/dong_liang_yi.h)."""
 
-    _fields_ = [("struct_size", c_size_t), ("variant", c_int32), ("dim", c_int64), ("n", c_int64),
-                ("rho", c_double), ("radius", c_double), ("beta", c_double), ("epsilon", c_double),
-                ("delta", c_double), ("rho_covariance", c_double), ("trace_sigma", c_double),
-                ("svt_epsilon", c_double), ("svt_queries", c_int64), ("branch", c_int32),
-                ("clip_radius", c_double), ("sigma_matrix", c_double),
-                ("sigma_eigenvalues", c_double), ("seed_fixed", c_int32),
-                ("histogram_sigma", c_double), ("first_look_sigma", c_double),
-                ("first_look_settled", c_int32)]
+    _fields_ = [("struct_size", c_size_t), ("mechanism", c_int32), ("privacy_model", c_int32),
+                ("neighbour", c_int32), ("numerics", c_int32), ("generator", c_int32),
+                ("seed_fixed", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("rho", c_double), ("bound", c_double), ("n", c_int64),
+                ("theorem", c_char * DPCOV_RECEIPT_THEOREM_SIZE), ("variant", c_int32),
+                ("dim", c_int64), ("beta", c_double), ("rho_covariance", c_double),
+                ("trace_sigma", c_double), ("svt_epsilon", c_double), ("svt_queries", c_int64),
+                ("branch", c_int32), ("clip_radius", c_double), ("sigma_matrix", c_double),
+                ("sigma_eigenvalues", c_double), ("histogram_sigma", c_double),
+                ("first_look_sigma", c_double), ("first_look_settled", c_int32)]
 
 
 class ExactGridC(Struct):
@@ -725,6 +744,7 @@ STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_row_bounding": RowBoundingC,
     "dpcov_row_refusal": RowRefusalC,
+    "dpcov_receipt_prefix": ReceiptPrefixC,
     "dpcov_receipt": ReceiptC,
     "dpcov_mechanism_params": MechanismParamsC,
     "dpcov_mechanism_entry": MechanismEntryC,
@@ -821,6 +841,7 @@ PROTOTYPES = {
                                                       c_double, Address(c_double)]),
     # receipt.h
     "dpcov_receipt_public": (c_int32, [POINTER(ReceiptC), POINTER(ReceiptC)]),
+    "dpcov_receipt_prefix_of": (c_int32, [c_void_p, POINTER(ReceiptPrefixC)]),
     # mechanism.h
     "dpcov_mechanism_params_default": (c_int32, [POINTER(MechanismParamsC)]),
     "dpcov_mechanism_name": (c_char_p, [c_int32]),

@@ -11,7 +11,7 @@ from . import _arrays
 from ._generated import AdasspCalibration, Neighbour
 from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
-from .types import StructView
+from .types import PrefixedReceipt
 
 NEIGHBOURS = {m.name.lower(): int(m) for m in Neighbour}
 """Accepted ``neighbour`` names and their ``dpcov_neighbour`` values."""
@@ -19,15 +19,17 @@ CALIBRATIONS = {m.name.lower(): int(m) for m in AdasspCalibration}
 """Accepted ``calibration`` names and their ``dpcov_adassp_calibration`` values."""
 
 
-class AdasspReceipt(StructView):
-    """A ``dpcov_adassp_receipt``: mechanism ("adassp"), neighbour, calibration, seed_fixed,
-    num_regressors, bound_x, bound_y, epsilon, delta, delta_exact, rho, the three sensitivities
-    and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor, and from the release
-    released_lambda_min, ridge and eigenvalues_floored; with ``label_square_released`` also
-    sensitivity_label_square, sigma_label_square and released_label_square (y'y~); zcdp_rho (the
-    fit is zcdp_rho-zCDP: what a zCDP ledger charges); numerics, always 0 = idealized (the
-    Gaussian noise is sampled in floating point: the guarantee is the idealized mechanism's,
-    Mironov 2012)."""
+class AdasspReceipt(PrefixedReceipt):
+    """A ``dpcov_adassp_receipt``: the common prefix (mechanism ``Mechanism.ADASSP``, named
+    "adassp" by ``mechanism_name``; privacy_model, neighbour, numerics (always 0 = idealized: the
+    Gaussian noise is sampled in floating point, the guarantee is the idealized mechanism's,
+    Mironov 2012), generator, seed_fixed, epsilon, delta, rho (the fit is rho-zCDP: what a zCDP
+    ledger charges), bound (B_X), n (-1: the fit takes the Gram matrix), theorem), then
+    calibration, num_regressors, bound_y, delta_exact, failure_probability (of the ridge), the
+    three sensitivities and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor,
+    and from the release released_lambda_min, ridge and eigenvalues_floored; with
+    ``label_square_released`` also sensitivity_label_square, sigma_label_square and
+    released_label_square (y'y~)."""
 
     __slots__ = ()
 
@@ -92,8 +94,8 @@ def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
 def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: float,
                 delta: float, neighbour="replace_one", calibration="joint_analytic",
                 rho: float = 0.05, release_label_square: bool = False) -> AdasspReceipt:
-    """Every data-independent constant of an AdaSSP fit (``dpcov_adassp_plan``), ``zcdp_rho``
-    included: what an accountant checks before the fit (a zCDP ledger charges ``zcdp_rho``,
+    """Every data-independent constant of an AdaSSP fit (``dpcov_adassp_plan``), ``rho``
+    included: what an accountant checks before the fit (a zCDP ledger charges ``rho``,
     basic and advanced ones (epsilon, delta))."""
     params = adassp_params(neighbour, calibration, rho, release_label_square)
     receipt = new_struct(AdasspReceiptC)

@@ -12,6 +12,7 @@ from . import _arrays
 from ._lib import (C, CoinpressMeanParamsC, CoinpressMeanReceiptC, CoinpressParamsC,
                    CoinpressReceiptC, _check, new_struct)
 from .ledger import ZcdpCharge, active_accountant, charged_if_drawn
+from .types import receipt_prefix
 
 
 class CoinpressRelease(NamedTuple):
@@ -39,10 +40,9 @@ def _params(k_bound: float, rho: float | None, steps: int | None, beta: float | 
 
 def _receipt(r: CoinpressReceiptC) -> dict:
     t = int(r.steps)
-    return {"dim": r.dim, "n": r.n, "steps": t, "rho": r.rho, "k_bound": r.k_bound,
-            "beta": r.beta, "clip_radius": r.clip_radius, "eta": r.eta, "epsilon": r.epsilon,
-            "delta": r.delta, "step_rho": list(r.step_rho[:t]),
-            "step_sigma": list(r.step_sigma[:t]), "seed_fixed": bool(r.seed_fixed)}
+    return {**receipt_prefix(r), "dim": r.dim, "steps": t, "k_bound": r.k_bound,
+            "beta": r.beta, "clip_radius": r.clip_radius, "eta": r.eta,
+            "step_rho": list(r.step_rho[:t]), "step_sigma": list(r.step_sigma[:t])}
 
 
 def coinpress_plan(n: int, dim: int, k_bound: float, rho: float | None = None,
@@ -104,11 +104,11 @@ def _mean_params(radius: float, rho: float | None, scale: float | None, steps: i
 
 def _mean_receipt(r: CoinpressMeanReceiptC) -> dict:
     t = int(r.steps)
-    return {"dim": r.dim, "n": r.n, "steps": t, "rho": r.rho, "radius": r.radius,
+    return {**receipt_prefix(r), "dim": r.dim, "steps": t, "radius": r.radius,
             "scale": r.scale, "beta": r.beta, "tail_radius": r.tail_radius,
-            "epsilon": r.epsilon, "delta": r.delta, "step_rho": list(r.step_rho[:t]),
+            "step_rho": list(r.step_rho[:t]),
             "step_clip_radius": list(r.step_clip_radius[:t]),
-            "step_sigma": list(r.step_sigma[:t]), "seed_fixed": bool(r.seed_fixed)}
+            "step_sigma": list(r.step_sigma[:t])}
 
 
 def coinpress_mean_plan(n: int, dim: int, radius: float, rho: float | None = None,

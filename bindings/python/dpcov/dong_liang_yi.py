@@ -12,6 +12,7 @@ from . import _arrays
 from ._generated import DlyVariant
 from ._lib import C, DlyParamsC, DlyReceiptC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
+from .types import receipt_prefix
 
 #: Variant names -> dpcov_dly_variant values.
 DLY_VARIANTS = {m.name.lower(): int(m) for m in DlyVariant}
@@ -38,13 +39,12 @@ def _params(variant: str, rho, radius, beta, delta) -> DlyParamsC:
 
 def _receipt(r: DlyReceiptC) -> dict:
     names = {v: k for k, v in DLY_VARIANTS.items()}
-    return {"variant": names.get(r.variant), "dim": r.dim, "n": r.n, "rho": r.rho,
-            "radius": r.radius, "beta": r.beta, "epsilon": r.epsilon, "delta": r.delta,
+    return {**receipt_prefix(r), "variant": names.get(r.variant), "dim": r.dim, "beta": r.beta,
             "rho_covariance": r.rho_covariance, "trace_sigma": r.trace_sigma,
             "svt_epsilon": r.svt_epsilon, "svt_queries": r.svt_queries,
             "branch": names.get(r.branch), "clip_radius": r.clip_radius,
             "sigma_matrix": r.sigma_matrix, "sigma_eigenvalues": r.sigma_eigenvalues,
-            "seed_fixed": bool(r.seed_fixed), "histogram_sigma": r.histogram_sigma,
+            "histogram_sigma": r.histogram_sigma,
             "first_look_sigma": r.first_look_sigma,
             "first_look_settled": None if r.first_look_settled < 0 else bool(r.first_look_settled)}
 

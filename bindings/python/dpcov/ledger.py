@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ._generated import Accounting
 from ._handle import Handle
-from ._lib import C, LedgerSpentC, _check, new_struct
+from ._lib import C, LedgerSpentC, ReceiptC, _check, new_struct
 from .errors import NumericalError, RefusedError
 from .rng import Rng
 from .types import StructView
@@ -36,8 +36,8 @@ from .types import StructView
 class ZcdpCharge(NamedTuple):
     """A release stated in zCDP: ``rho``-zCDP and (``epsilon``, ``delta``)-DP
     (``dpcov_ledger_charge_zcdp``). A zCDP ledger charges rho, basic and advanced ledgers
-    (epsilon, delta). AdaSSP receipts (``zcdp_rho``) and the CoinPress and Dong-Liang-Yi receipt
-    dicts (``rho``) are charged as one."""
+    (epsilon, delta). AdaSSP receipts and the CoinPress and Dong-Liang-Yi receipt dicts (their
+    prefix's ``rho``, ``epsilon``, ``delta``) are charged as one."""
 
     rho: float
     epsilon: float
@@ -53,9 +53,9 @@ def _zcdp_statement(receipt) -> "ZcdpCharge | None":
         return ZcdpCharge(float(receipt["rho"]), float(receipt["epsilon"]),
                           float(receipt["delta"]))
     struct = getattr(receipt, "_struct", receipt)
-    if hasattr(struct, "zcdp_rho"):
-        return ZcdpCharge(struct.zcdp_rho, struct.epsilon, struct.delta)
-    return None
+    if isinstance(struct, ReceiptC) or not hasattr(struct, "privacy_model"):
+        return None
+    return ZcdpCharge(struct.rho, struct.epsilon, struct.delta)
 
 
 class PrivacyLeakWarning(UserWarning):

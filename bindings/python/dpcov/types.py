@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from ctypes import byref
+
 # The C enums, generated from the headers (dpcov/_generated.py) and re-exported here.
 from ._generated import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise,
                          AuditRowsMechanism, AuditVerdict, BlackBoxStatistic, BoundPolicy,
                          BudgetSplit, Calibration, GlassoStart, LambdaMinScope, Layout, Mechanism,
                          Neighbour, SensitivityNorm)
 from ._generated import Generator
-from ._lib import C
+from ._lib import C, ReceiptPrefixC
 
 
 def mechanism_name(mechanism: int) -> str:
@@ -46,6 +48,19 @@ def enum_value(enum_cls, value) -> int:
     return int(value)
 
 
+def struct_fields(struct, names=None) -> dict:
+    """The fields ``names`` of a ctypes struct (all but ``struct_size`` when None), in C order,
+    char arrays as ``str``: how every receipt view and receipt dict reads its struct, so the
+    common prefix (:data:`RECEIPT_PREFIX_FIELDS`) has the same keys, order and values in each."""
+    out = {}
+    for field, _ in struct._fields_:
+        if field == "struct_size" or (names is not None and field not in names):
+            continue
+        value = getattr(struct, field)
+        out[field] = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+    return out
+
+
 class StructView:
     """Read-only Python view of a C result struct: attribute access, :meth:`to_dict`, equality.
 
@@ -72,13 +87,7 @@ class StructView:
             cache = {}
             struct = self._struct
             if struct is not None:
-                for field, _ in struct._fields_:
-                    if field == "struct_size":
-                        continue
-                    value = getattr(struct, field)
-                    if isinstance(value, bytes):
-                        value = value.decode("utf-8", "replace")
-                    cache[field] = value
+                cache.update(struct_fields(struct))
             cache.update(self._extra)
             self._derived(cache)
             object.__setattr__(self, "_cache", cache)
@@ -135,14 +144,10 @@ def _rebuild_view(cls, values):
     return view
 
 
-class Receipt(StructView):
-    """A ``dpcov_receipt``: which mechanism ran under which theorem, the privacy spent and every
-    constant it derived. Fields as in dpcov/receipt.h (``sigma``, ``scale``, ``dof``,
-    ``theorem``, ``generator``, ``numerics``, ...), plus ``mechanism_name``,
-    ``generator_name`` ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy),
-    ``differentially_private`` (False for a mechanism known not to be, and for a seeded release:
-    anyone who knows the seed can remove its noise) and ``privacy_claim`` (the same in words:
-    "reproducible: not private if the seed is known" for a seeded release)."""
+class PrefixedReceipt(StructView):
+    """A view of a receipt of any family: its fields start with the common prefix
+    (:data:`RECEIPT_PREFIX_FIELDS`), to which it adds ``mechanism_name`` and ``generator_name``
+    ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy)."""
 
     __slots__ = ()
 
@@ -154,6 +159,22 @@ class Receipt(StructView):
             data["mechanism_name"] = mechanism_name(data["mechanism"])
         if "generator" in data and "generator_name" not in data:
             data["generator_name"] = self._GENERATOR_NAMES.get(data["generator"], "unknown")
+
+
+class Receipt(PrefixedReceipt):
+    """A ``dpcov_receipt``: which mechanism ran under which theorem, the privacy spent and every
+    constant it derived. Fields as in dpcov/receipt.h (``sigma``, ``scale``, ``dof``,
+    ``theorem``, ``generator``, ``numerics``, ...), plus ``mechanism_name``,
+    ``generator_name`` ("none" in a plan, "pcg64" for a seed, "chacha20" from OS entropy),
+    ``differentially_private`` (False for a mechanism known not to be, and for a seeded release:
+    anyone who knows the seed can remove its noise) and ``privacy_claim`` (the same in words:
+    "reproducible: not private if the seed is known" for a seeded release)."""
+
+    __slots__ = ()
+
+    def _derived(self, data: dict) -> None:
+        """Add the names and the privacy claim to the fields."""
+        super()._derived(data)
         if "not_dp" in data and "seed_fixed" in data and "privacy_claim" not in data:
             seeded = bool(data["seed_fixed"])
             data["differentially_private"] = not data["not_dp"] and not seeded
@@ -180,6 +201,21 @@ class Receipt(StructView):
                 value = self._values[field]
                 setattr(full, field, value.encode("utf-8") if isinstance(value, str) else value)
         return full
+
+
+RECEIPT_PREFIX_FIELDS = tuple(name for name, _ in ReceiptPrefixC._fields_ if name != "struct_size")
+"""The members every receipt family starts with (``dpcov_receipt_prefix``), in order."""
+
+
+def receipt_prefix(struct) -> dict:
+    """The common prefix of any family's receipt struct (``dpcov_receipt_prefix``): mechanism,
+    privacy_model, neighbour, numerics, generator, seed_fixed, epsilon, delta, rho, bound, n,
+    theorem, with the same keys and values for every family. Read by
+    ``dpcov_receipt_prefix_of``, which checks them."""
+    from ._lib import _check, new_struct
+    out = new_struct(ReceiptPrefixC)
+    _check(C.dpcov_receipt_prefix_of(byref(struct), out))
+    return struct_fields(out)
 
 
 RECEIPT_N_WITHHELD = -1

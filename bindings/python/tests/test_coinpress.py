@@ -16,7 +16,8 @@ def test_coinpress_release_estimates_the_covariance_and_reports_its_constants():
     assert np.linalg.norm(scale[:, None] * out.covariance * scale - np.eye(4)) < 0.5
     r = out.receipt
     assert r["steps"] == 3 and r["step_rho"] == [0.125, 0.125, 0.75] and r["seed_fixed"]
-    assert r == {**dpcov.coinpress_plan(5000, 4, k_bound=20.0, rho=1.0), "seed_fixed": True}
+    assert r == {**dpcov.coinpress_plan(5000, 4, k_bound=20.0, rho=1.0), "seed_fixed": True,
+                 "generator": dpcov.types.Generator.PCG64}
 
 
 def test_coinpress_refuses_a_missing_prior_and_bad_budgets():
@@ -46,7 +47,8 @@ def test_coinpress_mean_release_estimates_the_mean_and_reports_its_constants():
     r = out.receipt
     assert r["steps"] == 3 and r["step_rho"] == [0.0625, 0.0625, 0.375] and r["seed_fixed"]
     assert r["step_clip_radius"][0] > r["step_clip_radius"][2]
-    assert r == {**dpcov.coinpress_mean_plan(4000, 5, radius=50.0), "seed_fixed": True}
+    assert r == {**dpcov.coinpress_mean_plan(4000, 5, radius=50.0), "seed_fixed": True,
+                 "generator": dpcov.types.Generator.PCG64}
     xf = np.asfortranarray(x)
     with dpcov.Rng(seed=6) as rng:
         same = dpcov.coinpress_mean_release(xf, radius=50.0, rng=rng, centre=np.ones(5))

@@ -140,9 +140,9 @@ def test_private_regression_matches_least_squares_when_the_noise_is_negligible(r
     beta, *_ = np.linalg.lstsq(design, y, rcond=None)
     np.testing.assert_allclose(est.params_, beta, atol=1e-4)
     assert est.intercept_ == pytest.approx(beta[0], abs=1e-4)
-    assert est.receipt_.mechanism == "adassp" and est.receipt_.seed_fixed == 1
+    assert est.receipt_.mechanism_name == "adassp" and est.receipt_.seed_fixed == 1
     # The intercept is a constant 1 inside the bound: B_X = sqrt(1 + bound^2), not sqrt(2) bound.
-    assert est.receipt_.bound_x == pytest.approx(np.sqrt(2.0))
+    assert est.receipt_.bound == pytest.approx(np.sqrt(2.0))
     assert isinstance(est.release_, dpcov.AdasspFit) and est.release_.released_xtx.shape == (3, 3)
     np.testing.assert_allclose(est.predict(X[:5]), design[:5] @ beta, atol=1e-3)
     assert est.score(X, y) > 0.95
@@ -218,7 +218,7 @@ def test_adassp_bound_is_chosen_privately_below_the_public_one(regression_data):
     assert np.isclose(grid, est.bound_).any()
     assert np.quantile(norms, 0.8) < est.bound_ < 1.25 * np.quantile(norms, 0.99)
     assert est.receipt_.epsilon == pytest.approx(9.0) and est.receipt_.epsilon < 9.0
-    assert est.receipt_.bound_x == pytest.approx(np.hypot(1.0, est.bound_))
+    assert est.receipt_.bound == pytest.approx(np.hypot(1.0, est.bound_))
     assert 0 < est.n_clipped_ < 0.2 * len(y)
     worst = dpcov.PrivateLinearRegression(epsilon=1.0, bound=4.0, bound_epsilon=0,
                                           random_state=3).fit(X, y)
@@ -272,10 +272,10 @@ def test_adassp_fits_are_charged_to_the_active_accountant_before_any_noise(regre
         fit = dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0.1,
                                             random_state=1).fit(X, y)
         assert budget.spent.charges == 2
-        assert budget.spent.rho == pytest.approx(0.1 ** 2 / 2 + fit.receipt_.zcdp_rho)
+        assert budget.spent.rho == pytest.approx(0.1 ** 2 / 2 + fit.receipt_.rho)
         plan = dpcov.adassp_plan(X.shape[1] + 1, 1.0, 1.0, 0.9, 1e-6,
                                  release_label_square=True)
-        assert fit.receipt_.zcdp_rho == pytest.approx(plan.zcdp_rho, rel=1e-12)
+        assert fit.receipt_.rho == pytest.approx(plan.rho, rel=1e-12)
     # A cap whose rho the fit exceeds: refused before the bound step spent or drew anything.
     with dpcov.BudgetAccountant(epsilon=0.5, delta=1e-5, accounting="zcdp") as budget, \
             dpcov.Rng(6) as rng:

@@ -135,7 +135,7 @@ def test_low_level_adassp_fit_and_bad_inputs():
     rng = dpcov.Rng(4)
     fit = dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 1e6, 1e-6, rng)
     np.testing.assert_allclose(fit.coefficients, [0.5, -0.2], atol=1e-3)
-    assert fit.receipt.mechanism == "adassp" and fit.receipt.delta_exact <= 1e-6
+    assert fit.receipt.mechanism_name == "adassp" and fit.receipt.delta_exact <= 1e-6
     with pytest.raises(dpcov.InvalidArgumentError, match="bound_x"):
         dpcov.adassp_fit(g, 2, [0, 1], -1.0, 1.0, 1.0, 1e-6, rng)
     with pytest.raises(dpcov.DimensionError, match="label"):

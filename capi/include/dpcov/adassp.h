@@ -70,27 +70,31 @@ typedef struct dpcov_adassp_params {
   int32_t release_label_square;
 } dpcov_adassp_params;
 
-/** Size of the `mechanism` field of dpcov_adassp_receipt, terminating NUL included. */
-#define DPCOV_ADASSP_NAME_SIZE 16
-
 /**
  * What dpcov_adassp_fit() did: the mechanism, the privacy spent and every constant. The caller
  * sets `struct_size` to `sizeof(dpcov_adassp_receipt)`. The last three fields are functions of
  * the release (post-processing, no further privacy cost).
  */
 typedef struct dpcov_adassp_receipt {
-  size_t struct_size;            /**< Set by the caller to sizeof(dpcov_adassp_receipt). */
-  char mechanism[DPCOV_ADASSP_NAME_SIZE]; /**< "adassp". */
-  int32_t neighbour;             /**< The ::dpcov_neighbour relation of the guarantee. */
+  size_t struct_size;    /**< Set by the caller to sizeof(dpcov_adassp_receipt). */
+  /* The members of dpcov_receipt_prefix (dpcov/receipt.h), documented there. */
+  int32_t mechanism;     /**< A ::dpcov_mechanism_id (::DPCOV_MECHANISM_ADASSP; dpcov_mechanism_name() gives "adassp"). */
+  int32_t privacy_model; /**< A ::dpcov_mechanism_privacy. */
+  int32_t neighbour;     /**< A ::dpcov_neighbour. */
+  int32_t numerics;      /**< ::DPCOV_NUMERICS_IDEALIZED: the Gaussian noise is sampled in floating point; the guarantee is that of the idealized mechanism (Mironov 2012). */
+  int32_t generator;     /**< Release only: the ::dpcov_generator of the noise; 0 in a plan. */
+  int32_t seed_fixed;    /**< 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  double epsilon;        /**< epsilon of the (epsilon, delta)-DP guarantee. */
+  double delta;          /**< delta of that guarantee. */
+  double rho;            /**< The fit is rho-zCDP: one Gaussian mechanism, rho = sum_k Delta_k^2 / (2 s_k^2) over the statistics released (Bun & Steinke 2016, Prop. 1.6), rounded up. What a zCDP ledger charges (dpcov_ledger_charge_zcdp()); data-independent (a plan has it). */
+  double bound;          /**< B_X: ||x_i|| <= B_X (an intercept's 1 included); the label's bound is `bound_y`. */
+  int64_t n;             /**< ::DPCOV_RECEIPT_N_WITHHELD: the fit takes the Gram matrix, not the rows. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE]; /**< Paper, theorem and proof file, NUL-terminated. */
   int32_t calibration;           /**< The ::dpcov_adassp_calibration used. */
-  int32_t seed_fixed;            /**< 1 if the generator came from an explicit seed. */
   int64_t num_regressors;        /**< p. */
-  double bound_x;                /**< B_X: ||x_i|| <= B_X (an intercept's 1 included). */
   double bound_y;                /**< B_Y: |y_i| <= B_Y. */
-  double epsilon;                /**< Epsilon spent. */
-  double delta;                  /**< Delta spent (as requested). */
   double delta_exact;            /**< Exact delta of the joint release at epsilon (<= delta). */
-  double rho;                    /**< Failure probability of the ridge. */
+  double failure_probability;    /**< Failure probability of the ridge (the paper's varrho; dpcov_adassp_params::rho). */
   double sensitivity_lambda_min; /**< B_X^2. */
   double sensitivity_gram;       /**< Frobenius sensitivity of X'X. */
   double sensitivity_cross;      /**< L2 sensitivity of X'y. */
@@ -103,24 +107,11 @@ typedef struct dpcov_adassp_receipt {
   double eigenvalue_floor;       /**< Floor of the PSD-safe solve (s_g). */
   double released_lambda_min;    /**< max(lambda_min + noise - shift, 0). */
   double ridge;                  /**< lambda = max(0, eta - released_lambda_min). */
-  int64_t eigenvalues_floored;   /**< Eigenvalues of X'X~ + lambda I raised to the floor (0 w.p. >= 1 - rho). */
-  /** Paper, theorem and proof file, NUL-terminated. */
-  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
+  int64_t eigenvalues_floored;   /**< Eigenvalues of X'X~ + lambda I raised to the floor (0 w.p. >= 1 - failure_probability). */
   int32_t label_square_released; /**< 1 if y'y was released too (release_label_square). */
   double sensitivity_label_square; /**< B_Y^2 (0 unless label_square_released). */
   double sigma_label_square;     /**< s_y (0 unless label_square_released). */
   double released_label_square;  /**< y'y + N(0, s_y^2) (0 unless label_square_released). */
-  /**
-   * The fit is zcdp_rho-zCDP: one Gaussian mechanism, rho = sum_k Delta_k^2 / (2 s_k^2) over
-   * the statistics released (Bun & Steinke 2016, Prop. 1.6), rounded up. What a zCDP ledger
-   * charges (dpcov_ledger_charge_zcdp()); data-independent (a plan has it).
-   */
-  double zcdp_rho;
-  /**
-   * The ::dpcov_numerics of the fit: always ::DPCOV_NUMERICS_IDEALIZED, its Gaussian noise is
-   * sampled in floating point and the guarantee is that of the idealized mechanism (Mironov 2012).
-   */
-  int32_t numerics;
 } dpcov_adassp_receipt;
 
 /**
@@ -132,8 +123,8 @@ DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
 
 /**
  * Every data-independent constant of an AdaSSP fit (the noise scales, the shift, eta, the exact
- * delta and `zcdp_rho`), without data or randomness: what a budget ledger checks before the fit
- * (dpcov_ledger_check_zcdp() with the receipt's `zcdp_rho`, `epsilon` and `delta`). The fields
+ * delta and `rho`), without data or randomness: what a budget ledger checks before the fit
+ * (dpcov_ledger_check_zcdp() with the receipt's `rho`, `epsilon` and `delta`). The fields
  * that are functions of the release (`released_lambda_min`, `ridge`, `eigenvalues_floored`,
  * `released_label_square`) and `seed_fixed` are 0. Fails as dpcov_adassp_fit() would for the
  * same arguments.

@@ -26,6 +26,7 @@
 #define DPCOV_COINPRESS_H
 
 #include "dpcov/common.h"
+#include "dpcov/receipt.h"
 #include "dpcov/rng.h"
 
 #ifdef __cplusplus
@@ -55,16 +56,24 @@ typedef struct dpcov_coinpress_params {
 
 /** What a CoinPress release spent and every constant it used. */
 typedef struct dpcov_coinpress_receipt {
-  /** Set by the caller to sizeof(dpcov_coinpress_receipt). */
-  size_t struct_size;
+  size_t struct_size;    /**< Set by the caller to sizeof(dpcov_coinpress_receipt). */
+  /* The members of dpcov_receipt_prefix (dpcov/receipt.h), documented there. */
+  int32_t mechanism;     /**< A ::dpcov_mechanism_id (::DPCOV_MECHANISM_COINPRESS). */
+  int32_t privacy_model; /**< A ::dpcov_mechanism_privacy. */
+  int32_t neighbour;     /**< A ::dpcov_neighbour. */
+  int32_t numerics;      /**< ::DPCOV_NUMERICS_IDEALIZED: Gaussian noise sampled in floating point (Mironov 2012). */
+  int32_t generator;     /**< Release only: the ::dpcov_generator of the noise; 0 in a plan. */
+  int32_t seed_fixed;    /**< 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  double epsilon;        /**< epsilon of the (epsilon, delta)-DP guarantee. */
+  double delta;          /**< delta of that guarantee. */
+  double rho;            /**< Total zCDP budget; the step shares sum to at most rho. */
+  double bound;          /**< 0: no row norm bound (the prior is on the covariance and the mean). */
+  int64_t n;             /**< n, the public number of rows. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE]; /**< Paper, theorem and proof file, NUL-terminated. */
   /** d. */
   int64_t dim;
-  /** n, the public number of rows. */
-  int64_t n;
   /** t. */
   int64_t steps;
-  /** Total zCDP budget; the step shares sum to at most rho. */
-  double rho;
   /** K of the prior. */
   double k_bound;
   /** beta of the clipping radius. */
@@ -73,16 +82,10 @@ typedef struct dpcov_coinpress_receipt {
   double clip_radius;
   /** eta = sqrt(d/n) + d/(2n), the regulariser of the whitening transform. */
   double eta;
-  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
-  double epsilon;
-  /** delta of that guarantee. */
-  double delta;
   /** Share rho_i of step i (entries past `steps` are 0). */
   double step_rho[DPCOV_COINPRESS_MAX_STEPS];
   /** Noise standard deviation of step i: gamma^2 / (n sqrt(rho_i)) (entries past `steps` are 0). */
   double step_sigma[DPCOV_COINPRESS_MAX_STEPS];
-  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
-  int32_t seed_fixed;
 } dpcov_coinpress_receipt;
 
 /**
@@ -160,16 +163,24 @@ typedef struct dpcov_coinpress_mean_params {
 
 /** What a CoinPress mean release spent and every constant it used: all public (no data). */
 typedef struct dpcov_coinpress_mean_receipt {
-  /** Set by the caller to sizeof(dpcov_coinpress_mean_receipt). */
-  size_t struct_size;
+  size_t struct_size;    /**< Set by the caller to sizeof(dpcov_coinpress_mean_receipt). */
+  /* The members of dpcov_receipt_prefix (dpcov/receipt.h), documented there. */
+  int32_t mechanism;     /**< A ::dpcov_mechanism_id (::DPCOV_MECHANISM_COINPRESS_MEAN). */
+  int32_t privacy_model; /**< A ::dpcov_mechanism_privacy. */
+  int32_t neighbour;     /**< A ::dpcov_neighbour. */
+  int32_t numerics;      /**< ::DPCOV_NUMERICS_IDEALIZED: Gaussian noise sampled in floating point (Mironov 2012). */
+  int32_t generator;     /**< Release only: the ::dpcov_generator of the noise; 0 in a plan. */
+  int32_t seed_fixed;    /**< 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  double epsilon;        /**< epsilon of the (epsilon, delta)-DP guarantee. */
+  double delta;          /**< delta of that guarantee. */
+  double rho;            /**< Total zCDP budget; the step shares sum to at most rho. */
+  double bound;          /**< 0: no row norm bound (the prior is on the covariance and the mean). */
+  int64_t n;             /**< n, the public number of rows. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE]; /**< Paper, theorem and proof file, NUL-terminated. */
   /** d. */
   int64_t dim;
-  /** n, the public number of rows. */
-  int64_t n;
   /** t. */
   int64_t steps;
-  /** Total zCDP budget; the step shares sum to at most rho. */
-  double rho;
   /** r of the prior ||mu - c|| <= r. */
   double radius;
   /** s of the prior Cov(x) <= s^2 I. */
@@ -178,10 +189,6 @@ typedef struct dpcov_coinpress_mean_receipt {
   double beta;
   /** gamma = sqrt(d + 2 sqrt(d ln(1/beta)) + 2 ln(1/beta)) (Laurent & Massart 2000, Lemma 1). */
   double tail_radius;
-  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
-  double epsilon;
-  /** delta of that guarantee. */
-  double delta;
   /** Share rho_i of step i (entries past `steps` are 0). */
   double step_rho[DPCOV_COINPRESS_MAX_STEPS];
   /** Radius R_i of the ball around the previous centre that step i projects the rows onto:
@@ -191,8 +198,6 @@ typedef struct dpcov_coinpress_mean_receipt {
   /** Noise standard deviation of step i per coordinate: sqrt(2) R_i / (n sqrt(rho_i)) (entries
    *  past `steps` are 0). */
   double step_sigma[DPCOV_COINPRESS_MAX_STEPS];
-  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
-  int32_t seed_fixed;
 } dpcov_coinpress_mean_receipt;
 
 /**

@@ -37,6 +37,7 @@
 #define DPCOV_DONG_LIANG_YI_H
 
 #include "dpcov/common.h"
+#include "dpcov/receipt.h"
 #include "dpcov/rng.h"
 
 #ifdef __cplusplus
@@ -75,24 +76,26 @@ typedef struct dpcov_dly_params {
 
 /** What a Dong-Liang-Yi release spent and every constant it used. */
 typedef struct dpcov_dly_receipt {
-  /** Set by the caller to sizeof(dpcov_dly_receipt). */
-  size_t struct_size;
+  size_t struct_size;    /**< Set by the caller to sizeof(dpcov_dly_receipt). */
+  /* The members of dpcov_receipt_prefix (dpcov/receipt.h), documented there. */
+  int32_t mechanism;     /**< A ::dpcov_mechanism_id (::DPCOV_MECHANISM_DLY). */
+  int32_t privacy_model; /**< A ::dpcov_mechanism_privacy. */
+  int32_t neighbour;     /**< A ::dpcov_neighbour. */
+  int32_t numerics;      /**< ::DPCOV_NUMERICS_IDEALIZED: Gaussian noise sampled in floating point (Mironov 2012). */
+  int32_t generator;     /**< Release only: the ::dpcov_generator of the noise; 0 in a plan. */
+  int32_t seed_fixed;    /**< 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
+  double epsilon;        /**< epsilon of the (epsilon, delta)-DP guarantee. */
+  double delta;          /**< delta of that guarantee. */
+  double rho;            /**< Total zCDP budget. */
+  double bound;          /**< r, the public bound on row norms. */
+  int64_t n;             /**< n, the public number of rows. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE]; /**< Paper, theorem and proof file, NUL-terminated. */
   /** The ::dpcov_dly_variant requested. */
   int32_t variant;
   /** d. */
   int64_t dim;
-  /** n, the public number of rows. */
-  int64_t n;
-  /** Total zCDP budget. */
-  double rho;
-  /** r. */
-  double radius;
   /** beta. */
   double beta;
-  /** epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP. */
-  double epsilon;
-  /** delta of that guarantee. */
-  double delta;
   /** Budget of the final Gauss or Separate release (rho; 3 rho / 4 for AdaptivePaper; for
    *  Adaptive 123 rho / 128 in a plan and in a release whose first look did not settle the
    *  radius, 511 rho / 512 in one whose first look did; rounded down). */
@@ -120,8 +123,6 @@ typedef struct dpcov_dly_receipt {
   /** Sigma of Separate's eigenvalue noise (in the plan too for ::DPCOV_DLY_SEPARATE; release
    *  only for the adaptive variants, 0 in a plan), else 0. */
   double sigma_eigenvalues;
-  /** 1 if the generator came from an explicit seed (no privacy), else 0; 0 in a plan. */
-  int32_t seed_fixed;
   /** Adaptive: sigma of the Gaussian noise on each bin of the second look at the histogram of row
    *  norms, 1 / sqrt(15 rho / 512) (0 in a release whose first look settled the radius: no
    *  second look); else 0. */

@@ -118,7 +118,7 @@ DPCOV_API dpcov_status dpcov_ledger_charge(dpcov_ledger *ledger, const dpcov_rec
 
 /**
  * Whether a release stated in zero-concentrated DP fits in what is left: one that is @p rho-zCDP
- * and (@p epsilon, @p delta)-DP, as the receipts of AdaSSP (`zcdp_rho`, `epsilon`, `delta`;
+ * and (@p epsilon, @p delta)-DP, as the receipts of AdaSSP (`rho`, `epsilon`, `delta`;
  * dpcov_adassp_plan() gives them before the fit), CoinPress and Dong-Liang-Yi (`rho`, `epsilon`,
  * `delta`) state it. Basic and advanced accounting charge (epsilon, delta); zCDP accounting
  * charges rho alone (rho covers the whole release, delta included). Changes nothing.

@@ -133,31 +133,65 @@ enum dpcov_numerics {
 #define DPCOV_RECEIPT_THEOREM_SIZE 160
 
 /**
- * What a mechanism did. Filled by dpcov_mechanism_plan() and the release functions; the caller sets
- * `struct_size` to `sizeof(dpcov_receipt)` first. Constants a mechanism does not use are 0.
+ * The members every receipt family starts with, in this order: dpcov_receipt, dpcov_adassp_receipt,
+ * dpcov_dly_receipt, dpcov_coinpress_receipt and dpcov_coinpress_mean_receipt each repeat them by
+ * name before their own (C's common initial sequence), so `r.epsilon` reads the same in every
+ * family, and dpcov_receipt_prefix_of() copies them out of any family's receipt. A ledger, a
+ * logger or a binding reads what any release spent through this struct alone.
+ */
+typedef struct dpcov_receipt_prefix {
+  /** Set by the caller to the size of the struct it passes; the library writes no byte beyond it. */
+  size_t struct_size;
+  int32_t mechanism;     /**< A ::dpcov_mechanism_id (dpcov/mechanism.h); dpcov_mechanism_name() names it. */
+  int32_t privacy_model; /**< The ::dpcov_mechanism_privacy the guarantee is stated in (the registry's). */
+  int32_t neighbour;     /**< The ::dpcov_neighbour relation the guarantee is stated for. */
+  int32_t numerics;      /**< The ::dpcov_numerics of the released values. */
+  /** Release only: the ::dpcov_generator the noise came from; ::DPCOV_GENERATOR_NONE (0) in a plan. */
+  int32_t generator;
+  /** 1 if the generator came from an explicit seed (reproducible, not private for whoever knows it); 0 from OS entropy, and 0 in a plan. */
+  int32_t seed_fixed;
+  double epsilon;        /**< Epsilon spent (as claimed by the theorem). */
+  double delta;          /**< Delta spent; 0 for pure epsilon-DP mechanisms. */
+  /** The rho of rho-zCDP the release satisfies where the mechanism states one (the zCDP families, AdaSSP's single Gaussian mechanism); else 0. */
+  double rho;
+  /** B: every row has Euclidean norm <= B (AdaSSP: B_X, the regressors'); 0 for a mechanism that takes no norm bound (CoinPress). */
+  double bound;
+  /** Number of rows, public under replace-one; ::DPCOV_RECEIPT_N_WITHHELD where it is private (a public receipt under add/remove) or not an input (AdaSSP takes the Gram matrix). */
+  int64_t n;
+  /** Paper, theorem and proof file the constants come from, NUL-terminated. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
+} dpcov_receipt_prefix;
+
+/**
+ * What a mechanism on the Gram matrix did. Filled by dpcov_mechanism_plan() and the release
+ * functions; the caller sets `struct_size` to `sizeof(dpcov_receipt)` first. Constants a mechanism
+ * does not use are 0. Starts with the members of dpcov_receipt_prefix (documented there).
  */
 typedef struct dpcov_receipt {
-  /** Set by the caller to sizeof(dpcov_receipt); the library writes no byte beyond it. */
-  size_t struct_size;
-  int32_t mechanism;        /**< A ::dpcov_mechanism_id (dpcov/mechanism.h). */
-  int32_t neighbour;        /**< The ::dpcov_neighbour relation the guarantee is stated for. */
+  size_t struct_size;       /**< Set by the caller to sizeof(dpcov_receipt); the library writes no byte beyond it. */
+  int32_t mechanism;        /**< As dpcov_receipt_prefix::mechanism. */
+  int32_t privacy_model;    /**< As dpcov_receipt_prefix::privacy_model. */
+  int32_t neighbour;        /**< As dpcov_receipt_prefix::neighbour. */
+  int32_t numerics;         /**< As dpcov_receipt_prefix::numerics. */
+  int32_t generator;        /**< As dpcov_receipt_prefix::generator (the weaker of a sketch's and the release's). */
+  int32_t seed_fixed;       /**< As dpcov_receipt_prefix::seed_fixed. */
+  double epsilon;           /**< Epsilon spent (as claimed by the theorem; see `not_dp`). */
+  double delta;             /**< Delta spent; 0 for pure epsilon-DP mechanisms. */
+  double rho;               /**< 0: no mechanism on the Gram matrix is stated in zCDP. */
+  double bound;             /**< B: every row has Euclidean norm <= B. */
+  int64_t n;                /**< Number of rows (public under replace-one). */
+  /** Paper, theorem and proof file the constants come from, NUL-terminated. */
+  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
   int32_t calibration;      /**< The ::dpcov_calibration actually used (never DEFAULT). */
   int32_t not_dp;           /**< 1 if the mechanism is known NOT to be differentially private. */
-  int32_t seed_fixed;       /**< 1 if the generator came from an explicit seed; 0 from OS entropy, and 0 in a plan. */
   int32_t sensitivity_norm; /**< A ::dpcov_sensitivity_norm: the norm of `sensitivity`. */
   int32_t lambda_min_scope; /**< Inverse Gauss: the ::dpcov_lambda_min_scope of `lambda_min_bound`; else 0. */
   int64_t dim;              /**< d: the statistic is d x d. */
-  int64_t n;                /**< Number of rows (public under replace-one). */
-  double bound;             /**< B: every row has Euclidean norm <= B. */
-  double epsilon;           /**< Epsilon spent (as claimed by the theorem; see `not_dp`). */
-  double delta;             /**< Delta spent; 0 for pure epsilon-DP mechanisms. */
   double sensitivity;       /**< The sensitivity the noise is calibrated to (norm: `sensitivity_norm`); 0 if none. */
   double sigma;             /**< Standard deviation of each Gaussian upper-triangle entry; 0 if none. */
   double scale;             /**< Laplace scale b, or the Wishart scale matrix is `scale` * I; 0 if none. */
   double dof;               /**< Wishart degrees of freedom; 0 if none. */
   double lambda_min_bound;  /**< Inverse Gauss: the public bound theta^2 <= lambda_min(G); 0 if none. */
-  /** Paper, theorem and proof file the constants come from, NUL-terminated. */
-  char theorem[DPCOV_RECEIPT_THEOREM_SIZE];
   /** IEV and KT: eps0 = eps / 2, spent on the eigenvalues (Laplace scale `scale`); else 0. */
   double epsilon_eigenvalues;
   /** IEV and KT, uniform split: eps_i of every eigenvector step; 0 for the adaptive split (its shares depend on the release) and for other mechanisms. */
@@ -198,10 +232,6 @@ typedef struct dpcov_receipt {
   int32_t test_passed;
   /** Wang-Huai-Xu graphical lasso (dpcov_private_glasso_*, ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART): the public penalty rho; else 0. */
   double glasso_rho;
-  /** Release only: the ::dpcov_generator the noise came from (the weaker of a sketch's and the release's); ::DPCOV_GENERATOR_NONE (0) in a plan. */
-  int32_t generator;
-  /** The ::dpcov_numerics of the mechanism: ::DPCOV_NUMERICS_IDEALIZED (floating-point noise) or ::DPCOV_NUMERICS_EXACT. */
-  int32_t numerics;
 } dpcov_receipt;
 
 /** dpcov_receipt::n in a public receipt when n is private (::DPCOV_NEIGHBOUR_ADD_REMOVE). */
@@ -229,6 +259,30 @@ typedef struct dpcov_receipt {
  * Thread-safety: reentrant.
  */
 DPCOV_API dpcov_status dpcov_receipt_public(const dpcov_receipt *receipt, dpcov_receipt *out);
+
+/**
+ * The common prefix of any family's receipt: what a ledger, a logger or a binding needs to read
+ * a release without knowing its family. Copies the dpcov_receipt_prefix members of @p receipt
+ * (whose first member is its own struct_size) after checking them; a public receipt stays public
+ * (n as withheld stays withheld).
+ *
+ * @param receipt  a receipt of any family filled by the library (dpcov_receipt,
+ *                 dpcov_adassp_receipt, dpcov_dly_receipt, dpcov_coinpress_receipt,
+ *                 dpcov_coinpress_mean_receipt): its struct_size at least
+ *                 sizeof(dpcov_receipt_prefix), its mechanism an id of the registry
+ *                 (dpcov_mechanism_info_by_id()), its enums known values, its theorem
+ *                 NUL-terminated; not retained.
+ * @param[out] out receives the prefix, written up to out->struct_size (set by the caller, at least
+ *                 sizeof(dpcov_receipt_prefix) of this version). Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p receipt or @p out NULL),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a struct_size too small, an unknown mechanism id, privacy
+ *         model, neighbour relation, numerics or generator, a privacy model other than the
+ *         registry's for the mechanism, seed_fixed not 0 or 1, a theorem without its NUL),
+ *         ::DPCOV_E_NON_FINITE (epsilon, delta, rho or bound not finite).
+ *
+ * Thread-safety: reentrant.
+ */
+DPCOV_API dpcov_status dpcov_receipt_prefix_of(const void *receipt, dpcov_receipt_prefix *out);
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,8 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../io/readers/open_input.hpp"
+#include "../io/receipt_prefix_json.hpp"
 #include "../io/write_outputs.hpp"
-#include "../options/mechanism_registry.hpp"
 #include "release_pipeline.hpp"
 
 namespace dpcov::cli {
@@ -44,35 +44,31 @@ std::string claim(bool seed_fixed) {
                     : "private; idealized numerics (floating-point noise, Mironov 2012)";
 }
 
-// The fields every receipt of these mechanisms shares. n is public under replace-one, and the
-// written matrix is n times the estimate of X^T X / n.
-nlohmann::ordered_json common_receipt(const std::string &mechanism, const char *theorem,
-                                      double rho, double epsilon, double delta, int64_t n,
-                                      int64_t dim, bool seed_fixed) {
-  return {{"command", "release"},
-          {"library_version", dpcov_version_string()},
-          {"mechanism", mechanism},
-          {"theorem", theorem},
-          {"differentially_private", !seed_fixed},
-          {"mechanism_differentially_private", true},
-          {"privacy_claim", claim(seed_fixed)},
-          {"privacy_model", "rho-zCDP, stated as (epsilon, delta)-DP (Canonne, Kamath & Steinke "
-                            "2020, Prop. 12)"},
-          {"neighbour", "replace-one"},
-          {"n_public", true},
-          {"n", n},
-          {"dim", dim},
-          {"rho", rho},
-          {"epsilon", epsilon},
-          {"delta", delta},
-          {"output", "n times the mechanism's estimate of X^T X / n (an estimate of the Gram "
-                     "matrix; n is public)"},
-          {"seed_fixed", seed_fixed},
-          {"numerics", "idealized"}};
+// The fields every receipt of these mechanisms shares: the library's common prefix of the C
+// receipt `receipt` under the command's name of the mechanism (the variant's, for Dong-Liang-Yi),
+// with the whole release's rho and epsilon (a centred coinpress spends part of them on its mean),
+// then the claim. n is public under replace-one, and the written matrix is n times the estimate
+// of X^T X / n. A plan says that nothing was released.
+nlohmann::ordered_json common_receipt(const std::string &mechanism, const void *receipt,
+                                      double rho, double epsilon, int64_t dim, bool plan) {
+  nlohmann::ordered_json out = receipt_prefix_json(receipt);
+  out["mechanism"] = mechanism;
+  out["rho"] = rho;
+  out["epsilon"] = epsilon;
+  const bool seed_fixed = out["seed_fixed"].get<bool>();
+  out["differentially_private"] = !seed_fixed;
+  if (!plan) out["mechanism_differentially_private"] = true;
+  out["privacy_claim"] =
+      plan ? "plan: nothing released; idealized numerics (floating-point noise, Mironov 2012)"
+           : claim(seed_fixed);
+  out["n_public"] = true;
+  out["dim"] = dim;
+  out["output"] = "n times the mechanism's estimate of X^T X / n (an estimate of the Gram matrix; "
+                  "n is public)";
+  out["command"] = plan ? "plan" : "release";
+  out["library_version"] = dpcov_version_string();
+  return out;
 }
-
-// The wording every receipt of a mechanism carries: the library registry's.
-const char *theorem_of(int32_t id) { return registry_entry(id).theorem; }
 
 // The first `steps` entries of a per-step array of a CoinPress receipt.
 std::vector<double> per_step(const double (&values)[DPCOV_COINPRESS_MAX_STEPS], int64_t steps) {
@@ -104,8 +100,7 @@ nlohmann::ordered_json coinpress_constants(const dpcov_coinpress_receipt &r) {
 
 // The data-independent constants of a Dong-Liang-Yi release.
 nlohmann::ordered_json dly_constants(const dpcov_dly_receipt &r) {
-  return {{"bound", r.bound},
-          {"beta", r.beta},
+  return {{"beta", r.beta},
           {"rho_covariance", r.rho_covariance},
           {"trace_sigma", r.trace_sigma},
           {"svt_epsilon", r.svt_epsilon},
@@ -196,20 +191,13 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   plan.rho = rho;
   double epsilon = 0.0;
   library_check_parameters(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the release's epsilon");
-  const char *theorem = theorem_of(m.mechanism == kCoinpressMean ? DPCOV_MECHANISM_COINPRESS_MEAN
-                                   : m.mechanism == kCoinpress   ? DPCOV_MECHANISM_COINPRESS
-                                                                 : DPCOV_MECHANISM_DLY);
-  plan.receipt = common_receipt(m.mechanism, theorem, rho, epsilon, *m.delta, n, dim, false);
-  plan.receipt["command"] = "plan";
-  plan.receipt.erase("mechanism_differentially_private");
-  plan.receipt["privacy_claim"] =
-      "plan: nothing released; idealized numerics (floating-point noise, Mironov 2012)";
   if (m.mechanism == kCoinpressMean) {
     plan.mean = mean_params(o, rho);
     dpcov_coinpress_mean_receipt r{};
     r.struct_size = sizeof r;
     library_check_parameters(dpcov_coinpress_mean_plan(n, dim, &plan.mean, &r),
                              "coinpress_mean settings");
+    plan.receipt = common_receipt(m.mechanism, &r, rho, epsilon, dim, true);
     plan.receipt["output"] = "the private mean of the rows (1 x d)";
     plan.receipt.update(mean_constants(r));
     return plan;
@@ -238,6 +226,7 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
     r.struct_size = sizeof r;
     library_check_parameters(dpcov_coinpress_plan(n, dim, &plan.coinpress, &r),
                              "coinpress settings");
+    plan.receipt = common_receipt(m.mechanism, &r, rho, epsilon, dim, true);
     if (o.center) {
       plan.receipt["output"] = "n times the mechanism's estimate of the covariance of the rows "
                                "centred on the private mean of \"centring\" (n is public)";
@@ -256,6 +245,7 @@ ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t
   dpcov_dly_receipt r{};
   r.struct_size = sizeof r;
   library_check_parameters(dpcov_dly_plan(n, dim, &plan.dly, &r), concat(m.mechanism, " settings"));
+  plan.receipt = common_receipt(m.mechanism, &r, rho, epsilon, dim, true);
   plan.receipt.update(dly_constants(r));
   // Gauss and Separate: the noise is data-independent, stated in the plan (dly_plan).
   if (r.branch >= 0) {
@@ -414,8 +404,7 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
                                                mean.data(), &r),
                   "releasing with coinpress_mean");
   nlohmann::ordered_json sidecar =
-      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_COINPRESS_MEAN), r.rho, r.epsilon,
-                     r.delta, r.n, r.dim, r.seed_fixed != 0);
+      common_receipt(m.mechanism, &r, r.rho, r.epsilon, r.dim, false);
   sidecar["output"] = "the private mean of the rows (1 x d)";
   sidecar.update(mean_constants(r));
   // Charged before the outputs are written: a failure after this leaves the budget spent.
@@ -453,8 +442,7 @@ nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPla
   double epsilon = r.epsilon;
   if (o.center) library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
   nlohmann::ordered_json sidecar =
-      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_COINPRESS), o.center ? rho : r.rho,
-                     epsilon, r.delta, r.n, r.dim, r.seed_fixed != 0);
+      common_receipt(m.mechanism, &r, o.center ? rho : r.rho, epsilon, r.dim, false);
   if (o.center) {
     sidecar["output"] = "n times the mechanism's estimate of the covariance of the rows centred "
                         "on the private mean of \"centring\" (n is public)";
@@ -476,8 +464,7 @@ nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &pla
                                 draws.rng(), released.data(), d, &r),
               concat("releasing with ", m.mechanism));
   nlohmann::ordered_json sidecar =
-      common_receipt(m.mechanism, theorem_of(DPCOV_MECHANISM_DLY), r.rho, r.epsilon, r.delta, r.n,
-                     r.dim, r.seed_fixed != 0);
+      common_receipt(m.mechanism, &r, r.rho, r.epsilon, r.dim, false);
   sidecar.update(dly_constants(r));
   // Outputs of the private steps, covered by the budget.
   sidecar["branch"] = branch_name(r.branch);

@@ -1,6 +1,7 @@
 #include "adassp_receipt.hpp"
 
 #include "../cli_error.hpp"
+#include "receipt_prefix_json.hpp"
 
 namespace dpcov::cli {
 
@@ -20,23 +21,14 @@ std::string adassp_claim(const dpcov_adassp_receipt &r) {
 }
 
 nlohmann::ordered_json adassp_receipt_json(const dpcov_adassp_receipt &r) {
-  nlohmann::ordered_json j;
-  j["mechanism"] = dpcov_mechanism_name(r.mechanism);
-  j["theorem"] = r.theorem;
-  j["neighbour"] = r.neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? "add_remove" : "replace_one";
-  j["calibration"] = r.calibration == DPCOV_ADASSP_PAPER ? "paper" : "joint_analytic";
+  nlohmann::ordered_json j = receipt_prefix_json(&r);
   j["differentially_private"] = r.seed_fixed == 0;
   j["privacy_claim"] = adassp_claim(r);
-  j["seed_fixed"] = r.seed_fixed != 0;
-  j["numerics"] = r.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized";
+  j["calibration"] = r.calibration == DPCOV_ADASSP_PAPER ? "paper" : "joint_analytic";
   j["num_regressors"] = r.num_regressors;
-  j["bound_x"] = r.bound;
   j["bound_y"] = r.bound_y;
-  j["epsilon"] = r.epsilon;
-  j["delta"] = r.delta;
   j["delta_exact"] = r.delta_exact;
-  j["zcdp_rho"] = r.rho;
-  j["rho"] = r.failure_probability;
+  j["failure_probability"] = r.failure_probability;
   j["sensitivity_lambda_min"] = r.sensitivity_lambda_min;
   j["sensitivity_gram"] = r.sensitivity_gram;
   j["sensitivity_cross"] = r.sensitivity_cross;

@@ -8,6 +8,7 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../commands/zcdp_release.hpp"
+#include "../io/receipt_prefix_json.hpp"
 #include "mechanism_registry.hpp"
 
 namespace dpcov::cli {
@@ -44,13 +45,6 @@ const std::vector<std::pair<std::string, int32_t>> kSensitivityNorms = {
 
 const std::vector<std::pair<std::string, int32_t>> kLambdaMinScopes = {
     {"domain", DPCOV_LAMBDA_MIN_DOMAIN}, {"input", DPCOV_LAMBDA_MIN_INPUT}};
-
-const std::vector<std::pair<std::string, int32_t>> kGenerators = {
-    {"none", DPCOV_GENERATOR_NONE}, {"pcg64", DPCOV_GENERATOR_PCG64},
-    {"chacha20", DPCOV_GENERATOR_CHACHA20}};
-
-const std::vector<std::pair<std::string, int32_t>> kNumerics = {
-    {"idealized", DPCOV_NUMERICS_IDEALIZED}, {"exact", DPCOV_NUMERICS_EXACT}};
 
 }  // namespace
 
@@ -244,17 +238,12 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
   // A seeded release is not private for anyone who knows the seed: it never says
   // "differentially_private": true. Its mechanism is, which is what the analyses of the release
   // (noise-aware intervals, subspace bounds) need to know.
-  nlohmann::ordered_json out = {{"mechanism", dpcov_mechanism_name(r.mechanism)},
-          {"theorem", r.theorem},
+  nlohmann::ordered_json out = receipt_prefix_json(&r);
+  out.update(nlohmann::ordered_json{
           {"differentially_private", r.not_dp == 0 && r.seed_fixed == 0},
           {"privacy_claim", privacy_claim(r)},
-          {"neighbour", name_of(kNeighbours, r.neighbour)},
           {"calibration", name_of(kCalibrations, r.calibration)},
-          {"epsilon", r.epsilon},
-          {"delta", r.delta},
           {"dim", r.dim},
-          {"n", r.n},
-          {"bound", r.bound},
           {"sensitivity", r.sensitivity},
           {"sensitivity_norm", name_of(kSensitivityNorms, r.sensitivity_norm)},
           {"sigma", r.sigma},
@@ -281,10 +270,7 @@ nlohmann::ordered_json receipt_json(const dpcov_receipt &r) {
           {"test_shift", r.test_shift},
           {"test_value", r.test_value},
           {"test_passed", r.test_passed != 0},
-          {"glasso_rho", r.glasso_rho},
-          {"seed_fixed", r.seed_fixed != 0},
-          {"generator", name_of(kGenerators, r.generator)},
-          {"numerics", name_of(kNumerics, r.numerics)}};
+          {"glasso_rho", r.glasso_rho}});
   if (r.seed_fixed != 0) {
     nlohmann::ordered_json tagged;
     for (const auto &[key, value] : out.items()) {

@@ -42,7 +42,7 @@ class RawRegression(DpcovCase):
         # With the intervals the whole budget goes to AdaSSP at --bound: no rows are clipped below
         # it, so the intervals hold no clipping bias (docs/regression_intervals.md).
         self.assertNotIn("bound_selection", out)
-        self.assertAlmostEqual(out["receipt"]["bound_x"], np.hypot(1.0, 1.0))
+        self.assertAlmostEqual(out["receipt"]["bound"], np.hypot(1.0, 1.0))
         self.assertEqual(out["receipt"]["epsilon"], 4.0)
         self.assertEqual(out["epsilon_total"], 4.0)
         self.assertIn("no clipping below --bound", out["noise_aware"]["assumes"])
@@ -53,7 +53,7 @@ class RawRegression(DpcovCase):
                                "--no-intervals"])
         chosen = point["bound_selection"]["bound"]
         self.assertLessEqual(chosen, 1.0)
-        self.assertAlmostEqual(point["receipt"]["bound_x"], np.hypot(1.0, chosen))
+        self.assertAlmostEqual(point["receipt"]["bound"], np.hypot(1.0, chosen))
         self.assertAlmostEqual(point["receipt"]["epsilon"], 3.6)
         # A share asked for with the intervals is honoured, and the intervals say what they omit.
         tight = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
@@ -111,7 +111,7 @@ class RawRegression(DpcovCase):
         self.assertIn("chosen privately below --bound 4", self.run_dpcov(base).stdout.decode())
         given = self.run_json(base + ["--bound-epsilon", "0"])
         self.assertNotIn("bound_selection", given)
-        self.assertAlmostEqual(given["receipt"]["bound_x"], np.hypot(1.0, 4.0))
+        self.assertAlmostEqual(given["receipt"]["bound"], np.hypot(1.0, 4.0))
         self.assertEqual(given["receipt"]["epsilon"], 20.0)
         with open(path, "rb") as f:
             piped = self.run_dpcov(["regress", "-"] + base[2:], stdin=f.read())
@@ -167,7 +167,7 @@ class RawRegression(DpcovCase):
                 self.assertEqual(len(adassp), fit)
                 if accounting == "zcdp":
                     self.assertAlmostEqual(book["spent"]["rho"],
-                                           fit * (receipt["zcdp_rho"] + 0.1 ** 2 / 2), places=12)
+                                           fit * (receipt["rho"] + 0.1 ** 2 / 2), places=12)
                     self.assertLessEqual(book["spent"]["epsilon"], 2.5)
                 else:
                     self.assertAlmostEqual(book["spent"]["epsilon"], fit * 1.0)

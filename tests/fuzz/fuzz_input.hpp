@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "../../capi/struct_size.hpp"
 #include "dpcov.h"
 
 namespace fuzz {
@@ -143,16 +144,18 @@ constexpr unsigned char kFill = 0xA5;
 // A result struct of type T inside a buffer 16 bytes longer, filled with kFill, whose
 // struct_size is sizeof(T) mostly, sometimes smaller or larger; sometimes NULL. `first` is the
 // smallest struct_size the library accepts (the end of the struct's first shipped version,
-// docs/abi-policy.md): a program built against an older header passes a smaller struct, which the
-// library fills up to its struct_size and never beyond.
+// docs/abi-policy.md, from the library's own table so that the two cannot drift apart): a program
+// built against an older header passes a smaller struct, which the library fills up to its
+// struct_size and never beyond.
 template <class T>
 struct Result {
+  static_assert(dpcov::capi::kFirstShippedSize<T> > 0, "a result struct without a first shipped size");
   std::vector<unsigned char> buffer = std::vector<unsigned char>(sizeof(T) + 16, kFill);
   size_t declared = sizeof(T);
   size_t first;
   bool null = false;
 
-  explicit Result(fuzz::Input &in, size_t first_shipped = sizeof(T)) : first(first_shipped) {
+  explicit Result(fuzz::Input &in) : first(dpcov::capi::kFirstShippedSize<T>) {
     null = in.range(0, 15) == 0;
     switch (in.range(0, 7)) {
       case 0: declared = static_cast<size_t>(in.range(0, sizeof(T) - 1)); break;

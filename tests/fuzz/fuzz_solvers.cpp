@@ -396,7 +396,8 @@ void glasso(fuzz::Input &in) {
   // The private graphical lasso: plan, release, log-density (output perturbation takes no solver
   // options and reports no convergence).
   const int32_t mechanism =
-      static_cast<int32_t>(in.range(0, 3) == 0 ? in.range(0, 14) : DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART);
+      in.range(0, 3) == 0 ? static_cast<int32_t>(in.range(0, 14))
+                      : static_cast<int32_t>(DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART);
   const double eps = epsilon(in), delta = probability(in);
   dpcov_mechanism_params p;
   fuzz::require(dpcov_mechanism_params_default(&p) == DPCOV_OK, "params");

@@ -52,13 +52,6 @@ class Generator {
   dpcov_rng *rng_ = nullptr;
 };
 
-// The smallest receipt struct_size the library accepts: the end of seed_fixed, the last field of
-// the first shipped version of each receipt (capi/struct_size.hpp).
-template <class T>
-constexpr size_t first_shipped() {
-  return offsetof(T, seed_fixed) + sizeof(int32_t);
-}
-
 bool valid_layout(int32_t layout) {
   return layout == DPCOV_ROW_MAJOR || layout == DPCOV_COL_MAJOR;
 }
@@ -206,7 +199,7 @@ void dly(fuzz::Input &in) {
   const int32_t variant = pp ? p.variant : DPCOV_DLY_ADAPTIVE;
   const double radius = pp ? p.radius : 1.0;
 
-  fuzz::Result<dpcov_dly_receipt> pr(in, first_shipped<dpcov_dly_receipt>());
+  fuzz::Result<dpcov_dly_receipt> pr(in);
   const dpcov_status ps = dpcov_dly_plan(n, d, pp, pr.get());
   dpcov_dly_receipt plan{};
   plan.struct_size = sizeof plan;
@@ -223,7 +216,7 @@ void dly(fuzz::Input &in) {
   const Rows a(in, n, d, radius);
   Out out(in, d);
   Generator rng(in);
-  fuzz::Result<dpcov_dly_receipt> rr(in, first_shipped<dpcov_dly_receipt>());
+  fuzz::Result<dpcov_dly_receipt> rr(in);
   const Bytes before = rng.state();
   const dpcov_status s = dpcov_dly_release(a.layout, n, d, a.data.data(), a.ld, pp, rng.get(),
                                            out.data.data(), out.ld, rr.get());
@@ -276,7 +269,7 @@ void coinpress(fuzz::Input &in) {
   p.delta = fuzz::probability(in);
   const dpcov_coinpress_params *pp = params_or_null(in, p);
 
-  fuzz::Result<dpcov_coinpress_receipt> pr(in, first_shipped<dpcov_coinpress_receipt>());
+  fuzz::Result<dpcov_coinpress_receipt> pr(in);
   const dpcov_status ps = dpcov_coinpress_plan(n, d, pp, pr.get());
   if (!pp) fuzz::require(ps != DPCOV_OK, "coinpress plan: NULL params accepted");
   dpcov_coinpress_receipt plan{};
@@ -304,7 +297,7 @@ void coinpress(fuzz::Input &in) {
   const Rows a(in, n, d, 1e300);
   Out out(in, d);
   Generator rng(in);
-  fuzz::Result<dpcov_coinpress_receipt> rr(in, first_shipped<dpcov_coinpress_receipt>());
+  fuzz::Result<dpcov_coinpress_receipt> rr(in);
   const Bytes before = rng.state();
   const dpcov_status s = dpcov_coinpress_release(a.layout, n, d, a.data.data(), a.ld, pp, rng.get(),
                                                  out.data.data(), out.ld, rr.get());
@@ -344,7 +337,7 @@ void coinpress_mean(fuzz::Input &in) {
   const dpcov_coinpress_mean_params *pp = params_or_null(in, p);
 
   using MeanReceipt = dpcov_coinpress_mean_receipt;
-  fuzz::Result<MeanReceipt> pr(in, first_shipped<MeanReceipt>());
+  fuzz::Result<MeanReceipt> pr(in);
   const dpcov_status ps = dpcov_coinpress_mean_plan(n, d, pp, pr.get());
   if (!pp) fuzz::require(ps != DPCOV_OK, "coinpress mean plan: NULL params accepted");
   dpcov_coinpress_mean_receipt plan{};
@@ -378,7 +371,7 @@ void coinpress_mean(fuzz::Input &in) {
   const bool origin = in.range(0, 1) == 0;
   Vec out = fuzz::canaries(static_cast<size_t>(d));
   Generator rng(in);
-  fuzz::Result<MeanReceipt> rr(in, first_shipped<MeanReceipt>());
+  fuzz::Result<MeanReceipt> rr(in);
   const Bytes before = rng.state();
   const dpcov_status s = dpcov_coinpress_mean_release(a.layout, n, d, a.data.data(), a.ld,
                                                       origin ? nullptr : centre.data(), pp,

@@ -66,6 +66,9 @@ Receipt plan_inverse_wishart(const Request &request) {
 Receipt plan_inverse_wishart_sigma_min(const Request &request) {
   Receipt receipt = plan_common(MechanismId::InverseWishartSigmaMin, request);
   plan_sigma_min_test(receipt);
+  privacy::check_jl_step_preconditions(request.epsilon, request.delta,
+                                       request.epsilon - receipt.test_epsilon,
+                                       request.delta - receipt.test_delta);
   receipt.threshold_w2 = privacy::inverse_wishart_prior_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       request.options.posterior_dof);

@@ -52,6 +52,9 @@ Receipt plan_jl_ridge(const Request &request) {
 Receipt plan_jl_ridge_sigma_min(const Request &request) {
   Receipt receipt = plan_common(MechanismId::JlRidgeSigmaMin, request);
   plan_sigma_min_test(receipt);
+  privacy::check_jl_step_preconditions(request.epsilon, request.delta,
+                                       request.epsilon - receipt.test_epsilon,
+                                       request.delta - receipt.test_delta);
   receipt.threshold_w2 = privacy::jl_threshold_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       receipt.projection_rows);

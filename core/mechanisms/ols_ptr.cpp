@@ -70,6 +70,9 @@ Receipt plan_ols_jl(const Request &request) {
   receipt.calibration = Calibration::Theorem;
   receipt.projection_rows = checked_projection_rows(request);
   plan_sigma_min_test(receipt);
+  privacy::check_jl_step_preconditions(request.epsilon, request.delta,
+                                       request.epsilon - receipt.test_epsilon,
+                                       request.delta - receipt.test_delta);
   receipt.threshold_w2 = privacy::jl_threshold_squared(
       request.bound, request.epsilon - receipt.test_epsilon, request.delta - receipt.test_delta,
       receipt.projection_rows);

@@ -20,6 +20,13 @@ namespace dpcov::privacy {
 // (proofs/jl_ridge.md, checked by proofs/check/jl_ridge.py).
 void check_jl_preconditions(double eps, double delta);
 
+// The same preconditions on the release step's share (eps_step, delta_step) of a mechanism that
+// spends the rest of the requested (eps_total, delta_total) on the private sigma_min test first:
+// a refusal names the requested budget, the step's share and the largest epsilon the split
+// admits, because the user never passed the share.
+void check_jl_step_preconditions(double eps_total, double delta_total, double eps_step,
+                                 double delta_step);
+
 // w^2 of Thm 3.1 / B.1 for r projection rows, rounded up. Throws as check_jl_preconditions, and
 // Status::InvalidArgument / Status::NonFinite for B, Status::Dimension for r < 1.
 double jl_threshold_squared(double bound, double eps, double delta, int64_t r);

@@ -93,6 +93,27 @@ TEST(JlConstants, PreconditionsAreRefusedWithTheirStatus) {
   EXPECT_EQ(status_of([] { plan_ols_jl(request(3, 10, 2.5, 1e-6, 5)); }), DPCOV_E_PRECONDITION);
 }
 
+// The three mechanisms that run the sigma_min test first hand half of the budget to the release
+// step; a refusal of that share must name the epsilon the user passed, not only the share.
+TEST(JlConstants, StepRefusalsNameTheRequestedEpsilonAndTheShare) {
+  const std::vector<std::function<void()>> plans = {
+      [] { plan_ols_jl(request(3, 10, 4.0, 1e-6, 5)); },
+      [] { plan_jl_ridge_sigma_min(request(3, 10, 4.0, 1e-6, 5)); },
+      [] { plan_inverse_wishart_sigma_min(request(3, 10, 4.0, 1e-6, 0, 5)); }};
+  for (const auto &plan : plans) {
+    try {
+      plan();
+      ADD_FAILURE() << "epsilon = 4 was accepted";
+    } catch (const Error &e) {
+      const std::string message = e.what();
+      EXPECT_EQ(static_cast<dpcov_status>(e.status()), DPCOV_E_PRECONDITION);
+      EXPECT_NE(message.find("requested epsilon = 4"), std::string::npos) << message;
+      EXPECT_NE(message.find("epsilon = 2 of"), std::string::npos) << message;
+      EXPECT_NE(message.find("must be <= 2"), std::string::npos) << message;
+    }
+  }
+}
+
 TEST(JlRidge, ReleaseReceiptEqualsThePlanAndTheReleaseIsPositiveSemidefinite) {
   const Matrix g = gram_of(spread_rows(500, 3, 1));
   const Request q = request(4, 500, 1.0, 1e-6, 50);

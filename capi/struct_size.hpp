@@ -50,6 +50,7 @@ DPCOV_FIRST_SHIPPED(dpcov_dly_params, delta);
 DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, first_look_settled);
 DPCOV_FIRST_SHIPPED(dpcov_exact_grid, noise_parameter);
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_entry, header);
+DPCOV_FIRST_SHIPPED(dpcov_regression_forecast, intervals_expected);
 #undef DPCOV_FIRST_SHIPPED
 
 // The number of bytes of *s the library may read or write: min(struct_size, sizeof(T)).

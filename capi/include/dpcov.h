@@ -28,5 +28,6 @@
 #include "dpcov/centring.h"
 #include "dpcov/private_bound.h"
 #include "dpcov/exact.h"
+#include "dpcov/forecast.h"
 
 #endif /* DPCOV_H */

@@ -4,8 +4,11 @@
 #include <memory>
 #include <optional>
 
+#include "../analysis/regression_forecast.hpp"
 #include "../cli_error.hpp"
+#include "../io/adassp_receipt.hpp"
 #include "../io/json_text.hpp"
+#include "../library_status.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
 #include "zcdp_release.hpp"
@@ -25,10 +28,25 @@ struct PlanOptions {
   std::optional<int64_t> steps;       // coinpress, coinpress_mean
   std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
   bool center = false;                // coinpress
+  std::optional<double> label_bound;  // adassp: |y| <= B_Y
+  double level = 0.95;                // of the regression forecast's interval
+  double fill = 1.0;                  // of the forecast's reference design
+
+  ForecastRequest forecast() const { return {static_cast<double>(rows), level, fill}; }
 };
 
-void print_plan(const nlohmann::ordered_json &plan, bool json) {
-  const std::string text = json ? json_text(plan) : receipt_text(plan);
+// The receipt, then (in text) the regression forecast as a paragraph of its own.
+void print_plan(nlohmann::ordered_json plan, bool json) {
+  std::string forecast;
+  if (!json && plan.contains("regression_forecast")) {
+    const nlohmann::ordered_json f = plan["regression_forecast"];
+    plan.erase("regression_forecast");
+    forecast = f.is_string() ? concat("regression forecast: none: ", f.get<std::string>(), "\n")
+                             : f["text"].get<std::string>();
+  } else if (plan.contains("regression_forecast") && plan["regression_forecast"].is_object()) {
+    plan["regression_forecast"].erase("text");
+  }
+  const std::string text = json ? json_text(plan) : receipt_text(plan) + forecast;
   if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
     fail(kExitIo, "<stdout>: write error");
 }
@@ -58,8 +76,44 @@ void run_zcdp_plan(const PlanOptions &o) {
   print_plan(plan, o.json);
 }
 
+// The forecast as the receipt carries it: an object (its text kept for the text output) or the
+// reason there is none.
+nlohmann::ordered_json forecast_entry(const std::optional<dpcov_regression_forecast> &f,
+                                      const std::string &why_not) {
+  if (!f) return why_not;
+  nlohmann::ordered_json j = forecast_json(*f);
+  j["text"] = forecast_text(*f);
+  return j;
+}
+
+// AdaSSP, the default regression on raw rows: its plan with y'y released (what the noise-aware
+// intervals need) and the forecast of its fit; --dims counts the regressors, an intercept included.
+void run_adassp_plan(const PlanOptions &o) {
+  if (!o.bound || !o.label_bound)
+    fail(kExitUsage, "adassp needs --bound (B_X: ||x|| <= B_X, an intercept's 1 included) and "
+         "--label-bound (B_Y: |y| <= B_Y)");
+  if (!o.mechanism.delta) fail(kExitUsage, "adassp needs --delta");
+  dpcov_adassp_params params{};
+  library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
+  params.release_label_square = 1;
+  dpcov_adassp_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound, o.mechanism.epsilon,
+                                             *o.mechanism.delta, &params, &receipt),
+                           "adassp plan");
+  nlohmann::ordered_json plan = adassp_receipt_json(receipt);
+  plan["command"] = "plan";
+  plan["library_version"] = dpcov_version_string();
+  plan["regression_forecast"] =
+      o.rows >= 1 ? forecast_entry(adassp_forecast(receipt, o.forecast()), "")
+                  : nlohmann::ordered_json("--rows is 0");
+  print_plan(plan, o.json);
+}
+
 void run_plan(const PlanOptions &o) {
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_zcdp_plan(o);
+  if (o.mechanism.mechanism == "adassp") return run_adassp_plan(o);
+  if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
@@ -78,6 +132,9 @@ void run_plan(const PlanOptions &o) {
   if (exact) plan["exact_grid"] = exact_grid_json(grid);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
+  std::string why_not = "--rows is 0";
+  plan["regression_forecast"] = forecast_entry(
+      o.rows >= 1 ? release_forecast(receipt, o.forecast(), why_not) : std::nullopt, why_not);
   print_plan(plan, o.json);
 }
 
@@ -90,7 +147,11 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       "The receipt of the release that would run (every constant), reading no data; fails as "
       "the release would for a violated precondition. The zCDP mechanisms on the rows (dly_*, "
       "coinpress, coinpress_mean) print the rho their (epsilon, delta) gives and every "
-      "data-independent constant of their plan.");
+      "data-independent constant of their plan. For analyze_gauss, laplace_sym, "
+      "wishart_additive and adassp (AdaSSP, the regression on raw rows: --bound B_X, "
+      "--label-bound B_Y, --dims p regressors) it also forecasts a regression at --rows: the n "
+      "at which the privacy noise equals the sampling noise and the expected interval width "
+      "(docs/forecast.md).");
   add_mechanism_options(*command, options->mechanism);
   command->add_option("--bound", options->bound,
                       "Euclidean norm bound B of every row (> 0; required, except for coinpress "
@@ -102,6 +163,14 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       ->required()
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--json", options->json, "Print the receipt as JSON");
+  command->add_option("--label-bound", options->label_bound,
+                      "adassp: the bound B_Y on the label, |y| <= B_Y (required by adassp)");
+  command->add_option("--level", options->level,
+                      "Confidence level of the regression forecast's interval width, in (0, 1) "
+                      "(default 0.95)");
+  command->add_option("--fill", options->fill,
+                      "The forecast's reference design: the rows' mean squared norm over the "
+                      "squared bound, in (0, 1] (default 1: rows on the bound)");
   add_numerics_option(*command, options->numerics);
   add_zcdp_options(*command, options->k_bound, options->steps, options->mean_radius,
                    options->center);

@@ -49,6 +49,7 @@ from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release
 from .gram import GramAccumulator, release_rows
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
+from .forecast import RegressionForecast, regression_forecast
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl
@@ -222,6 +223,8 @@ __all__ = [
     "RECEIPT_N_WITHHELD",
     "RefusedError",
     "regression_fit",
+    "regression_forecast",
+    "RegressionForecast",
     "Release",
     "release",
     "release_gram",

@@ -740,6 +740,16 @@ class ExactGridC(Struct):
                 ("unit", c_double), ("norm2_bound", c_int64), ("noise_parameter", c_uint64)]
 
 
+class RegressionForecastC(Struct):
+    """``dpcov_regression_forecast`` (dpcov/forecast.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("rows", c_double), ("level", c_double),
+                ("fill", c_double), ("crossover_rows", c_double),
+                ("sampling_standard_error", c_double), ("privacy_standard_error", c_double),
+                ("standard_error", c_double), ("interval_width", c_double),
+                ("rows_for_intervals", c_double), ("intervals_expected", c_int32)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_row_bounding": RowBoundingC,
@@ -768,6 +778,7 @@ STRUCTS = {
     "dpcov_dly_params": DlyParamsC,
     "dpcov_dly_receipt": DlyReceiptC,
     "dpcov_exact_grid": ExactGridC,
+    "dpcov_regression_forecast": RegressionForecastC,
 }
 """C struct name -> ctypes mirror."""
 
@@ -1083,5 +1094,10 @@ PROTOTYPES = {
     "dpcov_exact_gram_get_info": (c_int32, [c_void_p, POINTER(GramInfoC)]),
     "dpcov_exact_gram_release": (c_int32, [c_void_p, c_void_p, Address(c_double), c_int64,
                                            POINTER(ReceiptC), POINTER(ExactGridC)]),
+    # forecast.h
+    "dpcov_regression_forecast_release": (c_int32, [POINTER(ReceiptC), c_double, c_double,
+                                                    c_double, POINTER(RegressionForecastC)]),
+    "dpcov_regression_forecast_adassp": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
+                                                   c_double, POINTER(RegressionForecastC)]),
 }
 """C function name -> (restype, argtypes)."""

@@ -1,0 +1,63 @@
+package dpcov
+
+/*
+#include "dpcov.h"
+*/
+import "C"
+
+// RegressionForecast is what a regression on a release will show, from public values only
+// (dpcov/forecast.h): the n at which the privacy noise adds as much variance to a coefficient as
+// the sampling noise, and the expected standard error and interval width of a standardised
+// coefficient at Rows, for the reference design docs/forecast.md states.
+type RegressionForecast struct {
+	Rows, Level, Fill                              float64
+	CrossoverRows                                  float64
+	SamplingStandardError, PrivacyStandardError    float64
+	StandardError, IntervalWidth, RowsForIntervals float64
+	IntervalsExpected                              bool
+}
+
+func forecastFromC(f *C.dpcov_regression_forecast) RegressionForecast {
+	return RegressionForecast{
+		Rows: float64(f.rows), Level: float64(f.level), Fill: float64(f.fill),
+		CrossoverRows:         float64(f.crossover_rows),
+		SamplingStandardError: float64(f.sampling_standard_error),
+		PrivacyStandardError:  float64(f.privacy_standard_error),
+		StandardError:         float64(f.standard_error), IntervalWidth: float64(f.interval_width),
+		RowsForIntervals:  float64(f.rows_for_intervals),
+		IntervalsExpected: f.intervals_expected != 0,
+	}
+}
+
+// ForecastReleaseRegression forecasts a regression of one column on the others of the release
+// rec plans (analyze_gauss, laplace_sym, wishart_additive; dpcov_regression_forecast_release) at
+// n rows, confidence level and design fill in (0, 1].
+func ForecastReleaseRegression(rec Receipt, n, level, fill float64) (RegressionForecast, error) {
+	c := receiptToC(rec)
+	out := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_regression_forecast_release(&c, C.double(n), C.double(level), C.double(fill), &out)
+	})
+	if err != nil {
+		return RegressionForecast{}, err
+	}
+	return forecastFromC(&out), nil
+}
+
+// ForecastAdasspRegression forecasts the AdaSSP fit planned by AdasspPlan at n rows
+// (dpcov_regression_forecast_adassp).
+func ForecastAdasspRegression(rec AdasspReceipt, n, level, fill float64) (RegressionForecast, error) {
+	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
+	c.num_regressors = C.int64_t(rec.NumRegressors)
+	c.bound_x, c.bound_y = C.double(rec.BoundX), C.double(rec.BoundY)
+	c.sigma_cross = C.double(rec.SigmaCross)
+	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
+	out := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_regression_forecast_adassp(&c, C.double(n), C.double(level), C.double(fill), &out)
+	})
+	if err != nil {
+		return RegressionForecast{}, err
+	}
+	return forecastFromC(&out), nil
+}

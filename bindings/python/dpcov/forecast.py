@@ -1,0 +1,48 @@
+"""What a regression on a release will show, from public values only, before any privacy is
+spent (``dpcov/forecast.h``; docs/forecast.md derives the figures and states their reference
+design)."""
+
+from __future__ import annotations
+
+from ctypes import byref
+
+from ._lib import C, RegressionForecastC, _check, new_struct
+from .adassp import AdasspReceipt
+from .types import Receipt, StructView
+
+
+class RegressionForecast(StructView):
+    """A ``dpcov_regression_forecast``: rows (n), level, fill, crossover_rows (the n at which the
+    privacy noise adds as much variance to a coefficient as the sampling noise),
+    sampling_standard_error, privacy_standard_error, standard_error and interval_width of a
+    standardised coefficient at n, rows_for_intervals (the n from which noise-aware intervals are
+    expected) and intervals_expected. The figures hold for a reference design: regressors and
+    label independent and symmetric, regressors with equal second moments, true coefficients 0,
+    rows' mean squared norm ``fill`` times the squared bound."""
+
+    __slots__ = ()
+
+
+def regression_forecast(receipt, n: float | None = None, level: float = 0.95,
+                        fill: float = 1.0) -> RegressionForecast:
+    """The forecast of a regression at ``n`` rows from a plan or release ``receipt``: a
+    :class:`~dpcov.Receipt` (``dpcov.plan`` of analyze_gauss, laplace_sym or wishart_additive: a
+    regression of one column on the d - 1 others; ``n`` defaults to the receipt's) or an
+    :class:`~dpcov.AdasspReceipt` (``dpcov.adassp_plan``, best with
+    ``release_label_square=True``, the noise the intervals see; ``n`` required). Reads no data
+    and costs no privacy (``dpcov_regression_forecast_release``,
+    ``dpcov_regression_forecast_adassp``)."""
+    out = new_struct(RegressionForecastC)
+    if isinstance(receipt, AdasspReceipt):
+        if n is None:
+            raise TypeError("an AdaSSP forecast needs n")
+        _check(C.dpcov_regression_forecast_adassp(byref(receipt._struct), float(n), float(level),
+                                                  float(fill), byref(out)))
+    elif isinstance(receipt, Receipt):
+        rows = receipt.n if n is None else n
+        _check(C.dpcov_regression_forecast_release(byref(receipt._struct), float(rows),
+                                                   float(level), float(fill), byref(out)))
+    else:
+        raise TypeError(f"receipt must be a dpcov.Receipt or dpcov.AdasspReceipt, got "
+                        f"{type(receipt).__name__}")
+    return RegressionForecast(out)

@@ -1,0 +1,64 @@
+// dpcov/forecast.h over the kernel (core/estimators/regression_forecast.hpp).
+#include "dpcov/forecast.h"
+
+#include "../core/check.hpp"
+#include "../core/estimators/regression_forecast.hpp"
+#include "guard.hpp"
+#include "receipt_writer.hpp"
+#include "struct_size.hpp"
+
+namespace {
+
+namespace est = dpcov::estimators;
+
+void write_forecast(dpcov_regression_forecast *out, const est::ForecastSettings &s,
+                    const est::RegressionForecast &f) {
+  dpcov_regression_forecast value{};
+  value.rows = s.rows;
+  value.level = s.level;
+  value.fill = s.fill;
+  value.crossover_rows = f.crossover_rows;
+  value.sampling_standard_error = f.sampling_standard_error;
+  value.privacy_standard_error = f.privacy_standard_error;
+  value.standard_error = f.standard_error;
+  value.interval_width = f.interval_width;
+  value.rows_for_intervals = f.rows_for_intervals;
+  value.intervals_expected = f.intervals_expected ? 1 : 0;
+  dpcov::capi::write_struct(out, value);
+}
+
+}  // namespace
+
+extern "C" {
+
+DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *receipt, double n,
+                                                         double level, double fill,
+                                                         dpcov_regression_forecast *forecast) {
+  return dpcov::capi::guarded([&] {
+    const dpcov_receipt r = dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt");
+    dpcov::capi::struct_bytes(forecast, "forecast");
+    const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, r.dim);
+    const est::ForecastSettings s{n, level, fill};
+    write_forecast(forecast, s, est::forecast_release_regression(noise, r.dim, r.bound, s));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_receipt *receipt,
+                                                        double n, double level, double fill,
+                                                        dpcov_regression_forecast *forecast) {
+  return dpcov::capi::guarded([&] {
+    const dpcov_adassp_receipt r =
+        dpcov::capi::read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
+    dpcov::capi::struct_bytes(forecast, "forecast");
+    dpcov::mechanisms::AdasspReceipt k;
+    k.dim = r.num_regressors;
+    k.bound_x = r.bound_x;
+    k.bound_y = r.bound_y;
+    k.sigma_cross = r.sigma_cross;
+    k.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;
+    const est::ForecastSettings s{n, level, fill};
+    write_forecast(forecast, s, est::forecast_adassp_regression(k, s));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,92 @@
+/**
+ * @file dpcov/forecast.h
+ * @brief What a regression on a release will show, from public values only, before any privacy
+ *        is spent: the n at which the privacy noise adds as much variance to a coefficient as the
+ *        sampling noise, and the expected standard error and interval width at the user's n.
+ *
+ * The figures hold for a reference design (docs/forecast.md derives them): the p regressors and
+ * the label independent and symmetric, the regressors with equal second moments, the true
+ * coefficients 0, and rows whose mean squared norm is `fill` times the squared bound. They are
+ * for a standardised coefficient (in units of sd(label) / sd(regressor)) of the noise-aware
+ * estimator (the OLS fit of the released statistics), to first order in the noise. Nothing in a
+ * forecast depends on data: it costs no privacy.
+ *
+ * Thread-safety: reentrant.
+ */
+#ifndef DPCOV_FORECAST_H
+#define DPCOV_FORECAST_H
+
+#include "dpcov/adassp.h"
+#include "dpcov/common.h"
+#include "dpcov/receipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A forecast of a regression; the caller sets `struct_size` to `sizeof(dpcov_regression_forecast)`. */
+typedef struct dpcov_regression_forecast {
+  size_t struct_size;             /**< Set by the caller to sizeof(dpcov_regression_forecast). */
+  double rows;                    /**< n the forecast is for. */
+  double level;                   /**< Confidence level of the interval width. */
+  double fill;                    /**< The reference design's mean squared row norm over the squared bound. */
+  double crossover_rows;          /**< n at which the privacy and the sampling variance of a coefficient are equal. */
+  double sampling_standard_error; /**< Sampling part of a standardised coefficient's standard error at n: 1 / sqrt(n). */
+  double privacy_standard_error;  /**< Privacy part at n: sqrt(crossover_rows) / n. */
+  double standard_error;          /**< sqrt of the sum of the two variances. */
+  double interval_width;          /**< 2 z standard_error, z the normal quantile of (1 + level) / 2. */
+  /**
+   * n from which the noise-aware intervals are expected: the design's smallest eigenvalue n
+   * E x_j^2 at least twice the noise's spectral norm on X'X (about 2 sqrt(p) times the sd of an
+   * entry above the diagonal).
+   */
+  double rows_for_intervals;
+  /** 1 when n >= rows_for_intervals and the expected half-width is below 1 (an interval that
+   *  excludes no standardised value that matters is not worth its budget), else 0. */
+  int32_t intervals_expected;
+} dpcov_regression_forecast;
+
+/**
+ * The forecast of a regression of one column on the d - 1 others of a release planned or drawn
+ * by dpcov_mechanism_plan() or a release (its `dim`, `bound` and noise scales), at @p n rows.
+ * Mechanisms: analyze_gauss (sigma), laplace_sym (scale) and wishart_additive (dof, scale), those
+ * whose noise law the noise-aware intervals know.
+ *
+ * @param receipt        required; struct_size set; `dim` >= 2, `bound` finite > 0.
+ * @param n              rows, finite >= 1 (the plan's n, or the n the user expects; under
+ *                       add/remove the receipt withholds n, so it is an argument).
+ * @param level          in (0, 1).
+ * @param fill           in (0, 1]: the design's mean squared row norm over B^2 (1: rows on the bound).
+ * @param[out] forecast  required; struct_size set by the caller; untouched on error.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (dim < 2),
+ *         ::DPCOV_E_INVALID_ARGUMENT (a mechanism without a known additive noise law, n, level,
+ *         fill, struct sizes), ::DPCOV_E_NON_FINITE (bound), ::DPCOV_E_NUMERICAL (an overflow).
+ */
+DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *receipt, double n,
+                                                         double level, double fill,
+                                                         dpcov_regression_forecast *forecast);
+
+/**
+ * The forecast of an AdaSSP fit planned by dpcov_adassp_plan() (or fitted: only its
+ * data-independent fields are read: `num_regressors`, `bound_x`, `bound_y`, `sigma_cross`,
+ * `sigma_gram_off_diagonal`), at @p n rows. A plan with `release_label_square` = 1 is the one
+ * whose noise the intervals see.
+ *
+ * @param receipt        required; struct_size set; num_regressors >= 1, bounds and sigmas finite > 0.
+ * @param n              rows, finite >= 1.
+ * @param level          in (0, 1).
+ * @param fill           in (0, 1]: E||x||^2 / B_X^2 and E y^2 / B_Y^2 of the design.
+ * @param[out] forecast  required; struct_size set by the caller; untouched on error.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT
+ *         (n, level, fill, bounds, sigmas, struct sizes), ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_NUMERICAL (an overflow).
+ */
+DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_receipt *receipt,
+                                                        double n, double level, double fill,
+                                                        dpcov_regression_forecast *forecast);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPCOV_FORECAST_H */

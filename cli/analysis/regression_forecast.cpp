@@ -1,0 +1,85 @@
+#include "regression_forecast.hpp"
+
+#include <cmath>
+
+#include "../cli_error.hpp"
+#include "../library_status.hpp"
+#include "text_table.hpp"
+
+namespace dpcov::cli {
+
+std::string whole_rows(double rows) {
+  const double up = std::ceil(rows);
+  return up < 1e15 ? std::to_string(static_cast<long long>(up)) : format_number(up);
+}
+
+namespace {
+
+constexpr const char *kAssumptions =
+    "reference design: regressors and label independent and symmetric, regressors with equal "
+    "second moments, true coefficients 0, rows' mean squared norm = fill x bound^2; figures for "
+    "a standardised coefficient (units of sd(label) / sd(regressor)) of the noise-aware OLS "
+    "estimate, to first order in the noise (docs/forecast.md)";
+
+dpcov_regression_forecast empty_forecast() {
+  dpcov_regression_forecast f{};
+  f.struct_size = sizeof f;
+  return f;
+}
+
+}  // namespace
+
+std::optional<dpcov_regression_forecast> release_forecast(const dpcov_receipt &receipt,
+                                                          const ForecastRequest &request,
+                                                          std::string &why_not) {
+  dpcov_regression_forecast f = empty_forecast();
+  const dpcov_status status = dpcov_regression_forecast_release(&receipt, request.rows,
+                                                                request.level, request.fill, &f);
+  if (status == DPCOV_E_INVALID_ARGUMENT && request.rows >= 1.0 && request.fill > 0.0 &&
+      request.fill <= 1.0 && request.level > 0.0 && request.level < 1.0) {
+    why_not = dpcov_last_error_message();
+    return std::nullopt;
+  }
+  library_check_parameters(status, "regression forecast");
+  return f;
+}
+
+dpcov_regression_forecast adassp_forecast(const dpcov_adassp_receipt &plan,
+                                          const ForecastRequest &request) {
+  dpcov_regression_forecast f = empty_forecast();
+  library_check_parameters(
+      dpcov_regression_forecast_adassp(&plan, request.rows, request.level, request.fill, &f),
+      "regression forecast");
+  return f;
+}
+
+nlohmann::ordered_json forecast_json(const dpcov_regression_forecast &f) {
+  return {{"rows", f.rows},
+          {"level", f.level},
+          {"fill", f.fill},
+          {"crossover_rows", f.crossover_rows},
+          {"sampling_standard_error", f.sampling_standard_error},
+          {"privacy_standard_error", f.privacy_standard_error},
+          {"standard_error", f.standard_error},
+          {"interval_width", f.interval_width},
+          {"rows_for_intervals", f.rows_for_intervals},
+          {"intervals_expected", f.intervals_expected == 1},
+          {"assumptions", kAssumptions}};
+}
+
+std::string forecast_text(const dpcov_regression_forecast &f) {
+  return concat(
+      "regression forecast (public values only, before any privacy is spent):\n"
+      "  crossover n: ", whole_rows(f.crossover_rows),
+      " (the privacy noise adds as much variance to a coefficient as the sampling noise)\n"
+      "  at n = ", whole_rows(f.rows), ": expected ", format_number(100.0 * f.level, 3),
+      "% interval width ", format_number(f.interval_width, 3), " for a standardised coefficient "
+      "(standard error ", format_number(f.standard_error, 3), ": sampling ",
+      format_number(f.sampling_standard_error, 3), ", privacy ",
+      format_number(f.privacy_standard_error, 3), ")\n"
+      "  noise-aware intervals expected from n = ", whole_rows(f.rows_for_intervals),
+      ": ", f.intervals_expected == 1 ? "yes" : "no", " at this n (fill ",
+      format_number(f.fill, 3), ")\n  ", kAssumptions, "\n");
+}
+
+}  // namespace dpcov::cli

@@ -1,0 +1,46 @@
+// What a regression on a release will show, from public values only (the mechanism's noise law,
+// d, the bounds and n), before any privacy is spent: the n at which the privacy noise adds as much
+// variance to a coefficient as the sampling noise, and the expected standard error and interval
+// width at the user's n. docs/forecast.md derives the formulas and states the reference design
+// they assume.
+#pragma once
+
+#include <cstdint>
+
+#include "../mechanisms/adassp.hpp"
+#include "../mechanisms/receipt.hpp"
+#include "release_noise.hpp"
+
+namespace dpcov::estimators {
+
+// The reference design: the p regressors and the label are independent and symmetric, the
+// regressors with equal second moments, the true coefficients 0. `fill` is the design's mean
+// squared row norm over the squared bound, in (0, 1] (1: rows on the bound).
+struct ForecastSettings {
+  double rows = 0.0;   // n, the user's (a plan's n)
+  double level = 0.95;
+  double fill = 1.0;
+};
+
+struct RegressionForecast {
+  double crossover_rows = 0.0;           // n at which privacy and sampling variances are equal
+  double sampling_standard_error = 0.0;  // of a standardised coefficient, at n
+  double privacy_standard_error = 0.0;
+  double standard_error = 0.0;           // sqrt of the sum of the two variances
+  double interval_width = 0.0;           // 2 z standard_error, z the normal quantile of level
+  double rows_for_intervals = 0.0;       // n from which the noise-aware intervals are expected
+  bool intervals_expected = false;       // n >= rows_for_intervals and half-width < 1
+};
+
+// A regression of one column on the d - 1 others of a d x d release of rows of norm <= bound.
+// Throws Status::InvalidArgument for a noise law without a forecast (Adassp), d < 2, a bound,
+// n, level or fill out of range.
+RegressionForecast forecast_release_regression(const ReleaseNoise &noise, int64_t d, double bound,
+                                               const ForecastSettings &settings);
+
+// An AdaSSP fit of p regressors (an intercept counted) with ||x|| <= bound_x, |y| <= bound_y and
+// the noise scales of `receipt` (its plan suffices).
+RegressionForecast forecast_adassp_regression(const mechanisms::AdasspReceipt &receipt,
+                                              const ForecastSettings &settings);
+
+}  // namespace dpcov::estimators

@@ -1,0 +1,64 @@
+// Finite or failed: the regression forecast (dpcov/forecast.h) of a plan at any bound, epsilon,
+// delta and d that the plan accepts, and at any n, level and fill, returns DPCOV_OK with every
+// field finite, or a documented status with a message and the output untouched.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "finite_or_failed.hpp"
+
+namespace {
+
+using namespace finite_or_failed;
+
+bool finite_forecast(const dpcov_regression_forecast &f) {
+  return all_finite({f.rows, f.level, f.fill, f.crossover_rows, f.sampling_standard_error,
+                     f.privacy_standard_error, f.standard_error, f.interval_width,
+                     f.rows_for_intervals});
+}
+
+void check_forecast(dpcov_status status, const std::string &what,
+                    const dpcov_regression_forecast &f) {
+  if (status == DPCOV_OK) {
+    if (!finite_forecast(f)) RC_FAIL(what + ": OK with a non-finite field");
+    return;
+  }
+  check_failure(status, what);
+  if (!bytes_equal(f, canary_struct<dpcov_regression_forecast>()))
+    RC_FAIL(what + ": forecast written on failure");
+}
+
+RC_GTEST_PROP(RegressionForecast, ReleaseForecastIsFiniteOrFailed, ()) {
+  const int32_t mechanism = *rc::gen::element(DPCOV_MECHANISM_ANALYZE_GAUSS,
+                                              DPCOV_MECHANISM_LAPLACE_SYM,
+                                              DPCOV_MECHANISM_WISHART_ADDITIVE);
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 40);
+  dpcov_mechanism_params params{};
+  RC_ASSERT(dpcov_mechanism_params_default(&params) == DPCOV_OK);
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  const double bound = *extreme_positive();
+  const double epsilon = *extreme_positive();
+  if (dpcov_mechanism_plan(mechanism, d, 100, bound, epsilon, *probability(), &params,
+                           &receipt) != DPCOV_OK)
+    return;
+  dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
+  const dpcov_status status = dpcov_regression_forecast_release(
+      &receipt, *extreme_positive(), *probability(), *probability(), &f);
+  check_forecast(status, "dpcov_regression_forecast_release", f);
+}
+
+RC_GTEST_PROP(RegressionForecast, AdasspForecastIsFiniteOrFailed, ()) {
+  dpcov_adassp_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  if (dpcov_adassp_plan(*rc::gen::inRange<int64_t>(1, 40), *extreme_positive(),
+                        *extreme_positive(), *extreme_positive(), *probability(), nullptr,
+                        &receipt) != DPCOV_OK)
+    return;
+  dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
+  const dpcov_status status = dpcov_regression_forecast_adassp(
+      &receipt, *extreme_positive(), *probability(), *probability(), &f);
+  check_forecast(status, "dpcov_regression_forecast_adassp", f);
+}
+
+}  // namespace

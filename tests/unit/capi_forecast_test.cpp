@@ -1,0 +1,169 @@
+// The regression forecast through the C ABI (dpcov/forecast.h): the closed forms of the reference
+// design for a plan, the decision on intervals, and every bad argument refused with the output
+// untouched and a message.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "dpcov.h"
+
+namespace {
+
+dpcov_receipt plan(int32_t mechanism, int64_t d, int64_t n, double bound, double epsilon) {
+  dpcov_mechanism_params params{};
+  EXPECT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  EXPECT_EQ(dpcov_mechanism_plan(mechanism, d, n, bound, epsilon, 1e-6, &params, &r), DPCOV_OK)
+      << dpcov_last_error_message();
+  return r;
+}
+
+dpcov_adassp_receipt adassp_plan(int64_t p, double bound_x, double bound_y) {
+  dpcov_adassp_params params{};
+  EXPECT_EQ(dpcov_adassp_params_default(&params), DPCOV_OK);
+  params.release_label_square = 1;
+  dpcov_adassp_receipt r{};
+  r.struct_size = sizeof r;
+  EXPECT_EQ(dpcov_adassp_plan(p, bound_x, bound_y, 1.0, 1e-6, &params, &r), DPCOV_OK);
+  return r;
+}
+
+dpcov_regression_forecast canary() {
+  dpcov_regression_forecast f;
+  std::memset(&f, 0x5a, sizeof f);
+  f.struct_size = sizeof f;
+  return f;
+}
+
+TEST(CapiForecast, AnalyzeGaussCrossoverIsSigmaSquaredOverTheDesignMomentSquared) {
+  const dpcov_receipt r = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 4, 1000, 2.0, 1.0);
+  dpcov_regression_forecast f = canary();
+  ASSERT_EQ(dpcov_regression_forecast_release(&r, 1000, 0.95, 0.5, &f), DPCOV_OK)
+      << dpcov_last_error_message();
+  const double m = 0.5 * 4.0 / 4.0;  // fill B^2 / d
+  EXPECT_NEAR(f.crossover_rows, r.sigma * r.sigma / (m * m), 1e-9 * f.crossover_rows);
+  EXPECT_NEAR(f.sampling_standard_error, 1.0 / std::sqrt(1000.0), 1e-15);
+  EXPECT_NEAR(f.privacy_standard_error, std::sqrt(f.crossover_rows) / 1000.0, 1e-15);
+  EXPECT_NEAR(f.interval_width, 2.0 * 1.959963984540054 * f.standard_error, 1e-9);
+  EXPECT_NEAR(f.rows_for_intervals, 4.0 * std::sqrt(3.0) * r.sigma / m, 1e-9);
+  EXPECT_EQ(f.rows, 1000.0);
+  EXPECT_EQ(f.level, 0.95);
+  EXPECT_EQ(f.fill, 0.5);
+}
+
+TEST(CapiForecast, IntervalsAreExpectedOnlyWithEnoughRows) {
+  const dpcov_receipt r = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 5, 100, 1.0, 1.0);
+  dpcov_regression_forecast few = canary(), many = canary();
+  ASSERT_EQ(dpcov_regression_forecast_release(&r, 100, 0.95, 1.0, &few), DPCOV_OK);
+  ASSERT_EQ(dpcov_regression_forecast_release(&r, 1e6, 0.95, 1.0, &many), DPCOV_OK);
+  EXPECT_EQ(few.intervals_expected, 0);
+  EXPECT_EQ(many.intervals_expected, 1);
+  EXPECT_LT(many.interval_width, few.interval_width);
+}
+
+TEST(CapiForecast, AdasspCrossoverUsesTheCrossNoiseAndBothBounds) {
+  const dpcov_adassp_receipt r = adassp_plan(3, 2.0, 5.0);
+  dpcov_regression_forecast f = canary();
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, 500, 0.9, 1.0, &f), DPCOV_OK)
+      << dpcov_last_error_message();
+  const double mx = 4.0 / 3.0, s2 = 25.0;
+  EXPECT_NEAR(f.crossover_rows, r.sigma_cross * r.sigma_cross / (mx * s2),
+              1e-9 * f.crossover_rows);
+  EXPECT_NEAR(f.interval_width, 2.0 * 1.6448536269514722 * f.standard_error, 1e-9);
+}
+
+TEST(CapiForecast, BadArgumentsAreRefusedWithTheOutputUntouched) {
+  const dpcov_receipt receipt = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 4, 100, 1.0, 1.0);
+  const dpcov_adassp_receipt adassp = adassp_plan(3, 1.0, 1.0);
+  struct Case {
+    const char *what;
+    dpcov_status expected;
+    dpcov_status (*call)(const dpcov_receipt &, const dpcov_adassp_receipt &,
+                         dpcov_regression_forecast *);
+  };
+  const Case cases[] = {
+      {"null receipt", DPCOV_E_NULL_POINTER,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_release(nullptr, 100, 0.95, 1.0, f);
+       }},
+      {"null adassp receipt", DPCOV_E_NULL_POINTER,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp(nullptr, 100, 0.95, 1.0, f);
+       }},
+      {"n = 0", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_release(&r, 0.0, 0.95, 1.0, f);
+       }},
+      {"n NaN", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_release(&r, std::nan(""), 0.95, 1.0, f);
+       }},
+      {"n infinite", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp(&a, HUGE_VAL, 0.95, 1.0, f);
+       }},
+      {"level 1", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_release(&r, 100, 1.0, 1.0, f);
+       }},
+      {"level NaN", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp(&a, 100, std::nan(""), 1.0, f);
+       }},
+      {"fill 0", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_release(&r, 100, 0.95, 0.0, f);
+       }},
+      {"fill above 1", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp(&a, 100, 0.95, 1.5, f);
+       }},
+      {"a mechanism without an additive noise law", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         dpcov_receipt other = r;
+         other.mechanism = DPCOV_MECHANISM_IEV;
+         return dpcov_regression_forecast_release(&other, 100, 0.95, 1.0, f);
+       }},
+      {"dim 1", DPCOV_E_DIMENSION,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         dpcov_receipt other = r;
+         other.dim = 1;
+         return dpcov_regression_forecast_release(&other, 100, 0.95, 1.0, f);
+       }},
+      {"bound infinite", DPCOV_E_NON_FINITE,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         dpcov_receipt other = r;
+         other.bound = HUGE_VAL;
+         return dpcov_regression_forecast_release(&other, 100, 0.95, 1.0, f);
+       }},
+      {"sigma_cross 0", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         dpcov_adassp_receipt other = a;
+         other.sigma_cross = 0.0;
+         return dpcov_regression_forecast_adassp(&other, 100, 0.95, 1.0, f);
+       }},
+      {"receipt struct_size 0", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         dpcov_receipt other = r;
+         other.struct_size = 0;
+         return dpcov_regression_forecast_release(&other, 100, 0.95, 1.0, f);
+       }},
+  };
+  for (const Case &c : cases) {
+    dpcov_regression_forecast f = canary();
+    const dpcov_regression_forecast before = f;
+    EXPECT_EQ(c.call(receipt, adassp, &f), c.expected) << c.what;
+    EXPECT_GT(std::strlen(dpcov_last_error_message()), 0u) << c.what;
+    EXPECT_EQ(std::memcmp(&f, &before, sizeof f), 0) << c.what << ": output written on failure";
+  }
+  EXPECT_EQ(dpcov_regression_forecast_release(&receipt, 100, 0.95, 1.0, nullptr),
+            DPCOV_E_NULL_POINTER);
+  dpcov_regression_forecast unset = canary();
+  unset.struct_size = 0;
+  EXPECT_EQ(dpcov_regression_forecast_adassp(&adassp, 100, 0.95, 1.0, &unset),
+            DPCOV_E_INVALID_ARGUMENT);
+}
+
+}  // namespace

@@ -11,6 +11,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/regression_forecast.hpp"
 #include "../analysis/regression_intervals.hpp"
 #include "../analysis/regression_units.hpp"
 #include "../analysis/released_matrix.hpp"
@@ -21,6 +22,7 @@
 #include "../io/readers/open_input.hpp"
 #include "../io/regression_rows.hpp"
 #include "../library_status.hpp"
+#include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/input_options.hpp"
 #include "../options/raw_regress_options.hpp"
@@ -401,28 +403,38 @@ struct RawFit {
   bool intercept = true;
   RawRegressSettings settings;
   double bound = 0.0;  // the bound on ||x|| the fit used: --bound, or the one chosen below it
+  double label_bound = 0.0;  // |y| <= label_bound: --label-bound, or 1 after --bounds
+  // --bounds: every column mapped to [-1, 1] by its public range; `scaled_bound_x` is the norm
+  // bound of [1, z_x] and `units` maps the coefficients back to the data's.
+  bool scaled = false;
+  double scaled_bound_x = 0.0;
+  ColumnBounds ranges;
+  UnitMap units;
   RegressionGram data;
   std::vector<double> coef;
   dpcov_adassp_receipt receipt{};
   NoiseAware aware;
+  std::optional<dpcov_regression_forecast> forecast;  // the plan's, when it decided on y'y
   std::optional<nlohmann::ordered_json> ledger;  // the ledger's state after the charge
 
   // Under add/remove n is private: nothing printed may depend on it.
   bool n_public() const { return settings.params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE; }
+
+  // B_X of the rows [1, x] at the bound `b` on ||x|| ([1, z_x] after --bounds).
+  double regressor_bound(double b) const {
+    if (scaled) return scaled_bound_x;
+    // [1, x] has norm <= sqrt(1 + B^2), rounded up.
+    return intercept ? std::nextafter(std::hypot(1.0, b), std::numeric_limits<double>::infinity())
+                     : b;
+  }
 };
 
-// [1, x] has norm <= sqrt(1 + B^2), rounded up.
-double bound_x(bool intercept, double bound) {
-  return intercept ? std::nextafter(std::hypot(1.0, bound), std::numeric_limits<double>::infinity())
-                   : bound;
-}
-
-// The public receipt of the fit at `bound`, for the ledger (dpcov_adassp_plan).
+// The public receipt of the fit at the bound `bound` on ||x||, for the ledger (dpcov_adassp_plan).
 dpcov_adassp_receipt adassp_plan(const RawFit &f, const RawRegressOptions &o, double bound) {
   dpcov_adassp_receipt plan{};
   plan.struct_size = sizeof plan;
-  library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), bound_x(f.intercept, bound),
-                                  o.label_bound, f.settings.adassp_epsilon, o.delta,
+  library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), f.regressor_bound(bound),
+                                  f.label_bound, f.settings.adassp_epsilon, o.delta,
                                   &f.settings.params, &plan),
                 "AdaSSP settings");
   return plan;
@@ -441,10 +453,66 @@ void fit_adassp(RawFit &f, const RawRegressOptions &o, const ReleaseDraws &draws
   xty.resize(static_cast<size_t>(p));
   f.receipt.struct_size = sizeof f.receipt;
   draws.check(dpcov_adassp_fit(DPCOV_ROW_MAJOR, q, f.data.gram.data(), q, p, regressors.data(), p,
-                               bound_x(f.intercept, f.bound), o.label_bound,
+                               f.regressor_bound(f.bound), f.label_bound,
                                f.settings.adassp_epsilon, o.delta, &f.settings.params,
                                draws.rng(), f.coef.data(), xtx.data(), p, xty.data(), &f.receipt),
               concat(f.path, ": AdaSSP"));
+}
+
+// --bounds: the public ranges of the regressors and the label (in the order the rows are
+// gathered, [x, y]), the norm bound of the scaled rows [1, z_x] and the map back to the data's
+// units. |z_y| <= 1.
+void use_column_bounds(RawFit &f, const RowReader &reader, const RegressionColumns &c,
+                       const std::string &spec) {
+  const std::vector<std::string> &names = reader.column_names();
+  std::vector<std::string> gathered;
+  for (const int64_t j : c.features) gathered.push_back(names[static_cast<size_t>(j)]);
+  gathered.push_back(names[static_cast<size_t>(c.label)]);
+  f.ranges = parse_column_bounds(spec, gathered);
+  const auto p = static_cast<int64_t>(c.features.size());
+  library_check(dpcov_column_bounds_norm_bound(p, &f.scaled_bound_x), "--bounds");
+  f.scaled = true;
+  f.label_bound = 1.0;
+  f.bound = std::sqrt(static_cast<double>(p));
+  f.units.active = true;
+  f.units.centre = {0.0};
+  f.units.half = {1.0};
+  for (size_t j = 0; j < f.ranges.lower.size(); ++j) {
+    f.units.centre.push_back(f.ranges.lower[j] / 2 + f.ranges.upper[j] / 2);
+    f.units.half.push_back(f.ranges.upper[j] / 2 - f.ranges.lower[j] / 2);
+  }
+}
+
+// The coefficients and intervals fitted in the scaled units, where the noise was added, mapped
+// to the data's (post-processing; proofs/column_bounds.md): a slope b_j on z_j is h_y b_j / h_j
+// on x_j, with its interval; the intercept's interval is not a map of the others (NaN).
+void to_data_units(RawFit &f) {
+  const auto p = static_cast<int64_t>(f.terms.size()) - 1;
+  std::vector<int64_t> features;
+  for (int64_t j = 1; j <= p; ++j) features.push_back(j);
+  to_user_units(f.units, p + 1, true, features, f.coef, {}, {});
+  to_user_units(f.units, p + 1, true, features, f.aware.coef,
+                {&f.aware.se, &f.aware.lower, &f.aware.upper}, {&f.aware.p});
+}
+
+// Spend only on what is used: y'y (a quarter of the fit's mu^2) is released for the intervals
+// only when the plan at this n, from public values alone, forecasts intervals even for the most
+// favourable design (rows on their bounds, fill 1); otherwise the fit keeps the share and the
+// output says why. n is public only under replace-one, so under add/remove y'y is released as
+// asked.
+void decide_label_square(RawFit &f, const RegressOptions &o) {
+  if (o.raw.no_intervals || o.raw.intervals_anyway || !f.n_public()) return;
+  const dpcov_adassp_receipt with_label = adassp_plan(f, o.raw, f.bound);
+  f.forecast = adassp_forecast(with_label, {static_cast<double>(f.data.rows), o.level, 1.0});
+  if (f.forecast->intervals_expected == 1) return;
+  f.settings.params.release_label_square = 0;
+  f.aware.refusal = concat(
+      "not attempted: the plan forecasts none at n = ", f.data.rows, " even with rows on their "
+      "bounds (intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
+      ", expected ", format_number(100.0 * o.level, 3), "% width of a standardised coefficient ",
+      format_number(f.forecast->interval_width, 3), "), so y'y was not released and the fit kept "
+      "its share of the budget (--intervals-anyway spends it; `dpcov plan -m adassp` forecasts "
+      "other n and epsilon)");
 }
 
 // Reads the rows (twice for a bound step: the choice, then the fit), fits once and charges the
@@ -462,6 +530,8 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   f.intercept = !r.no_intercept;
   const RegressionColumns c = resolve_regression_columns(*reader, o.label, o.features, f.intercept);
   f.terms = c.terms;
+  f.label_bound = r.label_bound;
+  if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds);
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
     return charges_with_bound_step(
@@ -483,9 +553,14 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     if (ledger) plan = adassp_plan(f, r, f.bound);
     reader = open_input(input);
   }
-  f.data = accumulate_regression(*reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
-                                 r.quiet);
+  f.data = f.scaled ? accumulate_scaled_regression(*reader, c, f.ranges.lower, f.ranges.upper,
+                                                   r.quiet)
+                    : accumulate_regression(
+                          *reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
+                          r.quiet);
   if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
+  decide_label_square(f, o);
+  if (ledger) plan = adassp_plan(f, r, f.bound);
   std::vector<double> xtx, xty;
   fit_adassp(f, r, draws, xtx, xty);
   // Charged before anything is printed: a failure leaves the budget spent and no output.
@@ -495,9 +570,10 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =
       f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
-  if (!r.no_intervals)
+  if (f.settings.params.release_label_square == 1)
     f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings());
   f.label = reader->column_names()[static_cast<size_t>(c.label)];
+  if (f.scaled) to_data_units(f);
   return f;
 }
 
@@ -507,9 +583,11 @@ RawFit fit_raw_rows(const RegressOptions &o) {
 void warn_clipped(const RawFit &f) {
   if (f.data.clipped == 0) return;
   std::fprintf(stderr,
-               "dpcov regress: warning: %s rows were over --bound or --label-bound and "
-               "were clipped to them, which shrinks the fit (curator only: not for "
-               "publication)\n",
+               f.scaled ? "dpcov regress: warning: %s values were outside their --bounds range "
+                          "and were clamped to it (curator only: not for publication)\n"
+                        : "dpcov regress: warning: %s rows were over --bound or --label-bound "
+                          "and were clipped to them, which shrinks the fit (curator only: not "
+                          "for publication)\n",
                f.n_public() ? concat(f.data.clipped, " of ", f.data.rows).c_str()
                             : concat(f.data.clipped).c_str());
 }
@@ -525,6 +603,15 @@ std::string raw_interval_assumptions(const RawFit &f) {
                 kBootstrapAssumes);
 }
 
+// The public ranges of --bounds by column: the regressors, then the label.
+nlohmann::ordered_json scaled_ranges_json(const RawFit &f) {
+  nlohmann::ordered_json ranges = nlohmann::ordered_json::object();
+  for (size_t j = 0; j < f.ranges.lower.size(); ++j)
+    ranges[j + 1 < f.terms.size() ? f.terms[j + 1] : f.label] = {f.ranges.lower[j],
+                                                                 f.ranges.upper[j]};
+  return ranges;
+}
+
 void print_raw_json(const RawFit &f, const RegressOptions &o) {
   nlohmann::ordered_json out;
   out["command"] = "regress";
@@ -535,6 +622,10 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   out["n_public"] = f.n_public();
   if (f.n_public()) out["rows"] = f.data.rows;
   out["epsilon_total"] = *o.raw.epsilon;
+  if (f.scaled)
+    out["units"] = {{"coefficients", "data (fitted on the columns mapped to [-1, 1] by --bounds, "
+                                     "mapped back; the intercept's interval is NaN)"},
+                    {"bounds", scaled_ranges_json(f)}};
   if (f.settings.tighten)
     out["bound_selection"] = {
         {"method", "exponential mechanism over the public grid --bound / 1.25^k, k = 0..12, "
@@ -561,6 +652,7 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
                           {"assumes", raw_interval_assumptions(f)}};
   else if (!o.raw.no_intervals)
     out["noise_aware"] = {{"refused", a.refusal}};
+  if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
   out["receipt"] = adassp_receipt_json(f.receipt);
   if (f.ledger) out["ledger"] = *f.ledger;
   print_stdout(json_text(out));
@@ -576,8 +668,13 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
                 adassp_numerics_words(f.receipt), ")\n",
                 f.n_public() ? concat("rows ", f.data.rows)
                              : std::string("rows: withheld (private under add_remove)"),
-                " (||x|| <= ", f.bound, ", |y| <= ", r.label_bound,
-                f.intercept ? ", intercept as a constant 1 in the bound" : "", ")\n",
+                f.scaled
+                    ? concat(" (each column mapped to [-1, 1] by its public range, --bounds: no "
+                             "row clipped; fitted there, where the noise was added, and reported "
+                             "in the data's units; the intercept's interval is not available)\n")
+                    : concat(" (||x|| <= ", f.bound, ", |y| <= ", r.label_bound,
+                             f.intercept ? ", intercept as a constant 1 in the bound" : "",
+                             ")\n"),
                 s.tighten ? concat("bound ", f.bound, " chosen privately below --bound ", r.bound,
                                    " near the ", r.bound_quantile,
                                    " quantile of the regressors' norms with epsilon ",
@@ -595,7 +692,9 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
     TextTable table({"term", "coef (private point estimate; no interval)"});
     for (size_t i = 0; i < f.terms.size(); ++i) table.add_row({f.terms[i], format_number(f.coef[i])});
     std::string text = table.render();
-    if (!o.raw.no_intervals)
+    if (!o.raw.no_intervals && f.settings.params.release_label_square == 0)
+      text += concat("\nIntervals that account for the privacy noise: ", a.refusal, ".\n");
+    else if (!o.raw.no_intervals)
       text += concat("\nIntervals that account for the privacy noise: none: ", a.refusal,
                      ".\nAt these rows and epsilon the release cannot support a conclusion about "
                      "any coefficient.\n");

@@ -127,15 +127,14 @@ double choose_tighter_bound(RowReader &reader, const RegressionColumns &c, doubl
   return chosen;
 }
 
-RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
-                                     const RegressionBounds &b, bool quiet) {
+namespace {
+
+// Streams every row of `reader`, gathered as [x, y], into an accumulator bounding them by `spec`
+// (and refusing a row over `strict`, when given, at its file position).
+RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
+                          const dpcov_row_bounding &spec, const dpcov_row_bounding *strict,
+                          bool quiet) {
   const int64_t p = static_cast<int64_t>(c.features.size());
-  dpcov_row_bounding spec = row_bounding(b.clip_bound, DPCOV_BOUND_CLIP);
-  spec.constant = b.intercept ? 1.0 : 0.0;
-  spec.label_bound = b.label_bound;
-  dpcov_row_bounding strict = spec;
-  strict.bound = b.bound;
-  strict.policy = DPCOV_BOUND_REJECT;
   dpcov_gram *raw = nullptr;
   library_check(dpcov_gram_create_bounded(&raw, p + 1, &spec),
                 concat(reader.name(), ": ", p + 1, " columns"));
@@ -147,7 +146,7 @@ RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns 
   std::vector<double> scratch;
   while (reader.next_chunk(chunk)) {
     gather(chunk, c, gathered);
-    if (b.reject) bound_chunk(reader, gathered, strict, scratch, report_rejected);
+    if (strict != nullptr) bound_chunk(reader, gathered, *strict, scratch, report_rejected);
     dpcov_row_refusal refusal{};
     refusal.struct_size = sizeof refusal;
     const dpcov_status status =
@@ -161,6 +160,28 @@ RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns 
   }
   progress.finish();
   return read_out(gram.get(), std::move(out));
+}
+
+}  // namespace
+
+RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
+                                     const RegressionBounds &b, bool quiet) {
+  dpcov_row_bounding spec = row_bounding(b.clip_bound, DPCOV_BOUND_CLIP);
+  spec.constant = b.intercept ? 1.0 : 0.0;
+  spec.label_bound = b.label_bound;
+  dpcov_row_bounding strict = spec;
+  strict.bound = b.bound;
+  strict.policy = DPCOV_BOUND_REJECT;
+  return accumulate(reader, c, spec, b.reject ? &strict : nullptr, quiet);
+}
+
+RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &c,
+                                            const std::vector<double> &lower,
+                                            const std::vector<double> &upper, bool quiet) {
+  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
+  spec.lower = lower.data();
+  spec.upper = upper.data();
+  return accumulate(reader, c, spec, nullptr, quiet);
 }
 
 }  // namespace dpcov::cli

@@ -61,4 +61,12 @@ struct RegressionGram {
 RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &columns,
                                      const RegressionBounds &bounds, bool quiet);
 
+// As accumulate_regression() for `regress --bounds`: every column of [x, y] mapped to [-1, 1] by
+// its public range `lower`, `upper` (in that order) through the library's column bounds, a
+// constant 1 in front: the Gram matrix of [1, z_x, z_y], no row clipped (values outside a range
+// are clamped and counted in `clipped`, for the curator).
+RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &columns,
+                                            const std::vector<double> &lower,
+                                            const std::vector<double> &upper, bool quiet);
+
 }  // namespace dpcov::cli

@@ -28,11 +28,25 @@ void check_values(const RawRegressOptions &o, const std::string &intercept_colum
   check_positive_finite(*o.epsilon, "--epsilon");
   if (!(o.delta > 0.0 && o.delta < 1.0))
     fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
-  if (o.bound == 0.0 || o.label_bound == 0.0)
+  if (!o.bounds.empty()) {
+    if (o.bound != 0.0 || o.label_bound != 0.0)
+      fail(kExitUsage, "--bounds maps every column to [-1, 1] by its public range, which fixes "
+           "the norm bounds: drop --bound and --label-bound");
+    if (o.no_intercept)
+      fail(kExitUsage, "--bounds maps each column affinely, so the model needs its intercept: "
+           "drop --no-intercept");
+    if (o.bound_epsilon.value_or(0.0) != 0.0)
+      fail(kExitUsage, "--bounds clips no row, so there is no bound to choose: drop "
+           "--bound-epsilon");
+  } else if (o.bound == 0.0 || o.label_bound == 0.0) {
     fail(kExitUsage, "a private regression on raw rows needs --bound (on the regressors' norm) "
-         "and --label-bound (on |y|), chosen without looking at the data");
-  check_bound(o.bound, "--bound");
-  check_bound(o.label_bound, "--label-bound");
+         "and --label-bound (on |y|), or --bounds (public per-column ranges), chosen without "
+         "looking at the data");
+  }
+  if (o.bounds.empty()) {
+    check_bound(o.bound, "--bound");
+    check_bound(o.label_bound, "--label-bound");
+  }
   if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
   named_choice(o.mechanism, "--mechanism (on raw data rows)", {"adassp"});
   if (!intercept_column.empty())
@@ -57,6 +71,14 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
   command.add_option("--label-bound", o.label_bound,
                      "Public bound on |y| (required with --epsilon)")
       ->group(group);
+  command.add_option("--bounds", o.bounds,
+                     "Public per-column ranges of the regressors and the label, as `release "
+                     "--bounds` takes them (LOW:HIGH, one per column, NAME=LOW:HIGH, or a "
+                     "column,min,max CSV file): each column is mapped to [-1, 1] before AdaSSP "
+                     "(no row clipped; values outside are clamped) and the coefficients and "
+                     "intervals are reported in the data's units; replaces --bound and "
+                     "--label-bound")
+      ->group(group);
   command.add_option("--mechanism,-m", o.mechanism,
                      "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2)")
       ->group(group);
@@ -79,6 +101,11 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
   command.add_flag("--no-intervals", o.no_intervals,
                    "Point estimates only: do not release y'y, which the noise-aware intervals "
                    "need (the other statistics then get a third of the budget each, not a quarter)")
+      ->group(group);
+  command.add_flag("--intervals-anyway", o.intervals_anyway,
+                   "Release y'y and attempt the intervals even where the plan, from public "
+                   "values, forecasts none at this n (by default y'y is then not released and "
+                   "the fit keeps its share of the budget)")
       ->group(group);
   command.add_option("--bound-epsilon", o.bound_epsilon,
                      "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
@@ -109,11 +136,14 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o, const std::stri
     fail(kExitUsage, "--calibration paper has no share for y'y, which the intervals need: add "
          "--no-intervals (point estimates only) or use joint_analytic");
   if (!(level > 0.0 && level < 1.0)) fail(kExitUsage, "--level must be in (0, 1), got ", level);
+  if (o.no_intervals && o.intervals_anyway)
+    fail(kExitUsage, "--no-intervals and --intervals-anyway contradict each other");
 
   // Clipping at a private quantile biases the statistics by an amount that does not shrink with
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
   // a fit without intervals tightens the bound.
-  s.bound_epsilon = o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0);
+  s.bound_epsilon =
+      o.bounds.empty() ? o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0) : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
          " (AdaSSP spends the rest), got ", s.bound_epsilon);

@@ -19,6 +19,7 @@ struct RawRegressOptions {
   double delta = 1e-6;
   double bound = 0.0;             // ||x|| <= bound (the regressors, not the label)
   double label_bound = 0.0;       // |y| <= label_bound
+  std::string bounds;             // --bounds: public per-column ranges instead of the two bounds
   std::string mechanism = "adassp";
   std::string calibration = "joint_analytic";
   std::string neighbour = "replace_one";
@@ -28,6 +29,7 @@ struct RawRegressOptions {
   bool quiet = false;
   std::optional<uint64_t> seed;
   bool no_intervals = false;  // fit without y'y: point estimates only, less noise on the rest
+  bool intervals_anyway = false;  // release y'y even where the plan forecasts no intervals
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;

@@ -175,7 +175,7 @@ class RawWorkflow(DpcovCase):
         result = subprocess.run([sys.executable, script, os.path.join(SOURCE_ROOT, "data")],
                                 capture_output=True, env=env, timeout=120)
         self.assertEqual(result.returncode, 0, result.stderr.decode())
-        self.assertIn("spent: 1.9 of 2.0", result.stdout.decode())
+        self.assertIn("spent: 5.0 of 5.0", result.stdout.decode())
         self.assertIn("coef:", result.stdout.decode())
         self.assertNotIn("Warning", result.stderr.decode())
 

@@ -693,6 +693,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             ``bound`` as given). A share > 0 with the intervals leaves the clipping bias out of
             them, and ``inference_`` says so.
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
+        bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
+            in their own units (AdaSSP with an intercept only; replaces ``bound`` and
+            ``label_bound``; no bound step): each column is mapped to [-1, 1] before AdaSSP,
+            and ``coef_``, ``intercept_``, ``std_errors_`` and ``conf_int_`` come back in the
+            data's units (the intercept's interval NaN). ``bound_`` is then the norm bound of
+            the scaled rows [1, z_x].
         fit_intercept: add an intercept (default True).
         mechanism: ``"adassp"`` (default), a Gram mechanism, or ``"ols_jl"``.
         rho: AdaSSP's failure probability of the ridge (default 0.05).
@@ -730,8 +736,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
                  mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
-                 numerics="exact"):
+                 numerics="exact", bounds=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.bounds = bounds
         self.numerics = numerics
         self.epsilon = epsilon
         self.delta = delta
@@ -767,6 +774,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
+        if self.bounds is not None:
+            return self._fit_bounds(X, y)
         policy = _choice(self.policy, POLICIES, "policy")
         mechanism = str(self.mechanism).strip().lower() if isinstance(self.mechanism, str) \
             else self.mechanism
@@ -855,6 +864,59 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.n_clipped_ = clipped
         return self
 
+    def _fit_bounds(self, X: np.ndarray, y: np.ndarray):
+        """AdaSSP with ``bounds = (lower, upper)``, public ranges of the columns of X and, last,
+        of y: every column mapped to [-1, 1] by the library's column bounds (rows [1, z_x, z_y],
+        none clipped; values outside a range clamped, with a warning), B_X the norm bound of
+        [1, z_x] and |z_y| <= 1. Fitted there, where the noise is added, and mapped back to the
+        data's units (post-processing, proofs/column_bounds.md): a slope b_j on z_j is
+        h_y b_j / h_j on x_j, with its standard error and interval; the intercept is
+        c_y + h_y a - sum_j slope_j c_j, whose interval is not a map of the others (NaN)."""
+        if self.bound is not None or self.label_bound is not None:
+            raise ValueError("bounds and bound / label_bound exclude each other: with bounds the "
+                             "norm bounds of the scaled rows follow from the number of columns")
+        if str(self.mechanism).strip().lower() != "adassp" or not self.fit_intercept:
+            raise ValueError("bounds needs mechanism 'adassp' and fit_intercept=True (the map to "
+                             "[-1, 1] is affine, so the model needs its intercept)")
+        if len(self.bounds) != 2:
+            raise ValueError("bounds must be (lower, upper), one entry per column of X and one "
+                             "for y, last")
+        p = X.shape[1]
+        lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (p + 1,)).copy()
+        upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (p + 1,)).copy()
+        self._check_adassp_options()
+        options, n_private = self._neighbour_options("adassp")
+        bound_x = _column_bounds.norm_bound(p)
+        self._check_accountant(p + 1, bound_x, 1.0, tighten=False)
+        rng = _release_rng(self.random_state, 3)
+        gram = _accumulate(GramAccumulator.bounded(p + 1, neighbour=_neighbour_name(n_private),
+                                                   lower=lower, upper=upper), X, y)
+        with gram:
+            info = gram.info()
+            _warn_clamped(info.clamped)
+            self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
+                             1.0, float(self.epsilon), rng)
+            self._noise_aware(lambda: adassp_bootstrap_intervals(
+                self.release_, self._inference_rows(info.rows), rng, self.level,
+                self.n_bootstrap),
+                "noise-aware: parametric bootstrap from AdaSSP's noise law on the columns mapped "
+                "to [-1, 1] by bounds, for beta from the unregularised released statistics, "
+                "mapped to the data's units (the intercept's interval is NaN)")
+        centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
+        factor = half[-1] / half[:-1]
+        self.params_ = np.concatenate(([centre[-1] + half[-1] * self.params_[0]
+                                        - np.sum(self.params_[1:] * factor * centre[:-1])],
+                                       self.params_[1:] * factor))
+        self.std_errors_ = np.concatenate(([np.nan], self.std_errors_[1:] * factor))
+        self.p_values_ = np.concatenate(([np.nan], self.p_values_[1:]))
+        self.conf_int_ = np.vstack(([np.nan, np.nan], self.conf_int_[1:] * factor[:, None]))
+        self.bound_ = bound_x
+        self.intercept_ = float(self.params_[0])
+        self.coef_ = self.params_[1:]
+        self.n_samples_ = self._released_count() if n_private else info.rows
+        self.n_clipped_ = info.clamped
+        return self
+
     def _neighbour_options(self, mechanism):
         """(the mechanism options, whether n is private): ``neighbour`` is AdaSSP's relation and
         is passed on to a Gram mechanism or ols_jl (a different one in ``mechanism_options`` is
@@ -917,7 +979,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
                              "which add_remove keeps private: set bound_epsilon=0")
 
-    def _check_accountant(self, p: int, bound_x: float, bound_y: float) -> None:
+    def _check_accountant(self, p: int, bound_x: float, bound_y: float,
+                          tighten: bool = True) -> None:
         """Refuse, before any noise is drawn, a fit the active accountant (dpcov.ledger) cannot
         afford in full: the bound step (pure, ``bound_epsilon * epsilon``; charged by
         ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit`` with
@@ -929,7 +992,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         budget = active_accountant()
         if budget is None:
             return
-        epsilon, share = float(self.epsilon), self._bound_share()
+        epsilon, share = float(self.epsilon), self._bound_share() if tighten else 0.0
         steps = []
         if share != 0.0:
             spent = share * epsilon

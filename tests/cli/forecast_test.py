@@ -1,0 +1,117 @@
+"""Know before you spend, and spend only on what is used (issue 33): `dpcov plan` forecasts a
+regression from public values (the crossover n and the expected interval width, with the
+assumptions printed); `regress` on raw rows releases y'y for the intervals only where the plan
+at this n forecasts them; `regress --bounds` fits on columns mapped to [-1, 1] by public ranges
+and reports in the data's units; a refusal of a step's share names the user's epsilon. The
+forecast's agreement with simulation is the statistical test `regression_forecast`.
+
+Run by meson as: /usr/bin/python3 forecast_test.py DPCOV
+"""
+import json
+import sys
+import unittest
+
+import numpy as np
+
+from cli_case import EXIT_OK, EXIT_USAGE, DpcovCase
+
+
+class Forecast(DpcovCase):
+    def ok(self, args):
+        result = self.run_dpcov(args)
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        return result
+
+    def test_plan_prints_the_crossover_and_the_width_with_their_assumptions(self):
+        args = ["plan", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "2",
+                "--dims", "4", "--rows", "5000", "--fill", "0.5"]
+        plan = json.loads(self.ok(args + ["--json"]).stdout)
+        f = plan["regression_forecast"]
+        m = 0.5 * 4 / 4  # fill B^2 / d
+        self.assertAlmostEqual(f["crossover_rows"] / (plan["sigma"] ** 2 / m ** 2), 1, places=9)
+        se = np.sqrt(1 / 5000 + f["crossover_rows"] / 5000 ** 2)
+        self.assertAlmostEqual(f["interval_width"], 2 * 1.959963984540054 * se, places=9)
+        self.assertIn("reference design", f["assumptions"])
+        self.assertNotIn("text", f)
+        text = self.ok(args).stdout.decode()
+        self.assertIn("crossover n: ", text)
+        self.assertIn("expected 95% interval width", text)
+        self.assertIn("reference design", text)
+
+    def test_plan_of_adassp_and_a_mechanism_without_a_forecast(self):
+        plan = json.loads(self.ok(["plan", "-m", "adassp", "-e", "1", "-d", "1e-6", "--bound", "1",
+                                   "--label-bound", "1", "--dims", "3", "--rows", "1000",
+                                   "--json"]).stdout)
+        self.assertIn("sigma_label_square", plan)  # planned with y'y, what the intervals see
+        self.assertGreater(plan["regression_forecast"]["crossover_rows"], 0)
+        text = self.ok(["plan", "-m", "iev", "-e", "1", "-d", "1e-6", "--bound", "1", "--dims",
+                        "3", "--rows", "1000"]).stdout.decode()
+        self.assertIn("regression forecast: none: ", text)
+        result = self.run_dpcov(["plan", "-m", "adassp", "-e", "1", "-d", "1e-6", "--bound", "1",
+                                 "--dims", "3", "--rows", "10"])
+        self.assertEqual(result.returncode, EXIT_USAGE)
+
+    def write_rows(self, n, seed):
+        gen = np.random.default_rng(seed)
+        x = gen.uniform(-1, 1, (n, 2))
+        y = np.clip(0.5 * x[:, 0] - 0.3 * x[:, 1] + 0.1 * gen.standard_normal(n), -1, 1)
+        np.savetxt(self.path("rows.csv"), np.column_stack([x, y]), delimiter=",",
+                   header="a,b,y", comments="")
+        return self.path("rows.csv")
+
+    def test_y_squared_is_released_only_where_the_plan_forecasts_intervals(self):
+        rows = self.write_rows(50, 1)
+        args = ["regress", rows, "--label", "y", "--epsilon", "1", "--bound", "1.5",
+                "--label-bound", "1", "--noise-seed", "1", "--json", "--quiet"]
+        small = json.loads(self.ok(args).stdout)
+        self.assertNotIn("sigma_label_square", small["receipt"])
+        self.assertIn("not attempted", small["noise_aware"]["refused"])
+        self.assertFalse(small["regression_forecast"]["intervals_expected"])
+        anyway = json.loads(self.ok(args + ["--intervals-anyway"]).stdout)
+        self.assertIn("sigma_label_square", anyway["receipt"])
+        text = self.ok(args[:-2] + ["--quiet"]).stdout.decode()
+        self.assertIn("not attempted: the plan forecasts none at n = 50", text)
+        large = json.loads(self.ok(["regress", self.write_rows(200000, 2), "--label", "y",
+                                    "--epsilon", "1", "--bound", "1.5", "--label-bound", "1",
+                                    "--noise-seed", "1", "--json", "--quiet"]).stdout)
+        self.assertIn("sigma_label_square", large["receipt"])
+        self.assertTrue(large["regression_forecast"]["intervals_expected"])
+        self.assertIn("ci_lower", large["coefficients"][1]["noise_aware"])
+
+    def test_regress_bounds_reports_the_data_units(self):
+        gen = np.random.default_rng(3)
+        n = 100000
+        x = np.column_stack([gen.uniform(0, 1e-3, n), gen.uniform(100, 300, n)])
+        y = 50 + 2e4 * x[:, 0] - 0.1 * x[:, 1] + gen.normal(0, 1, n)  # both effects: 20 units
+        np.savetxt(self.path("raw.csv"), np.column_stack([x, y]), delimiter=",",
+                   header="small,large,y", comments="")
+        fit = json.loads(self.ok(["regress", self.path("raw.csv"), "--label", "y", "--epsilon",
+                                  "4", "--bounds", "small=0:1e-3,large=100:300,y=0:80",
+                                  "--noise-seed", "3", "--seed", "3", "--json",
+                                  "--quiet"]).stdout)
+        self.assertIn("data", fit["units"]["coefficients"])
+        rows = fit["coefficients"]
+        truth = {"small": 2e4, "large": -0.1}
+        for row in rows[1:]:
+            aware = row["noise_aware"]
+            self.assertLess(aware["ci_lower"], truth[row["term"]], row)
+            self.assertGreater(aware["ci_upper"], truth[row["term"]], row)
+            self.assertLess(abs(row["coef"] / truth[row["term"]] - 1), 0.2, row)
+        self.assertIsNone(rows[0]["noise_aware"]["ci_lower"])  # NaN: not a map of the others
+        refused = self.run_dpcov(["regress", self.path("raw.csv"), "--label", "y", "--epsilon",
+                                  "1", "--bounds", "0:1", "--bound", "2"])
+        self.assertEqual(refused.returncode, EXIT_USAGE)
+        self.assertIn("drop --bound", refused.stderr.decode())
+
+    def test_a_step_share_refusal_names_the_users_epsilon(self):
+        result = self.run_dpcov(["plan", "-m", "ols_jl", "-e", "4", "-d", "1e-6", "--bound", "1",
+                                 "--dims", "3", "--rows", "1000", "--projection-rows", "50"])
+        self.assertNotEqual(result.returncode, EXIT_OK)
+        message = result.stderr.decode()
+        self.assertIn("requested epsilon = 4", message)
+        self.assertIn("epsilon = 2 of", message)
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov = sys.argv[1]
+    unittest.main(argv=sys.argv[:1], verbosity=2)

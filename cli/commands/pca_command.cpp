@@ -120,6 +120,17 @@ Pca compute_pca(const PcaOptions &o) {
   return p;
 }
 
+// What the subspace bound is against after `release --bound auto`: the rows as clipped at the
+// privately chosen B. The clipped rows' own effect is not in it.
+constexpr const char *kClippedCoverage =
+    "the bound is against the rows as clipped at the privately chosen bound (the receipt's "
+    "bound_selection), not the unclipped data: rows above it moved the subspace by an amount it "
+    "does not hold; aim further in the tail (--bound-clipped with a few rows) to make that small";
+
+bool privately_bounded(const LoadedMatrix &release) {
+  return release.receipt.is_object() && release.receipt.contains("bound_selection");
+}
+
 void print_pca_json(const Pca &p, const PcaOptions &o) {
   const LoadedMatrix &m = p.m;
   const int64_t d = m.dim, k = p.k;
@@ -147,7 +158,11 @@ void print_pca_json(const Pca &p, const PcaOptions &o) {
   if (error.computed)
     out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
                              {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0},
-                             {"plug_in", m.centred}};
+                             {"plug_in", m.centred},
+                             {"covers", privately_bounded(p.release)
+                                            ? kClippedCoverage
+                                            : "the rows as bounded for the release (no bound "
+                                              "chosen privately)"}};
   else if (!error.skipped.empty())
     out["subspace_error_skipped"] = error.skipped;
   if (p.other) {
@@ -186,6 +201,7 @@ std::string spectrum_text(const Pca &p) {
                    ", noise norm ", format_number(error.noise_norm, 4),
                    m.centred ? "; plug-in: the noise norm of the centring is simulated at the "
                                "release" : "", ")\n");
+    if (privately_bounded(p.release)) text += concat("covers: ", kClippedCoverage, "\n");
     if (error.swamped)
       text += "warning: the privacy noise swamps the signal (the eigengap is below twice the "
               "noise norm): these components may be arbitrary.\n";

@@ -103,6 +103,19 @@ class Forecast(DpcovCase):
         self.assertEqual(refused.returncode, EXIT_USAGE)
         self.assertIn("drop --bound", refused.stderr.decode())
 
+    def test_pca_after_a_private_bound_says_what_its_subspace_bound_covers(self):
+        gen = np.random.default_rng(4)
+        rows = gen.standard_t(3, size=(20000, 3)) * [2.0, 1.0, 0.3]
+        np.savetxt(self.path("t.csv"), rows, delimiter=",", header="a,b,c", comments="")
+        self.ok(["release", "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--bound", "auto",
+                 "--quiet", self.path("t.csv"), "-o", self.path("auto.csv")])
+        text = self.ok(["pca", self.path("auto.csv"), "-k", "1", "--seed", "1"]).stdout.decode()
+        self.assertIn("covers: the bound is against the rows as clipped at the privately chosen",
+                      text)
+        out = json.loads(self.ok(["pca", self.path("auto.csv"), "-k", "1", "--seed", "1",
+                                  "--json"]).stdout)
+        self.assertIn("not the unclipped data", out["subspace_error"]["covers"])
+
     def test_a_step_share_refusal_names_the_users_epsilon(self):
         result = self.run_dpcov(["plan", "-m", "ols_jl", "-e", "4", "-d", "1e-6", "--bound", "1",
                                  "--dims", "3", "--rows", "1000", "--projection-rows", "50"])

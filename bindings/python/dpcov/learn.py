@@ -51,6 +51,7 @@ from . import constant_column as _constant_column
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_plan, ledger_charge)
+from .forecast import regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .exact import exact_plan
@@ -730,6 +731,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         level: confidence level of the intervals (default 0.95).
         intervals: compute the noise-aware intervals (default True; for AdaSSP, False releases
             only its three statistics, each with a third of the budget instead of a quarter).
+            With True, AdaSSP first asks the forecast (:func:`dpcov.regression_forecast`, from
+            public values at the public n, replace-one) whether intervals are expected even for
+            rows on their bounds; if not, y'y is not released and ``inference_`` says why
+            (``"always"`` releases it all the same).
         n_bootstrap: bootstrap draws of the noise-aware intervals (default 999).
         plug_in: also keep the plug-in inference of a Gram mechanism (``plug_in_``; default False).
         projection_rows: r for ``"ols_jl"``.
@@ -843,7 +848,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         with gram:
             rows = gram.info().rows
             if mechanism == "adassp":
-                self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng)
+                self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
+                                 None if n_private else rows)
                 self._noise_aware(lambda: adassp_bootstrap_intervals(
                     self.release_, self._inference_rows(rows), rng, self.level,
                     self.n_bootstrap),
@@ -912,7 +918,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             info = gram.info()
             _warn_clamped(info.clamped)
             self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
-                             1.0, float(self.epsilon), rng)
+                             1.0, float(self.epsilon), rng, None if n_private else info.rows)
             self._noise_aware(lambda: adassp_bootstrap_intervals(
                 self.release_, self._inference_rows(info.rows), rng, self.level,
                 self.n_bootstrap),
@@ -1051,17 +1057,37 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rest = math.nextafter(float(self.epsilon) - spent, 0.0)
         return chosen, rest, chosen < bound
 
-    def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng) -> None:
+    def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng, rows=None) -> None:
         """AdaSSP on the exact Gram matrix of the bounded rows with ``epsilon`` (options checked
-        by ``_check_adassp_options``)."""
+        by ``_check_adassp_options``). y'y, which only the intervals use, is released unless the
+        forecast at the public ``rows`` (None: n is private, no decision) expects no interval."""
         calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
+        neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
+        self._intervals_skipped = None
+        if self.intervals and self.intervals != "always" and rows is not None:
+            self._intervals_skipped = self._no_intervals_forecast(
+                adassp_plan(len(features), bound_x, bound_y, epsilon, self.delta, neighbour,
+                            calibration, self.rho, True), rows)
         fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
-                         neighbour=_choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
-                         calibration=calibration, rho=self.rho,
-                         release_label_square=bool(self.intervals))
+                         neighbour=neighbour, calibration=calibration, rho=self.rho,
+                         release_label_square=bool(self.intervals)
+                         and self._intervals_skipped is None)
         self.params_ = fit.coefficients
         self.release_ = fit
         self.receipt_ = fit.receipt
+
+    def _no_intervals_forecast(self, plan, rows: int):
+        """Spend only on what is used: None when the forecast at ``rows`` expects noise-aware
+        intervals even for the most favourable design (rows on their bounds, fill 1), else why
+        not (then y'y is not released and the fit keeps its share; docs/forecast.md)."""
+        f = regression_forecast(plan, n=rows, level=self.level, fill=1.0)
+        if f.intervals_expected:
+            return None
+        return (f"not attempted: the plan forecasts none at n = {rows} even with rows on their "
+                f"bounds (intervals from about n = {math.ceil(f.rows_for_intervals)}, expected "
+                f"width of a standardised coefficient {f.interval_width:.3g}), so y'y was not "
+                f"released and the fit kept its share of the budget (intervals='always' spends "
+                f"it)")
 
     def _keep_intervals(self, result, inference: str) -> None:
         """std_errors_, p_values_, conf_int_ from ``result`` and what they are."""
@@ -1082,6 +1108,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         swamps the data (or the mechanism has no known noise law)."""
         if not self.intervals:
             self._no_intervals("intervals=False")
+            return
+        skipped = self.__dict__.pop("_intervals_skipped", None)  # set by this fit's _fit_adassp
+        if skipped is not None:
+            self._no_intervals(skipped)
+            warnings.warn(f"no noise-aware intervals: {skipped}", UserWarning, stacklevel=3)
             return
         try:
             self._keep_intervals(compute(), inference)

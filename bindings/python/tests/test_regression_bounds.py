@@ -58,3 +58,27 @@ def test_diabetes_strong_effects_agree_in_sign_with_ols():
                 random_state=seed).fit(X[:, cols], X[:, 10])
             agree += np.sign(reg.coef_) == np.sign(ols)
     assert agree[0] >= 90 and agree[2] >= 90, agree
+
+
+def test_y_squared_is_released_only_where_the_plan_forecasts_intervals():
+    # Spend only on what is used: at n = 50 the forecast expects no interval even for rows on
+    # their bounds, so AdaSSP does not release y'y and says why; at n = 2e5 it does.
+    gen = np.random.default_rng(9)
+    for n, expected in ((50, False), (200000, True)):
+        X = gen.uniform(-0.5, 0.5, (n, 2))
+        y = np.clip(X @ [0.5, -0.3] + 0.1 * gen.standard_normal(n), -1, 1)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reg = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0,
+                                                random_state=9, n_bootstrap=199).fit(X, y)
+        assert bool(reg.receipt_.label_square_released) == expected
+        if expected:
+            assert np.all(np.isfinite(reg.conf_int_))
+        else:
+            assert "not attempted" in reg.inference_
+            assert any("not attempted" in str(w.message) for w in caught)
+    forced = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0, intervals="always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        forced.fit(X[:50], y[:50])
+    assert forced.receipt_.label_square_released

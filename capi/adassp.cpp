@@ -3,9 +3,11 @@
 #include "struct_size.hpp"
 
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "../core/check.hpp"
+#include "../core/estimators/adassp_intervals.hpp"
 #include "../core/estimators/ols_bootstrap.hpp"
 #include "../core/mechanisms/adassp.hpp"
 #include "guard.hpp"
@@ -111,6 +113,60 @@ mech::AdasspReceipt checked_plan(int64_t num_features, double bound_x, double bo
   return plan;
 }
 
+// The released statistics and the receipt's noise scales and bounds, validated, for the
+// interval entry points.
+struct ReleasedStatistics {
+  dpcov::Matrix xtx;
+  std::vector<double> xty;
+  mech::AdasspReceipt receipt;
+};
+
+ReleasedStatistics read_release(int32_t layout, int64_t p, const double *released_xtx,
+                                int64_t ld_xtx, const double *released_xty,
+                                const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
+                                double level) {
+  check::not_null(receipt, "receipt");
+  if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
+    fail(dpcov::Status::InvalidArgument,
+         "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
+         sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+  check::not_null(rng, "rng");
+  check::not_null(released_xty, "released_xty");
+  if (p < 1 || p != receipt->num_regressors)
+    fail(dpcov::Status::Dimension,
+         "p must be receipt->num_regressors = ", receipt->num_regressors, ", got ", p);
+  if (!(level > 0.0 && level < 1.0))
+    fail(dpcov::Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  const dpcov::ConstMatrixView view =
+      check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
+  ReleasedStatistics s{dpcov::Matrix(p, p), std::vector<double>(at(p)), {}};
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) s.xtx(i, j) = view(i, j);
+    s.xty[at(j)] = released_xty[j];
+  }
+  s.receipt.dim = p;
+  s.receipt.label_square = receipt->label_square_released == 1;
+  s.receipt.bound_x = receipt->bound_x;
+  s.receipt.bound_y = receipt->bound_y;
+  s.receipt.sigma_gram = receipt->sigma_gram;
+  s.receipt.sigma_gram_off_diagonal = receipt->sigma_gram_off_diagonal;
+  s.receipt.sigma_cross = receipt->sigma_cross;
+  s.receipt.sigma_label_square = receipt->sigma_label_square;
+  return s;
+}
+
+// Checks every result finite, then copies each to its output where the output is not NULL.
+void write_intervals(int64_t p, std::initializer_list<const std::vector<double> *> results,
+                     std::initializer_list<double *> outputs) {
+  for (const auto *v : results) check::finite_result(v->data(), v->size(), "interval");
+  auto out = outputs.begin();
+  for (const auto *v : results) {
+    if (*out != nullptr)
+      for (int64_t i = 0; i < p; ++i) (*out)[i] = (*v)[at(i)];
+    ++out;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -208,48 +264,40 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
     int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
     double *p_values, double *ci_lower, double *ci_upper) {
   return dpcov::capi::guarded([&] {
-    check::not_null(receipt, "receipt");
-    if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
-      fail(dpcov::Status::InvalidArgument,
-           "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
-           sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
-    check::not_null(rng, "rng");
+    const ReleasedStatistics s =
+        read_release(layout, p, released_xtx, ld_xtx, released_xty, receipt, rng, level);
     check::not_null(coefficients, "coefficients");
-    check::not_null(released_xty, "released_xty");
-    if (p < 1 || p != receipt->num_regressors)
-      fail(dpcov::Status::Dimension,
-           "p must be receipt->num_regressors = ", receipt->num_regressors, ", got ", p);
-    if (!(level > 0.0 && level < 1.0))
-      fail(dpcov::Status::InvalidArgument, "level must be in (0, 1), got ", level);
-    const dpcov::ConstMatrixView view =
-        check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
-    dpcov::Matrix xtx(p, p);
-    std::vector<double> xty(at(p));
-    for (int64_t j = 0; j < p; ++j) {
-      for (int64_t i = 0; i < p; ++i) xtx(i, j) = view(i, j);
-      xty[at(j)] = released_xty[j];
-    }
-    mech::AdasspReceipt r;
-    r.dim = p;
-    r.label_square = receipt->label_square_released == 1;
-    r.sigma_gram = receipt->sigma_gram;
-    r.sigma_gram_off_diagonal = receipt->sigma_gram_off_diagonal;
-    r.sigma_cross = receipt->sigma_cross;
-    r.sigma_label_square = receipt->sigma_label_square;
     dpcov::random::Rng local = rng->rng;
     const est::BootstrapIntervals b = est::adassp_bootstrap_intervals(
-        xtx, xty, receipt->released_label_square, n, r, level, num_bootstrap, local);
-    for (const auto *v : {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper})
-      check::finite_result(v->data(), v->size(), "bootstrap interval");
-    const auto copy_out = [&](const std::vector<double> &v, double *out) {
-      if (out != nullptr)
-        for (int64_t i = 0; i < p; ++i) out[i] = v[at(i)];
-    };
-    copy_out(b.coefficients, coefficients);
-    copy_out(b.std_errors, std_errors);
-    copy_out(b.p_values, p_values);
-    copy_out(b.ci_lower, ci_lower);
-    copy_out(b.ci_upper, ci_upper);
+        s.xtx, s.xty, receipt->released_label_square, n, s.receipt, level, num_bootstrap, local);
+    write_intervals(p, {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper},
+                    {coefficients, std_errors, p_values, ci_lower, ci_upper});
+    rng->rng = local;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, int64_t n, const dpcov_adassp_receipt *receipt,
+    int64_t intercept_column, double level, int64_t num_draws, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper, int32_t *conclusive, int32_t *method) {
+  return dpcov::capi::guarded([&] {
+    const ReleasedStatistics s =
+        read_release(layout, p, released_xtx, ld_xtx, released_xty, receipt, rng, level);
+    check::not_null(coefficients, "coefficients");
+    check::not_null(ci_lower, "ci_lower");
+    check::not_null(ci_upper, "ci_upper");
+    check::not_null(conclusive, "conclusive");
+    check::not_null(method, "method");
+    dpcov::random::Rng local = rng->rng;
+    const est::RegressionIntervals b =
+        est::adassp_intervals(s.xtx, s.xty, receipt->released_label_square, n, s.receipt,
+                              intercept_column, level, num_draws, local);
+    write_intervals(p, {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper},
+                    {coefficients, std_errors, p_values, ci_lower, ci_upper});
+    for (int64_t i = 0; i < p; ++i) conclusive[i] = b.conclusive[at(i)];
+    *method = static_cast<int32_t>(b.method);
     rng->rng = local;
   });
 }

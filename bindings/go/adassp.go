@@ -169,14 +169,7 @@ func AdasspBootstrapIntervals(fit AdasspResult, n int64, level float64, numBoots
 	for i := range out {
 		out[i] = make([]float64, p+1)
 	}
-	xtx := make([]float64, p*p+1)
-	copy(xtx, fit.ReleasedXtX.Data)
-	xty := make([]float64, p+1)
-	copy(xty, fit.ReleasedXty)
-	ld := p
-	if ld < 1 {
-		ld = 1
-	}
+	xtx, xty, ld := releasedCopies(fit)
 	rec := fit.c
 	err := call(func() C.dpcov_status {
 		return C.dpcov_adassp_bootstrap_intervals(rowMajor, C.int64_t(p), doubles(xtx),
@@ -189,4 +182,61 @@ func AdasspBootstrapIntervals(fit AdasspResult, n int64, level float64, numBoots
 	}
 	return AdasspIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
 		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
+}
+
+// AdasspAnswer holds the regression intervals at every n: as AdasspIntervals, with Conclusive
+// (false where the interval contains [-R_j, R_j], the values that matter by the public bounds)
+// and Method (DPCOV_INTERVALS_BOOTSTRAP or DPCOV_INTERVALS_POSTERIOR).
+type AdasspAnswer struct {
+	AdasspIntervals
+	Conclusive []bool
+	Method     int32
+}
+
+// AdasspIntervalsAtEveryN computes intervals for beta from a fit that released y'y
+// (dpcov_adassp_intervals): the parametric bootstrap where it answers, else the noise-aware
+// posterior over the released statistics. interceptColumn is -1 or the column that is 1 in every
+// row. Post-processing: no privacy cost.
+func AdasspIntervalsAtEveryN(fit AdasspResult, n int64, interceptColumn int64, level float64,
+	numDraws int64, rng *RNG) (AdasspAnswer, error) {
+	p := len(fit.Coefficients)
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	conclusive := make([]C.int32_t, p+1)
+	var method C.int32_t
+	xtx, xty, ld := releasedCopies(fit)
+	rec := fit.c
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_intervals(rowMajor, C.int64_t(p), doubles(xtx), C.int64_t(ld),
+			doubles(xty), C.int64_t(n), &rec, C.int64_t(interceptColumn), C.double(level),
+			C.int64_t(numDraws), rng.handle(), doubles(out[0]), doubles(out[1]),
+			doubles(out[2]), doubles(out[3]), doubles(out[4]), &conclusive[0], &method)
+	})
+	if err != nil {
+		return AdasspAnswer{}, err
+	}
+	flags := make([]bool, p)
+	for i := range flags {
+		flags[i] = conclusive[i] == 1
+	}
+	return AdasspAnswer{AdasspIntervals: AdasspIntervals{Coefficients: out[0][:p],
+		StdErrors: out[1][:p], PValues: out[2][:p], CILower: out[3][:p], CIUpper: out[4][:p]},
+		Conclusive: flags, Method: int32(method)}, nil
+}
+
+// releasedCopies returns copies of a fit's released X'X and X'y, each with one spare element so
+// that a zero-length slice still has an address, and the leading dimension of X'X (at least 1).
+func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int) {
+	p := len(fit.Coefficients)
+	xtx = make([]float64, p*p+1)
+	copy(xtx, fit.ReleasedXtX.Data)
+	xty = make([]float64, p+1)
+	copy(xty, fit.ReleasedXty)
+	ld = p
+	if ld < 1 {
+		ld = 1
+	}
+	return xtx, xty, ld
 }

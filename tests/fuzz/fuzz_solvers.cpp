@@ -306,8 +306,21 @@ void adassp(fuzz::Input &in) {
   const dpcov_status b = dpcov_adassp_bootstrap_intervals(
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), rows_n, &receipt, level, in.range(-1, 40),
       rng, bc.data(), se.data(), pv.data(), lo.data(), hi.data());
-  dpcov_rng_destroy(&rng);
   for (const Vec *v : {&bc, &se, &pv, &lo, &hi}) finite_or_unchanged(b, *v, "adassp bootstrap");
+  // The intervals at every n: few draws keep the chain short, the intercept column any value.
+  Vec ac = fuzz::canaries(static_cast<size_t>(p)), ase = ac, apv = ac, alo = ac, ahi = ac;
+  std::vector<int32_t> conclusive(static_cast<size_t>(p), -7);
+  int32_t method = -7;
+  const dpcov_status a = dpcov_adassp_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), rows_n, &receipt, in.range(-2, p), level,
+      in.range(0, 3) == 0 ? in.range(-1, 200) : 100, rng, ac.data(), ase.data(), apv.data(),
+      alo.data(), ahi.data(), conclusive.data(), &method);
+  dpcov_rng_destroy(&rng);
+  for (const Vec *v : {&ac, &ase, &apv, &alo, &ahi}) finite_or_unchanged(a, *v, "adassp intervals");
+  fuzz::require(a == DPCOV_OK ? (method == DPCOV_INTERVALS_BOOTSTRAP ||
+                                 method == DPCOV_INTERVALS_POSTERIOR)
+                              : method == -7,
+                "adassp intervals: method written on success only");
 }
 
 // Analyze Gauss or OLS-JL, then the two interval methods on an Analyze Gauss release.

@@ -395,6 +395,15 @@ RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ())
                       DPCOV_ROW_MAJOR, p, fit.data() + ps, p, fit.data() + ps + ps * ps, n,
                       &receipt, 0.95, 40, rng, o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
                   "adassp_bootstrap_intervals", out);
+    std::vector<double> answer(5 * ps, kCanary);
+    auto *a = answer.data();
+    std::vector<int32_t> conclusive(static_cast<size_t>(ps));
+    int32_t method = 0;
+    check_outputs(dpcov_adassp_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                         fit.data() + ps + ps * ps, n, &receipt, 0, 0.95, 100,
+                                         rng, a, a + ps, a + 2 * ps, a + 3 * ps, a + 4 * ps,
+                                         conclusive.data(), &method),
+                  "adassp_intervals", answer);
   }
 
   const int32_t mechanism =

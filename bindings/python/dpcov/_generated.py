@@ -155,6 +155,8 @@ DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR = 2
 DPCOV_COINPRESS_MAX_STEPS = 16
 
 # dpcov/adassp.h
+DPCOV_INTERVALS_BOOTSTRAP = 1
+DPCOV_INTERVALS_POSTERIOR = 2
 DPCOV_ADASSP_JOINT_ANALYTIC = 0
 DPCOV_ADASSP_PAPER = 1
 
@@ -1039,6 +1041,11 @@ PROTOTYPES = {
                                                    c_void_p, Address(c_double), Address(c_double),
                                                    Address(c_double), Address(c_double),
                                                    Address(c_double)]),
+    "dpcov_adassp_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                         Address(c_double), c_int64, POINTER(AdasspReceiptC),
+                                         c_int64, c_double, c_int64, c_void_p, Address(c_double),
+                                         Address(c_double), Address(c_double), Address(c_double),
+                                         Address(c_double), Address(c_int32), Address(c_int32)]),
     # ledger.h
     "dpcov_ledger_create": (c_int32, [POINTER(c_void_p), c_int32, c_double, c_double]),
     "dpcov_ledger_destroy": (None, [POINTER(c_void_p)]),

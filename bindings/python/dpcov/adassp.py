@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
-from ._generated import AdasspCalibration, Neighbour
+from ._generated import DPCOV_INTERVALS_POSTERIOR, AdasspCalibration, Neighbour
 from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 from .types import PrefixedReceipt
@@ -66,6 +66,21 @@ class AdasspIntervals(NamedTuple):
     p_values: np.ndarray
     ci_lower: np.ndarray
     ci_upper: np.ndarray
+
+
+class AdasspAnswer(NamedTuple):
+    """The regression intervals at every n (``dpcov_adassp_intervals``): as
+    :class:`AdasspIntervals`, with ``conclusive`` (bool per coefficient: False when the interval
+    contains [-R_j, R_j], the values that matter by the public bounds) and ``method``
+    ("bootstrap" or "posterior")."""
+
+    coefficients: np.ndarray
+    std_errors: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    conclusive: np.ndarray
+    method: str
 
 
 def adassp_params(neighbour="replace_one", calibration="joint_analytic",
@@ -153,3 +168,23 @@ def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
         m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
         float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out)))
     return AdasspIntervals(*out)
+
+
+def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
+                     level: float = 0.95, num_draws: int = 999) -> AdasspAnswer:
+    """Intervals for beta from a fit that released y'y at every n (``dpcov_adassp_intervals``):
+    the parametric bootstrap where it answers, else a noise-aware posterior over the released
+    statistics (proofs/adassp_posterior.md), and per coefficient whether its interval supports a
+    conclusion. Post-processing: no privacy cost."""
+    m = _arrays.square(fit.released_xtx, "released_xtx")
+    xty = _arrays.vector(fit.released_xty, "released_xty")
+    p = m.rows
+    out = [np.empty(p, dtype=np.float64) for _ in range(5)]
+    conclusive = np.empty(p, dtype=np.int32)
+    method = np.empty(1, dtype=np.int32)
+    _check(C.dpcov_adassp_intervals(
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
+        int(intercept_column), float(level), int(num_draws), rng,
+        *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive), _arrays.ptr(method)))
+    name = "posterior" if int(method[0]) == DPCOV_INTERVALS_POSTERIOR else "bootstrap"
+    return AdasspAnswer(*out, conclusive.astype(bool), name)

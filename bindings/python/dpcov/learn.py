@@ -49,7 +49,7 @@ from . import estimators as _est
 from . import column_bounds as _column_bounds
 from . import constant_column as _constant_column
 from .adassp import AdasspFit as AdasspFitType
-from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
+from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_fit, adassp_intervals,
                      adassp_plan, ledger_charge)
 from .forecast import regression_forecast
 from .centring import centre_second_moment
@@ -850,10 +850,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             if mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
                                  None if n_private else rows)
-                self._noise_aware(lambda: adassp_bootstrap_intervals(
-                    self.release_, self._inference_rows(rows), rng, self.level,
+                self._noise_aware(lambda: adassp_intervals(
+                    self.release_, self._inference_rows(rows), rng, offset - 1, self.level,
                     self.n_bootstrap),
-                    "noise-aware: parametric bootstrap from AdaSSP's noise law, for beta from "
+                    "noise-aware: {method} from AdaSSP's noise law, for beta from "
                     "the unregularised released statistics (not centred on the ridge coef_); "
                     + self._clipping_assumption(B, moved) + HOMOSCEDASTIC)
             elif mechanism == "ols_jl":
@@ -1095,6 +1095,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.p_values_ = np.asarray(result.p_values)
         self.conf_int_ = np.column_stack([result.ci_lower, result.ci_upper])
         self.inference_ = inference
+        self.conclusive_ = np.asarray(getattr(result, "conclusive",
+                                              np.ones(len(self.params_), dtype=bool)))
 
     def _no_intervals(self, why: str) -> None:
         """NaN intervals, and ``inference_`` saying why."""
@@ -1102,6 +1104,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.std_errors_, self.p_values_ = nan, nan.copy()
         self.conf_int_ = np.column_stack([nan, nan])
         self.inference_ = f"none: {why}"
+        self.conclusive_ = np.zeros(len(self.params_), dtype=bool)
 
     def _noise_aware(self, compute, inference: str) -> None:
         """The noise-aware intervals from ``compute()``, or NaN with a warning when the noise
@@ -1115,10 +1118,22 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             warnings.warn(f"no noise-aware intervals: {skipped}", UserWarning, stacklevel=3)
             return
         try:
-            self._keep_intervals(compute(), inference)
+            result = compute()
         except DpcovError as e:
             self._no_intervals(str(e))
             warnings.warn(f"no noise-aware intervals: {e}", UserWarning, stacklevel=3)
+            return
+        method = getattr(result, "method", "parametric bootstrap")
+        self._keep_intervals(result, inference.format(
+            method="noise-aware posterior" if method == "posterior" else "parametric bootstrap"))
+        if not self.conclusive_.all():
+            # The one outcome of every surface for a coefficient whose interval covers every
+            # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.
+            self.conf_int_[~self.conclusive_] = np.nan
+            warnings.warn(f"the release cannot support a conclusion about coefficients "
+                          f"{np.flatnonzero(~self.conclusive_).tolist()}: their intervals "
+                          f"cover every value that matters (conclusive_ is False)",
+                          UserWarning, stacklevel=3)
 
     def _gram_inference(self, result, released, receipt, label, features, rng) -> None:
         """Noise-aware intervals of a Gram mechanism's release; the plug-in table on request."""
@@ -1150,8 +1165,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rng = (Rng(int(seed), 2) if random_state is None and isinstance(seed, (int, np.integer))
                else as_rng(random_state))
         if isinstance(self.release_, AdasspFitType):
-            out = adassp_bootstrap_intervals(self.release_, self._inference_rows(self.n_samples_),
-                                             rng, level, draws)
+            out = adassp_intervals(self.release_, self._inference_rows(self.n_samples_), rng,
+                                   0 if self.fit_intercept else -1, level, draws)
         elif self.release_ is not None:
             d = self.release_.shape[0]
             offset = 1 if self.fit_intercept else 0

@@ -231,6 +231,62 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
     int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
     double *p_values, double *ci_lower, double *ci_upper);
 
+/** dpcov_adassp_intervals() answered with the parametric bootstrap. */
+#define DPCOV_INTERVALS_BOOTSTRAP 1
+/** dpcov_adassp_intervals() answered with the noise-aware posterior. */
+#define DPCOV_INTERVALS_POSTERIOR 2
+
+/**
+ * The regression intervals of an AdaSSP release that includes y'y, with an answer at every n:
+ * the parametric bootstrap of dpcov_adassp_bootstrap_intervals() where it answers, else (the
+ * released X'X~ is not positive definite enough for it, where that function returns
+ * ::DPCOV_E_PRECONDITION) equal-tailed credible intervals of a noise-aware posterior over
+ * (X'X, beta, sigma) given the released X'X~, X'y~, y'y~ and AdaSSP's Gaussian noise law
+ * (Bernstein and Sheldon, NeurIPS 2019), sampled by a Markov chain of 2 @p num_draws sweeps
+ * (the second half kept). Post-processing: no privacy cost. Prior (from public values only):
+ * X'X uniform on the symmetric positive definite matrices with trace <= n B_X^2 and, for an
+ * intercept column, that diagonal entry n; sigma uniform on (0, B_Y]; beta_j ~ N(0, (2 R_j)^2).
+ *
+ * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
+ * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains
+ * [-R_j, R_j] cannot support a conclusion (it can neither tell the sign nor rule out an effect
+ * that large): @p conclusive is 0 for it, whichever method answered. Measured coverage:
+ * docs/regression_intervals.md. Derivation: proofs/adassp_posterior.md.
+ *
+ * Thread-safety: reentrant; @p rng must not be used by another thread during the call.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param p             number of regressors; must equal receipt->num_regressors.
+ * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
+ * @param ld_xtx        leading dimension of @p released_xtx.
+ * @param released_xty  X'y~ (p doubles, finite).
+ * @param n             the public number of rows, > p.
+ * @param receipt       the fit's receipt, with label_square_released = 1. Required.
+ * @param intercept_column -1, or the column (in [0, p)) of the regressor that is 1 in every row.
+ * @param level         confidence level, in (0, 1) (e.g. 0.95).
+ * @param num_draws     bootstrap worlds or kept posterior sweeps, >= 2 / (1 - level) - 1 and
+ *                      at most ::DPCOV_MAX_SIMULATION_DRAWS; 999 or more is advised.
+ * @param rng           the generator of the draws; advanced on success only.
+ * @param[out] coefficients p doubles: the bootstrap's unregularised beta~ or the posterior
+ *                      medians. Required.
+ * @param[out] std_errors p doubles: standard deviation of the refits or of the posterior, or NULL.
+ * @param[out] p_values p doubles: of beta_j = 0, consistent with the intervals, or NULL.
+ * @param[out] ci_lower p doubles. Required.
+ * @param[out] ci_upper p doubles. Required.
+ * @param[out] conclusive p int32: 1 when the interval supports a conclusion, else 0. Required.
+ * @param[out] method   ::DPCOV_INTERVALS_BOOTSTRAP or ::DPCOV_INTERVALS_POSTERIOR. Required.
+ * @return ::DPCOV_OK; ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size or
+ *         scales, level, n <= p, intercept column, num_draws, a matrix that is not symmetric);
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER.
+ *         Outputs and the generator are untouched on error.
+ */
+DPCOV_API dpcov_status dpcov_adassp_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, int64_t n, const dpcov_adassp_receipt *receipt,
+    int64_t intercept_column, double level, int64_t num_draws, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper, int32_t *conclusive, int32_t *method);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,39 @@
+// The regression intervals of an AdaSSP release, with one outcome on every surface: the
+// parametric bootstrap (adassp_bootstrap_intervals) where the released X'X is positive definite
+// enough for it, else the noise-aware posterior (adassp_posterior_intervals), and per coefficient
+// whether its interval supports a conclusion. docs/regression_intervals.md, "An answer at small n".
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/adassp.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::estimators {
+
+enum class IntervalMethod : int32_t { Bootstrap = 1, Posterior = 2 };
+
+struct RegressionIntervals {
+  IntervalMethod method = IntervalMethod::Bootstrap;
+  std::vector<double> coefficients, std_errors, p_values, ci_lower, ci_upper;
+  // 1 when the interval supports a conclusion, 0 when it contains [-R_j, R_j]
+  // (relevant_half_range): it can neither tell the sign of beta_j nor rule out an effect as
+  // large as the public bounds allow to matter.
+  std::vector<int32_t> conclusive;
+};
+
+// `draws` bootstrap worlds or kept posterior sweeps (>= 2 / (1 - level) - 1 and at most
+// check::kMaxSimulationDraws); the other arguments as adassp_posterior_intervals. The bootstrap is tried first
+// from a copy of `rng`: when it refuses (Status::Precondition) the posterior runs from the same
+// copy, so the generator advances once by the method that answered. Throws as the two methods,
+// never Status::Precondition for lack of positive definiteness.
+RegressionIntervals adassp_intervals(const Matrix &xtx_released,
+                                     const std::vector<double> &xty_released,
+                                     double yty_released, int64_t n,
+                                     const mechanisms::AdasspReceipt &receipt,
+                                     int64_t intercept_column, double level, int64_t draws,
+                                     random::Rng &rng);
+
+}  // namespace dpcov::estimators

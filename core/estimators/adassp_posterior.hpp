@@ -1,0 +1,56 @@
+// Noise-aware posterior intervals for the coefficients of an AdaSSP release that includes y'y
+// (Bernstein and Sheldon, "Differentially private Bayesian linear regression", NeurIPS 2019: a
+// posterior over the parameters given the noisy sufficient statistics and the known noise law).
+// Post-processing: the sampler reads the release, the receipt's noise scales and public values
+// (n, the bounds, which column is the intercept), never the data. proofs/adassp_posterior.md
+// states the model, the prior and what the posterior conditions on.
+//
+// Unknowns: G = X'X (symmetric positive definite, G_cc = n for an intercept column c, trace at
+// most n B_X^2: every row has ||x|| <= B_X), beta, and the error standard deviation sigma in
+// (0, B_Y] (|y| <= B_Y bounds the residual's root mean square). Likelihood: the released X'X~ is
+// G plus AdaSSP's symmetric Gaussian noise; (X'y~, y'y~) is Gaussian with the first two moments of
+// (X'y, y'y) under y = X beta + e, e ~ N(0, sigma^2 I) given X, plus the released noise. Prior:
+// uniform on the feasible G and on sigma, beta_j ~ N(0, (2 R_j)^2) with R_j the half-range of
+// relevant_half_range(). Unlike the bootstrap it needs no positive definite X'X~: the posterior
+// only ever visits feasible G.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/adassp.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::estimators {
+
+struct PosteriorIntervals {
+  // One entry per coefficient, in the order of the release's columns.
+  std::vector<double> coefficients;  // posterior medians
+  std::vector<double> std_errors;    // posterior standard deviations
+  std::vector<double> p_values;      // 2 min(P(beta_j < 0), P(beta_j > 0)): consistent with the
+                                     // equal-tailed intervals, as the bootstrap's are
+  std::vector<double> ci_lower, ci_upper;
+};
+
+// The half-range R_j of the coefficient values that matter, from public bounds only: B_Y for the
+// intercept column, B_Y / B for a slope, B = sqrt(B_X^2 - 1) with an intercept (B_X without): a
+// slope of R_j moves the prediction by the label's whole half-range B_Y as x_j goes from 0 to the
+// largest value its bound allows.
+double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t intercept_column,
+                           int64_t j);
+
+// Equal-tailed `level` posterior intervals from a Markov chain of 2 `draws` sweeps (elliptical
+// slice sampling for G and beta, slice sampling for sigma) of which the second half is kept.
+// `intercept_column` is -1 or the column of the regressor that is 1 in every row; n > p is the
+// public number of rows; draws >= 2 / (1 - level) - 1 and at most
+// check::kMaxSimulationDraws. Throws Status::InvalidArgument (y'y not released,
+// level, n, draws, intercept column), Status::Dimension, Status::NonFinite.
+PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
+                                              const std::vector<double> &xty_released,
+                                              double yty_released, int64_t n,
+                                              const mechanisms::AdasspReceipt &receipt,
+                                              int64_t intercept_column, double level,
+                                              int64_t draws, random::Rng &rng);
+
+}  // namespace dpcov::estimators

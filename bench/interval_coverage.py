@@ -164,6 +164,9 @@ def main(argv=None) -> int:
     ap.add_argument("--min-intervals", type=int, default=0,
                     help="with --check, test only the cells with at least this many intervals "
                          "(fewer give a coverage too noisy to test)")
+    ap.add_argument("--min-printed", type=float, default=0.0,
+                    help="with --check, also exit 1 unless every cell's share of fits that print "
+                         "an interval is at least this")
     ap.add_argument("--option", action="append", default=[],
                     help="an estimator parameter, key=value (value read as JSON)")
     args = ap.parse_args(argv)
@@ -190,7 +193,12 @@ def main(argv=None) -> int:
         for r in bad:
             print(f"coverage {r['coverage']:.3f} outside [{lo}, {hi}]: {r['model']} n = {r['n']} "
                   f"d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
-        if bad:
+        silent = [r for r in rows if r["printed"] < args.min_printed]
+        for r in silent:
+            print(f"{r['printed']:.2f} of fits print an interval, below {args.min_printed}: "
+                  f"{r['model']} n = {r['n']} d = {r['d']} epsilon = {r['epsilon']}",
+                  file=sys.stderr)
+        if bad or silent:
             return 1
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

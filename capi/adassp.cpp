@@ -146,7 +146,7 @@ ReleasedStatistics read_release(int32_t layout, int64_t p, const double *release
   }
   s.receipt.dim = p;
   s.receipt.label_square = receipt->label_square_released == 1;
-  s.receipt.bound_x = receipt->bound_x;
+  s.receipt.bound_x = receipt->bound;
   s.receipt.bound_y = receipt->bound_y;
   s.receipt.sigma_gram = receipt->sigma_gram;
   s.receipt.sigma_gram_off_diagonal = receipt->sigma_gram_off_diagonal;

@@ -52,7 +52,7 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_recei
     dpcov::capi::struct_bytes(forecast, "forecast");
     dpcov::mechanisms::AdasspReceipt k;
     k.dim = r.num_regressors;
-    k.bound_x = r.bound_x;
+    k.bound_x = r.bound;
     k.bound_y = r.bound_y;
     k.sigma_cross = r.sigma_cross;
     k.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;

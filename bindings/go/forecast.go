@@ -49,7 +49,7 @@ func ForecastReleaseRegression(rec Receipt, n, level, fill float64) (RegressionF
 func ForecastAdasspRegression(rec AdasspReceipt, n, level, fill float64) (RegressionForecast, error) {
 	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
 	c.num_regressors = C.int64_t(rec.NumRegressors)
-	c.bound_x, c.bound_y = C.double(rec.BoundX), C.double(rec.BoundY)
+	c.bound, c.bound_y = C.double(rec.Bound), C.double(rec.BoundY)
 	c.sigma_cross = C.double(rec.SigmaCross)
 	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
 	out := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}

@@ -171,16 +171,15 @@ void write_intervals(int64_t p, std::initializer_list<const std::vector<double> 
 
 extern "C" {
 
-DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params) {
+DPCOV_API dpcov_status dpcov_adassp_params_init(dpcov_adassp_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
     const mech::AdasspOptions defaults;
-    *params = dpcov_adassp_params{};
-    params->struct_size = sizeof(dpcov_adassp_params);
-    params->neighbour = static_cast<int32_t>(defaults.neighbour);
-    params->calibration = static_cast<int32_t>(defaults.calibration);
-    params->rho = defaults.rho;
-    params->release_label_square = defaults.release_label_square ? 1 : 0;
+    dpcov_adassp_params d{};
+    d.neighbour = static_cast<int32_t>(defaults.neighbour);
+    d.calibration = static_cast<int32_t>(defaults.calibration);
+    d.rho = defaults.rho;
+    d.release_label_square = defaults.release_label_square ? 1 : 0;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -154,17 +154,16 @@ std::pair<dpcov_rows_exact_audit_result, int64_t> rows_exact(const audit::RowsEx
 
 extern "C" {
 
-DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params) {
+DPCOV_API dpcov_status dpcov_audit_params_init(dpcov_audit_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    dpcov::check::not_null(params, "params");
-    *params = dpcov_audit_params{};
-    params->struct_size = sizeof(dpcov_audit_params);
-    params->trials = 2000;
-    params->first_checkpoint = 100;
-    params->alpha = 1e-6;
-    params->seed = 0;
-    params->dataset = DPCOV_AUDIT_DATA_RANDOM_ROWS;
-    params->neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_RANDOM;
+    dpcov_audit_params d{};
+    d.trials = 2000;
+    d.first_checkpoint = 100;
+    d.alpha = 1e-6;
+    d.seed = 0;
+    d.dataset = DPCOV_AUDIT_DATA_RANDOM_ROWS;
+    d.neighbour_kind = DPCOV_AUDIT_NEIGHBOUR_RANDOM;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -54,16 +54,15 @@ dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct
 
 extern "C" {
 
-dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params) {
+dpcov_status dpcov_coinpress_params_init(dpcov_coinpress_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
-    *params = dpcov_coinpress_params{};
-    params->struct_size = sizeof(dpcov_coinpress_params);
-    params->rho = 0.5;
-    params->k_bound = 0.0;
-    params->steps = 3;
-    params->beta = 0.1;
-    params->delta = 1e-6;
+    dpcov_coinpress_params d{};
+    d.rho = 0.5;
+    d.k_bound = 0.0;
+    d.steps = 3;
+    d.beta = 0.1;
+    d.delta = 1e-6;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -75,11 +75,8 @@ dpcov_coinpress_mean_receipt c_receipt(const mech::CoinpressMeanReceipt &r) {
 
 extern "C" {
 
-dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_params *params) {
-  return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
-    *params = defaults();
-  });
+dpcov_status dpcov_coinpress_mean_params_init(dpcov_coinpress_mean_params *params, size_t size) {
+  return dpcov::capi::guarded([&] { dpcov::capi::init_struct(params, size, defaults(), "params"); });
 }
 
 dpcov_status dpcov_coinpress_mean_plan(int64_t n, int64_t dim,

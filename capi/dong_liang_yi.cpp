@@ -64,16 +64,15 @@ dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
 
 extern "C" {
 
-dpcov_status dpcov_dly_params_default(dpcov_dly_params *params) {
+dpcov_status dpcov_dly_params_init(dpcov_dly_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
-    *params = dpcov_dly_params{};
-    params->struct_size = sizeof(dpcov_dly_params);
-    params->variant = DPCOV_DLY_ADAPTIVE;
-    params->rho = 0.1;
-    params->radius = 1.0;
-    params->beta = 0.1;
-    params->delta = 1e-6;
+    dpcov_dly_params d{};
+    d.variant = DPCOV_DLY_ADAPTIVE;
+    d.rho = 0.1;
+    d.radius = 1.0;
+    d.beta = 0.1;
+    d.delta = 1e-6;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -111,13 +111,14 @@ MetricPair metric_inputs(int32_t layout, int64_t rows, int64_t cols, const doubl
 
 extern "C" {
 
-DPCOV_API dpcov_status dpcov_regression_params_default(dpcov_regression_params *params) {
+DPCOV_API dpcov_status dpcov_regression_params_init(dpcov_regression_params *params,
+                                                    size_t size) {
   return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
-    params->struct_size = sizeof(dpcov_regression_params);
-    params->intercept_column = -1;
-    params->ridge = 0.0;
-    params->level = 0.95;
+    dpcov_regression_params d{};
+    d.intercept_column = -1;
+    d.ridge = 0.0;
+    d.level = 0.95;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 
@@ -254,14 +255,14 @@ DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
   });
 }
 
-DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params) {
+DPCOV_API dpcov_status dpcov_glasso_params_init(dpcov_glasso_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    check::not_null(params, "params");
     const solvers::GlassoOptions defaults;
-    params->struct_size = sizeof(dpcov_glasso_params);
-    params->penalize_diagonal = defaults.penalize_diagonal ? 1 : 0;
-    params->tol = defaults.tol;
-    params->max_iter = defaults.max_iter;
+    dpcov_glasso_params d{};
+    d.penalize_diagonal = defaults.penalize_diagonal ? 1 : 0;
+    d.tol = defaults.tol;
+    d.max_iter = defaults.max_iter;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -290,11 +290,9 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
   });
 }
 
-DPCOV_API dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec) {
-  return dpcov::capi::guarded([&] {
-    dpcov::check::not_null(spec, "spec");
-    *spec = default_bounding();
-  });
+DPCOV_API dpcov_status dpcov_row_bounding_init(dpcov_row_bounding *spec, size_t size) {
+  return dpcov::capi::guarded(
+      [&] { dpcov::capi::init_struct(spec, size, default_bounding(), "spec"); });
 }
 
 DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,

@@ -116,21 +116,20 @@ void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumu
 
 extern "C" {
 
-DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *params) {
+DPCOV_API dpcov_status dpcov_mechanism_params_init(dpcov_mechanism_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    dpcov::check::not_null(params, "params");
-    *params = dpcov_mechanism_params{};
-    params->struct_size = sizeof(dpcov_mechanism_params);
-    params->neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
-    params->calibration = DPCOV_CALIBRATION_DEFAULT;
-    params->lambda_min_bound = 0.0;
-    params->lambda_min_scope = DPCOV_LAMBDA_MIN_DOMAIN;
-    params->audit_only_not_private = 0;
-    params->budget_split = DPCOV_BUDGET_SPLIT_DEFAULT;
-    params->beta = 0.0;
-    params->rank = 0;
-    params->projection_rows = 0;
-    params->posterior_dof = 0;
+    dpcov_mechanism_params d{};
+    d.neighbour = DPCOV_NEIGHBOUR_REPLACE_ONE;
+    d.calibration = DPCOV_CALIBRATION_DEFAULT;
+    d.lambda_min_bound = 0.0;
+    d.lambda_min_scope = DPCOV_LAMBDA_MIN_DOMAIN;
+    d.audit_only_not_private = 0;
+    d.budget_split = DPCOV_BUDGET_SPLIT_DEFAULT;
+    d.beta = 0.0;
+    d.rank = 0;
+    d.projection_rows = 0;
+    d.posterior_dof = 0;
+    dpcov::capi::init_struct(params, size, d, "params");
   });
 }
 

@@ -76,6 +76,22 @@ T read_struct(const T *in, T defaults, const char *name) {
   return defaults;
 }
 
+// Writes `defaults` into the caller's struct of `size` bytes (sizeof the struct as the caller
+// compiled it, so an older, smaller struct is never overrun): min(size, sizeof(T)) bytes, with
+// struct_size set to that count. Throws for a null `out` or a size below the first shipped size,
+// before writing anything.
+template <class T>
+void init_struct(T *out, size_t size, T defaults, const char *name) {
+  static_assert(std::is_trivially_copyable_v<T> && kFirstShippedSize<T> > 0);
+  check::not_null(out, name);
+  if (size < kFirstShippedSize<T>)
+    fail(dpcov::Status::InvalidArgument, "size must be sizeof *", name, " (", sizeof(T),
+         "; at least ", kFirstShippedSize<T>, "), got ", size);
+  const size_t bytes = std::min(size, sizeof(T));
+  defaults.struct_size = bytes;
+  std::memcpy(out, &defaults, bytes);
+}
+
 // Writes `value` into the caller's output struct up to its struct_size (checked beforehand with
 // struct_bytes()), keeping the caller's struct_size.
 template <class T>

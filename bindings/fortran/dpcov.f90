@@ -11,7 +11,8 @@
 !>    *_destroy, which sets them to c_null_ptr.
 !>  - Every fallible function returns an integer(c_int32_t) status, DPCOV_OK (0) on success;
 !>    dpcov_last_error() gives the message of the last failure on the calling thread.
-!>  - Settings structs are filled by their *_default routine before fields are changed; output
+!>  - Settings structs are filled by their *_default routine (this module's, which passes
+!>    c_sizeof of the struct to the C *_init) before fields are changed; output
 !>    structs (receipt, info, summary, result) need struct_size = c_sizeof(x) first, which the
 !>    dpcov_new_* helpers set.
 !>  - Optional array arguments of the C ABI (NULL allowed) are type(c_ptr), value: pass c_null_ptr
@@ -167,5 +168,69 @@ contains
   function dpcov_new_audit_result() result(r)
     type(dpcov_audit_result) :: r
     r%struct_size = c_sizeof(r)
+  end function
+
+  !> Fills params with the defaults of dpcov_mechanism_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_mechanism_params_default).
+  function dpcov_mechanism_params_default(params) result(status)
+    type(dpcov_mechanism_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_mechanism_params_init(params, c_sizeof(params))
+  end function
+  !> Fills spec with the defaults of dpcov_row_bounding_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_row_bounding_default).
+  function dpcov_row_bounding_default(spec) result(status)
+    type(dpcov_row_bounding), intent(inout) :: spec
+    integer(c_int32_t) :: status
+    status = dpcov_row_bounding_init(spec, c_sizeof(spec))
+  end function
+  !> Fills params with the defaults of dpcov_regression_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_regression_params_default).
+  function dpcov_regression_params_default(params) result(status)
+    type(dpcov_regression_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_regression_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_glasso_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_glasso_params_default).
+  function dpcov_glasso_params_default(params) result(status)
+    type(dpcov_glasso_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_glasso_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_audit_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_audit_params_default).
+  function dpcov_audit_params_default(params) result(status)
+    type(dpcov_audit_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_audit_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_adassp_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_adassp_params_default).
+  function dpcov_adassp_params_default(params) result(status)
+    type(dpcov_adassp_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_adassp_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_coinpress_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_coinpress_params_default).
+  function dpcov_coinpress_params_default(params) result(status)
+    type(dpcov_coinpress_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_coinpress_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_coinpress_mean_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_coinpress_mean_params_default).
+  function dpcov_coinpress_mean_params_default(params) result(status)
+    type(dpcov_coinpress_mean_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_coinpress_mean_params_init(params, c_sizeof(params))
+  end function
+  !> Fills params with the defaults of dpcov_dly_params_init, given the size this program was compiled
+  !> with (the C header's inline dpcov_dly_params_default).
+  function dpcov_dly_params_default(params) result(status)
+    type(dpcov_dly_params), intent(inout) :: params
+    integer(c_int32_t) :: status
+    status = dpcov_dly_params_init(params, c_sizeof(params))
   end function
 end module dpcov

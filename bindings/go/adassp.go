@@ -28,7 +28,7 @@ type AdasspParams struct {
 // analytic calibration, rho = 0.05.
 func DefaultAdasspParams() (AdasspParams, error) {
 	var c C.dpcov_adassp_params
-	if err := call(func() C.dpcov_status { return C.dpcov_adassp_params_default(&c) }); err != nil {
+	if err := call(func() C.dpcov_status { return C.dpcov_adassp_params_init(&c, C.size_t(unsafe.Sizeof(c))) }); err != nil {
 		return AdasspParams{}, err
 	}
 	return AdasspParams{Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),

@@ -5,6 +5,8 @@ package dpcov
 */
 import "C"
 
+import "unsafe"
+
 // Privacy auditor (dpcov/audit.h): estimates the privacy loss of a mechanism on a neighbouring
 // pair from its own draws. It can only find violations; "no violation found" is not a proof.
 
@@ -48,7 +50,7 @@ type AuditParams struct {
 // neighbour.
 func DefaultAuditParams() AuditParams {
 	var c C.dpcov_audit_params
-	C.dpcov_audit_params_default(&c)
+	C.dpcov_audit_params_init(&c, C.size_t(unsafe.Sizeof(c)))
 	return AuditParams{Trials: int64(c.trials), FirstCheckpoint: int64(c.first_checkpoint),
 		Alpha: float64(c.alpha), Seed: uint64(c.seed), Dataset: int32(c.dataset),
 		NeighbourKind: int32(c.neighbour_kind)}
@@ -59,7 +61,7 @@ func (p *AuditParams) c() *C.dpcov_audit_params {
 		return nil
 	}
 	c := &C.dpcov_audit_params{}
-	C.dpcov_audit_params_default(c)
+	C.dpcov_audit_params_init(c, C.size_t(unsafe.Sizeof(*c)))
 	c.trials = C.int64_t(p.Trials)
 	c.first_checkpoint = C.int64_t(p.FirstCheckpoint)
 	c.alpha = C.double(p.Alpha)

@@ -23,7 +23,7 @@ type CoinpressParams struct {
 // DefaultCoinpressParams returns the library's defaults (dpcov_coinpress_params_default).
 func DefaultCoinpressParams() CoinpressParams {
 	var p C.dpcov_coinpress_params
-	C.dpcov_coinpress_params_default(&p)
+	C.dpcov_coinpress_params_init(&p, C.size_t(unsafe.Sizeof(p)))
 	return CoinpressParams{Rho: float64(p.rho), KBound: float64(p.k_bound), Steps: int64(p.steps),
 		Beta: float64(p.beta), Delta: float64(p.delta)}
 }
@@ -99,7 +99,7 @@ type CoinpressMeanParams struct {
 // DefaultCoinpressMeanParams returns the library's defaults (dpcov_coinpress_mean_params_default).
 func DefaultCoinpressMeanParams() CoinpressMeanParams {
 	var p C.dpcov_coinpress_mean_params
-	C.dpcov_coinpress_mean_params_default(&p)
+	C.dpcov_coinpress_mean_params_init(&p, C.size_t(unsafe.Sizeof(p)))
 	return CoinpressMeanParams{Rho: float64(p.rho), Radius: float64(p.radius),
 		Scale: float64(p.scale), Steps: int64(p.steps), Beta: float64(p.beta),
 		Delta: float64(p.delta)}

@@ -29,7 +29,7 @@ type DlyParams struct {
 // DefaultDlyParams returns the library's defaults (dpcov_dly_params_default).
 func DefaultDlyParams() DlyParams {
 	var p C.dpcov_dly_params
-	C.dpcov_dly_params_default(&p)
+	C.dpcov_dly_params_init(&p, C.size_t(unsafe.Sizeof(p)))
 	return DlyParams{Variant: DlyVariant(p.variant), Rho: float64(p.rho),
 		Radius: float64(p.radius), Beta: float64(p.beta), Delta: float64(p.delta)}
 }

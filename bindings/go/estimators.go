@@ -21,7 +21,7 @@ type RegressionParams struct {
 // DefaultRegressionParams: no intercept, ridge 0, level 0.95.
 func DefaultRegressionParams() RegressionParams {
 	var c C.dpcov_regression_params
-	C.dpcov_regression_params_default(&c)
+	C.dpcov_regression_params_init(&c, C.size_t(unsafe.Sizeof(c)))
 	return RegressionParams{InterceptColumn: int64(c.intercept_column), Ridge: float64(c.ridge),
 		Level: float64(c.level)}
 }
@@ -31,7 +31,7 @@ func (p *RegressionParams) c() *C.dpcov_regression_params {
 		return nil
 	}
 	c := &C.dpcov_regression_params{}
-	C.dpcov_regression_params_default(c)
+	C.dpcov_regression_params_init(c, C.size_t(unsafe.Sizeof(*c)))
 	c.intercept_column = C.int64_t(p.InterceptColumn)
 	c.ridge = C.double(p.Ridge)
 	c.level = C.double(p.Level)
@@ -178,7 +178,7 @@ type GlassoParams struct {
 // DefaultGlassoParams: diagonal penalised, tol 1e-6, 1000 iterations.
 func DefaultGlassoParams() GlassoParams {
 	var c C.dpcov_glasso_params
-	C.dpcov_glasso_params_default(&c)
+	C.dpcov_glasso_params_init(&c, C.size_t(unsafe.Sizeof(c)))
 	return GlassoParams{PenalizeDiagonal: c.penalize_diagonal != 0, Tol: float64(c.tol),
 		MaxIter: int64(c.max_iter)}
 }
@@ -188,7 +188,7 @@ func (p *GlassoParams) c() *C.dpcov_glasso_params {
 		return nil
 	}
 	c := &C.dpcov_glasso_params{}
-	C.dpcov_glasso_params_default(c)
+	C.dpcov_glasso_params_init(c, C.size_t(unsafe.Sizeof(*c)))
 	c.penalize_diagonal = cbool(p.PenalizeDiagonal)
 	c.tol = C.double(p.Tol)
 	c.max_iter = C.int64_t(p.MaxIter)

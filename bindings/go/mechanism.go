@@ -76,7 +76,7 @@ type MechanismParams struct {
 // DefaultMechanismParams are the library's defaults (replace-one, default calibration).
 func DefaultMechanismParams() MechanismParams {
 	var c C.dpcov_mechanism_params
-	C.dpcov_mechanism_params_default(&c)
+	C.dpcov_mechanism_params_init(&c, C.size_t(unsafe.Sizeof(c)))
 	return MechanismParams{
 		Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
 		LambdaMinBound: float64(c.lambda_min_bound), LambdaMinScope: int32(c.lambda_min_scope),
@@ -92,7 +92,7 @@ func (p *MechanismParams) c() *C.dpcov_mechanism_params {
 		return nil
 	}
 	c := &C.dpcov_mechanism_params{}
-	C.dpcov_mechanism_params_default(c)
+	C.dpcov_mechanism_params_init(c, C.size_t(unsafe.Sizeof(*c)))
 	c.neighbour = C.int32_t(p.Neighbour)
 	c.calibration = C.int32_t(p.Calibration)
 	c.lambda_min_bound = C.double(p.LambdaMinBound)

@@ -46,7 +46,7 @@ type RowRefusal struct {
 // struct passed to C); release frees them.
 func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(), err error) {
 	release = func() {}
-	if err = call(func() C.dpcov_status { return C.dpcov_row_bounding_default(&spec) }); err != nil {
+	if err = call(func() C.dpcov_status { return C.dpcov_row_bounding_init(&spec, C.size_t(unsafe.Sizeof(spec))) }); err != nil {
 		return spec, release, err
 	}
 	spec.bound = C.double(b.Bound)

@@ -192,7 +192,10 @@ def _read_cursor(ci, api, header, cursor) -> None:
     elif kind == ci.CursorKind.TYPEDEF_DECL:
         for child in cursor.get_children():
             _read_cursor(ci, api, header, child)
-    elif kind == ci.CursorKind.FUNCTION_DECL and cursor.spelling.startswith("dpcov_"):
+    # A function defined in a header is a static inline convenience over an export (the
+    # `*_default` initialisers): the library has no such symbol for a binding to load.
+    elif (kind == ci.CursorKind.FUNCTION_DECL and cursor.spelling.startswith("dpcov_")
+          and not cursor.is_definition()):
         docs = _param_docs(cursor.raw_comment)
         params = []
         for a in cursor.get_arguments():

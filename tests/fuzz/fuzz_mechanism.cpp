@@ -1,7 +1,8 @@
 // Every mechanism's plan, release and log-density on fuzzed parameters and Gram matrices. Plan
 // and release return the same status except where the release depends on the data or the draw;
 // a successful release is finite and exactly symmetric; a failed one leaves its canary output
-// and the generator unchanged; the same seed gives the same release.
+// and the generator unchanged; the same seed gives the same release. Also every struct
+// initialiser (dpcov_X_init) on a fuzzed size.
 #include <cstring>
 #include <vector>
 
@@ -53,6 +54,28 @@ void registry_entry(int32_t index, int32_t id) {
   fuzz::require(by_id.id == id && std::strcmp(by_id.name, dpcov_mechanism_name(id)) == 0 &&
                     std::strlen(by_id.theorem) < DPCOV_RECEIPT_THEOREM_SIZE,
                 "registry entry disagrees with its id");
+}
+
+// An initialiser given any size: the struct is filled up to that size and never beyond, a size
+// below the first shipped one or a NULL struct is refused with the buffer unchanged.
+template <class T>
+void initialise(fuzz::Input &in, dpcov_status (*init)(T *, size_t), const char *what) {
+  fuzz::Result<T> r(in);
+  r.check(init(r.get(), r.declared), what);
+}
+
+void initialisers(fuzz::Input &in) {
+  switch (in.range(0, 8)) {
+    case 0: initialise(in, dpcov_mechanism_params_init, "mechanism params"); break;
+    case 1: initialise(in, dpcov_row_bounding_init, "row bounding"); break;
+    case 2: initialise(in, dpcov_regression_params_init, "regression params"); break;
+    case 3: initialise(in, dpcov_glasso_params_init, "glasso params"); break;
+    case 4: initialise(in, dpcov_audit_params_init, "audit params"); break;
+    case 5: initialise(in, dpcov_adassp_params_init, "adassp params"); break;
+    case 6: initialise(in, dpcov_coinpress_params_init, "coinpress params"); break;
+    case 7: initialise(in, dpcov_coinpress_mean_params_init, "coinpress mean params"); break;
+    default: initialise(in, dpcov_dly_params_init, "dly params"); break;
+  }
 }
 
 }  // namespace
@@ -124,5 +147,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz::unchanged(out, "release");
   }
   registry_entry(static_cast<int32_t>(in.range(-2, 40)), static_cast<int32_t>(in.range(-2, 40)));
+  initialisers(in);
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "capi/struct_size.hpp"
@@ -117,6 +118,39 @@ TEST(CapiStructSize, AnUnsetStructSizeIsRefusedWithTheOutputsUntouched) {
   EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 100, 1.0, 1.0, 1e-6, &params,
                                  &out),
             DPCOV_E_INVALID_ARGUMENT);
+}
+
+// An initialiser refuses a null struct and a size below the first shipped size, writing nothing;
+// given more than its own size (a newer header's larger struct) it writes only its own size.
+template <class T>
+void check_init(dpcov_status (*init)(T *, size_t)) {
+  std::vector<unsigned char> bytes(sizeof(T) + 16, 0xAB);
+  const std::vector<unsigned char> before = bytes;
+  T *p = reinterpret_cast<T *>(bytes.data());
+  EXPECT_EQ(init(nullptr, sizeof(T)), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(init(p, 0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(init(p, dpcov::capi::kFirstShippedSize<T> - 1), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("size"), std::string::npos);
+  EXPECT_EQ(bytes, before) << "written on error";
+  ASSERT_EQ(init(p, bytes.size()), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(p->struct_size, sizeof(T));
+  for (size_t i = sizeof(T); i < bytes.size(); ++i) EXPECT_EQ(bytes[i], 0xAB) << "byte " << i;
+}
+
+TEST(CapiStructSize, InitialisersRefuseASmallSizeAndWriteNoMoreThanTheirOwn) {
+  check_init(dpcov_mechanism_params_init);
+  check_init(dpcov_row_bounding_init);
+  check_init(dpcov_regression_params_init);
+  check_init(dpcov_glasso_params_init);
+  check_init(dpcov_audit_params_init);
+  check_init(dpcov_adassp_params_init);
+  check_init(dpcov_coinpress_params_init);
+  check_init(dpcov_coinpress_mean_params_init);
+  check_init(dpcov_dly_params_init);
+  dpcov_dly_params params;
+  ASSERT_EQ(dpcov_dly_params_default(&params), DPCOV_OK);
+  EXPECT_EQ(params.struct_size, sizeof params);
+  EXPECT_EQ(params.variant, DPCOV_DLY_ADAPTIVE);
 }
 
 }  // namespace

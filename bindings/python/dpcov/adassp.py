@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctypes import byref
+from ctypes import byref, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -88,7 +88,7 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     """A ``dpcov_adassp_params`` from the library's defaults (``dpcov_adassp_params_default``)
     with the given options."""
     params = AdasspParamsC()
-    _check(C.dpcov_adassp_params_default(byref(params)))
+    _check(C.dpcov_adassp_params_init(byref(params), sizeof(params)))
     params.neighbour = _choice(neighbour, NEIGHBOURS, "neighbour")
     params.calibration = _choice(calibration, CALIBRATIONS, "calibration")
     params.rho = float(rho)

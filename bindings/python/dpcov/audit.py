@@ -8,7 +8,7 @@ anything is drawn."""
 
 from __future__ import annotations
 
-from ctypes import byref, c_int64
+from ctypes import byref, c_int64, sizeof
 
 from . import _arrays
 from ._lib import (DPCOV_AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxResultC, C,
@@ -34,7 +34,7 @@ def audit_params(**settings) -> AuditParamsC:
     """A ``dpcov_audit_params`` from ``dpcov_audit_params_default`` with the given fields:
     trials, first_checkpoint, alpha, seed, dataset, neighbour_kind."""
     params = AuditParamsC()
-    _check(C.dpcov_audit_params_default(byref(params)))
+    _check(C.dpcov_audit_params_init(byref(params), sizeof(params)))
     for key, value in settings.items():
         if key not in AUDIT_FIELDS:
             raise TypeError(f"unknown audit setting {key!r}; known: {', '.join(AUDIT_FIELDS)}")

@@ -3,7 +3,7 @@ Ullman, NeurIPS 2020) and the conversion of a zCDP budget to (epsilon, delta).""
 
 from __future__ import annotations
 
-from ctypes import byref, c_double
+from ctypes import byref, c_double, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -25,7 +25,7 @@ class CoinpressRelease(NamedTuple):
 def _params(k_bound: float, rho: float | None, steps: int | None, beta: float | None,
             delta: float | None) -> CoinpressParamsC:
     p = new_struct(CoinpressParamsC)
-    _check(C.dpcov_coinpress_params_default(byref(p)))
+    _check(C.dpcov_coinpress_params_init(byref(p), sizeof(p)))
     p.k_bound = float(k_bound)
     if rho is not None:
         p.rho = float(rho)
@@ -92,7 +92,7 @@ class CoinpressMeanRelease(NamedTuple):
 def _mean_params(radius: float, rho: float | None, scale: float | None, steps: int | None,
                  beta: float | None, delta: float | None) -> CoinpressMeanParamsC:
     p = new_struct(CoinpressMeanParamsC)
-    _check(C.dpcov_coinpress_mean_params_default(byref(p)))
+    _check(C.dpcov_coinpress_mean_params_init(byref(p), sizeof(p)))
     p.radius = float(radius)
     for name, value, kind in (("rho", rho, float), ("scale", scale, float),
                               ("steps", steps, int), ("beta", beta, float),

@@ -3,7 +3,7 @@ Gauss, Separate and Adaptive."""
 
 from __future__ import annotations
 
-from ctypes import byref
+from ctypes import byref, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +29,7 @@ def _params(variant: str, rho, radius, beta, delta) -> DlyParamsC:
     if variant not in DLY_VARIANTS:
         raise ValueError(f"variant must be one of {sorted(DLY_VARIANTS)}, got {variant!r}")
     p = new_struct(DlyParamsC)
-    _check(C.dpcov_dly_params_default(byref(p)))
+    _check(C.dpcov_dly_params_init(byref(p), sizeof(p)))
     p.variant = DLY_VARIANTS[variant]
     for name, value in (("rho", rho), ("radius", radius), ("beta", beta), ("delta", delta)):
         if value is not None:

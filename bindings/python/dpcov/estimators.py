@@ -7,7 +7,7 @@ storage order; symmetric inputs must be exactly symmetric.
 
 from __future__ import annotations
 
-from ctypes import byref, c_double, c_int32
+from ctypes import byref, c_double, c_int32, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -35,7 +35,7 @@ def regression_params(intercept_column: int = -1, ridge: float = 0.0,
     """A ``dpcov_regression_params`` from ``dpcov_regression_params_default`` with the given
     fields."""
     params = RegressionParamsC()
-    _check(C.dpcov_regression_params_default(byref(params)))
+    _check(C.dpcov_regression_params_init(byref(params), sizeof(params)))
     params.intercept_column = int(intercept_column)
     params.ridge = float(ridge)
     params.level = float(level)
@@ -174,7 +174,7 @@ def glasso_solve(s, rho: float, warm_start=None, penalize_diagonal: bool = True,
     given). Outputs have the storage order of ``s``."""
     m = _arrays.square(s, "s")
     params = GlassoParamsC()
-    _check(C.dpcov_glasso_params_default(byref(params)))
+    _check(C.dpcov_glasso_params_init(byref(params), sizeof(params)))
     params.penalize_diagonal = int(bool(penalize_diagonal))
     params.tol = float(tol)
     params.max_iter = int(max_iter)

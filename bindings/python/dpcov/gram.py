@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from ctypes import byref, c_size_t, c_void_p, create_string_buffer
+from ctypes import byref, c_size_t, c_void_p, create_string_buffer, sizeof
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_
     for the call). ``release``: None, or (mechanism, epsilon, delta, numerics) of the release
     the accumulator is for."""
     spec = new_struct(RowBoundingC)
-    _check(C.dpcov_row_bounding_default(byref(spec)))
+    _check(C.dpcov_row_bounding_init(byref(spec), sizeof(spec)))
     if release is not None:
         mechanism, epsilon, delta, numerics = release
         spec.mechanism = mechanism_id(mechanism)

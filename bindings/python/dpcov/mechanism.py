@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctypes import byref, c_double
+from ctypes import byref, c_double, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -36,7 +36,7 @@ def mechanism_params(**options) -> MechanismParamsC:
     by the library (``InvalidArgumentError``), never ignored.
     """
     params = MechanismParamsC()
-    _check(C.dpcov_mechanism_params_default(byref(params)))
+    _check(C.dpcov_mechanism_params_init(byref(params), sizeof(params)))
     for key, value in options.items():
         if key not in PARAM_FIELDS:
             raise TypeError(f"unknown mechanism option {key!r}; known: {', '.join(PARAM_FIELDS)}")

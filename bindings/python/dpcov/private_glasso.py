@@ -4,7 +4,7 @@ solution (not differentially private; audit target only)."""
 
 from __future__ import annotations
 
-from ctypes import byref, c_double
+from ctypes import byref, c_double, sizeof
 from typing import NamedTuple
 
 import numpy as np
@@ -58,7 +58,7 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     gp_ref = None
     if glasso is not None:
         gp = GlassoParamsC()
-        _check(C.dpcov_glasso_params_default(byref(gp)))
+        _check(C.dpcov_glasso_params_init(byref(gp), sizeof(gp)))
         for key, value in glasso.items():
             if key not in ("penalize_diagonal", "tol", "max_iter"):
                 raise TypeError(f"unknown graphical-lasso setting {key!r}")

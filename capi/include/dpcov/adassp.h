@@ -116,10 +116,25 @@ typedef struct dpcov_adassp_receipt {
 
 /**
  * Fills @p params with the defaults (struct_size set).
- * @param[out] params  the options to fill; required.
- * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_adassp_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_adassp_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params);
+DPCOV_API dpcov_status dpcov_adassp_params_init(dpcov_adassp_params *params, size_t size);
+
+/**
+ * dpcov_adassp_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_adassp_params_init().
+ */
+static inline dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *params) {
+  return dpcov_adassp_params_init(params, sizeof *params);
+}
 
 /**
  * Every data-independent constant of an AdaSSP fit (the noise scales, the shift, eta, the exact

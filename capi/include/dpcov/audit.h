@@ -187,10 +187,25 @@ typedef struct dpcov_audit_result {
 /**
  * Fill @p params with the defaults (2000 trials, first look at 100, alpha 1e-6, seed 0, random
  * rows, random neighbour) and set its struct_size.
- * @param[out] params  the settings to fill.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_audit_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_audit_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_audit_params_default(dpcov_audit_params *params);
+DPCOV_API dpcov_status dpcov_audit_params_init(dpcov_audit_params *params, size_t size);
+
+/**
+ * dpcov_audit_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_audit_params_init().
+ */
+static inline dpcov_status dpcov_audit_params_default(dpcov_audit_params *params) {
+  return dpcov_audit_params_init(params, sizeof *params);
+}
 
 /**
  * Audit @p mechanism at its claimed (epsilon, delta) on a generated pair: D has @p n rows of the

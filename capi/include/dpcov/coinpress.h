@@ -91,9 +91,25 @@ typedef struct dpcov_coinpress_receipt {
 /**
  * Fill @p params with the defaults (rho = 0.5, K = 0 (must be set), t = 3, beta = 0.1,
  * delta = 1e-6) and set its struct_size.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_coinpress_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_coinpress_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params);
+DPCOV_API dpcov_status dpcov_coinpress_params_init(dpcov_coinpress_params *params, size_t size);
+
+/**
+ * dpcov_coinpress_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_coinpress_params_init().
+ */
+static inline dpcov_status dpcov_coinpress_params_default(dpcov_coinpress_params *params) {
+  return dpcov_coinpress_params_init(params, sizeof *params);
+}
 
 /**
  * Every constant a CoinPress release of @p n rows in dimension @p dim would use, without data or
@@ -203,9 +219,25 @@ typedef struct dpcov_coinpress_mean_receipt {
 /**
  * Fill @p params with the defaults (rho = 0.5, r = -1 (must be set), s = 1, t = 3,
  * beta = 0.01, delta = 1e-6) and set its struct_size.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_coinpress_mean_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_coinpress_mean_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_params *params);
+DPCOV_API dpcov_status dpcov_coinpress_mean_params_init(dpcov_coinpress_mean_params *params, size_t size);
+
+/**
+ * dpcov_coinpress_mean_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_coinpress_mean_params_init().
+ */
+static inline dpcov_status dpcov_coinpress_mean_params_default(dpcov_coinpress_mean_params *params) {
+  return dpcov_coinpress_mean_params_init(params, sizeof *params);
+}
 
 /**
  * Every constant a CoinPress mean release of @p n rows in dimension @p dim would use, without

@@ -138,9 +138,25 @@ typedef struct dpcov_dly_receipt {
 /**
  * Fill @p params with the defaults (Adaptive, rho = 0.1, r = 1, beta = 0.1, delta = 1e-6) and set
  * its struct_size.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_dly_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_dly_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_dly_params_default(dpcov_dly_params *params);
+DPCOV_API dpcov_status dpcov_dly_params_init(dpcov_dly_params *params, size_t size);
+
+/**
+ * dpcov_dly_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_dly_params_init().
+ */
+static inline dpcov_status dpcov_dly_params_default(dpcov_dly_params *params) {
+  return dpcov_dly_params_init(params, sizeof *params);
+}
 
 /**
  * Every data-independent constant of a release of @p n rows in dimension @p dim, without data or

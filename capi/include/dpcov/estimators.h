@@ -76,10 +76,25 @@ typedef struct dpcov_regression_summary {
 
 /**
  * Fill @p params with the defaults: no intercept, ridge 0, level 0.95, struct_size set.
- * @param[out] params  the settings to fill.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_regression_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_regression_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_regression_params_default(dpcov_regression_params *params);
+DPCOV_API dpcov_status dpcov_regression_params_init(dpcov_regression_params *params, size_t size);
+
+/**
+ * dpcov_regression_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_regression_params_init().
+ */
+static inline dpcov_status dpcov_regression_params_default(dpcov_regression_params *params) {
+  return dpcov_regression_params_init(params, sizeof *params);
+}
 
 /**
  * Regress the label column on a set of feature columns from a second-moment matrix
@@ -339,10 +354,25 @@ typedef struct dpcov_glasso_info {
 
 /**
  * Fill @p params with the defaults: penalize_diagonal 1, tol 1e-6, max_iter 1000, struct_size set.
- * @param[out] params  the settings to fill.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_glasso_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_glasso_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params);
+DPCOV_API dpcov_status dpcov_glasso_params_init(dpcov_glasso_params *params, size_t size);
+
+/**
+ * dpcov_glasso_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_glasso_params_init().
+ */
+static inline dpcov_status dpcov_glasso_params_default(dpcov_glasso_params *params) {
+  return dpcov_glasso_params_init(params, sizeof *params);
+}
 
 /**
  * The graphical lasso (sparse inverse covariance), the estimator of Wang, Huai and Xu

@@ -295,9 +295,25 @@ typedef struct dpcov_row_bounding {
  * Fill @p spec with the defaults: struct_size, bound 1, ::DPCOV_BOUND_CLIP, replace-one, no
  * constant, no column bounds, no label, ::DPCOV_NUMERICS_EXACT, no mechanism (set it, with
  * epsilon and delta, for an exact release), epsilon 1, delta 1e-6.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_row_bounding)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_row_bounding_default(), which passes the size the program was compiled with.
+ * @param[out] spec  the struct to fill; required; untouched on error.
+ * @param size  sizeof *spec as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec);
+DPCOV_API dpcov_status dpcov_row_bounding_init(dpcov_row_bounding *spec, size_t size);
+
+/**
+ * dpcov_row_bounding_init() with sizeof the struct this program was compiled with.
+ * @param[out] spec  the struct to fill; required.
+ * @return as dpcov_row_bounding_init().
+ */
+static inline dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec) {
+  return dpcov_row_bounding_init(spec, sizeof *spec);
+}
 
 /**
  * Which row of a chunk dpcov_gram_add_raw_rows() refused, and why, as data (the message is for

@@ -318,9 +318,25 @@ typedef struct dpcov_mechanism_params {
 /**
  * Fill @p params with the defaults (replace-one, default calibration, no lambda_min bound, audit
  * unlock off) and set its struct_size.
- * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER.
+ * Writes min(@p size, sizeof(dpcov_mechanism_params)) bytes and sets struct_size to that count, so a
+ * program compiled against an older, smaller struct is never overrun; call it through
+ * dpcov_mechanism_params_default(), which passes the size the program was compiled with.
+ * @param[out] params  the struct to fill; required; untouched on error.
+ * @param size  sizeof *params as the caller compiled it; at least the struct's first
+ *   shipped size.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT for a size below
+ *   the first shipped size.
  */
-DPCOV_API dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *params);
+DPCOV_API dpcov_status dpcov_mechanism_params_init(dpcov_mechanism_params *params, size_t size);
+
+/**
+ * dpcov_mechanism_params_init() with sizeof the struct this program was compiled with.
+ * @param[out] params  the struct to fill; required.
+ * @return as dpcov_mechanism_params_init().
+ */
+static inline dpcov_status dpcov_mechanism_params_default(dpcov_mechanism_params *params) {
+  return dpcov_mechanism_params_init(params, sizeof *params);
+}
 
 /**
  * Static name of a mechanism ("analyze_gauss", "laplace_sym", "wishart_additive",

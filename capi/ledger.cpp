@@ -9,6 +9,7 @@
 #include "../core/mechanisms/charge.hpp"
 #include "../core/privacy/ledger.hpp"
 #include "guard.hpp"
+#include "receipt_prefix.hpp"
 #include "receipt_writer.hpp"
 
 struct dpcov_ledger {
@@ -34,6 +35,20 @@ dpcov::privacy::Charge checked_charge(const dpcov_ledger *ledger, const dpcov_re
   dpcov::check::not_null(ledger, "ledger");
   const dpcov_receipt c = dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt");
   return dpcov::mechanisms::charge_of(dpcov::capi::core_receipt(c));
+}
+
+// The charge of a receipt of any family, read through its common prefix.
+dpcov::privacy::Charge checked_receipt_charge(const dpcov_ledger *ledger, const void *receipt) {
+  namespace mech = dpcov::mechanisms;
+  dpcov::check::not_null(ledger, "ledger");
+  const dpcov_receipt_prefix p = dpcov::capi::read_prefix(receipt);
+  const mech::RegistryEntry &entry = mech::entry_of(p.mechanism);
+  if (entry.family != mech::Family::Gram)
+    return mech::charge_of_release(entry, p.privacy_model, p.rho, p.epsilon, p.delta, nullptr);
+  const dpcov_receipt c = dpcov::capi::read_struct(static_cast<const dpcov_receipt *>(receipt),
+                                                   dpcov_receipt{}, "receipt");
+  const mech::Receipt gram = dpcov::capi::core_receipt(c);
+  return mech::charge_of_release(entry, p.privacy_model, p.rho, p.epsilon, p.delta, &gram);
 }
 
 }  // namespace
@@ -81,6 +96,21 @@ DPCOV_API dpcov_status dpcov_ledger_charge_zcdp(dpcov_ledger *ledger, double rho
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(ledger, "ledger");
     ledger->ledger.charge(dpcov::privacy::zcdp_charge(rho, epsilon, delta));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ledger_check_receipt(const dpcov_ledger *ledger,
+                                                  const void *receipt) {
+  return dpcov::capi::guarded([&] {
+    const dpcov::privacy::Charge charge = checked_receipt_charge(ledger, receipt);
+    ledger->ledger.check(charge);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ledger_charge_receipt(dpcov_ledger *ledger, const void *receipt) {
+  return dpcov::capi::guarded([&] {
+    const dpcov::privacy::Charge charge = checked_receipt_charge(ledger, receipt);
+    ledger->ledger.charge(charge);
   });
 }
 

@@ -61,8 +61,11 @@ void check_flag(int32_t value, int32_t largest, const char *name) {
          value);
 }
 
-// The prefix of a caller's receipt of any family, checked: what dpcov_receipt_prefix_of() copies.
-dpcov_receipt_prefix checked_prefix(const void *receipt) {
+}  // namespace
+
+namespace dpcov::capi {
+
+dpcov_receipt_prefix read_prefix(const void *receipt) {
   dpcov::check::not_null(receipt, "receipt");
   dpcov_receipt_prefix p{};
   std::memcpy(&p.struct_size, receipt, sizeof p.struct_size);
@@ -93,10 +96,6 @@ dpcov_receipt_prefix checked_prefix(const void *receipt) {
   return p;
 }
 
-}  // namespace
-
-namespace dpcov::capi {
-
 dpcov_receipt_prefix registry_prefix(int32_t mechanism) {
   const mech::RegistryEntry &entry = mech::entry_of(mechanism);
   dpcov_receipt_prefix p{};
@@ -118,7 +117,7 @@ int32_t c_generator(const random::Rng &rng) {
 
 DPCOV_API dpcov_status dpcov_receipt_prefix_of(const void *receipt, dpcov_receipt_prefix *out) {
   return dpcov::capi::guarded([&] {
-    const dpcov_receipt_prefix prefix = checked_prefix(receipt);
+    const dpcov_receipt_prefix prefix = dpcov::capi::read_prefix(receipt);
     dpcov::capi::struct_bytes(out, "out");
     dpcov::capi::write_struct(out, prefix);
   });

@@ -15,6 +15,10 @@ namespace dpcov::capi {
 // the neighbour relation, numerics and every number left to the family (0).
 dpcov_receipt_prefix registry_prefix(int32_t mechanism);
 
+// The prefix of a caller's receipt of any family, checked (a mechanism of the registry with its
+// privacy model, flags in range, numbers finite): what dpcov_receipt_prefix_of() copies.
+dpcov_receipt_prefix read_prefix(const void *receipt);
+
 // The ::dpcov_generator of a generator a release drew from.
 int32_t c_generator(const random::Rng &rng);
 

@@ -5,6 +5,8 @@ package dpcov
 */
 import "C"
 
+import "unsafe"
+
 // Accounting is how a Ledger composes its charges (dpcov/ledger.h).
 type Accounting int32
 
@@ -63,16 +65,18 @@ func (l *Ledger) handle() *C.dpcov_ledger {
 }
 
 // Check returns an error (ErrPrecondition) if the release r describes would exceed the cap; it
-// changes nothing.
+// changes nothing. r is read through its common prefix (dpcov_ledger_check_receipt), so it must
+// be a receipt the library wrote (its mechanism and privacy model those of the registry).
 func (l *Ledger) Check(r Receipt) error {
 	c := receiptToC(r)
-	return call(func() C.dpcov_status { return C.dpcov_ledger_check(l.handle(), &c) })
+	return call(func() C.dpcov_status { return C.dpcov_ledger_check_receipt(l.handle(), unsafe.Pointer(&c)) })
 }
 
-// Charge records the release r describes; on any error the ledger is unchanged.
+// Charge records the release r describes (dpcov_ledger_charge_receipt); on any error the ledger
+// is unchanged.
 func (l *Ledger) Charge(r Receipt) error {
 	c := receiptToC(r)
-	return call(func() C.dpcov_status { return C.dpcov_ledger_charge(l.handle(), &c) })
+	return call(func() C.dpcov_status { return C.dpcov_ledger_charge_receipt(l.handle(), unsafe.Pointer(&c)) })
 }
 
 // CheckZCDP returns an error (ErrPrecondition) if a release stated in zCDP, rho-zCDP and

@@ -40,4 +40,21 @@ privacy::Charge charge_of(const Receipt &r) {
   return c;
 }
 
+privacy::Charge charge_of_release(const RegistryEntry &entry, int32_t privacy_model, double rho,
+                                  double epsilon, double delta, const Receipt *gram) {
+  // A receipt that claims another model than its mechanism's would be charged by the wrong rule.
+  if (privacy_model != static_cast<int32_t>(entry.privacy))
+    fail(Status::InvalidArgument, "receipt privacy_model ", privacy_model, " is not ",
+         static_cast<int32_t>(entry.privacy), ", the registry's for ", entry.name);
+  if (entry.privacy == PrivacyModel::NotPrivate)
+    fail(Status::NotPrivate, "the receipt is of ", entry.name,
+         ", which is not differentially private: it has no cost a ledger could charge");
+  if (entry.family == Family::Gram) {
+    if (gram == nullptr)
+      fail(Status::InvalidArgument, "a receipt of ", entry.name, " is charged from its full receipt");
+    return charge_of(*gram);
+  }
+  return privacy::zcdp_charge(rho, epsilon, delta);
+}
+
 }  // namespace dpcov::mechanisms

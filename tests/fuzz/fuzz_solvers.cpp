@@ -608,6 +608,19 @@ void accounting(fuzz::Input &in) {
     fuzz::require(ps != DPCOV_OK || (prefix.mechanism == shown.mechanism && prefix.n == shown.n &&
                                      std::memcmp(prefix.theorem, shown.theorem, sizeof shown.theorem) == 0),
                   "receipt prefix differs from the receipt");
+    // The charge through the prefix, of a receipt whose prefix may be forged: check and charge
+    // agree, and a refused charge changes nothing.
+    dpcov_ledger_spent before{}, after{};
+    before.struct_size = after.struct_size = sizeof before;
+    fuzz::require(dpcov_ledger_get_spent(ledger, &before) == DPCOV_OK, "spent");
+    const dpcov_status rc = dpcov_ledger_check_receipt(ledger, &shown);
+    fuzz::known_status(rc);
+    fuzz::require(rc == dpcov_ledger_charge_receipt(ledger, &shown),
+                  "ledger check_receipt and charge_receipt disagree");
+    fuzz::require(dpcov_ledger_get_spent(ledger, &after) == DPCOV_OK, "spent");
+    if (rc != DPCOV_OK)
+      fuzz::require(before.charges == after.charges && before.epsilon == after.epsilon,
+                    "ledger changed by a refused receipt charge");
     const dpcov_status check = dpcov_ledger_check(ledger, &r);
     fuzz::known_status(check);
     const dpcov_status charge = dpcov_ledger_charge(ledger, &r);

@@ -1053,6 +1053,8 @@ PROTOTYPES = {
     "dpcov_ledger_charge": (c_int32, [c_void_p, POINTER(ReceiptC)]),
     "dpcov_ledger_check_zcdp": (c_int32, [c_void_p, c_double, c_double, c_double]),
     "dpcov_ledger_charge_zcdp": (c_int32, [c_void_p, c_double, c_double, c_double]),
+    "dpcov_ledger_check_receipt": (c_int32, [c_void_p, c_void_p]),
+    "dpcov_ledger_charge_receipt": (c_int32, [c_void_p, c_void_p]),
     "dpcov_ledger_get_spent": (c_int32, [c_void_p, POINTER(LedgerSpentC)]),
     # dong_liang_yi.h
     "dpcov_dly_params_init": (c_int32, [POINTER(DlyParamsC), c_size_t]),

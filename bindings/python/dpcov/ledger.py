@@ -45,17 +45,14 @@ class ZcdpCharge(NamedTuple):
 
 
 def _zcdp_statement(receipt) -> "ZcdpCharge | None":
-    """The zCDP statement of an AdaSSP, CoinPress or Dong-Liang-Yi receipt (or plan), or None
-    for a ``dpcov_receipt``."""
+    """The zCDP statement of a CoinPress or Dong-Liang-Yi receipt dict, or None for a receipt
+    struct (charged through its common prefix)."""
     if isinstance(receipt, ZcdpCharge):
         return receipt
     if isinstance(receipt, dict):
         return ZcdpCharge(float(receipt["rho"]), float(receipt["epsilon"]),
                           float(receipt["delta"]))
-    struct = getattr(receipt, "_struct", receipt)
-    if isinstance(struct, ReceiptC) or not hasattr(struct, "privacy_model"):
-        return None
-    return ZcdpCharge(struct.rho, struct.epsilon, struct.delta)
+    return None
 
 
 class PrivacyLeakWarning(UserWarning):
@@ -108,17 +105,25 @@ class BudgetAccountant(Handle):
         zcdp = _zcdp_statement(receipt)
         if zcdp is not None:
             return zcdp
-        return copy.copy(receipt.to_struct() if hasattr(receipt, "to_struct") else receipt)
+        if hasattr(receipt, "to_struct"):
+            return copy.copy(receipt.to_struct())
+        return copy.copy(getattr(receipt, "_struct", receipt))
 
     @staticmethod
     def _apply(handle, statement, charge: bool) -> None:
-        """``dpcov_ledger_check`` / ``_charge`` (or their ``_zcdp`` forms) on ``handle``."""
+        """``dpcov_ledger_check_receipt`` / ``_charge_receipt`` on ``handle`` for a receipt
+        struct of any family the library wrote (read through its common prefix),
+        ``dpcov_ledger_check`` / ``_charge`` for a ``dpcov_receipt`` filled by hand (no privacy
+        model), the ``_zcdp`` forms for a :class:`ZcdpCharge`."""
         if isinstance(statement, ZcdpCharge):
             fn = C.dpcov_ledger_charge_zcdp if charge else C.dpcov_ledger_check_zcdp
             _check(fn(handle, float(statement.rho), float(statement.epsilon),
                       float(statement.delta)))
-        else:
+        elif isinstance(statement, ReceiptC) and statement.privacy_model == 0:
             fn = C.dpcov_ledger_charge if charge else C.dpcov_ledger_check
+            _check(fn(handle, byref(statement)))
+        else:
+            fn = C.dpcov_ledger_charge_receipt if charge else C.dpcov_ledger_check_receipt
             _check(fn(handle, byref(statement)))
 
     def check(self, receipt) -> None:

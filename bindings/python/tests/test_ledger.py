@@ -207,3 +207,24 @@ def test_a_release_refused_before_its_draw_leaves_the_accountant_alone(rows):
         with pytest.raises(dpcov.ArgumentError):
             dpcov.release("analyze_gauss", gram, 80, 1.0, -1.0, 1e-6, rng)
         assert rng.save_state() == state and budget.spent.charges == 0
+
+
+@pytest.mark.parametrize("accounting", ["basic", "zcdp"])
+def test_an_adassp_receipt_is_charged_through_its_prefix_as_its_zcdp_statement(accounting):
+    plan = dpcov.adassp_plan(3, 1.0, 1.0, 0.5, 1e-7)
+    by_receipt = dpcov.BudgetAccountant(10.0, 1e-3, accounting)
+    by_statement = dpcov.BudgetAccountant(10.0, 1e-3, accounting)
+    by_receipt.charge(plan)
+    by_statement.charge(dpcov.ZcdpCharge(plan.rho, plan.epsilon, plan.delta))
+    a, b = by_receipt.spent, by_statement.spent
+    assert (a.charges, a.epsilon, a.delta, a.rho) == (b.charges, b.epsilon, b.delta, b.rho)
+
+
+def test_a_receipt_with_a_forged_privacy_model_is_refused_and_charges_nothing():
+    plan = dpcov.adassp_plan(3, 1.0, 1.0, 0.5, 1e-7)
+    forged = copy.copy(plan._struct)
+    forged.privacy_model = 3  # zCDP: the registry states AdaSSP as approximate DP
+    budget = dpcov.BudgetAccountant(10.0, 1e-3)
+    with pytest.raises(dpcov.InvalidArgumentError, match="privacy_model"):
+        budget.charge(forged)
+    assert budget.spent.charges == 0

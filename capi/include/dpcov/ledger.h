@@ -151,6 +151,36 @@ DPCOV_API dpcov_status dpcov_ledger_charge_zcdp(dpcov_ledger *ledger, double rho
                                                 double delta);
 
 /**
+ * Whether the release described by @p receipt, a receipt of any family that
+ * dpcov_receipt_prefix_of() reads (::dpcov_receipt, ::dpcov_adassp_receipt, ::dpcov_dly_receipt,
+ * ::dpcov_coinpress_receipt, ::dpcov_coinpress_mean_receipt), fits in what is left. Its common
+ * prefix decides the charge: a Gram mechanism's receipt is charged as by dpcov_ledger_check(); a
+ * release stated in zCDP (AdaSSP, CoinPress, Dong-Liang-Yi) as by dpcov_ledger_check_zcdp() with
+ * the receipt's rho, epsilon and delta. Changes nothing.
+ *
+ * @param ledger   the ledger.
+ * @param receipt  a receipt the library wrote (struct_size set).
+ * @return ::DPCOV_OK if it fits, ::DPCOV_E_PRECONDITION if it would exceed the cap (the message
+ *         says by what), ::DPCOV_E_INVALID_ARGUMENT (a mechanism the registry does not hold, a
+ *         privacy model other than the registry's for it, a receipt out of range, or zCDP
+ *         accounting and a mechanism without a zCDP bound), ::DPCOV_E_NOT_PRIVATE,
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_NULL_POINTER.
+ * @proof proofs/ledger.md
+ */
+DPCOV_API dpcov_status dpcov_ledger_check_receipt(const dpcov_ledger *ledger,
+                                                  const void *receipt);
+
+/**
+ * Records the release described by @p receipt, of any family, after the checks of
+ * dpcov_ledger_check_receipt(). On any failure the ledger is unchanged.
+ *
+ * @param ledger   the ledger.
+ * @param receipt  as for dpcov_ledger_check_receipt().
+ * @return the statuses of dpcov_ledger_check_receipt().
+ */
+DPCOV_API dpcov_status dpcov_ledger_charge_receipt(dpcov_ledger *ledger, const void *receipt);
+
+/**
  * What @p ledger has spent.
  *
  * @param ledger   the ledger.

@@ -357,6 +357,21 @@ void audits() {
   EXPECT_INTACT(exact_pairs);
 }
 
+void forecasts() {
+  dpcov_receipt plan{};
+  plan.struct_size = sizeof plan;
+  ASSERT_CALL_OK(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 4, 1000, 1.0, 1.0, 1e-6,
+                                      nullptr, &plan));
+  dpcov_adassp_receipt adassp_plan{};
+  adassp_plan.struct_size = sizeof adassp_plan;
+  ASSERT_CALL_OK(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, nullptr, &adassp_plan));
+  Canary<dpcov_regression_forecast> release, adassp;
+  ASSERT_CALL_OK(dpcov_regression_forecast_release(&plan, 1000.0, 0.95, 1.0, release.get()));
+  ASSERT_CALL_OK(dpcov_regression_forecast_adassp(&adassp_plan, 1000.0, 0.95, 1.0, adassp.get()));
+  EXPECT_INTACT(release);
+  EXPECT_INTACT(adassp);
+}
+
 // An initialiser given the first shipped size, as a program compiled against the oldest header
 // passes it through dpcov_X_default(): it writes that many bytes and says so in struct_size.
 template <class T>
@@ -421,6 +436,8 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_audit_coinpress_mean", audits},
       {"dpcov_audit_rows_exact", audits},
       {"dpcov_audit_rows_exact_pairs", audits},
+      {"dpcov_regression_forecast_release", forecasts},
+      {"dpcov_regression_forecast_adassp", forecasts},
       {"dpcov_mechanism_params_init", initialisers},
       {"dpcov_row_bounding_init", initialisers},
       {"dpcov_regression_params_init", initialisers},

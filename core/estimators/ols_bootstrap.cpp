@@ -13,7 +13,8 @@ namespace {
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
-// Solves A x = b for A symmetric positive definite; false (x untouched) when it is not.
+}  // namespace
+
 bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double> &x) {
   Matrix l;
   if (!linalg::cholesky(a, l)) return false;
@@ -25,7 +26,89 @@ bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double
   return true;
 }
 
-}  // namespace
+int64_t bootstrap_order(double level, int64_t bootstrap) {
+  const double alpha = 1.0 - level;
+  // Before bootstrap + 1 below, which overflowed at INT64_MAX: the worlds' time and the
+  // coefficients kept, p per world, bounded (reserved below, so that memory fails before a draw).
+  if (bootstrap > check::kMaxSimulationDraws)
+    fail(Status::InvalidArgument, "the number of bootstrap draws must be at most "
+         "DPCOV_MAX_SIMULATION_DRAWS = ", check::kMaxSimulationDraws, " (it bounds the "
+         "bootstrap's time and memory), got ", bootstrap);
+  // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
+  const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
+  if (bootstrap < 1 || k < 1)
+    fail(Status::InvalidArgument, "the number of bootstrap draws must be >= ",
+         static_cast<int64_t>(std::ceil(2.0 / alpha)) - 1, " at level ", level, ", got ",
+         bootstrap);
+  return k;
+}
+
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const Matrix &sampling_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng) {
+  const int64_t p = g.rows();
+  const int64_t k = bootstrap_order(level, bootstrap);
+  BootstrapIntervals out;
+  out.coefficients = coefficients;
+  // g beta~, the mean of X'y in every bootstrap world.
+  std::vector<double> g_beta(at(p), 0.0);
+  for (int64_t i = 0; i < p; ++i)
+    for (int64_t j = 0; j < p; ++j) g_beta[at(i)] += g(i, j) * out.coefficients[at(j)];
+  std::vector<std::vector<double>> draws(at(p));
+  std::vector<double> norms, z(at(p)), xy(at(p)), beta(at(p));
+  norms.reserve(at(bootstrap));
+  for (std::vector<double> &v : draws) v.reserve(at(bootstrap));
+  for (int64_t b = 0; b < bootstrap; ++b) {
+    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
+    const Matrix e = centred_noise(noise, p + 1, rng);
+    Matrix xx = g;
+    Matrix e_xx(p, p);
+    for (int64_t i = 0; i < p; ++i) {
+      double fz = 0.0;  // (F z)_i, so that Z = F z ~ N(0, F F')
+      for (int64_t j = 0; j < p; ++j) fz += sampling_factor(i, j) * z[at(j)];
+      xy[at(i)] = g_beta[at(i)] + fz + e(i, p);
+      for (int64_t j = 0; j < p; ++j) {
+        xx(i, j) += e(i, j);
+        e_xx(i, j) = e(i, j);
+      }
+    }
+    const std::vector<double> eig = linalg::eigvalsh(e_xx);
+    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    if (!spd_solve(xx, xy, beta)) {
+      ++out.failed_draws;
+      continue;
+    }
+    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
+  }
+  const int64_t f = out.failed_draws;
+  if (f >= k)
+    fail(Status::Precondition, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
+         " bootstrap draws the noisy feature block is not positive definite, so no interval at "
+         "this level can be formed; more rows, a larger epsilon or fewer columns");
+
+  std::sort(norms.begin(), norms.end());
+  const auto q = static_cast<int64_t>(std::ceil(level * static_cast<double>(bootstrap))) - 1;
+  out.noise_norm = norms[at(std::clamp<int64_t>(q, 0, bootstrap - 1))];
+  out.kappa = out.noise_norm / linalg::eigvalsh(g).front();
+  const double denominator = static_cast<double>(bootstrap + 1);
+  for (int64_t i = 0; i < p; ++i) {
+    std::vector<double> &v = draws[at(i)];
+    std::sort(v.begin(), v.end());
+    // Failed worlds sit at -inf for the lower end and at +inf for the upper one.
+    out.ci_lower.push_back(v[at(k - f - 1)]);
+    out.ci_upper.push_back(v[at(bootstrap - k)]);
+    double mean = 0.0, square = 0.0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    for (double x : v) square += (x - mean) * (x - mean);
+    out.std_errors.push_back(std::sqrt(square / static_cast<double>(v.size() - 1)));
+    const auto below = std::upper_bound(v.begin(), v.end(), 0.0) - v.begin() + f;
+    const auto above = v.end() - std::lower_bound(v.begin(), v.end(), 0.0) + f;
+    const double tail = static_cast<double>(std::min(below, above) + 1);
+    out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
+  }
+  return out;
+}
 
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec, int64_t bootstrap,
@@ -41,20 +124,7 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   cols.insert(cols.end(), spec.features.begin(), spec.features.end());
   const int64_t p = static_cast<int64_t>(cols.size());
   validate(noise, p + 1);
-  const double alpha = 1.0 - spec.level;
-  // Before bootstrap + 1 below, which overflowed at INT64_MAX: the worlds' time and the
-  // coefficients kept, p per world, bounded (reserved below, so that memory fails before a draw).
-  if (bootstrap > check::kMaxSimulationDraws)
-    fail(Status::InvalidArgument, "the number of bootstrap draws must be at most "
-         "DPCOV_MAX_SIMULATION_DRAWS = ", check::kMaxSimulationDraws, " (it bounds the "
-         "bootstrap's time and memory), got ", bootstrap);
-  // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
-  const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
-  if (bootstrap < 1 || k < 1)
-    fail(Status::InvalidArgument, "the number of bootstrap draws must be >= ",
-         static_cast<int64_t>(std::ceil(2.0 / alpha)) - 1, " at level ", spec.level, ", got ",
-         bootstrap);
-
+  bootstrap_order(spec.level, bootstrap);
   // G^ = M~ - mu over the coefficient columns and the label.
   const double mu = noise_diagonal_mean(noise);
   Matrix g(p, p);
@@ -76,68 +146,14 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   double explained = 0.0;
   for (int64_t i = 0; i < p; ++i) explained += gxy[at(i)] * out.coefficients[at(i)];
   const double rss = gyy - explained;
-  out.rss_clamped = rss < 0.0;
   const double s = std::sqrt(std::max(rss, 0.0) / static_cast<double>(spec.rows - p));
-
-  // g beta~, the mean of X'y in every bootstrap world.
-  std::vector<double> g_beta(at(p), 0.0);
-  for (int64_t i = 0; i < p; ++i)
-    for (int64_t j = 0; j < p; ++j) g_beta[at(i)] += g(i, j) * out.coefficients[at(j)];
-
-  std::vector<std::vector<double>> draws(at(p));
-  std::vector<double> norms, z(at(p)), xy(at(p)), beta(at(p));
-  norms.reserve(at(bootstrap));
-  for (std::vector<double> &v : draws) v.reserve(at(bootstrap));
-  for (int64_t b = 0; b < bootstrap; ++b) {
-    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
-    const Matrix e = centred_noise(noise, p + 1, rng);
-    Matrix xx = g;
-    Matrix e_xx(p, p);
-    for (int64_t i = 0; i < p; ++i) {
-      double lz = 0.0;  // (L z)_i: L lower triangular, so Z = s L z ~ N(0, s^2 G^_XX)
-      for (int64_t j = 0; j <= i; ++j) lz += l(i, j) * z[at(j)];
-      xy[at(i)] = g_beta[at(i)] + s * lz + e(i, p);
-      for (int64_t j = 0; j < p; ++j) {
-        xx(i, j) += e(i, j);
-        e_xx(i, j) = e(i, j);
-      }
-    }
-    const std::vector<double> eig = linalg::eigvalsh(e_xx);
-    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    if (!spd_solve(xx, xy, beta)) {
-      ++out.failed_draws;
-      continue;
-    }
-    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
-  }
-  const int64_t f = out.failed_draws;
-  if (f >= k)
-    fail(Status::Precondition, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
-         " bootstrap draws the noisy feature block is not positive definite, so no interval at "
-         "this level can be formed; more rows, a larger epsilon or fewer columns");
-
-  std::sort(norms.begin(), norms.end());
-  const auto q = static_cast<int64_t>(std::ceil(spec.level * static_cast<double>(bootstrap))) - 1;
-  out.noise_norm = norms[at(std::clamp<int64_t>(q, 0, bootstrap - 1))];
-  out.kappa = out.noise_norm / linalg::eigvalsh(g).front();
-  const double denominator = static_cast<double>(bootstrap + 1);
-  for (int64_t i = 0; i < p; ++i) {
-    std::vector<double> &v = draws[at(i)];
-    std::sort(v.begin(), v.end());
-    // Failed worlds sit at -inf for the lower end and at +inf for the upper one.
-    out.ci_lower.push_back(v[at(k - f - 1)]);
-    out.ci_upper.push_back(v[at(bootstrap - k)]);
-    double mean = 0.0, square = 0.0;
-    for (double x : v) mean += x;
-    mean /= static_cast<double>(v.size());
-    for (double x : v) square += (x - mean) * (x - mean);
-    out.std_errors.push_back(std::sqrt(square / static_cast<double>(v.size() - 1)));
-    const auto below = std::upper_bound(v.begin(), v.end(), 0.0) - v.begin() + f;
-    const auto above = v.end() - std::lower_bound(v.begin(), v.end(), 0.0) + f;
-    const double tail = static_cast<double>(std::min(below, above) + 1);
-    out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
-  }
-  return out;
+  Matrix factor = l;  // s L: Z = s L z ~ N(0, s^2 G^_XX), the sampling noise of the model
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) factor(i, j) *= s;
+  BootstrapIntervals worlds =
+      bootstrap_worlds(g, out.coefficients, factor, noise, spec.level, bootstrap, rng);
+  worlds.rss_clamped = rss < 0.0;
+  return worlds;
 }
 
 BootstrapIntervals adassp_bootstrap_intervals(const Matrix &xtx_released,

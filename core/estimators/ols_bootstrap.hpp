@@ -42,6 +42,22 @@ struct BootstrapIntervals {
   bool rss_clamped = false; // the residual sum of the release was negative: s^2 = 0
 };
 
+// Solves A x = b for A symmetric positive definite; false (x untouched) when it is not.
+bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double> &x);
+
+// k, the rank from each end of the bootstrap's order statistics at `level`; throws
+// Status::InvalidArgument unless 1 <= k and bootstrap <= check::kMaxSimulationDraws.
+int64_t bootstrap_order(double level, int64_t bootstrap);
+
+// The bootstrap worlds shared by every noise-aware interval here: each takes (g, coefficients) as
+// the truth, draws the sampling noise of X'y as Z = F z (z standard normal, F = sampling_factor,
+// p x p, so Z ~ N(0, F F')) and a fresh noise of law `noise` on [X, y]' [X, y], refits, and the
+// percentile intervals at `level` follow (failed worlds counted at both ends, as above). Throws
+// as ols_bootstrap_intervals for the draws and the worlds.
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const Matrix &sampling_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng);
+
 // The intervals for `spec` (label, features, intercept column, rows = n > p, level; ridge must be
 // 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`
 // draws (>= 2 / (1 - level) - 1, so that each end is an order statistic) of `rng`.

@@ -1,0 +1,97 @@
+#include "sandwich_intervals.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "../check.hpp"
+#include "../linalg/blas.hpp"
+
+namespace dpcov::estimators {
+
+namespace {
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+// AdaSSP's noise on X'X and X'y. The worlds draw the (p + 1)-th diagonal entry too but never read
+// it (the sandwich needs no y'y), so its scale only has to be valid.
+ReleaseNoise fit_noise(const mechanisms::AdasspReceipt &receipt) {
+  ReleaseNoise noise{ReleaseNoise::Kind::Adassp, receipt.sigma_gram, 0.0};
+  noise.off_diagonal = receipt.sigma_gram_off_diagonal;
+  noise.cross = receipt.sigma_cross;
+  noise.label = receipt.label_square ? receipt.sigma_label_square : 1.0;
+  return noise;
+}
+
+// F with F F' = M^, M^ the symmetric `meat` with its negative eigenvalues (noise) raised to 0.
+Matrix meat_factor(const Matrix &meat) {
+  const linalg::SymmetricEigen eig = linalg::eigh(meat);
+  Matrix f = eig.vectors;
+  for (int64_t j = 0; j < f.cols(); ++j) {
+    const double root = std::sqrt(std::max(eig.values[at(j)], 0.0));
+    for (int64_t i = 0; i < f.rows(); ++i) f(i, j) *= root;
+  }
+  return f;
+}
+
+}  // namespace
+
+Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
+                     const std::vector<double> &beta0, double bound_x, double residual_bound) {
+  check::all_finite(x, "rows");
+  check::positive_finite(bound_x, "bound_x");
+  check::positive_finite(residual_bound, "residual_bound");
+  const int64_t n = x.rows, p = x.cols;
+  if (static_cast<int64_t>(y.size()) != n || static_cast<int64_t>(beta0.size()) != p)
+    fail(Status::Dimension, "the meat needs ", n, " labels and ", p, " coefficients");
+  const double row_bound = bound_x * residual_bound;
+  Matrix meat(p, p);
+  std::vector<double> u(at(p));
+  for (int64_t r = 0; r < n; ++r) {
+    double fitted = 0.0, norm2 = 0.0;
+    for (int64_t j = 0; j < p; ++j) fitted += x(r, j) * beta0[at(j)];
+    const double residual = std::clamp(y[at(r)] - fitted, -residual_bound, residual_bound);
+    for (int64_t j = 0; j < p; ++j) {
+      u[at(j)] = residual * x(r, j);
+      norm2 += u[at(j)] * u[at(j)];
+    }
+    const double norm = std::sqrt(norm2);
+    const double scale = norm > row_bound ? row_bound / norm : 1.0;
+    for (int64_t j = 0; j < p; ++j)
+      for (int64_t i = 0; i <= j; ++i) meat(i, j) += scale * scale * u[at(i)] * u[at(j)];
+  }
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < j; ++i) meat(j, i) = meat(i, j);
+  return meat;
+}
+
+BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
+                                             const std::vector<double> &xty_released,
+                                             const mechanisms::AdasspReceipt &receipt,
+                                             const Matrix &meat_released, double level,
+                                             int64_t bootstrap, random::Rng &rng) {
+  const int64_t p = receipt.dim;
+  if (xtx_released.rows() != p || xtx_released.cols() != p ||
+      static_cast<int64_t>(xty_released.size()) != p || meat_released.rows() != p ||
+      meat_released.cols() != p)
+    fail(Status::Dimension, "the released X'X and meat must be ", p, " x ", p,
+         " and X'y of length ", p);
+  check::all_finite(xtx_released.view(), "released X'X");
+  check::symmetric(xtx_released.view(), "released X'X");
+  check::all_finite(meat_released.view(), "released meat");
+  check::symmetric(meat_released.view(), "released meat");
+  for (double v : xty_released) check::finite(v, "released X'y");
+  if (!(level > 0.0 && level < 1.0))
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  const ReleaseNoise noise = fit_noise(receipt);
+  validate(noise, p + 1);
+  bootstrap_order(level, bootstrap);
+  std::vector<double> beta(at(p), 0.0);
+  if (!spd_solve(xtx_released, xty_released, beta))
+    fail(Status::Precondition, "the released X'X is not positive definite (smallest eigenvalue ",
+         linalg::eigvalsh(xtx_released).front(),
+         "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
+  return bootstrap_worlds(xtx_released, beta, meat_factor(meat_released), noise, level,
+                          bootstrap, rng);
+}
+
+}  // namespace dpcov::estimators

@@ -1,0 +1,43 @@
+// Noise-aware regression intervals robust to heteroscedastic errors and to a misspecified mean:
+// the sandwich variance (X'X)^{-1} M (X'X)^{-1}, M = sum_i x_i x_i' r_i^2, with X'X and X'y from
+// an AdaSSP release and M from a second, separate release (privacy/sandwich_constants.hpp,
+// proofs/sandwich.md).
+//
+// Two passes over the rows: the first releases AdaSSP's statistics, the second the meat at a
+// first-stage estimate beta0 that is a function of the first release only (so the second release's
+// rows are fixed given the first output: adaptive composition applies). The intervals are a
+// parametric bootstrap as in ols_bootstrap.hpp whose sampling noise of X'y is drawn as N(0, M^),
+// M^ the released meat with its negative eigenvalues raised to 0, instead of N(0, s^2 X'X): the
+// law of sum_i x_i e_i for independent errors of any variance, and of the least-squares
+// projection's errors when the mean is not linear. They need no y'y.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/adassp.hpp"
+#include "../random/rng.hpp"
+#include "ols_bootstrap.hpp"
+
+namespace dpcov::estimators {
+
+// The exact meat of the rows x (n x p) and labels y (n): sum_i u_i u_i', u_i = r_i x_i,
+// r_i = clip(y_i - x_i' beta0, -R, R) (R = residual_bound, finite > 0). The rows must have
+// ||x_i|| <= bound_x (they are those AdaSSP read); a u_i above bound_x R (rounding only) is
+// scaled to it, so that the Gram sensitivity of bound_x R holds for every row. Throws
+// Status::Dimension and the checks' statuses.
+Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
+                     const std::vector<double> &beta0, double bound_x, double residual_bound);
+
+// The robust intervals for beta from AdaSSP's released X'X~ (p x p) and X'y~ (p), the noise law
+// of `receipt` (y'y not needed), and the released meat M~ (p x p, symmetric, finite). `level` in
+// (0, 1); `bootstrap` as for ols_bootstrap_intervals. Throws Status::Precondition when X'X~ is not
+// positive definite or too many worlds are, and Status::InvalidArgument / Dimension otherwise.
+BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
+                                             const std::vector<double> &xty_released,
+                                             const mechanisms::AdasspReceipt &receipt,
+                                             const Matrix &meat_released, double level,
+                                             int64_t bootstrap, random::Rng &rng);
+
+}  // namespace dpcov::estimators

@@ -2,8 +2,8 @@
 // tests/statistical/sandwich_coverage_test.cpp and the grid bench/sandwich_coverage.cpp.
 //
 // d regressors, no intercept: x = v / sqrt(d), v ~ U[-1, 1]^d, so ||x|| <= 1 = B_X;
-// beta = s (0.4, -0.2, 0.2, -0.2, ...) with s = 0.8 / (0.4 + 0.2 (d - 1)), so that sum |beta_j| = 0.8
-// and |x' beta| <= 0.8 / sqrt(d) <= 0.462; w ~ U[-1, 1] independent.
+// beta = s (0.4, -0.2, 0.2, -0.2, ...) with s = 0.8 / (0.4 + 0.2 (d - 1)), so that
+// sum |beta_j| = 0.8 and |x' beta| <= 0.8 / sqrt(d) <= 0.462; w ~ U[-1, 1] independent.
 //   homoscedastic:   y = x' beta + 0.5 w;
 //   heteroscedastic: y = x' beta + 0.5 |v_1| w  (error sd proportional to |x_1|);
 //   misspecified:    y = x' beta + 0.6 (v_1^2 - 1/3) + 0.1 w  (an omitted quadratic term).
@@ -11,6 +11,10 @@
 // E[x (v_1^2 - 1/3)] = 0 (odd in v_1 for x_1, independence for the others), so the least-squares
 // projection of every model is beta. On the heteroscedastic model the slope of x_1 has sampling
 // variance E[v^4] / E[v^2]^2 = 9/5 times what a homoscedastic model assumes.
+//   peaked heteroscedastic: as heteroscedastic with v_1 = +-u^2, u ~ U[0, 1] (a random sign):
+//   E[v_1^4] / E[v_1^2]^2 = (1/9) / (1/25) = 25/9, so the homoscedastic bootstrap's interval for
+//   the slope of x_1 is sqrt(9/25) of the right width and covers about
+//   P(|N(0, 1)| <= 1.96 * 3/5) = 0.76.
 #pragma once
 
 #include <cmath>
@@ -28,11 +32,13 @@
 
 namespace dpcov::sandwich_models {
 
-enum class Model { Homoscedastic, Heteroscedastic, Misspecified };
+enum class Model { Homoscedastic, Heteroscedastic, Misspecified, PeakedHeteroscedastic };
 
 inline const char *model_name(Model m) {
-  return m == Model::Homoscedastic ? "homoscedastic"
-         : m == Model::Heteroscedastic ? "heteroscedastic" : "omitted quadratic";
+  return m == Model::Homoscedastic     ? "homoscedastic"
+         : m == Model::Heteroscedastic ? "heteroscedastic"
+         : m == Model::Misspecified    ? "omitted quadratic"
+                                       : "peaked heteroscedastic";
 }
 
 inline double true_beta(int64_t d, int64_t j) {
@@ -51,15 +57,16 @@ inline Rows draw_rows(Model model, int64_t n, int64_t d, random::Rng &rng) {
   for (int64_t i = 0; i < n; ++i) {
     double mean = 0.0, v1 = 0.0;
     for (int64_t j = 0; j < d; ++j) {
-      const double v = 2.0 * random::uniform01(rng) - 1.0;
+      double v = 2.0 * random::uniform01(rng) - 1.0;
+      if (j == 0 && model == Model::PeakedHeteroscedastic) v *= std::fabs(v);
       if (j == 0) v1 = v;
       rows.x(i, j) = v / root_d;
       mean += rows.x(i, j) * true_beta(d, j);
     }
     const double w = 2.0 * random::uniform01(rng) - 1.0;
-    const double y = model == Model::Homoscedastic     ? mean + 0.5 * w
-                     : model == Model::Heteroscedastic ? mean + 0.5 * std::fabs(v1) * w
-                                                       : mean + 0.6 * (v1 * v1 - 1.0 / 3.0) + 0.1 * w;
+    double y = mean + 0.5 * std::fabs(v1) * w;  // both heteroscedastic models
+    if (model == Model::Homoscedastic) y = mean + 0.5 * w;
+    if (model == Model::Misspecified) y = mean + 0.6 * (v1 * v1 - 1.0 / 3.0) + 0.1 * w;
     if (std::fabs(y) > 1.0) throw std::logic_error("a label above B_Y = 1");
     rows.y[static_cast<size_t>(i)] = y;
   }

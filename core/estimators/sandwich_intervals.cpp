@@ -70,6 +70,7 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const Matrix &meat_released, double level,
                                              int64_t bootstrap, random::Rng &rng) {
   const int64_t p = receipt.dim;
+  if (p < 1) fail(Status::InvalidArgument, "the receipt must have at least one regressor, got ", p);
   if (xtx_released.rows() != p || xtx_released.cols() != p ||
       static_cast<int64_t>(xty_released.size()) != p || meat_released.rows() != p ||
       meat_released.cols() != p)

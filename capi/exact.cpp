@@ -8,6 +8,7 @@
 #include "../core/data/exact_gram.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "exact_grid.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
@@ -28,17 +29,6 @@ using dpcov::fail;
 namespace mech = dpcov::mechanisms;
 
 void check_grid_output(const dpcov_exact_grid *grid) { dpcov::capi::struct_bytes(grid, "grid"); }
-
-dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound) {
-  dpcov_exact_grid c{};
-  c.bits = grid.bits;
-  c.noise_law = id == mech::MechanismId::AnalyzeGauss ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
-                                                      : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
-  c.unit = std::ldexp(bound, -grid.bits);
-  c.norm2_bound = grid.norm2_bound;
-  c.noise_parameter = grid.noise_parameter;
-  return c;
-}
 
 dpcov::BoundPolicy exact_policy(int32_t value) {
   if (value != DPCOV_BOUND_CLIP && value != DPCOV_BOUND_REJECT)
@@ -65,6 +55,23 @@ CheckedPlan checked_plan(mech::MechanismId id, const mech::Request &request,
 }
 
 }  // namespace
+
+namespace dpcov::capi {
+
+dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound) {
+  dpcov_exact_grid c{};
+  c.bits = grid.bits;
+  c.noise_law = id == mech::MechanismId::AnalyzeGauss ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
+                                                      : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
+  c.unit = std::ldexp(bound, -grid.bits);
+  c.norm2_bound = grid.norm2_bound;
+  c.noise_parameter = grid.noise_parameter;
+  return c;
+}
+
+}  // namespace dpcov::capi
+
+using dpcov::capi::c_grid;
 
 extern "C" {
 

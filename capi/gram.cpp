@@ -93,10 +93,11 @@ bool exact_bounds_itself(const dpcov::data::RowBounding &bounding) {
 
 // The exact accumulator of `s`'s named release, when it has exact numerics: the grid of the plan
 // of that release for the bounded rows (d, norm bound B, epsilon, delta, neighbour), public
-// values only. Throws the plan's statuses, so an accumulator is made only for a release that
-// can be made.
+// values only; `planned` when the caller's plan (dpcov_gram_create_planned) chose it already.
+// Throws the plan's statuses, so an accumulator is made only for a release that can be made.
 std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
-    const dpcov_row_bounding &s, const dpcov::data::RowBounding &bounding) {
+    const dpcov_row_bounding &s, const dpcov::data::RowBounding &bounding,
+    const dpcov::mechanisms::ExactGrid *planned) {
   namespace mech = dpcov::mechanisms;
   if (s.numerics != DPCOV_NUMERICS_EXACT ||
       (s.mechanism != DPCOV_MECHANISM_ANALYZE_GAUSS && s.mechanism != DPCOV_MECHANISM_LAPLACE_SYM))
@@ -106,7 +107,10 @@ std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
   const mech::Request request{bounding.out_cols(), 0, bounding.norm_bound(), s.epsilon, s.delta,
                               options};
   mech::ExactGrid grid;
-  static_cast<void>(mech::plan_exact_additive(mech::mechanism_id(s.mechanism), request, &grid));
+  if (planned != nullptr)
+    grid = *planned;
+  else
+    static_cast<void>(mech::plan_exact_additive(mech::mechanism_id(s.mechanism), request, &grid));
   return dpcov::data::ExactGramAccumulator(
       mech::grid_spec(request, grid),
       exact_bounds_itself(bounding) ? bounding.policy() : dpcov::BoundPolicy::Clip);
@@ -166,11 +170,14 @@ bool StoredBounding::operator==(const StoredBounding &other) const {
          std::ranges::equal(upper, other.upper, same);
 }
 
-std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec) {
-  const dpcov_row_bounding s = read_bounding(spec);
+std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec,
+                                         const PlannedBounding *planned) {
+  dpcov_row_bounding s = read_bounding(spec);
+  if (planned != nullptr) planned->apply(s);
   dpcov::data::RowBounding bounding = checked_bounding(cols, s);
+  if (planned != nullptr) planned->check(bounding);
   auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
-  gram->exact = exact_accumulator(s, bounding);
+  gram->exact = exact_accumulator(s, bounding, planned != nullptr ? planned->grid : nullptr);
   // The request, not the rows, says whether rows may be dropped: recorded now, so that an
   // accumulator given no chunk (a partition without rows, a state exported early) says so too.
   if (bounding.policy() == dpcov::BoundPolicy::Drop) {

@@ -9,6 +9,7 @@
 #include "../core/data/exact_gram.hpp"
 #include "../core/data/gram.hpp"
 #include "../core/data/row_bounding.hpp"
+#include "../core/mechanisms/exact_additive.hpp"
 #include "dpcov/gram.h"
 
 namespace dpcov::capi {
@@ -43,8 +44,28 @@ namespace dpcov::capi {
 // are integers on a grid, not a floating-point Gram matrix.
 void refuse_exact_gram(const dpcov_gram &gram, const char *use);
 
+// What a plan (dpcov_gram_create_planned) fixes of an accumulator: the release's fields of the
+// spec, and the grid of an exact release, chosen by the plan and not searched again.
+struct PlannedBounding {
+  int32_t numerics;
+  int32_t mechanism;
+  double epsilon;
+  double delta;
+  int32_t neighbour;
+  int64_t dim;
+  double bound;
+  const mechanisms::ExactGrid *grid;  // nullptr for idealized numerics
+
+  // Puts the plan's release fields in `spec`.
+  void apply(dpcov_row_bounding &spec) const;
+  // Status::Incompatible unless the bounded rows have the plan's d and norm bound B.
+  void check(const data::RowBounding &bounding) const;
+};
+
 // The empty accumulator dpcov_gram_create_bounded() makes for raw rows of `cols` columns bounded
-// as `spec` says (spec read up to its struct_size; its pointers not retained). Throws its statuses.
-std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec);
+// as `spec` says (spec read up to its struct_size; its pointers not retained), or, with
+// `planned`, dpcov_gram_create_planned() makes for that plan. Throws its statuses.
+std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding *spec,
+                                         const PlannedBounding *planned = nullptr);
 
 }  // namespace dpcov::capi

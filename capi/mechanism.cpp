@@ -5,10 +5,10 @@
 #include "../core/check.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
-#include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
 #include "../core/mechanisms/registry.hpp"
 #include "gram_handle.hpp"
+#include "gram_release.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
@@ -65,7 +65,7 @@ mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon,
   return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 }
 
-// The shared body of both releases, once the statistic is a checked view.
+// The body of dpcov_mechanism_release, once the statistic is a checked view.
 void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech::Request &request,
                   dpcov_rng *rng, int32_t layout, double *out, int64_t ldo,
                   dpcov_receipt *receipt) {
@@ -79,33 +79,7 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
   // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
   // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
   // checked before the first draw, so a rejected call leaves the generator as it was.
-  dpcov::random::Rng &local = rng->rng;
-  const mech::Release release = mech::release(id, gram, request, planned, local);
-  dpcov::check::finite_result(release.matrix.view(), "released matrix");
-  const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-  dpcov::write_symmetric_from_upper(release.matrix, out_view);
-  dpcov::capi::write_struct(receipt, written);
-}
-
-// The release of an accumulator with exact numerics (dpcov_row_bounding::numerics): the exact
-// integer Gram matrix it holds, released by the exact form of `id`, whose plan must choose the
-// accumulator's grid. The plan's checks, its receipt's included, run before the first draw.
-void release_exact_into(mech::MechanismId id, const dpcov::data::ExactGramAccumulator &acc,
-                        const mech::Request &request, dpcov_rng *rng, int32_t layout, double *out,
-                        int64_t ldo, dpcov_receipt *receipt) {
-  if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
-    fail(
-        dpcov::Status::Incompatible,
-        "gram holds the exact integer Gram matrix of an exact release ",
-        "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
-        "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
-  const dpcov::MatrixView out_view =
-      dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
-  // The release draws from this plan and grid: they are searched once.
-  mech::ExactGrid grid;
-  const mech::Receipt planned = mech::plan_exact_additive(id, request, &grid);
-  dpcov::capi::c_receipt(planned, receipt);
-  const mech::Release release = mech::release_exact_gram(id, acc, request, planned, grid, rng->rng);
+  const mech::Release release = mech::release(id, gram, request, planned, rng->rng);
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);
@@ -178,28 +152,14 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
     dpcov::check::not_null(gram, "gram");
     dpcov::check::not_null(rng, "rng");
     const mech::MechanismId id = mech::mechanism_id(mechanism);
-    dpcov_gram_info info{};
-    info.struct_size = sizeof info;
-    if (const dpcov_status s = dpcov_gram_get_info(gram, &info); s != DPCOV_OK)
-      fail(static_cast<dpcov::Status>(s), dpcov_last_error_message());
-    if (info.bound == 0.0)
-      fail(dpcov::Status::InvalidArgument,
-           "gram holds no chunk yet, so its bound B is unknown; add ",
-           "rows first or call dpcov_mechanism_release with an explicit bound");
     const mech::Request request =
-        request_from(info.dim, info.rows, info.bound, epsilon, delta, params);
-    const dpcov::GramCounts &counts = gram->exact ? gram->exact->counts() : gram->acc.counts();
-    dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0,
-                                   request.options.neighbour);
-    if (gram->exact) {
-      release_exact_into(id, *gram->exact, request, rng, layout, out, ldo, receipt);
-      return;
-    }
-    dpcov::Matrix g(info.dim, info.dim);
-    if (const dpcov_status s = dpcov_gram_get_matrix(gram, DPCOV_COL_MAJOR, g.data(), info.dim);
-        s != DPCOV_OK)
-      fail(static_cast<dpcov::Status>(s), dpcov_last_error_message());
-    release_into(id, g.view(), request, rng, layout, out, ldo, receipt);
+        dpcov::capi::gram_request(*gram, epsilon, delta, dpcov::capi::options_from(params));
+    // The release draws from this plan (and grid): each is computed once.
+    const auto plan_of = [&](mech::ExactGrid *grid) {
+      return grid != nullptr ? mech::plan_exact_additive(id, request, grid)
+                             : mech::plan(id, request);
+    };
+    dpcov::capi::release_gram_into(id, *gram, request, plan_of, rng, layout, out, ldo, receipt);
   });
 }
 

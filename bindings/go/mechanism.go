@@ -286,17 +286,21 @@ func Release(m Mechanism, gram Matrix, n int64, bound, epsilon, delta float64,
 // when g was made by NewBoundedGram naming m (GramInfo.Numerics 1).
 func (g *Gram) Release(m Mechanism, epsilon, delta float64, params *MechanismParams,
 	rng *RNG) (Matrix, Receipt, error) {
+	return g.release(func(out Matrix, r *C.dpcov_receipt) C.dpcov_status {
+		return C.dpcov_mechanism_release_gram(C.int32_t(m), g.handle(), C.double(epsilon),
+			C.double(delta), params.c(), rng.handle(), rowMajor, out.ptr(), out.ld(), r)
+	})
+}
+
+// release runs a release of g's d x d matrix into a new Matrix and receipt.
+func (g *Gram) release(draw func(Matrix, *C.dpcov_receipt) C.dpcov_status) (Matrix, Receipt, error) {
 	info, err := g.Info()
 	if err != nil {
 		return Matrix{}, Receipt{}, err
 	}
 	out := NewMatrix(int(info.Dim), int(info.Dim))
 	r := newCReceipt()
-	err = call(func() C.dpcov_status {
-		return C.dpcov_mechanism_release_gram(C.int32_t(m), g.handle(), C.double(epsilon),
-			C.double(delta), params.c(), rng.handle(), rowMajor, out.ptr(), out.ld(), &r)
-	})
-	if err != nil {
+	if err := call(func() C.dpcov_status { return draw(out, &r) }); err != nil {
 		return Matrix{}, Receipt{}, err
 	}
 	return out, receiptFromC(&r), nil

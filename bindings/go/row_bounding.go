@@ -82,15 +82,21 @@ func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(),
 // library bounds as b says (dpcov_gram_create_bounded); add them with AddRawRows. Its dimension
 // and bound (Info) are those of the bounded rows.
 func NewBoundedGram(cols int, b RowBounding) (*Gram, error) {
+	return newBoundedGram(cols, b, func(out **C.dpcov_gram, spec *C.dpcov_row_bounding) C.dpcov_status {
+		return C.dpcov_gram_create_bounded(out, C.int64_t(cols), spec)
+	})
+}
+
+// newBoundedGram makes an accumulator with create from b's C spec.
+func newBoundedGram(cols int, b RowBounding,
+	create func(**C.dpcov_gram, *C.dpcov_row_bounding) C.dpcov_status) (*Gram, error) {
 	spec, release, err := b.cSpec(cols)
 	defer release()
 	if err != nil {
 		return nil, err
 	}
 	g := &Gram{}
-	if err := call(func() C.dpcov_status {
-		return C.dpcov_gram_create_bounded(&g.p, C.int64_t(cols), &spec)
-	}); err != nil {
+	if err := call(func() C.dpcov_status { return create(&g.p, &spec) }); err != nil {
 		return nil, err
 	}
 	return g, nil

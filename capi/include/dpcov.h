@@ -29,5 +29,6 @@
 #include "dpcov/private_bound.h"
 #include "dpcov/exact.h"
 #include "dpcov/forecast.h"
+#include "dpcov/plan.h"
 
 #endif /* DPCOV_H */

@@ -62,8 +62,9 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
   if (request.options.calibration != Calibration::Default)
     fail(Status::InvalidArgument, "exact numerics have their own calibration (discrete Gaussian "
          "zCDP or discrete Laplace); leave the calibration at its default");
-  Receipt receipt = base_receipt(mechanism, request,
-                                 is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
+  // Checks the request (base_receipt) before the search.
+  static_cast<void>(base_receipt(mechanism, request,
+                                 is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure));
   // The continuous comparison's sigma per unit of sensitivity depends on the budget and on the
   // number of noisy entries, not on the grid: computed once for the whole search.
   const uint64_t entries = static_cast<uint64_t>(request.dim) * static_cast<uint64_t>(request.dim + 1) / 2;
@@ -72,42 +73,51 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
   // The finest grid (most bits, least rounding) whose integers all fit: the noise parameter in
   // the samplers' range and a block's exact Gram, kExactBlockRows ||z||^2 < 2^53. The choice
   // depends on public values only (d, eps, delta, the neighbour relation), never on n, which is
-  // private under add/remove: the 128-bit sum over blocks has no limit on n that a 64-bit n can
-  // reach.
+  // private under add/remove, nor on B, which only scales the unit (plan_exact_at_bound): the
+  // 128-bit sum over blocks has no limit on n that a 64-bit n can reach.
   for (int bits = kMaxBits; bits >= kMinBits; --bits) {
     const int64_t r2 = norm2_bound(bits, request.dim);
     if (!(static_cast<double>(data::kExactBlockRows) * static_cast<double>(r2) < kTwo53)) continue;
     const uint64_t parameter = integer_noise_parameter(mechanism, request, r2, unit_sigma);
     if (parameter == 0) continue;
-    const double unit = std::ldexp(request.bound, -bits);
-    const double g2 = unit * unit;
-    // A grid whose squared unit underflows would give zero constants with the release all zeros,
-    // and the rounding's 2^k / B would overflow (found by fuzz_solvers).
-    if (!(g2 >= std::numeric_limits<double>::min()))
-      fail(Status::Numerical, "exact numerics: the grid's squared unit (B 2^-", bits, ")^2 = ", g2,
-           " is below the smallest normal double for B = ", request.bound);
-    receipt.numerics = Numerics::Exact;
-    receipt.calibration =
-        is_gauss(mechanism) ? Calibration::AnalyticGaussian : Calibration::LaplaceUpperTriangle;
-    const double r2d = static_cast<double>(r2);
-    const bool replace = request.options.neighbour == privacy::Neighbour::ReplaceOne;
-    if (is_gauss(mechanism)) {
-      receipt.sensitivity_norm = SensitivityNorm::L2;
-      receipt.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * r2d * g2;
-      receipt.sigma = std::sqrt(static_cast<double>(parameter)) * g2;
-      receipt.theorem = exact_theorem_of(mechanism);
-    } else {
-      receipt.sensitivity_norm = SensitivityNorm::L1;
-      receipt.sensitivity = static_cast<double>(request.dim + 1) * r2d / (replace ? 1.0 : 2.0) * g2;
-      receipt.scale = static_cast<double>(parameter) * g2;
-      receipt.theorem = exact_theorem_of(mechanism);
-    }
-    if (grid != nullptr) *grid = ExactGrid{bits, r2, g2, parameter};
+    ExactGrid found{bits, r2, 0.0, parameter};
+    const Receipt receipt = plan_exact_at_bound(mechanism, request, found);
+    if (grid != nullptr) *grid = found;
     return receipt;
   }
   fail(Status::Precondition, "exact numerics: no grid of ", kMinBits, " to ", kMaxBits,
        " bits keeps the integers in range for n = ", request.n, ", d = ", request.dim,
        " at this epsilon and delta (more rows need fewer bits; smaller epsilon or delta need a larger noise parameter)");
+}
+
+Receipt plan_exact_at_bound(MechanismId mechanism, const Request &request, ExactGrid &grid) {
+  Receipt receipt = base_receipt(mechanism, request,
+                                 is_gauss(mechanism) ? DeltaUse::Approximate : DeltaUse::Pure);
+  const double unit = std::ldexp(request.bound, -grid.bits);
+  const double g2 = unit * unit;
+  // A grid whose squared unit underflows would give zero constants with the release all zeros,
+  // and the rounding's 2^k / B would overflow (found by fuzz_solvers).
+  if (!(g2 >= std::numeric_limits<double>::min()))
+    fail(Status::Numerical, "exact numerics: the grid's squared unit (B 2^-", grid.bits, ")^2 = ",
+         g2, " is below the smallest normal double for B = ", request.bound);
+  grid.grid_squared = g2;
+  receipt.numerics = Numerics::Exact;
+  receipt.calibration =
+      is_gauss(mechanism) ? Calibration::AnalyticGaussian : Calibration::LaplaceUpperTriangle;
+  receipt.theorem = exact_theorem_of(mechanism);
+  const double r2d = static_cast<double>(grid.norm2_bound);
+  const double parameter = static_cast<double>(grid.noise_parameter);
+  const bool replace = request.options.neighbour == privacy::Neighbour::ReplaceOne;
+  if (is_gauss(mechanism)) {
+    receipt.sensitivity_norm = SensitivityNorm::L2;
+    receipt.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * r2d * g2;
+    receipt.sigma = std::sqrt(parameter) * g2;
+  } else {
+    receipt.sensitivity_norm = SensitivityNorm::L1;
+    receipt.sensitivity = static_cast<double>(request.dim + 1) * r2d / (replace ? 1.0 : 2.0) * g2;
+    receipt.scale = parameter * g2;
+  }
+  return receipt;
 }
 
 data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid) {

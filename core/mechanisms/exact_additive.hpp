@@ -37,6 +37,13 @@ using data::ExactInt;
 // grid. Throws Status::Precondition when no grid keeps every integer in range.
 Receipt plan_exact_additive(MechanismId mechanism, const Request &request, ExactGrid *grid = nullptr);
 
+// The plan of `mechanism` at request.bound on `grid`, a grid plan_exact_additive() chose for the
+// same d, epsilon, delta and neighbour relation at any bound: the search's result (bits, r2, the
+// noise parameter) does not depend on B, which only scales the unit, so the plan at another B
+// needs no second search. Sets grid.grid_squared for request.bound. Throws Status::Numerical when
+// the squared unit underflows.
+Receipt plan_exact_at_bound(MechanismId mechanism, const Request &request, ExactGrid &grid);
+
 // The accumulator's grid at `grid`, the plan of a request of dimension d and bound B.
 data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid);
 

@@ -1,5 +1,7 @@
 #include "mechanism.hpp"
 
+#include <array>
+
 #include "../error.hpp"
 #include "analyze_gauss.hpp"
 #include "glasso_output.hpp"
@@ -25,23 +27,71 @@ MechanismId mechanism_id(int32_t value) {
   return static_cast<MechanismId>(value);
 }
 
-Receipt plan(MechanismId mechanism, const Request &request) {
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss: return plan_analyze_gauss(request);
-    case MechanismId::LaplaceSym: return plan_laplace_sym(request);
-    case MechanismId::WishartAdditive: return plan_wishart_additive(request);
-    case MechanismId::InverseGauss: return plan_inverse_gauss(request);
-    case MechanismId::WishartJiang: return plan_wishart_jiang(request);
-    case MechanismId::Iev: return plan_iev(request);
-    case MechanismId::KtRank1: return plan_kt_rank1(request);
-    case MechanismId::JlRidge: return plan_jl_ridge(request);
-    case MechanismId::JlRidgeSigmaMin: return plan_jl_ridge_sigma_min(request);
-    case MechanismId::InverseWishart: return plan_inverse_wishart(request);
-    case MechanismId::InverseWishartSigmaMin: return plan_inverse_wishart_sigma_min(request);
-    case MechanismId::OlsJl: return plan_ols_jl(request);
-    case MechanismId::GlassoOutputWishart: return plan_glasso_output(request);
-  }
+namespace {
+
+// What each Gram-input mechanism does, by id: the one place the library maps a mechanism to its
+// code. A propose-test-release mechanism's density needs its released test value, so it has
+// log_density_tested and no log_density.
+struct GramOps {
+  MechanismId id;
+  Receipt (*plan)(const Request &);
+  Release (*release)(ConstMatrixView, const Request &, const Receipt &, random::Rng &);
+  double (*log_density)(ConstMatrixView, ConstMatrixView, const Request &);
+  double (*log_density_tested)(ConstMatrixView, double, ConstMatrixView, const Request &);
+  // Whether a derived value of the plan reads n (plan_at_rows plans again at the rows' n): IEV
+  // and KT clip the released spectrum to n B^2 under replace-one, the graphical-lasso output
+  // perturbation scales its noise with 1 / n.
+  bool plan_reads_n;
+};
+
+constexpr std::array<GramOps, 13> kGramOps = {{
+    {MechanismId::AnalyzeGauss, plan_analyze_gauss, release_analyze_gauss,
+     log_density_analyze_gauss, nullptr, false},
+    {MechanismId::LaplaceSym, plan_laplace_sym, release_laplace_sym, log_density_laplace_sym,
+     nullptr, false},
+    {MechanismId::WishartAdditive, plan_wishart_additive, release_wishart_additive,
+     log_density_wishart_additive, nullptr, false},
+    {MechanismId::InverseGauss, plan_inverse_gauss, release_inverse_gauss,
+     log_density_inverse_gauss, nullptr, false},
+    {MechanismId::WishartJiang, plan_wishart_jiang, release_wishart_jiang,
+     log_density_wishart_jiang, nullptr, false},
+    {MechanismId::Iev, plan_iev, release_iev, log_density_iev, nullptr, true},
+    {MechanismId::KtRank1, plan_kt_rank1, release_kt_rank1, log_density_kt_rank1, nullptr, true},
+    {MechanismId::JlRidge, plan_jl_ridge, release_jl_ridge, log_density_jl_ridge, nullptr, false},
+    {MechanismId::JlRidgeSigmaMin, plan_jl_ridge_sigma_min, release_jl_ridge_sigma_min, nullptr,
+     log_density_jl_ridge_sigma_min, false},
+    {MechanismId::InverseWishart, plan_inverse_wishart, release_inverse_wishart,
+     log_density_inverse_wishart, nullptr, false},
+    {MechanismId::InverseWishartSigmaMin, plan_inverse_wishart_sigma_min,
+     release_inverse_wishart_sigma_min, nullptr, log_density_inverse_wishart_sigma_min, false},
+    {MechanismId::OlsJl, plan_ols_jl, release_ols_jl, nullptr, log_density_ols_jl, false},
+    {MechanismId::GlassoOutputWishart, plan_glasso_output, release_glasso_output,
+     log_density_glasso_output, nullptr, true},
+}};
+
+const GramOps &ops_of(MechanismId mechanism) {
+  for (const GramOps &ops : kGramOps)
+    if (ops.id == mechanism) return ops;
   fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+}
+
+}  // namespace
+
+Receipt plan(MechanismId mechanism, const Request &request) {
+  return ops_of(mechanism).plan(request);
+}
+
+bool plan_reads_n(MechanismId mechanism) { return ops_of(mechanism).plan_reads_n; }
+
+Receipt plan_at_rows(MechanismId mechanism, const Receipt &planned, const Request &request) {
+  if (planned.mechanism != mechanism || planned.dim != request.dim ||
+      planned.bound != request.bound || planned.neighbour != request.options.neighbour)
+    fail(Status::Internal, "a release was handed a plan of another request");
+  if (planned.n == request.n) return planned;
+  if (plan_reads_n(mechanism)) return plan(mechanism, request);
+  Receipt at_rows = planned;
+  at_rows.n = request.n;
+  return at_rows;
 }
 
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
@@ -54,63 +104,27 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
   if (planned.mechanism != mechanism || planned.dim != request.dim || planned.n != request.n ||
       planned.neighbour != request.options.neighbour)
     fail(Status::Internal, "a release was handed a plan of another request");
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss: return release_analyze_gauss(gram, request, planned, rng);
-    case MechanismId::LaplaceSym: return release_laplace_sym(gram, request, planned, rng);
-    case MechanismId::WishartAdditive: return release_wishart_additive(gram, request, planned, rng);
-    case MechanismId::InverseGauss: return release_inverse_gauss(gram, request, planned, rng);
-    case MechanismId::WishartJiang: return release_wishart_jiang(gram, request, planned, rng);
-    case MechanismId::Iev: return release_iev(gram, request, planned, rng);
-    case MechanismId::KtRank1: return release_kt_rank1(gram, request, planned, rng);
-    case MechanismId::JlRidge: return release_jl_ridge(gram, request, planned, rng);
-    case MechanismId::JlRidgeSigmaMin: return release_jl_ridge_sigma_min(gram, request, planned, rng);
-    case MechanismId::InverseWishart: return release_inverse_wishart(gram, request, planned, rng);
-    case MechanismId::InverseWishartSigmaMin:
-      return release_inverse_wishart_sigma_min(gram, request, planned, rng);
-    case MechanismId::OlsJl: return release_ols_jl(gram, request, planned, rng);
-    case MechanismId::GlassoOutputWishart: return release_glasso_output(gram, request, planned, rng);
-  }
-  fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  return ops_of(mechanism).release(gram, request, planned, rng);
 }
 
 double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixView gram,
                    const Request &request) {
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss: return log_density_analyze_gauss(released, gram, request);
-    case MechanismId::LaplaceSym: return log_density_laplace_sym(released, gram, request);
-    case MechanismId::WishartAdditive:
-      return log_density_wishart_additive(released, gram, request);
-    case MechanismId::InverseGauss: return log_density_inverse_gauss(released, gram, request);
-    case MechanismId::WishartJiang: return log_density_wishart_jiang(released, gram, request);
-    case MechanismId::Iev: return log_density_iev(released, gram, request);
-    case MechanismId::KtRank1: return log_density_kt_rank1(released, gram, request);
-    case MechanismId::JlRidge: return log_density_jl_ridge(released, gram, request);
-    case MechanismId::InverseWishart:
-      return log_density_inverse_wishart(released, gram, request);
-    case MechanismId::GlassoOutputWishart:
-      return log_density_glasso_output(released, gram, request);
-    case MechanismId::JlRidgeSigmaMin:
-    case MechanismId::InverseWishartSigmaMin:
-    case MechanismId::OlsJl:
-      plan(mechanism, request);
-      fail(Status::InvalidArgument, "the density of a ", mechanism_name(mechanism),
-           " release depends on its released test value s2: use the tested log-density");
+  const GramOps &ops = ops_of(mechanism);
+  if (ops.log_density == nullptr) {
+    ops.plan(request);
+    fail(Status::InvalidArgument, "the density of a ", mechanism_name(mechanism),
+         " release depends on its released test value s2: use the tested log-density");
   }
-  fail(Status::InvalidArgument, "unknown mechanism id ", static_cast<int32_t>(mechanism));
+  return ops.log_density(released, gram, request);
 }
 
 double log_density_tested(MechanismId mechanism, ConstMatrixView released, double test_value,
                           ConstMatrixView gram, const Request &request) {
-  switch (mechanism) {
-    case MechanismId::JlRidgeSigmaMin:
-      return log_density_jl_ridge_sigma_min(released, test_value, gram, request);
-    case MechanismId::InverseWishartSigmaMin:
-      return log_density_inverse_wishart_sigma_min(released, test_value, gram, request);
-    case MechanismId::OlsJl: return log_density_ols_jl(released, test_value, gram, request);
-    default:
-      fail(Status::InvalidArgument, mechanism_name(mechanism), " has no private test value; ",
-           "use the plain log-density");
-  }
+  const GramOps &ops = ops_of(mechanism);
+  if (ops.log_density_tested == nullptr)
+    fail(Status::InvalidArgument, mechanism_name(mechanism), " has no private test value; ",
+         "use the plain log-density");
+  return ops.log_density_tested(released, test_value, gram, request);
 }
 
 }  // namespace dpcov::mechanisms

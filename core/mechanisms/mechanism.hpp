@@ -22,6 +22,14 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
 // Status::Internal if `planned` is not a plan of this mechanism and request.
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                 const Receipt &planned, random::Rng &rng);
+// `planned`, a plan of (mechanism, request) made before the rows were counted (any n), as the plan
+// at request.n: the same constants with n recorded, since no calibration reads n; the plan is
+// computed again only for the mechanisms whose derived values do (IEV and KT clip the released
+// spectrum to n B^2 under replace-one, the graphical-lasso output perturbation scales its noise
+// with 1 / n). `planned` may hold idealized or exact numerics.
+Receipt plan_at_rows(MechanismId mechanism, const Receipt &planned, const Request &request);
+// Whether a plan of `mechanism` reads n (plan_at_rows() computes it again at the rows' n).
+bool plan_reads_n(MechanismId mechanism);
 double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixView gram,
                    const Request &request);
 // The joint density of a propose-test-release output: the released test value s2 and matrix

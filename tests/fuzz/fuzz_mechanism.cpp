@@ -78,6 +78,59 @@ void initialisers(fuzz::Input &in) {
   }
 }
 
+// A plan kept by the library (dpcov/plan.h) at the fuzzed point: it fails with the one-shot
+// plan's status (idealized numerics), its receipt and grid are finite, it moves to another bound,
+// and an accumulator made for it with one row of norm B releases finite and exactly symmetric, or
+// fails with its output untouched.
+void planned_release(int32_t mechanism, int32_t numerics, int64_t d, int64_t n, double bound, double eps,
+             double delta, const dpcov_mechanism_params &p, dpcov_status idealized_plan,
+             double other_bound) {
+  dpcov_plan *plan = nullptr;
+  const dpcov_status cs = dpcov_plan_create(&plan, mechanism, numerics, d, n, bound, eps, delta, &p);
+  fuzz::known_status(cs);
+  if (numerics == DPCOV_NUMERICS_IDEALIZED && (cs == DPCOV_OK) != (idealized_plan == DPCOV_OK))
+    fuzz::violated("a plan handle and dpcov_mechanism_plan disagree");
+  if (cs != DPCOV_OK) {
+    fuzz::require(plan == nullptr, "plan written on error");
+    return;
+  }
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  fuzz::require(dpcov_plan_get_receipt(plan, &r) == DPCOV_OK, "plan receipt");
+  fuzz::finite(&r.sigma, 1, "planned sigma");
+  fuzz::finite(&r.scale, 1, "planned scale");
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  if (dpcov_plan_get_exact_grid(plan, &grid) == DPCOV_OK) fuzz::finite(&grid.unit, 1, "grid unit");
+  dpcov_plan *moved = nullptr;
+  fuzz::known_status(dpcov_plan_create_at_bound(&moved, plan, other_bound));
+  dpcov_plan_destroy(&moved);
+  dpcov_row_bounding spec;
+  fuzz::require(dpcov_row_bounding_default(&spec) == DPCOV_OK, "spec");
+  spec.bound = bound;
+  dpcov_gram *gram = nullptr;
+  const dpcov_status gs = dpcov_gram_create_planned(&gram, d, &spec, plan);
+  fuzz::known_status(gs);
+  if (gs == DPCOV_OK) {
+    std::vector<double> row(static_cast<size_t>(d), 0.0);
+    row[0] = bound;
+    fuzz::known_status(dpcov_gram_add_raw_rows(gram, DPCOV_ROW_MAJOR, 1, d, row.data(), d, nullptr));
+    dpcov_rng *rng = nullptr;
+    fuzz::require(dpcov_rng_create_seeded(&rng, 11, 3) == DPCOV_OK, "rng");
+    std::vector<double> out = fuzz::canaries(static_cast<size_t>(d * d));
+    const dpcov_status rs = dpcov_plan_release_gram(plan, gram, rng, DPCOV_ROW_MAJOR, out.data(), d, &r);
+    fuzz::known_status(rs);
+    if (rs == DPCOV_OK) {
+      fuzz::symmetric(out.data(), d, d, "planned release");
+    } else {
+      fuzz::unchanged(out, "planned release");
+    }
+    dpcov_rng_destroy(&rng);
+    dpcov_gram_destroy(&gram);
+  }
+  dpcov_plan_destroy(&plan);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -148,5 +201,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   registry_entry(static_cast<int32_t>(in.range(-2, 40)), static_cast<int32_t>(in.range(-2, 40)));
   initialisers(in);
+  const int32_t numerics = static_cast<int32_t>(in.range(-1, 2));
+  const double other_bound = in.range(0, 3) == 0 ? in.number() : in.positive();
+  planned_release(mechanism, numerics, d, n, bound, eps, delta, p, ps, other_bound);
   return 0;
 }

@@ -47,6 +47,7 @@ from .centring import centre_second_moment
 from . import private_bound
 from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release_rows
 from .gram import GramAccumulator, release_rows
+from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
 from .forecast import RegressionForecast, regression_forecast
@@ -124,6 +125,7 @@ __all__ = [
     "DataError",
     "DimensionError",
     "exact_plan",
+    "Plan",
     "exact_release_rows",
     "ExactGram",
     "ExactGrid",

@@ -1108,5 +1108,16 @@ PROTOTYPES = {
                                                     c_double, POINTER(RegressionForecastC)]),
     "dpcov_regression_forecast_adassp": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
                                                    c_double, POINTER(RegressionForecastC)]),
+    # plan.h
+    "dpcov_plan_create": (c_int32, [POINTER(c_void_p), c_int32, c_int32, c_int64, c_int64,
+                                    c_double, c_double, c_double, POINTER(MechanismParamsC)]),
+    "dpcov_plan_create_at_bound": (c_int32, [POINTER(c_void_p), c_void_p, c_double]),
+    "dpcov_plan_destroy": (None, [POINTER(c_void_p)]),
+    "dpcov_plan_get_receipt": (c_int32, [c_void_p, POINTER(ReceiptC)]),
+    "dpcov_plan_get_exact_grid": (c_int32, [c_void_p, POINTER(ExactGridC)]),
+    "dpcov_gram_create_planned": (c_int32, [POINTER(c_void_p), c_int64, POINTER(RowBoundingC),
+                                            c_void_p]),
+    "dpcov_plan_release_gram": (c_int32, [c_void_p, c_void_p, c_void_p, c_int32, Address(c_double),
+                                          c_int64, POINTER(ReceiptC)]),
 }
 """C function name -> (restype, argtypes)."""

@@ -1,0 +1,57 @@
+#include "gram_release.hpp"
+
+#include "../core/check.hpp"
+#include "../core/error.hpp"
+#include "../core/data/row_bounding.hpp"
+#include "receipt_writer.hpp"
+#include "rng_handle.hpp"
+#include "struct_size.hpp"
+
+namespace dpcov::capi {
+
+namespace mech = dpcov::mechanisms;
+
+mech::Request gram_request(const dpcov_gram &gram, double epsilon, double delta,
+                           const mech::Options &options) {
+  const GramCounts &counts = gram.exact ? gram.exact->counts() : gram.acc.counts();
+  const int64_t dim = gram.exact ? gram.exact->grid().dim : gram.acc.dim();
+  // A bounded accumulator's bound is public from its creation, whatever rows come.
+  const double bound = gram.bounding ? gram.bounding->norm_bound() : gram.acc.bound();
+  if (bound == 0.0)
+    fail(Status::InvalidArgument, "gram holds no chunk yet, so its bound B is unknown; add ",
+         "rows first or call dpcov_mechanism_release with an explicit bound");
+  const mech::Request request{dim, counts.rows, bound, epsilon, delta, options};
+  data::check_drop_policy(counts.drop_policy || counts.dropped > 0, request.options.neighbour);
+  return request;
+}
+
+void check_exact_release(mech::MechanismId id) {
+  if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
+    fail(Status::Incompatible,
+         "gram holds the exact integer Gram matrix of an exact release ",
+         "(dpcov_row_bounding::numerics), which only analyze_gauss and laplace_sym release; create ",
+         "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
+}
+
+void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech::Request &request,
+                       const PlanOf &plan_of, dpcov_rng *rng, int32_t layout, double *out,
+                       int64_t ldo, dpcov_receipt *receipt) {
+  if (gram.exact) check_exact_release(id);
+  const MatrixView out_view =
+      check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
+  // The plan's checks, its receipt's included, run before the first draw, so that a release
+  // fails where its plan fails, with the same status, and a refused call leaves the generator as
+  // it was; a draw once made is consumed (a call that fails after drawing still advances it).
+  mech::ExactGrid grid;
+  const mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
+  c_receipt(planned, receipt);
+  const mech::Release release =
+      gram.exact ? mech::release_exact_gram(id, *gram.exact, request, planned, grid, rng->rng)
+                 : mech::release(id, gram.acc.matrix().view(), request, planned, rng->rng);
+  check::finite_result(release.matrix.view(), "released matrix");
+  const dpcov_receipt written = c_receipt(release.receipt, receipt);
+  write_symmetric_from_upper(release.matrix, out_view);
+  write_struct(receipt, written);
+}
+
+}  // namespace dpcov::capi

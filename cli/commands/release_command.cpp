@@ -22,8 +22,8 @@
 #include "../io/readers/open_input.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
-#include "../options/rng_option.hpp"
 #include "../io/write_outputs.hpp"
+#include "release_pipeline.hpp"
 #include "zcdp_release.hpp"
 
 namespace dpcov::cli {
@@ -162,13 +162,26 @@ struct GramPlan {
   double bound = 0.0;      // the norm bound of the rows the accumulator sees
   dpcov_exact_grid grid{sizeof(dpcov_exact_grid), 0, 0, 0.0, 0, 0};
   dpcov_receipt planned{};
+  // The library's plan, made once: the accumulator takes its grid and the release its constants
+  // (n is counted at the release).
+  PlanHandle handle;
 
   // The plan at the current bound; it fails now, before any row is read, if the release cannot
   // happen (with --bound auto, B only scales the constants: the plan at B = 1 fails exactly when
   // the real one would).
-  void replan() {
-    planned = exact ? plan_exact(choice, mechanism, d, 0, bound, &grid)
-                    : plan_mechanism(choice, mechanism, d, 0, bound);
+  void plan() {
+    handle = make_plan(choice, mechanism, d, 0, bound, exact);
+    read_plan();
+  }
+  // The plan moved to the bound --bound auto chose: with exact numerics its grid is kept, not
+  // searched again.
+  void move_to_bound() {
+    handle = plan_at_bound(handle.get(), bound);
+    read_plan();
+  }
+  void read_plan() {
+    planned = plan_receipt(handle.get());
+    if (exact) grid = plan_grid(handle.get());
   }
   // With --add-constant the rows are [B, x] with ||x|| <= B: norm bound sqrt(2) B.
   void set_row_bound(double value, bool add_constant) {
@@ -219,7 +232,7 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
   plan.columns = plan.data_columns;
   if (plan.scaled || o.add_constant) plan.columns.insert(plan.columns.begin(), kConstantColumn);
   plan.exact = exact_numerics(o.numerics, plan.choice, plan.mechanism);
-  plan.replan();
+  plan.plan();
 }
 
 // With --bounds and exact numerics, the value the constant 1 of the rows [1, z] holds on the grid
@@ -252,23 +265,17 @@ void to_user_units(const GramPlan &plan, std::vector<double> &released) {
 using ReleaseCheck = std::function<void(dpcov_status, const std::string &)>;
 
 // The library's bounding of the release's rows: the norm bound B under the policy, the constant
-// column [B, x] (--add-constant) or the box [1, z] (--bounds), and, with exact numerics, the
-// release the accumulator is made for, so that it holds the exact integer Gram matrix on that
-// release's grid (the plan's: the same d, B, epsilon, delta and neighbour relation).
+// column [B, x] (--add-constant) or the box [1, z] (--bounds). The plan's accumulator
+// (dpcov_gram_create_planned) takes the release's numerics, mechanism, epsilon, delta and
+// neighbour relation from the plan, so that with exact numerics it holds the exact integer Gram
+// matrix on the plan's grid.
 dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &o) {
   // Column bounds ignore B; the library still reads a valid one.
   dpcov_row_bounding spec = row_bounding(plan.scaled ? 1.0 : plan.row_bound, plan.policy.value);
-  spec.neighbour = plan.choice.params.neighbour;
   if (o.add_constant) spec.constant = plan.row_bound;
   if (plan.scaled) {
     spec.lower = plan.bounds.lower.data();
     spec.upper = plan.bounds.upper.data();
-  }
-  spec.numerics = plan.exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED;
-  if (plan.exact) {
-    spec.mechanism = plan.choice.id;
-    spec.epsilon = plan.mechanism.epsilon;
-    spec.delta = plan.choice.delta;
   }
   return spec;
 }
@@ -279,12 +286,12 @@ dpcov_gram_info accumulate_and_release(const GramPlan &plan, const ReleaseOption
                                        RowReader &rows, dpcov_rng *rng,
                                        std::vector<double> &released, dpcov_receipt &receipt,
                                        const ReleaseCheck &checked) {
-  const GramHandle gram = accumulate_bounded(rows, release_bounding(plan, o), o.quiet);
+  const GramHandle gram =
+      accumulate_bounded(rows, release_bounding(plan, o), o.quiet, plan.handle.get());
   const dpcov_gram_info info = gram_info(gram.get());
   refuse_empty_if_n_public(info, o, rows);
-  checked(dpcov_mechanism_release_gram(plan.choice.id, gram.get(), plan.mechanism.epsilon,
-                                       plan.choice.delta, &plan.choice.params, rng,
-                                       DPCOV_ROW_MAJOR, released.data(), plan.d, &receipt),
+  checked(dpcov_plan_release_gram(plan.handle.get(), gram.get(), rng, DPCOV_ROW_MAJOR,
+                                  released.data(), plan.d, &receipt),
           concat("releasing with ", o.mechanism.mechanism,
                  plan.exact ? " (exact numerics)" : ""));
   return info;
@@ -354,68 +361,45 @@ void run_release(const ReleaseOptions &o) {
   plan_rows(plan, o, *reader);
   // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
   // --bound auto, basic and zCDP ledgers are charged two releases, the bound step (epsilon-DP)
-  // and the mechanism; an advanced ledger one, of both epsilons (its per-release budget is that
-  // of a whole release).
-  std::unique_ptr<LedgerFile> ledger;
-  const auto charges_of = [&](dpcov_receipt release) {
-    std::vector<LedgerCharge> charges;
-    if (plan.automatic && ledger->accounting() == "advanced")
-      release.epsilon = epsilon_together(plan.bound_epsilon, release.epsilon);
-    else if (plan.automatic)
-      charges.push_back(bound_step_receipt(plan.bound_epsilon));
-    charges.push_back(release);
-    return charges;
+  // and the mechanism; an advanced ledger one, of both epsilons (charges_with_bound_step).
+  const auto charges_of = [&](const LedgerFile *ledger, const dpcov_receipt &release) {
+    return charges_with_bound_step(ledger, plan.bound_epsilon, release);
   };
-  if (!o.ledger.path.empty()) {
-    ledger = std::make_unique<LedgerFile>(o.ledger);
-    ledger->check(charges_of(plan.planned));
-  }
-  const RngHandle rng = make_rng(o.seed);
-  // A release that fails after its draw is charged the plan (release_check): after any draw
-  // since here, so with --bound auto, whose bound step has drawn already, any failure of it.
-  const DrawWitness since(rng.get());
-  // Any other failure after a draw (the second pass's open_input on a changed file) is charged
-  // the plan too, once.
-  const DrawGuard guard(ledger.get(), since, [&] { return charges_of(plan.planned); },
-                        o.output.path);
+  const std::unique_ptr<LedgerFile> ledger = checked_ledger(
+      o.ledger, [&](const LedgerFile &file) { return charges_of(&file, plan.planned); });
+  // A release that fails after its draw is charged the plan: after any draw since here, so with
+  // --bound auto, whose bound step has drawn already, any failure of it.
+  const ReleaseDraws draws(ledger.get(), [&] { return charges_of(ledger.get(), plan.planned); },
+                           o.seed, o.output.path, {"release", "--seed"});
   const ReleaseCheck checked = [&](dpcov_status status, const std::string &context) {
-    release_check(status, ledger.get(),
-                  ledger ? charges_of(plan.planned) : std::vector<LedgerCharge>{}, o.output.path,
-                  context, since);
+    draws.check(status, context);
   };
-  // Printed even under --quiet: a known seed removes the privacy of the noise.
-  if (o.seed)
-    std::fprintf(stderr,
-                 "dpcov release: warning: --seed fixes the noise; anyone who knows the seed can "
-                 "remove it (for experiments and tests only)\n");
 
   // --bound auto: the first pass chooses B on the rows' own norms; the release reads the file
   // again. --add-constant then puts B in front of each row clipped to B (the library's bounding).
   std::optional<AutoBound> chosen;
   if (plan.automatic) {
-    chosen = choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, rng.get());
+    chosen = choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, draws.rng());
     plan.set_row_bound(chosen->bound, o.add_constant);
     // A failure from here on is charged the plan at the chosen B, the release's own: the plan at
     // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
     // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
-    plan.replan();
+    plan.move_to_bound();
     reader = open_input(o.input);
   }
   std::vector<double> released(static_cast<size_t>(plan.d * plan.d));
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   const dpcov_gram_info counts =
-      accumulate_and_release(plan, o, *reader, rng.get(), released, receipt, checked);
+      accumulate_and_release(plan, o, *reader, draws.rng(), released, receipt, checked);
   warn_curator(counts, plan.row_bound, receipt.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE);
   to_user_units(plan, released);
 
   nlohmann::ordered_json sidecar = public_sidecar(plan, o, receipt, chosen);
   // Charged before the outputs are written: a failure after this point leaves the budget spent
   // and no release, never a release the ledger does not know.
-  if (ledger) {
-    ledger->charge(charges_of(receipt), o.output.path);
-    sidecar["ledger"] = ledger->summary();
-  }
+  draws.charge(charges_of(ledger.get(), receipt), o.output.path);
+  if (ledger) sidecar["ledger"] = ledger->summary();
   nlohmann::ordered_json curator = curator_receipt_json(receipt);
   curator["input"] = reader->describe();
   curator["clipped"] = counts.clipped;

@@ -58,9 +58,11 @@ void add_raw_rows(RowReader &reader, dpcov_gram *gram, const dpcov_row_bounding 
   progress.finish();
 }
 
-GramHandle bounded_gram(const RowReader &reader, const dpcov_row_bounding &spec) {
+GramHandle bounded_gram(const RowReader &reader, const dpcov_row_bounding &spec,
+                        const dpcov_plan *plan) {
   dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create_bounded(&raw, reader.dim(), &spec),
+  library_check(plan != nullptr ? dpcov_gram_create_planned(&raw, reader.dim(), &spec, plan)
+                                : dpcov_gram_create_bounded(&raw, reader.dim(), &spec),
                 concat(reader.name(), ": ", reader.dim(), " columns"));
   return GramHandle(raw);
 }
@@ -75,8 +77,9 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
   return accumulate_bounded(reader, spec, quiet);
 }
 
-GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec, bool quiet) {
-  GramHandle gram = bounded_gram(reader, spec);
+GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec, bool quiet,
+                              const dpcov_plan *plan) {
+  GramHandle gram = bounded_gram(reader, spec, plan);
   add_raw_rows(reader, gram.get(), spec, quiet);
   return gram;
 }

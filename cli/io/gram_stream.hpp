@@ -34,7 +34,10 @@ GramHandle accumulate_gram(RowReader &reader, double bound, BoundPolicy policy, 
 // Gram matrix on that release's grid), showing progress unless `quiet`: memory O(d^2 + chunk),
 // whatever the number of rows. A row the library refuses is reported at its file position
 // (CliError(kExitInputData)).
-GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec, bool quiet);
+// With `plan`, the accumulator of that release (dpcov_gram_create_planned: its grid is the
+// plan's, not searched again).
+GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec, bool quiet,
+                              const dpcov_plan *plan = nullptr);
 
 // Every row of an input in memory, row-major, for a release that needs the rows themselves
 // (the zCDP row mechanisms): memory O(n d), against O(d^2) for the accumulators.

@@ -163,19 +163,9 @@ bool exact_numerics(const std::string &numerics, const MechanismChoice &choice,
 
 dpcov_receipt plan_exact(const MechanismChoice &choice, const MechanismOptions &options,
                          int64_t dim, int64_t rows, double bound, dpcov_exact_grid *grid) {
-  // The idealized plan first, for its diagnostics (a missing --delta is named as such).
-  plan_mechanism(choice, options, dim, rows, bound);
-  dpcov_receipt receipt{};
-  receipt.struct_size = sizeof receipt;
-  const dpcov_status status = dpcov_exact_plan(choice.id, dim, rows, bound, options.epsilon,
-                                               choice.delta, &choice.params, &receipt, grid);
-  if (status != DPCOV_OK)
-    library_fail_parameters(
-        status,
-        concat(options.mechanism, " with exact numerics at epsilon ", options.epsilon,
-               options.delta ? concat(", delta ", *options.delta) : std::string()),
-        dpcov_last_error_message());
-  return receipt;
+  const PlanHandle plan = make_plan(choice, options, dim, rows, bound, /*exact=*/true);
+  *grid = plan_grid(plan.get());
+  return plan_receipt(plan.get());
 }
 
 nlohmann::ordered_json exact_grid_json(const dpcov_exact_grid &grid) {
@@ -190,14 +180,12 @@ nlohmann::ordered_json exact_grid_json(const dpcov_exact_grid &grid) {
           {"released_values", "unit^2 times integers"}};
 }
 
-dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
-                             int64_t dim, int64_t rows, double bound) {
-  dpcov_receipt receipt{};
-  receipt.struct_size = sizeof receipt;
-  const dpcov_status status = dpcov_mechanism_plan(choice.id, dim, rows, bound, options.epsilon,
-                                                   choice.delta, &choice.params, &receipt);
-  if (status == DPCOV_OK) return receipt;
-  const std::string message = dpcov_last_error_message();
+namespace {
+
+// The command's error for a plan the library refused with `status` and `message`.
+[[noreturn]] void fail_plan(const MechanismChoice &choice, const MechanismOptions &options,
+                            int64_t dim, int64_t rows, double bound, dpcov_status status,
+                            const std::string &message) {
   if (!options.delta) {
     // Pure-epsilon mechanisms accept delta = 0; if some delta would have been accepted, the
     // missing option is the problem, and is named as such.
@@ -218,6 +206,57 @@ dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptio
     fail(kExitUsage, context, ": parameters out of the range this mechanism's constants can be ",
          "computed in: ", message, " (", dpcov_status_string(status), ")");
   library_fail(status, context, message);
+}
+
+}  // namespace
+
+PlanHandle make_plan(const MechanismChoice &choice, const MechanismOptions &options, int64_t dim,
+                     int64_t rows, double bound, bool exact) {
+  dpcov_plan *raw = nullptr;
+  const dpcov_status status =
+      dpcov_plan_create(&raw, choice.id, exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED,
+                        dim, rows, bound, options.epsilon, choice.delta, &choice.params);
+  if (status == DPCOV_OK) return PlanHandle(raw);
+  const std::string message = dpcov_last_error_message();
+  if (!exact) fail_plan(choice, options, dim, rows, bound, status, message);
+  // The idealized plan's diagnostics first (a missing --delta is named as such): only on
+  // failure, so that a release runs its calibration once.
+  dpcov_receipt idealized{};
+  idealized.struct_size = sizeof idealized;
+  const dpcov_status s = dpcov_mechanism_plan(choice.id, dim, rows, bound, options.epsilon,
+                                              choice.delta, &choice.params, &idealized);
+  if (s != DPCOV_OK) fail_plan(choice, options, dim, rows, bound, s, dpcov_last_error_message());
+  library_fail_parameters(
+      status,
+      concat(options.mechanism, " with exact numerics at epsilon ", options.epsilon,
+             options.delta ? concat(", delta ", *options.delta) : std::string()),
+      message);
+}
+
+PlanHandle plan_at_bound(const dpcov_plan *plan, double bound) {
+  dpcov_plan *raw = nullptr;
+  library_check(dpcov_plan_create_at_bound(&raw, plan, bound),
+                concat("the plan at the chosen bound ", bound));
+  return PlanHandle(raw);
+}
+
+dpcov_receipt plan_receipt(const dpcov_plan *plan) {
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  library_check(dpcov_plan_get_receipt(plan, &receipt), "the plan's receipt");
+  return receipt;
+}
+
+dpcov_exact_grid plan_grid(const dpcov_plan *plan) {
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  library_check(dpcov_plan_get_exact_grid(plan, &grid), "the plan's grid");
+  return grid;
+}
+
+dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
+                             int64_t dim, int64_t rows, double bound) {
+  return plan_receipt(make_plan(choice, options, dim, rows, bound, /*exact=*/false).get());
 }
 
 // What the release's guarantee amounts to, on one line: a seeded release is reproducible by

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,9 +64,28 @@ struct MechanismChoice {
 // Resolves names to library values. Throws CliError(kExitUsage) for an unknown name.
 MechanismChoice resolve_mechanism(const MechanismOptions &options);
 
-// dpcov_mechanism_plan for d columns and n rows; on failure, throws the command's error (a missing
-// --delta is named as such). Run before any data is read, so that a release that cannot happen
-// fails at once.
+struct PlanDeleter {
+  void operator()(dpcov_plan *plan) const { dpcov_plan_destroy(&plan); }
+};
+using PlanHandle = std::unique_ptr<dpcov_plan, PlanDeleter>;
+
+// The plan of a release for d columns and n rows (0: counted at the release) with exact or
+// idealized numerics, kept by the library (dpcov_plan_create): planned once, read for its receipt
+// and grid, and released from (dpcov_plan_release_gram) with its constants as computed. On
+// failure, throws the command's error (a missing --delta is named as such). Run before any data
+// is read, so that a release that cannot happen fails at once.
+PlanHandle make_plan(const MechanismChoice &choice, const MechanismOptions &options, int64_t dim,
+                     int64_t rows, double bound, bool exact);
+
+// `plan` moved to the bound B chosen after it (dpcov_plan_create_at_bound: exact numerics keep
+// the grid, so nothing is searched again).
+PlanHandle plan_at_bound(const dpcov_plan *plan, double bound);
+
+// A plan's receipt, and the grid of a plan with exact numerics.
+dpcov_receipt plan_receipt(const dpcov_plan *plan);
+dpcov_exact_grid plan_grid(const dpcov_plan *plan);
+
+// The receipt of make_plan(..., exact = false).
 dpcov_receipt plan_mechanism(const MechanismChoice &choice, const MechanismOptions &options,
                              int64_t dim, int64_t rows, double bound);
 
@@ -80,7 +100,7 @@ void add_numerics_option(CLI::App &command, std::string &numerics);
 bool exact_numerics(const std::string &numerics, const MechanismChoice &choice,
                     const MechanismOptions &options);
 
-// dpcov_exact_plan for d columns and n rows; fails as plan_mechanism() does.
+// The receipt and grid of make_plan(..., exact = true).
 dpcov_receipt plan_exact(const MechanismChoice &choice, const MechanismOptions &options,
                          int64_t dim, int64_t rows, double bound, dpcov_exact_grid *grid);
 

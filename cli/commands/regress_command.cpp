@@ -423,9 +423,9 @@ struct RawFit {
   // B_X of the rows [1, x] at the bound `b` on ||x|| ([1, z_x] after --bounds).
   double regressor_bound(double b) const {
     if (scaled) return scaled_bound_x;
-    // [1, x] has norm <= sqrt(1 + B^2), rounded up.
-    return intercept ? std::nextafter(std::hypot(1.0, b), std::numeric_limits<double>::infinity())
-                     : b;
+    // The library's bound on [1, x], which the accumulator of the rows [1, x] uses too:
+    // sqrt(1 + B^2) with room for rounding.
+    return intercept ? constant_column_norm_bound(1.0, b) : b;
   }
 };
 

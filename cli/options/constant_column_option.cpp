@@ -14,13 +14,17 @@ double constant_column_norm_bound(double row_bound) {
   // Above sqrt(DBL_MAX) the caller refuses B anyway (the mechanisms square the bound).
   if (!(row_bound <= std::sqrt(std::numeric_limits<double>::max())))
     return std::numeric_limits<double>::infinity();
+  return constant_column_norm_bound(row_bound, row_bound);
+}
+
+double constant_column_norm_bound(double constant, double row_bound) {
   dpcov_row_bounding spec = row_bounding(row_bound, DPCOV_BOUND_CLIP);
-  spec.constant = row_bound;
+  spec.constant = constant;
   dpcov_gram_info info{};
   info.struct_size = sizeof info;
   library_check(dpcov_row_bounding_apply(&spec, DPCOV_ROW_MAJOR, 0, 1, nullptr, 1, nullptr, 2,
                                          &info, nullptr),
-                concat("the norm bound of the rows [B, x] at --bound ", row_bound));
+                concat("the norm bound of the rows [", constant, ", x] at bound ", row_bound));
   return info.bound;
 }
 

@@ -22,6 +22,12 @@ namespace dpcov::cli {
 // where the caller refuses B. Throws CliError when B is below the library's range (2^-960).
 double constant_column_norm_bound(double row_bound);
 
+// The norm bound of the rows [c, x] with ||x|| <= B as the library's row bounding computes it
+// (for the regression's intercept, c = 1: hypot(1, B) with room for rounding), so that a plan
+// before the rows are read uses the bound the accumulator will. Throws CliError when B or c is
+// out of the library's range or the bound overflows.
+double constant_column_norm_bound(double constant, double row_bound);
+
 // The value the constant column holds in an exact-numerics release (dpcov/exact.h): the rows are
 // rounded to the grid of unit norm_bound 2^-bits, so B becomes round(B 2^bits / norm_bound) unit
 // (a little below B; centring with B itself would scale the mean by about 1e-4).

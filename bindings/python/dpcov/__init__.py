@@ -46,7 +46,7 @@ from . import column_bounds
 from .centring import centre_second_moment
 from . import private_bound
 from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release_rows
-from .gram import GramAccumulator, release_rows
+from .gram import GramAccumulator, constant_column_norm_bound, release_rows
 from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
@@ -127,6 +127,7 @@ __all__ = [
     "exact_plan",
     "Plan",
     "exact_release_rows",
+    "constant_column_norm_bound",
     "ExactGram",
     "ExactGrid",
     "ExactRelease",

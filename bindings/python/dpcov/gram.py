@@ -88,6 +88,13 @@ def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
     return np.ascontiguousarray(out[:info.rows, :info.dim]), GramInfo(info)
 
 
+def constant_column_norm_bound(constant: float, bound: float) -> float:
+    """The norm bound of rows [c, x] with ||x|| <= ``bound`` as the library's row bounding computes
+    it (the bound an accumulator with that constant column reports): for the regression's
+    intercept, c = 1, sqrt(1 + B^2) with room for rounding, never below its exact value."""
+    return bound_rows(np.empty((0, 1)), bound, constant=constant)[1].bound
+
+
 def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, policy="clip",
                  numerics="exact", order: str = "C", **params):
     """Release ``mechanism`` from the raw rows of the 2-D array ``a``, bounded in norm by

@@ -47,7 +47,6 @@ import numpy as np
 
 from . import estimators as _est
 from . import column_bounds as _column_bounds
-from . import constant_column as _constant_column
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, ledger_charge)
@@ -55,7 +54,7 @@ from .forecast import regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .exact import exact_plan
-from .gram import GramAccumulator, numerics_value
+from .gram import GramAccumulator, constant_column_norm_bound, numerics_value
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
 from .mechanism import plan
@@ -833,7 +832,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         moved = False  # AdaSSP's bound moved below the public one
         if mechanism == "adassp":
             self._check_adassp_options()
-            bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
+            bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
             self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
             B, epsilon, moved = self._tightened(X, B, rng)
             if moved:
@@ -847,7 +846,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.bound_ = B
         p_f = X.shape[1]
         offset = 1 if self.fit_intercept else 0
-        bound_x = _constant_column.hypot_up(1.0, B) if self.fit_intercept else B
+        bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
         dim = p_f + offset + 1
         features = np.arange(p_f + offset, dtype=np.int64)
         label = dim - 1

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import dpcov
-from dpcov import constant_column
 
 SMALLEST_ROW_BOUND = 2.0 ** -960
 
@@ -43,14 +42,21 @@ def test_norm_bound_is_at_or_above_sqrt2_b_and_tight():
         assert Fraction(below) ** 2 < exact or below == 0.0, b
 
 
-def test_hypot_up_is_at_or_above_the_exact_norm_and_one_step_tight():
+def test_the_intercept_bound_is_at_or_above_the_exact_norm_and_tight():
+    # The regression's [c, x] bound, the library's (PrivateLinearRegression and `dpcov regress`
+    # calibrate AdaSSP with it): never below sqrt(c^2 + B^2), within its room for rounding,
+    # (2 + 64) 2^-50 relatively.
     gen = random.Random(11)
-    for b in bounds_across_the_range(2000):
+    for b in accepted_bounds(2000):
         a = 1.0 if gen.random() < 0.5 else math.ldexp(gen.uniform(1, 2), gen.randint(-600, 500))
-        bound = constant_column.hypot_up(a, b)
+        try:
+            bound = dpcov.constant_column_norm_bound(a, b)
+        except dpcov.DpcovError:
+            assert not math.isfinite(math.hypot(a, b) * (1 + 66 * 2.0 ** -50)), (a, b)
+            continue
         exact = Fraction(a) ** 2 + Fraction(b) ** 2
-        assert Fraction(bound) ** 2 >= exact
-        assert Fraction(math.nextafter(bound, 0)) ** 2 < exact
+        assert Fraction(bound) ** 2 >= exact, (a, b)
+        assert Fraction(bound) ** 2 <= exact * (1 + Fraction(1, 2 ** 40)), (a, b)
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan, math.inf, 1.7976931348623157e308,

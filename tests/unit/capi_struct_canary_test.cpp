@@ -395,6 +395,31 @@ void initialisers() {
   first_shipped_init(dpcov_dly_params_init);
 }
 
+void planned_releases() {
+  Seeded s;
+  const auto r = rows(20, 2, 0.5);
+  std::vector<double> out(4);
+  Canary<dpcov_receipt> plan_receipt, release_receipt;
+  Canary<dpcov_exact_grid> plan_grid;
+  dpcov_plan *plan = nullptr;
+  ASSERT_CALL_OK(dpcov_plan_create(&plan, DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_EXACT, 2,
+                                   0, 1.0, 1.0, 1e-6, nullptr));
+  ASSERT_CALL_OK(dpcov_plan_get_receipt(plan, plan_receipt.get()));
+  ASSERT_CALL_OK(dpcov_plan_get_exact_grid(plan, plan_grid.get()));
+  dpcov_row_bounding spec;
+  ASSERT_CALL_OK(dpcov_row_bounding_default(&spec));
+  dpcov_gram *g = nullptr;
+  ASSERT_CALL_OK(dpcov_gram_create_planned(&g, 2, &spec, plan));
+  ASSERT_CALL_OK(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 20, 2, r.data(), 2, nullptr));
+  ASSERT_CALL_OK(dpcov_plan_release_gram(plan, g, s.rng, DPCOV_ROW_MAJOR, out.data(), 2,
+                                         release_receipt.get()));
+  dpcov_gram_destroy(&g);
+  dpcov_plan_destroy(&plan);
+  EXPECT_INTACT(plan_receipt);
+  EXPECT_INTACT(plan_grid);
+  EXPECT_INTACT(release_receipt);
+}
+
 // Each entry point that fills a caller's struct, with the case that calls it.
 const std::map<std::string, void (*)()> &cases() {
   static const std::map<std::string, void (*)()> table = {
@@ -410,6 +435,9 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_exact_release_rows", exact_releases},
       {"dpcov_exact_gram_get_info", exact_releases},
       {"dpcov_exact_gram_release", exact_releases},
+      {"dpcov_plan_get_receipt", planned_releases},
+      {"dpcov_plan_get_exact_grid", planned_releases},
+      {"dpcov_plan_release_gram", planned_releases},
       {"dpcov_sketch_get_info", sketches},
       {"dpcov_sketch_release", sketches},
       {"dpcov_ols_jl", private_ols},

@@ -48,6 +48,17 @@ class ExactGramAccumulator {
   // drop flag join the counters with the chunk, on success only (as GramAccumulator::add_rows()).
   GramCounts add_rows(ConstMatrixView rows, const GramCounts &upstream = {});
 
+  // Adds whole privacy units of rows already bounded (row-major; unit u's rows [ends[u-1],
+  // ends[u]), ends[-1] = 0; core/data/unit_rows.hpp): the rows rounded to the grid to nearest, and
+  // a unit whose integer trace sum ||z||^2 exceeds norm2_bound rounded toward zero instead, then
+  // halved until it does not, so that every unit's integer contribution is PSD with trace <=
+  // norm2_bound, which the unit-level sensitivity uses (proofs/unit_gram_sensitivity.md). Not
+  // bounded again: privacy rests on that exact trace test alone. Throws Status::Dimension,
+  // Status::InvalidArgument (ends not increasing to the row count) or Status::TooLarge, leaving
+  // the accumulator unchanged. `upstream` as add_rows().
+  GramCounts add_units(ConstMatrixView rows, const std::vector<int64_t> &ends,
+                       const GramCounts &upstream = {});
+
   // An accumulator holding a state saved elsewhere (dpcov_gram_export_state()): `upper` packed as
   // upper() packs it, with `counts`. Checks what sums of rows with ||z||^2 <= norm2_bound satisfy
   // (diagonal >= 0, trace <= rows norm2_bound, |g_ij| <= (g_ii + g_jj) / 2, counters >= 0 with

@@ -15,6 +15,8 @@
 #include "../core/data/gram.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/privacy/unit_bound.hpp"
+#include "rng_handle.hpp"
 #include "gram_handle.hpp"
 #include "guard.hpp"
 
@@ -47,6 +49,7 @@ dpcov_row_bounding default_bounding() {
   spec.mechanism = 0;
   spec.epsilon = 1.0;
   spec.delta = 1e-6;
+  spec.max_rows_per_unit = 0;
   return spec;
 }
 
@@ -57,6 +60,16 @@ dpcov_row_bounding read_bounding(const dpcov_row_bounding *spec) {
                 "spec->numerics must be DPCOV_NUMERICS_IDEALIZED (0) or ",
                 "DPCOV_NUMERICS_EXACT (1), got ", s.numerics);
   if (s.mechanism != 0) static_cast<void>(dpcov::mechanisms::mechanism_id(s.mechanism));
+  if (s.max_rows_per_unit != 0) {
+    if (s.max_rows_per_unit < 0 || s.max_rows_per_unit > dpcov::privacy::kMaxRowsPerUnit)
+      dpcov::fail(dpcov::Status::InvalidArgument, "spec->max_rows_per_unit must be 0 (no units) ",
+                  "or in [1, ", dpcov::privacy::kMaxRowsPerUnit, "], got ", s.max_rows_per_unit);
+    if (s.policy == DPCOV_BOUND_REJECT)
+      dpcov::fail(dpcov::Status::InvalidArgument, "spec->policy DPCOV_BOUND_REJECT is not ",
+                  "available with privacy units (max_rows_per_unit > 0): a unit's rows are ",
+                  "bounded when the unit closes, chunks later; clip them, or drop them under ",
+                  "add/remove");
+  }
   return s;
 }
 
@@ -92,11 +105,12 @@ bool exact_bounds_itself(const dpcov::data::RowBounding &bounding) {
 }
 
 // The exact accumulator of `s`'s named release, when it has exact numerics: the grid of the plan
-// of that release for the bounded rows (d, norm bound B, epsilon, delta, neighbour), public
-// values only; `planned` when the caller's plan (dpcov_gram_create_planned) chose it already.
-// Throws the plan's statuses, so an accumulator is made only for a release that can be made.
+// of that release for the bounded rows (d, `bound`: their norm bound B, or with privacy units the
+// unit bound, epsilon, delta, neighbour), public values only; `planned` when the caller's plan
+// (dpcov_gram_create_planned) chose it already. Throws the plan's statuses, so an accumulator is
+// made only for a release that can be made.
 std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
-    const dpcov_row_bounding &s, const dpcov::data::RowBounding &bounding,
+    const dpcov_row_bounding &s, const dpcov::data::RowBounding &bounding, double bound,
     const dpcov::mechanisms::ExactGrid *planned) {
   namespace mech = dpcov::mechanisms;
   if (s.numerics != DPCOV_NUMERICS_EXACT ||
@@ -104,8 +118,7 @@ std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
     return std::nullopt;
   mech::Options options;
   options.neighbour = static_cast<dpcov::privacy::Neighbour>(s.neighbour);
-  const mech::Request request{bounding.out_cols(), 0, bounding.norm_bound(), s.epsilon, s.delta,
-                              options};
+  const mech::Request request{bounding.out_cols(), 0, bound, s.epsilon, s.delta, options};
   mech::ExactGrid grid;
   if (planned != nullptr)
     grid = *planned;
@@ -113,7 +126,8 @@ std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
     static_cast<void>(mech::plan_exact_additive(mech::mechanism_id(s.mechanism), request, &grid));
   return dpcov::data::ExactGramAccumulator(
       mech::grid_spec(request, grid),
-      exact_bounds_itself(bounding) ? bounding.policy() : dpcov::BoundPolicy::Clip);
+      exact_bounds_itself(bounding) && s.max_rows_per_unit == 0 ? bounding.policy()
+                                                                : dpcov::BoundPolicy::Clip);
 }
 
 // The chunk bounded into scratch first, then accumulated with the bounding's counts: a refused
@@ -143,9 +157,60 @@ void add_bounded(dpcov_gram &gram, dpcov::ConstMatrixView raw) {
     gram.acc.add_rows(rows, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
 }
 
+// The kept rows of the units a step closed, bounded by the rows' bounding and added whole units at
+// a time (the exact accumulator tests each unit's integer trace). The accumulators are strongly
+// exception-safe, so a failure leaves them unchanged.
+void add_unit_batch(dpcov_gram &gram, const dpcov::data::UnitBatch &batch) {
+  const dpcov::data::RowBounding &bounding = *gram.bounding;
+  std::vector<double> bounded;
+  dpcov::GramCounts upstream;
+  const int64_t width = bounding.out_cols();
+  std::vector<int64_t> ends;
+  ends.reserve(batch.ends.size());
+  // Unit by unit, so that rows dropped by the bounding leave each unit's end where it belongs.
+  int64_t first = 0;
+  std::vector<double> unit_rows;
+  for (const int64_t end : batch.ends) {
+    const int64_t kept = bounding.bound_rows(batch.view().row_block(first, end - first), unit_rows,
+                                             upstream);
+    bounded.insert(bounded.end(), unit_rows.begin(), unit_rows.begin() + kept * width);
+    ends.push_back(static_cast<int64_t>(bounded.size()) / width);
+    first = end;
+  }
+  upstream.drop_policy = bounding.policy() == dpcov::BoundPolicy::Drop;
+  const dpcov::ConstMatrixView rows{bounded.data(), static_cast<int64_t>(bounded.size()) / width,
+                                    width, width, dpcov::Layout::RowMajor};
+  if (gram.exact)
+    gram.exact->add_units(rows, ends, upstream);
+  else
+    gram.acc.add_rows(rows, dpcov::capi::accumulator_bound(gram), dpcov::BoundPolicy::Clip,
+                      upstream);
+}
+
+dpcov_gram &unit_gram(dpcov_gram *gram) {
+  dpcov::check::not_null(gram, "gram");
+  if (!gram->units)
+    dpcov::fail(dpcov::Status::InvalidArgument, "gram was not made with privacy units ",
+                "(dpcov_row_bounding::max_rows_per_unit > 0)");
+  return *gram;
+}
+
 }  // namespace
 
 namespace dpcov::capi {
+
+void refuse_unit_gram(const dpcov_gram &gram, const char *use) {
+  if (gram.units)
+    fail(dpcov::Status::Incompatible, use, " needs rows bounded one by one, and this accumulator ",
+         "bounds privacy units (dpcov_row_bounding::max_rows_per_unit)");
+}
+
+double accumulator_bound(const dpcov_gram &gram) {
+  if (!gram.bounding) return gram.acc.bound();
+  if (!gram.units) return gram.bounding->norm_bound();
+  return dpcov::privacy::unit_contribution_bound(gram.units->max_rows_per_unit(),
+                                                 gram.bounding->norm_bound());
+}
 
 void refuse_exact_gram(const dpcov_gram &gram, const char *use) {
   if (gram.exact)
@@ -166,7 +231,8 @@ bool StoredBounding::operator==(const StoredBounding &other) const {
   return same(a.bound, b.bound) && a.policy == b.policy && a.neighbour == b.neighbour &&
          same(a.constant, b.constant) && same(a.label_bound, b.label_bound) &&
          a.numerics == b.numerics && a.mechanism == b.mechanism && same(a.epsilon, b.epsilon) &&
-         same(a.delta, b.delta) && std::ranges::equal(lower, other.lower, same) &&
+         same(a.delta, b.delta) && a.max_rows_per_unit == b.max_rows_per_unit &&
+         std::ranges::equal(lower, other.lower, same) &&
          std::ranges::equal(upper, other.upper, same);
 }
 
@@ -177,7 +243,16 @@ std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding 
   dpcov::data::RowBounding bounding = checked_bounding(cols, s);
   if (planned != nullptr) planned->check(bounding);
   auto gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(bounding.out_cols())});
-  gram->exact = exact_accumulator(s, bounding, planned != nullptr ? planned->grid : nullptr);
+  if (planned != nullptr && s.max_rows_per_unit > 0)
+    dpcov::fail(dpcov::Status::Incompatible, "a plan (dpcov_gram_create_planned) is made at the ",
+                "rows' bound, and privacy units release at the unit bound: create an accumulator ",
+                "of privacy units with dpcov_gram_create_bounded");
+  const double bound =
+      s.max_rows_per_unit > 0
+          ? dpcov::privacy::unit_contribution_bound(s.max_rows_per_unit, bounding.norm_bound())
+          : bounding.norm_bound();
+  gram->exact = exact_accumulator(s, bounding, bound, planned != nullptr ? planned->grid : nullptr);
+  if (s.max_rows_per_unit > 0) gram->units.emplace(s.max_rows_per_unit, cols);
   // The request, not the rows, says whether rows may be dropped: recorded now, so that an
   // accumulator given no chunk (a partition without rows, a state exported early) says so too.
   if (bounding.policy() == dpcov::BoundPolicy::Drop) {
@@ -188,7 +263,7 @@ std::unique_ptr<dpcov_gram> bounded_gram(int64_t cols, const dpcov_row_bounding 
     if (gram->exact)
       gram->exact->add_rows(none, upstream);
     else
-      gram->acc.add_rows(none, bounding.norm_bound(), dpcov::BoundPolicy::Clip, upstream);
+      gram->acc.add_rows(none, bound, dpcov::BoundPolicy::Clip, upstream);
   }
   gram->bounding = std::move(bounding);
   StoredBounding stored{s, {}, {}};
@@ -225,6 +300,9 @@ DPCOV_API dpcov_status dpcov_gram_add_rows(dpcov_gram *gram, int32_t layout, int
     if (gram->exact)
       dpcov::fail(dpcov::Status::InvalidArgument, "gram has exact numerics: add its raw rows with ",
                   "dpcov_gram_add_raw_rows(), which rounds them to the release's grid");
+    if (gram->units)
+      dpcov::fail(dpcov::Status::InvalidArgument, "gram has privacy units: add its rows with ",
+                  "their unit ids by dpcov_gram_add_unit_rows()");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     gram->acc.add_rows(view, bound, bound_policy(policy));
   });
@@ -241,10 +319,18 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
     if (dst->spec && src->spec && !(*dst->spec == *src->spec))
       dpcov::fail(dpcov::Status::Incompatible, "cannot merge accumulators made from different row ",
                   "bounding specs (dpcov_row_bounding)");
+    if (dst->units.has_value() != src->units.has_value())
+      dpcov::fail(dpcov::Status::Incompatible, "cannot merge an accumulator of privacy units and ",
+                  "one of rows");
+    // The units' check first, on a copy: the accumulators' merge is strongly exception-safe, so
+    // a refusal anywhere leaves dst unchanged.
+    std::optional<dpcov::data::UnitSampler> units = dst->units;
+    if (units) units->merge(*src->units);
     if (dst->exact)
       dst->exact->merge(*src->exact);
     else
       dst->acc.merge(src->acc);
+    dst->units = std::move(units);
   });
 }
 
@@ -273,9 +359,11 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
     out.clipped = c.clipped;
     out.dropped = c.dropped;
     // A bounded accumulator's bound is public from its creation, whatever rows come.
-    out.bound = gram->bounding ? gram->bounding->norm_bound() : gram->acc.bound();
+    out.bound = dpcov::capi::accumulator_bound(*gram);
     out.clamped = c.clamped;
     out.numerics = gram->exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED;
+    out.units = gram->units ? gram->units->units() : 0;
+    out.truncated = gram->units ? gram->units->truncated() : 0;
     dpcov::capi::write_struct(info, out);
   });
 }
@@ -361,6 +449,9 @@ DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout,
       dpcov::fail(dpcov::Status::InvalidArgument,
                   "gram was not made by dpcov_gram_create_bounded(): ",
                   "add its rows with dpcov_gram_add_rows()");
+    if (gram->units)
+      dpcov::fail(dpcov::Status::InvalidArgument, "gram has privacy units: add its rows with ",
+                  "their unit ids by dpcov_gram_add_unit_rows()");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     try {
       add_bounded(*gram, view);
@@ -368,6 +459,43 @@ DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout,
       if (refusal != nullptr) dpcov::capi::write_struct(refusal, refusal_of(e));
       throw;
     }
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_add_unit_rows(dpcov_gram *gram, dpcov_rng *rng, int32_t layout,
+                                                int64_t rows, int64_t cols, const double *a,
+                                                int64_t lda, const int64_t *units,
+                                                dpcov_row_refusal *refusal) {
+  return dpcov::capi::guarded([&] {
+    if (refusal != nullptr) {
+      dpcov::capi::struct_bytes(refusal, "refusal");
+      dpcov::capi::write_struct(refusal, no_refusal());
+    }
+    dpcov_gram &g = unit_gram(gram);
+    dpcov::check::not_null(rng, "rng");
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    if (rows > 0) dpcov::check::vector(rows, units, sizeof(int64_t), "units");
+    dpcov::data::UnitSampler next = *g.units;
+    dpcov::data::UnitBatch batch;
+    try {
+      next.add(view, units, rng->rng, batch);
+    } catch (const dpcov::RowError &e) {
+      if (refusal != nullptr) dpcov::capi::write_struct(refusal, refusal_of(e));
+      throw;
+    }
+    if (!batch.ends.empty()) add_unit_batch(g, batch);
+    *g.units = std::move(next);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_gram_finish_units(dpcov_gram *gram) {
+  return dpcov::capi::guarded([&] {
+    dpcov_gram &g = unit_gram(gram);
+    dpcov::data::UnitSampler next = *g.units;
+    dpcov::data::UnitBatch batch;
+    next.finish(batch);
+    if (!batch.ends.empty()) add_unit_batch(g, batch);
+    *g.units = std::move(next);
   });
 }
 

@@ -10,6 +10,7 @@
 #include "../core/data/gram.hpp"
 #include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
+#include "../core/data/unit_rows.hpp"
 #include "dpcov/gram.h"
 
 namespace dpcov::capi {
@@ -36,6 +37,9 @@ struct dpcov_gram {
   std::optional<dpcov::data::ExactGramAccumulator> exact = std::nullopt;
   // Set by dpcov_gram_create_bounded(): the spec behind `bounding` and `exact`.
   std::optional<dpcov::capi::StoredBounding> spec = std::nullopt;
+  // Set by dpcov_gram_create_bounded() with max_rows_per_unit > 0: the units' reservoir sampling,
+  // in front of `bounding`.
+  std::optional<dpcov::data::UnitSampler> units = std::nullopt;
 };
 
 namespace dpcov::capi {
@@ -61,6 +65,13 @@ struct PlannedBounding {
   // Status::Incompatible unless the bounded rows have the plan's d and norm bound B.
   void check(const data::RowBounding &bounding) const;
 };
+// DPCOV_E_INCOMPATIBLE for an accumulator of privacy units, which `use` cannot read: its bound is
+// per unit, not per row.
+void refuse_unit_gram(const dpcov_gram &gram, const char *use);
+
+// The bound of the rows (or, with privacy units, of each unit's contribution) the accumulator
+// holds: the public bound a release from it takes (dpcov_gram_info::bound).
+double accumulator_bound(const dpcov_gram &gram);
 
 // The empty accumulator dpcov_gram_create_bounded() makes for raw rows of `cols` columns bounded
 // as `spec` says (spec read up to its struct_size; its pointers not retained), or, with

@@ -15,8 +15,9 @@ mech::Request gram_request(const dpcov_gram &gram, double epsilon, double delta,
                            const mech::Options &options) {
   const GramCounts &counts = gram.exact ? gram.exact->counts() : gram.acc.counts();
   const int64_t dim = gram.exact ? gram.exact->grid().dim : gram.acc.dim();
-  // A bounded accumulator's bound is public from its creation, whatever rows come.
-  const double bound = gram.bounding ? gram.bounding->norm_bound() : gram.acc.bound();
+  // A bounded accumulator's bound is public from its creation, whatever rows come; with privacy
+  // units it is the bound of a unit's contribution.
+  const double bound = gram.bounding ? accumulator_bound(gram) : gram.acc.bound();
   if (bound == 0.0)
     fail(Status::InvalidArgument, "gram holds no chunk yet, so its bound B is unknown; add ",
          "rows first or call dpcov_mechanism_release with an explicit bound");
@@ -33,21 +34,35 @@ void check_exact_release(mech::MechanismId id) {
          "it with DPCOV_NUMERICS_IDEALIZED to release ", mech::mechanism_name(id));
 }
 
+void check_unit_release(mech::MechanismId id, const data::UnitSampler &units) {
+  if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
+    fail(Status::Incompatible, "gram bounds privacy units, which ", mech::mechanism_name(id),
+         " has no unit-level proof for: release it with analyze_gauss or laplace_sym");
+  if (units.open())
+    fail(Status::Precondition, "gram has an open privacy unit: call ",
+         "dpcov_gram_finish_units() after its last rows");
+}
+
 void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech::Request &request,
                        const PlanOf &plan_of, dpcov_rng *rng, int32_t layout, double *out,
                        int64_t ldo, dpcov_receipt *receipt) {
   if (gram.exact) check_exact_release(id);
+  if (gram.units) check_unit_release(id, *gram.units);
   const MatrixView out_view =
       check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
   // The plan's checks, its receipt's included, run before the first draw, so that a release
   // fails where its plan fails, with the same status, and a refused call leaves the generator as
   // it was; a draw once made is consumed (a call that fails after drawing still advances it).
   mech::ExactGrid grid;
-  const mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
+  mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
+  // With privacy units neighbouring datasets differ in a unit: the receipt's n is the number of
+  // units (public under replace-one); the rows kept are not.
+  if (gram.units) planned.n = gram.units->units();
   c_receipt(planned, receipt);
-  const mech::Release release =
+  mech::Release release =
       gram.exact ? mech::release_exact_gram(id, *gram.exact, request, planned, grid, rng->rng)
                  : mech::release(id, gram.acc.matrix().view(), request, planned, rng->rng);
+  if (gram.units) release.receipt.n = gram.units->units();
   check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = c_receipt(release.receipt, receipt);
   write_symmetric_from_upper(release.matrix, out_view);

@@ -24,6 +24,10 @@ mechanisms::Request gram_request(const dpcov_gram &gram, double epsilon, double 
 // holds (analyze_gauss, laplace_sym).
 void check_exact_release(mechanisms::MechanismId id);
 
+// Status::Incompatible unless `id` has a unit-level proof (analyze_gauss, laplace_sym);
+// Status::Precondition while a unit is open (dpcov_gram_finish_units() not yet called).
+void check_unit_release(mechanisms::MechanismId id, const data::UnitSampler &units);
+
 // The plan of a release at its request's n; for an exact accumulator it is given a grid to fill
 // with the plan's (else nullptr).
 using PlanOf = std::function<mechanisms::Receipt(mechanisms::ExactGrid *grid)>;

@@ -248,6 +248,7 @@ DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
     dpcov::check::not_null(written, "written");
+    dpcov::capi::refuse_unit_gram(*gram, "dpcov_gram_export_state()");
     const std::vector<unsigned char> bytes = encode(*gram);
     if (buf == nullptr) {
       *written = bytes.size();

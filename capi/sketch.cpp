@@ -177,6 +177,7 @@ DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const 
     dpcov::check::not_null(rng, "rng");
     dpcov::check::not_null(gram, "gram");
     dpcov::capi::refuse_exact_gram(*gram, "a sketch's state");
+    dpcov::capi::refuse_unit_gram(*gram, "a sketch's state");
     if (projection_rows < 1)
       fail(dpcov::Status::Dimension, "the number of projection rows r must be >= 1, got ",
            projection_rows);

@@ -27,6 +27,10 @@ type GramInfo struct {
 	// Numerics of a release from the accumulator: 1 exact (NewBoundedGram naming an exact
 	// mechanism), 0 idealized. Read only: ignored by NewGramFromState.
 	Numerics int32
+	// With privacy units (RowBounding.MaxRowsPerUnit > 0): the units closed so far and the rows
+	// left out by the limit of k rows per unit, both curator-only. Read only.
+	Units     int64
+	Truncated int64
 }
 
 func (g GramInfo) c() C.dpcov_gram_info {
@@ -39,7 +43,8 @@ func (g GramInfo) c() C.dpcov_gram_info {
 
 func gramInfoFromC(c *C.dpcov_gram_info) GramInfo {
 	return GramInfo{Dim: int64(c.dim), Rows: int64(c.rows), Clipped: int64(c.clipped),
-		Dropped: int64(c.dropped), Bound: float64(c.bound), Numerics: int32(c.numerics)}
+		Dropped: int64(c.dropped), Bound: float64(c.bound), Numerics: int32(c.numerics),
+		Units: int64(c.units), Truncated: int64(c.truncated)}
 }
 
 // Gram accumulates G = A^T A over chunks of bounded rows (dpcov/gram.h). Release it with Close.

@@ -31,6 +31,10 @@ type RowBounding struct {
 	Epsilon   float64 // the release's epsilon (read with an exact Mechanism)
 	Delta     float64 // the release's delta (read with an exact Mechanism)
 	Idealized bool    // opt out of exact numerics: floating-point Gram and noise
+	// > 0: the rows belong to privacy units (AddUnitRows) and at most this many rows of each
+	// unit are kept, chosen at random with the release's generator; the accumulator's bound is
+	// then the unit bound and the neighbour relation is on units. 0: every row is its own unit.
+	MaxRowsPerUnit int64
 }
 
 // RowRefusal names the row a bounded accumulator refused, as data: its index in the chunk, and
@@ -56,6 +60,7 @@ func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(),
 	spec.label_bound = C.double(b.LabelBound)
 	spec.mechanism = C.int32_t(b.Mechanism)
 	spec.epsilon, spec.delta = C.double(b.Epsilon), C.double(b.Delta)
+	spec.max_rows_per_unit = C.int64_t(b.MaxRowsPerUnit)
 	if b.Idealized {
 		spec.numerics = C.DPCOV_NUMERICS_IDEALIZED
 	}
@@ -141,6 +146,38 @@ func (g *Gram) AddRawRows(a Matrix) (RowRefusal, error) {
 	refusal := RowRefusal{Row: int64(r.row), Label: r.label != 0,
 		Norm: math.Ldexp(float64(r.norm_rest), int(r.norm_exponent))}
 	return refusal, err
+}
+
+// AddUnitRows adds the raw rows of a with the ids of their privacy units (units[i] for row i),
+// each unit's rows contiguous and the ids increasing across calls (dpcov_gram_add_unit_rows): of
+// each unit at most MaxRowsPerUnit rows are kept, drawn with rng, the release's generator. Call
+// FinishUnits after the last rows.
+func (g *Gram) AddUnitRows(a Matrix, units []int64, rng *RNG) (RowRefusal, error) {
+	if err := a.check("a"); err != nil {
+		return RowRefusal{Row: -1}, err
+	}
+	if len(units) != a.Rows {
+		return RowRefusal{Row: -1}, argError(ErrDimension, "need one unit id per row: %d rows, %d ids",
+			a.Rows, len(units))
+	}
+	var ids *C.int64_t
+	if len(units) > 0 {
+		ids = (*C.int64_t)(unsafe.Pointer(&units[0]))
+	}
+	var r C.dpcov_row_refusal
+	r.struct_size = C.size_t(C.sizeof_dpcov_row_refusal)
+	err := call(func() C.dpcov_status {
+		return C.dpcov_gram_add_unit_rows(g.handle(), rng.handle(), rowMajor, C.int64_t(a.Rows),
+			C.int64_t(a.Cols), a.ptr(), a.ld(), ids, &r)
+	})
+	return RowRefusal{Row: int64(r.row), Label: r.label != 0,
+		Norm: math.Ldexp(float64(r.norm_rest), int(r.norm_exponent))}, err
+}
+
+// FinishUnits closes the open privacy unit (dpcov_gram_finish_units), which a release or a merge
+// needs.
+func (g *Gram) FinishUnits() error {
+	return call(func() C.dpcov_status { return C.dpcov_gram_finish_units(g.handle()) })
 }
 
 // PrivateBoundHistogram adds the rows of a to histogram (len(grid) + 1 cells, as for

@@ -3,7 +3,8 @@
 // finite and exactly symmetric. The row bounding (dpcov_row_bounding_apply, a bounded accumulator)
 // with any spec: on success every bounded row is finite and within the reported norm bound's
 // square (to rounding), on error the canary output is unchanged; a bounded accumulator with
-// exact numerics releases its named mechanism exactly, finite and symmetric, or fails cleanly.
+// exact numerics releases its named mechanism exactly, finite and symmetric, or fails cleanly;
+// now and then with privacy units (dpcov_gram_add_unit_rows, dpcov_gram_finish_units).
 #include <cmath>
 #include <vector>
 
@@ -33,6 +34,14 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
     }
     spec.lower = lower.data();
     spec.upper = upper.data();
+  }
+  // Privacy units now and then, with ids sorted or not.
+  std::vector<int64_t> ids(static_cast<size_t>(rows > 0 ? rows : 0));
+  if (in.range(0, 3) == 0) {
+    spec.max_rows_per_unit = in.range(-1, 3);
+    const bool sorted = in.range(0, 3) != 0;
+    for (size_t i = 0; i < ids.size(); ++i)
+      ids[i] = sorted ? static_cast<int64_t>(i) / 2 : in.range(-2, 2);
   }
   if (!fits || cols > 8) return;
   const int64_t width = cols + 1;
@@ -67,7 +76,16 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
     fuzz::require(g == nullptr, "handle set on error");
     return;
   }
-  fuzz::known_status(dpcov_gram_add_raw_rows(g, layout, rows, cols, a.data(), ld, &refusal));
+  if (spec.max_rows_per_unit > 0) {
+    dpcov_rng *unit_rng = nullptr;
+    if (dpcov_rng_create_seeded(&unit_rng, 2, 0) != DPCOV_OK) fuzz::violated("rng");
+    fuzz::known_status(dpcov_gram_add_unit_rows(g, unit_rng, layout, rows, cols, a.data(), ld,
+                                                ids.data(), &refusal));
+    fuzz::known_status(dpcov_gram_finish_units(g));
+    dpcov_rng_destroy(&unit_rng);
+  } else {
+    fuzz::known_status(dpcov_gram_add_raw_rows(g, layout, rows, cols, a.data(), ld, &refusal));
+  }
   dpcov_gram_info counts{};
   counts.struct_size = sizeof counts;
   if (dpcov_gram_get_info(g, &counts) != DPCOV_OK) fuzz::violated("counters of a bounded gram");

@@ -477,7 +477,8 @@ class GramInfoC(Struct):
 
     _fields_ = [("struct_size", c_size_t), ("dim", c_int64), ("rows", c_int64),
                 ("clipped", c_int64), ("dropped", c_int64), ("bound", c_double),
-                ("clamped", c_int64), ("numerics", c_int32)]
+                ("clamped", c_int64), ("numerics", c_int32), ("units", c_int64),
+                ("truncated", c_int64)]
 
 
 class RowBoundingC(Struct):
@@ -486,7 +487,8 @@ class RowBoundingC(Struct):
     _fields_ = [("struct_size", c_size_t), ("bound", c_double), ("policy", c_int32),
                 ("neighbour", c_int32), ("constant", c_double), ("lower", c_void_p),
                 ("upper", c_void_p), ("label_bound", c_double), ("numerics", c_int32),
-                ("mechanism", c_int32), ("epsilon", c_double), ("delta", c_double)]
+                ("mechanism", c_int32), ("epsilon", c_double), ("delta", c_double),
+                ("max_rows_per_unit", c_int64)]
 
 
 class RowRefusalC(Struct):
@@ -809,6 +811,10 @@ PROTOTYPES = {
     "dpcov_gram_create_bounded": (c_int32, [POINTER(c_void_p), c_int64, POINTER(RowBoundingC)]),
     "dpcov_gram_add_raw_rows": (c_int32, [c_void_p, c_int32, c_int64, c_int64, Address(c_double),
                                           c_int64, POINTER(RowRefusalC)]),
+    "dpcov_gram_add_unit_rows": (c_int32, [c_void_p, c_void_p, c_int32, c_int64, c_int64,
+                                           Address(c_double), c_int64, Address(c_int64),
+                                           POINTER(RowRefusalC)]),
+    "dpcov_gram_finish_units": (c_int32, [c_void_p]),
     # rng.h
     "dpcov_rng_create_from_entropy": (c_int32, [POINTER(c_void_p)]),
     "dpcov_rng_create_seeded": (c_int32, [POINTER(c_void_p), c_uint64, c_uint64]),

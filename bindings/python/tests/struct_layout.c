@@ -18,6 +18,8 @@ int main(void) {
   printf(", \"bound\": %zu", offsetof(dpcov_gram_info, bound));
   printf(", \"clamped\": %zu", offsetof(dpcov_gram_info, clamped));
   printf(", \"numerics\": %zu", offsetof(dpcov_gram_info, numerics));
+  printf(", \"units\": %zu", offsetof(dpcov_gram_info, units));
+  printf(", \"truncated\": %zu", offsetof(dpcov_gram_info, truncated));
   printf("}%s\n", ",");
   printf("\"dpcov_row_bounding\": {\"size\": %zu", sizeof(dpcov_row_bounding));
   printf(", \"struct_size\": %zu", offsetof(dpcov_row_bounding, struct_size));
@@ -32,6 +34,7 @@ int main(void) {
   printf(", \"mechanism\": %zu", offsetof(dpcov_row_bounding, mechanism));
   printf(", \"epsilon\": %zu", offsetof(dpcov_row_bounding, epsilon));
   printf(", \"delta\": %zu", offsetof(dpcov_row_bounding, delta));
+  printf(", \"max_rows_per_unit\": %zu", offsetof(dpcov_row_bounding, max_rows_per_unit));
   printf("}%s\n", ",");
   printf("\"dpcov_row_refusal\": {\"size\": %zu", sizeof(dpcov_row_refusal));
   printf(", \"struct_size\": %zu", offsetof(dpcov_row_refusal, struct_size));

@@ -16,6 +16,7 @@
 #define DPCOV_GRAM_H
 
 #include "dpcov/common.h"
+#include "dpcov/rng.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,16 @@ typedef struct dpcov_gram_info {
    * else ::DPCOV_NUMERICS_IDEALIZED.
    */
   int32_t numerics;
+  /**
+   * For an accumulator of privacy units (dpcov_row_bounding::max_rows_per_unit > 0): the units
+   * closed so far (curator-only under add/remove, where the number of units is private); else 0.
+   */
+  int64_t units;
+  /**
+   * For an accumulator of privacy units: rows left out by the limit of k rows per unit (curator
+   * diagnostics, never to be published); else 0.
+   */
+  int64_t truncated;
 } dpcov_gram_info;
 
 /**
@@ -189,7 +200,9 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
  * @param cap      bytes available at @p buf (ignored when @p buf is NULL).
  * @param written  receives the state's size in bytes (on success only).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (gram, written), ::DPCOV_E_BUFFER_TOO_SMALL
- *         (cap below the size; @p buf and @p written untouched), ::DPCOV_E_NOMEM.
+ *         (cap below the size; @p buf and @p written untouched), ::DPCOV_E_INCOMPATIBLE (an
+ *         accumulator of privacy units: its state format has no units yet; merge such
+ *         accumulators in one process with dpcov_gram_merge()), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf, size_t cap,
                                                size_t *written);
@@ -289,6 +302,19 @@ typedef struct dpcov_row_bounding {
    * (read only with an exact @c mechanism; default 1e-6).
    */
   double delta;
+  /**
+   * 0 (default: every row is its own privacy unit), or k in [1, 2^20]: the rows belong to privacy
+   * units (e.g. people) given by dpcov_gram_add_unit_rows(), and of each unit at most k rows are
+   * kept, a uniformly random k-subset drawn with the release's generator; the neighbour relation
+   * is then on units (a unit added or removed, or all its rows replaced). The accumulator's bound
+   * (dpcov_gram_info::bound) is the unit bound B_u >= sqrt(k) B_row (B_row the bounded rows' norm
+   * bound), every unit's contribution being positive semidefinite with trace <= B_u^2, and a
+   * release from it is the row-level release at B_u (proofs/unit_gram_sensitivity.md), whose
+   * receipt's n is the number of units (public under replace-one, withheld under add/remove).
+   * Policy ::DPCOV_BOUND_CLIP or ::DPCOV_BOUND_DROP (add/remove only); ::DPCOV_BOUND_REJECT is
+   * refused, since a unit's rows are bounded only once the unit closes, chunks later.
+   */
+  int64_t max_rows_per_unit;
 } dpcov_row_bounding;
 
 /**
@@ -381,8 +407,9 @@ DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, 
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_NON_FINITE,
  *         ::DPCOV_E_INVALID_ARGUMENT (struct_size, bound, policy, neighbour, constant,
  *         label_bound, column bounds, a combination column bounds exclude, a norm bound that
- *         overflows, numerics, an unknown mechanism; with exact numerics, epsilon or delta out
- *         of range and everything dpcov_exact_plan() refuses), ::DPCOV_E_PRECONDITION
+ *         overflows, numerics, an unknown mechanism, max_rows_per_unit outside [0, 2^20] or with
+ *         ::DPCOV_BOUND_REJECT; with exact numerics, epsilon or delta out of range and everything
+ *         dpcov_exact_plan() refuses), ::DPCOV_E_PRECONDITION
  *         (::DPCOV_BOUND_DROP under replace-one; with exact numerics, no grid fits epsilon and
  *         delta), ::DPCOV_E_NUMERICAL (exact numerics: the grid's unit underflows),
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
@@ -406,13 +433,60 @@ DPCOV_API dpcov_status dpcov_gram_create_bounded(dpcov_gram **out, int64_t cols,
  *                 success and on every other failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_INVALID_ARGUMENT (an accumulator not made by dpcov_gram_create_bounded(),
- *         refusal->struct_size), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND (under
+ *         one of privacy units, refusal->struct_size), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NORM_BOUND (under
  *         ::DPCOV_BOUND_REJECT), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL (as
  *         dpcov_gram_add_rows()), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout, int64_t rows,
                                                int64_t cols, const double *a, int64_t lda,
                                                dpcov_row_refusal *refusal);
+
+/**
+ * Add raw rows with the ids of their privacy units to an accumulator made with
+ * dpcov_row_bounding::max_rows_per_unit = k > 0. Each unit's rows must be contiguous and the
+ * units must arrive in increasing order of id across calls (sort the rows by the unit column), so
+ * that a unit is recognised in O(k d) memory: of each unit at most k rows are kept, chosen
+ * uniformly at random by reservoir sampling with @p rng, and each kept row is bounded as the spec
+ * says. A unit closes when a larger id arrives or at dpcov_gram_finish_units(); its kept rows are
+ * then added (proofs/unit_gram_sensitivity.md for the sensitivity at unit level). The whole
+ * chunk is checked before any draw: on failure the accumulator is
+ * unchanged, and so is @p rng but after ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL and
+ * ::DPCOV_E_NOMEM (draws once made are consumed).
+ * @param gram     an accumulator made by dpcov_gram_create_bounded() with max_rows_per_unit > 0.
+ * @param rng      the release's generator (dpcov/rng.h); not retained. Thread-safety as its own.
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows     number of rows, >= 0 (0 is a no-op, and @p a and @p units may then be NULL).
+ * @param cols     raw columns; must equal the accumulator's.
+ * @param a        the raw rows; not retained.
+ * @param lda      leading dimension (>= cols for row-major, >= max(1, rows) for column-major).
+ * @param units    @p rows unit ids, non-decreasing, the first >= the open unit's id (> the last
+ *                 closed unit's id when none is open); not retained.
+ * @param refusal  NULL, or as for dpcov_gram_add_raw_rows(): the refused row (0-based in the
+ *                 chunk) of a ::DPCOV_E_NON_FINITE failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_INVALID_ARGUMENT (an accumulator without units, a unit id below the previous
+ *         one or repeating a closed unit, naming the row; refusal->struct_size),
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ * @proof proofs/unit_gram_sensitivity.md
+ */
+DPCOV_API dpcov_status dpcov_gram_add_unit_rows(dpcov_gram *gram, dpcov_rng *rng, int32_t layout,
+                                                int64_t rows, int64_t cols, const double *a,
+                                                int64_t lda, const int64_t *units,
+                                                dpcov_row_refusal *refusal);
+
+/**
+ * Close the open unit of an accumulator of privacy units, adding its kept rows: call it after the
+ * last rows, before dpcov_mechanism_release_gram() or dpcov_gram_merge(), which refuse an
+ * accumulator with an open unit. Rows added later must have ids above every unit seen. Partitions
+ * of the rows merge when they hold disjoint ranges of unit ids (dpcov_gram_merge() refuses
+ * overlapping ranges with ::DPCOV_E_INCOMPATIBLE: a unit split between partitions would count up
+ * to 2k rows). A no-op when no unit is open.
+ * @param gram     an accumulator made with max_rows_per_unit > 0.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (an accumulator without
+ *         units), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM (the unit then stays
+ *         open).
+ */
+DPCOV_API dpcov_status dpcov_gram_finish_units(dpcov_gram *gram);
 
 #ifdef __cplusplus
 }

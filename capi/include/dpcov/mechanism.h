@@ -538,9 +538,15 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
  * ::DPCOV_MECHANISM_LAPLACE_SYM, and (@p epsilon, @p delta, params->neighbour) must give the
  * grid the accumulator was made for (the values named in its ::dpcov_row_bounding do), with
  * params->calibration left at its default.
+ *
+ * An accumulator of privacy units (dpcov_row_bounding::max_rows_per_unit > 0) is released by
+ * ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM only, with either numerics, at
+ * its unit bound B_u; the neighbour relation is on units, and the receipt's n is the number of
+ * units (proofs/unit_gram_sensitivity.md).
  * @return the statuses of dpcov_mechanism_release(), and ::DPCOV_E_PRECONDITION (rows dropped under
- *         replace-one), ::DPCOV_E_INCOMPATIBLE (exact numerics: another mechanism, or a plan whose
- *         grid is not the accumulator's).
+ *         replace-one; an open privacy unit, see dpcov_gram_finish_units()),
+ *         ::DPCOV_E_INCOMPATIBLE (exact numerics: another mechanism, or a plan whose grid is not
+ *         the accumulator's; privacy units: another mechanism).
  */
 DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
                                                     double epsilon, double delta,

@@ -1,0 +1,295 @@
+// Privacy units through the C ABI (dpcov_row_bounding::max_rows_per_unit,
+// dpcov_gram_add_unit_rows(), dpcov_gram_finish_units()): Analyze Gauss and symmetric Laplace,
+// exact and idealized, under both relations release at the unit bound with n the number of
+// units; partitions holding disjoint ranges of units merge into the single-stream release byte
+// for byte, and a unit split between partitions is refused; every misuse is refused with the
+// accumulator and the outputs unchanged.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dpcov.h"
+#include "support/gram_info.hpp"
+
+namespace {
+
+using dpcov::test::gram_info_of;
+
+constexpr int64_t kCols = 3;
+constexpr int64_t kUnits = 10;
+constexpr int64_t kMaxRows = 3;
+
+// Unit u has u % 6 + 1 rows; entries of norm well within 1.
+struct Data {
+  std::vector<double> rows;
+  std::vector<int64_t> ids;
+  int64_t truncated = 0;
+};
+
+Data unit_data(int64_t first_unit, int64_t units) {
+  Data data;
+  for (int64_t u = first_unit; u < first_unit + units; ++u) {
+    const int64_t size = u % 6 + 1;
+    data.truncated += size > kMaxRows ? size - kMaxRows : 0;
+    for (int64_t r = 0; r < size; ++r) {
+      for (int64_t j = 0; j < kCols; ++j)
+        data.rows.push_back(0.5 * std::sin(0.7 * static_cast<double>(u * 7 + r * 3 + j)));
+      data.ids.push_back(u * 10);
+    }
+  }
+  return data;
+}
+
+dpcov_row_bounding unit_spec(int32_t mechanism, int32_t numerics, int32_t neighbour,
+                             int64_t k = kMaxRows) {
+  dpcov_row_bounding s;
+  EXPECT_EQ(dpcov_row_bounding_default(&s), DPCOV_OK);
+  s.mechanism = mechanism;
+  s.numerics = numerics;
+  s.neighbour = neighbour;
+  s.epsilon = 1.0;
+  s.delta = 1e-6;
+  s.max_rows_per_unit = k;
+  return s;
+}
+
+dpcov_rng *seeded(uint64_t seed) {
+  dpcov_rng *rng = nullptr;
+  EXPECT_EQ(dpcov_rng_create_seeded(&rng, seed, 0), DPCOV_OK);
+  return rng;
+}
+
+dpcov_gram *unit_gram(const dpcov_row_bounding &spec, const Data &data, dpcov_rng *rng,
+                      bool finish = true) {
+  dpcov_gram *g = nullptr;
+  EXPECT_EQ(dpcov_gram_create_bounded(&g, kCols, &spec), DPCOV_OK) << dpcov_last_error_message();
+  // In two chunks that split a unit: units span calls.
+  const int64_t rows = static_cast<int64_t>(data.ids.size());
+  const int64_t half = rows / 2 + 1;
+  EXPECT_EQ(dpcov_gram_add_unit_rows(g, rng, DPCOV_ROW_MAJOR, half, kCols, data.rows.data(), kCols,
+                                     data.ids.data(), nullptr),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(dpcov_gram_add_unit_rows(g, rng, DPCOV_ROW_MAJOR, rows - half, kCols,
+                                     data.rows.data() + half * kCols, kCols,
+                                     data.ids.data() + half, nullptr),
+            DPCOV_OK)
+      << dpcov_last_error_message();
+  if (finish) {
+    EXPECT_EQ(dpcov_gram_finish_units(g), DPCOV_OK) << dpcov_last_error_message();
+  }
+  return g;
+}
+
+struct Released {
+  dpcov_status status;
+  std::vector<double> matrix;
+  dpcov_receipt receipt;
+};
+
+Released release(int32_t mechanism, const dpcov_gram *g, int32_t neighbour, dpcov_rng *rng) {
+  const int64_t d = gram_info_of(g).dim;
+  dpcov_mechanism_params params;
+  EXPECT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+  params.neighbour = neighbour;
+  Released r{DPCOV_OK, std::vector<double>(static_cast<size_t>(d * d), -7.0), {}};
+  r.receipt.struct_size = sizeof r.receipt;
+  r.status = dpcov_mechanism_release_gram(mechanism, g, 1.0, 1e-6, &params, rng, DPCOV_ROW_MAJOR,
+                                          r.matrix.data(), d, &r.receipt);
+  return r;
+}
+
+TEST(CapiUnits, ReleasesAtTheUnitBoundWithNTheNumberOfUnits) {
+  const Data data = unit_data(0, kUnits);
+  for (const int32_t mechanism : {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM})
+    for (const int32_t numerics : {DPCOV_NUMERICS_EXACT, DPCOV_NUMERICS_IDEALIZED})
+      for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+        SCOPED_TRACE(testing::Message() << mechanism << " " << numerics << " " << neighbour);
+        dpcov_rng *rng = seeded(11);
+        dpcov_gram *g = unit_gram(unit_spec(mechanism, numerics, neighbour), data, rng);
+        const dpcov_gram_info info = gram_info_of(g);
+        EXPECT_EQ(info.units, kUnits);
+        EXPECT_EQ(info.truncated, data.truncated);
+        EXPECT_EQ(info.rows, static_cast<int64_t>(data.ids.size()) - data.truncated);
+        EXPECT_EQ(info.numerics, numerics);
+        // B_u = sqrt(3) (1 + 2^-30), rounded up.
+        EXPECT_GE(info.bound, std::sqrt(3.0) * (1.0 + 0x1p-30));
+        EXPECT_LE(info.bound, std::sqrt(3.0) * (1.0 + 0x1p-30) * (1.0 + 1e-15));
+        const Released r = release(mechanism, g, neighbour, rng);
+        ASSERT_EQ(r.status, DPCOV_OK) << dpcov_last_error_message();
+        EXPECT_EQ(r.receipt.n, kUnits);
+        EXPECT_EQ(r.receipt.bound, info.bound);
+        EXPECT_EQ(r.receipt.numerics, numerics);
+        // The unit-level sensitivity: k B^2 times the row-level factor, never below.
+        const bool replace = neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
+        const double expected = mechanism == DPCOV_MECHANISM_ANALYZE_GAUSS
+                                    ? (replace ? std::sqrt(2.0) : 1.0) * 3.0
+                                    : (kCols + 1) * 3.0 / (replace ? 1.0 : 2.0);
+        EXPECT_GE(r.receipt.sensitivity, expected);
+        EXPECT_LE(r.receipt.sensitivity, expected * 1.01);
+        for (const double v : r.matrix) EXPECT_TRUE(std::isfinite(v));
+        dpcov_gram_destroy(&g);
+        dpcov_rng_destroy(&rng);
+      }
+}
+
+TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
+  const Data data = unit_data(0, kUnits);
+  dpcov_rng *rng = seeded(12);
+  dpcov_gram *g = unit_gram(
+      unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, DPCOV_NEIGHBOUR_REPLACE_ONE),
+      data, rng, false);
+  Released r = release(DPCOV_MECHANISM_ANALYZE_GAUSS, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
+  EXPECT_EQ(r.status, DPCOV_E_PRECONDITION);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("dpcov_gram_finish_units"),
+            std::string::npos);
+  for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
+  ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);
+  ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);  // a no-op
+  EXPECT_EQ(gram_info_of(g).units, kUnits);
+  r = release(DPCOV_MECHANISM_WISHART_ADDITIVE, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
+  EXPECT_EQ(r.status, DPCOV_E_INCOMPATIBLE);
+  for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
+  dpcov_gram_destroy(&g);
+  dpcov_rng_destroy(&rng);
+}
+
+TEST(CapiUnits, DisjointPartitionsMergeIntoTheSingleStreamReleaseByteForByte) {
+  // k large enough that no unit is truncated: no draw before the noise, so each partition's
+  // generator is irrelevant and the merged state is the single stream's.
+  const Data all = unit_data(0, kUnits), low = unit_data(0, 4), high = unit_data(4, kUnits - 4);
+  for (const int32_t mechanism : {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM}) {
+    const dpcov_row_bounding spec = unit_spec(mechanism, DPCOV_NUMERICS_EXACT,
+                                              DPCOV_NEIGHBOUR_ADD_REMOVE, 6);
+    dpcov_rng *a = seeded(1), *b = seeded(2), *c = seeded(3);
+    dpcov_gram *single = unit_gram(spec, all, a);
+    dpcov_gram *first = unit_gram(spec, low, b);
+    dpcov_gram *second = unit_gram(spec, high, c);
+    ASSERT_EQ(dpcov_gram_merge(second, first), DPCOV_OK) << dpcov_last_error_message();
+    EXPECT_EQ(gram_info_of(second).units, kUnits);
+    dpcov_rng *r1 = seeded(99), *r2 = seeded(99);
+    const Released one = release(mechanism, single, DPCOV_NEIGHBOUR_ADD_REMOVE, r1);
+    const Released merged = release(mechanism, second, DPCOV_NEIGHBOUR_ADD_REMOVE, r2);
+    ASSERT_EQ(one.status, DPCOV_OK) << dpcov_last_error_message();
+    ASSERT_EQ(merged.status, DPCOV_OK) << dpcov_last_error_message();
+    EXPECT_EQ(std::memcmp(one.matrix.data(), merged.matrix.data(),
+                          one.matrix.size() * sizeof(double)),
+              0);
+    for (dpcov_gram *g : {single, first, second}) dpcov_gram_destroy(&g);
+    for (dpcov_rng *r : {a, b, c, r1, r2}) dpcov_rng_destroy(&r);
+  }
+}
+
+TEST(CapiUnits, RefusesToMergeAUnitSplitBetweenPartitions) {
+  const Data low = unit_data(0, 5), high = unit_data(4, 5);  // unit 4 (id 40) in both
+  const dpcov_row_bounding spec =
+      unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_EXACT, DPCOV_NEIGHBOUR_ADD_REMOVE);
+  dpcov_rng *rng = seeded(4);
+  dpcov_gram *first = unit_gram(spec, low, rng), *second = unit_gram(spec, high, rng);
+  const dpcov_gram_info before = gram_info_of(first);
+  EXPECT_EQ(dpcov_gram_merge(first, second), DPCOV_E_INCOMPATIBLE);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("split"), std::string::npos);
+  const dpcov_gram_info after = gram_info_of(first);
+  EXPECT_EQ(after.units, before.units);
+  EXPECT_EQ(after.rows, before.rows);
+  // Units and rows do not merge either.
+  dpcov_row_bounding rows_spec = spec;
+  rows_spec.max_rows_per_unit = 0;
+  dpcov_gram *plain = nullptr;
+  ASSERT_EQ(dpcov_gram_create_bounded(&plain, kCols, &rows_spec), DPCOV_OK);
+  EXPECT_NE(dpcov_gram_merge(first, plain), DPCOV_OK);
+  for (dpcov_gram *g : {first, second, plain}) dpcov_gram_destroy(&g);
+  dpcov_rng_destroy(&rng);
+}
+
+TEST(CapiUnits, RefusesBadArgumentsLeavingTheAccumulatorUnchanged) {
+  const Data data = unit_data(0, 3);
+  const dpcov_row_bounding spec =
+      unit_spec(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_NUMERICS_EXACT, DPCOV_NEIGHBOUR_REPLACE_ONE);
+  dpcov_rng *rng = seeded(5);
+  dpcov_gram *g = unit_gram(spec, data, rng, false);
+  const dpcov_gram_info before = gram_info_of(g);
+  const int64_t rows = 4;
+  const std::vector<double> a(rows * kCols, 0.1);
+  const std::vector<int64_t> ids = {100, 101, 101, 102};
+  const auto add = [&](dpcov_gram *gram, dpcov_rng *r, int32_t layout, int64_t n, int64_t cols,
+                       const double *x, int64_t ld, const int64_t *u) {
+    return dpcov_gram_add_unit_rows(gram, r, layout, n, cols, x, ld, u, nullptr);
+  };
+  EXPECT_EQ(add(nullptr, rng, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, ids.data()),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(add(g, nullptr, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, ids.data()),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(add(g, rng, DPCOV_ROW_MAJOR, rows, kCols, nullptr, kCols, ids.data()),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(add(g, rng, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(add(g, rng, 7, rows, kCols, a.data(), kCols, ids.data()), DPCOV_E_LAYOUT);
+  EXPECT_NE(add(g, rng, DPCOV_ROW_MAJOR, -1, kCols, a.data(), kCols, ids.data()), DPCOV_OK);
+  EXPECT_EQ(add(g, rng, DPCOV_ROW_MAJOR, rows, kCols - 1, a.data(), kCols, ids.data()),
+            DPCOV_E_DIMENSION);
+  EXPECT_NE(add(g, rng, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols - 1, ids.data()), DPCOV_OK);
+  // An id below the open unit's (the last of unit_data(0, 3) is 20).
+  const std::vector<int64_t> back = {30, 31, 5, 32};
+  EXPECT_EQ(add(g, rng, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, back.data()),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("row 2"), std::string::npos);
+  std::vector<double> nan = a;
+  nan[5] = NAN;
+  dpcov_row_refusal refusal{};
+  refusal.struct_size = sizeof refusal;
+  EXPECT_EQ(dpcov_gram_add_unit_rows(g, rng, DPCOV_ROW_MAJOR, rows, kCols, nan.data(), kCols,
+                                     ids.data(), &refusal),
+            DPCOV_E_NON_FINITE);
+  EXPECT_EQ(refusal.row, 1);
+  const dpcov_gram_info after = gram_info_of(g);
+  EXPECT_EQ(after.rows, before.rows);
+  EXPECT_EQ(after.units, before.units);
+  EXPECT_EQ(after.truncated, before.truncated);
+  // The row paths refuse an accumulator of units, and the unit paths one of rows.
+  EXPECT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, nullptr),
+            DPCOV_E_INVALID_ARGUMENT);
+  dpcov_row_bounding idealized = spec;
+  idealized.numerics = DPCOV_NUMERICS_IDEALIZED;
+  dpcov_gram *ig = unit_gram(idealized, data, rng);
+  EXPECT_EQ(dpcov_gram_add_rows(ig, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, 1.0,
+                                DPCOV_BOUND_CLIP),
+            DPCOV_E_INVALID_ARGUMENT);
+  size_t size = 0;
+  EXPECT_EQ(dpcov_gram_export_state(ig, nullptr, 0, &size), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(size, 0u);
+  dpcov_gram *plain = nullptr;
+  ASSERT_EQ(dpcov_gram_create(&plain, kCols), DPCOV_OK);
+  EXPECT_EQ(add(plain, rng, DPCOV_ROW_MAJOR, rows, kCols, a.data(), kCols, ids.data()),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_gram_finish_units(plain), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_gram_finish_units(nullptr), DPCOV_E_NULL_POINTER);
+  for (dpcov_gram *h : {g, ig, plain}) dpcov_gram_destroy(&h);
+  dpcov_rng_destroy(&rng);
+}
+
+TEST(CapiUnits, RefusesBadSpecs) {
+  dpcov_gram *g = nullptr;
+  for (const int64_t k : {int64_t{-1}, (int64_t{1} << 20) + 1, INT64_MAX}) {
+    const dpcov_row_bounding spec = unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_EXACT,
+                                              DPCOV_NEIGHBOUR_REPLACE_ONE, k);
+    EXPECT_EQ(dpcov_gram_create_bounded(&g, kCols, &spec), DPCOV_E_INVALID_ARGUMENT) << k;
+    EXPECT_EQ(g, nullptr);
+  }
+  dpcov_row_bounding reject = unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_EXACT,
+                                        DPCOV_NEIGHBOUR_REPLACE_ONE);
+  reject.policy = DPCOV_BOUND_REJECT;
+  EXPECT_EQ(dpcov_gram_create_bounded(&g, kCols, &reject), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(g, nullptr);
+  // A unit bound that overflows.
+  dpcov_row_bounding huge = unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED,
+                                      DPCOV_NEIGHBOUR_REPLACE_ONE, int64_t{1} << 20);
+  huge.bound = 1e307;
+  EXPECT_EQ(dpcov_gram_create_bounded(&g, kCols, &huge), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(g, nullptr);
+}
+
+}  // namespace

@@ -21,19 +21,6 @@ constexpr double kTwo53 = 0x1.0p53;
 
 bool is_gauss(MechanismId mechanism) { return mechanism == MechanismId::AnalyzeGauss; }
 
-// A packed upper triangle as a symmetric matrix of doubles; throws unless every entry is exact.
-Matrix to_matrix(const std::vector<ExactInt> &packed, int64_t d) {
-  Matrix g(d, d);
-  size_t k = 0;
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i <= j; ++i) {
-      const ExactInt v = packed[k++];
-      if (v >= static_cast<ExactInt>(kTwo53) || -v >= static_cast<ExactInt>(kTwo53))
-        fail(Status::Precondition, "exact-PMF audit: an integer Gram entry is 2^53 or more");
-      g(i, j) = g(j, i) = static_cast<double>(static_cast<int64_t>(v));
-    }
-  return g;
-}
 
 // The mechanism's own objective for one rounded row z: the L1 (Laplace) or squared L2 (Gauss)
 // norm of the upper triangle of z z^T, from its exact integer Gram.
@@ -69,6 +56,19 @@ Matrix preimage(const std::vector<int64_t> &z, const Request &request, const Exa
 }
 
 }  // namespace
+
+Matrix to_matrix(const std::vector<ExactInt> &packed, int64_t d) {
+  Matrix g(d, d);
+  size_t k = 0;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const ExactInt v = packed[k++];
+      if (v >= static_cast<ExactInt>(kTwo53) || -v >= static_cast<ExactInt>(kTwo53))
+        fail(Status::Precondition, "exact-PMF audit: an integer Gram entry is 2^53 or more");
+      g(i, j) = g(j, i) = static_cast<double>(static_cast<int64_t>(v));
+    }
+  return g;
+}
 
 Matrix extreme_rounded_row(MechanismId mechanism, const Request &request, const ExactGrid &grid) {
   const int64_t d = request.dim;

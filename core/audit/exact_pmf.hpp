@@ -36,6 +36,10 @@ using IntegerNoise = std::function<int64_t(random::Rng &rng)>;
 Matrix extreme_rounded_row(mechanisms::MechanismId mechanism, const mechanisms::Request &request,
                            const mechanisms::ExactGrid &grid);
 
+// A packed upper triangle of integers (column by column) as a symmetric d x d matrix of doubles;
+// Status::Precondition unless every entry is below 2^53 in magnitude (exact).
+Matrix to_matrix(const std::vector<mechanisms::ExactInt> &packed, int64_t d);
+
 // The pair in integer units: the exact integer Grams of `rows` and `rows_prime` on `grid`.
 PairStatistics exact_pair_statistics(const mechanisms::Request &request,
                                      const mechanisms::ExactGrid &grid, const Matrix &rows,

@@ -1,0 +1,43 @@
+package dpcov
+
+import (
+	"errors"
+	"testing"
+)
+
+// Privacy units: at most MaxRowsPerUnit rows of each unit kept, the rest counted; a unit id that
+// goes back refused; a release only once the last unit is finished, with n the number of units.
+func TestGramKeepsAtMostKRowsPerUnitAndReleasesWithNTheUnits(t *testing.T) {
+	g, err := NewBoundedGram(2, RowBounding{Bound: 1, Mechanism: AnalyzeGauss, Epsilon: 1,
+		Delta: 1e-6, MaxRowsPerUnit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	rng, err := NewRNGSeeded(1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	rows := Matrix{Rows: 5, Cols: 2, Data: []float64{0.1, 0.2, 0.3, 0.1, 0.2, 0.2, 0.1, 0.1, 0.4, 0.3}}
+	if _, err := g.AddUnitRows(rows, []int64{7, 7, 7, 8, 9}, rng); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.AddUnitRows(Matrix{Rows: 1, Cols: 2, Data: []float64{0, 0}}, []int64{8}, rng); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a closed unit again: %v", err)
+	}
+	if _, _, err := g.Release(AnalyzeGauss, 1, 1e-6, nil, rng); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("release with an open unit: %v", err)
+	}
+	if err := g.FinishUnits(); err != nil {
+		t.Fatal(err)
+	}
+	info, err := g.Info()
+	if err != nil || info.Units != 3 || info.Truncated != 1 || info.Rows != 4 {
+		t.Fatalf("info %+v, %v", info, err)
+	}
+	_, receipt, err := g.Release(AnalyzeGauss, 1, 1e-6, nil, rng)
+	if err != nil || receipt.N != 3 {
+		t.Fatalf("receipt %+v, %v", receipt, err)
+	}
+}

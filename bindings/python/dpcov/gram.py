@@ -29,12 +29,13 @@ def numerics_value(numerics) -> int:
 
 
 def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_bound,
-                  release=None):
+                  release=None, max_rows_per_unit=0):
     """A ``dpcov_row_bounding`` and the arrays its pointers address (kept alive by the caller
     for the call). ``release``: None, or (mechanism, epsilon, delta, numerics) of the release
-    the accumulator is for."""
+    the accumulator is for. ``max_rows_per_unit``: 0, or k for privacy units."""
     spec = new_struct(RowBoundingC)
     _check(C.dpcov_row_bounding_init(byref(spec), sizeof(spec)))
+    spec.max_rows_per_unit = int(max_rows_per_unit)
     if release is not None:
         mechanism, epsilon, delta, numerics = release
         spec.mechanism = mechanism_id(mechanism)
@@ -95,17 +96,52 @@ def constant_column_norm_bound(constant: float, bound: float) -> float:
     return bound_rows(np.empty((0, 1)), bound, constant=constant)[1].bound
 
 
+def unit_ids(privacy_unit) -> tuple:
+    """``(order, ids)`` for the privacy-unit column ``privacy_unit`` (one value per row, of any
+    type numpy compares: integers, strings): a stable order of the rows that puts each unit's
+    rows together, units in order of their first row, and the int64 id of each row in that
+    order (0, 1, ... per unit). The grouping is in memory, as the rows already are."""
+    values = np.asarray(privacy_unit)
+    if values.ndim != 1:
+        raise ValueError(f"privacy_unit must be one value per row, got shape {values.shape}")
+    _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    # Units numbered by their first row, so that a dataset already grouped keeps its order.
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int64)
+    ids = rank[inverse.reshape(-1)]
+    order = np.argsort(ids, kind="stable")
+    return order, np.ascontiguousarray(ids[order], dtype=np.int64)
+
+
 def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, policy="clip",
-                 numerics="exact", order: str = "C", **params):
+                 numerics="exact", order: str = "C", privacy_unit=None, max_rows_per_unit=None,
+                 **params):
     """Release ``mechanism`` from the raw rows of the 2-D array ``a``, bounded in norm by
     ``bound`` under ``policy`` by the library, through one :meth:`GramAccumulator.bounded` made
     for this release (the rows streamed into it, never held): exact numerics for
     ``"analyze_gauss"`` and ``"laplace_sym"`` unless ``numerics="idealized"``, idealized for
     every other mechanism; the receipt's ``numerics`` says which (1 exact, 0 idealized).
     ``params`` are the mechanism's options (:func:`dpcov.mechanism_params`), ``neighbour``
-    included. Returns a :class:`~dpcov.Release`."""
+    included. Returns a :class:`~dpcov.Release`.
+
+    ``privacy_unit``: None (every row its own unit), or one value per row naming its privacy
+    unit (a person): then ``max_rows_per_unit`` (k, required) rows of each unit at most are kept,
+    chosen at random with ``rng``, and the guarantee is on units, for ``"analyze_gauss"`` and
+    ``"laplace_sym"`` (docs/privacy-units.md); the receipt's n is the number of units."""
     m = _arrays.matrix(a, "a")
     neighbour = params.get("neighbour", "replace_one")
+    if privacy_unit is not None:
+        if max_rows_per_unit is None:
+            raise ValueError("privacy_unit needs max_rows_per_unit (k, the rows kept per unit)")
+        rows_order, ids = unit_ids(privacy_unit)
+        if len(ids) != m.rows:
+            raise ValueError(f"privacy_unit has {len(ids)} values for {m.rows} rows")
+        with GramAccumulator.bounded(m.cols, bound, policy, neighbour, mechanism=mechanism,
+                                     epsilon=epsilon, delta=delta, numerics=numerics,
+                                     max_rows_per_unit=max_rows_per_unit) as gram:
+            gram.add_unit_rows(np.asarray(a, dtype=np.float64)[rows_order], ids, rng)
+            gram.finish_units()
+            return gram.release(mechanism, epsilon, delta, rng, order=order, **params)
     with GramAccumulator.bounded(m.cols, bound, policy, neighbour, mechanism=mechanism,
                                  epsilon=epsilon, delta=delta, numerics=numerics) as gram:
         gram.add_raw_rows(a)
@@ -160,7 +196,7 @@ class GramAccumulator(Handle):
     def bounded(cls, cols: int, bound: float = 1.0, policy="clip", neighbour="replace_one",
                 constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0,
                 mechanism=None, epsilon: float = 1.0, delta: float = 1e-6,
-                numerics="exact") -> "GramAccumulator":
+                numerics="exact", max_rows_per_unit: int = 0) -> "GramAccumulator":
         """An accumulator that bounds raw rows itself (``dpcov_gram_create_bounded``): add them
         with :meth:`add_raw_rows`. Rows of ``cols`` columns are [x] or, with ``label_bound`` > 0,
         [x, y]; x is bounded in norm by ``bound`` under ``policy``, y by |y| <= ``label_bound``;
@@ -174,12 +210,16 @@ class GramAccumulator(Handle):
         default (``info().numerics == 1``): the rows are rounded to that release's grid and summed
         in exact integers, and :meth:`release` (with the same budget and neighbour relation)
         releases with floating-point-safe noise; ``numerics="idealized"`` keeps the
-        floating-point Gram matrix. Other mechanisms (and ``mechanism=None``) are idealized."""
+        floating-point Gram matrix. Other mechanisms (and ``mechanism=None``) are idealized.
+
+        ``max_rows_per_unit`` = k > 0: the rows belong to privacy units, added with
+        :meth:`add_unit_rows`; at most k rows of each unit are kept and the accumulator's bound
+        is the unit bound (docs/privacy-units.md)."""
         release = None if mechanism is None else (mechanism, epsilon, delta, numerics)
         if release is None:
             numerics_value(numerics)
         spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
-                                   label_bound, release)
+                                   label_bound, release, max_rows_per_unit)
         handle = c_void_p()
         _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
         del keep
@@ -219,6 +259,28 @@ class GramAccumulator(Handle):
         refusal = new_struct(RowRefusalC)
         _with_refusal(lambda: C.dpcov_gram_add_raw_rows(self, m.layout, m.rows, m.cols, m.ptr,
                                                         m.ld, byref(refusal)), refusal)
+        return self
+
+    def add_unit_rows(self, a, units, rng) -> "GramAccumulator":
+        """Add the raw rows of ``a`` with the int64 ids of their privacy units (``units``, one
+        per row: each unit's rows together, ids increasing across calls) to an accumulator made
+        with ``max_rows_per_unit`` (``dpcov_gram_add_unit_rows``); ``rng`` is the release's
+        generator, which picks the k rows kept of a larger unit. Call :meth:`finish_units` after
+        the last rows. Returns ``self``."""
+        m = _arrays.matrix(a, "a")
+        ids = _arrays.int64_vector(units, "units")
+        if ids.shape[0] != m.rows:
+            raise ValueError(f"units must have one id per row: {m.rows} rows, {ids.shape[0]} ids")
+        refusal = new_struct(RowRefusalC)
+        _with_refusal(lambda: C.dpcov_gram_add_unit_rows(self, rng, m.layout, m.rows, m.cols,
+                                                         m.ptr, m.ld, _arrays.ptr(ids),
+                                                         byref(refusal)), refusal)
+        return self
+
+    def finish_units(self) -> "GramAccumulator":
+        """Close the open privacy unit (``dpcov_gram_finish_units``), as a release or a merge
+        needs. Returns ``self``."""
+        _check(C.dpcov_gram_finish_units(self))
         return self
 
     @classmethod

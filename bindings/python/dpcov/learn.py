@@ -54,7 +54,7 @@ from .forecast import regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError
 from .exact import exact_plan
-from .gram import GramAccumulator, constant_column_norm_bound, numerics_value
+from .gram import GramAccumulator, constant_column_norm_bound, numerics_value, unit_ids
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl
 from .mechanism import plan
@@ -387,6 +387,13 @@ class PrivateCovariance(_Estimator):
             discrete noise; about 5-15% more error) or ``"idealized"`` (floating-point noise).
             Other mechanisms are idealized either way; ``receipt_.numerics`` says which (1 exact,
             0 idealized).
+        max_rows_per_unit: k, the rows kept per privacy unit when ``fit`` is given
+            ``privacy_unit`` (docs/privacy-units.md); None otherwise.
+
+    ``fit(X, privacy_unit=column)`` protects units (people) instead of rows: at most
+    ``max_rows_per_unit`` rows of each unit are kept (chosen at random with the release's
+    generator), the release is at the unit bound, and the count is always the released one (the
+    number of rows is private at unit level); analyze_gauss or laplace_sym with ``bound`` only.
 
     Fitted attributes: ``covariance_``, ``location_``, ``second_moment_`` (the released matrix),
     ``constant_`` (the value the constant column held: B, or B rounded to the grid of exact
@@ -399,9 +406,11 @@ class PrivateCovariance(_Estimator):
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
                  assume_centered=False, psd=True, policy="clip", random_state=None,
-                 mechanism_options=None, bounds=None, bound_clipped=None, numerics="exact"):
+                 mechanism_options=None, bounds=None, bound_clipped=None, numerics="exact",
+                 max_rows_per_unit=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.numerics = numerics
+        self.max_rows_per_unit = max_rows_per_unit
         self.epsilon = epsilon
         self.delta = delta
         self.bound = bound
@@ -414,9 +423,12 @@ class PrivateCovariance(_Estimator):
         self.random_state = random_state
         self.mechanism_options = mechanism_options
 
-    def fit(self, X, y=None):
-        """Release the covariance of the rows of ``X`` (``y`` is ignored). Returns ``self``."""
+    def fit(self, X, y=None, privacy_unit=None):
+        """Release the covariance of the rows of ``X`` (``y`` is ignored); with
+        ``privacy_unit`` (one value per row) at the level of those units. Returns ``self``."""
         X = _validate_X(self, X, reset=True)
+        if privacy_unit is not None:
+            return self._fit_units(X, privacy_unit)
         if self.bounds is not None:
             return self._fit_bounds(X)
         n_private = _n_private(self.mechanism_options)
@@ -463,6 +475,40 @@ class PrivateCovariance(_Estimator):
         self.receipt_ = receipt
         self.n_samples_ = rows if _public_rows(receipt, rows) else count
         self.n_clipped_ = clipped
+        return self
+
+    def _fit_units(self, X: np.ndarray, privacy_unit):
+        """``fit`` at the level of privacy units: one release of the rows [B, x] kept per unit."""
+        if self.max_rows_per_unit is None:
+            raise ValueError("privacy_unit needs max_rows_per_unit (k, the rows kept per unit)")
+        if self.bounds is not None or isinstance(self.bound, str) or self.assume_centered:
+            raise ValueError("privacy_unit takes a numeric bound and centring: bounds=, "
+                             "bound='auto' and assume_centered=True are not available with units")
+        if len(privacy_unit) != X.shape[0]:
+            raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
+        policy = _choice(self.policy, POLICIES, "policy")
+        d = X.shape[1]
+        rng = _release_rng(self.random_state, 4)
+        B = _norm_bound(self)
+        gram = self._bounded_gram(d, bound=B, policy=policy,
+                                  neighbour=_neighbour_name(_n_private(self.mechanism_options)),
+                                  constant=B, max_rows_per_unit=self.max_rows_per_unit)
+        order, ids = unit_ids(privacy_unit)
+        gram.add_unit_rows(X[order], ids, rng).finish_units()
+        held = gram.held_constant(B)
+        released, info, receipt = self._release_gram(gram, rng)
+        # The rows kept are private at unit level: the count is the released one.
+        location, covariance, count = centre_second_moment(released, 0, held, 0)
+        if self.psd:
+            covariance = psd_project(covariance, inplace=True)
+        self.second_moment_ = released
+        self.constant_ = held
+        self.covariance_ = covariance
+        self.location_ = location
+        self.receipt_ = receipt
+        self.n_samples_ = count
+        self.n_clipped_ = info.clipped
+        self.n_units_truncated_ = info.truncated
         return self
 
     def _fit_bounds(self, X: np.ndarray):

@@ -1,0 +1,88 @@
+"""Privacy units from Python (docs/privacy-units.md): release_rows(privacy_unit=...) groups the
+rows by unit in memory and releases at the unit bound with n the number of units, in any row
+order; GramAccumulator.add_unit_rows keeps at most k rows per unit and counts the rest; misuse is
+refused."""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpcov
+
+
+def people(seed=3):
+    """12 people with 1 to 6 rows each, names as strings, rows inside the unit ball."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, size=12)
+    names = np.repeat([f"person-{i:02d}" for i in range(12)], sizes)
+    rows = rng.uniform(-0.4, 0.4, size=(len(names), 3))
+    return rows, names, sizes
+
+
+@pytest.mark.parametrize("mechanism", ["analyze_gauss", "laplace_sym"])
+@pytest.mark.parametrize("numerics", ["exact", "idealized"])
+def test_release_rows_with_units_is_at_the_unit_bound_in_any_row_order(mechanism, numerics):
+    rows, names, _ = people()
+    with dpcov.Rng(5) as rng:
+        grouped = dpcov.release_rows(mechanism, rows, 1.0, 1.0, 1e-6, rng, numerics=numerics,
+                                     privacy_unit=names, max_rows_per_unit=6)
+    assert grouped.receipt.n == 12
+    assert grouped.receipt.bound >= math.sqrt(6.0)
+    assert grouped.receipt.bound <= math.sqrt(6.0) * (1 + 1e-8)
+    # Shuffled rows: the same units, grouped again; with k at least every unit's size nothing is
+    # drawn before the noise, so the release is the same (bit for bit with exact numerics).
+    order = np.random.default_rng(9).permutation(len(names))
+    with dpcov.Rng(5) as rng:
+        shuffled = dpcov.release_rows(mechanism, rows[order], 1.0, 1.0, 1e-6, rng,
+                                      numerics=numerics, privacy_unit=names[order],
+                                      max_rows_per_unit=6)
+    if numerics == "exact":
+        np.testing.assert_array_equal(grouped.matrix, shuffled.matrix)
+    else:
+        np.testing.assert_allclose(grouped.matrix, shuffled.matrix, rtol=1e-12, atol=1e-12)
+
+
+def test_accumulator_keeps_at_most_k_rows_per_unit_and_counts_the_rest():
+    rows, names, sizes = people()
+    order, ids = dpcov.gram.unit_ids(names)
+    with dpcov.GramAccumulator.bounded(3, 1.0, mechanism="analyze_gauss",
+                                       max_rows_per_unit=2) as gram, dpcov.Rng(1) as rng:
+        gram.add_unit_rows(rows[order], ids, rng).finish_units()
+        info = gram.info()
+        assert info.units == 12
+        assert info.rows == int(np.minimum(sizes, 2).sum())
+        assert info.truncated == int(np.maximum(sizes - 2, 0).sum())
+
+
+def test_units_need_k_and_ids_in_order():
+    rows, names, _ = people()
+    with dpcov.Rng(1) as rng:
+        with pytest.raises(ValueError):
+            dpcov.release_rows("analyze_gauss", rows, 1.0, 1.0, 1e-6, rng, privacy_unit=names)
+        with pytest.raises(ValueError):
+            dpcov.release_rows("analyze_gauss", rows, 1.0, 1.0, 1e-6, rng,
+                               privacy_unit=names[:-1], max_rows_per_unit=2)
+        with dpcov.GramAccumulator.bounded(3, 1.0, max_rows_per_unit=2) as gram:
+            with pytest.raises(dpcov.DpcovError):
+                gram.add_unit_rows(rows[:3], [2, 1, 3], rng)
+            with pytest.raises(dpcov.DpcovError):
+                gram.add_raw_rows(rows[:3])
+
+
+def test_private_covariance_fits_at_unit_level_with_the_released_count():
+    rows, names, sizes = people(7)
+    rows = np.vstack([rows] * 40)
+    names = np.concatenate([np.char.add(names, f"-{r}") for r in range(40)])
+    with pytest.warns(dpcov.learn.SeededNoiseWarning):
+        est = dpcov.PrivateCovariance(epsilon=4.0, bound=1.0, random_state=3,
+                                      max_rows_per_unit=3).fit(rows, privacy_unit=names)
+    assert est.receipt_.n == 480
+    assert est.receipt_.public().n == 480  # replace-one: the number of units is public
+    assert est.n_units_truncated_ == 40 * int(np.maximum(sizes - 3, 0).sum())
+    # The count is the released one (rows kept are private), near the rows kept.
+    kept = 40 * int(np.minimum(sizes, 3).sum())
+    assert abs(est.n_samples_ - kept) < 0.2 * kept
+    assert est.covariance_.shape == (3, 3)
+    with pytest.raises(ValueError):
+        dpcov.PrivateCovariance(bound=1.0).fit(rows, privacy_unit=names)

@@ -4,15 +4,19 @@
 //
 // Layout, every integer and double little-endian: magic "DPCOVGRM", u32 format version, u32
 // library major version, u64 total length, u32 kind (0 floating-point, 1 exact), u32 flags
-// (bit 0: made by dpcov_gram_create_bounded(), bit 1: a drop policy was used), i64 dim, i64 rows,
-// clipped, dropped, clamped; with bit 0 the bounding spec (i64 cols, f64 bound, i32 policy, i32
-// neighbour, f64 constant, f64 label_bound, i32 numerics, i32 mechanism, f64 epsilon, f64 delta,
-// u32 column bounds, then cols lower and cols upper bounds when 1); the exact kind: f64 grid bound,
+// (bit 0: made by dpcov_gram_create_bounded(), bit 1: a drop policy was used, bit 2: privacy
+// units), i64 dim, i64 rows, clipped, dropped, clamped; with bit 0 the bounding spec (i64 cols, f64
+// bound, i32 policy, i32 neighbour, f64 constant, f64 label_bound, i32 numerics, i32 mechanism,
+// f64 epsilon, f64 delta, u32 column bounds, then cols lower and cols upper bounds when 1); with
+// bit 2 the finished units (i64 k, i64 units, i64 truncated, u32 ranges, then each range's first
+// and last id as i64); the exact kind: f64 grid bound,
 // i32 bits, i64 bound on ||z||^2, then the d (d + 1) / 2 integers of the upper triangle, packed
 // column by column, 16 bytes each in two's complement; the floating-point kind: f64 bound, then
 // the packed running sum and its compensation. Last, the BLAKE2b-256 of every byte before it.
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "../core/check.hpp"
@@ -31,6 +35,7 @@ constexpr uint32_t kKindFloat = 0;
 constexpr uint32_t kKindExact = 1;
 constexpr uint32_t kFlagBounded = 1;
 constexpr uint32_t kFlagDropPolicy = 2;
+constexpr uint32_t kFlagUnits = 4;
 // Magic, format version, library major version, total length.
 constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
 // Bytes per packed entry of either kind: one 128-bit integer, or a sum and its compensation.
@@ -54,6 +59,22 @@ void write_spec(dpcov::capi::ByteWriter &w, const dpcov::capi::StoredBounding &s
   for (double v : stored.upper) w.f64(v);
 }
 
+// Only a finished sampler is saved: an open unit's reservoir holds raw rows, which a state never
+// carries, and the unit may continue in another partition.
+void write_units(dpcov::capi::ByteWriter &w, const dpcov::data::UnitSampler &units) {
+  if (units.open())
+    dpcov::fail(dpcov::Status::Precondition, "gram has an open privacy unit: call ",
+                "dpcov_gram_finish_units() before exporting its state");
+  w.i64(units.max_rows_per_unit());
+  w.i64(units.units());
+  w.i64(units.truncated());
+  w.u32(static_cast<uint32_t>(units.ranges().size()));
+  for (const auto &[first, last] : units.ranges()) {
+    w.i64(first);
+    w.i64(last);
+  }
+}
+
 std::vector<unsigned char> encode(const dpcov_gram &gram) {
   const dpcov::GramCounts &c = gram.exact ? gram.exact->counts() : gram.acc.counts();
   dpcov::capi::ByteWriter w;
@@ -62,13 +83,15 @@ std::vector<unsigned char> encode(const dpcov_gram &gram) {
   w.u32(DPCOV_VERSION_MAJOR);
   w.u64(0);  // the total length, set below
   w.u32(gram.exact ? kKindExact : kKindFloat);
-  w.u32((gram.spec ? kFlagBounded : 0) | (c.drop_policy ? kFlagDropPolicy : 0));
+  w.u32((gram.spec ? kFlagBounded : 0) | (c.drop_policy ? kFlagDropPolicy : 0) |
+        (gram.units ? kFlagUnits : 0));
   w.i64(gram.exact ? gram.exact->grid().dim : gram.acc.dim());
   w.i64(c.rows);
   w.i64(c.clipped);
   w.i64(c.dropped);
   w.i64(c.clamped);
   if (gram.spec) write_spec(w, *gram.spec, gram.bounding->cols());
+  if (gram.units) write_units(w, *gram.units);
   if (gram.exact) {
     const dpcov::data::ExactGridSpec &grid = gram.exact->grid();
     w.f64(grid.bound);
@@ -149,6 +172,20 @@ dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols)
   return stored;
 }
 
+dpcov::data::UnitSampler read_units(dpcov::capi::ByteReader &r, int64_t cols) {
+  const int64_t k = r.i64();
+  const int64_t units = r.i64();
+  const int64_t truncated = r.i64();
+  const uint32_t count = r.u32();
+  // Read one by one: the reader refuses a count the buffer does not hold before any allocation.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (uint32_t i = 0; i < count; ++i) {
+    const int64_t first = r.i64();
+    ranges.emplace_back(first, r.i64());
+  }
+  return dpcov::data::UnitSampler::from_state(k, cols, std::move(ranges), units, truncated);
+}
+
 // The packed triangle's entries of a state of dimension `dim`, after checking that what is left
 // of the buffer holds them at `bytes_each` (so that a forged dimension cannot ask for memory the
 // buffer does not back).
@@ -194,7 +231,7 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   const uint32_t flags = r.u32();
   if (kind != kKindFloat && kind != kKindExact)
     dpcov::fail(dpcov::Status::InvalidArgument, "the state's kind is ", kind, " (0 or 1 expected)");
-  if ((flags & ~(kFlagBounded | kFlagDropPolicy)) != 0)
+  if ((flags & ~(kFlagBounded | kFlagDropPolicy | kFlagUnits)) != 0)
     dpcov::fail(dpcov::Status::InvalidArgument, "the state has unknown flags ", flags);
   const int64_t dim = r.i64();
   // Before any allocation of O(d^2): the buffer must back its dimension's matrix.
@@ -208,11 +245,23 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   std::unique_ptr<dpcov_gram> gram;
   if ((flags & kFlagBounded) != 0) {
     int64_t cols = 0;
-    const dpcov::capi::StoredBounding stored = read_spec(r, cols);
+    dpcov::capi::StoredBounding stored = read_spec(r, cols);
     if (cols > dim)
       dpcov::fail(dpcov::Status::Dimension, "the state's spec has ", cols, " raw columns, more than its ",
                   "dimension ", dim);
+    std::optional<dpcov::data::UnitSampler> units;
+    if ((flags & kFlagUnits) != 0) {
+      units = read_units(r, cols);
+      stored.spec.max_rows_per_unit = units->max_rows_per_unit();
+      const int64_t k = units->max_rows_per_unit();
+      if (counts.rows < 0 || counts.rows / k + (counts.rows % k != 0 ? 1 : 0) > units->units())
+        dpcov::fail(dpcov::Status::InvalidArgument, "the state holds ", counts.rows, " rows in ",
+                    units->units(), " units of at most ", units->max_rows_per_unit(), " rows");
+    }
     gram = dpcov::capi::bounded_gram(cols, &stored.spec);
+    gram->units = std::move(units);
+  } else if ((flags & kFlagUnits) != 0) {
+    dpcov::fail(dpcov::Status::InvalidArgument, "the state has privacy units but no bounding spec");
   } else {
     gram = std::make_unique<dpcov_gram>(dpcov_gram{dpcov::GramAccumulator(dim)});
   }
@@ -248,7 +297,6 @@ DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(gram, "gram");
     dpcov::check::not_null(written, "written");
-    dpcov::capi::refuse_unit_gram(*gram, "dpcov_gram_export_state()");
     const std::vector<unsigned char> bytes = encode(*gram);
     if (buf == nullptr) {
       *written = bytes.size();

@@ -18,6 +18,26 @@ UnitSampler::UnitSampler(int64_t max_rows_per_unit, int64_t cols)
   check::dimension(cols, "cols");
 }
 
+UnitSampler UnitSampler::from_state(int64_t max_rows_per_unit, int64_t cols,
+                                    std::vector<std::pair<int64_t, int64_t>> ranges,
+                                    int64_t units, int64_t truncated) {
+  UnitSampler sampler(max_rows_per_unit, cols);
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (ranges[i].first > ranges[i].second ||
+        (i > 0 && !(ranges[i - 1].second < ranges[i].first)))
+      fail(Status::InvalidArgument, "a saved unit state's id ranges must be sorted, disjoint and ",
+           "each first <= last; range ", i, " is [", ranges[i].first, ", ", ranges[i].second, "]");
+  if (units < static_cast<int64_t>(ranges.size()) || truncated < 0 ||
+      (units > 0 && ranges.empty()))
+    fail(Status::InvalidArgument, "a saved unit state holds ", units, " units in ", ranges.size(),
+         " id ranges with ", truncated, " rows truncated");
+  sampler.ranges_ = std::move(ranges);
+  if (!sampler.ranges_.empty()) sampler.last_ = sampler.ranges_.back().second;
+  sampler.units_ = units;
+  sampler.truncated_ = truncated;
+  return sampler;
+}
+
 void UnitSampler::add(ConstMatrixView raw, const int64_t *ids, random::Rng &rng,
                       UnitBatch &out) {
   if (raw.cols != cols_)

@@ -52,6 +52,16 @@ class UnitSampler {
   // ids above it.
   void finish(UnitBatch &out);
 
+  // A finished sampler saved elsewhere (dpcov_gram_export_state()): its id ranges (sorted,
+  // disjoint, first <= last in each), the units closed and the rows truncated. Throws as the
+  // constructor, and Status::InvalidArgument for ranges or counters no sampler can hold (fewer
+  // units than ranges, negative counts).
+  static UnitSampler from_state(int64_t max_rows_per_unit, int64_t cols,
+                                std::vector<std::pair<int64_t, int64_t>> ranges, int64_t units,
+                                int64_t truncated);
+  // The id ranges seen, sorted and disjoint, one per stream merged in.
+  const std::vector<std::pair<int64_t, int64_t>> &ranges() const { return ranges_; }
+
   // Takes in a sampler of the same k and columns that saw another partition of the rows: both
   // must be finished (Status::Precondition) and every id range of one disjoint from every id
   // range of the other (Status::Incompatible: a unit may have been split between them; partition

@@ -3,8 +3,9 @@
 // DPCOV_OK with the counters consistent (units <= rows seen, rows kept <= k units) and the bound
 // finite, or a documented failure with the counters untouched and the refusal's measure finite;
 // the release from such an accumulator finite or failed with its output untouched. And the merge
-// property: units split into partitions by ranges of their ids, in any order within a unit and
-// merged in any order, release the single-stream matrix byte for byte (exact numerics, k at least
+// property: units split into partitions by ranges of their ids, in any order within a unit, some
+// through their saved states, and merged in any order, release the single-stream matrix byte for
+// byte (exact numerics, k at least
 // every unit's size so no draw precedes the noise); a unit split between partitions is refused.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -176,8 +177,18 @@ RC_GTEST_PROP(UnitsMerge, PartitionsByIdRangesReleaseTheSingleStreamBytes, ()) {
   RC_ASSERT(dpcov_rng_create_seeded(&rng, 7, 0) == DPCOV_OK);
   dpcov_gram *single = accumulate(spec, data, 0, units, rng);
   std::vector<dpcov_gram *> parts;
-  for (size_t i = 0; i + 1 < cuts.size(); ++i)
+  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
     parts.push_back(accumulate(spec, data, cuts[i], cuts[i + 1], rng));
+    // Now and then through its saved state, as from another process.
+    if (*rc::gen::arbitrary<bool>()) {
+      size_t size = 0;
+      RC_ASSERT(dpcov_gram_export_state(parts.back(), nullptr, 0, &size) == DPCOV_OK);
+      std::vector<unsigned char> bytes(size);
+      RC_ASSERT(dpcov_gram_export_state(parts.back(), bytes.data(), size, &size) == DPCOV_OK);
+      dpcov_gram_destroy(&parts.back());
+      RC_ASSERT(dpcov_gram_import_state(&parts.back(), bytes.data(), size) == DPCOV_OK);
+    }
+  }
   std::vector<size_t> order(parts.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::mt19937 shuffle(*rc::gen::arbitrary<uint32_t>());

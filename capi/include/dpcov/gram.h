@@ -200,9 +200,10 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
  * @param cap      bytes available at @p buf (ignored when @p buf is NULL).
  * @param written  receives the state's size in bytes (on success only).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (gram, written), ::DPCOV_E_BUFFER_TOO_SMALL
- *         (cap below the size; @p buf and @p written untouched), ::DPCOV_E_INCOMPATIBLE (an
- *         accumulator of privacy units: its state format has no units yet; merge such
- *         accumulators in one process with dpcov_gram_merge()), ::DPCOV_E_NOMEM.
+ *         (cap below the size; @p buf and @p written untouched), ::DPCOV_E_PRECONDITION (an
+ *         accumulator of privacy units with an open unit: call dpcov_gram_finish_units()
+ *         first; the state carries the finished units' id ranges and counts, never raw rows),
+ *         ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_gram_export_state(const dpcov_gram *gram, void *buf, size_t cap,
                                                size_t *written);

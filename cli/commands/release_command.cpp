@@ -16,6 +16,7 @@
 #include "../options/constant_column_option.hpp"
 #include "../io/gram_stream.hpp"
 #include "../io/row_bounding.hpp"
+#include "../io/unit_stream.hpp"
 #include "../ledger/ledger_file.hpp"
 #include "../options/private_bound_option.hpp"
 #include "../library_status.hpp"
@@ -48,6 +49,8 @@ struct ReleaseOptions {
   std::optional<int64_t> steps;   // coinpress
   std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
   bool center = false;                // coinpress
+  std::string privacy_unit;           // --privacy-unit COLUMN
+  int64_t max_rows_per_unit = 0;      // --max-rows-per-unit K
 };
 
 // --bound's value: 0 when absent, a checked number, or 0 with `automatic` set for "auto".
@@ -142,6 +145,11 @@ void check_gram_options(const ReleaseOptions &o, bool automatic, double public_b
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
+  if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
+    fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
+  if (!o.privacy_unit.empty() && (scaled || automatic || o.reject))
+    fail(kExitUsage, "--privacy-unit takes a public --bound B (clip, or --drop under add-remove): "
+         "not --bounds, --bound auto or --reject (docs/privacy-units.md)");
 }
 
 // Everything a Gram release fixes before it reads a row: the shape of the rows the accumulator
@@ -159,7 +167,8 @@ struct GramPlan {
   std::vector<std::string> columns;  // of the release: [const,] data columns
   int64_t d = 0;
   double row_bound = 0.0;  // B on the data rows (1 until --bound auto chooses it)
-  double bound = 0.0;      // the norm bound of the rows the accumulator sees
+  double bound = 0.0;      // the norm bound of the rows (or units) the accumulator sees
+  int64_t unit_index = -1;  // --privacy-unit: the unit column among the input's
   dpcov_exact_grid grid{sizeof(dpcov_exact_grid), 0, 0, 0.0, 0, 0};
   dpcov_receipt planned{};
   // The library's plan, made once: the accumulator takes its grid and the release its constants
@@ -208,10 +217,20 @@ GramPlan plan_options(const ReleaseOptions &o) {
   return plan;
 }
 
+dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &o);
+
 // The input's part: the columns, the rows the accumulator sees, their bound, the numerics and
 // the plan itself.
 void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader) {
   plan.data_columns = reader.column_names();
+  if (!o.privacy_unit.empty()) {
+    plan.unit_index = unit_column_index(reader, o.privacy_unit);
+    plan.data_columns.erase(plan.data_columns.begin() + plan.unit_index);
+    const int32_t id = plan.choice.id;
+    if (id != DPCOV_MECHANISM_ANALYZE_GAUSS && id != DPCOV_MECHANISM_LAPLACE_SYM)
+      fail(kExitUsage, "--privacy-unit releases analyze_gauss or laplace_sym only, not ",
+           o.mechanism.mechanism);
+  }
   if (o.add_constant)
     for (const std::string &name : plan.data_columns)
       if (name == kConstantColumn)
@@ -220,7 +239,8 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
              "--columns, or name that column with `pca --constant` / `regress --intercept`");
   if (plan.scaled) plan.bounds = parse_column_bounds(o.bounds, plan.data_columns);
   // With --bounds the rows are [1, z] and with --add-constant [B, x]: one more column.
-  plan.d = reader.dim() + (plan.scaled || o.add_constant ? 1 : 0);
+  const int64_t data_dim = static_cast<int64_t>(plan.data_columns.size());
+  plan.d = data_dim + (plan.scaled || o.add_constant ? 1 : 0);
   plan.set_row_bound(plan.row_bound, o.add_constant);
   // The mechanisms square the bound: sqrt(2) B must keep a finite square, as --bound's own does.
   if (!(plan.bound <= std::sqrt(std::numeric_limits<double>::max())))
@@ -232,6 +252,9 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
   plan.columns = plan.data_columns;
   if (plan.scaled || o.add_constant) plan.columns.insert(plan.columns.begin(), kConstantColumn);
   plan.exact = exact_numerics(o.numerics, plan.choice, plan.mechanism);
+  // Units: the release is planned at the bound of a unit's contribution, sqrt(k) times the
+  // rows' (the library's value).
+  if (plan.unit_index >= 0) plan.bound = unit_contribution_bound(release_bounding(plan, o), data_dim);
   plan.plan();
 }
 
@@ -277,6 +300,17 @@ dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &
     spec.lower = plan.bounds.lower.data();
     spec.upper = plan.bounds.upper.data();
   }
+  if (o.max_rows_per_unit > 0) {
+    // An accumulator of privacy units is made from this spec, not from the plan (a plan's
+    // accumulator bounds rows, not units): it takes the release's fields itself.
+    spec.numerics = plan.exact ? DPCOV_NUMERICS_EXACT : DPCOV_NUMERICS_IDEALIZED;
+    spec.max_rows_per_unit = o.max_rows_per_unit;
+    if (plan.exact) {
+      spec.mechanism = plan.choice.id;
+      spec.epsilon = plan.mechanism.epsilon;
+      spec.delta = plan.choice.delta;
+    }
+  }
   return spec;
 }
 
@@ -287,7 +321,9 @@ dpcov_gram_info accumulate_and_release(const GramPlan &plan, const ReleaseOption
                                        std::vector<double> &released, dpcov_receipt &receipt,
                                        const ReleaseCheck &checked) {
   const GramHandle gram =
-      accumulate_bounded(rows, release_bounding(plan, o), o.quiet, plan.handle.get());
+      plan.unit_index >= 0
+          ? accumulate_units(rows, release_bounding(plan, o), plan.unit_index, rng, o.quiet)
+          : accumulate_bounded(rows, release_bounding(plan, o), o.quiet, plan.handle.get());
   const dpcov_gram_info info = gram_info(gram.get());
   refuse_empty_if_n_public(info, o, rows);
   checked(dpcov_plan_release_gram(plan.handle.get(), gram.get(), rng, DPCOV_ROW_MAJOR,
@@ -346,6 +382,12 @@ nlohmann::ordered_json public_sidecar(const GramPlan &plan, const ReleaseOptions
     sidecar["epsilon_total"] = epsilon_together(plan.bound_epsilon, receipt.epsilon);
   }
   if (plan.exact) sidecar["exact_grid"] = exact_grid_json(grid);
+  // The unit and k are public; the number of units is the receipt's n (withheld under
+  // add-remove), the rows kept are not published.
+  if (plan.unit_index >= 0)
+    sidecar["privacy_unit"] = {{"column", o.privacy_unit},
+                               {"max_rows_per_unit", o.max_rows_per_unit},
+                               {"row_bound", plan.row_bound}};
   return sidecar;
 }
 
@@ -405,6 +447,10 @@ void run_release(const ReleaseOptions &o) {
   curator["clipped"] = counts.clipped;
   curator["dropped"] = counts.dropped;
   if (plan.scaled) curator["clamped_values"] = counts.clamped;
+  if (plan.unit_index >= 0) {
+    curator["units"] = counts.units;
+    curator["rows_truncated_by_max_rows_per_unit"] = counts.truncated;
+  }
   write_outputs(o.output, released.data(), plan.d, plan.d, plan.columns, sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr,
@@ -474,6 +520,15 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   auto *reject = command->add_flag("--reject", options->reject,
                                    "Fail on the first row over the bound, naming its position");
   clip->excludes(reject);
+  command->add_option("--privacy-unit", options->privacy_unit,
+                      "Column naming each row's privacy unit (a person; integer ids, each unit's "
+                      "rows contiguous, units in increasing order): the guarantee is then per "
+                      "unit, with at most --max-rows-per-unit rows of each kept (chosen at "
+                      "random) and the release at sqrt(K) B (analyze_gauss, laplace_sym; "
+                      "docs/privacy-units.md)");
+  command->add_option("--max-rows-per-unit", options->max_rows_per_unit,
+                      "With --privacy-unit: K, the rows kept per unit (1 to 2^20); the noise "
+                      "grows with K");
   command->add_option("--seed", options->seed,
                       "Fixed generator seed: reproducible noise for experiments and tests only "
                       "(anyone who knows it can remove the noise); default: OS entropy");

@@ -49,9 +49,7 @@ void add_raw_rows(RowReader &reader, dpcov_gram *gram, const dpcov_row_bounding 
         gram, DPCOV_ROW_MAJOR, chunk.rows, chunk.dim, chunk.values.data(), chunk.dim, &refusal);
     if (status == DPCOV_E_NORM_BOUND && refusal.row >= 0)
       report_row_over_bound(reader, chunk, refusal, spec);
-    if (status != DPCOV_OK)
-      library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
-                                  " (chunk of ", chunk.rows, " rows)"));
+    check_chunk(status, reader, chunk, refusal);
     rows += chunk.rows;
     progress.update(reader.bytes_read(), rows);
   }
@@ -103,6 +101,13 @@ RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool qu
   }
   progress.finish();
   return buffer;
+}
+
+void check_chunk(dpcov_status status, const RowReader &reader, const Chunk &chunk,
+                 const dpcov_row_refusal &refusal) {
+  if (status != DPCOV_OK)
+    library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
+                                " (chunk of ", chunk.rows, " rows)"));
 }
 
 dpcov_gram_info gram_info(const dpcov_gram *gram) {

@@ -52,6 +52,11 @@ struct RowBuffer {
 // library scales it down when it releases).
 RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
 
+// A chunk's status from the library: a failure is reported at the refused row's file position
+// (the chunk's first row when none is named).
+void check_chunk(dpcov_status status, const RowReader &reader, const Chunk &chunk,
+                 const dpcov_row_refusal &refusal);
+
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);
 

@@ -21,7 +21,6 @@
 #include "core/mechanisms/mechanism.hpp"
 #include "core/privacy/analytic_gaussian.hpp"
 #include "core/privacy/unit_bound.hpp"
-#include "core/privacy/zcdp.hpp"
 #include "core/random/rng.hpp"
 
 namespace dpcov::audit {
@@ -85,10 +84,14 @@ std::vector<std::pair<UnitRows, UnitRows>> unit_pairs(Neighbour neighbour, int64
   return pairs;
 }
 
-// The claim in the units exact_pair_privacy() reports: epsilon (Laplace) or rho (Gauss).
-double claim(MechanismId m, const Request &r) {
-  return m == MechanismId::LaplaceSym ? r.epsilon
-                                      : privacy::zcdp_rho_for_epsilon(r.epsilon, r.delta);
+// The claim in the units exact_pair_privacy() reports: epsilon (Laplace), or for Gauss the rho
+// the grid's variance s is sized for, Delta^2 / (2 s) with Delta^2 = r2^2 (add/remove) or 2 r2^2
+// (replace): the integer sensitivity of one row, which a unit must not exceed.
+double claim(MechanismId m, const Request &r, const ExactGrid &g) {
+  if (m == MechanismId::LaplaceSym) return r.epsilon;
+  const double r2 = static_cast<double>(g.norm2_bound);
+  const double delta2 = (r.options.neighbour == Neighbour::ReplaceOne ? 2.0 : 1.0) * r2 * r2;
+  return delta2 / (2.0 * static_cast<double>(g.noise_parameter));
 }
 
 struct Worst {
@@ -109,9 +112,9 @@ Worst exact_worst(MechanismId m, Neighbour neighbour, int64_t k, int64_t d) {
         exact_unit_pair_statistics(unit_request, unit_grid, data, data_prime);
     const PairStatistics broken = exact_row_pair_statistics(row_request, row_grid, data, data_prime);
     w.shipped = std::max(w.shipped, exact_pair_privacy(m, shipped, unit_grid.noise_parameter) /
-                                        claim(m, unit_request));
+                                        claim(m, unit_request, unit_grid));
     w.broken = std::max(w.broken, exact_pair_privacy(m, broken, row_grid.noise_parameter) /
-                                      claim(m, row_request));
+                                      claim(m, row_request, row_grid));
   }
   return w;
 }

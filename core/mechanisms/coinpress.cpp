@@ -102,18 +102,22 @@ Matrix whitened_further(const Matrix &u, const Matrix &a) {
 
 }  // namespace
 
+Matrix coinpress_whitened_rows(ConstMatrixView rows, const Matrix &a, double gamma,
+                               bool authors_code) {
+  return whiten_and_clip(rows, a, gamma, authors_code);
+}
+
 Matrix coinpress_step_moment(ConstMatrixView rows, const Matrix &a, double gamma,
                              bool authors_code) {
-  const Matrix w = whiten_and_clip(rows, a, gamma, authors_code);
-  const int64_t n = w.rows();
-  const int64_t d = w.cols();
-  Matrix z(d, d);
-  linalg::syrk_upper(w.view(), 0.0, z.data(), d);
-  const double inv_n = 1.0 / static_cast<double>(n);
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i <= j; ++i) z(i, j) *= inv_n;
-  linalg::symmetrize_from_upper(z);
-  return z;
+  RowPass pass;
+  pass.kind = RowPassKind::CoinpressStep;
+  pass.dim = rows.cols;
+  pass.clip_radii = {gamma};
+  pass.transform.assign(a.data(), a.data() + a.rows() * a.cols());
+  pass.authors_code = authors_code;
+  RowPartial partial = row_partial(pass);
+  add_rows(partial, rows);
+  return pass_moment(partial, rows.rows);
 }
 
 Matrix coinpress_next_transform(const Matrix &a, const Matrix &noisy_moment, double eta) {
@@ -129,32 +133,71 @@ CoinpressSteps coinpress_steps(const CoinpressReceipt &plan) {
   return s;
 }
 
+CoinpressPasses::CoinpressPasses(const CoinpressSteps &steps, int64_t dim, int64_t n,
+                                 random::Rng &rng, std::vector<Matrix> *transcript)
+    : steps_(steps), n_(n), rng_(&rng), transcript_(transcript) {
+  // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
+  a_ = scaled_identity(dim, 1.0 / std::sqrt(steps.k_bound));
+  a_inverse_ = scaled_identity(dim, std::sqrt(steps.k_bound));
+  pass_.kind = RowPassKind::CoinpressStep;
+  pass_.dim = dim;
+  pass_.clip_radii = {steps.clip_radius.at(0)};
+  pass_.transform.assign(a_.data(), a_.data() + dim * dim);
+  pass_.authors_code = steps.authors_code;
+}
+
+const RowPass &CoinpressPasses::pass() const {
+  if (done_) fail(Status::InvalidArgument, "the release is complete: no pass is left");
+  return pass_;
+}
+
+const Matrix &CoinpressPasses::estimate() const {
+  if (!done_) fail(Status::InvalidArgument, "the release needs pass ", pass_.index, " first");
+  return estimate_;
+}
+
+void CoinpressPasses::finish_pass(const RowPartial &merged) {
+  check_pass_sums(pass(), n_, merged);
+  const int64_t d = pass_.dim;
+  const size_t s = static_cast<size_t>(pass_.index);
+  const Matrix moment = pass_moment(merged, n_);
+  Matrix noise(d, d);
+  random::symmetric_gaussian_noise(*rng_, steps_.sigma[s], noise);
+  const Matrix noisy = add_mirrored(moment.view(), noise);
+  if (transcript_ != nullptr) transcript_->push_back(noisy);
+  const Matrix z = projected(noisy, steps_.authors_code);
+  if (s + 1 == steps_.sigma.size()) {
+    estimate_ = linalg::multiply(linalg::multiply(a_inverse_, z), a_inverse_, linalg::Trans::No,
+                                 steps_.authors_code ? linalg::Trans::No : linalg::Trans::Yes);
+    linalg::symmetrize_from_upper(estimate_);
+    done_ = true;
+    return;
+  }
+  const Matrix u = regularised(z, steps_.eta);
+  a_ = whitened_further(u, a_);
+  a_inverse_ =
+      linalg::multiply(a_inverse_, spectral_function(u, [](double x) { return std::sqrt(x); }));
+  // Noise beyond the doubles (rho near the smallest double) leaves no transform to whiten the
+  // next pass with: the release fails here, after its draw, as it fails at the end otherwise.
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i < d; ++i)
+      if (!std::isfinite(a_(i, j)))
+        fail(Status::Numerical, "step ", pass_.index + 1, "'s noisy moment gives no finite ",
+             "whitening transform (its noise sigma is ", steps_.sigma[s], ")");
+  pass_.index += 1;
+  pass_.clip_radii = {steps_.clip_radius[s + 1]};
+  pass_.transform.assign(a_.data(), a_.data() + d * d);
+}
+
 Matrix coinpress_run(ConstMatrixView rows, const CoinpressSteps &steps, random::Rng &rng,
                      std::vector<Matrix> *transcript) {
-  const int64_t d = rows.cols;
-  const int64_t t = static_cast<int64_t>(steps.sigma.size());
-  // A and its inverse, kept side by side so that the estimate needs no inversion:
-  // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
-  Matrix a = scaled_identity(d, 1.0 / std::sqrt(steps.k_bound));
-  Matrix a_inverse = scaled_identity(d, std::sqrt(steps.k_bound));
-  Matrix z;
-  for (int64_t step = 0; step < t; ++step) {
-    const size_t s = static_cast<size_t>(step);
-    const Matrix moment = coinpress_step_moment(rows, a, steps.clip_radius[s], steps.authors_code);
-    Matrix noise(d, d);
-    random::symmetric_gaussian_noise(rng, steps.sigma[s], noise);
-    const Matrix noisy = add_mirrored(moment.view(), noise);
-    if (transcript != nullptr) transcript->push_back(noisy);
-    z = projected(noisy, steps.authors_code);
-    if (step + 1 == t) break;
-    const Matrix u = regularised(z, steps.eta);
-    a = whitened_further(u, a);
-    a_inverse = linalg::multiply(a_inverse, spectral_function(u, [](double x) { return std::sqrt(x); }));
+  CoinpressPasses passes(steps, rows.cols, rows.rows, rng, transcript);
+  while (!passes.done()) {
+    RowPartial partial = row_partial(passes.pass());
+    add_rows(partial, rows);
+    passes.finish_pass(partial);
   }
-  Matrix estimate = linalg::multiply(linalg::multiply(a_inverse, z), a_inverse, linalg::Trans::No,
-                                     steps.authors_code ? linalg::Trans::No : linalg::Trans::Yes);
-  linalg::symmetrize_from_upper(estimate);
-  return estimate;
+  return passes.estimate();
 }
 
 CoinpressReceipt coinpress_plan(const CoinpressRequest &request) {

@@ -22,6 +22,7 @@
 
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
+#include "row_pass.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -87,6 +88,40 @@ struct CoinpressSteps {
   bool authors_code = false;
 };
 CoinpressSteps coinpress_steps(const CoinpressReceipt &plan);
+
+// The steps as passes over the rows (row_pass.hpp), for rows streamed, re-read or spread over
+// processes: pass i sums the rows whitened by A_{i-1} and clipped to gamma_i; finish_pass()
+// draws step i's noise and sets A_i, which the next pass publishes (a post-processing of the
+// noisy Y_1..Y_i, covered by the composition of the steps). The generator (and `transcript`, if
+// not null: Y_1..Y_t appended) must outlive the object.
+class CoinpressPasses {
+ public:
+  CoinpressPasses(const CoinpressSteps &steps, int64_t dim, int64_t n, random::Rng &rng,
+                  std::vector<Matrix> *transcript = nullptr);
+  bool done() const { return done_; }
+  // Status::InvalidArgument when done().
+  const RowPass &pass() const;
+  // Throws as check_pass_sums() (before any draw) and Status::Numerical.
+  void finish_pass(const RowPartial &merged);
+  // The estimate A^{-1} Z A^{-T}; Status::InvalidArgument before done().
+  const Matrix &estimate() const;
+
+ private:
+  CoinpressSteps steps_;
+  int64_t n_;
+  random::Rng *rng_;
+  std::vector<Matrix> *transcript_;
+  // A and its inverse, kept side by side so that the estimate needs no inversion.
+  Matrix a_;
+  Matrix a_inverse_;
+  RowPass pass_;
+  bool done_ = false;
+  Matrix estimate_;
+};
+
+// The rows A x_i (x_i^T A for the authors' code), each clipped to norm <= gamma (n x d).
+Matrix coinpress_whitened_rows(ConstMatrixView rows, const Matrix &a, double gamma,
+                               bool authors_code);
 
 // The estimate of a release with these steps (clip_radius and sigma of the same length t >= 1) on
 // the n x d `rows` (finite, checked by the caller), and, if `transcript` is not null, Y_1..Y_t

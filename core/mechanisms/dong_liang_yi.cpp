@@ -34,43 +34,11 @@ bool adaptive(DlyVariant v) {
   return v == DlyVariant::Adaptive || v == DlyVariant::AdaptivePaper;
 }
 
-// Scales every row of norm > radius onto the sphere of that radius (data::row_factor shaves the
-// factor so the computed norm is <= radius).
-void clip_rows(Matrix &x, double radius) {
-  const int64_t n = x.rows();
-  std::vector<double> sums(static_cast<size_t>(n));
-  data::row_sums_of_squares(x.view(), 0, n, sums.data());
-  for (int64_t i = 0; i < n; ++i) {
-    const double factor =
-        data::row_factor(x.view(), i, sums[static_cast<size_t>(i)], radius, BoundPolicy::Clip);
-    if (factor != 1.0)
-      for (int64_t j = 0; j < x.cols(); ++j) x(i, j) *= factor;
-  }
-}
-
 // The exponent e of a public bound r (r < 2^e): rows of norm <= r scaled by 2^-e have norm < 1,
 // so that no sum of their squares overflows (at most n); scaling by a power of two is exact
 // unless a scaled entry is subnormal.
 int bound_exponent(double r) {
   return std::ilogb(r) + 1;
-}
-
-// X^T X / n, exactly symmetric, for rows of norm <= r (clipped): computed on the rows scaled by
-// 2^-e (bound_exponent) and scaled back by 4^e, so that it overflows only if r^2 does
-// (dly_plan refuses such an r) and does not depend on the data through an overflow.
-Matrix second_moment(const Matrix &x, double r) {
-  const int e = bound_exponent(r);
-  Matrix scaled = x;
-  for (int64_t j = 0; j < x.cols(); ++j)
-    for (int64_t i = 0; i < x.rows(); ++i) scaled(i, j) = std::ldexp(x(i, j), -e);
-  const int64_t d = x.cols();
-  Matrix s(d, d);
-  linalg::syrk_upper(scaled.view(), 0.0, s.data(), d);
-  const double inv_n = 1.0 / static_cast<double>(x.rows());
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i <= j; ++i) s(i, j) = std::ldexp(s(i, j) * inv_n, 2 * e);
-  linalg::symmetrize_from_upper(s);
-  return s;
 }
 
 Matrix gauss_release(const Matrix &s, double sigma, random::Rng &rng) {
@@ -93,25 +61,6 @@ Matrix separate_release(const Matrix &s, const Matrix &noisy_matrix, double sigm
   Matrix out = linalg::multiply(scaled, noisy.vectors, linalg::Trans::No, linalg::Trans::Yes);
   linalg::symmetrize_from_upper(out);
   return out;
-}
-
-// The code's get_bincounts: counts[l], l = 1..m-1, is the number of rows whose norm u (in units of
-// r) lies in (2^-l, 2^(1-l)]; rows at or below 2^(1-m) are not counted.
-std::vector<double> norm_histogram(const Matrix &x, double r, int64_t m) {
-  std::vector<double> counts(static_cast<size_t>(m), 0.0);
-  const int e = bound_exponent(r);  // scaled as second_moment does: no overflow
-  for (int64_t i = 0; i < x.rows(); ++i) {
-    double sum = 0.0;
-    for (int64_t j = 0; j < x.cols(); ++j) {
-      const double v = std::ldexp(x(i, j), -e);
-      sum += v * v;
-    }
-    const double u = std::sqrt(sum) / std::ldexp(r, -e);
-    int64_t l = 1;
-    while (l < m && !(u > std::ldexp(1.0, static_cast<int>(-l)))) ++l;
-    if (l < m) counts[static_cast<size_t>(l)] += 1.0;
-  }
-  return counts;
 }
 
 // Adaptive's error bounds (the code's AdaptiveCov), in units of r^2 for a clipping radius r 2^-q:
@@ -481,128 +430,6 @@ DlyReceipt dly_plan(const DlyRequest &request) {
 
 namespace {
 
-// The release on the rows x (n x d, finite) at a radius in [1, 2), where every quantity of the
-// mechanism (the second moment, its sensitivity and noise, the trace, the branch estimates) is a
-// normal double unless it is far below the noise; `receipt` is dly_plan() at that radius.
-DlyRelease release_in_units(Matrix x, const DlyRequest &request, DlyReceipt receipt,
-                            random::Rng &rng) {
-  const double r = request.radius;
-  clip_rows(x, r);
-  Matrix s = second_moment(x, r);
-  DlyVariant branch = request.variant;
-  double radius = r;
-  if (adaptive(request.variant)) {
-    const bool paper = request.variant == DlyVariant::AdaptivePaper;
-    const double n = static_cast<double>(request.n);
-    const std::vector<double> counts = norm_histogram(x, r, receipt.svt_queries);
-    double scale = 1.0;       // r~ / r
-    double u = 1.0;           // where the branch's errors are evaluated, in units of r
-    double trace_unit = 1.0;  // tr~ / r^2
-    ErrorBounds b{};
-    if (paper) {
-      // The paper shifts the noisy trace up to a bound that holds with probability 1 - beta / 8.
-      trace_unit = private_trace_unit(s, request, receipt.trace_sigma,
-                                      privacy::dly_trace_offset(request.rho, request.beta), rng);
-      b = error_bounds(request, receipt.rho_covariance, trace_unit);
-      // The sparse vector stops at j; the radius is one step above, r 2^(1-j), at most r. The
-      // code evaluates the bounds at 2^k2 = 2^-j.
-      const int64_t j = svt_index(counts, b, n, receipt.svt_epsilon, rng);
-      scale = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
-      u = std::ldexp(1.0, static_cast<int>(-j));
-    } else {
-      // dpcov: a first look at the histogram; only if it does not settle r~ = r, the trace
-      // (unbiased: dpcov's rules compare expected errors) and a second look, averaged with the
-      // first in proportion to their budgets (their inverse variances), 1 : 15.
-      const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
-      const std::vector<double> first_look = noisy_histogram(counts, receipt.first_look_sigma, rng);
-      const ErrorBounds widest = error_bounds(request, receipt.rho_covariance, 1.0);
-      if (first_look_settles(first_look, widest, n, receipt.first_look_sigma)) {
-        receipt.first_look_settled = 1;
-        receipt.rho_covariance = privacy::dly_adaptive_early_release_rho(request.rho, split);
-        receipt.trace_sigma = 0.0;
-        receipt.histogram_sigma = 0.0;
-      } else {
-        receipt.first_look_settled = 0;
-        trace_unit = private_trace_unit(s, request, receipt.trace_sigma, 0.0, rng);
-        b = error_bounds(request, receipt.rho_covariance, trace_unit);
-        std::vector<double> histogram = noisy_histogram(counts, receipt.histogram_sigma, rng);
-        const double w = split.first_look / split.radius;  // exact: 1/16
-        for (size_t l = 0; l < histogram.size(); ++l)
-          histogram[l] = w * first_look[l] + (1.0 - w) * histogram[l];
-        scale = std::ldexp(1.0, static_cast<int>(-histogram_index(histogram, b, n)));
-        u = scale;
-      }
-    }
-    radius = r * scale;
-    if (scale < 1.0) {
-      clip_rows(x, radius);
-      s = second_moment(x, radius);
-    }
-    if (paper) {
-      // The paper's code: Separate when its bound is below Gauss's.
-      const double separate_bound = u * b.sep1 + u * u * b.sep2;
-      branch = separate_bound >= u * u * b.gauss1 ? DlyVariant::Gauss : DlyVariant::Separate;
-    } else {
-      // dpcov: the release at rho_c as two halves, the second chosen after the first
-      // (proofs/dong_liang_yi.md, "Branch"). The first half is a Gauss release at rho_c / 2,
-      // which both branches use: Gauss averages it with a second one (the same law as one Gauss
-      // release at rho_c), Separate takes its eigenvectors. The branch with the smaller expected
-      // error, estimated from tr~ (the first half's trace if the first look settled) and the
-      // first half, chooses the second half.
-      const double half = privacy::upward::half_down(receipt.rho_covariance);
-      const double sigma = privacy::dly_gauss_sigma(half, radius, request.n);
-      Matrix first = gauss_release(s, sigma, rng);
-      const double upper = radius * radius;
-      if (receipt.first_look_settled == 1) {
-        // No trace was released: the first half's trace, private and unbiased, stands for it.
-        double trace = 0.0;
-        for (int64_t i = 0; i < request.dim; ++i) trace += first(i, i);
-        trace_unit = std::clamp(trace / upper, 1e-16, 1.0);
-      }
-      const DlyBranchErrors e = dly_branch_errors(
-          first, sigma, upper, dly_separate_bound(request, receipt.rho_covariance, trace_unit, u));
-      DlyRelease release;
-      if (e.separate >= e.gauss) {
-        const Matrix second = gauss_release(s, sigma, rng);
-        for (int64_t j = 0; j < first.cols(); ++j)
-          for (int64_t i = 0; i < first.rows(); ++i)
-            first(i, j) = 0.5 * first(i, j) + 0.5 * second(i, j);  // no overflow
-        release.covariance = postprocess::clip_eigenvalues(first, 0.0, upper);
-        branch = DlyVariant::Gauss;
-        // The average's noise has standard deviation sigma / sqrt(2).
-        receipt.sigma_matrix = privacy::upward::mul_up(sigma, privacy::upward::sqrt_up(0.5));
-      } else {
-        release.covariance = separate_release(s, first, sigma, upper, rng);
-        branch = DlyVariant::Separate;
-        receipt.sigma_matrix = sigma;
-        receipt.sigma_eigenvalues = sigma;
-      }
-      receipt.branch = static_cast<int32_t>(branch);
-      receipt.clip_radius = radius;
-      receipt.seed_fixed = rng.seed_fixed();
-      release.receipt = std::move(receipt);
-      return release;
-    }
-  }
-  Matrix out;
-  const double upper = radius * radius;
-  if (branch == DlyVariant::Gauss) {
-    receipt.sigma_matrix = privacy::dly_gauss_sigma(receipt.rho_covariance, radius, request.n);
-    out = postprocess::clip_eigenvalues(gauss_release(s, receipt.sigma_matrix, rng), 0.0, upper);
-  } else {
-    const double half = privacy::upward::half_down(receipt.rho_covariance);
-    receipt.sigma_matrix = privacy::dly_gauss_sigma(half, radius, request.n);
-    receipt.sigma_eigenvalues = receipt.sigma_matrix;
-    out = separate_release(s, gauss_release(s, receipt.sigma_matrix, rng), receipt.sigma_matrix,
-                           upper, rng);
-  }
-  receipt.branch = static_cast<int32_t>(branch);
-  receipt.clip_radius = radius;
-  receipt.seed_fixed = rng.seed_fixed();
-  return {std::move(out), std::move(receipt)};
-}
-
-
 // 4^e x (x >= 0), rounded up where it is subnormal (ldexp rounds to nearest there: scaled back,
 // a result rounded down is below x): a receipt's sigma in the caller's units is never below the
 // noise added.
@@ -613,38 +440,116 @@ double scaled_up(double x, int e) {
 
 }  // namespace
 
-DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
-  DlyReceipt receipt = dly_plan(request);
-  if (rows.rows != request.n || rows.cols != request.dim)
-    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
-         rows.rows, " x ", rows.cols);
-  check::all_finite(rows, "rows");
-  // The mechanism runs in units of 2^e, e = ilogb(r) (r 2^-e in [1, 2), so that r = 1 runs
-  // unscaled, as before), on the rows scaled by 2^-e (exact unless an entry is subnormal; a public map of each row, so neighbours stay
-  // neighbours), and its output is scaled back by 4^e (post-processing). At a small r the second
-  // moment would otherwise be rounded into the subnormals before its noise is added, by up to a
-  // whole subnormal step per entry, more than its sensitivity sqrt(2) r^2 / n
-  // (proofs/dong_liang_yi.md, "Floating point"). The candidate radii are the plan's.
-  const int e = std::ilogb(request.radius);
-  DlyRequest unit = request;
-  unit.radius = std::ldexp(request.radius, -e);
-  DlyReceipt unit_receipt = dly_plan(unit);
-  unit_receipt.svt_queries = receipt.svt_queries;
-  Matrix x = Matrix::from(rows);
+// The mechanism runs in units of 2^e, e = ilogb(r) (r 2^-e in [1, 2), so that r = 1 runs
+// unscaled), on the rows scaled by 2^-e (exact unless an entry is subnormal; a public map of each
+// row, so neighbours stay neighbours), and its output is scaled back by 4^e (post-processing). At
+// a small r the second moment would otherwise be rounded into the subnormals before its noise is
+// added, by up to a whole subnormal step per entry, more than its sensitivity sqrt(2) r^2 / n
+// (proofs/dong_liang_yi.md, "Floating point"). The candidate radii are the plan's.
+DlyPasses::DlyPasses(const DlyRequest &request, random::Rng &rng)
+    : request_(request), receipt_(dly_plan(request)), rng_(&rng) {
+  exponent_ = std::ilogb(request.radius);
+  unit_ = request;
+  unit_.radius = std::ldexp(request.radius, -exponent_);
+  unit_receipt_ = dly_plan(unit_);
+  unit_receipt_.svt_queries = receipt_.svt_queries;
+  pass_.kind = RowPassKind::DlyMoment;
+  pass_.dim = request.dim;
   // Below r = 1 the rows are scaled up, and a finite entry beyond 2^(1024 + e) would overflow:
-  // the release failed on such a row (Status::NonFinite, before any draw) and not on its
-  // neighbour. Rows are first clipped to r 2^500, a public map of each row that leaves every row
-  // within it as it is (and r 2^-e 2^500 < 2^501 after scaling); clipping again at r composes.
-  if (e < 0) clip_rows(x, std::ldexp(request.radius, 500));
-  for (int64_t j = 0; j < x.cols(); ++j)
-    for (int64_t i = 0; i < x.rows(); ++i) x(i, j) = std::ldexp(x(i, j), -e);
-  DlyRelease release = release_in_units(std::move(x), unit, std::move(unit_receipt), rng);
+  // the release failed on such a row and not on its neighbour. Rows are first clipped to
+  // r 2^500, a public map of each row that leaves every row within it as it is (and
+  // r 2^-e 2^500 < 2^501 after scaling); clipping again at r composes.
+  pass_.pre_clip = exponent_ < 0 ? std::ldexp(request.radius, 500) : 0.0;
+  pass_.scale_exponent = exponent_;
+  pass_.clip_radii = {unit_.radius};
+  pass_.moment_exponent = bound_exponent(unit_.radius);
+  pass_.histogram_bins = adaptive(request.variant) ? unit_receipt_.svt_queries : 0;
+}
+
+const RowPass &DlyPasses::pass() const {
+  if (done_) fail(Status::InvalidArgument, "the release is complete: no pass is left");
+  return pass_;
+}
+
+const DlyRelease &DlyPasses::release() const {
+  if (!done_) fail(Status::InvalidArgument, "the release needs pass ", pass_.index, " first");
+  return result_;
+}
+
+void DlyPasses::finish_pass(const RowPartial &merged) {
+  check_pass_sums(pass(), request_.n, merged);
+  const Matrix s = pass_moment(merged, request_.n);
+  if (pass_.index == 0 && adaptive(request_.variant)) {
+    std::vector<double> counts(merged.counts.begin(), merged.counts.end());
+    choose_radius(s, counts);
+    if (scale_ < 1.0) {
+      // The second pass sums the rows clipped again to r~ (clipping at r first, as before).
+      pass_.index = 1;
+      pass_.clip_radii = {unit_.radius, unit_.radius * scale_};
+      pass_.moment_exponent = bound_exponent(unit_.radius * scale_);
+      pass_.histogram_bins = 0;
+      return;
+    }
+  }
+  final_release(s);
+  done_ = true;
+}
+
+// Adaptive's private steps from the first pass's moment s and norm histogram: the radius
+// r~ = r scale_ and, for the branch, u_ and trace_unit_.
+void DlyPasses::choose_radius(const Matrix &s, const std::vector<double> &counts) {
+  random::Rng &rng = *rng_;
+  DlyReceipt &receipt = unit_receipt_;
+  const DlyRequest &request = unit_;
+  const double n = static_cast<double>(request.n);
+  if (request.variant == DlyVariant::AdaptivePaper) {
+    // The paper shifts the noisy trace up to a bound that holds with probability 1 - beta / 8.
+    trace_unit_ = private_trace_unit(s, request, receipt.trace_sigma,
+                                     privacy::dly_trace_offset(request.rho, request.beta), rng);
+    const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit_);
+    // The sparse vector stops at j; the radius is one step above, r 2^(1-j), at most r. The
+    // code evaluates the bounds at 2^k2 = 2^-j.
+    const int64_t j = svt_index(counts, b, n, receipt.svt_epsilon, rng);
+    scale_ = std::min(std::ldexp(1.0, static_cast<int>(1 - j)), 1.0);
+    u_ = std::ldexp(1.0, static_cast<int>(-j));
+    return;
+  }
+  // dpcov: a first look at the histogram; only if it does not settle r~ = r, the trace
+  // (unbiased: dpcov's rules compare expected errors) and a second look, averaged with the
+  // first in proportion to their budgets (their inverse variances), 1 : 15.
+  const privacy::DlyAdaptiveSplit split = privacy::dly_adaptive_split(false);
+  const std::vector<double> first_look = noisy_histogram(counts, receipt.first_look_sigma, rng);
+  const ErrorBounds widest = error_bounds(request, receipt.rho_covariance, 1.0);
+  if (first_look_settles(first_look, widest, n, receipt.first_look_sigma)) {
+    receipt.first_look_settled = 1;
+    receipt.rho_covariance = privacy::dly_adaptive_early_release_rho(request.rho, split);
+    receipt.trace_sigma = 0.0;
+    receipt.histogram_sigma = 0.0;
+    return;
+  }
+  receipt.first_look_settled = 0;
+  trace_unit_ = private_trace_unit(s, request, receipt.trace_sigma, 0.0, rng);
+  const ErrorBounds b = error_bounds(request, receipt.rho_covariance, trace_unit_);
+  std::vector<double> histogram = noisy_histogram(counts, receipt.histogram_sigma, rng);
+  const double w = split.first_look / split.radius;  // exact: 1/16
+  for (size_t l = 0; l < histogram.size(); ++l)
+    histogram[l] = w * first_look[l] + (1.0 - w) * histogram[l];
+  scale_ = std::ldexp(1.0, static_cast<int>(-histogram_index(histogram, b, n)));
+  u_ = scale_;
+}
+
+// The release at the radius r~ from the rows' moment s at r~, in units, then in the caller's.
+void DlyPasses::final_release(const Matrix &s) {
+  DlyRelease release = adaptive(request_.variant) && request_.variant != DlyVariant::AdaptivePaper
+                           ? dpcov_branch_release(s)
+                           : fixed_branch_release(s);
   Matrix &out = release.covariance;
   for (int64_t j = 0; j < out.cols(); ++j)
-    for (int64_t i = 0; i < out.rows(); ++i) out(i, j) = std::ldexp(out(i, j), 2 * e);
+    for (int64_t i = 0; i < out.rows(); ++i) out(i, j) = std::ldexp(out(i, j), 2 * exponent_);
   // The receipt in the caller's units: the plan's constants, with the release's outcomes. Gauss
   // and Separate keep the plan's sigma (computed at r, equal to the scaled one unless it is
   // below 2^-969, and never below the exact value).
+  DlyReceipt receipt = receipt_;
   const DlyReceipt &done = release.receipt;
   receipt.rho_covariance = done.rho_covariance;
   receipt.first_look_settled = done.first_look_settled;
@@ -653,14 +558,103 @@ DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::
     receipt.histogram_sigma = 0.0;
   }
   receipt.branch = done.branch;
-  receipt.clip_radius = std::ldexp(done.clip_radius, e);  // exact: r~ >= 2^-960
-  if (adaptive(request.variant)) {
-    receipt.sigma_matrix = scaled_up(done.sigma_matrix, e);
-    receipt.sigma_eigenvalues = scaled_up(done.sigma_eigenvalues, e);
+  receipt.clip_radius = std::ldexp(done.clip_radius, exponent_);  // exact: r~ >= 2^-960
+  if (adaptive(request_.variant)) {
+    receipt.sigma_matrix = scaled_up(done.sigma_matrix, exponent_);
+    receipt.sigma_eigenvalues = scaled_up(done.sigma_eigenvalues, exponent_);
   }
   receipt.seed_fixed = done.seed_fixed;
   release.receipt = std::move(receipt);
+  result_ = std::move(release);
+}
+
+// dpcov's Adaptive: the release at rho_c as two halves, the second chosen after the first
+// (proofs/dong_liang_yi.md, "Branch"). The first half is a Gauss release at rho_c / 2, which
+// both branches use: Gauss averages it with a second one (the same law as one Gauss release at
+// rho_c), Separate takes its eigenvectors. The branch with the smaller expected error, estimated
+// from tr~ (the first half's trace if the first look settled) and the first half, chooses the
+// second half.
+DlyRelease DlyPasses::dpcov_branch_release(const Matrix &s) {
+  random::Rng &rng = *rng_;
+  DlyReceipt receipt = unit_receipt_;
+  const double radius = unit_.radius * scale_;
+  const double half = privacy::upward::half_down(receipt.rho_covariance);
+  const double sigma = privacy::dly_gauss_sigma(half, radius, unit_.n);
+  Matrix first = gauss_release(s, sigma, rng);
+  const double upper = radius * radius;
+  double trace_unit = trace_unit_;
+  if (receipt.first_look_settled == 1) {
+    // No trace was released: the first half's trace, private and unbiased, stands for it.
+    double trace = 0.0;
+    for (int64_t i = 0; i < unit_.dim; ++i) trace += first(i, i);
+    trace_unit = std::clamp(trace / upper, 1e-16, 1.0);
+  }
+  const DlyBranchErrors e = dly_branch_errors(
+      first, sigma, upper, dly_separate_bound(unit_, receipt.rho_covariance, trace_unit, u_));
+  DlyRelease release;
+  if (e.separate >= e.gauss) {
+    const Matrix second = gauss_release(s, sigma, rng);
+    for (int64_t j = 0; j < first.cols(); ++j)
+      for (int64_t i = 0; i < first.rows(); ++i)
+        first(i, j) = 0.5 * first(i, j) + 0.5 * second(i, j);  // no overflow
+    release.covariance = postprocess::clip_eigenvalues(first, 0.0, upper);
+    receipt.branch = static_cast<int32_t>(DlyVariant::Gauss);
+    // The average's noise has standard deviation sigma / sqrt(2).
+    receipt.sigma_matrix = privacy::upward::mul_up(sigma, privacy::upward::sqrt_up(0.5));
+  } else {
+    release.covariance = separate_release(s, first, sigma, upper, rng);
+    receipt.branch = static_cast<int32_t>(DlyVariant::Separate);
+    receipt.sigma_matrix = sigma;
+    receipt.sigma_eigenvalues = sigma;
+  }
+  receipt.clip_radius = radius;
+  receipt.seed_fixed = rng.seed_fixed();
+  release.receipt = std::move(receipt);
   return release;
+}
+
+// Gauss, Separate, and AdaptivePaper's branch (Separate when its bound is below Gauss's, as the
+// paper's code decides).
+DlyRelease DlyPasses::fixed_branch_release(const Matrix &s) {
+  random::Rng &rng = *rng_;
+  DlyReceipt receipt = unit_receipt_;
+  const double radius = unit_.radius * scale_;
+  DlyVariant branch = unit_.variant;
+  if (branch == DlyVariant::AdaptivePaper) {
+    const ErrorBounds b = error_bounds(unit_, receipt.rho_covariance, trace_unit_);
+    const double separate_bound = u_ * b.sep1 + u_ * u_ * b.sep2;
+    branch = separate_bound >= u_ * u_ * b.gauss1 ? DlyVariant::Gauss : DlyVariant::Separate;
+  }
+  Matrix out;
+  const double upper = radius * radius;
+  if (branch == DlyVariant::Gauss) {
+    receipt.sigma_matrix = privacy::dly_gauss_sigma(receipt.rho_covariance, radius, unit_.n);
+    out = postprocess::clip_eigenvalues(gauss_release(s, receipt.sigma_matrix, rng), 0.0, upper);
+  } else {
+    const double half = privacy::upward::half_down(receipt.rho_covariance);
+    receipt.sigma_matrix = privacy::dly_gauss_sigma(half, radius, unit_.n);
+    receipt.sigma_eigenvalues = receipt.sigma_matrix;
+    out = separate_release(s, gauss_release(s, receipt.sigma_matrix, rng), receipt.sigma_matrix,
+                           upper, rng);
+  }
+  receipt.branch = static_cast<int32_t>(branch);
+  receipt.clip_radius = radius;
+  receipt.seed_fixed = rng.seed_fixed();
+  return {std::move(out), std::move(receipt)};
+}
+
+DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng) {
+  DlyPasses passes(request, rng);
+  if (rows.rows != request.n || rows.cols != request.dim)
+    fail(Status::Dimension, "rows must be n x d = ", request.n, " x ", request.dim, ", got ",
+         rows.rows, " x ", rows.cols);
+  check::all_finite(rows, "rows");
+  while (!passes.done()) {
+    RowPartial partial = row_partial(passes.pass());
+    add_rows(partial, rows);
+    passes.finish_pass(partial);
+  }
+  return passes.release();
 }
 
 }  // namespace dpcov::mechanisms

@@ -28,6 +28,7 @@
 
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
+#include "row_pass.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -88,6 +89,45 @@ DlyReceipt dly_plan(const DlyRequest &request);
 // Throws as dly_plan(), Status::Dimension if `rows` is not n x d, Status::NonFinite, and
 // Status::Numerical if an eigendecomposition fails.
 DlyRelease dly_release(ConstMatrixView rows, const DlyRequest &request, random::Rng &rng);
+
+// The release as passes over the rows (row_pass.hpp), for rows streamed, re-read or spread over
+// processes: pass 0 sums the rows clipped to r (and, for the adaptive variants, their norm
+// histogram); the adaptive variants then draw their private steps and, when they choose a radius
+// r~ < r, ask for pass 1, the rows clipped to r~. dly_release() is this with one partial of all
+// rows. The generator is drawn from in finish_pass(); it must outlive the object. Throws as
+// dly_plan() on construction.
+class DlyPasses {
+ public:
+  DlyPasses(const DlyRequest &request, random::Rng &rng);
+  bool done() const { return done_; }
+  // The next pass (public values only: the plan's radii and r~, which the receipt releases).
+  // Status::InvalidArgument when done().
+  const RowPass &pass() const;
+  // Draws the noise of the pass whose merged sums over all n rows are `merged`, and decides the
+  // next pass. Throws as check_pass_sums() (before any draw) and Status::Numerical.
+  void finish_pass(const RowPartial &merged);
+  // Status::InvalidArgument before done().
+  const DlyRelease &release() const;
+
+ private:
+  void choose_radius(const Matrix &s, const std::vector<double> &counts);
+  void final_release(const Matrix &s);
+  DlyRelease dpcov_branch_release(const Matrix &s);
+  DlyRelease fixed_branch_release(const Matrix &s);
+
+  DlyRequest request_;
+  DlyReceipt receipt_;  // the plan in the caller's units
+  int exponent_ = 0;    // e = ilogb(r): the release runs in units of 2^e
+  DlyRequest unit_;     // the request at r 2^-e, in [1, 2)
+  DlyReceipt unit_receipt_;
+  random::Rng *rng_;
+  RowPass pass_;
+  bool done_ = false;
+  double scale_ = 1.0;       // r~ / r
+  double u_ = 1.0;           // where the branch's errors are evaluated, in units of r
+  double trace_unit_ = 1.0;  // tr~ / r^2
+  DlyRelease result_;
+};
 
 // Adaptive's branch choice, exposed so that bench/dly_estimates can set its estimates against the
 // errors they predict (proofs/dong_liang_yi.md, "Branch"). Post-processing only: from the first

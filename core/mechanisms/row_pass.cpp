@@ -1,0 +1,192 @@
+#include "row_pass.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "../check.hpp"
+#include "../data/row_bound.hpp"
+#include "../linalg/blas.hpp"
+#include "coinpress.hpp"
+
+namespace dpcov::mechanisms {
+
+namespace {
+
+// Exponents beyond these would scale a bounded row out of the normal doubles.
+constexpr int32_t kMaxExponent = 1100;
+
+// Scales every row of norm > radius onto the sphere of that radius (data::row_factor shaves the
+// factor so the computed norm is <= radius).
+void clip_rows(Matrix &x, double radius) {
+  const int64_t n = x.rows();
+  std::vector<double> sums(static_cast<size_t>(n));
+  data::row_sums_of_squares(x.view(), 0, n, sums.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const double factor =
+        data::row_factor(x.view(), i, sums[static_cast<size_t>(i)], radius, BoundPolicy::Clip);
+    if (factor != 1.0)
+      for (int64_t j = 0; j < x.cols(); ++j) x(i, j) *= factor;
+  }
+}
+
+void scale(Matrix &x, int exponent) {
+  for (int64_t j = 0; j < x.cols(); ++j)
+    for (int64_t i = 0; i < x.rows(); ++i) x(i, j) = std::ldexp(x(i, j), -exponent);
+}
+
+// The code's get_bincounts: counts[l], l = 1..m-1, is the number of rows whose norm u (in units of
+// r) lies in (2^-l, 2^(1-l)]; rows at or below 2^(1-m) are not counted. The norms are computed on
+// the rows scaled by 2^-e, r < 2^e, so that no sum of squares overflows.
+void count_norms(const Matrix &x, double r, int e, std::vector<int64_t> &counts) {
+  const int64_t m = static_cast<int64_t>(counts.size());
+  for (int64_t i = 0; i < x.rows(); ++i) {
+    double sum = 0.0;
+    for (int64_t j = 0; j < x.cols(); ++j) {
+      const double v = std::ldexp(x(i, j), -e);
+      sum += v * v;
+    }
+    const double u = std::sqrt(sum) / std::ldexp(r, -e);
+    int64_t l = 1;
+    while (l < m && !(u > std::ldexp(1.0, static_cast<int>(-l)))) ++l;
+    if (l < m) ++counts[static_cast<size_t>(l)];
+  }
+}
+
+// The rows whose outer products a pass sums (already scaled by 2^-moment_exponent), counting
+// the histogram on the way.
+Matrix mapped_rows(const RowPass &pass, ConstMatrixView rows, std::vector<int64_t> &counts) {
+  if (pass.kind == RowPassKind::CoinpressStep) {
+    Matrix a(pass.dim, pass.dim);
+    std::copy(pass.transform.begin(), pass.transform.end(), a.data());
+    return coinpress_whitened_rows(rows, a, pass.clip_radii[0], pass.authors_code);
+  }
+  Matrix x = Matrix::from(rows);
+  if (pass.pre_clip > 0.0) clip_rows(x, pass.pre_clip);
+  scale(x, pass.scale_exponent);
+  for (size_t k = 0; k < pass.clip_radii.size(); ++k) {
+    clip_rows(x, pass.clip_radii[k]);
+    if (k == 0 && pass.histogram_bins > 0)
+      count_norms(x, pass.clip_radii[0], std::ilogb(pass.clip_radii[0]) + 1, counts);
+  }
+  scale(x, pass.moment_exponent);
+  return x;
+}
+
+}  // namespace
+
+void check_row_pass(const RowPass &pass) {
+  if (pass.kind != RowPassKind::DlyMoment && pass.kind != RowPassKind::CoinpressStep)
+    fail(Status::InvalidArgument, "unknown pass kind ", static_cast<int32_t>(pass.kind));
+  check::dimension(pass.dim, "d");
+  if (pass.index < 0) fail(Status::InvalidArgument, "pass index must be >= 0, got ", pass.index);
+  if (pass.clip_radii.empty() || pass.clip_radii.size() > 2)
+    fail(Status::InvalidArgument, "a pass clips to one or two radii, got ",
+         pass.clip_radii.size());
+  for (double r : pass.clip_radii) data::check_row_bound(r, "pass clip radius");
+  if (pass.pre_clip != 0.0) data::check_row_bound(pass.pre_clip, "pass pre-clip radius");
+  if (std::abs(pass.scale_exponent) > kMaxExponent || std::abs(pass.moment_exponent) > kMaxExponent)
+    fail(Status::InvalidArgument, "pass exponents must be within +-", kMaxExponent);
+  if (pass.histogram_bins < 0 || pass.histogram_bins > 80)
+    fail(Status::InvalidArgument, "pass histogram bins must be in [0, 80], got ",
+         pass.histogram_bins);
+  if (pass.kind == RowPassKind::CoinpressStep) {
+    if (static_cast<int64_t>(pass.transform.size()) != pass.dim * pass.dim)
+      fail(Status::Dimension, "a CoinPress pass's transform must hold d^2 = ", pass.dim * pass.dim,
+           " values, got ", pass.transform.size());
+    for (double v : pass.transform) check::finite(v, "pass transform");
+    if (pass.clip_radii.size() != 1 || pass.histogram_bins != 0)
+      fail(Status::InvalidArgument, "a CoinPress pass clips to one radius and counts nothing");
+  } else if (!pass.transform.empty() || pass.authors_code) {
+    fail(Status::InvalidArgument, "a Dong-Liang-Yi pass has no transform");
+  }
+}
+
+RowPartial row_partial(const RowPass &pass) {
+  check_row_pass(pass);
+  RowPartial p;
+  p.pass = pass;
+  p.sum = Matrix(pass.dim, pass.dim);
+  p.compensation = Matrix(pass.dim, pass.dim);
+  p.counts.assign(static_cast<size_t>(pass.histogram_bins), 0);
+  return p;
+}
+
+void check_partial_sums(const RowPartial &partial) {
+  const RowPass &pass = partial.pass;
+  if (partial.rows < 0) fail(Status::InvalidArgument, "a partial's row count is negative");
+  const double b = std::ldexp(pass.clip_radii.back(), -pass.moment_exponent);
+  // Rounded up: rows b^2 with a margin of the summation's rounding, so that no sum of bounded
+  // rows is refused.
+  const double limit = static_cast<double>(partial.rows) * b * b * (1.0 + 1e-9) + 1e-300;
+  for (int64_t j = 0; j < pass.dim; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const double v = partial.sum(i, j) + partial.compensation(i, j);
+      check::finite(partial.sum(i, j), "a partial's sum");
+      check::finite(partial.compensation(i, j), "a partial's compensation");
+      if (i == j && !(v >= 0.0 && v <= limit))
+        fail(Status::InvalidArgument, "a partial's diagonal entry ", i, " is ", v,
+             ", outside [0, rows b^2 = ", limit, "] for its ", partial.rows, " rows");
+    }
+  int64_t total = 0;
+  for (int64_t c : partial.counts) {
+    if (c < 0 || c > partial.rows - total)
+      fail(Status::InvalidArgument, "a partial's histogram counts must be >= 0 and add up to at ",
+           "most its ", partial.rows, " rows");
+    total += c;
+  }
+}
+
+void add_rows(RowPartial &partial, ConstMatrixView rows) {
+  const int64_t d = partial.pass.dim;
+  if (rows.cols != d) fail(Status::Dimension, "rows must have d = ", d, " columns, got ", rows.cols);
+  if (rows.rows == 0) return;
+  check::all_finite(rows, "rows");
+  std::vector<int64_t> counts = partial.counts;
+  const Matrix y = mapped_rows(partial.pass, rows, counts);
+  Matrix chunk(d, d);
+  linalg::syrk_upper(y.view(), 0.0, chunk.data(), d);
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i)
+      data::neumaier_add(partial.sum(i, j), partial.compensation(i, j), chunk(i, j));
+  partial.counts = std::move(counts);
+  partial.rows += rows.rows;
+}
+
+void merge(RowPartial &into, const RowPartial &from) {
+  if (!(into.pass == from.pass))
+    fail(Status::Incompatible, "the partials are of different passes (pass ", into.pass.index,
+         " and pass ", from.pass.index, ", or another mechanism or step)");
+  if (from.rows > std::numeric_limits<int64_t>::max() - into.rows)
+    fail(Status::TooLarge, "the merged row count overflows");
+  const int64_t d = into.pass.dim;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.sum(i, j));
+      data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.compensation(i, j));
+    }
+  for (size_t l = 0; l < into.counts.size(); ++l) into.counts[l] += from.counts[l];
+  into.rows += from.rows;
+}
+
+void check_pass_sums(const RowPass &pass, int64_t n, const RowPartial &merged) {
+  if (!(merged.pass == pass))
+    fail(Status::Incompatible, "the partial is of pass ", merged.pass.index,
+         " of another release or step, not of pass ", pass.index, " of this one");
+  if (merged.rows != n)
+    fail(Status::Dimension, "the merged partial must hold all n = ", n, " rows, got ", merged.rows);
+}
+
+Matrix pass_moment(const RowPartial &partial, int64_t n) {
+  const int64_t d = partial.pass.dim;
+  const int e = partial.pass.moment_exponent;
+  const double inv_n = 1.0 / static_cast<double>(n);
+  Matrix s(d, d);
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i)
+      s(i, j) = std::ldexp((partial.sum(i, j) + partial.compensation(i, j)) * inv_n, 2 * e);
+  linalg::symmetrize_from_upper(s);
+  return s;
+}
+
+}  // namespace dpcov::mechanisms

@@ -7,6 +7,7 @@
 #include "../core/privacy/zcdp.hpp"
 #include "guard.hpp"
 #include "receipt_prefix.hpp"
+#include "zcdp_structs.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -51,6 +52,20 @@ dpcov_coinpress_receipt c_receipt(const mech::CoinpressReceipt &r, size_t struct
 }
 
 }  // namespace
+
+namespace dpcov::capi {
+
+mechanisms::CoinpressRequest coinpress_request(int64_t n, int64_t dim,
+                                               const dpcov_coinpress_params *params) {
+  return request_from(n, dim, params);
+}
+
+dpcov_coinpress_receipt coinpress_c_receipt(const mechanisms::CoinpressReceipt &r,
+                                            size_t struct_size) {
+  return c_receipt(r, struct_size);
+}
+
+}  // namespace dpcov::capi
 
 extern "C" {
 

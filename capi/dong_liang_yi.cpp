@@ -7,6 +7,7 @@
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "guard.hpp"
 #include "receipt_prefix.hpp"
+#include "zcdp_structs.hpp"
 #include "rng_handle.hpp"
 
 namespace {
@@ -61,6 +62,18 @@ dpcov_dly_receipt c_receipt(const mech::DlyReceipt &r, size_t struct_size) {
 }
 
 }  // namespace
+
+namespace dpcov::capi {
+
+mechanisms::DlyRequest dly_request(int64_t n, int64_t dim, const dpcov_dly_params *params) {
+  return request_from(n, dim, params);
+}
+
+dpcov_dly_receipt dly_c_receipt(const mechanisms::DlyReceipt &r, size_t struct_size) {
+  return c_receipt(r, struct_size);
+}
+
+}  // namespace dpcov::capi
 
 extern "C" {
 

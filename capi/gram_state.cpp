@@ -22,7 +22,6 @@
 #include "../core/check.hpp"
 #include "../core/error.hpp"
 #include "dpcov/gram.h"
-#include "dpcov/version.h"
 #include "gram_handle.hpp"
 #include "guard.hpp"
 #include "state_bytes.hpp"
@@ -31,13 +30,14 @@ namespace {
 
 constexpr unsigned char kMagic[8] = {'D', 'P', 'C', 'O', 'V', 'G', 'R', 'M'};
 constexpr uint32_t kFormatVersion = 1;
+constexpr dpcov::capi::StateFormat kFormat{kMagic, kFormatVersion, "Gram state",
+                                           "dpcov_gram_export_state()"};
 constexpr uint32_t kKindFloat = 0;
 constexpr uint32_t kKindExact = 1;
 constexpr uint32_t kFlagBounded = 1;
 constexpr uint32_t kFlagDropPolicy = 2;
 constexpr uint32_t kFlagUnits = 4;
-// Magic, format version, library major version, total length.
-constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8;
+constexpr size_t kHeaderBytes = dpcov::capi::kStateHeaderBytes;
 // Bytes per packed entry of either kind: one 128-bit integer, or a sum and its compensation.
 constexpr size_t kEntryBytes = 16;
 
@@ -78,10 +78,7 @@ void write_units(dpcov::capi::ByteWriter &w, const dpcov::data::UnitSampler &uni
 std::vector<unsigned char> encode(const dpcov_gram &gram) {
   const dpcov::GramCounts &c = gram.exact ? gram.exact->counts() : gram.acc.counts();
   dpcov::capi::ByteWriter w;
-  w.raw(kMagic, sizeof kMagic);
-  w.u32(kFormatVersion);
-  w.u32(DPCOV_VERSION_MAJOR);
-  w.u64(0);  // the total length, set below
+  dpcov::capi::write_state_header(w, kFormat);
   w.u32(gram.exact ? kKindExact : kKindFloat);
   w.u32((gram.spec ? kFlagBounded : 0) | (c.drop_policy ? kFlagDropPolicy : 0) |
         (gram.units ? kFlagUnits : 0));
@@ -105,42 +102,11 @@ std::vector<unsigned char> encode(const dpcov_gram &gram) {
     for (double v : sum) w.f64(v);
     for (double v : comp) w.f64(v);
   }
-  std::vector<unsigned char> &bytes = w.bytes();
-  const uint64_t total = bytes.size() + dpcov::capi::kChecksumBytes;
-  for (int k = 0; k < 8; ++k) bytes[16 + k] = static_cast<unsigned char>(total >> (8 * k));
-  w.checksum();
-  return std::move(bytes);
+  return dpcov::capi::finish_state(w);
 }
 
-// The header's checks, in the order that gives the clearest message: what the bytes are, which
-// format and library wrote them, whether they are all there, and whether they are intact.
 void check_header(const unsigned char *buf, size_t len) {
-  if (len < kHeaderBytes)
-    dpcov::fail(dpcov::Status::InvalidArgument, "the state is truncated: ", len,
-                " bytes, shorter than its ", kHeaderBytes, "-byte header");
-  if (std::memcmp(buf, kMagic, sizeof kMagic) != 0)
-    dpcov::fail(dpcov::Status::InvalidArgument, "not a dpcov Gram state: wrong magic (expected ",
-                "\"DPCOVGRM\", as dpcov_gram_export_state() writes)");
-  dpcov::capi::ByteReader r(buf + sizeof kMagic, kHeaderBytes - sizeof kMagic);
-  const uint32_t version = r.u32();
-  const uint32_t major = r.u32();
-  const uint64_t total = r.u64();
-  if (version != kFormatVersion)
-    dpcov::fail(dpcov::Status::Incompatible, "the state has format version ", version,
-                "; this library reads version ", kFormatVersion);
-  if (major != DPCOV_VERSION_MAJOR)
-    dpcov::fail(dpcov::Status::Incompatible, "the state was written by library major version ", major,
-                "; this library is major version ", DPCOV_VERSION_MAJOR,
-                " (its grids and plans may differ)");
-  if (total > len)
-    dpcov::fail(dpcov::Status::InvalidArgument, "the state is truncated: ", len, " of its ", total,
-                " bytes");
-  if (total < len)
-    dpcov::fail(dpcov::Status::InvalidArgument, "the buffer holds ", len - total,
-                " bytes after the state's ", total);
-  if (!dpcov::capi::checksum_matches(buf, len))
-    dpcov::fail(dpcov::Status::InvalidArgument, "the state is corrupted: its BLAKE2b checksum does not ",
-                "match its bytes");
+  dpcov::capi::check_state_header(buf, len, kFormat);
 }
 
 dpcov::capi::StoredBounding read_spec(dpcov::capi::ByteReader &r, int64_t &cols) {

@@ -4,8 +4,10 @@
 
 #include <bit>
 #include <cstring>
+#include <string>
 
 #include "../core/error.hpp"
+#include "dpcov/version.h"
 
 namespace dpcov::capi {
 
@@ -69,6 +71,49 @@ bool checksum_matches(const unsigned char *data, size_t size) {
   unsigned char sum[kChecksumBytes];
   blake2b(data, size - kChecksumBytes, sum);
   return std::memcmp(sum, data + size - kChecksumBytes, kChecksumBytes) == 0;
+}
+
+void check_state_header(const unsigned char *buf, size_t len, const StateFormat &format) {
+  if (len < kStateHeaderBytes)
+    fail(Status::InvalidArgument, "the state is truncated: ", len, " bytes, shorter than its ",
+         kStateHeaderBytes, "-byte header");
+  if (std::memcmp(buf, format.magic, 8) != 0)
+    fail(Status::InvalidArgument, "not a dpcov ", format.what, ": wrong magic (expected \"",
+         std::string(reinterpret_cast<const char *>(format.magic), 8), "\", as ", format.writer,
+         " writes)");
+  ByteReader r(buf + 8, kStateHeaderBytes - 8);
+  const uint32_t version = r.u32();
+  const uint32_t major = r.u32();
+  const uint64_t total = r.u64();
+  if (version != format.version)
+    fail(Status::Incompatible, "the state has format version ", version,
+         "; this library reads version ", format.version);
+  if (major != DPCOV_VERSION_MAJOR)
+    fail(Status::Incompatible, "the state was written by library major version ", major,
+         "; this library is major version ", DPCOV_VERSION_MAJOR,
+         " (its grids and plans may differ)");
+  if (total > len) fail(Status::InvalidArgument, "the state is truncated: ", len, " of its ", total, " bytes");
+  if (total < len)
+    fail(Status::InvalidArgument, "the buffer holds ", len - total, " bytes after the state's ",
+         total);
+  if (!checksum_matches(buf, len))
+    fail(Status::InvalidArgument, "the state is corrupted: its BLAKE2b checksum does not ",
+         "match its bytes");
+}
+
+void write_state_header(ByteWriter &w, const StateFormat &format) {
+  w.raw(format.magic, 8);
+  w.u32(format.version);
+  w.u32(DPCOV_VERSION_MAJOR);
+  w.u64(0);
+}
+
+std::vector<unsigned char> finish_state(ByteWriter &w) {
+  std::vector<unsigned char> &bytes = w.bytes();
+  const uint64_t total = bytes.size() + kChecksumBytes;
+  for (int k = 0; k < 8; ++k) bytes[16 + k] = static_cast<unsigned char>(total >> (8 * k));
+  w.checksum();
+  return std::move(bytes);
 }
 
 }  // namespace dpcov::capi

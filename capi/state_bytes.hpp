@@ -59,6 +59,27 @@ class ByteReader {
   size_t pos_ = 0;
 };
 
+// Magic (8 bytes), format version, library major version, total length: how every state begins.
+inline constexpr size_t kStateHeaderBytes = 8 + 4 + 4 + 8;
+
+struct StateFormat {
+  const unsigned char *magic;  // 8 bytes
+  uint32_t version;
+  const char *what;    // "Gram state", for messages
+  const char *writer;  // the function that writes it, for messages
+};
+
+// The header's checks, in the order that gives the clearest message: what the bytes are, which
+// format and library wrote them, whether they are all there, and whether they are intact.
+// Throws DPCOV_E_INVALID_ARGUMENT, or DPCOV_E_INCOMPATIBLE for another format or major version.
+void check_state_header(const unsigned char *buf, size_t len, const StateFormat &format);
+
+// Writes the header with a zero length, which finish_state() sets.
+void write_state_header(ByteWriter &w, const StateFormat &format);
+
+// Sets the header's total length and appends the checksum; returns the bytes.
+std::vector<unsigned char> finish_state(ByteWriter &w);
+
 // Whether the last kChecksumBytes of data[0, size) are the checksum of the bytes before them.
 bool checksum_matches(const unsigned char *data, size_t size);
 

@@ -30,5 +30,6 @@
 #include "dpcov/exact.h"
 #include "dpcov/forecast.h"
 #include "dpcov/plan.h"
+#include "dpcov/row_passes.h"
 
 #endif /* DPCOV_H */

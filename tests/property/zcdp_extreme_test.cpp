@@ -1,6 +1,6 @@
 // Finite or failed at the extremes of every parameter, for the zCDP mechanisms of the C ABI
 // (Dong-Liang-Yi Gauss, Separate, Adaptive and AdaptivePaper; CoinPress covariance and mean; the
-// centring split and the zCDP conversions): rho and the radii anywhere in [denorm_min, DBL_MAX],
+// centring split and the zCDP conversions; Dong-Liang-Yi and CoinPress also as sessions of passes): rho and the radii anywhere in [denorm_min, DBL_MAX],
 // K up to DBL_MAX, beta and delta at the ends of (0, 1), d = 1, n = 1, t up to 16, rows from 0 to
 // far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
 // finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
@@ -112,6 +112,42 @@ void check_plan_and_release(const char *what, int64_t out_size, Plan plan, Relea
             dpcov_status_string(status) + " (" + dpcov_last_error_message() + ")");
 }
 
+// A release through a session (dpcov/row_passes.h) on the rows in two partials: the session
+// takes a copy of `rng`'s state, and `rng` is advanced once it is taken (a session spends its
+// generator), so that the contract's "failed after a draw" reads the same as for the in-memory
+// release.
+template <class Create, class Result>
+dpcov_status session_release(dpcov_rng *rng, int64_t n, int64_t d, const std::vector<double> &rows,
+                             Create create, Result result) {
+  dpcov_rng *own = nullptr;
+  if (dpcov_rng_create_seeded(&own, 0, 0) != DPCOV_OK) return DPCOV_E_INTERNAL;
+  const std::vector<unsigned char> state = rng_state(rng);
+  dpcov_rng_state_restore(own, state.data(), state.size());
+  dpcov_row_session *session = nullptr;
+  dpcov_status status = create(&session, &own);
+  dpcov_rng_destroy(&own);
+  if (status != DPCOV_OK) return status;
+  uint64_t spent = 0;
+  dpcov_rng_next_u64(rng, &spent);
+  int32_t done = 0;
+  while (status == DPCOV_OK && (status = dpcov_row_session_done(session, &done)) == DPCOV_OK &&
+         done == 0) {
+    dpcov_row_partial *a = nullptr, *b = nullptr;
+    dpcov_row_partial_create(&a, session);
+    dpcov_row_partial_create(&b, session);
+    const int64_t half = n / 2;
+    dpcov_row_partial_add_rows(a, DPCOV_ROW_MAJOR, half, d, rows.data(), d);
+    dpcov_row_partial_add_rows(b, DPCOV_ROW_MAJOR, n - half, d, rows.data() + half * d, d);
+    dpcov_row_partial_merge(a, b);
+    dpcov_row_partial_destroy(&b);
+    status = dpcov_row_session_finish_pass(session, &a);
+    dpcov_row_partial_destroy(&a);
+  }
+  if (status == DPCOV_OK) status = result(session);
+  dpcov_row_session_destroy(&session);
+  return status;
+}
+
 RC_GTEST_PROP(ZcdpExtreme, DongLiangYiIsFiniteOrFailsUntouched, ()) {
   dpcov_dly_params p;
   RC_ASSERT(dpcov_dly_params_default(&p) == DPCOV_OK);
@@ -127,6 +163,18 @@ RC_GTEST_PROP(ZcdpExtreme, DongLiangYiIsFiniteOrFailsUntouched, ()) {
       "dly", d * d, [&](dpcov_dly_receipt *r) { return dpcov_dly_plan(n, d, &p, r); },
       [&](dpcov_rng *rng, double *out, dpcov_dly_receipt *r) {
         return dpcov_dly_release(DPCOV_ROW_MAJOR, n, d, rows.data(), d, &p, rng, out, d, r);
+      });
+  check_plan_and_release<dpcov_dly_receipt>(
+      "dly session", d * d, [&](dpcov_dly_receipt *r) { return dpcov_dly_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_dly_receipt *r) {
+        return session_release(
+            rng, n, d, rows,
+            [&](dpcov_row_session **s, dpcov_rng **g) {
+              return dpcov_dly_session_create(s, n, d, &p, g);
+            },
+            [&](const dpcov_row_session *s) {
+              return dpcov_dly_session_result(s, DPCOV_ROW_MAJOR, out, d, r);
+            });
       });
 }
 
@@ -147,6 +195,19 @@ RC_GTEST_PROP(ZcdpExtreme, CoinpressIsFiniteOrFailsUntouched, ()) {
       [&](dpcov_coinpress_receipt *r) { return dpcov_coinpress_plan(n, d, &p, r); },
       [&](dpcov_rng *rng, double *out, dpcov_coinpress_receipt *r) {
         return dpcov_coinpress_release(DPCOV_ROW_MAJOR, n, d, rows.data(), d, &p, rng, out, d, r);
+      });
+  check_plan_and_release<dpcov_coinpress_receipt>(
+      "coinpress session", d * d,
+      [&](dpcov_coinpress_receipt *r) { return dpcov_coinpress_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_coinpress_receipt *r) {
+        return session_release(
+            rng, n, d, rows,
+            [&](dpcov_row_session **s, dpcov_rng **g) {
+              return dpcov_coinpress_session_create(s, n, d, &p, g);
+            },
+            [&](const dpcov_row_session *s) {
+              return dpcov_coinpress_session_result(s, DPCOV_ROW_MAJOR, out, d, r);
+            });
       });
 }
 

@@ -62,6 +62,7 @@ from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wi
 from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
                      ZcdpCharge, active_accountant)
 from .rng import Rng, state_size
+from .row_passes import RowPartial, RowSession, run_passes
 from .sketch import Sketch
 from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, AuditResult,
                     AuditRowsMechanism, AuditVerdict, BlackBoxResult, BlackBoxStatistic,
@@ -234,6 +235,9 @@ __all__ = [
     "release_rows",
     "ResourceError",
     "Rng",
+    "RowPartial",
+    "RowSession",
+    "run_passes",
     "SensitivityNorm",
     "Sketch",
     "state_size",

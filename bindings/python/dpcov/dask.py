@@ -11,6 +11,10 @@ release with the chosen mechanism, so the privacy cost is that of a single relea
 number of partitions; the result equals the single-process release with the same generator, byte
 for byte with exact numerics (integer addition) and up to the rounding of the sum otherwise.
 
+Dong-Liang-Yi and CoinPress, which look at the rows more than once, run as passes
+(:func:`dask_zcdp_release`): each pass over the rows is one such reduction of partial sums, and
+the driver draws the pass's noise and decides the next.
+
 Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask python3-distributed``;
 ``import dpcov`` alone does not), or run ``python3 -m dpcov.dask`` for a demonstration on a local
 cluster.
@@ -79,11 +83,16 @@ def partition_exact_state(block: np.ndarray, spec: dict) -> bytes:
 def merge_exact_states(states) -> bytes:
     """The saved state of the merge of saved states: integer addition, so exactly the state of
     one accumulator of all their rows, whatever the grouping and order."""
-    states = list(states)
-    with dpcov.GramAccumulator.from_bytes(states[0]) as total:
-        for state in states[1:]:
-            with dpcov.GramAccumulator.from_bytes(state) as part:
-                total.merge(part)
+    return _merged_bytes(states, dpcov.GramAccumulator.from_bytes)
+
+
+def _merged_bytes(parts, load) -> bytes:
+    """The bytes of the merge of the objects ``load`` reads from each of ``parts``."""
+    parts = list(parts)
+    with load(parts[0]) as total:
+        for part in parts[1:]:
+            with load(part) as other:
+                total.merge(other)
         return total.to_bytes()
 
 
@@ -127,6 +136,54 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     state = gram_state(x, bound, policy, split_every)
     with dpcov.GramAccumulator.from_state(**state) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)
+
+
+def partition_pass_sums(block: np.ndarray, spec: bytes) -> bytes:
+    """The bytes of one partition's partial of the pass whose empty partial is ``spec``: the
+    pass's function of each of its rows, summed (:class:`dpcov.RowPartial`)."""
+    with dpcov.RowPartial.from_bytes(spec) as partial:
+        return partial.add_rows(block).to_bytes()
+
+
+def merge_pass_sums(sums) -> bytes:
+    """The bytes of the merge of partials of one pass (compensated addition)."""
+    return _merged_bytes(sums, dpcov.RowPartial.from_bytes)
+
+
+# The zCDP row mechanisms dask_zcdp_release runs as passes, and their variants.
+ZCDP_MECHANISMS = {"dly_gauss": "gauss", "dly_separate": "separate", "dly_adaptive": "adaptive",
+                   "dly_adaptive_paper": "adaptive_paper", "coinpress": None}
+
+
+def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_every: int = 2,
+                      **params):
+    """A Dong-Liang-Yi or CoinPress release of the rows of the n x d Dask array ``x``, each of
+    its passes over the rows a Dask reduction (:class:`dpcov.RowSession`): the driver sends each
+    partition the pending pass as the bytes of an empty partial, each partition sums the pass's
+    function of its rows into a partial and returns its bytes, and the partials merge pairwise up
+    the tree; the driver finishes the pass with the merged partial, drawing its noise. Dong-Liang-
+    Yi makes one pass (Adaptive a second when it clips to r~ < r), CoinPress one per step. No raw
+    row leaves its partition and ``rng`` (closed here: the session takes it) never leaves the
+    driver. The release equals the single-process one (:func:`dpcov.dly_release`,
+    :func:`dpcov.coinpress_release`) with the same generator: the same receipt, the matrix up to
+    the rounding of the compensated sums. ``params`` are those of the single-process function
+    (``rho``, ``radius``, ``beta``, ``delta``; ``k_bound``, ``steps`` for CoinPress); an active
+    :class:`dpcov.BudgetAccountant` is charged once, as there."""
+    if mechanism not in ZCDP_MECHANISMS:
+        raise ValueError(f"mechanism must be one of {sorted(ZCDP_MECHANISMS)}, got {mechanism!r}")
+    parts = row_partitions(x)
+    n, d = int(x.shape[0]), int(x.shape[1])
+    if mechanism == "coinpress":
+        session = dpcov.RowSession.coinpress(n, d, rng, **params)
+    else:
+        session = dpcov.RowSession.dly(n, d, rng, ZCDP_MECHANISMS[mechanism], **params)
+
+    def sums_of_pass(spec: bytes) -> bytes:
+        return parts.reduction(lambda block: partition_pass_sums(block, spec), merge_pass_sums,
+                               split_every=split_every).compute()
+
+    with session:
+        return dpcov.run_passes(session, sums_of_pass)
 
 
 def main() -> None:

@@ -54,6 +54,15 @@ def _dask(rng):
     return dpcov.dask.dask_release(da.from_array(_rows(), chunks=(100, 3)), 1.0, 1.0, 1e-6, rng)
 
 
+def _dask_zcdp(rng):
+    # The session takes the generator it is given (closing it), so the path gets a substream:
+    # the caller's generator stays open for the checks below, and the substream is drawn from
+    # only after the accountant has checked the plan.
+    import dask.array as da
+    return dpcov.dask.dask_zcdp_release(da.from_array(_rows(), chunks=(100, 3)),
+                                        rng.substream(0), "dly_adaptive")
+
+
 def _sketch(rng):
     with dpcov.Rng(77) as sketch_rng:
         sketch = dpcov.Sketch(3, 40, sketch_rng)
@@ -103,6 +112,7 @@ RELEASES = {
     "release_rows": (lambda rng: dpcov.release_rows("analyze_gauss", _rows(), 1.0, 1.0, 1e-6,
                                                     rng), False),
     "dask_release": (_dask, False),
+    "dask_zcdp_release": (_dask_zcdp, True),
     "Sketch.release": (_sketch, False),
     "ols_analyze_gauss": (_ols(dpcov.ols_analyze_gauss, 4.0), False),
     "ols_jl": (_ols(dpcov.ols_jl, 1.0, projection_rows=40), False),

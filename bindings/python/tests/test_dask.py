@@ -103,3 +103,32 @@ def test_a_cluster_release_without_a_seed_uses_the_cryptographic_generator(clien
         _, receipt = dask_release.dask_release(x, 1.0, 1.0, 1e-6, rng)
     assert receipt.seed_fixed == 0
     assert receipt.generator_name == "chacha20"
+
+
+# Dong-Liang-Yi and CoinPress as passes over the partitions (dpcov.dask.dask_zcdp_release): the
+# same receipt as the single-process release with the same generator, the matrix to the rounding
+# of the compensated sums. At radius 16 AdaptivePaper clips the rows (norms up to about 1.6) to
+# r~ = 8, so that its second pass runs too.
+@pytest.mark.parametrize("mechanism,params", [
+    ("dly_gauss", {"rho": 1.0, "radius": 2.0}),
+    ("dly_separate", {"rho": 1.0, "radius": 2.0}),
+    ("dly_adaptive", {"rho": 1.0, "radius": 4.0}),
+    ("dly_adaptive_paper", {"rho": 1.0, "radius": 16.0}),
+    ("coinpress", {"rho": 1.0, "k_bound": 10.0, "steps": 3})])
+def test_the_zcdp_mechanisms_on_a_cluster_equal_the_single_process_release(
+        client, rows, mechanism, params):
+    x = da.from_array(rows, chunks=((700, 1300, 500, 1500), DIM))
+    rng = dpcov.Rng(2027)
+    released, receipt = dask_release.dask_zcdp_release(x, rng, mechanism, **params)
+    assert rng.closed  # the session took the generator
+    with dpcov.Rng(2027) as rng:
+        if mechanism == "coinpress":
+            expected, expected_receipt = dpcov.coinpress_release(rows, rng=rng, **params)
+        else:
+            expected, expected_receipt = dpcov.dly_release(
+                rows, rng, dask_release.ZCDP_MECHANISMS[mechanism], **params)
+    assert receipt == expected_receipt
+    if mechanism == "dly_adaptive_paper":
+        assert receipt["clip_radius"] < params["radius"]
+    scale = max(1.0, np.abs(expected).max())
+    np.testing.assert_allclose(released, expected, rtol=0, atol=1e-10 * scale)

@@ -17,6 +17,7 @@
 #include "../io/receipt_prefix_json.hpp"
 #include "../io/write_outputs.hpp"
 #include "release_pipeline.hpp"
+#include "zcdp_passes.hpp"
 
 namespace dpcov::cli {
 
@@ -416,12 +417,15 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
                  rho, r.epsilon, *m.delta, static_cast<long long>(d));
 }
 
+nlohmann::ordered_json coinpress_sidecar(const ZcdpReleaseOptions &o,
+                                         const dpcov_coinpress_receipt &r, double rho,
+                                         const nlohmann::ordered_json &centring);
+
 // coinpress (with --center: on the rows centred on its private mean first) into `released`;
 // returns the public receipt.
 nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
                                       double rho, RowBuffer &rows, int64_t d,
                                       const ReleaseDraws &draws, std::vector<double> &released) {
-  const MechanismOptions &m = o.mechanism;
   nlohmann::ordered_json centring;
   if (o.center) {
     std::vector<double> mean;
@@ -439,6 +443,14 @@ nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPla
   draws.check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
                                       &plan.coinpress, draws.rng(), released.data(), d, &r),
               "releasing with coinpress");
+  return coinpress_sidecar(o, r, rho, centring);
+}
+
+// The public receipt of a coinpress release (`centring`: --center's mean, else empty).
+nlohmann::ordered_json coinpress_sidecar(const ZcdpReleaseOptions &o,
+                                         const dpcov_coinpress_receipt &r, double rho,
+                                         const nlohmann::ordered_json &centring) {
+  const MechanismOptions &m = o.mechanism;
   double epsilon = r.epsilon;
   if (o.center) library_check(dpcov_zcdp_epsilon(rho, *m.delta, &epsilon), "the total epsilon");
   nlohmann::ordered_json sidecar =
@@ -453,6 +465,8 @@ nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPla
   return sidecar;
 }
 
+nlohmann::ordered_json dly_sidecar(const ZcdpReleaseOptions &o, const dpcov_dly_receipt &r);
+
 // A Dong-Liang-Yi release into `released`; returns the public receipt.
 nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
                                 const RowBuffer &rows, int64_t d, const ReleaseDraws &draws,
@@ -463,6 +477,12 @@ nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &pla
   draws.check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d, &plan.dly,
                                 draws.rng(), released.data(), d, &r),
               concat("releasing with ", m.mechanism));
+  return dly_sidecar(o, r);
+}
+
+// The public receipt of a Dong-Liang-Yi release.
+nlohmann::ordered_json dly_sidecar(const ZcdpReleaseOptions &o, const dpcov_dly_receipt &r) {
+  const MechanismOptions &m = o.mechanism;
   nlohmann::ordered_json sidecar =
       common_receipt(m.mechanism, &r, r.rho, r.epsilon, r.dim, false);
   sidecar.update(dly_constants(r));
@@ -473,6 +493,21 @@ nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &pla
   sidecar["sigma_eigenvalues"] = r.sigma_eigenvalues;
   if (r.first_look_settled >= 0) sidecar["first_look_settled"] = r.first_look_settled == 1;
   return sidecar;
+}
+
+// A release by passes over the input read again (zcdp_passes.hpp) into `released`; returns the
+// public receipt.
+nlohmann::ordered_json draw_by_passes(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
+                                      double rho, int64_t n, int64_t d, const ReleaseDraws &draws,
+                                      std::vector<double> &released) {
+  dpcov_dly_receipt dly{};
+  dly.struct_size = sizeof dly;
+  dpcov_coinpress_receipt coinpress{};
+  coinpress.struct_size = sizeof coinpress;
+  draws.check(zcdp_release_passes(o, plan, n, d, draws.rng(), released.data(), &dly, &coinpress),
+              concat("releasing with ", o.mechanism.mechanism));
+  return plan.mechanism == kCoinpress ? coinpress_sidecar(o, coinpress, rho, {})
+                                      : dly_sidecar(o, dly);
 }
 
 // n is public here: the Gram estimate is post-processing. n times the estimate can overflow
@@ -500,14 +535,18 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
-  RowBuffer rows = read_rows(*run.reader, read_bound, o.policy, o.quiet);
+  // A file is read again for each pass instead of held (zcdp_passes.hpp).
+  const bool passes = zcdp_rereads_input(o);
+  RowBuffer rows = passes ? count_rows(*run.reader, read_bound, o.policy, o.quiet)
+                          : read_rows(*run.reader, read_bound, o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
   const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
-  nlohmann::ordered_json sidecar = coinpress
-                                       ? draw_coinpress(o, plan, rho, rows, d, run.draws, released)
-                                       : draw_dly(o, plan, rows, d, run.draws, released);
+  nlohmann::ordered_json sidecar =
+      passes     ? draw_by_passes(o, plan, rho, rows.rows, d, run.draws, released)
+      : coinpress ? draw_coinpress(o, plan, rho, rows, d, run.draws, released)
+                  : draw_dly(o, plan, rows, d, run.draws, released);
   scale_to_gram(released, rows.rows, o, run);
   finish_receipt(sidecar, o, run,
                  coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name());

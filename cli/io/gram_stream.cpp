@@ -82,7 +82,10 @@ GramHandle accumulate_bounded(RowReader &reader, const dpcov_row_bounding &spec,
   return gram;
 }
 
-RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+namespace {
+
+// read_rows(), holding the rows only if `keep`.
+RowBuffer scan_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet, bool keep) {
   RowBuffer buffer;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
@@ -94,13 +97,24 @@ RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool qu
     // rows as they are.
     if (std::isfinite(bound))
       buffer.clipped += bound_chunk(reader, chunk, spec, scratch, report_row_over_bound).clipped;
-    buffer.values.insert(buffer.values.end(), chunk.values.begin(),
-                         chunk.values.begin() + chunk.rows * chunk.dim);
+    if (keep)
+      buffer.values.insert(buffer.values.end(), chunk.values.begin(),
+                           chunk.values.begin() + chunk.rows * chunk.dim);
     buffer.rows += chunk.rows;
     progress.update(reader.bytes_read(), buffer.rows);
   }
   progress.finish();
   return buffer;
+}
+
+}  // namespace
+
+RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+  return scan_rows(reader, bound, policy, quiet, true);
+}
+
+RowBuffer count_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet) {
+  return scan_rows(reader, bound, policy, quiet, false);
 }
 
 void check_chunk(dpcov_status status, const RowReader &reader, const Chunk &chunk,

@@ -57,6 +57,10 @@ RowBuffer read_rows(RowReader &reader, double bound, BoundPolicy policy, bool qu
 void check_chunk(dpcov_status status, const RowReader &reader, const Chunk &chunk,
                  const dpcov_row_refusal &refusal);
 
+// read_rows() without holding the rows: `values` stays empty (for releases that read the input
+// again for each pass over it).
+RowBuffer count_rows(RowReader &reader, double bound, BoundPolicy policy, bool quiet);
+
 // The accumulator's counters.
 dpcov_gram_info gram_info(const dpcov_gram *gram);
 

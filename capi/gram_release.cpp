@@ -54,11 +54,12 @@ void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech:
   // fails where its plan fails, with the same status, and a refused call leaves the generator as
   // it was; a draw once made is consumed (a call that fails after drawing still advances it).
   mech::ExactGrid grid;
-  mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
-  // With privacy units neighbouring datasets differ in a unit: the receipt's n is the number of
-  // units (public under replace-one); the rows kept are not.
-  if (gram.units) planned.n = gram.units->units();
-  c_receipt(planned, receipt);
+  const mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
+  // With privacy units neighbouring datasets differ in a unit: the receipt states n as the
+  // number of units (public under replace-one); the rows kept, which the draw checks, are not.
+  mech::Receipt stated = planned;
+  if (gram.units) stated.n = gram.units->units();
+  c_receipt(stated, receipt);
   mech::Release release =
       gram.exact ? mech::release_exact_gram(id, *gram.exact, request, planned, grid, rng->rng)
                  : mech::release(id, gram.acc.matrix().view(), request, planned, rng->rng);

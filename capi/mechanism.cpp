@@ -81,7 +81,6 @@ void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech:
   // checked before the first draw, so a rejected call leaves the generator as it was.
   const mech::Release release = mech::release(id, gram, request, planned, rng->rng);
   dpcov::check::finite_result(release.matrix.view(), "released matrix");
-  if (units >= 0) release.receipt.n = units;
   const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
   dpcov::write_symmetric_from_upper(release.matrix, out_view);
   dpcov::capi::write_struct(receipt, written);

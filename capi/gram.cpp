@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <utility>
@@ -353,7 +354,10 @@ DPCOV_API dpcov_status dpcov_gram_get_info(const dpcov_gram *gram, dpcov_gram_in
     dpcov::check::not_null(info, "info");
     dpcov::capi::struct_bytes(info, "info");
     const dpcov::GramCounts &c = gram->exact ? gram->exact->counts() : gram->acc.counts();
-    dpcov_gram_info out{};
+    // Zeroed as bytes: the struct has padding after `numerics`, which would otherwise carry
+    // whatever the stack held into the caller's memory.
+    dpcov_gram_info out;
+    std::memset(&out, 0, sizeof out);
     out.dim = gram->exact ? gram->exact->grid().dim : gram->acc.dim();
     out.rows = c.rows;
     out.clipped = c.clipped;

@@ -323,6 +323,61 @@ void dong_liang_yi() {
   EXPECT_INTACT(release);
 }
 
+// Runs every pass of `session` over all of `r` in one partial.
+void run_passes(dpcov_row_session *session, const std::vector<double> &r, int64_t n, int64_t d) {
+  int32_t done = 0;
+  ASSERT_CALL_OK(dpcov_row_session_done(session, &done));
+  while (done == 0) {
+    dpcov_row_partial *partial = nullptr;
+    ASSERT_CALL_OK(dpcov_row_partial_create(&partial, session));
+    ASSERT_CALL_OK(dpcov_row_partial_add_rows(partial, DPCOV_ROW_MAJOR, n, d, r.data(), d));
+    ASSERT_CALL_OK(dpcov_row_session_finish_pass(session, &partial));
+    dpcov_row_partial_destroy(&partial);
+    ASSERT_CALL_OK(dpcov_row_session_done(session, &done));
+  }
+}
+
+void row_sessions() {
+  Seeded dly_seed, coinpress_seed;
+  const auto r = rows(200, 3, 0.3);
+  std::vector<double> out(9);
+  dpcov_dly_params dp;
+  dpcov_dly_params_default(&dp);
+  dpcov_row_session *session = nullptr;
+  ASSERT_CALL_OK(dpcov_dly_session_create(&session, 200, 3, &dp, &dly_seed.rng));
+  run_passes(session, r, 200, 3);
+  Canary<dpcov_dly_receipt> dly;
+  ASSERT_CALL_OK(dpcov_dly_session_result(session, DPCOV_ROW_MAJOR, out.data(), 3, dly.get()));
+  dpcov_row_session_destroy(&session);
+  dpcov_coinpress_params cp;
+  dpcov_coinpress_params_default(&cp);
+  cp.k_bound = 10.0;
+  ASSERT_CALL_OK(dpcov_coinpress_session_create(&session, 200, 3, &cp, &coinpress_seed.rng));
+  run_passes(session, r, 200, 3);
+  Canary<dpcov_coinpress_receipt> coinpress;
+  ASSERT_CALL_OK(
+      dpcov_coinpress_session_result(session, DPCOV_ROW_MAJOR, out.data(), 3, coinpress.get()));
+  dpcov_row_session_destroy(&session);
+  EXPECT_INTACT(dly);
+  EXPECT_INTACT(coinpress);
+}
+
+void unit_rows() {
+  Seeded s;
+  const auto r = rows(4, 2, 2.0);
+  const int64_t units[4] = {0, 0, 1, 2};
+  dpcov_row_bounding spec;
+  dpcov_row_bounding_default(&spec);
+  spec.max_rows_per_unit = 1;
+  dpcov_gram *g = nullptr;
+  ASSERT_CALL_OK(dpcov_gram_create_bounded(&g, 2, &spec));
+  Canary<dpcov_row_refusal> refusal;
+  ASSERT_CALL_OK(
+      dpcov_gram_add_unit_rows(g, s.rng, DPCOV_ROW_MAJOR, 4, 2, r.data(), 2, units, refusal.get()));
+  dpcov_gram_destroy(&g);
+  EXPECT_INTACT(refusal);
+}
+
 void audits() {
   dpcov_audit_params p;
   dpcov_audit_params_default(&p);
@@ -458,6 +513,9 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_coinpress_mean_release", coinpress_mean},
       {"dpcov_dly_plan", dong_liang_yi},
       {"dpcov_dly_release", dong_liang_yi},
+      {"dpcov_dly_session_result", row_sessions},
+      {"dpcov_coinpress_session_result", row_sessions},
+      {"dpcov_gram_add_unit_rows", unit_rows},
       {"dpcov_audit_run", audits},
       {"dpcov_audit_run_pair", audits},
       {"dpcov_audit_rows_black_box", audits},

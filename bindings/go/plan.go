@@ -5,23 +5,23 @@ package dpcov
 */
 import "C"
 
-// Plan is a release planned once and kept by the library (dpcov_plan): its receipt and grid are
+// KeptPlan is a release planned once and kept by the library (dpcov_plan): its receipt and grid are
 // read from it, an accumulator is made for it (NewPlannedGram) and the release draws with its
 // constants as computed, so each calibration runs once per release. Safe for concurrent reads and
 // releases (each with its own RNG and accumulator).
-type Plan struct {
+type KeptPlan struct {
 	p *C.dpcov_plan
 }
 
 // NewPlan plans the release of m for dim columns and n rows (0: counted at the release) of norm
 // <= bound, with exact numerics (AnalyzeGauss and LaplaceSym) or idealized.
 func NewPlan(m Mechanism, exact bool, dim, n int64, bound, epsilon, delta float64,
-	params *MechanismParams) (*Plan, error) {
+	params *MechanismParams) (*KeptPlan, error) {
 	numerics := C.int32_t(C.DPCOV_NUMERICS_IDEALIZED)
 	if exact {
 		numerics = C.DPCOV_NUMERICS_EXACT
 	}
-	p := &Plan{}
+	p := &KeptPlan{}
 	err := call(func() C.dpcov_status {
 		return C.dpcov_plan_create(&p.p, C.int32_t(m), numerics, C.int64_t(dim), C.int64_t(n),
 			C.double(bound), C.double(epsilon), C.double(delta), params.c())
@@ -34,8 +34,8 @@ func NewPlan(m Mechanism, exact bool, dim, n int64, bound, epsilon, delta float6
 
 // AtBound is the same release at another bound (dpcov_plan_create_at_bound): exact numerics keep
 // the grid, which does not depend on the bound.
-func (p *Plan) AtBound(bound float64) (*Plan, error) {
-	moved := &Plan{}
+func (p *KeptPlan) AtBound(bound float64) (*KeptPlan, error) {
+	moved := &KeptPlan{}
 	err := call(func() C.dpcov_status {
 		return C.dpcov_plan_create_at_bound(&moved.p, p.handle(), C.double(bound))
 	})
@@ -46,13 +46,13 @@ func (p *Plan) AtBound(bound float64) (*Plan, error) {
 }
 
 // Close frees the plan; closing twice is harmless.
-func (p *Plan) Close() {
+func (p *KeptPlan) Close() {
 	if p != nil {
 		C.dpcov_plan_destroy(&p.p)
 	}
 }
 
-func (p *Plan) handle() *C.dpcov_plan {
+func (p *KeptPlan) handle() *C.dpcov_plan {
 	if p == nil {
 		return nil
 	}
@@ -60,7 +60,7 @@ func (p *Plan) handle() *C.dpcov_plan {
 }
 
 // Receipt is every constant the release will use.
-func (p *Plan) Receipt() (Receipt, error) {
+func (p *KeptPlan) Receipt() (Receipt, error) {
 	r := newCReceipt()
 	if err := call(func() C.dpcov_status { return C.dpcov_plan_get_receipt(p.handle(), &r) }); err != nil {
 		return Receipt{}, err
@@ -69,7 +69,7 @@ func (p *Plan) Receipt() (Receipt, error) {
 }
 
 // ExactGrid is the grid of a plan with exact numerics (ErrIncompatible for idealized numerics).
-func (p *Plan) ExactGrid() (ExactGrid, error) {
+func (p *KeptPlan) ExactGrid() (ExactGrid, error) {
 	g := C.dpcov_exact_grid{struct_size: C.size_t(C.sizeof_dpcov_exact_grid)}
 	if err := call(func() C.dpcov_status { return C.dpcov_plan_get_exact_grid(p.handle(), &g) }); err != nil {
 		return ExactGrid{}, err
@@ -79,14 +79,14 @@ func (p *Plan) ExactGrid() (ExactGrid, error) {
 
 // NewPlannedGram is NewBoundedGram for the release p plans (dpcov_gram_create_planned): b's
 // release fields are the plan's, and an exact accumulator takes the plan's grid.
-func NewPlannedGram(cols int, b RowBounding, p *Plan) (*Gram, error) {
+func NewPlannedGram(cols int, b RowBounding, p *KeptPlan) (*Gram, error) {
 	return newBoundedGram(cols, b, func(out **C.dpcov_gram, spec *C.dpcov_row_bounding) C.dpcov_status {
 		return C.dpcov_gram_create_planned(out, C.int64_t(cols), spec, p.handle())
 	})
 }
 
 // Release releases g with the plan's constants (dpcov_plan_release_gram).
-func (p *Plan) Release(g *Gram, rng *RNG) (Matrix, Receipt, error) {
+func (p *KeptPlan) Release(g *Gram, rng *RNG) (Matrix, Receipt, error) {
 	return g.release(func(out Matrix, r *C.dpcov_receipt) C.dpcov_status {
 		return C.dpcov_plan_release_gram(p.handle(), g.handle(), rng.handle(), rowMajor, out.ptr(),
 			out.ld(), r)

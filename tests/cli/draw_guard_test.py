@@ -89,12 +89,14 @@ class DrawGuard(DpcovCase):
                 self.assertIn("<stdout>", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), mechanisms)
                 self.assert_nothing_written(receipt, self.path("r.curator.json"))
-        # regress on raw rows prints its result: charged (the bound step and AdaSSP) before it.
+        # regress on raw rows with a bound step prints its result: charged (the bound step and
+        # AdaSSP) before it.
         ledger = self.path("regress.json")
         with open("/dev/full", "wb") as full:
             result = subprocess.run(
                 [DpcovCase.dpcov, "regress", path, "--label", "y", "--epsilon", "1", "--bound",
-                 "2", "--label-bound", "1", "-q", "--noise-seed", "3"] + self.ledger_args(ledger),
+                 "2", "--label-bound", "1", "--bound-epsilon", "0.1", "-q", "--noise-seed", "3"]
+                + self.ledger_args(ledger),
                 stdout=full, stderr=subprocess.PIPE, timeout=120)
         self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
         self.assertEqual(self.charges(ledger), ["bound_auto", "adassp"])
@@ -108,7 +110,7 @@ class DrawGuard(DpcovCase):
             text = f.read()
         ledger = self.path("budget.json")
         args = ["regress", "/dev/stdin", "--label", "y", "--epsilon", "1", "--bound", "2",
-                "--label-bound", "1", "-q"] + self.ledger_args(ledger)
+                "--label-bound", "1", "--bound-epsilon", "0.1", "-q"] + self.ledger_args(ledger)
         early = self.run_dpcov(args, stdin=b"")
         self.assertNotEqual(early.returncode, EXIT_OK)
         self.assertFalse(os.path.exists(ledger))

@@ -34,8 +34,12 @@ class InputLeftovers(DpcovCase):
 
     # Exit codes: the caller's conditions, never 4.
     def test_plan_whose_constants_overflow_is_a_usage_error(self):
-        self.expect(["plan", "-m", "analyze_gauss", "-e", "1e-300", "-d", "1e-300", "--bound",
-                     "1", "--dims", "2", "--rows", "10"], EXIT_USAGE)
+        args = ["plan", "-m", "analyze_gauss", "-e", "1e-300", "-d", "1e-300", "--bound", "1",
+                "--dims", "2", "--rows", "10"]
+        self.expect(args + ["--numerics", "idealized"], EXIT_USAGE)
+        # The exact plan refuses first: the budget is below the discrete Gaussian's smoothing
+        # shift, a refusal of the privacy parameters.
+        self.expect(args, EXIT_PRIVACY, "smoothing shift")
 
     def test_pca_on_a_matrix_whose_eigenvalue_overflows_is_an_input_error(self):
         m = self.write("m.csv", "a,b\n1e308,1e308\n1e308,1e308\n")

@@ -54,6 +54,12 @@ def _dask(rng):
     return dpcov.dask.dask_release(da.from_array(_rows(), chunks=(100, 3)), 1.0, 1.0, 1e-6, rng)
 
 
+def _planned(rng):
+    with dpcov.Plan("analyze_gauss", 3, 0, 1.0, 1.0, 1e-6) as plan, \
+            plan.accumulator(3, 1.0) as gram:
+        return plan.release(gram.add_raw_rows(_rows()), rng)
+
+
 def _dask_zcdp(rng):
     # The session takes the generator it is given (closing it), so the path gets a substream:
     # the caller's generator stays open for the checks below, and the substream is drawn from
@@ -111,6 +117,7 @@ RELEASES = {
                           .add_rows(_rows()).release(rng), False),
     "release_rows": (lambda rng: dpcov.release_rows("analyze_gauss", _rows(), 1.0, 1.0, 1e-6,
                                                     rng), False),
+    "Plan.release": (_planned, False),
     "dask_release": (_dask, False),
     "dask_zcdp_release": (_dask_zcdp, True),
     "Sketch.release": (_sketch, False),
@@ -156,6 +163,8 @@ NOT_RELEASES = {
     "pca_subspace_error_bound": "simulation from the receipt's public noise law",
     "pca_centred_subspace_error_bound": "simulation at the release (post-processing)",
     "Sketch.__init__": "draws the public projection, no data yet",
+    "GramAccumulator.add_unit_rows": "chooses which rows of a unit to keep, covered by the "
+                                     "unit-level release that follows",
     "PrivateLinearRegression.noise_aware_intervals": "post-processing of the kept release",
     "charged_if_drawn": "the accountant's own charge rule: it reads the generator's state",
 }

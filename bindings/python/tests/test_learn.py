@@ -31,7 +31,7 @@ def test_get_and_set_params_follow_scikit_learn():
                            "numerics",
                            "intervals", "n_bootstrap", "plug_in",
                            "projection_rows", "policy", "random_state", "mechanism_options",
-                           "bound_epsilon", "bound_quantile", "bounds"}
+                           "bound_epsilon", "bound_quantile", "bounds", "small_n"}
     assert est.set_params(epsilon=2.0) is est and est.epsilon == 2.0
     with pytest.raises(ValueError, match="(?i)invalid parameter"):
         est.set_params(alpha=1.0)

@@ -215,7 +215,7 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
  * private ridge only shrinks the point estimate (dpcov_adassp_fit()'s coefficients), by an amount
  * that depends on the unknown beta, so they are not centred on it. Conditioned on: the design X
  * (its Gram matrix estimated by the release), Gaussian errors whose variance is estimated from the
- * released y'y, and the public number of rows @p n. Measured coverage: README "Benchmarks",
+ * released y'y, and the public number of rows @p n. Measured coverage: docs/benchmarks.md,
  * tests/statistical/ols_bootstrap_coverage_test.cpp. proofs/adassp.md, "Noise-aware intervals".
  *
  * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.

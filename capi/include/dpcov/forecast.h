@@ -68,7 +68,7 @@ DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *re
 
 /**
  * The forecast of an AdaSSP fit planned by dpcov_adassp_plan() (or fitted: only its
- * data-independent fields are read: `num_regressors`, `bound_x`, `bound_y`, `sigma_cross`,
+ * data-independent fields are read: `num_regressors`, `bound`, `bound_y`, `sigma_cross`,
  * `sigma_gram_off_diagonal`), at @p n rows. A plan with `release_label_square` = 1 is the one
  * whose noise the intervals see.
  *

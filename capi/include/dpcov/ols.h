@@ -185,7 +185,7 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * not positive definite counts at both ends; when so many do that an end would be infinite, or
  * when G^_XX itself is not positive definite, the privacy noise swamps the data and nothing is
  * returned (::DPCOV_E_PRECONDITION), rather than an interval that would undercover.
- * Measured coverage of the model's coefficients (y = X beta + e, Gaussian): README "Benchmarks",
+ * Measured coverage of the model's coefficients (y = X beta + e, Gaussian): docs/benchmarks.md,
  * build/bench/ols_coverage, tests/statistical/ols_bootstrap_coverage_test.cpp.
  *
  * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.

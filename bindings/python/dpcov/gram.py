@@ -57,6 +57,17 @@ def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_
     return spec, keep
 
 
+# The mechanisms with floating-point-safe numerics, which an accumulator then holds exactly.
+_EXACT_MECHANISMS = (1, 2)  # analyze_gauss, laplace_sym
+
+
+def _created(cols, spec):
+    """A new ``dpcov_gram_create_bounded`` handle of ``spec``."""
+    handle = c_void_p()
+    _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
+    return handle
+
+
 def _with_refusal(call, refusal) -> None:
     """``_check(call())``, the error given ``row`` (the refused row's 0-based index in the chunk,
     or None) and ``refusal`` (the ``dpcov_row_refusal``)."""
@@ -215,24 +226,60 @@ class GramAccumulator(Handle):
         ``max_rows_per_unit`` = k > 0: the rows belong to privacy units, added with
         :meth:`add_unit_rows`; at most k rows of each unit are kept and the accumulator's bound
         is the unit bound (docs/privacy-units.md)."""
+        exact = numerics_value(numerics) == NUMERICS["exact"]
+        if (mechanism is not None and exact and max_rows_per_unit == 0 and
+                mechanism_id(mechanism) in _EXACT_MECHANISMS):
+            return cls._planned(cols, bound, policy, neighbour, constant, lower, upper,
+                                label_bound, (mechanism, epsilon, delta))
         release = None if mechanism is None else (mechanism, epsilon, delta, numerics)
-        if release is None:
-            numerics_value(numerics)
         spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
                                    label_bound, release, max_rows_per_unit)
+        handle = _created(cols, spec)
+        del keep
+        return cls._adopt(handle)
+
+    @classmethod
+    def _planned(cls, cols, bound, policy, neighbour, constant, lower, upper, label_bound,
+                 release) -> "GramAccumulator":
+        """:meth:`bounded` with exact numerics, planned once (``dpcov/plan.h``): the plan of
+        ``release`` (mechanism, epsilon, delta) at the bounded rows' d and bound searches the
+        grid, the accumulator is made on it (``dpcov_gram_create_planned``), and :meth:`release`
+        with the same release draws with its constants instead of planning again."""
+        from .plan import Plan
+        spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
+                                   label_bound)
+        # The bounded rows' d and norm bound, from an idealized accumulator of the same spec
+        # (it plans nothing).
+        with cls._adopt(_created(cols, spec)) as shape:
+            info = shape.info()
+        mechanism, epsilon, delta = release
+        plan = Plan(mechanism, info.dim, 0, info.bound, epsilon, delta, exact=True,
+                    neighbour=neighbour)
         handle = c_void_p()
-        _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
+        _check(C.dpcov_gram_create_planned(byref(handle), int(cols), byref(spec), plan))
         del keep
         gram = cls._adopt(handle)
-        if gram.exact:
-            from .exact import exact_plan
-            info = gram.info()
-            grid = exact_plan(mechanism, info.dim, 0, info.bound, epsilon, delta,
-                              neighbour=neighbour)[1]
-            gram._grid = (grid.bits, grid.unit, info.bound)
+        grid = plan.exact_grid()
+        gram._grid = (grid.bits, grid.unit, info.bound)
+        gram._plan = (plan, mechanism_id(mechanism), float(epsilon), float(delta),
+                      enum_value(Neighbour, neighbour))
         return gram
 
     _grid = None  # (bits, unit, bound) of an accumulator with exact numerics
+    # (plan, mechanism id, epsilon, delta, neighbour) of an accumulator made on a plan
+    _plan = None
+
+    def kept_plan(self, mechanism, epsilon, delta, params):
+        """The plan this accumulator was made on, if it is the plan of this release (the same
+        mechanism, epsilon and delta, no parameter but the same neighbour), else None."""
+        if self._plan is None or set(params) - {"neighbour"}:
+            return None
+        plan, kept_id, kept_epsilon, kept_delta, kept_neighbour = self._plan
+        neighbour = enum_value(Neighbour, params.get("neighbour", "replace_one"))
+        if (mechanism_id(mechanism), float(epsilon), float(delta), neighbour) != (
+                kept_id, kept_epsilon, kept_delta, kept_neighbour):
+            return None
+        return plan
 
     def held_constant(self, value: float) -> float:
         """The value a constant column of ``value`` holds in the accumulated rows: ``value``, or

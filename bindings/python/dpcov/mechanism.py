@@ -98,34 +98,34 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     (``dpcov_mechanism_release_gram``). An accumulator with exact numerics
     (:meth:`GramAccumulator.bounded` naming ``"analyze_gauss"`` or ``"laplace_sym"``, the
     default there) releases exactly: the receipt's numerics is 1."""
+    # Planned once: an accumulator made on this release's plan releases with it, and an
+    # accountant checks a plan the release then draws with (dpcov/plan.h).
+    kept = (gram.kept_plan(mechanism, epsilon, delta, params)
+            if not gram.closed and hasattr(gram, "kept_plan") else None)
+    if kept is None and active_accountant() is not None and not gram.closed:
+        from .plan import Plan
+        info = gram.info()
+        kept = Plan(mechanism, info.dim, info.rows, info.bound or 1.0, epsilon, delta,
+                    exact=info.numerics == 1, **params)
+    if kept is not None:
+        return kept.release(gram, rng, order)
     dim = gram.info().dim if not gram.closed else 1
     o = _arrays.empty(dim, dim, _arrays.order_layout(order))
     p = mechanism_params(**params)
-    budget, planned = None, None
-    if active_accountant() is not None and not gram.closed:
-        info = gram.info()
-        budget, planned = _checked_budget(mechanism, info.dim, info.rows, info.bound or 1.0,
-                                          epsilon, delta, params, exact=info.numerics == 1)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned, rng):
-        _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
-                                              float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
-                                              byref(receipt)))
-    return _charged(budget, Release(o.array, Receipt(receipt)))
+    _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
+                                          float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
+                                          byref(receipt)))
+    return Release(o.array, Receipt(receipt))
 
 
-def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params, exact=False):
-    """The active accountant (dpcov.ledger) once the plan of this release (its exact plan for
-    an ``exact`` accumulator) fits in it, and the plan, or (None, None): a release over the cap
-    is refused before any noise is drawn."""
+def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params):
+    """The active accountant (dpcov.ledger) once the plan of this release fits in it, and the
+    plan, or (None, None): a release over the cap is refused before any noise is drawn."""
     budget = active_accountant()
     if budget is None:
         return None, None
-    if exact:
-        from .exact import exact_plan
-        planned = exact_plan(mechanism, dim, n, bound, epsilon, delta, **params)[0]
-    else:
-        planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
+    planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
     budget.check(planned)
     return budget, planned
 

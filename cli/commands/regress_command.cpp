@@ -535,7 +535,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
     return charges_with_bound_step(
-        ledger, bound_epsilon, LedgerCharge::zcdp("adassp", fit.rho, fit.epsilon, fit.delta));
+        ledger, bound_epsilon, LedgerCharge::of_receipt(&fit));
   };
   dpcov_adassp_receipt plan{};
   if (!r.ledger.path.empty()) plan = adassp_plan(f, r, r.bound);

@@ -22,16 +22,17 @@ std::vector<LedgerCharge> charges_with_bound_step(const LedgerFile *ledger, doub
                                                   LedgerCharge release) {
   if (bound_epsilon == 0.0) return {release};
   if (!ledger || ledger->accounting() != "advanced")
-    return {bound_step_receipt(bound_epsilon), release};
-  if (release.zcdp_mechanism.empty()) {
-    release.receipt.epsilon = epsilon_together(bound_epsilon, release.receipt.epsilon);
-    return {release};
-  }
-  return {LedgerCharge::zcdp(
-      "bound_auto+" + release.zcdp_mechanism,
-      std::nextafter(release.rho + bound_epsilon * bound_epsilon / 2.0,
-                     std::numeric_limits<double>::infinity()),
-      epsilon_together(bound_epsilon, release.epsilon), release.delta)};
+    return {LedgerCharge::bound_step(bound_epsilon), release};
+  dpcov_receipt &r = release.receipt;
+  // A Gram mechanism's charge reads its sensitivity and sigma, not rho (an advanced ledger
+  // charges (epsilon, delta) alone); a release stated in zCDP states rho, which must still cover
+  // both steps.
+  if (r.rho > 0.0)
+    r.rho = std::nextafter(r.rho + bound_epsilon * bound_epsilon / 2.0,
+                           std::numeric_limits<double>::infinity());
+  r.epsilon = epsilon_together(bound_epsilon, r.epsilon);
+  release.bound_epsilon = bound_epsilon;
+  return {release};
 }
 
 ReleaseDraws::ReleaseDraws(LedgerFile *ledger, std::function<std::vector<LedgerCharge>()> planned,

@@ -345,8 +345,11 @@ namespace {
 LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   double epsilon = 0.0;
   library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the release's epsilon");
-  return LedgerCharge::zcdp(o.center ? "coinpress --center" : o.mechanism.mechanism, rho, epsilon,
-                            *o.mechanism.delta);
+  const std::string &name = o.mechanism.mechanism;
+  const int32_t id = name == kCoinpress       ? DPCOV_MECHANISM_COINPRESS
+                     : name == kCoinpressMean ? DPCOV_MECHANISM_COINPRESS_MEAN
+                                              : DPCOV_MECHANISM_DLY;
+  return LedgerCharge::zcdp(id, rho, epsilon, *o.mechanism.delta);
 }
 
 // The steps before any row is read: the input opened, the ledger checked against the release's

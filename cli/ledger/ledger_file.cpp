@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "../cli_error.hpp"
-#include "../options/private_bound_option.hpp"
 #include "../io/json_text.hpp"
 #include "ledger_chain.hpp"
 #include "ledger_path.hpp"
@@ -28,69 +27,12 @@ int32_t accounting_value(const std::string &name) {
   fail(kExitUsage, "--accounting must be basic, zcdp or advanced, got ", name);
 }
 
-// The fields a charge depends on (dpcov_ledger_charge or dpcov_ledger_charge_zcdp), as a ledger
-// entry.
-nlohmann::ordered_json entry_of(const LedgerCharge &c, const std::string &output) {
-  if (!c.zcdp_mechanism.empty())
-    return {{"mechanism", c.zcdp_mechanism},
-            {"zcdp_rho", c.rho},
-            {"epsilon", c.epsilon},
-            {"delta", c.delta},
-            {"output", output}};
-  const dpcov_receipt &r = c.receipt;
-  return {{"mechanism", r.mechanism == kBoundStepMechanism ? "bound_auto"
-                                                          : dpcov_mechanism_name(r.mechanism)},
-          {"mechanism_id", r.mechanism},
-          {"epsilon", r.epsilon},
-          {"delta", r.delta},
-          {"sensitivity", r.sensitivity},
-          {"sensitivity_norm", r.sensitivity_norm},
-          {"sigma", r.sigma},
-          {"numerics", r.numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized"},
-          {"output", output}};
-}
-
-LedgerCharge charge_of(const nlohmann::ordered_json &entry) {
-  if (entry.contains("zcdp_rho"))
-    return LedgerCharge::zcdp(entry.at("mechanism").get<std::string>(),
-                              entry.at("zcdp_rho").get<double>(), entry.at("epsilon").get<double>(),
-                              entry.at("delta").get<double>());
-  dpcov_receipt r{};
-  r.struct_size = sizeof r;
-  r.mechanism = entry.at("mechanism_id").get<int32_t>();
-  r.epsilon = entry.at("epsilon").get<double>();
-  r.delta = entry.at("delta").get<double>();
-  r.sensitivity = entry.at("sensitivity").get<double>();
-  r.sensitivity_norm = entry.at("sensitivity_norm").get<int32_t>();
-  r.sigma = entry.at("sigma").get<double>();
-  // Exact releases are charged from their plan's rho (dpcov_ledger_charge); an entry written
-  // before the field is charged as idealized, from its sensitivity and sigma.
-  r.numerics = entry.contains("numerics") && entry.at("numerics").get<std::string>() == "exact"
-                   ? DPCOV_NUMERICS_EXACT
-                   : DPCOV_NUMERICS_IDEALIZED;
-  return r;
-}
-
-dpcov_status apply(dpcov_ledger *ledger, const LedgerCharge &c) {
-  return c.zcdp_mechanism.empty() ? dpcov_ledger_charge(ledger, &c.receipt)
-                                  : dpcov_ledger_charge_zcdp(ledger, c.rho, c.epsilon, c.delta);
-}
-
 bool exists(const std::string &path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0;
 }
 
 }  // namespace
-
-LedgerCharge LedgerCharge::zcdp(std::string mechanism, double rho, double epsilon, double delta) {
-  LedgerCharge c{dpcov_receipt{}};
-  c.zcdp_mechanism = std::move(mechanism);
-  c.rho = rho;
-  c.epsilon = epsilon;
-  c.delta = delta;
-  return c;
-}
 
 LedgerFile::LedgerFile(const LedgerOptions &o)
     : path_(resolve_ledger_path(o.path)), lock_(path_) {
@@ -175,7 +117,7 @@ dpcov_ledger *LedgerFile::replay() const {
                 path_);
   try {
     for (const auto &entry : file_.at("charges"))
-      library_check(apply(ledger, charge_of(entry)), concat(path_, ": replaying a charge"));
+      library_check(apply_charge(ledger, charge_of(entry)), concat(path_, ": replaying a charge"));
   } catch (...) {
     dpcov_ledger_destroy(&ledger);
     throw;
@@ -188,7 +130,7 @@ void LedgerFile::check(const std::vector<LedgerCharge> &charges) const {
   dpcov_ledger *scratch = replay();
   try {
     for (const LedgerCharge &c : charges)
-      library_check(apply(scratch, c), concat("ledger ", path_));
+      library_check(apply_charge(scratch, c), concat("ledger ", path_));
   } catch (...) {
     dpcov_ledger_destroy(&scratch);
     throw;
@@ -233,7 +175,7 @@ void LedgerFile::reserve(const std::vector<LedgerCharge> &charges, const std::st
   try {
     check(charges);
     for (const LedgerCharge &c : charges)
-      library_check(apply(ledger_, c), concat("ledger ", path_));
+      library_check(apply_charge(ledger_, c), concat("ledger ", path_));
     for (const auto &entry : entries) file_["charges"].push_back(entry);
     reserved_ = entries.size();
     pending_ = true;
@@ -288,7 +230,7 @@ void LedgerFile::charge(const std::vector<LedgerCharge> &charges, const std::str
     }
     check(charges);
     for (const LedgerCharge &c : charges)
-      library_check(apply(ledger_, c), concat("ledger ", path_));
+      library_check(apply_charge(ledger_, c), concat("ledger ", path_));
     for (const auto &entry : entries) file_["charges"].push_back(entry);
     write();
   } catch (const std::exception &e) {

@@ -22,21 +22,10 @@
 
 #include "../io/interrupt.hpp"
 #include "ledger_chain.hpp"
+#include "ledger_entry.hpp"
 #include "ledger_lock.hpp"
 
 namespace dpcov::cli {
-
-// One release as the ledger charges it: a mechanism's receipt (dpcov_ledger_charge), or a release
-// stated in zCDP (dpcov_ledger_charge_zcdp: rho-zCDP and (epsilon, delta)-DP; AdaSSP, CoinPress,
-// Dong-Liang-Yi), named by its mechanism.
-struct LedgerCharge {
-  LedgerCharge(const dpcov_receipt &r) : receipt(r) {}  // NOLINT: a receipt is a charge
-  static LedgerCharge zcdp(std::string mechanism, double rho, double epsilon, double delta);
-
-  dpcov_receipt receipt{};
-  std::string zcdp_mechanism;  // non-empty: a release stated in zCDP
-  double rho = 0.0, epsilon = 0.0, delta = 0.0;
-};
 
 struct LedgerOptions {
   std::string path;                      // empty: no ledger

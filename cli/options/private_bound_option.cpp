@@ -37,14 +37,6 @@ double epsilon_together(double bound_epsilon, double epsilon) {
   return error > 0.0 ? std::nextafter(sum, INFINITY) : sum;
 }
 
-dpcov_receipt bound_step_receipt(double bound_epsilon) {
-  dpcov_receipt r{};
-  r.struct_size = sizeof r;
-  r.mechanism = kBoundStepMechanism;
-  r.epsilon = bound_epsilon;
-  return r;
-}
-
 AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
                             dpcov_rng *rng) {
   int64_t candidates = 0;

@@ -57,11 +57,6 @@ double release_epsilon(double total, double bound_epsilon);
 // charges them as one release (advanced composition, whose per-release budget they share).
 double epsilon_together(double bound_epsilon, double epsilon);
 
-// The bound step as a ledger charge: an epsilon-DP release (delta 0) with mechanism id
-// kBoundStepMechanism, which the ledger charges epsilon (basic, advanced) or epsilon^2 / 2 (zCDP).
-inline constexpr int32_t kBoundStepMechanism = 0;
-dpcov_receipt bound_step_receipt(double bound_epsilon);
-
 // Reads every row of `reader` (the first pass), counts the norms per grid cell and chooses B with
 // `epsilon` from `rng`. Throws CliError(kExitInputData) for an input without rows.
 AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,

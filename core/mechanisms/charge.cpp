@@ -54,6 +54,15 @@ privacy::Charge charge_of_release(const RegistryEntry &entry, int32_t privacy_mo
       fail(Status::InvalidArgument, "a receipt of ", entry.name, " is charged from its full receipt");
     return charge_of(*gram);
   }
+  // A pure epsilon-DP release (the private bound) states no rho: it is epsilon^2 / 2-zCDP
+  // (Bun-Steinke 2016, Prop. 1.4), rounded up here, so no caller computes it.
+  if (entry.privacy == PrivacyModel::Pure) {
+    check::positive_finite(epsilon, "receipt epsilon");
+    if (delta != 0.0)
+      fail(Status::InvalidArgument, "receipt delta of ", entry.name, ", which is epsilon-DP, must ",
+           "be 0, got ", delta);
+    return privacy::Charge{epsilon, 0.0, privacy::zcdp_rho_pure(epsilon)};
+  }
   return privacy::zcdp_charge(rho, epsilon, delta);
 }
 

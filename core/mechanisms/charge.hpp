@@ -17,8 +17,9 @@ privacy::Charge charge_of(const Receipt &receipt);
 // The charge of a release of any family, from what every receipt states (dpcov_receipt_prefix):
 // the registry entry of its mechanism, the privacy model it claims, and its rho, epsilon and
 // delta; `gram` is the full receipt of a Gram mechanism (nullptr for the other families). A Gram
-// release is charged by charge_of(*gram); every other family states its release in zCDP and is
-// charged privacy::zcdp_charge(rho, epsilon, delta). Throws Status::InvalidArgument for a
+// release is charged by charge_of(*gram); a pure epsilon-DP one (the private bound) epsilon, 0 and
+// epsilon^2 / 2 (its receipt's rho is not read); every other family states its release in zCDP
+// and is charged privacy::zcdp_charge(rho, epsilon, delta). Throws Status::InvalidArgument for a
 // privacy model other than the registry's or a Gram release without its receipt,
 // Status::NotPrivate for a mechanism that is not DP.
 privacy::Charge charge_of_release(const RegistryEntry &entry, int32_t privacy_model, double rho,

@@ -61,7 +61,7 @@ class AddConstant(DpcovCase):
         # The ledger adds up: the bound step and the release, epsilon 1 in all, delta the release's.
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         self.assertAlmostEqual(sum(c["epsilon"] for c in book["charges"]), 1.0, places=12)
         self.assertLessEqual(book["spent"]["epsilon"], 1.0)
         self.assertEqual(book["spent"]["delta"], 1e-6)

@@ -55,7 +55,7 @@ class AutoBound(DpcovCase):
         self.assertLess(receipt["bound"], np.quantile(norms, 0.995) * 1.25)
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         self.assertEqual([c["epsilon"] for c in book["charges"]], [0.1, receipt["epsilon"]])
         self.assertEqual(book["spent"]["epsilon"], 1.0)
         # The shares can be set; the same seed gives the same choice.
@@ -144,7 +144,7 @@ class AutoBound(DpcovCase):
         with open(ledger, "rb") as f:
             before = f.read()
         book = json.loads(before)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         # rho = eps_B^2 / 2 (Bun-Steinke Prop. 1.4) + Delta^2 / (2 sigma^2) (Prop. 1.6).
         rho = 0.1 ** 2 / 2 + receipt["sensitivity"] ** 2 / (2 * receipt["sigma"] ** 2)
         self.assertAlmostEqual(book["spent"]["rho"], rho, delta=1e-12 * rho)
@@ -195,7 +195,7 @@ class AutoBound(DpcovCase):
         self.assertIn("refused", result.stderr.decode())
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "ols_jl"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "ols_jl"])
         self.assertEqual(book["spent"]["epsilon"], 1.0)
         for name in (out, out + ".json", out + ".curator.json"):
             self.assertFalse(os.path.exists(name), name)
@@ -218,7 +218,7 @@ class AutoBound(DpcovCase):
         self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         self.assertEqual(book["spent"]["epsilon"], 1.0)
         for name in (out, out + ".json", out + ".curator.json"):
             self.assertFalse(os.path.exists(name), name)

@@ -29,12 +29,12 @@ RELEASES = {
     "analyze_gauss idealized": (["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "2",
                                  "--numerics", "idealized"], ["analyze_gauss"]),
     "laplace_sym --bound auto": (["-m", "laplace_sym", "-e", "1", "--bound", "auto"],
-                                 ["bound_auto", "laplace_sym"]),
+                                 ["private_bound", "laplace_sym"]),
     "dly_adaptive": (["-m", "dly_adaptive", "-e", "1", "-d", "1e-6", "--bound", "2"],
-                     ["dly_adaptive"]),
+                     ["dly"]),
     "coinpress": (["-m", "coinpress", "-e", "1", "-d", "1e-6", "--k-bound", "4"], ["coinpress"]),
     "coinpress --center": (["-m", "coinpress", "-e", "1", "-d", "1e-6", "--k-bound", "4",
-                            "--center", "--mean-radius", "20"], ["coinpress --center"]),
+                            "--center", "--mean-radius", "20"], ["coinpress"]),
     "coinpress_mean": (["-m", "coinpress_mean", "-e", "1", "-d", "1e-6", "--mean-radius", "20"],
                        ["coinpress_mean"]),
 }
@@ -99,7 +99,7 @@ class DrawGuard(DpcovCase):
                 + self.ledger_args(ledger),
                 stdout=full, stderr=subprocess.PIPE, timeout=120)
         self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
-        self.assertEqual(self.charges(ledger), ["bound_auto", "adassp"])
+        self.assertEqual(self.charges(ledger), ["private_bound", "adassp"])
 
     def test_regress_whose_second_pass_fails_after_the_tighter_bound_charges_both_steps(self):
         # /dev/stdin on a pipe is a file name, so regress chooses a tighter bound on a first pass
@@ -119,7 +119,7 @@ class DrawGuard(DpcovCase):
         self.assertEqual(result.stdout, b"")
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "adassp"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "adassp"])
         self.assertTrue(all("not written" in c["output"] for c in book["charges"]))
         with open(ledger, "rb") as f:
             before = f.read()
@@ -131,7 +131,7 @@ class DrawGuard(DpcovCase):
         once = self.run_dpcov(["regress", "-", "--label", "y", "--epsilon", "1", "--bound", "2",
                                "--label-bound", "1", "-q", "--ledger", ledger], stdin=text)
         self.assertEqual(once.returncode, EXIT_OK, once.stderr.decode())
-        self.assertEqual(self.charges(ledger), ["bound_auto", "adassp", "adassp"])
+        self.assertEqual(self.charges(ledger), ["private_bound", "adassp", "adassp"])
 
     def run_limited(self, args, size, stdin=None):
         return subprocess.run([DpcovCase.dpcov] + args, input=stdin, capture_output=True,
@@ -194,7 +194,7 @@ class DrawGuard(DpcovCase):
         for name, result, entry in (
                 ("success", success, '"mechanism":"analyze_gauss"'),
                 ("release_check", refused, '"mechanism":"coinpress"'),
-                ("DrawGuard", second_pass, '"mechanism":"bound_auto"')):
+                ("DrawGuard", second_pass, '"mechanism":"private_bound"')):
             with self.subTest(path=name):
                 message = result.stderr.decode()
                 self.assertEqual(result.returncode, EXIT_LEDGER, message)
@@ -281,7 +281,7 @@ class DrawGuard(DpcovCase):
             pending = f.read()
         book = json.loads(pending)
         self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
-                         [("bound_auto", "pending"), ("laplace_sym", "pending")])
+                         [("private_bound", "pending"), ("laplace_sym", "pending")])
         self.assertEqual(book["spent"]["releases"], 2)
         self.assertAlmostEqual(book["spent"]["epsilon"], 1.0, places=12)
         # Its lock file is left (empty); the next run takes it and removes it.
@@ -293,8 +293,8 @@ class DrawGuard(DpcovCase):
         with open(ledger) as f:
             book = json.load(f)
         self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
-                         [("bound_auto", "pending"), ("laplace_sym", "pending"),
-                          ("bound_auto", None), ("laplace_sym", None)])
+                         [("private_bound", "pending"), ("laplace_sym", "pending"),
+                          ("private_bound", None), ("laplace_sym", None)])
         self.assertAlmostEqual(book["spent"]["epsilon"], 2.0, places=12)
         for name in (out, out + ".json", out + ".curator.json"):
             os.remove(name)
@@ -358,7 +358,7 @@ class DrawGuard(DpcovCase):
         with open(ledger) as f:
             book = json.load(f)
         self.assertEqual([(c["mechanism"], c.get("state")) for c in book["charges"]],
-                         [("bound_auto", None), ("laplace_sym", None)])
+                         [("private_bound", None), ("laplace_sym", None)])
         self.assertTrue(os.path.exists(self.path("first.csv")))
         self.assert_nothing_written(self.path("second.csv"), self.path("third.csv"),
                                     ledger + ".lock")
@@ -458,7 +458,7 @@ class DrawGuard(DpcovCase):
             self.assertEqual(result.returncode, code, result.stderr.decode())
             with open(ledger) as f:
                 entries.append(json.load(f)["charges"][1])
-        fields = ["mechanism", "zcdp_rho", "epsilon", "delta"]
+        fields = ["mechanism", "rho", "epsilon", "delta"]
         self.assertEqual([entries[1][k] for k in fields], [entries[0][k] for k in fields])
 
     def start_at_second_pass(self, args, text):
@@ -511,7 +511,7 @@ class DrawGuard(DpcovCase):
         _, err = process.communicate(timeout=120)
         self.assertEqual(process.returncode, -signal.SIGINT, err.decode())
         self.assertIn("interrupted", err.decode())
-        self.assertEqual(self.charges(ledger), ["bound_auto", "laplace_sym"])
+        self.assertEqual(self.charges(ledger), ["private_bound", "laplace_sym"])
         self.assert_nothing_written(out, out + ".json", out + ".curator.json")
         with open(ledger, "rb") as f:
             before = f.read()

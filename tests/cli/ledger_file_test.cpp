@@ -134,7 +134,7 @@ TEST_F(LedgerFileTest, ASecondRunWaitsForTheLockAndSeesTheFirstsCharge) {
   write(ledger("basic", "1.5", "[]"));
   LedgerOptions options;
   options.path = path_;
-  const std::vector<LedgerCharge> one{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+  const std::vector<LedgerCharge> one{LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)};
   // The child is forked before the first LedgerFile, so that it does not share the first's lock
   // (flock belongs to the open file, which a fork would share); it starts when told to.
   int go[2];
@@ -185,7 +185,7 @@ TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes)
   options.path = path_;
   {
     LedgerFile file(options);
-    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    file.reserve({LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)}, "out.csv");
     EXPECT_TRUE(file.pending());
     // Read as the next run would (not through a second LedgerFile: this one holds the lock).
     std::ifstream in(path_);
@@ -209,7 +209,7 @@ TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes)
   options.delta_cap = 1e-3;
   {
     LedgerFile file(options);
-    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    file.reserve({LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)}, "out.csv");
     EXPECT_EQ(access(path_.c_str(), F_OK), 0);
     file.refund();
   }
@@ -217,8 +217,8 @@ TEST_F(LedgerFileTest, APendingChargeIsReadAndCountedAndARefundRestoresTheBytes)
   // Charged after the reservation: the release's own entry replaces the pending one.
   {
     LedgerFile file(options);
-    file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
-    file.charge({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+    file.reserve({LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)}, "out.csv");
+    file.charge({LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)}, "out.csv");
     EXPECT_FALSE(file.pending());
   }
   options.epsilon_cap.reset();
@@ -238,7 +238,7 @@ TEST_F(LedgerFileTest, AHardLinkMadeWhileARunHoldsTheLedgerStopsItBeforeTheDraw)
     LedgerFile file(options);
     ASSERT_EQ(link(path_.c_str(), other.c_str()), 0);
     try {
-      file.reserve({LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)}, "out.csv");
+      file.reserve({LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)}, "out.csv");
       ADD_FAILURE() << "the ledger was replaced with a second hard link";
     } catch (const CliError &e) {
       EXPECT_EQ(e.code(), kExitLedger);
@@ -248,6 +248,72 @@ TEST_F(LedgerFileTest, AHardLinkMadeWhileARunHoldsTheLedgerStopsItBeforeTheDraw)
   std::ifstream in(other, std::ios::binary);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), text);
   std::remove(other.c_str());
+}
+
+// Every charge goes through the library's one charge of a receipt: an entry records the registry id
+// and the receipt's prefix (a Gram mechanism's also its sensitivity and sigma), and reads back
+// with the same totals.
+TEST_F(LedgerFileTest, AnEntryRecordsTheRegistryIdAndThePrefix) {
+  LedgerOptions options;
+  options.path = path_;
+  options.epsilon_cap = 10.0;
+  options.delta_cap = 1e-3;
+  options.accounting = "zcdp";
+  dpcov_receipt gauss{};
+  gauss.struct_size = sizeof gauss;
+  ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 100, 1.0, 0.5, 1e-6, nullptr,
+                                 &gauss),
+            DPCOV_OK);
+  nlohmann::ordered_json spent;
+  {
+    LedgerFile file(options);
+    file.charge({LedgerCharge::bound_step(0.1), gauss,
+                 LedgerCharge::zcdp(DPCOV_MECHANISM_DLY, 0.02, 0.9, 1e-6)},
+                "out.csv");
+    spent = file.summary();
+  }
+  std::ifstream in(path_);
+  const auto book = nlohmann::json::parse(in);
+  const auto &c = book.at("charges");
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].at("mechanism"), "private_bound");
+  EXPECT_EQ(c[0].at("mechanism_id"), DPCOV_MECHANISM_PRIVATE_BOUND);
+  EXPECT_EQ(c[0].at("privacy_model"), "pure");
+  EXPECT_FALSE(c[0].contains("sigma"));
+  EXPECT_EQ(c[1].at("mechanism_id"), DPCOV_MECHANISM_ANALYZE_GAUSS);
+  EXPECT_EQ(c[1].at("privacy_model"), "approximate");
+  EXPECT_EQ(c[1].at("sigma").get<double>(), gauss.sigma);
+  EXPECT_EQ(c[2].at("mechanism"), "dly");
+  EXPECT_EQ(c[2].at("privacy_model"), "zcdp");
+  EXPECT_EQ(c[2].at("rho").get<double>(), 0.02);
+  // The bound step is epsilon^2 / 2-zCDP, rounded up by the library, not the command.
+  EXPECT_GE(spent["rho"].get<double>(), 0.1 * 0.1 / 2 + 0.02);
+  options.epsilon_cap.reset();
+  options.delta_cap.reset();
+  EXPECT_EQ(LedgerFile(options).summary(), spent);
+}
+
+TEST_F(LedgerFileTest, AnEntryTheRegistryContradictsIsRefusedAsInputData) {
+  const std::pair<const char *, std::string> cases[] = {
+      {"a privacy model other than the registry's (dly is zCDP)",
+       R"({"mechanism": "dly", "mechanism_id": 21, "privacy_model": "pure", "numerics": "idealized", "epsilon": 1, "delta": 0, "rho": 0.5, "output": "o"})"},
+      {"an id the registry does not hold",
+       R"({"mechanism": "x", "mechanism_id": 99, "privacy_model": "zcdp", "numerics": "idealized", "epsilon": 1, "delta": 1e-6, "rho": 0.5, "output": "o"})"},
+      {"an unknown privacy model",
+       R"({"mechanism": "dly", "mechanism_id": 21, "privacy_model": "magic", "numerics": "idealized", "epsilon": 1, "delta": 1e-6, "rho": 0.5, "output": "o"})"},
+      {"a Gram mechanism without its sigma",
+       R"({"mechanism": "analyze_gauss", "mechanism_id": 1, "privacy_model": "approximate", "numerics": "idealized", "epsilon": 1, "delta": 1e-6, "rho": 0, "output": "o"})"},
+      {"the previous format naming a release dpcov never recorded",
+       R"({"mechanism": "magic", "zcdp_rho": 0.1, "epsilon": 2.2, "delta": 1e-6, "output": "o"})"},
+      {"the previous format with an id the registry does not hold",
+       R"({"mechanism": "x", "mechanism_id": 99, "epsilon": 1, "delta": 1e-6, "sensitivity": 1, "sensitivity_norm": 2, "sigma": 3, "output": "o"})"},
+  };
+  for (const auto &[what, entry] : cases) {
+    write(ledger("basic", "10", "[" + entry + "]"));
+    const auto [code, message] = read();
+    EXPECT_EQ(code, kExitInputData) << what << ": " << message;
+    EXPECT_EQ(message.compare(0, path_.size(), path_), 0) << what << ": " << message;
+  }
 }
 
 }  // namespace

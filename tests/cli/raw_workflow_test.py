@@ -129,7 +129,7 @@ class RawWorkflow(DpcovCase):
         self.assertTrue(2e5 < receipt["bound"] < 2.5e6, receipt["bound"])
         with open(zcdp) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         self.assertLessEqual(book["spent"]["epsilon"], 2.0)
         top = self.json_of(["pca", self.path("auto.npy"), "-k", "1"])
         self.assertGreater(abs(top["eigenvectors"]["x_mega"][0]), 0.99)
@@ -154,7 +154,7 @@ class RawWorkflow(DpcovCase):
         self.assertGreaterEqual(receipt["bound"], np.sqrt(2) * B)
         with open(centred) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["bound_auto", "analyze_gauss"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "analyze_gauss"])
         self.assertLessEqual(book["spent"]["epsilon"], 1.0)
         top = self.json_of(["pca", self.path("const.npy"), "-k", "1"])
         self.assertTrue(top["centred"])

@@ -48,7 +48,7 @@ class ReleaseCheckTest : public ::testing::Test {
       uint64_t u = 0;
       for (int i = 0; i < draws; ++i) EXPECT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
       try {
-        release_check(status, &ledger, {LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)},
+        release_check(status, &ledger, {LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)},
                       "out.csv", "releasing", since);
         ADD_FAILURE() << "a failed release was not reported";
       } catch (const CliError &e) {
@@ -76,7 +76,7 @@ class ReleaseCheckTest : public ::testing::Test {
       for (int i = 0; i < draws; ++i) EXPECT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
       try {
         const DrawGuard guard(&ledger, since, [] {
-          return std::vector<LedgerCharge>{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+          return std::vector<LedgerCharge>{LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)};
         }, "out.csv");
         InputOptions input;
         input.path = rows;
@@ -132,7 +132,7 @@ TEST_F(ReleaseCheckTest, ASuccessIsNotChargedHere) {
     const DrawWitness since(rng_);
     uint64_t u = 0;
     ASSERT_EQ(dpcov_rng_next_u64(rng_, &u), DPCOV_OK);
-    release_check(DPCOV_OK, &ledger, {LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)},
+    release_check(DPCOV_OK, &ledger, {LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)},
                   "out.csv", "releasing", since);
   }
   LedgerFile reread(options_);
@@ -153,7 +153,7 @@ TEST_F(ReleaseCheckTest, AnInputErrorAfterADrawIsChargedOnceAndBeforeAnyDrawNot)
 // stays in the file, pending, it is kept for main() (unrecorded_charge).
 TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
   const std::string moved = dir_ + "-moved";
-  const std::vector<LedgerCharge> charges{LedgerCharge::zcdp("coinpress", 0.5, 1.0, 1e-6)};
+  const std::vector<LedgerCharge> charges{LedgerCharge::zcdp(DPCOV_MECHANISM_COINPRESS, 0.5, 1.0, 1e-6)};
   // One LedgerFile at a time: each holds the ledger's lock (ledger_lock.hpp) until destroyed,
   // which happens with the directory back in place, so that the lock file is removed.
   {
@@ -168,7 +168,7 @@ TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
     } catch (const CliError &e) {
       const std::string what = e.what();
       EXPECT_EQ(e.code(), kExitLedger) << what;
-      for (const char *part : {"LEDGER NOT CHARGED", "understates", "\"zcdp_rho\":0.5",
+      for (const char *part : {"LEDGER NOT CHARGED", "understates", "\"rho\":0.5",
                                "releasing", "DPCOV_E_REFUSED"})
         EXPECT_NE(what.find(part), std::string::npos) << part << " in " << what;
     }
@@ -193,7 +193,7 @@ TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
     ASSERT_EQ(std::rename(moved.c_str(), dir_.c_str()), 0);
   }
   EXPECT_TRUE(unrecorded_charge().failed);
-  for (const char *part : {"LEDGER NOT CHARGED", "stays in the ledger", "\"zcdp_rho\":0.5"})
+  for (const char *part : {"LEDGER NOT CHARGED", "stays in the ledger", "\"rho\":0.5"})
     EXPECT_NE(unrecorded_charge().message.find(part), std::string::npos)
         << part << " in " << unrecorded_charge().message;
   // The charge written ahead is what the file holds: one release, marked pending.
@@ -201,7 +201,7 @@ TEST_F(ReleaseCheckTest, AChargeThatFailsIsALedgerErrorNamingTheEntry) {
   const auto file = nlohmann::json::parse(in);
   ASSERT_EQ(file.at("charges").size(), 1u);
   EXPECT_EQ(file["charges"][0].at("state"), "pending");
-  EXPECT_EQ(file["charges"][0].at("zcdp_rho"), 0.5);
+  EXPECT_EQ(file["charges"][0].at("rho"), 0.5);
   EXPECT_EQ(LedgerFile(options_).summary()["releases"].get<int64_t>(), 1);
 }
 

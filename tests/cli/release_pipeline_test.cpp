@@ -22,7 +22,7 @@
 namespace dpcov::cli {
 namespace {
 
-const LedgerCharge kFit = LedgerCharge::zcdp("adassp", 0.125, 0.9, 1e-6);
+const LedgerCharge kFit = LedgerCharge::zcdp(DPCOV_MECHANISM_ADASSP, 0.125, 0.9, 1e-6);
 
 std::vector<LedgerCharge> planned(const LedgerFile &) { return {kFit}; }
 
@@ -63,17 +63,18 @@ TEST_F(ReleasePipelineTest, WithoutABoundStepTheReleaseIsChargedAlone) {
   const LedgerFile ledger(options_);
   const std::vector<LedgerCharge> charges = charges_with_bound_step(&ledger, 0.0, kFit);
   ASSERT_EQ(charges.size(), 1u);
-  EXPECT_EQ(charges[0].zcdp_mechanism, "adassp");
-  EXPECT_EQ(charges[0].rho, 0.125);
+  EXPECT_EQ(charges[0].receipt.mechanism, DPCOV_MECHANISM_ADASSP);
+  EXPECT_EQ(charges[0].receipt.rho, 0.125);
 }
 
 TEST_F(ReleasePipelineTest, BasicLedgerChargesTheBoundStepThenTheRelease) {
   const LedgerFile ledger(options_);
   const std::vector<LedgerCharge> charges = charges_with_bound_step(&ledger, 0.1, kFit);
   ASSERT_EQ(charges.size(), 2u);
-  EXPECT_EQ(charges[0].receipt.mechanism, kBoundStepMechanism);
+  EXPECT_EQ(charges[0].receipt.mechanism, DPCOV_MECHANISM_PRIVATE_BOUND);
+  EXPECT_EQ(charges[0].receipt.privacy_model, DPCOV_MECHANISM_PRIVACY_PURE);
   EXPECT_EQ(charges[0].receipt.epsilon, 0.1);
-  EXPECT_EQ(charges[1].zcdp_mechanism, "adassp");
+  EXPECT_EQ(charges[1].receipt.mechanism, DPCOV_MECHANISM_ADASSP);
   // Without a ledger (nothing is charged then) the charges read the same.
   EXPECT_EQ(charges_with_bound_step(nullptr, 0.1, kFit).size(), 2u);
 }
@@ -83,18 +84,19 @@ TEST_F(ReleasePipelineTest, AdvancedLedgerChargesOneReleaseOfBothEpsilons) {
   const LedgerFile ledger(options_);
   const std::vector<LedgerCharge> zcdp = charges_with_bound_step(&ledger, 0.1, kFit);
   ASSERT_EQ(zcdp.size(), 1u);
-  EXPECT_EQ(zcdp[0].zcdp_mechanism, "bound_auto+adassp");
-  EXPECT_EQ(zcdp[0].epsilon, epsilon_together(0.1, 0.9));
-  EXPECT_GT(zcdp[0].rho, 0.125 + 0.1 * 0.1 / 2.0);  // rounded up
-  EXPECT_EQ(zcdp[0].rho, std::nextafter(0.125 + 0.1 * 0.1 / 2.0,
-                                        std::numeric_limits<double>::infinity()));
-  EXPECT_EQ(zcdp[0].delta, 1e-6);
+  EXPECT_EQ(zcdp[0].receipt.mechanism, DPCOV_MECHANISM_ADASSP);
+  EXPECT_EQ(zcdp[0].bound_epsilon, 0.1);
+  EXPECT_EQ(zcdp[0].receipt.epsilon, epsilon_together(0.1, 0.9));
+  EXPECT_GT(zcdp[0].receipt.rho, 0.125 + 0.1 * 0.1 / 2.0);  // rounded up
+  EXPECT_EQ(zcdp[0].receipt.rho, std::nextafter(0.125 + 0.1 * 0.1 / 2.0,
+                                                std::numeric_limits<double>::infinity()));
+  EXPECT_EQ(zcdp[0].receipt.delta, 1e-6);
   dpcov_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   receipt.epsilon = 0.9;
   const std::vector<LedgerCharge> gram = charges_with_bound_step(&ledger, 0.1, receipt);
   ASSERT_EQ(gram.size(), 1u);
-  EXPECT_TRUE(gram[0].zcdp_mechanism.empty());
+  EXPECT_EQ(gram[0].receipt.rho, 0.0);
   EXPECT_EQ(gram[0].receipt.epsilon, epsilon_together(0.1, 0.9));
 }
 

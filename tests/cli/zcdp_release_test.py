@@ -153,10 +153,10 @@ class ZcdpRelease(DpcovCase):
         with open(ledger) as f:
             state = json.load(f)
         self.assertEqual([c["mechanism"] for c in state["charges"]],
-                         ["coinpress_mean", "coinpress --center"])
+                         ["coinpress_mean", "coinpress"])
         with open(self.path("c.csv") + ".json") as f:
             receipt = json.load(f)
-        self.assertAlmostEqual(state["charges"][1]["zcdp_rho"], receipt["rho"])
+        self.assertAlmostEqual(state["charges"][1]["rho"], receipt["rho"])
         self.assertEqual(receipt["ledger"]["releases"], 2)
         with open(ledger, "rb") as f:
             before = f.read()
@@ -193,7 +193,7 @@ class ZcdpRelease(DpcovCase):
             before = f.read()
         book = json.loads(before)
         self.assertEqual([c["mechanism"] for c in book["charges"]],
-                         ["coinpress", "coinpress --center"])
+                         ["coinpress", "coinpress"])
         self.assertTrue(all("not written" in c["output"] for c in book["charges"]))
         self.assertEqual(book["spent"]["releases"], 2)
         for name in (out, out + ".json", out + ".curator.json"):
@@ -213,7 +213,7 @@ class ZcdpRelease(DpcovCase):
         self.assertIn("DPCOV_E_NUMERICAL", mean.stderr.decode())
         with open(ledger) as f:
             self.assertEqual([c["mechanism"] for c in json.load(f)["charges"]],
-                             ["coinpress", "coinpress --center", "coinpress_mean"])
+                             ["coinpress", "coinpress", "coinpress_mean"])
         for name in (out, out + ".json", out + ".curator.json"):
             self.assertFalse(os.path.exists(name), name)
 
@@ -237,8 +237,8 @@ class ZcdpRelease(DpcovCase):
                 with open(self.path("d0.csv") + ".json") as f:
                     receipt = json.load(f)
                 self.assertEqual([c["mechanism"] for c in book["charges"]],
-                                 ["dly_adaptive"] * fit)
-                self.assertAlmostEqual(book["charges"][0]["zcdp_rho"], receipt["rho"])
+                                 ["dly"] * fit)
+                self.assertAlmostEqual(book["charges"][0]["rho"], receipt["rho"])
                 over = self.run_dpcov(["release", path, "-o", self.path("over.csv")] + common)
                 self.assertEqual(over.returncode, 3, over.stderr.decode())
                 with open(ledger, "rb") as f:

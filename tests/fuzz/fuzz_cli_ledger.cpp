@@ -38,11 +38,17 @@ void expect(const dpcov::cli::CliError &e, const std::string &path, bool caps_gi
 // A charge from the input: mostly a release stated in zCDP, sometimes a mechanism's receipt.
 dpcov::cli::LedgerCharge charge(fuzz::Input &in) {
   if (in.range(0, 3) != 0)
-    return dpcov::cli::LedgerCharge::zcdp("dly_adaptive", fuzz::budget(in), fuzz::budget(in),
+    return dpcov::cli::LedgerCharge::zcdp(DPCOV_MECHANISM_DLY, fuzz::budget(in), fuzz::budget(in),
                                           fuzz::probability(in));
   dpcov_receipt r{};
   r.struct_size = sizeof r;
   r.mechanism = static_cast<int32_t>(in.range(-1, 15));
+  // Mostly the registry's privacy model for the id (a receipt the library wrote), else another.
+  dpcov_mechanism_entry entry{};
+  entry.struct_size = sizeof entry;
+  r.privacy_model = in.range(0, 3) != 0 && dpcov_mechanism_info_by_id(r.mechanism, &entry) == DPCOV_OK
+                        ? entry.privacy_model
+                        : static_cast<int32_t>(in.range(0, 4));
   r.epsilon = fuzz::budget(in);
   r.delta = fuzz::probability(in);
   r.sensitivity = fuzz::budget(in);

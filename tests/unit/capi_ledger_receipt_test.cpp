@@ -2,7 +2,7 @@
 // read through its common prefix, spends what the family's own charge spent before (a Gram
 // receipt as dpcov_ledger_charge, a zCDP statement as dpcov_ledger_charge_zcdp) under every
 // accounting; a receipt with a mechanism the registry does not hold or a forged privacy model is
-// refused with the ledger unchanged.
+// refused with the ledger unchanged; the private bound is charged from a bare prefix.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -156,6 +156,38 @@ TEST(CapiLedgerReceipt, BadArgumentsAreRefused) {
   const size_t size = sizeof(dpcov_receipt_prefix) - 1;
   std::memcpy(small.data(), &size, sizeof size);
   EXPECT_EQ(dpcov_ledger_charge_receipt(l.l, small.data()), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(spent(l.l).charges, 0);
+}
+
+// The private bound step, pure epsilon-DP, as a bare prefix (what a ledger kept in a file replays):
+// charged what the bound step's own charge (a mechanism-0 receipt through dpcov_ledger_charge) was,
+// epsilon and rho = epsilon^2 / 2 rounded up by the library; a delta is refused.
+TEST(CapiLedgerReceipt, ThePrivateBoundIsChargedFromItsPrefixAlone) {
+  dpcov_receipt_prefix p{};
+  p.struct_size = sizeof p;
+  p.mechanism = DPCOV_MECHANISM_PRIVATE_BOUND;
+  p.privacy_model = DPCOV_MECHANISM_PRIVACY_PURE;
+  p.epsilon = 0.1;
+  dpcov_receipt own{};
+  own.struct_size = sizeof own;
+  own.epsilon = 0.1;
+  for (int32_t accounting : {DPCOV_ACCOUNTING_BASIC, DPCOV_ACCOUNTING_ZCDP,
+                             DPCOV_ACCOUNTING_ADVANCED}) {
+    SCOPED_TRACE(accounting);
+    Ledger by_prefix(accounting), by_receipt(accounting);
+    ASSERT_EQ(dpcov_ledger_charge_receipt(by_prefix.l, &p), DPCOV_OK) << dpcov_last_error_message();
+    ASSERT_EQ(dpcov_ledger_charge(by_receipt.l, &own), DPCOV_OK) << dpcov_last_error_message();
+    const dpcov_ledger_spent a = spent(by_prefix.l), b = spent(by_receipt.l);
+    EXPECT_EQ(a.epsilon, b.epsilon);
+    EXPECT_EQ(a.delta, b.delta);
+    EXPECT_EQ(a.rho, b.rho);
+    if (accounting == DPCOV_ACCOUNTING_ZCDP) {
+      EXPECT_GE(a.rho, 0.1 * 0.1 / 2.0);
+    }
+  }
+  p.delta = 1e-6;
+  Ledger l(DPCOV_ACCOUNTING_BASIC);
+  EXPECT_EQ(dpcov_ledger_charge_receipt(l.l, &p), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(spent(l.l).charges, 0);
 }
 

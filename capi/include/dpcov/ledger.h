@@ -156,10 +156,13 @@ DPCOV_API dpcov_status dpcov_ledger_charge_zcdp(dpcov_ledger *ledger, double rho
  * ::dpcov_coinpress_receipt, ::dpcov_coinpress_mean_receipt), fits in what is left. Its common
  * prefix decides the charge: a Gram mechanism's receipt is charged as by dpcov_ledger_check(); a
  * release stated in zCDP (AdaSSP, CoinPress, Dong-Liang-Yi) as by dpcov_ledger_check_zcdp() with
- * the receipt's rho, epsilon and delta. Changes nothing.
+ * the receipt's rho, epsilon and delta; a pure epsilon-DP one (::DPCOV_MECHANISM_PRIVATE_BOUND)
+ * epsilon, delta 0 and rho = epsilon^2 / 2 rounded up (its rho is not read). For every family but
+ * the Gram mechanisms the prefix is all that is read: a ::dpcov_receipt_prefix with struct_size
+ * sizeof(dpcov_receipt_prefix) serves (what a ledger kept in a file replays). Changes nothing.
  *
  * @param ledger   the ledger.
- * @param receipt  a receipt the library wrote (struct_size set).
+ * @param receipt  a receipt the library wrote, or a prefix filled from one (struct_size set).
  * @return ::DPCOV_OK if it fits, ::DPCOV_E_PRECONDITION if it would exceed the cap (the message
  *         says by what), ::DPCOV_E_INVALID_ARGUMENT (a mechanism the registry does not hold, a
  *         privacy model other than the registry's for it, a receipt out of range, or zCDP

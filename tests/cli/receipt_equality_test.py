@@ -2,13 +2,15 @@
 whose releases are forced equal by one --seed give byte-identical public receipts (the `.json`
 beside the output), for every bound option (--bound, --bound auto, --bounds, --add-constant) and
 policy the option takes (--clip, --reject; `release` has no --drop), numerics default (exact),
-exact and idealized, for analyze_gauss and laplace_sym: under --clip both release; under --reject
-the neighbour is refused naming its row. The row bounding is the library's; a count that depends
+exact and idealized, for analyze_gauss and laplace_sym, and for the zCDP mechanisms on the rows
+(Dong-Liang-Yi, CoinPress, CoinPress mean): under --clip both release; under --reject the
+neighbour is refused naming its row. The row bounding is the library's; a count that depends
 on the data (rows clipped, dropped or clamped) reaches the curator file only. Deterministic:
 fixed seeds.
 
 Run by meson as: /usr/bin/python3 receipt_equality_test.py DPCOV
 """
+import json
 import os
 import sys
 import unittest
@@ -71,6 +73,31 @@ class ReceiptEquality(DpcovCase):
                         with self.subTest(mechanism=mechanism, option=name, policy=policy,
                                           numerics=numerics):
                             self.check_neighbours(args, mechanism, policy, numerics)
+
+    def test_the_zcdp_row_releases_give_byte_identical_public_receipts(self):
+        """The zCDP mechanisms on the rows (idealized numerics: they have no exact form): DLY
+        under --clip and --reject at --bound 1, CoinPress (which clips whitened rows inside the
+        mechanism), with and without --center, and the CoinPress mean."""
+        cases = [(name, ["-d", "1e-6", "--bound", "1", policy], policy)
+                 for name in ("dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper")
+                 for policy in ("--clip", "--reject")]
+        cases += [("coinpress", ["-d", "1e-6", "--k-bound", "4"], "--clip"),
+                  ("coinpress", ["-d", "1e-6", "--k-bound", "4", "--center", "--mean-radius",
+                                 "2"], "--clip"),
+                  ("coinpress_mean", ["-d", "1e-6", "--mean-radius", "2"], "--clip")]
+        for mechanism, args, policy in cases:
+            with self.subTest(mechanism=mechanism, args=args):
+                if "--center" not in args:
+                    self.check_neighbours(args, mechanism, policy, "idealized")
+                    continue
+                # --center's receipt holds the private mean it released (a mechanism's output,
+                # which differs between the neighbours): everything else is identical.
+                first, second = (self.release(path, args, mechanism) for path in self.inputs)
+                self.assertEqual((first[0], second[0]), (EXIT_OK, EXIT_OK), (first, second))
+                receipts = [json.loads(r[1]) for r in (first, second)]
+                for r in receipts:
+                    del r["centring"]["mean"]
+                self.assertEqual(receipts[0], receipts[1])
 
     def check_neighbours(self, args, mechanism, policy, numerics):
         first = self.release(self.inputs[0], args, mechanism)

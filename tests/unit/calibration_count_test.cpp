@@ -100,6 +100,40 @@ TEST_F(CalibrationCount, TheDefaultRowPathSearchesItsGridOnceAtRelease) {
   dpcov_gram_destroy(&g);
 }
 
+// The path Python's GramAccumulator.bounded and release_gram with an accountant take: one plan,
+// the accumulator on it, its receipt read for a ledger and its grid for the constant column, and
+// the release with it: one calibration from the plan to the receipt, exact or idealized.
+TEST_F(CalibrationCount, APlannedReleaseCalibratesOnceFromThePlanToTheReceipt) {
+  for (const int32_t numerics : {DPCOV_NUMERICS_EXACT, DPCOV_NUMERICS_IDEALIZED}) {
+    SCOPED_TRACE(numerics);
+    const Calibrator calibrator =
+        numerics == DPCOV_NUMERICS_EXACT ? Calibrator::ExactGrid : Calibrator::AnalyticGaussian;
+    dpcov_plan *plan = nullptr;
+    dpcov_gram *g = nullptr;
+    dpcov_row_bounding spec;
+    ASSERT_EQ(dpcov_row_bounding_default(&spec), DPCOV_OK);
+    spec.bound = 1.0;
+    EXPECT_EQ(runs_during(calibrator, [&] {
+                dpcov_status s = dpcov_plan_create(&plan, DPCOV_MECHANISM_ANALYZE_GAUSS, numerics,
+                                                   3, 0, 1.0, 1.0, 1e-6, nullptr);
+                if (s == DPCOV_OK) s = dpcov_gram_create_planned(&g, 3, &spec, plan);
+                if (s == DPCOV_OK)
+                  s = dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3, nullptr);
+                if (s == DPCOV_OK) s = dpcov_plan_get_receipt(plan, &receipt_);
+                if (s == DPCOV_OK && numerics == DPCOV_NUMERICS_EXACT)
+                  s = dpcov_plan_get_exact_grid(plan, &grid_);
+                if (s == DPCOV_OK)
+                  s = dpcov_plan_release_gram(plan, g, rng_, DPCOV_COL_MAJOR, out_.data(), 3,
+                                              &receipt_);
+                return s;
+              }),
+              1u);
+    EXPECT_EQ(receipt_.numerics, numerics);
+    dpcov_gram_destroy(&g);
+    dpcov_plan_destroy(&plan);
+  }
+}
+
 TEST_F(CalibrationCount, AnAnalyzeGaussRegressionComputesSigmaOnce) {
   std::vector<double> g(16, 0.0);
   for (int i = 0; i < 4; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;

@@ -101,6 +101,27 @@ TEST_F(CliCalibrationCount, AnIdealizedReleaseComputesSigmaOnceForAPublicBound) 
   }
 }
 
+// A ledger checks the release's plan before any row is read and is charged its receipt: neither
+// plans again, whatever the bound option and the accounting.
+TEST_F(CliCalibrationCount, AReleaseChargedToALedgerStillCalibratesOnce) {
+  int ledgers = 0;
+  for (const char *accounting : {"basic", "zcdp", "advanced"}) {
+    for (const auto &bound : kBoundOptions) {
+      const std::string ledger = (dir_ / ("ledger" + std::to_string(++ledgers) + ".json")).string();
+      const std::vector<std::string> charged = {"--ledger", ledger, "--ledger-epsilon", "10",
+                                                "--ledger-delta", "1e-3", "--accounting",
+                                                accounting};
+      const Runs exact = release(with(with({"-m", "analyze_gauss", "-e", "1", "-d", "1e-6"},
+                                           bound), charged));
+      EXPECT_EQ(exact.grid, 1u) << accounting << ' ' << bound[0] << ' ' << bound[1];
+      if (bound[1] == "auto") continue;
+      const Runs idealized = release(with(with({"-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                                "--numerics", "idealized"}, bound), charged));
+      EXPECT_EQ(idealized.sigma, 1u) << accounting << ' ' << bound[0] << ' ' << bound[1];
+    }
+  }
+}
+
 TEST_F(CliCalibrationCount, ALaplaceReleaseSearchesItsGridOnce) {
   for (const auto &bound : kBoundOptions) {
     const Runs runs = release(with({"-m", "laplace_sym", "-e", "1"}, bound));

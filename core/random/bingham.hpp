@@ -70,9 +70,9 @@ int64_t bingham(Rng &rng, const Matrix &a, double *out,
                 int64_t max_tries = kBinghamDefaultMaxTries);
 
 // The root b of sum_i 1 / (b + 2 lambda_i) = 1 for lambda_i >= 0 with min lambda_i = 0, found by
-// bisection on [1, q] down to adjacent doubles (the left side decreases in b, is >= 0 at b = 1
-// because one term is 1/b, and <= 0 at b = q). Any b in (0, q] gives a valid envelope; the root
-// minimises the expected number of proposals.
+// Newton's method from b = 1 to working precision (the left side decreases and is convex in b,
+// is >= 0 at b = 1 because one term is 1/b, and <= 0 at b = q). Any b in (0, q] gives a valid
+// envelope; the root minimises the expected number of proposals.
 double bingham_envelope_b(const std::vector<double> &shifted_eigenvalues);
 
 }  // namespace dpcov::random

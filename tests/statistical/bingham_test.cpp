@@ -12,7 +12,8 @@
 // alpha = 1e-6 per assertion on a correct sampler: 3 x 4 (q = 2) + 2 x 2 (q = 3) + 2 (q = 10) =
 // 18 assertions, family-wise false-failure rate <= 1.8e-5. Every check also runs on the
 // accept-everything sampler and on the inverted acceptance ratio of diffprivlib / OpenDP
-// (constants.md section 10.1), and must reject both.
+// (constants.md section 10.1), and must reject both; the q = 2 checks also reject an acceptance
+// test whose envelope constant b is not the proposals' (halved).
 #include <gtest/gtest.h>
 
 #include <boost/math/quadrature/gauss_kronrod.hpp>
@@ -33,13 +34,14 @@ namespace {
 
 constexpr int64_t kDraws = 200000;
 
-enum class Rule { Kgm, AcceptAll, Inverted };
+enum class Rule { Kgm, AcceptAll, Inverted, WrongEnvelope };
 
 const char *name(Rule r) {
   switch (r) {
     case Rule::Kgm: return "KGM";
     case Rule::AcceptAll: return "accept-everything";
     case Rule::Inverted: return "inverted ratio (diffprivlib / OpenDP)";
+    case Rule::WrongEnvelope: return "acceptance with b / 2 for the proposals' b";
   }
   return "";
 }
@@ -68,6 +70,13 @@ Draws sample(const Matrix &a, Rule rule, uint64_t seed) {
         ++tries;
         const double t = s.propose(rng, y.data());
         if (rule == Rule::AcceptAll) break;
+        if (rule == Rule::WrongEnvelope) {
+          // The library's acceptance form, a valid probability for any b, with an envelope
+          // constant that is not the one the proposals were drawn with.
+          const double delta = (0.5 * s.b() + 2.0 * t - 2.0 * half_q) / (2.0 * half_q);
+          if (std::log(uniform01(rng)) < half_q * (std::log1p(delta) - delta)) break;
+          continue;
+        }
         const double inverted = -t - half_q * std::log1p(2.0 * t / s.b()) - s.log_m();
         if (std::log(uniform01(rng)) < inverted) break;
       }
@@ -199,7 +208,7 @@ TEST_P(BinghamCircleLaw, MatchesTheExactAngularLawAndRejectsTheBrokenSamplers) {
   const double theta = 0.7;
   const auto good = circle_checks(a, theta, Rule::Kgm);
   EXPECT_TRUE(all_pass(good)) << describe(good);
-  for (Rule r : {Rule::AcceptAll, Rule::Inverted}) {
+  for (Rule r : {Rule::AcceptAll, Rule::Inverted, Rule::WrongEnvelope}) {
     const auto bad = circle_checks(a, theta, r);
     EXPECT_FALSE(all_pass(bad)) << name(r) << "\n" << describe(bad);
     // The angle law alone must already catch the wrong distribution.

@@ -49,14 +49,11 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
   return eig;
 }
 
-// out = basis * coords (basis d x q, coords q values).
+// out = basis * coords (basis d x q, coords q values), as one BLAS product: vectorised, where a
+// loop through the view's layout-dependent element access stays scalar.
 void combine(ConstMatrixView basis, const double *coords, double *out) {
-  const int64_t d = basis.rows;
-  for (int64_t i = 0; i < d; ++i) out[i] = 0.0;
-  for (int64_t j = 0; j < basis.cols; ++j) {
-    const double c = coords[j];
-    for (int64_t i = 0; i < d; ++i) out[i] += basis(i, j) * c;
-  }
+  linalg::gemm_views(1.0, basis, ConstMatrixView{coords, basis.cols, 1, basis.cols, Layout::ColMajor},
+                     0.0, MatrixView{out, basis.rows, 1, basis.rows, Layout::ColMajor});
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {

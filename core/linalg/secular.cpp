@@ -297,14 +297,20 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
       den(static_cast<size_t>(m), compress ? 1.0 : rho);
   std::vector<int> exponent(static_cast<size_t>(m), 0);
   for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta(j, m - 1);
+  // Coordinates j <= k take root k's lower pole, the others its upper one: two loops with a fixed
+  // pole each, which vectorise where one loop choosing the pole per coordinate stayed scalar.
+  const auto multiply_factors = [&](const double *dk, double pole, int64_t begin, int64_t end) {
+    double *nu = num.data(), *de = den.data();
+    const double *l = lr.data();
+    for (int64_t j = begin; j < end; ++j) {
+      nu[j] *= -dk[j];
+      de[j] *= pole - l[j];
+    }
+  };
   for (int64_t k = 0; k < interior; ++k) {
     const double *dk = &delta(0, k);
-    for (int64_t j = 0; j < m; ++j) {
-      const size_t uj = static_cast<size_t>(j);
-      const double pole = k < j ? lr[static_cast<size_t>(k)] : lr[static_cast<size_t>(k + 1)];
-      num[uj] *= -dk[j];
-      den[uj] *= pole - lr[uj];
-    }
+    multiply_factors(dk, lr[static_cast<size_t>(k + 1)], 0, k + 1);
+    multiply_factors(dk, lr[static_cast<size_t>(k)], k + 1, m);
     if ((k & 7) == 7) {
       for (size_t uj = 0; uj < num.size(); ++uj) {
         int en, ed;

@@ -71,10 +71,25 @@ const Tables &tables() {
   return t;
 }
 
+// The rest of a draw whose first word `bits` fell outside its layer's certain region (about 1%
+// of draws): the wedge or the tail test, then further words until one is accepted. Kept out of
+// line so that the common path below is a few instructions that inline into the batch loop.
+[[gnu::noinline]] double draw_rare(const Tables &t, Rng &rng, uint64_t bits);
+
 // One draw from the tables (hoisted out of loops by the batch form).
 inline double draw(const Tables &t, Rng &rng) {
+  const uint64_t bits = rng.next_u64();
+  const int layer = static_cast<int>(bits & 0xffU);
+  const uint64_t abscissa = (bits >> 9) & ((uint64_t{1} << 52) - 1);
+  if (abscissa < t.inside[layer]) {
+    const double x = static_cast<double>(abscissa) * t.width[layer];
+    return ((bits >> 8) & 1U) != 0 ? -x : x;
+  }
+  return draw_rare(t, rng, bits);
+}
+
+double draw_rare(const Tables &t, Rng &rng, uint64_t bits) {
   for (;;) {
-    const uint64_t bits = rng.next_u64();
     const int layer = static_cast<int>(bits & 0xffU);
     const bool negative = ((bits >> 8) & 1U) != 0;
     const uint64_t abscissa = (bits >> 9) & ((uint64_t{1} << 52) - 1);
@@ -91,6 +106,7 @@ inline double draw(const Tables &t, Rng &rng) {
     }
     const double y = t.height[layer] + (t.height[layer - 1] - t.height[layer]) * uniform01(rng);
     if (y < density(x)) return negative ? -x : x;
+    bits = rng.next_u64();
   }
 }
 

@@ -35,12 +35,6 @@ struct Secular {
   double c0;
 };
 
-// Scratch space of solve_root and of the eigenvector columns, allocated once per decomposition.
-struct Workspace {
-  std::vector<double> dist;  // lambda_j - lambda_origin
-  std::vector<double> inv;   // an eigenvector column before normalisation
-};
-
 // The sums below run in kLanes interleaved partial sums: independent chains of additions (and
 // SIMD lanes) instead of one chain as long as the sum, which bounded the root finder, the hot loop
 // of iterative eigenvector sampling, by the latency of one addition per term. Any order of
@@ -49,17 +43,20 @@ constexpr int64_t kLanes = 4;
 
 double lane_total(const double *lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
 
-// sum_j w_j / delta_j and sum_j w_j / delta_j^2 over [begin, end), writing delta_j = dist_j -
-// shift on the way: one pass over the poles per iteration of the root finder.
+// sum_j w_j / delta_j and sum_j w_j / delta_j^2 over [begin, end), writing delta_j =
+// (lambda_j - origin) - shift on the way: one pass over the poles per iteration of the root
+// finder. The distance to the origin pole is formed in the pass rather than kept in an array:
+// the pass is bound by its division, so the subtraction costs nothing there, and it saves a pass
+// over the poles each time the root finder chooses its origin.
 struct PoleSums {
   double value, slope;
 };
 
-PoleSums pole_sums(const double *w, const double *dist, double shift, double *delta, int64_t begin,
-                   int64_t end) {
+PoleSums pole_sums(const double *w, const double *lambda, double origin, double shift,
+                   double *delta, int64_t begin, int64_t end) {
   double value[kLanes] = {}, slope[kLanes] = {};
   const auto term = [&](int64_t j, int64_t lane) {
-    delta[j] = dist[j] - shift;
+    delta[j] = (lambda[j] - origin) - shift;
     const double inv = 1.0 / delta[j];
     const double t = w[j] * inv;
     value[lane] += t;
@@ -84,8 +81,7 @@ double sum_of_squares(const double *x, int64_t n) {
 // The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
 // root is exterior and lies within `exterior_width` of the other pole). Writes
 // delta_j = lambda_j - mu, each accurate to a few ulps of itself, and returns mu.
-double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta,
-                  Workspace &ws) {
+double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta) {
   const std::vector<double> &lam = f.lambda;
   const double *w = f.w.data();
   const int64_t m = static_cast<int64_t>(lam.size());
@@ -99,13 +95,7 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
   double lo = 0.0;
   double hi = interior ? lam[static_cast<size_t>(a)] - lam[static_cast<size_t>(b)] : exterior_width;
   double tau = interior ? 0.5 * hi : hi;
-  double *dist = ws.dist.data();
-  const auto set_origin = [&](int64_t pole) {
-    const double lam_origin = lam[static_cast<size_t>(pole)];
-    for (int64_t j = 0; j < m; ++j) dist[j] = lam[static_cast<size_t>(j)] - lam_origin;
-    dist[pole] = 0.0;
-  };
-  set_origin(origin);
+  const double *poles = lam.data();
   // Poles 0..a lie above every point of the interval (delta > 0), the others below.
   const int64_t split = a + 1;
 
@@ -114,9 +104,10 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
   bool last_was_model = false;
   for (int iteration = 0; iteration < kMaxRootIterations; ++iteration) {
     const double shift = sigma * tau;
-    // dist[origin] = 0, so delta[origin] = -shift exactly.
-    const PoleSums above = pole_sums(w, dist, shift, delta, 0, split);
-    const PoleSums below = pole_sums(w, dist, shift, delta, split, m);
+    // lambda_origin - lambda_origin = 0, so delta[origin] = -shift exactly.
+    const double lam_origin = lam[static_cast<size_t>(origin)];
+    const PoleSums above = pole_sums(w, poles, lam_origin, shift, delta, 0, split);
+    const PoleSums below = pole_sums(w, poles, lam_origin, shift, delta, split, m);
     const double psi = above.value, dpsi = above.slope, phi = below.value, dphi = below.slope;
     const double g = f.c0 + psi + phi;
     // Rounding error of the sum above: at most about m eps times the sum of magnitudes.
@@ -130,7 +121,6 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
       // because the midpoint seen from a may differ from the one seen from b by a rounding.
       origin = a;
       sigma = -1.0;
-      set_origin(a);
       tau = hi - tau;
       lo = 0.0;
     }
@@ -180,7 +170,8 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
       if (last_was_model && step <= previous_step &&
           10.0 * step * step * step <= kEps * tau * previous_step * previous_step) {
         tau = model_tau;
-        for (int64_t j = 0; j < m; ++j) delta[j] = dist[j] - sigma * tau;
+        const double from = lam[static_cast<size_t>(origin)];
+        for (int64_t j = 0; j < m; ++j) delta[j] = (poles[j] - from) - sigma * tau;
         break;
       }
       tau = model_tau;
@@ -278,14 +269,13 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
   const int64_t roots = compress ? interior : m;
   Matrix delta(m, roots);
   std::vector<double> mu(static_cast<size_t>(roots));
-  Workspace ws{std::vector<double>(static_cast<size_t>(m)), std::vector<double>(static_cast<size_t>(m))};
   for (int64_t k = 0; k < interior; ++k)
-    mu[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k), ws);
+    mu[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k));
   if (!compress && m > 0) {
     const double width = std::fabs(rho) * wsum;
     mu[static_cast<size_t>(m - 1)] =
-        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1), ws)
-                  : solve_root(f, -1, 0, width, &delta(0, m - 1), ws);
+        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1))
+                  : solve_root(f, -1, 0, width, &delta(0, m - 1));
   }
 
   // Loewner: the y for which the computed roots are exact. Each factor is a ratio in (0, 1]; the
@@ -339,6 +329,8 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
   const int64_t q_out = static_cast<int64_t>(columns.size());
   out.values.resize(static_cast<size_t>(q_out));
   out.vectors = Matrix(q, q_out);
+  // One eigenvector column before normalisation.
+  std::vector<double> column(static_cast<size_t>(m));
   for (int64_t c = 0; c < q_out; ++c) {
     const Column &col = columns[static_cast<size_t>(c)];
     out.values[static_cast<size_t>(c)] = col.value;
@@ -347,11 +339,11 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
       continue;
     }
     const double *dcol = &delta(0, col.root);
-    for (int64_t i = 0; i < m; ++i) ws.inv[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
-    const double norm2 = sum_of_squares(ws.inv.data(), m);
+    for (int64_t i = 0; i < m; ++i) column[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
+    const double norm2 = sum_of_squares(column.data(), m);
     const double scale = 1.0 / std::sqrt(norm2);
     for (int64_t i = 0; i < m; ++i)
-      out.vectors(kept[static_cast<size_t>(i)], c) = ws.inv[static_cast<size_t>(i)] * scale;
+      out.vectors(kept[static_cast<size_t>(i)], c) = column[static_cast<size_t>(i)] * scale;
   }
   out.y_used.assign(static_cast<size_t>(q), 0.0);
   for (int64_t i = 0; i < m; ++i)

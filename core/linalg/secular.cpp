@@ -339,7 +339,8 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
       continue;
     }
     const double *dcol = &delta(0, col.root);
-    for (int64_t i = 0; i < m; ++i) column[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
+    for (int64_t i = 0; i < m; ++i)
+      column[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
     const double norm2 = sum_of_squares(column.data(), m);
     const double scale = 1.0 / std::sqrt(norm2);
     for (int64_t i = 0; i < m; ++i)

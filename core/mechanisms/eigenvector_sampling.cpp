@@ -52,8 +52,9 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
 // out = basis * coords (basis d x q, coords q values), as one BLAS product: vectorised, where a
 // loop through the view's layout-dependent element access stays scalar.
 void combine(ConstMatrixView basis, const double *coords, double *out) {
-  linalg::gemm_views(1.0, basis, ConstMatrixView{coords, basis.cols, 1, basis.cols, Layout::ColMajor},
-                     0.0, MatrixView{out, basis.rows, 1, basis.rows, Layout::ColMajor});
+  const ConstMatrixView column{coords, basis.cols, 1, basis.cols, Layout::ColMajor};
+  linalg::gemm_views(1.0, basis, column, 0.0,
+                     MatrixView{out, basis.rows, 1, basis.rows, Layout::ColMajor});
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {

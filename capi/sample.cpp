@@ -52,16 +52,25 @@ void write(const Matrix &m, MatrixView out) {
     for (int64_t i = 0; i < m.rows(); ++i) out(i, j) = m(i, j);
 }
 
-// Runs `draw(rng, out_ptr)` for each of n points (rows of an n x dim output) into a buffer, then
-// copies the rows out, so nothing is written on failure.
-template <class DrawPoint>
-void sample_points(dpcov_rng *handle, int64_t dim, int64_t n, MatrixView out, DrawPoint &&draw) {
+// Runs `fill(rng, points)` to draw n points into the columns of a dim x n buffer, then copies
+// them out as the rows of an n x dim output, so nothing is written on failure.
+template <class FillPoints>
+void sample_point_columns(dpcov_rng *handle, int64_t dim, int64_t n, MatrixView out,
+                          FillPoints &&fill) {
   with_rng(handle, [&](Rng &rng) {
     Matrix points(dim, n);
-    for (int64_t i = 0; i < n; ++i) draw(rng, points.data() + i * dim);
+    fill(rng, points);
     check::finite_result(points.data(), static_cast<size_t>(dim * n), "out");
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < dim; ++j) out(i, j) = points(j, i);
+  });
+}
+
+// sample_point_columns with `draw(rng, out_ptr)` called for each point in turn.
+template <class DrawPoint>
+void sample_points(dpcov_rng *handle, int64_t dim, int64_t n, MatrixView out, DrawPoint &&draw) {
+  sample_point_columns(handle, dim, n, out, [&](Rng &rng, Matrix &points) {
+    for (int64_t i = 0; i < n; ++i) draw(rng, points.data() + i * dim);
   });
 }
 
@@ -194,8 +203,9 @@ DPCOV_API dpcov_status dpcov_sample_bingham(dpcov_rng *rng, int32_t layout, int6
     check_points(dim, n);
     const MatrixView view = check::output_matrix(layout, n, dim, out, ld_out, "out");
     int64_t total = 0;
-    sample_points(rng, dim, n, view,
-                  [&](Rng &r, double *x) { total += sampler.sample(r, x); });
+    sample_point_columns(rng, dim, n, view, [&](Rng &r, Matrix &points) {
+      total = sampler.sample_columns(r, n, points.data(), dim);
+    });
     if (tries != nullptr) *tries = total;
   });
 }

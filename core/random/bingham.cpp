@@ -126,20 +126,40 @@ void BinghamSampler::rotate(const double *y, double *x) const {
                      MatrixView{x, q, 1, q, Layout::ColMajor});
 }
 
-int64_t BinghamSampler::sample(Rng &rng, double *out) const {
-  std::vector<double> y(static_cast<size_t>(dim()));
+int64_t BinghamSampler::accept(Rng &rng, double *y) const {
   for (int64_t tries = 1; tries <= max_tries_; ++tries) {
-    const double t = propose(rng, y.data());
+    const double t = propose(rng, y);
     const double log_ratio = log_accept_ratio(t);
     if (log_ratio > kEnvelopeSlack)
       fail(Status::Internal, "Bingham envelope violated: ln ratio ", log_ratio, " > 0 at t = ", t);
-    if (std::log(uniform01(rng)) < log_ratio) {
-      rotate(y.data(), out);
-      return tries;
-    }
+    if (std::log(uniform01(rng)) < log_ratio) return tries;
   }
   fail(Status::NoConvergence, "Bingham sampler: no proposal accepted in ", max_tries_,
        " tries");
+}
+
+int64_t BinghamSampler::sample(Rng &rng, double *out) const {
+  std::vector<double> y(static_cast<size_t>(dim()));
+  const int64_t tries = accept(rng, y.data());
+  rotate(y.data(), out);
+  return tries;
+}
+
+int64_t BinghamSampler::sample_columns(Rng &rng, int64_t n, double *out, int64_t ld_out) const {
+  const int64_t q = dim();
+  if (n < 0 || ld_out < q)
+    fail(Status::Internal, "Bingham sample_columns: n = ", n, ", ld_out = ", ld_out, " for q = ",
+         q);
+  const bool diagonal = vectors_.rows() == 0;
+  Matrix eigenbasis_draws(diagonal ? 0 : q, diagonal ? 0 : n);
+  double *y = diagonal ? out : eigenbasis_draws.data();
+  const int64_t ld_y = diagonal ? ld_out : q;
+  int64_t tries = 0;
+  for (int64_t i = 0; i < n; ++i) tries += accept(rng, y + i * ld_y);
+  if (!diagonal && n > 0)
+    linalg::gemm_views(1.0, vectors_.view(), eigenbasis_draws.view(), 0.0,
+                       MatrixView{out, q, n, ld_out, Layout::ColMajor});
+  return tries;
 }
 
 int64_t bingham(Rng &rng, const Matrix &a, double *out, int64_t max_tries) {

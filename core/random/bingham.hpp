@@ -50,8 +50,15 @@ class BinghamSampler {
   // One draw into out[0..q-1]. Returns the number of proposals used (>= 1; rejections are that
   // minus one). Throws Status::NoConvergence after max_tries proposals without acceptance.
   int64_t sample(Rng &rng, double *out) const;
+  // n >= 0 draws into the columns of out (column-major, leading dimension ld_out >= q): the
+  // draws of n calls of sample(), from the same generator words, rotated to the original
+  // coordinates together by one matrix product (BLAS level 3, the matrix read once for all of
+  // them). Returns the proposals used in total. Throws like sample().
+  int64_t sample_columns(Rng &rng, int64_t n, double *out, int64_t ld_out) const;
 
  private:
+  // Proposals into y (the eigenbasis) until one is accepted; returns their number.
+  int64_t accept(Rng &rng, double *y) const;
   // Shifts the eigenvalues of A so that the smallest is 0 and sets b, ln M and the proposal's
   // standard deviations.
   void set_envelope(std::vector<double> eigenvalues);

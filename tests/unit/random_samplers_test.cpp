@@ -413,6 +413,29 @@ TEST(Bingham, GivesUnitVectorsAndCountsItsProposals) {
   EXPECT_GT(total, 200);
 }
 
+TEST(Bingham, ColumnsAreTheDrawsOfSuccessiveSamplesRotatedTogether) {
+  // A dense A (rotated by one product for all the columns) and a diagonal one (no rotation).
+  Matrix dense = spd3();
+  for (int64_t i = 0; i < 3; ++i) dense(i, i) *= 4.0;
+  const BinghamSampler rotated(dense), diagonal(std::vector<double>{0.0, 2.0, 9.0});
+  for (const BinghamSampler *s : {&rotated, &diagonal}) {
+    constexpr int64_t kDraws = 50, kLd = 4;
+    Rng one_by_one = Rng::from_seed(15), together = Rng::from_seed(15);
+    std::vector<double> columns(kLd * kDraws, -7.0), x(3);
+    const int64_t tries = s->sample_columns(together, kDraws, columns.data(), kLd);
+    int64_t expected_tries = 0;
+    for (int64_t i = 0; i < kDraws; ++i) {
+      expected_tries += s->sample(one_by_one, x.data());
+      for (int64_t r = 0; r < 3; ++r)
+        EXPECT_NEAR(columns[static_cast<size_t>(i * kLd + r)], x[static_cast<size_t>(r)], 1e-15);
+      EXPECT_EQ(columns[static_cast<size_t>(i * kLd + 3)], -7.0);  // the padding row is untouched
+    }
+    EXPECT_EQ(tries, expected_tries);
+    EXPECT_GT(tries, kDraws);
+    EXPECT_EQ(together.next_u64(), one_by_one.next_u64());
+  }
+}
+
 TEST(Bingham, InDimensionOneGivesPlusOrMinusOne) {
   Rng rng = Rng::from_seed(13);
   Matrix a(1, 1);

@@ -26,32 +26,108 @@ u128 div(u128 num, u128 den) {
   return num / den;
 }
 
+// U < p = num / den for U uniform on [0, 1), read b bits at a time: U = (w + V) 2^-b with w
+// the b-bit draw and V uniform on [0, 1) (the bits after it), so with g = num 2^b - w den,
+// U < p iff V den < g: false if g <= 0, true if g >= den, and otherwise (at most one w of the
+// 2^b) U < p iff V < g / den, the same question for the fraction g / den < 1. num < den < 2^64
+// and b <= 64 keep every product below 2^128; num < den < 2^32 and b = 32 keep them below 2^64,
+// where Word = uint64_t does the same arithmetic without 128-bit products (most comparisons of
+// a discrete Gaussian draw: the Laplace proposal's exp(-u / t) and its geometric part).
+template <class Word>
+inline bool compare_chunked(BitSource &bits, Word num, Word den, int b) {
+  for (;;) {
+    const Word w_den = Word{bits.bits(b)} * den, target = num << b;
+    if (w_den >= target) return false;
+    const Word g = target - w_den;
+    if (g >= den) return true;
+    num = g;
+  }
+}
+
+// U < p = num / den for 0 < num < den, one binary digit at a time: the digits of p from long
+// division (remainder r < den, next digit 2r >= den) against fair bits; the first difference
+// decides, two digits on average. r + r is computed only when r < den - r, so it cannot
+// overflow. A remainder of 0 means p has no more 1 digits, and U (almost surely not ending in
+// zeros) is above it.
+inline bool compare_digits(BitSource &bits, u128 num, u128 den) {
+  u128 r = num;
+  for (;;) {
+    const bool p_digit = r >= den - r;
+    r = p_digit ? r - (den - r) : r + r;
+    if (bits.bit() != p_digit) return p_digit;
+    if (r == 0) return false;
+  }
+}
+
+// Bernoulli(num / den) for 0 <= num <= den, den >= 1 (bernoulli_rational() once its arguments
+// are checked; the samplers below call it directly, their arguments being in range by
+// construction): the certain cases without a draw; 32 bits at a time below 2^64, which decide
+// all but a 2^-32 share of the comparisons with one multiplication (in 64-bit arithmetic below
+// 2^32); one binary digit at a time above.
+inline bool bernoulli_within(BitSource &bits, u128 num, u128 den) {
+  if (num == 0 || num == den) return num == den;
+  if (den <= 0xffffffffU)
+    return compare_chunked<uint64_t>(bits, static_cast<uint64_t>(num), static_cast<uint64_t>(den), 32);
+  if (den <= ~uint64_t{0}) return compare_chunked<u128>(bits, num, den, 32);
+  return compare_digits(bits, num, den);
+}
+
 // CKS Algorithm 1 for gamma = num / den in [0, 1]: K = 1, 2, ... while Bernoulli(gamma / K)
 // succeeds; P(the final K is odd) = exp(-gamma). For den < 2^64, Bernoulli(gamma / K) is one
 // comparison with num / (den K), below 2^128 for every K < 2^64 (P(K >= k) <= 1 / (k - 1)!);
 // above, it is drawn as the independent Bernoulli(gamma) and Bernoulli(1 / K), so that den is
 // never multiplied.
-bool bernoulli_exp_at_most_one(BitSource &bits, u128 num, u128 den) {
+inline bool bernoulli_exp_at_most_one(BitSource &bits, u128 num, u128 den) {
   uint64_t k = 1;
   if (den <= ~uint64_t{0}) {
-    while (bernoulli_rational(bits, num, den * k)) ++k;
+    while (bernoulli_within(bits, num, den * k)) ++k;
   } else {
-    while (bernoulli_rational(bits, num, den) && bernoulli_rational(bits, 1, k)) ++k;
+    while (bernoulli_within(bits, num, den) && bernoulli_within(bits, 1, k)) ++k;
   }
   return (k & 1U) == 1U;
 }
+
+// bernoulli_exp(bits, num, den) for den >= 1 (checked by the callers).
+inline bool exp_draw(BitSource &bits, u128 num, u128 den) {
+  if (num < den) return bernoulli_exp_at_most_one(bits, num, den);  // the common case: no division
+  const u128 whole = div(num, den);
+  for (u128 left = whole; left > 0; --left)
+    if (!bernoulli_exp_at_most_one(bits, 1, 1)) return false;
+  return bernoulli_exp_at_most_one(bits, num - whole * den, den);
+}
+
+// uniform_below(bits, bound) for 2 <= bound <= 2^32, with the bit width of bound - 1 computed
+// once per draw rather than once per try: masked rejection, the same bits read and the same
+// result.
+struct SmallUniform {
+  explicit SmallUniform(uint64_t bound)
+      : top(bound - 1), width(64 - __builtin_clzll(bound - 1)) {}
+  uint64_t operator()(BitSource &bits) const {
+    for (;;) {
+      const uint64_t x = bits.bits(width);
+      if (x <= top) return x;
+    }
+  }
+  uint64_t top;
+  int width;
+};
 
 // CKS Algorithm 2 with the parameters checked by the caller (s, t >= 1).
 int64_t laplace_draw(BitSource &bits, uint64_t s, uint64_t t) {
   // X = U + t V with U uniform on {0..t-1} kept with probability exp(-U/t) and V geometric
   // (P(V = v) = (1 - 1/e) e^-v), so P(X = x) is proportional to exp(-x / t); then Y = floor(X /
-  // s) with a fair sign, rejecting "-0" so that 0 is not counted twice.
+  // s) with a fair sign, rejecting "-0" so that 0 is not counted twice. For 2 <= t <= 2^32 (every
+  // proposal of the discrete Gaussian) U is drawn by SmallUniform, the same bits as
+  // uniform_below(); s = 1 needs no division.
+  const bool small = t >= 2 && t <= (uint64_t{1} << 32);
+  const SmallUniform small_uniform(small ? t : 2);
   for (;;) {
-    const u128 u = uniform_below(bits, t);
+    const u128 u = small ? u128{small_uniform(bits)} : uniform_below(bits, t);
     if (!bernoulli_exp_at_most_one(bits, u, t)) continue;  // u / t < 1
     u128 v = 0;
     while (bernoulli_exp_at_most_one(bits, 1, 1)) ++v;
-    const u128 y = div(u + u128{t} * v, s);
+    const u128 x = u + u128{t} * v;
+    const u128 y = s == 1 ? x : div(x, s);
     const bool negative = bits.bit();
     if (negative && y == 0) continue;
     if (y > static_cast<u128>(INT64_MAX))
@@ -75,8 +151,8 @@ int64_t gaussian_draw(BitSource &bits, uint64_t sigma2, uint64_t t) {
     const u128 yt = abs_y * t;
     const u128 d = yt >= a ? yt - a : a - yt;
     const u128 d1 = div(d, t), d0 = d - d1 * t;
-    if (bernoulli_exp(bits, d1 * d1, 2 * a) && bernoulli_exp(bits, d1 * d0, a * t) &&
-        bernoulli_exp(bits, d0 * d0, 2 * a * t * t))
+    if (exp_draw(bits, d1 * d1, 2 * a) && exp_draw(bits, d1 * d0, a * t) &&
+        exp_draw(bits, d0 * d0, 2 * a * t * t))
       return y;
   }
 }
@@ -133,36 +209,12 @@ u128 uniform_below(Rng &rng, u128 bound) {
 }
 
 bool bernoulli_rational_chunked(BitSource &bits, u128 num, u128 den, int b) {
-  // U < p = num / den for U uniform on [0, 1), read b bits at a time: U = (w + V) 2^-b with w
-  // the b-bit draw and V uniform on [0, 1) (the bits after it), so with g = num 2^b - w den,
-  // U < p iff V den < g: false if g <= 0, true if g >= den, and otherwise (at most one w of the
-  // 2^b) U < p iff V < g / den, the same question for the fraction g / den < 1. num < den < 2^64
-  // and b <= 64 keep every product below 2^128.
-  for (;;) {
-    const u128 w_den = u128{bits.bits(b)} * den, target = num << b;
-    if (w_den >= target) return false;
-    const u128 g = target - w_den;
-    if (g >= den) return true;
-    num = g;
-  }
+  return compare_chunked<u128>(bits, num, den, b);
 }
 
 bool bernoulli_rational(BitSource &bits, u128 num, u128 den) {
   if (den == 0 || num > den) fail(Status::Internal, "bernoulli_rational: not a probability");
-  if (num == 0 || num == den) return num == den;  // certain: no draw needed
-  // 32 bits decide all but a 2^-32 share of the comparisons, with one multiplication.
-  if (den <= ~uint64_t{0}) return bernoulli_rational_chunked(bits, num, den, 32);
-  // Above 2^64, one binary digit at a time: the digits of p from long division (remainder r <
-  // den, next digit 2r >= den) against fair bits; the first difference decides, two digits on
-  // average. r + r is computed only when r < den - r, so it cannot overflow. A remainder of 0
-  // means p has no more 1 digits, and U (almost surely not ending in zeros) is above it.
-  u128 r = num;
-  for (;;) {
-    const bool p_digit = r >= den - r;
-    r = p_digit ? r - (den - r) : r + r;
-    if (bits.bit() != p_digit) return p_digit;
-    if (r == 0) return false;
-  }
+  return bernoulli_within(bits, num, den);
 }
 
 bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
@@ -172,11 +224,7 @@ bool bernoulli_rational(Rng &rng, u128 num, u128 den) {
 
 bool bernoulli_exp(BitSource &bits, u128 num, u128 den) {
   if (den == 0) fail(Status::Internal, "bernoulli_exp: zero denominator");
-  if (num < den) return bernoulli_exp_at_most_one(bits, num, den);  // the common case: no division
-  const u128 whole = div(num, den);
-  for (u128 left = whole; left > 0; --left)
-    if (!bernoulli_exp_at_most_one(bits, 1, 1)) return false;
-  return bernoulli_exp_at_most_one(bits, num - whole * den, den);
+  return exp_draw(bits, num, den);
 }
 
 bool bernoulli_exp(Rng &rng, u128 num, u128 den) {

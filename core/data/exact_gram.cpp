@@ -17,10 +17,11 @@ namespace {
 constexpr double kTwo53 = 0x1.0p53;
 // Blocks of about 256 KiB of rows (the block and its rounded copy in a core's own cache between
 // the norm pass, the rounding and dsyrk, as GramAccumulator sizes its blocks), but at least
-// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, and at least 2d rows, so that
-// the block's d(d+1)/2 conversions into the 128-bit sum stay small next to its d(d+1)/2 rows'
-// worth of dsyrk, while that stays under kMaxBlockDoubles (32 MiB), and at most kExactBlockRows,
-// the exactness limit.
+// kMinBlockRows rows, where dsyrk's per-call setup stops mattering, while that stays under
+// kMaxBlockDoubles (32 MiB), and at most kExactBlockRows. The blocks' Grams add up in double (dsyrk
+// with beta = 1) over up to kExactBlockRows rows, the exactness limit, before they are converted
+// into the 128-bit sum: so the d(d+1)/2 conversions come once per kExactBlockRows rows, not once per
+// block, and the rounded block is still cached when dsyrk reads it.
 constexpr int64_t kBlockDoubles = int64_t{1} << 15;
 constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
@@ -33,9 +34,17 @@ constexpr double kRoundingShift = 0x1.8p52;
 inline double round_to_integer(double y) { return (y + kRoundingShift) - kRoundingShift; }
 
 int64_t block_rows_for(int64_t dim) {
-  const int64_t wanted = std::max(kMinBlockRows, 2 * dim);
   return std::min(kExactBlockRows, std::max({int64_t{1}, kBlockDoubles / dim,
-                                             std::min(wanted, kMaxBlockDoubles / dim)}));
+                                             std::min(kMinBlockRows, kMaxBlockDoubles / dim)}));
+}
+
+// Adds the upper triangle of the d x d column-major `g` (integer-valued doubles below 2^53 in
+// magnitude, exact) into the packed 128-bit `sum`.
+void add_exact_upper(const std::vector<double> &g, int64_t d, std::vector<ExactInt> &sum) {
+  size_t k = 0;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i <= j; ++i)
+      sum[k++] += static_cast<int64_t>(g[static_cast<size_t>(i + j * d)]);
 }
 
 // z = round((x f) 2^bits / B) for each row x of `a` and its factor f, into `z` in the layout of
@@ -119,18 +128,24 @@ GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &u
     return added;
   }
   // Each block: its rows' norms and bounding factors (the accumulators' own code), the rounded
-  // rows, their exact Gram by dsyrk (every product and partial sum an integer of magnitude <=
-  // block r2 < 2^53, so every double operation is exact in any order; no fast matrix
-  // multiplication), summed in 128-bit integers into the chunk's own sum, which joins the state
-  // only once the whole chunk has been processed.
+  // rows, their exact Gram by dsyrk added into `g` (every product and partial sum an integer of
+  // magnitude <= kExactBlockRows r2 < 2^53 while `g` holds at most kExactBlockRows rows, so every
+  // double operation is exact in any order; no fast matrix multiplication), which is summed in
+  // 128-bit integers into the chunk's own sum before it would hold more, and at the end. The
+  // chunk's sum joins the state only once the whole chunk has been processed.
   const int64_t block_rows = std::min(block_rows_for(d), a.rows);
   std::vector<double> sums(static_cast<size_t>(block_rows));
   std::vector<double> factors(static_cast<size_t>(block_rows));
   std::vector<double> z(static_cast<size_t>(block_rows * d));
   std::vector<double> g(static_cast<size_t>(d * d));
   std::vector<ExactInt> chunk(upper_.size(), 0);
+  int64_t rows_in_g = 0;
   for (int64_t first = 0; first < a.rows; first += block_rows) {
     const int64_t count = std::min(block_rows, a.rows - first);
+    if (rows_in_g + count > kExactBlockRows) {
+      add_exact_upper(g, d, chunk);
+      rows_in_g = 0;
+    }
     row_sums_of_squares(a, first, count, sums.data());
     if (!row_factors(a, first, count, sums.data(), grid_.bound, policy_, factors.data(), added))
       std::fill_n(factors.begin(), count, 1.0);
@@ -142,12 +157,10 @@ GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &u
       if (sums[static_cast<size_t>(i)] > static_cast<double>(grid_.norm2_bound))
         halve_until_within(block, i, factors[static_cast<size_t>(i)], to_grid_, grid_.norm2_bound,
                            MatrixView{z.data(), zv.rows, zv.cols, zv.ld, zv.layout});
-    linalg::syrk_upper(zv, 0.0, g.data(), d);
-    size_t k = 0;
-    for (int64_t j = 0; j < d; ++j)
-      for (int64_t i = 0; i <= j; ++i)
-        chunk[k++] += static_cast<int64_t>(g[static_cast<size_t>(i + j * d)]);
+    linalg::syrk_upper(zv, rows_in_g == 0 ? 0.0 : 1.0, g.data(), d);
+    rows_in_g += count;
   }
+  add_exact_upper(g, d, chunk);
   added.rows = a.rows;
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += chunk[k];
   commit(added);

@@ -1,8 +1,9 @@
 // The exact integer Gram accumulator (core/data/exact_gram.hpp): against a naive integer
-// reference across several blocks, a refused chunk leaves the state as it was (also when blocks
-// of it were processed before the refusal), a rounded row over the grid's bound is halved until
-// within, bad grids and the drop policy are refused, and a release from an accumulator fed in
-// chunks is the release from the same rows at once, bit for bit.
+// reference across several blocks, blocks summed in double over at most the exactness limit of
+// rows, a refused chunk leaves the state as it was (also when blocks of it were processed before
+// the refusal), a rounded row over the grid's bound is halved until within, bad grids and the
+// drop policy are refused, and a release from an accumulator fed in chunks is the release from
+// the same rows at once, bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,6 +57,21 @@ TEST(ExactGram, EqualsTheNaiveIntegerGramAcrossBlocks) {
   const std::vector<int64_t> naive = naive_gram(rows, 12);
   ASSERT_EQ(acc.upper().size(), naive.size());
   for (size_t k = 0; k < naive.size(); ++k) EXPECT_EQ(static_cast<int64_t>(acc.upper()[k]), naive[k]);
+}
+
+TEST(ExactGram, SumsInDoubleOverNoMoreThanTheExactnessLimitOfRows) {
+  // Blocks of d = 16 hold 2048 rows, so two blocks' Grams add up in double before conversion.
+  // Each row's z_1 = 2^20 - 1 adds the odd (2^20 - 1)^2 ~ 2^40 to G_11: over kExactBlockRows
+  // rows that stays below 2^52, but a double sum over 2 kExactBlockRows + 1 rows would pass 2^53
+  // and round. The grid's r2 = (2^20 + 3)^2 satisfies kExactBlockRows r2 < 2^53.
+  const int64_t n = 2 * kExactBlockRows + 1, d = 16, z = (int64_t{1} << 20) - 1;
+  Matrix rows(n, d, 0.0);
+  for (int64_t r = 0; r < n; ++r) rows(r, 0) = std::ldexp(static_cast<double>(z), -20);
+  const int64_t r2 = ((int64_t{1} << 20) + 3) * ((int64_t{1} << 20) + 3);
+  ExactGramAccumulator acc({d, 1.0, 20, r2}, BoundPolicy::Clip);
+  acc.add_rows(rows.view());
+  EXPECT_TRUE(acc.upper()[0] == static_cast<ExactInt>(n) * z * z);
+  for (size_t k = 1; k < acc.upper().size(); ++k) EXPECT_TRUE(acc.upper()[k] == 0) << k;
 }
 
 TEST(ExactGram, ARefusedChunkLeavesTheStateAsItWas) {

@@ -74,7 +74,8 @@ EXACT_MECHANISMS = ("analyze_gauss", "laplace_sym")
 def partition_exact_state(block: np.ndarray, spec: dict) -> bytes:
     """The saved state (:meth:`dpcov.GramAccumulator.to_bytes`) of one partition's rows in a
     bounded accumulator of ``spec`` (the keyword arguments of
-    :meth:`dpcov.GramAccumulator.bounded`): the exact integers on the release's grid."""
+    :meth:`dpcov.GramAccumulator.bounded`): the exact integers on the release's grid (the
+    floating-point sums when the spec's release has idealized numerics)."""
     with dpcov.GramAccumulator.bounded(block.shape[1], **spec) as gram:
         gram.add_raw_rows(block)
         return gram.to_bytes()
@@ -97,10 +98,14 @@ def _merged_bytes(parts, load) -> bytes:
 
 
 def exact_state(x: da.Array, spec: dict, split_every: int = 2) -> bytes:
-    """Tree-merge of the per-partition exact states of the rows of the n x d Dask array ``x``
-    (rechunked to whole rows, as :func:`gram_state`)."""
+    """Tree-merge of the per-partition saved states (:func:`partition_exact_state`) of the rows
+    of the n x d Dask array ``x`` (rechunked to whole rows, as :func:`gram_state`)."""
     return row_partitions(x).reduction(lambda block: partition_exact_state(block, spec),
                                        merge_exact_states, split_every=split_every).compute()
+
+
+# The row bounding forms of dpcov.GramAccumulator.bounded that dask_release passes on.
+BOUNDING_FORMS = ("constant", "lower", "upper", "label_bound")
 
 
 def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
@@ -117,6 +122,11 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     ``numerics="idealized"``) the partitions' floating-point Gram states are summed, equal to the
     single-process release up to the rounding of the sum.
 
+    ``constant``, ``lower``/``upper`` (public column ranges) and ``label_bound`` bound the rows
+    as :meth:`dpcov.GramAccumulator.bounded` does: the library maps each partition's raw rows
+    there, and their bounded accumulators' saved states merge as above (exact for the exact
+    mechanisms, floating-point otherwise).
+
     The partitions are processed on the Dask workers (the current ``distributed.Client`` if any,
     else Dask's default scheduler); the release itself runs here with ``rng`` (a
     :class:`dpcov.Rng`; use ``dpcov.Rng()`` from OS entropy for a private release), which never
@@ -127,10 +137,11 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     """
     if numerics not in ("exact", "idealized"):
         raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
-    if numerics == "exact" and mechanism in EXACT_MECHANISMS:
+    bounding = {key: params.pop(key) for key in BOUNDING_FORMS if key in params}
+    if bounding or (numerics == "exact" and mechanism in EXACT_MECHANISMS):
         spec = {"bound": bound, "policy": policy,
                 "neighbour": params.get("neighbour", "replace_one"), "mechanism": mechanism,
-                "epsilon": epsilon, "delta": delta}
+                "epsilon": epsilon, "delta": delta, "numerics": numerics, **bounding}
         with dpcov.GramAccumulator.from_bytes(exact_state(x, spec, split_every)) as gram:
             return gram.release(mechanism, epsilon, delta, rng, **params)
     state = gram_state(x, bound, policy, split_every)

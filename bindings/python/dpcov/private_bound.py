@@ -16,8 +16,8 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "row_histogram", "select", "scan", "choose_bound", "below_grid", "tighten_bound",
-           "tighten_bound_rows"]
+__all__ = ["grid", "histogram", "row_histogram", "select", "scan", "choose_bound",
+           "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
@@ -99,21 +99,30 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
     With ``clipped`` the target is that public number of rows itself, which needs no n, so the
     choice is eps-DP under add/remove too. ``rule`` is ``"scan"`` (:func:`scan`) or
     ``"exponential"`` (:func:`select`)."""
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
     rows = np.asarray(x, dtype=float)
     if rows.ndim == 1:
         rows = rows[:, None]
+    # A norm above the largest double lands in the cell above every candidate, silently.
+    return choose_bound_from(lambda candidates: row_histogram(rows, candidates), rows.shape[0],
+                             epsilon, rng, quantile, lo, hi, ratio, clipped, rule)
+
+
+def choose_bound_from(histogram_of, n: int, epsilon: float, rng, quantile: float = 0.9,
+                      lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
+                      rule: str = "scan") -> float:
+    """:func:`choose_bound` for ``n`` rows whose histogram over the candidates is
+    ``histogram_of(candidates)`` (e.g. the sum of :func:`row_histogram` over partitions of the
+    rows, which the same generator turns into the same B)."""
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
     candidates = grid(lo, hi, ratio)
     if clipped is None:
-        target = math.floor((1.0 - quantile) * rows.shape[0])
+        target = math.floor((1.0 - quantile) * n)
     elif isinstance(clipped, (bool, np.bool_)) or int(clipped) != clipped or clipped < 0:
         raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
     else:
         target = int(clipped)
-    # A norm above the largest double lands in the cell above every candidate, silently.
-    counts = row_histogram(rows, candidates)
-    return RULES[rule](counts, candidates, target, epsilon, rng)[1]
+    return RULES[rule](histogram_of(candidates), candidates, target, epsilon, rng)[1]
 
 
 TIGHTEN_STEPS = 12

@@ -5,26 +5,12 @@ import dask
 import dask.array as da
 import numpy as np
 import pytest
-from distributed import Client, LocalCluster
 
 import dpcov
 import dpcov.dask as dask_release
+from dask_fixtures import DIM, ROWS, client, rows  # noqa: F401 (fixtures)
 
-ROWS, DIM, CHUNK = 4000, 5, 500
-
-
-@pytest.fixture(scope="module")
-def rows():
-    """Rows of norm up to about 1.6, so that a bound of 1 clips a known number of them."""
-    gen = np.random.default_rng(31)
-    return gen.normal(size=(ROWS, DIM)) * np.array([0.5, 0.4, 0.3, 0.2, 0.1]) * 1.4
-
-
-@pytest.fixture(scope="module")
-def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster) as c:
-        yield c
+CHUNK = 500
 
 
 # Mechanisms whose release is a continuous function of G given the noise draws. (IEV and KT

@@ -1,0 +1,79 @@
+"""The private norm bound over a Dask array: a distributed histogram of row norms on the public grid.
+
+Each partition measures its own rows' norms in the library (:func:`dpcov.private_bound.
+row_histogram`, the norms measured as the Gram accumulator measures them) and returns only the
+K + 1 counts per cell of the public grid; the counts add up the reduction tree, and the driver
+runs the library's selection (``dpcov_private_bound_scan`` or ``dpcov_private_bound_select``)
+on the summed histogram with its generator, which never leaves it. The histogram is private (it
+moves inside the rows' trust boundary, like a Gram state); only the chosen B is published. The
+same histogram and the same generator give the same B as the single-process
+:func:`dpcov.private_bound.choose_bound`, whatever the partitions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import dask.array as da
+import numpy as np
+
+from . import private_bound
+from .dask import dask_release, row_partitions
+from .learn import AUTO_BOUND_SHARE
+
+
+def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
+    """The histogram of the row norms of the n x d Dask array ``x`` over ``candidates``: each
+    partition's counts (``dpcov_private_bound_histogram``) summed by a tree reduction. Private:
+    pass it only to :func:`dpcov.private_bound.scan` or :func:`~dpcov.private_bound.select`."""
+    candidates = np.ascontiguousarray(candidates, dtype=np.float64)
+    return row_partitions(x).reduction(
+        lambda block: private_bound.row_histogram(block, candidates),
+        lambda counts: np.sum(list(counts), axis=0, dtype=np.int64),
+        split_every=split_every).compute()
+
+
+def public_rows(x: da.Array) -> int:
+    """n, the number of rows of ``x``, which a quantile target uses (public under replace-one);
+    refused when Dask does not know it (rows of unknown chunk sizes)."""
+    n = x.shape[0]
+    if not isinstance(n, int) and not (isinstance(n, float) and math.isfinite(n)):
+        raise ValueError("the number of rows of x is unknown (x.compute_chunk_sizes() finds it); "
+                         "or give clipped=, a public target that needs no n")
+    return int(n)
+
+
+def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
+                       lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
+                       rule: str = "scan", split_every: int = 2) -> float:
+    """B for the rows of the Dask array ``x``, eps-DP, as :func:`dpcov.private_bound.choose_bound`
+    chooses it (the same arguments, the same B with the same generator) from the histogram of
+    :func:`norm_histogram`. An active :class:`dpcov.BudgetAccountant` is charged the pure
+    epsilon."""
+    n = public_rows(x) if clipped is None else 0
+    return private_bound.choose_bound_from(
+        lambda candidates: norm_histogram(x, candidates, split_every), n, epsilon, rng,
+        quantile, lo, hi, ratio, clipped, rule)
+
+
+def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
+                      mechanism="analyze_gauss", clipped=None, split_every: int = 2,
+                      **params):
+    """``(release, B)``: the release of :func:`dpcov.dask.dask_release` at a bound B chosen by
+    :func:`dask_private_bound`, as ``PrivateCovariance(bound="auto")`` splits the budget: B with
+    ``AUTO_BOUND_SHARE`` of ``epsilon`` by the scan over the grid 1e-6 to 1e9 at ratio 1.25,
+    aiming at the 0.95 quantile of the norms (replace-one: the target uses n) or, with
+    ``clipped``, at that public number of rows above B (either relation); the release spends the
+    rest, rounded down so that the two never exceed ``epsilon``. The rows are read twice (the
+    histogram, then the Gram states), and the generator is used in the same order as the
+    single-process :func:`dpcov.private_bound.choose_bound` then :func:`dpcov.release_rows`."""
+    if clipped is None and str(params.get("neighbour", "replace_one")).replace("-", "_") \
+            != "replace_one":
+        raise ValueError("a quantile target uses the number of rows, which add_remove keeps "
+                         "private: give clipped (a public number of rows above the bound)")
+    bound_epsilon = AUTO_BOUND_SHARE * float(epsilon)
+    rest = math.nextafter(float(epsilon) - bound_epsilon, 0.0)
+    bound = dask_private_bound(x, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
+                               clipped=clipped, split_every=split_every)
+    return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
+                        **params), bound

@@ -1,0 +1,34 @@
+"""AdaSSP on a local Dask cluster: X'X, X'y and y'y bounded in the partitions by the library, summed,
+released once at the driver; equal to the single-process fit with the same generator, the
+constants exactly, the released values to the rounding of the compensated sums."""
+
+import numpy as np
+import pytest
+
+import dpcov
+import dpcov.dask_adassp as dask_adassp
+from dask_fixtures import DIM, ROWS, client, lazy, rows  # noqa: F401 (fixtures)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_adassp_from_cluster_statistics_equals_the_single_process_fit(client, rows,
+                                                                      fit_intercept):
+    x, y = rows[:, 1:], rows[:, 0] + 0.2 * np.random.default_rng(46).normal(size=ROWS)
+    with dpcov.Rng(47) as rng:
+        fit = dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng,
+                                      fit_intercept=fit_intercept, release_label_square=True)
+    spec = dask_adassp.adassp_spec(1.0, 1.0, fit_intercept)
+    with dpcov.GramAccumulator.bounded(DIM, **spec) as gram, dpcov.Rng(47) as rng:
+        gram.add_raw_rows(np.column_stack([x, y]))
+        matrix, label, features, bound_x = dask_adassp.adassp_statistics(gram, fit_intercept, 1.0)
+        expected = dpcov.adassp_fit(matrix, label, features, bound_x, 1.0, 1.0, 1e-6, rng,
+                                    release_label_square=True)
+    assert len(fit.coefficients) == DIM - 1 + fit_intercept
+    got, want = fit.receipt.to_dict(), expected.receipt.to_dict()
+    # The constants are equal; the released values (a function of the sums) to rounding.
+    released = {k for k in want if k.startswith("released") or k in ("ridge",)}
+    assert {k: got[k] for k in want if k not in released} == \
+        {k: want[k] for k in want if k not in released}
+    for k in released:
+        assert got[k] == pytest.approx(want[k], rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(fit.coefficients, expected.coefficients, rtol=0, atol=1e-12)

@@ -1,0 +1,53 @@
+"""The private bound on a local Dask cluster: each partition's histogram of row norms on the public
+grid, summed, and the library's selection at the driver give the single-process bound with the
+same generator (the counts are integers: exactly), and the release at it byte for byte."""
+
+import math
+
+import numpy as np
+import pytest
+
+import dpcov
+import dpcov.dask_bound as dask_bound
+from dask_fixtures import ROWS, client, lazy, rows  # noqa: F401 (fixtures)
+
+
+def test_the_cluster_histogram_of_norms_is_the_single_process_one(client, rows):
+    candidates = dpcov.private_bound.grid(1e-3, 1e3, 1.25)
+    counts = dask_bound.norm_histogram(lazy(rows), candidates)
+    assert counts.dtype == np.int64 and counts.sum() == ROWS
+    np.testing.assert_array_equal(counts, dpcov.private_bound.row_histogram(rows, candidates))
+
+
+@pytest.mark.parametrize("rule", ["scan", "exponential"])
+def test_the_cluster_private_bound_is_the_single_process_one(client, rows, rule):
+    with dpcov.Rng(41) as rng:
+        chosen = dask_bound.dask_private_bound(lazy(rows), 0.5, rng, rule=rule)
+        after = rng.next_u64()
+    with dpcov.Rng(41) as rng:
+        expected = dpcov.private_bound.choose_bound(rows, 0.5, rng, rule=rule)
+        assert rng.next_u64() == after  # the same draws, no more
+    assert chosen == expected
+
+
+@pytest.mark.parametrize("neighbour,clipped", [("replace_one", None), ("add_remove", 40)])
+def test_the_release_at_a_private_bound_equals_the_single_process_one_byte_for_byte(
+        client, rows, neighbour, clipped):
+    with dpcov.Rng(42) as rng:
+        (released, receipt), bound = dask_bound.dask_release_auto(
+            lazy(rows), 1.0, 1e-6, rng, clipped=clipped, neighbour=neighbour)
+    rest = math.nextafter(1.0 - dpcov.learn.AUTO_BOUND_SHARE, 0.0)
+    with dpcov.Rng(42) as rng:
+        expected_bound = dpcov.private_bound.choose_bound(rows, 0.1, rng, quantile=0.95,
+                                                          lo=1e-6, hi=1e9, clipped=clipped)
+        expected, expected_receipt = dpcov.release_rows("analyze_gauss", rows, expected_bound,
+                                                        rest, 1e-6, rng, neighbour=neighbour)
+    assert bound == expected_bound and receipt.bound == bound and receipt.epsilon == rest
+    assert receipt == expected_receipt and receipt.numerics == 1
+    assert released.tobytes() == expected.tobytes()
+
+
+def test_a_quantile_bound_under_add_remove_is_refused(client, rows):
+    # The quantile's target floor(0.05 n) would use n, which add/remove keeps private.
+    with dpcov.Rng(43) as rng, pytest.raises(ValueError, match="clipped"):
+        dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng, neighbour="add_remove")

@@ -35,6 +35,11 @@ class DpcovError(Exception):
         self.status_name = status_name
         self.message = message
 
+    def __reduce__(self):
+        """Pickle by the three constructor arguments, so that an error raised in another process
+        (a Dask worker) reaches the caller as itself."""
+        return type(self), (self.status, self.status_name, self.message)
+
 
 # Families -----------------------------------------------------------------------------------
 

@@ -29,6 +29,17 @@ import numpy as np
 import dpcov
 
 
+class SavedState(bytes):
+    """The bytes of a saved state (a Gram accumulator's or a pass's partial) that print as their
+    length only: Dask logs a failed task's arguments, and a state is a private statistic of the
+    rows behind it."""
+
+    def __repr__(self) -> str:
+        return f"<private dpcov state, {len(self)} bytes>"
+
+    __str__ = __repr__
+
+
 def partition_state(block: np.ndarray, bound: float, policy: str = "clip") -> dict:
     """The Gram state of one partition's rows: {"matrix", "rows", "clipped", "dropped",
     "bound"}."""
@@ -78,7 +89,7 @@ def partition_exact_state(block: np.ndarray, spec: dict) -> bytes:
     floating-point sums when the spec's release has idealized numerics)."""
     with dpcov.GramAccumulator.bounded(block.shape[1], **spec) as gram:
         gram.add_raw_rows(block)
-        return gram.to_bytes()
+        return SavedState(gram.to_bytes())
 
 
 def merge_exact_states(states) -> bytes:
@@ -94,7 +105,7 @@ def _merged_bytes(parts, load) -> bytes:
         for part in parts[1:]:
             with load(part) as other:
                 total.merge(other)
-        return total.to_bytes()
+        return SavedState(total.to_bytes())
 
 
 def exact_state(x: da.Array, spec: dict, split_every: int = 2) -> bytes:
@@ -153,7 +164,7 @@ def partition_pass_sums(block: np.ndarray, spec: bytes) -> bytes:
     """The bytes of one partition's partial of the pass whose empty partial is ``spec``: the
     pass's function of each of its rows, summed (:class:`dpcov.RowPartial`)."""
     with dpcov.RowPartial.from_bytes(spec) as partial:
-        return partial.add_rows(block).to_bytes()
+        return SavedState(partial.add_rows(block).to_bytes())
 
 
 def merge_pass_sums(sums) -> bytes:

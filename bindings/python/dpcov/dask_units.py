@@ -36,7 +36,7 @@ import dask.array as da
 import numpy as np
 
 import dpcov
-from .dask import merge_exact_states
+from .dask import SavedState, merge_exact_states
 
 SAMPLER_STREAMS = 1 << 61
 """Group g's sampling key is the release generator's substream SAMPLER_STREAMS + g: apart from
@@ -90,7 +90,7 @@ def group_state(pieces: list, spec: dict, sampler: bytes, first_id) -> bytes:
             dpcov.Rng.from_state(sampler) as rng:
         if len(ids):
             gram.add_unit_rows(x, ids, rng)
-        return gram.finish_units().to_bytes()
+        return SavedState(gram.finish_units().to_bytes())
 
 
 def sampler_states(rng, groups: int) -> list:
@@ -98,7 +98,7 @@ def sampler_states(rng, groups: int) -> list:
     states = []
     for g in range(groups):
         with rng.substream(SAMPLER_STREAMS + g) as sampler:
-            states.append(sampler.save_state())
+            states.append(SavedState(sampler.save_state()))
     return states
 
 

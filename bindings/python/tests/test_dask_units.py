@@ -88,3 +88,16 @@ def test_unit_ids_must_be_whole_numbers(client, rows):
     with dpcov.Rng(54) as rng, pytest.raises(ValueError, match="whole numbers"):
         dask_units.dask_unit_release(lazy(rows), lazy(np.full(ROWS, 0.5)), 1.0, 4, 1.0, 1e-6,
                                      rng)
+
+
+def test_a_failed_merge_logs_no_state(client, rows, caplog):
+    # Dask logs a failed task's arguments; the saved states there are the exact Gram matrices of
+    # the rows, private, so their text must not reach the log.
+    units = np.repeat(np.arange(ROWS // 4), 4)
+    blocks = (701, 1299, 500, 1500)
+    with dpcov.Rng(55) as rng, pytest.raises(dpcov.IncompatibleError):
+        dask_units.dask_unit_release(da.from_array(rows, chunks=(blocks, DIM)),
+                                     da.from_array(units, chunks=(blocks,)), 1.0, 4, 1.0, 1e-6,
+                                     rng, shuffle=False)
+    assert "merge_exact_states" in caplog.text  # the failure was logged, with its arguments
+    assert "DPCOVGRM" not in caplog.text and "private dpcov state" in caplog.text

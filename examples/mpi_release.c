@@ -16,14 +16,23 @@
  * substream for the row's GLOBAL index, so the summed sketch does not depend on how the rows are
  * read, given the number of shards.
  *
+ * With --exact (Analyze Gauss and symmetric Laplace) each rank bounds its raw rows in a bounded
+ * accumulator with exact numerics (dpcov_gram_create_bounded: the rows rounded to the release's
+ * grid, summed in exact integers), exports its state as bytes (dpcov_gram_export_state), and
+ * rank 0 gathers the states (MPI_Gatherv), imports and merges them (dpcov_gram_import_state,
+ * dpcov_gram_merge: integer addition) and releases: byte for byte the single-process release
+ * with the same seed, however the rows were split.
+ *
  * Usage:
  *   mpirun -np P mpi_release --mechanism NAME --epsilon E --delta D --bound B
  *                            (--csv FILE | --generate N --dim D) [--projection-rows R]
- *                            [--seed S] [--serial [--shards P]]
+ *                            [--seed S] [--serial [--shards P]] [--exact]
  *   --csv FILE     numeric comma-separated rows (a first line that is not numeric is a header).
  *                  Rank k reads the lines starting in bytes [k S / P, (k + 1) S / P) of the file
  *                  (S its size); MPI_Exscan of the shard row counts gives each line's global index.
  *   --generate N   N rows of D columns generated from the global row index alone (for tests).
+ *   --exact        exact numerics: states exported, gathered and merged (Analyze Gauss and
+ *                  symmetric Laplace only).
  *   --seed S       a fixed seed: reproducible, NOT private. Without it rank 0 draws the key from
  *                  the operating system's entropy.
  *   --serial       every row in one process, released directly: the single-process release the
@@ -50,7 +59,7 @@ struct options {
   double epsilon, delta, bound;
   const char *csv;
   int64_t generate, dim, projection_rows;
-  int has_seed, serial, shards;
+  int has_seed, serial, shards, exact;
   uint64_t seed;
 };
 
@@ -85,11 +94,11 @@ static struct options parse(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--serial") == 0) {
-      o.serial = 1;
+    if (strcmp(a, "--serial") == 0 || strcmp(a, "--exact") == 0) {
+      *(strcmp(a, "--serial") == 0 ? &o.serial : &o.exact) = 1;
       continue;
     }
-    if (v == NULL) usage_error("every option but --serial takes a value");
+    if (v == NULL) usage_error("every option but --serial and --exact takes a value");
     if (strcmp(a, "--shards") == 0) {
       o.shards = (int)strtol(v, NULL, 10);
       ++i;
@@ -128,7 +137,10 @@ static int is_sketch_mechanism(int32_t id) {
 
 static void add_rows(int rank, struct accumulator *acc, const struct options *o,
                      const double *rows, int64_t count, int64_t first_index) {
-  if (acc->sketch != NULL)
+  if (o->exact)
+    CHECK(rank, dpcov_gram_add_raw_rows(acc->gram, DPCOV_ROW_MAJOR, count, o->dim, rows, o->dim,
+                                        NULL));
+  else if (acc->sketch != NULL)
     CHECK(rank, dpcov_sketch_add_rows(acc->sketch, DPCOV_ROW_MAJOR, count, o->dim, rows, o->dim,
                                       first_index, o->bound, DPCOV_BOUND_CLIP));
   else
@@ -292,6 +304,70 @@ static void add_state(int rank, const struct accumulator *acc, int64_t d, int64_
   free(s);
 }
 
+/* A bounded accumulator with exact numerics for the release of mechanism @p id. */
+static dpcov_gram *exact_accumulator(int rank, const struct options *o, int32_t id) {
+  dpcov_row_bounding spec;
+  CHECK(rank, dpcov_row_bounding_default(&spec));
+  spec.bound = o->bound;
+  spec.mechanism = id;
+  spec.epsilon = o->epsilon;
+  spec.delta = o->delta;
+  dpcov_gram *gram = NULL;
+  CHECK(rank, dpcov_gram_create_bounded(&gram, o->dim, &spec));
+  return gram;
+}
+
+/* The bytes of an accumulator's state (dpcov_gram_export_state), malloc'd; their count in @p n. */
+static unsigned char *export_state(int rank, const dpcov_gram *gram, size_t *n) {
+  CHECK(rank, dpcov_gram_export_state(gram, NULL, 0, n));
+  unsigned char *bytes = malloc(*n);
+  if (bytes == NULL) usage_error("out of memory");
+  CHECK(rank, dpcov_gram_export_state(gram, bytes, *n, n));
+  return bytes;
+}
+
+/* Merges the state @p bytes into @p *total (which it creates from them when NULL). */
+static void merge_state(int rank, dpcov_gram **total, const unsigned char *bytes, size_t n) {
+  dpcov_gram *part = NULL;
+  CHECK(rank, dpcov_gram_import_state(&part, bytes, n));
+  if (*total == NULL) {
+    *total = part;
+    return;
+  }
+  CHECK(rank, dpcov_gram_merge(*total, part));
+  dpcov_gram_destroy(&part);
+}
+
+/* Rank 0 gathers every rank's exported state and merges them in rank order; NULL elsewhere. The
+ * states are the curator's exact statistics: they go to rank 0 only. */
+static dpcov_gram *gather_states(int rank, int size, const dpcov_gram *gram) {
+  size_t n = 0;
+  unsigned char *mine = export_state(rank, gram, &n);
+  int len = (int)n, *lens = NULL, *offsets = NULL;
+  unsigned char *all = NULL;
+  if (rank == 0) {
+    lens = malloc((size_t)size * sizeof(int));
+    offsets = malloc((size_t)size * sizeof(int));
+    if (lens == NULL || offsets == NULL) usage_error("out of memory");
+  }
+  MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int k = 0, at = 0; k < size; at += lens[k], ++k) offsets[k] = at;
+    all = malloc((size_t)(offsets[size - 1] + lens[size - 1]));
+    if (all == NULL) usage_error("out of memory");
+  }
+  MPI_Gatherv(mine, len, MPI_UNSIGNED_CHAR, all, lens, offsets, MPI_UNSIGNED_CHAR, 0,
+              MPI_COMM_WORLD);
+  dpcov_gram *total = NULL;
+  if (rank == 0)
+    for (int k = 0; k < size; ++k) merge_state(rank, &total, all + offsets[k], (size_t)lens[k]);
+  free(mine);
+  free(all);
+  free(lens);
+  free(offsets);
+  return total;
+}
+
 static void print_release(int ranks, const dpcov_receipt *r, const dpcov_gram_info *info,
                           const double *m, int64_t d) {
   printf("ranks %d\n", ranks);
@@ -316,6 +392,8 @@ int main(int argc, char **argv) {
   if (o.dim < 1) usage_error("--dim must be >= 1");
   if (is_sketch_mechanism(id) && o.projection_rows < 1)
     usage_error("the JL mechanisms need --projection-rows");
+  if (o.exact && id != DPCOV_MECHANISM_ANALYZE_GAUSS && id != DPCOV_MECHANISM_LAPLACE_SYM)
+    usage_error("--exact goes with analyze_gauss or laplace_sym");
 
   /* The release generator lives on rank 0 only (from entropy unless --seed). */
   dpcov_rng *rng = NULL;
@@ -334,19 +412,31 @@ int main(int argc, char **argv) {
   double *s_part = sketching ? calloc((size_t)(r * d), sizeof(double)) : NULL;
   int64_t counts[3] = {0, 0, 0};
   int64_t next_index = 0;
+  dpcov_gram *exact_total = NULL; /* --exact: the merged states (rank 0) */
   dpcov_rng *key = sketching && !o.serial ? own_shard_key(rank, size, rng) : NULL;
   for (int shard = o.serial ? 0 : rank; shard < (o.serial ? shards : rank + 1); ++shard) {
     if (o.serial && sketching) CHECK(rank, dpcov_rng_substream(&key, rng, kShardKeys + shard));
     struct accumulator acc = {NULL, NULL};
     if (sketching)
       CHECK(rank, dpcov_sketch_create(&acc.sketch, d, r, key));
+    else if (o.exact)
+      acc.gram = exact_accumulator(rank, &o, id);
     else
       CHECK(rank, dpcov_gram_create(&acc.gram, d));
     if (o.csv != NULL)
       read_csv_shard(rank, shard, shards, &acc, &o, o.serial ? &next_index : NULL);
     else
       generate_shard(rank, shard, shards, &acc, &o);
-    add_state(rank, &acc, d, r, g_part, s_part, counts);
+    if (o.exact && o.serial) {
+      size_t n = 0;
+      unsigned char *bytes = export_state(rank, acc.gram, &n);
+      merge_state(rank, &exact_total, bytes, n);
+      free(bytes);
+    } else if (o.exact) {
+      exact_total = gather_states(rank, size, acc.gram);
+    } else {
+      add_state(rank, &acc, d, r, g_part, s_part, counts);
+    }
     dpcov_sketch_destroy(&acc.sketch);
     dpcov_gram_destroy(&acc.gram);
     if (o.serial) dpcov_rng_destroy(&key);
@@ -355,7 +445,7 @@ int main(int argc, char **argv) {
 
   double *g_sum = g_part, *s_sum = s_part;
   int64_t count_sum[3] = {counts[0], counts[1], counts[2]};
-  if (!o.serial) {
+  if (!o.serial && !o.exact) {
     g_sum = malloc((size_t)(d * d) * sizeof(double));
     s_sum = sketching ? malloc((size_t)(r * d) * sizeof(double)) : NULL;
     MPI_Reduce(g_part, g_sum, (int)(d * d), MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -381,8 +471,11 @@ int main(int argc, char **argv) {
     info.clipped = count_sum[1];
     info.dropped = count_sum[2];
     info.bound = o.bound;
-    dpcov_gram *total = NULL;
-    CHECK(rank, dpcov_gram_create_from_state(&total, &info, DPCOV_ROW_MAJOR, g_sum, d));
+    dpcov_gram *total = exact_total;
+    if (total != NULL)
+      CHECK(rank, dpcov_gram_get_info(total, &info));
+    else
+      CHECK(rank, dpcov_gram_create_from_state(&total, &info, DPCOV_ROW_MAJOR, g_sum, d));
     if (sketching) {
       dpcov_sketch *sketch = NULL;
       CHECK(rank, dpcov_sketch_create_from_state(&sketch, rng, r, total, DPCOV_ROW_MAJOR, s_sum,

@@ -5,7 +5,8 @@ shard of the rows, the partial Gram matrices and sketches summed on rank 0 with 
 rank 0 holds the release generator, and for the JL sketch each rank gets its own shard key), and
 the same program with --serial in one process (every shard in turn, JL shards with the same shard
 keys), and compares the two outputs: the same counts and receipt, and every released entry equal up to
-1e-9 of the matrix's largest entry (the sums differ only in the order of floating-point additions).
+1e-9 of the matrix's largest entry (the sums differ only in the order of floating-point additions);
+with --exact (the ranks' exact states gathered and merged) the outputs are identical.
 Without --seed, the release must come from ChaCha20 keyed by the operating system.
 
 Usage: check_mpi_release.py MPIRUN PROGRAM WINE_CSV
@@ -71,6 +72,20 @@ def compare(name, mpirun, program, ranks, args, serial_args=()):
     return not failures
 
 
+def compare_exact(mpirun, program, ranks, args):
+    """--exact: the ranks' exported states, gathered and merged on rank 0 by integer addition,
+    release what one process releases, byte for byte (every printed field and entry)."""
+    command = args + ["--exact"]
+    distributed, m_dist = run(mpirun, ranks, program, command)
+    serial, m_serial = run(mpirun, 1, program, command + ["--serial"])
+    del distributed["ranks"], serial["ranks"]
+    ok = distributed == serial and m_dist == m_serial and int(serial["n"]) > 0
+    print(f"{'ok' if ok else 'FAILED'}: {args[1]} --exact on {ranks} ranks vs one process, "
+          f"n = {serial['n']}, clipped = {serial['clipped']}: "
+          f"{'identical' if ok else 'different'} outputs")
+    return ok
+
+
 def check_unseeded(mpirun, program, ranks, args):
     """Without --seed, rank 0 keys the release generator from the OS: ChaCha20, seed not fixed."""
     fields, _ = run(mpirun, ranks, program, args)
@@ -93,6 +108,10 @@ def main():
                   ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
                    "--bound", "1", "--generate", "5000", "--dim", "6", "--projection-rows", "40",
                    "--seed", "9"], serial_args=["--shards", "3"])
+    for mechanism in ("analyze_gauss", "laplace_sym"):
+        ok &= compare_exact(mpirun, program, 3,
+                            ["--mechanism", mechanism, "--epsilon", "1", "--delta", "1e-6",
+                             "--bound", "1700", "--csv", wine, "--dim", "13", "--seed", "7"])
     ok &= check_unseeded(mpirun, program, 2,
                          ["--mechanism", "analyze_gauss", "--epsilon", "1", "--delta", "1e-6",
                           "--bound", "1", "--generate", "500", "--dim", "4"])

@@ -167,12 +167,17 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
 
 
 def unit_state_serial(x: np.ndarray, units: np.ndarray, spec: dict, rng, groups: int,
-                      block_rows: int) -> bytes:
+                      block_rows: int, shuffle: bool = True) -> bytes:
     """The merged state :func:`dask_unit_release` computes, in this process without Dask: the
-    same blocks of ``block_rows`` rows, the same groups and sampling keys."""
+    same blocks of ``block_rows`` rows, the same groups (with ``shuffle=False``, one per block)
+    and sampling keys."""
     rows = np.column_stack([np.asarray(units, dtype=np.float64), np.asarray(x, dtype=float)])
+    blocks = [rows[i:i + block_rows] for i in range(0, rows.shape[0], block_rows)]
+    if not shuffle:
+        samplers = sampler_states(rng, len(blocks))
+        return merge_exact_states([group_state([b], spec, samplers[i], None)
+                                   for i, b in enumerate(blocks)])
     samplers = sampler_states(rng, groups)
-    split = [split_block(rows[i:i + block_rows], groups)
-             for i in range(0, rows.shape[0], block_rows)]
+    split = [split_block(b, groups) for b in blocks]
     return merge_exact_states([group_state([s[g] for s in split], spec, samplers[g],
                                            g << GROUP_SHIFT) for g in range(groups)])

@@ -57,6 +57,23 @@ def test_truncated_units_equal_the_same_groups_in_one_process(client, rows):
     assert released.tobytes() == expected.tobytes()
 
 
+def test_truncated_sorted_units_equal_the_same_blocks_in_one_process(client, rows):
+    # 4 rows per unit, k = 2, the blocks holding whole units: each block draws with its own key.
+    units = np.repeat(np.arange(ROWS // 4), 4)
+    spec = dask_units.unit_spec(1.0, 2, "analyze_gauss", 1.0, 1e-6)
+    with dpcov.Rng(56) as rng:
+        released, receipt = dask_units.dask_unit_release(
+            da.from_array(rows, chunks=(1000, DIM)), da.from_array(units, chunks=1000), 1.0, 2,
+            1.0, 1e-6, rng, shuffle=False)
+    with dpcov.Rng(56) as rng:
+        state = dask_units.unit_state_serial(rows, units, spec, rng, 0, 1000, shuffle=False)
+        with dpcov.GramAccumulator.from_bytes(state) as gram:
+            assert gram.info().truncated == ROWS // 2
+            expected, expected_receipt = gram.release("analyze_gauss", 1.0, 1e-6, rng)
+    assert receipt == expected_receipt
+    assert released.tobytes() == expected.tobytes()
+
+
 def test_units_already_partitioned_by_range_need_no_shuffle(client, rows):
     units = np.repeat(np.arange(ROWS // 4), 4)  # every block of CHUNKS holds whole units
     with dpcov.Rng(52) as rng:

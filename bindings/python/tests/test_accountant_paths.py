@@ -134,6 +134,9 @@ RELEASES = {
         lambda rng: dpcov.coinpress_centred_release(_rows() + 1.0, 10.0, 10.0, rng), True),
     "dly_release": (lambda rng: dpcov.dly_release(_rows(), rng), True),
     "choose_bound": (lambda rng: dpcov.private_bound.choose_bound(_rows(), 0.5, rng), False),
+    "choose_bound_from": (lambda rng: dpcov.private_bound.choose_bound_from(
+        lambda grid: dpcov.private_bound.row_histogram(_rows(), grid), len(_rows()), 0.5, rng),
+        False),
     "tighten_bound": (lambda rng: dpcov.private_bound.tighten_bound(
         np.linalg.norm(_rows(), axis=1), 2.0, 0.5, rng), False),
     "tighten_bound_rows": (lambda rng: dpcov.private_bound.tighten_bound_rows(

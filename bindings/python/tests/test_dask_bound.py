@@ -51,3 +51,10 @@ def test_a_quantile_bound_under_add_remove_is_refused(client, rows):
     # The quantile's target floor(0.05 n) would use n, which add/remove keeps private.
     with dpcov.Rng(43) as rng, pytest.raises(ValueError, match="clipped"):
         dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng, neighbour="add_remove")
+
+
+def test_an_active_accountant_is_charged_for_the_bound_and_the_release(client, rows):
+    with dpcov.BudgetAccountant(10.0, 1e-3) as budget, dpcov.Rng(57) as rng:
+        dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng)
+        spent = budget.spent
+    assert spent.charges == 2 and spent.epsilon == pytest.approx(1.0)

@@ -58,3 +58,14 @@ def test_an_active_accountant_is_charged_for_the_bound_and_the_release(client, r
         dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng)
         spent = budget.spent
     assert spent.charges == 2 and spent.epsilon == pytest.approx(1.0)
+
+
+def test_a_quantile_target_needs_the_number_of_rows(client, rows):
+    x = lazy(rows)
+    unknown = x[x[:, 0] > -100.0]  # every row, but Dask no longer knows how many
+    with dpcov.Rng(58) as rng, pytest.raises(ValueError, match="number of rows"):
+        dask_bound.dask_private_bound(unknown, 0.5, rng)
+    with dpcov.Rng(58) as rng:  # a public target needs no n
+        chosen = dask_bound.dask_private_bound(unknown, 0.5, rng, clipped=40)
+    with dpcov.Rng(58) as rng:
+        assert chosen == dpcov.private_bound.choose_bound(rows, 0.5, rng, clipped=40)

@@ -15,6 +15,10 @@ Dong-Liang-Yi and CoinPress, which look at the rows more than once, run as passe
 (:func:`dask_zcdp_release`): each pass over the rows is one such reduction of partial sums, and
 the driver draws the pass's noise and decides the next.
 
+The private bound (:mod:`dpcov.dask_bound`), AdaSSP (:mod:`dpcov.dask_adassp`) and privacy
+units through a groupby (:mod:`dpcov.dask_units`) build on the same states; docs/distributed.md
+states what each costs and what the driver and the workers see.
+
 Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask python3-distributed``;
 ``import dpcov`` alone does not), or run ``python3 -m dpcov.dask`` for a demonstration on a local
 cluster.

@@ -281,17 +281,22 @@ TEST_F(MappedAndPipedTest, InputsEndingAtAReleaseStepOrPageAreReadWhole) {
 }
 
 TEST_F(MappedAndPipedTest, ALineCutInItsLastNumberByTheReadBufferIsNotTakenShort) {
-  // 31-byte lines: the first 4 MiB read block (4194304 = 31 * 135300 + 4) ends two digits into
-  // a line's last number, which the read path must complete before parsing it.
-  const std::string line = "1,1234567890123.45678901234567\n";
-  ASSERT_EQ(line.size(), 31u);
-  std::string content;
-  for (int i = 0; i < 200000; ++i) content += line;
-  const auto [mapped, piped] = read_both(content);
-  EXPECT_EQ(mapped, piped);
-  ASSERT_EQ(piped.values.size(), 400000u);
-  for (size_t k = 1; k < piped.values.size(); k += 2)
-    ASSERT_EQ(piped.values[k], 1234567890123.45678901234567) << k;
+  // The first 4 MiB read block ends inside a line's last number, which the read path must
+  // complete before parsing it: 31-byte lines (4194304 = 31 * 135300 + 4) cut two digits into a
+  // long number fast_float reads, 13-byte lines (4194304 = 13 * 322638 + 10) cut "-0.1234567",
+  // a short decimal, after "-0.12345".
+  for (const auto &[line, value] : {std::pair{std::string("1,1234567890123.45678901234567\n"),
+                                              1234567890123.45678901234567},
+                                    std::pair{std::string("1,-0.1234567\n"), -0.1234567}}) {
+    const size_t lines = (size_t{4} << 20) / line.size() + 1000;
+    ASSERT_GT((size_t{4} << 20) % line.size(), line.find(',') + 1) << line;
+    std::string content;
+    for (size_t i = 0; i < lines; ++i) content += line;
+    const auto [mapped, piped] = read_both(content);
+    EXPECT_EQ(mapped, piped);
+    ASSERT_EQ(piped.values.size(), 2 * lines);
+    for (size_t k = 1; k < piped.values.size(); k += 2) ASSERT_EQ(piped.values[k], value) << k;
+  }
 }
 
 TEST_F(MappedAndPipedTest, ErrorsNameTheSamePositionOnBothPaths) {

@@ -48,8 +48,9 @@ class CsvReader final : public RowReader {
   // numbers, fills `out` and returns the start of the next line. Otherwise (a blank or comment
   // line, blanks, quotes, '+' signs, NaN, any error, a line not yet whole in the read buffer)
   // returns null, and the general path reads the line again with every rule and names any
-  // error. kIdentity: every field is delivered, in file order (identity_).
-  template <bool kIdentity>
+  // error. kIdentity: every field is delivered, in file order (identity_). kShort: each number
+  // is first tried as a short plain decimal (short_decimal.hpp), fast_float taking the others.
+  template <bool kIdentity, bool kShort>
   const char *parse_plain_line(double *out) const;
   template <bool kWhitespace>
   void parse_row(const char *begin, const char *end, double *out) const;
@@ -92,6 +93,9 @@ class CsvReader final : public RowReader {
   std::vector<std::string> file_names_;  // header names (empty without a header)
   std::vector<int64_t> target_;          // per file field: its output column, or -1 (skipped)
   bool identity_ = true;                 // every field, in file order
+  // The fast path's instantiation for this file, or null for whitespace separation (which the
+  // fast path does not read).
+  const char *(CsvReader::*plain_parser_)(double *) const = nullptr;
   std::vector<std::string> names_;
   int64_t dim_ = 0;
   int64_t chunk_rows_;

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Parse throughput and peak memory of `dpcov gram` on a generated CSV of about 1 GB, on one core
 # (taskset, OpenBLAS on one thread), next to `cat` reading the same cached file in the same run
-# (the baseline the ratio is taken against). The file is written to /tmp and deleted afterwards.
-# Usage: bench/csv_parse.sh [build dir] [megabytes] [columns] [make_csv options, e.g. --digits 6]
+# (the baseline the ratio is taken against), and the ceilings under it on the same file: the CSV
+# reader alone (rows parsed, no Gram), fast_float alone on the same numbers, the reader's number
+# parsers alone (short decimals, fast_float for the rest) and the line scan (bench/csv_read.cpp). The file is written to /tmp and deleted afterwards.
+# Usage: bench/csv_parse.sh [build dir] [megabytes] [columns] [make_csv options, e.g. --precision 9]
 set -eu
 build="${1:-build}"
 megabytes="${2:-1000}"
@@ -29,3 +31,12 @@ awk -v bytes="$bytes" -F': ' '
     printf "cat: %.0f MB/s of wall time, %.0f MB/s of cpu time; parse / cat: %.3f wall, %.3f cpu\n",
            bytes / 1e6 / cat_wall, bytes / 1e6 / cat_cpu, cat_wall / wall, cat_cpu / (user + sys)
   }' cat_line="$(cat "$out/cat.txt")" "$out/time.txt"
+for mode in reader fast_float numbers lines; do
+  taskset -c 0 "$build/bench/csv_read" "$csv" "$mode" |
+    awk -v bytes="$bytes" -v mode="$mode" '{
+      for (k = 1; k < NF; ++k) { if ($k == "cpu") cpu = $(k + 1); if ($k == "wall") wall = $(k + 1) }
+      wall = wall > 0.001 ? wall : 0.001; cpu = cpu > 0.001 ? cpu : 0.001
+      printf "%s: %.0f MB/s of wall time, %.0f MB/s of cpu time\n", mode, bytes / 1e6 / wall,
+             bytes / 1e6 / cpu
+    }'
+done

@@ -116,21 +116,26 @@ def text(raw: pathlib.Path, name: str) -> str:
 
 
 def csv_rows(raw: pathlib.Path) -> list[dict]:
-    # csv_COLUMNS.txt: make_csv's shortest round-trip numbers; csv_COLUMNS_digits9.txt: --digits 9.
+    # csv_COLUMNS.txt: make_csv's shortest round-trip numbers; csv_COLUMNS_g9.txt: %.9g numbers.
     rows = []
     for columns in (10, 50):
-        for suffix, number_format in (("", "shortest"), ("_digits9", "9 digits")):
+        for suffix, number_format in (("", "shortest"), ("_g9", "%.9g")):
             out = text(raw, f"csv_{columns}{suffix}")
             size = re.search(r"input (\d+) MB", out)
             speed = re.search(r"(\d+) MB/s of wall time, (\d+) MB/s of cpu time; peak RSS ([\d.]+) MB",
                               out)
-            cat = re.search(r"cat: (\d+) MB/s of wall time, (\d+) MB/s of cpu time", out)
             if size and speed:
-                rows.append({"columns": columns, "format": number_format,
-                             "megabytes": int(size.group(1)),
-                             "mb_per_s_wall": int(speed.group(1)), "mb_per_s_cpu": int(speed.group(2)),
-                             "peak_rss_mb": float(speed.group(3)),
-                             "cat_mb_per_s_cpu": int(cat.group(2)) if cat else None})
+                row = {"columns": columns, "format": number_format,
+                       "megabytes": int(size.group(1)),
+                       "mb_per_s_wall": int(speed.group(1)), "mb_per_s_cpu": int(speed.group(2)),
+                       "peak_rss_mb": float(speed.group(3))}
+                # cat of the same file, the reader alone, fast_float alone and the reader's number
+                # parsers alone, in the same run.
+                for name in ("cat", "reader", "fast_float", "numbers"):
+                    found = re.search(rf"^{name}: (\d+) MB/s of wall time, (\d+) MB/s of cpu time",
+                                      out, re.M)
+                    row[f"{name}_mb_per_s_cpu"] = int(found.group(2)) if found else None
+                rows.append(row)
     return rows
 
 
@@ -180,15 +185,24 @@ def main() -> None:
         ratio_bounded = f"{r['exact_over_bounded']:.2f}" if r["exact_over_bounded"] else "-"
         print(f"| {r['mechanism']} | {r['d']} | {r['n']} | {r['numerics']} | {r['ms']:.4g} | "
               f"{r['cpu_ms']:.4g} | {ratio} | {ratio_bounded} |")
-    print("\n### CSV parse, one core (target: >= 800 MB/s), against cat of the same file\n")
-    print("| columns | numbers | MB | MB/s (wall) | MB/s (cpu) | cat MB/s (cpu) | parse / cat (cpu) "
-          "| peak RSS MB |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n### CSV parse, one core (target: >= 800 MB/s), against cat, the reader alone, "
+          "fast_float alone and the reader's number parsers alone on the same file\n")
+    print("| columns | numbers | MB | gram MB/s (wall) | gram MB/s (cpu) | cat MB/s (cpu) | "
+          "gram / cat | reader MB/s (cpu) | fast_float MB/s (cpu) | number parsers MB/s (cpu) | "
+          "gram / number parsers | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in result["csv_parse"]:
-        cat = r["cat_mb_per_s_cpu"]
-        ratio = f"{r['mb_per_s_cpu'] / cat:.3f}" if cat else "-"
+        def figure(name: str) -> str:
+            value = r[f"{name}_mb_per_s_cpu"]
+            return str(value) if value else "-"
+
+        def ratio(name: str) -> str:
+            value = r[f"{name}_mb_per_s_cpu"]
+            return f"{r['mb_per_s_cpu'] / value:.3f}" if value else "-"
         print(f"| {r['columns']} | {r['format']} | {r['megabytes']} | {r['mb_per_s_wall']} | "
-              f"{r['mb_per_s_cpu']} | {cat if cat else '-'} | {ratio} | {r['peak_rss_mb']:.1f} |")
+              f"{r['mb_per_s_cpu']} | {figure('cat')} | {ratio('cat')} | {figure('reader')} | "
+              f"{figure('fast_float')} | {figure('numbers')} | {ratio('numbers')} | "
+              f"{r['peak_rss_mb']:.1f} |")
     print("\n### Python binding overhead\n")
     print("```\n" + result["python_overhead"] + "\n```")
     print("\n### IEV against its NumPy reference, thread CPU time (targets: release >= 20x at "

@@ -182,8 +182,7 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
     if (n < 1) fail(dpcov::Status::Dimension, "n must be >= 1 for an audit, got ", n);
     // Plan first: an unplannable request fails before any data is generated. Inverse Gauss
     // without a bound is planned once the pair gives one.
-    if (!(id == mech::MechanismId::InverseGauss && request.options.lambda_min_bound == 0.0))
-      mech::plan(id, request);
+    if (!audit::bound_from_pair(id, request)) mech::plan(id, request);
     const audit::DatasetPair data = audit::generate_pair(
         request, audit::dataset_kind(p.dataset), audit::neighbour_kind(p.neighbour_kind), p.seed);
     const audit::PairStatistics pair = audit::pair_statistics(
@@ -214,8 +213,7 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
     const mech::Request request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(mechanism_params)};
     const audit::Settings settings = settings_of(audit_params(params));
     audit::check_settings(settings);
-    if (!(id == mech::MechanismId::InverseGauss && request.options.lambda_min_bound == 0.0))
-      mech::plan(id, request);
+    if (!audit::bound_from_pair(id, request)) mech::plan(id, request);
     const audit::PairStatistics pair = audit::pair_statistics(
         dpcov::Matrix::from(a), dpcov::Matrix::from(b), bound, request.options.neighbour);
     run(id, request, pair, settings, result);

@@ -8,6 +8,7 @@
 #include "../core/data/exact_gram.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "exact_grid.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -61,8 +62,11 @@ namespace dpcov::capi {
 dpcov_exact_grid c_grid(mech::MechanismId id, const mech::ExactGrid &grid, double bound) {
   dpcov_exact_grid c{};
   c.bits = grid.bits;
-  c.noise_law = id == mech::MechanismId::AnalyzeGauss ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
-                                                      : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
+  // The integer analogue of the mechanism's noise law.
+  c.noise_law = mech::entry_of(static_cast<int32_t>(id)).noise.kind ==
+                        mech::NoiseKind::SymmetricGaussian
+                    ? DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN
+                    : DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE;
   c.unit = std::ldexp(bound, -grid.bits);
   c.norm2_bound = grid.norm2_bound;
   c.noise_parameter = grid.noise_parameter;

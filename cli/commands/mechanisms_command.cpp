@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <dpcov.h>
@@ -96,14 +97,18 @@ const std::map<std::string, Usage> kUsage = {
       "--bound-rule, --bound-clipped (release); --bound-quantile (regress)"}},
 };
 
+// The registry's privacy models as the command prints them, by their C values.
+constexpr std::pair<int32_t, const char *> kPrivacyLabels[] = {
+    {DPCOV_MECHANISM_PRIVACY_PURE, "pure eps"},
+    {DPCOV_MECHANISM_PRIVACY_APPROXIMATE, "(eps, delta)"},
+    {DPCOV_MECHANISM_PRIVACY_ZCDP, "(eps, delta) from rho-zCDP"},
+    {DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE, "NOT DP (audit only)"},
+};
+
 const char *privacy_label(int32_t model) {
-  switch (model) {
-    case DPCOV_MECHANISM_PRIVACY_PURE: return "pure eps";
-    case DPCOV_MECHANISM_PRIVACY_APPROXIMATE: return "(eps, delta)";
-    case DPCOV_MECHANISM_PRIVACY_ZCDP: return "(eps, delta) from rho-zCDP";
-    case DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE: return "NOT DP (audit only)";
-    default: return "unknown";
-  }
+  for (const auto &[value, label] : kPrivacyLabels)
+    if (value == model) return label;
+  return "unknown";
 }
 
 std::vector<std::string> bits(int32_t set, const char *first, const char *second) {

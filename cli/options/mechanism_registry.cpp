@@ -29,6 +29,12 @@ std::vector<std::pair<std::string, int32_t>> gram_mechanisms() {
   return found;
 }
 
+std::optional<int32_t> gram_mechanism_id(const std::string &name) {
+  for (const auto &[gram_name, id] : gram_mechanisms())
+    if (gram_name == name) return id;
+  return std::nullopt;
+}
+
 bool not_private(int32_t id) {
   return registry_entry(id).privacy_model == DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE;
 }

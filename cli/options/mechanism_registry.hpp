@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,9 @@ dpcov_mechanism_entry registry_entry(int32_t id);
 
 // (name, id) of the mechanisms dpcov_mechanism_plan() takes: the Gram family.
 std::vector<std::pair<std::string, int32_t>> gram_mechanisms();
+
+// The id of the Gram mechanism of that name, if the registry has one.
+std::optional<int32_t> gram_mechanism_id(const std::string &name);
 
 // Whether the registry marks the mechanism as not differentially private (an audit target).
 bool not_private(int32_t id);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "../error.hpp"
+#include "../mechanisms/registry.hpp"
 #include "../privacy/analytic_gaussian.hpp"
 
 namespace dpcov::audit {
@@ -19,8 +20,16 @@ using mechanisms::Request;
 constexpr double kPi = 3.141592653589793;
 constexpr double kTwo53 = 0x1.0p53;
 
-bool is_gauss(MechanismId mechanism) { return mechanism == MechanismId::AnalyzeGauss; }
+// The exact numerics draw the integer analogue of the registry's noise law: discrete Gaussian for
+// a Gaussian mechanism, discrete Laplace for a Laplace one.
+bool is_gauss(MechanismId mechanism) {
+  return mechanisms::entry_of(static_cast<int32_t>(mechanism)).noise.kind ==
+         mechanisms::NoiseKind::SymmetricGaussian;
+}
 
+bool has_exact_numerics(const mechanisms::RegistryEntry &entry) {
+  return (entry.numerics & mechanisms::kExact) != 0;
+}
 
 // The mechanism's own objective for one rounded row z: the L1 (Laplace) or squared L2 (Gauss)
 // norm of the upper triangle of z z^T, from its exact integer Gram.
@@ -144,8 +153,9 @@ IntegerLaw integer_law(MechanismId mechanism, uint64_t noise_parameter) {
 
 Target exact_noise_target(MechanismId mechanism, double epsilon, double delta,
                           uint64_t noise_parameter, IntegerNoise noise) {
-  if (mechanism != MechanismId::AnalyzeGauss && mechanism != MechanismId::LaplaceSym)
-    fail(Status::InvalidArgument, "exact-PMF audit: analyze_gauss and laplace_sym only");
+  if (!has_exact_numerics(mechanisms::entry_of(static_cast<int32_t>(mechanism))))
+    fail(Status::InvalidArgument,
+         "exact-PMF audit: ", mechanisms::names_where(has_exact_numerics, " and "), " only");
   const IntegerLaw law = integer_law(mechanism, noise_parameter);
   Target t;
   t.name = concat(mechanisms::mechanism_name(mechanism), " (exact, integer units)");

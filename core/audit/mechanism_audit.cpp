@@ -5,6 +5,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../mechanisms/registry.hpp"
 
 namespace dpcov::audit {
 
@@ -66,11 +67,14 @@ PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, dou
   return {gram_of(rows, bound), gram_of(rows_prime, bound), rows.rows(), rows_prime.rows()};
 }
 
+bool bound_from_pair(mechanisms::MechanismId mechanism, const mechanisms::Request &request) {
+  const int32_t options = mechanisms::entry_of(static_cast<int32_t>(mechanism)).options;
+  return (options & mechanisms::kOptionLambdaMin) != 0 && request.options.lambda_min_bound == 0.0;
+}
+
 mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
                                      mechanisms::Request request, const PairStatistics &pair) {
-  if (mechanism != mechanisms::MechanismId::InverseGauss ||
-      request.options.lambda_min_bound != 0.0)
-    return request;
+  if (!bound_from_pair(mechanism, request)) return request;
   // The same computation as the mechanism's own check, so the bound holds there exactly.
   const double bound = std::min(linalg::eigvalsh(pair.gram).front(),
                                 linalg::eigvalsh(pair.gram_prime).front());

@@ -30,6 +30,10 @@ PairStatistics pair_statistics(const Matrix &rows, const Matrix &rows_prime, dou
 mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
                                      mechanisms::Request request, const PairStatistics &pair);
 
+// Whether request_for_pair() sets a bound of the request from the pair (a mechanism that takes a
+// lambda_min bound, asked without one): such a request is planned only once the pair is known.
+bool bound_from_pair(mechanisms::MechanismId mechanism, const mechanisms::Request &request);
+
 // The number of rows at which rows on the sphere of radius B (E G = (n B^2 / d) I) put
 // lambda_min(G) near the threshold of ols_jl's private test, w^2 + shift: 5% above it, which the
 // sampling deficit of lambda_min (O(sqrt(n) B^2)) roughly takes back. There both refusals and

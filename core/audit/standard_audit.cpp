@@ -3,50 +3,35 @@
 #include <cstdio>
 
 #include "../error.hpp"
+#include "../mechanisms/registry.hpp"
+#include "audit_table.hpp"
 #include "mechanism_audit.hpp"
 
 namespace dpcov::audit {
 
 namespace {
 
-using mechanisms::MechanismId;
-
-struct Entry {
-  MechanismId mechanism;
-  NeighbourKind neighbour;
-  DatasetKind data;
-  Statistic statistic;  // black box only
-  bool black_box;
-};
-
 // Projection sizes of the JL and inverse-Wishart mechanisms in the table (public choices).
 constexpr int64_t kProjectionRows = 20;
 // Graphical-lasso penalty of the output-perturbation audit target (a public choice).
 constexpr double kGlassoRho = 0.1;
 
-mechanisms::Request request_for(const Entry &e, int64_t d, int64_t n, double eps, double delta) {
+// The request of the table's settings, with the public choices each mechanism's options need: a
+// pure or not-private claim spends no delta, an audit target is unlocked.
+mechanisms::Request request_for(const mechanisms::RegistryEntry &entry, int64_t d, int64_t n,
+                                double eps, double delta) {
+  using mechanisms::PrivacyModel;
   mechanisms::Request r;
   r.dim = d;
   r.n = n;
   r.bound = 1.0;
   r.epsilon = eps;
-  r.delta = delta;
-  switch (e.mechanism) {
-    case MechanismId::LaplaceSym:
-    case MechanismId::WishartJiang:
-    case MechanismId::GlassoOutputWishart:
-    case MechanismId::Iev:
-    case MechanismId::KtRank1: r.delta = 0.0; break;
-    default: break;
-  }
-  r.options.audit_only_not_private = e.mechanism == MechanismId::WishartJiang ||
-                                     e.mechanism == MechanismId::GlassoOutputWishart;
-  if (e.mechanism == MechanismId::GlassoOutputWishart) r.options.glasso_rho = kGlassoRho;
-  if (e.mechanism == MechanismId::JlRidge || e.mechanism == MechanismId::JlRidgeSigmaMin ||
-      e.mechanism == MechanismId::OlsJl)
+  r.delta = entry.privacy == PrivacyModel::Approximate ? delta : 0.0;
+  r.options.audit_only_not_private = entry.privacy == PrivacyModel::NotPrivate;
+  if (entry.options & mechanisms::kOptionGlassoRho) r.options.glasso_rho = kGlassoRho;
+  if (entry.options & mechanisms::kOptionProjectionRows)
     r.options.projection_rows = std::max(kProjectionRows, 2 * d);
-  if (e.mechanism == MechanismId::InverseWishart ||
-      e.mechanism == MechanismId::InverseWishartSigmaMin)
+  if (entry.options & mechanisms::kOptionPosteriorDof)
     r.options.posterior_dof = std::max(kProjectionRows, 2 * d);
   return r;
 }
@@ -57,72 +42,62 @@ std::string fixed(double x, int digits = 3) {
   return buffer;
 }
 
+// One row: the case audited at (eps, d) with the given seed; a refusal of the settings is a row.
+StandardAuditRow run_case(const MechanismAudit &audit, const StandardCase &c,
+                          const StandardAuditSettings &settings, double eps, int64_t d,
+                          uint64_t seed) {
+  const mechanisms::MechanismId mechanism = mechanisms::mechanism_id(audit.id);
+  StandardAuditRow row;
+  row.mechanism = mechanisms::mechanism_name(mechanism);
+  row.epsilon = eps;
+  row.delta = settings.delta;
+  row.dim = d;
+  row.pair = concat(neighbour_kind_name(c.neighbour), "/", dataset_kind_name(c.data));
+  row.method = c.black_box ? concat("black-box:", statistic_name(c.statistic)) : "exact";
+  try {
+    mechanisms::Request base =
+        request_for(mechanisms::entry_of(audit.id), d, settings.n, eps, settings.delta);
+    if (audit.standard_rows != nullptr) {
+      base.n = audit.standard_rows(base);
+      row.pair += concat(" n=", base.n);
+    }
+    const DatasetPair data = generate_pair(base, c.data, c.neighbour, seed);
+    const PairStatistics pair =
+        pair_statistics(data.rows, data.rows_prime, base.bound, base.options.neighbour);
+    const mechanisms::Request request = request_for_pair(mechanism, base, pair);
+    row.not_dp = mechanisms::plan(mechanism, request).not_dp;
+    if (c.black_box) {
+      BlackBoxSettings s;
+      s.trials = settings.trials;
+      s.pilot = std::max<int64_t>(200, settings.trials / 10);
+      s.alpha = settings.alpha;
+      s.seed = seed;
+      s.statistic = c.statistic;
+      row.black_box = run_black_box_audit(mechanism_target(mechanism, request), pair, s);
+    } else {
+      Settings s;
+      s.trials = settings.trials;
+      s.first_checkpoint = std::min<int64_t>(100, settings.trials);
+      s.alpha = settings.alpha;
+      s.seed = seed;
+      row.exact = audit_mechanism(mechanism, request, pair, s);
+    }
+  } catch (const Error &error) {
+    row.refused = concat("status ", static_cast<int32_t>(error.status()), ": ", error.what());
+  }
+  return row;
+}
+
 }  // namespace
 
 std::vector<StandardAuditRow> run_standard_audit(const StandardAuditSettings &settings) {
-  const Entry entries[] = {
-      {MechanismId::AnalyzeGauss, NeighbourKind::MaxL2Change, DatasetKind::RandomRows, {}, false},
-      {MechanismId::LaplaceSym, NeighbourKind::MaxL1Change, DatasetKind::RandomRows, {}, false},
-      {MechanismId::WishartAdditive, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
-      {MechanismId::InverseGauss, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
-      {MechanismId::JlRidge, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
-      {MechanismId::JlRidgeSigmaMin, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
-      {MechanismId::InverseWishart, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
-      {MechanismId::InverseWishartSigmaMin, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
-      {MechanismId::WishartJiang, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
-      {MechanismId::GlassoOutputWishart, NeighbourKind::LeastEigenvector, DatasetKind::RandomRows, {}, false},
-      {MechanismId::OlsJl, NeighbourKind::LeastEigenvector, DatasetKind::SphereRows, {}, false},
-      {MechanismId::Iev, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvalue, true},
-      {MechanismId::Iev, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvectorAlignment, true},
-      {MechanismId::KtRank1, NeighbourKind::MaxL2Change, DatasetKind::SphereRows, Statistic::TopEigenvalue, true},
-  };
   std::vector<StandardAuditRow> rows;
   uint64_t seed = settings.seed;
-  for (const Entry &e : entries)
-    for (const double eps : settings.epsilons)
-      for (const int64_t d : settings.dims) {
-        StandardAuditRow row;
-        row.mechanism = mechanisms::mechanism_name(e.mechanism);
-        row.epsilon = eps;
-        row.delta = settings.delta;
-        row.dim = d;
-        row.pair = concat(neighbour_kind_name(e.neighbour), "/", dataset_kind_name(e.data));
-        row.method = e.black_box ? concat("black-box:", statistic_name(e.statistic)) : "exact";
-        ++seed;
-        try {
-          mechanisms::Request base = request_for(e, d, settings.n, eps, settings.delta);
-          // ols_jl at the rows where its private test is undecided (refusals and releases both).
-          if (e.mechanism == MechanismId::OlsJl) {
-            base.n = ols_jl_threshold_rows(base);
-            row.pair += concat(" n=", base.n);
-          }
-          const DatasetPair data = generate_pair(base, e.data, e.neighbour, seed);
-          const PairStatistics pair =
-              pair_statistics(data.rows, data.rows_prime, base.bound, base.options.neighbour);
-          const mechanisms::Request request = request_for_pair(e.mechanism, base, pair);
-          row.not_dp = mechanisms::plan(e.mechanism, request).not_dp;
-          if (e.black_box) {
-            BlackBoxSettings s;
-            s.trials = settings.trials;
-            s.pilot = std::max<int64_t>(200, settings.trials / 10);
-            s.alpha = settings.alpha;
-            s.seed = seed;
-            s.statistic = e.statistic;
-            row.black_box = run_black_box_audit(mechanism_target(e.mechanism, request), pair, s);
-          } else {
-            Settings s;
-            s.trials = settings.trials;
-            s.first_checkpoint = std::min<int64_t>(100, settings.trials);
-            s.alpha = settings.alpha;
-            s.seed = seed;
-            row.exact = audit_mechanism(e.mechanism, request, pair, s);
-          }
-        } catch (const Error &error) {
-          row.refused = concat("status ", static_cast<int32_t>(error.status()), ": ",
-                               error.what());
-        }
-        rows.push_back(std::move(row));
-      }
+  for (const MechanismAudit &audit : audit_table())
+    for (const StandardCase &c : audit.standard_cases())
+      for (const double eps : settings.epsilons)
+        for (const int64_t d : settings.dims)
+          rows.push_back(run_case(audit, c, settings, eps, d, ++seed));
   return rows;
 }
 

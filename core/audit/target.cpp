@@ -5,9 +5,8 @@
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 #include "../math/chi_square.hpp"
-#include "../mechanisms/ols_ptr.hpp"
-#include "../mechanisms/projection.hpp"
-#include "../privacy/upward.hpp"
+#include "../mechanisms/registry.hpp"
+#include "audit_table.hpp"
 #include "distributions.hpp"
 
 namespace dpcov::audit {
@@ -16,88 +15,25 @@ namespace {
 
 using mechanisms::MechanismId;
 
-double lambda_min(ConstMatrixView gram) { return linalg::eigvalsh(Matrix::from(gram)).front(); }
-
-// F(s2) for the test value's Laplace law given G (projection.hpp: centre lambda_min(G) - shift).
-double test_value_cdf(double s2, ConstMatrixView gram, const mechanisms::Receipt &receipt) {
-  return laplace_cdf((s2 - (lambda_min(gram) - receipt.test_shift)) / receipt.test_scale);
-}
-
-// G + w^2 I with w^2 rounded up, exactly as the mechanisms build it.
-Matrix ridged(ConstMatrixView gram, double w) {
-  return mechanisms::add_ridge(gram, privacy::upward::mul_up(w, w));
-}
-
-// The Wishart part of a JL-type release: S^T S = r * released ~ W_d(r, m).
-void second_moment_transforms(const Matrix &released, int64_t r, const Matrix &m,
-                              std::vector<double> &uniforms) {
-  Matrix w = released;
-  for (int64_t j = 0; j < w.cols(); ++j)
-    for (int64_t i = 0; i < w.rows(); ++i) w(i, j) *= static_cast<double>(r);
-  wishart_bartlett_transforms(w, static_cast<double>(r), m, uniforms);
-}
-
-// The inverse-Wishart part: released ~ W^{-1}(psi, m), i.e. released^{-1} ~ W_d(m, psi^{-1}).
-void inverse_wishart_transforms(const Matrix &released, double m, const Matrix &psi,
-                                std::vector<double> &uniforms) {
-  Matrix factor;
-  if (!linalg::cholesky(released, factor)) return;  // outside the support: the density audit sees it
-  Matrix precision = linalg::spd_inverse(released);
-  Matrix scale = linalg::spd_inverse(psi);
-  linalg::symmetrize_from_upper(precision);
-  linalg::symmetrize_from_upper(scale);
-  wishart_bartlett_transforms(precision, m, scale, uniforms);
-}
-
-// The transforms of the mechanisms whose law has no NoiseModel entry: each draw's Wishart or
-// inverse-Wishart part by its Bartlett factors given the released test value, and the test value
-// by its Laplace law (conditioned on passing for ols_jl, whose refusals release nothing). Given
-// s2 the matrix part is independent of it, so all the values of a draw are independent.
+// The transforms of a mechanism whose claimed law is its own (NoiseFamily::ClaimedLaw).
 void claimed_law_transforms(MechanismId mechanism, const mechanisms::Receipt &receipt,
                             const Output &out, ConstMatrixView gram,
                             std::vector<double> &uniforms) {
   if (out.refused) return;
-  const double s2 = out.test_value;
-  switch (mechanism) {
-    case MechanismId::JlRidge:
-      second_moment_transforms(out.matrix, receipt.projection_rows, ridged(gram, receipt.appended_w),
-                               uniforms);
-      return;
-    case MechanismId::JlRidgeSigmaMin:
-      uniforms.push_back(test_value_cdf(s2, gram, receipt));
-      second_moment_transforms(
-          out.matrix, receipt.projection_rows,
-          ridged(gram, mechanisms::appended_w_after_test(s2, receipt.threshold_w2)), uniforms);
-      return;
-    case MechanismId::InverseWishart:
-      inverse_wishart_transforms(out.matrix, receipt.dof, ridged(gram, receipt.appended_w),
-                                 uniforms);
-      return;
-    case MechanismId::InverseWishartSigmaMin:
-      uniforms.push_back(test_value_cdf(s2, gram, receipt));
-      inverse_wishart_transforms(
-          out.matrix, receipt.dof,
-          ridged(gram, mechanisms::appended_w_after_test(s2, receipt.threshold_w2)), uniforms);
-      return;
-    case MechanismId::OlsJl: {
-      // s2 given a release (s2 > w^2): (F(s2) - F(w^2)) / (1 - F(w^2)).
-      const double at_threshold = test_value_cdf(receipt.threshold_w2, gram, receipt);
-      uniforms.push_back((test_value_cdf(s2, gram, receipt) - at_threshold) / (1.0 - at_threshold));
-      second_moment_transforms(out.matrix, receipt.projection_rows, Matrix::from(gram), uniforms);
-      return;
-    }
-    default:
-      fail(Status::Internal, "no claimed-law transforms for ",
-           mechanisms::mechanism_name(mechanism));
-  }
+  const MechanismAudit *audit = find_audit(static_cast<int32_t>(mechanism));
+  if (audit == nullptr || audit->claimed_law == nullptr)
+    fail(Status::Internal, "no claimed-law transforms for ", mechanisms::mechanism_name(mechanism));
+  audit->claimed_law(receipt, out, gram, uniforms);
 }
 
 // ln P(refusal | G) of a mechanism that can refuse.
 double log_refusal_probability(MechanismId mechanism, ConstMatrixView gram,
                                const mechanisms::Request &request) {
-  if (mechanism == MechanismId::OlsJl) return mechanisms::log_refusal_probability_ols_jl(gram, request);
-  fail(Status::Internal, mechanisms::mechanism_name(mechanism),
-       " refused a release but has no refusal probability");
+  const MechanismAudit *audit = find_audit(static_cast<int32_t>(mechanism));
+  if (audit == nullptr || audit->log_refusal == nullptr)
+    fail(Status::Internal, mechanisms::mechanism_name(mechanism),
+         " refused a release but has no refusal probability");
+  return audit->log_refusal(gram, request);
 }
 
 }  // namespace
@@ -114,23 +50,21 @@ const char *noise_family_name(NoiseFamily family) {
 }
 
 NoiseModel claimed_noise(mechanisms::MechanismId mechanism, const mechanisms::Receipt &receipt) {
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss:
-      return {NoiseFamily::Gaussian, NoiseBase::Gram, receipt.sigma, 0.0};
-    case MechanismId::InverseGauss:
-      return {NoiseFamily::Gaussian, NoiseBase::InverseGram, receipt.sigma, 0.0};
-    case MechanismId::LaplaceSym:
-      return {NoiseFamily::Laplace, NoiseBase::Gram, receipt.scale, 0.0};
-    case MechanismId::WishartAdditive:
-    case MechanismId::WishartJiang:
-      return {NoiseFamily::Wishart, NoiseBase::Gram, receipt.scale, receipt.dof};
-    case MechanismId::JlRidge:
-    case MechanismId::JlRidgeSigmaMin:
-    case MechanismId::InverseWishart:
-    case MechanismId::InverseWishartSigmaMin:
-    case MechanismId::OlsJl: return {NoiseFamily::ClaimedLaw, NoiseBase::Gram, 0.0, 0.0};
-    default: return {};
+  const mechanisms::NoiseLaw law = mechanisms::entry_of(static_cast<int32_t>(mechanism)).noise;
+  switch (law.kind) {
+    case mechanisms::NoiseKind::SymmetricGaussian:
+      return {NoiseFamily::Gaussian, law.base, receipt.sigma, 0.0};
+    case mechanisms::NoiseKind::SymmetricLaplace:
+      return {NoiseFamily::Laplace, law.base, receipt.scale, 0.0};
+    case mechanisms::NoiseKind::Wishart:
+      return {NoiseFamily::Wishart, law.base, receipt.scale, receipt.dof};
+    case mechanisms::NoiseKind::None:
+      break;
   }
+  const MechanismAudit *audit = find_audit(static_cast<int32_t>(mechanism));
+  if (audit != nullptr && audit->claimed_law != nullptr)
+    return {NoiseFamily::ClaimedLaw, NoiseBase::Gram, 0.0, 0.0};
+  return {};
 }
 
 void wishart_bartlett_transforms(const Matrix &w, double dof, const Matrix &scale,

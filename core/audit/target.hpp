@@ -12,6 +12,7 @@
 
 #include "../matrix.hpp"
 #include "../mechanisms/mechanism.hpp"
+#include "../mechanisms/registry.hpp"
 #include "../random/rng.hpp"
 
 namespace dpcov::audit {
@@ -30,8 +31,8 @@ enum class NoiseFamily : int32_t {
   ClaimedLaw = 4,
 };
 
-// What the noise is added to.
-enum class NoiseBase : int32_t { Gram = 0, InverseGram = 1 };
+// What the noise is added to: the registry's (a mechanism's entry says it).
+using NoiseBase = mechanisms::NoiseBase;
 
 struct NoiseModel {
   NoiseFamily family = NoiseFamily::Unknown;
@@ -42,10 +43,10 @@ struct NoiseModel {
 
 const char *noise_family_name(NoiseFamily family);
 
-// The noise a dpcov mechanism claims, read from its receipt; Unknown for a mechanism this table
-// does not list (a new mechanism is audited by density alone until it is added here). ClaimedLaw
-// for the Johnson-Lindenstrauss, inverse-Wishart and OLS mechanisms, whose transforms
-// mechanism_target() provides.
+// The noise a dpcov mechanism claims: its registry entry's noise law with the receipt's constants;
+// ClaimedLaw for a mechanism whose row of the audit table (audit_table.hpp) has claimed-law
+// transforms (the Johnson-Lindenstrauss, inverse-Wishart and OLS mechanisms); Unknown otherwise
+// (audited by density alone).
 NoiseModel claimed_noise(mechanisms::MechanismId mechanism, const mechanisms::Receipt &receipt);
 
 // Probability integral transforms of a Wishart draw: with scale = L L^T and W_std = L^{-1} w L^{-T}

@@ -2,6 +2,7 @@
 
 #include "../check.hpp"
 #include "../error.hpp"
+#include "../mechanisms/registry.hpp"
 #include "../mechanisms/request.hpp"
 #include "../random/normal.hpp"
 #include "../random/symmetric_noise.hpp"
@@ -43,20 +44,37 @@ double noise_diagonal_mean(const ReleaseNoise &noise) {
   return noise.kind == ReleaseNoise::Kind::Wishart ? noise.dof * noise.scale : 0.0;
 }
 
+namespace {
+
+// Noise-aware post-processing needs noise added to G itself with a known law, by a mechanism
+// that is private (an audit target's release is not to be analysed as if it were).
+bool has_release_noise(const mechanisms::RegistryEntry &entry) {
+  return entry.noise.kind != mechanisms::NoiseKind::None &&
+         entry.noise.base == mechanisms::NoiseBase::Gram &&
+         entry.privacy != mechanisms::PrivacyModel::NotPrivate;
+}
+
+}  // namespace
+
 ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
-  using mechanisms::MechanismId;
-  switch (receipt.mechanism) {
-    case MechanismId::AnalyzeGauss:
+  using mechanisms::NoiseKind;
+  const mechanisms::RegistryEntry &entry =
+      mechanisms::entry_of(static_cast<int32_t>(receipt.mechanism));
+  if (!has_release_noise(entry))
+    fail(Status::InvalidArgument, "no noise-aware intervals for a ", entry.name,
+         " release: its noise is not additive with a known law (supported: ",
+         mechanisms::names_where(has_release_noise, ", "), ")");
+  switch (entry.noise.kind) {
+    case NoiseKind::SymmetricGaussian:
       return {ReleaseNoise::Kind::SymmetricGaussian, receipt.sigma, 0.0};
-    case MechanismId::LaplaceSym:
+    case NoiseKind::SymmetricLaplace:
       return {ReleaseNoise::Kind::SymmetricLaplace, receipt.scale, 0.0};
-    case MechanismId::WishartAdditive:
+    case NoiseKind::Wishart:
       return {ReleaseNoise::Kind::Wishart, receipt.scale, receipt.dof};
-    default:
-      fail(Status::InvalidArgument, "no noise-aware intervals for a ",
-           mechanisms::mechanism_name(receipt.mechanism), " release: its noise is not additive "
-           "with a known law (supported: analyze_gauss, laplace_sym, wishart_additive)");
+    case NoiseKind::None:
+      break;
   }
+  fail(Status::Internal, "no release noise for ", entry.name);
 }
 
 ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt) {

@@ -9,22 +9,20 @@
 namespace dpcov::mechanisms {
 
 GlassoPerturbation glasso_perturbation(MechanismId mechanism) {
-  switch (mechanism) {
-    case MechanismId::AnalyzeGauss:
-    case MechanismId::LaplaceSym:
-    case MechanismId::WishartAdditive:
-    case MechanismId::WishartJiang: return GlassoPerturbation::Covariance;
-    case MechanismId::GlassoOutputWishart: return GlassoPerturbation::Output;
-    default: return GlassoPerturbation::Unsupported;
-  }
+  return entry_of(static_cast<int32_t>(mechanism)).glasso;
 }
 
 Request private_glasso_request(MechanismId mechanism, Request request, double rho) {
   const GlassoPerturbation kind = glasso_perturbation(mechanism);
   if (kind == GlassoPerturbation::Unsupported)
     fail(Status::InvalidArgument, mechanism_name(mechanism),
-         " is not a Wang-Huai-Xu perturbation: use analyze_gauss, laplace_sym, wishart_additive, ",
-         "wishart_jiang (audit only) or glasso_output_wishart (audit only)");
+         " is not a Wang-Huai-Xu perturbation: use ",
+         names_where(
+             [](const RegistryEntry &e) { return e.glasso != GlassoPerturbation::Unsupported; },
+             " or ",
+             [](const RegistryEntry &e) {
+               return e.privacy == PrivacyModel::NotPrivate ? " (audit only)" : "";
+             }));
   check::positive_finite(rho, "glasso penalty rho");
   // The covariance scale divides by n, which only replace-one neighbours make public.
   if (kind == GlassoPerturbation::Covariance && !n_is_public(request.options.neighbour))

@@ -13,13 +13,13 @@
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "receipt.hpp"
+#include "registry.hpp"
 #include "request.hpp"
 
 namespace dpcov::mechanisms {
 
 // Whether `mechanism` releases a perturbed covariance (Alg. 2), perturbs the precision matrix
-// itself (Alg. 1), or does neither (not part of the pipeline).
-enum class GlassoPerturbation { Covariance, Output, Unsupported };
+// itself (Alg. 1), or does neither (not part of the pipeline): its registry entry's `glasso`.
 GlassoPerturbation glasso_perturbation(MechanismId mechanism);
 
 struct PrivateGlasso {

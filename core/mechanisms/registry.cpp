@@ -1,6 +1,8 @@
 #include "registry.hpp"
 
 #include <array>
+#include <string>
+#include <vector>
 
 #include "../error.hpp"
 
@@ -19,108 +21,128 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      "Gaussian); proofs/analyze_gauss.md",
      "Analyze Gauss, exact: rows on a 2^-k B grid, exact integer Gram, discrete Gaussian, "
      "analytic variance + 4 (Balle-Wang 2018 Thm 8); proofs/exact_additive.md",
-     "proofs/analyze_gauss.md", kGramHeader},
+     "proofs/analyze_gauss.md", kGramHeader,
+     {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
     {id_of(MechanismId::LaplaceSym), "laplace_sym", Family::Gram, PrivacyModel::Pure,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 1, scale from the upper-triangle L1 sensitivity (d+1)B^2 "
      "(replace), (d+1)B^2/2 (add/remove); proofs/laplace_sym.md",
      "Symmetric Laplace, exact: rows on a 2^-k B grid, exact integer Gram, discrete Laplace "
      "(Canonne-Kamath-Steinke 2020 Alg. 2); proofs/exact_additive.md",
-     "proofs/laplace_sym.md", kGramHeader},
+     "proofs/laplace_sym.md", kGramHeader,
+     {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
     {id_of(MechanismId::WishartAdditive), "wishart_additive", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 3, Thm 4.1 = Thm B.3: W_d(k, B^2 I), "
      "k = ceil(d + 14 ln(4/delta)/eps^2); proofs/wishart_additive.md",
      "",
-     "proofs/wishart_additive.md", kGramHeader},
+     "proofs/wishart_additive.md", kGramHeader,
+     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
     {id_of(MechanismId::InverseGauss), "inverse_gauss", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 (analytic "
      "Gaussian); proofs/inverse_gauss.md",
      "",
-     "proofs/inverse_gauss.md", kGramHeader},
+     "proofs/inverse_gauss.md", kGramHeader,
+     {NoiseKind::SymmetricGaussian, NoiseBase::InverseGram}, GlassoPerturbation::Unsupported,
+     kOptionLambdaMin},
     {id_of(MechanismId::WishartJiang), "wishart_jiang", Family::Gram, PrivacyModel::NotPrivate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 2 / Thm 3 as published: W_d(d+1, 3B^2/(2eps) I). NOT DP "
      "(support argument); audit target only; proofs/wishart_jiang.md",
      "",
-     "proofs/wishart_jiang.md", kGramHeader},
+     "proofs/wishart_jiang.md", kGramHeader,
+     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance,
+     kOptionAuditUnlock},
     {id_of(MechanismId::Iev), "iev", Family::Gram, PrivacyModel::Pure, kBothRelations, kIdealized,
      Input::Gram, Output::Matrix,
      "Amin-Dick-Kulesza-Munoz Medina-Vassilvitskii NeurIPS 2019 Alg. 1, Thm 1, Cor. 1/2 (IEV), "
      "Bingham sampler Kent-Ganeiber-Mardia 2018; proofs/iev.md",
      "",
-     "proofs/iev.md", kGramHeader},
+     "proofs/iev.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral},
     {id_of(MechanismId::KtRank1), "kt_rank1", Family::Gram, PrivacyModel::Pure, kBothRelations,
      kIdealized, Input::Gram, Output::Matrix,
      "Amin et al. NeurIPS 2019 Sec. 4 baseline KT (Kapralov-Talwar 2013 rank-one subtraction), "
      "same accounting as Alg. 1; proofs/kt_rank1.md",
-     "", "proofs/kt_rank1.md", kGramHeader},
+     "", "proofs/kt_rank1.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral},
     {id_of(MechanismId::JlRidge), "jl_ridge", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 1, Thm 3.1 = Thm B.1: S = R[A; wI], "
      "w^2 = (2B^2/eps)(sqrt(2r ln(4/delta)) + 2 ln(4/delta)); proofs/jl_ridge.md",
      "",
-     "proofs/jl_ridge.md", kGramHeader},
+     "proofs/jl_ridge.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
     {id_of(MechanismId::JlRidgeSigmaMin), "jl_ridge_sigma_min", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 2, Thm 3.1 = B.1 at (eps/2, delta/2) after a "
      "Laplace sigma_min test, b = 4B^2/eps; proofs/jl_ridge.md",
      "",
-     "proofs/jl_ridge.md", kGramHeader},
+     "proofs/jl_ridge.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
     {id_of(MechanismId::InverseWishart), "inverse_wishart", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 4, Thm 5.1 = B.4: W^{-1}(A_w^T A_w, m), "
      "w^2 = (2B^2/eps)(sqrt(2m L) + 2L), L = ln(4/delta); proofs/inverse_wishart.md",
      "",
-     "proofs/inverse_wishart.md", kGramHeader},
+     "proofs/inverse_wishart.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof},
     {id_of(MechanismId::InverseWishartSigmaMin), "inverse_wishart_sigma_min", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 5, Thm 5.1 = B.4 at (eps/2, delta/2) after a "
      "Laplace sigma_min test, b = 4B^2/eps; proofs/inverse_wishart.md",
      "",
-     "proofs/inverse_wishart.md", kGramHeader},
+     "proofs/inverse_wishart.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof},
     {id_of(MechanismId::OlsJl), "ols_jl", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet ICML 2017 (arXiv 1507.02482) Alg. 1: Laplace sigma_min test, b = 4B^2/eps; "
      "RA if s2 > w^2 (Thm B.1 at eps/2, delta/2); proofs/ols_ptr.md",
      "",
-     "proofs/ols_ptr.md", kGramHeader},
+     "proofs/ols_ptr.md", kGramHeader,
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
     {id_of(MechanismId::GlassoOutputWishart), "glasso_output_wishart", Family::Gram,
      PrivacyModel::NotPrivate, kReplaceOne, kIdealized, Input::Gram, Output::Matrix,
      "Wang-Huai-Xu 2018 Alg. 1 as published: Theta_rho(G/n) + W_d(d+1, d^{5/2}B^2/(n eps "
      "rho^2) I). NOT DP (support argument); audit only; proofs/glasso_output.md",
      "",
-     "proofs/glasso_output.md", kGramHeader},
+     "proofs/glasso_output.md", kGramHeader,
+     {}, GlassoPerturbation::Output, kOptionAuditUnlock | kOptionGlassoRho},
     {kAdasspId, "adassp", Family::Regression, PrivacyModel::Approximate, kBothRelations,
      kIdealized, Input::Gram, Output::Regression,
      "Wang 2018 (UAI) Alg. 2; joint analytic Gaussian (Balle-Wang 2018 Thm 8); proofs/adassp.md",
      "",
-     "proofs/adassp.md", "capi/include/dpcov/adassp.h"},
+     "proofs/adassp.md", "capi/include/dpcov/adassp.h",
+     {}, GlassoPerturbation::Unsupported, 0},
     {kDongLiangYiId, "dly", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne, kIdealized,
      Input::Rows, Output::Matrix,
      "Dong, Liang & Yi, NeurIPS 2022 (Gauss; Separate: Alg. 1; Adaptive: Alg. 3) under "
      "rho-zCDP; proofs/dong_liang_yi.md",
      "",
-     "proofs/dong_liang_yi.md", "capi/include/dpcov/dong_liang_yi.h"},
+     "proofs/dong_liang_yi.md", "capi/include/dpcov/dong_liang_yi.h",
+     {}, GlassoPerturbation::Unsupported, 0},
     {kCoinpressId, "coinpress", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne, kIdealized,
      Input::Rows, Output::Matrix,
      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 (CoinPress covariance) under "
      "rho-zCDP; proofs/coinpress.md",
      "",
-     "proofs/coinpress.md", "capi/include/dpcov/coinpress.h"},
+     "proofs/coinpress.md", "capi/include/dpcov/coinpress.h",
+     {}, GlassoPerturbation::Unsupported, 0},
     {kCoinpressMeanId, "coinpress_mean", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne,
      kIdealized, Input::Rows, Output::Vector,
      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, MVM iterated by MVMRec (CoinPress mean) under "
      "rho-zCDP; proofs/coinpress_mean.md",
      "",
-     "proofs/coinpress_mean.md", "capi/include/dpcov/coinpress.h"},
+     "proofs/coinpress_mean.md", "capi/include/dpcov/coinpress.h",
+     {}, GlassoPerturbation::Unsupported, 0},
     {kPrivateBoundId, "private_bound", Family::Bound, PrivacyModel::Pure, kBothRelations,
      kIdealized, Input::Rows, Output::Scalar,
      "Sparse vector scan of a public grid: AboveThreshold (Dwork-Roth 2014 Alg. 1, Thm 3.23) on "
      "counts of norms above each bound; proofs/private_bound.md",
      "",
-     "proofs/private_bound.md", "capi/include/dpcov/private_bound.h"},
+     "proofs/private_bound.md", "capi/include/dpcov/private_bound.h",
+     {}, GlassoPerturbation::Unsupported, 0},
 }};
 
 }  // namespace
@@ -143,6 +165,25 @@ const RegistryEntry &entry_of(int32_t id) {
   const RegistryEntry *entry = find_entry(id);
   if (entry == nullptr) fail(Status::InvalidArgument, "unknown mechanism id ", id);
   return *entry;
+}
+
+std::string names_where(const std::function<bool(const RegistryEntry &)> &keep,
+                        const char *last,
+                        const std::function<const char *(const RegistryEntry &)> &suffix) {
+  std::vector<std::string> names;
+  for (const RegistryEntry &entry : kRegistry)
+    if (keep(entry)) names.push_back(std::string(entry.name) + (suffix ? suffix(entry) : ""));
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? last : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string names_taking(int32_t option) {
+  return names_where([option](const RegistryEntry &e) { return (e.options & option) != 0; },
+                     " and ");
 }
 
 const char *theorem_of(MechanismId mechanism) { return entry_of(id_of(mechanism)).theorem; }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "receipt.hpp"
@@ -33,6 +35,37 @@ inline constexpr int32_t kBothRelations = kReplaceOne | kAddRemove;
 inline constexpr int32_t kIdealized = 1;
 inline constexpr int32_t kExact = 2;
 
+// The law of the noise a Gram mechanism adds to a matrix, read with the receipt's constants:
+// SymmetricGaussian N(0, sigma^2) and SymmetricLaplace Laplace(scale) iid on the upper triangle,
+// Wishart W_d(dof, scale I). None: the release is not a matrix plus independent noise of a known
+// law (a projection, a posterior sample, a spectral release, a test before the draw).
+enum class NoiseKind : int32_t {
+  None = 0,
+  SymmetricGaussian = 1,
+  SymmetricLaplace = 2,
+  Wishart = 3
+};
+// What the noise is added to.
+enum class NoiseBase : int32_t { Gram = 0, InverseGram = 1 };
+struct NoiseLaw {
+  NoiseKind kind = NoiseKind::None;
+  NoiseBase base = NoiseBase::Gram;
+};
+
+// How the Wang-Huai-Xu private graphical lasso (private_glasso.hpp) uses a mechanism: its release
+// is the perturbed covariance (Alg. 2), it perturbs the precision matrix itself (Alg. 1), or it is
+// not part of that pipeline.
+enum class GlassoPerturbation : int32_t { Unsupported = 0, Covariance = 1, Output = 2 };
+
+// Bit set: the mechanism-specific members of Options (request.hpp) a mechanism reads. Every other
+// one must stay at its default, so that a request never carries a setting that is silently ignored.
+inline constexpr int32_t kOptionLambdaMin = 1;       // lambda_min_bound, lambda_min_scope
+inline constexpr int32_t kOptionSpectral = 2;        // budget_split, beta, rank
+inline constexpr int32_t kOptionProjectionRows = 4;  // projection_rows
+inline constexpr int32_t kOptionPosteriorDof = 8;    // posterior_dof
+inline constexpr int32_t kOptionAuditUnlock = 16;    // audit_only_not_private
+inline constexpr int32_t kOptionGlassoRho = 32;      // glasso_rho
+
 struct RegistryEntry {
   int32_t id;
   const char *name;
@@ -48,6 +81,10 @@ struct RegistryEntry {
   const char *exact_theorem;
   const char *proof;   // relative to the repository root
   const char *header;  // the public header that documents the entry points
+  // Gram mechanisms only; the defaults (none, not supported) hold for every other family.
+  NoiseLaw noise{};
+  GlassoPerturbation glasso = GlassoPerturbation::Unsupported;
+  int32_t options = 0;
 };
 
 std::span<const RegistryEntry> registry();
@@ -58,6 +95,16 @@ const RegistryEntry *find_entry(std::string_view name);
 
 // The entry of an id; throws Status::InvalidArgument for an id the registry does not hold.
 const RegistryEntry &entry_of(int32_t id);
+
+// The names of the entries that satisfy `keep`, in registry order, joined by ", " except before
+// the last (`last`: " and " gives "a, b and c"), each followed by suffix(entry) when one is given.
+// Error messages list what a request could have named from the registry, so they stay true.
+std::string names_where(const std::function<bool(const RegistryEntry &)> &keep, const char *last,
+                        const std::function<const char *(const RegistryEntry &)> &suffix = {});
+
+// The names of the entries whose options include `option` ("jl_ridge, jl_ridge_sigma_min and
+// ols_jl").
+std::string names_taking(int32_t option);
 
 // The theorem of a Gram-input mechanism's default calibration, and of its exact numerics.
 const char *theorem_of(MechanismId mechanism);

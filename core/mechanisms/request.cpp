@@ -36,30 +36,27 @@ Receipt base_receipt(MechanismId mechanism, const Request &request, DeltaUse del
 }
 
 void check_options_apply(MechanismId mechanism, const Options &options) {
-  if (mechanism != MechanismId::InverseGauss &&
-      (options.lambda_min_bound != 0.0 ||
-       options.lambda_min_scope != privacy::LambdaMinScope::Domain))
-    fail(Status::InvalidArgument, "lambda_min_bound and lambda_min_scope apply only to ",
-         "inverse_gauss; leave them 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::Iev && mechanism != MechanismId::KtRank1 &&
+  // The registry says which options each mechanism reads; the messages name the ones that do.
+  const int32_t takes = entry_of(static_cast<int32_t>(mechanism)).options;
+  const auto refuse = [&](int32_t option, const char *what) {
+    fail(Status::InvalidArgument, what, " only to ", names_taking(option), "; leave ",
+         option == kOptionLambdaMin || option == kOptionSpectral ? "them" : "it", " 0 for ",
+         mechanism_name(mechanism));
+  };
+  if (!(takes & kOptionLambdaMin) && (options.lambda_min_bound != 0.0 ||
+                                      options.lambda_min_scope != privacy::LambdaMinScope::Domain))
+    refuse(kOptionLambdaMin, "lambda_min_bound and lambda_min_scope apply");
+  if (!(takes & kOptionSpectral) &&
       (options.budget_split != BudgetSplit::Default || options.beta != 0.0 || options.rank != 0))
-    fail(Status::InvalidArgument, "budget_split, beta and rank apply only to iev and kt_rank1; ",
-         "leave them 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::JlRidge && mechanism != MechanismId::JlRidgeSigmaMin &&
-      mechanism != MechanismId::OlsJl && options.projection_rows != 0)
-    fail(Status::InvalidArgument, "projection_rows applies only to jl_ridge, jl_ridge_sigma_min ",
-         "and ols_jl; leave it 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::InverseWishart &&
-      mechanism != MechanismId::InverseWishartSigmaMin && options.posterior_dof != 0)
-    fail(Status::InvalidArgument, "posterior_dof applies only to inverse_wishart and ",
-         "inverse_wishart_sigma_min; leave it 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::WishartJiang && mechanism != MechanismId::GlassoOutputWishart &&
-      options.audit_only_not_private)
-    fail(Status::InvalidArgument, "audit_only_not_private applies only to wishart_jiang and ",
-         "glasso_output_wishart; leave it 0 for ", mechanism_name(mechanism));
-  if (mechanism != MechanismId::GlassoOutputWishart && options.glasso_rho != 0.0)
-    fail(Status::InvalidArgument, "glasso_rho applies only to glasso_output_wishart; leave it 0 ",
-         "for ", mechanism_name(mechanism));
+    refuse(kOptionSpectral, "budget_split, beta and rank apply");
+  if (!(takes & kOptionProjectionRows) && options.projection_rows != 0)
+    refuse(kOptionProjectionRows, "projection_rows applies");
+  if (!(takes & kOptionPosteriorDof) && options.posterior_dof != 0)
+    refuse(kOptionPosteriorDof, "posterior_dof applies");
+  if (!(takes & kOptionAuditUnlock) && options.audit_only_not_private)
+    refuse(kOptionAuditUnlock, "audit_only_not_private applies");
+  if (!(takes & kOptionGlassoRho) && options.glasso_rho != 0.0)
+    refuse(kOptionGlassoRho, "glasso_rho applies");
 }
 
 void fail_calibration(MechanismId mechanism, Calibration calibration) {

@@ -10,6 +10,7 @@
 
 #include "../cli_error.hpp"
 #include "../options/constant_column_option.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../commands/zcdp_release.hpp"
 
@@ -231,11 +232,7 @@ void check_zcdp_receipt(const Json &receipt, const Parameters &p, const std::str
           p.path());
 }
 
-bool is_library_mechanism(const std::string &name) {
-  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id)
-    if (name == dpcov_mechanism_name(id)) return true;
-  return false;
-}
+bool is_library_mechanism(const std::string &name) { return gram_mechanism_id(name).has_value(); }
 
 // A seeded release is not private for whoever knows the seed; a mechanism known not to be
 // private never is: the flags the commands decide by must say so. A release run with --seed

@@ -9,6 +9,7 @@
 
 #include "../cli_error.hpp"
 #include "../options/constant_column_option.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "../io/readers/open_input.hpp"
 #include "receipt_replan.hpp"
 
@@ -245,11 +246,9 @@ LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   dpcov_receipt r{};
   r.struct_size = sizeof r;
-  for (int32_t id = 1; id <= DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART; ++id) {
-    const char *name = dpcov_mechanism_name(id);
-    if (name != nullptr && m.mechanism() == name) r.mechanism = id;
-  }
-  if (r.mechanism == 0) return std::nullopt;
+  const std::optional<int32_t> id = gram_mechanism_id(m.mechanism());
+  if (!id) return std::nullopt;
+  r.mechanism = *id;
   r.dim = m.dim;
   r.n = m.rows.value_or(0);
   r.sigma = m.receipt.value("sigma", 0.0);

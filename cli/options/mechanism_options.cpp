@@ -146,9 +146,9 @@ void add_numerics_option(CLI::App &command, std::string &numerics) {
 bool exact_numerics(const std::string &numerics, const MechanismChoice &choice,
                     const MechanismOptions &options) {
   const bool has_exact =
-      choice.id == DPCOV_MECHANISM_ANALYZE_GAUSS || choice.id == DPCOV_MECHANISM_LAPLACE_SYM;
+      (registry_entry(choice.id).numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
   if (numerics == "exact" && !has_exact)
-    fail(kExitUsage, "--numerics exact exists for analyze_gauss and laplace_sym only, not ",
+    fail(kExitUsage, "--numerics exact exists for ", exact_mechanism_names(), " only, not ",
          options.mechanism);
   // The exact mode has its own calibration: an explicit --calibration keeps the idealized one.
   if (numerics == "exact" && options.calibration != "default")

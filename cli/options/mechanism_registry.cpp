@@ -35,6 +35,16 @@ std::optional<int32_t> gram_mechanism_id(const std::string &name) {
   return std::nullopt;
 }
 
+std::string exact_mechanism_names() {
+  std::vector<std::string> names;
+  for (const dpcov_mechanism_entry &entry : registry_entries())
+    if (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) names.emplace_back(entry.name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
 bool not_private(int32_t id) {
   return registry_entry(id).privacy_model == DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE;
 }

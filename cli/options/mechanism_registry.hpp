@@ -24,6 +24,9 @@ std::vector<std::pair<std::string, int32_t>> gram_mechanisms();
 // The id of the Gram mechanism of that name, if the registry has one.
 std::optional<int32_t> gram_mechanism_id(const std::string &name);
 
+// The names of the mechanisms with floating-point-safe (exact) numerics: "a and b".
+std::string exact_mechanism_names();
+
 // Whether the registry marks the mechanism as not differentially private (an audit target).
 bool not_private(int32_t id);
 

@@ -9,6 +9,7 @@
 #include "../core/data/sketch.hpp"
 #include "../core/mechanisms/jl_ridge.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
 #include "gram_handle.hpp"
 #include "guard.hpp"
@@ -112,11 +113,13 @@ DPCOV_API dpcov_status dpcov_sketch_release(int32_t mechanism, const dpcov_sketc
     dpcov::check::not_null(sketch, "sketch");
     dpcov::check::not_null(rng, "rng");
     const mech::MechanismId id = mech::mechanism_id(mechanism);
-    if (id != mech::MechanismId::JlRidge && id != mech::MechanismId::JlRidgeSigmaMin &&
-        id != mech::MechanismId::OlsJl)
-      fail(dpcov::Status::InvalidArgument,
-           "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min ", "or ols_jl, not ",
-           mech::mechanism_name(id));
+    // A sketch holds R A: the mechanisms that release from a Gaussian projection of r rows.
+    const auto projects = [](const mech::RegistryEntry &e) {
+      return (e.options & mech::kOptionProjectionRows) != 0;
+    };
+    if (!projects(mech::entry_of(mechanism)))
+      fail(dpcov::Status::InvalidArgument, "dpcov_sketch_release releases ",
+           mech::names_where(projects, " or "), ", not ", mech::mechanism_name(id));
     const mech::Options options = dpcov::capi::options_from(params);
     const dpcov::GramCounts &counts = sketch->acc.counts();
     dpcov::data::check_drop_policy(counts.drop_policy || counts.dropped > 0, options.neighbour);

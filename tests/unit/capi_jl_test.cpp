@@ -218,6 +218,9 @@ TEST(CapiJl, SketchReleaseMatchesTheAccumulatedRows) {
   EXPECT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_ANALYZE_GAUSS, sketch, 1, 1e-6, nullptr, f.rng,
                                  DPCOV_COL_MAJOR, s, 4, m, 2, &f.receipt),
             DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(dpcov_last_error_message()),
+            "dpcov_sketch_release releases jl_ridge, jl_ridge_sigma_min or ols_jl, not "
+            "analyze_gauss");
   dpcov_sketch_destroy(&sketch);
   EXPECT_EQ(sketch, nullptr);
   dpcov_sketch_destroy(nullptr);

@@ -51,6 +51,7 @@ DPCOV_FIRST_SHIPPED(dpcov_dly_receipt, first_look_settled);
 DPCOV_FIRST_SHIPPED(dpcov_exact_grid, noise_parameter);
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_entry, header);
 DPCOV_FIRST_SHIPPED(dpcov_regression_forecast, intervals_expected);
+DPCOV_FIRST_SHIPPED(dpcov_sandwich_budget, meat_row_bound);
 #undef DPCOV_FIRST_SHIPPED
 
 // The number of bytes of *s the library may read or write: min(struct_size, sizeof(T)).

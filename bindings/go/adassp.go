@@ -165,19 +165,24 @@ type AdasspIntervals struct {
 func AdasspBootstrapIntervals(fit AdasspResult, n int64, level float64, numBootstrap int64,
 	rng *RNG) (AdasspIntervals, error) {
 	p := len(fit.Coefficients)
-	out := make([][]float64, 5)
-	for i := range out {
-		out[i] = make([]float64, p+1)
-	}
 	xtx, xty, ld := releasedCopies(fit)
 	rec := fit.c
-	err := call(func() C.dpcov_status {
+	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
 		return C.dpcov_adassp_bootstrap_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), C.int64_t(n), &rec, C.double(level),
 			C.int64_t(numBootstrap), rng.handle(), doubles(out[0]), doubles(out[1]),
 			doubles(out[2]), doubles(out[3]), doubles(out[4]))
 	})
-	if err != nil {
+}
+
+// adasspIntervalsFrom runs one interval entry point into five outputs of p doubles (each with a
+// spare element, so that p = 0 still has an address) and returns them as AdasspIntervals.
+func adasspIntervalsFrom(p int, run func(out [][]float64) C.dpcov_status) (AdasspIntervals, error) {
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	if err := call(func() C.dpcov_status { return run(out) }); err != nil {
 		return AdasspIntervals{}, err
 	}
 	return AdasspIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
@@ -239,4 +244,73 @@ func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int) {
 		ld = 1
 	}
 	return xtx, xty, ld
+}
+
+// SandwichBudget holds the public constants of AdaSSP's robust intervals
+// (dpcov_adassp_sandwich_plan): the budget split between the fit and the meat, and the bounds.
+type SandwichBudget struct {
+	FitEpsilon, FitDelta, MeatEpsilon, MeatDelta, MeatShare, ResidualBound, MeatRowBound float64
+}
+
+// AdasspSandwichPlan splits (epsilon, delta) between an AdaSSP fit and the release of its meat
+// sum r_i^2 x_i x_i' (dpcov_adassp_sandwich_plan); no data, no randomness.
+func AdasspSandwichPlan(boundX, boundY, epsilon, delta float64) (SandwichBudget, error) {
+	var b C.dpcov_sandwich_budget
+	b.struct_size = C.size_t(unsafe.Sizeof(b))
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_sandwich_plan(C.double(boundX), C.double(boundY), C.double(epsilon),
+			C.double(delta), &b)
+	})
+	if err != nil {
+		return SandwichBudget{}, err
+	}
+	return SandwichBudget{FitEpsilon: float64(b.fit_epsilon), FitDelta: float64(b.fit_delta),
+		MeatEpsilon: float64(b.meat_epsilon), MeatDelta: float64(b.meat_delta),
+		MeatShare: float64(b.meat_share), ResidualBound: float64(b.residual_bound),
+		MeatRowBound: float64(b.meat_row_bound)}, nil
+}
+
+// AdasspSandwichRows returns the meat's rows r_i x_i of the bounded rows xy ([x, y], the label
+// last) at the fit's coefficients beta0 (dpcov_adassp_sandwich_rows), each of norm at most
+// boundX * residualBound: release them with NewBoundedGram at MeatRowBound and Analyze Gauss.
+func AdasspSandwichRows(xy Matrix, beta0 []float64, boundX, residualBound float64) (Matrix, error) {
+	p := len(beta0)
+	if xy.Cols != p+1 {
+		return Matrix{}, argError(ErrDimension, "xy has %d columns, len(beta0) + 1 = %d",
+			xy.Cols, p+1)
+	}
+	u := make([]float64, xy.Rows*p+1)
+	in := append(append([]float64(nil), xy.Data...), 0)
+	beta := append(append([]float64(nil), beta0...), 0)
+	ld := p
+	if ld < 1 {
+		ld = 1
+	}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_sandwich_rows(rowMajor, C.int64_t(xy.Rows), C.int64_t(p),
+			doubles(in), C.int64_t(p+1), doubles(beta), C.double(boundX),
+			C.double(residualBound), doubles(u), C.int64_t(ld))
+	})
+	if err != nil {
+		return Matrix{}, err
+	}
+	return Matrix{Rows: xy.Rows, Cols: p, Data: u[:xy.Rows*p]}, nil
+}
+
+// AdasspSandwichIntervals computes intervals for beta robust to heteroscedastic errors and a
+// misspecified mean from a fit and its released meat (dpcov_adassp_sandwich_intervals: parametric
+// bootstrap whose sampling noise is N(0, meat)). Post-processing: no privacy cost, no y'y or n.
+func AdasspSandwichIntervals(fit AdasspResult, meat Matrix, level float64, numBootstrap int64,
+	rng *RNG) (AdasspIntervals, error) {
+	p := len(fit.Coefficients)
+	xtx, xty, ld := releasedCopies(fit)
+	m := make([]float64, p*p+1)
+	copy(m, meat.Data)
+	rec := fit.c
+	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
+		return C.dpcov_adassp_sandwich_intervals(rowMajor, C.int64_t(p), doubles(xtx),
+			C.int64_t(ld), doubles(xty), &rec, doubles(m), C.int64_t(ld), C.double(level),
+			C.int64_t(numBootstrap), rng.handle(), doubles(out[0]), doubles(out[1]),
+			doubles(out[2]), doubles(out[3]), doubles(out[4]))
+	})
 }

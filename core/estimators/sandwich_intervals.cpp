@@ -35,7 +35,7 @@ Matrix meat_factor(const Matrix &meat) {
 
 }  // namespace
 
-Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
+Matrix sandwich_rows(ConstMatrixView x, const std::vector<double> &y,
                      const std::vector<double> &beta0, double bound_x, double residual_bound) {
   check::all_finite(x, "rows");
   check::positive_finite(bound_x, "bound_x");
@@ -43,22 +43,41 @@ Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
   const int64_t n = x.rows, p = x.cols;
   if (static_cast<int64_t>(y.size()) != n || static_cast<int64_t>(beta0.size()) != p)
     fail(Status::Dimension, "the meat needs ", n, " labels and ", p, " coefficients");
+  for (double v : y) check::finite(v, "labels");
+  for (double v : beta0) check::finite(v, "beta0");
   const double row_bound = bound_x * residual_bound;
-  Matrix meat(p, p);
-  std::vector<double> u(at(p));
+  Matrix u(n, p);
   for (int64_t r = 0; r < n; ++r) {
     double fitted = 0.0, norm2 = 0.0;
     for (int64_t j = 0; j < p; ++j) fitted += x(r, j) * beta0[at(j)];
-    const double residual = std::clamp(y[at(r)] - fitted, -residual_bound, residual_bound);
+    // A fitted value beyond the doubles (a huge beta0) is a residual beyond every bound.
+    const double residual = std::isfinite(fitted)
+                                ? std::clamp(y[at(r)] - fitted, -residual_bound, residual_bound)
+                                : residual_bound;
+    double largest = 0.0;
+    for (int64_t j = 0; j < p; ++j) largest = std::max(largest, std::abs(x(r, j)));
+    // ||r x|| = |r| m ||x / m||, m the largest entry: no overflow for any finite row.
     for (int64_t j = 0; j < p; ++j) {
-      u[at(j)] = residual * x(r, j);
-      norm2 += u[at(j)] * u[at(j)];
+      const double scaled = largest > 0.0 ? x(r, j) / largest : 0.0;
+      norm2 += scaled * scaled;
     }
-    const double norm = std::sqrt(norm2);
-    const double scale = norm > row_bound ? row_bound / norm : 1.0;
+    const double unit_norm = std::sqrt(norm2);
+    const bool over = std::abs(residual) * largest * unit_norm > row_bound;
     for (int64_t j = 0; j < p; ++j)
-      for (int64_t i = 0; i <= j; ++i) meat(i, j) += scale * scale * u[at(i)] * u[at(j)];
+      u(r, j) = over ? std::copysign(row_bound, residual) * (x(r, j) / largest) / unit_norm
+                     : residual * x(r, j);
   }
+  return u;
+}
+
+Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
+                     const std::vector<double> &beta0, double bound_x, double residual_bound) {
+  const Matrix u = sandwich_rows(x, y, beta0, bound_x, residual_bound);
+  const int64_t n = u.rows(), p = u.cols();
+  Matrix meat(p, p);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < p; ++j)
+      for (int64_t i = 0; i <= j; ++i) meat(i, j) += u(r, i) * u(r, j);
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i < j; ++i) meat(j, i) = meat(i, j);
   return meat;

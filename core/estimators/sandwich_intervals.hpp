@@ -22,6 +22,14 @@
 
 namespace dpcov::estimators {
 
+// The meat's rows u_i = r_i x_i (n x p) of the rows x (n x p) and labels y (n),
+// r_i = clip(y_i - x_i' beta0, -R, R) (R = residual_bound, finite > 0): what Analyze Gauss
+// releases at the row bound bound_x R. A u_i above bound_x R (rounding only, or a row above
+// bound_x: the caller's contract broken) is scaled to it, so that the Gram sensitivity holds for
+// every row. Throws Status::Dimension and the checks' statuses.
+Matrix sandwich_rows(ConstMatrixView x, const std::vector<double> &y,
+                     const std::vector<double> &beta0, double bound_x, double residual_bound);
+
 // The exact meat of the rows x (n x p) and labels y (n): sum_i u_i u_i', u_i = r_i x_i,
 // r_i = clip(y_i - x_i' beta0, -R, R) (R = residual_bound, finite > 0). The rows must have
 // ||x_i|| <= bound_x (they are those AdaSSP read); a u_i above bound_x R (rounding only) is

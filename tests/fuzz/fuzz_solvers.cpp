@@ -261,6 +261,46 @@ void exact_gram(fuzz::Input &in) {
   else fuzz::unchanged(out, "exact_gram");
 }
 
+// The robust intervals after a fit: the plan at the fuzzed bounds and budget, the meat's rows of
+// fuzzed rows at the fit's coefficients, and the intervals from a fuzzed symmetric meat.
+void adassp_sandwich(fuzz::Input &in, const Vec &coef, const Vec &xtx, const Vec &xty,
+                     const dpcov_adassp_receipt &receipt, double bx, double by, double eps,
+                     double delta) {
+  const auto p = static_cast<int64_t>(coef.size());
+  dpcov_sandwich_budget budget{};
+  budget.struct_size = sizeof budget;
+  const dpcov_status ps = dpcov_adassp_sandwich_plan(bx, by, eps, delta, &budget);
+  fuzz::known_status(ps);
+  if (ps == DPCOV_OK)
+    fuzz::require(budget.fit_epsilon + budget.meat_epsilon <= eps &&
+                      budget.fit_delta + budget.meat_delta <= delta,
+                  "sandwich plan spends more than the request");
+  const int64_t m = in.range(0, 6);
+  const Vec xy = rows(in, m, p + 1, std::hypot(bx, by));
+  Vec u = fuzz::canaries(static_cast<size_t>(std::max<int64_t>(m * p, 1)));
+  const double residual = in.range(0, 3) == 0 ? in.number() : 2.0 * by;
+  const dpcov_status rs = dpcov_adassp_sandwich_rows(
+      DPCOV_ROW_MAJOR, m, p, m > 0 ? xy.data() : nullptr, p + 1, coef.data(), bx, residual,
+      u.data(), p);
+  if (m > 0) finite_or_unchanged(rs, u, "sandwich rows");
+  Vec meat(static_cast<size_t>(p * p));
+  for (int64_t i = 0; i < p; ++i)
+    for (int64_t j = 0; j <= i; ++j)
+      meat[static_cast<size_t>(i * p + j)] = meat[static_cast<size_t>(j * p + i)] = in.number();
+  Vec out = fuzz::canaries(static_cast<size_t>(5 * p));
+  double *o = out.data();
+  dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
+  const dpcov_status is = dpcov_adassp_sandwich_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.data(), p,
+      in.range(0, 3) == 0 ? in.number() : 0.9, in.range(0, 3) == 0 ? in.range(-1, 40) : 19, rng,
+      o, o + p, o + 2 * p, o + 3 * p, o + 4 * p);
+  finite_or_unchanged(is, out, "sandwich intervals");
+  if (is != DPCOV_OK)
+    fuzz::require(fuzz::rng_state(rng) == before, "sandwich intervals: generator moved on error");
+  dpcov_rng_destroy(&rng);
+}
+
 void adassp(fuzz::Input &in) {
   const int64_t d = in.range(2, 4), p = d - 1, n = in.range(1, 8);
   const double bx = epsilon(in), by = epsilon(in);
@@ -317,6 +357,7 @@ void adassp(fuzz::Input &in) {
       alo.data(), ahi.data(), conclusive.data(), &method);
   dpcov_rng_destroy(&rng);
   for (const Vec *v : {&ac, &ase, &apv, &alo, &ahi}) finite_or_unchanged(a, *v, "adassp intervals");
+  adassp_sandwich(in, coef, xtx, xty, receipt, bx, by, eps, delta);
   fuzz::require(a == DPCOV_OK ? (method == DPCOV_INTERVALS_BOOTSTRAP ||
                                  method == DPCOV_INTERVALS_POSTERIOR)
                               : method == -7,

@@ -1,7 +1,7 @@
 // Finite or failed at extreme budgets and bounds, for the epsilon-delta releases of the C ABI:
 // every mechanism from a Gram matrix and from an accumulator, the sketch releases, the exact
 // releases (from rows and from an exact accumulator), the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
-// intervals, the private bound's grid and choices, a ledger's totals, and the audits of a claim
+// intervals and robust (sandwich) intervals, the private bound's grid and choices, a ledger's totals, and the audits of a claim
 // on a pair and on generated data (few draws), with epsilon and the bound anywhere in
 // [denorm_min, DBL_MAX] and delta 0 or at the ends of (0, 1). Each call either returns DPCOV_OK
 // with every output and receipt double finite (a log-density finite or -infinity, an audit's
@@ -367,6 +367,37 @@ bool finite_adassp_receipt(const dpcov_adassp_receipt &r) {
                      r.rho});
 }
 
+bool finite_sandwich_budget(const dpcov_sandwich_budget &b) {
+  return all_finite({b.fit_epsilon, b.fit_delta, b.meat_epsilon, b.meat_delta, b.meat_share,
+                     b.residual_bound, b.meat_row_bound});
+}
+
+// The robust intervals after an AdaSSP fit (`fit`: coefficients, X'X~, X'y~): the plan at the
+// same extremes, the meat's rows of p rows [bound e_j, bound] at the fit's coefficients, and the
+// intervals with X'X~ (symmetric, finite) as the meat.
+void check_sandwich(double bound, double epsilon, double delta, int64_t p,
+                    const std::vector<double> &fit, const dpcov_adassp_receipt &receipt,
+                    dpcov_rng *rng) {
+  const auto ps = static_cast<size_t>(p);
+  dpcov_sandwich_budget budget = canary_struct<dpcov_sandwich_budget>();
+  const dpcov_status plan = dpcov_adassp_sandwich_plan(bound, bound, epsilon, delta, &budget);
+  if (plan != DPCOV_OK) check_failure(plan, "adassp_sandwich_plan");
+  check_receipt(plan, "adassp_sandwich_plan", budget, &finite_sandwich_budget);
+  std::vector<double> xy((ps + 1) * ps, 0.0), u(ps * ps, kCanary);
+  for (size_t j = 0; j < ps; ++j) xy[j * (ps + 1) + j] = xy[j * (ps + 1) + ps] = bound;
+  check_outputs(dpcov_adassp_sandwich_rows(DPCOV_ROW_MAJOR, p, p, xy.data(), p + 1, fit.data(),
+                                           bound, plan == DPCOV_OK ? budget.residual_bound : 2.0,
+                                           u.data(), p),
+                "adassp_sandwich_rows", u);
+  std::vector<double> out(5 * ps, kCanary);
+  auto *o = out.data();
+  check_outputs(dpcov_adassp_sandwich_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                                fit.data() + ps + ps * ps, &receipt,
+                                                fit.data() + ps, p, 0.95, 40, rng, o, o + ps,
+                                                o + 2 * ps, o + 3 * ps, o + 4 * ps),
+                "adassp_sandwich_intervals", out);
+}
+
 RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ()) {
   const std::optional<Regression> regression = regression_case();
   if (!regression) return;
@@ -404,6 +435,7 @@ RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ())
                                          rng, a, a + ps, a + 2 * ps, a + 3 * ps, a + 4 * ps,
                                          conclusive.data(), &method),
                   "adassp_intervals", answer);
+    check_sandwich(bound, epsilon, delta, p, fit, receipt, rng);
   }
 
   const int32_t mechanism =

@@ -707,6 +707,14 @@ class AdasspReceiptC(Struct):
                 ("sigma_label_square", c_double), ("released_label_square", c_double)]
 
 
+class SandwichBudgetC(Struct):
+    """``dpcov_sandwich_budget`` (dpcov/adassp.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("fit_epsilon", c_double), ("fit_delta", c_double),
+                ("meat_epsilon", c_double), ("meat_delta", c_double), ("meat_share", c_double),
+                ("residual_bound", c_double), ("meat_row_bound", c_double)]
+
+
 class LedgerSpentC(Struct):
     """``dpcov_ledger_spent`` (dpcov/ledger.h)."""
 
@@ -778,6 +786,7 @@ STRUCTS = {
     "dpcov_rows_exact_audit_result": RowsExactAuditResultC,
     "dpcov_adassp_params": AdasspParamsC,
     "dpcov_adassp_receipt": AdasspReceiptC,
+    "dpcov_sandwich_budget": SandwichBudgetC,
     "dpcov_ledger_spent": LedgerSpentC,
     "dpcov_dly_params": DlyParamsC,
     "dpcov_dly_receipt": DlyReceiptC,
@@ -1052,6 +1061,17 @@ PROTOTYPES = {
                                          c_int64, c_double, c_int64, c_void_p, Address(c_double),
                                          Address(c_double), Address(c_double), Address(c_double),
                                          Address(c_double), Address(c_int32), Address(c_int32)]),
+    "dpcov_adassp_sandwich_plan": (c_int32, [c_double, c_double, c_double, c_double,
+                                             POINTER(SandwichBudgetC)]),
+    "dpcov_adassp_sandwich_rows": (c_int32, [c_int32, c_int64, c_int64, Address(c_double), c_int64,
+                                             Address(c_double), c_double, c_double,
+                                             Address(c_double), c_int64]),
+    "dpcov_adassp_sandwich_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                                  Address(c_double), POINTER(AdasspReceiptC),
+                                                  Address(c_double), c_int64, c_double, c_int64,
+                                                  c_void_p, Address(c_double), Address(c_double),
+                                                  Address(c_double), Address(c_double),
+                                                  Address(c_double)]),
     # ledger.h
     "dpcov_ledger_create": (c_int32, [POINTER(c_void_p), c_int32, c_double, c_double]),
     "dpcov_ledger_destroy": (None, [POINTER(c_void_p)]),

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._generated import DPCOV_INTERVALS_POSTERIOR, AdasspCalibration, Neighbour
-from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, _check, new_struct
+from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, SandwichBudgetC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 from .types import PrefixedReceipt
 
@@ -188,3 +188,58 @@ def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive), _arrays.ptr(method)))
     name = "posterior" if int(method[0]) == DPCOV_INTERVALS_POSTERIOR else "bootstrap"
     return AdasspAnswer(*out, conclusive.astype(bool), name)
+
+
+class SandwichBudget(NamedTuple):
+    """The public constants of AdaSSP's robust intervals (``dpcov_adassp_sandwich_plan``): the
+    fit's and the meat's shares of (epsilon, delta), the meat's share, the residual bound R and
+    the meat rows' norm bound B_X R."""
+
+    fit_epsilon: float
+    fit_delta: float
+    meat_epsilon: float
+    meat_delta: float
+    meat_share: float
+    residual_bound: float
+    meat_row_bound: float
+
+
+def sandwich_plan(bound_x: float, bound_y: float, epsilon: float,
+                  delta: float) -> SandwichBudget:
+    """Split (epsilon, delta) between an AdaSSP fit and the Analyze Gauss release of its meat
+    sum_i r_i^2 x_i x_i' (``dpcov_adassp_sandwich_plan``; proofs/sandwich.md). No data."""
+    budget = new_struct(SandwichBudgetC)
+    _check(C.dpcov_adassp_sandwich_plan(float(bound_x), float(bound_y), float(epsilon),
+                                        float(delta), byref(budget)))
+    return SandwichBudget(*(float(getattr(budget, f)) for f in SandwichBudget._fields))
+
+
+def sandwich_rows(xy, beta0, bound_x: float, residual_bound: float) -> np.ndarray:
+    """The meat's rows r_i x_i, r_i = clip(y_i - x_i' beta0, -R, R), of the bounded rows ``xy``
+    ([x, y], the label last) at the fit's coefficients ``beta0``, each of norm at most
+    ``bound_x * residual_bound`` (``dpcov_adassp_sandwich_rows``). They are the data: release
+    them through a bounded accumulator with Analyze Gauss, never directly."""
+    m = _arrays.matrix(xy, "xy")
+    beta = _arrays.vector(beta0, "beta0", m.cols - 1)
+    u = _arrays.empty(m.rows, max(m.cols - 1, 1), m.layout)
+    _check(C.dpcov_adassp_sandwich_rows(m.layout, m.rows, m.cols - 1, m.ptr, m.ld,
+                                        _arrays.ptr(beta), float(bound_x), float(residual_bound),
+                                        u.ptr, u.ld))
+    return u.array
+
+
+def adassp_sandwich_intervals(fit: AdasspFit, meat, rng, level: float = 0.95,
+                              num_bootstrap: int = 999) -> AdasspIntervals:
+    """Intervals for beta robust to heteroscedastic errors and a misspecified mean, from a fit
+    and the released meat (``dpcov_adassp_sandwich_intervals``; parametric bootstrap whose
+    sampling noise of X'y is N(0, meat)). Post-processing: no privacy cost, no y'y or n.
+    Raises PreconditionError when the noise swamps the data."""
+    m = _arrays.square(fit.released_xtx, "released_xtx")
+    w = _arrays.square(meat, "meat", m.layout)
+    xty = _arrays.vector(fit.released_xty, "released_xty")
+    p = m.rows
+    out = [np.empty(p, dtype=np.float64) for _ in range(5)]
+    _check(C.dpcov_adassp_sandwich_intervals(
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), byref(fit.receipt._struct), w.ptr, w.ld,
+        float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out)))
+    return AdasspIntervals(*out)

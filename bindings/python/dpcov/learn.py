@@ -49,7 +49,8 @@ from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
-                     adassp_intervals, adassp_plan, ledger_charge)
+                     adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
+                     sandwich_plan)
 from .forecast import regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError
@@ -61,6 +62,7 @@ from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound_rows
 from .postprocess import psd_project
 from .rng import Rng, as_rng
+from .robust import ROBUST, meat_plan, release_meat
 from .types import Neighbour, Receipt, enum_value, mechanism_id
 
 try:  # scikit-learn is optional: the estimators work without it, and are its own with it.
@@ -253,6 +255,9 @@ on heavy-tailed rows; tests/bindings test_pca_auto_bound.py)."""
 TIGHTEN_SHARE = 0.1
 """The share of epsilon AdaSSP without intervals spends on a private bound below the public one
 (as the CLI's ``regress --no-intervals``)."""
+
+ERRORS = ("robust", "homoscedastic")
+"""Accepted values of ``PrivateLinearRegression.errors``."""
 
 HOMOSCEDASTIC = ("assumes a linear model with constant error variance, given the design; "
                  "heteroscedastic or misspecified data can make it too narrow")
@@ -762,6 +767,16 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             (docs/regression_intervals.md): 0.94-0.99 on Gaussian and binary regressors, but as
             low as 0.73 on heavy-tailed and 0.92 on strongly correlated ones, which is why it is
             asked for, not the default; ``inference_`` names the method used.
+        errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
+            ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals
+            (``dpcov_adassp_sandwich_intervals``, proofs/sandwich.md), valid for heteroscedastic
+            errors and, for the least-squares projection, a misspecified mean; AdaSSP spends
+            0.8 of (epsilon, delta) (no y'y) and a second pass over the rows releases the meat
+            sum r_i^2 x_i x_i' by Analyze Gauss with the other 0.2 (``meat_``,
+            ``meat_receipt_``; both charged to an active accountant). Where the forecast at the
+            public n expects no interval even for rows on their bounds, the homoscedastic path
+            runs instead and ``inference_`` says so first. Homoscedastic: the bootstrap above,
+            which assumes constant error variance and a linear mean.
         bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
             in their own units (AdaSSP with an intercept only; replaces ``bound`` and
             ``label_bound``; no bound step): each column is mapped to [-1, 1] before AdaSSP,
@@ -799,6 +814,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     mechanisms: the released matrix), ``receipt_`` (the curator's), ``n_samples_`` (the number of
     rows under replace-one; under add/remove the released count of the intercept column, a
     noisy float, or None without an intercept or for ols_jl), ``n_clipped_`` (the curator's),
+    ``errors_`` ("robust" or "homoscedastic": what the intervals allow for); with robust errors
+    ``meat_`` (the released meat) and ``meat_receipt_`` (its Analyze Gauss receipt, the
+    curator's: publish ``meat_receipt_.public()``);
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
     entry of ``params_``), ``inference_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
     ``plug_in=True``.
@@ -809,8 +827,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
                  mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
-                 numerics="exact", bounds=None, small_n="refuse"):
+                 numerics="exact", bounds=None, small_n="refuse", errors="robust"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.errors = errors
         self.small_n = small_n
         self.bounds = bounds
         self.numerics = numerics
@@ -848,6 +867,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
+        self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
         if self.bounds is not None:
             return self._fit_bounds(X, y)
         policy = _choice(self.policy, POLICIES, "policy")
@@ -879,6 +899,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if mechanism == "adassp":
             self._check_adassp_options()
             bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
+            self._decide_errors(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y,
+                                X.shape[0], n_private)
             self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
             B, epsilon, moved = self._tightened(X, B, rng)
             if moved:
@@ -899,7 +921,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         row_bound = gram.info().bound
         with gram:
             rows = gram.info().rows
-            if mechanism == "adassp":
+            if mechanism == "adassp" and self.errors_ == "robust":
+                self._fit_robust(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
+                                 np.column_stack((X, y)), {
+                                     "bound": B, "policy": "clip" if moved else policy,
+                                     "neighbour": _neighbour_name(n_private),
+                                     "constant": constant, "label_bound": B_y},
+                                 self._clipping_assumption(B, moved))
+            elif mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
                                  None if n_private else rows)
                 self._noise_aware(lambda: self._adassp_intervals(
@@ -936,6 +965,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.coef_ = self.params_[offset:]
         self.n_samples_ = self._released_count() if n_private else rows
         self.n_clipped_ = clipped
+        self._label_errors()
         return self
 
     def _fit_bounds(self, X: np.ndarray, y: np.ndarray):
@@ -961,6 +991,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self._check_adassp_options()
         options, n_private = self._neighbour_options("adassp")
         bound_x = _column_bounds.norm_bound(p)
+        self._decide_errors(p + 1, bound_x, 1.0, X.shape[0], n_private, tighten=False)
         self._check_accountant(p + 1, bound_x, 1.0, tighten=False)
         rng = _release_rng(self.random_state, 3)
         gram = _accumulate(GramAccumulator.bounded(p + 1, neighbour=_neighbour_name(n_private),
@@ -968,14 +999,24 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         with gram:
             info = gram.info()
             _warn_clamped(info.clamped)
-            self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
-                             1.0, float(self.epsilon), rng, None if n_private else info.rows)
-            self._noise_aware(lambda: adassp_bootstrap_intervals(
-                self.release_, self._inference_rows(info.rows), rng, self.level,
-                self.n_bootstrap),
-                "noise-aware: parametric bootstrap from AdaSSP's noise law on the columns mapped "
-                "to [-1, 1] by bounds, for beta from the unregularised released statistics, "
-                "mapped to the data's units (the intercept's interval is NaN)")
+            if self.errors_ == "robust":
+                self._fit_robust(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
+                                 1.0, float(self.epsilon), rng, np.column_stack((X, y)), {
+                                     "neighbour": _neighbour_name(n_private), "lower": lower,
+                                     "upper": upper},
+                                 "on the columns mapped to [-1, 1] by bounds, mapped to the "
+                                 "data's units (the intercept's interval is NaN); ")
+            else:
+                self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
+                                 1.0, float(self.epsilon), rng, None if n_private else info.rows)
+                self._noise_aware(lambda: adassp_bootstrap_intervals(
+                    self.release_, self._inference_rows(info.rows), rng, self.level,
+                    self.n_bootstrap),
+                    "noise-aware: parametric bootstrap from AdaSSP's noise law on the columns "
+                    "mapped to [-1, 1] by bounds, for beta from the unregularised released "
+                    "statistics, mapped to the data's units (the intercept's interval is NaN); "
+                    + HOMOSCEDASTIC)
+        self._label_errors()
         centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
         factor = half[-1] / half[:-1]
         self.params_ = np.concatenate(([centre[-1] + half[-1] * self.params_[0]
@@ -1044,6 +1085,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         budget charged."""
         if self.small_n not in ("refuse", "posterior"):
             raise ValueError(f"small_n must be 'refuse' or 'posterior', got {self.small_n!r}")
+        if self.errors not in ERRORS:
+            raise ValueError(f"errors must be one of {', '.join(map(repr, ERRORS))}, got "
+                             f"{self.errors!r}")
         if self.ridge != 0:
             raise ValueError(f"mechanism 'adassp' chooses its ridge privately: ridge must be 0, "
                              f"got {self.ridge!r}")
@@ -1081,11 +1125,72 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             spent = share * epsilon
             steps.append(ledger_charge(spent, 0.0))
             epsilon = math.nextafter(epsilon - spent, 0.0)
-        steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta,
-                                 _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
-                                 _choice(self.calibration, tuple(CALIBRATIONS), "calibration"),
-                                 self.rho, bool(self.intervals)))
+        neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
+        calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
+        if self.errors_ == "robust":
+            split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
+            steps.append(adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta,
+                                     neighbour, calibration, self.rho, False))
+            steps.append(meat_plan(p, split, neighbour))
+        else:
+            steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta, neighbour,
+                                     calibration, self.rho, bool(self.intervals)))
         budget.check_all(steps)
+
+    def _decide_errors(self, p: int, bound_x: float, bound_y: float, rows: int,
+                       n_private: bool, tighten: bool = True) -> None:
+        """``errors_``: "robust" with ``errors="robust"`` and the intervals on, unless the
+        forecast at the public n (replace-one; from public values at the public bound) expects
+        no interval even for rows on their bounds: then the meat is not released and the fit
+        takes the homoscedastic path, whose ``inference_`` says why (robust intervals need X'X~
+        positive definite as the bootstrap does)."""
+        self.errors_ = "homoscedastic"
+        self._robust_skipped = None
+        if self.errors != "robust" or not self.intervals:
+            return
+        if self.intervals != "always" and not n_private:
+            share = self._bound_share() if tighten else 0.0
+            epsilon = math.nextafter(float(self.epsilon) * (1.0 - share), 0.0) if share \
+                else float(self.epsilon)
+            split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
+            forecast = regression_forecast(
+                adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta,
+                            _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
+                            _choice(self.calibration, tuple(CALIBRATIONS), "calibration"),
+                            self.rho, True), n=rows, level=self.level, fill=1.0)
+            if not forecast.intervals_expected:
+                self._robust_skipped = (f"robust intervals not attempted: the forecast expects "
+                                        f"none at n = {rows}")
+                return
+        self.errors_ = "robust"
+
+    def _fit_robust(self, g, label, features, bound_x, bound_y, epsilon, rng, raw_rows,
+                    bounding: dict, clipping: str) -> None:
+        """AdaSSP at its share of (epsilon, delta), then the meat of the rows (``raw_rows``
+        bounded by ``bounding`` as the fit read them) at its coefficients, released by Analyze
+        Gauss at the meat's share, then the robust intervals (proofs/sandwich.md)."""
+        neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
+        split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
+        fit = adassp_fit(g, label, features, bound_x, bound_y, split.fit_epsilon,
+                         split.fit_delta, rng, neighbour=neighbour,
+                         calibration=_choice(self.calibration, tuple(CALIBRATIONS),
+                                             "calibration"), rho=self.rho)
+        self.params_, self.release_, self.receipt_ = fit.coefficients, fit, fit.receipt
+        self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, fit.coefficients,
+                                                      bound_x, split, neighbour, rng)
+        self._intervals_skipped = None
+        self._noise_aware(lambda: adassp_sandwich_intervals(
+            fit, self.meat_, rng, self.level, self.n_bootstrap),
+            f"noise-aware: robust (sandwich) parametric bootstrap from AdaSSP's noise law and the "
+            f"released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon and "
+            f"delta, meat_receipt_), for beta from the unregularised released statistics (not "
+            f"centred on the ridge coef_); " + clipping + ROBUST)
+
+    def _label_errors(self) -> None:
+        """Says in ``inference_`` why robust intervals were asked for and not given."""
+        why = self.__dict__.pop("_robust_skipped", None)
+        if why is not None:
+            self.inference_ = f"{why}; {self.inference_}"
 
     def _bound_share(self) -> float:
         """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default
@@ -1224,7 +1329,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         seed = self.random_state
         rng = (Rng(int(seed), 2) if random_state is None and isinstance(seed, (int, np.integer))
                else as_rng(random_state))
-        if isinstance(self.release_, AdasspFitType):
+        if isinstance(self.release_, AdasspFitType) and self.errors_ == "robust":
+            out = adassp_sandwich_intervals(self.release_, self.meat_, rng, level, draws)
+        elif isinstance(self.release_, AdasspFitType):
             out = self._adassp_intervals(self._inference_rows(self.n_samples_), rng,
                                          0 if self.fit_intercept else -1, level, draws)
         elif self.release_ is not None:

@@ -357,6 +357,16 @@ int main(void) {
   printf(", \"sigma_label_square\": %zu", offsetof(dpcov_adassp_receipt, sigma_label_square));
   printf(", \"released_label_square\": %zu", offsetof(dpcov_adassp_receipt, released_label_square));
   printf("}%s\n", ",");
+  printf("\"dpcov_sandwich_budget\": {\"size\": %zu", sizeof(dpcov_sandwich_budget));
+  printf(", \"struct_size\": %zu", offsetof(dpcov_sandwich_budget, struct_size));
+  printf(", \"fit_epsilon\": %zu", offsetof(dpcov_sandwich_budget, fit_epsilon));
+  printf(", \"fit_delta\": %zu", offsetof(dpcov_sandwich_budget, fit_delta));
+  printf(", \"meat_epsilon\": %zu", offsetof(dpcov_sandwich_budget, meat_epsilon));
+  printf(", \"meat_delta\": %zu", offsetof(dpcov_sandwich_budget, meat_delta));
+  printf(", \"meat_share\": %zu", offsetof(dpcov_sandwich_budget, meat_share));
+  printf(", \"residual_bound\": %zu", offsetof(dpcov_sandwich_budget, residual_bound));
+  printf(", \"meat_row_bound\": %zu", offsetof(dpcov_sandwich_budget, meat_row_bound));
+  printf("}%s\n", ",");
   printf("\"dpcov_ledger_spent\": {\"size\": %zu", sizeof(dpcov_ledger_spent));
   printf(", \"struct_size\": %zu", offsetof(dpcov_ledger_spent, struct_size));
   printf(", \"accounting\": %zu", offsetof(dpcov_ledger_spent, accounting));

@@ -28,7 +28,7 @@ def test_get_and_set_params_follow_scikit_learn():
     assert params["epsilon"] == 0.5 and params["ridge"] == 2.0
     assert set(params) == {"epsilon", "delta", "bound", "label_bound", "fit_intercept",
                            "mechanism", "rho", "calibration", "neighbour", "ridge", "level",
-                           "numerics",
+                           "numerics", "errors",
                            "intervals", "n_bootstrap", "plug_in",
                            "projection_rows", "policy", "random_state", "mechanism_options",
                            "bound_epsilon", "bound_quantile", "bounds", "small_n"}
@@ -171,7 +171,8 @@ def test_adassp_intervals_are_noise_aware_by_default_and_answer_at_small_n(regre
     X, y = regression_data
     design = np.column_stack([np.ones(len(y)), X])
     beta, *_ = np.linalg.lstsq(design, y, rcond=None)
-    est = dpcov.PrivateLinearRegression(random_state=7, **NEGLIGIBLE_NOISE).fit(X, y)
+    est = dpcov.PrivateLinearRegression(random_state=7, errors="homoscedastic",
+                                        **NEGLIGIBLE_NOISE).fit(X, y)
     assert est.inference_.startswith("noise-aware") and est.receipt_.label_square_released == 1
     assert np.all(est.conf_int_[:, 0] <= beta + 1e-3) and np.all(beta - 1e-3 <= est.conf_int_[:, 1])
     se, p, ci = est.noise_aware_intervals(level=0.9, random_state=3)
@@ -187,7 +188,8 @@ def test_adassp_intervals_are_noise_aware_by_default_and_answer_at_small_n(regre
     # (intervals="always": at this n the plan's forecast, made for the bootstrap, would skip y'y.)
     with pytest.warns(UserWarning, match="cannot support a conclusion"):
         small = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1, intervals="always",
-                                              small_n="posterior").fit(X[:100], y[:100])
+                                              small_n="posterior",
+                                              errors="homoscedastic").fit(X[:100], y[:100])
     assert "posterior" in small.inference_ and not small.conclusive_.all()
     assert np.array_equal(np.isnan(small.conf_int_).any(axis=1), ~small.conclusive_)
     assert np.isfinite(small.coef_).all()
@@ -232,7 +234,7 @@ def test_adassp_bound_is_chosen_privately_below_the_public_one(regression_data):
     assert est.receipt_.bound == pytest.approx(np.hypot(1.0, est.bound_))
     assert 0 < est.n_clipped_ < 0.2 * len(y)
     worst = dpcov.PrivateLinearRegression(epsilon=1.0, bound=4.0, bound_epsilon=0,
-                                          random_state=3).fit(X, y)
+                                          errors="homoscedastic", random_state=3).fit(X, y)
     assert worst.bound_ == 4.0 and worst.receipt_.epsilon == 1.0 and worst.n_clipped_ == 0
     with pytest.raises(ValueError, match="bound_epsilon"):
         dpcov.PrivateLinearRegression(bound_epsilon=1.0).fit(X, y)
@@ -247,10 +249,15 @@ def test_default_intervals_use_the_public_bound_and_say_what_they_assume(regress
     # n, which the intervals cannot see (proofs/adassp.md, "Intervals and the private bound"): by
     # default a fit with intervals spends its whole budget at the public bound and clips nothing.
     X, y = regression_data
-    est = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, random_state=3).fit(X, y)
+    est = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, random_state=3,
+                                        errors="homoscedastic").fit(X, y)
     assert est.bound_ == 4.0 and est.receipt_.epsilon == 10.0 and est.n_clipped_ == 0
     assert "at the public bound" in est.inference_
     assert "constant error variance" in est.inference_
+    # By default (errors="robust") the intervals are the sandwich's, at the public bound too.
+    robust = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, random_state=3).fit(X, y)
+    assert robust.errors_ == "robust" and "at the public bound" in robust.inference_
+    assert "heteroscedastic" in robust.inference_ and robust.n_clipped_ == 0
     # An explicit share is honoured, and the intervals say which bias they leave out.
     tight = dpcov.PrivateLinearRegression(epsilon=10.0, bound=4.0, bound_epsilon=0.1,
                                           random_state=3).fit(X, y)
@@ -269,19 +276,20 @@ def test_adassp_fits_are_charged_to_the_active_accountant_before_any_noise(regre
     with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5) as budget:
         dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0.1, random_state=1).fit(X, y)
         dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0, random_state=2).fit(X, y)
-        # The bound step (pure, a tenth) and each AdaSSP release are charged: 3 charges.
-        assert budget.spent.charges == 3 and budget.spent.epsilon == pytest.approx(2.0)
+        # The bound step (pure, a tenth) and each AdaSSP release with its robust intervals' meat
+        # are charged: 5 charges.
+        assert budget.spent.charges == 5 and budget.spent.epsilon == pytest.approx(2.0)
         assert budget.spent.delta == pytest.approx(2e-6)
         with pytest.raises(dpcov.PreconditionError, match="cap would be exceeded"):
             dpcov.PrivateLinearRegression(epsilon=1.0, random_state=3).fit(X, y)
         with pytest.raises(ValueError, match="ridge"):  # refused before the budget is touched
             dpcov.PrivateLinearRegression(epsilon=0.1, ridge=1.0).fit(X, y)
-        assert budget.spent.charges == 3
+        assert budget.spent.charges == 5
     # Under zCDP accounting the bound step costs (eps/10)^2 / 2 and AdaSSP its plan's rho (one
     # Gaussian mechanism: proofs/adassp.md, "zCDP").
     with dpcov.BudgetAccountant(epsilon=2.5, delta=1e-5, accounting="zcdp") as budget:
         fit = dpcov.PrivateLinearRegression(epsilon=1.0, bound_epsilon=0.1,
-                                            random_state=1).fit(X, y)
+                                            errors="homoscedastic", random_state=1).fit(X, y)
         assert budget.spent.charges == 2
         assert budget.spent.rho == pytest.approx(0.1 ** 2 / 2 + fit.receipt_.rho)
         plan = dpcov.adassp_plan(X.shape[1] + 1, 1.0, 1.0, 0.9, 1e-6,

@@ -141,7 +141,7 @@ def test_a_fit_in_two_steps_is_refused_before_either_under_advanced_accounting()
                                           bound_epsilon=0.1, random_state=1).fit(X, y)
         assert budget.spent.charges == 0
         dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0, bound_epsilon=0,
-                                      random_state=1).fit(X, y)
+                                      errors="homoscedastic", random_state=1).fit(X, y)
         assert budget.spent.charges == 1
 
 

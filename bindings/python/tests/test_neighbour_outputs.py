@@ -15,7 +15,7 @@ import dpcov.learn as learn
 from dpcov.gram import GramAccumulator
 from dpcov.types import StructView
 
-CURATOR_ONLY = ("receipt_", "n_clipped_")
+CURATOR_ONLY = ("receipt_", "n_clipped_", "meat_receipt_")
 """Fitted attributes documented as the curator's (learn.py's module docstring)."""
 
 ADD_REMOVE = {"neighbour": "add_remove"}
@@ -76,6 +76,8 @@ def _public(make, data):
              if k.endswith("_") and not k.startswith("_") and k not in CURATOR_ONLY}
     published = est.receipt_.public() if hasattr(est.receipt_, "public") else est.receipt_
     attrs["published receipt"] = published
+    if hasattr(est, "meat_receipt_"):  # errors="robust": the meat's release, published likewise
+        attrs["published meat receipt"] = est.meat_receipt_.public()
     return attrs, [(w.category, str(w.message)) for w in caught]
 
 

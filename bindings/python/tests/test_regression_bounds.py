@@ -70,14 +70,16 @@ def test_y_squared_is_released_only_where_the_plan_forecasts_intervals():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             reg = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0,
-                                                random_state=9, n_bootstrap=199).fit(X, y)
+                                                random_state=9, n_bootstrap=199,
+                                                errors="homoscedastic").fit(X, y)
         assert bool(reg.receipt_.label_square_released) == expected
         if expected:
             assert np.all(np.isfinite(reg.conf_int_))
         else:
             assert "not attempted" in reg.inference_
             assert any("not attempted" in str(w.message) for w in caught)
-    forced = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0, intervals="always")
+    forced = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0, intervals="always",
+                                           errors="homoscedastic")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         forced.fit(X[:50], y[:50])

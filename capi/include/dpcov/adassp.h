@@ -302,6 +302,118 @@ DPCOV_API dpcov_status dpcov_adassp_intervals(
     double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper, int32_t *conclusive, int32_t *method);
 
+/**
+ * The constants of AdaSSP's robust (sandwich) intervals, dpcov_adassp_sandwich_plan(): the split
+ * of (epsilon, delta) between the AdaSSP fit and the released meat M = sum_i r_i^2 x_i x_i', and
+ * the bounds of the meat's rows. The caller sets `struct_size` to
+ * `sizeof(dpcov_sandwich_budget)`. All public: functions of the arguments only.
+ */
+typedef struct dpcov_sandwich_budget {
+  size_t struct_size;     /**< Set by the caller to sizeof(dpcov_sandwich_budget). */
+  double fit_epsilon;     /**< epsilon of the AdaSSP fit: epsilon - meat_epsilon, rounded down. */
+  double fit_delta;       /**< delta of the AdaSSP fit: delta - meat_delta, rounded down. */
+  double meat_epsilon;    /**< epsilon of the meat's Analyze Gauss release: meat_share epsilon, rounded down. */
+  double meat_delta;      /**< delta of the meat's release: meat_share delta, rounded down. */
+  double meat_share;      /**< The meat's share of epsilon and of delta (0.2). */
+  double residual_bound;  /**< R = 2 B_Y, rounded up: residuals are clipped to [-R, R]. */
+  double meat_row_bound;  /**< B_X R, rounded up: the norm bound of the meat's rows r_i x_i. */
+} dpcov_sandwich_budget;
+
+/**
+ * The public constants of robust (sandwich) intervals for an AdaSSP fit at (@p epsilon,
+ * @p delta) in all: the fit spends (fit_epsilon, fit_delta), then the meat's rows
+ * (dpcov_adassp_sandwich_rows() at the fit's coefficients) are released by Analyze Gauss
+ * (dpcov_gram_create_bounded() with bound meat_row_bound, dpcov_mechanism_release_gram()) at
+ * (meat_epsilon, meat_delta). The meat's release reads the fit only through its coefficients, so
+ * the two compose adaptively to at most (@p epsilon, @p delta) (Dwork, Roth 2014, Thm 3.16): the
+ * sums never exceed the request. No data, no randomness.
+ *
+ * @param bound_x       B_X, finite > 0: ||x_i|| <= B_X (an intercept's 1 included).
+ * @param bound_y       B_Y, finite > 0: |y_i| <= B_Y.
+ * @param epsilon       the whole budget, finite > 0.
+ * @param delta         in (0, 1).
+ * @param[out] budget   required; struct_size set by the caller; untouched on error.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER; ::DPCOV_E_INVALID_ARGUMENT (bounds, epsilon, delta,
+ *         struct size, a share of epsilon or delta that rounds to 0); ::DPCOV_E_NON_FINITE;
+ *         ::DPCOV_E_NUMERICAL (B_X R overflows).
+ * Thread-safety: reentrant.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_sandwich_plan(double bound_x, double bound_y, double epsilon,
+                                                  double delta, dpcov_sandwich_budget *budget);
+
+/**
+ * The meat's rows u_i = r_i x_i, r_i = clip(y_i - x_i' beta0, -R, R), of bounded rows
+ * [x_i, y_i]: what Analyze Gauss releases for the robust intervals at the norm bound B_X R
+ * (dpcov_sandwich_budget::meat_row_bound). A u_i above B_X R (a row above @p bound_x, or
+ * rounding) is scaled to it, so that the bound holds for every row whatever the input. The rows
+ * are the data: they leave only through a mechanism. @p beta0 must be a function of an earlier
+ * release only (the fit's coefficients), never of the rows (proofs/sandwich.md).
+ *
+ * @param layout    ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both @p xy and @p u).
+ * @param rows      number of rows, >= 0 (0 writes nothing; @p xy and @p u may then be NULL).
+ * @param p         regressors, >= 1; @p xy has p + 1 columns, the label last (the layout of
+ *                  dpcov_row_bounding_apply()'s bounded rows [1, x, y]).
+ * @param xy        the bounded rows, finite; not retained.
+ * @param ldxy      leading dimension of @p xy.
+ * @param beta0     p finite coefficients: the AdaSSP fit's.
+ * @param bound_x   B_X, finite > 0.
+ * @param residual_bound  R, finite > 0 (dpcov_sandwich_budget::residual_bound), with B_X R finite.
+ * @param[out] u    rows x p; must not overlap @p xy.
+ * @param ldu       leading dimension of @p u.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_NON_FINITE (rows, beta0, bounds), ::DPCOV_E_INVALID_ARGUMENT (bounds <= 0 or
+ *         B_X R not finite), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM. @p u is untouched on error.
+ * Thread-safety: reentrant.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_sandwich_rows(int32_t layout, int64_t rows, int64_t p,
+                                                  const double *xy, int64_t ldxy,
+                                                  const double *beta0, double bound_x,
+                                                  double residual_bound, double *u, int64_t ldu);
+
+/**
+ * Noise-aware confidence intervals and p-values for the coefficients beta of y = X beta + e that
+ * hold whatever the errors' variance (heteroscedastic errors) and, for the least-squares
+ * projection, whether or not the mean is linear: a parametric bootstrap from AdaSSP's noise law
+ * whose sampling noise of X'y is N(0, M^), M^ the released meat with its negative eigenvalues
+ * raised to 0 (the sandwich variance (X'X)^-1 M (X'X)^-1). Post-processing of the fit and the
+ * meat: no privacy cost, and no y'y or n needed. The noise of the meat is not redrawn (second
+ * order; measured, bench/results/sandwich_coverage.md). proofs/sandwich.md.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
+ * @param p             number of regressors; must equal receipt->num_regressors.
+ * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
+ * @param ld_xtx        leading dimension of @p released_xtx.
+ * @param released_xty  X'y~ (p doubles, finite).
+ * @param receipt       the fit's receipt (struct_size set). Required.
+ * @param released_meat M~ (p x p, symmetric, finite): Analyze Gauss's release of the rows of
+ *                      dpcov_adassp_sandwich_rows().
+ * @param ld_meat       leading dimension of @p released_meat.
+ * @param level         confidence level, in (0, 1).
+ * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1 and at most
+ *                      ::DPCOV_MAX_SIMULATION_DRAWS; 999 or more is advised.
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: beta~ = X'X~^{-1} X'y~. Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (X'X~ is not positive definite: the noise swamps
+ *         the data, no interval); ::DPCOV_E_INVALID_ARGUMENT (receipt struct size, level,
+ *         num_bootstrap, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL.
+ *         Outputs and the generator are untouched on error.
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_sandwich_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, const dpcov_adassp_receipt *receipt,
+    const double *released_meat, int64_t ld_meat, double level, int64_t num_bootstrap,
+    dpcov_rng *rng, double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper);
+
 #ifdef __cplusplus
 }
 #endif

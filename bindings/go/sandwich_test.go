@@ -1,0 +1,66 @@
+package dpcov
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// The robust intervals end to end: the plan's split, the fit at its share, the meat's rows
+// released by Analyze Gauss through a bounded accumulator, and intervals that hold the slope.
+func TestSandwichIntervalsCoverAHeteroscedasticSlope(t *testing.T) {
+	const n, p = 4000, 3
+	rows := NewMatrix(n, p+1)
+	g := NewMatrix(p+1, p+1)
+	for i := 0; i < n; i++ {
+		x1, x2 := 0.6*math.Sin(0.37*float64(i)), 0.5*math.Cos(0.91*float64(i))
+		e := 0.3 * math.Abs(x1) * math.Sin(1.7*float64(i)+0.2)
+		r := []float64{1, x1, x2, 0.1 + 0.5*x1 - 0.25*x2 + e}
+		copy(rows.Data[i*(p+1):], r)
+		for a := 0; a <= p; a++ {
+			for b := 0; b <= p; b++ {
+				g.Data[a*(p+1)+b] += r[a] * r[b]
+			}
+		}
+	}
+	bx := math.Sqrt(1.61)
+	budget, err := AdasspSandwichPlan(bx, 1, 4, 1e-6)
+	if err != nil || budget.FitEpsilon+budget.MeatEpsilon > 4 || budget.MeatShare != 0.2 {
+		t.Fatalf("plan %+v, %v", budget, err)
+	}
+	rng := seeded(t, 33)
+	fit, err := AdasspFit(g, p, []int64{0, 1, 2}, bx, 1, budget.FitEpsilon, budget.FitDelta, nil, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := AdasspSandwichRows(rows, fit.Coefficients, bx, budget.ResidualBound)
+	if err != nil || u.Rows != n || u.Cols != p {
+		t.Fatalf("rows %dx%d, %v", u.Rows, u.Cols, err)
+	}
+	acc, err := NewBoundedGram(p, RowBounding{Bound: budget.MeatRowBound, Mechanism: AnalyzeGauss,
+		Epsilon: budget.MeatEpsilon, Delta: budget.MeatDelta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer acc.Close()
+	if _, err := acc.AddRawRows(u); err != nil {
+		t.Fatal(err)
+	}
+	meat, _, err := acc.Release(AnalyzeGauss, budget.MeatEpsilon, budget.MeatDelta, nil, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := AdasspSandwichIntervals(fit, meat, 0.95, 199, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(ci.CILower[1] < 0.5 && 0.5 < ci.CIUpper[1] && ci.CILower[1] > 0) {
+		t.Fatalf("slope interval [%g, %g]", ci.CILower[1], ci.CIUpper[1])
+	}
+	if _, err := AdasspSandwichRows(rows, fit.Coefficients[:2], bx, 2); !errors.Is(err, ErrDimension) {
+		t.Fatalf("mismatched coefficients: %v", err)
+	}
+	if _, err := AdasspSandwichPlan(bx, 1, -1, 1e-6); err == nil {
+		t.Fatal("a negative epsilon was accepted")
+	}
+}

@@ -1,0 +1,59 @@
+#include "adassp_release.hpp"
+
+#include "../core/check.hpp"
+#include "rng_handle.hpp"
+
+namespace dpcov::capi {
+
+namespace {
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+}  // namespace
+
+ReleasedStatistics read_release(int32_t layout, int64_t p, const double *released_xtx,
+                                int64_t ld_xtx, const double *released_xty,
+                                const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
+                                double level) {
+  check::not_null(receipt, "receipt");
+  if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
+    fail(dpcov::Status::InvalidArgument,
+         "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
+         sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+  check::not_null(rng, "rng");
+  check::not_null(released_xty, "released_xty");
+  if (p < 1 || p != receipt->num_regressors)
+    fail(dpcov::Status::Dimension,
+         "p must be receipt->num_regressors = ", receipt->num_regressors, ", got ", p);
+  if (!(level > 0.0 && level < 1.0))
+    fail(dpcov::Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  const dpcov::ConstMatrixView view =
+      check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
+  ReleasedStatistics s{dpcov::Matrix(p, p), std::vector<double>(at(p)), {}};
+  for (int64_t j = 0; j < p; ++j) {
+    for (int64_t i = 0; i < p; ++i) s.xtx(i, j) = view(i, j);
+    s.xty[at(j)] = released_xty[j];
+  }
+  s.receipt.dim = p;
+  s.receipt.label_square = receipt->label_square_released == 1;
+  s.receipt.bound_x = receipt->bound;
+  s.receipt.bound_y = receipt->bound_y;
+  s.receipt.sigma_gram = receipt->sigma_gram;
+  s.receipt.sigma_gram_off_diagonal = receipt->sigma_gram_off_diagonal;
+  s.receipt.sigma_cross = receipt->sigma_cross;
+  s.receipt.sigma_label_square = receipt->sigma_label_square;
+  return s;
+}
+
+void write_intervals(int64_t p, std::initializer_list<const std::vector<double> *> results,
+                     std::initializer_list<double *> outputs) {
+  for (const auto *v : results) check::finite_result(v->data(), v->size(), "interval");
+  auto out = outputs.begin();
+  for (const auto *v : results) {
+    if (*out != nullptr)
+      for (int64_t i = 0; i < p; ++i) (*out)[i] = (*v)[at(i)];
+    ++out;
+  }
+}
+
+}  // namespace dpcov::capi

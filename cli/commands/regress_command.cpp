@@ -15,6 +15,7 @@
 #include "../analysis/regression_intervals.hpp"
 #include "../analysis/regression_units.hpp"
 #include "../analysis/released_matrix.hpp"
+#include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
@@ -25,6 +26,7 @@
 #include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/input_options.hpp"
+#include "../options/mechanism_options.hpp"
 #include "../options/raw_regress_options.hpp"
 #include "release_pipeline.hpp"
 
@@ -415,6 +417,15 @@ struct RawFit {
   dpcov_adassp_receipt receipt{};
   NoiseAware aware;
   std::optional<dpcov_regression_forecast> forecast;  // the plan's, when it decided on y'y
+  // --errors robust: the fit spends (adassp_epsilon, fit_delta) of the split, the meat the rest.
+  double fit_delta = 0.0;
+  double adassp_budget = 0.0;  // the fit's whole share: split with the meat under --errors robust
+  bool label_square_asked = false;
+  bool robust = false;
+  std::string robust_skipped;  // why --errors robust fell back to the homoscedastic intervals
+  dpcov_sandwich_budget sandwich{};
+  RobustMeat meat;
+  bool meat_released = false;
   std::optional<nlohmann::ordered_json> ledger;  // the ledger's state after the charge
 
   // Under add/remove n is private: nothing printed may depend on it.
@@ -430,11 +441,11 @@ struct RawFit {
 };
 
 // The public receipt of the fit at the bound `bound` on ||x||, for the ledger (dpcov_adassp_plan).
-dpcov_adassp_receipt adassp_plan(const RawFit &f, const RawRegressOptions &o, double bound) {
+dpcov_adassp_receipt adassp_plan(const RawFit &f, double bound) {
   dpcov_adassp_receipt plan{};
   plan.struct_size = sizeof plan;
   library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), f.regressor_bound(bound),
-                                  f.label_bound, f.settings.adassp_epsilon, o.delta,
+                                  f.label_bound, f.settings.adassp_epsilon, f.fit_delta,
                                   &f.settings.params, &plan),
                 "AdaSSP settings");
   return plan;
@@ -442,7 +453,7 @@ dpcov_adassp_receipt adassp_plan(const RawFit &f, const RawRegressOptions &o, do
 
 // The fit from the accumulated Gram matrix of [1, x, y]; its released X'X~ and X'y~ go to the
 // intervals.
-void fit_adassp(RawFit &f, const RawRegressOptions &o, const ReleaseDraws &draws,
+void fit_adassp(RawFit &f, const ReleaseDraws &draws,
                 std::vector<double> &xtx, std::vector<double> &xty) {
   const int64_t p = static_cast<int64_t>(f.terms.size());
   const int64_t q = p + 1;
@@ -454,7 +465,7 @@ void fit_adassp(RawFit &f, const RawRegressOptions &o, const ReleaseDraws &draws
   f.receipt.struct_size = sizeof f.receipt;
   draws.check(dpcov_adassp_fit(DPCOV_ROW_MAJOR, q, f.data.gram.data(), q, p, regressors.data(), p,
                                f.regressor_bound(f.bound), f.label_bound,
-                               f.settings.adassp_epsilon, o.delta, &f.settings.params,
+                               f.settings.adassp_epsilon, f.fit_delta, &f.settings.params,
                                draws.rng(), f.coef.data(), xtx.data(), p, xty.data(), &f.receipt),
               concat(f.path, ": AdaSSP"));
 }
@@ -502,7 +513,7 @@ void to_data_units(RawFit &f) {
 // asked.
 void decide_label_square(RawFit &f, const RegressOptions &o) {
   if (o.raw.no_intervals || o.raw.intervals_anyway || !f.n_public()) return;
-  const dpcov_adassp_receipt with_label = adassp_plan(f, o.raw, f.bound);
+  const dpcov_adassp_receipt with_label = adassp_plan(f, f.bound);
   f.forecast = adassp_forecast(with_label, {static_cast<double>(f.data.rows), o.level, 1.0});
   if (f.forecast->intervals_expected == 1) return;
   f.settings.params.release_label_square = 0;
@@ -513,6 +524,57 @@ void decide_label_square(RawFit &f, const RegressOptions &o) {
       format_number(f.forecast->interval_width, 3), "), so y'y was not released and the fit kept "
       "its share of the budget (--intervals-anyway spends it; `dpcov plan -m adassp` forecasts "
       "other n and epsilon)");
+}
+
+// The fit's settings for the errors decided: under --errors robust the fit spends the sandwich's
+// fit share (at the bound `bound`) and releases no y'y; otherwise its whole share, y'y as asked.
+void apply_errors(RawFit &f, const RawRegressOptions &r, double bound) {
+  if (f.robust) {
+    f.sandwich =
+        sandwich_budget(f.regressor_bound(bound), f.label_bound, f.adassp_budget, r.delta);
+    f.settings.adassp_epsilon = f.sandwich.fit_epsilon;
+    f.fit_delta = f.sandwich.fit_delta;
+    f.settings.params.release_label_square = 0;
+    return;
+  }
+  f.settings.adassp_epsilon = f.adassp_budget;
+  f.fit_delta = r.delta;
+  f.settings.params.release_label_square = f.label_square_asked ? 1 : 0;
+}
+
+// --errors robust needs X'X~ positive definite as the bootstrap does: where the plan's forecast
+// at the public n expects no interval even for rows on their bounds, the meat is not released and
+// the homoscedastic path runs as it would have (decide_label_square), saying why.
+void decide_errors(RawFit &f, const RegressOptions &o) {
+  const bool robust = f.robust;
+  f.robust = false;
+  apply_errors(f, o.raw, f.bound);
+  decide_label_square(f, o);
+  if (!robust) return;
+  if (f.forecast && f.forecast->intervals_expected != 1) {
+    f.robust_skipped = concat("robust intervals not attempted: the plan forecasts none at n = ",
+                              f.data.rows);
+    return;
+  }
+  f.robust = true;
+  apply_errors(f, o.raw, f.bound);
+}
+
+// --errors robust after the fit: the second pass over the rows, bounded as the fit read them, and
+// the meat's release from the fit's generator (a failure after its draw is charged).
+void release_robust_meat(RawFit &f, const RegressOptions &o, const RegressionColumns &c,
+                         const InputOptions &input, const ReleaseDraws &draws) {
+  const RawRegressOptions &r = o.raw;
+  const std::unique_ptr<RowReader> reader = open_input(input);
+  const dpcov_row_bounding spec =
+      f.scaled ? scaled_regression_bounding(f.ranges.lower, f.ranges.upper)
+               : regression_bounding({r.bound, f.bound, r.label_bound, f.intercept, false});
+  dpcov_status status = DPCOV_OK;
+  f.meat = release_meat(*reader, c, spec, f.coef, f.regressor_bound(f.bound),
+                        f.sandwich, f.settings.params.neighbour, f.data.rows, draws.rng(),
+                        status);
+  draws.check(status, concat(f.path, ": the meat of the robust intervals"));
+  f.meat_released = true;
 }
 
 // Reads the rows (twice for a bound step: the choice, then the fit), fits once and charges the
@@ -533,12 +595,25 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   f.label_bound = r.label_bound;
   if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds);
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
+  f.adassp_budget = f.settings.adassp_epsilon;
+  f.label_square_asked = f.settings.params.release_label_square == 1;
+  // Robust needs a second pass over the rows, which standard input cannot give.
+  f.robust = r.errors == "robust" && !r.no_intervals && !f.settings.from_stdin;
+  if (r.errors == "robust" && !r.no_intervals && f.settings.from_stdin)
+    f.robust_skipped = "robust intervals not attempted: standard input cannot be read twice";
+  apply_errors(f, r, r.bound);
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
-    return charges_with_bound_step(
-        ledger, bound_epsilon, LedgerCharge::of_receipt(&fit));
+    std::vector<LedgerCharge> charges =
+        charges_with_bound_step(ledger, bound_epsilon, LedgerCharge::of_receipt(&fit));
+    if (f.robust)
+      charges.emplace_back(f.meat_released
+                               ? f.meat.receipt
+                               : meat_plan(static_cast<int64_t>(f.terms.size()), f.sandwich,
+                                           f.settings.params.neighbour));
+    return charges;
   };
   dpcov_adassp_receipt plan{};
-  if (!r.ledger.path.empty()) plan = adassp_plan(f, r, r.bound);
+  if (!r.ledger.path.empty()) plan = adassp_plan(f, r.bound);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(
       r.ledger, [&](const LedgerFile &l) { return charges_of(&l, plan); });
   const std::string output = concat("regress ", f.path);
@@ -550,7 +625,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
                                    draws.rng());
     // A failure from here on is charged the plan at the chosen bound, the fit's own (its rho at
     // the given --bound can differ in the last place, and the ledger records it).
-    if (ledger) plan = adassp_plan(f, r, f.bound);
+    if (ledger) plan = adassp_plan(f, f.bound);
     reader = open_input(input);
   }
   f.data = f.scaled ? accumulate_scaled_regression(*reader, c, f.ranges.lower, f.ranges.upper,
@@ -559,10 +634,11 @@ RawFit fit_raw_rows(const RegressOptions &o) {
                           *reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
                           r.quiet);
   if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
-  decide_label_square(f, o);
-  if (ledger) plan = adassp_plan(f, r, f.bound);
+  decide_errors(f, o);
+  if (ledger) plan = adassp_plan(f, f.bound);
   std::vector<double> xtx, xty;
-  fit_adassp(f, r, draws, xtx, xty);
+  fit_adassp(f, draws, xtx, xty);
+  if (f.robust) release_robust_meat(f, o, c, input, draws);
   // Charged before anything is printed: a failure leaves the budget spent and no output.
   draws.charge(charges_of(ledger.get(), f.receipt), output);
   if (ledger) f.ledger = ledger->summary();
@@ -570,7 +646,9 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =
       f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
-  if (f.settings.params.release_label_square == 1)
+  if (f.robust)
+    f.aware = robust_intervals(xtx, xty, f.receipt, f.meat.meat, o.level, o.bootstrap_settings());
+  else if (f.settings.params.release_label_square == 1)
     f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings());
   f.label = reader->column_names()[static_cast<size_t>(c.label)];
   if (f.scaled) to_data_units(f);
@@ -595,12 +673,13 @@ void warn_clipped(const RawFit &f) {
 // What the noise-aware intervals assume: whether rows were clipped below --bound (a bias they do
 // not hold) and the model of the bootstrap.
 std::string raw_interval_assumptions(const RawFit &f) {
-  return concat(f.settings.tighten
+  return concat(f.robust_skipped.empty() ? std::string() : f.robust_skipped + "; ",
+                f.settings.tighten
                     ? concat("the rows clipped at the private bound ", f.bound,
                              " do not move the coefficients (that bias is not in the intervals: "
                              "--bound-epsilon 0 removes it); ")
                     : std::string("no clipping below --bound; "),
-                kBootstrapAssumes);
+                f.robust ? kRobustAssumes : kBootstrapAssumes);
 }
 
 // The public ranges of --bounds by column: the regressors, then the label.
@@ -610,6 +689,24 @@ nlohmann::ordered_json scaled_ranges_json(const RawFit &f) {
     ranges[j + 1 < f.terms.size() ? f.terms[j + 1] : f.label] = {f.ranges.lower[j],
                                                                  f.ranges.upper[j]};
   return ranges;
+}
+
+// How the printed intervals were computed.
+std::string raw_interval_method(const RawFit &f) {
+  return f.robust ? "robust (sandwich) parametric bootstrap from AdaSSP's noise law and the "
+                    "released meat sum r^2 x x', for beta (unregularised statistics)"
+                  : "parametric bootstrap from AdaSSP's noise law, for beta (unregularised "
+                    "statistics)";
+}
+
+// --errors robust: the split of the budget and the meat's public receipt.
+nlohmann::ordered_json sandwich_json(const RawFit &f) {
+  const dpcov_sandwich_budget &b = f.sandwich;
+  return {{"meat_share", b.meat_share},         {"fit_epsilon", b.fit_epsilon},
+          {"fit_delta", b.fit_delta},           {"meat_epsilon", b.meat_epsilon},
+          {"meat_delta", b.meat_delta},         {"residual_bound", b.residual_bound},
+          {"meat_row_bound", b.meat_row_bound},
+          {"meat_receipt", public_receipt_json(f.meat.receipt)}};
 }
 
 void print_raw_json(const RawFit &f, const RegressOptions &o) {
@@ -646,12 +743,14 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   }
   out["coefficients"] = rows;
   if (a.computed)
-    out["noise_aware"] = {{"method", "parametric bootstrap from AdaSSP's noise law, for beta "
-                                     "(unregularised statistics)"},
+    out["noise_aware"] = {{"method", raw_interval_method(f)},
+                          {"errors", f.robust ? "robust" : "homoscedastic"},
                           {"level", o.level}, {"draws", o.bootstrap},
                           {"assumes", raw_interval_assumptions(f)}};
   else if (!o.raw.no_intervals)
-    out["noise_aware"] = {{"refused", a.refusal}};
+    out["noise_aware"] = {{"refused", a.refusal},
+                          {"errors", f.robust ? "robust" : "homoscedastic"}};
+  if (f.robust) out["sandwich"] = sandwich_json(f);
   if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
   out["receipt"] = adassp_receipt_json(f.receipt);
   if (f.ledger) out["ledger"] = *f.ledger;
@@ -692,7 +791,7 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
     TextTable table({"term", "coef (private point estimate; no interval)"});
     for (size_t i = 0; i < f.terms.size(); ++i) table.add_row({f.terms[i], format_number(f.coef[i])});
     std::string text = table.render();
-    if (!o.raw.no_intervals && f.settings.params.release_label_square == 0)
+    if (!o.raw.no_intervals && f.settings.params.release_label_square == 0 && !f.robust)
       text += concat("\nIntervals that account for the privacy noise: ", a.refusal, ".\n");
     else if (!o.raw.no_intervals)
       text += concat("\nIntervals that account for the privacy noise: none: ", a.refusal,
@@ -703,7 +802,7 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
   const std::string pct = format_number(100.0 * o.level, 3) + "%";
   std::string text = concat(
       "coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that account for "
-      "the sampling and the privacy noise (parametric bootstrap from AdaSSP's noise law, ",
+      "the sampling and the privacy noise (", raw_interval_method(f), ", ",
       o.bootstrap, " draws, from the unregularised released statistics, so not centred on coef; "
       "coverage measured, docs/regression_intervals.md). They assume ", raw_interval_assumptions(f),
       ":\n\n");
@@ -733,6 +832,13 @@ std::string raw_receipt_text(const dpcov_adassp_receipt &receipt) {
 void print_raw_text(const RawFit &f, const RegressOptions &o) {
   std::string text = raw_heading(f, o.raw) + raw_coefficients_text(f, o) +
                      raw_receipt_text(f.receipt);
+  if (f.robust)
+    text += concat("  meat (errors robust): Analyze Gauss, epsilon ",
+                   format_number(f.sandwich.meat_epsilon), ", delta ",
+                   format_number(f.sandwich.meat_delta), " (a ",
+                   format_number(f.sandwich.meat_share), " share; the fit above spent the rest), "
+                   "rows r x of norm <= ", format_number(f.sandwich.meat_row_bound),
+                   ", residuals clipped at ", format_number(f.sandwich.residual_bound), "\n");
   if (f.ledger) {
     const nlohmann::ordered_json &s = *f.ledger;
     text += concat("ledger ", o.raw.ledger.path, ": ", s["releases"].get<int64_t>(),

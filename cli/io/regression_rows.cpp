@@ -164,11 +164,52 @@ RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
 
 }  // namespace
 
-RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
-                                     const RegressionBounds &b, bool quiet) {
+dpcov_row_bounding regression_bounding(const RegressionBounds &b) {
   dpcov_row_bounding spec = row_bounding(b.clip_bound, DPCOV_BOUND_CLIP);
   spec.constant = b.intercept ? 1.0 : 0.0;
   spec.label_bound = b.label_bound;
+  return spec;
+}
+
+dpcov_row_bounding scaled_regression_bounding(const std::vector<double> &lower,
+                                              const std::vector<double> &upper) {
+  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
+  spec.lower = lower.data();
+  spec.upper = upper.data();
+  return spec;
+}
+
+void stream_bounded_rows(RowReader &reader, const RegressionColumns &c,
+                         const dpcov_row_bounding &spec,
+                         const std::function<void(const double *, int64_t, int64_t)> &use) {
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  // The bounded rows have a column more with a constant or column bounds.
+  const int64_t width = p + 2;
+  Chunk chunk, gathered;
+  std::vector<double> bounded;
+  while (reader.next_chunk(chunk)) {
+    check_interrupted();
+    gather(chunk, c, gathered);
+    bounded.resize(static_cast<size_t>(gathered.rows * width));
+    dpcov_gram_info info{};
+    info.struct_size = sizeof info;
+    library_check(dpcov_row_bounding_apply(&spec, DPCOV_ROW_MAJOR, gathered.rows, p + 1,
+                                           gathered.values.data(), p + 1, bounded.data(), width,
+                                           &info, nullptr),
+                  concat(reader.name(), ": bounding the rows"));
+    // Kept rows in order, info.dim of each row's `width` columns used.
+    std::vector<double> packed(static_cast<size_t>(info.rows * info.dim));
+    for (int64_t i = 0; i < info.rows; ++i)
+      for (int64_t j = 0; j < info.dim; ++j)
+        packed[static_cast<size_t>(i * info.dim + j)] = bounded[static_cast<size_t>(i * width + j)];
+    use(packed.data(), info.rows, info.dim);
+  }
+  check_interrupted();
+}
+
+RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
+                                     const RegressionBounds &b, bool quiet) {
+  dpcov_row_bounding spec = regression_bounding(b);
   dpcov_row_bounding strict = spec;
   strict.bound = b.bound;
   strict.policy = DPCOV_BOUND_REJECT;
@@ -178,10 +219,7 @@ RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns 
 RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &c,
                                             const std::vector<double> &lower,
                                             const std::vector<double> &upper, bool quiet) {
-  dpcov_row_bounding spec = row_bounding(1.0, DPCOV_BOUND_CLIP);
-  spec.lower = lower.data();
-  spec.upper = upper.data();
-  return accumulate(reader, c, spec, nullptr, quiet);
+  return accumulate(reader, c, scaled_regression_bounding(lower, upper), nullptr, quiet);
 }
 
 }  // namespace dpcov::cli

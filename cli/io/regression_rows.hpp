@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,5 +69,18 @@ RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns 
 RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &columns,
                                             const std::vector<double> &lower,
                                             const std::vector<double> &upper, bool quiet);
+
+// The bounding accumulate_regression() applies (`bounds`), and accumulate_scaled_regression()'s
+// for the ranges `lower`, `upper` (the pointers kept: they must outlive the spec).
+dpcov_row_bounding regression_bounding(const RegressionBounds &bounds);
+dpcov_row_bounding scaled_regression_bounding(const std::vector<double> &lower,
+                                              const std::vector<double> &upper);
+
+// Streams every row of `reader`, gathered as [x, y] and bounded by `spec` through the library
+// (dpcov_row_bounding_apply), to `use` as a row-major block of `rows` x `cols` doubles: a second
+// pass that sees the rows exactly as a fit bounded by `spec` read them.
+void stream_bounded_rows(RowReader &reader, const RegressionColumns &columns,
+                         const dpcov_row_bounding &spec,
+                         const std::function<void(const double *, int64_t, int64_t)> &use);
 
 }  // namespace dpcov::cli

@@ -107,6 +107,13 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                    "values, forecasts none at this n (by default y'y is then not released and "
                    "the fit keeps its share of the budget)")
       ->group(group);
+  command.add_option("--errors", o.errors,
+                     "robust (default): intervals that hold for heteroscedastic errors and a "
+                     "misspecified mean, from a second pass that releases sum r^2 x x' with 0.2 "
+                     "of the budget; homoscedastic: the bootstrap that assumes constant error "
+                     "variance (releases y'y instead)")
+      ->check(CLI::IsMember({"robust", "homoscedastic"}))
+      ->group(group);
   command.add_option("--bound-epsilon", o.bound_epsilon,
                      "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
                      "the regressors' norms (a first pass over the file; the rows above it are "

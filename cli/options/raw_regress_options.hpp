@@ -30,6 +30,9 @@ struct RawRegressOptions {
   std::optional<uint64_t> seed;
   bool no_intervals = false;  // fit without y'y: point estimates only, less noise on the rest
   bool intervals_anyway = false;  // release y'y even where the plan forecasts no intervals
+  // The errors the intervals allow for: "robust" (the sandwich, its meat released with a share
+  // of the budget) unless the user states "homoscedastic".
+  std::string errors = "robust";
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;

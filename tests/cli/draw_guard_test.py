@@ -89,8 +89,8 @@ class DrawGuard(DpcovCase):
                 self.assertIn("<stdout>", result.stderr.decode())
                 self.assertEqual(self.charges(ledger), mechanisms)
                 self.assert_nothing_written(receipt, self.path("r.curator.json"))
-        # regress on raw rows with a bound step prints its result: charged (the bound step and
-        # AdaSSP) before it.
+        # regress on raw rows with a bound step prints its result: charged (the bound step,
+        # AdaSSP and the robust intervals' meat) before it.
         ledger = self.path("regress.json")
         with open("/dev/full", "wb") as full:
             result = subprocess.run(
@@ -99,12 +99,13 @@ class DrawGuard(DpcovCase):
                 + self.ledger_args(ledger),
                 stdout=full, stderr=subprocess.PIPE, timeout=120)
         self.assertEqual(result.returncode, EXIT_IO, result.stderr.decode())
-        self.assertEqual(self.charges(ledger), ["private_bound", "adassp"])
+        self.assertEqual(self.charges(ledger), ["private_bound", "adassp", "analyze_gauss"])
 
     def test_regress_whose_second_pass_fails_after_the_tighter_bound_charges_both_steps(self):
         # /dev/stdin on a pipe is a file name, so regress chooses a tighter bound on a first pass
         # (a draw) and opens it again for the fit, finding the pipe empty (exit 2): not a library
-        # status, yet the bound step and the fit's plan are charged, once, and nothing printed.
+        # status, yet the bound step and the fit's plan (with its robust intervals' meat) are
+        # charged, once, and nothing printed.
         # Empty input fails before any draw: the ledger stays as it was.
         with open(self.write_csv(n=500), "rb") as f:
             text = f.read()
@@ -119,7 +120,8 @@ class DrawGuard(DpcovCase):
         self.assertEqual(result.stdout, b"")
         with open(ledger) as f:
             book = json.load(f)
-        self.assertEqual([c["mechanism"] for c in book["charges"]], ["private_bound", "adassp"])
+        self.assertEqual([c["mechanism"] for c in book["charges"]],
+                         ["private_bound", "adassp", "analyze_gauss"])
         self.assertTrue(all("not written" in c["output"] for c in book["charges"]))
         with open(ledger, "rb") as f:
             before = f.read()
@@ -127,11 +129,13 @@ class DrawGuard(DpcovCase):
         self.assertNotEqual(again.returncode, EXIT_OK)
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
-        # Standard input itself ("-") is read once: the bound is used as given, no bound step.
+        # Standard input itself ("-") is read once: the bound is used as given, no bound step, and
+        # the homoscedastic intervals (no second pass for a meat).
         once = self.run_dpcov(["regress", "-", "--label", "y", "--epsilon", "1", "--bound", "2",
                                "--label-bound", "1", "-q", "--ledger", ledger], stdin=text)
         self.assertEqual(once.returncode, EXIT_OK, once.stderr.decode())
-        self.assertEqual(self.charges(ledger), ["private_bound", "adassp", "adassp"])
+        self.assertEqual(self.charges(ledger),
+                         ["private_bound", "adassp", "analyze_gauss", "adassp"])
 
     def run_limited(self, args, size, stdin=None):
         return subprocess.run([DpcovCase.dpcov] + args, input=stdin, capture_output=True,

@@ -62,7 +62,8 @@ class Forecast(DpcovCase):
     def test_y_squared_is_released_only_where_the_plan_forecasts_intervals(self):
         rows = self.write_rows(50, 1)
         args = ["regress", rows, "--label", "y", "--epsilon", "1", "--bound", "1.5",
-                "--label-bound", "1", "--noise-seed", "1", "--json", "--quiet"]
+                "--label-bound", "1", "--noise-seed", "1", "--errors", "homoscedastic", "--json",
+                "--quiet"]
         small = json.loads(self.ok(args).stdout)
         self.assertNotIn("sigma_label_square", small["receipt"])
         self.assertIn("not attempted", small["noise_aware"]["refused"])
@@ -73,7 +74,8 @@ class Forecast(DpcovCase):
         self.assertIn("not attempted: the plan forecasts none at n = 50", text)
         large = json.loads(self.ok(["regress", self.write_rows(200000, 2), "--label", "y",
                                     "--epsilon", "1", "--bound", "1.5", "--label-bound", "1",
-                                    "--noise-seed", "1", "--json", "--quiet"]).stdout)
+                                    "--noise-seed", "1", "--errors", "homoscedastic",
+                                    "--json", "--quiet"]).stdout)
         self.assertIn("sigma_label_square", large["receipt"])
         self.assertTrue(large["regression_forecast"]["intervals_expected"])
         self.assertIn("ci_lower", large["coefficients"][1]["noise_aware"])

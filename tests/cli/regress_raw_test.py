@@ -34,7 +34,8 @@ class RawRegression(DpcovCase):
     def test_adassp_is_the_default_and_recovers_the_coefficients(self):
         path = self.write_csv(self.data())
         out = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
-                             "--label-bound", "1", "--noise-seed", "3", "--quiet"])
+                             "--label-bound", "1", "--noise-seed", "3", "--quiet", "--errors",
+                             "homoscedastic"])
         self.assertEqual(out["receipt"]["mechanism"], "adassp")
         self.assertEqual([c["term"] for c in out["coefficients"]], ["(intercept)", "x1", "x2"])
         coef = [c["coef"] for c in out["coefficients"]]
@@ -71,7 +72,8 @@ class RawRegression(DpcovCase):
     def test_noise_aware_intervals_by_default_cover_beta_and_never_reject(self):
         path = self.write_csv(self.data())
         args = ["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
-                "--label-bound", "1", "--noise-seed", "3", "--seed", "4", "--quiet"]
+                "--label-bound", "1", "--noise-seed", "3", "--seed", "4", "--quiet", "--errors",
+                "homoscedastic"]
         out = self.run_json(args)
         self.assertIn("sigma_label_square", out["receipt"])
         self.assertNotIn("released_label_square", out["receipt"])
@@ -143,7 +145,8 @@ class RawRegression(DpcovCase):
         path = self.write_csv(self.data(4000))
         ledger = self.path("budget.json")
         args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
-                "--label-bound", "1", "--quiet", "--ledger", ledger, "--bound-epsilon", "0.1"]
+                "--label-bound", "1", "--quiet", "--ledger", ledger, "--bound-epsilon", "0.1",
+                "--errors", "homoscedastic"]
         fits = {"basic": 2, "advanced": 2, "zcdp": 4}
         for accounting, fit in fits.items():
             with self.subTest(accounting=accounting):

@@ -6,12 +6,15 @@
                         style of Amin et al. (NeurIPS 2019) Fig. 1
   regression.png        coefficient error and 95% interval coverage against n on a Gaussian linear
                         model (d = 10, epsilon = 1): AdaSSP, Analyze Gauss with noise-aware
-                        (bootstrap), guaranteed and plug-in intervals, in the style of Sheffet
+                        (bootstrap), guaranteed and plug-in intervals, in the style of Sheffet;
+                        the default regression's robust intervals and the homoscedastic ones,
+                        and the share of fits with an interval
   audit_table.md        the privacy auditor on every mechanism with an exact output density, each on
                         its adversarial neighbouring pair, including one known not to be private
   figures.json          every plotted number, with the settings
 
-Usage: plots.py OUTPUT_DIR [--quick]   (--quick: fewer repeats, for a smoke run)
+Usage: plots.py OUTPUT_DIR [--quick] [--regression]   (--quick: fewer repeats, for a smoke run;
+--regression: regression.png alone, its numbers replaced in figures.json)
 Every run is seeded (experiments only: a seeded release is not private if the seed is known).
 """
 import csv
@@ -149,8 +152,8 @@ def regression_runs(sizes, trials, rng):
     features, label = list(range(d)), d
     eps = 1.0
     names = ["AdaSSP", "Analyze Gauss, bootstrap", "Analyze Gauss, guaranteed",
-             "Analyze Gauss, plug-in (release as exact data)"]
-    error = {k: [] for k in names}
+             "Analyze Gauss, plug-in (release as exact data)", ROBUST, HOMOSCEDASTIC]
+    error = {k: [] for k in names[:4]}  # the default regressions' error is AdaSSP's
     coverage = {k: [] for k in names[1:]}
     width = {k: [] for k in names[1:]}
     refused = {k: [] for k in names[1:]}
@@ -186,6 +189,7 @@ def regression_runs(sizes, trials, rng):
                 intervals[names[3]] = (p.coefficients, p.ci_lower, p.ci_upper)
             except dpcov.DpcovError:
                 intervals[names[3]] = None
+            intervals.update(default_regressions(rows, eps, int(rng_np.integers(2**31))))
             for k, v in intervals.items():
                 if v is None:  # refused: the noise swamps the data (counted apart)
                     cov[k].append(np.nan)
@@ -195,7 +199,7 @@ def regression_runs(sizes, trials, rng):
                 err[k].append(np.linalg.norm(coef - beta))
                 cov[k].append(float(np.mean((lo <= beta) & (beta <= hi))))
                 wid[k].append(float(np.mean(hi - lo)))
-        for k in names:
+        for k in error:
             error[k].append(float(np.median(err[k])) if err[k] else float("nan"))
         for k in names[1:]:
             given = [c for c in cov[k] if np.isfinite(c)]
@@ -207,9 +211,32 @@ def regression_runs(sizes, trials, rng):
             "coverage": coverage, "width": width, "refused": refused}
 
 
+ROBUST = "AdaSSP default: robust (sandwich)"
+HOMOSCEDASTIC = "AdaSSP, homoscedastic bootstrap"
+
+
+def default_regressions(rows, eps, seed):
+    """The default regression (PrivateLinearRegression: AdaSSP, robust intervals) and its
+    homoscedastic variant on the same rows, as (coefficients, lower, upper) or None where no
+    interval is printed."""
+    out = {}
+    x, y = rows[:, :-1], rows[:, -1]
+    half = 1.0 / np.sqrt(2.0)
+    for name, errors in ((ROBUST, "robust"), (HOMOSCEDASTIC, "homoscedastic")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reg = dpcov.PrivateLinearRegression(eps, DELTA, bound=half, label_bound=half,
+                                                fit_intercept=False, errors=errors,
+                                                n_bootstrap=499, random_state=seed).fit(x, y)
+        lo, hi = reg.conf_int_[:, 0], reg.conf_int_[:, 1]
+        out[name] = (reg.coef_, lo, hi) if np.isfinite(lo).all() else None
+    return out
+
+
 REGRESSION_COLORS = {"AdaSSP": "C0", "Analyze Gauss, bootstrap": "C1",
                      "Analyze Gauss, guaranteed": "C2",
-                     "Analyze Gauss, plug-in (release as exact data)": "C3"}
+                     "Analyze Gauss, plug-in (release as exact data)": "C3",
+                     ROBUST: "C4", HOMOSCEDASTIC: "C5"}
 
 
 def plot_regression(r, path):
@@ -230,9 +257,10 @@ def plot_regression(r, path):
     a3.set(xscale="log", yscale="log", xlabel="n", ylabel="median width",
            title="interval width (when given)")
     for k, v in r["refused"].items():
-        a4.plot(r["n"], v, marker="o", label=k, color=REGRESSION_COLORS[k])
+        a4.plot(r["n"], [1.0 - x for x in v], marker="o", label=k, color=REGRESSION_COLORS[k])
     a4.set(xscale="log", ylim=(-0.02, 1.02), xlabel="n", ylabel="fraction of trials",
-           title="intervals refused (noise swamps the data)")
+           title="share of fits with an interval")
+    a4.legend(fontsize=7)
     fig.suptitle("Linear model, d = 10, epsilon = 1, delta = 1e-6, %d trials per n" % r["trials"])
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -281,15 +309,31 @@ def audit_table(trials, epsilon=0.5, dim=3, n=100):
     return head + "\n".join(lines) + "\n", rows
 
 
+def regression_only(outdir, sizes, trials, rng):
+    """Redraws regression.png alone and replaces the regression numbers of figures.json."""
+    reg = regression_runs(sizes, trials, rng)
+    plot_regression(reg, os.path.join(outdir, "regression.png"))
+    path = os.path.join(outdir, "figures.json")
+    figures = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            figures = json.load(f)
+    figures["regression"] = reg
+    with open(path, "w") as f:
+        json.dump(figures, f, indent=1)
+
+
 def main():
     outdir = sys.argv[1]
     quick = "--quick" in sys.argv[2:]
     os.makedirs(outdir, exist_ok=True)
     rng = dpcov.Rng(20261124, 1)
     repeats = 3 if quick else 20
+    sizes = [1000, 10000] if quick else [1000, 3000, 10000, 30000, 100000]
+    if "--regression" in sys.argv[2:]:
+        return regression_only(outdir, sizes, 4 if quick else 100, rng)
     cov = {name: covariance_errors(rows, repeats, rng) for name, rows in datasets()}
     plot_covariance(cov, os.path.join(outdir, "covariance_error.png"))
-    sizes = [1000, 10000] if quick else [1000, 3000, 10000, 30000, 100000]
     reg = regression_runs(sizes, 4 if quick else 100, rng)
     plot_regression(reg, os.path.join(outdir, "regression.png"))
     table, audits = audit_table(2000 if quick else 20000)

@@ -39,11 +39,17 @@ def _sin_theta(a, b):
 
 
 def _covered(X, center, seed):
+    return _covered_count(X, center, seed, RELEASES)
+
+
+def _covered_count(X, center, seed, releases):
+    """How many of ``releases`` releases (seeds seed * 1000 + r) print a subspace bound that holds
+    against the exact top-K subspace of X (also run by bench/pca_auto_bound_coverage.py)."""
     truth = _top(np.cov(X.T, bias=True) if center else X.T @ X / len(X))
     covered = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for r in range(RELEASES):
+        for r in range(releases):
             pca = dpcov.PrivatePCA(n_components=K, epsilon=EPSILON, bound="auto", center=center,
                                    random_state=seed * 1000 + r).fit(X)
             covered += _sin_theta(pca.components_.T, truth) <= pca.subspace_error_.sin_theta_bound

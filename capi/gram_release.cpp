@@ -43,6 +43,17 @@ void check_unit_release(mech::MechanismId id, const data::UnitSampler &units) {
          "dpcov_gram_finish_units() after its last rows");
 }
 
+namespace {
+
+// With privacy units neighbouring datasets differ in a unit: the receipt states n as the number of
+// units (public under replace-one) and k, public; the rows kept, which the draw checks, are not.
+void state_units(mech::Receipt &receipt, const data::UnitSampler &units) {
+  receipt.n = units.units();
+  receipt.max_rows_per_unit = units.max_rows_per_unit();
+}
+
+}  // namespace
+
 void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech::Request &request,
                        const PlanOf &plan_of, dpcov_rng *rng, int32_t layout, double *out,
                        int64_t ldo, dpcov_receipt *receipt) {
@@ -55,15 +66,13 @@ void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech:
   // it was; a draw once made is consumed (a call that fails after drawing still advances it).
   mech::ExactGrid grid;
   const mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
-  // With privacy units neighbouring datasets differ in a unit: the receipt states n as the
-  // number of units (public under replace-one); the rows kept, which the draw checks, are not.
   mech::Receipt stated = planned;
-  if (gram.units) stated.n = gram.units->units();
+  if (gram.units) state_units(stated, *gram.units);
   c_receipt(stated, receipt);
   mech::Release release =
       gram.exact ? mech::release_exact_gram(id, *gram.exact, request, planned, grid, rng->rng)
                  : mech::release(id, gram.acc.matrix().view(), request, planned, rng->rng);
-  if (gram.units) release.receipt.n = gram.units->units();
+  if (gram.units) state_units(release.receipt, *gram.units);
   check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = c_receipt(release.receipt, receipt);
   write_symmetric_from_upper(release.matrix, out_view);

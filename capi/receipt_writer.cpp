@@ -56,6 +56,7 @@ dpcov_receipt c_receipt_fields(const mechanisms::Receipt &receipt) {
   c.test_value = receipt.test_value;
   c.test_passed = receipt.test_passed ? 1 : 0;
   c.glasso_rho = receipt.glasso_rho;
+  c.max_rows_per_unit = receipt.max_rows_per_unit;
   c.generator = static_cast<int32_t>(receipt.generator);
   c.numerics = static_cast<int32_t>(receipt.numerics);
   const size_t length = std::strlen(receipt.theorem);
@@ -141,6 +142,7 @@ mechanisms::Receipt core_receipt(const dpcov_receipt &c) {
   r.test_value = c.test_value;
   r.test_passed = c.test_passed != 0;
   r.glasso_rho = c.glasso_rho;
+  r.max_rows_per_unit = c.max_rows_per_unit;
   r.generator = static_cast<mechanisms::Generator>(c.generator);
   r.numerics = static_cast<mechanisms::Numerics>(c.numerics);
   return r;

@@ -140,6 +140,9 @@ type Receipt struct {
 	TestValue          float64
 	TestPassed         bool
 	GlassoRho          float64
+	// MaxRowsPerUnit is k when the guarantee is stated for privacy units of at most k rows (N then
+	// counts units and Bound is the unit bound); 0 when every row is its own unit. Public.
+	MaxRowsPerUnit int64
 }
 
 func newCReceipt() C.dpcov_receipt {
@@ -175,7 +178,7 @@ func receiptFromC(c *C.dpcov_receipt) Receipt {
 		TestEpsilon: float64(c.test_epsilon), TestDelta: float64(c.test_delta),
 		TestScale: float64(c.test_scale), TestShift: float64(c.test_shift),
 		TestValue: float64(c.test_value), TestPassed: c.test_passed != 0,
-		GlassoRho: float64(c.glasso_rho),
+		GlassoRho: float64(c.glasso_rho), MaxRowsPerUnit: int64(c.max_rows_per_unit),
 	}
 }
 
@@ -203,6 +206,7 @@ func receiptToC(r Receipt) C.dpcov_receipt {
 	c.test_scale, c.test_shift, c.test_value = C.double(r.TestScale), C.double(r.TestShift), C.double(r.TestValue)
 	c.test_passed, c.glasso_rho = cBool(r.TestPassed), C.double(r.GlassoRho)
 	c.generator, c.numerics = C.int32_t(r.Generator), C.int32_t(r.Numerics)
+	c.max_rows_per_unit = C.int64_t(r.MaxRowsPerUnit)
 	return c
 }
 

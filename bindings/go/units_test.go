@@ -37,7 +37,7 @@ func TestGramKeepsAtMostKRowsPerUnitAndReleasesWithNTheUnits(t *testing.T) {
 		t.Fatalf("info %+v, %v", info, err)
 	}
 	_, receipt, err := g.Release(AnalyzeGauss, 1, 1e-6, nil, rng)
-	if err != nil || receipt.N != 3 {
+	if err != nil || receipt.N != 3 || receipt.MaxRowsPerUnit != 2 {
 		t.Fatalf("receipt %+v, %v", receipt, err)
 	}
 }

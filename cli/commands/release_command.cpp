@@ -386,7 +386,7 @@ nlohmann::ordered_json public_sidecar(const GramPlan &plan, const ReleaseOptions
   // add-remove), the rows kept are not published.
   if (plan.unit_index >= 0)
     sidecar["privacy_unit"] = {{"column", o.privacy_unit},
-                               {"max_rows_per_unit", o.max_rows_per_unit},
+                               {"max_rows_per_unit", receipt.max_rows_per_unit},
                                {"row_bound", plan.row_bound}};
   return sidecar;
 }

@@ -112,6 +112,9 @@ struct Receipt {
   // Wang-Huai-Xu graphical lasso (the private pipeline and glasso_output_wishart): the public
   // penalty rho; else 0.
   double glasso_rho = 0.0;
+  // Privacy units: k, the most rows a unit contributes, when n counts units and the bound is the
+  // unit bound (proofs/unit_gram_sensitivity.md); 0 when every row is its own unit.
+  int64_t max_rows_per_unit = 0;
   // Release only (a plan leaves None): the engine of the generator the noise came from, the
   // weaker one when two generators were used (a sketch's and the release's).
   Generator generator = Generator::None;

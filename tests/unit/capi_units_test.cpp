@@ -124,6 +124,12 @@ TEST(CapiUnits, ReleasesAtTheUnitBoundWithNTheNumberOfUnits) {
         EXPECT_EQ(r.receipt.n, kUnits);
         EXPECT_EQ(r.receipt.bound, info.bound);
         EXPECT_EQ(r.receipt.numerics, numerics);
+        // k is public: the receipt states it, and the public receipt keeps it.
+        EXPECT_EQ(r.receipt.max_rows_per_unit, kMaxRows);
+        dpcov_receipt shown{};
+        shown.struct_size = sizeof shown;
+        ASSERT_EQ(dpcov_receipt_public(&r.receipt, &shown), DPCOV_OK);
+        EXPECT_EQ(shown.max_rows_per_unit, kMaxRows);
         // The unit-level sensitivity: k B^2 times the row-level factor, never below.
         const bool replace = neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
         const double expected = mechanism == DPCOV_MECHANISM_ANALYZE_GAUSS

@@ -526,7 +526,7 @@ class ReceiptC(Struct):
                 ("projection_rows", c_int64), ("threshold_w2", c_double), ("appended_w", c_double),
                 ("test_epsilon", c_double), ("test_delta", c_double), ("test_scale", c_double),
                 ("test_shift", c_double), ("test_value", c_double), ("test_passed", c_int32),
-                ("glasso_rho", c_double)]
+                ("glasso_rho", c_double), ("max_rows_per_unit", c_int64)]
 
 
 class MechanismParamsC(Struct):

@@ -102,6 +102,7 @@ int main(void) {
   printf(", \"test_value\": %zu", offsetof(dpcov_receipt, test_value));
   printf(", \"test_passed\": %zu", offsetof(dpcov_receipt, test_passed));
   printf(", \"glasso_rho\": %zu", offsetof(dpcov_receipt, glasso_rho));
+  printf(", \"max_rows_per_unit\": %zu", offsetof(dpcov_receipt, max_rows_per_unit));
   printf("}%s\n", ",");
   printf("\"dpcov_mechanism_params\": {\"size\": %zu", sizeof(dpcov_mechanism_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_mechanism_params, struct_size));

@@ -28,6 +28,8 @@ def test_release_rows_with_units_is_at_the_unit_bound_in_any_row_order(mechanism
         grouped = dpcov.release_rows(mechanism, rows, 1.0, 1.0, 1e-6, rng, numerics=numerics,
                                      privacy_unit=names, max_rows_per_unit=6)
     assert grouped.receipt.n == 12
+    assert grouped.receipt.max_rows_per_unit == 6
+    assert grouped.receipt.public().max_rows_per_unit == 6  # k is public
     assert grouped.receipt.bound >= math.sqrt(6.0)
     assert grouped.receipt.bound <= math.sqrt(6.0) * (1 + 1e-8)
     # Shuffled rows: the same units, grouped again; with k at least every unit's size nothing is

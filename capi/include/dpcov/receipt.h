@@ -232,6 +232,14 @@ typedef struct dpcov_receipt {
   int32_t test_passed;
   /** Wang-Huai-Xu graphical lasso (dpcov_private_glasso_*, ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART): the public penalty rho; else 0. */
   double glasso_rho;
+  /**
+   * Privacy units (dpcov_row_bounding::max_rows_per_unit): k, the most rows one unit (a person)
+   * contributes, when the guarantee is stated for units rather than rows; then `n` counts units,
+   * `bound` is the unit bound B_u >= sqrt(k) B and the neighbour relation adds, removes or replaces
+   * a whole unit (proofs/unit_gram_sensitivity.md). 0 when every row is its own unit. Public: k is
+   * chosen by the caller, never read from the data.
+   */
+  int64_t max_rows_per_unit;
 } dpcov_receipt;
 
 /** dpcov_receipt::n in a public receipt when n is private (::DPCOV_NEIGHBOUR_ADD_REMOVE). */
@@ -247,12 +255,13 @@ typedef struct dpcov_receipt {
  * beyond the release (proofs/public_receipt.md). The time a release takes is not covered: IEV and
  * KT's running time grows with their proposal count.
  *
- * @param receipt  a receipt filled by the library (struct_size >= sizeof(dpcov_receipt),
+ * @param receipt  a receipt filled by the library (struct_size at least that of the first version
+ *                 of dpcov_receipt, through `glasso_rho`; fields beyond it read as 0;
  *                 `neighbour` a ::dpcov_neighbour); not retained.
  * @param[out] out receives the public receipt; the caller sets out->struct_size. May equal
  *                 @p receipt. Untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p receipt or @p out NULL),
- *         ::DPCOV_E_INVALID_ARGUMENT (a struct_size below sizeof(dpcov_receipt), or an unknown
+ *         ::DPCOV_E_INVALID_ARGUMENT (a struct_size below the first version's, or an unknown
  *         neighbour relation).
  * @proof proofs/public_receipt.md
  *

@@ -3,6 +3,7 @@
 #include "../core/check.hpp"
 #include "../core/error.hpp"
 #include "../core/data/row_bounding.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"
 #include "struct_size.hpp"
@@ -35,9 +36,9 @@ void check_exact_release(mech::MechanismId id) {
 }
 
 void check_unit_release(mech::MechanismId id, const data::UnitSampler &units) {
-  if (id != mech::MechanismId::AnalyzeGauss && id != mech::MechanismId::LaplaceSym)
+  if (!mech::supports_units(id))
     fail(Status::Incompatible, "gram bounds privacy units, which ", mech::mechanism_name(id),
-         " has no unit-level proof for: release it with analyze_gauss or laplace_sym");
+         " has no unit-level proof for: release it with one of ", mech::units_mechanism_names());
   if (units.open())
     fail(Status::Precondition, "gram has an open privacy unit: call ",
          "dpcov_gram_finish_units() after its last rows");

@@ -40,6 +40,7 @@ void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   info.exact_theorem = e.exact_theorem;
   info.proof = e.proof;
   info.header = e.header;
+  info.unit_proof = e.unit_proof;
   dpcov::capi::write_struct(out, info);
 }
 

@@ -22,6 +22,7 @@ type MechanismInfo struct {
 	ExactTheorem string // the same for exact numerics, "" for a mechanism without them
 	Proof        string // the derivation, relative to the source tree
 	Header       string // the public header of its entry points
+	UnitProof    string // the proof at the level of privacy units, "" for row level only
 }
 
 // Registry values (dpcov/mechanism.h).
@@ -56,6 +57,7 @@ func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 		Numerics: int32(e.numerics), Input: int32(e.input), Output: int32(e.output),
 		Theorem: C.GoString(e.theorem), ExactTheorem: C.GoString(e.exact_theorem),
 		Proof: C.GoString(e.proof), Header: C.GoString(e.header),
+		UnitProof: C.GoString(e.unit_proof),
 	}
 }
 

@@ -41,3 +41,20 @@ func TestGramKeepsAtMostKRowsPerUnitAndReleasesWithNTheUnits(t *testing.T) {
 		t.Fatalf("receipt %+v, %v", receipt, err)
 	}
 }
+
+// The registry names the mechanisms with a unit-level proof; the rest are refused on units.
+func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
+	mechanisms, err := Mechanisms()
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := map[string]bool{}
+	for _, m := range mechanisms {
+		if m.UnitProof != "" {
+			with[m.Name] = true
+		}
+	}
+	if len(with) != 3 || !with["analyze_gauss"] || !with["laplace_sym"] || !with["inverse_gauss"] {
+		t.Fatalf("mechanisms with a unit proof: %v", with)
+	}
+}

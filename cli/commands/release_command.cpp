@@ -226,10 +226,7 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
   if (!o.privacy_unit.empty()) {
     plan.unit_index = unit_column_index(reader, o.privacy_unit);
     plan.data_columns.erase(plan.data_columns.begin() + plan.unit_index);
-    const int32_t id = plan.choice.id;
-    if (id != DPCOV_MECHANISM_ANALYZE_GAUSS && id != DPCOV_MECHANISM_LAPLACE_SYM)
-      fail(kExitUsage, "--privacy-unit releases analyze_gauss or laplace_sym only, not ",
-           o.mechanism.mechanism);
+    require_unit_mechanism(plan.choice.id, o.mechanism.mechanism);
   }
   if (o.add_constant)
     for (const std::string &name : plan.data_columns)

@@ -16,6 +16,23 @@ int64_t unit_column_index(const RowReader &reader, const std::string &name) {
        "columns read (with --columns, list it too)");
 }
 
+void require_unit_mechanism(int32_t id, const std::string &name) {
+  dpcov_mechanism_entry entry{};
+  entry.struct_size = sizeof entry;
+  library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
+  if (*entry.unit_proof != '\0') return;
+  std::string supported;
+  for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
+    dpcov_mechanism_entry other{};
+    other.struct_size = sizeof other;
+    library_check(dpcov_mechanism_info(i, &other), "the mechanism registry");
+    if (*other.unit_proof != '\0')
+      supported += (supported.empty() ? "" : ", ") + std::string(other.name);
+  }
+  fail(kExitUsage, "--privacy-unit: ", name, " has no proof at the level of privacy units; ",
+       "release with one of ", supported, " (docs/privacy-units.md)");
+}
+
 double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols) {
   // An idealized accumulator with no release named plans nothing: only its bound is read.
   dpcov_row_bounding probe = spec;

@@ -18,6 +18,10 @@ namespace dpcov::cli {
 // not one of them.
 int64_t unit_column_index(const RowReader &reader, const std::string &name);
 
+// CliError(kExitUsage) unless mechanism `id` (named `name` on the command line) releases from an
+// accumulator of privacy units: its registry entry names a unit proof.
+void require_unit_mechanism(int32_t id, const std::string &name);
+
 // The public bound of the units' contributions for `spec` (with max_rows_per_unit set) on rows
 // of `cols` raw columns, as the library computes it (dpcov_gram_info::bound): what a release
 // from such an accumulator is planned at.

@@ -13,6 +13,7 @@ namespace {
 constexpr int32_t id_of(MechanismId mechanism) { return static_cast<int32_t>(mechanism); }
 
 constexpr const char *kGramHeader = "capi/include/dpcov/mechanism.h";
+constexpr const char *kUnitProof = "proofs/unit_gram_sensitivity.md";
 
 constexpr std::array<RegistryEntry, 18> kRegistry = {{
     {id_of(MechanismId::AnalyzeGauss), "analyze_gauss", Family::Gram, PrivacyModel::Approximate,
@@ -22,7 +23,8 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      "Analyze Gauss, exact: rows on a 2^-k B grid, exact integer Gram, discrete Gaussian, "
      "analytic variance + 4 (Balle-Wang 2018 Thm 8); proofs/exact_additive.md",
      "proofs/analyze_gauss.md", kGramHeader,
-     {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
+     {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0,
+     kUnitProof},
     {id_of(MechanismId::LaplaceSym), "laplace_sym", Family::Gram, PrivacyModel::Pure,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 1, scale from the upper-triangle L1 sensitivity (d+1)B^2 "
@@ -30,7 +32,8 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      "Symmetric Laplace, exact: rows on a 2^-k B grid, exact integer Gram, discrete Laplace "
      "(Canonne-Kamath-Steinke 2020 Alg. 2); proofs/exact_additive.md",
      "proofs/laplace_sym.md", kGramHeader,
-     {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
+     {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0,
+     kUnitProof},
     {id_of(MechanismId::WishartAdditive), "wishart_additive", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 3, Thm 4.1 = Thm B.3: W_d(k, B^2 I), "
@@ -45,7 +48,7 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      "",
      "proofs/inverse_gauss.md", kGramHeader,
      {NoiseKind::SymmetricGaussian, NoiseBase::InverseGram}, GlassoPerturbation::Unsupported,
-     kOptionLambdaMin},
+     kOptionLambdaMin, kUnitProof},
     {id_of(MechanismId::WishartJiang), "wishart_jiang", Family::Gram, PrivacyModel::NotPrivate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 2 / Thm 3 as published: W_d(d+1, 3B^2/(2eps) I). NOT DP "
@@ -190,6 +193,18 @@ const char *theorem_of(MechanismId mechanism) { return entry_of(id_of(mechanism)
 
 const char *exact_theorem_of(MechanismId mechanism) {
   return entry_of(id_of(mechanism)).exact_theorem;
+}
+
+bool supports_units(MechanismId mechanism) {
+  return *entry_of(id_of(mechanism)).unit_proof != '\0';
+}
+
+std::string units_mechanism_names() {
+  std::string names;
+  for (const RegistryEntry &entry : kRegistry)
+    if (*entry.unit_proof != '\0')
+      names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  return names;
 }
 
 }  // namespace dpcov::mechanisms

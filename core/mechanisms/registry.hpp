@@ -85,6 +85,9 @@ struct RegistryEntry {
   NoiseLaw noise{};
   GlassoPerturbation glasso = GlassoPerturbation::Unsupported;
   int32_t options = 0;
+  // The proof of its guarantee at the level of privacy units (an accumulator with
+  // max_rows_per_unit > 0), "" for a mechanism released at row level only.
+  const char *unit_proof = "";
 };
 
 std::span<const RegistryEntry> registry();
@@ -109,5 +112,10 @@ std::string names_taking(int32_t option);
 // The theorem of a Gram-input mechanism's default calibration, and of its exact numerics.
 const char *theorem_of(MechanismId mechanism);
 const char *exact_theorem_of(MechanismId mechanism);
+
+// Whether a mechanism releases from an accumulator of privacy units (its entry's unit_proof), and
+// the names of those that do, for a refusal's message.
+bool supports_units(MechanismId mechanism);
+std::string units_mechanism_names();
 
 }  // namespace dpcov::mechanisms

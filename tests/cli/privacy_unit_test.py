@@ -85,7 +85,7 @@ class PrivacyUnit(DpcovCase):
                                  "1e-6", "--bound", "1", "-o", self.path("w.npy"), "-q",
                                  "--privacy-unit", "person", "--max-rows-per-unit", "2"])
         self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
-        self.assertIn("analyze_gauss or laplace_sym only", result.stderr.decode())
+        self.assertIn("no proof at the level of privacy units", result.stderr.decode())
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-// Unit-level audits of Analyze Gauss and symmetric Laplace (proofs/unit_gram_sensitivity.md):
+// Unit-level audits of Analyze Gauss, symmetric Laplace and Gaussian noise on the inverse
+// (proofs/unit_gram_sensitivity.md):
 // neighbouring datasets that differ in one unit of k rows, all on the row bound and aligned (the
 // largest trace a unit can have), added or removed, or replaced by a unit along another axis.
 // Exact numerics: the pair's exact privacy under the integer noise law (exact_pair_privacy(), no
@@ -6,7 +7,10 @@
 // bounds rows but not units (the plan at the row bound, each row summed as its own unit) is
 // flagged, its pair beyond the claim by about k (L1) or k^2 (rho). Idealized numerics: the
 // Gaussian pair's exact delta at the plan's sigma (analytic_gaussian_delta) and the Laplace pair's
-// largest loss, both within the claim at the unit bound and beyond it at the row bound.
+// largest loss, both within the claim at the unit bound and beyond it at the row bound. Inverse
+// Gauss (idealized only): the Gaussian pair's exact delta on G^{-1} at the plan's sigma, on pairs
+// at the edge of the public bound lambda_min(G) >= theta^2 of each scope, within the claim at the
+// unit bound and beyond it at the row bound.
 //
 // Error rates: every check here is deterministic (closed forms at fixed datasets); nothing is
 // sampled, so the false-failure rate is 0.
@@ -18,6 +22,7 @@
 #include "core/audit/datasets.hpp"
 #include "core/audit/exact_pmf.hpp"
 #include "core/audit/unit_pairs.hpp"
+#include "core/linalg/blas.hpp"
 #include "core/mechanisms/mechanism.hpp"
 #include "core/privacy/analytic_gaussian.hpp"
 #include "core/privacy/unit_bound.hpp"
@@ -172,6 +177,73 @@ TEST(UnitAudit, IdealizedReleasesKeepTheirClaimOnUnitPairsAndRowOnlyBoundingIsFl
         for (const auto &[a, b] : unit_pairs(neighbour, k, d)) {
           shipped = std::max(shipped, idealized_ratio(m, unit_request, a, b));
           broken = std::max(broken, idealized_ratio(m, row_request, a, b));
+        }
+        EXPECT_LE(shipped, 1.0);
+        EXPECT_GT(broken, 1.0);
+      }
+}
+
+// Units of at most k rows of norm 1 along the axes, counts[j] rows along axis j: a Gram whose
+// eigenvalues are the counts (ones among them scaled a few ulps inside the bound, as clipped).
+UnitRows axis_units(const std::vector<int64_t> &counts, int64_t k) {
+  const int64_t d = static_cast<int64_t>(counts.size());
+  UnitRows data;
+  data.cols = d;
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t left = counts[static_cast<size_t>(j)]; left > 0; left -= k)
+      data = joined(data, aligned_unit(std::min(left, k), kBound, axis(d, j)));
+  return data;
+}
+
+// Pairs for the inverse at theta^2 = kTheta2 in d = 3: each dataset's lambda_min as low as its
+// scope allows (theta^2 in the domain scope; one dataset at theta^2 and the other down to
+// theta^2 - k in the input scope), differing in one aligned unit of k rows.
+constexpr double kTheta2 = 20.0;
+
+std::vector<std::pair<UnitRows, UnitRows>> inverse_pairs(privacy::LambdaMinScope scope,
+                                                         Neighbour neighbour, int64_t k) {
+  const std::vector<double> ones(3, 1.0);
+  // Rows of norm 1 - 2^-50 per axis: 21 of them keep the diagonal above theta^2 = 20.
+  const int64_t low = scope == privacy::LambdaMinScope::Domain ? 21 : 21 - k;
+  std::vector<std::pair<UnitRows, UnitRows>> pairs;
+  if (neighbour == Neighbour::AddRemove) {
+    const UnitRows base = axis_units({low, 21, 21}, k);
+    pairs.emplace_back(joined(base, aligned_unit(k, kBound, axis(3, 0))), base);
+    if (scope == privacy::LambdaMinScope::Domain)
+      pairs.emplace_back(joined(base, aligned_unit(k, kBound, ones)), base);
+  } else {
+    const UnitRows base = axis_units({low, 21, 21}, k);
+    pairs.emplace_back(joined(base, aligned_unit(k, kBound, axis(3, 0))),
+                       joined(base, aligned_unit(k, kBound, axis(3, 1))));
+  }
+  return pairs;
+}
+
+// Exact delta of the Gaussian pair on the inverses at the plan's sigma, over the claimed delta.
+double inverse_ratio(const Request &r, const UnitRows &a, const UnitRows &b) {
+  const mechanisms::Receipt plan = mechanisms::plan(MechanismId::InverseGauss, r);
+  const Matrix ia = linalg::spd_inverse(gram_of(a)), ib = linalg::spd_inverse(gram_of(b));
+  const double distance = upper_triangle_l2_distance(ia.view(), ib.view());
+  return privacy::analytic_gaussian_delta(plan.sigma, r.epsilon, distance) / r.delta;
+}
+
+TEST(UnitAudit, InverseGaussKeepsItsClaimOnUnitPairsAndRowOnlyBoundingIsFlagged) {
+  for (const privacy::LambdaMinScope scope :
+       {privacy::LambdaMinScope::Domain, privacy::LambdaMinScope::Input})
+    for (const Neighbour neighbour : {Neighbour::AddRemove, Neighbour::ReplaceOne})
+      for (const int64_t k : {2, 5}) {
+        SCOPED_TRACE(testing::Message() << "scope " << static_cast<int>(scope) << " neighbour "
+                                        << static_cast<int>(neighbour) << " k " << k);
+        Request unit_request = request_at(3, privacy::unit_contribution_bound(k, kBound),
+                                          MechanismId::AnalyzeGauss, neighbour);
+        unit_request.options.lambda_min_bound = kTheta2;
+        unit_request.options.lambda_min_scope = scope;
+        Request row_request = unit_request;
+        row_request.bound = kBound;
+        double shipped = 0.0, broken = 0.0;
+        for (const auto &[a, b] : inverse_pairs(scope, neighbour, k)) {
+          shipped = std::max(shipped, inverse_ratio(unit_request, a, b));
+          broken = std::max(broken, inverse_ratio(row_request, a, b));
         }
         EXPECT_LE(shipped, 1.0);
         EXPECT_GT(broken, 1.0);

@@ -143,6 +143,42 @@ TEST(CapiUnits, ReleasesAtTheUnitBoundWithNTheNumberOfUnits) {
       }
 }
 
+// 10 units along each axis, of 3 rows of norm 0.9 each: lambda_min(G) = 24.3 >= theta^2 = 20.
+TEST(CapiUnits, InverseGaussReleasesAtTheUnitBoundUnderItsLambdaMinBound) {
+  Data data;
+  for (int64_t u = 0; u < 3 * kUnits; ++u)
+    for (int64_t r = 0; r < kMaxRows; ++r) {
+      for (int64_t j = 0; j < kCols; ++j) data.rows.push_back(j == u % kCols ? 0.9 : 0.0);
+      data.ids.push_back(u);
+    }
+  for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+    SCOPED_TRACE(neighbour);
+    dpcov_rng *rng = seeded(13);
+    dpcov_gram *g = unit_gram(
+        unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, neighbour), data, rng);
+    dpcov_mechanism_params params;
+    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+    params.neighbour = neighbour;
+    params.lambda_min_bound = 20.0;
+    std::vector<double> out(kCols * kCols, -7.0);
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    ASSERT_EQ(dpcov_mechanism_release_gram(DPCOV_MECHANISM_INVERSE_GAUSS, g, 1.0, 1e-6, &params,
+                                           rng, DPCOV_ROW_MAJOR, out.data(), kCols, &receipt),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(receipt.n, 3 * kUnits);
+    EXPECT_EQ(receipt.max_rows_per_unit, kMaxRows);
+    EXPECT_EQ(receipt.bound, gram_info_of(g).bound);
+    // c B_u^2 / theta^4 with B_u^2 = 3 (1 + 2^-30)^2, rounded up: never the row-level c / 400.
+    const double c = neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE ? std::sqrt(2.0) : 1.0;
+    EXPECT_GE(receipt.sensitivity, c * 3.0 / 400.0);
+    EXPECT_LE(receipt.sensitivity, c * 3.0 / 400.0 * 1.01);
+    dpcov_gram_destroy(&g);
+    dpcov_rng_destroy(&rng);
+  }
+}
+
 TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   const Data data = unit_data(0, kUnits);
   dpcov_rng *rng = seeded(12);
@@ -159,6 +195,16 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   EXPECT_EQ(gram_info_of(g).units, kUnits);
   r = release(DPCOV_MECHANISM_WISHART_ADDITIVE, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
   EXPECT_EQ(r.status, DPCOV_E_INCOMPATIBLE);
+  // The refusal names the mechanisms whose registry entry has a unit proof.
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("inverse_gauss"), std::string::npos);
+  for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
+    dpcov_mechanism_entry e{};
+    e.struct_size = sizeof e;
+    ASSERT_EQ(dpcov_mechanism_info(i, &e), DPCOV_OK);
+    const bool units = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
+                       e.id == DPCOV_MECHANISM_LAPLACE_SYM || e.id == DPCOV_MECHANISM_INVERSE_GAUSS;
+    EXPECT_EQ(std::string(e.unit_proof), units ? "proofs/unit_gram_sensitivity.md" : "") << e.name;
+  }
   for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
   dpcov_gram_destroy(&g);
   dpcov_rng_destroy(&rng);

@@ -544,7 +544,8 @@ class MechanismEntryC(Struct):
     _fields_ = [("struct_size", c_size_t), ("id", c_int32), ("family", c_int32),
                 ("privacy_model", c_int32), ("neighbours", c_int32), ("numerics", c_int32),
                 ("input", c_int32), ("output", c_int32), ("name", c_char_p), ("theorem", c_char_p),
-                ("exact_theorem", c_char_p), ("proof", c_char_p), ("header", c_char_p)]
+                ("exact_theorem", c_char_p), ("proof", c_char_p), ("header", c_char_p),
+                ("unit_proof", c_char_p)]
 
 
 class RegressionParamsC(Struct):

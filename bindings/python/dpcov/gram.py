@@ -137,8 +137,10 @@ def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, 
 
     ``privacy_unit``: None (every row its own unit), or one value per row naming its privacy
     unit (a person): then ``max_rows_per_unit`` (k, required) rows of each unit at most are kept,
-    chosen at random with ``rng``, and the guarantee is on units, for ``"analyze_gauss"`` and
-    ``"laplace_sym"`` (docs/privacy-units.md); the receipt's n is the number of units."""
+    chosen at random with ``rng``, and the guarantee is on units, for the mechanisms whose
+    registry entry names a unit proof (``"analyze_gauss"``, ``"laplace_sym"``,
+    ``"inverse_gauss"``; docs/privacy-units.md); the receipt's n is the number of units and its
+    ``max_rows_per_unit`` is k."""
     m = _arrays.matrix(a, "a")
     neighbour = params.get("neighbour", "replace_one")
     if privacy_unit is not None:

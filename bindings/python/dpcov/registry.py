@@ -32,6 +32,7 @@ class MechanismInfo:
     exact_theorem: str
     proof: str
     header: str
+    unit_proof: str  # the proof at the level of privacy units, "" for row level only
 
 
 def _info(entry: MechanismEntryC) -> MechanismInfo:
@@ -42,7 +43,8 @@ def _info(entry: MechanismEntryC) -> MechanismInfo:
         numerics=tuple(n for bit, n in _NUMERICS if entry.numerics & bit),
         input=_INPUTS[entry.input], output=_OUTPUTS[entry.output],
         theorem=entry.theorem.decode(), exact_theorem=entry.exact_theorem.decode(),
-        proof=entry.proof.decode(), header=entry.header.decode())
+        proof=entry.proof.decode(), header=entry.header.decode(),
+        unit_proof=entry.unit_proof.decode())
 
 
 def mechanisms() -> list[MechanismInfo]:

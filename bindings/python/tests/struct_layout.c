@@ -131,6 +131,7 @@ int main(void) {
   printf(", \"exact_theorem\": %zu", offsetof(dpcov_mechanism_entry, exact_theorem));
   printf(", \"proof\": %zu", offsetof(dpcov_mechanism_entry, proof));
   printf(", \"header\": %zu", offsetof(dpcov_mechanism_entry, header));
+  printf(", \"unit_proof\": %zu", offsetof(dpcov_mechanism_entry, unit_proof));
   printf("}%s\n", ",");
   printf("\"dpcov_regression_params\": {\"size\": %zu", sizeof(dpcov_regression_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_regression_params, struct_size));

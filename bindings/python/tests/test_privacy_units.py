@@ -88,3 +88,13 @@ def test_private_covariance_fits_at_unit_level_with_the_released_count():
     assert est.covariance_.shape == (3, 3)
     with pytest.raises(ValueError):
         dpcov.PrivateCovariance(bound=1.0).fit(rows, privacy_unit=names)
+
+
+def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_refused():
+    with_units = {m.name for m in dpcov.mechanisms() if m.unit_proof}
+    assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss"}
+    rows, names, _ = people()
+    with dpcov.Rng(5) as rng:
+        with pytest.raises(dpcov.DpcovError, match="inverse_gauss"):
+            dpcov.release_rows("wishart_additive", rows, 1.0, 0.5, 1e-6, rng,
+                               numerics="idealized", privacy_unit=names, max_rows_per_unit=6)

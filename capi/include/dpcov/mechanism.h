@@ -429,6 +429,12 @@ typedef struct dpcov_mechanism_entry {
   const char *exact_theorem;
   const char *proof;  /**< The derivation, relative to the source tree (e.g. "proofs/analyze_gauss.md"). */
   const char *header; /**< The public header of its entry points (e.g. "capi/include/dpcov/mechanism.h"). */
+  /**
+   * The derivation of its guarantee at the level of privacy units (dpcov_row_bounding::
+   * max_rows_per_unit), relative to the source tree; "" for a mechanism released at row level
+   * only, which dpcov_mechanism_release_gram() refuses on an accumulator of units.
+   */
+  const char *unit_proof;
 } dpcov_mechanism_entry;
 
 /**
@@ -539,10 +545,12 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
  * grid the accumulator was made for (the values named in its ::dpcov_row_bounding do), with
  * params->calibration left at its default.
  *
- * An accumulator of privacy units (dpcov_row_bounding::max_rows_per_unit > 0) is released by
- * ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM only, with either numerics, at
- * its unit bound B_u; the neighbour relation is on units, and the receipt's n is the number of
- * units (proofs/unit_gram_sensitivity.md).
+ * An accumulator of privacy units (dpcov_row_bounding::max_rows_per_unit > 0) is released only by
+ * the mechanisms whose registry entry names a unit proof (dpcov_mechanism_entry::unit_proof:
+ * ::DPCOV_MECHANISM_ANALYZE_GAUSS and ::DPCOV_MECHANISM_LAPLACE_SYM with either numerics,
+ * ::DPCOV_MECHANISM_INVERSE_GAUSS with idealized numerics), at its unit bound B_u; the neighbour
+ * relation is on units, the receipt's n is the number of units and its max_rows_per_unit is k
+ * (proofs/unit_gram_sensitivity.md).
  * @return the statuses of dpcov_mechanism_release(), and ::DPCOV_E_PRECONDITION (rows dropped under
  *         replace-one; an open privacy unit, see dpcov_gram_finish_units()),
  *         ::DPCOV_E_INCOMPATIBLE (exact numerics: another mechanism, or a plan whose grid is not

@@ -518,11 +518,11 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                                    "Fail on the first row over the bound, naming its position");
   clip->excludes(reject);
   command->add_option("--privacy-unit", options->privacy_unit,
-                      "Column naming each row's privacy unit (a person; integer ids, each unit's "
-                      "rows contiguous, units in increasing order): the guarantee is then per "
-                      "unit, with at most --max-rows-per-unit rows of each kept (chosen at "
-                      "random) and the release at sqrt(K) B (analyze_gauss, laplace_sym; "
-                      "docs/privacy-units.md)");
+                      "Column naming each row's privacy unit (a person; ids as text in CSV, "
+                      "integers in .npy and raw input; any order, grouped when not contiguous): "
+                      "the guarantee is then per unit, with at most --max-rows-per-unit rows of "
+                      "each kept (chosen at random) and the release at sqrt(K) B (analyze_gauss, "
+                      "laplace_sym, inverse_gauss; docs/privacy-units.md)");
   command->add_option("--max-rows-per-unit", options->max_rows_per_unit,
                       "With --privacy-unit: K, the rows kept per unit (1 to 2^20); the noise "
                       "grows with K");
@@ -534,7 +534,11 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
   add_zcdp_options(*command, options->k_bound, options->steps, options->mean_radius,
                    options->center);
   add_ledger_options(*command, options->ledger);
-  command->callback([&run, options] { run = [options] { run_release(*options); }; });
+  command->callback([&run, options] {
+    // A CSV unit column is read as text identifiers (string ids; equal texts are one unit).
+    options->input.key_column = options->privacy_unit;
+    run = [options] { run_release(*options); };
+  });
 }
 
 }  // namespace dpcov::cli

@@ -5,6 +5,7 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "progress.hpp"
+#include "unit_spill.hpp"
 
 namespace dpcov::cli {
 
@@ -60,15 +61,33 @@ int64_t split_row(const RowReader &reader, const Chunk &chunk, int64_t i, int64_
   return static_cast<int64_t>(id);
 }
 
+GramHandle unit_gram(const RowReader &reader, const dpcov_row_bounding &spec, int64_t cols) {
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create_bounded(&raw, cols, &spec),
+                concat(reader.name(), ": ", cols, " columns besides the unit"));
+  return GramHandle(raw);
+}
+
+// Adds rows whose units are contiguous and in increasing order of id.
+dpcov_status add_units(dpcov_gram *gram, dpcov_rng *rng, int64_t count, int64_t cols,
+                       const double *rows, const int64_t *ids, dpcov_row_refusal &refusal) {
+  refusal = dpcov_row_refusal{};
+  refusal.struct_size = sizeof refusal;
+  return dpcov_gram_add_unit_rows(gram, rng, DPCOV_ROW_MAJOR, count, cols, rows, cols, ids,
+                                  &refusal);
+}
+
 }  // namespace
 
 GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, int64_t unit_index,
                             dpcov_rng *rng, bool quiet) {
   const int64_t cols = reader.dim() - 1;
-  dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create_bounded(&raw, cols, &spec),
-                concat(reader.name(), ": ", cols, " columns besides the unit"));
-  GramHandle gram(raw);
+  GramHandle gram = unit_gram(reader, spec, cols);
+  // Every row is also spilled, grouped by a hash of its unit, so that an input whose units turn
+  // out not to be contiguous and increasing is grouped from the spill (the stream cannot be read
+  // twice) rather than refused; a sorted input is released from the stream alone.
+  UnitSpill spill(cols, spill_partitions(reader.total_bytes()));
+  bool sorted = true;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
   std::vector<double> rows;
@@ -80,28 +99,31 @@ GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, i
     ids.clear();
     for (int64_t i = 0; i < chunk.rows; ++i) {
       const int64_t id = split_row(reader, chunk, i, unit_index, rows);
-      // Named here at its file position; the library refuses the same (its message counts rows
-      // within the chunk).
-      if (seen + i > 0 && id < previous)
-        fail(kExitInputData, reader.row_location(chunk, i), ": unit id ", id, " after unit id ",
-             previous, ": each unit's rows must be contiguous and the units in increasing order ",
-             "(sort the rows by the unit column)");
+      if (seen + i > 0 && id < previous) sorted = false;
       previous = id;
       ids.push_back(id);
     }
-    dpcov_row_refusal refusal{};
-    refusal.struct_size = sizeof refusal;
-    const dpcov_status status = dpcov_gram_add_unit_rows(gram.get(), rng, DPCOV_ROW_MAJOR,
-                                                         chunk.rows, cols, rows.data(), cols,
-                                                         ids.data(), &refusal);
-    if (status == DPCOV_E_INVALID_ARGUMENT && chunk.rows > 0)
-      fail(kExitInputData, reader.name(), ": ", dpcov_last_error_message(), " (chunk from ",
-           reader.row_location(chunk, 0), "; sort the rows by the unit column)");
-    check_chunk(status, reader, chunk, refusal);
+    spill.add(ids.data(), rows.data(), chunk.rows);
+    if (sorted) {
+      dpcov_row_refusal refusal;
+      check_chunk(add_units(gram.get(), rng, chunk.rows, cols, rows.data(), ids.data(), refusal),
+                  reader, chunk, refusal);
+    }
     seen += chunk.rows;
     progress.update(reader.bytes_read(), seen);
   }
   progress.finish();
+  if (!sorted) {
+    // The stream's accumulator holds units closed too early: it is dropped unreleased, and the
+    // units are added again, whole, from the spill.
+    gram = unit_gram(reader, spec, cols);
+    spill.replay([&](const std::vector<int64_t> &batch_ids, const std::vector<double> &batch) {
+      dpcov_row_refusal refusal;
+      library_check(add_units(gram.get(), rng, static_cast<int64_t>(batch_ids.size()), cols,
+                              batch.data(), batch_ids.data(), refusal),
+                    concat(reader.name(), ": adding the grouped privacy units"));
+    });
+  }
   library_check(dpcov_gram_finish_units(gram.get()), "closing the last privacy unit");
   return gram;
 }

@@ -1,6 +1,6 @@
 // Streams an input whose rows belong to privacy units (`--privacy-unit COLUMN`) through a libdpcov
 // accumulator of units (dpcov_gram_add_unit_rows): the unit column is taken out of each chunk as
-// the rows' integer ids, the other columns are the rows. Memory O(d^2 + k d + chunk).
+// the rows' integer ids, the other columns are the rows.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +28,11 @@ void require_unit_mechanism(int32_t id, const std::string &name);
 double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols);
 
 // Reads every row of `reader` into a new accumulator of units bounded as `spec` says, the unit of
-// each row in column `unit_index` (integers, each unit's rows contiguous, units in increasing
-// order), drawing the rows kept per unit from `rng` (the release's generator), and closes the last
-// unit. A unit id that is not an integer, or that goes back, is reported at its file position
-// (CliError(kExitInputData)).
+// each row in column `unit_index` (integer ids below 2^53), drawing the rows kept per unit from
+// `rng` (the release's generator), and closes the last unit. Units whose rows are contiguous and
+// in increasing order of id stream in O(d^2 + k d + chunk) memory; any other order is grouped
+// through spill files (unit_spill.hpp), in memory for one spill file's rows. A unit id that is not
+// an integer is reported at its file position (CliError(kExitInputData)).
 GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, int64_t unit_index,
                             dpcov_rng *rng, bool quiet);
 

@@ -1,12 +1,14 @@
 """`dpcov release --privacy-unit COLUMN --max-rows-per-unit K`: the release at the unit bound
 sqrt(K) B with n the number of units (public under replace-one, withheld under add-remove), the
 public receipt naming the unit column and K and nothing data-dependent, the curator file with the
-units and the rows truncated; a unit that is not contiguous refused at its line; misuse refused.
+units and the rows truncated; units whose rows are not contiguous grouped through spill files;
+misuse refused.
 
 Run by meson as: /usr/bin/python3 privacy_unit_test.py DPCOV
 """
 import json
 import math
+import os
 import sys
 import unittest
 
@@ -61,14 +63,84 @@ class PrivacyUnit(DpcovCase):
                 self.assertNotIn("units", receipt)
                 self.assertEqual(np.load(out).shape, (2, 2))
 
-    def test_a_unit_that_comes_back_is_refused_at_its_line(self):
-        ids = self.ids.copy()
-        ids[-1] = ids[0]
-        csv = self.write_csv("back.csv", ids, self.rows)
-        result, _ = self.release(csv, ["--privacy-unit", "person", "--max-rows-per-unit", "3"])
-        self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
-        self.assertIn(f"back.csv:{len(ids) + 1}", result.stderr.decode())
-        self.assertIn("sort the rows by the unit column", result.stderr.decode())
+    def test_unsorted_units_are_grouped_through_private_spill_files_removed_after(self):
+        # With K at least every unit's size no row is drawn out, so the grouped release of the
+        # shuffled file is the sorted file's, byte for byte (exact numerics: integer sums); with
+        # K = 3 the same units and truncated rows. The spill directory goes once done.
+        order = np.random.default_rng(8).permutation(len(self.ids))
+        shuffled = self.write_csv("shuffled.csv", self.ids[order], self.rows[order])
+        spill_root = self.path("spill")
+        os.mkdir(spill_root)
+        os.environ["TMPDIR"] = spill_root
+        try:
+            for k in ("5", "3"):
+                with self.subTest(k=k):
+                    results = []
+                    for csv in (self.csv, shuffled):
+                        result, out = self.release(csv, ["--privacy-unit", "person",
+                                                         "--max-rows-per-unit", k])
+                        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                        with open(out + ".curator.json") as f:
+                            curator = json.load(f)
+                        results.append((np.load(out), curator["units"],
+                                        curator["rows_truncated_by_max_rows_per_unit"]))
+                    (sorted_matrix, *sorted_counts), (grouped_matrix, *grouped_counts) = results
+                    self.assertEqual(sorted_counts, grouped_counts)
+                    self.assertEqual(grouped_counts[0], 30)
+                    if k == "5":
+                        self.assertEqual(sorted_matrix.tobytes(), grouped_matrix.tobytes())
+                    self.assertEqual(os.listdir(spill_root), [])
+        finally:
+            del os.environ["TMPDIR"]
+
+    def test_text_unit_ids_are_units_by_their_text_in_any_order(self):
+        # "person-7" for unit 7: equal texts are one unit, so the release (K = 5: nothing drawn
+        # out) is the integer ids' byte for byte, sorted or shuffled; "07" and "7" are two units.
+        names = np.array([f"person-{i}" for i in self.ids])
+        order = np.random.default_rng(8).permutation(len(self.ids))
+        text_sorted = self.write_csv("names.csv", names, self.rows)
+        text_shuffled = self.write_csv("names_shuffled.csv", names[order], self.rows[order])
+        matrices = []
+        for csv in (self.csv, text_sorted, text_shuffled):
+            result, out = self.release(csv, ["--privacy-unit", "person", "--max-rows-per-unit",
+                                             "5"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+            with open(out + ".curator.json") as f:
+                self.assertEqual(json.load(f)["units"], 30)
+            matrices.append(np.load(out).tobytes())
+        self.assertEqual(matrices[1], matrices[0])
+        self.assertEqual(matrices[2], matrices[0])
+        padded = self.write_csv("padded.csv", ["7", "07", "7"], self.rows[:3])
+        result, out = self.release(padded, ["--privacy-unit", "person", "--max-rows-per-unit",
+                                            "2"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(out + ".curator.json") as f:
+            self.assertEqual(json.load(f)["units"], 2)
+
+    def test_gram_sums_at_most_k_rows_per_unit_in_any_order(self):
+        order = np.random.default_rng(8).permutation(len(self.ids))
+        shuffled = self.write_csv("shuffled.csv", self.ids[order], self.rows[order])
+        for k, truncated in ((5, 0), (3, int(np.maximum(self.sizes - 3, 0).sum()))):
+            for csv in (self.csv, shuffled):
+                with self.subTest(k=k, csv=csv):
+                    out = self.path("gram.npy")
+                    result = self.run_dpcov(["gram", csv, "--bound", "1", "-o", out, "-q",
+                                             "--privacy-unit", "person", "--max-rows-per-unit",
+                                             str(k), "--seed", "2"])
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                    with open(out + ".json") as f:
+                        receipt = json.load(f)
+                    self.assertEqual(receipt["columns"], ["a", "b"])
+                    self.assertEqual(receipt["units"], 30)
+                    self.assertEqual(receipt["rows_truncated_by_max_rows_per_unit"], truncated)
+                    self.assertEqual(receipt["privacy_unit"]["max_rows_per_unit"], k)
+                    gram = np.load(out)
+                    if truncated == 0:  # every row kept: the Gram of all the rows
+                        np.testing.assert_allclose(gram, self.rows.T @ self.rows, rtol=1e-12)
+        result = self.run_dpcov(["gram", self.csv, "--bound", "1", "-o", self.path("r.npy"),
+                                 "-q", "--privacy-unit", "person", "--max-rows-per-unit", "2",
+                                 "--reject"])
+        self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
 
     def test_misuse_is_refused(self):
         for extra, words in ((["--privacy-unit", "person"], "go together"),

@@ -181,7 +181,10 @@ CsvReader::CsvReader(std::unique_ptr<ByteSource> source, const CsvOptions &optio
                              : default_column_name(picked[k]));
   }
   identity_ = identity_ && dim_ == fields_;
-  if (delimiter_ != ' ') {
+  for (size_t k = 0; k < picked.size(); ++k)
+    if (!options.key_column.empty() && names_[k] == options.key_column) key_field_ = picked[k];
+  // The fast path reads every field as a number: not for lines with a key column's text.
+  if (delimiter_ != ' ' && key_field_ < 0) {
     plain_parser_ = identity_ ? (short_numbers ? &CsvReader::parse_plain_line<true, true>
                                                : &CsvReader::parse_plain_line<true, false>)
                               : (short_numbers ? &CsvReader::parse_plain_line<false, true>
@@ -337,8 +340,9 @@ void CsvReader::parse_row(const char *begin, const char *end, double *out) const
     if constexpr (!kWhitespace)
       while (p < end && is_csv_blank(*p, delimiter_)) ++p;
     const int64_t t = identity_ ? k : target_[static_cast<size_t>(k)];
-    p = t >= 0 ? parse_field<kWhitespace>(begin, p, end, k, out[t])
-               : skip_field<kWhitespace>(begin, p, end, k);
+    p = k == key_field_ ? parse_key<kWhitespace>(begin, p, end, k, out[t])
+        : t >= 0        ? parse_field<kWhitespace>(begin, p, end, k, out[t])
+                        : skip_field<kWhitespace>(begin, p, end, k);
     // p is past the field and its trailing blanks; without whitespace separation it is at the
     // delimiter or the end of the line.
     if (k + 1 == fields_) break;
@@ -386,6 +390,22 @@ const char *CsvReader::parse_field(const char *line, const char *p, const char *
   }
   if (!std::isfinite(value)) non_finite_field(line, start, field, number, result.ptr);
   return p;
+}
+
+template <bool kWhitespace>
+const char *CsvReader::parse_key(const char *line, const char *p, const char *end, int64_t field,
+                                 double &value) const {
+  const char *after = skip_field<kWhitespace>(line, p, end, field);
+  std::string_view text(p, static_cast<size_t>(after - p));
+  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
+    text = text.substr(1, text.size() - 2);
+  if (text.empty()) field_error(line, p, field, "an empty identifier in the key column");
+  // Numbers below 2^53, which a double holds exactly.
+  const auto [entry, added] =
+      keys_.try_emplace(std::string(text), static_cast<int64_t>(keys_.size()));
+  value = static_cast<double>(entry->second);
+  return after;
 }
 
 template <bool kWhitespace>

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "byte_source.hpp"
@@ -20,6 +21,10 @@ struct CsvOptions {
   std::optional<bool> header;         // unset: detect
   std::vector<std::string> columns;   // --columns tokens; empty: every column
   int64_t chunk_rows = 0;             // 0: default_chunk_rows(dim)
+  // A column of identifiers (--privacy-unit) read as text, not as a number: each distinct text
+  // becomes the next integer 0, 1, 2, ... in order of first appearance (held in memory, one entry
+  // per distinct id), so that equal texts, and only they, share a value.
+  std::string key_column;
 };
 
 class CsvReader final : public RowReader {
@@ -57,6 +62,10 @@ class CsvReader final : public RowReader {
   template <bool kWhitespace>
   const char *parse_field(const char *line, const char *p, const char *end, int64_t field,
                           double &value) const;
+  // The key column's field: its text (quotes and surrounding blanks removed) numbered in keys_.
+  template <bool kWhitespace>
+  const char *parse_key(const char *line, const char *p, const char *end, int64_t field,
+                        double &value) const;
   template <bool kWhitespace>
   const char *skip_field(const char *line, const char *p, const char *end, int64_t field) const;
 
@@ -100,6 +109,8 @@ class CsvReader final : public RowReader {
   int64_t dim_ = 0;
   int64_t chunk_rows_;
   int64_t rows_done_ = 0;
+  int64_t key_field_ = -1;  // the file field of CsvOptions::key_column, -1 if none
+  mutable std::unordered_map<std::string, int64_t> keys_;
 };
 
 }  // namespace dpcov::cli

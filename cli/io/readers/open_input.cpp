@@ -44,6 +44,7 @@ std::unique_ptr<RowReader> open_input(const InputOptions &options) {
     if (options.no_header) csv.header = false;
     csv.columns = options.columns;
     csv.chunk_rows = options.chunk_rows;
+    csv.key_column = options.key_column;
     reader = std::make_unique<CsvReader>(std::move(source), csv);
   } else {
     fail(kExitUsage, "--format must be auto, csv, npy or raw, got '", format, "'");

@@ -110,6 +110,52 @@ TEST(RowSumsOfSquares, RowMajorIsTheFourInterleavedPartialSumsBitForBit) {
     }
 }
 
+// The clip path adds, bit for bit, the rows as row_factors() and scale_rows() bound them block by
+// block, so that a faster clip path (a fused norm and copy pass, say) cannot change the statistic
+// unnoticed. Blocks (327 rows at d = 100, gram.cpp) with no row over the bound, with the first row
+// over mid-block, among the last rows of a block (the ones not in groups of four) or alternating,
+// rows normalised to norm B (some proven within at the bound) and a zero row (the block's
+// row-by-row path), with a padded leading dimension.
+TEST(Gram, ClipPathAddsTheBoundedRowsBitForBit) {
+  const int64_t n = 1340, d = 100, block = 327;
+  const double bound = 10.0;
+  auto data = random_rows(n, d, Layout::RowMajor, 3, 1.0, 17);
+  const auto set_norm = [&](int64_t i, double target) {
+    double s = 0.0;
+    for (int64_t j = 0; j < d; ++j) s += data.at(i, j) * data.at(i, j);
+    const double f = target / std::sqrt(s);
+    for (int64_t j = 0; j < d; ++j) data.at(i, j) *= f;
+  };
+  for (int64_t i = 0; i < n; ++i) set_norm(i, 5.0);
+  set_norm(block + 201, 20.0);
+  for (int64_t i = block + 210; i < block + 230; ++i) set_norm(i, bound);
+  for (int64_t i = 2 * block; i < 3 * block; i += 2) set_norm(i, 20.0);
+  for (int64_t j = 0; j < d; ++j) data.at(2 * block + 45, j) = 0.0;
+  set_norm(4 * block - 1, 20.0);
+  set_norm(4 * block + 5, 20.0);
+  set_norm(4 * block + 6, bound);
+  const ConstMatrixView a = data.view();
+
+  std::vector<double> sums(static_cast<size_t>(n)), factors(static_cast<size_t>(n), 1.0);
+  data::row_sums_of_squares(a, 0, n, sums.data());
+  GramCounts want_counts;
+  for (int64_t first = 0; first < n; first += block)
+    data::row_factors(a, first, std::min(block, n - first), sums.data() + first, bound,
+                      BoundPolicy::Clip, factors.data() + first, want_counts);
+  std::vector<double> bounded(static_cast<size_t>(n * d));
+  GramAccumulator want(d);
+  want.add_rows(data::scale_rows(a, factors.data(), bounded.data()), 2.0 * bound,
+                BoundPolicy::Clip);
+
+  GramAccumulator got(d);
+  const GramCounts counts = got.add_rows(a, bound, BoundPolicy::Clip);
+  EXPECT_EQ(counts.clipped, want_counts.clipped);
+  EXPECT_GT(counts.clipped, block / 2);
+  const Matrix g = got.matrix(), w = want.matrix();
+  for (int64_t j = 0; j < d; ++j)
+    for (int64_t i = 0; i < d; ++i) ASSERT_EQ(g(i, j), w(i, j)) << "at (" << i << ", " << j << ")";
+}
+
 // Every width on both sides of the short-row kernel's limit (core/linalg/short_gram.hpp, 16
 // columns), row-major with padding, with rows within and over the bound: the same statistic as the
 // naive rule, and a clipped row never contributes more than B^2 to the trace.

@@ -103,7 +103,7 @@ DPCOV_API dpcov_status dpcov_plan_create_at_bound(dpcov_plan **out, const dpcov_
     auto moved = std::make_unique<dpcov_plan>(*plan);
     moved->request.bound = bound;
     moved->receipt = moved->grid ? mech::plan_exact_at_bound(plan->id, moved->request, *moved->grid)
-                                 : mech::plan(plan->id, moved->request);
+                                 : mech::plan_at_bound(plan->id, plan->receipt, moved->request);
     check_receipt(moved->receipt);
     *out = moved.release();
   });

@@ -15,8 +15,10 @@ void calibrate_gaussian(Receipt &receipt, const Request &request, const char *th
     case Calibration::Default:
     case Calibration::AnalyticGaussian:
       receipt.calibration = Calibration::AnalyticGaussian;
-      receipt.sigma =
-          privacy::analytic_gaussian_sigma(request.epsilon, request.delta, receipt.sensitivity);
+      receipt.unit_sigma = request.analytic_unit_sigma > 0.0
+                               ? request.analytic_unit_sigma
+                               : privacy::analytic_gaussian_unit_sigma(request.epsilon, request.delta);
+      receipt.sigma = privacy::analytic_gaussian_sigma_at(receipt.unit_sigma, receipt.sensitivity);
       receipt.theorem = theorem_analytic;
       break;
     case Calibration::ClassicalGaussian:

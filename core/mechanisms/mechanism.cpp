@@ -94,6 +94,16 @@ Receipt plan_at_rows(MechanismId mechanism, const Receipt &planned, const Reques
   return at_rows;
 }
 
+Receipt plan_at_bound(MechanismId mechanism, const Receipt &planned, const Request &request) {
+  if (planned.mechanism != mechanism || planned.dim != request.dim ||
+      planned.epsilon != request.epsilon || planned.neighbour != request.options.neighbour ||
+      (planned.unit_sigma > 0.0 && planned.delta != request.delta))
+    fail(Status::Internal, "a plan was moved to the bound of another request");
+  Request known = request;
+  known.analytic_unit_sigma = planned.unit_sigma;
+  return plan(mechanism, known);
+}
+
 Release release(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                 random::Rng &rng) {
   return release(mechanism, gram, request, plan(mechanism, request), rng);

@@ -28,6 +28,12 @@ Release release(MechanismId mechanism, ConstMatrixView gram, const Request &requ
 // spectrum to n B^2 under replace-one, the graphical-lasso output perturbation scales its noise
 // with 1 / n). `planned` may hold idealized or exact numerics.
 Receipt plan_at_rows(MechanismId mechanism, const Receipt &planned, const Request &request);
+// `planned`, an idealized plan of (mechanism, request) at another bound B, as the plan at
+// request.bound: planned again, but an analytic Gaussian calibration scales the unit sigma
+// `planned` holds (sigma is proportional to the sensitivity) instead of searching again, so the
+// result equals plan(mechanism, request) bit for bit. Status::Internal if `planned` differs from
+// the request in anything but the bound.
+Receipt plan_at_bound(MechanismId mechanism, const Receipt &planned, const Request &request);
 // Whether a plan of `mechanism` reads n (plan_at_rows() computes it again at the rows' n).
 bool plan_reads_n(MechanismId mechanism);
 double log_density(MechanismId mechanism, ConstMatrixView released, ConstMatrixView gram,

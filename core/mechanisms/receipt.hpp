@@ -80,6 +80,9 @@ struct Receipt {
   double delta = 0.0;
   double sensitivity = 0.0;
   double sigma = 0.0;
+  // The analytic Gaussian's sigma per unit of sensitivity (analytic_gaussian_unit_sigma); 0 for
+  // other calibrations. Kept so that the plan moved to another bound scales it (plan_at_bound).
+  double unit_sigma = 0.0;
   double scale = 0.0;
   double dof = 0.0;
   double lambda_min_bound = 0.0;

@@ -47,6 +47,10 @@ struct Request {
   double epsilon = 0.0;
   double delta = 0.0;  // in (0, 1); pure-epsilon mechanisms also accept 0 and spend none
   Options options;
+  // The analytic Gaussian's sigma per unit of sensitivity at (epsilon, delta), when a plan of the
+  // same (epsilon, delta) already computed it (plan_at_bound); 0: calibrated by the plan. Set by
+  // the library only, never from a caller's parameters.
+  double analytic_unit_sigma = 0.0;
 };
 
 // Whether a mechanism spends delta.

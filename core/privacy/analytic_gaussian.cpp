@@ -8,6 +8,7 @@
 #include "../check.hpp"
 #include "calibration_count.hpp"
 #include "certified_gaussian_delta.hpp"
+#include "upward.hpp"
 
 namespace dpcov::privacy {
 
@@ -27,11 +28,11 @@ constexpr double kUpperTailAbove = 0.0;
 // The double-precision search above lands within a relative 1e-12 of where its own evaluation
 // of delta(sigma) crosses the target; that evaluation cancels (l2 - l1 of two large logarithms)
 // and can be on the unsafe side. The returned sigma is therefore only one that MPFR's directed
-// rounding certifies: the candidate if it passes; otherwise the smallest certified point found by
+// rounding certifies at sensitivity 1: the candidate if it passes; otherwise the smallest certified point found by
 // growing steps above it, then bisection between the last refused and the certified point.
-double certify(double candidate, double eps, double delta, double sensitivity) {
+double certify(double candidate, double eps, double delta) {
   auto certified = [&](double sigma) {
-    return gaussian_delta_certified_at_most(sigma, eps, sensitivity, delta);
+    return gaussian_delta_certified_at_most(sigma, eps, 1.0, delta);
   };
   if (certified(candidate)) return candidate;
   double lo = candidate;
@@ -88,16 +89,16 @@ double analytic_gaussian_delta(double sigma, double eps, double sensitivity) {
   return std::exp(l1) * -std::expm1(l2 - l1);
 }
 
-namespace {
-
-// The search and certification of analytic_gaussian_sigma() for a sensitivity in [1, 2).
-double unit_range_sigma(double eps, double delta, double sensitivity) {
+double analytic_gaussian_unit_sigma(double eps, double delta) {
+  count_calibration(Calibrator::AnalyticGaussian);
+  check::epsilon(eps);
+  check::delta(delta);
   // Invariant: delta(lo) > delta (or lo = 0) and delta(hi) <= delta. Moving lo up to each
   // rejected hi while doubling keeps the invariant and shortens the bisection.
   double lo = 0.0;
-  double hi = sensitivity;
+  double hi = 1.0;
   int iterations = 0;
-  while (analytic_gaussian_delta(hi, eps, sensitivity) > delta) {
+  while (analytic_gaussian_delta(hi, eps, 1.0) > delta) {
     lo = hi;
     hi *= 2.0;
     if (!std::isfinite(hi) || ++iterations > kMaxIterations)
@@ -106,38 +107,33 @@ double unit_range_sigma(double eps, double delta, double sensitivity) {
   }
   while (hi - lo > 1e-12 * hi) {
     const double mid = lo + 0.5 * (hi - lo);
-    if (analytic_gaussian_delta(mid, eps, sensitivity) <= delta)
+    if (analytic_gaussian_delta(mid, eps, 1.0) <= delta)
       hi = mid;
     else
       lo = mid;
     if (++iterations > kMaxIterations)
       fail(Status::NoConvergence, "analytic Gaussian calibration did not converge");
   }
-  return certify(hi, eps, delta, sensitivity);
+  return certify(hi, eps, delta);
 }
 
-}  // namespace
+double analytic_gaussian_sigma_at(double unit_sigma, double sensitivity) {
+  check::positive_finite(unit_sigma, "unit sigma");
+  check::positive_finite(sensitivity, "sensitivity");
+  // Rounded up, also below the normal range (one subnormal step up where the product is inexact):
+  // sigma / D never falls below the certified unit sigma.
+  const double sigma = upward::mul_up(sensitivity, unit_sigma);
+  if (!std::isfinite(sigma))
+    fail(Status::Numerical, "analytic Gaussian calibration: sigma = ", unit_sigma, " * ",
+         sensitivity, " overflows");
+  return sigma;
+}
 
 double analytic_gaussian_sigma(double eps, double delta, double sensitivity) {
-  count_calibration(Calibrator::AnalyticGaussian);
   check::epsilon(eps);
   check::delta(delta);
   check::positive_finite(sensitivity, "sensitivity");
-  // delta(sigma) depends on sigma / D alone, so sigma(D) = 2^k sigma(D / 2^k): the search runs at
-  // D scaled by a power of two into [1, 2), exactly, and its result is scaled back. Searched at a
-  // subnormal D (B^2 rounded up, for B near 2^-960), the bisection's tolerance 1e-12 hi was below
-  // one subnormal step and never met (proofs/analyze_gauss.md, "Scaling").
-  const int exponent = std::ilogb(sensitivity);
-  const double unit_sigma = unit_range_sigma(eps, delta, std::scalbn(sensitivity, -exponent));
-  double sigma = std::scalbn(unit_sigma, exponent);
-  if (!std::isfinite(sigma))
-    fail(Status::Numerical, "analytic Gaussian calibration: sigma = ", unit_sigma, " * 2^",
-         exponent, " overflows at delta = ", delta, ", epsilon = ", eps);
-  // Scaling back is exact unless sigma lands in the subnormals, where it is rounded to nearest:
-  // one step up then puts it back above the certified value (delta decreases in sigma).
-  if (std::scalbn(sigma, -exponent) < unit_sigma)
-    sigma = std::nextafter(sigma, std::numeric_limits<double>::infinity());
-  return sigma;
+  return analytic_gaussian_sigma_at(analytic_gaussian_unit_sigma(eps, delta), sensitivity);
 }
 
 }  // namespace dpcov::privacy

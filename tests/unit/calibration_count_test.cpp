@@ -134,6 +134,47 @@ TEST_F(CalibrationCount, APlannedReleaseCalibratesOnceFromThePlanToTheReceipt) {
   }
 }
 
+// `dpcov release --bound auto`'s path: the plan made before the bound is chosen, moved to the
+// chosen bound. An idealized plan scales its sigma per unit of sensitivity: no second search,
+// and the moved plan is the plan made at that bound, bit for bit.
+TEST_F(CalibrationCount, APlanMovedToAnotherBoundDoesNotCalibrateAgain) {
+  const int32_t mechanism = DPCOV_MECHANISM_ANALYZE_GAUSS;
+  for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+    dpcov_mechanism_params params;
+    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+    params.neighbour = neighbour;
+    for (const double bound : {110.5, 0.37, 3.0, 1e-100}) {
+      SCOPED_TRACE(bound);
+      dpcov_plan *unit = nullptr;
+      dpcov_plan *moved = nullptr;
+      dpcov_plan *fresh = nullptr;
+      ASSERT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+                  return dpcov_plan_create(&unit, mechanism, DPCOV_NUMERICS_IDEALIZED, 3, 0, 1.0,
+                                           1.0, 1e-6, &params);
+                }),
+                1u);
+      EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian,
+                            [&] { return dpcov_plan_create_at_bound(&moved, unit, bound); }),
+                0u);
+      ASSERT_EQ(dpcov_plan_create(&fresh, mechanism, DPCOV_NUMERICS_IDEALIZED, 3, 0, bound, 1.0,
+                                  1e-6, &params),
+                DPCOV_OK);
+      dpcov_receipt at_bound{};
+      at_bound.struct_size = sizeof at_bound;
+      dpcov_receipt planned{};
+      planned.struct_size = sizeof planned;
+      ASSERT_EQ(dpcov_plan_get_receipt(moved, &at_bound), DPCOV_OK);
+      ASSERT_EQ(dpcov_plan_get_receipt(fresh, &planned), DPCOV_OK);
+      EXPECT_EQ(at_bound.sigma, planned.sigma);
+      EXPECT_EQ(at_bound.sensitivity, planned.sensitivity);
+      EXPECT_EQ(at_bound.bound, bound);
+      dpcov_plan_destroy(&unit);
+      dpcov_plan_destroy(&moved);
+      dpcov_plan_destroy(&fresh);
+    }
+  }
+}
+
 TEST_F(CalibrationCount, AnAnalyzeGaussRegressionComputesSigmaOnce) {
   std::vector<double> g(16, 0.0);
   for (int i = 0; i < 4; ++i) g[static_cast<size_t>(5 * i)] = 1000.0;

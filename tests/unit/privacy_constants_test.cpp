@@ -50,11 +50,38 @@ TEST(LogNormalCdf, MatchesHighPrecisionValuesInBothTails) {
   EXPECT_TRUE(std::isfinite(log_normal_cdf(-1e5)));
 }
 
-// sigma is proportional to the sensitivity D; the search runs at D scaled into [1, 2). For every D
-// from 2 down to the smallest subnormal (where the bisection's relative tolerance was below one
-// subnormal step and it refused with DPCOV_E_NO_CONVERGENCE), sigma(D) is sigma(D / 2^k) 2^k
-// bit for bit where that is a normal double, and in the subnormals at most one step above it, never
-// below; it is certified (gaussian_delta_certified_at_most) in both cases.
+// sigma at D is the unit sigma (searched once at D = 1) times D rounded up: never below D times the
+// unit sigma (checked exactly with fma), at most one step above, and certified at D, over many
+// random (eps, delta, D) from 1e-300 to 1e300.
+TEST(AnalyticGaussianSigma, IsTheUnitSigmaScaledUpAndCertified) {
+  std::mt19937_64 gen(20261129);  // fixed: the check is exact, not statistical
+  std::uniform_real_distribution<double> log_eps(std::log(0.01), std::log(20.0));
+  std::uniform_real_distribution<double> log10_delta(-12.0, -1.0);
+  std::uniform_real_distribution<double> log10_d(-300.0, 300.0);
+  for (int i = 0; i < 60; ++i) {
+    const double eps = std::exp(log_eps(gen));
+    const double delta = std::pow(10.0, log10_delta(gen));
+    const double unit = analytic_gaussian_unit_sigma(eps, delta);
+    for (int j = 0; j < 20; ++j) {
+      const double d = std::pow(10.0, log10_d(gen));
+      const double sigma = analytic_gaussian_sigma_at(unit, d);
+      EXPECT_GE(std::fma(-d, unit, sigma), 0.0) << eps << ' ' << delta << ' ' << d;
+      EXPECT_LE(sigma, std::nextafter(d * unit, INFINITY)) << eps << ' ' << delta << ' ' << d;
+      EXPECT_EQ(sigma, analytic_gaussian_sigma(eps, delta, d));
+      if (j == 0) {
+        EXPECT_TRUE(gaussian_delta_certified_at_most(sigma, eps, d, delta));
+      }
+    }
+  }
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma_at(4.0, 1e308); }), DPCOV_E_NUMERICAL);
+  EXPECT_EQ(status_of([] { analytic_gaussian_sigma_at(0.0, 1.0); }), DPCOV_E_INVALID_ARGUMENT);
+}
+
+// sigma is proportional to the sensitivity D. For every D from 2 down to the smallest subnormal
+// (where a search at D itself would need a relative tolerance below one subnormal step), sigma(D)
+// is sigma(D / 2^k) 2^k bit for bit where the rounding up of D times the unit sigma can tell an
+// exact product (sigma >= 2^-969), otherwise at most one step above it, never below; it is
+// certified (gaussian_delta_certified_at_most) in every case.
 TEST(AnalyticGaussianSigma, IsHomogeneousDownToTheSmallestSubnormal) {
   const double tiny = std::numeric_limits<double>::denorm_min();
   for (double mantissa : {1.0, 1.37, 1.9999}) {
@@ -66,8 +93,10 @@ TEST(AnalyticGaussianSigma, IsHomogeneousDownToTheSmallestSubnormal) {
       const double sigma = analytic_gaussian_sigma(1.0, 1e-6, d);
       const double exact_scaled = std::scalbn(sigma, -e);  // exact: scaling up
       EXPECT_GE(exact_scaled, unit) << "D = " << d;
-      if (sigma >= std::numeric_limits<double>::min())
+      if (sigma >= std::numeric_limits<double>::min() * 0x1p53)
         EXPECT_EQ(exact_scaled, unit) << "D = " << d;
+      else if (sigma >= std::numeric_limits<double>::min())
+        EXPECT_LE(exact_scaled, std::nextafter(unit, INFINITY)) << "D = " << d;
       else
         EXPECT_LE(sigma - std::scalbn(unit, e), 2 * tiny) << "D = " << d;
       EXPECT_TRUE(gaussian_delta_certified_at_most(sigma, 1.0, d, 1e-6)) << "D = " << d;

@@ -126,6 +126,17 @@ class ReceiptReplan(DpcovCase):
         self.assertIn(f"give {original['sigma']!r}", message)
         self.assert_refused("analyze_gauss", "sigma", shrink)
 
+    def test_an_earlier_analytic_sigma_is_accepted_within_its_search_tolerance(self):
+        # Releases of 0.1 before the scale-free calibration searched sigma at the sensitivity's
+        # mantissa: the same certified sigma to a relative 1e-12, not bit for bit. Such a sigma
+        # passes; one a relative 1e-10 away does not.
+        for name in ("analyze_gauss", "inverse_gauss"):
+            for factor in (1 + 2e-12, 1 - 2e-12):
+                matrix, receipt = self.edited(name, lambda r: r.update(sigma=r["sigma"] * factor))
+                for command, result in self.analyses(matrix, receipt).items():
+                    self.assertNotIn(receipt, result.stderr.decode(), f"{name}, {command}")
+            self.assert_refused(name, "sigma", lambda r: r.update(sigma=r["sigma"] * (1 + 1e-10)))
+
     def test_each_edited_constant_is_refused_by_every_command(self):
         def scaled(key, factor=0.5):
             def edit(r):

@@ -87,6 +87,20 @@ double log_likelihood_statistics(const Release &r, const State &s,
   return -0.5 * quad - 0.5 * linalg::log_det_from_cholesky(l);
 }
 
+// The prior on G is uniform on the scales G_ii and on the correlation matrix C of G, not on G:
+// G = D^(1/2) C D^(1/2) has Lebesgue measure prod_i D_i^((p-1)/2) dD dC, so a prior uniform in G
+// weights a scale D_i by D_i^((p-1)/2). Where the noise on X'X~ is several times X'X that
+// weight drives the scales far above the data's, which shrinks beta = G^-1 u towards 0 (the
+// intervals of heavy-tailed regressors missed their coefficients). This factor cancels it; the
+// prior stays proper (the scales and C range over bounded sets). The intercept's scale is n.
+double log_scale_prior(const Release &r, const Matrix &gram) {
+  const int64_t p = gram.rows();
+  double log_scales = 0.0;
+  for (int64_t i = 0; i < p; ++i)
+    if (i != r.intercept) log_scales += std::log(gram(i, i));
+  return -0.5 * static_cast<double>(p - 1) * log_scales;
+}
+
 // The log posterior density of a state in (G, u, sigma), up to a constant, without the released
 // X'X~'s Gaussian factor (the elliptical slice step's prior for G): -inf outside the prior's
 // support (G positive definite with trace <= n B_X^2; G_cc = n and sigma in (0, B_Y] are kept by
@@ -100,7 +114,8 @@ double log_target(const Release &r, const std::vector<double> &prior_sd, const S
   double prior = 0.0;
   for (size_t j = 0; j < beta.size(); ++j)
     prior -= 0.5 * (beta[j] / prior_sd[j]) * (beta[j] / prior_sd[j]);
-  return log_likelihood_statistics(r, s, beta) + prior - 0.5 * linalg::log_det_from_cholesky(l);
+  return log_likelihood_statistics(r, s, beta) + prior + log_scale_prior(r, s.gram) -
+         0.5 * linalg::log_det_from_cholesky(l);
 }
 
 // The free entries of G (upper triangle, column by column, without the intercept's diagonal)

@@ -10,8 +10,9 @@
 // (0, B_Y] (|y| <= B_Y bounds the residual's root mean square). Likelihood: the released X'X~ is
 // G plus AdaSSP's symmetric Gaussian noise; (X'y~, y'y~) is Gaussian with the first two moments of
 // (X'y, y'y) under y = X beta + e, e ~ N(0, sigma^2 I) given X, plus the released noise. Prior:
-// uniform on the feasible G and on sigma, beta_j ~ N(0, (2 R_j)^2) with R_j the half-range of
-// relevant_half_range(). Unlike the bootstrap it needs no positive definite X'X~: the posterior
+// on the feasible G, uniform on its scales and its correlation matrix (not uniform on G, whose
+// volume pulls the scales up); sigma uniform; beta_j ~ N(0, (2 R_j)^2) with R_j the half-range
+// of relevant_half_range(). Unlike the bootstrap it needs no positive definite X'X~: the posterior
 // only ever visits feasible G.
 #pragma once
 

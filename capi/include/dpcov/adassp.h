@@ -259,8 +259,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * (X'X, beta, sigma) given the released X'X~, X'y~, y'y~ and AdaSSP's Gaussian noise law
  * (Bernstein and Sheldon, NeurIPS 2019), sampled by a Markov chain of 2 @p num_draws sweeps
  * (the second half kept). Post-processing: no privacy cost. Prior (from public values only):
- * X'X uniform on the symmetric positive definite matrices with trace <= n B_X^2 and, for an
- * intercept column, that diagonal entry n; sigma uniform on (0, B_Y]; beta_j ~ N(0, (2 R_j)^2).
+ * X'X = D^(1/2) C D^(1/2) positive definite with trace <= n B_X^2 and, for an intercept column,
+ * that diagonal entry n, its scales D and correlation matrix C uniform; sigma uniform on
+ * (0, B_Y]; beta_j ~ N(0, (2 R_j)^2).
  *
  * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
  * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains

@@ -763,10 +763,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
         small_n: where AdaSSP's bootstrap refuses (the noise swamps X'X), ``"refuse"`` (default:
             NaN intervals and a warning) or ``"posterior"``: the noise-aware posterior of
-            :func:`dpcov.adassp.adassp_intervals` answers instead. Its coverage is measured
-            (docs/regression_intervals.md): 0.94-0.99 on Gaussian and binary regressors, but as
-            low as 0.73 on heavy-tailed and 0.92 on strongly correlated ones, which is why it is
-            asked for, not the default; ``inference_`` names the method used.
+            :func:`dpcov.adassp.adassp_intervals` answers instead (homoscedastic errors only: the
+            robust intervals release no y'y). Its coverage is measured
+            (docs/regression_intervals.md): 0.93-1.00 at d = 3 on Gaussian, binary,
+            heteroscedastic and correlated regressors, but 0.89 on heavy-tailed ones at
+            epsilon 0.5 and as low as 0.54 on heavy-tailed ones at d = 10, which is why it is
+            asked for, not the default; ``inference_`` and ``interval_method_`` name the method
+            used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals
             (``dpcov_adassp_sandwich_intervals``, proofs/sandwich.md), valid for heteroscedastic
@@ -818,7 +821,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``meat_`` (the released meat) and ``meat_receipt_`` (its Analyze Gauss receipt, the
     curator's: publish ``meat_receipt_.public()``);
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
-    entry of ``params_``), ``inference_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
+    entry of ``params_``), ``inference_``, ``interval_method_`` ("bootstrap", "posterior", "t" or
+    None), ``conclusive_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
     ``plug_in=True``.
     """
 
@@ -1009,10 +1013,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             else:
                 self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
                                  1.0, float(self.epsilon), rng, None if n_private else info.rows)
-                self._noise_aware(lambda: adassp_bootstrap_intervals(
-                    self.release_, self._inference_rows(info.rows), rng, self.level,
-                    self.n_bootstrap),
-                    "noise-aware: parametric bootstrap from AdaSSP's noise law on the columns "
+                self._noise_aware(lambda: self._adassp_intervals(
+                    self._inference_rows(info.rows), rng, 0, self.level, self.n_bootstrap),
+                    "noise-aware: {method} from AdaSSP's noise law on the columns "
                     "mapped to [-1, 1] by bounds, for beta from the unregularised released "
                     "statistics, mapped to the data's units (the intercept's interval is NaN); "
                     + HOMOSCEDASTIC)
@@ -1244,18 +1247,25 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def _no_intervals_forecast(self, plan, rows: int):
         """Spend only on what is used: None when the forecast at ``rows`` expects noise-aware
         intervals even for the most favourable design (rows on their bounds, fill 1), else why
-        not (then y'y is not released and the fit keeps its share; docs/forecast.md)."""
+        not (then y'y is not released and the fit keeps its share; docs/forecast.md). With
+        ``small_n="posterior"`` an interval is expected wherever the forecast's half-width of a
+        standardised coefficient is below 1: the posterior answers where the bootstrap's X'X~
+        would not be positive definite, so the n the bootstrap needs does not enter."""
         f = regression_forecast(plan, n=rows, level=self.level, fill=1.0)
-        if f.intervals_expected:
+        posterior = self.small_n == "posterior"
+        if f.intervals_expected or (posterior and f.interval_width < 2.0):
             return None
+        needs = "" if posterior else \
+            f"intervals from about n = {math.ceil(f.rows_for_intervals)}, "
         return (f"not attempted: the plan forecasts none at n = {rows} even with rows on their "
-                f"bounds (intervals from about n = {math.ceil(f.rows_for_intervals)}, expected "
-                f"width of a standardised coefficient {f.interval_width:.3g}), so y'y was not "
-                f"released and the fit kept its share of the budget (intervals='always' spends "
-                f"it)")
+                f"bounds ({needs}expected width of a standardised coefficient "
+                f"{f.interval_width:.3g}), so y'y was not released and the fit kept its share "
+                f"of the budget (intervals='always' spends it)")
 
-    def _keep_intervals(self, result, inference: str) -> None:
-        """std_errors_, p_values_, conf_int_ from ``result`` and what they are."""
+    def _keep_intervals(self, result, inference: str, method: str = "t") -> None:
+        """std_errors_, p_values_, conf_int_ from ``result`` and what they are: ``inference``
+        in words, ``method`` ("bootstrap", "posterior" or ols_jl's "t") for programs."""
+        self.interval_method_ = method
         self.std_errors_ = np.asarray(result.std_errors)
         self.p_values_ = np.asarray(result.p_values)
         self.conf_int_ = np.column_stack([result.ci_lower, result.ci_upper])
@@ -1269,6 +1279,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.std_errors_, self.p_values_ = nan, nan.copy()
         self.conf_int_ = np.column_stack([nan, nan])
         self.inference_ = f"none: {why}"
+        self.interval_method_ = None
         self.conclusive_ = np.zeros(len(self.params_), dtype=bool)
 
     def _noise_aware(self, compute, inference: str) -> None:
@@ -1288,9 +1299,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             self._no_intervals(str(e))
             warnings.warn(f"no noise-aware intervals: {e}", UserWarning, stacklevel=3)
             return
-        method = getattr(result, "method", "parametric bootstrap")
+        method = getattr(result, "method", "bootstrap")
         self._keep_intervals(result, inference.format(
-            method="noise-aware posterior" if method == "posterior" else "parametric bootstrap"))
+            method="noise-aware posterior" if method == "posterior" else "parametric bootstrap"),
+            method)
         if not self.conclusive_.all():
             # The one outcome of every surface for a coefficient whose interval covers every
             # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.

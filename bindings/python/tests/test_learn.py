@@ -178,19 +178,21 @@ def test_adassp_intervals_are_noise_aware_by_default_and_answer_at_small_n(regre
     se, p, ci = est.noise_aware_intervals(level=0.9, random_state=3)
     assert np.all(ci[:, 1] - ci[:, 0] <= est.conf_int_[:, 1] - est.conf_int_[:, 0] + 1e-12)
     assert est.conclusive_.all()
-    # Where the bootstrap refuses (the noise swamps X'X) the default refuses: NaN and a warning.
+    # Where the bootstrap refuses (the noise swamps X'X) small_n="refuse" refuses: NaN and a
+    # warning.
     with pytest.warns(UserWarning, match="noise-aware"):
-        refused = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1,
-                                                intervals="always").fit(X[:100], y[:100])
+        refused = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1, intervals="always",
+                                                small_n="refuse").fit(X[:100], y[:100])
     assert refused.inference_.startswith("none") and np.isnan(refused.conf_int_).all()
-    # With small_n="posterior" the posterior answers there; a coefficient
-    # whose interval covers every value that matters gets NaN, conclusive_ False and a warning.
-    # (intervals="always": at this n the plan's forecast, made for the bootstrap, would skip y'y.)
+    assert refused.interval_method_ is None
+    # With small_n="posterior" the posterior answers there; a coefficient whose interval covers every value
+    # that matters gets NaN, conclusive_ False and a warning.
     with pytest.warns(UserWarning, match="cannot support a conclusion"):
         small = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1, intervals="always",
                                               small_n="posterior",
                                               errors="homoscedastic").fit(X[:100], y[:100])
     assert "posterior" in small.inference_ and not small.conclusive_.all()
+    assert small.interval_method_ == "posterior"
     assert np.array_equal(np.isnan(small.conf_int_).any(axis=1), ~small.conclusive_)
     assert np.isfinite(small.coef_).all()
     plain = dpcov.PrivateLinearRegression(intervals=False, random_state=7).fit(X, y)

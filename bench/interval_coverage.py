@@ -134,7 +134,7 @@ class Tally:
         return float(np.median(self.widths)) if self.widths else float("nan")
 
 
-def cell(model, n, d, eps, fits, target, c_y, options):
+def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
     tally = Tally(target)
     for r in range(fits):
         x, y = mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
@@ -143,7 +143,11 @@ def cell(model, n, d, eps, fits, target, c_y, options):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(x, y)
-        tally.add(est.conf_int_)
+            # Every interval the method computed, the inconclusive ones too (printed as NaN):
+            # the coverage of the method, apart from the rule that decides what is printed.
+            computed = unconditional and est.interval_method_ is not None
+            ci = est.noise_aware_intervals()[2] if computed else est.conf_int_
+        tally.add(ci)
     return {"model": model, "n": n, "d": d, "epsilon": eps, "fits": fits,
             "printed": tally.printed / fits, "intervals": tally.counted,
             "coverage": tally.coverage(), "worst_coefficient": tally.worst(),
@@ -167,6 +171,10 @@ def main(argv=None) -> int:
     ap.add_argument("--min-printed", type=float, default=0.0,
                     help="with --check, also exit 1 unless every cell's share of fits that print "
                          "an interval is at least this")
+    ap.add_argument("--unconditional", action="store_true",
+                    help="count every interval computed, also those printed as NaN because they "
+                         "cover every value that matters (fits without intervals still count "
+                         "as none)")
     ap.add_argument("--option", action="append", default=[],
                     help="an estimator parameter, key=value (value read as JSON)")
     args = ap.parse_args(argv)
@@ -181,7 +189,8 @@ def main(argv=None) -> int:
             target = truth(model, d, c_y)
             for n in (int(float(v)) for v in args.n.split(",")):
                 for eps in (float(v) for v in args.eps.split(",")):
-                    row = cell(model, n, d, eps, args.fits, target, c_y, options)
+                    row = cell(model, n, d, eps, args.fits, target, c_y, options,
+                               args.unconditional)
                     rows.append(row)
                     print(f"| {model} | {n} | {d} | {eps:g} | {row['printed']:.2f} | "
                           f"{row['coverage']:.3f} | {row['worst_coefficient']:.3f} | "

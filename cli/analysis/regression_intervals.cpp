@@ -3,6 +3,7 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../options/rng_option.hpp"
+#include "posterior_intervals.hpp"
 
 namespace dpcov::cli {
 
@@ -54,7 +55,8 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
 
 NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
                             int64_t n, const dpcov_adassp_receipt &receipt, double level,
-                            const BootstrapSettings &bootstrap) {
+                            const BootstrapSettings &bootstrap, int64_t intercept_column,
+                            bool posterior) {
   NoiseAware out;
   const int64_t p = receipt.num_regressors;
   if (n <= p) {
@@ -63,6 +65,11 @@ NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<do
   }
   const auto rng = bootstrap_rng(bootstrap);
   resize(out, static_cast<size_t>(p));
+  if (posterior) {
+    adassp_intervals_at_every_n(xtx, xty, n, receipt, level, bootstrap.draws, intercept_column,
+                                rng.get(), out);
+    return out;
+  }
   const dpcov_status status = dpcov_adassp_bootstrap_intervals(
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), n, &receipt, level, bootstrap.draws,
       rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),

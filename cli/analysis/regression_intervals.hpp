@@ -28,6 +28,10 @@ struct NoiseAware {
   std::string refusal;
   std::vector<double> coef, se, p, lower, upper;
   double noise_norm = 0.0, kappa = 0.0;  // of a release (dpcov_ols_bootstrap_intervals)
+  // AdaSSP: the construction that answered, and per coefficient 0 where its interval covers
+  // every value that matters (dpcov_adassp_intervals; its interval is then NaN), else 1.
+  std::string method = "parametric bootstrap";
+  std::vector<int32_t> conclusive;
 };
 
 // The noise-aware intervals of the OLS coefficients of `label` on `features` from the matrix `g`
@@ -39,10 +43,13 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
                                  const BootstrapSettings &bootstrap);
 
 // The noise-aware intervals for beta from an AdaSSP fit's released statistics X'X~ (p x p) and
-// X'y~ at `n` rows (refused when n <= p).
+// X'y~ at `n` rows (refused when n <= p): with `posterior`, dpcov_adassp_intervals (the
+// bootstrap, else the posterior where the bootstrap refuses; `intercept_column` -1 or the
+// constant column), else the bootstrap alone.
 NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
                             int64_t n, const dpcov_adassp_receipt &receipt, double level,
-                            const BootstrapSettings &bootstrap);
+                            const BootstrapSettings &bootstrap, int64_t intercept_column,
+                            bool posterior);
 
 // Intervals that cover the OLS coefficients with probability >= level whatever the data, from an
 // Analyze Gauss release (proofs/ols_analyze_gauss.md; no ridge, whatever params says): computed

@@ -11,6 +11,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/posterior_intervals.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/regression_intervals.hpp"
 #include "../analysis/regression_units.hpp"
@@ -510,17 +511,24 @@ void to_data_units(RawFit &f) {
 // only when the plan at this n, from public values alone, forecasts intervals even for the most
 // favourable design (rows on their bounds, fill 1); otherwise the fit keeps the share and the
 // output says why. n is public only under replace-one, so under add/remove y'y is released as
-// asked.
+// asked. With the posterior (--small-n posterior) an interval is expected wherever the forecast
+// half-width of a standardised coefficient is below 1: the posterior answers where the
+// bootstrap's X'X~ would not be positive definite, so the n the bootstrap needs does not enter.
 void decide_label_square(RawFit &f, const RegressOptions &o) {
   if (o.raw.no_intervals || o.raw.intervals_anyway || !f.n_public()) return;
   const dpcov_adassp_receipt with_label = adassp_plan(f, f.bound);
   f.forecast = adassp_forecast(with_label, {static_cast<double>(f.data.rows), o.level, 1.0});
-  if (f.forecast->intervals_expected == 1) return;
+  const bool posterior = o.raw.small_n == "posterior";
+  if (f.forecast->intervals_expected == 1 || (posterior && f.forecast->interval_width < 2.0))
+    return;
   f.settings.params.release_label_square = 0;
   f.aware.refusal = concat(
       "not attempted: the plan forecasts none at n = ", f.data.rows, " even with rows on their "
-      "bounds (intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
-      ", expected ", format_number(100.0 * o.level, 3), "% width of a standardised coefficient ",
+      "bounds (",
+      posterior ? std::string()
+                : concat("intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
+                         ", "),
+      "expected ", format_number(100.0 * o.level, 3), "% width of a standardised coefficient ",
       format_number(f.forecast->interval_width, 3), "), so y'y was not released and the fit kept "
       "its share of the budget (--intervals-anyway spends it; `dpcov plan -m adassp` forecasts "
       "other n and epsilon)");
@@ -649,7 +657,8 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   if (f.robust)
     f.aware = robust_intervals(xtx, xty, f.receipt, f.meat.meat, o.level, o.bootstrap_settings());
   else if (f.settings.params.release_label_square == 1)
-    f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings());
+    f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings(),
+                               f.intercept ? 0 : -1, o.raw.small_n == "posterior");
   f.label = reader->column_names()[static_cast<size_t>(c.label)];
   if (f.scaled) to_data_units(f);
   return f;
@@ -695,8 +704,8 @@ nlohmann::ordered_json scaled_ranges_json(const RawFit &f) {
 std::string raw_interval_method(const RawFit &f) {
   return f.robust ? "robust (sandwich) parametric bootstrap from AdaSSP's noise law and the "
                     "released meat sum r^2 x x', for beta (unregularised statistics)"
-                  : "parametric bootstrap from AdaSSP's noise law, for beta (unregularised "
-                    "statistics)";
+                  : concat(f.aware.method, " from AdaSSP's noise law, for beta (unregularised "
+                           "statistics)");
 }
 
 // --errors robust: the split of the budget and the meat's public receipt.
@@ -738,7 +747,8 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
     if (a.computed)
       row["noise_aware"] = {{"ols_coef", a.coef[i]}, {"std_err", a.se[i]}, {"p", a.p[i]},
                             {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
-                            {"sign", interval_sign(a.lower[i], a.upper[i])}};
+                            {"sign", interval_sign(a.lower[i], a.upper[i])},
+                            {"conclusive", a.conclusive.empty() || a.conclusive[i] == 1}};
     rows.push_back(row);
   }
   out["coefficients"] = rows;
@@ -860,6 +870,8 @@ void print_raw_text(const RawFit &f, const RegressOptions &o) {
 void run_regress_raw(const RegressOptions &o) {
   const RawFit fit = fit_raw_rows(o);
   warn_clipped(fit);
+  if (const std::string w = inconclusive_warning(fit.aware, fit.terms); !w.empty())
+    std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (o.json)
     print_raw_json(fit, o);
   else

@@ -114,6 +114,13 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "variance (releases y'y instead)")
       ->check(CLI::IsMember({"robust", "homoscedastic"}))
       ->group(group);
+  command.add_option("--small-n", o.small_n,
+                     "Where the bootstrap refuses (the noise swamps X'X): refuse (default) or "
+                     "posterior (homoscedastic errors only: the noise-aware posterior answers, "
+                     "proofs/adassp_posterior.md; it undercovers heavy-tailed rows at d = 10, "
+                     "docs/regression_intervals.md)")
+      ->check(CLI::IsMember({"posterior", "refuse"}))
+      ->group(group);
   command.add_option("--bound-epsilon", o.bound_epsilon,
                      "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
                      "the regressors' norms (a first pass over the file; the rows above it are "

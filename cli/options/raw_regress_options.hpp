@@ -33,6 +33,8 @@ struct RawRegressOptions {
   // The errors the intervals allow for: "robust" (the sandwich, its meat released with a share
   // of the budget) unless the user states "homoscedastic".
   std::string errors = "robust";
+  // Where the bootstrap refuses: "posterior" (the noise-aware posterior answers) or "refuse".
+  std::string small_n = "refuse";
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;

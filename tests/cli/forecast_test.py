@@ -80,6 +80,26 @@ class Forecast(DpcovCase):
         self.assertTrue(large["regression_forecast"]["intervals_expected"])
         self.assertIn("ci_lower", large["coefficients"][1]["noise_aware"])
 
+    def test_the_posterior_answers_where_the_bootstrap_would_refuse(self):
+        # At n = 100 the bootstrap's forecast expects no interval (X'X~ not positive definite
+        # enough), the posterior's does: y'y is released and the posterior answers, named; a
+        # coefficient it cannot support is nan (JSON null), flagged and warned about.
+        args = ["regress", self.write_rows(100, 4), "--label", "y", "--epsilon", "1", "--bound",
+                "1.5", "--label-bound", "1", "--noise-seed", "4", "--seed", "4", "--quiet"]
+        result = self.ok(args + ["--json"])
+        fit = json.loads(result.stdout)
+        self.assertIn("sigma_label_square", fit["receipt"])
+        self.assertTrue(fit["noise_aware"]["method"].startswith("noise-aware posterior"))
+        flags = [row["noise_aware"]["conclusive"] for row in fit["coefficients"]]
+        for row, conclusive in zip(fit["coefficients"], flags):
+            self.assertEqual(row["noise_aware"]["ci_lower"] is None, not conclusive, row)
+        self.assertEqual("cannot support a conclusion" in result.stderr.decode(),
+                         not all(flags))
+        self.assertIn("noise-aware posterior", self.ok(args).stdout.decode())
+        refuse = json.loads(self.ok(args + ["--json", "--small-n", "refuse"]).stdout)
+        self.assertIn("not attempted", refuse["noise_aware"]["refused"])
+        self.assertNotIn("sigma_label_square", refuse["receipt"])
+
     def test_regress_bounds_reports_the_data_units(self):
         gen = np.random.default_rng(3)
         n = 100000

@@ -1,0 +1,39 @@
+#include "posterior_intervals.hpp"
+
+#include <limits>
+
+#include "../library_status.hpp"
+#include "../cli_error.hpp"
+
+namespace dpcov::cli {
+
+void adassp_intervals_at_every_n(const std::vector<double> &xtx, const std::vector<double> &xty,
+                                 int64_t n, const dpcov_adassp_receipt &receipt, double level,
+                                 int64_t draws, int64_t intercept_column, dpcov_rng *rng,
+                                 NoiseAware &out) {
+  const int64_t p = receipt.num_regressors;
+  out.conclusive.assign(static_cast<size_t>(p), 0);
+  int32_t method = 0;
+  library_check(dpcov_adassp_intervals(DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), n, &receipt,
+                                       intercept_column, level, draws, rng, out.coef.data(),
+                                       out.se.data(), out.p.data(), out.lower.data(),
+                                       out.upper.data(), out.conclusive.data(), &method),
+                "noise-aware intervals");
+  out.method = method == DPCOV_INTERVALS_POSTERIOR ? "noise-aware posterior"
+                                                   : "parametric bootstrap";
+  for (size_t j = 0; j < out.conclusive.size(); ++j)
+    if (out.conclusive[j] == 0)
+      out.lower[j] = out.upper[j] = std::numeric_limits<double>::quiet_NaN();
+  out.computed = true;
+}
+
+std::string inconclusive_warning(const NoiseAware &a, const std::vector<std::string> &terms) {
+  std::string names;
+  for (size_t j = 0; j < a.conclusive.size() && j < terms.size(); ++j)
+    if (a.conclusive[j] == 0) names += concat(names.empty() ? "" : ", ", terms[j]);
+  if (names.empty()) return {};
+  return concat("the release cannot support a conclusion about ", names,
+                ": their intervals cover every value that matters (printed as nan)");
+}
+
+}  // namespace dpcov::cli

@@ -1,7 +1,5 @@
 #include "mechanism.hpp"
 
-#include <array>
-
 #include "../error.hpp"
 #include "analyze_gauss.hpp"
 #include "glasso_output.hpp"
@@ -44,7 +42,8 @@ struct GramOps {
   bool plan_reads_n;
 };
 
-constexpr std::array<GramOps, 13> kGramOps = {{
+// Sized by its initializer: a Gram mechanism added is one row, with no count to move.
+constexpr GramOps kGramOps[] = {
     {MechanismId::AnalyzeGauss, plan_analyze_gauss, release_analyze_gauss,
      log_density_analyze_gauss, nullptr, false},
     {MechanismId::LaplaceSym, plan_laplace_sym, release_laplace_sym, log_density_laplace_sym,
@@ -67,7 +66,7 @@ constexpr std::array<GramOps, 13> kGramOps = {{
     {MechanismId::OlsJl, plan_ols_jl, release_ols_jl, nullptr, log_density_ols_jl, false},
     {MechanismId::GlassoOutputWishart, plan_glasso_output, release_glasso_output,
      log_density_glasso_output, nullptr, true},
-}};
+};
 
 const GramOps &ops_of(MechanismId mechanism) {
   for (const GramOps &ops : kGramOps)

@@ -1,6 +1,5 @@
 #include "registry.hpp"
 
-#include <array>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,8 @@ constexpr int32_t id_of(MechanismId mechanism) { return static_cast<int32_t>(mec
 constexpr const char *kGramHeader = "capi/include/dpcov/mechanism.h";
 constexpr const char *kUnitProof = "proofs/unit_gram_sensitivity.md";
 
-constexpr std::array<RegistryEntry, 18> kRegistry = {{
+// Sized by its initializer: an entry added is one row, with no count to move.
+constexpr RegistryEntry kRegistry[] = {
     {id_of(MechanismId::AnalyzeGauss), "analyze_gauss", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Dwork-Talwar-Thakurta-Zhang 2014 Alg. 1, sigma by Balle-Wang 2018 Thm 8 (analytic "
@@ -146,7 +146,7 @@ constexpr std::array<RegistryEntry, 18> kRegistry = {{
      "",
      "proofs/private_bound.md", "capi/include/dpcov/private_bound.h",
      {}, GlassoPerturbation::Unsupported, 0},
-}};
+};
 
 }  // namespace
 

@@ -11,13 +11,13 @@ def test_mechanisms_lists_every_id_once_in_order_with_the_librarys_names():
     listed = dpcov.mechanisms()
     ids = [m.id for m in listed]
     assert ids == sorted(set(ids))
-    assert ids == list(range(1, 14)) + [20, 21, 22, 23, 24]
     for m in listed:
         assert m.name == dpcov.mechanism_name(m.id)
         assert m.proof in m.theorem and m.proof.startswith("proofs/")
         assert dpcov.mechanism_info(m.id) == m
     assert ids == [int(m) for m in dpcov.Mechanism]
-    assert [m.id for m in listed if m.family == "gram"] == list(range(1, 14))
+    gram = {m.name for m in listed if m.family == "gram"}
+    assert {"analyze_gauss", "laplace_sym", "iev"} <= gram and "dly" not in gram
 
 
 def test_entries_state_privacy_model_neighbours_and_numerics():
@@ -40,5 +40,6 @@ def test_a_plan_carries_the_registrys_theorem():
 
 
 def test_an_unknown_id_is_refused():
+    # One past the last id, read from the library: no number here moves when the registry grows.
     with pytest.raises(dpcov.InvalidArgumentError):
-        dpcov.mechanism_info(19)
+        dpcov.mechanism_info(dpcov.mechanisms()[-1].id + 1)

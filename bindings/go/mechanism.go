@@ -11,24 +11,6 @@ import "unsafe"
 // preconditions and paper).
 type Mechanism int32
 
-// The mechanisms of dpcov/mechanism.h. Their numbers are part of the ABI.
-const (
-	AnalyzeGauss           Mechanism = C.DPCOV_MECHANISM_ANALYZE_GAUSS
-	LaplaceSym             Mechanism = C.DPCOV_MECHANISM_LAPLACE_SYM
-	WishartAdditive        Mechanism = C.DPCOV_MECHANISM_WISHART_ADDITIVE
-	InverseGauss           Mechanism = C.DPCOV_MECHANISM_INVERSE_GAUSS
-	WishartJiang           Mechanism = C.DPCOV_MECHANISM_WISHART_JIANG // NOT private: an audit target
-	IEV                    Mechanism = C.DPCOV_MECHANISM_IEV
-	KTRank1                Mechanism = C.DPCOV_MECHANISM_KT_RANK1
-	JLRidge                Mechanism = C.DPCOV_MECHANISM_JL_RIDGE
-	JLRidgeSigmaMin        Mechanism = C.DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN
-	InverseWishart         Mechanism = C.DPCOV_MECHANISM_INVERSE_WISHART
-	InverseWishartSigmaMin Mechanism = C.DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN
-	OLSJL                  Mechanism = C.DPCOV_MECHANISM_OLS_JL
-	// GlassoOutputWishart is NOT private: an audit target, released through PrivateGlassoRelease.
-	GlassoOutputWishart Mechanism = C.DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART
-)
-
 // String is the library's name of the mechanism, e.g. "analyze_gauss".
 func (m Mechanism) String() string { return C.GoString(C.dpcov_mechanism_name(C.int32_t(m))) }
 

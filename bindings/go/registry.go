@@ -41,15 +41,6 @@ const (
 	NumericsSupportExact     = C.DPCOV_MECHANISM_NUMERICS_EXACT
 )
 
-// The mechanisms with entry points of their own (not dpcov/mechanism.h's Gram functions).
-const (
-	Adassp        Mechanism = C.DPCOV_MECHANISM_ADASSP
-	DLY           Mechanism = C.DPCOV_MECHANISM_DLY
-	Coinpress     Mechanism = C.DPCOV_MECHANISM_COINPRESS
-	CoinpressMean Mechanism = C.DPCOV_MECHANISM_COINPRESS_MEAN
-	PrivateBound  Mechanism = C.DPCOV_MECHANISM_PRIVATE_BOUND
-)
-
 func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 	return MechanismInfo{
 		ID: Mechanism(e.id), Name: C.GoString(e.name), Family: int32(e.family),

@@ -65,6 +65,10 @@ RUNS = {
         ["DATA", "--bound", "2", "-m", "analyze_gauss,laplace_sym", "-e", "0.5,1", "-d", "1e-6",
          "-r", "3", "--label", "y"],
     ],
+    "gram": [
+        ["DATA", "--privacy-unit", "one", "--max-rows-per-unit", "3", "--bound", "2",
+         "-o", "out.npy"],
+    ],
     "audit": [
         ["-m", "analyze_gauss", "-e", "1", "--delta", "1e-6", "--dims", "3", "--trials", "500",
          "--json"],

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "capi/struct_size.hpp"
 #include "dpcov.h"
 
 namespace {
@@ -250,8 +251,9 @@ TEST(CapiMechanismPlan, RejectsEachBadArgument) {
   EXPECT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_LAPLACE_SYM, 3, 10, 1.0, 1.0, -0.5, nullptr, &r),
             DPCOV_E_INVALID_ARGUMENT);
 
+  // Below the first shipped size (an older, smaller receipt is accepted and written in part).
   dpcov_receipt small = fresh_receipt();
-  small.struct_size = sizeof small - 1;
+  small.struct_size = dpcov::capi::kFirstShippedSize<dpcov_receipt> - 1;
   EXPECT_EQ(dpcov_mechanism_plan(g, 3, 10, 1.0, 1.0, 1e-6, nullptr, &small),
             DPCOV_E_INVALID_ARGUMENT);
   EXPECT_NE(last().find("struct_size"), std::string::npos) << last();

@@ -276,6 +276,9 @@ void adassp() {
                                   1e-6, nullptr, s.rng, coef, xtx, 3, xty, fit.get()));
   EXPECT_INTACT(plan);
   EXPECT_INTACT(fit);
+  Canary<dpcov_sandwich_budget> budget;
+  ASSERT_CALL_OK(dpcov_adassp_sandwich_plan(1.5, 1.0, 1.0, 1e-6, budget.get()));
+  EXPECT_INTACT(budget);
 }
 
 void coinpress() {
@@ -507,6 +510,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_mechanism_info_by_id", registry},
       {"dpcov_adassp_plan", adassp},
       {"dpcov_adassp_fit", adassp},
+      {"dpcov_adassp_sandwich_plan", adassp},
       {"dpcov_coinpress_plan", coinpress},
       {"dpcov_coinpress_release", coinpress},
       {"dpcov_coinpress_mean_plan", coinpress_mean},

@@ -7,7 +7,7 @@ The same algorithm as core/mechanisms/eigenvector_sampling.cpp with core/random/
     beta = 0.05) and the sensitivity-calibrated exponent kappa_i = eps_i / (2 B^2) (replace-one);
   - each step draws from the Bingham density exp(kappa theta^T C_i theta) in the eigenbasis of
     C_i by the Kent-Ganeiber-Mardia sampler: A = kappa (mu_max - mu), b the root of
-    sum 1 / (b + 2 lambda) = 1 by bisection on [1, q], proposals from the ACG(I + 2 A / b)
+    sum 1 / (b + 2 lambda) = 1 by Newton's method from b = 1, proposals from the ACG(I + 2 A / b)
     envelope (independent normals with standard deviations (1 + 2 lambda / b)^-1/2, normalised),
     accepted when ln U < (q/2) (log1p(delta) - delta), delta = (b + 2 t - q) / q, t = y^T A y:
     the same envelope, acceptance rule and so the same expected number of proposals;
@@ -24,20 +24,19 @@ import numpy as np
 
 
 def envelope_b(lam: np.ndarray) -> float:
-    """Root of sum_i 1 / (b + 2 lam_i) = 1 on [1, q], bisected down to adjacent doubles."""
-    lo, hi = 1.0, float(lam.size)
-    while lo < hi:
-        mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi:
-            break
-        if np.sum(1.0 / (mid + 2.0 * lam)) - 1.0 > 0.0:
-            lo = mid
-        else:
-            hi = mid
-    def residual(b: float) -> float:
-        return abs(np.sum(1.0 / (b + 2.0 * lam)) - 1.0)
-
-    return lo if residual(lo) < residual(hi) else hi
+    """Root of sum_i 1 / (b + 2 lam_i) = 1 on [1, q] by Newton's method from b = 1, as the
+    library (the left side is decreasing and convex, so the steps approach the root from the
+    left); one vectorised pass over the spectrum per step."""
+    q, b = float(lam.size), 1.0
+    while True:
+        inv = 1.0 / (b + 2.0 * lam)
+        h = inv.sum() - 1.0
+        if not h > 0.0:
+            return b
+        step = min(q, b + h / (inv @ inv))
+        if not step > b:
+            return b
+        b = step
 
 
 class Bingham:

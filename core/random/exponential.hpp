@@ -1,9 +1,11 @@
 // Exponential and Laplace variates.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "rng.hpp"
+#include "uniform.hpp"
 
 namespace dpcov::random {
 
@@ -15,6 +17,20 @@ namespace dpcov::random {
 // with positive probability (the old -ln U on a fixed grid stopped at 53 ln 2 = 36.7).
 double exponential_from_word(uint64_t first_word, Rng &rng);
 double exponential(Rng &rng);
+
+// 52 ln 2: -ln of the width 2^-52 of the lowest cell.
+inline constexpr double kExponentialLowestCellShift = 52.0 * 0.6931471805599453;
+
+// exponential_from_word() with its further words (needed with probability 2^-52) from
+// next_word(), for callers that hold words drawn ahead of the generator's position.
+template <class NextWord>
+double exponential_from_words(uint64_t first_word, NextWord &&next_word) {
+  double shift = 0.0;
+  for (uint64_t word = first_word;; word = next_word()) {
+    if ((word >> 12) != 0) return shift - std::log(uniform01_from_bits(word));
+    shift += kExponentialLowestCellShift;
+  }
+}
 
 // Laplace with density exp(-|x| / b) / (2 b): an exponential (above) times b, with the sign from
 // the lowest bit of the same word (independent of the top 52 bits), so the law is exactly

@@ -1,5 +1,7 @@
 #include "normal.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -71,44 +73,74 @@ const Tables &tables() {
   return t;
 }
 
-// The rest of a draw whose first word `bits` fell outside its layer's certain region (about 1%
-// of draws): the wedge or the tail test, then further words until one is accepted. Kept out of
-// line so that the common path below is a few instructions that inline into the batch loop.
-[[gnu::noinline]] double draw_rare(const Tables &t, Rng &rng, uint64_t bits);
+// The generator's words one at a time: the source of a single draw.
+struct GeneratorWords {
+  Rng &rng;
+  uint64_t operator()() { return rng.next_u64(); }
+};
 
-// One draw from the tables (hoisted out of loops by the batch form).
-inline double draw(const Tables &t, Rng &rng) {
-  const uint64_t bits = rng.next_u64();
-  const int layer = static_cast<int>(bits & 0xffU);
-  const uint64_t abscissa = (bits >> 9) & ((uint64_t{1} << 52) - 1);
-  if (abscissa < t.inside[layer]) {
-    const double x = static_cast<double>(abscissa) * t.width[layer];
-    return ((bits >> 8) & 1U) != 0 ? -x : x;
-  }
-  return draw_rare(t, rng, bits);
+// The words of a batch of draws: those drawn ahead into a buffer first, then the generator's
+// next ones. A batch of n draws reads at least n words, so drawing min(n, buffer size) words
+// ahead reads no word that the n draws in turn would not have read, and the draws see the words
+// in the generator's order: the values are those of n calls of standard_normal().
+class WordsAhead {
+ public:
+  WordsAhead(const uint64_t *begin, const uint64_t *end, Rng &rng)
+      : next_(begin), end_(end), rng_(rng) {}
+  const uint64_t *next() const { return next_; }
+  uint64_t operator()() { return next_ < end_ ? *next_++ : rng_.next_u64(); }
+
+ private:
+  const uint64_t *next_;
+  const uint64_t *end_;
+  Rng &rng_;
+};
+
+// x with its sign flipped when `negative`, without a branch on that random bit (a branch on it
+// is mispredicted half the time): the same value as `negative ? -x : x`, -0.0 included.
+inline double with_sign(double x, bool negative) {
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(x) ^ (uint64_t{negative} << 63));
 }
 
-double draw_rare(const Tables &t, Rng &rng, uint64_t bits) {
+// The common path of a draw from its first word: true with the value in x when the abscissa lies
+// in its layer's certain region (about 99% of draws).
+inline bool draw_inside(const Tables &t, uint64_t bits, double &x) {
+  const int layer = static_cast<int>(bits & 0xffU);
+  const uint64_t abscissa = (bits >> 9) & ((uint64_t{1} << 52) - 1);
+  x = with_sign(static_cast<double>(abscissa) * t.width[layer], ((bits >> 8) & 1U) != 0);
+  return abscissa < t.inside[layer];
+}
+
+// The rest of a draw whose first word `bits` fell outside its layer's certain region (about 1%
+// of draws): the wedge or the tail test, then further words until one is accepted. Kept out of
+// line so that the common path above is a few instructions that inline into the batch loop.
+template <class Words>
+[[gnu::noinline]] double draw_rare(const Tables &t, Words &words, uint64_t bits) {
   for (;;) {
     const int layer = static_cast<int>(bits & 0xffU);
     const bool negative = ((bits >> 8) & 1U) != 0;
     const uint64_t abscissa = (bits >> 9) & ((uint64_t{1} << 52) - 1);
     const double x = static_cast<double>(abscissa) * t.width[layer];
-    if (abscissa < t.inside[layer]) return negative ? -x : x;
+    if (abscissa < t.inside[layer]) return with_sign(x, negative);
     if (layer == 0) {
       // Marsaglia's tail: for x = E1 / r, accept r + x when 2 E2 > x^2 (E1, E2 standard
       // exponentials, untruncated); exact for the normal density conditioned on |z| > r.
       for (;;) {
-        const double xx = exponential(rng) / t.r;
-        const double yy = exponential(rng);
+        const double xx = exponential_from_words(words(), words) / t.r;
+        const double yy = exponential_from_words(words(), words);
         if (yy + yy > xx * xx) return negative ? -(t.r + xx) : t.r + xx;
       }
     }
-    const double y = t.height[layer] + (t.height[layer - 1] - t.height[layer]) * uniform01(rng);
+    const double y =
+        t.height[layer] + (t.height[layer - 1] - t.height[layer]) * uniform01_from_bits(words());
     if (y < density(x)) return negative ? -x : x;
-    bits = rng.next_u64();
+    bits = words();
   }
 }
+
+// Words drawn ahead per block: enough to amortise the engine's load and store (a Bingham
+// proposal at q <= 256 is one block), small enough to stay on the stack.
+constexpr int64_t kWordsAhead = 256;
 
 }  // namespace
 
@@ -116,11 +148,34 @@ double ziggurat_layer_width(int layer) { return tables().width[layer]; }
 uint64_t ziggurat_base_limit() { return tables().inside[0]; }
 double ziggurat_tail_start() { return tables().r; }
 
-double standard_normal(Rng &rng) { return draw(tables(), rng); }
+double standard_normal(Rng &rng) {
+  const Tables &t = tables();
+  const uint64_t bits = rng.next_u64();
+  double x;
+  if (draw_inside(t, bits, x)) return x;
+  GeneratorWords words{rng};
+  return draw_rare(t, words, bits);
+}
 
 void standard_normals(Rng &rng, double *out, int64_t n) {
   const Tables &t = tables();
-  for (int64_t i = 0; i < n; ++i) out[i] = draw(t, rng);
+  uint64_t ahead[kWordsAhead];
+  for (int64_t i = 0; i < n;) {
+    const int64_t count = std::min(kWordsAhead, n - i);
+    rng.fill_u64(ahead, static_cast<size_t>(count));
+    // Each draw reads at least one buffered word, so at most `count` draws happen here. The
+    // position is a local pointer (a register); only a rare draw goes through WordsAhead.
+    for (const uint64_t *next = ahead, *end = ahead + count; next < end;) {
+      const uint64_t bits = *next++;
+      double x;
+      if (!draw_inside(t, bits, x)) {
+        WordsAhead words(next, end, rng);
+        x = draw_rare(t, words, bits);
+        next = words.next();
+      }
+      out[i++] = x;
+    }
+  }
 }
 
 }  // namespace dpcov::random

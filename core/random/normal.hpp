@@ -25,7 +25,8 @@ uint64_t ziggurat_base_limit();
 double ziggurat_tail_start();
 
 // n draws into out[0..n-1]: the same values, from the same generator words, as n calls of
-// standard_normal in turn, without a call and a table look-up per draw.
+// standard_normal in turn, without a call and a table look-up per draw. The words are drawn ahead
+// in blocks (Rng::fill_u64), never more than the draws left would read.
 void standard_normals(Rng &rng, double *out, int64_t n);
 
 }  // namespace dpcov::random

@@ -79,6 +79,16 @@ Rng Rng::from_key(const Key &key, Engine engine, bool seed_fixed) {
   return Rng(key, engine, seed_fixed);
 }
 
+void Rng::fill_u64(uint64_t *out, size_t n) {
+  if (auto *chacha = std::get_if<ChaCha20Stream>(&engine_)) {
+    for (size_t i = 0; i < n; ++i) out[i] = chacha->next();
+    return;
+  }
+  Pcg64 engine = *std::get_if<Pcg64>(&engine_);
+  for (size_t i = 0; i < n; ++i) out[i] = engine();
+  *std::get_if<Pcg64>(&engine_) = engine;
+}
+
 Rng Rng::from_entropy() {
   Key key{};
   auto *bytes = reinterpret_cast<unsigned char *>(key.data());

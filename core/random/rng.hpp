@@ -77,6 +77,11 @@ class Rng {
     return (*std::get_if<Pcg64>(&engine_))();
   }
 
+  // n words into out[0..n-1]: the words of n calls of next_u64() in turn. The engine is read once
+  // and written back once, so its state stays in registers through the loop instead of going
+  // through memory behind the variant for every word.
+  void fill_u64(uint64_t *out, size_t n);
+
   Engine engine() const {
     return std::holds_alternative<ChaCha20Stream>(engine_) ? Engine::ChaCha20 : Engine::Pcg64;
   }

@@ -171,6 +171,24 @@ TEST(RngFromSeed, SameSeedAndStreamGiveTheSameSequence) {
   EXPECT_EQ(first(Rng::from_seed(5, 9), 32), first(Rng::from_seed(5, 9), 32));
 }
 
+TEST(RngFill, GivesTheWordsOfSingleCallsAndLeavesTheGeneratorAfterThem) {
+  // Both engines, across ChaCha20's 64-word buffer edges; a fill that skipped, repeated or failed
+  // to write back its engine would differ here or in the words after it.
+  for (bool seeded : {true, false}) {
+    for (size_t count : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{300}}) {
+      Rng filled = seeded ? Rng::from_seed(3, 1) : Rng::from_entropy();
+      Rng single = filled;
+      filled.next_u64();
+      single.next_u64();
+      std::vector<uint64_t> words(count);
+      filled.fill_u64(words.data(), count);
+      EXPECT_EQ(words, first(single, static_cast<int>(count))) << seeded << " " << count;
+      for (size_t i = 0; i < count; ++i) single.next_u64();
+      EXPECT_EQ(first(filled, 3), first(single, 3)) << seeded << " " << count;
+    }
+  }
+}
+
 TEST(RngFromSeed, NeighbouringSeedsAndStreamsGiveDifferentStatesAndIncrements) {
   std::set<std::array<unsigned char, Rng::kStateBytes>> states;
   std::set<uint64_t> first_outputs;

@@ -114,12 +114,16 @@ void UnitSampler::merge(const UnitSampler &other) {
   if (this == &other)
     fail(Status::InvalidArgument, "cannot merge an accumulator of units with itself: its units ",
          "would count twice");
+  // The message names no unit id: it reaches logs (a Dask worker's) outside the curator's
+  // files, and an id says who is in the data. The curator finds the overlap from the
+  // partitions' smallest and largest ids.
   for (const auto &[a, b] : ranges_)
     for (const auto &[c, e] : other.ranges_)
       if (!(b < c || e < a))
-        fail(Status::Incompatible, "the unit ids of the two partitions overlap ([", a, ", ", b,
-             "] and [", c, ", ", e, "]): a unit may be split between them, and its rows would ",
-             "count for up to 2k; partition the rows by ranges of the unit id");
+        fail(Status::Incompatible, "the unit id ranges of the two partitions overlap: a unit ",
+             "may be split between them, and its rows would count up to twice k; partition the ",
+             "rows by ranges of the unit id (compare each partition's smallest and largest unit ",
+             "id to find the overlap)");
   if (other.units_ > INT64_MAX - units_ || other.truncated_ > INT64_MAX - truncated_)
     fail(Status::TooLarge, "unit count overflows a 64-bit integer");
   std::vector<std::pair<int64_t, int64_t>> ranges = ranges_;

@@ -167,16 +167,22 @@ void add_unit_batch(dpcov_gram &gram, const dpcov::data::UnitBatch &batch) {
   dpcov::GramCounts upstream;
   const int64_t width = bounding.out_cols();
   std::vector<int64_t> ends;
-  ends.reserve(batch.ends.size());
-  // Unit by unit, so that rows dropped by the bounding leave each unit's end where it belongs.
-  int64_t first = 0;
-  std::vector<double> unit_rows;
-  for (const int64_t end : batch.ends) {
-    const int64_t kept = bounding.bound_rows(batch.view().row_block(first, end - first), unit_rows,
-                                             upstream);
-    bounded.insert(bounded.end(), unit_rows.begin(), unit_rows.begin() + kept * width);
-    ends.push_back(static_cast<int64_t>(bounded.size()) / width);
-    first = end;
+  if (bounding.policy() != dpcov::BoundPolicy::Drop) {
+    // No row is left out: the whole batch in one call, and the units' ends stay as they are.
+    bounding.bound_rows(batch.view(), bounded, upstream);
+    ends = batch.ends;
+  } else {
+    // Unit by unit, so that rows dropped by the bounding leave each unit's end where it belongs.
+    ends.reserve(batch.ends.size());
+    int64_t first = 0;
+    std::vector<double> unit_rows;
+    for (const int64_t end : batch.ends) {
+      const int64_t kept = bounding.bound_rows(batch.view().row_block(first, end - first),
+                                               unit_rows, upstream);
+      bounded.insert(bounded.end(), unit_rows.begin(), unit_rows.begin() + kept * width);
+      ends.push_back(static_cast<int64_t>(bounded.size()) / width);
+      first = end;
+    }
   }
   upstream.drop_policy = bounding.policy() == dpcov::BoundPolicy::Drop;
   const dpcov::ConstMatrixView rows{bounded.data(), static_cast<int64_t>(bounded.size()) / width,
@@ -187,6 +193,10 @@ void add_unit_batch(dpcov_gram &gram, const dpcov::data::UnitBatch &batch) {
     gram.acc.add_rows(rows, dpcov::capi::accumulator_bound(gram), dpcov::BoundPolicy::Clip,
                       upstream);
 }
+
+// Rows of a chunk of units handled at a time: their kept rows (1.6 MB at d = 50) stay in
+// a core's own cache between the sampler, the bounding and the exact sum.
+constexpr int64_t kUnitSliceRows = 4096;
 
 dpcov_gram &unit_gram(dpcov_gram *gram) {
   dpcov::check::not_null(gram, "gram");
@@ -479,16 +489,25 @@ DPCOV_API dpcov_status dpcov_gram_add_unit_rows(dpcov_gram *gram, dpcov_rng *rng
     dpcov::check::not_null(rng, "rng");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     if (rows > 0) dpcov::check::vector(rows, units, sizeof(int64_t), "units");
-    dpcov::data::UnitSampler next = *g.units;
-    dpcov::data::UnitBatch batch;
     try {
-      next.add(view, units, rng->rng, batch);
+      g.units->check(view, units);
     } catch (const dpcov::RowError &e) {
       if (refusal != nullptr) dpcov::capi::write_struct(refusal, refusal_of(e));
       throw;
     }
-    if (!batch.ends.empty()) add_unit_batch(g, batch);
-    *g.units = std::move(next);
+    // The chunk in slices, so that the kept rows and their bounded copy stay in cache instead of
+    // two fresh buffers the size of the chunk; on a copy of the accumulator (O(d^2)), which
+    // replaces it only once every slice is in.
+    dpcov_gram next = g;
+    dpcov::data::UnitBatch batch;
+    for (int64_t first = 0; first < view.rows; first += kUnitSliceRows) {
+      const int64_t count = std::min(kUnitSliceRows, view.rows - first);
+      batch.rows.clear();
+      batch.ends.clear();
+      next.units->add_checked(view.row_block(first, count), units + first, rng->rng, batch);
+      if (!batch.ends.empty()) add_unit_batch(next, batch);
+    }
+    g = std::move(next);
   });
 }
 

@@ -38,11 +38,11 @@ UnitSampler UnitSampler::from_state(int64_t max_rows_per_unit, int64_t cols,
   return sampler;
 }
 
-void UnitSampler::add(ConstMatrixView raw, const int64_t *ids, random::Rng &rng,
-                      UnitBatch &out) {
+void UnitSampler::check(ConstMatrixView raw, const int64_t *ids) const {
   if (raw.cols != cols_)
     fail(Status::Dimension, "rows have ", raw.cols, " columns but the unit sampler takes ", cols_);
-  // Everything checked before the first draw: a refused chunk changes nothing.
+  // Everything checked before the first draw (add() calls this first): a refused chunk changes
+  // nothing.
   for (int64_t i = 0; i < raw.rows; ++i) {
     const int64_t previous = i > 0 ? ids[i - 1] : last_;
     const bool first_ever = i == 0 && ranges_.empty();
@@ -57,7 +57,14 @@ void UnitSampler::add(ConstMatrixView raw, const int64_t *ids, random::Rng &rng,
         fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ",
                  r[j * raw.col_stride()], "; rows must be finite");
   }
+}
+
+void UnitSampler::add_checked(ConstMatrixView raw, const int64_t *ids, random::Rng &rng,
+                              UnitBatch &out) {
   out.cols = cols_;
+  // What the chunk closes is at most its own rows and the open unit's reservoir: one allocation,
+  // not a doubling per closed unit (pages beyond what is written are never touched).
+  out.rows.reserve(out.rows.size() + static_cast<size_t>(raw.rows * cols_) + reservoir_.size());
   for (int64_t i = 0; i < raw.rows; ++i) {
     if (!open_ || ids[i] != last_) {
       if (open_) close(out);

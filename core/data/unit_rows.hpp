@@ -46,7 +46,15 @@ class UnitSampler {
   // row), Status::InvalidArgument naming the row whose id is below the previous row's (or, for
   // the first row, below the last closed unit's id, or equal to it after finish() or merge()).
   // For a strong guarantee across the caller's own steps, work on a copy and assign on success.
-  void add(ConstMatrixView raw, const int64_t *ids, random::Rng &rng, UnitBatch &out);
+  void add(ConstMatrixView raw, const int64_t *ids, random::Rng &rng, UnitBatch &out) {
+    check(raw, ids);
+    add_checked(raw, ids, rng, out);
+  }
+  // add()'s checks alone, which change nothing; add_checked() is add() without them, for rows a
+  // check() of the whole chunk has passed (a caller taking a chunk in slices checks it first, so
+  // that a refusal names the chunk's row and comes before any draw).
+  void check(ConstMatrixView raw, const int64_t *ids) const;
+  void add_checked(ConstMatrixView raw, const int64_t *ids, random::Rng &rng, UnitBatch &out);
 
   // Closes the open unit, if any, appending its kept rows to `out`. Rows that follow must have
   // ids above it.

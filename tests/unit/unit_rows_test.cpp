@@ -3,14 +3,18 @@
 // over the unit's k-subsets (a chi-square test at a fixed seed); a unit id that goes back refused
 // naming the row, before any draw or change; merges of disjoint id ranges accepted and of
 // overlapping ones (a split unit) refused; and the exact accumulator holds every unit's integer
-// trace to the grid's bound even for units of rows all on the bound.
+// trace to the grid's bound even for units of rows all on the bound, and the same integers as a
+// row-by-row reference however the units fall into its blocks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <random>
 
 #include "core/data/exact_gram.hpp"
 #include "core/data/unit_rows.hpp"
@@ -224,6 +228,80 @@ TEST(ExactUnitGram, EveryUnitsIntegerTraceStaysWithinTheGridsBound) {
   for (int64_t j = 0; j < d; ++j)
     trace += singles.upper()[static_cast<size_t>(j * (j + 1) / 2 + j)];
   EXPECT_EQ(trace, 16 * 22);
+}
+
+// The reference: each unit rounded to nearest, toward zero when its integer trace exceeds r2,
+// then halved until within, and every row's outer product added in 128-bit integers.
+std::vector<ExactInt> reference_unit_gram(const Matrix &rows, const std::vector<int64_t> &ends,
+                                          const ExactGridSpec &grid) {
+  const int64_t d = grid.dim;
+  const double to_grid = std::ldexp(1.0, grid.bits) / grid.bound;
+  std::vector<ExactInt> upper(static_cast<size_t>(d * (d + 1) / 2), 0);
+  std::vector<int64_t> z;
+  int64_t first = 0;
+  for (const int64_t end : ends) {
+    double scale = 1.0;
+    bool toward_zero = false;
+    for (;;) {
+      ExactInt trace = 0;
+      z.assign(static_cast<size_t>((end - first) * d), 0);
+      for (int64_t i = first; i < end; ++i)
+        for (int64_t j = 0; j < d; ++j) {
+          const double y = rows(i, j) * scale * to_grid;
+          const auto v = static_cast<int64_t>(toward_zero ? std::trunc(y) : std::nearbyint(y));
+          z[static_cast<size_t>((i - first) * d + j)] = v;
+          trace += static_cast<ExactInt>(v) * v;
+        }
+      if (trace <= grid.norm2_bound) break;
+      if (toward_zero) scale *= 0.5;
+      toward_zero = true;
+    }
+    for (int64_t r = 0; r < end - first; ++r) {
+      size_t k = 0;
+      for (int64_t j = 0; j < d; ++j)
+        for (int64_t i = 0; i <= j; ++i)
+          upper[k++] += static_cast<ExactInt>(z[static_cast<size_t>(r * d + i)]) *
+                        z[static_cast<size_t>(r * d + j)];
+    }
+    first = end;
+  }
+  return upper;
+}
+
+// More units than one exact block holds (4096), units of 1 to 9 rows and one longer than a dsyrk
+// block, at scales from well within r2 to past it (rounded toward zero, or halved): the blocked
+// dsyrk sum equals the reference's integers, in one call or in chunks of whole units.
+TEST(ExactUnitGram, BlockedSumEqualsTheRowByRowReference) {
+  const int64_t d = 40;
+  const ExactGridSpec grid{d, 1.0, 10, 1030 * 1030};
+  std::mt19937_64 gen(20261129);
+  std::uniform_int_distribution<int64_t> size(1, 9);
+  std::uniform_real_distribution<double> scale(0.0, 0.2), entry(-1.0, 1.0);
+  std::vector<int64_t> ends;
+  int64_t rows_total = 0;
+  for (int64_t u = 0; u < 5000; ++u) ends.push_back(rows_total += u == 2500 ? 2000 : size(gen));
+  Matrix rows(rows_total, d);
+  int64_t first = 0;
+  for (const int64_t end : ends) {
+    const double s = scale(gen);
+    for (int64_t i = first; i < end; ++i)
+      for (int64_t j = 0; j < d; ++j) rows(i, j) = s * entry(gen);
+    first = end;
+  }
+  const std::vector<ExactInt> want = reference_unit_gram(rows, ends, grid);
+  ExactGramAccumulator whole(grid, BoundPolicy::Clip), chunked(grid, BoundPolicy::Clip);
+  whole.add_units(rows.view(), ends);
+  EXPECT_TRUE(whole.upper() == want);
+  // In chunks of 700 units: the same integers.
+  for (size_t u = 0; u < ends.size(); u += 700) {
+    const int64_t from = u == 0 ? 0 : ends[u - 1];
+    const size_t last = std::min(ends.size(), u + 700);
+    std::vector<int64_t> local;
+    for (size_t v = u; v < last; ++v) local.push_back(ends[v] - from);
+    chunked.add_units(std::as_const(rows).view().row_block(from, ends[last - 1] - from), local);
+  }
+  EXPECT_TRUE(chunked.upper() == want);
+  EXPECT_EQ(chunked.counts().rows, rows_total);
 }
 
 TEST(ExactUnitGram, OneRowUnitsWithinTheBoundAreTheRowsGram) {

@@ -11,15 +11,16 @@ chunk by chunk on the workers (dask.array.random, seed 34): no process ever hold
 For each n a fresh cluster (2 processes, 1 thread each, so 2 cores) makes one release:
 - rows: dask_release, Analyze Gauss with exact numerics at B = 1, epsilon 1, delta 1e-6;
 - units: dask_unit_release, 4 rows per unit (unit = row index // 4), k = 2 (so every unit is
-  truncated and each group draws), grouped by the shuffle into as many groups as row blocks;
+  truncated and each group draws), grouped through spill files (under --spill-dir) into the
+  groups dask_units.default_groups chooses for each group task to fit --budget bytes;
 - units-sorted: the same units, already partitioned by unit ranges (``shuffle=False``: the
   block size is a multiple of 4, so no unit is split), as rows stored sorted by unit would be.
-Reported: wall time, rows per second per worker (n / time / 2), and the peak resident memory of
-each worker process (VmHWM, the largest of the two); then the equality check: on the first
-``--check`` rows the cluster release equals, byte for byte, the single-process release with the
-same seed (rows: dpcov.release_rows; units: the same groups, or blocks, in one process,
-dask_units.unit_state_serial). The absolute times depend on the machine's load; the memory
-should not grow with n.
+Reported: wall time, rows per second per worker (n / time / 2), the peak resident memory of
+each worker process (VmHWM, the largest of the two) and the number of groups; then the equality
+check: on the first ``--check`` rows the cluster release equals, byte for byte, the
+single-process release with the same seed (rows: dpcov.release_rows; units: the same groups, or
+blocks, in one process, dask_units.unit_state_serial, which groups in memory without spill
+files). The absolute times depend on the machine's load; the memory should not grow with n.
 """
 
 import argparse
@@ -55,45 +56,47 @@ def peak_memory() -> int:
     return -1
 
 
-def release(path: str, x, units, rng, groups=None):
+def release(path: str, x, units, rng, options: dict):
     if path == "rows":
         return dask_release.dask_release(x, BOUND, EPSILON, DELTA, rng)
-    return dask_units.dask_unit_release(x, units, BOUND, K, EPSILON, DELTA, rng, groups=groups,
-                                        shuffle=path == "units")
+    return dask_units.dask_unit_release(x, units, BOUND, K, EPSILON, DELTA, rng,
+                                        shuffle=path == "units", **options)
 
 
-def single_process(path: str, x, units, seed: int, chunk: int):
+def single_process(path: str, x, units, seed: int, chunk: int, groups: int):
     """The release of the rows of ``x`` (computed here) in this process, with the seed."""
     rows = x.compute()
     with dpcov.Rng(seed) as rng:
         if path == "rows":
             return dpcov.release_rows("analyze_gauss", rows, BOUND, EPSILON, DELTA, rng)
         spec = dask_units.unit_spec(BOUND, K, "analyze_gauss", EPSILON, DELTA)
-        blocks = -(-rows.shape[0] // chunk)
-        state = dask_units.unit_state_serial(rows, units.compute(), spec, rng, blocks, chunk,
+        state = dask_units.unit_state_serial(rows, units.compute(), spec, rng, groups, chunk,
                                              shuffle=path == "units")
         with dpcov.GramAccumulator.from_bytes(state) as gram:
             return gram.release("analyze_gauss", EPSILON, DELTA, rng)
 
 
-def measure(path: str, n: int, d: int, chunk: int, check: int) -> dict:
+def measure(path: str, n: int, d: int, chunk: int, check: int, options: dict) -> dict:
     x, units = lazy_rows(n, d, chunk), lazy_units(n, chunk)
+    groups = dask_units.default_groups(n, d, options["memory_budget"])
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None, memory_limit=0) as cluster, Client(cluster) as client:
         start = time.perf_counter()
         with dpcov.Rng() as rng:
-            _, receipt = release(path, x, units, rng)
+            _, receipt = release(path, x, units, rng, options)
         seconds = time.perf_counter() - start
         memory = max(client.run(peak_memory).values())
         equal = None
         if check:
-            m = min(check, n)
+            # A few groups, so that the check also reads several groups' slices of every file.
+            m, few = min(check, n), {**options, "groups": 3}
             with dpcov.Rng(2026) as rng:
-                got = release(path, x[:m], units[:m], rng)
-            want = single_process(path, x[:m], units[:m], 2026, chunk)
+                got = release(path, x[:m], units[:m], rng, few)
+            want = single_process(path, x[:m], units[:m], 2026, chunk, 3)
             equal = got[0].tobytes() == want[0].tobytes() and got[1] == want[1]
     return {"path": path, "n": n, "d": d, "seconds": seconds, "per_worker": n / seconds / 2,
-            "peak_mb": memory / 2**20, "equal": equal, "receipt_n": receipt.n}
+            "peak_mb": memory / 2**20, "equal": equal, "receipt_n": receipt.n,
+            "groups": groups if path == "units" else "-"}
 
 
 def main() -> None:
@@ -103,15 +106,19 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=250_000)
     parser.add_argument("--paths", default="rows,units")
     parser.add_argument("--check", type=int, default=200_000)
+    parser.add_argument("--spill-dir", default=None)
+    parser.add_argument("--budget", type=float, default=dask_units.MEMORY_BUDGET)
     args = parser.parse_args()
-    print("| path | n | d | seconds | rows/s per worker | peak MB per worker | "
+    options = {"spill_dir": args.spill_dir, "memory_budget": int(args.budget)}
+    print("| path | n | d | groups | seconds | rows/s per worker | peak MB per worker | "
           "equal on subsample |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for path in args.paths.split(","):
         for n in (int(float(v)) for v in args.rows.split(",")):
-            r = measure(path, n, args.cols, args.chunk, args.check)
-            print(f"| {r['path']} | {r['n']:.0e} | {r['d']} | {r['seconds']:.1f} | "
-                  f"{r['per_worker']:.3g} | {r['peak_mb']:.0f} | {r['equal']} |", flush=True)
+            r = measure(path, n, args.cols, args.chunk, args.check, options)
+            print(f"| {r['path']} | {r['n']:.0e} | {r['d']} | {r['groups']} | "
+                  f"{r['seconds']:.1f} | {r['per_worker']:.3g} | {r['peak_mb']:.0f} | "
+                  f"{r['equal']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,19 +2,23 @@
 
 A unit's rows must reach one accumulator (a unit split between two would contribute up to 2k
 rows), and a row-block partition of a Dask array does not keep units together. So
-:func:`dask_unit_release` first gathers each unit's rows into one of P groups by a hash of its id
-(a shuffle: every input block splits its rows by group; group g concatenates its pieces from every
-block, in block order). Each group then sorts its rows by unit (stably, so each unit's rows keep
-their input order), numbers its units g * 2^40 + rank, and hands them to a bounded accumulator of
-units (``dpcov_gram_add_unit_rows``): at most k rows of each unit kept, each unit's contribution
-bounded by the library. The groups' id ranges are disjoint, so their saved states merge (the merge
-refuses overlapping ranges) into the state of one accumulator of all the units, and the driver
-releases once with its generator.
+:func:`dask_unit_release` first gathers each unit's rows into one of G groups by a hash of its id,
+through spill files (:mod:`dpcov.dask_spill`): every input block splits its rows by group and
+writes them to one file in a private directory; once every block is written, group g reads its
+slice of every file, in block order. Each group then sorts its rows by unit (stably, so each
+unit's rows keep their input order), numbers its units g * 2^40 + rank, and hands them to a bounded
+accumulator of units (``dpcov_gram_add_unit_rows``): at most k rows of each unit kept, each unit's
+contribution bounded by the library. The groups' id ranges are disjoint, so their saved states
+merge (the merge refuses overlapping ranges) into the state of one accumulator of all the units,
+and the driver releases once with its generator.
 
-What the shuffle costs: every raw row crosses the network once (n d 8 bytes in all, between the
-workers, never to the driver), and a group holds its rows in memory while it bounds them (about
-n / P rows: choose P so that this fits a worker). The rows move inside the trust boundary of the
-workers that hold them, as the states do.
+What the groupby costs: every raw row is written to disk once and read once (n (d + 1) 8 bytes
+each way, never sent to the driver), the disk holds all of them until the groups have read them,
+and the scheduler handles blocks + G tasks and one barrier, not blocks x G pieces. A block task
+holds one block, a group task about twice its rows (``memory_budget`` bytes: G is chosen from n
+so that it fits), so a worker's memory does not grow with n. The rows stay inside the trust
+boundary of the workers and the disk that hold them; the directory is removed when the release
+returns or fails.
 
 Choosing k rows of a larger unit draws random numbers in the group that holds it. The driver
 sends group g the key of its own one-way substream of the release generator (index
@@ -31,12 +35,15 @@ whose id ranges interleave, are refused by the merge (``DPCOV_E_INCOMPATIBLE``) 
 
 from __future__ import annotations
 
+import contextlib
+
 import dask
 import dask.array as da
 import numpy as np
 
 import dpcov
 from .dask import SavedState, merge_exact_states
+from .dask_spill import read_group, spill_directory, write_block
 
 SAMPLER_STREAMS = 1 << 61
 """Group g's sampling key is the release generator's substream SAMPLER_STREAMS + g: apart from
@@ -46,6 +53,16 @@ GROUP_SHIFT = 40
 """Group g numbers its units g * 2^40 + rank: up to 2^40 units per group, 2^22 groups."""
 
 MIXER = np.uint64(0x9E3779B97F4A7C15)
+
+MEMORY_BUDGET = 256 << 20
+"""Default bytes of one group task: its rows as read, and their copy sorted by unit."""
+
+GROUP_COPIES = 2.5
+"""A group task holds its rows [unit, x] read from the spill files, then a copy sorted by unit
+(x only) with the sort's permutation and the ids, while the library takes them in slices."""
+
+ADD_ROWS = 1 << 16
+"""Rows handed to the library per call: its copies of the kept rows stay this small."""
 
 
 def unit_groups(units: np.ndarray, groups: int) -> np.ndarray:
@@ -87,12 +104,29 @@ def group_state(pieces: list, spec: dict, sampler: bytes, first_id) -> bytes:
     finished bounded accumulator of units (``spec``), rows chosen with the generator whose state
     is ``sampler``."""
     rows = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
-    x, ids = sorted_units(rows, first_id)
+    return rows_state(*sorted_units(rows, first_id), spec, sampler)
+
+
+def spilled_group_state(paths: list, group: int, spec: dict, sampler: bytes) -> bytes:
+    """:func:`group_state` of group ``group``, its rows read from the spill files ``paths``."""
+    x, ids = sorted_units(read_group(paths, group), group << GROUP_SHIFT)
+    return rows_state(x, ids, spec, sampler)
+
+
+def rows_state(x: np.ndarray, ids: np.ndarray, spec: dict, sampler: bytes) -> bytes:
+    """The saved state of a finished bounded accumulator of units (``spec``) holding the rows
+    ``x`` with their sorted unit ``ids``, added ADD_ROWS at a time (units span the calls)."""
     with dpcov.GramAccumulator.bounded(x.shape[1], **spec) as gram, \
             dpcov.Rng.from_state(sampler) as rng:
-        if len(ids):
-            gram.add_unit_rows(x, ids, rng)
+        for first in range(0, len(ids), ADD_ROWS):
+            gram.add_unit_rows(x[first:first + ADD_ROWS], ids[first:first + ADD_ROWS], rng)
         return SavedState(gram.finish_units().to_bytes())
+
+
+def default_groups(rows: int, cols: int, memory_budget: int = MEMORY_BUDGET) -> int:
+    """The number of groups whose tasks each fit in ``memory_budget`` bytes for ``rows`` rows of
+    ``cols`` columns (with the unit column) spread evenly by the hash."""
+    return max(1, int(np.ceil(rows * (cols + 1) * 8 * GROUP_COPIES / memory_budget)))
 
 
 def sampler_states(rng, groups: int) -> list:
@@ -123,20 +157,26 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
 
 
 def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
-                 shuffle: bool = True) -> list:
-    """The delayed saved states of the groups of units (module description)."""
+                 directory=None, memory_budget: int = MEMORY_BUDGET) -> list:
+    """The delayed saved states of the groups of units (module description): through spill
+    files in ``directory``, or, when it is None, one group per row block (``shuffle=False``)."""
     blocks = unit_rows(x, units).to_delayed().ravel().tolist()
-    if not shuffle:
+    if directory is None:
         samplers = sampler_states(rng, len(blocks))
         return [dask.delayed(group_state)([b], spec, samplers[i], None)
                 for i, b in enumerate(blocks)]
-    groups = len(blocks) if groups is None else int(groups)
+    if groups is None:
+        groups = (default_groups(x.shape[0], x.shape[1], memory_budget)
+                  if np.isfinite(x.shape[0]) else len(blocks))
+    groups = int(groups)
     if not 1 <= groups <= 1 << (63 - GROUP_SHIFT):
         raise ValueError(f"groups must be in [1, 2^{63 - GROUP_SHIFT}], got {groups}")
     samplers = sampler_states(rng, groups)
-    split = [dask.delayed(split_block, nout=groups)(b, groups) for b in blocks]
-    return [dask.delayed(group_state)([s[g] for s in split], spec, samplers[g],
-                                      g << GROUP_SHIFT) for g in range(groups)]
+    # One barrier task (the list of the files' paths) between the blocks and the groups: the
+    # graph has blocks + groups edges, and nothing but paths is held between the phases.
+    paths = dask.delayed(list)([dask.delayed(write_block)(b, groups, directory, i, split_block)
+                                for i, b in enumerate(blocks)])
+    return [dask.delayed(spilled_group_state)(paths, g, spec, samplers[g]) for g in range(groups)]
 
 
 def tree_merge(states: list, split_every: int = 2):
@@ -150,19 +190,24 @@ def tree_merge(states: list, split_every: int = 2):
 def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_unit: int,
                       epsilon: float, delta: float, rng, mechanism="analyze_gauss",
                       groups=None, shuffle: bool = True, split_every: int = 2,
-                      policy: str = "clip", numerics: str = "exact", **params):
+                      policy: str = "clip", numerics: str = "exact", spill_dir=None,
+                      memory_budget: int = MEMORY_BUDGET, **params):
     """A release of ``mechanism`` (Analyze Gauss or symmetric Laplace, the mechanisms with a
     unit-level proof) with privacy units: ``units`` (a Dask array of whole numbers, one per row
     of ``x``) names each row's unit, at most ``max_rows_per_unit`` rows of each are kept, and the
-    guarantee is on units (docs/privacy-units.md). The rows are grouped by unit through a shuffle
-    into ``groups`` groups (default: as many as ``x`` has row blocks), or, with
+    guarantee is on units (docs/privacy-units.md). The rows are grouped by unit through spill
+    files in a private directory under ``spill_dir`` (default: the system's temporary
+    directory; every worker must reach it) into ``groups`` groups (default
+    :func:`default_groups`: each group task within ``memory_budget`` bytes), or, with
     ``shuffle=False``, taken as already partitioned by sorted unit ranges (module description).
     ``rng`` draws the noise here and keys the groups' row sampling. Returns a
     :class:`dpcov.Release` whose receipt's n is the number of units."""
     spec = unit_spec(bound, max_rows_per_unit, mechanism, epsilon, delta, policy, numerics,
                      **params)
-    state = tree_merge(group_states(x, units, spec, rng, groups, shuffle), split_every)
-    with dpcov.GramAccumulator.from_bytes(state.compute()) as gram:
+    with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:
+        states = group_states(x, units, spec, rng, groups, directory, memory_budget)
+        state = tree_merge(states, split_every).compute()
+    with dpcov.GramAccumulator.from_bytes(state) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)
 
 

@@ -118,3 +118,35 @@ def test_a_failed_merge_logs_no_state(client, rows, caplog):
                                      rng, shuffle=False)
     assert "merge_exact_states" in caplog.text  # the failure was logged, with its arguments
     assert "DPCOVGRM" not in caplog.text and "private dpcov state" in caplog.text
+
+
+def test_the_groups_chosen_from_a_memory_budget_equal_the_same_groups_in_one_process(
+        client, rows, tmp_path):
+    # A budget of about a sixth of the rows' bytes: default_groups chooses several groups, each
+    # reading its slice of every block's spill file; the spill directory is gone afterwards.
+    counts = np.tile([1, 2, 3, 4, 5], ROWS // 15 + 1)
+    counts = counts[:np.searchsorted(np.cumsum(counts), ROWS, side="right")]
+    counts[-1] += ROWS - counts.sum()
+    units = units_of(counts, 57)
+    budget = ROWS * (DIM + 1) * 8 * dask_units.GROUP_COPIES / 5.5
+    groups = dask_units.default_groups(ROWS, DIM, budget)
+    assert groups == 6
+    spec = dask_units.unit_spec(1.0, 2, "analyze_gauss", 1.0, 1e-6)
+    with dpcov.Rng(58) as rng:
+        released, receipt = dask_units.dask_unit_release(
+            lazy(rows), lazy(units), 1.0, 2, 1.0, 1e-6, rng, spill_dir=str(tmp_path),
+            memory_budget=budget)
+    assert list(tmp_path.iterdir()) == []
+    with dpcov.Rng(58) as rng:
+        state = dask_units.unit_state_serial(rows, units, spec, rng, groups, 1000)
+        with dpcov.GramAccumulator.from_bytes(state) as gram:
+            expected, expected_receipt = gram.release("analyze_gauss", 1.0, 1e-6, rng)
+    assert receipt == expected_receipt and receipt.n == len(counts)
+    assert released.tobytes() == expected.tobytes()
+
+
+def test_the_spill_directory_is_removed_when_the_release_fails(client, rows, tmp_path):
+    with dpcov.Rng(59) as rng, pytest.raises(ValueError, match="whole numbers"):
+        dask_units.dask_unit_release(lazy(rows), lazy(np.full(ROWS, 0.5)), 1.0, 4, 1.0, 1e-6,
+                                     rng, groups=2, spill_dir=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []

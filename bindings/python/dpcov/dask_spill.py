@@ -1,0 +1,84 @@
+"""The unit groupby's spill files: each input block's rows [unit, x] split by group and written
+to one file, which every group task reads its slice of.
+
+A block file holds an int64 header ``[groups, cols, offsets...]`` (``groups + 1`` row offsets,
+group g's rows at ``[offsets[g], offsets[g + 1])``) and then the block's rows, float64 row-major,
+sorted stably by group, so group g's slice of the block is its rows in their input order. A group
+task reads two offsets and its slice from every block file, in block order: the rows it gathers
+are those the in-memory shuffle gathered (:func:`dpcov.dask_units.split_block`), in the same
+order, so the release is the same byte for byte.
+
+The files hold raw rows. They are written in a directory made for the release alone (mode 0700,
+``tempfile.mkdtemp``) and removed when the release returns or fails; every worker must reach it
+at the same path (one machine's local disk, or a file system shared inside the data owner's trust
+boundary).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+
+import numpy as np
+
+HEADER = 2  # groups, cols; then the groups + 1 offsets
+
+
+@contextmanager
+def spill_directory(parent=None):
+    """A private directory for one release's spill files (under ``parent``, default the
+    system's temporary directory), removed with everything in it on exit."""
+    path = tempfile.mkdtemp(prefix="dpcov-units-", dir=parent)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def write_block(block: np.ndarray, groups: int, directory: str, index: int, split) -> str:
+    """Writes the rows [unit, x] of input block ``index`` split by group (``split(block,
+    groups)``: the list of each group's rows) to its file; returns the file's path."""
+    pieces = split(block, groups)
+    counts = np.fromiter((len(p) for p in pieces), dtype=np.int64, count=groups)
+    header = np.concatenate([[groups, block.shape[1], 0], np.cumsum(counts)]).astype(np.int64)
+    path = os.path.join(directory, f"block-{index:08d}.bin")
+    with open(path, "wb") as f:
+        header.tofile(f)
+        for piece in pieces:
+            np.ascontiguousarray(piece, dtype=np.float64).tofile(f)
+    return path
+
+
+def _slice_bounds(f, group: int) -> tuple:
+    """(cols, first row, end row, byte offset of the rows) of group ``group`` in the open block
+    file ``f``."""
+    groups, cols = np.fromfile(f, dtype=np.int64, count=HEADER)
+    if not 0 <= group < groups:
+        raise ValueError(f"group {group} is not in a spill file of {groups} groups")
+    f.seek((HEADER + group) * 8)
+    first, end = np.fromfile(f, dtype=np.int64, count=2)
+    return int(cols), int(first), int(end), (HEADER + int(groups) + 1) * 8
+
+
+def read_group(paths: list, group: int) -> np.ndarray:
+    """Group ``group``'s rows [unit, x] from every block file of ``paths``, in their order, in
+    one array (no copy beyond it)."""
+    slices = []
+    for path in paths:
+        with open(path, "rb") as f:
+            slices.append(_slice_bounds(f, group))
+    cols = slices[0][0] if slices else 1
+    rows = np.empty((sum(end - first for _, first, end, _ in slices), cols))
+    flat = memoryview(rows.reshape(-1)).cast("B")
+    at = 0
+    for path, (_, first, end, data) in zip(paths, slices):
+        size = (end - first) * cols * 8
+        if size:
+            with open(path, "rb") as f:
+                f.seek(data + first * cols * 8)
+                if f.readinto(flat[at:at + size]) != size:
+                    raise ValueError(f"spill file {path} is shorter than its header says")
+            at += size
+    return rows

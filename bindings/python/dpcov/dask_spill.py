@@ -37,6 +37,18 @@ def spill_directory(parent=None):
         shutil.rmtree(path, ignore_errors=True)
 
 
+def check_space(directory: str, rows: int, cols: int) -> None:
+    """Refuses, before anything is written, spill files of ``rows`` rows [unit, x] of ``cols``
+    columns of x that would not fit the free space under ``directory``: a full disk would fail
+    the release half way, and the other users of that disk with it."""
+    need = rows * (cols + 1) * 8
+    free = shutil.disk_usage(directory).free
+    if need > free:
+        raise OSError(f"the unit groupby's spill files need {need / 2**30:.1f} GiB and "
+                      f"{directory} has {free / 2**30:.1f} GiB free: give spill_dir= on a larger "
+                      "disk, or store the rows partitioned by unit ranges (shuffle=False)")
+
+
 def write_block(block: np.ndarray, groups: int, directory: str, index: int, split) -> str:
     """Writes the rows [unit, x] of input block ``index`` split by group (``split(block,
     groups)``: the list of each group's rows) to its file; returns the file's path."""

@@ -43,7 +43,7 @@ import numpy as np
 
 import dpcov
 from .dask import SavedState, merge_exact_states
-from .dask_spill import read_group, spill_directory, write_block
+from .dask_spill import check_space, read_group, spill_directory, write_block
 
 SAMPLER_STREAMS = 1 << 61
 """Group g's sampling key is the release generator's substream SAMPLER_STREAMS + g: apart from
@@ -171,6 +171,8 @@ def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
     groups = int(groups)
     if not 1 <= groups <= 1 << (63 - GROUP_SHIFT):
         raise ValueError(f"groups must be in [1, 2^{63 - GROUP_SHIFT}], got {groups}")
+    if np.isfinite(x.shape[0]):
+        check_space(directory, int(x.shape[0]), int(x.shape[1]))
     samplers = sampler_states(rng, groups)
     # One barrier task (the list of the files' paths) between the blocks and the groups: the
     # graph has blocks + groups edges, and nothing but paths is held between the phases.

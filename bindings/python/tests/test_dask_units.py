@@ -150,3 +150,17 @@ def test_the_spill_directory_is_removed_when_the_release_fails(client, rows, tmp
         dask_units.dask_unit_release(lazy(rows), lazy(np.full(ROWS, 0.5)), 1.0, 4, 1.0, 1e-6,
                                      rng, groups=2, spill_dir=str(tmp_path))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_spill_files_that_would_not_fit_the_disk_are_refused_before_any_is_written(
+        client, rows, tmp_path, monkeypatch):
+    import dpcov.dask_spill as dask_spill
+
+    def almost_full(path):
+        return dask_spill.shutil._ntuple_diskusage(10**9, 10**9 - 1000, 1000)
+
+    monkeypatch.setattr(dask_spill.shutil, "disk_usage", almost_full)
+    with dpcov.Rng(60) as rng, pytest.raises(OSError, match="spill files need"):
+        dask_units.dask_unit_release(lazy(rows), lazy(np.arange(ROWS)), 1.0, 4, 1.0, 1e-6, rng,
+                                     spill_dir=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []

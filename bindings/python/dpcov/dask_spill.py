@@ -4,9 +4,9 @@ to one file, which every group task reads its slice of.
 A block file holds an int64 header ``[groups, cols, offsets...]`` (``groups + 1`` row offsets,
 group g's rows at ``[offsets[g], offsets[g + 1])``) and then the block's rows, float64 row-major,
 sorted stably by group, so group g's slice of the block is its rows in their input order. A group
-task reads two offsets and its slice from every block file, in block order: the rows it gathers
-are those the in-memory shuffle gathered (:func:`dpcov.dask_units.split_block`), in the same
-order, so the release is the same byte for byte.
+task reads two offsets and its slice from every block file, in block order: the rows it gathers,
+in the same order, are those :func:`dpcov.dask_units.unit_state_serial` gathers in memory
+(``split_block``), so the release is the same byte for byte.
 
 The files hold raw rows. They are written in a directory made for the release alone (mode 0700,
 ``tempfile.mkdtemp``) and removed when the release returns or fails; every worker must reach it

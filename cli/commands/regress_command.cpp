@@ -21,7 +21,7 @@
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
 #include "../io/json_text.hpp"
-#include "../io/readers/open_input.hpp"
+#include "../io/rereadable_input.hpp"
 #include "../io/regression_rows.hpp"
 #include "../library_status.hpp"
 #include "../options/column_bounds_option.hpp"
@@ -571,9 +571,9 @@ void decide_errors(RawFit &f, const RegressOptions &o) {
 // --errors robust after the fit: the second pass over the rows, bounded as the fit read them, and
 // the meat's release from the fit's generator (a failure after its draw is charged).
 void release_robust_meat(RawFit &f, const RegressOptions &o, const RegressionColumns &c,
-                         const InputOptions &input, const ReleaseDraws &draws) {
+                         RereadableInput &input, const ReleaseDraws &draws) {
   const RawRegressOptions &r = o.raw;
-  const std::unique_ptr<RowReader> reader = open_input(input);
+  const std::unique_ptr<RowReader> reader = input.open();
   const dpcov_row_bounding spec =
       f.scaled ? scaled_regression_bounding(f.ranges.lower, f.ranges.upper)
                : regression_bounding({r.bound, f.bound, r.label_bound, f.intercept, false});
@@ -593,10 +593,14 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const RawRegressOptions &r = o.raw;
   RawFit f;
   f.path = o.source.path;
-  f.settings = check_raw_regress(r, f.path, o.intercept, o.level);
-  InputOptions input;
-  input.path = f.path;
-  std::unique_ptr<RowReader> reader = open_input(input);
+  f.settings = check_raw_regress(r, o.intercept, o.level);
+  InputOptions options;
+  options.path = f.path;
+  options.spool = r.spool;
+  const bool robust_asked = r.errors == "robust" && !r.no_intervals;
+  // A bound step and the robust meat each read the rows again: standard input is spooled.
+  RereadableInput input(options, f.settings.tighten || robust_asked, f.n_public());
+  std::unique_ptr<RowReader> reader = input.open();
   f.intercept = !r.no_intercept;
   const RegressionColumns c = resolve_regression_columns(*reader, o.label, o.features, f.intercept);
   f.terms = c.terms;
@@ -605,10 +609,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   f.adassp_budget = f.settings.adassp_epsilon;
   f.label_square_asked = f.settings.params.release_label_square == 1;
-  // Robust needs a second pass over the rows, which standard input cannot give.
-  f.robust = r.errors == "robust" && !r.no_intervals && !f.settings.from_stdin;
-  if (r.errors == "robust" && !r.no_intervals && f.settings.from_stdin)
-    f.robust_skipped = "robust intervals not attempted: standard input cannot be read twice";
+  f.robust = robust_asked;
   apply_errors(f, r, r.bound);
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
     std::vector<LedgerCharge> charges =
@@ -634,7 +635,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     // A failure from here on is charged the plan at the chosen bound, the fit's own (its rho at
     // the given --bound can differ in the last place, and the ledger records it).
     if (ledger) plan = adassp_plan(f, f.bound);
-    reader = open_input(input);
+    reader = input.open();
   }
   f.data = f.scaled ? accumulate_scaled_regression(*reader, c, f.ranges.lower, f.ranges.upper,
                                                    r.quiet)
@@ -788,10 +789,7 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
                                    " near the ", r.bound_quantile,
                                    " quantile of the regressors' norms with epsilon ",
                                    s.bound_epsilon, "; AdaSSP spent the rest\n")
-                : s.from_stdin && s.bound_epsilon > 0.0
-                    ? std::string("--bound used as given: standard input cannot be read twice "
-                                  "to choose a tighter one\n")
-                    : std::string(),
+                          : std::string(),
                 "\n");
 }
 

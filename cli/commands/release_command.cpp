@@ -20,7 +20,7 @@
 #include "../ledger/ledger_file.hpp"
 #include "../options/private_bound_option.hpp"
 #include "../library_status.hpp"
-#include "../io/readers/open_input.hpp"
+#include "../io/rereadable_input.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../io/write_outputs.hpp"
@@ -120,9 +120,6 @@ void check_gram_options(const ReleaseOptions &o, bool automatic, double public_b
   if (scaled && o.add_constant)
     fail(kExitUsage, "--add-constant does not apply to --bounds, which puts a constant column '",
          kConstantColumn, "' in front already");
-  if (automatic && (o.input.path == "-" || o.input.path.empty()))
-    fail(kExitUsage, "--bound auto reads the input twice (the bound, then the release): give a "
-         "file, not standard input");
   if (automatic && o.mechanism.neighbour != "replace-one" && !o.auto_bound.clipped)
     fail(kExitUsage, "--bound auto aims at a quantile of the row norms, which needs n public: use "
          "--neighbour replace-one, a target number of clipped rows (--bound-clipped M, no n "
@@ -396,7 +393,9 @@ void run_release(const ReleaseOptions &o) {
   if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
   if (plan.scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
   check_outputs(o.output, inputs, /*curator=*/true);
-  std::unique_ptr<RowReader> reader = open_input(o.input);
+  // --bound auto reads the input twice (the bound, then the release): standard input is spooled.
+  RereadableInput input(o.input, plan.automatic, o.mechanism.neighbour == "replace-one");
+  std::unique_ptr<RowReader> reader = input.open();
   plan_rows(plan, o, *reader);
   // The ledger refuses a release over its cap now, before any data is read or noise drawn. With
   // --bound auto, basic and zCDP ledgers are charged two releases, the bound step (epsilon-DP)
@@ -424,7 +423,7 @@ void run_release(const ReleaseOptions &o) {
     // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
     // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
     plan.move_to_bound();
-    reader = open_input(o.input);
+    reader = input.open();
   }
   std::vector<double> released(static_cast<size_t>(plan.d * plan.d));
   dpcov_receipt receipt{};
@@ -470,17 +469,21 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
       "beside it and the curator-only diagnostics (exact n, clipped rows, input size) in "
       "MATRIX.curator.json, which must not be published. The zCDP mechanisms dly_gauss, "
       "dly_separate, dly_adaptive, dly_adaptive_paper (Dong, Liang & Yi 2022; --bound B) and "
-      "coinpress (Biswas et al. 2020; --k-bound K) read the rows into memory, run at the largest "
-      "rho whose (epsilon, delta) fits (--delta required), and write n times their estimate of "
-      "X^T X / n (n public).");
+      "coinpress (Biswas et al. 2020; --k-bound K) read the input once per pass in bounded "
+      "memory, run at the largest rho whose (epsilon, delta) fits (--delta required), and write "
+      "n times their estimate of X^T X / n (n public). An input read more than once (these, "
+      "--bound auto) that is standard input, a pipe or a FIFO is spooled once, parsed, to a "
+      "private temporary file under $TMPDIR (n x d x 8 bytes, removed on exit) that the later "
+      "passes read.");
   add_input_options(*command, options->input);
+  add_spool_option(*command, options->input.spool);
   add_output_options(*command, options->output);
   add_mechanism_options(*command, options->mechanism);
   auto *bound = command->add_option(
       "--bound", options->bound_text,
       "Euclidean norm bound B of every row (> 0), or 'auto': B chosen from the data, "
-      "differentially private, with --bound-epsilon of the budget (proofs/private_bound.md; a "
-      "file input, read twice; replace-one, or either relation with --bound-clipped)");
+      "differentially private, with --bound-epsilon of the budget (proofs/private_bound.md; the "
+      "input read twice; replace-one, or either relation with --bound-clipped)");
   command->add_option("--bound-epsilon", options->auto_bound.epsilon,
                       "With --bound auto: the epsilon spent on choosing B, out of --epsilon "
                       "(default a tenth of it); the release spends the rest");

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "../io/progress.hpp"
-#include "../io/readers/open_input.hpp"
 
 namespace dpcov::cli {
 
@@ -30,12 +29,13 @@ dpcov_status copy_of(const dpcov_rng *rng, dpcov_rng **copy) {
 
 // One pass: every row of the input, read again, added to a partial of the pending pass, which
 // finishes it.
-dpcov_status run_pass(const ZcdpReleaseOptions &o, dpcov_row_session *session) {
+dpcov_status run_pass(const ZcdpReleaseOptions &o, RereadableInput &input,
+                      dpcov_row_session *session) {
   dpcov_row_partial *raw = nullptr;
   dpcov_status status = dpcov_row_partial_create(&raw, session);
   if (status != DPCOV_OK) return status;
   PartialHandle partial(raw);
-  const std::unique_ptr<RowReader> reader = open_input(o.input);
+  const std::unique_ptr<RowReader> reader = input.open();
   Progress progress(!o.quiet, reader->total_bytes());
   Chunk chunk;
   int64_t rows = 0;
@@ -56,12 +56,13 @@ dpcov_status run_pass(const ZcdpReleaseOptions &o, dpcov_row_session *session) {
 }  // namespace
 
 bool zcdp_rereads_input(const ZcdpReleaseOptions &o) {
-  return o.input.path != "-" && !o.center;
+  return o.mechanism.mechanism != "coinpress_mean" && !o.center;
 }
 
-dpcov_status zcdp_release_passes(const ZcdpReleaseOptions &o, const ZcdpPlan &plan, int64_t n,
-                                 int64_t d, dpcov_rng *rng, double *released,
-                                 dpcov_dly_receipt *dly, dpcov_coinpress_receipt *coinpress) {
+dpcov_status zcdp_release_passes(const ZcdpReleaseOptions &o, RereadableInput &input,
+                                 const ZcdpPlan &plan, int64_t n, int64_t d, dpcov_rng *rng,
+                                 double *released, dpcov_dly_receipt *dly,
+                                 dpcov_coinpress_receipt *coinpress) {
   dpcov_rng *copy = nullptr;
   dpcov_status status = copy_of(rng, &copy);
   const bool is_coinpress = plan.mechanism == "coinpress";
@@ -79,7 +80,7 @@ dpcov_status zcdp_release_passes(const ZcdpReleaseOptions &o, const ZcdpPlan &pl
   int32_t done = 0;
   while (status == DPCOV_OK && (status = dpcov_row_session_done(session.get(), &done)) == DPCOV_OK &&
          done == 0)
-    status = run_pass(o, session.get());
+    status = run_pass(o, input, session.get());
   if (status != DPCOV_OK) return status;
   return is_coinpress
              ? dpcov_coinpress_session_result(session.get(), DPCOV_ROW_MAJOR, released, d, coinpress)

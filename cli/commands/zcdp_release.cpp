@@ -352,18 +352,21 @@ LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   return LedgerCharge::zcdp(id, rho, epsilon, *o.mechanism.delta);
 }
 
-// The steps before any row is read: the input opened, the ledger checked against the release's
-// charge, the generator and the guard that charges a failure after the first draw.
+// The steps before any row is read: the input opened (spooled if it is read once per pass and
+// cannot be read again), the ledger checked against the release's charge, the generator and the
+// guard that charges a failure after the first draw.
 struct ZcdpRun {
   ZcdpRun(const ZcdpReleaseOptions &o, double rho)
-      : reader(open_input(o.input)),
+      : input(o.input, zcdp_rereads_input(o), /*count_public=*/true),
+        reader(input.open()),
         charge(zcdp_release_charge(o, rho)),
         ledger(checked_ledger(o.ledger,
                               [&](const LedgerFile &) { return std::vector<LedgerCharge>{charge}; })),
         draws(ledger.get(), [this] { return std::vector<LedgerCharge>{charge}; }, o.seed,
               o.output.path, {"release", "--seed"}) {}
 
-  std::unique_ptr<RowReader> reader;
+  RereadableInput input;
+  std::unique_ptr<RowReader> reader;  // the first pass's
   LedgerCharge charge;
   std::unique_ptr<LedgerFile> ledger;
   ReleaseDraws draws;
@@ -501,13 +504,15 @@ nlohmann::ordered_json dly_sidecar(const ZcdpReleaseOptions &o, const dpcov_dly_
 // A release by passes over the input read again (zcdp_passes.hpp) into `released`; returns the
 // public receipt.
 nlohmann::ordered_json draw_by_passes(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
-                                      double rho, int64_t n, int64_t d, const ReleaseDraws &draws,
+                                      double rho, int64_t n, int64_t d, ZcdpRun &run,
                                       std::vector<double> &released) {
+  const ReleaseDraws &draws = run.draws;
   dpcov_dly_receipt dly{};
   dly.struct_size = sizeof dly;
   dpcov_coinpress_receipt coinpress{};
   coinpress.struct_size = sizeof coinpress;
-  draws.check(zcdp_release_passes(o, plan, n, d, draws.rng(), released.data(), &dly, &coinpress),
+  draws.check(zcdp_release_passes(o, run.input, plan, n, d, draws.rng(), released.data(), &dly,
+                                  &coinpress),
               concat("releasing with ", o.mechanism.mechanism));
   return plan.mechanism == kCoinpress ? coinpress_sidecar(o, coinpress, rho, {})
                                       : dly_sidecar(o, dly);
@@ -535,10 +540,10 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const double rho = zcdp_checked_rho(o);
   if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o, rho);
   const bool coinpress = m.mechanism == kCoinpress;
-  const ZcdpRun run(o, rho);
+  ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
-  // A file is read again for each pass instead of held (zcdp_passes.hpp).
+  // The input is read again for each pass instead of held (zcdp_passes.hpp).
   const bool passes = zcdp_rereads_input(o);
   RowBuffer rows = passes ? count_rows(*run.reader, read_bound, o.policy, o.quiet)
                           : read_rows(*run.reader, read_bound, o.policy, o.quiet);
@@ -547,7 +552,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
   nlohmann::ordered_json sidecar =
-      passes     ? draw_by_passes(o, plan, rho, rows.rows, d, run.draws, released)
+      passes     ? draw_by_passes(o, plan, rho, rows.rows, d, run, released)
       : coinpress ? draw_coinpress(o, plan, rho, rows, d, run.draws, released)
                   : draw_dly(o, plan, rows, d, run.draws, released);
   scale_to_gram(released, rows.rows, o, run);

@@ -1,9 +1,9 @@
 // `dpcov release` with the zCDP mechanisms that need the rows themselves, not their Gram matrix:
 // Dong-Liang-Yi (dly_gauss, dly_separate, dly_adaptive, dly_adaptive_paper; dpcov/dong_liang_yi.h)
-// and CoinPress (coinpress, and coinpress_mean for the mean; dpcov/coinpress.h). From a file,
-// dly_* and coinpress read the file once per pass (zcdp_passes.hpp: memory O(d^2 + chunk));
-// standard input, coinpress --center and coinpress_mean hold the rows (O(n d)). The budget
-// is given as (--epsilon, --delta) and run at the largest rho-zCDP that implies it
+// and CoinPress (coinpress, and coinpress_mean for the mean; dpcov/coinpress.h). dly_* and
+// coinpress read the input once per pass (zcdp_passes.hpp: memory O(d^2 + chunk); standard input
+// through a spool on disk); coinpress --center and coinpress_mean hold the rows (O(n d)). The
+// budget is given as (--epsilon, --delta) and run at the largest rho-zCDP that implies it
 // (dpcov_zcdp_rho); n is public (replace-one), so the written matrix is n times the mechanism's
 // estimate of X^T X / n: an estimate of the Gram matrix, as every other release writes.
 #pragma once

@@ -10,7 +10,8 @@ namespace dpcov::cli {
 void add_input_options(CLI::App &command, InputOptions &options) {
   command.add_option("INPUT", options.path,
                      "Data file: CSV, NumPy .npy or raw little-endian float64 (with --dims); '-' "
-                     "reads standard input")
+                     "reads standard input, which a command reading its input more than once "
+                     "spools, parsed, to a private temporary file under $TMPDIR (docs/input.md)")
       ->required();
   command
       .add_option("--format", options.format,
@@ -40,6 +41,17 @@ void add_input_options(CLI::App &command, InputOptions &options) {
                   "Rows per library call (memory: chunk x columns x 8 bytes); default: 65536, "
                   "fewer for wide rows")
       ->check(CLI::PositiveNumber);
+}
+
+CLI::Option *add_spool_option(CLI::App &command, std::string &spool) {
+  return command
+      .add_option("--spool", spool,
+                  "An input read more than once that is standard input, a pipe or a FIFO: auto "
+                  "spools it, parsed, to a private temporary file under $TMPDIR (n x d x 8 "
+                  "bytes); never opens a FIFO again for each pass (for a writer that sends the "
+                  "rows once per open: no disk) and refuses standard input (docs/input.md)")
+      ->check(CLI::IsMember({"auto", "never"}))
+      ->capture_default_str();
 }
 
 void add_output_options(CLI::App &command, OutputOptions &options) {

@@ -13,6 +13,9 @@ namespace dpcov::cli {
 // Registers INPUT and the input options on `command`, stored into `options`.
 void add_input_options(CLI::App &command, InputOptions &options);
 
+// Registers --spool (auto or never) on a command that may read its input more than once.
+CLI::Option *add_spool_option(CLI::App &command, std::string &spool);
+
 // Where a command writes its matrix and its JSON sidecar.
 struct OutputOptions {
   std::string path = "-";  // "-": CSV on standard output

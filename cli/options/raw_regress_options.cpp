@@ -133,10 +133,11 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "(default 0.95)")
       ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
+  add_spool_option(command, o.spool)->group(group);
   add_ledger_options(command, o.ledger);
 }
 
-RawRegressSettings check_raw_regress(const RawRegressOptions &o, const std::string &path,
+RawRegressSettings check_raw_regress(const RawRegressOptions &o,
                                      const std::string &intercept_column, double level) {
   check_values(o, intercept_column);
   RawRegressSettings s;
@@ -163,9 +164,8 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o, const std::stri
          " (AdaSSP spends the rest), got ", s.bound_epsilon);
   if (!(o.bound_quantile > 0.0 && o.bound_quantile < 1.0))
     fail(kExitUsage, "--bound-quantile must be in (0, 1), got ", o.bound_quantile);
-  // A file is read twice (the choice, then the fit); standard input only once.
-  s.from_stdin = path.empty() || path == "-";
-  s.tighten = s.bound_epsilon > 0.0 && !s.from_stdin;
+  // The input is read twice (the choice, then the fit): standard input is spooled for it.
+  s.tighten = s.bound_epsilon > 0.0;
   if (s.tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)
     fail(kExitUsage, "--bound-epsilon aims at a quantile of the public number of rows, which "
          "add_remove keeps private: add --bound-epsilon 0");

@@ -23,6 +23,7 @@ struct RawRegressOptions {
   std::string mechanism = "adassp";
   std::string calibration = "joint_analytic";
   std::string neighbour = "replace_one";
+  std::string spool = "auto";     // --spool: standard input read more than once (docs/input.md)
   double rho = 0.05;
   bool no_intercept = false;
   bool reject = false;
@@ -53,15 +54,14 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 struct RawRegressSettings {
   dpcov_adassp_params params{};
   double bound_epsilon = 0.0;   // --bound-epsilon, or its default
-  bool from_stdin = false;      // standard input: read once, so no bound step
   bool tighten = false;         // a bound step runs before the fit
   double adassp_epsilon = 0.0;  // what the fit spends: the rest of --epsilon
 };
 
-// Checks the options of a fit of the rows at `path` (with the command's --intercept and --level,
-// which apply to a released matrix or must agree) before anything is read. Throws
-// CliError(kExitUsage) naming the option.
-RawRegressSettings check_raw_regress(const RawRegressOptions &options, const std::string &path,
+// Checks the options of a fit of raw rows (with the command's --intercept and --level, which
+// apply to a released matrix or must agree) before anything is read. Throws CliError(kExitUsage)
+// naming the option.
+RawRegressSettings check_raw_regress(const RawRegressOptions &options,
                                      const std::string &intercept_column, double level);
 
 }  // namespace dpcov::cli

@@ -21,6 +21,11 @@ import numpy as np
 
 from cli_case import EXIT_INPUT, EXIT_IO, EXIT_LEDGER, EXIT_OK, EXIT_PRIVACY, DpcovCase
 
+# --spool never: a FIFO or /dev/stdin named by its path is opened again for a second pass instead
+# of spooled, which stops a release after its first draw (the open waits for a writer, or finds
+# the pipe empty).
+REOPEN = ["--spool", "never"]
+
 # A release per path, each a list of arguments after the input, and the mechanisms its ledger
 # entries name (--bound auto and regress's tighter bound charge a bound step first).
 RELEASES = {
@@ -28,7 +33,7 @@ RELEASES = {
                             ["analyze_gauss"]),
     "analyze_gauss idealized": (["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "2",
                                  "--numerics", "idealized"], ["analyze_gauss"]),
-    "laplace_sym --bound auto": (["-m", "laplace_sym", "-e", "1", "--bound", "auto"],
+    "laplace_sym --bound auto": (["-m", "laplace_sym", "-e", "1", "--bound", "auto"] + REOPEN,
                                  ["private_bound", "laplace_sym"]),
     "dly_adaptive": (["-m", "dly_adaptive", "-e", "1", "-d", "1e-6", "--bound", "2"],
                      ["dly"]),
@@ -102,8 +107,8 @@ class DrawGuard(DpcovCase):
         self.assertEqual(self.charges(ledger), ["private_bound", "adassp", "analyze_gauss"])
 
     def test_regress_whose_second_pass_fails_after_the_tighter_bound_charges_both_steps(self):
-        # /dev/stdin on a pipe is a file name, so regress chooses a tighter bound on a first pass
-        # (a draw) and opens it again for the fit, finding the pipe empty (exit 2): not a library
+        # /dev/stdin on a pipe under --spool never is a file name opened again, so regress
+        # chooses a tighter bound on a first pass (a draw) and opens it again for the fit, finding the pipe empty (exit 2): not a library
         # status, yet the bound step and the fit's plan (with its robust intervals' meat) are
         # charged, once, and nothing printed.
         # Empty input fails before any draw: the ledger stays as it was.
@@ -111,7 +116,8 @@ class DrawGuard(DpcovCase):
             text = f.read()
         ledger = self.path("budget.json")
         args = ["regress", "/dev/stdin", "--label", "y", "--epsilon", "1", "--bound", "2",
-                "--label-bound", "1", "--bound-epsilon", "0.1", "-q"] + self.ledger_args(ledger)
+                "--label-bound", "1", "--bound-epsilon", "0.1", "-q"] + REOPEN + \
+            self.ledger_args(ledger)
         early = self.run_dpcov(args, stdin=b"")
         self.assertNotEqual(early.returncode, EXIT_OK)
         self.assertFalse(os.path.exists(ledger))
@@ -129,13 +135,13 @@ class DrawGuard(DpcovCase):
         self.assertNotEqual(again.returncode, EXIT_OK)
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
-        # Standard input itself ("-") is read once: the bound is used as given, no bound step, and
-        # the homoscedastic intervals (no second pass for a meat).
+        # Standard input itself ("-") is spooled: the robust intervals' meat is released and
+        # charged beside the fit, from the second pass over the spool.
         once = self.run_dpcov(["regress", "-", "--label", "y", "--epsilon", "1", "--bound", "2",
                                "--label-bound", "1", "-q", "--ledger", ledger], stdin=text)
         self.assertEqual(once.returncode, EXIT_OK, once.stderr.decode())
         self.assertEqual(self.charges(ledger),
-                         ["private_bound", "adassp", "analyze_gauss", "adassp"])
+                         ["private_bound", "adassp", "analyze_gauss", "adassp", "analyze_gauss"])
 
     def run_limited(self, args, size, stdin=None):
         return subprocess.run([DpcovCase.dpcov] + args, input=stdin, capture_output=True,
@@ -437,7 +443,7 @@ class DrawGuard(DpcovCase):
         with open(path, "rb") as f:
             text = f.read()
         args = ["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "auto", "--seed", "5",
-                "-q"]
+                "-q"] + REOPEN
         entries = []
         for name, source, stdin, code in (("file", path, None, EXIT_OK),
                                           ("pipe", "/dev/stdin", text, EXIT_INPUT)):
@@ -457,7 +463,7 @@ class DrawGuard(DpcovCase):
             ledger = self.path(name + ".json")
             result = self.run_dpcov(["regress", source, "--label", "y", "--epsilon", "1",
                                      "--bound", "2", "--label-bound", "1", "-q",
-                                     "--noise-seed", "5", "--no-intervals"] +
+                                     "--noise-seed", "5", "--no-intervals"] + REOPEN +
                                     self.ledger_args(ledger), stdin=stdin)
             self.assertEqual(result.returncode, code, result.stderr.decode())
             with open(ledger) as f:

@@ -374,11 +374,11 @@ class ZcdpRelease(DpcovCase):
             self.assertIn(message, result.stderr.decode(), extra)
             self.assertFalse(os.path.exists(self.path("u.csv")))
 
-    def test_a_file_read_once_per_pass_releases_what_stdin_held_in_memory_releases(self):
+    def test_a_file_read_once_per_pass_releases_what_stdin_releases(self):
         # From a file, dly_* and coinpress read the file again for each pass instead of holding
-        # the rows; from standard input they hold them. With one seed both draw the same noise:
-        # the same receipt but for the input's description, the matrix to the rounding of the
-        # compensated sums. dly_adaptive_paper clips these rows (norms up to about 1/8 at
+        # the rows; from standard input they read its spool (spool_test.py: byte-identical). With
+        # one seed both draw the same noise: the same receipt but for the input's description,
+        # the matrix within the rounding of the compensated sums. dly_adaptive_paper clips these rows (norms up to about 1/8 at
         # --bound 1) to r~ < r, so its second pass runs.
         x = self.small_norm_rows(3000, 4)
         x[::300] *= 8  # a few rows on the sphere, over --bound 0.5 for the clipped count

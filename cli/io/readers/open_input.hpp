@@ -21,6 +21,7 @@ struct InputOptions {
   int64_t dims = 0;                 // raw: columns per row
   int64_t chunk_rows = 0;           // 0: default_chunk_rows(dim)
   std::string key_column;           // CSV: a column of identifiers read as text (CsvOptions)
+  std::string spool = "auto";       // auto or never: an input read more than once (RereadableInput)
 };
 
 // Opens the input. Format "auto": a .npy file if the input starts with the .npy magic string,

@@ -93,6 +93,22 @@ inline Statistics exact_statistics(const Rows &rows) {
   return s;
 }
 
+// The meat of the rows at beta0 (B_X = B_Y = 1) released by Analyze Gauss (replace-one) at the
+// meat's share of `budget`.
+inline Matrix released_meat(const Rows &rows, const std::vector<double> &beta0,
+                            const privacy::SandwichBudget &budget, random::Rng &rng) {
+  const double r = privacy::sandwich_residual_bound(1.0);
+  const Matrix meat = estimators::sandwich_meat(rows.x.view(), rows.y, beta0, 1.0, r);
+  mechanisms::Request request;
+  request.dim = rows.x.cols();
+  request.n = rows.x.rows();
+  request.bound = privacy::sandwich_meat_row_bound(1.0, r);
+  request.epsilon = budget.meat_epsilon;
+  request.delta = budget.meat_delta;
+  return mechanisms::release(mechanisms::MechanismId::AnalyzeGauss, meat.view(), request, rng)
+      .matrix;
+}
+
 // The robust intervals at (epsilon, delta) in total: AdaSSP at the fit's share of
 // privacy::sandwich_budget, the meat at beta0 = AdaSSP's coefficients released by Analyze Gauss
 // (replace-one) at the meat's share. B_X = B_Y = 1.
@@ -104,18 +120,9 @@ inline estimators::BootstrapIntervals robust(const Rows &rows, double epsilon, d
       d, 1.0, 1.0, budget.fit_epsilon, budget.fit_delta, mechanisms::AdasspOptions{});
   const Statistics s = exact_statistics(rows);
   const mechanisms::AdasspFit fit = mechanisms::fit_adassp(s.xtx, s.xty, 0.0, plan, rng);
-  const double r = privacy::sandwich_residual_bound(1.0);
-  const Matrix meat = estimators::sandwich_meat(rows.x.view(), rows.y, fit.coefficients, 1.0, r);
-  mechanisms::Request request;
-  request.dim = d;
-  request.n = rows.x.rows();
-  request.bound = privacy::sandwich_meat_row_bound(1.0, r);
-  request.epsilon = budget.meat_epsilon;
-  request.delta = budget.meat_delta;
-  const mechanisms::Release meat_release =
-      mechanisms::release(mechanisms::MechanismId::AnalyzeGauss, meat.view(), request, rng);
   return estimators::adassp_sandwich_intervals(fit.xtx, fit.xty, fit.receipt,
-                                               meat_release.matrix, level, worlds, rng);
+                                               released_meat(rows, fit.coefficients, budget, rng),
+                                               level, worlds, rng);
 }
 
 // Today's default: AdaSSP with y'y at the whole budget and the homoscedastic bootstrap.
@@ -131,6 +138,63 @@ inline estimators::BootstrapIntervals homoscedastic(const Rows &rows, double eps
   const mechanisms::AdasspFit fit = mechanisms::fit_adassp(s.xtx, s.xty, s.yty, plan, rng);
   return estimators::adassp_bootstrap_intervals(fit.xtx, fit.xty, fit.yty, rows.x.rows(),
                                                 fit.receipt, level, worlds, rng);
+}
+
+// The Gram of the rows [x, y] (||[x, y]|| <= sqrt(2)) released by Analyze Gauss (replace-one) at
+// (epsilon, delta), and the regression of y on x (no intercept) read from it.
+struct GramFit {
+  mechanisms::Release release;
+  solvers::RegressionSpec spec;
+};
+
+inline GramFit gram_fit(const Rows &rows, double epsilon, double delta, double level,
+                        random::Rng &rng) {
+  const int64_t d = rows.x.cols(), n = rows.x.rows();
+  Matrix g(d + 1, d + 1);
+  const Statistics s = exact_statistics(rows);
+  for (int64_t j = 0; j < d; ++j) {
+    for (int64_t i = 0; i < d; ++i) g(i, j) = s.xtx(i, j);
+    g(j, d) = g(d, j) = s.xty[static_cast<size_t>(j)];
+  }
+  g(d, d) = s.yty;
+  mechanisms::Request request;
+  request.dim = d + 1;
+  request.n = n;
+  request.bound = std::nextafter(std::sqrt(2.0), 2.0);
+  request.epsilon = epsilon;
+  request.delta = delta;
+  GramFit fit;
+  fit.spec.label = d;
+  for (int64_t j = 0; j < d; ++j) fit.spec.features.push_back(j);
+  fit.spec.rows = n;
+  fit.spec.level = level;
+  fit.release = mechanisms::release(mechanisms::MechanismId::AnalyzeGauss, g.view(), request, rng);
+  return fit;
+}
+
+// The Gram mechanisms' robust intervals at (epsilon, delta) in total: the Analyze Gauss release of
+// [x, y] at the fit's share of privacy::sandwich_budget, the meat at beta0 = its OLS coefficients
+// released by Analyze Gauss at the meat's share (B_X = B_Y = 1), and gram_sandwich_intervals.
+inline estimators::BootstrapIntervals gram_robust(const Rows &rows, double epsilon, double delta,
+                                                  double level, int64_t worlds, random::Rng &rng) {
+  const privacy::SandwichBudget budget = privacy::sandwich_budget(epsilon, delta);
+  const GramFit fit = gram_fit(rows, budget.fit_epsilon, budget.fit_delta, level, rng);
+  const estimators::ReleaseNoise noise = estimators::release_noise(fit.release.receipt);
+  const std::vector<double> beta0 =
+      estimators::released_ols(fit.release.matrix.view(), noise, fit.spec, worlds).coefficients;
+  return estimators::gram_sandwich_intervals(fit.release.matrix.view(), noise, fit.spec,
+                                             released_meat(rows, beta0, budget, rng), worlds,
+                                             rng);
+}
+
+// Before: the Analyze Gauss release at the whole budget and the homoscedastic bootstrap.
+inline estimators::BootstrapIntervals gram_homoscedastic(const Rows &rows, double epsilon,
+                                                         double delta, double level,
+                                                         int64_t worlds, random::Rng &rng) {
+  const GramFit fit = gram_fit(rows, epsilon, delta, level, rng);
+  return estimators::ols_bootstrap_intervals(fit.release.matrix.view(),
+                                             estimators::release_noise(fit.release.receipt),
+                                             fit.spec, worlds, rng);
 }
 
 inline bool covers(const estimators::BootstrapIntervals &ci, int64_t d, int64_t j) {

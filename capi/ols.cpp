@@ -2,12 +2,14 @@
 #include "dpcov/ols.h"
 #include "struct_size.hpp"
 
+#include <array>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
 #include "../core/check.hpp"
 #include "../core/estimators/ols_bootstrap.hpp"
+#include "../core/estimators/sandwich_intervals.hpp"
 #include "../core/mechanisms/mechanism.hpp"
 #include "../core/mechanisms/ols_analyze_gauss.hpp"
 #include "../core/mechanisms/ols_ptr.hpp"
@@ -30,6 +32,17 @@ enum class Algorithm { Projection, AnalyzeGauss };
 void copy_out(const std::vector<double> &values, double *out) {
   if (out == nullptr) return;
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+}
+
+// The bootstrap's per-coefficient outputs, checked finite before any is written (finite or
+// failed: found by fuzz_solvers, a non-finite output with DPCOV_OK); NULL outputs are skipped.
+void write_bootstrap(const est::BootstrapIntervals &r, std::array<double *, 5> outputs) {
+  const std::array<std::pair<const std::vector<double> *, const char *>, 5> values = {
+      std::pair{&r.coefficients, "coefficients"}, std::pair{&r.std_errors, "std_errors"},
+      std::pair{&r.p_values, "p_values"}, std::pair{&r.ci_lower, "ci_lower"},
+      std::pair{&r.ci_upper, "ci_upper"}};
+  for (const auto &[v, name] : values) check::finite_result(v->data(), v->size(), name);
+  for (size_t k = 0; k < values.size(); ++k) copy_out(*values[k].first, outputs[k]);
 }
 
 // The regression of `label` on `features` with the intercept and level of reg_params (NULL: the
@@ -57,6 +70,27 @@ solvers::RegressionSpec ols_spec(int64_t d, int64_t n, int64_t label, const int6
     spec.level = reg_params->level;
   }
   return spec;
+}
+
+// What both bootstrap intervals read of their arguments, checked: the release's noise law, the
+// regression and the release. The generator and the coefficients' output are required.
+struct BootstrapInput {
+  est::ReleaseNoise noise;
+  solvers::RegressionSpec spec;
+  dpcov::ConstMatrixView view;
+};
+
+BootstrapInput bootstrap_input(int32_t layout, int64_t d, const double *released, int64_t ld,
+                               const dpcov_receipt *receipt, int64_t label,
+                               const int64_t *features, int64_t num_features,
+                               const dpcov_regression_params *reg_params, const dpcov_rng *rng,
+                               const double *coefficients) {
+  check::not_null(receipt, "receipt");
+  check::not_null(rng, "rng");
+  check::not_null(coefficients, "coefficients");
+  est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, d);
+  solvers::RegressionSpec spec = ols_spec(d, receipt->n, label, features, num_features, reg_params);
+  return {noise, std::move(spec), check::matrix(layout, d, d, released, ld, "released")};
 }
 
 dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g, int64_t ldg,
@@ -173,31 +207,39 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper, double *noise_norm, double *kappa) {
   return dpcov::capi::guarded([&] {
-    check::not_null(receipt, "receipt");
-    check::not_null(rng, "rng");
-    check::not_null(coefficients, "coefficients");
-    const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, d);
-    const solvers::RegressionSpec spec =
-        ols_spec(d, receipt->n, label, features, num_features, reg_params);
-    const dpcov::ConstMatrixView view = check::matrix(layout, d, d, released, ld, "released");
+    const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
+                                              num_features, reg_params, rng, coefficients);
     dpcov::random::Rng local = rng->rng;
     const est::BootstrapIntervals r =
-        est::ols_bootstrap_intervals(view, noise, spec, num_bootstrap, local);
-    // Finite or failed (found by fuzz_solvers: a non-finite output with DPCOV_OK).
-    for (const auto &[values, name] :
-         {std::pair{&r.coefficients, "coefficients"}, std::pair{&r.std_errors, "std_errors"},
-          std::pair{&r.p_values, "p_values"}, std::pair{&r.ci_lower, "ci_lower"},
-          std::pair{&r.ci_upper, "ci_upper"}})
-      check::finite_result(values->data(), values->size(), name);
+        est::ols_bootstrap_intervals(in.view, in.noise, in.spec, num_bootstrap, local);
     check::finite_result(r.noise_norm, "noise_norm");
     check::finite_result(r.kappa, "kappa");
-    copy_out(r.coefficients, coefficients);
-    copy_out(r.std_errors, std_errors);
-    copy_out(r.p_values, p_values);
-    copy_out(r.ci_lower, ci_lower);
-    copy_out(r.ci_upper, ci_upper);
+    write_bootstrap(r, {coefficients, std_errors, p_values, ci_lower, ci_upper});
     if (noise_norm != nullptr) *noise_norm = r.noise_norm;
     if (kappa != nullptr) *kappa = r.kappa;
+    rng->rng = local;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper) {
+  return dpcov::capi::guarded([&] {
+    const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
+                                              num_features, reg_params, rng, coefficients);
+    const int64_t p = num_features + (in.spec.intercept_column >= 0 ? 1 : 0);
+    const dpcov::ConstMatrixView meat_view =
+        check::matrix(layout, p, p, released_meat, ld_meat, "released_meat");
+    dpcov::Matrix meat(p, p);
+    for (int64_t j = 0; j < p; ++j)
+      for (int64_t i = 0; i < p; ++i) meat(i, j) = meat_view(i, j);
+    dpcov::random::Rng local = rng->rng;
+    const est::BootstrapIntervals r =
+        est::gram_sandwich_intervals(in.view, in.noise, in.spec, meat, num_bootstrap, local);
+    write_bootstrap(r, {coefficients, std_errors, p_values, ci_lower, ci_upper});
     rng->rng = local;
   });
 }

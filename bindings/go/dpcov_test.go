@@ -593,6 +593,22 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 			t.Fatalf("coefficient %d: %+v", j, boot)
 		}
 	}
+	// The robust intervals with the meat s^2 X'X~ of the homoscedastic model: about as wide.
+	s2 := boot.StdErrors[0] * boot.StdErrors[0] / (1 / released.Data[0])
+	meat := Matrix{Rows: 3, Cols: 3, Data: make([]float64, 9)}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			meat.Data[3*i+j] = s2 * released.Data[4*i+j]
+		}
+	}
+	robust, err := OLSSandwichIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, meat, 999, seeded(t, 7))
+	if err != nil || len(robust.CIUpper) != 3 || !(robust.CILower[0] < robust.Coefficients[0]) ||
+		robust.StdErrors[0] <= 0 {
+		t.Fatalf("%+v %v", robust, err)
+	}
+	if _, err := OLSSandwichIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, Matrix{Rows: 2, Cols: 2, Data: make([]float64, 4)}, 999, seeded(t, 7)); !errors.Is(err, ErrLayout) {
+		t.Fatalf("got %v", err)
+	}
 }
 
 func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {

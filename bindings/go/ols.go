@@ -129,6 +129,21 @@ type BootstrapIntervals struct {
 	NoiseNorm, Kappa                                   float64
 }
 
+// bootstrapOutputs checks the release and returns the number of coefficients and the five
+// output slices of the bootstrap intervals; one spare element in each keeps the pointers valid
+// for p = 0.
+func bootstrapOutputs(released Matrix, features []int64, regParams *RegressionParams) (int, [][]float64, error) {
+	if err := released.checkSquare("released"); err != nil {
+		return 0, nil, err
+	}
+	p := numCoefficients(features, regParams)
+	out := make([][]float64, 5)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	return p, out, nil
+}
+
 // OLSBootstrapIntervals computes noise-aware OLS intervals and p-values from a release of
 // AnalyzeGauss, LaplaceSym or WishartAdditive and its receipt (Ferrando, Wang, Sheldon, AISTATS
 // 2022); the receipt's Mechanism, Dim, N, Sigma, Scale and DOF are read. Post-processing: no
@@ -136,19 +151,14 @@ type BootstrapIntervals struct {
 // noise swamps the data.
 func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, features []int64,
 	regParams *RegressionParams, numBootstrap int64, rng *RNG) (BootstrapIntervals, error) {
-	if err := released.checkSquare("released"); err != nil {
+	p, out, err := bootstrapOutputs(released, features, regParams)
+	if err != nil {
 		return BootstrapIntervals{}, err
-	}
-	p := numCoefficients(features, regParams)
-	// One spare element in each slice keeps the pointers valid for p = 0.
-	out := make([][]float64, 5)
-	for i := range out {
-		out[i] = make([]float64, p+1)
 	}
 	rec := noiseReceiptC(receipt)
 	var norm, kappa C.double
 	rp := regParams.c()
-	err := call(func() C.dpcov_status {
+	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_bootstrap_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
 			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
 			C.int64_t(numBootstrap), rng.p, doubles(out[0]), doubles(out[1]), doubles(out[2]),
@@ -159,4 +169,33 @@ func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, featur
 	}
 	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
 		CILower: out[3][:p], CIUpper: out[4][:p], NoiseNorm: float64(norm), Kappa: float64(kappa)}, nil
+}
+
+// OLSSandwichIntervals computes noise-aware OLS intervals robust to heteroscedastic errors and a
+// misspecified mean from a Gram mechanism's release, its receipt and the released meat
+// sum r_i^2 x_i x_i' (p x p, intercept first; dpcov_ols_sandwich_intervals, proofs/sandwich.md).
+// Post-processing: no privacy cost; NoiseNorm and Kappa are not computed (0). Returns an error
+// with status PRECONDITION when the noise swamps the data.
+func OLSSandwichIntervals(released Matrix, receipt Receipt, label int64, features []int64,
+	regParams *RegressionParams, meat Matrix, numBootstrap int64, rng *RNG) (BootstrapIntervals, error) {
+	if err := meat.checkSquare("meat"); err != nil {
+		return BootstrapIntervals{}, err
+	}
+	p, out, err := bootstrapOutputs(released, features, regParams)
+	if err != nil {
+		return BootstrapIntervals{}, err
+	}
+	rec := noiseReceiptC(receipt)
+	rp := regParams.c()
+	err = call(func() C.dpcov_status {
+		return C.dpcov_ols_sandwich_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
+			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
+			meat.ptr(), meat.ld(), C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]))
+	})
+	if err != nil {
+		return BootstrapIntervals{}, err
+	}
+	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
+		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
 }

@@ -110,9 +110,8 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
   return out;
 }
 
-BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
-                                           const solvers::RegressionSpec &spec, int64_t bootstrap,
-                                           random::Rng &rng) {
+ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,
+                         const solvers::RegressionSpec &spec, int64_t bootstrap) {
   check::all_finite(released, "released matrix");
   check::symmetric(released, "released matrix");
   solvers::validate(spec, released.rows);
@@ -127,31 +126,35 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   bootstrap_order(spec.level, bootstrap);
   // G^ = M~ - mu over the coefficient columns and the label.
   const double mu = noise_diagonal_mean(noise);
-  Matrix g(p, p);
-  std::vector<double> gxy(at(p));
+  ReleasedOls out{Matrix(p, p), std::vector<double>(at(p)), 0.0,
+                  std::vector<double>(at(p), 0.0), Matrix()};
   for (int64_t j = 0; j < p; ++j) {
-    for (int64_t i = 0; i < p; ++i) g(i, j) = released(cols[at(i)], cols[at(j)]);
-    g(j, j) -= mu;
-    gxy[at(j)] = released(cols[at(j)], spec.label);
+    for (int64_t i = 0; i < p; ++i) out.g(i, j) = released(cols[at(i)], cols[at(j)]);
+    out.g(j, j) -= mu;
+    out.gxy[at(j)] = released(cols[at(j)], spec.label);
   }
-  const double gyy = released(spec.label, spec.label) - mu;
-
-  BootstrapIntervals out;
-  out.coefficients.assign(at(p), 0.0);
-  Matrix l;
-  if (!linalg::cholesky(g, l) || !spd_solve(g, gxy, out.coefficients))
+  out.gyy = released(spec.label, spec.label) - mu;
+  if (!linalg::cholesky(out.g, out.cholesky) || !spd_solve(out.g, out.gxy, out.coefficients))
     fail(Status::Precondition, "the feature block of the release (minus the noise mean) is not "
-         "positive definite (smallest eigenvalue ", linalg::eigvalsh(g).front(),
+         "positive definite (smallest eigenvalue ", linalg::eigvalsh(out.g).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
+  return out;
+}
+
+BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
+                                           const solvers::RegressionSpec &spec, int64_t bootstrap,
+                                           random::Rng &rng) {
+  const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
+  const int64_t p = fit.g.rows();
   double explained = 0.0;
-  for (int64_t i = 0; i < p; ++i) explained += gxy[at(i)] * out.coefficients[at(i)];
-  const double rss = gyy - explained;
+  for (int64_t i = 0; i < p; ++i) explained += fit.gxy[at(i)] * fit.coefficients[at(i)];
+  const double rss = fit.gyy - explained;
   const double s = std::sqrt(std::max(rss, 0.0) / static_cast<double>(spec.rows - p));
-  Matrix factor = l;  // s L: Z = s L z ~ N(0, s^2 G^_XX), the sampling noise of the model
+  Matrix factor = fit.cholesky;  // s L: Z = s L z ~ N(0, s^2 G^_XX), the model's sampling noise
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i < p; ++i) factor(i, j) *= s;
   BootstrapIntervals worlds =
-      bootstrap_worlds(g, out.coefficients, factor, noise, spec.level, bootstrap, rng);
+      bootstrap_worlds(fit.g, fit.coefficients, factor, noise, spec.level, bootstrap, rng);
   worlds.rss_clamped = rss < 0.0;
   return worlds;
 }

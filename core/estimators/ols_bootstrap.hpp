@@ -58,6 +58,20 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng);
 
+// The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
+// first), g^_Xy, g^_yy, beta~ = G^_XX^{-1} g^_Xy and the Cholesky factor of G^_XX. Validates
+// the release, `spec` (ridge 0), the law and `bootstrap` as ols_bootstrap_intervals does, and
+// throws Status::Precondition when G^_XX is not positive definite.
+struct ReleasedOls {
+  Matrix g;
+  std::vector<double> gxy;
+  double gyy = 0.0;
+  std::vector<double> coefficients;
+  Matrix cholesky;
+};
+ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,
+                         const solvers::RegressionSpec &spec, int64_t bootstrap);
+
 // The intervals for `spec` (label, features, intercept column, rows = n > p, level; ridge must be
 // 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`
 // draws (>= 2 / (1 - level) - 1, so that each end is an order statistic) of `rng`.

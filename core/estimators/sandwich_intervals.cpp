@@ -114,4 +114,19 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                           bootstrap, rng);
 }
 
+BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
+                                           const solvers::RegressionSpec &spec,
+                                           const Matrix &meat_released, int64_t bootstrap,
+                                           random::Rng &rng) {
+  const int64_t p = static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0);
+  if (meat_released.rows() != p || meat_released.cols() != p)
+    fail(Status::Dimension, "the released meat must be ", p, " x ", p, " (one row per "
+         "coefficient), got ", meat_released.rows(), " x ", meat_released.cols());
+  check::all_finite(meat_released.view(), "released meat");
+  check::symmetric(meat_released.view(), "released meat");
+  const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
+  return bootstrap_worlds(fit.g, fit.coefficients, meat_factor(meat_released), noise, spec.level,
+                          bootstrap, rng);
+}
+
 }  // namespace dpcov::estimators

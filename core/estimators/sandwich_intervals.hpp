@@ -48,4 +48,14 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const Matrix &meat_released, double level,
                                              int64_t bootstrap, random::Rng &rng);
 
+// The robust intervals for the OLS coefficients of `spec` (as for ols_bootstrap_intervals) from a
+// Gram mechanism's release `released` (noise law `noise`) and the released meat M~ (p x p,
+// symmetric, finite, in the coefficients' order: intercept first): the worlds of
+// ols_bootstrap_intervals with the sampling noise N(0, M^) of adassp_sandwich_intervals. Throws
+// as ols_bootstrap_intervals, and Status::Dimension for a meat of another order.
+BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
+                                           const solvers::RegressionSpec &spec,
+                                           const Matrix &meat_released, int64_t bootstrap,
+                                           random::Rng &rng);
+
 }  // namespace dpcov::estimators

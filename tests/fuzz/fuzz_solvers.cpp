@@ -416,6 +416,14 @@ void ols(fuzz::Input &in) {
         DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg,
         in.range(-1, 40), rng, c3.data(), s3.data(), p3.data(), l3.data(), h3.data(), &noise, &k3);
     for (const Vec *v : {&c3, &s3, &p3, &l3, &h3}) finite_or_unchanged(b, *v, "ols bootstrap");
+    // The robust intervals on the same release with a fuzzed nf x nf meat (no intercept column).
+    const Vec meat = gram(in, nf, std::min<int64_t>(n, 10), bound);
+    Vec c4 = fuzz::canaries(static_cast<size_t>(nf)), s4 = c4, p4 = c4, l4 = c4, h4 = c4;
+    const dpcov_status w = dpcov_ols_sandwich_intervals(
+        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg, meat.data(),
+        nf, in.range(-1, 40), rng, c4.data(), s4.data(), p4.data(), l4.data(),
+        h4.data());
+    for (const Vec *v : {&c4, &s4, &p4, &l4, &h4}) finite_or_unchanged(w, *v, "ols sandwich");
   }
   dpcov_rng_destroy(&rng);
 }

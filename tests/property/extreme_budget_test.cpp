@@ -338,6 +338,17 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
                                       features.data(), p, nullptr, 40, rng, o, o + ps, o + 2 * ps,
                                       o + 3 * ps, o + 4 * ps, o + 5 * ps, o + 5 * ps + 1),
         "ols_bootstrap_intervals", out);
+    // The robust intervals with the release's feature block as the meat (symmetric, finite).
+    std::vector<double> meat(ps * ps);
+    for (size_t i = 0; i < ps; ++i)
+      for (size_t j = 0; j < ps; ++j)
+        meat[i * ps + j] = released[static_cast<size_t>(features[i] * d + features[j])];
+    std::fill(out.begin(), out.end(), kCanary);
+    check_outputs(dpcov_ols_sandwich_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt,
+                                               label, features.data(), p, nullptr, meat.data(), p,
+                                               40, rng, o, o + ps, o + 2 * ps, o + 3 * ps,
+                                               o + 4 * ps),
+                  "ols_sandwich_intervals", out);
   }
   dpcov_rng_destroy(&rng);
 }

@@ -1,6 +1,8 @@
 // The C ABI of the noise-aware (parametric bootstrap) OLS intervals: validation before any work,
 // outputs and generator untouched on failure, refusal when the noise swamps the data, and
-// intervals that shrink to the exact OLS fit as the noise vanishes.
+// intervals that shrink to the exact OLS fit as the noise vanishes; the same for the robust
+// (sandwich) intervals of dpcov_ols_sandwich_intervals, which give the homoscedastic bootstrap's
+// answer when the meat is s^2 X'X and wider intervals for a larger meat.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -18,6 +20,8 @@ struct Fixture {
   dpcov_receipt receipt{};
   // X'X = 1000 I (3 features), X'y = (500, -200, 0), y'y = 1000: beta = (0.5, -0.2, 0).
   std::vector<double> g = std::vector<double>(16, 0.0);
+  // The meat s^2 X'X of the homoscedastic model, for the robust intervals.
+  std::vector<double> meat = std::vector<double>(9, 0.0);
   const int64_t features[3] = {0, 1, 2};
   double coef[3] = {7, 7, 7}, se[3] = {7, 7, 7}, p[3] = {7, 7, 7}, lo[3] = {7, 7, 7},
          hi[3] = {7, 7, 7}, norm = 7, kappa = 7;
@@ -32,12 +36,18 @@ struct Fixture {
     g[15] = 1000.0;
     g[3] = g[12] = 500.0;
     g[7] = g[13] = -200.0;
+    for (int i = 0; i < 3; ++i) meat[static_cast<size_t>(4 * i)] = 1000.0 * 710.0 / 3997.0;
   }
   ~Fixture() { dpcov_rng_destroy(&rng); }
   dpcov_status call(const double *m, const dpcov_receipt *r, int64_t draws, const int64_t *f,
                     double *c, dpcov_rng *generator) {
     return dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, 4, m, 4, r, 3, f, 3, nullptr, draws,
                                          generator, c, se, p, lo, hi, &norm, &kappa);
+  }
+  dpcov_status robust(const double *m, const dpcov_receipt *r, const double *w, int64_t draws,
+                      double *c, dpcov_rng *generator, const int64_t *f = nullptr) {
+    return dpcov_ols_sandwich_intervals(DPCOV_COL_MAJOR, 4, m, 4, r, 3, f ? f : features, 3,
+                                        nullptr, w, 3, draws, generator, c, se, p, lo, hi);
   }
   void expect_untouched() const {
     EXPECT_EQ(coef[0], 7.0);
@@ -169,6 +179,83 @@ TEST(CapiOlsBootstrap, IntervalsAroundTheFitWithPValuesThatAgreeWithThem) {
   for (int i = 0; i < 4; ++i) shifted[static_cast<size_t>(5 * i)] += 10.0;
   EXPECT_EQ(f.call(shifted.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_OK);
   EXPECT_NEAR(f.coef[0], 0.5, 1e-15);
+}
+
+TEST(CapiOlsSandwich, BadArgumentsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorUntouched) {
+  Fixture f;
+  unsigned char before[80], after[80];
+  dpcov_rng_state_save(f.rng, before, sizeof before);
+  const double *g = f.g.data(), *w = f.meat.data();
+  EXPECT_EQ(f.robust(nullptr, &f.receipt, w, 999, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.robust(g, nullptr, w, 999, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.robust(g, &f.receipt, nullptr, 999, f.coef, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.robust(g, &f.receipt, w, 999, nullptr, f.rng), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.robust(g, &f.receipt, w, 999, f.coef, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(f.robust(g, &f.receipt, w, 38, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(f.robust(g, &f.receipt, w, -1, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  for (const double bad : {double(NAN), double(INFINITY)}) {
+    std::vector<double> m = f.meat;
+    m[1] = m[3] = bad;
+    EXPECT_EQ(f.robust(g, &f.receipt, m.data(), 999, f.coef, f.rng), DPCOV_E_NON_FINITE) << bad;
+  }
+  std::vector<double> skew = f.meat;
+  skew[1] = 1.0;
+  EXPECT_EQ(f.robust(g, &f.receipt, skew.data(), 999, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("meat"), std::string::npos);
+  EXPECT_EQ(dpcov_ols_sandwich_intervals(DPCOV_COL_MAJOR, 4, g, 4, &f.receipt, 3, f.features, 3,
+                                         nullptr, w, 2, 999, f.rng, f.coef, f.se, f.p, f.lo,
+                                         f.hi),
+            DPCOV_E_LAYOUT);  // ld_meat below p
+  EXPECT_EQ(dpcov_ols_sandwich_intervals(7, 4, g, 4, &f.receipt, 3, f.features, 3, nullptr, w, 3,
+                                         999, f.rng, f.coef, f.se, f.p, f.lo, f.hi),
+            DPCOV_E_LAYOUT);
+  const int64_t label_as_feature[3] = {0, 1, 3};
+  EXPECT_EQ(f.robust(g, &f.receipt, w, 999, f.coef, f.rng, label_as_feature),
+            DPCOV_E_INVALID_ARGUMENT);
+  dpcov_receipt r = f.receipt;
+  r.mechanism = DPCOV_MECHANISM_IEV;
+  EXPECT_EQ(f.robust(g, &r, w, 999, f.coef, f.rng), DPCOV_E_INVALID_ARGUMENT);
+  r = f.receipt;
+  r.sigma = -1.0;
+  EXPECT_NE(f.robust(g, &r, w, 999, f.coef, f.rng), DPCOV_OK);
+  dpcov_regression_params ridge;
+  dpcov_regression_params_default(&ridge);
+  ridge.ridge = 1.0;
+  EXPECT_EQ(dpcov_ols_sandwich_intervals(DPCOV_COL_MAJOR, 4, g, 4, &f.receipt, 3, f.features, 3,
+                                         &ridge, w, 3, 999, f.rng, f.coef, f.se, f.p, f.lo, f.hi),
+            DPCOV_E_INVALID_ARGUMENT);
+  r = f.receipt;
+  r.sigma = 400.0;  // ||E_XX|| of order 2 sqrt(3) 400 > lambda_min = 1000
+  EXPECT_EQ(f.robust(g, &r, w, 999, f.coef, f.rng), DPCOV_E_PRECONDITION);
+  f.expect_untouched();
+  dpcov_rng_state_save(f.rng, after, sizeof after);
+  EXPECT_EQ(0, std::memcmp(before, after, sizeof before));
+}
+
+TEST(CapiOlsSandwich, MeatOfTheHomoscedasticModelGivesItsBootstrapAndALargerMeatWiderIntervals) {
+  Fixture f;
+  ASSERT_EQ(f.robust(f.g.data(), &f.receipt, f.meat.data(), 999, f.coef, f.rng), DPCOV_OK);
+  double hse[3], hlo[3], hhi[3], hcoef[3];
+  ASSERT_EQ(dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, 4, f.g.data(), 4, &f.receipt, 3,
+                                          f.features, 3, nullptr, 999, f.rng, hcoef, hse, nullptr,
+                                          hlo, hhi, nullptr, nullptr),
+            DPCOV_OK);
+  const double beta[3] = {0.5, -0.2, 0.0};
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(f.coef[j], beta[j], 1e-15);
+    EXPECT_LT(f.lo[j], beta[j]);
+    EXPECT_GT(f.hi[j], beta[j]);
+    // The standard deviation of 999 draws is within 10% of the other's (its relative sd is
+    // about 1 / sqrt(2 * 998) = 0.022 each: a 3-sigma band).
+    EXPECT_NEAR(f.se[j] / hse[j], 1.0, 0.1) << j;
+    EXPECT_EQ(f.p[j] <= 0.05, f.lo[j] > 0.0 || f.hi[j] < 0.0) << j;
+  }
+  // Four times the meat: the sampling sd doubles (the privacy noise, about 1e-3, is negligible).
+  std::vector<double> wide = f.meat;
+  for (double &v : wide) v *= 4.0;
+  const double narrow_se = f.se[0];
+  ASSERT_EQ(f.robust(f.g.data(), &f.receipt, wide.data(), 999, f.coef, f.rng), DPCOV_OK);
+  EXPECT_NEAR(f.se[0] / narrow_se, 2.0, 0.2);
 }
 
 TEST(CapiPcaSubspaceErrorBound, BoundsTheSubspaceErrorAndWarnsWhenTheNoiseSwampsTheGap) {

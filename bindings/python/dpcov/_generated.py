@@ -1011,6 +1011,13 @@ PROTOTYPES = {
                                                 Address(c_double), Address(c_double),
                                                 Address(c_double), Address(c_double),
                                                 Address(c_double)]),
+    "dpcov_ols_sandwich_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                               POINTER(ReceiptC), c_int64, Address(c_int64),
+                                               c_int64, POINTER(RegressionParamsC),
+                                               Address(c_double), c_int64, c_int64, c_void_p,
+                                               Address(c_double), Address(c_double),
+                                               Address(c_double), Address(c_double),
+                                               Address(c_double)]),
     # private_glasso.h
     "dpcov_private_glasso_plan": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double,
                                             c_double, POINTER(MechanismParamsC), c_double,

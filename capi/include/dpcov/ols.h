@@ -227,6 +227,55 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
     double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper, double *noise_norm, double *kappa);
 
+/**
+ * Noise-aware confidence intervals and p-values for the OLS coefficients of a Gram mechanism's
+ * release that hold whatever the errors' variance (heteroscedastic errors) and, for the
+ * least-squares projection, whether or not the mean is linear: the parametric bootstrap of
+ * dpcov_ols_bootstrap_intervals() whose sampling noise of X'y is N(0, M^) instead of
+ * N(0, s^2 X'X), M^ the released meat M~ = sum_i r_i^2 x_i x_i' + noise with its negative
+ * eigenvalues raised to 0 (the sandwich variance). Post-processing of the two releases: no
+ * privacy cost, and no y'y needed. The meat is released by the caller: the budget split of
+ * dpcov_adassp_sandwich_plan(), the fit's release at (fit_epsilon, fit_delta), the rows of
+ * dpcov_adassp_sandwich_rows() at this function's @p coefficients (a function of the fit's release
+ * only), released by Analyze Gauss at (meat_epsilon, meat_delta); the two compose adaptively to
+ * the request (proofs/sandwich.md, "Gram mechanisms"). The meat's own noise is not redrawn
+ * (second order; coverage measured, docs/regression_intervals.md).
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
+ * @param d             order of @p released, >= 2; must equal receipt->dim.
+ * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
+ * @param ld            leading dimension of @p released.
+ * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
+ *                      receipt->n must exceed the number of coefficients. Required.
+ * @param label         column of y.
+ * @param features      the feature columns (as for dpcov_regression_fit()).
+ * @param num_features  their number.
+ * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
+ * @param released_meat M~ (p x p, symmetric, finite; p = num_features plus 1 with an intercept),
+ *                      its rows and columns in the coefficients' order (intercept first).
+ * @param ld_meat       leading dimension of @p released_meat.
+ * @param num_bootstrap bootstrap worlds, as for dpcov_ols_bootstrap_intervals().
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: beta~. Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (the noise swamps the data: no interval);
+ *         ::DPCOV_E_INVALID_ARGUMENT (as dpcov_ols_bootstrap_intervals(), and a meat that is not
+ *         symmetric); ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_NULL_POINTER; ::DPCOV_E_NUMERICAL (an output overflows). Outputs and the
+ *         generator are untouched on error.
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper);
+
 #ifdef __cplusplus
 }
 #endif

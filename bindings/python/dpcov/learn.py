@@ -57,7 +57,7 @@ from .errors import DpcovError
 from .exact import exact_plan
 from .gram import GramAccumulator, constant_column_norm_bound, numerics_value, unit_ids
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
-from .ols import ols_bootstrap_intervals, ols_jl
+from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
 from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound_rows
 from .postprocess import psd_project
@@ -706,6 +706,10 @@ def _stating_rows(receipt, n: int):
 
 
 MECHANISMS_REGRESSION = ("adassp", "ols_jl")
+
+_GRAM_NOISE_LAWS = frozenset(mechanism_id(m) for m in ("analyze_gauss", "laplace_sym",
+                                                       "wishart_additive"))
+"""The Gram mechanisms whose noise law the bootstrap intervals read (release_noise.hpp)."""
 """Regression-specific values of ``PrivateLinearRegression.mechanism`` (besides the Gram
 mechanisms)."""
 
@@ -779,7 +783,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             ``meat_receipt_``; both charged to an active accountant). Where the forecast at the
             public n expects no interval even for rows on their bounds, the homoscedastic path
             runs instead and ``inference_`` says so first. Homoscedastic: the bootstrap above,
-            which assumes constant error variance and a linear mean.
+            which assumes constant error variance and a linear mean. The Gram mechanisms
+            with a known noise law (analyze_gauss, laplace_sym, wishart_additive; ``ridge`` 0)
+            take the same split: the release at 0.8, the meat at 0.2, and
+            ``dpcov_ols_sandwich_intervals``; the others keep the homoscedastic bootstrap
+            (``errors_`` says which).
         bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
             in their own units (AdaSSP with an intercept only; replaces ``bound`` and
             ``label_bound``; no bound step): each column is mapped to [-1, 1] before AdaSSP,
@@ -890,9 +898,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         epsilon = float(self.epsilon)
         constant = 1.0 if self.fit_intercept else 0.0
         # The Gram mechanisms' release, exact by default; AdaSSP and ols_jl read the matrix.
+        # With robust errors the release gets the fit's share and the meat the rest.
+        split = self._gram_split(mechanism, B, B_y, options)
         release = {} if mechanism in MECHANISMS_REGRESSION else {
-            "mechanism": mechanism, "epsilon": self.epsilon, "delta": self.delta,
-            "numerics": self.numerics}
+            "mechanism": mechanism,
+            "epsilon": self.epsilon if split is None else split.fit_epsilon,
+            "delta": self.delta if split is None else split.fit_delta, "numerics": self.numerics}
         gram = _accumulate(GramAccumulator.bounded(
             X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y,
             **release), X, y, B, B_y)
@@ -953,8 +964,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                      "projected data (Sheffet 2017)")
                 self.summary_ = result.summary
             else:
-                released, receipt = gram.release(mechanism, self.epsilon, self.delta, rng,
-                                                  **options)
+                if split is not None:
+                    self._check_gram_accountant(mechanism, dim, row_bound, split, options,
+                                                1 if n_private else rows)
+                released, receipt = gram.release(mechanism, release["epsilon"],
+                                                  release["delta"], rng, **options)
                 if self.fit_intercept:
                     released = _nominal_constant(released, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
@@ -963,8 +977,17 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                              0 if self.fit_intercept else -1, self.ridge,
                                              self.level)
                 self.params_ = result.coefficients
-                self._gram_inference(result, released, _stating_rows(receipt, n), label,
-                                     features[offset:], rng)
+                if split is None:
+                    self._gram_inference(result, released, _stating_rows(receipt, n), label,
+                                         features[offset:], rng)
+                else:
+                    self._keep_plug_in(result)
+                    self._gram_robust(released, _stating_rows(receipt, n), label,
+                                      features[offset:], rng, np.column_stack((X, y)), {
+                                          "bound": B, "policy": policy,
+                                          "neighbour": _neighbour_name(n_private),
+                                          "constant": constant, "label_bound": B_y},
+                                      bound_x, split)
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
         self.n_samples_ = self._released_count() if n_private else rows
@@ -1312,9 +1335,48 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                           f"cover every value that matters (conclusive_ is False)",
                           UserWarning, stacklevel=3)
 
-    def _gram_inference(self, result, released, receipt, label, features, rng) -> None:
-        """Noise-aware intervals of a Gram mechanism's release; the plug-in table on request."""
+    def _gram_split(self, mechanism, B: float, B_y: float, options: dict):
+        """The split of (epsilon, delta) between a Gram mechanism's release and the meat
+        (``sandwich_plan``) when its intervals are robust: ``errors="robust"`` (the default), the
+        intervals on, ``ridge`` 0 and a mechanism with a noise law the intervals read; else None
+        (the homoscedastic bootstrap at the whole budget, ``errors_`` says so)."""
+        errors = _choice(self.errors, ("robust", "homoscedastic"), "errors")
+        if (mechanism in MECHANISMS_REGRESSION or errors != "robust" or not self.intervals
+                or self.ridge != 0 or mechanism_id(mechanism) not in _GRAM_NOISE_LAWS):
+            return None
+        bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
+        return sandwich_plan(bound_x, B_y, float(self.epsilon), self.delta)
+
+    def _check_gram_accountant(self, mechanism, dim, row_bound, split, options, n) -> None:
+        """An active accountant must hold both releases (the fit's and the meat's) before the
+        first is drawn, so that a budget with room for one only refuses here."""
+        budget = active_accountant()
+        if budget is None:
+            return
+        neighbour = _neighbour_name(_n_private(options))
+        budget.check_all([plan(mechanism, dim, n, row_bound, split.fit_epsilon, split.fit_delta,
+                               **options),
+                          meat_plan(dim - 1, split, neighbour)])
+
+    def _gram_robust(self, released, receipt, label, features, rng, raw_rows, bounding: dict,
+                     bound_x: float, split) -> None:
+        """The meat of the rows (bounded by ``bounding`` as the release read them) at the fit's
+        coefficients, released by Analyze Gauss at the meat's share, then the robust intervals
+        of the release (``dpcov_ols_sandwich_intervals``, proofs/sandwich.md)."""
+        self.errors_ = "robust"
+        neighbour = bounding["neighbour"]
+        self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, self.params_, bound_x,
+                                                      split, neighbour, rng)
         intercept = 0 if self.fit_intercept else -1
+        self._noise_aware(lambda: ols_sandwich_intervals(
+            released, receipt, label, features, self.meat_, rng, intercept, self.level,
+            self.n_bootstrap),
+            f"noise-aware: robust (sandwich) parametric bootstrap from the mechanism's noise law "
+            f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
+            f"and delta, meat_receipt_); " + ROBUST)
+
+    def _keep_plug_in(self, result) -> None:
+        """The table that treats a Gram mechanism's release as exact data, with ``plug_in=True``."""
         if self.plug_in:
             self.plug_in_ = {
                 "basis": "plug-in: treats the release as exact data (ignores the privacy noise)",
@@ -1322,6 +1384,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 "p_values": result.p_values,
                 "conf_int": np.column_stack([result.ci_lower, result.ci_upper]),
                 "summary": result.summary}
+
+    def _gram_inference(self, result, released, receipt, label, features, rng) -> None:
+        """Noise-aware intervals of a Gram mechanism's release; the plug-in table on request."""
+        intercept = 0 if self.fit_intercept else -1
+        self._keep_plug_in(result)
         if self.ridge != 0:
             self._no_intervals("the noise-aware intervals are for OLS (ridge = 0)")
             return
@@ -1350,8 +1417,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             d = self.release_.shape[0]
             offset = 1 if self.fit_intercept else 0
             receipt = _stating_rows(self.receipt_, self._inference_rows(self.n_samples_))
-            out = ols_bootstrap_intervals(self.release_, receipt, d - 1,
-                                          np.arange(offset, d - 1), rng, offset - 1, level, draws)
+            if self.errors_ == "robust":
+                out = ols_sandwich_intervals(self.release_, receipt, d - 1,
+                                             np.arange(offset, d - 1), self.meat_, rng,
+                                             offset - 1, level, draws)
+            else:
+                out = ols_bootstrap_intervals(self.release_, receipt, d - 1,
+                                              np.arange(offset, d - 1), rng, offset - 1, level,
+                                              draws)
         else:
             raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")
         return out.std_errors, out.p_values, np.column_stack([out.ci_lower, out.ci_upper])

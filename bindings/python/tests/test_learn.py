@@ -266,6 +266,7 @@ def test_default_intervals_use_the_public_bound_and_say_what_they_assume(regress
     assert tight.bound_ < 4.0 and tight.n_clipped_ > 0
     assert "not in the intervals" in tight.inference_
     gram = dpcov.PrivateLinearRegression(mechanism="analyze_gauss", random_state=3,
+                                         errors="homoscedastic",
                                          **NEGLIGIBLE_NOISE).fit(X, y)
     assert "constant error variance" in gram.inference_
     # add_remove needs no n for the bound step it no longer takes.

@@ -206,6 +206,22 @@ std::string provenance_note(const LoadedMatrix &m) {
   return "note: no receipt: the origin of the matrix, and whether it is private, are unknown.";
 }
 
+// A release of rows clipped at a privately chosen bound (`release --bound auto`): its intervals
+// are for the clipped rows' coefficients, and the clipping bias, which does not shrink with n, is
+// not in them (docs/regression_intervals.md, "A private bound and the intervals").
+std::string clipping_caveat(const LoadedMatrix &m) {
+  if (!m.receipt.is_object() || !m.receipt.contains("bound_selection")) return "";
+  const nlohmann::ordered_json &s = m.receipt["bound_selection"];
+  const std::string target =
+      s.contains("quantile")
+          ? concat("near the ", format_number(s["quantile"].get<double>()),
+                   " quantile of the rows' norms")
+          : concat("with about ", s.value("clipped", int64_t{0}), " rows above it");
+  return concat("rows clipped at a privately chosen bound (", target, ", --bound auto): the "
+                "intervals cover the clipped rows' coefficients; the clipping bias, which does "
+                "not shrink with n, is not in them");
+}
+
 nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const RegressOptions &o) {
   const NoiseAware &a = r.aware;
   if (!a.computed) return {{"refused", a.refusal}};
@@ -214,9 +230,12 @@ nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const Regress
     rows.push_back({{"term", r.terms[i]}, {"coef", a.coef[i]}, {"std_error", a.se[i]},
                     {"p", a.p[i]}, {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
                     {"sign", interval_sign(a.lower[i], a.upper[i])}});
-  return {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
-          {"noise_norm", a.noise_norm}, {"kappa", a.kappa}, {"assumes", kBootstrapAssumes},
-          {"coefficients", rows}};
+  nlohmann::ordered_json out = {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
+                                {"noise_norm", a.noise_norm}, {"kappa", a.kappa},
+                                {"assumes", kBootstrapAssumes}};
+  if (const std::string caveat = clipping_caveat(r.m); !caveat.empty()) out["clipping"] = caveat;
+  out["coefficients"] = rows;
+  return out;
 }
 
 void add_classical_json(nlohmann::ordered_json &out, const MatrixRegression &r) {
@@ -278,7 +297,10 @@ std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o)
       "Intervals that account for the sampling and the privacy noise (parametric bootstrap, ",
       o.bootstrap, " draws; coverage measured, docs/benchmarks.md), noise norm ",
       format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ". They assume ",
-      kBootstrapAssumes, ":\n\n");
+      kBootstrapAssumes);
+  if (const std::string caveat = clipping_caveat(r.m); !caveat.empty())
+    text += concat(". Warning: ", caveat);
+  text += ":\n\n";
   TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper",
                    "sign (" + format_number(100.0 * o.level, 3) + "% CI)"});
   for (size_t i = 0; i < r.terms.size(); ++i)

@@ -35,6 +35,25 @@ class AutoBound(DpcovCase):
         with open(self.path(out) + ".json") as f:
             return json.load(f)
 
+    def test_regress_on_the_release_says_its_intervals_leave_out_the_clipping_bias(self):
+        path, _ = self.data()
+        self.release([path, "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--seed", "5",
+                      "--bound", "auto"])
+        base = ["regress", self.path("r.npy"), "--label", "z", "--seed", "3"]
+        text = self.run_dpcov(base)
+        self.assertEqual(text.returncode, EXIT_OK, text.stderr.decode())
+        self.assertIn("privately chosen bound (near the 0.95 quantile", text.stdout.decode())
+        self.assertIn("clipping bias", text.stdout.decode())
+        out = self.run_dpcov(base + ["--json"])
+        self.assertEqual(out.returncode, EXIT_OK, out.stderr.decode())
+        self.assertIn("clipping bias", json.loads(out.stdout)["noise_aware"]["clipping"])
+        # A release at a public bound has no such caveat.
+        self.release([path, "-m", "analyze_gauss", "-e", "4", "-d", "1e-6", "--seed", "5",
+                      "--bound", "2000"], out="p.npy")
+        plain = self.run_dpcov(["regress", self.path("p.npy"), "--label", "z", "--seed", "3",
+                                "--json"])
+        self.assertNotIn("clipping", json.loads(plain.stdout)["noise_aware"])
+
     def test_bound_near_the_quantile_with_both_shares_in_the_receipt_and_the_ledger(self):
         path, norms = self.data()
         ledger = self.path("budget.json")

@@ -9,7 +9,8 @@ Each cell (model, n, d, epsilon) runs R fits of dpcov.PrivateLinearRegression wi
 (bound = sqrt(d), label_bound = 1, delta = 1e-6; fit r seeded with r, its data with 10^6 + r) and
 prints: the share of fits that print an interval, the coverage of every coefficient (intercept
 included) by the printed intervals, the coverage of the worst-covered coefficient, and the
-median width. A fit with no interval (NaN) is not counted in the coverage, only in the share.
+median width. A fit with no interval (NaN) is not counted in the coverage, only in the share; nor
+is a fit that refuses (a Gram mechanism's release whose feature block is not positive definite).
 
 Models, each mapped to the public domain [-1, 1] per column (a raw column z_j is clipped to the
 public range [-c, c] and divided by c; the label likewise with its range c_y), so that
@@ -142,7 +143,11 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
                                             label_bound=1.0, random_state=r, **options)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            est.fit(x, y)
+            try:
+                est.fit(x, y)
+            except dpcov.DpcovError:  # a Gram mechanism's fit refused: no interval
+                tally.add(np.full((len(target), 2), np.nan))
+                continue
             # Every interval the method computed, the inconclusive ones too (printed as NaN):
             # the coverage of the method, apart from the rule that decides what is printed.
             computed = unconditional and est.interval_method_ is not None

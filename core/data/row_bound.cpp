@@ -115,19 +115,14 @@ DPCOV_VECTOR_CLONES void row_sums_of_squares(ConstMatrixView a, int64_t first, i
   }
 }
 
-namespace {
-
-// Whether row i, computed as between the limit and B, has exact norm <= B after all (a row of norm
-// exactly B, e.g. B e_1, or (3, 4) with B = 5). Exact arithmetic on the row's own doubles: each
-// square is p + e exactly (fma) and each partial sum hi + err exactly (TwoSum) while every nonzero
-// |x_j| and B are in [2^-450, 2^500] (no error term underflows, no sum overflows), so the
-// double-double (hi, lo) is the sum of squares up to lo's own rounding, at most
-// 8 (d + 2)^2 u^2 hi (2d terms each at most 2u hi, summed). Decides "within" where the difference
-// from B^2 is below minus 64 times that, or where no step rounded at all (then the difference is
-// exact). Undecided rows stay clipped as before: the safe side. proofs/row_bound.md.
-// Compiled per CPU as well: where the CPU has it, the fma is an instruction rather than a call
-// (rows normalised to norm B all come here, one call per entry).
-DPCOV_VECTOR_CLONES bool provably_within(ConstMatrixView a, int64_t i, double bound) {
+// Each square is p + e exactly (fma) and each partial sum hi + err exactly (TwoSum) while every
+// nonzero |x_j| and B are in [2^-450, 2^500] (no error term underflows, no sum overflows), so the
+// double-double (hi, lo) is the sum of squares up to lo's own rounding, at most 8 (d + 2)^2 u^2 hi
+// (2d terms each at most 2u hi, summed). Decides "within" where the difference from B^2 is below
+// minus 64 times that, or where no step rounded at all (then the difference is exact).
+// proofs/row_bound.md. The fma is a call into the C library (no clone's target includes FMA),
+// one per entry: within_at_bound() comes here only for the rows quick_at_bound() leaves open.
+bool provably_within(ConstMatrixView a, int64_t i, double bound) {
   constexpr double kLow = 0x1p-450, kHigh = 0x1p500;
   if (!(bound >= kLow && bound <= kHigh)) return false;
   const double *r = a.row(i);
@@ -157,10 +152,181 @@ DPCOV_VECTOR_CLONES bool provably_within(ConstMatrixView a, int64_t i, double bo
   return difference < -(d2 * 0x1p-100 * hi);
 }
 
+namespace {
+
+// Eight doubles as one value (one AVX-512 register, two AVX2 or four SSE2 ones), and their bits:
+// the quick test's eight independent chains of additions.
+typedef double Lanes8 __attribute__((vector_size(64)));
+typedef uint64_t Bits8 __attribute__((vector_size(64)));
+
+// x x = p + e exactly, without an fma (Dekker's product, Veltkamp's split by 2^27 + 1), for
+// doubles or lane by lane: exact while x x neither over- nor underflows, which |x| in
+// [2^-450, 2^500] guarantees (proofs/row_bound.md, "Quick decision").
+template <class T>
+inline void exact_square(const T &x, T &p, T &e) {
+  const T c = x * 134217729.0;
+  const T high = c - (c - x);
+  const T low = x - high;
+  p = x * x;
+  e = low * low - (((p - high * high) - low * high) - high * low);
+}
+
+// a + b = s + err exactly (Knuth's TwoSum), for doubles or lane by lane, barring overflow. s may
+// be a or b: both are copied first.
+template <class T>
+inline void two_sum(const T &a_in, const T &b_in, T &s, T &err) {
+  const T a = a_in, b = b_in;
+  s = a + b;
+  const T back = s - a;
+  err = (a - (s - back)) + (b - back);
+}
+
+// Eight running sums of squares, hi + lo, and per lane whether an entry fell outside
+// [2^-450, 2^500) (its top bit: nonzero with a biased exponent outside [573, 1522]). Integer
+// arithmetic rather than comparisons, which AVX-512F alone cannot turn back into lanes.
+struct LaneSquares {
+  Lanes8 hi = {}, lo = {};
+  Bits8 outside = {};
+
+  void add(const Lanes8 &x) {
+    Bits8 bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const Bits8 exponent = (bits >> 52) & 0x7ff;
+    const Bits8 magnitude = bits << 1;
+    outside |= ((exponent - 573) | (1522 - exponent)) & (magnitude | (0 - magnitude));
+    Lanes8 p, e, s, err;
+    exact_square(x, p, e);
+    two_sum(hi, p, s, err);
+    hi = s;
+    lo += err + e;
+  }
+};
+
+// The decision from a row's sum of squares hi + low, computed within 0.01 K of the exact sum
+// (K = (d + 3)^2 2^-96 B^2): provably_within()'s threshold and error are below 0.1 K, so a
+// difference from B^2 above K is over for both, one below -2K within for both, and only rows
+// within 2K of B^2 need the exact check (proofs/row_bound.md, "Quick decision").
+AtBound decide(double hi, double low, bool outside, double bound, int64_t cols) {
+  constexpr double kLow = 0x1p-450, kHigh = 0x1p500;
+  if (outside || !(bound >= kLow && bound <= kHigh)) return AtBound::Undecided;
+  double b2 = 0.0, b2_err = 0.0;
+  exact_square(bound, b2, b2_err);
+  // hi - b2 is exact (Sterbenz); hi within 3/4 and 3/2 of B^2 also puts provably_within()'s hi
+  // within its factor 2. NaN fails here.
+  if (!(hi >= 0.75 * b2 && hi <= 1.5 * b2)) return AtBound::Undecided;
+  const double difference = (hi - b2) + (low - b2_err);
+  const double d3 = static_cast<double>(cols + 3);
+  const double k = d3 * d3 * 0x1p-96 * b2;
+  if (difference > k) return AtBound::Over;
+  if (difference < -2.0 * k) return AtBound::Within;
+  return AtBound::Undecided;
+}
+
+}  // namespace
+
+// One row in eight lanes, lane k taking the entries j = k mod 8, the lanes' sums then added
+// pairwise with each addition's error into the low part. Rows normalised to B miss B^2 by about
+// d u B^2, far outside the 2K left to provably_within().
+DPCOV_VECTOR_CLONES AtBound quick_at_bound(ConstMatrixView a, int64_t i, double bound) {
+  const double *r = a.row(i);
+  const int64_t step = a.col_stride();
+  LaneSquares sum;
+  int64_t j = 0;
+  for (; step == 1 && j + 8 <= a.cols; j += 8) {
+    Lanes8 x;
+    std::memcpy(&x, r + j, sizeof x);
+    sum.add(x);
+  }
+  for (; j < a.cols; j += 8) {
+    double lanes[8] = {};
+    for (int64_t k = 0; k < 8 && j + k < a.cols; ++k) lanes[k] = r[(j + k) * step];
+    Lanes8 x;
+    std::memcpy(&x, lanes, sizeof x);
+    sum.add(x);
+  }
+  double h[8], low = 0.0;
+  uint64_t outside = 0;
+  for (int k = 0; k < 8; ++k) {
+    h[k] = sum.hi[k];
+    low += sum.lo[k];
+    outside |= sum.outside[k];
+  }
+  for (int width = 4; width >= 1; width /= 2)
+    for (int k = 0; k < width; ++k) {
+      double err = 0.0;
+      two_sum(h[k], h[k + width], h[k], err);
+      low += err;
+    }
+  return decide(h[0], low, (outside >> 63) != 0, bound, a.cols);
+}
+
+// Rows [first, first + count), count <= kQuickRows, of column-major `a`, lane k of group g taking
+// row first + 8 g + k: each column's entries of these rows are read as one contiguous run, where
+// a row's own entries lie ld apart (and reading them row by row waits on a cache miss per entry).
+DPCOV_VECTOR_CLONES void quick_at_bound_rows(ConstMatrixView a, int64_t first, int64_t count,
+                                             double bound, AtBound *out) {
+  LaneSquares sums[kQuickRows / 8];
+  const int64_t groups = (count + 7) / 8;
+  for (int64_t j = 0; j < a.cols; ++j) {
+    const double *c = a.data + first + j * a.ld;
+    for (int64_t g = 0; g < groups; ++g) {
+      double lanes[8] = {};
+      if (8 * g + 8 <= count)
+        std::memcpy(lanes, c + 8 * g, sizeof lanes);
+      else
+        for (int64_t k = 0; 8 * g + k < count; ++k) lanes[k] = c[8 * g + k];
+      Lanes8 x;
+      std::memcpy(&x, lanes, sizeof x);
+      sums[g].add(x);
+    }
+  }
+  for (int64_t r = 0; r < count; ++r) {
+    const LaneSquares &sum = sums[r / 8];
+    out[r] = decide(sum.hi[r % 8], sum.lo[r % 8], (sum.outside[r % 8] >> 63) != 0, bound, a.cols);
+  }
+}
+
+bool within_at_bound(ConstMatrixView a, int64_t i, double bound) {
+  const AtBound quick = quick_at_bound(a, i, bound);
+  if (quick == AtBound::Undecided) return provably_within(a, i, bound);
+  return quick == AtBound::Within;
+}
+
+namespace {
+
 // Rows with exact norm <= B have computed sums of squares below B^2 (1 + 2^-20) for any d the
-// library takes: only those need provably_within().
+// library takes: only those need within_at_bound().
 bool near_bound(double sum_of_squares, double bound) {
   return sum_of_squares <= bound * bound * (1.0 + 0x1p-20);
+}
+
+// Sets back to 1 the factors of the rows of the block that near_bound() and within_at_bound()
+// keep whole, and returns how many. Column-major rows are tested kQuickRows at a time
+// (quick_at_bound_rows()) from the first row in question on.
+int64_t keep_rows_at_bound(ConstMatrixView a, int64_t first, int64_t count, const double *sums,
+                           double bound, double *factors) {
+  int64_t kept = 0;
+  AtBound group[kQuickRows];
+  int64_t group_first = -1;
+  for (int64_t i = 0; i < count; ++i) {
+    if (!(factors[i] < 1.0 && near_bound(sums[i], bound))) continue;
+    AtBound quick = AtBound::Undecided;
+    if (a.layout == Layout::RowMajor) {
+      quick = quick_at_bound(a, first + i, bound);
+    } else {
+      if (group_first < 0 || i >= group_first + kQuickRows) {
+        group_first = i;
+        quick_at_bound_rows(a, first + i, std::min(kQuickRows, count - i), bound, group);
+      }
+      quick = group[i - group_first];
+    }
+    if (quick == AtBound::Within ||
+        (quick == AtBound::Undecided && provably_within(a, first + i, bound))) {
+      factors[i] = 1.0;
+      ++kept;
+    }
+  }
+  return kept;
 }
 
 }  // namespace
@@ -209,11 +375,7 @@ DPCOV_VECTOR_CLONES bool row_factors(ConstMatrixView a, int64_t first, int64_t c
     int64_t near = 0;
     for (int64_t i = 0; i < count; ++i)
       near += static_cast<int64_t>(factors[i] < 1.0) * static_cast<int64_t>(near_bound(sums[i], bound));
-    for (int64_t i = 0; near > 0 && i < count; ++i)
-      if (factors[i] < 1.0 && near_bound(sums[i], bound) && provably_within(a, first + i, bound)) {
-        factors[i] = 1.0;
-        --clipped;
-      }
+    if (near > 0) clipped -= keep_rows_at_bound(a, first, count, sums, bound, factors);
     counts.clipped += clipped;
     return clipped > 0;
   }
@@ -312,7 +474,7 @@ double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bo
   if (plain ? surely_within(sum_of_squares, within_limit_squared(bound, a.cols))
             : norm <= bound * within_shave(a.cols))
     return 1.0;
-  if (plain && near_bound(sum_of_squares, bound) && provably_within(a, i, bound)) return 1.0;
+  if (plain && near_bound(sum_of_squares, bound) && within_at_bound(a, i, bound)) return 1.0;
   // Over: the policy applies. A row between the limit and B (on the sphere up to rounding) is
   // clipped under every policy, by a factor just below 1.
   if (norm > bound && policy == BoundPolicy::Reject) {

@@ -104,6 +104,26 @@ inline double clip_factor(double norm, double bound, double shave) {
   return shave_subnormal((bound / norm) * shave);
 }
 
+// Whether row i, computed as between the limit and B, has exact norm <= B after all (a row of
+// norm exactly B, e.g. B e_1, or (3, 4) with B = 5): the quick test quick_at_bound(), and
+// provably_within() for the rows it leaves undecided, which is provably_within()'s answer for
+// every row (proofs/row_bound.md, "On the bound exactly" and "Quick decision").
+bool within_at_bound(ConstMatrixView a, int64_t i, double bound);
+
+// The exact check of row i against B: true only where its exact norm is <= B (false, the safe
+// side, where the arithmetic cannot tell, or an entry or B lies outside [2^-450, 2^500]).
+bool provably_within(ConstMatrixView a, int64_t i, double bound);
+
+// What the quick test tells of a row: provably_within() would answer true (Within) or false
+// (Over), or the row's sum of squares is too close to B^2 to know without it (Undecided).
+// quick_at_bound_rows() tests rows [first, first + count), count <= kQuickRows, of a
+// column-major `a` together.
+enum class AtBound { Within, Over, Undecided };
+AtBound quick_at_bound(ConstMatrixView a, int64_t i, double bound);
+inline constexpr int64_t kQuickRows = 64;
+void quick_at_bound_rows(ConstMatrixView a, int64_t first, int64_t count, double bound,
+                         AtBound *out);
+
 // The factor that bounds row i, given its plain sum of squares: 1 if surely_within() (or, for a
 // row whose sum over- or underflowed, its scaled norm is <= B within_shave(d)); under
 // BoundPolicy::Clip the clip factor B / norm (shaved as clip_factor(); for a row whose sum of

@@ -13,12 +13,14 @@
 //  - the block path agrees with row_factor row by row;
 //  - rows normalised to exactly B (x / ||x|| B, then moved by up to 8 ulps either way), whose
 //    computed norm is B or within a few ulps of it: under every policy and on both paths, a row
-//    kept or clipped has exact norm <= B.
+//    kept or clipped has exact norm <= B;
+//  - the quick test of rows at the bound answers as the exact check wherever it decides.
 #include <boost/multiprecision/cpp_int.hpp>
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -205,6 +207,27 @@ RC_GTEST_PROP(RowBound, FactorsOverTheWholeFiniteRange, ()) {
   }
 }
 
+// A row of d entries of mixed magnitudes (2^-30 .. 2^30) scaled to norm B as a caller would: by
+// the long-double norm, then moved by k ulps (|k| <= 8) relative. Empty for a zero row.
+std::vector<double> row_on_sphere(int64_t d, double b) {
+  std::vector<double> x(static_cast<size_t>(d));
+  for (double &v : x)
+    v = std::ldexp(*rc::gen::inRange(-1000000, 1000001) * 1e-6, *rc::gen::inRange(-30, 31));
+  const long double norm = norm_ld(x);
+  if (norm == 0.0L) return {};
+  const double unit_scale = static_cast<double>(1.0L / norm);
+  const double nudge = 1.0 + *rc::gen::inRange(-8, 9) * 0x1p-52;
+  for (double &v : x) v = (v * unit_scale) * b * nudge;
+  return x;
+}
+
+// Nonempty with every entry finite.
+bool all_finite(const std::vector<double> &x) {
+  bool finite = !x.empty();
+  for (double v : x) finite = finite && std::isfinite(v);
+  return finite;
+}
+
 RC_GTEST_PROP(RowBound, RowsOnTheSphereEndWithin, ()) {
   const int64_t d = *rc::gen::inRange<int64_t>(1, 129);
   const int64_t n = *rc::gen::inRange<int64_t>(1, 9);
@@ -212,21 +235,8 @@ RC_GTEST_PROP(RowBound, RowsOnTheSphereEndWithin, ()) {
   const bool row_major = *rc::gen::arbitrary<bool>();
   std::vector<std::vector<double>> rows;
   while (static_cast<int64_t>(rows.size()) < n) {
-    // Entries of mixed magnitudes (2^-30 .. 2^30), scaled to norm B as the caller would: by the
-    // long-double norm, then moved by k ulps (|k| <= 8) relative.
-    std::vector<double> x(static_cast<size_t>(d));
-    for (double &v : x)
-      v = std::ldexp(*rc::gen::inRange(-1000000, 1000001) * 1e-6, *rc::gen::inRange(-30, 31));
-    const long double norm = norm_ld(x);
-    if (norm == 0.0L) continue;
-    const double unit_scale = static_cast<double>(1.0L / norm);
-    const double nudge = 1.0 + *rc::gen::inRange(-8, 9) * 0x1p-52;
-    bool finite = true;
-    for (double &v : x) {
-      v = (v * unit_scale) * b * nudge;
-      finite = finite && std::isfinite(v);
-    }
-    if (finite) rows.push_back(x);
+    const std::vector<double> x = row_on_sphere(d, b);
+    if (all_finite(x)) rows.push_back(x);
   }
   const Laid l = lay_out(rows, row_major);
   for (const BoundPolicy policy : {BoundPolicy::Clip, BoundPolicy::Drop, BoundPolicy::Reject}) {
@@ -243,6 +253,60 @@ RC_GTEST_PROP(RowBound, RowsOnTheSphereEndWithin, ()) {
       std::vector<double> y = rows[static_cast<size_t>(i)];
       for (double &v : y) v *= f;
       RC_ASSERT(exactly_within(y, b));
+    }
+  }
+}
+
+// The quick test of rows at the bound (quick_at_bound(), and quick_at_bound_rows() for
+// column-major blocks) decides only where the exact check provably_within() gives the same answer,
+// and within_at_bound() is that answer, the truth (exact integer arithmetic) when it says within.
+// Rows normalised to B and moved by up to 8 ulps (decided quickly); rows B e_j, an ulp either
+// way or not, with an entry B 2^-k (k in [40, 60]) added elsewhere, whose sums of squares miss
+// B^2 by 2^-80 to 2^-120 relative or not at all, on both sides of the quick test's margin; and
+// rows (x, y) with x an ulp below B and y within 4 ulps of sqrt(B^2 - x^2), missing B^2 by about
+// 2^-104 relative either way, where the exact check answers "over" unless no step rounded: a
+// quick test without its margin calls half of them within.
+RC_GTEST_PROP(RowBound, QuickTestAtTheBoundAnswersAsTheExactCheck, ()) {
+  const int64_t d = *rc::gen::inRange<int64_t>(1, 300);
+  const int64_t n = *rc::gen::inRange<int64_t>(1, 80);
+  const double b = *bound();
+  std::vector<std::vector<double>> rows;
+  while (static_cast<int64_t>(rows.size()) < n) {
+    std::vector<double> x(static_cast<size_t>(d), 0.0);
+    const int kind = *rc::gen::inRange(0, 3);
+    const auto j = static_cast<size_t>(*rc::gen::inRange<int64_t>(0, d));
+    const size_t next = (j + 1) % static_cast<size_t>(d);
+    if (kind == 0) {
+      x[j] = *rc::gen::element(b, -b, std::nextafter(b, 0.0), std::nextafter(b, 2.0 * b));
+      if (d > 1 && *rc::gen::arbitrary<bool>()) x[next] = std::ldexp(b, -*rc::gen::inRange(40, 61));
+    } else if (kind == 1 && d > 1) {
+      x[j] = std::nextafter(b, 0.0);
+      double y = std::sqrt((b - x[j]) * (b + x[j]));
+      for (int m = *rc::gen::inRange(-4, 5); m != 0; m += m > 0 ? -1 : 1)
+        y = std::nextafter(y, m > 0 ? 2.0 * y : 0.0);
+      x[next] = y;
+    } else {
+      x = row_on_sphere(d, b);
+    }
+    if (all_finite(x)) rows.push_back(x);
+  }
+  for (const bool row_major : {true, false}) {
+    const Laid l = lay_out(rows, row_major);
+    std::vector<AtBound> block(static_cast<size_t>(n));
+    if (!row_major)
+      for (int64_t first = 0; first < n; first += kQuickRows)
+        quick_at_bound_rows(l.view, first, std::min(kQuickRows, n - first), b,
+                            block.data() + first);
+    for (int64_t i = 0; i < n; ++i) {
+      const bool exact = provably_within(l.view, i, b);
+      const AtBound quick = quick_at_bound(l.view, i, b);
+      if (quick != AtBound::Undecided) RC_ASSERT((quick == AtBound::Within) == exact);
+      if (!row_major) {
+        const AtBound q = block[static_cast<size_t>(i)];
+        if (q != AtBound::Undecided) RC_ASSERT((q == AtBound::Within) == exact);
+      }
+      RC_ASSERT(within_at_bound(l.view, i, b) == exact);
+      if (exact) RC_ASSERT(exactly_within(rows[static_cast<size_t>(i)], b));
     }
   }
 }

@@ -212,6 +212,43 @@ TEST(Gram, ClipsRowsOverTheBoundToNormAtMostB) {
 // Rows of norm exactly B were clipped by a factor just below 1 and counted as clipped ("over the
 // bound"): their computed sum of squares is above the limit that proves a row within. Kept whole
 // now, under every policy, and only a row truly over B (by one ulp of an entry) is clipped.
+// Rows normalised to B miss B^2 by about d u relative: the quick test of rows at the bound
+// decides every one of them, in both layouts, so that the exact check (a chain of d dependent
+// steps with an fma call each) runs only for rows such as B e_1, which it leaves open. Fixed seed:
+// the outcome is deterministic.
+TEST(RowBound, QuickTestDecidesRowsNormalisedToTheBoundAndLeavesExactOnesOpen) {
+  for (const int64_t d : {int64_t{20}, int64_t{100}, int64_t{1000}})
+    for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+      const int64_t n = 200;
+      auto data = random_rows(n, d, layout, 0, 1.0, static_cast<uint64_t>(d));
+      for (int64_t i = 0; i < n; ++i) {
+        double s = 0.0;
+        for (int64_t j = 0; j < d; ++j) s += data.at(i, j) * data.at(i, j);
+        for (int64_t j = 0; j < d; ++j) data.at(i, j) /= std::sqrt(s);
+      }
+      std::vector<data::AtBound> block(static_cast<size_t>(n));
+      if (layout == Layout::ColMajor)
+        for (int64_t first = 0; first < n; first += data::kQuickRows)
+          data::quick_at_bound_rows(data.view(), first, std::min(data::kQuickRows, n - first), 1.0,
+                                    block.data() + first);
+      int64_t within = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const data::AtBound quick = data::quick_at_bound(data.view(), i, 1.0);
+        ASSERT_NE(quick, data::AtBound::Undecided) << "d = " << d << ", row " << i;
+        if (layout == Layout::ColMajor) {
+          EXPECT_EQ(block[static_cast<size_t>(i)], quick);
+        }
+        EXPECT_EQ(quick == data::AtBound::Within, data::provably_within(data.view(), i, 1.0));
+        within += quick == data::AtBound::Within;
+      }
+      EXPECT_GT(within, 0);
+      EXPECT_LT(within, n);
+      for (int64_t j = 0; j < d; ++j) data.at(0, j) = j == 3 ? -1.0 : 0.0;
+      EXPECT_EQ(data::quick_at_bound(data.view(), 0, 1.0), data::AtBound::Undecided);
+      EXPECT_TRUE(data::within_at_bound(data.view(), 0, 1.0));
+    }
+}
+
 TEST(RowBound, RowsOfNormExactlyBAreKeptWhole) {
   for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
     test::Rows data(4, 3, layout, 1);

@@ -19,9 +19,10 @@ The private bound (:mod:`dpcov.dask_bound`), AdaSSP (:mod:`dpcov.dask_adassp`) a
 units through a groupby (:mod:`dpcov.dask_units`) build on the same states; docs/distributed.md
 states what each costs and what the driver and the workers see.
 
-Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask python3-distributed``;
-``import dpcov`` alone does not), or run ``python3 -m dpcov.dask`` for a demonstration on a local
-cluster.
+Every entry point also takes a ``dask.dataframe.DataFrame`` with its columns named
+(:mod:`dpcov.dask_frame`). Import it as ``dpcov.dask`` (it needs Dask: Debian ``python3-dask
+python3-distributed``, and ``python3-pandas`` for DataFrames; ``import dpcov`` alone does not), or
+run ``python3 -m dpcov.dask`` for a demonstration on a local cluster.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import dask.bag as db
 import numpy as np
 
 import dpcov
+from . import dask_frame
 
 
 class SavedState(bytes):
@@ -125,8 +127,9 @@ BOUNDING_FORMS = ("constant", "lower", "upper", "label_bound")
 
 def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
                  mechanism="analyze_gauss", policy: str = "clip", split_every: int = 2,
-                 numerics: str = "exact", **params) -> dpcov.Release:
-    """One private release of the Gram matrix of the rows of the Dask array ``x``.
+                 numerics: str = "exact", columns=None, **params) -> dpcov.Release:
+    """One private release of the Gram matrix of the rows of the Dask array ``x`` (or of the
+    ``columns`` of a ``dask.dataframe.DataFrame``, :mod:`dpcov.dask_frame`).
 
     For ``"analyze_gauss"`` and ``"laplace_sym"`` with ``numerics="exact"`` (the default, as for
     :func:`dpcov.release_rows`), each partition bounds its rows in a bounded accumulator naming
@@ -152,6 +155,7 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     """
     if numerics not in ("exact", "idealized"):
         raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
+    x = dask_frame.as_rows(x, columns)
     bounding = {key: params.pop(key) for key in BOUNDING_FORMS if key in params}
     if bounding or (numerics == "exact" and mechanism in EXACT_MECHANISMS):
         spec = {"bound": bound, "policy": policy,
@@ -182,8 +186,9 @@ ZCDP_MECHANISMS = {"dly_gauss": "gauss", "dly_separate": "separate", "dly_adapti
 
 
 def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_every: int = 2,
-                      **params):
-    """A Dong-Liang-Yi or CoinPress release of the rows of the n x d Dask array ``x``, each of
+                      columns=None, **params):
+    """A Dong-Liang-Yi or CoinPress release of the rows of the n x d Dask array ``x`` (or of the
+    ``columns`` of a DataFrame, whose n is counted first: :mod:`dpcov.dask_frame`), each of
     its passes over the rows a Dask reduction (:class:`dpcov.RowSession`): the driver sends each
     partition the pending pass as the bytes of an empty partial, each partition sums the pass's
     function of its rows into a partial and returns its bytes, and the partials merge pairwise up
@@ -197,8 +202,10 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
     :class:`dpcov.BudgetAccountant` is charged once, as there."""
     if mechanism not in ZCDP_MECHANISMS:
         raise ValueError(f"mechanism must be one of {sorted(ZCDP_MECHANISMS)}, got {mechanism!r}")
-    parts = row_partitions(x)
-    n, d = int(x.shape[0]), int(x.shape[1])
+    rows = dask_frame.as_rows(x, columns)
+    parts = row_partitions(rows)
+    n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else int(x.shape[0])
+    d = int(rows.shape[1])
     if mechanism == "coinpress":
         session = dpcov.RowSession.coinpress(n, d, rng, **params)
     else:

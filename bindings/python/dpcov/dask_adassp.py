@@ -16,6 +16,7 @@ import dask.array as da
 import numpy as np
 
 import dpcov
+from . import dask_frame
 from .dask import exact_state
 
 
@@ -47,17 +48,18 @@ def adassp_statistics(gram: dpcov.GramAccumulator, fit_intercept: bool, bound: f
 
 def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsilon: float,
                 delta: float, rng, fit_intercept: bool = True, policy: str = "clip",
-                neighbour: str = "replace_one", split_every: int = 2,
+                neighbour: str = "replace_one", split_every: int = 2, columns=None,
                 **options) -> dpcov.AdasspFit:
-    """AdaSSP's regression of ``y`` on ``x`` (Dask arrays, n x p and n), ``||x|| <= bound`` and
+    """AdaSSP's regression of ``y`` on ``x`` (Dask arrays, n x p and n; or a DataFrame ``x``,
+    its response column named ``y``, its regressors ``columns``), ``||x|| <= bound`` and
     ``|y| <= label_bound`` enforced by the library in each partition, the statistics summed up a
     tree and released once here with ``rng`` (``dpcov_adassp_fit``; ``options`` are its
     ``calibration``, ``rho``, ``release_label_square``). With ``fit_intercept`` the first
     coefficient is the intercept. Spends (epsilon, delta) once; an active
     :class:`dpcov.BudgetAccountant` is checked and charged as :func:`dpcov.adassp_fit` does."""
     spec = adassp_spec(bound, label_bound, fit_intercept, policy, neighbour)
-    with dpcov.GramAccumulator.from_bytes(exact_state(adassp_rows(x, y), spec,
-                                                      split_every)) as gram:
+    rows = dask_frame.adassp_rows(x, y, columns) if dask_frame.is_frame(x) else adassp_rows(x, y)
+    with dpcov.GramAccumulator.from_bytes(exact_state(rows, spec, split_every)) as gram:
         matrix, label, features, bound_x = adassp_statistics(gram, fit_intercept, bound)
     return dpcov.adassp_fit(matrix, label, features, bound_x, label_bound, epsilon, delta, rng,
                             neighbour=neighbour, **options)

@@ -17,7 +17,7 @@ import math
 import dask.array as da
 import numpy as np
 
-from . import private_bound
+from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
 from .learn import AUTO_BOUND_SHARE
 
@@ -45,20 +45,24 @@ def public_rows(x: da.Array) -> int:
 
 def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
                        lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
-                       rule: str = "scan", split_every: int = 2) -> float:
-    """B for the rows of the Dask array ``x``, eps-DP, as :func:`dpcov.private_bound.choose_bound`
-    chooses it (the same arguments, the same B with the same generator) from the histogram of
-    :func:`norm_histogram`. An active :class:`dpcov.BudgetAccountant` is charged the pure
-    epsilon."""
-    n = public_rows(x) if clipped is None else 0
+                       rule: str = "scan", split_every: int = 2, columns=None) -> float:
+    """B for the rows of the Dask array ``x`` (or of the ``columns`` of a DataFrame), eps-DP, as
+    :func:`dpcov.private_bound.choose_bound` chooses it (the same arguments, the same B with the
+    same generator) from the histogram of :func:`norm_histogram`. An active
+    :class:`dpcov.BudgetAccountant` is charged the pure epsilon."""
+    rows = dask_frame.as_rows(x, columns)
+    if clipped is not None:
+        n = 0
+    else:  # a frame's n is counted (dpcov.dask_frame); an array's must be known
+        n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else public_rows(rows)
     return private_bound.choose_bound_from(
-        lambda candidates: norm_histogram(x, candidates, split_every), n, epsilon, rng,
+        lambda candidates: norm_histogram(rows, candidates, split_every), n, epsilon, rng,
         quantile, lo, hi, ratio, clipped, rule)
 
 
 def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
                       mechanism="analyze_gauss", clipped=None, split_every: int = 2,
-                      **params):
+                      columns=None, **params):
     """``(release, B)``: the release of :func:`dpcov.dask.dask_release` at a bound B chosen by
     :func:`dask_private_bound`, as ``PrivateCovariance(bound="auto")`` splits the budget: B with
     ``AUTO_BOUND_SHARE`` of ``epsilon`` by the scan over the grid 1e-6 to 1e9 at ratio 1.25,
@@ -74,6 +78,6 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     bound_epsilon = AUTO_BOUND_SHARE * float(epsilon)
     rest = math.nextafter(float(epsilon) - bound_epsilon, 0.0)
     bound = dask_private_bound(x, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
-                               clipped=clipped, split_every=split_every)
+                               clipped=clipped, split_every=split_every, columns=columns)
     return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
-                        **params), bound
+                        columns=columns, **params), bound

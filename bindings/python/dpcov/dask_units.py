@@ -42,6 +42,7 @@ import dask.array as da
 import numpy as np
 
 import dpcov
+from . import dask_frame
 from .dask import SavedState, merge_exact_states
 from .dask_spill import check_space, read_group, spill_directory, write_block
 
@@ -153,7 +154,8 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     if x.ndim != 2 or units.ndim != 1:
         raise ValueError(f"x must be 2-D and units 1-D, got {x.ndim} and {units.ndim} dimensions")
     column = units.astype(np.float64).rechunk((x.chunks[0],))[:, None]
-    return da.concatenate([column, x], axis=1).rechunk({1: -1})
+    # A DataFrame's blocks have unknown lengths; both columns come from the same partitions.
+    return da.concatenate([column, x], axis=1, allow_unknown_chunksizes=True).rechunk({1: -1})
 
 
 def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
@@ -193,7 +195,7 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
                       epsilon: float, delta: float, rng, mechanism="analyze_gauss",
                       groups=None, shuffle: bool = True, split_every: int = 2,
                       policy: str = "clip", numerics: str = "exact", spill_dir=None,
-                      memory_budget: int = MEMORY_BUDGET, **params):
+                      memory_budget: int = MEMORY_BUDGET, columns=None, **params):
     """A release of ``mechanism`` (Analyze Gauss or symmetric Laplace, the mechanisms with a
     unit-level proof) with privacy units: ``units`` (a Dask array of whole numbers, one per row
     of ``x``) names each row's unit, at most ``max_rows_per_unit`` rows of each are kept, and the
@@ -203,7 +205,11 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
     :func:`default_groups`: each group task within ``memory_budget`` bytes), or, with
     ``shuffle=False``, taken as already partitioned by sorted unit ranges (module description).
     ``rng`` draws the noise here and keys the groups' row sampling. Returns a
-    :class:`dpcov.Release` whose receipt's n is the number of units."""
+    :class:`dpcov.Release` whose receipt's n is the number of units. From a DataFrame ``x``,
+    ``units`` names its unit column (whole numbers or strings) and ``columns`` the rows'
+    (:func:`dpcov.dask_frame.unit_arrays`)."""
+    if dask_frame.is_frame(x):
+        x, units, shuffle = dask_frame.unit_arrays(x, units, columns, groups, shuffle)
     spec = unit_spec(bound, max_rows_per_unit, mechanism, epsilon, delta, policy, numerics,
                      **params)
     with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:

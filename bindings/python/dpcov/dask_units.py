@@ -153,7 +153,8 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     whole numbers), as blocks of whole rows."""
     if x.ndim != 2 or units.ndim != 1:
         raise ValueError(f"x must be 2-D and units 1-D, got {x.ndim} and {units.ndim} dimensions")
-    column = units.astype(np.float64).rechunk((x.chunks[0],))[:, None]
+    column = units.map_blocks(dask_frame.checked_unit_ids).astype(np.float64)
+    column = column.rechunk((x.chunks[0],))[:, None]
     # A DataFrame's blocks have unknown lengths; both columns come from the same partitions.
     return da.concatenate([column, x], axis=1, allow_unknown_chunksizes=True).rechunk({1: -1})
 

@@ -257,3 +257,11 @@ def test_a_unit_column_of_dates_is_refused(table):
     t = table.assign(when=pd.Timestamp("2026-01-01"))
     with pytest.raises(ValueError, match="whole numbers or strings"):
         unit_release(frame_of(t), "when")
+
+
+def test_integer_unit_ids_of_an_array_above_2_to_the_53_are_refused(client):
+    # 2^53 + 1 rounds to 2^53 in the float64 unit column: the two units would merge into one.
+    units = np.array([2 ** 53, 2 ** 53, 2 ** 53 + 1, 2 ** 53 + 1], dtype=np.int64)
+    with dpcov.Rng(74) as rng, pytest.raises(ValueError, match="at most 2\\^53"):
+        dask_units.dask_unit_release(da.from_array(np.full((4, 2), 0.1), chunks=(2, 2)),
+                                     da.from_array(units, chunks=2), 1.0, 2, 1.0, 1e-6, rng)

@@ -32,15 +32,13 @@ from interval_coverage import Tally, estimator_options
 
 def fit_split(mechanism, eps, r, train, X, y, options):
     """The fit of split r, or None where it refuses (a Gram mechanism's release whose feature
-    block is not positive definite: no coefficients, counted as test R^2 = 0)."""
+    block is not positive definite: NaN coefficients, counted as test R^2 = 0)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            return dpcov.PrivateLinearRegression(
-                epsilon=eps, delta=1e-6, bound=np.sqrt(10), label_bound=1.0, mechanism=mechanism,
-                random_state=1000 + r, **options).fit(X[train], y[train])
-        except dpcov.DpcovError:
-            return None
+        est = dpcov.PrivateLinearRegression(
+            epsilon=eps, delta=1e-6, bound=np.sqrt(10), label_bound=1.0, mechanism=mechanism,
+            random_state=1000 + r, **options).fit(X[train], y[train])
+    return None if np.isnan(est.params_).any() else est
 
 
 def main(argv) -> int:

@@ -53,7 +53,7 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      sandwich_plan)
 from .forecast import regression_forecast
 from .centring import centre_second_moment
-from .errors import DpcovError
+from .errors import DpcovError, NotPositiveDefiniteError
 from .exact import exact_plan
 from .gram import GramAccumulator, constant_column_norm_bound, numerics_value, unit_ids
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
@@ -973,11 +973,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     released = _nominal_constant(released, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
-                result = _est.regression_fit(released, n, label, features[offset:],
-                                             0 if self.fit_intercept else -1, self.ridge,
-                                             self.level)
-                self.params_ = result.coefficients
-                if split is None:
+                result = self._gram_fit(released, n, label, features[offset:])
+                if result is None:
+                    pass  # refused: NaN coefficients and intervals, inference_ says why
+                elif split is None:
                     self._gram_inference(result, released, _stating_rows(receipt, n), label,
                                          features[offset:], rng)
                 else:
@@ -1374,6 +1373,24 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             f"noise-aware: robust (sandwich) parametric bootstrap from the mechanism's noise law "
             f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
             f"and delta, meat_receipt_); " + ROBUST)
+
+    def _gram_fit(self, released, n, label, features):
+        """The regression of the released matrix (``params_``), or None when its feature block
+        is not positive definite after the noise. A refusal is an output, as on AdaSSP's path:
+        NaN coefficients (least squares of an indefinite matrix has none) and NaN intervals, a
+        warning, ``inference_`` saying why; no meat is released for intervals that cannot be
+        given."""
+        try:
+            result = _est.regression_fit(released, n, label, features,
+                                         0 if self.fit_intercept else -1, self.ridge, self.level)
+        except NotPositiveDefiniteError as e:
+            self.params_ = np.full(len(features) + (1 if self.fit_intercept else 0), np.nan)
+            self._no_intervals(f"the release has no least-squares coefficients: {e}")
+            warnings.warn(f"no coefficients and no intervals (NaN): {e}", UserWarning,
+                          stacklevel=4)
+            return None
+        self.params_ = result.coefficients
+        return result
 
     def _keep_plug_in(self, result) -> None:
         """The table that treats a Gram mechanism's release as exact data, with ``plug_in=True``."""

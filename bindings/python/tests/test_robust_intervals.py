@@ -137,3 +137,20 @@ def test_gram_robust_intervals_cover_a_heteroscedastic_slope():
                                             mechanism="analyze_gauss", n_bootstrap=199).fit(X, y)
         covered += reg.conf_int_[1, 0] <= 0.5 <= reg.conf_int_[1, 1]
     assert covered >= 33, covered
+
+
+def test_a_gram_release_with_no_coefficients_is_an_output_not_an_exception():
+    # At n = 100, epsilon = 0.5 Analyze Gauss's feature block is indefinite in most fits: as on
+    # AdaSSP's path the refusal is an output (NaN coefficients and intervals, a warning,
+    # inference_ saying why), and the meat is neither released nor charged.
+    X, y = heteroscedastic(100, 10)
+    with dpcov.BudgetAccountant(0.5, 1e-6) as budget:
+        with pytest.warns(UserWarning, match="no coefficients and no intervals"):
+            reg = dpcov.PrivateLinearRegression(0.5, bound=1.0, label_bound=1.0, random_state=2,
+                                                mechanism="analyze_gauss").fit(X, y)
+        assert budget.spent.charges == 1
+    assert np.isnan(reg.params_).all() and np.isnan(reg.coef_).all()
+    assert reg.conf_int_.shape == (3, 2) and np.isnan(reg.conf_int_).all()
+    assert reg.inference_.startswith("none: the release has no least-squares coefficients")
+    assert "not positive definite" in reg.inference_ and not reg.conclusive_.any()
+    assert not hasattr(reg, "meat_") and np.isnan(reg.predict(X[:2])).all()

@@ -221,8 +221,8 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
       stored.spec.max_rows_per_unit = units->max_rows_per_unit();
       const int64_t k = units->max_rows_per_unit();
       if (counts.rows < 0 || counts.rows / k + (counts.rows % k != 0 ? 1 : 0) > units->units())
-        dpcov::fail(dpcov::Status::InvalidArgument, "the state holds ", counts.rows, " rows in ",
-                    units->units(), " units of at most ", units->max_rows_per_unit(), " rows");
+        dpcov::fail(dpcov::Status::InvalidArgument, "the state holds more rows than its units of ",
+                    "at most ", units->max_rows_per_unit(), " rows can");
     }
     gram = dpcov::capi::bounded_gram(cols, &stored.spec);
     gram->units = std::move(units);

@@ -28,8 +28,8 @@ int64_t scale_rows_to_box(ConstMatrixView a, const ColumnScale *scales, MatrixVi
     for (int64_t j = 0; j < a.cols; ++j) {
       const double x = a(i, j);
       if (!std::isfinite(x))
-        fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ", x,
-             "; rows must be finite");
+        fail_row(Status::NonFinite, i, "row ", i, ", column ", j,
+                 " (0-based) is not finite; rows must be finite");
       const double z = (x - scales[j].centre) / scales[j].half_width;
       // The clamp, not the arithmetic above, is what puts every entry in [-1, 1]: the norm bound
       // of the scaled rows rests on it alone (proofs/column_bounds.md).

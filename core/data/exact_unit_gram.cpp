@@ -126,7 +126,7 @@ GramCounts ExactGramAccumulator::add_units(ConstMatrixView rows, const std::vect
   for (int64_t i = 0; i < rows.rows; ++i)
     for (int64_t j = 0; j < d; ++j)
       if (!(std::fabs(rows(i, j) * to_grid_) < 0x1p31))
-        fail(Status::InvalidArgument, "row ", i, " (0-based) is not bounded by the grid's bound ",
+        fail(Status::InvalidArgument, "a unit's kept row is not bounded by the grid's bound ",
              grid_.bound);
   std::vector<ExactInt> chunk(upper_.size(), 0);
   UnitGramBlocks blocks(d, chunk);

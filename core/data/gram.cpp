@@ -28,9 +28,9 @@ constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
-// public n and B only, not the entry, which would tell something of the rows.
-[[noreturn]] void overflow(int64_t rows, double bound) {
-  fail(Status::Numerical, "the Gram matrix of ", rows, " rows of norm <= B = ", bound,
+// public B only, not the entry nor the row count n, which under add/remove is itself private.
+[[noreturn]] void overflow(double bound) {
+  fail(Status::Numerical, "the Gram matrix of n rows of norm <= B = ", bound,
        " overflows: n B^2 exceeds the largest double, where every release from a Gram matrix "
        "refuses anyway (its plan needs n B^2 2^20 finite); express the data in units that "
        "allow a smaller bound");
@@ -109,7 +109,7 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
       if (!std::isfinite(chunk[at]) || !std::isfinite(sum_[at] + chunk[at]))
-        overflow(counts_.rows + added.rows, bound);
+        overflow(bound);
     }
 
   // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
@@ -150,7 +150,7 @@ void GramAccumulator::merge(const GramAccumulator &other) {
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
       if (!std::isfinite(sum_[at] + other.sum_[at]))
-        overflow(counts_.rows + other.counts_.rows, bound_ != 0.0 ? bound_ : other.bound_);
+        overflow(bound_ != 0.0 ? bound_ : other.bound_);
     }
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
@@ -195,11 +195,9 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
   check::symmetric(gram, "gram");
   data::check_row_bound(bound, "bound");
   if (counts.rows < 0 || counts.clipped < 0 || counts.dropped < 0)
-    fail(Status::InvalidArgument, "row counters must be >= 0, got rows ", counts.rows,
-         ", clipped ", counts.clipped, ", dropped ", counts.dropped);
+    fail(Status::InvalidArgument, "row counters must be >= 0");
   if (counts.clipped > counts.rows)
-    fail(Status::InvalidArgument, "clipped rows (", counts.clipped,
-         ") cannot exceed the rows included (", counts.rows, ")");
+    fail(Status::InvalidArgument, "clipped rows cannot exceed the rows included");
   check::gram_within_bound(gram, counts.rows, bound);
   for (int64_t j = 0; j < acc.dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) acc.sum_[static_cast<size_t>(i + j * acc.dim_)] = gram(i, j);
@@ -247,7 +245,7 @@ GramAccumulator GramAccumulator::from_parts(int64_t dim, const std::vector<doubl
   } else {
     acc = from_state(g.view(), counts, bound);
     if (counts.clamped < 0)
-      fail(Status::InvalidArgument, "clamped values must be >= 0, got ", counts.clamped);
+      fail(Status::InvalidArgument, "clamped values must be >= 0");
     acc.counts_.clamped = counts.clamped;
   }
   k = 0;

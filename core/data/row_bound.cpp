@@ -419,8 +419,8 @@ ScaledNorm scaled_norm(ConstMatrixView a, int64_t i) {
   for (int64_t j = 0; j < a.cols; ++j) {
     const double x = r[j * step];
     if (!std::isfinite(x))
-      fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ", x,
-           "; rows must be finite");
+      fail_row(Status::NonFinite, i, "row ", i, ", column ", j,
+               " (0-based) is not finite; rows must be finite");
     largest = std::max(largest, std::fabs(x));
   }
   ScaledNorm s;
@@ -483,7 +483,7 @@ double row_factor(ConstMatrixView a, int64_t i, double sum_of_squares, double bo
     if (std::isinf(norm))
       fail_row_over(i, measure, "row ", i, " (0-based) has norm above the largest double, > bound ",
                     bound);
-    fail_row_over(i, measure, "row ", i, " (0-based) has norm ", norm, " > bound ", bound);
+    fail_row_over(i, measure, "row ", i, " (0-based) has norm > bound ", bound);
   }
   if (norm > bound && policy == BoundPolicy::Drop) return 0.0;
   // B / norm may round to just above 1 for a row just over the limit: capped at 1, which only

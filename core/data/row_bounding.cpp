@@ -154,8 +154,8 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
       const ScaledNorm norm = measured_norm(x, i, sums[static_cast<size_t>(i)]);
       over = norm.value() > bound_;
       if (over && policy_ == BoundPolicy::Reject)
-        fail_row_over(i, {norm.rest, norm.exponent}, "row ", i, " (0-based) has norm ",
-                      norm.value(), " > bound ", bound_);
+        fail_row_over(i, {norm.rest, norm.exponent}, "row ", i, " (0-based) has norm > bound ",
+                      bound_);
       factor = over && policy_ == BoundPolicy::Drop ? 0.0
                                                     : constant_column_factor(norm, bound_, x.cols);
     } else if (!surely_within(sums[static_cast<size_t>(i)], limit_squared)) {
@@ -167,11 +167,11 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
       y = raw(i, cols_ - 1);
       if (!std::isfinite(y))
         fail_row(Status::NonFinite, i, "row ", i, ", column ", cols_ - 1,
-                 " (0-based, the label) is ", y, "; rows must be finite");
+                 " (0-based, the label) is not finite; rows must be finite");
       if (std::fabs(y) > label_bound_) {
         if (policy_ == BoundPolicy::Reject)
-          fail_row_over(i, {std::fabs(y), 0, true}, "row ", i, " (0-based) has label |y| = ",
-                        std::fabs(y), " > label bound ", label_bound_);
+          fail_row_over(i, {std::fabs(y), 0, true}, "row ", i,
+                        " (0-based) has label |y| > label bound ", label_bound_);
         over = true;
         if (policy_ == BoundPolicy::Drop) factor = 0.0;
         y = std::clamp(y, -label_bound_, label_bound_);

@@ -26,11 +26,11 @@ UnitSampler UnitSampler::from_state(int64_t max_rows_per_unit, int64_t cols,
     if (ranges[i].first > ranges[i].second ||
         (i > 0 && !(ranges[i - 1].second < ranges[i].first)))
       fail(Status::InvalidArgument, "a saved unit state's id ranges must be sorted, disjoint and ",
-           "each first <= last; range ", i, " is [", ranges[i].first, ", ", ranges[i].second, "]");
+           "each first <= last; range ", i, " (0-based) is not");
   if (units < static_cast<int64_t>(ranges.size()) || truncated < 0 ||
       (units > 0 && ranges.empty()))
-    fail(Status::InvalidArgument, "a saved unit state holds ", units, " units in ", ranges.size(),
-         " id ranges with ", truncated, " rows truncated");
+    fail(Status::InvalidArgument, "a saved unit state's counters are inconsistent: it must hold ",
+         "at least one unit per id range and no negative count of truncated rows");
   sampler.ranges_ = std::move(ranges);
   if (!sampler.ranges_.empty()) sampler.last_ = sampler.ranges_.back().second;
   sampler.units_ = units;
@@ -48,14 +48,16 @@ void UnitSampler::check(ConstMatrixView raw, const int64_t *ids) const {
     const bool first_ever = i == 0 && ranges_.empty();
     const bool back = i == 0 && !open_ ? ids[i] <= previous : ids[i] < previous;
     if (!first_ever && back)
-      fail(Status::InvalidArgument, "row ", i, " (0-based) has unit id ", ids[i],
-           " after unit id ", previous, ": each unit's rows must be contiguous and the units in ",
-           "increasing order of id (sort the rows by the unit column)");
+      fail(Status::InvalidArgument, "row ", i, " (0-based) of this call has a unit id ",
+           i == 0 ? "that does not follow the previous call's last row"
+                  : "smaller than the previous row's",
+           ": each unit's rows must be contiguous and the units in increasing order of id (sort ",
+           "the rows by the unit column)");
     const double *r = raw.row(i);
     for (int64_t j = 0; j < cols_; ++j)
       if (!std::isfinite(r[j * raw.col_stride()]))
-        fail_row(Status::NonFinite, i, "row ", i, ", column ", j, " (0-based) is ",
-                 r[j * raw.col_stride()], "; rows must be finite");
+        fail_row(Status::NonFinite, i, "row ", i, ", column ", j,
+                 " (0-based) is not finite; rows must be finite");
   }
 }
 

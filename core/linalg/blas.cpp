@@ -104,7 +104,7 @@ bool cholesky(const Matrix &a, Matrix &l) {
     for (int64_t i = j; i < n; ++i)
       if (!std::isfinite(a(i, j)))
         fail(Status::Numerical, "Cholesky factorization of a matrix whose entry (", i, ", ", j,
-             ") is ", a(i, j), ": an overflow upstream");
+             ") is not finite: an overflow upstream");
   l = a;
   const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', li(n), l.data(), li(n));
   if (info < 0) fail(Status::Internal, "dpotrf argument ", -info, " invalid");

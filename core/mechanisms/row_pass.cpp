@@ -125,14 +125,14 @@ void check_partial_sums(const RowPartial &partial) {
       check::finite(partial.sum(i, j), "a partial's sum");
       check::finite(partial.compensation(i, j), "a partial's compensation");
       if (i == j && !(v >= 0.0 && v <= limit))
-        fail(Status::InvalidArgument, "a partial's diagonal entry ", i, " is ", v,
-             ", outside [0, rows b^2 = ", limit, "] for its ", partial.rows, " rows");
+        fail(Status::InvalidArgument, "a partial's diagonal entry ", i,
+             " is outside [0, rows b^2] for its row count");
     }
   int64_t total = 0;
   for (int64_t c : partial.counts) {
     if (c < 0 || c > partial.rows - total)
       fail(Status::InvalidArgument, "a partial's histogram counts must be >= 0 and add up to at ",
-           "most its ", partial.rows, " rows");
+           "most its row count");
     total += c;
   }
 }
@@ -174,7 +174,8 @@ void check_pass_sums(const RowPass &pass, int64_t n, const RowPartial &merged) {
     fail(Status::Incompatible, "the partial is of pass ", merged.pass.index,
          " of another release or step, not of pass ", pass.index, " of this one");
   if (merged.rows != n)
-    fail(Status::Dimension, "the merged partial must hold all n = ", n, " rows, got ", merged.rows);
+    fail(Status::Dimension, "the merged partial must hold all n = ", n,
+         " rows the release was planned for, and holds another count");
 }
 
 Matrix pass_moment(const RowPartial &partial, int64_t n) {

@@ -168,20 +168,18 @@ def _neighbour_name(n_private: bool) -> str:
     return "add_remove" if n_private else "replace_one"
 
 
-def _refused_row(error: DpcovError, start: int, bound: float, label_bound=None, y=None):
+def _refused_row(error: DpcovError, start: int, bound: float, label_bound=None):
     """The library's refusal of a row under ``policy='reject'`` as a ValueError naming the user's
-    row (``start`` + the chunk's row, which the library returns as data) and the measure over its
-    bound (computed by the library)."""
+    row (``start`` + the chunk's row, which the library returns as data) and the bound it broke.
+    The message names no value of the row: tracebacks reach shared notebooks and worker logs."""
     refusal = getattr(error, "refusal", None)
     if getattr(error, "row", None) is None or refusal is None or refusal.norm_rest == 0.0:
         return error
     i = start + error.row
     if refusal.label:
-        return ValueError(f"y[{i}] = {y[i]:.6g} is outside [-label_bound, label_bound] with "
+        return ValueError(f"y[{i}] is outside [-label_bound, label_bound] with "
                           f"label_bound = {label_bound} (policy='reject')")
-    norm = math.ldexp(refusal.norm_rest, refusal.norm_exponent) \
-        if refusal.norm_exponent < 1024 else math.inf
-    return ValueError(f"row {i} of X has Euclidean norm {norm:.6g} > bound = {bound} "
+    return ValueError(f"row {i} of X has Euclidean norm > bound = {bound} "
                       f"(policy='reject'); raise the bound or use policy='clip'")
 
 
@@ -194,7 +192,7 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
         try:
             gram.add_raw_rows(chunk)
         except DpcovError as e:
-            refused = _refused_row(e, start, bound, label_bound, y)
+            refused = _refused_row(e, start, bound, label_bound)
             if refused is e:
                 raise
             raise refused from None

@@ -16,6 +16,7 @@
 #include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
 #include "transcript_result.hpp"
+#include "zcdp_structs.hpp"
 
 namespace {
 
@@ -34,8 +35,12 @@ dpcov_coinpress_mean_params defaults() {
   return p;
 }
 
-mech::CoinpressMeanRequest request_from(int64_t n, int64_t dim,
-                                        const dpcov_coinpress_mean_params *params) {
+}  // namespace
+
+namespace dpcov::capi {
+
+mech::CoinpressMeanRequest coinpress_mean_request(int64_t n, int64_t dim,
+                                                  const dpcov_coinpress_mean_params *params) {
   const dpcov_coinpress_mean_params p = dpcov::capi::read_struct(params, defaults(), "params");
   mech::CoinpressMeanRequest r;
   r.dim = dim;
@@ -49,7 +54,7 @@ mech::CoinpressMeanRequest request_from(int64_t n, int64_t dim,
   return r;
 }
 
-dpcov_coinpress_mean_receipt c_receipt(const mech::CoinpressMeanReceipt &r) {
+dpcov_coinpress_mean_receipt coinpress_mean_c_receipt(const mech::CoinpressMeanReceipt &r) {
   dpcov_coinpress_mean_receipt c{};
   dpcov::capi::set_prefix(c, dpcov::capi::registry_prefix(DPCOV_MECHANISM_COINPRESS_MEAN));
   c.seed_fixed = r.seed_fixed ? 1 : 0;
@@ -71,7 +76,7 @@ dpcov_coinpress_mean_receipt c_receipt(const mech::CoinpressMeanReceipt &r) {
   return c;
 }
 
-}  // namespace
+}  // namespace dpcov::capi
 
 extern "C" {
 
@@ -84,8 +89,9 @@ dpcov_status dpcov_coinpress_mean_plan(int64_t n, int64_t dim,
                                        dpcov_coinpress_mean_receipt *receipt) {
   return dpcov::capi::guarded([&] {
     dpcov::capi::struct_bytes(receipt, "receipt");
-    const mech::CoinpressMeanReceipt r = mech::coinpress_mean_plan(request_from(n, dim, params));
-    dpcov::capi::write_struct(receipt, c_receipt(r));
+    const mech::CoinpressMeanReceipt r =
+        mech::coinpress_mean_plan(dpcov::capi::coinpress_mean_request(n, dim, params));
+    dpcov::capi::write_struct(receipt, dpcov::capi::coinpress_mean_c_receipt(r));
   });
 }
 
@@ -97,7 +103,8 @@ dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim
   return dpcov::capi::guarded([&] {
     dpcov::capi::struct_bytes(receipt, "receipt");
     check::not_null(rng, "rng");
-    const mech::CoinpressMeanRequest request = request_from(n, dim, params);
+    const mech::CoinpressMeanRequest request =
+        dpcov::capi::coinpress_mean_request(n, dim, params);
     mech::coinpress_mean_plan(request);  // every setting checked before the data
     const dpcov::ConstMatrixView data = check::matrix(layout, n, dim, rows, ldr, "rows");
     check::not_null(mean, "mean");
@@ -113,7 +120,8 @@ dpcov_status dpcov_coinpress_mean_release(int32_t layout, int64_t n, int64_t dim
         mech::coinpress_mean_release(data, start, request, rng->rng);
     check::finite_result(release.mean.data(), release.mean.size(), "released mean");
     for (int64_t j = 0; j < dim; ++j) mean[j] = release.mean[static_cast<size_t>(j)];
-    dpcov_coinpress_mean_receipt written = c_receipt(release.receipt);
+    dpcov_coinpress_mean_receipt written =
+        dpcov::capi::coinpress_mean_c_receipt(release.receipt);
     written.generator = dpcov::capi::c_generator(rng->rng);
     dpcov::capi::write_struct(receipt, written);
   });
@@ -136,7 +144,8 @@ dpcov_status dpcov_audit_coinpress_mean(int64_t dim, int64_t n,
   return dpcov::capi::guarded([&] {
     dpcov::capi::struct_bytes(result, "result");
     const dpcov::audit::CoinpressMeanAuditReport report =
-        dpcov::audit::audit_coinpress_mean(request_from(n, dim, params), trials, alpha, seed);
+        dpcov::audit::audit_coinpress_mean(dpcov::capi::coinpress_mean_request(n, dim, params),
+                                           trials, alpha, seed);
     dpcov_coinpress_mean_audit_result r{};
     r.struct_size = result->struct_size;
     r.samples = report.samples;

@@ -6,8 +6,9 @@
 // i64 dim, i64 index, f64 pre_clip, i32 scale exponent, i32 moment exponent, u32 number of radii
 // (1 or 2) and the radii, i64 histogram bins, u32 authors' code (0 or 1), u32 transform entries
 // and the transform (column-major); then i64 rows, the histogram's i64 counts, and the upper
-// triangle's running sum and its compensation, packed column by column. Last, the BLAKE2b-256 of
-// every byte before it.
+// triangle's running sum and its compensation, packed column by column (for a CoinPress mean
+// pass, whose transform is its centre, the d entries of the sum vector and of its compensation).
+// Last, the BLAKE2b-256 of every byte before it.
 #include <memory>
 #include <vector>
 
@@ -46,8 +47,7 @@ std::vector<unsigned char> encode(const mech::RowPartial &p) {
   w.i64(p.rows);
   for (int64_t c : p.counts) w.i64(c);
   for (const dpcov::Matrix *m : {&p.sum, &p.compensation})
-    for (int64_t j = 0; j < pass.dim; ++j)
-      for (int64_t i = 0; i <= j; ++i) w.f64((*m)(i, j));
+    mech::for_each_sum_entry(pass, [&](int64_t i, int64_t j) { w.f64((*m)(i, j)); });
   return dpcov::capi::finish_state(w);
 }
 
@@ -86,16 +86,14 @@ mech::RowPartial decode(const unsigned char *buf, size_t len) {
   dpcov::capi::ByteReader r(buf + header, len - header - dpcov::capi::kChecksumBytes);
   const mech::RowPass pass = read_pass(r);
   // Before any allocation of O(d^2): the buffer must back the pass's sums.
-  const uint64_t entries = static_cast<uint64_t>(pass.dim) * static_cast<uint64_t>(pass.dim + 1) / 2;
-  if (entries > r.remaining() / 16)
+  if (mech::sum_entry_count(pass) > r.remaining() / 16)
     fail(Status::InvalidArgument, "the partial is truncated: its dimension ", pass.dim,
          " needs more bytes than it holds");
   mech::RowPartial p = mech::row_partial(pass);
   p.rows = r.i64();
   for (int64_t &c : p.counts) c = r.i64();
   for (dpcov::Matrix *m : {&p.sum, &p.compensation})
-    for (int64_t j = 0; j < pass.dim; ++j)
-      for (int64_t i = 0; i <= j; ++i) (*m)(i, j) = r.f64();
+    mech::for_each_sum_entry(pass, [&](int64_t i, int64_t j) { (*m)(i, j) = r.f64(); });
   if (r.remaining() != 0)
     fail(Status::InvalidArgument, "the partial has ", r.remaining(), " bytes after its sums");
   mech::check_partial_sums(p);

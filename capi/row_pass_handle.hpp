@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "../core/mechanisms/coinpress.hpp"
+#include "../core/mechanisms/coinpress_mean.hpp"
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "../core/mechanisms/row_pass.hpp"
 #include "../core/random/rng.hpp"
@@ -21,6 +22,8 @@ struct dpcov_row_session {
   std::unique_ptr<dpcov::mechanisms::DlyPasses> dly;
   std::unique_ptr<dpcov::mechanisms::CoinpressPasses> coinpress;
   dpcov::mechanisms::CoinpressReceipt coinpress_receipt;
+  std::unique_ptr<dpcov::mechanisms::CoinpressMeanPasses> coinpress_mean;
+  dpcov::mechanisms::CoinpressMeanReceipt coinpress_mean_receipt;
   // Set when a pass failed after drawing: the noise is spent and the session can only be freed.
   bool failed = false;
 };

@@ -1,5 +1,8 @@
 // C ABI of the zCDP row mechanisms as passes over the rows (dpcov/row_passes.h).
+#include <algorithm>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 #include "../core/check.hpp"
 #include "../core/error.hpp"
@@ -33,11 +36,18 @@ void check_usable(const dpcov_row_session *session) {
 }
 
 bool done(const dpcov_row_session &s) {
+  if (s.coinpress_mean) return s.coinpress_mean->done();
   return s.dly ? s.dly->done() : s.coinpress->done();
 }
 
 const mech::RowPass &pending_pass(const dpcov_row_session &s) {
+  if (s.coinpress_mean) return s.coinpress_mean->pass();
   return s.dly ? s.dly->pass() : s.coinpress->pass();
+}
+
+const char *kind_name(const dpcov_row_session &s) {
+  if (s.coinpress_mean) return "CoinPress mean";
+  return s.dly ? "Dong-Liang-Yi" : "CoinPress";
 }
 
 void write_matrix(const dpcov::Matrix &m, dpcov::MatrixView target) {
@@ -46,12 +56,11 @@ void write_matrix(const dpcov::Matrix &m, dpcov::MatrixView target) {
     for (int64_t i = 0; i < m.rows(); ++i) target(i, j) = m(i, j);
 }
 
-// The finished session of the asked kind, for reading its result.
-const dpcov_row_session &finished(const dpcov_row_session *session, bool want_dly) {
+// The finished session of the asked kind (its name, as kind_name() gives), for reading its result.
+const dpcov_row_session &finished(const dpcov_row_session *session, const char *want) {
   check_usable(session);
-  if (want_dly != static_cast<bool>(session->dly))
-    fail(Status::InvalidArgument, "the session is a ",
-         session->dly ? "Dong-Liang-Yi" : "CoinPress", " release");
+  if (std::string_view(want) != kind_name(*session))
+    fail(Status::InvalidArgument, "the session is a ", kind_name(*session), " release");
   if (!done(*session))
     fail(Status::InvalidArgument, "the release is not complete: a pass is pending");
   return *session;
@@ -88,6 +97,31 @@ dpcov_status dpcov_coinpress_session_create(dpcov_row_session **out, int64_t n, 
                                                                  n, session->rng);
     session->coinpress_receipt = plan;
     session->coinpress_receipt.seed_fixed = session->rng.seed_fixed();
+    *out = session.release();
+    dpcov_rng_destroy(rng);
+  });
+}
+
+dpcov_status dpcov_coinpress_mean_session_create(dpcov_row_session **out, int64_t n, int64_t dim,
+                                                 const double *centre,
+                                                 const dpcov_coinpress_mean_params *params,
+                                                 dpcov_rng **rng) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(out, "out");
+    const mech::CoinpressMeanRequest request = dpcov::capi::coinpress_mean_request(n, dim, params);
+    const mech::CoinpressMeanReceipt plan = mech::coinpress_mean_plan(request);
+    std::vector<double> start(static_cast<size_t>(dim), 0.0);
+    if (centre != nullptr) {
+      check::vector(dim, centre, sizeof(double), "centre");
+      start.assign(centre, centre + dim);
+      for (double v : start) check::finite(v, "centre");
+    }
+    std::unique_ptr<dpcov_row_session> session = take_generator(rng);
+    session->n = n;
+    session->coinpress_mean =
+        std::make_unique<mech::CoinpressMeanPasses>(plan, std::move(start), session->rng);
+    session->coinpress_mean_receipt = plan;
+    session->coinpress_mean_receipt.seed_fixed = session->rng.seed_fixed();
     *out = session.release();
     dpcov_rng_destroy(rng);
   });
@@ -151,7 +185,9 @@ dpcov_status dpcov_row_session_finish_pass(dpcov_row_session *session,
     // Checked before any draw: a wrong partial leaves everything as it was.
     mech::check_pass_sums(pending_pass(*session), session->n, (*partial)->partial);
     try {
-      if (session->dly)
+      if (session->coinpress_mean)
+        session->coinpress_mean->finish_pass((*partial)->partial);
+      else if (session->dly)
         session->dly->finish_pass((*partial)->partial);
       else
         session->coinpress->finish_pass((*partial)->partial);
@@ -167,7 +203,7 @@ dpcov_status dpcov_row_session_finish_pass(dpcov_row_session *session,
 dpcov_status dpcov_dly_session_result(const dpcov_row_session *session, int32_t layout,
                                       double *out, int64_t ldo, dpcov_dly_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    const dpcov_row_session &s = finished(session, true);
+    const dpcov_row_session &s = finished(session, "Dong-Liang-Yi");
     dpcov::capi::struct_bytes(receipt, "receipt");
     const mech::DlyRelease &release = s.dly->release();
     const int64_t d = release.covariance.rows();
@@ -183,7 +219,7 @@ dpcov_status dpcov_coinpress_session_result(const dpcov_row_session *session, in
                                             double *out, int64_t ldo,
                                             dpcov_coinpress_receipt *receipt) {
   return dpcov::capi::guarded([&] {
-    const dpcov_row_session &s = finished(session, false);
+    const dpcov_row_session &s = finished(session, "CoinPress");
     dpcov::capi::struct_bytes(receipt, "receipt");
     const dpcov::Matrix &estimate = s.coinpress->estimate();
     const int64_t d = estimate.rows();
@@ -191,6 +227,23 @@ dpcov_status dpcov_coinpress_session_result(const dpcov_row_session *session, in
     write_matrix(estimate, target);
     dpcov_coinpress_receipt written =
         dpcov::capi::coinpress_c_receipt(s.coinpress_receipt, receipt->struct_size);
+    written.generator = dpcov::capi::c_generator(s.rng);
+    dpcov::capi::write_struct(receipt, written);
+  });
+}
+
+dpcov_status dpcov_coinpress_mean_session_result(const dpcov_row_session *session, double *mean,
+                                                 dpcov_coinpress_mean_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    const dpcov_row_session &s = finished(session, "CoinPress mean");
+    dpcov::capi::struct_bytes(receipt, "receipt");
+    check::not_null(mean, "mean");
+    const std::vector<double> &estimate = s.coinpress_mean->mean();
+    check::vector(static_cast<int64_t>(estimate.size()), mean, sizeof(double), "mean");
+    check::finite_result(estimate.data(), estimate.size(), "released mean");
+    std::copy(estimate.begin(), estimate.end(), mean);
+    dpcov_coinpress_mean_receipt written =
+        dpcov::capi::coinpress_mean_c_receipt(s.coinpress_mean_receipt);
     written.generator = dpcov::capi::c_generator(s.rng);
     dpcov::capi::write_struct(receipt, written);
   });

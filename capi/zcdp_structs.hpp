@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../core/mechanisms/coinpress.hpp"
+#include "../core/mechanisms/coinpress_mean.hpp"
 #include "../core/mechanisms/dong_liang_yi.hpp"
 #include "dpcov/coinpress.h"
 #include "dpcov/dong_liang_yi.h"
@@ -18,5 +19,11 @@ mechanisms::CoinpressRequest coinpress_request(int64_t n, int64_t dim,
                                                const dpcov_coinpress_params *params);
 dpcov_coinpress_receipt coinpress_c_receipt(const mechanisms::CoinpressReceipt &r,
                                             size_t struct_size);
+
+// The request of dpcov_coinpress_mean_release() (defaults for a null `params`) and its receipt
+// (generator and struct_size left to the caller).
+mechanisms::CoinpressMeanRequest coinpress_mean_request(int64_t n, int64_t dim,
+                                                        const dpcov_coinpress_mean_params *params);
+dpcov_coinpress_mean_receipt coinpress_mean_c_receipt(const mechanisms::CoinpressMeanReceipt &r);
 
 }  // namespace dpcov::capi

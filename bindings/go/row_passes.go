@@ -7,9 +7,9 @@ import "C"
 
 import "unsafe"
 
-// RowSession is a Dong-Liang-Yi or CoinPress release as passes over rows held elsewhere
-// (dpcov/row_passes.h): it holds the generator and asks for passes; a RowPartial of the pending
-// pass, filled from any process's rows and merged, finishes each pass. Close it when done.
+// RowSession is a Dong-Liang-Yi, CoinPress or CoinPress mean release as passes over rows held
+// elsewhere (dpcov/row_passes.h): it holds the generator and asks for passes; a RowPartial of the
+// pending pass, filled from any process's rows and merged, finishes each pass. Close it when done.
 type RowSession struct {
 	p *C.dpcov_row_session
 }
@@ -48,6 +48,20 @@ func NewCoinpressSession(n, dim int64, params CoinpressParams, rng *RNG) (*RowSe
 	p := params.c()
 	return takeSession(func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
 		return C.dpcov_coinpress_session_create(s, C.int64_t(n), C.int64_t(dim), &p, g)
+	}, rng)
+}
+
+// NewCoinpressMeanSession starts a CoinPress mean release of n rows from the public centre
+// (nil: the origin; dpcov_coinpress_mean_session_create), taking rng as NewDlySession does.
+func NewCoinpressMeanSession(n, dim int64, centre []float64, params CoinpressMeanParams,
+	rng *RNG) (*RowSession, error) {
+	if centre != nil && int64(len(centre)) != dim {
+		return nil, argError(ErrDimension, "centre: %d values, but dim is %d", len(centre), dim)
+	}
+	p := params.c()
+	return takeSession(func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
+		return C.dpcov_coinpress_mean_session_create(s, C.int64_t(n), C.int64_t(dim),
+			doubles(centre), &p, g)
 	}, rng)
 }
 
@@ -115,6 +129,19 @@ func (s *RowSession) CoinpressResult(dim int) (Matrix, CoinpressReceipt, error) 
 		return Matrix{}, CoinpressReceipt{}, err
 	}
 	return out, coinpressReceiptFromC(&r), nil
+}
+
+// CoinpressMeanResult is the mean of a complete CoinPress mean session
+// (dpcov_coinpress_mean_session_result).
+func (s *RowSession) CoinpressMeanResult(dim int) ([]float64, CoinpressMeanReceipt, error) {
+	mean := make([]float64, dim)
+	r := C.dpcov_coinpress_mean_receipt{struct_size: C.size_t(C.sizeof_dpcov_coinpress_mean_receipt)}
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_coinpress_mean_session_result(s.handle(), doubles(mean), &r)
+	}); err != nil {
+		return nil, CoinpressMeanReceipt{}, err
+	}
+	return mean, coinpressMeanReceiptFromC(&r), nil
 }
 
 // Close frees the partial (dpcov_row_partial_destroy).

@@ -16,6 +16,7 @@
 
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
+#include "row_pass.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -55,6 +56,36 @@ struct CoinpressMeanRelease {
   CoinpressMeanReceipt receipt;
 };
 
+// The release as t passes over the rows (row_pass.hpp): pass i sums the rows projected onto the
+// ball B(c_{i-1}, R_i); finish_pass() draws step i's noise from the merged sums of all n rows and
+// moves the centre. coinpress_mean_release() is this with one partial of all rows per pass.
+class CoinpressMeanPasses {
+ public:
+  // `plan` from coinpress_mean_plan(); `centre` the public c_0 (d finite values).
+  CoinpressMeanPasses(const CoinpressMeanReceipt &plan, std::vector<double> centre,
+                      random::Rng &rng);
+  bool done() const { return done_; }
+  // Status::InvalidArgument when done().
+  const RowPass &pass() const;
+  // Throws as check_pass_sums() (before any draw) and Status::Numerical (a centre that
+  // overflows, after the draw).
+  void finish_pass(const RowPartial &merged);
+  // c_t; Status::InvalidArgument before done().
+  const std::vector<double> &mean() const;
+  // t x d: row i is the centre released by step i + 1 (rows not yet released are 0).
+  const Matrix &centres() const { return centres_; }
+
+ private:
+  void set_pass(size_t step);
+
+  CoinpressMeanReceipt plan_;
+  random::Rng *rng_;
+  std::vector<double> centre_;
+  Matrix centres_;
+  RowPass pass_;
+  bool done_ = false;
+};
+
 // Every constant of a release, without data or randomness. Throws Status::InvalidArgument,
 // Status::NonFinite, Status::Dimension or Status::Numerical naming the argument out of range.
 CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request);
@@ -74,5 +105,10 @@ CoinpressMeanRelease coinpress_mean_release(ConstMatrixView rows, const std::vec
 std::vector<double> coinpress_mean_projected_offset(ConstMatrixView rows,
                                                     const std::vector<double> &centre,
                                                     double clip_radius);
+
+// Adds 2^-shift (x - centre) f for each of `rows` to the 1 x d sum and compensation (Neumaier):
+// the sums of a CoinpressMeanStep pass. `centre` holds d finite values.
+void coinpress_mean_add_offsets(ConstMatrixView rows, const std::vector<double> &centre,
+                                double clip_radius, int shift, Matrix &sum, Matrix &carry);
 
 }  // namespace dpcov::mechanisms

@@ -8,6 +8,7 @@
 #include "../data/row_bound.hpp"
 #include "../linalg/blas.hpp"
 #include "coinpress.hpp"
+#include "coinpress_mean.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -76,7 +77,8 @@ Matrix mapped_rows(const RowPass &pass, ConstMatrixView rows, std::vector<int64_
 }  // namespace
 
 void check_row_pass(const RowPass &pass) {
-  if (pass.kind != RowPassKind::DlyMoment && pass.kind != RowPassKind::CoinpressStep)
+  if (pass.kind != RowPassKind::DlyMoment && pass.kind != RowPassKind::CoinpressStep &&
+      pass.kind != RowPassKind::CoinpressMeanStep)
     fail(Status::InvalidArgument, "unknown pass kind ", static_cast<int32_t>(pass.kind));
   check::dimension(pass.dim, "d");
   if (pass.index < 0) fail(Status::InvalidArgument, "pass index must be >= 0, got ", pass.index);
@@ -90,7 +92,16 @@ void check_row_pass(const RowPass &pass) {
   if (pass.histogram_bins < 0 || pass.histogram_bins > 80)
     fail(Status::InvalidArgument, "pass histogram bins must be in [0, 80], got ",
          pass.histogram_bins);
-  if (pass.kind == RowPassKind::CoinpressStep) {
+  if (pass.kind == RowPassKind::CoinpressMeanStep) {
+    if (static_cast<int64_t>(pass.transform.size()) != pass.dim)
+      fail(Status::Dimension, "a CoinPress mean pass's centre must hold d = ", pass.dim,
+           " values, got ", pass.transform.size());
+    for (double v : pass.transform) check::finite(v, "pass centre");
+    if (pass.clip_radii.size() != 1 || pass.histogram_bins != 0 || pass.pre_clip != 0.0 ||
+        pass.scale_exponent != 0 || pass.moment_exponent < 0 || pass.authors_code)
+      fail(Status::InvalidArgument, "a CoinPress mean pass clips to one radius, scales its sum ",
+           "down only and counts nothing");
+  } else if (pass.kind == RowPassKind::CoinpressStep) {
     if (static_cast<int64_t>(pass.transform.size()) != pass.dim * pass.dim)
       fail(Status::Dimension, "a CoinPress pass's transform must hold d^2 = ", pass.dim * pass.dim,
            " values, got ", pass.transform.size());
@@ -102,12 +113,18 @@ void check_row_pass(const RowPass &pass) {
   }
 }
 
+uint64_t sum_entry_count(const RowPass &pass) {
+  const auto d = static_cast<uint64_t>(pass.dim);
+  return pass.kind == RowPassKind::CoinpressMeanStep ? d : d * (d + 1) / 2;
+}
+
 RowPartial row_partial(const RowPass &pass) {
   check_row_pass(pass);
   RowPartial p;
   p.pass = pass;
-  p.sum = Matrix(pass.dim, pass.dim);
-  p.compensation = Matrix(pass.dim, pass.dim);
+  const int64_t sum_rows = pass.kind == RowPassKind::CoinpressMeanStep ? 1 : pass.dim;
+  p.sum = Matrix(sum_rows, pass.dim);
+  p.compensation = Matrix(sum_rows, pass.dim);
   p.counts.assign(static_cast<size_t>(pass.histogram_bins), 0);
   return p;
 }
@@ -119,15 +136,20 @@ void check_partial_sums(const RowPartial &partial) {
   // Rounded up: rows b^2 with a margin of the summation's rounding, so that no sum of bounded
   // rows is refused.
   const double limit = static_cast<double>(partial.rows) * b * b * (1.0 + 1e-9) + 1e-300;
-  for (int64_t j = 0; j < pass.dim; ++j)
-    for (int64_t i = 0; i <= j; ++i) {
-      const double v = partial.sum(i, j) + partial.compensation(i, j);
-      check::finite(partial.sum(i, j), "a partial's sum");
-      check::finite(partial.compensation(i, j), "a partial's compensation");
-      if (i == j && !(v >= 0.0 && v <= limit))
-        fail(Status::InvalidArgument, "a partial's diagonal entry ", i,
-             " is outside [0, rows b^2] for its row count");
-    }
+  // A mean pass sums vectors of norm <= b: each entry is within rows b.
+  const double vector_limit = static_cast<double>(partial.rows) * b * (1.0 + 1e-9) + 1e-300;
+  const bool vector = pass.kind == RowPassKind::CoinpressMeanStep;
+  for_each_sum_entry(pass, [&](int64_t i, int64_t j) {
+    const double v = partial.sum(i, j) + partial.compensation(i, j);
+    check::finite(partial.sum(i, j), "a partial's sum");
+    check::finite(partial.compensation(i, j), "a partial's compensation");
+    if (vector && !(std::abs(v) <= vector_limit))
+      fail(Status::InvalidArgument, "a partial's entry ", j,
+           " is outside +-rows b for its row count");
+    if (!vector && i == j && !(v >= 0.0 && v <= limit))
+      fail(Status::InvalidArgument, "a partial's diagonal entry ", i,
+           " is outside [0, rows b^2] for its row count");
+  });
   int64_t total = 0;
   for (int64_t c : partial.counts) {
     if (c < 0 || c > partial.rows - total)
@@ -142,6 +164,12 @@ void add_rows(RowPartial &partial, ConstMatrixView rows) {
   if (rows.cols != d) fail(Status::Dimension, "rows must have d = ", d, " columns, got ", rows.cols);
   if (rows.rows == 0) return;
   check::all_finite(rows, "rows");
+  if (partial.pass.kind == RowPassKind::CoinpressMeanStep) {
+    coinpress_mean_add_offsets(rows, partial.pass.transform, partial.pass.clip_radii[0],
+                               partial.pass.moment_exponent, partial.sum, partial.compensation);
+    partial.rows += rows.rows;
+    return;
+  }
   std::vector<int64_t> counts = partial.counts;
   const Matrix y = mapped_rows(partial.pass, rows, counts);
   Matrix chunk(d, d);
@@ -159,12 +187,10 @@ void merge(RowPartial &into, const RowPartial &from) {
          " and pass ", from.pass.index, ", or another mechanism or step)");
   if (from.rows > std::numeric_limits<int64_t>::max() - into.rows)
     fail(Status::TooLarge, "the merged row count overflows");
-  const int64_t d = into.pass.dim;
-  for (int64_t j = 0; j < d; ++j)
-    for (int64_t i = 0; i <= j; ++i) {
-      data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.sum(i, j));
-      data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.compensation(i, j));
-    }
+  for_each_sum_entry(into.pass, [&](int64_t i, int64_t j) {
+    data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.sum(i, j));
+    data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.compensation(i, j));
+  });
   for (size_t l = 0; l < into.counts.size(); ++l) into.counts[l] += from.counts[l];
   into.rows += from.rows;
 }

@@ -20,7 +20,7 @@
 
 namespace dpcov::mechanisms {
 
-enum class RowPassKind : int32_t { DlyMoment = 1, CoinpressStep = 2 };
+enum class RowPassKind : int32_t { DlyMoment = 1, CoinpressStep = 2, CoinpressMeanStep = 3 };
 
 struct RowPass {
   RowPassKind kind = RowPassKind::DlyMoment;
@@ -32,6 +32,9 @@ struct RowPass {
   // its first clip in the norm histogram of dly (bins of clip_radii[0]).
   // CoinpressStep: w = A x (x^T A with authors_code), A the d x d column-major `transform`,
   // clipped to clip_radii[0] (gamma); the pass sums w w^T.
+  // CoinpressMeanStep: `transform` holds the step's centre c (d values); x - c is projected onto
+  // the ball of radius clip_radii[0] (R) and the pass sums 2^-moment_exponent (x - c) f, a vector
+  // (coinpress_mean_add_offsets; the exponent keeps n R finite).
   double pre_clip = 0.0;
   int32_t scale_exponent = 0;
   int32_t moment_exponent = 0;
@@ -44,7 +47,7 @@ struct RowPass {
 };
 
 // A pass's sums over some rows: upper triangles of sum and compensation (d x d, their sum is the
-// compensated total) and the histogram counts.
+// compensated total; 1 x d, in full, for CoinpressMeanStep) and the histogram counts.
 struct RowPartial {
   RowPass pass;
   int64_t rows = 0;
@@ -52,6 +55,21 @@ struct RowPartial {
   Matrix compensation;
   std::vector<int64_t> counts;
 };
+
+// Calls f(i, j) for every entry of a partial's sums that the pass fills, column by column.
+template <class F>
+void for_each_sum_entry(const RowPass &pass, F &&f) {
+  for (int64_t j = 0; j < pass.dim; ++j) {
+    if (pass.kind == RowPassKind::CoinpressMeanStep) {
+      f(int64_t{0}, j);
+      continue;
+    }
+    for (int64_t i = 0; i <= j; ++i) f(i, j);
+  }
+}
+
+// The number of entries for_each_sum_entry visits.
+uint64_t sum_entry_count(const RowPass &pass);
 
 // An empty partial of `pass`. Throws Status::InvalidArgument when the pass is malformed (checked
 // as check_row_pass does).

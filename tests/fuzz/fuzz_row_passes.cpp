@@ -1,9 +1,10 @@
-// Sessions of passes over rows (dpcov/row_passes.h): Dong-Liang-Yi and CoinPress sessions of
+// Sessions of passes over rows (dpcov/row_passes.h): Dong-Liang-Yi, CoinPress and CoinPress mean
+// sessions of
 // fuzzed settings over fuzzed rows split into two partials, one of them carried as bytes (with
 // fuzzed bytes changed and the checksum written again or not: a forger's partial), and any bytes
 // imported. Every call returns a known status and leaves its outputs untouched on error; a
-// partial that imports exports back to its own bytes; a complete session's result is finite and
-// exactly symmetric.
+// partial that imports exports back to its own bytes; a complete session's result is finite (and
+// a matrix exactly symmetric).
 #include <sodium.h>
 
 #include <vector>
@@ -11,6 +12,8 @@
 #include "fuzz_input.hpp"
 
 namespace {
+
+enum class Kind { Dly, Coinpress, CoinpressMean };
 
 std::vector<unsigned char> exported(const dpcov_row_partial *p) {
   size_t size = 0;
@@ -45,13 +48,24 @@ void forge(fuzz::Input &in, std::vector<unsigned char> &bytes) {
     fuzz::violated("BLAKE2b");
 }
 
-dpcov_row_session *session(fuzz::Input &in, bool dly, int64_t n, int64_t d) {
+dpcov_row_session *session(fuzz::Input &in, Kind kind, int64_t n, int64_t d) {
   dpcov_rng *rng = nullptr;
   if (dpcov_rng_create_seeded(&rng, 1, 0) != DPCOV_OK) fuzz::violated("rng");
   dpcov_row_session *canary = reinterpret_cast<dpcov_row_session *>(0x10);
   dpcov_row_session *s = canary;
   dpcov_status status;
-  if (dly) {
+  if (kind == Kind::CoinpressMean) {
+    dpcov_coinpress_mean_params p;
+    dpcov_coinpress_mean_params_default(&p);
+    p.rho = fuzz::budget(in);
+    p.radius = in.number();
+    p.scale = in.positive();
+    p.steps = in.range(0, 5);
+    std::vector<double> centre(static_cast<size_t>(d));
+    for (double &v : centre) v = in.number();
+    const double *start = in.range(0, 1) ? centre.data() : nullptr;
+    status = dpcov_coinpress_mean_session_create(&s, n, d, start, &p, &rng);
+  } else if (kind == Kind::Dly) {
     dpcov_dly_params p;
     dpcov_dly_params_default(&p);
     p.variant = static_cast<int32_t>(in.range(-1, 4));
@@ -76,10 +90,24 @@ dpcov_row_session *session(fuzz::Input &in, bool dly, int64_t n, int64_t d) {
   return s;
 }
 
-void check_result(const dpcov_row_session *s, bool dly, int64_t d) {
+void check_mean(const dpcov_row_session *s, int64_t d) {
+  std::vector<double> out = fuzz::canaries(static_cast<size_t>(d));
+  dpcov_coinpress_mean_receipt r{};
+  r.struct_size = sizeof r;
+  const dpcov_status status = dpcov_coinpress_mean_session_result(s, out.data(), &r);
+  fuzz::known_status(status);
+  if (status != DPCOV_OK) {
+    fuzz::unchanged(out, "mean written on error");
+    return;
+  }
+  fuzz::finite(out.data(), out.size(), "session mean");
+}
+
+void check_result(const dpcov_row_session *s, Kind kind, int64_t d) {
+  if (kind == Kind::CoinpressMean) return check_mean(s, d);
   std::vector<double> out = fuzz::canaries(static_cast<size_t>(d * d));
   dpcov_status status;
-  if (dly) {
+  if (kind == Kind::Dly) {
     dpcov_dly_receipt r{};
     r.struct_size = sizeof r;
     status = dpcov_dly_session_result(s, DPCOV_COL_MAJOR, out.data(), d, &r);
@@ -98,12 +126,12 @@ void check_result(const dpcov_row_session *s, bool dly, int64_t d) {
 }
 
 void run(fuzz::Input &in) {
-  const bool dly = in.range(0, 1) == 0;
+  const auto kind = static_cast<Kind>(in.range(0, 2));
   const int64_t d = in.range(1, 3);
   const int64_t n = in.range(1, 6);
   std::vector<double> rows(static_cast<size_t>(n * d));
   for (double &v : rows) v = in.number();
-  dpcov_row_session *s = session(in, dly, n, d);
+  dpcov_row_session *s = session(in, kind, n, d);
   if (s == nullptr) return;
   for (int pass = 0; pass < 8; ++pass) {
     int32_t done = 0;
@@ -125,7 +153,7 @@ void run(fuzz::Input &in) {
     fuzz::known_status(dpcov_row_session_finish_pass(s, &a));
     dpcov_row_partial_destroy(&a);
   }
-  check_result(s, dly, d);
+  check_result(s, kind, d);
   dpcov_row_session_destroy(&s);
 }
 

@@ -234,6 +234,20 @@ RC_GTEST_PROP(ZcdpExtreme, CoinpressMeanIsFiniteOrFailsUntouched, ()) {
                                             with_centre ? centre.data() : nullptr, &p, rng, out,
                                             r);
       });
+  check_plan_and_release<dpcov_coinpress_mean_receipt>(
+      "coinpress_mean session", d,
+      [&](dpcov_coinpress_mean_receipt *r) { return dpcov_coinpress_mean_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_coinpress_mean_receipt *r) {
+        return session_release(
+            rng, n, d, rows,
+            [&](dpcov_row_session **s, dpcov_rng **g) {
+              return dpcov_coinpress_mean_session_create(
+                  s, n, d, with_centre ? centre.data() : nullptr, &p, g);
+            },
+            [&](const dpcov_row_session *s) {
+              return dpcov_coinpress_mean_session_result(s, out, r);
+            });
+      });
 }
 
 RC_GTEST_PROP(ZcdpExtreme, ConversionsAndSplitAreFiniteOrFailUntouched, ()) {

@@ -1158,6 +1158,10 @@ PROTOTYPES = {
                                            POINTER(DlyParamsC), POINTER(c_void_p)]),
     "dpcov_coinpress_session_create": (c_int32, [POINTER(c_void_p), c_int64, c_int64,
                                                  POINTER(CoinpressParamsC), POINTER(c_void_p)]),
+    "dpcov_coinpress_mean_session_create": (c_int32, [POINTER(c_void_p), c_int64, c_int64,
+                                                      Address(c_double),
+                                                      POINTER(CoinpressMeanParamsC),
+                                                      POINTER(c_void_p)]),
     "dpcov_row_session_destroy": (None, [POINTER(c_void_p)]),
     "dpcov_row_session_done": (c_int32, [c_void_p, Address(c_int32)]),
     "dpcov_row_partial_create": (c_int32, [POINTER(c_void_p), c_void_p]),
@@ -1172,5 +1176,7 @@ PROTOTYPES = {
                                            POINTER(DlyReceiptC)]),
     "dpcov_coinpress_session_result": (c_int32, [c_void_p, c_int32, Address(c_double), c_int64,
                                                  POINTER(CoinpressReceiptC)]),
+    "dpcov_coinpress_mean_session_result": (c_int32, [c_void_p, Address(c_double),
+                                                      POINTER(CoinpressMeanReceiptC)]),
 }
 """C function name -> (restype, argtypes)."""

@@ -1,17 +1,23 @@
-"""Dong-Liang-Yi and CoinPress as passes over rows held elsewhere (dpcov/row_passes.h): a
-:class:`RowSession` on the driver holds the generator and asks for passes; any process fills a
-:class:`RowPartial` of the pending pass from its rows and sends back its bytes; the merged
-partial of all n rows finishes the pass. ``dpcov.dask`` runs the passes as Dask reductions."""
+"""Dong-Liang-Yi, CoinPress and CoinPress mean as passes over rows held elsewhere
+(dpcov/row_passes.h): a :class:`RowSession` on the driver holds the generator and asks for
+passes; any process fills a :class:`RowPartial` of the pending pass from its rows and sends back
+its bytes; the merged partial of all n rows finishes the pass. ``dpcov.dask`` runs the passes as
+Dask reductions."""
 
 from __future__ import annotations
 
 from ctypes import byref, c_int32, c_size_t, c_void_p, create_string_buffer
 
+import numpy as np
+
 from . import _arrays
 from ._handle import Handle
-from ._lib import C, CoinpressReceiptC, DlyReceiptC, _check, new_struct
-from .coinpress import CoinpressRelease
+from ._lib import (C, CoinpressMeanReceiptC, CoinpressReceiptC, DlyReceiptC, _check,
+                   new_struct)
+from .coinpress import CoinpressMeanRelease, CoinpressRelease
 from .coinpress import _params as _coinpress_params
+from .coinpress import _mean_params as _coinpress_mean_params
+from .coinpress import _mean_receipt as _coinpress_mean_receipt
 from .coinpress import _receipt as _coinpress_receipt
 from .dong_liang_yi import DlyRelease
 from .dong_liang_yi import _params as _dly_params
@@ -104,6 +110,22 @@ class RowSession(Handle):
                                                 byref(rng._ptr)))
         return cls(handle, "coinpress", plan)
 
+    @classmethod
+    def coinpress_mean(cls, n: int, dim: int, rng, radius: float, centre=None, rho=None,
+                       scale=None, steps=None, beta=None, delta=None) -> "RowSession":
+        """A CoinPress mean release, the settings of :func:`dpcov.coinpress_mean_release`
+        (``dpcov_coinpress_mean_session_create``)."""
+        from .coinpress import coinpress_mean_plan
+
+        p = _coinpress_mean_params(radius, rho, scale, steps, beta, delta)
+        c = None if centre is None else _arrays.vector(centre, "centre", int(dim))
+        plan = coinpress_mean_plan(n, dim, radius, rho, scale, steps, beta, delta)
+        _check_budget(plan)
+        handle = c_void_p()
+        _check(C.dpcov_coinpress_mean_session_create(byref(handle), int(n), int(dim),
+                                                     _arrays.ptr(c), byref(p), byref(rng._ptr)))
+        return cls(handle, "coinpress_mean", plan)
+
     @property
     def done(self) -> bool:
         """Whether the release is complete (``dpcov_row_session_done``)."""
@@ -124,9 +146,15 @@ class RowSession(Handle):
         _check(C.dpcov_row_session_finish_pass(self, byref(merged._ptr)))
 
     def result(self):
-        """The release of a complete session: a :class:`dpcov.DlyRelease` or
-        :class:`dpcov.CoinpressRelease`."""
+        """The release of a complete session: a :class:`dpcov.DlyRelease`,
+        :class:`dpcov.CoinpressRelease` or :class:`dpcov.CoinpressMeanRelease`."""
         d = int(self.plan["dim"])
+        if self._kind == "coinpress_mean":
+            mean = np.empty(d)
+            receipt = new_struct(CoinpressMeanReceiptC)
+            _check(C.dpcov_coinpress_mean_session_result(self, _arrays.ptr(mean),
+                                                         byref(receipt)))
+            return CoinpressMeanRelease(mean, _coinpress_mean_receipt(receipt))
         out = _arrays.empty(d, d, _arrays.ROW_MAJOR)
         if self._kind == "dly":
             receipt = new_struct(DlyReceiptC)

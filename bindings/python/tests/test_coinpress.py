@@ -115,3 +115,20 @@ def test_a_release_refused_after_its_draw_is_charged_and_a_bad_argument_is_not()
                 dpcov.coinpress_centred_release(x, k_bound=1.7976931348623157e308, radius=10.0,
                                                 rng=rng, rho=1e-8, steps=1)
             assert budget.spent.charges == 2
+
+
+def test_coinpress_mean_session_over_two_partials_equals_the_in_memory_release():
+    mu = np.array([3.0, -2.0, 0.5])
+    x = np.random.default_rng(7).standard_normal((900, 3)) + mu
+    with dpcov.Rng(seed=8) as rng:
+        whole = dpcov.coinpress_mean_release(x, radius=20.0, rng=rng, centre=np.ones(3))
+    rng = dpcov.Rng(seed=8)
+    with dpcov.RowSession.coinpress_mean(900, 3, rng, radius=20.0, centre=np.ones(3)) as session:
+        while not session.done:
+            merged = session.partial().add_rows(x[:400])
+            other = dpcov.RowPartial.from_bytes(session.partial().to_bytes()).add_rows(x[400:])
+            merged.merge(dpcov.RowPartial.from_bytes(other.to_bytes()))
+            session.finish_pass(merged)
+        parted = session.result()
+    assert parted.receipt == whole.receipt
+    assert np.allclose(parted.mean, whole.mean, rtol=0, atol=1e-12)

@@ -11,16 +11,19 @@
  * (dpcov_row_partial_merge(), locally or after dpcov_row_partial_export() and import); the
  * merged partial of all n rows finishes the pass (dpcov_row_session_finish_pass()), which draws
  * the pass's noise and decides the next one, until dpcov_row_session_done() reports 1 and the
- * result is read (dpcov_dly_session_result(), dpcov_coinpress_session_result()).
+ * result is read (dpcov_dly_session_result(), dpcov_coinpress_session_result(),
+ * dpcov_coinpress_mean_session_result()).
  *
  * The passes: Gauss and Separate make one; Adaptive and AdaptivePaper one, and a second over the
  * rows clipped to the radius r~ their private steps chose when r~ < r; CoinPress one per step
  * (t), each over the rows whitened by the transform the earlier steps released and clipped to
- * gamma. A pass is a public function of each row: it depends only on public settings and on what
- * earlier passes released (r~; the whitening transform, a post-processing of the steps' noisy
- * releases, covered by the budget), which the partial's bytes carry so that any process can apply
- * it. No generator leaves the session, and no row leaves the process that adds it: a partial
- * holds only sums over its rows (O(d^2) bytes) and a histogram of its rows' norms (Adaptive).
+ * gamma; CoinPress mean one per step, each over the rows projected onto the ball around the
+ * centre the earlier steps released (its partial holds a d-vector). A pass is a public function
+ * of each row: it depends only on public settings and on what earlier passes released (r~; the
+ * whitening transform or the centre, post-processings of the steps' noisy releases, covered by
+ * the budget), which the partial's bytes carry so that any process can apply it. No generator
+ * leaves the session, and no row leaves the process that adds it: a partial holds only sums over
+ * its rows (O(d^2) bytes, O(d) for the mean) and a histogram of its rows' norms (Adaptive).
  *
  * Equality: with the generator of an in-memory release, in the same state, a session releases
  * the same receipt (every constant and every private choice) and the same matrix up to the
@@ -54,8 +57,9 @@
 extern "C" {
 #endif
 
-/** Opaque release session. Create with dpcov_dly_session_create() or
- *  dpcov_coinpress_session_create(), free with dpcov_row_session_destroy(). */
+/** Opaque release session. Create with dpcov_dly_session_create(),
+ *  dpcov_coinpress_session_create() or dpcov_coinpress_mean_session_create(), free with
+ *  dpcov_row_session_destroy(). */
 typedef struct dpcov_row_session dpcov_row_session;
 
 /** Opaque partial sums of one pass over some rows. Create with dpcov_row_partial_create() or
@@ -93,6 +97,30 @@ DPCOV_API dpcov_status dpcov_coinpress_session_create(dpcov_row_session **out, i
                                                       int64_t dim,
                                                       const dpcov_coinpress_params *params,
                                                       dpcov_rng **rng);
+
+/**
+ * Start a CoinPress mean release of @p n rows as t passes over them (one per step): pass i sums
+ * the rows projected onto the ball of radius R_i around the centre step i - 1 released (the
+ * partial holds a d-vector sum), and finishing it draws step i's noise. Checks every setting, as
+ * dpcov_coinpress_mean_plan() does, and the centre before it takes the generator. With the
+ * generator of dpcov_coinpress_mean_release() in the same state, the session releases the same
+ * receipt and the same mean, byte for byte when one partial holds all rows added in one call
+ * (that is how dpcov_coinpress_mean_release() runs), up to the rounding of the sums otherwise.
+ * @param[out] out  receives the session; untouched on failure.
+ * @param n         number of rows, >= 1 (public): every pass must sum exactly n rows.
+ * @param dim       d, 1 <= d <= 46340.
+ * @param centre    the public starting centre c, d finite values (not retained); NULL for the
+ *                  origin.
+ * @param params    the settings (r required).
+ * @param rng       the generator, taken as by dpcov_dly_session_create().
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (out, params, rng, *rng), the statuses of
+ *         dpcov_coinpress_mean_plan(), ::DPCOV_E_NON_FINITE (a centre value), ::DPCOV_E_TOO_LARGE,
+ *         ::DPCOV_E_NOMEM.
+ * @proof proofs/coinpress_mean.md
+ */
+DPCOV_API dpcov_status dpcov_coinpress_mean_session_create(
+    dpcov_row_session **out, int64_t n, int64_t dim, const double *centre,
+    const dpcov_coinpress_mean_params *params, dpcov_rng **rng);
 
 /** Free a session (and its generator) and set `*session` to NULL. Accepts NULL and a pointer to
  *  NULL. Noise already drawn stays consumed: a session destroyed midway spent its budget. */
@@ -227,6 +255,19 @@ DPCOV_API dpcov_status dpcov_dly_session_result(const dpcov_row_session *session
 DPCOV_API dpcov_status dpcov_coinpress_session_result(const dpcov_row_session *session,
                                                       int32_t layout, double *out, int64_t ldo,
                                                       dpcov_coinpress_receipt *receipt);
+
+/**
+ * The result of a complete CoinPress mean session: what dpcov_coinpress_mean_release() writes.
+ * @param session       a session of dpcov_coinpress_mean_session_create(), done.
+ * @param[out] mean     the estimate, d values; untouched on failure.
+ * @param[out] receipt  the receipt; the caller sets receipt->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT (not done, another
+ *         mechanism's session, struct_size too small), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL
+ *         (a mean that is not finite).
+ */
+DPCOV_API dpcov_status dpcov_coinpress_mean_session_result(const dpcov_row_session *session,
+                                                           double *mean,
+                                                           dpcov_coinpress_mean_receipt *receipt);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@ package dpcov
 import (
 	"errors"
 	"math"
+	"reflect"
 	"testing"
 )
 
@@ -44,5 +45,51 @@ func TestCoinpressCentringSplit(t *testing.T) {
 	}
 	if _, _, err := CoinpressCentringSplit(-1); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("negative rho: %v", err)
+	}
+}
+
+// A CoinPress mean session over rows in two partials, one carried as bytes, releases what
+// CoinpressMeanRelease releases with the same generator (the receipt exactly, the mean to the
+// rounding of the compensated sums), and refuses a centre of the wrong length.
+func TestCoinpressMeanSessionEqualsTheInMemoryRelease(t *testing.T) {
+	rows := data(60, 3)
+	centre := []float64{1, 0, -1}
+	params := DefaultCoinpressMeanParams()
+	params.Radius = 10
+	want, wantReceipt, err := CoinpressMeanRelease(rows, centre, params, seeded(t, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewCoinpressMeanSession(60, 3, []float64{1}, params, seeded(t, 9)); !errors.Is(err, ErrDimension) {
+		t.Fatalf("short centre: %v", err)
+	}
+	s, err := NewCoinpressMeanSession(60, 3, centre, params, seeded(t, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for done, _ := s.Done(); !done; done, _ = s.Done() {
+		merged, _ := s.Partial()
+		first := Matrix{Rows: 25, Cols: 3, Data: rows.Data[:75]}
+		rest := Matrix{Rows: 35, Cols: 3, Data: rows.Data[75:]}
+		if err := merged.AddRows(first); err != nil {
+			t.Fatal(err)
+		}
+		mergeThroughBytes(t, s, merged, rest)
+		if err := s.FinishPass(merged); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, receipt, err := s.CoinpressMeanResult(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(receipt, wantReceipt) {
+		t.Fatalf("receipt %+v, want %+v", receipt, wantReceipt)
+	}
+	for k := range got {
+		if math.Abs(got[k]-want[k]) > 1e-12 {
+			t.Fatalf("entry %d: %g, want %g", k, got[k], want[k])
+		}
 	}
 }

@@ -5,6 +5,26 @@ import (
 	"testing"
 )
 
+// mergeThroughBytes merges into `merged` a partial of the session's pending pass over `rows`,
+// carried as bytes as a worker would send it.
+func mergeThroughBytes(t *testing.T, s *RowSession, merged *RowPartial, rows Matrix) {
+	t.Helper()
+	p, _ := s.Partial()
+	if err := p.AddRows(rows); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := p.Bytes()
+	p.Close()
+	back, err := ImportRowPartial(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := merged.Merge(back); err != nil {
+		t.Fatal(err)
+	}
+	back.Close()
+}
+
 // A Dong-Liang-Yi session over rows in three partials, one carried as bytes, releases what
 // DlyRelease releases with the same generator (the receipt exactly, the matrix to the rounding
 // of the compensated sums), and takes its generator.
@@ -35,20 +55,7 @@ func TestDlySessionEqualsTheInMemoryRelease(t *testing.T) {
 		for part := 0; part < 3; part++ {
 			chunk := NewMatrix(20, 3)
 			copy(chunk.Data, rows.Data[part*60:(part+1)*60])
-			p, _ := s.Partial()
-			if err := p.AddRows(chunk); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := p.Bytes()
-			p.Close()
-			back, err := ImportRowPartial(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := merged.Merge(back); err != nil {
-				t.Fatal(err)
-			}
-			back.Close()
+			mergeThroughBytes(t, s, merged, chunk)
 		}
 		if err := s.FinishPass(merged); err != nil {
 			t.Fatal(err)

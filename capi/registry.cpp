@@ -1,6 +1,7 @@
 // C ABI of the mechanism registry (dpcov/mechanism.h): the kernel's table, entry by entry.
 #include "dpcov/mechanism.h"
 
+#include "../core/audit/audit_table.hpp"
 #include "../core/mechanisms/registry.hpp"
 #include "guard.hpp"
 #include "struct_size.hpp"
@@ -25,6 +26,12 @@ static_assert(mech::kReplaceOne == DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE &&
               mech::kAddRemove == DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE);
 static_assert(mech::kIdealized == DPCOV_MECHANISM_NUMERICS_IDEALIZED &&
               mech::kExact == DPCOV_MECHANISM_NUMERICS_EXACT);
+static_assert(mech::kOptionLambdaMin == DPCOV_MECHANISM_OPTION_LAMBDA_MIN &&
+              mech::kOptionSpectral == DPCOV_MECHANISM_OPTION_SPECTRAL &&
+              mech::kOptionProjectionRows == DPCOV_MECHANISM_OPTION_PROJECTION_ROWS &&
+              mech::kOptionPosteriorDof == DPCOV_MECHANISM_OPTION_POSTERIOR_DOF &&
+              mech::kOptionAuditUnlock == DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK &&
+              mech::kOptionGlassoRho == DPCOV_MECHANISM_OPTION_GLASSO_RHO);
 
 void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   dpcov_mechanism_entry info{};
@@ -41,6 +48,16 @@ void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   info.proof = e.proof;
   info.header = e.header;
   info.unit_proof = e.unit_proof;
+  info.options = e.options;
+  info.audit_dataset = -1;
+  info.audit_neighbour_kind = -1;
+  const dpcov::audit::MechanismAudit *audit = dpcov::audit::find_audit(e.id);
+  if (audit != nullptr && !audit->standard_cases().front().black_box) {
+    info.audit_dataset = static_cast<int32_t>(audit->standard_cases().front().data);
+    info.audit_neighbour_kind = static_cast<int32_t>(audit->standard_cases().front().neighbour);
+  }
+  info.summary = e.summary;
+  info.preconditions = e.preconditions;
   dpcov::capi::write_struct(out, info);
 }
 

@@ -23,6 +23,14 @@ type MechanismInfo struct {
 	Proof        string // the derivation, relative to the source tree
 	Header       string // the public header of its entry points
 	UnitProof    string // the proof at the level of privacy units, "" for row level only
+	// Options holds the DPCOV_MECHANISM_OPTION_* bits of the mechanism-specific options it reads.
+	Options int32
+	// AuditDataset and AuditNeighbourKind: the standard audit's pair for AuditRun (an
+	// AuditDataset and AuditNeighbour value), -1 where AuditRun does not audit it.
+	AuditDataset       int32
+	AuditNeighbourKind int32
+	Summary            string // one line: what it releases
+	Preconditions      string // one line: its preconditions, in words
 }
 
 // Registry values (dpcov/mechanism.h).
@@ -39,6 +47,12 @@ const (
 	NeighboursAddRemove      = C.DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE
 	NumericsSupportIdealized = C.DPCOV_MECHANISM_NUMERICS_IDEALIZED
 	NumericsSupportExact     = C.DPCOV_MECHANISM_NUMERICS_EXACT
+	OptionLambdaMin          = C.DPCOV_MECHANISM_OPTION_LAMBDA_MIN
+	OptionSpectral           = C.DPCOV_MECHANISM_OPTION_SPECTRAL
+	OptionProjectionRows     = C.DPCOV_MECHANISM_OPTION_PROJECTION_ROWS
+	OptionPosteriorDOF       = C.DPCOV_MECHANISM_OPTION_POSTERIOR_DOF
+	OptionAuditUnlock        = C.DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK
+	OptionGlassoRho          = C.DPCOV_MECHANISM_OPTION_GLASSO_RHO
 )
 
 func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
@@ -48,7 +62,9 @@ func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 		Numerics: int32(e.numerics), Input: int32(e.input), Output: int32(e.output),
 		Theorem: C.GoString(e.theorem), ExactTheorem: C.GoString(e.exact_theorem),
 		Proof: C.GoString(e.proof), Header: C.GoString(e.header),
-		UnitProof: C.GoString(e.unit_proof),
+		UnitProof: C.GoString(e.unit_proof), Options: int32(e.options),
+		AuditDataset: int32(e.audit_dataset), AuditNeighbourKind: int32(e.audit_neighbour_kind),
+		Summary: C.GoString(e.summary), Preconditions: C.GoString(e.preconditions),
 	}
 }
 

@@ -29,6 +29,12 @@ func TestMechanismsListsTheRegistry(t *testing.T) {
 	if err != nil || info.Numerics != NumericsSupportIdealized|NumericsSupportExact || info.Family != FamilyGram {
 		t.Fatalf("analyze_gauss %+v, %v", info, err)
 	}
+	if info.Options != 0 || info.AuditDataset != 0 || info.AuditNeighbourKind != 1 || info.Summary == "" {
+		t.Fatalf("analyze_gauss options, audit pair, summary: %+v", info)
+	}
+	if info, err = JLRidge.Info(); err != nil || info.Options != OptionProjectionRows {
+		t.Fatalf("jl_ridge options %+v, %v", info, err)
+	}
 	// One past the last id: no number here moves when the registry grows.
 	if _, err := (listed[len(listed)-1].ID + 1).Info(); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("unknown id: %v", err)

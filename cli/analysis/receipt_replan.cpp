@@ -114,14 +114,18 @@ MechanismOptions library_options(const Parameters &p, const std::string &mechani
   if (p.real("beta") != 0.0) o.beta = p.real("beta");
   if (p.count("rank") != 0) o.rank = p.count("rank");
   if (p.count("projection_rows") != 0) o.projection_rows = p.count("projection_rows");
-  if (mechanism.rfind("inverse_wishart", 0) == 0) {
+  // The options the registry entry reads: m, which the receipt records as its dof, and the
+  // unlock of a mechanism that is not private.
+  const std::optional<int32_t> id = gram_mechanism_id(mechanism);
+  const auto reads = [&id](int32_t option) { return id && reads_option(*id, option); };
+  if (reads(DPCOV_MECHANISM_OPTION_POSTERIOR_DOF)) {
     const double dof = p.real("dof");
     if (!(dof >= 1.0 && dof < 0x1p62 && dof == std::floor(dof)))
       fail(kExitInputData, p.path(), ": malformed receipt: \"dof\" of ", mechanism,
            " must be its integer degrees of freedom m");
     o.posterior_dof = static_cast<int64_t>(dof);
   }
-  o.audit_only_not_private = mechanism == "wishart_jiang";
+  o.audit_only_not_private = reads(DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK);
   return o;
 }
 

@@ -28,6 +28,12 @@ namespace {
 // Projection rows r and posterior degrees of freedom m when not given: max(20, 2 d), as in the
 // standard audit table (core/audit/standard_audit.cpp).
 constexpr int64_t kDefaultProjectionRows = 20;
+// The help of --projection-rows and --posterior-dof: the mechanisms that read the option.
+std::string sized_help(int32_t option, const char *what) {
+  return concat(names_reading(option), ": ", what, " (default max(", kDefaultProjectionRows,
+                ", 2d))");
+}
+
 // ols_jl without --rows: the rows at which rows on the sphere put lambda_min(G) 5% above its
 // test's threshold w^2 + shift, where refusals and releases both occur (the library's
 // ols_jl_threshold_rows()).
@@ -42,9 +48,10 @@ constexpr int64_t kDefaultExactPairs = 3;
 // coinpress_mean without --mean-radius: the prior ||mean|| <= 5 (the privacy test's setting).
 constexpr double kDefaultMeanRadius = 5.0;
 
-// Mechanisms without a closed-form output density: audited by the per-step check and the
-// black-box audit of the test suite and bench/audit_table, not by dpcov_audit_run.
-bool has_no_density(const std::string &name) { return name == "iev" || name == "kt_rank1"; }
+// Gram mechanisms without a standard pair for dpcov_audit_run (their registry entry's
+// audit_dataset is -1): they have no closed-form output density, and are audited by the per-step
+// check and the black-box audit of the test suite and bench/audit_table.
+bool has_no_density(int32_t id) { return registry_entry(id).audit_dataset < 0; }
 
 // The zCDP mechanisms on the rows (zcdp_release.hpp): audited with the exact density of their
 // Gaussian release where there is one (dpcov_audit_rows_exact_pairs: dly_gauss, dly_separate's
@@ -108,17 +115,11 @@ const std::vector<std::string> kAuditedCalibrations = {
     "default", "analytic-gaussian", "classical-gaussian", "laplace-upper-triangle",
     "laplace-published", "theorem"};
 
-// The pair each mechanism's calibration is tightest for (the standard audit's choice): the
-// Gaussian mechanism's largest L2 change, the Laplace mechanism's largest L1 change, and the
-// least-eigenvector direction for everything that adds positive-definite noise, inverts G or
-// tests its least singular value (on rows of norm exactly B for those that need full rank).
-std::pair<int32_t, int32_t> auto_pair(const std::string &name) {
-  if (name == "analyze_gauss") return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_MAX_L2_CHANGE};
-  if (name == "laplace_sym") return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE};
-  if (name == "inverse_gauss" || name == "jl_ridge_sigma_min" ||
-      name == "inverse_wishart_sigma_min" || name == "ols_jl")
-    return {DPCOV_AUDIT_DATA_SPHERE_ROWS, DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR};
-  return {DPCOV_AUDIT_DATA_RANDOM_ROWS, DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR};
+// The pair each mechanism's calibration is tightest for, the standard audit's choice, as its
+// registry entry names it.
+std::pair<int32_t, int32_t> auto_pair(int32_t id) {
+  const dpcov_mechanism_entry entry = registry_entry(id);
+  return {entry.audit_dataset, entry.audit_neighbour_kind};
 }
 
 struct Job {
@@ -138,7 +139,7 @@ std::vector<Job> selected_mechanisms(const AuditOptions &o) {
     // Every private id of dpcov mechanisms: those without a density are listed with the reason.
     for (Job job : library) {
       if (!o.audit_only_not_private && not_private(job.id)) continue;
-      job.no_density = has_no_density(job.name);
+      job.no_density = has_no_density(job.id);
       jobs.push_back(job);
     }
     for (const auto &[name, value] : kRowsMechanisms) jobs.push_back({name, 0, value});
@@ -163,7 +164,7 @@ std::vector<Job> selected_mechanisms(const AuditOptions &o) {
       for (const Job &job : library) known += (known.empty() ? "" : ", ") + job.name;
       fail(kExitUsage, "--mechanism: unknown mechanism '", wanted, "' (one of: all, ", known, ")");
     }
-    if (has_no_density(wanted))
+    if (has_no_density(found->id))
       fail(kExitUsage, "--mechanism: ", wanted, " has no closed-form output density; its ",
            "eigenvector steps are audited by the per-step check and the whole release by the ",
            "black-box audit (tests/privacy, bench/audit_table)");
@@ -360,9 +361,9 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
   mp.calibration = value_of(calibration_values(), o.calibration, "--calibration");
   mp.audit_only_not_private = o.audit_only_not_private && not_private(job.id) ? 1 : 0;
   const int64_t sized = std::max<int64_t>(kDefaultProjectionRows, 2 * d);
-  if (job.name == "jl_ridge" || job.name == "jl_ridge_sigma_min" || job.name == "ols_jl")
+  if (reads_option(job.id, DPCOV_MECHANISM_OPTION_PROJECTION_ROWS))
     mp.projection_rows = o.projection_rows > 0 ? o.projection_rows : sized;
-  if (job.name == "inverse_wishart" || job.name == "inverse_wishart_sigma_min")
+  if (reads_option(job.id, DPCOV_MECHANISM_OPTION_POSTERIOR_DOF))
     mp.posterior_dof = o.posterior_dof > 0 ? o.posterior_dof : sized;
   if (mp.calibration != DPCOV_CALIBRATION_DEFAULT) {
     // A calibration applies to some mechanisms only; the others audit their default.
@@ -373,7 +374,7 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
       mp.calibration = DPCOV_CALIBRATION_DEFAULT;
   }
 
-  const auto [auto_data, auto_neighbour] = auto_pair(job.name);
+  const auto [auto_data, auto_neighbour] = auto_pair(job.id);
   dpcov_audit_params ap;
   library_check(dpcov_audit_params_default(&ap), "audit defaults");
   ap.trials = o.trials;
@@ -740,6 +741,10 @@ void run_audit(const AuditOptions &o) {
 
 }  // namespace
 
+bool audit_runs(const dpcov_mechanism_entry &entry) {
+  return command_line_runs(entry) && entry.audit_dataset >= 0;
+}
+
 void add_audit_command(CLI::App &app, std::function<void()> &run) {
   auto options = std::make_shared<AuditOptions>();
   CLI::App *command = app.add_subcommand(
@@ -812,9 +817,9 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
                       "Noise calibration where it applies (default: each mechanism's default)")
       ->check(CLI::IsMember(kAuditedCalibrations));
   command->add_option("--projection-rows", options->projection_rows,
-                      "jl_ridge, jl_ridge_sigma_min, ols_jl: projection rows r (default max(20, 2d))");
+                      sized_help(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "projection rows r"));
   command->add_option("--posterior-dof", options->posterior_dof,
-                      "inverse_wishart(_sigma_min): degrees of freedom m (default max(20, 2d))");
+                      sized_help(DPCOV_MECHANISM_OPTION_POSTERIOR_DOF, "degrees of freedom m"));
   command->add_option("--k-bound", options->k_bound,
                       "coinpress: K of its prior I <= Sigma <= K I; the audited rows have norm "
                       "sqrt(K) (default 9). coinpress_mean: the prior Cov <= K I (default 1)");

@@ -7,8 +7,13 @@
 #include <functional>
 
 #include <CLI/CLI.hpp>
+#include <dpcov.h>
 
 namespace dpcov::cli {
+
+// Whether `audit` audits a Gram mechanism by its density: one the command line runs with a
+// standard pair for dpcov_audit_run in its registry entry.
+bool audit_runs(const dpcov_mechanism_entry &entry);
 
 void add_audit_command(CLI::App &app, std::function<void()> &run);
 

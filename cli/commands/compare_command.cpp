@@ -21,6 +21,7 @@
 #include "../io/readers/open_input.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "../options/rng_option.hpp"
 #include "zcdp_release.hpp"
 
@@ -95,12 +96,6 @@ nlohmann::ordered_json spread_json(const Spread &s) {
 std::string spread_text(const Spread &s) {
   if (s.count == 0) return "-";
   return format_number(s.mean, 3) + " +- " + format_number(s.sd, 2);
-}
-
-bool takes(const std::string &name, std::initializer_list<const char *> names) {
-  for (const char *candidate : names)
-    if (name == candidate) return true;
-  return false;
 }
 
 // The regression whose coefficients are compared, with columns resolved against the input.
@@ -241,9 +236,11 @@ std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double
   check_centring(o);
   std::vector<Planned> runs;
   for (const auto &name : o.mechanisms) {
-    if (name == "inverse_gauss")
-      fail(kExitUsage, "--mechanisms: inverse_gauss releases G^-1, which is not comparable with G "
-           "here; run it with `dpcov release`");
+    if (const std::optional<int32_t> id = gram_mechanism_id(name);
+        id && !compare_runs(registry_entry(*id)))
+      fail(kExitUsage, "--mechanisms: ", name, " reads an option compare does not take (a public "
+           "lambda_min bound, or the unlock of a mechanism that is not private); run it with "
+           "`dpcov release`");
     if (name == "coinpress_mean")
       fail(kExitUsage, "--mechanisms: coinpress_mean releases a mean (1 x d), which is not "
            "comparable with G here; run it with `dpcov release`");
@@ -264,11 +261,13 @@ std::vector<Planned> plan_runs(const CompareOptions &o, const std::vector<double
       m.epsilon = epsilons[e];
       m.delta = o.delta;
       MechanismChoice choice = resolve_mechanism(m);
-      if (o.projection_rows && takes(name, {"jl_ridge", "jl_ridge_sigma_min", "ols_jl"}))
+      // Each release takes the option flags its registry entry reads, and no others.
+      if (o.projection_rows && reads_option(choice.id, DPCOV_MECHANISM_OPTION_PROJECTION_ROWS))
         choice.params.projection_rows = *o.projection_rows;
-      if (o.posterior_dof && takes(name, {"inverse_wishart", "inverse_wishart_sigma_min"}))
+      if (o.posterior_dof && reads_option(choice.id, DPCOV_MECHANISM_OPTION_POSTERIOR_DOF))
         choice.params.posterior_dof = *o.posterior_dof;
-      if (o.rank && takes(name, {"iev", "kt_rank1"})) choice.params.rank = *o.rank;
+      if (o.rank && reads_option(choice.id, DPCOV_MECHANISM_OPTION_SPECTRAL))
+        choice.params.rank = *o.rank;
       const dpcov_receipt receipt = plan_mechanism(choice, m, d, 0, o.bound);
       // One generator stream per (mechanism, epsilon): a row of the table does not depend on
       // which other mechanisms or epsilons are listed.
@@ -554,6 +553,11 @@ void run_compare(const CompareOptions &o) {
 
 }  // namespace
 
+bool compare_runs(const dpcov_mechanism_entry &entry) {
+  constexpr int32_t kNoFlag = DPCOV_MECHANISM_OPTION_LAMBDA_MIN | DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK;
+  return command_line_runs(entry) && !(entry.options & kNoFlag);
+}
+
 void add_compare_command(CLI::App &app, std::function<void()> &run) {
   auto options = std::make_shared<CompareOptions>();
   CLI::App *command = app.add_subcommand(
@@ -603,10 +607,14 @@ void add_compare_command(CLI::App &app, std::function<void()> &run) {
                       "Column holding a constant in every row: the unpenalised intercept");
   command->add_option("--ridge", options->ridge, "Ridge penalty of the regressions (default 0)");
   command->add_option("--projection-rows", options->projection_rows,
-                      "jl_ridge, jl_ridge_sigma_min, ols_jl: projection rows r");
+                      names_reading(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS) +
+                          ": projection rows r");
   command->add_option("--posterior-dof", options->posterior_dof,
-                      "inverse_wishart, inverse_wishart_sigma_min: degrees of freedom m >= d");
-  command->add_option("--rank", options->rank, "iev, kt_rank1: eigenpairs released (default d)");
+                      names_reading(DPCOV_MECHANISM_OPTION_POSTERIOR_DOF) +
+                          ": degrees of freedom m >= d");
+  command->add_option("--rank", options->rank,
+                      names_reading(DPCOV_MECHANISM_OPTION_SPECTRAL) +
+                          ": eigenpairs released (default d)");
   command->add_option("--k-bound", options->k_bound,
                       "coinpress: the public prior I <= Sigma <= K I (required there)");
   command->add_option("--steps", options->steps, "coinpress: the number of steps t (default 3)");

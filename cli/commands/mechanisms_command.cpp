@@ -13,6 +13,8 @@
 #include "../cli_error.hpp"
 #include "../io/json_text.hpp"
 #include "../options/mechanism_registry.hpp"
+#include "audit_command.hpp"
+#include "compare_command.hpp"
 
 namespace dpcov::cli {
 
@@ -22,80 +24,53 @@ struct MechanismsOptions {
   bool json = false;
 };
 
-// What the registry does not hold because it is the command line's: how a command runs each
-// mechanism, its preconditions and output in words, and its options. What a mechanism is (privacy
-// model, neighbours, numerics, theorem) comes from the library's registry.
+// How the command line runs a mechanism: the commands and their options. What a mechanism is
+// (privacy model, neighbours, numerics, preconditions, output, theorem) comes from the library's
+// registry.
 struct Usage {
-  const char *command;
-  const char *preconditions;
-  const char *output;
-  const char *options;
+  std::string command;
+  std::string options;
 };
 
-const std::map<std::string, Usage> kUsage = {
-    {"analyze_gauss",
-     {"release, plan, compare, audit", "eps > 0, 0 < delta < 1 (classical calibration: eps < 1)",
-      "G + Gaussian, may be indefinite", "--calibration, --numerics"}},
-    {"laplace_sym",
-     {"release, plan, compare, audit", "eps > 0", "G + Laplace, may be indefinite",
-      "--calibration, --numerics"}},
-    {"wishart_additive",
-     {"release, plan, compare, audit", "0 < eps < 1, 0 < delta < 1/e",
-      "G + Wishart, positive definite", ""}},
-    {"inverse_gauss",
-     {"release, plan, audit", "eps > 0, 0 < delta < 1, public bound lambda_min(G) >= theta^2 > 0",
-      "G^-1 + Gaussian, may be indefinite", "--lambda-min (required), --lambda-min-scope"}},
-    {"wishart_jiang",
-     {"release, plan, compare, audit", "none: refused unless --audit-only-not-private",
-      "G + Wishart, positive definite", ""}},
-    {"iev",
-     {"release, plan, compare", "eps > 0", "rank-k PSD (top k eigenpairs)",
-      "--rank, --budget-split, --beta, --calibration"}},
-    {"kt_rank1",
-     {"release, plan, compare", "eps > 0", "rank-k PSD (rank-one deflation)",
-      "--rank, --budget-split, --beta, --calibration"}},
-    {"jl_ridge",
-     {"release, plan, compare, audit", "0 < eps <= 1, 0 < delta < 1/e",
-      "S^T S / r ~ G + w^2 I, PSD (PD for r >= d)", "--projection-rows (required)"}},
-    {"jl_ridge_sigma_min",
-     {"release, plan, compare, audit", "eps/2 <= 1, delta/2 < 1/e",
-      "S^T S / r with w lowered by a private sigma_min test, PSD", "--projection-rows (required)"}},
-    {"inverse_wishart",
-     {"release, plan, compare, audit", "m >= d, 0 < eps <= 1, 0 < delta < 1/e",
-      "inverse-Wishart posterior sample, PD", "--posterior-dof (required)"}},
-    {"inverse_wishart_sigma_min",
-     {"release, plan, compare, audit", "m >= d, eps/2 <= 1, delta/2 < 1/e",
-      "inverse-Wishart sample after a sigma_min test, PD", "--posterior-dof (required)"}},
-    {"ols_jl",
-     {"release, plan, compare, audit",
-      "eps/2 <= 1, delta/2 < 1/e; refuses (exit 3) when sigma_min(A) is too small",
-      "S^T S / r of R A (no regulariser), for t-tests with r - p dof",
-      "--projection-rows (required)"}},
-    {"glasso_output_wishart",
-     {"none (dpcov_private_glasso_release() in the library)",
-      "none: refused unless unlocked; needs rho", "graphical-lasso precision matrix + Wishart, PD",
-      ""}},
-    {"adassp",
-     {"regress DATA --epsilon (raw rows)", "eps > 0, 0 < delta < 1, bounds on x and y",
-      "ridge coefficients from X'X, X'y and lambda_min perturbed once",
-      "--label, --bound, --label-bound (required)"}},
+// The Gram mechanisms' option flags, by the registry's option bit that each sets; a bit with no
+// flag (the graphical-lasso rho) is one the command line cannot give.
+constexpr std::pair<int32_t, const char *> kOptionFlags[] = {
+    {DPCOV_MECHANISM_OPTION_LAMBDA_MIN, "--lambda-min (required), --lambda-min-scope"},
+    {DPCOV_MECHANISM_OPTION_SPECTRAL, "--rank, --budget-split, --beta"},
+    {DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "--projection-rows (required)"},
+    {DPCOV_MECHANISM_OPTION_POSTERIOR_DOF, "--posterior-dof (required)"},
+    {DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK, "--audit-only-not-private"},
+};
+
+// The mechanisms with entry points of their own, which their own commands and flags run.
+const std::map<std::string, Usage> kOwnEntryPoints = {
+    {"adassp", {"regress DATA --epsilon (raw rows)", "--label, --bound, --label-bound (required)"}},
     {"dly",
      {"release, plan, compare, audit as dly_gauss, dly_separate, dly_adaptive, "
       "dly_adaptive_paper",
-      "eps > 0, 0 < delta < 1, n public", "n (X^T X / n + noise): Gauss may be indefinite, "
-      "Separate PSD, Adaptive chooses by a private trace", "--bound (required)"}},
-    {"coinpress",
-     {"release, plan, compare, audit",
-      "eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
-      "n (iterative covariance estimate), PSD", "--k-bound (required), --steps, --center"}},
+      "--bound (required)"}},
+    {"coinpress", {"release, plan, compare, audit", "--k-bound (required), --steps, --center"}},
     {"coinpress_mean",
-     {"release, plan, audit", "eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
-      "the private mean, 1 x d", "--mean-radius (required), --k-bound, --steps"}},
+     {"release, plan, audit", "--mean-radius (required), --k-bound, --steps"}},
     {"private_bound",
-     {"release --bound auto, regress --bound-epsilon", "eps_B > 0; a public grid of candidates",
-      "a norm bound B from the grid",
+     {"release --bound auto, regress --bound-epsilon",
       "--bound-rule, --bound-clipped (release); --bound-quantile (regress)"}},
 };
+
+// A Gram mechanism's usage, from its registry entry: the commands that take it and the flags of
+// the options it reads.
+Usage gram_usage(const dpcov_mechanism_entry &registry) {
+  if (!command_line_runs(registry)) return {"none (the library's entry points only)", ""};
+  Usage usage{"release, plan", ""};
+  if (compare_runs(registry)) usage.command += ", compare";
+  if (audit_runs(registry)) usage.command += ", audit";
+  std::vector<std::string> flags;
+  for (const auto &[bit, flag] : kOptionFlags)
+    if (registry.options & bit) flags.emplace_back(flag);
+  if (registry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) flags.emplace_back("--numerics");
+  for (const auto &flag : flags) usage.options += (usage.options.empty() ? "" : ", ") + flag;
+  return usage;
+}
 
 // The registry's privacy models as the command prints them, by their C values.
 constexpr std::pair<int32_t, const char *> kPrivacyLabels[] = {
@@ -132,12 +107,17 @@ struct Entry {
 };
 
 Entry describe(const dpcov_mechanism_entry &registry) {
-  const auto found = kUsage.find(registry.name);
-  if (found == kUsage.end())
-    fail(kExitInternal, "the library lists a mechanism this command does not know: ",
-         registry.name);
-  return {registry, found->second,
-          bits(registry.neighbours, "replace-one", "add-remove"),
+  Usage usage;
+  if (registry.family == DPCOV_MECHANISM_FAMILY_GRAM) {
+    usage = gram_usage(registry);
+  } else {
+    const auto found = kOwnEntryPoints.find(registry.name);
+    if (found == kOwnEntryPoints.end())
+      fail(kExitInternal, "the library lists a mechanism with entry points of its own that this "
+           "command does not know: ", registry.name);
+    usage = found->second;
+  }
+  return {registry, usage, bits(registry.neighbours, "replace-one", "add-remove"),
           bits(registry.numerics, "idealized", "exact")};
 }
 
@@ -148,8 +128,8 @@ nlohmann::ordered_json entry_json(const Entry &e) {
           {"neighbours", e.neighbours},
           {"numerics", e.numerics},
           {"command", e.usage.command},
-          {"preconditions", e.usage.preconditions},
-          {"output", e.usage.output},
+          {"preconditions", e.registry.preconditions},
+          {"output", e.registry.summary},
           {"options", e.usage.options},
           {"theorem", e.registry.theorem},
           {"exact_theorem", e.registry.exact_theorem},
@@ -163,9 +143,9 @@ std::string entry_text(const Entry &e) {
   text += concat("      neighbours:     ", join(e.neighbours), "\n");
   text += concat("      numerics:       ", join(e.numerics), "\n");
   text += concat("      command:        ", e.usage.command, "\n");
-  text += concat("      preconditions:  ", e.usage.preconditions, "\n");
-  text += concat("      output:         ", e.usage.output, "\n");
-  if (*e.usage.options) text += concat("      options:        ", e.usage.options, "\n");
+  text += concat("      preconditions:  ", e.registry.preconditions, "\n");
+  text += concat("      output:         ", e.registry.summary, "\n");
+  if (!e.usage.options.empty()) text += concat("      options:        ", e.usage.options, "\n");
   text += concat("      theorem:        ", e.registry.theorem, "\n");
   if (*e.registry.exact_theorem)
     text += concat("      exact numerics: ", e.registry.exact_theorem, "\n");

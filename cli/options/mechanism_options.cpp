@@ -89,27 +89,32 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
                      "laplace-upper-triangle, laplace-published, bingham-published, "
                      "bingham-sensitivity")
       ->check(CLI::IsMember(names_of(kCalibrations)));
+  // Each mechanism option names the mechanisms whose registry entry reads it.
+  const std::string lambda_min = names_reading(DPCOV_MECHANISM_OPTION_LAMBDA_MIN);
+  const std::string spectral = names_reading(DPCOV_MECHANISM_OPTION_SPECTRAL);
   command.add_option("--lambda-min", options.lambda_min,
-                     "inverse_gauss: public lower bound theta^2 on the smallest eigenvalue of G");
+                     lambda_min + ": public lower bound theta^2 on the smallest eigenvalue of G");
   command.add_option("--lambda-min-scope", options.lambda_min_scope,
-                     "inverse_gauss: the bound holds on the whole domain (default) or the input")
+                     lambda_min + ": the bound holds on the whole domain (default) or the input")
       ->check(CLI::IsMember(names_of(kLambdaMinScopes)));
   command.add_flag("--audit-only-not-private", options.audit_only_not_private,
-                   "wishart_jiang: run this NON-private mechanism as an audit target");
+                   names_reading(DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK) +
+                       ": run this NON-private mechanism as an audit target");
   command.add_option("--budget-split", options.budget_split,
-                     "iev, kt_rank1: split of epsilon over the eigenvectors, uniform or adaptive "
-                     "(default: adaptive for iev, uniform for kt_rank1)")
+                     spectral + ": split of epsilon over the eigenvectors, uniform or adaptive "
+                     "(default: each mechanism's own, as `dpcov plan` shows)")
       ->check(CLI::IsMember(names_of(kBudgetSplits)));
   command.add_option("--beta", options.beta,
-                     "iev, kt_rank1 with --budget-split adaptive: utility failure probability in "
+                     spectral + " with --budget-split adaptive: utility failure probability in "
                      "(0, 1) (default 0.05)");
   command.add_option("--rank", options.rank,
-                     "iev, kt_rank1: number of top eigenpairs released, 1..d (default d)");
+                     spectral + ": number of top eigenpairs released, 1..d (default d)");
   command.add_option("--projection-rows", options.projection_rows,
-                     "jl_ridge, jl_ridge_sigma_min, ols_jl: projection rows r (required there)");
+                     names_reading(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS) +
+                         ": projection rows r (required there)");
   command.add_option("--posterior-dof", options.posterior_dof,
-                     "inverse_wishart, inverse_wishart_sigma_min: degrees of freedom m >= d "
-                     "(required there)");
+                     names_reading(DPCOV_MECHANISM_OPTION_POSTERIOR_DOF) +
+                         ": degrees of freedom m >= d (required there)");
 }
 
 MechanismChoice resolve_mechanism(const MechanismOptions &options) {

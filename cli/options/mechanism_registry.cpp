@@ -35,18 +35,45 @@ std::optional<int32_t> gram_mechanism_id(const std::string &name) {
   return std::nullopt;
 }
 
-std::string exact_mechanism_names() {
+namespace {
+
+// The names of the entries that satisfy `keep`: "a, b and c".
+template <class Keep>
+std::string names_where(Keep keep) {
   std::vector<std::string> names;
   for (const dpcov_mechanism_entry &entry : registry_entries())
-    if (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) names.emplace_back(entry.name);
+    if (keep(entry)) names.emplace_back(entry.name);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return out;
 }
 
+}  // namespace
+
+std::string exact_mechanism_names() {
+  return names_where([](const dpcov_mechanism_entry &entry) {
+    return (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
+  });
+}
+
 bool not_private(int32_t id) {
   return registry_entry(id).privacy_model == DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE;
+}
+
+bool reads_option(int32_t id, int32_t option) {
+  return (registry_entry(id).options & option) != 0;
+}
+
+std::string names_reading(int32_t option) {
+  return names_where([option](const dpcov_mechanism_entry &entry) {
+    return (entry.options & option) != 0 && command_line_runs(entry);
+  });
+}
+
+bool command_line_runs(const dpcov_mechanism_entry &entry) {
+  return entry.family == DPCOV_MECHANISM_FAMILY_GRAM &&
+         !(entry.options & DPCOV_MECHANISM_OPTION_GLASSO_RHO);
 }
 
 }  // namespace dpcov::cli

@@ -30,4 +30,15 @@ std::string exact_mechanism_names();
 // Whether the registry marks the mechanism as not differentially private (an audit target).
 bool not_private(int32_t id);
 
+// Whether the registry says the mechanism reads `option` (a dpcov_mechanism_option bit): the
+// commands hand a mechanism the option flags its entry names, and no others.
+bool reads_option(int32_t id, int32_t option);
+
+// The names of the mechanisms the command line runs that read `option`, "a, b and c", for --help.
+std::string names_reading(int32_t option);
+
+// Whether `release` and `plan` run the mechanism: a Gram mechanism that reads no option the
+// command line has no flag for (the graphical-lasso rho).
+bool command_line_runs(const dpcov_mechanism_entry &entry);
+
 }  // namespace dpcov::cli

@@ -57,7 +57,8 @@ struct NoiseLaw {
 // not part of that pipeline.
 enum class GlassoPerturbation : int32_t { Unsupported = 0, Covariance = 1, Output = 2 };
 
-// Bit set: the mechanism-specific members of Options (request.hpp) a mechanism reads. Every other
+// Bit set (the C ABI's dpcov_mechanism_option, pinned in capi/registry.cpp): the
+// mechanism-specific members of Options (request.hpp) a mechanism reads. Every other
 // one must stay at its default, so that a request never carries a setting that is silently ignored.
 inline constexpr int32_t kOptionLambdaMin = 1;       // lambda_min_bound, lambda_min_scope
 inline constexpr int32_t kOptionSpectral = 2;        // budget_split, beta, rank
@@ -81,6 +82,10 @@ struct RegistryEntry {
   const char *exact_theorem;
   const char *proof;   // relative to the repository root
   const char *header;  // the public header that documents the entry points
+  // One line each, as `dpcov mechanisms` and the guide's table print them: what it releases, and
+  // its preconditions in words.
+  const char *summary;
+  const char *preconditions;
   // Gram mechanisms only; the defaults (none, not supported) hold for every other family.
   NoiseLaw noise{};
   GlassoPerturbation glasso = GlassoPerturbation::Unsupported;

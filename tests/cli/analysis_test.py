@@ -396,7 +396,9 @@ class Compare(CliCase):
         self.assert_fails(base + ["-m", "nope", "-e", "1"], EXIT_USAGE, "unknown value 'nope'")
         self.assert_fails(base + ["-m", "laplace_sym", "-e", "0"], EXIT_USAGE, "--epsilons must be")
         self.assert_fails(base + ["-m", "inverse_gauss", "-e", "1", "-d", "1e-6"], EXIT_USAGE,
-                          "not comparable")
+                          "lambda_min bound")
+        self.assert_fails(base + ["-m", "wishart_jiang", "-e", "1", "-d", "1e-6"], EXIT_USAGE,
+                          "not private")
         self.assert_fails(base + ["-m", "laplace_sym", "-e", "1", "-r", "0"], EXIT_USAGE, "--repeats")
 
 

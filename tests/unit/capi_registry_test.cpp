@@ -50,32 +50,54 @@ std::vector<dpcov_mechanism_entry> every_entry() {
   return entries;
 }
 
-// Settings under which the plan of each Gram mechanism succeeds at d = 3 (the required option of
-// each, and the unlock of the audit-only Jiang Wishart).
+// The mechanism-specific options of dpcov_mechanism_params, each with a non-default value that
+// the plan of every mechanism reading it takes at d = 3: the registry's options bits say which.
+struct OptionValue {
+  int32_t bit;
+  const char *member;
+  void (*set)(dpcov_mechanism_params &);
+};
+const OptionValue kOptionValues[] = {
+    {DPCOV_MECHANISM_OPTION_LAMBDA_MIN, "lambda_min_bound",
+     [](dpcov_mechanism_params &p) { p.lambda_min_bound = 1.0; }},
+    {DPCOV_MECHANISM_OPTION_SPECTRAL, "rank", [](dpcov_mechanism_params &p) { p.rank = 2; }},
+    {DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "projection_rows",
+     [](dpcov_mechanism_params &p) { p.projection_rows = 8; }},
+    {DPCOV_MECHANISM_OPTION_POSTERIOR_DOF, "posterior_dof",
+     [](dpcov_mechanism_params &p) { p.posterior_dof = 5; }},
+    {DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK, "audit_only_not_private",
+     [](dpcov_mechanism_params &p) { p.audit_only_not_private = 1; }},
+};
+
+dpcov_mechanism_entry entry_of(int32_t id) {
+  dpcov_mechanism_entry e = fresh_entry();
+  EXPECT_EQ(dpcov_mechanism_info_by_id(id, &e), DPCOV_OK);
+  return e;
+}
+
+// Settings under which the plan of each Gram mechanism succeeds at d = 3: every option its
+// registry entry says it reads (the required ones among them, and the unlock of an audit target).
 dpcov_mechanism_params plannable(int32_t id) {
   dpcov_mechanism_params p;
   dpcov_mechanism_params_default(&p);
-  if (id == DPCOV_MECHANISM_INVERSE_GAUSS) p.lambda_min_bound = 1.0;
-  if (id == DPCOV_MECHANISM_WISHART_JIANG || id == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART)
-    p.audit_only_not_private = 1;
-  if (id == DPCOV_MECHANISM_JL_RIDGE || id == DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN ||
-      id == DPCOV_MECHANISM_OLS_JL)
-    p.projection_rows = 8;
-  if (id == DPCOV_MECHANISM_INVERSE_WISHART || id == DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN)
-    p.posterior_dof = 5;
+  for (const OptionValue &option : kOptionValues)
+    if (entry_of(id).options & option.bit) option.set(p);
   return p;
 }
 
-// The theorem of a default-parameter receipt of a Gram mechanism (the graphical-lasso output
-// perturbation has a rho, so only its own plan reaches it).
-std::string planned_theorem(int32_t id) {
-  const dpcov_mechanism_params p = plannable(id);
-  dpcov_receipt r{};
+// The plan of a Gram mechanism at d = 3 (the graphical-lasso output perturbation has a rho, so
+// only its own plan reaches it).
+dpcov_status plan_of(int32_t id, const dpcov_mechanism_params &p, dpcov_receipt &r) {
   r.struct_size = sizeof r;
-  const dpcov_status s =
-      id == DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART
-          ? dpcov_private_glasso_plan(id, 3, 100, 1.0, 0.5, 1e-6, &p, 0.1, &r)
-          : dpcov_mechanism_plan(id, 3, 100, 1.0, 0.5, 1e-6, &p, &r);
+  return entry_of(id).options & DPCOV_MECHANISM_OPTION_GLASSO_RHO
+             ? dpcov_private_glasso_plan(id, 3, 100, 1.0, 0.5, 1e-6, &p, 0.1, &r)
+             : dpcov_mechanism_plan(id, 3, 100, 1.0, 0.5, 1e-6, &p, &r);
+}
+
+// The theorem of a default-parameter receipt of a Gram mechanism.
+std::string planned_theorem(int32_t id) {
+  dpcov_receipt r{};
+  const dpcov_status s = plan_of(id, plannable(id), r);
   EXPECT_EQ(s, DPCOV_OK) << dpcov_mechanism_name(id) << ": " << dpcov_last_error_message();
   return r.theorem;
 }
@@ -254,6 +276,61 @@ TEST(MechanismRegistry, AnEntryIsWrittenNoFurtherThanItsStructSize) {
   ASSERT_EQ(dpcov_mechanism_info(0, &larger.entry), DPCOV_OK);
   for (const unsigned char c : larger.canary) EXPECT_EQ(c, 0xCD);
   EXPECT_EQ(larger.entry.struct_size, sizeof larger.entry);
+}
+
+TEST(MechanismRegistry, OptionsAreTheParamsEachGramPlanReadsAndRefusesTheOthers) {
+  for (const auto &e : every_entry()) {
+    if (e.family != DPCOV_MECHANISM_FAMILY_GRAM) {
+      EXPECT_EQ(e.options, 0) << e.name;
+      continue;
+    }
+    for (const OptionValue &option : kOptionValues) {
+      if (e.options & option.bit) continue;
+      dpcov_mechanism_params p = plannable(e.id);
+      option.set(p);
+      dpcov_receipt r{};
+      EXPECT_EQ(plan_of(e.id, p, r), DPCOV_E_INVALID_ARGUMENT) << e.name << " " << option.member;
+      EXPECT_NE(std::string(dpcov_last_error_message()).find(option.member), std::string::npos)
+          << e.name << ": " << dpcov_last_error_message();
+    }
+  }
+}
+
+TEST(MechanismRegistry, AuditPairIsOneDpcovAuditRunAuditsAndNoneWhereItCannot) {
+  dpcov_audit_params ap;
+  ASSERT_EQ(dpcov_audit_params_default(&ap), DPCOV_OK);
+  ap.trials = 10;
+  ap.first_checkpoint = 10;
+  for (const auto &e : every_entry()) {
+    EXPECT_EQ(e.audit_dataset < 0, e.audit_neighbour_kind < 0) << e.name;
+    if (e.family != DPCOV_MECHANISM_FAMILY_GRAM) {
+      EXPECT_EQ(e.audit_dataset, -1) << e.name;
+      continue;
+    }
+    if (e.options & DPCOV_MECHANISM_OPTION_GLASSO_RHO) continue;  // needs a rho to release
+    dpcov_mechanism_params p = plannable(e.id);
+    p.lambda_min_bound = 0.0;  // set by the audit from its pair
+    ap.dataset = e.audit_dataset < 0 ? DPCOV_AUDIT_DATA_RANDOM_ROWS : e.audit_dataset;
+    ap.neighbour_kind = e.audit_neighbour_kind < 0 ? DPCOV_AUDIT_NEIGHBOUR_RANDOM
+                                                   : e.audit_neighbour_kind;
+    dpcov_audit_result result{};
+    result.struct_size = sizeof result;
+    const dpcov_status s =
+        dpcov_audit_run(e.id, 3, 50, 1.0, 0.5, 1e-6, &p, &ap, &result);
+    // No pair: the mechanism has no closed-form output density, which the audit refuses.
+    EXPECT_EQ(s, e.audit_dataset < 0 ? DPCOV_E_INVALID_ARGUMENT : DPCOV_OK)
+        << e.name << ": " << dpcov_last_error_message();
+  }
+}
+
+TEST(MechanismRegistry, SummaryAndPreconditionsAreOneLineEach) {
+  for (const auto &e : every_entry())
+    for (const char *text : {e.summary, e.preconditions}) {
+      ASSERT_NE(text, nullptr) << e.name;
+      EXPECT_GT(std::strlen(text), 0u) << e.name;
+      EXPECT_LE(std::strlen(text), 120u) << e.name;
+      EXPECT_EQ(std::strchr(text, '\n'), nullptr) << e.name;
+    }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -30,23 +31,25 @@ namespace {
 
 constexpr unsigned char kCanary = 0xC3;
 
-// A caller's struct at its first shipped size inside a canary-filled buffer.
+// A caller's struct at its first shipped size (or at `size`, a later version's) inside a
+// canary-filled buffer.
 template <class T>
 class Canary {
  public:
-  Canary() : bytes_(sizeof(T) + 64, kCanary) {
-    const size_t size = dpcov::capi::kFirstShippedSize<T>;
-    std::memcpy(bytes_.data(), &size, sizeof size);
+  explicit Canary(size_t size = dpcov::capi::kFirstShippedSize<T>)
+      : size_(size), bytes_(sizeof(T) + 64, kCanary) {
+    std::memcpy(bytes_.data(), &size_, sizeof size_);
   }
   T *get() { return reinterpret_cast<T *>(bytes_.data()); }
   // The offset of the first byte past struct_size that lost the canary, or 0 if none did.
   size_t first_overwritten() const {
-    for (size_t i = dpcov::capi::kFirstShippedSize<T>; i < bytes_.size(); ++i)
+    for (size_t i = size_; i < bytes_.size(); ++i)
       if (bytes_[i] != kCanary) return i;
     return 0;
   }
 
  private:
+  size_t size_;
   std::vector<unsigned char> bytes_;
 };
 
@@ -263,6 +266,12 @@ void registry() {
   ASSERT_CALL_OK(dpcov_mechanism_info_by_id(DPCOV_MECHANISM_COINPRESS, by_id.get()));
   EXPECT_INTACT(by_index);
   EXPECT_INTACT(by_id);
+  // A caller of the version that ended at unit_proof, before options and the usage texts.
+  constexpr size_t kBeforeOptions = offsetof(dpcov_mechanism_entry, options);
+  Canary<dpcov_mechanism_entry> older(kBeforeOptions);
+  ASSERT_CALL_OK(dpcov_mechanism_info_by_id(DPCOV_MECHANISM_JL_RIDGE, older.get()));
+  EXPECT_INTACT(older);
+  EXPECT_NE(older.get()->unit_proof, nullptr);
 }
 
 void adassp() {

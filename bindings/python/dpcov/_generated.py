@@ -112,6 +112,12 @@ DPCOV_MECHANISM_OUTPUT_MATRIX = 1
 DPCOV_MECHANISM_OUTPUT_REGRESSION = 2
 DPCOV_MECHANISM_OUTPUT_VECTOR = 3
 DPCOV_MECHANISM_OUTPUT_SCALAR = 4
+DPCOV_MECHANISM_OPTION_LAMBDA_MIN = 1
+DPCOV_MECHANISM_OPTION_SPECTRAL = 2
+DPCOV_MECHANISM_OPTION_PROJECTION_ROWS = 4
+DPCOV_MECHANISM_OPTION_POSTERIOR_DOF = 8
+DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK = 16
+DPCOV_MECHANISM_OPTION_GLASSO_RHO = 32
 
 # dpcov/estimators.h
 DPCOV_GLASSO_START_WARM = 0
@@ -351,6 +357,18 @@ class MechanismOutput(enum.IntEnum):
     SCALAR = 4
 
 
+class MechanismOption(enum.IntEnum):
+    """``dpcov_mechanism_option`` (dpcov/mechanism.h): dpcov_mechanism_entry.options bits: the
+    mechanism-specific options a mechanism reads."""
+
+    LAMBDA_MIN = 1
+    SPECTRAL = 2
+    PROJECTION_ROWS = 4
+    POSTERIOR_DOF = 8
+    AUDIT_UNLOCK = 16
+    GLASSO_RHO = 32
+
+
 class GlassoStart(enum.IntEnum):
     """``dpcov_glasso_start`` (dpcov/estimators.h): Which starting point the solver used
     (dpcov_glasso_info.start)."""
@@ -545,7 +563,9 @@ class MechanismEntryC(Struct):
                 ("privacy_model", c_int32), ("neighbours", c_int32), ("numerics", c_int32),
                 ("input", c_int32), ("output", c_int32), ("name", c_char_p), ("theorem", c_char_p),
                 ("exact_theorem", c_char_p), ("proof", c_char_p), ("header", c_char_p),
-                ("unit_proof", c_char_p)]
+                ("unit_proof", c_char_p), ("options", c_int32), ("audit_dataset", c_int32),
+                ("audit_neighbour_kind", c_int32), ("summary", c_char_p),
+                ("preconditions", c_char_p)]
 
 
 class RegressionParamsC(Struct):

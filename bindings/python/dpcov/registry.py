@@ -14,6 +14,8 @@ _INPUTS = {1: "gram", 2: "rows"}
 _OUTPUTS = {1: "matrix", 2: "regression", 3: "vector", 4: "scalar"}
 _NEIGHBOURS = ((1, "replace_one"), (2, "add_remove"))
 _NUMERICS = ((1, "idealized"), (2, "exact"))
+_OPTIONS = ((1, "lambda_min"), (2, "spectral"), (4, "projection_rows"), (8, "posterior_dof"),
+            (16, "audit_unlock"), (32, "glasso_rho"))
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,11 @@ class MechanismInfo:
     proof: str
     header: str
     unit_proof: str  # the proof at the level of privacy units, "" for row level only
+    options: tuple[str, ...]  # the mechanism-specific options it reads (dpcov_mechanism_option)
+    audit_dataset: int  # the standard audit's pair for dpcov_audit_run, -1 where it has none
+    audit_neighbour_kind: int
+    summary: str  # one line: what it releases
+    preconditions: str  # one line, in words
 
 
 def _info(entry: MechanismEntryC) -> MechanismInfo:
@@ -44,7 +51,10 @@ def _info(entry: MechanismEntryC) -> MechanismInfo:
         input=_INPUTS[entry.input], output=_OUTPUTS[entry.output],
         theorem=entry.theorem.decode(), exact_theorem=entry.exact_theorem.decode(),
         proof=entry.proof.decode(), header=entry.header.decode(),
-        unit_proof=entry.unit_proof.decode())
+        unit_proof=entry.unit_proof.decode(),
+        options=tuple(n for bit, n in _OPTIONS if entry.options & bit),
+        audit_dataset=entry.audit_dataset, audit_neighbour_kind=entry.audit_neighbour_kind,
+        summary=entry.summary.decode(), preconditions=entry.preconditions.decode())
 
 
 def mechanisms() -> list[MechanismInfo]:

@@ -132,6 +132,11 @@ int main(void) {
   printf(", \"proof\": %zu", offsetof(dpcov_mechanism_entry, proof));
   printf(", \"header\": %zu", offsetof(dpcov_mechanism_entry, header));
   printf(", \"unit_proof\": %zu", offsetof(dpcov_mechanism_entry, unit_proof));
+  printf(", \"options\": %zu", offsetof(dpcov_mechanism_entry, options));
+  printf(", \"audit_dataset\": %zu", offsetof(dpcov_mechanism_entry, audit_dataset));
+  printf(", \"audit_neighbour_kind\": %zu", offsetof(dpcov_mechanism_entry, audit_neighbour_kind));
+  printf(", \"summary\": %zu", offsetof(dpcov_mechanism_entry, summary));
+  printf(", \"preconditions\": %zu", offsetof(dpcov_mechanism_entry, preconditions));
   printf("}%s\n", ",");
   printf("\"dpcov_regression_params\": {\"size\": %zu", sizeof(dpcov_regression_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_regression_params, struct_size));

@@ -34,6 +34,18 @@ def test_entries_state_privacy_model_neighbours_and_numerics():
     assert dataclasses.asdict(by_name["dly"])["family"] == "rows_zcdp"
 
 
+def test_entries_state_the_options_they_read_their_audit_pair_and_usage():
+    by_name = {m.name: m for m in dpcov.mechanisms()}
+    assert by_name["jl_ridge"].options == ("projection_rows",)
+    assert by_name["iev"].options == ("spectral",)
+    assert by_name["analyze_gauss"].options == () and by_name["dly"].options == ()
+    assert (by_name["analyze_gauss"].audit_dataset, by_name["analyze_gauss"].audit_neighbour_kind) \
+        == (0, 1)  # random rows, the largest L2 change
+    assert by_name["iev"].audit_dataset == -1 and by_name["coinpress"].audit_dataset == -1
+    for m in by_name.values():
+        assert m.summary and m.preconditions and "\n" not in m.summary + m.preconditions
+
+
 def test_a_plan_carries_the_registrys_theorem():
     receipt = dpcov.plan("analyze_gauss", dim=3, n=100, bound=1.0, epsilon=1.0, delta=1e-6)
     assert receipt.theorem == dpcov.mechanism_info(dpcov.Mechanism.ANALYZE_GAUSS).theorem

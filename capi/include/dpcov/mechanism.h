@@ -400,6 +400,26 @@ enum dpcov_mechanism_output {
 #define DPCOV_MECHANISM_NUMERICS_EXACT 2
 
 /**
+ * dpcov_mechanism_entry::options bits: the mechanism-specific options a mechanism reads. Every
+ * other one must stay at its default, else its plan and release return ::DPCOV_E_INVALID_ARGUMENT
+ * naming the mechanisms that take it: a request never carries a setting that is silently ignored.
+ */
+enum dpcov_mechanism_option {
+  /** dpcov_mechanism_params::lambda_min_bound and lambda_min_scope. */
+  DPCOV_MECHANISM_OPTION_LAMBDA_MIN = 1,
+  /** dpcov_mechanism_params::budget_split, beta and rank (the spectral releases). */
+  DPCOV_MECHANISM_OPTION_SPECTRAL = 2,
+  /** dpcov_mechanism_params::projection_rows. */
+  DPCOV_MECHANISM_OPTION_PROJECTION_ROWS = 4,
+  /** dpcov_mechanism_params::posterior_dof. */
+  DPCOV_MECHANISM_OPTION_POSTERIOR_DOF = 8,
+  /** dpcov_mechanism_params::audit_only_not_private (a mechanism that is not private). */
+  DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK = 16,
+  /** The graphical-lasso penalty rho of dpcov_private_glasso_release() (dpcov/private_glasso.h). */
+  DPCOV_MECHANISM_OPTION_GLASSO_RHO = 32
+};
+
+/**
  * One entry of the library's mechanism registry: what a mechanism is, with no plan or data.
  * Set struct_size, then call dpcov_mechanism_info() or dpcov_mechanism_info_by_id(). The strings
  * are static, owned by the library, valid for the life of the process; never NULL.
@@ -435,6 +455,26 @@ typedef struct dpcov_mechanism_entry {
    * only, which dpcov_mechanism_release_gram() refuses on an accumulator of units.
    */
   const char *unit_proof;
+  /**
+   * The mechanism-specific options it reads: ::dpcov_mechanism_option bits; 0 for one that reads
+   * none, and for every mechanism outside ::DPCOV_MECHANISM_FAMILY_GRAM (whose options are its
+   * own entry points' parameters). This field and those after it were appended after the
+   * struct's first version: written only when struct_size covers them.
+   */
+  int32_t options;
+  /**
+   * The adversarial pair dpcov_audit_run() audits it on in the standard audit, the one its
+   * calibration is tightest for: a ::dpcov_audit_dataset and a ::dpcov_audit_neighbour (the
+   * dpcov_audit_params::dataset and neighbour_kind to pass). -1 for both where dpcov_audit_run()
+   * does not audit it: a Gram mechanism without a closed-form output density (audited black-box),
+   * or a mechanism outside the Gram family (audited by its own entry points).
+   */
+  int32_t audit_dataset;
+  int32_t audit_neighbour_kind; /**< See audit_dataset. */
+  /** One line: what it releases ("G + Gaussian, may be indefinite"). */
+  const char *summary;
+  /** One line: its preconditions, in words ("eps > 0, 0 < delta < 1"). */
+  const char *preconditions;
 } dpcov_mechanism_entry;
 
 /**

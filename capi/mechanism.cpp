@@ -10,6 +10,7 @@
 #include "gram_handle.hpp"
 #include "gram_release.hpp"
 #include "guard.hpp"
+#include "matrix_release.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"
@@ -65,28 +66,31 @@ mech::Request request_from(int64_t dim, int64_t n, double bound, double epsilon,
   return mech::Request{dim, n, bound, epsilon, delta, dpcov::capi::options_from(params)};
 }
 
-// The body of dpcov_mechanism_release, once the statistic is a checked view.
-void release_into(mech::MechanismId id, dpcov::ConstMatrixView gram, const mech::Request &request,
-                  dpcov_rng *rng, int32_t layout, double *out, int64_t ldo,
-                  dpcov_receipt *receipt) {
-  const dpcov::MatrixView out_view =
-      dpcov::check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
+}  // namespace
+
+namespace dpcov::capi {
+
+void release_matrix_into(mech::MechanismId id, ConstMatrixView gram, const mech::Request &request,
+                         const PlanOfMatrix &plan_of, dpcov_rng *rng, int32_t layout, double *out,
+                         int64_t ldo, dpcov_receipt *receipt) {
+  const MatrixView out_view =
+      check::output_matrix(layout, request.dim, request.dim, out, ldo, "out");
   // The plan's checks first, so that a release fails exactly where the plan fails, with the
   // same status, before anything is drawn; the release then draws from this plan, so every
   // constant is computed once.
-  const mech::Receipt planned = mech::plan(id, request);
-  dpcov::capi::c_receipt(planned, receipt);
+  const mech::Receipt planned = plan_of();
+  c_receipt(planned, receipt);
   // Draw from the caller's generator itself: noise once drawn is consumed, so a call that fails
   // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
   // checked before the first draw, so a rejected call leaves the generator as it was.
   const mech::Release release = mech::release(id, gram, request, planned, rng->rng);
-  dpcov::check::finite_result(release.matrix.view(), "released matrix");
-  const dpcov_receipt written = dpcov::capi::c_receipt(release.receipt, receipt);
-  dpcov::write_symmetric_from_upper(release.matrix, out_view);
-  dpcov::capi::write_struct(receipt, written);
+  check::finite_result(release.matrix.view(), "released matrix");
+  const dpcov_receipt written = c_receipt(release.receipt, receipt);
+  write_symmetric_from_upper(release.matrix, out_view);
+  write_struct(receipt, written);
 }
 
-}  // namespace
+}  // namespace dpcov::capi
 
 extern "C" {
 
@@ -138,7 +142,9 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
     const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
     dpcov::check::dimension(dim, "dimension d");
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
-    release_into(id, view, request, rng, layout, out, ldo, receipt);
+    dpcov::capi::release_matrix_into(
+        id, view, request, [&] { return mech::plan(id, request); }, rng, layout, out, ldo,
+        receipt);
   });
 }
 

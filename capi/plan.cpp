@@ -12,6 +12,7 @@
 #include "gram_handle.hpp"
 #include "gram_release.hpp"
 #include "guard.hpp"
+#include "matrix_release.hpp"
 #include "mechanism_options.hpp"
 #include "receipt_writer.hpp"
 #include "struct_size.hpp"
@@ -167,6 +168,27 @@ DPCOV_API dpcov_status dpcov_plan_release_gram(const dpcov_plan *plan, const dpc
     };
     dpcov::capi::release_gram_into(plan->id, *gram, request, plan_of, rng, layout, out, ldo,
                                    receipt);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_plan_release_matrix(const dpcov_plan *plan, int32_t layout,
+                                                 int64_t dim, const double *gram, int64_t ldg,
+                                                 dpcov_rng *rng, double *out, int64_t ldo,
+                                                 dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(plan, "plan");
+    dpcov::check::not_null(rng, "rng");
+    const mech::Request &request = plan->request;
+    if (plan->grid || request.n < 1)
+      fail(dpcov::Status::Incompatible, "a release from a matrix needs a plan with idealized ",
+           "numerics and n >= 1; the plan has ", plan->grid ? "exact" : "idealized",
+           " numerics and n = ", request.n);
+    if (dim != request.dim)
+      fail(dpcov::Status::Incompatible, "dim is ", dim, "; the plan is for d = ", request.dim);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    dpcov::capi::release_matrix_into(
+        plan->id, view, request, [&] { return plan->receipt; }, rng, layout, out, ldo, receipt);
   });
 }
 

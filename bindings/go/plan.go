@@ -92,3 +92,21 @@ func (p *KeptPlan) Release(g *Gram, rng *RNG) (Matrix, Receipt, error) {
 			out.ld(), r)
 	})
 }
+
+// ReleaseMatrix releases the symmetric statistic gram of the plan's n rows with the plan's
+// constants (dpcov_plan_release_matrix; a plan with idealized numerics and n >= 1).
+func (p *KeptPlan) ReleaseMatrix(gram Matrix, rng *RNG) (Matrix, Receipt, error) {
+	if err := gram.checkSquare("gram"); err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	out := NewMatrix(gram.Rows, gram.Cols)
+	r := newCReceipt()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_plan_release_matrix(p.handle(), rowMajor, C.int64_t(gram.Rows), gram.ptr(),
+			gram.ld(), rng.handle(), out.ptr(), out.ld(), &r)
+	})
+	if err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	return out, receiptFromC(&r), nil
+}

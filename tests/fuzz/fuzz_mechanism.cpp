@@ -78,9 +78,36 @@ void initialisers(fuzz::Input &in) {
   }
 }
 
+// A planned release's status and output: finite and exactly symmetric, or failed untouched.
+void planned_output(dpcov_status status, const std::vector<double> &out, int64_t d,
+                    const char *what) {
+  fuzz::known_status(status);
+  if (status == DPCOV_OK) {
+    fuzz::symmetric(out.data(), d, d, what);
+  } else {
+    fuzz::unchanged(out, what);
+  }
+}
+
+// The plan's release of the Gram matrix of one row of norm B (dpcov_plan_release_matrix): finite
+// and exactly symmetric, or failed with its output untouched.
+void planned_matrix_release(const dpcov_plan *plan, int64_t d, double bound) {
+  std::vector<double> gram(static_cast<size_t>(d * d), 0.0);
+  gram[0] = bound * bound;
+  dpcov_rng *rng = nullptr;
+  fuzz::require(dpcov_rng_create_seeded(&rng, 11, 4) == DPCOV_OK, "rng");
+  std::vector<double> out = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  planned_output(dpcov_plan_release_matrix(plan, DPCOV_ROW_MAJOR, d, gram.data(), d, rng,
+                                           out.data(), d, &r),
+                 out, d, "planned matrix release");
+  dpcov_rng_destroy(&rng);
+}
+
 // A plan kept by the library (dpcov/plan.h) at the fuzzed point: it fails with the one-shot
 // plan's status (idealized numerics), its receipt and grid are finite, it moves to another bound,
-// and an accumulator made for it with one row of norm B releases finite and exactly symmetric, or
+// it releases a matrix (planned_matrix_release), and an accumulator made for it with one row of norm B releases finite and exactly symmetric, or
 // fails with its output untouched.
 void planned_release(int32_t mechanism, int32_t numerics, int64_t d, int64_t n, double bound, double eps,
              double delta, const dpcov_mechanism_params &p, dpcov_status idealized_plan,
@@ -105,6 +132,7 @@ void planned_release(int32_t mechanism, int32_t numerics, int64_t d, int64_t n, 
   dpcov_plan *moved = nullptr;
   fuzz::known_status(dpcov_plan_create_at_bound(&moved, plan, other_bound));
   dpcov_plan_destroy(&moved);
+  planned_matrix_release(plan, d, bound);
   dpcov_row_bounding spec;
   fuzz::require(dpcov_row_bounding_default(&spec) == DPCOV_OK, "spec");
   spec.bound = bound;
@@ -118,13 +146,8 @@ void planned_release(int32_t mechanism, int32_t numerics, int64_t d, int64_t n, 
     dpcov_rng *rng = nullptr;
     fuzz::require(dpcov_rng_create_seeded(&rng, 11, 3) == DPCOV_OK, "rng");
     std::vector<double> out = fuzz::canaries(static_cast<size_t>(d * d));
-    const dpcov_status rs = dpcov_plan_release_gram(plan, gram, rng, DPCOV_ROW_MAJOR, out.data(), d, &r);
-    fuzz::known_status(rs);
-    if (rs == DPCOV_OK) {
-      fuzz::symmetric(out.data(), d, d, "planned release");
-    } else {
-      fuzz::unchanged(out, "planned release");
-    }
+    planned_output(dpcov_plan_release_gram(plan, gram, rng, DPCOV_ROW_MAJOR, out.data(), d, &r),
+                   out, d, "planned release");
     dpcov_rng_destroy(&rng);
     dpcov_gram_destroy(&gram);
   }

@@ -6,7 +6,8 @@
 // accumulator made for the plan (dpcov_gram_create_planned) with one row of norm B releases
 // (dpcov_plan_release_gram) exactly as dpcov_mechanism_release_gram does from the same seed:
 // the same status, and on success the same finite, exactly symmetric matrix and receipt, its
-// output untouched on failure.
+// output untouched on failure; and a plan of n = 1 rows with idealized numerics releases the Gram
+// matrix of such a row (dpcov_plan_release_matrix) exactly as dpcov_mechanism_release does.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -81,6 +82,25 @@ dpcov_gram *one_row_gram(const Point &p, Make make) {
   return gram;
 }
 
+// Two releases from the same seed: the same status; on success the same receipt and the same
+// finite, exactly symmetric matrix; the second's output untouched on failure.
+void check_same_release(int64_t d, dpcov_status sa, dpcov_status sb, const dpcov_receipt &ra,
+                        const dpcov_receipt &rb, const std::vector<double> &out_a,
+                        const std::vector<double> &out_b) {
+  RC_ASSERT(sa == sb);
+  if (sb != DPCOV_OK) {
+    for (double v : out_b) RC_ASSERT(v == -1.0);
+    return;
+  }
+  RC_ASSERT(same_receipt(ra, rb));
+  RC_ASSERT(out_a == out_b);
+  for (int64_t i = 0; i < d; ++i)
+    for (int64_t j = 0; j < d; ++j) {
+      RC_ASSERT(std::isfinite(out_b[static_cast<size_t>(i * d + j)]));
+      RC_ASSERT(out_b[static_cast<size_t>(i * d + j)] == out_b[static_cast<size_t>(j * d + i)]);
+    }
+}
+
 void check_planned_release(const Point &p, const dpcov_plan *plan) {
   dpcov_gram *direct = one_row_gram(p, [&](dpcov_gram **g, const dpcov_row_bounding *s) {
     return dpcov_gram_create_bounded(g, p.d, s);
@@ -105,18 +125,34 @@ void check_planned_release(const Point &p, const dpcov_plan *plan) {
   dpcov_rng_destroy(&b);
   dpcov_gram_destroy(&direct);
   dpcov_gram_destroy(&planned);
-  RC_ASSERT(sa == sb);
-  if (sb != DPCOV_OK) {
-    for (double v : out_b) RC_ASSERT(v == -1.0);
+  check_same_release(p.d, sa, sb, ra, rb, out_a, out_b);
+}
+
+// From a matrix: one row of norm B along the first axis, n = 1, idealized numerics (the only
+// numerics a matrix is released with).
+void check_planned_matrix_release(const Point &p) {
+  if (p.numerics != DPCOV_NUMERICS_IDEALIZED) return;
+  dpcov_plan *plan = nullptr;
+  if (dpcov_plan_create(&plan, p.mechanism, p.numerics, p.d, 1, p.bound, p.epsilon, p.delta,
+                        &p.params) != DPCOV_OK)
     return;
-  }
-  RC_ASSERT(same_receipt(ra, rb));
-  RC_ASSERT(out_a == out_b);
-  for (int64_t i = 0; i < p.d; ++i)
-    for (int64_t j = 0; j < p.d; ++j) {
-      RC_ASSERT(std::isfinite(out_b[static_cast<size_t>(i * p.d + j)]));
-      RC_ASSERT(out_b[static_cast<size_t>(i * p.d + j)] == out_b[static_cast<size_t>(j * p.d + i)]);
-    }
+  const size_t dd = static_cast<size_t>(p.d * p.d);
+  std::vector<double> gram(dd, 0.0);
+  gram[0] = p.bound * p.bound;
+  dpcov_rng *a = nullptr, *b = nullptr;
+  RC_ASSERT(dpcov_rng_create_seeded(&a, 13, 0) == DPCOV_OK);
+  RC_ASSERT(dpcov_rng_create_seeded(&b, 13, 0) == DPCOV_OK);
+  std::vector<double> out_a(dd, -1.0), out_b(dd, -1.0);
+  dpcov_receipt ra = empty_receipt(), rb = empty_receipt();
+  const dpcov_status sa =
+      dpcov_mechanism_release(p.mechanism, DPCOV_ROW_MAJOR, p.d, gram.data(), p.d, 1, p.bound,
+                              p.epsilon, p.delta, &p.params, a, out_a.data(), p.d, &ra);
+  const dpcov_status sb = dpcov_plan_release_matrix(plan, DPCOV_ROW_MAJOR, p.d, gram.data(), p.d,
+                                                    b, out_b.data(), p.d, &rb);
+  dpcov_rng_destroy(&a);
+  dpcov_rng_destroy(&b);
+  dpcov_plan_destroy(&plan);
+  check_same_release(p.d, sa, sb, ra, rb, out_a, out_b);
 }
 
 RC_GTEST_PROP(PlannedRelease, AsThePlanAndReleaseOfOneCall, ()) {
@@ -174,6 +210,7 @@ RC_GTEST_PROP(PlannedRelease, AsThePlanAndReleaseOfOneCall, ()) {
 
   check_planned_release(p, plan);
   dpcov_plan_destroy(&plan);
+  check_planned_matrix_release(p);
 }
 
 }  // namespace

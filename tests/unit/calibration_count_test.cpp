@@ -134,6 +134,25 @@ TEST_F(CalibrationCount, APlannedReleaseCalibratesOnceFromThePlanToTheReceipt) {
   }
 }
 
+// The path Python's dpcov.release takes with an accountant: one plan, its receipt read for the
+// ledger, and the release of the caller's matrix with it.
+TEST_F(CalibrationCount, APlannedReleaseFromAMatrixCalibratesOnce) {
+  dpcov_plan *plan = nullptr;
+  EXPECT_EQ(runs_during(Calibrator::AnalyticGaussian, [&] {
+              dpcov_status s = dpcov_plan_create(&plan, DPCOV_MECHANISM_ANALYZE_GAUSS,
+                                                 DPCOV_NUMERICS_IDEALIZED, 3, 20, 1.0, 1.0, 1e-6,
+                                                 nullptr);
+              if (s == DPCOV_OK) s = dpcov_plan_get_receipt(plan, &receipt_);
+              if (s == DPCOV_OK)
+                s = dpcov_plan_release_matrix(plan, DPCOV_COL_MAJOR, 3, gram_.data(), 3, rng_,
+                                              out_.data(), 3, &receipt_);
+              return s;
+            }),
+            1u);
+  EXPECT_EQ(receipt_.n, 20);
+  dpcov_plan_destroy(&plan);
+}
+
 // `dpcov release --bound auto`'s path: the plan made before the bound is chosen, moved to the
 // chosen bound. An idealized plan scales its sigma per unit of sensitivity: no second search,
 // and the moved plan is the plan made at that bound, bit for bit.

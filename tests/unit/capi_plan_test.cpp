@@ -1,11 +1,13 @@
-// A plan kept by the library (dpcov/plan.h): it releases as dpcov_mechanism_release_gram does,
-// holds for the rows counted at the release, refuses an accumulator it was not made for, and
+// A plan kept by the library (dpcov/plan.h): it releases as dpcov_mechanism_release_gram does
+// (and, from a matrix, as dpcov_mechanism_release does), holds for the rows counted at the
+// release, refuses an accumulator or a matrix it was not made for, and
 // every bad argument gets its status with the outputs, the handle and the generator untouched.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -46,6 +48,13 @@ class CapiPlan : public ::testing::Test {
     EXPECT_EQ(dpcov_gram_add_raw_rows(g, DPCOV_ROW_MAJOR, 20, 3, rows_.data(), 3, nullptr),
               DPCOV_OK);
     return g;
+  }
+
+  // After refused calls: the generator, the output and the receipt as they were.
+  void expect_untouched(const std::vector<unsigned char> &before, const dpcov_receipt &r) {
+    EXPECT_EQ(state_of(rng_), before);
+    for (double v : out_) EXPECT_EQ(v, -1.0);
+    EXPECT_EQ(r.sigma, 0.0);
   }
 
   dpcov_rng *rng_ = nullptr;
@@ -117,9 +126,7 @@ TEST_F(CapiPlan, AnAccumulatorOfAnotherShapeOrNumericsIsIncompatible) {
   dpcov_gram *wrong = nullptr;
   EXPECT_EQ(dpcov_gram_create_planned(&wrong, 2, &spec_, exact), DPCOV_E_INCOMPATIBLE);
   EXPECT_EQ(wrong, nullptr);
-  EXPECT_EQ(state_of(rng_), before);
-  for (double v : out_) EXPECT_EQ(v, -1.0);
-  EXPECT_EQ(r.sigma, 0.0);
+  expect_untouched(before, r);
   dpcov_gram_destroy(&g);
   dpcov_plan_destroy(&exact);
   dpcov_plan_destroy(&at_two);
@@ -194,14 +201,96 @@ TEST_F(CapiPlan, BadArgumentsGetTheirStatusAndLeaveOutputsUntouched) {
   EXPECT_NE(dpcov_plan_release_gram(p, g, rng_, DPCOV_ROW_MAJOR, out_.data(), 2, &r), DPCOV_OK);
   EXPECT_EQ(dpcov_plan_release_gram(p, g, rng_, DPCOV_ROW_MAJOR, out_.data(), 3, &small),
             DPCOV_E_INVALID_ARGUMENT);
-  EXPECT_EQ(state_of(rng_), before);
-  for (double v : out_) EXPECT_EQ(v, -1.0);
-  EXPECT_EQ(r.sigma, 0.0);
+  expect_untouched(before, r);
 
   dpcov_gram_destroy(&g);
   dpcov_plan_destroy(&p);
   dpcov_plan_destroy(&p);  // NULL: a no-op
   dpcov_plan_destroy(nullptr);
+}
+
+// The Gram matrix of the fixture's rows, 3 x 3 row-major.
+std::vector<double> gram_of(const std::vector<double> &rows) {
+  std::vector<double> g(9, 0.0);
+  for (size_t i = 0; i < rows.size() / 3; ++i)
+    for (size_t j = 0; j < 3; ++j)
+      for (size_t k = 0; k < 3; ++k) g[j * 3 + k] += rows[i * 3 + j] * rows[i * 3 + k];
+  return g;
+}
+
+TEST_F(CapiPlan, AMatrixReleasesWithThePlanAsTheOneShotReleaseFromTheSameSeed) {
+  const std::vector<double> g = gram_of(rows_);
+  for (const int32_t mechanism : {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM,
+                                  DPCOV_MECHANISM_WISHART_ADDITIVE}) {
+    dpcov_plan *p = nullptr;
+    ASSERT_EQ(dpcov_plan_create(&p, mechanism, DPCOV_NUMERICS_IDEALIZED, 3, 20, 1.0, 0.5, 1e-6,
+                                nullptr),
+              DPCOV_OK);
+    dpcov_rng *a = nullptr, *b = nullptr;
+    ASSERT_EQ(dpcov_rng_create_seeded(&a, 9, 0), DPCOV_OK);
+    ASSERT_EQ(dpcov_rng_create_seeded(&b, 9, 0), DPCOV_OK);
+    std::vector<double> direct(9), planned(g);  // the plan's release overwrites its input
+    dpcov_receipt ra = empty_receipt(), rb = empty_receipt();
+    ASSERT_EQ(dpcov_mechanism_release(mechanism, DPCOV_COL_MAJOR, 3, g.data(), 3, 20, 1.0, 0.5,
+                                      1e-6, nullptr, a, direct.data(), 3, &ra),
+              DPCOV_OK);
+    ASSERT_EQ(dpcov_plan_release_matrix(p, DPCOV_COL_MAJOR, 3, planned.data(), 3, b,
+                                        planned.data(), 3, &rb),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(direct, planned);
+    EXPECT_EQ(std::memcmp(&ra, &rb, sizeof ra), 0);
+    EXPECT_EQ(rb.n, 20);
+    dpcov_rng_destroy(&a);
+    dpcov_rng_destroy(&b);
+    dpcov_plan_destroy(&p);
+  }
+}
+
+TEST_F(CapiPlan, AMatrixReleaseRefusesEveryBadArgumentBeforeDrawing) {
+  const std::vector<double> g = gram_of(rows_);
+  dpcov_plan *p = nullptr, *exact = nullptr, *uncounted = nullptr;
+  ASSERT_EQ(dpcov_plan_create(&p, DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, 3, 20,
+                              1.0, 1.0, 1e-6, nullptr),
+            DPCOV_OK);
+  ASSERT_EQ(dpcov_plan_create(&exact, DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_EXACT, 3, 20,
+                              1.0, 1.0, 1e-6, nullptr),
+            DPCOV_OK);
+  uncounted = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED);
+  dpcov_receipt r = empty_receipt(), small = empty_receipt();
+  small.struct_size = 1;
+  std::vector<double> bad(g);
+  bad[1] = 5.0;  // not symmetric
+  std::vector<double> nan(g);
+  nan[4] = kNaN;
+  const std::vector<unsigned char> before = state_of(rng_);
+  const auto release = [&](const dpcov_plan *plan, int32_t layout, int64_t dim, const double *m,
+                           int64_t ldg, dpcov_rng *rng, double *out, int64_t ldo,
+                           dpcov_receipt *receipt) {
+    return dpcov_plan_release_matrix(plan, layout, dim, m, ldg, rng, out, ldo, receipt);
+  };
+  double *o = out_.data();
+  const int32_t row = DPCOV_ROW_MAJOR;
+  EXPECT_EQ(release(nullptr, row, 3, g.data(), 3, rng_, o, 3, &r), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(p, row, 3, nullptr, 3, rng_, o, 3, &r), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(p, row, 3, g.data(), 3, nullptr, o, 3, &r), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(p, row, 3, g.data(), 3, rng_, nullptr, 3, &r), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(p, row, 3, g.data(), 3, rng_, o, 3, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(release(p, row, 3, g.data(), 3, rng_, o, 3, &small), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(release(p, 7, 3, g.data(), 3, rng_, o, 3, &r), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(p, row, 3, g.data(), 2, rng_, o, 3, &r), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(p, row, 3, g.data(), 3, rng_, o, 2, &r), DPCOV_E_LAYOUT);
+  EXPECT_EQ(release(p, row, 2, g.data(), 3, rng_, o, 3, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(release(p, row, -1, g.data(), 3, rng_, o, 3, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(release(exact, row, 3, g.data(), 3, rng_, o, 3, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("idealized"), std::string::npos);
+  EXPECT_EQ(release(uncounted, row, 3, g.data(), 3, rng_, o, 3, &r), DPCOV_E_INCOMPATIBLE);
+  EXPECT_NE(release(p, row, 3, bad.data(), 3, rng_, o, 3, &r), DPCOV_OK);
+  EXPECT_NE(release(p, row, 3, nan.data(), 3, rng_, o, 3, &r), DPCOV_OK);
+  expect_untouched(before, r);
+  dpcov_plan_destroy(&p);
+  dpcov_plan_destroy(&exact);
+  dpcov_plan_destroy(&uncounted);
 }
 
 }  // namespace

@@ -485,6 +485,14 @@ void planned_releases() {
   EXPECT_INTACT(plan_receipt);
   EXPECT_INTACT(plan_grid);
   EXPECT_INTACT(release_receipt);
+  Canary<dpcov_receipt> matrix_receipt;
+  const auto statistic = gram(2, 20);
+  ASSERT_CALL_OK(dpcov_plan_create(&plan, DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED,
+                                   2, 20, 1.0, 1.0, 1e-6, nullptr));
+  ASSERT_CALL_OK(dpcov_plan_release_matrix(plan, DPCOV_ROW_MAJOR, 2, statistic.data(), 2, s.rng,
+                                           out.data(), 2, matrix_receipt.get()));
+  dpcov_plan_destroy(&plan);
+  EXPECT_INTACT(matrix_receipt);
 }
 
 // Each entry point that fills a caller's struct, with the case that calls it.
@@ -505,6 +513,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_plan_get_receipt", planned_releases},
       {"dpcov_plan_get_exact_grid", planned_releases},
       {"dpcov_plan_release_gram", planned_releases},
+      {"dpcov_plan_release_matrix", planned_releases},
       {"dpcov_sketch_get_info", sketches},
       {"dpcov_sketch_release", sketches},
       {"dpcov_ols_jl", private_ols},

@@ -1173,6 +1173,9 @@ PROTOTYPES = {
                                             c_void_p]),
     "dpcov_plan_release_gram": (c_int32, [c_void_p, c_void_p, c_void_p, c_int32, Address(c_double),
                                           c_int64, POINTER(ReceiptC)]),
+    "dpcov_plan_release_matrix": (c_int32, [c_void_p, c_int32, c_int64, Address(c_double), c_int64,
+                                            c_void_p, Address(c_double), c_int64,
+                                            POINTER(ReceiptC)]),
     # row_passes.h
     "dpcov_dly_session_create": (c_int32, [POINTER(c_void_p), c_int64, c_int64,
                                            POINTER(DlyParamsC), POINTER(c_void_p)]),

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._lib import C, MechanismParamsC, ReceiptC, _check, new_struct
-from .ledger import active_accountant, charged_if_drawn
+from .ledger import active_accountant
 from .types import (BudgetSplit, Calibration, LambdaMinScope, Neighbour, Receipt, enum_value,
                     mechanism_id)
 
@@ -76,19 +76,28 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     mechanism and :func:`release_gram`, is exact for ``"analyze_gauss"`` and ``"laplace_sym"``.
     """
     g = _arrays.square(gram, "gram")
-    if out is None:
-        o = _arrays.empty(g.rows, g.rows, g.layout)
-    else:
-        o = _arrays.square(out, "out", g.layout, writable=True)
-        _arrays.same_shape(g, "gram", o, "out")
+    if active_accountant() is not None:
+        # Planned once: the accountant checks the plan the release then draws with (dpcov/plan.h).
+        from .plan import Plan
+        with Plan(mechanism, g.rows, n, bound, epsilon, delta, exact=False, **params) as kept:
+            return kept.release_matrix(gram, rng, out)
+    o = output_like(g, out)
     p = mechanism_params(**params)
-    budget, planned = _checked_budget(mechanism, g.rows, n, bound, epsilon, delta, params)
     receipt = new_struct(ReceiptC)
-    with charged_if_drawn(budget, planned, rng):
-        _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
-                                         int(n), float(bound), float(epsilon), float(delta),
-                                         byref(p), rng, o.ptr, o.ld, byref(receipt)))
-    return _charged(budget, Release(o.array, Receipt(receipt)))
+    _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
+                                     int(n), float(bound), float(epsilon), float(delta),
+                                     byref(p), rng, o.ptr, o.ld, byref(receipt)))
+    return Release(o.array, Receipt(receipt))
+
+
+def output_like(g, out):
+    """The output of a release of the checked square matrix ``g``: ``out`` checked as writable,
+    of the same shape and storage order, or a new array in that order."""
+    if out is None:
+        return _arrays.empty(g.rows, g.rows, g.layout)
+    o = _arrays.square(out, "out", g.layout, writable=True)
+    _arrays.same_shape(g, "gram", o, "out")
+    return o
 
 
 def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str = "C",
@@ -117,17 +126,6 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
                                           float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
                                           byref(receipt)))
     return Release(o.array, Receipt(receipt))
-
-
-def _checked_budget(mechanism, dim, n, bound, epsilon, delta, params):
-    """The active accountant (dpcov.ledger) once the plan of this release fits in it, and the
-    plan, or (None, None): a release over the cap is refused before any noise is drawn."""
-    budget = active_accountant()
-    if budget is None:
-        return None, None
-    planned = plan(mechanism, dim, n, bound, epsilon, delta, **params)
-    budget.check(planned)
-    return budget, planned
 
 
 def _charged(budget, release: Release) -> Release:

@@ -12,7 +12,7 @@ from ._lib import C, ExactGridC, ReceiptC, _check, new_struct
 from .exact import ExactGrid
 from .gram import GramAccumulator, _row_bounding
 from .ledger import active_accountant, charged_if_drawn
-from .mechanism import Release, _charged, mechanism_params
+from .mechanism import Release, _charged, mechanism_params, output_like
 from .types import Receipt, mechanism_id
 
 
@@ -74,12 +74,27 @@ class Plan(Handle):
         (``dpcov_plan_release_gram``), charged to the active accountant, if any."""
         dim = gram.info().dim if not gram.closed else 1
         o = _arrays.empty(dim, dim, _arrays.order_layout(order))
+        return self._charged_release(rng, o, lambda receipt: C.dpcov_plan_release_gram(
+            self, gram, rng, o.layout, o.ptr, o.ld, receipt))
+
+    def release_matrix(self, gram, rng, out=None) -> Release:
+        """Release the symmetric d x d statistic ``gram`` of the plan's n rows with this plan's
+        constants (``dpcov_plan_release_matrix``; a plan with ``exact=False`` and n >= 1),
+        charged to the active accountant, if any. ``gram`` and ``out`` as for
+        :func:`dpcov.mechanism.release`."""
+        g = _arrays.square(gram, "gram")
+        o = output_like(g, out)
+        return self._charged_release(rng, o, lambda receipt: C.dpcov_plan_release_matrix(
+            self, g.layout, g.rows, g.ptr, g.ld, rng, o.ptr, o.ld, receipt))
+
+    def _charged_release(self, rng, o, call) -> Release:
+        """``call(receipt)``, the C release into ``o``, after the active accountant, if any,
+        has checked this plan's receipt; charged once drawn."""
         budget, planned = active_accountant(), None
         if budget is not None:
             planned = self.receipt()
             budget.check(planned)
         receipt = new_struct(ReceiptC)
         with charged_if_drawn(budget, planned, rng):
-            _check(C.dpcov_plan_release_gram(self, gram, rng, o.layout, o.ptr, o.ld,
-                                             byref(receipt)))
+            _check(call(byref(receipt)))
         return _charged(budget, Release(o.array, Receipt(receipt)))

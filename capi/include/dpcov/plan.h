@@ -10,7 +10,7 @@
  * the plan the library computed, and nothing a caller can edit: dpcov_plan_create() plans once
  * (dpcov_plan_create_at_bound() moves it to a bound chosen later), dpcov_plan_get_receipt() and dpcov_plan_get_exact_grid() read it,
  * dpcov_gram_create_planned() makes the accumulator of its grid, and dpcov_plan_release_gram()
- * releases with its constants. The plan's n may be 0 when the rows are not counted yet: no
+ * releases with its constants (dpcov_plan_release_matrix() from a matrix the caller holds). The plan's n may be 0 when the rows are not counted yet: no
  * calibration reads n, so the release records the accumulator's n and keeps the constants (the
  * few mechanisms whose derived values read n, IEV and KT under replace-one and the graphical-lasso
  * output perturbation, have those computed at the accumulator's n). docs/design.md says why an
@@ -131,6 +131,31 @@ DPCOV_API dpcov_status dpcov_gram_create_planned(dpcov_gram **out, int64_t cols,
 DPCOV_API dpcov_status dpcov_plan_release_gram(const dpcov_plan *plan, const dpcov_gram *gram,
                                                dpcov_rng *rng, int32_t layout, double *out,
                                                int64_t ldo, dpcov_receipt *receipt);
+
+/**
+ * Release the symmetric d x d statistic @p gram of the plan's n rows of norm <= its B with
+ * @p plan: dpcov_mechanism_release() without planning again, so that a caller that reads the
+ * plan first (to check it against a budget) draws with the constants it read.
+ * @param plan    the plan, made with ::DPCOV_NUMERICS_IDEALIZED and n >= 1 (a matrix already
+ *                rounded cannot be released exactly, and its n is not counted here).
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, of @p gram and @p out.
+ * @param dim     d, the plan's.
+ * @param gram    d x d, checked as by dpcov_mechanism_release(); not retained.
+ * @param ldg     leading dimension of @p gram.
+ * @param rng     the generator; every check runs before the first draw, so a rejected call leaves
+ *                it unchanged; a draw once made is consumed.
+ * @param[out] out  d x d, written in full and exactly symmetric (it may be @p gram); untouched on
+ *                failure.
+ * @param ldo     leading dimension of @p out.
+ * @param[out] receipt  the caller sets receipt->struct_size; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INCOMPATIBLE (@p dim not the plan's d, a
+ *         plan with exact numerics, or one made with n = 0), and the statuses of
+ *         dpcov_mechanism_release().
+ */
+DPCOV_API dpcov_status dpcov_plan_release_matrix(const dpcov_plan *plan, int32_t layout,
+                                                 int64_t dim, const double *gram, int64_t ldg,
+                                                 dpcov_rng *rng, double *out, int64_t ldo,
+                                                 dpcov_receipt *receipt);
 
 #ifdef __cplusplus
 }

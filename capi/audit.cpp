@@ -10,6 +10,7 @@
 #include "../core/audit/rows_black_box.hpp"
 #include "../core/audit/rows_exact_audit.hpp"
 #include "../core/audit/trials.hpp"
+#include "../core/audit/unit_audit.hpp"
 #include "../core/check.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
@@ -188,6 +189,29 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
     const audit::PairStatistics pair = audit::pair_statistics(
         data.rows, data.rows_prime, bound, request.options.neighbour);
     run(id, request, pair, settings, result);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_units(int32_t mechanism, int64_t dim, int64_t max_rows_per_unit,
+                                         double bound, double epsilon, double delta,
+                                         int32_t broken, const dpcov_mechanism_params *mechanism_params,
+                                         const dpcov_audit_params *params, dpcov_audit_result *result) {
+  return dpcov::capi::guarded([&] {
+    if (broken != 0 && broken != 1)
+      fail(dpcov::Status::InvalidArgument, "broken must be 0 or 1, got ", broken);
+    check_result_output(result);
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    dpcov::check::dimension(dim, "dimension d");
+    const mech::Request request{dim, 0, bound, epsilon, delta,
+                                dpcov::capi::options_from(mechanism_params)};
+    const audit::Settings settings = settings_of(audit_params(params));
+    audit::check_settings(settings);
+    // The planned release first: an unplannable request fails before any row is made.
+    const mech::Request shipped = audit::unit_release_request(id, request, max_rows_per_unit);
+    if (!audit::bound_from_pair(id, request)) mech::plan(id, broken ? request : shipped);
+    const audit::AuditReport report =
+        audit::audit_units(id, request, max_rows_per_unit, broken == 1, settings);
+    dpcov::capi::write_struct(result, c_result(report, result->struct_size));
   });
 }
 

@@ -4,6 +4,7 @@
 #include "../core/error.hpp"
 #include "../core/data/row_bounding.hpp"
 #include "../core/mechanisms/registry.hpp"
+#include "../core/mechanisms/unit_group_request.hpp"
 #include "receipt_writer.hpp"
 #include "rng_handle.hpp"
 #include "struct_size.hpp"
@@ -44,13 +45,26 @@ void check_unit_release(mech::MechanismId id, const data::UnitSampler &units) {
          "dpcov_gram_finish_units() after its last rows");
 }
 
+mech::Request drawn_request(mech::MechanismId id, const dpcov_gram &gram,
+                           const mech::Request &request) {
+  if (!gram.units || !mech::units_by_group_privacy(id))
+    return request;
+  return mech::group_unit_request(request, gram.units->max_rows_per_unit(),
+                                  gram.bounding->norm_bound());
+}
+
 namespace {
 
 // With privacy units neighbouring datasets differ in a unit: the receipt states n as the number of
-// units (public under replace-one) and k, public; the rows kept, which the draw checks, are not.
-void state_units(mech::Receipt &receipt, const data::UnitSampler &units) {
+// units (public under replace-one) and k, public, and the unit-level guarantee of `request`; the
+// rows kept, which the draw checks, are not.
+void state_units(mech::Receipt &receipt, const data::UnitSampler &units,
+                 const mech::Request &request) {
   receipt.n = units.units();
   receipt.max_rows_per_unit = units.max_rows_per_unit();
+  receipt.epsilon = request.epsilon;
+  if (receipt.delta != 0.0) receipt.delta = request.delta;
+  receipt.neighbour = request.options.neighbour;
 }
 
 }  // namespace
@@ -66,14 +80,15 @@ void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech:
   // fails where its plan fails, with the same status, and a refused call leaves the generator as
   // it was; a draw once made is consumed (a call that fails after drawing still advances it).
   mech::ExactGrid grid;
-  const mech::Receipt planned = plan_of(gram.exact ? &grid : nullptr);
+  const mech::Request drawn = drawn_request(id, gram, request);
+  const mech::Receipt planned = plan_of(drawn, gram.exact ? &grid : nullptr);
   mech::Receipt stated = planned;
-  if (gram.units) state_units(stated, *gram.units);
+  if (gram.units) state_units(stated, *gram.units, request);
   c_receipt(stated, receipt);
   mech::Release release =
-      gram.exact ? mech::release_exact_gram(id, *gram.exact, request, planned, grid, rng->rng)
-                 : mech::release(id, gram.acc.matrix().view(), request, planned, rng->rng);
-  if (gram.units) state_units(release.receipt, *gram.units);
+      gram.exact ? mech::release_exact_gram(id, *gram.exact, drawn, planned, grid, rng->rng)
+                 : mech::release(id, gram.acc.matrix().view(), drawn, planned, rng->rng);
+  if (gram.units) state_units(release.receipt, *gram.units, request);
   check::finite_result(release.matrix.view(), "released matrix");
   const dpcov_receipt written = c_receipt(release.receipt, receipt);
   write_symmetric_from_upper(release.matrix, out_view);

@@ -28,13 +28,24 @@ void check_exact_release(mechanisms::MechanismId id);
 // Status::Precondition while a unit is open (dpcov_gram_finish_units() not yet called).
 void check_unit_release(mechanisms::MechanismId id, const data::UnitSampler &units);
 
-// The plan of a release at its request's n; for an exact accumulator it is given a grid to fill
-// with the plan's (else nullptr).
-using PlanOf = std::function<mechanisms::Receipt(mechanisms::ExactGrid *grid)>;
+// The request a release by `id` from `gram` is planned and drawn at: `request` (gram_request()),
+// except for a mechanism that holds at unit level by group privacy
+// (mechanisms::units_by_group_privacy) on an accumulator of units, which is planned at the rows'
+// own bound B, under add/remove, at the per-row budget of k (add/remove) or 2 k (replace) steps
+// (privacy::group_privacy_row_budget; proofs/unit_group_privacy.md).
+mechanisms::Request drawn_request(mechanisms::MechanismId id, const dpcov_gram &gram,
+                                  const mechanisms::Request &request);
 
-// Releases `gram` by `id` at `request` (gram_request()) from plan_of(), called once after the
-// output's checks: the draw uses the plan's constants and grid as they are. The receipt's checks
-// run before the first draw; out and receipt are written only on success.
+// The plan of a release at `drawn` (drawn_request()); for an exact accumulator it is given a grid
+// to fill with the plan's (else nullptr).
+using PlanOf = std::function<mechanisms::Receipt(const mechanisms::Request &drawn,
+                                                 mechanisms::ExactGrid *grid)>;
+
+// Releases `gram` by `id` at `request` (gram_request()) from plan_of(drawn_request()), called once
+// after the output's checks: the draw uses the plan's constants and grid as they are. The
+// receipt states `request`'s epsilon, delta and relation (the unit-level guarantee) whatever the
+// per-row budget drawn at. The receipt's checks run before the first draw; out and receipt are
+// written only on success.
 void release_gram_into(mechanisms::MechanismId id, const dpcov_gram &gram,
                        const mechanisms::Request &request, const PlanOf &plan_of, dpcov_rng *rng,
                        int32_t layout, double *out, int64_t ldo, dpcov_receipt *receipt);

@@ -161,9 +161,8 @@ DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpc
     const mech::Request request =
         dpcov::capi::gram_request(*gram, epsilon, delta, dpcov::capi::options_from(params));
     // The release draws from this plan (and grid): each is computed once.
-    const auto plan_of = [&](mech::ExactGrid *grid) {
-      return grid != nullptr ? mech::plan_exact_additive(id, request, grid)
-                             : mech::plan(id, request);
+    const auto plan_of = [&](const mech::Request &drawn, mech::ExactGrid *grid) {
+      return grid != nullptr ? mech::plan_exact_additive(id, drawn, grid) : mech::plan(id, drawn);
     };
     dpcov::capi::release_gram_into(id, *gram, request, plan_of, rng, layout, out, ldo, receipt);
   });

@@ -8,6 +8,7 @@
 #include "../core/error.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
 #include "../core/mechanisms/mechanism.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "exact_grid.hpp"
 #include "gram_handle.hpp"
 #include "gram_release.hpp"
@@ -162,7 +163,13 @@ DPCOV_API dpcov_status dpcov_plan_release_gram(const dpcov_plan *plan, const dpc
            gram->exact ? ", exact" : ", idealized", ") is not the plan's (d = ",
            plan->request.dim, ", B = ", plan->request.bound,
            plan->grid ? ", exact" : ", idealized", " numerics)");
-    const auto plan_of = [&](mech::ExactGrid *grid) {
+    // A plan is made at the bound and budget it is given; a group-privacy release of units is
+    // planned at a per-row budget the plan does not hold.
+    if (gram->units && mech::units_by_group_privacy(plan->id))
+      fail(dpcov::Status::Incompatible, mech::mechanism_name(plan->id),
+           " releases privacy units at a per-row budget (proofs/unit_group_privacy.md): release ",
+           "gram with dpcov_mechanism_release_gram");
+    const auto plan_of = [&](const mech::Request &, mech::ExactGrid *grid) {
       if (grid != nullptr) *grid = *plan->grid;
       return mech::plan_at_rows(plan->id, plan->receipt, request);
     };

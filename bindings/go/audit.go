@@ -154,6 +154,26 @@ func AuditRunPair(m Mechanism, rows, rowsPrime Matrix, bound, epsilon, delta flo
 	return auditResultFromC(&res), nil
 }
 
+// AuditUnits audits m at the level of privacy units: the release from an accumulator of units of
+// at most maxRowsPerUnit rows against the unit-level (epsilon, delta), on a pair that differs by
+// one unit of that many rows; broken audits the planted variant that bounds rows but not units.
+func AuditUnits(m Mechanism, dim, maxRowsPerUnit int64, bound, epsilon, delta float64, broken bool,
+	mparams *MechanismParams, params *AuditParams) (AuditResult, error) {
+	b := C.int32_t(0)
+	if broken {
+		b = 1
+	}
+	res := C.dpcov_audit_result{struct_size: C.size_t(C.sizeof_dpcov_audit_result)}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_units(C.int32_t(m), C.int64_t(dim), C.int64_t(maxRowsPerUnit),
+			C.double(bound), C.double(epsilon), C.double(delta), b, mparams.c(), params.c(), &res)
+	})
+	if err != nil {
+		return AuditResult{}, err
+	}
+	return auditResultFromC(&res), nil
+}
+
 // The zCDP mechanisms on the rows that AuditRowsBlackBox audits, and its statistics.
 const (
 	AuditRowsDLYGauss                = C.DPCOV_AUDIT_ROWS_DLY_GAUSS

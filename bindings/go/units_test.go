@@ -58,3 +58,20 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 		t.Fatalf("mechanisms with a unit proof: %v", with)
 	}
 }
+
+// AuditUnits: the release of units of 60 rows not flagged, the rows-only variant flagged (alpha
+// 1e-6 per audit, fixed seed); a mechanism without a unit proof refused.
+func TestAuditUnitsPassesTheReleaseAndFlagsRowsOnlyBounding(t *testing.T) {
+	ap := DefaultAuditParams()
+	ap.FirstCheckpoint = 250
+	ap.Seed = 5
+	for _, broken := range []bool{false, true} {
+		res, err := AuditUnits(WishartAdditive, 3, 60, 1, 0.9, 1e-6, broken, nil, &ap)
+		if err != nil || (res.Verdict == AuditViolation) != broken {
+			t.Fatalf("broken %v: %+v %v", broken, res, err)
+		}
+	}
+	if _, err := AuditUnits(IEV, 3, 2, 1, 1, 0, false, nil, &ap); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("iev: %v", err)
+	}
+}

@@ -92,6 +92,7 @@ struct AuditOptions {
   std::optional<int64_t> steps;       // coinpress, coinpress_mean
   std::string method = "auto";        // dly_*, coinpress: auto, exact, black-box, both
   int64_t pairs = kDefaultExactPairs;  // the exact audit of dly_*, coinpress
+  int64_t unit_rows = 0;  // > 0: unit-level pairs of this many rows (dpcov_audit_units)
   bool json = false;
 };
 
@@ -192,10 +193,11 @@ struct Row {
   int64_t steps = 1;  // coinpress's t in the exact audit
   int64_t pairs = 0, worst_pair = 0;  // the exact audit's pairs and the worst (0: the axis pair)
   std::string why_black_box;  // the library's reason when there is no exact audit
+  bool planted_broken = false;  // --unit-rows: the rows-only variant, expected to be flagged
 };
 
 bool violated(const Row &row) {
-  if (!row.audited) return false;
+  if (!row.audited || row.planted_broken) return false;
   const int32_t verdict = row.black_box    ? row.black_box->verdict
                           : row.mean_audit ? row.mean_audit->verdict
                           : row.exact      ? row.exact->verdict
@@ -350,7 +352,8 @@ std::vector<Row> audit_rows_job(const AuditOptions &o, const Job &job, double ep
   return rows;
 }
 
-Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
+// With --unit-rows, `broken` chooses the unit audit's planted variant.
+Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int32_t broken = 0) {
   Row row;
   row.mechanism = job.name;
   row.requested_epsilon = eps;
@@ -399,7 +402,10 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
   }
   row.result.struct_size = sizeof row.result;
   const dpcov_status status =
-      dpcov_audit_run(job.id, d, row.n, o.bound, eps, o.delta, &mp, &ap, &row.result);
+      o.unit_rows > 0
+          ? dpcov_audit_units(job.id, d, o.unit_rows, o.bound, eps, o.delta, broken, &mp, &ap,
+                              &row.result)
+          : dpcov_audit_run(job.id, d, row.n, o.bound, eps, o.delta, &mp, &ap, &row.result);
   if (status == DPCOV_OK) {
     row.audited = true;
   } else {
@@ -408,8 +414,38 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d) {
   return row;
 }
 
+// --unit-rows: each mechanism with a unit proof on the pair that differs by one unit of k rows,
+// its release of units and the planted variant that bounds rows but not units
+// (dpcov_audit_units). Within "all" the mechanisms without a unit proof are left out.
+std::vector<Row> audit_unit_jobs(const AuditOptions &o, const std::vector<Job> &jobs, bool all) {
+  std::vector<Row> rows;
+  for (const Job &job : jobs) {
+    dpcov_mechanism_entry entry{};
+    entry.struct_size = sizeof entry;
+    const bool gram = job.rows_mechanism < 0 && !job.coinpress_mean;
+    const bool units = gram && dpcov_mechanism_info_by_id(job.id, &entry) == DPCOV_OK &&
+                       *entry.unit_proof != '\0';
+    if (!units && all) continue;
+    if (!units) fail(kExitUsage, "--unit-rows: ", job.name, " has no unit-level proof");
+    for (const double eps : o.epsilons)
+      for (const int64_t d : o.dims)
+        for (const int32_t broken : {0, 1}) {
+          Row row = audit_one(o, job, eps, d, broken);
+          row.dataset = broken ? "rows-only" : "released";
+          row.neighbour_kind = concat("unit-of-", o.unit_rows);
+          row.planted_broken = broken == 1;
+          row.n = 0;  // the pair is the library's (units, not a row count)
+          rows.push_back(std::move(row));
+        }
+  }
+  return rows;
+}
+
 const char *verdict(const Row &row) {
   if (!row.audited) return "not audited";
+  if (row.planted_broken)
+    return row.result.verdict == DPCOV_AUDIT_VIOLATION ? "flagged (planted bug)"
+                                                       : "NOT flagged: too few rows or draws";
   return violated(row) ? "violation" : "no violation found";
 }
 
@@ -483,6 +519,7 @@ nlohmann::ordered_json row_json(const Row &row) {
                               {"dataset", row.dataset},
                               {"neighbour_kind", row.neighbour_kind},
                               {"verdict", verdict(row)}};
+  if (row.planted_broken) j["planted_broken"] = true;
   if (!row.audited) {
     j["error"] = row.not_audited;
     return j;
@@ -675,7 +712,8 @@ void run_audit(const AuditOptions &o) {
   check_rows_options(o, jobs, all);
 
   std::vector<Row> rows;
-  for (const Job &job : jobs)
+  if (o.unit_rows > 0) rows = audit_unit_jobs(o, jobs, all);
+  for (const Job &job : o.unit_rows > 0 ? std::vector<Job>{} : jobs)
     for (const double eps : o.epsilons) {
       // The exact audit has its own pair (d = 3): once per epsilon, whatever --dims.
       std::string why;
@@ -737,6 +775,15 @@ void run_audit(const AuditOptions &o) {
     for (const Row &row : rows)
       if (!row.audited) fail(kExitPrivacy, row.mechanism, " could not be audited: ", row.not_audited);
   if (violation) throw CliError(kExitViolation, "the audit found a privacy violation (see the table)");
+}
+
+void add_unit_rows_option(CLI::App &command, AuditOptions &options) {
+  command.add_option("--unit-rows", options.unit_rows,
+                     "Audit at the level of privacy units (docs/privacy-units.md): each mechanism "
+                     "with a unit proof on a pair that differs by one unit of K rows on the "
+                     "bound, its release of units and, as a planted bug the audit should flag, "
+                     "the same mechanism bounding rows but not units (dpcov_audit_units; d >= 2)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
 }
 
 }  // namespace
@@ -839,6 +886,7 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
                       "reported: the axis pair and --pairs - 1 rotations of it drawn from --seed, "
                       "each at --alpha / pairs (default 3, at most 64)")
       ->check(CLI::Range(int64_t{1}, int64_t{64}));
+  add_unit_rows_option(*command, *options);
   command->add_flag("--audit-only-not-private", options->audit_only_not_private,
                     "Run the NON-private mechanisms (wishart_jiang) as audit targets");
   command->add_flag("--json", options->json, "Print the audits as JSON");

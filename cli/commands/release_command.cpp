@@ -308,6 +308,14 @@ dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &
   return spec;
 }
 
+// Whether the registry releases `id` at unit level by group privacy (its unit proof).
+bool units_by_group_privacy(int32_t id) {
+  dpcov_mechanism_entry entry{};
+  entry.struct_size = sizeof entry;
+  library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
+  return std::string(entry.unit_proof) == "proofs/unit_group_privacy.md";
+}
+
 // Streams `rows` through the library's bounded accumulator (memory O(d^2 + chunk), exact or
 // idealized) and releases from it into `released`; returns its counters (curator only).
 dpcov_gram_info accumulate_and_release(const GramPlan &plan, const ReleaseOptions &o,
@@ -320,10 +328,17 @@ dpcov_gram_info accumulate_and_release(const GramPlan &plan, const ReleaseOption
           : accumulate_bounded(rows, release_bounding(plan, o), o.quiet, plan.handle.get());
   const dpcov_gram_info info = gram_info(gram.get());
   refuse_empty_if_n_public(info, o, rows);
-  checked(dpcov_plan_release_gram(plan.handle.get(), gram.get(), rng, DPCOV_ROW_MAJOR,
-                                  released.data(), plan.d, &receipt),
-          concat("releasing with ", o.mechanism.mechanism,
-                 plan.exact ? " (exact numerics)" : ""));
+  // Units by group privacy are drawn at a per-row budget that a plan does not hold: the library
+  // plans them at the release, from the unit-level budget the plan was checked and charged with.
+  const dpcov_status status =
+      plan.unit_index >= 0 && units_by_group_privacy(plan.choice.id)
+          ? dpcov_mechanism_release_gram(plan.choice.id, gram.get(), plan.mechanism.epsilon,
+                                         plan.choice.delta, &plan.choice.params, rng,
+                                         DPCOV_ROW_MAJOR, released.data(), plan.d, &receipt)
+          : dpcov_plan_release_gram(plan.handle.get(), gram.get(), rng, DPCOV_ROW_MAJOR,
+                                    released.data(), plan.d, &receipt);
+  checked(status, concat("releasing with ", o.mechanism.mechanism,
+                         plan.exact ? " (exact numerics)" : ""));
   return info;
 }
 

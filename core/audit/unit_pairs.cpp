@@ -28,6 +28,15 @@ UnitRows joined(const UnitRows &data, const UnitRows &other) {
   return out;
 }
 
+Matrix float_gram(const UnitRows &data) {
+  const ConstMatrixView v = data.view();
+  Matrix g(data.cols, data.cols);
+  for (int64_t r = 0; r < v.rows; ++r)
+    for (int64_t i = 0; i < data.cols; ++i)
+      for (int64_t j = 0; j < data.cols; ++j) g(i, j) += v(r, i) * v(r, j);
+  return g;
+}
+
 UnitRows aligned_unit(int64_t k, double bound, const std::vector<double> &direction) {
   double norm2 = 0.0;
   for (const double v : direction) norm2 += v * v;

@@ -22,6 +22,9 @@ using UnitRows = data::UnitBatch;
 // `data` with `other`'s units after its own.
 UnitRows joined(const UnitRows &data, const UnitRows &other);
 
+// The Gram matrix of the dataset's rows in floating point (what the idealized accumulator sums).
+Matrix float_gram(const UnitRows &data);
+
 // `k` rows, each `bound` times the unit vector along `direction` (d entries, not all 0): the
 // unit whose Gram contribution k B^2 v v^T has the largest trace, in one direction.
 UnitRows aligned_unit(int64_t k, double bound, const std::vector<double> &direction);

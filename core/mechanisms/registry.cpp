@@ -13,6 +13,9 @@ constexpr int32_t id_of(MechanismId mechanism) { return static_cast<int32_t>(mec
 
 constexpr const char *kGramHeader = "capi/include/dpcov/mechanism.h";
 constexpr const char *kUnitProof = "proofs/unit_gram_sensitivity.md";
+// Group privacy over the rows of a unit, at a per-row budget: for proofs that hold for a rank-one
+// row change only.
+constexpr const char *kGroupUnitProof = "proofs/unit_group_privacy.md";
 
 // Sized by its initializer: an entry added is one row, with no count to move.
 constexpr RegistryEntry kRegistry[] = {
@@ -46,7 +49,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/wishart_additive.md", kGramHeader,
      "G + Wishart, positive definite",
      "0 < eps < 1, 0 < delta < 1/e",
-     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0},
+     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0, kGroupUnitProof},
     {id_of(MechanismId::InverseGauss), "inverse_gauss", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 (analytic "
@@ -93,7 +96,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/jl_ridge.md", kGramHeader,
      "S^T S / r ~ G + w^2 I, PSD (PD for r >= d)",
      "0 < eps <= 1, 0 < delta < 1/e",
-     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows, kGroupUnitProof},
     {id_of(MechanismId::JlRidgeSigmaMin), "jl_ridge_sigma_min", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 2, Thm 3.1 = B.1 at (eps/2, delta/2) after a "
@@ -111,7 +114,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/inverse_wishart.md", kGramHeader,
      "inverse-Wishart posterior sample, PD",
      "m >= d, 0 < eps <= 1, 0 < delta < 1/e",
-     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof},
+     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof, kGroupUnitProof},
     {id_of(MechanismId::InverseWishartSigmaMin), "inverse_wishart_sigma_min", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 5, Thm 5.1 = B.4 at (eps/2, delta/2) after a "
@@ -235,6 +238,10 @@ const char *exact_theorem_of(MechanismId mechanism) {
 
 bool supports_units(MechanismId mechanism) {
   return *entry_of(id_of(mechanism)).unit_proof != '\0';
+}
+
+bool units_by_group_privacy(MechanismId mechanism) {
+  return std::string_view(entry_of(id_of(mechanism)).unit_proof) == kGroupUnitProof;
 }
 
 std::string units_mechanism_names() {

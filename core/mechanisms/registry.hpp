@@ -123,4 +123,9 @@ const char *exact_theorem_of(MechanismId mechanism);
 bool supports_units(MechanismId mechanism);
 std::string units_mechanism_names();
 
+// Whether a mechanism's unit-level guarantee is group privacy over a unit's rows
+// (proofs/unit_group_privacy.md): it releases at the rows' own bound and a per-row budget
+// (privacy::group_privacy_row_budget), not at the unit bound.
+bool units_by_group_privacy(MechanismId mechanism);
+
 }  // namespace dpcov::mechanisms

@@ -120,6 +120,27 @@ class AuditCommandTest(unittest.TestCase):
             self.assertEqual(result.returncode, EXIT_USAGE, (args, result.stderr))
             self.assertIn(message, result.stderr)
 
+    def test_unit_rows_audit_each_unit_mechanism_and_flag_rows_only_bounding(self):
+        # Units of 60 rows (tests/privacy/units_release_audit_test.cpp says why so many): every
+        # mechanism with a unit proof, its release of units not flagged, the planted rows-only
+        # variant flagged, and the exit code 0 (the planted bug is the expected finding).
+        result = run(["--unit-rows", "60", "-e", "0.9", "--delta", "1e-6", "--dims", "3",
+                      "--trials", "1000", "--first-checkpoint", "250", "--seed", "3", "--json"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+        audits = json.loads(result.stdout)["audits"]
+        names = {a["mechanism"] for a in audits}
+        self.assertEqual(names, {"analyze_gauss", "laplace_sym", "inverse_gauss",
+                                 "wishart_additive", "jl_ridge", "inverse_wishart"})
+        self.assertEqual(len(audits), 12)
+        for a in audits:
+            self.assertEqual(a["neighbour_kind"], "unit-of-60")
+            if a.get("planted_broken"):
+                self.assertEqual(a["verdict"], "flagged (planted bug)", a)
+            else:
+                self.assertEqual(a["verdict"], "no violation found", a)
+        refused = run(["-m", "iev", "--unit-rows", "2", "-e", "1"])
+        self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr)
+
     def test_trials_above_the_maximum_are_a_usage_error_before_any_draw(self):
         # DPCOV_AUDIT_MAX_TRIALS = 10^7 bounds an audit's time and memory: above it every
         # mechanism family (Gram, zCDP rows exact and black-box, coinpress_mean) is refused at

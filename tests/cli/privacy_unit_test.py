@@ -1,5 +1,5 @@
 """`dpcov release --privacy-unit COLUMN --max-rows-per-unit K`: the release at the unit bound
-sqrt(K) B with n the number of units (public under replace-one, withheld under add-remove), the
+sqrt(K) B (the Wishart one at the per-row budget of group privacy) with n the number of units (public under replace-one, withheld under add-remove), the
 public receipt naming the unit column and K and nothing data-dependent, the curator file with the
 units and the rows truncated; units whose rows are not contiguous grouped through spill files;
 misuse refused.
@@ -153,11 +153,28 @@ class PrivacyUnit(DpcovCase):
                 result, _ = self.release(self.csv, extra)
                 self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
                 self.assertIn(words, result.stderr.decode())
-        result = self.run_dpcov(["release", self.csv, "-m", "wishart_additive", "-e", "1", "-d",
+        result = self.run_dpcov(["release", self.csv, "-m", "ols_jl", "-e", "1", "-d",
                                  "1e-6", "--bound", "1", "-o", self.path("w.npy"), "-q",
                                  "--privacy-unit", "person", "--max-rows-per-unit", "2"])
         self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
         self.assertIn("no proof at the level of privacy units", result.stderr.decode())
+
+    def test_wishart_releases_units_by_group_privacy_at_the_row_bound(self):
+        # proofs/unit_group_privacy.md: the rows' bound B, the unit-level (eps, delta) in the
+        # receipt, the degrees of freedom of the per-row budget eps / (2 K) under replace-one.
+        out = self.path("w.npy")
+        result = self.run_dpcov(["release", self.csv, "-m", "wishart_additive", "-e", "0.9", "-d",
+                                 "1e-6", "--bound", "1", "-o", out, "-q", "--seed", "3",
+                                 "--privacy-unit", "person", "--max-rows-per-unit", "3"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(out + ".json") as f:
+            receipt = json.load(f)
+        self.assertEqual(receipt["bound"], 1.0)
+        self.assertEqual((receipt["epsilon"], receipt["delta"]), (0.9, 1e-6))
+        self.assertEqual(receipt["privacy_unit"]["max_rows_per_unit"], 3)
+        # d + 14 ln(4 / delta_r) / eps_r^2 at eps_r = 0.15: far above the row level's 266.
+        self.assertGreater(receipt["dof"], 14 * math.log(4e6) / 0.15 ** 2)
+        self.assertEqual(np.load(out).shape, (2, 2))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 // The auditors on generated pairs: dpcov_audit_run (every mechanism, dataset and neighbour kind),
+// dpcov_audit_units (every mechanism, k and unit relation),
 // the black-box and exact-density audits of the zCDP mechanisms on the rows, and the CoinPress
 // mean audit (the audit on a caller's pair is fuzzed in fuzz_solvers). Sizes and trial counts are
 // capped from the input so that one execution stays fast; invalid sizes are passed only where
@@ -37,6 +38,17 @@ int64_t rows(fuzz::Input &in) {
   return in.range(0, 7) == 0 ? in.range(INT64_MIN, 0) : in.range(1, 12);
 }
 
+// Few trials (one execution stays fast), sometimes a number the library refuses.
+dpcov_audit_params audit_settings(fuzz::Input &in) {
+  dpcov_audit_params ap;
+  fuzz::require(dpcov_audit_params_default(&ap) == DPCOV_OK, "audit params");
+  ap.trials = in.range(-1, 24);
+  ap.first_checkpoint = in.range(-1, 12);
+  ap.alpha = level(in);
+  ap.seed = in.raw<uint64_t>();
+  return ap;
+}
+
 void audit_run(fuzz::Input &in) {
   const int32_t mechanism = static_cast<int32_t>(in.range(-1, 14));
   const int64_t d = dimension(in), n = rows(in);
@@ -54,12 +66,7 @@ void audit_run(fuzz::Input &in) {
     mp.posterior_dof = in.range(-1, 8);
   }
   if (in.range(0, 7) == 0) mp.struct_size = static_cast<size_t>(in.range(0, sizeof mp - 1));
-  dpcov_audit_params ap;
-  fuzz::require(dpcov_audit_params_default(&ap) == DPCOV_OK, "audit params");
-  ap.trials = in.range(-1, 24);
-  ap.first_checkpoint = in.range(-1, 12);
-  ap.alpha = level(in);
-  ap.seed = in.raw<uint64_t>();
+  dpcov_audit_params ap = audit_settings(in);
   ap.dataset = static_cast<int32_t>(in.range(-1, 6));
   ap.neighbour_kind = static_cast<int32_t>(in.range(-1, 4));
   if (in.range(0, 7) == 0) ap.struct_size = static_cast<size_t>(in.range(0, sizeof ap - 1));
@@ -82,6 +89,34 @@ void audit_run(fuzz::Input &in) {
           {"audit run conformance_threshold", v.conformance_threshold},
           {"audit run alpha_per_test", v.alpha_per_test}});
   not_nan(v.max_loss, "audit run max_loss");  // +infinity outside the support of D'
+}
+
+// The unit-level audit: every mechanism id (those without a unit proof refused), k mostly small
+// and sometimes anything (the cap on its pair refuses the large ones before any row is made).
+void audit_units(fuzz::Input &in) {
+  const int32_t mechanism = static_cast<int32_t>(in.range(-1, 14));
+  const int64_t d = dimension(in);
+  const int64_t k = in.range(0, 7) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 4);
+  const double bound = budget(in), eps = budget(in), delta = probability(in);
+  const int32_t broken = static_cast<int32_t>(in.range(-1, 2));
+  dpcov_mechanism_params mp;
+  fuzz::require(dpcov_mechanism_params_default(&mp) == DPCOV_OK, "mechanism params");
+  mp.neighbour = static_cast<int32_t>(in.range(-1, 2));
+  mp.projection_rows = in.range(-1, 40);
+  mp.posterior_dof = in.range(-1, 8);
+  mp.lambda_min_bound = in.range(0, 1) ? 0.0 : in.number();
+  const dpcov_audit_params ap = audit_settings(in);
+  fuzz::Result<dpcov_audit_result> r(in);
+  const dpcov_status s =
+      dpcov_audit_units(mechanism, d, k, bound, eps, delta, broken, &mp, &ap, r.get());
+  if (!r.check(s, "audit units")) return;
+  const dpcov_audit_result v = r.value();
+  fuzz::require(v.verdict == 0 || v.verdict == 1, "audit units: verdict");
+  finite({{"audit units epsilon", v.epsilon}, {"audit units delta", v.delta},
+          {"audit units delta_estimate", v.delta_estimate},
+          {"audit units delta_lower", v.delta_lower}, {"audit units delta_upper", v.delta_upper},
+          {"audit units alpha_per_test", v.alpha_per_test}});
+  not_nan(v.max_loss, "audit units max_loss");
 }
 
 void black_box(fuzz::Input &in) {
@@ -173,10 +208,11 @@ void coinpress_mean(fuzz::Input &in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
-  switch (in.range(0, 3)) {
+  switch (in.range(0, 4)) {
     case 0: audit_run(in); break;
     case 1: black_box(in); break;
     case 2: rows_exact(in); break;
+    case 3: audit_units(in); break;
     default: coinpress_mean(in); break;
   }
   return 0;

@@ -142,21 +142,13 @@ TEST(UnitAudit, ExactReleasesKeepTheirClaimOnUnitPairsAndRowOnlyBoundingIsFlagge
         }
 }
 
-// Idealized numerics: the Gram of the datasets in floating point, and the plan's sigma or scale.
-Matrix gram_of(const UnitRows &data) {
-  const ConstMatrixView v = data.view();
-  Matrix g(data.cols, data.cols);
-  for (int64_t r = 0; r < v.rows; ++r)
-    for (int64_t i = 0; i < data.cols; ++i)
-      for (int64_t j = 0; j < data.cols; ++j) g(i, j) += v(r, i) * v(r, j);
-  return g;
-}
-
+// Idealized numerics: the Gram of the datasets in floating point (float_gram), and the plan's
+// sigma or scale.
 // Exact delta of the Gaussian pair at the plan's epsilon (Balle and Wang 2018), or the Laplace
 // pair's largest loss over epsilon.
 double idealized_ratio(MechanismId m, const Request &r, const UnitRows &a, const UnitRows &b) {
   const mechanisms::Receipt plan = mechanisms::plan(m, r);
-  const Matrix ga = gram_of(a), gb = gram_of(b);
+  const Matrix ga = float_gram(a), gb = float_gram(b);
   if (m == MechanismId::LaplaceSym)
     return upper_triangle_l1_distance(ga.view(), gb.view()) / plan.scale / r.epsilon;
   const double distance = upper_triangle_l2_distance(ga.view(), gb.view());
@@ -222,7 +214,7 @@ std::vector<std::pair<UnitRows, UnitRows>> inverse_pairs(privacy::LambdaMinScope
 // Exact delta of the Gaussian pair on the inverses at the plan's sigma, over the claimed delta.
 double inverse_ratio(const Request &r, const UnitRows &a, const UnitRows &b) {
   const mechanisms::Receipt plan = mechanisms::plan(MechanismId::InverseGauss, r);
-  const Matrix ia = linalg::spd_inverse(gram_of(a)), ib = linalg::spd_inverse(gram_of(b));
+  const Matrix ia = linalg::spd_inverse(float_gram(a)), ib = linalg::spd_inverse(float_gram(b));
   const double distance = upper_triangle_l2_distance(ia.view(), ib.view());
   return privacy::analytic_gaussian_delta(plan.sigma, r.epsilon, distance) / r.delta;
 }

@@ -578,6 +578,14 @@ RC_GTEST_PROP(ExtremeBudget, AuditsAreFiniteOrFailUntouched, ()) {
     if (status != DPCOV_OK) check_failure(status, what);
     check_receipt(status, what, result, &finite_audit_result);
   }
+  // The unit-level audit of the same claim, one unit of 1 to 3 rows, d + 1 columns.
+  dpcov_audit_result units = canary_struct<dpcov_audit_result>();
+  const dpcov_status status =
+      dpcov_audit_units(mechanism, d + 1, *rc::gen::inRange<int64_t>(1, 4), bound, epsilon,
+                        delta, *rc::gen::inRange(0, 2), nullptr, &params, &units);
+  RC_TAG(std::string("audit_units: ") + dpcov_status_string(status));
+  if (status != DPCOV_OK) check_failure(status, "audit_units");
+  check_receipt(status, "audit_units", units, &finite_audit_result);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Privacy units through the C ABI (dpcov_row_bounding::max_rows_per_unit,
 // dpcov_gram_add_unit_rows(), dpcov_gram_finish_units()): Analyze Gauss and symmetric Laplace,
 // exact and idealized, under both relations release at the unit bound with n the number of
-// units; partitions holding disjoint ranges of units merge, in one process or through their saved
+// units; the Wishart and projection mechanisms at the per-row budget of group privacy; partitions holding disjoint ranges of units merge, in one process or through their saved
 // states, into the single-stream release byte for byte, and a unit split between partitions is
 // refused; every misuse is refused with the
 // accumulator and the outputs unchanged.
@@ -194,21 +194,178 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);
   ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);  // a no-op
   EXPECT_EQ(gram_info_of(g).units, kUnits);
-  r = release(DPCOV_MECHANISM_WISHART_ADDITIVE, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
+  r = release(DPCOV_MECHANISM_IEV, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
   EXPECT_EQ(r.status, DPCOV_E_INCOMPATIBLE);
   // The refusal names the mechanisms whose registry entry has a unit proof.
   EXPECT_NE(std::string(dpcov_last_error_message()).find("inverse_gauss"), std::string::npos);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("wishart_additive"), std::string::npos);
   for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
     dpcov_mechanism_entry e{};
     e.struct_size = sizeof e;
     ASSERT_EQ(dpcov_mechanism_info(i, &e), DPCOV_OK);
-    const bool units = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
+    const bool trace = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
                        e.id == DPCOV_MECHANISM_LAPLACE_SYM || e.id == DPCOV_MECHANISM_INVERSE_GAUSS;
-    EXPECT_EQ(std::string(e.unit_proof), units ? "proofs/unit_gram_sensitivity.md" : "") << e.name;
+    const bool group = e.id == DPCOV_MECHANISM_WISHART_ADDITIVE ||
+                       e.id == DPCOV_MECHANISM_JL_RIDGE || e.id == DPCOV_MECHANISM_INVERSE_WISHART;
+    EXPECT_EQ(std::string(e.unit_proof), trace   ? "proofs/unit_gram_sensitivity.md"
+                                         : group ? "proofs/unit_group_privacy.md"
+                                                 : "")
+        << e.name;
   }
   for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
   dpcov_gram_destroy(&g);
   dpcov_rng_destroy(&rng);
+}
+
+// Group privacy (proofs/unit_group_privacy.md): the Wishart release of units is planned at the
+// rows' bound B = 1 under add/remove at (eps / m, delta / sum_{i<m} e^{i eps / m}), m = k or 2 k,
+// and its receipt states the unit-level (eps, delta), relation, n = units and k. A plan made
+// beforehand holds one budget: dpcov_plan_release_gram() refuses such an accumulator.
+TEST(CapiUnits, WishartReleasesUnitsAtThePerRowBudgetOfGroupPrivacy) {
+  const Data data = unit_data(0, kUnits);
+  for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+    dpcov_rng *rng = seeded(21);
+    dpcov_gram *g = unit_gram(
+        unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, neighbour), data, rng);
+    const Released r = release(DPCOV_MECHANISM_WISHART_ADDITIVE, g, neighbour, rng);
+    ASSERT_EQ(r.status, DPCOV_OK) << dpcov_last_error_message();
+    EXPECT_EQ(r.receipt.epsilon, 1.0);
+    EXPECT_EQ(r.receipt.delta, 1e-6);
+    EXPECT_EQ(r.receipt.neighbour, neighbour);
+    EXPECT_EQ(r.receipt.n, kUnits);
+    EXPECT_EQ(r.receipt.max_rows_per_unit, kMaxRows);
+    EXPECT_EQ(r.receipt.bound, 1.0);
+    // The row-level plan at the per-row budget: m = 3 (add/remove) or 6 (replace) steps.
+    const double m = neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? 3.0 : 6.0;
+    const double eps_r = 1.0 / m;
+    const double delta_r = 1e-6 * std::expm1(eps_r) / std::expm1(1.0);
+    dpcov_mechanism_params params;
+    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+    params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+    dpcov_receipt row{};
+    row.struct_size = sizeof row;
+    ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_WISHART_ADDITIVE, kCols, 1, 1.0, eps_r,
+                                   delta_r * (1.0 - 1e-12), &params, &row),
+              DPCOV_OK);
+    EXPECT_EQ(r.receipt.dof, row.dof);
+    EXPECT_EQ(r.receipt.scale, row.scale);
+    // Far more degrees of freedom than the unit budget at row level would give (at epsilon 0.9:
+    // the theorem needs epsilon < 1 there), about (0.9 m)^2 times.
+    ASSERT_EQ(dpcov_mechanism_plan(DPCOV_MECHANISM_WISHART_ADDITIVE, kCols, 1, 1.0, 0.9, 1e-6,
+                                   &params, &row),
+              DPCOV_OK);
+    EXPECT_GT(r.receipt.dof, 0.9 * (0.9 * m) * (0.9 * m) * row.dof);
+    dpcov_plan *plan = nullptr;
+    // A plan of the accumulator's own d and bound, refused for its single budget.
+    ASSERT_EQ(dpcov_plan_create(&plan, DPCOV_MECHANISM_WISHART_ADDITIVE, DPCOV_NUMERICS_IDEALIZED,
+                                kCols, 0, gram_info_of(g).bound, 0.9, 1e-6, &params),
+              DPCOV_OK);
+    std::vector<double> out(kCols * kCols, -7.0);
+    dpcov_receipt unused{};
+    unused.struct_size = sizeof unused;
+    EXPECT_EQ(dpcov_plan_release_gram(plan, g, rng, DPCOV_ROW_MAJOR, out.data(), kCols, &unused),
+              DPCOV_E_INCOMPATIBLE);
+    EXPECT_NE(std::string(dpcov_last_error_message()).find("per-row budget"), std::string::npos);
+    for (const double v : out) EXPECT_EQ(v, -7.0);
+    dpcov_plan_destroy(&plan);
+    dpcov_gram_destroy(&g);
+    dpcov_rng_destroy(&rng);
+  }
+}
+
+// The Johnson-Lindenstrauss ridge and the inverse-Wishart posterior take units the same way.
+TEST(CapiUnits, ProjectionMechanismsReleaseUnitsByGroupPrivacy) {
+  const Data data = unit_data(0, kUnits);
+  dpcov_rng *rng = seeded(22);
+  dpcov_gram *g = unit_gram(unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED,
+                                      DPCOV_NEIGHBOUR_ADD_REMOVE),
+                            data, rng);
+  for (const int32_t mechanism : {DPCOV_MECHANISM_JL_RIDGE, DPCOV_MECHANISM_INVERSE_WISHART}) {
+    dpcov_mechanism_params params;
+    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+    params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+    if (mechanism == DPCOV_MECHANISM_JL_RIDGE) params.projection_rows = 20;
+    else params.posterior_dof = 20;
+    std::vector<double> out(kCols * kCols, -7.0);
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    ASSERT_EQ(dpcov_mechanism_release_gram(mechanism, g, 1.0, 1e-6, &params, rng, DPCOV_ROW_MAJOR,
+                                           out.data(), kCols, &receipt),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(receipt.epsilon, 1.0);
+    EXPECT_EQ(receipt.max_rows_per_unit, kMaxRows);
+    EXPECT_EQ(receipt.bound, 1.0);
+    // w^2 at eps / 3 is more than 3 times w^2 at eps.
+    dpcov_receipt row{};
+    row.struct_size = sizeof row;
+    ASSERT_EQ(dpcov_mechanism_plan(mechanism, kCols, 1, 1.0, 1.0, 1e-6, &params, &row), DPCOV_OK);
+    EXPECT_GT(receipt.appended_w * receipt.appended_w, 3.0 * row.appended_w * row.appended_w);
+  }
+  dpcov_gram_destroy(&g);
+  dpcov_rng_destroy(&rng);
+}
+
+// dpcov_audit_units: the release of units is not flagged and the rows-only variant is (k = 60,
+// tests/privacy/units_release_audit_test.cpp says why); every bad argument is refused with the
+// result untouched. alpha = 1e-6 per audit at fixed seeds.
+TEST(CapiUnits, AuditOfUnitsPassesTheReleaseFlagsRowsOnlyBoundingAndRefusesBadArguments) {
+  dpcov_audit_params ap;
+  ASSERT_EQ(dpcov_audit_params_default(&ap), DPCOV_OK);
+  ap.first_checkpoint = 250;
+  ap.seed = 5;
+  for (const int32_t broken : {0, 1}) {
+    dpcov_audit_result r{};
+    r.struct_size = sizeof r;
+    ASSERT_EQ(dpcov_audit_units(DPCOV_MECHANISM_WISHART_ADDITIVE, 3, 60, 1.0, 0.9, 1e-6, broken,
+                                nullptr, &ap, &r),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(r.verdict, broken ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND);
+    EXPECT_EQ(r.epsilon, 0.9);
+    EXPECT_EQ(r.delta, 1e-6);
+  }
+  struct Bad {
+    int32_t mechanism;
+    int64_t dim, k;
+    double bound, eps, delta;
+    int32_t broken;
+    dpcov_status status;
+  };
+  const double nan = std::nan("");
+  const Bad bad[] = {
+      {DPCOV_MECHANISM_IEV, 3, 2, 1.0, 0.9, 0.0, 0, DPCOV_E_INCOMPATIBLE},
+      {9999, 3, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 1, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_DIMENSION},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 0, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_DIMENSION},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 0, 1.0, 0.9, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, (int64_t{1} << 20) + 1, 1.0, 0.9, 1e-6, 0,
+       DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_WISHART_ADDITIVE, 3, -4, 1.0, 0.9, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, 1.0, 0.9, 1e-6, 2, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, 1.0, 0.0, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, 1.0, nan, 1e-6, 0, DPCOV_E_NON_FINITE},
+      {DPCOV_MECHANISM_WISHART_ADDITIVE, 3, 2, 1.0, 0.9, 1.5, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, nan, 0.9, 1e-6, 0, DPCOV_E_NON_FINITE},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, -1.0, 0.9, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 46340, int64_t{1} << 20, 1.0, 0.9, 1e-6, 0,
+       DPCOV_E_TOO_LARGE},
+  };
+  for (const Bad &b : bad) {
+    dpcov_audit_result r{};
+    r.struct_size = sizeof r;
+    r.samples = -7;
+    const dpcov_status s = dpcov_audit_units(b.mechanism, b.dim, b.k, b.bound, b.eps, b.delta,
+                                             b.broken, nullptr, &ap, &r);
+    EXPECT_EQ(s, b.status) << b.mechanism << " d " << b.dim << " k " << b.k << " bound "
+                           << b.bound << " eps " << b.eps << " delta " << b.delta << ": "
+                           << dpcov_last_error_message();
+    EXPECT_NE(std::string(dpcov_last_error_message()), "");
+    EXPECT_EQ(r.samples, -7);
+  }
+  EXPECT_EQ(dpcov_audit_units(DPCOV_MECHANISM_ANALYZE_GAUSS, 3, 2, 1.0, 0.9, 1e-6, 0, nullptr,
+                              &ap, nullptr),
+            DPCOV_E_NULL_POINTER);
 }
 
 TEST(CapiUnits, DisjointPartitionsMergeIntoTheSingleStreamReleaseByteForByte) {

@@ -19,7 +19,7 @@ AUDIT_MAX_TRIALS = DPCOV_AUDIT_MAX_TRIALS
 
 __all__ = ["AUDIT_MAX_TRIALS", "AUDIT_FIELDS", "audit_coinpress_mean", "audit_params",
            "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_run",
-           "audit_run_pair"]
+           "audit_run_pair", "audit_units"]
 from .coinpress import _mean_params
 from .mechanism import mechanism_params
 from .types import (AuditDataset, AuditNeighbour, AuditResult, AuditRowsMechanism,
@@ -73,6 +73,22 @@ def audit_run_pair(mechanism, rows, rows_prime, bound: float, epsilon: float, de
     _check(C.dpcov_audit_run_pair(mechanism_id(mechanism), a.layout, a.cols, a.ptr, a.rows, a.ld,
                                   b.ptr, b.rows, b.ld, float(bound), float(epsilon),
                                   float(delta), byref(mp), byref(ap), byref(result)))
+    return AuditResult(result)
+
+
+def audit_units(mechanism, dim: int, max_rows_per_unit: int, bound: float, epsilon: float,
+                delta: float, broken: bool = False, mechanism_options: dict | None = None,
+                **settings) -> AuditResult:
+    """Audit ``mechanism`` at the level of privacy units (``dpcov_audit_units``): the release
+    from an accumulator of units of at most ``max_rows_per_unit`` rows, against the unit-level
+    claim, on a pair that differs by one unit of k rows on the bound; ``broken=True`` audits the
+    planted variant that bounds rows but not units instead (docs/privacy-units.md)."""
+    mp = mechanism_params(**(mechanism_options or {}))
+    ap = audit_params(**settings)
+    result = new_struct(AuditResultC)
+    _check(C.dpcov_audit_units(mechanism_id(mechanism), int(dim), int(max_rows_per_unit),
+                               float(bound), float(epsilon), float(delta), 1 if broken else 0,
+                               byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
 
 

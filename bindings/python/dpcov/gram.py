@@ -139,8 +139,9 @@ def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, 
     unit (a person): then ``max_rows_per_unit`` (k, required) rows of each unit at most are kept,
     chosen at random with ``rng``, and the guarantee is on units, for the mechanisms whose
     registry entry names a unit proof (``"analyze_gauss"``, ``"laplace_sym"``,
-    ``"inverse_gauss"``; docs/privacy-units.md); the receipt's n is the number of units and its
-    ``max_rows_per_unit`` is k."""
+    ``"inverse_gauss"`` at the unit bound; ``"wishart_additive"``, ``"jl_ridge"``,
+    ``"inverse_wishart"`` by group privacy at a per-row budget; docs/privacy-units.md); the
+    receipt's n is the number of units and its ``max_rows_per_unit`` is k."""
     m = _arrays.matrix(a, "a")
     neighbour = params.get("neighbour", "replace_one")
     if privacy_unit is not None:

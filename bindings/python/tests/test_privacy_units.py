@@ -90,11 +90,44 @@ def test_private_covariance_fits_at_unit_level_with_the_released_count():
         dpcov.PrivateCovariance(bound=1.0).fit(rows, privacy_unit=names)
 
 
+@pytest.mark.parametrize("neighbour", ["replace_one", "add_remove"])
+def test_wishart_releases_units_by_group_privacy_at_the_rows_bound(neighbour):
+    rows, names, _ = people()
+    with dpcov.Rng(5) as rng:
+        units = dpcov.release_rows("wishart_additive", rows, 1.0, 1.0, 1e-6, rng,
+                                   privacy_unit=names, max_rows_per_unit=6, neighbour=neighbour)
+        row_level = dpcov.release_rows("wishart_additive", rows, 1.0, 0.9, 1e-6, rng,
+                                       neighbour=neighbour)  # the theorem needs eps < 1
+    # The unit-level guarantee asked for, at the rows' bound, with k and the units in the receipt.
+    assert (units.receipt.epsilon, units.receipt.delta) == (1.0, 1e-6)
+    assert units.receipt.bound == 1.0
+    assert units.receipt.max_rows_per_unit == 6
+    assert units.receipt.n == 12
+    # At eps / m per row (m = 6 or 12 steps): degrees of freedom about (0.9 m)^2 times those at 0.9.
+    m = 12 if neighbour == "replace_one" else 6
+    assert units.receipt.dof > 0.9 * (0.9 * m) ** 2 * row_level.receipt.dof
+
+
 def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_refused():
     with_units = {m.name for m in dpcov.mechanisms() if m.unit_proof}
-    assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss"}
+    assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive",
+                          "jl_ridge", "inverse_wishart"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:
         with pytest.raises(dpcov.DpcovError, match="inverse_gauss"):
-            dpcov.release_rows("wishart_additive", rows, 1.0, 0.5, 1e-6, rng,
+            dpcov.release_rows("kt_rank1", rows, 1.0, 0.5, 1e-6, rng,
                                numerics="idealized", privacy_unit=names, max_rows_per_unit=6)
+
+
+def test_audit_units_passes_the_release_and_flags_rows_only_bounding():
+    # One unit of 60 rows (tests/privacy/units_release_audit_test.cpp says why so many); alpha
+    # 1e-6 per audit at a fixed seed.
+    settings = dict(trials=2000, first_checkpoint=250, seed=5)
+    released = dpcov.audit_units("jl_ridge", 3, 60, 1.0, 0.9, 1e-6,
+                                 mechanism_options={"projection_rows": 20}, **settings)
+    broken = dpcov.audit_units("jl_ridge", 3, 60, 1.0, 0.9, 1e-6, broken=True,
+                               mechanism_options={"projection_rows": 20}, **settings)
+    assert not released.violation
+    assert broken.violation
+    with pytest.raises(dpcov.DpcovError, match="unit-level proof"):
+        dpcov.audit_units("iev", 3, 2, 1.0, 1.0, 0.0)

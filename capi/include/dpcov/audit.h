@@ -274,6 +274,48 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
                                             dpcov_audit_result *result);
 
 /**
+ * Audit @p mechanism at the level of privacy units (docs/privacy-units.md) by its exact density:
+ * the release dpcov_mechanism_release_gram() makes from an accumulator of units of at most
+ * @p max_rows_per_unit = k rows each (at the unit bound B_u, proofs/unit_gram_sensitivity.md, or
+ * at the per-row budget of group privacy, proofs/unit_group_privacy.md), against the unit-level
+ * claim (@p epsilon, @p delta; 0 for a pure mechanism), on a pair that differs by one unit of k
+ * rows B e_1: added or removed, or replaced by k rows B e_2 (mechanism_params->neighbour, the
+ * units' relation). The other units: six of 1 to 3 rows in the span of e_2, ..., e_d, and for
+ * ::DPCOV_MECHANISM_INVERSE_GAUSS two of k rows along each axis (its lambda_min bound, when
+ * mechanism_params->lambda_min_bound is 0, is the pair's). With @p broken = 1 the planted broken
+ * variant instead: the same mechanism at the rows' bound @p bound and the budget itself, as if
+ * every row were its own unit (rows bounded, units not), which a large enough k makes the audit
+ * flag. Idealized numerics. Reentrant; the audit's draws come from dpcov_audit_params::seed.
+ *
+ * @param mechanism          a ::dpcov_mechanism_id whose registry entry names a unit proof
+ *                           (dpcov_mechanism_entry::unit_proof).
+ * @param dim                d, 2 <= d <= 46340.
+ * @param max_rows_per_unit  k, 1 <= k <= 2^20.
+ * @param bound              B, every row's norm bound, finite and >= 2^-500.
+ * @param epsilon            the unit-level claim, as for dpcov_mechanism_plan().
+ * @param delta              the unit-level claim, as for dpcov_mechanism_plan().
+ * @param broken             0: the release of units; 1: the broken variant.
+ * @param mechanism_params   mechanism options, or NULL for the defaults.
+ * @param params             audit settings, or NULL for the defaults (dataset and neighbour_kind
+ *                           are ignored).
+ * @param[out] result        the findings; the caller sets result->struct_size. Untouched on
+ *                           failure.
+ * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
+ *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, k outside [1, 2^20], broken not 0 or 1,
+ *         the settings as for dpcov_audit_run(), a per-row budget that underflows),
+ *         ::DPCOV_E_INCOMPATIBLE (a mechanism without a unit proof), ::DPCOV_E_DIMENSION (d < 2
+ *         or too large), ::DPCOV_E_TOO_LARGE (the pair's 12 + 2 k (d + 1) rows times d^2 above
+ *         2^34: the cap on an audit's time and memory), the statuses
+ *         of dpcov_mechanism_plan() for the mechanism arguments, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_audit_units(int32_t mechanism, int64_t dim, int64_t max_rows_per_unit,
+                                         double bound, double epsilon, double delta,
+                                         int32_t broken,
+                                         const dpcov_mechanism_params *mechanism_params,
+                                         const dpcov_audit_params *params,
+                                         dpcov_audit_result *result);
+
+/**
  * The zCDP mechanisms on the rows that dpcov_audit_rows_black_box() and dpcov_audit_rows_exact()
  * audit (the CLI ids in the comments). Values are pinned; the Dong-Liang-Yi ones equal ::dpcov_dly_variant.
  */

@@ -586,15 +586,21 @@ DPCOV_API dpcov_status dpcov_mechanism_release(int32_t mechanism, int32_t layout
  * params->calibration left at its default.
  *
  * An accumulator of privacy units (dpcov_row_bounding::max_rows_per_unit > 0) is released only by
- * the mechanisms whose registry entry names a unit proof (dpcov_mechanism_entry::unit_proof:
+ * the mechanisms whose registry entry names a unit proof (dpcov_mechanism_entry::unit_proof):
  * ::DPCOV_MECHANISM_ANALYZE_GAUSS and ::DPCOV_MECHANISM_LAPLACE_SYM with either numerics,
- * ::DPCOV_MECHANISM_INVERSE_GAUSS with idealized numerics), at its unit bound B_u; the neighbour
- * relation is on units, the receipt's n is the number of units and its max_rows_per_unit is k
- * (proofs/unit_gram_sensitivity.md).
+ * ::DPCOV_MECHANISM_INVERSE_GAUSS with idealized numerics, at its unit bound B_u
+ * (proofs/unit_gram_sensitivity.md); ::DPCOV_MECHANISM_WISHART_ADDITIVE,
+ * ::DPCOV_MECHANISM_JL_RIDGE and ::DPCOV_MECHANISM_INVERSE_WISHART by group privacy over the
+ * unit's rows, at the rows' bound B under add/remove with the per-row budget epsilon / m and
+ * delta / sum_{i<m} e^{i epsilon / m}, m = k (add/remove) or 2 k (replace)
+ * (proofs/unit_group_privacy.md; their receipt's bound is B, its epsilon and delta those given).
+ * The neighbour relation is on units, the receipt's n is the number of units and its
+ * max_rows_per_unit is k.
  * @return the statuses of dpcov_mechanism_release(), and ::DPCOV_E_PRECONDITION (rows dropped under
  *         replace-one; an open privacy unit, see dpcov_gram_finish_units()),
  *         ::DPCOV_E_INCOMPATIBLE (exact numerics: another mechanism, or a plan whose grid is not
- *         the accumulator's; privacy units: another mechanism).
+ *         the accumulator's; privacy units: another mechanism), ::DPCOV_E_INVALID_ARGUMENT (a
+ *         per-row epsilon or delta that underflows to 0).
  */
 DPCOV_API dpcov_status dpcov_mechanism_release_gram(int32_t mechanism, const dpcov_gram *gram,
                                                     double epsilon, double delta,

@@ -125,7 +125,9 @@ DPCOV_API dpcov_status dpcov_gram_create_planned(dpcov_gram **out, int64_t cols,
  * @param ldo     leading dimension of @p out.
  * @param[out] receipt  the caller sets receipt->struct_size; untouched on failure.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INCOMPATIBLE (d, B or numerics of the
- *         accumulator not the plan's, or an exact accumulator of another grid), and the statuses
+ *         accumulator not the plan's, an exact accumulator of another grid, or an accumulator of
+ *         privacy units for a mechanism released at unit level by group privacy, whose per-row
+ *         budget a plan does not hold: use dpcov_mechanism_release_gram()), and the statuses
  *         of dpcov_mechanism_release_gram().
  */
 DPCOV_API dpcov_status dpcov_plan_release_gram(const dpcov_plan *plan, const dpcov_gram *gram,

@@ -21,6 +21,9 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 // An elliptical or interval slice shrinks towards the current point, which is always inside the
 // slice, so it ends; the cap only bounds the work when rounding keeps it from getting there.
 constexpr int kMaxShrinks = 200;
+// Stepping out covers a factor e^40 in a scale: the feasible scales span far less (the trace bound
+// above, the prior on beta below), so the cap only bounds the work.
+constexpr int kMaxSteps = 40;
 
 struct Release {
   Matrix xtx;
@@ -30,6 +33,10 @@ struct Release {
   double sigma_diag = 0.0, sigma_off = 0.0, sigma_cross = 0.0, sigma_label = 0.0;
   double trace_max = 0.0, sigma_max = 0.0;
   int64_t intercept = -1;
+  // The prior on the scales G_ii (below): density proportional to G_ii^-scale_power in the scales
+  // and correlations of G, on G_ii >= scale_floor.
+  double scale_power = 0.0;
+  double scale_floor = 0.0;
 };
 
 // The chain runs on (G, u = G beta, sigma): X'y~ pins u down whatever G is, so a move of G at fixed
@@ -87,18 +94,22 @@ double log_likelihood_statistics(const Release &r, const State &s,
   return -0.5 * quad - 0.5 * linalg::log_det_from_cholesky(l);
 }
 
-// The prior on G is uniform on the scales G_ii and on the correlation matrix C of G, not on G:
-// G = D^(1/2) C D^(1/2) has Lebesgue measure prod_i D_i^((p-1)/2) dD dC, so a prior uniform in G
-// weights a scale D_i by D_i^((p-1)/2). Where the noise on X'X~ is several times X'X that
-// weight drives the scales far above the data's, which shrinks beta = G^-1 u towards 0 (the
-// intervals of heavy-tailed regressors missed their coefficients). This factor cancels it; the
-// prior stays proper (the scales and C range over bounded sets). The intercept's scale is n.
+// The prior on G is, on its scales D_i = G_ii and its correlation matrix C, proportional to
+// prod_i D_i^-scale_power (uniform on C): 0 is uniform in the scales, 1 log-uniform above a floor.
+// In the entries of G that is a density prod_i D_i^-((p-1)/2 + scale_power), since
+// G = D^(1/2) C D^(1/2) has Lebesgue measure prod_i D_i^((p-1)/2) dD dC: a prior uniform in G
+// would weight each scale by D_i^((p-1)/2) and drive the scales far above the data's where the
+// noise on X'X~ is several times X'X (beta = G^-1 u then shrinks towards 0). Both priors are
+// proper (bounded scales, compact C). The intercept's scale is n.
 double log_scale_prior(const Release &r, const Matrix &gram) {
   const int64_t p = gram.rows();
   double log_scales = 0.0;
   for (int64_t i = 0; i < p; ++i)
-    if (i != r.intercept) log_scales += std::log(gram(i, i));
-  return -0.5 * static_cast<double>(p - 1) * log_scales;
+    if (i != r.intercept) {
+      if (gram(i, i) < r.scale_floor) return kMinusInf;
+      log_scales += std::log(gram(i, i));
+    }
+  return -(0.5 * static_cast<double>(p - 1) + r.scale_power) * log_scales;
 }
 
 // The log posterior density of a state in (G, u, sigma), up to a constant, without the released
@@ -229,6 +240,51 @@ void step_sigma(const Release &r, const std::vector<double> &prior_sd, State &s,
   }
 }
 
+// Scale moves along the slow direction of the chain: where the noise on X'X~ is several times
+// X'X, the likelihood hardly pins a scale G_ii down, and the elliptical step, which moves all the
+// free entries of G at once around the released X'X~, changes a scale only slowly. The move
+// G -> S G S with S = diag(1, .., e^t at i, .., 1) at fixed (u, sigma) is a group move (Liu and
+// Sabatti, JASA 2000): it leaves the posterior invariant when t is drawn from the density of
+// the moved state times the Jacobian e^((p + 1) t) (G_ii scales by e^2t, the p - 1 entries of
+// its row by e^t) with respect to dt. t is slice sampled (Neal 2003, stepping out by width 1 at
+// most kMaxSteps times, split at random between the two sides as reversibility requires).
+void step_scales(const Release &r, const std::vector<double> &prior_sd, State &s,
+                 random::Rng &rng) {
+  const int64_t p = s.gram.rows();
+  for (int64_t i = 0; i < p; ++i) {
+    if (i == r.intercept) continue;
+    State trial = s;
+    const auto density = [&](double t) {
+      const double f = std::exp(t);
+      for (int64_t k = 0; k < p; ++k) {
+        trial.gram(i, k) = s.gram(i, k) * f;
+        trial.gram(k, i) = s.gram(k, i) * f;
+      }
+      trial.gram(i, i) = s.gram(i, i) * f * f;
+      double gauss = 0.0;  // the released X'X~'s Gaussian factor, which the target leaves out
+      for (int64_t k = 0; k < p; ++k) {
+        const double sd = k == i ? r.sigma_diag : r.sigma_off;
+        const double z = (r.xtx(i, k) - trial.gram(i, k)) / sd;
+        gauss -= 0.5 * z * z;
+      }
+      return log_target(r, prior_sd, trial) + gauss + static_cast<double>(p + 1) * t;
+    };
+    const double level = density(0.0) + std::log(random::uniform01(rng));
+    double lo = -random::uniform01(rng), hi = lo + 1.0;
+    int left = static_cast<int>(kMaxSteps * random::uniform01(rng)), right = kMaxSteps - 1 - left;
+    for (; left > 0 && density(lo) > level; --left) lo -= 1.0;
+    for (; right > 0 && density(hi) > level; --right) hi += 1.0;
+    for (int step = 0; step < kMaxShrinks; ++step) {
+      const double t = lo + (hi - lo) * random::uniform01(rng);
+      if (density(t) > level) {
+        s.gram = trial.gram;
+        break;
+      }
+      (t < 0.0 ? lo : hi) = t;
+    }
+  }
+}
+
 // A feasible start: the released X'X~ with its eigenvalues raised to one noise standard
 // deviation and G_cc = n, moved towards a diagonal interior point until feasible.
 State initial_state(const Release &r, int64_t p) {
@@ -284,6 +340,45 @@ PosteriorIntervals summarise(const std::vector<std::vector<double>> &chains, dou
     out.ci_upper.push_back(quantile(c, (1.0 + level) / 2.0));
   }
   return out;
+}
+
+// One chain of 2 `draws` sweeps from a feasible start, summarised over its second half.
+PosteriorIntervals run_chain(const Release &r, const GramCoordinates &coords,
+                             const std::vector<double> &prior_sd, double level, int64_t draws,
+                             random::Rng &rng) {
+  const int64_t p = r.xtx.rows();
+  State s = initial_state(r, p);
+  std::vector<std::vector<double>> chains(at(p));
+  for (int64_t sweep = 0; sweep < 2 * draws; ++sweep) {
+    step_gram(r, coords, prior_sd, s, rng);
+    step_scales(r, prior_sd, s, rng);
+    step_u(r, prior_sd, s, rng);
+    step_sigma(r, prior_sd, s, rng);
+    if (sweep < draws) continue;
+    Matrix l;
+    linalg::cholesky(s.gram, l);  // the chain stays where G is positive definite
+    const std::vector<double> beta = cholesky_solve(l, s.u);
+    for (int64_t j = 0; j < p; ++j) chains[at(j)].push_back(beta[at(j)]);
+  }
+  return summarise(chains, level);
+}
+
+// The answer over a class of priors on the scales (robust Bayesian analysis, Berger 1990): the
+// hull of the credible intervals, the larger standard deviation and p-value. Where the public
+// bounds say nothing about where the scales lie, a single prior decides which scales the posterior
+// believes when the noise on X'X~ swamps X'X, and with it how far beta = G^-1 u is shrunk: a
+// conclusion is drawn only where every prior in the class draws it. Where the two intervals lie
+// on opposite sides of 0 the class does not agree on the sign: p is 1, as the hull holds 0.
+PosteriorIntervals hull(PosteriorIntervals a, const PosteriorIntervals &b, double level) {
+  for (size_t j = 0; j < a.ci_lower.size(); ++j) {
+    a.ci_lower[j] = std::min(a.ci_lower[j], b.ci_lower[j]);
+    a.ci_upper[j] = std::max(a.ci_upper[j], b.ci_upper[j]);
+    a.std_errors[j] = std::max(a.std_errors[j], b.std_errors[j]);
+    a.p_values[j] = std::max(a.p_values[j], b.p_values[j]);
+    if (a.ci_lower[j] <= 0.0 && a.ci_upper[j] >= 0.0 && a.p_values[j] < 1.0 - level)
+      a.p_values[j] = 1.0;
+  }
+  return a;
 }
 
 Release make_release(const Matrix &xtx, const std::vector<double> &xty, double yty, int64_t n,
@@ -360,19 +455,12 @@ PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
   std::vector<double> prior_sd(at(p));
   for (int64_t j = 0; j < p; ++j)
     prior_sd[at(j)] = 2.0 * relevant_half_range(receipt, intercept_column, j);
-  State s = initial_state(r, p);
-  std::vector<std::vector<double>> chains(at(p));
-  for (int64_t sweep = 0; sweep < 2 * draws; ++sweep) {
-    step_gram(r, coords, prior_sd, s, rng);
-    step_u(r, prior_sd, s, rng);
-    step_sigma(r, prior_sd, s, rng);
-    if (sweep < draws) continue;
-    Matrix l;
-    linalg::cholesky(s.gram, l);  // the chain stays where G is positive definite
-    const std::vector<double> beta = cholesky_solve(l, s.u);
-    for (int64_t j = 0; j < p; ++j) chains[at(j)].push_back(beta[at(j)]);
-  }
-  return summarise(chains, level);
+  // The prior class of the scales: uniform, and log-uniform above 10^-6 of the largest trace.
+  Release log_uniform = r;
+  log_uniform.scale_power = 1.0;
+  log_uniform.scale_floor = 1e-6 * r.trace_max;
+  const PosteriorIntervals uniform = run_chain(r, coords, prior_sd, level, draws, rng);
+  return hull(uniform, run_chain(log_uniform, coords, prior_sd, level, draws, rng), level);
 }
 
 }  // namespace dpcov::estimators

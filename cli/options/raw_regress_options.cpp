@@ -115,10 +115,10 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
       ->check(CLI::IsMember({"robust", "homoscedastic"}))
       ->group(group);
   command.add_option("--small-n", o.small_n,
-                     "Where the bootstrap refuses (the noise swamps X'X): refuse (default) or "
-                     "posterior (homoscedastic errors only: the noise-aware posterior answers, "
-                     "proofs/adassp_posterior.md; it undercovers heavy-tailed rows at d = 10, "
-                     "docs/regression_intervals.md)")
+                     "Where the bootstrap refuses (the noise swamps X'X): posterior (default; "
+                     "homoscedastic errors: the noise-aware posterior answers, conclusive only "
+                     "where every prior of its class on the scales of X'X agrees, "
+                     "proofs/adassp_posterior.md) or refuse")
       ->check(CLI::IsMember({"posterior", "refuse"}))
       ->group(group);
   command.add_option("--bound-epsilon", o.bound_epsilon,

@@ -35,7 +35,7 @@ struct RawRegressOptions {
   // of the budget) unless the user states "homoscedastic".
   std::string errors = "robust";
   // Where the bootstrap refuses: "posterior" (the noise-aware posterior answers) or "refuse".
-  std::string small_n = "refuse";
+  std::string small_n = "posterior";
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;

@@ -82,13 +82,13 @@ class Forecast(DpcovCase):
 
     def test_the_posterior_answers_where_the_bootstrap_would_refuse(self):
         # At n = 100 the bootstrap's forecast expects no interval (X'X~ not positive definite
-        # enough), the posterior's does: with --small-n posterior y'y is released and the
-        # posterior answers, named; a coefficient it cannot support is nan (JSON null), flagged
-        # and warned about. By default (--small-n refuse) y'y is not released.
+        # enough), the posterior's does: by default (--small-n posterior) y'y is released and
+        # the posterior answers, named; a coefficient it cannot support is nan (JSON null),
+        # flagged and warned about. With --small-n refuse y'y is not released.
         args = ["regress", self.write_rows(100, 4), "--label", "y", "--epsilon", "1", "--bound",
                 "1.5", "--label-bound", "1", "--noise-seed", "4", "--seed", "4", "--quiet",
                 "--errors", "homoscedastic"]
-        result = self.ok(args + ["--json", "--small-n", "posterior"])
+        result = self.ok(args + ["--json"])
         fit = json.loads(result.stdout)
         self.assertIn("sigma_label_square", fit["receipt"])
         self.assertTrue(fit["noise_aware"]["method"].startswith("noise-aware posterior"))
@@ -97,9 +97,8 @@ class Forecast(DpcovCase):
             self.assertEqual(row["noise_aware"]["ci_lower"] is None, not conclusive, row)
         self.assertEqual("cannot support a conclusion" in result.stderr.decode(),
                          not all(flags))
-        self.assertIn("noise-aware posterior",
-                      self.ok(args + ["--small-n", "posterior"]).stdout.decode())
-        refuse = json.loads(self.ok(args + ["--json"]).stdout)
+        self.assertIn("noise-aware posterior", self.ok(args).stdout.decode())
+        refuse = json.loads(self.ok(args + ["--json", "--small-n", "refuse"]).stdout)
         self.assertIn("not attempted", refuse["noise_aware"]["refused"])
         self.assertNotIn("sigma_label_square", refuse["receipt"])
 

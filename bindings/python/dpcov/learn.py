@@ -763,15 +763,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             ``bound`` as given). A share > 0 with the intervals leaves the clipping bias out of
             them, and ``inference_`` says so.
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
-        small_n: where AdaSSP's bootstrap refuses (the noise swamps X'X), ``"refuse"`` (default:
-            NaN intervals and a warning) or ``"posterior"``: the noise-aware posterior of
-            :func:`dpcov.adassp.adassp_intervals` answers instead (homoscedastic errors only: the
-            robust intervals release no y'y). Its coverage is measured
-            (docs/regression_intervals.md): 0.93-1.00 at d = 3 on Gaussian, binary,
-            heteroscedastic and correlated regressors, but 0.89 on heavy-tailed ones at
-            epsilon 0.5 and as low as 0.54 on heavy-tailed ones at d = 10, which is why it is
-            asked for, not the default; ``inference_`` and ``interval_method_`` name the method
-            used.
+        small_n: where AdaSSP's bootstrap refuses (the noise swamps X'X), ``"posterior"``
+            (default): the noise-aware posterior of :func:`dpcov.adassp.adassp_intervals`
+            answers instead, over a class of priors on the scales of X'X so that a coefficient
+            is conclusive only where the released statistics support it whatever the scales
+            (homoscedastic errors only: the robust intervals release no y'y, and where the
+            forecast expects no robust interval the fit takes that path); or ``"refuse"``: NaN
+            intervals and a warning. Its coverage is measured (docs/regression_intervals.md);
+            ``inference_`` and ``interval_method_`` name the method used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals
             (``dpcov_adassp_sandwich_intervals``, proofs/sandwich.md), valid for heteroscedastic
@@ -837,7 +836,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
                  mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
-                 numerics="exact", bounds=None, small_n="refuse", errors="robust"):
+                 numerics="exact", bounds=None, small_n="posterior", errors="robust"):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
         self.errors = errors
         self.small_n = small_n

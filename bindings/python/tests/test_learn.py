@@ -185,11 +185,11 @@ def test_adassp_intervals_are_noise_aware_by_default_and_answer_at_small_n(regre
                                                 small_n="refuse").fit(X[:100], y[:100])
     assert refused.inference_.startswith("none") and np.isnan(refused.conf_int_).all()
     assert refused.interval_method_ is None
-    # With small_n="posterior" the posterior answers there; a coefficient whose interval covers every value
-    # that matters gets NaN, conclusive_ False and a warning.
+    # By default (small_n="posterior") the posterior answers there; a coefficient whose interval
+    # covers every value that matters gets NaN, conclusive_ False and a warning.
+    assert dpcov.PrivateLinearRegression().small_n == "posterior"
     with pytest.warns(UserWarning, match="cannot support a conclusion"):
         small = dpcov.PrivateLinearRegression(epsilon=0.1, random_state=1, intervals="always",
-                                              small_n="posterior",
                                               errors="homoscedastic").fit(X[:100], y[:100])
     assert "posterior" in small.inference_ and not small.conclusive_.all()
     assert small.interval_method_ == "posterior"

@@ -47,10 +47,11 @@ void expect_every_plan_refuses(int64_t d, int64_t n, double bound) {
     }
 }
 
-// The message names n and B, and no entry "(i, j)" of G.
+// The message names B and no entry "(i, j)" of G, nor n (private under add/remove).
 void expect_public_message(int64_t n) {
   const std::string message = dpcov_last_error_message();
-  EXPECT_NE(message.find(std::to_string(n) + " rows"), std::string::npos) << message;
+  EXPECT_NE(message.find("B = "), std::string::npos) << message;
+  EXPECT_EQ(message.find(std::to_string(n) + " rows"), std::string::npos) << message;
   EXPECT_EQ(message.find("entry"), std::string::npos) << message;
   EXPECT_EQ(message.find("(0, 0)"), std::string::npos) << message;
 }

@@ -370,8 +370,19 @@ void row_sessions() {
   ASSERT_CALL_OK(
       dpcov_coinpress_session_result(session, DPCOV_ROW_MAJOR, out.data(), 3, coinpress.get()));
   dpcov_row_session_destroy(&session);
+  Seeded mean_seed;
+  dpcov_coinpress_mean_params mp;
+  dpcov_coinpress_mean_params_default(&mp);
+  mp.radius = 10.0;
+  ASSERT_CALL_OK(
+      dpcov_coinpress_mean_session_create(&session, 200, 3, nullptr, &mp, &mean_seed.rng));
+  run_passes(session, r, 200, 3);
+  Canary<dpcov_coinpress_mean_receipt> mean;
+  ASSERT_CALL_OK(dpcov_coinpress_mean_session_result(session, out.data(), mean.get()));
+  dpcov_row_session_destroy(&session);
   EXPECT_INTACT(dly);
   EXPECT_INTACT(coinpress);
+  EXPECT_INTACT(mean);
 }
 
 void unit_rows() {
@@ -416,12 +427,16 @@ void audits() {
                                         exact.get()));
   ASSERT_CALL_OK(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 1.0, 1e-6, 2, 1e-6, 7,
                                               2, exact_pairs.get(), &worst));
+  Canary<dpcov_audit_result> units;
+  ASSERT_CALL_OK(dpcov_audit_units(DPCOV_MECHANISM_ANALYZE_GAUSS, 2, 2, 1.0, 1.0, 1e-6, 0, nullptr,
+                                   &p, units.get()));
   EXPECT_INTACT(run);
   EXPECT_INTACT(pair);
   EXPECT_INTACT(black_box);
   EXPECT_INTACT(mean);
   EXPECT_INTACT(exact);
   EXPECT_INTACT(exact_pairs);
+  EXPECT_INTACT(units);
 }
 
 void forecasts() {
@@ -537,6 +552,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_dly_release", dong_liang_yi},
       {"dpcov_dly_session_result", row_sessions},
       {"dpcov_coinpress_session_result", row_sessions},
+      {"dpcov_coinpress_mean_session_result", row_sessions},
       {"dpcov_gram_add_unit_rows", unit_rows},
       {"dpcov_audit_run", audits},
       {"dpcov_audit_run_pair", audits},
@@ -544,6 +560,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_audit_coinpress_mean", audits},
       {"dpcov_audit_rows_exact", audits},
       {"dpcov_audit_rows_exact_pairs", audits},
+      {"dpcov_audit_units", audits},
       {"dpcov_regression_forecast_release", forecasts},
       {"dpcov_regression_forecast_adassp", forecasts},
       {"dpcov_mechanism_params_init", initialisers},

@@ -54,7 +54,13 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 			with[m.Name] = true
 		}
 	}
-	if len(with) != 3 || !with["analyze_gauss"] || !with["laplace_sym"] || !with["inverse_gauss"] {
+	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
+		"inverse_wishart"}
+	ok := len(with) == len(want)
+	for _, name := range want {
+		ok = ok && with[name]
+	}
+	if !ok {
 		t.Fatalf("mechanisms with a unit proof: %v", with)
 	}
 }

@@ -60,6 +60,11 @@ def _planned(rng):
         return plan.release(gram.add_raw_rows(_rows()), rng)
 
 
+def _planned_matrix(rng):
+    with dpcov.Plan("analyze_gauss", 3, 400, 1.0, 1.0, 1e-6, exact=False) as plan:
+        return plan.release_matrix(_rows().T @ _rows(), rng)
+
+
 def _dask_zcdp(rng):
     # The session takes the generator it is given (closing it), so the path gets a substream:
     # the caller's generator stays open for the checks below, and the substream is drawn from
@@ -118,6 +123,7 @@ RELEASES = {
     "release_rows": (lambda rng: dpcov.release_rows("analyze_gauss", _rows(), 1.0, 1.0, 1e-6,
                                                     rng), False),
     "Plan.release": (_planned, False),
+    "Plan.release_matrix": (_planned_matrix, False),
     "dask_release": (_dask, False),
     "dask_zcdp_release": (_dask_zcdp, True),
     "Sketch.release": (_sketch, False),

@@ -10,6 +10,7 @@
 #include <rapidcheck/gtest.h>
 #include <sodium.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -129,12 +130,13 @@ RC_GTEST_PROP(MessageValues, UnitIdsOutOfOrderAreNamedByPosition, ()) {
   const dpcov_row_bounding spec = spec_of(numerics, 2);
   dpcov_gram *g = nullptr;
   RC_ASSERT(dpcov_gram_create_bounded(&g, kCols, &spec) == DPCOV_OK);
-  const std::vector<double> a = small_rows(ids.size());
+  // Across calls (below): the next call starts below the last id of the one before.
+  const std::vector<int64_t> first = sorted_ids(base + 100, 3), second = sorted_ids(base, 2);
+  // Rows for the longest of the three calls.
+  const std::vector<double> a = small_rows(std::max({ids.size(), first.size(), second.size()}));
   expect_refused(dpcov_gram_add_unit_rows(g, rng, DPCOV_ROW_MAJOR, static_cast<int64_t>(ids.size()),
                                           kCols, a.data(), kCols, ids.data(), nullptr),
                  "an id going back within a call", ids, {});
-  // Across calls: the next call starts below the last id of the one before.
-  const std::vector<int64_t> first = sorted_ids(base + 100, 3), second = sorted_ids(base, 2);
   RC_ASSERT(dpcov_gram_add_unit_rows(g, rng, DPCOV_ROW_MAJOR, static_cast<int64_t>(first.size()),
                                      kCols, a.data(), kCols, first.data(), nullptr) == DPCOV_OK);
   std::vector<int64_t> both = first;

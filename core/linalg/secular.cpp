@@ -23,10 +23,7 @@ constexpr int kMaxRootIterations = 400;
 
 // A Givens rotation of coordinates (p, j) in the frame left by the rotations before it: the new
 // basis vectors are c e_p + s e_j (which keeps y's weight) and -s e_p + c e_j (orthogonal to y).
-struct Rotation {
-  int64_t p, j;
-  double c, s;
-};
+using Rotation = SecularFactors::Rotation;
 
 // g(mu) = c0 + sum_j w_j / (lambda_j - mu), strictly increasing between consecutive poles.
 struct Secular {
@@ -69,6 +66,12 @@ PoleSums pole_sums(const double *w, const double *lambda, double origin, double 
   return {lane_total(value), lane_total(slope)};
 }
 
+// delta_j = (lambda_j - origin) - shift for j < m: the expression pole_sums evaluates, so that
+// distances written here and there are the same bits.
+void distances(const double *lambda, double origin, double shift, double *delta, int64_t m) {
+  for (int64_t j = 0; j < m; ++j) delta[j] = (lambda[j] - origin) - shift;
+}
+
 double sum_of_squares(const double *x, int64_t n) {
   double lanes[kLanes] = {};
   int64_t j = 0;
@@ -78,10 +81,17 @@ double sum_of_squares(const double *x, int64_t n) {
   return lane_total(lanes);
 }
 
+// A root mu = lambda_origin + shift, in the form its distances to the poles are kept in.
+struct Root {
+  int64_t origin;
+  double shift;
+};
+
 // The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
 // root is exterior and lies within `exterior_width` of the other pole). Writes
-// delta_j = lambda_j - mu, each accurate to a few ulps of itself, and returns mu.
-double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta) {
+// delta_j = lambda_j - mu, each accurate to a few ulps of itself, as distances() does from the
+// returned root (the same bits), and returns the root.
+Root solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta) {
   const std::vector<double> &lam = f.lambda;
   const double *w = f.w.data();
   const int64_t m = static_cast<int64_t>(lam.size());
@@ -102,12 +112,15 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
   double previous_abs_g = std::numeric_limits<double>::infinity();
   double previous_step = std::numeric_limits<double>::infinity();
   bool last_was_model = false;
+  // Whether delta holds the distances from the current (origin, tau).
+  bool fresh = false;
   for (int iteration = 0; iteration < kMaxRootIterations; ++iteration) {
     const double shift = sigma * tau;
     // lambda_origin - lambda_origin = 0, so delta[origin] = -shift exactly.
     const double lam_origin = lam[static_cast<size_t>(origin)];
     const PoleSums above = pole_sums(w, poles, lam_origin, shift, delta, 0, split);
     const PoleSums below = pole_sums(w, poles, lam_origin, shift, delta, split, m);
+    fresh = true;
     const double psi = above.value, dpsi = above.slope, phi = below.value, dphi = below.slope;
     const double g = f.c0 + psi + phi;
     // Rounding error of the sum above: at most about m eps times the sum of magnitudes.
@@ -123,6 +136,7 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
       sigma = -1.0;
       tau = hi - tau;
       lo = 0.0;
+      fresh = false;
     }
     if (hi - lo <= 2.0 * kEps * hi) break;
 
@@ -170,73 +184,79 @@ double solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width,
       if (last_was_model && step <= previous_step &&
           10.0 * step * step * step <= kEps * tau * previous_step * previous_step) {
         tau = model_tau;
-        const double from = lam[static_cast<size_t>(origin)];
-        for (int64_t j = 0; j < m; ++j) delta[j] = (poles[j] - from) - sigma * tau;
+        fresh = false;
         break;
       }
       tau = model_tau;
+      fresh = false;
       previous_step = step;
       last_was_model = true;
     } else {
       tau = 0.5 * (lo + hi);
       last_was_model = false;
+      fresh = false;
     }
     previous_abs_g = std::fabs(g);
   }
-  return lam[static_cast<size_t>(origin)] + sigma * tau;
+  const Root root{origin, sigma * tau};
+  if (!fresh) distances(poles, lam[static_cast<size_t>(origin)], root.shift, delta, m);
+  return root;
 }
 
-SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool compress,
-                       double rho) {
+// The checks of both problems; returns ||y||^2.
+double check_input(const std::vector<double> &lambda, const double *y, bool compress, double rho) {
   const int64_t q = static_cast<int64_t>(lambda.size());
   if (q < 1) fail(Status::Dimension, "secular update needs at least one eigenvalue");
   if (y == nullptr) fail(Status::NullPointer, "secular update vector y is NULL");
-  double lam_max = 0.0, ynorm2 = 0.0;
+  double ynorm2 = 0.0;
   for (int64_t j = 0; j < q; ++j) {
     const double l = lambda[static_cast<size_t>(j)];
     if (!std::isfinite(l) || !std::isfinite(y[j]))
       fail(Status::InvalidArgument, "secular update input is not finite at ", j);
     if (j > 0 && l > lambda[static_cast<size_t>(j - 1)])
       fail(Status::InvalidArgument, "secular update eigenvalues must be non-increasing");
-    lam_max = std::max(lam_max, std::fabs(l));
     ynorm2 += y[j] * y[j];
   }
   if (!std::isfinite(rho)) fail(Status::InvalidArgument, "rank-one coefficient is not finite");
   if (compress && !(std::fabs(std::sqrt(ynorm2) - 1.0) <= kUnitTolerance))
     fail(Status::InvalidArgument, "compression vector must have unit norm, got norm ",
          std::sqrt(ynorm2));
+  return ynorm2;
+}
 
-  SecularEigen out;
-  if (!compress && (rho == 0.0 || ynorm2 == 0.0)) {
-    out.values = lambda;
-    out.vectors = Matrix::identity(q);
-    out.y_used.assign(y, y + q);
-    return out;
-  }
+// The coordinates left to the secular equation: lam and yy after deflation, the kept indices
+// (strictly decreasing lam there), the deflated ones and the rotations that deflated pairs.
+struct Deflation {
+  std::vector<double> lam, yy;
+  std::vector<int64_t> kept, deflated;
+  std::vector<Rotation> rotations;
+};
 
-  // Deflation (constants relative to the scale of the problem, see kDeflationUlps). For the
-  // compression, a component |y_j| below the threshold is dropped from y itself (e_j is then
-  // exactly orthogonal to y_used); for the update it is dropped from the rank-one term.
+// Deflation (constants relative to the scale of the problem, see kDeflationUlps). For the
+// compression, a component |y_j| below the threshold is dropped from y itself (e_j is then
+// exactly orthogonal to y_used); for the update it is dropped from the rank-one term.
+Deflation deflate(const std::vector<double> &lambda, const double *y, double ynorm2,
+                  bool compress, double rho) {
+  const int64_t q = static_cast<int64_t>(lambda.size());
+  double lam_max = 0.0;
+  for (double l : lambda) lam_max = std::max(lam_max, std::fabs(l));
   const double ynorm = std::sqrt(ynorm2);
   const double ytol = compress ? kDeflationUlps * kEps * ynorm
                                : kDeflationUlps * kEps *
                                      std::max(ynorm, lam_max / (std::fabs(rho) * ynorm));
   const double gaptol =
       kDeflationUlps * kEps * (compress ? lam_max : std::max(lam_max, std::fabs(rho) * ynorm2));
-  std::vector<double> lam = lambda;
-  std::vector<double> yy(y, y + q);
-  std::vector<int64_t> kept;
-  std::vector<int64_t> deflated;
-  std::vector<Rotation> rotations;
+  Deflation out{lambda, std::vector<double>(y, y + q), {}, {}, {}};
+  std::vector<double> &lam = out.lam, &yy = out.yy;
   for (int64_t j = 0; j < q; ++j) {
     const size_t uj = static_cast<size_t>(j);
     if (std::fabs(yy[uj]) <= ytol) {
       yy[uj] = 0.0;
-      deflated.push_back(j);
+      out.deflated.push_back(j);
       continue;
     }
-    if (!kept.empty()) {
-      const size_t up = static_cast<size_t>(kept.back());
+    if (!out.kept.empty()) {
+      const size_t up = static_cast<size_t>(out.kept.back());
       const double r = std::hypot(yy[up], yy[uj]);
       const double c = yy[up] / r, s = yy[uj] / r;
       if ((lam[up] - lam[uj]) * std::fabs(c * s) <= gaptol) {
@@ -245,44 +265,26 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
         lam[uj] = std::clamp(s * s * high + c * c * low, low, high);
         yy[up] = r;
         yy[uj] = 0.0;
-        rotations.push_back({kept.back(), j, c, s});
-        deflated.push_back(j);
+        out.rotations.push_back({out.kept.back(), j, c, s});
+        out.deflated.push_back(j);
         continue;
       }
     }
-    kept.push_back(j);
+    out.kept.push_back(j);
   }
+  return out;
+}
 
-  // The secular equation on the kept coordinates (strictly decreasing eigenvalues).
-  const int64_t m = static_cast<int64_t>(kept.size());
-  std::vector<double> lr(static_cast<size_t>(m)), yr(static_cast<size_t>(m)), w(static_cast<size_t>(m));
-  double wsum = 0.0;
-  for (int64_t i = 0; i < m; ++i) {
-    const size_t ui = static_cast<size_t>(i);
-    lr[ui] = lam[static_cast<size_t>(kept[ui])];
-    yr[ui] = yy[static_cast<size_t>(kept[ui])];
-    w[ui] = yr[ui] * yr[ui];
-    wsum += w[ui];
-  }
-  const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
+// Loewner: the y for which the computed roots are exact (signs from yr), given the distances of
+// the roots in the columns of delta (m x roots). Each factor is a ratio in (0, 1]; the numerators
+// and denominators are multiplied separately (one division per coordinate instead of one per
+// factor) and renormalised every few factors so that neither under- nor overflows. The products
+// run over the roots k in the outer loop so that the inner loop walks down a column of delta
+// (contiguous) with independent products per coordinate.
+std::vector<double> loewner(const std::vector<double> &lr, const std::vector<double> &yr,
+                            const Matrix &delta, double wsum, bool compress, double rho) {
+  const int64_t m = static_cast<int64_t>(lr.size());
   const int64_t interior = m > 0 ? m - 1 : 0;
-  const int64_t roots = compress ? interior : m;
-  Matrix delta(m, roots);
-  std::vector<double> mu(static_cast<size_t>(roots));
-  for (int64_t k = 0; k < interior; ++k)
-    mu[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k));
-  if (!compress && m > 0) {
-    const double width = std::fabs(rho) * wsum;
-    mu[static_cast<size_t>(m - 1)] =
-        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1))
-                  : solve_root(f, -1, 0, width, &delta(0, m - 1));
-  }
-
-  // Loewner: the y for which the computed roots are exact. Each factor is a ratio in (0, 1]; the
-  // numerators and denominators are multiplied separately (one division per coordinate instead of
-  // one per factor) and renormalised every few factors so that neither under- nor overflows.
-  // The products run over the roots k in the outer loop so that the inner loop walks down a
-  // column of delta (contiguous) with independent products per coordinate.
   std::vector<double> yhat(static_cast<size_t>(m)), num(static_cast<size_t>(m)),
       den(static_cast<size_t>(m), compress ? 1.0 : rho);
   std::vector<int> exponent(static_cast<size_t>(m), 0);
@@ -298,7 +300,7 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
     }
   };
   for (int64_t k = 0; k < interior; ++k) {
-    const double *dk = &delta(0, k);
+    const double *dk = delta.data() + k * m;
     multiply_factors(dk, lr[static_cast<size_t>(k + 1)], 0, k + 1);
     multiply_factors(dk, lr[static_cast<size_t>(k)], k + 1, m);
     if ((k & 7) == 7) {
@@ -312,87 +314,165 @@ SecularEigen decompose(const std::vector<double> &lambda, const double *y, bool 
   }
   for (size_t uj = 0; uj < yhat.size(); ++uj)
     yhat[uj] = std::copysign(std::sqrt(std::ldexp(num[uj] / den[uj], exponent[uj])), yr[uj]);
+  return yhat;
+}
+
+SecularFactors decompose(const std::vector<double> &lambda, const double *y, bool compress,
+                         double rho) {
+  const double ynorm2 = check_input(lambda, y, compress, rho);
+  const int64_t q = static_cast<int64_t>(lambda.size());
+  SecularFactors out;
+  out.dim = q;
+  if (!compress && (rho == 0.0 || ynorm2 == 0.0)) {
+    out.values = lambda;
+    out.y_used.assign(y, y + q);
+    for (int64_t j = 0; j < q; ++j) out.sources.push_back(-1 - j);
+    return out;
+  }
+  Deflation defl = deflate(lambda, y, ynorm2, compress, rho);
+
+  // The secular equation on the kept coordinates (strictly decreasing eigenvalues).
+  const int64_t m = static_cast<int64_t>(defl.kept.size());
+  std::vector<double> lr(static_cast<size_t>(m)), yr(static_cast<size_t>(m)), w(static_cast<size_t>(m));
+  double wsum = 0.0;
+  for (int64_t i = 0; i < m; ++i) {
+    const size_t ui = static_cast<size_t>(i), uk = static_cast<size_t>(defl.kept[ui]);
+    lr[ui] = defl.lam[uk];
+    yr[ui] = defl.yy[uk];
+    w[ui] = yr[ui] * yr[ui];
+    wsum += w[ui];
+  }
+  const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
+  const int64_t interior = m > 0 ? m - 1 : 0;
+  const int64_t roots = compress ? interior : m;
+  Matrix delta(m, roots);
+  std::vector<Root> found(static_cast<size_t>(roots));
+  for (int64_t k = 0; k < interior; ++k)
+    found[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k));
+  if (!compress && m > 0) {
+    const double width = std::fabs(rho) * wsum;
+    found[static_cast<size_t>(m - 1)] =
+        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1))
+                  : solve_root(f, -1, 0, width, &delta(0, m - 1));
+  }
+  out.loewner = loewner(lr, yr, delta, wsum, compress, rho);
 
   // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
   struct Column {
     double value;
-    int64_t root;   // >= 0: a root of the secular equation
-    int64_t coord;  // else: a deflated coordinate
+    int64_t source;
   };
   std::vector<Column> columns;
-  columns.reserve(static_cast<size_t>(roots) + deflated.size());
-  for (int64_t k = 0; k < roots; ++k) columns.push_back({mu[static_cast<size_t>(k)], k, -1});
-  for (int64_t j : deflated) columns.push_back({lam[static_cast<size_t>(j)], -1, j});
+  columns.reserve(static_cast<size_t>(roots) + defl.deflated.size());
+  for (int64_t k = 0; k < roots; ++k) {
+    const Root &r = found[static_cast<size_t>(k)];
+    columns.push_back({lr[static_cast<size_t>(r.origin)] + r.shift, k});
+  }
+  for (int64_t j : defl.deflated) columns.push_back({defl.lam[static_cast<size_t>(j)], -1 - j});
   std::stable_sort(columns.begin(), columns.end(),
                    [](const Column &x, const Column &z) { return x.value > z.value; });
-
-  const int64_t q_out = static_cast<int64_t>(columns.size());
-  out.values.resize(static_cast<size_t>(q_out));
-  out.vectors = Matrix(q, q_out);
-  // One eigenvector column before normalisation.
-  std::vector<double> column(static_cast<size_t>(m));
-  for (int64_t c = 0; c < q_out; ++c) {
-    const Column &col = columns[static_cast<size_t>(c)];
-    out.values[static_cast<size_t>(c)] = col.value;
-    if (col.root < 0) {
-      out.vectors(col.coord, c) = 1.0;
-      continue;
-    }
-    const double *dcol = &delta(0, col.root);
-    for (int64_t i = 0; i < m; ++i)
-      column[static_cast<size_t>(i)] = yhat[static_cast<size_t>(i)] / dcol[i];
-    const double norm2 = sum_of_squares(column.data(), m);
-    const double scale = 1.0 / std::sqrt(norm2);
-    for (int64_t i = 0; i < m; ++i)
-      out.vectors(kept[static_cast<size_t>(i)], c) = column[static_cast<size_t>(i)] * scale;
+  for (const Column &c : columns) {
+    out.values.push_back(c.value);
+    out.sources.push_back(c.source);
   }
+
   out.y_used.assign(static_cast<size_t>(q), 0.0);
   for (int64_t i = 0; i < m; ++i)
-    out.y_used[static_cast<size_t>(kept[static_cast<size_t>(i)])] = yhat[static_cast<size_t>(i)];
-
+    out.y_used[static_cast<size_t>(defl.kept[static_cast<size_t>(i)])] =
+        out.loewner[static_cast<size_t>(i)];
   // Back to the input's coordinates: undo the rotations, last first.
-  for (auto it = rotations.rbegin(); it != rotations.rend(); ++it) {
-    const auto rotate_rows = [&](double &xp, double &xj) {
-      const double a = xp, b = xj;
-      xp = it->c * a - it->s * b;
-      xj = it->s * a + it->c * b;
-    };
-    for (int64_t c = 0; c < q_out; ++c) rotate_rows(out.vectors(it->p, c), out.vectors(it->j, c));
-    rotate_rows(out.y_used[static_cast<size_t>(it->p)], out.y_used[static_cast<size_t>(it->j)]);
+  for (auto it = defl.rotations.rbegin(); it != defl.rotations.rend(); ++it) {
+    double &xp = out.y_used[static_cast<size_t>(it->p)], &xj = out.y_used[static_cast<size_t>(it->j)];
+    const double a = xp, b = xj;
+    xp = it->c * a - it->s * b;
+    xj = it->s * a + it->c * b;
   }
+  for (const Root &r : found) {
+    out.origins.push_back(r.origin);
+    out.shifts.push_back(r.shift);
+  }
+  out.poles = std::move(lr);
+  out.kept = std::move(defl.kept);
+  out.rotations = std::move(defl.rotations);
   return out;
 }
-
-}  // namespace
-
-namespace {
 
 // Both problems are homogeneous in (lambda, rho): the secular solver works on them scaled by a
 // power of two (exact) to order 1, so that products and squares of eigenvalues near the ends of
 // the double range (a bound B = 1e-150 or 1e150 gives eigenvalues near 1e-300 or 1e300) neither
 // underflow nor overflow; the eigenvalues are scaled back, the vectors do not change.
-SecularEigen decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
-                              double rho) {
+SecularFactors decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
+                                double rho) {
   double largest = std::fabs(rho);
   for (double l : lambda) largest = std::max(largest, std::fabs(l));
   if (!(largest > 0.0) || !std::isfinite(largest)) return decompose(lambda, y, compress, rho);
   const int exponent = std::ilogb(largest);
   std::vector<double> scaled(lambda.size());
   for (size_t j = 0; j < lambda.size(); ++j) scaled[j] = std::scalbn(lambda[j], -exponent);
-  SecularEigen out = decompose(scaled, y, compress, std::scalbn(rho, -exponent));
+  SecularFactors out = decompose(scaled, y, compress, std::scalbn(rho, -exponent));
   for (double &v : out.values) v = std::scalbn(v, exponent);
+  return out;
+}
+
+SecularEigen with_vectors(SecularFactors factors) {
+  SecularEigen out;
+  out.vectors = Matrix(factors.dim, static_cast<int64_t>(factors.values.size()));
+  secular_vectors(factors, out.vectors.data(), std::max<int64_t>(1, factors.dim));
+  out.values = std::move(factors.values);
+  out.y_used = std::move(factors.y_used);
   return out;
 }
 
 }  // namespace
 
-SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {
+void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
+  const int64_t q = f.dim, cols = static_cast<int64_t>(f.sources.size());
+  const int64_t m = static_cast<int64_t>(f.poles.size());
+  for (int64_t c = 0; c < cols; ++c) std::fill(out + c * ld, out + c * ld + q, 0.0);
+  std::vector<double> delta(static_cast<size_t>(m)), column(static_cast<size_t>(m));
+  for (int64_t c = 0; c < cols; ++c) {
+    const int64_t source = f.sources[static_cast<size_t>(c)];
+    double *col = out + c * ld;
+    if (source < 0) {
+      col[-1 - source] = 1.0;
+      continue;
+    }
+    const size_t root = static_cast<size_t>(source);
+    distances(f.poles.data(), f.poles[static_cast<size_t>(f.origins[root])], f.shifts[root],
+              delta.data(), m);
+    for (int64_t i = 0; i < m; ++i)
+      column[static_cast<size_t>(i)] = f.loewner[static_cast<size_t>(i)] / delta[static_cast<size_t>(i)];
+    const double scale = 1.0 / std::sqrt(sum_of_squares(column.data(), m));
+    for (int64_t i = 0; i < m; ++i)
+      col[f.kept[static_cast<size_t>(i)]] = column[static_cast<size_t>(i)] * scale;
+  }
+  // Back to the input's coordinates: undo the rotations, last first.
+  for (auto it = f.rotations.rbegin(); it != f.rotations.rend(); ++it) {
+    for (int64_t c = 0; c < cols; ++c) {
+      double &xp = out[it->p + c * ld], &xj = out[it->j + c * ld];
+      const double a = xp, b = xj;
+      xp = it->c * a - it->s * b;
+      xj = it->s * a + it->c * b;
+    }
+  }
+}
+
+SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y) {
   return decompose_scaled(lambda, y, true, 0.0);
+}
+
+SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
+                                       double rho) {
+  return decompose_scaled(lambda, y, false, rho);
+}
+
+SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {
+  return with_vectors(compress_diagonal_factors(lambda, y));
 }
 
 SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,
                                       double rho) {
-  return decompose_scaled(lambda, y, false, rho);
+  return with_vectors(rank_one_update_factors(lambda, y, rho));
 }
 
 }  // namespace dpcov::linalg

@@ -15,6 +15,7 @@
 // (backward stable), and the vector actually used, y_used, differs from y by as much.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "../matrix.hpp"
@@ -30,6 +31,37 @@ struct SecularEigen {
   // set to zero and the rest recomputed from the roots. Same norm as y up to roundoff.
   std::vector<double> y_used;
 };
+
+// The same decompositions without their eigenvectors: the eigenvalues, y_used, and O(q) numbers
+// from which secular_vectors() rebuilds the eigenvectors, the same bits on every call. A caller
+// that applies the vectors only later (iterative eigenvector sampling applies each step's after
+// its last step) keeps O(q) numbers per decomposition instead of q^2.
+struct SecularFactors {
+  std::vector<double> values;  // eigenvalues, descending
+  std::vector<double> y_used;  // as in SecularEigen
+  // What secular_vectors() reads: the problem on the coordinates `kept` (poles strictly
+  // decreasing, scaled by a power of two), y there recomputed from the roots (Loewner), root r's
+  // distances to the poles as (poles_j - poles_{origins[r]}) - shifts[r] (the form the root finder
+  // tracks them in, accurate near the nearer pole), the source of each eigenvector column (>= 0: a
+  // root; < 0: the deflated coordinate -1 - source), and the deflating rotations to undo.
+  struct Rotation {
+    int64_t p, j;
+    double c, s;
+  };
+  int64_t dim = 0;
+  std::vector<double> poles, loewner, shifts;
+  std::vector<int64_t> kept, origins, sources;
+  std::vector<Rotation> rotations;
+};
+
+// The eigenvectors of `factors` as the columns of out (column-major, dim rows, values.size()
+// columns, leading dimension ld >= dim): the `vectors` the SecularEigen functions return.
+void secular_vectors(const SecularFactors &factors, double *out, int64_t ld);
+
+// compress_diagonal and rank_one_update_diagonal without the vectors; arguments and throws alike.
+SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y);
+SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
+                                       double rho);
 
 // Compression of diag(lambda) onto y^perp: returns q - 1 orthonormal vectors spanning y_used^perp
 // (q x (q - 1)) with V^T diag(lambda) V = diag(values). lambda: q finite values, non-increasing;

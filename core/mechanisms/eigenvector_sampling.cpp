@@ -49,12 +49,25 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
   return eig;
 }
 
-// out = basis * coords (basis d x q, coords q values), as one BLAS product: vectorised, where a
-// loop through the view's layout-dependent element access stays scalar.
-void combine(ConstMatrixView basis, const double *coords, double *out) {
-  const ConstMatrixView column{coords, basis.cols, 1, basis.cols, Layout::ColMajor};
-  linalg::gemm_views(1.0, basis, column, 0.0,
-                     MatrixView{out, basis.rows, 1, basis.rows, Layout::ColMajor});
+// Column i of `draws` holds step i's draw in step i's eigenbasis (its first q_i rows); on return
+// it holds it in step 0's. Step i + 1's eigenbasis is step i's times W_i, the eigenvectors of
+// rotations[i] (q_i x q_{i+1}), so W_i is applied to the columns after i, from the last step
+// back: sum_i 2 q_i q_{i+1} (k - i - 1) flops for k steps (d^4 / 2 for k = d), where carrying
+// the d x q_i basis forward takes sum_i 2 d q_i q_{i+1} (2 d^4 / 3), and d^2 k^2 against 2 d^3 k
+// for small k. Each W_i is rebuilt from its O(q) factors, the same bits as the forward pass's.
+void rotate_draws(const std::vector<linalg::SecularFactors> &rotations, Matrix &draws) {
+  const int64_t d = draws.rows(), steps = draws.cols();
+  std::vector<double> w(static_cast<size_t>(d * d)), rotated(static_cast<size_t>(d * steps));
+  for (int64_t i = static_cast<int64_t>(rotations.size()) - 1; i >= 0; --i) {
+    const linalg::SecularFactors &f = rotations[static_cast<size_t>(i)];
+    const int64_t q = f.dim, next = static_cast<int64_t>(f.values.size()), later = steps - i - 1;
+    linalg::secular_vectors(f, w.data(), q);
+    linalg::gemm_views(1.0, ConstMatrixView{w.data(), q, next, q, Layout::ColMajor},
+                       ConstMatrixView{&draws(0, i + 1), next, later, d, Layout::ColMajor}, 0.0,
+                       MatrixView{rotated.data(), q, later, q, Layout::ColMajor});
+    for (int64_t c = 0; c < later; ++c)
+      std::copy_n(&rotated[static_cast<size_t>(c * q)], q, &draws(0, i + 1 + c));
+  }
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {
@@ -65,11 +78,6 @@ double quadratic_form(ConstMatrixView g, const double *x) {
     sum += x[j] * column;
   }
   return sum;
-}
-
-// The first `cols` columns of m.
-MatrixView leading_columns(Matrix &m, int64_t cols) {
-  return {m.data(), m.rows(), cols, m.rows(), Layout::ColMajor};
 }
 
 }  // namespace
@@ -164,16 +172,20 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   t.thetas = Matrix(d, steps);
   t.proposals.resize(k);
 
-  // The current C_i in its eigenbasis: C_i = basis^T G basis = diag(mu) (mu decreasing), basis
-  // d x q with orthonormal columns spanning the sphere of step i, held in the first q columns of
-  // one of two d x d buffers: each step writes the next basis into the other one.
+  // Step i works in the eigenbasis of C_i: C_i = B_i^T G B_i = diag(mu) (mu decreasing), with
+  // B_0 the eigenvectors of G and B_{i+1} = B_i W_i, W_i the eigenvectors of step i's secular
+  // problem. The draw of step i is y_i in that basis, theta_i = B_i y_i. The B_i are not formed:
+  // the coordinates y_i are collected, and after the last step the W_i are applied to them from
+  // the last to the first (rotate_draws), which needs fewer flops than carrying a d x q basis
+  // through every step.
   std::vector<double> mu = std::move(eig.values);
-  Matrix basis_store = std::move(eig.vectors), spare(d, d);
+  std::vector<linalg::SecularFactors> rotations;
+  rotations.reserve(k);
+  Matrix draws(d, steps);
   std::vector<double> y, a_diagonal;
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);
     const int64_t q = static_cast<int64_t>(mu.size());
-    const MatrixView basis = leading_columns(basis_store, q);
     // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
     // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
     a_diagonal.resize(static_cast<size_t>(q));
@@ -181,33 +193,27 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
     const random::BinghamSampler sampler(a_diagonal);
     y.resize(static_cast<size_t>(q));
     t.proposals[ui] = sampler.sample(rng, y.data());
-    double *theta = &t.thetas(0, i);
-    const bool last = i + 1 == steps;
+    double *coords = &draws(0, i);
+    std::copy(y.begin(), y.end(), coords);
+    if (i + 1 == steps) break;
     if (is_iev(mechanism)) {
-      if (last) {
-        combine(basis, y.data(), theta);
-        break;
-      }
       // C_{i+1} = C_i compressed to y's complement. The decomposition is exact for y_used, which
       // differs from y by roundoff (only inside clusters of equal eigenvalues, where the density
-      // is flat); theta_i = basis y_used keeps the thetas orthonormal to working precision.
-      linalg::SecularEigen next = linalg::compress_diagonal(mu, y.data());
+      // is flat); theta_i = B_i y_used keeps the thetas orthonormal to working precision.
+      linalg::SecularFactors next = linalg::compress_diagonal_factors(mu, y.data());
       const double norm = linalg::nrm2(q, next.y_used.data(), 1);
-      for (double &v : next.y_used) v /= norm;
-      combine(basis, next.y_used.data(), theta);
-      linalg::gemm_views(1.0, basis, next.vectors.view(), 0.0, leading_columns(spare, q - 1));
-      std::swap(basis_store, spare);
-      mu = std::move(next.values);
+      for (int64_t j = 0; j < q; ++j) coords[j] = next.y_used[static_cast<size_t>(j)] / norm;
+      mu = next.values;
+      rotations.push_back(std::move(next));
     } else {
-      combine(basis, y.data(), theta);
-      if (last) break;
       // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
-      linalg::SecularEigen next = linalg::rank_one_update_diagonal(mu, y.data(), -t.lambda_hat[ui]);
-      linalg::gemm_views(1.0, basis, next.vectors.view(), 0.0, leading_columns(spare, q));
-      std::swap(basis_store, spare);
-      mu = std::move(next.values);
+      linalg::SecularFactors next = linalg::rank_one_update_factors(mu, y.data(), -t.lambda_hat[ui]);
+      mu = next.values;
+      rotations.push_back(std::move(next));
     }
   }
+  rotate_draws(rotations, draws);
+  linalg::gemm_views(1.0, eig.vectors.view(), draws.view(), 0.0, t.thetas.view());
 
   // C_hat = sum_i lambda_hat_i theta_i theta_i^T, spectrum clipped to [0, clip_upper]. For IEV the
   // thetas are orthonormal, so clipping lambda_hat is clipping the spectrum; for KT they are not,

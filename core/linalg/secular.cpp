@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "../error.hpp"
 
@@ -282,13 +283,13 @@ Deflation deflate(const std::vector<double> &lambda, const double *y, double yno
 // run over the roots k in the outer loop so that the inner loop walks down a column of delta
 // (contiguous) with independent products per coordinate.
 std::vector<double> loewner(const std::vector<double> &lr, const std::vector<double> &yr,
-                            const Matrix &delta, double wsum, bool compress, double rho) {
+                            const double *delta, double wsum, bool compress, double rho) {
   const int64_t m = static_cast<int64_t>(lr.size());
   const int64_t interior = m > 0 ? m - 1 : 0;
   std::vector<double> yhat(static_cast<size_t>(m)), num(static_cast<size_t>(m)),
       den(static_cast<size_t>(m), compress ? 1.0 : rho);
   std::vector<int> exponent(static_cast<size_t>(m), 0);
-  for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta(j, m - 1);
+  for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta[j + (m - 1) * m];
   // Coordinates j <= k take root k's lower pole, the others its upper one: two loops with a fixed
   // pole each, which vectorise where one loop choosing the pole per coordinate stayed scalar.
   const auto multiply_factors = [&](const double *dk, double pole, int64_t begin, int64_t end) {
@@ -300,7 +301,7 @@ std::vector<double> loewner(const std::vector<double> &lr, const std::vector<dou
     }
   };
   for (int64_t k = 0; k < interior; ++k) {
-    const double *dk = delta.data() + k * m;
+    const double *dk = delta + k * m;
     multiply_factors(dk, lr[static_cast<size_t>(k + 1)], 0, k + 1);
     multiply_factors(dk, lr[static_cast<size_t>(k)], k + 1, m);
     if ((k & 7) == 7) {
@@ -345,17 +346,20 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
   const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
   const int64_t interior = m > 0 ? m - 1 : 0;
   const int64_t roots = compress ? interior : m;
-  Matrix delta(m, roots);
+  // Column k (m values) holds root k's distances; every entry is written by its root's search, so
+  // the buffer is not zeroed first (q^2 stores a step).
+  const std::unique_ptr<double[]> delta_store(new double[static_cast<size_t>(m * roots)]);
+  const auto delta = [&](int64_t k) { return delta_store.get() + k * m; };
   std::vector<Root> found(static_cast<size_t>(roots));
   for (int64_t k = 0; k < interior; ++k)
-    found[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, &delta(0, k));
+    found[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, delta(k));
   if (!compress && m > 0) {
     const double width = std::fabs(rho) * wsum;
     found[static_cast<size_t>(m - 1)] =
-        rho < 0.0 ? solve_root(f, m - 1, -1, width, &delta(0, m - 1))
-                  : solve_root(f, -1, 0, width, &delta(0, m - 1));
+        rho < 0.0 ? solve_root(f, m - 1, -1, width, delta(m - 1))
+                  : solve_root(f, -1, 0, width, delta(m - 1));
   }
-  out.loewner = loewner(lr, yr, delta, wsum, compress, rho);
+  out.loewner = loewner(lr, yr, delta_store.get(), wsum, compress, rho);
 
   // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
   struct Column {
@@ -428,7 +432,9 @@ SecularEigen with_vectors(SecularFactors factors) {
 void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
   const int64_t q = f.dim, cols = static_cast<int64_t>(f.sources.size());
   const int64_t m = static_cast<int64_t>(f.poles.size());
-  for (int64_t c = 0; c < cols; ++c) std::fill(out + c * ld, out + c * ld + q, 0.0);
+  // The roots' columns write every kept row; the others need zeros (none when nothing deflated).
+  if (m < q)
+    for (int64_t c = 0; c < cols; ++c) std::fill(out + c * ld, out + c * ld + q, 0.0);
   std::vector<double> delta(static_cast<size_t>(m)), column(static_cast<size_t>(m));
   for (int64_t c = 0; c < cols; ++c) {
     const int64_t source = f.sources[static_cast<size_t>(c)];

@@ -55,19 +55,23 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
 // back: sum_i 2 q_i q_{i+1} (k - i - 1) flops for k steps (d^4 / 2 for k = d), where carrying
 // the d x q_i basis forward takes sum_i 2 d q_i q_{i+1} (2 d^4 / 3), and d^2 k^2 against 2 d^3 k
 // for small k. Each W_i is rebuilt from its O(q) factors, the same bits as the forward pass's.
-void rotate_draws(const std::vector<linalg::SecularFactors> &rotations, Matrix &draws) {
+Matrix rotate_draws(const std::vector<linalg::SecularFactors> &rotations, const Matrix &draws) {
   const int64_t d = draws.rows(), steps = draws.cols();
-  std::vector<double> w(static_cast<size_t>(d * d)), rotated(static_cast<size_t>(d * steps));
+  std::vector<double> w(static_cast<size_t>(d * d));
+  // Two d x steps buffers in turn: step i reads the columns after i from one and writes them,
+  // with its own draw, into the other.
+  Matrix rotated = draws, spare(d, steps);
   for (int64_t i = static_cast<int64_t>(rotations.size()) - 1; i >= 0; --i) {
     const linalg::SecularFactors &f = rotations[static_cast<size_t>(i)];
     const int64_t q = f.dim, next = static_cast<int64_t>(f.values.size()), later = steps - i - 1;
     linalg::secular_vectors(f, w.data(), q);
     linalg::gemm_views(1.0, ConstMatrixView{w.data(), q, next, q, Layout::ColMajor},
-                       ConstMatrixView{&draws(0, i + 1), next, later, d, Layout::ColMajor}, 0.0,
-                       MatrixView{rotated.data(), q, later, q, Layout::ColMajor});
-    for (int64_t c = 0; c < later; ++c)
-      std::copy_n(&rotated[static_cast<size_t>(c * q)], q, &draws(0, i + 1 + c));
+                       ConstMatrixView{&rotated(0, i + 1), next, later, d, Layout::ColMajor}, 0.0,
+                       MatrixView{&spare(0, i + 1), q, later, d, Layout::ColMajor});
+    std::copy_n(draws.data() + i * d, q, &spare(0, i));
+    std::swap(rotated, spare);
   }
+  return rotated;
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {
@@ -212,8 +216,8 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
       rotations.push_back(std::move(next));
     }
   }
-  rotate_draws(rotations, draws);
-  linalg::gemm_views(1.0, eig.vectors.view(), draws.view(), 0.0, t.thetas.view());
+  linalg::gemm_views(1.0, eig.vectors.view(), rotate_draws(rotations, draws).view(), 0.0,
+                     t.thetas.view());
 
   // C_hat = sum_i lambda_hat_i theta_i theta_i^T, spectrum clipped to [0, clip_upper]. For IEV the
   // thetas are orthonormal, so clipping lambda_hat is clipping the spectrum; for KT they are not,

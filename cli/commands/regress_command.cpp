@@ -557,14 +557,16 @@ void decide_label_square(RawFit &f, const RegressOptions &o) {
 }
 
 // The fit's settings for the errors decided: under --errors robust the fit spends the sandwich's
-// fit share (at the bound `bound`) and releases no y'y; otherwise its whole share, y'y as asked.
+// fit share (at the bound `bound`) and releases y'y only for the posterior (--small-n posterior),
+// which answers where the released X'X~ does not support the robust bootstrap
+// (robust_supported); otherwise its whole share, y'y as asked.
 void apply_errors(RawFit &f, const RawRegressOptions &r, double bound) {
   if (f.robust) {
     f.sandwich =
         sandwich_budget(f.regressor_bound(bound), f.label_bound, f.adassp_budget, r.delta);
     f.settings.adassp_epsilon = f.sandwich.fit_epsilon;
     f.fit_delta = f.sandwich.fit_delta;
-    f.settings.params.release_label_square = 0;
+    f.settings.params.release_label_square = r.small_n == "posterior" ? 1 : 0;
     return;
   }
   f.settings.adassp_epsilon = f.adassp_budget;
@@ -588,6 +590,21 @@ void decide_errors(RawFit &f, const RegressOptions &o) {
   }
   f.robust = true;
   apply_errors(f, o.raw, f.bound);
+}
+
+// --errors robust after a fit that released y'y: the rule of every surface
+// (docs/regression_intervals.md, "Robust or the posterior"), post-processing of the release:
+// the released X'X~ supports the robust bootstrap where dpcov_adassp_intervals answers with its
+// bootstrap, whose worlds need X'X~ + E positive definite as the sandwich's do. Elsewhere its
+// posterior answers, labelled homoscedastic, and the meat is not released (false).
+bool robust_supported(RawFit &f, const NoiseAware &answer) {
+  if (!answer.computed || answer.method == "parametric bootstrap") return true;
+  f.robust = false;
+  f.aware = answer;
+  f.robust_skipped = "robust intervals not given: the released X'X~ does not support the "
+                     "bootstrap, so the meat was not released (its share of the budget unspent); "
+                     "the fit released y'y for this";
+  return false;
 }
 
 // --errors robust after the fit: the second pass over the rows, bounded as the fit read them, and
@@ -669,19 +686,32 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   if (ledger) plan = adassp_plan(f, f.bound);
   std::vector<double> xtx, xty;
   fit_adassp(f, draws, xtx, xty);
-  if (f.robust) release_robust_meat(f, o, c, input, draws);
-  // Charged before anything is printed: a failure leaves the budget spent and no output.
-  draws.charge(charges_of(ledger.get(), f.receipt), output);
-  if (ledger) f.ledger = ledger->summary();
   // Under add/remove n is private: the intervals take the count the release holds in the
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =
       f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
-  if (f.robust)
+  const auto homoscedastic = [&] {
+    return adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings(),
+                            f.intercept ? 0 : -1, o.raw.small_n == "posterior");
+  };
+  NoiseAware answer;  // the rule's, for a robust fit that released y'y
+  if (f.robust && f.settings.params.release_label_square == 1) answer = homoscedastic();
+  if (f.robust && robust_supported(f, answer)) release_robust_meat(f, o, c, input, draws);
+  // Charged before anything is printed: a failure leaves the budget spent and no output.
+  draws.charge(charges_of(ledger.get(), f.receipt), output);
+  if (ledger) f.ledger = ledger->summary();
+  if (f.robust) {
     f.aware = robust_intervals(xtx, xty, f.receipt, f.meat.meat, o.level, o.bootstrap_settings());
-  else if (f.settings.params.release_label_square == 1)
-    f.aware = adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings(),
-                               f.intercept ? 0 : -1, o.raw.small_n == "posterior");
+    // The robust bootstrap's worlds refused where the rule's did not (X'X~ near the edge): the
+    // rule's homoscedastic intervals answer, labelled.
+    if (!f.aware.computed && answer.computed) {
+      f.robust = false;
+      f.aware = answer;
+      f.robust_skipped = "robust intervals not given: the released meat's bootstrap refused";
+    }
+  } else if (f.settings.params.release_label_square == 1 && !f.aware.computed) {
+    f.aware = homoscedastic();
+  }
   f.label = reader->column_names()[static_cast<size_t>(c.label)];
   if (f.scaled) to_data_units(f);
   return f;
@@ -783,7 +813,7 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   else if (!o.raw.no_intervals)
     out["noise_aware"] = {{"refused", a.refusal},
                           {"errors", f.robust ? "robust" : "homoscedastic"}};
-  if (f.robust) out["sandwich"] = sandwich_json(f);
+  if (f.robust || f.meat_released) out["sandwich"] = sandwich_json(f);
   if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
   out["receipt"] = adassp_receipt_json(f.receipt);
   if (f.ledger) out["ledger"] = *f.ledger;
@@ -862,7 +892,7 @@ std::string raw_receipt_text(const dpcov_adassp_receipt &receipt) {
 void print_raw_text(const RawFit &f, const RegressOptions &o) {
   std::string text = raw_heading(f, o.raw) + raw_coefficients_text(f, o) +
                      raw_receipt_text(f.receipt);
-  if (f.robust)
+  if (f.robust || f.meat_released)
     text += concat("  meat (errors robust): Analyze Gauss, epsilon ",
                    format_number(f.sandwich.meat_epsilon), ", delta ",
                    format_number(f.sandwich.meat_delta), " (a ",

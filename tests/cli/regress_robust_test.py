@@ -39,7 +39,7 @@ class RobustRegression(DpcovCase):
         self.assertEqual(aware["errors"], "robust")
         self.assertIn("sandwich", aware["method"])
         self.assertIn("heteroscedastic", aware["assumes"])
-        self.assertNotIn("sigma_label_square", out["receipt"])  # no y'y: the sandwich needs none
+        self.assertIn("sigma_label_square", out["receipt"])  # y'y, for the posterior only
         sandwich = out["sandwich"]
         self.assertEqual(sandwich["meat_share"], 0.2)
         self.assertAlmostEqual(out["receipt"]["epsilon"], 3.2)
@@ -78,6 +78,28 @@ class RobustRegression(DpcovCase):
         self.assertNotIn("sandwich", out)
         self.assertEqual(out["noise_aware"]["errors"], "homoscedastic")
         self.assertIn("not attempted", out["noise_aware"]["refused"])
+
+    def test_where_the_release_does_not_support_the_bootstrap_the_posterior_answers_unspent(self):
+        # n = 500 at epsilon = 1: the forecast for rows on their bounds expects robust intervals,
+        # the released X'X~ of these rows (a twelfth of the bound per column) does not support
+        # the bootstrap. Before, no interval was printed; now the posterior answers, labelled,
+        # and the meat is neither released nor charged.
+        path = self.write_csv(500)
+        ledger = self.path("unspent.json")
+        out = self.run_json(self.base(path, "1") + ["--ledger", ledger, "--ledger-epsilon", "1",
+                                                    "--ledger-delta", "1e-6"])
+        aware = out["noise_aware"]
+        self.assertNotIn("sandwich", out)
+        self.assertEqual(aware["errors"], "homoscedastic")
+        self.assertIn("posterior", aware["method"])
+        self.assertTrue(aware["assumes"].startswith("robust intervals not given"))
+        self.assertIsNotNone(out["coefficients"][0]["noise_aware"]["ci_lower"])
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"].split(":")[-1] for c in book["charges"]], ["adassp"])
+        self.assertAlmostEqual(book["spent"]["epsilon"], 0.8)
+        refuse = self.run_json(self.base(path, "1") + ["--small-n", "refuse"])
+        self.assertNotIn("sigma_label_square", refuse["receipt"])  # no posterior: no y'y
 
     def test_standard_input_is_spooled_for_the_meat_and_gives_the_files_intervals(self):
         path = self.write_csv(20000)

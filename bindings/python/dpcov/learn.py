@@ -767,19 +767,22 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             (default): the noise-aware posterior of :func:`dpcov.adassp.adassp_intervals`
             answers instead, over a class of priors on the scales of X'X so that a coefficient
             is conclusive only where the released statistics support it whatever the scales
-            (homoscedastic errors only: the robust intervals release no y'y, and where the
-            forecast expects no robust interval the fit takes that path); or ``"refuse"``: NaN
-            intervals and a warning. Its coverage is measured (docs/regression_intervals.md);
+            (homoscedastic errors: with robust errors the fit also releases y'y for it, and it
+            answers where the released X'X~ does not support the robust bootstrap); or
+            ``"refuse"``: NaN intervals and a warning (the robust fit then releases no y'y). Its coverage is measured (docs/regression_intervals.md);
             ``inference_`` and ``interval_method_`` name the method used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals
             (``dpcov_adassp_sandwich_intervals``, proofs/sandwich.md), valid for heteroscedastic
             errors and, for the least-squares projection, a misspecified mean; AdaSSP spends
-            0.8 of (epsilon, delta) (no y'y) and a second pass over the rows releases the meat
-            sum r_i^2 x_i x_i' by Analyze Gauss with the other 0.2 (``meat_``,
-            ``meat_receipt_``; both charged to an active accountant). Where the forecast at the
-            public n expects no interval even for rows on their bounds, the homoscedastic path
-            runs instead and ``inference_`` says so first. Homoscedastic: the bootstrap above,
+            0.8 of (epsilon, delta) (with y'y for the posterior, ``small_n="posterior"``) and a
+            second pass over the rows releases the meat sum r_i^2 x_i x_i' by Analyze Gauss
+            with the other 0.2 (``meat_``, ``meat_receipt_``; both charged to an active
+            accountant). Where the forecast at the public n expects no interval even for rows
+            on their bounds, the homoscedastic path runs instead; where the released X'X~ does
+            not support the bootstrap (``dpcov_adassp_intervals`` answers with its posterior)
+            the meat is not released and that posterior answers, labelled homoscedastic
+            (``errors_``); ``inference_`` says which first. Homoscedastic: the bootstrap above,
             which assumes constant error variance and a linear mean. The Gram mechanisms
             with a known noise law (analyze_gauss, laplace_sym, wishart_additive; ``ridge`` 0)
             take the same split: the release at 0.8, the meat at 0.2, and
@@ -939,7 +942,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                      "bound": B, "policy": "clip" if moved else policy,
                                      "neighbour": _neighbour_name(n_private),
                                      "constant": constant, "label_bound": B_y},
-                                 self._clipping_assumption(B, moved))
+                                 self._clipping_assumption(B, moved), rows)
             elif mechanism == "adassp":
                 self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
                                  None if n_private else rows)
@@ -1028,7 +1031,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                      "neighbour": _neighbour_name(n_private), "lower": lower,
                                      "upper": upper},
                                  "on the columns mapped to [-1, 1] by bounds, mapped to the "
-                                 "data's units (the intercept's interval is NaN); ")
+                                 "data's units (the intercept's interval is NaN); ", info.rows)
             else:
                 self._fit_adassp(gram.matrix(), p + 1, np.arange(p + 1, dtype=np.int64), bound_x,
                                  1.0, float(self.epsilon), rng, None if n_private else info.rows)
@@ -1152,7 +1155,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if self.errors_ == "robust":
             split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
             steps.append(adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta,
-                                     neighbour, calibration, self.rho, False))
+                                     neighbour, calibration, self.rho,
+                                     self.small_n == "posterior"))
             steps.append(meat_plan(p, split, neighbour))
         else:
             steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta, neighbour,
@@ -1187,26 +1191,73 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.errors_ = "robust"
 
     def _fit_robust(self, g, label, features, bound_x, bound_y, epsilon, rng, raw_rows,
-                    bounding: dict, clipping: str) -> None:
+                    bounding: dict, clipping: str, rows: int) -> None:
         """AdaSSP at its share of (epsilon, delta), then the meat of the rows (``raw_rows``
         bounded by ``bounding`` as the fit read them) at its coefficients, released by Analyze
-        Gauss at the meat's share, then the robust intervals (proofs/sandwich.md)."""
+        Gauss at the meat's share, then the robust intervals (proofs/sandwich.md). With
+        ``small_n="posterior"`` the fit also releases y'y, and the meat is released only where
+        the released statistics support the bootstrap (``_robust_supported``)."""
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
+        fallback = self.small_n == "posterior"
         fit = adassp_fit(g, label, features, bound_x, bound_y, split.fit_epsilon,
                          split.fit_delta, rng, neighbour=neighbour,
                          calibration=_choice(self.calibration, tuple(CALIBRATIONS),
-                                             "calibration"), rho=self.rho)
+                                             "calibration"), rho=self.rho,
+                         release_label_square=fallback)
         self.params_, self.release_, self.receipt_ = fit.coefficients, fit, fit.receipt
+        self._intervals_skipped = None
+        answer = self._robust_supported(rows, rng) if fallback else None
+        if answer is not None and answer.method != "bootstrap":
+            self._homoscedastic_answer(answer, clipping, split.meat_share)
+            return
         self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, fit.coefficients,
                                                       bound_x, split, neighbour, rng)
-        self._intervals_skipped = None
-        self._noise_aware(lambda: adassp_sandwich_intervals(
-            fit, self.meat_, rng, self.level, self.n_bootstrap),
+        robust = lambda: adassp_sandwich_intervals(fit, self.meat_, rng, self.level,  # noqa: E731
+                                                   self.n_bootstrap)
+        if answer is not None:
+            try:
+                result = robust()
+            except DpcovError:
+                # The robust bootstrap's worlds refused where the rule's did not (a released
+                # X'X~ near the edge): the rule's homoscedastic intervals answer, labelled.
+                self._homoscedastic_answer(answer, clipping, None)
+                return
+            robust = lambda: result  # noqa: E731
+        self._noise_aware(robust,
             f"noise-aware: robust (sandwich) parametric bootstrap from AdaSSP's noise law and the "
             f"released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon and "
             f"delta, meat_receipt_), for beta from the unregularised released statistics (not "
             f"centred on the ridge coef_); " + clipping + ROBUST)
+
+    def _robust_supported(self, rows: int, rng):
+        """The homoscedastic answer of ``dpcov_adassp_intervals`` on the robust fit's release
+        (post-processing): the rule, the same on every surface, that the released X'X~ supports
+        the robust bootstrap where that function answers with its bootstrap (whose worlds need
+        X'X~ + E positive definite as the sandwich's do); else its posterior answers and the
+        meat is not released (docs/regression_intervals.md, "Robust or the posterior"). None when
+        it refuses (too few rows for n)."""
+        try:
+            return adassp_intervals(self.release_, self._inference_rows(rows), rng,
+                                    0 if self.fit_intercept else -1, self.level,
+                                    self.n_bootstrap)
+        except DpcovError:
+            return None
+
+    def _homoscedastic_answer(self, answer, clipping: str, unspent_share) -> None:
+        """The robust fit's homoscedastic ``answer`` as its intervals: ``errors_`` homoscedastic,
+        ``inference_`` saying why robust did not answer and whether the meat's share was
+        spent."""
+        self.errors_ = "homoscedastic"
+        spent = ("the meat was not released (its share of the budget unspent)"
+                 if unspent_share is not None else "the released meat's bootstrap refused")
+        self._robust_skipped = (f"robust intervals not given: the released X'X~ does not support "
+                                f"the bootstrap, so {spent}; the fit released y'y for this")
+        self._noise_aware(lambda: answer,
+                          "noise-aware: {method} from AdaSSP's noise law at the robust fit's "
+                          "share of the budget, for beta from the unregularised released "
+                          "statistics (not centred on the ridge coef_); " + clipping
+                          + HOMOSCEDASTIC)
 
     def _label_errors(self) -> None:
         """Says in ``inference_`` why robust intervals were asked for and not given."""

@@ -42,7 +42,26 @@ def robust_fit_at_epsilon_4(seed, **options):
 
 def test_robust_is_the_default_and_spends_the_meat_within_epsilon():
     reg = robust_fit_at_epsilon_4(1)
-    assert reg.receipt_.label_square_released == 0  # the sandwich needs no y'y
+    assert reg.receipt_.label_square_released == 1  # y'y, for the posterior only
+    refuse = robust_fit_at_epsilon_4(1, small_n="refuse")
+    assert refuse.receipt_.label_square_released == 0  # no posterior: no y'y
+
+
+def test_where_the_release_does_not_support_the_bootstrap_the_posterior_answers_unspent():
+    """n = 500 at epsilon = 1: the forecast for rows on their bounds expects robust intervals,
+    the released X'X~ of these rows does not support the bootstrap. Before, no interval was
+    printed; now the posterior answers, labelled, and the meat is not released or charged."""
+    X, y = heteroscedastic(500, 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with dpcov.BudgetAccountant(1.0, 1e-6) as budget:
+            reg = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0,
+                                                random_state=3, n_bootstrap=199).fit(X, y)
+            assert budget.spent.charges == 1 and budget.spent.epsilon == pytest.approx(0.8)
+    assert reg.errors_ == "homoscedastic" and not hasattr(reg, "meat_")
+    assert reg.interval_method_ == "posterior"
+    assert reg.inference_.startswith("robust intervals not given")
+    assert np.isfinite(reg.conf_int_[0]).all()
 
 
 def test_a_refused_fit_leaves_nothing_charged_or_drawn():

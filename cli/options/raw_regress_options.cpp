@@ -118,7 +118,9 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "Where the bootstrap refuses (the noise swamps X'X): posterior (default; "
                      "homoscedastic errors: the noise-aware posterior answers, conclusive only "
                      "where every prior of its class on the scales of X'X agrees, "
-                     "proofs/adassp_posterior.md) or refuse")
+                     "proofs/adassp_posterior.md; under --errors robust the fit releases y'y "
+                     "for it and it answers where the released X'X~ does not support the "
+                     "robust bootstrap) or refuse")
       ->check(CLI::IsMember({"posterior", "refuse"}))
       ->group(group);
   command.add_option("--bound-epsilon", o.bound_epsilon,

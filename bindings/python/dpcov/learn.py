@@ -769,7 +769,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             is conclusive only where the released statistics support it whatever the scales
             (homoscedastic errors: with robust errors the fit also releases y'y for it, and it
             answers where the released X'X~ does not support the robust bootstrap); or
-            ``"refuse"``: NaN intervals and a warning (the robust fit then releases no y'y). Its coverage is measured (docs/regression_intervals.md);
+            ``"refuse"``: NaN intervals and a warning (the robust fit then releases no y'y).
+            Its coverage is measured (docs/regression_intervals.md);
             ``inference_`` and ``interval_method_`` name the method used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals

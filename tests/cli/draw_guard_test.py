@@ -136,9 +136,11 @@ class DrawGuard(DpcovCase):
         with open(ledger, "rb") as f:
             self.assertEqual(f.read(), before)
         # Standard input itself ("-") is spooled: the robust intervals' meat is released and
-        # charged beside the fit, from the second pass over the spool.
+        # charged beside the fit, from the second pass over the spool (--small-n refuse: at this
+        # n the default's posterior would answer instead, releasing no meat).
         once = self.run_dpcov(["regress", "-", "--label", "y", "--epsilon", "1", "--bound", "2",
-                               "--label-bound", "1", "-q", "--ledger", ledger], stdin=text)
+                               "--label-bound", "1", "-q", "--ledger", ledger, "--small-n",
+                               "refuse"], stdin=text)
         self.assertEqual(once.returncode, EXIT_OK, once.stderr.decode())
         self.assertEqual(self.charges(ledger),
                          ["private_bound", "adassp", "analyze_gauss", "adassp", "analyze_gauss"])

@@ -31,5 +31,6 @@
 #include "dpcov/forecast.h"
 #include "dpcov/plan.h"
 #include "dpcov/row_passes.h"
+#include "dpcov/unit_budget.h"
 
 #endif /* DPCOV_H */

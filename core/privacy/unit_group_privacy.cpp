@@ -37,10 +37,39 @@ int64_t unit_group_steps(Neighbour unit_relation, int64_t max_rows_per_unit) {
   return unit_relation == Neighbour::ReplaceOne ? 2 * max_rows_per_unit : max_rows_per_unit;
 }
 
-RowBudget group_privacy_row_budget(int64_t steps, double epsilon, double delta) {
+int64_t unit_group_steps(Neighbour unit_relation, Neighbour row_relation,
+                         int64_t max_rows_per_unit) {
+  if (row_relation == Neighbour::AddRemove)
+    return unit_group_steps(unit_relation, max_rows_per_unit);
+  if (unit_relation == Neighbour::AddRemove)
+    fail(Status::Incompatible, "a mechanism private under replace-one (n public) takes privacy ",
+         "units under replace-one only: a unit added or removed changes n");
+  // Units padded to exactly k rows: a unit replaced is k rows replaced, one at a time.
+  return unit_group_steps(Neighbour::AddRemove, max_rows_per_unit);
+}
+
+namespace {
+
+void check_steps(int64_t steps) {
   if (steps < 1 || steps > 2 * kMaxRowsPerUnit)
     fail(Status::InvalidArgument, "group privacy steps must be in [1, ", 2 * kMaxRowsPerUnit,
          "], got ", steps);
+}
+
+}  // namespace
+
+double group_privacy_row_rho(int64_t steps, double rho) {
+  check_steps(steps);
+  check::positive_finite(rho, "rho");
+  const double m = static_cast<double>(steps);  // m^2 <= 2^42: exact
+  const double row_rho = upward::div_down(rho, m * m);
+  if (!(row_rho > 0.0))
+    fail(Status::InvalidArgument, "the per-row rho ", rho, " / ", steps, "^2 underflows to 0");
+  return row_rho;
+}
+
+RowBudget group_privacy_row_budget(int64_t steps, double epsilon, double delta) {
+  check_steps(steps);
   check::positive_finite(epsilon, "epsilon");
   if (!(delta >= 0.0 && delta < 1.0))
     fail(std::isnan(delta) ? Status::NonFinite : Status::InvalidArgument,

@@ -19,6 +19,14 @@ namespace dpcov::privacy {
 // kMaxRowsPerUnit] (unit_bound.hpp).
 int64_t unit_group_steps(Neighbour unit_relation, int64_t max_rows_per_unit);
 
+// Row steps, each a neighbour under `row_relation` (the mechanism's own), between two datasets
+// that differ in one unit of at most k rows. Row add/remove: as above. Row replace-one (n public):
+// every unit holds exactly k rows (a unit with fewer is padded with zero rows, themselves bounded),
+// so a unit's rows all replaced is k row replacements, and a unit added or removed changes n and
+// is refused (Status::Incompatible). Throws as above for k.
+int64_t unit_group_steps(Neighbour unit_relation, Neighbour row_relation,
+                         int64_t max_rows_per_unit);
+
 struct RowBudget {
   double epsilon = 0.0;
   double delta = 0.0;
@@ -32,5 +40,13 @@ struct RowBudget {
 // Status::InvalidArgument (steps outside [1, 2 kMaxRowsPerUnit], epsilon not positive and finite,
 // delta outside [0, 1), or a per-row epsilon or delta that underflows to 0).
 RowBudget group_privacy_row_budget(int64_t steps, double epsilon, double delta);
+
+// The per-row zCDP budget whose `steps`-fold group privacy is within rho: rho / m^2 rounded down,
+// so m^2 rho_r <= rho exactly. Bun and Steinke 2016, Prop. 27 (Prop. 1.9 of the introduction):
+// rho_r-zCDP between neighbours gives m^2 rho_r-zCDP between datasets m neighbour steps apart
+// (their proof uses only the chain of neighbours, so it holds for add/remove chains as for
+// replace-one ones). Throws Status::InvalidArgument (steps outside [1, 2 kMaxRowsPerUnit], rho
+// not positive and finite, or a per-row rho that underflows to 0).
+double group_privacy_row_rho(int64_t steps, double rho);
 
 }  // namespace dpcov::privacy

@@ -1,7 +1,7 @@
 // The zCDP releases on their own, with every argument fuzzed: Dong-Liang-Yi (all four variants),
-// CoinPress covariance and mean (plan and release), the centring split and the zCDP <-> (epsilon,
-// delta) conversions. fuzz_solvers reaches the same calls among many others with valid layouts and
-// receipts; here the layout, leading dimensions, generator, params and receipt struct sizes are
+// CoinPress covariance and mean (plan and release), the centring split, the zCDP <-> (epsilon,
+// delta) conversions and the privacy units' row budgets. fuzz_solvers reaches the same calls among
+// many others with valid layouts and receipts; here the layout, leading dimensions, generator, params and receipt struct sizes are
 // fuzzed too, and every release is checked against the C ABI's promises:
 // - every status is documented and every error has a message;
 // - on error the output (its padding included) and the receipt are byte for byte unchanged, and
@@ -464,11 +464,42 @@ void conversions(fuzz::Input &in) {
   }
 }
 
+// Privacy units by group privacy (dpcov/unit_budget.h): over the m steps a unit of k rows is
+// (k, or 2 k for a unit replaced under an add/remove mechanism), m epsilon_r <= epsilon, delta_r
+// <= delta and m^2 rho_r <= rho.
+void unit_budgets(fuzz::Input &in) {
+  const int32_t unit = static_cast<int32_t>(in.range(-1, 2));
+  const int32_t row = static_cast<int32_t>(in.range(-1, 2));
+  const int64_t k = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 1 << 21);
+  const double eps = fuzz::budget(in), delta = fuzz::probability(in), rho = fuzz::budget(in);
+  const long double m =
+      static_cast<long double>(k) * (unit == DPCOV_NEIGHBOUR_REPLACE_ONE &&
+                                             row == DPCOV_NEIGHBOUR_ADD_REMOVE
+                                         ? 2
+                                         : 1);
+  char detail[160];
+  Scalar e(in), d(in);
+  const dpcov_status s = dpcov_unit_row_budget(unit, row, k, eps, delta, e.get(), d.get());
+  const bool ok_e = e.check(s, "unit row epsilon"), ok_d = d.check(s, "unit row delta");
+  if (ok_e && ok_d && !(e.value > 0 && m * e.value <= eps && d.value >= 0 && d.value <= delta)) {
+    std::snprintf(detail, sizeof detail, "%d %d k %lld eps %a delta %a -> %a %a", unit, row,
+                  static_cast<long long>(k), eps, delta, e.value, d.value);
+    fuzz::violated("unit row budget over the unit's:", detail);
+  }
+  Scalar r(in);
+  if (r.check(dpcov_unit_row_rho(unit, row, k, rho, r.get()), "unit row rho") &&
+      !(r.value > 0 && m * m * r.value <= rho)) {
+    std::snprintf(detail, sizeof detail, "%d %d k %lld rho %a -> %a", unit, row,
+                  static_cast<long long>(k), rho, r.value);
+    fuzz::violated("unit row rho over the unit's:", detail);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
-  switch (in.range(0, 3)) {
+  switch (in.range(0, 4)) {
     case 0:
       dly(in);
       break;
@@ -478,8 +509,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2:
       coinpress_mean(in);
       break;
-    default:
+    case 3:
       conversions(in);
+      break;
+    default:
+      unit_budgets(in);
       break;
   }
   return 0;

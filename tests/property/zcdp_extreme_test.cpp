@@ -1,6 +1,6 @@
 // Finite or failed at the extremes of every parameter, for the zCDP mechanisms of the C ABI
 // (Dong-Liang-Yi Gauss, Separate, Adaptive and AdaptivePaper; CoinPress covariance and mean; the
-// centring split and the zCDP conversions; Dong-Liang-Yi and CoinPress also as sessions of passes): rho and the radii anywhere in [denorm_min, DBL_MAX],
+// centring split, the zCDP conversions and the privacy units' row budgets; Dong-Liang-Yi and CoinPress also as sessions of passes): rho and the radii anywhere in [denorm_min, DBL_MAX],
 // K up to DBL_MAX, beta and delta at the ends of (0, 1), d = 1, n = 1, t up to 16, rows from 0 to
 // far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
 // finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
@@ -276,6 +276,32 @@ RC_GTEST_PROP(ZcdpExtreme, ConversionsAndSplitAreFiniteOrFailUntouched, ()) {
   } else {
     check_failure(s, "coinpress_centring_split");
     RC_ASSERT(mean_share == kCanary && covariance_share == kCanary);
+  }
+}
+
+// The row budgets of privacy units by group privacy at extreme budgets and k (dpcov_unit_row_budget,
+// dpcov_unit_row_rho): finite and within the unit's budget on success, untouched on failure.
+RC_GTEST_PROP(ZcdpExtreme, UnitRowBudgetsAreFiniteOrFailUntouched, ()) {
+  const double a = *extreme_positive();
+  const double delta = *rc::gen::element(0.0, *probability());
+  const int64_t k = *rc::gen::element<int64_t>(1, 2, 7, 1 << 20);
+  const int32_t unit = *rc::gen::inRange<int32_t>(0, 2);
+  const int32_t row = *rc::gen::inRange<int32_t>(0, 2);
+  double e = kCanary, d = kCanary;
+  dpcov_status s = dpcov_unit_row_budget(unit, row, k, a, delta, &e, &d);
+  if (s == DPCOV_OK) {
+    RC_ASSERT(std::isfinite(e) && e > 0.0 && e <= a && d >= 0.0 && d <= delta);
+  } else {
+    check_failure(s, "unit_row_budget");
+    RC_ASSERT(e == kCanary && d == kCanary);
+  }
+  double r = kCanary;
+  s = dpcov_unit_row_rho(unit, row, k, a, &r);
+  if (s == DPCOV_OK) {
+    RC_ASSERT(std::isfinite(r) && r > 0.0 && r <= a);
+  } else {
+    check_failure(s, "unit_row_rho");
+    RC_ASSERT(r == kCanary);
   }
 }
 

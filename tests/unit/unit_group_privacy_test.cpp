@@ -87,6 +87,48 @@ TEST(GroupPrivacyRowBudget, IsOnTheSafeSideAndTightAgainstMpfr) {
   EXPECT_GT(checked, 9000);
 }
 
+// rho_r = rho / m^2 rounded down (Bun-Steinke 2016, Prop. 27): m^2 rho_r <= rho exactly, and one
+// ulp up would exceed it (the largest such double), over 10^4 random (m, rho) against MPFR.
+TEST(GroupPrivacyRowRho, IsTheLargestDoubleWithinRhoOverStepsSquaredAgainstMpfr) {
+  random::Rng rng = random::Rng::from_seed(3435);
+  for (int t = 0; t < 10000; ++t) {
+    const int64_t m = std::clamp<int64_t>(
+        static_cast<int64_t>(log_uniform(rng, 1.0, 2.0 * kMaxRowsPerUnit)), 1,
+        2 * kMaxRowsPerUnit);
+    const double rho = log_uniform(rng, 1e-250, 1e250);
+    SCOPED_TRACE(testing::Message() << "m " << m << " rho " << rho);
+    const double r = group_privacy_row_rho(m, rho);
+    Big prod;
+    mpfr_set_d(prod.v, r, MPFR_RNDN);
+    mpfr_mul_si(prod.v, prod.v, static_cast<long>(m), MPFR_RNDN);  // exact at 256 bits
+    mpfr_mul_si(prod.v, prod.v, static_cast<long>(m), MPFR_RNDN);
+    EXPECT_LE(mpfr_cmp_d(prod.v, rho), 0);
+    mpfr_set_d(prod.v, std::nextafter(r, 1e300), MPFR_RNDN);
+    mpfr_mul_si(prod.v, prod.v, static_cast<long>(m), MPFR_RNDN);
+    mpfr_mul_si(prod.v, prod.v, static_cast<long>(m), MPFR_RNDN);
+    EXPECT_GT(mpfr_cmp_d(prod.v, rho), 0);
+  }
+}
+
+TEST(GroupPrivacyRowRho, OneStepIsExactAndBadArgumentsAreRefused) {
+  EXPECT_EQ(group_privacy_row_rho(1, 0.3), 0.3);
+  EXPECT_EQ(group_privacy_row_rho(4, 1.0), 0.0625);
+  EXPECT_THROW(group_privacy_row_rho(0, 1.0), Error);
+  EXPECT_THROW(group_privacy_row_rho(2 * kMaxRowsPerUnit + 1, 1.0), Error);
+  for (const double rho : {0.0, -1.0, std::nan(""), double(INFINITY), 4.9e-324})
+    EXPECT_THROW(group_privacy_row_rho(3, rho), Error) << rho;
+}
+
+// A mechanism private under replace-one keeps n public: units are padded to k rows, so a unit
+// replaced is k row replacements, and a unit added or removed (n changes) is refused.
+TEST(GroupPrivacyRowBudget, ReplaceOneRowsTakeKStepsUnderUnitReplaceOnly) {
+  EXPECT_EQ(unit_group_steps(Neighbour::ReplaceOne, Neighbour::ReplaceOne, 7), 7);
+  EXPECT_EQ(unit_group_steps(Neighbour::ReplaceOne, Neighbour::AddRemove, 7), 14);
+  EXPECT_EQ(unit_group_steps(Neighbour::AddRemove, Neighbour::AddRemove, 7), 7);
+  EXPECT_THROW(unit_group_steps(Neighbour::AddRemove, Neighbour::ReplaceOne, 7), Error);
+  EXPECT_THROW(unit_group_steps(Neighbour::ReplaceOne, Neighbour::ReplaceOne, 0), Error);
+}
+
 TEST(GroupPrivacyRowBudget, WorkedExamplesOfTheProof) {
   const RowBudget add =
       group_privacy_row_budget(unit_group_steps(Neighbour::AddRemove, 5), 1.0, 1e-6);

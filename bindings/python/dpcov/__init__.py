@@ -38,6 +38,7 @@ from .coinpress import (CoinpressCentredRelease, CoinpressMeanRelease, Coinpress
                         coinpress_centred_release, coinpress_centring_split, coinpress_mean_plan,
                         coinpress_mean_release, coinpress_plan, coinpress_release, zcdp_epsilon,
                         zcdp_rho)
+from .unit_budget import unit_row_budget, unit_row_rho
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
                          pca_subspace_error_bound, pca_centred_subspace_error_bound,
@@ -208,6 +209,8 @@ __all__ = [
     "coinpress_centred_release",
     "zcdp_epsilon",
     "zcdp_rho",
+    "unit_row_budget",
+    "unit_row_rho",
     "DlyRelease",
     "dly_plan",
     "dly_release",

@@ -1204,5 +1204,9 @@ PROTOTYPES = {
                                                  POINTER(CoinpressReceiptC)]),
     "dpcov_coinpress_mean_session_result": (c_int32, [c_void_p, Address(c_double),
                                                       POINTER(CoinpressMeanReceiptC)]),
+    # unit_budget.h
+    "dpcov_unit_row_budget": (c_int32, [c_int32, c_int32, c_int64, c_double, c_double,
+                                        Address(c_double), Address(c_double)]),
+    "dpcov_unit_row_rho": (c_int32, [c_int32, c_int32, c_int64, c_double, Address(c_double)]),
 }
 """C function name -> (restype, argtypes)."""

@@ -216,6 +216,38 @@ GramPlan plan_options(const ReleaseOptions &o) {
 
 dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &o);
 
+// Whether the registry releases `id` at unit level by group privacy (its unit proof).
+bool units_by_group_privacy(int32_t id) {
+  dpcov_mechanism_entry entry{};
+  entry.struct_size = sizeof entry;
+  library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
+  return std::string(entry.unit_proof) == "proofs/unit_group_privacy.md";
+}
+
+// A mechanism that takes units by group privacy is drawn at the per-row budget, at the rows' own
+// bound, under add/remove (dpcov_unit_row_budget; proofs/unit_group_privacy.md), so its plan is
+// checked there and not at the unit-level budget (the additive Wishart's epsilon < 1 holds for
+// epsilon / k where it fails for epsilon). The plan's receipt then states the unit-level guarantee,
+// as the release's will: the ledger is charged that.
+void plan_group_units(GramPlan &plan, int64_t max_rows_per_unit) {
+  MechanismChoice row_choice = plan.choice;
+  MechanismOptions row_options = plan.mechanism;
+  const int32_t unit_relation = plan.choice.params.neighbour;
+  library_check_parameters(
+      dpcov_unit_row_budget(unit_relation, DPCOV_NEIGHBOUR_ADD_REMOVE, max_rows_per_unit,
+                            plan.mechanism.epsilon, plan.choice.delta, &row_options.epsilon,
+                            &row_choice.delta),
+      "the per-row budget of the privacy units");
+  row_choice.params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  row_options.neighbour = "add-remove";
+  plan.handle = make_plan(row_choice, row_options, plan.d, 0, plan.bound, plan.exact);
+  plan.read_plan();
+  plan.planned.epsilon = plan.mechanism.epsilon;
+  if (plan.planned.delta != 0.0) plan.planned.delta = plan.choice.delta;
+  plan.planned.neighbour = unit_relation;
+  plan.planned.max_rows_per_unit = max_rows_per_unit;
+}
+
 // The input's part: the columns, the rows the accumulator sees, their bound, the numerics and
 // the plan itself.
 void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader) {
@@ -246,6 +278,8 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
   plan.columns = plan.data_columns;
   if (plan.scaled || o.add_constant) plan.columns.insert(plan.columns.begin(), kConstantColumn);
   plan.exact = exact_numerics(o.numerics, plan.choice, plan.mechanism);
+  if (plan.unit_index >= 0 && units_by_group_privacy(plan.choice.id))
+    return plan_group_units(plan, o.max_rows_per_unit);
   // Units: the release is planned at the bound of a unit's contribution, sqrt(k) times the
   // rows' (the library's value).
   if (plan.unit_index >= 0) plan.bound = unit_contribution_bound(release_bounding(plan, o), data_dim);
@@ -306,14 +340,6 @@ dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &
     }
   }
   return spec;
-}
-
-// Whether the registry releases `id` at unit level by group privacy (its unit proof).
-bool units_by_group_privacy(int32_t id) {
-  dpcov_mechanism_entry entry{};
-  entry.struct_size = sizeof entry;
-  library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
-  return std::string(entry.unit_proof) == "proofs/unit_group_privacy.md";
 }
 
 // Streams `rows` through the library's bounded accumulator (memory O(d^2 + chunk), exact or

@@ -176,6 +176,32 @@ class PrivacyUnit(DpcovCase):
         self.assertGreater(receipt["dof"], 14 * math.log(4e6) / 0.15 ** 2)
         self.assertEqual(np.load(out).shape, (2, 2))
 
+    def test_wishart_units_are_checked_at_the_divided_budget(self):
+        # The additive Wishart needs epsilon < 1 per row; with units it runs at eps / (2 K) (unit
+        # replace-one), so -e 2 with K = 3 (eps_r = 1/3) is a valid release. The plan was checked
+        # at the undivided epsilon and refused it; the ledger is charged the unit-level budget.
+        out, ledger = self.path("w.npy"), self.path("budget.json")
+        result = self.run_dpcov(["release", self.csv, "-m", "wishart_additive", "-e", "2", "-d",
+                                 "1e-6", "--bound", "1", "-o", out, "-q", "--seed", "3",
+                                 "--privacy-unit", "person", "--max-rows-per-unit", "3",
+                                 "--ledger", ledger, "--ledger-epsilon", "5", "--ledger-delta",
+                                 "1e-5"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(out + ".json") as f:
+            receipt = json.load(f)
+        self.assertEqual((receipt["epsilon"], receipt["delta"]), (2.0, 1e-6))
+        self.assertEqual(receipt["neighbour"], "replace-one")
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["epsilon"] for c in book["charges"]], [2.0])
+        self.assertEqual(book["spent"]["delta"], 1e-6)
+        # Above the per-row limit (eps_r = 7 / 6 >= 1) it is still refused, before any row.
+        result = self.run_dpcov(["release", self.csv, "-m", "wishart_additive", "-e", "7", "-d",
+                                 "1e-6", "--bound", "1", "-o", self.path("x.npy"), "-q",
+                                 "--privacy-unit", "person", "--max-rows-per-unit", "3"])
+        self.assertNotEqual(result.returncode, EXIT_OK)
+        self.assertFalse(os.path.exists(self.path("x.npy")))
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

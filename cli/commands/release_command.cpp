@@ -103,6 +103,8 @@ void run_rows_release(const ReleaseOptions &o) {
   z.seed = o.seed;
   z.quiet = o.quiet;
   z.ledger = o.ledger;
+  z.privacy_unit = o.privacy_unit;
+  z.max_rows_per_unit = o.max_rows_per_unit;
   // The ledger is read too: an output must not replace it either.
   std::vector<std::string> inputs = {o.input.path};
   if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
@@ -142,8 +144,6 @@ void check_gram_options(const ReleaseOptions &o, bool automatic, double public_b
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
-  if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
-    fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
   if (!o.privacy_unit.empty() && (scaled || automatic || o.reject))
     fail(kExitUsage, "--privacy-unit takes a public --bound B (clip, or --drop under add-remove): "
          "not --bounds, --bound auto or --reject (docs/privacy-units.md)");
@@ -427,6 +427,8 @@ nlohmann::ordered_json public_sidecar(const GramPlan &plan, const ReleaseOptions
 }
 
 void run_release(const ReleaseOptions &o) {
+  if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
+    fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
   GramPlan plan = plan_options(o);
   // The ledger is read too: an output must not replace it either.
@@ -566,7 +568,9 @@ void add_release_command(CLI::App &app, std::function<void()> &run) {
                       "integers in .npy and raw input; any order, grouped when not contiguous): "
                       "the guarantee is then per unit, with at most --max-rows-per-unit rows of "
                       "each kept (chosen at random) and the release at sqrt(K) B (analyze_gauss, "
-                      "laplace_sym, inverse_gauss; docs/privacy-units.md)");
+                      "laplace_sym, inverse_gauss) or by group privacy at the rows' bound "
+                      "(wishart_additive, jl_ridge, inverse_wishart; dly_* and coinpress* with "
+                      "exactly K rows per unit, zero rows padding; docs/privacy-units.md)");
   command->add_option("--max-rows-per-unit", options->max_rows_per_unit,
                       "With --privacy-unit: K, the rows kept per unit (1 to 2^20); the noise "
                       "grows with K");

@@ -15,6 +15,8 @@
 #include "../library_status.hpp"
 #include "../io/readers/open_input.hpp"
 #include "../io/receipt_prefix_json.hpp"
+#include "../io/unit_rows.hpp"
+#include "../io/unit_stream.hpp"
 #include "../io/write_outputs.hpp"
 #include "release_pipeline.hpp"
 #include "zcdp_passes.hpp"
@@ -352,25 +354,69 @@ LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   return LedgerCharge::zcdp(id, rho, epsilon, *o.mechanism.delta);
 }
 
+// The rho the mechanism runs at on the rows: with units, rho / k^2 (a unit replaced is k rows
+// replaced; dpcov_unit_row_rho), else rho. Checked before any row is read.
+double unit_row_rho(const ZcdpReleaseOptions &o, double rho) {
+  if (o.privacy_unit.empty()) return rho;
+  double out = 0.0;
+  library_check_parameters(dpcov_unit_row_rho(DPCOV_NEIGHBOUR_REPLACE_ONE,
+                                              DPCOV_NEIGHBOUR_REPLACE_ONE, o.max_rows_per_unit,
+                                              rho, &out),
+                           "the per-row rho of the privacy units");
+  return out;
+}
+
 // The steps before any row is read: the input opened (spooled if it is read once per pass and
 // cannot be read again), the ledger checked against the release's charge, the generator and the
-// guard that charges a failure after the first draw.
+// guard that charges a failure after the first draw. With --privacy-unit the input is read once,
+// into the rows the units keep (io/unit_rows.hpp), drawn with the release's generator, which the
+// passes read instead; `rho` is the unit-level budget, charged (unit_row_rho() the rows').
 struct ZcdpRun {
   ZcdpRun(const ZcdpReleaseOptions &o, double rho)
-      : input(o.input, zcdp_rereads_input(o), /*count_public=*/true),
-        reader(input.open()),
+      : input(std::make_unique<RereadableInput>(
+            o.input, zcdp_rereads_input(o) && o.privacy_unit.empty(), /*count_public=*/true)),
+        reader(input->open()),
         charge(zcdp_release_charge(o, rho)),
         ledger(checked_ledger(o.ledger,
                               [&](const LedgerFile &) { return std::vector<LedgerCharge>{charge}; })),
         draws(ledger.get(), [this] { return std::vector<LedgerCharge>{charge}; }, o.seed,
-              o.output.path, {"release", "--seed"}) {}
+              o.output.path, {"release", "--seed"}) {
+    if (o.privacy_unit.empty()) return;
+    UnitRows kept = keep_unit_rows(*reader, unit_column_index(*reader, o.privacy_unit),
+                                   o.max_rows_per_unit, draws.rng(), o.quiet);
+    input = std::move(kept.input);
+    reader = input->open();
+    units = std::move(kept);
+  }
 
-  RereadableInput input;
+  std::unique_ptr<RereadableInput> input;
   std::unique_ptr<RowReader> reader;  // the first pass's
   LedgerCharge charge;
   std::unique_ptr<LedgerFile> ledger;
   ReleaseDraws draws;
+  UnitRows units;  // with --privacy-unit: the counts (its input moved to `input`)
 };
+
+// With --privacy-unit the public receipt states the unit-level budget `rho` (and its epsilon),
+// the unit column and k, and the rows' rho the mechanism ran at; n = k U is public (the number of
+// units under replace-one, times k). The counts go to the curator file.
+void state_units(nlohmann::ordered_json &sidecar, nlohmann::ordered_json &curator,
+                 const ZcdpReleaseOptions &o, const ZcdpRun &run, double rho) {
+  if (o.privacy_unit.empty()) return;
+  double epsilon = 0.0;
+  library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the unit-level epsilon");
+  sidecar["privacy_unit"] = {{"column", o.privacy_unit},
+                             {"max_rows_per_unit", o.max_rows_per_unit},
+                             {"rows_per_unit", "exactly k: a random k of a unit's rows, or all "
+                                               "of them and zero rows up to k"},
+                             {"row_rho", sidecar["rho"]},
+                             {"proof", "proofs/unit_group_privacy.md"}};
+  sidecar["rho"] = rho;
+  sidecar["epsilon"] = epsilon;
+  curator["units"] = run.units.units;
+  curator["rows_truncated_by_max_rows_per_unit"] = run.units.truncated;
+  curator["zero_rows_padding_units"] = run.units.padded;
+}
 
 // The fields of a receipt after the release was charged: the ledger's state, the policy, the
 // columns and a fixed seed.
@@ -396,13 +442,14 @@ nlohmann::ordered_json curator_file(const RowReader &reader, const char *output)
 // `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix).
 void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const MechanismOptions &m = o.mechanism;
+  const double row_rho = unit_row_rho(o, rho);
   const ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const RowBuffer rows =
       read_rows(*run.reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
-  const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
+  const ZcdpPlan plan = plan_zcdp(o, row_rho, d, rows.rows);
   std::vector<double> mean(static_cast<size_t>(d));
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
@@ -412,15 +459,19 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
                   "releasing with coinpress_mean");
   nlohmann::ordered_json sidecar =
       common_receipt(m.mechanism, &r, r.rho, r.epsilon, r.dim, false);
-  sidecar["output"] = "the private mean of the rows (1 x d)";
+  sidecar["output"] = o.privacy_unit.empty()
+                        ? "the private mean of the rows (1 x d)"
+                        : "the private mean of the k U rows the units keep, zero rows padding "
+                          "each unit to k (1 x d)";
   sidecar.update(mean_constants(r));
+  nlohmann::ordered_json curator = curator_file(*run.reader, "mean");
+  state_units(sidecar, curator, o, run, rho);
   // Charged before the outputs are written: a failure after this leaves the budget spent.
   finish_receipt(sidecar, o, run, "rows projected onto each step's ball inside the mechanism");
-  write_outputs(o.output, mean.data(), 1, d, run.reader->column_names(), sidecar,
-                curator_file(*run.reader, "mean"));
+  write_outputs(o.output, mean.data(), 1, d, run.reader->column_names(), sidecar, curator);
   if (!o.quiet)
     std::fprintf(stderr, "dpcov release: coinpress_mean, rho %g (epsilon %g, delta %g), %lld columns\n",
-                 rho, r.epsilon, *m.delta, static_cast<long long>(d));
+                 rho, sidecar["epsilon"].get<double>(), *m.delta, static_cast<long long>(d));
 }
 
 nlohmann::ordered_json coinpress_sidecar(const ZcdpReleaseOptions &o,
@@ -511,7 +562,7 @@ nlohmann::ordered_json draw_by_passes(const ZcdpReleaseOptions &o, const ZcdpPla
   dly.struct_size = sizeof dly;
   dpcov_coinpress_receipt coinpress{};
   coinpress.struct_size = sizeof coinpress;
-  draws.check(zcdp_release_passes(o, run.input, plan, n, d, draws.rng(), released.data(), &dly,
+  draws.check(zcdp_release_passes(o, *run.input, plan, n, d, draws.rng(), released.data(), &dly,
                                   &coinpress),
               concat("releasing with ", o.mechanism.mechanism));
   return plan.mechanism == kCoinpress ? coinpress_sidecar(o, coinpress, rho, {})
@@ -540,6 +591,7 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const double rho = zcdp_checked_rho(o);
   if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o, rho);
   const bool coinpress = m.mechanism == kCoinpress;
+  const double row_rho = unit_row_rho(o, rho);
   ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
@@ -549,16 +601,17 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
                           : read_rows(*run.reader, read_bound, o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
-  const ZcdpPlan plan = plan_zcdp(o, rho, d, rows.rows);
+  const ZcdpPlan plan = plan_zcdp(o, row_rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
   nlohmann::ordered_json sidecar =
-      passes     ? draw_by_passes(o, plan, rho, rows.rows, d, run, released)
-      : coinpress ? draw_coinpress(o, plan, rho, rows, d, run.draws, released)
+      passes     ? draw_by_passes(o, plan, plan.rho, rows.rows, d, run, released)
+      : coinpress ? draw_coinpress(o, plan, plan.rho, rows, d, run.draws, released)
                   : draw_dly(o, plan, rows, d, run.draws, released);
   scale_to_gram(released, rows.rows, o, run);
   finish_receipt(sidecar, o, run,
                  coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name());
   nlohmann::ordered_json curator = curator_file(*run.reader, "matrix");
+  state_units(sidecar, curator, o, run, rho);
   curator["clipped"] = rows.clipped;
   if (rows.clipped > 0)
     std::fprintf(stderr,

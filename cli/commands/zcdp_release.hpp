@@ -45,6 +45,8 @@ struct ZcdpReleaseOptions {
   BoundPolicy policy;
   std::optional<uint64_t> seed;
   bool quiet = false;
+  std::string privacy_unit;       // --privacy-unit COLUMN (io/unit_rows.hpp)
+  int64_t max_rows_per_unit = 0;  // --max-rows-per-unit K
 };
 
 // Registers --k-bound, --steps, --mean-radius and --center (the settings of coinpress and

@@ -143,6 +143,27 @@ RereadableInput::RereadableInput(const InputOptions &options, bool passes_again,
   first_ = std::make_unique<SpoolingReader>(std::move(first_), spool_, count_public);
 }
 
+RereadableInput::RereadableInput(const std::string &name,
+                                 const std::vector<std::string> &column_names,
+                                 const nlohmann::ordered_json &description,
+                                 const std::function<void(const Append &)> &fill)
+    : spool_(std::make_shared<SpoolState>(name)) {
+  SpoolState &s = *spool_;
+  s.dim = static_cast<int64_t>(column_names.size());
+  s.column_names = column_names;
+  s.description = description;
+  // The passes' chunks: as a reader's, bounded whatever the number of rows.
+  s.chunk_rows = 4096;
+  fill([&s](const double *rows, int64_t count) {
+    if (!s.file.append(rows, static_cast<size_t>(count * s.dim)))
+      fail(kExitIo, "cannot spool the rows the privacy units keep to a private temporary file "
+           "under ", s.file.directory(), ": ", s.file.reason(), "; nothing was released: free "
+           "space there or set TMPDIR to a file system with room");
+    s.rows += count;
+  });
+  s.complete = true;
+}
+
 RereadableInput::~RereadableInput() = default;
 
 std::unique_ptr<RowReader> RereadableInput::open() {

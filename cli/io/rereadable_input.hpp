@@ -6,7 +6,12 @@
 // buffers; disk: one write and one read per later pass of n x d x 8 bytes (docs/input.md).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "readers/open_input.hpp"
 #include "readers/row_reader.hpp"
@@ -23,6 +28,15 @@ class RereadableInput {
   // Throws what open_input() throws, CliError(kExitIo) if a spool is needed and cannot be made,
   // and CliError(kExitUsage) for standard input read again under --spool never.
   RereadableInput(const InputOptions &options, bool passes_again, bool count_public);
+  // Rows the command makes itself (the rows privacy units keep, io/unit_rows.hpp): `fill` calls
+  // its argument with row-major rows of column_names.size() columns, which are spooled; every
+  // pass, the first too, reads the spool. `name` and `description` stand for the input in
+  // messages and in the curator file. Throws CliError(kExitIo) if the spool cannot be made or
+  // written (a full disk).
+  using Append = std::function<void(const double *rows, int64_t count)>;
+  RereadableInput(const std::string &name, const std::vector<std::string> &column_names,
+                  const nlohmann::ordered_json &description,
+                  const std::function<void(const Append &)> &fill);
   ~RereadableInput();
   RereadableInput(const RereadableInput &) = delete;
   RereadableInput &operator=(const RereadableInput &) = delete;

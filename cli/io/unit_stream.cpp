@@ -45,10 +45,6 @@ double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols) {
   return gram_info(gram.get()).bound;
 }
 
-namespace {
-
-// Splits chunk row i into its unit id (an integer-valued entry, |id| < 2^53, where doubles hold
-// every integer) and the other columns, appended to `rows`.
 int64_t split_row(const RowReader &reader, const Chunk &chunk, int64_t i, int64_t unit_index,
                   std::vector<double> &rows) {
   const double *r = chunk.values.data() + i * chunk.dim;
@@ -60,6 +56,8 @@ int64_t split_row(const RowReader &reader, const Chunk &chunk, int64_t i, int64_
     if (j != unit_index) rows.push_back(r[j]);
   return static_cast<int64_t>(id);
 }
+
+namespace {
 
 GramHandle unit_gram(const RowReader &reader, const dpcov_row_bounding &spec, int64_t cols) {
   dpcov_gram *raw = nullptr;

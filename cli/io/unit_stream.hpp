@@ -22,6 +22,12 @@ int64_t unit_column_index(const RowReader &reader, const std::string &name);
 // accumulator of privacy units: its registry entry names a unit proof.
 void require_unit_mechanism(int32_t id, const std::string &name);
 
+// Splits chunk row i of `reader` into its unit id (the integer-valued entry in column
+// `unit_index`, |id| < 2^53, where doubles hold every integer; else CliError(kExitInputData) at
+// the row's file position), returned, and the other columns, appended to `rows`.
+int64_t split_row(const RowReader &reader, const Chunk &chunk, int64_t i, int64_t unit_index,
+                  std::vector<double> &rows);
+
 // The public bound of the units' contributions for `spec` (with max_rows_per_unit set) on rows
 // of `cols` raw columns, as the library computes it (dpcov_gram_info::bound): what a release
 // from such an accumulator is planned at.

@@ -202,6 +202,48 @@ class PrivacyUnit(DpcovCase):
         self.assertNotEqual(result.returncode, EXIT_OK)
         self.assertFalse(os.path.exists(self.path("x.npy")))
 
+    def test_zcdp_row_mechanisms_keep_exactly_k_rows_per_unit_at_rho_over_k_squared(self):
+        # proofs/unit_group_privacy.md, "Row mechanisms": each unit keeps exactly K rows (zero
+        # rows pad the smaller), n = K U is public, and the mechanism runs at rho / K^2.
+        k = 3
+        for mechanism, extra in (("dly_gauss", ["--bound", "1"]),
+                                 ("coinpress", ["--k-bound", "4"]),
+                                 ("coinpress_mean", ["--mean-radius", "2"])):
+            with self.subTest(mechanism=mechanism):
+                out = self.path(mechanism + ".npy")
+                result = self.run_dpcov(["release", self.csv, "-m", mechanism, "-e", "1", "-d",
+                                         "1e-6", "-o", out, "-q", "--seed", "5",
+                                         "--privacy-unit", "person", "--max-rows-per-unit",
+                                         str(k)] + extra)
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                with open(out + ".json") as f:
+                    receipt = json.load(f)
+                with open(out + ".curator.json") as f:
+                    curator = json.load(f)
+                unit = receipt["privacy_unit"]
+                self.assertEqual((unit["column"], unit["max_rows_per_unit"]), ("person", k))
+                self.assertLessEqual(unit["row_rho"] * k * k, receipt["rho"])
+                self.assertAlmostEqual(unit["row_rho"] * k * k / receipt["rho"], 1.0, places=12)
+                self.assertLessEqual(receipt["epsilon"], 1.0)
+                self.assertAlmostEqual(receipt["epsilon"], 1.0, places=9)
+                self.assertEqual(receipt["n"], k * 30)
+                self.assertEqual(receipt["columns"], ["a", "b"])
+                self.assertNotIn("units", receipt)
+                self.assertEqual(curator["units"], 30)
+                self.assertEqual(curator["rows_truncated_by_max_rows_per_unit"],
+                                 int(np.maximum(self.sizes - k, 0).sum()))
+                self.assertEqual(curator["zero_rows_padding_units"],
+                                 int(np.maximum(k - self.sizes, 0).sum()))
+                self.assertEqual(np.load(out).shape, (1, 2) if mechanism == "coinpress_mean"
+                                 else (2, 2))
+
+    def test_zcdp_row_mechanisms_with_units_refuse_add_remove(self):
+        result = self.run_dpcov(["release", self.csv, "-m", "dly_gauss", "-e", "1", "-d", "1e-6",
+                                 "--bound", "1", "-o", self.path("x.npy"), "-q",
+                                 "--neighbour", "add-remove", "--privacy-unit", "person",
+                                 "--max-rows-per-unit", "2"])
+        self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

@@ -39,6 +39,7 @@ from .coinpress import (CoinpressCentredRelease, CoinpressMeanRelease, Coinpress
                         coinpress_mean_release, coinpress_plan, coinpress_release, zcdp_epsilon,
                         zcdp_rho)
 from .unit_budget import unit_row_budget, unit_row_rho
+from .unit_rows import zcdp_unit_release
 from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_error,
                          metric_support_recovery, metric_vector_error, pca_subspace_distance,
                          pca_subspace_error_bound, pca_centred_subspace_error_bound,
@@ -211,6 +212,7 @@ __all__ = [
     "zcdp_rho",
     "unit_row_budget",
     "unit_row_rho",
+    "zcdp_unit_release",
     "DlyRelease",
     "dly_plan",
     "dly_release",

@@ -1,5 +1,6 @@
 """The row-level budget of privacy units by group privacy (dpcov.unit_row_budget, unit_row_rho;
 proofs/unit_group_privacy.md): the proof's worked examples, and bad arguments raised."""
+import numpy as np
 import pytest
 
 import dpcov
@@ -27,3 +28,43 @@ def test_bad_arguments_raise():
     with pytest.raises(dpcov.DpcovError):
         dpcov.unit_row_rho("add_remove", "replace_one", 3, 1.0)
 
+
+def people(seed=3):
+    """12 people with 1 to 6 rows each, rows inside the unit ball."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 7, size=12)
+    names = np.repeat([f"person-{i:02d}" for i in range(12)], sizes)
+    return rng.uniform(-0.4, 0.4, size=(len(names), 3)), names, sizes
+
+
+def test_units_keep_exactly_k_rows_each():
+    rows, names, sizes = people()
+    with dpcov.Rng(seed=2) as rng:
+        kept, units = dpcov.unit_rows.keep_unit_rows(rows, names, 3, rng)
+    assert units == 12 and kept.shape == (36, 3)
+    # Every kept row is one of its unit's rows or a padding zero row.
+    start = 0
+    for i, a in enumerate(sizes):
+        block = kept[3 * i:3 * i + 3]
+        own = rows[start:start + a]
+        for r in block:
+            assert not r.any() or any(np.array_equal(r, o) for o in own)
+        assert sum(1 for r in block if r.any()) == min(a, 3)
+        start += a
+
+
+def test_a_unit_release_runs_at_rho_over_k_squared_and_charges_the_units_rho():
+    rows, names, _ = people()
+    releases = [(dpcov.dly_release, {"variant": "gauss", "radius": 1.0}),
+                (dpcov.coinpress_release, {"k_bound": 4.0}),
+                (dpcov.coinpress_mean_release, {"radius": 2.0})]
+    for release, settings in releases:
+        with dpcov.BudgetAccountant(epsilon=5.0, delta=1e-5, accounting="zcdp") as budget:
+            with dpcov.Rng(seed=1) as rng:
+                out = dpcov.zcdp_unit_release(release, rows, names, 3, rng, rho=0.2,
+                                              delta=1e-6, **settings)
+        assert out.receipt["rho"] == 0.2
+        assert out.receipt["privacy_unit"]["row_rho"] * 9 <= 0.2
+        assert out.receipt["privacy_unit"]["row_rho"] == pytest.approx(0.2 / 9, rel=1e-15)
+        assert out.receipt["n"] == 36
+        assert budget.spent.charges == 1 and budget.spent.rho == 0.2

@@ -16,11 +16,11 @@ count it by a tree sum of the partitions' lengths, so that the one integer n rea
 which already holds it in every merged state; the partitions' own lengths never do.
 
 Unit ids may be whole numbers (at most 2^53 in magnitude, where a float64 holds every integer,
-so that two ids never merge) or strings. String ids have no integer of their own: the frame is
-shuffled on the unit column into ``groups`` partitions (Dask's task shuffle, a stable hash of the
-id: rows move between workers, never to the driver), and partition g numbers its distinct ids
-g * 2^40 + rank in sorted order. Distinct strings get distinct integers and every unit lies in
-one partition, so the unit path then runs without its own shuffle.
+so that two ids never merge) or strings. String ids have no integer of their own: each partition writes its rows to the unit
+groupby's spill files by a fixed-key hash of the id, with the ids' bytes beside them, and group g
+numbers its distinct ids g * 2^40 + rank in sorted order (:mod:`dpcov.dask_string_units`).
+Distinct strings get distinct integers and every unit lies in one group; rows move between
+workers through the spill directory, never to the driver.
 """
 
 from __future__ import annotations
@@ -142,57 +142,26 @@ def partition_unit_rows(part, unit, names: list) -> np.ndarray:
     return np.column_stack([unit_values(part, unit), partition_values(part[names])])
 
 
-def ranked_unit_rows(part, unit, names: list, first_id: int) -> np.ndarray:
-    """One partition's rows [unit, x] after the shuffle on string ids: each distinct id numbered
-    ``first_id`` + its rank in sorted order."""
-    import pandas as pd
-
-    ids = part[unit].to_numpy(dtype=object)
-    if len(ids) and pd.isna(ids).any():
-        raise ValueError("unit ids must not be missing: every row needs its unit")
-    if len(ids) and pd.api.types.infer_dtype(ids, skipna=False) != "string":
-        raise ValueError("unit ids must be all strings or all whole numbers")
-    _, ranks = np.unique(ids, return_inverse=True)
-    return np.column_stack([first_id + ranks.astype(np.float64), partition_values(part[names])])
-
-
-def string_unit_blocks(frame, unit, names: list, groups, shuffle: bool) -> list:
-    """The delayed blocks [unit, x] of the frame shuffled on its string unit column into
-    ``groups`` partitions (default: as many as it has), each unit in one, numbered apart."""
-    from .dask_units import GROUP_SHIFT  # dpcov.dask_units imports dpcov.dask, which imports this
-
-    if not shuffle:
-        raise ValueError("string unit ids need the shuffle: without it a unit split between "
-                         "partitions could not be told apart from two units")
-    groups = frame.npartitions if groups is None else int(groups)
-    if not 1 <= groups <= 1 << (53 - GROUP_SHIFT):  # g 2^40 + rank stays exact in a float64
-        raise ValueError(f"groups must be in [1, 2^{53 - GROUP_SHIFT}] with string unit ids, "
-                         f"got {groups}")
-    # The task shuffle concatenates each output partition's rows in their input order, so the
-    # rows a group keeps of a large unit do not depend on how the input was partitioned.
-    shuffled = frame[[unit] + names].shuffle(unit, npartitions=groups, shuffle="tasks",
-                                            ignore_index=True)
-    return [dask.delayed(ranked_unit_rows)(p, unit, names, g << GROUP_SHIFT)
-            for g, p in enumerate(shuffled.to_delayed())]
-
-
-def unit_arrays(frame, unit, columns=None, groups=None, shuffle: bool = True) -> tuple:
-    """``(x, units, shuffle)`` for :func:`dpcov.dask_units.dask_unit_release` from the frame's
-    unit column named ``unit`` and its ``columns``: whole-number ids as they are, string ids
-    numbered after a shuffle on them (module description), which then needs no other."""
+def unit_arrays(frame, unit, columns=None, shuffle: bool = True) -> tuple:
+    """``(x, units, names)`` for :func:`dpcov.dask_units.dask_unit_release` from the frame's
+    unit column named ``unit`` and its ``columns`` (their names in ``names``): whole-number ids
+    as Dask arrays, or ``x`` and ``units`` None when the ids are strings, which
+    :mod:`dpcov.dask_string_units` groups from the frame itself (module description)."""
     if not np.isscalar(unit):
         raise ValueError("with a DataFrame, units names its unit column")
     if unit not in frame.dtypes.index:
         raise ValueError(f"the frame has no unit column {unit!r}")
     names = numeric_columns(frame, columns, exclude=(unit,))
     kind = getattr(frame.dtypes[unit], "kind", "O")
-    if kind in "iuf":
-        blocks = [dask.delayed(partition_unit_rows)(p, unit, names)
-                  for p in frame[[unit] + names].to_delayed()]
-    elif kind in "OSU":
-        blocks, shuffle = string_unit_blocks(frame, unit, names, groups, shuffle), False
-    else:
+    if kind in "OSU":
+        if not shuffle:
+            raise ValueError("string unit ids need the shuffle: without it a unit split between "
+                             "partitions could not be told apart from two units")
+        return None, None, names
+    if kind not in "iuf":
         raise ValueError(f"unit column {unit!r} must hold whole numbers or strings, not "
                          f"{frame.dtypes[unit]}")
+    blocks = [dask.delayed(partition_unit_rows)(p, unit, names)
+              for p in frame[[unit] + names].to_delayed()]
     rows = blocks_array(blocks, len(names) + 1)
-    return rows[:, 1:], rows[:, 0], shuffle
+    return rows[:, 1:], rows[:, 0], names

@@ -12,6 +12,10 @@ The files hold raw rows. They are written in a directory made for the release al
 ``tempfile.mkdtemp``) and removed when the release returns or fails; every worker must reach it
 at the same path (one machine's local disk, or a file system shared inside the data owner's trust
 boundary).
+
+String unit ids travel beside their rows: the file ``<block file>.ids`` holds the block's row
+count r, then r int64 end offsets, then the ids' UTF-8 bytes, in the rows' order
+(:func:`write_ids`, :func:`read_group_ids`).
 """
 
 from __future__ import annotations
@@ -94,3 +98,35 @@ def read_group(paths: list, group: int) -> np.ndarray:
                     raise ValueError(f"spill file {path} is shorter than its header says")
             at += size
     return rows
+
+
+def write_ids(ids, path: str) -> None:
+    """Writes the string ids of the rows of the block file ``path``, in its rows' order."""
+    encoded = [i.encode("utf-8") for i in ids]
+    ends = np.cumsum([len(e) for e in encoded], dtype=np.int64)
+    with open(path + ".ids", "wb") as f:
+        np.array([len(encoded)], dtype=np.int64).tofile(f)
+        ends.tofile(f)
+        f.write(b"".join(encoded))
+
+
+def read_group_ids(paths: list, group: int) -> list:
+    """Group ``group``'s string ids from every block file of ``paths``, in the order of
+    :func:`read_group`'s rows."""
+    ids = []
+    for path in paths:
+        with open(path, "rb") as f:
+            _, first, end, _ = _slice_bounds(f, group)
+        if end == first:
+            continue
+        with open(path + ".ids", "rb") as f:
+            rows = int(np.fromfile(f, dtype=np.int64, count=1)[0])
+            f.seek(8 * first)  # the end offset of row first - 1, or the count when first is 0
+            ends = np.fromfile(f, dtype=np.int64, count=end - first + 1)
+            start = int(ends[0]) if first else 0
+            ends = ends[1:] - start
+            f.seek(8 * (1 + rows) + start)
+            data = f.read(int(ends[-1]))
+        starts = np.concatenate([[0], ends[:-1]])
+        ids.extend(data[a:b].decode("utf-8") for a, b in zip(starts.tolist(), ends.tolist()))
+    return ids

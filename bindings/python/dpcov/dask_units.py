@@ -209,12 +209,18 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
     :class:`dpcov.Release` whose receipt's n is the number of units. From a DataFrame ``x``,
     ``units`` names its unit column (whole numbers or strings) and ``columns`` the rows'
     (:func:`dpcov.dask_frame.unit_arrays`)."""
+    frame, unit = x, units
     if dask_frame.is_frame(x):
-        x, units, shuffle = dask_frame.unit_arrays(x, units, columns, groups, shuffle)
+        x, units, names = dask_frame.unit_arrays(frame, unit, columns, shuffle)
     spec = unit_spec(bound, max_rows_per_unit, mechanism, epsilon, delta, policy, numerics,
                      **params)
     with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:
-        states = group_states(x, units, spec, rng, groups, directory, memory_budget)
+        if x is None:  # string ids; imported here as that module builds on this one
+            from .dask_string_units import string_group_states
+            states = string_group_states(frame, unit, names, spec, rng, groups,
+                                         directory)
+        else:
+            states = group_states(x, units, spec, rng, groups, directory, memory_budget)
         state = tree_merge(states, split_every).compute()
     with dpcov.GramAccumulator.from_bytes(state) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)

@@ -136,7 +136,7 @@ class Tally:
 
 
 def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
-    tally = Tally(target)
+    printed, computed = Tally(target), Tally(target)
     for r in range(fits):
         x, y = mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
         est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
@@ -144,15 +144,19 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(x, y)  # a Gram mechanism's refused fit: NaN coefficients and intervals
+            printed.add(est.conf_int_)
             # Every interval the method computed, the inconclusive ones too (printed as NaN):
             # the coverage of the method, apart from the rule that decides what is printed.
-            computed = unconditional and est.interval_method_ is not None
-            ci = est.noise_aware_intervals()[2] if computed else est.conf_int_
-        tally.add(ci)
+            computed.add(est.noise_aware_intervals()[2] if est.interval_method_ is not None
+                         else est.conf_int_)
+    tally = computed if unconditional else printed
     return {"model": model, "n": n, "d": d, "epsilon": eps, "fits": fits,
-            "printed": tally.printed / fits, "intervals": tally.counted,
+            "printed": printed.printed / fits, "intervals": tally.counted,
             "coverage": tally.coverage(), "worst_coefficient": tally.worst(),
-            "median_width": tally.median_width()}
+            "median_width": tally.median_width(),
+            "printed_share": float(printed.shown.sum() / (fits * len(target))),
+            "printed_coverage": printed.coverage(), "computed_coverage": computed.coverage(),
+            "computed_median_width": computed.median_width()}
 
 
 def main(argv=None) -> int:
@@ -173,17 +177,19 @@ def main(argv=None) -> int:
                     help="with --check, also exit 1 unless every cell's share of fits that print "
                          "an interval is at least this")
     ap.add_argument("--unconditional", action="store_true",
-                    help="count every interval computed, also those printed as NaN because they "
-                         "cover every value that matters (fits without intervals still count "
-                         "as none)")
+                    help="check and tabulate as coverage every interval computed, also those "
+                         "printed as NaN because they cover every value that matters (fits "
+                         "without intervals still count as none); the share is of fits that "
+                         "print one")
     ap.add_argument("--option", action="append", default=[],
                     help="an estimator parameter, key=value (value read as JSON)")
     args = ap.parse_args(argv)
     options = estimator_options(args.option)
     rows = []
     print("| model | n | d | epsilon | share with an interval | coverage | worst coefficient "
-          "| median width |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| median width | coefficients printed | printed coverage | computed coverage "
+          "| computed median width |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for model in args.models.split(","):
         for d in (int(v) for v in args.d.split(",")):
             c_y = label_range(model, d)
@@ -195,7 +201,9 @@ def main(argv=None) -> int:
                     rows.append(row)
                     print(f"| {model} | {n} | {d} | {eps:g} | {row['printed']:.2f} | "
                           f"{row['coverage']:.3f} | {row['worst_coefficient']:.3f} | "
-                          f"{row['median_width']:.3g} |", flush=True)
+                          f"{row['median_width']:.3g} | {row['printed_share']:.2f} | "
+                          f"{row['printed_coverage']:.3f} | {row['computed_coverage']:.3f} | "
+                          f"{row['computed_median_width']:.3g} |", flush=True)
     if args.check:
         lo, hi = (float(v) for v in args.check.split(","))
         bad = [r for r in rows if r["intervals"] >= max(args.min_intervals, 1)

@@ -33,10 +33,6 @@ struct Release {
   double sigma_diag = 0.0, sigma_off = 0.0, sigma_cross = 0.0, sigma_label = 0.0;
   double trace_max = 0.0, sigma_max = 0.0;
   int64_t intercept = -1;
-  // The prior on the scales G_ii (below): density proportional to G_ii^-scale_power in the scales
-  // and correlations of G, on G_ii >= scale_floor.
-  double scale_power = 0.0;
-  double scale_floor = 0.0;
 };
 
 // The chain runs on (G, u = G beta, sigma): X'y~ pins u down whatever G is, so a move of G at fixed
@@ -94,22 +90,18 @@ double log_likelihood_statistics(const Release &r, const State &s,
   return -0.5 * quad - 0.5 * linalg::log_det_from_cholesky(l);
 }
 
-// The prior on G is, on its scales D_i = G_ii and its correlation matrix C, proportional to
-// prod_i D_i^-scale_power (uniform on C): 0 is uniform in the scales, 1 log-uniform above a floor.
-// In the entries of G that is a density prod_i D_i^-((p-1)/2 + scale_power), since
-// G = D^(1/2) C D^(1/2) has Lebesgue measure prod_i D_i^((p-1)/2) dD dC: a prior uniform in G
-// would weight each scale by D_i^((p-1)/2) and drive the scales far above the data's where the
-// noise on X'X~ is several times X'X (beta = G^-1 u then shrinks towards 0). Both priors are
-// proper (bounded scales, compact C). The intercept's scale is n.
+// The prior on G is uniform in its scales D_i = G_ii and its correlation matrix C. In the entries
+// of G that is a density prod_i D_i^-((p-1)/2), since G = D^(1/2) C D^(1/2) has Lebesgue measure
+// prod_i D_i^((p-1)/2) dD dC: a prior uniform in G would weight each scale by D_i^((p-1)/2) and
+// drive the scales far above the data's where the noise on X'X~ is several times X'X
+// (beta = G^-1 u then shrinks towards 0). It is proper (bounded scales, compact C). The
+// intercept's scale is n.
 double log_scale_prior(const Release &r, const Matrix &gram) {
   const int64_t p = gram.rows();
   double log_scales = 0.0;
   for (int64_t i = 0; i < p; ++i)
-    if (i != r.intercept) {
-      if (gram(i, i) < r.scale_floor) return kMinusInf;
-      log_scales += std::log(gram(i, i));
-    }
-  return -(0.5 * static_cast<double>(p - 1) + r.scale_power) * log_scales;
+    if (i != r.intercept) log_scales += std::log(gram(i, i));
+  return -0.5 * static_cast<double>(p - 1) * log_scales;
 }
 
 // The log posterior density of a state in (G, u, sigma), up to a constant, without the released
@@ -363,24 +355,6 @@ PosteriorIntervals run_chain(const Release &r, const GramCoordinates &coords,
   return summarise(chains, level);
 }
 
-// The answer over a class of priors on the scales (robust Bayesian analysis, Berger 1990): the
-// hull of the credible intervals, the larger standard deviation and p-value. Where the public
-// bounds say nothing about where the scales lie, a single prior decides which scales the posterior
-// believes when the noise on X'X~ swamps X'X, and with it how far beta = G^-1 u is shrunk: a
-// conclusion is drawn only where every prior in the class draws it. Where the two intervals lie
-// on opposite sides of 0 the class does not agree on the sign: p is 1, as the hull holds 0.
-PosteriorIntervals hull(PosteriorIntervals a, const PosteriorIntervals &b, double level) {
-  for (size_t j = 0; j < a.ci_lower.size(); ++j) {
-    a.ci_lower[j] = std::min(a.ci_lower[j], b.ci_lower[j]);
-    a.ci_upper[j] = std::max(a.ci_upper[j], b.ci_upper[j]);
-    a.std_errors[j] = std::max(a.std_errors[j], b.std_errors[j]);
-    a.p_values[j] = std::max(a.p_values[j], b.p_values[j]);
-    if (a.ci_lower[j] <= 0.0 && a.ci_upper[j] >= 0.0 && a.p_values[j] < 1.0 - level)
-      a.p_values[j] = 1.0;
-  }
-  return a;
-}
-
 Release make_release(const Matrix &xtx, const std::vector<double> &xty, double yty, int64_t n,
                      const mechanisms::AdasspReceipt &receipt, int64_t intercept) {
   Release r;
@@ -455,12 +429,7 @@ PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
   std::vector<double> prior_sd(at(p));
   for (int64_t j = 0; j < p; ++j)
     prior_sd[at(j)] = 2.0 * relevant_half_range(receipt, intercept_column, j);
-  // The prior class of the scales: uniform, and log-uniform above 10^-6 of the largest trace.
-  Release log_uniform = r;
-  log_uniform.scale_power = 1.0;
-  log_uniform.scale_floor = 1e-6 * r.trace_max;
-  const PosteriorIntervals uniform = run_chain(r, coords, prior_sd, level, draws, rng);
-  return hull(uniform, run_chain(log_uniform, coords, prior_sd, level, draws, rng), level);
+  return run_chain(r, coords, prior_sd, level, draws, rng);
 }
 
 }  // namespace dpcov::estimators

@@ -10,11 +10,9 @@
 // (0, B_Y] (|y| <= B_Y bounds the residual's root mean square). Likelihood: the released X'X~ is
 // G plus AdaSSP's symmetric Gaussian noise; (X'y~, y'y~) is Gaussian with the first two moments of
 // (X'y, y'y) under y = X beta + e, e ~ N(0, sigma^2 I) given X, plus the released noise. Prior:
-// on the feasible G, uniform on its correlation matrix and, in a class of two priors, uniform or
-// log-uniform on its scales (not uniform on G, whose volume pulls the scales up); sigma uniform;
-// beta_j ~ N(0, (2 R_j)^2) with R_j the half-range of relevant_half_range(). The answer is the
-// hull over the class: where the noise swamps X'X the prior of the scales decides how far beta is
-// shrunk, and a conclusion is drawn only where both priors draw it. Unlike the bootstrap it needs no positive definite X'X~: the posterior
+// on the feasible G, uniform on its correlation matrix and on its scales (not uniform on G, whose
+// volume pulls the scales up); sigma uniform; beta_j ~ N(0, (2 R_j)^2) with R_j the half-range of
+// relevant_half_range(). Unlike the bootstrap it needs no positive definite X'X~: the posterior
 // only ever visits feasible G.
 #pragma once
 
@@ -43,10 +41,9 @@ struct PosteriorIntervals {
 double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t intercept_column,
                            int64_t j);
 
-// Per coefficient, the hull of the equal-tailed `level` posterior intervals under the two priors
-// on the scales, each from a Markov chain of 2 `draws` sweeps (elliptical slice sampling for G and
-// beta, a group move for each scale, slice sampling for sigma) of which the second half is kept;
-// the point is the median under the uniform prior, the standard error and p-value the larger.
+// Per coefficient, the equal-tailed `level` posterior interval from a Markov chain of 2 `draws`
+// sweeps (elliptical slice sampling for G and beta, a group move for each scale, slice sampling
+// for sigma) of which the second half is kept; the point is the posterior median.
 // `intercept_column` is -1 or the column of the regressor that is 1 in every row; n > p is the
 // public number of rows; draws >= 2 / (1 - level) - 1 and at most
 // check::kMaxSimulationDraws. Throws Status::InvalidArgument (y'y not released,

@@ -765,12 +765,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         bound_quantile: the quantile of the rows' norms that bound aims at (default 0.95).
         small_n: where AdaSSP's bootstrap refuses (the noise swamps X'X), ``"posterior"``
             (default): the noise-aware posterior of :func:`dpcov.adassp.adassp_intervals`
-            answers instead, over a class of priors on the scales of X'X so that a coefficient
-            is conclusive only where the released statistics support it whatever the scales
-            (homoscedastic errors: with robust errors the fit also releases y'y for it, and it
-            answers where the released X'X~ does not support the robust bootstrap); or
-            ``"refuse"``: NaN intervals and a warning (the robust fit then releases no y'y).
-            Its coverage is measured (docs/regression_intervals.md);
+            answers instead, and a coefficient is conclusive only where its interval does not
+            cover every value that matters (homoscedastic errors: with robust errors the fit
+            also releases y'y for it, and it answers where the released X'X~ does not support
+            the robust bootstrap); or ``"refuse"``: NaN intervals and a warning (the robust fit
+            then releases no y'y). Its coverage is measured (docs/regression_intervals.md);
             ``inference_`` and ``interval_method_`` name the method used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals

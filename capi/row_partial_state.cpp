@@ -5,10 +5,12 @@
 // version, u32 library major version, u64 total length; capi/state_bytes.hpp); the pass: i32 kind,
 // i64 dim, i64 index, f64 pre_clip, i32 scale exponent, i32 moment exponent, u32 number of radii
 // (1 or 2) and the radii, i64 histogram bins, u32 authors' code (0 or 1), u32 transform entries
-// and the transform (column-major); then i64 rows, the histogram's i64 counts, and the upper
+// and the transform (column-major; a centred CoinPress pass's d^2 + d entries are its transform
+// followed by its centre, which format 1 readers without centres refuse as malformed); then i64 rows, the histogram's i64 counts, and the upper
 // triangle's running sum and its compensation, packed column by column (for a CoinPress mean
 // pass, whose transform is its centre, the d entries of the sum vector and of its compensation).
 // Last, the BLAKE2b-256 of every byte before it.
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -42,8 +44,9 @@ std::vector<unsigned char> encode(const mech::RowPartial &p) {
   for (double r : pass.clip_radii) w.f64(r);
   w.i64(pass.histogram_bins);
   w.u32(pass.authors_code ? 1 : 0);
-  w.u32(static_cast<uint32_t>(pass.transform.size()));
+  w.u32(static_cast<uint32_t>(pass.transform.size() + pass.centre.size()));
   for (double v : pass.transform) w.f64(v);
+  for (double v : pass.centre) w.f64(v);
   w.i64(p.rows);
   for (int64_t c : p.counts) w.i64(c);
   for (const dpcov::Matrix *m : {&p.sum, &p.compensation})
@@ -76,6 +79,12 @@ mech::RowPass read_pass(dpcov::capi::ByteReader &r) {
     fail(Status::InvalidArgument, "the partial's authors' code flag is ", authors_code);
   pass.authors_code = authors_code == 1;
   pass.transform = doubles(r, r.u32());
+  // Below 2^16, d^2 + d cannot wrap around (check_row_pass refuses larger d anyway).
+  const uint64_t d = pass.dim > 0 && pass.dim < 65536 ? static_cast<uint64_t>(pass.dim) : 0;
+  if (pass.kind == mech::RowPassKind::CoinpressStep && d > 0 && pass.transform.size() == d * d + d) {
+    pass.centre.assign(pass.transform.end() - static_cast<std::ptrdiff_t>(d), pass.transform.end());
+    pass.transform.resize(static_cast<size_t>(d * d));
+  }
   mech::check_row_pass(pass);
   return pass;
 }

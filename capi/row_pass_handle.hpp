@@ -26,6 +26,9 @@ struct dpcov_row_session {
   dpcov::mechanisms::CoinpressMeanReceipt coinpress_mean_receipt;
   // Set when a pass failed after drawing: the noise is spent and the session can only be freed.
   bool failed = false;
+  // Set when a centred CoinPress session took over this (done) mean session's generator: a second
+  // one would draw the same noise again.
+  bool generator_handed_on = false;
 };
 
 struct dpcov_row_partial {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../core/check.hpp"
@@ -124,6 +125,32 @@ dpcov_status dpcov_coinpress_mean_session_create(dpcov_row_session **out, int64_
     session->coinpress_mean_receipt.seed_fixed = session->rng.seed_fixed();
     *out = session.release();
     dpcov_rng_destroy(rng);
+  });
+}
+
+dpcov_status dpcov_coinpress_centred_session_create(dpcov_row_session **out,
+                                                     dpcov_row_session *mean_session,
+                                                     const dpcov_coinpress_params *params) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(out, "out");
+    const dpcov_row_session &mean = finished(mean_session, "CoinPress mean");
+    if (mean.generator_handed_on)
+      fail(Status::InvalidArgument, "the mean session's generator was handed on to a centred ",
+           "CoinPress session already: another would draw the same noise again");
+    const int64_t dim = mean.coinpress_mean_receipt.dim;
+    const mech::CoinpressRequest request = dpcov::capi::coinpress_request(mean.n, dim, params);
+    const mech::CoinpressReceipt plan = mech::coinpress_plan(request);
+    // The released mean: finite (the mean session fails otherwise), a post-processing of its
+    // noisy steps.
+    std::vector<double> centre = mean.coinpress_mean->mean();
+    auto session = std::make_unique<dpcov_row_session>(mean.rng);
+    session->n = mean.n;
+    session->coinpress = std::make_unique<mech::CoinpressPasses>(
+        mech::coinpress_steps(plan), dim, mean.n, session->rng, nullptr, std::move(centre));
+    session->coinpress_receipt = plan;
+    session->coinpress_receipt.seed_fixed = session->rng.seed_fixed();
+    mean_session->generator_handed_on = true;
+    *out = session.release();
   });
 }
 

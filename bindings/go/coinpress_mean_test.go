@@ -93,3 +93,66 @@ func TestCoinpressMeanSessionEqualsTheInMemoryRelease(t *testing.T) {
 		}
 	}
 }
+
+// runAll runs every pass of s over rows in one partial.
+func runAll(t *testing.T, s *RowSession, rows Matrix) {
+	t.Helper()
+	for done, _ := s.Done(); !done; done, _ = s.Done() {
+		merged, _ := s.Partial()
+		if err := merged.AddRows(rows); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishPass(merged); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A CoinPress session centred on a mean session's release equals CoinpressMeanRelease then
+// CoinpressRelease of the rows centred on that mean, from one generator; the mean session hands
+// its generator on once only.
+func TestCoinpressCentredSessionEqualsTheInMemoryPair(t *testing.T) {
+	rows := data(60, 3)
+	mp := DefaultCoinpressMeanParams()
+	mp.Radius = 10
+	cp := DefaultCoinpressParams()
+	cp.KBound = 4
+	rng := seeded(t, 11)
+	mean, _, err := CoinpressMeanRelease(rows, nil, mp, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	centred := NewMatrix(60, 3)
+	for i := 0; i < 60; i++ {
+		for j := 0; j < 3; j++ {
+			centred.Set(i, j, rows.At(i, j)-mean[j])
+		}
+	}
+	want, wantReceipt, err := CoinpressRelease(centred, cp, rng)
+	rng.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewCoinpressMeanSession(60, 3, nil, mp, seeded(t, 11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	runAll(t, m, rows)
+	s, err := NewCoinpressCentredSession(m, cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := NewCoinpressCentredSession(m, cp); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a second centred session: %v", err)
+	}
+	runAll(t, s, rows)
+	got, receipt, err := s.CoinpressResult(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(receipt, wantReceipt) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v %+v, want %v %+v", got, receipt, want, wantReceipt)
+	}
+}

@@ -65,6 +65,21 @@ func NewCoinpressMeanSession(n, dim int64, centre []float64, params CoinpressMea
 	}, rng)
 }
 
+// NewCoinpressCentredSession starts the CoinPress covariance of the rows centred on the private
+// mean that the done mean session released (dpcov_coinpress_centred_session_create): each row is
+// centred as it is added. It takes over mean's generator where its noise stopped; mean stays
+// readable but hands its generator on once only.
+func NewCoinpressCentredSession(mean *RowSession, params CoinpressParams) (*RowSession, error) {
+	p := params.c()
+	s := &RowSession{}
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_coinpress_centred_session_create(&s.p, mean.handle(), &p)
+	}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // Close frees the session (dpcov_row_session_destroy); noise it drew stays spent.
 func (s *RowSession) Close() {
 	if s != nil {

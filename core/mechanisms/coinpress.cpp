@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "../check.hpp"
@@ -102,6 +103,21 @@ Matrix whitened_further(const Matrix &u, const Matrix &a) {
 
 }  // namespace
 
+Matrix coinpress_centred_rows(ConstMatrixView rows, const std::vector<double> &centre) {
+  Matrix out(rows.rows, rows.cols);
+  for (int64_t i = 0; i < rows.rows; ++i) {
+    bool halved = false;
+    for (int64_t j = 0; j < rows.cols; ++j) {
+      out(i, j) = rows(i, j) - centre[static_cast<size_t>(j)];
+      halved = halved || !std::isfinite(out(i, j));
+    }
+    if (halved)
+      for (int64_t j = 0; j < rows.cols; ++j)
+        out(i, j) = 0.5 * rows(i, j) - 0.5 * centre[static_cast<size_t>(j)];
+  }
+  return out;
+}
+
 Matrix coinpress_whitened_rows(ConstMatrixView rows, const Matrix &a, double gamma,
                                bool authors_code) {
   return whiten_and_clip(rows, a, gamma, authors_code);
@@ -134,7 +150,8 @@ CoinpressSteps coinpress_steps(const CoinpressReceipt &plan) {
 }
 
 CoinpressPasses::CoinpressPasses(const CoinpressSteps &steps, int64_t dim, int64_t n,
-                                 random::Rng &rng, std::vector<Matrix> *transcript)
+                                 random::Rng &rng, std::vector<Matrix> *transcript,
+                                 std::vector<double> centre)
     : steps_(steps), n_(n), rng_(&rng), transcript_(transcript) {
   // A_0 = I / sqrt(K), and A := U^{-1/2} A gives A^{-1} := A^{-1} U^{1/2}.
   a_ = scaled_identity(dim, 1.0 / std::sqrt(steps.k_bound));
@@ -143,7 +160,9 @@ CoinpressPasses::CoinpressPasses(const CoinpressSteps &steps, int64_t dim, int64
   pass_.dim = dim;
   pass_.clip_radii = {steps.clip_radius.at(0)};
   pass_.transform.assign(a_.data(), a_.data() + dim * dim);
+  pass_.centre = std::move(centre);
   pass_.authors_code = steps.authors_code;
+  check_row_pass(pass_);
 }
 
 const RowPass &CoinpressPasses::pass() const {

@@ -92,12 +92,14 @@ CoinpressSteps coinpress_steps(const CoinpressReceipt &plan);
 // The steps as passes over the rows (row_pass.hpp), for rows streamed, re-read or spread over
 // processes: pass i sums the rows whitened by A_{i-1} and clipped to gamma_i; finish_pass()
 // draws step i's noise and sets A_i, which the next pass publishes (a post-processing of the
-// noisy Y_1..Y_i, covered by the composition of the steps). The generator (and `transcript`, if
-// not null: Y_1..Y_t appended) must outlive the object.
+// noisy Y_1..Y_i, covered by the composition of the steps). With a `centre` (d finite values,
+// the release of a CoinPress mean of the same rows), every pass centres each row on it first
+// (coinpress_centred_rows; proofs/coinpress_mean.md, "Centring"). The generator (and
+// `transcript`, if not null: Y_1..Y_t appended) must outlive the object.
 class CoinpressPasses {
  public:
   CoinpressPasses(const CoinpressSteps &steps, int64_t dim, int64_t n, random::Rng &rng,
-                  std::vector<Matrix> *transcript = nullptr);
+                  std::vector<Matrix> *transcript = nullptr, std::vector<double> centre = {});
   bool done() const { return done_; }
   // Status::InvalidArgument when done().
   const RowPass &pass() const;
@@ -118,6 +120,13 @@ class CoinpressPasses {
   bool done_ = false;
   Matrix estimate_;
 };
+
+// The rows x_i - c (n x d), each a function of x_i and the public c alone. A row whose difference
+// overflows (entries near the largest double on opposite sides of c) is centred halved,
+// x_i / 2 - c / 2: the same direction, finite, and far beyond any clip radius, so that it is
+// clipped as its unhalved image would be. Subtracted plainly, its infinite entries failed the
+// release on a dataset and not on its neighbour without the row.
+Matrix coinpress_centred_rows(ConstMatrixView rows, const std::vector<double> &centre);
 
 // The rows A x_i (x_i^T A for the authors' code), each clipped to norm <= gamma (n x d).
 Matrix coinpress_whitened_rows(ConstMatrixView rows, const Matrix &a, double gamma,

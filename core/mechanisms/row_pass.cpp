@@ -60,7 +60,10 @@ Matrix mapped_rows(const RowPass &pass, ConstMatrixView rows, std::vector<int64_
   if (pass.kind == RowPassKind::CoinpressStep) {
     Matrix a(pass.dim, pass.dim);
     std::copy(pass.transform.begin(), pass.transform.end(), a.data());
-    return coinpress_whitened_rows(rows, a, pass.clip_radii[0], pass.authors_code);
+    if (pass.centre.empty())
+      return coinpress_whitened_rows(rows, a, pass.clip_radii[0], pass.authors_code);
+    const Matrix centred = coinpress_centred_rows(rows, pass.centre);
+    return coinpress_whitened_rows(centred.view(), a, pass.clip_radii[0], pass.authors_code);
   }
   Matrix x = Matrix::from(rows);
   if (pass.pre_clip > 0.0) clip_rows(x, pass.pre_clip);
@@ -101,6 +104,8 @@ void check_row_pass(const RowPass &pass) {
         pass.scale_exponent != 0 || pass.moment_exponent < 0 || pass.authors_code)
       fail(Status::InvalidArgument, "a CoinPress mean pass clips to one radius, scales its sum ",
            "down only and counts nothing");
+    if (!pass.centre.empty())
+      fail(Status::InvalidArgument, "a CoinPress mean pass's centre is its transform");
   } else if (pass.kind == RowPassKind::CoinpressStep) {
     if (static_cast<int64_t>(pass.transform.size()) != pass.dim * pass.dim)
       fail(Status::Dimension, "a CoinPress pass's transform must hold d^2 = ", pass.dim * pass.dim,
@@ -108,7 +113,11 @@ void check_row_pass(const RowPass &pass) {
     for (double v : pass.transform) check::finite(v, "pass transform");
     if (pass.clip_radii.size() != 1 || pass.histogram_bins != 0)
       fail(Status::InvalidArgument, "a CoinPress pass clips to one radius and counts nothing");
-  } else if (!pass.transform.empty() || pass.authors_code) {
+    if (!pass.centre.empty() && static_cast<int64_t>(pass.centre.size()) != pass.dim)
+      fail(Status::Dimension, "a CoinPress pass's centre must hold d = ", pass.dim,
+           " values, got ", pass.centre.size());
+    for (double v : pass.centre) check::finite(v, "pass centre");
+  } else if (!pass.transform.empty() || !pass.centre.empty() || pass.authors_code) {
     fail(Status::InvalidArgument, "a Dong-Liang-Yi pass has no transform");
   }
 }

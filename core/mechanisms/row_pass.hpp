@@ -31,7 +31,8 @@ struct RowPass {
   // (2^-moment_exponent y)(2^-moment_exponent y)^T and, when histogram_bins > 0, counts y after
   // its first clip in the norm histogram of dly (bins of clip_radii[0]).
   // CoinpressStep: w = A x (x^T A with authors_code), A the d x d column-major `transform`,
-  // clipped to clip_radii[0] (gamma); the pass sums w w^T.
+  // clipped to clip_radii[0] (gamma); the pass sums w w^T. With a `centre` (d values: a
+  // CoinPress mean release), x is first centred on it (coinpress_centred_rows).
   // CoinpressMeanStep: `transform` holds the step's centre c (d values); x - c is projected onto
   // the ball of radius clip_radii[0] (R) and the pass sums 2^-moment_exponent (x - c) f, a vector
   // (coinpress_mean_add_offsets; the exponent keeps n R finite).
@@ -41,6 +42,7 @@ struct RowPass {
   std::vector<double> clip_radii;
   int64_t histogram_bins = 0;
   std::vector<double> transform;
+  std::vector<double> centre;  // CoinpressStep only; empty: the rows as they are
   bool authors_code = false;
 
   bool operator==(const RowPass &) const = default;
@@ -76,8 +78,8 @@ uint64_t sum_entry_count(const RowPass &pass);
 RowPartial row_partial(const RowPass &pass);
 
 // Checks what a pass read from elsewhere must satisfy to be applied: known kind, d >= 1, the
-// radii positive finite, a transform of d^2 finite doubles for CoinpressStep, and exponents in
-// range. Throws Status::InvalidArgument or Status::Dimension naming the field.
+// radii positive finite, a transform of d^2 finite doubles for CoinpressStep (and a centre of
+// none or d finite doubles), and exponents in range. Throws Status::InvalidArgument or Status::Dimension naming the field.
 void check_row_pass(const RowPass &pass);
 
 // Checks sums read from elsewhere against what `partial.rows` rows bounded by the pass can sum

@@ -1,5 +1,5 @@
 // Sessions of passes over rows (dpcov/row_passes.h): Dong-Liang-Yi, CoinPress and CoinPress mean
-// sessions of
+// sessions (and CoinPress centred on a CoinPress mean session) of
 // fuzzed settings over fuzzed rows split into two partials, one of them carried as bytes (with
 // fuzzed bytes changed and the checksum written again or not: a forger's partial), and any bytes
 // imported. Every call returns a known status and leaves its outputs untouched on error; a
@@ -125,14 +125,9 @@ void check_result(const dpcov_row_session *s, Kind kind, int64_t d) {
   fuzz::symmetric(out.data(), d, d, "session result");
 }
 
-void run(fuzz::Input &in) {
-  const auto kind = static_cast<Kind>(in.range(0, 2));
-  const int64_t d = in.range(1, 3);
-  const int64_t n = in.range(1, 6);
-  std::vector<double> rows(static_cast<size_t>(n * d));
-  for (double &v : rows) v = in.number();
-  dpcov_row_session *s = session(in, kind, n, d);
-  if (s == nullptr) return;
+// The passes of `s` over the rows, each in two partials, one carried as (forged) bytes.
+void run_passes(fuzz::Input &in, dpcov_row_session *s, int64_t n, int64_t d,
+                const std::vector<double> &rows) {
   for (int pass = 0; pass < 8; ++pass) {
     int32_t done = 0;
     fuzz::known_status(dpcov_row_session_done(s, &done));
@@ -153,7 +148,46 @@ void run(fuzz::Input &in) {
     fuzz::known_status(dpcov_row_session_finish_pass(s, &a));
     dpcov_row_partial_destroy(&a);
   }
+}
+
+// A CoinPress session centred on the mean session `mean` (done or not) with fuzzed settings,
+// asked for twice: the second must be refused, the generator being handed on once only.
+void run_centred(fuzz::Input &in, dpcov_row_session *mean, int64_t n, int64_t d,
+                 const std::vector<double> &rows) {
+  dpcov_coinpress_params p;
+  dpcov_coinpress_params_default(&p);
+  p.rho = fuzz::budget(in);
+  p.k_bound = in.positive();
+  p.steps = in.range(0, 5);
+  dpcov_row_session *canary = reinterpret_cast<dpcov_row_session *>(0x10);
+  dpcov_row_session *s = canary;
+  const dpcov_status status = dpcov_coinpress_centred_session_create(&s, mean, &p);
+  fuzz::known_status(status);
+  if (status != DPCOV_OK) {
+    fuzz::require(s == canary, "session set on error");
+    return;
+  }
+  dpcov_row_session *again = canary;
+  fuzz::require(dpcov_coinpress_centred_session_create(&again, mean, &p) ==
+                        DPCOV_E_INVALID_ARGUMENT &&
+                    again == canary,
+                "a mean session handed its generator on twice");
+  run_passes(in, s, n, d, rows);
+  check_result(s, Kind::Coinpress, d);
+  dpcov_row_session_destroy(&s);
+}
+
+void run(fuzz::Input &in) {
+  const auto kind = static_cast<Kind>(in.range(0, 2));
+  const int64_t d = in.range(1, 3);
+  const int64_t n = in.range(1, 6);
+  std::vector<double> rows(static_cast<size_t>(n * d));
+  for (double &v : rows) v = in.number();
+  dpcov_row_session *s = session(in, kind, n, d);
+  if (s == nullptr) return;
+  run_passes(in, s, n, d, rows);
   check_result(s, kind, d);
+  if (kind == Kind::CoinpressMean) run_centred(in, s, n, d, rows);
   dpcov_row_session_destroy(&s);
 }
 

@@ -1188,6 +1188,8 @@ PROTOTYPES = {
                                                       Address(c_double),
                                                       POINTER(CoinpressMeanParamsC),
                                                       POINTER(c_void_p)]),
+    "dpcov_coinpress_centred_session_create": (c_int32, [POINTER(c_void_p), c_void_p,
+                                                         POINTER(CoinpressParamsC)]),
     "dpcov_row_session_destroy": (None, [POINTER(c_void_p)]),
     "dpcov_row_session_done": (c_int32, [c_void_p, Address(c_int32)]),
     "dpcov_row_partial_create": (c_int32, [POINTER(c_void_p), c_void_p]),

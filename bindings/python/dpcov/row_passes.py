@@ -70,7 +70,7 @@ def _check_budget(plan: dict) -> None:
 
 class RowSession(Handle):
     """A release as passes over rows (``dpcov_dly_session_create``,
-    ``dpcov_coinpress_session_create``). The session takes the generator: ``rng`` is closed
+    ``dpcov_coinpress_session_create``, and the CoinPress mean and centred sessions). The session takes the generator: ``rng`` is closed
     once the session exists, so that nothing else draws the noise it spends. An active
     :class:`~dpcov.BudgetAccountant` is checked with the plan before that."""
 
@@ -125,6 +125,27 @@ class RowSession(Handle):
         _check(C.dpcov_coinpress_mean_session_create(byref(handle), int(n), int(dim),
                                                      _arrays.ptr(c), byref(p), byref(rng._ptr)))
         return cls(handle, "coinpress_mean", plan)
+
+    @classmethod
+    def coinpress_centred(cls, mean_session: "RowSession", k_bound: float, rho=None, steps=None,
+                          beta=None, delta=None) -> "RowSession":
+        """A CoinPress covariance release of the rows centred on the private mean that the done
+        ``mean_session`` released, each row centred by the library as it is added
+        (``dpcov_coinpress_centred_session_create``): the settings of
+        :func:`dpcov.coinpress_release`, ``rho`` the covariance's share
+        (:func:`dpcov.coinpress_centring_split`). It takes over the mean session's generator,
+        which hands it on once only; n and d are the mean session's."""
+        from .coinpress import coinpress_plan
+
+        if mean_session._kind != "coinpress_mean":
+            raise ValueError("coinpress_centred needs a CoinPress mean session")
+        n, d = int(mean_session.plan["n"]), int(mean_session.plan["dim"])
+        p = _coinpress_params(k_bound, rho, steps, beta, delta)
+        plan = coinpress_plan(n, d, k_bound, rho, steps, beta, delta)
+        _check_budget(plan)
+        handle = c_void_p()
+        _check(C.dpcov_coinpress_centred_session_create(byref(handle), mean_session, byref(p)))
+        return cls(handle, "coinpress", plan)
 
     @property
     def done(self) -> bool:

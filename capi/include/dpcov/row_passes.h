@@ -16,8 +16,9 @@
  *
  * The passes: Gauss and Separate make one; Adaptive and AdaptivePaper one, and a second over the
  * rows clipped to the radius r~ their private steps chose when r~ < r; CoinPress one per step
- * (t), each over the rows whitened by the transform the earlier steps released and clipped to
- * gamma; CoinPress mean one per step, each over the rows projected onto the ball around the
+ * (t), each over the rows (centred on a CoinPress mean's release, for
+ * dpcov_coinpress_centred_session_create()) whitened by the transform the earlier steps released
+ * and clipped to gamma; CoinPress mean one per step, each over the rows projected onto the ball around the
  * centre the earlier steps released (its partial holds a d-vector). A pass is a public function
  * of each row: it depends only on public settings and on what earlier passes released (r~; the
  * whitening transform or the centre, post-processings of the steps' noisy releases, covered by
@@ -58,7 +59,8 @@ extern "C" {
 #endif
 
 /** Opaque release session. Create with dpcov_dly_session_create(),
- *  dpcov_coinpress_session_create() or dpcov_coinpress_mean_session_create(), free with
+ *  dpcov_coinpress_session_create(), dpcov_coinpress_mean_session_create() or
+ *  dpcov_coinpress_centred_session_create(), free with
  *  dpcov_row_session_destroy(). */
 typedef struct dpcov_row_session dpcov_row_session;
 
@@ -121,6 +123,38 @@ DPCOV_API dpcov_status dpcov_coinpress_session_create(dpcov_row_session **out, i
 DPCOV_API dpcov_status dpcov_coinpress_mean_session_create(
     dpcov_row_session **out, int64_t n, int64_t dim, const double *centre,
     const dpcov_coinpress_mean_params *params, dpcov_rng **rng);
+
+/**
+ * Start the CoinPress covariance of the rows centred on the private mean that @p mean_session
+ * released (coinpress --center): t passes as dpcov_coinpress_session_create() makes, each over
+ * the same n rows, every row centred on the mean as it is added (x - mean, or x / 2 - mean / 2
+ * where that difference overflows: the same direction, far beyond every clip radius), so that no
+ * caller holds the centred rows. The new session takes over the mean session's generator where
+ * its noise stopped: the two sessions draw what dpcov_coinpress_mean_release() followed by
+ * dpcov_coinpress_release() on the rows centred on its mean draw from one generator, and with one
+ * partial of all rows added in one call per pass release the same bytes. The mean session stays
+ * readable (dpcov_coinpress_mean_session_result()) but hands its generator on once only.
+ *
+ * Privacy: the mean is a release of its session's budget; centring on it maps replace-one
+ * neighbours to replace-one neighbours, so the covariance is params->rho-zCDP on them and the
+ * pair is (mean rho + params->rho)-zCDP by adaptive composition (proofs/coinpress_mean.md,
+ * "Centring"). CoinPress clips the whitened rows to gamma whatever they are: centring changes
+ * no constant. dpcov_coinpress_centring_split() gives the shares the CLI and Python use.
+ * @param[out] out          receives the session; untouched on failure.
+ * @param mean_session      a done CoinPress mean session (dpcov_coinpress_mean_session_create())
+ *                          whose generator was not handed on yet; n and d are its own. Unchanged
+ *                          on failure; on success it can no longer hand on its generator.
+ * @param params            the covariance's settings (K required; rho its share of the budget),
+ *                          checked as dpcov_coinpress_plan() checks them before anything changes.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (out, mean_session, params),
+ *         ::DPCOV_E_INVALID_ARGUMENT (mean_session is not done, failed, another mechanism's, or
+ *         handed on its generator already), the statuses of dpcov_coinpress_plan(),
+ *         ::DPCOV_E_NOMEM.
+ * @proof proofs/coinpress_mean.md
+ */
+DPCOV_API dpcov_status dpcov_coinpress_centred_session_create(dpcov_row_session **out,
+                                                              dpcov_row_session *mean_session,
+                                                              const dpcov_coinpress_params *params);
 
 /** Free a session (and its generator) and set `*session` to NULL. Accepts NULL and a pointer to
  *  NULL. Noise already drawn stays consumed: a session destroyed midway spent its budget. */
@@ -242,7 +276,8 @@ DPCOV_API dpcov_status dpcov_dly_session_result(const dpcov_row_session *session
 
 /**
  * The result of a complete CoinPress session: what dpcov_coinpress_release() writes.
- * @param session       a session of dpcov_coinpress_session_create(), done.
+ * @param session       a session of dpcov_coinpress_session_create() or
+ *                      dpcov_coinpress_centred_session_create(), done.
  * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
  * @param[out] out      the d x d estimate, exactly symmetric, positive semidefinite; untouched
  *                      on failure.

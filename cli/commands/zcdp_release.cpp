@@ -366,15 +366,15 @@ double unit_row_rho(const ZcdpReleaseOptions &o, double rho) {
   return out;
 }
 
-// The steps before any row is read: the input opened (spooled if it is read once per pass and
-// cannot be read again), the ledger checked against the release's charge, the generator and the
+// The steps before any row is read: the input opened (spooled if it cannot be read again: every
+// release here reads it once per pass), the ledger checked against the release's charge, the generator and the
 // guard that charges a failure after the first draw. With --privacy-unit the input is read once,
 // into the rows the units keep (io/unit_rows.hpp), drawn with the release's generator, which the
 // passes read instead; `rho` is the unit-level budget, charged (unit_row_rho() the rows').
 struct ZcdpRun {
   ZcdpRun(const ZcdpReleaseOptions &o, double rho)
       : input(std::make_unique<RereadableInput>(
-            o.input, zcdp_rereads_input(o) && o.privacy_unit.empty(), /*count_public=*/true)),
+            o.input, /*passes_again=*/o.privacy_unit.empty(), /*count_public=*/true)),
         reader(input->open()),
         charge(zcdp_release_charge(o, rho)),
         ledger(checked_ledger(o.ledger,
@@ -439,23 +439,23 @@ nlohmann::ordered_json curator_file(const RowReader &reader, const char *output)
           {"input", reader.describe()}};
 }
 
-// `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix).
+// `release -m coinpress_mean`: the private mean of the rows (a 1 x d matrix), one read of the
+// input per step (zcdp_passes.hpp).
 void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const MechanismOptions &m = o.mechanism;
   const double row_rho = unit_row_rho(o, rho);
-  const ZcdpRun run(o, rho);
+  ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const RowBuffer rows =
-      read_rows(*run.reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
+      count_rows(*run.reader, std::numeric_limits<double>::infinity(), o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
   const ZcdpPlan plan = plan_zcdp(o, row_rho, d, rows.rows);
   std::vector<double> mean(static_cast<size_t>(d));
   dpcov_coinpress_mean_receipt r{};
   r.struct_size = sizeof r;
-  run.draws.check(dpcov_coinpress_mean_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(),
-                                               d, nullptr, &plan.mean, run.draws.rng(),
-                                               mean.data(), &r),
+  run.draws.check(coinpress_mean_passes(o, *run.input, plan, rows.rows, d, run.draws.rng(),
+                                        mean.data(), &r),
                   "releasing with coinpress_mean");
   nlohmann::ordered_json sidecar =
       common_receipt(m.mechanism, &r, r.rho, r.epsilon, r.dim, false);
@@ -472,35 +472,6 @@ void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   if (!o.quiet)
     std::fprintf(stderr, "dpcov release: coinpress_mean, rho %g (epsilon %g, delta %g), %lld columns\n",
                  rho, sidecar["epsilon"].get<double>(), *m.delta, static_cast<long long>(d));
-}
-
-nlohmann::ordered_json coinpress_sidecar(const ZcdpReleaseOptions &o,
-                                         const dpcov_coinpress_receipt &r, double rho,
-                                         const nlohmann::ordered_json &centring);
-
-// coinpress (with --center: on the rows centred on its private mean first) into `released`;
-// returns the public receipt.
-nlohmann::ordered_json draw_coinpress(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
-                                      double rho, RowBuffer &rows, int64_t d,
-                                      const ReleaseDraws &draws, std::vector<double> &released) {
-  nlohmann::ordered_json centring;
-  if (o.center) {
-    std::vector<double> mean;
-    dpcov_coinpress_mean_receipt r{};
-    draws.check(centre_on_private_mean(plan, rows, d, draws.rng(), mean, r),
-                "releasing the centring mean with coinpress_mean");
-    // The mean is an output of the private release (covered by rho_mean), as the matrix is.
-    centring = {{"mechanism", kCoinpressMean}, {"rho", r.rho}, {"mean", mean}};
-    centring.update(mean_constants(r));
-  }
-  dpcov_coinpress_receipt r{};
-  r.struct_size = sizeof r;
-  // With --center the mean's noise is drawn already (the generator has advanced since the
-  // witness was made): any failure now is charged.
-  draws.check(dpcov_coinpress_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d,
-                                      &plan.coinpress, draws.rng(), released.data(), d, &r),
-              "releasing with coinpress");
-  return coinpress_sidecar(o, r, rho, centring);
 }
 
 // The public receipt of a coinpress release (`centring`: --center's mean, else empty).
@@ -520,21 +491,6 @@ nlohmann::ordered_json coinpress_sidecar(const ZcdpReleaseOptions &o,
   }
   sidecar.update(coinpress_constants(r));
   return sidecar;
-}
-
-nlohmann::ordered_json dly_sidecar(const ZcdpReleaseOptions &o, const dpcov_dly_receipt &r);
-
-// A Dong-Liang-Yi release into `released`; returns the public receipt.
-nlohmann::ordered_json draw_dly(const ZcdpReleaseOptions &o, const ZcdpPlan &plan,
-                                const RowBuffer &rows, int64_t d, const ReleaseDraws &draws,
-                                std::vector<double> &released) {
-  const MechanismOptions &m = o.mechanism;
-  dpcov_dly_receipt r{};
-  r.struct_size = sizeof r;
-  draws.check(dpcov_dly_release(DPCOV_ROW_MAJOR, rows.rows, d, rows.values.data(), d, &plan.dly,
-                                draws.rng(), released.data(), d, &r),
-              concat("releasing with ", m.mechanism));
-  return dly_sidecar(o, r);
 }
 
 // The public receipt of a Dong-Liang-Yi release.
@@ -562,11 +518,20 @@ nlohmann::ordered_json draw_by_passes(const ZcdpReleaseOptions &o, const ZcdpPla
   dly.struct_size = sizeof dly;
   dpcov_coinpress_receipt coinpress{};
   coinpress.struct_size = sizeof coinpress;
+  CentringMean centring;
   draws.check(zcdp_release_passes(o, *run.input, plan, n, d, draws.rng(), released.data(), &dly,
-                                  &coinpress),
+                                  &coinpress, &centring),
               concat("releasing with ", o.mechanism.mechanism));
-  return plan.mechanism == kCoinpress ? coinpress_sidecar(o, coinpress, rho, {})
-                                      : dly_sidecar(o, dly);
+  if (plan.mechanism != kCoinpress) return dly_sidecar(o, dly);
+  nlohmann::ordered_json centring_json;
+  if (o.center) {
+    // The mean is an output of the private release (covered by rho_mean), as the matrix is.
+    centring_json = {{"mechanism", kCoinpressMean},
+                     {"rho", centring.receipt.rho},
+                     {"mean", centring.mean}};
+    centring_json.update(mean_constants(centring.receipt));
+  }
+  return coinpress_sidecar(o, coinpress, rho, centring_json);
 }
 
 // n is public here: the Gram estimate is post-processing. n times the estimate can overflow
@@ -596,17 +561,12 @@ void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;
   // The input is read again for each pass instead of held (zcdp_passes.hpp).
-  const bool passes = zcdp_rereads_input(o);
-  RowBuffer rows = passes ? count_rows(*run.reader, read_bound, o.policy, o.quiet)
-                          : read_rows(*run.reader, read_bound, o.policy, o.quiet);
+  const RowBuffer rows = count_rows(*run.reader, read_bound, o.policy, o.quiet);
   if (rows.rows == 0) fail(kExitInputData, run.reader->name(), ": the input has no rows to release");
   // The plan at the public n (plan_zcdp), before any noise is drawn.
   const ZcdpPlan plan = plan_zcdp(o, row_rho, d, rows.rows);
   std::vector<double> released(static_cast<size_t>(d * d));
-  nlohmann::ordered_json sidecar =
-      passes     ? draw_by_passes(o, plan, plan.rho, rows.rows, d, run, released)
-      : coinpress ? draw_coinpress(o, plan, plan.rho, rows, d, run.draws, released)
-                  : draw_dly(o, plan, rows, d, run.draws, released);
+  nlohmann::ordered_json sidecar = draw_by_passes(o, plan, plan.rho, rows.rows, d, run, released);
   scale_to_gram(released, rows.rows, o, run);
   finish_receipt(sidecar, o, run,
                  coinpress ? "whitened rows clipped inside the mechanism" : o.policy.name());

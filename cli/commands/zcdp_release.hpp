@@ -1,8 +1,8 @@
 // `dpcov release` with the zCDP mechanisms that need the rows themselves, not their Gram matrix:
 // Dong-Liang-Yi (dly_gauss, dly_separate, dly_adaptive, dly_adaptive_paper; dpcov/dong_liang_yi.h)
-// and CoinPress (coinpress, and coinpress_mean for the mean; dpcov/coinpress.h). dly_* and
-// coinpress read the input once per pass (zcdp_passes.hpp: memory O(d^2 + chunk); standard input
-// through a spool on disk); coinpress --center and coinpress_mean hold the rows (O(n d)). The
+// and CoinPress (coinpress, and coinpress_mean for the mean; dpcov/coinpress.h). Each reads the
+// input once per pass (zcdp_passes.hpp: memory O(d^2 + chunk); standard input through a spool on
+// disk), coinpress --center the mean's passes then the covariance's on the centred rows. The
 // budget is given as (--epsilon, --delta) and run at the largest rho-zCDP that implies it
 // (dpcov_zcdp_rho); n is public (replace-one), so the written matrix is n times the mechanism's
 // estimate of X^T X / n: an estimate of the Gram matrix, as every other release writes.
@@ -80,9 +80,9 @@ struct ZcdpPlan {
 // bound of 1e153, a CoinPress mean radius of 1e305).
 ZcdpPlan plan_zcdp(const ZcdpReleaseOptions &o, double rho, int64_t dim, int64_t n);
 
-// coinpress --center's first step: the private mean of the n x d row-major `rows` by plan.mean
-// (the centring share of rho), written to `mean` (d values), and every row centred on it in
-// place. Returns the library's status; nothing is changed on failure.
+// coinpress --center's first step on rows in memory (`dpcov compare`): the private mean of the
+// n x d row-major `rows` by plan.mean (the centring share of rho), written to `mean` (d values),
+// and every row centred on it in place. Returns the library's status; nothing is changed on failure.
 dpcov_status centre_on_private_mean(const ZcdpPlan &plan, RowBuffer &rows, int64_t dim,
                                     dpcov_rng *rng, std::vector<double> &mean,
                                     dpcov_coinpress_mean_receipt &receipt);

@@ -1,6 +1,8 @@
 // Finite or failed at the extremes of every parameter, for the zCDP mechanisms of the C ABI
 // (Dong-Liang-Yi Gauss, Separate, Adaptive and AdaptivePaper; CoinPress covariance and mean; the
-// centring split, the zCDP conversions and the privacy units' row budgets; Dong-Liang-Yi and CoinPress also as sessions of passes): rho and the radii anywhere in [denorm_min, DBL_MAX],
+// centring split, the zCDP conversions and the privacy units' row budgets; Dong-Liang-Yi and
+// CoinPress also as sessions of passes, CoinPress centred on a mean session's release too): rho
+// and the radii anywhere in [denorm_min, DBL_MAX],
 // K up to DBL_MAX, beta and delta at the ends of (0, 1), d = 1, n = 1, t up to 16, rows from 0 to
 // far beyond the radius. Each call either returns DPCOV_OK with every output and receipt field
 // finite, or fails with a documented status (never DPCOV_E_INTERNAL), a message, and its outputs
@@ -112,6 +114,9 @@ void check_plan_and_release(const char *what, int64_t out_size, Plan plan, Relea
             dpcov_status_string(status) + " (" + dpcov_last_error_message() + ")");
 }
 
+dpcov_status run_passes(dpcov_row_session *session, int64_t n, int64_t d,
+                        const std::vector<double> &rows);
+
 // A release through a session (dpcov/row_passes.h) on the rows in two partials: the session
 // takes a copy of `rng`'s state, and `rng` is advanced once it is taken (a session spends its
 // generator), so that the contract's "failed after a draw" reads the same as for the in-memory
@@ -129,6 +134,49 @@ dpcov_status session_release(dpcov_rng *rng, int64_t n, int64_t d, const std::ve
   if (status != DPCOV_OK) return status;
   uint64_t spent = 0;
   dpcov_rng_next_u64(rng, &spent);
+  status = run_passes(session, n, d, rows);
+  if (status == DPCOV_OK) status = result(session);
+  dpcov_row_session_destroy(&session);
+  return status;
+}
+
+// coinpress --center as sessions: a CoinPress mean session (ordinary settings) over the rows, then
+// the centred covariance session, which takes its generator over. The covariance's settings are
+// checked first, as the CLI checks them before the mean draws.
+dpcov_status centred_session_release(dpcov_rng *rng, int64_t n, int64_t d,
+                                     const std::vector<double> &rows,
+                                     const dpcov_coinpress_params &p, double *out,
+                                     dpcov_coinpress_receipt *r) {
+  dpcov_coinpress_receipt planned{};
+  planned.struct_size = sizeof planned;
+  dpcov_status status = dpcov_coinpress_plan(n, d, &p, &planned);
+  if (status != DPCOV_OK) return status;
+  dpcov_coinpress_mean_params m;
+  dpcov_coinpress_mean_params_default(&m);
+  m.rho = 0.1;
+  m.radius = 1.0;
+  dpcov_row_session *mean = nullptr;
+  status = session_release(
+      rng, n, d, rows,
+      [&](dpcov_row_session **s, dpcov_rng **g) {
+        return dpcov_coinpress_mean_session_create(s, n, d, nullptr, &m, g);
+      },
+      [&](const dpcov_row_session *s) {
+        mean = const_cast<dpcov_row_session *>(s);
+        dpcov_row_session *centred = nullptr;
+        dpcov_status c = dpcov_coinpress_centred_session_create(&centred, mean, &p);
+        if (c == DPCOV_OK) c = run_passes(centred, n, d, rows);
+        if (c == DPCOV_OK) c = dpcov_coinpress_session_result(centred, DPCOV_ROW_MAJOR, out, d, r);
+        dpcov_row_session_destroy(&centred);
+        return c;
+      });
+  return status;
+}
+
+// Every pass of `session` over the rows in two partials, merged.
+dpcov_status run_passes(dpcov_row_session *session, int64_t n, int64_t d,
+                        const std::vector<double> &rows) {
+  dpcov_status status = DPCOV_OK;
   int32_t done = 0;
   while (status == DPCOV_OK && (status = dpcov_row_session_done(session, &done)) == DPCOV_OK &&
          done == 0) {
@@ -143,8 +191,6 @@ dpcov_status session_release(dpcov_rng *rng, int64_t n, int64_t d, const std::ve
     status = dpcov_row_session_finish_pass(session, &a);
     dpcov_row_partial_destroy(&a);
   }
-  if (status == DPCOV_OK) status = result(session);
-  dpcov_row_session_destroy(&session);
   return status;
 }
 
@@ -208,6 +254,12 @@ RC_GTEST_PROP(ZcdpExtreme, CoinpressIsFiniteOrFailsUntouched, ()) {
             [&](const dpcov_row_session *s) {
               return dpcov_coinpress_session_result(s, DPCOV_ROW_MAJOR, out, d, r);
             });
+      });
+  check_plan_and_release<dpcov_coinpress_receipt>(
+      "coinpress centred session", d * d,
+      [&](dpcov_coinpress_receipt *r) { return dpcov_coinpress_plan(n, d, &p, r); },
+      [&](dpcov_rng *rng, double *out, dpcov_coinpress_receipt *r) {
+        return centred_session_release(rng, n, d, rows, p, out, r);
       });
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "../core/audit/audit_table.hpp"
 #include "../core/audit/mechanism_audit.hpp"
 #include "../core/audit/rows_black_box.hpp"
 #include "../core/audit/rows_exact_audit.hpp"
@@ -189,6 +190,20 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
     const audit::PairStatistics pair = audit::pair_statistics(
         data.rows, data.rows_prime, bound, request.options.neighbour);
     run(id, request, pair, settings, result);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_standard_rows(int32_t mechanism, int64_t dim, double bound,
+                                                 double epsilon, double delta,
+                                                 const dpcov_mechanism_params *mechanism_params,
+                                                 int64_t fallback, int64_t *rows) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(rows, "rows");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    if (fallback < 1) fail(dpcov::Status::InvalidArgument, "fallback must be >= 1, got ", fallback);
+    const mech::Request request{dim, fallback, bound, epsilon, delta,
+                                dpcov::capi::options_from(mechanism_params)};
+    *rows = audit::standard_rows(id, request);
   });
 }
 

@@ -79,6 +79,14 @@ using dpcov::capi::c_grid;
 
 extern "C" {
 
+DPCOV_API dpcov_status dpcov_exact_grid_value(double bound, int32_t bits, double value,
+                                              double *out) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    *out = dpcov::data::exact_grid_value(value, bound, bits);
+  });
+}
+
 DPCOV_API dpcov_status dpcov_exact_plan(int32_t mechanism, int64_t dim, int64_t n, double bound,
                                         double epsilon, double delta,
                                         const dpcov_mechanism_params *params,

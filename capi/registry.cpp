@@ -31,7 +31,10 @@ static_assert(mech::kOptionLambdaMin == DPCOV_MECHANISM_OPTION_LAMBDA_MIN &&
               mech::kOptionProjectionRows == DPCOV_MECHANISM_OPTION_PROJECTION_ROWS &&
               mech::kOptionPosteriorDof == DPCOV_MECHANISM_OPTION_POSTERIOR_DOF &&
               mech::kOptionAuditUnlock == DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK &&
-              mech::kOptionGlassoRho == DPCOV_MECHANISM_OPTION_GLASSO_RHO);
+              mech::kOptionGlassoRho == DPCOV_MECHANISM_OPTION_GLASSO_RHO &&
+              mech::kOptionCalibration == DPCOV_MECHANISM_OPTION_CALIBRATION);
+static_assert(mech::kInferenceProjectionT == DPCOV_MECHANISM_INFERENCE_PROJECTION_T &&
+              mech::kInferenceGuaranteedGauss == DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS);
 
 void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   dpcov_mechanism_entry info{};
@@ -58,6 +61,7 @@ void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   }
   info.summary = e.summary;
   info.preconditions = e.preconditions;
+  info.inference = e.inference;
   dpcov::capi::write_struct(out, info);
 }
 

@@ -154,6 +154,22 @@ func AuditRunPair(m Mechanism, rows, rowsPrime Matrix, bound, epsilon, delta flo
 	return auditResultFromC(&res), nil
 }
 
+// AuditStandardRows is the n at which the standard audit runs m for these public parameters
+// (dpcov_audit_standard_rows): the auditor's own n where m's behaviour changes with n (a private
+// test with a threshold), fallback otherwise.
+func AuditStandardRows(m Mechanism, dim int64, bound, epsilon, delta float64,
+	mparams *MechanismParams, fallback int64) (int64, error) {
+	var rows C.int64_t
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_standard_rows(C.int32_t(m), C.int64_t(dim), C.double(bound),
+			C.double(epsilon), C.double(delta), mparams.c(), C.int64_t(fallback), &rows)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return int64(rows), nil
+}
+
 // AuditUnits audits m at the level of privacy units: the release from an accumulator of units of
 // at most maxRowsPerUnit rows against the unit-level (epsilon, delta), on a pair that differs by
 // one unit of that many rows; broken audits the planted variant that bounds rows but not units.

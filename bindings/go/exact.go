@@ -30,6 +30,20 @@ func exactGridFromC(g *C.dpcov_exact_grid) ExactGrid {
 		Norm2Bound: int64(g.norm2_bound), NoiseParameter: uint64(g.noise_parameter)}
 }
 
+// ExactGridValue is the value the coordinate value (|value| <= bound) holds once an exact release
+// with norm bound bound has rounded it to its grid of bits bits (dpcov_exact_grid_value): what a
+// constant column holds in every row, which centring and the intercept divide by.
+func ExactGridValue(bound float64, bits int32, value float64) (float64, error) {
+	var out C.double
+	err := call(func() C.dpcov_status {
+		return C.dpcov_exact_grid_value(C.double(bound), C.int32_t(bits), C.double(value), &out)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return float64(out), nil
+}
+
 // ExactPlan is the dry run of an exact release of m (AnalyzeGauss or
 // LaplaceSym): its receipt (numerics exact) and grid, without data or randomness.
 func ExactPlan(m Mechanism, dim, n int64, bound, epsilon, delta float64,

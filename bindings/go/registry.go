@@ -31,6 +31,8 @@ type MechanismInfo struct {
 	AuditNeighbourKind int32
 	Summary            string // one line: what it releases
 	Preconditions      string // one line: its preconditions, in words
+	// Inference holds the DPCOV_MECHANISM_INFERENCE_* bits of the inference its release supports.
+	Inference int32
 }
 
 // Registry values (dpcov/mechanism.h).
@@ -53,6 +55,9 @@ const (
 	OptionPosteriorDOF       = C.DPCOV_MECHANISM_OPTION_POSTERIOR_DOF
 	OptionAuditUnlock        = C.DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK
 	OptionGlassoRho          = C.DPCOV_MECHANISM_OPTION_GLASSO_RHO
+	OptionCalibration        = C.DPCOV_MECHANISM_OPTION_CALIBRATION
+	InferenceProjectionT     = C.DPCOV_MECHANISM_INFERENCE_PROJECTION_T
+	InferenceGuaranteedGauss = C.DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS
 )
 
 func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
@@ -65,6 +70,7 @@ func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 		UnitProof: C.GoString(e.unit_proof), Options: int32(e.options),
 		AuditDataset: int32(e.audit_dataset), AuditNeighbourKind: int32(e.audit_neighbour_kind),
 		Summary: C.GoString(e.summary), Preconditions: C.GoString(e.preconditions),
+		Inference: int32(e.inference),
 	}
 }
 

@@ -1,6 +1,7 @@
 #include "audit_table.hpp"
 
 #include "../mechanisms/ols_ptr.hpp"
+#include "../mechanisms/registry.hpp"
 #include "claimed_laws.hpp"
 #include "mechanism_audit.hpp"
 
@@ -69,6 +70,22 @@ const MechanismAudit *find_audit(int32_t id) {
   for (const MechanismAudit &audit : audit_table())
     if (audit.id == id) return &audit;
   return nullptr;
+}
+
+int64_t standard_rows(mechanisms::MechanismId mechanism, const mechanisms::Request &request) {
+  // A mechanism whose lambda_min bound the audit takes from its pair is planned once the pair
+  // gives it; its other arguments are checked now.
+  const bool approximate = mechanisms::entry_of(static_cast<int32_t>(mechanism)).privacy ==
+                           mechanisms::PrivacyModel::Approximate;
+  if (bound_from_pair(mechanism, request))
+    static_cast<void>(mechanisms::base_receipt(
+        mechanism, request,
+        approximate ? mechanisms::DeltaUse::Approximate : mechanisms::DeltaUse::Pure));
+  else
+    static_cast<void>(mechanisms::plan(mechanism, request));
+  const MechanismAudit *audit = find_audit(static_cast<int32_t>(mechanism));
+  return audit != nullptr && audit->standard_rows != nullptr ? audit->standard_rows(request)
+                                                             : request.n;
 }
 
 }  // namespace dpcov::audit

@@ -55,4 +55,10 @@ std::span<const MechanismAudit> audit_table();
 // The row of a registry id, nullptr if none.
 const MechanismAudit *find_audit(int32_t id);
 
+// The n the standard audit runs `mechanism` at for `request` (its d, B, epsilon, delta and
+// options): its row's standard_rows where it has one, where its behaviour changes with n, else
+// request.n. The request is planned first, so that one the mechanism refuses fails as its plan
+// does (a request whose lambda_min bound the audit takes from its pair: its arguments only).
+int64_t standard_rows(mechanisms::MechanismId mechanism, const mechanisms::Request &request);
+
 }  // namespace dpcov::audit

@@ -88,8 +88,13 @@ mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
 int64_t ols_jl_threshold_rows(const mechanisms::Request &request) {
   const mechanisms::Receipt receipt = mechanisms::plan(mechanisms::MechanismId::OlsJl, request);
   const double level = receipt.threshold_w2 + receipt.test_shift;
-  return static_cast<int64_t>(std::ceil(kThresholdRowsMargin * static_cast<double>(request.dim) *
-                                        level / (request.bound * request.bound)));
+  const double rows = std::ceil(kThresholdRowsMargin * static_cast<double>(request.dim) * level /
+                                (request.bound * request.bound));
+  // The threshold grows as 1/epsilon: a tiny epsilon asks for more rows than an int64_t holds.
+  if (!(rows < 0x1p63))
+    fail(Status::TooLarge, "ols_jl's threshold rows at epsilon = ", request.epsilon, " (", rows,
+         ") do not fit in a 64-bit integer");
+  return std::max<int64_t>(1, static_cast<int64_t>(rows));
 }
 
 AuditReport audit_mechanism(mechanisms::MechanismId mechanism, const mechanisms::Request &request,

@@ -88,14 +88,30 @@ void halve_until_within(ConstMatrixView a, int64_t i, double factor, double to_g
   }
 }
 
+void check_grid_bits(int bits) {
+  if (bits < 1 || bits > 30)
+    fail(Status::InvalidArgument, "grid bits must be in [1, 30], got ", bits);
+}
+
 }  // namespace
+
+double exact_grid_value(double value, double bound, int bits) {
+  check_row_bound(bound, "bound");
+  check_grid_bits(bits);
+  if (!std::isfinite(value)) fail(Status::NonFinite, "value must be finite, got ", value);
+  if (!(std::fabs(value) <= bound))
+    fail(Status::InvalidArgument, "value must be within the bound, |value| <= ", bound, ", got ",
+         value, ": a larger coordinate is clipped before it is rounded");
+  // As round_rows() rounds a coordinate whose row needs no clipping (factor 1); |value 2^bits /
+  // bound| <= 2^30, well within round_to_integer()'s range.
+  return round_to_integer(value * (std::ldexp(1.0, bits) / bound)) * std::ldexp(bound, -bits);
+}
 
 ExactGramAccumulator::ExactGramAccumulator(const ExactGridSpec &grid, BoundPolicy policy)
     : grid_(grid), policy_(policy) {
   check::dimension(grid.dim, "dimension");
   check_row_bound(grid.bound, "bound");
-  if (grid.bits < 1 || grid.bits > 30)
-    fail(Status::InvalidArgument, "grid bits must be in [1, 30], got ", grid.bits);
+  check_grid_bits(grid.bits);
   if (grid.norm2_bound < 1 ||
       !(static_cast<double>(kExactBlockRows) * static_cast<double>(grid.norm2_bound) < kTwo53))
     fail(Status::InvalidArgument, "the grid's bound on ||z||^2 must be in [1, 2^53 / ",

@@ -30,6 +30,15 @@ struct ExactGridSpec {
   bool operator==(const ExactGridSpec &) const = default;
 };
 
+// The value a coordinate `value` (|value| <= bound) takes on the grid of unit bound 2^-bits:
+// round(value 2^bits / bound) bound 2^-bits, rounded as the accumulator rounds every coordinate
+// of a row within the bound. A constant column holds this value, not its own, in every row of an
+// exact release, so whoever centres or fits an intercept on the release divides by it: one
+// function, so that the surfaces cannot round differently from the rows. Throws
+// Status::NonFinite or Status::InvalidArgument (bound as check_row_bound() and >= 2^-500, bits
+// outside [1, 30], |value| > bound).
+double exact_grid_value(double value, double bound, int bits);
+
 class ExactGramAccumulator {
  public:
   // Throws Status::Dimension (dim), Status::NonFinite or Status::InvalidArgument (the bound, as

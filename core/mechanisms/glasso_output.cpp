@@ -31,9 +31,6 @@ Receipt plan_glasso_output(const Request &request) {
   if (request.options.neighbour != privacy::Neighbour::ReplaceOne)
     fail(Status::InvalidArgument, "glasso_output_wishart solves on G / n with a public n: it is "
          "stated for replace-one neighbours only");
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(MechanismId::GlassoOutputWishart, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   receipt.sensitivity_norm = SensitivityNorm::None;
   receipt.not_dp = true;

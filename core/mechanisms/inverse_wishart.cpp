@@ -16,9 +16,6 @@ constexpr int64_t kMaxPosteriorDof = int64_t{1} << 53;
 
 Receipt plan_common(MechanismId id, const Request &request) {
   Receipt receipt = base_receipt(id, request, DeltaUse::Approximate);
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(id, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   const int64_t m = request.options.posterior_dof;
   if (m < request.dim)

@@ -13,9 +13,6 @@ namespace {
 
 Receipt plan_common(MechanismId id, const Request &request) {
   Receipt receipt = base_receipt(id, request, DeltaUse::Approximate);
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(id, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   receipt.projection_rows = checked_projection_rows(request);
   return receipt;

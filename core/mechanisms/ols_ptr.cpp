@@ -64,9 +64,6 @@ OlsInference infer(ProjectedData data, const solvers::RegressionSpec &spec,
 
 Receipt plan_ols_jl(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::OlsJl, request, DeltaUse::Approximate);
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(MechanismId::OlsJl, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   receipt.projection_rows = checked_projection_rows(request);
   plan_sigma_min_test(receipt);

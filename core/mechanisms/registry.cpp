@@ -28,8 +28,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/analyze_gauss.md", kGramHeader,
      "G + Gaussian, may be indefinite",
      "eps > 0, 0 < delta < 1 (classical calibration: eps < 1)",
-     {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0,
-     kUnitProof},
+     {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance,
+     kOptionCalibration, kUnitProof, kInferenceGuaranteedGauss},
     {id_of(MechanismId::LaplaceSym), "laplace_sym", Family::Gram, PrivacyModel::Pure,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 1, scale from the upper-triangle L1 sensitivity (d+1)B^2 "
@@ -39,8 +39,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/laplace_sym.md", kGramHeader,
      "G + Laplace, may be indefinite",
      "eps > 0",
-     {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0,
-     kUnitProof},
+     {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance,
+     kOptionCalibration, kUnitProof},
     {id_of(MechanismId::WishartAdditive), "wishart_additive", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 3, Thm 4.1 = Thm B.3: W_d(k, B^2 I), "
@@ -78,7 +78,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/iev.md", kGramHeader,
      "rank-k PSD (top k eigenpairs)",
      "eps > 0",
-     {}, GlassoPerturbation::Unsupported, kOptionSpectral},
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration},
     {id_of(MechanismId::KtRank1), "kt_rank1", Family::Gram, PrivacyModel::Pure, kBothRelations,
      kIdealized, Input::Gram, Output::Matrix,
      "Amin et al. NeurIPS 2019 Sec. 4 baseline KT (Kapralov-Talwar 2013 rank-one subtraction), "
@@ -87,7 +87,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/kt_rank1.md", kGramHeader,
      "rank-k PSD (rank-one deflation)",
      "eps > 0",
-     {}, GlassoPerturbation::Unsupported, kOptionSpectral},
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration},
     {id_of(MechanismId::JlRidge), "jl_ridge", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 1, Thm 3.1 = Thm B.1: S = R[A; wI], "
@@ -132,7 +132,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/ols_ptr.md", kGramHeader,
      "S^T S / r of R A (no regulariser), for t-tests with r - p dof",
      "eps/2 <= 1, delta/2 < 1/e; refuses when sigma_min(A) is too small",
-     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows, "", kInferenceProjectionT},
     {id_of(MechanismId::GlassoOutputWishart), "glasso_output_wishart", Family::Gram,
      PrivacyModel::NotPrivate, kReplaceOne, kIdealized, Input::Gram, Output::Matrix,
      "Wang-Huai-Xu 2018 Alg. 1 as published: Theta_rho(G/n) + W_d(d+1, d^{5/2}B^2/(n eps "

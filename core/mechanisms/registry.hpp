@@ -66,6 +66,16 @@ inline constexpr int32_t kOptionProjectionRows = 4;  // projection_rows
 inline constexpr int32_t kOptionPosteriorDof = 8;    // posterior_dof
 inline constexpr int32_t kOptionAuditUnlock = 16;    // audit_only_not_private
 inline constexpr int32_t kOptionGlassoRho = 32;      // glasso_rho
+// calibration other than Default and Theorem: a mechanism with a choice of calibrations.
+inline constexpr int32_t kOptionCalibration = 64;
+
+// Bit set (the C ABI's dpcov_mechanism_inference, pinned in capi/registry.cpp): the inference a
+// release supports beyond noise-aware post-processing. kInferenceProjectionT: S^T S / r of an
+// r-row projection with no regulariser, on which least squares has exact t-tests with r - p
+// degrees of freedom (Sheffet 2017, Alg. 1). kInferenceGuaranteedGauss: G + symmetric Gaussian of
+// the receipt's sigma, whose regression intervals ols_analyze_gauss.hpp guarantees.
+inline constexpr int32_t kInferenceProjectionT = 1;
+inline constexpr int32_t kInferenceGuaranteedGauss = 2;
 
 struct RegistryEntry {
   int32_t id;
@@ -93,6 +103,8 @@ struct RegistryEntry {
   // The proof of its guarantee at the level of privacy units (an accumulator with
   // max_rows_per_unit > 0), "" for a mechanism released at row level only.
   const char *unit_proof = "";
+  // The inference its release supports: kInference... bits.
+  int32_t inference = 0;
 };
 
 std::span<const RegistryEntry> registry();

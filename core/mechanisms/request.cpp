@@ -57,6 +57,11 @@ void check_options_apply(MechanismId mechanism, const Options &options) {
     refuse(kOptionAuditUnlock, "audit_only_not_private applies");
   if (!(takes & kOptionGlassoRho) && options.glasso_rho != 0.0)
     refuse(kOptionGlassoRho, "glasso_rho applies");
+  // Theorem names the one calibration a mechanism without a choice has, as Default does.
+  if (!(takes & kOptionCalibration) && options.calibration != Calibration::Default &&
+      options.calibration != Calibration::Theorem)
+    refuse(kOptionCalibration, concat("calibration ", static_cast<int32_t>(options.calibration),
+                                      " (a choice of calibration) applies").c_str());
 }
 
 void fail_calibration(MechanismId mechanism, Calibration calibration) {

@@ -9,9 +9,6 @@ namespace dpcov::mechanisms {
 
 Receipt plan_wishart_additive(const Request &request) {
   Receipt receipt = base_receipt(MechanismId::WishartAdditive, request, DeltaUse::Approximate);
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(MechanismId::WishartAdditive, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   receipt.sensitivity_norm = SensitivityNorm::None;
   // Sheffet's proof covers replace-one through the matrix with the row zeroed, which also covers

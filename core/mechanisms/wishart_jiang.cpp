@@ -15,9 +15,6 @@ Receipt plan_wishart_jiang(const Request &request) {
          "wishart_jiang (Jiang-Xie-Zhang 2016 Alg. 2) is not differentially private: its noise "
          "has no mass outside the positive-definite cone (proofs/wishart_jiang.md); it runs only "
          "as an audit target with audit_only_not_private = 1");
-  if (request.options.calibration != Calibration::Default &&
-      request.options.calibration != Calibration::Theorem)
-    fail_calibration(MechanismId::WishartJiang, request.options.calibration);
   receipt.calibration = Calibration::Theorem;
   receipt.sensitivity_norm = SensitivityNorm::None;
   receipt.not_dp = true;

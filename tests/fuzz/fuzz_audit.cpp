@@ -1,5 +1,5 @@
 // The auditors on generated pairs: dpcov_audit_run (every mechanism, dataset and neighbour kind),
-// dpcov_audit_units (every mechanism, k and unit relation),
+// dpcov_audit_units (every mechanism, k and unit relation), dpcov_audit_standard_rows,
 // the black-box and exact-density audits of the zCDP mechanisms on the rows, and the CoinPress
 // mean audit (the audit on a caller's pair is fuzzed in fuzz_solvers). Sizes and trial counts are
 // capped from the input so that one execution stays fast; invalid sizes are passed only where
@@ -119,6 +119,26 @@ void audit_units(fuzz::Input &in) {
   not_nan(v.max_loss, "audit units max_loss");
 }
 
+// The n of the standard audit: every mechanism id, the options fuzzed as for the unit audit;
+// on success n >= 1 (the fallback where the auditor has none of its own), else untouched.
+void standard_rows(fuzz::Input &in) {
+  const int32_t mechanism = static_cast<int32_t>(in.range(-1, 25));
+  const int64_t d = dimension(in);
+  const double bound = budget(in), eps = budget(in), delta = probability(in);
+  dpcov_mechanism_params mp;
+  fuzz::require(dpcov_mechanism_params_default(&mp) == DPCOV_OK, "mechanism params");
+  mp.neighbour = static_cast<int32_t>(in.range(-1, 2));
+  mp.projection_rows = in.range(-1, 40);
+  mp.lambda_min_bound = in.range(0, 1) ? 0.0 : in.number();
+  const int64_t fallback = rows(in);
+  int64_t n = -123;
+  const dpcov_status s = dpcov_audit_standard_rows(mechanism, d, bound, eps, delta, &mp, fallback,
+                                                   in.range(0, 15) == 0 ? nullptr : &n);
+  fuzz::known_status(s);
+  if (s != DPCOV_OK) fuzz::require(n == -123, "standard rows: output written on failure");
+  else fuzz::require(n >= 1, "standard rows: n < 1");
+}
+
 void black_box(fuzz::Input &in) {
   const int32_t mechanism = static_cast<int32_t>(in.range(-1, 5));
   const int64_t d = dimension(in), n = rows(in);
@@ -208,11 +228,12 @@ void coinpress_mean(fuzz::Input &in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
-  switch (in.range(0, 4)) {
+  switch (in.range(0, 5)) {
     case 0: audit_run(in); break;
     case 1: black_box(in); break;
     case 2: rows_exact(in); break;
     case 3: audit_units(in); break;
+    case 4: standard_rows(in); break;
     default: coinpress_mean(in); break;
   }
   return 0;

@@ -7,6 +7,7 @@
 // success they are finite (symmetric ones exactly symmetric); plan and release agree where the
 // release does not depend on the data.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -194,6 +195,14 @@ void exact(fuzz::Input &in) {
   const dpcov_status ps = dpcov_exact_plan(mechanism, d, n, bound, eps, delta, &p, &planned, &pgrid);
   fuzz::known_status(ps);
   if (ps == DPCOV_OK) fuzz::finite(&pgrid.unit, 1, "exact unit");
+  // A coordinate on the grid: the plan's bits or anything, a value within the bound or anything.
+  const int32_t bits = ps == DPCOV_OK && in.range(0, 1) ? pgrid.bits
+                                                       : static_cast<int32_t>(in.range(-2, 33));
+  const double value = in.range(0, 1) ? bound * (2.0 * probability(in) - 1.0) : in.number();
+  Vec held = fuzz::canaries(1);
+  const dpcov_status gs = dpcov_exact_grid_value(bound, bits, value, held.data());
+  finite_or_unchanged(gs, held, "exact grid value");
+  if (gs == DPCOV_OK && !(std::fabs(held[0]) <= bound)) fuzz::violated("exact grid value above B");
   const Vec a = rows(in, n, d, bound);
   Vec out = fuzz::canaries(static_cast<size_t>(d * d));
   dpcov_receipt released{};

@@ -1,6 +1,6 @@
 // Finite or failed at extreme budgets and bounds, for the epsilon-delta releases of the C ABI:
 // every mechanism from a Gram matrix and from an accumulator, the sketch releases, the exact
-// releases (from rows and from an exact accumulator), the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
+// releases (from rows and from an exact accumulator) and the grid value of a coordinate, the OLS releases and their intervals, the private graphical lasso, AdaSSP's plan and
 // intervals and robust (sandwich) intervals, the private bound's grid and choices, a ledger's totals, and the audits of a claim
 // on a pair and on generated data (few draws), with epsilon and the bound anywhere in
 // [denorm_min, DBL_MAX] and delta 0 or at the ends of (0, 1). Each call either returns DPCOV_OK
@@ -586,6 +586,25 @@ RC_GTEST_PROP(ExtremeBudget, AuditsAreFiniteOrFailUntouched, ()) {
   RC_TAG(std::string("audit_units: ") + dpcov_status_string(status));
   if (status != DPCOV_OK) check_failure(status, "audit_units");
   check_receipt(status, "audit_units", units, &finite_audit_result);
+}
+
+// The grid value of a coordinate at any bound: the grid's bits in range or not, a value within
+// the bound or anywhere. On success it is finite and within the bound (|round(v 2^k / B)| <= 2^k).
+RC_GTEST_PROP(ExtremeBudget, ExactGridValueIsFiniteOrFailsUntouched, ()) {
+  const double bound = *rc::gen::oneOf(extreme_positive(), rc::gen::element(0.0, -1.0));
+  const auto bits = *rc::gen::oneOf(rc::gen::inRange<int32_t>(1, 31), rc::gen::inRange(-2, 40));
+  const double value = *rc::gen::oneOf(
+      rc::gen::map(probability(), [bound](double p) { return bound * (2.0 * p - 1.0); }),
+      rc::gen::just(bound), extreme_positive());
+  double out = 0.5;
+  const dpcov_status status = dpcov_exact_grid_value(bound, bits, value, &out);
+  RC_TAG(std::string("exact_grid_value: ") + dpcov_status_string(status));
+  if (status != DPCOV_OK) {
+    check_failure(status, "exact_grid_value");
+    RC_ASSERT(out == 0.5);
+  } else {
+    RC_ASSERT(std::isfinite(out) && std::fabs(out) <= bound);
+  }
 }
 
 }  // namespace

@@ -67,7 +67,16 @@ const OptionValue kOptionValues[] = {
      [](dpcov_mechanism_params &p) { p.posterior_dof = 5; }},
     {DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK, "audit_only_not_private",
      [](dpcov_mechanism_params &p) { p.audit_only_not_private = 1; }},
+    // Each mechanism with a choice takes its own values; this one is a choice of Analyze Gauss.
+    {DPCOV_MECHANISM_OPTION_CALIBRATION, "calibration",
+     [](dpcov_mechanism_params &p) { p.calibration = DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN; }},
 };
+
+// The calibrations other than the default and theorem (a choice), for the mechanisms that have one.
+const int32_t kChosenCalibrations[] = {
+    DPCOV_CALIBRATION_ANALYTIC_GAUSSIAN,     DPCOV_CALIBRATION_CLASSICAL_GAUSSIAN,
+    DPCOV_CALIBRATION_LAPLACE_UPPER_TRIANGLE, DPCOV_CALIBRATION_LAPLACE_PUBLISHED,
+    DPCOV_CALIBRATION_BINGHAM_PUBLISHED,     DPCOV_CALIBRATION_BINGHAM_SENSITIVITY};
 
 dpcov_mechanism_entry entry_of(int32_t id) {
   dpcov_mechanism_entry e = fresh_entry();
@@ -76,12 +85,14 @@ dpcov_mechanism_entry entry_of(int32_t id) {
 }
 
 // Settings under which the plan of each Gram mechanism succeeds at d = 3: every option its
-// registry entry says it reads (the required ones among them, and the unlock of an audit target).
+// registry entry says it reads (the required ones among them, and the unlock of an audit target),
+// but the calibration, whose default is one of every mechanism's choices.
 dpcov_mechanism_params plannable(int32_t id) {
   dpcov_mechanism_params p;
   dpcov_mechanism_params_default(&p);
   for (const OptionValue &option : kOptionValues)
-    if (entry_of(id).options & option.bit) option.set(p);
+    if ((entry_of(id).options & option.bit) && option.bit != DPCOV_MECHANISM_OPTION_CALIBRATION)
+      option.set(p);
   return p;
 }
 
@@ -292,6 +303,39 @@ TEST(MechanismRegistry, OptionsAreTheParamsEachGramPlanReadsAndRefusesTheOthers)
       EXPECT_EQ(plan_of(e.id, p, r), DPCOV_E_INVALID_ARGUMENT) << e.name << " " << option.member;
       EXPECT_NE(std::string(dpcov_last_error_message()).find(option.member), std::string::npos)
           << e.name << ": " << dpcov_last_error_message();
+    }
+  }
+}
+
+TEST(MechanismRegistry, CalibrationBitIsOnTheMechanismsWithAChoiceOfCalibration) {
+  const std::set<int32_t> choosing = {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM,
+                                      DPCOV_MECHANISM_IEV, DPCOV_MECHANISM_KT_RANK1};
+  for (const auto &e : every_entry()) {
+    const bool bit = (e.options & DPCOV_MECHANISM_OPTION_CALIBRATION) != 0;
+    EXPECT_EQ(bit, choosing.count(e.id) == 1) << e.name;
+    if (!bit) continue;
+    // With the bit, at least two calibrations other than the default plan: a choice.
+    int choices = 0;
+    for (const int32_t calibration : kChosenCalibrations) {
+      dpcov_mechanism_params p = plannable(e.id);
+      p.calibration = calibration;
+      dpcov_receipt r{};
+      choices += plan_of(e.id, p, r) == DPCOV_OK ? 1 : 0;
+    }
+    EXPECT_GE(choices, 2) << e.name;
+  }
+}
+
+TEST(MechanismRegistry, InferenceBitsAreOnTheReleasesThatSupportThem) {
+  for (const auto &e : every_entry()) {
+    const int32_t expected =
+        e.id == DPCOV_MECHANISM_OLS_JL          ? DPCOV_MECHANISM_INFERENCE_PROJECTION_T
+        : e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ? DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS
+                                                : 0;
+    EXPECT_EQ(e.inference, expected) << e.name;
+    // Exact inference on a projection reads the receipt's projection rows.
+    if (e.inference & DPCOV_MECHANISM_INFERENCE_PROJECTION_T) {
+      EXPECT_TRUE(e.options & DPCOV_MECHANISM_OPTION_PROJECTION_ROWS) << e.name;
     }
   }
 }

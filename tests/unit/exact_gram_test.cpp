@@ -59,6 +59,23 @@ TEST(ExactGram, EqualsTheNaiveIntegerGramAcrossBlocks) {
   for (size_t k = 0; k < naive.size(); ++k) EXPECT_EQ(static_cast<int64_t>(acc.upper()[k]), naive[k]);
 }
 
+TEST(ExactGram, AConstantColumnHoldsItsGridValueInEveryRow) {
+  // Rows [c, x] within the bound at a grid whose rounding moves c: entry (0, 0) is n z0^2 with
+  // z0 unit = exact_grid_value(c), the value centring and the intercept divide by.
+  const int bits = 7;
+  const double bound = 1.7, c = 1.1;
+  const int64_t r = (int64_t{1} << bits) + 3;
+  Matrix rows = random_rows(500, 3, 5);
+  for (int64_t i = 0; i < rows.rows(); ++i) rows(i, 0) = c;
+  ExactGramAccumulator acc({3, bound, bits, r * r}, BoundPolicy::Reject);
+  acc.add_rows(rows.view());
+  const double held = exact_grid_value(c, bound, bits);
+  EXPECT_NE(held, c);
+  const double z0 = held / std::ldexp(bound, -bits);  // exact: a power-of-two scaling
+  EXPECT_EQ(z0, std::nearbyint(z0));
+  EXPECT_EQ(static_cast<double>(acc.upper()[0]), 500.0 * z0 * z0);
+}
+
 TEST(ExactGram, SumsInDoubleOverNoMoreThanTheExactnessLimitOfRows) {
   // Blocks of d = 16 hold 2048 rows, so two blocks' Grams add up in double before conversion.
   // Each row's z_1 = 2^20 - 1 adds the odd (2^20 - 1)^2 ~ 2^40 to G_11: over kExactBlockRows

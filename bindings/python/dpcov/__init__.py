@@ -22,7 +22,8 @@ from ._lib import WRAPPED_FUNCTIONS
 from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
                      adassp_fit, adassp_params, adassp_plan)
 from .audit import (audit_coinpress_mean, audit_params, audit_rows_black_box, audit_rows_exact,
-                    audit_rows_exact_pairs, audit_run, audit_run_pair, audit_units)
+                    audit_rows_exact_pairs, audit_run, audit_run_pair, audit_standard_rows,
+                    audit_units)
 from .densities import (log_density_acg, log_density_inverse_wishart,
                         log_density_symmetric_gaussian, log_density_symmetric_laplace,
                         log_density_wishart)
@@ -47,7 +48,8 @@ from .estimators import (glasso_solve, metric_frobenius_error, metric_spectral_e
 from . import column_bounds
 from .centring import centre_second_moment
 from . import private_bound
-from .exact import ExactGram, ExactGrid, ExactRelease, exact_plan, exact_release_rows
+from .exact import (ExactGram, ExactGrid, ExactRelease, exact_grid_value, exact_plan,
+                    exact_release_rows)
 from .gram import GramAccumulator, constant_column_norm_bound, release_rows
 from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
@@ -111,6 +113,7 @@ __all__ = [
     "audit_rows_exact_pairs",
     "audit_run",
     "audit_run_pair",
+    "audit_standard_rows",
     "audit_units",
     "AuditDataset",
     "AuditFinding",
@@ -129,6 +132,7 @@ __all__ = [
     "Calibration",
     "DataError",
     "DimensionError",
+    "exact_grid_value",
     "exact_plan",
     "Plan",
     "exact_release_rows",

@@ -118,6 +118,9 @@ DPCOV_MECHANISM_OPTION_PROJECTION_ROWS = 4
 DPCOV_MECHANISM_OPTION_POSTERIOR_DOF = 8
 DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK = 16
 DPCOV_MECHANISM_OPTION_GLASSO_RHO = 32
+DPCOV_MECHANISM_OPTION_CALIBRATION = 64
+DPCOV_MECHANISM_INFERENCE_PROJECTION_T = 1
+DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS = 2
 
 # dpcov/estimators.h
 DPCOV_GLASSO_START_WARM = 0
@@ -367,6 +370,17 @@ class MechanismOption(enum.IntEnum):
     POSTERIOR_DOF = 8
     AUDIT_UNLOCK = 16
     GLASSO_RHO = 32
+    CALIBRATION = 64
+
+
+class MechanismInference(enum.IntEnum):
+    """``dpcov_mechanism_inference`` (dpcov/mechanism.h): dpcov_mechanism_entry.inference bits:
+    the inference a mechanism's release supports beyond the noise-aware post-processing of
+    dpcov/postprocess.h, so that a caller reads it from the registry rather than from the
+    mechanism's name."""
+
+    PROJECTION_T = 1
+    GUARANTEED_GAUSS = 2
 
 
 class GlassoStart(enum.IntEnum):
@@ -565,7 +579,7 @@ class MechanismEntryC(Struct):
                 ("exact_theorem", c_char_p), ("proof", c_char_p), ("header", c_char_p),
                 ("unit_proof", c_char_p), ("options", c_int32), ("audit_dataset", c_int32),
                 ("audit_neighbour_kind", c_int32), ("summary", c_char_p),
-                ("preconditions", c_char_p)]
+                ("preconditions", c_char_p), ("inference", c_int32)]
 
 
 class RegressionParamsC(Struct):
@@ -973,6 +987,8 @@ PROTOTYPES = {
     "dpcov_audit_run": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double, c_double,
                                   POINTER(MechanismParamsC), POINTER(AuditParamsC),
                                   POINTER(AuditResultC)]),
+    "dpcov_audit_standard_rows": (c_int32, [c_int32, c_int64, c_double, c_double, c_double,
+                                            POINTER(MechanismParamsC), c_int64, Address(c_int64)]),
     "dpcov_audit_run_pair": (c_int32, [c_int32, c_int32, c_int64, Address(c_double), c_int64,
                                        c_int64, Address(c_double), c_int64, c_int64, c_double,
                                        c_double, c_double, POINTER(MechanismParamsC),
@@ -1144,6 +1160,7 @@ PROTOTYPES = {
                                            c_double, c_void_p, Address(c_int64),
                                            Address(c_double)]),
     # exact.h
+    "dpcov_exact_grid_value": (c_int32, [c_double, c_int32, c_double, Address(c_double)]),
     "dpcov_exact_plan": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double, c_double,
                                    POINTER(MechanismParamsC), POINTER(ReceiptC),
                                    POINTER(ExactGridC)]),

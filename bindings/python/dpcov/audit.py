@@ -76,6 +76,19 @@ def audit_run_pair(mechanism, rows, rows_prime, bound: float, epsilon: float, de
     return AuditResult(result)
 
 
+def audit_standard_rows(mechanism, dim: int, bound: float, epsilon: float, delta: float,
+                        fallback: int = 50, mechanism_options: dict | None = None) -> int:
+    """The n at which the standard audit runs ``mechanism`` for these public parameters
+    (``dpcov_audit_standard_rows``): the auditor's own n where the mechanism's behaviour changes
+    with n (a private test with a threshold), ``fallback`` otherwise."""
+    mp = mechanism_params(**(mechanism_options or {}))
+    rows = c_int64()
+    _check(C.dpcov_audit_standard_rows(mechanism_id(mechanism), int(dim), float(bound),
+                                       float(epsilon), float(delta), byref(mp), int(fallback),
+                                       byref(rows)))
+    return rows.value
+
+
 def audit_units(mechanism, dim: int, max_rows_per_unit: int, bound: float, epsilon: float,
                 delta: float, broken: bool = False, mechanism_options: dict | None = None,
                 **settings) -> AuditResult:

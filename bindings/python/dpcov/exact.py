@@ -4,7 +4,7 @@ Laplace noise from exact integer samplers; the guarantee holds for the values as
 
 from __future__ import annotations
 
-from ctypes import byref, c_void_p
+from ctypes import byref, c_double, c_void_p
 from typing import NamedTuple
 
 import numpy as np
@@ -30,6 +30,15 @@ class ExactRelease(NamedTuple):
     matrix: np.ndarray
     receipt: Receipt
     grid: ExactGrid
+
+
+def exact_grid_value(bound: float, bits: int, value: float) -> float:
+    """The value the coordinate ``value`` (``|value| <= bound``) holds once an exact release with
+    norm bound ``bound`` has rounded it to its grid of ``bits`` bits (``dpcov_exact_grid_value``):
+    what a constant column holds in every row, which centring and the intercept divide by."""
+    out = c_double()
+    _check(C.dpcov_exact_grid_value(float(bound), int(bits), float(value), byref(out)))
+    return out.value
 
 
 def exact_plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: float,

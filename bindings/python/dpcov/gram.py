@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from ctypes import byref, c_size_t, c_void_p, create_string_buffer, sizeof
 
 import numpy as np
@@ -11,7 +10,9 @@ from . import _arrays
 from ._handle import Handle
 from ._lib import C, GramInfoC, RowBoundingC, RowRefusalC, _check, new_struct
 from .errors import DpcovError
+from .exact import exact_grid_value
 from .mechanism import release_gram
+from .registry import mechanism_info
 from .types import BoundPolicy, GramInfo, Neighbour, enum_value, mechanism_id
 
 NUMERICS = {"idealized": 0, "exact": 1}
@@ -57,8 +58,10 @@ def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_
     return spec, keep
 
 
-# The mechanisms with floating-point-safe numerics, which an accumulator then holds exactly.
-_EXACT_MECHANISMS = (1, 2)  # analyze_gauss, laplace_sym
+def _has_exact_numerics(mechanism) -> bool:
+    """Whether the registry gives the mechanism floating-point-safe numerics, which an accumulator
+    then holds exactly."""
+    return "exact" in mechanism_info(mechanism_id(mechanism)).numerics
 
 
 def _created(cols, spec):
@@ -231,7 +234,7 @@ class GramAccumulator(Handle):
         is the unit bound (docs/privacy-units.md)."""
         exact = numerics_value(numerics) == NUMERICS["exact"]
         if (mechanism is not None and exact and max_rows_per_unit == 0 and
-                mechanism_id(mechanism) in _EXACT_MECHANISMS):
+                _has_exact_numerics(mechanism)):
             return cls._planned(cols, bound, policy, neighbour, constant, lower, upper,
                                 label_bound, (mechanism, epsilon, delta))
         release = None if mechanism is None else (mechanism, epsilon, delta, numerics)
@@ -263,12 +266,12 @@ class GramAccumulator(Handle):
         del keep
         gram = cls._adopt(handle)
         grid = plan.exact_grid()
-        gram._grid = (grid.bits, grid.unit, info.bound)
+        gram._grid = (grid.bits, info.bound)
         gram._plan = (plan, mechanism_id(mechanism), float(epsilon), float(delta),
                       enum_value(Neighbour, neighbour))
         return gram
 
-    _grid = None  # (bits, unit, bound) of an accumulator with exact numerics
+    _grid = None  # (bits, bound) of an accumulator with exact numerics
     # (plan, mechanism id, epsilon, delta, neighbour) of an accumulator made on a plan
     _plan = None
 
@@ -291,8 +294,8 @@ class GramAccumulator(Handle):
         and the centring and the intercept divide by it."""
         if self._grid is None:
             return float(value)
-        bits, unit, bound = self._grid
-        return float(np.rint(float(value) * (math.ldexp(1.0, bits) / bound)) * unit)
+        bits, bound = self._grid
+        return exact_grid_value(bound, bits, value)
 
     @property
     def exact(self) -> bool:

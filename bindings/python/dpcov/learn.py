@@ -55,7 +55,8 @@ from .forecast import regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError
 from .exact import exact_plan
-from .gram import GramAccumulator, constant_column_norm_bound, numerics_value, unit_ids
+from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
+                   numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
 from .mechanism import plan
@@ -301,11 +302,9 @@ class _Estimator(BaseEstimator):
         return released, info, receipt
 
     def _releases_exactly(self) -> bool:
-        """Whether this fit's release has exact numerics (analyze_gauss or laplace_sym, and
-        ``numerics="exact"``)."""
-        return (numerics_value(self.numerics) == 1 and
-                mechanism_id(self.mechanism) in (mechanism_id("analyze_gauss"),
-                                                 mechanism_id("laplace_sym")))
+        """Whether this fit's release has exact numerics (a mechanism the registry gives them,
+        and ``numerics="exact"``)."""
+        return numerics_value(self.numerics) == 1 and _has_exact_numerics(self.mechanism)
 
     def _bounded_gram(self, cols: int, epsilon=None, **bounding) -> GramAccumulator:
         """A bounded accumulator for this fit's release of ``self.mechanism`` with ``epsilon``

@@ -15,7 +15,8 @@ _OUTPUTS = {1: "matrix", 2: "regression", 3: "vector", 4: "scalar"}
 _NEIGHBOURS = ((1, "replace_one"), (2, "add_remove"))
 _NUMERICS = ((1, "idealized"), (2, "exact"))
 _OPTIONS = ((1, "lambda_min"), (2, "spectral"), (4, "projection_rows"), (8, "posterior_dof"),
-            (16, "audit_unlock"), (32, "glasso_rho"))
+            (16, "audit_unlock"), (32, "glasso_rho"), (64, "calibration"))
+_INFERENCE = ((1, "projection_t"), (2, "guaranteed_gauss"))
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class MechanismInfo:
     audit_neighbour_kind: int
     summary: str  # one line: what it releases
     preconditions: str  # one line, in words
+    # The inference its release supports (dpcov_mechanism_inference).
+    inference: tuple[str, ...] = ()
 
 
 def _info(entry: MechanismEntryC) -> MechanismInfo:
@@ -54,7 +57,8 @@ def _info(entry: MechanismEntryC) -> MechanismInfo:
         unit_proof=entry.unit_proof.decode(),
         options=tuple(n for bit, n in _OPTIONS if entry.options & bit),
         audit_dataset=entry.audit_dataset, audit_neighbour_kind=entry.audit_neighbour_kind,
-        summary=entry.summary.decode(), preconditions=entry.preconditions.decode())
+        summary=entry.summary.decode(), preconditions=entry.preconditions.decode(),
+        inference=tuple(n for bit, n in _INFERENCE if entry.inference & bit))
 
 
 def mechanisms() -> list[MechanismInfo]:

@@ -137,6 +137,7 @@ int main(void) {
   printf(", \"audit_neighbour_kind\": %zu", offsetof(dpcov_mechanism_entry, audit_neighbour_kind));
   printf(", \"summary\": %zu", offsetof(dpcov_mechanism_entry, summary));
   printf(", \"preconditions\": %zu", offsetof(dpcov_mechanism_entry, preconditions));
+  printf(", \"inference\": %zu", offsetof(dpcov_mechanism_entry, inference));
   printf("}%s\n", ",");
   printf("\"dpcov_regression_params\": {\"size\": %zu", sizeof(dpcov_regression_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_regression_params, struct_size));

@@ -78,3 +78,24 @@ def test_an_exact_gram_refuses_bad_input_unchanged(rows):
         with pytest.raises(dpcov.NullPointerError):
             dpcov.ExactGram("analyze_gauss", 3, 1.0, 1.0, 1e-6).release(None)
         assert rng.save_state() == before
+
+
+def test_a_constant_column_holds_the_grid_value_the_library_gives():
+    # B = 1.5, k = 3: 1 is round(8 / 1.5) = 5 units of 1.5 / 8.
+    assert dpcov.exact_grid_value(1.5, 3, 1.0) == 0.9375
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.exact_grid_value(1.0, 3, 2.0)
+    # An exact accumulator with a constant column holds that value.
+    with dpcov.GramAccumulator.bounded(2, bound=1.0, constant=1.0, mechanism="analyze_gauss",
+                                       epsilon=1.0, delta=1e-6) as gram:
+        assert gram.exact
+        grid = gram.kept_plan("analyze_gauss", 1.0, 1e-6, {}).exact_grid()
+        held = gram.held_constant(1.0)
+        assert held == dpcov.exact_grid_value(gram.info().bound, grid.bits, 1.0)
+        assert held != 1.0 and abs(held - 1.0) <= grid.unit / 2
+
+
+def test_the_standard_audit_rows_are_the_auditors():
+    assert dpcov.audit_standard_rows("analyze_gauss", 3, 1.0, 1.0, 1e-6, fallback=77) == 77
+    assert dpcov.audit_standard_rows("ols_jl", 3, 1.0, 1.0, 1e-6,
+                                     mechanism_options={"projection_rows": 20}) > 50

@@ -37,8 +37,11 @@ def test_entries_state_privacy_model_neighbours_and_numerics():
 def test_entries_state_the_options_they_read_their_audit_pair_and_usage():
     by_name = {m.name: m for m in dpcov.mechanisms()}
     assert by_name["jl_ridge"].options == ("projection_rows",)
-    assert by_name["iev"].options == ("spectral",)
-    assert by_name["analyze_gauss"].options == () and by_name["dly"].options == ()
+    assert by_name["iev"].options == ("spectral", "calibration")
+    assert by_name["analyze_gauss"].options == ("calibration",) and by_name["dly"].options == ()
+    assert by_name["ols_jl"].inference == ("projection_t",)
+    assert by_name["analyze_gauss"].inference == ("guaranteed_gauss",)
+    assert by_name["jl_ridge"].inference == ()
     assert (by_name["analyze_gauss"].audit_dataset, by_name["analyze_gauss"].audit_neighbour_kind) \
         == (0, 1)  # random rows, the largest L2 change
     assert by_name["iev"].audit_dataset == -1 and by_name["coinpress"].audit_dataset == -1

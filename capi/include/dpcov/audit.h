@@ -240,6 +240,30 @@ DPCOV_API dpcov_status dpcov_audit_run(int32_t mechanism, int64_t dim, int64_t n
                                        dpcov_audit_result *result);
 
 /**
+ * The number of rows n at which the standard audit runs @p mechanism for this request, for a
+ * caller with no n of its own to audit at: where the mechanism's behaviour changes with n (a
+ * private test that refuses below a threshold), the auditor's own choice of n, at which the
+ * audit sees both of its outcomes; @p fallback for a mechanism whose law does not depend on
+ * where n sits. Computed from public parameters only (no data, no randomness). Thread-safe.
+ *
+ * @param mechanism         a ::dpcov_mechanism_id of the Gram family.
+ * @param dim               d, 1 <= d <= 46340.
+ * @param bound             B, as for dpcov_mechanism_plan().
+ * @param epsilon           as for dpcov_mechanism_plan().
+ * @param delta             as for dpcov_mechanism_plan().
+ * @param mechanism_params  mechanism options, or NULL for the defaults.
+ * @param fallback          the rows to use where the auditor has no n of its own, >= 1.
+ * @param[out] rows         receives n (>= 1); untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p rows), ::DPCOV_E_INVALID_ARGUMENT (an unknown
+ *         or non-Gram mechanism, @p fallback < 1), the statuses of dpcov_mechanism_plan() for the
+ *         mechanism arguments, ::DPCOV_E_TOO_LARGE (the auditor's n does not fit in int64_t).
+ */
+DPCOV_API dpcov_status dpcov_audit_standard_rows(int32_t mechanism, int64_t dim, double bound,
+                                                 double epsilon, double delta,
+                                                 const dpcov_mechanism_params *mechanism_params,
+                                                 int64_t fallback, int64_t *rows);
+
+/**
  * As dpcov_audit_run() on a pair given by the caller: @p rows (@p n x @p dim) and @p rows_prime
  * (@p n_prime x @p dim), both in @p layout, neighbours under mechanism_params->neighbour
  * (replace-one: n_prime = n and at most one row differs; add/remove: one is the other with exactly

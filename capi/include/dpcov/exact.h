@@ -75,6 +75,27 @@ typedef struct dpcov_exact_grid {
 } dpcov_exact_grid;
 
 /**
+ * The value a coordinate @p value of a bounded row holds once an exact release has rounded it to
+ * its grid: round(value 2^bits / B) B 2^-bits, rounded to nearest with ties to even as the exact
+ * accumulators round every coordinate. A constant column (dpcov_row_bounding::constant) holds
+ * this value, not @p value, in every row of an exact release, so the release's (const, const)
+ * entry estimates n times its square: centring and the intercept must divide by it. Pure and
+ * thread-safe.
+ *
+ * @param bound      B, the release's norm bound (dpcov_gram_info::bound), finite and >= 2^-960
+ *                   (the row bounding's range).
+ * @param bits       k, the grid's dpcov_exact_grid::bits, in [1, 30].
+ * @param value      the coordinate, finite with |value| <= B (a coordinate of a row within the
+ *                   bound; a larger one is clipped before it is rounded).
+ * @param[out] out   receives the rounded value; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (@p out), ::DPCOV_E_NON_FINITE (@p bound or
+ *         @p value), ::DPCOV_E_INVALID_ARGUMENT (@p bound below 2^-960, @p bits out of range,
+ *         |value| > B).
+ */
+DPCOV_API dpcov_status dpcov_exact_grid_value(double bound, int32_t bits, double value,
+                                              double *out);
+
+/**
  * Dry run of an exact release: every constant it would use, without data or randomness.
  *
  * @param mechanism  ::DPCOV_MECHANISM_ANALYZE_GAUSS or ::DPCOV_MECHANISM_LAPLACE_SYM.

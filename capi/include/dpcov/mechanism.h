@@ -416,7 +416,34 @@ enum dpcov_mechanism_option {
   /** dpcov_mechanism_params::audit_only_not_private (a mechanism that is not private). */
   DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK = 16,
   /** The graphical-lasso penalty rho of dpcov_private_glasso_release() (dpcov/private_glasso.h). */
-  DPCOV_MECHANISM_OPTION_GLASSO_RHO = 32
+  DPCOV_MECHANISM_OPTION_GLASSO_RHO = 32,
+  /**
+   * dpcov_mechanism_params::calibration other than ::DPCOV_CALIBRATION_DEFAULT and
+   * ::DPCOV_CALIBRATION_THEOREM (the one calibration of a mechanism without a choice): a
+   * mechanism with a choice of calibrations, which its plan names.
+   */
+  DPCOV_MECHANISM_OPTION_CALIBRATION = 64
+};
+
+/**
+ * dpcov_mechanism_entry::inference bits: the inference a mechanism's release supports beyond the
+ * noise-aware post-processing of dpcov/postprocess.h, so that a caller reads it from the registry
+ * rather than from the mechanism's name.
+ */
+enum dpcov_mechanism_inference {
+  /**
+   * The release is S^T S / r for a Gaussian projection S of r rows (dpcov_receipt::
+   * projection_rows) with no regulariser: least squares on S^T S = r times the release gives
+   * exact Student-t inference with r - p residual degrees of freedom about the data's own least
+   * squares estimate (Sheffet 2017, Alg. 1), not noise-aware intervals about the model.
+   */
+  DPCOV_MECHANISM_INFERENCE_PROJECTION_T = 1,
+  /**
+   * The release is G plus symmetric Gaussian noise of dpcov_receipt::sigma:
+   * dpcov_ols_analyze_gauss_intervals() gives its regression intervals that hold with the
+   * stated probability over the noise.
+   */
+  DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS = 2
 };
 
 /**
@@ -475,6 +502,8 @@ typedef struct dpcov_mechanism_entry {
   const char *summary;
   /** One line: its preconditions, in words ("eps > 0, 0 < delta < 1"). */
   const char *preconditions;
+  /** The inference its release supports: ::dpcov_mechanism_inference bits, 0 for none. */
+  int32_t inference;
 } dpcov_mechanism_entry;
 
 /**

@@ -139,7 +139,7 @@ void check_row_records(const Json &receipt, const Parameters &p, const dpcov_rec
       fail(kExitInputData, p.path(), ": malformed receipt: \"constant_column.row_bound\" must "
            "be > 0");
     const double norm_bound = constant_column_norm_bound(row_bound);
-    const double value = grid ? exact_grid_constant(row_bound, norm_bound, grid->bits, grid->unit)
+    const double value = grid ? exact_grid_constant(row_bound, norm_bound, grid->bits)
                               : row_bound;
     compare(constant_column_json(value, row_bound, norm_bound), receipt["constant_column"],
             "constant_column.", {"method"}, p.path());
@@ -159,7 +159,7 @@ void check_row_records(const Json &receipt, const Parameters &p, const dpcov_rec
     // divided out (proofs/column_bounds.md): an edited value would misstate that division.
     if (grid)
       compare(Json{{"exact_grid_constant",
-                    exact_grid_constant(1.0, norm_bound, grid->bits, grid->unit)}},
+                    exact_grid_constant(1.0, norm_bound, grid->bits)}},
               receipt["scaling"], "scaling.", {}, p.path());
   }
 }

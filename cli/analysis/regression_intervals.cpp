@@ -87,7 +87,10 @@ Guaranteed guaranteed_intervals(const LoadedMatrix &m, const std::vector<double>
                                 int64_t label, const std::vector<int64_t> &features,
                                 dpcov_regression_params params, size_t size) {
   Guaranteed out;
-  if (m.mechanism() != "analyze_gauss" || !m.receipt.contains("sigma")) return out;
+  // The registry says whose release is G + symmetric Gaussian of the receipt's sigma.
+  if (!(m.inference() & DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS) ||
+      !m.receipt.contains("sigma"))
+    return out;
   params.ridge = 0.0;
   out.lower.resize(size);
   out.upper.resize(size);

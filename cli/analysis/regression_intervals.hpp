@@ -53,7 +53,8 @@ NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<do
 
 // Intervals that cover the OLS coefficients with probability >= level whatever the data, from an
 // Analyze Gauss release (proofs/ols_analyze_gauss.md; no ridge, whatever params says): computed
-// when `m` is one, `refusal` saying why not when its noise is too large.
+// when the registry gives `m`'s mechanism DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS, `refusal`
+// saying why not when its noise is too large.
 struct Guaranteed {
   bool computed = false;
   std::string refusal;

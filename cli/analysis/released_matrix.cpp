@@ -126,6 +126,11 @@ bool LoadedMatrix::is_private_release() const {
                        receipt.value("differentially_private", false));
 }
 
+int32_t LoadedMatrix::inference() const {
+  const std::optional<int32_t> id = gram_mechanism_id(mechanism());
+  return id ? registry_entry(*id).inference : 0;
+}
+
 LoadedMatrix load_matrix(const MatrixSource &source) {
   LoadedMatrix m;
   m.path = source.path;

@@ -41,6 +41,9 @@ struct LoadedMatrix {
   std::string mechanism() const;
   // True when the receipt says the matrix came from a differentially private release.
   bool is_private_release() const;
+  // The registry's dpcov_mechanism_inference bits of the mechanism that released it: what
+  // inference its release supports (0 for an exact Gram or an unknown origin).
+  int32_t inference() const;
 };
 
 // What a receipt tells about its matrix, once check_receipt() found it consistent.

@@ -34,10 +34,10 @@ std::string sized_help(int32_t option, const char *what) {
                 ", 2d))");
 }
 
-// ols_jl without --rows: the rows at which rows on the sphere put lambda_min(G) 5% above its
-// test's threshold w^2 + shift, where refusals and releases both occur (the library's
-// ols_jl_threshold_rows()).
-constexpr double kOlsThresholdMargin = 1.05;
+// Rows without --rows, where the auditor has no n of its own for the mechanism
+// (dpcov_audit_standard_rows: a private test's threshold rows, where refusals and releases both
+// occur).
+constexpr int64_t kDefaultRows = 50;
 // coinpress without --k-bound: K = 9, rows of norm 3 (the privacy test's setting).
 constexpr double kDefaultKBound = 9.0;
 // coinpress's t without --steps: the library's default (dpcov_coinpress_params_default), which
@@ -74,7 +74,7 @@ struct AuditOptions {
   std::vector<double> epsilons;
   double delta = 1e-6;
   std::vector<int64_t> dims{3};
-  int64_t rows = 0;  // 0: 50, or the ols_jl threshold rows
+  int64_t rows = 0;  // 0: the auditor's standard rows
   double bound = 1.0;
   int64_t trials = 2000;
   int64_t first_checkpoint = 100;
@@ -391,15 +391,11 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int3
   row.dataset = name_of(kDatasets, ap.dataset);
   row.neighbour_kind = name_of(kNeighbourKinds, ap.neighbour_kind);
 
-  row.n = o.rows > 0 ? o.rows : 50;
-  if (o.rows == 0 && job.name == "ols_jl") {
-    dpcov_receipt plan{};
-    plan.struct_size = sizeof plan;
-    if (dpcov_mechanism_plan(job.id, d, 1, o.bound, eps, o.delta, &mp, &plan) == DPCOV_OK)
-      row.n = static_cast<int64_t>(std::ceil(kOlsThresholdMargin * static_cast<double>(d) *
-                                             (plan.threshold_w2 + plan.test_shift) /
-                                             (o.bound * o.bound)));
-  }
+  // A request the library refuses keeps the default rows: the audit reports the refusal.
+  row.n = o.rows;
+  if (row.n == 0 && dpcov_audit_standard_rows(job.id, d, o.bound, eps, o.delta, &mp, kDefaultRows,
+                                              &row.n) != DPCOV_OK)
+    row.n = kDefaultRows;
   row.result.struct_size = sizeof row.result;
   const dpcov_status status =
       o.unit_rows > 0
@@ -828,8 +824,8 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
       ->allow_extra_args(false)
       ->check(CLI::PositiveNumber);
   command->add_option("--rows,-n", options->rows,
-                      "Rows n of the generated dataset (default 50; ols_jl: the rows where its "
-                      "private test is undecided)")
+                      "Rows n of the generated dataset (default 50, or for a mechanism with a "
+                      "private test the auditor's rows, where the test is undecided)")
       ->check(CLI::PositiveNumber);
   command->add_option("--bound", options->bound, "Euclidean norm bound B of every row (default 1)");
   command->add_option("--trials", options->trials,
@@ -861,7 +857,9 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
                       "Neighbouring relation: replace-one (default) or add-remove")
       ->check(CLI::IsMember(names_of(neighbour_values())));
   command->add_option("--calibration", options->calibration,
-                      "Noise calibration where it applies (default: each mechanism's default)")
+                      names_reading(DPCOV_MECHANISM_OPTION_CALIBRATION) +
+                          ": noise calibration where it applies (default: each mechanism's "
+                          "default)")
       ->check(CLI::IsMember(kAuditedCalibrations));
   command->add_option("--projection-rows", options->projection_rows,
                       sized_help(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "projection rows r"));

@@ -40,6 +40,7 @@ constexpr std::pair<int32_t, const char *> kOptionFlags[] = {
     {DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "--projection-rows (required)"},
     {DPCOV_MECHANISM_OPTION_POSTERIOR_DOF, "--posterior-dof (required)"},
     {DPCOV_MECHANISM_OPTION_AUDIT_UNLOCK, "--audit-only-not-private"},
+    {DPCOV_MECHANISM_OPTION_CALIBRATION, "--calibration"},
 };
 
 // The mechanisms with entry points of their own, which their own commands and flags run.

@@ -72,11 +72,11 @@ struct MatrixRegression {
   std::string n_source;            // how n was found, when not from the receipt's n
   int64_t n = 0;                   // the rows the residual degrees of freedom count
   std::string dof_source = "n";
-  std::vector<double> g;           // the matrix the fit reads (scaled units, ols_jl's S^T S)
+  std::vector<double> g;           // the matrix the fit reads (scaled units, a projection's S^T S)
   UnitMap units;
   dpcov_regression_params params{};
   size_t size = 1;                 // coefficients (at least 1 for the library's outputs)
-  // A private release (ols_jl aside, whose table is Sheffet's exact inference on the projection)
+  // A private release (a projection's aside, whose table is exact inference on the projection)
   // gets the noise-aware intervals; the table that treats it as exact data only on request.
   bool release = false;
   bool classical = false;
@@ -129,9 +129,10 @@ void find_rows(MatrixRegression &r) {
   r.n = *m.rows;
 }
 
-// The matrix the fit reads: in the scaled units of a `release --bounds` matrix; for ols_jl, which
-// releases S^T S / r for an r-row projection S of the data, S^T S itself, since the regression on
-// S has r - p residual degrees of freedom (Sheffet 2017, Alg. 1).
+// The matrix the fit reads: in the scaled units of a `release --bounds` matrix; for a mechanism
+// whose registry entry has DPCOV_MECHANISM_INFERENCE_PROJECTION_T, which releases S^T S / r for an
+// r-row projection S of the data, S^T S itself, since the regression on S has r - p residual
+// degrees of freedom (Sheffet 2017, Alg. 1).
 void prepare_matrix(MatrixRegression &r) {
   const LoadedMatrix &m = r.m;
   r.g = m.values;
@@ -140,7 +141,8 @@ void prepare_matrix(MatrixRegression &r) {
     fail(kExitUsage, m.path, ": a `release --bounds` matrix is regressed with --intercept ",
          m.names.front(), " (its scaling is affine, so a model without the intercept changes "
          "meaning) and a data column as --label");
-  if (m.mechanism() == "ols_jl" && m.receipt.contains("projection_rows")) {
+  if ((m.inference() & DPCOV_MECHANISM_INFERENCE_PROJECTION_T) &&
+      m.receipt.contains("projection_rows")) {
     r.n = m.receipt["projection_rows"].get<int64_t>();
     for (double &x : r.g) x *= static_cast<double>(r.n);
     r.dof_source = "r (projection rows)";
@@ -195,9 +197,10 @@ void to_data_units(MatrixRegression &r) {
 
 // What the matrix's origin means for the inference printed with it.
 std::string provenance_note(const LoadedMatrix &m) {
-  if (m.mechanism() == "ols_jl")
-    return "note: an ols_jl release: the intervals are exact (Student t) about the data's OLS "
-           "estimate (Sheffet 2017, Alg. 1), not about the model's coefficients.";
+  if (m.inference() & DPCOV_MECHANISM_INFERENCE_PROJECTION_T)
+    return concat("note: a projection released by ", m.mechanism(), ": the intervals are exact "
+                  "(Student t) about the data's OLS estimate (Sheffet 2017, Alg. 1), not about "
+                  "the model's coefficients.");
   if (m.is_private_release())
     return "note: the standard errors, p-values and intervals treat the released matrix as exact "
            "data; they do not account for the privacy noise (see `dpcov compare` for its size).";
@@ -403,7 +406,8 @@ void run_regress(const RegressOptions &o) {
   r.params.level = o.level;
   const int64_t p = static_cast<int64_t>(r.features.size()) + (r.intercept >= 0 ? 1 : 0);
   r.size = static_cast<size_t>(p > 0 ? p : 1);
-  r.release = r.m.is_private_release() && r.m.mechanism() != "ols_jl";
+  r.release = r.m.is_private_release() &&
+              !(r.m.inference() & DPCOV_MECHANISM_INFERENCE_PROJECTION_T);
   r.classical = !r.release || o.plug_in;
   fit_classical(r, o);
   if (r.release) {

@@ -290,7 +290,7 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
 // (unit B 2^-k with B = sqrt(d + 1) rounded up): the same integer round(2^k / B) in every row,
 // a little off 1 (proofs/column_bounds.md, "Exact numerics").
 double scaled_grid_constant(const GramPlan &plan) {
-  return exact_grid_constant(1.0, plan.bound, plan.grid.bits, plan.grid.unit);
+  return exact_grid_constant(1.0, plan.bound, plan.grid.bits);
 }
 
 // The released matrix in the units a user reads: unchanged, or, with --bounds, the second moment
@@ -408,7 +408,7 @@ nlohmann::ordered_json public_sidecar(const GramPlan &plan, const ReleaseOptions
   }
   if (o.add_constant)
     sidecar["constant_column"] = constant_column_json(
-        plan.exact ? exact_grid_constant(plan.row_bound, plan.bound, grid.bits, grid.unit)
+        plan.exact ? exact_grid_constant(plan.row_bound, plan.bound, grid.bits)
                    : plan.row_bound,
         plan.row_bound, plan.bound);
   if (o.seed) sidecar["seed"] = *o.seed;

@@ -28,10 +28,11 @@ double constant_column_norm_bound(double constant, double row_bound) {
   return info.bound;
 }
 
-double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit) {
-  // As the exact release rounds a coordinate x of a row within the bound: nearbyint(x 2^k / B).
-  const double to_grid = std::ldexp(1.0, bits) / norm_bound;
-  return std::nearbyint(row_bound * 1.0 * to_grid) * unit;
+double exact_grid_constant(double value, double norm_bound, int32_t bits) {
+  double held = 0.0;
+  library_check(dpcov_exact_grid_value(norm_bound, bits, value, &held),
+                concat("the constant ", value, " on the exact grid of bound ", norm_bound));
+  return held;
 }
 
 nlohmann::ordered_json constant_column_json(double value, double row_bound, double norm_bound) {

@@ -28,10 +28,11 @@ double constant_column_norm_bound(double row_bound);
 // out of the library's range or the bound overflows.
 double constant_column_norm_bound(double constant, double row_bound);
 
-// The value the constant column holds in an exact-numerics release (dpcov/exact.h): the rows are
-// rounded to the grid of unit norm_bound 2^-bits, so B becomes round(B 2^bits / norm_bound) unit
-// (a little below B; centring with B itself would scale the mean by about 1e-4).
-double exact_grid_constant(double row_bound, double norm_bound, int32_t bits, double unit);
+// The value a constant column of `value` holds in an exact-numerics release whose grid has
+// `bits` bits at norm bound `norm_bound`, as the library rounds it (dpcov_exact_grid_value): a
+// little off `value` (centring with B itself would scale the mean by about 1e-4). Throws
+// CliError when the library refuses the arguments.
+double exact_grid_constant(double value, double norm_bound, int32_t bits);
 
 // The public receipt's record of the constant column: its name, the value it holds in the release
 // (B, or exact_grid_constant()), the bound B of the data rows and the norm bound sqrt(2) B of the

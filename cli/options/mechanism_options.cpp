@@ -84,12 +84,13 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
   command.add_option("--neighbour", options.neighbour,
                      "Neighbouring datasets: replace-one (n public; default) or add-remove")
       ->check(CLI::IsMember(names_of(kNeighbours)));
-  command.add_option("--calibration", options.calibration,
-                     "Noise calibration: default, analytic-gaussian, classical-gaussian, "
-                     "laplace-upper-triangle, laplace-published, bingham-published, "
-                     "bingham-sensitivity")
-      ->check(CLI::IsMember(names_of(kCalibrations)));
   // Each mechanism option names the mechanisms whose registry entry reads it.
+  command.add_option("--calibration", options.calibration,
+                     names_reading(DPCOV_MECHANISM_OPTION_CALIBRATION) +
+                         ": noise calibration, default, analytic-gaussian, classical-gaussian, "
+                         "laplace-upper-triangle, laplace-published, bingham-published or "
+                         "bingham-sensitivity (the others take default and theorem only)")
+      ->check(CLI::IsMember(names_of(kCalibrations)));
   const std::string lambda_min = names_reading(DPCOV_MECHANISM_OPTION_LAMBDA_MIN);
   const std::string spectral = names_reading(DPCOV_MECHANISM_OPTION_SPECTRAL);
   command.add_option("--lambda-min", options.lambda_min,

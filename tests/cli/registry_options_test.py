@@ -3,8 +3,12 @@ Python binding, not through the command line): for every Gram mechanism, `dpcov 
 --projection-rows, --posterior-dof and --rank exactly when its entry's options include them (an
 option handed to a mechanism that does not read it is refused by the library, so the comparison
 would fail), `dpcov audit` audits it on its entry's standard pair, or refuses it when the entry
-has none, and `dpcov mechanisms` prints the entry's summary, preconditions, commands and flags.
-A registry row whose options or pair change fails here unless the command line follows."""
+has none, at the auditor's rows without --rows (dpcov_audit_standard_rows), `dpcov mechanisms`
+prints the entry's summary, preconditions, commands and flags (--calibration where the entry has
+a choice of calibration, which --help names), and `dpcov regress` gives a release the inference
+its entry's inference bits say (exact t-tests on a projection, guaranteed Gaussian intervals).
+A registry row whose options, pair or inference change fails here unless the command line
+follows."""
 import json
 import os
 import sys
@@ -13,6 +17,7 @@ import unittest
 import numpy as np
 
 from cli_case import DpcovCase, EXIT_OK, EXIT_USAGE
+import dpcov
 from dpcov import registry
 
 DATASETS = {0: "random", 1: "sphere", 2: "repeated", 3: "rank-deficient", 4: "nearly-singular",
@@ -88,6 +93,14 @@ class RegistryOptions(DpcovCase):
                 self.assertNotIn("error", rows[0])
                 self.assertEqual(rows[0]["dataset"], DATASETS[entry.audit_dataset])
                 self.assertEqual(rows[0]["neighbour_kind"], NEIGHBOURS[entry.audit_neighbour_kind])
+                # Without --rows, the auditor's n for these settings (the command's options: an
+                # unlock, and its default max(20, 2d) projection rows or posterior dof at d = 3).
+                options = {key: 20 for key in ("projection_rows", "posterior_dof")
+                           if key in entry.options}
+                if "audit_unlock" in entry.options:
+                    options["audit_only_not_private"] = True
+                self.assertEqual(rows[0]["n"], dpcov.audit_standard_rows(
+                    entry.id, 3, 1.0, 0.5, 1e-6, fallback=50, mechanism_options=options))
 
     def test_mechanisms_prints_what_each_entry_implies(self):
         result = self.run_dpcov(["mechanisms", "--json"])
@@ -107,6 +120,43 @@ class RegistryOptions(DpcovCase):
                 for option, flag in FLAGS.items():
                     self.assertEqual(flag[0] in shown["options"],
                                      option in entry.options and runs_on_command_line(entry))
+                self.assertEqual("--calibration" in shown["options"],
+                                 "calibration" in entry.options and runs_on_command_line(entry))
+
+    def test_calibration_help_names_the_mechanisms_with_a_choice(self):
+        result = self.run_dpcov(["release", "--help"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+        text = " ".join(result.stdout.decode().split())
+        choosing = [m.name for m in gram_entries() if "calibration" in m.options]
+        self.assertGreaterEqual(len(choosing), 2)
+        named = ", ".join(choosing[:-1]) + " and " + choosing[-1] + ": noise calibration"
+        self.assertIn(named, text)
+
+    def test_regress_reads_the_inference_its_entry_supports(self):
+        data = self.data()
+        for entry in filter(runs_on_command_line, gram_entries()):
+            if not {"projection_t", "guaranteed_gauss"} & set(entry.inference):
+                continue
+            with self.subTest(entry.name):
+                rows = np.random.default_rng(3).normal(scale=0.3, size=(20000, 3))
+                path = self.path(entry.name + ".npy")
+                np.save(path, rows)
+                out = self.path(entry.name + "_release.csv")
+                args = ["release", path, "-m", entry.name, "-e", "1", "-d", "1e-6", "--bound",
+                        "1", "--seed", "2", "--quiet", "-o", out]
+                if "projection_rows" in entry.options:
+                    args += ["--projection-rows", "200"]
+                result = self.run_dpcov(args)
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+                result = self.run_dpcov(["regress", out, "-y", "2", "--seed", "1", "--json"])
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+                fit = json.loads(result.stdout)
+                projection = "projection_t" in entry.inference
+                # Exact t inference on the projection: r - p residual dof, no noise-aware table.
+                self.assertEqual("noise_aware" in fit, not projection)
+                if projection:
+                    self.assertEqual(fit["dof"], 200 - 2)
+                self.assertEqual("guaranteed" in fit, "guaranteed_gauss" in entry.inference)
 
 
 if __name__ == "__main__":

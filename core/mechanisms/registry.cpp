@@ -59,7 +59,7 @@ constexpr RegistryEntry kRegistry[] = {
      "G^-1 + Gaussian, may be indefinite",
      "eps > 0, 0 < delta < 1, public bound lambda_min(G) >= theta^2 > 0",
      {NoiseKind::SymmetricGaussian, NoiseBase::InverseGram}, GlassoPerturbation::Unsupported,
-     kOptionLambdaMin, kUnitProof},
+     kOptionLambdaMin | kOptionCalibration, kUnitProof},
     {id_of(MechanismId::WishartJiang), "wishart_jiang", Family::Gram, PrivacyModel::NotPrivate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 2 / Thm 3 as published: W_d(d+1, 3B^2/(2eps) I). NOT DP "

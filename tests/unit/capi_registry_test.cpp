@@ -308,8 +308,10 @@ TEST(MechanismRegistry, OptionsAreTheParamsEachGramPlanReadsAndRefusesTheOthers)
 }
 
 TEST(MechanismRegistry, CalibrationBitIsOnTheMechanismsWithAChoiceOfCalibration) {
+  // Inverse Gauss's sigma is Analyze Gauss's, with its choice of analytic or classical.
   const std::set<int32_t> choosing = {DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_MECHANISM_LAPLACE_SYM,
-                                      DPCOV_MECHANISM_IEV, DPCOV_MECHANISM_KT_RANK1};
+                                      DPCOV_MECHANISM_INVERSE_GAUSS, DPCOV_MECHANISM_IEV,
+                                      DPCOV_MECHANISM_KT_RANK1};
   for (const auto &e : every_entry()) {
     const bool bit = (e.options & DPCOV_MECHANISM_OPTION_CALIBRATION) != 0;
     EXPECT_EQ(bit, choosing.count(e.id) == 1) << e.name;

@@ -1,6 +1,8 @@
 // C ABI of AdaSSP's robust (sandwich) intervals (dpcov/adassp.h): the budget split, the meat's
 // rows and the intervals, over privacy/sandwich_constants and estimators/sandwich_intervals.
+#include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "../core/check.hpp"
@@ -9,6 +11,7 @@
 #include "adassp_release.hpp"
 #include "dpcov/adassp.h"
 #include "guard.hpp"
+#include "receipt_writer.hpp"
 #include "rng_handle.hpp"
 #include "struct_size.hpp"
 
@@ -28,6 +31,32 @@ dpcov::Matrix square(int32_t layout, int64_t p, const double *a, int64_t lda, co
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i < p; ++i) m(i, j) = view(i, j);
   return m;
+}
+
+// The robust intervals of both AdaSSP sandwich entry points; the meat's noise is redrawn in every
+// world when `meat_receipt` is given (its law checked before any draw).
+void intervals(int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+               const double *released_xty, const dpcov_adassp_receipt *receipt,
+               const double *released_meat, int64_t ld_meat, const dpcov_receipt *meat_receipt,
+               double level, int64_t num_bootstrap, dpcov_rng *rng,
+               std::array<double *, 5> outputs) {
+  const dpcov::capi::ReleasedStatistics s = dpcov::capi::read_release(
+      layout, p, released_xtx, ld_xtx, released_xty, receipt, rng, level);
+  check::not_null(outputs[0], "coefficients");
+  const dpcov::Matrix meat = square(layout, p, released_meat, ld_meat, "released_meat");
+  std::optional<dpcov::estimators::ReleaseNoise> meat_noise;
+  if (meat_receipt != nullptr) {
+    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);
+    dpcov::estimators::validate(*meat_noise, p);
+  }
+  dpcov::random::Rng local = rng->rng;
+  const dpcov::estimators::BootstrapIntervals b = dpcov::estimators::adassp_sandwich_intervals(
+      s.xtx, s.xty, s.receipt, meat, level, num_bootstrap, local,
+      meat_noise ? &*meat_noise : nullptr);
+  dpcov::capi::write_intervals(
+      p, {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper},
+      {outputs[0], outputs[1], outputs[2], outputs[3], outputs[4]});
+  rng->rng = local;
 }
 
 }  // namespace
@@ -94,17 +123,23 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_intervals(
     dpcov_rng *rng, double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper) {
   return dpcov::capi::guarded([&] {
-    const dpcov::capi::ReleasedStatistics s = dpcov::capi::read_release(
-        layout, p, released_xtx, ld_xtx, released_xty, receipt, rng, level);
-    check::not_null(coefficients, "coefficients");
-    const dpcov::Matrix meat = square(layout, p, released_meat, ld_meat, "released_meat");
-    dpcov::random::Rng local = rng->rng;
-    const dpcov::estimators::BootstrapIntervals b = dpcov::estimators::adassp_sandwich_intervals(
-        s.xtx, s.xty, s.receipt, meat, level, num_bootstrap, local);
-    dpcov::capi::write_intervals(
-        p, {&b.coefficients, &b.std_errors, &b.p_values, &b.ci_lower, &b.ci_upper},
-        {coefficients, std_errors, p_values, ci_lower, ci_upper});
-    rng->rng = local;
+    intervals(layout, p, released_xtx, ld_xtx, released_xty, receipt, released_meat, ld_meat,
+              nullptr, level, num_bootstrap, rng,
+              {coefficients, std_errors, p_values, ci_lower, ci_upper});
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_robust_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, const dpcov_adassp_receipt *receipt,
+    const double *released_meat, int64_t ld_meat, const dpcov_receipt *meat_receipt, double level,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(meat_receipt, "meat_receipt");
+    intervals(layout, p, released_xtx, ld_xtx, released_xty, receipt, released_meat, ld_meat,
+              meat_receipt, level, num_bootstrap, rng,
+              {coefficients, std_errors, p_values, ci_lower, ci_upper});
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,34 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
   });
 }
 
+// The robust intervals of both sandwich entry points; the meat's noise is redrawn in every world
+// when `meat_receipt` is given (its law checked before any draw).
+void sandwich(int32_t layout, int64_t d, const double *released, int64_t ld,
+              const dpcov_receipt *receipt, int64_t label, const int64_t *features,
+              int64_t num_features, const dpcov_regression_params *reg_params,
+              const double *released_meat, int64_t ld_meat, const dpcov_receipt *meat_receipt,
+              int64_t num_bootstrap, dpcov_rng *rng, std::array<double *, 5> outputs) {
+  const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
+                                            num_features, reg_params, rng, outputs[0]);
+  const int64_t p = num_features + (in.spec.intercept_column >= 0 ? 1 : 0);
+  const dpcov::ConstMatrixView meat_view =
+      check::matrix(layout, p, p, released_meat, ld_meat, "released_meat");
+  dpcov::Matrix meat(p, p);
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) meat(i, j) = meat_view(i, j);
+  std::optional<est::ReleaseNoise> meat_noise;
+  if (meat_receipt != nullptr) {
+    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);
+    est::validate(*meat_noise, p);
+  }
+  dpcov::random::Rng local = rng->rng;
+  const est::BootstrapIntervals r = est::gram_sandwich_intervals(
+      in.view, in.noise, in.spec, meat, num_bootstrap, local,
+      meat_noise ? &*meat_noise : nullptr);
+  write_bootstrap(r, outputs);
+  rng->rng = local;
+}
+
 }  // namespace
 
 extern "C" {
@@ -228,19 +257,24 @@ DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
     int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
     double *p_values, double *ci_lower, double *ci_upper) {
   return dpcov::capi::guarded([&] {
-    const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
-                                              num_features, reg_params, rng, coefficients);
-    const int64_t p = num_features + (in.spec.intercept_column >= 0 ? 1 : 0);
-    const dpcov::ConstMatrixView meat_view =
-        check::matrix(layout, p, p, released_meat, ld_meat, "released_meat");
-    dpcov::Matrix meat(p, p);
-    for (int64_t j = 0; j < p; ++j)
-      for (int64_t i = 0; i < p; ++i) meat(i, j) = meat_view(i, j);
-    dpcov::random::Rng local = rng->rng;
-    const est::BootstrapIntervals r =
-        est::gram_sandwich_intervals(in.view, in.noise, in.spec, meat, num_bootstrap, local);
-    write_bootstrap(r, {coefficients, std_errors, p_values, ci_lower, ci_upper});
-    rng->rng = local;
+    sandwich(layout, d, released, ld, receipt, label, features, num_features, reg_params,
+             released_meat, ld_meat, nullptr, num_bootstrap, rng,
+             {coefficients, std_errors, p_values, ci_lower, ci_upper});
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ols_robust_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(meat_receipt, "meat_receipt");
+    sandwich(layout, d, released, ld, receipt, label, features, num_features, reg_params,
+             released_meat, ld_meat, meat_receipt, num_bootstrap, rng,
+             {coefficients, std_errors, p_values, ci_lower, ci_upper});
   });
 }
 

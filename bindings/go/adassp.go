@@ -314,3 +314,21 @@ func AdasspSandwichIntervals(fit AdasspResult, meat Matrix, level float64, numBo
 			doubles(out[2]), doubles(out[3]), doubles(out[4]))
 	})
 }
+
+// AdasspRobustIntervals is AdasspSandwichIntervals with the meat's own noise, whose law it reads
+// from meatReceipt (the meat's release), redrawn in every bootstrap world
+// (dpcov_adassp_robust_intervals, proofs/sandwich.md): the intervals to use.
+func AdasspRobustIntervals(fit AdasspResult, meat Matrix, meatReceipt Receipt, level float64,
+	numBootstrap int64, rng *RNG) (AdasspIntervals, error) {
+	p := len(fit.Coefficients)
+	xtx, xty, ld := releasedCopies(fit)
+	m := make([]float64, p*p+1)
+	copy(m, meat.Data)
+	rec, meatRec := fit.c, noiseReceiptC(meatReceipt)
+	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
+		return C.dpcov_adassp_robust_intervals(rowMajor, C.int64_t(p), doubles(xtx),
+			C.int64_t(ld), doubles(xty), &rec, doubles(m), C.int64_t(ld), &meatRec,
+			C.double(level), C.int64_t(numBootstrap), rng.handle(), doubles(out[0]),
+			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]))
+	})
+}

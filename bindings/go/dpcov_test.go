@@ -609,6 +609,16 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 	if _, err := OLSSandwichIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, Matrix{Rows: 2, Cols: 2, Data: make([]float64, 4)}, 999, seeded(t, 7)); !errors.Is(err, ErrLayout) {
 		t.Fatalf("got %v", err)
 	}
+	// The same meat with its noise redrawn, the fit's law restricted to the meat's order.
+	meatReceipt := receipt
+	meatReceipt.Dim = 3
+	redrawn, err := OLSRobustIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, meat, meatReceipt, 999, seeded(t, 7))
+	if err != nil || len(redrawn.CIUpper) != 3 || !(redrawn.CILower[0] < redrawn.Coefficients[0]) {
+		t.Fatalf("%+v %v", redrawn, err)
+	}
+	if _, err := OLSRobustIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, meat, receipt, 999, seeded(t, 7)); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a meat receipt of another order: %v", err)
+	}
 }
 
 func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {

@@ -199,3 +199,32 @@ func OLSSandwichIntervals(released Matrix, receipt Receipt, label int64, feature
 	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
 		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
 }
+
+// OLSRobustIntervals is OLSSandwichIntervals with the meat's own noise, whose law it reads from
+// meatReceipt (the meat's release), redrawn in every bootstrap world (dpcov_ols_robust_intervals,
+// proofs/sandwich.md): the intervals to use. Post-processing: no privacy cost; NoiseNorm and Kappa
+// are not computed (0).
+func OLSRobustIntervals(released Matrix, receipt Receipt, label int64, features []int64,
+	regParams *RegressionParams, meat Matrix, meatReceipt Receipt, numBootstrap int64,
+	rng *RNG) (BootstrapIntervals, error) {
+	if err := meat.checkSquare("meat"); err != nil {
+		return BootstrapIntervals{}, err
+	}
+	p, out, err := bootstrapOutputs(released, features, regParams)
+	if err != nil {
+		return BootstrapIntervals{}, err
+	}
+	rec, meatRec := noiseReceiptC(receipt), noiseReceiptC(meatReceipt)
+	rp := regParams.c()
+	err = call(func() C.dpcov_status {
+		return C.dpcov_ols_robust_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
+			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
+			meat.ptr(), meat.ld(), &meatRec, C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]))
+	})
+	if err != nil {
+		return BootstrapIntervals{}, err
+	}
+	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
+		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
+}

@@ -46,7 +46,7 @@ func TestSandwichIntervalsCoverAHeteroscedasticSlope(t *testing.T) {
 	if _, err := acc.AddRawRows(u); err != nil {
 		t.Fatal(err)
 	}
-	meat, _, err := acc.Release(AnalyzeGauss, budget.MeatEpsilon, budget.MeatDelta, nil, rng)
+	meat, meatReceipt, err := acc.Release(AnalyzeGauss, budget.MeatEpsilon, budget.MeatDelta, nil, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +56,13 @@ func TestSandwichIntervalsCoverAHeteroscedasticSlope(t *testing.T) {
 	}
 	if !(ci.CILower[1] < 0.5 && 0.5 < ci.CIUpper[1] && ci.CILower[1] > 0) {
 		t.Fatalf("slope interval [%g, %g]", ci.CILower[1], ci.CIUpper[1])
+	}
+	robust, err := AdasspRobustIntervals(fit, meat, meatReceipt, 0.95, 199, rng)
+	if err != nil || !(robust.CILower[1] < 0.5 && 0.5 < robust.CIUpper[1]) {
+		t.Fatalf("robust slope interval %+v, %v", robust, err)
+	}
+	if _, err := AdasspRobustIntervals(fit, meat, Receipt{}, 0.95, 199, rng); err == nil {
+		t.Fatal("a meat receipt without a noise law was accepted")
 	}
 	if _, err := AdasspSandwichRows(rows, fit.Coefficients[:2], bx, 2); !errors.Is(err, ErrDimension) {
 		t.Fatalf("mismatched coefficients: %v", err)

@@ -83,17 +83,17 @@ RobustMeat release_meat(RowReader &reader, const RegressionColumns &columns,
 }
 
 NoiseAware robust_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
-                            const dpcov_adassp_receipt &receipt, const std::vector<double> &meat,
+                            const dpcov_adassp_receipt &receipt, const RobustMeat &meat,
                             double level, const BootstrapSettings &bootstrap) {
   NoiseAware out;
   const int64_t p = receipt.num_regressors;
   const RngHandle rng = make_rng(bootstrap.seed);
   for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper})
     v->resize(static_cast<size_t>(p));
-  const dpcov_status status = dpcov_adassp_sandwich_intervals(
-      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.data(), p, level,
-      bootstrap.draws, rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
-      out.upper.data());
+  const dpcov_status status = dpcov_adassp_robust_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.meat.data(), p, &meat.receipt,
+      level, bootstrap.draws, rng.get(), out.coef.data(), out.se.data(), out.p.data(),
+      out.lower.data(), out.upper.data());
   if (status == DPCOV_E_PRECONDITION) {
     out.refusal = dpcov_last_error_message();
     return out;

@@ -43,9 +43,10 @@ RobustMeat release_meat(RowReader &reader, const RegressionColumns &columns,
                         double bound_x, const dpcov_sandwich_budget &budget, int32_t neighbour,
                         int64_t fit_rows, dpcov_rng *rng, dpcov_status &status);
 
-// The robust intervals for beta from the fit's X'X~, X'y~ and the released meat.
+// The robust intervals for beta from the fit's X'X~, X'y~ and the released meat, whose noise
+// (the law of its receipt) every bootstrap world redraws.
 NoiseAware robust_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,
-                            const dpcov_adassp_receipt &receipt, const std::vector<double> &meat,
+                            const dpcov_adassp_receipt &receipt, const RobustMeat &meat,
                             double level, const BootstrapSettings &bootstrap);
 
 }  // namespace dpcov::cli

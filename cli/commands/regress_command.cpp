@@ -705,7 +705,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   draws.charge(charges_of(ledger.get(), f.receipt), output);
   if (ledger) f.ledger = ledger->summary();
   if (f.robust) {
-    f.aware = robust_intervals(xtx, xty, f.receipt, f.meat.meat, o.level, o.bootstrap_settings());
+    f.aware = robust_intervals(xtx, xty, f.receipt, f.meat, o.level, o.bootstrap_settings());
     // The robust bootstrap's worlds refused where the rule's did not (X'X~ near the edge): the
     // rule's homoscedastic intervals answer, labelled.
     if (!f.aware.computed && answer.computed) {

@@ -46,6 +46,14 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
 BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng) {
+  return bootstrap_worlds(
+      g, coefficients, [&](random::Rng &) { return sampling_factor; }, noise, level, bootstrap,
+      rng);
+}
+
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng) {
   const int64_t p = g.rows();
   const int64_t k = bootstrap_order(level, bootstrap);
   BootstrapIntervals out;
@@ -59,6 +67,7 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
   norms.reserve(at(bootstrap));
   for (std::vector<double> &v : draws) v.reserve(at(bootstrap));
   for (int64_t b = 0; b < bootstrap; ++b) {
+    const Matrix sampling_factor = draw_factor(rng);
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);
     Matrix xx = g;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "../matrix.hpp"
@@ -56,6 +57,13 @@ int64_t bootstrap_order(double level, int64_t bootstrap);
 // as ols_bootstrap_intervals for the draws and the worlds.
 BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng);
+
+// The same worlds with F drawn afresh at the start of each world by `draw_factor` (from `rng`,
+// before the world's other draws): the sampling noise's covariance is itself uncertain.
+using FactorDraw = std::function<Matrix(random::Rng &)>;
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng);
 
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept

@@ -33,6 +33,27 @@ Matrix meat_factor(const Matrix &meat) {
   return f;
 }
 
+// The sampling factor of every world: F F' = M~ (fixed), or, given the meat's noise law, a fresh
+// F F' = M^ + E_w per world (the header's construction). The law is checked here, before any draw.
+FactorDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
+  if (meat_noise == nullptr) {
+    Matrix f = meat_factor(meat);
+    return [f](random::Rng &) { return f; };
+  }
+  const int64_t p = meat.rows();
+  validate(*meat_noise, p);
+  Matrix centre = meat;
+  const double mu = noise_diagonal_mean(*meat_noise);
+  for (int64_t i = 0; i < p; ++i) centre(i, i) -= mu;
+  return [centre, law = *meat_noise, p](random::Rng &rng) {
+    const Matrix e = centred_noise(law, p, rng);
+    Matrix world = centre;
+    for (int64_t j = 0; j < p; ++j)
+      for (int64_t i = 0; i < p; ++i) world(i, j) += e(i, j);
+    return meat_factor(world);
+  };
+}
+
 }  // namespace
 
 Matrix sandwich_rows(ConstMatrixView x, const std::vector<double> &y,
@@ -87,7 +108,8 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const std::vector<double> &xty_released,
                                              const mechanisms::AdasspReceipt &receipt,
                                              const Matrix &meat_released, double level,
-                                             int64_t bootstrap, random::Rng &rng) {
+                                             int64_t bootstrap, random::Rng &rng,
+                                             const ReleaseNoise *meat_noise) {
   const int64_t p = receipt.dim;
   if (p < 1) fail(Status::InvalidArgument, "the receipt must have at least one regressor, got ", p);
   if (xtx_released.rows() != p || xtx_released.cols() != p ||
@@ -110,14 +132,14 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
     fail(Status::Precondition, "the released X'X is not positive definite (smallest eigenvalue ",
          linalg::eigvalsh(xtx_released).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
-  return bootstrap_worlds(xtx_released, beta, meat_factor(meat_released), noise, level,
-                          bootstrap, rng);
+  return bootstrap_worlds(xtx_released, beta, meat_sampling(meat_released, meat_noise), noise,
+                          level, bootstrap, rng);
 }
 
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec,
                                            const Matrix &meat_released, int64_t bootstrap,
-                                           random::Rng &rng) {
+                                           random::Rng &rng, const ReleaseNoise *meat_noise) {
   const int64_t p = static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0);
   if (meat_released.rows() != p || meat_released.cols() != p)
     fail(Status::Dimension, "the released meat must be ", p, " x ", p, " (one row per "
@@ -125,8 +147,8 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
   check::all_finite(meat_released.view(), "released meat");
   check::symmetric(meat_released.view(), "released meat");
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
-  return bootstrap_worlds(fit.g, fit.coefficients, meat_factor(meat_released), noise, spec.level,
-                          bootstrap, rng);
+  return bootstrap_worlds(fit.g, fit.coefficients, meat_sampling(meat_released, meat_noise), noise,
+                          spec.level, bootstrap, rng);
 }
 
 }  // namespace dpcov::estimators

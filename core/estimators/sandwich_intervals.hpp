@@ -40,22 +40,29 @@ Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
 
 // The robust intervals for beta from AdaSSP's released X'X~ (p x p) and X'y~ (p), the noise law
 // of `receipt` (y'y not needed), and the released meat M~ (p x p, symmetric, finite). `level` in
-// (0, 1); `bootstrap` as for ols_bootstrap_intervals. Throws Status::Precondition when X'X~ is not
-// positive definite or too many worlds are, and Status::InvalidArgument / Dimension otherwise.
+// (0, 1); `bootstrap` as for ols_bootstrap_intervals. With `meat_noise` (the law of the noise the
+// meat's release added), each world redraws it: its meat is M^ + E_w (M^ = M~ minus the noise
+// mean, E_w a fresh centred draw of that law), negative eigenvalues raised to 0, and its sampling
+// noise is N(0, that meat), so that the intervals carry the meat's own uncertainty; without it
+// (nullptr) every world reads M~. Throws Status::Precondition when X'X~ is not positive definite
+// or too many worlds are, and Status::InvalidArgument / Dimension otherwise.
 BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const std::vector<double> &xty_released,
                                              const mechanisms::AdasspReceipt &receipt,
                                              const Matrix &meat_released, double level,
-                                             int64_t bootstrap, random::Rng &rng);
+                                             int64_t bootstrap, random::Rng &rng,
+                                             const ReleaseNoise *meat_noise = nullptr);
 
 // The robust intervals for the OLS coefficients of `spec` (as for ols_bootstrap_intervals) from a
 // Gram mechanism's release `released` (noise law `noise`) and the released meat M~ (p x p,
 // symmetric, finite, in the coefficients' order: intercept first): the worlds of
-// ols_bootstrap_intervals with the sampling noise N(0, M^) of adassp_sandwich_intervals. Throws
-// as ols_bootstrap_intervals, and Status::Dimension for a meat of another order.
+// ols_bootstrap_intervals with the sampling noise N(0, M^) of adassp_sandwich_intervals, the
+// meat's noise redrawn in each world when `meat_noise` is given (as there). Throws as
+// ols_bootstrap_intervals, and Status::Dimension for a meat of another order.
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec,
                                            const Matrix &meat_released, int64_t bootstrap,
-                                           random::Rng &rng);
+                                           random::Rng &rng,
+                                           const ReleaseNoise *meat_noise = nullptr);
 
 }  // namespace dpcov::estimators

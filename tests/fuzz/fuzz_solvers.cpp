@@ -307,6 +307,23 @@ void adassp_sandwich(fuzz::Input &in, const Vec &coef, const Vec &xtx, const Vec
   finite_or_unchanged(is, out, "sandwich intervals");
   if (is != DPCOV_OK)
     fuzz::require(fuzz::rng_state(rng) == before, "sandwich intervals: generator moved on error");
+  // The same with the meat's noise redrawn, from a fuzzed meat receipt.
+  dpcov_receipt meat_receipt{};
+  meat_receipt.struct_size = sizeof meat_receipt;
+  const dpcov_status mp = dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, p, 1, bx * residual,
+                                               eps, delta, nullptr, &meat_receipt);
+  if (in.range(0, 3) == 0) meat_receipt.sigma = in.number();
+  Vec robust = fuzz::canaries(static_cast<size_t>(5 * p));
+  double *r = robust.data();
+  const std::vector<unsigned char> robust_before = fuzz::rng_state(rng);
+  const dpcov_status rs2 = dpcov_adassp_robust_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.data(), p,
+      mp == DPCOV_OK || in.range(0, 1) == 0 ? &meat_receipt : nullptr, 0.9,
+      in.range(0, 3) == 0 ? in.range(-1, 40) : 19, rng, r, r + p, r + 2 * p, r + 3 * p, r + 4 * p);
+  finite_or_unchanged(rs2, robust, "robust intervals");
+  if (rs2 != DPCOV_OK)
+    fuzz::require(fuzz::rng_state(rng) == robust_before,
+                  "robust intervals: generator moved on error");
   dpcov_rng_destroy(&rng);
 }
 
@@ -433,6 +450,18 @@ void ols(fuzz::Input &in) {
         nf, in.range(-1, 40), rng, c4.data(), s4.data(), p4.data(), l4.data(),
         h4.data());
     for (const Vec *v : {&c4, &s4, &p4, &l4, &h4}) finite_or_unchanged(w, *v, "ols sandwich");
+    // The same with the meat's noise redrawn from a fuzzed meat receipt.
+    dpcov_receipt meat_ag{};
+    meat_ag.struct_size = sizeof meat_ag;
+    const dpcov_status mp = dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, nf, n, bound,
+                                                 epsilon(in), probability(in), nullptr, &meat_ag);
+    if (in.range(0, 3) == 0) meat_ag.sigma = in.number();
+    Vec c5 = fuzz::canaries(static_cast<size_t>(nf)), s5 = c5, p5 = c5, l5 = c5, h5 = c5;
+    const dpcov_status r = dpcov_ols_robust_intervals(
+        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg, meat.data(),
+        nf, mp == DPCOV_OK || in.range(0, 1) == 0 ? &meat_ag : nullptr, in.range(-1, 40), rng,
+        c5.data(), s5.data(), p5.data(), l5.data(), h5.data());
+    for (const Vec *v : {&c5, &s5, &p5, &l5, &h5}) finite_or_unchanged(r, *v, "ols robust");
   }
   dpcov_rng_destroy(&rng);
 }

@@ -349,6 +349,16 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
                                                40, rng, o, o + ps, o + 2 * ps, o + 3 * ps,
                                                o + 4 * ps),
                   "ols_sandwich_intervals", out);
+    // The same with the meat's noise redrawn: the fit's receipt stands for the meat's (its law
+    // at the extremes), restricted to the meat's order.
+    dpcov_receipt meat_receipt = receipt;
+    meat_receipt.dim = p;
+    std::fill(out.begin(), out.end(), kCanary);
+    check_outputs(dpcov_ols_robust_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt,
+                                             label, features.data(), p, nullptr, meat.data(), p,
+                                             &meat_receipt, 40, rng, o, o + ps, o + 2 * ps,
+                                             o + 3 * ps, o + 4 * ps),
+                  "ols_robust_intervals", out);
   }
   dpcov_rng_destroy(&rng);
 }
@@ -407,6 +417,20 @@ void check_sandwich(double bound, double epsilon, double delta, int64_t p,
                                                 fit.data() + ps, p, 0.95, 40, rng, o, o + ps,
                                                 o + 2 * ps, o + 3 * ps, o + 4 * ps),
                 "adassp_sandwich_intervals", out);
+  // The same with the meat's noise redrawn, by Analyze Gauss planned at the same extremes.
+  dpcov_receipt meat_receipt{};
+  meat_receipt.struct_size = sizeof meat_receipt;
+  if (plan == DPCOV_OK &&
+      dpcov_mechanism_plan(DPCOV_MECHANISM_ANALYZE_GAUSS, p, 1, budget.meat_row_bound,
+                           budget.meat_epsilon, budget.meat_delta, nullptr,
+                           &meat_receipt) == DPCOV_OK) {
+    std::fill(out.begin(), out.end(), kCanary);
+    check_outputs(dpcov_adassp_robust_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                                fit.data() + ps + ps * ps, &receipt,
+                                                fit.data() + ps, p, &meat_receipt, 0.95, 40, rng,
+                                                o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
+                  "adassp_robust_intervals", out);
+  }
 }
 
 RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ()) {

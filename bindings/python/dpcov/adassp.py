@@ -229,17 +229,22 @@ def sandwich_rows(xy, beta0, bound_x: float, residual_bound: float) -> np.ndarra
 
 
 def adassp_sandwich_intervals(fit: AdasspFit, meat, rng, level: float = 0.95,
-                              num_bootstrap: int = 999) -> AdasspIntervals:
+                              num_bootstrap: int = 999, meat_receipt=None) -> AdasspIntervals:
     """Intervals for beta robust to heteroscedastic errors and a misspecified mean, from a fit
     and the released meat (``dpcov_adassp_sandwich_intervals``; parametric bootstrap whose
-    sampling noise of X'y is N(0, meat)). Post-processing: no privacy cost, no y'y or n.
-    Raises PreconditionError when the noise swamps the data."""
+    sampling noise of X'y is N(0, meat)). With the meat's receipt ``meat_receipt``, the meat's
+    own noise is redrawn in every bootstrap world (``dpcov_adassp_robust_intervals``): pass it.
+    Post-processing: no privacy cost, no y'y or n. Raises PreconditionError when the noise swamps
+    the data."""
     m = _arrays.square(fit.released_xtx, "released_xtx")
     w = _arrays.square(meat, "meat", m.layout)
     xty = _arrays.vector(fit.released_xty, "released_xty")
     p = m.rows
     out = [np.empty(p, dtype=np.float64) for _ in range(5)]
-    _check(C.dpcov_adassp_sandwich_intervals(
-        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), byref(fit.receipt._struct), w.ptr, w.ld,
-        float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out)))
+    head = (m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), byref(fit.receipt._struct), w.ptr, w.ld)
+    tail = (float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out))
+    if meat_receipt is None:
+        _check(C.dpcov_adassp_sandwich_intervals(*head, *tail))
+    else:
+        _check(C.dpcov_adassp_robust_intervals(*head, byref(meat_receipt._struct), *tail))
     return AdasspIntervals(*out)

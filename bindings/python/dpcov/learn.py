@@ -772,7 +772,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             ``inference_`` and ``interval_method_`` name the method used.
         errors: the errors AdaSSP's intervals allow for (AdaSSP with intervals only):
             ``"robust"`` (default) or ``"homoscedastic"``. Robust: the sandwich intervals
-            (``dpcov_adassp_sandwich_intervals``, proofs/sandwich.md), valid for heteroscedastic
+            (``dpcov_adassp_robust_intervals``, proofs/sandwich.md), valid for heteroscedastic
             errors and, for the least-squares projection, a misspecified mean; AdaSSP spends
             0.8 of (epsilon, delta) (with y'y for the posterior, ``small_n="posterior"``) and a
             second pass over the rows releases the meat sum r_i^2 x_i x_i' by Analyze Gauss
@@ -785,7 +785,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             which assumes constant error variance and a linear mean. The Gram mechanisms
             with a known noise law (analyze_gauss, laplace_sym, wishart_additive; ``ridge`` 0)
             take the same split: the release at 0.8, the meat at 0.2, and
-            ``dpcov_ols_sandwich_intervals``; the others keep the homoscedastic bootstrap
+            ``dpcov_ols_robust_intervals``; the others keep the homoscedastic bootstrap
             (``errors_`` says which).
         bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
             in their own units (AdaSSP with an intercept only; replaces ``bound`` and
@@ -1213,7 +1213,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, fit.coefficients,
                                                       bound_x, split, neighbour, rng)
         robust = lambda: adassp_sandwich_intervals(fit, self.meat_, rng, self.level,  # noqa: E731
-                                                   self.n_bootstrap)
+                                                   self.n_bootstrap, self.meat_receipt_)
         if answer is not None:
             try:
                 result = robust()
@@ -1408,7 +1408,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                      bound_x: float, split) -> None:
         """The meat of the rows (bounded by ``bounding`` as the release read them) at the fit's
         coefficients, released by Analyze Gauss at the meat's share, then the robust intervals
-        of the release (``dpcov_ols_sandwich_intervals``, proofs/sandwich.md)."""
+        of the release, the meat's noise redrawn in every world (``dpcov_ols_robust_intervals``,
+        proofs/sandwich.md)."""
         self.errors_ = "robust"
         neighbour = bounding["neighbour"]
         self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, self.params_, bound_x,
@@ -1416,7 +1417,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         intercept = 0 if self.fit_intercept else -1
         self._noise_aware(lambda: ols_sandwich_intervals(
             released, receipt, label, features, self.meat_, rng, intercept, self.level,
-            self.n_bootstrap),
+            self.n_bootstrap, self.meat_receipt_),
             f"noise-aware: robust (sandwich) parametric bootstrap from the mechanism's noise law "
             f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
             f"and delta, meat_receipt_); " + ROBUST)
@@ -1473,7 +1474,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rng = (Rng(int(seed), 2) if random_state is None and isinstance(seed, (int, np.integer))
                else as_rng(random_state))
         if isinstance(self.release_, AdasspFitType) and self.errors_ == "robust":
-            out = adassp_sandwich_intervals(self.release_, self.meat_, rng, level, draws)
+            out = adassp_sandwich_intervals(self.release_, self.meat_, rng, level, draws,
+                                            self.meat_receipt_)
         elif isinstance(self.release_, AdasspFitType):
             out = self._adassp_intervals(self._inference_rows(self.n_samples_), rng,
                                          0 if self.fit_intercept else -1, level, draws)
@@ -1484,7 +1486,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             if self.errors_ == "robust":
                 out = ols_sandwich_intervals(self.release_, receipt, d - 1,
                                              np.arange(offset, d - 1), self.meat_, rng,
-                                             offset - 1, level, draws)
+                                             offset - 1, level, draws, self.meat_receipt_)
             else:
                 out = ols_bootstrap_intervals(self.release_, receipt, d - 1,
                                               np.arange(offset, d - 1), rng, offset - 1, level,

@@ -159,20 +159,26 @@ def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rn
 
 def ols_sandwich_intervals(released, receipt: Receipt, label: int, features, meat, rng,
                            intercept_column: int = -1, level: float = 0.95,
-                           num_bootstrap: int = 999) -> BootstrapIntervals:
+                           num_bootstrap: int = 999,
+                           meat_receipt: Receipt | None = None) -> BootstrapIntervals:
     """Noise-aware OLS intervals robust to heteroscedastic errors and a misspecified mean, from a
     Gram mechanism's release, its ``receipt`` and the released ``meat`` sum r_i^2 x_i x_i' (p x p,
-    intercept first) (``dpcov_ols_sandwich_intervals``, proofs/sandwich.md). Post-processing: no
-    privacy cost; ``noise_norm`` and ``kappa`` are NaN (not computed). Raises
-    :class:`~dpcov.errors.PreconditionError` when the noise swamps the data."""
+    intercept first) (``dpcov_ols_sandwich_intervals``, proofs/sandwich.md). With the meat's
+    receipt ``meat_receipt``, the meat's own noise is redrawn in every bootstrap world
+    (``dpcov_ols_robust_intervals``): pass it. Post-processing: no privacy cost; ``noise_norm``
+    and ``kappa`` are NaN (not computed). Raises :class:`~dpcov.errors.PreconditionError` when the
+    noise swamps the data."""
     m = _arrays.square(released, "released")
     w = _arrays.square(meat, "meat", m.layout)
     cols = _arrays.int64_vector(features, "features")
     p = cols.size + (1 if intercept_column >= 0 else 0)
     outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
     rp = regression_params(intercept_column, 0.0, level)
-    _check(C.dpcov_ols_sandwich_intervals(
-        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
-        cols.size, byref(rp), w.ptr, w.ld, int(num_bootstrap), rng,
-        *[_arrays.ptr(o) for o in outs]))
+    head = (m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
+            cols.size, byref(rp), w.ptr, w.ld)
+    tail = (int(num_bootstrap), rng, *[_arrays.ptr(o) for o in outs])
+    if meat_receipt is None:
+        _check(C.dpcov_ols_sandwich_intervals(*head, *tail))
+    else:
+        _check(C.dpcov_ols_robust_intervals(*head, byref(meat_receipt._struct), *tail))
     return BootstrapIntervals(*outs, float("nan"), float("nan"))

@@ -379,8 +379,8 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_rows(int32_t layout, int64_t rows, 
  * projection, whether or not the mean is linear: a parametric bootstrap from AdaSSP's noise law
  * whose sampling noise of X'y is N(0, M^), M^ the released meat with its negative eigenvalues
  * raised to 0 (the sandwich variance (X'X)^-1 M (X'X)^-1). Post-processing of the fit and the
- * meat: no privacy cost, and no y'y or n needed. The noise of the meat is not redrawn (second
- * order; measured, bench/results/sandwich_coverage.md). proofs/sandwich.md.
+ * meat: no privacy cost, and no y'y or n needed. The noise of the meat is not redrawn:
+ * dpcov_adassp_robust_intervals() redraws it and covers better. proofs/sandwich.md.
  *
  * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
  * @param p             number of regressors; must equal receipt->num_regressors.
@@ -414,6 +414,51 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_intervals(
     const double *released_meat, int64_t ld_meat, double level, int64_t num_bootstrap,
     dpcov_rng *rng, double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper);
+
+/**
+ * The robust intervals of dpcov_adassp_sandwich_intervals() with the meat's own noise redrawn in
+ * every bootstrap world (use this one): from the meat's receipt, each world takes M^ + E_w as its
+ * meat (M^ = M~ minus the noise mean, E_w a fresh draw of the meat's noise law minus its mean),
+ * raises its negative eigenvalues to 0, and draws its sampling noise of X'y from N(0, that meat),
+ * so that the intervals carry the uncertainty of the meat's release. Post-processing of the fit
+ * and the meat: no privacy cost, and no y'y or n needed. proofs/sandwich.md.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
+ * @param p             number of regressors; must equal receipt->num_regressors.
+ * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
+ * @param ld_xtx        leading dimension of @p released_xtx.
+ * @param released_xty  X'y~ (p doubles, finite).
+ * @param receipt       the fit's receipt (struct_size set). Required.
+ * @param released_meat M~ (p x p, symmetric, finite): the release of the rows of
+ *                      dpcov_adassp_sandwich_rows().
+ * @param ld_meat       leading dimension of @p released_meat.
+ * @param meat_receipt  the meat's receipt (struct_size set): meat_receipt->dim must equal p and
+ *                      its mechanism have a noise law the bootstrap reads (analyze_gauss,
+ *                      laplace_sym, wishart_additive). Required.
+ * @param level         confidence level, in (0, 1).
+ * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1 and at most
+ *                      ::DPCOV_MAX_SIMULATION_DRAWS; 999 or more is advised.
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: beta~ = X'X~^{-1} X'y~. Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (X'X~ is not positive definite: the noise swamps
+ *         the data, no interval); ::DPCOV_E_INVALID_ARGUMENT (receipt struct sizes, a meat
+ *         receipt of another order or without a supported noise law, level, num_bootstrap, a
+ *         matrix that is not symmetric); ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
+ *         ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL. Outputs and the
+ *         generator are untouched on error.
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_robust_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, const dpcov_adassp_receipt *receipt,
+    const double *released_meat, int64_t ld_meat, const dpcov_receipt *meat_receipt, double level,
+    int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
+    double *p_values, double *ci_lower, double *ci_upper);
 
 #ifdef __cplusplus
 }

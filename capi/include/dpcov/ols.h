@@ -238,8 +238,8 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
  * dpcov_adassp_sandwich_plan(), the fit's release at (fit_epsilon, fit_delta), the rows of
  * dpcov_adassp_sandwich_rows() at this function's @p coefficients (a function of the fit's release
  * only), released by Analyze Gauss at (meat_epsilon, meat_delta); the two compose adaptively to
- * the request (proofs/sandwich.md, "Gram mechanisms"). The meat's own noise is not redrawn
- * (second order; coverage measured, docs/regression_intervals.md).
+ * the request (proofs/sandwich.md, "Gram mechanisms"). The meat's own noise is not redrawn:
+ * dpcov_ols_robust_intervals() redraws it and covers better (docs/regression_intervals.md).
  *
  * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
  * @param d             order of @p released, >= 2; must equal receipt->dim.
@@ -275,6 +275,55 @@ DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
     const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
     int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
     double *p_values, double *ci_lower, double *ci_upper);
+
+/**
+ * The robust intervals of dpcov_ols_sandwich_intervals() with the meat's own noise redrawn in
+ * every bootstrap world (use this one): from the meat's receipt, each world takes
+ * M^ + E_w as its meat (M^ = M~ minus the noise mean, E_w a fresh draw of the meat's noise law
+ * minus its mean), raises its negative eigenvalues to 0, and draws its sampling noise of X'y from
+ * N(0, that meat). The intervals then carry the uncertainty of the meat's release, whose noise is
+ * large against the slopes' entries where n is small against the noise (measured,
+ * docs/regression_intervals.md). Post-processing of the two releases: no privacy cost.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
+ * @param d             order of @p released, >= 2; must equal receipt->dim.
+ * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
+ * @param ld            leading dimension of @p released.
+ * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
+ *                      receipt->n must exceed the number of coefficients. Required.
+ * @param label         column of y.
+ * @param features      the feature columns (as for dpcov_regression_fit()).
+ * @param num_features  their number.
+ * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
+ * @param released_meat M~ (p x p, symmetric, finite; p = num_features plus 1 with an intercept),
+ *                      its rows and columns in the coefficients' order (intercept first).
+ * @param ld_meat       leading dimension of @p released_meat.
+ * @param meat_receipt  the meat's receipt (struct_size set): meat_receipt->dim must equal p and
+ *                      its mechanism have a noise law the bootstrap reads (analyze_gauss,
+ *                      laplace_sym, wishart_additive). Required.
+ * @param num_bootstrap bootstrap worlds, as for dpcov_ols_bootstrap_intervals().
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: beta~. Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (the noise swamps the data: no interval);
+ *         ::DPCOV_E_INVALID_ARGUMENT (as dpcov_ols_sandwich_intervals(), and a meat receipt of
+ *         another order, too small a struct_size or a mechanism without a supported noise law);
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER;
+ *         ::DPCOV_E_NUMERICAL (an output overflows). Outputs and the generator are untouched on
+ *         error.
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/sandwich.md
+ */
+DPCOV_API dpcov_status dpcov_ols_robust_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper);
 
 #ifdef __cplusplus
 }

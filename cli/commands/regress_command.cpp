@@ -57,6 +57,12 @@ constexpr const char *kBootstrapAssumes =
     "a linear model with constant error variance, given the design (heteroscedastic or "
     "misspecified data can make the intervals too narrow)";
 
+// Why a released matrix gets the homoscedastic bootstrap: the robust intervals need a meat
+// released from the rows, which regress on a matrix does not have.
+constexpr const char *kNoMeat =
+    "no robust (sandwich) intervals: a released matrix has no rows to release the meat "
+    "sum r^2 x x' from; `regress --epsilon` on the rows gives them";
+
 constexpr const char *kSignNote =
     "sign: '+' or '-' when the interval excludes 0; 'unclear': the data cannot tell.\n";
 
@@ -235,7 +241,7 @@ nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const Regress
                     {"sign", interval_sign(a.lower[i], a.upper[i])}});
   nlohmann::ordered_json out = {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
                                 {"noise_norm", a.noise_norm}, {"kappa", a.kappa},
-                                {"assumes", kBootstrapAssumes}};
+                                {"assumes", kBootstrapAssumes}, {"robust", kNoMeat}};
   if (const std::string caveat = clipping_caveat(r.m); !caveat.empty()) out["clipping"] = caveat;
   out["coefficients"] = rows;
   return out;
@@ -300,7 +306,7 @@ std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o)
       "Intervals that account for the sampling and the privacy noise (parametric bootstrap, ",
       o.bootstrap, " draws; coverage measured, docs/benchmarks.md), noise norm ",
       format_number(a.noise_norm), ", kappa ", format_number(a.kappa, 3), ". They assume ",
-      kBootstrapAssumes);
+      kBootstrapAssumes, "; ", kNoMeat);
   if (const std::string caveat = clipping_caveat(r.m); !caveat.empty())
     text += concat(". Warning: ", caveat);
   text += ":\n\n";

@@ -226,6 +226,10 @@ class Regress(CliCase):
         self.assertTrue(0 < sure["kappa"] < 1)
         aware = out["noise_aware"]["coefficients"]
         self.assertIn("constant error variance", out["noise_aware"]["assumes"])
+        # A released matrix has no rows for a meat: the output says why it is not robust.
+        self.assertIn("no rows to release the meat", out["noise_aware"]["robust"])
+        text = self.ok(["regress", self.path("ag.csv"), "-y", "4", "--seed", "1"])
+        self.assertIn("no robust (sandwich) intervals", text)
         for plug_in, interval, boot in zip(out["plug_in"], sure["intervals"], aware):
             self.assertEqual(plug_in["term"], interval["term"])
             self.assertEqual(plug_in["basis"], "plug-in: treats the release as exact data")

@@ -782,6 +782,29 @@ void add_unit_rows_option(CLI::App &command, AuditOptions &options) {
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
 }
 
+// The options of the zCDP mechanisms on the rows (coinpress, coinpress_mean, dly_*).
+void add_row_mechanism_options(CLI::App &command, AuditOptions &options) {
+  command.add_option("--k-bound", options.k_bound,
+                     "coinpress: K of its prior I <= Sigma <= K I; the audited rows have norm "
+                     "sqrt(K) (default 9). coinpress_mean: the prior Cov <= K I (default 1)");
+  command.add_option("--mean-radius", options.mean_radius,
+                     "coinpress_mean: r of the prior ||mean|| <= r (default 5)");
+  command.add_option("--steps", options.steps,
+                     "coinpress, coinpress_mean: the number of steps t (default 3); coinpress's "
+                     "exact audit runs any t (t >= 2 step by step), its black-box audit t = 3");
+  command.add_option("--method", options.method,
+                     "dly_*, coinpress: auto (default: the exact-density audit where the release "
+                     "has one, black-box otherwise), exact, black-box, both. The exact audit has "
+                     "its own pairs (d = 3, rows of norm 1, coinpress K = 4, n from rho): --dims, "
+                     "--rows, --bound and --k-bound apply to the black-box audit")
+      ->check(CLI::IsMember({"auto", "exact", "black-box", "both"}));
+  command.add_option("--pairs", options.pairs,
+                     "dly_*, coinpress exact audit: neighbouring pairs audited, the worst "
+                     "reported: the axis pair and --pairs - 1 rotations of it drawn from --seed, "
+                     "each at --alpha / pairs (default 3, at most 64)")
+      ->check(CLI::Range(int64_t{1}, int64_t{64}));
+}
+
 }  // namespace
 
 bool audit_runs(const dpcov_mechanism_entry &entry) {
@@ -865,25 +888,7 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
                       sized_help(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "projection rows r"));
   command->add_option("--posterior-dof", options->posterior_dof,
                       sized_help(DPCOV_MECHANISM_OPTION_POSTERIOR_DOF, "degrees of freedom m"));
-  command->add_option("--k-bound", options->k_bound,
-                      "coinpress: K of its prior I <= Sigma <= K I; the audited rows have norm "
-                      "sqrt(K) (default 9). coinpress_mean: the prior Cov <= K I (default 1)");
-  command->add_option("--mean-radius", options->mean_radius,
-                      "coinpress_mean: r of the prior ||mean|| <= r (default 5)");
-  command->add_option("--steps", options->steps,
-                      "coinpress, coinpress_mean: the number of steps t (default 3); coinpress's "
-                      "exact audit runs any t (t >= 2 step by step), its black-box audit t = 3");
-  command->add_option("--method", options->method,
-                      "dly_*, coinpress: auto (default: the exact-density audit where the release "
-                      "has one, black-box otherwise), exact, black-box, both. The exact audit has "
-                      "its own pairs (d = 3, rows of norm 1, coinpress K = 4, n from rho): --dims, "
-                      "--rows, --bound and --k-bound apply to the black-box audit")
-      ->check(CLI::IsMember({"auto", "exact", "black-box", "both"}));
-  command->add_option("--pairs", options->pairs,
-                      "dly_*, coinpress exact audit: neighbouring pairs audited, the worst "
-                      "reported: the axis pair and --pairs - 1 rotations of it drawn from --seed, "
-                      "each at --alpha / pairs (default 3, at most 64)")
-      ->check(CLI::Range(int64_t{1}, int64_t{64}));
+  add_row_mechanism_options(*command, *options);
   add_unit_rows_option(*command, *options);
   command->add_flag("--audit-only-not-private", options->audit_only_not_private,
                     "Run the NON-private mechanisms (wishart_jiang) as audit targets");

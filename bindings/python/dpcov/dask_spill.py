@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from contextlib import contextmanager
 
 import numpy as np
@@ -38,7 +39,21 @@ def spill_directory(parent=None):
     try:
         yield path
     finally:
+        remove_tree(path)
+
+
+def remove_tree(path: str, attempts: int = 400, pause: float = 0.05) -> None:
+    """Removes ``path`` and everything in it. When a release fails, the failure reaches the
+    driver while other block tasks may still be writing their files: a file created between
+    the listing and the removal of the directory keeps it, with raw rows in it, so the removal
+    is repeated until the directory is gone (no task creates it again)."""
+    for _ in range(attempts):
         shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            return
+        time.sleep(pause)
+    raise OSError(f"the spill directory {path} could not be removed: it holds raw rows, "
+                  "remove it by hand")
 
 
 def check_space(directory: str, rows: int, cols: int) -> None:

@@ -139,6 +139,8 @@ RELEASES = {
     "coinpress_centred_release": (
         lambda rng: dpcov.coinpress_centred_release(_rows() + 1.0, 10.0, 10.0, rng), True),
     "dly_release": (lambda rng: dpcov.dly_release(_rows(), rng), True),
+    "zcdp_unit_release": (lambda rng: dpcov.zcdp_unit_release(
+        dpcov.dly_release, _rows(), np.arange(len(_rows())) // 3, 2, rng, 0.5, 1e-6), True),
     "choose_bound": (lambda rng: dpcov.private_bound.choose_bound(_rows(), 0.5, rng), False),
     "choose_bound_from": (lambda rng: dpcov.private_bound.choose_bound_from(
         lambda grid: dpcov.private_bound.row_histogram(_rows(), grid), len(_rows()), 0.5, rng),

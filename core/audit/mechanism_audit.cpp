@@ -5,6 +5,7 @@
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../mechanisms/inverse_gauss.hpp"
 #include "../mechanisms/registry.hpp"
 
 namespace dpcov::audit {
@@ -78,7 +79,11 @@ mechanisms::Request request_for_pair(mechanisms::MechanismId mechanism,
   // The same computation as the mechanism's own check, so the bound holds there exactly.
   const double bound = std::min(linalg::eigvalsh(pair.gram).front(),
                                 linalg::eigvalsh(pair.gram_prime).front());
-  if (!(bound > 0.0))
+  // Within the rounding allowance a rank-deficient pair's computed lambda_min is positive or not
+  // by the BLAS's summation order (its thread count): only a provably positive one is a bound.
+  const double allowance = std::max(mechanisms::eigenvalue_allowance(pair.gram),
+                                    mechanisms::eigenvalue_allowance(pair.gram_prime));
+  if (!(bound > allowance))
     fail(Status::Precondition, "inverse_gauss needs lambda_min(G) > 0 on both datasets of the ",
          "audited pair, got ", bound, "; use data of full rank");
   request.options.lambda_min_bound = bound;

@@ -12,8 +12,6 @@
 
 namespace dpcov::mechanisms {
 
-namespace {
-
 // The rounding allowance of a computed lambda_min: LAPACK's symmetric eigensolvers return
 // eigenvalues within p(d) u ||G||_2 of the exact ones (LAPACK Users' Guide, section 4.7), p(d) a
 // modest function of d; 4 d u ||G||_F bounds that with room to spare (||G||_2 <= ||G||_F).
@@ -22,6 +20,8 @@ double eigenvalue_allowance(const Matrix &g) {
   return 4.0 * static_cast<double>(g.rows()) * std::numeric_limits<double>::epsilon() *
          linalg::nrm2(count, g.data(), 1);
 }
+
+namespace {
 
 // G^{-1}, refused only where the computed lambda_min(G) proves the exact one below the release
 // floor (privacy::inverse_gram_release_floor): no dataset of a pair the guarantee covers is

@@ -18,6 +18,10 @@ Receipt plan_inverse_gauss(const Request &request);
 Release release_inverse_gauss(ConstMatrixView gram, const Request &request, const Receipt &planned,
                               random::Rng &rng);
 
+// The rounding allowance of a computed lambda_min(g): a computed value at or below it does not
+// prove the exact one positive.
+double eigenvalue_allowance(const Matrix &g);
+
 // Natural log of the density of `released` given the statistic `gram`; -infinity outside the
 // support.
 double log_density_inverse_gauss(ConstMatrixView released, ConstMatrixView gram, const Request &request);

@@ -1,8 +1,9 @@
 """`dpcov release -m coinpress_mean` and `-m coinpress --center` read their input once per pass
 (the library's sessions; the covariance's rows centred on the private mean by the library as they
 are added) instead of holding the rows: their peak memory does not grow with the number of rows,
-and a seeded release gives the bytes the in-memory releases gave (known answers recorded from
-the in-memory version, the input in one chunk), from a file and from standard input alike. In
+and a seeded release gives what the in-memory releases gave (known answers recorded from the
+in-memory version, the input in one chunk: the mean's bytes, the covariance's up to the BLAS's
+summation order), from a file and from standard input alike. In
 other chunks the mean is the same bytes (its sums are per row) and the covariance equal up to the
 rounding of the chunks' compensated sums.
 
@@ -63,10 +64,22 @@ class CoinpressStreaming(DpcovCase):
         with open(path, "wb") as f:
             f.write(data)
         for args, known in ((MEAN, KNOWN_MEAN), (CENTRED, KNOWN_CENTRED)):
+            first = None
             for source, stdin in ((path, None), ("-", data)):
                 with self.subTest(mechanism=args[1], center="--center" in args, source=source):
                     released, receipt = self.release(args, source, stdin)
-                    self.assertEqual([float(v).hex() for v in released.ravel()], known)
+                    bits = [float(v).hex() for v in released.ravel()]
+                    first = bits if first is None else first
+                    self.assertEqual(bits, first, "a file and standard input differ")
+                    if "--center" in args:
+                        # The covariance's whitening runs through BLAS, whose summation order
+                        # (its thread count, its kernels) moves the last bits: equal to the known
+                        # answer within a few ulps, and byte for byte between the two sources.
+                        np.testing.assert_allclose(released.ravel(),
+                                                   [float.fromhex(v) for v in known],
+                                                   rtol=1e-13, atol=0)
+                    else:
+                        self.assertEqual(bits, known)
                     if "--center" in args:
                         self.assertEqual([float(v).hex() for v in receipt["centring"]["mean"]],
                                          KNOWN_CENTRING_MEAN)

@@ -2,6 +2,7 @@
 #include "dpcov/postprocess.h"
 
 #include "../core/check.hpp"
+#include "../core/postprocess/constant_rescale.hpp"
 #include "../core/postprocess/eigenvalue_clip.hpp"
 #include "../core/postprocess/identity_shift.hpp"
 #include "guard.hpp"
@@ -32,6 +33,16 @@ DPCOV_API dpcov_status dpcov_postprocess_psd_project(int32_t layout, int64_t dim
   return dpcov::capi::guarded([&] {
     const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
     write_back(dpcov::postprocess::project_psd(y), layout, dim, a, lda);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_postprocess_constant_rescale(int32_t layout, int64_t dim, double *a,
+                                                          int64_t lda, int64_t column,
+                                                          double held, double value) {
+  return dpcov::capi::guarded([&] {
+    const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
+    write_back(dpcov::postprocess::rescale_constant_column(y, column, held, value), layout, dim,
+               a, lda);
   });
 }
 

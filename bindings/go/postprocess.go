@@ -67,3 +67,16 @@ func WishartShift(a Matrix, dof, scale, nu float64) (float64, error) {
 	})
 	return float64(shift), err
 }
+
+// ConstantRescale reads a release of rows whose constant column `column` held `held` (an exact
+// release's grid value of the constant) as if it had held `value`: row and column `column`
+// multiplied by value / held, in place.
+func ConstantRescale(a Matrix, column int64, held, value float64) error {
+	if err := a.checkSquare("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_postprocess_constant_rescale(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld(),
+			C.int64_t(column), C.double(held), C.double(value))
+	})
+}

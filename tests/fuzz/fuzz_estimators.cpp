@@ -90,11 +90,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                   in.number(), &shift);
         break;
       default:
-        s = in.range(0, 1)
-                ? dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, d, m.data(), d,
-                                                          in.number(), in.number())
-                : dpcov_postprocess_wishart_shift(DPCOV_ROW_MAJOR, d, m.data(), d, in.number(),
-                                                  in.number(), in.number(), &shift);
+        switch (in.range(0, 2)) {
+          case 0:
+            s = dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, d, m.data(), d,
+                                                        in.number(), in.number());
+            break;
+          case 1:
+            s = dpcov_postprocess_wishart_shift(DPCOV_ROW_MAJOR, d, m.data(), d, in.number(),
+                                                in.number(), in.number(), &shift);
+            break;
+          default: {
+            const int64_t column = in.range(-1, d);
+            const double held = in.number(), value = in.number();
+            s = dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, d, m.data(), d, column, held,
+                                                   value);
+          }
+        }
     }
     fuzz::known_status(s);
     if (s == DPCOV_OK) {

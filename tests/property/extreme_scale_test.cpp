@@ -306,6 +306,13 @@ RC_GTEST_PROP(ExtremeScale, AnalysesOfAReleaseReturnFiniteValuesOrFailUntouched,
     if (status != DPCOV_OK) *shift = kCanary;
     return status;
   });
+  check_in_place("postprocess_constant_rescale", g, [&](double *a, double *shift) {
+    *shift = 0.0;
+    const dpcov_status status =
+        dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, d, a, d, 0, sigma, other);
+    if (status != DPCOV_OK) *shift = kCanary;
+    return status;
+  });
   check_in_place("postprocess_wishart_shift", g, [&](double *a, double *shift) {
     return dpcov_postprocess_wishart_shift(DPCOV_ROW_MAJOR, d, a, d, sigma + static_cast<double>(d),
                                            other, 0.05, shift);

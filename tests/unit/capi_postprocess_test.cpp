@@ -149,4 +149,52 @@ TEST(CapiPostprocess, RejectsBadMatricesLeavingThemUntouched) {
   EXPECT_EQ(dpcov_postprocess_psd_project(DPCOV_COL_MAJOR, 3, bad.data(), 3), DPCOV_E_NON_FINITE);
 }
 
+// Row then column: entry (c, c) is multiplied by r twice, every other entry of row or column c
+// once, the rest not at all, in both layouts; held == value leaves the matrix as it was.
+TEST(CapiPostprocess, ConstantRescaleMultipliesRowAndColumnByValueOverHeld) {
+  const double held = 1.0 - 0x1p-16, r = 1.0 / held;  // a constant 1 held slightly off
+  for (const int32_t layout : {DPCOV_ROW_MAJOR, DPCOV_COL_MAJOR}) {
+    std::vector<double> m = rotated(4.0, 7.0, 3.0);
+    m[2] = m[6] = 0.5;  // (0, 2)
+    const std::vector<double> before = m;
+    ASSERT_EQ(dpcov_postprocess_constant_rescale(layout, 3, m.data(), 3, 0, held, 1.0), DPCOV_OK);
+    EXPECT_EQ(m[0], before[0] * r * r);
+    for (const int k : {1, 2}) {  // (0, k) and (k, 0) in either layout
+      EXPECT_EQ(m[k], before[k] * r);
+      EXPECT_EQ(m[3 * k], before[3 * k] * r);
+    }
+    for (const int k : {4, 5, 7, 8}) EXPECT_EQ(m[k], before[k]);
+    std::vector<double> same = before;
+    ASSERT_EQ(dpcov_postprocess_constant_rescale(layout, 3, same.data(), 3, 2, 3.0, 3.0),
+              DPCOV_OK);
+    EXPECT_EQ(same, before);
+  }
+}
+
+TEST(CapiPostprocess, ConstantRescaleRefusesBadArgumentsLeavingTheMatrixUntouched) {
+  std::vector<double> m = rotated(4.0, 7.0, 3.0);
+  const std::vector<double> copy = m;
+  const auto call = [&](int64_t column, double held, double value) {
+    return dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, 3, m.data(), 3, column, held, value);
+  };
+  EXPECT_EQ(call(-1, 1.0, 1.0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(call(3, 1.0, 1.0), DPCOV_E_INVALID_ARGUMENT);
+  for (const double bad : {0.0, -1.0, kNaN, kInf}) {
+    EXPECT_EQ(call(0, bad, 1.0), DPCOV_E_INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(call(0, 1.0, bad), DPCOV_E_INVALID_ARGUMENT) << bad;
+  }
+  EXPECT_EQ(call(0, 1e-300, 1e300), DPCOV_E_INVALID_ARGUMENT);  // r overflows
+  EXPECT_EQ(call(0, 1.0, 1e300), DPCOV_E_NUMERICAL);            // an entry overflows
+  EXPECT_EQ(m, copy);
+  EXPECT_EQ(dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, 3, nullptr, 3, 0, 1.0, 1.0),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_postprocess_constant_rescale(7, 3, m.data(), 3, 0, 1.0, 1.0), DPCOV_E_LAYOUT);
+  EXPECT_EQ(dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, 0, m.data(), 3, 0, 1.0, 1.0),
+            DPCOV_E_DIMENSION);
+  EXPECT_EQ(dpcov_postprocess_constant_rescale(DPCOV_ROW_MAJOR, 3, m.data(), 2, 0, 1.0, 1.0),
+            DPCOV_E_LAYOUT);
+  m[1] = 9.0;  // not symmetric
+  EXPECT_EQ(call(0, 1.0, 2.0), DPCOV_E_INVALID_ARGUMENT);
+}
+
 }  // namespace

@@ -62,8 +62,8 @@ from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_
 from .registry import MechanismInfo, mechanism_info, mechanisms
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
-from .postprocess import (analyze_gauss_shift, eigenvalues_clip, psd_project, wishart_mean_subtract,
-                          wishart_shift)
+from .postprocess import (analyze_gauss_shift, constant_rescale, eigenvalues_clip, psd_project,
+                          wishart_mean_subtract, wishart_shift)
 from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
                      ZcdpCharge, active_accountant)
 from .rng import Rng, state_size
@@ -137,6 +137,7 @@ __all__ = [
     "Plan",
     "exact_release_rows",
     "constant_column_norm_bound",
+    "constant_rescale",
     "ExactGram",
     "ExactGrid",
     "ExactRelease",

@@ -941,6 +941,8 @@ PROTOTYPES = {
     "dpcov_postprocess_wishart_shift": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
                                                   c_double, c_double, c_double,
                                                   Address(c_double)]),
+    "dpcov_postprocess_constant_rescale": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                                     c_int64, c_double, c_double]),
     # estimators.h
     "dpcov_regression_params_init": (c_int32, [POINTER(RegressionParamsC), c_size_t]),
     "dpcov_regression_fit": (c_int32, [c_int32, c_int64, Address(c_double), c_int64, c_int64,

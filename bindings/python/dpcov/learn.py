@@ -61,7 +61,7 @@ from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
 from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound_rows
-from .postprocess import psd_project
+from .postprocess import constant_rescale, psd_project
 from .rng import Rng, as_rng
 from .robust import ROBUST, meat_plan, release_meat
 from .types import Neighbour, Receipt, enum_value, mechanism_id
@@ -198,18 +198,6 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
                 raise
             raise refused from None
     return gram
-
-
-def _nominal_constant(released: np.ndarray, held: float, value: float) -> np.ndarray:
-    """The release of rows whose constant column 0 held ``held`` (exact numerics round it to
-    their grid) as if it had held ``value``: row and column 0 scaled by value / held, a
-    post-processing. ``released`` itself when they are equal."""
-    if held == value:
-        return released
-    out = np.array(released, copy=True)
-    out[0, :] *= value / held
-    out[:, 0] *= value / held
-    return out
 
 
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
@@ -528,7 +516,7 @@ class PrivateCovariance(_Estimator):
         _accumulate(gram, X)
         held = gram.held_constant(1.0)
         scaled, info, receipt = self._release_gram(gram)
-        scaled = _nominal_constant(scaled, held, 1.0)
+        scaled = constant_rescale(scaled, 0, held, 1.0)
         rows = info.rows
         _warn_clamped(info.clamped)
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
@@ -969,7 +957,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 released, receipt = gram.release(mechanism, release["epsilon"],
                                                   release["delta"], rng, **options)
                 if self.fit_intercept:
-                    released = _nominal_constant(released, gram.held_constant(1.0), 1.0)
+                    released = constant_rescale(released, 0, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
                 result = self._gram_fit(released, n, label, features[offset:])

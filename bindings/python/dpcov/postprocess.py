@@ -69,3 +69,13 @@ def wishart_shift(a, dof: float, scale: float, nu: float, inplace: bool = False)
     _check(C.dpcov_postprocess_wishart_shift(m.layout, m.rows, m.ptr, m.ld, float(dof),
                                              float(scale), float(nu), byref(shift)))
     return m.array, shift.value
+
+
+def constant_rescale(a, column: int, held: float, value: float, inplace: bool = False):
+    """The release of rows whose constant column ``column`` held ``held`` (an exact release rounds
+    it to its grid: :meth:`dpcov.GramAccumulator.held_constant`) as if it had held ``value``: row
+    and column ``column`` multiplied by value / held (``dpcov_postprocess_constant_rescale``)."""
+    m = _target(a, inplace)
+    _check(C.dpcov_postprocess_constant_rescale(m.layout, m.rows, m.ptr, m.ld, int(column),
+                                                float(held), float(value)))
+    return m.array

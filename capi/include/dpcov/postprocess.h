@@ -1,7 +1,7 @@
 /**
  * @file dpcov/postprocess.h
- * @brief Post-processing of released matrices: PSD projection, eigenvalue clipping, and the
- *        identity shifts of Sheffet's experiments.
+ * @brief Post-processing of released matrices: PSD projection, eigenvalue clipping, the
+ *        identity shifts of Sheffet's experiments, and a constant column's nominal value.
  *
  * Each function reads a released symmetric matrix and public constants only, so it costs no
  * privacy (post-processing invariance of differential privacy). Each works in place on the d x d
@@ -108,6 +108,30 @@ DPCOV_API dpcov_status dpcov_postprocess_wishart_mean_subtract(int32_t layout, i
 DPCOV_API dpcov_status dpcov_postprocess_wishart_shift(int32_t layout, int64_t dim, double *a,
                                                        int64_t lda, double dof, double scale,
                                                        double nu, double *shift_subtracted);
+
+/**
+ * The release of rows whose constant column @p column held @p held, rescaled as if it had held
+ * @p value: row and column @p column multiplied by r = value / held (entry (column, column) by r
+ * twice, row first). An exact release rounds a constant column to its grid
+ * (dpcov_exact_grid_value() gives @p held), so its row and column estimate sums of the rounded
+ * constant; the regression's intercept and the released count (entry (column, column) over
+ * value^2) read the nominal one. Python's PrivateLinearRegression and `dpcov regress --epsilon`
+ * with a Gram mechanism call this before the fit.
+ * @param layout  ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param dim     d, 1 <= d <= 46340.
+ * @param a       the d x d matrix, finite and exactly symmetric; overwritten with the result.
+ * @param lda     leading dimension of @p a, >= d.
+ * @param column  the constant column, in [0, d).
+ * @param held    the value the rows held, finite and > 0.
+ * @param value   the nominal value, finite and > 0; value / held must be finite and > 0. Equal
+ *                to @p held: @p a is unchanged.
+ * @return the statuses of dpcov_postprocess_psd_project(); ::DPCOV_E_INVALID_ARGUMENT also for
+ *         @p column, @p held or @p value out of range; ::DPCOV_E_NUMERICAL for a rescaled entry
+ *         that overflows.
+ */
+DPCOV_API dpcov_status dpcov_postprocess_constant_rescale(int32_t layout, int64_t dim, double *a,
+                                                          int64_t lda, int64_t column,
+                                                          double held, double value);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,9 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "../options/mechanism_options.hpp"
 #include "../options/rng_option.hpp"
+#include "text_table.hpp"
 
 namespace dpcov::cli {
 
@@ -80,6 +82,22 @@ RobustMeat release_meat(RowReader &reader, const RegressionColumns &columns,
                                         budget.meat_epsilon, budget.meat_delta, &params, rng,
                                         DPCOV_ROW_MAJOR, out.meat.data(), p, &out.receipt);
   return out;
+}
+
+nlohmann::ordered_json sandwich_json(const dpcov_sandwich_budget &b, const RobustMeat &meat) {
+  return {{"meat_share", b.meat_share},         {"fit_epsilon", b.fit_epsilon},
+          {"fit_delta", b.fit_delta},           {"meat_epsilon", b.meat_epsilon},
+          {"meat_delta", b.meat_delta},         {"residual_bound", b.residual_bound},
+          {"meat_row_bound", b.meat_row_bound},
+          {"meat_receipt", public_receipt_json(meat.receipt)}};
+}
+
+std::string meat_text(const dpcov_sandwich_budget &b, const char *fit) {
+  return concat("  meat (errors robust): Analyze Gauss, epsilon ", format_number(b.meat_epsilon),
+                ", delta ", format_number(b.meat_delta), " (a ", format_number(b.meat_share),
+                " share; the ", fit, " above spent the rest), rows r x of norm <= ",
+                format_number(b.meat_row_bound), ", residuals clipped at ",
+                format_number(b.residual_bound), "\n");
 }
 
 NoiseAware robust_intervals(const std::vector<double> &xtx, const std::vector<double> &xty,

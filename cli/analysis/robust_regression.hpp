@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <dpcov.h>
+#include <nlohmann/json.hpp>
 
 #include "../io/regression_rows.hpp"
 #include "regression_intervals.hpp"
@@ -42,6 +44,13 @@ RobustMeat release_meat(RowReader &reader, const RegressionColumns &columns,
                         const dpcov_row_bounding &spec, const std::vector<double> &beta0,
                         double bound_x, const dpcov_sandwich_budget &budget, int32_t neighbour,
                         int64_t fit_rows, dpcov_rng *rng, dpcov_status &status);
+
+// The split of the budget and the meat's public receipt, for the JSON output.
+nlohmann::ordered_json sandwich_json(const dpcov_sandwich_budget &budget, const RobustMeat &meat);
+
+// The meat's line under the fit's receipt in the text output; `fit` names the release that spent
+// the rest of the budget ("fit", "release").
+std::string meat_text(const dpcov_sandwich_budget &budget, const char *fit);
 
 // The robust intervals for beta from the fit's X'X~, X'y~ and the released meat, whose noise
 // (the law of its receipt) every bootstrap world redraws.

@@ -29,6 +29,7 @@
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../options/raw_regress_options.hpp"
+#include "regress_gram.hpp"
 #include "release_pipeline.hpp"
 
 namespace dpcov::cli {
@@ -728,19 +729,8 @@ RawFit fit_raw_rows(const RegressOptions &o) {
 }
 
 // The clipped count is a function of the data no mechanism privatises, so it goes to standard
-// error, labelled, and is never silent (even under --quiet); with the number of rows only where
-// the neighbour relation makes it public.
-void warn_clipped(const RawFit &f) {
-  if (f.data.clipped == 0) return;
-  std::fprintf(stderr,
-               f.scaled ? "dpcov regress: warning: %s values were outside their --bounds range "
-                          "and were clamped to it (curator only: not for publication)\n"
-                        : "dpcov regress: warning: %s rows were over --bound or --label-bound "
-                          "and were clipped to them, which shrinks the fit (curator only: not "
-                          "for publication)\n",
-               f.n_public() ? concat(f.data.clipped, " of ", f.data.rows).c_str()
-                            : concat(f.data.clipped).c_str());
-}
+// error, labelled, and is never silent (even under --quiet).
+void warn_clipped(const RawFit &f) { warn_clipped_rows(f.data, f.n_public(), f.scaled); }
 
 // What the noise-aware intervals assume: whether rows were clipped below --bound (a bias they do
 // not hold) and the model of the bootstrap.
@@ -769,16 +759,6 @@ std::string raw_interval_method(const RawFit &f) {
                     "released meat sum r^2 x x', for beta (unregularised statistics)"
                   : concat(f.aware.method, " from AdaSSP's noise law, for beta (unregularised "
                            "statistics)");
-}
-
-// --errors robust: the split of the budget and the meat's public receipt.
-nlohmann::ordered_json sandwich_json(const RawFit &f) {
-  const dpcov_sandwich_budget &b = f.sandwich;
-  return {{"meat_share", b.meat_share},         {"fit_epsilon", b.fit_epsilon},
-          {"fit_delta", b.fit_delta},           {"meat_epsilon", b.meat_epsilon},
-          {"meat_delta", b.meat_delta},         {"residual_bound", b.residual_bound},
-          {"meat_row_bound", b.meat_row_bound},
-          {"meat_receipt", public_receipt_json(f.meat.receipt)}};
 }
 
 void print_raw_json(const RawFit &f, const RegressOptions &o) {
@@ -823,7 +803,7 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   else if (!o.raw.no_intervals)
     out["noise_aware"] = {{"refused", a.refusal},
                           {"errors", f.robust ? "robust" : "homoscedastic"}};
-  if (f.robust || f.meat_released) out["sandwich"] = sandwich_json(f);
+  if (f.robust || f.meat_released) out["sandwich"] = sandwich_json(f.sandwich, f.meat);
   if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
   out["receipt"] = adassp_receipt_json(f.receipt);
   if (f.ledger) out["ledger"] = *f.ledger;
@@ -903,12 +883,7 @@ void print_raw_text(const RawFit &f, const RegressOptions &o) {
   std::string text = raw_heading(f, o.raw) + raw_coefficients_text(f, o) +
                      raw_receipt_text(f.receipt);
   if (f.robust || f.meat_released)
-    text += concat("  meat (errors robust): Analyze Gauss, epsilon ",
-                   format_number(f.sandwich.meat_epsilon), ", delta ",
-                   format_number(f.sandwich.meat_delta), " (a ",
-                   format_number(f.sandwich.meat_share), " share; the fit above spent the rest), "
-                   "rows r x of norm <= ", format_number(f.sandwich.meat_row_bound),
-                   ", residuals clipped at ", format_number(f.sandwich.residual_bound), "\n");
+    text += meat_text(f.sandwich, "fit");
   if (f.ledger) {
     const nlohmann::ordered_json &s = *f.ledger;
     text += concat("ledger ", o.raw.ledger.path, ": ", s["releases"].get<int64_t>(),
@@ -928,6 +903,12 @@ void print_raw_text(const RawFit &f, const RegressOptions &o) {
 // (dpcov_adassp_bootstrap_intervals, no further privacy cost) and the receipt. The intercept is a
 // constant 1 counted inside the bound (--no-intercept drops it).
 void run_regress_raw(const RegressOptions &o) {
+  if (o.raw.mechanism != "adassp") {
+    run_regress_gram({o.source.path, o.label, o.features, &o.raw,
+                      check_raw_regress(o.raw, o.intercept, o.level), o.level,
+                      o.bootstrap_settings(), o.json});
+    return;
+  }
   const RawFit fit = fit_raw_rows(o);
   warn_clipped(fit);
   if (const std::string w = inconclusive_warning(fit.aware, fit.terms); !w.empty())

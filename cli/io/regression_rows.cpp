@@ -131,15 +131,11 @@ namespace {
 
 // Streams every row of `reader`, gathered as [x, y], into an accumulator bounding them by `spec`
 // (and refusing a row over `strict`, when given, at its file position).
-RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
-                          const dpcov_row_bounding &spec, const dpcov_row_bounding *strict,
-                          bool quiet) {
+// Streams every row of `reader`, gathered as [x, y], into `gram` (refusing a row over `strict`,
+// when given, at its file position). Returns the rows read and the accumulator's clipped count.
+RegressionGram fill(RowReader &reader, const RegressionColumns &c, dpcov_gram *gram,
+                    const dpcov_row_bounding *strict, bool quiet) {
   const int64_t p = static_cast<int64_t>(c.features.size());
-  dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create_bounded(&raw, p + 1, &spec),
-                concat(reader.name(), ": ", p + 1, " columns"));
-  const std::unique_ptr<dpcov_gram, void (*)(dpcov_gram *)> gram(
-      raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
   Progress progress(!quiet, reader.total_bytes());
   RegressionGram out;
   Chunk chunk, gathered;
@@ -150,7 +146,7 @@ RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
     dpcov_row_refusal refusal{};
     refusal.struct_size = sizeof refusal;
     const dpcov_status status =
-        dpcov_gram_add_raw_rows(gram.get(), DPCOV_ROW_MAJOR, gathered.rows, p + 1,
+        dpcov_gram_add_raw_rows(gram, DPCOV_ROW_MAJOR, gathered.rows, p + 1,
                                 gathered.values.data(), p + 1, &refusal);
     if (status != DPCOV_OK)
       library_fail(status, concat(reader.row_location(chunk, refusal.row >= 0 ? refusal.row : 0),
@@ -159,7 +155,31 @@ RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
     progress.update(reader.bytes_read(), out.rows);
   }
   progress.finish();
-  return read_out(gram.get(), std::move(out));
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
+  out.clipped = info.clipped;
+  return out;
+}
+
+RegressionGram accumulate(RowReader &reader, const RegressionColumns &c,
+                          const dpcov_row_bounding &spec, const dpcov_row_bounding *strict,
+                          bool quiet) {
+  const int64_t p = static_cast<int64_t>(c.features.size());
+  dpcov_gram *raw = nullptr;
+  library_check(dpcov_gram_create_bounded(&raw, p + 1, &spec),
+                concat(reader.name(), ": ", p + 1, " columns"));
+  const std::unique_ptr<dpcov_gram, void (*)(dpcov_gram *)> gram(
+      raw, [](dpcov_gram *g) { dpcov_gram_destroy(&g); });
+  return read_out(gram.get(), fill(reader, c, gram.get(), strict, quiet));
+}
+
+// The bounding of --reject: a row over the user's --bound or --label-bound is refused.
+dpcov_row_bounding strict_bounding(const dpcov_row_bounding &spec, const RegressionBounds &b) {
+  dpcov_row_bounding strict = spec;
+  strict.bound = b.bound;
+  strict.policy = DPCOV_BOUND_REJECT;
+  return strict;
 }
 
 }  // namespace
@@ -209,11 +229,16 @@ void stream_bounded_rows(RowReader &reader, const RegressionColumns &c,
 
 RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,
                                      const RegressionBounds &b, bool quiet) {
-  dpcov_row_bounding spec = regression_bounding(b);
-  dpcov_row_bounding strict = spec;
-  strict.bound = b.bound;
-  strict.policy = DPCOV_BOUND_REJECT;
+  const dpcov_row_bounding spec = regression_bounding(b);
+  const dpcov_row_bounding strict = strict_bounding(spec, b);
   return accumulate(reader, c, spec, b.reject ? &strict : nullptr, quiet);
+}
+
+RegressionGram accumulate_regression_into(RowReader &reader, const RegressionColumns &c,
+                                          const RegressionBounds &b, dpcov_gram *gram,
+                                          bool quiet) {
+  const dpcov_row_bounding strict = strict_bounding(regression_bounding(b), b);
+  return fill(reader, c, gram, b.reject ? &strict : nullptr, quiet);
 }
 
 RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &c,

@@ -62,6 +62,13 @@ struct RegressionGram {
 RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &columns,
                                      const RegressionBounds &bounds, bool quiet);
 
+// As accumulate_regression() into `gram`, an accumulator the caller made for a release of the
+// rows bounded by regression_bounding(`bounds`) (a planned one, or one naming the release), kept
+// for that release. Returns the rows read and the clipped count (no matrix: it stays in `gram`).
+RegressionGram accumulate_regression_into(RowReader &reader, const RegressionColumns &columns,
+                                          const RegressionBounds &bounds, dpcov_gram *gram,
+                                          bool quiet);
+
 // As accumulate_regression() for `regress --bounds`: every column of [x, y] mapped to [-1, 1] by
 // its public range `lower`, `upper` (in that order) through the library's column bounds, a
 // constant 1 in front: the Gram matrix of [1, z_x, z_y], no row clipped (values outside a range

@@ -23,11 +23,27 @@ int32_t named_choice(const std::string &value, const char *option,
   fail(kExitUsage, option, " must be one of ", allowed, "; got '", value, "'");
 }
 
+// A Gram mechanism's regression (regress_gram.hpp) bounds the rows by --bound and --label-bound
+// as Python's PrivateLinearRegression(mechanism=...) does: no per-column ranges, no bound step.
+// The mechanism's name is checked where it is resolved, before any row is read.
+void check_gram_mechanism(const RawRegressOptions &o) {
+  if (!o.bounds.empty())
+    fail(kExitUsage, "--bounds (each column mapped to [-1, 1], coefficients in the data's units) "
+         "needs --mechanism adassp; with ", o.mechanism, " give --bound and --label-bound");
+  if (o.bound_epsilon.value_or(0.0) != 0.0)
+    fail(kExitUsage, "--bound-epsilon chooses AdaSSP's bound; ", o.mechanism, " releases at "
+         "--bound as given: drop it");
+  if (o.neighbour == "add_remove" && o.no_intercept)
+    fail(kExitUsage, "the fit needs the number of rows, which add_remove keeps private, and "
+         "without the intercept the release holds no count: drop --no-intercept");
+}
+
 // The checks that need no library call: the budget, the bounds, the mechanism and --intercept.
 void check_values(const RawRegressOptions &o, const std::string &intercept_column) {
   check_positive_finite(*o.epsilon, "--epsilon");
   if (!(o.delta > 0.0 && o.delta < 1.0))
     fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
+  if (o.mechanism != "adassp") check_gram_mechanism(o);
   if (!o.bounds.empty()) {
     if (o.bound != 0.0 || o.label_bound != 0.0)
       fail(kExitUsage, "--bounds maps every column to [-1, 1] by its public range, which fixes "
@@ -48,7 +64,6 @@ void check_values(const RawRegressOptions &o, const std::string &intercept_colum
     check_bound(o.label_bound, "--label-bound");
   }
   if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
-  named_choice(o.mechanism, "--mechanism (on raw data rows)", {"adassp"});
   if (!intercept_column.empty())
     fail(kExitUsage, "--intercept names a column of a released matrix; on raw rows the intercept "
          "is a constant 1 added to every row (--no-intercept drops it)");
@@ -80,7 +95,10 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "--label-bound")
       ->group(group);
   command.add_option("--mechanism,-m", o.mechanism,
-                     "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2)")
+                     "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2), "
+                     "or a Gram mechanism whose noise law the intervals read (analyze_gauss, "
+                     "laplace_sym, wishart_additive): the release of [1, x, y], its OLS fit and "
+                     "intervals, robust by default, as Python's PrivateLinearRegression")
       ->group(group);
   command.add_option("--calibration", o.calibration,
                      "AdaSSP constants: joint_analytic (default, exact) or paper")
@@ -159,8 +177,9 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   // Clipping at a private quantile biases the statistics by an amount that does not shrink with
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
   // a fit without intervals tightens the bound.
-  s.bound_epsilon =
-      o.bounds.empty() ? o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0) : 0.0;
+  s.bound_epsilon = o.bounds.empty() && o.mechanism == "adassp"
+                        ? o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0)
+                        : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
          " (AdaSSP spends the rest), got ", s.bound_epsilon);

@@ -194,8 +194,8 @@ class RawRegression(DpcovCase):
         path = self.write_csv(self.data(50))
         base = ["regress", path, "--label", "y", "--epsilon", "1", "--quiet"]
         for extra, pattern in (([], "--bound"),
-                               (["--bound", "1", "--label-bound", "1", "-m", "analyze_gauss"],
-                                "must be one of adassp"),
+                               (["--bound", "1", "--label-bound", "1", "-m", "iev"],
+                                "must be adassp or a Gram mechanism"),
                                (["--bound", "1", "--label-bound", "1", "--calibration", "x"],
                                 "joint_analytic, paper"),
                                (["--bound", "1", "--label-bound", "1", "--intercept", "x1"],

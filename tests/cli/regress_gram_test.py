@@ -1,0 +1,148 @@
+"""`dpcov regress FILE --epsilon E -m MECHANISM` with a Gram mechanism gives what Python's
+PrivateLinearRegression(mechanism=MECHANISM) gives on the same rows and seed: the same budget
+split, releases, generator draws and receipts, so the same coefficients and robust (sandwich)
+intervals, byte for byte for the exact mechanisms (analyze_gauss, laplace_sym: their Gram matrix
+is summed in integers) and within 1e-12 relative for wishart_additive (its floating-point sum
+follows the chunking); --errors homoscedastic keeps the labelled bootstrap; what the output
+publishes does not depend on the data; bad uses are refused before anything is spent.
+
+Run by meson as: /usr/bin/python3 regress_gram_test.py DPCOV SOURCE_ROOT LIBRARY
+"""
+import json
+import os
+import sys
+import unittest
+import warnings
+
+import numpy as np
+
+from cli_case import EXIT_OK, EXIT_USAGE, DpcovCase
+
+
+def python_fit(path, epsilon=4.0, **kwargs):
+    """PrivateLinearRegression on the rows of the CSV at ``path`` (the label last)."""
+    import dpcov
+    data = np.loadtxt(path, delimiter=",", skiprows=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fixed seed's and the clipping's warnings
+        return dpcov.PrivateLinearRegression(
+            epsilon=epsilon, delta=1e-6, bound=1.0, label_bound=1.0, n_bootstrap=199,
+            random_state=7, **kwargs).fit(data[:, :-1], data[:, -1])
+
+
+class GramRegression(DpcovCase):
+    def write_csv(self, n=20000, seed=5, name="data.csv", change_last=False):
+        gen = np.random.default_rng(seed)
+        X = gen.uniform(-0.6, 0.6, size=(n, 2))  # some rows over the bound 1: clipped alike
+        y = np.clip(0.1 + X @ [0.5, -0.3] + 0.6 * np.abs(X[:, 0]) * gen.standard_normal(n), -1, 1)
+        if change_last:
+            X[-1], y[-1] = [0.3, -0.2], 0.9
+        path = self.path(name)
+        np.savetxt(path, np.column_stack([X, y]), delimiter=",", header="x1,x2,y", comments="",
+                   fmt="%.17g")
+        return path
+
+    def cli(self, path, *extra, expect=EXIT_OK, epsilon="4"):
+        result = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", epsilon, "--bound",
+                                 "1", "--label-bound", "1", "--noise-seed", "7", "--quiet",
+                                 "--bootstrap", "199", "--json"] + list(extra))
+        self.assertEqual(result.returncode, expect, result.stderr.decode())
+        return json.loads(result.stdout.decode()) if expect == EXIT_OK else result
+
+    def assert_same_fit(self, out, fit, rtol=0.0):
+        coef = [row["coef"] for row in out["coefficients"]]
+        aware = [row["noise_aware"] for row in out["coefficients"]]
+        cli = np.array([coef, [a["std_err"] for a in aware], [a["p"] for a in aware],
+                        [a["ci_lower"] for a in aware], [a["ci_upper"] for a in aware]])
+        py = np.array([fit.params_, fit.std_errors_, fit.p_values_, fit.conf_int_[:, 0],
+                       fit.conf_int_[:, 1]])
+        if rtol == 0.0:
+            self.assertEqual(cli.tolist(), py.tolist())
+        else:
+            np.testing.assert_allclose(cli, py, rtol=rtol, atol=0.0)
+        public = fit.receipt_.public()
+        self.assertEqual(out["receipt"]["mechanism"], public.mechanism_name)
+        for field in ("epsilon", "delta", "sigma"):
+            self.assertEqual(out["receipt"][field], getattr(public, field), field)
+
+    def test_exact_mechanisms_give_pythons_robust_intervals_byte_for_byte(self):
+        path = self.write_csv()
+        for mechanism in ("analyze_gauss", "laplace_sym"):
+            with self.subTest(mechanism=mechanism):
+                out = self.cli(path, "-m", mechanism)
+                fit = python_fit(path, mechanism=mechanism)
+                self.assertEqual(out["noise_aware"]["errors"], "robust")
+                self.assertEqual(fit.errors_, "robust")
+                self.assertIn("sandwich", out["noise_aware"]["method"])
+                self.assert_same_fit(out, fit)
+                meat = out["sandwich"]["meat_receipt"]
+                self.assertEqual(meat["sigma"], fit.meat_receipt_.public().sigma)
+                self.assertEqual(out["sandwich"]["fit_epsilon"], out["receipt"]["epsilon"])
+                self.assertLessEqual(meat["epsilon"] + out["receipt"]["epsilon"], 4.0)
+                self.assertLessEqual(meat["delta"] + out["receipt"]["delta"], 1e-6)
+                slope = out["coefficients"][1]["noise_aware"]
+                self.assertLess(slope["ci_lower"], 0.5)
+                self.assertGreater(slope["ci_upper"], 0.5)
+
+    def test_wishart_additive_gives_pythons_intervals_to_1e_12(self):
+        path = self.write_csv()  # its theorem needs epsilon < 1
+        out = self.cli(path, "-m", "wishart_additive", epsilon="0.9")
+        fit = python_fit(path, epsilon=0.9, mechanism="wishart_additive")
+        self.assertEqual(out["noise_aware"]["errors"], "robust")
+        self.assert_same_fit(out, fit, rtol=1e-12)
+
+    def test_homoscedastic_errors_keep_the_labelled_bootstrap_at_the_whole_budget(self):
+        path = self.write_csv()
+        out = self.cli(path, "-m", "analyze_gauss", "--errors", "homoscedastic")
+        fit = python_fit(path, mechanism="analyze_gauss", errors="homoscedastic")
+        self.assertEqual(out["noise_aware"]["errors"], "homoscedastic")
+        self.assertIn("constant error variance", out["noise_aware"]["assumes"])
+        self.assertNotIn("sandwich", out)
+        self.assertEqual(out["receipt"]["epsilon"], 4.0)
+        self.assert_same_fit(out, fit)
+
+    def test_the_ledger_is_charged_the_release_and_the_meat(self):
+        path, ledger = self.write_csv(4000), self.path("budget.json")
+        self.cli(path, "-m", "analyze_gauss", "--ledger", ledger, "--ledger-epsilon", "5",
+                 "--ledger-delta", "1e-5")
+        with open(ledger) as f:
+            book = json.load(f)
+        self.assertEqual([c["mechanism"] for c in book["charges"]],
+                         ["analyze_gauss", "analyze_gauss"])
+        self.assertAlmostEqual(book["spent"]["epsilon"], 4.0)
+
+    def test_what_is_published_does_not_depend_on_the_data(self):
+        # Neighbouring inputs (the last row replaced), one seed: the receipts and the split are
+        # the same bytes; under add/remove neither n nor the rows are printed.
+        a, b = self.write_csv(3000, name="a.csv"), self.write_csv(3000, name="b.csv",
+                                                                  change_last=True)
+        for neighbour in ("replace_one", "add_remove"):
+            outs = [self.cli(p, "-m", "analyze_gauss", "--neighbour", neighbour) for p in (a, b)]
+            self.assertEqual(outs[0]["receipt"], outs[1]["receipt"])
+            self.assertEqual(outs[0]["sandwich"], outs[1]["sandwich"])
+            if neighbour == "add_remove":
+                self.assertNotIn("rows", outs[0])
+                self.assertNotIn("n", outs[0]["receipt"])
+                self.assertNotIn("n", outs[0]["sandwich"]["meat_receipt"])
+
+    def test_bad_uses_are_refused_before_anything_is_spent(self):
+        path, ledger = self.write_csv(500), self.path("budget.json")
+        cases = [(["-m", "iev"], "noise law"),
+                 (["-m", "wishart_jiang"], "noise law"),
+                 (["-m", "analyze_gauss", "--bounds", "-1:1,-1:1,-1:1"], "needs --mechanism adassp"),
+                 (["-m", "laplace_sym", "--bound-epsilon", "0.4"], "--bound-epsilon"),
+                 (["-m", "analyze_gauss", "--neighbour", "add_remove", "--no-intercept"],
+                  "--no-intercept")]
+        for extra, message in cases:
+            with self.subTest(extra=extra):
+                result = self.cli(path, *extra, "--ledger", ledger, "--ledger-epsilon", "5",
+                                  "--ledger-delta", "1e-5", expect=EXIT_USAGE)
+                self.assertIn(message, result.stderr.decode())
+                self.assertFalse(os.path.exists(ledger))
+
+
+if __name__ == "__main__":
+    DpcovCase.dpcov, SOURCE_ROOT, LIBRARY = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.environ["DPCOV_LIBRARY"] = LIBRARY
+    sys.path.insert(0, os.path.join(SOURCE_ROOT, "bindings", "python"))
+    unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "../error.hpp"
+#include "secular_kernels.hpp"
 
 namespace dpcov::linalg {
 
@@ -33,39 +34,11 @@ struct Secular {
   double c0;
 };
 
-// The sums below run in kLanes interleaved partial sums: independent chains of additions (and
-// SIMD lanes) instead of one chain as long as the sum, which bounded the root finder, the hot loop
-// of iterative eigenvector sampling, by the latency of one addition per term. Any order of
-// summation satisfies the rounding bound solve_root uses.
+// Sums of squares run in kLanes interleaved partial sums: independent chains of additions (and
+// SIMD lanes) instead of one chain as long as the sum.
 constexpr int64_t kLanes = 4;
 
 double lane_total(const double *lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
-
-// sum_j w_j / delta_j and sum_j w_j / delta_j^2 over [begin, end), writing delta_j =
-// (lambda_j - origin) - shift on the way: one pass over the poles per iteration of the root
-// finder. The distance to the origin pole is formed in the pass rather than kept in an array:
-// the pass is bound by its division, so the subtraction costs nothing there, and it saves a pass
-// over the poles each time the root finder chooses its origin.
-struct PoleSums {
-  double value, slope;
-};
-
-PoleSums pole_sums(const double *w, const double *lambda, double origin, double shift,
-                   double *delta, int64_t begin, int64_t end) {
-  double value[kLanes] = {}, slope[kLanes] = {};
-  const auto term = [&](int64_t j, int64_t lane) {
-    delta[j] = (lambda[j] - origin) - shift;
-    const double inv = 1.0 / delta[j];
-    const double t = w[j] * inv;
-    value[lane] += t;
-    slope[lane] += t * inv;
-  };
-  int64_t j = begin;
-  for (; j + kLanes <= end; j += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) term(j + l, l);
-  for (; j < end; ++j) term(j, 0);
-  return {lane_total(value), lane_total(slope)};
-}
 
 // delta_j = (lambda_j - origin) - shift for j < m: the expression pole_sums evaluates, so that
 // distances written here and there are the same bits.
@@ -119,14 +92,16 @@ Root solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, d
     const double shift = sigma * tau;
     // lambda_origin - lambda_origin = 0, so delta[origin] = -shift exactly.
     const double lam_origin = lam[static_cast<size_t>(origin)];
-    const PoleSums above = pole_sums(w, poles, lam_origin, shift, delta, 0, split);
-    const PoleSums below = pole_sums(w, poles, lam_origin, shift, delta, split, m);
+    const detail::SplitPoleSums sums =
+        detail::pole_sums(w, poles, lam_origin, shift, delta, split, m);
     fresh = true;
-    const double psi = above.value, dpsi = above.slope, phi = below.value, dphi = below.slope;
+    const double psi = sums.above.value, dpsi = sums.above.slope;
+    const double phi = sums.below.value, dphi = sums.below.slope;
     const double g = f.c0 + psi + phi;
-    // Rounding error of the sum above: at most about m eps times the sum of magnitudes.
+    // Rounding error of the sum above: at most about m eps times the sum of magnitudes, plus
+    // 2 eps per term for the terms themselves (pole_sums' paired reciprocals).
     const double error_bound =
-        kEps * static_cast<double>(m + 2) * (std::fabs(f.c0) + psi - phi);
+        kEps * static_cast<double>(m + 4) * (std::fabs(f.c0) + psi - phi);
     if (std::fabs(g) <= error_bound) break;
     // g > 0: mu is above the root.
     if ((g > 0.0) == (sigma > 0.0)) hi = tau; else lo = tau;

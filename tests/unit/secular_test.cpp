@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 
 #include "core/error.hpp"
 #include "core/linalg/blas.hpp"
+#include "core/linalg/secular_kernels.hpp"
 
 namespace {
 
@@ -176,6 +179,83 @@ TEST(SecularRankOneUpdate, WithZeroCoefficientIsTheIdentity) {
   EXPECT_EQ(r.values, lambda);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) EXPECT_EQ(r.vectors(i, j), i == j ? 1.0 : 0.0);
+}
+
+// Poles and distances for the pass tests: n poles in decreasing order, the origin one of them and
+// a shift into a neighbouring gap, as the root finder evaluates them; `extreme` moves the first
+// poles near 1e160, where pair products would overflow and the pass falls back to divisions.
+struct Pass {
+  std::vector<double> w, lambda;
+  double origin, shift;
+};
+
+Pass make_pass(std::mt19937_64 &gen, int64_t n, bool extreme) {
+  std::uniform_real_distribution<double> unit;
+  const size_t size = static_cast<size_t>(n);
+  Pass p{std::vector<double>(size), std::vector<double>(size), 0, 0};
+  double pole = 1.0 + unit(gen);
+  for (int64_t j = 0; j < n; ++j) {
+    p.w[static_cast<size_t>(j)] = unit(gen) * unit(gen);
+    p.lambda[static_cast<size_t>(j)] = pole;
+    pole -= std::exp(-10.0 * unit(gen));
+  }
+  const size_t at = static_cast<size_t>(gen() % static_cast<uint64_t>(n));
+  p.origin = p.lambda[at];
+  p.shift = (unit(gen) < 0.5 ? -1.0 : 1.0) * std::exp(-30.0 * unit(gen));
+  if (extreme)
+    for (size_t j = 0; j < std::min<size_t>(4, p.lambda.size() - 1); ++j)
+      p.lambda[j] = 1e160 * static_cast<double>(4 - j);
+  return p;
+}
+
+TEST(SecularPoleSums, TheAvx2BuildGivesThePortableBuildsBits) {
+  if (!dpcov::linalg::detail::has_avx2()) GTEST_SKIP() << "no AVX2 on this machine";
+  std::mt19937_64 gen(20261129);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t n = 1 + trial % 70;
+    const Pass p = make_pass(gen, n, trial % 7 == 3);
+    const int64_t split = static_cast<int64_t>(gen() % static_cast<uint64_t>(n + 1));
+    std::vector<double> d1(static_cast<size_t>(n)), d2(static_cast<size_t>(n));
+    const auto a = dpcov::linalg::detail::pole_sums_portable(p.w.data(), p.lambda.data(), p.origin,
+                                                             p.shift, d1.data(), split, n);
+    const auto b = dpcov::linalg::detail::pole_sums_avx2(p.w.data(), p.lambda.data(), p.origin,
+                                                         p.shift, d2.data(), split, n);
+    ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "trial " << trial;
+    ASSERT_EQ(std::memcmp(d1.data(), d2.data(), d1.size() * sizeof(double)), 0) << trial;
+  }
+}
+
+// The root finder stops once |g| is within (m + 4) eps of the sum of the terms' magnitudes: the
+// pass's error (terms and their sum, in long double for the reference) must stay within it, also
+// where distances near 1e160 make it fall back to one division per pole.
+TEST(SecularPoleSums, AreWithinTheRootFindersRoundingBound) {
+  std::mt19937_64 gen(20261130);
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t n = 1 + trial % 70;
+    const Pass p = make_pass(gen, n, trial % 5 == 2);
+    std::vector<double> delta(static_cast<size_t>(n));
+    const int64_t split = static_cast<int64_t>(gen() % static_cast<uint64_t>(n + 1));
+    const auto both = dpcov::linalg::detail::pole_sums(p.w.data(), p.lambda.data(), p.origin,
+                                                       p.shift, delta.data(), split, n);
+    const double sum_value = both.above.value + both.below.value;
+    const double sum_slope = both.above.slope + both.below.slope;
+    long double value = 0, slope = 0, size = 0, slope_size = 0;
+    for (size_t j = 0; j < delta.size(); ++j) {
+      ASSERT_EQ(delta[j], (p.lambda[j] - p.origin) - p.shift);
+      const long double t = static_cast<long double>(p.w[j]) / delta[j];
+      value += t;
+      slope += t / delta[j];
+      size += std::fabs(t);
+      slope_size += t / delta[j];
+    }
+    const double bound = static_cast<double>(n + 4) * eps;
+    EXPECT_LE(std::fabs(static_cast<double>(sum_value - value)), bound * static_cast<double>(size))
+        << "trial " << trial;
+    EXPECT_LE(std::fabs(static_cast<double>(sum_slope - slope)),
+              bound * static_cast<double>(slope_size))
+        << "trial " << trial;
+  }
 }
 
 }  // namespace

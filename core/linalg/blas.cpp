@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../error.hpp"
+#include "eigh_divide_and_conquer.hpp"
 
 namespace dpcov::linalg {
 
@@ -61,7 +62,10 @@ Matrix multiply(const Matrix &a, const Matrix &b, Trans ta, Trans tb) {
 
 namespace {
 
-SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
+enum class EigenDriver { Mrrr, DivideAndConquer };
+
+SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
+                        EigenDriver driver = EigenDriver::Mrrr) {
   const int64_t n = a.rows();
   // Scaled by a power of two (exact) so that the largest entry is of order 1: dsyevr's MRRR
   // bisection loops without end on some matrices with entries near the ends of the double range.
@@ -76,6 +80,17 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
       for (int64_t i = 0; i < n; ++i) work(i, j) = std::ldexp(work(i, j), -exponent);
   SymmetricEigen out;
   out.values.assign(static_cast<size_t>(n), 0.0);
+  if (driver == EigenDriver::DivideAndConquer) {
+    // dsyevd overwrites the matrix with its eigenvectors.
+    const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', li(n), work.data(), li(n),
+                                           out.values.data());
+    if (info != 0)
+      fail(Status::Numerical, "symmetric eigen-decomposition failed (LAPACK dsyevd info ", info,
+           ")");
+    out.vectors = std::move(work);
+    for (double &value : out.values) value = std::ldexp(value, exponent);
+    return out;
+  }
   if (want_vectors) out.vectors = Matrix(n, n);
   std::vector<lapack_int> support(static_cast<size_t>(2 * n));
   lapack_int found = 0;
@@ -93,6 +108,10 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
 }  // namespace
 
 SymmetricEigen eigh(const Matrix &a) { return eig_impl(a, true); }
+
+SymmetricEigen eigh_divide_and_conquer(const Matrix &a) {
+  return eig_impl(a, true, EigenDriver::DivideAndConquer);
+}
 
 std::vector<double> eigvalsh(const Matrix &a) { return eig_impl(a, false).values; }
 

@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "core/linalg/blas.hpp"
+#include "core/linalg/eigh_divide_and_conquer.hpp"
 #include "core/linalg/secular.hpp"
 #include "core/mechanisms/eigenvector_sampling.hpp"
 #include "core/mechanisms/mechanism.hpp"
@@ -366,7 +367,7 @@ constexpr double kRotationTolerance = 1e-12;
 Matrix forward_thetas(MechanismId mechanism, const Matrix &g, const EigenvectorTranscript &t,
                       double scale, random::Rng &rng) {
   const int64_t d = g.rows(), steps = t.thetas.cols();
-  linalg::SymmetricEigen eig = linalg::eigh(g);
+  linalg::SymmetricEigen eig = linalg::eigh_divide_and_conquer(g);  // as the release
   std::vector<double> mu(eig.values.rbegin(), eig.values.rend());
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);

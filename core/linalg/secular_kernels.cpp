@@ -104,7 +104,14 @@ SplitPoleSums pole_sums_portable(const double *w, const double *lambda, double o
           range_sums(w, lambda, origin, shift, delta, split, m)};
 }
 
-[[gnu::target("avx2")]] SplitPoleSums pole_sums_avx2(const double *w, const double *lambda,
+// Elsewhere than x86 the "AVX2 build" is the portable one, and has_avx2() is false.
+#if defined(__x86_64__) || defined(__i386__)
+#define DPCOV_TARGET_AVX2 [[gnu::target("avx2")]]
+#else
+#define DPCOV_TARGET_AVX2
+#endif
+
+DPCOV_TARGET_AVX2 SplitPoleSums pole_sums_avx2(const double *w, const double *lambda,
                                                      double origin, double shift, double *delta,
                                                      int64_t split, int64_t m) {
   return {range_sums(w, lambda, origin, shift, delta, 0, split),
@@ -112,11 +119,15 @@ SplitPoleSums pole_sums_portable(const double *w, const double *lambda, double o
 }
 
 bool has_avx2() {
+#if defined(__x86_64__) || defined(__i386__)
   static const bool supported = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
   }();
   return supported;
+#else
+  return false;
+#endif
 }
 
 SplitPoleSums pole_sums(const double *w, const double *lambda, double origin, double shift,

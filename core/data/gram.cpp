@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../linalg/panel_gram.hpp"
 #include "../linalg/short_gram.hpp"
 #include "row_bound.hpp"
 
@@ -26,6 +28,10 @@ constexpr int64_t kShortBlockRows = 2048;
 constexpr int64_t kBlockDoubles = int64_t{1} << 15;
 constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
+// Blocks for the panel kernel (core/linalg/panel_gram.hpp) keep at least this many rows, which
+// its per-tile loads and stores of C are small beside; above 256 columns that is more than 2^15
+// doubles (1 MiB at 1000 columns), which measured faster than fewer rows (bench/results/numerics.md).
+constexpr int64_t kPanelMinBlockRows = 128;
 
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
 // public B only, not the entry nor the row count n, which under add/remove is itself private.
@@ -36,8 +42,9 @@ constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
        "allow a smaller bound");
 }
 
-int64_t block_rows_for(int64_t dim, bool short_rows) {
+int64_t block_rows_for(int64_t dim, bool short_rows, bool panels) {
   if (short_rows) return kShortBlockRows;
+  if (panels) return std::max(kPanelMinBlockRows, kBlockDoubles / dim);
   return std::max<int64_t>({1, kBlockDoubles / dim, std::min(kMinBlockRows, kMaxBlockDoubles / dim)});
 }
 
@@ -63,12 +70,17 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   // still cached) when every row is within the bound, else as a scaled copy (clipped rows scaled,
   // dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip path as fast
   // as the plain one: splitting the block at each clipped row would call dsyrk on tiny runs.
-  // Short rows skip both dsyrk and the copy: their kernel scales each row in registers.
+  // Short rows skip both dsyrk and the copy: their kernel scales each row in registers. Wider
+  // rows, where the panel kernel applies, are always copied, bounded as they are packed, so that
+  // its Gram reads them from cache whatever the mix of rows.
   // The chunk's Gram is built in scratch and only added to the running sum once the whole chunk
   // has been validated, so a bad row anywhere leaves the accumulator unchanged.
   std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
   const bool short_rows = linalg::short_gram_applies(a);
-  const int64_t block_rows = block_rows_for(dim_, short_rows);
+  const bool panel_rows = !short_rows && linalg::panel_gram_applies(dim_);
+  const int64_t block_rows = block_rows_for(dim_, short_rows, panel_rows);
+  std::optional<linalg::Panels> panels;
+  if (panel_rows) panels.emplace(std::min(block_rows, a.rows), dim_);
   std::vector<double> sums(static_cast<size_t>(block_rows));
   std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
   std::vector<double> scaled;   // the current block after bounding, in the caller's layout
@@ -85,6 +97,11 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     const ConstMatrixView block = a.row_block(first, count);
     if (short_rows) {
       linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), chunk.data(), dim_);
+      continue;
+    }
+    if (panel_rows) {
+      linalg::pack_rows(block, all_within ? nullptr : factors.data(), *panels);
+      linalg::panel_gram_upper(*panels, count, dim_, chunk.data(), dim_);
       continue;
     }
     if (all_within) {

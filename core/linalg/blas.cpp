@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../error.hpp"
+#include "blas_threads.hpp"
 #include "eigh_divide_and_conquer.hpp"
 
 namespace dpcov::linalg {
@@ -36,6 +37,8 @@ void syrk_upper(ConstMatrixView a, double beta, double *c, int64_t ldc) {
     cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, bi(a.cols), bi(a.rows), 1.0, a.data,
                 bi(a.ld), beta, c, bi(ldc));
 }
+
+int blas_threads() { return openblas_get_num_threads(); }
 
 double nrm2(int64_t n, const double *x, int64_t stride) {
   return cblas_dnrm2(bi(n), x, bi(stride));

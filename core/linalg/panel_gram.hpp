@@ -1,0 +1,50 @@
+// The Gram matrix of a block of rows wider than the short-row kernel's limit, from a copy of the
+// rows packed into panels of eight columns, by an AVX-512 kernel of our own. The rows are bounded
+// as they are packed (each entry f_r x_rj rounded once, as in a scaled copy), so a block with
+// clipped or dropped rows costs what an unclipped one does, and the kernel reads the packed copy
+// from the core's own cache, where dsyrk would pack the caller's rows again (bench/gram_bench:
+// the clip path within 1.1x of a bare dsyrk, which packs from memory once).
+// Used when OpenBLAS runs on one thread; with more, dsyrk spreads a block over them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+
+namespace dpcov::linalg {
+
+// True if the panel kernel takes rows of `cols` columns on this CPU: more than 16 columns (below,
+// core/linalg/short_gram.hpp), AVX-512F present, OpenBLAS on one thread.
+bool panel_gram_applies(int64_t cols);
+
+// Panels for blocks of up to `rows` rows of `cols` columns: ceil(cols / 8) panels of rows x 8
+// doubles, 64-byte aligned, the columns past `cols` zero.
+class Panels {
+ public:
+  Panels(int64_t rows, int64_t cols);
+  double *data() { return data_; }
+  const double *data() const { return data_; }
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  // Doubles from one panel to the next: rows() x 8.
+  int64_t stride() const { return rows_ * 8; }
+
+ private:
+  int64_t rows_ = 0, cols_ = 0;
+  std::vector<double> store_;
+  double *data_ = nullptr;
+};
+
+// Packs the block `a` (either layout, a.rows <= the Panels' rows, a.cols its cols) into `panels`:
+// entry (r, j) is factors[r] a(r, j) rounded once (a(r, j) when factors is null), as
+// data::scale_rows() writes it, so that a clipped row in the panels has the norm the bounding
+// proved (proofs/row_bound.md). Requires panel_gram_applies(a.cols).
+void pack_rows(ConstMatrixView a, const double *factors, Panels &panels);
+
+// C(i, j) += sum_r y(r, i) y(r, j) for i <= j < cols, on the upper triangle of the column-major C
+// (leading dimension ldc), y the `rows` rows packed by pack_rows(). The strictly lower triangle
+// of C is not written. Requires panel_gram_applies(cols).
+void panel_gram_upper(const Panels &panels, int64_t rows, int64_t cols, double *c, int64_t ldc);
+
+}  // namespace dpcov::linalg

@@ -30,7 +30,7 @@ constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 // Blocks for the panel kernel (core/linalg/panel_gram.hpp) keep at least this many rows, which
 // its per-tile loads and stores of C are small beside; above 256 columns that is more than 2^15
-// doubles (1 MiB at 1000 columns), which measured faster than fewer rows (bench/results/numerics.md).
+// doubles (1 MiB at 1000 columns), and measured faster than 256 rows (bench/results/numerics.md).
 constexpr int64_t kPanelMinBlockRows = 128;
 
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
@@ -81,26 +81,33 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   const int64_t block_rows = block_rows_for(dim_, short_rows, panel_rows);
   std::optional<linalg::Panels> panels;
   if (panel_rows) panels.emplace(std::min(block_rows, a.rows), dim_);
+  // Row-major rows are packed as their norms are taken, so the caller's memory is read once.
+  const bool fused = panel_rows && a.layout == Layout::RowMajor;
   std::vector<double> sums(static_cast<size_t>(block_rows));
   std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
   std::vector<double> scaled;   // the current block after bounding, in the caller's layout
   GramCounts added;
   for (int64_t first = 0; first < a.rows; first += block_rows) {
     const int64_t count = std::min(block_rows, a.rows - first);
-    if (short_rows)
+    const ConstMatrixView block = a.row_block(first, count);
+    if (fused)
+      linalg::pack_rows_and_sums(block, *panels, sums.data());
+    else if (short_rows)
       linalg::short_row_sums_of_squares(a, first, count, sums.data());
     else
       data::row_sums_of_squares(a, first, count, sums.data());
     if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
     const bool all_within =
         !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
-    const ConstMatrixView block = a.row_block(first, count);
     if (short_rows) {
       linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), chunk.data(), dim_);
       continue;
     }
     if (panel_rows) {
-      linalg::pack_rows(block, all_within ? nullptr : factors.data(), *panels);
+      if (!fused)
+        linalg::pack_rows(block, all_within ? nullptr : factors.data(), *panels);
+      else if (!all_within)
+        linalg::scale_packed_rows(*panels, count, factors.data());
       linalg::panel_gram_upper(*panels, count, dim_, chunk.data(), dim_);
       continue;
     }

@@ -12,6 +12,14 @@
 #define DPCOV_PANEL_GRAM_AVX512 1
 #endif
 
+// No multiply-add contracted into a fused one: pack_rows_and_sums() reproduces the norm pass's
+// sums of squares bit for bit (core/data/row_bound.cpp compiles the same way).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 namespace dpcov::linalg {
 
 namespace {
@@ -89,6 +97,33 @@ __attribute__((target("avx512f"))) void pack_row_major(ConstMatrixView a, const 
   }
 }
 
+// The row's four interleaved partial sums of squares, lane k of `s` taking the entries j = k mod 4
+// of a whole group of four; the last cols mod 4 entries then go into lane 0 one by one, and the
+// lanes are combined as (s0 + s1) + (s2 + s3): data::row_sums_of_squares()'s order, each square
+// and each addition rounded (no fused multiply-add: this file does not contract).
+__attribute__((target("avx512f"))) void pack_row_with_sum(const double *x, int64_t cols,
+                                                           double *out, int64_t stride,
+                                                           double *sum) {
+  const int64_t panels = panel_count(cols), groups = cols / 4;
+  const auto last = static_cast<__mmask8>((1u << (cols - 8 * (panels - 1))) - 1u);
+  __m256d s = _mm256_setzero_pd();
+  for (int64_t p = 0; p < panels; ++p) {
+    const __mmask8 mask = p + 1 < panels ? static_cast<__mmask8>(0xFF) : last;
+    const __m512d v = _mm512_maskz_loadu_pd(mask, x + 8 * p);
+    _mm512_store_pd(out + p * stride, v);
+    // The masked forms with every lane selected: the unmasked ones trip GCC 12's
+    // -Wmaybe-uninitialized inside its header.
+    const __m256d low = _mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), 0xF, v, 0);
+    const __m256d high = _mm512_mask_extractf64x4_pd(_mm256_setzero_pd(), 0xF, v, 1);
+    if (2 * p < groups) s = _mm256_add_pd(s, _mm256_mul_pd(low, low));
+    if (2 * p + 1 < groups) s = _mm256_add_pd(s, _mm256_mul_pd(high, high));
+  }
+  alignas(32) double lane[4];
+  _mm256_store_pd(lane, s);
+  for (int64_t j = 4 * groups; j < cols; ++j) lane[0] += x[j] * x[j];
+  *sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
 }  // namespace
 
 namespace {
@@ -130,6 +165,26 @@ void pack_rows(ConstMatrixView a, const double *factors, Panels &panels) {
   }
 }
 
+void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums) {
+  if (!kernel_takes(a.cols) || a.layout != Layout::RowMajor || a.cols != panels.cols() ||
+      a.rows > panels.rows())
+    fail(Status::Internal, "pack_rows_and_sums called on rows it does not take");
+  for (int64_t r = 0; r < a.rows; ++r)
+    pack_row_with_sum(a.row(r), a.cols, panels.data() + r * 8, panels.stride(), sums + r);
+}
+
+__attribute__((target("avx512f"))) void scale_packed_rows(Panels &panels, int64_t rows,
+                                                           const double *factors) {
+  const int64_t stride = panels.stride(), count = panel_count(panels.cols());
+  for (int64_t r = 0; r < rows; ++r) {
+    if (factors[r] == 1.0) continue;
+    const __m512d f = _mm512_set1_pd(factors[r]);
+    double *row = panels.data() + r * 8;
+    for (int64_t p = 0; p < count; ++p)
+      _mm512_store_pd(row + p * stride, _mm512_mul_pd(f, _mm512_load_pd(row + p * stride)));
+  }
+}
+
 void panel_gram_upper(const Panels &panels, int64_t rows, int64_t cols, double *c, int64_t ldc) {
   if (!kernel_takes(cols) || cols != panels.cols() || rows > panels.rows())
     fail(Status::Internal, "panel_gram_upper called on rows it does not take");
@@ -152,6 +207,14 @@ bool panel_gram_applies(int64_t) { return false; }
 
 void pack_rows(ConstMatrixView, const double *, Panels &) {
   fail(Status::Internal, "pack_rows is not available on this CPU");
+}
+
+void pack_rows_and_sums(ConstMatrixView, Panels &, double *) {
+  fail(Status::Internal, "pack_rows_and_sums is not available on this CPU");
+}
+
+void scale_packed_rows(Panels &, int64_t, const double *) {
+  fail(Status::Internal, "scale_packed_rows is not available on this CPU");
 }
 
 void panel_gram_upper(const Panels &, int64_t, int64_t, double *, int64_t) {

@@ -42,6 +42,16 @@ class Panels {
 // proved (proofs/row_bound.md). Requires panel_gram_applies(a.cols).
 void pack_rows(ConstMatrixView a, const double *factors, Panels &panels);
 
+// Packs the row-major block `a` unscaled, as pack_rows() with null factors, and writes each row's
+// plain sum of squares into sums[0..a.rows), bit for bit as data::row_sums_of_squares() forms it
+// (the order proofs/row_bound.md bounds): the caller's rows are read once, and the panels are in
+// cache for scale_packed_rows() and the kernel. Requires panel_gram_applies(a.cols).
+void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums);
+
+// Multiplies each packed row r < rows whose factors[r] is not 1 by it, rounding each entry once:
+// the panels then hold what pack_rows() with these factors writes.
+void scale_packed_rows(Panels &panels, int64_t rows, const double *factors);
+
 // C(i, j) += sum_r y(r, i) y(r, j) for i <= j < cols, on the upper triangle of the column-major C
 // (leading dimension ldc), y the `rows` rows packed by pack_rows(). The strictly lower triangle
 // of C is not written. Requires panel_gram_applies(cols).

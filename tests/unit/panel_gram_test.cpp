@@ -118,6 +118,34 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(int64_t{17}, int64_t{24}, int64_t{25}, int64_t{100},
                                          int64_t{131})));
 
+// The fused pass gives the norm pass's sums of squares bit for bit (each width mod 4, huge and
+// subnormal entries: the clip decisions are the same), and the panels pack_rows() writes, before
+// and after scale_packed_rows().
+TEST(PanelGram, FusedPassHasTheNormPassSumsAndTheScaledCopy) {
+  if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
+  for (const int64_t d : {17, 18, 19, 20, 24, 31, 100, 131}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const int64_t n = 29;
+    auto data = random_rows(n, d, Layout::RowMajor, 3, 1.0, static_cast<uint64_t>(d) + 7);
+    data.at(1, d - 1) = 1e300;
+    data.at(2, d - 2) = 4.9e-320;
+    data.at(4, 0) = 1e-160;
+    for (int64_t j = 0; j < d; ++j) data.at(6, j) = 1e-200 * static_cast<double>(j + 1);
+    std::vector<double> want_sums(static_cast<size_t>(n)), sums(static_cast<size_t>(n));
+    data::row_sums_of_squares(data.view(), 0, n, want_sums.data());
+    const auto factors = mixed_factors(n);
+    linalg::Panels want(n, d), got(n, d);
+    linalg::pack_rows(data.view(), nullptr, want);
+    linalg::pack_rows_and_sums(data.view(), got, sums.data());
+    const size_t size = static_cast<size_t>(want.stride() * ((d + 7) / 8));
+    for (int64_t r = 0; r < n; ++r) ASSERT_TRUE(same_bits(sums[r], want_sums[r])) << "row " << r;
+    for (size_t k = 0; k < size; ++k) ASSERT_TRUE(same_bits(got.data()[k], want.data()[k])) << k;
+    linalg::pack_rows(data.view(), factors.data(), want);
+    linalg::scale_packed_rows(got, n, factors.data());
+    for (size_t k = 0; k < size; ++k) ASSERT_TRUE(same_bits(got.data()[k], want.data()[k])) << k;
+  }
+}
+
 // Rows normalised to B, rows of norm exactly B (B e_1 and (1.5, 2) at B = 2.5), rows over B,
 // huge (1e300) and subnormal rows, zero rows, through the accumulator on the panel kernel, in
 // both layouts: the same counts as the dsyrk path (OpenBLAS on two threads), the same matrix to

@@ -135,6 +135,18 @@ class Tally:
         return float(np.median(self.widths)) if self.widths else float("nan")
 
 
+def recomputed(est) -> np.ndarray:
+    """Every interval the fit's method computes, from a fresh stream of its seed; the printed
+    ones where that stream's bootstrap refuses (a fit at the edge of what X'X~ supports: a few
+    of the bootstrap's worlds not positive definite) or where no method answered."""
+    if est.interval_method_ is None:
+        return est.conf_int_
+    try:
+        return est.noise_aware_intervals()[2]
+    except dpcov.DpcovError:
+        return est.conf_int_
+
+
 def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
     printed, computed = Tally(target), Tally(target)
     for r in range(fits):
@@ -147,8 +159,7 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
             printed.add(est.conf_int_)
             # Every interval the method computed, the inconclusive ones too (printed as NaN):
             # the coverage of the method, apart from the rule that decides what is printed.
-            computed.add(est.noise_aware_intervals()[2] if est.interval_method_ is not None
-                         else est.conf_int_)
+            computed.add(recomputed(est))
     tally = computed if unconditional else printed
     return {"model": model, "n": n, "d": d, "epsilon": eps, "fits": fits,
             "printed": printed.printed / fits, "intervals": tally.counted,

@@ -1,0 +1,133 @@
+"""Diagnostics of AdaSSP's small-n posterior (proofs/adassp_posterior.md) on the releases of
+bench/interval_coverage.py's default fits (fit r: noise seed r, data seed 10^6 + r).
+
+Usage (from the repository root, after building):
+    DPCOV_LIBRARY=build/capi/libdpcov.so PYTHONPATH=bindings/python:bench \\
+        /usr/bin/python3 bench/posterior_diagnostics.py information --model gaussian --n 500 --d 3
+    ... posterior_diagnostics.py mixing --model heavy --n 500 --d 10 --draws 999,2997
+
+information: per coefficient, what the release says about it and how the posterior's intervals
+behave: the signal-to-noise ratios of the released statistics at the truth (G_jj / s_g and
+|(G beta)_j| / s_c, from 10^6 rows of the model), the coverage of the computed intervals, the
+median width in units of 2 R_j, and the spread of z = (posterior median - truth) / posterior sd
+over fits, the midpoint of the interval standing for the median (1 for intervals whose width matches the point's sampling spread; below 1, wider).
+
+mixing: K chains (noise seeds 1..K of the posterior, same release) per fit and chain length;
+from each chain's posterior median and standard deviation, the potential scale reduction
+R = sqrt((W + B) / W) (W the mean within-chain variance, B the variance of the chains'
+medians) and an effective sample size per chain W / B (from medians, whose sampling variance is
+about pi / 2 times the mean's for a normal posterior: a lower estimate), and seconds per chain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import warnings
+
+import numpy as np
+
+import dpcov
+from dpcov.adassp import adassp_intervals
+from dpcov.rng import Rng
+import interval_coverage as ic
+
+
+def release(model, n, d, eps, r, c_y):
+    """The default fit's AdaSSP release (fit r) and its data."""
+    x, y = ic.mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
+    est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
+                                        label_bound=1.0, random_state=r)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(x, y)
+    return est
+
+
+def population_gram(model, d, c_y, target, rows=1_000_000):
+    """E[x x'] n-free and E[x y] of the mapped model with the intercept: G / n and G beta / n."""
+    x, y = ic.mapped(model, rows, d, np.random.default_rng(5), c_y)
+    a = np.column_stack([np.ones(rows), x])
+    return a.T @ a / rows, a.T @ a @ target / rows
+
+
+def information(args, c_y, target):
+    gram, u = population_gram(args.model, args.d, c_y, target)
+    hits, widths, z = [], [], []
+    rec = None
+    for r in range(args.fits):
+        est = release(args.model, args.n, args.d, args.eps, r, c_y)
+        if est.interval_method_ != "posterior":
+            continue
+        rec = est.receipt_
+        se, _, ci = est.noise_aware_intervals()
+        mid = 0.5 * (ci[:, 0] + ci[:, 1])
+        hits.append((ci[:, 0] <= target) & (target <= ci[:, 1]))
+        widths.append(ci[:, 1] - ci[:, 0])
+        z.append((mid - target) / se)
+    if rec is None:
+        print("no fit answered by the posterior")
+        return
+    p = args.d + 1
+    b = math.sqrt(rec.bound ** 2 - 1.0)
+    half = np.array([rec.bound_y] + [rec.bound_y / b] * args.d)
+    print(f"{args.model} n = {args.n} d = {args.d} epsilon = {args.eps}: {len(hits)} fits "
+          f"answered by the posterior; s_g = {rec.sigma_gram:.3g}, s_c = {rec.sigma_cross:.3g}")
+    print("| coefficient | truth | truth / R_j | G_jj / s_g | abs((G beta)_j) / s_c | coverage "
+          "| median width / 2 R_j | sd of z |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    hits, widths, z = np.array(hits), np.array(widths), np.array(z)
+    for j in range(p):
+        print(f"| {'intercept' if j == 0 else f'x{j}'} | {target[j]:.3f} | "
+              f"{target[j] / half[j]:.2f} | {args.n * gram[j, j] / rec.sigma_gram:.2f} | "
+              f"{args.n * abs(u[j]) / rec.sigma_cross:.2f} | {hits[:, j].mean():.3f} | "
+              f"{np.median(widths[:, j]) / (2 * half[j]):.2f} | {np.std(z[:, j]):.2f} |")
+
+
+def mixing(args, c_y, target):
+    print("| draws | fits | max R over coefficients (median over fits) | min ESS per chain "
+          "(median over fits) | seconds per chain |")
+    print("| --- | --- | --- | --- | --- |")
+    for draws in (int(v) for v in args.draws.split(",")):
+        worst_r, worst_ess, seconds = [], [], []
+        for r in range(args.fits):
+            est = release(args.model, args.n, args.d, args.eps, r, c_y)
+            if est.interval_method_ != "posterior":
+                continue
+            rows = est._inference_rows(est.n_samples_)
+            med, var = [], []
+            for k in range(args.chains):
+                t = time.perf_counter()
+                a = adassp_intervals(est.release_, rows, Rng(1000 + k, 2), 0, 0.95, draws)
+                seconds.append(time.perf_counter() - t)
+                med.append(a.coefficients)
+                var.append(a.std_errors ** 2)
+            w = np.mean(var, axis=0)
+            bvar = np.var(med, axis=0, ddof=1)
+            worst_r.append(float(np.max(np.sqrt((w + bvar) / w))))
+            worst_ess.append(float(np.min(w / bvar)))
+        print(f"| {draws} | {len(worst_r)} | {np.median(worst_r):.3f} | "
+              f"{np.median(worst_ess):.0f} | {np.median(seconds):.2f} |", flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=("information", "mixing"))
+    ap.add_argument("--model", default="gaussian")
+    ap.add_argument("--n", type=int, default=500)
+    ap.add_argument("--d", type=int, default=3)
+    ap.add_argument("--eps", type=float, default=1.0)
+    ap.add_argument("--fits", type=int, default=20)
+    ap.add_argument("--chains", type=int, default=4)
+    ap.add_argument("--draws", default="999,2997")
+    args = ap.parse_args(argv)
+    c_y = ic.label_range(args.model, args.d)
+    target = ic.truth(args.model, args.d, c_y, rows=1_000_000)
+    (information if args.what == "information" else mixing)(args, c_y, target)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

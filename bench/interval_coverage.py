@@ -147,9 +147,9 @@ def recomputed(est) -> np.ndarray:
         return est.conf_int_
 
 
-def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
+def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, first=0):
     printed, computed = Tally(target), Tally(target)
-    for r in range(fits):
+    for r in range(first, first + fits):
         x, y = mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
         est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
                                             label_bound=1.0, random_state=r, **options)
@@ -173,6 +173,8 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fits", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0,
+                    help="the first fit's index r (fits r, r + 1, ...: their seeds as above)")
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--n", default="500,2000,10000,50000")
     ap.add_argument("--d", default="3,10")
@@ -208,7 +210,7 @@ def main(argv=None) -> int:
             for n in (int(float(v)) for v in args.n.split(",")):
                 for eps in (float(v) for v in args.eps.split(",")):
                     row = cell(model, n, d, eps, args.fits, target, c_y, options,
-                               args.unconditional)
+                               args.unconditional, args.first)
                     rows.append(row)
                     print(f"| {model} | {n} | {d} | {eps:g} | {row['printed']:.2f} | "
                           f"{row['coverage']:.3f} | {row['worst_coefficient']:.3f} | "

@@ -859,6 +859,9 @@ PROTOTYPES = {
                                            Address(c_double), c_int64, Address(c_int64),
                                            POINTER(RowRefusalC)]),
     "dpcov_gram_finish_units": (c_int32, [c_void_p]),
+    "dpcov_unit_rows_keep": (c_int32, [c_void_p, c_int64, c_int32, c_int64, c_int64,
+                                       Address(c_double), c_int64, Address(c_int64),
+                                       Address(c_double), c_int64, c_int64, Address(c_int64)]),
     # rng.h
     "dpcov_rng_create_from_entropy": (c_int32, [POINTER(c_void_p)]),
     "dpcov_rng_create_seeded": (c_int32, [POINTER(c_void_p), c_uint64, c_uint64]),

@@ -489,6 +489,50 @@ DPCOV_API dpcov_status dpcov_gram_add_unit_rows(dpcov_gram *gram, dpcov_rng *rng
  */
 DPCOV_API dpcov_status dpcov_gram_finish_units(dpcov_gram *gram);
 
+/**
+ * The rows the zCDP row mechanisms (Dong-Liang-Yi, CoinPress, CoinPress mean: dpcov/row_passes.h)
+ * take from privacy units: exactly k rows per unit, so that their n = k U is public with the
+ * number of units U and a unit's rows all replaced are k rows replaced (the mechanism then runs at
+ * the row-level rho of dpcov_unit_row_rho()). Of each unit, the rows kept by the accumulators'
+ * sampler (a uniformly random k-subset of its rows by reservoir sampling with @p rng, or all of
+ * them), then zero rows up to k. The rows are those of whole units, as for
+ * dpcov_gram_add_unit_rows() (each unit's rows contiguous, the units in increasing order of id);
+ * a call holds every row of its units, for a unit continued in another call would keep up to k
+ * rows per call. Memory is the call's rows and its output: with more rows than memory, call it
+ * once per group of whole units, the groups' ids increasing. Draw the rows once and give every
+ * pass of the mechanism the same ones (proofs/unit_group_privacy.md, "Row mechanisms").
+ * @param rng      the release's generator (dpcov/rng.h); not retained. Thread-safety as its own.
+ *                 Draws are consumed: one bounded uniform integer per row beyond the k-th of its
+ *                 unit, none when no unit has more than k rows.
+ * @param max_rows_per_unit  k, in [1, 2^20].
+ * @param layout   ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, of @p a and of @p out.
+ * @param rows     number of rows, >= 0 (0: nothing drawn or written, and @p a, @p units and
+ *                 @p out may then be NULL).
+ * @param cols     columns, >= 1.
+ * @param a        the raw rows, finite; not retained.
+ * @param lda      leading dimension (>= cols for row-major, >= max(1, rows) for column-major).
+ * @param units    @p rows unit ids, non-decreasing (each unit's rows contiguous); not retained.
+ * @param out      receives k U rows of @p cols columns, unit after unit in increasing order of
+ *                 id, each unit's kept rows then its zero rows; must not overlap @p a.
+ * @param out_rows k times the number of units in @p units (count the runs of equal ids).
+ * @param ldout    leading dimension of @p out (>= cols row-major, >= max(1, out_rows)
+ *                 column-major).
+ * @param truncated receives the rows left out by the k limit: curator diagnostics, never
+ *                 published (the zero rows added are out_rows - rows + *truncated).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (cols, rows or out_rows
+ *         negative, out_rows not k U), ::DPCOV_E_LAYOUT, ::DPCOV_E_INVALID_ARGUMENT (k outside
+ *         [1, 2^20], a unit id below the previous row's, naming the row), ::DPCOV_E_NON_FINITE
+ *         (naming the row and column), ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM. Everything is
+ *         checked before the first draw, and @p out and @p truncated are written after the last:
+ *         on failure they are untouched and nothing is drawn.
+ * @proof proofs/unit_group_privacy.md
+ */
+DPCOV_API dpcov_status dpcov_unit_rows_keep(dpcov_rng *rng, int64_t max_rows_per_unit,
+                                            int32_t layout, int64_t rows, int64_t cols,
+                                            const double *a, int64_t lda, const int64_t *units,
+                                            double *out, int64_t out_rows, int64_t ldout,
+                                            int64_t *truncated);
+
 #ifdef __cplusplus
 }
 #endif

@@ -58,12 +58,18 @@ def coinpress_plan(n: int, dim: int, k_bound: float, rho: float | None = None,
 
 def coinpress_release(rows, k_bound: float, rng, rho: float | None = None,
                       steps: int | None = None, beta: float | None = None,
-                      delta: float | None = None) -> CoinpressRelease:
+                      delta: float | None = None, privacy_unit=None,
+                      max_rows_per_unit: int | None = None) -> CoinpressRelease:
     """The rho-zCDP CoinPress estimate of the covariance of the zero-mean n x d ``rows``, given
     the public prior I <= Sigma <= ``k_bound`` I (``dpcov_coinpress_release``). The result is a
     new d x d array in the storage order of ``rows``. An active
     :class:`~dpcov.BudgetAccountant` is checked with the plan before any noise is drawn and
-    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
+    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise).
+    ``privacy_unit`` and ``max_rows_per_unit``: as for :func:`dpcov.dly_release`."""
+    if privacy_unit is not None:
+        from .unit_rows import unit_release  # it builds on this module
+        return unit_release(coinpress_release, rows, privacy_unit, max_rows_per_unit, rng, rho,
+                            delta, k_bound=k_bound, steps=steps, beta=beta)
     x = _arrays.matrix(rows, "rows")
     budget = active_accountant()
     planned = None
@@ -125,12 +131,20 @@ def coinpress_mean_plan(n: int, dim: int, radius: float, rho: float | None = Non
 
 def coinpress_mean_release(rows, radius: float, rng, centre=None, rho: float | None = None,
                            scale: float | None = None, steps: int | None = None,
-                           beta: float | None = None,
-                           delta: float | None = None) -> CoinpressMeanRelease:
+                           beta: float | None = None, delta: float | None = None,
+                           privacy_unit=None,
+                           max_rows_per_unit: int | None = None) -> CoinpressMeanRelease:
     """The rho-zCDP CoinPress estimate of the mean of the n x d ``rows``, given the public priors
     ||mu - centre|| <= ``radius`` (``centre`` None: the origin) and Cov <= ``scale``^2 I
     (``dpcov_coinpress_mean_release``). An active :class:`~dpcov.BudgetAccountant` is checked
-    with the plan before any noise is drawn and charged after."""
+    with the plan before any noise is drawn and charged after. ``privacy_unit`` and
+    ``max_rows_per_unit``: as for :func:`dpcov.dly_release` (the mean is the kept rows' sum
+    over k U, zero rows included)."""
+    if privacy_unit is not None:
+        from .unit_rows import unit_release  # it builds on this module
+        return unit_release(coinpress_mean_release, rows, privacy_unit, max_rows_per_unit, rng,
+                            rho, delta, radius=radius, centre=centre, scale=scale, steps=steps,
+                            beta=beta)
     x = _arrays.matrix(rows, "rows")
     c = None if centre is None else _arrays.vector(centre, "centre", x.cols)
     budget = active_accountant()

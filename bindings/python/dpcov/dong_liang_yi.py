@@ -62,11 +62,18 @@ def dly_plan(n: int, dim: int, variant: str = "adaptive", rho: float | None = No
 
 def dly_release(rows, rng, variant: str = "adaptive", rho: float | None = None,
                 radius: float | None = None, beta: float | None = None,
-                delta: float | None = None) -> DlyRelease:
+                delta: float | None = None, privacy_unit=None,
+                max_rows_per_unit: int | None = None) -> DlyRelease:
     """The rho-zCDP estimate of X^T X / n for the n x d ``rows`` of norm <= ``radius``
     (``dpcov_dly_release``); a new d x d array in the storage order of ``rows``. An active
     :class:`~dpcov.BudgetAccountant` is checked with the plan before any noise is drawn and
-    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise)."""
+    charged after (rho under zCDP accounting, the receipt's (epsilon, delta) otherwise).
+    ``privacy_unit`` (one id per row) with ``max_rows_per_unit`` k: rho-zCDP for units under
+    replace-one, through :func:`dpcov.zcdp_unit_release` (``rho`` and ``delta`` required)."""
+    if privacy_unit is not None:
+        from .unit_rows import unit_release  # it builds on this module
+        return unit_release(dly_release, rows, privacy_unit, max_rows_per_unit, rng, rho, delta,
+                            variant=variant, radius=radius, beta=beta)
     x = _arrays.matrix(rows, "rows")
     budget = active_accountant()
     planned = None

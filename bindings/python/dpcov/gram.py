@@ -112,19 +112,38 @@ def constant_column_norm_bound(constant: float, bound: float) -> float:
 
 def unit_ids(privacy_unit) -> tuple:
     """``(order, ids)`` for the privacy-unit column ``privacy_unit`` (one value per row, of any
-    type numpy compares: integers, strings): a stable order of the rows that puts each unit's
+    hashable type: integers, strings, tuples): a stable order of the rows that puts each unit's
     rows together, units in order of their first row, and the int64 id of each row in that
-    order (0, 1, ... per unit). The grouping is in memory, as the rows already are."""
-    values = np.asarray(privacy_unit)
-    if values.ndim != 1:
-        raise ValueError(f"privacy_unit must be one value per row, got shape {values.shape}")
-    _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-    # Units numbered by their first row, so that a dataset already grouped keeps its order.
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int64)
-    ids = rank[inverse.reshape(-1)]
+    order (0, 1, ... per unit). The grouping is in memory, as the rows already are: O(n log n)."""
+    values = _unit_values(privacy_unit)
+    try:
+        _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+        # Units numbered by their first row, so that a dataset already grouped keeps its order.
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int64)
+        ids = rank[inverse.reshape(-1)]
+    except TypeError:  # values numpy cannot order (mixed types): numbered by hashing instead
+        codes: dict = {}
+        ids = np.fromiter((codes.setdefault(v, len(codes)) for v in values), dtype=np.int64,
+                          count=len(values))
     order = np.argsort(ids, kind="stable")
     return order, np.ascontiguousarray(ids[order], dtype=np.int64)
+
+
+def _unit_values(privacy_unit) -> np.ndarray:
+    """The unit column as a 1-D array: as numpy reads it, or one object per row when numpy would
+    read the values as a table (tuples)."""
+    if isinstance(privacy_unit, np.ndarray):
+        values = privacy_unit
+    else:
+        values = np.asarray(privacy_unit)
+        if values.ndim != 1:
+            values = np.empty(len(privacy_unit), dtype=object)
+            for i, value in enumerate(privacy_unit):
+                values[i] = value
+    if values.ndim != 1:
+        raise ValueError(f"privacy_unit must be one value per row, got shape {values.shape}")
+    return values
 
 
 def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, policy="clip",

@@ -7,45 +7,35 @@ chosen once, before the mechanism's passes."""
 
 from __future__ import annotations
 
+from ctypes import byref, c_int64
+
 import numpy as np
 
+from . import _arrays
+from ._lib import C, _check
 from .coinpress import zcdp_epsilon
+from .gram import unit_ids
 from .ledger import ZcdpCharge, _active, active_accountant, charged_if_drawn
 from .unit_budget import unit_row_rho
 
 
-def _uniform_below(rng, n: int) -> int:
-    """A uniform integer in [0, n): draws at or above the largest multiple of n below 2^64 are
-    drawn again (as the command line's io/unit_rows.cpp)."""
-    limit = (1 << 64) - (1 << 64) % n
-    while True:
-        u = rng.next_u64()
-        if u < limit:
-            return u % n
-
-
 def keep_unit_rows(rows, privacy_unit, max_rows_per_unit: int, rng) -> tuple[np.ndarray, int]:
-    """The k U rows the units of ``privacy_unit`` (one id per row) keep, units in order of first
-    appearance, and U."""
+    """The k U rows the units of ``privacy_unit`` (one id per row, of any hashable type) keep,
+    units in order of first appearance, and U: the rows grouped by a stable sort, then one call
+    of the library's policy (``dpcov_unit_rows_keep``), the command line's too."""
     x = np.asarray(rows, dtype=float)
-    ids = np.asarray(privacy_unit)
-    if x.ndim != 2 or ids.shape != (x.shape[0],):
+    order, ids = unit_ids(privacy_unit)
+    if x.ndim != 2 or len(ids) != x.shape[0]:
         raise ValueError("privacy_unit must hold one id per row of the 2-d rows")
+    units = int(ids[-1]) + 1 if len(ids) else 0
     k = int(max_rows_per_unit)
-    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    kept = []
-    for unit in np.argsort(first, kind="stable"):
-        members = np.flatnonzero(inverse == unit)
-        if len(members) > k:
-            order = list(members)
-            for i in range(k):
-                j = i + _uniform_below(rng, len(order) - i)
-                order[i], order[j] = order[j], order[i]
-            members = np.array(order[:k])
-        block = np.zeros((k, x.shape[1]))
-        block[:len(members)] = x[members]
-        kept.append(block)
-    return (np.vstack(kept) if kept else np.zeros((0, x.shape[1]))), len(kept)
+    m = _arrays.matrix(np.ascontiguousarray(x[order]), "rows", layout=_arrays.ROW_MAJOR)
+    out = _arrays.empty(units * k if k > 0 else 0, x.shape[1], _arrays.ROW_MAJOR)
+    truncated = c_int64()
+    _check(C.dpcov_unit_rows_keep(rng, k, m.layout, m.rows, m.cols, m.ptr, m.ld,
+                                  _arrays.ptr(ids), out.ptr, out.array.shape[0], out.ld,
+                                  byref(truncated)))
+    return out.array, units
 
 
 def zcdp_unit_release(release, rows, privacy_unit, max_rows_per_unit: int, rng, rho: float,
@@ -74,3 +64,13 @@ def zcdp_unit_release(release, rows, privacy_unit, max_rows_per_unit: int, rng, 
                           privacy_unit={"max_rows_per_unit": int(max_rows_per_unit),
                                         "row_rho": row_rho})
     return result
+
+
+def unit_release(release, rows, privacy_unit, max_rows_per_unit, rng, rho, delta, **settings):
+    """The ``privacy_unit=`` path of :func:`dpcov.dly_release`, :func:`dpcov.coinpress_release`
+    and :func:`dpcov.coinpress_mean_release`: :func:`zcdp_unit_release` with their settings."""
+    if max_rows_per_unit is None or rho is None or delta is None:
+        raise ValueError("privacy_unit needs max_rows_per_unit (k, the rows kept per unit), rho "
+                         "and delta: the unit-level budget")
+    return zcdp_unit_release(release, rows, privacy_unit, max_rows_per_unit, rng, rho, delta,
+                             **settings)

@@ -68,3 +68,77 @@ def test_a_unit_release_runs_at_rho_over_k_squared_and_charges_the_units_rho():
         assert out.receipt["privacy_unit"]["row_rho"] == pytest.approx(0.2 / 9, rel=1e-15)
         assert out.receipt["n"] == 36
         assert budget.spent.charges == 1 and budget.spent.rho == 0.2
+
+
+def test_units_are_grouped_in_order_of_first_appearance_whatever_their_type():
+    rows, names, sizes = people()
+    shuffle = np.random.default_rng(8).permutation(len(names))
+    with dpcov.Rng(seed=2) as rng:
+        kept, units = dpcov.unit_rows.keep_unit_rows(rows[shuffle], names[shuffle], 3, rng)
+    assert units == 12
+    order = list(dict.fromkeys(names[shuffle]))
+    for i, name in enumerate(order):
+        own = rows[names == name]
+        block = kept[3 * i:3 * i + 3]
+        assert all(not r.any() or any(np.array_equal(r, o) for o in own) for r in block)
+        assert sum(1 for r in block if r.any()) == min(len(own), 3)
+    # Integer ids in the same order of first appearance: the same rows kept.
+    codes = np.unique(names[shuffle], return_inverse=True)[1] * 5 + 1
+    with dpcov.Rng(seed=2) as rng:
+        again, _ = dpcov.unit_rows.keep_unit_rows(rows[shuffle], codes, 3, rng)
+    np.testing.assert_array_equal(again, kept)
+
+
+UNIT_RELEASES = [(dpcov.dly_release, {"variant": "gauss", "radius": 1.0}),
+                 (dpcov.coinpress_release, {"k_bound": 4.0}),
+                 (dpcov.coinpress_mean_release, {"radius": 2.0})]
+
+
+def test_the_row_releases_take_privacy_unit_as_zcdp_unit_release_does():
+    rows, names, _ = people()
+    for release, settings in UNIT_RELEASES:
+        with dpcov.BudgetAccountant(epsilon=5.0, delta=1e-5, accounting="zcdp") as budget:
+            with dpcov.Rng(seed=1) as rng:
+                out = release(rows, rng=rng, rho=0.2, delta=1e-6, privacy_unit=names,
+                              max_rows_per_unit=3, **settings)
+        assert budget.spent.charges == 1 and budget.spent.rho == 0.2
+        with dpcov.Rng(seed=1) as rng:
+            same = dpcov.zcdp_unit_release(release, rows, names, 3, rng, rho=0.2, delta=1e-6,
+                                           **settings)
+        np.testing.assert_array_equal(out[0], same[0])
+        assert out.receipt == same.receipt
+        assert out.receipt["rho"] == 0.2 and out.receipt["n"] == 36
+        assert out.receipt["privacy_unit"]["max_rows_per_unit"] == 3
+        # Nothing data-dependent: other rows (and other unit sizes) of 12 units, the same receipt.
+        other, other_names, _ = people(seed=9)
+        with dpcov.Rng(seed=1) as rng:
+            moved = release(other, rng=rng, rho=0.2, delta=1e-6, privacy_unit=other_names,
+                            max_rows_per_unit=3, **settings)
+        assert moved.receipt == out.receipt
+
+
+def test_privacy_unit_needs_k_rho_and_delta():
+    rows, names, _ = people()
+    with dpcov.Rng(seed=1) as rng:
+        with pytest.raises(ValueError):
+            dpcov.dly_release(rows, rng, variant="gauss", radius=1.0, rho=0.2, delta=1e-6,
+                              privacy_unit=names)
+        with pytest.raises(ValueError):
+            dpcov.coinpress_release(rows, 4.0, rng, delta=1e-6, privacy_unit=names,
+                                    max_rows_per_unit=2)
+        with pytest.raises(dpcov.DpcovError):
+            dpcov.coinpress_mean_release(rows, 2.0, rng, rho=0.2, delta=1e-6,
+                                         privacy_unit=names, max_rows_per_unit=0)
+
+
+def test_units_of_any_hashable_type_group_as_their_codes():
+    rows, names, _ = people()
+    codes = np.unique(names, return_inverse=True)[1]
+    tuples = [("p", int(c)) for c in codes]
+    mixed = np.array([int(c) if c % 2 else f"p{c}" for c in codes], dtype=object)
+    kept = []
+    for ids in (codes, tuples, mixed):
+        with dpcov.Rng(seed=4) as rng:
+            kept.append(dpcov.unit_rows.keep_unit_rows(rows, ids, 2, rng)[0])
+    np.testing.assert_array_equal(kept[0], kept[1])
+    np.testing.assert_array_equal(kept[0], kept[2])

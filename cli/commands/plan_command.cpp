@@ -1,5 +1,6 @@
 #include "plan_command.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -31,6 +32,8 @@ struct PlanOptions {
   std::optional<double> label_bound;  // adassp: |y| <= B_Y
   double level = 0.95;                // of the regression forecast's interval
   double fill = 1.0;                  // of the forecast's reference design
+  std::string privacy_unit;           // the zCDP row mechanisms: --privacy-unit COLUMN
+  int64_t max_rows_per_unit = 0;      // --max-rows-per-unit K
 
   ForecastRequest forecast() const { return {static_cast<double>(rows), level, fill}; }
 };
@@ -70,8 +73,17 @@ void run_zcdp_plan(const PlanOptions &o) {
   z.steps = o.steps;
   z.mean_radius = o.mean_radius;
   z.center = o.center;
+  z.privacy_unit = o.privacy_unit;
+  z.max_rows_per_unit = o.max_rows_per_unit;
   const double rho = zcdp_checked_rho(z);
-  nlohmann::ordered_json plan = plan_zcdp(z, rho, o.dims, o.rows).receipt;
+  // With units --rows counts them (U, public under unit replace-one) and the mechanism runs on
+  // their k U rows at the rows' rho, as the release does.
+  const int64_t k = o.privacy_unit.empty() ? 1 : o.max_rows_per_unit;
+  const double row_rho = zcdp_unit_row_rho(z, rho);
+  if (o.rows > INT64_MAX / k)
+    fail(kExitUsage, "--rows ", o.rows, " units of ", k, " rows overflow a 64-bit count");
+  nlohmann::ordered_json plan = plan_zcdp(z, row_rho, o.dims, k * o.rows).receipt;
+  if (!o.privacy_unit.empty()) state_unit_budget(plan, z, rho);
   plan["library_version"] = dpcov_version_string();
   print_plan(plan, o.json);
 }
@@ -111,7 +123,12 @@ void run_adassp_plan(const PlanOptions &o) {
 }
 
 void run_plan(const PlanOptions &o) {
+  if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
+    fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_zcdp_plan(o);
+  if (!o.privacy_unit.empty())
+    fail(kExitUsage, "plan --privacy-unit applies to dly_*, coinpress and coinpress_mean; the "
+         "Gram mechanisms' unit plans are made by the release (docs/privacy-units.md)");
   if (o.mechanism.mechanism == "adassp") return run_adassp_plan(o);
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
@@ -159,7 +176,9 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--dims", options->dims, "Number of columns d")
       ->required()
       ->check(CLI::PositiveNumber);
-  command->add_option("--rows", options->rows, "Number of rows n (>= 1 for the zCDP mechanisms)")
+  command->add_option("--rows", options->rows,
+                      "Number of rows n (>= 1 for the zCDP mechanisms; with --privacy-unit the "
+                      "number of units U, and n = K U)")
       ->required()
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--json", options->json, "Print the receipt as JSON");
@@ -171,6 +190,12 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   command->add_option("--fill", options->fill,
                       "The forecast's reference design: the rows' mean squared norm over the "
                       "squared bound, in (0, 1] (default 1: rows on the bound)");
+  command->add_option("--privacy-unit", options->privacy_unit,
+                      "dly_*, coinpress, coinpress_mean: the release's unit column; the plan is "
+                      "then per unit (exactly --max-rows-per-unit rows each, at rho / K^2 per "
+                      "row; docs/privacy-units.md)");
+  command->add_option("--max-rows-per-unit", options->max_rows_per_unit,
+                      "With --privacy-unit: K, the rows each unit keeps (1 to 2^20)");
   add_numerics_option(*command, options->numerics);
   add_zcdp_options(*command, options->k_bound, options->steps, options->mean_radius,
                    options->center);

@@ -354,18 +354,6 @@ LedgerCharge zcdp_release_charge(const ZcdpReleaseOptions &o, double rho) {
   return LedgerCharge::zcdp(id, rho, epsilon, *o.mechanism.delta);
 }
 
-// The rho the mechanism runs at on the rows: with units, rho / k^2 (a unit replaced is k rows
-// replaced; dpcov_unit_row_rho), else rho. Checked before any row is read.
-double unit_row_rho(const ZcdpReleaseOptions &o, double rho) {
-  if (o.privacy_unit.empty()) return rho;
-  double out = 0.0;
-  library_check_parameters(dpcov_unit_row_rho(DPCOV_NEIGHBOUR_REPLACE_ONE,
-                                              DPCOV_NEIGHBOUR_REPLACE_ONE, o.max_rows_per_unit,
-                                              rho, &out),
-                           "the per-row rho of the privacy units");
-  return out;
-}
-
 // The steps before any row is read: the input opened (spooled if it cannot be read again: every
 // release here reads it once per pass), the ledger checked against the release's charge, the generator and the
 // guard that charges a failure after the first draw. With --privacy-unit the input is read once,
@@ -403,16 +391,7 @@ struct ZcdpRun {
 void state_units(nlohmann::ordered_json &sidecar, nlohmann::ordered_json &curator,
                  const ZcdpReleaseOptions &o, const ZcdpRun &run, double rho) {
   if (o.privacy_unit.empty()) return;
-  double epsilon = 0.0;
-  library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the unit-level epsilon");
-  sidecar["privacy_unit"] = {{"column", o.privacy_unit},
-                             {"max_rows_per_unit", o.max_rows_per_unit},
-                             {"rows_per_unit", "exactly k: a random k of a unit's rows, or all "
-                                               "of them and zero rows up to k"},
-                             {"row_rho", sidecar["rho"]},
-                             {"proof", "proofs/unit_group_privacy.md"}};
-  sidecar["rho"] = rho;
-  sidecar["epsilon"] = epsilon;
+  state_unit_budget(sidecar, o, rho);
   curator["units"] = run.units.units;
   curator["rows_truncated_by_max_rows_per_unit"] = run.units.truncated;
   curator["zero_rows_padding_units"] = run.units.padded;
@@ -443,7 +422,7 @@ nlohmann::ordered_json curator_file(const RowReader &reader, const char *output)
 // input per step (zcdp_passes.hpp).
 void run_coinpress_mean(const ZcdpReleaseOptions &o, double rho) {
   const MechanismOptions &m = o.mechanism;
-  const double row_rho = unit_row_rho(o, rho);
+  const double row_rho = zcdp_unit_row_rho(o, rho);
   ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const RowBuffer rows =
@@ -551,12 +530,35 @@ void scale_to_gram(std::vector<double> &released, int64_t n, const ZcdpReleaseOp
 
 }  // namespace
 
+double zcdp_unit_row_rho(const ZcdpReleaseOptions &o, double rho) {
+  if (o.privacy_unit.empty()) return rho;
+  double out = 0.0;
+  library_check_parameters(dpcov_unit_row_rho(DPCOV_NEIGHBOUR_REPLACE_ONE,
+                                              DPCOV_NEIGHBOUR_REPLACE_ONE, o.max_rows_per_unit,
+                                              rho, &out),
+                           "the per-row rho of the privacy units");
+  return out;
+}
+
+void state_unit_budget(nlohmann::ordered_json &receipt, const ZcdpReleaseOptions &o, double rho) {
+  double epsilon = 0.0;
+  library_check(dpcov_zcdp_epsilon(rho, *o.mechanism.delta, &epsilon), "the unit-level epsilon");
+  receipt["privacy_unit"] = {{"column", o.privacy_unit},
+                             {"max_rows_per_unit", o.max_rows_per_unit},
+                             {"rows_per_unit", "exactly k: a random k of a unit's rows, or all "
+                                               "of them and zero rows up to k"},
+                             {"row_rho", receipt["rho"]},
+                             {"proof", "proofs/unit_group_privacy.md"}};
+  receipt["rho"] = rho;
+  receipt["epsilon"] = epsilon;
+}
+
 void run_zcdp_release(const ZcdpReleaseOptions &o) {
   const MechanismOptions &m = o.mechanism;
   const double rho = zcdp_checked_rho(o);
   if (m.mechanism == kCoinpressMean) return run_coinpress_mean(o, rho);
   const bool coinpress = m.mechanism == kCoinpress;
-  const double row_rho = unit_row_rho(o, rho);
+  const double row_rho = zcdp_unit_row_rho(o, rho);
   ZcdpRun run(o, rho);
   const int64_t d = run.reader->dim();
   const double read_bound = coinpress ? std::numeric_limits<double>::infinity() : o.bound;

@@ -60,6 +60,15 @@ void add_zcdp_options(CLI::App &command, std::optional<double> &k_bound,
 // Throws CliError(kExitUsage) naming the option.
 double zcdp_checked_rho(const ZcdpReleaseOptions &o);
 
+// The rho the mechanism runs at on the rows: with --privacy-unit, rho / k^2 (a unit replaced is
+// k rows replaced; dpcov_unit_row_rho), else rho. Throws CliError for a k the library refuses.
+double zcdp_unit_row_rho(const ZcdpReleaseOptions &o, double rho);
+
+// With --privacy-unit, what a receipt (the release's or the plan's, made at the row rho) states:
+// the unit-level budget `rho` and its epsilon, the unit column and k, and the rows' rho in
+// `privacy_unit.row_rho`; nothing data-dependent.
+void state_unit_budget(nlohmann::ordered_json &receipt, const ZcdpReleaseOptions &o, double rho);
+
 // A release's settings, as the library takes them, and its public data-independent receipt.
 struct ZcdpPlan {
   std::string mechanism;                 // the CLI id

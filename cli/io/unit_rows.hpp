@@ -1,12 +1,13 @@
 // The rows privacy units keep for a mechanism that reads rows rather than a Gram matrix and whose
 // n is public (replace-one): Dong-Liang-Yi and CoinPress (proofs/unit_group_privacy.md, "Row
-// mechanisms"). Each unit keeps exactly k rows: a uniformly random k-subset of its rows, drawn
-// with the release's generator, or all of them and zero rows up to k; so n = k U is public with
-// the number of units U, and a unit's rows all replaced is k rows replaced. The truncation happens
-// once, before any pass: the rows kept are written to a private spool (row_spool.hpp) that every
-// pass reads again, so each pass sees the same k rows of each unit. The grouping is the Gram
-// path's (unit_spill.hpp): one write and one read of (d + 1) 8 bytes per row, memory for one spill
-// file's rows; then one write of k U d 8 bytes and one read of it per pass.
+// mechanisms"). Each unit keeps exactly k rows, as the library's dpcov_unit_rows_keep chooses
+// them: a uniformly random k-subset of its rows, drawn with the release's generator, or all of
+// them and zero rows up to k; so n = k U is public with the number of units U, and a unit's rows
+// all replaced is k rows replaced. The truncation happens once, before any pass: the rows kept
+// are written to a private spool (row_spool.hpp) that every pass reads again, so each pass sees
+// the same k rows of each unit. The grouping is the Gram path's (unit_spill.hpp): one write and
+// one read of (d + 1) 8 bytes per row, memory for one spill file's rows; then one write of
+// k U d 8 bytes and one read of it per pass.
 #pragma once
 
 #include <cstdint>

@@ -23,11 +23,14 @@ using dpcov::fail;
 namespace audit = dpcov::audit;
 namespace mech = dpcov::mechanisms;
 
-dpcov_audit_params audit_params(const dpcov_audit_params *params) {
+// `pair_kinds`: whether the call generates its pair from the dataset and neighbour kinds, which
+// are then checked; an audit that builds its own pair ignores them, whatever they hold.
+dpcov_audit_params audit_params(const dpcov_audit_params *params, bool pair_kinds = true) {
   dpcov_audit_params p;
   dpcov_audit_params_default(&p);
   if (params == nullptr) return p;
   p = dpcov::capi::read_struct(params, p, "params");
+  if (!pair_kinds) return p;
   audit::dataset_kind(p.dataset);
   audit::neighbour_kind(p.neighbour_kind);
   return p;
@@ -219,7 +222,7 @@ DPCOV_API dpcov_status dpcov_audit_units(int32_t mechanism, int64_t dim, int64_t
     dpcov::check::dimension(dim, "dimension d");
     const mech::Request request{dim, 0, bound, epsilon, delta,
                                 dpcov::capi::options_from(mechanism_params)};
-    const audit::Settings settings = settings_of(audit_params(params));
+    const audit::Settings settings = settings_of(audit_params(params, false));
     audit::check_settings(settings);
     // The planned release first: an unplannable request fails before any row is made.
     const mech::Request shipped = audit::unit_release_request(id, request, max_rows_per_unit);

@@ -55,7 +55,7 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 		}
 	}
 	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
-		"inverse_wishart"}
+		"inverse_wishart", "iev", "kt_rank1"}
 	ok := len(with) == len(want)
 	for _, name := range want {
 		ok = ok && with[name]
@@ -77,7 +77,7 @@ func TestAuditUnitsPassesTheReleaseAndFlagsRowsOnlyBounding(t *testing.T) {
 			t.Fatalf("broken %v: %+v %v", broken, res, err)
 		}
 	}
-	if _, err := AuditUnits(IEV, 3, 2, 1, 1, 0, false, nil, &ap); !errors.Is(err, ErrIncompatible) {
-		t.Fatalf("iev: %v", err)
+	if _, err := AuditUnits(OLSJL, 3, 2, 1, 0.9, 1e-6, false, nil, &ap); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("ols_jl: %v", err)
 	}
 }

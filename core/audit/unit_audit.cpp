@@ -6,8 +6,10 @@
 #include "../mechanisms/registry.hpp"
 #include "../mechanisms/unit_group_request.hpp"
 #include "../privacy/unit_bound.hpp"
+#include "audit_table.hpp"
 #include "mechanism_audit.hpp"
 #include "target.hpp"
+#include "unit_black_box.hpp"
 
 namespace dpcov::audit {
 
@@ -82,6 +84,10 @@ AuditReport audit_units(mechanisms::MechanismId mechanism, const mechanisms::Req
   // The claim is the unit-level one whatever budget the release was drawn at.
   target.epsilon = request.epsilon;
   if (target.delta != 0.0) target.delta = request.delta;
+  // A mechanism the standard audit audits black-box has no density to audit by.
+  const MechanismAudit *row = find_audit(static_cast<int32_t>(mechanism));
+  if (row != nullptr && row->standard_cases().front().black_box)
+    return audit_units_black_box(target, pair, settings);
   return run_exact_audit(target, pair, settings);
 }
 

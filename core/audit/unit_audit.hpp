@@ -31,7 +31,9 @@ mechanisms::Request unit_release_request(mechanisms::MechanismId mechanism,
                                          int64_t max_rows_per_unit);
 
 // Audits `mechanism` on aligned_unit_pair() against the unit-level claim (request.epsilon,
-// request.delta; delta 0 for a pure mechanism): the release at unit_release_request(), or with
+// request.delta; delta 0 for a pure mechanism), by its exact density, or black-box
+// (audit_units_black_box()) where the audit table audits it so: the release at
+// unit_release_request(), or with
 // `broken` the planted variant released at `request` itself (rows bounded by B, budget not
 // divided: units not bounded). Idealized numerics. A mechanism taking a lambda_min bound gets
 // the pair's (request_for_pair()) when request.options.lambda_min_bound is 0. Throws what the

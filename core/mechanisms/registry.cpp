@@ -78,7 +78,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/iev.md", kGramHeader,
      "rank-k PSD (top k eigenpairs)",
      "eps > 0",
-     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration},
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration, kGroupUnitProof},
     {id_of(MechanismId::KtRank1), "kt_rank1", Family::Gram, PrivacyModel::Pure, kBothRelations,
      kIdealized, Input::Gram, Output::Matrix,
      "Amin et al. NeurIPS 2019 Sec. 4 baseline KT (Kapralov-Talwar 2013 rank-one subtraction), "
@@ -87,7 +87,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/kt_rank1.md", kGramHeader,
      "rank-k PSD (rank-one deflation)",
      "eps > 0",
-     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration},
+     {}, GlassoPerturbation::Unsupported, kOptionSpectral | kOptionCalibration, kGroupUnitProof},
     {id_of(MechanismId::JlRidge), "jl_ridge", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 1, Thm 3.1 = Thm B.1: S = R[A; wI], "

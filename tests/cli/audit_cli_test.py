@@ -130,15 +130,16 @@ class AuditCommandTest(unittest.TestCase):
         audits = json.loads(result.stdout)["audits"]
         names = {a["mechanism"] for a in audits}
         self.assertEqual(names, {"analyze_gauss", "laplace_sym", "inverse_gauss",
-                                 "wishart_additive", "jl_ridge", "inverse_wishart"})
-        self.assertEqual(len(audits), 12)
+                                 "wishart_additive", "jl_ridge", "inverse_wishart", "iev",
+                                 "kt_rank1"})
+        self.assertEqual(len(audits), 16)
         for a in audits:
             self.assertEqual(a["neighbour_kind"], "unit-of-60")
             if a.get("planted_broken"):
                 self.assertEqual(a["verdict"], "flagged (planted bug)", a)
             else:
                 self.assertEqual(a["verdict"], "no violation found", a)
-        refused = run(["-m", "iev", "--unit-rows", "2", "-e", "1"])
+        refused = run(["-m", "ols_jl", "--unit-rows", "2", "-e", "1"])
         self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr)
 
     def test_trials_above_the_maximum_are_a_usage_error_before_any_draw(self):

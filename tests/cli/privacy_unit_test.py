@@ -176,6 +176,22 @@ class PrivacyUnit(DpcovCase):
         self.assertGreater(receipt["dof"], 14 * math.log(4e6) / 0.15 ** 2)
         self.assertEqual(np.load(out).shape, (2, 2))
 
+    def test_eigenvector_mechanisms_release_units_at_epsilon_over_the_steps(self):
+        # Pure eps by group privacy: eps / (2 K) per row under replace-one, delta 0, the receipt
+        # the unit-level epsilon with the unit and K.
+        for mechanism in ("iev", "kt_rank1"):
+            with self.subTest(mechanism=mechanism):
+                out = self.path(mechanism + ".npy")
+                result = self.run_dpcov(["release", self.csv, "-m", mechanism, "-e", "1",
+                                         "--bound", "1", "-o", out, "-q", "--seed", "3",
+                                         "--privacy-unit", "person", "--max-rows-per-unit", "3"])
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                with open(out + ".json") as f:
+                    receipt = json.load(f)
+                self.assertEqual((receipt["epsilon"], receipt["bound"]), (1.0, 1.0))
+                self.assertEqual(receipt["privacy_unit"]["max_rows_per_unit"], 3)
+                self.assertEqual(np.load(out).shape, (2, 2))
+
     def test_wishart_units_are_checked_at_the_divided_budget(self):
         # The additive Wishart needs epsilon < 1 per row; with units it runs at eps / (2 K) (unit
         # replace-one), so -e 2 with K = 3 (eps_r = 1/3) is a valid release. The plan was checked

@@ -1,7 +1,7 @@
 // Privacy units through the C ABI (dpcov_row_bounding::max_rows_per_unit,
 // dpcov_gram_add_unit_rows(), dpcov_gram_finish_units()): Analyze Gauss and symmetric Laplace,
 // exact and idealized, under both relations release at the unit bound with n the number of
-// units; the Wishart and projection mechanisms at the per-row budget of group privacy; partitions holding disjoint ranges of units merge, in one process or through their saved
+// units; the Wishart, eigenvector and projection mechanisms at the per-row budget of group privacy; partitions holding disjoint ranges of units merge, in one process or through their saved
 // states, into the single-stream release byte for byte, and a unit split between partitions is
 // refused; every misuse is refused with the
 // accumulator and the outputs unchanged.
@@ -194,7 +194,7 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);
   ASSERT_EQ(dpcov_gram_finish_units(g), DPCOV_OK);  // a no-op
   EXPECT_EQ(gram_info_of(g).units, kUnits);
-  r = release(DPCOV_MECHANISM_IEV, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
+  r = release(DPCOV_MECHANISM_WISHART_JIANG, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
   EXPECT_EQ(r.status, DPCOV_E_INCOMPATIBLE);
   // The refusal names the mechanisms whose registry entry has a unit proof.
   EXPECT_NE(std::string(dpcov_last_error_message()).find("inverse_gauss"), std::string::npos);
@@ -206,7 +206,8 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
     const bool trace = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
                        e.id == DPCOV_MECHANISM_LAPLACE_SYM || e.id == DPCOV_MECHANISM_INVERSE_GAUSS;
     const bool group = e.id == DPCOV_MECHANISM_WISHART_ADDITIVE ||
-                       e.id == DPCOV_MECHANISM_JL_RIDGE || e.id == DPCOV_MECHANISM_INVERSE_WISHART;
+                       e.id == DPCOV_MECHANISM_JL_RIDGE || e.id == DPCOV_MECHANISM_INVERSE_WISHART ||
+                       e.id == DPCOV_MECHANISM_IEV || e.id == DPCOV_MECHANISM_KT_RANK1;
     EXPECT_EQ(std::string(e.unit_proof), trace   ? "proofs/unit_gram_sensitivity.md"
                                          : group ? "proofs/unit_group_privacy.md"
                                                  : "")
@@ -306,6 +307,47 @@ TEST(CapiUnits, ProjectionMechanismsReleaseUnitsByGroupPrivacy) {
   dpcov_rng_destroy(&rng);
 }
 
+// The eigenvector mechanisms are pure: group privacy runs them at eps / m (m = k or 2 k steps,
+// delta 0) at the rows' bound, so their eigenvalue noise is m times the row-level noise at eps,
+// and the receipt states the unit-level eps, delta 0, the relation, n = units and k.
+TEST(CapiUnits, EigenvectorMechanismsReleaseUnitsAtEpsilonOverTheSteps) {
+  const Data data = unit_data(0, kUnits);
+  for (const int32_t mechanism : {DPCOV_MECHANISM_IEV, DPCOV_MECHANISM_KT_RANK1})
+    for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+      dpcov_rng *rng = seeded(23);
+      dpcov_gram *g = unit_gram(
+          unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, neighbour), data,
+          rng);
+      const Released r = release(mechanism, g, neighbour, rng);
+      ASSERT_EQ(r.status, DPCOV_OK) << dpcov_last_error_message();
+      EXPECT_EQ(r.receipt.epsilon, 1.0);
+      EXPECT_EQ(r.receipt.delta, 0.0);
+      EXPECT_EQ(r.receipt.neighbour, neighbour);
+      EXPECT_EQ(r.receipt.n, kUnits);
+      EXPECT_EQ(r.receipt.max_rows_per_unit, kMaxRows);
+      EXPECT_EQ(r.receipt.bound, 1.0);
+      const double m = neighbour == DPCOV_NEIGHBOUR_ADD_REMOVE ? 3.0 : 6.0;
+      dpcov_mechanism_params params;
+      ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+      params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+      dpcov_receipt row{};
+      row.struct_size = sizeof row;
+      double eps_r = 0.0, delta_r = -1.0;
+      ASSERT_EQ(dpcov_unit_row_budget(neighbour, DPCOV_NEIGHBOUR_ADD_REMOVE, kMaxRows, 1.0, 0.0,
+                                      &eps_r, &delta_r),
+                DPCOV_OK);
+      EXPECT_EQ(delta_r, 0.0);
+      EXPECT_LE(m * eps_r, 1.0);
+      ASSERT_EQ(dpcov_mechanism_plan(mechanism, kCols, 1, 1.0, eps_r, 0.0, &params, &row),
+                DPCOV_OK);
+      EXPECT_EQ(r.receipt.scale, row.scale);
+      ASSERT_EQ(dpcov_mechanism_plan(mechanism, kCols, 1, 1.0, 1.0, 0.0, &params, &row), DPCOV_OK);
+      EXPECT_NEAR(r.receipt.scale, m * row.scale, 1e-9 * m * row.scale);
+      dpcov_gram_destroy(&g);
+      dpcov_rng_destroy(&rng);
+    }
+}
+
 // dpcov_audit_units: the release of units is not flagged and the rows-only variant is (k = 60,
 // tests/privacy/units_release_audit_test.cpp says why); every bad argument is refused with the
 // result untouched. alpha = 1e-6 per audit at fixed seeds.
@@ -324,6 +366,21 @@ TEST(CapiUnits, AuditOfUnitsPassesTheReleaseFlagsRowsOnlyBoundingAndRefusesBadAr
     EXPECT_EQ(r.verdict, broken ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND);
     EXPECT_EQ(r.epsilon, 0.9);
     EXPECT_EQ(r.delta, 1e-6);
+    // No density: black-box, by two statistics of the release, against the pure unit claim.
+    // The pair is the audit's own: the dataset and neighbour kinds are ignored, even the -1 the
+    // registry gives a mechanism without a standard exact pair (what `dpcov audit` passes).
+    dpcov_audit_params own_pair = ap;
+    own_pair.dataset = -1;
+    own_pair.neighbour_kind = -1;
+    for (const int32_t mechanism : {DPCOV_MECHANISM_IEV, DPCOV_MECHANISM_KT_RANK1}) {
+      ASSERT_EQ(dpcov_audit_units(mechanism, 3, 60, 1.0, 0.9, 0.0, broken, nullptr, &own_pair, &r),
+                DPCOV_OK)
+          << dpcov_last_error_message();
+      EXPECT_EQ(r.verdict, broken ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND)
+          << mechanism;
+      EXPECT_EQ(r.epsilon, 0.9);
+      EXPECT_EQ(r.delta, 0.0);
+    }
   }
   struct Bad {
     int32_t mechanism;
@@ -334,7 +391,7 @@ TEST(CapiUnits, AuditOfUnitsPassesTheReleaseFlagsRowsOnlyBoundingAndRefusesBadAr
   };
   const double nan = std::nan("");
   const Bad bad[] = {
-      {DPCOV_MECHANISM_IEV, 3, 2, 1.0, 0.9, 0.0, 0, DPCOV_E_INCOMPATIBLE},
+      {DPCOV_MECHANISM_WISHART_JIANG, 3, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_INCOMPATIBLE},
       {9999, 3, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_INVALID_ARGUMENT},
       {DPCOV_MECHANISM_ANALYZE_GAUSS, 1, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_DIMENSION},
       {DPCOV_MECHANISM_ANALYZE_GAUSS, 0, 2, 1.0, 0.9, 1e-6, 0, DPCOV_E_DIMENSION},

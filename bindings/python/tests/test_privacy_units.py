@@ -111,12 +111,30 @@ def test_wishart_releases_units_by_group_privacy_at_the_rows_bound(neighbour):
 def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_refused():
     with_units = {m.name for m in dpcov.mechanisms() if m.unit_proof}
     assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive",
-                          "jl_ridge", "inverse_wishart"}
+                          "jl_ridge", "inverse_wishart", "iev", "kt_rank1"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:
         with pytest.raises(dpcov.DpcovError, match="inverse_gauss"):
-            dpcov.release_rows("kt_rank1", rows, 1.0, 0.5, 1e-6, rng,
-                               numerics="idealized", privacy_unit=names, max_rows_per_unit=6)
+            dpcov.release_rows("ols_jl", rows, 1.0, 0.5, 1e-6, rng, numerics="idealized",
+                               privacy_unit=names, max_rows_per_unit=6, projection_rows=20)
+
+
+@pytest.mark.parametrize("mechanism", ["iev", "kt_rank1"])
+def test_eigenvector_mechanisms_release_units_at_epsilon_over_the_steps(mechanism):
+    # Pure eps by group privacy (proofs/unit_group_privacy.md): eps / m per row, m = 2 k steps
+    # under replace-one, so the eigenvalue noise is 12 times that of a row-level release at eps.
+    rows, names, _ = people()
+    with dpcov.Rng(5) as rng:
+        units = dpcov.release_rows(mechanism, rows, 1.0, 1.0, 1e-6, rng, numerics="idealized",
+                                   privacy_unit=names, max_rows_per_unit=6)
+        row_level = dpcov.release_rows(mechanism, rows, 1.0, 1.0, 1e-6, rng, numerics="idealized",
+                                       neighbour="add_remove")
+    assert (units.receipt.epsilon, units.receipt.delta) == (1.0, 0.0)
+    assert units.receipt.bound == 1.0
+    assert units.receipt.max_rows_per_unit == 6
+    assert units.receipt.n == 12
+    assert units.receipt.scale == pytest.approx(12 * row_level.receipt.scale, rel=1e-9)
+    assert units.matrix.shape == (3, 3)
 
 
 def test_audit_units_passes_the_release_and_flags_rows_only_bounding():
@@ -130,4 +148,8 @@ def test_audit_units_passes_the_release_and_flags_rows_only_bounding():
     assert not released.violation
     assert broken.violation
     with pytest.raises(dpcov.DpcovError, match="unit-level proof"):
-        dpcov.audit_units("iev", 3, 2, 1.0, 1.0, 0.0)
+        dpcov.audit_units("ols_jl", 3, 2, 1.0, 0.9, 1e-6, mechanism_options={"projection_rows": 20})
+    # iev has no density: black-box, the release not flagged and the rows-only variant flagged.
+    assert not dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, trials=1000, seed=5).violation
+    assert dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, broken=True, trials=1000,
+                             seed=5).violation

@@ -298,8 +298,11 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
                                             dpcov_audit_result *result);
 
 /**
- * Audit @p mechanism at the level of privacy units (docs/privacy-units.md) by its exact density:
- * the release dpcov_mechanism_release_gram() makes from an accumulator of units of at most
+ * Audit @p mechanism at the level of privacy units (docs/privacy-units.md) by its exact density
+ * (black-box for ::DPCOV_MECHANISM_IEV and ::DPCOV_MECHANISM_KT_RANK1, which have none: the top
+ * eigenvalue and the top eigenvector's alignment with the unit's axis, alpha split over the two;
+ * the result then holds the verdict, findings, samples, epsilon, delta, delta_lower,
+ * alpha_per_test and detectable_delta, the other statistics 0): the release dpcov_mechanism_release_gram() makes from an accumulator of units of at most
  * @p max_rows_per_unit = k rows each (at the unit bound B_u, proofs/unit_gram_sensitivity.md, or
  * at the per-row budget of group privacy, proofs/unit_group_privacy.md), against the unit-level
  * claim (@p epsilon, @p delta; 0 for a pure mechanism), on a pair that differs by one unit of k
@@ -326,7 +329,8 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
  *                           failure.
  * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
  *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, k outside [1, 2^20], broken not 0 or 1,
- *         the settings as for dpcov_audit_run(), a per-row budget that underflows),
+ *         the settings as for dpcov_audit_run(), fewer than 10 trials for a black-box audit, a
+ *         per-row budget that underflows),
  *         ::DPCOV_E_INCOMPATIBLE (a mechanism without a unit proof), ::DPCOV_E_DIMENSION (d < 2
  *         or too large), ::DPCOV_E_TOO_LARGE (the pair's 12 + 2 k (d + 1) rows times d^2 above
  *         2^34: the cap on an audit's time and memory), the statuses

@@ -31,7 +31,8 @@ void require_unit_mechanism(int32_t id, const std::string &name) {
       supported += (supported.empty() ? "" : ", ") + std::string(other.name);
   }
   fail(kExitUsage, "--privacy-unit: ", name, " has no proof at the level of privacy units; ",
-       "release with one of ", supported, " (docs/privacy-units.md)");
+       "release with one of ", supported, " (proofs/unit_group_privacy.md, \"Mechanisms still ",
+       "refused\", says why)");
 }
 
 double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols) {

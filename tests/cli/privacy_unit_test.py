@@ -158,6 +158,7 @@ class PrivacyUnit(DpcovCase):
                                  "--privacy-unit", "person", "--max-rows-per-unit", "2"])
         self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
         self.assertIn("no proof at the level of privacy units", result.stderr.decode())
+        self.assertIn("Mechanisms still refused", result.stderr.decode())
 
     def test_wishart_releases_units_by_group_privacy_at_the_row_bound(self):
         # proofs/unit_group_privacy.md: the rows' bound B, the unit-level (eps, delta) in the

@@ -199,6 +199,9 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   // The refusal names the mechanisms whose registry entry has a unit proof.
   EXPECT_NE(std::string(dpcov_last_error_message()).find("inverse_gauss"), std::string::npos);
   EXPECT_NE(std::string(dpcov_last_error_message()).find("wishart_additive"), std::string::npos);
+  // And where the reason a mechanism is refused is written.
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("Mechanisms still refused"),
+            std::string::npos);
   for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
     dpcov_mechanism_entry e{};
     e.struct_size = sizeof e;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from ctypes import byref
 
 # The C enums, generated from the headers (dpcov/_generated.py) and re-exported here.
@@ -61,6 +62,22 @@ def struct_fields(struct, names=None) -> dict:
     return out
 
 
+_PLAIN_FIELDS: dict = {}
+
+
+def _plain_fields(struct_type) -> frozenset:
+    """The fields of a ctypes struct type that read as a number or a char array (``bytes``),
+    which :func:`struct_fields` returns as they are or decoded; empty for None."""
+    names = _PLAIN_FIELDS.get(struct_type)
+    if names is None:
+        fields = getattr(struct_type, "_fields_", ())
+        names = frozenset(field for field, ctype in fields if field != "struct_size" and (
+            issubclass(ctype, ctypes._SimpleCData)
+            or (issubclass(ctype, ctypes.Array) and ctype._type_ is ctypes.c_char)))
+        _PLAIN_FIELDS[struct_type] = names
+    return names
+
+
 class StructView:
     """Read-only Python view of a C result struct: attribute access, :meth:`to_dict`, equality.
 
@@ -94,7 +111,14 @@ class StructView:
         return cache
 
     def __getattr__(self, name):
-        """A field by attribute name."""
+        """A field by attribute name. A number or string field of the struct is read on its own
+        until the view is converted whole: a caller that reads one field of a receipt (its
+        proposals, its sigma) skips converting all fifty (about 25 us, 2% of a release at
+        d = 50)."""
+        if self._cache is None and name in _plain_fields(type(self._struct)) \
+                and name not in self._extra:
+            value = getattr(self._struct, name)
+            return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
         try:
             return self._values[name]
         except KeyError:

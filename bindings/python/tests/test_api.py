@@ -416,3 +416,18 @@ def test_dropped_rows_are_refused_under_replace_one():
                 gram.release("analyze_gauss", 1.0, 1e-6, rng)
             _, receipt = gram.release("analyze_gauss", 1.0, 1e-6, rng, neighbour="add_remove")
     assert receipt.public().n == dpcov.RECEIPT_N_WITHHELD
+
+
+def test_receipt_field_read_alone_equals_the_converted_view():
+    """A field read before the view is converted (read on its own from the struct) has the
+    value and type it has after: numbers as they are, strings decoded, derived names too."""
+    gram = np.eye(4) * 0.5
+    for mechanism, delta in (("iev", 0.0), ("analyze_gauss", 1e-6)):
+        alone = dpcov.release(mechanism, gram, 10, 1.0, 1.0, delta, dpcov.Rng.seeded(3)).receipt
+        whole = dpcov.release(mechanism, gram, 10, 1.0, 1.0, delta, dpcov.Rng.seeded(3)).receipt
+        values = whole.to_dict()
+        for name, value in values.items():
+            fresh = dpcov.Receipt(alone._struct)
+            read = getattr(fresh, name)
+            assert type(read) is type(value) and (read == value or read != read), name
+        assert alone == whole

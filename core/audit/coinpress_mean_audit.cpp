@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../error.hpp"
+#include "../privacy/zcdp.hpp"
 #include "noise_floor.hpp"
 #include "trials.hpp"
 
@@ -48,7 +49,8 @@ CoinpressMeanDirection audit_direction(const mechanisms::CoinpressMeanReceipt &c
 
 }  // namespace
 
-std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressMeanRequest &claim) {
+std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressMeanRequest &claim,
+                                                    int64_t changed_rows) {
   const mechanisms::CoinpressMeanReceipt plan = mechanisms::coinpress_mean_plan(claim);
   double radius = 0.0;
   for (int64_t i = 0; i < plan.steps; ++i)
@@ -59,13 +61,18 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
     fail(Status::InvalidArgument, "the step radii (largest ", radius,
          ") are too large for the audit's pair: its far row 10^6 (1 + R) must have a finite square");
   check_pair_size(claim.n, claim.dim);
+  if (changed_rows < 1 || changed_rows > claim.n)
+    fail(Status::InvalidArgument, "the audit's pair changes 1 to n = ", claim.n, " rows, got ",
+         changed_rows);
   Matrix x(claim.n, claim.dim);
-  for (int64_t i = 1; i < claim.n; ++i)
+  for (int64_t i = changed_rows; i < claim.n; ++i)
     for (int64_t j = 0; j < claim.dim; ++j)
       x(i, j) = std::sin(0.7 * static_cast<double>(i * claim.dim + j));
   Matrix x_prime = x;
-  x(0, 0) = far;
-  x_prime(0, 0) = -far;
+  for (int64_t i = 0; i < changed_rows; ++i) {
+    x(i, 0) = far;
+    x_prime(i, 0) = -far;
+  }
   return {std::move(x), std::move(x_prime)};
 }
 
@@ -73,8 +80,25 @@ CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanReq
                                               const CentresRelease &release, int64_t trials,
                                               double alpha, uint64_t seed) {
   check_transcript_audit(trials, alpha);
+  return audit_coinpress_mean(claim, coinpress_mean_audit_pair(claim), release, trials, alpha,
+                              seed);
+}
+
+CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
+                                              const std::pair<Matrix, Matrix> &pair,
+                                              const CentresRelease &release, int64_t trials,
+                                              double alpha, uint64_t seed, double claimed_rho) {
+  check_transcript_audit(trials, alpha);
   CoinpressMeanAuditReport report;
   report.claim = mechanisms::coinpress_mean_plan(claim);
+  for (const Matrix *rows : {&pair.first, &pair.second})
+    if (rows->rows() != claim.n || rows->cols() != claim.dim)
+      fail(Status::Dimension, "each dataset of the audited pair must be n x d = ", claim.n,
+           " x ", claim.dim, ", got ", rows->rows(), " x ", rows->cols());
+  if (claimed_rho > 0.0) {
+    report.claim.rho = claimed_rho;
+    report.claim.epsilon = privacy::zcdp_epsilon(claimed_rho, report.claim.delta);
+  }
   // Each step's noise perturbs centres within its ball of radius R_i.
   for (int64_t i = 0; i < report.claim.steps; ++i)
     require_noise_above_rounding(report.claim.step_sigma[static_cast<size_t>(i)],
@@ -84,19 +108,21 @@ CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanReq
                                              int64_t n, double a, uint64_t s) {
     return audit_direction(report.claim, release, own, other, n, a, s);
   };
-  audit_both_directions(coinpress_mean_audit_pair(claim), direction, trials, alpha, seed, report);
+  audit_both_directions(pair, direction, trials, alpha, seed, report);
   return report;
+}
+
+CentresRelease coinpress_mean_library_release(const mechanisms::CoinpressMeanRequest &claim) {
+  return [claim](const Matrix &rows, random::Rng &rng) {
+    return mechanisms::coinpress_mean_release(
+               rows.view(), std::vector<double>(static_cast<size_t>(claim.dim), 0.0), claim, rng)
+        .centres;
+  };
 }
 
 CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
                                               int64_t trials, double alpha, uint64_t seed) {
-  const CentresRelease correct = [&claim](const Matrix &rows, random::Rng &rng) {
-    return mechanisms::coinpress_mean_release(rows.view(),
-                                              std::vector<double>(static_cast<size_t>(claim.dim), 0.0),
-                                              claim, rng)
-        .centres;
-  };
-  return audit_coinpress_mean(claim, correct, trials, alpha, seed);
+  return audit_coinpress_mean(claim, coinpress_mean_library_release(claim), trials, alpha, seed);
 }
 
 }  // namespace dpcov::audit

@@ -29,8 +29,12 @@ using CoinpressMeanDirection = TranscriptDirection;
 
 using CoinpressMeanAuditReport = TranscriptAuditReport<mechanisms::CoinpressMeanReceipt>;
 
-// The audited pair (X, X') for the claim's n, d and step radii.
-std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressMeanRequest &claim);
+// The audited pair (X, X') for the claim's n, d and step radii. With changed_rows = k > 1 (the
+// unit-level audit) rows 0..k-1, one unit, are at +F e_1 in X and -F e_1 in X': every step's
+// means differ by k times the sensitivity, the most k replaced rows move them (each row's
+// projection moves by at most 2 R_i). Throws Status::InvalidArgument for k outside [1, n].
+std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressMeanRequest &claim,
+                                                    int64_t changed_rows = 1);
 
 // The audit of `release` against the claim of `claim` (its plan), `trials` (>= 2) releases per
 // direction, from Rng::from_seed(seed) and (seed + 1). Throws the plan's statuses,
@@ -38,6 +42,19 @@ std::pair<Matrix, Matrix> coinpress_mean_audit_pair(const mechanisms::CoinpressM
 CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
                                               const CentresRelease &release, int64_t trials,
                                               double alpha, uint64_t seed);
+
+// The audit of `release` on `pair` (X, X', each n x d of the claim). claimed_rho > 0 (the
+// unit-level audit): the claim is that rho and its epsilon at the plan's delta, the density the
+// plan's (its step sigma_i, the release's). Throws as above, and Status::Dimension for a pair of
+// another shape.
+CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,
+                                              const std::pair<Matrix, Matrix> &pair,
+                                              const CentresRelease &release, int64_t trials,
+                                              double alpha, uint64_t seed,
+                                              double claimed_rho = 0.0);
+
+// The library's own release at the claim (its plan), from the origin.
+CentresRelease coinpress_mean_library_release(const mechanisms::CoinpressMeanRequest &claim);
 
 // The same audit of the library's own release at the claim's rho.
 CoinpressMeanAuditReport audit_coinpress_mean(const mechanisms::CoinpressMeanRequest &claim,

@@ -6,6 +6,7 @@
 
 #include "../error.hpp"
 #include "../mechanisms/statistic.hpp"
+#include "../privacy/zcdp.hpp"
 #include "noise_floor.hpp"
 
 namespace dpcov::audit {
@@ -55,7 +56,8 @@ TranscriptDirection audit_direction(const mechanisms::CoinpressReceipt &claim,
 
 }  // namespace
 
-std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim) {
+std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim,
+                                                     int64_t changed_rows) {
   const mechanisms::CoinpressReceipt plan = mechanisms::coinpress_plan(claim);
   if (plan.n < 2 || plan.dim < 2)
     fail(Status::InvalidArgument, "the audit's pair needs n >= 2 and d >= 2, got n = ", plan.n,
@@ -70,21 +72,30 @@ std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::Coinpress
   if (!(far * far < std::numeric_limits<double>::max()))
     fail(Status::InvalidArgument, "K = ", plan.k_bound, " and t = ", plan.steps,
          " are too large for the audit's pair: its far rows must have a finite square");
+  if (changed_rows < 1 || changed_rows > plan.n)
+    fail(Status::InvalidArgument, "the audit's pair changes 1 to n = ", plan.n, " rows, got ",
+         changed_rows);
   Matrix x(plan.n, plan.dim);
-  for (int64_t i = 1; i < plan.n; ++i) x(i, i % plan.dim) = far;
+  for (int64_t i = changed_rows; i < plan.n; ++i) x(i, i % plan.dim) = far;
   Matrix x_prime = x;
-  x(0, 0) = far;
-  x_prime(0, 1) = far;
+  for (int64_t i = 0; i < changed_rows; ++i) {
+    x(i, 0) = far;
+    x_prime(i, 1) = far;
+  }
   return {std::move(x), std::move(x_prime)};
 }
 
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
                                                 const std::pair<Matrix, Matrix> &pair,
                                                 const TranscriptRelease &release, int64_t trials,
-                                                double alpha, uint64_t seed) {
+                                                double alpha, uint64_t seed, double claimed_rho) {
   check_transcript_audit(trials, alpha);
   CoinpressStepsAuditReport report;
   report.claim = mechanisms::coinpress_plan(claim);
+  if (claimed_rho > 0.0) {
+    report.claim.rho = claimed_rho;
+    report.claim.epsilon = privacy::zcdp_epsilon(claimed_rho, report.claim.delta);
+  }
   for (const Matrix *rows : {&pair.first, &pair.second})
     if (rows->rows() != report.claim.n || rows->cols() != report.claim.dim)
       fail(Status::Dimension, "each dataset of the audited pair must be n x d = ", report.claim.n,

@@ -36,8 +36,12 @@ using TranscriptRelease = std::function<std::vector<Matrix>(const Matrix &rows, 
 
 using CoinpressStepsAuditReport = TranscriptAuditReport<mechanisms::CoinpressReceipt>;
 
-// The audited pair (X, X') for the claim's n >= 2, d >= 2, K and gamma.
-std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim);
+// The audited pair (X, X') for the claim's n >= 2, d >= 2, K and gamma. With changed_rows = k > 1
+// (the unit-level audit) rows 0..k-1, one unit, are at F e_1 in X and F e_2 in X': each step's
+// mean moves by k times the row-level shift, the most k replaced rows move it. Throws
+// Status::InvalidArgument for k outside [1, n].
+std::pair<Matrix, Matrix> coinpress_steps_audit_pair(const mechanisms::CoinpressRequest &claim,
+                                                     int64_t changed_rows = 1);
 
 // The audit of `release` against the claim of `claim` (its plan, the paper's form), `trials`
 // (>= 2) releases per direction, from Rng::from_seed(seed) and (seed + 1). Throws the plan's
@@ -57,11 +61,14 @@ TranscriptRelease coinpress_library_transcript(const mechanisms::CoinpressReques
 
 // The audit on `pair` (X, X', each n x d of the claim) in place of coinpress_steps_audit_pair():
 // the rows-exact audit's rotations of it (rows_exact_audit.hpp). min_shift_ratio stays against
-// the sensitivity, which a rotated pair's off-diagonal shift is below. Throws as above, and
-// Status::Dimension if a dataset of the pair is not n x d.
+// the sensitivity, which a rotated pair's off-diagonal shift is below. claimed_rho > 0 (the
+// unit-level audit): the claim is that rho and its epsilon at the plan's delta, while the density
+// stays the plan's (its step sigma_i, the release's). Throws as above, and Status::Dimension if
+// a dataset of the pair is not n x d.
 CoinpressStepsAuditReport audit_coinpress_steps(const mechanisms::CoinpressRequest &claim,
                                                 const std::pair<Matrix, Matrix> &pair,
                                                 const TranscriptRelease &release, int64_t trials,
-                                                double alpha, uint64_t seed);
+                                                double alpha, uint64_t seed,
+                                                double claimed_rho = 0.0);
 
 }  // namespace dpcov::audit

@@ -38,12 +38,11 @@ mechanisms::CoinpressRequest coinpress_request(const RowsAuditRequest &request, 
   return r;
 }
 
-// The norm s of the audited rows.
-double row_norm(const RowsAuditRequest &request) {
+}  // namespace
+
+double rows_audit_norm(const RowsAuditRequest &request) {
   return is_coinpress(request) ? std::sqrt(request.scale) : request.scale;
 }
-
-}  // namespace
 
 RowsMechanism rows_mechanism(int32_t value) {
   if (value < static_cast<int32_t>(RowsMechanism::DlyGauss) ||
@@ -75,7 +74,7 @@ RowsPair rows_audit_pair(const RowsAuditRequest &request, uint64_t seed) {
   mechanisms::Request shape;
   shape.dim = request.dim;
   shape.n = request.n;
-  shape.bound = row_norm(request);
+  shape.bound = rows_audit_norm(request);
   RowsPair p{generate_pair(shape, DatasetKind::SphereRows, NeighbourKind::MaxL2Change, seed), {}};
   p.stats = pair_statistics(p.rows.rows, p.rows.rows_prime, shape.bound, shape.options.neighbour);
   return p;

@@ -51,6 +51,9 @@ struct RowsPair {
   PairStatistics stats;  // Gram matrices of the rows (bound s)
 };
 
+// The norm s of the audited rows: the row bound r (Dong-Liang-Yi) or sqrt(K) (CoinPress).
+double rows_audit_norm(const RowsAuditRequest &request);
+
 // The audited pair (above), its rows drawn from Rng::from_seed(seed, 1).
 RowsPair rows_audit_pair(const RowsAuditRequest &request, uint64_t seed);
 

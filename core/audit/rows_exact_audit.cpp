@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 
 #include "../error.hpp"
@@ -12,6 +13,7 @@
 #include "../random/rng.hpp"
 #include "coinpress_steps_audit.hpp"
 #include "noise_floor.hpp"
+#include "rows_unit_audit.hpp"
 
 namespace dpcov::audit {
 
@@ -26,9 +28,32 @@ constexpr double kGap = 0.1, kMargin = 40.0;
 
 bool is_coinpress(const RowsExactRequest &r) { return r.mechanism == RowsMechanism::Coinpress; }
 
-// The rho of the audited coordinates: Separate's eigenvalue step has half the budget.
-double audited_rho(const RowsExactRequest &r) {
-  return r.mechanism == RowsMechanism::DlySeparate ? 0.5 * r.rho : r.rho;
+// The share of `rho` the audited coordinates spend: Separate's eigenvalue step has half.
+double audited_share(const RowsExactRequest &r, double rho) {
+  return r.mechanism == RowsMechanism::DlySeparate ? 0.5 * rho : rho;
+}
+
+// The claimed rho of the audited coordinates.
+double audited_rho(const RowsExactRequest &r) { return audited_share(r, r.rho); }
+
+// The rho the release runs at: the claim, or at unit level the unit path's per-row rho.
+double released_rho(const RowsExactRequest &r) {
+  return rows_unit_release_rho(r.max_rows_per_unit, r.rho, r.rows_only);
+}
+
+// The rows of the pair's dataset `changed_axis` (0: X, 1: X'): the first k rows (one unit; k = 1
+// at row level) at 2 unit e_{changed_axis}, clipped by the release to unit e_{changed_axis}, then
+// counts[j] rows at unit e_j, the rest zero. k aligned rows move S by k (e_1 e_1^T - e_2 e_2^T)
+// unit^2 / n, k times the row-level sensitivity: the most any k replaced rows move it (triangle
+// inequality), so for a Gaussian release this pair is a worst case of unit replace-one.
+Matrix pair_rows(int64_t n, int64_t k, double unit, int64_t changed_axis,
+                 std::initializer_list<std::pair<int64_t, int64_t>> counts) {
+  Matrix x(n, kDim);
+  int64_t row = 0;
+  for (; row < k; ++row) x(row, changed_axis) = 2.0 * unit;
+  for (const auto &[axis, count] : counts)
+    for (int64_t i = 0; i < count; ++i) x(row++, axis) = unit;
+  return x;
 }
 
 mechanisms::DlyRequest dly_request(const RowsExactRequest &r, int64_t n) {
@@ -36,7 +61,7 @@ mechanisms::DlyRequest dly_request(const RowsExactRequest &r, int64_t n) {
   q.variant = static_cast<mechanisms::DlyVariant>(r.mechanism);
   q.dim = kDim;
   q.n = n;
-  q.rho = r.rho;
+  q.rho = released_rho(r);
   q.radius = kRadius;
   q.delta = r.delta;
   return q;
@@ -46,7 +71,7 @@ mechanisms::CoinpressRequest coinpress_request(const RowsExactRequest &r, int64_
   mechanisms::CoinpressRequest q;
   q.dim = kDim;
   q.n = n;
-  q.rho = r.rho;
+  q.rho = released_rho(r);
   q.k_bound = kBound;
   q.steps = r.steps;
   q.delta = r.delta;
@@ -66,7 +91,7 @@ std::pair<double, double> sigma_and_unit(const RowsExactRequest &r, int64_t n) {
     return {kBound * plan.step_sigma[0], 2.0 * plan.clip_radius};
   }
   mechanisms::dly_plan(dly_request(r, n));
-  return {privacy::dly_gauss_sigma(audited_rho(r), kRadius, n), kRadius};
+  return {privacy::dly_gauss_sigma(audited_share(r, released_rho(r)), kRadius, n), kRadius};
 }
 
 // A uniformly random rotation of R^3: the unit quaternion (a, b, c, d) of four standard normals
@@ -152,16 +177,20 @@ void check_rows_exact_request(const RowsExactRequest &r) {
   } else if (r.steps != 1) {
     fail(Status::InvalidArgument, name, " releases in one step: steps must be 1, got ", r.steps);
   }
+  released_rho(r);  // k in range, and a per-row rho that does not underflow
   rows_exact_n(r);
 }
 
 int64_t rows_exact_n(const RowsExactRequest &r) {
   // sigma scales as 1 / n at fixed rho: the plan at n = 1000 gives the number of thousands, and
-  // the loop steps past any rounding of the plans' sigma until the margin holds at n itself.
+  // the loop steps past any rounding of the plans' sigma until the margin holds at n itself. n
+  // is a multiple of 1000 k, so that the rows are units of exactly k rows.
+  const int64_t k = r.max_rows_per_unit, step = 1000 * k;
   const auto [sigma, unit] = sigma_and_unit(r, 1000);
   const double thousands = std::max(1.0, std::ceil(kMargin * sigma / (kGap * unit * unit)));
-  for (int64_t n = static_cast<int64_t>(std::min(thousands, 1e9)) * 1000; n <= kRowsExactMaxRows;
-       n += 1000) {
+  const double steps = std::ceil(thousands / static_cast<double>(k));
+  for (int64_t n = static_cast<int64_t>(std::min(steps, 1e6)) * step; n <= kRowsExactMaxRows;
+       n += step) {
     const auto [s, u] = sigma_and_unit(r, n);
     if (kMargin * s <= kGap * u * u) return n;
   }
@@ -195,10 +224,9 @@ Subject rows_exact_subject(const RowsExactRequest &r, int64_t pair, uint64_t see
   if (r.mechanism == RowsMechanism::DlySeparate) s.kind = gaussian_release::Coordinates::Eigenvalues;
   s.unit = unit;
   const int64_t tenth = n / 10;
-  for (int k = 0; k < 2; ++k) {
-    s.rows[k] = gaussian_release::axis_rows(n, kDim, unit, k,
-                                            {{0, tenth}, {1, 3 * tenth}, {2, 5 * tenth}});
-  }
+  for (int k = 0; k < 2; ++k)
+    s.rows[k] = pair_rows(n, r.max_rows_per_unit, unit, k,
+                          {{0, tenth}, {1, 3 * tenth}, {2, 5 * tenth}});
   if (pair > 0) {
     const Matrix q = pair_rotation(pair, seed);
     for (Matrix &rows : s.rows) rows = rotated(rows, q);
@@ -285,7 +313,8 @@ RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request
   check_steps_request(request);
   check_pairs(pairs);
   const mechanisms::CoinpressRequest claim = rows_exact_coinpress_request(request);
-  const std::pair<Matrix, Matrix> axis = coinpress_steps_audit_pair(claim);
+  const std::pair<Matrix, Matrix> axis =
+      coinpress_steps_audit_pair(claim, request.max_rows_per_unit);
   const double alpha_per_pair = alpha / static_cast<double>(pairs);
   RowsExactStepsPairs out;
   for (int64_t k = 0; k < pairs; ++k) {
@@ -294,8 +323,9 @@ RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request
       const Matrix q = pair_rotation(k, seed);
       pair = {rotated(axis.first, q), rotated(axis.second, q)};
     }
-    CoinpressStepsAuditReport v = audit_coinpress_steps(
-        claim, pair, release, trials, alpha_per_pair, seed + 2 * static_cast<uint64_t>(k));
+    CoinpressStepsAuditReport v =
+        audit_coinpress_steps(claim, pair, release, trials, alpha_per_pair,
+                              seed + 2 * static_cast<uint64_t>(k), request.rho);
     out.samples += v.samples;
     const bool worse_than_so_far =
         k == 0 || (v.violation() != out.worst.violation()

@@ -45,6 +45,12 @@ struct RowsExactRequest {
   int64_t steps = 1;    // CoinPress's t (t >= 2 on its transcript); 1 for Dong-Liang-Yi
   double rho = 0.5;     // the claimed zCDP budget of the release
   double delta = 1e-6;  // the delta of the claimed (epsilon, delta)
+  // k > 1: the unit-level audit (rows_unit_audit.hpp). The claim is rho for units of exactly k
+  // rows under replace-one, the release runs at rows_unit_release_rho(), n is a multiple of k,
+  // and the pair's first k rows (one unit) all move where the row-level pair moves row 0.
+  int64_t max_rows_per_unit = 1;
+  // With k > 1: the planted broken variant, units of k rows released at rho itself.
+  bool rows_only = false;
 };
 
 // The largest pair: rho below about 2e-7 would need more rows.

@@ -10,6 +10,7 @@
 #include "../core/audit/mechanism_audit.hpp"
 #include "../core/audit/rows_black_box.hpp"
 #include "../core/audit/rows_exact_audit.hpp"
+#include "../core/audit/rows_unit_audit.hpp"
 #include "../core/audit/trials.hpp"
 #include "../core/audit/unit_audit.hpp"
 #include "../core/check.hpp"
@@ -153,6 +154,54 @@ std::pair<dpcov_rows_exact_audit_result, int64_t> rows_exact(const audit::RowsEx
   const audit::RowsExactPairs p =
       audit::audit_rows_exact_pairs(request, pairs, trials, alpha, seed);
   return {rows_exact_result(p.worst, p.samples, struct_size), p.worst_pair};
+}
+
+// The unit-level black-box audit of dly_adaptive or dly_adaptive_paper as the C result, with the
+// statistic of the row-level black-box audit.
+dpcov_rows_exact_audit_result rows_units_black_box(audit::RowsMechanism mechanism, int64_t k,
+                                                   double rho, double delta, bool rows_only,
+                                                   int64_t trials, double alpha, uint64_t seed,
+                                                   size_t struct_size) {
+  audit::check_trials(trials, 10, "black-box trials");
+  const audit::RowsAuditRequest claim = audit::rows_units_black_box_claim(mechanism, k, rho, delta);
+  audit::BlackBoxSettings settings;
+  settings.statistic = audit::Statistic::TopEigenvectorAlignment;
+  settings.trials = trials;
+  settings.pilot = std::max<int64_t>(settings.bins, trials / 5);
+  settings.alpha = alpha;
+  settings.seed = seed;
+  const audit::BlackBoxReport report =
+      audit::audit_rows_units_black_box(claim, k, rows_only, settings);
+  dpcov_rows_exact_audit_result r{};
+  r.struct_size = struct_size;
+  r.verdict = report.violation ? DPCOV_AUDIT_VIOLATION : DPCOV_AUDIT_NO_VIOLATION_FOUND;
+  r.findings = report.violation ? DPCOV_AUDIT_FINDING_DELTA_EXCEEDED : 0;
+  r.samples = report.samples;
+  r.n = claim.n;
+  r.rho = rho;
+  r.epsilon = report.epsilon;
+  r.delta = report.delta;
+  r.delta_lower = report.delta_lower;
+  r.alpha_per_test = report.alpha_per_bound;
+  r.detectable_delta = report.detectable_delta;
+  return r;
+}
+
+// The unit-level audit of coinpress_mean as the C result.
+dpcov_rows_exact_audit_result coinpress_mean_units(int64_t steps, int64_t k, double rho,
+                                                   double delta, bool rows_only, int64_t trials,
+                                                   double alpha, uint64_t seed,
+                                                   size_t struct_size) {
+  const mech::CoinpressMeanRequest claim = audit::coinpress_mean_units_claim(k, steps, rho, delta);
+  const audit::CoinpressMeanAuditReport report =
+      audit::audit_coinpress_mean_units(claim, k, rows_only, trials, alpha, seed);
+  dpcov_rows_exact_audit_result r{};
+  r.struct_size = struct_size;
+  r.samples = report.samples;
+  r.n = claim.n;
+  r.sigma = *std::min_element(report.claim.step_sigma.begin(), report.claim.step_sigma.end());
+  dpcov::capi::transcript_fields(report, r);
+  return r;
 }
 
 }  // namespace
@@ -317,6 +366,37 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact_pairs(int32_t mechanism, int64_t s
     const auto [r, worst] = rows_exact(request, pairs, trials, alpha, seed, result->struct_size);
     dpcov::capi::write_struct(result, r);
     *worst_pair = worst;
+  });
+}
+
+DPCOV_API dpcov_status dpcov_audit_rows_units(int32_t mechanism, int64_t steps,
+                                              int64_t max_rows_per_unit, double rho, double delta,
+                                              int32_t broken, int64_t trials, double alpha,
+                                              uint64_t seed, dpcov_rows_exact_audit_result *result) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::struct_bytes(result, "result");
+    if (broken != 0 && broken != 1)
+      fail(dpcov::Status::InvalidArgument, "broken must be 0 or 1, got ", broken);
+    const bool rows_only = broken == 1;
+    if (mechanism == DPCOV_AUDIT_ROWS_COINPRESS_MEAN) {
+      dpcov::capi::write_struct(result, coinpress_mean_units(steps, max_rows_per_unit, rho, delta,
+                                                             rows_only, trials, alpha, seed,
+                                                             result->struct_size));
+      return;
+    }
+    const audit::RowsMechanism m = audit::rows_mechanism(mechanism);
+    if (m == audit::RowsMechanism::DlyAdaptive || m == audit::RowsMechanism::DlyAdaptivePaper) {
+      if (steps != 1)
+        fail(dpcov::Status::InvalidArgument, audit::rows_mechanism_name(m),
+             " releases in one step: steps must be 1, got ", steps);
+      dpcov::capi::write_struct(result, rows_units_black_box(m, max_rows_per_unit, rho, delta,
+                                                             rows_only, trials, alpha, seed,
+                                                             result->struct_size));
+      return;
+    }
+    audit::RowsExactRequest request{m, steps, rho, delta, max_rows_per_unit, rows_only};
+    dpcov::capi::write_struct(
+        result, rows_exact(request, 1, trials, alpha, seed, result->struct_size).first);
   });
 }
 

@@ -197,6 +197,7 @@ const (
 	AuditRowsDLYAdaptive             = C.DPCOV_AUDIT_ROWS_DLY_ADAPTIVE
 	AuditRowsDLYAdaptivePaper        = C.DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER
 	AuditRowsCoinPress               = C.DPCOV_AUDIT_ROWS_COINPRESS
+	AuditRowsCoinPressMean           = C.DPCOV_AUDIT_ROWS_COINPRESS_MEAN // AuditRowsUnits only
 	BlackBoxTopEigenvalue            = C.DPCOV_BLACK_BOX_TOP_EIGENVALUE
 	BlackBoxTopEigenvectorAlignment  = C.DPCOV_BLACK_BOX_TOP_EIGENVECTOR_ALIGNMENT
 	BlackBoxLeastEigenvalueAbovePair = C.DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR
@@ -333,6 +334,30 @@ func AuditRowsExactPairs(mechanism int32, steps int64, rho, delta float64, trial
 		return RowsExactAuditResult{}, 0, err
 	}
 	return rowsExactResult(&res), int64(worst), nil
+}
+
+// AuditRowsUnits audits a zCDP mechanism on the rows (AuditRows* constants, AuditRowsCoinPressMean
+// included) at the level of privacy units: units of exactly maxRowsPerUnit = k rows released at
+// rho / k^2, on a pair whose first unit has its k rows all replaced, against the unit-level claim
+// rho; exact density where the row-level audit has one, black-box for the Adaptive variants.
+// broken audits the planted variant that releases the units at rho itself.
+func AuditRowsUnits(mechanism int32, steps, maxRowsPerUnit int64, rho, delta float64, broken bool,
+	trials int64, alpha float64, seed uint64) (RowsExactAuditResult, error) {
+	res := C.dpcov_rows_exact_audit_result{
+		struct_size: C.size_t(C.sizeof_dpcov_rows_exact_audit_result)}
+	b := C.int32_t(0)
+	if broken {
+		b = 1
+	}
+	err := call(func() C.dpcov_status {
+		return C.dpcov_audit_rows_units(C.int32_t(mechanism), C.int64_t(steps),
+			C.int64_t(maxRowsPerUnit), C.double(rho), C.double(delta), b, C.int64_t(trials),
+			C.double(alpha), C.uint64_t(seed), &res)
+	})
+	if err != nil {
+		return RowsExactAuditResult{}, err
+	}
+	return rowsExactResult(&res), nil
 }
 
 // rowsExactResult copies the C result.

@@ -518,6 +518,24 @@ func TestAuditRowsExact(t *testing.T) {
 	}
 }
 
+// Units of exactly k = 3 rows: the release at rho / 9 not flagged, the rows-only variant (at
+// rho, spending 9 rho on the pair) flagged; alpha 1e-6 per audit, fixed seed.
+func TestAuditRowsUnits(t *testing.T) {
+	for _, m := range []int32{AuditRowsDLYGauss, AuditRowsCoinPressMean} {
+		res, err := AuditRowsUnits(m, 1, 3, 0.5, 1e-6, false, 1000, 1e-6, 2)
+		if err != nil || res.Verdict != AuditNoViolationFound || res.Rho != 0.5 || res.N%3 != 0 {
+			t.Fatalf("%d: %+v %v", m, res, err)
+		}
+		res, err = AuditRowsUnits(m, 1, 3, 0.5, 1e-6, true, 1000, 1e-6, 2)
+		if err != nil || res.Verdict != AuditViolation {
+			t.Fatalf("%d rows-only: %+v %v", m, res, err)
+		}
+	}
+	if _, err := AuditRowsUnits(AuditRowsDLYGauss, 1, 0, 0.5, 1e-6, false, 100, 1e-6, 2); err == nil {
+		t.Fatal("k = 0 accepted")
+	}
+}
+
 func TestAuditRowsExactPairs(t *testing.T) {
 	res, worst, err := AuditRowsExactPairs(AuditRowsDLYGauss, 1, 0.5, 1e-6, 200, 1e-6, 2, 3)
 	if err != nil || res.Verdict != AuditNoViolationFound || res.Samples != 3*400 || worst < 0 ||

@@ -196,13 +196,16 @@ struct Row {
   bool planted_broken = false;  // --unit-rows: the rows-only variant, expected to be flagged
 };
 
+int32_t verdict_of(const Row &row) {
+  return row.black_box    ? row.black_box->verdict
+         : row.mean_audit ? row.mean_audit->verdict
+         : row.exact      ? row.exact->verdict
+                          : row.result.verdict;
+}
+
 bool violated(const Row &row) {
   if (!row.audited || row.planted_broken) return false;
-  const int32_t verdict = row.black_box    ? row.black_box->verdict
-                          : row.mean_audit ? row.mean_audit->verdict
-                          : row.exact      ? row.exact->verdict
-                                           : row.result.verdict;
-  return verdict == DPCOV_AUDIT_VIOLATION;
+  return verdict_of(row) == DPCOV_AUDIT_VIOLATION;
 }
 
 // The options that do not apply to the audits of the zCDP mechanisms on the rows. Within "all"
@@ -410,18 +413,66 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int3
   return row;
 }
 
+// --unit-rows on a zCDP mechanism on the rows: units of exactly k rows released at rho / k^2, or
+// with `broken` the units released at rho itself (dpcov_audit_rows_units), at the rho whose
+// (eps, delta) fits, on the library's pair (d = 3).
+Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32_t broken) {
+  Row row;
+  row.mechanism = job.name;
+  row.requested_epsilon = eps;
+  row.dim = 3;
+  row.pairs = 1;
+  library_check(dpcov_zcdp_rho(eps, o.delta, &row.rho),
+                concat("rho-zCDP for epsilon ", eps, ", delta ", o.delta));
+  const bool steps = job.coinpress_mean || job.rows_mechanism == DPCOV_AUDIT_ROWS_COINPRESS;
+  row.steps = steps ? o.steps.value_or(kDefaultCoinpressSteps) : 1;
+  const int32_t mechanism =
+      job.coinpress_mean ? DPCOV_AUDIT_ROWS_COINPRESS_MEAN : job.rows_mechanism;
+  dpcov_rows_exact_audit_result r{};
+  r.struct_size = sizeof r;
+  const dpcov_status status = dpcov_audit_rows_units(mechanism, row.steps, o.unit_rows, row.rho,
+                                                     o.delta, broken, o.trials, o.alpha, o.seed,
+                                                     &r);
+  if (status == DPCOV_OK) {
+    row.audited = true;
+    row.exact = r;
+    row.n = r.n;
+  } else {
+    row.not_audited = concat(dpcov_status_string(status), ": ", dpcov_last_error_message());
+  }
+  return row;
+}
+
 // --unit-rows: each mechanism with a unit proof on the pair that differs by one unit of k rows,
 // its release of units and the planted variant that bounds rows but not units
-// (dpcov_audit_units). Within "all" the mechanisms without a unit proof are left out.
+// (dpcov_audit_units; the zCDP mechanisms on the rows: dpcov_audit_rows_units). Within "all" the
+// mechanisms without a unit proof are left out, and so are the zCDP mechanisms on the rows: their
+// pairs have K times the rows of the row-level ones (seconds to minutes at the K of the Gram
+// audits), so they run when named.
 std::vector<Row> audit_unit_jobs(const AuditOptions &o, const std::vector<Job> &jobs, bool all) {
   std::vector<Row> rows;
   for (const Job &job : jobs) {
     dpcov_mechanism_entry entry{};
     entry.struct_size = sizeof entry;
-    const bool gram = job.rows_mechanism < 0 && !job.coinpress_mean;
-    const bool units = gram && dpcov_mechanism_info_by_id(job.id, &entry) == DPCOV_OK &&
+    const bool on_rows = job.rows_mechanism >= 0 || job.coinpress_mean;
+    const bool units = !on_rows && dpcov_mechanism_info_by_id(job.id, &entry) == DPCOV_OK &&
                        *entry.unit_proof != '\0';
     if (!units && all) continue;
+    if (on_rows) {
+      if (o.k_bound || o.mean_radius || o.method != "auto" || o.pairs != kDefaultExactPairs)
+        fail(kExitUsage, "--unit-rows audits ", job.name, " on its own pair (d = 3; coinpress "
+             "K = 4; coinpress_mean ||mean|| <= 5, Cov <= I): drop --k-bound, --mean-radius, "
+             "--method and --pairs");
+      for (const double eps : o.epsilons)
+        for (const int32_t broken : {0, 1}) {
+          Row row = audit_rows_unit_job(o, job, eps, broken);
+          row.dataset = broken ? "rows-only" : "released";
+          row.neighbour_kind = concat("unit-of-", o.unit_rows);
+          row.planted_broken = broken == 1;
+          rows.push_back(std::move(row));
+        }
+      continue;
+    }
     if (!units) fail(kExitUsage, "--unit-rows: ", job.name, " has no unit-level proof");
     for (const double eps : o.epsilons)
       for (const int64_t d : o.dims)
@@ -440,8 +491,8 @@ std::vector<Row> audit_unit_jobs(const AuditOptions &o, const std::vector<Job> &
 const char *verdict(const Row &row) {
   if (!row.audited) return "not audited";
   if (row.planted_broken)
-    return row.result.verdict == DPCOV_AUDIT_VIOLATION ? "flagged (planted bug)"
-                                                       : "NOT flagged: too few rows or draws";
+    return verdict_of(row) == DPCOV_AUDIT_VIOLATION ? "flagged (planted bug)"
+                                                    : "NOT flagged: too few rows or draws";
   return violated(row) ? "violation" : "no violation found";
 }
 
@@ -466,6 +517,11 @@ std::string number(double x, int digits = 3) {
 
 // What the exact audit of a mechanism on the rows audits.
 std::string job_exact_audit_name(const Row &row) {
+  // --unit-rows: dpcov_audit_rows_units audits these too, in the same result.
+  if (row.mechanism == "dly_adaptive" || row.mechanism == "dly_adaptive_paper")
+    return "black-box (top-eigenvector alignment: no tractable density)";
+  if (row.mechanism == "coinpress_mean")
+    return "exact (every step's Gaussian density given the previous centre)";
   if (row.mechanism == "dly_separate")
     return "exact (Gaussian density of the eigenvalues, the eigenvalue step at rho / 2)";
   if (row.steps >= 2)
@@ -598,9 +654,19 @@ std::string power_notes(const std::vector<Row> &rows) {
          (black_box ? "; black-box: P_D(S) on an event impossible under D'" : "") + "):\n" + lines;
 }
 
+// The table's note on the unit-level audits of the zCDP mechanisms on the rows.
+constexpr const char *kRowsUnitsNote =
+    "\nunits of the zCDP mechanisms on the rows: units of exactly K rows (--unit-rows) released "
+    "at rho / K^2 (dpcov_unit_row_rho), on the pair of their row-level audit with its first K "
+    "rows, one unit, all replaced (n a multiple of K); exact density for dly_gauss, dly_separate, "
+    "coinpress and coinpress_mean, black-box (top-eigenvector alignment) for dly_adaptive and "
+    "dly_adaptive_paper; 'rows-only' releases the same units at rho itself, a planted bug that "
+    "spends K^2 rho on the pair (dpcov_audit_rows_units).\n";
+
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
   std::ostringstream out;
   bool black_box = false, coinpress_mean = false, exact = false, coinpress_steps = false;
+  bool rows_units = false;
   std::vector<std::string> why;  // one line per mechanism audited black-box for want of an exact audit
   out << "dpcov privacy audit: B = " << number(o.bound) << ", trials <= " << o.trials
       << " per direction, alpha = " << number(o.alpha) << " per audit, seed = " << o.seed << "\n"
@@ -627,8 +693,9 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
     }
     if (row.exact) {
       out << exact_line(row, pair + "/exact", *row.exact);
-      exact = exact || row.steps < 2;
-      coinpress_steps = coinpress_steps || row.steps >= 2;
+      rows_units = rows_units || o.unit_rows > 0;
+      exact = exact || (o.unit_rows == 0 && row.steps < 2);
+      coinpress_steps = coinpress_steps || (o.unit_rows == 0 && row.steps >= 2);
       continue;
     }
     if (row.black_box) {
@@ -682,6 +749,7 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
            "random orthogonal matrices from --seed, each pair at alpha / pairs, the worst "
            "reported; 'rho >=' is the lower confidence bound on the rho spent, a violation above "
            "the claimed rho (dpcov_audit_rows_exact_pairs).\n";
+  if (rows_units) out << kRowsUnitsNote;
   out << power_notes(rows);
   for (const std::string &note : why) out << "\n" << note << "\n";
   if (coinpress_mean)
@@ -778,7 +846,9 @@ void add_unit_rows_option(CLI::App &command, AuditOptions &options) {
                      "Audit at the level of privacy units (docs/privacy-units.md): each mechanism "
                      "with a unit proof on a pair that differs by one unit of K rows on the "
                      "bound, its release of units and, as a planted bug the audit should flag, "
-                     "the same mechanism bounding rows but not units (dpcov_audit_units; d >= 2)")
+                     "the same mechanism bounding rows but not units (dpcov_audit_units; d >= 2; "
+                     "dly_*, coinpress, coinpress_mean: units of exactly K rows at rho / K^2 "
+                     "against rho at K^2 rho, dpcov_audit_rows_units)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
 }
 

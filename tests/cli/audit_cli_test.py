@@ -142,6 +142,33 @@ class AuditCommandTest(unittest.TestCase):
         refused = run(["-m", "ols_jl", "--unit-rows", "2", "-e", "1"])
         self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr)
 
+    def test_unit_rows_audit_the_zcdp_row_mechanisms_and_flag_the_undivided_rho(self):
+        # Units of exactly K rows released at rho / K^2 (dpcov_audit_rows_units), not flagged;
+        # the planted variant at rho spends K^2 rho on the pair, flagged: by the exact density at
+        # K = 3, black-box (dly_adaptive, no tractable density) at K = 100, where K^2 = 10^4 is
+        # the miscalibration its row-level test flags. At epsilon 4 (rho 0.3) the planted
+        # variant's 9 rho shows within 300 draws (at epsilon 1, rho 0.024, it needs 2000). "all"
+        # leaves them out (their pairs grow with K); named, they run.
+        for mechanisms, k, eps in (("dly_gauss,dly_separate,coinpress,coinpress_mean", "3", "4"),
+                                   ("dly_adaptive", "100", "1")):
+            result = run(["-m", mechanisms, "--unit-rows", k, "-e", eps, "--delta", "1e-6",
+                          "--trials", "300", "--seed", "3", "--json"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+            audits = json.loads(result.stdout)["audits"]
+            self.assertEqual({a["mechanism"] for a in audits}, set(mechanisms.split(",")))
+            for a in audits:
+                self.assertEqual(a["neighbour_kind"], "unit-of-" + k)
+                self.assertEqual(a["n"] % int(k), 0)
+                expected = "flagged (planted bug)" if a.get("planted_broken") else "no violation found"
+                self.assertEqual(a["verdict"], expected, a)
+        table = run(["-m", "dly_gauss", "--unit-rows", "3", "-e", "1", "--trials", "300"])
+        self.assertEqual(table.returncode, EXIT_OK, table.stderr)
+        self.assertIn("rows-only", table.stdout)
+        self.assertIn("rho / K^2", table.stdout)
+        ignored = run(["-m", "coinpress", "--unit-rows", "3", "-e", "1", "--k-bound", "9"])
+        self.assertEqual(ignored.returncode, EXIT_USAGE, ignored.stderr)
+        self.assertIn("--k-bound", ignored.stderr)
+
     def test_trials_above_the_maximum_are_a_usage_error_before_any_draw(self):
         # DPCOV_AUDIT_MAX_TRIALS = 10^7 bounds an audit's time and memory: above it every
         # mechanism family (Gram, zCDP rows exact and black-box, coinpress_mean) is refused at

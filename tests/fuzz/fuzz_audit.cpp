@@ -224,16 +224,45 @@ void coinpress_mean(fuzz::Input &in) {
           {"coinpress mean audit alpha_per_test", v.alpha_per_test}});
 }
 
+// The unit-level audits of the zCDP row mechanisms (dpcov_audit_rows_units): any mechanism value,
+// k mostly small (the pair grows like k), sometimes anything, broken sometimes out of range.
+void rows_units(fuzz::Input &in) {
+  const int32_t mechanism = static_cast<int32_t>(in.range(-1, 6));
+  const int64_t steps = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 2);
+  const int64_t k = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 3);
+  const double rho = in.range(0, 3) == 0 ? in.number() : 1e-2 + in.positive();
+  const double delta = probability(in);
+  const int32_t broken = in.range(0, 7) == 0 ? static_cast<int32_t>(in.range(-2, 3))
+                                             : static_cast<int32_t>(in.range(0, 1));
+  const int64_t trials = in.range(0, 7) == 0 ? in.range(INT64_MIN, 1) : in.range(2, 20);
+  const double alpha = level(in);
+  const uint64_t seed = in.raw<uint64_t>();
+  fuzz::Result<dpcov_rows_exact_audit_result> r(in);
+  const dpcov_status s = dpcov_audit_rows_units(mechanism, steps, k, rho, delta, broken, trials,
+                                                alpha, seed, r.get());
+  if (!r.check(s, "rows units")) return;
+  const dpcov_rows_exact_audit_result v = r.value();
+  fuzz::require(v.verdict == 0 || v.verdict == 1, "rows units: verdict");
+  fuzz::require(v.n >= 1 && v.n % k == 0 && v.samples >= 0, "rows units: counts");
+  finite({{"rows units rho", v.rho}, {"rows units epsilon", v.epsilon},
+          {"rows units delta", v.delta}, {"rows units sigma", v.sigma},
+          {"rows units rho_lower", v.rho_lower}, {"rows units delta_estimate", v.delta_estimate},
+          {"rows units delta_lower", v.delta_lower},
+          {"rows units conformance_distance", v.conformance_distance},
+          {"rows units alpha_per_test", v.alpha_per_test}});
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Input in(data, size);
-  switch (in.range(0, 5)) {
+  switch (in.range(0, 6)) {
     case 0: audit_run(in); break;
     case 1: black_box(in); break;
     case 2: rows_exact(in); break;
     case 3: audit_units(in); break;
     case 4: standard_rows(in); break;
+    case 5: rows_units(in); break;
     default: coinpress_mean(in); break;
   }
   return 0;

@@ -399,6 +399,23 @@ RC_GTEST_PROP(ZcdpExtreme, AuditsAreFiniteOrFailUntouched, ()) {
       RC_ASSERT(bytes_equal(r, canary_struct<dpcov_rows_exact_audit_result>()));
     }
   }
+  {
+    // The unit-level audit (coinpress_mean included), k small: the pair grows like k.
+    dpcov_rows_exact_audit_result r = canary_struct<dpcov_rows_exact_audit_result>();
+    const int32_t unit_mechanism = *rc::gen::inRange(0, 6);
+    const dpcov_status s = dpcov_audit_rows_units(unit_mechanism, steps,
+                                                  *rc::gen::inRange<int64_t>(1, 3), rho, delta,
+                                                  *rc::gen::inRange(0, 2), 10, alpha, seed, &r);
+    RC_TAG(std::string("audit_rows_units: ") + dpcov_status_string(s));
+    if (s == DPCOV_OK) {
+      RC_ASSERT(all_finite({r.rho, r.epsilon, r.delta, r.sigma, r.rho_lower, r.delta_estimate,
+                            r.delta_lower, r.gaussian_delta_lower, r.conformance_distance,
+                            r.conformance_threshold, r.alpha_per_test}));
+    } else {
+      check_failure(s, "audit_rows_units");
+      RC_ASSERT(bytes_equal(r, canary_struct<dpcov_rows_exact_audit_result>()));
+    }
+  }
   dpcov_coinpress_mean_params p;
   RC_ASSERT(dpcov_coinpress_mean_params_default(&p) == DPCOV_OK);
   p.rho = rho;

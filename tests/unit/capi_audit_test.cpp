@@ -593,6 +593,65 @@ TEST(CapiAudit, RowsExactAuditBadArgumentsLeaveTheResultUntouched) {
             DPCOV_E_INVALID_ARGUMENT);
 }
 
+// dpcov_audit_rows_units: units of exactly k rows at rho / k^2 against the unit-level rho, every
+// family (exact, black-box, coinpress_mean) answering with n a multiple of k; bad arguments leave
+// the result untouched.
+TEST(CapiAudit, RowsUnitsAuditOfEachFamilyAndItsBadArguments) {
+  for (const int32_t mechanism : {DPCOV_AUDIT_ROWS_DLY_GAUSS, DPCOV_AUDIT_ROWS_DLY_ADAPTIVE,
+                                  DPCOV_AUDIT_ROWS_COINPRESS_MEAN}) {
+    dpcov_rows_exact_audit_result r = fresh_exact_audit();
+    ASSERT_EQ(dpcov_audit_rows_units(mechanism, 1, 2, 0.5, 1e-6, 0, 20, 1e-6, 3, &r), DPCOV_OK)
+        << mechanism << " " << dpcov_last_error_message();
+    EXPECT_EQ(r.rho, 0.5);
+    EXPECT_EQ(r.n % 2, 0);
+    EXPECT_GT(r.samples, 0);
+  }
+  struct Bad {
+    int32_t mechanism;
+    int64_t steps, k;
+    double rho, delta;
+    int32_t broken;
+    int64_t trials;
+    double alpha;
+  };
+  const Bad cases[] = {
+      {-1, 1, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {6, 1, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 2, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 2, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_COINPRESS, 0, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_COINPRESS_MEAN, 17, 2, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 0, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 1, (int64_t{1} << 20) + 1, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_COINPRESS_MEAN, 1, -3, 0.5, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 0.5, 1e-6, 2, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, -1.0, 1e-6, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 0.5, 0.0, 0, 20, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, 1, 2, 0.5, 1e-6, 0, 9, 1e-6},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 0.5, 1e-6, 0, 1, 1e-6},
+      {DPCOV_AUDIT_ROWS_COINPRESS_MEAN, 1, 2, 0.5, 1e-6, 0, 20, 0.0},
+      {DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, kNaN, 1e-6, 0, 20, 1e-6},
+  };
+  for (const Bad &c : cases) {
+    dpcov_rows_exact_audit_result r = fresh_exact_audit();
+    EXPECT_NE(dpcov_audit_rows_units(c.mechanism, c.steps, c.k, c.rho, c.delta, c.broken,
+                                     c.trials, c.alpha, 0, &r),
+              DPCOV_OK)
+        << c.mechanism << " k " << c.k;
+    const dpcov_rows_exact_audit_result expected = fresh_exact_audit();
+    EXPECT_EQ(std::memcmp(&r, &expected, sizeof r), 0);
+    EXPECT_FALSE(std::string(dpcov_last_error_message()).empty());
+  }
+  EXPECT_EQ(dpcov_audit_rows_units(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 0.5, 1e-6, 0, 20, 1e-6, 0,
+                                   nullptr),
+            DPCOV_E_NULL_POINTER);
+  dpcov_rows_exact_audit_result small = fresh_exact_audit();
+  small.struct_size = 8;
+  EXPECT_EQ(dpcov_audit_rows_units(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 0.5, 1e-6, 0, 20, 1e-6, 0,
+                                   &small),
+            DPCOV_E_INVALID_ARGUMENT);
+}
+
 // dpcov_audit_rows_exact_pairs: the axis pair and rotated ones, the worst reported; one pair is
 // dpcov_audit_rows_exact itself; bad arguments leave both outputs untouched.
 TEST(CapiAudit, RowsExactPairsAuditReportsTheWorstOfSeveralPairs) {

@@ -22,8 +22,8 @@ from ._lib import WRAPPED_FUNCTIONS
 from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
                      adassp_fit, adassp_params, adassp_plan)
 from .audit import (audit_coinpress_mean, audit_params, audit_rows_black_box, audit_rows_exact,
-                    audit_rows_exact_pairs, audit_run, audit_run_pair, audit_standard_rows,
-                    audit_units)
+                    audit_rows_exact_pairs, audit_rows_units, audit_run, audit_run_pair,
+                    audit_standard_rows, audit_units)
 from .densities import (log_density_acg, log_density_inverse_wishart,
                         log_density_symmetric_gaussian, log_density_symmetric_laplace,
                         log_density_wishart)
@@ -111,6 +111,7 @@ __all__ = [
     "audit_rows_black_box",
     "audit_rows_exact",
     "audit_rows_exact_pairs",
+    "audit_rows_units",
     "audit_run",
     "audit_run_pair",
     "audit_standard_rows",

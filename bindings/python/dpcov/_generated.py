@@ -156,6 +156,7 @@ DPCOV_AUDIT_ROWS_DLY_SEPARATE = 1
 DPCOV_AUDIT_ROWS_DLY_ADAPTIVE = 2
 DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER = 3
 DPCOV_AUDIT_ROWS_COINPRESS = 4
+DPCOV_AUDIT_ROWS_COINPRESS_MEAN = 5
 DPCOV_BLACK_BOX_TOP_EIGENVALUE = 0
 DPCOV_BLACK_BOX_TOP_EIGENVECTOR_ALIGNMENT = 1
 DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR = 2
@@ -453,6 +454,7 @@ class AuditRowsMechanism(enum.IntEnum):
     DLY_ADAPTIVE = 2
     DLY_ADAPTIVE_PAPER = 3
     COINPRESS = 4
+    COINPRESS_MEAN = 5
 
 
 class BlackBoxStatistic(enum.IntEnum):
@@ -1012,6 +1014,9 @@ PROTOTYPES = {
     "dpcov_audit_rows_exact_pairs": (c_int32, [c_int32, c_int64, c_double, c_double, c_int64,
                                                c_double, c_uint64, c_int64,
                                                POINTER(RowsExactAuditResultC), Address(c_int64)]),
+    "dpcov_audit_rows_units": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double, c_int32,
+                                         c_int64, c_double, c_uint64,
+                                         POINTER(RowsExactAuditResultC)]),
     # sketch.h
     "dpcov_sketch_create": (c_int32, [POINTER(c_void_p), c_int64, c_int64, c_void_p]),
     "dpcov_sketch_destroy": (None, [POINTER(c_void_p)]),

@@ -18,8 +18,8 @@ from ._lib import (DPCOV_AUDIT_MAX_TRIALS, AuditParamsC, AuditResultC, BlackBoxR
 AUDIT_MAX_TRIALS = DPCOV_AUDIT_MAX_TRIALS
 
 __all__ = ["AUDIT_MAX_TRIALS", "AUDIT_FIELDS", "audit_coinpress_mean", "audit_params",
-           "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_run",
-           "audit_run_pair", "audit_units"]
+           "audit_rows_black_box", "audit_rows_exact", "audit_rows_exact_pairs", "audit_rows_units",
+           "audit_run", "audit_run_pair", "audit_units"]
 from .coinpress import _mean_params
 from .mechanism import mechanism_params
 from .types import (AuditDataset, AuditNeighbour, AuditResult, AuditRowsMechanism,
@@ -165,3 +165,21 @@ def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: in
                                           float(alpha), int(seed), int(pairs), byref(result),
                                           byref(worst)))
     return RowsExactAuditResult(result), worst.value
+
+
+def audit_rows_units(mechanism, max_rows_per_unit: int, rho: float, delta: float = 1e-6,
+                     steps: int = 1, broken: bool = False, trials: int = 2000,
+                     alpha: float = 1e-6, seed: int = 0) -> RowsExactAuditResult:
+    """Audit a zCDP mechanism on the rows at the level of privacy units
+    (``dpcov_audit_rows_units``): units of exactly ``max_rows_per_unit`` = k rows released at
+    rho / k^2 as :func:`dpcov.zcdp_unit_release` releases them, on a pair whose first unit has its
+    k rows all replaced, against the unit-level claim ``rho``. ``mechanism``: ``"dly_gauss"``,
+    ``"dly_separate"``, ``"coinpress"``, ``"coinpress_mean"`` (exact density),
+    ``"dly_adaptive"``, ``"dly_adaptive_paper"`` (black-box); ``broken=True`` audits the planted
+    variant that releases the units at rho itself (docs/privacy-units.md)."""
+    result = new_struct(RowsExactAuditResultC)
+    _check(C.dpcov_audit_rows_units(enum_value(AuditRowsMechanism, mechanism), int(steps),
+                                    int(max_rows_per_unit), float(rho), float(delta),
+                                    1 if broken else 0, int(trials), float(alpha), int(seed),
+                                    byref(result)))
+    return RowsExactAuditResult(result)

@@ -322,7 +322,8 @@ def test_an_audit_of_analyze_gauss_finds_no_violation():
 
 
 def test_a_black_box_audit_of_each_mechanism_on_the_rows_finds_no_violation():
-    for mechanism in dpcov.AuditRowsMechanism:
+    # COINPRESS_MEAN is audited by audit_coinpress_mean, and at unit level by audit_rows_units.
+    for mechanism in set(dpcov.AuditRowsMechanism) - {dpcov.AuditRowsMechanism.COINPRESS_MEAN}:
         scale = 9.0 if mechanism == dpcov.AuditRowsMechanism.COINPRESS else 1.0
         result = dpcov.audit_rows_black_box(mechanism.name.lower(), 3, 20, 0.02, 1e-6, scale,
                                             statistic="top_eigenvector_alignment", trials=100,

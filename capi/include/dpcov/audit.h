@@ -352,7 +352,10 @@ enum dpcov_audit_rows_mechanism {
   DPCOV_AUDIT_ROWS_DLY_SEPARATE = 1,       /**< dly_separate. */
   DPCOV_AUDIT_ROWS_DLY_ADAPTIVE = 2,       /**< dly_adaptive. */
   DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER = 3, /**< dly_adaptive_paper. */
-  DPCOV_AUDIT_ROWS_COINPRESS = 4           /**< coinpress (dpcov/coinpress.h). */
+  DPCOV_AUDIT_ROWS_COINPRESS = 4,          /**< coinpress (dpcov/coinpress.h). */
+  /** coinpress_mean (dpcov/coinpress.h): dpcov_audit_rows_units() only (the row-level audit is
+   *  dpcov_audit_coinpress_mean()). */
+  DPCOV_AUDIT_ROWS_COINPRESS_MEAN = 5
 };
 
 /** The scalar statistic of each release that a black-box audit tests. Values are pinned. */
@@ -643,6 +646,60 @@ DPCOV_API dpcov_status dpcov_audit_rows_exact_pairs(int32_t mechanism, int64_t s
                                                     uint64_t seed, int64_t pairs,
                                                     dpcov_rows_exact_audit_result *result,
                                                     int64_t *worst_pair);
+
+/**
+ * Audit a zCDP mechanism on the rows at the level of privacy units (docs/privacy-units.md;
+ * proofs/unit_group_privacy.md, "Row mechanisms"): units of exactly @p max_rows_per_unit = k rows,
+ * private under unit replace-one, released as the unit path releases them (the CLI's
+ * `release --privacy-unit`, Python's zcdp_unit_release()): the library's release of the k U rows
+ * at rho / k^2 (dpcov_unit_row_rho()), on a pair whose first unit has its k rows all replaced,
+ * against the unit-level claim @p rho and the (epsilon, delta) it implies at @p delta. Every unit
+ * of the pair holds exactly k rows, so the choice of kept rows keeps them all and pads none.
+ * - ::DPCOV_AUDIT_ROWS_DLY_GAUSS, ::DPCOV_AUDIT_ROWS_DLY_SEPARATE (its eigenvalue step, claim
+ *   rho / 2), ::DPCOV_AUDIT_ROWS_COINPRESS (any t): the exact density of dpcov_audit_rows_exact()
+ *   on its axis pair with the first k rows, not row 0, moved (2s e_1 in D, 2s e_2 in D'; for
+ *   CoinPress at t >= 2 F e_1 and F e_2), n a multiple of 1000 k chosen from the release's
+ *   sigma. The k aligned rows move the second moment by k times the row-level sensitivity, the
+ *   most any k replaced rows move it, so for these Gaussian releases the pair is a worst case.
+ * - ::DPCOV_AUDIT_ROWS_COINPRESS_MEAN: the exact density of dpcov_audit_coinpress_mean() (d = 3,
+ *   20 units, the prior ||mean|| <= 5 and Cov <= I, t = @p steps), k far rows at +F e_1 in D and
+ *   -F e_1 in D': every step's means differ by k times the sensitivity.
+ * - ::DPCOV_AUDIT_ROWS_DLY_ADAPTIVE, ::DPCOV_AUDIT_ROWS_DLY_ADAPTIVE_PAPER: no tractable density;
+ *   the black-box audit of dpcov_audit_rows_black_box() (d = 3, r = 1, top-eigenvector
+ *   alignment) on max(5, ceil(20 / k)) units, the first unit's k rows at e_1 in D and e_2 in D'.
+ *   Its result fills verdict, findings (::DPCOV_AUDIT_FINDING_DELTA_EXCEEDED), samples, n, rho,
+ *   epsilon, delta, delta_lower, alpha_per_test (per bound) and detectable_delta; the rest is 0.
+ * With @p broken = 1 the planted broken variant instead: the same units released at @p rho itself
+ * (rows bounded, units not), which spends k^2 rho on the pair and which the audit should flag.
+ * Reproducible from @p seed; nothing it draws is released.
+ *
+ * An audit can only find violations: "no violation found" is not a proof of privacy.
+ *
+ * @param mechanism          a ::dpcov_audit_rows_mechanism, ::DPCOV_AUDIT_ROWS_COINPRESS_MEAN
+ *                           included.
+ * @param steps              CoinPress's and CoinPress mean's t in [1, 16]; 1 for Dong-Liang-Yi.
+ * @param max_rows_per_unit  k, 1 <= k <= 2^20 (the exact audits: n of at most 10^6 rows bounds
+ *                           k from rho).
+ * @param rho                the unit-level claimed zCDP budget, finite and > 0.
+ * @param delta              delta of the claimed (epsilon, delta), in (0, 1).
+ * @param broken             0: the release of units; 1: the broken variant.
+ * @param trials             releases per direction, in [2, ::DPCOV_AUDIT_MAX_TRIALS] (the
+ *                           black-box audits: [10, ::DPCOV_AUDIT_MAX_TRIALS], per dataset).
+ * @param alpha              probability of flagging a release that matches its claim, in (0, 1).
+ * @param seed               seed of the pair (black-box) and the draws.
+ * @param[out] result  the findings; the caller sets result->struct_size. Untouched on failure.
+ * @return ::DPCOV_OK (whatever the verdict), ::DPCOV_E_NULL_POINTER (result),
+ *         ::DPCOV_E_INVALID_ARGUMENT (unknown mechanism, steps out of range, k outside
+ *         [1, 2^20], broken not 0 or 1, a rho or k that needs more than 10^6 rows, a per-row rho
+ *         that underflows, trials or alpha out of range, a struct_size too small),
+ *         ::DPCOV_E_NON_FINITE (rho or delta), ::DPCOV_E_PRECONDITION (a sigma below the
+ *         arithmetic's rounding), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM.
+ * @proof proofs/unit_group_privacy.md
+ */
+DPCOV_API dpcov_status dpcov_audit_rows_units(int32_t mechanism, int64_t steps,
+                                              int64_t max_rows_per_unit, double rho, double delta,
+                                              int32_t broken, int64_t trials, double alpha,
+                                              uint64_t seed, dpcov_rows_exact_audit_result *result);
 
 #ifdef __cplusplus
 }

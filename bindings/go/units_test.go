@@ -55,7 +55,7 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 		}
 	}
 	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
-		"inverse_wishart", "iev", "kt_rank1"}
+		"inverse_wishart", "iev", "kt_rank1", "dly", "coinpress", "coinpress_mean"}
 	ok := len(with) == len(want)
 	for _, name := range want {
 		ok = ok && with[name]

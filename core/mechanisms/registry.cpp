@@ -159,7 +159,8 @@ constexpr RegistryEntry kRegistry[] = {
      "n (X^T X / n + noise): Gauss may be indefinite, Separate PSD, Adaptive chooses by a private "
      "trace",
      "eps > 0, 0 < delta < 1, n public",
-     {}, GlassoPerturbation::Unsupported, 0},
+     {}, GlassoPerturbation::Unsupported, 0,
+     kGroupUnitProof},
     {kCoinpressId, "coinpress", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne, kIdealized,
      Input::Rows, Output::Matrix,
      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, Alg. 2-3 (CoinPress covariance) under "
@@ -168,7 +169,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/coinpress.md", "capi/include/dpcov/coinpress.h",
      "n (iterative covariance estimate), PSD",
      "eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
-     {}, GlassoPerturbation::Unsupported, 0},
+     {}, GlassoPerturbation::Unsupported, 0,
+     kGroupUnitProof},
     {kCoinpressMeanId, "coinpress_mean", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne,
      kIdealized, Input::Rows, Output::Vector,
      "Biswas, Dong, Kamath & Ullman, NeurIPS 2020, MVM iterated by MVMRec (CoinPress mean) under "
@@ -177,7 +179,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/coinpress_mean.md", "capi/include/dpcov/coinpress.h",
      "the private mean, 1 x d",
      "eps > 0, 0 < delta < 1, n public; utility needs Gaussian-like rows",
-     {}, GlassoPerturbation::Unsupported, 0},
+     {}, GlassoPerturbation::Unsupported, 0,
+     kGroupUnitProof},
     {kPrivateBoundId, "private_bound", Family::Bound, PrivacyModel::Pure, kBothRelations,
      kIdealized, Input::Rows, Output::Scalar,
      "Sparse vector scan of a public grid: AboveThreshold (Dwork-Roth 2014 Alg. 1, Thm 3.23) on "
@@ -237,7 +240,8 @@ const char *exact_theorem_of(MechanismId mechanism) {
 }
 
 bool supports_units(MechanismId mechanism) {
-  return *entry_of(id_of(mechanism)).unit_proof != '\0';
+  const RegistryEntry &entry = entry_of(id_of(mechanism));
+  return entry.family == Family::Gram && *entry.unit_proof != '\0';
 }
 
 bool units_by_group_privacy(MechanismId mechanism) {
@@ -247,7 +251,7 @@ bool units_by_group_privacy(MechanismId mechanism) {
 std::string units_mechanism_names() {
   std::string names;
   for (const RegistryEntry &entry : kRegistry)
-    if (*entry.unit_proof != '\0')
+    if (entry.family == Family::Gram && *entry.unit_proof != '\0')
       names += (names.empty() ? "" : ", ") + std::string(entry.name);
   return names;
 }

@@ -100,8 +100,10 @@ struct RegistryEntry {
   NoiseLaw noise{};
   GlassoPerturbation glasso = GlassoPerturbation::Unsupported;
   int32_t options = 0;
-  // The proof of its guarantee at the level of privacy units (an accumulator with
-  // max_rows_per_unit > 0), "" for a mechanism released at row level only.
+  // The proof of its guarantee at the level of privacy units (a Gram mechanism: from an
+  // accumulator with max_rows_per_unit > 0; a zCDP row mechanism: from units of exactly k rows,
+  // proofs/unit_group_privacy.md, "Row mechanisms"), "" for a mechanism released at row level
+  // only.
   const char *unit_proof = "";
   // The inference its release supports: kInference... bits.
   int32_t inference = 0;
@@ -130,8 +132,9 @@ std::string names_taking(int32_t option);
 const char *theorem_of(MechanismId mechanism);
 const char *exact_theorem_of(MechanismId mechanism);
 
-// Whether a mechanism releases from an accumulator of privacy units (its entry's unit_proof), and
-// the names of those that do, for a refusal's message.
+// Whether a mechanism releases from an accumulator of privacy units (a Gram mechanism whose entry
+// names a unit_proof), and the names of those that do, for a refusal's message. The zCDP row
+// mechanisms name a unit proof too but take rows, never an accumulator: false for them.
 bool supports_units(MechanismId mechanism);
 std::string units_mechanism_names();
 

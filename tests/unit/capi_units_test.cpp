@@ -196,21 +196,34 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   EXPECT_EQ(gram_info_of(g).units, kUnits);
   r = release(DPCOV_MECHANISM_WISHART_JIANG, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
   EXPECT_EQ(r.status, DPCOV_E_INCOMPATIBLE);
-  // The refusal names the mechanisms whose registry entry has a unit proof.
-  EXPECT_NE(std::string(dpcov_last_error_message()).find("inverse_gauss"), std::string::npos);
-  EXPECT_NE(std::string(dpcov_last_error_message()).find("wishart_additive"), std::string::npos);
+  // The refusal names the Gram mechanisms whose registry entry has a unit proof, not the zCDP
+  // row mechanisms, which name one too but take units of exactly k rows, never an accumulator.
+  const std::string refusal = dpcov_last_error_message();
+  EXPECT_NE(refusal.find("inverse_gauss"), std::string::npos);
+  EXPECT_NE(refusal.find("wishart_additive"), std::string::npos);
+  EXPECT_EQ(refusal.find("coinpress"), std::string::npos);
+  EXPECT_EQ(refusal.find("dly"), std::string::npos);
+  for (const int32_t rows : {DPCOV_MECHANISM_DLY, DPCOV_MECHANISM_COINPRESS,
+                             DPCOV_MECHANISM_COINPRESS_MEAN}) {
+    r = release(rows, g, DPCOV_NEIGHBOUR_REPLACE_ONE, rng);
+    EXPECT_EQ(r.status, DPCOV_E_INVALID_ARGUMENT) << rows;
+    for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
+  }
   // And where the reason a mechanism is refused is written.
-  EXPECT_NE(std::string(dpcov_last_error_message()).find("Mechanisms still refused"),
-            std::string::npos);
+  EXPECT_NE(refusal.find("Mechanisms still refused"), std::string::npos);
   for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
     dpcov_mechanism_entry e{};
     e.struct_size = sizeof e;
     ASSERT_EQ(dpcov_mechanism_info(i, &e), DPCOV_OK);
     const bool trace = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
                        e.id == DPCOV_MECHANISM_LAPLACE_SYM || e.id == DPCOV_MECHANISM_INVERSE_GAUSS;
+    // Group privacy: the Wishart and projection mechanisms over a unit's add/remove steps, the
+    // zCDP row mechanisms over its k replaced rows (proofs/unit_group_privacy.md).
     const bool group = e.id == DPCOV_MECHANISM_WISHART_ADDITIVE ||
                        e.id == DPCOV_MECHANISM_JL_RIDGE || e.id == DPCOV_MECHANISM_INVERSE_WISHART ||
-                       e.id == DPCOV_MECHANISM_IEV || e.id == DPCOV_MECHANISM_KT_RANK1;
+                       e.id == DPCOV_MECHANISM_IEV || e.id == DPCOV_MECHANISM_KT_RANK1 ||
+                       e.id == DPCOV_MECHANISM_DLY || e.id == DPCOV_MECHANISM_COINPRESS ||
+                       e.id == DPCOV_MECHANISM_COINPRESS_MEAN;
     EXPECT_EQ(std::string(e.unit_proof), trace   ? "proofs/unit_gram_sensitivity.md"
                                          : group ? "proofs/unit_group_privacy.md"
                                                  : "")

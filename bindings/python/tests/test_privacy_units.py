@@ -110,8 +110,11 @@ def test_wishart_releases_units_by_group_privacy_at_the_rows_bound(neighbour):
 
 def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_refused():
     with_units = {m.name for m in dpcov.mechanisms() if m.unit_proof}
+    # The zCDP row mechanisms name the group-privacy proof too (units of exactly k rows, through
+    # dpcov.zcdp_unit_release), and take rows, never an accumulator of units.
     assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive",
-                          "jl_ridge", "inverse_wishart", "iev", "kt_rank1"}
+                          "jl_ridge", "inverse_wishart", "iev", "kt_rank1", "dly",
+                          "coinpress", "coinpress_mean"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:
         with pytest.raises(dpcov.DpcovError, match="inverse_gauss"):
@@ -153,3 +156,15 @@ def test_audit_units_passes_the_release_and_flags_rows_only_bounding():
     assert not dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, trials=1000, seed=5).violation
     assert dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, broken=True, trials=1000,
                              seed=5).violation
+
+
+def test_audit_rows_units_passes_the_unit_release_and_flags_the_undivided_rho():
+    # Units of exactly k = 3 rows released at rho / 9; the rows-only variant at rho spends 9 rho
+    # on the pair. alpha 1e-6 per audit at a fixed seed (tests/privacy/rows_units_audit_test.cpp).
+    for mechanism in ("dly_gauss", "coinpress_mean"):
+        ok = dpcov.audit_rows_units(mechanism, 3, rho=0.5, trials=1000, seed=5)
+        assert not ok.violation and ok.rho == 0.5 and ok.n % 3 == 0
+        broken = dpcov.audit_rows_units(mechanism, 3, rho=0.5, broken=True, trials=1000, seed=5)
+        assert broken.violation
+    with pytest.raises(dpcov.DpcovError):
+        dpcov.audit_rows_units("dly_gauss", 0, rho=0.5)

@@ -209,6 +209,33 @@ struct Deflation {
   std::vector<Rotation> rotations;
 };
 
+// The buffers of loewner's products.
+struct LoewnerScratch {
+  std::vector<double> num, den;
+  std::vector<int> exponent;
+};
+
+// An eigenvector column before sorting: its eigenvalue and source (as SecularFactors::sources), and
+// its place before sorting, which breaks ties as a stable sort would without the stable sort's
+// temporary buffer.
+struct Column {
+  double value;
+  int64_t source;
+  size_t place;
+};
+
+}  // namespace
+
+struct SecularWorkspace::Buffers {
+  std::vector<double> scaled, lr, yr, w, delta;
+  Deflation deflation;
+  LoewnerScratch loewner;
+  std::vector<Root> found;
+  std::vector<Column> columns;
+};
+
+namespace {
+
 // Whether the pair test of deflate, gap |c s| <= gaptol with (c, s) = (a, b) / hypot(a, b), may
 // hold: false only where gap |a b| > 2 gaptol (a^2 + b^2) with every product normal, so that the
 // test, within a few ulps of gap |a b| / (a^2 + b^2), fails too. Saves the hypot (a library call)
@@ -222,8 +249,8 @@ bool could_deflate_pair(double gap, double a, double b, double gaptol) {
 // Deflation (constants relative to the scale of the problem, see kDeflationUlps). For the
 // compression, a component |y_j| below the threshold is dropped from y itself (e_j is then
 // exactly orthogonal to y_used); for the update it is dropped from the rank-one term.
-Deflation deflate(const std::vector<double> &lambda, const double *y, double ynorm2,
-                  bool compress, double rho) {
+void deflate(const std::vector<double> &lambda, const double *y, double ynorm2, bool compress,
+             double rho, Deflation &out) {
   const int64_t q = static_cast<int64_t>(lambda.size());
   double lam_max = 0.0;
   for (double l : lambda) lam_max = std::max(lam_max, std::fabs(l));
@@ -233,7 +260,11 @@ Deflation deflate(const std::vector<double> &lambda, const double *y, double yno
                                      std::max(ynorm, lam_max / (std::fabs(rho) * ynorm));
   const double gaptol =
       kDeflationUlps * kEps * (compress ? lam_max : std::max(lam_max, std::fabs(rho) * ynorm2));
-  Deflation out{lambda, std::vector<double>(y, y + q), {}, {}, {}};
+  out.lam.assign(lambda.begin(), lambda.end());
+  out.yy.assign(y, y + q);
+  out.kept.clear();
+  out.deflated.clear();
+  out.rotations.clear();
   std::vector<double> &lam = out.lam, &yy = out.yy;
   for (int64_t j = 0; j < q; ++j) {
     const size_t uj = static_cast<size_t>(j);
@@ -261,7 +292,6 @@ Deflation deflate(const std::vector<double> &lambda, const double *y, double yno
     }
     out.kept.push_back(j);
   }
-  return out;
 }
 
 // std::frexp, read from the bits for normal numbers (the Loewner products are: each stays within
@@ -280,13 +310,17 @@ double split_exponent(double x, int *exponent) {
 // factor) and renormalised every few factors so that neither under- nor overflows. The products
 // run over the roots k in the outer loop so that the inner loop walks down a column of delta
 // (contiguous) with independent products per coordinate.
-std::vector<double> loewner(const std::vector<double> &lr, const std::vector<double> &yr,
-                            const double *delta, double wsum, bool compress, double rho) {
+void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const double *delta,
+             double wsum, bool compress, double rho, LoewnerScratch &scratch,
+             std::vector<double> &yhat) {
   const int64_t m = static_cast<int64_t>(lr.size());
   const int64_t interior = m > 0 ? m - 1 : 0;
-  std::vector<double> yhat(static_cast<size_t>(m)), num(static_cast<size_t>(m)),
-      den(static_cast<size_t>(m), compress ? 1.0 : rho);
-  std::vector<int> exponent(static_cast<size_t>(m), 0);
+  std::vector<double> &num = scratch.num, &den = scratch.den;
+  std::vector<int> &exponent = scratch.exponent;
+  yhat.resize(static_cast<size_t>(m));
+  num.resize(static_cast<size_t>(m));
+  den.assign(static_cast<size_t>(m), compress ? 1.0 : rho);
+  exponent.assign(static_cast<size_t>(m), 0);
   for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta[j + (m - 1) * m];
   // Coordinates j <= k take root k's lower pole, the others its upper one: two loops with a fixed
   // pole each, which vectorise where one loop choosing the pole per coordinate stayed scalar.
@@ -313,11 +347,10 @@ std::vector<double> loewner(const std::vector<double> &lr, const std::vector<dou
   }
   for (size_t uj = 0; uj < yhat.size(); ++uj)
     yhat[uj] = std::copysign(std::sqrt(std::ldexp(num[uj] / den[uj], exponent[uj])), yr[uj]);
-  return yhat;
 }
 
 SecularFactors decompose(const std::vector<double> &lambda, const double *y, bool compress,
-                         double rho) {
+                         double rho, SecularWorkspace::Buffers &ws) {
   const double ynorm2 = check_input(lambda, y, compress, rho);
   const int64_t q = static_cast<int64_t>(lambda.size());
   SecularFactors out;
@@ -328,11 +361,15 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
     for (int64_t j = 0; j < q; ++j) out.sources.push_back(-1 - j);
     return out;
   }
-  Deflation defl = deflate(lambda, y, ynorm2, compress, rho);
+  Deflation &defl = ws.deflation;
+  deflate(lambda, y, ynorm2, compress, rho, defl);
 
   // The secular equation on the kept coordinates (strictly decreasing eigenvalues).
   const int64_t m = static_cast<int64_t>(defl.kept.size());
-  std::vector<double> lr(static_cast<size_t>(m)), yr(static_cast<size_t>(m)), w(static_cast<size_t>(m));
+  std::vector<double> &lr = ws.lr, &yr = ws.yr, &w = ws.w;
+  lr.resize(static_cast<size_t>(m));
+  yr.resize(static_cast<size_t>(m));
+  w.resize(static_cast<size_t>(m));
   double wsum = 0.0;
   for (int64_t i = 0; i < m; ++i) {
     const size_t ui = static_cast<size_t>(i), uk = static_cast<size_t>(defl.kept[ui]);
@@ -344,11 +381,11 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
   const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
   const int64_t interior = m > 0 ? m - 1 : 0;
   const int64_t roots = compress ? interior : m;
-  // Column k (m values) holds root k's distances; every entry is written by its root's search, so
-  // the buffer is not zeroed first (q^2 stores a step).
-  const std::unique_ptr<double[]> delta_store(new double[static_cast<size_t>(m * roots)]);
-  const auto delta = [&](int64_t k) { return delta_store.get() + k * m; };
-  std::vector<Root> found(static_cast<size_t>(roots));
+  // Column k (m values) holds root k's distances; every entry is written by its root's search.
+  ws.delta.resize(static_cast<size_t>(m * roots));
+  const auto delta = [&](int64_t k) { return ws.delta.data() + k * m; };
+  std::vector<Root> &found = ws.found;
+  found.resize(static_cast<size_t>(roots));
   for (int64_t k = 0; k < interior; ++k)
     found[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, delta(k));
   if (!compress && m > 0) {
@@ -357,22 +394,22 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
         rho < 0.0 ? solve_root(f, m - 1, -1, width, delta(m - 1))
                   : solve_root(f, -1, 0, width, delta(m - 1));
   }
-  out.loewner = loewner(lr, yr, delta_store.get(), wsum, compress, rho);
+  loewner(lr, yr, ws.delta.data(), wsum, compress, rho, ws.loewner, out.loewner);
 
   // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
-  struct Column {
-    double value;
-    int64_t source;
-  };
-  std::vector<Column> columns;
-  columns.reserve(static_cast<size_t>(roots) + defl.deflated.size());
+  std::vector<Column> &columns = ws.columns;
+  columns.clear();
   for (int64_t k = 0; k < roots; ++k) {
     const Root &r = found[static_cast<size_t>(k)];
-    columns.push_back({lr[static_cast<size_t>(r.origin)] + r.shift, k});
+    columns.push_back({lr[static_cast<size_t>(r.origin)] + r.shift, k, columns.size()});
   }
-  for (int64_t j : defl.deflated) columns.push_back({defl.lam[static_cast<size_t>(j)], -1 - j});
-  std::stable_sort(columns.begin(), columns.end(),
-                   [](const Column &x, const Column &z) { return x.value > z.value; });
+  for (int64_t j : defl.deflated)
+    columns.push_back({defl.lam[static_cast<size_t>(j)], -1 - j, columns.size()});
+  std::sort(columns.begin(), columns.end(), [](const Column &x, const Column &z) {
+    return x.value > z.value || (!(z.value > x.value) && x.place < z.place);
+  });
+  out.values.reserve(columns.size());
+  out.sources.reserve(columns.size());
   for (const Column &c : columns) {
     out.values.push_back(c.value);
     out.sources.push_back(c.source);
@@ -389,13 +426,15 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
     xp = it->c * a - it->s * b;
     xj = it->s * a + it->c * b;
   }
+  out.origins.reserve(found.size());
+  out.shifts.reserve(found.size());
   for (const Root &r : found) {
     out.origins.push_back(r.origin);
     out.shifts.push_back(r.shift);
   }
-  out.poles = std::move(lr);
-  out.kept = std::move(defl.kept);
-  out.rotations = std::move(defl.rotations);
+  out.poles = lr;
+  out.kept = defl.kept;
+  out.rotations = defl.rotations;
   return out;
 }
 
@@ -411,15 +450,16 @@ double scale_by_power_of_two(double x, int e) {
 // the double range (a bound B = 1e-150 or 1e150 gives eigenvalues near 1e-300 or 1e300) neither
 // underflow nor overflow; the eigenvalues are scaled back, the vectors do not change.
 SecularFactors decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
-                                double rho) {
+                                double rho, SecularWorkspace::Buffers &ws) {
   double largest = std::fabs(rho);
   for (double l : lambda) largest = std::max(largest, std::fabs(l));
-  if (!(largest > 0.0) || !std::isfinite(largest)) return decompose(lambda, y, compress, rho);
+  if (!(largest > 0.0) || !std::isfinite(largest)) return decompose(lambda, y, compress, rho, ws);
   const int exponent = std::ilogb(largest);
-  std::vector<double> scaled(lambda.size());
+  std::vector<double> &scaled = ws.scaled;
+  scaled.resize(lambda.size());
   for (size_t j = 0; j < lambda.size(); ++j)
     scaled[j] = scale_by_power_of_two(lambda[j], -exponent);
-  SecularFactors out = decompose(scaled, y, compress, scale_by_power_of_two(rho, -exponent));
+  SecularFactors out = decompose(scaled, y, compress, scale_by_power_of_two(rho, -exponent), ws);
   for (double &v : out.values) v = scale_by_power_of_two(v, exponent);
   return out;
 }
@@ -469,13 +509,30 @@ void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
   }
 }
 
+SecularWorkspace::SecularWorkspace() : buffers_(std::make_unique<Buffers>()) {}
+SecularWorkspace::~SecularWorkspace() = default;
+SecularWorkspace::SecularWorkspace(SecularWorkspace &&) noexcept = default;
+SecularWorkspace &SecularWorkspace::operator=(SecularWorkspace &&) noexcept = default;
+
+SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y,
+                                         SecularWorkspace &workspace) {
+  return decompose_scaled(lambda, y, true, 0.0, workspace.buffers());
+}
+
+SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
+                                       double rho, SecularWorkspace &workspace) {
+  return decompose_scaled(lambda, y, false, rho, workspace.buffers());
+}
+
 SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y) {
-  return decompose_scaled(lambda, y, true, 0.0);
+  SecularWorkspace workspace;
+  return compress_diagonal_factors(lambda, y, workspace);
 }
 
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho) {
-  return decompose_scaled(lambda, y, false, rho);
+  SecularWorkspace workspace;
+  return rank_one_update_factors(lambda, y, rho, workspace);
 }
 
 SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "../matrix.hpp"
@@ -58,10 +59,31 @@ struct SecularFactors {
 // columns, leading dimension ld >= dim): the `vectors` the SecularEigen functions return.
 void secular_vectors(const SecularFactors &factors, double *out, int64_t ld);
 
+// Scratch buffers that a sequence of decompositions shares: they grow to the largest problem seen
+// and are reused, so that iterative eigenvector sampling does not allocate them again at every
+// step (those allocations were a quarter of a release at d = 50). Their contents between calls
+// mean nothing, so results are the same bits with or without one. Not thread-safe: one per thread.
+class SecularWorkspace {
+ public:
+  SecularWorkspace();
+  ~SecularWorkspace();
+  SecularWorkspace(SecularWorkspace &&) noexcept;
+  SecularWorkspace &operator=(SecularWorkspace &&) noexcept;
+  struct Buffers;
+  Buffers &buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
+
 // compress_diagonal and rank_one_update_diagonal without the vectors; arguments and throws alike.
 SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y);
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho);
+SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y,
+                                         SecularWorkspace &workspace);
+SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
+                                       double rho, SecularWorkspace &workspace);
 
 // Compression of diag(lambda) onto y^perp: returns q - 1 orthonormal vectors spanning y_used^perp
 // (q x (q - 1)) with V^T diag(lambda) V = diag(values). lambda: q finite values, non-increasing;

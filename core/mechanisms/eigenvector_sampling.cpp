@@ -190,6 +190,7 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   rotations.reserve(k);
   Matrix draws(d, steps);
   std::vector<double> y, a_diagonal;
+  linalg::SecularWorkspace workspace;  // sized by the first (largest) step, reused by the others
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);
     const int64_t q = static_cast<int64_t>(mu.size());
@@ -207,14 +208,15 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
       // C_{i+1} = C_i compressed to y's complement. The decomposition is exact for y_used, which
       // differs from y by roundoff (only inside clusters of equal eigenvalues, where the density
       // is flat); theta_i = B_i y_used keeps the thetas orthonormal to working precision.
-      linalg::SecularFactors next = linalg::compress_diagonal_factors(mu, y.data());
+      linalg::SecularFactors next = linalg::compress_diagonal_factors(mu, y.data(), workspace);
       const double norm = linalg::nrm2(q, next.y_used.data(), 1);
       for (int64_t j = 0; j < q; ++j) coords[j] = next.y_used[static_cast<size_t>(j)] / norm;
       mu = next.values;
       rotations.push_back(std::move(next));
     } else {
       // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
-      linalg::SecularFactors next = linalg::rank_one_update_factors(mu, y.data(), -t.lambda_hat[ui]);
+      linalg::SecularFactors next = linalg::rank_one_update_factors(mu, y.data(), -t.lambda_hat[ui],
+                                                                   workspace);
       mu = next.values;
       rotations.push_back(std::move(next));
     }

@@ -427,6 +427,9 @@ void audits() {
                                         exact.get()));
   ASSERT_CALL_OK(dpcov_audit_rows_exact_pairs(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 1.0, 1e-6, 2, 1e-6, 7,
                                               2, exact_pairs.get(), &worst));
+  Canary<dpcov_rows_exact_audit_result> rows_units;
+  ASSERT_CALL_OK(dpcov_audit_rows_units(DPCOV_AUDIT_ROWS_DLY_GAUSS, 1, 2, 1.0, 1e-6, 0, 2, 1e-6, 7,
+                                        rows_units.get()));
   Canary<dpcov_audit_result> units;
   ASSERT_CALL_OK(dpcov_audit_units(DPCOV_MECHANISM_ANALYZE_GAUSS, 2, 2, 1.0, 1.0, 1e-6, 0, nullptr,
                                    &p, units.get()));
@@ -437,6 +440,7 @@ void audits() {
   EXPECT_INTACT(exact);
   EXPECT_INTACT(exact_pairs);
   EXPECT_INTACT(units);
+  EXPECT_INTACT(rows_units);
 }
 
 void forecasts() {
@@ -561,6 +565,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_audit_rows_exact", audits},
       {"dpcov_audit_rows_exact_pairs", audits},
       {"dpcov_audit_units", audits},
+      {"dpcov_audit_rows_units", audits},
       {"dpcov_regression_forecast_release", forecasts},
       {"dpcov_regression_forecast_adassp", forecasts},
       {"dpcov_mechanism_params_init", initialisers},

@@ -1,0 +1,100 @@
+"""The summary scripts/bench prints, on a canned run (bench/testdata/quick/: the raw outputs of one
+`scripts/bench --quick`, read, not rerun): it ends with issue 36's targets table, each target once
+and in order, with ratios this test recomputes from the raw files by its own reading of them, then
+the machine and load line. Catches a target dropped from the table, a ratio taken against the
+wrong baseline or clock, a pass/fail inverted, a figure the run did not measure shown as met.
+Usage: summary_test.py BENCH_DIR
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+
+BENCH = pathlib.Path(sys.argv[1]).resolve()
+RAW = BENCH / "testdata" / "quick"
+sys.path.insert(0, str(BENCH))
+import targets  # noqa: E402
+
+EXPECTED = ["exact release from rows, d = 10", "exact release from rows, d = 100",
+            "exact release from rows, d = 1000", "exact release from a file, 1e+05 x 50",
+            "dly_adaptive in bounded memory", "coinpress in bounded memory",
+            "clipped Gram, OpenBLAS on 1 thread", "clipped Gram, OpenBLAS on 2 threads",
+            "IEV release, d = 50", "IEV release, d = 100", "IEV release, d = 200",
+            "one Bingham draw, d = 100 (What to build)",
+            "exact Analyze Gauss error, wine", "exact Analyze Gauss error, diabetes",
+            "exact Analyze Gauss error, breast_cancer", "exact Analyze Gauss error, digits",
+            "CSV parse, one core (What to build)"]
+
+
+def check(condition: bool, what: str) -> None:
+    if not condition:
+        print(f"FAIL: {what}")
+        sys.exit(1)
+
+
+def medians(name: str) -> dict[str, dict]:
+    runs = json.loads((RAW / f"{name}.json").read_text())["benchmarks"]
+    return {b["run_name"]: b for b in runs if b.get("aggregate_name") == "median"}
+
+
+def expected_gram_ratio() -> float:
+    """Worst add_rows / dsyrk CPU time with half of the rows clipped, one thread."""
+    runs = medians("gram_t1")
+    ratios = []
+    for name, b in runs.items():
+        kind, n, d, over = name.split("/")
+        if kind == "BM_GramAddRows" and over == "50":
+            ratios.append(b["cpu_time"] / runs[f"BM_BareDsyrk/{n}/{d}/0"]["cpu_time"])
+    return max(ratios)
+
+
+def expected_file_ratio() -> float:
+    cpu = {"exact": [], "idealized": []}
+    for line in (RAW / "release_rows.txt").read_text().splitlines():
+        f = line.split()
+        if f[0] == "analyze_gauss":
+            cpu[f[1]].append(float(f[4]))
+    return statistics.median(cpu["exact"]) / statistics.median(cpu["idealized"])
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, str(BENCH / "summarize.py"), str(RAW),
+                              str(pathlib.Path(tmp) / "latest.json")],
+                             capture_output=True, text=True, check=True).stdout
+        saved = json.loads((pathlib.Path(tmp) / "latest.json").read_text())
+    lines = out.rstrip("\n").splitlines()
+    headers = [k for k, line in enumerate(lines) if line.startswith("### ")]
+    check(lines[headers[-1]].startswith("### Issue 36's targets"), "the targets come last")
+    table = [line for line in lines[headers[-1]:] if line.startswith("| ")][1:]
+    check([row.split(" | ")[0].removeprefix("| ") for row in table] == EXPECTED,
+          "one row per target, in order")
+    check(lines[-1].startswith("Machine: ") and all(
+        word in lines[-1] for word in ("cores", "AVX-512", "OpenBLAS", "commit", "at the end")),
+          "the machine, OpenBLAS, commit and both loads end the summary")
+
+    found = {t["target"]: t for t in saved["targets"]}
+    gram = found["clipped Gram, OpenBLAS on 1 thread"]
+    check(abs(gram["ratio"] - expected_gram_ratio()) < 1e-12, "clipped Gram ratio (CPU time)")
+    release = found["exact release from a file, 1e+05 x 50"]
+    check(abs(release["ratio"] - expected_file_ratio()) < 1e-12, "file release ratio")
+    missing = found["exact release from rows, d = 1000"]  # --quick stops at d = 100
+    check(missing["ratio"] is None and missing["passed"] is None, "unmeasured is not met")
+    check(any(row.startswith("| exact release from rows, d = 1000 |")
+              and "not measured" in row and row.endswith("| - |") for row in table),
+          "unmeasured printed as such")
+    check(targets.target("t", "f", "b", 1.2, 1.1)["passed"] is False, "<= rejects over")
+    check(targets.target("t", "f", "b", 1.1, 1.1)["passed"] is True, "<= keeps the limit")
+    check(targets.target("t", "f", "b", 19.9, 20, ">=")["passed"] is False, ">= rejects under")
+    check(all((t["passed"] is None) == (t["ratio"] is None) for t in saved["targets"]),
+          "every measured target has a verdict")
+    print(f"ok: {len(table)} targets")
+
+
+if __name__ == "__main__":
+    main()

@@ -47,15 +47,6 @@ void distances(const double *lambda, double origin, double shift, double *delta,
   for (int64_t j = 0; j < m; ++j) delta[j] = (lambda[j] - origin) - shift;
 }
 
-double sum_of_squares(const double *x, int64_t n) {
-  double lanes[kLanes] = {};
-  int64_t j = 0;
-  for (; j + kLanes <= n; j += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) lanes[l] += x[j + l] * x[j + l];
-  for (; j < n; ++j) lanes[0] += x[j] * x[j];
-  return lane_total(lanes);
-}
-
 // A root mu = lambda_origin + shift, in the form its distances to the poles are kept in.
 struct Root {
   int64_t origin;
@@ -473,6 +464,29 @@ SecularEigen with_vectors(SecularFactors factors) {
   return out;
 }
 
+// One eigenvector column before its normalisation: loewner_i / delta_i (delta as distances()
+// writes it) in row kept_i (row i unless Scatter), in one pass that also sums the squares in
+// kLanes partial sums; returns 1 / norm. Forming the column in a buffer, then summing, then
+// copying it to its rows gives the same bits in three passes.
+template <bool Scatter>
+double column_entries(const double *poles, const double *loewner, double origin, double shift,
+                      const int64_t *kept, int64_t m, double *col) {
+  double lanes[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= m; i += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l) {
+      const double v = loewner[i + l] / ((poles[i + l] - origin) - shift);
+      col[Scatter ? kept[i + l] : i + l] = v;
+      lanes[l] += v * v;
+    }
+  for (; i < m; ++i) {
+    const double v = loewner[i] / ((poles[i] - origin) - shift);
+    col[Scatter ? kept[i] : i] = v;
+    lanes[0] += v * v;
+  }
+  return 1.0 / std::sqrt(lane_total(lanes));
+}
+
 }  // namespace
 
 void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
@@ -481,7 +495,8 @@ void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
   // The roots' columns write every kept row; the others need zeros (none when nothing deflated).
   if (m < q)
     for (int64_t c = 0; c < cols; ++c) std::fill(out + c * ld, out + c * ld + q, 0.0);
-  std::vector<double> delta(static_cast<size_t>(m)), column(static_cast<size_t>(m));
+  const double *poles = f.poles.data(), *loewner = f.loewner.data();
+  const int64_t *kept = f.kept.data();
   for (int64_t c = 0; c < cols; ++c) {
     const int64_t source = f.sources[static_cast<size_t>(c)];
     double *col = out + c * ld;
@@ -490,13 +505,16 @@ void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
       continue;
     }
     const size_t root = static_cast<size_t>(source);
-    distances(f.poles.data(), f.poles[static_cast<size_t>(f.origins[root])], f.shifts[root],
-              delta.data(), m);
-    for (int64_t i = 0; i < m; ++i)
-      column[static_cast<size_t>(i)] = f.loewner[static_cast<size_t>(i)] / delta[static_cast<size_t>(i)];
-    const double scale = 1.0 / std::sqrt(sum_of_squares(column.data(), m));
-    for (int64_t i = 0; i < m; ++i)
-      col[f.kept[static_cast<size_t>(i)]] = column[static_cast<size_t>(i)] * scale;
+    const double origin = poles[f.origins[root]], shift = f.shifts[root];
+    // Nothing deflated (kept is 0, 1, ..., q - 1) is the common case: rows written in order,
+    // which vectorises; otherwise the kept rows.
+    const double scale = m == q ? column_entries<false>(poles, loewner, origin, shift, kept, m, col)
+                                : column_entries<true>(poles, loewner, origin, shift, kept, m, col);
+    if (m == q) {
+      for (int64_t r = 0; r < q; ++r) col[r] *= scale;
+    } else {
+      for (int64_t r = 0; r < m; ++r) col[kept[r]] *= scale;
+    }
   }
   // Back to the input's coordinates: undo the rotations, last first.
   for (auto it = f.rotations.rbegin(); it != f.rotations.rend(); ++it) {

@@ -303,7 +303,7 @@ double split_exponent(double x, int *exponent) {
 // (contiguous) with independent products per coordinate.
 void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const double *delta,
              double wsum, bool compress, double rho, LoewnerScratch &scratch,
-             std::vector<double> &yhat) {
+             std::pmr::vector<double> &yhat) {
   const int64_t m = static_cast<int64_t>(lr.size());
   const int64_t interior = m > 0 ? m - 1 : 0;
   std::vector<double> &num = scratch.num, &den = scratch.den;
@@ -341,13 +341,14 @@ void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const
 }
 
 SecularFactors decompose(const std::vector<double> &lambda, const double *y, bool compress,
-                         double rho, SecularWorkspace::Buffers &ws) {
+                         double rho, SecularWorkspace::Buffers &ws,
+                         std::pmr::memory_resource *memory) {
   const double ynorm2 = check_input(lambda, y, compress, rho);
   const int64_t q = static_cast<int64_t>(lambda.size());
-  SecularFactors out;
+  SecularFactors out(memory);
   out.dim = q;
   if (!compress && (rho == 0.0 || ynorm2 == 0.0)) {
-    out.values = lambda;
+    out.values.assign(lambda.begin(), lambda.end());
     out.y_used.assign(y, y + q);
     for (int64_t j = 0; j < q; ++j) out.sources.push_back(-1 - j);
     return out;
@@ -423,9 +424,9 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
     out.origins.push_back(r.origin);
     out.shifts.push_back(r.shift);
   }
-  out.poles = lr;
-  out.kept = defl.kept;
-  out.rotations = defl.rotations;
+  out.poles.assign(lr.begin(), lr.end());
+  out.kept.assign(defl.kept.begin(), defl.kept.end());
+  out.rotations.assign(defl.rotations.begin(), defl.rotations.end());
   return out;
 }
 
@@ -441,16 +442,19 @@ double scale_by_power_of_two(double x, int e) {
 // the double range (a bound B = 1e-150 or 1e150 gives eigenvalues near 1e-300 or 1e300) neither
 // underflow nor overflow; the eigenvalues are scaled back, the vectors do not change.
 SecularFactors decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
-                                double rho, SecularWorkspace::Buffers &ws) {
+                                double rho, SecularWorkspace::Buffers &ws,
+                                std::pmr::memory_resource *memory) {
   double largest = std::fabs(rho);
   for (double l : lambda) largest = std::max(largest, std::fabs(l));
-  if (!(largest > 0.0) || !std::isfinite(largest)) return decompose(lambda, y, compress, rho, ws);
+  if (!(largest > 0.0) || !std::isfinite(largest))
+    return decompose(lambda, y, compress, rho, ws, memory);
   const int exponent = std::ilogb(largest);
   std::vector<double> &scaled = ws.scaled;
   scaled.resize(lambda.size());
   for (size_t j = 0; j < lambda.size(); ++j)
     scaled[j] = scale_by_power_of_two(lambda[j], -exponent);
-  SecularFactors out = decompose(scaled, y, compress, scale_by_power_of_two(rho, -exponent), ws);
+  SecularFactors out =
+      decompose(scaled, y, compress, scale_by_power_of_two(rho, -exponent), ws, memory);
   for (double &v : out.values) v = scale_by_power_of_two(v, exponent);
   return out;
 }
@@ -459,8 +463,8 @@ SecularEigen with_vectors(SecularFactors factors) {
   SecularEigen out;
   out.vectors = Matrix(factors.dim, static_cast<int64_t>(factors.values.size()));
   secular_vectors(factors, out.vectors.data(), std::max<int64_t>(1, factors.dim));
-  out.values = std::move(factors.values);
-  out.y_used = std::move(factors.y_used);
+  out.values.assign(factors.values.begin(), factors.values.end());
+  out.y_used.assign(factors.y_used.begin(), factors.y_used.end());
   return out;
 }
 
@@ -533,13 +537,15 @@ SecularWorkspace::SecularWorkspace(SecularWorkspace &&) noexcept = default;
 SecularWorkspace &SecularWorkspace::operator=(SecularWorkspace &&) noexcept = default;
 
 SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y,
-                                         SecularWorkspace &workspace) {
-  return decompose_scaled(lambda, y, true, 0.0, workspace.buffers());
+                                         SecularWorkspace &workspace,
+                                         std::pmr::memory_resource *memory) {
+  return decompose_scaled(lambda, y, true, 0.0, workspace.buffers(), memory);
 }
 
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
-                                       double rho, SecularWorkspace &workspace) {
-  return decompose_scaled(lambda, y, false, rho, workspace.buffers());
+                                       double rho, SecularWorkspace &workspace,
+                                       std::pmr::memory_resource *memory) {
+  return decompose_scaled(lambda, y, false, rho, workspace.buffers(), memory);
 }
 
 SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y) {

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <vector>
 
 #include "../matrix.hpp"
@@ -38,8 +39,13 @@ struct SecularEigen {
 // that applies the vectors only later (iterative eigenvector sampling applies each step's after
 // its last step) keeps O(q) numbers per decomposition instead of q^2.
 struct SecularFactors {
-  std::vector<double> values;  // eigenvalues, descending
-  std::vector<double> y_used;  // as in SecularEigen
+  SecularFactors() = default;
+  // Every vector allocated from `memory` (which must outlive the factors).
+  explicit SecularFactors(std::pmr::memory_resource *memory)
+      : values(memory), y_used(memory), poles(memory), loewner(memory), shifts(memory),
+        kept(memory), origins(memory), sources(memory), rotations(memory) {}
+  std::pmr::vector<double> values;  // eigenvalues, descending
+  std::pmr::vector<double> y_used;  // as in SecularEigen
   // What secular_vectors() reads: the problem on the coordinates `kept` (poles strictly
   // decreasing, scaled by a power of two), y there recomputed from the roots (Loewner), root r's
   // distances to the poles as (poles_j - poles_{origins[r]}) - shifts[r] (the form the root finder
@@ -50,9 +56,9 @@ struct SecularFactors {
     double c, s;
   };
   int64_t dim = 0;
-  std::vector<double> poles, loewner, shifts;
-  std::vector<int64_t> kept, origins, sources;
-  std::vector<Rotation> rotations;
+  std::pmr::vector<double> poles, loewner, shifts;
+  std::pmr::vector<int64_t> kept, origins, sources;
+  std::pmr::vector<Rotation> rotations;
 };
 
 // The eigenvectors of `factors` as the columns of out (column-major, dim rows, values.size()
@@ -77,13 +83,18 @@ class SecularWorkspace {
 };
 
 // compress_diagonal and rank_one_update_diagonal without the vectors; arguments and throws alike.
+// The result's vectors come from `memory` (default: the heap), which must outlive them: a caller
+// keeping many results (iterative eigenvector sampling keeps one per step) takes them from one
+// arena instead of nine heap allocations each.
 SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y);
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho);
-SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y,
-                                         SecularWorkspace &workspace);
-SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
-                                       double rho, SecularWorkspace &workspace);
+SecularFactors compress_diagonal_factors(
+    const std::vector<double> &lambda, const double *y, SecularWorkspace &workspace,
+    std::pmr::memory_resource *memory = std::pmr::get_default_resource());
+SecularFactors rank_one_update_factors(
+    const std::vector<double> &lambda, const double *y, double rho, SecularWorkspace &workspace,
+    std::pmr::memory_resource *memory = std::pmr::get_default_resource());
 
 // Compression of diag(lambda) onto y^perp: returns q - 1 orthonormal vectors spanning y_used^perp
 // (q x (q - 1)) with V^T diag(lambda) V = diag(values). lambda: q finite values, non-increasing;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <functional>
+#include <memory_resource>
 #include <new>
 #include <random>
 #include <vector>
@@ -73,6 +75,12 @@ void expect_same_bits(const SecularFactors &a, const SecularFactors &b) {
   }
 }
 
+// Grows the workspace to a problem of p's size by one compression and one update.
+void grow(SecularWorkspace &workspace, const Problem &p) {
+  (void)dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), workspace);
+  (void)dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0, workspace);
+}
+
 TEST(SecularWorkspace, GivesTheBitsOfAFreshWorkspaceWhateverCameBefore) {
   std::mt19937_64 gen(36);
   SecularWorkspace shared;
@@ -93,9 +101,7 @@ TEST(SecularWorkspace, GivesTheBitsOfAFreshWorkspaceWhateverCameBefore) {
 TEST(SecularWorkspace, OnceGrownAllocatesOnlyTheResult) {
   std::mt19937_64 gen(37);
   SecularWorkspace workspace;
-  const Problem first = make_problem(gen, 120);
-  (void)dpcov::linalg::compress_diagonal_factors(first.lambda, first.y.data(), workspace);
-  (void)dpcov::linalg::rank_one_update_factors(first.lambda, first.y.data(), -1.0, workspace);
+  grow(workspace, make_problem(gen, 120));
   for (int q : {119, 64, 3}) {
     const Problem p = make_problem(gen, q);
     allocations = 0;
@@ -107,6 +113,31 @@ TEST(SecularWorkspace, OnceGrownAllocatesOnlyTheResult) {
     EXPECT_LE(allocations, 2 * 9) << "q = " << q;
     EXPECT_EQ(c.values.size(), static_cast<size_t>(q - 1));
     EXPECT_EQ(r.values.size(), static_cast<size_t>(q));
+  }
+}
+
+// Results taken from an arena (as iterative eigenvector sampling takes every step's) touch the heap
+// not at all once the workspace has grown, and are the same bits as results on the heap. The
+// arena's upstream is the null resource, so a vector that escaped it would throw.
+TEST(SecularWorkspace, ResultsFromAnArenaAllocateNothingOnTheHeap) {
+  std::mt19937_64 gen(38);
+  SecularWorkspace workspace;
+  grow(workspace, make_problem(gen, 90));
+  alignas(std::max_align_t) static std::byte block[1 << 20];
+  for (int q : {89, 40, 2}) {
+    const Problem p = make_problem(gen, q);
+    std::pmr::monotonic_buffer_resource arena(block, sizeof block,
+                                              std::pmr::null_memory_resource());
+    allocations = 0;
+    counting = true;
+    const SecularFactors c =
+        dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), workspace, &arena);
+    const SecularFactors r =
+        dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0, workspace, &arena);
+    counting = false;
+    EXPECT_EQ(allocations, 0) << "q = " << q;
+    expect_same_bits(c, dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data()));
+    expect_same_bits(r, dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0));
   }
 }
 

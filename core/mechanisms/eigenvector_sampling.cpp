@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory_resource>
+#include <optional>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
@@ -196,6 +197,7 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   Matrix draws(d, steps);
   std::vector<double> y, a_diagonal;
   linalg::SecularWorkspace workspace;  // sized by the first (largest) step, reused by the others
+  std::optional<random::BinghamSampler> sampler;  // likewise
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);
     const int64_t q = static_cast<int64_t>(mu.size());
@@ -203,9 +205,9 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
     // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
     a_diagonal.resize(static_cast<size_t>(q));
     for (size_t j = 0; j < a_diagonal.size(); ++j) a_diagonal[j] = -t.kappas[ui] * mu[j];
-    const random::BinghamSampler sampler(a_diagonal);
+    if (sampler) sampler->set_diagonal(a_diagonal); else sampler.emplace(a_diagonal);
     y.resize(static_cast<size_t>(q));
-    t.proposals[ui] = sampler.sample(rng, y.data());
+    t.proposals[ui] = sampler->sample(rng, y.data());
     double *coords = &draws(0, i);
     std::copy(y.begin(), y.end(), coords);
     if (i + 1 == steps) break;

@@ -61,21 +61,27 @@ BinghamSampler::BinghamSampler(const Matrix &a, int64_t max_tries) : max_tries_(
     fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
   linalg::SymmetricEigen eig = linalg::eigh(a);
   vectors_ = std::move(eig.vectors);
-  set_envelope(std::move(eig.values));
+  lambda_ = std::move(eig.values);
+  set_envelope();
 }
 
 BinghamSampler::BinghamSampler(const std::vector<double> &a_diagonal, int64_t max_tries)
     : max_tries_(max_tries) {
+  set_diagonal(a_diagonal);
+  if (max_tries < 1)
+    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
+}
+
+void BinghamSampler::set_diagonal(const std::vector<double> &a_diagonal) {
   if (a_diagonal.empty()) fail(Status::Dimension, "Bingham diagonal A must not be empty");
   for (double v : a_diagonal)
     if (!std::isfinite(v)) fail(Status::NonFinite, "Bingham diagonal A is not finite");
-  if (max_tries < 1)
-    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
-  set_envelope(a_diagonal);
+  vectors_ = Matrix();
+  lambda_.assign(a_diagonal.begin(), a_diagonal.end());
+  set_envelope();
 }
 
-void BinghamSampler::set_envelope(std::vector<double> eigenvalues) {
-  lambda_ = std::move(eigenvalues);
+void BinghamSampler::set_envelope() {
   const double smallest = *std::min_element(lambda_.begin(), lambda_.end());
   for (double &l : lambda_) l = std::max(0.0, l - smallest);
   const double q = static_cast<double>(lambda_.size());
@@ -139,6 +145,8 @@ int64_t BinghamSampler::accept(Rng &rng, double *y) const {
 }
 
 int64_t BinghamSampler::sample(Rng &rng, double *out) const {
+  // Given diagonal, A's eigenbasis is the output's coordinates: no buffer to rotate from.
+  if (vectors_.rows() == 0) return accept(rng, out);
   std::vector<double> y(static_cast<size_t>(dim()));
   const int64_t tries = accept(rng, y.data());
   rotate(y.data(), out);

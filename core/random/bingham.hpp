@@ -29,6 +29,11 @@ class BinghamSampler {
   explicit BinghamSampler(const std::vector<double> &a_diagonal,
                           int64_t max_tries = kBinghamDefaultMaxTries);
 
+  // Makes this the sampler the diagonal constructor builds for a_diagonal (max_tries kept), in the
+  // storage it already holds: a caller drawing from one diagonal Bingham per step (iterative
+  // eigenvector sampling) allocates nothing per step. Throws as that constructor; unchanged then.
+  void set_diagonal(const std::vector<double> &a_diagonal);
+
   int64_t dim() const { return static_cast<int64_t>(lambda_.size()); }
   // The envelope: b solves sum_i 1 / (b + 2 lambda_i) = 1 on [1, q] (lambda the shifted
   // eigenvalues), Omega = I + 2 A / b, ln M = -(q - b) / 2 + (q / 2) ln(q / b).
@@ -59,9 +64,9 @@ class BinghamSampler {
  private:
   // Proposals into y (the eigenbasis) until one is accepted; returns their number.
   int64_t accept(Rng &rng, double *y) const;
-  // Shifts the eigenvalues of A so that the smallest is 0 and sets b, ln M and the proposal's
-  // standard deviations.
-  void set_envelope(std::vector<double> eigenvalues);
+  // Shifts the eigenvalues of A (in lambda_) so that the smallest is 0 and sets b, ln M and the
+  // proposal's standard deviations.
+  void set_envelope();
 
   std::vector<double> lambda_;
   // Eigenvectors of A as columns; empty when A was given diagonal (rotate() is then a copy).

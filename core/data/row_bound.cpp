@@ -108,10 +108,22 @@ DPCOV_VECTOR_CLONES void row_sums_of_squares(ConstMatrixView a, int64_t first, i
     for (; i < count; ++i) out[i] = interleaved_sum(a.row(first + i), a.cols);
     return;
   }
-  for (int64_t i = 0; i < count; ++i) out[i] = 0.0;
-  for (int64_t j = 0; j < a.cols; ++j) {
-    const double *c = a.data + first + j * a.ld;
-    for (int64_t i = 0; i < count; ++i) out[i] += c[i] * c[i];
+  // Column-major rows get the row-major order too (lane j mod 4 for whole groups of four, lane 0
+  // for the rest, combined alike), so that a row's sum of squares, and with it the clip factor
+  // and the Gram matrix, has the same bits in both layouts. Each lane is an array of kLaneRows
+  // rows swept down the columns.
+  constexpr int64_t kLaneRows = 256;
+  const int64_t grouped = a.cols / 4 * 4;
+  for (int64_t start = 0; start < count; start += kLaneRows) {
+    const int64_t rows = std::min(kLaneRows, count - start);
+    double lanes[4][kLaneRows] = {};
+    for (int64_t j = 0; j < a.cols; ++j) {
+      double *s = lanes[j < grouped ? j % 4 : 0];
+      const double *c = a.data + first + start + j * a.ld;
+      for (int64_t i = 0; i < rows; ++i) s[i] += c[i] * c[i];
+    }
+    for (int64_t i = 0; i < rows; ++i)
+      out[start + i] = (lanes[0][i] + lanes[1][i]) + (lanes[2][i] + lanes[3][i]);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -107,6 +108,27 @@ TEST(RowSumsOfSquares, RowMajorIsTheFourInterleavedPartialSumsBitForBit) {
         EXPECT_EQ(sums[static_cast<size_t>(i)], (s[0] + s[1]) + (s[2] + s[3]))
             << "d = " << d << ", n = " << n << ", row " << i;
       }
+    }
+}
+
+// A column-major row's sum of squares has the row-major row's bits (and so its clip factor), for
+// every width around the vector length and blocks around the norm pass's 256-row sweeps.
+TEST(RowSumsOfSquares, ColumnMajorHasTheRowMajorBits) {
+  for (int64_t d = 1; d <= 21; ++d)
+    for (const int64_t n : {1, 5, 255, 256, 257, 600}) {
+      const auto by_rows =
+          random_rows(n, d, Layout::RowMajor, 3, 1.0, static_cast<uint64_t>(d + n));
+      test::Rows by_columns(n, d, Layout::ColMajor, 2);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < d; ++j) by_columns.at(i, j) = by_rows.view()(i, j);
+      const int64_t first = n > 1 ? 1 : 0, count = n - first;
+      std::vector<double> want(static_cast<size_t>(count)), got(want);
+      data::row_sums_of_squares(by_rows.view(), first, count, want.data());
+      data::row_sums_of_squares(by_columns.view(), first, count, got.data());
+      for (int64_t i = 0; i < count; ++i)
+        ASSERT_EQ(std::bit_cast<uint64_t>(got[static_cast<size_t>(i)]),
+                  std::bit_cast<uint64_t>(want[static_cast<size_t>(i)]))
+            << "d = " << d << ", n = " << n << ", row " << first + i;
     }
 }
 

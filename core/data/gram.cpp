@@ -8,8 +8,10 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../linalg/blas_threads.hpp"
 #include "../linalg/panel_gram.hpp"
 #include "../linalg/short_gram.hpp"
+#include "gram_stripes.hpp"
 #include "row_bound.hpp"
 
 namespace dpcov {
@@ -48,6 +50,73 @@ int64_t block_rows_for(int64_t dim, bool short_rows, bool panels) {
   return std::max<int64_t>({1, kBlockDoubles / dim, std::min(kMinBlockRows, kMaxBlockDoubles / dim)});
 }
 
+// Which kernel forms the Gram matrix of a chunk's rows, and how many rows it takes at a time.
+struct BlockPlan {
+  bool short_rows = false;
+  bool panel_rows = false;
+  int64_t block_rows = 0;
+};
+
+BlockPlan plan_blocks(ConstMatrixView a) {
+  BlockPlan plan;
+  plan.short_rows = linalg::short_gram_applies(a);
+  plan.panel_rows = !plan.short_rows && linalg::panel_gram_applies(a.cols);
+  plan.block_rows = block_rows_for(a.cols, plan.short_rows, plan.panel_rows);
+  return plan;
+}
+
+// Bounds rows [begin, end) of `a` and adds their Gram matrix to the upper triangle of the
+// column-major a.cols x a.cols matrix `c`, in blocks small enough to stay in cache: each block's
+// row norms are computed, then the block goes to dsyrk in one call, straight from the caller's
+// memory (while still cached) when every row is within the bound, else as a scaled copy (clipped
+// rows scaled, dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip
+// path as fast as the plain one: splitting the block at each clipped row would call dsyrk on tiny
+// runs. Short rows skip both dsyrk and the copy: their kernel scales each row in registers.
+// Wider rows, where the panel kernel applies, are always copied, bounded as they are packed, so
+// that its Gram reads them from cache whatever the mix of rows.
+void add_bounded_blocks(ConstMatrixView a, int64_t begin, int64_t end, const BlockPlan &plan,
+                        double bound, BoundPolicy policy, double *c, GramCounts &added) {
+  const int64_t dim = a.cols, block_rows = plan.block_rows;
+  std::optional<linalg::Panels> panels;
+  if (plan.panel_rows) panels.emplace(std::min(block_rows, end - begin), dim);
+  // Row-major rows are packed as their norms are taken, so the caller's memory is read once.
+  const bool fused = plan.panel_rows && a.layout == Layout::RowMajor;
+  std::vector<double> sums(static_cast<size_t>(block_rows));
+  std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
+  std::vector<double> scaled;   // the current block after bounding, in the caller's layout
+  for (int64_t first = begin; first < end; first += block_rows) {
+    const int64_t count = std::min(block_rows, end - first);
+    const ConstMatrixView block = a.row_block(first, count);
+    if (fused)
+      linalg::pack_rows_and_sums(block, *panels, sums.data());
+    else if (plan.short_rows)
+      linalg::short_row_sums_of_squares(a, first, count, sums.data());
+    else
+      data::row_sums_of_squares(a, first, count, sums.data());
+    if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
+    const bool all_within =
+        !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
+    if (plan.short_rows) {
+      linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), c, dim);
+      continue;
+    }
+    if (plan.panel_rows) {
+      if (!fused)
+        linalg::pack_rows(block, all_within ? nullptr : factors.data(), *panels);
+      else if (!all_within)
+        linalg::scale_packed_rows(*panels, count, factors.data());
+      linalg::panel_gram_upper(*panels, count, dim, c, dim);
+      continue;
+    }
+    if (all_within) {
+      linalg::syrk_upper(block, 1.0, c, dim);
+      continue;
+    }
+    if (scaled.empty()) scaled.resize(static_cast<size_t>(block_rows * dim));
+    linalg::syrk_upper(data::scale_rows(block, factors.data(), scaled.data()), 1.0, c, dim);
+  }
+}
+
 }  // namespace
 
 GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
@@ -65,60 +134,22 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     fail(Status::Incompatible, "bound ", bound, " differs from the bound ", bound_,
          " of the rows already accumulated");
 
-  // One pass over the chunk in blocks small enough to stay in cache: each block's row norms are
-  // computed, then the block goes to dsyrk in one call, straight from the caller's memory (while
-  // still cached) when every row is within the bound, else as a scaled copy (clipped rows scaled,
-  // dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip path as fast
-  // as the plain one: splitting the block at each clipped row would call dsyrk on tiny runs.
-  // Short rows skip both dsyrk and the copy: their kernel scales each row in registers. Wider
-  // rows, where the panel kernel applies, are always copied, bounded as they are packed, so that
-  // its Gram reads them from cache whatever the mix of rows.
   // The chunk's Gram is built in scratch and only added to the running sum once the whole chunk
-  // has been validated, so a bad row anywhere leaves the accumulator unchanged.
+  // has been validated, so a bad row anywhere leaves the accumulator unchanged. The panel kernel
+  // runs on as many threads as the BLAS is given, over stripes of the chunk whose cut does not
+  // depend on that number (gram_stripes.hpp); short rows are one read of memory that a thread
+  // keeps up with, and dsyrk spreads its own work.
   std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
-  const bool short_rows = linalg::short_gram_applies(a);
-  const bool panel_rows = !short_rows && linalg::panel_gram_applies(dim_);
-  const int64_t block_rows = block_rows_for(dim_, short_rows, panel_rows);
-  std::optional<linalg::Panels> panels;
-  if (panel_rows) panels.emplace(std::min(block_rows, a.rows), dim_);
-  // Row-major rows are packed as their norms are taken, so the caller's memory is read once.
-  const bool fused = panel_rows && a.layout == Layout::RowMajor;
-  std::vector<double> sums(static_cast<size_t>(block_rows));
-  std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
-  std::vector<double> scaled;   // the current block after bounding, in the caller's layout
+  const BlockPlan plan = plan_blocks(a);
+  const int64_t stripes =
+      plan.panel_rows ? data::stripe_count(a.rows, plan.block_rows, dim_) : int64_t{1};
   GramCounts added;
-  for (int64_t first = 0; first < a.rows; first += block_rows) {
-    const int64_t count = std::min(block_rows, a.rows - first);
-    const ConstMatrixView block = a.row_block(first, count);
-    if (fused)
-      linalg::pack_rows_and_sums(block, *panels, sums.data());
-    else if (short_rows)
-      linalg::short_row_sums_of_squares(a, first, count, sums.data());
-    else
-      data::row_sums_of_squares(a, first, count, sums.data());
-    if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
-    const bool all_within =
-        !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
-    if (short_rows) {
-      linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), chunk.data(), dim_);
-      continue;
-    }
-    if (panel_rows) {
-      if (!fused)
-        linalg::pack_rows(block, all_within ? nullptr : factors.data(), *panels);
-      else if (!all_within)
-        linalg::scale_packed_rows(*panels, count, factors.data());
-      linalg::panel_gram_upper(*panels, count, dim_, chunk.data(), dim_);
-      continue;
-    }
-    if (all_within) {
-      linalg::syrk_upper(block, 1.0, chunk.data(), dim_);
-      continue;
-    }
-    if (scaled.empty()) scaled.resize(static_cast<size_t>(block_rows * dim_));
-    linalg::syrk_upper(data::scale_rows(block, factors.data(), scaled.data()), 1.0, chunk.data(),
-                       dim_);
-  }
+  data::add_striped(
+      stripes, a.rows, plan.block_rows, dim_, plan.panel_rows ? linalg::blas_threads() : 1,
+      [&](int64_t begin, int64_t end, double *c, GramCounts &counts) {
+        add_bounded_blocks(a, begin, end, plan, bound, policy, c, counts);
+      },
+      chunk.data(), added);
   added.rows = a.rows - added.dropped;
   added.clipped += upstream.clipped;
   added.dropped += upstream.dropped;

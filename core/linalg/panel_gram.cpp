@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "../error.hpp"
-#include "blas_threads.hpp"
 #include "short_gram.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -128,8 +127,6 @@ __attribute__((target("avx512f"))) void pack_row_with_sum(const double *x, int64
 
 namespace {
 
-// The kernel's own requirement, without the choice by thread count, which another thread may
-// change between that choice and these calls.
 bool kernel_takes(int64_t cols) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512 && cols > kShortRowMaxColumns;
@@ -137,7 +134,7 @@ bool kernel_takes(int64_t cols) {
 
 }  // namespace
 
-bool panel_gram_applies(int64_t cols) { return kernel_takes(cols) && blas_threads() == 1; }
+bool panel_gram_applies(int64_t cols) { return kernel_takes(cols); }
 
 void pack_rows(ConstMatrixView a, const double *factors, Panels &panels) {
   if (!kernel_takes(a.cols) || a.cols != panels.cols() || a.rows > panels.rows())

@@ -4,7 +4,8 @@
 // clipped or dropped rows costs what an unclipped one does, and the kernel reads the packed copy
 // from the core's own cache, where dsyrk would pack the caller's rows again (bench/gram_bench:
 // the clip path within 1.1x of a bare dsyrk, which packs from memory once).
-// Used when OpenBLAS runs on one thread; with more, dsyrk spreads a block over them.
+// With more than one BLAS thread the accumulator runs it on that many threads of its own, each on
+// a stripe of the rows (core/data/gram_stripes.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 namespace dpcov::linalg {
 
 // True if the panel kernel takes rows of `cols` columns on this CPU: more than 16 columns (below,
-// core/linalg/short_gram.hpp), AVX-512F present, OpenBLAS on one thread.
+// core/linalg/short_gram.hpp) and AVX-512F present.
 bool panel_gram_applies(int64_t cols);
 
 // Panels for blocks of up to `rows` rows of `cols` columns: ceil(cols / 8) panels of rows x 8

@@ -10,10 +10,12 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/data/gram.hpp"
+#include "core/data/gram_stripes.hpp"
 #include "core/data/row_bound.hpp"
 #include "core/error.hpp"
 #include "support/naive.hpp"
@@ -26,16 +28,24 @@ using test::Rows;
 
 bool kernel_available() { return __builtin_cpu_supports("avx512f"); }
 
-// OpenBLAS on one thread for the test's duration, where the accumulator takes the panel kernel.
-class OneBlasThread {
+// OpenBLAS on `threads` threads for the test's duration: the accumulator runs the panel kernel on
+// as many.
+class BlasThreads {
  public:
-  OneBlasThread() : before_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
-  ~OneBlasThread() { openblas_set_num_threads(before_); }
-  OneBlasThread(const OneBlasThread &) = delete;
-  OneBlasThread &operator=(const OneBlasThread &) = delete;
+  explicit BlasThreads(int threads) : before_(openblas_get_num_threads()) {
+    openblas_set_num_threads(threads);
+  }
+  ~BlasThreads() { openblas_set_num_threads(before_); }
+  BlasThreads(const BlasThreads &) = delete;
+  BlasThreads &operator=(const BlasThreads &) = delete;
 
  private:
   int before_;
+};
+
+class OneBlasThread : public BlasThreads {
+ public:
+  OneBlasThread() : BlasThreads(1) {}
 };
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -148,9 +158,9 @@ TEST(PanelGram, FusedPassHasTheNormPassSumsAndTheScaledCopy) {
 
 // Rows normalised to B, rows of norm exactly B (B e_1 and (1.5, 2) at B = 2.5), rows over B,
 // huge (1e300) and subnormal rows, zero rows, through the accumulator on the panel kernel, in
-// both layouts: the same counts as the dsyrk path (OpenBLAS on two threads), the same matrix to
-// rounding, and each clipped row alone adds a trace (its squared norm) of at most B^2.
-TEST(PanelGram, AccumulatorBoundsEveryKindOfRowAsTheDsyrkPath) {
+// both layouts: the counts of the naive rule's clipped rows, the same matrix to rounding, and
+// each clipped row alone adds a trace (its squared norm) of at most B^2.
+TEST(PanelGram, AccumulatorBoundsEveryKindOfRowAsTheNaiveRule) {
   if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
   const int64_t n = 700, d = 100;
   const double bound = 2.5;
@@ -172,21 +182,27 @@ TEST(PanelGram, AccumulatorBoundsEveryKindOfRowAsTheDsyrkPath) {
     layouts.push_back(std::move(data));
   }
   for (const Rows &data : layouts) {
-    GramAccumulator on_panels(d), on_dsyrk(d);
-    GramCounts panel_counts, dsyrk_counts;
-    {
-      const OneBlasThread one;
-      ASSERT_TRUE(linalg::panel_gram_applies(d));
-      panel_counts = on_panels.add_rows(data.view(), bound, BoundPolicy::Clip);
-    }
-    const int before = openblas_get_num_threads();
-    openblas_set_num_threads(2);
-    dsyrk_counts = on_dsyrk.add_rows(data.view(), bound, BoundPolicy::Clip);
-    openblas_set_num_threads(before);
-    EXPECT_EQ(panel_counts.clipped, dsyrk_counts.clipped);
+    GramAccumulator on_panels(d);
+    ASSERT_TRUE(linalg::panel_gram_applies(d));
+    const GramCounts panel_counts = on_panels.add_rows(data.view(), bound, BoundPolicy::Clip);
+    // The reference: the rows bounded by the norm pass and the factors in one block, and their
+    // Gram matrix by a triple loop.
+    const ConstMatrixView a = data.view();
+    std::vector<double> sums(static_cast<size_t>(n)), factors(static_cast<size_t>(n));
+    std::vector<double> bounded(static_cast<size_t>(n * d));
+    data::row_sums_of_squares(a, 0, n, sums.data());
+    GramCounts want_counts;
+    ASSERT_TRUE(data::row_factors(a, 0, n, sums.data(), bound, BoundPolicy::Clip, factors.data(),
+                                  want_counts));
+    const ConstMatrixView y = data::scale_rows(a, factors.data(), bounded.data());
+    Matrix w(d, d);
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i < d; ++i)
+        for (int64_t r = 0; r < n; ++r) w(i, j) += y(r, i) * y(r, j);
+    EXPECT_EQ(panel_counts.clipped, want_counts.clipped);
     EXPECT_GT(panel_counts.clipped, n / 3);
     EXPECT_EQ(panel_counts.rows, n);
-    const Matrix g = on_panels.matrix(), w = on_dsyrk.matrix();
+    const Matrix g = on_panels.matrix();
     for (int64_t j = 0; j < d; ++j)
       for (int64_t i = 0; i < d; ++i) EXPECT_NEAR(g(i, j), w(i, j), 1e-13 * w(j, j) + 1e-300);
   }
@@ -233,6 +249,169 @@ TEST(PanelGram, NonFiniteRowsRefuseAndDroppedRowsAddNothing) {
     for (int64_t j = 0; j < d; ++j)
       for (int64_t i = 0; i < d; ++i) EXPECT_NEAR(g(i, j), w(i, j), 1e-13 * w(j, j));
   }
+}
+
+
+void expect_same_bits(const Matrix &got, const Matrix &want) {
+  for (int64_t j = 0; j < want.cols(); ++j)
+    for (int64_t i = 0; i < want.rows(); ++i)
+      ASSERT_TRUE(same_bits(got(i, j), want(i, j))) << "at (" << i << ", " << j << ")";
+}
+
+struct Accumulated {
+  Matrix gram;
+  GramCounts counts;
+};
+
+// One chunk through a fresh accumulator, with OpenBLAS on `threads` threads.
+Accumulated accumulate(ConstMatrixView a, double bound, BoundPolicy policy, int threads) {
+  const BlasThreads on(threads);
+  GramAccumulator acc(a.cols);
+  const GramCounts counts = acc.add_rows(a, bound, policy);
+  return {acc.matrix(), counts};
+}
+
+// Entries N(0, 1), so that about half the rows are over B = sqrt(d), and every seventh row
+// normalised to B (some proven within at the bound, some clipped by a factor just below 1).
+Rows rows_around_the_bound(int64_t n, int64_t d, Layout layout, uint64_t seed) {
+  auto data = random_rows(n, d, layout, 3, 1.0, seed);
+  const double bound = std::sqrt(static_cast<double>(d));
+  for (int64_t i = 0; i < n; i += 7) {
+    double s = 0.0;
+    for (int64_t j = 0; j < d; ++j) s += data.at(i, j) * data.at(i, j);
+    for (int64_t j = 0; j < d; ++j) data.at(i, j) *= bound / std::sqrt(s);
+  }
+  return data;
+}
+
+// The panel kernel on 1, 2 and 3 threads of its own (OpenBLAS's count) sums every entry in the
+// same order: the same bits and counts, at widths that are and are not multiples of 8, chunks of
+// three or more stripes ending in a part block, rows clipped, dropped and at the bound. Before,
+// two BLAS threads took dsyrk, whose last bits differ.
+TEST(PanelGramThreads, TheGramHasTheSameBitsOnOneTwoAndThreeThreads) {
+  if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
+  for (const int64_t d : {37, 100})
+    for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + (layout == Layout::RowMajor ? " row" : " column") +
+                   "-major");
+      const int64_t n = 30001;
+      const auto data = rows_around_the_bound(n, d, layout, static_cast<uint64_t>(d));
+      const double bound = std::sqrt(static_cast<double>(d));
+      for (const BoundPolicy policy : {BoundPolicy::Clip, BoundPolicy::Drop}) {
+        const Accumulated one = accumulate(data.view(), bound, policy, 1);
+        EXPECT_GT(one.counts.clipped + one.counts.dropped, n / 3);
+        for (const int threads : {2, 3}) {
+          {
+            const BlasThreads on(threads);
+            ASSERT_EQ(openblas_get_num_threads(), threads);
+          }
+          const Accumulated many = accumulate(data.view(), bound, policy, threads);
+          EXPECT_EQ(many.counts.clipped, one.counts.clipped);
+          EXPECT_EQ(many.counts.dropped, one.counts.dropped);
+          expect_same_bits(many.gram, one.gram);
+        }
+      }
+    }
+}
+
+// The same rows in either layout give the same Gram matrix bit for bit, one thread or two: the
+// norm pass sums a column-major row in the row-major order, so the clip factors agree too.
+// Chunks from one row (no stripes) to several stripes.
+TEST(PanelGramThreads, BothLayoutsGiveTheSameBits) {
+  if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
+  for (const int64_t d : {17, 37, 100})
+    for (const int64_t n : {1, 7, 129, 1000, 25000}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + ", n = " + std::to_string(n));
+      const auto by_rows = rows_around_the_bound(n, d, Layout::RowMajor, 5);
+      Rows by_columns(n, d, Layout::ColMajor, 2);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < d; ++j) by_columns.at(i, j) = by_rows.view()(i, j);
+      const double bound = std::sqrt(static_cast<double>(d));
+      for (const int threads : {1, 2}) {
+        const Accumulated r = accumulate(by_rows.view(), bound, BoundPolicy::Clip, threads);
+        const Accumulated c = accumulate(by_columns.view(), bound, BoundPolicy::Clip, threads);
+        EXPECT_EQ(r.counts.clipped, c.counts.clipped);
+        expect_same_bits(c.gram, r.gram);
+      }
+    }
+}
+
+// A chunk with bad rows in two stripes is refused with the lower row's message, as one thread
+// meets it first, whatever the threads; the accumulator keeps what it held.
+TEST(PanelGramThreads, TheLowestBadRowIsReportedWhateverTheThreads) {
+  if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
+  const int64_t n = 30000, d = 100;
+  auto data = rows_around_the_bound(n, d, Layout::RowMajor, 9);
+  data.at(25000, 3) = std::nan("");
+  data.at(9000, 40) = std::numeric_limits<double>::infinity();
+  for (const int threads : {1, 2, 3}) {
+    const BlasThreads on(threads);
+    GramAccumulator acc(d);
+    acc.add_rows(data.view().row_block(0, 100), 100.0, BoundPolicy::Clip);
+    const Matrix before = acc.matrix();
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      try {
+        acc.add_rows(data.view(), 100.0, BoundPolicy::Clip);
+        ADD_FAILURE() << "a non-finite row was accepted";
+      } catch (const Error &e) {
+        EXPECT_EQ(e.status(), Status::NonFinite);
+        EXPECT_NE(std::string(e.what()).find("row 9000"), std::string::npos) << e.what();
+      }
+    }
+    EXPECT_EQ(acc.counts().rows, 100);
+    expect_same_bits(acc.matrix(), before);
+  }
+}
+
+// The stripes cover the chunk in whole blocks, in order; the runner adds them in stripe order
+// whatever the thread count (more threads than stripes included), and rethrows the lowest
+// failing stripe's exception.
+TEST(GramStripes, StripesAreAddedInOrderAndTheLowestFailureWins) {
+  const int64_t rows = 10007, block = 97, dim = 3;
+  const int64_t stripes = data::stripe_count(rows, block, dim);
+  ASSERT_EQ(stripes, 8);
+  EXPECT_EQ(data::stripe_count(2 * 8 * block - 1, block, dim), 1);
+  EXPECT_EQ(data::stripe_count(1000, 10, 200), 5);
+  EXPECT_EQ(data::stripe_begin(0, stripes, rows, block), 0);
+  EXPECT_EQ(data::stripe_begin(stripes, stripes, rows, block), rows);
+  for (int64_t s = 1; s < stripes; ++s) {
+    const int64_t begin = data::stripe_begin(s, stripes, rows, block);
+    EXPECT_EQ(begin % block, 0);
+    EXPECT_GT(begin, data::stripe_begin(s - 1, stripes, rows, block));
+  }
+  // Entry (0, 0) sums 1/(r + 1) over the stripe's rows, in an order whose rounding shows.
+  const data::StripeWork work = [](int64_t begin, int64_t end, double *c, GramCounts &counts) {
+    for (int64_t r = begin; r < end; ++r) c[0] += 1.0 / static_cast<double>(r + 1);
+    c[1 + dim] = static_cast<double>(end - begin);
+    counts.clipped += 1;
+  };
+  std::vector<double> want;
+  for (const int threads : {1, 2, 3, 8, 64}) {
+    std::vector<double> chunk(static_cast<size_t>(dim * dim), 0.0);
+    GramCounts added;
+    data::add_striped(stripes, rows, block, dim, threads, work, chunk.data(), added);
+    EXPECT_EQ(added.clipped, stripes);
+    EXPECT_EQ(chunk[1 + dim], static_cast<double>(rows));
+    if (want.empty()) want = chunk;
+    for (size_t k = 0; k < chunk.size(); ++k) ASSERT_TRUE(same_bits(chunk[k], want[k])) << k;
+  }
+  const data::StripeWork failing = [&](int64_t begin, int64_t end, double *c, GramCounts &counts) {
+    for (const int64_t bad : {int64_t{3}, int64_t{6}})
+      if (begin == data::stripe_begin(bad, stripes, rows, block))
+        throw std::runtime_error("stripe " + std::to_string(bad));
+    work(begin, end, c, counts);
+  };
+  for (const int threads : {1, 2, 3, 8})
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      std::vector<double> chunk(static_cast<size_t>(dim * dim), 0.0);
+      GramCounts added;
+      try {
+        data::add_striped(stripes, rows, block, dim, threads, failing, chunk.data(), added);
+        ADD_FAILURE() << "no exception";
+      } catch (const std::runtime_error &e) {
+        EXPECT_STREQ(e.what(), "stripe 3");
+      }
+    }
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ static_assert(mech::kOptionLambdaMin == DPCOV_MECHANISM_OPTION_LAMBDA_MIN &&
               mech::kOptionGlassoRho == DPCOV_MECHANISM_OPTION_GLASSO_RHO &&
               mech::kOptionCalibration == DPCOV_MECHANISM_OPTION_CALIBRATION);
 static_assert(mech::kInferenceProjectionT == DPCOV_MECHANISM_INFERENCE_PROJECTION_T &&
-              mech::kInferenceGuaranteedGauss == DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS);
+              mech::kInferenceGuaranteedGauss == DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS &&
+              mech::kInferenceRobustGram == DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM);
 
 void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   dpcov_mechanism_entry info{};

@@ -58,6 +58,7 @@ const (
 	OptionCalibration        = C.DPCOV_MECHANISM_OPTION_CALIBRATION
 	InferenceProjectionT     = C.DPCOV_MECHANISM_INFERENCE_PROJECTION_T
 	InferenceGuaranteedGauss = C.DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS
+	InferenceRobustGram      = C.DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM
 )
 
 func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {

@@ -29,7 +29,7 @@ func TestMechanismsListsTheRegistry(t *testing.T) {
 	if err != nil || info.Numerics != NumericsSupportIdealized|NumericsSupportExact || info.Family != FamilyGram {
 		t.Fatalf("analyze_gauss %+v, %v", info, err)
 	}
-	if info.Options != OptionCalibration || info.Inference != InferenceGuaranteedGauss ||
+	if info.Options != OptionCalibration || info.Inference != InferenceGuaranteedGauss|InferenceRobustGram ||
 		info.AuditDataset != 0 || info.AuditNeighbourKind != 1 || info.Summary == "" {
 		t.Fatalf("analyze_gauss options, audit pair, summary: %+v", info)
 	}

@@ -18,6 +18,7 @@
 #include "../library_status.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "release_pipeline.hpp"
 
 namespace dpcov::cli {
@@ -59,14 +60,13 @@ struct GramFit {
   int64_t q() const { return dim; }
 };
 
-// The mechanisms whose release's noise law the intervals read (core/estimators/release_noise.hpp;
-// Python's _GRAM_NOISE_LAWS): the others have no interval, robust or not, on this path.
-int32_t gram_mechanism_id(const std::string &name) {
-  if (name == "analyze_gauss") return DPCOV_MECHANISM_ANALYZE_GAUSS;
-  if (name == "laplace_sym") return DPCOV_MECHANISM_LAPLACE_SYM;
-  if (name == "wishart_additive") return DPCOV_MECHANISM_WISHART_ADDITIVE;
+// The mechanisms whose release's noise the intervals redraw: the registry's
+// DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM, which Python's PrivateLinearRegression reads too; the
+// others have no interval, robust or not, on this path.
+int32_t regress_mechanism_id(const std::string &name) {
+  if (const std::optional<int32_t> id = robust_gram_mechanism_id(name)) return *id;
   fail(kExitUsage, "--mechanism on raw rows must be adassp or a Gram mechanism whose release's "
-       "noise law the intervals read (analyze_gauss, laplace_sym, wishart_additive), got '", name,
+       "noise law the intervals read (", robust_gram_mechanism_names(), "), got '", name,
        "': release the matrix of another (`dpcov release -m ", name, "`) and regress on it");
 }
 
@@ -96,7 +96,7 @@ dpcov_row_bounding fit_bounding(const GramFit &f) {
 void plan_fit(GramFit &f) {
   const GramRegressRequest &r = *f.request;
   const RawRegressOptions &o = *r.raw;
-  f.mechanism = gram_mechanism_id(o.mechanism);
+  f.mechanism = regress_mechanism_id(o.mechanism);
   library_check(dpcov_mechanism_params_default(&f.params), "mechanism defaults");
   f.params.neighbour = r.settings.params.neighbour;
   dpcov_mechanism_entry entry{};

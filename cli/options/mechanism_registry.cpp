@@ -51,6 +51,22 @@ std::string names_where(Keep keep) {
 
 }  // namespace
 
+namespace {
+
+bool robust_gram(const dpcov_mechanism_entry &entry) {
+  return (entry.inference & DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM) != 0;
+}
+
+}  // namespace
+
+std::optional<int32_t> robust_gram_mechanism_id(const std::string &name) {
+  for (const dpcov_mechanism_entry &entry : registry_entries())
+    if (robust_gram(entry) && name == entry.name) return entry.id;
+  return std::nullopt;
+}
+
+std::string robust_gram_mechanism_names() { return names_where(robust_gram); }
+
 std::string exact_mechanism_names() {
   return names_where([](const dpcov_mechanism_entry &entry) {
     return (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;

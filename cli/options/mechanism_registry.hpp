@@ -24,6 +24,12 @@ std::vector<std::pair<std::string, int32_t>> gram_mechanisms();
 // The id of the Gram mechanism of that name, if the registry has one.
 std::optional<int32_t> gram_mechanism_id(const std::string &name);
 
+// The id of the mechanism of that name whose regression has the noise-aware bootstrap and robust
+// (sandwich) intervals, the registry's DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM, if it is one; and
+// their names, "a, b and c".
+std::optional<int32_t> robust_gram_mechanism_id(const std::string &name);
+std::string robust_gram_mechanism_names();
+
 // The names of the mechanisms with floating-point-safe (exact) numerics: "a and b".
 std::string exact_mechanism_names();
 

@@ -6,6 +6,7 @@
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "input_options.hpp"
+#include "mechanism_registry.hpp"
 
 namespace dpcov::cli {
 
@@ -96,9 +97,10 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
       ->group(group);
   command.add_option("--mechanism,-m", o.mechanism,
                      "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2), "
-                     "or a Gram mechanism whose noise law the intervals read (analyze_gauss, "
-                     "laplace_sym, wishart_additive): the release of [1, x, y], its OLS fit and "
-                     "intervals, robust by default, as Python's PrivateLinearRegression")
+                     "or a Gram mechanism whose noise law the intervals read (" +
+                         robust_gram_mechanism_names() +
+                         "): the release of [1, x, y], its OLS fit and intervals, robust by "
+                         "default, as Python's PrivateLinearRegression")
       ->group(group);
   command.add_option("--calibration", o.calibration,
                      "AdaSSP constants: joint_analytic (default, exact) or paper")

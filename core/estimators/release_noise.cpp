@@ -47,11 +47,10 @@ double noise_diagonal_mean(const ReleaseNoise &noise) {
 namespace {
 
 // Noise-aware post-processing needs noise added to G itself with a known law, by a mechanism
-// that is private (an audit target's release is not to be analysed as if it were).
+// that is private (an audit target's release is not to be analysed as if it were): the
+// registry's kInferenceRobustGram bit, the list the command line and Python offer intervals for.
 bool has_release_noise(const mechanisms::RegistryEntry &entry) {
-  return entry.noise.kind != mechanisms::NoiseKind::None &&
-         entry.noise.base == mechanisms::NoiseBase::Gram &&
-         entry.privacy != mechanisms::PrivacyModel::NotPrivate;
+  return (entry.inference & mechanisms::kInferenceRobustGram) != 0;
 }
 
 }  // namespace

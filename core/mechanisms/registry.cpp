@@ -29,7 +29,7 @@ constexpr RegistryEntry kRegistry[] = {
      "G + Gaussian, may be indefinite",
      "eps > 0, 0 < delta < 1 (classical calibration: eps < 1)",
      {NoiseKind::SymmetricGaussian, NoiseBase::Gram}, GlassoPerturbation::Covariance,
-     kOptionCalibration, kUnitProof, kInferenceGuaranteedGauss},
+     kOptionCalibration, kUnitProof, kInferenceGuaranteedGauss | kInferenceRobustGram},
     {id_of(MechanismId::LaplaceSym), "laplace_sym", Family::Gram, PrivacyModel::Pure,
      kBothRelations, kIdealized | kExact, Input::Gram, Output::Matrix,
      "Jiang-Xie-Zhang 2016 Alg. 1, scale from the upper-triangle L1 sensitivity (d+1)B^2 "
@@ -40,7 +40,7 @@ constexpr RegistryEntry kRegistry[] = {
      "G + Laplace, may be indefinite",
      "eps > 0",
      {NoiseKind::SymmetricLaplace, NoiseBase::Gram}, GlassoPerturbation::Covariance,
-     kOptionCalibration, kUnitProof},
+     kOptionCalibration, kUnitProof, kInferenceRobustGram},
     {id_of(MechanismId::WishartAdditive), "wishart_additive", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 3, Thm 4.1 = Thm B.3: W_d(k, B^2 I), "
@@ -49,7 +49,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/wishart_additive.md", kGramHeader,
      "G + Wishart, positive definite",
      "0 < eps < 1, 0 < delta < 1/e",
-     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0, kGroupUnitProof},
+     {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance, 0, kGroupUnitProof,
+     kInferenceRobustGram},
     {id_of(MechanismId::InverseGauss), "inverse_gauss", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Thm B.5, sigma by Balle-Wang 2018 Thm 8 (analytic "

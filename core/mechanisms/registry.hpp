@@ -74,8 +74,12 @@ inline constexpr int32_t kOptionCalibration = 64;
 // r-row projection with no regulariser, on which least squares has exact t-tests with r - p
 // degrees of freedom (Sheffet 2017, Alg. 1). kInferenceGuaranteedGauss: G + symmetric Gaussian of
 // the receipt's sigma, whose regression intervals ols_analyze_gauss.hpp guarantees.
+// kInferenceRobustGram: G plus independent noise of a known law added by a private mechanism,
+// which the bootstrap and robust (sandwich) intervals of its regression redraw
+// (release_noise.hpp): the one list of the mechanisms those intervals are offered for.
 inline constexpr int32_t kInferenceProjectionT = 1;
 inline constexpr int32_t kInferenceGuaranteedGauss = 2;
+inline constexpr int32_t kInferenceRobustGram = 4;
 
 struct RegistryEntry {
   int32_t id;

@@ -3,8 +3,9 @@ PrivateLinearRegression(mechanism=MECHANISM) gives on the same rows and seed: th
 split, releases, generator draws and receipts, so the same coefficients and robust (sandwich)
 intervals, byte for byte for the exact mechanisms (analyze_gauss, laplace_sym: their Gram matrix
 is summed in integers) and within 1e-12 relative for wishart_additive (its floating-point sum
-follows the chunking); --errors homoscedastic keeps the labelled bootstrap; what the output
-publishes does not depend on the data; bad uses are refused before anything is spent.
+follows the chunking); the mechanisms taken are exactly the registry's robust_gram set;
+--errors homoscedastic keeps the labelled bootstrap; what the output publishes does not depend on the data; bad uses are refused
+before anything is spent.
 
 Run by meson as: /usr/bin/python3 regress_gram_test.py DPCOV SOURCE_ROOT LIBRARY
 """
@@ -90,6 +91,20 @@ class GramRegression(DpcovCase):
         fit = python_fit(path, epsilon=0.9, mechanism="wishart_additive")
         self.assertEqual(out["noise_aware"]["errors"], "robust")
         self.assert_same_fit(out, fit, rtol=1e-12)
+
+    def test_the_mechanisms_taken_are_the_registrys_robust_gram_set(self):
+        import dpcov
+        path = self.write_csv(600)
+        for entry in dpcov.mechanisms():
+            if entry.family != "gram":
+                continue
+            with self.subTest(mechanism=entry.name):
+                taken = "robust_gram" in entry.inference
+                result = self.cli(path, "-m", entry.name, epsilon="0.9",
+                                  expect=EXIT_OK if taken else EXIT_USAGE)
+                if not taken:
+                    self.assertIn("noise law the intervals read (analyze_gauss, laplace_sym and "
+                                  "wishart_additive)", result.stderr.decode())
 
     def test_homoscedastic_errors_keep_the_labelled_bootstrap_at_the_whole_budget(self):
         path = self.write_csv()

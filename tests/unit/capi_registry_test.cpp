@@ -330,11 +330,22 @@ TEST(MechanismRegistry, CalibrationBitIsOnTheMechanismsWithAChoiceOfCalibration)
 
 TEST(MechanismRegistry, InferenceBitsAreOnTheReleasesThatSupportThem) {
   for (const auto &e : every_entry()) {
-    const int32_t expected =
+    const int32_t robust = e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ||
+                                   e.id == DPCOV_MECHANISM_LAPLACE_SYM ||
+                                   e.id == DPCOV_MECHANISM_WISHART_ADDITIVE
+                               ? DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM
+                               : 0;
+    const int32_t own =
         e.id == DPCOV_MECHANISM_OLS_JL          ? DPCOV_MECHANISM_INFERENCE_PROJECTION_T
         : e.id == DPCOV_MECHANISM_ANALYZE_GAUSS ? DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS
                                                 : 0;
+    const int32_t expected = robust | own;
     EXPECT_EQ(e.inference, expected) << e.name;
+    // The intervals that redraw a release's noise need a private mechanism adding it to G.
+    if (e.inference & DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM) {
+      EXPECT_EQ(e.family, DPCOV_MECHANISM_FAMILY_GRAM) << e.name;
+      EXPECT_NE(e.privacy_model, DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE) << e.name;
+    }
     // Exact inference on a projection reads the receipt's projection rows.
     if (e.inference & DPCOV_MECHANISM_INFERENCE_PROJECTION_T) {
       EXPECT_TRUE(e.options & DPCOV_MECHANISM_OPTION_PROJECTION_ROWS) << e.name;

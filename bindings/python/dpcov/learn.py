@@ -61,6 +61,7 @@ from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
 from .mechanism import plan
 from .private_bound import choose_bound, tighten_bound_rows
+from .registry import mechanism_info
 from .postprocess import constant_rescale, psd_project
 from .rng import Rng, as_rng
 from .robust import ROBUST, meat_plan, release_meat
@@ -691,12 +692,15 @@ def _stating_rows(receipt, n: int):
 
 
 MECHANISMS_REGRESSION = ("adassp", "ols_jl")
-
-_GRAM_NOISE_LAWS = frozenset(mechanism_id(m) for m in ("analyze_gauss", "laplace_sym",
-                                                       "wishart_additive"))
-"""The Gram mechanisms whose noise law the bootstrap intervals read (release_noise.hpp)."""
 """Regression-specific values of ``PrivateLinearRegression.mechanism`` (besides the Gram
 mechanisms)."""
+
+
+def _robust_gram(mechanism) -> bool:
+    """Whether the registry gives the Gram mechanism's release the bootstrap and robust
+    (sandwich) intervals of its regression (``DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM``: its noise
+    law is known, release_noise.hpp); the command line reads the same bit."""
+    return "robust_gram" in mechanism_info(mechanism_id(mechanism)).inference
 
 
 class PrivateLinearRegression(RegressorMixin, _Estimator):
@@ -1376,7 +1380,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         (the homoscedastic bootstrap at the whole budget, ``errors_`` says so)."""
         errors = _choice(self.errors, ("robust", "homoscedastic"), "errors")
         if (mechanism in MECHANISMS_REGRESSION or errors != "robust" or not self.intervals
-                or self.ridge != 0 or mechanism_id(mechanism) not in _GRAM_NOISE_LAWS):
+                or self.ridge != 0 or not _robust_gram(mechanism)):
             return None
         bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
         return sandwich_plan(bound_x, B_y, float(self.epsilon), self.delta)

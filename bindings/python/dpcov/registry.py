@@ -16,7 +16,7 @@ _NEIGHBOURS = ((1, "replace_one"), (2, "add_remove"))
 _NUMERICS = ((1, "idealized"), (2, "exact"))
 _OPTIONS = ((1, "lambda_min"), (2, "spectral"), (4, "projection_rows"), (8, "posterior_dof"),
             (16, "audit_unlock"), (32, "glasso_rho"), (64, "calibration"))
-_INFERENCE = ((1, "projection_t"), (2, "guaranteed_gauss"))
+_INFERENCE = ((1, "projection_t"), (2, "guaranteed_gauss"), (4, "robust_gram"))
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,8 @@ def test_entries_state_the_options_they_read_their_audit_pair_and_usage():
     assert by_name["iev"].options == ("spectral", "calibration")
     assert by_name["analyze_gauss"].options == ("calibration",) and by_name["dly"].options == ()
     assert by_name["ols_jl"].inference == ("projection_t",)
-    assert by_name["analyze_gauss"].inference == ("guaranteed_gauss",)
+    assert by_name["analyze_gauss"].inference == ("guaranteed_gauss", "robust_gram")
+    assert by_name["wishart_additive"].inference == ("robust_gram",)
     assert by_name["jl_ridge"].inference == ()
     assert (by_name["analyze_gauss"].audit_dataset, by_name["analyze_gauss"].audit_neighbour_kind) \
         == (0, 1)  # random rows, the largest L2 change

@@ -173,3 +173,23 @@ def test_a_gram_release_with_no_coefficients_is_an_output_not_an_exception():
     assert reg.inference_.startswith("none: the release has no least-squares coefficients")
     assert "not positive definite" in reg.inference_ and not reg.conclusive_.any()
     assert not hasattr(reg, "meat_") and np.isnan(reg.predict(X[:2])).all()
+
+
+GRAM_ENTRIES = [m for m in dpcov.mechanisms() if m.family == "gram"]
+
+
+@pytest.mark.parametrize("entry", GRAM_ENTRIES, ids=[m.name for m in GRAM_ENTRIES])
+def test_the_robust_gram_mechanisms_are_the_registrys(entry):
+    # The list is the registry's robust_gram bit, which the command line reads too
+    # (tests/cli/regress_gram_test.py): robust intervals exactly for the mechanisms it marks.
+    reg = dpcov.PrivateLinearRegression(0.9, bound=1.0, label_bound=1.0, random_state=1,
+                                        mechanism=entry.name)
+    robust = reg._gram_split(entry.name, 1.0, 1.0, {}) is not None
+    assert robust == ("robust_gram" in entry.inference)
+    if robust or entry.name == "iev":
+        X, y = heteroscedastic(3000, 11)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reg.set_params(n_bootstrap=19).fit(X, y)
+        assert reg.errors_ == ("robust" if robust else "homoscedastic")
+        assert hasattr(reg, "meat_") == robust

@@ -443,7 +443,15 @@ enum dpcov_mechanism_inference {
    * dpcov_ols_analyze_gauss_intervals() gives its regression intervals that hold with the
    * stated probability over the noise.
    */
-  DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS = 2
+  DPCOV_MECHANISM_INFERENCE_GUARANTEED_GAUSS = 2,
+  /**
+   * The release is G plus independent noise of a law its receipt states (dpcov_receipt::sigma,
+   * scale or dof), added to G itself by a private mechanism: the regression of its rows [1, x, y]
+   * has noise-aware intervals, dpcov_ols_bootstrap_intervals() and the robust (sandwich)
+   * dpcov_ols_robust_intervals(), which redraw that noise. The command line's and Python's
+   * regressions by a Gram mechanism offer intervals for exactly these mechanisms.
+   */
+  DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM = 4
 };
 
 /**

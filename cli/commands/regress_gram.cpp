@@ -70,6 +70,10 @@ int32_t regress_mechanism_id(const std::string &name) {
        "': release the matrix of another (`dpcov release -m ", name, "`) and regress on it");
 }
 
+// Rows per call to the release's accumulator: Python's CHUNK_ROWS (learn.py). A floating-point
+// Gram sum follows its chunks (core/data/gram.hpp), so the same chunks give the same bytes.
+constexpr int64_t kAccumulatorChunkRows = 8192;
+
 // The bounding of the rows [1, x, y] the release reads: x clipped to --bound, y to --label-bound,
 // a constant 1 in front with the intercept (Python's bound_rows and GramAccumulator.bounded).
 dpcov_row_bounding row_spec(const GramFit &f) {
@@ -78,15 +82,17 @@ dpcov_row_bounding row_spec(const GramFit &f) {
   return spec;
 }
 
-// row_spec(), for a mechanism without exact numerics with the release it is for (Python's
-// GramAccumulator.bounded naming it).
+// row_spec(), for a release without exact numerics with the release it is for (Python's
+// GramAccumulator.bounded naming it): idealized as asked, or for a mechanism without exact
+// numerics, which then ignores Python's default "exact".
 dpcov_row_bounding fit_bounding(const GramFit &f) {
   dpcov_row_bounding spec = row_spec(f);
   if (!f.exact) {
     spec.mechanism = f.mechanism;
     spec.epsilon = f.epsilon;
     spec.delta = f.delta;
-    spec.numerics = DPCOV_NUMERICS_EXACT;  // Python's default, which this mechanism ignores
+    spec.numerics =
+        f.request->raw->numerics == "idealized" ? DPCOV_NUMERICS_IDEALIZED : DPCOV_NUMERICS_EXACT;
   }
   return spec;
 }
@@ -102,7 +108,12 @@ void plan_fit(GramFit &f) {
   dpcov_mechanism_entry entry{};
   entry.struct_size = sizeof entry;
   library_check(dpcov_mechanism_info_by_id(f.mechanism, &entry), "the mechanism's registry entry");
-  f.exact = (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
+  // Exact where the registry gives the mechanism exact numerics, unless idealized is asked for.
+  const bool has_exact = (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
+  if (o.numerics == "exact" && !has_exact)
+    fail(kExitUsage, "--numerics exact exists for ", exact_mechanism_names(), " only, not ",
+         o.mechanism);
+  f.exact = has_exact && o.numerics != "idealized";
   f.bounds = {o.bound, o.bound, o.label_bound, !o.no_intercept, o.reject};
   f.bound_x = f.bounds.intercept ? constant_column_norm_bound(1.0, o.bound) : o.bound;
   f.robust = o.errors == "robust" && !o.no_intervals;
@@ -267,6 +278,7 @@ GramFit fit_gram(const GramRegressRequest &r) {
   InputOptions options;
   options.path = r.path;
   options.spool = r.raw->spool;
+  options.chunk_rows = kAccumulatorChunkRows;
   const bool robust_asked = r.raw->errors == "robust" && !r.raw->no_intervals;
   RereadableInput input(options, robust_asked, r.settings.params.neighbour ==
                                                    DPCOV_NEIGHBOUR_REPLACE_ONE);

@@ -39,12 +39,20 @@ void check_gram_mechanism(const RawRegressOptions &o) {
          "without the intercept the release holds no count: drop --no-intercept");
 }
 
+// --numerics chooses a Gram mechanism's release; AdaSSP's noise is floating-point only.
+void check_numerics(const RawRegressOptions &o) {
+  if (o.mechanism == "adassp" && o.numerics == "exact")
+    fail(kExitUsage, "--numerics exact exists for the releases of ", exact_mechanism_names(),
+         "; adassp has idealized numerics only");
+}
+
 // The checks that need no library call: the budget, the bounds, the mechanism and --intercept.
 void check_values(const RawRegressOptions &o, const std::string &intercept_column) {
   check_positive_finite(*o.epsilon, "--epsilon");
   if (!(o.delta > 0.0 && o.delta < 1.0))
     fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
   if (o.mechanism != "adassp") check_gram_mechanism(o);
+  check_numerics(o);
   if (!o.bounds.empty()) {
     if (o.bound != 0.0 || o.label_bound != 0.0)
       fail(kExitUsage, "--bounds maps every column to [-1, 1] by its public range, which fixes "
@@ -101,6 +109,12 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                          robust_gram_mechanism_names() +
                          "): the release of [1, x, y], its OLS fit and intervals, robust by "
                          "default, as Python's PrivateLinearRegression")
+      ->group(group);
+  command.add_option("--numerics", o.numerics,
+                     "A Gram mechanism's release: exact (floating-point-safe noise on a grid), "
+                     "idealized (floating-point noise, Mironov 2012), or default: exact where "
+                     "the mechanism has it, as Python's PrivateLinearRegression")
+      ->check(CLI::IsMember({"default", "exact", "idealized"}))
       ->group(group);
   command.add_option("--calibration", o.calibration,
                      "AdaSSP constants: joint_analytic (default, exact) or paper")

@@ -36,6 +36,9 @@ struct RawRegressOptions {
   std::string errors = "robust";
   // Where the bootstrap refuses: "posterior" (the noise-aware posterior answers) or "refuse".
   std::string small_n = "posterior";
+  // A Gram mechanism's release: "default" (exact where the registry gives the mechanism exact
+  // numerics, as Python's numerics="exact"), "exact" or "idealized".
+  std::string numerics = "default";
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;
@@ -46,7 +49,7 @@ struct RawRegressOptions {
 };
 
 // Registers --epsilon, --delta, --bound, --label-bound, --mechanism, --calibration, --neighbour,
-// --rho, --no-intercept, --reject, --noise-seed, --no-intervals, --bound-epsilon,
+// --rho, --no-intercept, --reject, --noise-seed, --no-intervals, --numerics, --bound-epsilon,
 // --bound-quantile, --quiet and the ledger's options on `command`.
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &options);
 

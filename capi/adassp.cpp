@@ -26,17 +26,31 @@ using dpcov::capi::write_intervals;
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
-mech::AdasspOptions options_from(const dpcov_adassp_params *params) {
+dpcov_adassp_params default_params() {
+  const mech::AdasspOptions defaults;
+  dpcov_adassp_params d{};
+  d.struct_size = sizeof d;
+  d.neighbour = static_cast<int32_t>(defaults.neighbour);
+  d.calibration = static_cast<int32_t>(defaults.calibration);
+  d.rho = defaults.rho;
+  d.release_label_square = defaults.release_label_square ? 1 : 0;
+  d.max_rows_per_unit = defaults.max_rows_per_unit;
+  return d;
+}
+
+// The caller's params up to its struct_size, the fields past it at their defaults.
+mech::AdasspOptions options_from(const dpcov_adassp_params *caller) {
   mech::AdasspOptions options;
-  if (params == nullptr) return options;
-  dpcov::capi::struct_bytes(params, "params");
-  options.neighbour = static_cast<dpcov::privacy::Neighbour>(params->neighbour);
-  options.calibration = static_cast<mech::AdasspCalibration>(params->calibration);
-  options.rho = params->rho;
-  if (params->release_label_square != 0 && params->release_label_square != 1)
+  if (caller == nullptr) return options;
+  const dpcov_adassp_params params = dpcov::capi::read_struct(caller, default_params(), "params");
+  options.neighbour = static_cast<dpcov::privacy::Neighbour>(params.neighbour);
+  options.calibration = static_cast<mech::AdasspCalibration>(params.calibration);
+  options.rho = params.rho;
+  if (params.release_label_square != 0 && params.release_label_square != 1)
     fail(dpcov::Status::InvalidArgument, "params->release_label_square must be 0 or 1, got ",
-         params->release_label_square);
-  options.release_label_square = params->release_label_square == 1;
+         params.release_label_square);
+  options.release_label_square = params.release_label_square == 1;
+  options.max_rows_per_unit = params.max_rows_per_unit;
   return options;
 }
 
@@ -99,6 +113,7 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.label_square_released = r.label_square ? 1 : 0;
   c.sensitivity_label_square = r.sensitivity_label_square;
   c.sigma_label_square = r.sigma_label_square;
+  c.max_rows_per_unit = r.max_rows_per_unit;
   return c;
 }
 
@@ -122,13 +137,7 @@ extern "C" {
 
 DPCOV_API dpcov_status dpcov_adassp_params_init(dpcov_adassp_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    const mech::AdasspOptions defaults;
-    dpcov_adassp_params d{};
-    d.neighbour = static_cast<int32_t>(defaults.neighbour);
-    d.calibration = static_cast<int32_t>(defaults.calibration);
-    d.rho = defaults.rho;
-    d.release_label_square = defaults.release_label_square ? 1 : 0;
-    dpcov::capi::init_struct(params, size, d, "params");
+    dpcov::capi::init_struct(params, size, default_params(), "params");
   });
 }
 

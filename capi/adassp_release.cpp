@@ -2,6 +2,7 @@
 
 #include "../core/check.hpp"
 #include "rng_handle.hpp"
+#include "struct_size.hpp"
 
 namespace dpcov::capi {
 
@@ -15,11 +16,15 @@ ReleasedStatistics read_release(int32_t layout, int64_t p, const double *release
                                 int64_t ld_xtx, const double *released_xty,
                                 const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
                                 double level) {
-  check::not_null(receipt, "receipt");
-  if (receipt->struct_size < sizeof(dpcov_adassp_receipt))
-    fail(dpcov::Status::InvalidArgument,
-         "receipt->struct_size must be set to sizeof(dpcov_adassp_receipt) = ",
-         sizeof(dpcov_adassp_receipt), ", got ", receipt->struct_size);
+  // A receipt of a program compiled before max_rows_per_unit ends before it: a row-level fit.
+  const dpcov_adassp_receipt r = read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
+  // The intervals condition on a public number of rows; at unit level the rows kept are private
+  // (between U and k U for U units), so no interval of these is valid (proofs/adassp_units.md,
+  // "Intervals").
+  if (r.max_rows_per_unit != 0)
+    fail(dpcov::Status::Incompatible, "AdaSSP's intervals need the public number of rows of a ",
+         "row-level fit; this fit is at the level of privacy units (max_rows_per_unit = ",
+         r.max_rows_per_unit, "), whose kept rows are private: no interval is given");
   check::not_null(rng, "rng");
   check::not_null(released_xty, "released_xty");
   if (p < 1 || p != receipt->num_regressors)

@@ -22,6 +22,10 @@ type AdasspParams struct {
 	Rho         float64 // failure probability of the ridge, in (0, 1)
 	// ReleaseLabelSquare also releases y'y, which AdasspBootstrapIntervals needs.
 	ReleaseLabelSquare bool
+	// MaxRowsPerUnit k > 0: the Gram holds at most k rows of each privacy unit (an accumulator
+	// of units chose them) and the fit is private at unit level, every sensitivity k times the
+	// row-level one (proofs/adassp_units.md); no intervals. 0: rows.
+	MaxRowsPerUnit int64
 }
 
 // DefaultAdasspParams returns the defaults of dpcov_adassp_params_default: replace-one, joint
@@ -32,7 +36,8 @@ func DefaultAdasspParams() (AdasspParams, error) {
 		return AdasspParams{}, err
 	}
 	return AdasspParams{Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
-		Rho: float64(c.rho), ReleaseLabelSquare: c.release_label_square != 0}, nil
+		Rho: float64(c.rho), ReleaseLabelSquare: c.release_label_square != 0,
+		MaxRowsPerUnit: int64(c.max_rows_per_unit)}, nil
 }
 
 // AdasspReceipt mirrors dpcov_adassp_receipt: every constant of a fit and, from the release, the
@@ -53,6 +58,7 @@ type AdasspReceipt struct {
 	// With ReleaseLabelSquare: y'y was released too, with this sensitivity and noise scale.
 	LabelSquareReleased                                           bool
 	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
+	MaxRowsPerUnit                                                int64 // k of a unit-level fit, 0 at row level
 }
 
 // adasspParamsToC is params as dpcov_adassp_params, or nil (the defaults) for nil.
@@ -62,7 +68,7 @@ func adasspParamsToC(params *AdasspParams) *C.dpcov_adassp_params {
 	}
 	cp := &C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params),
 		neighbour: C.int32_t(params.Neighbour), calibration: C.int32_t(params.Calibration),
-		rho: C.double(params.Rho)}
+		rho: C.double(params.Rho), max_rows_per_unit: C.int64_t(params.MaxRowsPerUnit)}
 	if params.ReleaseLabelSquare {
 		cp.release_label_square = 1
 	}
@@ -90,6 +96,7 @@ func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 		SensitivityLabelSquare: float64(rec.sensitivity_label_square),
 		SigmaLabelSquare:       float64(rec.sigma_label_square),
 		ReleasedLabelSquare:    float64(rec.released_label_square),
+		MaxRowsPerUnit:         int64(rec.max_rows_per_unit),
 	}
 }
 

@@ -55,7 +55,7 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 		}
 	}
 	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
-		"inverse_wishart", "iev", "kt_rank1", "dly", "coinpress", "coinpress_mean"}
+		"inverse_wishart", "iev", "kt_rank1", "adassp", "dly", "coinpress", "coinpress_mean"}
 	ok := len(with) == len(want)
 	for _, name := range want {
 		ok = ok && with[name]
@@ -79,5 +79,30 @@ func TestAuditUnitsPassesTheReleaseAndFlagsRowsOnlyBounding(t *testing.T) {
 	}
 	if _, err := AuditUnits(OLSJL, 3, 2, 1, 0.9, 1e-6, false, nil, &ap); !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("ols_jl: %v", err)
+	}
+}
+
+// AdaSSP at the level of privacy units: every noise scale k times the row-level one, and k on
+// the receipt (proofs/adassp_units.md).
+func TestAdasspPlanOfUnitsScalesTheNoiseByK(t *testing.T) {
+	params, err := DefaultAdasspParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := AdasspPlan(3, 1.5, 1, 1, 1e-6, &params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params.MaxRowsPerUnit = 4
+	unit, err := AdasspPlan(3, 1.5, 1, 1, 1e-6, &params)
+	if err != nil || unit.MaxRowsPerUnit != 4 || row.MaxRowsPerUnit != 0 {
+		t.Fatalf("receipts %+v %+v, %v", row, unit, err)
+	}
+	if r := unit.SigmaGram / (4 * row.SigmaGram); r < 1-1e-13 || r > 1+1e-13 {
+		t.Fatalf("sigma_gram ratio %v", r)
+	}
+	params.MaxRowsPerUnit = -1
+	if _, err := AdasspPlan(3, 1.5, 1, 1, 1e-6, &params); err == nil {
+		t.Fatal("k = -1 accepted")
 	}
 }

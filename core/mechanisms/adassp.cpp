@@ -7,6 +7,7 @@
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../privacy/adassp_constants.hpp"
+#include "../privacy/adassp_unit_sensitivity.hpp"
 #include "../random/normal.hpp"
 #include "request.hpp"
 #include "../privacy/upward.hpp"
@@ -20,6 +21,10 @@ size_t at(int64_t i) { return static_cast<size_t>(i); }
 
 constexpr const char *kTheoremPaper =
     "Wang 2018 (UAI) Alg. 2, published constants, exact joint delta checked; proofs/adassp.md";
+
+constexpr const char *kTheoremUnits =
+    "Wang 2018 (UAI) Alg. 2 at unit sensitivities (k rows per unit); joint analytic Gaussian "
+    "(Balle-Wang 2018 Thm 8); proofs/adassp_units.md";
 
 double normal_log_density(double x, double sigma) {
   const double z = x / sigma;
@@ -56,6 +61,9 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     fail(Status::InvalidArgument, "neighbour must be 0 (replace-one) or 1 (add/remove), got ",
          static_cast<int32_t>(options.neighbour));
 
+  if (paper && options.max_rows_per_unit != 0)
+    fail(Status::InvalidArgument, "AdaSSP takes privacy units with the joint analytic calibration "
+         "only; the paper's constants are for one row");
   if (paper && options.release_label_square)
     fail(Status::InvalidArgument, "AdaSSP releases y'y (for intervals) with the joint analytic "
          "calibration only; the paper's constants have no share for it");
@@ -69,13 +77,17 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   r.epsilon = epsilon;
   r.delta = delta;
   r.rho = options.rho;
-  r.sensitivity_lambda_min = privacy::adassp_lambda_min_sensitivity(bound_x);
-  r.sensitivity_gram = privacy::adassp_gram_sensitivity(options.neighbour, bound_x);
-  r.sensitivity_cross = privacy::adassp_cross_sensitivity(options.neighbour, bound_x, bound_y);
+  // Row level (k = 0) or one unit of at most k rows: the same mechanism, its sensitivities k
+  // times larger (proofs/adassp_units.md); nothing below reads n.
+  const privacy::AdasspSensitivities s = privacy::adassp_unit_sensitivities(
+      options.neighbour, bound_x, bound_y, options.max_rows_per_unit);
+  r.max_rows_per_unit = options.max_rows_per_unit;
+  r.sensitivity_lambda_min = s.lambda_min;
+  r.sensitivity_gram = s.gram;
+  r.sensitivity_cross = s.cross;
   r.label_square = options.release_label_square;
   const int64_t statistics = r.label_square ? 4 : 3;
-  if (r.label_square)
-    r.sensitivity_label_square = privacy::adassp_label_square_sensitivity(bound_y);
+  if (r.label_square) r.sensitivity_label_square = s.label_square;
   const double sensitivities[4] = {r.sensitivity_lambda_min, r.sensitivity_gram,
                                    r.sensitivity_cross, r.sensitivity_label_square};
   if (paper) {
@@ -118,7 +130,9 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     r.noise_norm_bound = privacy::adassp_noise_norm_bound(r.sigma_gram, p, options.rho);
   }
   r.eigenvalue_floor = r.sigma_gram;
-  r.theorem = paper ? kTheoremPaper : entry_of(kAdasspId).theorem;
+  r.theorem = paper                         ? kTheoremPaper
+              : options.max_rows_per_unit != 0 ? kTheoremUnits
+                                               : entry_of(kAdasspId).theorem;
   return r;
 }
 

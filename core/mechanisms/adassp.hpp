@@ -28,6 +28,11 @@ struct AdasspOptions {
   // then gets a quarter of mu^2 instead of a third): what noise-aware intervals need for the
   // residual variance (estimators/ols_bootstrap). Joint calibration only.
   bool release_label_square = false;
+  // 0: rows are the neighbours. k >= 1: privacy units of at most k rows each (the caller's X'X
+  // holds at most k rows of every unit; dpcov_unit_rows_keep or an accumulator of units chooses
+  // them), the relation is between units, and every sensitivity is k times the row-level one
+  // (privacy/adassp_unit_sensitivity.hpp, proofs/adassp_units.md). Joint calibration only.
+  int64_t max_rows_per_unit = 0;
 };
 
 // Every constant of a fit; data-independent (a plan), except the last three, which are functions
@@ -57,6 +62,7 @@ struct AdasspReceipt {
   double lambda_min_shift = 0.0;
   double noise_norm_bound = 0.0;   // eta
   double eigenvalue_floor = 0.0;   // the PSD-safe solve raises eigenvalues below this to it
+  int64_t max_rows_per_unit = 0;   // k of a unit-level fit, 0 at row level (public)
   const char *theorem = "";
   // Functions of the release (post-processing), 0 in a plan.
   double released_lambda_min = 0.0;

@@ -150,7 +150,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/adassp.md", "capi/include/dpcov/adassp.h",
      "ridge coefficients from X'X, X'y and lambda_min perturbed once",
      "eps > 0, 0 < delta < 1, bounds on x and y",
-     {}, GlassoPerturbation::Unsupported, 0},
+     {}, GlassoPerturbation::Unsupported, 0, "proofs/adassp_units.md"},
     {kDongLiangYiId, "dly", Family::RowsZcdp, PrivacyModel::Zcdp, kReplaceOne, kIdealized,
      Input::Rows, Output::Matrix,
      "Dong, Liang & Yi, NeurIPS 2022 (Gauss; Separate: Alg. 1; Adaptive: Alg. 3) under "

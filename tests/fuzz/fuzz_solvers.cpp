@@ -338,6 +338,8 @@ void adassp(fuzz::Input &in) {
   params.calibration = static_cast<int32_t>(in.range(0, 1));
   params.release_label_square = static_cast<int32_t>(in.range(0, 1));
   params.rho = in.range(0, 3) == 0 ? probability(in) : 0.05;
+  // Privacy units: k in range, out of range (-1, 2^20 + 1), or rows (0).
+  params.max_rows_per_unit = in.range(0, 3) == 0 ? in.range(-1, (1 << 20) + 1) : 0;
   const double eps = epsilon(in), delta = probability(in);
   Vec coef = fuzz::canaries(static_cast<size_t>(p)), xtx = fuzz::canaries(static_cast<size_t>(p * p)),
       xty = fuzz::canaries(static_cast<size_t>(p));

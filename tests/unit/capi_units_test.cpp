@@ -224,9 +224,11 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
                        e.id == DPCOV_MECHANISM_IEV || e.id == DPCOV_MECHANISM_KT_RANK1 ||
                        e.id == DPCOV_MECHANISM_DLY || e.id == DPCOV_MECHANISM_COINPRESS ||
                        e.id == DPCOV_MECHANISM_COINPRESS_MEAN;
-    EXPECT_EQ(std::string(e.unit_proof), trace   ? "proofs/unit_gram_sensitivity.md"
-                                         : group ? "proofs/unit_group_privacy.md"
-                                                 : "")
+    const bool adassp = e.id == DPCOV_MECHANISM_ADASSP;  // its own unit sensitivities
+    EXPECT_EQ(std::string(e.unit_proof), trace    ? "proofs/unit_gram_sensitivity.md"
+                                         : group  ? "proofs/unit_group_privacy.md"
+                                         : adassp ? "proofs/adassp_units.md"
+                                                  : "")
         << e.name;
   }
   for (const double v : r.matrix) EXPECT_EQ(v, -7.0);

@@ -723,7 +723,8 @@ class AdasspParamsC(Struct):
     """``dpcov_adassp_params`` (dpcov/adassp.h)."""
 
     _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
-                ("rho", c_double), ("release_label_square", c_int32)]
+                ("rho", c_double), ("release_label_square", c_int32),
+                ("max_rows_per_unit", c_int64)]
 
 
 class AdasspReceiptC(Struct):
@@ -743,7 +744,8 @@ class AdasspReceiptC(Struct):
                 ("eigenvalue_floor", c_double), ("released_lambda_min", c_double),
                 ("ridge", c_double), ("eigenvalues_floored", c_int64),
                 ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
-                ("sigma_label_square", c_double), ("released_label_square", c_double)]
+                ("sigma_label_square", c_double), ("released_label_square", c_double),
+                ("max_rows_per_unit", c_int64)]
 
 
 class SandwichBudgetC(Struct):

@@ -111,9 +111,10 @@ def test_wishart_releases_units_by_group_privacy_at_the_rows_bound(neighbour):
 def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_refused():
     with_units = {m.name for m in dpcov.mechanisms() if m.unit_proof}
     # The zCDP row mechanisms name the group-privacy proof too (units of exactly k rows, through
-    # dpcov.zcdp_unit_release), and take rows, never an accumulator of units.
+    # dpcov.zcdp_unit_release), and take rows, never an accumulator of units; AdaSSP its own
+    # (unit sensitivities) and takes the Gram of the rows kept.
     assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive",
-                          "jl_ridge", "inverse_wishart", "iev", "kt_rank1", "dly",
+                          "jl_ridge", "inverse_wishart", "iev", "kt_rank1", "adassp", "dly",
                           "coinpress", "coinpress_mean"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:

@@ -68,6 +68,19 @@ typedef struct dpcov_adassp_params {
    * Default 0.
    */
   int32_t release_label_square;
+  /**
+   * 0 (default): rows are the neighbours. k in [1, 2^20]: privacy units, the neighbours one unit
+   * (person) added or removed, or all its rows replaced (`neighbour`), and the Gram matrix given
+   * holds at most k rows of every unit, each within the bounds (choose them with
+   * dpcov_unit_rows_keep() or an accumulator of units, dpcov_gram_add_unit_rows()). Every
+   * sensitivity is then k times the row-level one and the fit is (epsilon, delta)-DP at unit
+   * level: noise linear in k, never more than group privacy at dpcov_unit_row_budget().
+   * ::DPCOV_ADASSP_JOINT_ANALYTIC only. The intervals' public n does not exist at unit level:
+   * dpcov_adassp_bootstrap_intervals() and dpcov_adassp_intervals() refuse such a receipt.
+   * Added after the first release: a caller's smaller struct leaves it 0.
+   * @proof proofs/adassp_units.md
+   */
+  int64_t max_rows_per_unit;
 } dpcov_adassp_params;
 
 /**
@@ -112,6 +125,7 @@ typedef struct dpcov_adassp_receipt {
   double sensitivity_label_square; /**< B_Y^2 (0 unless label_square_released). */
   double sigma_label_square;     /**< s_y (0 unless label_square_released). */
   double released_label_square;  /**< y'y + N(0, s_y^2) (0 unless label_square_released). */
+  int64_t max_rows_per_unit;     /**< k of a fit at the level of privacy units (dpcov_adassp_params::max_rows_per_unit; public), 0 at row level; written only to a struct that holds it. */
 } dpcov_adassp_receipt;
 
 /**
@@ -153,7 +167,8 @@ static inline dpcov_status dpcov_adassp_params_default(dpcov_adassp_params *para
  * @param params        options, or NULL for the defaults.
  * @param[out] receipt  required; struct_size set by the caller; untouched on error.
  * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (p), ::DPCOV_E_INVALID_ARGUMENT
- *         (bounds, epsilon, delta, rho, options, struct sizes), ::DPCOV_E_NON_FINITE,
+ *         (bounds, epsilon, delta, rho, options, struct sizes;
+ *         max_rows_per_unit outside [0, 2^20] or with ::DPCOV_ADASSP_PAPER), ::DPCOV_E_NON_FINITE,
  *         ::DPCOV_E_PRECONDITION (the paper's constants miss (epsilon, delta)).
  */
 DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, double bound_y,
@@ -190,7 +205,8 @@ DPCOV_API dpcov_status dpcov_adassp_plan(int64_t num_features, double bound_x, d
  * @param[out] receipt  required; struct_size set by the caller.
  * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_LAYOUT, ::DPCOV_E_DIMENSION (bad d, p,
  *         columns or leading dimensions), ::DPCOV_E_INVALID_ARGUMENT (bounds, epsilon, delta, rho,
- *         options, struct sizes, a non-symmetric @p g), ::DPCOV_E_NON_FINITE, ::DPCOV_E_PRECONDITION
+ *         options, struct sizes, a non-symmetric @p g; max_rows_per_unit outside [0, 2^20] or
+ *         with ::DPCOV_ADASSP_PAPER), ::DPCOV_E_NON_FINITE, ::DPCOV_E_PRECONDITION
  *         (the paper's constants miss (epsilon, delta)), ::DPCOV_E_NUMERICAL. Outputs are
  *         untouched on error; the generator too when the arguments are rejected, but not after a
  *         draw (see @p rng).
@@ -237,8 +253,9 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
  * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (the noise swamps the data: no interval);
  *         ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size, level, n <= p,
  *         num_bootstrap too small, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
- *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER. Outputs and the
- *         generator are untouched on error.
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER;
+ *         ::DPCOV_E_INCOMPATIBLE (a fit at the level of privacy units: its kept rows are
+ *         private, so there is no public n). Outputs and the generator are untouched on error.
  */
 DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
     int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
@@ -293,7 +310,8 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * @param[out] method   ::DPCOV_INTERVALS_BOOTSTRAP or ::DPCOV_INTERVALS_POSTERIOR. Required.
  * @return ::DPCOV_OK; ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size or
  *         scales, level, n <= p, intercept column, num_draws, a matrix that is not symmetric);
- *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER.
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER;
+ *         ::DPCOV_E_INCOMPATIBLE (a fit at the level of privacy units: no public n).
  *         Outputs and the generator are untouched on error.
  */
 DPCOV_API dpcov_status dpcov_adassp_intervals(
@@ -403,8 +421,9 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_rows(int32_t layout, int64_t rows, 
  * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (X'X~ is not positive definite: the noise swamps
  *         the data, no interval); ::DPCOV_E_INVALID_ARGUMENT (receipt struct size, level,
  *         num_bootstrap, a matrix that is not symmetric); ::DPCOV_E_NON_FINITE,
- *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL.
- *         Outputs and the generator are untouched on error.
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL;
+ *         ::DPCOV_E_INCOMPATIBLE (a fit at the level of privacy units: its meat of rows would
+ *         miss the correlation within a unit). Outputs and the generator are untouched on error.
  * Thread-safety: reentrant; the generator is used exclusively.
  * @proof proofs/sandwich.md
  */
@@ -448,8 +467,9 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_intervals(
  *         the data, no interval); ::DPCOV_E_INVALID_ARGUMENT (receipt struct sizes, a meat
  *         receipt of another order or without a supported noise law, level, num_bootstrap, a
  *         matrix that is not symmetric); ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION,
- *         ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL. Outputs and the
- *         generator are untouched on error.
+ *         ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NUMERICAL;
+ *         ::DPCOV_E_INCOMPATIBLE (a fit at the level of privacy units: its meat of rows would
+ *         miss the correlation within a unit). Outputs and the generator are untouched on error.
  * Thread-safety: reentrant; the generator is used exclusively.
  * @proof proofs/sandwich.md
  */

@@ -21,6 +21,7 @@ from ._lib import C as _C
 from ._lib import WRAPPED_FUNCTIONS
 from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
                      adassp_fit, adassp_params, adassp_plan)
+from .adassp_units import adassp_units_fit
 from .audit import (audit_coinpress_mean, audit_params, audit_rows_black_box, audit_rows_exact,
                     audit_rows_exact_pairs, audit_rows_units, audit_run, audit_run_pair,
                     audit_standard_rows, audit_units)
@@ -194,6 +195,7 @@ __all__ = [
     "adassp_fit",
     "adassp_params",
     "adassp_plan",
+    "adassp_units_fit",
     "OutOfMemoryError",
     "pca_subspace_distance",
     "pca_subspace_error_bound",

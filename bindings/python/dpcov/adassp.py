@@ -29,7 +29,8 @@ class AdasspReceipt(PrefixedReceipt):
     three sensitivities and noise scales, lambda_min_shift, noise_norm_bound, eigenvalue_floor,
     and from the release released_lambda_min, ridge and eigenvalues_floored; with
     ``label_square_released`` also sensitivity_label_square, sigma_label_square and
-    released_label_square (y'y~)."""
+    released_label_square (y'y~); max_rows_per_unit (k of a fit at the level of privacy units,
+    0 at row level)."""
 
     __slots__ = ()
 
@@ -84,15 +85,18 @@ class AdasspAnswer(NamedTuple):
 
 
 def adassp_params(neighbour="replace_one", calibration="joint_analytic",
-                  rho: float = 0.05, release_label_square: bool = False) -> AdasspParamsC:
+                  rho: float = 0.05, release_label_square: bool = False,
+                  max_rows_per_unit: int = 0) -> AdasspParamsC:
     """A ``dpcov_adassp_params`` from the library's defaults (``dpcov_adassp_params_default``)
-    with the given options."""
+    with the given options; ``max_rows_per_unit`` k > 0 for a fit at the level of privacy units
+    (the Gram holds at most k rows per unit; proofs/adassp_units.md)."""
     params = AdasspParamsC()
     _check(C.dpcov_adassp_params_init(byref(params), sizeof(params)))
     params.neighbour = _choice(neighbour, NEIGHBOURS, "neighbour")
     params.calibration = _choice(calibration, CALIBRATIONS, "calibration")
     params.rho = float(rho)
     params.release_label_square = 1 if release_label_square else 0
+    params.max_rows_per_unit = int(max_rows_per_unit)
     return params
 
 
@@ -108,11 +112,12 @@ def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
 
 def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: float,
                 delta: float, neighbour="replace_one", calibration="joint_analytic",
-                rho: float = 0.05, release_label_square: bool = False) -> AdasspReceipt:
+                rho: float = 0.05, release_label_square: bool = False,
+                max_rows_per_unit: int = 0) -> AdasspReceipt:
     """Every data-independent constant of an AdaSSP fit (``dpcov_adassp_plan``), ``rho``
     included: what an accountant checks before the fit (a zCDP ledger charges ``rho``,
-    basic and advanced ones (epsilon, delta))."""
-    params = adassp_params(neighbour, calibration, rho, release_label_square)
+    basic and advanced ones (epsilon, delta)). ``max_rows_per_unit``: as for :func:`adassp_fit`."""
+    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit)
     receipt = new_struct(AdasspReceiptC)
     _check(C.dpcov_adassp_plan(int(num_features), float(bound_x), float(bound_y),
                                float(epsilon), float(delta), byref(params), byref(receipt)))
@@ -121,27 +126,32 @@ def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: floa
 
 def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon: float,
                delta: float, rng, neighbour="replace_one", calibration="joint_analytic",
-               rho: float = 0.05, release_label_square: bool = False) -> AdasspFit:
+               rho: float = 0.05, release_label_square: bool = False,
+               max_rows_per_unit: int = 0) -> AdasspFit:
     """AdaSSP regression of column ``label`` on columns ``features`` of the exact Gram matrix
     ``g`` of rows whose regressor part has norm <= ``bound_x`` and whose label has
     ``|y| <= bound_y`` (``dpcov_adassp_fit``). Spends (epsilon, delta) once; never fails for a
     positive-definiteness reason (proofs/adassp.md). ``release_label_square`` also releases y'y,
     which :func:`adassp_bootstrap_intervals` needs. An active :class:`~dpcov.BudgetAccountant`
     is checked with the fit's plan before any noise is drawn and charged with its receipt after
-    (its zCDP rho under zCDP accounting, (epsilon, delta) otherwise)."""
+    (its zCDP rho under zCDP accounting, (epsilon, delta) otherwise). ``max_rows_per_unit`` = k
+    > 0: ``g`` holds at most k rows of each privacy unit (an accumulator of units,
+    :meth:`~dpcov.GramAccumulator.add_unit_rows`, chose them) and the fit is (epsilon,
+    delta)-DP at unit level, ``neighbour`` then naming how units differ (proofs/adassp_units.md);
+    its receipt has no intervals (:func:`adassp_intervals` refuses it)."""
     m = _arrays.square(g, "g")
     cols = _arrays.int64_vector(features, "features")
     p = cols.size
     coef = np.empty(p, dtype=np.float64)
     xtx = _arrays.empty(p, p, m.layout)
     xty = np.empty(p, dtype=np.float64)
-    params = adassp_params(neighbour, calibration, rho, release_label_square)
+    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit)
     receipt = new_struct(AdasspReceiptC)
     budget = active_accountant()
     planned = None
     if budget is not None:
         planned = adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
-                              release_label_square)
+                              release_label_square, max_rows_per_unit)
         budget.check(planned)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),

@@ -48,6 +48,7 @@ import numpy as np
 from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspFit as AdasspFitType
+from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
                      sandwich_plan)
@@ -809,6 +810,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         policy, random_state, mechanism_options: as for :class:`PrivateCovariance`.
         numerics: as for :class:`PrivateCovariance`, for the Gram mechanisms (AdaSSP and ols_jl
             are idealized).
+        max_rows_per_unit: k, the rows kept per privacy unit when ``fit`` is given
+            ``privacy_unit`` (AdaSSP only); None otherwise. ``fit(X, y, privacy_unit=ids)``
+            protects units (people) instead of rows: at most k rows of each unit are kept (at
+            random, by the library's accumulator of units) and AdaSSP runs with every
+            sensitivity k times the row-level one (proofs/adassp_units.md), ``neighbour``
+            naming how units differ. Such a fit has no intervals (NaN, ``inference_`` says why,
+            and a warning when they were asked for): they need a public number of independent
+            rows. ``n_samples_`` is then None and ``n_units_truncated_`` counts the rows left
+            out by k (the curator's).
 
     Fitted attributes: ``coef_``, ``intercept_``, ``params_`` ([intercept,] coefficients),
     ``bound_`` (the norm bound the release used: private, publishable),
@@ -830,8 +840,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
                  mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
-                 numerics="exact", bounds=None, small_n="posterior", errors="robust"):
+                 numerics="exact", bounds=None, small_n="posterior", errors="robust",
+                 max_rows_per_unit=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""
+        self.max_rows_per_unit = max_rows_per_unit
         self.errors = errors
         self.small_n = small_n
         self.bounds = bounds
@@ -857,8 +869,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.bound_epsilon = bound_epsilon
         self.bound_quantile = bound_quantile
 
-    def fit(self, X, y):
-        """Release once and fit the regression of ``y`` on ``X``. Returns ``self``."""
+    def fit(self, X, y, privacy_unit=None):
+        """Release once and fit the regression of ``y`` on ``X``; with ``privacy_unit`` (one
+        value per row) at the level of those units. Returns ``self``."""
         if hasattr(self, "receipt_"):
             warn_refit(self)
         if y is not None:
@@ -871,6 +884,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
+        if privacy_unit is not None:
+            return self._fit_units(X, y, privacy_unit)
         if self.bounds is not None:
             return self._fit_bounds(X, y)
         policy = _choice(self.policy, POLICIES, "policy")
@@ -1046,6 +1061,44 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.coef_ = self.params_[1:]
         self.n_samples_ = self._released_count() if n_private else info.rows
         self.n_clipped_ = info.clamped
+        return self
+
+    def _fit_units(self, X: np.ndarray, y: np.ndarray, privacy_unit):
+        """``fit`` at the level of privacy units: AdaSSP on at most ``max_rows_per_unit`` rows of
+        each unit (:func:`dpcov.adassp_units.adassp_units_fit`, proofs/adassp_units.md), with no
+        intervals (``UNITS_NO_INTERVALS``: NaN and a warning when they were asked for)."""
+        if self.max_rows_per_unit is None:
+            raise ValueError("privacy_unit needs max_rows_per_unit (k, the rows kept per unit)")
+        mechanism = str(self.mechanism).strip().lower()
+        if mechanism != "adassp" or self.bounds is not None or self.bound_epsilon:
+            raise ValueError("privacy_unit takes mechanism 'adassp' with a public bound: "
+                             "bounds= and bound_epsilon > 0 (a row-level bound step) are not "
+                             "available with units")
+        if self.ridge != 0 or self.mechanism_options:
+            raise ValueError("mechanism 'adassp' chooses its ridge privately and takes no "
+                             "mechanism_options: ridge must be 0")
+        B = _defaulted_bound(self.bound, "bound", "pass bound=B, a public bound on the "
+                             "Euclidean norm of each row of X in your units", 4)
+        B_y = _defaulted_bound(self.label_bound, "label_bound", "pass label_bound=, a public "
+                               "bound on |y| in your units", 4)
+        units = adassp_units_fit(
+            X, y, privacy_unit, self.max_rows_per_unit, B, B_y, float(self.epsilon),
+            float(self.delta), _release_rng(self.random_state, 4), self.fit_intercept,
+            _choice(self.policy, POLICIES, "policy"),
+            _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
+            _choice(self.calibration, tuple(CALIBRATIONS), "calibration"), self.rho)
+        self.params_, self.release_, self.receipt_ = (units.fit.coefficients, units.fit,
+                                                      units.fit.receipt)
+        self._no_intervals(UNITS_NO_INTERVALS)
+        if self.intervals:
+            warnings.warn(f"no noise-aware intervals: {UNITS_NO_INTERVALS}", UserWarning,
+                          stacklevel=3)
+        offset = 1 if self.fit_intercept else 0
+        self.bound_, self.errors_ = B, None
+        self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
+        self.coef_ = self.params_[offset:]
+        self.n_samples_ = None  # the rows kept are private at unit level
+        self.n_clipped_, self.n_units_truncated_ = units.clipped, units.truncated
         return self
 
     def _neighbour_options(self, mechanism):

@@ -133,6 +133,8 @@ RELEASES = {
         lambda rng: dpcov.private_glasso_release("analyze_gauss", _rows().T @ _rows(), 400, 1.0,
                                                  1.0, 1e-6, 0.1, rng), False),
     "adassp_fit": (_adassp, True),
+    "adassp_units_fit": (lambda rng: dpcov.adassp_units_fit(
+        *_xy(), np.arange(400) // 3, 2, 1.0, 1.0, 1.0, 1e-6, rng), True),
     "coinpress_release": (lambda rng: dpcov.coinpress_release(_rows() * 5, 10.0, rng), True),
     "coinpress_mean_release": (lambda rng: dpcov.coinpress_mean_release(_rows() + 1.0, 10.0, rng),
                                True),

@@ -1,0 +1,77 @@
+"""AdaSSP at the level of privacy units (proofs/adassp_units.md): at most k rows of each unit,
+chosen by the library's accumulator of units (``dpcov_gram_add_unit_rows``), then one AdaSSP fit
+whose sensitivities are k times the row-level ones (``dpcov_adassp_params::max_rows_per_unit``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .adassp import AdasspFit, adassp_fit, adassp_plan
+from .gram import GramAccumulator, constant_column_norm_bound, unit_ids
+from .ledger import active_accountant
+
+UNITS_NO_INTERVALS = (
+    "the fit is at the level of privacy units: AdaSSP's intervals condition on a public number "
+    "of rows, which units keep private (between U and k U rows for U units), and on independent "
+    "rows, which one person's rows need not be (proofs/adassp_units.md, Intervals); no y'y was "
+    "released, so the whole budget went to the three statistics")
+"""Why a fit at the level of privacy units has no intervals, the same on every surface."""
+
+
+class AdasspUnitsFit(NamedTuple):
+    """A fit of units: the AdaSSP fit (its receipt states k), the bound on ||[1, x]|| it used,
+    and the curator's counters: rows clipped and rows left out by the k limit (never for
+    publication)."""
+
+    fit: AdasspFit
+    bound_x: float
+    clipped: int
+    truncated: int
+
+
+def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
+                     label_bound: float, epsilon: float, delta: float, rng,
+                     fit_intercept: bool = True, policy: str = "clip",
+                     neighbour="replace_one", calibration="joint_analytic",
+                     rho: float = 0.05) -> AdasspUnitsFit:
+    """AdaSSP regression of ``y`` on ``X`` (with an intercept column of ones first when
+    ``fit_intercept``) that is (``epsilon``, ``delta``)-DP between datasets that differ in one
+    privacy unit (``privacy_unit``: one id per row, any hashable values), added or removed
+    (``neighbour="add_remove"``) or with all its rows replaced (``"replace_one"``). At most
+    ``max_rows_per_unit`` rows of each unit are kept, chosen at random with ``rng`` by the
+    library's accumulator of units (units in order of their first row); each kept row is
+    bounded as at row level (``||x|| <= bound`` under ``policy``, ``|y| <= label_bound``).
+    An active accountant is checked before any draw and charged the fit's unit-level budget.
+    The command line's ``dpcov regress --privacy-unit`` makes the same fit from the same seed."""
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    if X.ndim != 2 or y.shape[0] != X.shape[0]:
+        raise ValueError(f"X must be rows x features and y one value per row, got {X.shape} "
+                         f"and {y.shape}")
+    if len(privacy_unit) != X.shape[0]:
+        raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
+    k = int(max_rows_per_unit)
+    if k < 1:
+        raise ValueError(f"max_rows_per_unit must be >= 1 (k, the rows kept per unit), got {k}")
+    p = X.shape[1] + (1 if fit_intercept else 0)
+    bound_x = constant_column_norm_bound(1.0, bound) if fit_intercept else float(bound)
+    # The plan refuses what the fit would (k, the calibration, the budget) before any row is drawn.
+    planned = adassp_plan(p, bound_x, label_bound, epsilon, delta, neighbour, calibration, rho,
+                          False, k)
+    budget = active_accountant()
+    if budget is not None:
+        budget.check(planned)
+    order, ids = unit_ids(privacy_unit)
+    with GramAccumulator.bounded(X.shape[1] + 1, bound, policy, neighbour,
+                                 1.0 if fit_intercept else 0.0, label_bound=label_bound,
+                                 max_rows_per_unit=k) as gram:
+        gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng).finish_units()
+        info = gram.info()
+        g = gram.matrix()
+    fit = adassp_fit(g, p, np.arange(p, dtype=np.int64), bound_x, label_bound, epsilon, delta,
+                     rng, neighbour=neighbour, calibration=calibration, rho=rho,
+                     max_rows_per_unit=k)
+    return AdasspUnitsFit(fit, bound_x, info.clipped, info.truncated)

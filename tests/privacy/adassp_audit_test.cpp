@@ -10,10 +10,14 @@
 // (6.7 standard deviations of a 4000-sample variance): a correct implementation is flagged with
 // probability < 1e-8 per pair; seeds are fixed. Power: a sampler that draws the X'y noise at
 // half its claimed scale (the mutation below) gives a variance ratio near 0.25 + 0.75 m_y^2 / m^2,
-// far outside the band.
+// far outside the band. At unit level (the end of the file) the same audit runs on a pair that
+// differs by one unit of k rows, and the planted bug (the row-level calibration on k-row units) is
+// flagged: its exact delta on the pair is far above the claim.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/linalg/blas.hpp"
@@ -138,6 +142,80 @@ TEST(AdasspAudit, UnderscaledSamplerIsFlagged) {
   const AuditResult ry = audit(statistics(p, n, false, false), statistics(p, n, true, false),
                                with_yty, broken, 33);
   EXPECT_TRUE(ry.flagged) << "variance ratio " << ry.variance / ry.m2;
+}
+
+}  // namespace
+}  // namespace dpcov::mechanisms
+
+// ---- At the level of privacy units (proofs/adassp_units.md): one unit of k rows.
+
+namespace dpcov::mechanisms {
+namespace {
+
+void add_rows(Statistics &s, int64_t axis, double y, int64_t count) {
+  s.xtx(axis, axis) += static_cast<double>(count);
+  s.xty[static_cast<size_t>(axis)] += y * static_cast<double>(count);
+  s.yty += y * y * static_cast<double>(count);
+}
+
+// A design whose axis 0 holds 10 rows (B e_1, +1) and every other axis 10 + k rows, then the
+// differing unit: `side` 0 adds k rows (B e_1, +B_Y) (lambda_min, X'X, X'y and y'y each move by
+// k times their row sensitivity: the whole unit budget under add/remove), 1 adds nothing, 2 adds
+// k rows (B e_2, -B_Y) instead (the unit's rows replaced). B = B_Y = 1.
+Statistics unit_side(int64_t p, int64_t k, int side) {
+  Statistics s{Matrix(p, p), std::vector<double>(static_cast<size_t>(p), 0.0), 0.0};
+  for (int64_t axis = 0; axis < p; ++axis) add_rows(s, axis, 1.0, axis == 0 ? 10 : 10 + k);
+  if (side == 0) add_rows(s, 0, 1.0, k);
+  if (side == 2) add_rows(s, 1, -1.0, k);
+  return s;
+}
+
+AdasspReceipt unit_plan(Neighbour nb, double eps, int64_t k, bool label_square) {
+  AdasspOptions options;
+  options.neighbour = nb;
+  options.release_label_square = label_square;
+  options.max_rows_per_unit = k;
+  return plan_adassp(3, 1.0, 1.0, eps, 1e-6, options);
+}
+
+// The unit release on its pair, and the planted bug: rows bounded, units not (k-row units
+// released with the row-level calibration), on the same pair.
+void audit_units(int64_t k, double eps, bool label_square, uint64_t seed) {
+  for (const Neighbour nb : {Neighbour::ReplaceOne, Neighbour::AddRemove}) {
+    const Statistics d = unit_side(3, k, 0);
+    const Statistics d_prime = unit_side(3, k, nb == Neighbour::AddRemove ? 1 : 2);
+    const AdasspReceipt plan = unit_plan(nb, eps, k, label_square);
+    const AuditResult r = audit(d, d_prime, plan, plan, seed);
+    SCOPED_TRACE(testing::Message() << "k " << k << " eps " << eps << " y'y " << label_square
+                                    << " neighbour " << int(nb) << " m2 " << r.m2);
+    EXPECT_FALSE(r.flagged) << "mean " << r.mean << " variance " << r.variance;
+    EXPECT_LE(r.exact_delta, 1e-6);
+    if (nb == Neighbour::AddRemove) {
+      EXPECT_GT(r.exact_delta, 0.999e-6);  // the pair uses the whole budget
+    }
+    if (k == 1) continue;
+    const AdasspReceipt rows_only = unit_plan(nb, eps, 0, label_square);
+    const AuditResult broken = audit(d, d_prime, rows_only, rows_only, seed + 1);
+    EXPECT_TRUE(broken.flagged);
+    EXPECT_GT(broken.exact_delta, 1e-6);
+  }
+}
+
+// Default suite: k in {1, 5} at eps = 1, with and without y'y (8 pairs of 4000 draws).
+TEST(AdasspUnitAudit, UnitPairsAreWithinTheClaimAndRowsOnlyBoundingIsFlagged) {
+  for (const int64_t k : {1, 5})
+    for (const bool label_square : {false, true}) audit_units(k, 1.0, label_square, 40 + k);
+}
+
+// The long suite's grid (DPCOV_ADASSP_UNITS_LONG=1, scripts/test-long): k in {2, 20, 100},
+// eps in {0.5, 4}; skipped otherwise.
+TEST(AdasspUnitAudit, GridOfKAndEpsilon) {
+  const char *run = std::getenv("DPCOV_ADASSP_UNITS_LONG");
+  if (run == nullptr || std::string(run) != "1") GTEST_SKIP() << "long suite only";
+  for (const int64_t k : {2, 20, 100})
+    for (const double eps : {0.5, 4.0})
+      for (const bool label_square : {false, true})
+        audit_units(k, eps, label_square, 50 + static_cast<uint64_t>(k));
 }
 
 }  // namespace

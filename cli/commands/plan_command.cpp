@@ -8,6 +8,7 @@
 #include "../analysis/regression_forecast.hpp"
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
+#include "../io/regression_unit_rows.hpp"
 #include "../io/json_text.hpp"
 #include "../library_status.hpp"
 #include "../options/input_options.hpp"
@@ -108,6 +109,12 @@ void run_adassp_plan(const PlanOptions &o) {
   dpcov_adassp_params params{};
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
   params.release_label_square = 1;
+  // Privacy units: every sensitivity K times the row-level one, and no intervals (no y'y).
+  const bool units = !o.privacy_unit.empty();
+  if (units) {
+    params.max_rows_per_unit = o.max_rows_per_unit;
+    params.release_label_square = 0;
+  }
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
   library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound, o.mechanism.epsilon,
@@ -116,9 +123,13 @@ void run_adassp_plan(const PlanOptions &o) {
   nlohmann::ordered_json plan = adassp_receipt_json(receipt);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
+  if (units)
+    plan["privacy_unit"] = {{"column", o.privacy_unit},
+                            {"max_rows_per_unit", o.max_rows_per_unit}};
   plan["regression_forecast"] =
-      o.rows >= 1 ? forecast_entry(adassp_forecast(receipt, o.forecast()), "")
-                  : nlohmann::ordered_json("--rows is 0");
+      units         ? nlohmann::ordered_json(kUnitsNoIntervals)
+      : o.rows >= 1 ? forecast_entry(adassp_forecast(receipt, o.forecast()), "")
+                    : nlohmann::ordered_json("--rows is 0");
   print_plan(plan, o.json);
 }
 
@@ -126,10 +137,11 @@ void run_plan(const PlanOptions &o) {
   if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
     fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_zcdp_plan(o);
-  if (!o.privacy_unit.empty())
-    fail(kExitUsage, "plan --privacy-unit applies to dly_*, coinpress and coinpress_mean; the "
-         "Gram mechanisms' unit plans are made by the release (docs/privacy-units.md)");
   if (o.mechanism.mechanism == "adassp") return run_adassp_plan(o);
+  if (!o.privacy_unit.empty())
+    fail(kExitUsage, "plan --privacy-unit applies to adassp, dly_*, coinpress and "
+         "coinpress_mean; the Gram mechanisms' unit plans are made by the release "
+         "(docs/privacy-units.md)");
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");

@@ -23,6 +23,7 @@
 #include "../io/json_text.hpp"
 #include "../io/rereadable_input.hpp"
 #include "../io/regression_rows.hpp"
+#include "../io/regression_unit_rows.hpp"
 #include "../library_status.hpp"
 #include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
@@ -462,8 +463,17 @@ struct RawFit {
   bool meat_released = false;
   std::optional<nlohmann::ordered_json> ledger;  // the ledger's state after the charge
 
-  // Under add/remove n is private: nothing printed may depend on it.
-  bool n_public() const { return settings.params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE; }
+  // --privacy-unit: the units read and the rows left out by K (the curator's, never printed to
+  // standard output).
+  int64_t privacy_units = 0;
+  int64_t rows_truncated = 0;
+
+  // Under add/remove n is private, and so are the rows kept of privacy units: nothing printed
+  // may depend on it.
+  bool n_public() const {
+    return settings.params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE &&
+           settings.params.max_rows_per_unit == 0;
+  }
 
   // B_X of the rows [1, x] at the bound `b` on ||x|| ([1, z_x] after --bounds).
   double regressor_bound(double b) const {
@@ -635,6 +645,38 @@ void release_robust_meat(RawFit &f, const RegressOptions &o, const RegressionCol
   f.meat_released = true;
 }
 
+// The fit's Gram matrix of the bounded rows [1, x, y]: of every row, of the rows scaled by
+// --bounds, or of at most --max-rows-per-unit rows of each privacy unit, drawn from `rng` (the
+// fit's generator, as Python's adassp_units_fit draws them).
+void accumulate_rows(RawFit &f, RowReader &reader, const RegressionColumns &c,
+                     const RawRegressOptions &r, dpcov_rng *rng) {
+  if (!r.privacy_unit.empty()) {
+    const UnitRegressionGram u = accumulate_regression_units(
+        reader, c, {r.bound, f.bound, r.label_bound, f.intercept, false}, r.privacy_unit,
+        r.max_rows_per_unit, rng, r.quiet);
+    f.data = u.data;
+    f.privacy_units = u.units;
+    f.rows_truncated = u.truncated;
+    f.aware.refusal = kUnitsNoIntervals;
+    return;
+  }
+  f.data = f.scaled ? accumulate_scaled_regression(reader, c, f.ranges.lower, f.ranges.upper,
+                                                   r.quiet)
+                    : accumulate_regression(
+                          reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
+                          r.quiet);
+}
+
+// --features, or by default every column but the label and the privacy unit's.
+std::vector<std::string> unit_regressors(const RowReader &reader, const RegressOptions &o,
+                                         const RawRegressOptions &r) {
+  if (!o.features.empty()) return o.features;
+  std::vector<std::string> names;
+  for (const std::string &name : reader.column_names())
+    if (name != r.privacy_unit && name != o.label) names.push_back(name);
+  return names;
+}
+
 // Reads the rows (twice for a bound step: the choice, then the fit), fits once and charges the
 // ledger, which refused a fit over its cap before any row was read or noise drawn: AdaSSP by its
 // plan (its zCDP rho and (epsilon, delta) do not depend on the bounds, proofs/adassp.md, "zCDP"),
@@ -647,12 +689,15 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   InputOptions options;
   options.path = f.path;
   options.spool = r.spool;
-  const bool robust_asked = r.errors == "robust" && !r.no_intervals;
+  options.key_column = r.privacy_unit;  // a CSV unit column holds text ids
+  const bool robust_asked = r.errors == "robust" && !r.no_intervals && r.privacy_unit.empty();
   // A bound step and the robust meat each read the rows again: standard input is spooled.
   RereadableInput input(options, f.settings.tighten || robust_asked, f.n_public());
   std::unique_ptr<RowReader> reader = input.open();
   f.intercept = !r.no_intercept;
-  const RegressionColumns c = resolve_regression_columns(*reader, o.label, o.features, f.intercept);
+  const RegressionColumns c = resolve_regression_columns(
+      *reader, o.label, r.privacy_unit.empty() ? o.features : unit_regressors(*reader, o, r),
+      f.intercept);
   f.terms = c.terms;
   f.label_bound = r.label_bound;
   if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds);
@@ -687,11 +732,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     if (ledger) plan = adassp_plan(f, f.bound);
     reader = input.open();
   }
-  f.data = f.scaled ? accumulate_scaled_regression(*reader, c, f.ranges.lower, f.ranges.upper,
-                                                   r.quiet)
-                    : accumulate_regression(
-                          *reader, c, {r.bound, f.bound, r.label_bound, f.intercept, r.reject},
-                          r.quiet);
+  accumulate_rows(f, *reader, c, r, draws.rng());
   if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
   decide_errors(f, o);
   if (ledger) plan = adassp_plan(f, f.bound);
@@ -771,6 +812,9 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   out["n_public"] = f.n_public();
   if (f.n_public()) out["rows"] = f.data.rows;
   out["epsilon_total"] = *o.raw.epsilon;
+  if (!o.raw.privacy_unit.empty())
+    out["privacy_unit"] = {{"column", o.raw.privacy_unit},
+                           {"max_rows_per_unit", o.raw.max_rows_per_unit}};
   if (f.scaled)
     out["units"] = {{"coefficients", "data (fitted on the columns mapped to [-1, 1] by --bounds, "
                                      "mapped back; the intercept's interval is NaN)"},
@@ -819,7 +863,10 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
                 ", delta = ", r.delta, ", ", r.neighbour, "; ",
                 adassp_numerics_words(f.receipt), ")\n",
                 f.n_public() ? concat("rows ", f.data.rows)
-                             : std::string("rows: withheld (private under add_remove)"),
+                : r.privacy_unit.empty()
+                    ? std::string("rows: withheld (private under add_remove)")
+                    : concat("privacy unit ", r.privacy_unit, ", at most ", r.max_rows_per_unit,
+                             " rows of each (rows kept: withheld, private)"),
                 f.scaled
                     ? concat(" (each column mapped to [-1, 1] by its public range, --bounds: no "
                              "row clipped; fitted there, where the noise was added, and reported "
@@ -911,6 +958,15 @@ void run_regress_raw(const RegressOptions &o) {
   }
   const RawFit fit = fit_raw_rows(o);
   warn_clipped(fit);
+  if (!o.raw.privacy_unit.empty()) {
+    std::fprintf(stderr, "dpcov regress: curator only (not for publication): %lld units, %lld "
+                 "rows left out by --max-rows-per-unit %lld\n",
+                 static_cast<long long>(fit.privacy_units),
+                 static_cast<long long>(fit.rows_truncated),
+                 static_cast<long long>(o.raw.max_rows_per_unit));
+    if (!o.raw.no_intervals)
+      std::fprintf(stderr, "dpcov regress: warning: no intervals: %s\n", kUnitsNoIntervals);
+  }
   if (const std::string w = inconclusive_warning(fit.aware, fit.terms); !w.empty())
     std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (o.json)

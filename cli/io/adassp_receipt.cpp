@@ -46,6 +46,7 @@ nlohmann::ordered_json adassp_receipt_json(const dpcov_adassp_receipt &r) {
     j["sensitivity_label_square"] = r.sensitivity_label_square;
     j["sigma_label_square"] = r.sigma_label_square;
   }
+  if (r.max_rows_per_unit != 0) j["max_rows_per_unit"] = r.max_rows_per_unit;
   return j;
 }
 

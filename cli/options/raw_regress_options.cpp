@@ -170,8 +170,37 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
       ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
   add_spool_option(command, o.spool)->group(group);
+  command.add_option("--privacy-unit", o.privacy_unit,
+                     "Column of ids of the privacy units (people; CSV: text): AdaSSP private "
+                     "at the level of units, at most --max-rows-per-unit rows of each kept "
+                     "(proofs/adassp_units.md); no intervals")
+      ->group(group);
+  command.add_option("--max-rows-per-unit", o.max_rows_per_unit,
+                     "K, the rows kept per privacy unit, chosen at random (1 to 2^20)")
+      ->group(group);
   add_ledger_options(command, o.ledger);
 }
+
+namespace {
+
+// --privacy-unit: AdaSSP with every sensitivity K times the row-level one, on the rows the
+// library's accumulator of units keeps. No intervals (they need a public number of independent
+// rows) and nothing that reads rows before the fit (a bound step, --bounds' ranges are fine but
+// are not wired for units).
+void check_units(const RawRegressOptions &o, dpcov_adassp_params &params) {
+  if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
+    fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
+  if (o.privacy_unit.empty()) return;
+  if (o.mechanism != "adassp" || !o.bounds.empty() || o.reject ||
+      o.bound_epsilon.value_or(0.0) != 0.0 || o.intervals_anyway)
+    fail(kExitUsage, "--privacy-unit fits AdaSSP with a public --bound and --label-bound, rows "
+         "clipped: drop --mechanism, --bounds, --reject, --bound-epsilon and --intervals-anyway "
+         "(docs/privacy-units.md)");
+  params.max_rows_per_unit = o.max_rows_per_unit;
+  params.release_label_square = 0;  // no intervals at unit level: y'y would be spent for nothing
+}
+
+}  // namespace
 
 RawRegressSettings check_raw_regress(const RawRegressOptions &o,
                                      const std::string &intercept_column, double level) {
@@ -189,11 +218,12 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   if (!(level > 0.0 && level < 1.0)) fail(kExitUsage, "--level must be in (0, 1), got ", level);
   if (o.no_intervals && o.intervals_anyway)
     fail(kExitUsage, "--no-intervals and --intervals-anyway contradict each other");
+  check_units(o, params);
 
   // Clipping at a private quantile biases the statistics by an amount that does not shrink with
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
   // a fit without intervals tightens the bound.
-  s.bound_epsilon = o.bounds.empty() && o.mechanism == "adassp"
+  s.bound_epsilon = o.bounds.empty() && o.mechanism == "adassp" && o.privacy_unit.empty()
                         ? o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0)
                         : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
@@ -206,7 +236,8 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   if (s.tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)
     fail(kExitUsage, "--bound-epsilon aims at a quantile of the public number of rows, which "
          "add_remove keeps private: add --bound-epsilon 0");
-  if (params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE && o.no_intercept && !o.no_intervals)
+  if (params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE && o.no_intercept && !o.no_intervals &&
+      o.privacy_unit.empty())
     fail(kExitUsage, "the intervals need the number of rows, which add_remove keeps private, and "
          "without the intercept the release holds no count: drop --no-intercept (its column's "
          "released entry is n + noise) or add --no-intervals");

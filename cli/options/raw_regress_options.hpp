@@ -44,6 +44,10 @@ struct RawRegressOptions {
   std::optional<double> bound_epsilon;
   double bound_quantile = 0.95;
   LedgerOptions ledger;  // --ledger: the fit (and the bound step) charged to a budget
+  // --privacy-unit COLUMN --max-rows-per-unit K: AdaSSP at the level of privacy units
+  // (proofs/adassp_units.md), at most K rows of each unit kept, no intervals.
+  std::string privacy_unit;
+  int64_t max_rows_per_unit = 0;
 
   bool requested() const { return epsilon.has_value(); }
 };

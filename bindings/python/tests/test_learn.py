@@ -28,7 +28,7 @@ def test_get_and_set_params_follow_scikit_learn():
     assert params["epsilon"] == 0.5 and params["ridge"] == 2.0
     assert set(params) == {"epsilon", "delta", "bound", "label_bound", "fit_intercept",
                            "mechanism", "rho", "calibration", "neighbour", "ridge", "level",
-                           "numerics", "errors",
+                           "numerics", "errors", "max_rows_per_unit",
                            "intervals", "n_bootstrap", "plug_in",
                            "projection_rows", "policy", "random_state", "mechanism_options",
                            "bound_epsilon", "bound_quantile", "bounds", "small_n"}

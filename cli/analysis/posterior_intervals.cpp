@@ -22,18 +22,25 @@ void adassp_intervals_at_every_n(const std::vector<double> &xtx, const std::vect
   out.method = method == DPCOV_INTERVALS_POSTERIOR ? "noise-aware posterior"
                                                    : "parametric bootstrap";
   for (size_t j = 0; j < out.conclusive.size(); ++j)
-    if (out.conclusive[j] == 0)
+    if (out.conclusive[j] != 1)
       out.lower[j] = out.upper[j] = std::numeric_limits<double>::quiet_NaN();
   out.computed = true;
 }
 
 std::string inconclusive_warning(const NoiseAware &a, const std::vector<std::string> &terms) {
-  std::string names;
-  for (size_t j = 0; j < a.conclusive.size() && j < terms.size(); ++j)
-    if (a.conclusive[j] == 0) names += concat(names.empty() ? "" : ", ", terms[j]);
-  if (names.empty()) return {};
-  return concat("the release cannot support a conclusion about ", names,
-                ": their intervals cover every value that matters (printed as nan)");
+  std::string covers, unconverged;
+  for (size_t j = 0; j < a.conclusive.size() && j < terms.size(); ++j) {
+    std::string &names = a.conclusive[j] == 0 ? covers : unconverged;
+    if (a.conclusive[j] != 1) names += concat(names.empty() ? "" : ", ", terms[j]);
+  }
+  std::string out;
+  if (!covers.empty())
+    out = concat("the release cannot support a conclusion about ", covers,
+                 ": their intervals cover every value that matters (printed as nan)");
+  if (!unconverged.empty())
+    out += concat(out.empty() ? "" : "; ", "the release cannot support a conclusion about ",
+                  unconverged, ": the posterior's chains did not converge for them (printed as nan)");
+  return out;
 }
 
 }  // namespace dpcov::cli

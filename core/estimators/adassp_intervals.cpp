@@ -10,9 +10,11 @@ namespace {
 
 void mark_conclusive(RegressionIntervals &out, const mechanisms::AdasspReceipt &receipt,
                      int64_t intercept_column) {
+  if (out.conclusive.empty()) out.conclusive.assign(out.ci_lower.size(), kConclusive);
   for (size_t j = 0; j < out.ci_lower.size(); ++j) {
+    if (out.conclusive[j] == kUnconverged) continue;  // no interval to judge
     const double r = relevant_half_range(receipt, intercept_column, static_cast<int64_t>(j));
-    out.conclusive.push_back(out.ci_lower[j] <= -r && out.ci_upper[j] >= r ? 0 : 1);
+    out.conclusive[j] = out.ci_lower[j] <= -r && out.ci_upper[j] >= r ? kCoversAll : kConclusive;
   }
 }
 
@@ -49,6 +51,7 @@ RegressionIntervals adassp_intervals(const Matrix &xtx_released,
     out.p_values = std::move(q.p_values);
     out.ci_lower = std::move(q.ci_lower);
     out.ci_upper = std::move(q.ci_upper);
+    for (int32_t c : q.converged) out.conclusive.push_back(c == 1 ? kConclusive : kUnconverged);
   }
   mark_conclusive(out, receipt, intercept_column);
   rng = local;

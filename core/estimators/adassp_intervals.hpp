@@ -15,12 +15,17 @@ namespace dpcov::estimators {
 
 enum class IntervalMethod : int32_t { Bootstrap = 1, Posterior = 2 };
 
+// The values of RegressionIntervals::conclusive, those of dpcov_adassp_intervals().
+inline constexpr int32_t kConclusive = 1, kCoversAll = 0, kUnconverged = -1;
+
 struct RegressionIntervals {
   IntervalMethod method = IntervalMethod::Bootstrap;
   std::vector<double> coefficients, std_errors, p_values, ci_lower, ci_upper;
-  // 1 when the interval supports a conclusion, 0 when it contains [-R_j, R_j]
-  // (relevant_half_range): it can neither tell the sign of beta_j nor rule out an effect as
-  // large as the public bounds allow to matter.
+  // kConclusive when the interval supports a conclusion, kCoversAll when it contains
+  // [-R_j, R_j] (relevant_half_range): it can neither tell the sign of beta_j nor rule out an
+  // effect as large as the public bounds allow to matter; kUnconverged when the posterior's
+  // chains did not converge for beta_j (the interval would stand for the chains' starts, not
+  // for the posterior).
   std::vector<int32_t> conclusive;
 };
 

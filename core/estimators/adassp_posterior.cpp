@@ -10,6 +10,7 @@
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
 #include "../random/uniform.hpp"
+#include "chain_convergence.hpp"
 
 namespace dpcov::estimators {
 
@@ -24,6 +25,15 @@ constexpr int kMaxShrinks = 200;
 // Stepping out covers a factor e^40 in a scale: the feasible scales span far less (the trace bound
 // above, the prior on beta below), so the cap only bounds the work.
 constexpr int kMaxSteps = 40;
+// Chains, their starts' spread (free scales from e^-3/4 to e^3/4 times the start's) and the limits
+// of convergence; proofs/adassp_posterior.md, "Convergence", gives the measurements behind them.
+constexpr int kChains = 4;
+constexpr double kStartSpread = 1.0;
+constexpr int kMaxDoublings = 2;
+
+bool converged(const ChainConvergence &c) {
+  return c.rhat < kMaxRhat && c.ess_bulk >= kMinEss;
+}
 
 struct Release {
   Matrix xtx;
@@ -278,8 +288,10 @@ void step_scales(const Release &r, const std::vector<double> &prior_sd, State &s
 }
 
 // A feasible start: the released X'X~ with its eigenvalues raised to one noise standard
-// deviation and G_cc = n, moved towards a diagonal interior point until feasible.
-State initial_state(const Release &r, int64_t p) {
+// deviation and G_cc = n, its free scales G_ii multiplied by e^spread and sigma at `sigma_share`
+// of B_Y (chains started apart, so that R-hat sees a chain that has not forgotten its start),
+// moved towards a diagonal interior point until feasible.
+State initial_state(const Release &r, int64_t p, double spread, double sigma_share) {
   State s;
   const linalg::SymmetricEigen e = linalg::eigh(r.xtx);
   s.gram = Matrix(p, p);
@@ -288,6 +300,9 @@ State initial_state(const Release &r, int64_t p) {
     for (int64_t j = 0; j < p; ++j)
       for (int64_t i = 0; i < p; ++i) s.gram(i, j) += w * e.vectors(i, k) * e.vectors(j, k);
   }
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i)
+      s.gram(i, j) *= std::exp(0.5 * spread * ((i == r.intercept ? 0 : 1) + (j == r.intercept ? 0 : 1)));
   Matrix interior(p, p);
   const double share = (r.trace_max - (r.intercept >= 0 ? r.n : 0.0)) /
                        (2.0 * static_cast<double>(r.intercept >= 0 ? p - 1 : p));
@@ -304,7 +319,7 @@ State initial_state(const Release &r, int64_t p) {
       for (int64_t i = 0; i < p; ++i) s.gram(i, j) = 0.5 * (s.gram(i, j) + interior(i, j));
   if (!feasible(s.gram)) s.gram = interior;
   s.u.assign(at(p), 0.0);
-  s.sigma = 0.5 * r.sigma_max;
+  s.sigma = sigma_share * r.sigma_max;
   return s;
 }
 
@@ -315,9 +330,10 @@ double quantile(std::vector<double> sorted, double q) {
   return sorted[k] + (pos - static_cast<double>(k)) * (sorted[k + 1] - sorted[k]);
 }
 
-PosteriorIntervals summarise(const std::vector<std::vector<double>> &chains, double level) {
+// The summary of the pooled kept draws of every chain, coefficient by coefficient.
+PosteriorIntervals summarise(const std::vector<std::vector<double>> &pooled, double level) {
   PosteriorIntervals out;
-  for (std::vector<double> c : chains) {
+  for (std::vector<double> c : pooled) {
     std::sort(c.begin(), c.end());
     const double m = static_cast<double>(c.size());
     double mean = 0.0, ss = 0.0;
@@ -334,25 +350,74 @@ PosteriorIntervals summarise(const std::vector<std::vector<double>> &chains, dou
   return out;
 }
 
-// One chain of 2 `draws` sweeps from a feasible start, summarised over its second half.
-PosteriorIntervals run_chain(const Release &r, const GramCoordinates &coords,
-                             const std::vector<double> &prior_sd, double level, int64_t draws,
-                             random::Rng &rng) {
+// One chain: its state and every draw of beta so far (draws[j][t]).
+struct Chain {
+  State state;
+  std::vector<std::vector<double>> draws;
+};
+
+void advance(const Release &r, const GramCoordinates &coords, const std::vector<double> &prior_sd,
+             int64_t sweeps, Chain &c, random::Rng &rng) {
   const int64_t p = r.xtx.rows();
-  State s = initial_state(r, p);
-  std::vector<std::vector<double>> chains(at(p));
-  for (int64_t sweep = 0; sweep < 2 * draws; ++sweep) {
-    step_gram(r, coords, prior_sd, s, rng);
-    step_scales(r, prior_sd, s, rng);
-    step_u(r, prior_sd, s, rng);
-    step_sigma(r, prior_sd, s, rng);
-    if (sweep < draws) continue;
+  for (int64_t sweep = 0; sweep < sweeps; ++sweep) {
+    step_gram(r, coords, prior_sd, c.state, rng);
+    step_scales(r, prior_sd, c.state, rng);
+    step_u(r, prior_sd, c.state, rng);
+    step_sigma(r, prior_sd, c.state, rng);
     Matrix l;
-    linalg::cholesky(s.gram, l);  // the chain stays where G is positive definite
-    const std::vector<double> beta = cholesky_solve(l, s.u);
-    for (int64_t j = 0; j < p; ++j) chains[at(j)].push_back(beta[at(j)]);
+    linalg::cholesky(c.state.gram, l);  // the chain stays where G is positive definite
+    const std::vector<double> beta = cholesky_solve(l, c.state.u);
+    for (int64_t j = 0; j < p; ++j) c.draws[at(j)].push_back(beta[at(j)]);
   }
-  return summarise(chains, level);
+}
+
+// Coefficient j's kept draws (the second half of every chain), chain by chain.
+std::vector<std::vector<double>> kept(const std::vector<Chain> &chains, int64_t j) {
+  std::vector<std::vector<double>> out;
+  for (const Chain &c : chains) {
+    const std::vector<double> &d = c.draws[at(j)];
+    out.emplace_back(d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+  }
+  return out;
+}
+
+// kChains chains started apart, 2 ceil(draws / kChains) sweeps each (the sweeps one chain of
+// 2 draws used to take), their second halves kept; while a coefficient's chains disagree
+// (chain_convergence above kMaxRhat or below kMinEss) every chain is doubled in length, at most
+// kMaxDoublings times, so the cost is bounded by 2^kMaxDoublings times the first round's.
+PosteriorIntervals run_chains(const Release &r, const GramCoordinates &coords,
+                              const std::vector<double> &prior_sd, double level, int64_t draws,
+                              random::Rng &rng) {
+  const int64_t p = r.xtx.rows();
+  std::vector<Chain> chains;
+  for (int k = 0; k < kChains; ++k) {
+    const double at_k = (static_cast<double>(k) + 0.5) / kChains;  // in (0, 1)
+    chains.push_back({initial_state(r, p, kStartSpread * (2.0 * at_k - 1.0), at_k),
+                      std::vector<std::vector<double>>(at(p))});
+  }
+  int64_t sweeps = 2 * ((draws + kChains - 1) / kChains);
+  std::vector<ChainConvergence> diagnostics(at(p));
+  for (int round = 0; round <= kMaxDoublings; ++round) {
+    for (Chain &c : chains) advance(r, coords, prior_sd, sweeps, c, rng);
+    bool all = true;
+    for (int64_t j = 0; j < p; ++j) {
+      diagnostics[at(j)] = chain_convergence(kept(chains, j));
+      all = all && converged(diagnostics[at(j)]);
+    }
+    if (all) break;
+    sweeps = static_cast<int64_t>(chains.front().draws.front().size());  // doubles the length
+  }
+  std::vector<std::vector<double>> pooled(at(p));
+  for (int64_t j = 0; j < p; ++j)
+    for (const auto &c : kept(chains, j)) pooled[at(j)].insert(pooled[at(j)].end(), c.begin(), c.end());
+  PosteriorIntervals out = summarise(pooled, level);
+  for (const ChainConvergence &d : diagnostics) {
+    out.rhat.push_back(d.rhat);
+    out.ess_bulk.push_back(d.ess_bulk);
+    out.converged.push_back(converged(d) ? 1 : 0);
+  }
+  out.sweeps = static_cast<int64_t>(chains.size() * chains.front().draws.front().size());
+  return out;
 }
 
 Release make_release(const Matrix &xtx, const std::vector<double> &xty, double yty, int64_t n,
@@ -429,7 +494,7 @@ PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
   std::vector<double> prior_sd(at(p));
   for (int64_t j = 0; j < p; ++j)
     prior_sd[at(j)] = 2.0 * relevant_half_range(receipt, intercept_column, j);
-  return run_chain(r, coords, prior_sd, level, draws, rng);
+  return run_chains(r, coords, prior_sd, level, draws, rng);
 }
 
 }  // namespace dpcov::estimators

@@ -32,7 +32,19 @@ struct PosteriorIntervals {
   std::vector<double> p_values;      // 2 min(P(beta_j < 0), P(beta_j > 0)): consistent with the
                                      // equal-tailed intervals, as the bootstrap's are
   std::vector<double> ci_lower, ci_upper;
+  // Per coefficient, the chains' rank-normalised split R-hat and bulk effective sample size
+  // (chain_convergence), and 1 where they say the chains converged (R-hat < kMaxRhat and ESS >=
+  // kMinEss): only there does the interval stand for the posterior's.
+  std::vector<double> rhat, ess_bulk;
+  std::vector<int32_t> converged;
+  int64_t sweeps = 0;  // the sweeps of all chains together, the cost
 };
+
+// The limits of convergence of the posterior's chains (proofs/adassp_posterior.md,
+// "Convergence"): a coefficient is printed only with R-hat below kMaxRhat and at least kMinEss
+// effective draws.
+inline constexpr double kMaxRhat = 1.05;
+inline constexpr double kMinEss = 100.0;
 
 // The half-range R_j of the coefficient values that matter, from public bounds only: B_Y for the
 // intercept column, B_Y / B for a slope, B = sqrt(B_X^2 - 1) with an intercept (B_X without): a
@@ -41,9 +53,11 @@ struct PosteriorIntervals {
 double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t intercept_column,
                            int64_t j);
 
-// Per coefficient, the equal-tailed `level` posterior interval from a Markov chain of 2 `draws`
-// sweeps (elliptical slice sampling for G and beta, a group move for each scale, slice sampling
-// for sigma) of which the second half is kept; the point is the posterior median.
+// Per coefficient, the equal-tailed `level` posterior interval from 4 Markov chains started apart
+// (elliptical slice sampling for G and beta, a group move for each scale, slice sampling for
+// sigma) of 2 ceil(draws / 4) sweeps each, of which the second halves are kept and pooled, every
+// chain doubled in length (at most twice) while a coefficient's chains have not converged; the
+// point is the posterior median. The chains run in turn on `rng`: deterministic for a seed.
 // `intercept_column` is -1 or the column of the regressor that is 1 in every row; n > p is the
 // public number of rows; draws >= 2 / (1 - level) - 1 and at most
 // check::kMaxSimulationDraws. Throws Status::InvalidArgument (y'y not released,

@@ -1421,10 +1421,16 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             # The one outcome of every surface for a coefficient whose interval covers every
             # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.
             self.conf_int_[~self.conclusive_] = np.nan
-            warnings.warn(f"the release cannot support a conclusion about coefficients "
-                          f"{np.flatnonzero(~self.conclusive_).tolist()}: their intervals "
-                          f"cover every value that matters (conclusive_ is False)",
-                          UserWarning, stacklevel=3)
+            unconverged = np.asarray(getattr(result, "unconverged", ()), dtype=bool)
+            if unconverged.size != self.conclusive_.size:
+                unconverged = np.zeros(self.conclusive_.size, dtype=bool)
+            for which, why in ((~self.conclusive_ & ~unconverged,
+                                "their intervals cover every value that matters"),
+                               (unconverged, "the posterior's chains did not converge for them")):
+                if which.any():
+                    warnings.warn(f"the release cannot support a conclusion about coefficients "
+                                  f"{np.flatnonzero(which).tolist()}: {why} (conclusive_ is "
+                                  f"False)", UserWarning, stacklevel=3)
 
     def _gram_split(self, mechanism, B: float, B_y: float, options: dict):
         """The split of (epsilon, delta) between a Gram mechanism's release and the meat

@@ -274,8 +274,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * released X'X~ is not positive definite enough for it, where that function returns
  * ::DPCOV_E_PRECONDITION) equal-tailed credible intervals of a noise-aware posterior over
  * (X'X, beta, sigma) given the released X'X~, X'y~, y'y~ and AdaSSP's Gaussian noise law
- * (Bernstein and Sheldon, NeurIPS 2019), sampled by a Markov chain of 2 @p num_draws sweeps
- * (the second half kept). Post-processing: no privacy cost. Prior (from public values only):
+ * (Bernstein and Sheldon, NeurIPS 2019), sampled by 4 Markov chains started apart, of
+ * 2 ceil(@p num_draws / 4) sweeps each (the second halves kept), each doubled in length at most
+ * twice while a coefficient's chains disagree. Post-processing: no privacy cost. Prior (from public values only):
  * X'X = D^(1/2) C D^(1/2) positive definite with trace <= n B_X^2 and, for an intercept column,
  * that diagonal entry n, its scales D and correlation matrix C uniform; sigma uniform on
  * (0, B_Y]; beta_j ~ N(0, (2 R_j)^2).
@@ -283,7 +284,10 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
  * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains
  * [-R_j, R_j] cannot support a conclusion (it can neither tell the sign nor rule out an effect
- * that large): @p conclusive is 0 for it, whichever method answered. Measured coverage:
+ * that large): @p conclusive is 0 for it, whichever method answered. A posterior coefficient
+ * whose chains did not converge (rank-normalised split R-hat >= 1.05 or fewer than 100
+ * effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
+ * -1 for it, and its interval is not the posterior's. Measured coverage:
  * docs/regression_intervals.md. Derivation: proofs/adassp_posterior.md.
  *
  * Thread-safety: reentrant; @p rng must not be used by another thread during the call.
@@ -306,7 +310,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * @param[out] p_values p doubles: of beta_j = 0, consistent with the intervals, or NULL.
  * @param[out] ci_lower p doubles. Required.
  * @param[out] ci_upper p doubles. Required.
- * @param[out] conclusive p int32: 1 when the interval supports a conclusion, else 0. Required.
+ * @param[out] conclusive p int32: 1 when the interval supports a conclusion, 0 when it covers
+ *                      every value that matters, -1 when the posterior's chains did not
+ *                      converge for it. Required.
  * @param[out] method   ::DPCOV_INTERVALS_BOOTSTRAP or ::DPCOV_INTERVALS_POSTERIOR. Required.
  * @return ::DPCOV_OK; ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size or
  *         scales, level, n <= p, intercept column, num_draws, a matrix that is not symmetric);

@@ -12,6 +12,11 @@ behave: the signal-to-noise ratios of the released statistics at the truth (G_jj
 median width in units of 2 R_j, and the spread of z = (posterior median - truth) / posterior sd
 over fits, the midpoint of the interval standing for the median (1 for intervals whose width matches the point's sampling spread; below 1, wider).
 
+convergence: per fit answered by the posterior, the library's own verdict
+(dpcov_adassp_intervals, 4 chains started apart, rank-normalised split R-hat and bulk ESS, chains
+lengthened at most twice): the share of coefficients whose chains converged, the coverage of the
+converged and of the unconverged ones' intervals, and CPU seconds per fit.
+
 mixing: K chains (noise seeds 1..K of the posterior, same release) per fit and chain length;
 from each chain's posterior median and standard deviation, the potential scale reduction
 R = sqrt((W + B) / W) (W the mean within-chain variance, B the variance of the chains'
@@ -44,6 +49,14 @@ def release(model, n, d, eps, r, c_y):
         warnings.simplefilter("ignore")
         est.fit(x, y)
     return est
+
+
+def posterior_releases(args, c_y):
+    """(fit, its public n) for each of the default fits the posterior answered."""
+    for r in range(args.fits):
+        est = release(args.model, args.n, args.d, args.eps, r, c_y)
+        if est.interval_method_ == "posterior":
+            yield r, est, est._inference_rows(est.n_samples_)
 
 
 def population_gram(model, d, c_y, target, rows=1_000_000):
@@ -92,11 +105,7 @@ def mixing(args, c_y, target):
     print("| --- | --- | --- | --- | --- |")
     for draws in (int(v) for v in args.draws.split(",")):
         worst_r, worst_ess, seconds = [], [], []
-        for r in range(args.fits):
-            est = release(args.model, args.n, args.d, args.eps, r, c_y)
-            if est.interval_method_ != "posterior":
-                continue
-            rows = est._inference_rows(est.n_samples_)
+        for _, est, rows in posterior_releases(args, c_y):
             med, var = [], []
             for k in range(args.chains):
                 t = time.perf_counter()
@@ -112,9 +121,30 @@ def mixing(args, c_y, target):
               f"{np.median(worst_ess):.0f} | {np.median(seconds):.2f} |", flush=True)
 
 
+def convergence(args, c_y, target):
+    print("| model | n | d | epsilon | fits | coefficients converged | coverage where converged "
+          "| coverage where not | CPU seconds per fit (median, max) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    ok, hit, seconds = [], [], []
+    for r, est, rows in posterior_releases(args, c_y):
+        t = time.process_time()  # CPU time: the shared machine's wall time says little
+        a = adassp_intervals(est.release_, rows, Rng(r, 2), 0, 0.95, args.draws_one)
+        seconds.append(time.process_time() - t)
+        ok.append(~a.unconverged)
+        hit.append((a.ci_lower <= target) & (target <= a.ci_upper))
+    ok, hit = np.array(ok), np.array(hit)
+    if not len(ok):
+        print("no fit answered by the posterior")
+        return
+    print(f"| {args.model} | {args.n} | {args.d} | {args.eps:g} | {len(ok)} | {ok.mean():.2f} | "
+          f"{hit[ok].mean() if ok.any() else float('nan'):.3f} | "
+          f"{hit[~ok].mean() if (~ok).any() else float('nan'):.3f} | "
+          f"{np.median(seconds):.2f}, {np.max(seconds):.2f} |", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("information", "mixing"))
+    ap.add_argument("what", choices=("information", "mixing", "convergence"))
     ap.add_argument("--model", default="gaussian")
     ap.add_argument("--n", type=int, default=500)
     ap.add_argument("--d", type=int, default=3)
@@ -122,10 +152,12 @@ def main(argv=None) -> int:
     ap.add_argument("--fits", type=int, default=20)
     ap.add_argument("--chains", type=int, default=4)
     ap.add_argument("--draws", default="999,2997")
+    ap.add_argument("--draws-one", type=int, default=999, help="convergence: the draws asked for")
     args = ap.parse_args(argv)
     c_y = ic.label_range(args.model, args.d)
     target = ic.truth(args.model, args.d, c_y, rows=1_000_000)
-    (information if args.what == "information" else mixing)(args, c_y, target)
+    {"information": information, "mixing": mixing, "convergence": convergence}[args.what](
+        args, c_y, target)
     return 0
 
 

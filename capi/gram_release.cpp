@@ -38,9 +38,7 @@ void check_exact_release(mech::MechanismId id) {
 
 void check_unit_release(mech::MechanismId id, const data::UnitSampler &units) {
   if (!mech::supports_units(id))
-    fail(Status::Incompatible, "gram bounds privacy units, which ", mech::mechanism_name(id),
-         " has no unit-level proof for (proofs/unit_group_privacy.md, \"Mechanisms still ",
-         "refused\", says why): release it with one of ", mech::units_mechanism_names());
+    fail(Status::Incompatible, "gram bounds privacy units: ", mech::unit_refusal_message(id));
   if (units.open())
     fail(Status::Precondition, "gram has an open privacy unit: call ",
          "dpcov_gram_finish_units() after its last rows");

@@ -24,7 +24,8 @@ mechanisms::Request gram_request(const dpcov_gram &gram, double epsilon, double 
 // holds (analyze_gauss, laplace_sym).
 void check_exact_release(mechanisms::MechanismId id);
 
-// Status::Incompatible unless `id` has a unit-level proof (its registry entry's unit_proof);
+// Status::Incompatible, quoting its registry entry's unit_refusal, unless `id` has a unit-level
+// proof (its entry's unit_proof);
 // Status::Precondition while a unit is open (dpcov_gram_finish_units() not yet called).
 void check_unit_release(mechanisms::MechanismId id, const data::UnitSampler &units);
 

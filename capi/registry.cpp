@@ -63,6 +63,7 @@ void write_entry(const mech::RegistryEntry &e, dpcov_mechanism_entry *out) {
   info.summary = e.summary;
   info.preconditions = e.preconditions;
   info.inference = e.inference;
+  info.unit_refusal = e.unit_refusal;
   dpcov::capi::write_struct(out, info);
 }
 

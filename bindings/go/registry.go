@@ -33,6 +33,8 @@ type MechanismInfo struct {
 	Preconditions      string // one line: its preconditions, in words
 	// Inference holds the DPCOV_MECHANISM_INFERENCE_* bits of the inference its release supports.
 	Inference int32
+	// UnitRefusal says why it is refused with privacy units, "" when UnitProof names a proof.
+	UnitRefusal string
 }
 
 // Registry values (dpcov/mechanism.h).
@@ -71,7 +73,7 @@ func mechanismInfo(e *C.dpcov_mechanism_entry) MechanismInfo {
 		UnitProof: C.GoString(e.unit_proof), Options: int32(e.options),
 		AuditDataset: int32(e.audit_dataset), AuditNeighbourKind: int32(e.audit_neighbour_kind),
 		Summary: C.GoString(e.summary), Preconditions: C.GoString(e.preconditions),
-		Inference: int32(e.inference),
+		Inference: int32(e.inference), UnitRefusal: C.GoString(e.unit_refusal),
 	}
 }
 

@@ -42,7 +42,8 @@ func TestGramKeepsAtMostKRowsPerUnitAndReleasesWithNTheUnits(t *testing.T) {
 	}
 }
 
-// The registry names the mechanisms with a unit-level proof; the rest are refused on units.
+// The registry names the mechanisms with a unit-level proof; the rest are refused on units, with
+// the reason.
 func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 	mechanisms, err := Mechanisms()
 	if err != nil {
@@ -52,6 +53,10 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 	for _, m := range mechanisms {
 		if m.UnitProof != "" {
 			with[m.Name] = true
+		}
+		// Each entry says where its unit proof is or why it refuses units, not both.
+		if (m.UnitProof == "") == (m.UnitRefusal == "") {
+			t.Errorf("%s: unit proof %q, unit refusal %q", m.Name, m.UnitProof, m.UnitRefusal)
 		}
 	}
 	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",

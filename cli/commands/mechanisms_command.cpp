@@ -135,7 +135,9 @@ nlohmann::ordered_json entry_json(const Entry &e) {
           {"theorem", e.registry.theorem},
           {"exact_theorem", e.registry.exact_theorem},
           {"proof", e.registry.proof},
-          {"header", e.registry.header}};
+          {"header", e.registry.header},
+          {"unit_proof", e.registry.unit_proof},
+          {"unit_refusal", e.registry.unit_refusal}};
 }
 
 std::string entry_text(const Entry &e) {
@@ -150,6 +152,9 @@ std::string entry_text(const Entry &e) {
   text += concat("      theorem:        ", e.registry.theorem, "\n");
   if (*e.registry.exact_theorem)
     text += concat("      exact numerics: ", e.registry.exact_theorem, "\n");
+  text += *e.registry.unit_proof
+              ? concat("      privacy units:  ", e.registry.unit_proof, "\n")
+              : concat("      privacy units:  refused: ", e.registry.unit_refusal, "\n");
   return text;
 }
 
@@ -176,8 +181,8 @@ void add_mechanisms_command(CLI::App &app, std::function<void()> &run) {
       "mechanisms",
       "Lists every mechanism of the library's registry: id, name, privacy type (pure eps, "
       "(eps, delta), (eps, delta) from rho-zCDP, or NOT DP audit targets), neighbour relations, "
-      "numerics, the commands that run it, preconditions, output and the theorem its receipts "
-      "carry. What a mechanism is comes from the library (dpcov_mechanism_info), not from trial "
+      "numerics, the commands that run it, preconditions, output, the theorem its receipts "
+      "carry, and its proof for privacy units or why it refuses them. What a mechanism is comes from the library (dpcov_mechanism_info), not from trial "
       "plans.");
   command->add_flag("--json", options->json, "Print the list as JSON");
   command->callback([&run, options] { run = [options] { run_mechanisms(*options); }; });

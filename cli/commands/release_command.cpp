@@ -144,9 +144,12 @@ void check_gram_options(const ReleaseOptions &o, bool automatic, double public_b
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
-  if (!o.privacy_unit.empty() && (scaled || automatic || o.reject))
+  if (!o.privacy_unit.empty() && automatic)
+    fail(kExitUsage, "--privacy-unit takes a public --bound B, not --bound auto: private_bound is "
+         "refused with privacy units: ", unit_refusal_of(DPCOV_MECHANISM_PRIVATE_BOUND));
+  if (!o.privacy_unit.empty() && (scaled || o.reject))
     fail(kExitUsage, "--privacy-unit takes a public --bound B (clip, or --drop under add-remove): "
-         "not --bounds, --bound auto or --reject (docs/privacy-units.md)");
+         "not --bounds or --reject (docs/privacy-units.md)");
 }
 
 // Everything a Gram release fixes before it reads a row: the shape of the rows the accumulator

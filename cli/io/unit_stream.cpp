@@ -17,11 +17,16 @@ int64_t unit_column_index(const RowReader &reader, const std::string &name) {
        "columns read (with --columns, list it too)");
 }
 
-void require_unit_mechanism(int32_t id, const std::string &name) {
+std::string unit_refusal_of(int32_t id) {
   dpcov_mechanism_entry entry{};
   entry.struct_size = sizeof entry;
   library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
-  if (*entry.unit_proof != '\0') return;
+  return entry.unit_refusal;
+}
+
+void require_unit_mechanism(int32_t id, const std::string &name) {
+  const std::string refusal = unit_refusal_of(id);
+  if (refusal.empty()) return;
   std::string supported;
   for (int32_t i = 0; i < dpcov_mechanism_count(); ++i) {
     dpcov_mechanism_entry other{};
@@ -30,9 +35,8 @@ void require_unit_mechanism(int32_t id, const std::string &name) {
     if (*other.unit_proof != '\0')
       supported += (supported.empty() ? "" : ", ") + std::string(other.name);
   }
-  fail(kExitUsage, "--privacy-unit: ", name, " has no proof at the level of privacy units; ",
-       "release with one of ", supported, " (proofs/unit_group_privacy.md, \"Mechanisms still ",
-       "refused\", says why)");
+  fail(kExitUsage, "--privacy-unit: ", name, " is refused with privacy units: ", refusal,
+       ". Release with one of ", supported);
 }
 
 double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols) {

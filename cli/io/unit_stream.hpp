@@ -18,8 +18,13 @@ namespace dpcov::cli {
 // not one of them.
 int64_t unit_column_index(const RowReader &reader, const std::string &name);
 
-// CliError(kExitUsage) unless mechanism `id` (named `name` on the command line) releases from an
-// accumulator of privacy units: its registry entry names a unit proof.
+// Why mechanism `id` refuses privacy units, its registry entry's unit_refusal ("" when it takes
+// them).
+std::string unit_refusal_of(int32_t id);
+
+// CliError(kExitUsage), quoting unit_refusal_of(id), unless mechanism `id` (named `name` on the
+// command line) releases from an accumulator of privacy units: its registry entry names a unit
+// proof.
 void require_unit_mechanism(int32_t id, const std::string &name);
 
 // Splits chunk row i of `reader` into its unit id (the integer-valued entry in column

@@ -60,8 +60,7 @@ mechanisms::Request unit_release_request(mechanisms::MechanismId mechanism,
                                          const mechanisms::Request &request,
                                          int64_t max_rows_per_unit) {
   if (!mechanisms::supports_units(mechanism))
-    fail(Status::Incompatible, mechanisms::mechanism_name(mechanism),
-         " has no unit-level proof: audit one of ", mechanisms::units_mechanism_names());
+    fail(Status::Incompatible, "no unit audit: ", mechanisms::unit_refusal_message(mechanism));
   if (mechanisms::units_by_group_privacy(mechanism))
     return mechanisms::group_unit_request(request, max_rows_per_unit, request.bound);
   mechanisms::Request out = request;

@@ -17,6 +17,24 @@ constexpr const char *kUnitProof = "proofs/unit_gram_sensitivity.md";
 // row change only.
 constexpr const char *kGroupUnitProof = "proofs/unit_group_privacy.md";
 
+// Why the entries without a unit proof refuse privacy units, as their proofs say
+// (proofs/unit_group_privacy.md, "Mechanisms still refused").
+constexpr const char *kNotPrivateRefusal =
+    "it is not differentially private even for one row (its proof gives the counterexample): an "
+    "audit target, never released, with units or without";
+constexpr const char *kSigmaMinRefusal =
+    "group privacy would compose, but no unit audit can yet flag its broken variant: the aligned "
+    "unit pair leaves lambda_min(G) near 0, where its sigma_min test fails on both datasets "
+    "(proofs/unit_group_privacy.md, \"Mechanisms still refused\")";
+constexpr const char *kOlsJlRefusal =
+    "group privacy would compose, but no unit audit can yet flag its broken variant: on the "
+    "aligned unit pair lambda_min(G) is near 0 and its sigma_min test refuses on both datasets, "
+    "so the broken variant equals the release (proofs/unit_group_privacy.md, \"Mechanisms still "
+    "refused\")";
+constexpr const char *kPrivateBoundRefusal =
+    "a unit moves its counts of rows above each candidate bound by up to k, and no unit-level "
+    "calibration of its scan is written (proofs/private_bound.md): with units, give a public bound";
+
 // Sized by its initializer: an entry added is one row, with no count to move.
 constexpr RegistryEntry kRegistry[] = {
     {id_of(MechanismId::AnalyzeGauss), "analyze_gauss", Family::Gram, PrivacyModel::Approximate,
@@ -70,7 +88,7 @@ constexpr RegistryEntry kRegistry[] = {
      "G + Wishart, positive definite",
      "none: refused unless unlocked for an audit",
      {NoiseKind::Wishart, NoiseBase::Gram}, GlassoPerturbation::Covariance,
-     kOptionAuditUnlock},
+     kOptionAuditUnlock, "", 0, kNotPrivateRefusal},
     {id_of(MechanismId::Iev), "iev", Family::Gram, PrivacyModel::Pure, kBothRelations, kIdealized,
      Input::Gram, Output::Matrix,
      "Amin-Dick-Kulesza-Munoz Medina-Vassilvitskii NeurIPS 2019 Alg. 1, Thm 1, Cor. 1/2 (IEV), "
@@ -106,7 +124,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/jl_ridge.md", kGramHeader,
      "S^T S / r with w lowered by a private sigma_min test, PSD",
      "eps/2 <= 1, delta/2 < 1/e",
-     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows},
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows, "", 0, kSigmaMinRefusal},
     {id_of(MechanismId::InverseWishart), "inverse_wishart", Family::Gram,
      PrivacyModel::Approximate, kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet 2019 (arXiv 1507.00056) Alg. 4, Thm 5.1 = B.4: W^{-1}(A_w^T A_w, m), "
@@ -124,7 +142,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/inverse_wishart.md", kGramHeader,
      "inverse-Wishart sample after a sigma_min test, PD",
      "m >= d, eps/2 <= 1, delta/2 < 1/e",
-     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof},
+     {}, GlassoPerturbation::Unsupported, kOptionPosteriorDof, "", 0, kSigmaMinRefusal},
     {id_of(MechanismId::OlsJl), "ols_jl", Family::Gram, PrivacyModel::Approximate,
      kBothRelations, kIdealized, Input::Gram, Output::Matrix,
      "Sheffet ICML 2017 (arXiv 1507.02482) Alg. 1: Laplace sigma_min test, b = 4B^2/eps; "
@@ -133,7 +151,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/ols_ptr.md", kGramHeader,
      "S^T S / r of R A (no regulariser), for t-tests with r - p dof",
      "eps/2 <= 1, delta/2 < 1/e; refuses when sigma_min(A) is too small",
-     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows, "", kInferenceProjectionT},
+     {}, GlassoPerturbation::Unsupported, kOptionProjectionRows, "", kInferenceProjectionT,
+     kOlsJlRefusal},
     {id_of(MechanismId::GlassoOutputWishart), "glasso_output_wishart", Family::Gram,
      PrivacyModel::NotPrivate, kReplaceOne, kIdealized, Input::Gram, Output::Matrix,
      "Wang-Huai-Xu 2018 Alg. 1 as published: Theta_rho(G/n) + W_d(d+1, d^{5/2}B^2/(n eps "
@@ -142,7 +161,8 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/glasso_output.md", kGramHeader,
      "graphical-lasso precision matrix + Wishart, PD",
      "none: refused unless unlocked; needs rho",
-     {}, GlassoPerturbation::Output, kOptionAuditUnlock | kOptionGlassoRho},
+     {}, GlassoPerturbation::Output, kOptionAuditUnlock | kOptionGlassoRho, "", 0,
+     kNotPrivateRefusal},
     {kAdasspId, "adassp", Family::Regression, PrivacyModel::Approximate, kBothRelations,
      kIdealized, Input::Gram, Output::Regression,
      "Wang 2018 (UAI) Alg. 2; joint analytic Gaussian (Balle-Wang 2018 Thm 8); proofs/adassp.md",
@@ -190,7 +210,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/private_bound.md", "capi/include/dpcov/private_bound.h",
      "a norm bound B from the grid",
      "eps_B > 0; a public grid of candidates",
-     {}, GlassoPerturbation::Unsupported, 0},
+     {}, GlassoPerturbation::Unsupported, 0, "", 0, kPrivateBoundRefusal},
 };
 
 }  // namespace
@@ -255,6 +275,17 @@ std::string units_mechanism_names() {
     if (entry.family == Family::Gram && *entry.unit_proof != '\0')
       names += (names.empty() ? "" : ", ") + std::string(entry.name);
   return names;
+}
+
+std::string unit_refusal_message(MechanismId mechanism) {
+  const RegistryEntry &entry = entry_of(id_of(mechanism));
+  const std::string why =
+      *entry.unit_refusal != '\0'
+          ? std::string(entry.unit_refusal)
+          : "it takes units as rows, exactly k per unit (dpcov_unit_rows_keep), never an "
+            "accumulator of units";
+  return std::string(entry.name) + " is refused with privacy units: " + why +
+         ". The Gram mechanisms that take units: " + units_mechanism_names();
 }
 
 }  // namespace dpcov::mechanisms

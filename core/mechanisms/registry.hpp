@@ -111,6 +111,9 @@ struct RegistryEntry {
   const char *unit_proof = "";
   // The inference its release supports: kInference... bits.
   int32_t inference = 0;
+  // Why it is refused with privacy units, one sentence that refusals quote, "" when it has a
+  // unit_proof: every entry has exactly one of the two.
+  const char *unit_refusal = "";
 };
 
 std::span<const RegistryEntry> registry();
@@ -141,6 +144,10 @@ const char *exact_theorem_of(MechanismId mechanism);
 // mechanisms name a unit proof too but take rows, never an accumulator: false for them.
 bool supports_units(MechanismId mechanism);
 std::string units_mechanism_names();
+
+// The refusal of privacy units for `mechanism`, as every surface words it: its registry entry's
+// unit_refusal and the Gram mechanisms that take units.
+std::string unit_refusal_message(MechanismId mechanism);
 
 // Whether a mechanism's unit-level guarantee is group privacy over a unit's rows
 // (proofs/unit_group_privacy.md): it releases at the rows' own bound and a per-row budget

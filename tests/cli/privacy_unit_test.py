@@ -157,8 +157,24 @@ class PrivacyUnit(DpcovCase):
                                  "1e-6", "--bound", "1", "-o", self.path("w.npy"), "-q",
                                  "--privacy-unit", "person", "--max-rows-per-unit", "2"])
         self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
-        self.assertIn("no proof at the level of privacy units", result.stderr.decode())
-        self.assertIn("Mechanisms still refused", result.stderr.decode())
+        self.assertIn("ols_jl is refused with privacy units", result.stderr.decode())
+        # Why, as the registry words it: the refusal and `dpcov mechanisms` quote it.
+        listed = self.run_dpcov(["mechanisms", "--json"])
+        self.assertEqual(listed.returncode, EXIT_OK, listed.stderr.decode())
+        entries = {e["name"]: e for e in json.loads(listed.stdout)}
+        refusal = entries["ols_jl"]["unit_refusal"]
+        self.assertIn(refusal, " ".join(result.stderr.decode().split()))
+        text = self.run_dpcov(["mechanisms"]).stdout.decode()
+        self.assertIn("privacy units:  refused: " + refusal, text)
+        self.assertIn("privacy units:  proofs/unit_group_privacy.md", text)
+        for name, entry in entries.items():
+            self.assertNotEqual(entry["unit_proof"] == "", entry["unit_refusal"] == "", name)
+        auto = self.run_dpcov(["release", self.csv, "-e", "1", "-d", "1e-6", "--bound", "auto",
+                               "-o", self.path("a.npy"), "-q", "--privacy-unit", "person",
+                               "--max-rows-per-unit", "2"])
+        self.assertEqual(auto.returncode, EXIT_USAGE, auto.stderr.decode())
+        self.assertIn(entries["private_bound"]["unit_refusal"],
+                      " ".join(auto.stderr.decode().split()))
 
     def test_wishart_releases_units_by_group_privacy_at_the_row_bound(self):
         # proofs/unit_group_privacy.md: the rows' bound B, the unit-level (eps, delta) in the

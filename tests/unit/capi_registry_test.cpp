@@ -390,4 +390,25 @@ TEST(MechanismRegistry, SummaryAndPreconditionsAreOneLineEach) {
     }
 }
 
+// Refusals of privacy units quote unit_refusal, so every entry says either where its unit-level
+// proof is or why it has none, never both and never neither; and the proof a refusal points to,
+// when it names one, exists.
+TEST(MechanismRegistry, EveryEntryHasExactlyOneOfUnitProofAndUnitRefusal) {
+  const char *root = std::getenv("DPCOV_SOURCE_ROOT");
+  ASSERT_NE(root, nullptr) << "the test runs with DPCOV_SOURCE_ROOT set by meson";
+  for (const auto &e : every_entry()) {
+    ASSERT_NE(e.unit_proof, nullptr) << e.name;
+    ASSERT_NE(e.unit_refusal, nullptr) << e.name;
+    EXPECT_NE(*e.unit_proof == '\0', *e.unit_refusal == '\0') << e.name;
+    EXPECT_EQ(std::strchr(e.unit_refusal, '\n'), nullptr) << e.name;
+    const std::string refusal = e.unit_refusal;
+    const size_t proof = refusal.find("proofs/");
+    if (proof != std::string::npos)
+      EXPECT_TRUE(std::filesystem::exists(
+          std::filesystem::path(root) /
+          refusal.substr(proof, refusal.find_first_of(",)", proof) - proof)))
+          << e.name;
+  }
+}
+
 }  // namespace

@@ -272,6 +272,11 @@ void registry() {
   ASSERT_CALL_OK(dpcov_mechanism_info_by_id(DPCOV_MECHANISM_JL_RIDGE, older.get()));
   EXPECT_INTACT(older);
   EXPECT_NE(older.get()->unit_proof, nullptr);
+  // A caller of the version that ended at inference, before unit_refusal.
+  Canary<dpcov_mechanism_entry> before_refusal(offsetof(dpcov_mechanism_entry, unit_refusal));
+  ASSERT_CALL_OK(dpcov_mechanism_info_by_id(DPCOV_MECHANISM_OLS_JL, before_refusal.get()));
+  EXPECT_INTACT(before_refusal);
+  EXPECT_EQ(before_refusal.get()->inference, DPCOV_MECHANISM_INFERENCE_PROJECTION_T);
 }
 
 void adassp() {

@@ -583,7 +583,7 @@ class MechanismEntryC(Struct):
                 ("exact_theorem", c_char_p), ("proof", c_char_p), ("header", c_char_p),
                 ("unit_proof", c_char_p), ("options", c_int32), ("audit_dataset", c_int32),
                 ("audit_neighbour_kind", c_int32), ("summary", c_char_p),
-                ("preconditions", c_char_p), ("inference", c_int32)]
+                ("preconditions", c_char_p), ("inference", c_int32), ("unit_refusal", c_char_p)]
 
 
 class RegressionParamsC(Struct):

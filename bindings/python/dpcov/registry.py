@@ -43,6 +43,8 @@ class MechanismInfo:
     preconditions: str  # one line, in words
     # The inference its release supports (dpcov_mechanism_inference).
     inference: tuple[str, ...] = ()
+    # Why it is refused with privacy units, "" when ``unit_proof`` names a proof.
+    unit_refusal: str = ""
 
 
 def _info(entry: MechanismEntryC) -> MechanismInfo:
@@ -58,7 +60,8 @@ def _info(entry: MechanismEntryC) -> MechanismInfo:
         options=tuple(n for bit, n in _OPTIONS if entry.options & bit),
         audit_dataset=entry.audit_dataset, audit_neighbour_kind=entry.audit_neighbour_kind,
         summary=entry.summary.decode(), preconditions=entry.preconditions.decode(),
-        inference=tuple(n for bit, n in _INFERENCE if entry.inference & bit))
+        inference=tuple(n for bit, n in _INFERENCE if entry.inference & bit),
+        unit_refusal=entry.unit_refusal.decode())
 
 
 def mechanisms() -> list[MechanismInfo]:

@@ -138,6 +138,7 @@ int main(void) {
   printf(", \"summary\": %zu", offsetof(dpcov_mechanism_entry, summary));
   printf(", \"preconditions\": %zu", offsetof(dpcov_mechanism_entry, preconditions));
   printf(", \"inference\": %zu", offsetof(dpcov_mechanism_entry, inference));
+  printf(", \"unit_refusal\": %zu", offsetof(dpcov_mechanism_entry, unit_refusal));
   printf("}%s\n", ",");
   printf("\"dpcov_regression_params\": {\"size\": %zu", sizeof(dpcov_regression_params));
   printf(", \"struct_size\": %zu", offsetof(dpcov_regression_params, struct_size));

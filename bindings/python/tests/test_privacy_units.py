@@ -118,9 +118,14 @@ def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_
                           "coinpress", "coinpress_mean"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:
-        with pytest.raises(dpcov.DpcovError, match="inverse_gauss"):
+        with pytest.raises(dpcov.DpcovError, match="inverse_gauss") as refused:
             dpcov.release_rows("ols_jl", rows, 1.0, 0.5, 1e-6, rng, numerics="idealized",
                                privacy_unit=names, max_rows_per_unit=6, projection_rows=20)
+    # The refusal quotes why, as the registry words it; every entry says either where its unit
+    # proof is or why it has none.
+    refusals = {m.name: m.unit_refusal for m in dpcov.mechanisms()}
+    assert refusals["ols_jl"] in str(refused.value)
+    assert {m.name for m in dpcov.mechanisms() if not m.unit_refusal} == with_units
 
 
 @pytest.mark.parametrize("mechanism", ["iev", "kt_rank1"])
@@ -151,8 +156,9 @@ def test_audit_units_passes_the_release_and_flags_rows_only_bounding():
                                mechanism_options={"projection_rows": 20}, **settings)
     assert not released.violation
     assert broken.violation
-    with pytest.raises(dpcov.DpcovError, match="unit-level proof"):
+    with pytest.raises(dpcov.DpcovError) as refused:
         dpcov.audit_units("ols_jl", 3, 2, 1.0, 0.9, 1e-6, mechanism_options={"projection_rows": 20})
+    assert {m.name: m for m in dpcov.mechanisms()}["ols_jl"].unit_refusal in str(refused.value)
     # iev has no density: black-box, the release not flagged and the rows-only variant flagged.
     assert not dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, trials=1000, seed=5).violation
     assert dpcov.audit_units("iev", 3, 60, 1.0, 0.9, 0.0, broken=True, trials=1000,

@@ -512,6 +512,13 @@ typedef struct dpcov_mechanism_entry {
   const char *preconditions;
   /** The inference its release supports: ::dpcov_mechanism_inference bits, 0 for none. */
   int32_t inference;
+  /**
+   * Why it is refused with privacy units, one sentence that the library's refusals quote (e.g.
+   * the ::DPCOV_E_INCOMPATIBLE message of dpcov_mechanism_release_gram() on an accumulator of
+   * units); "" when unit_proof names a proof: every entry has exactly one of the two. Appended
+   * after inference: written only when struct_size covers it.
+   */
+  const char *unit_refusal;
 } dpcov_mechanism_entry;
 
 /**

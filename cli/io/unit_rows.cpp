@@ -77,7 +77,8 @@ UnitRows keep_unit_rows(RowReader &reader, int64_t unit_index, int64_t max_rows_
   out.input = std::make_unique<RereadableInput>(
       reader.name(), names, reader.describe(), [&](const RereadableInput::Append &append) {
         std::vector<double> kept;
-        // Each batch holds whole units, their ids increasing (unit_spill.hpp).
+        // Each batch holds whole units, their ids increasing, in order of first appearance
+        // (unit_spill.hpp).
         spill.replay([&](const std::vector<int64_t> &batch_ids, const std::vector<double> &batch) {
           keep_batch(batch_ids, batch, cols, max_rows_per_unit, rng, append, out, kept);
         });

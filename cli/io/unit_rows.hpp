@@ -5,9 +5,10 @@
 // them and zero rows up to k; so n = k U is public with the number of units U, and a unit's rows
 // all replaced is k rows replaced. The truncation happens once, before any pass: the rows kept
 // are written to a private spool (row_spool.hpp) that every pass reads again, so each pass sees
-// the same k rows of each unit. The grouping is the Gram path's (unit_spill.hpp): one write and
-// one read of (d + 1) 8 bytes per row, memory for one spill file's rows; then one write of
-// k U d 8 bytes and one read of it per pass.
+// the same k rows of each unit. The grouping is the Gram path's (unit_spill.hpp), units in order
+// of first appearance as the library's policy states them: two writes and two reads of about
+// (d + 2) 8 bytes per row, memory for one spill file's rows; then one write of k U d 8 bytes and
+// one read of it per pass.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 #include "unit_stream.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
@@ -90,6 +91,12 @@ GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, i
   // out not to be contiguous and increasing is grouped from the spill (the stream cannot be read
   // twice) rather than refused; a sorted input is released from the stream alone.
   UnitSpill spill(cols, spill_partitions(reader.total_bytes()));
+  // The stream draws each unit's rows as it goes; should the order break, the grouped units are
+  // drawn again from this state, so that the rows kept depend on the units' order alone (the
+  // library's policy: units in order of first appearance, which a sorted stream is in) and not on
+  // where the order broke. The stream's draws are discarded with its accumulator, unreleased.
+  std::vector<unsigned char> start(dpcov_rng_state_size());
+  library_check(dpcov_rng_state_save(rng, start.data(), start.size()), "saving the generator");
   bool sorted = true;
   Progress progress(!quiet, reader.total_bytes());
   Chunk chunk;
@@ -118,8 +125,10 @@ GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, i
   progress.finish();
   if (!sorted) {
     // The stream's accumulator holds units closed too early: it is dropped unreleased, and the
-    // units are added again, whole, from the spill.
+    // units are added again, whole, from the spill, in order of first appearance.
     gram = unit_gram(reader, spec, cols);
+    library_check(dpcov_rng_state_restore(rng, start.data(), start.size()),
+                  "restoring the generator");
     spill.replay([&](const std::vector<int64_t> &batch_ids, const std::vector<double> &batch) {
       dpcov_row_refusal refusal;
       library_check(add_units(gram.get(), rng, static_cast<int64_t>(batch_ids.size()), cols,

@@ -42,7 +42,9 @@ double unit_contribution_bound(const dpcov_row_bounding &spec, int64_t cols);
 // each row in column `unit_index` (integer ids below 2^53), drawing the rows kept per unit from
 // `rng` (the release's generator), and closes the last unit. Units whose rows are contiguous and
 // in increasing order of id stream in O(d^2 + k d + chunk) memory; any other order is grouped
-// through spill files (unit_spill.hpp), in memory for one spill file's rows. A unit id that is not
+// through spill files (unit_spill.hpp), in memory for one spill file's rows, and drawn in order of
+// first appearance from the generator's state before the stream, as a sorted input is. A unit id
+// that is not
 // an integer is reported at its file position (CliError(kExitInputData)).
 GramHandle accumulate_units(RowReader &reader, const dpcov_row_bounding &spec, int64_t unit_index,
                             dpcov_rng *rng, bool quiet);

@@ -5,6 +5,11 @@
 // release's generator), followed by zero rows up to k when the unit has fewer. This is the one
 // place that policy lives: the command line and the bindings call it through the C ABI.
 //
+// The units' order is part of the policy, for a unit's choice depends on the generator's state
+// when it arrives: callers hand units in order of their first row in the input, each unit's rows
+// in input order (the command line groups them so through its spill files, Python by a stable
+// sort), so that a seed keeps the same rows on every surface.
+//
 // A call takes whole units (a unit's rows must not continue in another call, or it would keep
 // up to k rows per call): memory is the call's rows and its k U output rows, so a caller with
 // more rows than memory calls it once per group of whole units.

@@ -68,13 +68,9 @@ class ZcdpUnits(DpcovCase):
                 self.assertEqual(plan.returncode, EXIT_USAGE, plan.stderr.decode())
 
     def test_the_command_line_and_python_keep_the_same_rows(self):
-        # One unit over K rows (the only one whose choice draws: units of at most K rows keep
-        # all theirs without a draw) among 300 padded ones: the command line groups units
-        # through its spill files in an order of its own, Python in order of first appearance,
-        # so with one drawing unit both make the same draws from the same seed, keep the same
-        # rows and release the same matrix (to the rounding of sums in another order). Another
-        # 3 of the large unit's 40 rows would move the Gram matrix by about 0.1, far beyond the
-        # tolerance.
+        # One unit over K rows among 300 padded ones, contiguous: the same draws from the same
+        # seed, the same rows kept and the same matrix, byte for byte. Another 3 of the large
+        # unit's 40 rows would move the Gram matrix by about 0.1.
         sizes = np.concatenate([[40], np.random.default_rng(5).integers(1, K + 1, size=300)])
         path, ids, rows = self.write_units(sizes, seed=3)
         out = self.path("cli.npy")
@@ -94,6 +90,42 @@ class ZcdpUnits(DpcovCase):
         np.testing.assert_allclose(cli, python.covariance * K * len(sizes), rtol=1e-12,
                                    atol=1e-12)
 
+    def test_units_in_any_order_keep_the_same_rows_on_the_command_line_and_in_python(self):
+        # Many units over K rows, their rows interleaved: which rows a unit keeps depends on the
+        # generator's state when the unit arrives, so both surfaces must hand the library the
+        # units in its order (first appearance in the input). A unit's 3 of its up to 9 rows
+        # chosen otherwise would move the matrix by about 0.1, far above any rounding.
+        sizes = np.random.default_rng(11).integers(1, 3 * K + 1, size=120)
+        assert (sizes > K).sum() >= 40
+        _, ids, rows = self.write_units(sizes, seed=12)
+        order = np.random.default_rng(13).permutation(len(ids))
+        ids, rows = ids[order], rows[order]
+        path = self.path("interleaved.csv")
+        with open(path, "w") as f:
+            f.write("person,a,b\n")
+            for i, r in zip(ids, rows):
+                f.write(f"{i},{r[0]!r},{r[1]!r}\n")
+        units = ["--privacy-unit", "person", "--max-rows-per-unit", str(K)]
+        for mechanism in ("analyze_gauss", "dly_gauss"):
+            with self.subTest(mechanism=mechanism):
+                out = self.path(mechanism + "_any.npy")
+                result = self.run_dpcov(["release", path, "-m", mechanism, "-e", "1", "-d",
+                                         "1e-6", "--bound", "1", "-o", out, "-q", "--seed", "7"]
+                                        + units)
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                with open(out + ".json") as f:
+                    receipt = json.load(f)
+                with dpcov.Rng(seed=7) as rng:
+                    if mechanism == "dly_gauss":
+                        python = dpcov.dly_release(rows, rng, variant="gauss", radius=1.0,
+                                                   rho=receipt["rho"], delta=1e-6,
+                                                   privacy_unit=ids, max_rows_per_unit=K)
+                        expected = python.covariance * (K * len(sizes))  # as the CLI scales
+                    else:
+                        expected = dpcov.release_rows("analyze_gauss", rows, 1.0, 1.0, 1e-6, rng,
+                                                      privacy_unit=ids,
+                                                      max_rows_per_unit=K).matrix
+                self.assertEqual(np.load(out).tobytes(), np.ascontiguousarray(expected).tobytes())
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

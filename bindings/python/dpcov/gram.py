@@ -114,7 +114,9 @@ def unit_ids(privacy_unit) -> tuple:
     """``(order, ids)`` for the privacy-unit column ``privacy_unit`` (one value per row, of any
     hashable type: integers, strings, tuples): a stable order of the rows that puts each unit's
     rows together, units in order of their first row, and the int64 id of each row in that
-    order (0, 1, ... per unit). The grouping is in memory, as the rows already are: O(n log n)."""
+    order (0, 1, ... per unit): the library's order of units (``dpcov_gram_add_unit_rows``), the
+    command line's too, so a seed keeps the same rows on both. The grouping is in memory, as the
+    rows already are: O(n log n)."""
     values = _unit_values(privacy_unit)
     try:
         _, first, inverse = np.unique(values, return_index=True, return_inverse=True)

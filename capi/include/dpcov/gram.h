@@ -449,8 +449,12 @@ DPCOV_API dpcov_status dpcov_gram_add_raw_rows(dpcov_gram *gram, int32_t layout,
  * that a unit is recognised in O(k d) memory: of each unit at most k rows are kept, chosen
  * uniformly at random by reservoir sampling with @p rng, and each kept row is bounded as the spec
  * says. A unit closes when a larger id arrives or at dpcov_gram_finish_units(); its kept rows are
- * then added (proofs/unit_gram_sensitivity.md for the sensitivity at unit level). The whole
- * chunk is checked before any draw: on failure the accumulator is
+ * then added (proofs/unit_gram_sensitivity.md for the sensitivity at unit level). Which rows a
+ * unit keeps depends on the generator's state when the unit arrives, so the order of the units is
+ * part of the result: the library's order, which the command line and Python follow, is the units
+ * in order of their first row in the input (numbered 0, 1, 2, ... in that order), each unit's rows
+ * in input order; a caller that groups the rows that way keeps the same rows for the same seed.
+ * The whole chunk is checked before any draw: on failure the accumulator is
  * unchanged, and so is @p rng but after ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NUMERICAL and
  * ::DPCOV_E_NOMEM (draws once made are consumed).
  * @param gram     an accumulator made by dpcov_gram_create_bounded() with max_rows_per_unit > 0.
@@ -496,7 +500,8 @@ DPCOV_API dpcov_status dpcov_gram_finish_units(dpcov_gram *gram);
  * the row-level rho of dpcov_unit_row_rho()). Of each unit, the rows kept by the accumulators'
  * sampler (a uniformly random k-subset of its rows by reservoir sampling with @p rng, or all of
  * them), then zero rows up to k. The rows are those of whole units, as for
- * dpcov_gram_add_unit_rows() (each unit's rows contiguous, the units in increasing order of id);
+ * dpcov_gram_add_unit_rows() (each unit's rows contiguous, the units in increasing order of id,
+ * grouped in the library's order: see dpcov_gram_add_unit_rows());
  * a call holds every row of its units, for a unit continued in another call would keep up to k
  * rows per call. Memory is the call's rows and its output: with more rows than memory, call it
  * once per group of whole units, the groups' ids increasing. Draw the rows once and give every

@@ -169,9 +169,9 @@ class PrivacyUnit(DpcovCase):
         self.assertIn("privacy units:  proofs/unit_group_privacy.md", text)
         for name, entry in entries.items():
             self.assertNotEqual(entry["unit_proof"] == "", entry["unit_refusal"] == "", name)
-        auto = self.run_dpcov(["release", self.csv, "-e", "1", "-d", "1e-6", "--bound", "auto",
-                               "-o", self.path("a.npy"), "-q", "--privacy-unit", "person",
-                               "--max-rows-per-unit", "2"])
+        auto = self.run_dpcov(["release", self.csv, "-m", "analyze_gauss", "-e", "1", "-d",
+                               "1e-6", "--bound", "auto", "-o", self.path("a.npy"), "-q",
+                               "--privacy-unit", "person", "--max-rows-per-unit", "2"])
         self.assertEqual(auto.returncode, EXIT_USAGE, auto.stderr.decode())
         self.assertIn(entries["private_bound"]["unit_refusal"],
                       " ".join(auto.stderr.decode().split()))

@@ -403,11 +403,9 @@ TEST(MechanismRegistry, EveryEntryHasExactlyOneOfUnitProofAndUnitRefusal) {
     EXPECT_EQ(std::strchr(e.unit_refusal, '\n'), nullptr) << e.name;
     const std::string refusal = e.unit_refusal;
     const size_t proof = refusal.find("proofs/");
-    if (proof != std::string::npos)
-      EXPECT_TRUE(std::filesystem::exists(
-          std::filesystem::path(root) /
-          refusal.substr(proof, refusal.find_first_of(",)", proof) - proof)))
-          << e.name;
+    if (proof == std::string::npos) continue;
+    const std::string file = refusal.substr(proof, refusal.find_first_of(",)", proof) - proof);
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(root) / file)) << e.name << file;
   }
 }
 

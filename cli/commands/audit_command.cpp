@@ -415,8 +415,9 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int3
 
 // --unit-rows on a zCDP mechanism on the rows: units of exactly k rows released at rho / k^2, or
 // with `broken` the units released at rho itself (dpcov_audit_rows_units), at the rho whose
-// (eps, delta) fits, on the library's pair (d = 3).
-Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32_t broken) {
+// (eps, delta) fits, on the library's pair (d = 3), with at most `trials` draws.
+Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32_t broken,
+                        int64_t trials) {
   Row row;
   row.mechanism = job.name;
   row.requested_epsilon = eps;
@@ -431,7 +432,7 @@ Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32
   dpcov_rows_exact_audit_result r{};
   r.struct_size = sizeof r;
   const dpcov_status status = dpcov_audit_rows_units(mechanism, row.steps, o.unit_rows, row.rho,
-                                                     o.delta, broken, o.trials, o.alpha, o.seed,
+                                                     o.delta, broken, trials, o.alpha, o.seed,
                                                      &r);
   if (status == DPCOV_OK) {
     row.audited = true;
@@ -443,47 +444,84 @@ Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32
   return row;
 }
 
+// Within "all", the unit audits of the zCDP mechanisms on the rows take at most this many draws
+// per direction, and run for K up to kAllRowsUnitMaxRows: their pairs hold K times the row-level
+// rows and their time grows with K (the six at 300 draws, epsilon 0.9: 14 s of CPU at K = 3,
+// 41 s at K = 10; at K = 60 minutes), so the command stays bounded; a planted variant the draws
+// miss says so ("NOT flagged: too few rows or draws"). Named, they run at --trials and any K.
+constexpr int64_t kAllRowsUnitTrials = 300;
+constexpr int64_t kAllRowsUnitMaxRows = 10;
+
+// The row of a mechanism "all" lists without a unit audit, saying why.
+Row not_audited_unit_row(const AuditOptions &o, const std::string &name, std::string why) {
+  Row row;
+  row.mechanism = name;
+  row.dim = o.dims.front();
+  row.requested_epsilon = o.epsilons.front();
+  row.neighbour_kind = concat("unit-of-", o.unit_rows);
+  row.dataset = "released";
+  row.not_audited = std::move(why);
+  return row;
+}
+
+// The released and the planted rows of one mechanism's unit audit, `audit(broken)` each.
+template <class Audit>
+void push_unit_pair(std::vector<Row> &rows, const AuditOptions &o, const Audit &audit) {
+  for (const int32_t broken : {0, 1}) {
+    Row row = audit(broken);
+    row.dataset = broken ? "rows-only" : "released";
+    row.neighbour_kind = concat("unit-of-", o.unit_rows);
+    row.planted_broken = broken == 1;
+    rows.push_back(std::move(row));
+  }
+}
+
 // --unit-rows: each mechanism with a unit proof on the pair that differs by one unit of k rows,
 // its release of units and the planted variant that bounds rows but not units
-// (dpcov_audit_units; the zCDP mechanisms on the rows: dpcov_audit_rows_units). Within "all" the
-// mechanisms without a unit proof are left out, and so are the zCDP mechanisms on the rows: their
-// pairs have K times the rows of the row-level ones (seconds to minutes at the K of the Gram
-// audits), so they run when named.
+// (dpcov_audit_units; the zCDP mechanisms on the rows: dpcov_audit_rows_units, within "all" at
+// most kAllRowsUnitTrials draws and K <= kAllRowsUnitMaxRows, else listed with the reason).
+// Within "all" a mechanism refused with units is listed as not audited, with the registry's
+// reason.
 std::vector<Row> audit_unit_jobs(const AuditOptions &o, const std::vector<Job> &jobs, bool all) {
   std::vector<Row> rows;
   for (const Job &job : jobs) {
-    dpcov_mechanism_entry entry{};
-    entry.struct_size = sizeof entry;
     const bool on_rows = job.rows_mechanism >= 0 || job.coinpress_mean;
-    const bool units = !on_rows && dpcov_mechanism_info_by_id(job.id, &entry) == DPCOV_OK &&
-                       *entry.unit_proof != '\0';
-    if (!units && all) continue;
     if (on_rows) {
       if (o.k_bound || o.mean_radius || o.method != "auto" || o.pairs != kDefaultExactPairs)
         fail(kExitUsage, "--unit-rows audits ", job.name, " on its own pair (d = 3; coinpress "
              "K = 4; coinpress_mean ||mean|| <= 5, Cov <= I): drop --k-bound, --mean-radius, "
              "--method and --pairs");
+      if (all && o.unit_rows > kAllRowsUnitMaxRows) {
+        rows.push_back(not_audited_unit_row(
+            o, job.name,
+            concat("within 'all' its unit audit runs for --unit-rows up to ",
+                   kAllRowsUnitMaxRows, " (its pairs hold K times the row-level rows, minutes ",
+                   "at K = 60): name it (-m ", job.name, ") to audit it at K = ", o.unit_rows)));
+        continue;
+      }
+      const int64_t trials = all ? std::min(o.trials, kAllRowsUnitTrials) : o.trials;
       for (const double eps : o.epsilons)
-        for (const int32_t broken : {0, 1}) {
-          Row row = audit_rows_unit_job(o, job, eps, broken);
-          row.dataset = broken ? "rows-only" : "released";
-          row.neighbour_kind = concat("unit-of-", o.unit_rows);
-          row.planted_broken = broken == 1;
-          rows.push_back(std::move(row));
-        }
+        push_unit_pair(rows, o, [&](int32_t broken) {
+          return audit_rows_unit_job(o, job, eps, broken, trials);
+        });
       continue;
     }
-    if (!units) fail(kExitUsage, "--unit-rows: ", job.name, " has no unit-level proof");
+    const dpcov_mechanism_entry entry = registry_entry(job.id);
+    if (*entry.unit_proof == '\0') {
+      if (!all)
+        fail(kExitUsage, "--unit-rows: ", job.name, " is refused with privacy units: ",
+             entry.unit_refusal);
+      rows.push_back(not_audited_unit_row(
+          o, job.name, concat("refused with privacy units: ", entry.unit_refusal)));
+      continue;
+    }
     for (const double eps : o.epsilons)
       for (const int64_t d : o.dims)
-        for (const int32_t broken : {0, 1}) {
+        push_unit_pair(rows, o, [&](int32_t broken) {
           Row row = audit_one(o, job, eps, d, broken);
-          row.dataset = broken ? "rows-only" : "released";
-          row.neighbour_kind = concat("unit-of-", o.unit_rows);
-          row.planted_broken = broken == 1;
           row.n = 0;  // the pair is the library's (units, not a row count)
-          rows.push_back(std::move(row));
-        }
+          return row;
+        });
   }
   return rows;
 }
@@ -848,7 +886,9 @@ void add_unit_rows_option(CLI::App &command, AuditOptions &options) {
                      "bound, its release of units and, as a planted bug the audit should flag, "
                      "the same mechanism bounding rows but not units (dpcov_audit_units; d >= 2; "
                      "dly_*, coinpress, coinpress_mean: units of exactly K rows at rho / K^2 "
-                     "against rho at K^2 rho, dpcov_audit_rows_units)")
+                     "against rho at K^2 rho, dpcov_audit_rows_units, within 'all' for K <= 10 at "
+                     "most 300 draws each). Within 'all' the mechanisms refused with units are "
+                     "listed as not audited, with the registry's reason")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
 }
 

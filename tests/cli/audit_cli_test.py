@@ -123,32 +123,58 @@ class AuditCommandTest(unittest.TestCase):
     def test_unit_rows_audit_each_unit_mechanism_and_flag_rows_only_bounding(self):
         # Units of 60 rows (tests/privacy/units_release_audit_test.cpp says why so many): every
         # mechanism with a unit proof, its release of units not flagged, the planted rows-only
-        # variant flagged, and the exit code 0 (the planted bug is the expected finding).
+        # variant flagged, and the exit code 0 (the planted bug is the expected finding). A
+        # mechanism refused with units is listed with the registry's reason, and the zCDP
+        # mechanisms on the rows, whose unit audits grow with K, with why they are left out at
+        # K = 60 (below: in "all" at K <= 10).
         result = run(["--unit-rows", "60", "-e", "0.9", "--delta", "1e-6", "--dims", "3",
                       "--trials", "1000", "--first-checkpoint", "250", "--seed", "3", "--json"])
         self.assertEqual(result.returncode, EXIT_OK, result.stderr)
         audits = json.loads(result.stdout)["audits"]
-        names = {a["mechanism"] for a in audits}
-        self.assertEqual(names, {"analyze_gauss", "laplace_sym", "inverse_gauss",
-                                 "wishart_additive", "jl_ridge", "inverse_wishart", "iev",
-                                 "kt_rank1"})
-        self.assertEqual(len(audits), 16)
+        refusals = {e["name"]: e["unit_refusal"]
+                    for e in json.loads(subprocess.run([DPCOV, "mechanisms", "--json"],
+                                                       capture_output=True, text=True).stdout)}
+        gram = {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
+                "inverse_wishart", "iev", "kt_rank1"}
+        on_rows = {"dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper",
+                   "coinpress", "coinpress_mean"}
+        refused = {"jl_ridge_sigma_min", "inverse_wishart_sigma_min", "ols_jl"}
+        self.assertEqual({a["mechanism"] for a in audits}, gram | on_rows | refused)
+        self.assertEqual(len(audits), 2 * len(gram) + len(on_rows) + len(refused))
         for a in audits:
             self.assertEqual(a["neighbour_kind"], "unit-of-60")
-            if a.get("planted_broken"):
+            if a["mechanism"] in refused:
+                self.assertEqual(a["verdict"], "not audited")
+                self.assertIn(refusals[a["mechanism"]], a["error"])
+            elif a["mechanism"] in on_rows:
+                self.assertEqual(a["verdict"], "not audited")
+                self.assertIn("-m " + a["mechanism"], a["error"])
+            elif a.get("planted_broken"):
                 self.assertEqual(a["verdict"], "flagged (planted bug)", a)
             else:
                 self.assertEqual(a["verdict"], "no violation found", a)
         refused = run(["-m", "ols_jl", "--unit-rows", "2", "-e", "1"])
         self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr)
+        self.assertIn(refusals["ols_jl"], " ".join(refused.stderr.split()))
+        # At K = 3 "all" audits the zCDP mechanisms on the rows too, at most 100 draws here (300
+        # by default within "all"): their releases of units are not flagged.
+        small = run(["--unit-rows", "3", "-e", "0.9", "--delta", "1e-6", "--trials", "100",
+                     "--seed", "3", "--json"])
+        self.assertEqual(small.returncode, EXIT_OK, small.stderr)
+        audited = [a for a in json.loads(small.stdout)["audits"] if a["mechanism"] in on_rows]
+        self.assertEqual({a["mechanism"] for a in audited}, on_rows)
+        self.assertEqual(len(audited), 2 * len(on_rows))
+        for a in audited:
+            if not a.get("planted_broken"):
+                self.assertEqual(a["verdict"], "no violation found", a)
 
     def test_unit_rows_audit_the_zcdp_row_mechanisms_and_flag_the_undivided_rho(self):
         # Units of exactly K rows released at rho / K^2 (dpcov_audit_rows_units), not flagged;
         # the planted variant at rho spends K^2 rho on the pair, flagged: by the exact density at
         # K = 3, black-box (dly_adaptive, no tractable density) at K = 100, where K^2 = 10^4 is
         # the miscalibration its row-level test flags. At epsilon 4 (rho 0.3) the planted
-        # variant's 9 rho shows within 300 draws (at epsilon 1, rho 0.024, it needs 2000). "all"
-        # leaves them out (their pairs grow with K); named, they run.
+        # variant's 9 rho shows within 300 draws (at epsilon 1, rho 0.024, it needs 2000). Named,
+        # they run at --trials; within "all" at most 300.
         for mechanisms, k, eps in (("dly_gauss,dly_separate,coinpress,coinpress_mean", "3", "4"),
                                    ("dly_adaptive", "100", "1")):
             result = run(["-m", mechanisms, "--unit-rows", k, "-e", eps, "--delta", "1e-6",

@@ -1,8 +1,10 @@
 // Release time of Analyze Gauss and symmetric Laplace in both numerics, from the same n x d rows
-// (n = 5000, rows of norm <= 1), with the ChaCha20 generator (the default):
+// (n = 5000, bound B = 1), with the ChaCha20 generator (the default). The rows are typical rows:
+// standard Gaussian rows scaled by the 95th percentile of their norms, so that their norms spread
+// over (0, B] with 5% above B, clipped to the bound (rows all at norm B would each take the slow
+// exact check of rows at the bound, which real rows mostly skip):
 //  - idealized: the floating-point Gram (dsyrk) then continuous noise (mechanisms::release);
-//    BM_IdealizedBounded bounds the rows first, as every release from rows does (the rows have
-//    norm exactly 1 = B, so every row also takes the exact check of rows at the bound);
+//    BM_IdealizedBounded bounds the rows first, as every release from rows does;
 //  - exact: rows rounded to the grid, the exact integer Gram (dsyrk on integer-valued doubles),
 //    then discrete Gaussian / discrete Laplace noise (mechanisms::release_exact_additive).
 // Run: build/bench/bench_exact. The exact path is the CLI default only if it costs <= 3x the
@@ -37,17 +39,25 @@ using dpcov::mechanisms::MechanismId;
 
 constexpr int64_t kRows = 5000;
 
-Matrix unit_rows(int64_t n, int64_t d) {
+// n x d standard Gaussian rows divided by the 95th percentile of their norms: 5% of them (to
+// within ties) have norm above 1 = B.
+Matrix typical_rows(int64_t n, int64_t d) {
   dpcov::random::Rng rng = dpcov::random::Rng::from_seed(1);
   Matrix rows(n, d);
+  std::vector<double> norms(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
     double norm2 = 0.0;
     for (int64_t j = 0; j < d; ++j) {
       rows(r, j) = dpcov::random::standard_normal(rng);
       norm2 += rows(r, j) * rows(r, j);
     }
-    for (int64_t j = 0; j < d; ++j) rows(r, j) /= std::sqrt(norm2);
+    norms[static_cast<size_t>(r)] = std::sqrt(norm2);
   }
+  const auto q95 = norms.begin() + (n * 95) / 100;
+  std::nth_element(norms.begin(), q95, norms.end());
+  const double scale = 1.0 / *q95;
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < d; ++j) rows(r, j) *= scale;
   return rows;
 }
 
@@ -67,8 +77,7 @@ MechanismId mechanism_of(const benchmark::State &state) {
 }
 
 // The idealized Gram matrix of `rows`: dsyrk alone, or (bound_rows) through GramAccumulator with
-// clipping at B = 1, as a release from rows bounds them (the rows have norm exactly 1 = B, so
-// each also takes the exact check of rows at the bound that the exact path makes).
+// clipping at B = 1, as a release from rows bounds them.
 Matrix idealized_gram(const Matrix &rows, bool bound_rows) {
   const int64_t d = rows.cols();
   if (bound_rows) {
@@ -86,7 +95,7 @@ Matrix idealized_gram(const Matrix &rows, bool bound_rows) {
 void idealized(benchmark::State &state, bool bound_rows) {
   const int64_t d = state.range(0);
   const MechanismId m = mechanism_of(state);
-  const Matrix rows = unit_rows(kRows, d);
+  const Matrix rows = typical_rows(kRows, d);
   dpcov::random::Rng rng = dpcov::random::Rng::from_entropy();
   for (auto _ : state) {
     const Matrix g = idealized_gram(rows, bound_rows);
@@ -100,7 +109,7 @@ void BM_IdealizedBounded(benchmark::State &state) { idealized(state, true); }
 void BM_Exact(benchmark::State &state) {
   const int64_t d = state.range(0);
   const MechanismId m = mechanism_of(state);
-  const Matrix rows = unit_rows(kRows, d);
+  const Matrix rows = typical_rows(kRows, d);
   dpcov::random::Rng rng = dpcov::random::Rng::from_entropy();
   for (auto _ : state)
     benchmark::DoNotOptimize(
@@ -110,9 +119,9 @@ void BM_Exact(benchmark::State &state) {
 constexpr int64_t kChunkRows = 65536;
 constexpr int64_t kStreamChunks = 16;
 
-// One chunk of unit rows, row-major as the CLI's readers hand them over.
+// One chunk of typical rows, row-major as the CLI's readers hand them over.
 std::vector<double> row_major_chunk(int64_t d) {
-  const Matrix rows = unit_rows(kChunkRows, d);
+  const Matrix rows = typical_rows(kChunkRows, d);
   std::vector<double> out(static_cast<size_t>(kChunkRows * d));
   for (int64_t r = 0; r < kChunkRows; ++r)
     for (int64_t j = 0; j < d; ++j) out[static_cast<size_t>(r * d + j)] = rows(r, j);
@@ -160,7 +169,7 @@ void BM_ExactStream(benchmark::State &state) {
 void BM_IdealizedOnly(benchmark::State &state) {
   const int64_t d = state.range(0);
   const auto m = static_cast<MechanismId>(state.range(1));
-  const Matrix rows = unit_rows(kRows, d);
+  const Matrix rows = typical_rows(kRows, d);
   dpcov::mechanisms::Request r = request(m, d);
   const bool pure = m == MechanismId::Iev || m == MechanismId::KtRank1 ||
                     m == MechanismId::WishartJiang || m == MechanismId::GlassoOutputWishart;

@@ -46,17 +46,30 @@ def adassp_statistics(gram: dpcov.GramAccumulator, fit_intercept: bool, bound: f
     return matrix, label, np.arange(label, dtype=np.int64), bound_x
 
 
+def refuse_units(privacy_unit, options: dict) -> None:
+    """Refuses a fit at the level of privacy units: this path sums every row, with no unit's rows
+    cut to k, so a receipt stating k would claim a protection the statistics do not have."""
+    if privacy_unit is not None or options.get("max_rows_per_unit"):
+        raise ValueError("dask_adassp is a row-level fit: privacy_unit= and max_rows_per_unit= "
+                         "are not supported on Dask; fit privacy units in one process with "
+                         "dpcov.adassp_units_fit or PrivateLinearRegression(max_rows_per_unit=k)"
+                         ".fit(X, y, privacy_unit=ids)")
+
+
 def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsilon: float,
                 delta: float, rng, fit_intercept: bool = True, policy: str = "clip",
                 neighbour: str = "replace_one", split_every: int = 2, columns=None,
-                **options) -> dpcov.AdasspFit:
+                privacy_unit=None, **options) -> dpcov.AdasspFit:
     """AdaSSP's regression of ``y`` on ``x`` (Dask arrays, n x p and n; or a DataFrame ``x``,
     its response column named ``y``, its regressors ``columns``), ``||x|| <= bound`` and
     ``|y| <= label_bound`` enforced by the library in each partition, the statistics summed up a
     tree and released once here with ``rng`` (``dpcov_adassp_fit``; ``options`` are its
     ``calibration``, ``rho``, ``release_label_square``). With ``fit_intercept`` the first
     coefficient is the intercept. Spends (epsilon, delta) once; an active
-    :class:`dpcov.BudgetAccountant` is checked and charged as :func:`dpcov.adassp_fit` does."""
+    :class:`dpcov.BudgetAccountant` is checked and charged as :func:`dpcov.adassp_fit` does.
+    ``privacy_unit`` (or ``max_rows_per_unit``) is refused with a ValueError before anything is
+    computed or drawn (:func:`refuse_units`)."""
+    refuse_units(privacy_unit, options)
     spec = adassp_spec(bound, label_bound, fit_intercept, policy, neighbour)
     rows = dask_frame.adassp_rows(x, y, columns) if dask_frame.is_frame(x) else adassp_rows(x, y)
     with dpcov.GramAccumulator.from_bytes(exact_state(rows, spec, split_every)) as gram:

@@ -32,3 +32,15 @@ def test_adassp_from_cluster_statistics_equals_the_single_process_fit(client, ro
     for k in released:
         assert got[k] == pytest.approx(want[k], rel=1e-12, abs=1e-12)
     np.testing.assert_allclose(fit.coefficients, expected.coefficients, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("units", [{"privacy_unit": np.arange(ROWS) // 2},
+                                   {"max_rows_per_unit": 2}])
+def test_a_fit_at_the_level_of_privacy_units_is_refused_before_anything_is_drawn(rows, units):
+    # The partitions sum every row, none cut to k per unit: a receipt stating k would be false.
+    x, y = rows[:, 1:], rows[:, 0]
+    with dpcov.Rng(48) as rng:
+        before = rng.save_state()
+        with pytest.raises(ValueError, match="row-level fit.*adassp_units_fit"):
+            dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng, **units)
+        assert rng.save_state() == before

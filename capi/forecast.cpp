@@ -49,6 +49,12 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_recei
   return dpcov::capi::guarded([&] {
     const dpcov_adassp_receipt r =
         dpcov::capi::read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
+    // The forecast is of the intervals at n public rows; a unit fit keeps a private number of
+    // rows and gives no interval (proofs/adassp_units.md, "Intervals").
+    if (r.max_rows_per_unit != 0)
+      dpcov::fail(dpcov::Status::Incompatible, "AdaSSP's forecast is of a row-level fit's ",
+                  "intervals at n public rows; this fit is at the level of privacy units ",
+                  "(max_rows_per_unit = ", r.max_rows_per_unit, "): no interval is forecast");
     dpcov::capi::struct_bytes(forecast, "forecast");
     dpcov::mechanisms::AdasspReceipt k;
     k.dim = r.num_regressors;

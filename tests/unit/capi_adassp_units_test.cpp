@@ -2,7 +2,7 @@
 // max_rows_per_unit, proofs/adassp_units.md): the plan's constants are the row-level ones with
 // every sensitivity and noise scale k times larger; a fit from an accumulator of units; bad k
 // refused with outputs and generator untouched; an older params struct reads as row level; and
-// every interval function refuses a unit receipt.
+// every interval function and the forecast refuse a unit receipt.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -206,6 +206,24 @@ TEST_F(CapiAdasspUnitsFit, EveryIntervalFunctionRefusesAUnitReceiptAndTouchesNot
   for (int32_t c : conclusive) EXPECT_EQ(c, -1);
   EXPECT_EQ(method, -1);
   EXPECT_EQ(state(), before);
+}
+
+// The forecast is of the intervals a row-level fit gives at n public rows: a unit receipt has none.
+TEST_F(CapiAdasspUnitsFit, TheForecastRefusesAUnitReceiptAndLeavesItsOutputUntouched) {
+  params_.max_rows_per_unit = 2;
+  params_.release_label_square = 1;
+  ASSERT_EQ(fit(&params_), DPCOV_OK) << dpcov_last_error_message();
+  dpcov_regression_forecast f{};
+  f.struct_size = sizeof f;
+  f.crossover_rows = kSentinel;
+  EXPECT_EQ(dpcov_regression_forecast_adassp(&receipt_, 1000.0, 0.95, 1.0, &f),
+            DPCOV_E_INCOMPATIBLE);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("privacy units"), std::string::npos);
+  EXPECT_EQ(f.crossover_rows, kSentinel);
+  EXPECT_EQ(f.struct_size, sizeof f);
+  receipt_.max_rows_per_unit = 0;
+  EXPECT_EQ(dpcov_regression_forecast_adassp(&receipt_, 1000.0, 0.95, 1.0, &f), DPCOV_OK)
+      << dpcov_last_error_message();
 }
 
 }  // namespace

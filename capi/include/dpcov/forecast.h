@@ -77,9 +77,9 @@ DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *re
  * @param level          in (0, 1).
  * @param fill           in (0, 1]: E||x||^2 / B_X^2 and E y^2 / B_Y^2 of the design.
  * @param[out] forecast  required; struct_size set by the caller; untouched on error.
- * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT
- *         (n, level, fill, bounds, sigmas, struct sizes), ::DPCOV_E_NON_FINITE,
- *         ::DPCOV_E_NUMERICAL (an overflow).
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT (n,
+ *   level, fill, bounds, sigmas, sizes), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NUMERICAL (an overflow),
+ *   ::DPCOV_E_INCOMPATIBLE (`max_rows_per_unit` > 0: a unit fit has no intervals to forecast).
  */
 DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_receipt *receipt,
                                                         double n, double level, double fill,

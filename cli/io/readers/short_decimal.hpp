@@ -89,9 +89,9 @@ inline bool is_digit(char c) {
     // Two eight-digit steps cover the fractions of shortest round-trip numbers (up to 17
     // digits); the digit counts keep m below 10^19 after them.
     if constexpr (std::endian::native == std::endian::little) {
-      if (end - q >= 16 && digits <= 11 && eight_digits(q, m)) {
+      if (end - q >= 8 && digits <= 11 && eight_digits(q, m)) {
         q += 8;
-        if (digits <= 3 && eight_digits(q, m)) q += 8;
+        if (end - q >= 8 && digits <= 3 && eight_digits(q, m)) q += 8;
       }
     }
     while (q < end && is_digit(*q)) m = 10 * m + static_cast<unsigned>(*q++ - '0');

@@ -53,25 +53,56 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
                          f"and {y.shape}")
     if len(privacy_unit) != X.shape[0]:
         raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
+    plan = unit_fit_plan(X.shape[1], max_rows_per_unit, bound, label_bound, epsilon, delta,
+                         fit_intercept, neighbour, calibration, rho)
+    order, ids = unit_ids(privacy_unit)
+    with GramAccumulator.bounded(X.shape[1] + 1, bound, policy, neighbour,
+                                 1.0 if fit_intercept else 0.0, label_bound=label_bound,
+                                 max_rows_per_unit=plan.k) as gram:
+        gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng).finish_units()
+        return unit_fit(gram, plan, rng)
+
+
+class UnitFitPlan(NamedTuple):
+    """What a fit of units settles before any row is drawn: k, the regressors p (the constant
+    column included), their norm bound and the fit's settings."""
+
+    k: int
+    p: int
+    bound_x: float
+    label_bound: float
+    epsilon: float
+    delta: float
+    neighbour: object
+    calibration: object
+    rho: float
+
+
+def unit_fit_plan(regressors: int, max_rows_per_unit: int, bound: float, label_bound: float,
+                  epsilon: float, delta: float, fit_intercept: bool = True,
+                  neighbour="replace_one", calibration="joint_analytic",
+                  rho: float = 0.05) -> UnitFitPlan:
+    """The :class:`UnitFitPlan` of a fit of units on ``regressors`` columns of x, refused when
+    the fit would be (k, the calibration, the budget of an active accountant, which is checked
+    here): call it before any row is drawn."""
     k = int(max_rows_per_unit)
     if k < 1:
         raise ValueError(f"max_rows_per_unit must be >= 1 (k, the rows kept per unit), got {k}")
-    p = X.shape[1] + (1 if fit_intercept else 0)
+    p = int(regressors) + (1 if fit_intercept else 0)
     bound_x = constant_column_norm_bound(1.0, bound) if fit_intercept else float(bound)
-    # The plan refuses what the fit would (k, the calibration, the budget) before any row is drawn.
     planned = adassp_plan(p, bound_x, label_bound, epsilon, delta, neighbour, calibration, rho,
                           False, k)
     budget = active_accountant()
     if budget is not None:
         budget.check(planned)
-    order, ids = unit_ids(privacy_unit)
-    with GramAccumulator.bounded(X.shape[1] + 1, bound, policy, neighbour,
-                                 1.0 if fit_intercept else 0.0, label_bound=label_bound,
-                                 max_rows_per_unit=k) as gram:
-        gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng).finish_units()
-        info = gram.info()
-        g = gram.matrix()
-    fit = adassp_fit(g, p, np.arange(p, dtype=np.int64), bound_x, label_bound, epsilon, delta,
-                     rng, neighbour=neighbour, calibration=calibration, rho=rho,
-                     max_rows_per_unit=k)
-    return AdasspUnitsFit(fit, bound_x, info.clipped, info.truncated)
+    return UnitFitPlan(k, p, bound_x, label_bound, epsilon, delta, neighbour, calibration, rho)
+
+
+def unit_fit(gram: GramAccumulator, plan: UnitFitPlan, rng) -> AdasspUnitsFit:
+    """The AdaSSP fit of ``plan`` from a finished accumulator of units of the rows [x, y] (with
+    the constant column first when the plan has an intercept), its noise drawn with ``rng``."""
+    info = gram.info()
+    fit = adassp_fit(gram.matrix(), plan.p, np.arange(plan.p, dtype=np.int64), plan.bound_x,
+                     plan.label_bound, plan.epsilon, plan.delta, rng, neighbour=plan.neighbour,
+                     calibration=plan.calibration, rho=plan.rho, max_rows_per_unit=plan.k)
+    return AdasspUnitsFit(fit, plan.bound_x, info.clipped, info.truncated)

@@ -8,6 +8,11 @@ whose blocks are X'X, X'y and y'y, and makes the one AdaSSP release
 (:func:`dpcov.adassp_fit`) with its generator. The result equals the single-process fit from one
 accumulator of all the rows with the same generator: the same receipt, the statistics (and so the
 coefficients) up to the rounding of the compensated floating-point sums.
+
+With privacy units (:func:`dask_adassp_units`) the rows [x, y] go through the unit groupby of
+:mod:`dpcov.dask_units` instead: each unit's rows gathered in one group, at most k of them kept
+and bounded there by the library's accumulator of units, the groups' states merged, and the one
+fit of :func:`dpcov.adassp_units_fit` made here (k in its params and receipt).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import dask.array as da
 import numpy as np
 
 import dpcov
-from . import dask_frame
+from . import adassp_units, dask_frame, dask_units
 from .dask import exact_state
 
 
@@ -46,20 +51,58 @@ def adassp_statistics(gram: dpcov.GramAccumulator, fit_intercept: bool, bound: f
     return matrix, label, np.arange(label, dtype=np.int64), bound_x
 
 
-def refuse_units(privacy_unit, options: dict) -> None:
-    """Refuses a fit at the level of privacy units: this path sums every row, with no unit's rows
-    cut to k, so a receipt stating k would claim a protection the statistics do not have."""
-    if privacy_unit is not None or options.get("max_rows_per_unit"):
-        raise ValueError("dask_adassp is a row-level fit: privacy_unit= and max_rows_per_unit= "
-                         "are not supported on Dask; fit privacy units in one process with "
-                         "dpcov.adassp_units_fit or PrivateLinearRegression(max_rows_per_unit=k)"
-                         ".fit(X, y, privacy_unit=ids)")
+def unit_inputs(x, y, privacy_unit, columns=None) -> tuple:
+    """``(rows, units, columns)`` for :func:`dpcov.dask_units.unit_state`: AdaSSP's rows
+    [x, y] and their unit ids, Dask arrays (``privacy_unit`` a Dask or NumPy array, one id per
+    row); or for a DataFrame ``x`` the frame itself, the unit column's name ``privacy_unit``
+    and the columns [regressors, response ``y``], which the groupby reads in the partitions."""
+    if not dask_frame.is_frame(x):
+        rows = adassp_rows(x, y)
+        return rows, da.asarray(privacy_unit), None
+    if not (np.isscalar(y) and np.isscalar(privacy_unit)) or y == privacy_unit:
+        raise ValueError("with a DataFrame, y and privacy_unit name its response and unit "
+                         "columns, two different ones")
+    names = dask_frame.numeric_columns(x, columns, exclude=(y, privacy_unit))
+    dask_frame.numeric_columns(x, [y])
+    return x, privacy_unit, names + [y]
+
+
+def dask_adassp_units(x, y, privacy_unit, max_rows_per_unit: int, bound: float,
+                      label_bound: float, epsilon: float, delta: float, rng,
+                      fit_intercept: bool = True, policy: str = "clip",
+                      neighbour: str = "replace_one", calibration="joint_analytic",
+                      rho: float = 0.05, columns=None, release_label_square: bool = False,
+                      **groupby) -> adassp_units.AdasspUnitsFit:
+    """:func:`dpcov.adassp_units_fit` over Dask: the rows [x, y] grouped by ``privacy_unit``
+    through the unit groupby of :func:`dpcov.dask_units.unit_state` (``groupby``: its
+    ``groups``, ``shuffle``, ``split_every``, ``spill_dir``, ``memory_budget``), at most
+    ``max_rows_per_unit`` rows of each unit kept and bounded by the library in the group that
+    holds it, the groups' states merged, and the one fit made here with ``rng`` and k in its
+    params: the same receipt (it states k; n is not in it) and, with no unit over k rows, the
+    same fit as :func:`dpcov.adassp_units_fit` (the statistics to the rounding of their
+    compensated sums). The plan, and an active accountant, are checked before anything is
+    computed or drawn. A fit of units has no intervals, so ``release_label_square`` is refused
+    (``UNITS_NO_INTERVALS``)."""
+    if release_label_square:
+        raise ValueError("release_label_square releases y'y for intervals: "
+                         + adassp_units.UNITS_NO_INTERVALS)
+    rows, units, names = unit_inputs(x, y, privacy_unit, columns)
+    regressors = len(names) - 1 if names else int(rows.shape[1]) - 1
+    plan = adassp_units.unit_fit_plan(regressors, max_rows_per_unit, bound, label_bound,
+                                      epsilon, delta, fit_intercept, neighbour, calibration, rho)
+    spec = {**adassp_spec(bound, label_bound, fit_intercept, policy, neighbour),
+            "max_rows_per_unit": plan.k}
+    with dpcov.GramAccumulator.bounded(regressors + 1, **spec):
+        pass  # the driver refuses a spec the groups would (a policy, a bound) before they run
+    state = dask_units.unit_state(rows, units, spec, rng, columns=names, **groupby)
+    with dpcov.GramAccumulator.from_bytes(state) as gram:
+        return adassp_units.unit_fit(gram, plan, rng)
 
 
 def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsilon: float,
                 delta: float, rng, fit_intercept: bool = True, policy: str = "clip",
                 neighbour: str = "replace_one", split_every: int = 2, columns=None,
-                privacy_unit=None, **options) -> dpcov.AdasspFit:
+                privacy_unit=None, max_rows_per_unit=None, **options):
     """AdaSSP's regression of ``y`` on ``x`` (Dask arrays, n x p and n; or a DataFrame ``x``,
     its response column named ``y``, its regressors ``columns``), ``||x|| <= bound`` and
     ``|y| <= label_bound`` enforced by the library in each partition, the statistics summed up a
@@ -67,9 +110,19 @@ def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsi
     ``calibration``, ``rho``, ``release_label_square``). With ``fit_intercept`` the first
     coefficient is the intercept. Spends (epsilon, delta) once; an active
     :class:`dpcov.BudgetAccountant` is checked and charged as :func:`dpcov.adassp_fit` does.
-    ``privacy_unit`` (or ``max_rows_per_unit``) is refused with a ValueError before anything is
-    computed or drawn (:func:`refuse_units`)."""
-    refuse_units(privacy_unit, options)
+    Returns a :class:`dpcov.AdasspFit`.
+
+    With ``privacy_unit`` (a Dask array of whole-number ids, one per row; with a DataFrame the
+    unit column's name) and ``max_rows_per_unit`` k, the fit is at the level of units through
+    the unit groupby (:func:`dask_adassp_units`, which ``options`` also configure) and returns
+    a :class:`dpcov.adassp_units.AdasspUnitsFit`."""
+    if privacy_unit is not None or max_rows_per_unit is not None:
+        if privacy_unit is None or max_rows_per_unit is None:
+            raise ValueError("a fit of privacy units needs both privacy_unit (one id per row) "
+                             "and max_rows_per_unit (k, the rows kept per unit)")
+        return dask_adassp_units(x, y, privacy_unit, max_rows_per_unit, bound, label_bound,
+                                 epsilon, delta, rng, fit_intercept, policy, neighbour,
+                                 columns=columns, split_every=split_every, **options)
     spec = adassp_spec(bound, label_bound, fit_intercept, policy, neighbour)
     rows = dask_frame.adassp_rows(x, y, columns) if dask_frame.is_frame(x) else adassp_rows(x, y)
     with dpcov.GramAccumulator.from_bytes(exact_state(rows, spec, split_every)) as gram:

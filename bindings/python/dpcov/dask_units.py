@@ -73,10 +73,18 @@ def unit_groups(units: np.ndarray, groups: int) -> np.ndarray:
     return ((mixed >> np.uint64(32)) % np.uint64(groups)).astype(np.int64)
 
 
+def whole_ids(values: np.ndarray) -> np.ndarray:
+    """``values``, the float64 unit column, refused (before any is hashed or written) unless
+    every id is a whole number of magnitude at most 2^53: NaN has no unit."""
+    if not (np.array_equal(values, np.round(values)) and np.all(np.abs(values) <= 2.0 ** 53)):
+        raise ValueError("unit ids must be whole numbers of magnitude at most 2^53")
+    return values
+
+
 def split_block(block: np.ndarray, groups: int) -> list:
     """The rows [unit, x] of one input block split by group: ``groups`` arrays, group g's rows
     in their input order."""
-    which = unit_groups(block[:, 0], groups)
+    which = unit_groups(whole_ids(block[:, 0]), groups)
     if groups <= 1 << 15:
         which = which.astype(np.int16)  # a stable sort of 16-bit keys is a radix sort: O(n)
     order = np.argsort(which, kind="stable")
@@ -88,9 +96,7 @@ def sorted_units(rows: np.ndarray, first_id: int | None) -> tuple:
     """``(x, ids)``: the rows [unit, x] sorted stably by unit, and each row's int64 id: the unit
     value itself (``first_id`` None: the column must hold whole numbers) or ``first_id`` + the
     unit's rank in this group."""
-    values = rows[:, 0]
-    if not (np.array_equal(values, np.round(values)) and np.all(np.abs(values) <= 2.0 ** 53)):
-        raise ValueError("unit ids must be whole numbers of magnitude at most 2^53")
+    values = whole_ids(rows[:, 0])
     order = np.argsort(values, kind="stable")
     values = values[order]
     if first_id is None:
@@ -153,6 +159,8 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     whole numbers), as blocks of whole rows."""
     if x.ndim != 2 or units.ndim != 1:
         raise ValueError(f"x must be 2-D and units 1-D, got {x.ndim} and {units.ndim} dimensions")
+    if np.isfinite(x.shape[0]) and np.isfinite(units.shape[0]) and x.shape[0] != units.shape[0]:
+        raise ValueError(f"units has {units.shape[0]} ids for {x.shape[0]} rows")
     column = units.map_blocks(dask_frame.checked_unit_ids).astype(np.float64)
     column = column.rechunk((x.chunks[0],))[:, None]
     # A DataFrame's blocks have unknown lengths; both columns come from the same partitions.
@@ -192,6 +200,26 @@ def tree_merge(states: list, split_every: int = 2):
     return states[0]
 
 
+def unit_state(x, units, spec: dict, rng, groups=None, shuffle: bool = True,
+               split_every: int = 2, spill_dir=None, memory_budget: int = MEMORY_BUDGET,
+               columns=None) -> bytes:
+    """The merged saved state of a bounded accumulator of units (``spec``) holding the rows of
+    ``x`` grouped by their ``units`` (module description; the arguments as for
+    :func:`dask_unit_release`): what the driver releases from. Only this state reaches the
+    driver; ``rng`` keys the groups' row sampling and is not changed."""
+    frame, unit = x, units
+    if dask_frame.is_frame(x):
+        x, units, names = dask_frame.unit_arrays(frame, unit, columns, shuffle)
+    with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:
+        if x is None:  # string ids; imported here as that module builds on this one
+            from .dask_string_units import string_group_states
+            states = string_group_states(frame, unit, names, spec, rng, groups,
+                                         directory)
+        else:
+            states = group_states(x, units, spec, rng, groups, directory, memory_budget)
+        return tree_merge(states, split_every).compute()
+
+
 def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_unit: int,
                       epsilon: float, delta: float, rng, mechanism="analyze_gauss",
                       groups=None, shuffle: bool = True, split_every: int = 2,
@@ -209,19 +237,10 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
     :class:`dpcov.Release` whose receipt's n is the number of units. From a DataFrame ``x``,
     ``units`` names its unit column (whole numbers or strings) and ``columns`` the rows'
     (:func:`dpcov.dask_frame.unit_arrays`)."""
-    frame, unit = x, units
-    if dask_frame.is_frame(x):
-        x, units, names = dask_frame.unit_arrays(frame, unit, columns, shuffle)
     spec = unit_spec(bound, max_rows_per_unit, mechanism, epsilon, delta, policy, numerics,
                      **params)
-    with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:
-        if x is None:  # string ids; imported here as that module builds on this one
-            from .dask_string_units import string_group_states
-            states = string_group_states(frame, unit, names, spec, rng, groups,
-                                         directory)
-        else:
-            states = group_states(x, units, spec, rng, groups, directory, memory_budget)
-        state = tree_merge(states, split_every).compute()
+    state = unit_state(x, units, spec, rng, groups, shuffle, split_every, spill_dir,
+                       memory_budget, columns)
     with dpcov.GramAccumulator.from_bytes(state) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)
 

@@ -21,9 +21,10 @@ import pytest
 
 import dpcov
 import dpcov.dask
+import dpcov.dask_adassp
 import dpcov.private_bound
 
-MODULES = (dpcov, dpcov.dask, dpcov.private_bound)
+MODULES = (dpcov, dpcov.dask, dpcov.dask_adassp, dpcov.private_bound)
 
 
 def _rows():
@@ -52,6 +53,14 @@ def _g_with_label():
 def _dask(rng):
     import dask.array as da
     return dpcov.dask.dask_release(da.from_array(_rows(), chunks=(100, 3)), 1.0, 1.0, 1e-6, rng)
+
+
+def _dask_adassp(rng, units):
+    import dask.array as da
+    x, y = _xy()
+    lazy = (lambda a: da.from_array(a, chunks=(100,) + a.shape[1:]))
+    by_unit = {"privacy_unit": lazy(np.arange(400) // 3), "max_rows_per_unit": 2} if units else {}
+    return dpcov.dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng, **by_unit)
 
 
 def _planned(rng):
@@ -126,6 +135,8 @@ RELEASES = {
     "Plan.release_matrix": (_planned_matrix, False),
     "dask_release": (_dask, False),
     "dask_zcdp_release": (_dask_zcdp, True),
+    "dask_adassp": (lambda rng: _dask_adassp(rng, units=False), True),
+    "dask_adassp_units": (lambda rng: _dask_adassp(rng, units=True), True),
     "Sketch.release": (_sketch, False),
     "ols_analyze_gauss": (_ols(dpcov.ols_analyze_gauss, 4.0), False),
     "ols_jl": (_ols(dpcov.ols_jl, 1.0, projection_rows=40), False),

@@ -24,8 +24,13 @@ def test_adassp_from_cluster_statistics_equals_the_single_process_fit(client, ro
         expected = dpcov.adassp_fit(matrix, label, features, bound_x, 1.0, 1.0, 1e-6, rng,
                                     release_label_square=True)
     assert len(fit.coefficients) == DIM - 1 + fit_intercept
+    assert_equal_to_rounding(fit, expected)
+
+
+def assert_equal_to_rounding(fit, expected):
+    """The constants of the receipts equal; the released values (a function of the sums) and
+    the coefficients to the rounding of the compensated sums."""
     got, want = fit.receipt.to_dict(), expected.receipt.to_dict()
-    # The constants are equal; the released values (a function of the sums) to rounding.
     released = {k for k in want if k.startswith("released") or k in ("ridge",)}
     assert {k: got[k] for k in want if k not in released} == \
         {k: want[k] for k in want if k not in released}
@@ -34,13 +39,17 @@ def test_adassp_from_cluster_statistics_equals_the_single_process_fit(client, ro
     np.testing.assert_allclose(fit.coefficients, expected.coefficients, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("units", [{"privacy_unit": np.arange(ROWS) // 2},
-                                   {"max_rows_per_unit": 2}])
-def test_a_fit_at_the_level_of_privacy_units_is_refused_before_anything_is_drawn(rows, units):
-    # The partitions sum every row, none cut to k per unit: a receipt stating k would be false.
+def test_a_fit_at_the_level_of_privacy_units_is_the_single_process_one(client, rows):
+    # Each unit's rows are gathered and cut to k before they are summed, so the receipt's k is
+    # true; the byte-for-byte comparisons are in test_dask_adassp_units.py.
     x, y = rows[:, 1:], rows[:, 0]
+    units = np.arange(ROWS) // 2
     with dpcov.Rng(48) as rng:
-        before = rng.save_state()
-        with pytest.raises(ValueError, match="row-level fit.*adassp_units_fit"):
-            dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng, **units)
-        assert rng.save_state() == before
+        fit = dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng,
+                                      privacy_unit=lazy(units), max_rows_per_unit=2)
+    with dpcov.Rng(48) as rng:
+        expected = dpcov.adassp_units_fit(x, y, units, 2, 1.0, 1.0, 1.0, 1e-6, rng)
+    assert fit.fit.receipt.max_rows_per_unit == 2
+    assert (fit.bound_x, fit.clipped, fit.truncated) == \
+        (expected.bound_x, expected.clipped, expected.truncated)
+    assert_equal_to_rounding(fit.fit, expected.fit)

@@ -162,6 +162,30 @@ def test_truncated_string_units_do_not_depend_on_the_input_partitions(client, ro
     assert released.tobytes() == expected.tobytes()
 
 
+@pytest.mark.parametrize("unit", ["user", "name"])
+def test_adassp_units_from_a_frame_name_their_unit_column(client, rows, table, unit):
+    # 4 rows per unit, k = 2. Integer ids group as the array's do, so the fit is the array's
+    # byte for byte; string ids group by another hash, so the rows kept differ: the receipt is
+    # the same, and the fit keeps 2 rows of each of the same units.
+    units = scattered_units(np.full(ROWS // 4, 4), 71)
+    t = table.assign(user=units, name=[f"user-{u}" for u in units])
+    x, y = rows[:, 1:], rows[:, 0]
+    fits = []
+    for args in ((lazy(x), lazy(y), lazy(units)), (frame_of(t), "a", unit)):
+        with dpcov.Rng(72) as rng:
+            fits.append(dask_adassp.dask_adassp(*args[:2], 1.0, 1.0, 1.0, 1e-6, rng,
+                                                privacy_unit=args[2], max_rows_per_unit=2,
+                                                groups=3))
+    expected, fit = fits
+    assert fit.truncated == expected.truncated == ROWS // 2
+    if unit == "user":
+        assert fit.fit.receipt.to_dict() == expected.fit.receipt.to_dict()
+        assert fit.fit.coefficients.tobytes() == expected.fit.coefficients.tobytes()
+    else:
+        assert fit.fit.receipt.max_rows_per_unit == expected.fit.receipt.max_rows_per_unit == 2
+        assert fit.fit.receipt.sigma_gram == expected.fit.receipt.sigma_gram
+
+
 def test_converting_a_frame_computes_nothing(table):
     calls = []
 

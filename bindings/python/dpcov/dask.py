@@ -140,6 +140,10 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     ``numerics="idealized"``) the partitions' floating-point Gram states are summed, equal to the
     single-process release up to the rounding of the sum.
 
+    ``privacy_unit`` (one id per row) with ``max_rows_per_unit`` k: the release of units of
+    :func:`dpcov.dask_units.dask_unit_release` (which the remaining keyword arguments also
+    configure), refused for a mechanism without a unit proof with the registry's reason.
+
     ``constant``, ``lower``/``upper`` (public column ranges) and ``label_bound`` bound the rows
     as :meth:`dpcov.GramAccumulator.bounded` does: the library maps each partition's raw rows
     there, and their bounded accumulators' saved states merge as above (exact for the exact
@@ -155,6 +159,13 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     """
     if numerics not in ("exact", "idealized"):
         raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
+    if {"privacy_unit", "max_rows_per_unit"} & set(params):
+        from .dask_units import check_unit_options, dask_unit_release  # builds on this module
+        units, k = params.pop("privacy_unit", None), params.pop("max_rows_per_unit", None)
+        check_unit_options(units, k)
+        return dask_unit_release(x, units, bound, k, epsilon, delta, rng, mechanism,
+                                 split_every=split_every, policy=policy, numerics=numerics,
+                                 columns=columns, **params)
     x = dask_frame.as_rows(x, columns)
     bounding = {key: params.pop(key) for key in BOUNDING_FORMS if key in params}
     if bounding or (numerics == "exact" and mechanism in EXACT_MECHANISMS):
@@ -199,9 +210,15 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
     :func:`dpcov.coinpress_release`) with the same generator: the same receipt, the matrix up to
     the rounding of the compensated sums. ``params`` are those of the single-process function
     (``rho``, ``radius``, ``beta``, ``delta``; ``k_bound``, ``steps`` for CoinPress); an active
-    :class:`dpcov.BudgetAccountant` is charged once, as there."""
+    :class:`dpcov.BudgetAccountant` is charged once, as there. ``privacy_unit`` is refused
+    before anything runs: the passes have no unit path on Dask."""
     if mechanism not in ZCDP_MECHANISMS:
         raise ValueError(f"mechanism must be one of {sorted(ZCDP_MECHANISMS)}, got {mechanism!r}")
+    if {"privacy_unit", "max_rows_per_unit"} & set(params):
+        raise ValueError(f"{mechanism} takes privacy units in one process only "
+                         "(dpcov.zcdp_unit_release keeps exactly k rows of each unit in memory "
+                         "before the passes); on Dask the passes read the rows where they lie, "
+                         "with no unit's rows gathered, so privacy_unit= is not available here")
     rows = dask_frame.as_rows(x, columns)
     parts = row_partitions(rows)
     n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else int(x.shape[0])

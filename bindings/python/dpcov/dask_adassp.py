@@ -116,10 +116,8 @@ def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsi
     unit column's name) and ``max_rows_per_unit`` k, the fit is at the level of units through
     the unit groupby (:func:`dask_adassp_units`, which ``options`` also configure) and returns
     a :class:`dpcov.adassp_units.AdasspUnitsFit`."""
-    if privacy_unit is not None or max_rows_per_unit is not None:
-        if privacy_unit is None or max_rows_per_unit is None:
-            raise ValueError("a fit of privacy units needs both privacy_unit (one id per row) "
-                             "and max_rows_per_unit (k, the rows kept per unit)")
+    dask_units.check_unit_options(privacy_unit, max_rows_per_unit)
+    if privacy_unit is not None:
         return dask_adassp_units(x, y, privacy_unit, max_rows_per_unit, bound, label_bound,
                                  epsilon, delta, rng, fit_intercept, policy, neighbour,
                                  columns=columns, split_every=split_every, **options)

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
+from .dask_units import check_unit_proof
 from .learn import AUTO_BOUND_SHARE
 
 
@@ -45,11 +46,15 @@ def public_rows(x: da.Array) -> int:
 
 def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
                        lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
-                       rule: str = "scan", split_every: int = 2, columns=None) -> float:
+                       rule: str = "scan", split_every: int = 2, columns=None,
+                       privacy_unit=None, max_rows_per_unit=None) -> float:
     """B for the rows of the Dask array ``x`` (or of the ``columns`` of a DataFrame), eps-DP, as
     :func:`dpcov.private_bound.choose_bound` chooses it (the same arguments, the same B with the
     same generator) from the histogram of :func:`norm_histogram`. An active
-    :class:`dpcov.BudgetAccountant` is charged the pure epsilon."""
+    :class:`dpcov.BudgetAccountant` is charged the pure epsilon. ``privacy_unit`` and
+    ``max_rows_per_unit`` are refused with the registry's reason (no unit-level calibration)."""
+    if privacy_unit is not None or max_rows_per_unit is not None:
+        check_unit_proof("private_bound")
     rows = dask_frame.as_rows(x, columns)
     if clipped is not None:
         n = 0
@@ -70,7 +75,11 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     ``clipped``, at that public number of rows above B (either relation); the release spends the
     rest, rounded down so that the two never exceed ``epsilon``. The rows are read twice (the
     histogram, then the Gram states), and the generator is used in the same order as the
-    single-process :func:`dpcov.private_bound.choose_bound` then :func:`dpcov.release_rows`."""
+    single-process :func:`dpcov.private_bound.choose_bound` then :func:`dpcov.release_rows`.
+    Privacy units are refused with the private bound's reason from the registry: give a public
+    bound to :func:`dpcov.dask.dask_release` with ``privacy_unit=``."""
+    if {"privacy_unit", "max_rows_per_unit"} & set(params):
+        check_unit_proof("private_bound")
     if clipped is None and str(params.get("neighbour", "replace_one")).replace("-", "_") \
             != "replace_one":
         raise ValueError("a quantile target uses the number of rows, which add_remove keeps "

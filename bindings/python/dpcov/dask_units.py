@@ -45,6 +45,7 @@ import dpcov
 from . import dask_frame
 from .dask import SavedState, merge_exact_states
 from .dask_spill import check_space, read_group, spill_directory, write_block
+from .types import mechanism_id
 
 SAMPLER_STREAMS = 1 << 61
 """Group g's sampling key is the release generator's substream SAMPLER_STREAMS + g: apart from
@@ -200,6 +201,21 @@ def tree_merge(states: list, split_every: int = 2):
     return states[0]
 
 
+def check_unit_proof(mechanism) -> None:
+    """Refuses ``mechanism`` with privacy units, before any task runs, unless its registry entry
+    names a unit proof, with the registry's reason (``unit_refusal``)."""
+    info = dpcov.mechanism_info(mechanism_id(mechanism))
+    if not info.unit_proof:
+        raise ValueError(f"{info.name} is refused with privacy units: {info.unit_refusal}")
+
+
+def check_unit_options(privacy_unit, max_rows_per_unit) -> None:
+    """Refuses one of ``privacy_unit`` and ``max_rows_per_unit`` without the other."""
+    if (privacy_unit is None) != (max_rows_per_unit is None):
+        raise ValueError("privacy units need both privacy_unit (one id per row) and "
+                         "max_rows_per_unit (k, the rows kept per unit)")
+
+
 def unit_state(x, units, spec: dict, rng, groups=None, shuffle: bool = True,
                split_every: int = 2, spill_dir=None, memory_budget: int = MEMORY_BUDGET,
                columns=None) -> bytes:
@@ -225,8 +241,9 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
                       groups=None, shuffle: bool = True, split_every: int = 2,
                       policy: str = "clip", numerics: str = "exact", spill_dir=None,
                       memory_budget: int = MEMORY_BUDGET, columns=None, **params):
-    """A release of ``mechanism`` (Analyze Gauss or symmetric Laplace, the mechanisms with a
-    unit-level proof) with privacy units: ``units`` (a Dask array of whole numbers, one per row
+    """A release of ``mechanism`` (one whose registry entry names a unit proof: exact for
+    Analyze Gauss and symmetric Laplace; the others, refused before anything runs with the
+    registry's ``unit_refusal``) with privacy units: ``units`` (a Dask array of whole numbers, one per row
     of ``x``) names each row's unit, at most ``max_rows_per_unit`` rows of each are kept, and the
     guarantee is on units (docs/privacy-units.md). The rows are grouped by unit through spill
     files in a private directory under ``spill_dir`` (default: the system's temporary
@@ -237,6 +254,7 @@ def dask_unit_release(x: da.Array, units: da.Array, bound: float, max_rows_per_u
     :class:`dpcov.Release` whose receipt's n is the number of units. From a DataFrame ``x``,
     ``units`` names its unit column (whole numbers or strings) and ``columns`` the rows'
     (:func:`dpcov.dask_frame.unit_arrays`)."""
+    check_unit_proof(mechanism)
     spec = unit_spec(bound, max_rows_per_unit, mechanism, epsilon, delta, policy, numerics,
                      **params)
     state = unit_state(x, units, spec, rng, groups, shuffle, split_every, spill_dir,

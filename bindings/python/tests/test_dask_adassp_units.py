@@ -141,8 +141,8 @@ def test_a_unit_split_between_blocks_is_refused_without_a_shuffle(client, xy):
     (np.arange(ROWS) // 2, -3, "max_rows_per_unit must be >= 1"),
     (np.arange(ROWS - 1) // 2, 2, f"units has {ROWS - 1} ids for {ROWS} rows"),
     (np.where(np.arange(ROWS) == 17, np.nan, np.arange(ROWS) // 2), 2, "whole numbers"),
-    (None, 2, "needs both privacy_unit"),
-    (np.arange(ROWS) // 2, None, "needs both privacy_unit"),
+    (None, 2, "need both privacy_unit"),
+    (np.arange(ROWS) // 2, None, "need both privacy_unit"),
 ])
 def test_bad_units_are_refused_before_anything_is_drawn(client, xy, units, k, match):
     x, y = xy

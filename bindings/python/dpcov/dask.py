@@ -16,7 +16,8 @@ Dong-Liang-Yi and CoinPress, which look at the rows more than once, run as passe
 the driver draws the pass's noise and decides the next.
 
 The private bound (:mod:`dpcov.dask_bound`), AdaSSP (:mod:`dpcov.dask_adassp`) and privacy
-units through a groupby (:mod:`dpcov.dask_units`) build on the same states; docs/distributed.md
+units through a groupby (:mod:`dpcov.dask_units`; for the passes :mod:`dpcov.dask_zcdp_units`)
+build on the same states; docs/distributed.md
 states what each costs and what the driver and the workers see.
 
 Every entry point also takes a ``dask.dataframe.DataFrame`` with its columns named
@@ -210,18 +211,24 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
     :func:`dpcov.coinpress_release`) with the same generator: the same receipt, the matrix up to
     the rounding of the compensated sums. ``params`` are those of the single-process function
     (``rho``, ``radius``, ``beta``, ``delta``; ``k_bound``, ``steps`` for CoinPress); an active
-    :class:`dpcov.BudgetAccountant` is charged once, as there. ``privacy_unit`` is refused
-    before anything runs: the passes have no unit path on Dask."""
+    :class:`dpcov.BudgetAccountant` is charged once, as there. ``privacy_unit`` (whole-number
+    ids, a Dask array) with ``max_rows_per_unit`` k, ``rho`` and ``delta``: the units' kept rows
+    through the unit groupby (:mod:`dpcov.dask_zcdp_units`), as :func:`dpcov.zcdp_unit_release`."""
     if mechanism not in ZCDP_MECHANISMS:
         raise ValueError(f"mechanism must be one of {sorted(ZCDP_MECHANISMS)}, got {mechanism!r}")
     if {"privacy_unit", "max_rows_per_unit"} & set(params):
-        raise ValueError(f"{mechanism} takes privacy units in one process only "
-                         "(dpcov.zcdp_unit_release keeps exactly k rows of each unit in memory "
-                         "before the passes); on Dask the passes read the rows where they lie, "
-                         "with no unit's rows gathered, so privacy_unit= is not available here")
+        from .dask_units import check_unit_options  # these modules build on this one
+        from .dask_zcdp_units import dask_zcdp_unit_release
+        units, k = params.pop("privacy_unit", None), params.pop("max_rows_per_unit", None)
+        check_unit_options(units, k)
+        if params.get("rho") is None or params.get("delta") is None:
+            raise ValueError("privacy units need rho and delta: the unit-level budget")
+        return dask_zcdp_unit_release(x, units, k, rng, mechanism, split_every=split_every,
+                                      **params)
     rows = dask_frame.as_rows(x, columns)
     parts = row_partitions(rows)
-    n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else int(x.shape[0])
+    # A frame's, or a block array's of unknown lengths, n is counted: only the total is seen.
+    n = int(rows.shape[0]) if np.isfinite(rows.shape[0]) else dask_frame.row_count(rows)
     d = int(rows.shape[1])
     if mechanism == "coinpress":
         session = dpcov.RowSession.coinpress(n, d, rng, **params)

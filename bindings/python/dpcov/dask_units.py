@@ -36,6 +36,7 @@ whose id ranges interleave, are refused by the merge (``DPCOV_E_INCOMPATIBLE``) 
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import dask
 import dask.array as da
@@ -169,9 +170,11 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
 
 
 def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
-                 directory=None, memory_budget: int = MEMORY_BUDGET) -> list:
+                 directory=None, memory_budget: int = MEMORY_BUDGET, group_task=None) -> list:
     """The delayed saved states of the groups of units (module description): through spill
-    files in ``directory``, or, when it is None, one group per row block (``shuffle=False``)."""
+    files in ``directory``, or, when it is None, one group per row block (``shuffle=False``).
+    ``group_task(paths, g, sampler=...)``, when given, makes group g's result from the spill
+    files instead of its saved state."""
     blocks = unit_rows(x, units).to_delayed().ravel().tolist()
     if directory is None:
         samplers = sampler_states(rng, len(blocks))
@@ -190,7 +193,8 @@ def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
     # graph has blocks + groups edges, and nothing but paths is held between the phases.
     paths = dask.delayed(list)([dask.delayed(write_block)(b, groups, directory, i, split_block)
                                 for i, b in enumerate(blocks)])
-    return [dask.delayed(spilled_group_state)(paths, g, spec, samplers[g]) for g in range(groups)]
+    task = group_task or functools.partial(spilled_group_state, spec=spec)
+    return [dask.delayed(task)(paths, g, sampler=samplers[g]) for g in range(groups)]
 
 
 def tree_merge(states: list, split_every: int = 2):

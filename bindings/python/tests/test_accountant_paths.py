@@ -22,9 +22,10 @@ import pytest
 import dpcov
 import dpcov.dask
 import dpcov.dask_adassp
+import dpcov.dask_zcdp_units
 import dpcov.private_bound
 
-MODULES = (dpcov, dpcov.dask, dpcov.dask_adassp, dpcov.private_bound)
+MODULES = (dpcov, dpcov.dask, dpcov.dask_adassp, dpcov.dask_zcdp_units, dpcov.private_bound)
 
 
 def _rows():
@@ -61,6 +62,14 @@ def _dask_adassp(rng, units):
     lazy = (lambda a: da.from_array(a, chunks=(100,) + a.shape[1:]))
     by_unit = {"privacy_unit": lazy(np.arange(400) // 3), "max_rows_per_unit": 2} if units else {}
     return dpcov.dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng, **by_unit)
+
+
+def _dask_zcdp_units(rng):
+    # A substream, as for _dask_zcdp: the session closes the generator it takes.
+    import dask.array as da
+    return dpcov.dask_zcdp_units.dask_zcdp_unit_release(
+        da.from_array(_rows(), chunks=(100, 3)), da.from_array(np.arange(400) // 3, chunks=100),
+        2, rng.substream(0), "dly_adaptive", 0.5, 1e-6)
 
 
 def _planned(rng):
@@ -137,6 +146,7 @@ RELEASES = {
     "dask_zcdp_release": (_dask_zcdp, True),
     "dask_adassp": (lambda rng: _dask_adassp(rng, units=False), True),
     "dask_adassp_units": (lambda rng: _dask_adassp(rng, units=True), True),
+    "dask_zcdp_unit_release": (_dask_zcdp_units, True),
     "Sketch.release": (_sketch, False),
     "ols_analyze_gauss": (_ols(dpcov.ols_analyze_gauss, 4.0), False),
     "ols_jl": (_ols(dpcov.ols_jl, 1.0, projection_rows=40), False),
@@ -192,6 +202,11 @@ NOT_RELEASES = {
                                      "unit-level release that follows",
     "PrivateLinearRegression.noise_aware_intervals": "post-processing of the kept release",
     "charged_if_drawn": "the accountant's own charge rule: it reads the generator's state",
+    "keep_unit_rows": "chooses which rows of a unit to keep, covered by the unit-level release "
+                      "that follows",
+    "group_states": "groups the rows by unit and derives each group's one-way sampling key, "
+                    "covered by the unit-level release that follows",
+    "kept_rows": "the units' kept rows, covered by the unit-level release that follows",
 }
 
 

@@ -1,6 +1,6 @@
 """Every Dask entry point against the mechanism registry's privacy-unit column: each mechanism on
 Dask either releases with ``privacy_unit=`` as its single-process unit release does, or refuses
-it before any task runs, with the registry's own reason (``unit_refusal``) where it has one."""
+it before any task runs with the registry's own reason (``unit_refusal``)."""
 
 import dask.array as da
 import numpy as np
@@ -9,6 +9,8 @@ import pytest
 import dpcov
 import dpcov.dask as dask_release
 import dpcov.dask_bound as dask_bound
+import dpcov.dask_units as dask_units
+from dpcov.unit_rows import keep_unit_rows
 from dask_fixtures import client  # noqa: F401 (fixture)
 
 ROWS = 800
@@ -62,15 +64,97 @@ def test_a_gram_mechanism_with_units_is_its_single_process_release_or_the_regist
     assert released.tobytes() == expected.tobytes()
 
 
-@pytest.mark.parametrize("mechanism", ["dly_adaptive", "coinpress"])
-def test_the_zcdp_passes_refuse_units_before_anything_runs(client, data, mechanism):
+ZCDP = {"dly_adaptive": (dpcov.dly_release, {"radius": 4.0}),
+        "coinpress": (dpcov.coinpress_release, {"k_bound": 10.0})}
+
+
+@pytest.mark.parametrize("mechanism", sorted(ZCDP))
+def test_the_zcdp_passes_with_units_equal_the_single_process_unit_release(client, data,
+                                                                          mechanism):
+    # Units of at most k rows: each keeps all of its rows and zero rows up to k, nothing drawn
+    # in the groups; the passes' compensated sums add the kept rows in another order.
     rows, units = data
+    release, settings = ZCDP[mechanism]
     with dpcov.Rng(93) as rng:
+        released, receipt = dask_release.dask_zcdp_release(
+            lazy(rows), rng, mechanism, privacy_unit=lazy(units), max_rows_per_unit=3, rho=1.0,
+            delta=1e-6, groups=3, **settings)
+    with dpcov.Rng(93) as rng:
+        expected, expected_receipt = release(rows, rng=rng, privacy_unit=units,
+                                             max_rows_per_unit=3, rho=1.0, delta=1e-6,
+                                             **settings)
+    assert receipt == expected_receipt and receipt["privacy_unit"]["max_rows_per_unit"] == 3
+    np.testing.assert_allclose(released, expected, rtol=0, atol=1e-12)
+
+
+def kept_rows_serial(rows, units, k, rng, groups, block_rows):
+    """The rows the cluster's groups keep, group by group, in this process: the same blocks,
+    groups and sampling keys (dpcov.dask_units.unit_state_serial's, for kept rows)."""
+    blocks = np.column_stack([units.astype(float), rows])
+    split = [dask_units.split_block(blocks[i:i + block_rows], groups)
+             for i in range(0, len(rows), block_rows)]
+    kept = []
+    for g, sampler in enumerate(dask_units.sampler_states(rng, groups)):
+        x, ids = dask_units.sorted_units(np.concatenate([s[g] for s in split]), 0)
+        with dpcov.Rng.from_state(sampler) as group_rng:
+            kept.append(keep_unit_rows(x, ids, k, group_rng)[0])
+    return np.concatenate(kept)
+
+
+def test_truncated_units_of_the_zcdp_passes_equal_the_same_groups_in_one_process(client, data):
+    # Units of 3 rows, k = 2: each group draws which 2 to keep with its own key.
+    rows, units = data
+    with dpcov.Rng(96) as rng:
+        released, receipt = dask_release.dask_zcdp_release(
+            lazy(rows), rng, "dly_adaptive", privacy_unit=lazy(units), max_rows_per_unit=2,
+            rho=1.0, delta=1e-6, groups=3, radius=4.0)
+    with dpcov.Rng(96) as rng:
+        kept = kept_rows_serial(rows, units, 2, rng, 3, 200)
+        expected, expected_receipt = dpcov.dly_release(kept, rng=rng, rho=1.0 / 4, delta=1e-6,
+                                                       radius=4.0)
+    assert receipt["n"] == expected_receipt["n"] == 2 * len(np.unique(units))
+    assert receipt["privacy_unit"]["row_rho"] == expected_receipt["rho"]
+    np.testing.assert_allclose(released, expected, rtol=0, atol=1e-12)
+
+
+def test_a_group_the_hash_leaves_empty_keeps_no_row(client, data):
+    rows, units = data[0][:12], np.arange(12) // 3
+    with dpcov.Rng(98) as rng:
+        released, receipt = dask_release.dask_zcdp_release(
+            da.from_array(rows, chunks=(4, 3)), rng, "dly_adaptive",
+            privacy_unit=da.from_array(units, chunks=4), max_rows_per_unit=3, rho=1.0,
+            delta=1e-6, groups=16, radius=4.0)
+    with dpcov.Rng(98) as rng:
+        expected, expected_receipt = dpcov.dly_release(rows, rng=rng, privacy_unit=units,
+                                                       max_rows_per_unit=3, rho=1.0, delta=1e-6,
+                                                       radius=4.0)
+    assert receipt == expected_receipt and receipt["n"] == 12
+    np.testing.assert_allclose(released, expected, rtol=0, atol=1e-12)
+
+
+def test_the_zcdp_passes_refuse_units_without_the_groupby(client, data):
+    rows, units = data
+    with dpcov.Rng(99) as rng:
         before = rng.save_state()
-        with pytest.raises(ValueError, match="privacy units in one process only"):
-            dask_release.dask_zcdp_release(lazy(rows), rng, mechanism, privacy_unit=lazy(units),
-                                           max_rows_per_unit=2, rho=1.0)
+        with pytest.raises(ValueError, match="no shuffle=False"):
+            dask_release.dask_zcdp_release(lazy(rows), rng, "dly_adaptive",
+                                           privacy_unit=lazy(units), max_rows_per_unit=2,
+                                           rho=1.0, delta=1e-6, shuffle=False)
         assert rng.save_state() == before
+
+
+def test_the_zcdp_passes_refuse_an_unaffordable_unit_release_before_the_groupby(
+        client, data, tmp_path):
+    rows, units = data
+    with dpcov.BudgetAccountant(1e-9, 1e-12, accounting="zcdp") as budget, \
+            dpcov.Rng(97) as rng:
+        before = rng.save_state()
+        with pytest.raises(dpcov.PreconditionError, match="cap would be exceeded"):
+            dask_release.dask_zcdp_release(lazy(rows), rng, "dly_adaptive",
+                                           privacy_unit=lazy(units), max_rows_per_unit=2,
+                                           rho=1.0, delta=1e-6, spill_dir=tmp_path)
+        assert rng.save_state() == before and budget.spent.charges == 0
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("entry", ["dask_private_bound", "dask_release_auto"])

@@ -43,52 +43,26 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
   return k;
 }
 
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
-                                    const Matrix &sampling_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng) {
-  return bootstrap_worlds(
-      g, coefficients, [&](random::Rng &) { return sampling_factor; }, noise, level, bootstrap,
-      rng);
+WorldsStart start_worlds(const Matrix &g, const std::vector<double> &coefficients, double level,
+                         int64_t bootstrap) {
+  const int64_t p = g.rows();
+  bootstrap_order(level, bootstrap);  // before any draw
+  WorldsStart start;
+  start.out.coefficients = coefficients;
+  start.g_beta.assign(at(p), 0.0);
+  for (int64_t i = 0; i < p; ++i)
+    for (int64_t j = 0; j < p; ++j) start.g_beta[at(i)] += g(i, j) * coefficients[at(j)];
+  start.draws.resize(at(p));
+  for (std::vector<double> &v : start.draws) v.reserve(at(bootstrap));
+  start.norms.reserve(at(bootstrap));
+  return start;
 }
 
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
-                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng) {
+void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
+                      std::vector<double> &norms, double level, int64_t bootstrap,
+                      BootstrapIntervals &out) {
   const int64_t p = g.rows();
   const int64_t k = bootstrap_order(level, bootstrap);
-  BootstrapIntervals out;
-  out.coefficients = coefficients;
-  // g beta~, the mean of X'y in every bootstrap world.
-  std::vector<double> g_beta(at(p), 0.0);
-  for (int64_t i = 0; i < p; ++i)
-    for (int64_t j = 0; j < p; ++j) g_beta[at(i)] += g(i, j) * out.coefficients[at(j)];
-  std::vector<std::vector<double>> draws(at(p));
-  std::vector<double> norms, z(at(p)), xy(at(p)), beta(at(p));
-  norms.reserve(at(bootstrap));
-  for (std::vector<double> &v : draws) v.reserve(at(bootstrap));
-  for (int64_t b = 0; b < bootstrap; ++b) {
-    const Matrix sampling_factor = draw_factor(rng);
-    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
-    const Matrix e = centred_noise(noise, p + 1, rng);
-    Matrix xx = g;
-    Matrix e_xx(p, p);
-    for (int64_t i = 0; i < p; ++i) {
-      double fz = 0.0;  // (F z)_i, so that Z = F z ~ N(0, F F')
-      for (int64_t j = 0; j < p; ++j) fz += sampling_factor(i, j) * z[at(j)];
-      xy[at(i)] = g_beta[at(i)] + fz + e(i, p);
-      for (int64_t j = 0; j < p; ++j) {
-        xx(i, j) += e(i, j);
-        e_xx(i, j) = e(i, j);
-      }
-    }
-    const std::vector<double> eig = linalg::eigvalsh(e_xx);
-    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    if (!spd_solve(xx, xy, beta)) {
-      ++out.failed_draws;
-      continue;
-    }
-    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
-  }
   const int64_t f = out.failed_draws;
   if (f >= k)
     fail(Status::Precondition, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
@@ -116,7 +90,51 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
     const double tail = static_cast<double>(std::min(below, above) + 1);
     out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
   }
-  return out;
+}
+
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const Matrix &sampling_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng) {
+  return bootstrap_worlds(
+      g, coefficients, [&](random::Rng &) { return sampling_factor; }, noise, level, bootstrap,
+      rng);
+}
+
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
+                                    double level, int64_t bootstrap, random::Rng &rng) {
+  const int64_t p = g.rows();
+  WorldsStart start = start_worlds(g, coefficients, level, bootstrap);
+  BootstrapIntervals &out = start.out;
+  const std::vector<double> &g_beta = start.g_beta;
+  std::vector<std::vector<double>> &draws = start.draws;
+  std::vector<double> &norms = start.norms;
+  std::vector<double> z(at(p)), xy(at(p)), beta(at(p));
+  for (int64_t b = 0; b < bootstrap; ++b) {
+    const Matrix sampling_factor = draw_factor(rng);
+    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
+    const Matrix e = centred_noise(noise, p + 1, rng);
+    Matrix xx = g;
+    Matrix e_xx(p, p);
+    for (int64_t i = 0; i < p; ++i) {
+      double fz = 0.0;  // (F z)_i, so that Z = F z ~ N(0, F F')
+      for (int64_t j = 0; j < p; ++j) fz += sampling_factor(i, j) * z[at(j)];
+      xy[at(i)] = g_beta[at(i)] + fz + e(i, p);
+      for (int64_t j = 0; j < p; ++j) {
+        xx(i, j) += e(i, j);
+        e_xx(i, j) = e(i, j);
+      }
+    }
+    const std::vector<double> eig = linalg::eigvalsh(e_xx);
+    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    if (!spd_solve(xx, xy, beta)) {
+      ++out.failed_draws;
+      continue;
+    }
+    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
+  }
+  summarise_worlds(g, draws, norms, level, bootstrap, out);
+  return std::move(out);
 }
 
 ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,

@@ -66,6 +66,27 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     const FactorDraw &draw_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng);
 
+// The start of every set of worlds: `level` and `bootstrap` checked (before any draw), the
+// coefficients kept in `out`, g beta~ (the mean of X'y in every world) and room for each
+// coefficient's refits and each world's noise norm.
+struct WorldsStart {
+  BootstrapIntervals out;
+  std::vector<double> g_beta;
+  std::vector<std::vector<double>> draws;
+  std::vector<double> norms;
+};
+WorldsStart start_worlds(const Matrix &g, const std::vector<double> &coefficients, double level,
+                         int64_t bootstrap);
+
+// The end of every set of worlds: from each coefficient's refits `draws` (sorted here) and the
+// worlds' noise norms `norms` (sorted here), with out.failed_draws already counted, fills `out`'s
+// percentile intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's
+// smallest eigenvalue). Throws Status::Precondition when so many worlds failed that an end would
+// be infinite.
+void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
+                      std::vector<double> &norms, double level, int64_t bootstrap,
+                      BootstrapIntervals &out);
+
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
 // first), g^_Xy, g^_yy, beta~ = G^_XX^{-1} g^_Xy and the Cholesky factor of G^_XX. Validates
 // the release, `spec` (ridge 0), the law and `bootstrap` as ols_bootstrap_intervals does, and

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
+#include "../random/normal.hpp"
 
 namespace dpcov::estimators {
 
@@ -22,24 +24,14 @@ ReleaseNoise fit_noise(const mechanisms::AdasspReceipt &receipt) {
   return noise;
 }
 
-// F with F F' = M^, M^ the symmetric `meat` with its negative eigenvalues (noise) raised to 0.
-Matrix meat_factor(const Matrix &meat) {
-  const linalg::SymmetricEigen eig = linalg::eigh(meat);
-  Matrix f = eig.vectors;
-  for (int64_t j = 0; j < f.cols(); ++j) {
-    const double root = std::sqrt(std::max(eig.values[at(j)], 0.0));
-    for (int64_t i = 0; i < f.rows(); ++i) f(i, j) *= root;
-  }
-  return f;
-}
+// The meat of every world: M~ (fixed), or, given the meat's noise law, M~ minus the noise mean
+// plus a fresh centred draw of that law (the header's construction). Not raised to positive
+// semidefinite: sandwich_worlds reads only w' M w for one w at a time. The law is checked here,
+// before any draw.
+using MeatDraw = std::function<Matrix(random::Rng &)>;
 
-// The sampling factor of every world: F F' = M~ (fixed), or, given the meat's noise law, a fresh
-// F F' = M^ + E_w per world (the header's construction). The law is checked here, before any draw.
-FactorDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
-  if (meat_noise == nullptr) {
-    Matrix f = meat_factor(meat);
-    return [f](random::Rng &) { return f; };
-  }
+MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
+  if (meat_noise == nullptr) return [meat](random::Rng &) { return meat; };
   const int64_t p = meat.rows();
   validate(*meat_noise, p);
   Matrix centre = meat;
@@ -50,8 +42,47 @@ FactorDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
     Matrix world = centre;
     for (int64_t j = 0; j < p; ++j)
       for (int64_t i = 0; i < p; ++i) world(i, j) += e(i, j);
-    return meat_factor(world);
+    return world;
   };
+}
+
+// The bootstrap worlds of bootstrap_worlds with the sampling noise added to each coefficient after
+// the refit: beta*_j + sqrt(max(w_j' M_w w_j, 0)) z_j, w_j = (X'X~ + E*)^-1 e_j, which is the law
+// of ((X'X~ + E*)^-1 Z)_j for Z ~ N(0, M_w) whenever M_w is positive semidefinite. A coefficient's
+// interval reads only its own margin, and w_j' M w_j is linear in the meat, so the meat's noise
+// enters it unbiased; only that scalar is raised to 0, not the meat's eigenvalues, whose positive
+// part grows with the noise in every direction (proofs/sandwich.md, "One coefficient at a time").
+BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &coefficients,
+                                   const MeatDraw &draw_meat, const ReleaseNoise &noise,
+                                   double level, int64_t bootstrap, random::Rng &rng) {
+  WorldsStart start = start_worlds(g, coefficients, level, bootstrap);
+  const int64_t p = g.rows();
+  std::vector<double> xy(at(p)), beta(at(p)), z(at(p));
+  for (int64_t b = 0; b < bootstrap; ++b) {
+    const Matrix meat = draw_meat(rng);
+    for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
+    const Matrix e = centred_noise(noise, p + 1, rng);
+    Matrix xx = g, e_xx(p, p);
+    for (int64_t j = 0; j < p; ++j) {
+      xy[at(j)] = start.g_beta[at(j)] + e(j, p);
+      for (int64_t i = 0; i < p; ++i) xx(i, j) += e_xx(i, j) = e(i, j);
+    }
+    const std::vector<double> eig = linalg::eigvalsh(e_xx);
+    start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    if (!spd_solve(xx, xy, beta)) {
+      ++start.out.failed_draws;
+      continue;
+    }
+    const Matrix w = linalg::spd_inverse(xx);
+    for (int64_t j = 0; j < p; ++j) {
+      double v = 0.0;
+      for (int64_t a = 0; a < p; ++a)
+        for (int64_t c = 0; c < p; ++c) v += w(a, j) * meat(a, c) * w(c, j);
+      start.draws[at(j)].push_back(beta[at(j)] + std::sqrt(std::max(v, 0.0)) * z[at(j)]);
+    }
+  }
+  summarise_worlds(g, start.draws, start.norms, level, bootstrap, start.out);
+  return std::move(start.out);
 }
 
 }  // namespace
@@ -132,8 +163,8 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
     fail(Status::Precondition, "the released X'X is not positive definite (smallest eigenvalue ",
          linalg::eigvalsh(xtx_released).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
-  return bootstrap_worlds(xtx_released, beta, meat_sampling(meat_released, meat_noise), noise,
-                          level, bootstrap, rng);
+  return sandwich_worlds(xtx_released, beta, meat_sampling(meat_released, meat_noise), noise,
+                         level, bootstrap, rng);
 }
 
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
@@ -147,8 +178,8 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
   check::all_finite(meat_released.view(), "released meat");
   check::symmetric(meat_released.view(), "released meat");
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
-  return bootstrap_worlds(fit.g, fit.coefficients, meat_sampling(meat_released, meat_noise), noise,
-                          spec.level, bootstrap, rng);
+  return sandwich_worlds(fit.g, fit.coefficients, meat_sampling(meat_released, meat_noise), noise,
+                         spec.level, bootstrap, rng);
 }
 
 }  // namespace dpcov::estimators

@@ -6,10 +6,12 @@
 // Two passes over the rows: the first releases AdaSSP's statistics, the second the meat at a
 // first-stage estimate beta0 that is a function of the first release only (so the second release's
 // rows are fixed given the first output: adaptive composition applies). The intervals are a
-// parametric bootstrap as in ols_bootstrap.hpp whose sampling noise of X'y is drawn as N(0, M^),
-// M^ the released meat with its negative eigenvalues raised to 0, instead of N(0, s^2 X'X): the
-// law of sum_i x_i e_i for independent errors of any variance, and of the least-squares
-// projection's errors when the mean is not linear. They need no y'y.
+// parametric bootstrap as in ols_bootstrap.hpp whose sampling noise of X'y is N(0, M), M the
+// released meat, instead of N(0, s^2 X'X): the law of sum_i x_i e_i for independent errors of any
+// variance, and of the least-squares projection's errors when the mean is not linear. Each
+// coefficient's refit gets that noise's margin, N(0, w_j' M w_j) with w_j the world's
+// (X'X~ + E*)^-1 e_j, the scalar raised to 0 where the noisy meat makes it negative
+// (proofs/sandwich.md, "One coefficient at a time"). They need no y'y.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +44,8 @@ Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
 // of `receipt` (y'y not needed), and the released meat M~ (p x p, symmetric, finite). `level` in
 // (0, 1); `bootstrap` as for ols_bootstrap_intervals. With `meat_noise` (the law of the noise the
 // meat's release added), each world redraws it: its meat is M^ + E_w (M^ = M~ minus the noise
-// mean, E_w a fresh centred draw of that law), negative eigenvalues raised to 0, and its sampling
-// noise is N(0, that meat), so that the intervals carry the meat's own uncertainty; without it
+// mean, E_w a fresh centred draw of that law) and its sampling noise is N(0, that meat), taken
+// one coefficient at a time, so that the intervals carry the meat's own uncertainty; without it
 // (nullptr) every world reads M~. Throws Status::Precondition when X'X~ is not positive definite
 // or too many worlds are, and Status::InvalidArgument / Dimension otherwise.
 BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,

@@ -401,8 +401,9 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_rows(int32_t layout, int64_t rows, 
  * Noise-aware confidence intervals and p-values for the coefficients beta of y = X beta + e that
  * hold whatever the errors' variance (heteroscedastic errors) and, for the least-squares
  * projection, whether or not the mean is linear: a parametric bootstrap from AdaSSP's noise law
- * whose sampling noise of X'y is N(0, M^), M^ the released meat with its negative eigenvalues
- * raised to 0 (the sandwich variance (X'X)^-1 M (X'X)^-1). Post-processing of the fit and the
+ * whose sampling noise of X'y is N(0, M), M the released meat, given to each coefficient as its
+ * margin N(0, w_j' M w_j), w_j = (X'X~ + E*)^-1 e_j in each world, raised to 0 where negative (the
+ * sandwich variance (X'X)^-1 M (X'X)^-1). Post-processing of the fit and the
  * meat: no privacy cost, and no y'y or n needed. The noise of the meat is not redrawn:
  * dpcov_adassp_robust_intervals() redraws it and covers better. proofs/sandwich.md.
  *
@@ -443,8 +444,8 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_intervals(
 /**
  * The robust intervals of dpcov_adassp_sandwich_intervals() with the meat's own noise redrawn in
  * every bootstrap world (use this one): from the meat's receipt, each world takes M^ + E_w as its
- * meat (M^ = M~ minus the noise mean, E_w a fresh draw of the meat's noise law minus its mean),
- * raises its negative eigenvalues to 0, and draws its sampling noise of X'y from N(0, that meat),
+ * meat (M^ = M~ minus the noise mean, E_w a fresh draw of the meat's noise law minus its mean)
+ * and draws its sampling noise of X'y from N(0, that meat), one coefficient at a time as there,
  * so that the intervals carry the uncertainty of the meat's release. Post-processing of the fit
  * and the meat: no privacy cost, and no y'y or n needed. proofs/sandwich.md.
  *

@@ -232,8 +232,9 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
  * release that hold whatever the errors' variance (heteroscedastic errors) and, for the
  * least-squares projection, whether or not the mean is linear: the parametric bootstrap of
  * dpcov_ols_bootstrap_intervals() whose sampling noise of X'y is N(0, M^) instead of
- * N(0, s^2 X'X), M^ the released meat M~ = sum_i r_i^2 x_i x_i' + noise with its negative
- * eigenvalues raised to 0 (the sandwich variance). Post-processing of the two releases: no
+ * N(0, s^2 X'X), M^ the released meat M~ = sum_i r_i^2 x_i x_i' + noise, given to each
+ * coefficient as its margin and raised to 0 where negative (the sandwich variance;
+ * dpcov_adassp_sandwich_intervals()). Post-processing of the two releases: no
  * privacy cost, and no y'y needed. The meat is released by the caller: the budget split of
  * dpcov_adassp_sandwich_plan(), the fit's release at (fit_epsilon, fit_delta), the rows of
  * dpcov_adassp_sandwich_rows() at this function's @p coefficients (a function of the fit's release
@@ -280,8 +281,8 @@ DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
  * The robust intervals of dpcov_ols_sandwich_intervals() with the meat's own noise redrawn in
  * every bootstrap world (use this one): from the meat's receipt, each world takes
  * M^ + E_w as its meat (M^ = M~ minus the noise mean, E_w a fresh draw of the meat's noise law
- * minus its mean), raises its negative eigenvalues to 0, and draws its sampling noise of X'y from
- * N(0, that meat). The intervals then carry the uncertainty of the meat's release, whose noise is
+ * minus its mean) and draws its sampling noise of X'y from N(0, that meat), one coefficient at a
+ * time. The intervals then carry the uncertainty of the meat's release, whose noise is
  * large against the slopes' entries where n is small against the noise (measured,
  * docs/regression_intervals.md). Post-processing of the two releases: no privacy cost.
  *

@@ -74,12 +74,22 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &c
       continue;
     }
     const Matrix w = linalg::spd_inverse(xx);
+    std::vector<double> shift(at(p), 0.0);
+    bool usable = true;
     for (int64_t j = 0; j < p; ++j) {
       double v = 0.0;
       for (int64_t a = 0; a < p; ++a)
         for (int64_t c = 0; c < p; ++c) v += w(a, j) * meat(a, c) * w(c, j);
-      start.draws[at(j)].push_back(beta[at(j)] + std::sqrt(std::max(v, 0.0)) * z[at(j)]);
+      // A meat near the largest doubles can overflow w' M w to inf - inf: such a world is as
+      // unusable as one whose refit fails, and counts at both ends like it.
+      usable = usable && !std::isnan(v);
+      if (v > 0.0 && z[at(j)] != 0.0) shift[at(j)] = std::sqrt(v) * z[at(j)];
     }
+    if (!usable) {
+      ++start.out.failed_draws;
+      continue;
+    }
+    for (int64_t j = 0; j < p; ++j) start.draws[at(j)].push_back(beta[at(j)] + shift[at(j)]);
   }
   summarise_worlds(g, start.draws, start.norms, level, bootstrap, start.out);
   return std::move(start.out);

@@ -70,6 +70,28 @@ TEST(SandwichIntervals, AreFiniteWhenTheReleasedMeatIsIndefinite) {
   EXPECT_NEAR(ci.coefficients[0], 0.1, 1e-12);
 }
 
+// A meat near the largest doubles with a tiny X'X: w_j' M w_j overflows, to inf - inf = NaN in
+// about half the worlds. Those worlds count as failed (at both ends), so the intervals are never
+// NaN: here too many fail and the intervals refuse.
+TEST(SandwichIntervals, AMeatThatOverflowsGivesNoNaNInterval) {
+  Matrix xtx(2, 2), meat(2, 2);
+  xtx(0, 0) = xtx(1, 1) = 1e-3;
+  meat(0, 0) = meat(1, 1) = 1e308;
+  meat(0, 1) = meat(1, 0) = -1e308;
+  mechanisms::AdasspReceipt r = receipt_of(2);
+  r.sigma_gram = r.sigma_cross = 1e-6;
+  r.sigma_gram_off_diagonal = 1e-6 / std::sqrt(2.0);
+  random::Rng rng = random::Rng::from_seed(7);
+  try {
+    const BootstrapIntervals ci =
+        adassp_sandwich_intervals(xtx, {1e-3, 0.0}, r, meat, 0.95, 199, rng);
+    for (size_t j = 0; j < 2; ++j)
+      EXPECT_FALSE(std::isnan(ci.ci_lower[j]) || std::isnan(ci.ci_upper[j])) << j;
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), Status::Precondition);
+  }
+}
+
 TEST(SandwichIntervals, RefuseBadInputs) {
   Matrix xtx(2, 2), meat(2, 2), small(1, 1);
   xtx(0, 0) = xtx(1, 1) = 1000.0;

@@ -5,7 +5,8 @@
 // exact check of rows at the bound, which real rows mostly skip):
 //  - idealized: the floating-point Gram (dsyrk) then continuous noise (mechanisms::release);
 //    BM_IdealizedBounded bounds the rows first, as every release from rows does;
-//  - exact: rows rounded to the grid, the exact integer Gram (dsyrk on integer-valued doubles),
+//  - exact: rows rounded to the grid, the exact integer Gram (on integer-valued doubles: the panel
+//    kernel, with the rounding in its packed panels, above 16 columns on AVX-512F, else dsyrk),
 //    then discrete Gaussian / discrete Laplace noise (mechanisms::release_exact_additive).
 // Run: build/bench/bench_exact. The exact path is the CLI default only if it costs <= 3x the
 // idealized one at d = 1000 (proofs/exact_additive.md).

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../linalg/panel_gram.hpp"
 #include "row_bound.hpp"
 
 namespace dpcov::data {
@@ -25,6 +27,8 @@ constexpr double kTwo53 = 0x1.0p53;
 constexpr int64_t kBlockDoubles = int64_t{1} << 15;
 constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
+// Blocks for the panel kernel keep at least this many rows, as GramAccumulator's do.
+constexpr int64_t kPanelMinBlockRows = 128;
 
 // (y + 1.5 2^52) - 1.5 2^52 is y rounded to the nearest integer, ties to even, exactly as
 // std::nearbyint in the default rounding mode, for |y| < 2^51: two additions that vectorise on
@@ -33,7 +37,8 @@ constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
 constexpr double kRoundingShift = 0x1.8p52;
 inline double round_to_integer(double y) { return (y + kRoundingShift) - kRoundingShift; }
 
-int64_t block_rows_for(int64_t dim) {
+int64_t block_rows_for(int64_t dim, bool panels) {
+  if (panels) return std::min(kExactBlockRows, std::max(kPanelMinBlockRows, kBlockDoubles / dim));
   return std::min(kExactBlockRows, std::max({int64_t{1}, kBlockDoubles / dim,
                                              std::min(kMinBlockRows, kMaxBlockDoubles / dim)}));
 }
@@ -67,12 +72,13 @@ ConstMatrixView round_rows(ConstMatrixView a, const double *factors, double to_g
   return {z, a.rows, a.cols, a.rows, Layout::ColMajor};
 }
 
-// Row i of the rounded block `z` when its ||z||^2 exceeds r2: the row x halved (exactly) and
-// rounded again until it is within, so that the bound the sensitivity uses holds for every row
-// whatever the rounding did. Sums of squares of integers below 2^31 in magnitude, at most 46340
-// of them, are integers below 2^53: exact in double in any order.
+// Row i of the rounded block when its ||z||^2 exceeds r2: the row x halved (exactly) and rounded
+// again until it is within, into out[0..cols), so that the bound the sensitivity uses holds for
+// every row whatever the rounding did. While the exact sum of squares is at most r2 < 2^53 every
+// partial sum is an integer below 2^53, exact in double in any order; above, the rounded sum
+// cannot fall to r2 or below (rounding is monotone and r2 + 1 is a double).
 void halve_until_within(ConstMatrixView a, int64_t i, double factor, double to_grid, int64_t r2,
-                        MatrixView z) {
+                        double *out) {
   const double *r = a.row(i);
   const int64_t step = a.col_stride();
   double scale = 1.0;
@@ -81,11 +87,75 @@ void halve_until_within(ConstMatrixView a, int64_t i, double factor, double to_g
     double z2 = 0.0;
     for (int64_t j = 0; j < a.cols; ++j) {
       const double v = round_to_integer(r[j * step] * scale * factor * to_grid);
-      z(i, j) = v;
+      out[j] = v;
       z2 += v * v;
     }
     if (z2 <= static_cast<double>(r2)) return;
   }
+}
+
+// What every block of a chunk reuses: its rows' sums of squares and bounding factors, the rounded
+// rows (a copy in the caller's layout for dsyrk, or the panel kernel's packed panels), one row
+// halved, and the blocks' Gram in double, `rows_in_g` rows of it not yet in 128-bit integers.
+struct BlockWork {
+  BlockWork(int64_t block_rows, int64_t d, bool use_panels)
+      : sums(static_cast<size_t>(block_rows)), factors(static_cast<size_t>(block_rows)),
+        halved(static_cast<size_t>(d)), g(static_cast<size_t>(d * d), 0.0) {
+    if (use_panels) panels.emplace(block_rows, d);
+    else z.resize(static_cast<size_t>(block_rows * d));
+  }
+  std::vector<double> sums, factors, halved, z, g;
+  std::optional<linalg::Panels> panels;
+  int64_t rows_in_g = 0;
+};
+
+// The block `block` (rows first.. of `a`) bounded, rounded to a copy and its Gram added into
+// w.g by dsyrk: the rows' norms, their factors, the rounding, the rounded rows' ||z||^2.
+void add_block_by_syrk(ConstMatrixView a, int64_t first, const ExactGridSpec &grid,
+                       double to_grid, BoundPolicy policy, BlockWork &w, GramCounts &added) {
+  const int64_t count = std::min(a.rows - first, static_cast<int64_t>(w.sums.size()));
+  row_sums_of_squares(a, first, count, w.sums.data());
+  if (!row_factors(a, first, count, w.sums.data(), grid.bound, policy, w.factors.data(), added))
+    std::fill_n(w.factors.begin(), count, 1.0);
+  const ConstMatrixView block = a.row_block(first, count);
+  const ConstMatrixView zv = round_rows(block, w.factors.data(), to_grid, w.z.data());
+  row_sums_of_squares(zv, 0, count, w.sums.data());
+  const MatrixView z{w.z.data(), zv.rows, zv.cols, zv.ld, zv.layout};
+  for (int64_t i = 0; i < count; ++i)
+    if (w.sums[static_cast<size_t>(i)] > static_cast<double>(grid.norm2_bound)) {
+      halve_until_within(block, i, w.factors[static_cast<size_t>(i)], to_grid, grid.norm2_bound,
+                         w.halved.data());
+      for (int64_t j = 0; j < grid.dim; ++j) z(i, j) = w.halved[static_cast<size_t>(j)];
+    }
+  linalg::syrk_upper(zv, w.rows_in_g == 0 ? 0.0 : 1.0, w.g.data(), grid.dim);
+}
+
+// As add_block_by_syrk() through the panel kernel: row-major rows are packed as their norms are
+// taken (one read of the caller's rows), column-major ones packed bounded after the norm pass;
+// the rounding and the integer ||z||^2 are one pass over the panels in cache, and the kernel
+// reads them there. The integers are those of round_rows(), bit for bit.
+void add_block_by_panels(ConstMatrixView a, int64_t first, const ExactGridSpec &grid,
+                         double to_grid, BoundPolicy policy, BlockWork &w, GramCounts &added) {
+  const int64_t count = std::min(a.rows - first, static_cast<int64_t>(w.sums.size()));
+  const ConstMatrixView block = a.row_block(first, count);
+  const bool fused = a.layout == Layout::RowMajor;
+  if (fused) linalg::pack_rows_and_sums(block, *w.panels, w.sums.data());
+  else row_sums_of_squares(a, first, count, w.sums.data());
+  const bool all_within =
+      !row_factors(a, first, count, w.sums.data(), grid.bound, policy, w.factors.data(), added);
+  if (all_within) std::fill_n(w.factors.begin(), count, 1.0);
+  // Packed column-major rows already hold x f rounded once, the product round_rows() rounds.
+  if (!fused) linalg::pack_rows(block, all_within ? nullptr : w.factors.data(), *w.panels);
+  linalg::round_packed_rows(*w.panels, count, fused && !all_within ? w.factors.data() : nullptr,
+                            to_grid, w.sums.data());
+  for (int64_t i = 0; i < count; ++i)
+    if (w.sums[static_cast<size_t>(i)] > static_cast<double>(grid.norm2_bound)) {
+      halve_until_within(block, i, w.factors[static_cast<size_t>(i)], to_grid, grid.norm2_bound,
+                         w.halved.data());
+      linalg::set_packed_row(*w.panels, i, w.halved.data());
+    }
+  if (w.rows_in_g == 0) std::fill(w.g.begin(), w.g.end(), 0.0);
+  linalg::panel_gram_upper(*w.panels, count, grid.dim, w.g.data(), grid.dim);
 }
 
 void check_grid_bits(int bits) {
@@ -144,39 +214,27 @@ GramCounts ExactGramAccumulator::add_rows(ConstMatrixView a, const GramCounts &u
     return added;
   }
   // Each block: its rows' norms and bounding factors (the accumulators' own code), the rounded
-  // rows, their exact Gram by dsyrk added into `g` (every product and partial sum an integer of
-  // magnitude <= kExactBlockRows r2 < 2^53 while `g` holds at most kExactBlockRows rows, so every
-  // double operation is exact in any order; no fast matrix multiplication), which is summed in
-  // 128-bit integers into the chunk's own sum before it would hold more, and at the end. The
-  // chunk's sum joins the state only once the whole chunk has been processed.
-  const int64_t block_rows = std::min(block_rows_for(d), a.rows);
-  std::vector<double> sums(static_cast<size_t>(block_rows));
-  std::vector<double> factors(static_cast<size_t>(block_rows));
-  std::vector<double> z(static_cast<size_t>(block_rows * d));
-  std::vector<double> g(static_cast<size_t>(d * d));
+  // rows, their exact Gram (dsyrk, or the panel kernel on wide rows) added into `g` (every
+  // product and partial sum an integer of magnitude <= kExactBlockRows r2 < 2^53 while `g` holds
+  // at most kExactBlockRows rows, so every double operation is exact in any order; no fast
+  // matrix multiplication), which is summed in 128-bit integers into the chunk's own sum before
+  // it would hold more, and at the end. The chunk's sum joins the state only once the whole
+  // chunk has been processed.
+  const bool use_panels = linalg::panel_gram_applies(d);
+  const int64_t block_rows = std::min(block_rows_for(d, use_panels), a.rows);
+  BlockWork w(block_rows, d, use_panels);
   std::vector<ExactInt> chunk(upper_.size(), 0);
-  int64_t rows_in_g = 0;
   for (int64_t first = 0; first < a.rows; first += block_rows) {
     const int64_t count = std::min(block_rows, a.rows - first);
-    if (rows_in_g + count > kExactBlockRows) {
-      add_exact_upper(g, d, chunk);
-      rows_in_g = 0;
+    if (w.rows_in_g + count > kExactBlockRows) {
+      add_exact_upper(w.g, d, chunk);
+      w.rows_in_g = 0;
     }
-    row_sums_of_squares(a, first, count, sums.data());
-    if (!row_factors(a, first, count, sums.data(), grid_.bound, policy_, factors.data(), added))
-      std::fill_n(factors.begin(), count, 1.0);
-    const ConstMatrixView block = a.row_block(first, count);
-    const ConstMatrixView zv = round_rows(block, factors.data(), to_grid_, z.data());
-    // The integer ||z||^2 of each row, exact (halve_until_within()), into `sums`.
-    row_sums_of_squares(zv, 0, count, sums.data());
-    for (int64_t i = 0; i < count; ++i)
-      if (sums[static_cast<size_t>(i)] > static_cast<double>(grid_.norm2_bound))
-        halve_until_within(block, i, factors[static_cast<size_t>(i)], to_grid_, grid_.norm2_bound,
-                           MatrixView{z.data(), zv.rows, zv.cols, zv.ld, zv.layout});
-    linalg::syrk_upper(zv, rows_in_g == 0 ? 0.0 : 1.0, g.data(), d);
-    rows_in_g += count;
+    if (use_panels) add_block_by_panels(a, first, grid_, to_grid_, policy_, w, added);
+    else add_block_by_syrk(a, first, grid_, to_grid_, policy_, w, added);
+    w.rows_in_g += count;
   }
-  add_exact_upper(g, d, chunk);
+  add_exact_upper(w.g, d, chunk);
   added.rows = a.rows;
   for (size_t k = 0; k < upper_.size(); ++k) upper_[k] += chunk[k];
   commit(added);

@@ -35,6 +35,11 @@ Panels::Panels(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
   data_ = store_.data() + ((64 - address % 64) % 64) / sizeof(double);
 }
 
+void set_packed_row(Panels &panels, int64_t r, const double *values) {
+  for (int64_t j = 0; j < panels.cols(); ++j)
+    panels.data()[(j / 8) * panels.stride() + r * 8 + j % 8] = values[j];
+}
+
 #ifdef DPCOV_PANEL_GRAM_AVX512
 namespace {
 
@@ -182,6 +187,29 @@ __attribute__((target("avx512f"))) void scale_packed_rows(Panels &panels, int64_
   }
 }
 
+__attribute__((target("avx512f"))) void round_packed_rows(Panels &panels, int64_t rows,
+                                                           const double *factors, double to_grid,
+                                                           double *sums) {
+  const int64_t stride = panels.stride(), count = panel_count(panels.cols());
+  // (y + 1.5 2^52) - 1.5 2^52 rounds y to the nearest integer, ties to even, for |y| < 2^51, as
+  // data::ExactGramAccumulator rounds (this file does not contract the multiply into the add).
+  const __m512d shift = _mm512_set1_pd(0x1.8p52), t = _mm512_set1_pd(to_grid);
+  for (int64_t r = 0; r < rows; ++r) {
+    const __m512d f = _mm512_set1_pd(factors ? factors[r] : 1.0);
+    double *row = panels.data() + r * 8;
+    __m512d s = _mm512_setzero_pd();
+    for (int64_t p = 0; p < count; ++p) {
+      const __m512d y = _mm512_mul_pd(_mm512_mul_pd(_mm512_load_pd(row + p * stride), f), t);
+      const __m512d z = _mm512_sub_pd(_mm512_add_pd(y, shift), shift);
+      _mm512_store_pd(row + p * stride, z);
+      s = _mm512_add_pd(s, _mm512_mul_pd(z, z));
+    }
+    alignas(64) double lane[8];
+    _mm512_store_pd(lane, s);
+    sums[r] = ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+  }
+}
+
 void panel_gram_upper(const Panels &panels, int64_t rows, int64_t cols, double *c, int64_t ldc) {
   if (!kernel_takes(cols) || cols != panels.cols() || rows > panels.rows())
     fail(Status::Internal, "panel_gram_upper called on rows it does not take");
@@ -212,6 +240,10 @@ void pack_rows_and_sums(ConstMatrixView, Panels &, double *) {
 
 void scale_packed_rows(Panels &, int64_t, const double *) {
   fail(Status::Internal, "scale_packed_rows is not available on this CPU");
+}
+
+void round_packed_rows(Panels &, int64_t, const double *, double, double *) {
+  fail(Status::Internal, "round_packed_rows is not available on this CPU");
 }
 
 void panel_gram_upper(const Panels &, int64_t, int64_t, double *, int64_t) {

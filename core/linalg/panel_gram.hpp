@@ -53,6 +53,19 @@ void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums);
 // the panels then hold what pack_rows() with these factors writes.
 void scale_packed_rows(Panels &panels, int64_t rows, const double *factors);
 
+// Rounds each packed row r < rows to integers in place for the exact Gram (core/data/exact_gram.hpp):
+// entry v becomes round((v factors[r]) to_grid) to nearest, ties to even, each product rounded
+// once (v to_grid when factors is null), the value data::ExactGramAccumulator rounds the entry of
+// the caller's row to; and writes each row's sum of squares of those integers into sums[r] (exact
+// below 2^53, and above r2 < 2^53 whenever the exact sum is: the test of the grid's bound). Then
+// panel_gram_upper() forms their integer Gram exactly while its sums stay below 2^53. Requires
+// |v f to_grid| < 2^51.
+void round_packed_rows(Panels &panels, int64_t rows, const double *factors, double to_grid,
+                       double *sums);
+
+// Writes values[0..cols) as packed row r < panels.rows() (the row a rounding replaced).
+void set_packed_row(Panels &panels, int64_t r, const double *values);
+
 // C(i, j) += sum_r y(r, i) y(r, j) for i <= j < cols, on the upper triangle of the column-major C
 // (leading dimension ldc), y the `rows` rows packed by pack_rows(). The strictly lower triangle
 // of C is not written. Requires panel_gram_applies(cols).

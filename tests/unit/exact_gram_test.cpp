@@ -1,15 +1,18 @@
 // The exact integer Gram accumulator (core/data/exact_gram.hpp): against a naive integer
 // reference across several blocks, blocks summed in double over at most the exactness limit of
 // rows, a refused chunk leaves the state as it was (also when blocks of it were processed before
-// the refusal), a rounded row over the grid's bound is halved until within, bad grids and the
+// the refusal), a rounded row over the grid's bound is halved until within, wide rows (the panel
+// kernel's) have the naive integers in both layouts, bad grids and the
 // drop policy are refused, and a release from an accumulator fed in chunks is the release from
 // the same rows at once, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/data/exact_gram.hpp"
+#include "core/data/row_bound.hpp"
 #include "core/error.hpp"
 #include "core/mechanisms/exact_additive.hpp"
 #include "core/random/rng.hpp"
@@ -139,6 +142,82 @@ TEST(ExactGram, HalvesARoundedRowOverTheGridsBoundUntilWithin) {
     EXPECT_EQ(static_cast<int64_t>(acc.upper()[0]), 16);
     EXPECT_EQ(static_cast<int64_t>(acc.upper()[1]), 0);
     EXPECT_EQ(static_cast<int64_t>(acc.upper()[2]), 0);
+  }
+}
+
+// Rows of `d` uniform entries scaled to norms around 0.9 B, every seventh row tripled (clipped).
+Matrix wide_rows(int64_t n, int64_t d, uint64_t seed) {
+  Matrix rows = random_rows(n, d, seed);
+  const double scale = 0.9 / std::sqrt(static_cast<double>(d) / 12.0);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t j = 0; j < d; ++j) rows(r, j) *= r % 7 == 0 ? 3.0 * scale : scale;
+  return rows;
+}
+
+// The packed upper triangle of sum_r z_r z_r^T by the accumulator's rule, one row at a time: the
+// bounding factor f of data::row_factors(), z = round((x f) 2^bits / B) for B = 1, and x halved
+// while ||z||^2 > r2. Counts the halved rows into `halved`.
+std::vector<ExactInt> naive_rule_gram(const Matrix &rows, int bits, int64_t r2, int64_t &halved) {
+  const int64_t n = rows.rows(), d = rows.cols();
+  std::vector<double> sums(static_cast<size_t>(n)), factors(static_cast<size_t>(n), 1.0);
+  GramCounts counts;
+  row_sums_of_squares(rows.view(), 0, n, sums.data());
+  if (!row_factors(rows.view(), 0, n, sums.data(), 1.0, BoundPolicy::Clip, factors.data(), counts))
+    std::fill(factors.begin(), factors.end(), 1.0);
+  std::vector<ExactInt> g(static_cast<size_t>(d * (d + 1) / 2), 0);
+  std::vector<int64_t> z(static_cast<size_t>(d));
+  halved = 0;
+  for (int64_t r = 0; r < n; ++r) {
+    const double f = factors[static_cast<size_t>(r)];
+    for (double scale = 1.0;; scale *= 0.5) {
+      int64_t z2 = 0;
+      for (int64_t j = 0; j < d; ++j) {
+        const double x = scale == 1.0 ? rows(r, j) * f : rows(r, j) * scale * f;
+        z[static_cast<size_t>(j)] = static_cast<int64_t>(std::nearbyint(std::ldexp(x, bits)));
+        z2 += z[static_cast<size_t>(j)] * z[static_cast<size_t>(j)];
+      }
+      if (z2 <= r2) break;
+      if (scale == 1.0) ++halved;
+    }
+    size_t k = 0;
+    for (int64_t j = 0; j < d; ++j)
+      for (int64_t i = 0; i <= j; ++i)
+        g[k++] += static_cast<ExactInt>(z[static_cast<size_t>(i)] * z[static_cast<size_t>(j)]);
+  }
+  return g;
+}
+
+TEST(ExactGram, WideRowsHaveTheNaiveIntegersInBothLayouts) {
+  // Above 16 columns the rows go through the panel kernel where the CPU has AVX-512F: rows
+  // clipped, several blocks and more than kExactBlockRows rows, in both layouts, against the rule
+  // applied one row at a time; at an r2 above the plans' (no row halved) and at an r2 below what
+  // rows near B round to (rows halved).
+  const int bits = 12;
+  const int64_t n = kExactBlockRows + 500;
+  for (const int64_t d : {17, 40, 100}) {
+    const Matrix rows = wide_rows(n, d, 20 + static_cast<uint64_t>(d));
+    std::vector<double> row_major(static_cast<size_t>(n * d));
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t j = 0; j < d; ++j) row_major[static_cast<size_t>(r * d + j)] = rows(r, j);
+    const int64_t plan_r = (int64_t{1} << bits) + d;  // >= the plans' 2^bits + ceil(sqrt(d) / 2) + 1
+    for (const int64_t r2 : {plan_r * plan_r, int64_t{3600} * 3600}) {
+      int64_t halved = 0;
+      const std::vector<ExactInt> naive = naive_rule_gram(rows, bits, r2, halved);
+      EXPECT_EQ(halved > 0, r2 < plan_r * plan_r) << d;
+      for (const Layout layout : {Layout::ColMajor, Layout::RowMajor}) {
+        ExactGramAccumulator acc({d, 1.0, bits, r2}, BoundPolicy::Clip);
+        const GramCounts added =
+            acc.add_rows(layout == Layout::ColMajor
+                             ? rows.view()
+                             : ConstMatrixView{row_major.data(), n, d, d, Layout::RowMajor});
+        EXPECT_GE(added.clipped, (n + 6) / 7) << d;
+        ASSERT_EQ(acc.upper().size(), naive.size());
+        size_t wrong = 0;
+        for (size_t k = 0; k < naive.size(); ++k) wrong += acc.upper()[k] != naive[k] ? 1 : 0;
+        EXPECT_EQ(wrong, 0U) << "d = " << d << ", r2 = " << r2 << ", layout "
+                             << static_cast<int>(layout);
+      }
+    }
   }
 }
 

@@ -30,7 +30,7 @@ u128 div(u128 num, u128 den) {
 // the b-bit draw and V uniform on [0, 1) (the bits after it), so with g = num 2^b - w den,
 // U < p iff V den < g: false if g <= 0, true if g >= den, and otherwise (at most one w of the
 // 2^b) U < p iff V < g / den, the same question for the fraction g / den < 1. num < den < 2^64
-// and b <= 64 keep every product below 2^128; num < den < 2^32 and b = 32 keep them below 2^64,
+// and b <= 64 keep every product below 2^128; num < den <= 2^(64 - b) keeps them below 2^64,
 // where Word = uint64_t does the same arithmetic without 128-bit products (most comparisons of
 // a discrete Gaussian draw: the Laplace proposal's exp(-u / t) and its geometric part).
 template <class Word>
@@ -61,14 +61,15 @@ inline bool compare_digits(BitSource &bits, u128 num, u128 den) {
 
 // Bernoulli(num / den) for 0 <= num <= den, den >= 1 (bernoulli_rational() once its arguments
 // are checked; the samplers below call it directly, their arguments being in range by
-// construction): the certain cases without a draw; 32 bits at a time below 2^64, which decide
-// all but a 2^-32 share of the comparisons with one multiplication (in 64-bit arithmetic below
-// 2^32); one binary digit at a time above.
+// construction): the certain cases without a draw; kChunkBits bits at a time below 2^64, which
+// decide all but a 2^-kChunkBits share of the comparisons with one multiplication (in 64-bit
+// arithmetic while den 2^kChunkBits <= 2^64); one binary digit at a time above.
 inline bool bernoulli_within(BitSource &bits, u128 num, u128 den) {
   if (num == 0 || num == den) return num == den;
-  if (den <= 0xffffffffU)
-    return compare_chunked<uint64_t>(bits, static_cast<uint64_t>(num), static_cast<uint64_t>(den), 32);
-  if (den <= ~uint64_t{0}) return compare_chunked<u128>(bits, num, den, 32);
+  if (den <= (uint64_t{1} << (64 - kChunkBits)))
+    return compare_chunked<uint64_t>(bits, static_cast<uint64_t>(num), static_cast<uint64_t>(den),
+                                     kChunkBits);
+  if (den <= ~uint64_t{0}) return compare_chunked<u128>(bits, num, den, kChunkBits);
   return compare_digits(bits, num, den);
 }
 

@@ -28,9 +28,15 @@ __extension__ typedef unsigned __int128 u128;
 u128 uniform_below(Rng &rng, u128 bound);
 u128 uniform_below(BitSource &bits, u128 bound);
 
-// Bernoulli(num / den), exact, by lazy comparison of a uniform with num / den: 32 bits at a
-// time below 2^64 (bernoulli_rational_chunked), one binary digit at a time above (two digits on
-// average); 0 <= num <= den, den >= 1.
+// Bits per chunk of the lazy comparison below 2^64. A chunk decides all but one of its 2^b
+// values, so a comparison reads b (1 + 2^-b + ...) bits on average: 8 bits decide all but 1/256
+// of the comparisons, and read a quarter of what 32-bit chunks read from the generator (the
+// discrete Gaussian makes about 20 comparisons per draw).
+inline constexpr int kChunkBits = 8;
+
+// Bernoulli(num / den), exact, by lazy comparison of a uniform with num / den: kChunkBits bits at
+// a time below 2^64 (bernoulli_rational_chunked), one binary digit at a time above (two digits
+// on average); 0 <= num <= den, den >= 1.
 bool bernoulli_rational(Rng &rng, u128 num, u128 den);
 bool bernoulli_rational(BitSource &bits, u128 num, u128 den);
 

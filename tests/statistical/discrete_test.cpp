@@ -1,7 +1,7 @@
 // The exact discrete samplers (core/random/discrete.hpp) against their exact probability mass
 // functions: Pearson chi-square on bins with expected counts >= 1000 (stat_support.hpp) and
 // z-tests of Bernoulli frequencies, alpha = 1e-6 per assertion on a correct sampler. This file
-// makes 28 such assertions: family-wise false-failure rate <= 2.8e-5. Each check also runs on a
+// makes 29 such assertions: family-wise false-failure rate <= 2.9e-5. Each check also runs on a
 // mutant (a wrong parameter, the sign rule of Algorithm 2 without its rejection of -0, a uniform
 // reduced modulo its bound without rejection, a lazy comparison that stops early) and must fail
 // there.
@@ -87,8 +87,8 @@ Pmf discrete_gaussian_pmf(double sigma2) {
 }
 
 stat::Verdict bernoulli_frequency(const std::function<bool(Rng &)> &draw, double p,
-                                  uint64_t seed, const std::string &what) {
-  const int64_t n = stat::scaled(kDraws);
+                                  uint64_t seed, const std::string &what, int64_t draws = kDraws) {
+  const int64_t n = stat::scaled(draws);
   Rng rng = Rng::from_seed(seed, 22);
   int64_t hits = 0;
   for (int64_t i = 0; i < n; ++i) hits += draw(rng) ? 1 : 0;
@@ -236,15 +236,15 @@ TEST(DiscreteGaussian, LargeVarianceHasTheExactVarianceToTheTestsResolution) {
 
 TEST(BernoulliRational, LazyComparisonsHaveFrequencyNumOverDenOnEveryPath) {
   // The chunked comparison at b = 1 and 3 bits, where its remainder step runs on up to half of
-  // the chunks; the public function (32-bit chunks below 2^64, digits above) at a 41-bit, a
-  // 64-bit and a 101-bit denominator.
+  // the chunks; the public function (kChunkBits-bit chunks below 2^64, digits above) at an 18-bit,
+  // a 41-bit, a 64-bit and a 101-bit denominator.
   const u128 near64 = ~uint64_t{0}, above = (u128{1} << 100) + 7, two40 = (u128{1} << 40) + 1;
   struct Case {
     u128 num, den;
     int b;  // 0: bernoulli_rational itself
   };
-  const std::vector<Case> cases = {
-      {1, 3, 1}, {5, 7, 3}, {two40 / 3, two40, 0}, {near64 / 3, near64, 0}, {above / 3, above, 0}};
+  const std::vector<Case> cases = {{1, 3, 1},           {5, 7, 3},          {128001, 256000, 0},
+                                   {two40 / 3, two40, 0}, {near64 / 3, near64, 0}, {above / 3, above, 0}};
   uint64_t seed = 50;
   for (const Case &c : cases) {
     const double p = static_cast<double>(c.num) / static_cast<double>(c.den);
@@ -265,6 +265,16 @@ TEST(BernoulliRational, LazyComparisonsHaveFrequencyNumOverDenOnEveryPath) {
   };
   const stat::Verdict bad = bernoulli_frequency(early, 1.0 / 3.0, seed, "early mutant");
   EXPECT_FALSE(bad.pass) << bad;
+  // The same mutant at the public chunk width, where the undecided chunk comes once in 2^8: at
+  // p = 128001 / 256000 (just above 1/2) it is w = 128 with g / den = 1/1000, so the mutant's
+  // frequency is p + (1 - 1/1000) / 256, 0.0039 above p: about 10 standard errors at 8 kDraws.
+  const auto early8 = [&](Rng &r) {
+    BitSource bits(r);
+    return u128{bits.bits(kChunkBits)} * 256000 < (u128{128001} << kChunkBits);
+  };
+  const stat::Verdict bad8 =
+      bernoulli_frequency(early8, 128001.0 / 256000.0, seed, "early mutant, public width", 8 * kDraws);
+  EXPECT_FALSE(bad8.pass) << bad8;
 }
 
 TEST(DiscreteFill, BatchesFollowTheSamePmfs) {

@@ -1,5 +1,5 @@
 // The exact samplers' inlined fast paths (core/random/discrete.cpp: 64-bit comparisons below
-// 2^32, the proposal's uniform with its width computed once, no division at s = 1) against
+// 2^(64 - kChunkBits), the proposal's uniform with its width computed once, no division at s = 1) against
 // reference implementations built from the generic public steps: the same bits must give the
 // same draws, so the fast paths change the speed and nothing else. Deterministic (fixed seeds);
 // the laws themselves are tested in tests/statistical/discrete_test.cpp.
@@ -55,9 +55,10 @@ int64_t reference_gaussian(BitSource &bits, uint64_t sigma2) {
   }
 }
 
-TEST(DiscretePaths, SmallDenominatorsCompareAsThe32BitChunksDoFromTheSameBits) {
-  // bernoulli_rational() below 2^32 (64-bit arithmetic) and between 2^32 and 2^64 against the
-  // 128-bit chunked comparison; the word read after each shows that both read as many bits.
+TEST(DiscretePaths, SmallDenominatorsCompareAsTheChunksDoFromTheSameBits) {
+  // bernoulli_rational() below 2^(64 - kChunkBits) (64-bit arithmetic) and up to 2^64 against the
+  // 128-bit chunked comparison at kChunkBits; the word read after each shows that both read as
+  // many bits.
   std::mt19937_64 pick(7);
   Rng r1 = Rng::from_seed(11), r2 = Rng::from_seed(11);
   BitSource fast(r1), generic(r2);
@@ -65,7 +66,7 @@ TEST(DiscretePaths, SmallDenominatorsCompareAsThe32BitChunksDoFromTheSameBits) {
     const int width = 2 + static_cast<int>(pick() % 62);
     const uint64_t den = 2 + pick() % ((uint64_t{1} << width) - 2);
     const uint64_t num = 1 + pick() % (den - 1);
-    ASSERT_EQ(bernoulli_rational(fast, num, den), bernoulli_rational_chunked(generic, num, den, 32))
+    ASSERT_EQ(bernoulli_rational(fast, num, den), bernoulli_rational_chunked(generic, num, den, kChunkBits))
         << num << " / " << den;
     ASSERT_EQ(fast.bits(7), generic.bits(7));
   }

@@ -1,0 +1,78 @@
+// The Markov chain behind adassp_posterior_intervals: its state, its target density and its moves
+// (proofs/adassp_posterior.md, "The sampler"). Separate from the intervals so that a test can run
+// each move on states drawn from the prior (the joint-distribution test of Geweke, JASA 2004) and a
+// benchmark can trace the chain's blocks.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "../mechanisms/adassp.hpp"
+#include "../random/rng.hpp"
+
+namespace dpcov::estimators::posterior {
+
+// What the posterior reads: the release, the receipt's noise scales and public bounds.
+struct Release {
+  Matrix xtx;
+  std::vector<double> xty;
+  double yty = 0.0;
+  double n = 0.0;
+  double sigma_diag = 0.0, sigma_off = 0.0, sigma_cross = 0.0, sigma_label = 0.0;
+  double trace_max = 0.0, sigma_max = 0.0;
+  int64_t intercept = -1;
+  std::vector<double> prior_sd;  // of each beta_j: 2 R_j
+};
+
+Release make_release(const Matrix &xtx, const std::vector<double> &xty, double yty, int64_t n,
+                     const mechanisms::AdasspReceipt &receipt, int64_t intercept);
+
+// The chain runs on (G, u = G beta, sigma): X'y~ pins u down whatever G is, so a move of G at fixed
+// u moves beta along the ridge G beta = u that a chain on (G, beta) would cross only in small
+// steps. The density in these coordinates is that of (G, beta, sigma) divided by det G.
+struct State {
+  Matrix gram;
+  std::vector<double> u;
+  double sigma = 0.0;
+};
+
+// The free entries of G (upper triangle, column by column, without the intercept's diagonal)
+// with the standard deviation of the released noise on each.
+struct GramCoordinates {
+  std::vector<std::pair<int64_t, int64_t>> entries;
+  std::vector<double> scales;
+};
+
+GramCoordinates gram_coordinates(const Release &r);
+
+// The log posterior density of a state in (G, u, sigma) up to a constant, including the released
+// X'X~'s Gaussian factor; -inf outside the prior's support.
+double log_posterior(const Release &r, const State &s);
+
+// beta = G^-1 u of a state in the support.
+std::vector<double> coefficients(const State &s);
+
+// The moves a sweep can make, applied in this order; each leaves the posterior invariant
+// (tests/statistical/adassp_posterior_invariance_test.cpp).
+enum Move : unsigned {
+  kMoveGram = 1u,     // elliptical slice on the free entries of G
+  kMoveScales = 2u,   // a group move of each scale G_ii at fixed u
+  kMoveU = 4u,        // elliptical slice on u
+  kMoveSigma = 8u,    // slice sampling of sigma
+  kMoveAll = 15u,
+};
+
+// The moves of the library's sweep.
+inline constexpr unsigned kMoveSweep = kMoveGram | kMoveScales | kMoveU | kMoveSigma;
+
+void sweep(const Release &r, const GramCoordinates &coords, State &s, random::Rng &rng,
+           unsigned moves = kMoveSweep);
+
+// A feasible start: the released X'X~ with its eigenvalues raised to one noise standard
+// deviation and G_cc = n, its free scales G_ii multiplied by e^spread and sigma at `sigma_share`
+// of B_Y, moved towards a diagonal interior point until feasible.
+State initial_state(const Release &r, double spread, double sigma_share);
+
+}  // namespace dpcov::estimators::posterior

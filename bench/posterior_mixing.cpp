@@ -4,7 +4,7 @@
 // ESS over its scalars (chain_convergence: Geyer's initial monotone sequence over the chains'
 // autocorrelations) of the second halves, with CPU seconds per sweep.
 //   build/bench/posterior_mixing MODEL N D EPSILON SEED SWEEPS [MOVES]
-//   build/bench/posterior_mixing heavy 500 10 1 1 2000
+//   build/bench/posterior_mixing heavy 500 10 1 1 1000
 // MODEL is gaussian or heavy (tests/unit/adassp_release.hpp); MOVES the sweep's moves as the
 // bit mask of posterior::Move (default: the library's sweep).
 #include <algorithm>

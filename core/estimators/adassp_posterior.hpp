@@ -54,8 +54,8 @@ double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t int
                            int64_t j);
 
 // Per coefficient, the equal-tailed `level` posterior interval from 4 Markov chains started apart
-// (elliptical slice sampling for G and beta, a group move for each scale, slice sampling for
-// sigma) of 2 ceil(draws / 4) sweeps each, of which the second halves are kept and pooled, every
+// (adassp_posterior_chain.hpp: slice moves of G, u, sigma and the ridge of y'y~, G's scales and
+// entries at fixed beta) of 2 ceil(draws / 4) sweeps each, of which the second halves are kept and pooled, every
 // chain doubled in length (at most twice) while a coefficient's chains have not converged; the
 // point is the posterior median. The chains run in turn on `rng`: deterministic for a seed.
 // `intercept_column` is -1 or the column of the regressor that is 1 in every row; n > p is the

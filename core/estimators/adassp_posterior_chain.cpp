@@ -48,6 +48,19 @@ bool factor(const Matrix &a, Matrix &l) {
   return linalg::cholesky(a, l);
 }
 
+// The inverse of a from its Cholesky factor l.
+Matrix inverse_from_cholesky(const Matrix &l) {
+  const int64_t p = l.rows();
+  Matrix out(p, p);
+  for (int64_t j = 0; j < p; ++j) {
+    std::vector<double> e(at(p), 0.0);
+    e[at(j)] = 1.0;
+    e = cholesky_solve(l, e);
+    for (int64_t i = 0; i < p; ++i) out(i, j) = e[at(i)];
+  }
+  return out;
+}
+
 // log N((X'y~, y'y~); mean, cov) up to a constant, where under y = X beta + e, e ~ N(0, s^2 I):
 // E X'y = G beta, E y'y = beta'G beta + n s^2, Cov(X'y) = s^2 G, Cov(X'y, y'y) = 2 s^2 G beta,
 // Var(y'y) = 4 s^2 beta'G beta + 2 n s^4; the released noise adds s_c^2 I and s_y^2.
@@ -172,32 +185,48 @@ void step_gram(const Release &r, const GramCoordinates &c, State &s, random::Rng
   set_gram(s.gram, c, x);
 }
 
-// u with the step's prior N(X'y~, sigma^2 G + s_c^2 I), the law of X'y~ given u: the likelihood
-// left over is nearly flat, so the step moves u across its whole posterior at once.
+// u given (G, sigma) by elliptical slice sampling whose Gaussian is the exact conditional of u
+// without y'y~: the law of X'y~ given u, N(u, Sigma_b) with Sigma_b = sigma^2 G + s_c^2 I, times
+// the prior on beta = G^-1 u, N(0, Lambda), both Gaussian in u: precision
+// P = Sigma_b^-1 + G^-1 Lambda^-1 G^-1, mean P^-1 Sigma_b^-1 X'y~. What is left of the target is
+// y'y~'s conditional law, nearly flat where y'y~ is noisy. A Gaussian centred on X'y~ alone
+// (the law of X'y~ without the prior) is far wider than u's posterior where the noise on X'y~
+// is large against G beta, and the ellipse then crossed the posterior in short arcs.
 void step_u(const Release &r, State &s, random::Rng &rng) {
   const int64_t p = s.gram.rows();
-  Matrix cov(p, p), l;
+  Matrix cov(p, p);
   for (int64_t j = 0; j < p; ++j) {
     for (int64_t i = 0; i < p; ++i) cov(i, j) = s.sigma * s.sigma * s.gram(i, j);
     cov(j, j) += r.sigma_cross * r.sigma_cross;
   }
-  if (!factor(cov, l)) return;
-  std::vector<double> z(at(p)), nu(at(p), 0.0);
-  for (auto &v : z) v = random::standard_normal(rng);
-  for (int64_t i = 0; i < p; ++i)
-    for (int64_t k = 0; k <= i; ++k) nu[at(i)] += l(i, k) * z[at(k)];
+  Matrix gl, bl, pl;
+  if (!factor(s.gram, gl) || !factor(cov, bl)) return;
+  const Matrix gram_inv = inverse_from_cholesky(gl);
+  Matrix precision = inverse_from_cholesky(bl);
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i)
+      for (int64_t k = 0; k < p; ++k)
+        precision(i, j) += gram_inv(k, i) * gram_inv(k, j) / (r.prior_sd[at(k)] * r.prior_sd[at(k)]);
+  if (!factor(precision, pl)) return;
+  std::vector<double> mean = cholesky_solve(pl, cholesky_solve(bl, r.xty)), nu(at(p));
+  for (auto &v : nu) v = random::standard_normal(rng);
+  for (int64_t i = p - 1; i >= 0; --i) {  // nu = L_P'^-1 z ~ N(0, P^-1)
+    for (int64_t k = i + 1; k < p; ++k) nu[at(i)] -= pl(k, i) * nu[at(k)];
+    nu[at(i)] /= pl(i, i);
+  }
   State trial = s;
   const auto loglik = [&](const std::vector<double> &v) {
     trial.u = v;
     std::vector<double> d(at(p));
     for (int64_t i = 0; i < p; ++i) d[at(i)] = v[at(i)] - r.xty[at(i)];
-    const std::vector<double> w = cholesky_solve(l, d);
+    const std::vector<double> w = cholesky_solve(bl, d), beta = cholesky_solve(gl, v);
     double quad = 0.0;
-    for (int64_t i = 0; i < p; ++i) quad += d[at(i)] * w[at(i)];
+    for (int64_t i = 0; i < p; ++i)
+      quad += d[at(i)] * w[at(i)] + beta[at(i)] * beta[at(i)] / (r.prior_sd[at(i)] * r.prior_sd[at(i)]);
     return log_target(r, trial) + 0.5 * quad;
   };
   double current = loglik(s.u);
-  elliptical_slice(s.u, r.xty, nu, loglik, current, rng);
+  elliptical_slice(s.u, mean, nu, loglik, current, rng);
 }
 
 // Slice sampling (Neal 2003, shrinkage only) on sigma's whole prior support (0, B_Y].
@@ -235,6 +264,14 @@ double group_slice(const std::function<double(double)> &density, random::Rng &rn
   return 0.0;
 }
 
+// u = G beta: the moves of G at fixed beta carry u along.
+std::vector<double> gram_times(const Matrix &g, const std::vector<double> &beta) {
+  std::vector<double> out(beta.size(), 0.0);
+  for (int64_t j = 0; j < g.cols(); ++j)
+    for (int64_t i = 0; i < g.rows(); ++i) out[at(i)] += g(i, j) * beta[at(j)];
+  return out;
+}
+
 // G with row and column i multiplied by e^t (G_ii by e^2t).
 void scale_row(Matrix &g, const Matrix &from, int64_t i, double t) {
   const double f = std::exp(t);
@@ -245,29 +282,97 @@ void scale_row(Matrix &g, const Matrix &from, int64_t i, double t) {
   g(i, i) = from(i, i) * f * f;
 }
 
-// Scale moves along the slow direction of the chain: where the noise on X'X~ is several times
-// X'X, the likelihood hardly pins a scale G_ii down, and the elliptical step, which moves all the
-// free entries of G at once around the released X'X~, changes a scale only slowly. The move
-// G -> S G S with S = diag(1, .., e^t at i, .., 1) at fixed (u, sigma) is a group move: it leaves
-// the posterior invariant when t is drawn from the density of the moved state times the Jacobian
-// e^((p + 1) t) (G_ii scales by e^2t, the p - 1 entries of its row by e^t).
+// Scale moves: where the noise on X'X~ is several times X'X, the likelihood hardly pins a scale
+// G_ii down, and the elliptical step, which moves all the free entries of G at once around the
+// released X'X~, changes a scale only slowly. The move G -> S G S, S = diag(1, .., e^t at i, ..,
+// 1), is made at fixed beta (u = G beta follows G), a group move (Liu and Sabatti, JASA 2000):
+// the action S . (G, beta) = (S G S, beta) has, in (G, u), the Jacobian e^((p + 1) t) on G's
+// entries (G_ii scales by e^2t, the p - 1 others of its row by e^t) times det(S G S G^-1) = e^2t
+// on u, so t is drawn from the density of the moved state times e^((p + 3) t). Made at fixed u
+// instead, together with u's exact step below, it let a scale drift to 10^-300: in (G, u) the
+// density carries 1 / det G, and at fixed u near 0 the move's density is flat in t down to a
+// singular G, a funnel the chain random-walked into; at fixed beta it is e^2t there.
 void step_scales(const Release &r, State &s, random::Rng &rng) {
   const int64_t p = s.gram.rows();
   for (int64_t i = 0; i < p; ++i) {
     if (i == r.intercept) continue;
+    const std::vector<double> beta = coefficients(s);
+    const Matrix start = s.gram;
     State trial = s;
-    const auto density = [&](double t) {
-      scale_row(trial.gram, s.gram, i, t);
-      double gauss = 0.0;  // the released X'X~'s Gaussian factor, which the target leaves out
-      for (int64_t k = 0; k < p; ++k) {
-        const double sd = k == i ? r.sigma_diag : r.sigma_off;
-        const double z = (r.xtx(i, k) - trial.gram(i, k)) / sd;
-        gauss -= 0.5 * z * z;
-      }
-      return log_target(r, trial) + gauss + static_cast<double>(p + 1) * t;
+    const auto moved = [&](double t, State &out) {
+      scale_row(out.gram, start, i, t);
+      out.u = gram_times(out.gram, beta);
     };
-    scale_row(s.gram, Matrix(s.gram), i, group_slice(density, rng));
+    const auto density = [&](double t) {
+      moved(t, trial);
+      return log_gram_likelihood(r, trial.gram) + log_target(r, trial) +
+             static_cast<double>(p + 3) * t;
+    };
+    moved(group_slice(density, rng), s);
   }
+}
+
+// Each off-diagonal entry G_ij alone at fixed beta, by slice sampling G_ij + t: in (G, beta) a
+// translation, so t is drawn from the density of (G, beta), that of (G, u) times det G. The
+// elliptical step moves every entry at once on an ellipse through the released X'X~ and, where
+// the noise on X'X~ is large against G, the positive definite set cuts that ellipse into short
+// arcs: the correlations then hardly moved (4 effective draws in 2000 at d = 10). The step
+// width, half of sqrt(G_ii G_jj) (the range of G_ij is within +-sqrt(G_ii G_jj)), depends only
+// on entries the move holds fixed.
+void step_entries(const Release &r, State &s, random::Rng &rng) {
+  const int64_t p = s.gram.rows();
+  for (int64_t j = 1; j < p; ++j)
+    for (int64_t i = 0; i < j; ++i) {
+      const std::vector<double> beta = coefficients(s);
+      const double start = s.gram(i, j), width = 0.5 * std::sqrt(s.gram(i, i) * s.gram(j, j));
+      State trial = s;
+      const auto moved = [&](double t, State &out) {
+        out.gram(i, j) = out.gram(j, i) = start + width * t;
+        out.u = gram_times(out.gram, beta);
+      };
+      const auto density = [&](double t) {
+        moved(t, trial);
+        Matrix l;
+        if (!factor(trial.gram, l)) return kMinusInf;
+        return log_posterior(r, trial) + linalg::log_det_from_cholesky(l);
+      };
+      moved(group_slice(density, rng), s);
+    }
+}
+
+// The move along the ridge that y'y~ leaves: its mean beta'G beta + n sigma^2 = |z|^2 + w^2 with
+// z = L^-1 u (G = L L') and w = sqrt(n) sigma, so at fixed G the chain's other moves, each
+// holding one of u and sigma, trade the explained part for the error variance only slowly.
+// In the plane of z's direction and w, (z, w) = rho (cos phi z/|z|, sin phi): a rotation keeps
+// the mean; in these coordinates the measure of (z, w) is |rho cos phi|^(p-1) rho d(rho) d(phi)
+// times the direction's, so phi is slice sampled at fixed rho and direction from the density of
+// the rotated state times |cos phi|^(p-1) (u = L z and sigma = w / sqrt(n) are linear in z and
+// w at fixed G: constant Jacobians). On the state it scales u by cos phi / cos phi_0 and sets
+// sigma = rho sin phi / sqrt(n); sigma outside (0, B_Y] is outside the support.
+void step_ridge(const Release &r, State &s, random::Rng &rng) {
+  Matrix l;
+  if (!factor(s.gram, l)) return;
+  const std::vector<double> beta = cholesky_solve(l, s.u);
+  double q = 0.0;
+  for (size_t i = 0; i < beta.size(); ++i) q += beta[i] * s.u[i];
+  const double z = std::sqrt(std::max(q, 0.0)), w = std::sqrt(r.n) * s.sigma;
+  if (!(z > 0.0)) return;
+  const double rho = std::hypot(z, w), phi0 = std::atan2(w, z);
+  const double pm1 = static_cast<double>(s.gram.rows() - 1);
+  State trial = s;
+  const auto moved = [&](double t, State &out) {
+    const double f = std::cos(phi0 + t) * rho / z;
+    for (size_t i = 0; i < s.u.size(); ++i) out.u[i] = s.u[i] * f;
+    out.sigma = rho * std::sin(phi0 + t) / std::sqrt(r.n);
+    return f;
+  };
+  const auto density = [&](double t) {
+    const double f = moved(t, trial);
+    if (!(trial.sigma > 0.0 && trial.sigma <= r.sigma_max) || f == 0.0) return kMinusInf;
+    return log_target(r, trial) + pm1 * std::log(std::abs(std::cos(phi0 + t)));
+  };
+  const double t = group_slice(density, rng);
+  if (t != 0.0) moved(t, s);
 }
 
 }  // namespace
@@ -316,9 +421,11 @@ std::vector<double> coefficients(const State &s) {
 void sweep(const Release &r, const GramCoordinates &coords, State &s, random::Rng &rng,
            unsigned moves) {
   if (moves & kMoveGram) step_gram(r, coords, s, rng);
-  if (moves & kMoveScales) step_scales(r, s, rng);
   if (moves & kMoveU) step_u(r, s, rng);
   if (moves & kMoveSigma) step_sigma(r, s, rng);
+  if (moves & kMoveRidge) step_ridge(r, s, rng);
+  if (moves & kMoveScales) step_scales(r, s, rng);
+  if (moves & kMoveEntries) step_entries(r, s, rng);
 }
 
 // A feasible start: the released X'X~ with its eigenvalues raised to one noise standard

@@ -57,15 +57,17 @@ std::vector<double> coefficients(const State &s);
 // The moves a sweep can make, applied in this order; each leaves the posterior invariant
 // (tests/statistical/adassp_posterior_invariance_test.cpp).
 enum Move : unsigned {
-  kMoveGram = 1u,     // elliptical slice on the free entries of G
-  kMoveScales = 2u,   // a group move of each scale G_ii at fixed u
-  kMoveU = 4u,        // elliptical slice on u
-  kMoveSigma = 8u,    // slice sampling of sigma
-  kMoveAll = 15u,
+  kMoveGram = 1u,      // elliptical slice on the free entries of G
+  kMoveU = 2u,         // elliptical slice on u from its Gaussian conditional without y'y~
+  kMoveSigma = 4u,     // slice sampling of sigma
+  kMoveRidge = 8u,     // u's length against sigma at a fixed mean of y'y
+  kMoveScales = 16u,   // a group move of each scale G_ii at fixed beta
+  kMoveEntries = 32u,  // slice sampling of each off-diagonal entry of G at fixed beta
+  kMoveAll = 63u,
 };
 
 // The moves of the library's sweep.
-inline constexpr unsigned kMoveSweep = kMoveGram | kMoveScales | kMoveU | kMoveSigma;
+inline constexpr unsigned kMoveSweep = kMoveAll;
 
 void sweep(const Release &r, const GramCoordinates &coords, State &s, random::Rng &rng,
            unsigned moves = kMoveSweep);

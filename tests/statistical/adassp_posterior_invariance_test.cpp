@@ -13,8 +13,8 @@
 // well away from the prior (scales about 70 against s_g, u = G beta about 100 against s_c), so a
 // move that ignores part of the density is seen.
 //
-// Error rate: alpha = 1e-6 per assertion, 8 scalars for each of the 5 checks below: family-wise
-// false-failure rate below 8 * 5 * 1e-6 = 4e-5 (Bonferroni); the seeds are fixed. The last test
+// Error rate: alpha = 1e-6 per assertion, 8 scalars for each of the 8 checks below: family-wise
+// false-failure rate below 8 * 8 * 1e-6 = 7e-5 (Bonferroni); the seeds are fixed. The last test
 // runs the whole sweep with a prior on beta half as wide as the model's (another target): the check
 // must fail for it, so it can fail. It also failed for the library's sweep when the target
 // divided by sqrt(det G) instead of det G (log G_11: statistic 0.067 against 0.054).
@@ -162,16 +162,22 @@ void expect_prior(unsigned moves, int sweeps, uint64_t seed) {
 }
 
 TEST(AdasspPosteriorInvariance, GramEllipticalSliceKeepsThePosterior) { expect_prior(kMoveGram, 10, 1); }
-TEST(AdasspPosteriorInvariance, ScaleGroupMoveKeepsThePosterior) { expect_prior(kMoveScales, 10, 2); }
-TEST(AdasspPosteriorInvariance, UEllipticalSliceKeepsThePosterior) { expect_prior(kMoveU, 10, 3); }
+TEST(AdasspPosteriorInvariance, UConditionalSliceKeepsThePosterior) { expect_prior(kMoveU, 10, 3); }
 TEST(AdasspPosteriorInvariance, SigmaSliceKeepsThePosterior) { expect_prior(kMoveSigma, 10, 4); }
-TEST(AdasspPosteriorInvariance, LibrarySweepKeepsThePosterior) { expect_prior(kMoveSweep, 30, 5); }
+TEST(AdasspPosteriorInvariance, RidgeMoveKeepsThePosterior) { expect_prior(kMoveRidge, 10, 8); }
+TEST(AdasspPosteriorInvariance, ScaleMoveAtFixedBetaKeepsThePosterior) {
+  expect_prior(kMoveScales, 10, 2);
+}
+TEST(AdasspPosteriorInvariance, EntryMoveAtFixedBetaKeepsThePosterior) {
+  expect_prior(kMoveEntries, 10, 7);
+}
+TEST(AdasspPosteriorInvariance, LibrarySweepKeepsThePosterior) { expect_prior(kMoveSweep, 15, 5); }
 
 TEST(AdasspPosteriorInvariance, CheckFailsForAnotherTarget) {
   std::vector<double> wrong = public_values().prior_sd;
   for (double &sd : wrong) sd *= 0.5;  // a prior on beta half as wide
   int failed = 0;
-  for (const stat::Verdict &v : joint_check(kMoveAll, 30, 6, wrong)) failed += v.pass ? 0 : 1;
+  for (const stat::Verdict &v : joint_check(kMoveAll, 10, 6, wrong)) failed += v.pass ? 0 : 1;
   EXPECT_GT(failed, 0);
 }
 

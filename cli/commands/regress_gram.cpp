@@ -70,10 +70,6 @@ int32_t regress_mechanism_id(const std::string &name) {
        "': release the matrix of another (`dpcov release -m ", name, "`) and regress on it");
 }
 
-// Rows per call to the release's accumulator: Python's CHUNK_ROWS (learn.py). A floating-point
-// Gram sum follows its chunks (core/data/gram.hpp), so the same chunks give the same bytes.
-constexpr int64_t kAccumulatorChunkRows = 8192;
-
 // The bounding of the rows [1, x, y] the release reads: x clipped to --bound, y to --label-bound,
 // a constant 1 in front with the intercept (Python's bound_rows and GramAccumulator.bounded).
 dpcov_row_bounding row_spec(const GramFit &f) {
@@ -278,7 +274,6 @@ GramFit fit_gram(const GramRegressRequest &r) {
   InputOptions options;
   options.path = r.path;
   options.spool = r.raw->spool;
-  options.chunk_rows = kAccumulatorChunkRows;
   const bool robust_asked = r.raw->errors == "robust" && !r.raw->no_intervals;
   RereadableInput input(options, robust_asked, r.settings.params.neighbour ==
                                                    DPCOV_NEIGHBOUR_REPLACE_ONE);

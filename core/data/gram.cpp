@@ -1,7 +1,11 @@
 #include "gram.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -18,22 +22,35 @@ namespace dpcov {
 
 namespace {
 
-// Rows are processed in blocks, so that a block read for its norms is still in cache when it is
-// read again for the Gram matrix. Short rows (core/linalg/short_gram.hpp) take blocks of
-// kShortBlockRows, at most 256 KiB. Wider rows take about kBlockDoubles doubles (256 KiB) per
-// block, so that the block and its scaled copy stay in a core's own (L2) cache between the norm
-// pass, the scaling and dsyrk's packing; blocks larger than that cache are read again from the
-// shared cache or from memory, which other processes contend for. Blocks keep at least kMinBlockRows rows
-// while that stays under kMaxBlockDoubles (32 MiB): dsyrk on few rows spends its time on
-// per-call setup and, on two or more threads, on synchronisation.
+// Inside a kernel block, rows are taken in cache blocks, so that a cache block read for its norms
+// is still in cache when it is read again for the Gram matrix. Short rows
+// (core/linalg/short_gram.hpp) take cache blocks of kShortBlockRows, at most 256 KiB. Wider rows
+// take about kBlockDoubles doubles (256 KiB) per cache block, so that the block and its scaled
+// copy stay in a core's own (L2) cache between the norm pass, the scaling and dsyrk's packing;
+// blocks larger than that cache are read again from the shared cache or from memory, which other
+// processes contend for. Cache blocks keep at least kMinBlockRows rows while that stays under
+// kMaxBlockDoubles (32 MiB): dsyrk on few rows spends its time on per-call setup and, on two or
+// more threads, on synchronisation.
 constexpr int64_t kShortBlockRows = 2048;
 constexpr int64_t kBlockDoubles = int64_t{1} << 15;
 constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kMaxBlockDoubles = int64_t{1} << 22;
-// Blocks for the panel kernel (core/linalg/panel_gram.hpp) keep at least this many rows, which
-// its per-tile loads and stores of C are small beside; above 256 columns that is more than 2^15
-// doubles (1 MiB at 1000 columns), and measured faster than 256 rows (bench/results/numerics.md).
+// Cache blocks for the panel kernel (core/linalg/panel_gram.hpp) keep at least this many rows,
+// which its per-tile loads and stores of C are small beside; above 256 columns that is more than
+// 2^15 doubles (1 MiB at 1000 columns), and measured faster than 256 rows
+// (bench/results/numerics.md).
 constexpr int64_t kPanelMinBlockRows = 128;
+
+// Kernel blocks: the unit whose Gram matrix is added to the compensated sum, a power of two of
+// rows fixed by the width alone. Short rows take 8192 (four cache blocks: Python's chunks of 8192
+// rows then never wait in the pending buffer). Wider rows take about kKernelBlockDoubles (4 MiB)
+// of rows, but enough for two stripes of eight cache blocks and of d rows each, so that two
+// threads share a block (gram_stripes.hpp), as long as that stays under kMaxPendingDoubles
+// (32 MiB). The compensated addition of a block's Gram matrix costs a few operations per entry,
+// beside the block's thousands of multiply-adds per entry.
+constexpr int64_t kShortKernelRows = 8192;
+constexpr int64_t kKernelBlockDoubles = int64_t{1} << 19;
+constexpr int64_t kMaxPendingDoubles = int64_t{1} << 22;
 
 // The refusal of a Gram matrix whose entry would overflow (gram.hpp, add_rows()): it names the
 // public B only, not the entry nor the row count n, which under add/remove is itself private.
@@ -44,58 +61,90 @@ constexpr int64_t kPanelMinBlockRows = 128;
        "allow a smaller bound");
 }
 
-int64_t block_rows_for(int64_t dim, bool short_rows, bool panels) {
+int64_t cache_rows_for(int64_t dim, bool short_rows, bool panels) {
   if (short_rows) return kShortBlockRows;
   if (panels) return std::max(kPanelMinBlockRows, kBlockDoubles / dim);
   return std::max<int64_t>({1, kBlockDoubles / dim, std::min(kMinBlockRows, kMaxBlockDoubles / dim)});
 }
 
-// Which kernel forms the Gram matrix of a chunk's rows, and how many rows it takes at a time.
+// Which kernel forms the Gram matrix of rows of a width, in cache blocks of how many rows, and the
+// rows of a kernel block: all fixed by the width, never by the caller's chunks.
 struct BlockPlan {
   bool short_rows = false;
   bool panel_rows = false;
-  int64_t block_rows = 0;
+  int64_t block_rows = 0;   // cache block
+  int64_t kernel_rows = 0;  // kernel block
 };
 
-BlockPlan plan_blocks(ConstMatrixView a) {
+BlockPlan plan_blocks(int64_t dim) {
   BlockPlan plan;
-  plan.short_rows = linalg::short_gram_applies(a);
-  plan.panel_rows = !plan.short_rows && linalg::panel_gram_applies(a.cols);
-  plan.block_rows = block_rows_for(a.cols, plan.short_rows, plan.panel_rows);
+  plan.short_rows = linalg::short_gram_applies({nullptr, 0, dim, dim, Layout::RowMajor});
+  plan.panel_rows = !plan.short_rows && linalg::panel_gram_applies(dim);
+  plan.block_rows = cache_rows_for(dim, plan.short_rows, plan.panel_rows);
+  if (plan.short_rows) {
+    plan.kernel_rows = kShortKernelRows;
+    return plan;
+  }
+  const int64_t want = std::max({kKernelBlockDoubles / dim, 16 * plan.block_rows, 2 * dim});
+  const int64_t cap = std::max<int64_t>(1, kMaxPendingDoubles / dim);
+  plan.kernel_rows = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(
+      std::min(static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(want))), cap))));
   return plan;
 }
 
-// Bounds rows [begin, end) of `a` and adds their Gram matrix to the upper triangle of the
-// column-major a.cols x a.cols matrix `c`, in blocks small enough to stay in cache: each block's
-// row norms are computed, then the block goes to dsyrk in one call, straight from the caller's
-// memory (while still cached) when every row is within the bound, else as a scaled copy (clipped
-// rows scaled, dropped rows zeroed). One dsyrk per block whatever the mix of rows keeps the clip
-// path as fast as the plain one: splitting the block at each clipped row would call dsyrk on tiny
-// runs. Short rows skip both dsyrk and the copy: their kernel scales each row in registers.
-// Wider rows, where the panel kernel applies, are always copied, bounded as they are packed, so
-// that its Gram reads them from cache whatever the mix of rows.
+// Whether a kernel block of the caller's rows is formed where they are: the short-row kernel takes
+// row-major rows only, the panel kernel both layouts; dsyrk would sum other layouts and other
+// leading dimensions in another order, so its blocks always go through the row-major copy.
+bool in_place(const BlockPlan &plan, Layout layout) {
+  return plan.panel_rows || (plan.short_rows && layout == Layout::RowMajor);
+}
+
+// The plain sums of squares that decide each row's factor, by the same function for a row
+// whatever kernel block it falls in: the short-row kernel's for row-major short rows, else the
+// norm pass's (which sums a row in one order in both layouts).
+void sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                     double *out) {
+  if (plan.short_rows && a.layout == Layout::RowMajor)
+    linalg::short_row_sums_of_squares(a, first, count, out);
+  else
+    data::row_sums_of_squares(a, first, count, out);
+}
+
+// Bounds rows [first, first + count) of `a` in cache blocks and adds their Gram matrix to the
+// upper triangle of the column-major a.cols x a.cols matrix `c`. Each cache block's row norms are
+// computed (unless `bounded`: rows already bounded into the pending buffer), then the block goes
+// to dsyrk in one call, straight from the caller's memory (while still cached) when every row is
+// within the bound, else as a scaled copy (clipped rows scaled, dropped rows zeroed). One dsyrk
+// per block whatever the mix of rows keeps the clip path as fast as the plain one: splitting the
+// block at each clipped row would call dsyrk on tiny runs. Short rows skip both dsyrk and the
+// copy: their kernel scales each row in registers. Wider rows, where the panel kernel applies,
+// are always copied, bounded as they are packed, so that its Gram reads them from cache whatever
+// the mix of rows.
 void add_bounded_blocks(ConstMatrixView a, int64_t begin, int64_t end, const BlockPlan &plan,
-                        double bound, BoundPolicy policy, double *c, GramCounts &added) {
+                        bool bounded, double bound, BoundPolicy policy, double *c,
+                        GramCounts &added) {
   const int64_t dim = a.cols, block_rows = plan.block_rows;
   std::optional<linalg::Panels> panels;
   if (plan.panel_rows) panels.emplace(std::min(block_rows, end - begin), dim);
   // Row-major rows are packed as their norms are taken, so the caller's memory is read once.
-  const bool fused = plan.panel_rows && a.layout == Layout::RowMajor;
-  std::vector<double> sums(static_cast<size_t>(block_rows));
+  const bool fused = plan.panel_rows && a.layout == Layout::RowMajor && !bounded;
+  std::vector<double> sums;
   std::vector<double> factors;  // per-row factors of the current block (1, clip factor, or 0)
   std::vector<double> scaled;   // the current block after bounding, in the caller's layout
   for (int64_t first = begin; first < end; first += block_rows) {
     const int64_t count = std::min(block_rows, end - first);
     const ConstMatrixView block = a.row_block(first, count);
-    if (fused)
-      linalg::pack_rows_and_sums(block, *panels, sums.data());
-    else if (plan.short_rows)
-      linalg::short_row_sums_of_squares(a, first, count, sums.data());
-    else
-      data::row_sums_of_squares(a, first, count, sums.data());
-    if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
-    const bool all_within =
-        !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
+    bool all_within = true;
+    if (!bounded) {
+      if (sums.empty()) sums.resize(static_cast<size_t>(block_rows));
+      if (fused)
+        linalg::pack_rows_and_sums(block, *panels, sums.data());
+      else
+        sums_of_squares(a, first, count, plan, sums.data());
+      if (factors.empty()) factors.resize(static_cast<size_t>(block_rows));
+      all_within =
+          !data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
+    }
     if (plan.short_rows) {
       linalg::short_gram_upper(block, all_within ? nullptr : factors.data(), c, dim);
       continue;
@@ -117,6 +166,106 @@ void add_bounded_blocks(ConstMatrixView a, int64_t begin, int64_t end, const Blo
   }
 }
 
+// The Gram matrix of the kernel block of rows [first, first + count) of `a` into `c` (zeroed,
+// d x d column-major, upper triangle): the panel kernel on as many threads as the BLAS is given,
+// over stripes whose cut depends on the block's size and width only (gram_stripes.hpp); short
+// rows are one read of memory that a thread keeps up with, and dsyrk spreads its own work.
+void block_gram(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                bool bounded, double bound, BoundPolicy policy, double *c, GramCounts &added) {
+  const int64_t dim = a.cols;
+  const int64_t stripes =
+      plan.panel_rows ? data::stripe_count(count, plan.block_rows, dim) : int64_t{1};
+  data::add_striped(
+      stripes, count, plan.block_rows, dim, plan.panel_rows ? linalg::blas_threads() : 1,
+      [&](int64_t begin, int64_t end, double *out, GramCounts &counts) {
+        add_bounded_blocks(a, first + begin, first + end, plan, bounded, bound, policy, out,
+                           counts);
+      },
+      c, added);
+}
+
+// Writes rows [first, first + count) of `a`, bounded, row-major into `out` (count x a.cols): each
+// entry f_r a(r, j) rounded once, as the kernels form it from the caller's rows, so that a block
+// formed from this copy has the bits of the same block formed in place. Throws before writing.
+void bound_rows_into(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                     double bound, BoundPolicy policy, double *out, GramCounts &added) {
+  std::vector<double> sums(static_cast<size_t>(count)), factors(static_cast<size_t>(count));
+  sums_of_squares(a, first, count, plan, sums.data());
+  const bool scaled =
+      data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
+  const int64_t dim = a.cols, step = a.col_stride();
+  for (int64_t r = 0; r < count; ++r) {
+    const double *x = a.row(first + r);
+    double *o = out + r * dim;
+    const double f = scaled ? factors[static_cast<size_t>(r)] : 1.0;
+    for (int64_t j = 0; j < dim; ++j) o[j] = scaled ? f * x[j * step] : x[j * step];
+  }
+}
+
+ConstMatrixView row_major(const double *rows, int64_t count, int64_t dim) {
+  return {rows, count, dim, dim, Layout::RowMajor};
+}
+
+// Adds the upper triangle of a d x d column-major block Gram into the compensated sum.
+void add_upper(int64_t dim, const double *block, std::vector<double> &sum,
+               std::vector<double> &comp) {
+  for (int64_t j = 0; j < dim; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const size_t at = static_cast<size_t>(i + j * dim);
+      data::neumaier_add(sum[at], comp[at], block[at]);
+    }
+}
+
+bool all_finite_upper(int64_t dim, const std::vector<double> &sum, const std::vector<double> &comp) {
+  for (int64_t j = 0; j < dim; ++j)
+    for (int64_t i = 0; i <= j; ++i) {
+      const size_t at = static_cast<size_t>(i + j * dim);
+      if (!std::isfinite(sum[at]) || !std::isfinite(comp[at])) return false;
+    }
+  return true;
+}
+
+// What a call to add_rows() builds before it commits: the running sum with the blocks it closed,
+// and the rows it leaves pending when it closed one (else they go straight to the pending buffer,
+// past the rows already there, which a failure then leaves as they were).
+struct Staged {
+  std::vector<double> sum, comp;  // empty until a block closes
+  std::vector<double> scratch;    // a block bounded apart from the caller's rows
+  std::vector<double> tail;       // the rows left pending after the last closed block
+  std::vector<double> block;      // one block's Gram matrix
+  int64_t pending_rows = 0;
+  GramCounts added;
+};
+
+void close_into(Staged &st, int64_t dim, const std::vector<double> &sum,
+                const std::vector<double> &comp, const std::function<void(double *)> &gram) {
+  if (st.sum.empty()) {
+    st.sum = sum;
+    st.comp = comp;
+  }
+  st.block.assign(static_cast<size_t>(dim * dim), 0.0);
+  gram(st.block.data());
+  add_upper(dim, st.block.data(), st.sum, st.comp);
+}
+
+// Finite or failed: rows within a huge bound (or many rows) can overflow the sum. The closed
+// blocks' sums are checked; the pending rows' Gram matrix, added when the state is read, only
+// where n B^2 passes DBL_MAX / 2 (rows of norm <= B sum to entries of at most n B^2 by
+// Cauchy-Schwarz, and the margin covers rounding): below, it cannot overflow.
+void check_finite(const Staged &st, const std::vector<double> &sum,
+                  const std::vector<double> &comp, ConstMatrixView pending, const BlockPlan &plan,
+                  int64_t rows, double bound) {
+  const int64_t dim = pending.cols;
+  if (!st.sum.empty() && !all_finite_upper(dim, st.sum, st.comp)) overflow(bound);
+  if (pending.rows == 0 || static_cast<double>(rows) * bound * bound <= DBL_MAX / 2) return;
+  std::vector<double> s = st.sum.empty() ? sum : st.sum, c = st.sum.empty() ? comp : st.comp;
+  std::vector<double> block(static_cast<size_t>(dim * dim), 0.0);
+  GramCounts none;
+  block_gram(pending, 0, pending.rows, plan, true, bound, BoundPolicy::Clip, block.data(), none);
+  add_upper(dim, block.data(), s, c);
+  if (!all_finite_upper(dim, s, c)) overflow(bound);
+}
+
 }  // namespace
 
 GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
@@ -124,6 +273,8 @@ GramAccumulator::GramAccumulator(int64_t dim) : dim_(dim) {
   sum_.assign(static_cast<size_t>(dim * dim), 0.0);
   comp_.assign(static_cast<size_t>(dim * dim), 0.0);
 }
+
+int64_t GramAccumulator::block_rows() const { return plan_blocks(dim_).kernel_rows; }
 
 GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolicy policy,
                                      const GramCounts &upstream) {
@@ -134,23 +285,44 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     fail(Status::Incompatible, "bound ", bound, " differs from the bound ", bound_,
          " of the rows already accumulated");
 
-  // The chunk's Gram is built in scratch and only added to the running sum once the whole chunk
-  // has been validated, so a bad row anywhere leaves the accumulator unchanged. The panel kernel
-  // runs on as many threads as the BLAS is given, over stripes of the chunk whose cut does not
-  // depend on that number (gram_stripes.hpp); short rows are one read of memory that a thread
-  // keeps up with, and dsyrk spreads its own work.
-  std::vector<double> chunk(static_cast<size_t>(dim_ * dim_), 0.0);
-  const BlockPlan plan = plan_blocks(a);
-  const int64_t stripes =
-      plan.panel_rows ? data::stripe_count(a.rows, plan.block_rows, dim_) : int64_t{1};
-  GramCounts added;
-  data::add_striped(
-      stripes, a.rows, plan.block_rows, dim_, plan.panel_rows ? linalg::blas_threads() : 1,
-      [&](int64_t begin, int64_t end, double *c, GramCounts &counts) {
-        add_bounded_blocks(a, begin, end, plan, bound, policy, c, counts);
-      },
-      chunk.data(), added);
-  added.rows = a.rows - added.dropped;
+  // Everything is built in Staged and committed once the whole chunk has been validated, so a bad
+  // row anywhere leaves the accumulator unchanged.
+  const BlockPlan plan = plan_blocks(dim_);
+  const int64_t size = plan.kernel_rows, n = a.rows;
+  Staged st;
+  int64_t r = 0;
+  st.pending_rows = pending_rows_;
+  if (pending_rows_ > 0 && n > 0) {
+    r = std::min(size - pending_rows_, n);
+    bound_rows_into(a, 0, r, plan, bound, policy, pending_.data() + pending_rows_ * dim_, st.added);
+    st.pending_rows = pending_rows_ + r;
+    if (st.pending_rows == size) {
+      close_into(st, dim_, sum_, comp_, [&](double *c) {
+        block_gram(row_major(pending_.data(), size, dim_), 0, size, plan, true, bound, policy, c,
+                   st.added);
+      });
+      st.pending_rows = 0;
+    }
+  }
+  for (; n - r >= size; r += size)
+    close_into(st, dim_, sum_, comp_, [&](double *c) {
+      if (in_place(plan, a.layout)) {
+        block_gram(a, r, size, plan, false, bound, policy, c, st.added);
+        return;
+      }
+      st.scratch.resize(static_cast<size_t>(size * dim_));
+      bound_rows_into(a, r, size, plan, bound, policy, st.scratch.data(), st.added);
+      block_gram(row_major(st.scratch.data(), size, dim_), 0, size, plan, true, bound, policy, c,
+                 st.added);
+    });
+  if (r < n) {  // the rows of a block that this chunk starts and does not finish
+    st.tail.resize(static_cast<size_t>((n - r) * dim_));
+    bound_rows_into(a, r, n - r, plan, bound, policy, st.tail.data(), st.added);
+    st.pending_rows = n - r;
+  }
+
+  GramCounts &added = st.added;
+  added.rows = n - added.dropped;
   added.clipped += upstream.clipped;
   added.dropped += upstream.dropped;
   added.clamped += upstream.clamped;
@@ -158,21 +330,23 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   if (counts_.rows > INT64_MAX - added.rows || counts_.dropped > INT64_MAX - added.dropped ||
       counts_.clamped > INT64_MAX - added.clamped)
     fail(Status::TooLarge, "row count overflows a 64-bit integer");
-
-  // Finite or failed: rows within a huge bound (or many rows) can overflow the sum of squares.
-  for (int64_t j = 0; j < dim_; ++j)
-    for (int64_t i = 0; i <= j; ++i) {
-      const size_t at = static_cast<size_t>(i + j * dim_);
-      if (!std::isfinite(chunk[at]) || !std::isfinite(sum_[at] + chunk[at]))
-        overflow(bound);
-    }
+  check_finite(st, sum_, comp_,
+               st.tail.empty() ? row_major(pending_.data(), st.pending_rows, dim_)
+                               : row_major(st.tail.data(), st.pending_rows, dim_),
+               plan, counts_.rows + added.rows, bound);
 
   // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
   // the bound, so that whether a release knows B never depends on the rows.
-  if (a.rows > 0 || upstream.dropped > 0) {
-    add_upper(chunk.data());
-    bound_ = bound;
+  std::vector<double> buffer;
+  if (pending_.empty() && !st.tail.empty()) buffer.resize(static_cast<size_t>(size * dim_));
+  if (!buffer.empty()) pending_.swap(buffer);
+  if (!st.sum.empty()) {
+    sum_.swap(st.sum);
+    comp_.swap(st.comp);
   }
+  if (!st.tail.empty()) std::memcpy(pending_.data(), st.tail.data(), st.tail.size() * sizeof(double));
+  pending_rows_ = st.pending_rows;
+  if (n > 0 || upstream.dropped > 0) bound_ = bound;
   counts_.rows += added.rows;
   counts_.clipped += added.clipped;
   counts_.dropped += added.dropped;
@@ -181,12 +355,25 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   return added;
 }
 
-void GramAccumulator::add_upper(const double *chunk) {
-  for (int64_t j = 0; j < dim_; ++j)
-    for (int64_t i = 0; i <= j; ++i) {
-      const size_t at = static_cast<size_t>(i + j * dim_);
-      data::neumaier_add(sum_[at], comp_[at], chunk[at]);
-    }
+void GramAccumulator::closed_parts(std::vector<double> &sum, std::vector<double> &comp) const {
+  sum = sum_;
+  comp = comp_;
+  if (pending_rows_ == 0) return;
+  const BlockPlan plan = plan_blocks(dim_);
+  std::vector<double> block(static_cast<size_t>(dim_ * dim_), 0.0);
+  GramCounts none;
+  block_gram(row_major(pending_.data(), pending_rows_, dim_), 0, pending_rows_, plan, true, bound_,
+             BoundPolicy::Clip, block.data(), none);
+  add_upper(dim_, block.data(), sum, comp);
+}
+
+void GramAccumulator::close_block() const {
+  if (pending_rows_ == 0) return;
+  std::vector<double> sum, comp;
+  closed_parts(sum, comp);
+  sum_.swap(sum);
+  comp_.swap(comp);
+  pending_rows_ = 0;
 }
 
 void GramAccumulator::merge(const GramAccumulator &other) {
@@ -201,29 +388,30 @@ void GramAccumulator::merge(const GramAccumulator &other) {
       counts_.dropped > INT64_MAX - other.counts_.dropped ||
       counts_.clamped > INT64_MAX - other.counts_.clamped)
     fail(Status::TooLarge, "row count overflows a 64-bit integer");
+  std::vector<double> sum, comp, other_sum, other_comp;
+  closed_parts(sum, comp);
+  other.closed_parts(other_sum, other_comp);
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
-      if (!std::isfinite(sum_[at] + other.sum_[at]))
+      if (!std::isfinite(sum[at] + other_sum[at]))
         overflow(bound_ != 0.0 ? bound_ : other.bound_);
     }
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       const size_t at = static_cast<size_t>(i + j * dim_);
-      data::neumaier_add(sum_[at], comp_[at], other.sum_[at]);
-      data::neumaier_add(sum_[at], comp_[at], other.comp_[at]);
+      data::neumaier_add(sum[at], comp[at], other_sum[at]);
+      data::neumaier_add(sum[at], comp[at], other_comp[at]);
     }
+  sum_.swap(sum);
+  comp_.swap(comp);
+  pending_rows_ = 0;
   if (bound_ == 0.0) bound_ = other.bound_;
   counts_.rows += other.counts_.rows;
   counts_.clipped += other.counts_.clipped;
   counts_.dropped += other.counts_.dropped;
   counts_.clamped += other.counts_.clamped;
   counts_.drop_policy = counts_.drop_policy || other.counts_.drop_policy;
-}
-
-double GramAccumulator::entry(int64_t i, int64_t j) const {
-  const size_t at = static_cast<size_t>(i + j * dim_);
-  return sum_[at] + comp_[at];
 }
 
 Matrix GramAccumulator::matrix() const {
@@ -233,14 +421,18 @@ Matrix GramAccumulator::matrix() const {
 }
 
 void GramAccumulator::write_matrix(MatrixView out) const {
+  std::vector<double> closed_sum, closed_comp;
+  if (pending_rows_ > 0) closed_parts(closed_sum, closed_comp);
+  const std::vector<double> &sum = pending_rows_ > 0 ? closed_sum : sum_;
+  const std::vector<double> &comp = pending_rows_ > 0 ? closed_comp : comp_;
   for (int64_t j = 0; j < dim_; ++j)
     for (int64_t i = 0; i <= j; ++i) {
-      const double v = entry(i, j);
+      const size_t at = static_cast<size_t>(i + j * dim_);
+      const double v = sum[at] + comp[at];
       out(i, j) = v;
       out(j, i) = v;
     }
 }
-
 GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCounts &counts,
                                             double bound) {
   if (gram.rows != gram.cols)
@@ -264,6 +456,7 @@ GramAccumulator GramAccumulator::from_state(ConstMatrixView gram, const GramCoun
 }
 
 void GramAccumulator::upper_parts(std::vector<double> &sum, std::vector<double> &comp) const {
+  close_block();
   sum.clear();
   comp.clear();
   for (int64_t j = 0; j < dim_; ++j)

@@ -1,5 +1,9 @@
 // Gram accumulator: G = sum_i b(a_i) b(a_i)^T over a stream of rows, where b bounds each row's
-// Euclidean norm by B (clip, reject or drop). Memory is O(d^2) whatever the number of rows.
+// Euclidean norm by B (clip, reject or drop). Memory is O(d^2 + block) whatever the number of
+// rows: the kernel cuts the stream into blocks of block_rows() rows, counted from the first row
+// (or from the last close of a block by upper_parts() or merge()), forms each block's Gram matrix
+// and adds it to a compensated sum, so the same rows in the same order give the same bits however
+// the caller cuts them into chunks (docs/threading.md, Determinism).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +47,10 @@ class GramAccumulator {
   static GramAccumulator from_parts(int64_t dim, const std::vector<double> &sum,
                                     const std::vector<double> &comp, const GramCounts &counts,
                                     double bound);
-  // The packed upper triangles of the running sum and its compensation (see from_parts()).
+  // The packed upper triangles of the running sum and its compensation (see from_parts()). A
+  // saved state holds no row: the rows of an unfinished block are first closed into the sum as a
+  // shorter block, here too, so that this accumulator and one restored from its parts continue
+  // alike (both start their next block at the next row). Logically const: G is unchanged.
   void upper_parts(std::vector<double> &sum, std::vector<double> &comp) const;
 
   // Adds the rows of `rows` (n x d, any layout). The whole chunk is validated first: on NaN/Inf,
@@ -62,7 +69,8 @@ class GramAccumulator {
   GramCounts add_rows(ConstMatrixView rows, double bound, BoundPolicy policy,
                       const GramCounts &upstream = {});
 
-  // Adds everything `other` accumulated. Throws (leaving *this unchanged) if dimensions or bounds
+  // Adds everything `other` accumulated (its unfinished block included, `other` unchanged), after
+  // closing this accumulator's unfinished block as upper_parts() does. Throws (leaving *this unchanged) if dimensions or bounds
   // are incompatible, or Status::Numerical as add_rows() where an entry of the sum would overflow.
   void merge(const GramAccumulator &other);
 
@@ -70,23 +78,31 @@ class GramAccumulator {
   // The bound every included row satisfies; 0 until a chunk has been added.
   double bound() const { return bound_; }
   const GramCounts &counts() const { return counts_; }
-  // G in full (exactly symmetric).
+  // Rows per block of the kernel for this dimension (gram.cpp: block_rows_for()).
+  int64_t block_rows() const;
+  // G in full (exactly symmetric): the sum with the unfinished block's Gram matrix added to a copy,
+  // so reading G changes nothing that follows.
   Matrix matrix() const;
   void write_matrix(MatrixView out) const;
 
  private:
-  // Adds the upper triangle of a d x d column-major chunk Gram into the compensated sum.
-  void add_upper(const double *chunk);
-  double entry(int64_t i, int64_t j) const;
+  // The running sum and compensation with the unfinished block's Gram matrix added (copies).
+  void closed_parts(std::vector<double> &sum, std::vector<double> &comp) const;
+  // Closes the unfinished block into the sum (strong guarantee).
+  void close_block() const;
 
   int64_t dim_;
   double bound_ = 0.0;
   GramCounts counts_;
   // Upper triangles (column-major, d x d) of the running sum and of its Neumaier compensation:
-  // G = sum_ + comp_. Compensating across chunks makes the result independent of the chunking
-  // to a few ulps, even for 10^9 single-row chunks.
-  std::vector<double> sum_;
-  std::vector<double> comp_;
+  // G = sum_ + comp_ + the Gram matrix of the pending rows. Compensating across blocks keeps the
+  // sum accurate even for 10^9 rows. Mutable for close_block() only, which keeps G.
+  mutable std::vector<double> sum_;
+  mutable std::vector<double> comp_;
+  // The bounded rows of the unfinished block (row-major, d columns): pending_rows_ of them, fewer
+  // than block_rows(); the buffer is allocated at the first row left pending.
+  mutable std::vector<double> pending_;
+  mutable int64_t pending_rows_ = 0;
 };
 
 }  // namespace dpcov

@@ -3,7 +3,8 @@ PrivateLinearRegression(mechanism=MECHANISM) gives on the same rows and seed: th
 split, releases, generator draws and receipts, so the same coefficients and robust (sandwich)
 intervals, byte for byte for every mechanism the registry marks robust_gram, with exact numerics
 (the default where the mechanism has them: the Gram matrix is summed in integers) and with
-idealized numerics (the floating-point sum follows the chunks, which both surfaces cut alike);
+idealized numerics (the floating-point sum is cut into the kernel's blocks, whatever chunks each
+surface reads);
 the mechanisms taken are exactly the registry's robust_gram set; --errors homoscedastic keeps the
 labelled bootstrap; what the output publishes does not depend on the data; bad uses are refused
 before anything is spent.
@@ -70,7 +71,7 @@ class GramRegression(DpcovCase):
 
     def test_every_robust_mechanism_gives_pythons_fit_byte_for_byte_in_both_numerics(self):
         import dpcov
-        path = self.write_csv()  # 20000 rows: more than one chunk of the accumulator
+        path = self.write_csv()  # 20000 rows: more than one block of the accumulator
         robust = [m for m in dpcov.mechanisms() if "robust_gram" in m.inference]
         self.assertEqual([m.name for m in robust],
                          ["analyze_gauss", "laplace_sym", "wishart_additive"])

@@ -410,17 +410,25 @@ TEST(Gram, MergeAddsStatisticsAndCounters) {
 }
 
 TEST(Gram, ManySingleRowChunksStayAccurate) {
-  // Compensated summation: 2e5 one-row chunks of the same row give n * v v^T to a few ulps.
+  // 2e5 one-row chunks of the same row are the accumulator's own blocks, summed plainly within a
+  // block (relative error below (m - 1) u for m rows) and compensated across blocks: n * v v^T
+  // within the error of one block, and the bytes of a single call.
   const double v[3] = {0.1, 0.7, -0.3};
-  GramAccumulator acc(3);
+  GramAccumulator acc(3), once(3);
   const int64_t n = 200000;
-  for (int64_t i = 0; i < n; ++i)
+  std::vector<double> rows;
+  for (int64_t i = 0; i < n; ++i) {
     acc.add_rows({v, 1, 3, 3, Layout::RowMajor}, 1.0, BoundPolicy::Clip);
-  const Matrix g = acc.matrix();
+    rows.insert(rows.end(), v, v + 3);
+  }
+  once.add_rows({rows.data(), n, 3, 3, Layout::RowMajor}, 1.0, BoundPolicy::Clip);
+  const Matrix g = acc.matrix(), w = once.matrix();
+  const double block_error = static_cast<double>(acc.block_rows()) * 0x1p-53;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const double want = static_cast<double>(n) * (v[i] * v[j]);
-      EXPECT_NEAR(g(i, j), want, 4e-16 * std::fabs(want) + 1e-300);
+      EXPECT_NEAR(g(i, j), want, (block_error + 4e-16) * std::fabs(want));
+      EXPECT_EQ(g(i, j), w(i, j));
     }
 }
 

@@ -1,0 +1,119 @@
+// The floating-point Gram matrix's bits do not depend on how the caller chunks the rows: the
+// accumulator cuts the stream into kernel blocks counted from the first row (core/data/gram.hpp),
+// so one call, single rows and random chunk sizes give the same bytes, in both layouts, under
+// clipping and dropping; a rejected chunk and a read of the matrix change nothing that follows.
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/data/gram.hpp"
+#include "core/error.hpp"
+#include "support/naive.hpp"
+
+namespace dpcov {
+namespace {
+
+bool same_bytes(const Matrix &a, const Matrix &b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), static_cast<size_t>(a.rows() * a.cols()) *
+                                             sizeof(double)) == 0;
+}
+
+bool same_counts(const GramCounts &a, const GramCounts &b) {
+  return a.rows == b.rows && a.clipped == b.clipped && a.dropped == b.dropped;
+}
+
+// Short rows (the AVX-512 short-row kernel or dsyrk), rows just past its limit and wider rows
+// (the panel kernel): up to two and a half kernel blocks of them.
+RC_GTEST_PROP(GramBlockBits, AnyChunkingGivesTheSameBytes, ()) {
+  const int64_t d = *rc::gen::oneOf(rc::gen::inRange<int64_t>(1, 21), rc::gen::just<int64_t>(60));
+  GramAccumulator whole(d);
+  const int64_t block = whole.block_rows();
+  const int64_t n = *rc::gen::inRange<int64_t>(0, block * 5 / 2);
+  const auto layout = *rc::gen::element(Layout::RowMajor, Layout::ColMajor);
+  const int64_t pad = *rc::gen::inRange<int64_t>(0, 3);
+  // Row norms are about 0.6 sqrt(d): from most rows clipped to none.
+  const double bound = *rc::gen::element(0.5, 1.0, 3.0) * 0.6 * std::sqrt(static_cast<double>(d));
+  const auto policy = *rc::gen::element(BoundPolicy::Clip, BoundPolicy::Drop);
+  const auto data = test::random_rows(n, d, layout, pad, 0.6, *rc::gen::arbitrary<uint32_t>());
+  whole.add_rows(data.view(), bound, policy);
+
+  GramAccumulator chunked(d);
+  for (int64_t first = 0; first < n;) {
+    const int64_t want = *rc::gen::oneOf(rc::gen::inRange<int64_t>(1, 4),
+                                         rc::gen::inRange<int64_t>(1, block + block / 2));
+    const int64_t count = std::min(n - first, want);
+    chunked.add_rows(data.view().row_block(first, count), bound, policy);
+    first += count;
+    if (*rc::gen::inRange(0, 8) == 0) (void)chunked.matrix();  // a read closes nothing
+  }
+  RC_ASSERT(same_counts(chunked.counts(), whole.counts()));
+  RC_ASSERT(same_bytes(chunked.matrix(), whole.matrix()));
+}
+
+// Single rows across two block boundaries, as from a row-at-a-time reader, against one call.
+TEST(GramBlockBits, RowsOneAtATimeGiveTheBytesOfOneCall) {
+  for (const int64_t d : {3, 16, 40}) {
+    GramAccumulator whole(d), single(d);
+    const int64_t n = 2 * whole.block_rows() + 5;
+    const auto data = test::random_rows(n, d, Layout::RowMajor, 0, 0.6, 7);
+    const double bound = 0.6 * std::sqrt(static_cast<double>(d));  // about half clipped
+    whole.add_rows(data.view(), bound, BoundPolicy::Clip);
+    for (int64_t i = 0; i < n; ++i)
+      single.add_rows(data.view().row_block(i, 1), bound, BoundPolicy::Clip);
+    EXPECT_TRUE(same_counts(single.counts(), whole.counts())) << "d = " << d;
+    EXPECT_TRUE(same_bytes(single.matrix(), whole.matrix())) << "d = " << d;
+    EXPECT_GT(whole.counts().clipped, n / 4) << "d = " << d;
+  }
+}
+
+// A chunk that finishes the pending block, holds a whole block and leaves rows pending, with a
+// non-finite value in its last row: refused, and the accumulator goes on exactly as one that
+// never saw it (the pending rows it finished are still there).
+TEST(GramBlockBits, ARejectedChunkThatClosedBlocksLeavesTheAccumulatorUnchanged) {
+  for (const int64_t d : {5, 40}) {
+    GramAccumulator probe(d);
+    const int64_t block = probe.block_rows(), n = 3 * block;
+    const auto data = test::random_rows(n, d, Layout::RowMajor, 0, 0.6, 11);
+    auto bad = test::random_rows(2 * block, d, Layout::RowMajor, 0, 0.6, 12);
+    bad.at(2 * block - 1, d - 1) = std::numeric_limits<double>::quiet_NaN();
+    const double bound = 0.6 * std::sqrt(static_cast<double>(d));
+    GramAccumulator clean(d), hit(d);
+    const int64_t head = block / 3;
+    clean.add_rows(data.view().row_block(0, head), bound, BoundPolicy::Clip);
+    hit.add_rows(data.view().row_block(0, head), bound, BoundPolicy::Clip);
+    EXPECT_THROW(hit.add_rows(bad.view(), bound, BoundPolicy::Clip), Error) << "d = " << d;
+    clean.add_rows(data.view().row_block(head, n - head), bound, BoundPolicy::Clip);
+    hit.add_rows(data.view().row_block(head, n - head), bound, BoundPolicy::Clip);
+    EXPECT_TRUE(same_counts(hit.counts(), clean.counts())) << "d = " << d;
+    EXPECT_TRUE(same_bytes(hit.matrix(), clean.matrix())) << "d = " << d;
+  }
+}
+
+// Saving the state closes the pending block: the saved accumulator and the one restored from its
+// parts continue with the same bytes, and the matrix equals the one before saving.
+TEST(GramBlockBits, ARestoredStateContinuesAsTheSavedOne) {
+  const int64_t d = 7;
+  GramAccumulator saved(d);
+  const int64_t block = saved.block_rows(), n = 2 * block;
+  const auto data = test::random_rows(n, d, Layout::RowMajor, 0, 0.6, 13);
+  const double bound = 1.5;
+  saved.add_rows(data.view().row_block(0, block / 2), bound, BoundPolicy::Clip);
+  const Matrix before = saved.matrix();
+  std::vector<double> sum, comp;
+  saved.upper_parts(sum, comp);
+  EXPECT_TRUE(same_bytes(saved.matrix(), before));
+  GramAccumulator restored =
+      GramAccumulator::from_parts(d, sum, comp, saved.counts(), saved.bound());
+  saved.add_rows(data.view().row_block(block / 2, n - block / 2), bound, BoundPolicy::Clip);
+  restored.add_rows(data.view().row_block(block / 2, n - block / 2), bound, BoundPolicy::Clip);
+  EXPECT_TRUE(same_bytes(restored.matrix(), saved.matrix()));
+}
+
+}  // namespace
+}  // namespace dpcov

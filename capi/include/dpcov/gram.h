@@ -2,12 +2,15 @@
  * @file dpcov/gram.h
  * @brief Gram accumulator: the sufficient statistic G = A^T A of a stream of bounded rows.
  *
- * Rows arrive in chunks of any size; memory stays O(d^2) whatever the number of rows. Each row is
- * checked (NaN/Inf refused) and bounded in Euclidean norm by B under a chosen ::dpcov_bound_policy,
- * and the number of clipped or dropped rows is counted. Partial accumulators (threads, files,
- * machines) combine with dpcov_gram_merge(); the sum is compensated (Neumaier), so the result does
- * not depend, beyond a few units in the last place, on how the rows were split or in what order the
- * parts were merged.
+ * Rows arrive in chunks of any size; memory stays O(d^2 + one block of rows) whatever the number of
+ * rows. Each row is checked (NaN/Inf refused) and bounded in Euclidean norm by B under a chosen
+ * ::dpcov_bound_policy, and the number of clipped or dropped rows is counted. The library cuts the
+ * rows into blocks of its own, counted from the first row, so the same rows in the same order give
+ * the same bits whatever the chunks (docs/threading.md, Determinism); the rows of an unfinished
+ * block are closed into the sum when the state is exported or merged, never saved. Partial
+ * accumulators (threads, files, machines) combine with dpcov_gram_merge(); the sum is compensated
+ * (Neumaier), so the result does not depend, beyond a few units in the last place, on how the
+ * rows were split or in what order the parts were merged.
  *
  * Thread-safety: one accumulator must not be used by two threads at once; distinct accumulators are
  * independent.
@@ -195,7 +198,8 @@ DPCOV_API dpcov_status dpcov_gram_create_from_state(dpcov_gram **out, const dpco
  *
  * The state is the curator's, not a release: it holds the exact Gram matrix and data-dependent
  * counters. Move it only inside the trust boundary of the rows (docs/distributed.md).
- * @param gram     the accumulator; unchanged.
+ * @param gram     the accumulator; its matrix and counters unchanged (the rows of an unfinished
+ *                 block are closed into its sum, so that it and the imported state continue alike).
  * @param buf      a buffer of at least @p cap bytes, or NULL to query the size in @p written.
  * @param cap      bytes available at @p buf (ignored when @p buf is NULL).
  * @param written  receives the state's size in bytes (on success only).

@@ -33,22 +33,28 @@ __attribute__((target("avx512f"))) void kernel(const double *a, int64_t rows, in
 #pragma GCC unroll 2
     for (int h = 0; h < kHalves; ++h) acc[j][h] = _mm512_setzero_pd();
 
+  // A scaled row is stored here and its entries broadcast back from it: loads, which have ports
+  // to spare, where a scalar product f * x_j per entry would take the multiply-add ports and a
+  // broadcast from a register the shuffle port.
+  alignas(64) double scaled[16];
   for (int64_t r = 0; r < rows; ++r) {
     const double *x = a + r * ld;
     __m512d low = _mm512_maskz_loadu_pd(static_cast<__mmask8>(kLow), x);
     __m512d high = kHalves == 2 ? _mm512_maskz_loadu_pd(static_cast<__mmask8>(kHigh), x + 8)
                                 : _mm512_setzero_pd();
-    double f = 1.0;
+    const double *y = x;
     if constexpr (Scaled) {
-      f = factors[r];
-      const __m512d fv = _mm512_set1_pd(f);
+      const __m512d fv = _mm512_set1_pd(factors[r]);
       low = _mm512_mul_pd(low, fv);
       high = _mm512_mul_pd(high, fv);
+      _mm512_store_pd(scaled, low);
+      if constexpr (kHalves == 2) _mm512_store_pd(scaled + 8, high);
+      y = scaled;
     }
 #pragma GCC unroll 16
     for (int j = 0; j < D; ++j) {
-      // The same product f * x_j as the vector lane above, so y_j equals that lane exactly.
-      const __m512d yj = _mm512_set1_pd(Scaled ? f * x[j] : x[j]);
+      // y_j is the vector lane above (f * x_j rounded once), so both operands are the scaled row.
+      const __m512d yj = _mm512_set1_pd(y[j]);
       if (j < 8) acc[j][0] = _mm512_fmadd_pd(yj, low, acc[j][0]);
       if constexpr (kHalves == 2) acc[j][kHalves - 1] = _mm512_fmadd_pd(yj, high, acc[j][kHalves - 1]);
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "../core/audit/adassp_units.hpp"
 #include "../core/audit/audit_table.hpp"
 #include "../core/audit/mechanism_audit.hpp"
 #include "../core/audit/rows_black_box.hpp"
@@ -14,6 +15,7 @@
 #include "../core/audit/trials.hpp"
 #include "../core/audit/unit_audit.hpp"
 #include "../core/check.hpp"
+#include "../core/mechanisms/registry.hpp"
 #include "guard.hpp"
 #include "mechanism_options.hpp"
 #include "transcript_result.hpp"
@@ -204,6 +206,23 @@ dpcov_rows_exact_audit_result coinpress_mean_units(int64_t steps, int64_t k, dou
   return r;
 }
 
+// AdaSSP (not a Gram mechanism) at unit level: its own exact audit, with B_X = B_Y = bound; of
+// the mechanism options only the neighbour relation applies (check_options_apply refuses others).
+dpcov_audit_result adassp_units(int64_t dim, int64_t k, double bound, double epsilon, double delta,
+                                bool broken, const dpcov_mechanism_params *mechanism_params,
+                                const audit::Settings &settings, size_t struct_size) {
+  const mech::Options options = dpcov::capi::options_from(mechanism_params);
+  mech::check_options_apply(static_cast<mech::MechanismId>(mech::kAdasspId), options);
+  audit::AdasspUnitClaim claim;
+  claim.dim = dim;
+  claim.max_rows_per_unit = k;
+  claim.bound = bound;
+  claim.epsilon = epsilon;
+  claim.delta = delta;
+  claim.neighbour = options.neighbour;
+  return c_result(audit::audit_adassp_unit_releases(claim, broken, settings), struct_size);
+}
+
 }  // namespace
 
 extern "C" {
@@ -267,12 +286,19 @@ DPCOV_API dpcov_status dpcov_audit_units(int32_t mechanism, int64_t dim, int64_t
     if (broken != 0 && broken != 1)
       fail(dpcov::Status::InvalidArgument, "broken must be 0 or 1, got ", broken);
     check_result_output(result);
+    const audit::Settings settings = settings_of(audit_params(params, false));
+    audit::check_settings(settings);
+    if (mechanism == mech::kAdasspId) {
+      const dpcov_audit_result r = adassp_units(dim, max_rows_per_unit, bound, epsilon, delta,
+                                                broken == 1, mechanism_params, settings,
+                                                result->struct_size);
+      dpcov::capi::write_struct(result, r);
+      return;
+    }
     const mech::MechanismId id = mech::mechanism_id(mechanism);
     dpcov::check::dimension(dim, "dimension d");
     const mech::Request request{dim, 0, bound, epsilon, delta,
                                 dpcov::capi::options_from(mechanism_params)};
-    const audit::Settings settings = settings_of(audit_params(params, false));
-    audit::check_settings(settings);
     // The planned release first: an unplannable request fails before any row is made.
     const mech::Request shipped = audit::unit_release_request(id, request, max_rows_per_unit);
     if (!audit::bound_from_pair(id, request)) mech::plan(id, broken ? request : shipped);

@@ -91,10 +91,13 @@ void audit_run(fuzz::Input &in) {
   not_nan(v.max_loss, "audit run max_loss");  // +infinity outside the support of D'
 }
 
-// The unit-level audit: every mechanism id (those without a unit proof refused), k mostly small
-// and sometimes anything (the cap on its pair refuses the large ones before any row is made).
+// The unit-level audit: every Gram mechanism id and adassp (those without a unit proof refused),
+// k mostly small and sometimes anything (the cap on its pair refuses the large ones before any
+// row is made).
 void audit_units(fuzz::Input &in) {
-  const int32_t mechanism = static_cast<int32_t>(in.range(-1, 14));
+  // -1 to 14, and 15 standing for adassp (its own pair).
+  const int32_t drawn = static_cast<int32_t>(in.range(-1, 15));
+  const int32_t mechanism = drawn == 15 ? DPCOV_MECHANISM_ADASSP : drawn;
   const int64_t d = dimension(in);
   const int64_t k = in.range(0, 7) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(1, 4);
   const double bound = budget(in), eps = budget(in), delta = probability(in);

@@ -610,6 +610,14 @@ RC_GTEST_PROP(ExtremeBudget, AuditsAreFiniteOrFailUntouched, ()) {
   RC_TAG(std::string("audit_units: ") + dpcov_status_string(status));
   if (status != DPCOV_OK) check_failure(status, "audit_units");
   check_receipt(status, "audit_units", units, &finite_audit_result);
+  // AdaSSP's unit audit (its own pair, d + 1 regressors) at the same claim.
+  dpcov_audit_result adassp = canary_struct<dpcov_audit_result>();
+  const dpcov_status adassp_status =
+      dpcov_audit_units(DPCOV_MECHANISM_ADASSP, d + 1, *rc::gen::inRange<int64_t>(1, 4), bound,
+                        epsilon, delta, *rc::gen::inRange(0, 2), nullptr, &params, &adassp);
+  RC_TAG(std::string("audit_units adassp: ") + dpcov_status_string(adassp_status));
+  if (adassp_status != DPCOV_OK) check_failure(adassp_status, "audit_units adassp");
+  check_receipt(adassp_status, "audit_units adassp", adassp, &finite_audit_result);
 }
 
 // The grid value of a coordinate at any bound: the grid's bits in range or not, a value within

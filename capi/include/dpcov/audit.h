@@ -314,9 +314,26 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
  * every row were its own unit (rows bounded, units not), which a large enough k makes the audit
  * flag. Idealized numerics. Reentrant; the audit's draws come from dpcov_audit_params::seed.
  *
+ * ::DPCOV_MECHANISM_ADASSP (proofs/adassp_units.md) has a pair of its own: d regressors, every
+ * row ||x|| <= @p bound and |y| <= @p bound; axis 1 holds 10 rows (B e_1, B) and every other
+ * axis 10 + k rows (B e_j, B); the unit is k rows (B e_1, B), removed, or replaced by k rows
+ * (B e_2, -B), so that lambda_min(X'X), X'X, X'y and y'y each move by k times their row
+ * sensitivity. Its release is Gaussian: the exact audit above, with the draws' noise standardised
+ * by the claimed scales as the conformance values (::DPCOV_AUDIT_NOISE_CLAIMED_LAW) and, with no
+ * randomness, the exact delta of the claimed release on the pair (Balle & Wang 2018, Thm 8) in
+ * gaussian_delta_lower and pair_distance (the change's Mahalanobis length),
+ * ::DPCOV_AUDIT_FINDING_GAUSSIAN_PROFILE_EXCEEDED above the claim. Both releases AdaSSP makes
+ * (three statistics, and four with y'y, dpcov_adassp_params::release_label_square) are audited,
+ * each at alpha / 2 (seeds seed and seed + 1); the result has the findings of both and the
+ * statistics of the flagged one (else of the one with the larger delta_lower). The broken
+ * variant: the row-level calibration (dpcov_adassp_params::max_rows_per_unit = 0) on the k-row
+ * units. Of @p mechanism_params only the neighbour relation applies; d is at most 1024 and
+ * trials x (d + 1)^3 at most 2^40.
+ *
  * @param mechanism          a ::dpcov_mechanism_id whose registry entry names a unit proof
- *                           (dpcov_mechanism_entry::unit_proof).
- * @param dim                d, 2 <= d <= 46340.
+ *                           (dpcov_mechanism_entry::unit_proof), ::DPCOV_MECHANISM_ADASSP
+ *                           included.
+ * @param dim                d, 2 <= d <= 46340 (::DPCOV_MECHANISM_ADASSP: d <= 1024).
  * @param max_rows_per_unit  k, 1 <= k <= 2^20.
  * @param bound              B, every row's norm bound, finite and >= 2^-500.
  * @param epsilon            the unit-level claim, as for dpcov_mechanism_plan().
@@ -333,7 +350,10 @@ DPCOV_API dpcov_status dpcov_audit_run_pair(int32_t mechanism, int32_t layout, i
  *         per-row budget that underflows),
  *         ::DPCOV_E_INCOMPATIBLE (a mechanism without a unit proof), ::DPCOV_E_DIMENSION (d < 2
  *         or too large), ::DPCOV_E_TOO_LARGE (the pair's 12 + 2 k (d + 1) rows times d^2 above
- *         2^34: the cap on an audit's time and memory), the statuses
+ *         2^34: the cap on an audit's time and memory; for ::DPCOV_MECHANISM_ADASSP
+ *         trials x (d + 1)^3 above 2^40), ::DPCOV_E_INVALID_ARGUMENT
+ *         (::DPCOV_MECHANISM_ADASSP: an option other than the neighbour relation, (10 + 2k) B^2
+ *         not finite), the statuses
  *         of dpcov_mechanism_plan() for the mechanism arguments, ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_audit_units(int32_t mechanism, int64_t dim, int64_t max_rows_per_unit,

@@ -143,6 +143,7 @@ std::vector<Job> selected_mechanisms(const AuditOptions &o) {
       job.no_density = has_no_density(job.id);
       jobs.push_back(job);
     }
+    if (o.unit_rows > 0) jobs.push_back({"adassp", DPCOV_MECHANISM_ADASSP});
     for (const auto &[name, value] : kRowsMechanisms) jobs.push_back({name, 0, value});
     jobs.push_back({"coinpress_mean", 0, -1, true});
     return jobs;
@@ -158,6 +159,13 @@ std::vector<Job> selected_mechanisms(const AuditOptions &o) {
     }
     if (wanted == "coinpress_mean") {
       jobs.push_back({wanted, 0, -1, true});
+      continue;
+    }
+    if (wanted == "adassp") {
+      if (o.unit_rows == 0)
+        fail(kExitUsage, "--mechanism: adassp is audited at the level of privacy units: give "
+             "--unit-rows K (K = 1: units of one row, its row-level release)");
+      jobs.push_back({wanted, DPCOV_MECHANISM_ADASSP});
       continue;
     }
     if (found == library.end()) {
@@ -355,15 +363,47 @@ std::vector<Row> audit_rows_job(const AuditOptions &o, const Job &job, double ep
   return rows;
 }
 
-// With --unit-rows, `broken` chooses the unit audit's planted variant.
-Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int32_t broken = 0) {
+// The draws' settings every audit through dpcov_audit_params shares.
+dpcov_audit_params draw_settings(const AuditOptions &o) {
+  dpcov_audit_params ap;
+  library_check(dpcov_audit_params_default(&ap), "audit defaults");
+  ap.trials = o.trials;
+  ap.first_checkpoint = std::min(o.first_checkpoint, o.trials);
+  ap.alpha = o.alpha;
+  ap.seed = o.seed;
+  return ap;
+}
+
+// A Gram-style row of `job` at (eps, d), not yet audited.
+Row start_row(const Job &job, double eps, int64_t d) {
   Row row;
   row.mechanism = job.name;
   row.requested_epsilon = eps;
   row.dim = d;
+  return row;
+}
+
+// The mechanism defaults with --neighbour's relation.
+dpcov_mechanism_params relation_params(const AuditOptions &o) {
   dpcov_mechanism_params mp;
   library_check(dpcov_mechanism_params_default(&mp), "mechanism defaults");
   mp.neighbour = value_of(neighbour_values(), o.neighbour, "--neighbour");
+  return mp;
+}
+
+// A row's outcome: audited, or the library's reason why not.
+void record_status(Row &row, dpcov_status status) {
+  if (status == DPCOV_OK) {
+    row.audited = true;
+  } else {
+    row.not_audited = concat(dpcov_status_string(status), ": ", dpcov_last_error_message());
+  }
+}
+
+// With --unit-rows, `broken` chooses the unit audit's planted variant.
+Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int32_t broken = 0) {
+  Row row = start_row(job, eps, d);
+  dpcov_mechanism_params mp = relation_params(o);
   mp.calibration = value_of(calibration_values(), o.calibration, "--calibration");
   mp.audit_only_not_private = o.audit_only_not_private && not_private(job.id) ? 1 : 0;
   const int64_t sized = std::max<int64_t>(kDefaultProjectionRows, 2 * d);
@@ -381,12 +421,7 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int3
   }
 
   const auto [auto_data, auto_neighbour] = auto_pair(job.id);
-  dpcov_audit_params ap;
-  library_check(dpcov_audit_params_default(&ap), "audit defaults");
-  ap.trials = o.trials;
-  ap.first_checkpoint = std::min(o.first_checkpoint, o.trials);
-  ap.alpha = o.alpha;
-  ap.seed = o.seed;
+  dpcov_audit_params ap = draw_settings(o);
   ap.dataset = o.dataset == "auto" ? auto_data : value_of(kDatasets, o.dataset, "--dataset");
   ap.neighbour_kind = o.neighbour_kind == "auto"
                           ? auto_neighbour
@@ -405,11 +440,7 @@ Row audit_one(const AuditOptions &o, const Job &job, double eps, int64_t d, int3
           ? dpcov_audit_units(job.id, d, o.unit_rows, o.bound, eps, o.delta, broken, &mp, &ap,
                               &row.result)
           : dpcov_audit_run(job.id, d, row.n, o.bound, eps, o.delta, &mp, &ap, &row.result);
-  if (status == DPCOV_OK) {
-    row.audited = true;
-  } else {
-    row.not_audited = concat(dpcov_status_string(status), ": ", dpcov_last_error_message());
-  }
+  record_status(row, status);
   return row;
 }
 
@@ -441,6 +472,24 @@ Row audit_rows_unit_job(const AuditOptions &o, const Job &job, double eps, int32
   } else {
     row.not_audited = concat(dpcov_status_string(status), ": ", dpcov_last_error_message());
   }
+  return row;
+}
+
+// --unit-rows on adassp: its exact audit on its own pair (p = d regressors, ||x|| and |y| <= B;
+// dpcov_audit_units), of which the Gram mechanisms' options are no part.
+Row audit_adassp_unit_job(const AuditOptions &o, const Job &job, double eps, int64_t d,
+                          int32_t broken, bool all) {
+  if (!all && (o.dataset != "auto" || o.neighbour_kind != "auto" || o.calibration != "default" ||
+               o.projection_rows || o.posterior_dof || o.audit_only_not_private))
+    fail(kExitUsage, "--unit-rows audits adassp on its own pair: drop --dataset, "
+         "--neighbour-kind, --calibration, --projection-rows, --posterior-dof and "
+         "--audit-only-not-private");
+  Row row = start_row(job, eps, d);
+  const dpcov_mechanism_params mp = relation_params(o);
+  const dpcov_audit_params ap = draw_settings(o);
+  row.result.struct_size = sizeof row.result;
+  record_status(row, dpcov_audit_units(job.id, d, o.unit_rows, o.bound, eps, o.delta, broken,
+                                       &mp, &ap, &row.result));
   return row;
 }
 
@@ -504,6 +553,14 @@ std::vector<Row> audit_unit_jobs(const AuditOptions &o, const std::vector<Job> &
         push_unit_pair(rows, o, [&](int32_t broken) {
           return audit_rows_unit_job(o, job, eps, broken, trials);
         });
+      continue;
+    }
+    if (job.id == DPCOV_MECHANISM_ADASSP) {
+      for (const double eps : o.epsilons)
+        for (const int64_t d : o.dims)
+          push_unit_pair(rows, o, [&](int32_t broken) {
+            return audit_adassp_unit_job(o, job, eps, d, broken, all);
+          });
       continue;
     }
     const dpcov_mechanism_entry entry = registry_entry(job.id);
@@ -701,6 +758,13 @@ constexpr const char *kRowsUnitsNote =
     "dly_adaptive_paper; 'rows-only' releases the same units at rho itself, a planted bug that "
     "spends K^2 rho on the pair (dpcov_audit_rows_units).\n";
 
+// The table's note on AdaSSP's unit audit.
+constexpr const char *kAdasspUnitsNote =
+    "\nadassp: the exact density of its Gaussian release (lambda_min, X'X, X'y; and with y'y, "
+    "each release at alpha / 2) on d regressors, rows ||x|| <= B and |y| <= B, the unit of K rows "
+    "(B e_1, B) added or removed, or replaced by K rows (B e_2, -B); 'rows-only' releases it with "
+    "the row-level calibration, a planted bug (dpcov_audit_units).\n";
+
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
   std::ostringstream out;
   bool black_box = false, coinpress_mean = false, exact = false, coinpress_steps = false;
@@ -788,6 +852,8 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
            "reported; 'rho >=' is the lower confidence bound on the rho spent, a violation above "
            "the claimed rho (dpcov_audit_rows_exact_pairs).\n";
   if (rows_units) out << kRowsUnitsNote;
+  if (std::any_of(rows.begin(), rows.end(), [](const Row &r) { return r.mechanism == "adassp"; }))
+    out << kAdasspUnitsNote;
   out << power_notes(rows);
   for (const std::string &note : why) out << "\n" << note << "\n";
   if (coinpress_mean)
@@ -887,7 +953,8 @@ void add_unit_rows_option(CLI::App &command, AuditOptions &options) {
                      "the same mechanism bounding rows but not units (dpcov_audit_units; d >= 2; "
                      "dly_*, coinpress, coinpress_mean: units of exactly K rows at rho / K^2 "
                      "against rho at K^2 rho, dpcov_audit_rows_units, within 'all' for K <= 10 at "
-                     "most 300 draws each). Within 'all' the mechanisms refused with units are "
+                     "most 300 draws each; adassp: d regressors, |y| <= B too, its releases with "
+                     "and without y'y). Within 'all' the mechanisms refused with units are "
                      "listed as not audited, with the registry's reason")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
 }

@@ -45,7 +45,9 @@ constexpr std::pair<int32_t, const char *> kOptionFlags[] = {
 
 // The mechanisms with entry points of their own, which their own commands and flags run.
 const std::map<std::string, Usage> kOwnEntryPoints = {
-    {"adassp", {"regress DATA --epsilon (raw rows)", "--label, --bound, --label-bound (required)"}},
+    {"adassp",
+     {"regress DATA --epsilon (raw rows), audit --unit-rows",
+      "--label, --bound, --label-bound (required)"}},
     {"dly",
      {"release, plan, compare, audit as dly_gauss, dly_separate, dly_adaptive, "
       "dly_adaptive_paper",

@@ -135,7 +135,7 @@ class AuditCommandTest(unittest.TestCase):
                     for e in json.loads(subprocess.run([DPCOV, "mechanisms", "--json"],
                                                        capture_output=True, text=True).stdout)}
         gram = {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
-                "inverse_wishart", "iev", "kt_rank1"}
+                "inverse_wishart", "iev", "kt_rank1", "adassp"}
         on_rows = {"dly_gauss", "dly_separate", "dly_adaptive", "dly_adaptive_paper",
                    "coinpress", "coinpress_mean"}
         refused = {"jl_ridge_sigma_min", "inverse_wishart_sigma_min", "ols_jl"}
@@ -194,6 +194,39 @@ class AuditCommandTest(unittest.TestCase):
         ignored = run(["-m", "coinpress", "--unit-rows", "3", "-e", "1", "--k-bound", "9"])
         self.assertEqual(ignored.returncode, EXIT_USAGE, ignored.stderr)
         self.assertIn("--k-bound", ignored.stderr)
+
+    def test_unit_rows_audit_adassp_and_flag_its_row_level_calibration(self):
+        # AdaSSP's exact audit on its own pair (d regressors, |y| <= B too), both releases (with
+        # and without y'y) at alpha / 2 each: the release of units of 3 rows is not flagged under
+        # either relation, the row-level calibration on those units is (its exact delta on the
+        # pair is far above the claim), and the exit code is 0.
+        table = run(["-m", "adassp", "--unit-rows", "3", "-e", "1", "--seed", "3"])
+        self.assertEqual(table.returncode, EXIT_OK, table.stderr)
+        lines = [l for l in table.stdout.splitlines() if l.startswith("adassp ")]
+        self.assertEqual(len(lines), 2, table.stdout)
+        self.assertIn("unit-of-3/released", lines[0])
+        self.assertIn("no violation found", lines[0])
+        self.assertIn("unit-of-3/rows-only", lines[1])
+        self.assertIn("flagged (planted bug)", lines[1])
+        self.assertIn("gaussian_profile_exceeded", lines[1])
+        self.assertIn("adassp: the exact density of its Gaussian release", table.stdout)
+        for neighbour in ("replace-one", "add-remove"):
+            result = run(["-m", "adassp", "--unit-rows", "3", "-e", "1", "--dims", "2,4",
+                          "--neighbour", neighbour, "--seed", "3", "--json"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+            audits = json.loads(result.stdout)["audits"]
+            self.assertEqual(len(audits), 4)
+            for a in audits:
+                self.assertEqual((a["mechanism"], a["neighbour_kind"]), ("adassp", "unit-of-3"))
+                expected = "flagged (planted bug)" if a.get("planted_broken") else "no violation found"
+                self.assertEqual(a["verdict"], expected, a)
+                self.assertGreater(a["samples"], 0)
+        for args, message in ((["-m", "adassp", "-e", "1"], "--unit-rows"),
+                              (["-m", "adassp", "--unit-rows", "3", "-e", "1", "--calibration",
+                                "analytic-gaussian"], "--calibration")):
+            result = run(args)
+            self.assertEqual(result.returncode, EXIT_USAGE, (args, result.stderr))
+            self.assertIn(message, result.stderr)
 
     def test_trials_above_the_maximum_are_a_usage_error_before_any_draw(self):
         # DPCOV_AUDIT_MAX_TRIALS = 10^7 bounds an audit's time and memory: above it every

@@ -7,6 +7,7 @@
 
 #include "../error.hpp"
 #include "box_norm_bound.hpp"
+#include "unit_norm_histogram.hpp"
 
 namespace dpcov::data {
 
@@ -69,18 +70,9 @@ double constant_column_factor(ScaledNorm norm, double bound, int64_t features) {
 
 void add_norm_histogram(ConstMatrixView a, const double *grid, int64_t candidates,
                         int64_t *counts) {
-  std::vector<double> sums(static_cast<size_t>(a.rows));
-  row_sums_of_squares(a, 0, a.rows, sums.data());
-  for (int64_t i = 0; i < a.rows; ++i) {
-    const double sum = sums[static_cast<size_t>(i)];
-    double norm = std::sqrt(sum);
-    if (!(std::isfinite(sum) && sum > kTinySumOfSquares)) {
-      bool finite = true;
-      for (int64_t j = 0; j < a.cols; ++j) finite = finite && std::isfinite(a(i, j));
-      norm = finite ? scaled_norm(a, i).value() : std::numeric_limits<double>::infinity();
-    }
-    ++counts[std::lower_bound(grid, grid + candidates, norm) - grid];
-  }
+  std::vector<int64_t> cells(static_cast<size_t>(a.rows));
+  norm_cells(a, grid, candidates, cells.data());
+  for (int64_t cell : cells) ++counts[cell];
 }
 
 RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,

@@ -7,6 +7,7 @@
 
 #include "../core/check.hpp"
 #include "../core/data/row_bounding.hpp"
+#include "../core/data/unit_norm_histogram.hpp"
 #include "../core/mechanisms/private_bound.hpp"
 #include "../core/mechanisms/private_bound_scan.hpp"
 #include "guard.hpp"
@@ -34,6 +35,14 @@ void check_grid_and_histogram(const double *grid, int64_t candidates, const int6
     if (histogram[k] < 0)
       dpcov::fail(dpcov::Status::InvalidArgument, "histogram counts must be >= 0; cell ", k,
                   " is negative");
+}
+
+// Adds `added` to the caller's histogram, all cells or none (a cell would pass INT64_MAX).
+void add_counts(const std::vector<uint64_t> &added, int64_t *histogram) {
+  for (size_t k = 0; k < added.size(); ++k)
+    if (added[k] > static_cast<uint64_t>(INT64_MAX - histogram[k]))
+      dpcov::fail(dpcov::Status::InvalidArgument, "histogram cell ", k, " would pass INT64_MAX");
+  for (size_t k = 0; k < added.size(); ++k) histogram[k] += static_cast<int64_t>(added[k]);
 }
 
 // Both selections: every argument checked before any draw, then `rule` (the kernel's selection)
@@ -71,10 +80,22 @@ DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t
     const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
     std::vector<int64_t> added(static_cast<size_t>(candidates) + 1, 0);
     dpcov::data::add_norm_histogram(view, grid, candidates, added.data());
-    for (int64_t k = 0; k <= candidates; ++k)
-      if (histogram[k] > INT64_MAX - added[static_cast<size_t>(k)])
-        dpcov::fail(dpcov::Status::InvalidArgument, "histogram cell ", k, " would pass INT64_MAX");
-    for (int64_t k = 0; k <= candidates; ++k) histogram[k] += added[static_cast<size_t>(k)];
+    add_counts(std::vector<uint64_t>(added.begin(), added.end()), histogram);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_unit_histogram(const double *grid, int64_t candidates,
+                                                          int32_t layout, int64_t rows,
+                                                          int64_t cols, const double *a,
+                                                          int64_t lda, const int64_t *units,
+                                                          int64_t *histogram) {
+  return dpcov::capi::guarded([&] {
+    check_grid_and_histogram(grid, candidates, histogram);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    if (rows > 0) dpcov::check::vector(rows, units, sizeof(int64_t), "units");
+    dpcov::data::UnitNormHistogram counted(grid, candidates);
+    if (rows > 0) counted.add(view, units);
+    add_counts(counted.histogram(), histogram);
   });
 }
 

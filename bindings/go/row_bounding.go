@@ -196,3 +196,23 @@ func PrivateBoundHistogram(grid []float64, a Matrix, histogram []int64) error {
 			C.int64_t(a.Rows), C.int64_t(a.Cols), a.ptr(), a.ld(), int64s(histogram))
 	})
 }
+
+// PrivateBoundUnitHistogram adds the privacy units of the rows of a (row i in unit units[i]) to
+// histogram, each unit once in the cell of its largest row norm
+// (dpcov_private_bound_unit_histogram): every row of a unit must be in this one call. The
+// histogram is private: pass it only to PrivateBoundSelect or PrivateBoundScan, whose target is
+// then a number of units.
+func PrivateBoundUnitHistogram(grid []float64, a Matrix, units []int64, histogram []int64) error {
+	if len(grid) < 1 || len(histogram) != len(grid)+1 || len(units) != a.Rows {
+		return argError(ErrDimension, "need a grid of >= 1 candidates, len(grid) + 1 cells and one "+
+			"unit id per row, got %d, %d and %d ids for %d rows", len(grid), len(histogram),
+			len(units), a.Rows)
+	}
+	if err := a.check("a"); err != nil {
+		return err
+	}
+	return call(func() C.dpcov_status {
+		return C.dpcov_private_bound_unit_histogram(doubles(grid), C.int64_t(len(grid)), rowMajor,
+			C.int64_t(a.Rows), C.int64_t(a.Cols), a.ptr(), a.ld(), int64s(units), int64s(histogram))
+	})
+}

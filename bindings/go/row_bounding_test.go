@@ -37,6 +37,17 @@ func TestBoundedGramNamesTheRefusedRowAndRefusesDropUnderReplaceOne(t *testing.T
 	if histogram[0] != 1 || histogram[1] != 2 || histogram[2] != 0 {
 		t.Fatalf("histogram %v", histogram)
 	}
+	// The same rows as two units, the second of two rows: each unit once, by its largest norm.
+	units := make([]int64, 3)
+	if err := PrivateBoundUnitHistogram([]float64{0.2, 1}, rows, []int64{4, 9, 9}, units); err != nil {
+		t.Fatal(err)
+	}
+	if units[0] != 0 || units[1] != 2 || units[2] != 0 {
+		t.Fatalf("unit histogram %v", units)
+	}
+	if err := PrivateBoundUnitHistogram([]float64{0.2, 1}, rows, []int64{4}, units); err == nil {
+		t.Fatal("one unit id for three rows accepted")
+	}
 }
 
 // Exact numerics are the default of the row path for every mechanism that has them, through

@@ -144,12 +144,9 @@ void check_gram_options(const ReleaseOptions &o, bool automatic, double public_b
   if (scaled && o.reject)
     fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
          "(and counted)");
-  if (!o.privacy_unit.empty() && automatic)
-    fail(kExitUsage, "--privacy-unit takes a public --bound B, not --bound auto: private_bound is "
-         "refused with privacy units: ", unit_refusal_of(DPCOV_MECHANISM_PRIVATE_BOUND));
   if (!o.privacy_unit.empty() && (scaled || o.reject))
-    fail(kExitUsage, "--privacy-unit takes a public --bound B (clip, or --drop under add-remove): "
-         "not --bounds or --reject (docs/privacy-units.md)");
+    fail(kExitUsage, "--privacy-unit takes --bound B or --bound auto (clip, or --drop under "
+         "add-remove): not --bounds or --reject (docs/privacy-units.md)");
 }
 
 // Everything a Gram release fixes before it reads a row: the shape of the rows the accumulator
@@ -251,6 +248,8 @@ void plan_group_units(GramPlan &plan, int64_t max_rows_per_unit) {
   plan.planned.max_rows_per_unit = max_rows_per_unit;
 }
 
+void plan_at_row_bound(GramPlan &plan, const ReleaseOptions &o, bool first);
+
 // The input's part: the columns, the rows the accumulator sees, their bound, the numerics and
 // the plan itself.
 void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader) {
@@ -281,12 +280,22 @@ void plan_rows(GramPlan &plan, const ReleaseOptions &o, const RowReader &reader)
   plan.columns = plan.data_columns;
   if (plan.scaled || o.add_constant) plan.columns.insert(plan.columns.begin(), kConstantColumn);
   plan.exact = exact_numerics(o.numerics, plan.choice, plan.mechanism);
+  plan_at_row_bound(plan, o, /*first=*/true);
+}
+
+// The plan at the rows' bound plan.row_bound, first from the options or again at the bound
+// --bound auto chose. Units: the release is planned at the bound of a unit's contribution,
+// sqrt(k) times the rows' (the library's value), or by group privacy at the per-row budget.
+void plan_at_row_bound(GramPlan &plan, const ReleaseOptions &o, bool first) {
   if (plan.unit_index >= 0 && units_by_group_privacy(plan.choice.id))
     return plan_group_units(plan, o.max_rows_per_unit);
-  // Units: the release is planned at the bound of a unit's contribution, sqrt(k) times the
-  // rows' (the library's value).
-  if (plan.unit_index >= 0) plan.bound = unit_contribution_bound(release_bounding(plan, o), data_dim);
-  plan.plan();
+  if (plan.unit_index >= 0)
+    plan.bound = unit_contribution_bound(release_bounding(plan, o),
+                                         static_cast<int64_t>(plan.data_columns.size()));
+  if (first)
+    plan.plan();
+  else
+    plan.move_to_bound();
 }
 
 // With --bounds and exact numerics, the value the constant 1 of the rows [1, z] holds on the grid
@@ -463,12 +472,17 @@ void run_release(const ReleaseOptions &o) {
   // again. --add-constant then puts B in front of each row clipped to B (the library's bounding).
   std::optional<AutoBound> chosen;
   if (plan.automatic) {
-    chosen = choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, draws.rng());
+    // With privacy units each unit counts once, by its largest row norm (proofs/private_bound.md,
+    // "Privacy units"), and the target counts units.
+    chosen = plan.unit_index >= 0
+                 ? choose_auto_bound_units(*reader, plan.unit_index, o.auto_bound,
+                                           plan.bound_epsilon, draws.rng())
+                 : choose_auto_bound(*reader, o.auto_bound, plan.bound_epsilon, draws.rng());
     plan.set_row_bound(chosen->bound, o.add_constant);
     // A failure from here on is charged the plan at the chosen B, the release's own: the plan at
     // B = 1 has the same epsilon and delta, but its rho (sensitivity and sigma each rounded) can
     // differ in the last place (1.2e-16 below at B = 110.5), and the ledger records its fields.
-    plan.move_to_bound();
+    plan_at_row_bound(plan, o, /*first=*/false);
     reader = input.open();
   }
   std::vector<double> released(static_cast<size_t>(plan.d * plan.d));

@@ -6,6 +6,8 @@
 
 #include "../cli_error.hpp"
 #include "../io/interrupt.hpp"
+#include "../io/unit_spill.hpp"
+#include "../io/unit_stream.hpp"
 #include "../library_status.hpp"
 
 namespace dpcov::cli {
@@ -37,8 +39,9 @@ double epsilon_together(double bound_epsilon, double epsilon) {
   return error > 0.0 ? std::nextafter(sum, INFINITY) : sum;
 }
 
-AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
-                            dpcov_rng *rng) {
+namespace {
+
+std::vector<double> auto_bound_grid() {
   int64_t candidates = 0;
   library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio, nullptr,
                                          0, &candidates),
@@ -47,6 +50,53 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
   library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio,
                                          grid.data(), candidates, &candidates),
                 "the --bound auto grid");
+  return grid;
+}
+
+// The choice from the private histogram of `counted` rows or units (what the target counts):
+// only B and public values leave it.
+AutoBound choose_from(const std::vector<double> &grid, const std::vector<int64_t> &histogram,
+                      int64_t counted, const char *what, const AutoBoundOptions &options,
+                      double epsilon, dpcov_rng *rng) {
+  // A quantile target uses n (or the number of units), public under replace-one only (the caller
+  // refuses it under add/remove); --bound-clipped is public by itself.
+  const auto target = options.clipped ? *options.clipped
+                                      : static_cast<int64_t>(std::floor(
+                                            (1.0 - options.quantile) * static_cast<double>(counted)));
+  const auto candidates = static_cast<int64_t>(grid.size());
+  AutoBound chosen;
+  chosen.epsilon = epsilon;
+  const bool scan = options.rule == "scan";
+  library_check((scan ? dpcov_private_bound_scan : dpcov_private_bound_select)(
+                    grid.data(), candidates, histogram.data(), target, epsilon, rng, nullptr,
+                    &chosen.bound),
+                "choosing the bound");
+  const std::string above = concat(what, " above B");
+  const std::string target_text = options.clipped ? "clipped" : "floor((1 - quantile) n)";
+  chosen.json = {{"rule", options.rule},
+                 {"method", scan ? "sparse vector scan (AboveThreshold) upward over a public "
+                                   "geometric grid: the first B with " + above + " + noise <= " +
+                                       target_text + " + noise (proofs/private_bound.md)"
+                                 : "exponential mechanism over a public geometric grid, utility "
+                                   "-|" + above + " - " + target_text + "| (proofs/private_bound.md)"},
+                 {"epsilon", epsilon}};
+  if (options.clipped)
+    chosen.json["clipped"] = *options.clipped;
+  else
+    chosen.json["quantile"] = options.quantile;
+  chosen.json.update(nlohmann::ordered_json{
+                 {"grid", {{"low", kAutoBoundLow}, {"high", kAutoBoundHigh},
+                           {"ratio", kAutoBoundRatio}, {"candidates", candidates}}},
+                 {"bound", chosen.bound}});
+  return chosen;
+}
+
+}  // namespace
+
+AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
+                            dpcov_rng *rng) {
+  const std::vector<double> grid = auto_bound_grid();
+  const auto candidates = static_cast<int64_t>(grid.size());
   // The histogram is private: it leaves this function only through the mechanism.
   std::vector<int64_t> histogram(grid.size() + 1, 0);
   int64_t rows = 0;
@@ -67,35 +117,46 @@ AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, 
   // the empty dataset would tell it from its one-row neighbours: the scan runs on it.
   if (rows == 0 && !options.clipped)
     fail(kExitInputData, reader.name(), ": the input has no rows to release");
-  // A quantile target uses n, which is public under replace-one only (the caller refuses it under
-  // add/remove); --bound-clipped is public by itself.
-  const auto target = options.clipped ? *options.clipped
-                                      : static_cast<int64_t>(std::floor(
-                                            (1.0 - options.quantile) * static_cast<double>(rows)));
-  AutoBound chosen;
-  chosen.epsilon = epsilon;
-  const bool scan = options.rule == "scan";
-  library_check((scan ? dpcov_private_bound_scan : dpcov_private_bound_select)(
-                    grid.data(), candidates, histogram.data(), target, epsilon, rng, nullptr,
-                    &chosen.bound),
-                "choosing the bound");
-  const std::string target_text = options.clipped ? "clipped" : "floor((1 - quantile) n)";
-  chosen.json = {{"rule", options.rule},
-                 {"method", scan ? "sparse vector scan (AboveThreshold) upward over a public "
-                                   "geometric grid: the first B with rows above B + noise <= " +
-                                       target_text + " + noise (proofs/private_bound.md)"
-                                 : "exponential mechanism over a public geometric grid, utility "
-                                   "-|rows above B - " + target_text + "| (proofs/private_bound.md)"},
-                 {"epsilon", epsilon}};
-  if (options.clipped)
-    chosen.json["clipped"] = *options.clipped;
-  else
-    chosen.json["quantile"] = options.quantile;
-  chosen.json.update(nlohmann::ordered_json{
-                 {"grid", {{"low", kAutoBoundLow}, {"high", kAutoBoundHigh},
-                           {"ratio", kAutoBoundRatio}, {"candidates", candidates}}},
-                 {"bound", chosen.bound}});
-  return chosen;
+  return choose_from(grid, histogram, rows, "rows", options, epsilon, rng);
+}
+
+AutoBound choose_auto_bound_units(RowReader &reader, int64_t unit_index,
+                                  const AutoBoundOptions &options, double epsilon,
+                                  dpcov_rng *rng) {
+  const std::vector<double> grid = auto_bound_grid();
+  const auto candidates = static_cast<int64_t>(grid.size());
+  const int64_t cols = reader.dim() - 1;
+  // Every row of a unit must reach the library in one call: the rows are grouped by unit through
+  // the release's spill files (bounded memory), which deliver batches of whole units.
+  UnitSpill spill(cols, spill_partitions(reader.total_bytes()));
+  Chunk chunk;
+  std::vector<double> rows;
+  std::vector<int64_t> ids;
+  while (reader.next_chunk(chunk)) {
+    check_interrupted();
+    rows.clear();
+    ids.clear();
+    for (int64_t i = 0; i < chunk.rows; ++i)
+      ids.push_back(split_row(reader, chunk, i, unit_index, rows));
+    spill.add(ids.data(), rows.data(), chunk.rows);
+  }
+  // The histogram of units by their largest row norm is private: it leaves this function only
+  // through the mechanism.
+  std::vector<int64_t> histogram(grid.size() + 1, 0);
+  spill.replay([&](const std::vector<int64_t> &batch_ids, const std::vector<double> &batch) {
+    check_interrupted();
+    library_check(dpcov_private_bound_unit_histogram(
+                      grid.data(), candidates, DPCOV_ROW_MAJOR,
+                      static_cast<int64_t>(batch_ids.size()), cols, batch.data(), cols,
+                      batch_ids.data(), histogram.data()),
+                  "the --bound auto histogram of privacy units");
+  });
+  int64_t units = 0;
+  for (int64_t count : histogram) units += count;
+  // As for rows: the number of units is public only where the quantile target may use it.
+  if (units == 0 && !options.clipped)
+    fail(kExitInputData, reader.name(), ": the input has no rows to release");
+  return choose_from(grid, histogram, units, "units with a row", options, epsilon, rng);
 }
 
 }  // namespace dpcov::cli

@@ -62,4 +62,12 @@ double epsilon_together(double bound_epsilon, double epsilon);
 AutoBound choose_auto_bound(RowReader &reader, const AutoBoundOptions &options, double epsilon,
                             dpcov_rng *rng);
 
+// The same at the level of privacy units (proofs/private_bound.md, "Privacy units"): every row of
+// `reader`, the unit in column `unit_index`, grouped by unit in bounded memory; the library counts
+// each unit once by its largest row norm, and the target (--bound-clipped M, or the quantile of U
+// units) counts units.
+AutoBound choose_auto_bound_units(RowReader &reader, int64_t unit_index,
+                                  const AutoBoundOptions &options, double epsilon,
+                                  dpcov_rng *rng);
+
 }  // namespace dpcov::cli

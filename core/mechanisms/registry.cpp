@@ -31,9 +31,6 @@ constexpr const char *kOlsJlRefusal =
     "aligned unit pair lambda_min(G) is near 0 and its sigma_min test refuses on both datasets, "
     "so the broken variant equals the release (proofs/unit_group_privacy.md, \"Mechanisms still "
     "refused\")";
-constexpr const char *kPrivateBoundRefusal =
-    "a unit moves its counts of rows above each candidate bound by up to k, and no unit-level "
-    "calibration of its scan is written (proofs/private_bound.md): with units, give a public bound";
 
 // Sized by its initializer: an entry added is one row, with no count to move.
 constexpr RegistryEntry kRegistry[] = {
@@ -210,7 +207,7 @@ constexpr RegistryEntry kRegistry[] = {
      "proofs/private_bound.md", "capi/include/dpcov/private_bound.h",
      "a norm bound B from the grid",
      "eps_B > 0; a public grid of candidates",
-     {}, GlassoPerturbation::Unsupported, 0, "", 0, kPrivateBoundRefusal},
+     {}, GlassoPerturbation::Unsupported, 0, "proofs/private_bound.md"},
 };
 
 }  // namespace

@@ -148,7 +148,7 @@ class PrivacyUnit(DpcovCase):
                              (["--privacy-unit", "nobody", "--max-rows-per-unit", "2"],
                               "not among the columns"),
                              (["--privacy-unit", "person", "--max-rows-per-unit", "2", "--reject"],
-                              "--privacy-unit takes a public --bound")):
+                              "--privacy-unit takes --bound B or --bound auto")):
             with self.subTest(extra=extra):
                 result, _ = self.release(self.csv, extra)
                 self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())

@@ -783,6 +783,19 @@ void private_bound(fuzz::Input &in) {
   int64_t added = 0;
   for (size_t i = 0; i < counted.size(); ++i) added += counted[i] - histogram[i];
   fuzz::require(h == DPCOV_OK ? added == rows : counted == histogram, "histogram");
+  // The same rows as units of fuzzed ids: one count per distinct id on success.
+  std::vector<int64_t> ids(static_cast<size_t>(rows));
+  for (int64_t &id : ids) id = in.range(-1, 1);
+  std::vector<int64_t> units_counted = histogram;
+  const dpcov_status u = dpcov_private_bound_unit_histogram(
+      grid.data(), k, DPCOV_ROW_MAJOR, rows, cols, a.data(), cols, ids.data(), units_counted.data());
+  fuzz::known_status(u);
+  int64_t units_added = 0;
+  for (size_t i = 0; i < units_counted.size(); ++i) units_added += units_counted[i] - histogram[i];
+  std::sort(ids.begin(), ids.end());
+  const auto distinct = static_cast<int64_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
+  fuzz::require(u == DPCOV_OK ? units_added == distinct : units_counted == histogram,
+                "unit histogram");
   const int64_t target = in.range(-1, 200);
   const double eps = epsilon(in);
   // Both rules (the exponential mechanism and the scan) on the same arguments.

@@ -163,3 +163,58 @@ TEST_P(CapiPrivateBoundRule, BadArgumentsAreRefusedAndOutputsUntouched) {
   EXPECT_EQ(index, -7);
   EXPECT_EQ(bound, -1.0);
 }
+
+// Privacy units: each unit once, in the cell of its largest row norm; every bad argument refused
+// with the histogram untouched.
+TEST(CapiPrivateBound, UnitHistogramCountsUnitsByTheirLargestNorm) {
+  const double grid[3] = {1.0, 2.0, 4.0};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Norms 0.5 (unit 7), 2 (unit 5), 3 (unit 7), NaN (unit -1), 1e-200 (unit 5), 0.6 (unit 2).
+  const double rows[12] = {0.3, 0.4, 0.0, 2.0, 1.8, 2.4, nan, 0.0, 1e-200, 0.0, 0.6, 0.0};
+  const int64_t units[6] = {7, 5, 7, -1, 5, 2};
+  int64_t histogram[4] = {1, 0, 0, 0};
+  ASSERT_EQ(dpcov_private_bound_unit_histogram(grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, 2, units,
+                                               histogram),
+            DPCOV_OK);
+  const int64_t expected[4] = {2, 1, 1, 1};
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(histogram[k], expected[k]) << k;
+  EXPECT_EQ(dpcov_private_bound_unit_histogram(grid, 3, DPCOV_ROW_MAJOR, 0, 2, nullptr, 2, nullptr,
+                                               histogram),
+            DPCOV_OK);
+  const double bad_grid[3] = {1.0, 1.0, 4.0};
+  const double inf_grid[3] = {1.0, 2.0, INFINITY};
+  int64_t negative[4] = {0, -1, 0, 0};
+  int64_t full[4] = {0, 0, 0, INT64_MAX};
+  struct Case {
+    const double *grid;
+    int64_t candidates;
+    int32_t layout;
+    int64_t rows, lda;
+    const double *a;
+    const int64_t *units;
+    int64_t *histogram;
+    dpcov_status expected;
+  };
+  const Case cases[] = {
+      {bad_grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, histogram, DPCOV_E_INVALID_ARGUMENT},
+      {inf_grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, histogram, DPCOV_E_NON_FINITE},
+      {grid, 0, DPCOV_ROW_MAJOR, 6, 2, rows, units, histogram, DPCOV_E_INVALID_ARGUMENT},
+      {nullptr, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, histogram, DPCOV_E_NULL_POINTER},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 2, nullptr, units, histogram, DPCOV_E_NULL_POINTER},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, nullptr, histogram, DPCOV_E_NULL_POINTER},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, nullptr, DPCOV_E_NULL_POINTER},
+      {grid, 3, 5, 6, 2, rows, units, histogram, DPCOV_E_LAYOUT},
+      {grid, 3, DPCOV_ROW_MAJOR, -1, 2, rows, units, histogram, DPCOV_E_DIMENSION},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 1, rows, units, histogram, DPCOV_E_LAYOUT},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, negative, DPCOV_E_INVALID_ARGUMENT},
+      {grid, 3, DPCOV_ROW_MAJOR, 6, 2, rows, units, full, DPCOV_E_INVALID_ARGUMENT},
+  };
+  for (const Case &c : cases)
+    EXPECT_EQ(dpcov_private_bound_unit_histogram(c.grid, c.candidates, c.layout, c.rows, 2, c.a,
+                                                 c.lda, c.units, c.histogram),
+              c.expected)
+        << &c - cases;
+  EXPECT_EQ(full[0], 0);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("INT64_MAX"), std::string::npos);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(histogram[k], expected[k]) << k;
+}

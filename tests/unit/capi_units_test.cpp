@@ -229,9 +229,11 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
                        e.id == DPCOV_MECHANISM_DLY || e.id == DPCOV_MECHANISM_COINPRESS ||
                        e.id == DPCOV_MECHANISM_COINPRESS_MEAN;
     const bool adassp = e.id == DPCOV_MECHANISM_ADASSP;  // its own unit sensitivities
+    const bool bound = e.id == DPCOV_MECHANISM_PRIVATE_BOUND;  // its histogram of units
     EXPECT_EQ(std::string(e.unit_proof), trace    ? "proofs/unit_gram_sensitivity.md"
                                          : group  ? "proofs/unit_group_privacy.md"
                                          : adassp ? "proofs/adassp_units.md"
+                                         : bound  ? "proofs/private_bound.md"
                                                   : "")
         << e.name;
   }

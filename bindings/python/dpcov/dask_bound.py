@@ -19,9 +19,16 @@ import numpy as np
 
 from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
-from .dask_units import check_unit_proof
 from .learn import AUTO_BOUND_SHARE
 
+
+UNITS_REFUSAL = (
+    "the private bound on Dask counts rows: with privacy units it counts each unit once by its "
+    "largest row norm (dpcov_private_bound_unit_histogram), which needs every row of a unit in "
+    "one library call, and the partitions do not group them; give a public bound to "
+    "dask_release(privacy_unit=...), or choose B in one process with "
+    "PrivateCovariance(bound='auto').fit(X, privacy_unit=...)")
+"""Why the Dask private bound refuses privacy units (proofs/private_bound.md, "Privacy units")."""
 
 def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
     """The histogram of the row norms of the n x d Dask array ``x`` over ``candidates``: each
@@ -52,9 +59,9 @@ def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
     :func:`dpcov.private_bound.choose_bound` chooses it (the same arguments, the same B with the
     same generator) from the histogram of :func:`norm_histogram`. An active
     :class:`dpcov.BudgetAccountant` is charged the pure epsilon. ``privacy_unit`` and
-    ``max_rows_per_unit`` are refused with the registry's reason (no unit-level calibration)."""
+    ``max_rows_per_unit`` are refused (``UNITS_REFUSAL``)."""
     if privacy_unit is not None or max_rows_per_unit is not None:
-        check_unit_proof("private_bound")
+        raise ValueError(UNITS_REFUSAL)
     rows = dask_frame.as_rows(x, columns)
     if clipped is not None:
         n = 0
@@ -76,10 +83,10 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     rest, rounded down so that the two never exceed ``epsilon``. The rows are read twice (the
     histogram, then the Gram states), and the generator is used in the same order as the
     single-process :func:`dpcov.private_bound.choose_bound` then :func:`dpcov.release_rows`.
-    Privacy units are refused with the private bound's reason from the registry: give a public
-    bound to :func:`dpcov.dask.dask_release` with ``privacy_unit=``."""
+    Privacy units are refused (``UNITS_REFUSAL``): give a public bound to
+    :func:`dpcov.dask.dask_release` with ``privacy_unit=``."""
     if {"privacy_unit", "max_rows_per_unit"} & set(params):
-        check_unit_proof("private_bound")
+        raise ValueError(UNITS_REFUSAL)
     if clipped is None and str(params.get("neighbour", "replace_one")).replace("-", "_") \
             != "replace_one":
         raise ValueError("a quantile target uses the number of rows, which add_remove keeps "

@@ -23,6 +23,9 @@
  * scan", with measurements on the diabetes data). The CLI's and Python's `auto` bounds use the
  * scan.
  *
+ * With privacy units, dpcov_private_bound_unit_histogram() counts units by their largest row norm
+ * instead, and m is a number of units.
+ *
  * What may be published: lo, hi, ratio, m (or q), eps_B, the rule and the chosen B. The histogram
  * is private.
  *
@@ -82,6 +85,39 @@ DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t
                                                      int32_t layout, int64_t rows, int64_t cols,
                                                      const double *a, int64_t lda,
                                                      int64_t *histogram);
+
+/**
+ * Adds the privacy units of the rows of @p a to the histogram of their largest row norms over
+ * @p grid: each unit counts once, in the cell of the largest Euclidean norm among its rows in this
+ * call (norms as dpcov_private_bound_histogram() measures them; a non-finite row puts its unit in
+ * cell K). The private histogram that dpcov_private_bound_select() and dpcov_private_bound_scan()
+ * take at the level of privacy units: a unit added, removed or with its rows replaced moves one
+ * count by 1, so both stay eps-DP per unit, with the target a number of units whose largest row
+ * norm is above the bound (proofs/private_bound.md, "Privacy units"). Every row of a unit must be
+ * in the same call: a unit split across calls counts once per call, which the proof does not
+ * cover (group the rows by unit first; the ids need not be sorted within the call).
+ * @param grid        the candidates: finite, > 0, strictly increasing; not retained.
+ * @param candidates  K, in [1, 4096].
+ * @param layout      ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows        number of rows, >= 0 (0 is a no-op, and @p a and @p units may then be NULL).
+ * @param cols        number of columns, >= 1.
+ * @param a           the rows; not retained.
+ * @param lda         leading dimension.
+ * @param units       @p rows unit ids, any int64_t values, row i belonging to unit units[i]; not
+ *                    retained.
+ * @param[in,out] histogram  K + 1 counts of units, each >= 0, to which the units are added;
+ *                    untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (a grid value),
+ *         ::DPCOV_E_INVALID_ARGUMENT (candidates, the grid not positive and increasing, a count
+ *         negative or one that would pass INT64_MAX), ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NOMEM.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_unit_histogram(const double *grid, int64_t candidates,
+                                                          int32_t layout, int64_t rows,
+                                                          int64_t cols, const double *a,
+                                                          int64_t lda, const int64_t *units,
+                                                          int64_t *histogram);
 
 /**
  * Chooses a bound among the @p candidates values of @p grid, eps-DP, from the histogram of the

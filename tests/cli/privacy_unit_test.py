@@ -4,15 +4,19 @@ public receipt naming the unit column and K and nothing data-dependent, the cura
 units and the rows truncated; units whose rows are not contiguous grouped through spill files;
 misuse refused.
 
-Run by meson as: /usr/bin/python3 privacy_unit_test.py DPCOV
+Run by meson as: /usr/bin/python3 privacy_unit_test.py DPCOV (with DPCOV_LIBRARY and PYTHONPATH
+set to the build's library and bindings/python: one test compares Python's choice of B).
 """
 import json
 import math
 import os
 import sys
 import unittest
+import warnings
 
 import numpy as np
+
+import dpcov
 
 from cli_case import EXIT_INPUT, EXIT_OK, EXIT_USAGE, DpcovCase
 
@@ -169,12 +173,76 @@ class PrivacyUnit(DpcovCase):
         self.assertIn("privacy units:  proofs/unit_group_privacy.md", text)
         for name, entry in entries.items():
             self.assertNotEqual(entry["unit_proof"] == "", entry["unit_refusal"] == "", name)
-        auto = self.run_dpcov(["release", self.csv, "-m", "analyze_gauss", "-e", "1", "-d",
-                               "1e-6", "--bound", "auto", "-o", self.path("a.npy"), "-q",
-                               "--privacy-unit", "person", "--max-rows-per-unit", "2"])
-        self.assertEqual(auto.returncode, EXIT_USAGE, auto.stderr.decode())
-        self.assertIn(entries["private_bound"]["unit_refusal"],
-                      " ".join(auto.stderr.decode().split()))
+        self.assertEqual(entries["private_bound"]["unit_proof"], "proofs/private_bound.md")
+
+    def test_bound_auto_counts_each_unit_once_by_its_largest_row(self):
+        # proofs/private_bound.md, "Privacy units": 200 units of one row of norm 100 and four of
+        # norm 1. The quantile 0.5 of the units' largest norms is 100; of the rows it is 1. At
+        # eps_B = 20 the scan's noise has scale 0.1, and stopping below 100 needs a noise of about
+        # 100 counts (probability below e^-900): the chosen B is in [100, 125) on every seed.
+        ids = np.repeat(np.arange(200), 5)
+        rows = np.tile([[60.0, 80.0], [0.6, 0.8], [0.8, 0.6], [1.0, 0.0], [0.0, 1.0]], (200, 1))
+        order = np.random.default_rng(5).permutation(len(ids))
+        bounds = []
+        for name, perm in (("sorted.csv", np.arange(len(ids))), ("shuffled.csv", order)):
+            csv = self.write_csv(name, ids[perm], rows[perm])
+            out = self.path("a.npy")
+            result = self.run_dpcov(["release", csv, "-m", "analyze_gauss", "-e", "40", "-d",
+                                     "1e-6", "--bound", "auto", "--bound-epsilon", "20",
+                                     "--bound-quantile", "0.5", "-o", out, "-q", "--seed", "3",
+                                     "--privacy-unit", "person", "--max-rows-per-unit", "2"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+            with open(out + ".json") as f:
+                receipt = json.load(f)
+            chosen = receipt["bound_selection"]
+            self.assertIn("units with a row above B", chosen["method"])
+            self.assertEqual(receipt["privacy_unit"]["row_bound"], chosen["bound"])
+            self.assertGreaterEqual(receipt["bound"], math.sqrt(2) * chosen["bound"])
+            self.assertGreaterEqual(chosen["bound"], 100)
+            self.assertLess(chosen["bound"], 125)
+            self.assertNotIn("units", receipt)
+            bounds.append(chosen["bound"])
+        self.assertEqual(bounds[0], bounds[1])
+        # A quantile of the units needs their number public: add-remove takes a count target.
+        refused = self.run_dpcov(["release", self.csv, "-m", "analyze_gauss", "-e", "1", "-d",
+                                  "1e-6", "--bound", "auto", "-o", self.path("r.npy"), "-q",
+                                  "--neighbour", "add-remove", "--privacy-unit", "person",
+                                  "--max-rows-per-unit", "2"])
+        self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr.decode())
+        counted = self.run_dpcov(["release", self.csv, "-m", "analyze_gauss", "-e", "1", "-d",
+                                  "1e-6", "--bound", "auto", "--bound-clipped", "0", "-o",
+                                  self.path("c.npy"), "-q", "--neighbour", "add-remove",
+                                  "--privacy-unit", "person", "--max-rows-per-unit", "2"])
+        self.assertEqual(counted.returncode, EXIT_OK, counted.stderr.decode())
+
+    def test_bound_auto_with_units_is_python_s_for_the_same_seed(self):
+        # Both surfaces count each unit once through dpcov_private_bound_unit_histogram over the
+        # same grid, aim at the same quantile of the units and make the bound the release
+        # generator's first draw: the same B from the same seed, units not contiguous.
+        rng = np.random.default_rng(11)
+        ids = np.repeat(np.arange(300) * 3 + 1, rng.integers(1, 5, size=300))
+        rows = rng.normal(size=(len(ids), 2)) * rng.lognormal(0.0, 1.0, size=(len(ids), 1))
+        order = rng.permutation(len(ids))
+        csv = self.write_csv("spread.csv", ids[order], rows[order])
+        bounds = set()
+        for seed in (3, 4, 5):
+            out = self.path(f"s{seed}.npy")
+            result = self.run_dpcov(["release", csv, "-m", "analyze_gauss", "-e", "1", "-d",
+                                     "1e-6", "--bound", "auto", "--privacy-unit", "person",
+                                     "--max-rows-per-unit", "2", "-o", out, "-q", "--seed",
+                                     str(seed)])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+            with open(out + ".json") as f:
+                cli_bound = json.load(f)["bound_selection"]["bound"]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est = dpcov.PrivateCovariance(epsilon=1.0, delta=1e-6, bound="auto",
+                                              max_rows_per_unit=2, random_state=seed)
+                est.fit(rows[order], privacy_unit=ids[order])
+            self.assertEqual(est.bound_, cli_bound, seed)
+            bounds.add(cli_bound)
+        # The seeds draw different noise: the test compares choices, not one fixed candidate.
+        self.assertGreater(len(bounds), 1)
 
     def test_wishart_releases_units_by_group_privacy_at_the_row_bound(self):
         # proofs/unit_group_privacy.md: the rows' bound B, the unit-level (eps, delta) in the

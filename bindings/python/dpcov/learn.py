@@ -61,7 +61,7 @@ from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bo
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
 from .mechanism import plan
-from .private_bound import choose_bound, tighten_bound_rows
+from .private_bound import choose_bound, choose_bound_from, tighten_bound_rows, unit_histogram
 from .registry import mechanism_info
 from .postprocess import constant_rescale, psd_project
 from .rng import Rng, as_rng
@@ -307,7 +307,7 @@ class _Estimator(BaseEstimator):
             cols, mechanism=self.mechanism, epsilon=self.epsilon if epsilon is None else epsilon,
             delta=self.delta, numerics=self.numerics, **bounding)
 
-    def _auto_bound(self, X: np.ndarray, dim: int, rng):
+    def _auto_bound(self, X: np.ndarray, dim: int, rng, units=None):
         """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
         eps_B-DP with eps_B = AUTO_BOUND_SHARE * epsilon, by the sparse vector scan over the CLI's
         grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound), aiming at the 0.95
@@ -315,7 +315,9 @@ class _Estimator(BaseEstimator):
         at that public number of rows above B (no n: either neighbour relation); the release
         spends the rest, rounded down so that the two never exceed epsilon. An active accountant
         is checked for both steps before either draws (BudgetAccountant.check_all), then charged
-        for each."""
+        for each. With ``units`` (the int64 unit id of each row, ``gram.unit_ids``) each unit
+        counts once, by its largest row norm (proofs/private_bound.md, "Privacy units"), and the
+        target counts units: as the command line's ``--bound auto --privacy-unit``."""
         options = dict(self.mechanism_options or {})
         clipped = self.bound_clipped
         if (clipped is None
@@ -333,8 +335,13 @@ class _Estimator(BaseEstimator):
             released = planner(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta, **options)
             budget.check_all([ledger_charge(bound_epsilon, 0.0),
                               released[0] if planner is exact_plan else released])
-        chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
-                              clipped=clipped)
+        if units is None:
+            chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
+                                  clipped=clipped)
+        else:
+            chosen = choose_bound_from(lambda grid: unit_histogram(X, units, grid),
+                                       len(np.unique(units)), bound_epsilon, rng, quantile=0.95,
+                                       lo=1e-6, hi=1e9, clipped=clipped)
         self.bound_ = chosen
         return chosen, rest
 
@@ -473,22 +480,28 @@ class PrivateCovariance(_Estimator):
         """``fit`` at the level of privacy units: one release of the rows [B, x] kept per unit."""
         if self.max_rows_per_unit is None:
             raise ValueError("privacy_unit needs max_rows_per_unit (k, the rows kept per unit)")
-        if self.bounds is not None or isinstance(self.bound, str) or self.assume_centered:
-            raise ValueError("privacy_unit takes a numeric bound and centring: bounds=, "
-                             "bound='auto' and assume_centered=True are not available with units")
+        if self.bounds is not None or self.assume_centered:
+            raise ValueError("privacy_unit takes a bound (a number or 'auto') and centring: "
+                             "bounds= and assume_centered=True are not available with units")
         if len(privacy_unit) != X.shape[0]:
             raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
         policy = _choice(self.policy, POLICIES, "policy")
         d = X.shape[1]
         rng = _release_rng(self.random_state, 4)
-        B = _norm_bound(self)
-        gram = self._bounded_gram(d, bound=B, policy=policy,
+        order, ids = unit_ids(privacy_unit)
+        epsilon = None
+        if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+            B, epsilon = self._auto_bound(X[order], d + 1, rng, units=ids)
+        elif self.bound_clipped is not None:
+            raise ValueError("bound_clipped applies to bound='auto' only")
+        else:
+            B = _norm_bound(self)
+        gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
                                   neighbour=_neighbour_name(_n_private(self.mechanism_options)),
                                   constant=B, max_rows_per_unit=self.max_rows_per_unit)
-        order, ids = unit_ids(privacy_unit)
         gram.add_unit_rows(X[order], ids, rng).finish_units()
         held = gram.held_constant(B)
-        released, info, receipt = self._release_gram(gram, rng)
+        released, info, receipt = self._release_gram(gram, rng, epsilon)
         # The rows kept are private at unit level: the count is the released one.
         location, covariance, count = centre_second_moment(released, 0, held, 0)
         if self.psd:

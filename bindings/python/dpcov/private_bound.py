@@ -50,6 +50,24 @@ def row_histogram(x, candidates: np.ndarray) -> np.ndarray:
     return counts
 
 
+def unit_histogram(x, units, candidates: np.ndarray) -> np.ndarray:
+    """The histogram of privacy units over the candidates: each unit once, in the cell of the
+    largest norm among its rows (``dpcov_private_bound_unit_histogram``, norms measured as
+    :func:`row_histogram` measures them), row i of the 2-D array ``x`` belonging to the unit of
+    int64 id ``units[i]``; all rows of every unit at once. Private: pass it only to
+    :func:`select` or :func:`scan`, whose target is then a number of units."""
+    m = _arrays.matrix(x, "x")
+    ids = np.ascontiguousarray(units, dtype=np.int64)
+    if ids.shape != (m.rows,):
+        raise ValueError(f"units has shape {ids.shape} for {m.rows} rows")
+    cand = _arrays.vector(np.ascontiguousarray(candidates, dtype=np.float64), "candidates")
+    counts = np.zeros(cand.shape[0] + 1, dtype=np.int64)
+    _check(C.dpcov_private_bound_unit_histogram(_arrays.ptr(cand), cand.shape[0], m.layout,
+                                                m.rows, m.cols, m.ptr, m.ld, ids.ctypes.data,
+                                                counts.ctypes.data))
+    return counts
+
+
 def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
     """``(index, bound)`` from ``function`` (a C selection of dpcov/private_bound.h), an active
     :class:`~dpcov.BudgetAccountant` checked for the pure epsilon before the draw and charged

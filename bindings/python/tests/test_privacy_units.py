@@ -90,6 +90,25 @@ def test_private_covariance_fits_at_unit_level_with_the_released_count():
         dpcov.PrivateCovariance(bound=1.0).fit(rows, privacy_unit=names)
 
 
+def test_auto_bound_with_units_counts_each_unit_once_by_its_largest_row():
+    # proofs/private_bound.md, "Privacy units": 200 units of 5 rows of norm 1, the first row of
+    # 40 of them of norm 100 instead. The 0.95 quantile aims at floor(0.05 * 200) = 10 units above
+    # B; 40 units lie above any B < 100, so the scan (eps_B = 4, noise scale 0.5) stops below 100
+    # with probability below e^-50: B in [100, 125). The rows' histogram (40 of 1000 rows above 1,
+    # under its target of 50) would stop near 1.
+    ids = np.repeat(np.arange(200), 5)
+    rows = np.tile([[0.6, 0.8], [0.8, 0.6], [1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], (200, 1))
+    rows[0:200:5] = [60.0, 80.0]  # the first row of units 0 to 39
+    with pytest.warns(dpcov.learn.SeededNoiseWarning):
+        est = dpcov.PrivateCovariance(epsilon=40.0, delta=1e-6, bound="auto", random_state=3,
+                                      max_rows_per_unit=2).fit(rows, privacy_unit=ids)
+    assert 100 <= est.bound_ < 125
+    assert est.receipt_.max_rows_per_unit == 2
+    with pytest.raises(ValueError, match="bound_clipped"):
+        dpcov.PrivateCovariance(bound=1.0, bound_clipped=3, max_rows_per_unit=2).fit(
+            rows, privacy_unit=ids)
+
+
 @pytest.mark.parametrize("neighbour", ["replace_one", "add_remove"])
 def test_wishart_releases_units_by_group_privacy_at_the_rows_bound(neighbour):
     rows, names, _ = people()
@@ -115,7 +134,7 @@ def test_the_registry_names_the_mechanisms_with_a_unit_proof_and_the_others_are_
     # (unit sensitivities) and takes the Gram of the rows kept.
     assert with_units == {"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive",
                           "jl_ridge", "inverse_wishart", "iev", "kt_rank1", "adassp", "dly",
-                          "coinpress", "coinpress_mean"}
+                          "coinpress", "coinpress_mean", "private_bound"}
     rows, names, _ = people()
     with dpcov.Rng(5) as rng:
         with pytest.raises(dpcov.DpcovError, match="inverse_gauss") as refused:

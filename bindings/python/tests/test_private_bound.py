@@ -18,6 +18,18 @@ def test_grid_and_histogram_cells():
     assert list(private_bound.histogram([0.1, 0.5, 0.6, 8.0, 9.0], g)) == [2, 1, 0, 0, 1, 1]
 
 
+def test_unit_histogram_counts_each_unit_once_by_its_largest_norm():
+    # Units 7: norms 0.5 and 3 (cell 2); 5: 2 (cell 1); 9: 0.6 (cell 0); 4: 20 (above the grid).
+    g = private_bound.grid(1.0, 4.0, 2.0)
+    x = np.array([[0.3, 0.4], [0.0, 2.0], [1.8, 2.4], [0.6, 0.0], [12.0, 16.0]])
+    assert list(private_bound.unit_histogram(x, [7, 5, 7, 9, 4], g)) == [1, 1, 1, 1]
+    # One row per unit: the row histogram.
+    assert list(private_bound.unit_histogram(x, np.arange(5), g)) == list(
+        private_bound.row_histogram(x, g))
+    with pytest.raises(ValueError):
+        private_bound.unit_histogram(x, [1, 2], g)
+
+
 def test_choice_is_near_the_quantile():
     x = np.random.default_rng(1).normal(size=(2000, 3)) * 50.0
     bound = private_bound.choose_bound(x, 1.0, dpcov.Rng(seed=5), quantile=0.9)

@@ -103,12 +103,18 @@ def test_estimators_take_a_clipped_target_whose_bound_step_serves_add_remove():
     norms = np.sort(np.linalg.norm(x, axis=1))[::-1]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dpcov.ClippingWarning)
-        model = dpcov.PrivateCovariance(epsilon=4.0, bound="auto", bound_clipped=10,
-                                        mechanism_options={"neighbour": "add_remove"},
-                                        random_state=1).fit(x)
         # About 10 rows above B (eps_B 0.4, noise scale 5): between the norms ranked 60th and
-        # first, up to the grid's ratio.
-        assert norms[60] < model.bound_ < norms[0] * 1.25 ** 2
+        # first, up to the grid's ratio, in about 92% of releases (184 of seeds 1-200); B is
+        # random, so the test counts seeds: at least 80 of 100 fail with probability about
+        # 5e-6 when 92% is the truth (binomial), and a bound step that ignored the target, or
+        # counted all rows, lands outside in every release.
+        inside = 0
+        for seed in range(1, 101):
+            model = dpcov.PrivateCovariance(epsilon=4.0, bound="auto", bound_clipped=10,
+                                            mechanism_options={"neighbour": "add_remove"},
+                                            random_state=seed).fit(x)
+            inside += norms[60] < model.bound_ < norms[0] * 1.25 ** 2
+        assert inside >= 80
         pca = dpcov.PrivatePCA(n_components=2, epsilon=4.0, bound="auto", bound_clipped=10,
                                random_state=1).fit(x)
         assert pca.get_params()["bound_clipped"] == 10

@@ -60,7 +60,7 @@ func TestRegistryNamesTheMechanismsWithAUnitProof(t *testing.T) {
 		}
 	}
 	want := []string{"analyze_gauss", "laplace_sym", "inverse_gauss", "wishart_additive", "jl_ridge",
-		"inverse_wishart", "iev", "kt_rank1", "adassp", "dly", "coinpress", "coinpress_mean"}
+		"inverse_wishart", "iev", "kt_rank1", "adassp", "dly", "coinpress", "coinpress_mean", "private_bound"}
 	ok := len(with) == len(want)
 	for _, name := range want {
 		ok = ok && with[name]

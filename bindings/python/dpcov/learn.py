@@ -340,7 +340,7 @@ class _Estimator(BaseEstimator):
                                   clipped=clipped)
         else:
             chosen = choose_bound_from(lambda grid: unit_histogram(X, units, grid),
-                                       len(np.unique(units)), bound_epsilon, rng, quantile=0.95,
+                                       None, bound_epsilon, rng, quantile=0.95,
                                        lo=1e-6, hi=1e9, clipped=clipped)
         self.bound_ = chosen
         return chosen, rest

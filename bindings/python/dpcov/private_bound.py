@@ -16,7 +16,7 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "row_histogram", "select", "scan", "choose_bound",
+__all__ = ["grid", "histogram", "row_histogram", "unit_histogram", "select", "scan", "choose_bound",
            "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
 
 
@@ -50,21 +50,47 @@ def row_histogram(x, candidates: np.ndarray) -> np.ndarray:
     return counts
 
 
+UNIT_SLICE_ROWS = 1 << 16
+"""Rows per call of :func:`unit_histogram` on sorted ids (whole units: a larger unit in one)."""
+
+
+def unit_slices(ids: np.ndarray, rows: int):
+    """``(start, end)`` of consecutive slices of the sorted ``ids`` that hold whole units, each
+    of about ``rows`` rows (a unit of more rows in a slice of its own)."""
+    start, n = 0, len(ids)
+    while start < n:
+        end = min(start + rows, n)
+        if end < n:  # back to the first row of the unit that row `end` belongs to
+            end = int(np.searchsorted(ids, ids[end], side="left"))
+            if end <= start:  # that unit began the slice: the slice ends with it
+                end = int(np.searchsorted(ids, ids[start], side="right"))
+        yield start, end
+        start = end
+
+
 def unit_histogram(x, units, candidates: np.ndarray) -> np.ndarray:
     """The histogram of privacy units over the candidates: each unit once, in the cell of the
     largest norm among its rows (``dpcov_private_bound_unit_histogram``, norms measured as
     :func:`row_histogram` measures them), row i of the 2-D array ``x`` belonging to the unit of
-    int64 id ``units[i]``; all rows of every unit at once. Private: pass it only to
-    :func:`select` or :func:`scan`, whose target is then a number of units."""
-    m = _arrays.matrix(x, "x")
+    int64 id ``units[i]``. The library holds one entry per unit of a call: with the ids sorted
+    (each unit's rows together, as :func:`dpcov.gram.unit_ids` orders them) the rows go in
+    slices of whole units (:func:`unit_slices`), so it holds at most UNIT_SLICE_ROWS units at a
+    time; otherwise every unit at once. Private: pass it only to :func:`select` or
+    :func:`scan`, whose target is then a number of units."""
+    rows = _arrays.matrix(x, "x").array
     ids = np.ascontiguousarray(units, dtype=np.int64)
-    if ids.shape != (m.rows,):
-        raise ValueError(f"units has shape {ids.shape} for {m.rows} rows")
+    if ids.shape != (rows.shape[0],):
+        raise ValueError(f"units has shape {ids.shape} for {rows.shape[0]} rows")
     cand = _arrays.vector(np.ascontiguousarray(candidates, dtype=np.float64), "candidates")
     counts = np.zeros(cand.shape[0] + 1, dtype=np.int64)
-    _check(C.dpcov_private_bound_unit_histogram(_arrays.ptr(cand), cand.shape[0], m.layout,
-                                                m.rows, m.cols, m.ptr, m.ld, ids.ctypes.data,
-                                                counts.ctypes.data))
+    sorted_ids = np.all(ids[1:] >= ids[:-1])
+    slices = unit_slices(ids, UNIT_SLICE_ROWS) if sorted_ids else [(0, len(ids))]
+    for start, end in slices:
+        m = _arrays.matrix(rows[start:end], "x")  # a view: a slice of rows keeps the layout
+        _check(C.dpcov_private_bound_unit_histogram(_arrays.ptr(cand), cand.shape[0], m.layout,
+                                                    m.rows, m.cols, m.ptr, m.ld,
+                                                    ids[start:end].ctypes.data,
+                                                    counts.ctypes.data))
     return counts
 
 
@@ -125,22 +151,25 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
                              epsilon, rng, quantile, lo, hi, ratio, clipped, rule)
 
 
-def choose_bound_from(histogram_of, n: int, epsilon: float, rng, quantile: float = 0.9,
+def choose_bound_from(histogram_of, n, epsilon: float, rng, quantile: float = 0.9,
                       lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
                       rule: str = "scan") -> float:
     """:func:`choose_bound` for ``n`` rows whose histogram over the candidates is
     ``histogram_of(candidates)`` (e.g. the sum of :func:`row_histogram` over partitions of the
-    rows, which the same generator turns into the same B)."""
+    rows, which the same generator turns into the same B). ``n`` None: the number the histogram
+    counts (the units of :func:`unit_histogram`, each counted once)."""
     if rule not in RULES:
         raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
     candidates = grid(lo, hi, ratio)
-    if clipped is None:
-        target = math.floor((1.0 - quantile) * n)
-    elif isinstance(clipped, (bool, np.bool_)) or int(clipped) != clipped or clipped < 0:
+    if clipped is not None and (isinstance(clipped, (bool, np.bool_))
+                                or int(clipped) != clipped or clipped < 0):
         raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
+    counts = histogram_of(candidates)
+    if clipped is None:
+        target = math.floor((1.0 - quantile) * (int(np.sum(counts)) if n is None else n))
     else:
         target = int(clipped)
-    return RULES[rule](histogram_of(candidates), candidates, target, epsilon, rng)[1]
+    return RULES[rule](counts, candidates, target, epsilon, rng)[1]
 
 
 TIGHTEN_STEPS = 12

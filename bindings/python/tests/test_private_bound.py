@@ -30,6 +30,33 @@ def test_unit_histogram_counts_each_unit_once_by_its_largest_norm():
         private_bound.unit_histogram(x, [1, 2], g)
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_unit_slices_hold_whole_units_of_about_the_slice_size(seed):
+    gen = np.random.default_rng(seed)
+    ids = np.sort(gen.integers(-50, 50, size=int(gen.integers(0, 400))))
+    slices = list(private_bound.unit_slices(ids, 16))
+    assert [a for a, _ in slices] == [0] + [b for _, b in slices[:-1]]  # contiguous
+    assert (slices[-1][1] if slices else 0) == len(ids)  # and covering
+    for a, b in slices:
+        assert b > a and (b == len(ids) or ids[b] != ids[b - 1])  # whole units
+        assert b - a <= 16 or ids[a] == ids[b - 1]  # larger only for a single unit
+
+
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_a_unit_histogram_in_slices_is_the_one_of_every_unit_at_once(monkeypatch, layout):
+    # Sorted ids go to the library in slices of whole units (units of 1 to 40 rows, some larger
+    # than a slice), unsorted ones in one call: the same counts.
+    monkeypatch.setattr(private_bound, "UNIT_SLICE_ROWS", 16)
+    gen = np.random.default_rng(7)
+    ids = np.repeat(np.arange(60), gen.integers(1, 41, size=60))
+    x = np.asarray(gen.standard_cauchy(size=(len(ids), 3)), order=layout)
+    g = private_bound.grid(1e-2, 1e3, 1.25)
+    order = gen.permutation(len(ids))
+    whole = private_bound.unit_histogram(x[order], ids[order], g)
+    assert whole.sum() == 60
+    np.testing.assert_array_equal(private_bound.unit_histogram(x, ids, g), whole)
+
+
 def test_choice_is_near_the_quantile():
     x = np.random.default_rng(1).normal(size=(2000, 3)) * 50.0
     bound = private_bound.choose_bound(x, 1.0, dpcov.Rng(seed=5), quantile=0.9)

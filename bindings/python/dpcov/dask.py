@@ -212,8 +212,9 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
     the rounding of the compensated sums. ``params`` are those of the single-process function
     (``rho``, ``radius``, ``beta``, ``delta``; ``k_bound``, ``steps`` for CoinPress); an active
     :class:`dpcov.BudgetAccountant` is charged once, as there. ``privacy_unit`` (whole-number
-    ids, a Dask array) with ``max_rows_per_unit`` k, ``rho`` and ``delta``: the units' kept rows
-    through the unit groupby (:mod:`dpcov.dask_zcdp_units`), as :func:`dpcov.zcdp_unit_release`."""
+    ids, a Dask array; for a DataFrame the name of its unit column, whole numbers or strings)
+    with ``max_rows_per_unit`` k, ``rho`` and ``delta``: the units' kept rows through the unit
+    groupby (:mod:`dpcov.dask_zcdp_units`), as :func:`dpcov.zcdp_unit_release`."""
     if mechanism not in ZCDP_MECHANISMS:
         raise ValueError(f"mechanism must be one of {sorted(ZCDP_MECHANISMS)}, got {mechanism!r}")
     if {"privacy_unit", "max_rows_per_unit"} & set(params):
@@ -224,7 +225,7 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
         if params.get("rho") is None or params.get("delta") is None:
             raise ValueError("privacy units need rho and delta: the unit-level budget")
         return dask_zcdp_unit_release(x, units, k, rng, mechanism, split_every=split_every,
-                                      **params)
+                                      columns=columns, **params)
     rows = dask_frame.as_rows(x, columns)
     parts = row_partitions(rows)
     # A frame's, or a block array's of unknown lengths, n is counted: only the total is seen.

@@ -18,6 +18,8 @@ one partition, or one group's rows and ids: the memory of a worker does not grow
 
 from __future__ import annotations
 
+import functools
+
 import dask
 import numpy as np
 
@@ -65,20 +67,27 @@ def write_string_block(part, unit, names: list, groups: int, directory: str, ind
     return path
 
 
-def string_group_state(paths: list, group: int, spec: dict, sampler: bytes) -> bytes:
-    """The saved state of group ``group``: its rows and ids read from the spill files, each
-    distinct id numbered group * 2^40 + its rank in sorted order."""
+def string_group_units(paths: list, group: int) -> tuple:
+    """``(x, ids)``: group ``group``'s rows and ids read from the spill files, sorted by unit,
+    each distinct id numbered group * 2^40 + its rank in sorted order."""
     rows = read_group(paths, group)
     _, ranks = np.unique(np.asarray(read_group_ids(paths, group), dtype=object),
                          return_inverse=True)
     rows[:, 0] = (group << GROUP_SHIFT) + ranks.astype(np.float64)
-    return rows_state(*sorted_units(rows, None), spec, sampler)
+    return sorted_units(rows, None)
 
 
-def string_group_states(frame, unit, names: list, spec: dict, rng, groups, directory) -> list:
+def string_group_state(paths: list, group: int, spec: dict, sampler: bytes) -> bytes:
+    """The saved state of group ``group`` (:func:`string_group_units`)."""
+    return rows_state(*string_group_units(paths, group), spec, sampler)
+
+
+def string_group_states(frame, unit, names: list, spec: dict, rng, groups, directory,
+                        group_task=None) -> list:
     """The delayed saved states of the groups of the frame's string units (module
     description), through spill files in ``directory``; ``groups`` defaults to the number of
-    partitions."""
+    partitions. ``group_task(paths, g, sampler=...)``, when given, makes group g's result from
+    the spill files instead of its saved state (as for :func:`dpcov.dask_units.group_states`)."""
     groups = frame.npartitions if groups is None else int(groups)
     if not 1 <= groups <= 1 << (53 - GROUP_SHIFT):  # g 2^40 + rank stays exact in a float64
         raise ValueError(f"groups must be in [1, 2^{53 - GROUP_SHIFT}] with string unit ids, "
@@ -88,4 +97,5 @@ def string_group_states(frame, unit, names: list, spec: dict, rng, groups, direc
     paths = dask.delayed(list)([dask.delayed(write_string_block)(p, unit, names, groups,
                                                                  directory, i)
                                 for i, p in enumerate(parts)])
-    return [dask.delayed(string_group_state)(paths, g, spec, samplers[g]) for g in range(groups)]
+    task = group_task or functools.partial(string_group_state, spec=spec)
+    return [dask.delayed(task)(paths, g, sampler=samplers[g]) for g in range(groups)]

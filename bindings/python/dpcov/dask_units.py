@@ -116,10 +116,15 @@ def group_state(pieces: list, spec: dict, sampler: bytes, first_id) -> bytes:
     return rows_state(*sorted_units(rows, first_id), spec, sampler)
 
 
+def group_units(paths: list, group: int) -> tuple:
+    """``(x, ids)``: group ``group``'s rows read from the spill files ``paths``, sorted by unit,
+    its units numbered group * 2^40 + rank."""
+    return sorted_units(read_group(paths, group), group << GROUP_SHIFT)
+
+
 def spilled_group_state(paths: list, group: int, spec: dict, sampler: bytes) -> bytes:
     """:func:`group_state` of group ``group``, its rows read from the spill files ``paths``."""
-    x, ids = sorted_units(read_group(paths, group), group << GROUP_SHIFT)
-    return rows_state(x, ids, spec, sampler)
+    return rows_state(*group_units(paths, group), spec, sampler)
 
 
 def rows_state(x: np.ndarray, ids: np.ndarray, spec: dict, sampler: bytes) -> bytes:
@@ -220,6 +225,27 @@ def check_unit_options(privacy_unit, max_rows_per_unit) -> None:
                          "max_rows_per_unit (k, the rows kept per unit)")
 
 
+def grouped(x, units, spec: dict, rng, groups, directory, memory_budget: int = MEMORY_BUDGET,
+            columns=None, group_task=None) -> tuple:
+    """``(results, cols)``: the delayed results of the groups of units (:func:`group_states`)
+    of the Dask array ``x`` and its whole-number ``units``, or of the ``columns`` of a DataFrame
+    ``x`` and its unit column named ``units`` (whole numbers, or strings through
+    :mod:`dpcov.dask_string_units`), and the number of columns of the rows. ``group_task(paths,
+    g, sampler=..., units_of=...)``, when given, makes each group's result, ``units_of(paths,
+    g)`` giving the group's rows and sorted unit ids."""
+    frame, unit = x, units
+    if dask_frame.is_frame(frame):
+        x, units, names = dask_frame.unit_arrays(frame, unit, columns, directory is not None)
+        if x is None:  # string ids; imported here as that module builds on this one
+            from .dask_string_units import string_group_states, string_group_units
+            task = group_task and functools.partial(group_task, units_of=string_group_units)
+            return (string_group_states(frame, unit, names, spec, rng, groups, directory, task),
+                    len(names))
+    task = group_task and functools.partial(group_task, units_of=group_units)
+    return group_states(x, units, spec, rng, groups, directory, memory_budget, task), \
+        int(x.shape[1])
+
+
 def unit_state(x, units, spec: dict, rng, groups=None, shuffle: bool = True,
                split_every: int = 2, spill_dir=None, memory_budget: int = MEMORY_BUDGET,
                columns=None) -> bytes:
@@ -227,16 +253,8 @@ def unit_state(x, units, spec: dict, rng, groups=None, shuffle: bool = True,
     ``x`` grouped by their ``units`` (module description; the arguments as for
     :func:`dask_unit_release`): what the driver releases from. Only this state reaches the
     driver; ``rng`` keys the groups' row sampling and is not changed."""
-    frame, unit = x, units
-    if dask_frame.is_frame(x):
-        x, units, names = dask_frame.unit_arrays(frame, unit, columns, shuffle)
     with spill_directory(spill_dir) if shuffle else contextlib.nullcontext() as directory:
-        if x is None:  # string ids; imported here as that module builds on this one
-            from .dask_string_units import string_group_states
-            states = string_group_states(frame, unit, names, spec, rng, groups,
-                                         directory)
-        else:
-            states = group_states(x, units, spec, rng, groups, directory, memory_budget)
+        states, _ = grouped(x, units, spec, rng, groups, directory, memory_budget, columns)
         return tree_merge(states, split_every).compute()
 
 

@@ -8,7 +8,9 @@ its units' k rows (``dpcov_unit_rows_keep``) with its own sampling key and write
 of kept rows in the same private directory, and the passes of
 :func:`dpcov.dask.dask_zcdp_release` read those files as their row blocks. The driver receives
 the files' paths and n = k U (a tree sum of the files' lengths), never a row; the files are
-removed with the directory when the release returns or fails.
+removed with the directory when the release returns or fails. A DataFrame names its unit
+column: whole-number ids take the same path, string ids that of :mod:`dpcov.dask_string_units`
+(grouped by a fixed-key hash of the id, each group numbering its distinct ids).
 """
 
 from __future__ import annotations
@@ -23,18 +25,19 @@ import dpcov
 from . import dask_frame
 from .coinpress import zcdp_epsilon
 from .dask import dask_zcdp_release
-from .dask_spill import read_group, spill_directory
-from .dask_units import MEMORY_BUDGET, group_states, sorted_units
+from .dask_spill import spill_directory
+from .dask_units import MEMORY_BUDGET, grouped
 from .ledger import ZcdpCharge, _active, active_accountant
 from .unit_budget import unit_row_rho
 from .unit_rows import keep_unit_rows
 
 
-def kept_rows_file(paths: list, group: int, k: int, sampler: bytes, directory: str) -> str:
-    """Group ``group``'s units, read from the spill files ``paths``, each cut or padded to k
-    rows with the generator whose state is ``sampler``, written to a file of kept rows; returns
-    its path."""
-    x, ids = sorted_units(read_group(paths, group), 0)
+def kept_rows_file(paths: list, group: int, k: int, sampler: bytes, directory: str,
+                   units_of) -> str:
+    """Group ``group``'s units (``units_of(paths, group)``: its rows read from the spill files
+    ``paths`` and their sorted unit ids), each cut or padded to k rows with the generator whose
+    state is ``sampler``, written to a file of kept rows; returns its path."""
+    x, ids = units_of(paths, group)
     kept = x  # a group the hash left empty keeps no row
     if len(ids):
         with dpcov.Rng.from_state(sampler) as rng:
@@ -44,29 +47,32 @@ def kept_rows_file(paths: list, group: int, k: int, sampler: bytes, directory: s
     return path
 
 
-def kept_rows(x, units, k: int, rng, groups, directory: str, memory_budget: int):
+def kept_rows(x, units, k: int, rng, groups, directory: str, memory_budget: int,
+              columns=None):
     """The Dask array of the rows the units keep, one block per group, read from the kept
-    rows' files (written when this returns)."""
+    rows' files (written when this returns); a DataFrame's unit column and ``columns`` named
+    (:func:`dpcov.dask_units.grouped`)."""
     keep = functools.partial(kept_rows_file, k=k, directory=directory)
-    files = group_states(x, units, {}, rng, groups, directory, memory_budget, keep)
+    files, cols = grouped(x, units, {}, rng, groups, directory, memory_budget, columns, keep)
     paths = dask.compute(*files)
-    return dask_frame.blocks_array([dask.delayed(np.load)(p) for p in paths], int(x.shape[1]))
+    return dask_frame.blocks_array([dask.delayed(np.load)(p) for p in paths], cols)
 
 
 def dask_zcdp_unit_release(x, units, max_rows_per_unit: int, rng, mechanism: str, rho: float,
                            delta: float, groups=None, split_every: int = 2, spill_dir=None,
-                           memory_budget: int = MEMORY_BUDGET, shuffle: bool = True, **params):
+                           memory_budget: int = MEMORY_BUDGET, shuffle: bool = True,
+                           columns=None, **params):
     """:func:`dpcov.zcdp_unit_release` of ``mechanism`` (a :func:`dpcov.dask.dask_zcdp_release`
-    one) over the Dask array ``x`` and its whole-number unit ids ``units`` (a DataFrame and
-    ``shuffle=False`` are refused), through the groupby's spill files: rho-zCDP for units
-    of at most ``max_rows_per_unit`` rows under replace-one (module description). An active
+    one) over the Dask array ``x`` and its whole-number unit ids ``units``, or over the
+    ``columns`` of a DataFrame ``x`` and its unit column named ``units`` (whole numbers or
+    strings), through the groupby's spill files (``shuffle=False`` is refused): rho-zCDP for
+    units of at most ``max_rows_per_unit`` rows under replace-one (module description). An active
     :class:`dpcov.BudgetAccountant` is checked before the groupby runs and charged the
     unit-level rho once (also when the passes fail, as their noise may have been drawn). The
     receipt states the unit-level rho and epsilon and ``privacy_unit`` (k and the row rho)."""
-    if dask_frame.is_frame(x) or not shuffle:
-        raise ValueError("privacy units for the zCDP passes take Dask arrays through the unit "
-                         "groupby: pass a DataFrame's columns and unit column as arrays "
-                         "(to_dask_array), and no shuffle=False")
+    if not shuffle:
+        raise ValueError("privacy units for the zCDP passes go through the unit groupby: no "
+                         "shuffle=False")
     row_rho = unit_row_rho("replace_one", "replace_one", max_rows_per_unit, rho)
     charge = ZcdpCharge(float(rho), zcdp_epsilon(rho, delta), float(delta))
     budget = active_accountant()
@@ -74,7 +80,7 @@ def dask_zcdp_unit_release(x, units, max_rows_per_unit: int, rng, mechanism: str
         budget.check(charge)
     k = int(max_rows_per_unit)
     with spill_directory(spill_dir) as directory:
-        rows = kept_rows(x, units, k, rng, groups, directory, memory_budget)
+        rows = kept_rows(x, units, k, rng, groups, directory, memory_budget, columns)
         token = _active.set(None)  # the passes are charged here, at the unit level
         try:
             result = dask_zcdp_release(rows, rng, mechanism, split_every, rho=row_rho,

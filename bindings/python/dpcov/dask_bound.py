@@ -8,6 +8,11 @@ on the summed histogram with its generator, which never leaves it. The histogram
 moves inside the rows' trust boundary, like a Gram state); only the chosen B is published. The
 same histogram and the same generator give the same B as the single-process
 :func:`dpcov.private_bound.choose_bound`, whatever the partitions.
+
+With privacy units the histogram counts each unit once, by the largest norm among its rows,
+wherever they lie: a groupby of the partitions' partial maxima on the unit column
+(:mod:`dpcov.dask_unit_histogram`), the B of the single-process
+``PrivateCovariance(bound="auto").fit(X, privacy_unit=)`` with the same generator.
 """
 
 from __future__ import annotations
@@ -19,16 +24,10 @@ import numpy as np
 
 from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
+from .dask_unit_histogram import add_counts, unit_norm_histogram
+from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
 from .learn import AUTO_BOUND_SHARE
 
-
-UNITS_REFUSAL = (
-    "the private bound on Dask counts rows: with privacy units it counts each unit once by its "
-    "largest row norm (dpcov_private_bound_unit_histogram), which needs every row of a unit in "
-    "one library call, and the partitions do not group them; give a public bound to "
-    "dask_release(privacy_unit=...), or choose B in one process with "
-    "PrivateCovariance(bound='auto').fit(X, privacy_unit=...)")
-"""Why the Dask private bound refuses privacy units (proofs/private_bound.md, "Privacy units")."""
 
 def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
     """The histogram of the row norms of the n x d Dask array ``x`` over ``candidates``: each
@@ -36,8 +35,7 @@ def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) ->
     pass it only to :func:`dpcov.private_bound.scan` or :func:`~dpcov.private_bound.select`."""
     candidates = np.ascontiguousarray(candidates, dtype=np.float64)
     return row_partitions(x).reduction(
-        lambda block: private_bound.row_histogram(block, candidates),
-        lambda counts: np.sum(list(counts), axis=0, dtype=np.int64),
+        lambda block: private_bound.row_histogram(block, candidates), add_counts,
         split_every=split_every).compute()
 
 
@@ -54,22 +52,41 @@ def public_rows(x: da.Array) -> int:
 def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
                        lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
                        rule: str = "scan", split_every: int = 2, columns=None,
-                       privacy_unit=None, max_rows_per_unit=None) -> float:
+                       privacy_unit=None, groups=None, spill_dir=None,
+                       memory_budget: int = MEMORY_BUDGET) -> float:
     """B for the rows of the Dask array ``x`` (or of the ``columns`` of a DataFrame), eps-DP, as
     :func:`dpcov.private_bound.choose_bound` chooses it (the same arguments, the same B with the
     same generator) from the histogram of :func:`norm_histogram`. An active
-    :class:`dpcov.BudgetAccountant` is charged the pure epsilon. ``privacy_unit`` and
-    ``max_rows_per_unit`` are refused (``UNITS_REFUSAL``)."""
-    if privacy_unit is not None or max_rows_per_unit is not None:
-        raise ValueError(UNITS_REFUSAL)
-    rows = dask_frame.as_rows(x, columns)
-    if clipped is not None:
-        n = 0
-    else:  # a frame's n is counted (dpcov.dask_frame); an array's must be known
-        n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else public_rows(rows)
-    return private_bound.choose_bound_from(
-        lambda candidates: norm_histogram(rows, candidates, split_every), n, epsilon, rng,
-        quantile, lo, hi, ratio, clipped, rule)
+    :class:`dpcov.BudgetAccountant` is charged the pure epsilon.
+
+    With ``privacy_unit`` (a Dask array of whole-number ids, one per row; for a DataFrame the
+    name of its unit column, whole numbers or strings) the histogram counts units, each once by
+    the largest norm among all its rows (:func:`dpcov.dask_unit_histogram.unit_norm_histogram`,
+    through spill files under ``spill_dir`` in ``groups`` groups of at most ``memory_budget``
+    bytes each), and the target is a number of units (the quantile's, of the U units): the B of
+    ``PrivateCovariance(bound="auto").fit(X, privacy_unit=)`` in one process, whatever the
+    partitions (proofs/private_bound.md, "Privacy units"). Every row of a unit counts, not only
+    the k a release keeps, so k plays no part here."""
+    if privacy_unit is not None:
+        def histogram_of(candidates):
+            return unit_norm_histogram(x, privacy_unit, candidates, groups, split_every,
+                                       spill_dir, memory_budget, columns)
+        n = None  # the quantile's n is U, the number of units the histogram counts
+    else:
+        rows = dask_frame.as_rows(x, columns)
+        if clipped is not None:
+            n = 0
+        else:  # a frame's n is counted (dpcov.dask_frame); an array's must be known
+            n = dask_frame.row_count(rows) if dask_frame.is_frame(x) else public_rows(rows)
+
+        def histogram_of(candidates):
+            return norm_histogram(rows, candidates, split_every)
+    return private_bound.choose_bound_from(histogram_of, n, epsilon, rng, quantile, lo, hi,
+                                           ratio, clipped, rule)
+
+
+# The options of the unit groupby that the bound's histogram of units shares with the release.
+UNIT_GROUPBY = ("groups", "spill_dir", "memory_budget")
 
 
 def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
@@ -83,17 +100,24 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     rest, rounded down so that the two never exceed ``epsilon``. The rows are read twice (the
     histogram, then the Gram states), and the generator is used in the same order as the
     single-process :func:`dpcov.private_bound.choose_bound` then :func:`dpcov.release_rows`.
-    Privacy units are refused (``UNITS_REFUSAL``): give a public bound to
-    :func:`dpcov.dask.dask_release` with ``privacy_unit=``."""
+    With ``privacy_unit`` and ``max_rows_per_unit`` B is chosen from the histogram of units
+    (``clipped`` then a number of units, the quantile one of the units) with the groupby options
+    ``groups``, ``spill_dir`` and ``memory_budget`` of the release of units that follows
+    (:func:`dpcov.dask_units.dask_unit_release`); a mechanism without a unit proof is refused
+    before any task runs."""
+    units = params.get("privacy_unit")
     if {"privacy_unit", "max_rows_per_unit"} & set(params):
-        raise ValueError(UNITS_REFUSAL)
+        check_unit_options(units, params.get("max_rows_per_unit"))
+        check_unit_proof(mechanism)
     if clipped is None and str(params.get("neighbour", "replace_one")).replace("-", "_") \
             != "replace_one":
         raise ValueError("a quantile target uses the number of rows, which add_remove keeps "
                          "private: give clipped (a public number of rows above the bound)")
     bound_epsilon = AUTO_BOUND_SHARE * float(epsilon)
     rest = math.nextafter(float(epsilon) - bound_epsilon, 0.0)
+    groupby = {key: params[key] for key in UNIT_GROUPBY if units is not None and key in params}
     bound = dask_private_bound(x, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
-                               clipped=clipped, split_every=split_every, columns=columns)
+                               clipped=clipped, split_every=split_every, columns=columns,
+                               privacy_unit=units, **groupby)
     return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
                         columns=columns, **params), bound

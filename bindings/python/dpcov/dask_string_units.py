@@ -87,12 +87,13 @@ def string_group_states(frame, unit, names: list, spec: dict, rng, groups, direc
     """The delayed saved states of the groups of the frame's string units (module
     description), through spill files in ``directory``; ``groups`` defaults to the number of
     partitions. ``group_task(paths, g, sampler=...)``, when given, makes group g's result from
-    the spill files instead of its saved state (as for :func:`dpcov.dask_units.group_states`)."""
+    the spill files instead of its saved state (as for :func:`dpcov.dask_units.group_states`;
+    ``rng`` None sends it no sampler)."""
     groups = frame.npartitions if groups is None else int(groups)
     if not 1 <= groups <= 1 << (53 - GROUP_SHIFT):  # g 2^40 + rank stays exact in a float64
         raise ValueError(f"groups must be in [1, 2^{53 - GROUP_SHIFT}] with string unit ids, "
                          f"got {groups}")
-    samplers = sampler_states(rng, groups)
+    samplers = sampler_states(rng, groups) if rng is not None else [None] * groups
     parts = frame[[unit] + names].to_delayed()
     paths = dask.delayed(list)([dask.delayed(write_string_block)(p, unit, names, groups,
                                                                  directory, i)

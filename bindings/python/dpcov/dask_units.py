@@ -179,7 +179,7 @@ def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
     """The delayed saved states of the groups of units (module description): through spill
     files in ``directory``, or, when it is None, one group per row block (``shuffle=False``).
     ``group_task(paths, g, sampler=...)``, when given, makes group g's result from the spill
-    files instead of its saved state."""
+    files instead of its saved state; ``rng`` None sends it no sampler (None)."""
     blocks = unit_rows(x, units).to_delayed().ravel().tolist()
     if directory is None:
         samplers = sampler_states(rng, len(blocks))
@@ -193,7 +193,7 @@ def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
         raise ValueError(f"groups must be in [1, 2^{63 - GROUP_SHIFT}], got {groups}")
     if np.isfinite(x.shape[0]):
         check_space(directory, int(x.shape[0]), int(x.shape[1]))
-    samplers = sampler_states(rng, groups)
+    samplers = sampler_states(rng, groups) if rng is not None else [None] * groups
     # One barrier task (the list of the files' paths) between the blocks and the groups: the
     # graph has blocks + groups edges, and nothing but paths is held between the phases.
     paths = dask.delayed(list)([dask.delayed(write_block)(b, groups, directory, i, split_block)
@@ -202,10 +202,11 @@ def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
     return [dask.delayed(task)(paths, g, sampler=samplers[g]) for g in range(groups)]
 
 
-def tree_merge(states: list, split_every: int = 2):
-    """The delayed merge of delayed saved states, ``split_every`` at a time up a tree."""
+def tree_merge(states: list, split_every: int = 2, merge=merge_exact_states):
+    """The delayed merge of delayed saved states (or of other partials ``merge`` combines),
+    ``split_every`` at a time up a tree."""
     while len(states) > 1:
-        states = [dask.delayed(merge_exact_states)(states[i:i + split_every])
+        states = [dask.delayed(merge)(states[i:i + split_every])
                   for i in range(0, len(states), split_every)]
     return states[0]
 

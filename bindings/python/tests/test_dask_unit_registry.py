@@ -8,7 +8,6 @@ import pytest
 
 import dpcov
 import dpcov.dask as dask_release
-import dpcov.dask_bound as dask_bound
 import dpcov.dask_units as dask_units
 from dpcov.unit_rows import keep_unit_rows
 from dask_fixtures import client  # noqa: F401 (fixture)
@@ -155,25 +154,6 @@ def test_the_zcdp_passes_refuse_an_unaffordable_unit_release_before_the_groupby(
                                            rho=1.0, delta=1e-6, spill_dir=tmp_path)
         assert rng.save_state() == before and budget.spent.charges == 0
     assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("entry", ["dask_private_bound", "dask_release_auto"])
-def test_the_private_bound_refuses_units_on_dask(client, data, entry):
-    # The registry's private_bound takes units in one process (its unit histogram needs each
-    # unit's rows in one call); on Dask the partitions do not group them.
-    rows, units = data
-    reason = dask_bound.UNITS_REFUSAL
-    with dpcov.Rng(94) as rng:
-        before = rng.save_state()
-        with pytest.raises(ValueError) as refused:
-            if entry == "dask_private_bound":
-                dask_bound.dask_private_bound(lazy(rows), 0.5, rng, privacy_unit=lazy(units),
-                                              max_rows_per_unit=2)
-            else:
-                dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng,
-                                             privacy_unit=lazy(units), max_rows_per_unit=2)
-        assert str(refused.value) == reason
-        assert rng.save_state() == before
 
 
 def test_units_need_both_the_ids_and_k(client, data):

@@ -91,6 +91,16 @@ def test_a_unit_split_over_partitions_counts_once_by_its_largest_norm(client):
     assert list(per_partition) == [150, 0, 50, 0]
 
 
+def test_groups_the_hash_leaves_empty_count_no_unit(client, rows):
+    # 4 units of 3 rows in 16 groups: most groups read no row.
+    candidates = grid(1e-3, 1e3, 1.25)
+    ids = np.arange(12) // 3
+    counts = unit_norm_histogram(da.from_array(rows[:12], chunks=(4, 5)),
+                                 da.from_array(ids, chunks=4), candidates, groups=16)
+    np.testing.assert_array_equal(counts, unit_histogram(rows[:12], ids, candidates))
+    assert counts.sum() == 4
+
+
 @pytest.mark.parametrize("rule,clipped", [("scan", None), ("exponential", None), ("scan", 40)])
 def test_the_cluster_private_bound_of_units_is_the_single_process_one(client, rows, units, rule,
                                                                       clipped):

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <initializer_list>
+#include <memory>
 #include <utility>
 
 #include "../error.hpp"
@@ -13,6 +15,7 @@
 #include "../random/rng.hpp"
 #include "coinpress_steps_audit.hpp"
 #include "noise_floor.hpp"
+#include "pair_partials.hpp"
 #include "rows_unit_audit.hpp"
 
 namespace dpcov::audit {
@@ -158,6 +161,29 @@ bool worse(const gaussian_release::Verdict &a, const gaussian_release::Verdict &
   return a.pair.rho_lower / a.claimed_rho > b.pair.rho_lower / b.claimed_rho;
 }
 
+// The release audited on a subject's pair.
+using PairRelease = std::function<gaussian_release::Release(const Subject &)>;
+
+RowsExactPairs audit_pairs(const RowsExactRequest &request, const PairRelease &release_on,
+                           int64_t pairs, int64_t trials, double alpha, uint64_t seed) {
+  gaussian_release::check_trials_and_alpha(trials, alpha);
+  check_rows_exact_request(request);
+  check_pairs(pairs);
+  const double alpha_per_pair = alpha / static_cast<double>(pairs);
+  RowsExactPairs out;
+  for (int64_t k = 0; k < pairs; ++k) {
+    const Subject s = rows_exact_subject(request, k, seed);
+    gaussian_release::Verdict v = gaussian_release::run_audit(
+        s, release_on(s), trials, alpha_per_pair, seed + static_cast<uint64_t>(k));
+    out.samples += v.report.samples;
+    if (k == 0 || worse(v, out.worst)) {
+      out.worst = std::move(v);
+      out.worst_pair = k;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool rows_exact_by_steps(const RowsExactRequest &r) { return is_coinpress(r) && r.steps >= 2; }
@@ -262,39 +288,49 @@ gaussian_release::Release rows_exact_release(const RowsExactRequest &request) {
   };
 }
 
+gaussian_release::Release rows_exact_pair_release(const RowsExactRequest &request,
+                                                  const Subject &subject) {
+  if (rows_exact_by_steps(request))
+    fail(Status::InvalidArgument, "coinpress with t = ", request.steps,
+         " is audited on its transcript (audit_rows_exact_steps_pairs)");
+  const auto partials = std::make_shared<PairPartials>(subject.rows[0], subject.rows[1]);
+  if (is_coinpress(request)) {
+    const mechanisms::CoinpressRequest q = rows_exact_coinpress_request(request);
+    mechanisms::CoinpressSteps steps = mechanisms::coinpress_steps(mechanisms::coinpress_plan(q));
+    steps.authors_code = q.authors_code;
+    return [partials, q, steps](ConstMatrixView rows, random::Rng &rng) {
+      mechanisms::CoinpressPasses passes(steps, q.dim, q.n, rng);
+      while (!passes.done()) passes.finish_pass(partials->sums(rows, passes.pass()));
+      return passes.estimate();
+    };
+  }
+  const mechanisms::DlyRequest q = rows_exact_dly_request(request);
+  return [partials, q](ConstMatrixView rows, random::Rng &rng) {
+    mechanisms::DlyPasses passes(q, rng);
+    while (!passes.done()) passes.finish_pass(partials->sums(rows, passes.pass()));
+    return passes.release().covariance;
+  };
+}
+
 gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int64_t trials,
                                            double alpha, uint64_t seed) {
   gaussian_release::check_trials_and_alpha(trials, alpha);
   const Subject s = rows_exact_subject(request);
-  return gaussian_release::run_audit(s, rows_exact_release(request), trials, alpha, seed);
+  return gaussian_release::run_audit(s, rows_exact_pair_release(request, s), trials, alpha, seed);
 }
 
 RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request, int64_t pairs,
                                       int64_t trials, double alpha, uint64_t seed) {
-  gaussian_release::check_trials_and_alpha(trials, alpha);
-  check_rows_exact_request(request);
-  return audit_rows_exact_pairs(request, rows_exact_release(request), pairs, trials, alpha, seed);
+  return audit_pairs(
+      request, [&request](const Subject &s) { return rows_exact_pair_release(request, s); },
+      pairs, trials, alpha, seed);
 }
 
 RowsExactPairs audit_rows_exact_pairs(const RowsExactRequest &request,
                                       const gaussian_release::Release &release, int64_t pairs,
                                       int64_t trials, double alpha, uint64_t seed) {
-  gaussian_release::check_trials_and_alpha(trials, alpha);
-  check_rows_exact_request(request);
-  check_pairs(pairs);
-  const double alpha_per_pair = alpha / static_cast<double>(pairs);
-  RowsExactPairs out;
-  for (int64_t k = 0; k < pairs; ++k) {
-    const Subject s = rows_exact_subject(request, k, seed);
-    gaussian_release::Verdict v = gaussian_release::run_audit(
-        s, release, trials, alpha_per_pair, seed + static_cast<uint64_t>(k));
-    out.samples += v.report.samples;
-    if (k == 0 || worse(v, out.worst)) {
-      out.worst = std::move(v);
-      out.worst_pair = k;
-    }
-  }
-  return out;
+  return audit_pairs(
+      request, [&release](const Subject &) { return release; }, pairs, trials, alpha, seed);
 }
 
 RowsExactStepsPairs audit_rows_exact_steps_pairs(const RowsExactRequest &request, int64_t pairs,

@@ -87,6 +87,15 @@ inline constexpr int64_t kRowsExactMaxPairs = 64;
 // The library's release at the claim, returning the audited matrix.
 gaussian_release::Release rows_exact_release(const RowsExactRequest &request);
 
+// The same release for the audit of `subject` (a rows_exact_subject() of `request`, which must
+// outlive it): the mechanism's passes (DlyPasses, CoinpressPasses) with each pass's sums over
+// subject.rows[0] and [1] formed once (pair_partials.hpp), so that a draw on either costs O(d^3)
+// and equals rows_exact_release()'s draw with the same generator byte for byte; on other rows it
+// is rows_exact_release(). The audits below use it: their draws are the library's releases, at a
+// cost that does not grow with the pair's n (10^4 rows and more at unit level).
+gaussian_release::Release rows_exact_pair_release(const RowsExactRequest &request,
+                                                  const gaussian_release::Subject &subject);
+
 // The audit of the library's release on pair 0 (gaussian_release::run_audit).
 gaussian_release::Verdict audit_rows_exact(const RowsExactRequest &request, int64_t trials,
                                            double alpha, uint64_t seed);

@@ -21,7 +21,14 @@ std::vector<double> axis(int64_t d, int64_t j) {
   return v;
 }
 
-UnitRows base_units(mechanisms::MechanismId mechanism, int64_t d, int64_t k, double bound) {
+// IEV and KT release the spectrum through a Laplace step whose loss on a pair is
+// eps_0 |lambda(G) - lambda(G')|_1 / sensitivity.
+bool releases_spectrum(mechanisms::MechanismId mechanism) {
+  return mechanism == mechanisms::MechanismId::Iev || mechanism == mechanisms::MechanismId::KtRank1;
+}
+
+UnitRows base_units(mechanisms::MechanismId mechanism, privacy::Neighbour neighbour, int64_t d,
+                    int64_t k, double bound) {
   UnitRows data;
   data.cols = d;
   for (int64_t u = 0; u < 6; ++u) {
@@ -34,6 +41,14 @@ UnitRows base_units(mechanisms::MechanismId mechanism, int64_t d, int64_t k, dou
   if (entry.options & mechanisms::kOptionLambdaMin)
     for (int64_t j = 0; j < d; ++j)
       for (int u = 0; u < 2; ++u) data = joined(data, aligned_unit(k, bound, axis(d, j)));
+  // A unit of k rows along e_2 that stays: replacing the unit k B^2 e_1 e_1^T by k B^2 e_2 e_2^T
+  // then moves the spectrum from (k B^2, k B^2, ...) to (2 k B^2, 0, ...), an l1 change of
+  // 2 k B^2, the most any replaced unit can make (Lidskii: |lambda(G) - lambda(G')|_1 <=
+  // |G - G'|_* <= 2 k B^2). Without it the spectra of the two datasets nearly coincide (the
+  // unit's k B^2 only changes axis), and the rows-only variant's loss on the pair is mostly
+  // that of its weak Bingham steps.
+  if (releases_spectrum(mechanism) && neighbour == privacy::Neighbour::ReplaceOne)
+    data = joined(data, aligned_unit(k, bound, axis(d, 1)));
   return data;
 }
 
@@ -50,7 +65,7 @@ std::pair<UnitRows, UnitRows> aligned_unit_pair(mechanisms::MechanismId mechanis
   if (rows * static_cast<double>(dim) * static_cast<double>(dim) > kMaxUnitPairWork)
     fail(Status::TooLarge, "a unit audit at k = ", max_rows_per_unit, " and d = ", dim,
          " forms Gram matrices of about ", rows, " rows: above the cap of 2^34 rows x d^2");
-  const UnitRows base = base_units(mechanism, dim, max_rows_per_unit, row_bound);
+  const UnitRows base = base_units(mechanism, neighbour, dim, max_rows_per_unit, row_bound);
   const UnitRows with_unit = joined(base, aligned_unit(max_rows_per_unit, row_bound, axis(dim, 0)));
   if (neighbour == privacy::Neighbour::AddRemove) return {with_unit, base};
   return {with_unit, joined(base, aligned_unit(max_rows_per_unit, row_bound, axis(dim, 1)))};

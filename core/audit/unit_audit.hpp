@@ -15,8 +15,10 @@ namespace dpcov::audit {
 // The pair: D holds a base of units and one unit of k rows B e_1; D' holds the base alone
 // (add/remove) or the base and k rows B e_2 instead (replace). The base: six units of 1 to 3
 // rows in the span of e_2, ..., e_d (so e_1, where the unit differs, carries nothing but the
-// noise), and for a mechanism that takes a lambda_min bound two units of k rows along each axis
-// (full rank, lambda_min >= 2 k B^2 (1 - 2^-49)). d >= 2.
+// noise), for a mechanism that takes a lambda_min bound two units of k rows along each axis
+// (full rank, lambda_min >= 2 k B^2 (1 - 2^-49)), and for IEV and KT under replace a unit of k
+// rows B e_2 (so that the replacement moves the spectrum by 2 k B^2 in l1, the most a unit can:
+// the pair that maximises the loss of their Laplace eigenvalue step). d >= 2.
 std::pair<UnitRows, UnitRows> aligned_unit_pair(mechanisms::MechanismId mechanism,
                                                 privacy::Neighbour neighbour, int64_t dim,
                                                 int64_t max_rows_per_unit, double row_bound);

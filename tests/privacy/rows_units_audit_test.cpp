@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -163,6 +164,13 @@ TEST(RowsUnitsAudit, LongGridKeepsEveryUnitClaimAndFlagsEveryRowsOnlyVariant) {
       const RowsExactPairs broken =
           audit_rows_exact_pairs(exact(m, 1, k, true), 3, 2000 * scale(), kAlpha, 73);
       EXPECT_TRUE(broken.worst.rho_flag()) << why(broken);
+      // The table of the long run: each release's lower confidence bound on the rho it spends on
+      // its worst pair, over the unit-level claim (the broken variant spends k^2 times it).
+      std::printf("%s k %lld n %lld: correct rho_lower/claim %.3f; broken rho_lower/claim %.2f\n",
+                  rows_mechanism_name(m), static_cast<long long>(k),
+                  static_cast<long long>(ok.worst.rows),
+                  ok.worst.pair.rho_lower / ok.worst.claimed_rho,
+                  broken.worst.pair.rho_lower / broken.worst.claimed_rho);
     }
 }
 

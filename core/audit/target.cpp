@@ -96,8 +96,15 @@ Matrix noise_base(const NoiseModel &noise, ConstMatrixView gram) {
   return inverse;
 }
 
-Target mechanism_target(mechanisms::MechanismId mechanism, const mechanisms::Request &request) {
-  const mechanisms::Receipt receipt = mechanisms::plan(mechanism, request);
+Target mechanism_target(mechanisms::MechanismId mechanism,
+                        const mechanisms::Request &claimed) {
+  const mechanisms::Receipt receipt = mechanisms::plan(mechanism, claimed);
+  // Every draw and every density plans the request again (at its n). An analytic Gaussian
+  // calibration searches for its sigma in multiple precision, most of an audit's time for the
+  // Gaussian mechanisms: the unit sigma found here is handed on, as plan_at_bound() does, and the
+  // plans equal this one bit for bit.
+  mechanisms::Request request = claimed;
+  request.analytic_unit_sigma = receipt.unit_sigma;
   Target target;
   target.name = mechanisms::mechanism_name(mechanism);
   target.epsilon = receipt.epsilon;

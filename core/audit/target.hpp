@@ -93,7 +93,8 @@ struct Target {
 // The target of a dpcov mechanism: release and log-density through the mechanism dispatch (so
 // every mechanism added there is auditable), the claim from its plan. `request.n` is replaced by
 // the n of each call. A mechanism whose plan has a private test (test_epsilon > 0) is evaluated
-// with the joint density of its test value and matrix (mechanisms::log_density_tested).
+// with the joint density of its test value and matrix (mechanisms::log_density_tested). The
+// analytic Gaussian's unit sigma is calibrated once, here, and reused by every draw's plan.
 Target mechanism_target(mechanisms::MechanismId mechanism, const mechanisms::Request &request);
 
 }  // namespace dpcov::audit

@@ -29,11 +29,20 @@ bool releases_spectrum(mechanisms::MechanismId mechanism) {
 
 UnitRows base_units(mechanisms::MechanismId mechanism, privacy::Neighbour neighbour, int64_t d,
                     int64_t k, double bound) {
+  // A unit of k rows along e_2 that stays (below), and for d >= 3 the base off e_2 as well as
+  // e_1: replacing the unit k B^2 e_1 e_1^T by k B^2 e_2 e_2^T then moves the spectrum from
+  // (k B^2, k B^2) to (2 k B^2, 0) beside the base's own, an l1 change of 2 k B^2 for every k,
+  // the most any replaced unit can make (Lidskii: |lambda(G) - lambda(G')|_1 <= |G - G'|_* <=
+  // 2 k B^2). Without it the spectra of the two datasets nearly coincide (the unit's k B^2 only
+  // changes axis), and the rows-only variant's loss on the pair is mostly that of its weak
+  // Bingham steps.
+  const bool spectral =
+      releases_spectrum(mechanism) && neighbour == privacy::Neighbour::ReplaceOne;
   UnitRows data;
   data.cols = d;
   for (int64_t u = 0; u < 6; ++u) {
     std::vector<double> direction(static_cast<size_t>(d), 0.0);
-    for (int64_t j = 1; j < d; ++j)
+    for (int64_t j = spectral && d >= 3 ? 2 : 1; j < d; ++j)
       direction[static_cast<size_t>(j)] = 0.3 + 0.1 * static_cast<double>((u + j) % 5);
     data = joined(data, aligned_unit(1 + u % 3, bound, direction));
   }
@@ -41,14 +50,7 @@ UnitRows base_units(mechanisms::MechanismId mechanism, privacy::Neighbour neighb
   if (entry.options & mechanisms::kOptionLambdaMin)
     for (int64_t j = 0; j < d; ++j)
       for (int u = 0; u < 2; ++u) data = joined(data, aligned_unit(k, bound, axis(d, j)));
-  // A unit of k rows along e_2 that stays: replacing the unit k B^2 e_1 e_1^T by k B^2 e_2 e_2^T
-  // then moves the spectrum from (k B^2, k B^2, ...) to (2 k B^2, 0, ...), an l1 change of
-  // 2 k B^2, the most any replaced unit can make (Lidskii: |lambda(G) - lambda(G')|_1 <=
-  // |G - G'|_* <= 2 k B^2). Without it the spectra of the two datasets nearly coincide (the
-  // unit's k B^2 only changes axis), and the rows-only variant's loss on the pair is mostly
-  // that of its weak Bingham steps.
-  if (releases_spectrum(mechanism) && neighbour == privacy::Neighbour::ReplaceOne)
-    data = joined(data, aligned_unit(k, bound, axis(d, 1)));
+  if (spectral) data = joined(data, aligned_unit(k, bound, axis(d, 1)));
   return data;
 }
 

@@ -17,8 +17,9 @@ namespace dpcov::audit {
 // rows in the span of e_2, ..., e_d (so e_1, where the unit differs, carries nothing but the
 // noise), for a mechanism that takes a lambda_min bound two units of k rows along each axis
 // (full rank, lambda_min >= 2 k B^2 (1 - 2^-49)), and for IEV and KT under replace a unit of k
-// rows B e_2 (so that the replacement moves the spectrum by 2 k B^2 in l1, the most a unit can:
-// the pair that maximises the loss of their Laplace eigenvalue step). d >= 2.
+// rows B e_2, with the six small units in the span of e_3, ..., e_d when d >= 3 (so that the
+// replacement moves the spectrum by 2 k B^2 in l1 at every k, the most a unit can: the pair that
+// maximises the loss of their Laplace eigenvalue step). d >= 2.
 std::pair<UnitRows, UnitRows> aligned_unit_pair(mechanisms::MechanismId mechanism,
                                                 privacy::Neighbour neighbour, int64_t dim,
                                                 int64_t max_rows_per_unit, double row_bound);

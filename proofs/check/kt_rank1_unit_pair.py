@@ -3,7 +3,8 @@
 
 Usage: kt_rank1_unit_pair.py K D EPSILON DRAWS old|new
 - old: the pair before the spectral base (a unit of K rows B e_1 replaced by K rows B e_2 over
-  the six small units of the base); new: the base also holds a unit of K rows B e_2.
+  the six small units of the base, in the span of e_2..e_D); new: the base also holds a unit of
+  K rows B e_2, and its six small units lie in the span of e_3..e_D (D >= 3).
 - Prints both spectra, their l1 distance and the eigenvalue step's loss eps_0 l1 / (2 B^2);
   the transcript's delta(EPSILON) = E[(1 - e^{EPSILON - L})_+] in both directions (Monte Carlo
   over DRAWS transcripts, L exact); and the largest delta(EPSILON) of a tail event of the
@@ -16,8 +17,7 @@ summed here as sum_m c_m / (d/2)_m, c_m the t^m coefficient of prod_j (1 - a_j t
 b = 2 / (EPSILON / 2), kappa = EPSILON / (2 D) / 4 (uniform split, published exponent).
 Measured (K = 60, D = 4, EPSILON = 0.5, 3000 draws): old pair l1 7.83, eigenvalue step 0.98,
 transcript delta(0.5) 0.246 +- 0.006 and 0.251 +- 0.006, top-eigenvalue event 0.0003; new pair
-l1 119.5, eigenvalue step 14.9, transcript delta(0.5) 0.996 +- 0.001, top-eigenvalue event
-0.729.
+l1 120 (2 K), eigenvalue step 15.0.
 """
 import bisect
 import math
@@ -121,9 +121,11 @@ def top_eigenvalue(lam, thetas, upper, d):
 
 def main():
     k, d, eps, draws = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
-    base = [(1 + u % 3, [0.0] + [0.3 + 0.1 * ((u + j) % 5) for j in range(1, d)])
+    new = sys.argv[5] == "new"
+    first = 2 if new and d >= 3 else 1
+    base = [(1 + u % 3, [0.0] * first + [0.3 + 0.1 * ((u + j) % 5) for j in range(first, d)])
             for u in range(6)]
-    if sys.argv[5] == "new":
+    if new:
         base.append((k, axis(d, 1)))
     g, g_prime = gram(base + [(k, axis(d, 0))], d), gram(base + [(k, axis(d, 1))], d)
     rows = sum(r for r, _ in base) + k

@@ -17,7 +17,9 @@ summed here as sum_m c_m / (d/2)_m, c_m the t^m coefficient of prod_j (1 - a_j t
 b = 2 / (EPSILON / 2), kappa = EPSILON / (2 D) / 4 (uniform split, published exponent).
 Measured (K = 60, D = 4, EPSILON = 0.5, 3000 draws): old pair l1 7.83, eigenvalue step 0.98,
 transcript delta(0.5) 0.246 +- 0.006 and 0.251 +- 0.006, top-eigenvalue event 0.0003; new pair
-l1 120 (2 K), eigenvalue step 15.0.
+l1 120 (2 K), eigenvalue step 15.0, transcript delta(0.5) 0.997 and 0.995, top-eigenvalue event
+0.73 (1000 draws). New pair at K = 10 / 5: transcript delta(0.5) 0.44 / 0.18, top-eigenvalue event
+0.013 / 0.003: the transcript exceeds its claim where no event of the top eigenvalue shows it.
 """
 import bisect
 import math

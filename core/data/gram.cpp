@@ -5,7 +5,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <optional>
 
@@ -232,21 +231,9 @@ struct Staged {
   std::vector<double> sum, comp;  // empty until a block closes
   std::vector<double> scratch;    // a block bounded apart from the caller's rows
   std::vector<double> tail;       // the rows left pending after the last closed block
-  std::vector<double> block;      // one block's Gram matrix
   int64_t pending_rows = 0;
   GramCounts added;
 };
-
-void close_into(Staged &st, int64_t dim, const std::vector<double> &sum,
-                const std::vector<double> &comp, const std::function<void(double *)> &gram) {
-  if (st.sum.empty()) {
-    st.sum = sum;
-    st.comp = comp;
-  }
-  st.block.assign(static_cast<size_t>(dim * dim), 0.0);
-  gram(st.block.data());
-  add_upper(dim, st.block.data(), st.sum, st.comp);
-}
 
 // Finite or failed: rows within a huge bound (or many rows) can overflow the sum. The closed
 // blocks' sums are checked; the pending rows' Gram matrix, added when the state is read, only
@@ -296,25 +283,43 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     r = std::min(size - pending_rows_, n);
     bound_rows_into(a, 0, r, plan, bound, policy, pending_.data() + pending_rows_ * dim_, st.added);
     st.pending_rows = pending_rows_ + r;
-    if (st.pending_rows == size) {
-      close_into(st, dim_, sum_, comp_, [&](double *c) {
-        block_gram(row_major(pending_.data(), size, dim_), 0, size, plan, true, bound, policy, c,
-                   st.added);
-      });
-      st.pending_rows = 0;
-    }
   }
-  for (; n - r >= size; r += size)
-    close_into(st, dim_, sum_, comp_, [&](double *c) {
-      if (in_place(plan, a.layout)) {
-        block_gram(a, r, size, plan, false, bound, policy, c, st.added);
-        return;
-      }
-      st.scratch.resize(static_cast<size_t>(size * dim_));
-      bound_rows_into(a, r, size, plan, bound, policy, st.scratch.data(), st.added);
-      block_gram(row_major(st.scratch.data(), size, dim_), 0, size, plan, true, bound, policy, c,
-                 st.added);
-    });
+  // The blocks this chunk closes: the pending block if it finished it, then its whole blocks,
+  // all on one set of threads (gram_stripes.hpp), each added to the sum in order.
+  const int64_t pending_block = st.pending_rows == size ? 1 : 0;
+  const int64_t blocks = pending_block + (n - r) / size;
+  if (blocks > 0) {
+    st.sum = sum_;
+    st.comp = comp_;
+    if (pending_block == 1) st.pending_rows = 0;
+    const bool own_copy = !in_place(plan, a.layout);
+    if (own_copy) st.scratch.resize(static_cast<size_t>(size * dim_));
+    const int64_t stripes =
+        plan.panel_rows ? data::stripe_count(size, plan.block_rows, dim_) : int64_t{1};
+    data::add_striped_blocks(
+        blocks, stripes, size, plan.block_rows, dim_,
+        plan.panel_rows ? linalg::blas_threads() : 1,
+        [&](int64_t block, int64_t begin, int64_t end, double *c, GramCounts &counts) {
+          if (block < pending_block) {
+            add_bounded_blocks(row_major(pending_.data(), size, dim_), begin, end, plan, true,
+                               bound, policy, c, counts);
+            return;
+          }
+          const int64_t first = r + (block - pending_block) * size;
+          if (!own_copy) {
+            add_bounded_blocks(a, first + begin, first + end, plan, false, bound, policy, c,
+                               counts);
+            return;
+          }
+          // Blocks not formed in place are never cut into stripes (only the panel kernel's are,
+          // and it takes every layout in place): one thread, one block, the whole copy at once.
+          bound_rows_into(a, first, size, plan, bound, policy, st.scratch.data(), counts);
+          add_bounded_blocks(row_major(st.scratch.data(), size, dim_), 0, size, plan, true, bound,
+                             policy, c, counts);
+        },
+        [&](int64_t, const double *gram) { add_upper(dim_, gram, st.sum, st.comp); }, st.added);
+    r += (blocks - pending_block) * size;
+  }
   if (r < n) {  // the rows of a block that this chunk starts and does not finish
     st.tail.resize(static_cast<size_t>((n - r) * dim_));
     bound_rows_into(a, r, n - r, plan, bound, policy, st.tail.data(), st.added);

@@ -1,8 +1,9 @@
 #include "gram_stripes.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -12,6 +13,14 @@ namespace {
 
 constexpr int64_t kStripeMinBlocks = 8;
 constexpr int64_t kMaxStripes = 8;
+// Blocks in flight in add_striped_blocks(): each holds one Gram matrix per stripe until its
+// stripes are all done. Two let a thread start the next block while another finishes a stripe of
+// the last one; more let a thread that the scheduler keeps waiting (a loaded machine) fall behind
+// by that many blocks before the others wait for it, as long as the matrices stay within
+// kWindowDoubles (4 MiB), the size of a kernel block of rows.
+constexpr int64_t kMinWindowBlocks = 2;
+constexpr int64_t kMaxWindowBlocks = 8;
+constexpr int64_t kWindowDoubles = int64_t{1} << 19;
 
 // Runs `worker` on the calling thread and on up to threads - 1 threads more, and returns once
 // all have finished. A thread that cannot start (no memory, a process limit) is skipped: each
@@ -41,48 +50,99 @@ int64_t stripe_begin(int64_t stripe, int64_t stripes, int64_t rows, int64_t bloc
 
 void add_striped(int64_t stripes, int64_t rows, int64_t block_rows, int64_t dim, int threads,
                  const StripeWork &work, double *chunk, GramCounts &added) {
-  if (stripes <= 1) {
-    work(0, rows, chunk, added);
-    return;
-  }
+  add_striped_blocks(
+      1, stripes, rows, block_rows, dim, threads,
+      [&](int64_t, int64_t begin, int64_t end, double *c, GramCounts &counts) {
+        work(begin, end, c, counts);
+      },
+      [&](int64_t, const double *gram) {
+        for (int64_t j = 0; j < dim; ++j)
+          for (int64_t i = 0; i <= j; ++i) chunk[i + j * dim] = gram[i + j * dim];
+      },
+      added);
+}
+
+void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t block_rows,
+                        int64_t dim, int threads, const BlockStripeWork &work,
+                        const BlockDone &done, GramCounts &added) {
+  if (blocks <= 0) return;
+  const int64_t tasks = blocks * stripes;
+  const int64_t square = dim * dim;
+  const int64_t window = std::min(
+      blocks, std::clamp<int64_t>(kWindowDoubles / std::max<int64_t>(1, stripes * square),
+                                  kMinWindowBlocks, kMaxWindowBlocks));
   // Everything the threads write is allocated before any starts: an allocation failure then
-  // leaves nothing running.
-  const auto square = static_cast<size_t>(dim * dim);
-  std::vector<std::vector<double>> partial(static_cast<size_t>(stripes - 1),
-                                           std::vector<double>(square, 0.0));
-  std::vector<GramCounts> counts(static_cast<size_t>(stripes));
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(stripes));
-  std::atomic<int64_t> next{0}, first_failed{stripes};
+  // leaves nothing running. Block b's stripe s sums into grams at ((b mod window) stripes + s)
+  // square.
+  std::vector<double> grams(static_cast<size_t>(window * stripes * square));
+  std::vector<int64_t> finished(static_cast<size_t>(window), 0);  // stripes done, per slot
+  std::mutex mutex;
+  std::condition_variable advanced;  // a block was done, or a stripe failed
+  // Under `mutex`: the next (block, stripe) as block * stripes + stripe, the blocks handed to
+  // `done`, whether a thread is adding blocks up, and the lowest failed pair with its exception.
+  int64_t next = 0, blocks_done = 0, first_failed = tasks;
+  bool adding = false;
+  std::exception_ptr error;
   const std::function<void()> worker = [&]() noexcept {
+    GramCounts mine;
+    std::unique_lock lock(mutex);
     for (;;) {
-      // Stripes are taken in order, so every stripe below a failed one has been taken and runs
-      // to its end: the lowest failure is the same whatever the threads' timing.
-      const int64_t s = next.fetch_add(1);
-      if (s >= stripes || s > first_failed.load()) return;
+      // Pairs are taken in order, so every pair below a failed one has been taken and runs to its
+      // end: the lowest failure is the same whatever the threads' timing.
+      if (next >= tasks || next > first_failed) break;
+      const int64_t block = next / stripes, stripe = next % stripes;
+      if (block >= blocks_done + window) {
+        advanced.wait(lock);
+        continue;
+      }
+      const int64_t task = next++;
+      lock.unlock();
+      double *c = grams.data() + ((block % window) * stripes + stripe) * square;
+      std::fill(c, c + square, 0.0);
+      std::exception_ptr failed;
       try {
-        work(stripe_begin(s, stripes, rows, block_rows),
-             stripe_begin(s + 1, stripes, rows, block_rows),
-             s == 0 ? chunk : partial[static_cast<size_t>(s - 1)].data(),
-             counts[static_cast<size_t>(s)]);
+        work(block, stripe_begin(stripe, stripes, rows, block_rows),
+             stripe_begin(stripe + 1, stripes, rows, block_rows), c, mine);
       } catch (...) {
-        errors[static_cast<size_t>(s)] = std::current_exception();
-        int64_t seen = first_failed.load();
-        while (s < seen && !first_failed.compare_exchange_weak(seen, s)) {
+        failed = std::current_exception();
+      }
+      lock.lock();
+      if (failed) {
+        if (task < first_failed) {
+          first_failed = task;
+          error = failed;
         }
+        advanced.notify_all();
+        continue;
+      }
+      ++finished[static_cast<size_t>(block % window)];
+      // The blocks whose stripes are all done, added up in block order by one thread at a time,
+      // which releases the lock meanwhile so that the others go on taking stripes.
+      while (!adding && !error && blocks_done < blocks &&
+             finished[static_cast<size_t>(blocks_done % window)] == stripes) {
+        adding = true;
+        const int64_t b = blocks_done;
+        lock.unlock();
+        // The fixed-order reduction: stripe 1, then 2, ... added to stripe 0's sums.
+        double *g = grams.data() + (b % window) * stripes * square;
+        for (int64_t s = 1; s < stripes; ++s) {
+          const double *p = g + s * square;
+          for (int64_t j = 0; j < dim; ++j)
+            for (int64_t i = 0; i <= j; ++i) g[i + j * dim] += p[i + j * dim];
+        }
+        done(b, g);
+        lock.lock();
+        adding = false;
+        finished[static_cast<size_t>(b % window)] = 0;
+        ++blocks_done;
+        advanced.notify_all();
       }
     }
+    added.clipped += mine.clipped;
+    added.dropped += mine.dropped;
   };
-  run_on_threads(std::clamp<int64_t>(threads, 1, stripes), worker);
-  for (const std::exception_ptr &e : errors)
-    if (e) std::rethrow_exception(e);
-  // The fixed-order reduction: stripe 1, then 2, ... added to stripe 0's sums.
-  for (const std::vector<double> &p : partial)
-    for (int64_t j = 0; j < dim; ++j)
-      for (int64_t i = 0; i <= j; ++i) chunk[i + j * dim] += p[static_cast<size_t>(i + j * dim)];
-  for (const GramCounts &c : counts) {
-    added.clipped += c.clipped;
-    added.dropped += c.dropped;
-  }
+  run_on_threads(std::clamp<int64_t>(threads, 1, tasks), worker);
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace dpcov::data

@@ -1,7 +1,8 @@
 // The floating-point Gram matrix's bits do not depend on how the caller chunks the rows: the
 // accumulator cuts the stream into kernel blocks counted from the first row (core/data/gram.hpp),
 // so one call, single rows and random chunk sizes give the same bytes, in both layouts, under
-// clipping and dropping; a rejected chunk and a read of the matrix change nothing that follows.
+// clipping and dropping; a rejected chunk and a read of the matrix change nothing that follows;
+// and the threads that share a call's blocks change no byte either.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -10,9 +11,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/data/gram.hpp"
 #include "core/error.hpp"
+#include "core/linalg/panel_gram.hpp"
+#include "support/blas_threads.hpp"
 #include "support/naive.hpp"
 
 namespace dpcov {
@@ -54,6 +58,45 @@ RC_GTEST_PROP(GramBlockBits, AnyChunkingGivesTheSameBytes, ()) {
   }
   RC_ASSERT(same_counts(chunked.counts(), whole.counts()));
   RC_ASSERT(same_bytes(chunked.matrix(), whole.matrix()));
+}
+
+// Wide rows (the panel kernel, which runs on as many threads as OpenBLAS is set to) through the
+// same random chunking on one thread and on 2 to 4: the same bytes and counts. A call's threads
+// work through all the blocks it closes (core/data/gram_stripes.hpp), the pending block among
+// them, and whichever thread finishes a stripe, each block must still be added up in stripe order
+// and the blocks in row order.
+RC_GTEST_PROP(GramBlockBits, AnyThreadCountGivesTheBytesOfOneThread, ()) {
+  const int64_t d = *rc::gen::oneOf(rc::gen::inRange<int64_t>(17, 41),
+                                    rc::gen::element<int64_t>(60, 100, 131));
+  if (!linalg::panel_gram_applies(d)) RC_SUCCEED("no panel kernel on this CPU: one thread only");
+  const int threads = *rc::gen::inRange(2, 5);
+  GramAccumulator probe(d);
+  const int64_t block = probe.block_rows();
+  const int64_t n = *rc::gen::inRange<int64_t>(0, block * 5 / 2);
+  const auto layout = *rc::gen::element(Layout::RowMajor, Layout::ColMajor);
+  const double bound = *rc::gen::element(0.5, 1.0, 3.0) * 0.6 * std::sqrt(static_cast<double>(d));
+  const auto policy = *rc::gen::element(BoundPolicy::Clip, BoundPolicy::Drop);
+  const auto data = test::random_rows(n, d, layout, 1, 0.6, *rc::gen::arbitrary<uint32_t>());
+  std::vector<int64_t> chunks;
+  for (int64_t first = 0; first < n;) {
+    const int64_t want = *rc::gen::oneOf(rc::gen::inRange<int64_t>(1, 4),
+                                         rc::gen::inRange<int64_t>(1, 2 * block));
+    chunks.push_back(std::min(n - first, want));
+    first += chunks.back();
+  }
+  const auto accumulate = [&](int on) {
+    const test::BlasThreads scope(on);
+    GramAccumulator acc(d);
+    int64_t first = 0;
+    for (const int64_t count : chunks) {
+      acc.add_rows(data.view().row_block(first, count), bound, policy);
+      first += count;
+    }
+    return acc;
+  };
+  const GramAccumulator one = accumulate(1), many = accumulate(threads);
+  RC_ASSERT(same_counts(many.counts(), one.counts()));
+  RC_ASSERT(same_bytes(many.matrix(), one.matrix()));
 }
 
 // Single rows across two block boundaries, as from a row-at-a-time reader, against one call.

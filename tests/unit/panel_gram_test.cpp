@@ -6,42 +6,32 @@
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/data/gram.hpp"
 #include "core/data/gram_stripes.hpp"
 #include "core/data/row_bound.hpp"
 #include "core/error.hpp"
+#include "support/blas_threads.hpp"
 #include "support/naive.hpp"
 
 namespace dpcov {
 namespace {
 
+using test::BlasThreads;
 using test::random_rows;
 using test::Rows;
 
 bool kernel_available() { return __builtin_cpu_supports("avx512f"); }
-
-// OpenBLAS on `threads` threads for the test's duration: the accumulator runs the panel kernel on
-// as many.
-class BlasThreads {
- public:
-  explicit BlasThreads(int threads) : before_(openblas_get_num_threads()) {
-    openblas_set_num_threads(threads);
-  }
-  ~BlasThreads() { openblas_set_num_threads(before_); }
-  BlasThreads(const BlasThreads &) = delete;
-  BlasThreads &operator=(const BlasThreads &) = delete;
-
- private:
-  int before_;
-};
 
 class OneBlasThread : public BlasThreads {
  public:
@@ -411,6 +401,73 @@ TEST(GramStripes, StripesAreAddedInOrderAndTheLowestFailureWins) {
       } catch (const std::runtime_error &e) {
         EXPECT_STREQ(e.what(), "stripe 3");
       }
+    }
+}
+
+// The blocks of one call on one set of threads: a lagging thread makes blocks finish out of order
+// (here block 0's first stripe waits, up to a second, until the other threads have done all of
+// block 1), yet every block reaches `done` in block order with the bits of one thread, its
+// stripes added in stripe order. The lowest failing (block, stripe) is rethrown, and no block
+// from it on reaches `done`.
+TEST(GramStripes, BlocksReachDoneInOrderWhateverFinishesFirst) {
+  const int64_t blocks = 5, rows = 10007, block = 97, dim = 3;
+  const int64_t stripes = data::stripe_count(rows, block, dim);
+  std::atomic<int64_t> block_one_done{0};
+  std::atomic<bool> lag{false};
+  // Entry (0, 0) sums 1/(r + 1 + b rows) over the stripe's rows: its rounding shows the order.
+  const data::BlockStripeWork work = [&](int64_t b, int64_t begin, int64_t end, double *c,
+                                         GramCounts &counts) {
+    if (lag && b == 0 && begin == 0) {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+      while (block_one_done < stripes && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+    }
+    for (int64_t r = begin; r < end; ++r) c[0] += 1.0 / static_cast<double>(r + 1 + b * rows);
+    c[1 + dim] = static_cast<double>(b);
+    counts.clipped += 1;
+    if (b == 1) ++block_one_done;
+  };
+  std::vector<int64_t> order;
+  std::vector<double> sums;
+  const data::BlockDone done = [&](int64_t b, const double *gram) {
+    order.push_back(b);
+    sums.push_back(gram[0]);
+    EXPECT_EQ(gram[1 + dim], static_cast<double>(b * stripes));  // each stripe wrote b
+  };
+  GramCounts one_counts;
+  data::add_striped_blocks(blocks, stripes, rows, block, dim, 1, work, done, one_counts);
+  const std::vector<double> want = sums;
+  ASSERT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  lag = true;
+  for (const int threads : {2, 3, 8}) {
+    order.clear();
+    sums.clear();
+    block_one_done = 0;
+    GramCounts added;
+    data::add_striped_blocks(blocks, stripes, rows, block, dim, threads, work, done, added);
+    EXPECT_EQ(order, (std::vector<int64_t>{0, 1, 2, 3, 4})) << threads << " threads";
+    EXPECT_EQ(added.clipped, blocks * stripes);
+    for (size_t k = 0; k < want.size(); ++k) ASSERT_TRUE(same_bits(sums[k], want[k])) << k;
+  }
+  lag = false;
+  const data::BlockStripeWork failing = [&](int64_t b, int64_t begin, int64_t end, double *c,
+                                            GramCounts &counts) {
+    if ((b == 2 && begin == data::stripe_begin(1, stripes, rows, block)) || (b == 3 && begin == 0))
+      throw std::runtime_error("block " + std::to_string(b));
+    work(b, begin, end, c, counts);
+  };
+  for (const int threads : {1, 2, 3, 8})
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      order.clear();
+      GramCounts added;
+      try {
+        data::add_striped_blocks(blocks, stripes, rows, block, dim, threads, failing, done, added);
+        ADD_FAILURE() << "no exception";
+      } catch (const std::runtime_error &e) {
+        EXPECT_STREQ(e.what(), "block 2");
+      }
+      EXPECT_LE(order.size(), 2u);
+      for (size_t k = 0; k < order.size(); ++k) EXPECT_EQ(order[k], static_cast<int64_t>(k));
     }
 }
 

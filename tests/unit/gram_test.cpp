@@ -13,6 +13,7 @@
 
 #include "core/data/row_bound.hpp"
 #include "core/error.hpp"
+#include "core/linalg/short_gram.hpp"
 #include "support/naive.hpp"
 
 namespace dpcov {
@@ -199,6 +200,51 @@ TEST(Gram, EveryShortWidthMatchesNaive) {
         double trace = 0.0;
         for (int64_t j = 0; j < d; ++j) trace += one.matrix()(j, j);
         EXPECT_LE(trace, 0.25 * 0.25);
+      }
+    }
+}
+
+// The short-row kernel's bits, pinned: each entry (i, j) is one chain of fused multiply-adds
+// y_i y_j + s over the rows in order (y = f x, f x_j rounded once), added once to C, however the
+// kernel lays its accumulators out; and the norm pass's sums of squares do not depend on how many
+// rows it takes at once (eight-row batches against rows one at a time). Every width, scaled and
+// not, huge and tiny entries, row counts around the batches.
+TEST(ShortGram, EachEntryIsOneChainOfFusedMultiplyAddsAndSumsDoNotDependOnBatches) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: dsyrk takes short rows";
+  std::mt19937_64 gen(17);
+  std::uniform_real_distribution<double> unit(0.1, 1.0);
+  for (int64_t d = 1; d <= linalg::kShortRowMaxColumns; ++d)
+    for (const int64_t n : {int64_t{1}, int64_t{7}, int64_t{8}, int64_t{33}, int64_t{200}}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + ", n = " + std::to_string(n));
+      auto data = random_rows(n, d, Layout::RowMajor, 2, 1.0, static_cast<uint64_t>(d * 1000 + n));
+      data.at(0, d - 1) = 1e150;
+      if (n > 5) data.at(5, 0) = 3e-160;
+      const ConstMatrixView a = data.view();
+      std::vector<double> factors(static_cast<size_t>(n));
+      for (double &f : factors) f = unit(gen);
+      std::vector<double> sums(static_cast<size_t>(n)), one(1);
+      linalg::short_row_sums_of_squares(a, 0, n, sums.data());
+      for (int64_t r = 0; r < n; ++r) {
+        linalg::short_row_sums_of_squares(a, r, 1, one.data());
+        ASSERT_EQ(std::bit_cast<uint64_t>(sums[static_cast<size_t>(r)]),
+                  std::bit_cast<uint64_t>(one[0])) << "row " << r;
+      }
+      for (const bool scaled : {false, true}) {
+        const int64_t ldc = d + 1;
+        std::vector<double> c(static_cast<size_t>(ldc * d), 0.5), want(c);
+        linalg::short_gram_upper(a, scaled ? factors.data() : nullptr, c.data(), ldc);
+        for (int64_t j = 0; j < d; ++j)
+          for (int64_t i = 0; i <= j; ++i) {
+            double chain = 0.0;
+            for (int64_t r = 0; r < n; ++r) {
+              const double f = scaled ? factors[static_cast<size_t>(r)] : 1.0;
+              chain = std::fma(f * a(r, i), f * a(r, j), chain);
+            }
+            want[static_cast<size_t>(i + j * ldc)] += chain;
+          }
+        for (size_t k = 0; k < c.size(); ++k)
+          ASSERT_EQ(std::bit_cast<uint64_t>(c[k]), std::bit_cast<uint64_t>(want[k]))
+              << "entry " << k % ldc << ", " << k / ldc << (scaled ? ", scaled" : "");
       }
     }
 }

@@ -98,7 +98,7 @@ void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t b
       const int64_t task = next++;
       lock.unlock();
       double *c = grams.data() + ((block % window) * stripes + stripe) * square;
-      std::fill(c, c + square, 0.0);
+      for (int64_t j = 0; j < dim; ++j) std::fill(c + j * dim, c + j * dim + j + 1, 0.0);
       std::exception_ptr failed;
       try {
         work(block, stripe_begin(stripe, stripes, rows, block_rows),

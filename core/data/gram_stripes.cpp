@@ -16,8 +16,8 @@ constexpr int64_t kMaxStripes = 8;
 // Blocks in flight in add_striped_blocks(): each holds one Gram matrix per stripe until its
 // stripes are all done. Two let a thread start the next block while another finishes a stripe of
 // the last one; more let a thread that the scheduler keeps waiting (a loaded machine) fall behind
-// by that many blocks before the others wait for it, as long as the matrices stay within
-// kWindowDoubles (4 MiB), the size of a kernel block of rows.
+// by that many blocks before the others wait for it: as many as fit in kWindowDoubles (4 MiB,
+// the size of a kernel block of rows), at least two, at most eight.
 constexpr int64_t kMinWindowBlocks = 2;
 constexpr int64_t kMaxWindowBlocks = 8;
 constexpr int64_t kWindowDoubles = int64_t{1} << 19;
@@ -68,9 +68,12 @@ void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t b
   if (blocks <= 0) return;
   const int64_t tasks = blocks * stripes;
   const int64_t square = dim * dim;
-  const int64_t window = std::min(
-      blocks, std::clamp<int64_t>(kWindowDoubles / std::max<int64_t>(1, stripes * square),
-                                  kMinWindowBlocks, kMaxWindowBlocks));
+  // One thread finishes each block before it starts the next: one block's matrices suffice.
+  const int64_t window =
+      threads <= 1 ? 1
+                   : std::min(blocks, std::clamp<int64_t>(
+                                          kWindowDoubles / std::max<int64_t>(1, stripes * square),
+                                          kMinWindowBlocks, kMaxWindowBlocks));
   // Everything the threads write is allocated before any starts: an allocation failure then
   // leaves nothing running. Block b's stripe s sums into grams at ((b mod window) stripes + s)
   // square.

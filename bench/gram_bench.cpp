@@ -7,12 +7,10 @@
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
-#include <algorithm>
-#include <cmath>
-#include <random>
 #include <vector>
 
 #include "dpcov.h"
+#include "gram_rows.hpp"
 
 namespace {
 
@@ -21,29 +19,14 @@ const std::vector<double> &rows(int64_t n, int64_t d) {
   static std::vector<double> a;
   static int64_t cached_n = 0, cached_d = 0;
   if (n != cached_n || d != cached_d) {
-    a.assign(static_cast<size_t>(n * d), 0.0);
-    std::mt19937_64 gen(42);
-    std::normal_distribution<double> normal(0.0, 1.0 / static_cast<double>(d));
-    for (double &x : a) x = normal(gen);
+    a = dpcov::bench::gram_rows(n, d);
     cached_n = n;
     cached_d = d;
   }
   return a;
 }
 
-// A bound that puts `percent_over` percent of the rows over it.
-double bound_for(const std::vector<double> &a, int64_t n, int64_t d, int64_t percent_over) {
-  std::vector<double> norms(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    double s = 0.0;
-    for (int64_t j = 0; j < d; ++j) s += a[static_cast<size_t>(i * d + j)] * a[static_cast<size_t>(i * d + j)];
-    norms[static_cast<size_t>(i)] = std::sqrt(s);
-  }
-  std::sort(norms.begin(), norms.end());
-  if (percent_over <= 0) return 2.0 * norms.back();
-  if (percent_over >= 100) return 0.5 * norms.front();
-  return norms[static_cast<size_t>(n * (100 - percent_over) / 100)];
-}
+using dpcov::bench::bound_for;
 
 void BM_BareDsyrk(benchmark::State &state) {
   const int64_t n = state.range(0), d = state.range(1);

@@ -1,0 +1,18 @@
+#!/bin/sh
+# bench_gram_ab over the benchmark table's sizes, (1e5, 1e6) x (10, 100, 500), on OpenBLAS's
+# `threads` threads: add_rows of each library given, 0% and 50% of the rows clipped, against a
+# bare dsyrk, as medians of per-round ratios (CPU of the calling thread: the figure least moved by
+# the machine's load on one thread). The load average goes with each size.
+# Usage: bench/gram_ab.sh build-dir threads lib.so.0 [lib.so.0]
+build="$1"
+threads="$2"
+shift 2
+for size in "100000 10 41" "1000000 10 21" "100000 100 21" "1000000 100 9" "100000 500 7" \
+    "1000000 500 3"; do
+  set -- $size "$@"
+  n=$1 d=$2 rounds=$3
+  shift 3
+  echo "load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S)"
+  OPENBLAS_NUM_THREADS=$threads "$build/bench/bench_gram_ab" "$n" "$d" "$threads" "$rounds" "$@"
+done
+echo "load $(cut -d' ' -f1-3 /proc/loadavg) at $(date -u +%H:%M:%S)"

@@ -313,20 +313,15 @@ void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const
   den.assign(static_cast<size_t>(m), compress ? 1.0 : rho);
   exponent.assign(static_cast<size_t>(m), 0);
   for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta[j + (m - 1) * m];
-  // Coordinates j <= k take root k's lower pole, the others its upper one: two loops with a fixed
-  // pole each, which vectorise where one loop choosing the pole per coordinate stayed scalar.
-  const auto multiply_factors = [&](const double *dk, double pole, int64_t begin, int64_t end) {
-    double *nu = num.data(), *de = den.data();
-    const double *l = lr.data();
-    for (int64_t j = begin; j < end; ++j) {
-      nu[j] *= -dk[j];
-      de[j] *= pole - l[j];
-    }
-  };
+  // Coordinates j <= k take root k's lower pole, the others its upper one: two calls with a fixed
+  // pole each, four coordinates at a time, where one loop choosing the pole per coordinate would
+  // stay scalar.
   for (int64_t k = 0; k < interior; ++k) {
     const double *dk = delta + k * m;
-    multiply_factors(dk, lr[static_cast<size_t>(k + 1)], 0, k + 1);
-    multiply_factors(dk, lr[static_cast<size_t>(k)], k + 1, m);
+    detail::loewner_factors(num.data(), den.data(), dk, lr[static_cast<size_t>(k + 1)],
+                            lr.data(), 0, k + 1);
+    detail::loewner_factors(num.data(), den.data(), dk, lr[static_cast<size_t>(k)], lr.data(),
+                            k + 1, m);
     if ((k & 7) == 7) {
       for (size_t uj = 0; uj < num.size(); ++uj) {
         int en, ed;
@@ -468,27 +463,26 @@ SecularEigen with_vectors(SecularFactors factors) {
   return out;
 }
 
-// One eigenvector column before its normalisation: loewner_i / delta_i (delta as distances()
-// writes it) in row kept_i (row i unless Scatter), in one pass that also sums the squares in
-// kLanes partial sums; returns 1 / norm. Forming the column in a buffer, then summing, then
-// copying it to its rows gives the same bits in three passes.
-template <bool Scatter>
-double column_entries(const double *poles, const double *loewner, double origin, double shift,
+// One eigenvector column when coordinates deflated: detail::eigenvector_column's entries, the
+// same bits, in the kept rows kept_i. Forming the column in a buffer, then summing, then copying
+// it to its rows gives the same bits in three passes.
+void scattered_column(const double *poles, const double *loewner, double origin, double shift,
                       const int64_t *kept, int64_t m, double *col) {
   double lanes[kLanes] = {};
   int64_t i = 0;
   for (; i + kLanes <= m; i += kLanes)
     for (int64_t l = 0; l < kLanes; ++l) {
       const double v = loewner[i + l] / ((poles[i + l] - origin) - shift);
-      col[Scatter ? kept[i + l] : i + l] = v;
+      col[kept[i + l]] = v;
       lanes[l] += v * v;
     }
   for (; i < m; ++i) {
     const double v = loewner[i] / ((poles[i] - origin) - shift);
-    col[Scatter ? kept[i] : i] = v;
+    col[kept[i]] = v;
     lanes[0] += v * v;
   }
-  return 1.0 / std::sqrt(lane_total(lanes));
+  const double scale = 1.0 / std::sqrt(lane_total(lanes));
+  for (int64_t r = 0; r < m; ++r) col[kept[r]] *= scale;
 }
 
 }  // namespace
@@ -511,14 +505,11 @@ void secular_vectors(const SecularFactors &f, double *out, int64_t ld) {
     const size_t root = static_cast<size_t>(source);
     const double origin = poles[f.origins[root]], shift = f.shifts[root];
     // Nothing deflated (kept is 0, 1, ..., q - 1) is the common case: rows written in order,
-    // which vectorises; otherwise the kept rows.
-    const double scale = m == q ? column_entries<false>(poles, loewner, origin, shift, kept, m, col)
-                                : column_entries<true>(poles, loewner, origin, shift, kept, m, col);
-    if (m == q) {
-      for (int64_t r = 0; r < q; ++r) col[r] *= scale;
-    } else {
-      for (int64_t r = 0; r < m; ++r) col[kept[r]] *= scale;
-    }
+    // four at a time; otherwise the kept rows.
+    if (m == q)
+      detail::eigenvector_column(poles, loewner, origin, shift, m, col);
+    else
+      scattered_column(poles, loewner, origin, shift, kept, m, col);
   }
   // Back to the input's coordinates: undo the rotations, last first.
   for (auto it = f.rotations.rbegin(); it != f.rotations.rend(); ++it) {

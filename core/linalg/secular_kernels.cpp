@@ -1,6 +1,7 @@
 #include "secular_kernels.hpp"
 
 #include <cmath>
+#include <cstring>
 
 namespace dpcov::linalg::detail {
 
@@ -96,6 +97,56 @@ double lane_total(const double *lanes) { return (lanes[0] + lanes[1]) + (lanes[2
   return paired(w, lambda, origin, shift, delta, begin, end);
 }
 
+// Four doubles as one vector (two SSE2 registers in the baseline build, one in the AVX2 build),
+// loaded and stored unaligned; element-wise arithmetic on it is IEEE arithmetic on each lane.
+using Vec4 = double __attribute__((vector_size(4 * sizeof(double)), aligned(sizeof(double)),
+                                   may_alias));
+
+[[gnu::always_inline]] inline void column_kernel(const double *__restrict poles,
+                                                 const double *__restrict loewner, double origin,
+                                                 double shift, int64_t m, double *__restrict col) {
+  const Vec4 origin4 = {origin, origin, origin, origin}, shift4 = {shift, shift, shift, shift};
+  Vec4 squares = {};
+  int64_t i = 0;
+  for (; i + kLanes <= m; i += kLanes) {
+    const Vec4 v = *reinterpret_cast<const Vec4 *>(loewner + i) /
+                   ((*reinterpret_cast<const Vec4 *>(poles + i) - origin4) - shift4);
+    *reinterpret_cast<Vec4 *>(col + i) = v;
+    squares += v * v;
+  }
+  double lanes[kLanes];
+  std::memcpy(lanes, &squares, sizeof lanes);
+  for (; i < m; ++i) {
+    const double v = loewner[i] / ((poles[i] - origin) - shift);
+    col[i] = v;
+    lanes[0] += v * v;
+  }
+  const double scale = 1.0 / std::sqrt(lane_total(lanes));
+  const Vec4 scale4 = {scale, scale, scale, scale};
+  i = 0;
+  for (; i + kLanes <= m; i += kLanes)
+    *reinterpret_cast<Vec4 *>(col + i) = *reinterpret_cast<const Vec4 *>(col + i) * scale4;
+  for (; i < m; ++i) col[i] *= scale;
+}
+
+[[gnu::always_inline]] inline void loewner_kernel(double *__restrict num, double *__restrict den,
+                                                  const double *__restrict delta_k, double pole,
+                                                  const double *__restrict lambda, int64_t begin,
+                                                  int64_t end) {
+  const Vec4 pole4 = {pole, pole, pole, pole};
+  int64_t j = begin;
+  for (; j + kLanes <= end; j += kLanes) {
+    Vec4 &n = *reinterpret_cast<Vec4 *>(num + j);
+    Vec4 &d = *reinterpret_cast<Vec4 *>(den + j);
+    n = n * -*reinterpret_cast<const Vec4 *>(delta_k + j);
+    d = d * (pole4 - *reinterpret_cast<const Vec4 *>(lambda + j));
+  }
+  for (; j < end; ++j) {
+    num[j] *= -delta_k[j];
+    den[j] *= pole - lambda[j];
+  }
+}
+
 }  // namespace
 
 SplitPoleSums pole_sums_portable(const double *w, const double *lambda, double origin,
@@ -118,6 +169,28 @@ DPCOV_TARGET_AVX2 SplitPoleSums pole_sums_avx2(const double *w, const double *la
           range_sums(w, lambda, origin, shift, delta, split, m)};
 }
 
+void eigenvector_column_portable(const double *poles, const double *loewner, double origin,
+                                 double shift, int64_t m, double *col) {
+  column_kernel(poles, loewner, origin, shift, m, col);
+}
+
+DPCOV_TARGET_AVX2 void eigenvector_column_avx2(const double *poles, const double *loewner,
+                                               double origin, double shift, int64_t m,
+                                               double *col) {
+  column_kernel(poles, loewner, origin, shift, m, col);
+}
+
+void loewner_factors_portable(double *num, double *den, const double *delta_k, double pole,
+                              const double *lambda, int64_t begin, int64_t end) {
+  loewner_kernel(num, den, delta_k, pole, lambda, begin, end);
+}
+
+DPCOV_TARGET_AVX2 void loewner_factors_avx2(double *num, double *den, const double *delta_k,
+                                            double pole, const double *lambda, int64_t begin,
+                                            int64_t end) {
+  loewner_kernel(num, den, delta_k, pole, lambda, begin, end);
+}
+
 bool has_avx2() {
 #if defined(__x86_64__) || defined(__i386__)
   static const bool supported = [] {
@@ -134,6 +207,18 @@ SplitPoleSums pole_sums(const double *w, const double *lambda, double origin, do
                         double *delta, int64_t split, int64_t m) {
   return has_avx2() ? pole_sums_avx2(w, lambda, origin, shift, delta, split, m)
                     : pole_sums_portable(w, lambda, origin, shift, delta, split, m);
+}
+
+void eigenvector_column(const double *poles, const double *loewner, double origin, double shift,
+                        int64_t m, double *col) {
+  if (has_avx2()) eigenvector_column_avx2(poles, loewner, origin, shift, m, col);
+  else eigenvector_column_portable(poles, loewner, origin, shift, m, col);
+}
+
+void loewner_factors(double *num, double *den, const double *delta_k, double pole,
+                     const double *lambda, int64_t begin, int64_t end) {
+  if (has_avx2()) loewner_factors_avx2(num, den, delta_k, pole, lambda, begin, end);
+  else loewner_factors_portable(num, den, delta_k, pole, lambda, begin, end);
 }
 
 }  // namespace dpcov::linalg::detail

@@ -1,8 +1,10 @@
-// The root finder's pass over the poles of a secular equation, the hot loop of iterative
-// eigenvector sampling (a third of a release at d = 50-100), built twice: for the x86-64 baseline
-// (SSE2) and for AVX2, chosen once at run time. Both builds perform the same IEEE operations in
-// the same order (no FMA: the AVX2 build does not enable it), so results do not depend on the
-// machine; tests/unit/secular_test.cpp checks the two bit for bit.
+// The hot loops of the secular equation in iterative eigenvector sampling, each built twice: for
+// the x86-64 baseline (SSE2) and for AVX2, chosen once at run time. The root finder's pass over
+// the poles (a third of a release at d = 50-100), the eigenvector columns rebuilt for the backward
+// rotations and the Loewner products (together a tenth to an eighth at d = 50-200). Both builds
+// perform the same IEEE operations in the same order (no FMA: the AVX2 build does not enable it),
+// so results do not depend on the machine; tests/unit/secular_test.cpp checks the two bit for
+// bit.
 #pragma once
 
 #include <cstdint>
@@ -32,5 +34,26 @@ SplitPoleSums pole_sums_portable(const double *w, const double *lambda, double o
 SplitPoleSums pole_sums_avx2(const double *w, const double *lambda, double origin, double shift,
                              double *delta, int64_t split, int64_t m);
 bool has_avx2();
+
+// One unit eigenvector of a secular problem in place: col_i = loewner_i / delta_i with
+// delta_i = (poles_i - origin) - shift (the distances pole_sums writes), i < m, then every entry
+// times 1 / ||col||, the squares summed in four interleaved partial sums (i mod 4; the tail after
+// the last whole group of four adds to the first). Explicit four-wide vectors: the compiler's
+// baseline build left these divisions scalar, one at a time through the divider.
+void eigenvector_column(const double *poles, const double *loewner, double origin, double shift,
+                        int64_t m, double *col);
+void eigenvector_column_portable(const double *poles, const double *loewner, double origin,
+                                 double shift, int64_t m, double *col);
+void eigenvector_column_avx2(const double *poles, const double *loewner, double origin,
+                             double shift, int64_t m, double *col);
+
+// One root's factors of Loewner's products for coordinates begin <= j < end:
+// num_j *= -delta_k[j] and den_j *= pole - lambda_j.
+void loewner_factors(double *num, double *den, const double *delta_k, double pole,
+                     const double *lambda, int64_t begin, int64_t end);
+void loewner_factors_portable(double *num, double *den, const double *delta_k, double pole,
+                              const double *lambda, int64_t begin, int64_t end);
+void loewner_factors_avx2(double *num, double *den, const double *delta_k, double pole,
+                          const double *lambda, int64_t begin, int64_t end);
 
 }  // namespace dpcov::linalg::detail

@@ -225,6 +225,82 @@ TEST(SecularPoleSums, TheAvx2BuildGivesThePortableBuildsBits) {
   }
 }
 
+// The eigenvector column as secular_kernels.hpp documents it, one double at a time: the entries,
+// their squares summed in four partial sums by i mod 4 (the tail after the last whole group into
+// the first), the total ((s0 + s1) + (s2 + s3)), then every entry times 1 / sqrt(total).
+std::vector<double> documented_column(const Pass &p, const std::vector<double> &loewner) {
+  const size_t m = p.lambda.size(), whole = m - m % 4;
+  std::vector<double> col(m);
+  double lanes[4] = {};
+  for (size_t i = 0; i < m; ++i) {
+    col[i] = loewner[i] / ((p.lambda[i] - p.origin) - p.shift);
+    lanes[i < whole ? i % 4 : 0] += col[i] * col[i];
+  }
+  const double scale = 1.0 / std::sqrt((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]));
+  for (double &v : col) v *= scale;
+  return col;
+}
+
+// Both builds of the column kernel give the documented entries bit for bit (fails when the
+// vectorised build reorders the sums or contracts them to FMA), so the deferred rotations of
+// iterative eigenvector sampling, and every seeded release, do not depend on the machine.
+TEST(SecularKernels, EigenvectorColumnsAreTheDocumentedEntriesInEveryBuild) {
+  std::mt19937_64 gen(20261201);
+  std::uniform_real_distribution<double> unit;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t n = 1 + trial % 70;
+    const Pass p = make_pass(gen, n, trial % 7 == 3);
+    std::vector<double> loewner(static_cast<size_t>(n));
+    for (double &l : loewner) l = (unit(gen) < 0.5 ? -1.0 : 1.0) * std::exp(-20.0 * unit(gen));
+    const std::vector<double> expected = documented_column(p, loewner);
+    std::vector<double> portable(expected.size()), avx2(expected.size());
+    dpcov::linalg::detail::eigenvector_column_portable(p.lambda.data(), loewner.data(), p.origin,
+                                                       p.shift, n, portable.data());
+    ASSERT_EQ(std::memcmp(portable.data(), expected.data(), n * sizeof(double)), 0) << trial;
+    if (!dpcov::linalg::detail::has_avx2()) continue;
+    dpcov::linalg::detail::eigenvector_column_avx2(p.lambda.data(), loewner.data(), p.origin,
+                                                   p.shift, n, avx2.data());
+    ASSERT_EQ(std::memcmp(avx2.data(), expected.data(), n * sizeof(double)), 0) << trial;
+  }
+}
+
+// Loewner's factors: exactly num_j * (-delta_j) and den_j * (pole - lambda_j) on [begin, end),
+// nothing written outside, in every build.
+TEST(SecularKernels, LoewnerFactorsAreTheDocumentedProductsInEveryBuild) {
+  std::mt19937_64 gen(20261202);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int64_t n = 1 + trial % 70;
+    const int64_t begin = static_cast<int64_t>(gen() % static_cast<uint64_t>(n + 1));
+    const int64_t end = begin + static_cast<int64_t>(gen() % static_cast<uint64_t>(n - begin + 1));
+    std::vector<double> num(static_cast<size_t>(n)), den(num.size()), delta(num.size()),
+        lambda(num.size());
+    for (size_t j = 0; j < num.size(); ++j) {
+      num[j] = std::ldexp(normal(gen), static_cast<int>(gen() % 40) - 20);
+      den[j] = std::ldexp(normal(gen), static_cast<int>(gen() % 40) - 20);
+      delta[j] = normal(gen);
+      lambda[j] = normal(gen);
+    }
+    const double pole = normal(gen);
+    std::vector<double> expected_num = num, expected_den = den;
+    for (int64_t j = begin; j < end; ++j) {
+      const size_t uj = static_cast<size_t>(j);
+      expected_num[uj] = num[uj] * -delta[uj];
+      expected_den[uj] = den[uj] * (pole - lambda[uj]);
+    }
+    const auto check = [&](auto kernel, const char *build) {
+      std::vector<double> got_num = num, got_den = den;
+      kernel(got_num.data(), got_den.data(), delta.data(), pole, lambda.data(), begin, end);
+      ASSERT_EQ(std::memcmp(got_num.data(), expected_num.data(), n * sizeof(double)), 0)
+          << build << " trial " << trial;
+      ASSERT_EQ(std::memcmp(got_den.data(), expected_den.data(), n * sizeof(double)), 0)
+          << build << " trial " << trial;
+    };
+    check(dpcov::linalg::detail::loewner_factors_portable, "portable");
+    if (dpcov::linalg::detail::has_avx2()) check(dpcov::linalg::detail::loewner_factors_avx2, "avx2");
+  }
+}
+
 // The root finder stops once |g| is within (m + 4) eps of the sum of the terms' magnitudes: the
 // pass's error (terms and their sum, in long double for the reference) must stay within it, also
 // where distances near 1e160 make it fall back to one division per pole.

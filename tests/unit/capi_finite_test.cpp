@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -52,6 +53,11 @@ TEST(FiniteOrFailed, LaplaceScaleThatOverflowsIsRefusedByPlanAndRelease) {
                                      DPCOV_NEIGHBOUR_REPLACE_ONE);
   EXPECT_EQ(o.plan, DPCOV_E_NUMERICAL);
   EXPECT_EQ(o.release, DPCOV_E_NUMERICAL);
+  // The message names the constant and its value (formatted only when a constant fails).
+  EXPECT_NE(std::string(dpcov_last_error_message())
+                .find("receipt constant scale (4.0000000000000007e+306) times 2^20"),
+            std::string::npos)
+      << dpcov_last_error_message();
 }
 
 TEST(FiniteOrFailed, ConstantsWithoutOverflowHeadroomAreRefusedAlike) {

@@ -15,22 +15,27 @@
 
 namespace {
 
-// The grid (K candidates, finite, > 0, strictly increasing) and the K + 1 counts (each >= 0).
-void check_grid_and_histogram(const double *grid, int64_t candidates, const int64_t *histogram) {
+// The grid: K candidates, finite, > 0, strictly increasing.
+void check_grid(const double *grid, int64_t candidates) {
   if (candidates < 1 ||
       static_cast<uint64_t>(candidates) > dpcov::mechanisms::kPrivateBoundMaxCandidates)
     dpcov::fail(dpcov::Status::InvalidArgument, "candidates must be in [1, ",
                 dpcov::mechanisms::kPrivateBoundMaxCandidates, "], got ", candidates);
   dpcov::check::not_null(grid, "grid");
   dpcov::check::vector(candidates, grid, sizeof(double), "grid");
-  dpcov::check::not_null(histogram, "histogram");
-  dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
   for (int64_t k = 0; k < candidates; ++k) {
     dpcov::check::finite(grid[k], "grid");
     if (grid[k] <= 0.0 || (k > 0 && grid[k] <= grid[k - 1]))
       dpcov::fail(dpcov::Status::InvalidArgument, "grid must be > 0 and strictly increasing; grid[",
                   k, "] = ", grid[k]);
   }
+}
+
+// The grid and the K + 1 counts (each >= 0).
+void check_grid_and_histogram(const double *grid, int64_t candidates, const int64_t *histogram) {
+  check_grid(grid, candidates);
+  dpcov::check::not_null(histogram, "histogram");
+  dpcov::check::vector(candidates + 1, histogram, sizeof(int64_t), "histogram");
   for (int64_t k = 0; k <= candidates; ++k)
     if (histogram[k] < 0)
       dpcov::fail(dpcov::Status::InvalidArgument, "histogram counts must be >= 0; cell ", k,
@@ -96,6 +101,22 @@ DPCOV_API dpcov_status dpcov_private_bound_unit_histogram(const double *grid, in
     dpcov::data::UnitNormHistogram counted(grid, candidates);
     if (rows > 0) counted.add(view, units);
     add_counts(counted.histogram(), histogram);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_norm_cells(const double *grid, int64_t candidates,
+                                                      int32_t layout, int64_t rows, int64_t cols,
+                                                      const double *a, int64_t lda,
+                                                      int64_t *cells) {
+  return dpcov::capi::guarded([&] {
+    check_grid(grid, candidates);
+    const dpcov::ConstMatrixView view = dpcov::check::matrix(layout, rows, cols, a, lda, "a", true);
+    dpcov::check::vector(rows, cells, sizeof(int64_t), "cells");
+    // Measured apart and copied: the caller's cells stay untouched until nothing can fail, and
+    // may overlap the rows.
+    std::vector<int64_t> measured(static_cast<size_t>(rows));
+    dpcov::data::norm_cells(view, grid, candidates, measured.data());
+    std::copy(measured.begin(), measured.end(), cells);
   });
 }
 

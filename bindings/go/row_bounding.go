@@ -216,3 +216,26 @@ func PrivateBoundUnitHistogram(grid []float64, a Matrix, units []int64, histogra
 			C.int64_t(a.Rows), C.int64_t(a.Cols), a.ptr(), a.ld(), int64s(units), int64s(histogram))
 	})
 }
+
+// PrivateBoundNormCells returns the grid cell of each row of a, as both histograms count it
+// (dpcov_private_bound_norm_cells): len(grid) for a non-finite row or a norm above every
+// candidate. For units whose rows lie in several places: each place keeps the largest cell per
+// unit, the largest over the places is the unit's cell in PrivateBoundUnitHistogram. The cells are
+// private: count them only into a histogram for PrivateBoundSelect or PrivateBoundScan.
+func PrivateBoundNormCells(grid []float64, a Matrix) ([]int64, error) {
+	if len(grid) < 1 {
+		return nil, argError(ErrDimension, "need a grid of >= 1 candidates, got %d", len(grid))
+	}
+	if err := a.check("a"); err != nil {
+		return nil, err
+	}
+	cells := make([]int64, a.Rows)
+	err := call(func() C.dpcov_status {
+		return C.dpcov_private_bound_norm_cells(doubles(grid), C.int64_t(len(grid)), rowMajor,
+			C.int64_t(a.Rows), C.int64_t(a.Cols), a.ptr(), a.ld(), int64s(cells))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cells, nil
+}

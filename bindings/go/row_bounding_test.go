@@ -48,6 +48,14 @@ func TestBoundedGramNamesTheRefusedRowAndRefusesDropUnderReplaceOne(t *testing.T
 	if err := PrivateBoundUnitHistogram([]float64{0.2, 1}, rows, []int64{4}, units); err == nil {
 		t.Fatal("one unit id for three rows accepted")
 	}
+	// Each row's cell: the largest per unit is its cell in the unit histogram.
+	cells, err := PrivateBoundNormCells([]float64{0.2, 1}, rows)
+	if err != nil || len(cells) != 3 || cells[0] != 1 || cells[1] != 0 || cells[2] != 1 {
+		t.Fatalf("cells %v, %v", cells, err)
+	}
+	if _, err := PrivateBoundNormCells([]float64{1, 0.2}, rows); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a decreasing grid: %v", err)
+	}
 }
 
 // Exact numerics are the default of the row path for every mechanism that has them, through

@@ -783,6 +783,22 @@ void private_bound(fuzz::Input &in) {
   int64_t added = 0;
   for (size_t i = 0; i < counted.size(); ++i) added += counted[i] - histogram[i];
   fuzz::require(h == DPCOV_OK ? added == rows : counted == histogram, "histogram");
+  // Each row's cell: the cells of the histogram just added on success, untouched on failure.
+  std::vector<int64_t> cells(static_cast<size_t>(rows), -7);
+  const dpcov_status nc = dpcov_private_bound_norm_cells(grid.data(), k, DPCOV_ROW_MAJOR, rows,
+                                                         cols, a.data(), cols, cells.data());
+  fuzz::known_status(nc);
+  if (nc == DPCOV_OK && h == DPCOV_OK) {
+    std::vector<int64_t> from_cells = histogram;
+    for (int64_t cell : cells) {
+      fuzz::require(cell >= 0 && cell <= k, "norm cell in [0, K]");
+      if (cell >= 0 && cell <= k) ++from_cells[static_cast<size_t>(cell)];
+    }
+    fuzz::require(from_cells == counted, "norm cells are the histogram's");
+  }
+  if (nc != DPCOV_OK)
+    fuzz::require(std::all_of(cells.begin(), cells.end(), [](int64_t cell) { return cell == -7; }),
+                  "norm cells written on error");
   // The same rows as units of fuzzed ids: one count per distinct id on success.
   std::vector<int64_t> ids(static_cast<size_t>(rows));
   for (int64_t &id : ids) id = in.range(-1, 1);

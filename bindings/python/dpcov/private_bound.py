@@ -16,7 +16,7 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "row_histogram", "unit_histogram", "select", "scan", "choose_bound",
+__all__ = ["grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan", "choose_bound",
            "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
 
 
@@ -48,6 +48,20 @@ def row_histogram(x, candidates: np.ndarray) -> np.ndarray:
     _check(C.dpcov_private_bound_histogram(_arrays.ptr(cand), cand.shape[0], m.layout, m.rows,
                                            m.cols, m.ptr, m.ld, counts.ctypes.data))
     return counts
+
+
+def norm_cells(x, candidates: np.ndarray) -> np.ndarray:
+    """The cell of each row of the 2-D array ``x`` over the candidates, as :func:`row_histogram`
+    and :func:`unit_histogram` count it (``dpcov_private_bound_norm_cells``): int64 in [0, K], K
+    for a non-finite row or a norm above every candidate. The largest cell of a unit's rows is
+    its cell in :func:`unit_histogram`, wherever its rows were measured. Private: count them only
+    into a histogram for :func:`select` or :func:`scan`."""
+    m = _arrays.matrix(x, "x")
+    cand = _arrays.vector(np.ascontiguousarray(candidates, dtype=np.float64), "candidates")
+    cells = np.empty(m.rows, dtype=np.int64)
+    _check(C.dpcov_private_bound_norm_cells(_arrays.ptr(cand), cand.shape[0], m.layout, m.rows,
+                                            m.cols, m.ptr, m.ld, cells.ctypes.data))
+    return cells
 
 
 UNIT_SLICE_ROWS = 1 << 16

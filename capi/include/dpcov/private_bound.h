@@ -24,7 +24,8 @@
  * scan.
  *
  * With privacy units, dpcov_private_bound_unit_histogram() counts units by their largest row norm
- * instead, and m is a number of units.
+ * instead, and m is a number of units; dpcov_private_bound_norm_cells() gives each row's cell, for
+ * a unit whose rows lie in several places.
  *
  * What may be published: lo, hi, ratio, m (or q), eps_B, the rule and the chosen B. The histogram
  * is private.
@@ -118,6 +119,39 @@ DPCOV_API dpcov_status dpcov_private_bound_unit_histogram(const double *grid, in
                                                           int64_t cols, const double *a,
                                                           int64_t lda, const int64_t *units,
                                                           int64_t *histogram);
+
+/**
+ * Writes the grid cell of each row of @p a: cells[i] = k for the first candidate with
+ * norm(row i) <= grid[k], or K when the norm is above every candidate (cells as in the file
+ * description), the norms measured as dpcov_private_bound_histogram() and
+ * dpcov_private_bound_unit_histogram() measure them. A row with a NaN or infinite value, and a
+ * norm above the largest double, is in cell K, as both histograms count it. For a histogram of
+ * privacy units whose rows are spread over several places (the partitions of a distributed data
+ * set): each place keeps, per unit present in it, the largest cell of its rows; the largest of
+ * those over the places is the unit's cell in dpcov_private_bound_unit_histogram() (the cell is
+ * monotone in the norm), and counting each unit once in it gives that histogram exactly, however
+ * the rows were split (proofs/private_bound.md, "Surfaces"). The cells are as private as the
+ * rows: they may leave only as a histogram through dpcov_private_bound_select() or
+ * dpcov_private_bound_scan().
+ * @param grid        the candidates: finite, > 0, strictly increasing; not retained.
+ * @param candidates  K, in [1, 4096].
+ * @param layout      ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param rows        number of rows, >= 0 (0 is a no-op, and @p a and @p cells may then be NULL).
+ * @param cols        number of columns, >= 1.
+ * @param a           the rows; not retained.
+ * @param lda         leading dimension.
+ * @param[out] cells  receives @p rows cells, each in [0, K]; may overlap @p a; untouched on
+ *                    failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (a grid value),
+ *         ::DPCOV_E_INVALID_ARGUMENT (candidates, the grid not positive and increasing),
+ *         ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_TOO_LARGE (@p a or @p cells spanning
+ *         more bytes than an address can), ::DPCOV_E_NOMEM.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_norm_cells(const double *grid, int64_t candidates,
+                                                      int32_t layout, int64_t rows, int64_t cols,
+                                                      const double *a, int64_t lda,
+                                                      int64_t *cells);
 
 /**
  * Chooses a bound among the @p candidates values of @p grid, eps-DP, from the histogram of the

@@ -9,9 +9,9 @@ A local cluster of 2 workers that are threads of this process (so that the proce
 counts the workers' too) over n x d uniform rows in --chunks equal blocks, units of 4 rows,
 either contiguous (unit = row // 4) or scattered over every block (the same ids permuted). For
 each, the CPU seconds of: the bound of rows (dask_private_bound, one histogram per partition
-summed), the bound of units (the groupby through spill files, one histogram per group) and the
-release of units at a public bound (dask_unit_release, the same groupby and the accumulators of
-units), each the least of 3 runs; the ratios to the bound of rows; and whether B equals the
+summed), the bound of units (each partition's largest cell per unit through the groupby's spill
+files, one histogram per group) and the release of units at a public bound (dask_unit_release,
+the rows through the same groupby, and the accumulators of units), each the least of 3 runs; the ratios to the bound of rows; and whether B equals the
 one-process B (choose_bound_from over dpcov.private_bound.unit_histogram) with the same seed.
 Only the ratios within a run mean anything on a loaded machine.
 """

@@ -61,9 +61,9 @@ def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
 
     With ``privacy_unit`` (a Dask array of whole-number ids, one per row; for a DataFrame the
     name of its unit column, whole numbers or strings) the histogram counts units, each once by
-    the largest norm among all its rows (:func:`dpcov.dask_unit_histogram.unit_norm_histogram`,
-    through spill files under ``spill_dir`` in ``groups`` groups of at most ``memory_budget``
-    bytes each), and the target is a number of units (the quantile's, of the U units): the B of
+    the largest norm among all its rows (:func:`dpcov.dask_unit_histogram.unit_norm_histogram`:
+    each partition's largest cell per unit, not its rows, through spill files under
+    ``spill_dir`` in ``groups`` groups of at most ``memory_budget`` bytes each), and the target is a number of units (the quantile's, of the U units): the B of
     ``PrivateCovariance(bound="auto").fit(X, privacy_unit=)`` in one process, whatever the
     partitions (proofs/private_bound.md, "Privacy units"). Every row of a unit counts, not only
     the k a release keeps, so k plays no part here."""

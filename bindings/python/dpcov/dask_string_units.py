@@ -53,14 +53,20 @@ def string_groups(ids: np.ndarray, groups: int) -> np.ndarray:
     return (hashed.to_numpy() % np.uint64(groups)).astype(np.int64)
 
 
-def write_string_block(part, unit, names: list, groups: int, directory: str, index: int) -> str:
+def write_string_block(part, unit, names: list, groups: int, directory: str, index: int,
+                       summary=None) -> str:
     """Writes partition ``index``'s rows [0, x] split by the groups of their string ids, and
-    the ids beside them; returns the block file's path."""
+    the ids beside them; returns the block file's path. With ``summary`` only what it keeps of
+    them: ``summary(x, ids)`` gives the distinct ids and one value for each, written as rows
+    [0, value] (as :func:`dpcov.dask_units.write_unit_block`)."""
     ids = checked_string_ids(part[unit].to_numpy(dtype=object))
+    x = dask_frame.partition_values(part[names])
+    if summary is not None:
+        ids, x = summary(x, ids)
     which = string_groups(ids, groups)
     order = np.argsort(which, kind="stable")
     ends = np.searchsorted(which[order], np.arange(1, groups), side="left")
-    rows = np.column_stack([np.zeros(len(ids)), dask_frame.partition_values(part[names])])
+    rows = np.column_stack([np.zeros(len(ids)), x])
     path = write_block(rows[order], groups, directory, index,
                        lambda block, _: np.split(block, ends))
     write_ids(ids[order], path)
@@ -83,12 +89,13 @@ def string_group_state(paths: list, group: int, spec: dict, sampler: bytes) -> b
 
 
 def string_group_states(frame, unit, names: list, spec: dict, rng, groups, directory,
-                        group_task=None) -> list:
+                        group_task=None, summary=None) -> list:
     """The delayed saved states of the groups of the frame's string units (module
     description), through spill files in ``directory``; ``groups`` defaults to the number of
     partitions. ``group_task(paths, g, sampler=...)``, when given, makes group g's result from
     the spill files instead of its saved state (as for :func:`dpcov.dask_units.group_states`;
-    ``rng`` None sends it no sampler)."""
+    ``rng`` None sends it no sampler); ``summary``, when given, what each partition writes
+    instead of its rows (:func:`write_string_block`)."""
     groups = frame.npartitions if groups is None else int(groups)
     if not 1 <= groups <= 1 << (53 - GROUP_SHIFT):  # g 2^40 + rank stays exact in a float64
         raise ValueError(f"groups must be in [1, 2^{53 - GROUP_SHIFT}] with string unit ids, "
@@ -96,7 +103,7 @@ def string_group_states(frame, unit, names: list, spec: dict, rng, groups, direc
     samplers = sampler_states(rng, groups) if rng is not None else [None] * groups
     parts = frame[[unit] + names].to_delayed()
     paths = dask.delayed(list)([dask.delayed(write_string_block)(p, unit, names, groups,
-                                                                 directory, i)
+                                                                 directory, i, summary)
                                 for i, p in enumerate(parts)])
     task = group_task or functools.partial(string_group_state, spec=spec)
     return [dask.delayed(task)(paths, g, sampler=samplers[g]) for g in range(groups)]

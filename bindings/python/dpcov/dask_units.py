@@ -161,6 +161,18 @@ def unit_spec(bound: float, max_rows_per_unit: int, mechanism, epsilon: float, d
             "max_rows_per_unit": max_rows_per_unit}
 
 
+def write_unit_block(block: np.ndarray, groups: int, directory: str, index: int,
+                     summary=None) -> str:
+    """Writes input block ``index``'s rows [unit, x] split by group to its spill file, or with
+    ``summary`` only what it keeps of them: ``summary(x, ids)`` gives the distinct ids of the
+    block and one value for each (the private bound's largest cell per unit), written as rows
+    [unit, value]. Returns the file's path."""
+    if summary is not None:
+        ids, values = summary(block[:, 1:], whole_ids(block[:, 0]))
+        block = np.column_stack([ids, values])
+    return write_block(block, groups, directory, index, split_block)
+
+
 def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     """The rows [unit, x] of the n x d Dask array ``x`` and its unit column ``units`` (length n,
     whole numbers), as blocks of whole rows."""
@@ -175,28 +187,32 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
 
 
 def group_states(x: da.Array, units: da.Array, spec: dict, rng, groups=None,
-                 directory=None, memory_budget: int = MEMORY_BUDGET, group_task=None) -> list:
+                 directory=None, memory_budget: int = MEMORY_BUDGET, group_task=None,
+                 summary=None) -> list:
     """The delayed saved states of the groups of units (module description): through spill
     files in ``directory``, or, when it is None, one group per row block (``shuffle=False``).
     ``group_task(paths, g, sampler=...)``, when given, makes group g's result from the spill
-    files instead of its saved state; ``rng`` None sends it no sampler (None)."""
+    files instead of its saved state; ``rng`` None sends it no sampler (None). With
+    ``summary`` each block writes one value per unit present in it instead of its rows
+    (:func:`write_unit_block`), and the groups read those."""
     blocks = unit_rows(x, units).to_delayed().ravel().tolist()
     if directory is None:
         samplers = sampler_states(rng, len(blocks))
         return [dask.delayed(group_state)([b], spec, samplers[i], None)
                 for i, b in enumerate(blocks)]
+    cols = int(x.shape[1]) if summary is None else 1  # the columns written after the unit's
     if groups is None:
-        groups = (default_groups(x.shape[0], x.shape[1], memory_budget)
+        groups = (default_groups(x.shape[0], cols, memory_budget)
                   if np.isfinite(x.shape[0]) else len(blocks))
     groups = int(groups)
     if not 1 <= groups <= 1 << (63 - GROUP_SHIFT):
         raise ValueError(f"groups must be in [1, 2^{63 - GROUP_SHIFT}], got {groups}")
     if np.isfinite(x.shape[0]):
-        check_space(directory, int(x.shape[0]), int(x.shape[1]))
+        check_space(directory, int(x.shape[0]), cols)
     samplers = sampler_states(rng, groups) if rng is not None else [None] * groups
     # One barrier task (the list of the files' paths) between the blocks and the groups: the
     # graph has blocks + groups edges, and nothing but paths is held between the phases.
-    paths = dask.delayed(list)([dask.delayed(write_block)(b, groups, directory, i, split_block)
+    paths = dask.delayed(list)([dask.delayed(write_unit_block)(b, groups, directory, i, summary)
                                 for i, b in enumerate(blocks)])
     task = group_task or functools.partial(spilled_group_state, spec=spec)
     return [dask.delayed(task)(paths, g, sampler=samplers[g]) for g in range(groups)]
@@ -227,23 +243,24 @@ def check_unit_options(privacy_unit, max_rows_per_unit) -> None:
 
 
 def grouped(x, units, spec: dict, rng, groups, directory, memory_budget: int = MEMORY_BUDGET,
-            columns=None, group_task=None) -> tuple:
+            columns=None, group_task=None, summary=None) -> tuple:
     """``(results, cols)``: the delayed results of the groups of units (:func:`group_states`)
     of the Dask array ``x`` and its whole-number ``units``, or of the ``columns`` of a DataFrame
     ``x`` and its unit column named ``units`` (whole numbers, or strings through
     :mod:`dpcov.dask_string_units`), and the number of columns of the rows. ``group_task(paths,
     g, sampler=..., units_of=...)``, when given, makes each group's result, ``units_of(paths,
-    g)`` giving the group's rows and sorted unit ids."""
+    g)`` giving the group's rows (or, with ``summary``, the values the blocks wrote, one column)
+    and sorted unit ids."""
     frame, unit = x, units
     if dask_frame.is_frame(frame):
         x, units, names = dask_frame.unit_arrays(frame, unit, columns, directory is not None)
         if x is None:  # string ids; imported here as that module builds on this one
             from .dask_string_units import string_group_states, string_group_units
             task = group_task and functools.partial(group_task, units_of=string_group_units)
-            return (string_group_states(frame, unit, names, spec, rng, groups, directory, task),
-                    len(names))
+            return (string_group_states(frame, unit, names, spec, rng, groups, directory, task,
+                                        summary), len(names))
     task = group_task and functools.partial(group_task, units_of=group_units)
-    return group_states(x, units, spec, rng, groups, directory, memory_budget, task), \
+    return group_states(x, units, spec, rng, groups, directory, memory_budget, task, summary), \
         int(x.shape[1])
 
 

@@ -47,14 +47,14 @@ import numpy as np
 
 from . import estimators as _est
 from . import column_bounds as _column_bounds
-from .adassp import AdasspFit as AdasspFitType
+from .adassp import AdasspAnswer, AdasspFit as AdasspFitType
 from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
                      sandwich_plan)
 from .forecast import regression_forecast
 from .centring import centre_second_moment
-from .errors import DpcovError, NotPositiveDefiniteError
+from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
@@ -251,6 +251,16 @@ ERRORS = ("robust", "homoscedastic")
 HOMOSCEDASTIC = ("assumes a linear model with constant error variance, given the design; "
                  "heteroscedastic or misspecified data can make it too narrow")
 """What the noise-aware bootstrap intervals assume, stated in ``inference_``."""
+
+DEFERRED = ("intervals='deferred': the statistics they need were released, noise_aware_intervals() "
+            "computes them")
+"""``inference_`` of a fit with ``intervals="deferred"``."""
+
+DEFERRED_ANSWERS = {method: AdasspAnswer(*([None] * 6), method=method)
+                    for method in ("bootstrap", "posterior")}
+"""The robust fit's rule with ``intervals="deferred"`` (``_robust_supported``), which computes no
+interval: the method that would answer, "bootstrap" (the meat is released) or "posterior" (it is
+not)."""
 
 
 def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> float:
@@ -816,7 +826,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             With True, AdaSSP first asks the forecast (:func:`dpcov.regression_forecast`, from
             public values at the public n, replace-one) whether intervals are expected even for
             rows on their bounds; if not, y'y is not released and ``inference_`` says why
-            (``"always"`` releases it all the same).
+            (``"always"`` releases it all the same). ``"deferred"`` releases exactly what
+            True releases, with the same split of the budget (so ``coef_`` is True's for the
+            same ``random_state``), but computes no interval at ``fit`` (NaN, ``inference_``
+            says so): :meth:`noise_aware_intervals` computes them when asked. For fits whose
+            intervals are not read (model selection, scoring many splits): the small-n
+            posterior costs seconds per fit at d = 10. Where robust errors need the rule of
+            "Robust or the posterior" (docs/regression_intervals.md), it is decided by the
+            bootstrap alone, which is what decides it with True too.
         n_bootstrap: bootstrap draws of the noise-aware intervals (default 999).
         plug_in: also keep the plug-in inference of a Gram mechanism (``plug_in_``; default False).
         projection_rows: r for ``"ols_jl"``.
@@ -1272,7 +1289,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                                       bound_x, split, neighbour, rng)
         robust = lambda: adassp_sandwich_intervals(fit, self.meat_, rng, self.level,  # noqa: E731
                                                    self.n_bootstrap, self.meat_receipt_)
-        if answer is not None:
+        if answer is not None and self.intervals != "deferred":
             try:
                 result = robust()
             except DpcovError:
@@ -1293,11 +1310,20 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         the robust bootstrap where that function answers with its bootstrap (whose worlds need
         X'X~ + E positive definite as the sandwich's do); else its posterior answers and the
         meat is not released (docs/regression_intervals.md, "Robust or the posterior"). None when
-        it refuses (too few rows for n)."""
+        it refuses (too few rows for n). With ``intervals="deferred"`` only the bootstrap runs
+        (from the same generator state), which decides the rule: ``DEFERRED_ANSWERS`` names the
+        method that would answer."""
+        n = self._inference_rows(rows)
         try:
-            return adassp_intervals(self.release_, self._inference_rows(rows), rng,
-                                    0 if self.fit_intercept else -1, self.level,
-                                    self.n_bootstrap)
+            if self.intervals == "deferred":
+                try:
+                    adassp_bootstrap_intervals(self.release_, n, rng, self.level,
+                                               self.n_bootstrap)
+                    return DEFERRED_ANSWERS["bootstrap"]
+                except PreconditionError:
+                    return DEFERRED_ANSWERS["posterior"]
+            return adassp_intervals(self.release_, n, rng, 0 if self.fit_intercept else -1,
+                                    self.level, self.n_bootstrap)
         except DpcovError:
             return None
 
@@ -1419,6 +1445,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if skipped is not None:
             self._no_intervals(skipped)
             warnings.warn(f"no noise-aware intervals: {skipped}", UserWarning, stacklevel=3)
+            return
+        if self.intervals == "deferred":
+            self._no_intervals(DEFERRED)
             return
         try:
             result = compute()

@@ -193,3 +193,35 @@ def test_the_robust_gram_mechanisms_are_the_registrys(entry):
             reg.set_params(n_bootstrap=19).fit(X, y)
         assert reg.errors_ == ("robust" if robust else "homoscedastic")
         assert hasattr(reg, "meat_") == robust
+
+
+@pytest.mark.parametrize("n, epsilon", [(20000, 4.0), (500, 1.0)])
+def test_deferred_intervals_release_what_the_default_does_and_compute_nothing(n, epsilon):
+    """intervals="deferred" spends as the default (the same receipts, charges, coefficients and,
+    where the bootstrap answers, the same meat), prints no interval, and noise_aware_intervals()
+    then gives the default fit's: at n = 2e4 the robust bootstrap answers, at n = 500 the
+    posterior would (no meat released)."""
+    X, y = heteroscedastic(n, 5)
+    fits, spent = {}, {}
+    for intervals in (True, "deferred"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with dpcov.BudgetAccountant(epsilon, 1e-6) as budget:
+                fits[intervals] = dpcov.PrivateLinearRegression(
+                    epsilon, bound=1.0, label_bound=1.0, random_state=3, n_bootstrap=199,
+                    intervals=intervals).fit(X, y)
+                spent[intervals] = (budget.spent.charges, budget.spent.epsilon)
+    default, deferred = fits[True], fits["deferred"]
+    assert spent[True] == spent["deferred"]
+    np.testing.assert_array_equal(default.params_, deferred.params_)
+    assert default.receipt_ == deferred.receipt_ and default.errors_ == deferred.errors_
+    assert hasattr(default, "meat_") == hasattr(deferred, "meat_") == (n == 20000)
+    if n == 20000:
+        np.testing.assert_array_equal(default.meat_, deferred.meat_)
+        assert default.meat_receipt_ == deferred.meat_receipt_
+    assert np.isnan(deferred.conf_int_).all() and deferred.interval_method_ is None
+    assert "deferred" in deferred.inference_ and np.isfinite(default.conf_int_).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for a, b in zip(default.noise_aware_intervals(), deferred.noise_aware_intervals()):
+            np.testing.assert_array_equal(a, b)

@@ -5,8 +5,8 @@ Usage (from the repository root): /usr/bin/python3 bench/interval_grid_marks.py 
 Reads every table row of FILE (default bench/results/interval_grid.md) with a model, n, d and
 epsilon, and from its columns the printed intervals' coverage and count k ("intervals printed",
 else (d + 1) x fits x "share of coefficients printed", else (d + 1) x 40 x "share with an
-interval" for the first table, whose cells are 40 fits: an upper bound where the posterior
-answered, which prints only some coefficients of a fit). A cell is "above" (or "below") when its
+interval" for the first table, whose cells are 40 fits, else (d + 1) x "fits": upper bounds
+where the posterior answered, which prints only some coefficients of a fit). A cell is "above" (or "below") when its
 coverage exceeds 0.99 (or falls short of 0.93) by more than 2 standard errors of a binomial
 proportion at that edge, sqrt(q (1 - q) / k), q = 0.99 (or 0.93): the test of "coverage <= 0.99"
 (">= 0.93") at about 2.3% one-sided; "outside, too few to tell" when it is outside the band
@@ -43,12 +43,17 @@ def count_and_coverage(row):
     if cov.split()[0] in ("-", "nan"):
         return None
     p = int(row["d"]) + 1
+    counted = row.get("share of coefficients printed (intervals)", "")
     if "(" in cov:  # "0.857 (7 intervals)"
         k = int(cov.split("(")[1].split()[0])
+    elif "(" in counted:  # "0.09 (12)"
+        k = int(counted.split("(")[1].rstrip(")"))
     elif "intervals printed" in row:
         k = int(row["intervals printed"])
     elif "share of coefficients printed" in row:
         k = round(p * int(row.get("fits", 40)) * float(row["share of coefficients printed"]))
+    elif "share with an interval" not in row:  # fits and coverage only: an upper bound
+        k = p * int(row.get("fits", 40))
     else:
         k = round(p * 40 * float(row["share with an interval"]))
     return (k, float(cov.split()[0])) if k > 0 else None

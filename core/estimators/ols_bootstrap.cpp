@@ -43,15 +43,14 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
   return k;
 }
 
-WorldsStart start_worlds(const Matrix &g, const std::vector<double> &coefficients, double level,
-                         int64_t bootstrap) {
+WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
+                         const std::vector<double> &coefficients, const ReleaseNoise &noise,
+                         double level, int64_t bootstrap) {
   const int64_t p = g.rows();
   bootstrap_order(level, bootstrap);  // before any draw
   WorldsStart start;
   start.out.coefficients = coefficients;
-  start.g_beta.assign(at(p), 0.0);
-  for (int64_t i = 0; i < p; ++i)
-    for (int64_t j = 0; j < p; ++j) start.g_beta[at(i)] += g(i, j) * coefficients[at(j)];
+  start.truth = worlds_truth(g, gxy, noise);
   start.draws.resize(at(p));
   for (std::vector<double> &v : start.draws) v.reserve(at(bootstrap));
   start.norms.reserve(at(bootstrap));
@@ -92,34 +91,25 @@ void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
   }
 }
 
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &gxy,
+                                    const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng) {
-  return bootstrap_worlds(
-      g, coefficients, [&](random::Rng &) { return sampling_factor; }, noise, level, bootstrap,
-      rng);
-}
-
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
-                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng) {
   const int64_t p = g.rows();
-  WorldsStart start = start_worlds(g, coefficients, level, bootstrap);
+  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
   BootstrapIntervals &out = start.out;
-  const std::vector<double> &g_beta = start.g_beta;
   std::vector<std::vector<double>> &draws = start.draws;
   std::vector<double> &norms = start.norms;
   std::vector<double> z(at(p)), xy(at(p)), beta(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
-    const Matrix sampling_factor = draw_factor(rng);
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);
-    Matrix xx = g;
+    Matrix xx = start.truth.xtx;
     Matrix e_xx(p, p);
     for (int64_t i = 0; i < p; ++i) {
       double fz = 0.0;  // (F z)_i, so that Z = F z ~ N(0, F F')
       for (int64_t j = 0; j < p; ++j) fz += sampling_factor(i, j) * z[at(j)];
-      xy[at(i)] = g_beta[at(i)] + fz + e(i, p);
+      xy[at(i)] = start.truth.xty[at(i)] + fz + e(i, p);
       for (int64_t j = 0; j < p; ++j) {
         xx(i, j) += e(i, j);
         e_xx(i, j) = e(i, j);
@@ -181,7 +171,8 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i < p; ++i) factor(i, j) *= s;
   BootstrapIntervals worlds =
-      bootstrap_worlds(fit.g, fit.coefficients, factor, noise, spec.level, bootstrap, rng);
+      bootstrap_worlds(fit.g, fit.gxy, fit.coefficients, factor, noise, spec.level, bootstrap,
+                       rng);
   worlds.rss_clamped = rss < 0.0;
   return worlds;
 }

@@ -6,10 +6,13 @@
 // The release is M~ = G + E over the columns S = (coefficient columns, label), E independent of
 // the data with a known law of mean mu. From the release alone:
 //   G^ = M~ - mu,  beta~ = G^_XX^{-1} g^_Xy,  s^2 = max(0, g^_yy - g^_Xy' beta~) / (n - p).
-// Each of B bootstrap worlds takes (G^_XX, beta~, s^2) as the truth and redraws what the data and
-// the mechanism add: X'y* = G^_XX beta~ + Z, Z ~ N(0, s^2 G^_XX) (the sampling noise X'e of the
-// model y = X beta + e, e ~ N(0, s^2 I), given X), and a fresh E* of the mechanism's law, then
-// refits beta*_b = (G^_XX + E*_XX - mu_XX)^{-1} (X'y* + E*_Xy - mu_Xy). The intervals are the
+// Each of B bootstrap worlds takes (G_w, g^_Xy, s^2) as the truth, G_w the feature block G^_XX
+// de-noised to second order (worlds_truth.hpp: a world built on G^_XX itself would carry the
+// release's noise twice), and redraws what the data and the mechanism add: X'y* = g^_Xy + Z,
+// Z ~ N(0, s^2 G^_XX) (the sampling noise X'e of the model y = X beta + e, e ~ N(0, s^2 I), given
+// X; linear in X'X, so the released block estimates its covariance without bias), and a fresh E*
+// of the mechanism's law, then refits beta*_b = (G_w + E*_XX - mu_XX)^{-1} (X'y* + E*_Xy - mu_Xy).
+// The intervals are the
 // percentile intervals of the beta*_b; the p-value of beta_j = 0 is the smallest level whose
 // interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
@@ -21,13 +24,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "../solvers/regression.hpp"
 #include "release_noise.hpp"
+#include "worlds_truth.hpp"
 
 namespace dpcov::estimators {
 
@@ -50,33 +53,29 @@ bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double
 // Status::InvalidArgument unless 1 <= k and bootstrap <= check::kMaxSimulationDraws.
 int64_t bootstrap_order(double level, int64_t bootstrap);
 
-// The bootstrap worlds shared by every noise-aware interval here: each takes (g, coefficients) as
-// the truth, draws the sampling noise of X'y as Z = F z (z standard normal, F = sampling_factor,
-// p x p, so Z ~ N(0, F F')) and a fresh noise of law `noise` on [X, y]' [X, y], refits, and the
-// percentile intervals at `level` follow (failed worlds counted at both ends, as above). Throws
-// as ols_bootstrap_intervals for the draws and the worlds.
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
+// The bootstrap worlds shared by every noise-aware interval here: each takes the worlds' truth of
+// the released feature block g and X'y gxy (worlds_truth), draws the sampling noise of X'y as
+// Z = F z (z standard normal, F = sampling_factor, p x p, so Z ~ N(0, F F')) and a fresh noise of
+// law `noise` on [X, y]' [X, y], refits, and the percentile intervals at `level` follow (failed
+// worlds counted at both ends, as above); `coefficients` (the release's estimate) are reported.
+// Throws as ols_bootstrap_intervals for the draws and the worlds.
+BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &gxy,
+                                    const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
                                     double level, int64_t bootstrap, random::Rng &rng);
 
-// The same worlds with F drawn afresh at the start of each world by `draw_factor` (from `rng`,
-// before the world's other draws): the sampling noise's covariance is itself uncertain.
-using FactorDraw = std::function<Matrix(random::Rng &)>;
-BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &coefficients,
-                                    const FactorDraw &draw_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng);
-
 // The start of every set of worlds: `level` and `bootstrap` checked (before any draw), the
-// coefficients kept in `out`, g beta~ (the mean of X'y in every world) and room for each
-// coefficient's refits and each world's noise norm.
+// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`) and room for
+// each coefficient's refits and each world's noise norm.
 struct WorldsStart {
   BootstrapIntervals out;
-  std::vector<double> g_beta;
+  WorldsTruth truth;
   std::vector<std::vector<double>> draws;
   std::vector<double> norms;
 };
-WorldsStart start_worlds(const Matrix &g, const std::vector<double> &coefficients, double level,
-                         int64_t bootstrap);
+WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
+                         const std::vector<double> &coefficients, const ReleaseNoise &noise,
+                         double level, int64_t bootstrap);
 
 // The end of every set of worlds: from each coefficient's refits `draws` (sorted here) and the
 // worlds' noise norms `norms` (sorted here), with out.failed_draws already counted, fills `out`'s

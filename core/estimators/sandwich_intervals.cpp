@@ -46,25 +46,27 @@ MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
   };
 }
 
-// The bootstrap worlds of bootstrap_worlds with the sampling noise added to each coefficient after
-// the refit: beta*_j + sqrt(max(w_j' M_w w_j, 0)) z_j, w_j = (X'X~ + E*)^-1 e_j, which is the law
-// of ((X'X~ + E*)^-1 Z)_j for Z ~ N(0, M_w) whenever M_w is positive semidefinite. A coefficient's
-// interval reads only its own margin, and w_j' M w_j is linear in the meat, so the meat's noise
-// enters it unbiased; only that scalar is raised to 0, not the meat's eigenvalues, whose positive
-// part grows with the noise in every direction (proofs/sandwich.md, "One coefficient at a time").
-BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &coefficients,
+// The bootstrap worlds of bootstrap_worlds (around the same de-noised truth X'X_w) with the
+// sampling noise added to each coefficient after the refit: beta*_j + sqrt(max(w_j' M_w w_j, 0))
+// z_j, w_j = (X'X_w + E*)^-1 e_j, which is the law of ((X'X_w + E*)^-1 Z)_j for Z ~ N(0, M_w)
+// whenever M_w is positive semidefinite. A coefficient's interval reads only its own margin, and
+// w_j' M w_j is linear in the meat, so the meat's noise enters it unbiased; only that scalar is
+// raised to 0, not the meat's eigenvalues, whose positive part grows with the noise in every
+// direction (proofs/sandwich.md, "One coefficient at a time").
+BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &gxy,
+                                   const std::vector<double> &coefficients,
                                    const MeatDraw &draw_meat, const ReleaseNoise &noise,
                                    double level, int64_t bootstrap, random::Rng &rng) {
-  WorldsStart start = start_worlds(g, coefficients, level, bootstrap);
+  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
   const int64_t p = g.rows();
   std::vector<double> xy(at(p)), beta(at(p)), z(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     const Matrix meat = draw_meat(rng);
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);
-    Matrix xx = g, e_xx(p, p);
+    Matrix xx = start.truth.xtx, e_xx(p, p);
     for (int64_t j = 0; j < p; ++j) {
-      xy[at(j)] = start.g_beta[at(j)] + e(j, p);
+      xy[at(j)] = start.truth.xty[at(j)] + e(j, p);
       for (int64_t i = 0; i < p; ++i) xx(i, j) += e_xx(i, j) = e(i, j);
     }
     const std::vector<double> eig = linalg::eigvalsh(e_xx);
@@ -173,8 +175,8 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
     fail(Status::Precondition, "the released X'X is not positive definite (smallest eigenvalue ",
          linalg::eigvalsh(xtx_released).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
-  return sandwich_worlds(xtx_released, beta, meat_sampling(meat_released, meat_noise), noise,
-                         level, bootstrap, rng);
+  return sandwich_worlds(xtx_released, xty_released, beta,
+                         meat_sampling(meat_released, meat_noise), noise, level, bootstrap, rng);
 }
 
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
@@ -188,8 +190,9 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
   check::all_finite(meat_released.view(), "released meat");
   check::symmetric(meat_released.view(), "released meat");
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
-  return sandwich_worlds(fit.g, fit.coefficients, meat_sampling(meat_released, meat_noise), noise,
-                         spec.level, bootstrap, rng);
+  return sandwich_worlds(fit.g, fit.gxy, fit.coefficients,
+                         meat_sampling(meat_released, meat_noise), noise, spec.level, bootstrap,
+                         rng);
 }
 
 }  // namespace dpcov::estimators

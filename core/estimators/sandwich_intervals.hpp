@@ -10,8 +10,9 @@
 // released meat, instead of N(0, s^2 X'X): the law of sum_i x_i e_i for independent errors of any
 // variance, and of the least-squares projection's errors when the mean is not linear. Each
 // coefficient's refit gets that noise's margin, N(0, w_j' M w_j) with w_j the world's
-// (X'X~ + E*)^-1 e_j, the scalar raised to 0 where the noisy meat makes it negative
-// (proofs/sandwich.md, "One coefficient at a time"). They need no y'y.
+// (X'X_w + E*)^-1 e_j (X'X_w the de-noised truth of worlds_truth.hpp), the scalar raised to 0
+// where the noisy meat makes it negative (proofs/sandwich.md, "One coefficient at a time"). They
+// need no y'y.
 #pragma once
 
 #include <cstdint>

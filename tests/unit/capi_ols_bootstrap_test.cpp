@@ -129,7 +129,11 @@ TEST(CapiOlsBootstrap, BadArgumentsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorU
 TEST(CapiOlsBootstrap, RefusesWhenTheNoiseSwampsTheData) {
   Fixture f;
   dpcov_receipt r = f.receipt;
-  r.sigma = 400.0;  // ||E_XX|| of order 2 sqrt(3) 400 > lambda_min = 1000
+  // ||E_XX|| of order 2 sqrt(3) 600 > lambda_min = 1000, and the second-order correction of the
+  // worlds' truth 0.003 * 600^2 / 1000 = 1.08 > kLargestWorldsCorrection: the worlds keep the
+  // release, and most fail. (At sigma = 400 the correction, 0.48, de-noises X'X to 1923 I and the
+  // worlds answer.)
+  r.sigma = 600.0;
   EXPECT_EQ(f.call(f.g.data(), &r, 999, f.features, f.coef, f.rng), DPCOV_E_PRECONDITION);
   EXPECT_NE(std::string(dpcov_last_error_message()).find("swamps"), std::string::npos);
   f.expect_untouched();
@@ -230,7 +234,7 @@ TEST(CapiOlsSandwich, BadArgumentsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorUn
                                          &ridge, w, 3, 999, f.rng, f.coef, f.se, f.p, f.lo, f.hi),
             DPCOV_E_INVALID_ARGUMENT);
   r = f.receipt;
-  r.sigma = 400.0;  // ||E_XX|| of order 2 sqrt(3) 400 > lambda_min = 1000
+  r.sigma = 600.0;  // the noise swamps the data (CapiOlsBootstrap.RefusesWhenTheNoiseSwampsTheData)
   EXPECT_EQ(f.robust(g, &r, w, 999, f.coef, f.rng), DPCOV_E_PRECONDITION);
   f.expect_untouched();
   dpcov_rng_state_save(f.rng, after, sizeof after);

@@ -150,6 +150,7 @@ def recomputed(est) -> np.ndarray:
 def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, first=0,
          printed_only=False):
     printed, computed = Tally(target), Tally(target)
+    answered = 0
     for r in range(first, first + fits):
         x, y = mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
         est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
@@ -157,6 +158,7 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, firs
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             est.fit(x, y)  # a Gram mechanism's refused fit: NaN coefficients and intervals
+            answered += est.interval_method_ is not None
             printed.add(est.conf_int_)
             # Every interval the method computed, the inconclusive ones too (printed as NaN):
             # the coverage of the method, apart from the rule that decides what is printed.
@@ -164,7 +166,8 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, firs
                 computed.add(recomputed(est))
     tally = computed if unconditional else printed
     return {"model": model, "n": n, "d": d, "epsilon": eps, "fits": fits,
-            "printed": printed.printed / fits, "intervals": tally.counted,
+            "printed": printed.printed / fits, "answered": answered / fits,
+            "intervals": tally.counted,
             "coverage": tally.coverage(), "worst_coefficient": tally.worst(),
             "median_width": tally.median_width(),
             "printed_share": float(printed.shown.sum() / (fits * len(target))),
@@ -191,6 +194,9 @@ def main(argv=None) -> int:
     ap.add_argument("--min-printed", type=float, default=0.0,
                     help="with --check, also exit 1 unless every cell's share of fits that print "
                          "an interval is at least this")
+    ap.add_argument("--min-answered", type=float, default=0.0,
+                    help="with --check, also exit 1 unless every cell's share of fits whose "
+                         "method answered (intervals computed, printed or not) is at least this")
     ap.add_argument("--unconditional", action="store_true",
                     help="check and tabulate as coverage every interval computed, also those "
                          "printed as NaN because they cover every value that matters (fits "
@@ -229,12 +235,14 @@ def main(argv=None) -> int:
         for r in bad:
             print(f"coverage {r['coverage']:.3f} outside [{lo}, {hi}]: {r['model']} n = {r['n']} "
                   f"d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
-        silent = [r for r in rows if r["printed"] < args.min_printed]
-        for r in silent:
-            print(f"{r['printed']:.2f} of fits print an interval, below {args.min_printed}: "
-                  f"{r['model']} n = {r['n']} d = {r['d']} epsilon = {r['epsilon']}",
-                  file=sys.stderr)
-        if bad or silent:
+        shares = (("printed", args.min_printed, "of fits print an interval"),
+                  ("answered", args.min_answered, "of fits answered"))
+        short = [(r, key, least, what) for key, least, what in shares for r in rows
+                 if r[key] < least]
+        for r, key, least, what in short:
+            print(f"{r[key]:.2f} {what}, below {least}: {r['model']} n = {r['n']} "
+                  f"d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
+        if bad or short:
             return 1
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:

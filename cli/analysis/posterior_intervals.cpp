@@ -1,5 +1,6 @@
 #include "posterior_intervals.hpp"
 
+#include <iterator>
 #include <limits>
 
 #include "../library_status.hpp"
@@ -28,18 +29,21 @@ void adassp_intervals_at_every_n(const std::vector<double> &xtx, const std::vect
 }
 
 std::string inconclusive_warning(const NoiseAware &a, const std::vector<std::string> &terms) {
-  std::string covers, unconverged;
-  for (size_t j = 0; j < a.conclusive.size() && j < terms.size(); ++j) {
-    std::string &names = a.conclusive[j] == 0 ? covers : unconverged;
-    if (a.conclusive[j] != 1) names += concat(names.empty() ? "" : ", ", terms[j]);
-  }
+  // The reasons of dpcov_adassp_intervals' conclusive values 0, -1 and -2, in that order.
+  constexpr int32_t kValues[] = {0, -1, -2};
+  constexpr const char *kReasons[] = {
+      "their intervals cover every value that matters",
+      "the posterior's chains did not converge for them",
+      "a prior, not the release, decides their intervals"};
   std::string out;
-  if (!covers.empty())
-    out = concat("the release cannot support a conclusion about ", covers,
-                 ": their intervals cover every value that matters (printed as nan)");
-  if (!unconverged.empty())
-    out += concat(out.empty() ? "" : "; ", "the release cannot support a conclusion about ",
-                  unconverged, ": the posterior's chains did not converge for them (printed as nan)");
+  for (size_t k = 0; k < std::size(kValues); ++k) {
+    std::string names;
+    for (size_t j = 0; j < a.conclusive.size() && j < terms.size(); ++j)
+      if (a.conclusive[j] == kValues[k]) names += concat(names.empty() ? "" : ", ", terms[j]);
+    if (!names.empty())
+      out += concat(out.empty() ? "" : "; ", "the release cannot support a conclusion about ",
+                    names, ": ", kReasons[k], " (printed as nan)");
+  }
   return out;
 }
 

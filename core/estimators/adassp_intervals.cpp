@@ -14,7 +14,7 @@ void mark_conclusive(RegressionIntervals &out, const mechanisms::AdasspReceipt &
   for (size_t j = 0; j < out.ci_lower.size(); ++j) {
     if (out.conclusive[j] == kUnconverged) continue;  // no interval to judge
     const double r = relevant_half_range(receipt, intercept_column, static_cast<int64_t>(j));
-    out.conclusive[j] = out.ci_lower[j] <= -r && out.ci_upper[j] >= r ? kCoversAll : kConclusive;
+    if (out.ci_lower[j] <= -r && out.ci_upper[j] >= r) out.conclusive[j] = kCoversAll;
   }
 }
 
@@ -51,7 +51,11 @@ RegressionIntervals adassp_intervals(const Matrix &xtx_released,
     out.p_values = std::move(q.p_values);
     out.ci_lower = std::move(q.ci_lower);
     out.ci_upper = std::move(q.ci_upper);
-    for (int32_t c : q.converged) out.conclusive.push_back(c == 1 ? kConclusive : kUnconverged);
+    const double min_share = min_sampling_share(level);
+    for (size_t j = 0; j < q.converged.size(); ++j)
+      out.conclusive.push_back(q.converged[j] != 1                  ? kUnconverged
+                               : !(q.sampling_share[j] >= min_share) ? kPriorDecides
+                                                                     : kConclusive);
   }
   mark_conclusive(out, receipt, intercept_column);
   rng = local;

@@ -16,7 +16,7 @@ namespace dpcov::estimators {
 enum class IntervalMethod : int32_t { Bootstrap = 1, Posterior = 2 };
 
 // The values of RegressionIntervals::conclusive, those of dpcov_adassp_intervals().
-inline constexpr int32_t kConclusive = 1, kCoversAll = 0, kUnconverged = -1;
+inline constexpr int32_t kConclusive = 1, kCoversAll = 0, kUnconverged = -1, kPriorDecides = -2;
 
 struct RegressionIntervals {
   IntervalMethod method = IntervalMethod::Bootstrap;
@@ -25,7 +25,10 @@ struct RegressionIntervals {
   // [-R_j, R_j] (relevant_half_range): it can neither tell the sign of beta_j nor rule out an
   // effect as large as the public bounds allow to matter; kUnconverged when the posterior's
   // chains did not converge for beta_j (the interval would stand for the chains' starts, not
-  // for the posterior).
+  // for the posterior); kPriorDecides when the posterior's sampling share of beta_j is below
+  // min_sampling_share(level): a prior, not the release, holds so much of that interval's width
+  // that it covers truths near the prior's centre far more often than `level`
+  // (proofs/adassp_posterior.md, "What the prior decides").
   std::vector<int32_t> conclusive;
 };
 

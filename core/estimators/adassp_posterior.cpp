@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "../check.hpp"
 #include "adassp_posterior_chain.hpp"
@@ -50,10 +51,58 @@ PosteriorIntervals summarise(const std::vector<std::vector<double>> &pooled, dou
   return out;
 }
 
+// Each coefficient's sampling share (PosteriorIntervals::sampling_share) from the kept draws of
+// every chain, draw t of each coefficient and its release score at the same index. The posterior
+// mean's derivative with respect to the release x is Cov(beta_j, d log p(x | state) / dx) over
+// the posterior (differentiate E[beta_j | x] = int beta_j p(x | .) pi / int p(x | .) pi in x), so
+// to first order the mean moves over releases with variance J_j' Cov(x) J_j: Cov(x) is the
+// released noise's law on X'X~ (the coordinates' scales) and, on (X'y~, y'y~), the law of
+// posterior::statistics_law averaged over the draws. A draw whose score is empty makes it NaN.
+std::vector<double> sampling_shares(const std::vector<std::vector<double>> &pooled,
+                                    const std::vector<posterior::ReleaseScore> &scores,
+                                    const posterior::GramCoordinates &coords) {
+  const size_t m = pooled.front().size(), q = coords.entries.size() + pooled.size() + 1;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const posterior::ReleaseScore &sc : scores)
+    if (sc.score.size() != q) return std::vector<double>(pooled.size(), nan);
+  std::vector<double> score_mean(q, 0.0);
+  const size_t b = coords.entries.size(), k = pooled.size() + 1;
+  Matrix statistics_cov(static_cast<int64_t>(k), static_cast<int64_t>(k));
+  for (const posterior::ReleaseScore &sc : scores) {
+    for (size_t i = 0; i < q; ++i) score_mean[i] += sc.score[i] / static_cast<double>(m);
+    for (int64_t j = 0; j < statistics_cov.cols(); ++j)
+      for (int64_t i = 0; i < statistics_cov.rows(); ++i)
+        statistics_cov(i, j) += sc.statistics_cov(i, j) / static_cast<double>(m);
+  }
+  std::vector<double> out;
+  for (const std::vector<double> &c : pooled) {
+    double mean = 0.0, var = 0.0;
+    for (double v : c) mean += v / static_cast<double>(m);
+    std::vector<double> sensitivity(q, 0.0);
+    for (size_t t = 0; t < m; ++t) {
+      const double d = c[t] - mean;
+      var += d * d / static_cast<double>(m);
+      for (size_t i = 0; i < q; ++i)
+        sensitivity[i] += d * (scores[t].score[i] - score_mean[i]) / static_cast<double>(m);
+    }
+    double spread = 0.0;
+    for (size_t i = 0; i < b; ++i)
+      spread += sensitivity[i] * sensitivity[i] * coords.scales[i] * coords.scales[i];
+    for (size_t j = 0; j < k; ++j)
+      for (size_t i = 0; i < k; ++i)
+        spread += sensitivity[b + i] * statistics_cov(static_cast<int64_t>(i),
+                                                      static_cast<int64_t>(j)) *
+                  sensitivity[b + j];
+    out.push_back(var > 0.0 ? spread / var : nan);
+  }
+  return out;
+}
+
 // One chain: its state and every draw of beta so far (draws[j][t]).
 struct Chain {
   posterior::State state;
   std::vector<std::vector<double>> draws;
+  std::vector<posterior::ReleaseScore> scores;  // one per draw
 };
 
 void advance(const posterior::Release &r, const posterior::GramCoordinates &coords,
@@ -62,6 +111,7 @@ void advance(const posterior::Release &r, const posterior::GramCoordinates &coor
     posterior::sweep(r, coords, c.state, rng);
     const std::vector<double> beta = posterior::coefficients(c.state);
     for (size_t j = 0; j < beta.size(); ++j) c.draws[j].push_back(beta[j]);
+    c.scores.push_back(posterior::release_score(r, coords, c.state));
   }
 }
 
@@ -87,7 +137,7 @@ PosteriorIntervals run_chains(const posterior::Release &r,
   for (int k = 0; k < kChains; ++k) {
     const double at_k = (static_cast<double>(k) + 0.5) / kChains;  // in (0, 1)
     chains.push_back({posterior::initial_state(r, kStartSpread * (2.0 * at_k - 1.0), at_k),
-                      std::vector<std::vector<double>>(at(p))});
+                      std::vector<std::vector<double>>(at(p)), {}});
   }
   int64_t sweeps = 2 * ((draws + kChains - 1) / kChains);
   std::vector<ChainConvergence> diagnostics(at(p));
@@ -104,7 +154,12 @@ PosteriorIntervals run_chains(const posterior::Release &r,
   std::vector<std::vector<double>> pooled(at(p));
   for (int64_t j = 0; j < p; ++j)
     for (const auto &c : kept(chains, j)) pooled[at(j)].insert(pooled[at(j)].end(), c.begin(), c.end());
+  std::vector<posterior::ReleaseScore> scores;
+  for (const Chain &c : chains)
+    scores.insert(scores.end(), c.scores.begin() + static_cast<std::ptrdiff_t>(c.scores.size() / 2),
+                  c.scores.end());
   PosteriorIntervals out = summarise(pooled, level);
+  out.sampling_share = sampling_shares(pooled, scores, coords);
   for (const ChainConvergence &d : diagnostics) {
     out.rhat.push_back(d.rhat);
     out.ess_bulk.push_back(d.ess_bulk);
@@ -149,6 +204,14 @@ void validate(const Matrix &xtx, const std::vector<double> &xty, double yty, int
 }
 
 }  // namespace
+
+double min_sampling_share(double level) {
+  if (!(level > 0.0 && level < 1.0))
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  const double z_level = normal_quantile(0.5 * (1.0 + level));
+  const double z_centre = normal_quantile(1.0 - 0.1 * (1.0 - level));
+  return (z_level / z_centre) * (z_level / z_centre);
+}
 
 double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t intercept_column,
                            int64_t j) {

@@ -37,6 +37,14 @@ struct PosteriorIntervals {
   // kMinEss): only there does the interval stand for the posterior's.
   std::vector<double> rhat, ess_bulk;
   std::vector<int32_t> converged;
+  // Per coefficient, the sampling share: the variance of the posterior mean over releases from
+  // one truth, to first order in the release (the posterior's sensitivity to it, Cov(beta_j,
+  // score), against the release's law), over the posterior variance. 1 - the prior's share of the
+  // variance with a Gaussian prior and likelihood in one dimension; below 1 where the interval is
+  // wider than its point moves, because a prior (of beta_j or of the coefficients that reach it
+  // through the noise on X'X~) holds part of its variance (proofs/adassp_posterior.md, "What the
+  // prior decides").
+  std::vector<double> sampling_share;
   int64_t sweeps = 0;  // the sweeps of all chains together, the cost
 };
 
@@ -45,6 +53,15 @@ struct PosteriorIntervals {
 // effective draws.
 inline constexpr double kMaxRhat = 1.05;
 inline constexpr double kMinEss = 100.0;
+
+// The smallest sampling share (PosteriorIntervals::sampling_share) at which a posterior interval
+// of `level` in (0, 1) is printed: (z_a / z_b)^2, z_a = Phi^-1((1 + level) / 2) and
+// z_b = Phi^-1(1 - (1 - level) / 10), so that with a Gaussian prior and likelihood in one
+// dimension the interval misses a truth at the prior's centre with probability at least
+// (1 - level) / 5 (proofs/adassp_posterior.md, "What the prior decides"). At level 0.95 it is
+// 0.579, and the interval's coverage is between 0.957 and 0.990 at every truth within one prior
+// standard deviation (2 R_j) of the centre.
+double min_sampling_share(double level);
 
 // The half-range R_j of the coefficient values that matter, from public bounds only: B_Y for the
 // intercept column, B_Y / B for a slope, B = sqrt(B_X^2 - 1) with an intercept (B_X without): a

@@ -61,18 +61,19 @@ Matrix inverse_from_cholesky(const Matrix &l) {
   return out;
 }
 
-// log N((X'y~, y'y~); mean, cov) up to a constant, where under y = X beta + e, e ~ N(0, s^2 I):
-// E X'y = G beta, E y'y = beta'G beta + n s^2, Cov(X'y) = s^2 G, Cov(X'y, y'y) = 2 s^2 G beta,
-// Var(y'y) = 4 s^2 beta'G beta + 2 n s^4; the released noise adds s_c^2 I and s_y^2.
-double log_likelihood_statistics(const Release &r, const State &s,
-                                 const std::vector<double> &beta) {
+// The law of (X'y~, y'y~) at a state: under y = X beta + e, e ~ N(0, s^2 I): E X'y = G beta,
+// E y'y = beta'G beta + n s^2, Cov(X'y) = s^2 G, Cov(X'y, y'y) = 2 s^2 G beta,
+// Var(y'y) = 4 s^2 beta'G beta + 2 n s^4; the released noise adds s_c^2 I and s_y^2. Writes the
+// covariance and the released statistics minus their mean.
+void statistics_law(const Release &r, const State &s, const std::vector<double> &beta, Matrix &cov,
+                    std::vector<double> &res) {
   const int64_t p = s.gram.rows();
   const std::vector<double> &gb = s.u;
   double bgb = 0.0;
   for (int64_t i = 0; i < p; ++i) bgb += beta[at(i)] * gb[at(i)];
   const double s2 = s.sigma * s.sigma;
-  Matrix cov(p + 1, p + 1);
-  std::vector<double> res(at(p + 1));
+  cov = Matrix(p + 1, p + 1);
+  res.assign(at(p + 1), 0.0);
   for (int64_t j = 0; j < p; ++j) {
     for (int64_t i = 0; i < p; ++i) cov(i, j) = s2 * s.gram(i, j);
     cov(j, j) += r.sigma_cross * r.sigma_cross;
@@ -81,7 +82,15 @@ double log_likelihood_statistics(const Release &r, const State &s,
   }
   cov(p, p) = 4.0 * s2 * bgb + 2.0 * r.n * s2 * s2 + r.sigma_label * r.sigma_label;
   res[at(p)] = r.yty - bgb - r.n * s2;
-  Matrix l;
+}
+
+// log N((X'y~, y'y~); mean, cov) up to a constant, with the law of statistics_law.
+double log_likelihood_statistics(const Release &r, const State &s,
+                                 const std::vector<double> &beta) {
+  const int64_t p = s.gram.rows();
+  Matrix cov, l;
+  std::vector<double> res;
+  statistics_law(r, s, beta, cov, res);
   if (!factor(cov, l)) return kMinusInf;
   double quad = 0.0;
   for (int64_t i = 0; i <= p; ++i) {  // forward substitution L z = res
@@ -410,6 +419,23 @@ GramCoordinates gram_coordinates(const Release &r) {
 
 double log_posterior(const Release &r, const State &s) {
   return log_target(r, s) + log_gram_likelihood(r, s.gram);
+}
+
+ReleaseScore release_score(const Release &r, const GramCoordinates &coords, const State &s) {
+  ReleaseScore out;
+  for (size_t k = 0; k < coords.entries.size(); ++k) {
+    const auto [i, j] = coords.entries[k];
+    out.score.push_back((s.gram(i, j) - r.xtx(i, j)) / (coords.scales[k] * coords.scales[k]));
+  }
+  std::vector<double> res;
+  statistics_law(r, s, coefficients(s), out.statistics_cov, res);
+  Matrix l;
+  if (!factor(out.statistics_cov, l)) {
+    out.score.clear();
+    return out;
+  }
+  for (double v : cholesky_solve(l, res)) out.score.push_back(-v);
+  return out;
 }
 
 std::vector<double> coefficients(const State &s) {

@@ -51,6 +51,18 @@ GramCoordinates gram_coordinates(const Release &r);
 // X'X~'s Gaussian factor; -inf outside the prior's support.
 double log_posterior(const Release &r, const State &s);
 
+// The score of the release's likelihood at a state, d log p(release | state) / d release: over
+// the free entries of X'X~ (in `coords`' order), then X'y~ and y'y~; and the covariance of
+// (X'y~, y'y~) at the state, (p + 1) x (p + 1). The posterior's sensitivity to its release
+// (adassp_posterior.cpp, "sampling share"). `score` is empty where that covariance is not
+// positive definite.
+struct ReleaseScore {
+  std::vector<double> score;
+  Matrix statistics_cov;
+};
+
+ReleaseScore release_score(const Release &r, const GramCoordinates &coords, const State &s);
+
 // beta = G^-1 u of a state in the support.
 std::vector<double> coefficients(const State &s);
 

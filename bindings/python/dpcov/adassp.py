@@ -73,9 +73,12 @@ class AdasspAnswer(NamedTuple):
     """The regression intervals at every n (``dpcov_adassp_intervals``): as
     :class:`AdasspIntervals`, with ``conclusive`` (bool per coefficient: False when the interval
     contains [-R_j, R_j], the values that matter by the public bounds, or when the posterior's
-    chains did not converge for it), ``method`` ("bootstrap" or "posterior") and
-    ``unconverged`` (bool per coefficient: True where the posterior's chains did not converge,
-    so that its interval is not the posterior's)."""
+    chains did not converge for it, or when its prior decides it), ``method`` ("bootstrap" or
+    "posterior"), ``unconverged`` (bool per coefficient: True where the posterior's chains did
+    not converge, so that its interval is not the posterior's) and ``prior_decides`` (bool per
+    coefficient: True where the posterior's interval is so much wider than its point moves over
+    releases that a prior, not the release, decides it; proofs/adassp_posterior.md, "What the
+    prior decides")."""
 
     coefficients: np.ndarray
     std_errors: np.ndarray
@@ -85,6 +88,7 @@ class AdasspAnswer(NamedTuple):
     conclusive: np.ndarray
     method: str
     unconverged: np.ndarray = np.zeros(0, dtype=bool)
+    prior_decides: np.ndarray = np.zeros(0, dtype=bool)
 
 
 def adassp_params(neighbour="replace_one", calibration="joint_analytic",
@@ -200,7 +204,7 @@ def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
         int(intercept_column), float(level), int(num_draws), rng,
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive), _arrays.ptr(method)))
     name = "posterior" if int(method[0]) == DPCOV_INTERVALS_POSTERIOR else "bootstrap"
-    return AdasspAnswer(*out, conclusive == 1, name, conclusive == -1)
+    return AdasspAnswer(*out, conclusive == 1, name, conclusive == -1, conclusive == -2)
 
 
 class SandwichBudget(NamedTuple):

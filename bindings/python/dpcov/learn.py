@@ -1463,12 +1463,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             # The one outcome of every surface for a coefficient whose interval covers every
             # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.
             self.conf_int_[~self.conclusive_] = np.nan
-            unconverged = np.asarray(getattr(result, "unconverged", ()), dtype=bool)
-            if unconverged.size != self.conclusive_.size:
-                unconverged = np.zeros(self.conclusive_.size, dtype=bool)
-            for which, why in ((~self.conclusive_ & ~unconverged,
+            flags = [np.asarray(getattr(result, name, ()), dtype=bool)
+                     for name in ("unconverged", "prior_decides")]
+            unconverged, prior = (f if f.size == self.conclusive_.size
+                                  else np.zeros(self.conclusive_.size, dtype=bool)
+                                  for f in flags)
+            for which, why in ((~self.conclusive_ & ~unconverged & ~prior,
                                 "their intervals cover every value that matters"),
-                               (unconverged, "the posterior's chains did not converge for them")):
+                               (unconverged, "the posterior's chains did not converge for them"),
+                               (prior, "a prior, not the release, decides their intervals")):
                 if which.any():
                     warnings.warn(f"the release cannot support a conclusion about coefficients "
                                   f"{np.flatnonzero(which).tolist()}: {why} (conclusive_ is "

@@ -287,8 +287,14 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * that large): @p conclusive is 0 for it, whichever method answered. A posterior coefficient
  * whose chains did not converge (rank-normalised split R-hat >= 1.05 or fewer than 100
  * effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
- * -1 for it, and its interval is not the posterior's. Measured coverage:
- * docs/regression_intervals.md. Derivation: proofs/adassp_posterior.md.
+ * -1 for it, and its interval is not the posterior's. Nor does a posterior coefficient whose
+ * interval a prior decides: where the variance of its posterior mean over releases from one truth
+ * (to first order, from the posterior's sensitivity to the release) is below (z_a / z_b)^2 of
+ * its posterior variance (z_a = Phi^-1((1 + level) / 2), z_b = Phi^-1(1 - (1 - level) / 10);
+ * 0.579 at level 0.95), the interval covers truths near the prior's centre far more often than
+ * @p level and the release alone does not decide it: @p conclusive is
+ * -2 for it. Measured coverage: docs/regression_intervals.md. Derivation:
+ * proofs/adassp_posterior.md.
  *
  * Thread-safety: reentrant; @p rng must not be used by another thread during the call.
  *
@@ -312,7 +318,7 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * @param[out] ci_upper p doubles. Required.
  * @param[out] conclusive p int32: 1 when the interval supports a conclusion, 0 when it covers
  *                      every value that matters, -1 when the posterior's chains did not
- *                      converge for it. Required.
+ *                      converge for it, -2 when a prior decides the posterior's interval. Required.
  * @param[out] method   ::DPCOV_INTERVALS_BOOTSTRAP or ::DPCOV_INTERVALS_POSTERIOR. Required.
  * @return ::DPCOV_OK; ::DPCOV_E_INVALID_ARGUMENT (y'y not released, receipt struct size or
  *         scales, level, n <= p, intercept column, num_draws, a matrix that is not symmetric);

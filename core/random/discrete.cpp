@@ -2,6 +2,7 @@
 
 #include "../error.hpp"
 #include "bit_source.hpp"
+#include "exp_minus_one.hpp"
 
 namespace dpcov::random {
 
@@ -59,17 +60,23 @@ inline bool compare_digits(BitSource &bits, u128 num, u128 den) {
   }
 }
 
+// The largest denominator the chunked comparison takes in 128-bit arithmetic: with num < den <=
+// 2^(128 - kChunkBits), both w den and num 2^kChunkBits stay below 2^128.
+constexpr u128 kChunkedMax = u128{1} << (128 - kChunkBits);
+
 // Bernoulli(num / den) for 0 <= num <= den, den >= 1 (bernoulli_rational() once its arguments
 // are checked; the samplers below call it directly, their arguments being in range by
-// construction): the certain cases without a draw; kChunkBits bits at a time below 2^64, which
-// decide all but a 2^-kChunkBits share of the comparisons with one multiplication (in 64-bit
-// arithmetic while den 2^kChunkBits <= 2^64); one binary digit at a time above.
+// construction): the certain cases without a draw; kChunkBits bits at a time up to kChunkedMax,
+// which decide all but a 2^-kChunkBits share of the comparisons with one multiplication (in
+// 64-bit arithmetic while den 2^kChunkBits <= 2^64); one binary digit at a time above. The
+// Gaussian's second acceptance factor has a denominator near 2^107 at a release's variance: its
+// comparisons in chunks cost one 128-bit product where digits took a loop of 128-bit steps.
 inline bool bernoulli_within(BitSource &bits, u128 num, u128 den) {
   if (num == 0 || num == den) return num == den;
   if (den <= (uint64_t{1} << (64 - kChunkBits)))
     return compare_chunked<uint64_t>(bits, static_cast<uint64_t>(num), static_cast<uint64_t>(den),
                                      kChunkBits);
-  if (den <= ~uint64_t{0}) return compare_chunked<u128>(bits, num, den, kChunkBits);
+  if (den <= kChunkedMax) return compare_chunked<u128>(bits, num, den, kChunkBits);
   return compare_digits(bits, num, den);
 }
 
@@ -88,45 +95,56 @@ inline bool bernoulli_exp_at_most_one(BitSource &bits, u128 num, u128 den) {
   return (k & 1U) == 1U;
 }
 
-// bernoulli_exp(bits, num, den) for den >= 1 (checked by the callers).
+// bernoulli_exp(bits, num, den) for den >= 1 (checked by the callers): exp(-gamma) =
+// exp(-1)^floor(gamma) exp(-frac(gamma)), the whole part as Bernoulli(1/e) trials compared with
+// the digits of 1/e (exp_minus_one.hpp), stopping at the first failure.
 inline bool exp_draw(BitSource &bits, u128 num, u128 den) {
   if (num < den) return bernoulli_exp_at_most_one(bits, num, den);  // the common case: no division
   const u128 whole = div(num, den);
   for (u128 left = whole; left > 0; --left)
-    if (!bernoulli_exp_at_most_one(bits, 1, 1)) return false;
+    if (!bernoulli_exp_minus_one(bits)) return false;
   return bernoulli_exp_at_most_one(bits, num - whole * den, den);
 }
 
-// uniform_below(bits, bound) for 2 <= bound <= 2^32, with the bit width of bound - 1 computed
-// once per draw rather than once per try: masked rejection, the same bits read and the same
-// result.
-struct SmallUniform {
-  explicit SmallUniform(uint64_t bound)
-      : top(bound - 1), width(64 - __builtin_clzll(bound - 1)) {}
+// uniform_below_lemire(bits, bound, extra_bits) for 2 <= bound <= 2^32 with the draw's width and
+// mask computed once per law rather than once per draw; the same bits read and the same result.
+struct ProposalUniform {
+  ProposalUniform(uint64_t bound_, int extra_bits)
+      : bound(bound_), width(64 - __builtin_clzll(bound_ - 1) + extra_bits),
+        mask((uint64_t{1} << width) - 1) {}
   uint64_t operator()(BitSource &bits) const {
-    for (;;) {
-      const uint64_t x = bits.bits(width);
-      if (x <= top) return x;
+    uint64_t x = bits.bits(width);
+    // x bound < 2^(2 * 32 + 24) fits in 128 bits; its low part is (x bound) mod 2^width.
+    u128 m = u128{x} * bound;
+    if ((static_cast<uint64_t>(m) & mask) < bound) {
+      const uint64_t threshold = (mask + 1 - bound) % bound;  // 2^width mod bound
+      while ((static_cast<uint64_t>(m) & mask) < threshold) {
+        x = bits.bits(width);
+        m = u128{x} * bound;
+      }
     }
+    return static_cast<uint64_t>(m >> width);
   }
-  uint64_t top;
+  uint64_t bound;
   int width;
+  uint64_t mask;
 };
 
 // CKS Algorithm 2 with the parameters checked by the caller (s, t >= 1).
 int64_t laplace_draw(BitSource &bits, uint64_t s, uint64_t t) {
   // X = U + t V with U uniform on {0..t-1} kept with probability exp(-U/t) and V geometric
-  // (P(V = v) = (1 - 1/e) e^-v), so P(X = x) is proportional to exp(-x / t); then Y = floor(X /
+  // (P(V = v) = (1 - 1/e) e^-v, from the digits of 1/e), so P(X = x) is proportional to exp(-x / t); then Y = floor(X /
   // s) with a fair sign, rejecting "-0" so that 0 is not counted twice. For 2 <= t <= 2^32 (every
-  // proposal of the discrete Gaussian) U is drawn by SmallUniform, the same bits as
-  // uniform_below(); s = 1 needs no division.
+  // proposal of the discrete Gaussian) U is drawn by Lemire's multiplication with
+  // kLemireExtraBits extra bits (uniform_below_lemire), which almost never rejects, where masked
+  // rejection rejects up to half of its tries, each a mispredicted branch; s = 1 needs no
+  // division.
   const bool small = t >= 2 && t <= (uint64_t{1} << 32);
-  const SmallUniform small_uniform(small ? t : 2);
+  const ProposalUniform small_uniform(small ? t : 2, kLemireExtraBits);
   for (;;) {
     const u128 u = small ? u128{small_uniform(bits)} : uniform_below(bits, t);
     if (!bernoulli_exp_at_most_one(bits, u, t)) continue;  // u / t < 1
-    u128 v = 0;
-    while (bernoulli_exp_at_most_one(bits, 1, 1)) ++v;
+    const u128 v = geometric_exp_minus_one(bits);
     const u128 x = u + u128{t} * v;
     const u128 y = s == 1 ? x : div(x, s);
     const bool negative = bits.bit();
@@ -146,14 +164,15 @@ int64_t gaussian_draw(BitSource &bits, uint64_t sigma2, uint64_t t) {
     const u128 abs_y = y < 0 ? u128{static_cast<uint64_t>(-(y + 1))} + 1 : u128{static_cast<uint64_t>(y)};
     // Accept with probability exp(-(|y| - a/t)^2 / (2a)) = exp(-D^2 / (2 a t^2)), D = |y| t - a.
     // With |D| = D1 t + D0 (0 <= D0 < t):
-    //   D^2 / (2 a t^2) = D1^2 / (2a) + D1 D0 / (a t) + D0^2 / (2 a t^2),
-    // and exp(-sum) is the product of three independent Bernoulli(exp(-term)). |y| < 2^63,
-    // t < 2^32 and a < 2^62 bound every numerator and denominator below 2^127.
+    //   D^2 / (2 a t^2) = D1^2 / (2a) + (2 D1 t + D0) D0 / (2 a t^2),
+    // and exp(-sum) is the product of two independent Bernoulli(exp(-term)): the first term is
+    // about ((|y| - sigma) / sigma)^2 / 2 with a denominator below 2^63, the second below
+    // (|y| / sigma + 1) / sigma. |y| < 2^63, t <= 2^31 and a < 2^62 keep |D| < 2^94, so
+    // (2 D1 t + D0) D0 <= 2 |D| t < 2^126 and 2 a t^2 < 2^126.
     const u128 yt = abs_y * t;
     const u128 d = yt >= a ? yt - a : a - yt;
     const u128 d1 = div(d, t), d0 = d - d1 * t;
-    if (exp_draw(bits, d1 * d1, 2 * a) && exp_draw(bits, d1 * d0, a * t) &&
-        exp_draw(bits, d0 * d0, 2 * a * t * t))
+    if (exp_draw(bits, d1 * d1, 2 * a) && exp_draw(bits, (2 * d1 * t + d0) * d0, 2 * a * t * t))
       return y;
   }
 }
@@ -202,6 +221,13 @@ u128 uniform_below(BitSource &bits, u128 bound) {
     const u128 w = (u128{bits.bits(width)} << 64) | bits.bits(64);
     if (w < bound) return w;
   }
+}
+
+uint64_t uniform_below_lemire(BitSource &bits, uint64_t bound, int extra_bits) {
+  if (bound < 2 || bound > (uint64_t{1} << 32) || extra_bits < 0 || extra_bits > 24)
+    fail(Status::Internal, "uniform_below_lemire: bound ", bound, " or extra bits ", extra_bits,
+         " out of range");
+  return ProposalUniform(bound, extra_bits)(bits);
 }
 
 u128 uniform_below(Rng &rng, u128 bound) {

@@ -28,6 +28,16 @@ __extension__ typedef unsigned __int128 u128;
 u128 uniform_below(Rng &rng, u128 bound);
 u128 uniform_below(BitSource &bits, u128 bound);
 
+// Uniform on {0, ..., bound - 1} for 2 <= bound <= 2^32, 0 <= extra_bits <= 24, by Lemire's
+// multiplication (Lemire, "Fast random integer generation in an interval", ACM Trans. Model.
+// Comput. Simul. 29(1), 2019, Section 4): a draw x of b = w + extra_bits bits, w the bit width of bound - 1, gives
+// floor(x bound / 2^b) once the x whose low part (x bound) mod 2^b falls below 2^b mod bound are
+// rejected, which leaves every value exactly floor(2^b / bound) draws. A try is rejected with
+// probability below 2^-extra_bits (masked rejection, uniform_below(), rejects up to half): the
+// discrete Laplace's uniform part takes kLemireExtraBits.
+uint64_t uniform_below_lemire(BitSource &bits, uint64_t bound, int extra_bits);
+inline constexpr int kLemireExtraBits = 8;
+
 // Bits per chunk of the lazy comparison below 2^64. A chunk decides all but one of its 2^b
 // values, so a comparison reads b (1 + 2^-b + ...) bits on average: 8 bits decide all but 1/256
 // of the comparisons, and read a quarter of what 32-bit chunks read from the generator (the
@@ -35,8 +45,8 @@ u128 uniform_below(BitSource &bits, u128 bound);
 inline constexpr int kChunkBits = 8;
 
 // Bernoulli(num / den), exact, by lazy comparison of a uniform with num / den: kChunkBits bits at
-// a time below 2^64 (bernoulli_rational_chunked), one binary digit at a time above (two digits
-// on average); 0 <= num <= den, den >= 1.
+// a time up to 2^(128 - kChunkBits) (bernoulli_rational_chunked), one binary digit at a time
+// above (two digits on average); 0 <= num <= den, den >= 1.
 bool bernoulli_rational(Rng &rng, u128 num, u128 den);
 bool bernoulli_rational(BitSource &bits, u128 num, u128 den);
 
@@ -61,7 +71,8 @@ void discrete_laplace_fill(Rng &rng, uint64_t s, uint64_t t, std::span<int64_t> 
 // Discrete Gaussian with P(x) proportional to exp(-x^2 / (2 sigma2)) on the integers, for an
 // integer variance parameter 1 <= sigma2 < 2^62 (CKS Algorithm 3: discrete Laplace proposals y
 // with t = floor(sqrt(sigma2)) + 1, accepted with probability exp(-(|y| - sigma2 / t)^2 /
-// (2 sigma2))). The exponent is split so that every product fits in 128 bits (discrete.cpp).
+// (2 sigma2))). The exponent is split in two so that every product fits in 128 bits
+// (discrete.cpp).
 int64_t discrete_gaussian(Rng &rng, uint64_t sigma2);
 // Fills `out` with independent draws of discrete_gaussian(sigma2).
 void discrete_gaussian_fill(Rng &rng, uint64_t sigma2, std::span<int64_t> out);

@@ -1,10 +1,10 @@
 // The exact discrete samplers (core/random/discrete.hpp) against their exact probability mass
 // functions: Pearson chi-square on bins with expected counts >= 1000 (stat_support.hpp) and
 // z-tests of Bernoulli frequencies, alpha = 1e-6 per assertion on a correct sampler. This file
-// makes 29 such assertions: family-wise false-failure rate <= 2.9e-5. Each check also runs on a
+// makes 35 such assertions: family-wise false-failure rate <= 3.5e-5. Each check also runs on a
 // mutant (a wrong parameter, the sign rule of Algorithm 2 without its rejection of -0, a uniform
-// reduced modulo its bound without rejection, a lazy comparison that stops early) and must fail
-// there.
+// reduced modulo its bound without rejection, a lazy comparison that stops early, a wrong digit
+// of 1/e, a geometric off by one) and must fail there.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 
 #include "core/random/bit_source.hpp"
 #include "core/random/discrete.hpp"
+#include "core/random/exp_minus_one.hpp"
 #include "stat_support.hpp"
 
 namespace dpcov::random {
@@ -275,6 +276,131 @@ TEST(BernoulliRational, LazyComparisonsHaveFrequencyNumOverDenOnEveryPath) {
   const stat::Verdict bad8 =
       bernoulli_frequency(early8, 128001.0 / 256000.0, seed, "early mutant, public width", 8 * kDraws);
   EXPECT_FALSE(bad8.pass) << bad8;
+}
+
+TEST(ExpMinusOne, ComparisonWithTheDigitsOfOneOverEIsBernoulliOneOverE) {
+  // The stored first word (the path of every draw; that MPFR's words give the same draws from the
+  // same bits is tests/unit/discrete_paths_test.cpp's), and MPFR's words from the second on, the
+  // number frac(2^64 / e) = 0.7299...: Bernoulli of it exercises the words only MPFR computes (one
+  // MPFR evaluation per draw, hence kDraws draws).
+  const auto stored = [](Rng &r) {
+    BitSource bits(r);
+    return bernoulli_exp_minus_one(bits);
+  };
+  const auto beyond = [](Rng &r) {
+    BitSource bits(r);
+    return uniform_below_expansion(bits, [](uint64_t i) { return exp_minus_one_word(i + 1); });
+  };
+  const double inv_e = std::exp(-1.0);
+  const stat::Verdict good = bernoulli_frequency(stored, inv_e, 70, "stored digits", 8 * kDraws);
+  EXPECT_TRUE(good.pass) << good;
+  const double second = std::ldexp(static_cast<double>(exp_minus_one_word(1)), -64);
+  const stat::Verdict good_beyond = bernoulli_frequency(beyond, second, 71, "MPFR's digits");
+  EXPECT_TRUE(good_beyond.pass) << good_beyond;
+  // Mutant: digit 8 of 1/e (0 in 0.01011110...) set, which adds 2^-8 = 0.0039 to the frequency:
+  // about 10 standard errors at 8 kDraws.
+  const auto wrong_digit = [](Rng &r) {
+    BitSource bits(r);
+    return uniform_below_expansion(bits, [](uint64_t i) {
+      return i == 0 ? exp_minus_one_first_word() | (uint64_t{1} << 56) : exp_minus_one_word(i);
+    });
+  };
+  const stat::Verdict bad = bernoulli_frequency(wrong_digit, inv_e, 70, "digit 8 set", 8 * kDraws);
+  EXPECT_FALSE(bad.pass) << bad;
+}
+
+TEST(ExpMinusOne, GeometricFollowsItsPmfAndCatchesAnOffByOne) {
+  // P(V = v) = (1 - 1/e) e^-v; the mutant counts the failing trial too (V + 1).
+  const Pmf pmf = [](int64_t v) {
+    return v < 0 ? 0.0 : (1.0 - std::exp(-1.0)) * std::exp(-static_cast<double>(v));
+  };
+  const auto geometric = [](Rng &r) {
+    BitSource bits(r);
+    return static_cast<int64_t>(geometric_exp_minus_one(bits));
+  };
+  const stat::Verdict good = chi_square_against(geometric, pmf, 72, "geometric");
+  EXPECT_TRUE(good.pass) << good;
+  const auto off_by_one = [&](Rng &r) { return geometric(r) + 1; };
+  const stat::Verdict bad = chi_square_against(off_by_one, pmf, 72, "geometric + 1");
+  EXPECT_FALSE(bad.pass) << bad;
+}
+
+TEST(UniformBelowLemire, IsUniformWithAndWithoutExtraBitsAndCatchesAMissingRejection) {
+  // bound 3 with no extra bit (b = 2, so one draw of four is rejected) and bound 3 2^20 + 1 with
+  // the discrete Laplace's kLemireExtraBits, on six equal bins (bound 3: three bins). Mutant: the
+  // multiplication without its rejection, which at bound 3, b = 2 gives 0 half of the time.
+  const u128 big = (u128{3} << 20) + 1;
+  struct Case {
+    uint64_t bound;
+    int extra;
+  };
+  uint64_t seed = 73;
+  for (const Case c : {Case{3, 0}, Case{static_cast<uint64_t>(big), kLemireExtraBits}}) {
+    const size_t bins = c.bound == 3 ? 3 : 6;
+    const uint64_t q = c.bound / bins;
+    std::vector<double> p(bins, static_cast<double>(q) / static_cast<double>(c.bound));
+    p.back() = static_cast<double>(c.bound - (bins - 1) * q) / static_cast<double>(c.bound);
+    const auto count = [&](const std::function<uint64_t(BitSource &)> &draw, const std::string &what) {
+      Rng rng = Rng::from_seed(seed, 24);
+      BitSource bits(rng);
+      std::vector<int64_t> counts(bins, 0);
+      for (int64_t i = 0; i < stat::scaled(kDraws); ++i) {
+        const uint64_t x = draw(bits);
+        if (x >= c.bound) return stat::Verdict{false, 0.0, 0.0, what + ": out of range"};
+        ++counts[std::min<size_t>(x / q, bins - 1)];
+      }
+      return stat::chi_square_bins(counts, p, what);
+    };
+    const stat::Verdict good =
+        count([&](BitSource &b) { return uniform_below_lemire(b, c.bound, c.extra); }, "Lemire");
+    EXPECT_TRUE(good.pass) << c.bound << " " << good;
+    if (c.extra == 0) {
+      const stat::Verdict bad = count(
+          [&](BitSource &b) { return static_cast<uint64_t>((b.bits(2) * c.bound) >> 2); },
+          "Lemire without rejection");
+      EXPECT_FALSE(bad.pass) << bad;
+    }
+    ++seed;
+  }
+}
+
+TEST(DiscreteGaussian, RealisticVarianceFollowsTheNormalOnFortyBins) {
+  // sigma^2 = 5.76e15 (a release's grid units, sigma = 7.6e7): the acceptance's second factor
+  // has a denominator 2 a t^2 near 2^107, compared in 128-bit chunks. The discrete Gaussian's
+  // mass on [l, h) is Phi((h - 1/2) / sigma) - Phi((l - 1/2) / sigma) to within 1e-7 here
+  // (Poisson summation: the periodic error is below exp(-2 pi^2 sigma^2); the rest is the
+  // midpoint rule's, O(1 / sigma^2) per bin), far below the test's resolution. Bins: 40 equal
+  // normal quantiles. Mutant: the same draws against 1.1 sigma^2.
+  const uint64_t sigma2 = 5760000000000000ULL;
+  const double sigma = std::sqrt(static_cast<double>(sigma2));
+  const int64_t n = stat::scaled(kDraws);
+  std::vector<int64_t> draws(static_cast<size_t>(n));
+  Rng rng = Rng::from_seed(75, 21);
+  discrete_gaussian_fill(rng, sigma2, draws);
+  const auto verdict = [&](double s, const std::string &what) {
+    constexpr int kBins = 40;
+    const boost::math::normal normal(0.0, s);
+    std::vector<double> edges(kBins - 1);
+    for (int i = 1; i < kBins; ++i)
+      edges[static_cast<size_t>(i - 1)] = std::ceil(boost::math::quantile(normal, i / double{kBins}));
+    std::vector<int64_t> counts(kBins, 0);
+    for (const int64_t x : draws) {
+      const auto at = std::upper_bound(edges.begin(), edges.end(), static_cast<double>(x));
+      ++counts[static_cast<size_t>(at - edges.begin())];
+    }
+    std::vector<double> p(kBins);
+    double below = 0.0;
+    for (int i = 0; i < kBins; ++i) {
+      const double upper = i + 1 < kBins ? boost::math::cdf(normal, edges[static_cast<size_t>(i)] - 0.5) : 1.0;
+      p[static_cast<size_t>(i)] = upper - below;
+      below = upper;
+    }
+    return stat::chi_square_bins(counts, p, what);
+  };
+  const stat::Verdict good = verdict(sigma, "discrete Gaussian, sigma^2 = 5.76e15");
+  EXPECT_TRUE(good.pass) << good;
+  const stat::Verdict bad = verdict(sigma * std::sqrt(1.1), "against a 10% wider variance");
+  EXPECT_FALSE(bad.pass) << bad;
 }
 
 TEST(DiscreteFill, BatchesFollowTheSamePmfs) {

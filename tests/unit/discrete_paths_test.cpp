@@ -1,5 +1,6 @@
 // The exact samplers' inlined fast paths (core/random/discrete.cpp: 64-bit comparisons below
-// 2^(64 - kChunkBits), the proposal's uniform with its width computed once, no division at s = 1) against
+// 2^(64 - kChunkBits), the proposal's uniform with its width computed once, no division at s = 1;
+// core/random/exp_minus_one.hpp: the stored digits of 1/e) against
 // reference implementations built from the generic public steps: the same bits must give the
 // same draws, so the fast paths change the speed and nothing else. Deterministic (fixed seeds);
 // the laws themselves are tested in tests/statistical/discrete_test.cpp.
@@ -12,14 +13,17 @@
 
 #include "core/random/bit_source.hpp"
 #include "core/random/discrete.hpp"
+#include "core/random/exp_minus_one.hpp"
 
 namespace dpcov::random {
 namespace {
 
-// CKS Algorithm 2 from the public uniform_below() and bernoulli_exp().
+// CKS Algorithm 2 from the public uniform_below_lemire() (2 <= t <= 2^32) or uniform_below(),
+// and bernoulli_exp().
 int64_t reference_laplace(BitSource &bits, uint64_t s, uint64_t t) {
   for (;;) {
-    const u128 u = uniform_below(bits, t);
+    const u128 u = t >= 2 && t <= (uint64_t{1} << 32) ? uniform_below_lemire(bits, t, kLemireExtraBits)
+                                                      : uniform_below(bits, t);
     if (!bernoulli_exp(bits, u, t)) continue;
     u128 v = 0;
     while (bernoulli_exp(bits, 1, 1)) ++v;
@@ -38,7 +42,8 @@ uint64_t floor_sqrt(uint64_t v) {
   return x;
 }
 
-// CKS Algorithm 3 with the exponent split as discrete.cpp splits it, from reference_laplace()
+// CKS Algorithm 3 with the exponent split as discrete.cpp splits it (D^2 / (2 a t^2) =
+// D1^2 / (2 a) + (2 D1 t + D0) D0 / (2 a t^2) for |D| = D1 t + D0), from reference_laplace()
 // and the public bernoulli_exp().
 int64_t reference_gaussian(BitSource &bits, uint64_t sigma2) {
   const u128 a = sigma2;
@@ -49,8 +54,7 @@ int64_t reference_gaussian(BitSource &bits, uint64_t sigma2) {
     const u128 yt = abs_y * t;
     const u128 d = yt >= a ? yt - a : a - yt;
     const u128 d1 = d / t, d0 = d % t;
-    if (bernoulli_exp(bits, d1 * d1, 2 * a) && bernoulli_exp(bits, d1 * d0, a * t) &&
-        bernoulli_exp(bits, d0 * d0, 2 * a * t * t))
+    if (bernoulli_exp(bits, d1 * d1, 2 * a) && bernoulli_exp(bits, (2 * d1 * t + d0) * d0, 2 * a * t * t))
       return y;
   }
 }
@@ -97,6 +101,26 @@ TEST(DiscretePaths, GaussianFillDrawsWhatTheGenericStepsDrawFromTheSameBits) {
     BitSource bits(r2);
     for (size_t i = 0; i < fast.size(); ++i)
       ASSERT_EQ(fast[i], reference_gaussian(bits, sigma2)) << "sigma^2 = " << sigma2 << ", draw " << i;
+  }
+}
+
+TEST(ExpMinusOne, StoredDigitsAreMpfrsAndAnIndependentExpansions) {
+  // MPFR's first word is the stored one; its first three words are floor(2^192 / e) as an
+  // independent multiple-precision evaluation gives it (mpmath, 400 bits:
+  // 0x5e2d58d8b3bcdf1a badec7829054f90d da9805aab56c7733).
+  EXPECT_EQ(exp_minus_one_word(0), exp_minus_one_first_word());
+  EXPECT_EQ(exp_minus_one_first_word(), 0x5e2d58d8b3bcdf1aULL);
+  EXPECT_EQ(exp_minus_one_word(1), 0xbadec7829054f90dULL);
+  EXPECT_EQ(exp_minus_one_word(2), 0xda9805aab56c7733ULL);
+}
+
+TEST(ExpMinusOne, StoredAndComputedDigitsGiveTheSameDrawsFromTheSameBits) {
+  Rng r1 = Rng::from_seed(5), r2 = Rng::from_seed(5);
+  BitSource stored(r1), computed(r2);
+  for (int i = 0; i < 20000; ++i) {
+    ASSERT_EQ(bernoulli_exp_minus_one(stored),
+              uniform_below_expansion(computed, [](uint64_t w) { return exp_minus_one_word(w); }));
+    ASSERT_EQ(stored.bits(7), computed.bits(7));
   }
 }
 

@@ -143,7 +143,11 @@ def test_exact_estimates_stay_close_to_the_idealized_ones(rows):
     reg = {num: quiet(lambda: dpcov.PrivateLinearRegression(
         bound=1.0, label_bound=1.0, mechanism="analyze_gauss", intervals=False, numerics=num,
         **kw).fit(x, y)) for num in ("exact", "idealized")}
-    np.testing.assert_allclose(reg["exact"].params_, reg["idealized"].params_, atol=2e-4)
+    # The two regressions draw different noise (AdaSSP's at epsilon 1e6 is not negligible next to
+    # the grid): over random_state 1-40 their largest coefficient difference has median 2.1e-4
+    # and maximum 6.9e-4 (2.3e-4 and 5.9e-4 before the exact samplers' faster draws), so 2e-4
+    # held by the seed alone; 1.5e-3 is twice the largest seen.
+    np.testing.assert_allclose(reg["exact"].params_, reg["idealized"].params_, atol=1.5e-3)
     assert reg["exact"].receipt_.numerics == EXACT
     assert reg["exact"].n_samples_ == len(x)
 

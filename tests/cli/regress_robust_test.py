@@ -82,8 +82,9 @@ class RobustRegression(DpcovCase):
     def test_where_the_release_does_not_support_the_bootstrap_the_posterior_answers_unspent(self):
         # n = 500 at epsilon = 1: the forecast for rows on their bounds expects robust intervals,
         # the released X'X~ of these rows (a twelfth of the bound per column) does not support
-        # the bootstrap. Before, no interval was printed; now the posterior answers, labelled,
-        # and the meat is neither released nor charged.
+        # the bootstrap. The posterior answers, labelled, and the meat is neither released nor
+        # charged. Each coefficient gets a standard error; an interval prints only where the
+        # release decides it (conclusive), nan with the reason where it does not.
         path = self.write_csv(500)
         ledger = self.path("unspent.json")
         out = self.run_json(self.base(path, "1") + ["--ledger", ledger, "--ledger-epsilon", "1",
@@ -93,7 +94,10 @@ class RobustRegression(DpcovCase):
         self.assertEqual(aware["errors"], "homoscedastic")
         self.assertIn("posterior", aware["method"])
         self.assertTrue(aware["assumes"].startswith("robust intervals not given"))
-        self.assertIsNotNone(out["coefficients"][0]["noise_aware"]["ci_lower"])
+        for row in out["coefficients"]:
+            self.assertTrue(np.isfinite(row["noise_aware"]["std_err"]), row)
+            printed = row["noise_aware"]["ci_lower"] is not None
+            self.assertEqual(printed, row["noise_aware"]["conclusive"], row)
         with open(ledger) as f:
             book = json.load(f)
         self.assertEqual([c["mechanism"].split(":")[-1] for c in book["charges"]], ["adassp"])

@@ -204,8 +204,8 @@ NOT_RELEASES = {
     "charged_if_drawn": "the accountant's own charge rule: it reads the generator's state",
     "keep_unit_rows": "chooses which rows of a unit to keep, covered by the unit-level release "
                       "that follows",
-    "group_states": "groups the rows by unit and derives each group's one-way sampling key, "
-                    "covered by the unit-level release that follows",
+    "grouped": "groups the rows by unit and derives each group's one-way sampling key, "
+               "covered by the unit-level release that follows",
     "kept_rows": "the units' kept rows, covered by the unit-level release that follows",
 }
 

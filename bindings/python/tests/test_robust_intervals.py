@@ -223,7 +223,8 @@ def test_deferred_intervals_release_what_the_default_does_and_compute_nothing(n,
         np.testing.assert_array_equal(default.meat_, deferred.meat_)
         assert default.meat_receipt_ == deferred.meat_receipt_
     assert np.isnan(deferred.conf_int_).all() and deferred.interval_method_ is None
-    assert "deferred" in deferred.inference_ and np.isfinite(default.conf_int_).any()
+    # The default computed its intervals (at n = 500 a prior decides them all: none prints).
+    assert "deferred" in deferred.inference_ and default.interval_method_ is not None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for a, b in zip(default.noise_aware_intervals(), deferred.noise_aware_intervals()):

@@ -16,8 +16,8 @@ from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan", "choose_bound",
-           "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
+__all__ = ["grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan",
+           "choose_bound", "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:

@@ -18,7 +18,7 @@ fit's statistics with the noise of the default divided by a factor (the same fou
 the epsilon whose joint noise scale over sensitivity is the default's over the factor;
 homoscedastic errors, so that the whole epsilon goes to that release) at the public bound
 sqrt(d) or at the `--quantiles` quantile of the rows' norms (an oracle bound, read from the
-data: an upper limit of what any private bound can do). Per variant: G_jj / s_g of the slopes
+data: about the best a private bound aimed at that quantile does). Per variant: G_jj / s_g of the slopes
 (the smallest and largest over fits; G_jj from the fit's own rows), the share of fits that print
 an interval, the share of coefficients printed, their coverage of the population coefficients and
 median width. The default's release (robust errors) is 4 statistics at 0.8 epsilon; releasing

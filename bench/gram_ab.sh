@@ -3,12 +3,19 @@
 # `threads` threads: add_rows of each library given, 0% and 50% of the rows clipped, against a
 # bare dsyrk, as medians of per-round ratios (CPU of the calling thread: the figure least moved by
 # the machine's load on one thread). The load average goes with each size.
-# Usage: bench/gram_ab.sh build-dir threads lib.so.0 [lib.so.0]
+# --quick: n = 1e5 at d = 10 and 100 only (scripts/bench --quick).
+# Usage: bench/gram_ab.sh [--quick] build-dir threads lib.so.0 [lib.so.0]
+sizes='100000 10 41,1000000 10 21,100000 100 21,1000000 100 9,100000 500 7,1000000 500 3'
+if [ "$1" = "--quick" ]; then
+  sizes='100000 10 41,100000 100 21'
+  shift
+fi
 build="$1"
 threads="$2"
 shift 2
-for size in "100000 10 41" "1000000 10 21" "100000 100 21" "1000000 100 9" "100000 500 7" \
-    "1000000 500 3"; do
+IFS=,
+for size in $sizes; do
+  unset IFS
   set -- $size "$@"
   n=$1 d=$2 rounds=$3
   shift 3

@@ -1,12 +1,16 @@
 """Turns the raw outputs of scripts/bench into one Markdown table (stdout) and one JSON file.
 
-Usage: summarize.py RAW_DIR OUT_JSON. RAW_DIR holds Google Benchmark JSON files (gram_t1, gram_t2,
-release, iev, random, exact), the text outputs of bench/csv_parse.sh (csv_10, csv_50), of the
-Python overhead script (python_overhead), of bench/iev_vs_reference.py (iev_vs_reference), of
-bench/release_rows.sh (release_rows) and of build/bench/exact_accuracy (exact_accuracy.md), and
+Usage: summarize.py RAW_DIR OUT_JSON. RAW_DIR holds Google Benchmark JSON files (release, iev,
+random, exact), the text outputs of bench/gram_ab.sh on one and two OpenBLAS threads (gram_ab_t1,
+gram_ab_t2), of bench/csv_parse.sh (csv_10, csv_50), of the Python overhead script
+(python_overhead), of bench/iev_vs_reference.py (iev_vs_reference), of bench/release_rows.sh
+(release_rows), of bench/stream_rows.sh (stream_rows) and of build/bench/exact_accuracy at 20 and
+1000 releases (exact_accuracy.md, exact_accuracy_long.md; 5 and 50 in a --quick run), and
 bench/environment.py's JSON at the start and the end of the run (environment_start,
-environment_end). Times are wall-clock (real_time), medians where the benchmark was repeated,
-except in iev_vs_reference (thread CPU time) and release_rows (wall and CPU time of the process).
+environment_end). Times are wall-clock
+(real_time), medians where the benchmark was repeated, except in gram_ab (medians over rounds,
+wall and CPU), iev_vs_reference (thread CPU time) and release_rows / stream_rows (wall and CPU
+time of the process).
 The summary ends with issue 36's targets (bench/targets.py) and the machine they were measured on.
 """
 
@@ -39,23 +43,28 @@ def args(b: dict) -> list[str]:
 
 
 def gram_rows(raw: pathlib.Path) -> list[dict]:
+    """bench/gram_ab.sh on one and two OpenBLAS threads (gram_ab_t1.txt, gram_ab_t2.txt): per size
+    the medians over rounds of each call's times and of add_rows / the bare dsyrk of its own round
+    (wall, the calling thread's CPU, the process's CPU)."""
     rows = []
     for threads in (1, 2):
-        runs = load(raw, f"gram_t{threads}")
-        bare = {tuple(args(b)[:2]): b for b in runs if b["name"].startswith("BM_BareDsyrk")}
-        for b in runs:
-            if not b["name"].startswith("BM_GramAddRows"):
-                continue
-            n, d, over = args(b)[:3]
-            base = bare.get((n, d))
-            if base is None:
-                continue
-            # The CPU times are the calling thread's: on one thread the steadier figure on a
-            # shared machine, on two they miss OpenBLAS's second thread.
-            rows.append({"threads": threads, "n": int(n), "d": int(d), "clipped_percent": int(over),
-                         "dsyrk_ms": ms(base), "add_rows_ms": ms(b), "ratio": ms(base) / ms(b),
-                         "dsyrk_cpu_ms": ms(base, "cpu_time"),
-                         "add_rows_cpu_ms": ms(b, "cpu_time")})
+        load, size, dsyrk = None, None, None
+        for line in text(raw, f"gram_ab_t{threads}").splitlines():
+            if found := re.match(r"load ([\d.]+)", line):
+                load = float(found.group(1))
+            elif found := re.match(r"n = (\d+), d = (\d+), OpenBLAS threads \d+, (\d+) rounds",
+                                   line):
+                size = {"threads": threads, "n": int(found.group(1)), "d": int(found.group(2)),
+                        "rounds": int(found.group(3)), "load": load}
+            elif found := re.match(r"(dsyrk|lib 0) +(\d+)% +" + " +".join([r"([\d.]+)"] * 6), line):
+                wall, cpu, process, r_wall, r_cpu, r_process = map(float, found.groups()[2:])
+                if found.group(1) == "dsyrk":
+                    dsyrk = {"dsyrk_ms": wall, "dsyrk_cpu_ms": cpu}
+                    continue
+                rows.append({**size, **dsyrk, "clipped_percent": int(found.group(2)),
+                             "add_rows_ms": wall, "add_rows_cpu_ms": cpu,
+                             "add_rows_process_ms": process, "ratio_wall": r_wall,
+                             "ratio_cpu": r_cpu, "ratio_process": r_process})
     return rows
 
 
@@ -145,10 +154,10 @@ def csv_rows(raw: pathlib.Path) -> list[dict]:
     return rows
 
 
-def cli_release_rows(raw: pathlib.Path) -> list[dict]:
-    """bench/release_rows.sh: one line per `dpcov release` run."""
+def cli_release_rows(raw: pathlib.Path, name: str = "release_rows") -> list[dict]:
+    """bench/release_rows.sh (or stream_rows.sh): one line per `dpcov release` run."""
     rows = []
-    for line in text(raw, "release_rows").splitlines():
+    for line in text(raw, name).splitlines():
         fields = line.split()
         if len(fields) == 6 and not line.startswith("#"):
             rows.append({"mechanism": fields[0], "numerics": fields[1], "rows": int(fields[2]),
@@ -162,31 +171,41 @@ def environment(raw: pathlib.Path, when: str) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
+def accuracy(raw: pathlib.Path, name: str) -> tuple[str, int | None]:
+    """build/bench/exact_accuracy's Markdown and its number of releases."""
+    path = raw / f"{name}.md"
+    found = path.read_text().strip() if path.exists() else ""
+    releases = re.search(r"median of (\d+) releases", found)
+    return found, int(releases.group(1)) if releases else None
+
+
 def collect(raw: pathlib.Path) -> dict:
-    accuracy = raw / "exact_accuracy.md"
-    accuracy_text = accuracy.read_text() if accuracy.exists() else ""
-    releases = re.search(r"median of (\d+) releases", accuracy_text)
+    accuracy_text, releases = accuracy(raw, "exact_accuracy")
+    accuracy_long, releases_long = accuracy(raw, "exact_accuracy_long")
     result = {"environment_start": environment(raw, "start"),
               "environment_end": environment(raw, "end"),
               "gram_vs_dsyrk": gram_rows(raw), "release": release_rows(raw),
               "samplers": sampler_rows(raw), "numerics": numerics_rows(raw),
-              "release_rows": cli_release_rows(raw), "csv_parse": csv_rows(raw),
+              "release_rows": cli_release_rows(raw),
+              "stream_rows": cli_release_rows(raw, "stream_rows"), "csv_parse": csv_rows(raw),
               "python_overhead": text(raw, "python_overhead").strip(),
               "iev_vs_reference": text(raw, "iev_vs_reference").strip(),
-              "exact_accuracy": accuracy_text.strip(),
-              "exact_releases": int(releases.group(1)) if releases else None}
+              "exact_accuracy": accuracy_text, "exact_releases": releases,
+              "exact_accuracy_long": accuracy_long, "exact_releases_long": releases_long}
     result["targets"] = targets.all_targets(result)
     return result
 
 
 def print_cli_release(result: dict) -> None:
-    print("\n### `dpcov release` from a file of rows, d = 50 (bench/release_rows.sh; OpenBLAS on "
-          "one thread)\n")
-    print("| mechanism | numerics | rows | wall s | CPU s | peak RSS MB |")
-    print("|---|---|---|---|---|---|")
-    for r in result["release_rows"]:
-        print(f"| {r['mechanism']} | {r['numerics']} | {r['rows']:.0e} | {r['wall_s']:.2f} | "
-              f"{r['cpu_s']:.2f} | {r['peak_rss_mb']:.1f} |")
+    print("\n### `dpcov release` from a file of rows (bench/release_rows.sh) and from rows piped "
+          "to it (bench/stream_rows.sh), d = 50, OpenBLAS on one thread\n")
+    print("| mechanism | numerics | input | rows | wall s | CPU s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|")
+    runs = ([(r, "file") for r in result["release_rows"]]
+            + [(r, "piped") for r in result["stream_rows"]])
+    for r, source in runs:
+        print(f"| {r['mechanism']} | {r['numerics']} | {source} | {r['rows']:.0e} | "
+              f"{r['wall_s']:.2f} | {r['cpu_s']:.2f} | {r['peak_rss_mb']:.1f} |")
 
 
 def print_machine(result: dict) -> None:
@@ -208,27 +227,29 @@ def main() -> None:
     pathlib.Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n")
     print_sections(result)
     print_cli_release(result)
-    if result["exact_accuracy"]:
-        print("\n" + re.sub(r"^#+ ", "### ", result["exact_accuracy"], flags=re.M))
+    for key in ("exact_accuracy", "exact_accuracy_long"):
+        if result[key]:
+            print("\n" + re.sub(r"^#+ ", "### ", result[key], flags=re.M))
     print("\n### Issue 36's targets, each a ratio to its baseline in this run\n")
     targets.print_table(result["targets"])
-    print("\nNot in this run: the 10^8-row stream in bounded memory (docs/benchmarks.md gives "
-          "its command).")
     print_machine(result)
 
 
 def print_sections(result: dict) -> None:
-    print("### Gram accumulation vs bare dsyrk (target: add_rows / dsyrk <= 1.1 with rows "
-          "clipped; medians of 3; wall time, then the calling thread's CPU time)\n")
-    print("| threads | n | d | rows clipped | dsyrk ms | add_rows ms | add_rows / dsyrk | "
-          "dsyrk CPU ms | add_rows CPU ms | add_rows / dsyrk, CPU |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("### Gram accumulation vs bare dsyrk (bench/gram_ab.sh; target: add_rows / dsyrk <= 1.1 "
+          "with half of the rows clipped): medians over rounds, each round timing dsyrk and "
+          "add_rows on the same rows back to back; the ratios are medians of each call over the "
+          "dsyrk of its own round (CPU: the calling thread's, which misses OpenBLAS's second "
+          "thread on two)\n")
+    print("| threads | n | d | rows clipped | rounds | load | dsyrk ms | add_rows ms | "
+          "dsyrk CPU ms | add_rows CPU ms | add_rows / dsyrk, wall | add_rows / dsyrk, CPU |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(result["gram_vs_dsyrk"],
                     key=lambda r: (r["threads"], r["n"], r["d"], r["clipped_percent"])):
         print(f"| {r['threads']} | {r['n']:.0e} | {r['d']} | {r['clipped_percent']}% | "
-              f"{r['dsyrk_ms']:.2f} | {r['add_rows_ms']:.2f} | {1 / r['ratio']:.3f} | "
-              f"{r['dsyrk_cpu_ms']:.2f} | {r['add_rows_cpu_ms']:.2f} | "
-              f"{r['add_rows_cpu_ms'] / r['dsyrk_cpu_ms']:.3f} |")
+              f"{r['rounds']} | {r['load']} | {r['dsyrk_ms']:.2f} | {r['add_rows_ms']:.2f} | "
+              f"{r['dsyrk_cpu_ms']:.2f} | {r['add_rows_cpu_ms']:.2f} | {r['ratio_wall']:.3f} | "
+              f"{r['ratio_cpu']:.3f} |")
     print("\n### Release time (targets: additive mechanisms at d = 1000 under 10% of the Gram time "
           "for n = 1e6; IEV under 10 ms at d = 100, under 2 s at d = 500)\n")
     print("| mechanism | d | release ms | Gram n = 1e6 ms | release / Gram |")

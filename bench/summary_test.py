@@ -2,7 +2,8 @@
 `scripts/bench --quick`, read, not rerun): it ends with issue 36's targets table, each target once
 and in order, with ratios this test recomputes from the raw files by its own reading of them, then
 the machine and load line. Catches a target dropped from the table, a ratio taken against the
-wrong baseline or clock, a pass/fail inverted, a figure the run did not measure shown as met.
+wrong baseline or clock (the Gram's per-round ratios: thread CPU on one OpenBLAS thread, wall on
+two), a pass/fail inverted, a figure the run did not measure shown as met.
 Usage: summary_test.py BENCH_DIR
 """
 
@@ -20,15 +21,18 @@ RAW = BENCH / "testdata" / "quick"
 sys.path.insert(0, str(BENCH))
 import targets  # noqa: E402
 
-EXPECTED = ["exact release from rows, d = 10", "exact release from rows, d = 100",
-            "exact release from rows, d = 1000", "exact release from a file, 1e+05 x 50",
-            "dly_adaptive in bounded memory", "coinpress in bounded memory",
-            "clipped Gram, OpenBLAS on 1 thread", "clipped Gram, OpenBLAS on 2 threads",
-            "IEV release, d = 50", "IEV release, d = 100", "IEV release, d = 200",
-            "one Bingham draw, d = 100 (What to build)",
-            "exact Analyze Gauss error, wine", "exact Analyze Gauss error, diabetes",
-            "exact Analyze Gauss error, breast_cancer", "exact Analyze Gauss error, digits",
-            "CSV parse, one core (What to build)"]
+DATA = ("wine", "diabetes", "breast_cancer", "digits")
+EXPECTED = (["exact release from rows, d = 10", "exact release from rows, d = 100",
+             "exact release from rows, d = 1000", "exact release from a file, 1e+05 x 50",
+             "dly_adaptive in bounded memory", "coinpress in bounded memory",
+             "coinpress_center in bounded memory", "coinpress_mean in bounded memory",
+             "exact release of a piped stream of 1e+06 x 50 in bounded memory",
+             "clipped Gram, OpenBLAS on 1 thread", "clipped Gram, OpenBLAS on 2 threads",
+             "IEV release, d = 50", "IEV release, d = 100", "IEV release, d = 200",
+             "one Bingham draw, d = 100 (What to build)"]
+            + [f"exact Analyze Gauss error, {name}" for name in DATA]
+            + [f"exact Analyze Gauss error, {name}, 50 releases" for name in DATA]
+            + ["CSV parse, one core (What to build)"])
 
 
 def check(condition: bool, what: str) -> None:
@@ -37,19 +41,12 @@ def check(condition: bool, what: str) -> None:
         sys.exit(1)
 
 
-def medians(name: str) -> dict[str, dict]:
-    runs = json.loads((RAW / f"{name}.json").read_text())["benchmarks"]
-    return {b["run_name"]: b for b in runs if b.get("aggregate_name") == "median"}
-
-
-def expected_gram_ratio() -> float:
-    """Worst add_rows / dsyrk CPU time with half of the rows clipped, one thread."""
-    runs = medians("gram_t1")
-    ratios = []
-    for name, b in runs.items():
-        kind, n, d, over = name.split("/")
-        if kind == "BM_GramAddRows" and over == "50":
-            ratios.append(b["cpu_time"] / runs[f"BM_BareDsyrk/{n}/{d}/0"]["cpu_time"])
+def expected_gram_ratio(threads: int, column: int) -> float:
+    """Worst median per-round add_rows / dsyrk with half of the rows clipped: bench_gram_ab's
+    lines `lib 0 50% wall thread process r_wall r_thread r_process`."""
+    ratios = [float(f[column]) for f in map(str.split, (RAW / f"gram_ab_t{threads}.txt")
+                                             .read_text().splitlines())
+              if f[:3] == ["lib", "0", "50%"]]
     return max(ratios)
 
 
@@ -60,6 +57,14 @@ def expected_file_ratio() -> float:
         if f[0] == "analyze_gauss":
             cpu[f[1]].append(float(f[4]))
     return statistics.median(cpu["exact"]) / statistics.median(cpu["idealized"])
+
+
+def expected_stream_ratio() -> float:
+    """Peak RSS of the piped release over the median of the exact releases from the file."""
+    piped = (RAW / "stream_rows.txt").read_text().splitlines()[-1].split()
+    from_file = [float(f[5]) for f in map(str.split, (RAW / "release_rows.txt").read_text()
+                                           .splitlines()) if f[:2] == ["analyze_gauss", "exact"]]
+    return float(piped[5]) / statistics.median(from_file)
 
 
 def main() -> None:
@@ -80,9 +85,15 @@ def main() -> None:
 
     found = {t["target"]: t for t in saved["targets"]}
     gram = found["clipped Gram, OpenBLAS on 1 thread"]
-    check(abs(gram["ratio"] - expected_gram_ratio()) < 1e-12, "clipped Gram ratio (CPU time)")
+    check(gram["ratio"] == expected_gram_ratio(1, 7), "clipped Gram ratio (thread CPU, one thread)")
+    gram = found["clipped Gram, OpenBLAS on 2 threads"]
+    check(gram["ratio"] == expected_gram_ratio(2, 6), "clipped Gram ratio (wall, two threads)")
     release = found["exact release from a file, 1e+05 x 50"]
     check(abs(release["ratio"] - expected_file_ratio()) < 1e-12, "file release ratio")
+    stream = found["exact release of a piped stream of 1e+06 x 50 in bounded memory"]
+    check(abs(stream["ratio"] - expected_stream_ratio()) < 1e-12, "stream peak RSS ratio")
+    check(all("95% interval" in found[f"exact Analyze Gauss error, {name}{suffix}"]["figure"]
+              for name in DATA for suffix in ("", ", 50 releases")), "accuracy intervals shown")
     missing = found["exact release from rows, d = 1000"]  # --quick stops at d = 100
     check(missing["ratio"] is None and missing["passed"] is None, "unmeasured is not met")
     check(any(row.startswith("| exact release from rows, d = 1000 |")

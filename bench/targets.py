@@ -15,6 +15,8 @@ import statistics
 # and at most 2x at d = 10".
 EXACT_RELEASE_LIMITS = ((10, 2.0), (100, 1.5), (1000, 1.5))
 IEV_DIMS = (50, 100, 200)
+# bench/release_rows.sh's labels of the zCDP row mechanisms (coinpress_center: coinpress --center).
+ZCDP_ROW_MECHANISMS = ("dly_adaptive", "coinpress", "coinpress_center", "coinpress_mean")
 
 
 def target(name: str, figure: str, baseline: str, ratio: float | None, limit: float,
@@ -40,8 +42,9 @@ def exact_release(summary: dict) -> list[dict]:
 
 
 def cli_release(summary: dict) -> list[dict]:
-    """`dpcov release` on 10^6 x 50 from a file: exact / idealized CPU time (medians), and the
-    zCDP row mechanisms' peak RSS at the larger row count over the smaller one."""
+    """`dpcov release` on 10^6 x 50 from a file: exact / idealized CPU time (medians); the zCDP
+    row mechanisms' peak RSS at the larger row count over the smaller one; the exact release's
+    peak RSS on rows piped to it (10^8 in the full run) over the same from the file."""
     runs = summary["release_rows"]
     cpu = {numerics: [r["cpu_s"] for r in runs
                       if r["mechanism"] == "analyze_gauss" and r["numerics"] == numerics]
@@ -54,29 +57,41 @@ def cli_release(summary: dict) -> list[dict]:
     rows = [target(f"exact release from a file, {n:.0e} x 50",
                    f"CPU time, median (peak RSS exact / idealized: {memory} MB)",
                    "--numerics idealized", ratio, 1.3)]
-    for mechanism in ("dly_adaptive", "coinpress"):
+    for mechanism in ZCDP_ROW_MECHANISMS:
         peaks = sorted((r["rows"], r["peak_rss_mb"]) for r in runs if r["mechanism"] == mechanism)
         growth = peaks[-1][1] / peaks[0][1] if len(peaks) > 1 else None
         sizes = " / ".join(f"{p:.0f} MB at {k:.0e}" for k, p in peaks)
         rows.append(target(f"{mechanism} in bounded memory", f"peak RSS ({sizes})",
                            "the same at 10x fewer rows", growth, 1.1))
+    stream = summary["stream_rows"]
+    file_rss = [r["peak_rss_mb"] for r in runs
+                if r["mechanism"] == "analyze_gauss" and r["numerics"] == "exact"]
+    rss = (stream[0]["peak_rss_mb"] / statistics.median(file_rss) if stream and file_rss
+           else None)
+    figure = (f"peak RSS {stream[0]['peak_rss_mb']:.1f} MB, CPU {stream[0]['cpu_s']:.1f} s"
+              if stream else "not run")
+    piped = stream[0]["rows"] if stream else 0
+    rows.append(target(f"exact release of a piped stream of {piped:.0e} x 50 in bounded memory",
+                       figure,
+                       f"exact release from the file of {n:.0e} rows, peak RSS", rss, 1.1))
     return rows
 
 
 def clipped_gram(summary: dict) -> list[dict]:
-    """The worst add_rows / dsyrk time over every size with half of the rows clipped: CPU time
-    on one OpenBLAS thread, wall time on two (the CPU time misses OpenBLAS's second thread)."""
+    """The worst add_rows / dsyrk over every size with half of the rows clipped, from
+    bench/gram_ab.sh: medians over rounds of each call divided by the bare dsyrk of its own round,
+    which the load moves far less than separately timed runs. CPU time of the calling thread on
+    one OpenBLAS thread, wall time on two (the calling thread's CPU misses the second)."""
     rows = []
-    for threads, clock in ((1, "cpu_ms"), (2, "ms")):
-        ratios = [(r[f"add_rows_{clock}"] / r[f"dsyrk_{clock}"], r["n"], r["d"])
-                  for r in summary["gram_vs_dsyrk"]
+    for threads, clock in ((1, "cpu"), (2, "wall")):
+        ratios = [(r[f"ratio_{clock}"], r["n"], r["d"]) for r in summary["gram_vs_dsyrk"]
                   if r["threads"] == threads and r["clipped_percent"] == 50]
         worst = max(ratios, default=None)
         where = f"worst at n = {worst[1]:.0e}, d = {worst[2]}" if worst else "not run"
         rows.append(target(f"clipped Gram, OpenBLAS on {threads} thread{'s' * (threads > 1)}",
-                           f"add_rows {'CPU' if threads == 1 else 'wall'} time, 50% clipped "
-                           f"({where})", "bare dsyrk, same rows", worst[0] if worst else None,
-                           1.1))
+                           f"add_rows {'CPU' if threads == 1 else 'wall'} time, 50% clipped, "
+                           f"median per-round ratio ({where})", "bare dsyrk, same rows and round",
+                           worst[0] if worst else None, 1.1))
     return rows
 
 
@@ -95,19 +110,25 @@ def iev(summary: dict) -> list[dict]:
 
 
 def exact_accuracy(summary: dict) -> list[dict]:
-    """build/bench/exact_accuracy's table: the worst exact / idealized median error over epsilon,
-    per data set."""
-    worst: dict[str, tuple[float, str]] = {}
-    for line in summary["exact_accuracy"].splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 6 and re.fullmatch(r"\d+ x \d+", cells[1]):
-            ratio = float(cells[5])
-            if cells[0] not in worst or ratio > worst[cells[0]][0]:
-                worst[cells[0]] = (ratio, cells[2])
-    return [target(f"exact Analyze Gauss error, {name}",
-                   f"median of {summary['exact_releases']} releases (worst at eps = {eps})",
-                   "idealized, same releases", ratio, 1.03)
-            for name, (ratio, eps) in worst.items()]
+    """build/bench/exact_accuracy's tables: the worst exact / idealized median error over epsilon,
+    per data set, at 20 releases (the target) and at 1000 (5 and 50 in a --quick run), each with
+    its 95% bootstrap interval: at 20 releases chance moves the ratio by several percent."""
+    rows = []
+    for key, releases, long in (("exact_accuracy", "exact_releases", False),
+                                ("exact_accuracy_long", "exact_releases_long", True)):
+        suffix = f", {summary[releases]} releases" if long else ""
+        worst: dict[str, tuple[float, str, str]] = {}
+        for line in summary[key].splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 7 and re.fullmatch(r"\d+ x \d+", cells[1]):
+                ratio = float(cells[5])
+                if cells[0] not in worst or ratio > worst[cells[0]][0]:
+                    worst[cells[0]] = (ratio, cells[2], cells[6])
+        rows += [target(f"exact Analyze Gauss error, {name}{suffix}",
+                        f"median of {summary[releases]} releases (worst at eps = {eps}; 95% "
+                        f"interval {interval})", "idealized, same releases", ratio, 1.03)
+                 for name, (ratio, eps, interval) in worst.items()]
+    return rows
 
 
 def csv_parse(summary: dict) -> list[dict]:

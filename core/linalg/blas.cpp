@@ -9,6 +9,7 @@
 #include "../error.hpp"
 #include "blas_threads.hpp"
 #include "eigh_divide_and_conquer.hpp"
+#include "power_of_two.hpp"
 
 namespace dpcov::linalg {
 
@@ -80,7 +81,7 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
   Matrix work = a;
   if (exponent != 0)
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < n; ++i) work(i, j) = std::ldexp(work(i, j), -exponent);
+      for (int64_t i = 0; i < n; ++i) work(i, j) = scale_by_power_of_two(work(i, j), -exponent);
   SymmetricEigen out;
   out.values.assign(static_cast<size_t>(n), 0.0);
   if (driver == EigenDriver::DivideAndConquer) {
@@ -91,7 +92,7 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
       fail(Status::Numerical, "symmetric eigen-decomposition failed (LAPACK dsyevd info ", info,
            ")");
     out.vectors = std::move(work);
-    for (double &value : out.values) value = std::ldexp(value, exponent);
+    for (double &value : out.values) value = scale_by_power_of_two(value, exponent);
     return out;
   }
   if (want_vectors) out.vectors = Matrix(n, n);
@@ -104,7 +105,7 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
   if (info != 0 || found != n)
     fail(Status::Numerical, "symmetric eigen-decomposition failed (LAPACK dsyevr info ", info,
          ")");
-  for (double &value : out.values) value = std::ldexp(value, exponent);
+  for (double &value : out.values) value = scale_by_power_of_two(value, exponent);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "../error.hpp"
+#include "power_of_two.hpp"
 #include "secular_kernels.hpp"
 
 namespace dpcov::linalg {
@@ -332,7 +333,7 @@ void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const
     }
   }
   for (size_t uj = 0; uj < yhat.size(); ++uj)
-    yhat[uj] = std::copysign(std::sqrt(std::ldexp(num[uj] / den[uj], exponent[uj])), yr[uj]);
+    yhat[uj] = std::copysign(std::sqrt(scale_by_power_of_two(num[uj] / den[uj], exponent[uj])), yr[uj]);
 }
 
 SecularFactors decompose(const std::vector<double> &lambda, const double *y, bool compress,
@@ -423,13 +424,6 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
   out.kept.assign(defl.kept.begin(), defl.kept.end());
   out.rotations.assign(defl.rotations.begin(), defl.rotations.end());
   return out;
-}
-
-// std::scalbn(x, e): a product by 2^e where 2^e is a normal double, the same correctly rounded
-// result without a library call.
-double scale_by_power_of_two(double x, int e) {
-  if (e < -1022 || e > 1023) return std::scalbn(x, e);
-  return x * std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52);
 }
 
 // Both problems are homogeneous in (lambda, rho): the secular solver works on them scaled by a

@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/linalg/power_of_two.hpp"
 
 namespace dpcov::linalg {
 namespace {
@@ -119,6 +122,25 @@ TEST(Linalg, TriangularMultiplyAndSolveAreInverse) {
 TEST(Linalg, Nrm2AvoidsOverflow) {
   const double x[2] = {3e200, 4e200};
   EXPECT_NEAR(nrm2(2, x, 1) / 5e200, 1.0, 1e-15);
+}
+
+// scale_by_power_of_two is std::scalbn bit for bit, at every exponent a double can reach and
+// beyond, on normal, subnormal, huge, signed-zero, infinite and NaN inputs, including the products
+// that round into the subnormals or overflow (fails if the product path took an exponent whose
+// 2^e is not normal, or rounded twice).
+TEST(Linalg, ScaleByPowerOfTwoIsScalbnBitForBit) {
+  const double inputs[] = {1.0, -1.0, 0.75, 1.0 - 0x1p-53, 1.0 + 0x1p-52, 0x1.fffffffffffffp1023,
+                           std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::denorm_min(), 0x1.8p-1070, 0x1.3p-1030,
+                           -0x1.5555555555555p-3, 0.0, -0.0,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN(), 3.0e-300, 7.1e300};
+  for (const double x : inputs)
+    for (int e = -1100; e <= 1100; ++e)
+      ASSERT_EQ(std::bit_cast<uint64_t>(scale_by_power_of_two(x, e)),
+                std::bit_cast<uint64_t>(std::scalbn(x, e)))
+          << x << " * 2^" << e;
 }
 
 }  // namespace

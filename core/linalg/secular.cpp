@@ -54,68 +54,70 @@ struct Root {
   double shift;
 };
 
-// The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
-// root is exterior and lies within `exterior_width` of the other pole). Writes
-// delta_j = lambda_j - mu, each accurate to a few ulps of itself, as distances() does from the
-// returned root (the same bits), and returns the root.
-Root solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta) {
-  const std::vector<double> &lam = f.lambda;
-  const double *w = f.w.data();
-  const int64_t m = static_cast<int64_t>(lam.size());
-  const bool interior = a >= 0 && b >= 0;
-  // mu = lambda_origin + sigma tau with tau in (lo, hi]. Distances are measured from a pole so
-  // that the distances to the nearer pole, which decide the eigenvectors, carry no cancellation.
-  // An interior root starts at the midpoint measured from b and moves its origin to a if the root
-  // turns out to lie above the midpoint.
-  int64_t origin = interior ? b : (a >= 0 ? a : b);
-  double sigma = origin == b ? 1.0 : -1.0;
-  double lo = 0.0;
-  double hi = interior ? lam[static_cast<size_t>(a)] - lam[static_cast<size_t>(b)] : exterior_width;
-  double tau = interior ? 0.5 * hi : hi;
-  const double *poles = lam.data();
-  // Poles 0..a lie above every point of the interval (delta > 0), the others below.
-  const int64_t split = a + 1;
+// The search for the root in the interval whose upper pole is `a` and lower pole is `b` (-1: no
+// such pole, the root is exterior and lies within `exterior_width` of the other pole), one
+// evaluation of g at a time: the caller evaluates the pole sums at (origin_pole(), shift()),
+// writing the distances to delta(), and hands them to update() until it returns false; finish()
+// then leaves delta_j = lambda_j - mu in delta, each accurate to a few ulps of itself, as
+// distances() writes them from the returned root (the same bits).
+class RootSearch {
+ public:
+  RootSearch(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta)
+      : f_(f), a_(a), b_(b), delta_(delta), interior_(a >= 0 && b >= 0) {
+    const std::vector<double> &lam = f.lambda;
+    // mu = lambda_origin + sigma tau with tau in (lo, hi]. Distances are measured from a pole so
+    // that the distances to the nearer pole, which decide the eigenvectors, carry no
+    // cancellation. An interior root starts at the midpoint measured from b and moves its origin
+    // to a if the root turns out to lie above the midpoint.
+    origin_ = interior_ ? b : (a >= 0 ? a : b);
+    sigma_ = origin_ == b ? 1.0 : -1.0;
+    hi_ = interior_ ? lam[static_cast<size_t>(a)] - lam[static_cast<size_t>(b)] : exterior_width;
+    tau_ = interior_ ? 0.5 * hi_ : hi_;
+  }
 
-  double previous_abs_g = std::numeric_limits<double>::infinity();
-  double previous_step = std::numeric_limits<double>::infinity();
-  bool last_was_model = false;
-  // Whether delta holds the distances from the current (origin, tau).
-  bool fresh = false;
-  for (int iteration = 0; iteration < kMaxRootIterations; ++iteration) {
-    const double shift = sigma * tau;
-    // lambda_origin - lambda_origin = 0, so delta[origin] = -shift exactly.
-    const double lam_origin = lam[static_cast<size_t>(origin)];
-    const detail::SplitPoleSums sums =
-        detail::pole_sums(w, poles, lam_origin, shift, delta, split, m);
-    fresh = true;
+  // Where g is evaluated next: mu = origin_pole() + shift().
+  double origin_pole() const { return f_.lambda[static_cast<size_t>(origin_)]; }
+  double shift() const { return sigma_ * tau_; }
+  // Poles 0..a lie above every point of the interval (delta > 0), the others below.
+  int64_t split() const { return a_ + 1; }
+  double *delta() const { return delta_; }
+
+  // The step that the sums at (origin_pole(), shift()) decide, with their distances in delta();
+  // false once the root is found or the iteration cap is reached.
+  bool update(const detail::SplitPoleSums &sums) {
+    const int64_t m = static_cast<int64_t>(f_.lambda.size());
+    const int64_t a = a_, b = b_;
+    const double *delta = delta_;
+    const bool first = iteration_++ == 0;
+    fresh_ = true;
     const double psi = sums.above.value, dpsi = sums.above.slope;
     const double phi = sums.below.value, dphi = sums.below.slope;
-    const double g = f.c0 + psi + phi;
+    const double g = f_.c0 + psi + phi;
     // Rounding error of the sum above: at most about m eps times the sum of magnitudes, plus
     // 2 eps per term for the terms themselves (pole_sums' paired reciprocals).
     const double error_bound =
-        kEps * static_cast<double>(m + 4) * (std::fabs(f.c0) + psi - phi);
-    if (std::fabs(g) <= error_bound) break;
+        kEps * static_cast<double>(m + 4) * (std::fabs(f_.c0) + psi - phi);
+    if (std::fabs(g) <= error_bound) return false;
     // g > 0: mu is above the root.
-    if ((g > 0.0) == (sigma > 0.0)) hi = tau; else lo = tau;
-    if (iteration == 0 && interior && g < 0.0) {
+    if ((g > 0.0) == (sigma_ > 0.0)) hi_ = tau_; else lo_ = tau_;
+    if (first && interior_ && g < 0.0) {
       // Above the midpoint: measure from a instead. The bracket is the whole interval again,
       // because the midpoint seen from a may differ from the one seen from b by a rounding.
-      origin = a;
-      sigma = -1.0;
-      tau = hi - tau;
-      lo = 0.0;
-      fresh = false;
+      origin_ = a;
+      sigma_ = -1.0;
+      tau_ = hi_ - tau_;
+      lo_ = 0.0;
+      fresh_ = false;
     }
-    if (hi - lo <= 2.0 * kEps * hi) break;
+    if (hi_ - lo_ <= 2.0 * kEps * hi_) return false;
 
     // Model g by one pole on each side (the two poles bounding the interval) plus a constant,
     // matching g and g' at mu, and step to the model's root; fall back to bisection when the
     // step leaves the bracket or the previous model step did not halve |g|.
     double eta = std::numeric_limits<double>::quiet_NaN();
-    if (interior) {
+    if (interior_) {
       const double da = delta[a], db = delta[b];
-      const double big_a = f.c0 + (psi - dpsi * da) + (phi - dphi * db);
+      const double big_a = f_.c0 + (psi - dpsi * da) + (phi - dphi * db);
       const double b1 = dpsi * da * da, b2 = dphi * db * db;
       const double qa = big_a, qb = -(big_a * (da + db) + b1 + b2), qc = da * db * g;
       if (qa == 0.0) {
@@ -131,45 +133,106 @@ Root solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, d
       }
     } else if (a >= 0) {
       const double da = delta[a];
-      const double big_a = f.c0 + psi - dpsi * da;
+      const double big_a = f_.c0 + psi - dpsi * da;
       if (big_a < 0.0) eta = da + dpsi * da * da / big_a;
     } else {
       const double db = delta[b];
-      const double big_a = f.c0 + phi - dphi * db;
+      const double big_a = f_.c0 + phi - dphi * db;
       if (big_a > 0.0) eta = db + dphi * db * db / big_a;
     }
-    const double model_tau = tau + sigma * eta;
-    const bool stalled = last_was_model && std::fabs(g) > 0.5 * previous_abs_g;
-    if (std::isfinite(model_tau) && model_tau > lo && model_tau < hi && !stalled) {
+    const double model_tau = tau_ + sigma_ * eta;
+    const bool stalled = last_was_model_ && std::fabs(g) > 0.5 * previous_abs_g_;
+    if (std::isfinite(model_tau) && model_tau > lo_ && model_tau < hi_ && !stalled) {
       // A model step below the resolution of tau (the bracket test's 2 eps tau) would only move
       // to a neighbouring double: tau is the root to working precision, and delta already holds
       // its distances, so the confirming evaluation is skipped.
-      const double step = std::fabs(model_tau - tau);
-      if (step <= 2.0 * kEps * tau) break;
+      const double step = std::fabs(model_tau - tau_);
+      if (step <= 2.0 * kEps * tau_) return false;
       // Past the first steps the model converges quadratically (Li's middle way): the step after
       // this one is about step^3 / previous_step^2. When even ten times that is below the
       // resolution of tau, model_tau is the root to working precision: its distances need one
       // subtraction per pole, not another pass of divisions (a quarter of the passes at d = 100).
-      if (last_was_model && step <= previous_step &&
-          10.0 * step * step * step <= kEps * tau * previous_step * previous_step) {
-        tau = model_tau;
-        fresh = false;
-        break;
+      if (last_was_model_ && step <= previous_step_ &&
+          10.0 * step * step * step <= kEps * tau_ * previous_step_ * previous_step_) {
+        tau_ = model_tau;
+        fresh_ = false;
+        return false;
       }
-      tau = model_tau;
-      fresh = false;
-      previous_step = step;
-      last_was_model = true;
+      tau_ = model_tau;
+      fresh_ = false;
+      previous_step_ = step;
+      last_was_model_ = true;
     } else {
-      tau = 0.5 * (lo + hi);
-      last_was_model = false;
-      fresh = false;
+      tau_ = 0.5 * (lo_ + hi_);
+      last_was_model_ = false;
+      fresh_ = false;
     }
-    previous_abs_g = std::fabs(g);
+    previous_abs_g_ = std::fabs(g);
+    return iteration_ < kMaxRootIterations;
   }
-  const Root root{origin, sigma * tau};
-  if (!fresh) distances(poles, lam[static_cast<size_t>(origin)], root.shift, delta, m);
-  return root;
+
+  Root finish() const {
+    if (!fresh_)
+      distances(f_.lambda.data(), origin_pole(), shift(), delta_,
+                static_cast<int64_t>(f_.lambda.size()));
+    return {origin_, shift()};
+  }
+
+ private:
+  const Secular &f_;
+  int64_t a_, b_;
+  double *delta_;
+  bool interior_;
+  int64_t origin_;
+  double sigma_, lo_ = 0.0, hi_, tau_;
+  double previous_abs_g_ = std::numeric_limits<double>::infinity();
+  double previous_step_ = std::numeric_limits<double>::infinity();
+  bool last_was_model_ = false;
+  // Whether delta holds the distances from the current (origin, tau).
+  bool fresh_ = false;
+  int iteration_ = 0;
+};
+
+// A search to its end, one root's sums at a time.
+Root finish_alone(const Secular &f, RootSearch &search) {
+  const int64_t m = static_cast<int64_t>(f.lambda.size());
+  while (search.update(detail::pole_sums(f.w.data(), f.lambda.data(), search.origin_pole(),
+                                         search.shift(), search.delta(), search.split(), m)))
+    ;
+  return search.finish();
+}
+
+// The root in the interval whose upper pole is `a` and lower pole is `b` (-1: no such pole, the
+// root is exterior and lies within `exterior_width` of the other pole), and its distances in
+// delta (m values).
+Root solve_root(const Secular &f, int64_t a, int64_t b, double exterior_width, double *delta) {
+  RootSearch search(f, a, b, exterior_width, delta);
+  return finish_alone(f, search);
+}
+
+// The interior roots k = 0..count-1 (root k between poles k and k + 1), root k's distances in
+// delta + k m. Roots k and k + 1 are searched together: one pass for both sums
+// (detail::pole_sums_two), then both steps, whose chains of square root and divisions overlap;
+// once one is found the other goes on alone. Each root's arithmetic is what solve_root does.
+void solve_interior_roots(const Secular &f, int64_t count, double *delta, Root *found) {
+  const int64_t m = static_cast<int64_t>(f.lambda.size());
+  int64_t k = 0;
+  for (; k + 1 < count; k += 2) {
+    RootSearch first(f, k, k + 1, 0.0, delta + k * m);
+    RootSearch second(f, k + 1, k + 2, 0.0, delta + (k + 1) * m);
+    bool first_on = true, second_on = true;
+    while (first_on && second_on) {
+      detail::SplitPoleSums sums[2];
+      detail::pole_sums_two(f.w.data(), f.lambda.data(), m, first.origin_pole(), first.shift(),
+                            first.delta(), first.split(), second.origin_pole(), second.shift(),
+                            second.delta(), second.split(), sums);
+      first_on = first.update(sums[0]);
+      second_on = second.update(sums[1]);
+    }
+    found[k] = first_on ? finish_alone(f, first) : first.finish();
+    found[k + 1] = second_on ? finish_alone(f, second) : second.finish();
+  }
+  if (k < count) found[k] = solve_root(f, k, k + 1, 0.0, delta + k * m);
 }
 
 // The checks of both problems; returns ||y||^2.
@@ -374,8 +437,7 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
   const auto delta = [&](int64_t k) { return ws.delta.data() + k * m; };
   std::vector<Root> &found = ws.found;
   found.resize(static_cast<size_t>(roots));
-  for (int64_t k = 0; k < interior; ++k)
-    found[static_cast<size_t>(k)] = solve_root(f, k, k + 1, 0.0, delta(k));
+  solve_interior_roots(f, interior, ws.delta.data(), found.data());
   if (!compress && m > 0) {
     const double width = std::fabs(rho) * wsum;
     found[static_cast<size_t>(m - 1)] =

@@ -1,5 +1,6 @@
 #include "secular_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -102,6 +103,79 @@ double lane_total(const double *lanes) { return (lanes[0] + lanes[1]) + (lanes[2
 using Vec4 = double __attribute__((vector_size(4 * sizeof(double)), aligned(sizeof(double)),
                                    may_alias));
 
+[[gnu::always_inline]] inline double vector_total(Vec4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+// One range of one root in the two-root pass.
+struct RootRange {
+  Vec4 origin, shift;
+  double *delta;
+  int64_t begin, blocks;
+  Vec4 value, slope;
+};
+
+// One block of paired() for one root, with its four lanes in one vector: the same operations on
+// each lane in the same order.
+[[gnu::always_inline]] inline void paired_block(const double *__restrict w,
+                                                const double *__restrict lambda, RootRange &x,
+                                                int64_t block) {
+  const Vec4 one = {1.0, 1.0, 1.0, 1.0};
+  const int64_t j = x.begin + block * 2 * kLanes;
+  const Vec4 a = (*reinterpret_cast<const Vec4 *>(lambda + j) - x.origin) - x.shift;
+  const Vec4 b = (*reinterpret_cast<const Vec4 *>(lambda + j + kLanes) - x.origin) - x.shift;
+  *reinterpret_cast<Vec4 *>(x.delta + j) = a;
+  *reinterpret_cast<Vec4 *>(x.delta + j + kLanes) = b;
+  const Vec4 r = one / (a * b);
+  const Vec4 inv_a = b * r, inv_b = a * r;
+  const Vec4 ta = *reinterpret_cast<const Vec4 *>(w + j) * inv_a;
+  const Vec4 tb = *reinterpret_cast<const Vec4 *>(w + j + kLanes) * inv_b;
+  x.value = (x.value + ta) + tb;
+  x.slope = (x.slope + ta * inv_a) + tb * inv_b;
+}
+
+// range_sums for two roots' ranges: where both pair, their blocks in one loop (two independent
+// chains of additions), then each root's remaining blocks and its tail, as paired() sums them.
+[[gnu::always_inline]] inline void two_ranges(const double *w, const double *lambda,
+                                              double origin_a, double shift_a, double *delta_a,
+                                              int64_t begin_a, int64_t end_a, double origin_b,
+                                              double shift_b, double *delta_b, int64_t begin_b,
+                                              int64_t end_b, PoleSums &out_a, PoleSums &out_b) {
+  if (!pairable(lambda, origin_a, shift_a, begin_a, end_a) ||
+      !pairable(lambda, origin_b, shift_b, begin_b, end_b)) {
+    out_a = range_sums(w, lambda, origin_a, shift_a, delta_a, begin_a, end_a);
+    out_b = range_sums(w, lambda, origin_b, shift_b, delta_b, begin_b, end_b);
+    return;
+  }
+  RootRange x{Vec4{} + origin_a, Vec4{} + shift_a, delta_a, begin_a,
+              (end_a - begin_a) / (2 * kLanes), Vec4{}, Vec4{}};
+  RootRange y{Vec4{} + origin_b, Vec4{} + shift_b, delta_b, begin_b,
+              (end_b - begin_b) / (2 * kLanes), Vec4{}, Vec4{}};
+  const int64_t both = std::min(x.blocks, y.blocks);
+  for (int64_t block = 0; block < both; ++block) {
+    paired_block(w, lambda, x, block);
+    paired_block(w, lambda, y, block);
+  }
+  for (int64_t block = both; block < x.blocks; ++block) paired_block(w, lambda, x, block);
+  for (int64_t block = both; block < y.blocks; ++block) paired_block(w, lambda, y, block);
+  const PoleSums tail_a =
+      divided(w, lambda, origin_a, shift_a, delta_a, begin_a + x.blocks * 2 * kLanes, end_a);
+  const PoleSums tail_b =
+      divided(w, lambda, origin_b, shift_b, delta_b, begin_b + y.blocks * 2 * kLanes, end_b);
+  out_a = {vector_total(x.value) + tail_a.value, vector_total(x.slope) + tail_a.slope};
+  out_b = {vector_total(y.value) + tail_b.value, vector_total(y.slope) + tail_b.slope};
+}
+
+[[gnu::always_inline]] inline void two_roots_kernel(const double *w, const double *lambda,
+                                                    int64_t m, double origin_a, double shift_a,
+                                                    double *delta_a, int64_t split_a,
+                                                    double origin_b, double shift_b,
+                                                    double *delta_b, int64_t split_b,
+                                                    SplitPoleSums *out) {
+  two_ranges(w, lambda, origin_a, shift_a, delta_a, 0, split_a, origin_b, shift_b, delta_b, 0,
+             split_b, out[0].above, out[1].above);
+  two_ranges(w, lambda, origin_a, shift_a, delta_a, split_a, m, origin_b, shift_b, delta_b,
+             split_b, m, out[0].below, out[1].below);
+}
+
 [[gnu::always_inline]] inline void column_kernel(const double *__restrict poles,
                                                  const double *__restrict loewner, double origin,
                                                  double shift, int64_t m, double *__restrict col) {
@@ -169,6 +243,21 @@ DPCOV_TARGET_AVX2 SplitPoleSums pole_sums_avx2(const double *w, const double *la
           range_sums(w, lambda, origin, shift, delta, split, m)};
 }
 
+void pole_sums_two_portable(const double *w, const double *lambda, int64_t m, double origin_a,
+                            double shift_a, double *delta_a, int64_t split_a, double origin_b,
+                            double shift_b, double *delta_b, int64_t split_b, SplitPoleSums *out) {
+  two_roots_kernel(w, lambda, m, origin_a, shift_a, delta_a, split_a, origin_b, shift_b, delta_b,
+                   split_b, out);
+}
+
+DPCOV_TARGET_AVX2 void pole_sums_two_avx2(const double *w, const double *lambda, int64_t m,
+                                          double origin_a, double shift_a, double *delta_a,
+                                          int64_t split_a, double origin_b, double shift_b,
+                                          double *delta_b, int64_t split_b, SplitPoleSums *out) {
+  two_roots_kernel(w, lambda, m, origin_a, shift_a, delta_a, split_a, origin_b, shift_b, delta_b,
+                   split_b, out);
+}
+
 void eigenvector_column_portable(const double *poles, const double *loewner, double origin,
                                  double shift, int64_t m, double *col) {
   column_kernel(poles, loewner, origin, shift, m, col);
@@ -207,6 +296,17 @@ SplitPoleSums pole_sums(const double *w, const double *lambda, double origin, do
                         double *delta, int64_t split, int64_t m) {
   return has_avx2() ? pole_sums_avx2(w, lambda, origin, shift, delta, split, m)
                     : pole_sums_portable(w, lambda, origin, shift, delta, split, m);
+}
+
+void pole_sums_two(const double *w, const double *lambda, int64_t m, double origin_a,
+                   double shift_a, double *delta_a, int64_t split_a, double origin_b,
+                   double shift_b, double *delta_b, int64_t split_b, SplitPoleSums *out) {
+  if (has_avx2())
+    pole_sums_two_avx2(w, lambda, m, origin_a, shift_a, delta_a, split_a, origin_b, shift_b,
+                       delta_b, split_b, out);
+  else
+    pole_sums_two_portable(w, lambda, m, origin_a, shift_a, delta_a, split_a, origin_b, shift_b,
+                           delta_b, split_b, out);
 }
 
 void eigenvector_column(const double *poles, const double *loewner, double origin, double shift,

@@ -35,6 +35,21 @@ SplitPoleSums pole_sums_avx2(const double *w, const double *lambda, double origi
                              double *delta, int64_t split, int64_t m);
 bool has_avx2();
 
+// pole_sums for two roots at once: out[0] and delta_a as pole_sums(w, lambda, origin_a, shift_a,
+// delta_a, split_a, m) gives them, out[1] and delta_b likewise for the second root, bit for bit
+// (each root's operations in the same order). One root's pass ends in a chain of dependent
+// steps (its sums, then the root finder's square root and divisions) that leaves the core idle;
+// two roots' passes in one loop, then their two steps, keep it busy.
+void pole_sums_two(const double *w, const double *lambda, int64_t m, double origin_a,
+                   double shift_a, double *delta_a, int64_t split_a, double origin_b,
+                   double shift_b, double *delta_b, int64_t split_b, SplitPoleSums *out);
+void pole_sums_two_portable(const double *w, const double *lambda, int64_t m, double origin_a,
+                            double shift_a, double *delta_a, int64_t split_a, double origin_b,
+                            double shift_b, double *delta_b, int64_t split_b, SplitPoleSums *out);
+void pole_sums_two_avx2(const double *w, const double *lambda, int64_t m, double origin_a,
+                        double shift_a, double *delta_a, int64_t split_a, double origin_b,
+                        double shift_b, double *delta_b, int64_t split_b, SplitPoleSums *out);
+
 // One unit eigenvector of a secular problem in place: col_i = loewner_i / delta_i with
 // delta_i = (poles_i - origin) - shift (the distances pole_sums writes), i < m, then every entry
 // times 1 / ||col||, the squares summed in four interleaved partial sums (i mod 4; the tail after

@@ -225,6 +225,44 @@ TEST(SecularPoleSums, TheAvx2BuildGivesThePortableBuildsBits) {
   }
 }
 
+// Two roots' sums from one pass are each root's own pass bit for bit (sums and distances), in
+// every build, for any two splits and where either range falls back to a division per pole
+// (near 1e160, or shorter than a pair block): fails when the two-root loop reorders a root's
+// additions, mixes the roots' lanes, or contracts to FMA.
+TEST(SecularPoleSums, TwoRootsAtOnceAreEachRootsOwnPassInEveryBuild) {
+  std::mt19937_64 gen(20261130);
+  std::uniform_real_distribution<double> unit;
+  using dpcov::linalg::detail::SplitPoleSums;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int64_t n = 1 + trial % 70;
+    const Pass p = make_pass(gen, n, trial % 7 == 3);
+    const size_t at = static_cast<size_t>(gen() % static_cast<uint64_t>(n));
+    const double origin_b = p.lambda[at];
+    const double shift_b = (unit(gen) < 0.5 ? -1.0 : 1.0) * std::exp(-30.0 * unit(gen));
+    const int64_t split_a = static_cast<int64_t>(gen() % static_cast<uint64_t>(n + 1));
+    const int64_t split_b = trial % 2 == 0 ? std::min(split_a + 1, n)
+                                           : static_cast<int64_t>(gen() % static_cast<uint64_t>(n + 1));
+    const size_t size = static_cast<size_t>(n);
+    std::vector<double> da(size), db(size);
+    const SplitPoleSums want_a = dpcov::linalg::detail::pole_sums_portable(
+        p.w.data(), p.lambda.data(), p.origin, p.shift, da.data(), split_a, n);
+    const SplitPoleSums want_b = dpcov::linalg::detail::pole_sums_portable(
+        p.w.data(), p.lambda.data(), origin_b, shift_b, db.data(), split_b, n);
+    const auto check = [&](auto kernel, const char *build) {
+      std::vector<double> ga(size, -7.0), gb(size, -7.0);
+      SplitPoleSums got[2];
+      kernel(p.w.data(), p.lambda.data(), n, p.origin, p.shift, ga.data(), split_a, origin_b,
+             shift_b, gb.data(), split_b, got);
+      ASSERT_EQ(std::memcmp(&got[0], &want_a, sizeof want_a), 0) << build << " trial " << trial;
+      ASSERT_EQ(std::memcmp(&got[1], &want_b, sizeof want_b), 0) << build << " trial " << trial;
+      ASSERT_EQ(std::memcmp(ga.data(), da.data(), size * sizeof(double)), 0) << build << trial;
+      ASSERT_EQ(std::memcmp(gb.data(), db.data(), size * sizeof(double)), 0) << build << trial;
+    };
+    check(dpcov::linalg::detail::pole_sums_two_portable, "portable");
+    if (dpcov::linalg::detail::has_avx2()) check(dpcov::linalg::detail::pole_sums_two_avx2, "avx2");
+  }
+}
+
 // The eigenvector column as secular_kernels.hpp documents it, one double at a time: the entries,
 // their squares summed in four partial sums by i mod 4 (the tail after the last whole group into
 // the first), the total ((s0 + s1) + (s2 + s3)), then every entry times 1 / sqrt(total).

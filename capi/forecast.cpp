@@ -24,6 +24,11 @@ void write_forecast(dpcov_regression_forecast *out, const est::ForecastSettings 
   value.interval_width = f.interval_width;
   value.rows_for_intervals = f.rows_for_intervals;
   value.intervals_expected = f.intervals_expected ? 1 : 0;
+  value.posterior_sampling_share = f.posterior_sampling_share;
+  value.posterior_min_sampling_share = f.posterior_min_sampling_share;
+  value.posterior_half_width_over_range = f.posterior_half_width_over_range;
+  value.rows_for_posterior_intervals = f.rows_for_posterior_intervals;
+  value.posterior_intervals_expected = f.posterior_intervals_expected ? 1 : 0;
   dpcov::capi::write_struct(out, value);
 }
 

@@ -8,13 +8,19 @@ import "C"
 // RegressionForecast is what a regression on a release will show, from public values only
 // (dpcov/forecast.h): the n at which the privacy noise adds as much variance to a coefficient as
 // the sampling noise, and the expected standard error and interval width of a standardised
-// coefficient at Rows, for the reference design docs/forecast.md states.
+// coefficient at Rows, for the reference design docs/forecast.md states; for an AdaSSP plan,
+// whether the noise-aware posterior will print a coefficient's interval (its sampling share and
+// half-width over R_j at Rows, the share it needs, the n from which it prints; NaN and false for
+// a release).
 type RegressionForecast struct {
-	Rows, Level, Fill                              float64
-	CrossoverRows                                  float64
-	SamplingStandardError, PrivacyStandardError    float64
-	StandardError, IntervalWidth, RowsForIntervals float64
-	IntervalsExpected                              bool
+	Rows, Level, Fill                                      float64
+	CrossoverRows                                          float64
+	SamplingStandardError, PrivacyStandardError            float64
+	StandardError, IntervalWidth, RowsForIntervals         float64
+	IntervalsExpected                                      bool
+	PosteriorSamplingShare, PosteriorMinSamplingShare      float64
+	PosteriorHalfWidthOverRange, RowsForPosteriorIntervals float64
+	PosteriorIntervalsExpected                             bool
 }
 
 func forecastFromC(f *C.dpcov_regression_forecast) RegressionForecast {
@@ -24,8 +30,13 @@ func forecastFromC(f *C.dpcov_regression_forecast) RegressionForecast {
 		SamplingStandardError: float64(f.sampling_standard_error),
 		PrivacyStandardError:  float64(f.privacy_standard_error),
 		StandardError:         float64(f.standard_error), IntervalWidth: float64(f.interval_width),
-		RowsForIntervals:  float64(f.rows_for_intervals),
-		IntervalsExpected: f.intervals_expected != 0,
+		RowsForIntervals:            float64(f.rows_for_intervals),
+		IntervalsExpected:           f.intervals_expected != 0,
+		PosteriorSamplingShare:      float64(f.posterior_sampling_share),
+		PosteriorMinSamplingShare:   float64(f.posterior_min_sampling_share),
+		PosteriorHalfWidthOverRange: float64(f.posterior_half_width_over_range),
+		RowsForPosteriorIntervals:   float64(f.rows_for_posterior_intervals),
+		PosteriorIntervalsExpected:  f.posterior_intervals_expected != 0,
 	}
 }
 

@@ -1,8 +1,9 @@
 // What a regression on a release will show, from public values only (the mechanism's noise law,
 // d, the bounds and n), before any privacy is spent: the n at which the privacy noise adds as much
 // variance to a coefficient as the sampling noise, and the expected standard error and interval
-// width at the user's n. docs/forecast.md derives the formulas and states the reference design
-// they assume.
+// width at the user's n, and for AdaSSP whether the noise-aware posterior will print a
+// coefficient's interval (its sampling share against the print rule). docs/forecast.md derives
+// the formulas and states the reference design they assume.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,17 @@ struct RegressionForecast {
   double interval_width = 0.0;           // 2 z standard_error, z the normal quantile of level
   double rows_for_intervals = 0.0;       // n from which the noise-aware intervals are expected
   bool intervals_expected = false;       // n >= rows_for_intervals and half-width < 1
+  // The noise-aware posterior (adassp_posterior.hpp) of an AdaSSP fit with y'y; NaN (false) for
+  // a release, which has no posterior. Its sampling share of a coefficient at n, that share's
+  // print threshold min_sampling_share(level), the posterior interval's half-width over the
+  // coefficient's relevant half-range R_j (at or above 1 it covers [-R_j, R_j] and is not
+  // printed), all to first order, and the n from which a coefficient's interval is expected to
+  // print: both rules met and n >= rows_for_intervals (the release identifies X'X).
+  double posterior_sampling_share = 0.0;
+  double posterior_min_sampling_share = 0.0;
+  double posterior_half_width_over_range = 0.0;
+  double rows_for_posterior_intervals = 0.0;
+  bool posterior_intervals_expected = false;  // n >= rows_for_posterior_intervals
 };
 
 // A regression of one column on the d - 1 others of a d x d release of rows of norm <= bound.
@@ -39,7 +51,9 @@ RegressionForecast forecast_release_regression(const ReleaseNoise &noise, int64_
                                                const ForecastSettings &settings);
 
 // An AdaSSP fit of p regressors (an intercept counted) with ||x|| <= bound_x, |y| <= bound_y and
-// the noise scales of `receipt` (its plan suffices).
+// the noise scales of `receipt` (its plan suffices: sigma_cross and sigma_gram_off_diagonal are
+// read). The posterior's figures are for the reference design
+// without an intercept column: its prior is the posterior's at intercept_column = -1.
 RegressionForecast forecast_adassp_regression(const mechanisms::AdasspReceipt &receipt,
                                               const ForecastSettings &settings);
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "dpcov.h"
@@ -72,6 +73,47 @@ TEST(CapiForecast, AdasspCrossoverUsesTheCrossNoiseAndBothBounds) {
   EXPECT_NEAR(f.crossover_rows, r.sigma_cross * r.sigma_cross / (mx * s2),
               1e-9 * f.crossover_rows);
   EXPECT_NEAR(f.interval_width, 2.0 * 1.6448536269514722 * f.standard_error, 1e-9);
+}
+
+// The posterior's figures: the one-dimensional share t^2 / (t^2 + S) and half-width where the
+// noise on X'X~ is negligible against the design (n large), the n from which it prints never
+// below the bootstrap's, and NaN for a release (which has no posterior).
+TEST(CapiForecast, AdasspPosteriorFiguresAndTheirLimits) {
+  const dpcov_adassp_receipt r = adassp_plan(3, std::sqrt(3.0), 1.0);
+  dpcov_regression_forecast f = canary(), few = canary();
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, 1e7, 0.95, 1.0, &f), DPCOV_OK);
+  const double t2 = 4.0 / 3.0, s2 = f.standard_error * f.standard_error;  // (2 R_j)^2 standardised
+  EXPECT_NEAR(f.posterior_sampling_share, t2 / (t2 + s2), 1e-6);
+  EXPECT_NEAR(f.posterior_half_width_over_range,
+              2.0 * 1.959963984540054 * std::sqrt(s2 * t2 / (t2 + s2) / t2), 1e-6);
+  EXPECT_NEAR(f.posterior_min_sampling_share, 0.579, 5e-4);
+  EXPECT_EQ(f.posterior_intervals_expected, 1);
+  EXPECT_GE(f.rows_for_posterior_intervals, f.rows_for_intervals);
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, 0.5 * f.rows_for_posterior_intervals, 0.95,
+                                             1.0, &few), DPCOV_OK);
+  EXPECT_EQ(few.posterior_intervals_expected, 0);
+  EXPECT_LT(few.posterior_sampling_share, f.posterior_sampling_share);
+  EXPECT_EQ(few.rows_for_posterior_intervals, f.rows_for_posterior_intervals);
+  const dpcov_receipt release = plan(DPCOV_MECHANISM_ANALYZE_GAUSS, 4, 1000, 1.0, 1.0);
+  ASSERT_EQ(dpcov_regression_forecast_release(&release, 1000, 0.95, 1.0, &f), DPCOV_OK);
+  EXPECT_TRUE(std::isnan(f.posterior_sampling_share));
+  EXPECT_TRUE(std::isnan(f.rows_for_posterior_intervals));
+  EXPECT_EQ(f.posterior_intervals_expected, 0);
+}
+
+// A caller built before the posterior's fields (struct_size up to intervals_expected) gets the
+// fields it knows and nothing written past them.
+TEST(CapiForecast, AnOlderStructSizeIsWrittenOnlyAsFarAsItReaches) {
+  const dpcov_adassp_receipt r = adassp_plan(3, std::sqrt(3.0), 1.0);
+  dpcov_regression_forecast f = canary();
+  f.struct_size = offsetof(dpcov_regression_forecast, intervals_expected) + sizeof(int32_t);
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, 1000, 0.95, 1.0, &f), DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(f.rows, 1000.0);
+  const dpcov_regression_forecast untouched = canary();
+  EXPECT_EQ(std::memcmp(&f.posterior_sampling_share, &untouched.posterior_sampling_share,
+                        sizeof f - offsetof(dpcov_regression_forecast, posterior_sampling_share)),
+            0);
 }
 
 TEST(CapiForecast, BadArgumentsAreRefusedWithTheOutputUntouched) {

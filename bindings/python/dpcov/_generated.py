@@ -800,7 +800,11 @@ class RegressionForecastC(Struct):
                 ("fill", c_double), ("crossover_rows", c_double),
                 ("sampling_standard_error", c_double), ("privacy_standard_error", c_double),
                 ("standard_error", c_double), ("interval_width", c_double),
-                ("rows_for_intervals", c_double), ("intervals_expected", c_int32)]
+                ("rows_for_intervals", c_double), ("intervals_expected", c_int32),
+                ("posterior_sampling_share", c_double), ("posterior_min_sampling_share", c_double),
+                ("posterior_half_width_over_range", c_double),
+                ("rows_for_posterior_intervals", c_double),
+                ("posterior_intervals_expected", c_int32)]
 
 
 STRUCTS = {

@@ -16,9 +16,14 @@ class RegressionForecast(StructView):
     privacy noise adds as much variance to a coefficient as the sampling noise),
     sampling_standard_error, privacy_standard_error, standard_error and interval_width of a
     standardised coefficient at n, rows_for_intervals (the n from which noise-aware intervals are
-    expected) and intervals_expected. The figures hold for a reference design: regressors and
-    label independent and symmetric, regressors with equal second moments, true coefficients 0,
-    rows' mean squared norm ``fill`` times the squared bound."""
+    expected) and intervals_expected; for an AdaSSP plan, the noise-aware posterior's
+    posterior_sampling_share of a coefficient at n, the posterior_min_sampling_share it is
+    printed from, posterior_half_width_over_range (its interval's half-width over R_j, printed
+    below 1), rows_for_posterior_intervals (the n from which it prints) and
+    posterior_intervals_expected (NaN and 0 for a release, which has no posterior). The figures
+    hold for a reference design: regressors and label independent and symmetric, regressors with
+    equal second moments, true coefficients 0, rows' mean squared norm ``fill`` times the squared
+    bound; the posterior's for a coefficient of that design without an intercept column."""
 
     __slots__ = ()
 

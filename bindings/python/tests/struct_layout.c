@@ -445,6 +445,11 @@ int main(void) {
   printf(", \"interval_width\": %zu", offsetof(dpcov_regression_forecast, interval_width));
   printf(", \"rows_for_intervals\": %zu", offsetof(dpcov_regression_forecast, rows_for_intervals));
   printf(", \"intervals_expected\": %zu", offsetof(dpcov_regression_forecast, intervals_expected));
+  printf(", \"posterior_sampling_share\": %zu", offsetof(dpcov_regression_forecast, posterior_sampling_share));
+  printf(", \"posterior_min_sampling_share\": %zu", offsetof(dpcov_regression_forecast, posterior_min_sampling_share));
+  printf(", \"posterior_half_width_over_range\": %zu", offsetof(dpcov_regression_forecast, posterior_half_width_over_range));
+  printf(", \"rows_for_posterior_intervals\": %zu", offsetof(dpcov_regression_forecast, rows_for_posterior_intervals));
+  printf(", \"posterior_intervals_expected\": %zu", offsetof(dpcov_regression_forecast, posterior_intervals_expected));
   printf("}%s\n", "");
   printf("}\n");
   return 0;

@@ -28,6 +28,12 @@ def test_adassp_forecast_needs_n_and_reads_the_plan():
     assert f.crossover_rows == pytest.approx(plan.sigma_cross ** 2 / ((1 / 3) * 4.0))
     assert bool(f.intervals_expected) == (5000 >= f.rows_for_intervals
                                           and 1.6448536269514722 * f.standard_error < 1)
+    assert f.posterior_min_sampling_share == pytest.approx(
+        (1.6448536269514722 / 2.3263478740408408) ** 2)
+    assert bool(f.posterior_intervals_expected) == (5000 >= f.rows_for_posterior_intervals)
+    assert f.rows_for_posterior_intervals >= f.rows_for_intervals
+    assert np.isnan(dpcov.regression_forecast(dpcov.plan("analyze_gauss", 4, 2000, 1.0, 1.0,
+                                                         1e-6)).posterior_sampling_share)
 
 
 def test_bad_arguments_raise_typed_errors():

@@ -44,6 +44,26 @@ typedef struct dpcov_regression_forecast {
   /** 1 when n >= rows_for_intervals and the expected half-width is below 1 (an interval that
    *  excludes no standardised value that matters is not worth its budget), else 0. */
   int32_t intervals_expected;
+  /**
+   * Appended after the struct's first version: this and the fields below are written only when
+   * struct_size covers them. The noise-aware posterior of an AdaSSP fit with y'y (dpcov_adassp_intervals() where the
+   * bootstrap refuses), for a coefficient of the reference design without an intercept column;
+   * NaN from dpcov_regression_forecast_release() (a release has no posterior). Its sampling
+   * share at n: the variance of the posterior mean over releases from one truth over the
+   * posterior variance, as dpcov_adassp_intervals() estimates it from its chains.
+   */
+  double posterior_sampling_share;
+  /** The share a posterior interval needs to be printed at `level` (0.579 at 0.95). */
+  double posterior_min_sampling_share;
+  /** The posterior interval's half-width over the coefficient's relevant half-range R_j: at 1
+   *  or above it covers [-R_j, R_j] and is not printed either. NaN for a release. */
+  double posterior_half_width_over_range;
+  /** n from which the posterior is expected to print a coefficient's interval: the share and
+   *  half-width above (first order) pass both rules and n >= rows_for_intervals (the release
+   *  identifies X'X; below it the prior holds the interval). NaN for a release. */
+  double rows_for_posterior_intervals;
+  /** 1 when n >= rows_for_posterior_intervals, else 0 (0 for a release). */
+  int32_t posterior_intervals_expected;
 } dpcov_regression_forecast;
 
 /**

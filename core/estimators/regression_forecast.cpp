@@ -79,7 +79,7 @@ double rows_for_posterior(const DesignNoise &m, double z, double min_share) {
     if (!std::isfinite(hi)) return hi;
   }
   while (hi > lo * (1.0 + 1e-9)) {
-    const double mid = std::sqrt(lo * hi);
+    const double mid = std::sqrt(lo) * std::sqrt(hi);
     (posterior_prints(posterior_figures(m, mid, z), min_share) ? hi : lo) = mid;
   }
   return hi;
@@ -126,8 +126,11 @@ RegressionForecast forecast(const DesignNoise &m, const ForecastSettings &s) {
       f.rows_for_intervals, rows_for_posterior(m, z, f.posterior_min_sampling_share));
   f.posterior_intervals_expected = n >= f.rows_for_intervals &&
                                    posterior_prints(at_n, f.posterior_min_sampling_share);
-  if (!std::isfinite(f.rows_for_posterior_intervals))
-    fail(Status::Numerical, "the forecast overflows at these bounds and noise scales");
+  for (const double v : {f.posterior_sampling_share, f.posterior_half_width_over_range,
+                         f.rows_for_posterior_intervals})
+    if (!std::isfinite(v))
+      fail(Status::Numerical, "the posterior's forecast overflows at these bounds and noise "
+           "scales");
   return f;
 }
 

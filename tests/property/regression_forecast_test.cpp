@@ -1,9 +1,12 @@
 // Finite or failed: the regression forecast (dpcov/forecast.h) of a plan at any bound, epsilon,
 // delta and d that the plan accepts, and at any n, level and fill, returns DPCOV_OK with every
-// field finite, or a documented status with a message and the output untouched.
+// field finite (the posterior's fields of a release forecast NaN: a release has no posterior), or
+// a documented status with a message and the output untouched.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
+
+#include <cmath>
 
 #include "finite_or_failed.hpp"
 
@@ -17,10 +20,24 @@ bool finite_forecast(const dpcov_regression_forecast &f) {
                      f.rows_for_intervals});
 }
 
+bool finite_posterior(const dpcov_regression_forecast &f) {
+  return all_finite({f.posterior_sampling_share, f.posterior_min_sampling_share,
+                     f.posterior_half_width_over_range, f.rows_for_posterior_intervals});
+}
+
+bool no_posterior(const dpcov_regression_forecast &f) {
+  return std::isnan(f.posterior_sampling_share) && std::isnan(f.posterior_min_sampling_share) &&
+         std::isnan(f.posterior_half_width_over_range) &&
+         std::isnan(f.rows_for_posterior_intervals) && f.posterior_intervals_expected == 0;
+}
+
 void check_forecast(dpcov_status status, const std::string &what,
-                    const dpcov_regression_forecast &f) {
+                    const dpcov_regression_forecast &f, bool posterior) {
   if (status == DPCOV_OK) {
     if (!finite_forecast(f)) RC_FAIL(what + ": OK with a non-finite field");
+    if (posterior ? !finite_posterior(f) : !no_posterior(f))
+      RC_FAIL(what + (posterior ? ": OK with a non-finite posterior field"
+                                : ": a release forecast with posterior fields"));
     return;
   }
   check_failure(status, what);
@@ -45,7 +62,7 @@ RC_GTEST_PROP(RegressionForecast, ReleaseForecastIsFiniteOrFailed, ()) {
   dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
   const dpcov_status status = dpcov_regression_forecast_release(
       &receipt, *extreme_positive(), *probability(), *probability(), &f);
-  check_forecast(status, "dpcov_regression_forecast_release", f);
+  check_forecast(status, "dpcov_regression_forecast_release", f, false);
 }
 
 RC_GTEST_PROP(RegressionForecast, AdasspForecastIsFiniteOrFailed, ()) {
@@ -58,7 +75,7 @@ RC_GTEST_PROP(RegressionForecast, AdasspForecastIsFiniteOrFailed, ()) {
   dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
   const dpcov_status status = dpcov_regression_forecast_adassp(
       &receipt, *extreme_positive(), *probability(), *probability(), &f);
-  check_forecast(status, "dpcov_regression_forecast_adassp", f);
+  check_forecast(status, "dpcov_regression_forecast_adassp", f, true);
 }
 
 }  // namespace

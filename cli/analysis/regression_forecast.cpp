@@ -19,7 +19,8 @@ constexpr const char *kAssumptions =
     "reference design: regressors and label independent and symmetric, regressors with equal "
     "second moments, true coefficients 0, rows' mean squared norm = fill x bound^2; figures for "
     "a standardised coefficient (units of sd(label) / sd(regressor)) of the noise-aware OLS "
-    "estimate, to first order in the noise (docs/forecast.md)";
+    "estimate, to first order in the noise; the posterior's for a coefficient of that design "
+    "without an intercept column (docs/forecast.md)";
 
 dpcov_regression_forecast empty_forecast() {
   dpcov_regression_forecast f{};
@@ -53,6 +54,31 @@ dpcov_regression_forecast adassp_forecast(const dpcov_adassp_receipt &plan,
   return f;
 }
 
+namespace {
+
+// The posterior's figures (an AdaSSP forecast; null for a release, which has no posterior).
+nlohmann::ordered_json posterior_json(const dpcov_regression_forecast &f) {
+  if (std::isnan(f.posterior_sampling_share)) return nullptr;
+  return {{"sampling_share", f.posterior_sampling_share},
+          {"min_sampling_share", f.posterior_min_sampling_share},
+          {"half_width_over_range", f.posterior_half_width_over_range},
+          {"rows_for_intervals", f.rows_for_posterior_intervals},
+          {"intervals_expected", f.posterior_intervals_expected == 1}};
+}
+
+std::string posterior_text(const dpcov_regression_forecast &f) {
+  if (std::isnan(f.posterior_sampling_share)) return {};
+  return concat(
+      "  noise-aware posterior (where the bootstrap refuses): sampling share ",
+      format_number(f.posterior_sampling_share, 3), " (printed from ",
+      format_number(f.posterior_min_sampling_share, 3), "), half-width ",
+      format_number(f.posterior_half_width_over_range, 3), " x R_j (printed below 1); intervals "
+      "expected from n = ", whole_rows(f.rows_for_posterior_intervals), ": ",
+      f.posterior_intervals_expected == 1 ? "yes" : "no", " at this n\n");
+}
+
+}  // namespace
+
 nlohmann::ordered_json forecast_json(const dpcov_regression_forecast &f) {
   return {{"rows", f.rows},
           {"level", f.level},
@@ -64,6 +90,7 @@ nlohmann::ordered_json forecast_json(const dpcov_regression_forecast &f) {
           {"interval_width", f.interval_width},
           {"rows_for_intervals", f.rows_for_intervals},
           {"intervals_expected", f.intervals_expected == 1},
+          {"posterior", posterior_json(f)},
           {"assumptions", kAssumptions}};
 }
 
@@ -79,7 +106,7 @@ std::string forecast_text(const dpcov_regression_forecast &f) {
       format_number(f.privacy_standard_error, 3), ")\n"
       "  noise-aware intervals expected from n = ", whole_rows(f.rows_for_intervals),
       ": ", f.intervals_expected == 1 ? "yes" : "no", " at this n (fill ",
-      format_number(f.fill, 3), ")\n  ", kAssumptions, "\n");
+      format_number(f.fill, 3), ")\n", posterior_text(f), "  ", kAssumptions, "\n");
 }
 
 }  // namespace dpcov::cli

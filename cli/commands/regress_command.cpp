@@ -551,30 +551,36 @@ void to_data_units(RawFit &f) {
 }
 
 // Spend only on what is used: y'y (a quarter of the fit's mu^2) is released for the intervals
-// only when the plan at this n, from public values alone, forecasts intervals even for the most
-// favourable design (rows on their bounds, fill 1); otherwise the fit keeps the share and the
-// output says why. n is public only under replace-one, so under add/remove y'y is released as
-// asked. With the posterior (--small-n posterior) an interval is expected wherever the forecast
-// half-width of a standardised coefficient is below 1: the posterior answers where the
-// bootstrap's X'X~ would not be positive definite, so the n the bootstrap needs does not enter.
+// only when the plan at this n, from public values alone, forecasts a printed interval even for
+// the most favourable design (rows on their bounds, fill 1); otherwise the fit keeps the share and
+// the output says why. n is public only under replace-one, so under add/remove y'y is released as
+// asked. With the posterior (--small-n posterior) an interval is also expected where the
+// forecast's posterior prints one: its sampling share reaches the print rule's threshold and its
+// half-width is below R_j (docs/forecast.md, "Will the posterior print?").
 void decide_label_square(RawFit &f, const RegressOptions &o) {
   if (o.raw.no_intervals || o.raw.intervals_anyway || !f.n_public()) return;
   const dpcov_adassp_receipt with_label = adassp_plan(f, f.bound);
   f.forecast = adassp_forecast(with_label, {static_cast<double>(f.data.rows), o.level, 1.0});
   const bool posterior = o.raw.small_n == "posterior";
-  if (f.forecast->intervals_expected == 1 || (posterior && f.forecast->interval_width < 2.0))
+  if (f.forecast->intervals_expected == 1 ||
+      (posterior && f.forecast->posterior_intervals_expected == 1))
     return;
   f.settings.params.release_label_square = 0;
   f.aware.refusal = concat(
       "not attempted: the plan forecasts none at n = ", f.data.rows, " even with rows on their "
       "bounds (",
-      posterior ? std::string()
-                : concat("intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
-                         ", "),
-      "expected ", format_number(100.0 * o.level, 3), "% width of a standardised coefficient ",
-      format_number(f.forecast->interval_width, 3), "), so y'y was not released and the fit kept "
-      "its share of the budget (--intervals-anyway spends it; `dpcov plan -m adassp` forecasts "
-      "other n and epsilon)");
+      posterior
+          ? concat("the posterior prints from about n = ",
+                   whole_rows(f.forecast->rows_for_posterior_intervals), ": sampling share ",
+                   format_number(f.forecast->posterior_sampling_share, 3), " against ",
+                   format_number(f.forecast->posterior_min_sampling_share, 3), ", half-width ",
+                   format_number(f.forecast->posterior_half_width_over_range, 3), " x R_j")
+          : concat("intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
+                   ", expected ", format_number(100.0 * o.level, 3),
+                   "% width of a standardised coefficient ",
+                   format_number(f.forecast->interval_width, 3)),
+      "), so y'y was not released and the fit kept its share of the budget (--intervals-anyway "
+      "spends it; `dpcov plan -m adassp` forecasts other n and epsilon)");
 }
 
 // The fit's settings for the errors decided: under --errors robust the fit spends the sandwich's

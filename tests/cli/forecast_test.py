@@ -44,6 +44,20 @@ class Forecast(DpcovCase):
                                    "--json"]).stdout)
         self.assertIn("sigma_label_square", plan)  # planned with y'y, what the intervals see
         self.assertGreater(plan["regression_forecast"]["crossover_rows"], 0)
+        posterior = plan["regression_forecast"]["posterior"]
+        self.assertEqual(posterior["intervals_expected"],
+                         1000 >= posterior["rows_for_intervals"])
+        self.assertGreaterEqual(posterior["rows_for_intervals"],
+                                plan["regression_forecast"]["rows_for_intervals"])
+        self.assertAlmostEqual(posterior["min_sampling_share"], 0.579, places=3)
+        self.assertIn("noise-aware posterior (where the bootstrap refuses): sampling share",
+                      self.ok(["plan", "-m", "adassp", "-e", "1", "-d", "1e-6", "--bound", "1",
+                               "--label-bound", "1", "--dims", "3", "--rows",
+                               "1000"]).stdout.decode())
+        release = json.loads(self.ok(["plan", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                      "--bound", "1", "--dims", "3", "--rows", "1000",
+                                      "--json"]).stdout)
+        self.assertIsNone(release["regression_forecast"]["posterior"])
         text = self.ok(["plan", "-m", "iev", "-e", "1", "-d", "1e-6", "--bound", "1", "--dims",
                         "3", "--rows", "1000"]).stdout.decode()
         self.assertIn("regression forecast: none: ", text)
@@ -80,15 +94,24 @@ class Forecast(DpcovCase):
         self.assertTrue(large["regression_forecast"]["intervals_expected"])
         self.assertIn("ci_lower", large["coefficients"][1]["noise_aware"])
 
-    def test_the_posterior_answers_where_the_bootstrap_would_refuse(self):
-        # At n = 100 the bootstrap's forecast expects no interval (X'X~ not positive definite
-        # enough), the posterior's does: by default (--small-n posterior) y'y is released and
-        # the posterior answers, named; a coefficient it cannot support is nan (JSON null),
-        # flagged and warned about. With --small-n refuse y'y is not released.
+    def test_y_squared_waits_for_the_posterior_to_print_and_answers_when_asked(self):
+        # At n = 100 neither the bootstrap's forecast nor the posterior's expects a printed
+        # interval even for rows on their bounds (the posterior's X'X~ is not identified there),
+        # so by default y'y is not released and the refusal says from which n the posterior
+        # prints. With --intervals-anyway it is, and the posterior answers where the bootstrap
+        # refuses, named; a coefficient it cannot support is nan (JSON null), flagged and warned
+        # about. With --small-n refuse y'y is not released either.
         args = ["regress", self.write_rows(100, 4), "--label", "y", "--epsilon", "1", "--bound",
                 "1.5", "--label-bound", "1", "--noise-seed", "4", "--seed", "4", "--quiet",
                 "--errors", "homoscedastic"]
-        result = self.ok(args + ["--json"])
+        default = json.loads(self.ok(args + ["--json"]).stdout)
+        self.assertNotIn("sigma_label_square", default["receipt"])
+        self.assertIn("the posterior prints from about n = ", default["noise_aware"]["refused"])
+        posterior = default["regression_forecast"]["posterior"]
+        self.assertFalse(posterior["intervals_expected"])
+        self.assertGreater(posterior["rows_for_intervals"], 100)
+        anyway = args + ["--intervals-anyway"]
+        result = self.ok(anyway + ["--json"])
         fit = json.loads(result.stdout)
         self.assertIn("sigma_label_square", fit["receipt"])
         self.assertTrue(fit["noise_aware"]["method"].startswith("noise-aware posterior"))
@@ -97,7 +120,7 @@ class Forecast(DpcovCase):
             self.assertEqual(row["noise_aware"]["ci_lower"] is None, not conclusive, row)
         self.assertEqual("cannot support a conclusion" in result.stderr.decode(),
                          not all(flags))
-        self.assertIn("noise-aware posterior", self.ok(args).stdout.decode())
+        self.assertIn("noise-aware posterior", self.ok(anyway).stdout.decode())
         refuse = json.loads(self.ok(args + ["--json", "--small-n", "refuse"]).stdout)
         self.assertIn("not attempted", refuse["noise_aware"]["refused"])
         self.assertNotIn("sigma_label_square", refuse["receipt"])

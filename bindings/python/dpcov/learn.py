@@ -1401,19 +1401,25 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         """Spend only on what is used: None when the forecast at ``rows`` expects noise-aware
         intervals even for the most favourable design (rows on their bounds, fill 1), else why
         not (then y'y is not released and the fit keeps its share; docs/forecast.md). With
-        ``small_n="posterior"`` an interval is expected wherever the forecast's half-width of a
-        standardised coefficient is below 1: the posterior answers where the bootstrap's X'X~
-        would not be positive definite, so the n the bootstrap needs does not enter."""
+        ``small_n="posterior"`` an interval is also expected where the forecast's posterior
+        prints one: its sampling share reaches the print rule's threshold and its half-width is
+        below R_j (docs/forecast.md, "Will the posterior print?")."""
         f = regression_forecast(plan, n=rows, level=self.level, fill=1.0)
         posterior = self.small_n == "posterior"
-        if f.intervals_expected or (posterior and f.interval_width < 2.0):
+        if f.intervals_expected or (posterior and f.posterior_intervals_expected):
             return None
-        needs = "" if posterior else \
-            f"intervals from about n = {math.ceil(f.rows_for_intervals)}, "
+        if posterior:
+            needs = (f"the posterior prints from about n = "
+                     f"{math.ceil(f.rows_for_posterior_intervals)}: sampling share "
+                     f"{f.posterior_sampling_share:.3g} against "
+                     f"{f.posterior_min_sampling_share:.3g}, half-width "
+                     f"{f.posterior_half_width_over_range:.3g} x R_j")
+        else:
+            needs = (f"intervals from about n = {math.ceil(f.rows_for_intervals)}, expected "
+                     f"width of a standardised coefficient {f.interval_width:.3g}")
         return (f"not attempted: the plan forecasts none at n = {rows} even with rows on their "
-                f"bounds ({needs}expected width of a standardised coefficient "
-                f"{f.interval_width:.3g}), so y'y was not released and the fit kept its share "
-                f"of the budget (intervals='always' spends it)")
+                f"bounds ({needs}), so y'y was not released and the fit kept its share of the "
+                f"budget (intervals='always' spends it)")
 
     def _keep_intervals(self, result, inference: str, method: str = "t") -> None:
         """std_errors_, p_values_, conf_int_ from ``result`` and what they are: ``inference``

@@ -78,18 +78,26 @@ def test_y_squared_is_released_only_where_the_plan_forecasts_intervals():
         else:
             assert "not attempted" in reg.inference_
             assert any("not attempted" in str(w.message) for w in caught)
-    # At n = 100 only the bootstrap expects no interval: the posterior (asked for) needs no
-    # positive definite X'X~, so y'y is released and the posterior answers.
+    # At n = 100 neither the bootstrap's forecast nor the posterior's expects a printed interval
+    # (the posterior's X'X~ is not identified there), so the default (small_n="posterior") does
+    # not release y'y and says from which n the posterior prints; intervals="always" releases
+    # it and the posterior answers where the bootstrap refuses.
     X = gen.uniform(-0.5, 0.5, (100, 2))
     y = np.clip(X @ [0.5, -0.3] + 0.1 * gen.standard_normal(100), -1, 1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        default = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0,
+                                                random_state=9, n_bootstrap=199,
+                                                small_n="posterior",
+                                                errors="homoscedastic").fit(X, y)
         posterior = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0,
                                                   random_state=9, n_bootstrap=199,
-                                                  small_n="posterior",
+                                                  small_n="posterior", intervals="always",
                                                   errors="homoscedastic").fit(X, y)
         refuse = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0, random_state=9,
                                                small_n="refuse", errors="homoscedastic").fit(X, y)
+    assert not default.receipt_.label_square_released
+    assert "the posterior prints from about n = " in default.inference_
     assert posterior.receipt_.label_square_released and posterior.interval_method_ == "posterior"
     assert not refuse.receipt_.label_square_released and "not attempted" in refuse.inference_
     forced = dpcov.PrivateLinearRegression(1.0, bound=1.0, label_bound=1.0, intervals="always",

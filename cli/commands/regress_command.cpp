@@ -603,20 +603,34 @@ void apply_errors(RawFit &f, const RawRegressOptions &r, double bound) {
 
 // --errors robust needs X'X~ positive definite as the bootstrap does: where the plan's forecast
 // at the public n expects no interval even for rows on their bounds, the meat is not released and
-// the homoscedastic path runs as it would have (decide_label_square), saying why.
+// the homoscedastic path runs as it would have (decide_label_square), saying why. The robust
+// intervals read the fit at the sandwich's share of the budget, so that share's forecast (with
+// y'y, as Python's) decides: at the whole budget's, an n where the share's fit supports no
+// interval would take the robust split, fit at the share and leave the meat's share unspent.
 void decide_errors(RawFit &f, const RegressOptions &o) {
   const bool robust = f.robust;
   f.robust = false;
   apply_errors(f, o.raw, f.bound);
   decide_label_square(f, o);
   if (!robust) return;
-  if (f.forecast && f.forecast->intervals_expected != 1) {
+  const auto skip = [&f] {
     f.robust_skipped = concat("robust intervals not attempted: the plan forecasts none at n = ",
                               f.data.rows);
-    return;
-  }
+  };
+  if (f.forecast && f.forecast->intervals_expected != 1) return skip();
   f.robust = true;
   apply_errors(f, o.raw, f.bound);
+  if (!f.forecast) return;
+  const int asked = f.settings.params.release_label_square;
+  f.settings.params.release_label_square = 1;
+  const dpcov_adassp_receipt at_share = adassp_plan(f, f.bound);
+  f.settings.params.release_label_square = asked;
+  if (adassp_forecast(at_share, {static_cast<double>(f.data.rows), o.level, 1.0})
+          .intervals_expected == 1)
+    return;
+  f.robust = false;
+  apply_errors(f, o.raw, f.bound);
+  skip();
 }
 
 // --errors robust after a fit that released y'y: the rule of every surface

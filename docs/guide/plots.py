@@ -197,8 +197,12 @@ def regression_runs(sizes, trials, rng):
                     continue
                 coef, lo, hi = v
                 err[k].append(np.linalg.norm(coef - beta))
-                cov[k].append(float(np.mean((lo <= beta) & (beta <= hi))))
-                wid[k].append(float(np.mean(hi - lo)))
+                # A NaN interval (no conclusion) is not printed: coverage and width are those of
+                # the printed ones; a fit with none counts as a fit without an interval.
+                shown = np.isfinite(lo) & np.isfinite(hi)
+                cov[k].append(float(np.mean(((lo <= beta) & (beta <= hi))[shown]))
+                              if shown.any() else np.nan)
+                wid[k].append(float(np.mean((hi - lo)[shown])) if shown.any() else np.nan)
         for k in error:
             error[k].append(float(np.median(err[k])) if err[k] else float("nan"))
         for k in names[1:]:
@@ -217,8 +221,8 @@ HOMOSCEDASTIC = "AdaSSP, homoscedastic bootstrap"
 
 def default_regressions(rows, eps, seed):
     """The default regression (PrivateLinearRegression: AdaSSP, robust intervals) and its
-    homoscedastic variant on the same rows, as (coefficients, lower, upper) or None where no
-    interval is printed."""
+    homoscedastic variant on the same rows, as (coefficients, lower, upper), NaN where an
+    interval is not printed."""
     out = {}
     x, y = rows[:, :-1], rows[:, -1]
     half = 1.0 / np.sqrt(2.0)
@@ -228,8 +232,7 @@ def default_regressions(rows, eps, seed):
             reg = dpcov.PrivateLinearRegression(eps, DELTA, bound=half, label_bound=half,
                                                 fit_intercept=False, errors=errors,
                                                 n_bootstrap=499, random_state=seed).fit(x, y)
-        lo, hi = reg.conf_int_[:, 0], reg.conf_int_[:, 1]
-        out[name] = (reg.coef_, lo, hi) if np.isfinite(lo).all() else None
+        out[name] = (reg.coef_, reg.conf_int_[:, 0], reg.conf_int_[:, 1])
     return out
 
 

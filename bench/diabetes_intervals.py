@@ -5,7 +5,7 @@ of fits that print an interval, and the coverage of OLS's full-data coefficients
 Usage (from the repository root, after building):
     DPCOV_LIBRARY=build/capi/libdpcov.so PYTHONPATH=bindings/python:bench \\
         /usr/bin/python3 bench/diabetes_intervals.py [--splits 20] [--cli build/cli/dpcov]
-        [--json FILE] [--figure FILE.png]
+        [--json FILE] [--figure FILE.png] [--from-json FILE]
 
 data/diabetes.csv (442 rows, ten regressors and the label progression) with the public ranges of
 data/diabetes_bounds.csv. Split r (r = 0..SPLITS-1) permutes the rows with seed r: 353 training
@@ -27,8 +27,8 @@ rows are a sample of a population whose coefficients are unknown, and the traini
 of them, so the coverage is that of a nearby target.
 
 --json writes every fit (coefficients, intervals, flags, test R^2); --figure draws the guide's
-diabetes figure from the same run (bench/diabetes_figure.py, which can also redraw it from the
-JSON).
+diabetes figure from the same run (bench/diabetes_figure.py); --from-json FILE tabulates (and
+with --figure draws) a run written by --json without fitting again.
 """
 
 from __future__ import annotations
@@ -212,6 +212,27 @@ def table(result, commit):
     return head + "\n".join(lines) + "\n"
 
 
+def per_coefficient(result, surface="python"):
+    """Per coefficient of one surface, in the data's units: OLS's full-data value and, at each
+    epsilon, the intervals printed, how many cover it and their median width."""
+    target = np.asarray(result["target"])
+    names = ["(intercept)"] + result["names"][:-1]
+    lines = ["| coefficient | OLS, all rows | " + " | ".join(
+        f"epsilon {e:g}: printed, covering, median width" for e in result["epsilons"]) + " |",
+        "| --- | --- |" + " --- |" * len(result["epsilons"])]
+    for j, name in enumerate(names):
+        row = [name, f"{target[j]:.4g}"]
+        for eps in result["epsilons"]:
+            ci = np.array([f["conf_int"][j] for f in result["fits"][surface]
+                           if f["epsilon"] == eps], dtype=float)
+            ok = np.all(np.isfinite(ci), axis=1)
+            hits = int(np.sum(ok & (ci[:, 0] <= target[j]) & (target[j] <= ci[:, 1])))
+            width = f"{np.median(ci[ok, 1] - ci[ok, 0]):.3g}" if ok.any() else "-"
+            row.append(f"{int(ok.sum())}, {hits}, {width}")
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def commit_id():
     try:
         return subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty",
@@ -227,12 +248,19 @@ def main(argv) -> int:
     parser.add_argument("--cli", default=None, help="the dpcov executable (none: no CLI rows)")
     parser.add_argument("--json", default=None, help="write every fit here")
     parser.add_argument("--figure", default=None, help="draw the guide's figure here")
+    parser.add_argument("--from-json", default=None,
+                        help="tabulate (and draw) a run that --json wrote, fitting nothing")
     args = parser.parse_args(argv)
-    commit = commit_id()
-    result = run(args.splits, args.cli)
-    result["commit"] = commit
-    print(table(result, commit), end="")
-    if args.json:
+    if args.from_json:
+        with open(args.from_json) as f:
+            result = json.load(f)
+    else:
+        result = run(args.splits, args.cli)
+        result["commit"] = commit_id()
+    print(table(result, result["commit"]), end="")
+    print("\nPer coefficient (python), in the data's units:\n")
+    print(per_coefficient(result), end="")
+    if args.json and not args.from_json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
     if args.figure:

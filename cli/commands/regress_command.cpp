@@ -794,14 +794,18 @@ RawFit fit_raw_rows(const RegressOptions &o) {
 void warn_clipped(const RawFit &f) { warn_clipped_rows(f.data, f.n_public(), f.scaled); }
 
 // What the noise-aware intervals assume: whether rows were clipped below --bound (a bias they do
-// not hold) and the model of the bootstrap.
+// not hold), or mapped by --bounds (no --bound to clip at), and the model of the bootstrap.
 std::string raw_interval_assumptions(const RawFit &f) {
-  return concat(f.robust_skipped.empty() ? std::string() : f.robust_skipped + "; ",
-                f.settings.tighten
-                    ? concat("the rows clipped at the private bound ", f.bound,
-                             " do not move the coefficients (that bias is not in the intervals: "
-                             "--bound-epsilon 0 removes it); ")
-                    : std::string("no clipping below --bound; "),
+  const std::string bounding =
+      f.scaled ? std::string(
+                     "the columns mapped to [-1, 1] by --bounds, no row clipped (a value "
+                     "outside its range clamped to it); ")
+      : f.settings.tighten
+          ? concat("the rows clipped at the private bound ", f.bound,
+                   " do not move the coefficients (that bias is not in the intervals: "
+                   "--bound-epsilon 0 removes it); ")
+          : std::string("no clipping below --bound; ");
+  return concat(f.robust_skipped.empty() ? std::string() : f.robust_skipped + "; ", bounding,
                 f.robust ? kRobustAssumes : kBootstrapAssumes);
 }
 

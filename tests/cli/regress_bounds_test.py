@@ -96,6 +96,9 @@ class BoundsRegression(DpcovCase):
         self.assertIn("robust intervals not attempted", fit.inference_)
         self.assertIn("robust intervals not attempted", out["noise_aware"]["assumes"])
         self.assert_same_fit(out, fit)
+        # What the intervals assume names --bounds, not a --bound the user did not pass.
+        self.assertIn("mapped to [-1, 1] by --bounds", out["noise_aware"]["assumes"])
+        self.assertNotIn("--bound;", out["noise_aware"]["assumes"])
 
 
 if __name__ == "__main__":

@@ -54,11 +54,9 @@ def variants(est, x, y, seed):
     return out
 
 
-def cell(args):
-    c_y = ic.label_range(args.model, args.d)
-    target = ic.truth(args.model, args.d, c_y)
-    paths, estimates, half, meat_sd, meat_diag = {}, [], [], [], []
-    tallies = [ic.Tally(target) for _ in VARIANTS]
+def default_fits(args, c_y, paths: dict):
+    """bench/interval_coverage.py's default fits of the cell (args.model, n, d, eps), fit r on
+    its data seed: (r, x, y, the fitted estimator), each fit's path counted in `paths`."""
     for r in range(args.fits):
         x, y = ic.mapped(args.model, args.n, args.d, np.random.default_rng(1_000_000 + r), c_y)
         est = dpcov.PrivateLinearRegression(epsilon=args.eps, delta=1e-6, bound=math.sqrt(args.d),
@@ -68,6 +66,15 @@ def cell(args):
             est.fit(x, y)
         key = f"{est.interval_method_} ({est.errors_})"
         paths[key] = paths.get(key, 0) + 1
+        yield r, x, y, est
+
+
+def cell(args):
+    c_y = ic.label_range(args.model, args.d)
+    target = ic.truth(args.model, args.d, c_y)
+    paths, estimates, half, meat_sd, meat_diag = {}, [], [], [], []
+    tallies = [ic.Tally(target) for _ in VARIANTS]
+    for r, x, y, est in default_fits(args, c_y, paths):
         fit = est.release_
         estimates.append(np.linalg.solve(fit.released_xtx, fit.released_xty))
         ci = est.conf_int_

@@ -6,6 +6,7 @@
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
+#include "worlds_spread.hpp"
 
 namespace dpcov::estimators {
 
@@ -51,15 +52,40 @@ WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
   WorldsStart start;
   start.out.coefficients = coefficients;
   start.truth = worlds_truth(g, gxy, noise);
-  start.draws.resize(at(p));
-  for (std::vector<double> &v : start.draws) v.reserve(at(bootstrap));
+  start.noise = noise;
+  start.centre.assign(at(p), 0.0);
+  if (!spd_solve(start.truth.xtx, start.truth.xty, start.centre))
+    fail(Status::NotPositiveDefinite, "the worlds' X'X is not positive definite");
+  start.rest.resize(at(p));
+  start.interaction.resize(at(p));
+  for (std::vector<double> &v : start.rest) v.reserve(at(bootstrap));
+  for (std::vector<double> &v : start.interaction) v.reserve(at(bootstrap));
   start.norms.reserve(at(bootstrap));
   return start;
 }
 
-void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
-                      std::vector<double> &norms, double level, int64_t bootstrap,
-                      BootstrapIntervals &out) {
+bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double> &noise_xy,
+                 const std::vector<double> &centre, WorldsStart &start) {
+  const int64_t p = xx.rows();
+  Matrix l;
+  if (!linalg::cholesky(xx, l)) return false;
+  Matrix v(p, 2);  // columns: Z + e*, E* beta_w
+  for (int64_t i = 0; i < p; ++i) {
+    v(i, 0) = noise_xy[at(i)];
+    for (int64_t j = 0; j < p; ++j) v(i, 1) += e_xx(i, j) * centre[at(j)];
+  }
+  linalg::trsm_lower(linalg::Side::Left, linalg::Trans::No, 1.0, l, v);
+  linalg::trsm_lower(linalg::Side::Left, linalg::Trans::Yes, 1.0, l, v);
+  for (int64_t i = 0; i < p; ++i) {
+    start.rest[at(i)].push_back(v(i, 0));
+    start.interaction[at(i)].push_back(v(i, 1));
+  }
+  return true;
+}
+
+void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap) {
+  BootstrapIntervals &out = start.out;
+  std::vector<double> &norms = start.norms;
   const int64_t p = g.rows();
   const int64_t k = bootstrap_order(level, bootstrap);
   const int64_t f = out.failed_draws;
@@ -67,6 +93,12 @@ void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
     fail(Status::Precondition, "the privacy noise swamps the data: in ", f, " of ", bootstrap,
          " bootstrap draws the noisy feature block is not positive definite, so no interval at "
          "this level can be formed; more rows, a larger epsilon or fewer columns");
+  std::vector<std::vector<double>> draws = shrunk_refits(start.rest, start.interaction,
+                                                         start.centre);
+  // Where the worlds keep the release (the correction beyond the series) their spread carries
+  // its noise twice, conservative as worlds_truth.hpp says, and is left so.
+  if (start.truth.denoised && draws.front().size() >= 2)
+    deflate_spread(draws, start.truth.xtx, start.noise);
 
   std::sort(norms.begin(), norms.end());
   const auto q = static_cast<int64_t>(std::ceil(level * static_cast<double>(bootstrap))) - 1;
@@ -97,10 +129,7 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     double level, int64_t bootstrap, random::Rng &rng) {
   const int64_t p = g.rows();
   WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
-  BootstrapIntervals &out = start.out;
-  std::vector<std::vector<double>> &draws = start.draws;
-  std::vector<double> &norms = start.norms;
-  std::vector<double> z(at(p)), xy(at(p)), beta(at(p));
+  std::vector<double> z(at(p)), xy(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);
@@ -109,22 +138,18 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
     for (int64_t i = 0; i < p; ++i) {
       double fz = 0.0;  // (F z)_i, so that Z = F z ~ N(0, F F')
       for (int64_t j = 0; j < p; ++j) fz += sampling_factor(i, j) * z[at(j)];
-      xy[at(i)] = start.truth.xty[at(i)] + fz + e(i, p);
+      xy[at(i)] = fz + e(i, p);
       for (int64_t j = 0; j < p; ++j) {
         xx(i, j) += e(i, j);
         e_xx(i, j) = e(i, j);
       }
     }
     const std::vector<double> eig = linalg::eigvalsh(e_xx);
-    norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    if (!spd_solve(xx, xy, beta)) {
-      ++out.failed_draws;
-      continue;
-    }
-    for (int64_t i = 0; i < p; ++i) draws[at(i)].push_back(beta[at(i)]);
+    start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
+    if (!world_parts(xx, e_xx, xy, start.centre, start)) ++start.out.failed_draws;
   }
-  summarise_worlds(g, draws, norms, level, bootstrap, out);
-  return std::move(out);
+  summarise_worlds(g, start, level, bootstrap);
+  return std::move(start.out);
 }
 
 ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,

@@ -65,26 +65,36 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     double level, int64_t bootstrap, random::Rng &rng);
 
 // The start of every set of worlds: `level` and `bootstrap` checked (before any draw), the
-// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`) and room for
-// each coefficient's refits and each world's noise norm.
+// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`), its
+// coefficients beta_w = xtx^-1 xty (`centre`) and room for each coefficient's parts of each
+// usable world's refit beta_w + u - v (worlds_spread.hpp): `rest` the u, every noise but the
+// fresh X'X noise times beta_w, `interaction` the v = (X'X_w + E*)^-1 E* beta_w, and each world's
+// noise norm.
 struct WorldsStart {
   BootstrapIntervals out;
   WorldsTruth truth;
-  std::vector<std::vector<double>> draws;
+  ReleaseNoise noise;
+  std::vector<double> centre;
+  std::vector<std::vector<double>> rest, interaction;
   std::vector<double> norms;
 };
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
                          const std::vector<double> &coefficients, const ReleaseNoise &noise,
                          double level, int64_t bootstrap);
 
-// The end of every set of worlds: from each coefficient's refits `draws` (sorted here) and the
-// worlds' noise norms `norms` (sorted here), with out.failed_draws already counted, fills `out`'s
-// percentile intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's
-// smallest eigenvalue). Throws Status::Precondition when so many worlds failed that an end would
-// be infinite.
-void summarise_worlds(const Matrix &g, std::vector<std::vector<double>> &draws,
-                      std::vector<double> &norms, double level, int64_t bootstrap,
-                      BootstrapIntervals &out);
+// One world's parts: with X'X_w + E* = `xx` (E* = `e_xx`) positive definite, appends its
+// u = xx^-1 `noise_xy` (the world's every other noise on X'y) and v = xx^-1 E* `centre` to `start`
+// and returns true; false (nothing appended) when `xx` is not positive definite.
+bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double> &noise_xy,
+                 const std::vector<double> &centre, WorldsStart &start);
+
+// The end of every set of worlds: the refits from `start`'s parts (shrunk_refits, then
+// deflate_spread where the truth is de-noised: worlds_spread.hpp), then from them
+// and the noise norms, with start.out.failed_draws already counted, fills start.out's percentile
+// intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's smallest
+// eigenvalue). Throws Status::Precondition when so many worlds failed that an end would be
+// infinite.
+void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap);
 
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
 // first), g^_Xy, g^_yy, beta~ = G^_XX^{-1} g^_Xy and the Cholesky factor of G^_XX. Validates

@@ -46,9 +46,9 @@ MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
   };
 }
 
-// The bootstrap worlds of bootstrap_worlds (around the same de-noised truth X'X_w) with the
-// sampling noise added to each coefficient after the refit: beta*_j + sqrt(max(w_j' M_w w_j, 0))
-// z_j, w_j = (X'X_w + E*)^-1 e_j, which is the law of ((X'X_w + E*)^-1 Z)_j for Z ~ N(0, M_w)
+// The bootstrap worlds of bootstrap_worlds (around the same de-noised truth X'X_w, E* beta_w's
+// part shrunk as there) with the sampling noise added to each coefficient after the refit:
+// beta*_j + sqrt(max(w_j' M_w w_j, 0)) z_j, w_j = (X'X_w + E*)^-1 e_j, which is the law of ((X'X_w + E*)^-1 Z)_j for Z ~ N(0, M_w)
 // whenever M_w is positive semidefinite. A coefficient's interval reads only its own margin, and
 // w_j' M w_j is linear in the meat, so the meat's noise enters it unbiased; only that scalar is
 // raised to 0, not the meat's eigenvalues, whose positive part grows with the noise in every
@@ -59,24 +59,24 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
                                    double level, int64_t bootstrap, random::Rng &rng) {
   WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
   const int64_t p = g.rows();
-  std::vector<double> xy(at(p)), beta(at(p)), z(at(p));
+  std::vector<double> xy(at(p)), z(at(p)), shift(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     const Matrix meat = draw_meat(rng);
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
     const Matrix e = centred_noise(noise, p + 1, rng);
     Matrix xx = start.truth.xtx, e_xx(p, p);
     for (int64_t j = 0; j < p; ++j) {
-      xy[at(j)] = start.truth.xty[at(j)] + e(j, p);
+      xy[at(j)] = e(j, p);
       for (int64_t i = 0; i < p; ++i) xx(i, j) += e_xx(i, j) = e(i, j);
     }
     const std::vector<double> eig = linalg::eigvalsh(e_xx);
     start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    if (!spd_solve(xx, xy, beta)) {
+    Matrix l;
+    if (!linalg::cholesky(xx, l)) {
       ++start.out.failed_draws;
       continue;
     }
     const Matrix w = linalg::spd_inverse(xx);
-    std::vector<double> shift(at(p), 0.0);
     bool usable = true;
     for (int64_t j = 0; j < p; ++j) {
       double v = 0.0;
@@ -85,15 +85,16 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
       // A meat near the largest doubles can overflow w' M w to inf - inf: such a world is as
       // unusable as one whose refit fails, and counts at both ends like it.
       usable = usable && !std::isnan(v);
-      if (v > 0.0 && z[at(j)] != 0.0) shift[at(j)] = std::sqrt(v) * z[at(j)];
+      shift[at(j)] = v > 0.0 && z[at(j)] != 0.0 ? std::sqrt(v) * z[at(j)] : 0.0;
     }
-    if (!usable) {
+    if (!usable || !world_parts(xx, e_xx, xy, start.centre, start)) {
       ++start.out.failed_draws;
       continue;
     }
-    for (int64_t j = 0; j < p; ++j) start.draws[at(j)].push_back(beta[at(j)] + shift[at(j)]);
+    // The sampling noise's margin belongs to u, the part that does not multiply beta_w.
+    for (int64_t j = 0; j < p; ++j) start.rest[at(j)].back() += shift[at(j)];
   }
-  summarise_worlds(g, start.draws, start.norms, level, bootstrap, start.out);
+  summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);
 }
 

@@ -28,6 +28,13 @@ its own Monte Carlo error is below a tenth of the standard error at n = 5e4.
 
 The count of fits R gives the coverage's sampling error: sqrt(0.95 * 0.05 / (R p)) for p
 coefficients per fit if they were independent (0.0077 at R = 200, p = 4).
+
+--band LO,HI tests issue 33's band: a cell fails when its printed coverage lies outside [LO, HI]
+by more than its sampling error allows, one-sided exact binomial tails at the band's edge on k / 2
+intervals (design effect 2: the coefficients of one fit are correlated), each at
+--family-alpha / (number of cells with an interval), so that cells covering at the band's edges
+fail together with probability at most --family-alpha. --min-printed with --printed-from N
+applies only to the cells with n >= N.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import sys
 import warnings
 
 import numpy as np
+from scipy.stats import binom
 
 import dpcov
 
@@ -147,6 +155,17 @@ def recomputed(est) -> np.ndarray:
         return est.conf_int_
 
 
+DESIGN_EFFECT = 2.0
+
+
+def band_tails(hits: int, k: int, lo: float, hi: float) -> tuple:
+    """(P(at most the hits | rate lo), P(at least the hits | rate hi)) on k / DESIGN_EFFECT
+    intervals with the hits scaled alike: how far below lo and above hi the coverage lies."""
+    k_eff = max(1, round(k / DESIGN_EFFECT))
+    h_eff = round(hits / DESIGN_EFFECT)
+    return float(binom.cdf(h_eff, k_eff, lo)), float(binom.sf(h_eff - 1, k_eff, hi))
+
+
 def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, first=0,
          printed_only=False):
     printed, computed = Tally(target), Tally(target)
@@ -171,6 +190,7 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, firs
             "coverage": tally.coverage(), "worst_coefficient": tally.worst(),
             "median_width": tally.median_width(),
             "printed_share": float(printed.shown.sum() / (fits * len(target))),
+            "hits": int(tally.hits.sum()),
             "printed_coverage": printed.coverage(), "computed_coverage": computed.coverage(),
             "computed_median_width": computed.median_width()}
 
@@ -191,9 +211,16 @@ def main(argv=None) -> int:
     ap.add_argument("--min-intervals", type=int, default=0,
                     help="with --check, test only the cells with at least this many intervals "
                          "(fewer give a coverage too noisy to test)")
+    ap.add_argument("--band", default=None, metavar="LO,HI",
+                    help="exit 1 unless every cell's coverage is within [LO, HI] up to its "
+                         "sampling error (see above)")
+    ap.add_argument("--family-alpha", type=float, default=0.01,
+                    help="with --band, the chance that cells covering at the band's edges fail")
     ap.add_argument("--min-printed", type=float, default=0.0,
-                    help="with --check, also exit 1 unless every cell's share of fits that print "
-                         "an interval is at least this")
+                    help="with --check or --band, also exit 1 unless every cell's share of fits "
+                         "that print an interval is at least this")
+    ap.add_argument("--printed-from", type=int, default=0,
+                    help="apply --min-printed only to the cells with n >= this")
     ap.add_argument("--min-answered", type=float, default=0.0,
                     help="with --check, also exit 1 unless every cell's share of fits whose "
                          "method answered (intervals computed, printed or not) is at least this")
@@ -228,26 +255,34 @@ def main(argv=None) -> int:
                           f"{row['median_width']:.3g} | {row['printed_share']:.2f} | "
                           f"{row['printed_coverage']:.3f} | {row['computed_coverage']:.3f} | "
                           f"{row['computed_median_width']:.3g} |", flush=True)
+    bad, short = [], []
     if args.check:
         lo, hi = (float(v) for v in args.check.split(","))
         bad = [r for r in rows if r["intervals"] >= max(args.min_intervals, 1)
                and not lo <= r["coverage"] <= hi]
-        for r in bad:
-            print(f"coverage {r['coverage']:.3f} outside [{lo}, {hi}]: {r['model']} n = {r['n']} "
-                  f"d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
-        shares = (("printed", args.min_printed, "of fits print an interval"),
-                  ("answered", args.min_answered, "of fits answered"))
-        short = [(r, key, least, what) for key, least, what in shares for r in rows
-                 if r[key] < least]
+    if args.band:
+        lo, hi = (float(v) for v in args.band.split(","))
+        tested = [r for r in rows if r["intervals"] >= 1]
+        alpha = args.family_alpha / max(1, len(tested))
+        for r in tested:
+            below, above = band_tails(r["hits"], r["intervals"], lo, hi)
+            if min(below, above) < alpha:
+                bad.append(r)
+    for r in bad:
+        print(f"coverage {r['coverage']:.3f} of {r['intervals']} outside [{lo}, {hi}]: "
+              f"{r['model']} n = {r['n']} d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
+    if args.check or args.band:
+        shares = (("printed", args.min_printed, "of fits print an interval", args.printed_from),
+                  ("answered", args.min_answered, "of fits answered", 0))
+        short = [(r, key, least, what) for key, least, what, first in shares for r in rows
+                 if r["n"] >= first and r[key] < least]
         for r, key, least, what in short:
             print(f"{r[key]:.2f} {what}, below {least}: {r['model']} n = {r['n']} "
                   f"d = {r['d']} epsilon = {r['epsilon']}", file=sys.stderr)
-        if bad or short:
-            return 1
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
-    return 0
+    return 1 if bad or short else 0
 
 
 if __name__ == "__main__":

@@ -65,14 +65,14 @@ WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
 }
 
 bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double> &noise_xy,
-                 const std::vector<double> &centre, WorldsStart &start) {
+                 WorldsStart &start) {
   const int64_t p = xx.rows();
   Matrix l;
   if (!linalg::cholesky(xx, l)) return false;
   Matrix v(p, 2);  // columns: Z + e*, E* beta_w
   for (int64_t i = 0; i < p; ++i) {
     v(i, 0) = noise_xy[at(i)];
-    for (int64_t j = 0; j < p; ++j) v(i, 1) += e_xx(i, j) * centre[at(j)];
+    for (int64_t j = 0; j < p; ++j) v(i, 1) += e_xx(i, j) * start.centre[at(j)];
   }
   linalg::trsm_lower(linalg::Side::Left, linalg::Trans::No, 1.0, l, v);
   linalg::trsm_lower(linalg::Side::Left, linalg::Trans::Yes, 1.0, l, v);
@@ -146,7 +146,7 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
     }
     const std::vector<double> eig = linalg::eigvalsh(e_xx);
     start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    if (!world_parts(xx, e_xx, xy, start.centre, start)) ++start.out.failed_draws;
+    if (!world_parts(xx, e_xx, xy, start)) ++start.out.failed_draws;
   }
   summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);

@@ -83,10 +83,10 @@ WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
                          double level, int64_t bootstrap);
 
 // One world's parts: with X'X_w + E* = `xx` (E* = `e_xx`) positive definite, appends its
-// u = xx^-1 `noise_xy` (the world's every other noise on X'y) and v = xx^-1 E* `centre` to `start`
-// and returns true; false (nothing appended) when `xx` is not positive definite.
+// u = xx^-1 `noise_xy` (the world's every other noise on X'y) and v = xx^-1 E* start.centre to
+// `start` and returns true; false (nothing appended) when `xx` is not positive definite.
 bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double> &noise_xy,
-                 const std::vector<double> &centre, WorldsStart &start);
+                 WorldsStart &start);
 
 // The end of every set of worlds: the refits from `start`'s parts (shrunk_refits, then
 // deflate_spread where the truth is de-noised: worlds_spread.hpp), then from them

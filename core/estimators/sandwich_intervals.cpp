@@ -71,8 +71,7 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
     }
     const std::vector<double> eig = linalg::eigvalsh(e_xx);
     start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
-    Matrix l;
-    if (!linalg::cholesky(xx, l)) {
+    if (!world_parts(xx, e_xx, xy, start)) {
       ++start.out.failed_draws;
       continue;
     }
@@ -87,12 +86,16 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
       usable = usable && !std::isnan(v);
       shift[at(j)] = v > 0.0 && z[at(j)] != 0.0 ? std::sqrt(v) * z[at(j)] : 0.0;
     }
-    if (!usable || !world_parts(xx, e_xx, xy, start.centre, start)) {
-      ++start.out.failed_draws;
-      continue;
+    for (int64_t j = 0; j < p; ++j) {
+      // The sampling noise's margin belongs to u, the part that does not multiply beta_w.
+      if (usable) {
+        start.rest[at(j)].back() += shift[at(j)];
+      } else {
+        start.rest[at(j)].pop_back();
+        start.interaction[at(j)].pop_back();
+      }
     }
-    // The sampling noise's margin belongs to u, the part that does not multiply beta_w.
-    for (int64_t j = 0; j < p; ++j) start.rest[at(j)].back() += shift[at(j)];
+    start.out.failed_draws += !usable;
   }
   summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);

@@ -183,22 +183,63 @@ void block_gram(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan
       c, added);
 }
 
-// Writes rows [first, first + count) of `a`, bounded, row-major into `out` (count x a.cols): each
-// entry f_r a(r, j) rounded once, as the kernels form it from the caller's rows, so that a block
-// formed from this copy has the bits of the same block formed in place. Throws before writing.
-void bound_rows_into(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
-                     double bound, BoundPolicy policy, double *out, GramCounts &added) {
-  std::vector<double> sums(static_cast<size_t>(count)), factors(static_cast<size_t>(count));
+// The factors that bound rows [first, first + count) of `a` (row_factors()); `scaled` false when
+// every row is within the bound (every factor 1). Throws as row_factors() does, before anything
+// is written, so that rows can be validated now and written where they go once nothing can fail.
+struct RowFactors {
+  std::vector<double> factors;
+  bool scaled = false;
+};
+
+RowFactors row_factors_of(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                          double bound, BoundPolicy policy, GramCounts &added) {
+  RowFactors f;
+  std::vector<double> sums(static_cast<size_t>(count));
+  f.factors.resize(static_cast<size_t>(count));
   sums_of_squares(a, first, count, plan, sums.data());
-  const bool scaled =
-      data::row_factors(a, first, count, sums.data(), bound, policy, factors.data(), added);
-  const int64_t dim = a.cols, step = a.col_stride();
+  f.scaled = data::row_factors(a, first, count, sums.data(), bound, policy, f.factors.data(), added);
+  return f;
+}
+
+// Writes rows [first, first + count) of `a`, bounded by `f`, row-major into `out` (count x
+// a.cols): each entry f_r a(r, j) rounded once, as the kernels form it from the caller's rows, so
+// that a block formed from this copy has the bits of the same block formed in place. Row-major
+// rows within the bound are copied as they are (a factor of 1 changes no bit); clipped ones are
+// scaled along the contiguous row.
+void write_bounded_rows(ConstMatrixView a, int64_t first, int64_t count, const RowFactors &f,
+                        double *out) {
+  const int64_t dim = a.cols;
+  if (a.layout == Layout::RowMajor) {
+    if (!f.scaled && a.ld == dim) {
+      std::memcpy(out, a.row(first), static_cast<size_t>(count * dim) * sizeof(double));
+      return;
+    }
+    for (int64_t r = 0; r < count; ++r) {
+      const double *x = a.row(first + r);
+      double *o = out + r * dim;
+      if (!f.scaled) {
+        std::memcpy(o, x, static_cast<size_t>(dim) * sizeof(double));
+        continue;
+      }
+      const double s = f.factors[static_cast<size_t>(r)];
+      for (int64_t j = 0; j < dim; ++j) o[j] = s * x[j];
+    }
+    return;
+  }
+  const int64_t step = a.col_stride();
   for (int64_t r = 0; r < count; ++r) {
     const double *x = a.row(first + r);
     double *o = out + r * dim;
-    const double f = scaled ? factors[static_cast<size_t>(r)] : 1.0;
-    for (int64_t j = 0; j < dim; ++j) o[j] = scaled ? f * x[j * step] : x[j * step];
+    const double s = f.scaled ? f.factors[static_cast<size_t>(r)] : 1.0;
+    for (int64_t j = 0; j < dim; ++j) o[j] = f.scaled ? s * x[j * step] : x[j * step];
   }
+}
+
+// Both at once: validates, then writes (nothing is written if the rows fail).
+void bound_rows_into(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                     double bound, BoundPolicy policy, double *out, GramCounts &added) {
+  write_bounded_rows(a, first, count, row_factors_of(a, first, count, plan, bound, policy, added),
+                     out);
 }
 
 ConstMatrixView row_major(const double *rows, int64_t count, int64_t dim) {
@@ -225,26 +266,35 @@ bool all_finite_upper(int64_t dim, const std::vector<double> &sum, const std::ve
 }
 
 // What a call to add_rows() builds before it commits: the running sum with the blocks it closed,
-// and the rows it leaves pending when it closed one (else they go straight to the pending buffer,
-// past the rows already there, which a failure then leaves as they were).
+// and the factors of the rows it leaves pending when the pending buffer starts empty or it closed
+// the pending block (else they go straight to the pending buffer, past the rows already there,
+// which a failure then leaves as they were). Those tail rows are written into the pending buffer
+// at the commit, from the caller's rows, once nothing can fail: no copy of them is staged.
 struct Staged {
   std::vector<double> sum, comp;  // empty until a block closes
   std::vector<double> scratch;    // a block bounded apart from the caller's rows
-  std::vector<double> tail;       // the rows left pending after the last closed block
+  RowFactors tail;                // the factors of rows [tail_first, n) of the chunk
+  int64_t tail_first = 0, tail_rows = 0;
   int64_t pending_rows = 0;
   GramCounts added;
 };
 
+// Whether the pending rows' Gram matrix can overflow: only where n B^2 passes DBL_MAX / 2 (rows
+// of norm <= B sum to entries of at most n B^2 by Cauchy-Schwarz, and the margin covers
+// rounding).
+bool pending_may_overflow(int64_t rows, double bound) {
+  return static_cast<double>(rows) * bound * bound > DBL_MAX / 2;
+}
+
 // Finite or failed: rows within a huge bound (or many rows) can overflow the sum. The closed
 // blocks' sums are checked; the pending rows' Gram matrix, added when the state is read, only
-// where n B^2 passes DBL_MAX / 2 (rows of norm <= B sum to entries of at most n B^2 by
-// Cauchy-Schwarz, and the margin covers rounding): below, it cannot overflow.
+// where pending_may_overflow(): below, it cannot overflow.
 void check_finite(const Staged &st, const std::vector<double> &sum,
                   const std::vector<double> &comp, ConstMatrixView pending, const BlockPlan &plan,
                   int64_t rows, double bound) {
   const int64_t dim = pending.cols;
   if (!st.sum.empty() && !all_finite_upper(dim, st.sum, st.comp)) overflow(bound);
-  if (pending.rows == 0 || static_cast<double>(rows) * bound * bound <= DBL_MAX / 2) return;
+  if (pending.rows == 0 || !pending_may_overflow(rows, bound)) return;
   std::vector<double> s = st.sum.empty() ? sum : st.sum, c = st.sum.empty() ? comp : st.comp;
   std::vector<double> block(static_cast<size_t>(dim * dim), 0.0);
   GramCounts none;
@@ -321,9 +371,9 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     r += (blocks - pending_block) * size;
   }
   if (r < n) {  // the rows of a block that this chunk starts and does not finish
-    st.tail.resize(static_cast<size_t>((n - r) * dim_));
-    bound_rows_into(a, r, n - r, plan, bound, policy, st.tail.data(), st.added);
-    st.pending_rows = n - r;
+    st.tail = row_factors_of(a, r, n - r, plan, bound, policy, st.added);
+    st.tail_first = r;
+    st.tail_rows = st.pending_rows = n - r;
   }
 
   GramCounts &added = st.added;
@@ -335,21 +385,28 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   if (counts_.rows > INT64_MAX - added.rows || counts_.dropped > INT64_MAX - added.dropped ||
       counts_.clamped > INT64_MAX - added.clamped)
     fail(Status::TooLarge, "row count overflows a 64-bit integer");
+  // The tail's Gram matrix is checked from a bounded copy of its own, made only where it can
+  // overflow.
+  std::vector<double> tail_copy;
+  if (st.tail_rows > 0 && pending_may_overflow(counts_.rows + added.rows, bound)) {
+    tail_copy.resize(static_cast<size_t>(st.tail_rows * dim_));
+    write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, tail_copy.data());
+  }
   check_finite(st, sum_, comp_,
-               st.tail.empty() ? row_major(pending_.data(), st.pending_rows, dim_)
-                               : row_major(st.tail.data(), st.pending_rows, dim_),
+               st.tail_rows > 0 ? row_major(tail_copy.data(), st.tail_rows, dim_)
+                                : row_major(pending_.data(), st.pending_rows, dim_),
                plan, counts_.rows + added.rows, bound);
 
   // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
   // the bound, so that whether a release knows B never depends on the rows.
   std::vector<double> buffer;
-  if (pending_.empty() && !st.tail.empty()) buffer.resize(static_cast<size_t>(size * dim_));
+  if (pending_.empty() && st.tail_rows > 0) buffer.resize(static_cast<size_t>(size * dim_));
   if (!buffer.empty()) pending_.swap(buffer);
   if (!st.sum.empty()) {
     sum_.swap(st.sum);
     comp_.swap(st.comp);
   }
-  if (!st.tail.empty()) std::memcpy(pending_.data(), st.tail.data(), st.tail.size() * sizeof(double));
+  if (st.tail_rows > 0) write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, pending_.data());
   pending_rows_ = st.pending_rows;
   if (n > 0 || upstream.dropped > 0) bound_ = bound;
   counts_.rows += added.rows;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -76,8 +77,9 @@ void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t b
                                           kMinWindowBlocks, kMaxWindowBlocks));
   // Everything the threads write is allocated before any starts: an allocation failure then
   // leaves nothing running. Block b's stripe s sums into grams at ((b mod window) stripes + s)
-  // square.
-  std::vector<double> grams(static_cast<size_t>(window * stripes * square));
+  // square; uninitialised, as each stripe zeroes its own upper triangle before it sums into it.
+  const std::unique_ptr<double[]> grams =
+      std::make_unique_for_overwrite<double[]>(static_cast<size_t>(window * stripes * square));
   std::vector<int64_t> finished(static_cast<size_t>(window), 0);  // stripes done, per slot
   std::mutex mutex;
   std::condition_variable advanced;  // a block was done, or a stripe failed
@@ -100,7 +102,7 @@ void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t b
       }
       const int64_t task = next++;
       lock.unlock();
-      double *c = grams.data() + ((block % window) * stripes + stripe) * square;
+      double *c = grams.get() + ((block % window) * stripes + stripe) * square;
       for (int64_t j = 0; j < dim; ++j) std::fill(c + j * dim, c + j * dim + j + 1, 0.0);
       std::exception_ptr failed;
       try {
@@ -127,7 +129,7 @@ void add_striped_blocks(int64_t blocks, int64_t stripes, int64_t rows, int64_t b
         const int64_t b = blocks_done;
         lock.unlock();
         // The fixed-order reduction: stripe 1, then 2, ... added to stripe 0's sums.
-        double *g = grams.data() + (b % window) * stripes * square;
+        double *g = grams.get() + (b % window) * stripes * square;
         for (int64_t s = 1; s < stripes; ++s) {
           const double *p = g + s * square;
           for (int64_t j = 0; j < dim; ++j)

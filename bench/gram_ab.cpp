@@ -9,8 +9,8 @@
 // thread the process's figure counts the threads' work, and OpenBLAS's own waiting threads).
 // Below a kernel block of rows (GramAccumulator::block_rows(): 8192 at d = 10 and 100) most
 // calls only keep their rows pending and the calls that close a block pay for it, so a median
-// over rounds is either kind of call, not what the calls cost in all; the last column, the
-// thread CPU of all rounds over that of their dsyrk calls, is.
+// over rounds is either kind of call, not what the calls cost in all; the last two columns, the
+// thread CPU and the wall time of all rounds over those of their dsyrk calls, are.
 //   OPENBLAS_NUM_THREADS=1 build/bench/bench_gram_ab 100000 100 1 21 before/libdpcov.so.0
 //     build/capi/libdpcov.so.0   (all on one line)
 #include <cblas.h>
@@ -121,11 +121,11 @@ int main(int argc, char **argv) {
   std::printf("n = %lld, d = %d, OpenBLAS threads %d, %d rounds; medians; ratio = median over "
               "rounds of (add_rows / dsyrk of the round)\n",
               static_cast<long long>(n), static_cast<int>(d), threads, rounds);
-  std::printf("%-10s %8s %10s %10s %10s %8s %8s %8s %8s\n", "what", "clipped", "wall ms",
-              "thread ms", "process ms", "r wall", "r thread", "r proc", "r t sum");
+  std::printf("%-10s %8s %10s %10s %10s %8s %8s %8s %8s %8s\n", "what", "clipped", "wall ms",
+              "thread ms", "process ms", "r wall", "r thread", "r proc", "r t sum", "r w sum");
   for (int item = 0; item < items; ++item) {
     std::vector<double> wall, thread, process, rw, rt, rp;
-    double thread_sum = 0.0, base_sum = 0.0;
+    double thread_sum = 0.0, base_sum = 0.0, wall_sum = 0.0, base_wall_sum = 0.0;
     for (int round = 0; round < rounds; ++round) {
       const Times &t = times[static_cast<size_t>(item)][static_cast<size_t>(round)];
       const Times &base = times[0][static_cast<size_t>(round)];
@@ -137,11 +137,14 @@ int main(int argc, char **argv) {
       rp.push_back(t.process / base.process);
       thread_sum += t.thread;
       base_sum += base.thread;
+      wall_sum += t.wall;
+      base_wall_sum += base.wall;
     }
     const std::string what = item == 0 ? "dsyrk" : "lib " + std::to_string((item - 1) / 2);
-    std::printf("%-10s %7d%% %10.2f %10.2f %10.2f %8.3f %8.3f %8.3f %8.3f\n", what.c_str(),
+    std::printf("%-10s %7d%% %10.2f %10.2f %10.2f %8.3f %8.3f %8.3f %8.3f %8.3f\n", what.c_str(),
                 item == 0 ? 0 : shares[(item - 1) % 2], 1e3 * median(wall), 1e3 * median(thread),
-                1e3 * median(process), median(rw), median(rt), median(rp), thread_sum / base_sum);
+                1e3 * median(process), median(rw), median(rt), median(rp), thread_sum / base_sum,
+                wall_sum / base_wall_sum);
   }
   return 0;
 }

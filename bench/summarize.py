@@ -45,7 +45,10 @@ def args(b: dict) -> list[str]:
 def gram_rows(raw: pathlib.Path) -> list[dict]:
     """bench/gram_ab.sh on one and two OpenBLAS threads (gram_ab_t1.txt, gram_ab_t2.txt): per size
     the medians over rounds of each call's times and of add_rows / the bare dsyrk of its own round
-    (wall, the calling thread's CPU, the process's CPU)."""
+    (wall, the calling thread's CPU, the process's CPU), and the calling thread's CPU and the wall
+    time of all rounds over those of their dsyrk calls (ratio_cpu_all, ratio_wall_all; None in
+    outputs without those columns), the figures of a size whose calls do not each close a kernel
+    block."""
     rows = []
     for threads in (1, 2):
         load, size, dsyrk = None, None, None
@@ -56,15 +59,18 @@ def gram_rows(raw: pathlib.Path) -> list[dict]:
                                    line):
                 size = {"threads": threads, "n": int(found.group(1)), "d": int(found.group(2)),
                         "rounds": int(found.group(3)), "load": load}
-            elif found := re.match(r"(dsyrk|lib 0) +(\d+)% +" + " +".join([r"([\d.]+)"] * 6), line):
-                wall, cpu, process, r_wall, r_cpu, r_process = map(float, found.groups()[2:])
+            elif found := re.match(r"(dsyrk|lib 0) +(\d+)% +" + " +".join([r"([\d.]+)"] * 6)
+                                   + r"(?: +([\d.]+) +([\d.]+))?", line):
+                wall, cpu, process, r_wall, r_cpu, r_process = map(float, found.groups()[2:8])
+                r_cpu_all, r_wall_all = (float(g) if g else None for g in found.groups()[8:10])
                 if found.group(1) == "dsyrk":
                     dsyrk = {"dsyrk_ms": wall, "dsyrk_cpu_ms": cpu}
                     continue
                 rows.append({**size, **dsyrk, "clipped_percent": int(found.group(2)),
                              "add_rows_ms": wall, "add_rows_cpu_ms": cpu,
                              "add_rows_process_ms": process, "ratio_wall": r_wall,
-                             "ratio_cpu": r_cpu, "ratio_process": r_process})
+                             "ratio_cpu": r_cpu, "ratio_process": r_process,
+                             "ratio_cpu_all": r_cpu_all, "ratio_wall_all": r_wall_all})
     return rows
 
 

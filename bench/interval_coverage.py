@@ -21,7 +21,26 @@ public range [-c, c] and divided by c; the label likewise with its range c_y), s
 - ar1:       z ~ Gaussian AR(1) with correlation 0.9 between neighbouring columns;
 - quadratic: y = z beta + (z_1^2 - 1) + N(0, 1) fitted without the square (misspecified);
 - binary:    z_j in {-1, 1} with P(1) = 0.3, c = 1.
-beta_j = (-1)^j / sqrt(d) (j = 1..d), c_y = 4 sd(y). The target of every interval is the
+beta_j = (-1)^j / sqrt(d) (j = 1..d), c_y = 4 sd(y).
+
+Other models (not in the default --models; name them to run them), each a way real data differ
+from the models above. A column with public range [lo, hi] maps to 2 (z - lo) / (hi - lo) - 1:
+- exponential: z_j ~ Exp(1), range [0, 8]: skewed regressors far from centred in the mapped space
+  (mean -0.75), so the intercept depends on every slope through xbar;
+- lognormal:   z_j ~ lognormal(0, 1), range [0, 20] (0.13% of values above it, clipped);
+- skewerr:     z ~ N(0, I), errors (chi-square(1) - 1) / sqrt(2): skewed, mean 0, sd 1;
+- scales:      z ~ N(0, I), range [-3, 3] for every column but the second's [-60, 60]: one column
+  fills its range, one uses 5% of it (its mapped slope is 20 times as large, its standard error
+  too);
+- sparse:      z_j in {0, 1} with P(1) = 0.05, range [0, 1] (mapped to {-1, 1});
+- strong:      z ~ N(0, I), errors N(0, 1/9): R^2 = 0.9;
+- null:        z ~ N(0, I), beta = 0, errors N(0, 1);
+- interaction: y = z beta + z_1 z_2 + N(0, 1) fitted without the product (misspecified; the
+  projection is beta, the residual's variance grows with z_1^2 + z_2^2);
+- collinear:   z ~ N(0, S), S_jk = 0.99 for j != k (equicorrelated), range [-3, 3].
+Every label range is c_y = 4 sd(y) from the same public simulation.
+
+The target of every interval is the
 population least-squares coefficient of y on [1, x] of the mapped data (the projection, which is
 beta / c scaled only where no clipping binds), computed once per (model, d) from 4 * 10^6 rows:
 its own Monte Carlo error is below a tenth of the standard error at n = 5e4.
@@ -53,10 +72,50 @@ import dpcov
 MODELS = ("gaussian", "heavy", "hetero", "ar1", "quadratic", "binary")
 RANGES = {"gaussian": 3.0, "heavy": 10.0, "hetero": 3.0, "ar1": 3.0, "quadratic": 3.0,
           "binary": 1.0}
+OTHER_MODELS = ("exponential", "lognormal", "skewerr", "scales", "sparse", "strong", "null",
+                "interaction", "collinear")
+
+
+def other_ranges(model: str, d: int):
+    """(lo, hi): the public range of each raw column of an other model."""
+    lo, hi = {"exponential": (0.0, 8.0), "lognormal": (0.0, 20.0),
+              "sparse": (0.0, 1.0)}.get(model, (-3.0, 3.0))
+    lo, hi = np.full(d, lo), np.full(d, hi)
+    if model == "scales" and d > 1:
+        lo[1], hi[1] = -60.0, 60.0
+    return lo, hi
+
+
+def other_raw(model: str, n: int, d: int, rng: np.random.Generator):
+    """(z, y_raw) of an other model, in raw units."""
+    beta = np.array([(-1.0) ** j for j in range(1, d + 1)]) / math.sqrt(d)
+    if model == "null":
+        beta[:] = 0.0
+    if model == "exponential":
+        z = rng.exponential(size=(n, d))
+    elif model == "lognormal":
+        z = rng.lognormal(size=(n, d))
+    elif model == "sparse":
+        z = np.where(rng.random((n, d)) < 0.05, 1.0, 0.0)
+    elif model == "collinear":
+        z = math.sqrt(0.99) * rng.standard_normal((n, 1)) \
+            + math.sqrt(0.01) * rng.standard_normal((n, d))
+    else:
+        z = rng.standard_normal((n, d))
+    if model == "skewerr":
+        e = (rng.chisquare(1, n) - 1.0) / math.sqrt(2.0)
+    else:
+        e = rng.standard_normal(n) / (3.0 if model == "strong" else 1.0)
+    y = z @ beta + e
+    if model == "interaction":
+        y += z[:, 0] * z[:, 1]
+    return z, y
 
 
 def raw(model: str, n: int, d: int, rng: np.random.Generator):
     """(z, y_raw): the model's regressors and label in raw units."""
+    if model in OTHER_MODELS:
+        return other_raw(model, n, d, rng)
     beta = np.array([(-1.0) ** j for j in range(1, d + 1)]) / math.sqrt(d)
     if model == "heavy":
         z = rng.standard_t(3, size=(n, d))
@@ -86,8 +145,12 @@ def label_range(model: str, d: int) -> float:
 
 def mapped(model: str, n: int, d: int, rng: np.random.Generator, c_y: float):
     z, y = raw(model, n, d, rng)
-    c = RANGES[model]
-    return np.clip(z / c, -1.0, 1.0), np.clip(y / c_y, -1.0, 1.0)
+    if model in OTHER_MODELS:
+        lo, hi = other_ranges(model, d)
+        x = 2.0 * (z - lo) / (hi - lo) - 1.0
+    else:
+        x = z / RANGES[model]
+    return np.clip(x, -1.0, 1.0), np.clip(y / c_y, -1.0, 1.0)
 
 
 def truth(model: str, d: int, c_y: float, rows: int = 4_000_000) -> np.ndarray:
@@ -188,6 +251,8 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, firs
             "printed": printed.printed / fits, "answered": answered / fits,
             "intervals": tally.counted,
             "coverage": tally.coverage(), "worst_coefficient": tally.worst(),
+            "coefficient_coverage": (tally.hits / np.maximum(tally.shown, 1)).tolist(),
+            "coefficient_intervals": tally.shown.tolist(),
             "median_width": tally.median_width(),
             "printed_share": float(printed.shown.sum() / (fits * len(target))),
             "hits": int(tally.hits.sum()),
@@ -200,7 +265,8 @@ def main(argv=None) -> int:
     ap.add_argument("--fits", type=int, default=200)
     ap.add_argument("--first", type=int, default=0,
                     help="the first fit's index r (fits r, r + 1, ...: their seeds as above)")
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--models", default=",".join(MODELS),
+                    help="comma-separated, of " + ", ".join(MODELS + OTHER_MODELS))
     ap.add_argument("--n", default="500,2000,10000,50000")
     ap.add_argument("--d", default="3,10")
     ap.add_argument("--eps", default="0.5,1,4")

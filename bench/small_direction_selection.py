@@ -9,10 +9,14 @@ Fit r is interval_coverage's (noise seed r, data seed 10^6 + r, the estimator's 
 key=value pairs as its --option). For AdaSSP, s is the rms of the release's off-diagonal errors
 (released X'X~ minus the data's X'X, intercept column included), an estimate of the noise sd of
 one entry; the smallest eigenvalue of the release and of the data are printed over s, with the
-unregularised estimate X'X~^-1 X'y~. The bootstrap answers once the release's smallest direction
-is about 2 s strong; where the data's is a fraction of s it answers only on releases whose noise
-pushed that direction up, and there the estimate is shrunk along it (bench/results/
-interval_grid.md, "Other models"). Covered: 1, missed: 0, nothing printed: '.'.
+unregularised estimate X'X~^-1 X'y~; s_u is the noise sd of u'Eu by the receipt's noise law
+(u the release's smallest eigenvector, independent entries of a symmetric E), which needs no
+truth: with intervals="deferred" (the same release, no interval computed) it shows quickly how
+many fits a threshold on the release's smallest direction would move. The bootstrap answers
+once the release's smallest direction is about 2 s strong; where the data's is a fraction of s
+it answers only on releases whose noise pushed that direction up, and there the estimate is
+shrunk along it (bench/results/interval_grid.md, "Other models"). Covered: 1, missed: 0,
+nothing printed: '.'.
 """
 
 from __future__ import annotations
@@ -51,7 +55,13 @@ def main(argv) -> int:
             gram = a.T @ a
             s = math.sqrt(np.mean((released - gram)[np.triu_indices(d + 1, 1)] ** 2))
             unregularised = np.linalg.solve(released, est.release_.released_xty)
-            line += (f" released lambda_min / s {np.linalg.eigvalsh(released)[0] / s:.2f}"
+            values, vectors = np.linalg.eigh(released)
+            u4 = float(np.sum(vectors[:, 0] ** 4))
+            noise = est.release_.receipt._struct
+            s_u = math.sqrt(noise.sigma_gram ** 2 * u4
+                            + noise.sigma_gram_off_diagonal ** 2 * (1.0 - u4))
+            line += (f" released lambda_min / s_u {values[0] / s_u:.2f}"
+                     f" released lambda_min / s {values[0] / s:.2f}"
                      f" true {np.linalg.eigvalsh(gram)[0] / s:.2f} s {s:.2f}"
                      f" unregularised {np.round(unregularised, 3).tolist()}")
         print(f"{line} intervals {np.round(ci, 3).tolist()}", flush=True)

@@ -22,9 +22,13 @@ void adassp_intervals_at_every_n(const std::vector<double> &xtx, const std::vect
                 "noise-aware intervals");
   out.method = method == DPCOV_INTERVALS_POSTERIOR ? "noise-aware posterior"
                                                    : "parametric bootstrap";
-  for (size_t j = 0; j < out.conclusive.size(); ++j)
-    if (out.conclusive[j] != 1)
-      out.lower[j] = out.upper[j] = std::numeric_limits<double>::quiet_NaN();
+  // An interval that cannot support a conclusion prints nan; where a prior decides it or the
+  // chains did not converge (-2, -1), the standard error and p-value are not the release's either.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (size_t j = 0; j < out.conclusive.size(); ++j) {
+    if (out.conclusive[j] != 1) out.lower[j] = out.upper[j] = nan;
+    if (out.conclusive[j] < 0) out.se[j] = out.p[j] = nan;
+  }
   out.computed = true;
 }
 

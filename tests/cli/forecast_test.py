@@ -120,6 +120,16 @@ class Forecast(DpcovCase):
             self.assertEqual(row["noise_aware"]["ci_lower"] is None, not conclusive, row)
         self.assertEqual("cannot support a conclusion" in result.stderr.decode(),
                          not all(flags))
+        # Where a prior decides an interval or the chains did not converge, its standard error
+        # and p-value are null too; where the interval covers every value that matters they stay.
+        undecided = set()
+        for line in result.stderr.decode().splitlines():
+            for clause in line.split("; "):
+                if "a prior, not the release" in clause or "did not converge" in clause:
+                    undecided |= set(clause.split(" about ", 1)[1].split(": ", 1)[0].split(", "))
+        for row in fit["coefficients"]:
+            for key in ("std_err", "p"):
+                self.assertEqual(row["noise_aware"][key] is None, row["term"] in undecided, row)
         self.assertIn("noise-aware posterior", self.ok(anyway).stdout.decode())
         refuse = json.loads(self.ok(args + ["--json", "--small-n", "refuse"]).stdout)
         self.assertIn("not attempted", refuse["noise_aware"]["refused"])

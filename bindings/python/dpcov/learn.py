@@ -1474,6 +1474,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             unconverged, prior = (f if f.size == self.conclusive_.size
                                   else np.zeros(self.conclusive_.size, dtype=bool)
                                   for f in flags)
+            # Where a prior decides or the chains did not converge, the posterior's standard
+            # error and p-value are no more the release's than its interval.
+            undecided = unconverged | prior
+            self.std_errors_, self.p_values_ = (np.where(undecided, np.nan, v) for v in
+                                                (self.std_errors_, self.p_values_))
             for which, why in ((~self.conclusive_ & ~unconverged & ~prior,
                                 "their intervals cover every value that matters"),
                                (unconverged, "the posterior's chains did not converge for them"),

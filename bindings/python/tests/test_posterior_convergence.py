@@ -37,3 +37,6 @@ def test_unconverged_coefficients_print_nan_with_their_reason():
     flagged = [str(w.message) for w in caught if "did not converge" in str(w.message)]
     assert len(flagged) == 1 and "cannot support a conclusion about coefficients" in flagged[0]
     assert np.isnan(est.conf_int_[~est.conclusive_]).all()
+    # The unconverged coefficients' standard errors and p-values are nan too; the rest are not.
+    for v in (est.std_errors_, est.p_values_):
+        assert np.isnan(v).any() and not np.isnan(v[est.conclusive_]).any()

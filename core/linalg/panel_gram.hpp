@@ -24,6 +24,12 @@ bool panel_gram_applies(int64_t cols);
 class Panels {
  public:
   Panels(int64_t rows, int64_t cols);
+  // data_ points into store_: a copy would point into the original's storage; a move keeps the
+  // heap buffer and so the pointer.
+  Panels(const Panels &) = delete;
+  Panels &operator=(const Panels &) = delete;
+  Panels(Panels &&) = default;
+  Panels &operator=(Panels &&) = default;
   double *data() { return data_; }
   const double *data() const { return data_; }
   int64_t rows() const { return rows_; }

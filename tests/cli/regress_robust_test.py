@@ -83,8 +83,10 @@ class RobustRegression(DpcovCase):
         # n = 500 at epsilon = 1: the forecast for rows on their bounds expects robust intervals,
         # the released X'X~ of these rows (a twelfth of the bound per column) does not support
         # the bootstrap. The posterior answers, labelled, and the meat is neither released nor
-        # charged. Each coefficient gets a standard error; an interval prints only where the
-        # release decides it (conclusive), nan with the reason where it does not.
+        # charged. An interval prints only where the release decides it (conclusive), nan with
+        # the reason where it does not; a printed one has its standard error, and a standard
+        # error is null only where the interval is (a prior decides it, or the chains did not
+        # converge).
         path = self.write_csv(500)
         ledger = self.path("unspent.json")
         out = self.run_json(self.base(path, "1") + ["--ledger", ledger, "--ledger-epsilon", "1",
@@ -95,9 +97,14 @@ class RobustRegression(DpcovCase):
         self.assertIn("posterior", aware["method"])
         self.assertTrue(aware["assumes"].startswith("robust intervals not given"))
         for row in out["coefficients"]:
-            self.assertTrue(np.isfinite(row["noise_aware"]["std_err"]), row)
             printed = row["noise_aware"]["ci_lower"] is not None
             self.assertEqual(printed, row["noise_aware"]["conclusive"], row)
+            if row["noise_aware"]["std_err"] is None:
+                self.assertFalse(printed, row)
+            else:
+                self.assertTrue(np.isfinite(row["noise_aware"]["std_err"]), row)
+            if printed:
+                self.assertIsNotNone(row["noise_aware"]["std_err"], row)
         with open(ledger) as f:
             book = json.load(f)
         self.assertEqual([c["mechanism"].split(":")[-1] for c in book["charges"]], ["adassp"])

@@ -52,7 +52,7 @@ def test_where_the_release_does_not_support_the_bootstrap_the_posterior_answers_
     the released X'X~ of these rows does not support the bootstrap. Before, nothing answered;
     now the posterior does, labelled, and the meat is not released or charged. Its intervals
     print where the release, not a prior, decides them (here none: proofs/adassp_posterior.md,
-    "What the prior decides")."""
+    "What the prior decides"); where a prior decides, the standard error is nan too."""
     X, y = heteroscedastic(500, 5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -63,8 +63,9 @@ def test_where_the_release_does_not_support_the_bootstrap_the_posterior_answers_
     assert reg.errors_ == "homoscedastic" and not hasattr(reg, "meat_")
     assert reg.interval_method_ == "posterior"
     assert reg.inference_.startswith("robust intervals not given")
-    assert np.isfinite(reg.std_errors_).all()
     assert np.array_equal(np.isnan(reg.conf_int_).any(axis=1), ~reg.conclusive_)
+    assert not np.isnan(reg.std_errors_[reg.conclusive_]).any()
+    assert np.isnan(reg.std_errors_).any() and np.isnan(reg.p_values_).any()
 
 
 def test_a_refused_fit_leaves_nothing_charged_or_drawn():

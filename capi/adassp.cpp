@@ -35,6 +35,7 @@ dpcov_adassp_params default_params() {
   d.rho = defaults.rho;
   d.release_label_square = defaults.release_label_square ? 1 : 0;
   d.max_rows_per_unit = defaults.max_rows_per_unit;
+  d.without_lambda_min = defaults.release_lambda_min ? 0 : 1;
   return d;
 }
 
@@ -51,6 +52,10 @@ mech::AdasspOptions options_from(const dpcov_adassp_params *caller) {
          params.release_label_square);
   options.release_label_square = params.release_label_square == 1;
   options.max_rows_per_unit = params.max_rows_per_unit;
+  if (params.without_lambda_min != 0 && params.without_lambda_min != 1)
+    fail(dpcov::Status::InvalidArgument, "params->without_lambda_min must be 0 or 1, got ",
+         params.without_lambda_min);
+  options.release_lambda_min = params.without_lambda_min == 0;
   return options;
 }
 
@@ -114,6 +119,7 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
   c.sensitivity_label_square = r.sensitivity_label_square;
   c.sigma_label_square = r.sigma_label_square;
   c.max_rows_per_unit = r.max_rows_per_unit;
+  c.lambda_min_released = r.lambda_min_released ? 1 : 0;
   return c;
 }
 

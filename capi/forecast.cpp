@@ -3,6 +3,7 @@
 
 #include "../core/check.hpp"
 #include "../core/estimators/regression_forecast.hpp"
+#include "../core/estimators/small_n_split.hpp"
 #include "guard.hpp"
 #include "receipt_writer.hpp"
 #include "struct_size.hpp"
@@ -30,6 +31,17 @@ void write_forecast(dpcov_regression_forecast *out, const est::ForecastSettings 
   value.rows_for_posterior_intervals = f.rows_for_posterior_intervals;
   value.posterior_intervals_expected = f.posterior_intervals_expected ? 1 : 0;
   dpcov::capi::write_struct(out, value);
+}
+
+// The fields of a C receipt the forecast reads.
+dpcov::mechanisms::AdasspReceipt forecast_fields(const dpcov_adassp_receipt &r) {
+  dpcov::mechanisms::AdasspReceipt k;
+  k.dim = r.num_regressors;
+  k.bound_x = r.bound;
+  k.bound_y = r.bound_y;
+  k.sigma_cross = r.sigma_cross;
+  k.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;
+  return k;
 }
 
 }  // namespace
@@ -61,14 +73,27 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_recei
                   "intervals at n public rows; this fit is at the level of privacy units ",
                   "(max_rows_per_unit = ", r.max_rows_per_unit, "): no interval is forecast");
     dpcov::capi::struct_bytes(forecast, "forecast");
-    dpcov::mechanisms::AdasspReceipt k;
-    k.dim = r.num_regressors;
-    k.bound_x = r.bound;
-    k.bound_y = r.bound_y;
-    k.sigma_cross = r.sigma_cross;
-    k.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;
     const est::ForecastSettings s{n, level, fill};
-    write_forecast(forecast, s, est::forecast_adassp_regression(k, s));
+    write_forecast(forecast, s, est::forecast_adassp_regression(forecast_fields(r), s));
+  });
+}
+
+DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *plan, double n,
+                                                  double level, int32_t *without_lambda_min,
+                                                  double *rows_for_bootstrap) {
+  return dpcov::capi::guarded([&] {
+    // A plan from a program compiled before lambda_min_released had the lambda_min step.
+    dpcov_adassp_receipt defaults{};
+    defaults.lambda_min_released = 1;
+    const dpcov_adassp_receipt r = dpcov::capi::read_struct(plan, defaults, "plan");
+    dpcov::check::not_null(without_lambda_min, "without_lambda_min");
+    dpcov::mechanisms::AdasspReceipt k = forecast_fields(r);
+    k.calibration = static_cast<dpcov::mechanisms::AdasspCalibration>(r.calibration);
+    k.max_rows_per_unit = r.max_rows_per_unit;
+    k.lambda_min_released = r.lambda_min_released == 1;
+    const est::SmallNSplit split = est::decide_small_n_split(k, n, level);
+    *without_lambda_min = split.without_lambda_min ? 1 : 0;
+    if (rows_for_bootstrap != nullptr) *rows_for_bootstrap = split.rows_for_bootstrap;
   });
 }
 

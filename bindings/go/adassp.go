@@ -26,6 +26,9 @@ type AdasspParams struct {
 	// of units chose them) and the fit is private at unit level, every sensitivity k times the
 	// row-level one (proofs/adassp_units.md); no intervals. 0: rows.
 	MaxRowsPerUnit int64
+	// WithoutLambdaMin drops the lambda_min step: X'X, X'y (and y'y) take its share of the
+	// budget and the ridge is its public bound (proofs/adassp.md); AdasspSmallNSplit decides it.
+	WithoutLambdaMin bool
 }
 
 // DefaultAdasspParams returns the defaults of dpcov_adassp_params_default: replace-one, joint
@@ -37,7 +40,7 @@ func DefaultAdasspParams() (AdasspParams, error) {
 	}
 	return AdasspParams{Neighbour: int32(c.neighbour), Calibration: int32(c.calibration),
 		Rho: float64(c.rho), ReleaseLabelSquare: c.release_label_square != 0,
-		MaxRowsPerUnit: int64(c.max_rows_per_unit)}, nil
+		MaxRowsPerUnit: int64(c.max_rows_per_unit), WithoutLambdaMin: c.without_lambda_min != 0}, nil
 }
 
 // AdasspReceipt mirrors dpcov_adassp_receipt: every constant of a fit and, from the release, the
@@ -59,6 +62,7 @@ type AdasspReceipt struct {
 	LabelSquareReleased                                           bool
 	SensitivityLabelSquare, SigmaLabelSquare, ReleasedLabelSquare float64
 	MaxRowsPerUnit                                                int64 // k of a unit-level fit, 0 at row level
+	LambdaMinReleased                                             bool  // false without the lambda_min step
 }
 
 // adasspParamsToC is params as dpcov_adassp_params, or nil (the defaults) for nil.
@@ -71,6 +75,9 @@ func adasspParamsToC(params *AdasspParams) *C.dpcov_adassp_params {
 		rho: C.double(params.Rho), max_rows_per_unit: C.int64_t(params.MaxRowsPerUnit)}
 	if params.ReleaseLabelSquare {
 		cp.release_label_square = 1
+	}
+	if params.WithoutLambdaMin {
+		cp.without_lambda_min = 1
 	}
 	return cp
 }
@@ -97,6 +104,7 @@ func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 		SigmaLabelSquare:       float64(rec.sigma_label_square),
 		ReleasedLabelSquare:    float64(rec.released_label_square),
 		MaxRowsPerUnit:         int64(rec.max_rows_per_unit),
+		LambdaMinReleased:      rec.lambda_min_released != 0,
 	}
 }
 

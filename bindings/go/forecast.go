@@ -72,3 +72,29 @@ func ForecastAdasspRegression(rec AdasspReceipt, n, level, fill float64) (Regres
 	}
 	return forecastFromC(&out), nil
 }
+
+// AdasspSmallNSplit is whether the default AdaSSP fit planned by AdasspPlan drops its lambda_min
+// step at n public rows (dpcov_adassp_small_n_split): where the forecast at fill 1 expects the
+// released X'X~ too noisy for the bootstrap, below rowsForBootstrap, so that the small-n
+// posterior answers. Public values only; under add/remove n is private: keep the default.
+func AdasspSmallNSplit(rec AdasspReceipt, n, level float64) (without bool, rowsForBootstrap float64, err error) {
+	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
+	c.calibration = C.int32_t(rec.Calibration)
+	c.num_regressors = C.int64_t(rec.NumRegressors)
+	c.bound, c.bound_y = C.double(rec.Bound), C.double(rec.BoundY)
+	c.sigma_cross = C.double(rec.SigmaCross)
+	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
+	c.max_rows_per_unit = C.int64_t(rec.MaxRowsPerUnit)
+	if rec.LambdaMinReleased {
+		c.lambda_min_released = 1
+	}
+	var out C.int32_t
+	var rows C.double
+	err = call(func() C.dpcov_status {
+		return C.dpcov_adassp_small_n_split(&c, C.double(n), C.double(level), &out, &rows)
+	})
+	if err != nil {
+		return false, 0, err
+	}
+	return out != 0, float64(rows), nil
+}

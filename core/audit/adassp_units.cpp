@@ -41,8 +41,10 @@ void noise_transforms(const AdasspReceipt &claimed, const Output &out, ConstMatr
                       std::vector<double> &uniforms) {
   const Blocks exact = blocks(s);
   const int64_t p = claimed.dim;
-  const double lambda = linalg::eigvalsh(exact.xtx).front();
-  uniforms.push_back(normal_cdf((out.test_value - lambda) / claimed.sigma_lambda_min));
+  if (claimed.lambda_min_released) {
+    const double lambda = linalg::eigvalsh(exact.xtx).front();
+    uniforms.push_back(normal_cdf((out.test_value - lambda) / claimed.sigma_lambda_min));
+  }
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i <= j; ++i)
       uniforms.push_back(normal_cdf((out.matrix(i, j) - s(i, j)) / gram_sigma(claimed, i, j)));
@@ -107,8 +109,11 @@ Matrix adassp_statistics(const Matrix &xtx, const std::vector<double> &xty, doub
 
 double adassp_pair_distance(const PairStatistics &pair, const AdasspReceipt &plan) {
   const Blocks a = blocks(pair.gram.view()), b = blocks(pair.gram_prime.view());
-  const double dl = linalg::eigvalsh(a.xtx).front() - linalg::eigvalsh(b.xtx).front();
-  double m2 = dl * dl / (plan.sigma_lambda_min * plan.sigma_lambda_min);
+  double m2 = 0.0;
+  if (plan.lambda_min_released) {
+    const double dl = linalg::eigvalsh(a.xtx).front() - linalg::eigvalsh(b.xtx).front();
+    m2 = dl * dl / (plan.sigma_lambda_min * plan.sigma_lambda_min);
+  }
   for (int64_t j = 0; j < plan.dim; ++j)
     for (int64_t i = 0; i <= j; ++i)
       m2 += std::pow((a.xtx(i, j) - b.xtx(i, j)) / gram_sigma(plan, i, j), 2);

@@ -22,6 +22,10 @@ size_t at(int64_t i) { return static_cast<size_t>(i); }
 constexpr const char *kTheoremPaper =
     "Wang 2018 (UAI) Alg. 2, published constants, exact joint delta checked; proofs/adassp.md";
 
+constexpr const char *kTheoremWithoutLambdaMin =
+    "Wang 2018 (UAI) Alg. 2 without the lambda_min step (ridge eta); joint analytic Gaussian "
+    "(Balle-Wang 2018 Thm 8); proofs/adassp.md";
+
 constexpr const char *kTheoremUnits =
     "Wang 2018 (UAI) Alg. 2 at unit sensitivities (k rows per unit); joint analytic Gaussian "
     "(Balle-Wang 2018 Thm 8); proofs/adassp_units.md";
@@ -67,6 +71,14 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   if (paper && options.release_label_square)
     fail(Status::InvalidArgument, "AdaSSP releases y'y (for intervals) with the joint analytic "
          "calibration only; the paper's constants have no share for it");
+  // The split is for the small-n intervals at a public n, which a unit-level fit has neither of;
+  // the unit audit (audit_adassp_unit_releases) covers the releases a unit fit can make.
+  if (options.max_rows_per_unit != 0 && !options.release_lambda_min)
+    fail(Status::InvalidArgument, "AdaSSP drops the lambda_min step at row level only (for the "
+         "small-n intervals at a public n); a fit of privacy units keeps it");
+  if (paper && !options.release_lambda_min)
+    fail(Status::InvalidArgument, "AdaSSP drops the lambda_min step with the joint analytic "
+         "calibration only; the paper's constants are for its three statistics");
 
   AdasspReceipt r;
   r.neighbour = options.neighbour;
@@ -86,7 +98,11 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
   r.sensitivity_gram = s.gram;
   r.sensitivity_cross = s.cross;
   r.label_square = options.release_label_square;
-  const int64_t statistics = r.label_square ? 4 : 3;
+  r.lambda_min_released = options.release_lambda_min;
+  if (!r.lambda_min_released) r.sensitivity_lambda_min = 0.0;
+  // The statistics released, in drawing order: [lambda_min,] X'X, X'y[, y'y].
+  const int64_t first = r.lambda_min_released ? 0 : 1;
+  const int64_t statistics = (r.label_square ? 4 : 3) - first;
   if (r.label_square) r.sensitivity_label_square = s.label_square;
   const double sensitivities[4] = {r.sensitivity_lambda_min, r.sensitivity_gram,
                                    r.sensitivity_cross, r.sensitivity_label_square};
@@ -101,8 +117,9 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     r.sigma_gram = privacy::adassp_paper_sigma(epsilon, delta, published[1]);
     r.sigma_cross = privacy::adassp_paper_sigma(epsilon, delta, published[2]);
   } else {
-    r.sigma_lambda_min =
-        privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_lambda_min, statistics);
+    if (r.lambda_min_released)
+      r.sigma_lambda_min =
+          privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_lambda_min, statistics);
     r.sigma_gram = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_gram, statistics);
     r.sigma_cross = privacy::adassp_joint_sigma(epsilon, delta, r.sensitivity_cross, statistics);
     if (r.label_square)
@@ -113,8 +130,9 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
       privacy::upward::mul_up(r.sigma_gram, privacy::upward::sqrt_up(0.5));
   const double sigmas[4] = {r.sigma_lambda_min, r.sigma_gram, r.sigma_cross,
                             r.sigma_label_square};
-  r.delta_exact = privacy::adassp_joint_delta(epsilon, sensitivities, sigmas, statistics);
-  r.zcdp_rho = privacy::adassp_zcdp_rho(sensitivities, sigmas, statistics);
+  r.delta_exact =
+      privacy::adassp_joint_delta(epsilon, sensitivities + first, sigmas + first, statistics);
+  r.zcdp_rho = privacy::adassp_zcdp_rho(sensitivities + first, sigmas + first, statistics);
   // The joint calibration meets delta by construction (analytic_gaussian_sigma); the paper's
   // constants are checked, with a relative margin of 1e-6 for the double-precision evaluation.
   if (paper && !(r.delta_exact * (1.0 + 1e-6) <= delta))
@@ -126,12 +144,14 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
     r.noise_norm_bound =
         privacy::adassp_paper_noise_norm_bound(epsilon, delta, bound_x, p, options.rho);
   } else {
-    r.lambda_min_shift = privacy::adassp_lambda_min_shift(r.sigma_lambda_min, options.rho);
+    if (r.lambda_min_released)
+      r.lambda_min_shift = privacy::adassp_lambda_min_shift(r.sigma_lambda_min, options.rho);
     r.noise_norm_bound = privacy::adassp_noise_norm_bound(r.sigma_gram, p, options.rho);
   }
   r.eigenvalue_floor = r.sigma_gram;
   r.theorem = paper                         ? kTheoremPaper
               : options.max_rows_per_unit != 0 ? kTheoremUnits
+              : !options.release_lambda_min    ? kTheoremWithoutLambdaMin
                                                : entry_of(kAdasspId).theorem;
   return r;
 }
@@ -168,12 +188,13 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double y
   check::symmetric(xtx.view(), "X'X");
   for (int64_t i = 0; i < p; ++i) check::finite(xty[at(i)], "X'y");
   if (plan.label_square) check::finite(yty, "y'y");
-  const double lambda_min = linalg::eigvalsh(xtx).front();
 
   AdasspFit fit;
   fit.receipt = plan;
   fit.receipt.seed_fixed = rng.seed_fixed();
-  fit.lambda_min_noisy = lambda_min + plan.sigma_lambda_min * random::standard_normal(rng);
+  if (plan.lambda_min_released)
+    fit.lambda_min_noisy =
+        linalg::eigvalsh(xtx).front() + plan.sigma_lambda_min * random::standard_normal(rng);
   fit.xtx = xtx;
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i <= j; ++i) {
@@ -186,8 +207,11 @@ AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double y
   for (int64_t i = 0; i < p; ++i) fit.xty[at(i)] += plan.sigma_cross * random::standard_normal(rng);
   if (plan.label_square) fit.yty = yty + plan.sigma_label_square * random::standard_normal(rng);
 
-  // Post-processing of the release: Alg. 2 lines 2, 3 and 6.
-  fit.receipt.released_lambda_min = std::fmax(fit.lambda_min_noisy - plan.lambda_min_shift, 0.0);
+  // Post-processing of the release: Alg. 2 lines 2, 3 and 6; without the lambda_min step the
+  // released value is taken as 0, its floor, so the ridge is eta.
+  if (plan.lambda_min_released)
+    fit.receipt.released_lambda_min =
+        std::fmax(fit.lambda_min_noisy - plan.lambda_min_shift, 0.0);
   fit.receipt.ridge = privacy::adassp_ridge(plan.noise_norm_bound, fit.receipt.released_lambda_min);
   fit.coefficients = adassp_solve(fit.xtx, fit.xty, fit.receipt.ridge, plan.eigenvalue_floor,
                                   fit.receipt.eigenvalues_floored);
@@ -199,8 +223,10 @@ double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
                           const Matrix &xtx, const std::vector<double> &xty, double yty,
                           const AdasspReceipt &plan) {
   const int64_t p = plan.dim;
-  const double lambda_min = linalg::eigvalsh(xtx).front();
-  double sum = normal_log_density(lambda_noisy - lambda_min, plan.sigma_lambda_min);
+  double sum = plan.lambda_min_released
+                   ? normal_log_density(lambda_noisy - linalg::eigvalsh(xtx).front(),
+                                        plan.sigma_lambda_min)
+                   : 0.0;
   for (int64_t j = 0; j < p; ++j)
     for (int64_t i = 0; i <= j; ++i) {
       if (xtx_released(i, j) != xtx_released(j, i)) return -INFINITY;

@@ -33,6 +33,11 @@ struct AdasspOptions {
   // them), the relation is between units, and every sensitivity is k times the row-level one
   // (privacy/adassp_unit_sensitivity.hpp, proofs/adassp_units.md). Joint calibration only.
   int64_t max_rows_per_unit = 0;
+  // false: no lambda_min step. X'X, X'y (and y'y) alone share mu^2 (a half each, or a third with
+  // y'y), and the ridge is its public bound eta: where the released lambda_min would be 0 after
+  // its shift anyway (small n), its share of mu^2 goes to the statistics the intervals read
+  // (proofs/adassp.md, "Without the lambda_min step"). Joint calibration at row level only.
+  bool release_lambda_min = true;
 };
 
 // Every constant of a fit; data-independent (a plan), except the last three, which are functions
@@ -63,6 +68,9 @@ struct AdasspReceipt {
   double noise_norm_bound = 0.0;   // eta
   double eigenvalue_floor = 0.0;   // the PSD-safe solve raises eigenvalues below this to it
   int64_t max_rows_per_unit = 0;   // k of a unit-level fit, 0 at row level (public)
+  // The lambda_min step ran (the default); without it its sensitivity, sigma and shift are 0 and
+  // the ridge is noise_norm_bound.
+  bool lambda_min_released = true;
   const char *theorem = "";
   // Functions of the release (post-processing), 0 in a plan.
   double released_lambda_min = 0.0;
@@ -75,7 +83,8 @@ struct AdasspFit {
   Matrix xtx;                     // X'X + E (p x p, exactly symmetric)
   std::vector<double> xty;        // X'y + noise
   double yty = 0.0;               // y'y + noise when the plan releases it, else 0
-  double lambda_min_noisy = 0.0;  // lambda_min(X'X) + noise, before shift and clamp (audit only)
+  double lambda_min_noisy = 0.0;  // lambda_min(X'X) + noise, before shift and clamp (audit
+                                  // only; 0 without the lambda_min step)
   std::vector<double> coefficients;
 };
 
@@ -86,7 +95,7 @@ AdasspReceipt plan_adassp(int64_t p, double bound_x, double bound_y, double epsi
 
 // The fit from the exact statistics X'X (p x p, symmetric) and X'y (p) of rows within the bounds.
 // `yty` is y'y (read only when the plan releases it). Draws the noise once, in the order
-// lambda_min, X'X (upper triangle column by column), X'y, then y'y if released.
+// lambda_min (if released), X'X (upper triangle column by column), X'y, then y'y if released.
 AdasspFit fit_adassp(const Matrix &xtx, const std::vector<double> &xty, double yty,
                      const AdasspReceipt &plan, random::Rng &rng);
 
@@ -98,7 +107,7 @@ std::vector<double> adassp_solve(const Matrix &m, const std::vector<double> &b, 
 
 // Natural log of the density of the Gaussian release (lambda_noisy, xtx_released, xty_released
 // and, when the plan releases it, yty_released) given the exact statistics; -infinity if
-// xtx_released is not exactly symmetric.
+// xtx_released is not exactly symmetric. Without the lambda_min step lambda_noisy is not read.
 double log_density_adassp(double lambda_noisy, const Matrix &xtx_released,
                           const std::vector<double> &xty_released, double yty_released,
                           const Matrix &xtx, const std::vector<double> &xty, double yty,

@@ -17,10 +17,10 @@ void check_rho(double rho) {
          "rho (the failure probability of the ridge) must be in (0, 1), got ", rho);
 }
 
-// The joint release has 3 statistics, or 4 with y'y.
+// The joint release has 3 statistics, or 4 with y'y; one fewer without the lambda_min step.
 void check_statistics(int64_t statistics) {
-  if (statistics != 3 && statistics != 4)
-    fail(Status::InvalidArgument, "AdaSSP releases 3 or 4 statistics, got ", statistics);
+  if (statistics < 2 || statistics > 4)
+    fail(Status::InvalidArgument, "AdaSSP releases 2, 3 or 4 statistics, got ", statistics);
 }
 
 // eps / 3 rounded down, so that dividing by it rounds the noise up.

@@ -34,10 +34,12 @@ double adassp_cross_sensitivity(Neighbour neighbour, double bound_x, double boun
 // y^2 <= B_Y^2, so B_Y^2 under both relations. Rounded up.
 double adassp_label_square_sensitivity(double bound_y);
 
-// dpcov's calibration: the `statistics` statistics (3: lambda_min, X'X, X'y; 4: and y'y) are
+// dpcov's calibration: the `statistics` statistics (3: lambda_min, X'X, X'y; 4: and y'y; without
+// the lambda_min step, 2: X'X, X'y; 3: and y'y) are
 // released by ONE Gaussian mechanism whose privacy loss is that of N(0, 1) against N(mu, 1),
 // mu^2 = sum_k (Delta_k / sigma_k)^2 (the Mahalanobis length of the worst change); Balle & Wang
-// 2018, Thm 8 gives its exact (eps, delta) curve. Each statistic gets an equal share of mu^2:
+// 2018, Thm 8 gives its exact (eps, delta) curve. Each statistic gets an equal share of mu^2
+// (a half with two statistics: proofs/adassp.md, "Without the lambda_min step"):
 // sigma_k = sqrt(statistics) Delta_k / mu*(eps, delta), i.e.
 // analytic_gaussian_sigma(eps, delta, sqrt(statistics) Delta_k), with sqrt(statistics) Delta_k
 // rounded up, then raised by a relative 1e-9 to cover the double-precision evaluation inside the
@@ -50,7 +52,7 @@ double adassp_joint_sigma(double eps, double delta, double sensitivity, int64_t 
 double adassp_paper_sigma(double eps, double delta, double sensitivity);
 
 // The exact delta at `eps` of the joint release with noise scales sigma[k] for sensitivities
-// sensitivity[k] (k < statistics): analytic_gaussian_delta(1, eps, mu) with
+// sensitivity[k] (k < statistics, the statistics released, 2 to 4): analytic_gaussian_delta(1, eps, mu) with
 // mu^2 = sum (Delta/sigma)^2 rounded up (delta grows with mu, so this is an upper bound on the
 // exact delta).
 double adassp_joint_delta(double eps, const double *sensitivity, const double *sigma,

@@ -15,6 +15,10 @@ must be on the safe side of the exact values computed here with 50 digits, and c
 - the library's joint delta is >= the exact one and <= delta;
 - with y'y released (four shares): its sensitivity B_Y^2, sigma_k = 2 Delta_k sigma_AG within 3e-9
   above, and the exact delta of the four-statistic release <= delta.
+- without the lambda_min step (proofs/adassp.md, "Without the lambda_min step"): X'X and X'y at
+  sigma_k = sqrt(2) Delta_k sigma_AG, and with y'y sqrt(3) Delta_k sigma_AG, each within 3e-9 above;
+  the exact delta of each release <= delta, the library's within 1e-9 of it, and its zCDP rho on
+  the safe side within 1e-14.
 It also checks, by Monte Carlo, the premise of eta: P(lambda_min(E) < -eta) <= rho / 2 for the
 symmetric noise E (diagonal N(0, s^2), off-diagonal N(0, s^2 / 2)), and prints the paper's true
 privacy at a few settings (proofs/adassp.md, "The paper's constants").
@@ -138,6 +142,23 @@ def main():
             rho_exact = sum((sens4[k] / sigmas[k]) ** 2 for k in range(count)) / 2
             check_close_above(f"zcdp rho ({count} statistics)", v[index], rho_exact,
                               mpf("1e-14"), where, failures)
+        # Without the lambda_min step: the released statistics X'X, X'y[, y'y] share mu^2.
+        released = sens4[1:]
+        for first, count in ((22, 2), (26, 3)):
+            sigmas = v[first:first + count]
+            for k in range(count):
+                check_close_above(f"joint sigma without lambda_min [{count}][{k}]", sigmas[k],
+                                  sqrt(count) * released[k] * unit, mpf("3e-9"), where, failures)
+            mu2 = sum((released[k] / sigmas[k]) ** 2 for k in range(count))
+            exact_delta = gaussian_delta(sqrt(mu2), eps_m)
+            if exact_delta > delta_m:
+                failures.append(f"release without lambda_min ({count}) not ({eps}, {delta})-DP "
+                                f"at {where}: {exact_delta}")
+            if abs(v[first + count] / exact_delta - 1) > mpf("1e-9"):
+                failures.append(f"delta without lambda_min ({count}) at {where}: library "
+                                f"{v[first + count]} exact {exact_delta}")
+            check_close_above(f"zcdp rho without lambda_min ({count})", v[first + count + 1],
+                              mu2 / 2, mpf("1e-14"), where, failures)
         check_close_above("paper eta", v[13],
                           sqrt(d * log(6 / delta_m) * log(2 * mpf(d) ** 2 / rho_m)) * bx_m ** 2
                           / (eps_m / 3), mpf("1e-14"), where, failures)
@@ -174,7 +195,8 @@ def main():
               f"{mp.nstr(1 / (2 * unit ** 2), 17)}")
         print(f"pin: joint unit sigma sqrt(3) sigma_AG(eps={eps}, 1e-6) = "
               f"{mp.nstr(sqrt(3) * unit, 17)}; paper 3 sqrt(ln 6e6)/eps = "
-              f"{mp.nstr(3 * sqrt(log(6e6)) / eps, 17)}; with y'y 2 sigma_AG = {mp.nstr(2 * unit, 17)}")
+              f"{mp.nstr(3 * sqrt(log(6e6)) / eps, 17)}; with y'y 2 sigma_AG = {mp.nstr(2 * unit, 17)}; "
+              f"without lambda_min sqrt(2) sigma_AG = {mp.nstr(sqrt(2) * unit, 17)}")
 
     for f in failures[:20]:
         print("FAIL", f)

@@ -6,6 +6,8 @@
 //   paper_shift eta paper_eta
 //   sens_y joint4_l joint4_g joint4_c joint4_y joint4_delta (the release with y'y: four shares)
 //   zcdp_rho zcdp_rho4 (the zCDP charge of the three- and four-statistic releases)
+//   joint2_g joint2_c joint2_delta zcdp_rho2 (without the lambda_min step: X'X, X'y, half each)
+//   joint3y_g joint3y_c joint3y_y joint3y_delta zcdp_rho3y (and y'y: a third each)
 // proofs/check/adassp.py recomputes each with mpmath.
 #include <cstdio>
 
@@ -41,7 +43,18 @@ int main() {
                 adassp_paper_noise_norm_bound(eps, delta, bx, d, rho));
     std::printf("%.17g %.17g %.17g %.17g %.17g %.17g ", sens4[3], joint4[0], joint4[1], joint4[2],
                 joint4[3], adassp_joint_delta(eps, sens4, joint4, 4));
-    std::printf("%.17g %.17g\n", adassp_zcdp_rho(sens, joint, 3), adassp_zcdp_rho(sens4, joint4, 4));
+    std::printf("%.17g %.17g ", adassp_zcdp_rho(sens, joint, 3), adassp_zcdp_rho(sens4, joint4, 4));
+    // Without the lambda_min step: the statistics released start at X'X.
+    const double *released = sens4 + 1;
+    const double joint2[2] = {adassp_joint_sigma(eps, delta, released[0], 2),
+                              adassp_joint_sigma(eps, delta, released[1], 2)};
+    double joint3y[3];
+    for (int k = 0; k < 3; ++k) joint3y[k] = adassp_joint_sigma(eps, delta, released[k], 3);
+    std::printf("%.17g %.17g %.17g %.17g ", joint2[0], joint2[1],
+                adassp_joint_delta(eps, released, joint2, 2), adassp_zcdp_rho(released, joint2, 2));
+    std::printf("%.17g %.17g %.17g %.17g %.17g\n", joint3y[0], joint3y[1], joint3y[2],
+                adassp_joint_delta(eps, released, joint3y, 3),
+                adassp_zcdp_rho(released, joint3y, 3));
   }
   return 0;
 }

@@ -1,7 +1,8 @@
 // Finite or failed: the regression forecast (dpcov/forecast.h) of a plan at any bound, epsilon,
 // delta and d that the plan accepts, and at any n, level and fill, returns DPCOV_OK with every
 // field finite (the posterior's fields of a release forecast NaN: a release has no posterior), or
-// a documented status with a message and the output untouched.
+// a documented status with a message and the output untouched; likewise the small-n decision on
+// the same plans.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -76,6 +77,29 @@ RC_GTEST_PROP(RegressionForecast, AdasspForecastIsFiniteOrFailed, ()) {
   const dpcov_status status = dpcov_regression_forecast_adassp(
       &receipt, *extreme_positive(), *probability(), *probability(), &f);
   check_forecast(status, "dpcov_regression_forecast_adassp", f, true);
+}
+
+// The small-n decision (dpcov_adassp_small_n_split) on the same plans: OK with the decision 0 or
+// 1 and a finite n for the bootstrap, or a documented failure with both outputs untouched.
+RC_GTEST_PROP(RegressionForecast, SmallNSplitIsFiniteOrFailed, ()) {
+  dpcov_adassp_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  if (dpcov_adassp_plan(*rc::gen::inRange<int64_t>(1, 40), *extreme_positive(),
+                        *extreme_positive(), *extreme_positive(), *probability(), nullptr,
+                        &receipt) != DPCOV_OK)
+    return;
+  int32_t without = 7;
+  double rows = kCanary;
+  const dpcov_status status = dpcov_adassp_small_n_split(&receipt, *extreme_positive(),
+                                                         *probability(), &without, &rows);
+  if (status == DPCOV_OK) {
+    if (!(without == 0 || without == 1) || !all_finite({rows}))
+      RC_FAIL("dpcov_adassp_small_n_split: OK with a decision not 0 or 1 or a non-finite n");
+    return;
+  }
+  check_failure(status, "dpcov_adassp_small_n_split");
+  if (without != 7 || !bytes_equal(rows, kCanary))
+    RC_FAIL("dpcov_adassp_small_n_split: an output written on failure");
 }
 
 }  // namespace

@@ -72,7 +72,57 @@ TEST(AdasspConstants, ZcdpRhoMatchesMpmath) {
       }
   const double s[3] = {1.0, 2.0, 3.0}, sigma[3] = {2.0, 4.0, 6.0};
   EXPECT_EQ(privacy::adassp_zcdp_rho(s, sigma, 3), 0.375);
-  EXPECT_THROW(privacy::adassp_zcdp_rho(s, sigma, 2), Error);
+  EXPECT_EQ(privacy::adassp_zcdp_rho(s, sigma, 2), 0.25);
+  EXPECT_THROW(privacy::adassp_zcdp_rho(s, sigma, 1), Error);
+  EXPECT_THROW(privacy::adassp_zcdp_rho(s, sigma, 5), Error);
+}
+
+// Without the lambda_min step (proofs/adassp.md, "Without the lambda_min step"): X'X and X'y at
+// sqrt(2) sigma_AG(eps, 1e-6, 1) Delta_k (mpmath, 50 digits; proofs/check/adassp.py prints
+// them), or with y'y at sqrt(3) sigma_AG Delta_k; the same zCDP charge, the exact delta within
+// the claim, no lambda_min constants and the ridge at eta.
+TEST(AdasspConstants, WithoutLambdaMinTheStatisticsShareMuSquared) {
+  const struct {
+    double eps, expected;
+  } pins[] = {{0.5, 11.395193335869451}, {1.0, 5.9745981819573143},
+              {2.0, 3.1543697932632008}, {4.0, 1.6878901729031976}};
+  for (const auto &p : pins) {
+    const double sigma = privacy::adassp_joint_sigma(p.eps, 1e-6, 1.0, 2);
+    EXPECT_GE(sigma, p.expected * (1 - 1e-15)) << p.eps;
+    EXPECT_LE(sigma, p.expected * (1 + 3e-9)) << p.eps;
+  }
+  for (const bool label_square : {false, true})
+    for (const Neighbour nb : {Neighbour::ReplaceOne, Neighbour::AddRemove}) {
+      AdasspOptions options;
+      options.neighbour = nb;
+      options.release_label_square = label_square;
+      const AdasspReceipt with = plan_adassp(4, 3.0, 0.5, 1.0, 1e-6, options);
+      options.release_lambda_min = false;
+      const AdasspReceipt r = plan_adassp(4, 3.0, 0.5, 1.0, 1e-6, options);
+      const int64_t c = label_square ? 3 : 2;
+      SCOPED_TRACE(testing::Message() << "y'y " << label_square << " neighbour " << int(nb));
+      EXPECT_FALSE(r.lambda_min_released);
+      EXPECT_TRUE(with.lambda_min_released);
+      EXPECT_EQ(r.sensitivity_lambda_min, 0.0);
+      EXPECT_EQ(r.sigma_lambda_min, 0.0);
+      EXPECT_EQ(r.lambda_min_shift, 0.0);
+      EXPECT_EQ(r.sigma_gram, privacy::adassp_joint_sigma(1.0, 1e-6, r.sensitivity_gram, c));
+      EXPECT_EQ(r.sigma_cross, privacy::adassp_joint_sigma(1.0, 1e-6, r.sensitivity_cross, c));
+      // sqrt(c / (c + 1)) of the default's noise: 0.816 or 0.866.
+      EXPECT_NEAR(r.sigma_gram / with.sigma_gram, std::sqrt(double(c) / double(c + 1)), 1e-8);
+      EXPECT_NEAR(r.sigma_cross / with.sigma_cross, std::sqrt(double(c) / double(c + 1)), 1e-8);
+      if (label_square) {
+        EXPECT_NEAR(r.sigma_label_square / with.sigma_label_square, std::sqrt(0.75), 1e-8);
+      }
+      EXPECT_LE(r.delta_exact, 1e-6);
+      EXPECT_GT(r.delta_exact, 0.999e-6);
+      EXPECT_NEAR(r.zcdp_rho, with.zcdp_rho, 1e-8 * with.zcdp_rho);
+      EXPECT_EQ(r.noise_norm_bound, privacy::adassp_noise_norm_bound(r.sigma_gram, 4, 0.05));
+    }
+  AdasspOptions paper;
+  paper.calibration = AdasspCalibration::Paper;
+  paper.release_lambda_min = false;
+  EXPECT_THROW(plan_adassp(4, 1.0, 1.0, 1.0, 1e-6, paper), Error);
 }
 
 TEST(AdasspConstants, JointCalibrationIsBelowThePapersAtTheMeasuredSettings) {
@@ -172,6 +222,42 @@ TEST(AdasspFit, NoiseHasTheStatedVariances) {
   EXPECT_NEAR(ratio(lambda, plan.sigma_lambda_min), 1.0, 0.15);
   // Mutation: had the off-diagonal scale been sigma_gram, the ratio against it would be 0.5.
   EXPECT_GT(std::fabs(ratio(off, plan.sigma_gram) - 1.0), 0.15);
+}
+
+// Without the lambda_min step the fit draws X'X, X'y (and y'y) only, at the plan's scales, and
+// its ridge is eta in every fit: no released value lowers it. Same bands as above.
+TEST(AdasspFit, WithoutLambdaMinTheRidgeIsEtaAndTheNoiseItsPlans) {
+  const int64_t p = 3;
+  Matrix xtx = Matrix::identity(p);
+  for (int64_t i = 0; i < p; ++i) xtx(i, i) = 1e6;  // a lambda_min far above eta
+  const std::vector<double> xty(p, 0.0);
+  AdasspOptions options;
+  options.release_lambda_min = false;
+  options.release_label_square = true;
+  const AdasspReceipt plan = plan_adassp(p, 1.0, 1.0, 1.0, 1e-6, options);
+  random::Rng rng = random::Rng::from_seed(8);
+  const int trials = 4000;
+  double diag = 0.0, off = 0.0, cross = 0.0, label = 0.0;
+  for (int t = 0; t < trials; ++t) {
+    const AdasspFit fit = fit_adassp(xtx, xty, 2.0, plan, rng);
+    ASSERT_EQ(fit.receipt.ridge, plan.noise_norm_bound);
+    ASSERT_EQ(fit.receipt.released_lambda_min, 0.0);
+    ASSERT_EQ(fit.lambda_min_noisy, 0.0);
+    ASSERT_FALSE(fit.receipt.lambda_min_released);
+    diag += std::pow(fit.xtx(1, 1) - 1e6, 2);
+    off += std::pow(fit.xtx(0, 2), 2);
+    cross += std::pow(fit.xty[2], 2);
+    label += std::pow(fit.yty - 2.0, 2);
+  }
+  const auto ratio = [&](double sum, double sigma) { return sum / trials / (sigma * sigma); };
+  EXPECT_NEAR(ratio(diag, plan.sigma_gram), 1.0, 0.15);
+  EXPECT_NEAR(ratio(off, plan.sigma_gram_off_diagonal), 1.0, 0.15);
+  EXPECT_NEAR(ratio(cross, plan.sigma_cross), 1.0, 0.15);
+  EXPECT_NEAR(ratio(label, plan.sigma_label_square), 1.0, 0.15);
+  // The density has no lambda_min term: the value passed for it is not read.
+  const AdasspFit fit = fit_adassp(xtx, xty, 2.0, plan, rng);
+  EXPECT_EQ(log_density_adassp(0.0, fit.xtx, fit.xty, fit.yty, xtx, xty, 2.0, plan),
+            log_density_adassp(123.0, fit.xtx, fit.xty, fit.yty, xtx, xty, 2.0, plan));
 }
 
 TEST(AdasspFit, LogDensityIsMinusInfinityOffTheSymmetricSupport) {

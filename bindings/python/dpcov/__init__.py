@@ -55,7 +55,7 @@ from .gram import GramAccumulator, constant_column_norm_bound, release_rows
 from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
-from .forecast import RegressionForecast, regression_forecast
+from .forecast import RegressionForecast, SmallNSplit, adassp_small_n_split, regression_forecast
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl,
@@ -195,6 +195,7 @@ __all__ = [
     "adassp_fit",
     "adassp_params",
     "adassp_plan",
+    "adassp_small_n_split",
     "adassp_units_fit",
     "OutOfMemoryError",
     "pca_subspace_distance",
@@ -245,6 +246,7 @@ __all__ = [
     "regression_fit",
     "regression_forecast",
     "RegressionForecast",
+    "SmallNSplit",
     "Release",
     "release",
     "release_gram",

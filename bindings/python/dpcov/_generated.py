@@ -724,7 +724,7 @@ class AdasspParamsC(Struct):
 
     _fields_ = [("struct_size", c_size_t), ("neighbour", c_int32), ("calibration", c_int32),
                 ("rho", c_double), ("release_label_square", c_int32),
-                ("max_rows_per_unit", c_int64)]
+                ("max_rows_per_unit", c_int64), ("without_lambda_min", c_int32)]
 
 
 class AdasspReceiptC(Struct):
@@ -745,7 +745,7 @@ class AdasspReceiptC(Struct):
                 ("ridge", c_double), ("eigenvalues_floored", c_int64),
                 ("label_square_released", c_int32), ("sensitivity_label_square", c_double),
                 ("sigma_label_square", c_double), ("released_label_square", c_double),
-                ("max_rows_per_unit", c_int64)]
+                ("max_rows_per_unit", c_int64), ("lambda_min_released", c_int32)]
 
 
 class SandwichBudgetC(Struct):
@@ -1219,6 +1219,8 @@ PROTOTYPES = {
                                                     c_double, POINTER(RegressionForecastC)]),
     "dpcov_regression_forecast_adassp": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
                                                    c_double, POINTER(RegressionForecastC)]),
+    "dpcov_adassp_small_n_split": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
+                                             Address(c_int32), Address(c_double)]),
     # plan.h
     "dpcov_plan_create": (c_int32, [POINTER(c_void_p), c_int32, c_int32, c_int64, c_int64,
                                     c_double, c_double, c_double, POINTER(MechanismParamsC)]),

@@ -30,7 +30,8 @@ class AdasspReceipt(PrefixedReceipt):
     and from the release released_lambda_min, ridge and eigenvalues_floored; with
     ``label_square_released`` also sensitivity_label_square, sigma_label_square and
     released_label_square (y'y~); max_rows_per_unit (k of a fit at the level of privacy units,
-    0 at row level)."""
+    0 at row level); lambda_min_released (1 by default; 0 for a fit without the lambda_min
+    step, whose lambda_min constants are then 0 and whose ridge is noise_norm_bound)."""
 
     __slots__ = ()
 
@@ -93,10 +94,12 @@ class AdasspAnswer(NamedTuple):
 
 def adassp_params(neighbour="replace_one", calibration="joint_analytic",
                   rho: float = 0.05, release_label_square: bool = False,
-                  max_rows_per_unit: int = 0) -> AdasspParamsC:
+                  max_rows_per_unit: int = 0, without_lambda_min: bool = False) -> AdasspParamsC:
     """A ``dpcov_adassp_params`` from the library's defaults (``dpcov_adassp_params_default``)
     with the given options; ``max_rows_per_unit`` k > 0 for a fit at the level of privacy units
-    (the Gram holds at most k rows per unit; proofs/adassp_units.md)."""
+    (the Gram holds at most k rows per unit; proofs/adassp_units.md); ``without_lambda_min``
+    releases X'X, X'y (and y'y) alone, at larger shares of the budget, with the ridge at its
+    public bound (proofs/adassp.md, "Without the lambda_min step")."""
     params = AdasspParamsC()
     _check(C.dpcov_adassp_params_init(byref(params), sizeof(params)))
     params.neighbour = _choice(neighbour, NEIGHBOURS, "neighbour")
@@ -104,6 +107,7 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     params.rho = float(rho)
     params.release_label_square = 1 if release_label_square else 0
     params.max_rows_per_unit = int(max_rows_per_unit)
+    params.without_lambda_min = 1 if without_lambda_min else 0
     return params
 
 
@@ -120,11 +124,13 @@ def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
 def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: float,
                 delta: float, neighbour="replace_one", calibration="joint_analytic",
                 rho: float = 0.05, release_label_square: bool = False,
-                max_rows_per_unit: int = 0) -> AdasspReceipt:
+                max_rows_per_unit: int = 0, without_lambda_min: bool = False) -> AdasspReceipt:
     """Every data-independent constant of an AdaSSP fit (``dpcov_adassp_plan``), ``rho``
     included: what an accountant checks before the fit (a zCDP ledger charges ``rho``,
-    basic and advanced ones (epsilon, delta)). ``max_rows_per_unit``: as for :func:`adassp_fit`."""
-    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit)
+    basic and advanced ones (epsilon, delta)). ``max_rows_per_unit``, ``without_lambda_min``: as
+    for :func:`adassp_fit`."""
+    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit,
+                           without_lambda_min)
     receipt = new_struct(AdasspReceiptC)
     _check(C.dpcov_adassp_plan(int(num_features), float(bound_x), float(bound_y),
                                float(epsilon), float(delta), byref(params), byref(receipt)))
@@ -134,7 +140,7 @@ def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: floa
 def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon: float,
                delta: float, rng, neighbour="replace_one", calibration="joint_analytic",
                rho: float = 0.05, release_label_square: bool = False,
-               max_rows_per_unit: int = 0) -> AdasspFit:
+               max_rows_per_unit: int = 0, without_lambda_min: bool = False) -> AdasspFit:
     """AdaSSP regression of column ``label`` on columns ``features`` of the exact Gram matrix
     ``g`` of rows whose regressor part has norm <= ``bound_x`` and whose label has
     ``|y| <= bound_y`` (``dpcov_adassp_fit``). Spends (epsilon, delta) once; never fails for a
@@ -145,20 +151,24 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
     > 0: ``g`` holds at most k rows of each privacy unit (an accumulator of units,
     :meth:`~dpcov.GramAccumulator.add_unit_rows`, chose them) and the fit is (epsilon,
     delta)-DP at unit level, ``neighbour`` then naming how units differ (proofs/adassp_units.md);
-    its receipt has no intervals (:func:`adassp_intervals` refuses it)."""
+    its receipt has no intervals (:func:`adassp_intervals` refuses it). ``without_lambda_min``:
+    no lambda_min step, X'X, X'y (and y'y) each at a half (a third) of the Gaussian mechanism's
+    budget and the ridge at its public bound, for small n (:func:`adassp_small_n_split` decides
+    it; proofs/adassp.md, "Without the lambda_min step")."""
     m = _arrays.square(g, "g")
     cols = _arrays.int64_vector(features, "features")
     p = cols.size
     coef = np.empty(p, dtype=np.float64)
     xtx = _arrays.empty(p, p, m.layout)
     xty = np.empty(p, dtype=np.float64)
-    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit)
+    params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit,
+                           without_lambda_min)
     receipt = new_struct(AdasspReceiptC)
     budget = active_accountant()
     planned = None
     if budget is not None:
         planned = adassp_plan(p, bound_x, bound_y, epsilon, delta, neighbour, calibration, rho,
-                              release_label_square, max_rows_per_unit)
+                              release_label_square, max_rows_per_unit, without_lambda_min)
         budget.check(planned)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),

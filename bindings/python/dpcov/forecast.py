@@ -4,7 +4,8 @@ design)."""
 
 from __future__ import annotations
 
-from ctypes import byref
+from ctypes import byref, c_double, c_int32
+from typing import NamedTuple
 
 from ._lib import C, RegressionForecastC, _check, new_struct
 from .adassp import AdasspReceipt
@@ -51,3 +52,23 @@ def regression_forecast(receipt, n: float | None = None, level: float = 0.95,
         raise TypeError(f"receipt must be a dpcov.Receipt or dpcov.AdasspReceipt, got "
                         f"{type(receipt).__name__}")
     return RegressionForecast(out)
+
+
+class SmallNSplit(NamedTuple):
+    """``dpcov_adassp_small_n_split``: ``without_lambda_min`` (fit without AdaSSP's lambda_min
+    step) and ``rows_for_bootstrap`` (the forecast's n from which the bootstrap is expected)."""
+
+    without_lambda_min: bool
+    rows_for_bootstrap: float
+
+
+def adassp_small_n_split(plan: AdasspReceipt, n: float, level: float = 0.95) -> SmallNSplit:
+    """Whether the default AdaSSP fit of ``plan`` (``dpcov.adassp_plan``, lambda_min released)
+    drops its lambda_min step at ``n`` public rows: where the forecast at fill 1 expects the
+    released X'X~ too noisy for the bootstrap, so that the small-n posterior answers
+    (``dpcov_adassp_small_n_split``; proofs/adassp.md, "Without the lambda_min step"). Public
+    values only: no data, no privacy cost. Under add/remove n is private: keep the default."""
+    without, rows = c_int32(0), c_double(0.0)
+    _check(C.dpcov_adassp_small_n_split(byref(plan._struct), float(n), float(level),
+                                        byref(without), byref(rows)))
+    return SmallNSplit(bool(without.value), rows.value)

@@ -52,7 +52,7 @@ from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
                      sandwich_plan)
-from .forecast import regression_forecast
+from .forecast import adassp_small_n_split, regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
@@ -1234,7 +1234,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             steps.append(meat_plan(p, split, neighbour))
         else:
             steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta, neighbour,
-                                     calibration, self.rho, bool(self.intervals)))
+                                     calibration, self.rho, bool(self.intervals),
+                                     without_lambda_min=self._without_lambda_min()))
         budget.check_all(steps)
 
     def _decide_errors(self, p: int, bound_x: float, bound_y: float, rows: int,
@@ -1246,7 +1247,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         positive definite as the bootstrap does)."""
         self.errors_ = "homoscedastic"
         self._robust_skipped = None
+        self._decide_small_n_split(p, bound_x, bound_y, rows, n_private, tighten)
         if self.errors != "robust" or not self.intervals:
+            return
+        if self._small_n_split is not None:
+            # The small-n split expects no bootstrap, which the robust intervals need: no meat.
+            self._robust_skipped = (f"robust intervals not attempted: the forecast expects "
+                                    f"none at n = {rows}")
             return
         if self.intervals != "always" and not n_private:
             share = self._bound_share() if tighten else 0.0
@@ -1263,6 +1270,33 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                         f"none at n = {rows}")
                 return
         self.errors_ = "robust"
+
+    def _decide_small_n_split(self, p: int, bound_x: float, bound_y: float, rows: int,
+                              n_private: bool, tighten: bool) -> None:
+        """``_small_n_split``: why the fit drops AdaSSP's lambda_min step, or None (the default).
+        From public values only (``dpcov_adassp_small_n_split``, the same decision as ``dpcov
+        regress``): where the default plan (the whole budget, y'y released) at the public n
+        expects the small-n posterior, not the bootstrap, to answer, X'X, X'y and y'y take the
+        lambda_min step's share (proofs/adassp.md, "Without the lambda_min step")."""
+        self._small_n_split = None
+        calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
+        if (not self.intervals or self.small_n != "posterior" or n_private
+                or calibration != "joint_analytic"):
+            return
+        share = self._bound_share() if tighten else 0.0
+        epsilon = math.nextafter(float(self.epsilon) * (1.0 - share), 0.0) if share \
+            else float(self.epsilon)
+        split = adassp_small_n_split(
+            adassp_plan(p, bound_x, bound_y, epsilon, self.delta,
+                        _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"), calibration,
+                        self.rho, True), rows, self.level)
+        if split.without_lambda_min:
+            self._small_n_split = (
+                f"budget: X'X, X'y and y'y without AdaSSP's lambda_min step (a larger share of "
+                f"epsilon each, the ridge at its public bound), from public values: at n = "
+                f"{rows} the plan expects the small-n posterior to answer (the bootstrap from "
+                f"about n = {math.ceil(split.rows_for_bootstrap)}), where the released "
+                f"lambda_min would be 0")
 
     def _fit_robust(self, g, label, features, bound_x, bound_y, epsilon, rng, raw_rows,
                     bounding: dict, clipping: str, rows: int) -> None:
@@ -1342,11 +1376,19 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                           "statistics (not centred on the ridge coef_); " + clipping
                           + HOMOSCEDASTIC)
 
+    def _without_lambda_min(self) -> bool:
+        """Whether this fit takes the small-n split (``_decide_small_n_split``)."""
+        return self.__dict__.get("_small_n_split") is not None
+
     def _label_errors(self) -> None:
-        """Says in ``inference_`` why robust intervals were asked for and not given."""
+        """Says in ``inference_`` why robust intervals were asked for and not given, and why
+        the fit dropped AdaSSP's lambda_min step."""
         why = self.__dict__.pop("_robust_skipped", None)
         if why is not None:
             self.inference_ = f"{why}; {self.inference_}"
+        split = self.__dict__.pop("_small_n_split", None)
+        if split is not None:
+            self.inference_ = f"{split}; {self.inference_}"
 
     def _bound_share(self) -> float:
         """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default
@@ -1385,14 +1427,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         self._intervals_skipped = None
+        without = self._without_lambda_min()
         if self.intervals and self.intervals != "always" and rows is not None:
             self._intervals_skipped = self._no_intervals_forecast(
                 adassp_plan(len(features), bound_x, bound_y, epsilon, self.delta, neighbour,
-                            calibration, self.rho, True), rows)
+                            calibration, self.rho, True, without_lambda_min=without), rows)
         fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
                          neighbour=neighbour, calibration=calibration, rho=self.rho,
                          release_label_square=bool(self.intervals)
-                         and self._intervals_skipped is None)
+                         and self._intervals_skipped is None, without_lambda_min=without)
         self.params_ = fit.coefficients
         self.release_ = fit
         self.receipt_ = fit.receipt

@@ -329,6 +329,7 @@ int main(void) {
   printf(", \"rho\": %zu", offsetof(dpcov_adassp_params, rho));
   printf(", \"release_label_square\": %zu", offsetof(dpcov_adassp_params, release_label_square));
   printf(", \"max_rows_per_unit\": %zu", offsetof(dpcov_adassp_params, max_rows_per_unit));
+  printf(", \"without_lambda_min\": %zu", offsetof(dpcov_adassp_params, without_lambda_min));
   printf("}%s\n", ",");
   printf("\"dpcov_adassp_receipt\": {\"size\": %zu", sizeof(dpcov_adassp_receipt));
   printf(", \"struct_size\": %zu", offsetof(dpcov_adassp_receipt, struct_size));
@@ -367,6 +368,7 @@ int main(void) {
   printf(", \"sigma_label_square\": %zu", offsetof(dpcov_adassp_receipt, sigma_label_square));
   printf(", \"released_label_square\": %zu", offsetof(dpcov_adassp_receipt, released_label_square));
   printf(", \"max_rows_per_unit\": %zu", offsetof(dpcov_adassp_receipt, max_rows_per_unit));
+  printf(", \"lambda_min_released\": %zu", offsetof(dpcov_adassp_receipt, lambda_min_released));
   printf("}%s\n", ",");
   printf("\"dpcov_sandwich_budget\": {\"size\": %zu", sizeof(dpcov_sandwich_budget));
   printf(", \"struct_size\": %zu", offsetof(dpcov_sandwich_budget, struct_size));

@@ -81,6 +81,18 @@ typedef struct dpcov_adassp_params {
    * @proof proofs/adassp_units.md
    */
   int64_t max_rows_per_unit;
+  /**
+   * 1: no lambda_min step. X'X and X'y (and y'y with `release_label_square`) are the whole
+   * Gaussian mechanism, each with a half of mu^2 (a third with y'y) instead of a third (a
+   * quarter): noise scales sqrt(2/3) (sqrt(3/4)) of the default's; the ridge is its public bound
+   * eta (`noise_norm_bound`), since no released value lowers it. Meant for small n, where the
+   * released lambda_min is 0 after its shift anyway (dpcov_adassp_small_n_split() decides it from
+   * public values). ::DPCOV_ADASSP_JOINT_ANALYTIC at row level (`max_rows_per_unit` 0) only.
+   * Default 0. Added after the first release:
+   * a caller's smaller struct leaves it 0.
+   * @proof proofs/adassp.md
+   */
+  int32_t without_lambda_min;
 } dpcov_adassp_params;
 
 /**
@@ -126,6 +138,7 @@ typedef struct dpcov_adassp_receipt {
   double sigma_label_square;     /**< s_y (0 unless label_square_released). */
   double released_label_square;  /**< y'y + N(0, s_y^2) (0 unless label_square_released). */
   int64_t max_rows_per_unit;     /**< k of a fit at the level of privacy units (dpcov_adassp_params::max_rows_per_unit; public), 0 at row level; written only to a struct that holds it. */
+  int32_t lambda_min_released;   /**< 1 (the default split) if lambda_min was released; 0 without the lambda_min step (dpcov_adassp_params::without_lambda_min): then `sensitivity_lambda_min`, `sigma_lambda_min`, `lambda_min_shift` and `released_lambda_min` are 0 and `ridge` is `noise_norm_bound`. Written only to a struct that holds it; a smaller struct's fit with the default split had it. */
 } dpcov_adassp_receipt;
 
 /**

@@ -105,6 +105,32 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_recei
                                                         double n, double level, double fill,
                                                         dpcov_regression_forecast *forecast);
 
+/**
+ * Whether a default AdaSSP fit drops its lambda_min step at @p n public rows
+ * (dpcov_adassp_params::without_lambda_min), from public values only: 1 when the forecast of
+ * @p plan at n and fill 1 (rows on their bounds, the most favourable design) expects the released
+ * X'X~ too noisy for the bootstrap (n below `rows_for_intervals`), so that the small-n posterior
+ * answers; there the released lambda_min is 0 after its shift anyway and its share of mu^2 goes to
+ * X'X, X'y and y'y, which the posterior reads. The meat of robust intervals is not released there
+ * either. Whether y'y is released is a separate decision, taken on the plan this one gives. Under
+ * add/remove n is private: do not call this, keep the default.
+ *
+ * @param plan                the default fit's plan (dpcov_adassp_plan(), lambda_min released,
+ *                            ::DPCOV_ADASSP_JOINT_ANALYTIC, row level); struct_size set.
+ * @param n                   the public number of rows, finite >= 1.
+ * @param level               in (0, 1).
+ * @param[out] without_lambda_min  required: 1 or 0; untouched on error.
+ * @param[out] rows_for_bootstrap  optional (NULL): the forecast's n from which the bootstrap is
+ *                            expected, for the reason the surfaces print.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT (n,
+ *   level, a plan without the lambda_min step or with the paper's constants, sizes),
+ *   ::DPCOV_E_NON_FINITE, ::DPCOV_E_NUMERICAL, ::DPCOV_E_INCOMPATIBLE (a unit-level plan).
+ * @proof proofs/adassp.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *plan, double n,
+                                                  double level, int32_t *without_lambda_min,
+                                                  double *rows_for_bootstrap);
+
 #ifdef __cplusplus
 }
 #endif

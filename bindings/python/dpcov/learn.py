@@ -1383,12 +1383,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def _label_errors(self) -> None:
         """Says in ``inference_`` why robust intervals were asked for and not given, and why
         the fit dropped AdaSSP's lambda_min step."""
-        why = self.__dict__.pop("_robust_skipped", None)
-        if why is not None:
-            self.inference_ = f"{why}; {self.inference_}"
         split = self.__dict__.pop("_small_n_split", None)
         if split is not None:
             self.inference_ = f"{split}; {self.inference_}"
+        why = self.__dict__.pop("_robust_skipped", None)
+        if why is not None:
+            self.inference_ = f"{why}; {self.inference_}"
 
     def _bound_share(self) -> float:
         """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default

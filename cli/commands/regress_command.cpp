@@ -452,6 +452,7 @@ struct RawFit {
   dpcov_adassp_receipt receipt{};
   NoiseAware aware;
   std::optional<dpcov_regression_forecast> forecast;  // the plan's, when it decided on y'y
+  std::string small_n_split;  // why the fit dropped its lambda_min step, or "" (the default)
   // --errors robust: the fit spends (adassp_epsilon, fit_delta) of the split, the meat the rest.
   double fit_delta = 0.0;
   double adassp_budget = 0.0;  // the fit's whole share: split with the meat under --errors robust
@@ -583,6 +584,31 @@ void decide_label_square(RawFit &f, const RegressOptions &o) {
       "spends it; `dpcov plan -m adassp` forecasts other n and epsilon)");
 }
 
+// The small-n split (dpcov_adassp_small_n_split, proofs/adassp.md, "Without the lambda_min
+// step"), from public values only: where the default plan at the public n expects the small-n
+// posterior, not the bootstrap, to answer (--small-n posterior), the fit releases X'X, X'y and
+// y'y without the lambda_min step, whose released value would be 0 after its shift there anyway.
+// Returns whether it did; y'y is then decided on that plan (decide_label_square).
+bool decide_small_n_split(RawFit &f, const RegressOptions &o) {
+  if (o.raw.no_intervals || o.raw.small_n != "posterior" || !f.n_public() ||
+      f.settings.params.calibration != DPCOV_ADASSP_JOINT_ANALYTIC)
+    return false;
+  const dpcov_adassp_receipt plan = adassp_plan(f, f.bound);
+  int32_t without = 0;
+  double rows_for_bootstrap = 0.0;
+  library_check(dpcov_adassp_small_n_split(&plan, static_cast<double>(f.data.rows), o.level,
+                                           &without, &rows_for_bootstrap),
+                "the small-n split");
+  if (without == 0) return false;
+  f.settings.params.without_lambda_min = 1;
+  f.small_n_split = concat(
+      "budget: X'X, X'y and y'y without AdaSSP's lambda_min step (a larger share of epsilon each, "
+      "the ridge at its public bound), from public values: at n = ", f.data.rows, " the plan "
+      "expects the small-n posterior to answer (the bootstrap from about n = ",
+      whole_rows(rows_for_bootstrap), "), where the released lambda_min would be 0");
+  return true;
+}
+
 // The fit's settings for the errors decided: under --errors robust the fit spends the sandwich's
 // fit share (at the bound `bound`) and releases y'y only for the posterior (--small-n posterior),
 // which answers where the released X'X~ does not support the robust bootstrap
@@ -611,13 +637,15 @@ void decide_errors(RawFit &f, const RegressOptions &o) {
   const bool robust = f.robust;
   f.robust = false;
   apply_errors(f, o.raw, f.bound);
+  const bool split = decide_small_n_split(f, o);
   decide_label_square(f, o);
   if (!robust) return;
   const auto skip = [&f] {
     f.robust_skipped = concat("robust intervals not attempted: the plan forecasts none at n = ",
                               f.data.rows);
   };
-  if (f.forecast && f.forecast->intervals_expected != 1) return skip();
+  // The small-n split expects no bootstrap, which the robust intervals need: no meat.
+  if (split || (f.forecast && f.forecast->intervals_expected != 1)) return skip();
   f.robust = true;
   apply_errors(f, o.raw, f.bound);
   if (!f.forecast) return;
@@ -873,6 +901,8 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
                           {"errors", f.robust ? "robust" : "homoscedastic"}};
   if (f.robust || f.meat_released) out["sandwich"] = sandwich_json(f.sandwich, f.meat);
   if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
+  if (!f.small_n_split.empty())
+    out["small_n_split"] = {{"lambda_min_released", false}, {"reason", f.small_n_split}};
   out["receipt"] = adassp_receipt_json(f.receipt);
   if (f.ledger) out["ledger"] = *f.ledger;
   print_stdout(json_text(out));
@@ -903,7 +933,7 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
                                    " quantile of the regressors' norms with epsilon ",
                                    s.bound_epsilon, "; AdaSSP spent the rest\n")
                           : std::string(),
-                "\n");
+                f.small_n_split.empty() ? std::string() : f.small_n_split + "\n", "\n");
 }
 
 std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {

@@ -47,6 +47,7 @@ nlohmann::ordered_json adassp_receipt_json(const dpcov_adassp_receipt &r) {
     j["sigma_label_square"] = r.sigma_label_square;
   }
   if (r.max_rows_per_unit != 0) j["max_rows_per_unit"] = r.max_rows_per_unit;
+  if (r.lambda_min_released == 0) j["lambda_min_released"] = false;
   return j;
 }
 

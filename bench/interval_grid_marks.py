@@ -6,7 +6,8 @@ Reads every table row of FILE (default bench/results/interval_grid.md) with a mo
 epsilon, and from its columns the printed intervals' coverage and count k ("intervals printed",
 else (d + 1) x fits x "share of coefficients printed", else (d + 1) x 40 x "share with an
 interval" for the first table, whose cells are 40 fits, else (d + 1) x "fits": upper bounds
-where the posterior answered, which prints only some coefficients of a fit). A cell is "above" (or "below") when its
+where the posterior answered, which prints only some coefficients of a fit; in a "before ->
+after" cell, the after). A cell is "above" (or "below") when its
 coverage exceeds 0.99 (or falls short of 0.93) by more than 2 standard errors of a binomial
 proportion at that edge, sqrt(q (1 - q) / k), q = 0.99 (or 0.93): the test of "coverage <= 0.99"
 (">= 0.93") at about 2.3% one-sided; "outside, too few to tell" when it is outside the band
@@ -19,7 +20,8 @@ from __future__ import annotations
 import math
 import sys
 
-MODELS = ("gaussian", "heavy", "hetero", "ar1", "quadratic", "binary")
+MODELS = ("gaussian", "heavy", "hetero", "ar1", "quadratic", "binary", "exponential", "lognormal",
+          "skewerr", "scales", "sparse", "strong", "null", "interaction", "collinear")
 
 
 def cells(lines):
@@ -33,13 +35,20 @@ def cells(lines):
         parts = [p.strip() for p in line.strip().strip("|").split("|")]
         if parts[0] == "model":
             header = parts
-        elif header and parts[0] in MODELS:
+        elif header and parts[0] in MODELS and {"n", "d", "epsilon"} <= set(header):
             yield section, dict(zip(header, parts))
+
+
+def after(text: str) -> str:
+    """The value a "before -> after" cell ends with (the cell itself when it has no arrow)."""
+    return text.split("->")[-1].strip()
 
 
 def count_and_coverage(row):
     """(k, coverage) of the printed intervals, or None where the row has no coverage."""
-    cov = next((row[c] for c in ("coverage (printed)", "coverage (all)") if c in row), "-")
+    row = {name: after(value) for name, value in row.items()}
+    cov = next((row[c] for c in ("coverage (printed)", "coverage (all)", "coverage") if c in row),
+               "-")
     if cov.split()[0] in ("-", "nan"):
         return None
     p = int(row["d"]) + 1

@@ -11,23 +11,13 @@
 #include <vector>
 
 #include "dpcov.h"
+#include "support/adassp_gram.hpp"
 
 namespace {
 
 constexpr double kSentinel = -777.0;
 
-// The Gram matrix of 200 rows [1, x1, x2, y].
-std::vector<double> gram4() {
-  std::vector<double> g(16, 0.0);
-  for (int i = 0; i < 200; ++i) {
-    const double x1 = std::sin(0.37 * i) * 0.7;
-    const double x2 = std::cos(0.91 * i) * 0.5;
-    const double row[4] = {1.0, x1, x2, 0.5 * x1 - 0.25 * x2};
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) g[a * 4 + b] += row[a] * row[b];
-  }
-  return g;
-}
+using dpcov::test::adassp_gram4;
 
 struct Fit {
   dpcov_status status = DPCOV_OK;
@@ -38,7 +28,7 @@ struct Fit {
 Fit fit(const dpcov_adassp_params *params, uint64_t seed = 21) {
   dpcov_rng *rng = nullptr;
   EXPECT_EQ(dpcov_rng_create_seeded(&rng, seed, 0), DPCOV_OK);
-  const std::vector<double> g = gram4();
+  const std::vector<double> g = adassp_gram4();
   const int64_t features[3] = {0, 1, 2};
   Fit f;
   f.receipt.struct_size = sizeof f.receipt;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dpcov.h"
+#include "support/adassp_gram.hpp"
 
 namespace {
 
@@ -15,19 +16,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 const double kSentinel = -12345.0;
 
-// G of 200 rows [1, x1, x2, y] with y = 0.5 x1 - 0.25 x2 (no noise), ||(1, x)|| <= sqrt(1.5),
-// |y| <= 1: column 0 is the intercept. Symmetric by construction.
-std::vector<double> gram4() {
-  std::vector<double> g(16, 0.0);
-  for (int i = 0; i < 200; ++i) {
-    const double x1 = std::sin(0.37 * i) * 0.7;
-    const double x2 = std::cos(0.91 * i) * 0.5;
-    const double row[4] = {1.0, x1, x2, 0.5 * x1 - 0.25 * x2};
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) g[a * 4 + b] += row[a] * row[b];
-  }
-  return g;
-}
+using dpcov::test::adassp_gram4;
 
 class CapiAdassp : public ::testing::Test {
  protected:
@@ -70,7 +59,7 @@ class CapiAdassp : public ::testing::Test {
   dpcov_rng *rng_ = nullptr;
   dpcov_adassp_params params_{};
   dpcov_adassp_receipt receipt_{};
-  std::vector<double> g_ = gram4();
+  std::vector<double> g_ = adassp_gram4();
   const int64_t features_[3] = {0, 1, 2};
   std::vector<double> coef_, xtx_, xty_;
 };
@@ -216,7 +205,7 @@ TEST_F(CapiAdassp, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
 
 // The data of gram4 plus a residual orthogonal to the regressors with e'e = 2 (s^2 = 2 / 197).
 TEST_F(CapiAdassp, IntervalsFromAFitThatReleasedLabelSquareContainTheExactCoefficients) {
-  std::vector<double> g = gram4();
+  std::vector<double> g = adassp_gram4();
   g[15] += 2.0;
   params_.release_label_square = 1;
   ASSERT_EQ(run(&params_, 1e6, 1e-6, std::sqrt(1.5), 1.0, g.data()), DPCOV_OK)
@@ -255,7 +244,7 @@ TEST_F(CapiAdassp, LabelSquareOptionIsCheckedAndJointOnly) {
 }
 
 TEST_F(CapiAdassp, BadIntervalArgumentsLeaveOutputsAndGeneratorUntouched) {
-  std::vector<double> g = gram4();
+  std::vector<double> g = adassp_gram4();
   g[15] += 2.0;
   ASSERT_EQ(run(nullptr, 1.0, 1e-6, std::sqrt(1.5), 1.0, g.data()), DPCOV_OK);
   const dpcov_adassp_receipt without = receipt_;

@@ -160,6 +160,31 @@ TEST(CapiOlsBootstrap, AnOverflowingOutputIsANumericalFailure) {
   EXPECT_EQ(0, std::memcmp(before, after, sizeof before));
 }
 
+TEST(CapiOlsBootstrap, ACoefficientAlongADirectionOnlyAFewNoiseSdsStrongIsUnbounded) {
+  // X'X = diag(1000, 1000, w) against noise sd 1 of u'Eu (sigma 1): the worlds' truth de-noises
+  // w to w / (1 - (1 / w + 0.002) / w), below 3 sds for w < 2.53; there the release may have made
+  // the third direction, and its coefficient is (-inf, inf) with DPCOV_OK; the others keep their
+  // finite intervals (core/estimators/weak_directions.hpp).
+  for (const double w : {2.4, 2.7}) {
+    Fixture f;
+    std::vector<double> weak = f.g;
+    weak[10] = w;
+    ASSERT_EQ(f.call(weak.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_OK) << w;
+    for (int j = 0; j < 2; ++j) {
+      EXPECT_TRUE(std::isfinite(f.lo[j]) && std::isfinite(f.hi[j]) && std::isfinite(f.se[j]));
+    }
+    EXPECT_TRUE(std::isfinite(f.coef[2]));
+    if (w < 2.53) {
+      EXPECT_EQ(f.lo[2], -INFINITY);
+      EXPECT_EQ(f.hi[2], INFINITY);
+      EXPECT_EQ(f.se[2], INFINITY);
+      EXPECT_EQ(f.p[2], 1.0);
+    } else {
+      EXPECT_TRUE(std::isfinite(f.lo[2]) && std::isfinite(f.hi[2]) && std::isfinite(f.se[2]));
+    }
+  }
+}
+
 TEST(CapiOlsBootstrap, IntervalsAroundTheFitWithPValuesThatAgreeWithThem) {
   Fixture f;
   ASSERT_EQ(f.call(f.g.data(), &f.receipt, 999, f.features, f.coef, f.rng), DPCOV_OK);

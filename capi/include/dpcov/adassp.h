@@ -297,9 +297,10 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
  * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains
  * [-R_j, R_j] cannot support a conclusion (it can neither tell the sign nor rule out an effect
- * that large): @p conclusive is 0 for it, whichever method answered. A posterior coefficient
- * whose chains did not converge (rank-normalised split R-hat >= 1.05 or fewer than 100
- * effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
+ * that large): @p conclusive is 0 for it, whichever method answered (a bootstrap coefficient
+ * along a direction the release may have made has (-inf, +inf): dpcov_ols_bootstrap_intervals()).
+ * A posterior coefficient whose chains did not converge (rank-normalised split R-hat >= 1.05 or
+ * fewer than 100 effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
  * -1 for it, and its interval is not the posterior's. Nor does a posterior coefficient whose
  * interval a prior decides: where the variance of its posterior mean over releases from one truth
  * (to first order, from the posterior's sensitivity to the release) is below (z_a / z_b)^2 of

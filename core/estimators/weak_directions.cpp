@@ -1,0 +1,43 @@
+#include "weak_directions.hpp"
+
+#include <cmath>
+
+#include "../linalg/blas.hpp"
+#include "worlds_truth.hpp"
+
+namespace dpcov::estimators {
+
+namespace {
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+}  // namespace
+
+double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &u) {
+  const auto p = static_cast<int64_t>(u.size());
+  Matrix b(p, p);
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) b(i, j) = u[at(i)] * u[at(j)];
+  const Matrix q = noise_second_moment(noise, b);
+  double variance = 0.0;
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) variance += u[at(i)] * q(i, j) * u[at(j)];
+  return std::sqrt(variance);
+}
+
+std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise) {
+  const int64_t p = g.rows();
+  const linalg::SymmetricEigen eig = linalg::eigh(g);
+  std::vector<double> loading(at(p), 0.0), u(at(p));
+  for (int64_t k = 0; k < p; ++k) {
+    for (int64_t i = 0; i < p; ++i) u[at(i)] = eig.vectors(i, k);
+    // Not "<": a direction exactly at the threshold, or a NaN, is weak.
+    if (eig.values[at(k)] >= kWeakDirectionNoiseSds * direction_noise_sd(noise, u)) continue;
+    for (int64_t i = 0; i < p; ++i) loading[at(i)] += u[at(i)] * u[at(i)];
+  }
+  std::vector<bool> out(at(p));
+  for (int64_t i = 0; i < p; ++i) out[at(i)] = loading[at(i)] >= kWeakLoading;
+  return out;
+}
+
+}  // namespace dpcov::estimators

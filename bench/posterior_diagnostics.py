@@ -54,14 +54,8 @@ import interval_coverage as ic
 
 
 def release(model, n, d, eps, r, c_y):
-    """The default fit's AdaSSP release (fit r) and its data."""
-    x, y = ic.mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
-    est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
-                                        label_bound=1.0, random_state=r)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        est.fit(x, y)
-    return est
+    """The default fit's AdaSSP release (fit r)."""
+    return ic.default_fit(model, n, d, eps, r, c_y)
 
 
 def posterior_releases(args, c_y):

@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import math
 import sys
-import warnings
 
 import numpy as np
 
-import dpcov
 import interval_coverage as ic
 
 
@@ -40,11 +38,7 @@ def main(argv) -> int:
     print(f"{model} n = {n} d = {d} epsilon = {eps:g} {options}; target {np.round(target, 4)}")
     for r in range(fits):
         x, y = ic.mapped(model, n, d, np.random.default_rng(1_000_000 + r), c_y)
-        est = dpcov.PrivateLinearRegression(epsilon=eps, delta=1e-6, bound=math.sqrt(d),
-                                            label_bound=1.0, random_state=r, **options)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est.fit(x, y)
+        est = ic.default_fit(model, n, d, eps, r, c_y, **options)
         ci = est.conf_int_
         covered = "".join("." if not np.isfinite(ci[j]).all()
                           else str(int(ci[j, 0] <= target[j] <= ci[j, 1])) for j in range(d + 1))
@@ -59,7 +53,7 @@ def main(argv) -> int:
             u4 = float(np.sum(vectors[:, 0] ** 4))
             noise = est.release_.receipt._struct
             s_u = math.sqrt(noise.sigma_gram ** 2 * u4
-                            + noise.sigma_gram_off_diagonal ** 2 * (1.0 - u4))
+                            + 2.0 * noise.sigma_gram_off_diagonal ** 2 * (1.0 - u4))
             line += (f" released lambda_min / s_u {values[0] / s_u:.2f}"
                      f" released lambda_min / s {values[0] / s:.2f}"
                      f" true {np.linalg.eigvalsh(gram)[0] / s:.2f} s {s:.2f}"

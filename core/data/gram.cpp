@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -246,6 +247,145 @@ ConstMatrixView row_major(const double *rows, int64_t count, int64_t dim) {
   return {rows, count, dim, dim, Layout::RowMajor};
 }
 
+// Pending rows of the panel kernel are kept packed as the kernel reads them: cache block k of the
+// kernel block (its rows [k block_rows, (k + 1) block_rows)) in panels of its own, packed as an
+// in-place block packs the caller's rows. A row is then read from the caller once and packed
+// once, and a block formed from the pending rows has the bits of the same block formed in place.
+using PackedRows = std::vector<linalg::Panels>;
+
+// The panels of a whole kernel block, made once (the first time rows are left pending).
+void allocate_packed(PackedRows &packed, const BlockPlan &plan, int64_t dim) {
+  if (!packed.empty()) return;
+  PackedRows fresh;
+  for (int64_t first = 0; first < plan.kernel_rows; first += plan.block_rows)
+    fresh.emplace_back(std::min(plan.block_rows, plan.kernel_rows - first), dim);
+  packed.swap(fresh);
+}
+
+// Validates rows [first, first + count) of `a`, bounds them and packs them as pending rows
+// [at, at + count), cache block by cache block: row-major rows packed with their sums of squares
+// and then scaled, as add_bounded_blocks() packs them in place; other layouts measured first and
+// packed scaled. Throws as row_factors() does, having written past the live pending rows only.
+void pack_pending(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                  double bound, BoundPolicy policy, PackedRows &packed, int64_t at,
+                  GramCounts &added) {
+  const int64_t most = std::min(plan.block_rows, count);
+  std::vector<double> sums(static_cast<size_t>(most)), factors(static_cast<size_t>(most));
+  for (int64_t done = 0; done < count;) {
+    const int64_t row = at + done, offset = row % plan.block_rows;
+    const int64_t piece = std::min(count - done, plan.block_rows - offset);
+    const ConstMatrixView rows = a.row_block(first + done, piece);
+    linalg::Panels &panels = packed[static_cast<size_t>(row / plan.block_rows)];
+    if (a.layout == Layout::RowMajor) {
+      linalg::pack_rows_and_sums(rows, panels, sums.data(), offset);
+      if (data::row_factors(a, first + done, piece, sums.data(), bound, policy, factors.data(),
+                            added))
+        linalg::scale_packed_rows(panels, piece, factors.data(), offset);
+    } else {
+      data::row_sums_of_squares(a, first + done, piece, sums.data());
+      const bool scaled = data::row_factors(a, first + done, piece, sums.data(), bound, policy,
+                                            factors.data(), added);
+      linalg::pack_rows(rows, scaled ? factors.data() : nullptr, panels, offset);
+    }
+    done += piece;
+  }
+}
+
+// Packs rows [first, first + count) of `a`, bounded by the factors `f` found when they were
+// validated, as pending rows [0, count).
+void pack_validated(ConstMatrixView a, int64_t first, int64_t count, const RowFactors &f,
+                    const BlockPlan &plan, PackedRows &packed) {
+  for (int64_t done = 0; done < count; done += plan.block_rows)
+    linalg::pack_rows(a.row_block(first + done, std::min(plan.block_rows, count - done)),
+                      f.scaled ? f.factors.data() + done : nullptr,
+                      packed[static_cast<size_t>(done / plan.block_rows)]);
+}
+
+// Adds the Gram matrix of packed pending rows [begin, end), begin a whole number of cache blocks,
+// to the upper triangle of `c`, as add_bounded_blocks() adds the same rows packed in place.
+void add_packed_blocks(const PackedRows &packed, int64_t begin, int64_t end,
+                       const BlockPlan &plan, int64_t dim, double *c) {
+  for (int64_t first = begin; first < end; first += plan.block_rows)
+    linalg::panel_gram_upper(packed[static_cast<size_t>(first / plan.block_rows)],
+                             std::min(plan.block_rows, end - first), dim, c, dim);
+}
+
+// Pending rows of the short-row kernel are fed to its chains as they come, each cache block
+// finished into the block's partial Gram matrix when its last row is in (short_gram.hpp): the
+// kernel block's cache blocks then get the sums one call over each forms, without a copy of a row.
+struct ShortPending {
+  std::vector<double> partial;    // upper triangle, d x d: the finished cache blocks' sum
+  linalg::ShortGramChains chains;  // the cache block under way
+};
+
+ShortPending fresh_short(int64_t dim) {
+  return {std::vector<double>(static_cast<size_t>(dim * dim), 0.0), {}};
+}
+
+// Validates rows [first, first + count) of `a`, bounds them and feeds them to `p` as pending rows
+// [at, at + count), as add_bounded_blocks() bounds the same rows in place (row-major) or from a
+// bounded row-major copy (other layouts). Throws as row_factors() does.
+void feed_short(ConstMatrixView a, int64_t first, int64_t count, const BlockPlan &plan,
+                double bound, BoundPolicy policy, ShortPending &p, int64_t at, GramCounts &added) {
+  const int64_t dim = a.cols, most = std::min(plan.block_rows, count);
+  std::vector<double> sums, factors, copy;
+  if (a.layout == Layout::RowMajor) {
+    sums.resize(static_cast<size_t>(most));
+    factors.resize(static_cast<size_t>(most));
+  } else {
+    copy.resize(static_cast<size_t>(most * dim));
+  }
+  for (int64_t done = 0; done < count;) {
+    const int64_t offset = (at + done) % plan.block_rows;
+    const int64_t piece = std::min(count - done, plan.block_rows - offset);
+    if (a.layout == Layout::RowMajor) {
+      linalg::short_row_sums_of_squares(a, first + done, piece, sums.data());
+      const bool scaled = data::row_factors(a, first + done, piece, sums.data(), bound, policy,
+                                            factors.data(), added);
+      linalg::short_gram_chain(a.row_block(first + done, piece), scaled ? factors.data() : nullptr,
+                               p.chains);
+    } else {
+      bound_rows_into(a, first + done, piece, plan, bound, policy, copy.data(), added);
+      linalg::short_gram_chain(row_major(copy.data(), piece, dim), nullptr, p.chains);
+    }
+    if (offset + piece == plan.block_rows) {
+      linalg::short_gram_finish(p.chains, dim, p.partial.data(), dim);
+      p.chains = {};
+    }
+    done += piece;
+  }
+}
+
+// The upper triangle of `from` (d x d) into `to`.
+void copy_upper(int64_t dim, const double *from, double *to) {
+  for (int64_t j = 0; j < dim; ++j) std::copy(from + j * dim, from + j * dim + j + 1, to + j * dim);
+}
+
+// The Gram matrix of the first `rows` pending rows, a block of its own, into `c` (zeroed, upper
+// triangle), as block_gram() forms it from those rows.
+void pending_gram(const std::vector<double> &pending, const PackedRows &packed,
+                  const ShortPending &shortp, int64_t rows, const BlockPlan &plan, int64_t dim,
+                  double bound, double *c) {
+  GramCounts none;
+  if (plan.short_rows) {
+    copy_upper(dim, shortp.partial.data(), c);
+    if (rows % plan.block_rows != 0) linalg::short_gram_finish(shortp.chains, dim, c, dim);
+    return;
+  }
+  if (!plan.panel_rows) {
+    block_gram(row_major(pending.data(), rows, dim), 0, rows, plan, true, bound,
+               BoundPolicy::Clip, c, none);
+    return;
+  }
+  data::add_striped(
+      data::stripe_count(rows, plan.block_rows, dim), rows, plan.block_rows, dim,
+      linalg::blas_threads(),
+      [&](int64_t begin, int64_t end, double *out, GramCounts &) {
+        add_packed_blocks(packed, begin, end, plan, dim, out);
+      },
+      c, none);
+}
+
 // Adds the upper triangle of a d x d column-major block Gram into the compensated sum.
 void add_upper(int64_t dim, const double *block, std::vector<double> &sum,
                std::vector<double> &comp) {
@@ -266,15 +406,19 @@ bool all_finite_upper(int64_t dim, const std::vector<double> &sum, const std::ve
 }
 
 // What a call to add_rows() builds before it commits: the running sum with the blocks it closed,
-// and the factors of the rows it leaves pending when the pending buffer starts empty or it closed
-// the pending block (else they go straight to the pending buffer, past the rows already there,
-// which a failure then leaves as they were). Those tail rows are written into the pending buffer
-// at the commit, from the caller's rows, once nothing can fail: no copy of them is staged.
+// the short-row kernel's pending block (a copy, fed the chunk's rows), and the factors of the rows
+// it leaves pending in a buffer whose live rows it must keep until the commit: rows pending in
+// row-major form when the buffer starts empty or the chunk closed the pending block, packed rows
+// when it closed the pending block. Rows past the live ones go straight into the buffer (a
+// failure then leaves the live rows as they were); those tail rows are written at the commit,
+// from the caller's rows, once nothing can fail: no copy of them is staged.
 struct Staged {
   std::vector<double> sum, comp;  // empty until a block closes
   std::vector<double> scratch;    // a block bounded apart from the caller's rows
   RowFactors tail;                // the factors of rows [tail_first, n) of the chunk
   int64_t tail_first = 0, tail_rows = 0;
+  bool tail_kept = false;         // the tail already in shortp or in empty packed panels
+  ShortPending shortp;            // the short-row kernel's pending block
   int64_t pending_rows = 0;
   GramCounts added;
 };
@@ -287,18 +431,17 @@ bool pending_may_overflow(int64_t rows, double bound) {
 }
 
 // Finite or failed: rows within a huge bound (or many rows) can overflow the sum. The closed
-// blocks' sums are checked; the pending rows' Gram matrix, added when the state is read, only
-// where pending_may_overflow(): below, it cannot overflow.
+// blocks' sums are checked; the pending rows' Gram matrix (`pending_gram` writes it into a zeroed
+// d x d matrix), added when the state is read, only where `pending` rows may overflow
+// (pending_may_overflow()): below, it cannot overflow.
 void check_finite(const Staged &st, const std::vector<double> &sum,
-                  const std::vector<double> &comp, ConstMatrixView pending, const BlockPlan &plan,
-                  int64_t rows, double bound) {
-  const int64_t dim = pending.cols;
+                  const std::vector<double> &comp, int64_t dim, bool pending,
+                  const std::function<void(double *)> &pending_gram, double bound) {
   if (!st.sum.empty() && !all_finite_upper(dim, st.sum, st.comp)) overflow(bound);
-  if (pending.rows == 0 || !pending_may_overflow(rows, bound)) return;
+  if (!pending) return;
   std::vector<double> s = st.sum.empty() ? sum : st.sum, c = st.sum.empty() ? comp : st.comp;
   std::vector<double> block(static_cast<size_t>(dim * dim), 0.0);
-  GramCounts none;
-  block_gram(pending, 0, pending.rows, plan, true, bound, BoundPolicy::Clip, block.data(), none);
+  pending_gram(block.data());
   add_upper(dim, block.data(), s, c);
   if (!all_finite_upper(dim, s, c)) overflow(bound);
 }
@@ -329,9 +472,16 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   Staged st;
   int64_t r = 0;
   st.pending_rows = pending_rows_;
+  if (plan.short_rows && pending_rows_ > 0) st.shortp = {partial_, chains_};
   if (pending_rows_ > 0 && n > 0) {
     r = std::min(size - pending_rows_, n);
-    bound_rows_into(a, 0, r, plan, bound, policy, pending_.data() + pending_rows_ * dim_, st.added);
+    if (plan.short_rows) {
+      feed_short(a, 0, r, plan, bound, policy, st.shortp, pending_rows_, st.added);
+    } else if (plan.panel_rows)
+      pack_pending(a, 0, r, plan, bound, policy, packed_, pending_rows_, st.added);
+    else
+      bound_rows_into(a, 0, r, plan, bound, policy, pending_.data() + pending_rows_ * dim_,
+                      st.added);
     st.pending_rows = pending_rows_ + r;
   }
   // The blocks this chunk closes: the pending block if it finished it, then its whole blocks,
@@ -351,8 +501,13 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
         plan.panel_rows ? linalg::blas_threads() : 1,
         [&](int64_t block, int64_t begin, int64_t end, double *c, GramCounts &counts) {
           if (block < pending_block) {
-            add_bounded_blocks(row_major(pending_.data(), size, dim_), begin, end, plan, true,
-                               bound, policy, c, counts);
+            if (plan.short_rows)
+              copy_upper(dim_, st.shortp.partial.data(), c);
+            else if (plan.panel_rows)
+              add_packed_blocks(packed_, begin, end, plan, dim_, c);
+            else
+              add_bounded_blocks(row_major(pending_.data(), size, dim_), begin, end, plan, true,
+                                 bound, policy, c, counts);
             return;
           }
           const int64_t first = r + (block - pending_block) * size;
@@ -371,7 +526,19 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     r += (blocks - pending_block) * size;
   }
   if (r < n) {  // the rows of a block that this chunk starts and does not finish
-    st.tail = row_factors_of(a, r, n - r, plan, bound, policy, st.added);
+    // Short rows go to a new pending block staged apart; packed rows straight into the pending
+    // block when it holds no live row (nothing a failure must keep); after the pending block
+    // closed, its rows stay until the commit.
+    st.tail_kept = plan.short_rows || (plan.panel_rows && pending_rows_ == 0);
+    if (plan.short_rows) {
+      st.shortp = fresh_short(dim_);
+      feed_short(a, r, n - r, plan, bound, policy, st.shortp, 0, st.added);
+    } else if (st.tail_kept) {
+      allocate_packed(packed_, plan, dim_);
+      pack_pending(a, r, n - r, plan, bound, policy, packed_, 0, st.added);
+    } else {
+      st.tail = row_factors_of(a, r, n - r, plan, bound, policy, st.added);
+    }
     st.tail_first = r;
     st.tail_rows = st.pending_rows = n - r;
   }
@@ -385,28 +552,47 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   if (counts_.rows > INT64_MAX - added.rows || counts_.dropped > INT64_MAX - added.dropped ||
       counts_.clamped > INT64_MAX - added.clamped)
     fail(Status::TooLarge, "row count overflows a 64-bit integer");
-  // The tail's Gram matrix is checked from a bounded copy of its own, made only where it can
+  // A tail not yet written is checked from a bounded copy of its own, made only where it can
   // overflow.
+  const bool may_overflow =
+      st.pending_rows > 0 && pending_may_overflow(counts_.rows + added.rows, bound);
+  const bool tail_later = st.tail_rows > 0 && !st.tail_kept;
   std::vector<double> tail_copy;
-  if (st.tail_rows > 0 && pending_may_overflow(counts_.rows + added.rows, bound)) {
+  if (tail_later && may_overflow) {
     tail_copy.resize(static_cast<size_t>(st.tail_rows * dim_));
     write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, tail_copy.data());
   }
-  check_finite(st, sum_, comp_,
-               st.tail_rows > 0 ? row_major(tail_copy.data(), st.tail_rows, dim_)
-                                : row_major(pending_.data(), st.pending_rows, dim_),
-               plan, counts_.rows + added.rows, bound);
+  check_finite(
+      st, sum_, comp_, dim_, may_overflow,
+      [&](double *c) {
+        GramCounts none;
+        if (!tail_copy.empty())
+          block_gram(row_major(tail_copy.data(), st.tail_rows, dim_), 0, st.tail_rows, plan, true,
+                     bound, BoundPolicy::Clip, c, none);
+        else
+          pending_gram(pending_, packed_, st.shortp, st.pending_rows, plan, dim_, bound, c);
+      },
+      bound);
 
   // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
   // the bound, so that whether a release knows B never depends on the rows.
   std::vector<double> buffer;
-  if (pending_.empty() && st.tail_rows > 0) buffer.resize(static_cast<size_t>(size * dim_));
+  if (tail_later && plan.panel_rows) allocate_packed(packed_, plan, dim_);
+  if (pending_.empty() && tail_later && !plan.panel_rows)
+    buffer.resize(static_cast<size_t>(size * dim_));
   if (!buffer.empty()) pending_.swap(buffer);
   if (!st.sum.empty()) {
     sum_.swap(st.sum);
     comp_.swap(st.comp);
   }
-  if (st.tail_rows > 0) write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, pending_.data());
+  if (plan.short_rows && st.pending_rows > 0) {
+    partial_.swap(st.shortp.partial);
+    chains_ = st.shortp.chains;
+  }
+  if (tail_later && plan.panel_rows)
+    pack_validated(a, st.tail_first, st.tail_rows, st.tail, plan, packed_);
+  else if (tail_later)
+    write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, pending_.data());
   pending_rows_ = st.pending_rows;
   if (n > 0 || upstream.dropped > 0) bound_ = bound;
   counts_.rows += added.rows;
@@ -421,11 +607,9 @@ void GramAccumulator::closed_parts(std::vector<double> &sum, std::vector<double>
   sum = sum_;
   comp = comp_;
   if (pending_rows_ == 0) return;
-  const BlockPlan plan = plan_blocks(dim_);
   std::vector<double> block(static_cast<size_t>(dim_ * dim_), 0.0);
-  GramCounts none;
-  block_gram(row_major(pending_.data(), pending_rows_, dim_), 0, pending_rows_, plan, true, bound_,
-             BoundPolicy::Clip, block.data(), none);
+  pending_gram(pending_, packed_, {partial_, chains_}, pending_rows_, plan_blocks(dim_), dim_,
+               bound_, block.data());
   add_upper(dim_, block.data(), sum, comp);
 }
 

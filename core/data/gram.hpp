@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "../linalg/panel_gram.hpp"
+#include "../linalg/short_gram.hpp"
 #include "../matrix.hpp"
 
 namespace dpcov {
@@ -99,9 +101,16 @@ class GramAccumulator {
   // sum accurate even for 10^9 rows. Mutable for close_block() only, which keeps G.
   mutable std::vector<double> sum_;
   mutable std::vector<double> comp_;
-  // The bounded rows of the unfinished block (row-major, d columns): pending_rows_ of them, fewer
-  // than block_rows(); the buffer is allocated at the first row left pending.
+  // The unfinished block: pending_rows_ rows, fewer than block_rows(). Rows the short-row kernel
+  // takes are not kept: the block's Gram matrix over its finished cache blocks (partial_, upper
+  // triangle, d x d) and the kernel's chains over the rows of the cache block under way (chains_)
+  // hold them. Rows the panel kernel takes are kept packed as it reads them, each cache block of
+  // the kernel block in panels of its own (packed_); other rows row-major, d columns (pending_).
+  // The storage is allocated at the first row left pending.
   mutable std::vector<double> pending_;
+  mutable std::vector<linalg::Panels> packed_;
+  mutable std::vector<double> partial_;
+  mutable linalg::ShortGramChains chains_;
   mutable int64_t pending_rows_ = 0;
 };
 

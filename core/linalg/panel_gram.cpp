@@ -35,6 +35,15 @@ Panels::Panels(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {
   data_ = store_.data() + ((64 - address % 64) % 64) / sizeof(double);
 }
 
+Panels::Panels(const Panels &other) : Panels(other.rows_, other.cols_) {
+  std::copy(other.data_, other.data_ + panel_count(cols_) * rows_ * 8, data_);
+}
+
+Panels &Panels::operator=(const Panels &other) {
+  if (this != &other) *this = Panels(other);
+  return *this;
+}
+
 void set_packed_row(Panels &panels, int64_t r, const double *values) {
   for (int64_t j = 0; j < panels.cols(); ++j)
     panels.data()[(j / 8) * panels.stride() + r * 8 + j % 8] = values[j];
@@ -141,10 +150,11 @@ bool kernel_takes(int64_t cols) {
 
 bool panel_gram_applies(int64_t cols) { return kernel_takes(cols); }
 
-void pack_rows(ConstMatrixView a, const double *factors, Panels &panels) {
-  if (!kernel_takes(a.cols) || a.cols != panels.cols() || a.rows > panels.rows())
+void pack_rows(ConstMatrixView a, const double *factors, Panels &panels, int64_t first) {
+  if (!kernel_takes(a.cols) || a.cols != panels.cols() || first < 0 ||
+      a.rows > panels.rows() - first)
     fail(Status::Internal, "pack_rows called on rows it does not take");
-  double *out = panels.data();
+  double *out = panels.data() + first * 8;
   const int64_t stride = panels.stride();
   if (a.layout == Layout::RowMajor) {
     pack_row_major(a, factors, out, stride);
@@ -167,12 +177,12 @@ void pack_rows(ConstMatrixView a, const double *factors, Panels &panels) {
   }
 }
 
-void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums) {
+void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums, int64_t first) {
   if (!kernel_takes(a.cols) || a.layout != Layout::RowMajor || a.cols != panels.cols() ||
-      a.rows > panels.rows())
+      first < 0 || a.rows > panels.rows() - first)
     fail(Status::Internal, "pack_rows_and_sums called on rows it does not take");
   for (int64_t r = 0; r < a.rows; ++r)
-    pack_row_with_sum(a.row(r), a.cols, panels.data() + r * 8, panels.stride(), sums + r);
+    pack_row_with_sum(a.row(r), a.cols, panels.data() + (first + r) * 8, panels.stride(), sums + r);
 }
 
 // Panel by panel, each read in order: a row's eight-column pieces lie a panel (rows x 64 bytes,
@@ -181,10 +191,10 @@ void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums) {
 // (1e5, 500) that walk made a half-clipped call cost 5% more than an unclipped one, 1.4% now
 // (bench/results/numerics.md).
 __attribute__((target("avx512f"))) void scale_packed_rows(Panels &panels, int64_t rows,
-                                                           const double *factors) {
+                                                           const double *factors, int64_t first) {
   const int64_t stride = panels.stride(), count = panel_count(panels.cols());
   for (int64_t p = 0; p < count; ++p) {
-    double *panel = panels.data() + p * stride;
+    double *panel = panels.data() + p * stride + first * 8;
     for (int64_t r = 0; r < rows; ++r) {
       if (factors[r] == 1.0) continue;
       _mm512_store_pd(panel + r * 8,
@@ -236,15 +246,15 @@ void panel_gram_upper(const Panels &panels, int64_t rows, int64_t cols, double *
 
 bool panel_gram_applies(int64_t) { return false; }
 
-void pack_rows(ConstMatrixView, const double *, Panels &) {
+void pack_rows(ConstMatrixView, const double *, Panels &, int64_t) {
   fail(Status::Internal, "pack_rows is not available on this CPU");
 }
 
-void pack_rows_and_sums(ConstMatrixView, Panels &, double *) {
+void pack_rows_and_sums(ConstMatrixView, Panels &, double *, int64_t) {
   fail(Status::Internal, "pack_rows_and_sums is not available on this CPU");
 }
 
-void scale_packed_rows(Panels &, int64_t, const double *) {
+void scale_packed_rows(Panels &, int64_t, const double *, int64_t) {
   fail(Status::Internal, "scale_packed_rows is not available on this CPU");
 }
 

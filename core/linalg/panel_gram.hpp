@@ -24,10 +24,11 @@ bool panel_gram_applies(int64_t cols);
 class Panels {
  public:
   Panels(int64_t rows, int64_t cols);
-  // data_ points into store_: a copy would point into the original's storage; a move keeps the
-  // heap buffer and so the pointer.
-  Panels(const Panels &) = delete;
-  Panels &operator=(const Panels &) = delete;
+  // data_ points into store_: a copy takes a buffer of its own and finds its own cache line in
+  // it (the default copy would point into the original's storage); a move keeps the heap buffer
+  // and so the pointer.
+  Panels(const Panels &other);
+  Panels &operator=(const Panels &other);
   Panels(Panels &&) = default;
   Panels &operator=(Panels &&) = default;
   double *data() { return data_; }
@@ -43,21 +44,22 @@ class Panels {
   double *data_ = nullptr;
 };
 
-// Packs the block `a` (either layout, a.rows <= the Panels' rows, a.cols its cols) into `panels`:
-// entry (r, j) is factors[r] a(r, j) rounded once (a(r, j) when factors is null), as
-// data::scale_rows() writes it, so that a clipped row in the panels has the norm the bounding
-// proved (proofs/row_bound.md). Requires panel_gram_applies(a.cols).
-void pack_rows(ConstMatrixView a, const double *factors, Panels &panels);
+// Packs the block `a` (either layout, a.cols the Panels' cols) into rows [first, first + a.rows)
+// of `panels` (at most its rows): entry (r, j) is factors[r] a(r, j) rounded once (a(r, j) when
+// factors is null), as data::scale_rows() writes it, so that a clipped row in the panels has the
+// norm the bounding proved (proofs/row_bound.md). Requires panel_gram_applies(a.cols).
+void pack_rows(ConstMatrixView a, const double *factors, Panels &panels, int64_t first = 0);
 
-// Packs the row-major block `a` unscaled, as pack_rows() with null factors, and writes each row's
-// plain sum of squares into sums[0..a.rows), bit for bit as data::row_sums_of_squares() forms it
-// (the order proofs/row_bound.md bounds): the caller's rows are read once, and the panels are in
-// cache for scale_packed_rows() and the kernel. Requires panel_gram_applies(a.cols).
-void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums);
+// Packs the row-major block `a` unscaled into rows [first, first + a.rows) of `panels`, as
+// pack_rows() with null factors, and writes each row's plain sum of squares into
+// sums[0..a.rows), bit for bit as data::row_sums_of_squares() forms it (the order
+// proofs/row_bound.md bounds): the caller's rows are read once, and the panels are in cache for
+// scale_packed_rows() and the kernel. Requires panel_gram_applies(a.cols).
+void pack_rows_and_sums(ConstMatrixView a, Panels &panels, double *sums, int64_t first = 0);
 
-// Multiplies each packed row r < rows whose factors[r] is not 1 by it, rounding each entry once:
-// the panels then hold what pack_rows() with these factors writes.
-void scale_packed_rows(Panels &panels, int64_t rows, const double *factors);
+// Multiplies each packed row first + r, r < rows, whose factors[r] is not 1 by it, rounding each
+// entry once: the panels then hold what pack_rows() with these factors writes.
+void scale_packed_rows(Panels &panels, int64_t rows, const double *factors, int64_t first = 0);
 
 // Rounds each packed row r < rows to integers in place for the exact Gram (core/data/exact_gram.hpp):
 // entry v becomes round((v factors[r]) to_grid) to nearest, ties to even, each product rounded

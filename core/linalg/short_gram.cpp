@@ -15,7 +15,7 @@ namespace dpcov::linalg {
 #ifdef DPCOV_SHORT_GRAM_AVX512
 namespace {
 
-using Kernel = void (*)(const double *, int64_t, int64_t, const double *, double *, int64_t);
+using Kernel = void (*)(const double *, int64_t, int64_t, const double *, double *);
 
 // Row r of the block is x = a[r * ld .. r * ld + D), held in one or two 8-wide registers (the
 // columns past D masked to zero), and y = f_r x. The upper triangle of G gains y y^T through
@@ -26,9 +26,12 @@ using Kernel = void (*)(const double *, int64_t, int64_t, const double *, double
 // min(D, 8) + 2 (D - 8) multiply-adds per row: 12 at D = 10, where a row of G per register for both
 // halves took 18, for the same sums (each entry is the same chain of fused multiply-adds over the
 // rows, y_i y_j being y_j y_i); at most 24 accumulators (D = 16) of AVX-512's 32 registers.
+// The accumulators are loaded from `chains` (ShortGramChains: row[j] at lane group j, col[k] at
+// 8 + k, high[k] at 16 + k) and stored back, so that a chain continued in a later call is the
+// chain one call over all the rows forms.
 template <int D, bool Scaled>
 __attribute__((target("avx512f"))) void kernel(const double *a, int64_t rows, int64_t ld,
-                                                const double *factors, double *c, int64_t ldc) {
+                                                const double *factors, double *chains) {
   constexpr int kRows = D < 8 ? D : 8;
   constexpr int kHigh = D > 8 ? D - 8 : 0;
   constexpr int kSlots = kHigh > 0 ? kHigh : 1;
@@ -36,11 +39,11 @@ __attribute__((target("avx512f"))) void kernel(const double *a, int64_t rows, in
   constexpr unsigned kHighMask = D > 8 ? (1u << (D - 8)) - 1u : 0u;
   __m512d row[kRows], col[kSlots], high[kSlots];
 #pragma GCC unroll 8
-  for (int j = 0; j < kRows; ++j) row[j] = _mm512_setzero_pd();
+  for (int j = 0; j < kRows; ++j) row[j] = _mm512_load_pd(chains + 8 * j);
 #pragma GCC unroll 8
   for (int k = 0; k < kSlots; ++k) {
-    col[k] = _mm512_setzero_pd();
-    high[k] = _mm512_setzero_pd();
+    col[k] = _mm512_load_pd(chains + 8 * (8 + k));
+    high[k] = _mm512_load_pd(chains + 8 * (16 + k));
   }
 
   // Scaled rows are written to a buffer of kBatch rows (in the core's first-level cache) in one
@@ -81,18 +84,23 @@ __attribute__((target("avx512f"))) void kernel(const double *a, int64_t rows, in
     }
   }
 
-  alignas(64) double lane[8];
 #pragma GCC unroll 8
-  for (int j = 0; j < kRows; ++j) {
-    _mm512_store_pd(lane, row[j]);
-    for (int k = j; k < kRows; ++k) c[j + k * ldc] += lane[k];
+  for (int j = 0; j < kRows; ++j) _mm512_store_pd(chains + 8 * j, row[j]);
+#pragma GCC unroll 8
+  for (int k = 0; k < kSlots; ++k) {
+    _mm512_store_pd(chains + 8 * (8 + k), col[k]);
+    _mm512_store_pd(chains + 8 * (16 + k), high[k]);
   }
-#pragma GCC unroll 8
-  for (int k = 0; k < kHigh; ++k) {
-    _mm512_store_pd(lane, col[k]);
-    for (int i = 0; i < 8; ++i) c[i + (8 + k) * ldc] += lane[i];
-    _mm512_store_pd(lane, high[k]);
-    for (int m = k; m < kHigh; ++m) c[8 + k + (8 + m) * ldc] += lane[m];
+}
+
+// Adds the chains' sums to the upper triangle of C, each entry's from its lane.
+void finish(const double *chains, int64_t dim, double *c, int64_t ldc) {
+  const int64_t rows = dim < 8 ? dim : 8, high = dim > 8 ? dim - 8 : 0;
+  for (int64_t j = 0; j < rows; ++j)
+    for (int64_t k = j; k < rows; ++k) c[j + k * ldc] += chains[8 * j + k];
+  for (int64_t k = 0; k < high; ++k) {
+    for (int64_t i = 0; i < 8; ++i) c[i + (8 + k) * ldc] += chains[8 * (8 + k) + i];
+    for (int64_t m = k; m < high; ++m) c[8 + k + (8 + m) * ldc] += chains[8 * (16 + k) + m];
   }
 }
 
@@ -183,11 +191,21 @@ void short_row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, 
   kSums[static_cast<size_t>(a.cols - 1)](a.row(first), count, a.ld, out);
 }
 
-void short_gram_upper(ConstMatrixView a, const double *factors, double *c, int64_t ldc) {
+void short_gram_chain(ConstMatrixView a, const double *factors, ShortGramChains &chains) {
   if (!short_gram_applies(a))
-    fail(Status::Internal, "short_gram_upper called on rows it does not take");
+    fail(Status::Internal, "short_gram_chain called on rows it does not take");
   const auto &table = factors ? kScaled : kPlain;
-  table[static_cast<size_t>(a.cols - 1)](a.data, a.rows, a.ld, factors, c, ldc);
+  table[static_cast<size_t>(a.cols - 1)](a.data, a.rows, a.ld, factors, chains.lanes.data());
+}
+
+void short_gram_finish(const ShortGramChains &chains, int64_t cols, double *c, int64_t ldc) {
+  finish(chains.lanes.data(), cols, c, ldc);
+}
+
+void short_gram_upper(ConstMatrixView a, const double *factors, double *c, int64_t ldc) {
+  ShortGramChains chains;
+  short_gram_chain(a, factors, chains);
+  short_gram_finish(chains, a.cols, c, ldc);
 }
 
 #else
@@ -196,6 +214,14 @@ bool short_gram_applies(ConstMatrixView) { return false; }
 
 void short_row_sums_of_squares(ConstMatrixView, int64_t, int64_t, double *) {
   fail(Status::Internal, "short_row_sums_of_squares is not available on this CPU");
+}
+
+void short_gram_chain(ConstMatrixView, const double *, ShortGramChains &) {
+  fail(Status::Internal, "short_gram_chain is not available on this CPU");
+}
+
+void short_gram_finish(const ShortGramChains &, int64_t, double *, int64_t) {
+  fail(Status::Internal, "short_gram_finish is not available on this CPU");
 }
 
 void short_gram_upper(ConstMatrixView, const double *, double *, int64_t) {

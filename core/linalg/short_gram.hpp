@@ -5,6 +5,7 @@
 // of every block with a clipped row in it. CPUs without AVX-512 keep the dsyrk path.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "../matrix.hpp"
@@ -26,5 +27,19 @@ void short_row_sums_of_squares(ConstMatrixView a, int64_t first, int64_t count, 
 // scaled entry f_r a(r, j) is rounded once, as in a scaled copy of the rows, so that a clipped
 // row's contribution is that of a row of norm <= B. Requires short_gram_applies(a).
 void short_gram_upper(ConstMatrixView a, const double *factors, double *c, int64_t ldc);
+
+// The kernel's running sums: each entry of G is one chain of fused multiply-adds over the rows,
+// held in a lane of one of at most 24 eight-lane accumulators. Zero for a chain not yet started.
+struct ShortGramChains {
+  alignas(64) std::array<double, 24 * 8> lanes{};
+};
+
+// short_gram_upper() in parts: short_gram_chain() continues every chain over the rows of `a`
+// (bounded by `factors` as there), and short_gram_finish() adds the chains' sums to C. Rows fed
+// in several calls and then finished give the bits of one short_gram_upper() over all of them,
+// which is chain and finish on chains that start at zero. Require short_gram_applies(a), `cols`
+// <= kShortRowMaxColumns.
+void short_gram_chain(ConstMatrixView a, const double *factors, ShortGramChains &chains);
+void short_gram_finish(const ShortGramChains &chains, int64_t cols, double *c, int64_t ldc);
 
 }  // namespace dpcov::linalg

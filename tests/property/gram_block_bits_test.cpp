@@ -54,10 +54,58 @@ RC_GTEST_PROP(GramBlockBits, AnyChunkingGivesTheSameBytes, ()) {
     const int64_t count = std::min(n - first, want);
     chunked.add_rows(data.view().row_block(first, count), bound, policy);
     first += count;
-    if (*rc::gen::inRange(0, 8) == 0) (void)chunked.matrix();  // a read closes nothing
+    // A read closes nothing, and reads the pending block as a block of its own: the bytes of the
+    // rows so far in one call, wherever the pending rows stop (the short-row kernel's chains
+    // within a cache block, the panel kernel's packed cache blocks).
+    if (*rc::gen::inRange(0, 8) == 0) {
+      GramAccumulator prefix(d);
+      prefix.add_rows(data.view().row_block(0, first), bound, policy);
+      RC_ASSERT(same_bytes(chunked.matrix(), prefix.matrix()));
+    }
   }
   RC_ASSERT(same_counts(chunked.counts(), whole.counts()));
   RC_ASSERT(same_bytes(chunked.matrix(), whole.matrix()));
+}
+
+// A chunk refused anywhere (a non-finite value at a random row, under clipping or dropping; a row
+// over the bound under rejection) after any chunking leaves the accumulator as one that never saw
+// it: wherever the pending rows stopped, the refused chunk's rows fed to the pending block before
+// the refusal, the blocks it closed and the rows it left pending are all undone.
+RC_GTEST_PROP(GramBlockBits, ARefusedChunkAnywhereChangesNothing, ()) {
+  const int64_t d = *rc::gen::oneOf(rc::gen::inRange<int64_t>(1, 21),
+                                    rc::gen::element<int64_t>(40, 100));
+  GramAccumulator clean(d);
+  const int64_t block = clean.block_rows();
+  const int64_t n = *rc::gen::inRange<int64_t>(1, block * 2);
+  const auto layout = *rc::gen::element(Layout::RowMajor, Layout::ColMajor);
+  const double bound = *rc::gen::element(0.5, 3.0) * 0.6 * std::sqrt(static_cast<double>(d));
+  const auto data = test::random_rows(n, d, layout, 1, 0.6, *rc::gen::arbitrary<uint32_t>());
+  const int64_t m = *rc::gen::inRange<int64_t>(1, block * 2);
+  auto bad = test::random_rows(m, d, layout, 1, 0.6, *rc::gen::arbitrary<uint32_t>());
+  const bool reject = *rc::gen::arbitrary<bool>();
+  // Every row within the bound under rejection but the planted one.
+  const double good_bound = reject ? 1e6 : bound;
+  const int64_t at = *rc::gen::inRange<int64_t>(0, m);
+  if (reject) {
+    for (int64_t j = 0; j < d; ++j) bad.at(at, j) = 2.0 * good_bound;
+  } else {
+    bad.at(at, *rc::gen::inRange<int64_t>(0, d)) = std::numeric_limits<double>::infinity();
+  }
+  const auto policy = reject ? BoundPolicy::Reject
+                             : *rc::gen::element(BoundPolicy::Clip, BoundPolicy::Drop);
+  GramAccumulator hit(d);
+  const int64_t head = *rc::gen::inRange<int64_t>(0, n + 1);
+  for (int64_t first = 0; first < head;) {
+    const int64_t count = std::min(head - first, *rc::gen::inRange<int64_t>(1, block + 3));
+    clean.add_rows(data.view().row_block(first, count), good_bound, policy);
+    hit.add_rows(data.view().row_block(first, count), good_bound, policy);
+    first += count;
+  }
+  RC_ASSERT_THROWS_AS(hit.add_rows(bad.view(), good_bound, policy), Error);
+  clean.add_rows(data.view().row_block(head, n - head), good_bound, policy);
+  hit.add_rows(data.view().row_block(head, n - head), good_bound, policy);
+  RC_ASSERT(same_counts(hit.counts(), clean.counts()));
+  RC_ASSERT(same_bytes(hit.matrix(), clean.matrix()));
 }
 
 // Wide rows (the panel kernel, which runs on as many threads as OpenBLAS is set to) through the

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -246,6 +247,36 @@ TEST(ShortGram, EachEntryIsOneChainOfFusedMultiplyAddsAndSumsDoNotDependOnBatche
           ASSERT_EQ(std::bit_cast<uint64_t>(c[k]), std::bit_cast<uint64_t>(want[k]))
               << "entry " << k % ldc << ", " << k / ldc << (scaled ? ", scaled" : "");
       }
+    }
+}
+
+// The kernel in parts (how the accumulator keeps short rows pending): rows fed to the chains in
+// pieces of every size and then finished give the bytes of one short_gram_upper() over them, for
+// every width, scaled and not.
+TEST(ShortGram, ChainsFedInPiecesGiveTheBitsOfOneCall) {
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "no AVX-512F: dsyrk takes short rows";
+  std::mt19937_64 gen(23);
+  std::uniform_real_distribution<double> unit(0.1, 1.0);
+  for (int64_t d = 1; d <= linalg::kShortRowMaxColumns; ++d)
+    for (const bool scaled : {false, true}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + (scaled ? ", scaled" : ""));
+      const int64_t n = 301;
+      const auto data = random_rows(n, d, Layout::RowMajor, 1, 1.0, static_cast<uint64_t>(d) + 90);
+      std::vector<double> factors(static_cast<size_t>(n));
+      for (double &f : factors) f = unit(gen);
+      const int64_t ldc = d + 2;
+      std::vector<double> want(static_cast<size_t>(ldc * d), 0.25), got(want);
+      linalg::short_gram_upper(data.view(), scaled ? factors.data() : nullptr, want.data(), ldc);
+      linalg::ShortGramChains chains;
+      for (int64_t first = 0, piece = 1; first < n; first += piece, piece = piece * 2 % 37 + 1) {
+        const int64_t count = std::min(piece, n - first);
+        linalg::short_gram_chain(data.view().row_block(first, count),
+                                 scaled ? factors.data() + first : nullptr, chains);
+      }
+      linalg::short_gram_finish(chains, d, got.data(), ldc);
+      for (size_t k = 0; k < got.size(); ++k)
+        ASSERT_EQ(std::bit_cast<uint64_t>(got[k]), std::bit_cast<uint64_t>(want[k]))
+            << "entry " << k % ldc << ", " << k / ldc;
     }
 }
 

@@ -146,6 +146,43 @@ TEST(PanelGram, FusedPassHasTheNormPassSumsAndTheScaledCopy) {
   }
 }
 
+// Packing at a row offset (how the accumulator packs pending rows into their cache block's
+// panels as they come) writes those rows as packing them alone does and leaves the others; a copy
+// of the panels holds the same bytes at an aligned address of its own.
+TEST(PanelGram, PackingAtAnOffsetWritesTheRowsOfAPackingAlone) {
+  if (!kernel_available()) GTEST_SKIP() << "no AVX-512F";
+  for (const Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (const int64_t d : {17, 24, 100}) {
+      SCOPED_TRACE("d = " + std::to_string(d));
+      const int64_t n = 40, first = 13, count = 19;
+      const auto data = random_rows(n, d, layout, 1, 1.0, static_cast<uint64_t>(d) + 3);
+      const auto factors = mixed_factors(n);
+      const ConstMatrixView rows = data.view().row_block(first, count);
+      linalg::Panels alone(count, d), at(n, d);
+      linalg::pack_rows(rows, factors.data() + first, alone);
+      linalg::pack_rows(data.view(), nullptr, at);
+      const linalg::Panels before = at;
+      if (layout == Layout::RowMajor) {
+        std::vector<double> sums(static_cast<size_t>(count));
+        linalg::pack_rows_and_sums(rows, at, sums.data(), first);
+        linalg::scale_packed_rows(at, count, factors.data() + first, first);
+      } else {
+        linalg::pack_rows(rows, factors.data() + first, at, first);
+      }
+      ASSERT_EQ(reinterpret_cast<uintptr_t>(before.data()) % 64, 0u);
+      ASSERT_NE(before.data(), at.data());
+      for (int64_t p = 0; p < (d + 7) / 8; ++p)
+        for (int64_t r = 0; r < n; ++r)
+          for (int64_t k = 0; k < 8; ++k) {
+            const double got = at.data()[p * at.stride() + r * 8 + k];
+            const double want = r >= first && r < first + count
+                                    ? alone.data()[p * alone.stride() + (r - first) * 8 + k]
+                                    : before.data()[p * before.stride() + r * 8 + k];
+            ASSERT_TRUE(same_bits(got, want)) << "panel " << p << ", row " << r << ", lane " << k;
+          }
+    }
+}
+
 // Rows normalised to B, rows of norm exactly B (B e_1 and (1.5, 2) at B = 2.5), rows over B,
 // huge (1e300) and subnormal rows, zero rows, through the accumulator on the panel kernel, in
 // both layouts: the counts of the naive rule's clipped rows, the same matrix to rounding, and

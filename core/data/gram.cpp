@@ -291,16 +291,6 @@ void pack_pending(ConstMatrixView a, int64_t first, int64_t count, const BlockPl
   }
 }
 
-// Packs rows [first, first + count) of `a`, bounded by the factors `f` found when they were
-// validated, as pending rows [0, count).
-void pack_validated(ConstMatrixView a, int64_t first, int64_t count, const RowFactors &f,
-                    const BlockPlan &plan, PackedRows &packed) {
-  for (int64_t done = 0; done < count; done += plan.block_rows)
-    linalg::pack_rows(a.row_block(first + done, std::min(plan.block_rows, count - done)),
-                      f.scaled ? f.factors.data() + done : nullptr,
-                      packed[static_cast<size_t>(done / plan.block_rows)]);
-}
-
 // Adds the Gram matrix of packed pending rows [begin, end), begin a whole number of cache blocks,
 // to the upper triangle of `c`, as add_bounded_blocks() adds the same rows packed in place.
 void add_packed_blocks(const PackedRows &packed, int64_t begin, int64_t end,
@@ -406,18 +396,20 @@ bool all_finite_upper(int64_t dim, const std::vector<double> &sum, const std::ve
 }
 
 // What a call to add_rows() builds before it commits: the running sum with the blocks it closed,
-// the short-row kernel's pending block (a copy, fed the chunk's rows), and the factors of the rows
-// it leaves pending in a buffer whose live rows it must keep until the commit: rows pending in
-// row-major form when the buffer starts empty or the chunk closed the pending block, packed rows
-// when it closed the pending block. Rows past the live ones go straight into the buffer (a
-// failure then leaves the live rows as they were); those tail rows are written at the commit,
-// from the caller's rows, once nothing can fail: no copy of them is staged.
+// the short-row kernel's pending block (a copy, fed the chunk's rows), and where the rows it
+// leaves pending went. Rows past the live pending ones go straight into the pending buffer or
+// panels (a failure then leaves the live rows as they were); packed rows that start a new pending
+// block after the chunk closed the old one go into the spare panels, which become the pending
+// block at the commit. Row-major rows left pending there (or when the buffer starts empty) keep
+// only their factors until the commit, which writes them from the caller's rows once nothing can
+// fail: no copy of them is staged.
 struct Staged {
   std::vector<double> sum, comp;  // empty until a block closes
   std::vector<double> scratch;    // a block bounded apart from the caller's rows
   RowFactors tail;                // the factors of rows [tail_first, n) of the chunk
   int64_t tail_first = 0, tail_rows = 0;
-  bool tail_kept = false;         // the tail already in shortp or in empty packed panels
+  bool tail_kept = false;         // the tail already in shortp or in packed panels
+  bool tail_spare = false;        // in the spare panels
   ShortPending shortp;            // the short-row kernel's pending block
   int64_t pending_rows = 0;
   GramCounts added;
@@ -527,15 +519,17 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
   }
   if (r < n) {  // the rows of a block that this chunk starts and does not finish
     // Short rows go to a new pending block staged apart; packed rows straight into the pending
-    // block when it holds no live row (nothing a failure must keep); after the pending block
-    // closed, its rows stay until the commit.
-    st.tail_kept = plan.short_rows || (plan.panel_rows && pending_rows_ == 0);
+    // panels when they hold no live row (nothing a failure must keep), else (the chunk closed the
+    // pending block, whose rows stay until the commit) into the spare panels.
+    st.tail_kept = plan.short_rows || plan.panel_rows;
     if (plan.short_rows) {
       st.shortp = fresh_short(dim_);
       feed_short(a, r, n - r, plan, bound, policy, st.shortp, 0, st.added);
-    } else if (st.tail_kept) {
-      allocate_packed(packed_, plan, dim_);
-      pack_pending(a, r, n - r, plan, bound, policy, packed_, 0, st.added);
+    } else if (plan.panel_rows) {
+      st.tail_spare = pending_rows_ > 0;
+      PackedRows &into = st.tail_spare ? spare_ : packed_;
+      allocate_packed(into, plan, dim_);
+      pack_pending(a, r, n - r, plan, bound, policy, into, 0, st.added);
     } else {
       st.tail = row_factors_of(a, r, n - r, plan, bound, policy, st.added);
     }
@@ -570,16 +564,15 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
           block_gram(row_major(tail_copy.data(), st.tail_rows, dim_), 0, st.tail_rows, plan, true,
                      bound, BoundPolicy::Clip, c, none);
         else
-          pending_gram(pending_, packed_, st.shortp, st.pending_rows, plan, dim_, bound, c);
+          pending_gram(pending_, st.tail_spare ? spare_ : packed_, st.shortp, st.pending_rows,
+                       plan, dim_, bound, c);
       },
       bound);
 
   // Commit: nothing below can throw. A chunk whose rows were all dropped upstream still fixes
   // the bound, so that whether a release knows B never depends on the rows.
   std::vector<double> buffer;
-  if (tail_later && plan.panel_rows) allocate_packed(packed_, plan, dim_);
-  if (pending_.empty() && tail_later && !plan.panel_rows)
-    buffer.resize(static_cast<size_t>(size * dim_));
+  if (pending_.empty() && tail_later) buffer.resize(static_cast<size_t>(size * dim_));
   if (!buffer.empty()) pending_.swap(buffer);
   if (!st.sum.empty()) {
     sum_.swap(st.sum);
@@ -589,9 +582,8 @@ GramCounts GramAccumulator::add_rows(ConstMatrixView a, double bound, BoundPolic
     partial_.swap(st.shortp.partial);
     chains_ = st.shortp.chains;
   }
-  if (tail_later && plan.panel_rows)
-    pack_validated(a, st.tail_first, st.tail_rows, st.tail, plan, packed_);
-  else if (tail_later)
+  if (st.tail_spare) packed_.swap(spare_);
+  if (tail_later)
     write_bounded_rows(a, st.tail_first, st.tail_rows, st.tail, pending_.data());
   pending_rows_ = st.pending_rows;
   if (n > 0 || upstream.dropped > 0) bound_ = bound;

@@ -105,10 +105,13 @@ class GramAccumulator {
   // takes are not kept: the block's Gram matrix over its finished cache blocks (partial_, upper
   // triangle, d x d) and the kernel's chains over the rows of the cache block under way (chains_)
   // hold them. Rows the panel kernel takes are kept packed as it reads them, each cache block of
-  // the kernel block in panels of its own (packed_); other rows row-major, d columns (pending_).
-  // The storage is allocated at the first row left pending.
+  // the kernel block in panels of its own (packed_); a chunk that closes the pending block packs
+  // the rows it leaves pending into the spare panels (spare_, swapped in at its commit), so that
+  // the caller's rows are read once and the old rows stay until nothing can fail. Other rows
+  // row-major, d columns (pending_). The storage is allocated at the first row left pending.
   mutable std::vector<double> pending_;
   mutable std::vector<linalg::Panels> packed_;
+  mutable std::vector<linalg::Panels> spare_;
   mutable std::vector<double> partial_;
   mutable linalg::ShortGramChains chains_;
   mutable int64_t pending_rows_ = 0;

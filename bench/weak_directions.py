@@ -7,11 +7,12 @@ Usage (from the repository root, after building):
     DPCOV_LIBRARY=build/capi/libdpcov.so PYTHONPATH=bindings/python \\
         /usr/bin/python3 bench/weak_directions.py MODEL N D EPSILON FITS [--c 2,2.5,3] [--tau 0.1,0.5]
 
-Against the library the rule is in, only rules at least as strict as its own (c >= 3,
-tau <= 0.1) can be read: the intervals it drops are already (-inf, inf). Against a library built
-before the rule (the commit before "weak directions" in the history) every rule can, and c = 0
-is the bootstrap unchanged: bench/results/interval_grid.md, "Weak directions", is that run.
-Fits whose intervals a posterior answered are left out (the rule is the bootstrap's).
+Against the library the rule is in, only rules at least as strict as its own (--truth, c >= 3,
+tau <= 0.1) can be read: the fits it refuses are already the posterior's or have no interval.
+Against a library built before the rule (main at 6e4c1aa) every rule can, and c = 0 is the
+bootstrap unchanged: bench/results/interval_grid.md, "Weak directions", is that run. Fits whose
+intervals a posterior answered are left out (the rule is the bootstrap's). Each rule is counted
+per coefficient; the library refuses the whole fit where any coefficient is unbounded.
 """
 
 from __future__ import annotations

@@ -28,8 +28,7 @@ ReleasedStatistics read_release(int32_t layout, int64_t p, const double *release
                                 const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
                                 double level);
 
-// Checks the results (coefficients, standard errors, p-values, lower and upper ends, in that
-// order: check_interval_results), then copies each to its output where the output is not NULL.
+// Checks every result finite, then copies each to its output where the output is not NULL.
 void write_intervals(int64_t p, std::initializer_list<const std::vector<double> *> results,
                      std::initializer_list<double *> outputs);
 

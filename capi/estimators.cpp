@@ -4,7 +4,6 @@
 #include "struct_size.hpp"
 
 #include <cmath>
-#include <limits>
 #include <cstddef>
 #include <vector>
 
@@ -63,23 +62,6 @@ void check_regression_result(const solvers::RegressionResult &r) {
   for (size_t i = 0; i < r.t_values.size(); ++i)
     if (std::isnan(r.t_values[i]) || (std::isinf(r.t_values[i]) && r.std_errors[i] != 0.0))
       check::finite_result(r.t_values[i], "a t-value");
-}
-
-void check_interval_results(const std::vector<double> &coefficients,
-                            const std::vector<double> &std_errors,
-                            const std::vector<double> &p_values,
-                            const std::vector<double> &ci_lower,
-                            const std::vector<double> &ci_upper) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  check::finite_result(coefficients.data(), coefficients.size(), "coefficients");
-  check::finite_result(p_values.data(), p_values.size(), "p_values");
-  for (size_t i = 0; i < ci_lower.size(); ++i) {
-    // The one non-finite answer: a coefficient no bootstrap world can bound.
-    if (ci_lower[i] == -inf && ci_upper[i] == inf && std_errors[i] == inf) continue;
-    check::finite_result(std_errors[i], "std_errors");
-    check::finite_result(ci_lower[i], "ci_lower");
-    check::finite_result(ci_upper[i], "ci_upper");
-  }
 }
 
 dpcov_regression_summary c_summary(const solvers::RegressionResult &r) {

@@ -35,15 +35,15 @@ void copy_out(const std::vector<double> &values, double *out) {
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
 }
 
-// The bootstrap's per-coefficient outputs, checked before any is written (finite or failed,
-// found by fuzz_solvers: a non-finite output with DPCOV_OK; the one exception is an unbounded
-// coefficient, check_interval_results); NULL outputs are skipped.
+// The bootstrap's per-coefficient outputs, checked finite before any is written (finite or
+// failed: found by fuzz_solvers, a non-finite output with DPCOV_OK); NULL outputs are skipped.
 void write_bootstrap(const est::BootstrapIntervals &r, std::array<double *, 5> outputs) {
-  const std::array<const std::vector<double> *, 5> values = {
-      &r.coefficients, &r.std_errors, &r.p_values, &r.ci_lower, &r.ci_upper};
-  dpcov::capi::check_interval_results(r.coefficients, r.std_errors, r.p_values, r.ci_lower,
-                                      r.ci_upper);
-  for (size_t k = 0; k < values.size(); ++k) copy_out(*values[k], outputs[k]);
+  const std::array<std::pair<const std::vector<double> *, const char *>, 5> values = {
+      std::pair{&r.coefficients, "coefficients"}, std::pair{&r.std_errors, "std_errors"},
+      std::pair{&r.p_values, "p_values"}, std::pair{&r.ci_lower, "ci_lower"},
+      std::pair{&r.ci_upper, "ci_upper"}};
+  for (const auto &[v, name] : values) check::finite_result(v->data(), v->size(), name);
+  for (size_t k = 0; k < values.size(); ++k) copy_out(*values[k].first, outputs[k]);
 }
 
 // The regression of `label` on `features` with the intercept and level of reg_params (NULL: the

@@ -2,8 +2,6 @@
 // shared by dpcov_regression_fit, dpcov_glasso_solve and the private OLS and glasso entry points.
 #pragma once
 
-#include <vector>
-
 #include "../core/solvers/glasso.hpp"
 #include "../core/solvers/regression.hpp"
 #include "dpcov/estimators.h"
@@ -13,16 +11,6 @@ namespace dpcov::capi {
 // Fails with DPCOV_E_NUMERICAL unless every output is finite; a t-value may be +-infinity only
 // where its standard error is exactly 0 (the documented exact fit).
 void check_regression_result(const solvers::RegressionResult &r);
-
-// Fails with DPCOV_E_NUMERICAL unless every output of a noise-aware interval is finite, except
-// for a coefficient that no bootstrap world can bound (core/estimators/weak_directions.hpp):
-// interval exactly (-inf, +inf) and standard error +inf. The five vectors have one entry per
-// coefficient.
-void check_interval_results(const std::vector<double> &coefficients,
-                            const std::vector<double> &std_errors,
-                            const std::vector<double> &p_values,
-                            const std::vector<double> &ci_lower,
-                            const std::vector<double> &ci_upper);
 
 // The caller's summary and glasso info as whole structs, written through write_struct() so that
 // an older caller's smaller struct is never written past its struct_size.

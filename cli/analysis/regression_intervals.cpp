@@ -1,8 +1,5 @@
 #include "regression_intervals.hpp"
 
-#include <cmath>
-#include <limits>
-
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "../options/rng_option.hpp"
@@ -26,16 +23,6 @@ void resize(NoiseAware &out, size_t size) {
 }
 
 }  // namespace
-
-void mark_unbounded(NoiseAware &a) {
-  if (a.conclusive.empty()) a.conclusive.assign(a.lower.size(), 1);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (size_t j = 0; j < a.lower.size(); ++j) {
-    if (std::isfinite(a.lower[j]) || std::isfinite(a.upper[j])) continue;
-    a.conclusive[j] = 0;
-    a.lower[j] = a.upper[j] = nan;
-  }
-}
 
 NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
                                  int64_t label, const std::vector<int64_t> &features,
@@ -63,7 +50,6 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
   }
   library_check(status, concat(m.path, ": noise-aware intervals"));
   out.computed = true;
-  mark_unbounded(out);
   return out;
 }
 
@@ -94,7 +80,6 @@ NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<do
   }
   library_check(status, "noise-aware intervals");
   out.computed = true;
-  mark_unbounded(out);
   return out;
 }
 

@@ -34,11 +34,6 @@ struct NoiseAware {
   std::vector<int32_t> conclusive;
 };
 
-// Marks inconclusive (0, interval NaN, as dpcov_adassp_intervals' covers-all) every coefficient
-// whose bootstrap interval is (-inf, inf): one mostly along a direction of the release only a few
-// noise sds strong (dpcov_ols_bootstrap_intervals), one outcome on every surface.
-void mark_unbounded(NoiseAware &a);
-
 // The noise-aware intervals of the OLS coefficients of `label` on `features` from the matrix `g`
 // of the release `m` (its noise law from the receipt), `size` coefficients, at params' level, no
 // ridge whatever params says.

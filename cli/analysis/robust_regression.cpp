@@ -118,7 +118,6 @@ NoiseAware robust_intervals(const std::vector<double> &xtx, const std::vector<do
   }
   library_check(status, "robust intervals");
   out.computed = true;
-  mark_unbounded(out);
   return out;
 }
 

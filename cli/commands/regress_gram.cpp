@@ -8,7 +8,6 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
-#include "../analysis/posterior_intervals.hpp"
 #include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
@@ -243,7 +242,6 @@ void intervals(GramFit &f, dpcov_rng *release_rng) {
   }
   library_check(status, "the noise-aware intervals");
   a.computed = true;
-  mark_unbounded(a);
 }
 
 // The meat's second pass (robust errors, a release with coefficients): the rows bounded as the
@@ -435,8 +433,6 @@ void run_regress_gram(const GramRegressRequest &request) {
   if (!fit.no_fit.empty())
     std::fprintf(stderr, "dpcov regress: warning: no coefficients and no intervals (nan): %s\n",
                  fit.no_fit.c_str());
-  if (const std::string w = inconclusive_warning(fit.aware, fit.columns.terms); !w.empty())
-    std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (request.json)
     print_gram_json(fit);
   else

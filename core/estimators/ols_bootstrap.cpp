@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
@@ -54,6 +53,7 @@ WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
   WorldsStart start;
   start.out.coefficients = coefficients;
   start.truth = worlds_truth(g, gxy, noise);
+  refuse_weak_directions(start.truth.xtx, noise);
   start.noise = noise;
   start.centre.assign(at(p), 0.0);
   if (!spd_solve(start.truth.xtx, start.truth.xty, start.centre))
@@ -122,14 +122,6 @@ void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t
     const auto above = v.end() - std::lower_bound(v.begin(), v.end(), 0.0) + f;
     const double tail = static_cast<double>(std::min(below, above) + 1);
     out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
-  }
-  const std::vector<bool> unbounded = unbounded_coefficients(start.truth.xtx, start.noise);
-  for (int64_t i = 0; i < p; ++i) {
-    if (!unbounded[at(i)]) continue;
-    out.ci_lower[at(i)] = -std::numeric_limits<double>::infinity();
-    out.ci_upper[at(i)] = std::numeric_limits<double>::infinity();
-    out.std_errors[at(i)] = std::numeric_limits<double>::infinity();
-    out.p_values[at(i)] = 1.0;
   }
 }
 

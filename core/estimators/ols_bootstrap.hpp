@@ -17,9 +17,10 @@
 // interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
 // there are so many that an end would be infinite, nothing is returned (Status::Precondition):
-// the noise swamps the data at this n and epsilon. A coefficient along a direction of G_w only a
-// few noise sds strong gets (-inf, inf), standard error inf and p-value 1: the release may have
-// made that direction, and the worlds cannot see by how much (weak_directions.hpp).
+// the noise swamps the data at this n and epsilon. Nor is anything returned (Status::Precondition,
+// before any draw) where a coefficient lies along a direction of G_w only a few noise sds strong:
+// the release may have made that direction, and the worlds cannot see by how much
+// (weak_directions.hpp).
 //
 // Coverage is measured, not proven: tests/statistical/ols_bootstrap_coverage_test.cpp and
 // build/bench/ols_coverage.
@@ -39,8 +40,7 @@ namespace dpcov::estimators {
 struct BootstrapIntervals {
   // One entry per coefficient, intercept first (as regress orders them).
   std::vector<double> coefficients;  // beta~ from the release minus the noise mean
-  std::vector<double> std_errors;    // standard deviation of the bootstrap refits (inf where
-                                     // the interval is (-inf, inf))
+  std::vector<double> std_errors;    // standard deviation of the bootstrap refits
   std::vector<double> p_values;      // of beta_j = 0, consistent with the intervals
   std::vector<double> ci_lower, ci_upper;
   double noise_norm = 0.0;  // the level-quantile of ||E*_XX||_2 over the bootstrap draws

@@ -1,7 +1,9 @@
 #include "weak_directions.hpp"
 
 #include <cmath>
+#include <string>
 
+#include "../error.hpp"
 #include "../linalg/blas.hpp"
 #include "worlds_truth.hpp"
 
@@ -38,6 +40,18 @@ std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &no
   std::vector<bool> out(at(p));
   for (int64_t i = 0; i < p; ++i) out[at(i)] = loading[at(i)] >= kWeakLoading;
   return out;
+}
+
+void refuse_weak_directions(const Matrix &g, const ReleaseNoise &noise) {
+  const std::vector<bool> unbounded = unbounded_coefficients(g, noise);
+  std::string which;
+  for (size_t j = 0; j < unbounded.size(); ++j)
+    if (unbounded[j]) which += (which.empty() ? "" : ", ") + std::to_string(j);
+  if (!which.empty())
+    fail(Status::Precondition, "the release cannot bound coefficients ", which, ": they lie along "
+         "a direction of X'X that is less than ", kWeakDirectionNoiseSds, " noise standard "
+         "deviations strong, which the privacy noise may have made, so no bootstrap interval "
+         "would cover; more rows, a larger epsilon, or columns that use more of their range");
 }
 
 }  // namespace dpcov::estimators

@@ -7,8 +7,9 @@
 // worlds stay positive definite) precisely on the releases whose noise strengthened u: there the
 // estimate is shrunk along u by an unknown factor and the worlds, built on the release, cannot
 // see it (a column using 5% of its public range: 29 of 57 printed intervals of its slope
-// covered). The release alone cannot tell such a direction from one the data made, so a
-// coefficient along one gets the interval (-inf, inf): it cannot support a conclusion. The
+// covered). The release alone cannot tell such a direction from one the data made, so where a
+// coefficient lies along one the bootstrap gives no interval (finite or failed: it refuses, and
+// dpcov_adassp_intervals answers with the posterior, which integrates over X'X). The
 // worlds' truth rather than the release: in many dimensions the noise pushes the release's
 // smallest eigenvalues down (binary regressors at d = 10, whose data's X'X is 4-5 sds strong in
 // every direction, have releases 2-3 sds strong), which the de-noising undoes.
@@ -35,5 +36,8 @@ double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &
 // Per coefficient of g (the worlds' truth, symmetric), true where it is unbounded by the rule
 // above.
 std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise);
+
+// Throws Status::Precondition, naming the coefficients, when any coefficient of g is unbounded.
+void refuse_weak_directions(const Matrix &g, const ReleaseNoise &noise);
 
 }  // namespace dpcov::estimators

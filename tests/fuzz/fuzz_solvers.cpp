@@ -8,7 +8,6 @@
 // release does not depend on the data.
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -30,38 +29,8 @@ void finite_or_unchanged(dpcov_status s, const Vec &v, const char *what) {
   else fuzz::unchanged(v, what);
 }
 
-// The five per-coefficient outputs of a noise-aware interval: finite on success, unchanged on
-// error; the one exception is a coefficient no bootstrap world can bound (interval exactly
-// (-inf, +inf), standard error +inf: core/estimators/weak_directions.hpp).
-void intervals_or_unchanged(dpcov_status s, const Vec &c, const Vec &se, const Vec &p,
-                            const Vec &lo, const Vec &hi, const char *what) {
-  fuzz::known_status(s);
-  if (s != DPCOV_OK) {
-    for (const Vec *v : {&c, &se, &p, &lo, &hi}) fuzz::unchanged(*v, what);
-    return;
-  }
-  fuzz::finite(c.data(), c.size(), what);
-  fuzz::finite(p.data(), p.size(), what);
-  for (size_t j = 0; j < lo.size(); ++j) {
-    if (lo[j] == -INFINITY && hi[j] == INFINITY && se[j] == INFINITY) continue;
-    const double ends[3] = {se[j], lo[j], hi[j]};
-    fuzz::finite(ends, 3, what);
-  }
-}
-
-// The same for the five outputs laid end to end in one vector of 5 p.
-void intervals_or_unchanged(dpcov_status s, const Vec &out, const char *what) {
-  const auto p = static_cast<std::ptrdiff_t>(out.size() / 5);
-  Vec part[5];
-  for (std::ptrdiff_t k = 0; k < 5; ++k)
-    part[k].assign(out.begin() + k * p, out.begin() + (k + 1) * p);
-  intervals_or_unchanged(s, part[0], part[1], part[2], part[3], part[4], what);
-}
-
 // A budget: mostly valid, sometimes anything (fuzz::budget; probability is fuzz::probability).
-double epsilon(fuzz::Input &in) {
-  return fuzz::budget(in);
-}
+double epsilon(fuzz::Input &in) { return fuzz::budget(in); }
 
 // n rows of d fuzzed values (row-major), sometimes scaled into the ball of radius bound.
 Vec rows(fuzz::Input &in, int64_t n, int64_t d, double bound) {
@@ -335,7 +304,7 @@ void adassp_sandwich(fuzz::Input &in, const Vec &coef, const Vec &xtx, const Vec
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.data(), p,
       in.range(0, 3) == 0 ? in.number() : 0.9, in.range(0, 3) == 0 ? in.range(-1, 40) : 19, rng,
       o, o + p, o + 2 * p, o + 3 * p, o + 4 * p);
-  intervals_or_unchanged(is, out, "sandwich intervals");
+  finite_or_unchanged(is, out, "sandwich intervals");
   if (is != DPCOV_OK)
     fuzz::require(fuzz::rng_state(rng) == before, "sandwich intervals: generator moved on error");
   // The same with the meat's noise redrawn, from a fuzzed meat receipt.
@@ -351,7 +320,7 @@ void adassp_sandwich(fuzz::Input &in, const Vec &coef, const Vec &xtx, const Vec
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.data(), p,
       mp == DPCOV_OK || in.range(0, 1) == 0 ? &meat_receipt : nullptr, 0.9,
       in.range(0, 3) == 0 ? in.range(-1, 40) : 19, rng, r, r + p, r + 2 * p, r + 3 * p, r + 4 * p);
-  intervals_or_unchanged(rs2, robust, "robust intervals");
+  finite_or_unchanged(rs2, robust, "robust intervals");
   if (rs2 != DPCOV_OK)
     fuzz::require(fuzz::rng_state(rng) == robust_before,
                   "robust intervals: generator moved on error");
@@ -405,7 +374,7 @@ void adassp(fuzz::Input &in) {
   const dpcov_status b = dpcov_adassp_bootstrap_intervals(
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), rows_n, &receipt, level, in.range(-1, 40),
       rng, bc.data(), se.data(), pv.data(), lo.data(), hi.data());
-  intervals_or_unchanged(b, bc, se, pv, lo, hi, "adassp bootstrap");
+  for (const Vec *v : {&bc, &se, &pv, &lo, &hi}) finite_or_unchanged(b, *v, "adassp bootstrap");
   // The intervals at every n: few draws keep the chain short, the intercept column any value.
   Vec ac = fuzz::canaries(static_cast<size_t>(p)), ase = ac, apv = ac, alo = ac, ahi = ac;
   std::vector<int32_t> conclusive(static_cast<size_t>(p), -7);
@@ -415,7 +384,7 @@ void adassp(fuzz::Input &in) {
       in.range(0, 3) == 0 ? in.range(-1, 200) : 100, rng, ac.data(), ase.data(), apv.data(),
       alo.data(), ahi.data(), conclusive.data(), &method);
   dpcov_rng_destroy(&rng);
-  intervals_or_unchanged(a, ac, ase, apv, alo, ahi, "adassp intervals");
+  for (const Vec *v : {&ac, &ase, &apv, &alo, &ahi}) finite_or_unchanged(a, *v, "adassp intervals");
   adassp_sandwich(in, coef, xtx, xty, receipt, bx, by, eps, delta);
   fuzz::require(a == DPCOV_OK ? (method == DPCOV_INTERVALS_BOOTSTRAP ||
                                  method == DPCOV_INTERVALS_POSTERIOR)
@@ -474,7 +443,7 @@ void ols(fuzz::Input &in) {
     const dpcov_status b = dpcov_ols_bootstrap_intervals(
         DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg,
         in.range(-1, 40), rng, c3.data(), s3.data(), p3.data(), l3.data(), h3.data(), &noise, &k3);
-    intervals_or_unchanged(b, c3, s3, p3, l3, h3, "ols bootstrap");
+    for (const Vec *v : {&c3, &s3, &p3, &l3, &h3}) finite_or_unchanged(b, *v, "ols bootstrap");
     // The robust intervals on the same release with a fuzzed nf x nf meat (no intercept column).
     const Vec meat = gram(in, nf, std::min<int64_t>(n, 10), bound);
     Vec c4 = fuzz::canaries(static_cast<size_t>(nf)), s4 = c4, p4 = c4, l4 = c4, h4 = c4;
@@ -482,7 +451,7 @@ void ols(fuzz::Input &in) {
         DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg, meat.data(),
         nf, in.range(-1, 40), rng, c4.data(), s4.data(), p4.data(), l4.data(),
         h4.data());
-    intervals_or_unchanged(w, c4, s4, p4, l4, h4, "ols sandwich");
+    for (const Vec *v : {&c4, &s4, &p4, &l4, &h4}) finite_or_unchanged(w, *v, "ols sandwich");
     // The same with the meat's noise redrawn from a fuzzed meat receipt.
     dpcov_receipt meat_ag{};
     meat_ag.struct_size = sizeof meat_ag;
@@ -494,7 +463,7 @@ void ols(fuzz::Input &in) {
         DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg, meat.data(),
         nf, mp == DPCOV_OK || in.range(0, 1) == 0 ? &meat_ag : nullptr, in.range(-1, 40), rng,
         c5.data(), s5.data(), p5.data(), l5.data(), h5.data());
-    intervals_or_unchanged(r, c5, s5, p5, l5, h5, "ols robust");
+    for (const Vec *v : {&c5, &s5, &p5, &l5, &h5}) finite_or_unchanged(r, *v, "ols robust");
   }
   dpcov_rng_destroy(&rng);
 }

@@ -333,32 +333,32 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
                       nullptr, o + 5 * ps, o + 5 * ps + 1),
                   "ols_analyze_gauss_intervals", out);
     std::fill(out.begin(), out.end(), kCanary);
-    check_interval_outputs(
+    check_outputs(
         dpcov_ols_bootstrap_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt, label,
                                       features.data(), p, nullptr, 40, rng, o, o + ps, o + 2 * ps,
                                       o + 3 * ps, o + 4 * ps, o + 5 * ps, o + 5 * ps + 1),
-        "ols_bootstrap_intervals", out, ps);
+        "ols_bootstrap_intervals", out);
     // The robust intervals with the release's feature block as the meat (symmetric, finite).
     std::vector<double> meat(ps * ps);
     for (size_t i = 0; i < ps; ++i)
       for (size_t j = 0; j < ps; ++j)
         meat[i * ps + j] = released[static_cast<size_t>(features[i] * d + features[j])];
     std::fill(out.begin(), out.end(), kCanary);
-    check_interval_outputs(
-        dpcov_ols_sandwich_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt, label,
-                                     features.data(), p, nullptr, meat.data(), p, 40, rng, o,
-                                     o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
-        "ols_sandwich_intervals", out, ps);
+    check_outputs(dpcov_ols_sandwich_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt,
+                                               label, features.data(), p, nullptr, meat.data(), p,
+                                               40, rng, o, o + ps, o + 2 * ps, o + 3 * ps,
+                                               o + 4 * ps),
+                  "ols_sandwich_intervals", out);
     // The same with the meat's noise redrawn: the fit's receipt stands for the meat's (its law
     // at the extremes), restricted to the meat's order.
     dpcov_receipt meat_receipt = receipt;
     meat_receipt.dim = p;
     std::fill(out.begin(), out.end(), kCanary);
-    check_interval_outputs(
-        dpcov_ols_robust_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt, label,
-                                   features.data(), p, nullptr, meat.data(), p, &meat_receipt, 40,
-                                   rng, o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
-        "ols_robust_intervals", out, ps);
+    check_outputs(dpcov_ols_robust_intervals(DPCOV_ROW_MAJOR, d, released.data(), d, &receipt,
+                                             label, features.data(), p, nullptr, meat.data(), p,
+                                             &meat_receipt, 40, rng, o, o + ps, o + 2 * ps,
+                                             o + 3 * ps, o + 4 * ps),
+                  "ols_robust_intervals", out);
   }
   dpcov_rng_destroy(&rng);
 }
@@ -406,17 +406,17 @@ void check_sandwich(double bound, double epsilon, double delta, int64_t p,
   check_receipt(plan, "adassp_sandwich_plan", budget, &finite_sandwich_budget);
   std::vector<double> xy((ps + 1) * ps, 0.0), u(ps * ps, kCanary);
   for (size_t j = 0; j < ps; ++j) xy[j * (ps + 1) + j] = xy[j * (ps + 1) + ps] = bound;
-  check_outputs(
-      dpcov_adassp_sandwich_rows(DPCOV_ROW_MAJOR, p, p, xy.data(), p + 1, fit.data(), bound,
-                                 plan == DPCOV_OK ? budget.residual_bound : 2.0, u.data(), p),
-      "adassp_sandwich_rows", u);
+  check_outputs(dpcov_adassp_sandwich_rows(DPCOV_ROW_MAJOR, p, p, xy.data(), p + 1, fit.data(),
+                                           bound, plan == DPCOV_OK ? budget.residual_bound : 2.0,
+                                           u.data(), p),
+                "adassp_sandwich_rows", u);
   std::vector<double> out(5 * ps, kCanary);
   auto *o = out.data();
-  check_interval_outputs(
-      dpcov_adassp_sandwich_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
-                                      fit.data() + ps + ps * ps, &receipt, fit.data() + ps, p, 0.95,
-                                      40, rng, o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
-      "adassp_sandwich_intervals", out, ps);
+  check_outputs(dpcov_adassp_sandwich_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                                fit.data() + ps + ps * ps, &receipt,
+                                                fit.data() + ps, p, 0.95, 40, rng, o, o + ps,
+                                                o + 2 * ps, o + 3 * ps, o + 4 * ps),
+                "adassp_sandwich_intervals", out);
   // The same with the meat's noise redrawn, by Analyze Gauss planned at the same extremes.
   dpcov_receipt meat_receipt{};
   meat_receipt.struct_size = sizeof meat_receipt;
@@ -425,11 +425,11 @@ void check_sandwich(double bound, double epsilon, double delta, int64_t p,
                            budget.meat_epsilon, budget.meat_delta, nullptr,
                            &meat_receipt) == DPCOV_OK) {
     std::fill(out.begin(), out.end(), kCanary);
-    check_interval_outputs(dpcov_adassp_robust_intervals(
-                               DPCOV_ROW_MAJOR, p, fit.data() + ps, p, fit.data() + ps + ps * ps,
-                               &receipt, fit.data() + ps, p, &meat_receipt, 0.95, 40, rng, o,
-                               o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
-                           "adassp_robust_intervals", out, ps);
+    check_outputs(dpcov_adassp_robust_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                                fit.data() + ps + ps * ps, &receipt,
+                                                fit.data() + ps, p, &meat_receipt, 0.95, 40, rng,
+                                                o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
+                  "adassp_robust_intervals", out);
   }
 }
 
@@ -457,20 +457,19 @@ RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ())
   if (fit_status == DPCOV_OK) {
     std::vector<double> out(5 * ps, kCanary);
     auto *o = out.data();
-    check_interval_outputs(
-        dpcov_adassp_bootstrap_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
-                                         fit.data() + ps + ps * ps, n, &receipt, 0.95, 40, rng, o,
-                                         o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
-        "adassp_bootstrap_intervals", out, ps);
+    check_outputs(dpcov_adassp_bootstrap_intervals(
+                      DPCOV_ROW_MAJOR, p, fit.data() + ps, p, fit.data() + ps + ps * ps, n,
+                      &receipt, 0.95, 40, rng, o, o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps),
+                  "adassp_bootstrap_intervals", out);
     std::vector<double> answer(5 * ps, kCanary);
     auto *a = answer.data();
     std::vector<int32_t> conclusive(static_cast<size_t>(ps));
     int32_t method = 0;
-    check_interval_outputs(
-        dpcov_adassp_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p, fit.data() + ps + ps * ps, n,
-                               &receipt, 0, 0.95, 100, rng, a, a + ps, a + 2 * ps, a + 3 * ps,
-                               a + 4 * ps, conclusive.data(), &method),
-        "adassp_intervals", answer, ps);
+    check_outputs(dpcov_adassp_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                         fit.data() + ps + ps * ps, n, &receipt, 0, 0.95, 100,
+                                         rng, a, a + ps, a + 2 * ps, a + 3 * ps, a + 4 * ps,
+                                         conclusive.data(), &method),
+                  "adassp_intervals", answer);
     check_sandwich(bound, epsilon, delta, p, fit, receipt, rng);
   }
 

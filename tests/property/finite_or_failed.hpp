@@ -85,23 +85,6 @@ inline void check_outputs(dpcov_status status, const std::string &what,
     RC_FAIL(what + ": output written on failure");
 }
 
-// The same for the outputs of a noise-aware interval laid end to end (coefficients, standard
-// errors, p-values, lower and upper ends, `p` each, then any further values): the one non-finite
-// answer is a coefficient no bootstrap world can bound, with interval exactly (-inf, +inf) and
-// standard error +inf (core/estimators/weak_directions.hpp).
-inline void check_interval_outputs(dpcov_status status, const std::string &what,
-                                   const std::vector<double> &out, size_t p) {
-  if (status != DPCOV_OK) {
-    check_outputs(status, what, out);
-    return;
-  }
-  std::vector<double> finite = out;
-  for (size_t j = 0; j < p; ++j)
-    if (out[3 * p + j] == -HUGE_VAL && out[4 * p + j] == HUGE_VAL && out[p + j] == HUGE_VAL)
-      finite[p + j] = finite[3 * p + j] = finite[4 * p + j] = 0.0;
-  check_outputs(status, what, finite);
-}
-
 // The same for a log-density, which may be -infinity (outside the support) with DPCOV_OK.
 inline void check_log_density(dpcov_status status, const std::string &what, double value) {
   if (status == DPCOV_OK) {

@@ -1472,10 +1472,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.p_values_ = np.asarray(result.p_values)
         self.conf_int_ = np.column_stack([result.ci_lower, result.ci_upper])
         self.inference_ = inference
-        # A bootstrap gives (-inf, inf) for a coefficient mostly along a direction of the release
-        # only a few noise sds strong: inconclusive, as every surface reports it.
         self.conclusive_ = np.asarray(getattr(result, "conclusive",
-                                              np.isfinite(self.conf_int_).any(axis=1)))
+                                              np.ones(len(self.params_), dtype=bool)))
 
     def _no_intervals(self, why: str) -> None:
         """NaN intervals, and ``inference_`` saying why."""

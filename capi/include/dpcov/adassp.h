@@ -284,8 +284,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
 /**
  * The regression intervals of an AdaSSP release that includes y'y, with an answer at every n:
  * the parametric bootstrap of dpcov_adassp_bootstrap_intervals() where it answers, else (the
- * released X'X~ is not positive definite enough for it, where that function returns
- * ::DPCOV_E_PRECONDITION) equal-tailed credible intervals of a noise-aware posterior over
+ * released X'X~ is not positive definite enough for it, or a coefficient lies along a direction
+ * of it only a few noise sds strong, where that function returns ::DPCOV_E_PRECONDITION)
+ * equal-tailed credible intervals of a noise-aware posterior over
  * (X'X, beta, sigma) given the released X'X~, X'y~, y'y~ and AdaSSP's Gaussian noise law
  * (Bernstein and Sheldon, NeurIPS 2019), sampled by 4 Markov chains started apart, of
  * 2 ceil(@p num_draws / 4) sweeps each (the second halves kept), each doubled in length at most
@@ -297,10 +298,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
  * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains
  * [-R_j, R_j] cannot support a conclusion (it can neither tell the sign nor rule out an effect
- * that large): @p conclusive is 0 for it, whichever method answered (a bootstrap coefficient
- * along a direction the release may have made has (-inf, +inf): dpcov_ols_bootstrap_intervals()).
- * A posterior coefficient whose chains did not converge (rank-normalised split R-hat >= 1.05 or
- * fewer than 100 effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
+ * that large): @p conclusive is 0 for it, whichever method answered. A posterior coefficient
+ * whose chains did not converge (rank-normalised split R-hat >= 1.05 or fewer than 100
+ * effective draws, Vehtari et al. 2021) cannot support a conclusion either: @p conclusive is
  * -1 for it, and its interval is not the posterior's. Nor does a posterior coefficient whose
  * interval a prior decides: where the variance of its posterior mean over releases from one truth
  * (to first order, from the posterior's sensitivity to the release) is below (z_a / z_b)^2 of

@@ -184,14 +184,13 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * of beta_j = 0 is the smallest level at which the interval excludes 0. A world whose noisy X'X is
  * not positive definite counts at both ends; when so many do that an end would be infinite, or
  * when G^_XX itself is not positive definite, the privacy noise swamps the data and nothing is
- * returned (::DPCOV_E_PRECONDITION), rather than an interval that would undercover. A coefficient
- * along a direction of the worlds' X'X (G^_XX de-noised to second order) only a few noise
- * standard deviations strong (below 3 sds of u'Eu, carrying at least a tenth of the coefficient's
- * squared loading) gets ci_lower = -inf, ci_upper = +inf, std_error = +inf and p-value 1 with
- * ::DPCOV_OK, the only non-finite outputs: the release may have made that direction, and no
- * bootstrap world can see by how much, so the release cannot bound that coefficient
- * (proofs/bootstrap_worlds.md, "Directions the release may have made").
- * The same holds for every bootstrap interval of this library (AdaSSP, sandwich, robust).
+ * returned (::DPCOV_E_PRECONDITION), rather than an interval that would undercover. Nothing is
+ * returned either (::DPCOV_E_PRECONDITION, naming the coefficients) where a coefficient lies along
+ * a direction of the worlds' X'X (G^_XX de-noised to second order) less than 3 standard
+ * deviations of u'Eu strong (the direction carrying at least a tenth of its squared loading):
+ * the release may have made that direction, and no bootstrap world can see by how much
+ * (proofs/bootstrap_worlds.md, "Directions the release may have made"). The same holds for every
+ * bootstrap interval of this library (AdaSSP, sandwich, robust).
  * Measured coverage of the model's coefficients (y = X beta + e, Gaussian): docs/benchmarks.md,
  * build/bench/ols_coverage, tests/statistical/ols_bootstrap_coverage_test.cpp.
  *

@@ -33,7 +33,7 @@ std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &no
   std::vector<double> loading(at(p), 0.0), u(at(p));
   for (int64_t k = 0; k < p; ++k) {
     for (int64_t i = 0; i < p; ++i) u[at(i)] = eig.vectors(i, k);
-    // Not "<": a direction exactly at the threshold, or a NaN, is weak.
+    // ">=" rather than "<": a NaN eigenvalue or noise sd fails it and counts as weak.
     if (eig.values[at(k)] >= kWeakDirectionNoiseSds * direction_noise_sd(noise, u)) continue;
     for (int64_t i = 0; i < p; ++i) loading[at(i)] += u[at(i)] * u[at(i)];
   }

@@ -37,12 +37,17 @@ void copy_out(const std::vector<double> &values, double *out) {
 
 // The bootstrap's per-coefficient outputs, checked finite before any is written (finite or
 // failed: found by fuzz_solvers, a non-finite output with DPCOV_OK); NULL outputs are skipped.
+// The NaN of a flagged unbounded coefficient is its outcome, said by dpcov_ols_intervals'
+// `conclusive`, and is not checked.
 void write_bootstrap(const est::BootstrapIntervals &r, std::array<double *, 5> outputs) {
   const std::array<std::pair<const std::vector<double> *, const char *>, 5> values = {
       std::pair{&r.coefficients, "coefficients"}, std::pair{&r.std_errors, "std_errors"},
       std::pair{&r.p_values, "p_values"}, std::pair{&r.ci_lower, "ci_lower"},
       std::pair{&r.ci_upper, "ci_upper"}};
-  for (const auto &[v, name] : values) check::finite_result(v->data(), v->size(), name);
+  for (const auto &[v, name] : values)
+    for (size_t i = 0; i < v->size(); ++i)
+      if (v == &r.coefficients || i >= r.unbounded.size() || !r.unbounded[i])
+        check::finite_result((*v)[i], name);
   for (size_t k = 0; k < values.size(); ++k) copy_out(*values[k].first, outputs[k]);
 }
 
@@ -141,16 +146,15 @@ dpcov_status run(Algorithm algorithm, int32_t layout, int64_t d, const double *g
   });
 }
 
-// The robust intervals of both sandwich entry points; the meat's noise is redrawn in every world
-// when `meat_receipt` is given (its law checked before any draw).
-void sandwich(int32_t layout, int64_t d, const double *released, int64_t ld,
-              const dpcov_receipt *receipt, int64_t label, const int64_t *features,
-              int64_t num_features, const dpcov_regression_params *reg_params,
-              const double *released_meat, int64_t ld_meat, const dpcov_receipt *meat_receipt,
-              int64_t num_bootstrap, dpcov_rng *rng, std::array<double *, 5> outputs) {
-  const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
-                                            num_features, reg_params, rng, outputs[0]);
-  const int64_t p = num_features + (in.spec.intercept_column >= 0 ? 1 : 0);
+// The robust intervals of the sandwich entry points from `in` (bootstrap_input), drawn from
+// `rng`; the meat's noise is redrawn in every world when `meat_receipt` is given (its law checked
+// before any draw).
+est::BootstrapIntervals sandwich(const BootstrapInput &in, int32_t layout,
+                                 const double *released_meat, int64_t ld_meat,
+                                 const dpcov_receipt *meat_receipt, int64_t num_bootstrap,
+                                 dpcov::random::Rng &rng, est::WeakCoefficients weak) {
+  const auto p = static_cast<int64_t>(in.spec.features.size()) +
+                 (in.spec.intercept_column >= 0 ? 1 : 0);
   const dpcov::ConstMatrixView meat_view =
       check::matrix(layout, p, p, released_meat, ld_meat, "released_meat");
   dpcov::Matrix meat(p, p);
@@ -161,10 +165,23 @@ void sandwich(int32_t layout, int64_t d, const double *released, int64_t ld,
     meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);
     est::validate(*meat_noise, p);
   }
+  return est::gram_sandwich_intervals(in.view, in.noise, in.spec, meat, num_bootstrap, rng,
+                                      meat_noise ? &*meat_noise : nullptr, weak);
+}
+
+// The entry points of the sandwich: the intervals from a copy of the caller's generator, written
+// and the generator advanced on success only.
+void sandwich_entry(int32_t layout, int64_t d, const double *released, int64_t ld,
+                    const dpcov_receipt *receipt, int64_t label, const int64_t *features,
+                    int64_t num_features, const dpcov_regression_params *reg_params,
+                    const double *released_meat, int64_t ld_meat,
+                    const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
+                    std::array<double *, 5> outputs) {
+  const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
+                                            num_features, reg_params, rng, outputs[0]);
   dpcov::random::Rng local = rng->rng;
-  const est::BootstrapIntervals r = est::gram_sandwich_intervals(
-      in.view, in.noise, in.spec, meat, num_bootstrap, local,
-      meat_noise ? &*meat_noise : nullptr);
+  const est::BootstrapIntervals r = sandwich(in, layout, released_meat, ld_meat, meat_receipt,
+                                             num_bootstrap, local, est::WeakCoefficients::Refuse);
   write_bootstrap(r, outputs);
   rng->rng = local;
 }
@@ -257,9 +274,9 @@ DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
     int64_t num_bootstrap, dpcov_rng *rng, double *coefficients, double *std_errors,
     double *p_values, double *ci_lower, double *ci_upper) {
   return dpcov::capi::guarded([&] {
-    sandwich(layout, d, released, ld, receipt, label, features, num_features, reg_params,
-             released_meat, ld_meat, nullptr, num_bootstrap, rng,
-             {coefficients, std_errors, p_values, ci_lower, ci_upper});
+    sandwich_entry(layout, d, released, ld, receipt, label, features, num_features, reg_params,
+                   released_meat, ld_meat, nullptr, num_bootstrap, rng,
+                   {coefficients, std_errors, p_values, ci_lower, ci_upper});
   });
 }
 
@@ -272,9 +289,41 @@ DPCOV_API dpcov_status dpcov_ols_robust_intervals(
     double *ci_upper) {
   return dpcov::capi::guarded([&] {
     check::not_null(meat_receipt, "meat_receipt");
-    sandwich(layout, d, released, ld, receipt, label, features, num_features, reg_params,
-             released_meat, ld_meat, meat_receipt, num_bootstrap, rng,
-             {coefficients, std_errors, p_values, ci_lower, ci_upper});
+    sandwich_entry(layout, d, released, ld, receipt, label, features, num_features, reg_params,
+                   released_meat, ld_meat, meat_receipt, num_bootstrap, rng,
+                   {coefficients, std_errors, p_values, ci_lower, ci_upper});
+  });
+}
+
+DPCOV_API dpcov_status dpcov_ols_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper, int32_t *conclusive, double *noise_norm, double *kappa) {
+  return dpcov::capi::guarded([&] {
+    check::not_null(conclusive, "conclusive");
+    if ((released_meat == nullptr) != (meat_receipt == nullptr))
+      fail(dpcov::Status::InvalidArgument, "released_meat and meat_receipt go together: both "
+           "(intervals robust to the errors' variance) or neither (homoscedastic errors)");
+    const BootstrapInput in = bootstrap_input(layout, d, released, ld, receipt, label, features,
+                                              num_features, reg_params, rng, coefficients);
+    dpcov::random::Rng local = rng->rng;
+    const est::BootstrapIntervals r =
+        released_meat == nullptr
+            ? est::ols_bootstrap_intervals(in.view, in.noise, in.spec, num_bootstrap, local,
+                                           est::WeakCoefficients::Flag)
+            : sandwich(in, layout, released_meat, ld_meat, meat_receipt, num_bootstrap, local,
+                       est::WeakCoefficients::Flag);
+    check::finite_result(r.noise_norm, "noise_norm");
+    check::finite_result(r.kappa, "kappa");
+    write_bootstrap(r, {coefficients, std_errors, p_values, ci_lower, ci_upper});
+    for (size_t i = 0; i < r.unbounded.size(); ++i)
+      conclusive[i] = r.unbounded[i] ? DPCOV_COEFFICIENT_UNBOUNDED : DPCOV_COEFFICIENT_BOUNDED;
+    if (noise_norm != nullptr) *noise_norm = r.noise_norm;
+    if (kappa != nullptr) *kappa = r.kappa;
+    rng->rng = local;
   });
 }
 

@@ -637,6 +637,23 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 	if _, err := OLSRobustIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, meat, receipt, 999, seeded(t, 7)); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("a meat receipt of another order: %v", err)
 	}
+	// With an outcome per coefficient: the bootstrap's bits where no direction is weak.
+	flagged, err := OLSIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, nil, nil, 999, seeded(t, 7))
+	if err != nil || len(flagged.Bounded) != 3 {
+		t.Fatalf("%+v %v", flagged, err)
+	}
+	for j := range beta {
+		if !flagged.Bounded[j] || flagged.CILower[j] != boot.CILower[j] || flagged.CIUpper[j] != boot.CIUpper[j] {
+			t.Fatalf("coefficient %d: %+v against %+v", j, flagged, boot)
+		}
+	}
+	both, err := OLSIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, &meat, &meatReceipt, 999, seeded(t, 7))
+	if err != nil || both.CILower[0] != redrawn.CILower[0] {
+		t.Fatalf("%+v %v", both, err)
+	}
+	if _, err := OLSIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, &meat, nil, 999, seeded(t, 7)); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("a meat without its receipt: %v", err)
+	}
 }
 
 func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {

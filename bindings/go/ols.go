@@ -228,3 +228,61 @@ func OLSRobustIntervals(released Matrix, receipt Receipt, label int64, features 
 	return BootstrapIntervals{Coefficients: out[0][:p], StdErrors: out[1][:p], PValues: out[2][:p],
 		CILower: out[3][:p], CIUpper: out[4][:p]}, nil
 }
+
+// CoefficientIntervals are BootstrapIntervals with an outcome per coefficient: Bounded[j] is
+// false where coefficient j lies along a direction of X'X that the release may have made
+// (proofs/bootstrap_worlds.md, "Directions the release may have made"); its interval, standard
+// error and p-value are then NaN.
+type CoefficientIntervals struct {
+	BootstrapIntervals
+	Bounded []bool
+}
+
+// OLSIntervals computes the intervals of OLSBootstrapIntervals (meat nil: homoscedastic errors)
+// or of OLSRobustIntervals (the released meat and its receipt) with an outcome per coefficient
+// (dpcov_ols_intervals): where some coefficients lie along a direction the release may have made,
+// only those go without an interval, where the other two functions refuse the whole fit.
+// Post-processing: no privacy cost. Returns an error with status PRECONDITION when the noise
+// swamps the data.
+func OLSIntervals(released Matrix, receipt Receipt, label int64, features []int64,
+	regParams *RegressionParams, meat *Matrix, meatReceipt *Receipt, numBootstrap int64,
+	rng *RNG) (CoefficientIntervals, error) {
+	var meatPtr *C.double
+	var meatLd C.int64_t
+	if meat != nil {
+		if err := meat.checkSquare("meat"); err != nil {
+			return CoefficientIntervals{}, err
+		}
+		meatPtr, meatLd = meat.ptr(), meat.ld()
+	}
+	p, out, err := bootstrapOutputs(released, features, regParams)
+	if err != nil {
+		return CoefficientIntervals{}, err
+	}
+	rec := noiseReceiptC(receipt)
+	var meatRec *C.dpcov_receipt
+	if meatReceipt != nil {
+		m := noiseReceiptC(*meatReceipt)
+		meatRec = &m
+	}
+	flags := make([]C.int32_t, p+1)
+	var norm, kappa C.double
+	rp := regParams.c()
+	err = call(func() C.dpcov_status {
+		return C.dpcov_ols_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
+			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
+			meatPtr, meatLd, meatRec, C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]), &flags[0], &norm,
+			&kappa)
+	})
+	if err != nil {
+		return CoefficientIntervals{}, err
+	}
+	bounded := make([]bool, p)
+	for j := range bounded {
+		bounded[j] = flags[j] == C.DPCOV_COEFFICIENT_BOUNDED
+	}
+	return CoefficientIntervals{BootstrapIntervals: BootstrapIntervals{Coefficients: out[0][:p],
+		StdErrors: out[1][:p], PValues: out[2][:p], CILower: out[3][:p], CIUpper: out[4][:p],
+		NoiseNorm: float64(norm), Kappa: float64(kappa)}, Bounded: bounded}, nil
+}

@@ -33,12 +33,15 @@ void adassp_intervals_at_every_n(const std::vector<double> &xtx, const std::vect
 }
 
 std::string inconclusive_warning(const NoiseAware &a, const std::vector<std::string> &terms) {
-  // The reasons of dpcov_adassp_intervals' conclusive values 0, -1 and -2, in that order.
-  constexpr int32_t kValues[] = {0, -1, -2};
+  // The reasons of dpcov_adassp_intervals' conclusive values 0, -1 and -2 and of
+  // dpcov_ols_intervals' DPCOV_COEFFICIENT_UNBOUNDED, in that order.
+  constexpr int32_t kValues[] = {0, -1, -2, DPCOV_COEFFICIENT_UNBOUNDED};
   constexpr const char *kReasons[] = {
       "their intervals cover every value that matters",
       "the posterior's chains did not converge for them",
-      "a prior, not the release, decides their intervals"};
+      "a prior, not the release, decides their intervals",
+      "they lie along a direction of X'X less than 3 noise standard deviations strong, which "
+      "the privacy noise may have made and no bootstrap world can see"};
   std::string out;
   for (size_t k = 0; k < std::size(kValues); ++k) {
     std::string names;

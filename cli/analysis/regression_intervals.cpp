@@ -37,11 +37,12 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
   params.ridge = 0.0;
   const auto rng = bootstrap_rng(bootstrap);
   resize(out, size);
-  const dpcov_status status = dpcov_ols_bootstrap_intervals(
+  out.conclusive.assign(size, 0);
+  const dpcov_status status = dpcov_ols_intervals(
       DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, &*receipt, label, features.data(),
-      static_cast<int64_t>(features.size()), &params, bootstrap.draws, rng.get(), out.coef.data(),
-      out.se.data(), out.p.data(), out.lower.data(), out.upper.data(), &out.noise_norm,
-      &out.kappa);
+      static_cast<int64_t>(features.size()), &params, nullptr, 0, nullptr, bootstrap.draws,
+      rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
+      out.upper.data(), out.conclusive.data(), &out.noise_norm, &out.kappa);
   if (status == DPCOV_E_PRECONDITION ||
       (status == DPCOV_E_INVALID_ARGUMENT &&
        std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos)) {

@@ -240,7 +240,8 @@ nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const Regress
   for (size_t i = 0; i < r.terms.size(); ++i)
     rows.push_back({{"term", r.terms[i]}, {"coef", a.coef[i]}, {"std_error", a.se[i]},
                     {"p", a.p[i]}, {"ci_lower", a.lower[i]}, {"ci_upper", a.upper[i]},
-                    {"sign", interval_sign(a.lower[i], a.upper[i])}});
+                    {"sign", interval_sign(a.lower[i], a.upper[i])},
+                    {"conclusive", a.conclusive[i] == DPCOV_COEFFICIENT_BOUNDED}});
   nlohmann::ordered_json out = {{"method", "parametric bootstrap"}, {"draws", o.bootstrap},
                                 {"noise_norm", a.noise_norm}, {"kappa", a.kappa},
                                 {"assumes", kBootstrapAssumes}, {"robust", kNoMeat}};
@@ -424,6 +425,8 @@ void run_regress(const RegressOptions &o) {
     r.sure = guaranteed_intervals(r.m, r.g, r.label, r.features, r.params, r.size);
   }
   to_data_units(r);
+  if (const std::string w = inconclusive_warning(r.aware, r.terms); !w.empty())
+    std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (o.json)
     print_matrix_json(r, o);
   else

@@ -8,6 +8,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/posterior_intervals.hpp"
 #include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
@@ -227,15 +228,14 @@ void intervals(GramFit &f, dpcov_rng *release_rng) {
   const std::vector<int64_t> features = regressor_columns(f);
   const dpcov_regression_params params = regression_params(f);
   const int64_t q = f.q(), nf = static_cast<int64_t>(features.size());
-  const dpcov_status status =
-      f.robust ? dpcov_ols_robust_intervals(
-                     DPCOV_ROW_MAJOR, q, f.released.data(), q, &stated, q - 1, features.data(), nf,
-                     &params, f.meat.meat.data(), q - 1, &f.meat.receipt, r.bootstrap.draws, rng,
-                     a.coef.data(), a.se.data(), a.p.data(), a.lower.data(), a.upper.data())
-               : dpcov_ols_bootstrap_intervals(
-                     DPCOV_ROW_MAJOR, q, f.released.data(), q, &stated, q - 1, features.data(),
-                     nf, &params, r.bootstrap.draws, rng, a.coef.data(), a.se.data(), a.p.data(),
-                     a.lower.data(), a.upper.data(), &a.noise_norm, &a.kappa);
+  a.conclusive.assign(size, 0);
+  // A coefficient along a direction the release may have made goes without an interval (nan,
+  // named in a warning); the others keep theirs.
+  const dpcov_status status = dpcov_ols_intervals(
+      DPCOV_ROW_MAJOR, q, f.released.data(), q, &stated, q - 1, features.data(), nf, &params,
+      f.robust ? f.meat.meat.data() : nullptr, q - 1, f.robust ? &f.meat.receipt : nullptr,
+      r.bootstrap.draws, rng, a.coef.data(), a.se.data(), a.p.data(), a.lower.data(),
+      a.upper.data(), a.conclusive.data(), &a.noise_norm, &a.kappa);
   if (status == DPCOV_E_PRECONDITION) {
     a.refusal = dpcov_last_error_message();
     return;
@@ -348,7 +348,8 @@ void print_gram_json(const GramFit &f) {
     if (a.computed)
       row["noise_aware"] = {{"std_err", a.se[i]}, {"p", a.p[i]}, {"ci_lower", a.lower[i]},
                             {"ci_upper", a.upper[i]},
-                            {"sign", interval_sign(a.lower[i], a.upper[i])}};
+                            {"sign", interval_sign(a.lower[i], a.upper[i])},
+                            {"conclusive", a.conclusive[i] == DPCOV_COEFFICIENT_BOUNDED}};
     rows.push_back(row);
   }
   out["coefficients"] = rows;
@@ -433,6 +434,8 @@ void run_regress_gram(const GramRegressRequest &request) {
   if (!fit.no_fit.empty())
     std::fprintf(stderr, "dpcov regress: warning: no coefficients and no intervals (nan): %s\n",
                  fit.no_fit.c_str());
+  if (const std::string w = inconclusive_warning(fit.aware, fit.columns.terms); !w.empty())
+    std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (request.json)
     print_gram_json(fit);
   else

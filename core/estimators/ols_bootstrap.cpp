@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
-#include "weak_directions.hpp"
 #include "worlds_spread.hpp"
 
 namespace dpcov::estimators {
@@ -47,13 +47,14 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
 
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
                          const std::vector<double> &coefficients, const ReleaseNoise &noise,
-                         double level, int64_t bootstrap) {
+                         double level, int64_t bootstrap, WeakCoefficients weak) {
   const int64_t p = g.rows();
   bootstrap_order(level, bootstrap);  // before any draw
   WorldsStart start;
   start.out.coefficients = coefficients;
   start.truth = worlds_truth(g, gxy, noise);
-  refuse_weak_directions(start.truth.xtx, noise);
+  start.out.unbounded = unbounded_coefficients(start.truth.xtx, noise);
+  if (weak == WeakCoefficients::Refuse) refuse_unbounded(start.out.unbounded);
   start.noise = noise;
   start.centre.assign(at(p), 0.0);
   if (!spd_solve(start.truth.xtx, start.truth.xty, start.centre))
@@ -123,14 +124,21 @@ void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t
     const double tail = static_cast<double>(std::min(below, above) + 1);
     out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
   }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (size_t i = 0; i < out.unbounded.size(); ++i) {
+    if (!out.unbounded[i]) continue;
+    out.ci_lower[i] = out.ci_upper[i] = nan;
+    out.std_errors[i] = out.p_values[i] = nan;
+  }
 }
 
 BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &gxy,
                                     const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng) {
+                                    double level, int64_t bootstrap, random::Rng &rng,
+                                    WeakCoefficients weak) {
   const int64_t p = g.rows();
-  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
+  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap, weak);
   std::vector<double> z(at(p)), xy(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
@@ -187,7 +195,7 @@ ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,
 
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec, int64_t bootstrap,
-                                           random::Rng &rng) {
+                                           random::Rng &rng, WeakCoefficients weak) {
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
   const int64_t p = fit.g.rows();
   double explained = 0.0;
@@ -199,7 +207,7 @@ BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const Relea
     for (int64_t i = 0; i < p; ++i) factor(i, j) *= s;
   BootstrapIntervals worlds =
       bootstrap_worlds(fit.g, fit.gxy, fit.coefficients, factor, noise, spec.level, bootstrap,
-                       rng);
+                       rng, weak);
   worlds.rss_clamped = rss < 0.0;
   return worlds;
 }

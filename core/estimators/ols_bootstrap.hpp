@@ -17,10 +17,10 @@
 // interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
 // there are so many that an end would be infinite, nothing is returned (Status::Precondition):
-// the noise swamps the data at this n and epsilon. Nor is anything returned (Status::Precondition,
-// before any draw) where a coefficient lies along a direction of G_w only a few noise sds strong:
-// the release may have made that direction, and the worlds cannot see by how much
-// (weak_directions.hpp).
+// the noise swamps the data at this n and epsilon. Where a coefficient lies along a direction of
+// G_w only a few noise sds strong, the release may have made that direction and the worlds cannot
+// see by how much (weak_directions.hpp): that coefficient gets no interval, and by default
+// (WeakCoefficients::Refuse) nothing is returned (Status::Precondition, before any draw).
 //
 // Coverage is measured, not proven: tests/statistical/ols_bootstrap_coverage_test.cpp and
 // build/bench/ols_coverage.
@@ -33,6 +33,7 @@
 #include "../random/rng.hpp"
 #include "../solvers/regression.hpp"
 #include "release_noise.hpp"
+#include "weak_directions.hpp"
 #include "worlds_truth.hpp"
 
 namespace dpcov::estimators {
@@ -47,6 +48,10 @@ struct BootstrapIntervals {
   double kappa = 0.0;       // noise_norm / lambda_min(G^_XX): >= 1 means the noise swamps X'X
   int64_t failed_draws = 0; // bootstrap worlds whose feature block was not positive definite
   bool rss_clamped = false; // the residual sum of the release was negative: s^2 = 0
+  // Per coefficient: it lies along a direction the release may have made (weak_directions.hpp).
+  // Only with WeakCoefficients::Flag can an entry be true; its interval ends, standard error and
+  // p-value are then NaN.
+  std::vector<bool> unbounded;
 };
 
 // Solves A x = b for A symmetric positive definite; false (x untouched) when it is not.
@@ -61,14 +66,16 @@ int64_t bootstrap_order(double level, int64_t bootstrap);
 // Z = F z (z standard normal, F = sampling_factor, p x p, so Z ~ N(0, F F')) and a fresh noise of
 // law `noise` on [X, y]' [X, y], refits, and the percentile intervals at `level` follow (failed
 // worlds counted at both ends, as above); `coefficients` (the release's estimate) are reported.
-// Throws as ols_bootstrap_intervals for the draws and the worlds.
+// Throws as ols_bootstrap_intervals for the draws and the worlds; `weak` as there.
 BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &gxy,
                                     const std::vector<double> &coefficients,
                                     const Matrix &sampling_factor, const ReleaseNoise &noise,
-                                    double level, int64_t bootstrap, random::Rng &rng);
+                                    double level, int64_t bootstrap, random::Rng &rng,
+                                    WeakCoefficients weak);
 
 // The start of every set of worlds: `level` and `bootstrap` checked (before any draw), the
-// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`), its
+// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`) and the
+// coefficients it leaves unbounded (refused or flagged in `out` as `weak` says), its
 // coefficients beta_w = xtx^-1 xty (`centre`) and room for each coefficient's parts of each
 // usable world's refit beta_w + u - v (worlds_spread.hpp): `rest` the u, every noise but the
 // fresh X'X noise times beta_w, `interaction` the v = (X'X_w + E*)^-1 E* beta_w, and each world's
@@ -83,7 +90,7 @@ struct WorldsStart {
 };
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
                          const std::vector<double> &coefficients, const ReleaseNoise &noise,
-                         double level, int64_t bootstrap);
+                         double level, int64_t bootstrap, WeakCoefficients weak);
 
 // One world's parts: with X'X_w + E* = `xx` (E* = `e_xx`) positive definite, appends its
 // u = xx^-1 `noise_xy` (the world's every other noise on X'y) and v = xx^-1 E* start.centre to
@@ -95,8 +102,8 @@ bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double>
 // deflate_spread where the truth is de-noised: worlds_spread.hpp), then from them
 // and the noise norms, with start.out.failed_draws already counted, fills start.out's percentile
 // intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's smallest
-// eigenvalue). Throws Status::Precondition when so many worlds failed that an end would be
-// infinite.
+// eigenvalue); the flagged coefficients' ends, standard errors and p-values are NaN. Throws
+// Status::Precondition when so many worlds failed that an end would be infinite.
 void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap);
 
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
@@ -117,11 +124,12 @@ ReleasedOls released_ols(ConstMatrixView released, const ReleaseNoise &noise,
 // 0) from `released` (d x d, symmetric, finite) with noise law `noise`, from `bootstrap`
 // draws (>= 2 / (1 - level) - 1, so that each end is an order statistic) of `rng`.
 // Throws Status::InvalidArgument (spec, law, bootstrap), Status::Precondition when G^_XX is not
-// positive definite or too many bootstrap worlds are (the message says so), and the statuses of
-// the matrix checks.
+// positive definite or too many bootstrap worlds are (the message says so) or, with
+// WeakCoefficients::Refuse, a coefficient is unbounded, and the statuses of the matrix checks.
 BootstrapIntervals ols_bootstrap_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec, int64_t bootstrap,
-                                           random::Rng &rng);
+                                           random::Rng &rng,
+                                           WeakCoefficients weak = WeakCoefficients::Refuse);
 
 // The same intervals for the model y = X beta + e from an AdaSSP release that includes y'y
 // (receipt.label_square): the released X'X~ (p x p), X'y~ (p) and y'y~ form the statistic, with

@@ -56,8 +56,9 @@ MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
 BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &gxy,
                                    const std::vector<double> &coefficients,
                                    const MeatDraw &draw_meat, const ReleaseNoise &noise,
-                                   double level, int64_t bootstrap, random::Rng &rng) {
-  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap);
+                                   double level, int64_t bootstrap, random::Rng &rng,
+                                   WeakCoefficients weak) {
+  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap, weak);
   const int64_t p = g.rows();
   std::vector<double> xy(at(p)), z(at(p)), shift(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
@@ -156,7 +157,8 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const mechanisms::AdasspReceipt &receipt,
                                              const Matrix &meat_released, double level,
                                              int64_t bootstrap, random::Rng &rng,
-                                             const ReleaseNoise *meat_noise) {
+                                             const ReleaseNoise *meat_noise,
+                                             WeakCoefficients weak) {
   const int64_t p = receipt.dim;
   if (p < 1) fail(Status::InvalidArgument, "the receipt must have at least one regressor, got ", p);
   if (xtx_released.rows() != p || xtx_released.cols() != p ||
@@ -180,13 +182,15 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
          linalg::eigvalsh(xtx_released).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
   return sandwich_worlds(xtx_released, xty_released, beta,
-                         meat_sampling(meat_released, meat_noise), noise, level, bootstrap, rng);
+                         meat_sampling(meat_released, meat_noise), noise, level, bootstrap, rng,
+                         weak);
 }
 
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
                                            const solvers::RegressionSpec &spec,
                                            const Matrix &meat_released, int64_t bootstrap,
-                                           random::Rng &rng, const ReleaseNoise *meat_noise) {
+                                           random::Rng &rng, const ReleaseNoise *meat_noise,
+                                           WeakCoefficients weak) {
   const int64_t p = static_cast<int64_t>(spec.features.size()) + (spec.intercept_column >= 0);
   if (meat_released.rows() != p || meat_released.cols() != p)
     fail(Status::Dimension, "the released meat must be ", p, " x ", p, " (one row per "
@@ -196,7 +200,7 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
   return sandwich_worlds(fit.g, fit.gxy, fit.coefficients,
                          meat_sampling(meat_released, meat_noise), noise, spec.level, bootstrap,
-                         rng);
+                         rng, weak);
 }
 
 }  // namespace dpcov::estimators

@@ -47,14 +47,17 @@ Matrix sandwich_meat(ConstMatrixView x, const std::vector<double> &y,
 // meat's release added), each world redraws it: its meat is M^ + E_w (M^ = M~ minus the noise
 // mean, E_w a fresh centred draw of that law) and its sampling noise is N(0, that meat), taken
 // one coefficient at a time, so that the intervals carry the meat's own uncertainty; without it
-// (nullptr) every world reads M~. Throws Status::Precondition when X'X~ is not positive definite
-// or too many worlds are, and Status::InvalidArgument / Dimension otherwise.
+// (nullptr) every world reads M~. `weak` as for ols_bootstrap_intervals. Throws
+// Status::Precondition when X'X~ is not positive definite or too many worlds are (or, with
+// WeakCoefficients::Refuse, a coefficient is unbounded), and Status::InvalidArgument / Dimension
+// otherwise.
 BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
                                              const std::vector<double> &xty_released,
                                              const mechanisms::AdasspReceipt &receipt,
                                              const Matrix &meat_released, double level,
                                              int64_t bootstrap, random::Rng &rng,
-                                             const ReleaseNoise *meat_noise = nullptr);
+                                             const ReleaseNoise *meat_noise = nullptr,
+                                             WeakCoefficients weak = WeakCoefficients::Refuse);
 
 // The robust intervals for the OLS coefficients of `spec` (as for ols_bootstrap_intervals) from a
 // Gram mechanism's release `released` (noise law `noise`) and the released meat M~ (p x p,
@@ -66,6 +69,7 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
                                            const solvers::RegressionSpec &spec,
                                            const Matrix &meat_released, int64_t bootstrap,
                                            random::Rng &rng,
-                                           const ReleaseNoise *meat_noise = nullptr);
+                                           const ReleaseNoise *meat_noise = nullptr,
+                                           WeakCoefficients weak = WeakCoefficients::Refuse);
 
 }  // namespace dpcov::estimators

@@ -42,8 +42,7 @@ std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &no
   return out;
 }
 
-void refuse_weak_directions(const Matrix &g, const ReleaseNoise &noise) {
-  const std::vector<bool> unbounded = unbounded_coefficients(g, noise);
+void refuse_unbounded(const std::vector<bool> &unbounded) {
   std::string which;
   for (size_t j = 0; j < unbounded.size(); ++j)
     if (unbounded[j]) which += (which.empty() ? "" : ", ") + std::to_string(j);

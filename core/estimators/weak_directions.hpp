@@ -37,7 +37,12 @@ double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &
 // above.
 std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise);
 
-// Throws Status::Precondition, naming the coefficients, when any coefficient of g is unbounded.
-void refuse_weak_directions(const Matrix &g, const ReleaseNoise &noise);
+// What a bootstrap does with unbounded coefficients: refuse the whole fit (the interval functions
+// of the C ABI without a per-coefficient outcome), or give every other coefficient its interval
+// and flag these (BootstrapIntervals::unbounded; dpcov_ols_intervals).
+enum class WeakCoefficients { Refuse, Flag };
+
+// Throws Status::Precondition, naming the coefficients, when any entry of `unbounded` is true.
+void refuse_unbounded(const std::vector<bool> &unbounded);
 
 }  // namespace dpcov::estimators

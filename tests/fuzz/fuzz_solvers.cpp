@@ -464,6 +464,31 @@ void ols(fuzz::Input &in) {
         nf, mp == DPCOV_OK || in.range(0, 1) == 0 ? &meat_ag : nullptr, in.range(-1, 40), rng,
         c5.data(), s5.data(), p5.data(), l5.data(), h5.data());
     for (const Vec *v : {&c5, &s5, &p5, &l5, &h5}) finite_or_unchanged(r, *v, "ols robust");
+    // With an outcome per coefficient: homoscedastic, robust, or a meat without its receipt.
+    const int kind = static_cast<int>(in.range(0, 2));
+    Vec c6 = fuzz::canaries(static_cast<size_t>(nf)), s6 = c6, p6 = c6, l6 = c6, h6 = c6;
+    std::vector<int32_t> flags(static_cast<size_t>(nf), 7);
+    const dpcov_status o = dpcov_ols_intervals(
+        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg,
+        kind == 0 ? nullptr : meat.data(), nf, kind == 1 ? &meat_ag : nullptr, in.range(-1, 40),
+        rng, c6.data(), s6.data(), p6.data(), l6.data(), h6.data(), flags.data(), nullptr,
+        nullptr);
+    fuzz::known_status(o);
+    if (o == DPCOV_OK) {
+      fuzz::finite(c6.data(), c6.size(), "ols intervals coefficients");
+      // A flagged coefficient's interval, standard error and p-value are NaN (its outcome);
+      // every other output is finite.
+      for (size_t j = 0; j < flags.size(); ++j) {
+        const bool unbounded = flags[j] == DPCOV_COEFFICIENT_UNBOUNDED;
+        fuzz::require(unbounded || flags[j] == DPCOV_COEFFICIENT_BOUNDED, "ols intervals flag");
+        for (const Vec *v : {&s6, &p6, &l6, &h6})
+          fuzz::require(unbounded ? std::isnan((*v)[j]) : std::isfinite((*v)[j]),
+                        "ols intervals: an output against its flag");
+      }
+    } else {
+      for (const Vec *v : {&c6, &s6, &p6, &l6, &h6}) fuzz::unchanged(*v, "ols intervals");
+      for (const int32_t f : flags) fuzz::require(f == 7, "ols intervals: flag written on failure");
+    }
   }
   dpcov_rng_destroy(&rng);
 }

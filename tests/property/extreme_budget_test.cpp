@@ -359,6 +359,29 @@ RC_GTEST_PROP(ExtremeBudget, OlsReleasesAndIntervalsAreFiniteOrFailUntouched, ()
                                              &meat_receipt, 40, rng, o, o + ps, o + 2 * ps,
                                              o + 3 * ps, o + 4 * ps),
                   "ols_robust_intervals", out);
+    // With an outcome per coefficient: OK means every output finite but the NaN interval ends,
+    // standard errors and p-values of the coefficients flagged DPCOV_COEFFICIENT_UNBOUNDED.
+    for (const bool robust : {false, true}) {
+      std::fill(out.begin(), out.end(), kCanary);
+      std::vector<int32_t> flags(ps, 7);
+      const dpcov_status status = dpcov_ols_intervals(
+          DPCOV_ROW_MAJOR, d, released.data(), d, &receipt, label, features.data(), p, nullptr,
+          robust ? meat.data() : nullptr, p, robust ? &meat_receipt : nullptr, 40, rng, o,
+          o + ps, o + 2 * ps, o + 3 * ps, o + 4 * ps, flags.data(), o + 5 * ps, o + 5 * ps + 1);
+      if (status == DPCOV_OK) {
+        for (size_t j = 0; j < ps; ++j) {
+          RC_ASSERT(flags[j] == DPCOV_COEFFICIENT_BOUNDED || flags[j] == DPCOV_COEFFICIENT_UNBOUNDED);
+          if (flags[j] != DPCOV_COEFFICIENT_UNBOUNDED) continue;
+          for (size_t k = 1; k < 5; ++k) {
+            RC_ASSERT(std::isnan(out[k * ps + j]));
+            out[k * ps + j] = 0.0;  // its outcome: the rest must be finite
+          }
+        }
+      } else {
+        RC_ASSERT(std::all_of(flags.begin(), flags.end(), [](int32_t f) { return f == 7; }));
+      }
+      check_outputs(status, "ols_intervals", out);
+    }
   }
   dpcov_rng_destroy(&rng);
 }

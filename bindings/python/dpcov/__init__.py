@@ -58,8 +58,8 @@ from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression,
 from .forecast import RegressionForecast, SmallNSplit, adassp_small_n_split, regression_forecast
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
-from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals, ols_jl,
-                  ols_sandwich_intervals)
+from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals,
+                  ols_intervals, ols_jl, ols_sandwich_intervals)
 from .registry import MechanismInfo, mechanism_info, mechanisms
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
@@ -186,6 +186,7 @@ __all__ = [
     "ols_analyze_gauss",
     "ols_analyze_gauss_intervals",
     "ols_bootstrap_intervals",
+    "ols_intervals",
     "ols_sandwich_intervals",
     "ols_jl",
     "AdasspFit",

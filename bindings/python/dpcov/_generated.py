@@ -162,6 +162,10 @@ DPCOV_BLACK_BOX_TOP_EIGENVALUE = 0
 DPCOV_BLACK_BOX_TOP_EIGENVECTOR_ALIGNMENT = 1
 DPCOV_BLACK_BOX_LEAST_EIGENVALUE_ABOVE_PAIR = 2
 
+# dpcov/ols.h
+DPCOV_COEFFICIENT_BOUNDED = 1
+DPCOV_COEFFICIENT_UNBOUNDED = -3
+
 # dpcov/coinpress.h
 DPCOV_COINPRESS_MAX_STEPS = 16
 
@@ -1082,6 +1086,13 @@ PROTOTYPES = {
                                              Address(c_double), Address(c_double),
                                              Address(c_double), Address(c_double),
                                              Address(c_double)]),
+    "dpcov_ols_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                      POINTER(ReceiptC), c_int64, Address(c_int64), c_int64,
+                                      POINTER(RegressionParamsC), Address(c_double), c_int64,
+                                      POINTER(ReceiptC), c_int64, c_void_p, Address(c_double),
+                                      Address(c_double), Address(c_double), Address(c_double),
+                                      Address(c_double), Address(c_int32), Address(c_double),
+                                      Address(c_double)]),
     # private_glasso.h
     "dpcov_private_glasso_plan": (c_int32, [c_int32, c_int64, c_int64, c_double, c_double,
                                             c_double, POINTER(MechanismParamsC), c_double,

@@ -59,7 +59,7 @@ from .exact import exact_plan
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
-from .ols import ols_bootstrap_intervals, ols_jl, ols_sandwich_intervals
+from .ols import ols_intervals, ols_jl
 from .mechanism import plan
 from .private_bound import choose_bound, choose_bound_from, tighten_bound_rows, unit_histogram
 from .registry import mechanism_info
@@ -1513,17 +1513,20 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.
             self.conf_int_[~self.conclusive_] = np.nan
             flags = [np.asarray(getattr(result, name, ()), dtype=bool)
-                     for name in ("unconverged", "prior_decides")]
-            unconverged, prior = (f if f.size == self.conclusive_.size
-                                  else np.zeros(self.conclusive_.size, dtype=bool)
-                                  for f in flags)
+                     for name in ("unconverged", "prior_decides", "unbounded")]
+            unconverged, prior, unbounded = (f if f.size == self.conclusive_.size
+                                             else np.zeros(self.conclusive_.size, dtype=bool)
+                                             for f in flags)
             # Where a prior decides or the chains did not converge, the posterior's standard
             # error and p-value are no more the release's than its interval.
             undecided = unconverged | prior
             self.std_errors_, self.p_values_ = (np.where(undecided, np.nan, v) for v in
                                                 (self.std_errors_, self.p_values_))
-            for which, why in ((~self.conclusive_ & ~unconverged & ~prior,
+            for which, why in ((~self.conclusive_ & ~unconverged & ~prior & ~unbounded,
                                 "their intervals cover every value that matters"),
+                               (unbounded, "they lie along a direction of X'X that the privacy "
+                                "noise may have made (less than 3 noise standard deviations "
+                                "strong), which no bootstrap world can see"),
                                (unconverged, "the posterior's chains did not converge for them"),
                                (prior, "a prior, not the release, decides their intervals")):
                 if which.any():
@@ -1565,9 +1568,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.meat_, self.meat_receipt_ = release_meat(raw_rows, bounding, self.params_, bound_x,
                                                       split, neighbour, rng)
         intercept = 0 if self.fit_intercept else -1
-        self._noise_aware(lambda: ols_sandwich_intervals(
-            released, receipt, label, features, self.meat_, rng, intercept, self.level,
-            self.n_bootstrap, self.meat_receipt_),
+        self._noise_aware(lambda: ols_intervals(
+            released, receipt, label, features, rng, intercept, self.level, self.n_bootstrap,
+            self.meat_, self.meat_receipt_),
             f"noise-aware: robust (sandwich) parametric bootstrap from the mechanism's noise law "
             f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
             f"and delta, meat_receipt_); " + ROBUST)
@@ -1607,7 +1610,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if self.ridge != 0:
             self._no_intervals("the noise-aware intervals are for OLS (ridge = 0)")
             return
-        self._noise_aware(lambda: ols_bootstrap_intervals(
+        self._noise_aware(lambda: ols_intervals(
             released, receipt, label, features, rng, intercept, self.level, self.n_bootstrap),
             "noise-aware: parametric bootstrap from the mechanism's noise law; " + HOMOSCEDASTIC)
 
@@ -1633,14 +1636,10 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             d = self.release_.shape[0]
             offset = 1 if self.fit_intercept else 0
             receipt = _stating_rows(self.receipt_, self._inference_rows(self.n_samples_))
-            if self.errors_ == "robust":
-                out = ols_sandwich_intervals(self.release_, receipt, d - 1,
-                                             np.arange(offset, d - 1), self.meat_, rng,
-                                             offset - 1, level, draws, self.meat_receipt_)
-            else:
-                out = ols_bootstrap_intervals(self.release_, receipt, d - 1,
-                                              np.arange(offset, d - 1), rng, offset - 1, level,
-                                              draws)
+            robust = self.errors_ == "robust"
+            out = ols_intervals(self.release_, receipt, d - 1, np.arange(offset, d - 1), rng,
+                                offset - 1, level, draws, self.meat_ if robust else None,
+                                self.meat_receipt_ if robust else None)
         else:
             raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")
         return out.std_errors, out.p_values, np.column_stack([out.ci_lower, out.ci_upper])

@@ -100,6 +100,16 @@ class AnalyzeGaussIntervals(NamedTuple):
     kappa: float
 
 
+def _interval_arguments(released, features, intercept_column: int, level: float):
+    """The release, the feature columns, five output arrays of one double per coefficient and
+    the regression parameters (no ridge) of every interval function here."""
+    m = _arrays.square(released, "released")
+    cols = _arrays.int64_vector(features, "features")
+    p = cols.size + (1 if intercept_column >= 0 else 0)
+    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
+    return m, cols, outs, regression_params(intercept_column, 0.0, level)
+
+
 def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, features,
                                 intercept_column: int = -1,
                                 level: float = 0.95) -> AnalyzeGaussIntervals:
@@ -107,12 +117,8 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
     (``dpcov_ols_analyze_gauss_intervals``; proofs/ols_analyze_gauss.md). Post-processing: no
     privacy cost. Raises :class:`~dpcov.errors.PreconditionError` when the noise is too large for
     any guarantee (kappa >= 1)."""
-    m = _arrays.square(released, "released")
-    cols = _arrays.int64_vector(features, "features")
-    p = cols.size + (1 if intercept_column >= 0 else 0)
-    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
-    reject = np.empty(max(p, 0), dtype=np.int32)
-    rp = regression_params(intercept_column, 0.0, level)
+    m, cols, outs, rp = _interval_arguments(released, features, intercept_column, level)
+    reject = np.empty(len(outs[0]), dtype=np.int32)
     eta, kappa = c_double(), c_double()
     _check(C.dpcov_ols_analyze_gauss_intervals(
         m.layout, m.rows, m.ptr, m.ld, float(sigma), int(n), int(label), _arrays.ptr(cols),
@@ -144,11 +150,7 @@ def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rn
     wishart_additive and its ``receipt`` (``dpcov_ols_bootstrap_intervals``; Ferrando, Wang,
     Sheldon, AISTATS 2022). Post-processing: no privacy cost; ``rng`` draws the bootstrap.
     Raises :class:`~dpcov.errors.PreconditionError` when the noise swamps the data."""
-    m = _arrays.square(released, "released")
-    cols = _arrays.int64_vector(features, "features")
-    p = cols.size + (1 if intercept_column >= 0 else 0)
-    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
-    rp = regression_params(intercept_column, 0.0, level)
+    m, cols, outs, rp = _interval_arguments(released, features, intercept_column, level)
     norm, kappa = c_double(), c_double()
     _check(C.dpcov_ols_bootstrap_intervals(
         m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
@@ -168,12 +170,8 @@ def ols_sandwich_intervals(released, receipt: Receipt, label: int, features, mea
     (``dpcov_ols_robust_intervals``): pass it. Post-processing: no privacy cost; ``noise_norm``
     and ``kappa`` are NaN (not computed). Raises :class:`~dpcov.errors.PreconditionError` when the
     noise swamps the data."""
-    m = _arrays.square(released, "released")
+    m, cols, outs, rp = _interval_arguments(released, features, intercept_column, level)
     w = _arrays.square(meat, "meat", m.layout)
-    cols = _arrays.int64_vector(features, "features")
-    p = cols.size + (1 if intercept_column >= 0 else 0)
-    outs = [np.empty(max(p, 0), dtype=np.float64) for _ in range(5)]
-    rp = regression_params(intercept_column, 0.0, level)
     head = (m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
             cols.size, byref(rp), w.ptr, w.ld)
     tail = (int(num_bootstrap), rng, *[_arrays.ptr(o) for o in outs])
@@ -182,3 +180,43 @@ def ols_sandwich_intervals(released, receipt: Receipt, label: int, features, mea
     else:
         _check(C.dpcov_ols_robust_intervals(*head, byref(meat_receipt._struct), *tail))
     return BootstrapIntervals(*outs, float("nan"), float("nan"))
+
+
+class OlsIntervals(NamedTuple):
+    """Noise-aware intervals from a release with an outcome per coefficient (intercept first):
+    as :class:`BootstrapIntervals`, with ``conclusive`` (bool per coefficient) False and NaN
+    interval ends, standard error and p-value where ``unbounded`` says the coefficient lies along
+    a direction of X'X that the release may have made (proofs/bootstrap_worlds.md, "Directions
+    the release may have made"); ``noise_norm`` and ``kappa`` as there."""
+
+    coefficients: np.ndarray
+    std_errors: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    conclusive: np.ndarray
+    unbounded: np.ndarray
+    noise_norm: float
+    kappa: float
+
+
+def ols_intervals(released, receipt: Receipt, label: int, features, rng,
+                  intercept_column: int = -1, level: float = 0.95, num_bootstrap: int = 999,
+                  meat=None, meat_receipt: Receipt | None = None) -> OlsIntervals:
+    """The intervals of :func:`ols_bootstrap_intervals` (no ``meat``: homoscedastic errors) or,
+    with the released ``meat`` and its ``meat_receipt``, of :func:`ols_sandwich_intervals` with
+    the meat's noise redrawn (``dpcov_ols_intervals``), where a coefficient along a direction
+    the release may have made goes without an interval (``unbounded``) and the others keep
+    theirs, instead of a refusal of the whole fit. Post-processing: no privacy cost. Raises
+    :class:`~dpcov.errors.PreconditionError` when the noise swamps the data."""
+    m, cols, outs, rp = _interval_arguments(released, features, intercept_column, level)
+    conclusive = np.empty(len(outs[0]), dtype=np.int32)
+    w = _arrays.square(meat, "meat", m.layout) if meat is not None else None
+    norm, kappa = c_double(), c_double()
+    _check(C.dpcov_ols_intervals(
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
+        cols.size, byref(rp), w.ptr if w is not None else None, w.ld if w is not None else 0,
+        byref(meat_receipt._struct) if meat_receipt is not None else None, int(num_bootstrap),
+        rng, *[_arrays.ptr(o) for o in outs], _arrays.ptr(conclusive), byref(norm),
+        byref(kappa)))
+    return OlsIntervals(*outs, conclusive == 1, conclusive == -3, norm.value, kappa.value)

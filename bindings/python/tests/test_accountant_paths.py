@@ -194,6 +194,7 @@ RELEASES = {
 NOT_RELEASES = {
     "adassp_bootstrap_intervals": "post-processing of a fit's release",
     "ols_bootstrap_intervals": "post-processing of a release",
+    "ols_intervals": "post-processing of one or two releases",
     "ols_sandwich_intervals": "post-processing of two releases",
     "pca_subspace_error_bound": "simulation from the receipt's public noise law",
     "pca_centred_subspace_error_bound": "simulation at the release (post-processing)",

@@ -259,6 +259,26 @@ def test_noise_aware_intervals_from_a_release_and_its_receipt():
         with pytest.raises(dpcov.UnmetPreconditionError, match="cannot bound coefficients 0, 1, 2"):
             dpcov.ols_bootstrap_intervals(released / 1000, receipt, label=3, features=[0, 1, 2],
                                           rng=rng)
+        # With an outcome per coefficient: the same intervals where none is weak, and where one
+        # is (the third column scaled to 15% of itself: its direction 2-3 noise sds strong) only it
+        # goes without.
+        state = rng.save_state()
+        flagged = dpcov.ols_intervals(released, receipt, label=3, features=[0, 1, 2], rng=rng)
+        rng.restore_state(state)
+        plain = dpcov.ols_bootstrap_intervals(released, receipt, label=3, features=[0, 1, 2],
+                                              rng=rng)
+        assert flagged.conclusive.all() and not flagged.unbounded.any()
+        assert np.array_equal(flagged.ci_lower, plain.ci_lower)
+        assert np.array_equal(flagged.ci_upper, plain.ci_upper)
+        weak = released.copy()
+        weak[2, :] *= 0.15
+        weak[:, 2] *= 0.15
+        one = dpcov.ols_intervals(weak, receipt, label=3, features=[0, 1, 2], rng=rng)
+        assert one.unbounded.tolist() == [False, False, True] and one.conclusive[:2].all()
+        assert np.isnan(one.ci_lower[2]) and np.isfinite(one.ci_lower[:2]).all()
+        with pytest.raises(ValueError, match="meat_receipt"):
+            dpcov.ols_intervals(released, receipt, label=3, features=[0, 1, 2], rng=rng,
+                                meat=np.eye(3))
         err = dpcov.pca_subspace_error_bound(released, receipt, 1, rng)
         assert 0 <= err.sin_theta_bound <= 1 and err.noise_norm > 0 and err.eigengap > 0
         # The label column is no constant, but any nonzero column centres: the API is exercised.

@@ -190,7 +190,8 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * deviations of u'Eu strong (the direction carrying at least a tenth of its squared loading):
  * the release may have made that direction, and no bootstrap world can see by how much
  * (proofs/bootstrap_worlds.md, "Directions the release may have made"). The same holds for every
- * bootstrap interval of this library (AdaSSP, sandwich, robust).
+ * bootstrap interval of this library (AdaSSP, sandwich, robust); dpcov_ols_intervals() gives the
+ * other coefficients their intervals instead.
  * Measured coverage of the model's coefficients (y = X beta + e, Gaussian): docs/benchmarks.md,
  * build/bench/ols_coverage, tests/statistical/ols_bootstrap_coverage_test.cpp.
  *
@@ -331,6 +332,67 @@ DPCOV_API dpcov_status dpcov_ols_robust_intervals(
     const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
     double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper);
+
+/** dpcov_ols_intervals(): the coefficient supports a conclusion; its interval is given. */
+#define DPCOV_COEFFICIENT_BOUNDED 1
+/** dpcov_ols_intervals(): the coefficient lies along a direction the release may have made; it
+ *  has no interval (its ends, standard error and p-value are NaN). */
+#define DPCOV_COEFFICIENT_UNBOUNDED (-3)
+
+/**
+ * The bootstrap intervals of a Gram mechanism's release with an outcome per coefficient: those of
+ * dpcov_ols_bootstrap_intervals() (no meat: homoscedastic errors) or of
+ * dpcov_ols_robust_intervals() (@p released_meat and @p meat_receipt: any error variance), except
+ * that where some coefficients lie along a direction of the worlds' X'X less than 3 standard
+ * deviations of u'Eu strong (carrying at least a tenth of their squared loading), which the
+ * release may have made (proofs/bootstrap_worlds.md, "Directions the release may have made"),
+ * only those go without an interval (@p conclusive ::DPCOV_COEFFICIENT_UNBOUNDED, their interval
+ * ends, standard errors and p-values NaN) and every other coefficient gets its interval
+ * (::DPCOV_COEFFICIENT_BOUNDED), where those functions refuse the whole fit. Where no
+ * coefficient is unbounded the outputs and the generator's state are theirs, bit for bit.
+ * Post-processing of the releases: no privacy cost.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR (of both matrices).
+ * @param d             order of @p released, >= 2; must equal receipt->dim.
+ * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
+ * @param ld            leading dimension of @p released.
+ * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
+ *                      receipt->n must exceed the number of coefficients. Required.
+ * @param label         column of y.
+ * @param features      the feature columns (as for dpcov_regression_fit()).
+ * @param num_features  their number.
+ * @param reg_params    intercept column and level (ridge must be 0), or NULL for the defaults.
+ * @param released_meat the released meat M~ (p x p, symmetric, finite, intercept first), or NULL
+ *                      for homoscedastic errors.
+ * @param ld_meat       leading dimension of @p released_meat (ignored without it).
+ * @param meat_receipt  the meat's receipt with @p released_meat, else NULL.
+ * @param num_bootstrap bootstrap worlds, as for dpcov_ols_bootstrap_intervals().
+ * @param rng           the generator of the bootstrap draws; advanced on success only.
+ * @param[out] coefficients  p doubles: beta~ (finite for every coefficient). Required.
+ * @param[out] std_errors    p doubles, or NULL.
+ * @param[out] p_values      p doubles: of beta_j = 0, or NULL.
+ * @param[out] ci_lower      p doubles, or NULL.
+ * @param[out] ci_upper      p doubles, or NULL.
+ * @param[out] conclusive    p int32: ::DPCOV_COEFFICIENT_BOUNDED or ::DPCOV_COEFFICIENT_UNBOUNDED.
+ *                           Required.
+ * @param[out] noise_norm    the level-quantile of ||E_XX||_2 over the draws, or NULL.
+ * @param[out] kappa         noise_norm / lambda_min(G^_XX), or NULL.
+ * @return ::DPCOV_OK (with an outcome per coefficient); ::DPCOV_E_PRECONDITION (the noise swamps
+ *         the data: no interval for any coefficient); ::DPCOV_E_INVALID_ARGUMENT (as
+ *         dpcov_ols_robust_intervals(), and a meat without its receipt or a receipt without its
+ *         meat); ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
+ *         ::DPCOV_E_NULL_POINTER; ::DPCOV_E_NUMERICAL (an output overflows). Outputs and the
+ *         generator are untouched on error.
+ * Thread-safety: reentrant; the generator is used exclusively.
+ * @proof proofs/bootstrap_worlds.md
+ */
+DPCOV_API dpcov_status dpcov_ols_intervals(
+    int32_t layout, int64_t d, const double *released, int64_t ld, const dpcov_receipt *receipt,
+    int64_t label, const int64_t *features, int64_t num_features,
+    const dpcov_regression_params *reg_params, const double *released_meat, int64_t ld_meat,
+    const dpcov_receipt *meat_receipt, int64_t num_bootstrap, dpcov_rng *rng,
+    double *coefficients, double *std_errors, double *p_values, double *ci_lower,
+    double *ci_upper, int32_t *conclusive, double *noise_norm, double *kappa);
 
 #ifdef __cplusplus
 }

@@ -800,9 +800,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             (``errors_``); ``inference_`` says which first. Homoscedastic: the bootstrap above,
             which assumes constant error variance and a linear mean. The Gram mechanisms
             with a known noise law (analyze_gauss, laplace_sym, wishart_additive; ``ridge`` 0)
-            take the same split: the release at 0.8, the meat at 0.2, and
-            ``dpcov_ols_robust_intervals``; the others keep the homoscedastic bootstrap
-            (``errors_`` says which).
+            take the same split: the release at 0.8, the meat at 0.2, and the robust
+            intervals of ``dpcov_ols_intervals``; the others keep the homoscedastic bootstrap
+            (``errors_`` says which). There a coefficient along a direction of X'X that the
+            privacy noise may have made gets a NaN interval and ``conclusive_`` False, with a
+            warning naming it, and the others keep their intervals.
         bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
             in their own units (AdaSSP with an intercept only; replaces ``bound`` and
             ``label_bound``; no bound step): each column is mapped to [-1, 1] before AdaSSP,

@@ -7,6 +7,7 @@
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
+#include "fieller_hull.hpp"
 #include "worlds_spread.hpp"
 
 namespace dpcov::estimators {
@@ -86,7 +87,8 @@ bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double>
   return true;
 }
 
-void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap) {
+void summarise_worlds(const Matrix &g, WorldsStart &start, const Matrix &sampling, double level,
+                      int64_t bootstrap) {
   BootstrapIntervals &out = start.out;
   std::vector<double> &norms = start.norms;
   const int64_t p = g.rows();
@@ -124,6 +126,7 @@ void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t
     const double tail = static_cast<double>(std::min(below, above) + 1);
     out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
   }
+  hull_with_fieller(g, start.truth.xtx, sampling, start.noise, level, out);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (size_t i = 0; i < out.unbounded.size(); ++i) {
     if (!out.unbounded[i]) continue;
@@ -158,7 +161,9 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
     start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
     if (!world_parts(xx, e_xx, xy, start)) ++start.out.failed_draws;
   }
-  summarise_worlds(g, start, level, bootstrap);
+  const Matrix sampling =  // F F', the covariance of the sampling noise Z = F z
+      linalg::multiply(sampling_factor, sampling_factor, linalg::Trans::No, linalg::Trans::Yes);
+  summarise_worlds(g, start, sampling, level, bootstrap);
   return std::move(start.out);
 }
 

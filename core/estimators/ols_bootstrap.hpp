@@ -52,6 +52,9 @@ struct BootstrapIntervals {
   // Only with WeakCoefficients::Flag can an entry be true; its interval ends, standard error and
   // p-value are then NaN.
   std::vector<bool> unbounded;
+  // Per coefficient: Fieller's interval along a weak direction widened its percentile interval
+  // (fieller_hull.hpp).
+  std::vector<bool> widened;
 };
 
 // Solves A x = b for A symmetric positive definite; false (x untouched) when it is not.
@@ -102,9 +105,12 @@ bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double>
 // deflate_spread where the truth is de-noised: worlds_spread.hpp), then from them
 // and the noise norms, with start.out.failed_draws already counted, fills start.out's percentile
 // intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's smallest
-// eigenvalue); the flagged coefficients' ends, standard errors and p-values are NaN. Throws
-// Status::Precondition when so many worlds failed that an end would be infinite.
-void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap);
+// eigenvalue), hulls them with Fieller's along g's weak directions (fieller_hull.hpp; `sampling`
+// the covariance of X'e), and NaN the ends, standard errors and p-values of the coefficients
+// flagged unbounded. Throws Status::Precondition when so many worlds failed that an end would be
+// infinite.
+void summarise_worlds(const Matrix &g, WorldsStart &start, const Matrix &sampling, double level,
+                      int64_t bootstrap);
 
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
 // first), g^_Xy, g^_yy, beta~ = G^_XX^{-1} g^_Xy and the Cholesky factor of G^_XX. Validates

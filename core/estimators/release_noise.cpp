@@ -44,6 +44,27 @@ double noise_diagonal_mean(const ReleaseNoise &noise) {
   return noise.kind == ReleaseNoise::Kind::Wishart ? noise.dof * noise.scale : 0.0;
 }
 
+std::pair<double, double> entry_variances(const ReleaseNoise &noise) {
+  const double s2 = noise.scale * noise.scale;
+  switch (noise.kind) {
+    case ReleaseNoise::Kind::SymmetricGaussian:
+      return {s2, s2};
+    case ReleaseNoise::Kind::SymmetricLaplace:
+      return {2.0 * s2, 2.0 * s2};  // Laplace(b) has variance 2 b^2
+    case ReleaseNoise::Kind::Wishart:
+      // W(k, s I): Cov(W_ij, W_lm) = k s^2 (d_il d_jm + d_im d_jl).
+      return {noise.dof * s2, 2.0 * noise.dof * s2};
+    case ReleaseNoise::Kind::Adassp:
+      return {noise.off_diagonal * noise.off_diagonal, s2};
+  }
+  fail(Status::Internal, "unknown release noise law");
+}
+
+double cross_variance(const ReleaseNoise &noise) {
+  return noise.kind == ReleaseNoise::Kind::Adassp ? noise.cross * noise.cross
+                                                  : entry_variances(noise).first;
+}
+
 namespace {
 
 // Noise-aware post-processing needs noise added to G itself with a known law, by a mechanism

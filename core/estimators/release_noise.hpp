@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "../matrix.hpp"
 #include "../mechanisms/adassp.hpp"
@@ -45,5 +46,12 @@ Matrix centred_noise(const ReleaseNoise &noise, int64_t k, random::Rng &rng);
 
 // The noise's mean on the diagonal (0 off the diagonal for every supported law).
 double noise_diagonal_mean(const ReleaseNoise &noise);
+
+// The variances of an entry of the noise on X'X: (off the diagonal, on it). Every supported law
+// has independent entries up to symmetry.
+std::pair<double, double> entry_variances(const ReleaseNoise &noise);
+
+// The variance of an entry of the noise on X'y (the last column), independent of those on X'X.
+double cross_variance(const ReleaseNoise &noise);
 
 }  // namespace dpcov::estimators

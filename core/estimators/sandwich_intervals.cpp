@@ -24,19 +24,25 @@ ReleaseNoise fit_noise(const mechanisms::AdasspReceipt &receipt) {
   return noise;
 }
 
-// The meat of every world: M~ (fixed), or, given the meat's noise law, M~ minus the noise mean
-// plus a fresh centred draw of that law (the header's construction). Not raised to positive
+// The meat the worlds centre on: M~, or, given the meat's noise law, M~ minus the noise mean.
+Matrix meat_centre(const Matrix &meat, const ReleaseNoise *meat_noise) {
+  Matrix centre = meat;
+  if (meat_noise == nullptr) return centre;
+  const double mu = noise_diagonal_mean(*meat_noise);
+  for (int64_t i = 0; i < meat.rows(); ++i) centre(i, i) -= mu;
+  return centre;
+}
+
+// The meat of every world: the centre (fixed), or, given the meat's noise law, the centre plus a
+// fresh centred draw of that law (the header's construction). Not raised to positive
 // semidefinite: sandwich_worlds reads only w' M w for one w at a time. The law is checked here,
 // before any draw.
 using MeatDraw = std::function<Matrix(random::Rng &)>;
 
-MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
-  if (meat_noise == nullptr) return [meat](random::Rng &) { return meat; };
-  const int64_t p = meat.rows();
+MeatDraw meat_sampling(const Matrix &centre, const ReleaseNoise *meat_noise) {
+  if (meat_noise == nullptr) return [centre](random::Rng &) { return centre; };
+  const int64_t p = centre.rows();
   validate(*meat_noise, p);
-  Matrix centre = meat;
-  const double mu = noise_diagonal_mean(*meat_noise);
-  for (int64_t i = 0; i < p; ++i) centre(i, i) -= mu;
   return [centre, law = *meat_noise, p](random::Rng &rng) {
     const Matrix e = centred_noise(law, p, rng);
     Matrix world = centre;
@@ -55,9 +61,10 @@ MeatDraw meat_sampling(const Matrix &meat, const ReleaseNoise *meat_noise) {
 // direction (proofs/sandwich.md, "One coefficient at a time").
 BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &gxy,
                                    const std::vector<double> &coefficients,
-                                   const MeatDraw &draw_meat, const ReleaseNoise &noise,
-                                   double level, int64_t bootstrap, random::Rng &rng,
-                                   WeakCoefficients weak) {
+                                   const Matrix &centre, const ReleaseNoise *meat_noise,
+                                   const ReleaseNoise &noise, double level, int64_t bootstrap,
+                                   random::Rng &rng, WeakCoefficients weak) {
+  const MeatDraw draw_meat = meat_sampling(centre, meat_noise);
   WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap, weak);
   const int64_t p = g.rows();
   std::vector<double> xy(at(p)), z(at(p)), shift(at(p));
@@ -98,7 +105,7 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
     }
     start.out.failed_draws += !usable;
   }
-  summarise_worlds(g, start, level, bootstrap);
+  summarise_worlds(g, start, centre, level, bootstrap);
   return std::move(start.out);
 }
 
@@ -182,8 +189,8 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
          linalg::eigvalsh(xtx_released).front(),
          "): the privacy noise swamps the data; more rows, a larger epsilon or fewer columns");
   return sandwich_worlds(xtx_released, xty_released, beta,
-                         meat_sampling(meat_released, meat_noise), noise, level, bootstrap, rng,
-                         weak);
+                         meat_centre(meat_released, meat_noise), meat_noise, noise, level,
+                         bootstrap, rng, weak);
 }
 
 BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const ReleaseNoise &noise,
@@ -199,8 +206,8 @@ BootstrapIntervals gram_sandwich_intervals(ConstMatrixView released, const Relea
   check::symmetric(meat_released.view(), "released meat");
   const ReleasedOls fit = released_ols(released, noise, spec, bootstrap);
   return sandwich_worlds(fit.g, fit.gxy, fit.coefficients,
-                         meat_sampling(meat_released, meat_noise), noise, spec.level, bootstrap,
-                         rng, weak);
+                         meat_centre(meat_released, meat_noise), meat_noise, noise, spec.level,
+                         bootstrap, rng, weak);
 }
 
 }  // namespace dpcov::estimators

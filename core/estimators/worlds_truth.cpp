@@ -1,33 +1,11 @@
 #include "worlds_truth.hpp"
 
 #include <cmath>
-#include <utility>
 
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
 
 namespace dpcov::estimators {
-
-namespace {
-
-// (variance of an off-diagonal entry, variance of a diagonal entry) of the noise on X'X.
-std::pair<double, double> entry_variances(const ReleaseNoise &noise) {
-  const double s2 = noise.scale * noise.scale;
-  switch (noise.kind) {
-    case ReleaseNoise::Kind::SymmetricGaussian:
-      return {s2, s2};
-    case ReleaseNoise::Kind::SymmetricLaplace:
-      return {2.0 * s2, 2.0 * s2};  // Laplace(b) has variance 2 b^2
-    case ReleaseNoise::Kind::Wishart:
-      // W(k, s I): Cov(W_ij, W_lm) = k s^2 (d_il d_jm + d_im d_jl).
-      return {noise.dof * s2, 2.0 * noise.dof * s2};
-    case ReleaseNoise::Kind::Adassp:
-      return {noise.off_diagonal * noise.off_diagonal, s2};
-  }
-  fail(Status::Internal, "unknown release noise law");
-}
-
-}  // namespace
 
 Matrix noise_second_moment(const ReleaseNoise &noise, const Matrix &b) {
   const auto [off, diagonal] = entry_variances(noise);

@@ -180,8 +180,11 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * With G^ = released - E[noise] over the coefficient columns and the label, beta~ = G^_XX^{-1}
  * g^_Xy and s^2 = max(0, g^_yy - g^_Xy' beta~) / (n - p), each of @p num_bootstrap worlds redraws
  * the model's sampling noise X'e ~ N(0, s^2 G^_XX) and the mechanism's noise (its law from
- * @p receipt), refits, and the intervals are the percentile intervals of the refits. The p-value
- * of beta_j = 0 is the smallest level at which the interval excludes 0. A world whose noisy X'X is
+ * @p receipt), refits, and the intervals are the percentile intervals of the refits, hulled, for
+ * a coefficient along a direction of G^_XX less than 4.5 noise sds of u'Eu strong, with its range
+ * over Fieller's interval for that direction's component (proofs/bootstrap_worlds.md, "Fieller
+ * beside the worlds"); the same in every bootstrap interval of this library. The p-value of
+ * beta_j = 0 is the smallest level at which the interval excludes 0. A world whose noisy X'X is
  * not positive definite counts at both ends; when so many do that an end would be infinite, or
  * when G^_XX itself is not positive definite, the privacy noise swamps the data and nothing is
  * returned (::DPCOV_E_PRECONDITION), rather than an interval that would undercover. Nothing is

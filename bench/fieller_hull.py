@@ -1,8 +1,9 @@
-"""A Fieller interval beside the bootstrap at the edge of identifiability (a design measured, not
-in the library): per fit of one cell of bench/interval_coverage.py, the printed bootstrap
-intervals, and the same hulled, for each coefficient loading at least TAU of its square on a
-direction of the released X'X~ less than C2 noise sds strong, with the Fieller interval of that
-direction's component.
+"""A Fieller interval beside the bootstrap at the edge of identifiability, the prototype of what
+the library now does in every bootstrap (core/estimators/fieller_hull.hpp; run this against a
+library before it, DPCOV_LIBRARY, to reproduce the prototype's table): per fit of one cell of
+bench/interval_coverage.py, the printed bootstrap intervals, and the same hulled, for each
+coefficient loading at least TAU of its square on a direction of the released X'X~ less than C2
+noise sds strong, with the Fieller interval of that direction's component.
 
 Why: along an eigenvector u of the released X'X~ = A (eigenvalue a), the pivot
 u'(X'y~ - A beta) = u'X'e + u'e_xy - u'E beta is exactly Gaussian at the true beta with a variance

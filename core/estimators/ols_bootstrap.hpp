@@ -13,8 +13,9 @@
 // X; linear in X'X, so the released block estimates its covariance without bias), and a fresh E*
 // of the mechanism's law, then refits beta*_b = (G_w + E*_XX - mu_XX)^{-1} (X'y* + E*_Xy - mu_Xy).
 // The intervals are the
-// percentile intervals of the beta*_b; the p-value of beta_j = 0 is the smallest level whose
-// interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
+// percentile intervals of the beta*_b, hulled along the release's weak directions with Fieller's
+// interval for the direction's component (fieller_hull.hpp); the p-value of beta_j = 0 is the
+// smallest level whose interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
 // there are so many that an end would be infinite, nothing is returned (Status::Precondition):
 // the noise swamps the data at this n and epsilon. Where a coefficient lies along a direction of

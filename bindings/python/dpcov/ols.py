@@ -129,7 +129,8 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
 
 class BootstrapIntervals(NamedTuple):
     """Noise-aware intervals from a release (intercept first): percentile intervals of a
-    parametric bootstrap that redraws the model's sampling noise and the mechanism's noise;
+    parametric bootstrap that redraws the model's sampling noise and the mechanism's noise,
+    widened along a direction of X'X only a few noise sds strong to Fieller's interval there;
     ``std_errors`` is the spread of the refits, ``p_values`` test beta_j = 0 consistently with
     the intervals, ``noise_norm`` is the level-quantile of the noise's spectral norm on X'X and
     ``kappa`` its ratio to lambda_min of the released X'X."""

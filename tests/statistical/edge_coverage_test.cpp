@@ -49,11 +49,7 @@ TEST(EdgeCoverage, AlongADirectionAFewNoiseSdsStrongPrintedIntervalsCover) {
   std::vector<double> beta(kP);
   for (int64_t j = 0; j < kP; ++j) beta[static_cast<size_t>(j)] = 4.0 * u[j] + v[j];
   const ReleaseNoise noise{ReleaseNoise::Kind::SymmetricGaussian, 1.0, 0.0};
-  solvers::RegressionSpec spec;
-  spec.label = kP;
-  for (int64_t j = 0; j < kP; ++j) spec.features.push_back(j);
-  spec.rows = 1000;
-  spec.level = 0.95;
+  const solvers::RegressionSpec spec = last_column_on_the_others(kP, 1000);
   random::Rng rng = random::Rng::from_seed(3304);
   const int64_t reps = stat::scaled(2000);
   int64_t printed = 0, covered = 0;

@@ -1,4 +1,5 @@
-// A release of [X, y]'[X, y] from a fixed design, for the bootstrap's coverage tests: X'X = G,
+// A release of [X, y]'[X, y] from a fixed design, for the bootstrap's coverage tests, and the
+// regression of its last column on the p others at 95%. The release: X'X = G,
 // X'y = G beta + L z (L L' = G, z standard normal: the sampling noise N(0, G) of unit error
 // variance), y'y = 2 beta' X'y - beta' G beta + n (e'e at its mean n: the intervals read y'y only
 // through s^2), plus a centred draw of the mechanism's noise law.
@@ -10,8 +11,18 @@
 #include "core/matrix.hpp"
 #include "core/random/normal.hpp"
 #include "core/random/rng.hpp"
+#include "core/solvers/regression.hpp"
 
 namespace dpcov::estimators {
+
+inline solvers::RegressionSpec last_column_on_the_others(int64_t p, int64_t rows) {
+  solvers::RegressionSpec spec;
+  spec.label = p;
+  for (int64_t j = 0; j < p; ++j) spec.features.push_back(j);
+  spec.rows = rows;
+  spec.level = 0.95;
+  return spec;
+}
 
 inline Matrix gram_release(const Matrix &g, const Matrix &l, const std::vector<double> &beta,
                            int64_t rows, const ReleaseNoise &noise, random::Rng &rng) {

@@ -65,11 +65,7 @@ TEST(WorldsSpreadCoverage, WhereTheNoiseDominatesIntervalsMatchTheEstimatesSprea
   std::vector<double> beta(kP);
   for (int64_t j = 0; j < kP; ++j) beta[static_cast<size_t>(j)] = j % 2 == 0 ? 0.01 : -0.01;
   const ReleaseNoise noise{ReleaseNoise::Kind::SymmetricGaussian, 80.0, 0.0};
-  solvers::RegressionSpec spec;
-  spec.label = kP;
-  for (int64_t j = 0; j < kP; ++j) spec.features.push_back(j);
-  spec.rows = 2000;
-  spec.level = 0.95;
+  const solvers::RegressionSpec spec = last_column_on_the_others(kP, 2000);
   random::Rng rng = random::Rng::from_seed(3303);
   const int64_t reps = stat::scaled(1200);
   int64_t accepted = 0, covered = 0, refused = 0;

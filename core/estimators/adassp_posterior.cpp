@@ -7,6 +7,7 @@
 #include "../check.hpp"
 #include "adassp_posterior_chain.hpp"
 #include "chain_convergence.hpp"
+#include "sampling_share.hpp"
 
 namespace dpcov::estimators {
 
@@ -47,53 +48,6 @@ PosteriorIntervals summarise(const std::vector<std::vector<double>> &pooled, dou
     out.p_values.push_back(std::min(1.0, 2.0 * std::min(below, 1.0 - below)));
     out.ci_lower.push_back(quantile(c, (1.0 - level) / 2.0));
     out.ci_upper.push_back(quantile(c, (1.0 + level) / 2.0));
-  }
-  return out;
-}
-
-// Each coefficient's sampling share (PosteriorIntervals::sampling_share) from the kept draws of
-// every chain, draw t of each coefficient and its release score at the same index. The posterior
-// mean's derivative with respect to the release x is Cov(beta_j, d log p(x | state) / dx) over
-// the posterior (differentiate E[beta_j | x] = int beta_j p(x | .) pi / int p(x | .) pi in x), so
-// to first order the mean moves over releases with variance J_j' Cov(x) J_j: Cov(x) is the
-// released noise's law on X'X~ (the coordinates' scales) and, on (X'y~, y'y~), the law of
-// posterior::statistics_law averaged over the draws. A draw whose score is empty makes it NaN.
-std::vector<double> sampling_shares(const std::vector<std::vector<double>> &pooled,
-                                    const std::vector<posterior::ReleaseScore> &scores,
-                                    const posterior::GramCoordinates &coords) {
-  const size_t m = pooled.front().size(), q = coords.entries.size() + pooled.size() + 1;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (const posterior::ReleaseScore &sc : scores)
-    if (sc.score.size() != q) return std::vector<double>(pooled.size(), nan);
-  std::vector<double> score_mean(q, 0.0);
-  const size_t b = coords.entries.size(), k = pooled.size() + 1;
-  Matrix statistics_cov(static_cast<int64_t>(k), static_cast<int64_t>(k));
-  for (const posterior::ReleaseScore &sc : scores) {
-    for (size_t i = 0; i < q; ++i) score_mean[i] += sc.score[i] / static_cast<double>(m);
-    for (int64_t j = 0; j < statistics_cov.cols(); ++j)
-      for (int64_t i = 0; i < statistics_cov.rows(); ++i)
-        statistics_cov(i, j) += sc.statistics_cov(i, j) / static_cast<double>(m);
-  }
-  std::vector<double> out;
-  for (const std::vector<double> &c : pooled) {
-    double mean = 0.0, var = 0.0;
-    for (double v : c) mean += v / static_cast<double>(m);
-    std::vector<double> sensitivity(q, 0.0);
-    for (size_t t = 0; t < m; ++t) {
-      const double d = c[t] - mean;
-      var += d * d / static_cast<double>(m);
-      for (size_t i = 0; i < q; ++i)
-        sensitivity[i] += d * (scores[t].score[i] - score_mean[i]) / static_cast<double>(m);
-    }
-    double spread = 0.0;
-    for (size_t i = 0; i < b; ++i)
-      spread += sensitivity[i] * sensitivity[i] * coords.scales[i] * coords.scales[i];
-    for (size_t j = 0; j < k; ++j)
-      for (size_t i = 0; i < k; ++i)
-        spread += sensitivity[b + i] * statistics_cov(static_cast<int64_t>(i),
-                                                      static_cast<int64_t>(j)) *
-                  sensitivity[b + j];
-    out.push_back(var > 0.0 ? spread / var : nan);
   }
   return out;
 }
@@ -159,7 +113,7 @@ PosteriorIntervals run_chains(const posterior::Release &r,
     scores.insert(scores.end(), c.scores.begin() + static_cast<std::ptrdiff_t>(c.scores.size() / 2),
                   c.scores.end());
   PosteriorIntervals out = summarise(pooled, level);
-  out.sampling_share = sampling_shares(pooled, scores, coords);
+  out.sampling_share = sampling_shares(pooled, scores, coords, kChains);
   for (const ChainConvergence &d : diagnostics) {
     out.rhat.push_back(d.rhat);
     out.ess_bulk.push_back(d.ess_bulk);

@@ -43,7 +43,8 @@ struct PosteriorIntervals {
   // variance with a Gaussian prior and likelihood in one dimension; below 1 where the interval is
   // wider than its point moves, because a prior (of beta_j or of the coefficients that reach it
   // through the noise on X'X~) holds part of its variance (proofs/adassp_posterior.md, "What the
-  // prior decides").
+  // prior decides"), estimated from the chains in pairs so that its Monte Carlo noise does not
+  // inflate it (sampling_share.hpp).
   std::vector<double> sampling_share;
   int64_t sweeps = 0;  // the sweeps of all chains together, the cost
 };

@@ -16,6 +16,7 @@
 #include "core/estimators/adassp_posterior.hpp"
 #include "core/mechanisms/adassp.hpp"
 #include "core/random/rng.hpp"
+#include "tests/unit/adassp_release.hpp"
 
 int main(int argc, char **argv) {
   using namespace dpcov;
@@ -35,21 +36,7 @@ int main(int argc, char **argv) {
   double share = 0.0, variance = 0.0;
   std::vector<std::vector<double>> medians(kP);
   for (int64_t k = 0; k < releases; ++k) {
-    Matrix xtx(kP, kP);
-    std::vector<double> xty(kP, 0.0), x(kP);
-    double yty = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-      const uint64_t bits = rng.next_u64();
-      for (size_t j = 0; j < kP; ++j) x[j] = (bits >> j & 1U) ? 1.0 : -1.0;
-      const double y = (bits >> kP & 1U) ? amplitude : -amplitude;
-      for (size_t a = 0; a < kP; ++a) {
-        for (size_t b = 0; b < kP; ++b)
-          xtx(static_cast<int64_t>(a), static_cast<int64_t>(b)) += x[a] * x[b];
-        xty[a] += x[a] * y;
-      }
-      yty += y * y;
-    }
-    const mechanisms::AdasspFit fit = mechanisms::fit_adassp(xtx, xty, yty, plan, rng);
+    const mechanisms::AdasspFit fit = estimators::sign_rows_release(plan, n, 1.0, amplitude, rng);
     const estimators::PosteriorIntervals q = estimators::adassp_posterior_intervals(
         fit.xtx, fit.xty, fit.yty, n, fit.receipt, -1, 0.95, 999, rng);
     for (size_t j = 0; j < kP; ++j) {

@@ -38,6 +38,7 @@
 #include "core/estimators/regression_forecast.hpp"
 #include "core/mechanisms/adassp.hpp"
 #include "stat_support.hpp"
+#include "tests/unit/adassp_release.hpp"
 
 namespace dpcov::estimators {
 namespace {
@@ -67,20 +68,7 @@ Simulated simulate(const mechanisms::AdasspReceipt &plan, int64_t n, int64_t rel
   Simulated s;
   const double m = static_cast<double>(releases * kP);
   for (int64_t k = 0; k < releases; ++k) {
-    Matrix xtx(kP, kP);
-    std::vector<double> xty(kP, 0.0), x(kP);
-    double yty = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-      const uint64_t bits = rng.next_u64();
-      for (int64_t j = 0; j < kP; ++j) x[static_cast<size_t>(j)] = (bits >> j & 1U) ? entry : -entry;
-      const double y = (bits >> kP & 1U) ? kBoundY : -kBoundY;
-      for (int64_t a = 0; a < kP; ++a) {
-        for (int64_t b = 0; b < kP; ++b) xtx(a, b) += x[static_cast<size_t>(a)] * x[static_cast<size_t>(b)];
-        xty[static_cast<size_t>(a)] += x[static_cast<size_t>(a)] * y;
-      }
-      yty += y * y;
-    }
-    const mechanisms::AdasspFit fit = mechanisms::fit_adassp(xtx, xty, yty, plan, rng);
+    const mechanisms::AdasspFit fit = sign_rows_release(plan, n, entry, kBoundY, rng);
     const PosteriorIntervals q = adassp_posterior_intervals(fit.xtx, fit.xty, fit.yty, n,
                                                             fit.receipt, -1, kLevel, kDraws, rng);
     for (int64_t j = 0; j < kP; ++j) {

@@ -57,4 +57,26 @@ inline Released release(int64_t n, int64_t d, bool heavy, double epsilon, uint64
   return {mechanisms::fit_adassp(xtx, xty, yty, plan, noise), n};
 }
 
+// An AdaSSP release (with the y'y of `plan`) of n rows of p = plan.dim regressors, every entry an
+// independent +-entry, and a label +-label independent of them (true coefficients 0, error sd
+// `label`): the regression forecast's reference design. Rows, then the noise, from `rng`.
+inline mechanisms::AdasspFit sign_rows_release(const mechanisms::AdasspReceipt &plan, int64_t n,
+                                               double entry, double label, random::Rng &rng) {
+  const int64_t p = plan.dim;
+  Matrix xtx(p, p);
+  std::vector<double> xty(static_cast<size_t>(p), 0.0), x(static_cast<size_t>(p));
+  double yty = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t bits = rng.next_u64();
+    for (int64_t j = 0; j < p; ++j) x[static_cast<size_t>(j)] = (bits >> j & 1U) ? entry : -entry;
+    const double y = (bits >> p & 1U) ? label : -label;
+    for (int64_t a = 0; a < p; ++a) {
+      for (int64_t b = 0; b < p; ++b) xtx(a, b) += x[static_cast<size_t>(a)] * x[static_cast<size_t>(b)];
+      xty[static_cast<size_t>(a)] += x[static_cast<size_t>(a)] * y;
+    }
+    yty += y * y;
+  }
+  return mechanisms::fit_adassp(xtx, xty, yty, plan, rng);
+}
+
 }  // namespace dpcov::estimators

@@ -12,7 +12,7 @@
 // estimate, so the test is the coarse one a 60-release variance allows: within about a factor 3
 // either way). The same check on the posterior variance alone (share 1, what the print rule
 // assumed before it read the share) must fail on at least 3 of the 4 coefficients: the slopes'
-// sampling shares here are 0.02-0.07 (seeds 1-3), so their medians move by a small fraction of
+// sampling shares here are 0.03-0.06 (seeds 1-3), so their medians move by a small fraction of
 // their posterior variance. A third test checks the share is not inflated by its own Monte Carlo
 // noise at d = 10, where that noise is largest (its comment states its error rate).
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@ std::vector<double> sampling_shares(const std::vector<std::vector<double>> &pool
                                     const std::vector<posterior::ReleaseScore> &scores,
                                     const posterior::GramCoordinates &coords, int64_t chains) {
   const size_t m = pooled.front().size();
-  if (chains < 2 || m % static_cast<size_t>(chains) != 0 || scores.size() != m)
+  if (chains < 2 || m == 0 || m % static_cast<size_t>(chains) != 0 || scores.size() != m)
     fail(Status::InvalidArgument, "the sampling share needs draws in >= 2 chains of equal length");
   const size_t c_count = static_cast<size_t>(chains), length = m / c_count;
   const size_t b = coords.entries.size(), k = pooled.size() + 1, q = b + k;

@@ -22,7 +22,7 @@ namespace dpcov::estimators {
 // independent chain, in chain order; scores: the release score at the same draws (one per draw,
 // the same order). NaN for every coefficient where a score is empty (the statistics' covariance
 // not positive definite at that state) or for a coefficient whose draws do not vary. Throws
-// Status::InvalidArgument when the blocks do not divide the draws or chains < 2.
+// Status::InvalidArgument when there are no draws, the blocks do not divide them or chains < 2.
 std::vector<double> sampling_shares(const std::vector<std::vector<double>> &pooled,
                                     const std::vector<posterior::ReleaseScore> &scores,
                                     const posterior::GramCoordinates &coords, int64_t chains);

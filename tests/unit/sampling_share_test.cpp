@@ -146,6 +146,7 @@ TEST(SamplingShare, RejectsFewerThanTwoChainsOrUnequalOnes) {
   const std::vector<posterior::ReleaseScore> scores = scores_of({0.0, 2.0, 1.0});
   EXPECT_THROW(sampling_shares({{1.0, 3.0, 0.0}}, scores, coords, 2), Error);
   EXPECT_THROW(sampling_shares({{1.0, 3.0, 0.0}}, scores, coords, 1), Error);
+  EXPECT_THROW(sampling_shares({{}}, {}, coords, 2), Error);
 }
 
 }  // namespace

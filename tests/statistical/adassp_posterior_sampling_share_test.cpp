@@ -7,10 +7,9 @@
 // prints intervals that are too wide (over-coverage, issue 33) or too narrow.
 //
 // Error rate: per coefficient the ratio of the two is tested against the chi-square quantiles of a
-// variance of K - 1 degrees of freedom at alpha = 1e-6 (4 checks: false-failure rate about 4e-6
-// if the share were exact and the medians Gaussian; the share is a first-order Monte Carlo
-// estimate, so the test is the coarse one a 60-release variance allows: within about a factor 3
-// either way). The same check on the posterior variance alone (share 1, what the print rule
+// variance of K - 1 degrees of freedom at alpha = 1e-6, widened by a factor 1.5 either way for
+// the share's first order (4 checks: false-failure rate below 4e-6 if the medians were Gaussian
+// with the first-order error measured; at 60 releases within about a factor 3 either way). The same check on the posterior variance alone (share 1, what the print rule
 // assumed before it read the share) must fail on at least 3 of the 4 coefficients: the slopes'
 // sampling shares here are 0.03-0.06 (seeds 1-3), so their medians move by a small fraction of
 // their posterior variance. A third test checks the share is not inflated by its own Monte Carlo
@@ -59,10 +58,15 @@ Spread spread(int64_t releases, bool share_one) {
   return out;
 }
 
+// The share is the first-order spread; in this cell, where a prior holds nearly all of every
+// slope's width, the medians spread 1.13-1.38 times as much (600 releases, the long variant),
+// so the chi-square band of the ratio is widened by this factor either way.
+constexpr double kFirstOrder = 1.5;
+
 bool within(double ratio, int64_t releases) {
   const double dof = static_cast<double>(releases - 1);
-  return ratio >= math::chi_square_quantile(0.5 * stat::kAlpha, dof) / dof &&
-         ratio <= math::chi_square_quantile(1.0 - 0.5 * stat::kAlpha, dof) / dof;
+  return ratio >= math::chi_square_quantile(0.5 * stat::kAlpha, dof) / dof / kFirstOrder &&
+         ratio <= math::chi_square_quantile(1.0 - 0.5 * stat::kAlpha, dof) / dof * kFirstOrder;
 }
 
 TEST(AdasspPosteriorSamplingShare, PredictsThePointsSpreadOverReleases) {

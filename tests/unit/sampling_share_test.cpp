@@ -40,7 +40,7 @@ posterior::ReleaseScore score_of(std::vector<double> s) {
   return {std::move(s), cov};
 }
 
-// One free entry of X'X~ of noise scale `scale`, and its score at each draw (the statistics' 0).
+// One free entry of X'X~ of noise scale `scale`.
 posterior::GramCoordinates one_coordinate(double scale) {
   posterior::GramCoordinates c;
   c.entries.emplace_back(0, 1);
@@ -48,6 +48,7 @@ posterior::GramCoordinates one_coordinate(double scale) {
   return c;
 }
 
+// The scores at each draw: that entry's, then 0 for the two statistics.
 std::vector<posterior::ReleaseScore> scores_of(const std::vector<double> &gram_scores) {
   std::vector<posterior::ReleaseScore> out;
   for (double g : gram_scores) out.push_back(score_of({g, 0.0, 0.0}));

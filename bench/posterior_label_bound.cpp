@@ -1,13 +1,13 @@
 // The noise-aware posterior's frequentist calibration at one truth where it is the likelihood's:
 // p = 3 regressors of independent +-1 entries (B_X = sqrt 3, no intercept), labels +-a
 // independent of them (true coefficients 0, error sd a), B_Y = 1, AdaSSP with y'y at delta 1e-6.
-// At a = 1 the error sd sits on its prior's bound (sigma <= B_Y); at a = 0.5 inside it.
+// At a = 1 the error sd is B_Y, the largest value |y| <= B_Y allows; at a = 0.5 inside it.
 // Prints the coverage of 0 by the converged 95% intervals, the mean sampling share and the
 // spread of the posterior medians over the releases against the mean posterior variance
 // (docs/forecast.md, "Will the posterior print?"):
 //   build/bench/posterior_label_bound N EPSILON LABEL_AMPLITUDE RELEASES SEED
-//   build/bench/posterior_label_bound 703 1 1 600 7     # 0.936, share 1.071, spread 1.140
-//   build/bench/posterior_label_bound 703 1 0.5 600 7   # 0.942, share 0.998, spread 1.031
+//   build/bench/posterior_label_bound 703 1 1 600 7     # 0.944, share 0.992, spread 1.029
+//   build/bench/posterior_label_bound 703 1 0.5 600 7   # 0.943, share 0.998, spread 1.003
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

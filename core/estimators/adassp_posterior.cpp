@@ -174,6 +174,10 @@ double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t int
   return receipt.bound_y / std::sqrt(b2);
 }
 
+double sigma_prior_bound(const mechanisms::AdasspReceipt &receipt) {
+  return 1.5 * receipt.bound_y;
+}
+
 PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
                                               const std::vector<double> &xty_released,
                                               double yty_released, int64_t n,

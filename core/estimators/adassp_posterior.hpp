@@ -7,9 +7,9 @@
 //
 // Unknowns: G = X'X (symmetric positive definite, G_cc = n for an intercept column c, trace at
 // most n B_X^2: every row has ||x|| <= B_X), beta, and the error standard deviation sigma in
-// (0, B_Y] (|y| <= B_Y bounds the residual's root mean square). Likelihood: the released X'X~ is
-// G plus AdaSSP's symmetric Gaussian noise; (X'y~, y'y~) is Gaussian with the first two moments of
-// (X'y, y'y) under y = X beta + e, e ~ N(0, sigma^2 I) given X, plus the released noise. Prior:
+// (0, 3/2 B_Y] (sigma_prior_bound()). Likelihood: the released X'X~ is G plus AdaSSP's symmetric
+// Gaussian noise; (X'y~, y'y~) is Gaussian with the first two moments of (X'y, y'y) under
+// y = X beta + e, e ~ N(0, sigma^2 I) given X, plus the released noise. Prior:
 // on the feasible G, uniform on its correlation matrix and on its scales (not uniform on G, whose
 // volume pulls the scales up); sigma uniform; beta_j ~ N(0, (2 R_j)^2) with R_j the half-range of
 // relevant_half_range(). Unlike the bootstrap it needs no positive definite X'X~: the posterior
@@ -70,6 +70,13 @@ double min_sampling_share(double level);
 // largest value its bound allows.
 double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t intercept_column,
                            int64_t j);
+
+// The upper end of the error standard deviation's uniform prior, 3/2 B_Y. |y| <= B_Y bounds the
+// residual's root mean square by B_Y, but a posterior whose support ends at the truth reads it
+// low: labels that fill their bound (sigma = B_Y) were covered 0.926-0.936 by prior support
+// (0, B_Y], 0.944-0.948 by (0, 3/2 B_Y] (proofs/adassp_posterior.md, "A truth on the prior's
+// bound"). A wider support only widens what the release leaves to the prior.
+double sigma_prior_bound(const mechanisms::AdasspReceipt &receipt);
 
 // Per coefficient, the equal-tailed `level` posterior interval from 4 Markov chains started apart
 // (adassp_posterior_chain.hpp: slice moves of G, u, sigma and the ridge of y'y~, G's scales and

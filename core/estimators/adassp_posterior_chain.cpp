@@ -118,7 +118,7 @@ double log_scale_prior(const Release &r, const Matrix &gram) {
 
 // The log posterior density of a state in (G, u, sigma), up to a constant, without the released
 // X'X~'s Gaussian factor (the elliptical slice step's prior for G): -inf outside the prior's
-// support (G positive definite with trace <= n B_X^2; G_cc = n and sigma in (0, B_Y] are kept by
+// support (G positive definite with trace <= n B_X^2; G_cc = n and sigma in (0, sigma_max] are kept by
 // the sampler). The density of (G, beta, sigma) is divided by det G, the Jacobian of
 // beta -> u = G beta at fixed G: log_det_from_cholesky is log det G itself, not its half.
 double log_target(const Release &r, const State &s) {
@@ -238,7 +238,7 @@ void step_u(const Release &r, State &s, random::Rng &rng) {
   elliptical_slice(s.u, mean, nu, loglik, current, rng);
 }
 
-// Slice sampling (Neal 2003, shrinkage only) on sigma's whole prior support (0, B_Y].
+// Slice sampling (Neal 2003, shrinkage only) on sigma's whole prior support (0, sigma_max].
 void step_sigma(const Release &r, State &s, random::Rng &rng) {
   State trial = s;
   const double level = log_target(r, s) + std::log(random::uniform01(rng));
@@ -357,7 +357,7 @@ void step_entries(const Release &r, State &s, random::Rng &rng) {
 // times the direction's, so phi is slice sampled at fixed rho and direction from the density of
 // the rotated state times |cos phi|^(p-1) (u = L z and sigma = w / sqrt(n) are linear in z and
 // w at fixed G: constant Jacobians). On the state it scales u by cos phi / cos phi_0 and sets
-// sigma = rho sin phi / sqrt(n); sigma outside (0, B_Y] is outside the support.
+// sigma = rho sin phi / sqrt(n); sigma outside (0, sigma_max] is outside the support.
 void step_ridge(const Release &r, State &s, random::Rng &rng) {
   Matrix l;
   if (!factor(s.gram, l)) return;
@@ -398,7 +398,7 @@ Release make_release(const Matrix &xtx, const std::vector<double> &xty, double y
   r.sigma_cross = receipt.sigma_cross;
   r.sigma_label = receipt.sigma_label_square;
   r.trace_max = r.n * receipt.bound_x * receipt.bound_x;
-  r.sigma_max = receipt.bound_y;
+  r.sigma_max = sigma_prior_bound(receipt);
   r.intercept = intercept;
   for (int64_t j = 0; j < receipt.dim; ++j)
     r.prior_sd.push_back(2.0 * relevant_half_range(receipt, intercept, j));

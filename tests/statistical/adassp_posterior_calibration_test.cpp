@@ -65,7 +65,7 @@ struct Truth {
 
 // The prior of adassp_posterior.hpp with the intercept in column 0: the free scales uniform on
 // {D > 0, sum D <= n (B_X^2 - 1)} (normalised exponentials with a slack term), C uniform, G_00 =
-// n; beta_j ~ N(0, (2 R_j)^2); sigma uniform on (0, B_Y].
+// n; beta_j ~ N(0, (2 R_j)^2); sigma uniform on (0, sigma_prior_bound].
 Truth draw_truth(const mechanisms::AdasspReceipt &r, random::Rng &rng) {
   std::vector<double> e(at(kP));
   double total = 0.0;
@@ -73,7 +73,7 @@ Truth draw_truth(const mechanisms::AdasspReceipt &r, random::Rng &rng) {
   std::vector<double> scale(at(kP), static_cast<double>(kRows));
   const double room = static_cast<double>(kRows) * (r.bound_x * r.bound_x - 1.0);
   for (int64_t i = 1; i < kP; ++i) scale[at(i)] = room * e[at(i)] / total;
-  Truth t{uniform_correlation(rng), {}, r.bound_y * (1.0 - random::uniform01(rng))};
+  Truth t{uniform_correlation(rng), {}, sigma_prior_bound(r) * (1.0 - random::uniform01(rng))};
   for (int64_t j = 0; j < kP; ++j)
     for (int64_t i = 0; i < kP; ++i) t.gram(i, j) *= std::sqrt(scale[at(i)] * scale[at(j)]);
   for (int64_t j = 0; j < kP; ++j)

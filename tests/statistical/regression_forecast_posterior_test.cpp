@@ -14,14 +14,13 @@
 //
 // Error rate: over K = 32 releases (96 coefficients, correlated within a release through X'X~
 // and sigma: take 32 independent ones) the shares of printed coefficients measured at these seeds
-// are 0.16 (epsilon 1) and 0.18 (epsilon 4) at 0.8 times the forecast n and 0.91 and 0.84 at 1.2
-// times it, at least 4.3 binomial standard errors (0.064-0.070) from 0.5: a false failure below
+// are 0.125 (epsilon 1) and 0.062 (epsilon 4) at 0.8 times the forecast n and 0.885 at 1.2 times
+// it at both, at least 6.4 binomial standard errors (0.043-0.058) from 0.5: a false failure below
 // 1e-5 per assertion. At 4 times the forecast n the shares spread with sd 0.07 over coefficients
 // and the half-widths with 0.03 (the mean of 96: a standard error below 2% of either) against
-// measured deviations of 10% (the share: the posterior's share estimate exceeds 1 by about 0.09
-// where the posterior is the likelihood's) and 3%, so 20% is more than 4 standard errors beyond
-// them. With an intercept, at the forecast n, every one of 16 fits printed an interval at both
-// epsilons: at a print rate of 0.9, 8 or fewer of 16 has probability 6e-5. About 2e-4 for the
+// measured deviations of 0.5% (the share) and 3.5%, so 20% is more than 4 standard errors beyond
+// them. With an intercept, at the forecast n, 16 and 14 of 16 fits printed an interval at
+// epsilon 1 and 4: at a print rate of 0.9, 8 or fewer of 16 has probability 6e-5. About 2e-4 for the
 // file; the seeds are fixed, so the outcome is reproducible. The first-order rule alone (the
 // mutant of the last test: the posterior printing as soon as its first-order share and half-width
 // allow, from n = 114 at epsilon 1, without the release identifying X'X) prints 0.17 of the

@@ -293,7 +293,8 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * twice while a coefficient's chains disagree. Post-processing: no privacy cost. Prior (from public values only):
  * X'X = D^(1/2) C D^(1/2) positive definite with trace <= n B_X^2 and, for an intercept column,
  * that diagonal entry n, its scales D and correlation matrix C uniform; sigma uniform on
- * (0, B_Y]; beta_j ~ N(0, (2 R_j)^2).
+ * (0, 3/2 B_Y] (|y| <= B_Y bounds it by B_Y; the margin keeps labels that fill their bound
+ * covered); beta_j ~ N(0, (2 R_j)^2).
  *
  * R_j is the half-range of the values that matter: B_Y for the intercept, B_Y / B for a slope
  * (B = sqrt(B_X^2 - 1) with an intercept, else B_X). A coefficient whose interval contains

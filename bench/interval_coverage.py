@@ -37,8 +37,11 @@ from the models above. A column with public range [lo, hi] maps to 2 (z - lo) / 
 - null:        z ~ N(0, I), beta = 0, errors N(0, 1);
 - interaction: y = z beta + z_1 z_2 + N(0, 1) fitted without the product (misspecified; the
   projection is beta, the residual's variance grows with z_1^2 + z_2^2);
-- collinear:   z ~ N(0, S), S_jk = 0.99 for j != k (equicorrelated), range [-3, 3].
-Every label range is c_y = 4 sd(y) from the same public simulation.
+- collinear:   z ~ N(0, S), S_jk = 0.99 for j != k (equicorrelated), range [-3, 3];
+- classlabel:  z ~ N(0, I), a class label y = +-1 with P(y = 1) = Phi(z beta), range [-1, 1]: a
+  linear probability model (misspecified), every label on its bound, so the projection's
+  residual sd is near B_Y.
+Every other label range is c_y = 4 sd(y) from the same public simulation.
 
 The target of every interval is the
 population least-squares coefficient of y on [1, x] of the mapped data (the projection, which is
@@ -75,7 +78,7 @@ MODELS = ("gaussian", "heavy", "hetero", "ar1", "quadratic", "binary")
 RANGES = {"gaussian": 3.0, "heavy": 10.0, "hetero": 3.0, "ar1": 3.0, "quadratic": 3.0,
           "binary": 1.0}
 OTHER_MODELS = ("exponential", "lognormal", "skewerr", "scales", "sparse", "strong", "null",
-                "interaction", "collinear")
+                "interaction", "collinear", "classlabel")
 
 
 def other_ranges(model: str, d: int):
@@ -111,6 +114,8 @@ def other_raw(model: str, n: int, d: int, rng: np.random.Generator):
     y = z @ beta + e
     if model == "interaction":
         y += z[:, 0] * z[:, 1]
+    if model == "classlabel":
+        y = np.where(y > 0.0, 1.0, -1.0)  # P(y = 1) = P(e > -z beta) = Phi(z beta)
     return z, y
 
 
@@ -140,7 +145,10 @@ def raw(model: str, n: int, d: int, rng: np.random.Generator):
 
 
 def label_range(model: str, d: int) -> float:
-    """c_y = 4 sd(y), from a public simulation of the model (not of any user's data)."""
+    """c_y = 4 sd(y), from a public simulation of the model (not of any user's data); a class
+    label's range is its two values."""
+    if model == "classlabel":
+        return 1.0
     _, y = raw(model, 200_000, d, np.random.default_rng(7))
     return 4.0 * float(np.std(y))
 

@@ -81,6 +81,18 @@ TEST(AdasspPosteriorSamplingShare, MinSamplingShareMissesTheCentreAFifthOfTheNom
   }
 }
 
+TEST(AdasspPosteriorPrior, SigmaSupportReachesHalfAgainPastTheLabelBound) {
+  // |y| <= B_Y bounds the error sd by B_Y; the support's margin keeps that truth inside it
+  // (proofs/adassp_posterior.md, "A truth on the prior's bound").
+  for (double bound_y : {0.25, 1.0, 7.0}) {
+    mechanisms::AdasspOptions options;
+    options.release_label_square = true;
+    const mechanisms::AdasspReceipt plan =
+        mechanisms::plan_adassp(3, 2.0, bound_y, 1.0, 1e-6, options);
+    EXPECT_EQ(sigma_prior_bound(plan), 1.5 * bound_y) << bound_y;
+  }
+}
+
 TEST(AdasspPosteriorSamplingShare, ReleaseThatPinsTheCoefficientsIsDecidedByIt) {
   // n = 2e4, epsilon = 1: the posterior is the likelihood's and its chains mix (0.89-1.04 over
   // release seeds 5-7; where they do not mix, as at epsilon 4 here, the share means nothing and

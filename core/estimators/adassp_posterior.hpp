@@ -74,7 +74,7 @@ double relevant_half_range(const mechanisms::AdasspReceipt &receipt, int64_t int
 // The upper end of the error standard deviation's uniform prior, 3/2 B_Y. |y| <= B_Y bounds the
 // residual's root mean square by B_Y, but a posterior whose support ends at the truth reads it
 // low: labels that fill their bound (sigma = B_Y) were covered 0.926-0.936 by prior support
-// (0, B_Y], 0.944-0.948 by (0, 3/2 B_Y] (proofs/adassp_posterior.md, "A truth on the prior's
+// (0, B_Y], 0.944-0.956 by (0, 3/2 B_Y] (proofs/adassp_posterior.md, "A truth on the prior's
 // bound"). A wider support only widens what the release leaves to the prior.
 double sigma_prior_bound(const mechanisms::AdasspReceipt &receipt);
 

@@ -118,8 +118,8 @@ double log_scale_prior(const Release &r, const Matrix &gram) {
 
 // The log posterior density of a state in (G, u, sigma), up to a constant, without the released
 // X'X~'s Gaussian factor (the elliptical slice step's prior for G): -inf outside the prior's
-// support (G positive definite with trace <= n B_X^2; G_cc = n and sigma in (0, sigma_max] are kept by
-// the sampler). The density of (G, beta, sigma) is divided by det G, the Jacobian of
+// support (G positive definite with trace <= n B_X^2; G_cc = n and sigma in (0, sigma_max] are
+// kept by the sampler). The density of (G, beta, sigma) is divided by det G, the Jacobian of
 // beta -> u = G beta at fixed G: log_det_from_cholesky is log det G itself, not its half.
 double log_target(const Release &r, const State &s) {
   double trace = 0.0;

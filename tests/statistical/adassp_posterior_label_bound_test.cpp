@@ -2,11 +2,10 @@
 // (core/estimators/adassp_posterior.hpp, proofs/adassp_posterior.md, "A truth on the prior's
 // bound"): p = 3 regressors of independent +-1 entries (no intercept), labels +-1 = +-B_Y
 // independent of them, so the true coefficients are 0 and the error sd is B_Y, the largest
-// value |y| <= B_Y allows. A prior on sigma whose
-// support ends at B_Y cuts the posterior at the truth, reads sigma low and prints intervals
-// narrower than the estimate's spread: over the two cells below it covered 0.931 (n = 703,
-// epsilon 0.5) and 0.926 (n = 200, epsilon 4), where the prior of sigma_prior_bound() covers
-// 0.956 and 0.948 (600 releases each).
+// value |y| <= B_Y allows. A prior on sigma whose support ends at B_Y cuts the posterior at the
+// truth, reads sigma low and prints intervals narrower than the estimate's spread: over the two
+// cells below it covered 0.931 (n = 703, epsilon 0.5) and 0.926 (n = 200, epsilon 4), where the
+// prior of sigma_prior_bound() covers 0.956 and 0.948 (600 releases each).
 //
 // Error rate: the share of the converged intervals that cover 0, pooled over both cells
 // (K releases each, 3 coefficients a release), must be at least 0.935. The coefficients of one

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/estimators/adassp_posterior.hpp"
 #include "core/random/rng.hpp"
@@ -54,6 +55,8 @@ TEST(AdasspPosteriorLabelBound, LabelsOnTheirBoundAreCovered) {
   cover_zero(200, 4.0, releases, 8, tally);
   ASSERT_GT(tally.counted, 5 * releases);  // nearly every interval converges in these cells
   const double coverage = static_cast<double>(tally.covered) / static_cast<double>(tally.counted);
+  std::printf("%lld of %lld intervals cover 0: %.4f\n", static_cast<long long>(tally.covered),
+              static_cast<long long>(tally.counted), coverage);
   EXPECT_GE(coverage, 0.935) << tally.covered << " of " << tally.counted << " intervals cover 0";
 }
 

@@ -40,7 +40,15 @@ from the models above. A column with public range [lo, hi] maps to 2 (z - lo) / 
 - collinear:   z ~ N(0, S), S_jk = 0.99 for j != k (equicorrelated), range [-3, 3];
 - classlabel:  z ~ N(0, I), a class label y = +-1 with P(y = 1) = Phi(z beta), range [-1, 1]: a
   linear probability model (misspecified), every label on its bound, so the projection's
-  residual sd is near B_Y.
+  residual sd is near B_Y;
+- terr:        z ~ N(0, I), errors Student t with 3 degrees of freedom scaled to sd 1 (heavy-tailed
+  errors, where `heavy` has heavy-tailed regressors);
+- uniform:     z_j ~ U(-sqrt 3, sqrt 3), range [-sqrt 3, sqrt 3]: regressors that fill their range
+  (E x_j^2 = 1/3, three times the Gaussian rows' 1/9);
+- mixed:       z ~ N(0, I) with every other column (the first, third, ...) replaced by +-3 with
+  probability 1/2 each: binary and continuous regressors together;
+- outliers:    z ~ N(0, I), errors N(0, 1) and 1% of the labels shifted by +10 (most then clipped
+  at c_y: the bound, not the model, decides them).
 Every other label range is c_y = 4 sd(y) from the same public simulation.
 
 The target of every interval is the
@@ -78,13 +86,13 @@ MODELS = ("gaussian", "heavy", "hetero", "ar1", "quadratic", "binary")
 RANGES = {"gaussian": 3.0, "heavy": 10.0, "hetero": 3.0, "ar1": 3.0, "quadratic": 3.0,
           "binary": 1.0}
 OTHER_MODELS = ("exponential", "lognormal", "skewerr", "scales", "sparse", "strong", "null",
-                "interaction", "collinear", "classlabel")
+                "interaction", "collinear", "classlabel", "terr", "uniform", "mixed", "outliers")
 
 
 def other_ranges(model: str, d: int):
     """(lo, hi): the public range of each raw column of an other model."""
-    lo, hi = {"exponential": (0.0, 8.0), "lognormal": (0.0, 20.0),
-              "sparse": (0.0, 1.0)}.get(model, (-3.0, 3.0))
+    lo, hi = {"exponential": (0.0, 8.0), "lognormal": (0.0, 20.0), "sparse": (0.0, 1.0),
+              "uniform": (-math.sqrt(3.0), math.sqrt(3.0))}.get(model, (-3.0, 3.0))
     lo, hi = np.full(d, lo), np.full(d, hi)
     if model == "scales" and d > 1:
         lo[1], hi[1] = -60.0, 60.0
@@ -105,15 +113,23 @@ def other_raw(model: str, n: int, d: int, rng: np.random.Generator):
     elif model == "collinear":
         z = math.sqrt(0.99) * rng.standard_normal((n, 1)) \
             + math.sqrt(0.01) * rng.standard_normal((n, d))
+    elif model == "uniform":
+        z = rng.uniform(-math.sqrt(3.0), math.sqrt(3.0), size=(n, d))
     else:
         z = rng.standard_normal((n, d))
+    if model == "mixed":
+        z[:, ::2] = np.where(rng.random((n, (d + 1) // 2)) < 0.5, 3.0, -3.0)
     if model == "skewerr":
         e = (rng.chisquare(1, n) - 1.0) / math.sqrt(2.0)
+    elif model == "terr":
+        e = rng.standard_t(3, n) / math.sqrt(3.0)
     else:
         e = rng.standard_normal(n) / (3.0 if model == "strong" else 1.0)
     y = z @ beta + e
     if model == "interaction":
         y += z[:, 0] * z[:, 1]
+    if model == "outliers":
+        y = np.where(rng.random(n) < 0.01, y + 10.0, y)
     if model == "classlabel":
         y = np.where(y > 0.0, 1.0, -1.0)  # P(y = 1) = P(e > -z beta) = Phi(z beta)
     return z, y

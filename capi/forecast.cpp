@@ -30,6 +30,7 @@ void write_forecast(dpcov_regression_forecast *out, const est::ForecastSettings 
   value.posterior_half_width_over_range = f.posterior_half_width_over_range;
   value.rows_for_posterior_intervals = f.rows_for_posterior_intervals;
   value.posterior_intervals_expected = f.posterior_intervals_expected ? 1 : 0;
+  value.intercept = s.intercept ? 1 : 0;
   dpcov::capi::write_struct(out, value);
 }
 
@@ -42,6 +43,25 @@ dpcov::mechanisms::AdasspReceipt forecast_fields(const dpcov_adassp_receipt &r) 
   k.sigma_cross = r.sigma_cross;
   k.sigma_gram_off_diagonal = r.sigma_gram_off_diagonal;
   return k;
+}
+
+// An AdaSSP fit's forecast, without or with an intercept column.
+dpcov_status adassp_forecast(const dpcov_adassp_receipt *receipt, double n, double level,
+                             double fill, bool intercept, dpcov_regression_forecast *forecast) {
+  return dpcov::capi::guarded([&] {
+    const dpcov_adassp_receipt r =
+        dpcov::capi::read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
+    // The forecast is of the intervals at n public rows; a unit fit keeps a private number of
+    // rows and gives no interval (proofs/adassp_units.md, "Intervals").
+    if (r.max_rows_per_unit != 0)
+      dpcov::fail(dpcov::Status::Incompatible, "AdaSSP's forecast is of a row-level fit's ",
+                  "intervals at n public rows; this fit is at the level of privacy units ",
+                  "(max_rows_per_unit = ", r.max_rows_per_unit, "): no interval is forecast");
+    dpcov::capi::struct_bytes(forecast, "forecast");
+    est::ForecastSettings s{n, level, fill};
+    s.intercept = intercept;
+    write_forecast(forecast, s, est::forecast_adassp_regression(forecast_fields(r), s));
+  });
 }
 
 }  // namespace
@@ -63,19 +83,13 @@ DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *re
 DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_receipt *receipt,
                                                         double n, double level, double fill,
                                                         dpcov_regression_forecast *forecast) {
-  return dpcov::capi::guarded([&] {
-    const dpcov_adassp_receipt r =
-        dpcov::capi::read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
-    // The forecast is of the intervals at n public rows; a unit fit keeps a private number of
-    // rows and gives no interval (proofs/adassp_units.md, "Intervals").
-    if (r.max_rows_per_unit != 0)
-      dpcov::fail(dpcov::Status::Incompatible, "AdaSSP's forecast is of a row-level fit's ",
-                  "intervals at n public rows; this fit is at the level of privacy units ",
-                  "(max_rows_per_unit = ", r.max_rows_per_unit, "): no interval is forecast");
-    dpcov::capi::struct_bytes(forecast, "forecast");
-    const est::ForecastSettings s{n, level, fill};
-    write_forecast(forecast, s, est::forecast_adassp_regression(forecast_fields(r), s));
-  });
+  return adassp_forecast(receipt, n, level, fill, false, forecast);
+}
+
+DPCOV_API dpcov_status dpcov_regression_forecast_adassp_intercept(
+    const dpcov_adassp_receipt *receipt, double n, double level, double fill,
+    dpcov_regression_forecast *forecast) {
+  return adassp_forecast(receipt, n, level, fill, true, forecast);
 }
 
 DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *plan, double n,

@@ -980,3 +980,24 @@ func TestExactReleaseIsUnitSquaredTimesIntegersAndBadInputDrawsNothing(t *testin
 		t.Fatal("a refused call advanced the generator")
 	}
 }
+
+// With an intercept inside the bound (bound^2 = 1 + B^2, B = 1, three features) a slope's
+// crossover reads the features' moment 1/3, not bound^2 / 4 = 1/2: 1.5 times the plain one.
+func TestTheAdasspForecastWithAnInterceptReadsTheFeaturesMoment(t *testing.T) {
+	plan, err := AdasspPlan(4, math.Sqrt(2), 1, 1, 1e-6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ForecastAdasspRegression(plan, 1000, 0.95, 1)
+	if err != nil || plain.Intercept {
+		t.Fatalf("plain %+v, %v", plain, err)
+	}
+	slope, err := ForecastAdasspRegressionIntercept(plan, 1000, 0.95, 1)
+	if err != nil || !slope.Intercept || math.Abs(slope.CrossoverRows/plain.CrossoverRows-1.5) > 1e-12 {
+		t.Fatalf("with an intercept %+v (plain %+v), %v", slope, plain, err)
+	}
+	plan.Bound = 1
+	if _, err := ForecastAdasspRegressionIntercept(plan, 1000, 0.95, 1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("no room for a feature: %v", err)
+	}
+}

@@ -11,7 +11,8 @@ import "C"
 // coefficient at Rows, for the reference design docs/forecast.md states; for an AdaSSP plan,
 // whether the noise-aware posterior will print a coefficient's interval (its sampling share and
 // half-width over R_j at Rows, the share it needs, the n from which it prints; NaN and false for
-// a release).
+// a release). Intercept is true for the figures of a slope of a design with an intercept column
+// (ForecastAdasspRegressionIntercept).
 type RegressionForecast struct {
 	Rows, Level, Fill                                      float64
 	CrossoverRows                                          float64
@@ -21,6 +22,7 @@ type RegressionForecast struct {
 	PosteriorSamplingShare, PosteriorMinSamplingShare      float64
 	PosteriorHalfWidthOverRange, RowsForPosteriorIntervals float64
 	PosteriorIntervalsExpected                             bool
+	Intercept                                              bool
 }
 
 func forecastFromC(f *C.dpcov_regression_forecast) RegressionForecast {
@@ -37,6 +39,7 @@ func forecastFromC(f *C.dpcov_regression_forecast) RegressionForecast {
 		PosteriorHalfWidthOverRange: float64(f.posterior_half_width_over_range),
 		RowsForPosteriorIntervals:   float64(f.rows_for_posterior_intervals),
 		PosteriorIntervalsExpected:  f.posterior_intervals_expected != 0,
+		Intercept:                   f.intercept != 0,
 	}
 }
 
@@ -58,6 +61,18 @@ func ForecastReleaseRegression(rec Receipt, n, level, fill float64) (RegressionF
 // ForecastAdasspRegression forecasts the AdaSSP fit planned by AdasspPlan at n rows
 // (dpcov_regression_forecast_adassp).
 func ForecastAdasspRegression(rec AdasspReceipt, n, level, fill float64) (RegressionForecast, error) {
+	return forecastAdassp(rec, n, level, fill, false)
+}
+
+// ForecastAdasspRegressionIntercept forecasts a slope of the AdaSSP fit planned by AdasspPlan
+// whose first regressor is an intercept, a constant 1 inside the plan's bound (the design of
+// `dpcov regress`; dpcov_regression_forecast_adassp_intercept); fill is the features' mean
+// squared norm over their squared bound.
+func ForecastAdasspRegressionIntercept(rec AdasspReceipt, n, level, fill float64) (RegressionForecast, error) {
+	return forecastAdassp(rec, n, level, fill, true)
+}
+
+func forecastAdassp(rec AdasspReceipt, n, level, fill float64, intercept bool) (RegressionForecast, error) {
 	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
 	c.num_regressors = C.int64_t(rec.NumRegressors)
 	c.bound, c.bound_y = C.double(rec.Bound), C.double(rec.BoundY)
@@ -65,6 +80,9 @@ func ForecastAdasspRegression(rec AdasspReceipt, n, level, fill float64) (Regres
 	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
 	out := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}
 	err := call(func() C.dpcov_status {
+		if intercept {
+			return C.dpcov_regression_forecast_adassp_intercept(&c, C.double(n), C.double(level), C.double(fill), &out)
+		}
 		return C.dpcov_regression_forecast_adassp(&c, C.double(n), C.double(level), C.double(fill), &out)
 	})
 	if err != nil {

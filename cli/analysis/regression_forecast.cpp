@@ -21,6 +21,16 @@ constexpr const char *kAssumptions =
     "a standardised coefficient (units of sd(label) / sd(regressor)) of the noise-aware OLS "
     "estimate, to first order in the noise; the posterior's for a coefficient of that design "
     "without an intercept column (docs/forecast.md)";
+constexpr const char *kAssumptionsIntercept =
+    "reference design: an intercept column of 1s inside the bound (bound^2 = 1 + B^2), features "
+    "and label independent and symmetric, features with equal second moments, true coefficients "
+    "0, features' mean squared norm = fill x B^2; figures for a standardised slope (units of "
+    "sd(label) / sd(feature)) of the noise-aware OLS estimate, to first order in the noise, the "
+    "posterior's included (docs/forecast.md)";
+
+const char *assumptions(const dpcov_regression_forecast &f) {
+  return f.intercept == 1 ? kAssumptionsIntercept : kAssumptions;
+}
 
 dpcov_regression_forecast empty_forecast() {
   dpcov_regression_forecast f{};
@@ -48,9 +58,10 @@ std::optional<dpcov_regression_forecast> release_forecast(const dpcov_receipt &r
 dpcov_regression_forecast adassp_forecast(const dpcov_adassp_receipt &plan,
                                           const ForecastRequest &request) {
   dpcov_regression_forecast f = empty_forecast();
-  library_check_parameters(
-      dpcov_regression_forecast_adassp(&plan, request.rows, request.level, request.fill, &f),
-      "regression forecast");
+  const auto call = request.intercept ? dpcov_regression_forecast_adassp_intercept
+                                      : dpcov_regression_forecast_adassp;
+  library_check_parameters(call(&plan, request.rows, request.level, request.fill, &f),
+                           "regression forecast");
   return f;
 }
 
@@ -91,7 +102,8 @@ nlohmann::ordered_json forecast_json(const dpcov_regression_forecast &f) {
           {"rows_for_intervals", f.rows_for_intervals},
           {"intervals_expected", f.intervals_expected == 1},
           {"posterior", posterior_json(f)},
-          {"assumptions", kAssumptions}};
+          {"intercept", f.intercept == 1},
+          {"assumptions", assumptions(f)}};
 }
 
 std::string forecast_text(const dpcov_regression_forecast &f) {
@@ -106,7 +118,7 @@ std::string forecast_text(const dpcov_regression_forecast &f) {
       format_number(f.privacy_standard_error, 3), ")\n"
       "  noise-aware intervals expected from n = ", whole_rows(f.rows_for_intervals),
       ": ", f.intervals_expected == 1 ? "yes" : "no", " at this n (fill ",
-      format_number(f.fill, 3), ")\n", posterior_text(f), "  ", kAssumptions, "\n");
+      format_number(f.fill, 3), ")\n", posterior_text(f), "  ", assumptions(f), "\n");
 }
 
 }  // namespace dpcov::cli

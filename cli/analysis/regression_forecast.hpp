@@ -14,6 +14,7 @@ struct ForecastRequest {
   double rows = 0.0;
   double level = 0.95;
   double fill = 1.0;
+  bool intercept = false;  // AdaSSP: the first regressor is an intercept inside the bound
 };
 
 // The forecast of a regression on the release `receipt` plans, or nothing (with the reason in

@@ -11,6 +11,7 @@
 #include "../io/regression_unit_rows.hpp"
 #include "../io/json_text.hpp"
 #include "../library_status.hpp"
+#include "../options/constant_column_option.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
 #include "zcdp_release.hpp"
@@ -31,12 +32,15 @@ struct PlanOptions {
   std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
   bool center = false;                // coinpress
   std::optional<double> label_bound;  // adassp: |y| <= B_Y
+  bool intercept = false;             // adassp: an intercept on top of --bound and --dims
   double level = 0.95;                // of the regression forecast's interval
   double fill = 1.0;                  // of the forecast's reference design
   std::string privacy_unit;           // the zCDP row mechanisms: --privacy-unit COLUMN
   int64_t max_rows_per_unit = 0;      // --max-rows-per-unit K
 
-  ForecastRequest forecast() const { return {static_cast<double>(rows), level, fill}; }
+  ForecastRequest forecast() const {
+    return {static_cast<double>(rows), level, fill, intercept};
+  }
 };
 
 // The receipt, then (in text) the regression forecast as a paragraph of its own.
@@ -100,11 +104,13 @@ nlohmann::ordered_json forecast_entry(const std::optional<dpcov_regression_forec
 }
 
 // AdaSSP, the default regression on raw rows: its plan with y'y released (what the noise-aware
-// intervals need) and the forecast of its fit; --dims counts the regressors, an intercept included.
+// intervals need) and the forecast of its fit; --dims counts the regressors, an intercept included,
+// or with --intercept the features, the intercept counted on top of them and of --bound as
+// `dpcov regress` counts it (the plan of p + 1 regressors of norm <= sqrt(1 + B^2)).
 void run_adassp_plan(const PlanOptions &o) {
   if (!o.bound || !o.label_bound)
-    fail(kExitUsage, "adassp needs --bound (B_X: ||x|| <= B_X, an intercept's 1 included) and "
-         "--label-bound (B_Y: |y| <= B_Y)");
+    fail(kExitUsage, "adassp needs --bound (B_X: ||x|| <= B_X, an intercept's 1 included, or "
+         "with --intercept the features' bound B) and --label-bound (B_Y: |y| <= B_Y)");
   if (!o.mechanism.delta) fail(kExitUsage, "adassp needs --delta");
   dpcov_adassp_params params{};
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
@@ -117,8 +123,12 @@ void run_adassp_plan(const PlanOptions &o) {
   }
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
-  library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound, o.mechanism.epsilon,
-                                             *o.mechanism.delta, &params, &receipt),
+  if (o.intercept) check_bound(*o.bound, "--bound");
+  const int64_t regressors = o.intercept ? o.dims + 1 : o.dims;
+  const double bound_x = o.intercept ? constant_column_norm_bound(1.0, *o.bound) : *o.bound;
+  library_check_parameters(dpcov_adassp_plan(regressors, bound_x, *o.label_bound,
+                                             o.mechanism.epsilon, *o.mechanism.delta, &params,
+                                             &receipt),
                            "adassp plan");
   nlohmann::ordered_json plan = adassp_receipt_json(receipt);
   plan["command"] = "plan";
@@ -143,6 +153,8 @@ void run_plan(const PlanOptions &o) {
          "coinpress_mean; the Gram mechanisms' unit plans are made by the release "
          "(docs/privacy-units.md)");
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
+  if (o.intercept) fail(kExitUsage, "--intercept applies to adassp only (a release's regression "
+                        "reads its columns as given)");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
@@ -196,6 +208,11 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   command->add_flag("--json", options->json, "Print the receipt as JSON");
   command->add_option("--label-bound", options->label_bound,
                       "adassp: the bound B_Y on the label, |y| <= B_Y (required by adassp)");
+  command->add_flag("--intercept", options->intercept,
+                    "adassp: fit an intercept as `dpcov regress` does by default, counted on top: "
+                    "--dims counts the features and --bound B bounds their norm, the plan is of "
+                    "--dims + 1 regressors of norm <= sqrt(1 + B^2), and the forecast is a "
+                    "slope's (--fill: the features' mean squared norm over B^2)");
   command->add_option("--level", options->level,
                       "Confidence level of the regression forecast's interval width, in (0, 1) "
                       "(default 0.95)");

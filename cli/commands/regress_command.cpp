@@ -454,7 +454,8 @@ struct RawFit {
   std::vector<double> coef;
   dpcov_adassp_receipt receipt{};
   NoiseAware aware;
-  std::optional<dpcov_regression_forecast> forecast;  // the plan's, when it decided on y'y
+  // When the plan decided on y'y: that plan's forecast, then, if y'y was released, the fit's.
+  std::optional<dpcov_regression_forecast> forecast;
   std::string small_n_split;  // why the fit dropped its lambda_min step, or "" (the default)
   // --errors robust: the fit spends (adassp_epsilon, fit_delta) of the split, the meat the rest.
   double fit_delta = 0.0;
@@ -789,6 +790,12 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   if (ledger) plan = adassp_plan(f, f.bound);
   std::vector<double> xtx, xty;
   fit_adassp(f, draws, xtx, xty);
+  // Where the fit released y'y for intervals, the forecast printed is the fit's as it ran (its
+  // share of the budget, its intercept), not that of the whole-budget plan that decided; where it
+  // did not, the deciding forecast stays, the reason for the refusal. Public values only.
+  if (f.forecast && f.settings.params.release_label_square == 1)
+    f.forecast = adassp_forecast(f.receipt, {static_cast<double>(f.data.rows), o.level, 1.0,
+                                             f.intercept});
   // Under add/remove n is private: the intervals take the count the release holds in the
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =

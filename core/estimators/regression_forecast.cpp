@@ -15,8 +15,10 @@ namespace {
 
 // The reference design's moments and the noise on the cross products X'y and on X'X.
 struct DesignNoise {
-  int64_t regressors = 0;
-  double regressor_moment = 0.0;  // E x_j^2
+  int64_t regressors = 0;         // columns of X'X, an intercept counted
+  double regressor_moment = 0.0;  // E x_j^2 of a feature
+  double design_floor = 0.0;      // the smallest eigenvalue of E x x'
+
   double label_moment = 0.0;      // E y^2 (= the residual variance: the coefficients are 0)
   double cross_variance = 0.0;    // of each noise entry of X'y
   double gram_sd = 0.0;           // of each noise entry of X'X above the diagonal
@@ -87,10 +89,12 @@ double rows_for_posterior(const DesignNoise &m, double z, double min_share) {
 
 // beta~ = (X'X + E)^{-1} (X'y + e) = beta + (X'X)^{-1} (X'r + e - E beta) to first order in the
 // noise; at beta = 0 and X'X = n m_x I, Var(beta~_j) = s^2 / (n m_x) + v_c / (n m_x)^2. Scaled to
-// a standardised coefficient (times m_x / s^2): 1 / n + v_c / (n^2 m_x s^2). The noise-aware
-// intervals need the released X'X to stay positive definite under a second draw of the noise:
-// n m_x above twice the noise's spectral norm, about 2 sqrt(p) times the off-diagonal sd for
-// iid symmetric entries (the semicircle edge).
+// a standardised coefficient (times m_x / s^2): 1 / n + v_c / (n^2 m_x s^2). With an intercept
+// the features are centred (the design is symmetric), X'X = diag(n, n m_x, ...), and a slope's
+// variance is the same. The noise-aware intervals need the released X'X to stay positive
+// definite under a second draw of the noise: the design's smallest eigenvalue (n m_x, or
+// n min(1, m_x) with an intercept) above twice the noise's spectral norm, about 2 sqrt(p) times
+// the off-diagonal sd for iid symmetric entries (the semicircle edge).
 RegressionForecast forecast(const DesignNoise &m, const ForecastSettings &s) {
   const double n = s.rows;
   const double scale = m.regressor_moment * m.label_moment;
@@ -102,7 +106,7 @@ RegressionForecast forecast(const DesignNoise &m, const ForecastSettings &s) {
   const double z = std::sqrt(math::chi_square_quantile(s.level, 1.0));
   f.interval_width = 2.0 * z * f.standard_error;
   f.rows_for_intervals =
-      4.0 * std::sqrt(static_cast<double>(m.regressors)) * m.gram_sd / m.regressor_moment;
+      4.0 * std::sqrt(static_cast<double>(m.regressors)) * m.gram_sd / m.design_floor;
   f.intervals_expected = n >= f.rows_for_intervals && z * f.standard_error < 1.0;
   for (const double v : {f.crossover_rows, f.standard_error, f.interval_width,
                          f.rows_for_intervals})
@@ -145,6 +149,7 @@ RegressionForecast forecast_release_regression(const ReleaseNoise &noise, int64_
   DesignNoise m;
   m.regressors = d - 1;
   m.regressor_moment = settings.fill * bound * bound / static_cast<double>(d);
+  m.design_floor = m.regressor_moment;
   m.label_moment = m.regressor_moment;
   switch (noise.kind) {
     case ReleaseNoise::Kind::SymmetricGaussian:
@@ -171,18 +176,27 @@ RegressionForecast forecast_adassp_regression(const mechanisms::AdasspReceipt &r
   check::positive_finite(receipt.bound_y, "bound_y");
   check::positive_finite(receipt.sigma_cross, "sigma_cross");
   check::positive_finite(receipt.sigma_gram_off_diagonal, "sigma_gram_off_diagonal");
+  const int64_t intercept = settings.intercept ? 1 : 0;
+  const int64_t features = receipt.dim - intercept;
+  const double feature_bound2 = receipt.bound_x * receipt.bound_x - static_cast<double>(intercept);
+  if (features < 1 || !(feature_bound2 > 0.0))
+    fail(Status::InvalidArgument, "a forecast with an intercept needs at least one feature "
+         "besides it and bound_x > 1 (the intercept's 1 is inside bound_x), got p = ",
+         receipt.dim, ", bound_x = ", receipt.bound_x);
   DesignNoise m;
   m.regressors = receipt.dim;
-  m.regressor_moment =
-      settings.fill * receipt.bound_x * receipt.bound_x / static_cast<double>(receipt.dim);
+  m.regressor_moment = settings.fill * feature_bound2 / static_cast<double>(features);
+  m.design_floor = intercept ? std::min(1.0, m.regressor_moment) : m.regressor_moment;
   m.label_moment = settings.fill * receipt.bound_y * receipt.bound_y;
   m.cross_variance = receipt.sigma_cross * receipt.sigma_cross;
   m.gram_sd = receipt.sigma_gram_off_diagonal;
   // AdaSSP's noise on X'X is symmetric Gaussian: the diagonal's variance is twice that above it.
-  m.gram_row_variance = static_cast<double>(receipt.dim + 1) * m.gram_sd * m.gram_sd;
-  // The posterior's prior sd of a coefficient is 2 R_j; in standardised units (times
+  // A feature's row meets the other features' coefficients; the intercept's, which the posterior
+  // pins near ybar (G_cc = n is known), adds next to nothing.
+  m.gram_row_variance = static_cast<double>(features + 1) * m.gram_sd * m.gram_sd;
+  // The posterior's prior sd of a slope is 2 R_j; in standardised units (times
   // sqrt(m_x / s^2)) the same for every fill.
-  const double prior_sd = 2.0 * relevant_half_range(receipt, -1, 0);
+  const double prior_sd = 2.0 * relevant_half_range(receipt, intercept ? 0 : -1, intercept);
   m.prior_variance = prior_sd * prior_sd * m.regressor_moment / m.label_moment;
   return forecast(m, settings);
 }

@@ -21,6 +21,10 @@ struct ForecastSettings {
   double rows = 0.0;   // n, the user's (a plan's n)
   double level = 0.95;
   double fill = 1.0;
+  // AdaSSP only: the receipt's first regressor is an intercept, a constant 1 inside bound_x (the
+  // design `regress` and PrivateLinearRegression fit: bound_x^2 = 1 + B^2 for features of norm
+  // <= B). `fill` is then the features' mean squared norm over B^2, and the figures are a slope's.
+  bool intercept = false;
 };
 
 struct RegressionForecast {
@@ -50,10 +54,11 @@ struct RegressionForecast {
 RegressionForecast forecast_release_regression(const ReleaseNoise &noise, int64_t d, double bound,
                                                const ForecastSettings &settings);
 
-// An AdaSSP fit of p regressors (an intercept counted) with ||x|| <= bound_x, |y| <= bound_y and
-// the noise scales of `receipt` (its plan suffices: sigma_cross and sigma_gram_off_diagonal are
-// read). The posterior's figures are for the reference design
-// without an intercept column: its prior is the posterior's at intercept_column = -1.
+// An AdaSSP fit of p regressors with ||x|| <= bound_x, |y| <= bound_y and the noise scales of
+// `receipt` (its plan suffices: sigma_cross and sigma_gram_off_diagonal are read), without or
+// (settings.intercept) with an intercept column; the posterior's prior is the posterior's at
+// intercept_column -1 or 0 accordingly. Throws Status::InvalidArgument for an intercept with
+// p < 2 or bound_x <= 1 (no room for a feature).
 RegressionForecast forecast_adassp_regression(const mechanisms::AdasspReceipt &receipt,
                                               const ForecastSettings &settings);
 

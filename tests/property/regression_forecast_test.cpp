@@ -73,10 +73,16 @@ RC_GTEST_PROP(RegressionForecast, AdasspForecastIsFiniteOrFailed, ()) {
                         *extreme_positive(), *extreme_positive(), *probability(), nullptr,
                         &receipt) != DPCOV_OK)
     return;
+  const bool intercept = *rc::gen::arbitrary<bool>();
+  const auto call = intercept ? dpcov_regression_forecast_adassp_intercept
+                              : dpcov_regression_forecast_adassp;
   dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
-  const dpcov_status status = dpcov_regression_forecast_adassp(
-      &receipt, *extreme_positive(), *probability(), *probability(), &f);
-  check_forecast(status, "dpcov_regression_forecast_adassp", f, true);
+  const dpcov_status status =
+      call(&receipt, *extreme_positive(), *probability(), *probability(), &f);
+  check_forecast(status,
+                 intercept ? "dpcov_regression_forecast_adassp_intercept"
+                           : "dpcov_regression_forecast_adassp",
+                 f, true);
 }
 
 // The small-n decision (dpcov_adassp_small_n_split) on the same plans: OK with the decision 0 or

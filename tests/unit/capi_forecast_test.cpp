@@ -75,6 +75,33 @@ TEST(CapiForecast, AdasspCrossoverUsesTheCrossNoiseAndBothBounds) {
   EXPECT_NEAR(f.interval_width, 2.0 * 1.6448536269514722 * f.standard_error, 1e-9);
 }
 
+// With an intercept (the design regress fits): a slope's crossover reads the features' second
+// moment B^2 / p (bound^2 = 1 + B^2), not bound^2 over all p + 1 regressors; the design's
+// smallest eigenvalue is min(1, B^2 / p); the slopes' prior is R_j = B_Y / B.
+TEST(CapiForecast, AdasspWithAnInterceptReadsTheFeaturesMoment) {
+  const double b2 = 1.0;  // features' bound squared: 3 features of second moment 1/3
+  const dpcov_adassp_receipt r = adassp_plan(4, std::sqrt(1.0 + b2), 1.0);
+  dpcov_regression_forecast with = canary(), without = canary();
+  ASSERT_EQ(dpcov_regression_forecast_adassp_intercept(&r, 1e7, 0.95, 1.0, &with), DPCOV_OK)
+      << dpcov_last_error_message();
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, 1e7, 0.95, 1.0, &without), DPCOV_OK);
+  const double mx = b2 / 3.0;
+  EXPECT_NEAR(with.crossover_rows, r.sigma_cross * r.sigma_cross / mx, 1e-9 * with.crossover_rows);
+  EXPECT_NEAR(with.crossover_rows / without.crossover_rows, 1.5, 1e-12);
+  EXPECT_NEAR(with.rows_for_intervals,
+              4.0 * std::sqrt(4.0) * r.sigma_gram_off_diagonal / mx, 1e-9 * with.rows_for_intervals);
+  EXPECT_EQ(with.intercept, 1);
+  EXPECT_EQ(without.intercept, 0);
+  // The prior's standardised variance is (2 B_Y / B)^2 m_x / B_Y^2 = 4 / 3, as without.
+  const double t2 = 4.0 / 3.0, s2 = with.standard_error * with.standard_error;
+  EXPECT_NEAR(with.posterior_sampling_share, t2 / (t2 + s2), 1e-6);
+  // At bound^2 = 1 + p the features' moment equals bound^2 / (p + 1): the figures agree.
+  const dpcov_adassp_receipt wide = adassp_plan(4, 2.0, 1.0);
+  ASSERT_EQ(dpcov_regression_forecast_adassp_intercept(&wide, 1000, 0.95, 1.0, &with), DPCOV_OK);
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&wide, 1000, 0.95, 1.0, &without), DPCOV_OK);
+  EXPECT_NEAR(with.crossover_rows, without.crossover_rows, 1e-9 * with.crossover_rows);
+}
+
 // The posterior's figures: the one-dimensional share t^2 / (t^2 + S) and half-width where the
 // noise on X'X~ is negligible against the design (n large), the n from which it prints never
 // below the bootstrap's, and NaN for a release (which has no posterior).
@@ -185,6 +212,21 @@ TEST(CapiForecast, BadArgumentsAreRefusedWithTheOutputUntouched) {
          dpcov_adassp_receipt other = a;
          other.sigma_cross = 0.0;
          return dpcov_regression_forecast_adassp(&other, 100, 0.95, 1.0, f);
+       }},
+      {"an intercept and no feature", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         dpcov_adassp_receipt other = a;
+         other.num_regressors = 1;
+         other.bound = 2.0;
+         return dpcov_regression_forecast_adassp_intercept(&other, 100, 0.95, 1.0, f);
+       }},
+      {"an intercept and bound 1", DPCOV_E_INVALID_ARGUMENT,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &a, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp_intercept(&a, 100, 0.95, 1.0, f);
+       }},
+      {"null receipt with an intercept", DPCOV_E_NULL_POINTER,
+       [](const dpcov_receipt &, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {
+         return dpcov_regression_forecast_adassp_intercept(nullptr, 100, 0.95, 1.0, f);
        }},
       {"receipt struct_size 0", DPCOV_E_INVALID_ARGUMENT,
        [](const dpcov_receipt &r, const dpcov_adassp_receipt &, dpcov_regression_forecast *f) {

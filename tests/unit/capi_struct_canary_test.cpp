@@ -456,11 +456,15 @@ void forecasts() {
   dpcov_adassp_receipt adassp_plan{};
   adassp_plan.struct_size = sizeof adassp_plan;
   ASSERT_CALL_OK(dpcov_adassp_plan(3, 1.0, 1.0, 1.0, 1e-6, nullptr, &adassp_plan));
-  Canary<dpcov_regression_forecast> release, adassp;
+  Canary<dpcov_regression_forecast> release, adassp, intercept;
   ASSERT_CALL_OK(dpcov_regression_forecast_release(&plan, 1000.0, 0.95, 1.0, release.get()));
   ASSERT_CALL_OK(dpcov_regression_forecast_adassp(&adassp_plan, 1000.0, 0.95, 1.0, adassp.get()));
+  adassp_plan.bound = 2.0;
+  ASSERT_CALL_OK(dpcov_regression_forecast_adassp_intercept(&adassp_plan, 1000.0, 0.95, 1.0,
+                                                            intercept.get()));
   EXPECT_INTACT(release);
   EXPECT_INTACT(adassp);
+  EXPECT_INTACT(intercept);
 }
 
 // An initialiser given the first shipped size, as a program compiled against the oldest header
@@ -573,6 +577,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_audit_rows_units", audits},
       {"dpcov_regression_forecast_release", forecasts},
       {"dpcov_regression_forecast_adassp", forecasts},
+      {"dpcov_regression_forecast_adassp_intercept", forecasts},
       {"dpcov_mechanism_params_init", initialisers},
       {"dpcov_row_bounding_init", initialisers},
       {"dpcov_regression_params_init", initialisers},

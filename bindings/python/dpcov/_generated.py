@@ -808,7 +808,7 @@ class RegressionForecastC(Struct):
                 ("posterior_sampling_share", c_double), ("posterior_min_sampling_share", c_double),
                 ("posterior_half_width_over_range", c_double),
                 ("rows_for_posterior_intervals", c_double),
-                ("posterior_intervals_expected", c_int32)]
+                ("posterior_intervals_expected", c_int32), ("intercept", c_int32)]
 
 
 STRUCTS = {
@@ -1230,6 +1230,9 @@ PROTOTYPES = {
                                                     c_double, POINTER(RegressionForecastC)]),
     "dpcov_regression_forecast_adassp": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
                                                    c_double, POINTER(RegressionForecastC)]),
+    "dpcov_regression_forecast_adassp_intercept": (c_int32, [POINTER(AdasspReceiptC), c_double,
+                                                             c_double, c_double,
+                                                             POINTER(RegressionForecastC)]),
     "dpcov_adassp_small_n_split": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
                                              Address(c_int32), Address(c_double)]),
     # plan.h

@@ -24,26 +24,35 @@ class RegressionForecast(StructView):
     posterior_intervals_expected (NaN and 0 for a release, which has no posterior). The figures
     hold for a reference design: regressors and label independent and symmetric, regressors with
     equal second moments, true coefficients 0, rows' mean squared norm ``fill`` times the squared
-    bound; the posterior's for a coefficient of that design without an intercept column."""
+    bound; with ``intercept`` 1 (``regression_forecast(..., intercept=True)``) the figures are a
+    slope's of that design with an intercept column inside the bound, ``fill`` the features'
+    mean squared norm over their squared bound."""
 
     __slots__ = ()
 
 
 def regression_forecast(receipt, n: float | None = None, level: float = 0.95,
-                        fill: float = 1.0) -> RegressionForecast:
+                        fill: float = 1.0, intercept: bool = False) -> RegressionForecast:
     """The forecast of a regression at ``n`` rows from a plan or release ``receipt``: a
     :class:`~dpcov.Receipt` (``dpcov.plan`` of analyze_gauss, laplace_sym or wishart_additive: a
     regression of one column on the d - 1 others; ``n`` defaults to the receipt's) or an
     :class:`~dpcov.AdasspReceipt` (``dpcov.adassp_plan``, best with
-    ``release_label_square=True``, the noise the intervals see; ``n`` required). Reads no data
-    and costs no privacy (``dpcov_regression_forecast_release``,
-    ``dpcov_regression_forecast_adassp``)."""
+    ``release_label_square=True``, the noise the intervals see; ``n`` required). ``intercept``
+    (AdaSSP only): the plan's first regressor is an intercept, a constant 1 inside its bound (the
+    design ``PrivateLinearRegression`` fits: ``bound_`` squared is 1 plus the features'
+    ``bound`` squared), and the figures are a slope's. Reads no data and costs no privacy
+    (``dpcov_regression_forecast_release``, ``dpcov_regression_forecast_adassp``,
+    ``dpcov_regression_forecast_adassp_intercept``)."""
     out = new_struct(RegressionForecastC)
     if isinstance(receipt, AdasspReceipt):
         if n is None:
             raise TypeError("an AdaSSP forecast needs n")
-        _check(C.dpcov_regression_forecast_adassp(byref(receipt._struct), float(n), float(level),
-                                                  float(fill), byref(out)))
+        call = C.dpcov_regression_forecast_adassp_intercept if intercept \
+            else C.dpcov_regression_forecast_adassp
+        _check(call(byref(receipt._struct), float(n), float(level), float(fill), byref(out)))
+    elif intercept:
+        raise ValueError("intercept=True is for an AdaSSP plan; a release's regression reads "
+                         "its columns as given")
     elif isinstance(receipt, Receipt):
         rows = receipt.n if n is None else n
         _check(C.dpcov_regression_forecast_release(byref(receipt._struct), float(rows),

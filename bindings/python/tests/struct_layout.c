@@ -452,6 +452,7 @@ int main(void) {
   printf(", \"posterior_half_width_over_range\": %zu", offsetof(dpcov_regression_forecast, posterior_half_width_over_range));
   printf(", \"rows_for_posterior_intervals\": %zu", offsetof(dpcov_regression_forecast, rows_for_posterior_intervals));
   printf(", \"posterior_intervals_expected\": %zu", offsetof(dpcov_regression_forecast, posterior_intervals_expected));
+  printf(", \"intercept\": %zu", offsetof(dpcov_regression_forecast, intercept));
   printf("}%s\n", "");
   printf("}\n");
   return 0;

@@ -36,6 +36,23 @@ def test_adassp_forecast_needs_n_and_reads_the_plan():
                                                          1e-6)).posterior_sampling_share)
 
 
+def test_adassp_forecast_with_an_intercept_reads_the_features_moment():
+    # 3 features of norm <= B = 1 after an intercept (bound_x^2 = 2): each feature's second
+    # moment is 1/3, not bound_x^2 / 4 = 1/2, so a slope's crossover is 1.5 times the plain one.
+    plan = dpcov.adassp_plan(4, 2 ** 0.5, 1.0, 1.0, 1e-6, release_label_square=True)
+    slope = dpcov.regression_forecast(plan, n=1000, intercept=True)
+    plain = dpcov.regression_forecast(plan, n=1000)
+    assert slope.intercept == 1 and plain.intercept == 0
+    assert slope.crossover_rows == pytest.approx(plan.sigma_cross ** 2 / (1 / 3), rel=1e-12)
+    assert slope.crossover_rows == pytest.approx(1.5 * plain.crossover_rows, rel=1e-12)
+    with pytest.raises(dpcov.InvalidArgumentError, match="intercept"):
+        dpcov.regression_forecast(dpcov.adassp_plan(3, 1.0, 1.0, 1.0, 1e-6), n=100,
+                                  intercept=True)
+    with pytest.raises(ValueError, match="AdaSSP"):
+        dpcov.regression_forecast(dpcov.plan("analyze_gauss", 4, 2000, 1.0, 1.0, 1e-6),
+                                  intercept=True)
+
+
 def test_bad_arguments_raise_typed_errors():
     receipt = dpcov.plan("analyze_gauss", 4, 2000, 1.0, 1.0, 1e-6)
     with pytest.raises(dpcov.InvalidArgumentError, match="fill"):

@@ -64,6 +64,12 @@ typedef struct dpcov_regression_forecast {
   double rows_for_posterior_intervals;
   /** 1 when n >= rows_for_posterior_intervals, else 0 (0 for a release). */
   int32_t posterior_intervals_expected;
+  /**
+   * Appended after posterior_intervals_expected: written only when struct_size covers it. 1 when
+   * the figures are for a slope of a design with an intercept column
+   * (dpcov_regression_forecast_adassp_intercept()), else 0.
+   */
+  int32_t intercept;
 } dpcov_regression_forecast;
 
 /**
@@ -104,6 +110,27 @@ DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *re
 DPCOV_API dpcov_status dpcov_regression_forecast_adassp(const dpcov_adassp_receipt *receipt,
                                                         double n, double level, double fill,
                                                         dpcov_regression_forecast *forecast);
+
+/**
+ * As dpcov_regression_forecast_adassp(), for a fit whose first regressor is an intercept: a
+ * constant 1 inside the receipt's `bound` (bound^2 = 1 + B^2 for features of norm <= B), the
+ * design `dpcov regress` and Python's PrivateLinearRegression fit by default. The figures are a
+ * slope's: the p - 1 features centred with second moment fill B^2 / (p - 1) each, so `fill` is
+ * the features' mean squared norm over B^2; the posterior's prior is that of an intercept in
+ * column 0 (docs/forecast.md, "With an intercept").
+ *
+ * @param receipt        required; struct_size set; num_regressors >= 2, bound > 1, bound_y and
+ *                       sigmas finite > 0.
+ * @param n              rows, finite >= 1.
+ * @param level          in (0, 1).
+ * @param fill           in (0, 1]: E||x_features||^2 / B^2 and E y^2 / B_Y^2 of the design.
+ * @param[out] forecast  required; struct_size set by the caller; untouched on error.
+ * @return as dpcov_regression_forecast_adassp(); ::DPCOV_E_INVALID_ARGUMENT also for
+ *   num_regressors < 2 or bound <= 1 (no room for a feature besides the intercept).
+ */
+DPCOV_API dpcov_status dpcov_regression_forecast_adassp_intercept(
+    const dpcov_adassp_receipt *receipt, double n, double level, double fill,
+    dpcov_regression_forecast *forecast);
 
 /**
  * Whether a default AdaSSP fit drops its lambda_min step at @p n public rows

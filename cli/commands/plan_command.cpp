@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "../analysis/default_fit.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
@@ -32,14 +33,15 @@ struct PlanOptions {
   std::optional<double> mean_radius;  // coinpress_mean, coinpress --center
   bool center = false;                // coinpress
   std::optional<double> label_bound;  // adassp: |y| <= B_Y
-  bool intercept = false;             // adassp: an intercept on top of --bound and --dims
+  bool regress = false;               // adassp: the fit `dpcov regress` runs by default
+  std::string errors = "robust";      // adassp --regress: regress's --errors
   double level = 0.95;                // of the regression forecast's interval
   double fill = 1.0;                  // of the forecast's reference design
   std::string privacy_unit;           // the zCDP row mechanisms: --privacy-unit COLUMN
   int64_t max_rows_per_unit = 0;      // --max-rows-per-unit K
 
   ForecastRequest forecast() const {
-    return {static_cast<double>(rows), level, fill, intercept};
+    return {static_cast<double>(rows), level, fill, regress};
   }
 };
 
@@ -103,14 +105,49 @@ nlohmann::ordered_json forecast_entry(const std::optional<dpcov_regression_forec
   return j;
 }
 
+// What `dpcov regress` decides at --rows from public values (default_fit.hpp): the plan of the
+// fit it runs, and the decisions, with their reasons.
+dpcov_adassp_receipt plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &params,
+                                      nlohmann::ordered_json &decisions) {
+  if (!o.privacy_unit.empty())
+    fail(kExitUsage, "--regress plans a fit at the level of rows; a unit fit has no intervals "
+         "and takes no decision: plan it without --regress");
+  if (o.rows < 1) fail(kExitUsage, "--regress needs --rows n >= 1: regress decides at its n");
+  check_bound(*o.bound, "--bound");
+  DefaultFitQuery q;
+  q.regressors = o.dims + 1;
+  q.bound_x = constant_column_norm_bound(1.0, *o.bound);
+  q.label_bound = *o.label_bound;
+  q.budget = o.mechanism.epsilon;
+  q.delta = *o.mechanism.delta;
+  q.params = params;
+  q.rows = o.rows;
+  q.level = o.level;
+  q.robust = o.errors == "robust";
+  const DefaultFit d = decide_default_fit(q);
+  nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
+  for (const std::string *why : {&d.small_n_split, &d.label_square_refusal, &d.robust_skipped})
+    if (!why->empty()) reasons.push_back(*why);
+  decisions = {{"errors", d.robust ? "robust" : "homoscedastic"},
+               {"fit_epsilon", d.epsilon},
+               {"fit_delta", d.delta},
+               {"meat_epsilon", d.robust ? d.sandwich.meat_epsilon : 0.0},
+               {"meat_delta", d.robust ? d.sandwich.meat_delta : 0.0},
+               {"lambda_min_released", d.params.without_lambda_min == 0},
+               {"label_square_released", d.params.release_label_square == 1},
+               {"reasons", reasons}};
+  return default_fit_plan(q, d);
+}
+
 // AdaSSP, the default regression on raw rows: its plan with y'y released (what the noise-aware
-// intervals need) and the forecast of its fit; --dims counts the regressors, an intercept included,
-// or with --intercept the features, the intercept counted on top of them and of --bound as
-// `dpcov regress` counts it (the plan of p + 1 regressors of norm <= sqrt(1 + B^2)).
+// intervals need) and the forecast of its fit; --dims counts the regressors, an intercept
+// included. With --regress: the plan of the fit `dpcov regress --bound B` runs by default on
+// --dims features at --rows (an intercept on top, p + 1 regressors of norm <= sqrt(1 + B^2),
+// robust errors' share, the small-n split and y'y as decided) and the forecast of a slope.
 void run_adassp_plan(const PlanOptions &o) {
   if (!o.bound || !o.label_bound)
     fail(kExitUsage, "adassp needs --bound (B_X: ||x|| <= B_X, an intercept's 1 included, or "
-         "with --intercept the features' bound B) and --label-bound (B_Y: |y| <= B_Y)");
+         "with --regress the features' bound B) and --label-bound (B_Y: |y| <= B_Y)");
   if (!o.mechanism.delta) fail(kExitUsage, "adassp needs --delta");
   dpcov_adassp_params params{};
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
@@ -123,16 +160,19 @@ void run_adassp_plan(const PlanOptions &o) {
   }
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
-  if (o.intercept) check_bound(*o.bound, "--bound");
-  const int64_t regressors = o.intercept ? o.dims + 1 : o.dims;
-  const double bound_x = o.intercept ? constant_column_norm_bound(1.0, *o.bound) : *o.bound;
-  library_check_parameters(dpcov_adassp_plan(regressors, bound_x, *o.label_bound,
-                                             o.mechanism.epsilon, *o.mechanism.delta, &params,
-                                             &receipt),
-                           "adassp plan");
+  nlohmann::ordered_json decisions;
+  if (o.regress) {
+    receipt = plan_regress_fit(o, params, decisions);
+  } else {
+    library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound,
+                                               o.mechanism.epsilon, *o.mechanism.delta, &params,
+                                               &receipt),
+                             "adassp plan");
+  }
   nlohmann::ordered_json plan = adassp_receipt_json(receipt);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
+  if (o.regress) plan["regress"] = decisions;
   if (units)
     plan["privacy_unit"] = {{"column", o.privacy_unit},
                             {"max_rows_per_unit", o.max_rows_per_unit}};
@@ -153,8 +193,8 @@ void run_plan(const PlanOptions &o) {
          "coinpress_mean; the Gram mechanisms' unit plans are made by the release "
          "(docs/privacy-units.md)");
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
-  if (o.intercept) fail(kExitUsage, "--intercept applies to adassp only (a release's regression "
-                        "reads its columns as given)");
+  if (o.regress || o.errors != "robust")
+    fail(kExitUsage, "--regress and --errors apply to adassp only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
@@ -208,11 +248,16 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   command->add_flag("--json", options->json, "Print the receipt as JSON");
   command->add_option("--label-bound", options->label_bound,
                       "adassp: the bound B_Y on the label, |y| <= B_Y (required by adassp)");
-  command->add_flag("--intercept", options->intercept,
-                    "adassp: fit an intercept as `dpcov regress` does by default, counted on top: "
-                    "--dims counts the features and --bound B bounds their norm, the plan is of "
-                    "--dims + 1 regressors of norm <= sqrt(1 + B^2), and the forecast is a "
-                    "slope's (--fill: the features' mean squared norm over B^2)");
+  command->add_flag("--regress", options->regress,
+                    "adassp: plan the fit `dpcov regress --bound B` runs by default on --dims "
+                    "features at --rows: an intercept counted on top (--dims + 1 regressors of "
+                    "norm <= sqrt(1 + B^2)), then regress's decisions from public values (the "
+                    "small-n split, y'y, the robust errors' share of the budget; JSON `regress`); "
+                    "the forecast is a slope's (--fill: the features' mean squared norm over B^2)");
+  command->add_option("--errors", options->errors,
+                      "adassp --regress: the errors regress's intervals allow for, robust "
+                      "(default) or homoscedastic, as regress's --errors")
+      ->check(CLI::IsMember({"robust", "homoscedastic"}));
   command->add_option("--level", options->level,
                       "Confidence level of the regression forecast's interval width, in (0, 1) "
                       "(default 0.95)");

@@ -11,6 +11,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/default_fit.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/regression_intervals.hpp"
@@ -461,6 +462,7 @@ struct RawFit {
   double fit_delta = 0.0;
   double adassp_budget = 0.0;  // the fit's whole share: split with the meat under --errors robust
   bool label_square_asked = false;
+  bool robust_asked = false;  // --errors robust with the intervals, at the level of rows
   bool robust = false;
   std::string robust_skipped;  // why --errors robust fell back to the homoscedastic intervals
   dpcov_sandwich_budget sandwich{};
@@ -555,114 +557,49 @@ void to_data_units(RawFit &f) {
                 {&f.aware.se, &f.aware.lower, &f.aware.upper}, {&f.aware.p});
 }
 
-// Spend only on what is used: y'y (a quarter of the fit's mu^2) is released for the intervals
-// only when the plan at this n, from public values alone, forecasts a printed interval even for
-// the most favourable design (rows on their bounds, fill 1); otherwise the fit keeps the share and
-// the output says why. n is public only under replace-one, so under add/remove y'y is released as
-// asked. With the posterior (--small-n posterior) an interval is also expected where the
-// forecast's posterior prints one: its sampling share reaches the print rule's threshold and its
-// half-width is below R_j (docs/forecast.md, "Will the posterior print?").
-void decide_label_square(RawFit &f, const RegressOptions &o) {
-  if (o.raw.no_intervals || o.raw.intervals_anyway || !f.n_public()) return;
-  const dpcov_adassp_receipt with_label = adassp_plan(f, f.bound);
-  f.forecast = adassp_forecast(with_label, {static_cast<double>(f.data.rows), o.level, 1.0});
-  const bool posterior = o.raw.small_n == "posterior";
-  if (f.forecast->intervals_expected == 1 ||
-      (posterior && f.forecast->posterior_intervals_expected == 1))
-    return;
-  f.settings.params.release_label_square = 0;
-  f.aware.refusal = concat(
-      "not attempted: the plan forecasts none at n = ", f.data.rows, " even with rows on their "
-      "bounds (",
-      posterior
-          ? concat("the posterior prints from about n = ",
-                   whole_rows(f.forecast->rows_for_posterior_intervals), ": sampling share ",
-                   format_number(f.forecast->posterior_sampling_share, 3), " against ",
-                   format_number(f.forecast->posterior_min_sampling_share, 3), ", half-width ",
-                   format_number(f.forecast->posterior_half_width_over_range, 3), " x R_j")
-          : concat("intervals from about n = ", whole_rows(f.forecast->rows_for_intervals),
-                   ", expected ", format_number(100.0 * o.level, 3),
-                   "% width of a standardised coefficient ",
-                   format_number(f.forecast->interval_width, 3)),
-      "), so y'y was not released and the fit kept its share of the budget (--intervals-anyway "
-      "spends it; `dpcov plan -m adassp` forecasts other n and epsilon)");
+// The public values the default fit's decisions read (default_fit.hpp), at the bound `bound` on
+// ||x||: the options as asked, before any decision.
+DefaultFitQuery default_fit_query(const RawFit &f, const RegressOptions &o, double bound) {
+  DefaultFitQuery q;
+  q.regressors = static_cast<int64_t>(f.terms.size());
+  q.bound_x = f.regressor_bound(bound);
+  q.label_bound = f.label_bound;
+  q.budget = f.adassp_budget;
+  q.delta = o.raw.delta;
+  q.params = f.settings.params;
+  q.params.release_label_square = f.label_square_asked ? 1 : 0;
+  q.n_public = f.n_public();
+  q.rows = f.data.rows;
+  q.level = o.level;
+  q.intercept = f.intercept;
+  q.robust = f.robust_asked;
+  q.no_intervals = o.raw.no_intervals;
+  q.intervals_anyway = o.raw.intervals_anyway;
+  q.small_n_posterior = o.raw.small_n == "posterior";
+  return q;
 }
 
-// The small-n split (dpcov_adassp_small_n_split, proofs/adassp.md, "Without the lambda_min
-// step"), from public values only: where the default plan at the public n expects the small-n
-// posterior, not the bootstrap, to answer (--small-n posterior), the fit releases X'X, X'y and
-// y'y without the lambda_min step, whose released value would be 0 after its shift there anyway.
-// Returns whether it did; y'y is then decided on that plan (decide_label_square).
-bool decide_small_n_split(RawFit &f, const RegressOptions &o) {
-  if (o.raw.no_intervals || o.raw.small_n != "posterior" || !f.n_public() ||
-      f.settings.params.calibration != DPCOV_ADASSP_JOINT_ANALYTIC)
-    return false;
-  const dpcov_adassp_receipt plan = adassp_plan(f, f.bound);
-  int32_t without = 0;
-  double rows_for_bootstrap = 0.0;
-  library_check(dpcov_adassp_small_n_split(&plan, static_cast<double>(f.data.rows), o.level,
-                                           &without, &rows_for_bootstrap),
-                "the small-n split");
-  if (without == 0) return false;
-  f.settings.params.without_lambda_min = 1;
-  f.small_n_split = concat(
-      "budget: X'X, X'y and y'y without AdaSSP's lambda_min step (a larger share of epsilon each, "
-      "the ridge at its public bound), from public values: at n = ", f.data.rows, " the plan "
-      "expects the small-n posterior to answer (the bootstrap from about n = ",
-      whole_rows(rows_for_bootstrap), "), where the released lambda_min would be 0");
-  return true;
+void apply_fit(RawFit &f, const DefaultFit &d) {
+  f.settings.params = d.params;
+  f.settings.adassp_epsilon = d.epsilon;
+  f.fit_delta = d.delta;
+  f.robust = d.robust;
+  if (d.robust) f.sandwich = d.sandwich;
 }
 
-// The fit's settings for the errors decided: under --errors robust the fit spends the sandwich's
-// fit share (at the bound `bound`) and releases y'y only for the posterior (--small-n posterior),
-// which answers where the released X'X~ does not support the robust bootstrap
-// (robust_supported); otherwise its whole share, y'y as asked.
-void apply_errors(RawFit &f, const RawRegressOptions &r, double bound) {
-  if (f.robust) {
-    f.sandwich =
-        sandwich_budget(f.regressor_bound(bound), f.label_bound, f.adassp_budget, r.delta);
-    f.settings.adassp_epsilon = f.sandwich.fit_epsilon;
-    f.fit_delta = f.sandwich.fit_delta;
-    f.settings.params.release_label_square = r.small_n == "posterior" ? 1 : 0;
-    return;
-  }
-  f.settings.adassp_epsilon = f.adassp_budget;
-  f.fit_delta = r.delta;
-  f.settings.params.release_label_square = f.label_square_asked ? 1 : 0;
+// The fit's shares before the rows are read (for the ledger's plan): robust errors as asked.
+void apply_errors(RawFit &f, const RegressOptions &o, double bound) {
+  apply_fit(f, fit_shares(default_fit_query(f, o, bound), f.robust_asked));
 }
 
-// --errors robust needs X'X~ positive definite as the bootstrap does: where the plan's forecast
-// at the public n expects no interval even for rows on their bounds, the meat is not released and
-// the homoscedastic path runs as it would have (decide_label_square), saying why. The robust
-// intervals read the fit at the sandwich's share of the budget, so that share's forecast (with
-// y'y, as Python's) decides: at the whole budget's, an n where the share's fit supports no
-// interval would take the robust split, fit at the share and leave the meat's share unspent.
+// Every decision of the default fit once n is known (default_fit.hpp), from public values only.
 void decide_errors(RawFit &f, const RegressOptions &o) {
-  const bool robust = f.robust;
-  f.robust = false;
-  apply_errors(f, o.raw, f.bound);
-  const bool split = decide_small_n_split(f, o);
-  decide_label_square(f, o);
-  if (!robust) return;
-  const auto skip = [&f] {
-    f.robust_skipped = concat("robust intervals not attempted: the plan forecasts none at n = ",
-                              f.data.rows);
-  };
-  // The small-n split expects no bootstrap, which the robust intervals need: no meat.
-  if (split || (f.forecast && f.forecast->intervals_expected != 1)) return skip();
-  f.robust = true;
-  apply_errors(f, o.raw, f.bound);
-  if (!f.forecast) return;
-  const int asked = f.settings.params.release_label_square;
-  f.settings.params.release_label_square = 1;
-  const dpcov_adassp_receipt at_share = adassp_plan(f, f.bound);
-  f.settings.params.release_label_square = asked;
-  if (adassp_forecast(at_share, {static_cast<double>(f.data.rows), o.level, 1.0})
-          .intervals_expected == 1)
-    return;
-  f.robust = false;
-  apply_errors(f, o.raw, f.bound);
-  skip();
+  const DefaultFit d = decide_default_fit(default_fit_query(f, o, f.bound));
+  apply_fit(f, d);
+  f.forecast = d.forecast;
+  f.small_n_split = d.small_n_split;
+  if (!d.label_square_refusal.empty()) f.aware.refusal = d.label_square_refusal;
+  f.robust_skipped = d.robust_skipped;
 }
 
 // --errors robust after a fit that released y'y: the rule of every surface
@@ -756,8 +693,8 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   f.adassp_budget = f.settings.adassp_epsilon;
   f.label_square_asked = f.settings.params.release_label_square == 1;
-  f.robust = robust_asked;
-  apply_errors(f, r, r.bound);
+  f.robust_asked = robust_asked;
+  apply_errors(f, o, r.bound);
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
     std::vector<LedgerCharge> charges =
         charges_with_bound_step(ledger, bound_epsilon, LedgerCharge::of_receipt(&fit));

@@ -65,36 +65,49 @@ class Forecast(DpcovCase):
                                  "--dims", "3", "--rows", "10"])
         self.assertEqual(result.returncode, EXIT_USAGE)
 
-    def test_plan_with_an_intercept_is_regress_design_and_regress_prints_its_fit(self):
-        # --intercept counts the intercept on top of --bound and --dims as regress does: the plan
-        # of 4 regressors of norm sqrt(1 + B^2), a slope's forecast (B = 1, 3 features: the
-        # features' moment 1/3 against bound^2 / 4 = 1/2 read plainly: 1.5 times the crossover).
+    def test_plan_regress_plans_the_fit_regress_runs_and_forecasts_a_slope(self):
+        # --regress counts the intercept on top of --bound and --dims as regress does: the plan
+        # of 4 regressors of norm sqrt(1 + B^2) and a slope's forecast. With --errors
+        # homoscedastic the fit spends the whole budget; at B = 1 and 3 features the features'
+        # moment is 1/3 against bound^2 / 4 = 1/2 read plainly: 1.5 times the crossover.
         base = ["plan", "-m", "adassp", "-e", "1", "-d", "1e-6", "--label-bound", "1",
                 "--rows", "1000", "--json"]
-        with_intercept = json.loads(self.ok(base + ["--bound", "1", "--dims", "3",
-                                                    "--intercept"]).stdout)
+        regress = json.loads(self.ok(base + ["--bound", "1", "--dims", "3", "--regress",
+                                             "--errors", "homoscedastic"]).stdout)
         plain = json.loads(self.ok(base + ["--bound", str(2 ** 0.5), "--dims", "4"]).stdout)
-        self.assertEqual(with_intercept["num_regressors"], 4)
-        self.assertAlmostEqual(with_intercept["bound"], 2 ** 0.5, places=12)
-        self.assertTrue(with_intercept["regression_forecast"]["intercept"])
+        self.assertEqual(regress["num_regressors"], 4)
+        self.assertAlmostEqual(regress["bound"], 2 ** 0.5, places=12)
+        self.assertEqual(regress["regress"]["errors"], "homoscedastic")
+        self.assertTrue(regress["regression_forecast"]["intercept"])
         self.assertFalse(plain["regression_forecast"]["intercept"])
-        self.assertAlmostEqual(with_intercept["regression_forecast"]["crossover_rows"]
+        self.assertAlmostEqual(regress["regression_forecast"]["crossover_rows"]
                                / plain["regression_forecast"]["crossover_rows"], 1.5, places=6)
-        self.assertEqual(self.run_dpcov(["plan", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
-                                         "--bound", "1", "--dims", "3", "--rows", "10",
-                                         "--intercept"]).returncode, EXIT_USAGE)
-        # regress prints the forecast of the fit that ran: robust errors fit at a share of the
-        # budget, so its crossover is above that of the plan at the whole budget.
+        for wrong in (["-m", "analyze_gauss", "--regress"],
+                      ["-m", "adassp", "--label-bound", "1", "--regress", "--rows", "0"]):
+            self.assertEqual(self.run_dpcov(["plan", "-e", "1", "-d", "1e-6", "--bound", "1",
+                                             "--dims", "3", "--rows", "10"] + wrong).returncode,
+                             EXIT_USAGE, wrong)
+        # regress prints the forecast of the fit that ran, and plan --regress with its flags
+        # plans that fit: robust errors at a share of the budget, so the crossover is above that
+        # of the fit at the whole budget.
         fit = json.loads(self.ok(["regress", self.write_rows(5000, 5), "--label", "y",
                                   "--epsilon", "1", "--bound", "1.5", "--label-bound", "1",
                                   "--noise-seed", "5", "--json", "--quiet"]).stdout)
+        planned = json.loads(self.ok(base[:-3] + ["--rows", "5000", "--bound", "1.5", "--dims",
+                                                  "2", "--regress", "--json"]).stdout)
         whole = json.loads(self.ok(base[:-3] + ["--rows", "5000", "--bound", "1.5", "--dims",
-                                                "2", "--intercept", "--json"]).stdout)
+                                                "2", "--regress", "--errors", "homoscedastic",
+                                                "--json"]).stdout)
         forecast = fit["regression_forecast"]
         self.assertTrue(forecast["intercept"])
+        self.assertEqual(planned["regress"]["errors"], "robust")
+        self.assertIn("sandwich", fit)
+        self.assertEqual(planned["sigma_cross"], fit["receipt"]["sigma_cross"])
+        self.assertEqual(planned["regression_forecast"]["crossover_rows"],
+                         forecast["crossover_rows"])
         self.assertAlmostEqual(forecast["crossover_rows"],
-                               fit["receipt"]["sigma_cross"] ** 2 / (1.5 ** 2 / 2), delta=1e-6
-                               * forecast["crossover_rows"])
+                               fit["receipt"]["sigma_cross"] ** 2 / (1.5 ** 2 / 2),
+                               delta=1e-6 * forecast["crossover_rows"])
         self.assertGreater(forecast["crossover_rows"],
                            1.2 * whole["regression_forecast"]["crossover_rows"])
 

@@ -1,0 +1,61 @@
+// The decisions of the default AdaSSP fit on raw rows, from public values only, taken once for
+// `regress` (before its fit) and `plan -m adassp --intercept` (its forecast of that fit): the
+// small-n split (no lambda_min step where the posterior answers), whether y'y is released for the
+// intervals (spend only on what is used), and whether robust errors hold a share of the budget
+// back for the meat (docs/forecast.md, docs/regression_intervals.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <dpcov.h>
+
+namespace dpcov::cli {
+
+struct DefaultFitQuery {
+  int64_t regressors = 0;      // an intercept counted
+  double bound_x = 0.0;        // the norm bound of the regressors' rows, [1, x] with an intercept
+  double label_bound = 0.0;    // |y| <= label_bound
+  double budget = 0.0;         // epsilon of the fit (and the meat), after any bound step
+  double delta = 0.0;
+  dpcov_adassp_params params{};  // as asked; release_label_square: y'y asked
+  bool n_public = true;        // replace-one at the level of rows
+  int64_t rows = 0;            // n, read only where public
+  double level = 0.95;
+  bool intercept = true;       // for the forecast printed: the first regressor is an intercept
+  bool robust = false;         // --errors robust asked (intervals on, rows not units)
+  bool no_intervals = false;
+  bool intervals_anyway = false;
+  bool small_n_posterior = true;
+};
+
+struct DefaultFit {
+  dpcov_adassp_params params{};  // decided: without_lambda_min, release_label_square
+  double epsilon = 0.0;          // the fit's share of the budget
+  double delta = 0.0;
+  bool robust = false;           // a share held back for the meat
+  dpcov_sandwich_budget sandwich{};
+  // The forecast that decided y'y (the plan at the whole budget), where n is public.
+  std::optional<dpcov_regression_forecast> forecast;
+  std::string small_n_split;        // why the fit drops its lambda_min step, or ""
+  std::string label_square_refusal;  // why y'y is not released for intervals, or ""
+  std::string robust_skipped;        // why robust errors were not attempted, or ""
+};
+
+// The robust split of the budget or the whole of it, as `robust` says.
+DefaultFit fit_shares(const DefaultFitQuery &q, bool robust);
+
+// Every decision, in order: the small-n split on the plan at the whole budget, y'y on the plan
+// that split gives, then robust errors where that plan's forecast and the one at the fit's share
+// expect the bootstrap's intervals.
+DefaultFit decide_default_fit(const DefaultFitQuery &q);
+
+// The plan (dpcov_adassp_plan) of the fit `fit` decides.
+dpcov_adassp_receipt default_fit_plan(const DefaultFitQuery &q, const DefaultFit &fit);
+
+// The forecast of the fit that will run: its share of the budget, y'y as decided, its intercept
+// (fill 1, the most favourable design, as the decisions read it).
+dpcov_regression_forecast default_fit_forecast(const DefaultFitQuery &q, const DefaultFit &fit);
+
+}  // namespace dpcov::cli

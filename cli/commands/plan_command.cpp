@@ -40,9 +40,7 @@ struct PlanOptions {
   std::string privacy_unit;           // the zCDP row mechanisms: --privacy-unit COLUMN
   int64_t max_rows_per_unit = 0;      // --max-rows-per-unit K
 
-  ForecastRequest forecast() const {
-    return {static_cast<double>(rows), level, fill, regress};
-  }
+  ForecastRequest forecast() const { return {static_cast<double>(rows), level, fill}; }
 };
 
 // The receipt, then (in text) the regression forecast as a paragraph of its own.
@@ -106,9 +104,17 @@ nlohmann::ordered_json forecast_entry(const std::optional<dpcov_regression_forec
 }
 
 // What `dpcov regress` decides at --rows from public values (default_fit.hpp): the plan of the
-// fit it runs, and the decisions, with their reasons.
-dpcov_adassp_receipt plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &params,
-                                      nlohmann::ordered_json &decisions) {
+// fit it runs and of the fit its forecast describes (as regress prints it: the fit that runs,
+// a slope's, or where y'y is not released the plan with y'y that decided so), and the decisions,
+// with their reasons.
+struct RegressPlan {
+  dpcov_adassp_receipt fit{};
+  dpcov_adassp_receipt forecast{};
+  bool intercept = true;  // the forecast is a slope's
+  nlohmann::ordered_json decisions;
+};
+
+RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &params) {
   if (!o.privacy_unit.empty())
     fail(kExitUsage, "--regress plans a fit at the level of rows; a unit fit has no intervals "
          "and takes no decision: plan it without --regress");
@@ -128,7 +134,8 @@ dpcov_adassp_receipt plan_regress_fit(const PlanOptions &o, const dpcov_adassp_p
   nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
   for (const std::string *why : {&d.small_n_split, &d.label_square_refusal, &d.robust_skipped})
     if (!why->empty()) reasons.push_back(*why);
-  decisions = {{"errors", d.robust ? "robust" : "homoscedastic"},
+  RegressPlan plan;
+  plan.decisions = {{"errors", d.robust ? "robust" : "homoscedastic"},
                {"fit_epsilon", d.epsilon},
                {"fit_delta", d.delta},
                {"meat_epsilon", d.robust ? d.sandwich.meat_epsilon : 0.0},
@@ -136,7 +143,12 @@ dpcov_adassp_receipt plan_regress_fit(const PlanOptions &o, const dpcov_adassp_p
                {"lambda_min_released", d.params.without_lambda_min == 0},
                {"label_square_released", d.params.release_label_square == 1},
                {"reasons", reasons}};
-  return default_fit_plan(q, d);
+  plan.fit = default_fit_plan(q, d);
+  plan.intercept = d.label_square_refusal.empty();
+  DefaultFit deciding = d;
+  deciding.params.release_label_square = 1;
+  plan.forecast = plan.intercept ? plan.fit : default_fit_plan(q, deciding);
+  return plan;
 }
 
 // AdaSSP, the default regression on raw rows: its plan with y'y released (what the noise-aware
@@ -160,9 +172,10 @@ void run_adassp_plan(const PlanOptions &o) {
   }
   dpcov_adassp_receipt receipt{};
   receipt.struct_size = sizeof receipt;
-  nlohmann::ordered_json decisions;
+  std::optional<RegressPlan> regress;
   if (o.regress) {
-    receipt = plan_regress_fit(o, params, decisions);
+    regress = plan_regress_fit(o, params);
+    receipt = regress->fit;
   } else {
     library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound,
                                                o.mechanism.epsilon, *o.mechanism.delta, &params,
@@ -172,12 +185,15 @@ void run_adassp_plan(const PlanOptions &o) {
   nlohmann::ordered_json plan = adassp_receipt_json(receipt);
   plan["command"] = "plan";
   plan["library_version"] = dpcov_version_string();
-  if (o.regress) plan["regress"] = decisions;
+  if (regress) plan["regress"] = regress->decisions;
   if (units)
     plan["privacy_unit"] = {{"column", o.privacy_unit},
                             {"max_rows_per_unit", o.max_rows_per_unit}};
   plan["regression_forecast"] =
       units         ? nlohmann::ordered_json(kUnitsNoIntervals)
+      : regress     ? forecast_entry(adassp_forecast(regress->forecast,
+                                                     {static_cast<double>(o.rows), o.level,
+                                                      o.fill, regress->intercept}), "")
       : o.rows >= 1 ? forecast_entry(adassp_forecast(receipt, o.forecast()), "")
                     : nlohmann::ordered_json("--rows is 0");
   print_plan(plan, o.json);

@@ -110,6 +110,17 @@ class Forecast(DpcovCase):
                                delta=1e-6 * forecast["crossover_rows"])
         self.assertGreater(forecast["crossover_rows"],
                            1.2 * whole["regression_forecast"]["crossover_rows"])
+        # At n = 50 regress releases no y'y and prints the forecast that decided so: plan
+        # --regress says the same.
+        small = json.loads(self.ok(["regress", self.write_rows(50, 6), "--label", "y",
+                                    "--epsilon", "1", "--bound", "1.5", "--label-bound", "1",
+                                    "--noise-seed", "6", "--json", "--quiet"]).stdout)
+        planned = json.loads(self.ok(base[:-3] + ["--rows", "50", "--bound", "1.5", "--dims",
+                                                  "2", "--regress", "--json"]).stdout)
+        self.assertFalse(planned["regress"]["label_square_released"])
+        self.assertNotIn("sigma_label_square", small["receipt"])
+        self.assertEqual(planned["sigma_cross"], small["receipt"]["sigma_cross"])
+        self.assertEqual(planned["regression_forecast"], small["regression_forecast"])
 
     def write_rows(self, n, seed):
         gen = np.random.default_rng(seed)

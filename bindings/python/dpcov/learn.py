@@ -864,7 +864,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
     entry of ``params_``), ``inference_``, ``interval_method_`` ("bootstrap", "posterior", "t" or
     None), ``conclusive_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
-    ``plug_in=True``.
+    ``plug_in=True``; ``forecast_`` (AdaSSP at a public n, else None: the
+    :func:`~dpcov.regression_forecast` of the fit that ran, a slope's with the intercept, or the
+    one that decided not to release y'y; public values only, as ``dpcov regress`` prints it).
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, label_bound=None, fit_intercept=True,
@@ -916,6 +918,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
+        self.forecast_ = None  # AdaSSP's, where n is public
         if privacy_unit is not None:
             return self._fit_units(X, y, privacy_unit)
         if self.bounds is not None:
@@ -1317,6 +1320,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                          release_label_square=fallback)
         self.params_, self.release_, self.receipt_ = fit.coefficients, fit, fit.receipt
         self._intervals_skipped = None
+        n_private = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour") == "add_remove"
+        self._keep_forecast(None if n_private else rows, None)
         answer = self._robust_supported(rows, rng) if fallback else None
         if answer is not None and answer.method != "bootstrap":
             self._homoscedastic_answer(answer, clipping, split.meat_share)
@@ -1430,10 +1435,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         self._intervals_skipped = None
         without = self._without_lambda_min()
+        deciding = None
         if self.intervals and self.intervals != "always" and rows is not None:
-            self._intervals_skipped = self._no_intervals_forecast(
+            deciding = regression_forecast(
                 adassp_plan(len(features), bound_x, bound_y, epsilon, self.delta, neighbour,
-                            calibration, self.rho, True, without_lambda_min=without), rows)
+                            calibration, self.rho, True, without_lambda_min=without), n=rows,
+                level=self.level, fill=1.0)
+            self._intervals_skipped = self._no_intervals_forecast(deciding, rows)
         fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
                          neighbour=neighbour, calibration=calibration, rho=self.rho,
                          release_label_square=bool(self.intervals)
@@ -1441,15 +1449,29 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.params_ = fit.coefficients
         self.release_ = fit
         self.receipt_ = fit.receipt
+        self._keep_forecast(rows, deciding if self._intervals_skipped is not None else None)
 
-    def _no_intervals_forecast(self, plan, rows: int):
+    def _keep_forecast(self, rows, deciding) -> None:
+        """``forecast_`` (public values only, as ``dpcov regress`` prints it): where n is public
+        (``rows`` not None), the forecast of the fit that ran (``receipt_``: its share of the
+        budget, y'y, its intercept), or ``deciding``, the forecast that decided not to release
+        y'y, where that was the outcome; None where n is private."""
+        if rows is None:
+            self.forecast_ = None
+        elif deciding is not None:
+            self.forecast_ = deciding
+        else:
+            self.forecast_ = regression_forecast(self.receipt_, n=rows, level=self.level,
+                                                 fill=1.0, intercept=bool(self.fit_intercept))
+
+    def _no_intervals_forecast(self, f, rows: int):
         """Spend only on what is used: None when the forecast at ``rows`` expects noise-aware
         intervals even for the most favourable design (rows on their bounds, fill 1), else why
         not (then y'y is not released and the fit keeps its share; docs/forecast.md). With
         ``small_n="posterior"`` an interval is also expected where the forecast's posterior
         prints one: its sampling share reaches the print rule's threshold and its half-width is
-        below R_j (docs/forecast.md, "Will the posterior print?")."""
-        f = regression_forecast(plan, n=rows, level=self.level, fill=1.0)
+        below R_j (docs/forecast.md, "Will the posterior print?"). ``f``: the forecast at
+        ``rows`` of the fit's plan with y'y."""
         posterior = self.small_n == "posterior"
         if f.intervals_expected or (posterior and f.posterior_intervals_expected):
             return None

@@ -81,3 +81,31 @@ def test_forecast_holds_against_simulation_within_20_percent():
         g = g + e + np.triu(e, 1).T
         total.extend(np.linalg.solve(g[:p, :p], g[:p, p]))
     assert np.sqrt(np.mean(np.square(total))) == pytest.approx(f.standard_error, rel=0.2)
+
+
+def test_private_linear_regression_keeps_the_forecast_of_the_fit_that_ran():
+    # Robust errors (the default) fit at a share of the budget: forecast_ is that fit's, a
+    # slope's with the intercept (the receipt's sigma_cross over the features' moment B^2 / p);
+    # at n = 50 y'y is not released and forecast_ is the forecast that decided so (no intercept
+    # read: the decisions take the plan as it is); under add/remove n is private: None.
+    import warnings
+    gen = np.random.default_rng(5)
+    x = gen.uniform(-1, 1, (5000, 2))
+    y = np.clip(0.5 * x[:, 0] - 0.3 * x[:, 1] + 0.1 * gen.standard_normal(5000), -1, 1)
+    args = dict(epsilon=1.0, delta=1e-6, bound=1.5, label_bound=1.0, random_state=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = dpcov.PrivateLinearRegression(**args).fit(x, y)
+        small = dpcov.PrivateLinearRegression(**args).fit(x[:50], y[:50])
+        private = dpcov.PrivateLinearRegression(neighbour="add_remove", **args).fit(x, y)
+        gram = dpcov.PrivateLinearRegression(mechanism="analyze_gauss", **args).fit(x, y)
+    assert fit.errors_ == "robust" and fit.forecast_.intercept == 1
+    assert fit.forecast_.crossover_rows == pytest.approx(
+        fit.receipt_.sigma_cross ** 2 / (1.5 ** 2 / 2), rel=1e-9)
+    whole = dpcov.regression_forecast(dpcov.adassp_plan(
+        3, fit.receipt_.bound, 1.0, 1.0, 1e-6, release_label_square=True), n=5000,
+        intercept=True)
+    assert fit.forecast_.crossover_rows > 1.2 * whole.crossover_rows
+    assert small.forecast_.intercept == 0 and not small.forecast_.intervals_expected
+    assert "not attempted" in small.inference_
+    assert private.forecast_ is None and gram.forecast_ is None

@@ -7,6 +7,7 @@
 
 #include "../analysis/default_fit.hpp"
 #include "../analysis/regression_forecast.hpp"
+#include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
 #include "../io/regression_unit_rows.hpp"
@@ -43,14 +44,35 @@ struct PlanOptions {
   ForecastRequest forecast() const { return {static_cast<double>(rows), level, fill}; }
 };
 
-// The receipt, then (in text) the regression forecast as a paragraph of its own.
+// regress's decisions (plan --regress) as a paragraph of the text output.
+std::string decisions_text(const nlohmann::ordered_json &d) {
+  std::string text = concat(
+      "dpcov regress's fit (public values only): errors ", d["errors"].get<std::string>(),
+      ", the fit at epsilon ", format_number(d["fit_epsilon"].get<double>()), ", delta ",
+      format_number(d["fit_delta"].get<double>()));
+  if (d["errors"] == "robust")
+    text += concat(" (the meat at epsilon ", format_number(d["meat_epsilon"].get<double>()),
+                   ", delta ", format_number(d["meat_delta"].get<double>()), ")");
+  text += concat("; lambda_min step ", d["lambda_min_released"].get<bool>() ? "yes" : "no",
+                 "; y'y for the intervals ", d["label_square_released"].get<bool>() ? "yes" : "no",
+                 "\n");
+  for (const auto &why : d["reasons"]) text += concat("  ", why.get<std::string>(), "\n");
+  return text;
+}
+
+// The receipt, then (in text) regress's decisions and the regression forecast as paragraphs of
+// their own.
 void print_plan(nlohmann::ordered_json plan, bool json) {
   std::string forecast;
+  if (!json && plan.contains("regress")) {
+    forecast = decisions_text(plan["regress"]);
+    plan.erase("regress");
+  }
   if (!json && plan.contains("regression_forecast")) {
     const nlohmann::ordered_json f = plan["regression_forecast"];
     plan.erase("regression_forecast");
-    forecast = f.is_string() ? concat("regression forecast: none: ", f.get<std::string>(), "\n")
-                             : f["text"].get<std::string>();
+    forecast += f.is_string() ? concat("regression forecast: none: ", f.get<std::string>(), "\n")
+                              : f["text"].get<std::string>();
   } else if (plan.contains("regression_forecast") && plan["regression_forecast"].is_object()) {
     plan["regression_forecast"].erase("text");
   }

@@ -121,6 +121,10 @@ class Forecast(DpcovCase):
         self.assertNotIn("sigma_label_square", small["receipt"])
         self.assertEqual(planned["sigma_cross"], small["receipt"]["sigma_cross"])
         self.assertEqual(planned["regression_forecast"], small["regression_forecast"])
+        text = self.ok(base[:-3] + ["--rows", "50", "--bound", "1.5", "--dims", "2",
+                                    "--regress"]).stdout.decode()
+        self.assertIn("dpcov regress's fit (public values only): errors homoscedastic", text)
+        self.assertIn("y'y for the intervals no\n  budget: X'X, X'y and y'y without", text)
 
     def write_rows(self, n, seed):
         gen = np.random.default_rng(seed)

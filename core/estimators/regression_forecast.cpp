@@ -27,6 +27,7 @@ struct DesignNoise {
   // standardised coefficient.
   double gram_row_variance = 0.0;
   double prior_variance = 0.0;
+  bool posterior = false;  // AdaSSP's: the figures of its posterior are forecast
 };
 
 void check_settings(const ForecastSettings &s) {
@@ -63,7 +64,8 @@ PosteriorFigures posterior_figures(const DesignNoise &m, double n, double z) {
   const double root = std::sqrt(b * b + 4.0 * a * c);
   const double second = b >= 0.0 ? 2.0 * c / (b + root) : (root - b) / (2.0 * a);
   const double u = s + a * second;
-  return {second * s / (u * u), 2.0 * z * std::sqrt(second / t2)};
+  // (M / u) (S / u), not M S / u^2: at n near the largest double u^2 underflows.
+  return {(second / u) * (s / u), 2.0 * z * std::sqrt(second / t2)};
 }
 
 bool posterior_prints(const PosteriorFigures &f, double min_share) {
@@ -112,7 +114,7 @@ RegressionForecast forecast(const DesignNoise &m, const ForecastSettings &s) {
                          f.rows_for_intervals})
     if (!std::isfinite(v))
       fail(Status::Numerical, "the forecast overflows at these bounds and noise scales");
-  if (m.prior_variance == 0.0) {
+  if (!m.posterior) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     f.posterior_sampling_share = f.posterior_min_sampling_share = nan;
     f.posterior_half_width_over_range = f.rows_for_posterior_intervals = nan;
@@ -197,7 +199,11 @@ RegressionForecast forecast_adassp_regression(const mechanisms::AdasspReceipt &r
   // The posterior's prior sd of a slope is 2 R_j; in standardised units (times
   // sqrt(m_x / s^2)) the same for every fill.
   const double prior_sd = 2.0 * relevant_half_range(receipt, intercept ? 0 : -1, intercept);
-  m.prior_variance = prior_sd * prior_sd * m.regressor_moment / m.label_moment;
+  // Standardised as a ratio first: squaring the sd of a tiny B_Y / B_X would underflow.
+  const double prior_ratio =
+      prior_sd * std::sqrt(m.regressor_moment) / std::sqrt(m.label_moment);
+  m.prior_variance = prior_ratio * prior_ratio;
+  m.posterior = true;
   return forecast(m, settings);
 }
 

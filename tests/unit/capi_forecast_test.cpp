@@ -3,6 +3,7 @@
 // untouched and a message.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -126,6 +127,29 @@ TEST(CapiForecast, AdasspPosteriorFiguresAndTheirLimits) {
   EXPECT_TRUE(std::isnan(f.posterior_sampling_share));
   EXPECT_TRUE(std::isnan(f.rows_for_posterior_intervals));
   EXPECT_EQ(f.posterior_intervals_expected, 0);
+}
+
+// The posterior's figures stay finite at the ends of double's range: n near the largest double
+// (where the share's u^2 underflowed) and a prior sd 2 B_Y / B_X whose square underflows (which
+// read as a release's: every posterior field NaN). Found by the finite-or-failed property test.
+TEST(CapiForecast, AdasspPosteriorFiguresAreFiniteAtTheEndsOfTheRange) {
+  const dpcov_adassp_receipt r = adassp_plan(3, std::sqrt(3.0), 1.0);
+  dpcov_regression_forecast f = canary();
+  ASSERT_EQ(dpcov_regression_forecast_adassp(&r, DBL_MAX, 0.95, 1.0, &f), DPCOV_OK);
+  EXPECT_TRUE(std::isfinite(f.posterior_sampling_share)) << f.posterior_sampling_share;
+  EXPECT_NEAR(f.posterior_sampling_share, 1.0, 1e-6);
+  dpcov_adassp_params params{};
+  ASSERT_EQ(dpcov_adassp_params_default(&params), DPCOV_OK);
+  params.release_label_square = 1;
+  dpcov_adassp_receipt tiny{};
+  tiny.struct_size = sizeof tiny;
+  ASSERT_EQ(dpcov_adassp_plan(2, 3.88737e11, 3.05494e-151, 1e-3, 1e-6, &params, &tiny), DPCOV_OK);
+  for (const auto call : {dpcov_regression_forecast_adassp,
+                          dpcov_regression_forecast_adassp_intercept}) {
+    ASSERT_EQ(call(&tiny, 1e6, 0.95, 1.0, &f), DPCOV_OK) << dpcov_last_error_message();
+    EXPECT_TRUE(std::isfinite(f.posterior_sampling_share));
+    EXPECT_TRUE(std::isfinite(f.rows_for_posterior_intervals));
+  }
 }
 
 // A caller built before the posterior's fields (struct_size up to intervals_expected) gets the

@@ -10,6 +10,7 @@
 #include "../core/estimators/ols_bootstrap.hpp"
 #include "../core/mechanisms/adassp.hpp"
 #include "adassp_release.hpp"
+#include "adassp_params.hpp"
 #include "guard.hpp"
 #include "receipt_prefix.hpp"
 #include "rng_handle.hpp"
@@ -25,39 +26,6 @@ using dpcov::capi::ReleasedStatistics;
 using dpcov::capi::write_intervals;
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
-
-dpcov_adassp_params default_params() {
-  const mech::AdasspOptions defaults;
-  dpcov_adassp_params d{};
-  d.struct_size = sizeof d;
-  d.neighbour = static_cast<int32_t>(defaults.neighbour);
-  d.calibration = static_cast<int32_t>(defaults.calibration);
-  d.rho = defaults.rho;
-  d.release_label_square = defaults.release_label_square ? 1 : 0;
-  d.max_rows_per_unit = defaults.max_rows_per_unit;
-  d.without_lambda_min = defaults.release_lambda_min ? 0 : 1;
-  return d;
-}
-
-// The caller's params up to its struct_size, the fields past it at their defaults.
-mech::AdasspOptions options_from(const dpcov_adassp_params *caller) {
-  mech::AdasspOptions options;
-  if (caller == nullptr) return options;
-  const dpcov_adassp_params params = dpcov::capi::read_struct(caller, default_params(), "params");
-  options.neighbour = static_cast<dpcov::privacy::Neighbour>(params.neighbour);
-  options.calibration = static_cast<mech::AdasspCalibration>(params.calibration);
-  options.rho = params.rho;
-  if (params.release_label_square != 0 && params.release_label_square != 1)
-    fail(dpcov::Status::InvalidArgument, "params->release_label_square must be 0 or 1, got ",
-         params.release_label_square);
-  options.release_label_square = params.release_label_square == 1;
-  options.max_rows_per_unit = params.max_rows_per_unit;
-  if (params.without_lambda_min != 0 && params.without_lambda_min != 1)
-    fail(dpcov::Status::InvalidArgument, "params->without_lambda_min must be 0 or 1, got ",
-         params.without_lambda_min);
-  options.release_lambda_min = params.without_lambda_min == 0;
-  return options;
-}
 
 // Columns in [0, d), distinct, none equal to the label.
 void check_columns(int64_t d, int64_t label, const int64_t *features, int64_t num_features) {
@@ -127,8 +95,8 @@ dpcov_adassp_receipt c_receipt(const mech::AdasspReceipt &r, size_t struct_size)
 // dpcov_adassp_fit checks before it reads the data, so that a fit fails with its plan's status.
 mech::AdasspReceipt checked_plan(int64_t num_features, double bound_x, double bound_y,
                                  double epsilon, double delta, const dpcov_adassp_params *params) {
-  const mech::AdasspReceipt plan =
-      mech::plan_adassp(num_features, bound_x, bound_y, epsilon, delta, options_from(params));
+  const mech::AdasspReceipt plan = mech::plan_adassp(num_features, bound_x, bound_y, epsilon,
+                                                     delta, dpcov::capi::adassp_options_from(params));
   const dpcov_adassp_receipt c = c_receipt(plan, sizeof(dpcov_adassp_receipt));
   for (const double constant : {c.delta_exact, c.sigma_lambda_min, c.sigma_gram, c.sigma_cross,
                                 c.sigma_label_square, c.lambda_min_shift, c.noise_norm_bound,
@@ -143,7 +111,7 @@ extern "C" {
 
 DPCOV_API dpcov_status dpcov_adassp_params_init(dpcov_adassp_params *params, size_t size) {
   return dpcov::capi::guarded([&] {
-    dpcov::capi::init_struct(params, size, default_params(), "params");
+    dpcov::capi::init_struct(params, size, dpcov::capi::default_adassp_params(), "params");
   });
 }
 

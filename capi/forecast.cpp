@@ -4,6 +4,7 @@
 #include "../core/check.hpp"
 #include "../core/estimators/regression_forecast.hpp"
 #include "../core/estimators/small_n_split.hpp"
+#include "forecast_writer.hpp"
 #include "guard.hpp"
 #include "receipt_writer.hpp"
 #include "struct_size.hpp"
@@ -11,28 +12,6 @@
 namespace {
 
 namespace est = dpcov::estimators;
-
-void write_forecast(dpcov_regression_forecast *out, const est::ForecastSettings &s,
-                    const est::RegressionForecast &f) {
-  dpcov_regression_forecast value{};
-  value.rows = s.rows;
-  value.level = s.level;
-  value.fill = s.fill;
-  value.crossover_rows = f.crossover_rows;
-  value.sampling_standard_error = f.sampling_standard_error;
-  value.privacy_standard_error = f.privacy_standard_error;
-  value.standard_error = f.standard_error;
-  value.interval_width = f.interval_width;
-  value.rows_for_intervals = f.rows_for_intervals;
-  value.intervals_expected = f.intervals_expected ? 1 : 0;
-  value.posterior_sampling_share = f.posterior_sampling_share;
-  value.posterior_min_sampling_share = f.posterior_min_sampling_share;
-  value.posterior_half_width_over_range = f.posterior_half_width_over_range;
-  value.rows_for_posterior_intervals = f.rows_for_posterior_intervals;
-  value.posterior_intervals_expected = f.posterior_intervals_expected ? 1 : 0;
-  value.intercept = s.intercept ? 1 : 0;
-  dpcov::capi::write_struct(out, value);
-}
 
 // The fields of a C receipt the forecast reads.
 dpcov::mechanisms::AdasspReceipt forecast_fields(const dpcov_adassp_receipt &r) {
@@ -60,7 +39,7 @@ dpcov_status adassp_forecast(const dpcov_adassp_receipt *receipt, double n, doub
     dpcov::capi::struct_bytes(forecast, "forecast");
     est::ForecastSettings s{n, level, fill};
     s.intercept = intercept;
-    write_forecast(forecast, s, est::forecast_adassp_regression(forecast_fields(r), s));
+    dpcov::capi::write_forecast(forecast, s, est::forecast_adassp_regression(forecast_fields(r), s));
   });
 }
 
@@ -76,7 +55,7 @@ DPCOV_API dpcov_status dpcov_regression_forecast_release(const dpcov_receipt *re
     dpcov::capi::struct_bytes(forecast, "forecast");
     const est::ReleaseNoise noise = dpcov::capi::noise_from_receipt(receipt, r.dim);
     const est::ForecastSettings s{n, level, fill};
-    write_forecast(forecast, s, est::forecast_release_regression(noise, r.dim, r.bound, s));
+    dpcov::capi::write_forecast(forecast, s, est::forecast_release_regression(noise, r.dim, r.bound, s));
   });
 }
 

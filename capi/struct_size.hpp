@@ -52,6 +52,8 @@ DPCOV_FIRST_SHIPPED(dpcov_exact_grid, noise_parameter);
 DPCOV_FIRST_SHIPPED(dpcov_mechanism_entry, header);
 DPCOV_FIRST_SHIPPED(dpcov_regression_forecast, intervals_expected);
 DPCOV_FIRST_SHIPPED(dpcov_sandwich_budget, meat_row_bound);
+DPCOV_FIRST_SHIPPED(dpcov_adassp_fit_request, small_n_posterior);
+DPCOV_FIRST_SHIPPED(dpcov_adassp_fit_decision, robust_skipped);
 #undef DPCOV_FIRST_SHIPPED
 
 // The number of bytes of *s the library may read or write: min(struct_size, sizeof(T)).

@@ -1,8 +1,7 @@
-// The decisions of the default AdaSSP fit on raw rows, from public values only, taken once for
-// `regress` (before its fit) and `plan -m adassp --intercept` (its forecast of that fit): the
-// small-n split (no lambda_min step where the posterior answers), whether y'y is released for the
-// intervals (spend only on what is used), and whether robust errors hold a share of the budget
-// back for the meat (docs/forecast.md, docs/regression_intervals.md).
+// The decisions of the default AdaSSP fit on raw rows, from public values only, as `regress`
+// (before its fit) and `plan -m adassp --regress` (its forecast of that fit) print them: the
+// library takes them (dpcov_adassp_default_fit: the small-n split, y'y for the intervals, robust
+// errors' share of the budget; docs/forecast.md) and this states the reasons.
 #pragma once
 
 #include <cstdint>
@@ -46,9 +45,7 @@ struct DefaultFit {
 // The robust split of the budget or the whole of it, as `robust` says.
 DefaultFit fit_shares(const DefaultFitQuery &q, bool robust);
 
-// Every decision, in order: the small-n split on the plan at the whole budget, y'y on the plan
-// that split gives, then robust errors where that plan's forecast and the one at the fit's share
-// expect the bootstrap's intervals.
+// The library's decisions for `q` (dpcov_adassp_default_fit), with their reasons.
 DefaultFit decide_default_fit(const DefaultFitQuery &q);
 
 // The plan (dpcov_adassp_plan) of the fit `fit` decides.

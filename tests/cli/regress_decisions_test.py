@@ -1,8 +1,9 @@
-"""The default regression's decisions from public values are the same on every surface: for a
-grid of public settings (features, bound, epsilon, n, errors), `dpcov plan -m adassp --regress`
-(the function `dpcov regress` takes its decisions through) and Python's PrivateLinearRegression
-(its own copy of them) give the same fit: its share of epsilon (robust errors hold a share back
-for the meat), whether the lambda_min step and y'y are released, and the same forecast.
+"""The default regression's decisions from public values are the same on every surface: both
+take them from the library (dpcov_adassp_default_fit), and for a grid of public settings
+(features, bound, epsilon, n, errors) `dpcov plan -m adassp --regress` (what `dpcov regress`
+decides) and Python's PrivateLinearRegression give the same fit: its share of epsilon (robust
+errors hold a share back for the meat), whether the lambda_min step and y'y are released, and the
+same forecast. A surface that passed the library other public values would show here.
 
 Run by meson as: /usr/bin/python3 regress_decisions_test.py DPCOV (with DPCOV_LIBRARY and
 PYTHONPATH set to the build's library and bindings/python).

@@ -108,4 +108,49 @@ RC_GTEST_PROP(RegressionForecast, SmallNSplitIsFiniteOrFailed, ()) {
     RC_FAIL("dpcov_adassp_small_n_split: an output written on failure");
 }
 
+// The default fit's decisions (dpcov_adassp_default_fit) over the whole range of the request's
+// doubles and every flag: OK with shares of the budget that sum to at most the request, flags 0
+// or 1 and a finite forecast where one decided, or a documented failure with every output
+// untouched.
+RC_GTEST_PROP(RegressionForecast, DefaultFitIsFiniteOrFailed, ()) {
+  dpcov_adassp_fit_request r{};
+  r.struct_size = sizeof r;
+  r.num_regressors = *rc::gen::inRange<int64_t>(1, 40);
+  r.bound = *extreme_positive();
+  r.bound_y = *extreme_positive();
+  r.epsilon = *extreme_positive();
+  r.delta = *probability();
+  r.rows = *extreme_positive();
+  r.level = *probability();
+  r.intervals = *rc::gen::inRange<int32_t>(0, 3);
+  r.robust = *rc::gen::inRange<int32_t>(0, 2);
+  r.small_n_posterior = *rc::gen::inRange<int32_t>(0, 2);
+  dpcov_adassp_params asked{};
+  RC_ASSERT(dpcov_adassp_params_default(&asked) == DPCOV_OK);
+  asked.neighbour = *rc::gen::element(DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE);
+  dpcov_adassp_params decided = canary_struct<dpcov_adassp_params>();
+  dpcov_adassp_fit_decision d = canary_struct<dpcov_adassp_fit_decision>();
+  dpcov_regression_forecast f = canary_struct<dpcov_regression_forecast>();
+  const dpcov_status status = dpcov_adassp_default_fit(&r, &asked, &decided, &d, &f);
+  if (status == DPCOV_OK) {
+    for (const int32_t flag : {d.robust, d.small_n_split, d.label_square_decided,
+                               d.label_square_refused, d.robust_skipped,
+                               decided.release_label_square, decided.without_lambda_min})
+      if (flag != 0 && flag != 1) RC_FAIL("dpcov_adassp_default_fit: a flag not 0 or 1");
+    if (!all_finite({d.fit_epsilon, d.fit_delta, d.meat_epsilon, d.meat_delta,
+                     d.rows_for_bootstrap}))
+      RC_FAIL("dpcov_adassp_default_fit: OK with a non-finite share");
+    if (!(d.fit_epsilon + d.meat_epsilon <= r.epsilon && d.fit_delta + d.meat_delta <= r.delta))
+      RC_FAIL("dpcov_adassp_default_fit: shares above the request");
+    if (d.label_square_decided == 1 && !(finite_forecast(f) && finite_posterior(f)))
+      RC_FAIL("dpcov_adassp_default_fit: a non-finite deciding forecast");
+    return;
+  }
+  check_failure(status, "dpcov_adassp_default_fit");
+  if (!bytes_equal(decided, canary_struct<dpcov_adassp_params>()) ||
+      !bytes_equal(d, canary_struct<dpcov_adassp_fit_decision>()) ||
+      !bytes_equal(f, canary_struct<dpcov_regression_forecast>()))
+    RC_FAIL("dpcov_adassp_default_fit: an output written on failure");
+}
+
 }  // namespace

@@ -152,6 +152,118 @@ TEST(CapiForecast, AdasspPosteriorFiguresAreFiniteAtTheEndsOfTheRange) {
   }
 }
 
+// The default fit's decisions (dpcov_adassp_default_fit): robust errors' share at a large n, the
+// small-n split without y'y and without the meat at a small one, and no decision from a private n.
+dpcov_adassp_fit_request fit_request(double rows) {
+  dpcov_adassp_fit_request r{};
+  r.struct_size = sizeof r;
+  r.num_regressors = 3;
+  r.bound = std::sqrt(1.0 + 2.25);
+  r.bound_y = 1.0;
+  r.epsilon = 1.0;
+  r.delta = 1e-6;
+  r.rows = rows;
+  r.level = 0.95;
+  r.intervals = DPCOV_FIT_INTERVALS_DECIDED;
+  r.robust = 1;
+  r.small_n_posterior = 1;
+  return r;
+}
+
+struct Decided {
+  dpcov_status status;
+  dpcov_adassp_params params;
+  dpcov_adassp_fit_decision decision;
+  dpcov_regression_forecast forecast;
+};
+
+Decided decide(const dpcov_adassp_fit_request &r, const dpcov_adassp_params *asked = nullptr) {
+  Decided d{};
+  d.params.struct_size = sizeof d.params;
+  d.decision.struct_size = sizeof d.decision;
+  d.forecast = canary();
+  d.status = dpcov_adassp_default_fit(&r, asked, &d.params, &d.decision, &d.forecast);
+  return d;
+}
+
+TEST(CapiForecast, TheDefaultFitsDecisionsFollowThePublicN) {
+  const Decided large = decide(fit_request(5000));
+  ASSERT_EQ(large.status, DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(large.decision.robust, 1);
+  EXPECT_NEAR(large.decision.fit_epsilon, 0.8, 1e-12);
+  EXPECT_NEAR(large.decision.meat_epsilon, 0.2, 1e-12);
+  EXPECT_LE(large.decision.fit_epsilon + large.decision.meat_epsilon, 1.0);
+  EXPECT_EQ(large.params.release_label_square, 1);  // for the posterior, where it answers
+  EXPECT_EQ(large.params.without_lambda_min, 0);
+  EXPECT_EQ(large.decision.label_square_decided, 1);
+  EXPECT_EQ(large.forecast.rows, 5000.0);
+  EXPECT_EQ(large.forecast.intervals_expected, 1);
+  const Decided small = decide(fit_request(50));
+  ASSERT_EQ(small.status, DPCOV_OK);
+  EXPECT_EQ(small.decision.robust, 0);
+  EXPECT_EQ(small.decision.robust_skipped, 1);
+  EXPECT_EQ(small.decision.small_n_split, 1);
+  EXPECT_GT(small.decision.rows_for_bootstrap, 50.0);
+  EXPECT_EQ(small.decision.label_square_refused, 1);
+  EXPECT_EQ(small.params.without_lambda_min, 1);
+  EXPECT_EQ(small.params.release_label_square, 0);
+  EXPECT_EQ(small.decision.fit_epsilon, 1.0);
+  dpcov_adassp_params add_remove{};
+  ASSERT_EQ(dpcov_adassp_params_default(&add_remove), DPCOV_OK);
+  add_remove.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  const Decided hidden = decide(fit_request(std::nan("")), &add_remove);
+  ASSERT_EQ(hidden.status, DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(hidden.decision.robust, 1);  // as asked: n is private, no forecast decides
+  EXPECT_EQ(hidden.decision.label_square_decided, 0);
+  EXPECT_EQ(hidden.params.neighbour, DPCOV_NEIGHBOUR_ADD_REMOVE);
+  const dpcov_regression_forecast untouched = canary();
+  EXPECT_EQ(std::memcmp(&hidden.forecast, &untouched, sizeof untouched), 0);
+}
+
+TEST(CapiForecast, TheDefaultFitRefusesBadRequestsWithTheOutputsUntouched) {
+  struct Case {
+    const char *what;
+    dpcov_status expected;
+    void (*change)(dpcov_adassp_fit_request &);
+  };
+  const Case cases[] = {
+      {"intervals 3", DPCOV_E_INVALID_ARGUMENT,
+       [](dpcov_adassp_fit_request &r) { r.intervals = 3; }},
+      {"robust 2", DPCOV_E_INVALID_ARGUMENT, [](dpcov_adassp_fit_request &r) { r.robust = 2; }},
+      {"public n 0", DPCOV_E_INVALID_ARGUMENT, [](dpcov_adassp_fit_request &r) { r.rows = 0.0; }},
+      {"level 1", DPCOV_E_INVALID_ARGUMENT, [](dpcov_adassp_fit_request &r) { r.level = 1.0; }},
+      {"epsilon 0", DPCOV_E_INVALID_ARGUMENT, [](dpcov_adassp_fit_request &r) { r.epsilon = 0.0; }},
+      {"delta 1", DPCOV_E_INVALID_ARGUMENT, [](dpcov_adassp_fit_request &r) { r.delta = 1.0; }},
+      {"no regressor", DPCOV_E_DIMENSION,
+       [](dpcov_adassp_fit_request &r) { r.num_regressors = 0; }},
+      {"struct_size 0", DPCOV_E_INVALID_ARGUMENT,
+       [](dpcov_adassp_fit_request &r) { r.struct_size = 0; }},
+  };
+  for (const Case &c : cases) {
+    dpcov_adassp_fit_request r = fit_request(1000);
+    c.change(r);
+    const Decided d = decide(r);
+    EXPECT_EQ(d.status, c.expected) << c.what;
+    EXPECT_GT(std::strlen(dpcov_last_error_message()), 0u) << c.what;
+    EXPECT_EQ(d.decision.fit_epsilon, 0.0) << c.what;
+    EXPECT_EQ(d.params.rho, 0.0) << c.what;
+    const dpcov_regression_forecast untouched = canary();
+    EXPECT_EQ(std::memcmp(&d.forecast, &untouched, sizeof untouched), 0) << c.what;
+  }
+  dpcov_adassp_params params{};
+  params.struct_size = sizeof params;
+  dpcov_adassp_fit_decision decision{};
+  decision.struct_size = sizeof decision;
+  const dpcov_adassp_fit_request r = fit_request(1000);
+  EXPECT_EQ(dpcov_adassp_default_fit(nullptr, nullptr, &params, &decision, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_adassp_default_fit(&r, nullptr, nullptr, &decision, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_adassp_default_fit(&r, nullptr, &params, nullptr, nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_adassp_default_fit(&r, nullptr, &params, &decision, nullptr), DPCOV_OK);
+}
+
 // A caller built before the posterior's fields (struct_size up to intervals_expected) gets the
 // fields it knows and nothing written past them.
 TEST(CapiForecast, AnOlderStructSizeIsWrittenOnlyAsFarAsItReaches) {

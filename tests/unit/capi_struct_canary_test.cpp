@@ -462,9 +462,29 @@ void forecasts() {
   adassp_plan.bound = 2.0;
   ASSERT_CALL_OK(dpcov_regression_forecast_adassp_intercept(&adassp_plan, 1000.0, 0.95, 1.0,
                                                             intercept.get()));
+  dpcov_adassp_fit_request request{};
+  request.struct_size = sizeof request;
+  request.num_regressors = 3;
+  request.bound = 2.0;
+  request.bound_y = 1.0;
+  request.epsilon = 1.0;
+  request.delta = 1e-6;
+  request.rows = 1000.0;
+  request.level = 0.95;
+  request.intervals = DPCOV_FIT_INTERVALS_DECIDED;
+  request.robust = 1;
+  request.small_n_posterior = 1;
+  Canary<dpcov_adassp_params> decided;
+  Canary<dpcov_adassp_fit_decision> decision;
+  Canary<dpcov_regression_forecast> deciding;
+  ASSERT_CALL_OK(dpcov_adassp_default_fit(&request, nullptr, decided.get(), decision.get(),
+                                          deciding.get()));
   EXPECT_INTACT(release);
   EXPECT_INTACT(adassp);
   EXPECT_INTACT(intercept);
+  EXPECT_INTACT(decided);
+  EXPECT_INTACT(decision);
+  EXPECT_INTACT(deciding);
 }
 
 // An initialiser given the first shipped size, as a program compiled against the oldest header
@@ -578,6 +598,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_regression_forecast_release", forecasts},
       {"dpcov_regression_forecast_adassp", forecasts},
       {"dpcov_regression_forecast_adassp_intercept", forecasts},
+      {"dpcov_adassp_default_fit", forecasts},
       {"dpcov_mechanism_params_init", initialisers},
       {"dpcov_row_bounding_init", initialisers},
       {"dpcov_regression_params_init", initialisers},

@@ -55,7 +55,8 @@ from .gram import GramAccumulator, constant_column_norm_bound, release_rows
 from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
-from .forecast import RegressionForecast, SmallNSplit, adassp_small_n_split, regression_forecast
+from .forecast import (DefaultFit, RegressionForecast, SmallNSplit, adassp_default_fit,
+                       adassp_small_n_split, regression_forecast)
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
 from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals,
@@ -196,6 +197,8 @@ __all__ = [
     "adassp_fit",
     "adassp_params",
     "adassp_plan",
+    "DefaultFit",
+    "adassp_default_fit",
     "adassp_small_n_split",
     "adassp_units_fit",
     "OutOfMemoryError",

@@ -194,6 +194,11 @@ DPCOV_UNITS_SCALED = 1
 DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN = 1
 DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE = 2
 
+# dpcov/forecast.h
+DPCOV_FIT_INTERVALS_NONE = 0
+DPCOV_FIT_INTERVALS_DECIDED = 1
+DPCOV_FIT_INTERVALS_ALWAYS = 2
+
 # dpcov/version.h
 DPCOV_VERSION_MAJOR = 0
 DPCOV_VERSION_MINOR = 1
@@ -512,6 +517,15 @@ class IntegerNoise(enum.IntEnum):
     LAPLACE = 2
 
 
+class FitIntervals(enum.IntEnum):
+    """``dpcov_fit_intervals`` (dpcov/forecast.h): Whether the default fit releases y'y for its
+    intervals: dpcov_adassp_fit_request.intervals."""
+
+    NONE = 0
+    DECIDED = 1
+    ALWAYS = 2
+
+
 class GramInfoC(Struct):
     """``dpcov_gram_info`` (dpcov/gram.h)."""
 
@@ -811,6 +825,25 @@ class RegressionForecastC(Struct):
                 ("posterior_intervals_expected", c_int32), ("intercept", c_int32)]
 
 
+class AdasspFitRequestC(Struct):
+    """``dpcov_adassp_fit_request`` (dpcov/forecast.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("num_regressors", c_int64), ("bound", c_double),
+                ("bound_y", c_double), ("epsilon", c_double), ("delta", c_double),
+                ("rows", c_double), ("level", c_double), ("intervals", c_int32),
+                ("robust", c_int32), ("small_n_posterior", c_int32)]
+
+
+class AdasspFitDecisionC(Struct):
+    """``dpcov_adassp_fit_decision`` (dpcov/forecast.h)."""
+
+    _fields_ = [("struct_size", c_size_t), ("fit_epsilon", c_double), ("fit_delta", c_double),
+                ("robust", c_int32), ("meat_epsilon", c_double), ("meat_delta", c_double),
+                ("small_n_split", c_int32), ("rows_for_bootstrap", c_double),
+                ("label_square_decided", c_int32), ("label_square_refused", c_int32),
+                ("robust_skipped", c_int32)]
+
+
 STRUCTS = {
     "dpcov_gram_info": GramInfoC,
     "dpcov_row_bounding": RowBoundingC,
@@ -841,6 +874,8 @@ STRUCTS = {
     "dpcov_dly_receipt": DlyReceiptC,
     "dpcov_exact_grid": ExactGridC,
     "dpcov_regression_forecast": RegressionForecastC,
+    "dpcov_adassp_fit_request": AdasspFitRequestC,
+    "dpcov_adassp_fit_decision": AdasspFitDecisionC,
 }
 """C struct name -> ctypes mirror."""
 
@@ -1235,6 +1270,9 @@ PROTOTYPES = {
                                                              POINTER(RegressionForecastC)]),
     "dpcov_adassp_small_n_split": (c_int32, [POINTER(AdasspReceiptC), c_double, c_double,
                                              Address(c_int32), Address(c_double)]),
+    "dpcov_adassp_default_fit": (c_int32, [POINTER(AdasspFitRequestC), POINTER(AdasspParamsC),
+                                           POINTER(AdasspParamsC), POINTER(AdasspFitDecisionC),
+                                           POINTER(RegressionForecastC)]),
     # plan.h
     "dpcov_plan_create": (c_int32, [POINTER(c_void_p), c_int32, c_int32, c_int64, c_int64,
                                     c_double, c_double, c_double, POINTER(MechanismParamsC)]),

@@ -7,8 +7,9 @@ from __future__ import annotations
 from ctypes import byref, c_double, c_int32
 from typing import NamedTuple
 
-from ._lib import C, RegressionForecastC, _check, new_struct
-from .adassp import AdasspReceipt
+from ._lib import (C, AdasspFitDecisionC, AdasspFitRequestC, AdasspParamsC, FitIntervals,
+                   RegressionForecastC, _check, new_struct)
+from .adassp import AdasspReceipt, adassp_params
 from .types import Receipt, StructView
 
 
@@ -81,3 +82,57 @@ def adassp_small_n_split(plan: AdasspReceipt, n: float, level: float = 0.95) -> 
     _check(C.dpcov_adassp_small_n_split(byref(plan._struct), float(n), float(level),
                                         byref(without), byref(rows)))
     return SmallNSplit(bool(without.value), rows.value)
+
+
+class DefaultFit(NamedTuple):
+    """``dpcov_adassp_default_fit``: the decisions of the default AdaSSP regression from public
+    values only. ``fit_epsilon``, ``fit_delta``: the fit's share; ``robust``: the meat of robust
+    intervals gets ``meat_epsilon``, ``meat_delta``; ``small_n_split`` (no lambda_min step) and
+    ``rows_for_bootstrap``; ``release_label_square``: y'y released for the intervals;
+    ``label_square_refused``: not released, the forecast expecting no interval;
+    ``robust_skipped``: robust errors asked and not attempted; ``forecast``: the forecast that
+    decided y'y (the plan at the whole budget with y'y, fill 1), or None where none decided."""
+
+    fit_epsilon: float
+    fit_delta: float
+    robust: bool
+    meat_epsilon: float
+    meat_delta: float
+    small_n_split: bool
+    rows_for_bootstrap: float
+    release_label_square: bool
+    label_square_refused: bool
+    robust_skipped: bool
+    forecast: RegressionForecast | None
+
+
+def adassp_default_fit(num_regressors: int, bound_x: float, bound_y: float, epsilon: float,
+                       delta: float, rows: float, level: float = 0.95, intervals=True,
+                       robust: bool = True, small_n_posterior: bool = True,
+                       neighbour="replace_one", calibration="joint_analytic",
+                       rho: float = 0.05) -> DefaultFit:
+    """The decisions of the default AdaSSP regression of ``num_regressors`` regressors (an
+    intercept counted) at ``rows`` public rows (read only under replace-one), the rules of every
+    surface (``dpcov regress``, ``dpcov plan --regress``, :class:`~dpcov.PrivateLinearRegression`;
+    docs/forecast.md): the small-n split, y'y for the intervals (``intervals``: False, True for
+    where the forecast expects one, or ``"always"``), robust errors' share of the budget. Public
+    values only: no data, no privacy cost."""
+    request = new_struct(AdasspFitRequestC)
+    request.num_regressors = int(num_regressors)
+    request.bound, request.bound_y = float(bound_x), float(bound_y)
+    request.epsilon, request.delta = float(epsilon), float(delta)
+    request.rows, request.level = float(rows), float(level)
+    request.intervals = (FitIntervals.ALWAYS if intervals == "always" else
+                         FitIntervals.DECIDED if intervals else FitIntervals.NONE)
+    request.robust, request.small_n_posterior = int(bool(robust)), int(bool(small_n_posterior))
+    asked = adassp_params(neighbour, calibration, rho)
+    decided = new_struct(AdasspParamsC)
+    decision = new_struct(AdasspFitDecisionC)
+    forecast = new_struct(RegressionForecastC)
+    _check(C.dpcov_adassp_default_fit(byref(request), byref(asked), byref(decided),
+                                      byref(decision), byref(forecast)))
+    return DefaultFit(decision.fit_epsilon, decision.fit_delta, bool(decision.robust),
+                      decision.meat_epsilon, decision.meat_delta, bool(decision.small_n_split),
+                      decision.rows_for_bootstrap, bool(decided.release_label_square),
+                      bool(decision.label_square_refused), bool(decision.robust_skipped),
+                      RegressionForecast(forecast) if decision.label_square_decided else None)

@@ -52,7 +52,7 @@ from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
                      sandwich_plan)
-from .forecast import adassp_small_n_split, regression_forecast
+from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
@@ -1245,63 +1245,39 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     def _decide_errors(self, p: int, bound_x: float, bound_y: float, rows: int,
                        n_private: bool, tighten: bool = True) -> None:
-        """``errors_``: "robust" with ``errors="robust"`` and the intervals on, unless the
-        forecast at the public n (replace-one; from public values at the public bound) expects
-        no interval even for rows on their bounds: then the meat is not released and the fit
-        takes the homoscedastic path, whose ``inference_`` says why (robust intervals need X'X~
+        """The default fit's decisions from public values at the public bound
+        (:func:`dpcov.adassp_default_fit`, the library's rules, as ``dpcov regress`` takes them):
+        ``_small_n_split``, why the fit drops AdaSSP's lambda_min step, or None; whether y'y is
+        released for the intervals (read by ``_fit_adassp``); ``errors_``: "robust" with
+        ``errors="robust"`` and the intervals on, unless the forecast at the public n expects no
+        interval even for rows on their bounds: then the meat is not released and the fit takes
+        the homoscedastic path, whose ``inference_`` says why (robust intervals need X'X~
         positive definite as the bootstrap does)."""
         self.errors_ = "homoscedastic"
         self._robust_skipped = None
-        self._decide_small_n_split(p, bound_x, bound_y, rows, n_private, tighten)
-        if self.errors != "robust" or not self.intervals:
-            return
-        if self._small_n_split is not None:
-            # The small-n split expects no bootstrap, which the robust intervals need: no meat.
-            self._robust_skipped = (f"robust intervals not attempted: the forecast expects "
-                                    f"none at n = {rows}")
-            return
-        if self.intervals != "always" and not n_private:
-            share = self._bound_share() if tighten else 0.0
-            epsilon = math.nextafter(float(self.epsilon) * (1.0 - share), 0.0) if share \
-                else float(self.epsilon)
-            split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
-            forecast = regression_forecast(
-                adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta,
-                            _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
-                            _choice(self.calibration, tuple(CALIBRATIONS), "calibration"),
-                            self.rho, True), n=rows, level=self.level, fill=1.0)
-            if not forecast.intervals_expected:
-                self._robust_skipped = (f"robust intervals not attempted: the forecast expects "
-                                        f"none at n = {rows}")
-                return
-        self.errors_ = "robust"
-
-    def _decide_small_n_split(self, p: int, bound_x: float, bound_y: float, rows: int,
-                              n_private: bool, tighten: bool) -> None:
-        """``_small_n_split``: why the fit drops AdaSSP's lambda_min step, or None (the default).
-        From public values only (``dpcov_adassp_small_n_split``, the same decision as ``dpcov
-        regress``): where the default plan (the whole budget, y'y released) at the public n
-        expects the small-n posterior, not the bootstrap, to answer, X'X, X'y and y'y take the
-        lambda_min step's share (proofs/adassp.md, "Without the lambda_min step")."""
         self._small_n_split = None
-        calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
-        if (not self.intervals or self.small_n != "posterior" or n_private
-                or calibration != "joint_analytic"):
-            return
         share = self._bound_share() if tighten else 0.0
         epsilon = math.nextafter(float(self.epsilon) * (1.0 - share), 0.0) if share \
             else float(self.epsilon)
-        split = adassp_small_n_split(
-            adassp_plan(p, bound_x, bound_y, epsilon, self.delta,
-                        _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"), calibration,
-                        self.rho, True), rows, self.level)
-        if split.without_lambda_min:
+        self._decision = adassp_default_fit(
+            p, bound_x, bound_y, epsilon, self.delta, math.nan if n_private else rows,
+            self.level, intervals=self.intervals, robust=self.errors == "robust",
+            small_n_posterior=self.small_n == "posterior",
+            neighbour=_choice(self.neighbour, tuple(NEIGHBOURS), "neighbour"),
+            calibration=_choice(self.calibration, tuple(CALIBRATIONS), "calibration"),
+            rho=self.rho)
+        if self._decision.small_n_split:
             self._small_n_split = (
                 f"budget: X'X, X'y and y'y without AdaSSP's lambda_min step (a larger share of "
                 f"epsilon each, the ridge at its public bound), from public values: at n = "
                 f"{rows} the plan expects the small-n posterior to answer (the bootstrap from "
-                f"about n = {math.ceil(split.rows_for_bootstrap)}), where the released "
+                f"about n = {math.ceil(self._decision.rows_for_bootstrap)}), where the released "
                 f"lambda_min would be 0")
+        if self._decision.robust_skipped:
+            self._robust_skipped = (f"robust intervals not attempted: the forecast expects "
+                                    f"none at n = {rows}")
+        if self._decision.robust:
+            self.errors_ = "robust"
 
     def _fit_robust(self, g, label, features, bound_x, bound_y, epsilon, rng, raw_rows,
                     bounding: dict, clipping: str, rows: int) -> None:
@@ -1435,12 +1411,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         self._intervals_skipped = None
         without = self._without_lambda_min()
-        deciding = None
-        if self.intervals and self.intervals != "always" and rows is not None:
-            deciding = regression_forecast(
-                adassp_plan(len(features), bound_x, bound_y, epsilon, self.delta, neighbour,
-                            calibration, self.rho, True, without_lambda_min=without), n=rows,
-                level=self.level, fill=1.0)
+        # y'y as _decide_errors decided it (at the public bound, before any bound step).
+        deciding = self._decision.forecast if rows is not None else None
+        if deciding is not None and self._decision.label_square_refused:
             self._intervals_skipped = self._no_intervals_forecast(deciding, rows)
         fit = adassp_fit(g, label, features, bound_x, bound_y, epsilon, self.delta, rng,
                          neighbour=neighbour, calibration=calibration, rho=self.rho,
@@ -1464,17 +1437,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             self.forecast_ = regression_forecast(self.receipt_, n=rows, level=self.level,
                                                  fill=1.0, intercept=bool(self.fit_intercept))
 
-    def _no_intervals_forecast(self, f, rows: int):
-        """Spend only on what is used: None when the forecast at ``rows`` expects noise-aware
-        intervals even for the most favourable design (rows on their bounds, fill 1), else why
-        not (then y'y is not released and the fit keeps its share; docs/forecast.md). With
+    def _no_intervals_forecast(self, f, rows: int) -> str:
+        """Spend only on what is used: why y'y is not released where the forecast ``f`` at
+        ``rows`` (the fit's plan with y'y, fill 1: the most favourable design) expects no
+        noise-aware interval (then the fit keeps its share; docs/forecast.md). With
         ``small_n="posterior"`` an interval is also expected where the forecast's posterior
         prints one: its sampling share reaches the print rule's threshold and its half-width is
-        below R_j (docs/forecast.md, "Will the posterior print?"). ``f``: the forecast at
-        ``rows`` of the fit's plan with y'y."""
+        below R_j (docs/forecast.md, "Will the posterior print?")."""
         posterior = self.small_n == "posterior"
-        if f.intervals_expected or (posterior and f.posterior_intervals_expected):
-            return None
         if posterior:
             needs = (f"the posterior prints from about n = "
                      f"{math.ceil(f.rows_for_posterior_intervals)}: sampling share "

@@ -109,3 +109,21 @@ def test_private_linear_regression_keeps_the_forecast_of_the_fit_that_ran():
     assert small.forecast_.intercept == 0 and not small.forecast_.intervals_expected
     assert "not attempted" in small.inference_
     assert private.forecast_ is None and gram.forecast_ is None
+
+
+def test_adassp_default_fit_decides_from_public_values():
+    # Robust errors' share at n = 5000; at n = 50 the small-n split, no y'y and no meat; under
+    # add/remove no decision reads n (the robust split as asked). bound_x = sqrt(1 + 2.25).
+    large = dpcov.adassp_default_fit(3, 1.8027756377319946, 1.0, 1.0, 1e-6, 5000)
+    assert large.robust and large.fit_epsilon == pytest.approx(0.8)
+    assert large.meat_epsilon == pytest.approx(0.2) and large.release_label_square
+    assert large.forecast.intervals_expected and large.forecast.rows == 5000
+    small = dpcov.adassp_default_fit(3, 1.8027756377319946, 1.0, 1.0, 1e-6, 50)
+    assert small.small_n_split and small.label_square_refused and small.robust_skipped
+    assert not small.robust and small.fit_epsilon == 1.0 and not small.release_label_square
+    hidden = dpcov.adassp_default_fit(3, 1.8027756377319946, 1.0, 1.0, 1e-6, float("nan"),
+                                      neighbour="add_remove")
+    assert hidden.robust and hidden.forecast is None
+    assert not dpcov.adassp_default_fit(3, 1.8, 1.0, 1.0, 1e-6, 5000, intervals=False).robust
+    with pytest.raises(dpcov.InvalidArgumentError):
+        dpcov.adassp_default_fit(3, 1.8, 1.0, 1.0, 1e-6, 0.0)

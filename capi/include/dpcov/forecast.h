@@ -158,6 +158,83 @@ DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *pl
                                                   double level, int32_t *without_lambda_min,
                                                   double *rows_for_bootstrap);
 
+/** Whether the default fit releases y'y for its intervals: dpcov_adassp_fit_request::intervals. */
+enum dpcov_fit_intervals {
+  DPCOV_FIT_INTERVALS_NONE = 0,    /**< No intervals: y'y is not released. */
+  DPCOV_FIT_INTERVALS_DECIDED = 1, /**< y'y where the forecast at the public n expects an interval. */
+  DPCOV_FIT_INTERVALS_ALWAYS = 2   /**< y'y whatever the forecast says. */
+};
+
+/**
+ * What a default AdaSSP regression is asked for, public values only (dpcov_adassp_default_fit()).
+ * The caller sets `struct_size` to `sizeof(dpcov_adassp_fit_request)`.
+ */
+typedef struct dpcov_adassp_fit_request {
+  size_t struct_size;        /**< Set by the caller to sizeof(dpcov_adassp_fit_request). */
+  int64_t num_regressors;    /**< p >= 1, an intercept counted. */
+  double bound;              /**< B_X: ||x|| <= B_X (an intercept's 1 included). */
+  double bound_y;            /**< B_Y: |y| <= B_Y. */
+  double epsilon;            /**< The fit's whole budget (and the meat's under robust errors), finite > 0. */
+  double delta;              /**< In (0, 1). */
+  /** n, finite >= 1; read only where n is public (replace-one at the level of rows). */
+  double rows;
+  double level;              /**< Of the intervals, in (0, 1). */
+  int32_t intervals;         /**< An enum ::dpcov_fit_intervals value. */
+  int32_t robust;            /**< 1: robust (sandwich) errors asked, 0: homoscedastic. */
+  int32_t small_n_posterior; /**< 1: the noise-aware posterior answers where the bootstrap refuses. */
+} dpcov_adassp_fit_request;
+
+/**
+ * The decisions of a default AdaSSP regression (dpcov_adassp_default_fit()); the caller sets
+ * `struct_size` to `sizeof(dpcov_adassp_fit_decision)`.
+ */
+typedef struct dpcov_adassp_fit_decision {
+  size_t struct_size;          /**< Set by the caller to sizeof(dpcov_adassp_fit_decision). */
+  double fit_epsilon;          /**< The AdaSSP fit's share of epsilon. */
+  double fit_delta;            /**< Its share of delta. */
+  int32_t robust;              /**< 1: the meat of robust intervals gets the rest of the budget. */
+  double meat_epsilon;         /**< The meat's epsilon (dpcov_adassp_sandwich_plan()); 0 unless robust. */
+  double meat_delta;           /**< The meat's delta; 0 unless robust. */
+  int32_t small_n_split;       /**< 1: the fit drops its lambda_min step (dpcov_adassp_small_n_split()). */
+  /** The forecast's n from which the bootstrap is expected, where the split was decided; else 0. */
+  double rows_for_bootstrap;
+  /** 1: the forecast (the plan at the whole budget with y'y, fill 1) decided y'y. */
+  int32_t label_square_decided;
+  int32_t label_square_refused; /**< 1: y'y not released, the forecast expecting no interval. */
+  int32_t robust_skipped;       /**< 1: robust errors asked and not attempted (no interval expected). */
+} dpcov_adassp_fit_decision;
+
+/**
+ * The decisions of the default AdaSSP regression from public values only, the rules every surface
+ * applies (`dpcov regress`, `dpcov plan -m adassp --regress`, Python's PrivateLinearRegression;
+ * docs/forecast.md): (1) the small-n split where the plan at the public n expects the posterior
+ * to answer; (2) y'y released for the intervals only where the forecast at n (fill 1, the most
+ * favourable design) expects the bootstrap's interval, or the posterior's when it answers; (3)
+ * robust errors hold a share of the budget back for the meat only where the plan's forecast, at
+ * the whole budget and at the fit's share, expects the bootstrap's intervals. Where n is private
+ * (add/remove, or privacy units) only the robust split as asked applies. Plan the fit with
+ * dpcov_adassp_plan() at (fit_epsilon, fit_delta) and @p decided.
+ *
+ * @param request       required; struct_size set.
+ * @param params        optional (NULL: the defaults): neighbour, calibration, rho,
+ *                      max_rows_per_unit as asked; its release_label_square and
+ *                      without_lambda_min are ignored (decided here).
+ * @param[out] decided  required: @p params with release_label_square and without_lambda_min
+ *                      decided; struct_size set by the caller; untouched on error.
+ * @param[out] decision required; struct_size set by the caller; untouched on error.
+ * @param[out] forecast optional (NULL): the forecast that decided y'y, written where
+ *                      `label_square_decided` is 1; struct_size set by the caller.
+ * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT
+ *   (the request's values as dpcov_adassp_plan() checks them, rows, level, flags, sizes, a meat
+ *   share that rounds to 0), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NUMERICAL.
+ * @proof proofs/adassp.md
+ */
+DPCOV_API dpcov_status dpcov_adassp_default_fit(const dpcov_adassp_fit_request *request,
+                                                const dpcov_adassp_params *params,
+                                                dpcov_adassp_params *decided,
+                                                dpcov_adassp_fit_decision *decision,
+                                                dpcov_regression_forecast *forecast);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,10 +10,6 @@ namespace dpcov::cli {
 
 namespace {
 
-ForecastRequest at_rows(const DefaultFitQuery &q, bool intercept) {
-  return {static_cast<double>(q.rows), q.level, 1.0, intercept};
-}
-
 std::string small_n_split_reason(const DefaultFitQuery &q, double rows_for_bootstrap) {
   return concat(
       "budget: X'X, X'y and y'y without AdaSSP's lambda_min step (a larger share of epsilon each, "
@@ -106,10 +102,6 @@ dpcov_adassp_receipt default_fit_plan(const DefaultFitQuery &q, const DefaultFit
                                   &fit.params, &plan),
                 "AdaSSP settings");
   return plan;
-}
-
-dpcov_regression_forecast default_fit_forecast(const DefaultFitQuery &q, const DefaultFit &fit) {
-  return adassp_forecast(default_fit_plan(q, fit), at_rows(q, q.intercept));
 }
 
 }  // namespace dpcov::cli

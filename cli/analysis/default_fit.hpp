@@ -22,7 +22,6 @@ struct DefaultFitQuery {
   bool n_public = true;        // replace-one at the level of rows
   int64_t rows = 0;            // n, read only where public
   double level = 0.95;
-  bool intercept = true;       // for the forecast printed: the first regressor is an intercept
   bool robust = false;         // --errors robust asked (intervals on, rows not units)
   bool no_intervals = false;
   bool intervals_anyway = false;
@@ -50,9 +49,5 @@ DefaultFit decide_default_fit(const DefaultFitQuery &q);
 
 // The plan (dpcov_adassp_plan) of the fit `fit` decides.
 dpcov_adassp_receipt default_fit_plan(const DefaultFitQuery &q, const DefaultFit &fit);
-
-// The forecast of the fit that will run: its share of the budget, y'y as decided, its intercept
-// (fill 1, the most favourable design, as the decisions read it).
-dpcov_regression_forecast default_fit_forecast(const DefaultFitQuery &q, const DefaultFit &fit);
 
 }  // namespace dpcov::cli

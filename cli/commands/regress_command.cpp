@@ -571,7 +571,6 @@ DefaultFitQuery default_fit_query(const RawFit &f, const RegressOptions &o, doub
   q.n_public = f.n_public();
   q.rows = f.data.rows;
   q.level = o.level;
-  q.intercept = f.intercept;
   q.robust = f.robust_asked;
   q.no_intervals = o.raw.no_intervals;
   q.intervals_anyway = o.raw.intervals_anyway;

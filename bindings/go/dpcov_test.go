@@ -1001,3 +1001,26 @@ func TestTheAdasspForecastWithAnInterceptReadsTheFeaturesMoment(t *testing.T) {
 		t.Fatalf("no room for a feature: %v", err)
 	}
 }
+
+// The library's decisions for the default fit: robust errors' share at n = 5000, the small-n
+// split without y'y and without the meat at n = 50.
+func TestAdasspDefaultFitDecidesFromPublicValues(t *testing.T) {
+	req := AdasspFitRequest{NumRegressors: 3, Bound: math.Sqrt(3.25), BoundY: 1, Epsilon: 1,
+		Delta: 1e-6, Rows: 5000, Level: 0.95, Intervals: FitIntervalsDecided, Robust: true,
+		SmallNPosterior: true}
+	large, err := AdasspDefaultFit(req, nil)
+	if err != nil || !large.Robust || math.Abs(large.FitEpsilon-0.8) > 1e-12 || large.Forecast == nil ||
+		!large.Params.ReleaseLabelSquare {
+		t.Fatalf("n = 5000: %+v, %v", large, err)
+	}
+	req.Rows = 50
+	small, err := AdasspDefaultFit(req, nil)
+	if err != nil || small.Robust || !small.SmallNSplit || !small.LabelSquareRefused ||
+		!small.Params.WithoutLambdaMin || small.Params.ReleaseLabelSquare {
+		t.Fatalf("n = 50: %+v, %v", small, err)
+	}
+	req.Intervals = 3
+	if _, err := AdasspDefaultFit(req, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("intervals 3: %v", err)
+	}
+}

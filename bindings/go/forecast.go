@@ -116,3 +116,79 @@ func AdasspSmallNSplit(rec AdasspReceipt, n, level float64) (without bool, rowsF
 	}
 	return out != 0, float64(rows), nil
 }
+
+// FitIntervals says whether the default fit releases y'y for its intervals (dpcov_fit_intervals).
+type FitIntervals int32
+
+const (
+	FitIntervalsNone    FitIntervals = C.DPCOV_FIT_INTERVALS_NONE    // no intervals, no y'y
+	FitIntervalsDecided FitIntervals = C.DPCOV_FIT_INTERVALS_DECIDED // y'y where the forecast expects an interval
+	FitIntervalsAlways  FitIntervals = C.DPCOV_FIT_INTERVALS_ALWAYS  // y'y whatever the forecast says
+)
+
+// AdasspFitRequest is what a default AdaSSP regression is asked for, public values only
+// (dpcov_adassp_fit_request): NumRegressors counts an intercept; Rows is read only where n is
+// public (replace-one at the level of rows).
+type AdasspFitRequest struct {
+	NumRegressors                              int64
+	Bound, BoundY, Epsilon, Delta, Rows, Level float64
+	Intervals                                  FitIntervals
+	Robust, SmallNPosterior                    bool
+}
+
+// AdasspFitDecision is what the library decides for a default AdaSSP regression
+// (dpcov_adassp_default_fit): the fit's share of the budget and its params (Params:
+// ReleaseLabelSquare and WithoutLambdaMin decided), whether the meat of robust intervals gets
+// the rest, the small-n split, y'y, and the forecast that decided y'y (nil where none did).
+type AdasspFitDecision struct {
+	FitEpsilon, FitDelta              float64
+	Robust                            bool
+	MeatEpsilon, MeatDelta            float64
+	SmallNSplit                       bool
+	RowsForBootstrap                  float64
+	LabelSquareRefused, RobustSkipped bool
+	Params                            AdasspParams
+	Forecast                          *RegressionForecast
+}
+
+// AdasspDefaultFit takes the default regression's decisions from public values, the rules of
+// `dpcov regress` and Python's PrivateLinearRegression (docs/forecast.md). params (nil: the
+// defaults) gives the neighbour relation, calibration, rho and units as asked.
+func AdasspDefaultFit(req AdasspFitRequest, params *AdasspParams) (AdasspFitDecision, error) {
+	r := C.dpcov_adassp_fit_request{struct_size: C.size_t(C.sizeof_dpcov_adassp_fit_request),
+		num_regressors: C.int64_t(req.NumRegressors), bound: C.double(req.Bound),
+		bound_y: C.double(req.BoundY), epsilon: C.double(req.Epsilon), delta: C.double(req.Delta),
+		rows: C.double(req.Rows), level: C.double(req.Level), intervals: C.int32_t(req.Intervals)}
+	if req.Robust {
+		r.robust = 1
+	}
+	if req.SmallNPosterior {
+		r.small_n_posterior = 1
+	}
+	decided := C.dpcov_adassp_params{struct_size: C.size_t(C.sizeof_dpcov_adassp_params)}
+	d := C.dpcov_adassp_fit_decision{struct_size: C.size_t(C.sizeof_dpcov_adassp_fit_decision)}
+	f := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}
+	asked := adasspParamsToC(params)
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_default_fit(&r, asked, &decided, &d, &f)
+	})
+	if err != nil {
+		return AdasspFitDecision{}, err
+	}
+	out := AdasspFitDecision{
+		FitEpsilon: float64(d.fit_epsilon), FitDelta: float64(d.fit_delta), Robust: d.robust != 0,
+		MeatEpsilon: float64(d.meat_epsilon), MeatDelta: float64(d.meat_delta),
+		SmallNSplit: d.small_n_split != 0, RowsForBootstrap: float64(d.rows_for_bootstrap),
+		LabelSquareRefused: d.label_square_refused != 0, RobustSkipped: d.robust_skipped != 0,
+		Params: AdasspParams{Neighbour: int32(decided.neighbour),
+			Calibration: int32(decided.calibration), Rho: float64(decided.rho),
+			ReleaseLabelSquare: decided.release_label_square != 0,
+			MaxRowsPerUnit:     int64(decided.max_rows_per_unit),
+			WithoutLambdaMin:   decided.without_lambda_min != 0},
+	}
+	if d.label_square_decided != 0 {
+		forecast := forecastFromC(&f)
+		out.Forecast = &forecast
+	}
+	return out, nil
+}

@@ -41,7 +41,7 @@ DefaultFit shares(const DefaultFitRequest &q, bool robust) {
 // The small-n split (proofs/adassp.md, "Without the lambda_min step"): where the default plan at
 // the public n expects the small-n posterior, not the bootstrap, to answer, X'X, X'y and y'y
 // take the lambda_min step's share; its released value would be 0 after its shift there anyway.
-void decide_small_n_split(const DefaultFitRequest &q, DefaultFit &f) {
+void take_small_n_split(const DefaultFitRequest &q, DefaultFit &f) {
   if (q.intervals == Intervals::None || !q.small_n_posterior || !rows_public(q) ||
       q.options.calibration != mechanisms::AdasspCalibration::JointAnalytic)
     return;
@@ -77,7 +77,7 @@ void decide_label_square(const DefaultFitRequest &q, DefaultFit &f) {
 // share's fit supports no interval would take the robust split and leave the meat's share unspent.
 DefaultFit decide_default_fit(const DefaultFitRequest &q) {
   DefaultFit f = shares(q, false);
-  decide_small_n_split(q, f);
+  take_small_n_split(q, f);
   decide_label_square(q, f);
   if (!q.robust || q.intervals == Intervals::None) return f;
   // The small-n split expects no bootstrap, which the robust intervals need: no meat.

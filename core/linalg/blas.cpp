@@ -58,6 +58,44 @@ void gemm(Trans ta, Trans tb, double alpha, const Matrix &a, const Matrix &b, do
               beta, c.data(), bi(std::max<int64_t>(1, c.rows())));
 }
 
+void symv_upper(int64_t n, double alpha, const double *a, int64_t ld, const double *x, double beta,
+                double *y) {
+  cblas_dsymv(CblasColMajor, CblasUpper, bi(n), alpha, a, bi(ld), x, 1, beta, y, 1);
+}
+
+void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld) {
+  cblas_dsyr2(CblasColMajor, CblasUpper, bi(n), alpha, x, 1, y, 1, a, bi(ld));
+}
+
+bool cholesky_upper_in_place(int64_t n, double *a, int64_t ld) {
+  const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', li(n), a, li(ld));
+  if (info < 0) fail(Status::Internal, "dpotrf argument ", -info, " invalid");
+  return info == 0;
+}
+
+void solve_upper(int64_t n, const double *u, int64_t ld, double *x) {
+  cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, bi(n), u, bi(ld), x, 1);
+}
+
+double householder_reflector(int64_t n, double *x) {
+  double tau = 0.0;
+  const lapack_int info = LAPACKE_dlarfg_work(li(n), x, x + 1, 1, &tau);
+  if (info != 0) fail(Status::Internal, "dlarfg info ", info);
+  return tau;
+}
+
+void householder_product(int64_t m, int64_t k, double *a, int64_t ld, const double *tau) {
+  if (k == 0) return;
+  double query = 0.0;
+  lapack_int info =
+      LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, li(m), li(k), li(k), a, li(ld), tau, &query, -1);
+  if (info != 0) fail(Status::Internal, "dorgqr workspace query info ", info);
+  std::vector<double> work(static_cast<size_t>(std::max(1.0, query)));
+  info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, li(m), li(k), li(k), a, li(ld), tau, work.data(),
+                             li(static_cast<int64_t>(work.size())));
+  if (info != 0) fail(Status::Internal, "dorgqr info ", info);
+}
+
 Matrix multiply(const Matrix &a, const Matrix &b, Trans ta, Trans tb) {
   Matrix c(ta == Trans::No ? a.rows() : a.cols(), tb == Trans::No ? b.cols() : b.rows());
   gemm(ta, tb, 1.0, a, b, 0.0, c);

@@ -53,6 +53,29 @@ void trmm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b
 // overwrites B.
 void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b);
 
+// Level-2 kernels on column-major views (leading dimension `ld`), for algorithms that update a
+// q x q block in place step by step (iterative eigenvector sampling).
+// y := alpha A x + beta y, A symmetric given by its upper triangle.
+void symv_upper(int64_t n, double alpha, const double *a, int64_t ld, const double *x, double beta,
+                double *y);
+// A := A + alpha (x y^T + y x^T) on the upper triangle.
+void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld);
+// In place, the Cholesky factor U (A = U^T U) of the symmetric matrix given by the upper triangle
+// of the n x n block `a` (strictly lower part not referenced nor cleared). Returns false if the
+// block is not positive definite (its contents are then unspecified). Finite input is the
+// caller's obligation: no scan for NaN.
+bool cholesky_upper_in_place(int64_t n, double *a, int64_t ld);
+// x := U^{-1} x for the n x n upper triangular U (non-unit diagonal).
+void solve_upper(int64_t n, const double *u, int64_t ld, double *x);
+
+// The Householder reflection H = I - tau v v^T (v[0] = 1) with H x = beta e_0 (LAPACK dlarfg):
+// x[0] becomes beta and x[1..n-1] the tail of v; returns tau (0 when x's tail is 0: H = I).
+double householder_reflector(int64_t n, double *x);
+// The first k columns of Q = H_0 H_1 ... H_{k-1} for k reflectors stored as householder_reflector
+// leaves them, reflector j's tail below the diagonal of column j of the m x k block `a` (LAPACK
+// dorgqr); Q overwrites `a`. tau holds the k factors.
+void householder_product(int64_t m, int64_t k, double *a, int64_t ld, const double *tau);
+
 // Copies the upper triangle onto the lower one so that the matrix is exactly symmetric.
 void symmetrize_from_upper(Matrix &a);
 

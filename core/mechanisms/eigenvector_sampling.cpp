@@ -13,6 +13,7 @@
 #include "../postprocess/eigenvalue_clip.hpp"
 #include "../privacy/iev_budget.hpp"
 #include "../privacy/laplace_scale.hpp"
+#include "../random/bingham_dense.hpp"
 #include "../random/samplers.hpp"
 #include "statistic.hpp"
 #include "registry.hpp"
@@ -77,6 +78,82 @@ Matrix rotate_draws(const std::vector<linalg::SecularFactors> &rotations, const 
     std::swap(rotated, spare);
   }
   return rotated;
+}
+
+// IEV's steps: C_i is the trailing q x q block (upper triangle) of one d x d matrix, in the
+// basis Q_i = H_0 ... H_{i-1} (restricted to its last q columns) of the complement of
+// theta_0..theta_{i-1}. Step i draws y_i there (DenseBinghamSampler: no eigendecomposition),
+// takes the Householder reflection with H_i y_i = beta_i e_0 and compresses in O(q^2):
+// C_{i+1} = H_i C_i H_i without its first row and column. As H_j for j > i leaves e_i alone,
+// theta_i = Q_i y_i = sign(beta_i) H_0 ... H_{k-1} e_i: the thetas are the columns of the
+// product of the reflectors (LAPACK dorgqr), signed, orthonormal to working precision.
+void draw_projected(ConstMatrixView gram, random::Rng &rng, EigenvectorTranscript &t) {
+  const int64_t d = gram.rows, steps = t.thetas.cols();
+  Matrix c = Matrix::from(gram);
+  // Column i: y_i from row i, then overwritten by H_i's vector (implicit 1 at row i).
+  Matrix &reflectors = t.thetas;
+  std::vector<double> tau(static_cast<size_t>(steps)), sign(static_cast<size_t>(steps));
+  std::vector<double> p(static_cast<size_t>(d));
+  random::DenseBinghamSampler sampler;
+  for (int64_t i = 0; i < steps; ++i) {
+    const size_t ui = static_cast<size_t>(i);
+    const int64_t q = d - i;
+    double *block = &c(i, i), *v = &reflectors(i, i);
+    t.proposals[ui] = sampler.sample(rng, q, block, d, t.kappas[ui], v);
+    tau[ui] = linalg::householder_reflector(q, v);
+    sign[ui] = v[0] < 0.0 ? -1.0 : 1.0;
+    v[0] = 1.0;
+    if (i + 1 == steps) break;
+    // H C H = C - v w^T - w v^T with p = tau C v, w = p - (tau / 2)(v^T p) v.
+    linalg::symv_upper(q, tau[ui], block, d, v, 0.0, p.data());
+    double vp = 0.0;
+    for (int64_t j = 0; j < q; ++j) vp += v[j] * p[static_cast<size_t>(j)];
+    const double half = 0.5 * tau[ui] * vp;
+    for (int64_t j = 0; j < q; ++j) p[static_cast<size_t>(j)] -= half * v[j];
+    linalg::syr2_upper(q - 1, -1.0, v + 1, p.data() + 1, &c(i + 1, i + 1), d);
+  }
+  linalg::householder_product(d, steps, reflectors.data(), d, tau.data());
+  for (int64_t i = 0; i < steps; ++i)
+    if (sign[static_cast<size_t>(i)] < 0.0)
+      for (int64_t r = 0; r < d; ++r) reflectors(r, i) = -reflectors(r, i);
+}
+
+// KT's steps: each works in the eigenbasis of C_i, which the previous step's gives in O(q^2) by
+// the secular equation of a rank-one update (linalg/secular.hpp); the draws are carried back to
+// G's eigenbasis by rotate_draws.
+void draw_rank_one_deflated(linalg::SymmetricEigen eig, random::Rng &rng,
+                            EigenvectorTranscript &t) {
+  const int64_t d = t.thetas.rows(), steps = t.thetas.cols();
+  std::vector<double> mu = std::move(eig.values);
+  // Every step's factors from one arena that grows geometrically: a few heap blocks per release
+  // instead of nine allocations per step. Declared before the factors, so it outlives them.
+  std::pmr::monotonic_buffer_resource factor_memory;
+  std::vector<linalg::SecularFactors> rotations;
+  rotations.reserve(static_cast<size_t>(steps));
+  Matrix draws(d, steps);
+  std::vector<double> y, a_diagonal;
+  linalg::SecularWorkspace workspace;  // sized by the first step, reused by the others
+  std::optional<random::BinghamSampler> sampler;  // likewise
+  for (int64_t i = 0; i < steps; ++i) {
+    const size_t ui = static_cast<size_t>(i);
+    const int64_t q = static_cast<int64_t>(mu.size());
+    // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
+    // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
+    a_diagonal.resize(static_cast<size_t>(q));
+    for (size_t j = 0; j < a_diagonal.size(); ++j) a_diagonal[j] = -t.kappas[ui] * mu[j];
+    if (sampler) sampler->set_diagonal(a_diagonal); else sampler.emplace(a_diagonal);
+    y.resize(static_cast<size_t>(q));
+    t.proposals[ui] = sampler->sample(rng, y.data());
+    std::copy(y.begin(), y.end(), &draws(0, i));
+    if (i + 1 == steps) break;
+    // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
+    linalg::SecularFactors next = linalg::rank_one_update_factors(
+        mu, y.data(), -t.lambda_hat[ui], workspace, &factor_memory);
+    mu.assign(next.values.begin(), next.values.end());
+    rotations.push_back(std::move(next));
+  }
+  linalg::gemm_views(1.0, eig.vectors.view(), rotate_draws(rotations, draws).view(), 0.0,
+                     t.thetas.view());
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {
@@ -164,7 +241,14 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   check_gram_statistic(gram, request);
   const int64_t d = request.dim, steps = receipt.rank;
   const size_t k = static_cast<size_t>(steps);
-  linalg::SymmetricEigen eig = eigen_descending(Matrix::from(gram));
+  // IEV needs G's eigenvalues only; KT works in G's eigenbasis.
+  linalg::SymmetricEigen eig;
+  if (is_iev(mechanism)) {
+    eig.values = linalg::eigvalsh(Matrix::from(gram));
+    std::reverse(eig.values.begin(), eig.values.end());
+  } else {
+    eig = eigen_descending(Matrix::from(gram));
+  }
 
   EigenvectorTranscript &t = out.transcript;
   t.lambda_hat.resize(k);
@@ -180,57 +264,10 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
                                             t.step_epsilons[i], request.bound);
   t.thetas = Matrix(d, steps);
   t.proposals.resize(k);
-
-  // Step i works in the eigenbasis of C_i: C_i = B_i^T G B_i = diag(mu) (mu decreasing), with
-  // B_0 the eigenvectors of G and B_{i+1} = B_i W_i, W_i the eigenvectors of step i's secular
-  // problem. The draw of step i is y_i in that basis, theta_i = B_i y_i. The B_i are not formed:
-  // the coordinates y_i are collected, and after the last step the W_i are applied to them from
-  // the last to the first (rotate_draws), which needs fewer flops than carrying a d x q basis
-  // through every step.
-  std::vector<double> mu = std::move(eig.values);
-  // Every step's factors from one arena that grows geometrically: a few heap blocks per release
-  // instead of nine allocations per step, which after other work on the heap (a Python caller's)
-  // cost a quarter of a release at d = 50. Declared before the factors, so it outlives them.
-  std::pmr::monotonic_buffer_resource factor_memory;
-  std::vector<linalg::SecularFactors> rotations;
-  rotations.reserve(k);
-  Matrix draws(d, steps);
-  std::vector<double> y, a_diagonal;
-  linalg::SecularWorkspace workspace;  // sized by the first (largest) step, reused by the others
-  std::optional<random::BinghamSampler> sampler;  // likewise
-  for (int64_t i = 0; i < steps; ++i) {
-    const size_t ui = static_cast<size_t>(i);
-    const int64_t q = static_cast<int64_t>(mu.size());
-    // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
-    // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
-    a_diagonal.resize(static_cast<size_t>(q));
-    for (size_t j = 0; j < a_diagonal.size(); ++j) a_diagonal[j] = -t.kappas[ui] * mu[j];
-    if (sampler) sampler->set_diagonal(a_diagonal); else sampler.emplace(a_diagonal);
-    y.resize(static_cast<size_t>(q));
-    t.proposals[ui] = sampler->sample(rng, y.data());
-    double *coords = &draws(0, i);
-    std::copy(y.begin(), y.end(), coords);
-    if (i + 1 == steps) break;
-    if (is_iev(mechanism)) {
-      // C_{i+1} = C_i compressed to y's complement. The decomposition is exact for y_used, which
-      // differs from y by roundoff (only inside clusters of equal eigenvalues, where the density
-      // is flat); theta_i = B_i y_used keeps the thetas orthonormal to working precision.
-      linalg::SecularFactors next =
-          linalg::compress_diagonal_factors(mu, y.data(), workspace, &factor_memory);
-      const double norm = linalg::nrm2(q, next.y_used.data(), 1);
-      for (int64_t j = 0; j < q; ++j) coords[j] = next.y_used[static_cast<size_t>(j)] / norm;
-      mu.assign(next.values.begin(), next.values.end());
-      rotations.push_back(std::move(next));
-    } else {
-      // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
-      linalg::SecularFactors next = linalg::rank_one_update_factors(
-          mu, y.data(), -t.lambda_hat[ui], workspace, &factor_memory);
-      mu.assign(next.values.begin(), next.values.end());
-      rotations.push_back(std::move(next));
-    }
-  }
-  linalg::gemm_views(1.0, eig.vectors.view(), rotate_draws(rotations, draws).view(), 0.0,
-                     t.thetas.view());
+  if (is_iev(mechanism))
+    draw_projected(gram, rng, t);
+  else
+    draw_rank_one_deflated(std::move(eig), rng, t);
 
   // C_hat = sum_i lambda_hat_i theta_i theta_i^T, spectrum clipped to [0, clip_upper]. For IEV the
   // thetas are orthonormal, so clipping lambda_hat is clipping the spectrum; for KT they are not,

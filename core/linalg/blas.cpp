@@ -63,6 +63,11 @@ void symv_upper(int64_t n, double alpha, const double *a, int64_t ld, const doub
   cblas_dsymv(CblasColMajor, CblasUpper, bi(n), alpha, a, bi(ld), x, 1, beta, y, 1);
 }
 
+void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t ld,
+          const double *x, double beta, double *y) {
+  cblas_dgemv(CblasColMajor, cb(trans), bi(m), bi(n), alpha, a, bi(ld), x, 1, beta, y, 1);
+}
+
 void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld) {
   cblas_dsyr2(CblasColMajor, CblasUpper, bi(n), alpha, x, 1, y, 1, a, bi(ld));
 }
@@ -70,6 +75,12 @@ void syr2_upper(int64_t n, double alpha, const double *x, const double *y, doubl
 bool cholesky_upper_in_place(int64_t n, double *a, int64_t ld) {
   const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', li(n), a, li(ld));
   if (info < 0) fail(Status::Internal, "dpotrf argument ", -info, " invalid");
+  return info == 0;
+}
+
+bool invert_upper_triangular(int64_t n, double *u, int64_t ld) {
+  const lapack_int info = LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'U', 'N', li(n), u, li(ld));
+  if (info < 0) fail(Status::Internal, "dtrtri argument ", -info, " invalid");
   return info == 0;
 }
 
@@ -156,6 +167,20 @@ SymmetricEigen eigh_divide_and_conquer(const Matrix &a) {
 }
 
 std::vector<double> eigvalsh(const Matrix &a) { return eig_impl(a, false).values; }
+
+SymmetricEigen tridiagonal_eigen(std::vector<double> diagonal, std::vector<double> off_diagonal) {
+  const int64_t k = static_cast<int64_t>(diagonal.size());
+  if (k == 0 || static_cast<int64_t>(off_diagonal.size()) + 1 < k)
+    fail(Status::Internal, "tridiagonal_eigen: ", k, " diagonal and ", off_diagonal.size(),
+         " off-diagonal values");
+  SymmetricEigen out;
+  out.vectors = Matrix(k, k);
+  const lapack_int info = LAPACKE_dstev(LAPACK_COL_MAJOR, 'V', li(k), diagonal.data(),
+                                        off_diagonal.data(), out.vectors.data(), li(k));
+  if (info != 0) fail(Status::Numerical, "tridiagonal eigen-decomposition failed (LAPACK dstev info ", info, ")");
+  out.values = std::move(diagonal);
+  return out;
+}
 
 bool cholesky(const Matrix &a, Matrix &l) {
   const int64_t n = a.rows();

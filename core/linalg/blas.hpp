@@ -35,6 +35,10 @@ struct SymmetricEigen {
 SymmetricEigen eigh(const Matrix &a);
 // Eigenvalues only, ascending.
 std::vector<double> eigvalsh(const Matrix &a);
+// The symmetric tridiagonal matrix with this diagonal (k values) and off-diagonal (k - 1):
+// eigenvalues ascending and eigenvectors (LAPACK dstev). Throws Status::Numerical if LAPACK does
+// not converge.
+SymmetricEigen tridiagonal_eigen(std::vector<double> diagonal, std::vector<double> off_diagonal);
 
 // Cholesky factor L (lower, A = L L^T, strictly upper part zeroed) of a symmetric matrix given by
 // its lower triangle. Returns false, leaving `l` unspecified, if A is not positive definite;
@@ -58,6 +62,9 @@ void trsm_lower(Side side, Trans trans, double alpha, const Matrix &t, Matrix &b
 // y := alpha A x + beta y, A symmetric given by its upper triangle.
 void symv_upper(int64_t n, double alpha, const double *a, int64_t ld, const double *x, double beta,
                 double *y);
+// y := alpha op(A) x + beta y for the m x n column-major A.
+void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t ld,
+          const double *x, double beta, double *y);
 // A := A + alpha (x y^T + y x^T) on the upper triangle.
 void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld);
 // In place, the Cholesky factor U (A = U^T U) of the symmetric matrix given by the upper triangle
@@ -65,6 +72,9 @@ void syr2_upper(int64_t n, double alpha, const double *x, const double *y, doubl
 // block is not positive definite (its contents are then unspecified). Finite input is the
 // caller's obligation: no scan for NaN.
 bool cholesky_upper_in_place(int64_t n, double *a, int64_t ld);
+// In place, U^{-1} for the n x n upper triangular U (non-unit diagonal; LAPACK dtrtri); false if
+// U is singular.
+bool invert_upper_triangular(int64_t n, double *u, int64_t ld);
 // x := U^{-1} x for the n x n upper triangular U (non-unit diagonal).
 void solve_upper(int64_t n, const double *u, int64_t ld, double *x);
 

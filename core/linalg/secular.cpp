@@ -18,8 +18,6 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 // Deflation thresholds in units of eps times the scale of the problem, as in LAPACK dlaed2: a
 // deflated pair or coordinate changes the matrix by at most this much.
 constexpr double kDeflationUlps = 8.0;
-// Tolerance on | ||y|| - 1 | for the compression.
-constexpr double kUnitTolerance = 1e-10;
 // The root finder halves its bracket at least every other iteration, and deflation keeps every
 // root at least about eps^2 (relative) away from its poles, so a few hundred iterations reach the
 // resolution of a double from any start; typical roots take 3 to 6.
@@ -235,8 +233,8 @@ void solve_interior_roots(const Secular &f, int64_t count, double *delta, Root *
   if (k < count) found[k] = solve_root(f, k, k + 1, 0.0, delta + k * m);
 }
 
-// The checks of both problems; returns ||y||^2.
-double check_input(const std::vector<double> &lambda, const double *y, bool compress, double rho) {
+// The checks of the problem; returns ||y||^2.
+double check_input(const std::vector<double> &lambda, const double *y, double rho) {
   const int64_t q = static_cast<int64_t>(lambda.size());
   if (q < 1) fail(Status::Dimension, "secular update needs at least one eigenvalue");
   if (y == nullptr) fail(Status::NullPointer, "secular update vector y is NULL");
@@ -250,9 +248,6 @@ double check_input(const std::vector<double> &lambda, const double *y, bool comp
     ynorm2 += y[j] * y[j];
   }
   if (!std::isfinite(rho)) fail(Status::InvalidArgument, "rank-one coefficient is not finite");
-  if (compress && !(std::fabs(std::sqrt(ynorm2) - 1.0) <= kUnitTolerance))
-    fail(Status::InvalidArgument, "compression vector must have unit norm, got norm ",
-         std::sqrt(ynorm2));
   return ynorm2;
 }
 
@@ -301,20 +296,17 @@ bool could_deflate_pair(double gap, double a, double b, double gaptol) {
   return !(ab >= smallest && size >= smallest && std::isfinite(lhs) && lhs > 2.0 * size);
 }
 
-// Deflation (constants relative to the scale of the problem, see kDeflationUlps). For the
-// compression, a component |y_j| below the threshold is dropped from y itself (e_j is then
-// exactly orthogonal to y_used); for the update it is dropped from the rank-one term.
-void deflate(const std::vector<double> &lambda, const double *y, double ynorm2, bool compress,
-             double rho, Deflation &out) {
+// Deflation (constants relative to the scale of the problem, see kDeflationUlps): a component
+// |y_j| below the threshold is dropped from the rank-one term.
+void deflate(const std::vector<double> &lambda, const double *y, double ynorm2, double rho,
+             Deflation &out) {
   const int64_t q = static_cast<int64_t>(lambda.size());
   double lam_max = 0.0;
   for (double l : lambda) lam_max = std::max(lam_max, std::fabs(l));
   const double ynorm = std::sqrt(ynorm2);
-  const double ytol = compress ? kDeflationUlps * kEps * ynorm
-                               : kDeflationUlps * kEps *
-                                     std::max(ynorm, lam_max / (std::fabs(rho) * ynorm));
-  const double gaptol =
-      kDeflationUlps * kEps * (compress ? lam_max : std::max(lam_max, std::fabs(rho) * ynorm2));
+  const double ytol =
+      kDeflationUlps * kEps * std::max(ynorm, lam_max / (std::fabs(rho) * ynorm));
+  const double gaptol = kDeflationUlps * kEps * std::max(lam_max, std::fabs(rho) * ynorm2);
   out.lam.assign(lambda.begin(), lambda.end());
   out.yy.assign(y, y + q);
   out.kept.clear();
@@ -366,17 +358,16 @@ double split_exponent(double x, int *exponent) {
 // run over the roots k in the outer loop so that the inner loop walks down a column of delta
 // (contiguous) with independent products per coordinate.
 void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const double *delta,
-             double wsum, bool compress, double rho, LoewnerScratch &scratch,
-             std::pmr::vector<double> &yhat) {
+             double rho, LoewnerScratch &scratch, std::pmr::vector<double> &yhat) {
   const int64_t m = static_cast<int64_t>(lr.size());
   const int64_t interior = m > 0 ? m - 1 : 0;
   std::vector<double> &num = scratch.num, &den = scratch.den;
   std::vector<int> &exponent = scratch.exponent;
   yhat.resize(static_cast<size_t>(m));
   num.resize(static_cast<size_t>(m));
-  den.assign(static_cast<size_t>(m), compress ? 1.0 : rho);
+  den.assign(static_cast<size_t>(m), rho);
   exponent.assign(static_cast<size_t>(m), 0);
-  for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = compress ? wsum : -delta[j + (m - 1) * m];
+  for (int64_t j = 0; j < m; ++j) num[static_cast<size_t>(j)] = -delta[j + (m - 1) * m];
   // Coordinates j <= k take root k's lower pole, the others its upper one: two calls with a fixed
   // pole each, four coordinates at a time, where one loop choosing the pole per coordinate would
   // stay scalar.
@@ -399,21 +390,20 @@ void loewner(const std::vector<double> &lr, const std::vector<double> &yr, const
     yhat[uj] = std::copysign(std::sqrt(scale_by_power_of_two(num[uj] / den[uj], exponent[uj])), yr[uj]);
 }
 
-SecularFactors decompose(const std::vector<double> &lambda, const double *y, bool compress,
-                         double rho, SecularWorkspace::Buffers &ws,
-                         std::pmr::memory_resource *memory) {
-  const double ynorm2 = check_input(lambda, y, compress, rho);
+SecularFactors decompose(const std::vector<double> &lambda, const double *y, double rho,
+                         SecularWorkspace::Buffers &ws, std::pmr::memory_resource *memory) {
+  const double ynorm2 = check_input(lambda, y, rho);
   const int64_t q = static_cast<int64_t>(lambda.size());
   SecularFactors out(memory);
   out.dim = q;
-  if (!compress && (rho == 0.0 || ynorm2 == 0.0)) {
+  if (rho == 0.0 || ynorm2 == 0.0) {
     out.values.assign(lambda.begin(), lambda.end());
     out.y_used.assign(y, y + q);
     for (int64_t j = 0; j < q; ++j) out.sources.push_back(-1 - j);
     return out;
   }
   Deflation &defl = ws.deflation;
-  deflate(lambda, y, ynorm2, compress, rho, defl);
+  deflate(lambda, y, ynorm2, rho, defl);
 
   // The secular equation on the kept coordinates (strictly decreasing eigenvalues).
   const int64_t m = static_cast<int64_t>(defl.kept.size());
@@ -429,22 +419,22 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
     w[ui] = yr[ui] * yr[ui];
     wsum += w[ui];
   }
-  const Secular f{lr, w, compress ? 0.0 : 1.0 / rho};
+  const Secular f{lr, w, 1.0 / rho};
   const int64_t interior = m > 0 ? m - 1 : 0;
-  const int64_t roots = compress ? interior : m;
+  const int64_t roots = m;
   // Column k (m values) holds root k's distances; every entry is written by its root's search.
   ws.delta.resize(static_cast<size_t>(m * roots));
   const auto delta = [&](int64_t k) { return ws.delta.data() + k * m; };
   std::vector<Root> &found = ws.found;
   found.resize(static_cast<size_t>(roots));
   solve_interior_roots(f, interior, ws.delta.data(), found.data());
-  if (!compress && m > 0) {
+  if (m > 0) {
     const double width = std::fabs(rho) * wsum;
     found[static_cast<size_t>(m - 1)] =
         rho < 0.0 ? solve_root(f, m - 1, -1, width, delta(m - 1))
                   : solve_root(f, -1, 0, width, delta(m - 1));
   }
-  loewner(lr, yr, ws.delta.data(), wsum, compress, rho, ws.loewner, out.loewner);
+  loewner(lr, yr, ws.delta.data(), rho, ws.loewner, out.loewner);
 
   // Columns: the roots and the deflated coordinates, sorted by eigenvalue, descending.
   std::vector<Column> &columns = ws.columns;
@@ -488,24 +478,24 @@ SecularFactors decompose(const std::vector<double> &lambda, const double *y, boo
   return out;
 }
 
-// Both problems are homogeneous in (lambda, rho): the secular solver works on them scaled by a
+// The problem is homogeneous in (lambda, rho): the secular solver works on them scaled by a
 // power of two (exact) to order 1, so that products and squares of eigenvalues near the ends of
 // the double range (a bound B = 1e-150 or 1e150 gives eigenvalues near 1e-300 or 1e300) neither
 // underflow nor overflow; the eigenvalues are scaled back, the vectors do not change.
-SecularFactors decompose_scaled(const std::vector<double> &lambda, const double *y, bool compress,
-                                double rho, SecularWorkspace::Buffers &ws,
+SecularFactors decompose_scaled(const std::vector<double> &lambda, const double *y, double rho,
+                                SecularWorkspace::Buffers &ws,
                                 std::pmr::memory_resource *memory) {
   double largest = std::fabs(rho);
   for (double l : lambda) largest = std::max(largest, std::fabs(l));
   if (!(largest > 0.0) || !std::isfinite(largest))
-    return decompose(lambda, y, compress, rho, ws, memory);
+    return decompose(lambda, y, rho, ws, memory);
   const int exponent = std::ilogb(largest);
   std::vector<double> &scaled = ws.scaled;
   scaled.resize(lambda.size());
   for (size_t j = 0; j < lambda.size(); ++j)
     scaled[j] = scale_by_power_of_two(lambda[j], -exponent);
   SecularFactors out =
-      decompose(scaled, y, compress, scale_by_power_of_two(rho, -exponent), ws, memory);
+      decompose(scaled, y, scale_by_power_of_two(rho, -exponent), ws, memory);
   for (double &v : out.values) v = scale_by_power_of_two(v, exponent);
   return out;
 }
@@ -583,31 +573,16 @@ SecularWorkspace::~SecularWorkspace() = default;
 SecularWorkspace::SecularWorkspace(SecularWorkspace &&) noexcept = default;
 SecularWorkspace &SecularWorkspace::operator=(SecularWorkspace &&) noexcept = default;
 
-SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y,
-                                         SecularWorkspace &workspace,
-                                         std::pmr::memory_resource *memory) {
-  return decompose_scaled(lambda, y, true, 0.0, workspace.buffers(), memory);
-}
-
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho, SecularWorkspace &workspace,
                                        std::pmr::memory_resource *memory) {
-  return decompose_scaled(lambda, y, false, rho, workspace.buffers(), memory);
-}
-
-SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y) {
-  SecularWorkspace workspace;
-  return compress_diagonal_factors(lambda, y, workspace);
+  return decompose_scaled(lambda, y, rho, workspace.buffers(), memory);
 }
 
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho) {
   SecularWorkspace workspace;
   return rank_one_update_factors(lambda, y, rho, workspace);
-}
-
-SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y) {
-  return with_vectors(compress_diagonal_factors(lambda, y));
 }
 
 SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,

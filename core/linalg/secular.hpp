@@ -1,8 +1,7 @@
-// Eigen-decompositions of a diagonal matrix after one structured change, by the secular equation:
-// its compression onto the orthogonal complement of a vector, and a symmetric rank-one update.
-// Both cost O(q^2) instead of the O(q^3) of a dense decomposition, which is what makes iterative
-// eigenvector sampling (Amin et al., NeurIPS 2019, Alg. 1, and the Kapralov-Talwar rank-one
-// variant) run in milliseconds: each step starts from the previous step's eigenbasis.
+// The eigen-decomposition of a diagonal matrix after a symmetric rank-one update, by the secular
+// equation: O(q^2) instead of the O(q^3) of a dense decomposition, so that each step of the
+// Kapralov-Talwar rank-one variant of iterative eigenvector sampling starts from the previous
+// step's eigenbasis.
 //
 // Method (Golub 1973; Bunch, Nielsen, Sorensen 1978; Gu and Eisenstat, SIAM J. Matrix Anal. Appl.
 // 16(1), 1995, as in LAPACK dlaed2/dlaed3/dlaed4): deflate the coordinates where y is negligible
@@ -34,10 +33,9 @@ struct SecularEigen {
   std::vector<double> y_used;
 };
 
-// The same decompositions without their eigenvectors: the eigenvalues, y_used, and O(q) numbers
+// The same decomposition without its eigenvectors: the eigenvalues, y_used, and O(q) numbers
 // from which secular_vectors() rebuilds the eigenvectors, the same bits on every call. A caller
-// that applies the vectors only later (iterative eigenvector sampling applies each step's after
-// its last step) keeps O(q) numbers per decomposition instead of q^2.
+// that applies the vectors only later (KT applies each step's after its last step) keeps O(q) numbers per decomposition instead of q^2.
 struct SecularFactors {
   SecularFactors() = default;
   // Every vector allocated from `memory` (which must outlive the factors).
@@ -67,7 +65,7 @@ void secular_vectors(const SecularFactors &factors, double *out, int64_t ld);
 
 // Scratch buffers that a sequence of decompositions shares: they grow to the largest problem seen
 // and are reused, so that iterative eigenvector sampling does not allocate them again at every
-// step (those allocations were a quarter of a release at d = 50). Their contents between calls
+// step. Their contents between calls
 // mean nothing, so results are the same bits with or without one. Not thread-safe: one per thread.
 class SecularWorkspace {
  public:
@@ -82,27 +80,17 @@ class SecularWorkspace {
   std::unique_ptr<Buffers> buffers_;
 };
 
-// compress_diagonal and rank_one_update_diagonal without the vectors; arguments and throws alike.
-// The result's vectors come from `memory` (default: the heap), which must outlive them: a caller
-// keeping many results (iterative eigenvector sampling keeps one per step) takes them from one
-// arena instead of nine heap allocations each.
-SecularFactors compress_diagonal_factors(const std::vector<double> &lambda, const double *y);
+// rank_one_update_diagonal without the vectors; arguments and throws alike. The result's vectors
+// come from `memory` (default: the heap), which must outlive them: a caller keeping many results
+// (KT keeps one per step) takes them from one arena instead of nine heap allocations each.
 SecularFactors rank_one_update_factors(const std::vector<double> &lambda, const double *y,
                                        double rho);
-SecularFactors compress_diagonal_factors(
-    const std::vector<double> &lambda, const double *y, SecularWorkspace &workspace,
-    std::pmr::memory_resource *memory = std::pmr::get_default_resource());
 SecularFactors rank_one_update_factors(
     const std::vector<double> &lambda, const double *y, double rho, SecularWorkspace &workspace,
     std::pmr::memory_resource *memory = std::pmr::get_default_resource());
 
-// Compression of diag(lambda) onto y^perp: returns q - 1 orthonormal vectors spanning y_used^perp
-// (q x (q - 1)) with V^T diag(lambda) V = diag(values). lambda: q finite values, non-increasing;
-// y: q finite values of unit norm (within 1e-10). Throws Status::InvalidArgument otherwise.
-SecularEigen compress_diagonal(const std::vector<double> &lambda, const double *y);
-
-// diag(lambda) + rho y y^T: q x q orthonormal eigenvectors and their eigenvalues. lambda as above;
-// y and rho finite (y of any norm). Throws Status::InvalidArgument otherwise.
+// diag(lambda) + rho y y^T: q x q orthonormal eigenvectors and their eigenvalues. lambda: q finite
+// values, non-increasing; y and rho finite (y of any norm). Throws Status::InvalidArgument otherwise.
 SecularEigen rank_one_update_diagonal(const std::vector<double> &lambda, const double *y,
                                       double rho);
 

@@ -55,12 +55,11 @@ linalg::SymmetricEigen eigen_descending(const Matrix &g) {
   return eig;
 }
 
-// Column i of `draws` holds step i's draw in step i's eigenbasis (its first q_i rows); on return
-// it holds it in step 0's. Step i + 1's eigenbasis is step i's times W_i, the eigenvectors of
-// rotations[i] (q_i x q_{i+1}), so W_i is applied to the columns after i, from the last step
-// back: sum_i 2 q_i q_{i+1} (k - i - 1) flops for k steps (d^4 / 2 for k = d), where carrying
-// the d x q_i basis forward takes sum_i 2 d q_i q_{i+1} (2 d^4 / 3), and d^2 k^2 against 2 d^3 k
-// for small k. Each W_i is rebuilt from its O(q) factors, the same bits as the forward pass's.
+// KT: column i of `draws` holds step i's draw in step i's eigenbasis; on return it holds it in
+// step 0's. Step i + 1's eigenbasis is step i's times W_i, the eigenvectors of rotations[i]
+// (d x d), so W_i is applied to the columns after i, from the last step back: d^2 k^2 flops for
+// k steps, where carrying the d x d basis forward takes 2 d^3 k. Each W_i is rebuilt from its
+// O(d) factors, the same bits as the forward pass's.
 Matrix rotate_draws(const std::vector<linalg::SecularFactors> &rotations, const Matrix &draws) {
   const int64_t d = draws.rows(), steps = draws.cols();
   std::vector<double> w(static_cast<size_t>(d * d));

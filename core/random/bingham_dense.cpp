@@ -17,6 +17,18 @@ namespace {
 // decrease monotonically and converge quadratically in a few steps.
 constexpr int kMaxNewtonSteps = 100;
 
+// Lanczos steps for the envelope of a strong exponent: C's largest eigenvalues converge first,
+// and they decide u there.
+constexpr int64_t kLanczosSteps = 10;
+// Below this q a strong exponent's u comes from A's eigenvalues: LAPACK's values-only
+// decomposition of a small matrix costs less than the Lanczos estimate and its checks.
+constexpr int64_t kLanczosFrom = 24;
+// Corrections of the Lanczos model by the exact trace of (u I + 2 A)^{-1}, and the distance of
+// that trace from 1 (the envelope equation) within which u is kept: there the expected number of
+// proposals is within about exp(q tol^2 / 2) of the optimum's.
+constexpr int kTraceCorrections = 1;
+constexpr double kTraceTolerance = 0.02;
+
 // |C - m I|_F from the upper triangle: plain squares, or scaled by the largest entry where they
 // overflow or underflow.
 double centred_frobenius(int64_t q, const double *c, int64_t ld, double m) {
@@ -41,7 +53,155 @@ double centred_frobenius(int64_t q, const double *c, int64_t ld, double m) {
   return largest * std::sqrt(scaled);
 }
 
+// The Cholesky factor U (U^T U = (u I + 2 A) / u, A = kappa (m I - C)) into `factor` (q x q,
+// upper); false if not positive definite.
+bool envelope_factor(int64_t q, const double *c, int64_t ld, double kappa, double m, double u,
+                     std::vector<double> &factor) {
+  if (!(u > 0.0) || !std::isfinite(u)) return false;
+  factor.resize(static_cast<size_t>(q * q));
+  const double scale = 2.0 * kappa / u;
+  for (int64_t j = 0; j < q; ++j) {
+    double *column = factor.data() + j * q;
+    const double *source = c + j * ld;
+    for (int64_t i = 0; i < j; ++i) column[i] = -scale * source[i];
+    column[j] = 1.0 + scale * (m - source[j]);
+  }
+  return linalg::cholesky_upper_in_place(q, factor.data(), q);
+}
+
+// The mean of A's diagonal and |A - m I|_F for the trace-free A = kappa (m I - C).
+struct Centre {
+  double m, spread;
+};
+
+Centre centre(int64_t q, const double *c, int64_t ld) {
+  double trace = 0.0;
+  for (int64_t j = 0; j < q; ++j) trace += c[j + j * ld];
+  const double m = trace / static_cast<double>(q);
+  return {m, centred_frobenius(q, c, ld, m)};
+}
+
+// Lanczos on C from a fixed start vector, with full reorthogonalisation: the Ritz values,
+// descending, and each one's residual norm (an eigenvalue of C lies within it).
+struct Ritz {
+  std::vector<double> values, residuals;
+};
+
+Ritz lanczos(int64_t q, const double *c, int64_t ld, int64_t steps) {
+  const int64_t k = std::min(q, steps);
+  std::vector<double> basis(static_cast<size_t>(q * k)), w(static_cast<size_t>(q));
+  std::vector<double> h(static_cast<size_t>(k));
+  std::vector<double> alpha, beta;
+  double *v = basis.data();
+  // A fixed start with weight on every coordinate; the estimate only sets u, never the law.
+  double norm = 0.0;
+  for (int64_t i = 0; i < q; ++i) {
+    v[i] = 1.0 + 0.5 * std::sin(2.399963 * static_cast<double>(i) + 0.5);
+    norm += v[i] * v[i];
+  }
+  for (int64_t i = 0; i < q; ++i) v[i] /= std::sqrt(norm);
+  double scale = 0.0;
+  for (int64_t j = 0; j < k; ++j) {
+    const double *vj = basis.data() + j * q;
+    linalg::symv_upper(q, 1.0, c, ld, vj, 0.0, w.data());
+    double a = 0.0;
+    for (int64_t i = 0; i < q; ++i) a += vj[i] * w[static_cast<size_t>(i)];
+    alpha.push_back(a);
+    scale = std::max(scale, std::fabs(a));
+    // Against every earlier vector, twice ("twice is enough", Parlett).
+    for (int pass = 0; pass < 2; ++pass) {
+      linalg::gemv(linalg::Trans::Yes, q, j + 1, 1.0, basis.data(), q, w.data(), 0.0, h.data());
+      linalg::gemv(linalg::Trans::No, q, j + 1, -1.0, basis.data(), q, h.data(), 1.0, w.data());
+    }
+    double b = 0.0;
+    for (double x : w) b += x * x;
+    b = std::sqrt(b);
+    beta.push_back(b);
+    if (j + 1 == k || !(b > 1e-13 * std::max(scale, b))) break;
+    double *next = basis.data() + (j + 1) * q;
+    for (int64_t i = 0; i < q; ++i) next[i] = w[static_cast<size_t>(i)] / b;
+  }
+  const size_t found = alpha.size();
+  const double last_beta = beta.back();
+  beta.resize(found - 1);
+  const linalg::SymmetricEigen t = linalg::tridiagonal_eigen(alpha, beta);
+  Ritz out;
+  for (size_t r = found; r-- > 0;) {
+    out.values.push_back(t.values[r]);
+    out.residuals.push_back(
+        std::fabs(last_beta * t.vectors(static_cast<int64_t>(found) - 1, static_cast<int64_t>(r))));
+  }
+  return out;
+}
+
 }  // namespace
+
+double bingham_envelope_u_lanczos(int64_t q, const double *c, int64_t ld, double kappa,
+                                  std::vector<double> &factor) {
+  const Centre centred = centre(q, c, ld);
+  const Ritz ritz = lanczos(q, c, ld, kLanczosSteps);
+  // A's smallest eigenvalues from C's largest Ritz values, as far as they have converged on the
+  // scale that matters (kappa times the residual under 1/4); the top one always.
+  std::vector<double> low;
+  for (size_t r = 0; r < ritz.values.size(); ++r) {
+    if (r > 0 && !(kappa * ritz.residuals[r] <= 0.25)) break;
+    low.push_back(kappa * (centred.m - ritz.values[r]));
+  }
+  const double a1 = low.front(), dq = static_cast<double>(q);
+  // The rest by their mean and variance, from tr A = 0 and |A|_F^2 (second order about the mean).
+  const double rest = dq - static_cast<double>(low.size());
+  double sum = 0.0, square = 0.0;
+  for (double a : low) {
+    sum += a;
+    square += a * a;
+  }
+  const double frobenius = kappa * centred.spread;
+  const double mean = rest > 0.0 ? std::max(a1, -sum / rest) : a1;
+  const double variance =
+      rest > 0.0 ? std::max(0.0, (frobenius * frobenius - square) / rest - mean * mean) : 0.0;
+  // Lanczos sees one vector of an eigenspace: the weight of a_1 grows where the exact trace below
+  // shows mass the model misses (a multiple or tightly clustered top eigenvalue).
+  double top_weight = 1.0;
+  const auto model = [&](double b) {  // sum_j 1 / (b + 2 (a_j - a_1)), modelled
+    double f = top_weight / b;
+    for (size_t r = 1; r < low.size(); ++r) f += 1.0 / (b + 2.0 * (low[r] - a1));
+    if (rest > 0.0) {
+      const double x = b + 2.0 * (mean - a1);
+      f += rest * (1.0 / x + 4.0 * variance / (x * x * x));
+    }
+    return f;
+  };
+  // The model's root in b = u + 2 a_1 > 0 (decreasing in b): bisection.
+  const auto root = [&] {
+    double lo = 0.0, hi = dq * top_weight;
+    while (model(hi) > 1.0 && hi < 1e300) hi *= 2.0;
+    for (int step = 0; step < 64 && hi - lo > 1e-12 * hi; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      (model(mid) > 1.0 ? lo : hi) = mid;
+    }
+    return hi;
+  };
+  std::vector<double> inverse;
+  double b = root();
+  for (int round = 0;; ++round) {
+    const double u = b - 2.0 * a1;
+    if (!envelope_factor(q, c, ld, kappa, centred.m, u, factor)) return 0.0;
+    // The exact left side at u: tr((u I + 2 A)^{-1}) = |U^{-1}|_F^2 / u.
+    inverse = factor;
+    if (!linalg::invert_upper_triangular(q, inverse.data(), q)) return 0.0;
+    double trace = 0.0;
+    for (int64_t j = 0; j < q; ++j)
+      for (int64_t i = 0; i <= j; ++i) {
+        const double x = inverse[static_cast<size_t>(i + j * q)];
+        trace += x * x;
+      }
+    const double exact = trace / u, missing = exact - model(b);
+    if (std::fabs(exact - 1.0) <= kTraceTolerance) return u;
+    if (round == kTraceCorrections || !(missing > 0.0)) return 0.0;
+    top_weight += missing * b;
+    b = root();
+  }
+}
 
 double bingham_envelope_u_second_order(int64_t q, double mean_square) {
   const double dq = static_cast<double>(q);
@@ -79,10 +239,7 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
   if (q < 1 || ld < q || !(kappa >= 0.0) || !std::isfinite(kappa))
     fail(Status::Internal, "dense Bingham: q = ", q, ", ld = ", ld, ", kappa = ", kappa);
   const double dq = static_cast<double>(q);
-  double trace = 0.0;
-  for (int64_t j = 0; j < q; ++j) trace += c[j + j * ld];
-  const double m = trace / dq;
-  const double spread = centred_frobenius(q, c, ld, m);
+  const auto [m, spread] = centre(q, c, ld);
   if (!std::isfinite(m) || !std::isfinite(spread))
     fail(Status::Internal, "dense Bingham: C is not finite");
   const double frobenius = kappa * spread;  // |A|_F
@@ -93,17 +250,27 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
     // 2 q eps (kappa |m| + |A|_F); the margin keeps the computed t above the bound.
     const double margin =
         4.0 * dq * std::numeric_limits<double>::epsilon() * (kappa * std::fabs(m) + frobenius);
-    last_u_ = 0.0;
+    envelope_ = BinghamEnvelope::Uniform;
     return accept_uniform(rng, q, c, ld, kappa, m, -(bound + margin), y);
   }
   const double mean_square = frobenius * frobenius / dq;
   const double second_order =
       std::isfinite(mean_square) ? bingham_envelope_u_second_order(q, mean_square) : 0.0;
   if (std::isfinite(second_order) && bingham_second_order_applies(q, mean_square, second_order) &&
-      factor(q, c, ld, kappa, m, second_order))
+      envelope_factor(q, c, ld, kappa, m, second_order, factor_)) {
+    envelope_ = BinghamEnvelope::SecondOrder;
     return accept(rng, q, second_order, y);
-  // A strong exponent: the optimal u from A's eigenvalues (no eigenvectors), u = b - 2 a_min with
-  // b the envelope root of the spectrum shifted to a smallest eigenvalue of 0.
+  }
+  // A strong exponent: u from C's largest eigenvalues by Lanczos and the rest by their moments,
+  // where q is large enough that this costs less than A's eigenvalues.
+  const double estimate =
+      q > kLanczosFrom ? bingham_envelope_u_lanczos(q, c, ld, kappa, factor_) : 0.0;
+  if (estimate > 0.0) {
+    envelope_ = BinghamEnvelope::Lanczos;
+    return accept(rng, q, estimate, y);
+  }
+  // The optimal u from A's eigenvalues (no eigenvectors), u = b - 2 a_min with b the envelope root
+  // of the spectrum shifted to a smallest eigenvalue of 0.
   Matrix a(q, q);
   for (int64_t j = 0; j < q; ++j)
     for (int64_t i = 0; i < q; ++i)
@@ -113,26 +280,14 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
   const double smallest = spectrum.front();
   for (double &value : spectrum) value = std::max(0.0, value - smallest);
   const double exact = bingham_envelope_b(spectrum) - 2.0 * smallest;
-  if (std::isfinite(exact) && factor(q, c, ld, kappa, m, exact)) return accept(rng, q, exact, y);
+  if (envelope_factor(q, c, ld, kappa, m, exact, factor_)) {
+    envelope_ = BinghamEnvelope::ExactRoot;
+    return accept(rng, q, exact, y);
+  }
   // The envelope's factor failed in rounding (u I + 2 A nearly singular against its entries):
   // the draw from A's eigenbasis.
-  last_u_ = 0.0;
+  envelope_ = BinghamEnvelope::Eigenbasis;
   return BinghamSampler(a, max_tries_).sample(rng, y);
-}
-
-bool DenseBinghamSampler::factor(int64_t q, const double *c, int64_t ld, double kappa, double m,
-                                 double u) {
-  // The upper triangle of (u I + 2 A) / u = I + (2 kappa / u)(m I - C), column by column as C's.
-  factor_.resize(static_cast<size_t>(q * q));
-  const double scale = 2.0 * kappa / u;
-  for (int64_t j = 0; j < q; ++j) {
-    double *column = factor_.data() + j * q;
-    const double *source = c + j * ld;
-    for (int64_t i = 0; i < j; ++i) column[i] = -scale * source[i];
-    column[j] = 1.0 + scale * (m - source[j]);
-  }
-  last_u_ = u;
-  return u > 0.0 && linalg::cholesky_upper_in_place(q, factor_.data(), q);
 }
 
 int64_t DenseBinghamSampler::accept(Rng &rng, int64_t q, double u, double *y) {

@@ -29,6 +29,18 @@ namespace dpcov::random {
 // root (tests/unit/bingham_dense_test.cpp bounds what it costs in proposals).
 double bingham_envelope_u_second_order(int64_t q, double mean_square);
 
+// u for a strong exponent, with the Cholesky factor U of (u I + 2 A) / u (q x q, upper) left in
+// `factor`; 0 where it finds none it can vouch for. The root of the envelope equation over a model
+// of A's spectrum: its smallest eigenvalues from C's largest Ritz values after 10 Lanczos steps
+// (those converged to a quarter over kappa) and the rest by their mean and variance (from
+// tr A = 0 and |A|_F), to second order. u is kept where the exact left side,
+// tr((u I + 2 A)^{-1}) = |U^{-1}|_F^2 / u, is within 0.02 of 1; where it exceeds the model's (mass
+// near a_1 that Lanczos misses: a multiple top eigenvalue) the weight of a_1 is raised to match
+// and the root taken once more; otherwise 0. C: the upper triangle of a q x q block (leading
+// dimension ld).
+double bingham_envelope_u_lanczos(int64_t q, const double *c, int64_t ld, double kappa,
+                                  std::vector<double> &factor);
+
 // Whether the second-order root is used for A of squared Frobenius norm q * mean_square: when
 // 2 sqrt((q - 1) / q) |A|_F <= u / 2, which bounds every |2 a_j| by u / 2 for a trace-free A
 // (its largest |a_j| is at most sqrt((q - 1) / q) |A|_F).
@@ -41,6 +53,14 @@ bool bingham_second_order_applies(int64_t q, double mean_square, double u);
 // Cholesky factor (q^3 / 3). `bound` >= max_j |a_j|.
 bool bingham_uniform_envelope_applies(int64_t q, double eigenvalue_bound);
 
+enum class BinghamEnvelope {
+  Uniform,      // uniform proposals
+  SecondOrder,  // ACG at the second-order u
+  Lanczos,      // ACG at the Lanczos model's u
+  ExactRoot,    // ACG at the exact u, from A's eigenvalues
+  Eigenbasis,   // BinghamSampler on A
+};
+
 class DenseBinghamSampler {
  public:
   // max_tries >= 1 (Status::InvalidArgument otherwise): proposals per draw before
@@ -51,24 +71,23 @@ class DenseBinghamSampler {
   // symmetric q x q matrix whose upper triangle is the column-major block at c (leading dimension
   // ld >= q). kappa >= 0 and C finite (the caller's: Status::Internal otherwise). A weak
   // exponent takes uniform proposals (bingham_uniform_envelope_applies); otherwise the ACG
-  // envelope with the second-order u; where that does not apply (strong exponents) u is the exact root, from A's eigenvalues;
+  // envelope with the second-order u; where that does not apply (strong exponents) the Lanczos
+  // estimate of u, and where its factor fails the exact root, from A's eigenvalues;
   // where the envelope's factorisation then fails in rounding, the draw is BinghamSampler's on A
   // (its eigenvectors). Returns the number of proposals (>= 1).
   int64_t sample(Rng &rng, int64_t q, const double *c, int64_t ld, double kappa, double *y);
 
-  // The u of the last draw's ACG envelope, 0 where it used uniform proposals or BinghamSampler.
-  double last_u() const { return last_u_; }
+  // The envelope of the last draw.
+  BinghamEnvelope last_envelope() const { return envelope_; }
 
  private:
-  // The Cholesky factor U (U^T U = (u I + 2 A) / u) into factor_; false if not positive definite.
-  bool factor(int64_t q, const double *c, int64_t ld, double kappa, double m, double u);
   int64_t accept(Rng &rng, int64_t q, double u, double *y);
   int64_t accept_uniform(Rng &rng, int64_t q, const double *c, int64_t ld, double kappa, double m,
                          double lower, double *y);
 
   std::vector<double> factor_;
   std::vector<double> work_;
-  double last_u_ = 0.0;
+  BinghamEnvelope envelope_ = BinghamEnvelope::Uniform;
   int64_t max_tries_;
 };
 

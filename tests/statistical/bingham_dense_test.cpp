@@ -1,13 +1,13 @@
 // The dense Bingham sampler (random/bingham_dense.hpp) against exact laws, on each of its
 // envelopes (uniform proposals, the ACG envelope at the second-order u, at the exact u):
-//  - q = 10, exponent kappa y^T C y with C = s I - (a / kappa) v v^T (a generic unit v, a shift s
-//    that changes no draw): |v^T y| against SpikeLaw (KS), for a = 0.5 (uniform proposals), 2
-//    (second-order u), 8 and 30 (exact u);
+//  - exponent kappa y^T C y with C = s I - (a / kappa) v v^T (a generic unit v, a shift s that
+//    changes no draw): |v^T y| against SpikeLaw (KS), at q = 10 for a = 0.5 (uniform proposals),
+//    2 (second-order u), 8 and 30 (exact u), at q = 30 for a = -30 and 60 (Lanczos u);
 //  - q = 6, C = -Q diag(lambda) Q^T / kappa for a fixed rotation Q: each |(Q^T y)_j| against the
 //    draws of the diagonal BinghamSampler on lambda (two-sample KS), lambda at three scales, one
 //    per envelope.
-// alpha = 1e-6 per assertion on a correct sampler: 4 + 18 = 22 assertions, family-wise
-// false-failure rate <= 2.2e-5. The spike checks also run on uniform draws and on the density
+// alpha = 1e-6 per assertion on a correct sampler: 6 + 18 = 24 assertions, family-wise
+// false-failure rate <= 2.4e-5. The spike checks also run on uniform draws and on the density
 // with the exponent's sign flipped and must reject both; the rotated checks on uniform draws
 // (at the two stronger scales, where the law is far from uniform).
 #include <gtest/gtest.h>
@@ -39,7 +39,7 @@ std::vector<double> unit(std::vector<double> v) {
 }
 
 // n draws of the dense sampler on C (full storage), or the rule's wrong sampler.
-std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed, double *last_u) {
+std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed, BinghamEnvelope *envelope) {
   const int64_t q = c.rows(), n = stat::scaled(kDraws);
   Matrix flipped(q, q);
   for (int64_t j = 0; j < q; ++j)
@@ -58,13 +58,12 @@ std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed
     }
     out.push_back(y);
   }
-  if (last_u) *last_u = sampler.last_u();
+  if (envelope) *envelope = sampler.last_envelope();
   return out;
 }
 
-stat::Verdict spike_check(double a, Rule rule, double *last_u) {
-  constexpr int64_t q = 10;
-  std::vector<double> v(q);
+stat::Verdict spike_check(int64_t q, double a, Rule rule, BinghamEnvelope *envelope) {
+  std::vector<double> v(static_cast<size_t>(q));
   for (int64_t i = 0; i < q; ++i) v[static_cast<size_t>(i)] = (i % 3 == 0 ? -1.0 : 1.0) * (1.0 + 0.3 * i);
   v = unit(v);
   Matrix c(q, q);
@@ -73,37 +72,39 @@ stat::Verdict spike_check(double a, Rule rule, double *last_u) {
       c(i, j) = (i == j ? 3.7 : 0.0) - a / kKappa * v[static_cast<size_t>(i)] * v[static_cast<size_t>(j)];
   const SpikeLaw law(q, a);
   std::vector<double> t;
-  for (const auto &y : draws(c, rule, 61, last_u)) {
+  for (const auto &y : draws(c, rule, 61, envelope)) {
     double dot = 0.0;
     for (int64_t i = 0; i < q; ++i) dot += v[static_cast<size_t>(i)] * y[static_cast<size_t>(i)];
     t.push_back(std::fabs(dot));
   }
   return stat::ks_one_sample(t, [&](double x) { return law.cdf(x); },
-                             "q = 10, a = " + std::to_string(a) + ": |v^T y| law");
+                             "q = " + std::to_string(q) + ", a = " + std::to_string(a) +
+                                 ": |v^T y| law");
 }
 
+struct SpikeCase {
+  int64_t q;
+  double a;
+  BinghamEnvelope envelope;
+};
+
 TEST(DenseBinghamSpike, FollowsItsLawOnEveryEnvelopeAndRejectsTheBrokenSamplers) {
-  constexpr int64_t q = 10;
-  for (double a : {0.5, 2.0, 8.0, 30.0}) {
-    double last_u = -1.0;
-    const stat::Verdict good = spike_check(a, Rule::Dense, &last_u);
+  // a > 0 pushes y away from v (C's top eigenvalue has multiplicity q - 1: Lanczos sees one
+  // vector of that eigenspace, and the exact trace either corrects the model or declines it);
+  // a < 0 pulls y towards v (one leading eigenvalue).
+  const SpikeCase cases[] = {{10, 0.5, BinghamEnvelope::Uniform},
+                             {10, 2.0, BinghamEnvelope::SecondOrder},
+                             {10, 8.0, BinghamEnvelope::ExactRoot},
+                             {10, 30.0, BinghamEnvelope::ExactRoot},
+                             {30, -30.0, BinghamEnvelope::Lanczos},
+                             {30, 60.0, BinghamEnvelope::Lanczos}};
+  for (const SpikeCase &k : cases) {
+    BinghamEnvelope envelope = BinghamEnvelope::Eigenbasis;
+    const stat::Verdict good = spike_check(k.q, k.a, Rule::Dense, &envelope);
     EXPECT_TRUE(good.pass) << good;
-    // The envelope each concentration exercises: |A|_F = a sqrt(1 - 1/q).
-    const double frobenius = a * std::sqrt(1.0 - 1.0 / q), mean_square = frobenius * frobenius / q;
-    const double second_order = bingham_envelope_u_second_order(q, mean_square);
-    if (a == 0.5) {
-      EXPECT_TRUE(bingham_uniform_envelope_applies(q, std::sqrt(0.9) * frobenius));
-      EXPECT_EQ(last_u, 0.0);
-    } else if (a == 2.0) {
-      EXPECT_FALSE(bingham_uniform_envelope_applies(q, std::sqrt(0.9) * frobenius));
-      EXPECT_TRUE(bingham_second_order_applies(q, mean_square, second_order));
-      EXPECT_EQ(last_u, second_order);
-    } else {
-      EXPECT_FALSE(bingham_second_order_applies(q, mean_square, second_order));
-      EXPECT_GT(last_u, 0.0);
-    }
+    EXPECT_EQ(static_cast<int>(envelope), static_cast<int>(k.envelope)) << "q " << k.q << ", a " << k.a;
     for (Rule r : {Rule::Uniform, Rule::Flipped}) {
-      const stat::Verdict bad = spike_check(a, r, nullptr);
+      const stat::Verdict bad = spike_check(k.q, k.a, r, nullptr);
       EXPECT_FALSE(bad.pass) << (r == Rule::Uniform ? "uniform draws: " : "flipped sign: ") << bad;
     }
   }

@@ -1,4 +1,4 @@
-// The secular-equation eigen-updates against the dense reference (LAPACK on the full matrix), on
+// The secular-equation rank-one update against the dense reference (LAPACK on the full matrix), on
 // well-separated, clustered, repeated, zero and widely scaled spectra, with vectors that have zero
 // and tiny components.
 #include "core/linalg/secular.hpp"
@@ -93,29 +93,6 @@ double max_abs(const std::vector<double> &v) {
   return m;
 }
 
-TEST(SecularCompression, IsAnOrthonormalEigenbasisOfTheComplementOfYUsed) {
-  std::mt19937_64 gen(20261122);
-  for (int trial = 0; trial < 1200; ++trial) {
-    const int kind = trial % 6;
-    const Case c = make_case(gen, kind);
-    const SecularEigen r = dpcov::linalg::compress_diagonal(c.lambda, c.y.data());
-    ASSERT_EQ(r.vectors.cols(), static_cast<int64_t>(c.lambda.size()) - 1);
-    expect_decomposition(r, c.lambda, r.y_used, 0.0, max_abs(c.lambda));
-    double perp = 0.0, distance = 0.0;
-    for (int64_t a = 0; a < r.vectors.cols(); ++a) {
-      double dot = 0.0;
-      for (size_t i = 0; i < c.y.size(); ++i) dot += r.vectors(static_cast<int64_t>(i), a) * r.y_used[i];
-      perp = std::max(perp, std::fabs(dot));
-    }
-    for (size_t i = 0; i < c.y.size(); ++i) distance = std::max(distance, std::fabs(r.y_used[i] - c.y[i]));
-    EXPECT_LE(perp, kTolerance);
-    // Away from clusters the vector is the input itself, up to roundoff.
-    if (kind == 0 || kind == 5) {
-      EXPECT_LE(distance, 1e-12) << "trial " << trial;
-    }
-  }
-}
-
 TEST(SecularRankOneUpdate, IsAnOrthonormalEigenbasisOfTheUpdatedMatrix) {
   std::mt19937_64 gen(20261123);
   std::normal_distribution<double> normal;
@@ -132,43 +109,10 @@ TEST(SecularRankOneUpdate, IsAnOrthonormalEigenbasisOfTheUpdatedMatrix) {
   }
 }
 
-TEST(SecularCompression, MatchesTheDenseEigenvaluesOfTheProjectedMatrix) {
-  std::mt19937_64 gen(7);
-  std::normal_distribution<double> normal;
-  const int q = 25;
-  std::vector<double> lambda(q), y(q);
-  for (int i = 0; i < q; ++i) {
-    lambda[i] = std::exp(normal(gen));
-    y[i] = normal(gen);
-  }
-  std::sort(lambda.begin(), lambda.end(), std::greater<double>());
-  double norm = 0.0;
-  for (double v : y) norm += v * v;
-  for (double &v : y) v /= std::sqrt(norm);
-  // Dense reference: (I - y y^T) diag(lambda) (I - y y^T) has the compression's eigenvalues and 0.
-  Matrix p(q, q);
-  for (int i = 0; i < q; ++i)
-    for (int j = 0; j < q; ++j) {
-      double s = 0.0;
-      for (int k = 0; k < q; ++k)
-        s += ((i == k) - y[i] * y[k]) * lambda[k] * ((k == j) - y[k] * y[j]);
-      p(i, j) = s;
-    }
-  dpcov::linalg::symmetrize_from_upper(p);
-  std::vector<double> dense = dpcov::linalg::eigvalsh(p);
-  const SecularEigen r = dpcov::linalg::compress_diagonal(lambda, y.data());
-  std::vector<double> fast = r.values;
-  fast.push_back(0.0);
-  std::sort(fast.begin(), fast.end());
-  for (int i = 0; i < q; ++i) EXPECT_NEAR(fast[i], dense[i], 1e-13 * lambda[0]);
-}
-
-TEST(SecularCompression, RejectsAVectorOffTheSphereAndUnsortedEigenvalues) {
+TEST(SecularRankOneUpdate, RejectsUnsortedEigenvaluesAndNonFiniteInput) {
   const std::vector<double> lambda{2.0, 1.0};
-  const double half[] = {0.5, 0.5};
   const double unit[] = {1.0, 0.0};
-  EXPECT_THROW(dpcov::linalg::compress_diagonal(lambda, half), dpcov::Error);
-  EXPECT_THROW(dpcov::linalg::compress_diagonal({1.0, 2.0}, unit), dpcov::Error);
+  EXPECT_THROW(dpcov::linalg::rank_one_update_diagonal({1.0, 2.0}, unit, 1.0), dpcov::Error);
   EXPECT_THROW(dpcov::linalg::rank_one_update_diagonal(lambda, unit, NAN), dpcov::Error);
 }
 

@@ -75,9 +75,8 @@ void expect_same_bits(const SecularFactors &a, const SecularFactors &b) {
   }
 }
 
-// Grows the workspace to a problem of p's size by one compression and one update.
+// Grows the workspace to a problem of p's size by one update.
 void grow(SecularWorkspace &workspace, const Problem &p) {
-  (void)dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), workspace);
   (void)dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0, workspace);
 }
 
@@ -86,8 +85,6 @@ TEST(SecularWorkspace, GivesTheBitsOfAFreshWorkspaceWhateverCameBefore) {
   SecularWorkspace shared;
   for (int q : {60, 7, 59, 1, 33, 80, 2}) {
     const Problem p = make_problem(gen, q);
-    expect_same_bits(dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), shared),
-                     dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data()));
     for (double rho : {-0.7, 2.5}) {
       expect_same_bits(dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), rho, shared),
                        dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), rho));
@@ -106,17 +103,15 @@ TEST(SecularWorkspace, OnceGrownAllocatesOnlyTheResult) {
     const Problem p = make_problem(gen, q);
     allocations = 0;
     counting = true;
-    const SecularFactors c = dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), workspace);
     const SecularFactors r =
         dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0, workspace);
     counting = false;
-    EXPECT_LE(allocations, 2 * 9) << "q = " << q;
-    EXPECT_EQ(c.values.size(), static_cast<size_t>(q - 1));
+    EXPECT_LE(allocations, 9) << "q = " << q;
     EXPECT_EQ(r.values.size(), static_cast<size_t>(q));
   }
 }
 
-// Results taken from an arena (as iterative eigenvector sampling takes every step's) touch the heap
+// Results taken from an arena (as KT takes every step's) touch the heap
 // not at all once the workspace has grown, and are the same bits as results on the heap. The
 // arena's upstream is the null resource, so a vector that escaped it would throw.
 TEST(SecularWorkspace, ResultsFromAnArenaAllocateNothingOnTheHeap) {
@@ -130,13 +125,10 @@ TEST(SecularWorkspace, ResultsFromAnArenaAllocateNothingOnTheHeap) {
                                               std::pmr::null_memory_resource());
     allocations = 0;
     counting = true;
-    const SecularFactors c =
-        dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data(), workspace, &arena);
     const SecularFactors r =
         dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0, workspace, &arena);
     counting = false;
     EXPECT_EQ(allocations, 0) << "q = " << q;
-    expect_same_bits(c, dpcov::linalg::compress_diagonal_factors(p.lambda, p.y.data()));
     expect_same_bits(r, dpcov::linalg::rank_one_update_factors(p.lambda, p.y.data(), -1.0));
   }
 }

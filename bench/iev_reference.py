@@ -1,8 +1,11 @@
 """Plain NumPy reference of iterative eigenvector sampling (IEV), the baseline of
 bench/iev_vs_reference.py.
 
-The same algorithm as core/mechanisms/eigenvector_sampling.cpp with core/random/bingham.cpp
-(proofs/iev.md, constants.md sections 8 and 9), written the obvious way in NumPy and not tuned:
+IEV as Amin et al. state it, with the Kent-Ganeiber-Mardia sampler at its optimal envelope
+(proofs/iev.md, constants.md sections 8 and 9), written the obvious way in NumPy and not tuned.
+The library draws from the same law without diagonalising each step (a dense block compressed
+by Householder reflections, uniform proposals or an ACG envelope at an approximate u:
+proofs/iev.md, "The step sampler"), so its proposal counts differ slightly from these:
   - eigenvalues of G plus Laplace noise, the adaptive split of eps / 2 over the steps (Cor. 1,
     beta = 0.05) and the sensitivity-calibrated exponent kappa_i = eps_i / (2 B^2) (replace-one);
   - each step draws from the Bingham density exp(kappa theta^T C_i theta) in the eigenbasis of
@@ -11,9 +14,8 @@ The same algorithm as core/mechanisms/eigenvector_sampling.cpp with core/random/
     envelope (independent normals with standard deviations (1 + 2 lambda / b)^-1/2, normalised),
     accepted when ln U < (q/2) (log1p(delta) - delta), delta = (b + 2 t - q) / q, t = y^T A y:
     the same envelope, acceptance rule and so the same expected number of proposals;
-  - C_{i+1} = C_i compressed to the complement of the draw, diagonalised again (here by a
-    Householder basis of the complement and a dense eigen-decomposition where the library uses
-    the secular equation; the law of the release is the same);
+  - C_{i+1} = C_i compressed to the complement of the draw, diagonalised again (a Householder
+    basis of the complement and a dense eigen-decomposition);
   - the release sum_i clip(lambda_hat_i) theta_i theta_i^T.
 The rounding directions of the privacy constants are not reproduced: they do not change the time.
 """

@@ -8,7 +8,6 @@
 
 #include "../error.hpp"
 #include "blas_threads.hpp"
-#include "eigh_divide_and_conquer.hpp"
 #include "power_of_two.hpp"
 
 namespace dpcov::linalg {
@@ -68,6 +67,10 @@ void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int6
   cblas_dgemv(CblasColMajor, cb(trans), bi(m), bi(n), alpha, a, bi(ld), x, 1, beta, y, 1);
 }
 
+void syr_upper(int64_t n, double alpha, const double *x, double *a, int64_t ld) {
+  cblas_dsyr(CblasColMajor, CblasUpper, bi(n), alpha, x, 1, a, bi(ld));
+}
+
 void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld) {
   cblas_dsyr2(CblasColMajor, CblasUpper, bi(n), alpha, x, 1, y, 1, a, bi(ld));
 }
@@ -115,10 +118,7 @@ Matrix multiply(const Matrix &a, const Matrix &b, Trans ta, Trans tb) {
 
 namespace {
 
-enum class EigenDriver { Mrrr, DivideAndConquer };
-
-SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
-                        EigenDriver driver = EigenDriver::Mrrr) {
+SymmetricEigen eig_impl(const Matrix &a, bool want_vectors) {
   const int64_t n = a.rows();
   // Scaled by a power of two (exact) so that the largest entry is of order 1: dsyevr's MRRR
   // bisection loops without end on some matrices with entries near the ends of the double range.
@@ -133,17 +133,6 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
       for (int64_t i = 0; i < n; ++i) work(i, j) = scale_by_power_of_two(work(i, j), -exponent);
   SymmetricEigen out;
   out.values.assign(static_cast<size_t>(n), 0.0);
-  if (driver == EigenDriver::DivideAndConquer) {
-    // dsyevd overwrites the matrix with its eigenvectors.
-    const lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'U', li(n), work.data(), li(n),
-                                           out.values.data());
-    if (info != 0)
-      fail(Status::Numerical, "symmetric eigen-decomposition failed (LAPACK dsyevd info ", info,
-           ")");
-    out.vectors = std::move(work);
-    for (double &value : out.values) value = scale_by_power_of_two(value, exponent);
-    return out;
-  }
   if (want_vectors) out.vectors = Matrix(n, n);
   std::vector<lapack_int> support(static_cast<size_t>(2 * n));
   lapack_int found = 0;
@@ -161,10 +150,6 @@ SymmetricEigen eig_impl(const Matrix &a, bool want_vectors,
 }  // namespace
 
 SymmetricEigen eigh(const Matrix &a) { return eig_impl(a, true); }
-
-SymmetricEigen eigh_divide_and_conquer(const Matrix &a) {
-  return eig_impl(a, true, EigenDriver::DivideAndConquer);
-}
 
 std::vector<double> eigvalsh(const Matrix &a) { return eig_impl(a, false).values; }
 

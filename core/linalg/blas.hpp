@@ -65,6 +65,8 @@ void symv_upper(int64_t n, double alpha, const double *a, int64_t ld, const doub
 // y := alpha op(A) x + beta y for the m x n column-major A.
 void gemv(Trans trans, int64_t m, int64_t n, double alpha, const double *a, int64_t ld,
           const double *x, double beta, double *y);
+// A := A + alpha x x^T on the upper triangle.
+void syr_upper(int64_t n, double alpha, const double *x, double *a, int64_t ld);
 // A := A + alpha (x y^T + y x^T) on the upper triangle.
 void syr2_upper(int64_t n, double alpha, const double *x, const double *y, double *a, int64_t ld);
 // In place, the Cholesky factor U (A = U^T U) of the symmetric matrix given by the upper triangle

@@ -3,13 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory_resource>
-#include <optional>
 
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
-#include "../linalg/eigh_divide_and_conquer.hpp"
-#include "../linalg/secular.hpp"
 #include "../postprocess/eigenvalue_clip.hpp"
 #include "../privacy/iev_budget.hpp"
 #include "../privacy/laplace_scale.hpp"
@@ -41,42 +37,6 @@ privacy::BinghamExponent exponent_of(const Receipt &receipt) {
   return receipt.calibration == Calibration::BinghamSensitivity
              ? privacy::BinghamExponent::Sensitivity
              : privacy::BinghamExponent::Published;
-}
-
-// Eigenvalues of a symmetric matrix in decreasing order, with their eigenvectors as columns.
-// Divide and conquer: the release wants all d eigenvectors, and dsyevd finds them faster than
-// dsyevr at d = 50-200.
-linalg::SymmetricEigen eigen_descending(const Matrix &g) {
-  linalg::SymmetricEigen eig = linalg::eigh_divide_and_conquer(g);
-  const int64_t d = g.rows();
-  std::reverse(eig.values.begin(), eig.values.end());
-  for (int64_t j = 0; j < d / 2; ++j)
-    for (int64_t i = 0; i < d; ++i) std::swap(eig.vectors(i, j), eig.vectors(i, d - 1 - j));
-  return eig;
-}
-
-// KT: column i of `draws` holds step i's draw in step i's eigenbasis; on return it holds it in
-// step 0's. Step i + 1's eigenbasis is step i's times W_i, the eigenvectors of rotations[i]
-// (d x d), so W_i is applied to the columns after i, from the last step back: d^2 k^2 flops for
-// k steps, where carrying the d x d basis forward takes 2 d^3 k. Each W_i is rebuilt from its
-// O(d) factors, the same bits as the forward pass's.
-Matrix rotate_draws(const std::vector<linalg::SecularFactors> &rotations, const Matrix &draws) {
-  const int64_t d = draws.rows(), steps = draws.cols();
-  std::vector<double> w(static_cast<size_t>(d * d));
-  // Two d x steps buffers in turn: step i reads the columns after i from one and writes them,
-  // with its own draw, into the other.
-  Matrix rotated = draws, spare(d, steps);
-  for (int64_t i = static_cast<int64_t>(rotations.size()) - 1; i >= 0; --i) {
-    const linalg::SecularFactors &f = rotations[static_cast<size_t>(i)];
-    const int64_t q = f.dim, next = static_cast<int64_t>(f.values.size()), later = steps - i - 1;
-    linalg::secular_vectors(f, w.data(), q);
-    linalg::gemm_views(1.0, ConstMatrixView{w.data(), q, next, q, Layout::ColMajor},
-                       ConstMatrixView{&rotated(0, i + 1), next, later, d, Layout::ColMajor}, 0.0,
-                       MatrixView{&spare(0, i + 1), q, later, d, Layout::ColMajor});
-    std::copy_n(draws.data() + i * d, q, &spare(0, i));
-    std::swap(rotated, spare);
-  }
-  return rotated;
 }
 
 // IEV's steps: C_i is the trailing q x q block (upper triangle) of one d x d matrix, in the
@@ -117,42 +77,25 @@ void draw_projected(ConstMatrixView gram, random::Rng &rng, EigenvectorTranscrip
       for (int64_t r = 0; r < d; ++r) reflectors(r, i) = -reflectors(r, i);
 }
 
-// KT's steps: each works in the eigenbasis of C_i, which the previous step's gives in O(q^2) by
-// the secular equation of a rank-one update (linalg/secular.hpp); the draws are carried back to
-// G's eigenbasis by rotate_draws.
-void draw_rank_one_deflated(linalg::SymmetricEigen eig, random::Rng &rng,
-                            EigenvectorTranscript &t) {
-  const int64_t d = t.thetas.rows(), steps = t.thetas.cols();
-  std::vector<double> mu = std::move(eig.values);
-  // Every step's factors from one arena that grows geometrically: a few heap blocks per release
-  // instead of nine allocations per step. Declared before the factors, so it outlives them.
-  std::pmr::monotonic_buffer_resource factor_memory;
-  std::vector<linalg::SecularFactors> rotations;
-  rotations.reserve(static_cast<size_t>(steps));
-  Matrix draws(d, steps);
-  std::vector<double> y, a_diagonal;
-  linalg::SecularWorkspace workspace;  // sized by the first step, reused by the others
-  std::optional<random::BinghamSampler> sampler;  // likewise
+// KT's steps: C_i = G - sum_{j<i} lambda_hat_j theta_j theta_j^T as one dense d x d matrix (upper
+// triangle), each draw on the whole sphere by the dense sampler, then a rank-one update, O(d^2).
+void draw_rank_one_deflated(ConstMatrixView gram, random::Rng &rng, EigenvectorTranscript &t) {
+  const int64_t d = gram.rows, steps = t.thetas.cols();
+  Matrix c = Matrix::from(gram);
+  random::DenseBinghamSampler sampler;
   for (int64_t i = 0; i < steps; ++i) {
     const size_t ui = static_cast<size_t>(i);
-    const int64_t q = static_cast<int64_t>(mu.size());
-    // Bingham with A = -kappa diag(mu); the sampler shifts it by kappa mu_max to
-    // kappa (mu_max I - diag(mu)), PSD with smallest eigenvalue 0 (constants.md section 9).
-    a_diagonal.resize(static_cast<size_t>(q));
-    for (size_t j = 0; j < a_diagonal.size(); ++j) a_diagonal[j] = -t.kappas[ui] * mu[j];
-    if (sampler) sampler->set_diagonal(a_diagonal); else sampler.emplace(a_diagonal);
-    y.resize(static_cast<size_t>(q));
-    t.proposals[ui] = sampler->sample(rng, y.data());
-    std::copy(y.begin(), y.end(), &draws(0, i));
-    if (i + 1 == steps) break;
-    // C_{i+1} = C_i - lambda_hat_i theta_i theta_i^T, in C_i's eigenbasis a rank-one update.
-    linalg::SecularFactors next = linalg::rank_one_update_factors(
-        mu, y.data(), -t.lambda_hat[ui], workspace, &factor_memory);
-    mu.assign(next.values.begin(), next.values.end());
-    rotations.push_back(std::move(next));
+    double *theta = &t.thetas(0, i);
+    t.proposals[ui] = sampler.sample(rng, d, c.data(), d, t.kappas[ui], theta);
+    if (i + 1 < steps) linalg::syr_upper(d, -t.lambda_hat[ui], theta, c.data(), d);
   }
-  linalg::gemm_views(1.0, eig.vectors.view(), rotate_draws(rotations, draws).view(), 0.0,
-                     t.thetas.view());
+}
+
+// The eigenvalues of G, in decreasing order.
+std::vector<double> eigenvalues_descending(ConstMatrixView gram) {
+  std::vector<double> values = linalg::eigvalsh(Matrix::from(gram));
+  std::reverse(values.begin(), values.end());
+  return values;
 }
 
 double quadratic_form(ConstMatrixView g, const double *x) {
@@ -240,18 +183,11 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   check_gram_statistic(gram, request);
   const int64_t d = request.dim, steps = receipt.rank;
   const size_t k = static_cast<size_t>(steps);
-  // IEV needs G's eigenvalues only; KT works in G's eigenbasis.
-  linalg::SymmetricEigen eig;
-  if (is_iev(mechanism)) {
-    eig.values = linalg::eigvalsh(Matrix::from(gram));
-    std::reverse(eig.values.begin(), eig.values.end());
-  } else {
-    eig = eigen_descending(Matrix::from(gram));
-  }
+  const std::vector<double> values = eigenvalues_descending(gram);
 
   EigenvectorTranscript &t = out.transcript;
   t.lambda_hat.resize(k);
-  for (size_t i = 0; i < k; ++i) t.lambda_hat[i] = eig.values[i] + random::laplace(rng, receipt.scale);
+  for (size_t i = 0; i < k; ++i) t.lambda_hat[i] = values[i] + random::laplace(rng, receipt.scale);
   t.step_epsilons =
       receipt.budget_split == BudgetSplit::Adaptive
           ? privacy::iev_adaptive_step_epsilons(t.lambda_hat, receipt.tau,
@@ -266,7 +202,7 @@ EigenvectorRelease release_eigenvector_sampling(MechanismId mechanism, ConstMatr
   if (is_iev(mechanism))
     draw_projected(gram, rng, t);
   else
-    draw_rank_one_deflated(std::move(eig), rng, t);
+    draw_rank_one_deflated(gram, rng, t);
 
   // C_hat = sum_i lambda_hat_i theta_i theta_i^T, spectrum clipped to [0, clip_upper]. For IEV the
   // thetas are orthonormal, so clipping lambda_hat is clipping the spectrum; for KT they are not,
@@ -297,7 +233,7 @@ double eigenvalue_log_density(MechanismId mechanism, std::span<const double> lam
   if (static_cast<int64_t>(lambda_hat.size()) != receipt.rank)
     fail(Status::Dimension, "expected ", receipt.rank, " released eigenvalues, got ",
          lambda_hat.size());
-  const std::vector<double> lambda = eigen_descending(Matrix::from(gram)).values;
+  const std::vector<double> lambda = eigenvalues_descending(gram);
   const double b = receipt.scale;
   double sum = 0.0;
   for (size_t i = 0; i < lambda_hat.size(); ++i) {

@@ -10,10 +10,9 @@
 // - KT (Deflation::RankOne): theta_i on S^{d-1}, C_i = G - sum_{j<i} lambda_hat_j theta_j theta_j^T.
 // The release is sum_i lambda_hat_i theta_i theta_i^T with its eigenvalues clipped to [0, n B^2].
 //
-// IEV holds C_i as a dense block in a basis of Householder reflections and draws from it without
-// diagonalising it (random/bingham_dense.hpp): O(q^2) per step besides the envelope's Cholesky
-// factor. KT works in the eigenbasis of C_i, which the previous step's gives in O(q^2) by the
-// secular equation of a rank-one update (linalg/secular.hpp) plus one matrix product.
+// Both hold C_i as a dense matrix and draw from it without diagonalising it
+// (random/bingham_dense.hpp): IEV as a block in a basis of Householder reflections, compressed in
+// O(q^2) per step, KT in G's coordinates, updated in O(d^2).
 //
 // Timing side channel: the number of proposals the Bingham rejection sampler needs depends on the
 // spectrum of each C_i, hence on the data; the receipt reports the totals. A caller that must hide

@@ -66,18 +66,12 @@ BinghamSampler::BinghamSampler(const Matrix &a, int64_t max_tries) : max_tries_(
 }
 
 BinghamSampler::BinghamSampler(const std::vector<double> &a_diagonal, int64_t max_tries)
-    : max_tries_(max_tries) {
-  set_diagonal(a_diagonal);
-  if (max_tries < 1)
-    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
-}
-
-void BinghamSampler::set_diagonal(const std::vector<double> &a_diagonal) {
+    : lambda_(a_diagonal), max_tries_(max_tries) {
   if (a_diagonal.empty()) fail(Status::Dimension, "Bingham diagonal A must not be empty");
   for (double v : a_diagonal)
     if (!std::isfinite(v)) fail(Status::NonFinite, "Bingham diagonal A is not finite");
-  vectors_ = Matrix();
-  lambda_.assign(a_diagonal.begin(), a_diagonal.end());
+  if (max_tries < 1)
+    fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
   set_envelope();
 }
 

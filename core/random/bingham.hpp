@@ -24,15 +24,10 @@ class BinghamSampler {
   // Status::Numerical (eigen-decomposition failed).
   explicit BinghamSampler(const Matrix &a, int64_t max_tries = kBinghamDefaultMaxTries);
   // A = diag(a_diagonal), given in its eigenbasis: no decomposition, and rotate() is the identity.
-  // For callers that already hold the spectrum (iterative eigenvector sampling). Throws
-  // Status::Dimension (empty), Status::NonFinite, Status::InvalidArgument (max_tries).
+  // For callers that already hold the spectrum. Throws Status::Dimension (empty),
+  // Status::NonFinite, Status::InvalidArgument (max_tries).
   explicit BinghamSampler(const std::vector<double> &a_diagonal,
                           int64_t max_tries = kBinghamDefaultMaxTries);
-
-  // Makes this the sampler the diagonal constructor builds for a_diagonal (max_tries kept), in the
-  // storage it already holds: a caller drawing from one diagonal Bingham per step (iterative
-  // eigenvector sampling) allocates nothing per step. Throws as that constructor; unchanged then.
-  void set_diagonal(const std::vector<double> &a_diagonal);
 
   int64_t dim() const { return static_cast<int64_t>(lambda_.size()); }
   // The envelope: b solves sum_i 1 / (b + 2 lambda_i) = 1 on [1, q] (lambda the shifted

@@ -1,5 +1,5 @@
 // Each eigenvector step of IEV (Amin et al. 2019, Alg. 1) against its exact Bingham law, through
-// the whole release (Laplace eigenvalues, secular deflation, basis update), for d = 3 and the Gram
+// the whole release (Laplace eigenvalues, Householder compression, the dense step sampler), for d = 3 and the Gram
 // matrix G = a e1 e1^T of n = a rows equal to e1 (B = 1), uniform split, published exponent, so
 // that step i draws from exp(kappa theta^T C_i theta) with kappa = eps / (4 * 2 * 3):
 //  - step 1, on S^2: t = |theta_1 . e1| has density prop. to exp(c t^2) on [0, 1], c = kappa a

@@ -83,8 +83,8 @@ TEST(FiniteOrFailed, ReleaseChecksThePlanBeforeItsTest) {
 }
 
 TEST(FiniteOrFailed, EigenvectorSamplingAtTheEndsOfTheBoundRange) {
-  // The secular solver squared eigenvalues near 1e-300 (B = 1e-150) or 1e300 (B = 1e150):
-  // LAPACK then failed on NaN, or the release returned NaN with DPCOV_OK.
+  // Eigenvalues near 1e-300 (B = 1e-150) or 1e300 (B = 1e150): their squares under- or overflow
+  // (a former secular solver's failure: LAPACK then failed on NaN, or NaN came with DPCOV_OK).
   for (int32_t mechanism : {DPCOV_MECHANISM_KT_RANK1, DPCOV_MECHANISM_IEV})
     for (double bound : {1e-150, 1e150})
       for (int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {

@@ -413,32 +413,6 @@ TEST(Bingham, GivesUnitVectorsAndCountsItsProposals) {
   EXPECT_GT(total, 200);
 }
 
-// A sampler given a new diagonal A (what an IEV release does at each step instead of building
-// one) is the one the constructor builds for it: envelope and draws alike, also after a dense A;
-// a rejected diagonal leaves it as it was.
-TEST(Bingham, SetDiagonalGivesTheSamplerTheConstructorBuilds) {
-  const std::vector<double> a{-3.0, -1.5, 0.25, 2.0, 7.0};
-  BinghamSampler reused(std::vector<double>{1.0, 0.0}), from_dense(spd3());
-  reused.set_diagonal(a);
-  from_dense.set_diagonal(a);
-  const BinghamSampler fresh(a);
-  for (const BinghamSampler *s : {&reused, &from_dense}) {
-    EXPECT_EQ(s->b(), fresh.b());
-    EXPECT_EQ(s->log_m(), fresh.log_m());
-    EXPECT_EQ(s->shifted_eigenvalues(), fresh.shifted_eigenvalues());
-    Rng r1 = Rng::from_seed(21), r2 = Rng::from_seed(21);
-    double x[5], y[5];
-    for (int i = 0; i < 20; ++i) {
-      EXPECT_EQ(s->sample(r1, x), fresh.sample(r2, y));
-      for (int j = 0; j < 5; ++j) EXPECT_EQ(x[j], y[j]);
-    }
-  }
-  EXPECT_THROW(reused.set_diagonal({}), Error);
-  EXPECT_THROW(reused.set_diagonal({1.0, std::numeric_limits<double>::infinity()}), Error);
-  EXPECT_EQ(reused.b(), fresh.b());
-  EXPECT_EQ(reused.shifted_eigenvalues(), fresh.shifted_eigenvalues());
-}
-
 TEST(Bingham, ColumnsAreTheDrawsOfSuccessiveSamplesRotatedTogether) {
   // A dense A (rotated by one product for all the columns) and a diagonal one (no rotation).
   Matrix dense = spd3();

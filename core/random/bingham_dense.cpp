@@ -27,6 +27,10 @@ constexpr int64_t kLanczosFrom = 24;
 // that trace from 1 (the envelope equation) within which u is kept: there the expected number of
 // proposals is within about exp(q tol^2 / 2) of the optimum's.
 constexpr int kTraceCorrections = 1;
+// The largest condition number u / b of the ACG envelope's matrix (u I + 2 A) / u that its
+// Cholesky factor is trusted with: the factor's rounding perturbs A by about u eps / 2, under
+// 1e-8 b here, against the envelope's scale b.
+constexpr double kMaxEnvelopeCondition = 1e8;
 constexpr double kTraceTolerance = 0.02;
 
 // |C - m I|_F from the upper triangle: plain squares, or scaled by the largest entry where they
@@ -185,7 +189,9 @@ double bingham_envelope_u_lanczos(int64_t q, const double *c, int64_t ld, double
   double b = root();
   for (int round = 0;; ++round) {
     const double u = b - 2.0 * a1;
-    if (!envelope_factor(q, c, ld, kappa, centred.m, u, factor)) return 0.0;
+    if (!(u <= kMaxEnvelopeCondition * b) ||
+        !envelope_factor(q, c, ld, kappa, centred.m, u, factor))
+      return 0.0;
     // The exact left side at u: tr((u I + 2 A)^{-1}) = |U^{-1}|_F^2 / u.
     inverse = factor;
     if (!linalg::invert_upper_triangular(q, inverse.data(), q)) return 0.0;
@@ -246,10 +252,10 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
   // Every eigenvalue of the trace-free A is at most this in absolute value.
   const double bound = std::sqrt((dq - 1.0) / dq) * frobenius;
   if (bingham_uniform_envelope_applies(q, bound)) {
-    // t = y^T A y = kappa (m - y^T C y) is computed with an error of at most about
-    // 2 q eps (kappa |m| + |A|_F); the margin keeps the computed t above the bound.
-    const double margin =
-        4.0 * dq * std::numeric_limits<double>::epsilon() * (kappa * std::fabs(m) + frobenius);
+    // t = y^T A y = -kappa y^T (C - m I) y, from C - m I itself (no cancellation against m),
+    // with an error of at most about 2 q eps |A|_F: the margin keeps the computed t above the
+    // bound.
+    const double margin = 4.0 * dq * std::numeric_limits<double>::epsilon() * frobenius;
     envelope_ = BinghamEnvelope::Uniform;
     return accept_uniform(rng, q, c, ld, kappa, m, -(bound + margin), y);
   }
@@ -279,13 +285,14 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
   std::vector<double> spectrum = linalg::eigvalsh(a);
   const double smallest = spectrum.front();
   for (double &value : spectrum) value = std::max(0.0, value - smallest);
-  const double exact = bingham_envelope_b(spectrum) - 2.0 * smallest;
-  if (envelope_factor(q, c, ld, kappa, m, exact, factor_)) {
+  const double b = bingham_envelope_b(spectrum), exact = b - 2.0 * smallest;
+  if (exact <= kMaxEnvelopeCondition * b && envelope_factor(q, c, ld, kappa, m, exact, factor_)) {
     envelope_ = BinghamEnvelope::ExactRoot;
     return accept(rng, q, exact, y);
   }
-  // The envelope's factor failed in rounding (u I + 2 A nearly singular against its entries):
-  // the draw from A's eigenbasis.
+  // (u I + 2 A) / u too ill-conditioned for its factor to stand for it (its smallest eigenvalue
+  // is b / u), or the factor failed in rounding: the draw from A's eigenbasis, where the
+  // envelope is diagonal and exact at any spread.
   envelope_ = BinghamEnvelope::Eigenbasis;
   return BinghamSampler(a, max_tries_).sample(rng, y);
 }
@@ -323,6 +330,12 @@ int64_t DenseBinghamSampler::accept(Rng &rng, int64_t q, double u, double *y) {
 int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c, int64_t ld,
                                             double kappa, double m, double lower, double *y) {
   work_.resize(static_cast<size_t>(q));
+  // C - m I, upper triangle.
+  centred_.resize(static_cast<size_t>(q * q));
+  for (int64_t j = 0; j < q; ++j) {
+    std::copy_n(c + j * ld, j + 1, centred_.data() + j * q);
+    centred_[static_cast<size_t>(j + j * q)] -= m;
+  }
   for (int64_t tries = 1; tries <= max_tries_; ++tries) {
     double norm2 = 0.0;
     do {
@@ -330,10 +343,10 @@ int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c
       norm2 = 0.0;
       for (int64_t i = 0; i < q; ++i) norm2 += y[i] * y[i];
     } while (!(norm2 > 0.0 && std::isfinite(norm2)));
-    linalg::symv_upper(q, 1.0, c, ld, y, 0.0, work_.data());
+    linalg::symv_upper(q, 1.0, centred_.data(), q, y, 0.0, work_.data());
     double quadratic = 0.0;
     for (int64_t i = 0; i < q; ++i) quadratic += y[i] * work_[static_cast<size_t>(i)];
-    const double t = kappa * (m - quadratic / norm2);
+    const double t = -kappa * (quadratic / norm2);
     const double log_ratio = lower - t;
     if (log_ratio > 0.0)
       fail(Status::Internal, "Bingham envelope violated: y^T A y = ", t, " below ", lower);

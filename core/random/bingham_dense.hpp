@@ -87,6 +87,7 @@ class DenseBinghamSampler {
 
   std::vector<double> factor_;
   std::vector<double> work_;
+  std::vector<double> centred_;
   BinghamEnvelope envelope_ = BinghamEnvelope::Uniform;
   int64_t max_tries_;
 };

@@ -27,16 +27,18 @@ constexpr int64_t kLanczosFrom = 24;
 // that trace from 1 (the envelope equation) within which u is kept: there the expected number of
 // proposals is within about exp(q tol^2 / 2) of the optimum's.
 constexpr int kTraceCorrections = 1;
+constexpr double kTraceTolerance = 0.02;
 // The largest condition number u / b of the ACG envelope's matrix (u I + 2 A) / u that its
 // Cholesky factor is trusted with: the factor's rounding perturbs A by about u eps / 2, under
 // 1e-8 b here, against the envelope's scale b.
 constexpr double kMaxEnvelopeCondition = 1e8;
-constexpr double kTraceTolerance = 0.02;
 
 // |C - m I|_F from the upper triangle: plain squares, or scaled by the largest entry where they
 // overflow or underflow.
 double centred_frobenius(int64_t q, const double *c, int64_t ld, double m) {
-  const auto entry = [&](int64_t i, int64_t j) { return i == j ? c[i + j * ld] - m : c[i + j * ld]; };
+  const auto entry = [&](int64_t i, int64_t j) {
+    return i == j ? c[i + j * ld] - m : c[i + j * ld];
+  };
   double sum = 0.0;
   for (int64_t j = 0; j < q; ++j) {
     for (int64_t i = 0; i < j; ++i) sum += 2.0 * c[i + j * ld] * c[i + j * ld];
@@ -73,7 +75,7 @@ bool envelope_factor(int64_t q, const double *c, int64_t ld, double kappa, doubl
   return linalg::cholesky_upper_in_place(q, factor.data(), q);
 }
 
-// The mean of A's diagonal and |A - m I|_F for the trace-free A = kappa (m I - C).
+// m = tr(C) / q and |C - m I|_F: A = kappa (m I - C) is trace-free, |A|_F = kappa |C - m I|_F.
 struct Centre {
   double m, spread;
 };
@@ -240,8 +242,8 @@ DenseBinghamSampler::DenseBinghamSampler(int64_t max_tries) : max_tries_(max_tri
     fail(Status::InvalidArgument, "Bingham max_tries must be >= 1, got ", max_tries);
 }
 
-int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_t ld,
-                                    double kappa, double *y) {
+int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_t ld, double kappa,
+                                    double *y) {
   if (q < 1 || ld < q || !(kappa >= 0.0) || !std::isfinite(kappa))
     fail(Status::Internal, "dense Bingham: q = ", q, ", ld = ", ld, ", kappa = ", kappa);
   const double dq = static_cast<double>(q);
@@ -280,8 +282,8 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
   Matrix a(q, q);
   for (int64_t j = 0; j < q; ++j)
     for (int64_t i = 0; i < q; ++i)
-      a(i, j) = i == j ? kappa * (m - c[j + j * ld])
-                       : -kappa * (i < j ? c[i + j * ld] : c[j + i * ld]);
+      a(i, j) =
+          i == j ? kappa * (m - c[j + j * ld]) : -kappa * (i < j ? c[i + j * ld] : c[j + i * ld]);
   std::vector<double> spectrum = linalg::eigvalsh(a);
   const double smallest = spectrum.front();
   for (double &value : spectrum) value = std::max(0.0, value - smallest);

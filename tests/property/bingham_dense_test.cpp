@@ -26,9 +26,8 @@ double log_uniform(double lo, double hi) {
 RC_GTEST_PROP(DenseBingham, DrawsAUnitVectorOrReportsAStatus, ()) {
   const int64_t q = *rc::gen::inRange<int64_t>(1, 41);
   const double scale = log_uniform(1e-150, 1e150);
-  const double kappa = *rc::gen::inRange(0, 10) == 0
-                           ? 0.0
-                           : std::min(log_uniform(1e-12, 1e8), 1e200 / scale);
+  const double kappa =
+      *rc::gen::inRange(0, 10) == 0 ? 0.0 : std::min(log_uniform(1e-12, 1e8), 1e200 / scale);
   const int shape = *rc::gen::inRange(0, 4);
   std::vector<double> c(static_cast<size_t>(q * q), 0.0);
   const auto entry = [&] { return *rc::gen::inRange(-1000, 1001) / 1000.0; };
@@ -38,10 +37,18 @@ RC_GTEST_PROP(DenseBingham, DrawsAUnitVectorOrReportsAStatus, ()) {
     for (int64_t i = 0; i <= j; ++i) {
       double x = 0.0;
       switch (shape) {
-        case 0: x = entry(); break;                                             // dense
-        case 1: x = v[static_cast<size_t>(i)] * v[static_cast<size_t>(j)]; break;  // rank one
-        case 2: x = i == j ? std::floor(3.0 * std::fabs(entry())) : 0.0; break;  // ties
-        default: x = i == j ? (i < q / 2 ? 1.0 : 0.1 * entry()) : 0.0; break;    // multiple top
+        case 0:
+          x = entry();
+          break;  // dense
+        case 1:
+          x = v[static_cast<size_t>(i)] * v[static_cast<size_t>(j)];
+          break;  // rank one
+        case 2:
+          x = i == j ? std::floor(3.0 * std::fabs(entry())) : 0.0;
+          break;  // ties
+        default:
+          x = i == j ? (i < q / 2 ? 1.0 : 0.1 * entry()) : 0.0;
+          break;  // multiple top
       }
       c[static_cast<size_t>(i + j * q)] = c[static_cast<size_t>(j + i * q)] = scale * x;
     }

@@ -39,7 +39,8 @@ std::vector<double> unit(std::vector<double> v) {
 }
 
 // n draws of the dense sampler on C (full storage), or the rule's wrong sampler.
-std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed, BinghamEnvelope *envelope) {
+std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed,
+                                       BinghamEnvelope *envelope) {
   const int64_t q = c.rows(), n = stat::scaled(kDraws);
   Matrix flipped(q, q);
   for (int64_t j = 0; j < q; ++j)
@@ -64,12 +65,14 @@ std::vector<std::vector<double>> draws(const Matrix &c, Rule rule, uint64_t seed
 
 stat::Verdict spike_check(int64_t q, double a, Rule rule, BinghamEnvelope *envelope) {
   std::vector<double> v(static_cast<size_t>(q));
-  for (int64_t i = 0; i < q; ++i) v[static_cast<size_t>(i)] = (i % 3 == 0 ? -1.0 : 1.0) * (1.0 + 0.3 * i);
+  for (int64_t i = 0; i < q; ++i)
+    v[static_cast<size_t>(i)] = (i % 3 == 0 ? -1.0 : 1.0) * (1.0 + 0.3 * i);
   v = unit(v);
   Matrix c(q, q);
   for (int64_t j = 0; j < q; ++j)
     for (int64_t i = 0; i < q; ++i)
-      c(i, j) = (i == j ? 3.7 : 0.0) - a / kKappa * v[static_cast<size_t>(i)] * v[static_cast<size_t>(j)];
+      c(i, j) =
+          (i == j ? 3.7 : 0.0) - a / kKappa * v[static_cast<size_t>(i)] * v[static_cast<size_t>(j)];
   const SpikeLaw law(q, a);
   std::vector<double> t;
   for (const auto &y : draws(c, rule, 61, envelope)) {
@@ -77,9 +80,9 @@ stat::Verdict spike_check(int64_t q, double a, Rule rule, BinghamEnvelope *envel
     for (int64_t i = 0; i < q; ++i) dot += v[static_cast<size_t>(i)] * y[static_cast<size_t>(i)];
     t.push_back(std::fabs(dot));
   }
-  return stat::ks_one_sample(t, [&](double x) { return law.cdf(x); },
-                             "q = " + std::to_string(q) + ", a = " + std::to_string(a) +
-                                 ": |v^T y| law");
+  return stat::ks_one_sample(
+      t, [&](double x) { return law.cdf(x); },
+      "q = " + std::to_string(q) + ", a = " + std::to_string(a) + ": |v^T y| law");
 }
 
 struct SpikeCase {
@@ -92,17 +95,16 @@ TEST(DenseBinghamSpike, FollowsItsLawOnEveryEnvelopeAndRejectsTheBrokenSamplers)
   // a > 0 pushes y away from v (C's top eigenvalue has multiplicity q - 1: Lanczos sees one
   // vector of that eigenspace, and the exact trace either corrects the model or declines it);
   // a < 0 pulls y towards v (one leading eigenvalue).
-  const SpikeCase cases[] = {{10, 0.5, BinghamEnvelope::Uniform},
-                             {10, 2.0, BinghamEnvelope::SecondOrder},
-                             {10, 8.0, BinghamEnvelope::ExactRoot},
-                             {10, 30.0, BinghamEnvelope::ExactRoot},
-                             {30, -30.0, BinghamEnvelope::Lanczos},
-                             {30, 60.0, BinghamEnvelope::Lanczos}};
+  const SpikeCase cases[] = {
+      {10, 0.5, BinghamEnvelope::Uniform},   {10, 2.0, BinghamEnvelope::SecondOrder},
+      {10, 8.0, BinghamEnvelope::ExactRoot}, {10, 30.0, BinghamEnvelope::ExactRoot},
+      {30, -30.0, BinghamEnvelope::Lanczos}, {30, 60.0, BinghamEnvelope::Lanczos}};
   for (const SpikeCase &k : cases) {
     BinghamEnvelope envelope = BinghamEnvelope::Eigenbasis;
     const stat::Verdict good = spike_check(k.q, k.a, Rule::Dense, &envelope);
     EXPECT_TRUE(good.pass) << good;
-    EXPECT_EQ(static_cast<int>(envelope), static_cast<int>(k.envelope)) << "q " << k.q << ", a " << k.a;
+    EXPECT_EQ(static_cast<int>(envelope), static_cast<int>(k.envelope))
+        << "q " << k.q << ", a " << k.a;
     for (Rule r : {Rule::Uniform, Rule::Flipped}) {
       const stat::Verdict bad = spike_check(k.q, k.a, r, nullptr);
       EXPECT_FALSE(bad.pass) << (r == Rule::Uniform ? "uniform draws: " : "flipped sign: ") << bad;
@@ -138,7 +140,8 @@ TEST(DenseBinghamRotated, EachCoordinateMatchesTheDiagonalSampler) {
     std::vector<double> z(q);
     for (int64_t i = 0; i < stat::scaled(kDraws); ++i) {
       diagonal.sample(rng, z.data());
-      for (int64_t k = 0; k < q; ++k) reference[static_cast<size_t>(k)].push_back(std::fabs(z[static_cast<size_t>(k)]));
+      for (int64_t k = 0; k < q; ++k)
+        reference[static_cast<size_t>(k)].push_back(std::fabs(z[static_cast<size_t>(k)]));
     }
     for (Rule rule : {Rule::Dense, Rule::Uniform}) {
       const auto ys = draws(c, rule, 63, nullptr);

@@ -23,9 +23,8 @@ class SpikeLaw {
     using GK = boost::math::quadrature::gauss_kronrod<double, 31>;
     for (int i = 0; i < kCells; ++i)
       table_[static_cast<size_t>(i + 1)] =
-          table_[static_cast<size_t>(i)] +
-          GK::integrate(density, static_cast<double>(i) / kCells,
-                        static_cast<double>(i + 1) / kCells, 0);
+          table_[static_cast<size_t>(i)] + GK::integrate(density, static_cast<double>(i) / kCells,
+                                                         static_cast<double>(i + 1) / kCells, 0);
   }
 
   double cdf(double t) const {

@@ -55,8 +55,10 @@ TEST(DenseBinghamEnvelope, SecondOrderRootCostsUnderOnePercentOfProposals) {
     std::vector<double> a(static_cast<size_t>(q));
     const int shape = trial % 4;
     for (double &x : a)
-      x = shape == 0 ? normal(gen) : shape == 1 ? exponential(gen) : shape == 2 ? -exponential(gen)
-                                                                  : std::pow(normal(gen), 3);
+      x = shape == 0   ? normal(gen)
+          : shape == 1 ? exponential(gen)
+          : shape == 2 ? -exponential(gen)
+                       : std::pow(normal(gen), 3);
     if (shape == 3) a[0] = 10.0 * static_cast<double>(q);  // one spike
     double mean = 0.0;
     for (double x : a) mean += x / static_cast<double>(q);
@@ -66,7 +68,8 @@ TEST(DenseBinghamEnvelope, SecondOrderRootCostsUnderOnePercentOfProposals) {
       square += x * x;
     }
     // Scaled so that the rule's left side is a random fraction of its bound, up to the bound.
-    const double dq = static_cast<double>(q), target = std::uniform_real_distribution<>(0.05, 1.0)(gen);
+    const double dq = static_cast<double>(q),
+                 target = std::uniform_real_distribution<>(0.05, 1.0)(gen);
     const double frobenius = target * dq / (4.0 * std::sqrt((dq - 1.0) / dq));
     for (double &x : a) x *= frobenius / std::sqrt(square);
     const double mean_square = frobenius * frobenius / dq;
@@ -97,11 +100,21 @@ TEST(DenseBinghamEnvelope, LanczosRootCostsUnderTenPercentOfProposalsOnStrongExp
     for (int64_t j = 0; j < q; ++j) {
       const double x = static_cast<double>(j + 1);
       switch (trial % 5) {
-        case 0: mu[static_cast<size_t>(j)] = 1.0 / x; break;                       // decaying
-        case 1: mu[static_cast<size_t>(j)] = j < 4 ? 1.0 : 0.3 / x; break;         // 4-fold top
-        case 2: mu[static_cast<size_t>(j)] = j < 2 ? 1.0 - 0.001 * x : 0.5 / x; break;
-        case 3: mu[static_cast<size_t>(j)] = j < 12 ? 1.0 : 0.3 / x; break;        // 12-fold top
-        default: mu[static_cast<size_t>(j)] = 1.0 + 0.01 * normal(gen); break;    // isotropic
+        case 0:
+          mu[static_cast<size_t>(j)] = 1.0 / x;
+          break;  // decaying
+        case 1:
+          mu[static_cast<size_t>(j)] = j < 4 ? 1.0 : 0.3 / x;
+          break;  // 4-fold top
+        case 2:
+          mu[static_cast<size_t>(j)] = j < 2 ? 1.0 - 0.001 * x : 0.5 / x;
+          break;
+        case 3:
+          mu[static_cast<size_t>(j)] = j < 12 ? 1.0 : 0.3 / x;
+          break;  // 12-fold top
+        default:
+          mu[static_cast<size_t>(j)] = 1.0 + 0.01 * normal(gen);
+          break;  // isotropic
       }
     }
     // A random rotation: the eigenvectors of a random symmetric matrix.
@@ -116,7 +129,8 @@ TEST(DenseBinghamEnvelope, LanczosRootCostsUnderTenPercentOfProposalsOnStrongExp
         for (int64_t k = 0; k < q; ++k) sum += r(i, k) * mu[static_cast<size_t>(k)] * r(j, k);
         c(i, j) = c(j, i) = sum;
       }
-    const double kappa = std::exp(std::uniform_real_distribution<>(std::log(20.0 * q), std::log(1e6))(gen));
+    const double kappa =
+        std::exp(std::uniform_real_distribution<>(std::log(20.0 * q), std::log(1e6))(gen));
     double m = 0.0;
     for (double x : mu) m += x / static_cast<double>(q);
     std::vector<double> a;

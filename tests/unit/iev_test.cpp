@@ -364,16 +364,9 @@ constexpr double kForwardTolerance = 1e-10;
 
 // IEV's reference: C_i = B_i^T G B_i from an explicit basis, theta_i = B_i y_i, then
 // B_{i+1} = B_i H_i without H_i's first column (H_i y_i = +-e_0).
-Matrix forward_projected_thetas(const Matrix &g, const EigenvectorTranscript &t, double scale,
+Matrix forward_projected_thetas(const Matrix &g, const EigenvectorTranscript &t,
                                 random::Rng &rng) {
   const int64_t d = g.rows(), steps = t.thetas.cols();
-  std::vector<double> mu = linalg::eigvalsh(g);  // as the release
-  std::reverse(mu.begin(), mu.end());
-  for (int64_t i = 0; i < steps; ++i) {
-    const size_t ui = static_cast<size_t>(i);
-    EXPECT_NEAR(t.lambda_hat[ui], mu[ui] + random::laplace(rng, scale),
-                1e-12 * (1.0 + std::fabs(mu[0])));
-  }
   Matrix basis = Matrix::identity(d), thetas(d, steps);
   random::DenseBinghamSampler sampler;
   for (int64_t i = 0; i < steps; ++i) {
@@ -406,18 +399,9 @@ Matrix forward_projected_thetas(const Matrix &g, const EigenvectorTranscript &t,
 }
 
 // KT's reference: C_i formed anew each step from G and the earlier draws, every draw on the whole
-// sphere. Draws the eigenvalue noise first to consume the same generator words.
-Matrix forward_thetas(MechanismId mechanism, const Matrix &g, const EigenvectorTranscript &t,
-                      double scale, random::Rng &rng) {
-  if (mechanism == MechanismId::Iev) return forward_projected_thetas(g, t, scale, rng);
+// sphere.
+Matrix forward_deflated_thetas(const Matrix &g, const EigenvectorTranscript &t, random::Rng &rng) {
   const int64_t d = g.rows(), steps = t.thetas.cols();
-  std::vector<double> mu = linalg::eigvalsh(g);  // as the release
-  std::reverse(mu.begin(), mu.end());
-  for (int64_t i = 0; i < steps; ++i) {
-    const size_t ui = static_cast<size_t>(i);
-    EXPECT_NEAR(t.lambda_hat[ui], mu[ui] + random::laplace(rng, scale),
-                1e-12 * (1.0 + std::fabs(mu[0])));
-  }
   Matrix thetas(d, steps);
   random::DenseBinghamSampler sampler;
   for (int64_t i = 0; i < steps; ++i) {
@@ -430,6 +414,22 @@ Matrix forward_thetas(MechanismId mechanism, const Matrix &g, const EigenvectorT
     EXPECT_EQ(sampler.sample(rng, d, c.data(), d, t.kappas[ui], &thetas(0, i)), t.proposals[ui]);
   }
   return thetas;
+}
+
+// The release's draws replayed: the eigenvalue noise first (the same generator words), then the
+// mechanism's steps.
+Matrix forward_thetas(MechanismId mechanism, const Matrix &g, const EigenvectorTranscript &t,
+                      double scale, random::Rng &rng) {
+  const int64_t steps = t.thetas.cols();
+  std::vector<double> mu = linalg::eigvalsh(g);  // as the release
+  std::reverse(mu.begin(), mu.end());
+  for (int64_t i = 0; i < steps; ++i) {
+    const size_t ui = static_cast<size_t>(i);
+    EXPECT_NEAR(t.lambda_hat[ui], mu[ui] + random::laplace(rng, scale),
+                1e-12 * (1.0 + std::fabs(mu[0])));
+  }
+  return mechanism == MechanismId::Iev ? forward_projected_thetas(g, t, rng)
+                                       : forward_deflated_thetas(g, t, rng);
 }
 
 struct LoopCase {

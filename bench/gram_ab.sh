@@ -5,9 +5,11 @@
 # column), on OpenBLAS's `threads` threads: add_rows of each library given, 0% and 50% of the rows
 # clipped, against a bare dsyrk, as medians of per-round ratios (CPU of the calling thread: the
 # figure least moved by the machine's load on one thread). The load average goes with each size.
+# The small call runs 205 rounds: its all-rounds figure rests on the calls that close a block of
+# 8192 rows, which 41 rounds of 5000 rows do 25 times and 205 rounds 125 times.
 # --quick: n = 1e5 at d = 10 and 100 only (scripts/bench --quick).
 # Usage: bench/gram_ab.sh [--quick] build-dir threads lib.so.0 [lib.so.0]
-sizes='5000 100 41,100000 10 41,1000000 10 21,100000 100 21,1000000 100 9,100000 500 7,1000000 500 3'
+sizes='5000 100 205,100000 10 41,1000000 10 21,100000 100 21,1000000 100 9,100000 500 7,1000000 500 3'
 if [ "$1" = "--quick" ]; then
   sizes='100000 10 41,100000 100 21'
   shift

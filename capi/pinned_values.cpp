@@ -11,6 +11,7 @@
 #include "../core/matrix.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
 #include "../core/mechanisms/receipt.hpp"
+#include "../core/privacy/bound_step_budget.hpp"
 #include "../core/privacy/inverse_gram_sensitivity.hpp"
 #include "../core/privacy/ledger.hpp"
 #include "../core/privacy/neighbour.hpp"
@@ -121,6 +122,7 @@ static_assert(c_value(audit::NeighbourKind::MaxL2Change) == DPCOV_AUDIT_NEIGHBOU
 static_assert(c_value(audit::NeighbourKind::MaxL1Change) == DPCOV_AUDIT_NEIGHBOUR_MAX_L1_CHANGE);
 static_assert(c_value(audit::NeighbourKind::LeastEigenvector) ==
               DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR);
+static_assert(privacy::kBoundStepShare == DPCOV_BOUND_STEP_SHARE);
 static_assert(dpcov::check::kMaxEpsilon == DPCOV_MAX_EPSILON);
 static_assert(dpcov::check::kMaxSimulationDraws == DPCOV_MAX_SIMULATION_DRAWS);
 static_assert(dpcov::audit::kMaxTrials == DPCOV_AUDIT_MAX_TRIALS);

@@ -10,6 +10,7 @@
 #include "../core/data/unit_norm_histogram.hpp"
 #include "../core/mechanisms/private_bound.hpp"
 #include "../core/mechanisms/private_bound_scan.hpp"
+#include "../core/privacy/bound_step_budget.hpp"
 #include "guard.hpp"
 #include "rng_handle.hpp"
 
@@ -75,6 +76,13 @@ dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histo
 }  // namespace
 
 extern "C" {
+
+DPCOV_API dpcov_status dpcov_bound_step_rest(double epsilon, double bound_epsilon, double *rest) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(rest, "rest");
+    *rest = dpcov::privacy::bound_step_rest(epsilon, bound_epsilon);
+  });
+}
 
 DPCOV_API dpcov_status dpcov_private_bound_histogram(const double *grid, int64_t candidates,
                                                      int32_t layout, int64_t rows, int64_t cols,

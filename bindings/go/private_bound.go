@@ -23,6 +23,23 @@ func PrivateBoundGrid(lo, hi, ratio float64) ([]float64, error) {
 	return grid, nil
 }
 
+// BoundStepShare is the share of epsilon a private bound step spends where none is named
+// (DPCOV_BOUND_STEP_SHARE).
+const BoundStepShare = float64(C.DPCOV_BOUND_STEP_SHARE)
+
+// BoundStepRest is the epsilon left to a release after a bound step of boundEpsilon out of
+// epsilon: the largest float64 r with boundEpsilon + r <= epsilon exactly (dpcov_bound_step_rest),
+// the value every surface spends.
+func BoundStepRest(epsilon, boundEpsilon float64) (float64, error) {
+	var rest C.double
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_bound_step_rest(C.double(epsilon), C.double(boundEpsilon), &rest)
+	}); err != nil {
+		return 0, err
+	}
+	return float64(rest), nil
+}
+
 // PrivateBoundSelect chooses a bound among grid, epsilon-DP, from the histogram of row norms over
 // it (len(grid) + 1 cells: cell k counts the norms in (grid[k-1], grid[k]], the last those above
 // every candidate), aiming at targetClipped rows above the bound, by the exponential mechanism.

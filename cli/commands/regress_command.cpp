@@ -591,9 +591,11 @@ void apply_errors(RawFit &f, const RegressOptions &o, double bound) {
   apply_fit(f, fit_shares(default_fit_query(f, o, bound), f.robust_asked));
 }
 
-// Every decision of the default fit once n is known (default_fit.hpp), from public values only.
+// Every decision of the default fit once n is known (default_fit.hpp), from public values only:
+// at the public bound, before any bound step, as on every surface (a bound chosen privately is
+// a release, and the same request must decide alike wherever it is made).
 void decide_errors(RawFit &f, const RegressOptions &o) {
-  const DefaultFit d = decide_default_fit(default_fit_query(f, o, f.bound));
+  const DefaultFit d = decide_default_fit(default_fit_query(f, o, o.raw.bound));
   apply_fit(f, d);
   f.forecast = d.forecast;
   f.small_n_split = d.small_n_split;

@@ -19,7 +19,7 @@ double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
     fail(kExitUsage, "--bound-clipped must be >= 0, got ", *options.clipped);
   if (options.clipped && options.quantile != AutoBoundOptions{}.quantile)
     fail(kExitUsage, "--bound-clipped and --bound-quantile exclude each other: one target");
-  const double epsilon = options.epsilon.value_or(kAutoBoundEpsilonShare * total);
+  const double epsilon = options.epsilon.value_or(DPCOV_BOUND_STEP_SHARE * total);
   if (!(std::isfinite(epsilon) && epsilon > 0.0 && epsilon < total))
     fail(kExitUsage, "--bound-epsilon must be > 0 and below --epsilon ", total,
          " (the release spends the rest), got ", epsilon);
@@ -27,8 +27,8 @@ double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
 }
 
 double release_epsilon(double total, double bound_epsilon) {
-  double epsilon = total - bound_epsilon;
-  while (epsilon_together(bound_epsilon, epsilon) > total) epsilon = std::nextafter(epsilon, 0.0);
+  double epsilon = 0.0;
+  library_check(dpcov_bound_step_rest(total, bound_epsilon, &epsilon), "the bound step's budget");
   return epsilon;
 }
 

@@ -24,11 +24,8 @@ inline constexpr double kAutoBoundLow = 1e-6;
 inline constexpr double kAutoBoundHigh = 1e9;
 inline constexpr double kAutoBoundRatio = 1.25;
 
-// The share of --epsilon spent on the bound when --bound-epsilon is not given.
-inline constexpr double kAutoBoundEpsilonShare = 0.1;
-
 struct AutoBoundOptions {
-  std::optional<double> epsilon;  // --bound-epsilon; default kAutoBoundEpsilonShare * --epsilon
+  std::optional<double> epsilon;  // --bound-epsilon; default DPCOV_BOUND_STEP_SHARE * --epsilon
   double quantile = 0.95;         // --bound-quantile, in (0, 1]
   // --bound-clipped: a public target number m of rows above B instead of the quantile. It needs
   // no n, so it also serves add/remove, where n is private.
@@ -48,9 +45,8 @@ struct AutoBound {
 // that the bound's epsilon is > 0 and below `total`. Throws CliError(kExitUsage).
 double auto_bound_epsilon(const AutoBoundOptions &options, double total);
 
-// What the release may spend after the bound's `bound_epsilon`: the largest double e with
-// bound_epsilon + e <= total exactly (total - bound_epsilon in round-to-nearest can be one ulp
-// over, and the two steps together would then spend more than --epsilon).
+// What the release may spend after the bound's `bound_epsilon` (dpcov_bound_step_rest: the largest
+// double e with bound_epsilon + e <= total exactly).
 double release_epsilon(double total, double bound_epsilon);
 
 // bound_epsilon + epsilon rounded up: what the two steps spend together, for an accounting that

@@ -7,6 +7,7 @@
 #include "../library_status.hpp"
 #include "input_options.hpp"
 #include "mechanism_registry.hpp"
+#include "private_bound_option.hpp"
 
 namespace dpcov::cli {
 
@@ -224,7 +225,7 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
   // a fit without intervals tightens the bound.
   s.bound_epsilon = o.bounds.empty() && o.mechanism == "adassp" && o.privacy_unit.empty()
-                        ? o.bound_epsilon.value_or(o.no_intervals ? 0.1 * *o.epsilon : 0.0)
+                        ? o.bound_epsilon.value_or(o.no_intervals ? DPCOV_BOUND_STEP_SHARE * *o.epsilon : 0.0)
                         : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
@@ -241,9 +242,8 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
     fail(kExitUsage, "the intervals need the number of rows, which add_remove keeps private, and "
          "without the intercept the release holds no count: drop --no-intercept (its column's "
          "released entry is n + noise) or add --no-intervals");
-  // The budget AdaSSP spends: the rest of --epsilon after the bound step, rounded down so that the
-  // two shares never sum above --epsilon.
-  s.adassp_epsilon = s.tighten ? std::nextafter(*o.epsilon - s.bound_epsilon, 0.0) : *o.epsilon;
+  // The budget AdaSSP spends: the rest of --epsilon after the bound step.
+  s.adassp_epsilon = s.tighten ? release_epsilon(*o.epsilon, s.bound_epsilon) : *o.epsilon;
   return s;
 }
 

@@ -60,6 +60,44 @@ class RegressDecisions(DpcovCase):
         # the whole budget with y'y, and robust errors' share.
         self.assertGreaterEqual(len(kinds), 4, kinds)
 
+    def test_a_bound_step_leaves_the_same_budget_and_decisions_on_both_surfaces(self):
+        # With a bound step (--bound-epsilon, Python's bound_epsilon share) and intervals on, both
+        # surfaces spend the library's rest of epsilon (dpcov_bound_step_rest) and decide at the
+        # public bound, so the fit's receipt and its decisions agree to the last bit, and a fit
+        # that holds no share back for the meat spends exactly that rest (a quarter's rest is
+        # exact: rounding the difference down once more would lose an ulp).
+        grid = itertools.product((60, 150, 400, 2000), (0.5, 2.0), ("robust", "homoscedastic"),
+                                 (0.1, 0.25))
+        kinds = set()
+        for n, epsilon, errors, share in grid:
+            gen = np.random.default_rng(n)
+            x = gen.uniform(-1, 1, (n, 3)) / np.sqrt(3)
+            y = np.clip(x.sum(axis=1) + 0.3 * gen.standard_normal(n), -1, 1)
+            path = self.path(f"rows_{n}_{epsilon}_{errors}.csv")
+            np.savetxt(path, np.column_stack([x, y]), delimiter=",", header="a,b,c,y",
+                       comments="")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit = dpcov.PrivateLinearRegression(
+                    epsilon=epsilon, delta=1e-6, bound=1.0, label_bound=1.0, random_state=1,
+                    errors=errors, bound_epsilon=share, intervals="deferred").fit(x, y)
+            python = (fit.receipt_.epsilon, bool(fit.receipt_.lambda_min_released),
+                      fit.receipt_.sigma_label_square > 0)
+            out = json.loads(self.ok(
+                ["regress", path, "--label", "y", "-e", repr(epsilon), "--bound", "1",
+                 "--label-bound", "1", "--bound-epsilon", repr(share * epsilon), "--errors",
+                 errors, "--noise-seed", "1", "--json"]).stdout)
+            receipt = out["receipt"]
+            command_line = (receipt["epsilon"], receipt.get("sigma_lambda_min", 0) > 0,
+                            receipt.get("sigma_label_square", 0) > 0)
+            self.assertEqual(python, command_line, (n, epsilon, errors, share))
+            rest = dpcov.private_bound.bound_step_rest(epsilon, share * epsilon)
+            meat_share = python[0] < rest
+            if not meat_share:
+                self.assertEqual(python[0], rest, (n, epsilon, errors, share))
+            kinds.add((meat_share,) + python[1:])
+        # The grid reaches the small-n split, the posterior's y'y and robust errors' share.
+        self.assertGreaterEqual(len(kinds), 3, kinds)
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

@@ -783,6 +783,18 @@ void accounting(fuzz::Input &in) {
 }
 
 void private_bound(fuzz::Input &in) {
+  // The release's rest after a bound step: r > 0 with spent + r <= total, or a status and r
+  // untouched.
+  const double total = in.number();
+  const double spent =
+      in.range(0, 1) == 0 ? in.number() : total * static_cast<double>(in.range(1, 1000)) / 1000.0;
+  Vec rest = fuzz::canaries(1);
+  const dpcov_status r = dpcov_bound_step_rest(total, spent, rest.data());
+  fuzz::known_status(r);
+  if (r == DPCOV_OK)
+    fuzz::require(rest[0] > 0.0 && rest[0] < total && spent + rest[0] <= total, "bound step rest");
+  else
+    fuzz::unchanged(rest, "bound step rest");
   const double lo = epsilon(in), hi = in.range(0, 3) == 0 ? in.number() : lo * (1 + in.positive());
   const double ratio = in.range(0, 3) == 0 ? in.number() : 1.0 + in.positive();
   int64_t k = -7;

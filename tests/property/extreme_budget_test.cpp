@@ -563,6 +563,15 @@ RC_GTEST_PROP(ExtremeBudget, PrivateBoundAndLedgerAreFiniteOrFailUntouched, ()) 
     dpcov_rng_destroy(&rng);
   }
 
+  // The release's rest after a bound step, at extreme budgets and shares: finite, positive and
+  // below the budget, or a status with the output untouched.
+  const double total = *extreme_positive();
+  const double step = total * *rc::gen::element(1e-300, 0.1, 0.5, 1.0 - 0x1p-53, 1.0, 2.0);
+  std::vector<double> rest(1, kCanary);
+  const dpcov_status rest_status = dpcov_bound_step_rest(total, step, rest.data());
+  check_outputs(rest_status, "bound_step_rest", rest);
+  if (rest_status == DPCOV_OK) RC_ASSERT(rest[0] > 0.0 && rest[0] < total);
+
   // A ledger under every accounting, charged at extreme budgets: its totals stay finite.
   const int32_t accounting = *rc::gen::inRange(0, 3);
   dpcov_ledger *ledger = nullptr;

@@ -218,3 +218,33 @@ TEST(CapiPrivateBound, UnitHistogramCountsUnitsByTheirLargestNorm) {
   EXPECT_NE(std::string(dpcov_last_error_message()).find("INT64_MAX"), std::string::npos);
   for (int k = 0; k < 4; ++k) EXPECT_EQ(histogram[k], expected[k]) << k;
 }
+
+TEST(CapiPrivateBound, TheBoundStepsRestIsTheLargestBudgetThatKeepsTheSumWithinEpsilon) {
+  double rest = 0.0;
+  ASSERT_EQ(dpcov_bound_step_rest(1.0, DPCOV_BOUND_STEP_SHARE, &rest), DPCOV_OK);
+  // 1 - 0.1 in round-to-nearest is 0.9, whose exact sum with the double 0.1 exceeds 1.
+  EXPECT_EQ(rest, std::nextafter(0.9, 0.0));
+  ASSERT_EQ(dpcov_bound_step_rest(1.0, 0.5, &rest), DPCOV_OK);
+  EXPECT_EQ(rest, 0.5);  // exact differences stay exact
+
+  // Bad arguments: a status, a message, the output untouched.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const struct {
+    double epsilon, bound_epsilon;
+    dpcov_status status;
+  } bad[] = {{1.0, 1.0, DPCOV_E_INVALID_ARGUMENT},  {1.0, 2.0, DPCOV_E_INVALID_ARGUMENT},
+             {1.0, 0.0, DPCOV_E_INVALID_ARGUMENT},  {1.0, -0.1, DPCOV_E_INVALID_ARGUMENT},
+             {0.0, 0.1, DPCOV_E_INVALID_ARGUMENT},  {-1.0, 0.1, DPCOV_E_INVALID_ARGUMENT},
+             {nan, 0.1, DPCOV_E_NON_FINITE},        {inf, 0.1, DPCOV_E_NON_FINITE},
+             {1.0, nan, DPCOV_E_NON_FINITE},        {2 * DPCOV_MAX_EPSILON, 1.0,
+                                                     DPCOV_E_INVALID_ARGUMENT}};
+  for (const auto &b : bad) {
+    rest = 7.0;
+    EXPECT_EQ(dpcov_bound_step_rest(b.epsilon, b.bound_epsilon, &rest), b.status)
+        << b.epsilon << " " << b.bound_epsilon;
+    EXPECT_EQ(rest, 7.0);
+    EXPECT_NE(std::string(dpcov_last_error_message()), "");
+  }
+  EXPECT_EQ(dpcov_bound_step_rest(1.0, 0.1, nullptr), DPCOV_E_NULL_POINTER);
+}

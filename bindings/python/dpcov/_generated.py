@@ -190,6 +190,9 @@ DPCOV_DLY_ADAPTIVE_PAPER = 3
 DPCOV_UNITS_USER = 0
 DPCOV_UNITS_SCALED = 1
 
+# dpcov/private_bound.h
+DPCOV_BOUND_STEP_SHARE = 0.1
+
 # dpcov/exact.h
 DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN = 1
 DPCOV_INTEGER_NOISE_DISCRETE_LAPLACE = 2
@@ -1225,6 +1228,7 @@ PROTOTYPES = {
                                              c_double, c_int64, Address(c_double),
                                              Address(c_double), c_int64, Address(c_double)]),
     # private_bound.h
+    "dpcov_bound_step_rest": (c_int32, [c_double, c_double, Address(c_double)]),
     "dpcov_private_bound_grid": (c_int32, [c_double, c_double, c_double, Address(c_double),
                                            c_int64, Address(c_int64)]),
     "dpcov_private_bound_histogram": (c_int32, [Address(c_double), c_int64, c_int32, c_int64,

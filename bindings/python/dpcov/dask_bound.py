@@ -26,7 +26,7 @@ from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
 from .dask_unit_histogram import add_counts, unit_norm_histogram
 from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
-from .learn import AUTO_BOUND_SHARE
+from .private_bound import BOUND_STEP_SHARE, bound_step_rest
 
 
 def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
@@ -94,7 +94,7 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
                       columns=None, **params):
     """``(release, B)``: the release of :func:`dpcov.dask.dask_release` at a bound B chosen by
     :func:`dask_private_bound`, as ``PrivateCovariance(bound="auto")`` splits the budget: B with
-    ``AUTO_BOUND_SHARE`` of ``epsilon`` by the scan over the grid 1e-6 to 1e9 at ratio 1.25,
+    ``BOUND_STEP_SHARE`` of ``epsilon`` by the scan over the grid 1e-6 to 1e9 at ratio 1.25,
     aiming at the 0.95 quantile of the norms (replace-one: the target uses n) or, with
     ``clipped``, at that public number of rows above B (either relation); the release spends the
     rest, rounded down so that the two never exceed ``epsilon``. The rows are read twice (the
@@ -113,8 +113,8 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
             != "replace_one":
         raise ValueError("a quantile target uses the number of rows, which add_remove keeps "
                          "private: give clipped (a public number of rows above the bound)")
-    bound_epsilon = AUTO_BOUND_SHARE * float(epsilon)
-    rest = math.nextafter(float(epsilon) - bound_epsilon, 0.0)
+    bound_epsilon = BOUND_STEP_SHARE * float(epsilon)
+    rest = bound_step_rest(float(epsilon), bound_epsilon)
     groupby = {key: params[key] for key in UNIT_GROUPBY if units is not None and key in params}
     bound = dask_private_bound(x, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
                                clipped=clipped, split_every=split_every, columns=columns,

@@ -61,7 +61,8 @@ from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bo
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_intervals, ols_jl
 from .mechanism import plan
-from .private_bound import choose_bound, choose_bound_from, tighten_bound_rows, unit_histogram
+from .private_bound import (BOUND_STEP_SHARE, bound_step_rest, choose_bound, choose_bound_from,
+                            tighten_bound_rows, unit_histogram)
 from .registry import mechanism_info
 from .postprocess import constant_rescale, psd_project
 from .rng import Rng, as_rng
@@ -232,18 +233,12 @@ def _check_mechanism(mechanism, extra=()) -> None:
 DEFAULT_BOUND = 1.0
 """The norm bound used when neither ``bound`` nor ``bounds`` is given (with a warning)."""
 
-AUTO_BOUND_SHARE = 0.1
-"""The share of epsilon ``bound="auto"`` spends on choosing the bound (as the CLI's default)."""
-
 PCA_AUTO_QUANTILE = 0.999
 """The quantile of the rows' norms that ``PrivatePCA(bound="auto")`` aims at: far in the tail, so
 that the rows it clips barely move the covariance and ``subspace_error_`` covers the distance to
 the data's own subspace, not only to that of the clipped rows (at 0.95 it held in 0.70 of releases
 on heavy-tailed rows; tests/bindings test_pca_auto_bound.py)."""
 
-TIGHTEN_SHARE = 0.1
-"""The share of epsilon AdaSSP without intervals spends on a private bound below the public one
-(as the CLI's ``regress --no-intervals``)."""
 
 ERRORS = ("robust", "homoscedastic")
 """Accepted values of ``PrivateLinearRegression.errors``."""
@@ -319,7 +314,7 @@ class _Estimator(BaseEstimator):
 
     def _auto_bound(self, X: np.ndarray, dim: int, rng, units=None):
         """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
-        eps_B-DP with eps_B = AUTO_BOUND_SHARE * epsilon, by the sparse vector scan over the CLI's
+        eps_B-DP with eps_B = BOUND_STEP_SHARE * epsilon, by the sparse vector scan over the CLI's
         grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound), aiming at the 0.95
         quantile (the target floor(0.05 n) uses n: replace-one only) or, with ``bound_clipped``,
         at that public number of rows above B (no n: either neighbour relation); the release
@@ -336,8 +331,8 @@ class _Estimator(BaseEstimator):
                              "add_remove keeps private: give bound_clipped (a public number of "
                              "rows above the bound, no n needed), a public bound or bounds")
         epsilon = float(self.epsilon)
-        bound_epsilon = AUTO_BOUND_SHARE * epsilon
-        rest = math.nextafter(epsilon - bound_epsilon, 0.0)
+        bound_epsilon = BOUND_STEP_SHARE * epsilon
+        rest = bound_step_rest(epsilon, bound_epsilon)
         budget = active_accountant()
         if budget is not None:
             # The release's own plan: an exact release is charged its exact constants.
@@ -364,7 +359,7 @@ class PrivateCovariance(_Estimator):
         bound: public bound B on the Euclidean norm of each row of X (default: 1, with a
             PrivacyLeakWarning when ``bounds`` is not given either), or ``"auto"``: B chosen
             from the data, differentially private, with a tenth of ``epsilon``
-            (``AUTO_BOUND_SHARE``) near the 0.95 quantile of the rows' norms (replace-one;
+            (``BOUND_STEP_SHARE``) near the 0.95 quantile of the rows' norms (replace-one;
             ``bound_`` after fit; the receipt's epsilon is the release's share; rows above B are
             clipped with a ClippingWarning). The choice is the sparse vector scan of
             :func:`dpcov.private_bound.scan` (proofs/private_bound.md, "The scan").
@@ -1228,7 +1223,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if share != 0.0:
             spent = share * epsilon
             steps.append(ledger_charge(spent, 0.0))
-            epsilon = math.nextafter(epsilon - spent, 0.0)
+            epsilon = bound_step_rest(epsilon, spent)
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
         if self.errors_ == "robust":
@@ -1257,7 +1252,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self._robust_skipped = None
         self._small_n_split = None
         share = self._bound_share() if tighten else 0.0
-        epsilon = math.nextafter(float(self.epsilon) * (1.0 - share), 0.0) if share \
+        epsilon = bound_step_rest(float(self.epsilon), share * float(self.epsilon)) if share \
             else float(self.epsilon)
         self._decision = adassp_default_fit(
             p, bound_x, bound_y, epsilon, self.delta, math.nan if n_private else rows,
@@ -1376,9 +1371,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def _bound_share(self) -> float:
         """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default
         none when the intervals are asked for (their statistics at the public bound: no clipping
-        bias) and ``TIGHTEN_SHARE`` otherwise."""
+        bias) and ``BOUND_STEP_SHARE`` otherwise."""
         if self.bound_epsilon is None:
-            return 0.0 if self.intervals else TIGHTEN_SHARE
+            return 0.0 if self.intervals else BOUND_STEP_SHARE
         return float(self.bound_epsilon)
 
     @staticmethod
@@ -1399,8 +1394,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             return bound, float(self.epsilon), False
         spent = share * float(self.epsilon)
         chosen = tighten_bound_rows(X, bound, spent, rng, float(self.bound_quantile))
-        # The rest of the budget, rounded down so that the two shares never sum above epsilon.
-        rest = math.nextafter(float(self.epsilon) - spent, 0.0)
+        rest = bound_step_rest(float(self.epsilon), spent)
         return chosen, rest, chosen < bound
 
     def _fit_adassp(self, g, label, features, bound_x, bound_y, epsilon, rng, rows=None) -> None:

@@ -12,12 +12,27 @@ from ctypes import byref, c_double, c_int64
 import numpy as np
 
 from . import _arrays
+from ._generated import DPCOV_BOUND_STEP_SHARE
 from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan",
+__all__ = ["BOUND_STEP_SHARE", "bound_step_rest", "grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan",
            "choose_bound", "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
+
+
+BOUND_STEP_SHARE = DPCOV_BOUND_STEP_SHARE
+"""The share of epsilon a private bound step spends where none is named (``bound="auto"``,
+AdaSSP without intervals; the command line's ``--bound auto`` and ``regress --no-intervals``)."""
+
+
+def bound_step_rest(epsilon: float, bound_epsilon: float) -> float:
+    """The epsilon left to the release after a bound step of ``bound_epsilon`` out of ``epsilon``
+    (``dpcov_bound_step_rest``): the largest double r with bound_epsilon + r <= epsilon exactly,
+    so that the two steps never sum above epsilon (basic composition)."""
+    rest = c_double()
+    _check(C.dpcov_bound_step_rest(float(epsilon), float(bound_epsilon), byref(rest)))
+    return rest.value
 
 
 def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:

@@ -36,7 +36,7 @@ def test_the_release_at_a_private_bound_equals_the_single_process_one_byte_for_b
     with dpcov.Rng(42) as rng:
         (released, receipt), bound = dask_bound.dask_release_auto(
             lazy(rows), 1.0, 1e-6, rng, clipped=clipped, neighbour=neighbour)
-    rest = math.nextafter(1.0 - dpcov.learn.AUTO_BOUND_SHARE, 0.0)
+    rest = dpcov.private_bound.bound_step_rest(1.0, dpcov.private_bound.BOUND_STEP_SHARE)
     with dpcov.Rng(42) as rng:
         expected_bound = dpcov.private_bound.choose_bound(rows, 0.1, rng, quantile=0.95,
                                                           lo=1e-6, hi=1e9, clipped=clipped)

@@ -119,7 +119,7 @@ def test_the_cluster_bound_of_units_is_the_estimators(client, rows, units):
     with pytest.warns(dpcov.SeededNoiseWarning):
         est.fit(rows, privacy_unit=units)
     with dpcov.Rng(64) as rng:
-        chosen = dask_bound.dask_private_bound(lazy(rows), dpcov.learn.AUTO_BOUND_SHARE, rng,
+        chosen = dask_bound.dask_private_bound(lazy(rows), dpcov.private_bound.BOUND_STEP_SHARE, rng,
                                                quantile=0.95, lo=1e-6, hi=1e9,
                                                privacy_unit=lazy(units))
     assert chosen == est.bound_
@@ -153,11 +153,11 @@ def test_the_release_at_a_bound_of_units_equals_the_single_process_one_byte_for_
             x, 1.0, 1e-6, rng, clipped=clipped, neighbour=neighbour, privacy_unit=unit,
             max_rows_per_unit=K, groups=3, spill_dir=tmp_path,
             columns=NAMES if source == "string" else None)
-    rest = math.nextafter(1.0 - dpcov.learn.AUTO_BOUND_SHARE, 0.0)
+    rest = dpcov.private_bound.bound_step_rest(1.0, dpcov.private_bound.BOUND_STEP_SHARE)
     with dpcov.Rng(66) as rng:
         order, numbered = unit_ids(values)
         expected_bound = choose_bound_from(lambda g: unit_histogram(rows[order], numbered, g),
-                                           None, dpcov.learn.AUTO_BOUND_SHARE, rng,
+                                           None, dpcov.private_bound.BOUND_STEP_SHARE, rng,
                                            quantile=0.95, lo=1e-6, hi=1e9, clipped=clipped)
         expected, expected_receipt = dpcov.release_rows(
             "analyze_gauss", rows, expected_bound, rest, 1e-6, rng, privacy_unit=values,

@@ -152,3 +152,29 @@ def test_estimators_take_a_clipped_target_whose_bound_step_serves_add_remove():
         dpcov.PrivateCovariance(epsilon=4.0, bound=500.0, bound_clipped=10).fit(x)
     with pytest.raises(ValueError, match="exclude each other"):
         dpcov.PrivateCovariance(epsilon=4.0, bounds=(0, 500), bound_clipped=10).fit(x)
+
+
+def test_bound_step_rest_is_exact_over_random_budgets():
+    """dpcov_bound_step_rest against exact rational arithmetic: bound_epsilon + rest <= epsilon,
+    and the next double above rest breaks it, at 20000 random points over the whole range of
+    budgets (and shares from 2^-60 to nearly all of epsilon)."""
+    import math
+    import random
+    from fractions import Fraction as F
+
+    gen = random.Random(20261201)
+    for _ in range(20000):
+        epsilon = math.ldexp(gen.uniform(1.0, 2.0), gen.randint(-1000, 39))
+        kind = gen.randrange(3)
+        share = (gen.random() if kind == 0 else math.ldexp(gen.random(), -gen.randint(1, 60))
+                 if kind == 1 else 1.0 - math.ldexp(gen.random(), -gen.randint(1, 50)))
+        bound_epsilon = share * epsilon
+        if not 0.0 < bound_epsilon < epsilon:
+            continue
+        rest = private_bound.bound_step_rest(epsilon, bound_epsilon)
+        assert F(bound_epsilon) + F(rest) <= F(epsilon), (epsilon, bound_epsilon)
+        above = math.nextafter(rest, math.inf)
+        assert F(bound_epsilon) + F(above) > F(epsilon), (epsilon, bound_epsilon)
+    assert private_bound.BOUND_STEP_SHARE == 0.1
+    with pytest.raises(ValueError):
+        private_bound.bound_step_rest(1.0, 1.0)

@@ -43,6 +43,27 @@ extern "C" {
 #endif
 
 /**
+ * The share of epsilon a private bound step spends where the caller names none: `dpcov release
+ * --bound auto`, `dpcov regress` without intervals, and the Python and Dask estimators' automatic
+ * bounds. The release that uses the bound spends dpcov_bound_step_rest() of the rest.
+ */
+#define DPCOV_BOUND_STEP_SHARE 0.1
+
+/**
+ * The epsilon left to the release after a bound step of @p bound_epsilon out of @p epsilon (basic
+ * composition, Dwork and Roth 2014, Theorem 3.16: the two steps' epsilons add): the largest
+ * double r with bound_epsilon + r <= epsilon in exact arithmetic, the one value every surface
+ * spends, so that the steps never sum above @p epsilon.
+ *
+ * @param epsilon        the whole budget, finite, > 0, at most ::DPCOV_MAX_EPSILON.
+ * @param bound_epsilon  the bound step's epsilon, finite, > 0 and below @p epsilon.
+ * @param[out] rest      receives r; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_bound_step_rest(double epsilon, double bound_epsilon, double *rest);
+
+/**
  * The public candidate bounds b_k = lo ratio^k, k = 0, 1, ..., up to the first one >= @p hi (at
  * most 4096 of them).
  *

@@ -1,5 +1,7 @@
 #include "default_fit.hpp"
 
+#include <limits>
+
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 #include "regression_forecast.hpp"
@@ -43,7 +45,7 @@ dpcov_adassp_fit_request fit_request(const DefaultFitQuery &q) {
   r.bound_y = q.label_bound;
   r.epsilon = q.budget;
   r.delta = q.delta;
-  r.rows = static_cast<double>(q.rows);
+  r.rows = q.rows_known ? static_cast<double>(q.rows) : std::numeric_limits<double>::quiet_NaN();
   r.level = q.level;
   r.intervals = q.params.release_label_square == 0 || q.no_intervals ? DPCOV_FIT_INTERVALS_NONE
                 : q.intervals_anyway                                 ? DPCOV_FIT_INTERVALS_ALWAYS
@@ -54,24 +56,6 @@ dpcov_adassp_fit_request fit_request(const DefaultFitQuery &q) {
 }
 
 }  // namespace
-
-DefaultFit fit_shares(const DefaultFitQuery &q, bool robust) {
-  DefaultFit f;
-  f.params = q.params;
-  f.robust = robust;
-  if (!robust) {
-    f.epsilon = q.budget;
-    f.delta = q.delta;
-    return f;
-  }
-  // The fit spends the sandwich's share and releases y'y only for the posterior, which answers
-  // where the released X'X~ does not support the robust bootstrap.
-  f.sandwich = sandwich_budget(q.bound_x, q.label_bound, q.budget, q.delta);
-  f.epsilon = f.sandwich.fit_epsilon;
-  f.delta = f.sandwich.fit_delta;
-  f.params.release_label_square = q.small_n_posterior ? 1 : 0;
-  return f;
-}
 
 // The library's decisions (dpcov_adassp_default_fit), with the reasons the command prints.
 DefaultFit decide_default_fit(const DefaultFitQuery &q) {
@@ -84,8 +68,13 @@ DefaultFit decide_default_fit(const DefaultFitQuery &q) {
   forecast.struct_size = sizeof forecast;
   library_check(dpcov_adassp_default_fit(&request, &q.params, &decided, &d, &forecast),
                 "the default fit's decisions");
-  DefaultFit f = fit_shares(q, d.robust == 1);
+  DefaultFit f;
   f.params = decided;
+  f.epsilon = d.fit_epsilon;
+  f.delta = d.fit_delta;
+  f.robust = d.robust == 1;
+  // The meat's constants (its shares are the decision's: the split does not read the bounds).
+  if (f.robust) f.sandwich = sandwich_budget(q.bound_x, q.label_bound, q.budget, q.delta);
   if (d.label_square_decided == 1) f.forecast = forecast;
   if (d.small_n_split == 1) f.small_n_split = small_n_split_reason(q, d.rows_for_bootstrap);
   if (d.label_square_refused == 1) f.label_square_refusal = label_square_reason(q, forecast);

@@ -19,8 +19,8 @@ struct DefaultFitQuery {
   double budget = 0.0;         // epsilon of the fit (and the meat), after any bound step
   double delta = 0.0;
   dpcov_adassp_params params{};  // as asked; release_label_square: y'y asked
-  bool n_public = true;        // replace-one at the level of rows
-  int64_t rows = 0;            // n, read only where public
+  int64_t rows = 0;            // n, read only where public (the library decides that)
+  bool rows_known = true;      // false before the rows are read: no decision reads n
   double level = 0.95;
   bool robust = false;         // --errors robust asked (intervals on, rows not units)
   bool no_intervals = false;
@@ -41,10 +41,8 @@ struct DefaultFit {
   std::string robust_skipped;        // why robust errors were not attempted, or ""
 };
 
-// The robust split of the budget or the whole of it, as `robust` says.
-DefaultFit fit_shares(const DefaultFitQuery &q, bool robust);
-
-// The library's decisions for `q` (dpcov_adassp_default_fit), with their reasons.
+// The library's decisions for `q` (dpcov_adassp_default_fit), with their reasons. Before the rows
+// are read (`rows_known` false) only the robust split as asked.
 DefaultFit decide_default_fit(const DefaultFitQuery &q);
 
 // The plan (dpcov_adassp_plan) of the fit `fit` decides.

@@ -568,7 +568,6 @@ DefaultFitQuery default_fit_query(const RawFit &f, const RegressOptions &o, doub
   q.delta = o.raw.delta;
   q.params = f.settings.params;
   q.params.release_label_square = f.label_square_asked ? 1 : 0;
-  q.n_public = f.n_public();
   q.rows = f.data.rows;
   q.level = o.level;
   q.robust = f.robust_asked;
@@ -588,7 +587,9 @@ void apply_fit(RawFit &f, const DefaultFit &d) {
 
 // The fit's shares before the rows are read (for the ledger's plan): robust errors as asked.
 void apply_errors(RawFit &f, const RegressOptions &o, double bound) {
-  apply_fit(f, fit_shares(default_fit_query(f, o, bound), f.robust_asked));
+  DefaultFitQuery q = default_fit_query(f, o, bound);
+  q.rows_known = false;
+  apply_fit(f, decide_default_fit(q));
 }
 
 // Every decision of the default fit once n is known (default_fit.hpp), from public values only:

@@ -1,5 +1,7 @@
 #include "default_fit.hpp"
 
+#include <cmath>
+
 #include "../error.hpp"
 #include "small_n_split.hpp"
 
@@ -7,8 +9,10 @@ namespace dpcov::estimators {
 
 namespace {
 
+// Whether the decisions may read n: public (replace-one at the level of rows) and known.
 bool rows_public(const DefaultFitRequest &q) {
-  return q.options.neighbour == privacy::Neighbour::ReplaceOne && q.options.max_rows_per_unit == 0;
+  return q.options.neighbour == privacy::Neighbour::ReplaceOne &&
+         q.options.max_rows_per_unit == 0 && !std::isnan(q.rows);
 }
 
 RegressionForecast forecast_at_rows(const DefaultFitRequest &q, const DefaultFit &f) {

@@ -20,7 +20,9 @@ struct DefaultFitRequest {
   // As asked: neighbour, calibration, rho, max_rows_per_unit; release_label_square and
   // release_lambda_min are decided here.
   mechanisms::AdasspOptions options;
-  double rows = 0.0;  // n, read only where public: replace-one at the level of rows
+  // n, read only where public (replace-one at the level of rows); NaN where not known yet (before
+  // the rows are read): then no decision reads it, as where n is private.
+  double rows = 0.0;
   double level = 0.95;
   Intervals intervals = Intervals::Decided;
   bool robust = false;             // robust errors asked (read with intervals only)

@@ -218,6 +218,17 @@ TEST(CapiForecast, TheDefaultFitsDecisionsFollowThePublicN) {
   EXPECT_EQ(hidden.params.neighbour, DPCOV_NEIGHBOUR_ADD_REMOVE);
   const dpcov_regression_forecast untouched = canary();
   EXPECT_EQ(std::memcmp(&hidden.forecast, &untouched, sizeof untouched), 0);
+  // A public n not known yet (NaN, before the rows are read): the split as asked, as above, and
+  // the y'y the robust split releases for the posterior.
+  const Decided unknown = decide(fit_request(std::nan("")));
+  ASSERT_EQ(unknown.status, DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(unknown.decision.robust, 1);
+  EXPECT_EQ(unknown.decision.fit_epsilon, large.decision.fit_epsilon);
+  EXPECT_EQ(unknown.decision.meat_epsilon, large.decision.meat_epsilon);
+  EXPECT_EQ(unknown.decision.small_n_split, 0);
+  EXPECT_EQ(unknown.decision.label_square_decided, 0);
+  EXPECT_EQ(unknown.params.release_label_square, 1);
+  EXPECT_EQ(std::memcmp(&unknown.forecast, &untouched, sizeof untouched), 0);
 }
 
 TEST(CapiForecast, TheDefaultFitRefusesBadRequestsWithTheOutputsUntouched) {

@@ -112,7 +112,8 @@ def adassp_default_fit(num_regressors: int, bound_x: float, bound_y: float, epsi
                        neighbour="replace_one", calibration="joint_analytic",
                        rho: float = 0.05) -> DefaultFit:
     """The decisions of the default AdaSSP regression of ``num_regressors`` regressors (an
-    intercept counted) at ``rows`` public rows (read only under replace-one), the rules of every
+    intercept counted) at ``rows`` public rows (read only under replace-one; NaN where n is not
+    known yet: then only the robust split as asked applies), the rules of every
     surface (``dpcov regress``, ``dpcov plan --regress``, :class:`~dpcov.PrivateLinearRegression`;
     docs/forecast.md): the small-n split, y'y for the intervals (``intervals``: False, True for
     where the forecast expects one, or ``"always"``), robust errors' share of the budget. Public

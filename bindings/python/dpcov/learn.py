@@ -1283,7 +1283,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         the released statistics support the bootstrap (``_robust_supported``)."""
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
-        fallback = self.small_n == "posterior"
+        # y'y for the posterior, which answers where the release does not support the bootstrap:
+        # the library's decision (dpcov_adassp_default_fit), as on the command line.
+        fallback = self._decision.release_label_square
         fit = adassp_fit(g, label, features, bound_x, bound_y, split.fit_epsilon,
                          split.fit_delta, rng, neighbour=neighbour,
                          calibration=_choice(self.calibration, tuple(CALIBRATIONS),

@@ -176,7 +176,11 @@ typedef struct dpcov_adassp_fit_request {
   double bound_y;            /**< B_Y: |y| <= B_Y. */
   double epsilon;            /**< The fit's whole budget (and the meat's under robust errors), finite > 0. */
   double delta;              /**< In (0, 1). */
-  /** n, finite >= 1; read only where n is public (replace-one at the level of rows). */
+  /**
+   * n, finite >= 1, read only where n is public (replace-one at the level of rows); or NaN where
+   * it is not known yet (before the rows are read): then, as where n is private, no decision
+   * reads n and only the robust split as asked applies.
+   */
   double rows;
   double level;              /**< Of the intervals, in (0, 1). */
   int32_t intervals;         /**< An enum ::dpcov_fit_intervals value. */
@@ -212,7 +216,8 @@ typedef struct dpcov_adassp_fit_decision {
  * favourable design) expects the bootstrap's interval, or the posterior's when it answers; (3)
  * robust errors hold a share of the budget back for the meat only where the plan's forecast, at
  * the whole budget and at the fit's share, expects the bootstrap's intervals. Where n is private
- * (add/remove, or privacy units) only the robust split as asked applies. Plan the fit with
+ * (add/remove, or privacy units) or not known yet (`rows` NaN, before the rows are read) only the
+ * robust split as asked applies. Plan the fit with
  * dpcov_adassp_plan() at (fit_epsilon, fit_delta) and @p decided.
  *
  * @param request       required; struct_size set.

@@ -9,6 +9,7 @@
 #include "../core/data/gram.hpp"
 #include "../core/error.hpp"
 #include "../core/matrix.hpp"
+#include "../core/mechanisms/private_bound.hpp"
 #include "../core/mechanisms/public_receipt.hpp"
 #include "../core/mechanisms/receipt.hpp"
 #include "../core/privacy/bound_step_budget.hpp"
@@ -123,6 +124,10 @@ static_assert(c_value(audit::NeighbourKind::MaxL1Change) == DPCOV_AUDIT_NEIGHBOU
 static_assert(c_value(audit::NeighbourKind::LeastEigenvector) ==
               DPCOV_AUDIT_NEIGHBOUR_LEAST_EIGENVECTOR);
 static_assert(privacy::kBoundStepShare == DPCOV_BOUND_STEP_SHARE);
+static_assert(mech::kAutoBoundLow == DPCOV_AUTO_BOUND_LOW);
+static_assert(mech::kAutoBoundHigh == DPCOV_AUTO_BOUND_HIGH);
+static_assert(mech::kAutoBoundRatio == DPCOV_AUTO_BOUND_RATIO);
+static_assert(mech::kAutoBoundQuantile == DPCOV_AUTO_BOUND_QUANTILE);
 static_assert(dpcov::check::kMaxEpsilon == DPCOV_MAX_EPSILON);
 static_assert(dpcov::check::kMaxSimulationDraws == DPCOV_MAX_SIMULATION_DRAWS);
 static_assert(dpcov::audit::kMaxTrials == DPCOV_AUDIT_MAX_TRIALS);

@@ -77,6 +77,14 @@ dpcov_status choose(const double *grid, int64_t candidates, const int64_t *histo
 
 extern "C" {
 
+DPCOV_API dpcov_status dpcov_private_bound_quantile_target(double quantile, int64_t n,
+                                                           int64_t *target) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(target, "target");
+    *target = dpcov::mechanisms::private_bound_quantile_target(quantile, n);
+  });
+}
+
 DPCOV_API dpcov_status dpcov_bound_step_rest(double epsilon, double bound_epsilon, double *rest) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(rest, "rest");

@@ -23,6 +23,29 @@ func PrivateBoundGrid(lo, hi, ratio float64) ([]float64, error) {
 	return grid, nil
 }
 
+// The public grid of an automatic bound on every surface (PrivateBoundGrid(AutoBoundLow,
+// AutoBoundHigh, AutoBoundRatio), 156 candidates) and the quantile of the rows' norms it aims at
+// by default (DPCOV_AUTO_BOUND_*).
+const (
+	AutoBoundLow      = float64(C.DPCOV_AUTO_BOUND_LOW)
+	AutoBoundHigh     = float64(C.DPCOV_AUTO_BOUND_HIGH)
+	AutoBoundRatio    = float64(C.DPCOV_AUTO_BOUND_RATIO)
+	AutoBoundQuantile = float64(C.DPCOV_AUTO_BOUND_QUANTILE)
+)
+
+// PrivateBoundQuantileTarget is the number of rows above the bound that aims at the quantile of
+// n row norms, floor((1 - quantile) n) (dpcov_private_bound_quantile_target). It uses n, public
+// under replace-one only.
+func PrivateBoundQuantileTarget(quantile float64, n int64) (int64, error) {
+	var target C.int64_t
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_private_bound_quantile_target(C.double(quantile), C.int64_t(n), &target)
+	}); err != nil {
+		return 0, err
+	}
+	return int64(target), nil
+}
+
 // BoundStepShare is the share of epsilon a private bound step spends where none is named
 // (DPCOV_BOUND_STEP_SHARE).
 const BoundStepShare = float64(C.DPCOV_BOUND_STEP_SHARE)

@@ -2,6 +2,7 @@ package dpcov
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -38,5 +39,25 @@ func TestPrivateBound(t *testing.T) {
 	}
 	if _, _, err := rng.PrivateBoundSelect(grid, []int64{1, 0, 0, 0, 0, 2}, -1, 1); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("negative target: %v", err)
+	}
+}
+
+func TestAutomaticBoundConstants(t *testing.T) {
+	grid, err := PrivateBoundGrid(AutoBoundLow, AutoBoundHigh, AutoBoundRatio)
+	if err != nil || len(grid) != 156 {
+		t.Fatalf("grid of %d candidates, %v", len(grid), err)
+	}
+	if target, err := PrivateBoundQuantileTarget(AutoBoundQuantile, 100); err != nil || target != 5 {
+		t.Fatalf("target %d, %v", target, err)
+	}
+	if _, err := PrivateBoundQuantileTarget(0, 100); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("quantile 0: %v", err)
+	}
+	// A tenth of 1 leaves the largest double r with 0.1 + r <= 1 exactly: one below 0.9.
+	if rest, err := BoundStepRest(1, BoundStepShare); err != nil || rest != math.Nextafter(0.9, 0) {
+		t.Fatalf("rest %v, %v", rest, err)
+	}
+	if _, err := BoundStepRest(1, 1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("bound epsilon 1 of 1: %v", err)
 	}
 }

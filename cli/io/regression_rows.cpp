@@ -117,8 +117,8 @@ double choose_tighter_bound(RowReader &reader, const RegressionColumns &c, doubl
   }
   check_interrupted();
   if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows");
-  const auto target =
-      static_cast<int64_t>(std::floor((1.0 - quantile) * static_cast<double>(rows)));
+  int64_t target = 0;
+  library_check(dpcov_private_bound_quantile_target(quantile, rows, &target), "--bound-quantile");
   double chosen = 0.0;
   library_check(dpcov_private_bound_select(grid.data(), static_cast<int64_t>(grid.size()),
                                            histogram.data(), target, epsilon, rng, nullptr,

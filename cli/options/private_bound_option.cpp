@@ -43,11 +43,11 @@ namespace {
 
 std::vector<double> auto_bound_grid() {
   int64_t candidates = 0;
-  library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio, nullptr,
+  library_check(dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO, nullptr,
                                          0, &candidates),
                 "the --bound auto grid");
   std::vector<double> grid(static_cast<size_t>(candidates));
-  library_check(dpcov_private_bound_grid(kAutoBoundLow, kAutoBoundHigh, kAutoBoundRatio,
+  library_check(dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO,
                                          grid.data(), candidates, &candidates),
                 "the --bound auto grid");
   return grid;
@@ -60,9 +60,10 @@ AutoBound choose_from(const std::vector<double> &grid, const std::vector<int64_t
                       double epsilon, dpcov_rng *rng) {
   // A quantile target uses n (or the number of units), public under replace-one only (the caller
   // refuses it under add/remove); --bound-clipped is public by itself.
-  const auto target = options.clipped ? *options.clipped
-                                      : static_cast<int64_t>(std::floor(
-                                            (1.0 - options.quantile) * static_cast<double>(counted)));
+  int64_t target = options.clipped.value_or(0);
+  if (!options.clipped)
+    library_check(dpcov_private_bound_quantile_target(options.quantile, counted, &target),
+                  "--bound-quantile");
   const auto candidates = static_cast<int64_t>(grid.size());
   AutoBound chosen;
   chosen.epsilon = epsilon;
@@ -85,8 +86,8 @@ AutoBound choose_from(const std::vector<double> &grid, const std::vector<int64_t
   else
     chosen.json["quantile"] = options.quantile;
   chosen.json.update(nlohmann::ordered_json{
-                 {"grid", {{"low", kAutoBoundLow}, {"high", kAutoBoundHigh},
-                           {"ratio", kAutoBoundRatio}, {"candidates", candidates}}},
+                 {"grid", {{"low", DPCOV_AUTO_BOUND_LOW}, {"high", DPCOV_AUTO_BOUND_HIGH},
+                           {"ratio", DPCOV_AUTO_BOUND_RATIO}, {"candidates", candidates}}},
                  {"bound", chosen.bound}});
   return chosen;
 }

@@ -18,15 +18,9 @@
 
 namespace dpcov::cli {
 
-// The public grid of candidate bounds: 1e-6 to 1e9 at ratio 1.25 (156 candidates), wide enough
-// for data in any common unit; rows above the top candidate are clipped to it.
-inline constexpr double kAutoBoundLow = 1e-6;
-inline constexpr double kAutoBoundHigh = 1e9;
-inline constexpr double kAutoBoundRatio = 1.25;
-
 struct AutoBoundOptions {
   std::optional<double> epsilon;  // --bound-epsilon; default DPCOV_BOUND_STEP_SHARE * --epsilon
-  double quantile = 0.95;         // --bound-quantile, in (0, 1]
+  double quantile = DPCOV_AUTO_BOUND_QUANTILE;  // --bound-quantile, in (0, 1]
   // --bound-clipped: a public target number m of rows above B instead of the quantile. It needs
   // no n, so it also serves add/remove, where n is private.
   std::optional<int64_t> clipped;

@@ -42,7 +42,7 @@ struct RawRegressOptions {
   // The epsilon spent choosing a bound below --bound (default 0 with the intervals, a tenth of
   // --epsilon with --no-intervals; 0: none).
   std::optional<double> bound_epsilon;
-  double bound_quantile = 0.95;
+  double bound_quantile = DPCOV_AUTO_BOUND_QUANTILE;
   LedgerOptions ledger;  // --ledger: the fit (and the bound step) charged to a budget
   // --privacy-unit COLUMN --max-rows-per-unit K: AdaSSP at the level of privacy units
   // (proofs/adassp_units.md), at most K rows of each unit kept, no intervals.

@@ -49,6 +49,21 @@ std::vector<double> shifted_exponents(const std::vector<uint64_t> &histogram,
 
 }  // namespace
 
+int64_t private_bound_quantile_target(double quantile, int64_t n) {
+  if (!(quantile > 0.0 && quantile <= 1.0))
+    fail(Status::InvalidArgument, "the quantile of a bound's target must be in (0, 1], got ",
+         quantile);
+  if (n < 0) fail(Status::InvalidArgument, "the number of rows must be >= 0, got ", n);
+  // 1 - quantile is exact for quantile >= 1/2 (Sterbenz) and otherwise within half an ulp; the
+  // product's floor is taken of the exact product of the two doubles: its rounding error, from
+  // an fma, moves an integer result down where the exact value lies just below it.
+  const double share = 1.0 - quantile, count = static_cast<double>(n);
+  const double product = share * count;
+  double target = std::floor(product);
+  if (target == product && std::fma(share, count, -product) < 0.0) target -= 1.0;
+  return static_cast<int64_t>(target);
+}
+
 std::vector<double> private_bound_grid(double lo, double hi, double ratio) {
   if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(ratio) || lo <= 0.0 || hi <= lo ||
       ratio <= 1.0)

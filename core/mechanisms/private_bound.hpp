@@ -19,6 +19,20 @@ namespace dpcov::mechanisms {
 // Most candidates a grid may hold (a public cap, keeps the selection O(1) in the data).
 inline constexpr size_t kPrivateBoundMaxCandidates = 4096;
 
+// The public grid of an automatic bound, on every surface (`--bound auto`, `bound="auto"`, the
+// Dask releases): 1e-6 to 1e9 at ratio 1.25, 156 candidates, wide enough for data in any common
+// unit; and the quantile of the rows' norms it aims at by default.
+inline constexpr double kAutoBoundLow = 1e-6;
+inline constexpr double kAutoBoundHigh = 1e9;
+inline constexpr double kAutoBoundRatio = 1.25;
+inline constexpr double kAutoBoundQuantile = 0.95;
+
+// The target number of rows above the bound that aims at the `quantile` of n row norms:
+// floor((1 - quantile) n), the floor of the exact product of the doubles 1 - quantile and n (so
+// exactly floor((1 - quantile) n) for quantile >= 1/2 and n <= 2^53). Throws
+// Status::InvalidArgument unless 0 < quantile <= 1 and n >= 0.
+int64_t private_bound_quantile_target(double quantile, int64_t n);
+
 // The public candidates b_k = lo * ratio^k for k = 0, 1, ... up to the first one >= hi (so the
 // last is >= hi and every other is < hi). Throws Status::InvalidArgument unless 0 < lo < hi,
 // ratio > 1, all finite, and at most kPrivateBoundMaxCandidates candidates result.

@@ -795,6 +795,14 @@ void private_bound(fuzz::Input &in) {
     fuzz::require(rest[0] > 0.0 && rest[0] < total && spent + rest[0] <= total, "bound step rest");
   else
     fuzz::unchanged(rest, "bound step rest");
+  // A quantile target: in [0, n], or a status and the output untouched.
+  const int64_t n = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 1000000);
+  int64_t quantile_target = -7;
+  const dpcov_status t = dpcov_private_bound_quantile_target(in.number(), n, &quantile_target);
+  fuzz::known_status(t);
+  fuzz::require(
+      t == DPCOV_OK ? quantile_target >= 0 && quantile_target <= n : quantile_target == -7,
+      "quantile target");
   const double lo = epsilon(in), hi = in.range(0, 3) == 0 ? in.number() : lo * (1 + in.positive());
   const double ratio = in.range(0, 3) == 0 ? in.number() : 1.0 + in.positive();
   int64_t k = -7;

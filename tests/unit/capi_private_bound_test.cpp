@@ -248,3 +248,29 @@ TEST(CapiPrivateBound, TheBoundStepsRestIsTheLargestBudgetThatKeepsTheSumWithinE
   }
   EXPECT_EQ(dpcov_bound_step_rest(1.0, 0.1, nullptr), DPCOV_E_NULL_POINTER);
 }
+
+TEST(CapiPrivateBound, TheQuantileTargetIsTheFloorOfTheExactProduct) {
+  int64_t target = -1;
+  ASSERT_EQ(dpcov_private_bound_quantile_target(DPCOV_AUTO_BOUND_QUANTILE, 100, &target), DPCOV_OK);
+  EXPECT_EQ(target, 5);
+  ASSERT_EQ(dpcov_private_bound_quantile_target(0.95, 19, &target), DPCOV_OK);
+  EXPECT_EQ(target, 0);
+  ASSERT_EQ(dpcov_private_bound_quantile_target(1.0, 1000, &target), DPCOV_OK);
+  EXPECT_EQ(target, 0);
+  ASSERT_EQ(dpcov_private_bound_quantile_target(0.5, 7, &target), DPCOV_OK);
+  EXPECT_EQ(target, 3);
+  ASSERT_EQ(dpcov_private_bound_quantile_target(0.25, 0, &target), DPCOV_OK);
+  EXPECT_EQ(target, 0);
+  // 1 - 0.9 is just below 0.1: the exact product with 10 is below 1, whatever its rounding.
+  ASSERT_EQ(dpcov_private_bound_quantile_target(0.9, 10, &target), DPCOV_OK);
+  EXPECT_EQ(target, 0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const double q : {0.0, -0.5, 1.5, nan}) {
+    target = -7;
+    EXPECT_EQ(dpcov_private_bound_quantile_target(q, 10, &target), DPCOV_E_INVALID_ARGUMENT) << q;
+    EXPECT_EQ(target, -7);
+  }
+  EXPECT_EQ(dpcov_private_bound_quantile_target(0.95, -1, &target), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(target, -7);
+  EXPECT_EQ(dpcov_private_bound_quantile_target(0.95, 10, nullptr), DPCOV_E_NULL_POINTER);
+}

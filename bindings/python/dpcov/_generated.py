@@ -191,6 +191,10 @@ DPCOV_UNITS_USER = 0
 DPCOV_UNITS_SCALED = 1
 
 # dpcov/private_bound.h
+DPCOV_AUTO_BOUND_LOW = 1e-06
+DPCOV_AUTO_BOUND_HIGH = 1000000000.0
+DPCOV_AUTO_BOUND_RATIO = 1.25
+DPCOV_AUTO_BOUND_QUANTILE = 0.95
 DPCOV_BOUND_STEP_SHARE = 0.1
 
 # dpcov/exact.h
@@ -1228,6 +1232,7 @@ PROTOTYPES = {
                                              c_double, c_int64, Address(c_double),
                                              Address(c_double), c_int64, Address(c_double)]),
     # private_bound.h
+    "dpcov_private_bound_quantile_target": (c_int32, [c_double, c_int64, Address(c_int64)]),
     "dpcov_bound_step_rest": (c_int32, [c_double, c_double, Address(c_double)]),
     "dpcov_private_bound_grid": (c_int32, [c_double, c_double, c_double, Address(c_double),
                                            c_int64, Address(c_int64)]),

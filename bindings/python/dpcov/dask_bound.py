@@ -26,7 +26,8 @@ from . import dask_frame, private_bound
 from .dask import dask_release, row_partitions
 from .dask_unit_histogram import add_counts, unit_norm_histogram
 from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
-from .private_bound import BOUND_STEP_SHARE, bound_step_rest
+from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHARE,
+                            bound_step_rest)
 
 
 def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
@@ -116,8 +117,8 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     bound_epsilon = BOUND_STEP_SHARE * float(epsilon)
     rest = bound_step_rest(float(epsilon), bound_epsilon)
     groupby = {key: params[key] for key in UNIT_GROUPBY if units is not None and key in params}
-    bound = dask_private_bound(x, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
+    bound = dask_private_bound(x, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
                                clipped=clipped, split_every=split_every, columns=columns,
-                               privacy_unit=units, **groupby)
+                               privacy_unit=units, **AUTO_BOUND_GRID, **groupby)
     return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
                         columns=columns, **params), bound

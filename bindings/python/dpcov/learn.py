@@ -61,7 +61,8 @@ from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bo
 from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
 from .ols import ols_intervals, ols_jl
 from .mechanism import plan
-from .private_bound import (BOUND_STEP_SHARE, bound_step_rest, choose_bound, choose_bound_from,
+from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHARE,
+                            bound_step_rest, choose_bound, choose_bound_from, quantile_target,
                             tighten_bound_rows, unit_histogram)
 from .registry import mechanism_info
 from .postprocess import constant_rescale, psd_project
@@ -341,12 +342,12 @@ class _Estimator(BaseEstimator):
             budget.check_all([ledger_charge(bound_epsilon, 0.0),
                               released[0] if planner is exact_plan else released])
         if units is None:
-            chosen = choose_bound(X, bound_epsilon, rng, quantile=0.95, lo=1e-6, hi=1e9,
-                                  clipped=clipped)
+            chosen = choose_bound(X, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
+                                  clipped=clipped, **AUTO_BOUND_GRID)
         else:
             chosen = choose_bound_from(lambda grid: unit_histogram(X, units, grid),
-                                       None, bound_epsilon, rng, quantile=0.95,
-                                       lo=1e-6, hi=1e9, clipped=clipped)
+                                       None, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
+                                       clipped=clipped, **AUTO_BOUND_GRID)
         self.bound_ = chosen
         return chosen, rest
 
@@ -628,7 +629,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
         if (isinstance(self.bound, str) and self.bound == "auto" and clipped is None
                 and not _n_private(self.mechanism_options)):
             # n is public under replace-one: the far-tail target is a count, as bound_clipped.
-            clipped = int(math.floor((1.0 - PCA_AUTO_QUANTILE) * X.shape[0]))
+            clipped = quantile_target(PCA_AUTO_QUANTILE, X.shape[0])
         cov = PrivateCovariance(epsilon=self.epsilon, delta=self.delta, bound=self.bound,
                                 mechanism=self.mechanism, assume_centered=not self.center,
                                 psd=False, policy=self.policy, random_state=self.random_state,
@@ -868,7 +869,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
                  neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
-                 mechanism_options=None, bound_epsilon=None, bound_quantile=0.95,
+                 mechanism_options=None, bound_epsilon=None, bound_quantile=AUTO_BOUND_QUANTILE,
                  numerics="exact", bounds=None, small_n="posterior", errors="robust",
                  max_rows_per_unit=None):
         """Store the parameters unchanged (validated at ``fit``), as scikit-learn requires."""

@@ -12,18 +12,38 @@ from ctypes import byref, c_double, c_int64
 import numpy as np
 
 from . import _arrays
-from ._generated import DPCOV_BOUND_STEP_SHARE
+from ._generated import (DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_QUANTILE,
+                         DPCOV_AUTO_BOUND_RATIO, DPCOV_BOUND_STEP_SHARE)
 from ._lib import C, _check
 from .adassp import ledger_charge
 from .ledger import active_accountant, charged_if_drawn
 
-__all__ = ["BOUND_STEP_SHARE", "bound_step_rest", "grid", "histogram", "row_histogram", "norm_cells", "unit_histogram", "select", "scan",
+__all__ = ["AUTO_BOUND_GRID", "AUTO_BOUND_QUANTILE", "BOUND_STEP_SHARE", "bound_step_rest",
+           "quantile_target", "grid", "histogram", "row_histogram", "norm_cells", "unit_histogram",
+           "select", "scan",
            "choose_bound", "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
 
 
 BOUND_STEP_SHARE = DPCOV_BOUND_STEP_SHARE
 """The share of epsilon a private bound step spends where none is named (``bound="auto"``,
 AdaSSP without intervals; the command line's ``--bound auto`` and ``regress --no-intervals``)."""
+
+
+AUTO_BOUND_GRID = {"lo": DPCOV_AUTO_BOUND_LOW, "hi": DPCOV_AUTO_BOUND_HIGH,
+                   "ratio": DPCOV_AUTO_BOUND_RATIO}
+"""The public grid of an automatic bound on every surface (``bound="auto"``, the Dask releases,
+the command line's ``--bound auto``), as keyword arguments of :func:`choose_bound`."""
+
+AUTO_BOUND_QUANTILE = DPCOV_AUTO_BOUND_QUANTILE
+"""The quantile of the rows' norms an automatic bound aims at by default."""
+
+
+def quantile_target(quantile: float, n: int) -> int:
+    """The number of rows above the bound that aims at the ``quantile`` of ``n`` row norms,
+    floor((1 - quantile) n) (``dpcov_private_bound_quantile_target``). Uses n: replace-one."""
+    target = c_int64()
+    _check(C.dpcov_private_bound_quantile_target(float(quantile), int(n), byref(target)))
+    return target.value
 
 
 def bound_step_rest(epsilon: float, bound_epsilon: float) -> float:
@@ -195,7 +215,7 @@ def choose_bound_from(histogram_of, n, epsilon: float, rng, quantile: float = 0.
         raise ValueError(f"clipped must be a whole number >= 0, got {clipped!r}")
     counts = histogram_of(candidates)
     if clipped is None:
-        target = math.floor((1.0 - quantile) * (int(np.sum(counts)) if n is None else n))
+        target = quantile_target(quantile, int(np.sum(counts)) if n is None else n)
     else:
         target = int(clipped)
     return RULES[rule](counts, candidates, target, epsilon, rng)[1]
@@ -217,7 +237,7 @@ def below_grid(bound: float, ratio: float = 1.25, steps: int = TIGHTEN_STEPS) ->
     return out
 
 
-def tighten_bound_rows(x, bound: float, epsilon: float, rng, quantile: float = 0.95,
+def tighten_bound_rows(x, bound: float, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
                        ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
     """:func:`tighten_bound` for the rows of ``x`` clipped to ``bound`` (a row over ``bound``
     counts as on it), their norms measured by the library (:func:`row_histogram`)."""
@@ -228,11 +248,11 @@ def tighten_bound_rows(x, bound: float, epsilon: float, rng, quantile: float = 0
     # Clipped to the bound, the top candidate: the cell above it folds into its own.
     counts[-2] += counts[-1]
     counts[-1] = 0
-    target = math.floor((1.0 - quantile) * np.shape(x)[0])
+    target = quantile_target(quantile, np.shape(x)[0])
     return select(counts, candidates, target, epsilon, rng)[1]
 
 
-def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = 0.95,
+def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
                   ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
     """A bound <= ``bound`` at about the ``quantile`` of ``norms`` (rows of norm <= ``bound``),
     chosen eps-DP under replace-one (n public) from :func:`below_grid`. A public worst-case bound
@@ -244,5 +264,5 @@ def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = 0.
         raise ValueError(f"quantile must be in (0, 1), got {quantile!r}")
     values = np.asarray(norms, dtype=float)
     candidates = below_grid(bound, ratio, steps)
-    target = math.floor((1.0 - quantile) * values.shape[0])
+    target = quantile_target(quantile, values.shape[0])
     return select(histogram(values, candidates), candidates, target, epsilon, rng)[1]

@@ -178,3 +178,24 @@ def test_bound_step_rest_is_exact_over_random_budgets():
     assert private_bound.BOUND_STEP_SHARE == 0.1
     with pytest.raises(ValueError):
         private_bound.bound_step_rest(1.0, 1.0)
+
+
+def test_quantile_target_is_the_floor_of_the_exact_product():
+    """floor((1 - q) n) of the doubles 1 - q and n, in exact rational arithmetic, at 20000 random
+    points; the automatic bound's constants are the library's."""
+    import math
+    import random
+    from fractions import Fraction as F
+
+    gen = random.Random(36)
+    for _ in range(20000):
+        q = gen.choice([gen.random(), 1.0 - math.ldexp(gen.random(), -gen.randint(1, 40)),
+                        round(gen.random(), 3)]) or 0.5
+        n = gen.choice([gen.randint(0, 1000), gen.randint(0, 1 << 53)])
+        expected = math.floor(F(1.0 - q) * n)
+        assert private_bound.quantile_target(q, n) == expected, (q, n)
+    assert private_bound.AUTO_BOUND_GRID == {"lo": 1e-6, "hi": 1e9, "ratio": 1.25}
+    assert private_bound.AUTO_BOUND_QUANTILE == 0.95
+    assert len(private_bound.grid(**private_bound.AUTO_BOUND_GRID)) == 156
+    with pytest.raises(ValueError):
+        private_bound.quantile_target(0.0, 10)

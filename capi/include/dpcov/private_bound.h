@@ -43,6 +43,36 @@ extern "C" {
 #endif
 
 /**
+ * The public grid of an automatic bound on every surface (`dpcov release --bound auto`, Python's
+ * `bound="auto"`, the Dask releases): dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW,
+ * DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO), 156 candidates, wide enough for data in any
+ * common unit; and the quantile of the rows' norms it aims at by default
+ * (dpcov_private_bound_quantile_target()).
+ */
+#define DPCOV_AUTO_BOUND_LOW 1.0e-6
+/** The automatic grid's last candidate is the first at or above this (DPCOV_AUTO_BOUND_LOW). */
+#define DPCOV_AUTO_BOUND_HIGH 1.0e9
+/** The ratio of consecutive candidates of the automatic grid (DPCOV_AUTO_BOUND_LOW). */
+#define DPCOV_AUTO_BOUND_RATIO 1.25
+/** The quantile of the rows' norms an automatic bound aims at by default (DPCOV_AUTO_BOUND_LOW). */
+#define DPCOV_AUTO_BOUND_QUANTILE 0.95
+
+/**
+ * The target number of rows above the bound that aims at the @p quantile of @p n row norms,
+ * floor((1 - quantile) n), for dpcov_private_bound_select() and dpcov_private_bound_scan(): the
+ * floor of the exact product of the doubles 1 - quantile and n (exactly floor((1 - quantile) n)
+ * for quantile >= 1/2 and n <= 2^53). It uses n, public under replace-one only.
+ *
+ * @param quantile     in (0, 1].
+ * @param n            the number of rows (or units), >= 0.
+ * @param[out] target  receives the target; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INVALID_ARGUMENT.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_quantile_target(double quantile, int64_t n,
+                                                           int64_t *target);
+
+/**
  * The share of epsilon a private bound step spends where the caller names none: `dpcov release
  * --bound auto`, `dpcov regress` without intervals, and the Python and Dask estimators' automatic
  * bounds. The release that uses the bound spends dpcov_bound_step_rest() of the rest.

@@ -85,6 +85,14 @@ DPCOV_API dpcov_status dpcov_private_bound_quantile_target(double quantile, int6
   });
 }
 
+DPCOV_API dpcov_status dpcov_bound_step_total(double bound_epsilon, double epsilon,
+                                              double *total) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(total, "total");
+    *total = dpcov::privacy::bound_step_total(bound_epsilon, epsilon);
+  });
+}
+
 DPCOV_API dpcov_status dpcov_bound_step_rest(double epsilon, double bound_epsilon, double *rest) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(rest, "rest");

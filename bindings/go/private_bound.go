@@ -63,6 +63,19 @@ func BoundStepRest(epsilon, boundEpsilon float64) (float64, error) {
 	return float64(rest), nil
 }
 
+// BoundStepTotal is what a bound step of boundEpsilon and the release of epsilon that uses its
+// bound spend together, charged as one release (an advanced ledger takes a release in steps so):
+// their sum rounded up (dpcov_bound_step_total).
+func BoundStepTotal(boundEpsilon, epsilon float64) (float64, error) {
+	var total C.double
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_bound_step_total(C.double(boundEpsilon), C.double(epsilon), &total)
+	}); err != nil {
+		return 0, err
+	}
+	return float64(total), nil
+}
+
 // PrivateBoundSelect chooses a bound among grid, epsilon-DP, from the histogram of row norms over
 // it (len(grid) + 1 cells: cell k counts the norms in (grid[k-1], grid[k]], the last those above
 // every candidate), aiming at targetClipped rows above the bound, by the exponential mechanism.

@@ -60,4 +60,8 @@ func TestAutomaticBoundConstants(t *testing.T) {
 	if _, err := BoundStepRest(1, 1); !errors.Is(err, ErrInvalidArgument) {
 		t.Fatalf("bound epsilon 1 of 1: %v", err)
 	}
+	// The two steps charged as one: 0.1 + 0.9 rounded up, 1 (the exact sum is just above it).
+	if total, err := BoundStepTotal(0.1, 0.9); err != nil || total != math.Nextafter(1, 2) {
+		t.Fatalf("total %v, %v", total, err)
+	}
 }

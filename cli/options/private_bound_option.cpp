@@ -33,10 +33,10 @@ double release_epsilon(double total, double bound_epsilon) {
 }
 
 double epsilon_together(double bound_epsilon, double epsilon) {
-  const double sum = bound_epsilon + epsilon;
-  const double back = sum - bound_epsilon;
-  const double error = (bound_epsilon - (sum - back)) + (epsilon - back);
-  return error > 0.0 ? std::nextafter(sum, INFINITY) : sum;
+  double total = 0.0;
+  library_check(dpcov_bound_step_total(bound_epsilon, epsilon, &total),
+                "the two steps' epsilon");
+  return total;
 }
 
 namespace {

@@ -43,8 +43,9 @@ double auto_bound_epsilon(const AutoBoundOptions &options, double total);
 // double e with bound_epsilon + e <= total exactly).
 double release_epsilon(double total, double bound_epsilon);
 
-// bound_epsilon + epsilon rounded up: what the two steps spend together, for an accounting that
-// charges them as one release (advanced composition, whose per-release budget they share).
+// bound_epsilon + epsilon rounded up (dpcov_bound_step_total): what the two steps spend together,
+// for an accounting that charges them as one release (advanced composition, whose per-release
+// budget they share).
 double epsilon_together(double bound_epsilon, double epsilon);
 
 // Reads every row of `reader` (the first pass), counts the norms per grid cell and chooses B with

@@ -16,4 +16,15 @@ double bound_step_rest(double epsilon, double bound_epsilon) {
   return upward::sub_down(epsilon, bound_epsilon);
 }
 
+double bound_step_total(double bound_epsilon, double epsilon) {
+  check::finite(bound_epsilon, "bound_epsilon");
+  check::finite(epsilon, "epsilon");
+  if (!(bound_epsilon > 0.0 && epsilon > 0.0))
+    fail(Status::InvalidArgument, "a bound step's and a release's epsilons must be > 0, got ",
+         bound_epsilon, " and ", epsilon);
+  const double total = upward::add_up(bound_epsilon, epsilon);
+  check::finite_result(total, "the two steps' epsilon");
+  return total;
+}
+
 }  // namespace dpcov::privacy

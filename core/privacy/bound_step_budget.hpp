@@ -16,4 +16,10 @@ inline constexpr double kBoundStepShare = 0.1;
 // Status::InvalidArgument unless both are finite and 0 < bound_epsilon < epsilon.
 double bound_step_rest(double epsilon, double bound_epsilon);
 
+// What a bound step of `bound_epsilon` and a release of `epsilon` spend together, charged as one
+// release (an advanced-composition ledger, whose per-release budget is fixed by its first
+// charge, takes a release in steps so): their sum rounded up. Throws Status::NonFinite or
+// Status::InvalidArgument unless both are finite and > 0, Status::Numerical if the sum is not.
+double bound_step_total(double bound_epsilon, double epsilon);
+
 }  // namespace dpcov::privacy

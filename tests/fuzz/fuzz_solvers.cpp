@@ -795,6 +795,14 @@ void private_bound(fuzz::Input &in) {
     fuzz::require(rest[0] > 0.0 && rest[0] < total && spent + rest[0] <= total, "bound step rest");
   else
     fuzz::unchanged(rest, "bound step rest");
+  // The two steps as one: at least each, or a status and the output untouched.
+  Vec together = fuzz::canaries(1);
+  const dpcov_status both = dpcov_bound_step_total(spent, in.number(), together.data());
+  fuzz::known_status(both);
+  if (both == DPCOV_OK)
+    fuzz::require(std::isfinite(together[0]) && together[0] > spent, "bound step total");
+  else
+    fuzz::unchanged(together, "bound step total");
   // A quantile target: in [0, n], or a status and the output untouched.
   const int64_t n = in.range(0, 3) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 1000000);
   int64_t quantile_target = -7;

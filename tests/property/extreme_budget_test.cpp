@@ -571,6 +571,11 @@ RC_GTEST_PROP(ExtremeBudget, PrivateBoundAndLedgerAreFiniteOrFailUntouched, ()) 
   const dpcov_status rest_status = dpcov_bound_step_rest(total, step, rest.data());
   check_outputs(rest_status, "bound_step_rest", rest);
   if (rest_status == DPCOV_OK) RC_ASSERT(rest[0] > 0.0 && rest[0] < total);
+  // The two steps as one release: finite and above each, or a status and the output untouched.
+  std::vector<double> both(1, kCanary);
+  const dpcov_status both_status = dpcov_bound_step_total(step, total, both.data());
+  check_outputs(both_status, "bound_step_total", both);
+  if (both_status == DPCOV_OK) RC_ASSERT(both[0] >= total && both[0] >= step);
 
   // A ledger under every accounting, charged at extreme budgets: its totals stay finite.
   const int32_t accounting = *rc::gen::inRange(0, 3);

@@ -247,6 +247,22 @@ TEST(CapiPrivateBound, TheBoundStepsRestIsTheLargestBudgetThatKeepsTheSumWithinE
     EXPECT_NE(std::string(dpcov_last_error_message()), "");
   }
   EXPECT_EQ(dpcov_bound_step_rest(1.0, 0.1, nullptr), DPCOV_E_NULL_POINTER);
+
+  // The two steps as one release: the sum rounded up, and never above a budget they were split
+  // from.
+  double total = 0.0;
+  ASSERT_EQ(dpcov_bound_step_total(0.1, 0.9, &total), DPCOV_OK);
+  EXPECT_EQ(total, std::nextafter(1.0, 2.0));  // 0.1 + 0.9 exceeds 1 by 2^-55
+  ASSERT_EQ(dpcov_bound_step_rest(1.0, 0.1, &rest), DPCOV_OK);
+  ASSERT_EQ(dpcov_bound_step_total(0.1, rest, &total), DPCOV_OK);
+  EXPECT_EQ(total, 1.0);
+  total = 7.0;
+  EXPECT_EQ(dpcov_bound_step_total(0.0, 1.0, &total), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_bound_step_total(1.0, nan, &total), DPCOV_E_NON_FINITE);
+  EXPECT_EQ(dpcov_bound_step_total(std::numeric_limits<double>::max(),
+                                   std::numeric_limits<double>::max(), &total), DPCOV_E_NUMERICAL);
+  EXPECT_EQ(total, 7.0);
+  EXPECT_EQ(dpcov_bound_step_total(0.1, 0.9, nullptr), DPCOV_E_NULL_POINTER);
 }
 
 TEST(CapiPrivateBound, TheQuantileTargetIsTheFloorOfTheExactProduct) {

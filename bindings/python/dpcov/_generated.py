@@ -1234,6 +1234,7 @@ PROTOTYPES = {
     # private_bound.h
     "dpcov_private_bound_quantile_target": (c_int32, [c_double, c_int64, Address(c_int64)]),
     "dpcov_bound_step_rest": (c_int32, [c_double, c_double, Address(c_double)]),
+    "dpcov_bound_step_total": (c_int32, [c_double, c_double, Address(c_double)]),
     "dpcov_private_bound_grid": (c_int32, [c_double, c_double, c_double, Address(c_double),
                                            c_int64, Address(c_int64)]),
     "dpcov_private_bound_histogram": (c_int32, [Address(c_double), c_int64, c_int32, c_int64,

@@ -40,6 +40,7 @@ noise as an int does and warns alike).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 
@@ -50,15 +51,14 @@ from . import column_bounds as _column_bounds
 from .adassp import AdasspAnswer, AdasspFit as AdasspFitType
 from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
-                     adassp_intervals, adassp_plan, adassp_sandwich_intervals, ledger_charge,
-                     sandwich_plan)
+                     adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
-from .ledger import PrivacyLeakWarning, active_accountant, warn_refit
+from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
 from .ols import ols_intervals, ols_jl
 from .mechanism import plan
 from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHARE,
@@ -313,17 +313,20 @@ class _Estimator(BaseEstimator):
             cols, mechanism=self.mechanism, epsilon=self.epsilon if epsilon is None else epsilon,
             delta=self.delta, numerics=self.numerics, **bounding)
 
+    @contextlib.contextmanager
     def _auto_bound(self, X: np.ndarray, dim: int, rng, units=None):
-        """``bound="auto"``: (B, the release's epsilon). B is chosen from the rows' norms,
-        eps_B-DP with eps_B = BOUND_STEP_SHARE * epsilon, by the sparse vector scan over the CLI's
-        grid (1e-6 to 1e9 at ratio 1.25; dpcov.private_bound.choose_bound), aiming at the 0.95
-        quantile (the target floor(0.05 n) uses n: replace-one only) or, with ``bound_clipped``,
-        at that public number of rows above B (no n: either neighbour relation); the release
-        spends the rest, rounded down so that the two never exceed epsilon. An active accountant
-        is checked for both steps before either draws (BudgetAccountant.check_all), then charged
-        for each. With ``units`` (the int64 unit id of each row, ``gram.unit_ids``) each unit
-        counts once, by its largest row norm (proofs/private_bound.md, "Privacy units"), and the
-        target counts units: as the command line's ``--bound auto --privacy-unit``."""
+        """``bound="auto"``: yields (B, the release's epsilon) for the release made in the
+        block. B is chosen from the rows' norms, eps_B-DP with eps_B = BOUND_STEP_SHARE *
+        epsilon, by the sparse vector scan over the CLI's grid (1e-6 to 1e9 at ratio 1.25;
+        dpcov.private_bound.choose_bound), aiming at the 0.95 quantile (the target floor(0.05 n)
+        uses n: replace-one only) or, with ``bound_clipped``, at that public number of rows above
+        B (no n: either neighbour relation); the release spends the rest (``bound_step_rest``).
+        An active accountant is checked for both steps before either draws, then charged for
+        each, or for both as one release by an advanced ledger
+        (:func:`dpcov.ledger.release_in_steps`, as the command line). With ``units`` (the int64
+        unit id of each row, ``gram.unit_ids``) each unit counts once, by its largest row norm
+        (proofs/private_bound.md, "Privacy units"), and the target counts units: as the command
+        line's ``--bound auto --privacy-unit``."""
         options = dict(self.mechanism_options or {})
         clipped = self.bound_clipped
         if (clipped is None
@@ -334,22 +337,23 @@ class _Estimator(BaseEstimator):
         epsilon = float(self.epsilon)
         bound_epsilon = BOUND_STEP_SHARE * epsilon
         rest = bound_step_rest(epsilon, bound_epsilon)
-        budget = active_accountant()
-        if budget is not None:
+        released = None
+        if active_accountant() is not None:
             # The release's own plan: an exact release is charged its exact constants.
             planner = exact_plan if self._releases_exactly() else plan
             released = planner(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta, **options)
-            budget.check_all([ledger_charge(bound_epsilon, 0.0),
-                              released[0] if planner is exact_plan else released])
-        if units is None:
-            chosen = choose_bound(X, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
-                                  clipped=clipped, **AUTO_BOUND_GRID)
-        else:
-            chosen = choose_bound_from(lambda grid: unit_histogram(X, units, grid),
-                                       None, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
-                                       clipped=clipped, **AUTO_BOUND_GRID)
-        self.bound_ = chosen
-        return chosen, rest
+            released = released[0] if planner is exact_plan else released
+        with release_in_steps(bound_epsilon, released):
+            if units is None:
+                chosen = choose_bound(X, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
+                                      clipped=clipped, **AUTO_BOUND_GRID)
+            else:
+                chosen = choose_bound_from(lambda grid: unit_histogram(X, units, grid),
+                                           None, bound_epsilon, rng,
+                                           quantile=AUTO_BOUND_QUANTILE, clipped=clipped,
+                                           **AUTO_BOUND_GRID)
+            self.bound_ = chosen
+            yield chosen, rest
 
 
 class PrivateCovariance(_Estimator):
@@ -447,20 +451,22 @@ class PrivateCovariance(_Estimator):
         d = X.shape[1]
         rng = _release_rng(self.random_state, 3)
         epsilon = None
-        if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
-            B, epsilon = self._auto_bound(X, d + (0 if self.assume_centered else 1), rng)
-        elif self.bound_clipped is not None:
-            raise ValueError("bound_clipped applies to bound='auto' only")
-        else:
-            B = _norm_bound(self)
-        # Centred: rows [B, x] as the CLI's --add-constant (sqrt(2) B rounded up, x kept a few
-        # ulps within B), bounded by the library.
-        gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
-                                  neighbour=_neighbour_name(n_private),
-                                  constant=0.0 if self.assume_centered else B)
-        _accumulate(gram, X, bound=B)
-        held = gram.held_constant(B)
-        released, info, receipt = self._release_gram(gram, rng, epsilon)
+        with contextlib.ExitStack() as steps:  # a bound step and the release: one block
+            if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+                B, epsilon = steps.enter_context(
+                    self._auto_bound(X, d + (0 if self.assume_centered else 1), rng))
+            elif self.bound_clipped is not None:
+                raise ValueError("bound_clipped applies to bound='auto' only")
+            else:
+                B = _norm_bound(self)
+            # Centred: rows [B, x] as the CLI's --add-constant (sqrt(2) B rounded up, x kept a
+            # few ulps within B), bounded by the library.
+            gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
+                                      neighbour=_neighbour_name(n_private),
+                                      constant=0.0 if self.assume_centered else B)
+            _accumulate(gram, X, bound=B)
+            held = gram.held_constant(B)
+            released, info, receipt = self._release_gram(gram, rng, epsilon)
         rows, clipped = info.rows, info.clipped
         if policy == "clip":
             _warn_clipped(clipped, rows, B, not n_private)
@@ -496,18 +502,19 @@ class PrivateCovariance(_Estimator):
         rng = _release_rng(self.random_state, 4)
         order, ids = unit_ids(privacy_unit)
         epsilon = None
-        if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
-            B, epsilon = self._auto_bound(X[order], d + 1, rng, units=ids)
-        elif self.bound_clipped is not None:
-            raise ValueError("bound_clipped applies to bound='auto' only")
-        else:
-            B = _norm_bound(self)
-        gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
-                                  neighbour=_neighbour_name(_n_private(self.mechanism_options)),
-                                  constant=B, max_rows_per_unit=self.max_rows_per_unit)
-        gram.add_unit_rows(X[order], ids, rng).finish_units()
-        held = gram.held_constant(B)
-        released, info, receipt = self._release_gram(gram, rng, epsilon)
+        with contextlib.ExitStack() as steps:  # a bound step and the release: one block
+            if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+                B, epsilon = steps.enter_context(self._auto_bound(X[order], d + 1, rng, units=ids))
+            elif self.bound_clipped is not None:
+                raise ValueError("bound_clipped applies to bound='auto' only")
+            else:
+                B = _norm_bound(self)
+            gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
+                                      neighbour=_neighbour_name(_n_private(self.mechanism_options)),
+                                      constant=B, max_rows_per_unit=self.max_rows_per_unit)
+            gram.add_unit_rows(X[order], ids, rng).finish_units()
+            held = gram.held_constant(B)
+            released, info, receipt = self._release_gram(gram, rng, epsilon)
         # The rows kept are private at unit level: the count is the released one.
         location, covariance, count = centre_second_moment(released, 0, held, 0)
         if self.psd:
@@ -919,6 +926,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             return self._fit_units(X, y, privacy_unit)
         if self.bounds is not None:
             return self._fit_bounds(X, y)
+        with contextlib.ExitStack() as steps:  # a bound step and the fit: one block
+            return self._fit_rows(X, y, steps)
+
+    def _fit_rows(self, X: np.ndarray, y: np.ndarray, steps: contextlib.ExitStack):
+        """``fit`` on rows under a norm bound; ``steps`` holds the context of the releases
+        (``_accountant_steps``) until the fit returns."""
         policy = _choice(self.policy, POLICIES, "policy")
         mechanism = str(self.mechanism).strip().lower() if isinstance(self.mechanism, str) \
             else self.mechanism
@@ -953,7 +966,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
             self._decide_errors(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y,
                                 X.shape[0], n_private)
-            self._check_accountant(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y)
+            steps.enter_context(self._accountant_steps(
+                X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y))
             B, epsilon, moved = self._tightened(X, B, rng)
             if moved:
                 # The rows clipped to the private bound below the user's: clipping at B then at
@@ -1055,7 +1069,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         options, n_private = self._neighbour_options("adassp")
         bound_x = _column_bounds.norm_bound(p)
         self._decide_errors(p + 1, bound_x, 1.0, X.shape[0], n_private, tighten=False)
-        self._check_accountant(p + 1, bound_x, 1.0, tighten=False)
+        # No bound step: the check is all, and the releases charge themselves.
+        self._accountant_steps(p + 1, bound_x, 1.0, tighten=False)
         rng = _release_rng(self.random_state, 3)
         gram = _accumulate(GramAccumulator.bounded(p + 1, neighbour=_neighbour_name(n_private),
                                                    lower=lower, upper=upper), X, y)
@@ -1206,38 +1221,40 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             raise ValueError("bound_epsilon > 0 aims at a quantile of the public number of rows, "
                              "which add_remove keeps private: set bound_epsilon=0")
 
-    def _check_accountant(self, p: int, bound_x: float, bound_y: float,
-                          tighten: bool = True) -> None:
+    def _accountant_steps(self, p: int, bound_x: float, bound_y: float, tighten: bool = True):
         """Refuse, before any noise is drawn, a fit the active accountant (dpcov.ledger) cannot
-        afford in full: the bound step (pure, ``bound_epsilon * epsilon``; charged by
-        ``tighten_bound``) and AdaSSP (the rest, with ``delta``; charged by ``adassp_fit`` with
-        its plan's zCDP rho or (epsilon, delta)) are (epsilon, delta)-DP by basic composition.
+        afford in full, and return the context of its releases. The bound step (pure,
+        ``bound_epsilon * epsilon``; charged by ``tighten_bound``) and AdaSSP (the rest, with
+        ``delta``; charged by ``adassp_fit`` with its plan's zCDP rho or (epsilon, delta)) are
+        (epsilon, delta)-DP by basic composition; robust errors' meat is a release of its own.
         AdaSSP's plan is taken at the public bound: its rho and (epsilon, delta) do not depend on
-        the bounds (proofs/adassp.md, "zCDP"). Both steps are checked in order, so an accounting
-        that prices them apart (advanced composition fixes the per-release budget at the first
-        charge) refuses here, not between them."""
+        the bounds (proofs/adassp.md, "zCDP"). With a bound step the context is
+        :func:`~dpcov.ledger.release_in_steps`: an advanced ledger, whose first charge fixes the
+        per-release budget, takes the bound step and the fit as one release, as the command
+        line charges them. Without a bound step the check is all: a null context."""
         budget = active_accountant()
         if budget is None:
-            return
+            return contextlib.nullcontext()
         epsilon, share = float(self.epsilon), self._bound_share() if tighten else 0.0
-        steps = []
+        spent = share * epsilon
         if share != 0.0:
-            spent = share * epsilon
-            steps.append(ledger_charge(spent, 0.0))
             epsilon = bound_step_rest(epsilon, spent)
         neighbour = _choice(self.neighbour, tuple(NEIGHBOURS), "neighbour")
         calibration = _choice(self.calibration, tuple(CALIBRATIONS), "calibration")
+        later = []
         if self.errors_ == "robust":
             split = sandwich_plan(bound_x, bound_y, epsilon, self.delta)
-            steps.append(adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta,
-                                     neighbour, calibration, self.rho,
-                                     self.small_n == "posterior"))
-            steps.append(meat_plan(p, split, neighbour))
+            fit = adassp_plan(p, bound_x, bound_y, split.fit_epsilon, split.fit_delta, neighbour,
+                              calibration, self.rho, self.small_n == "posterior")
+            later.append(meat_plan(p, split, neighbour))
         else:
-            steps.append(adassp_plan(p, bound_x, bound_y, epsilon, self.delta, neighbour,
-                                     calibration, self.rho, bool(self.intervals),
-                                     without_lambda_min=self._without_lambda_min()))
-        budget.check_all(steps)
+            fit = adassp_plan(p, bound_x, bound_y, epsilon, self.delta, neighbour, calibration,
+                              self.rho, bool(self.intervals),
+                              without_lambda_min=self._without_lambda_min())
+        if share == 0.0:
+            budget.check_all([fit] + later)
+            return contextlib.nullcontext()
+        return release_in_steps(spent, fit, later)
 
     def _decide_errors(self, p: int, bound_x: float, bound_y: float, rows: int,
                        n_private: bool, tighten: bool = True) -> None:

@@ -22,7 +22,7 @@ import contextlib
 import contextvars
 import copy
 import warnings
-from ctypes import byref, c_void_p
+from ctypes import byref, c_double, c_void_p
 from typing import NamedTuple
 
 from ._generated import Accounting
@@ -72,6 +72,62 @@ _active: contextvars.ContextVar = contextvars.ContextVar("dpcov_accountant", def
 def active_accountant() -> "BudgetAccountant | None":
     """The accountant of the innermost ``with BudgetAccountant(...)`` block, or None."""
     return _active.get()
+
+
+def bound_step_total(bound_epsilon: float, epsilon: float) -> float:
+    """What a bound step of ``bound_epsilon`` and the release of ``epsilon`` that uses its bound
+    spend together, charged as one release: their sum rounded up (``dpcov_bound_step_total``)."""
+    total = c_double()
+    _check(C.dpcov_bound_step_total(float(bound_epsilon), float(epsilon), byref(total)))
+    return total.value
+
+
+class _Steps:
+    """A bound step and the release that uses it, which an advanced ledger takes as one release:
+    the accountant, what it is charged (the two epsilons together), and how many of the two
+    steps' charges have come (the first records it, the second nothing; releases after them are
+    charged as usual)."""
+
+    def __init__(self, budget, statement):
+        self.budget, self.statement, self.charges = budget, statement, 0
+
+
+# The release in steps under way in this thread, if any (release_in_steps).
+_steps: contextvars.ContextVar = contextvars.ContextVar("dpcov_release_steps", default=None)
+
+
+@contextlib.contextmanager
+def release_in_steps(bound_epsilon: float, release, later=()):
+    """Around a private bound of ``bound_epsilon`` (pure), then the release that uses it, whose
+    plan is ``release``, then the releases planned in ``later`` (robust errors' meat): the
+    active accountant is checked for all of them before any draws. Basic and zCDP ledgers are
+    then charged each step as it draws. An advanced ledger, whose first charge fixes the
+    per-release budget, takes the bound step and the release as one release, as the command
+    line charges them: epsilon ``dpcov_bound_step_total`` of the two, the release's delta,
+    recorded at the first charge of either (a draw, consumed even if the release then fails);
+    their own checks and charges inside the block are that one, and the releases after them
+    are checked and charged as usual. Nothing is charged if nothing is drawn."""
+    budget = active_accountant()
+    if budget is None:
+        yield
+        return
+    bound_step = new_struct(ReceiptC)
+    bound_step.epsilon, bound_step.delta = float(bound_epsilon), 0.0
+    later = list(later)
+    if budget.spent.accounting != Accounting.ADVANCED:
+        budget.check_all([bound_step, release] + later)
+        yield
+        return
+    stated = budget._statement(release)
+    combined = new_struct(ReceiptC)
+    combined.epsilon = bound_step_total(bound_epsilon, stated.epsilon)
+    combined.delta = float(stated.delta)
+    budget.check_all([combined] + later)
+    token = _steps.set(_Steps(budget, combined))
+    try:
+        yield
+    finally:
+        _steps.reset(token)
 
 
 class BudgetAccountant(Handle):
@@ -126,17 +182,28 @@ class BudgetAccountant(Handle):
             fn = C.dpcov_ledger_charge_receipt if charge else C.dpcov_ledger_check_receipt
             _check(fn(handle, byref(statement)))
 
+    def _in_steps(self) -> "_Steps | None":
+        """The bound step and release under way on this ledger as one release
+        (:func:`release_in_steps`), until both have charged; else None."""
+        steps = _steps.get()
+        return steps if steps is not None and steps.budget is self and steps.charges < 2 \
+            else None
+
     def check(self, receipt) -> None:
         """Raise :class:`~dpcov.PreconditionError` unless the release ``receipt`` describes fits
         in what is left; changes nothing. ``receipt``: a plan's or release's
         :class:`~dpcov.Receipt` (or ``dpcov_receipt``), an AdaSSP receipt or plan, a CoinPress or
         Dong-Liang-Yi receipt dict, or a :class:`ZcdpCharge`."""
+        if self._in_steps() is not None:
+            return  # checked as one release when the steps began
         self._apply(self, self._statement(receipt), charge=False)
 
     def check_all(self, receipts) -> None:
         """Raise as :meth:`check` unless the releases ``receipts`` describe fit one after the
         other (a release in steps, e.g. a private bound and then the release that uses it, is
         refused before the first step draws anything); changes nothing."""
+        if self._in_steps() is not None:
+            return
         s = self.spent
         scratch = c_void_p()
         _check(C.dpcov_ledger_create(byref(scratch), s.accounting, s.epsilon_cap, s.delta_cap))
@@ -148,7 +215,16 @@ class BudgetAccountant(Handle):
 
     def charge(self, receipt) -> None:
         """Record the release ``receipt`` describes (as for :meth:`check`); raises as
-        :meth:`check`, leaving the ledger unchanged."""
+        :meth:`check`, leaving the ledger unchanged. Inside a release in steps that this ledger
+        takes as one (:func:`release_in_steps`), the first step's charge records that one
+        release and the second's nothing."""
+        steps = self._in_steps()
+        if steps is not None:
+            if steps.charges == 0:
+                self._apply(self, steps.statement, charge=True)
+                self._charged.append(steps.statement)
+            steps.charges += 1
+            return
         statement = self._statement(receipt)
         self._apply(self, statement, charge=True)
         self._charged.append(statement)

@@ -129,20 +129,50 @@ def test_a_bound_selection_is_charged_after_its_draw_and_a_bad_argument_is_not()
         assert budget.spent.charges == 1 and budget.spent.epsilon == 0.5
 
 
-def test_a_fit_in_two_steps_is_refused_before_either_under_advanced_accounting():
-    # Advanced composition fixes the per-release budget at the first charge (the bound step's
-    # tenth): AdaSSP's nine tenths would not fit after it, so the fit is refused up front.
+def test_an_advanced_ledger_takes_a_bound_step_and_its_release_as_one_release():
+    # Advanced composition fixes the per-release budget at the first charge: a bound step (a
+    # tenth) charged alone would leave no room for the release (nine tenths) after it. As the
+    # command line does, the two are one release of their epsilons' sum rounded up
+    # (dpcov_bound_step_total); releases after them (robust errors' meat) are their own.
     gen = np.random.default_rng(8)
     X = gen.uniform(-0.5, 0.5, size=(500, 2))
     y = np.clip(X @ [0.5, -0.3], -1, 1)
+    rest = dpcov.private_bound.bound_step_rest(1.0, 0.1)
+    total = dpcov.ledger.bound_step_total(0.1, rest)
+    assert total <= 1.0
     with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget:
-        with pytest.raises(dpcov.PreconditionError, match="at most the first one's"):
-            dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0,
-                                          bound_epsilon=0.1, random_state=1).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0,
+                                                bound_epsilon=0.1, errors="homoscedastic",
+                                                random_state=1).fit(X, y)
+        assert fit.receipt_.epsilon == rest
+        assert budget.spent.charges == 1 and budget.spent.epsilon == total
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            PrivateCovariance(epsilon=1.0, bound="auto", random_state=2).fit(X)
+        assert budget.spent.charges == 2 and budget.spent.epsilon == 2 * total
+    # Under basic accounting each step is its own charge.
+    with dpcov.BudgetAccountant(10.0, 1e-5) as budget:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            PrivateCovariance(epsilon=1.0, bound="auto", random_state=2).fit(X)
+        assert budget.spent.charges == 2 and budget.spent.epsilon <= 1.0
+    # Robust errors: the bound step and the fit as one release, then the meat.
+    with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0,
+                                                bound_epsilon=0.1, errors="robust",
+                                                random_state=1).fit(np.tile(X, (40, 1)),
+                                                                    np.tile(y, 40))
+        assert fit.errors_ == "robust" and fit.meat_receipt_ is not None
+        assert budget.spent.charges == 2
+    # A cap the two steps do not fit in as one release: refused before either draws.
+    with dpcov.BudgetAccountant(0.95, 1e-5, accounting="advanced") as budget:
+        with pytest.raises(dpcov.PreconditionError):
+            PrivateCovariance(epsilon=1.0, bound="auto", random_state=2).fit(X)
         assert budget.spent.charges == 0
-        dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.0, label_bound=1.0, bound_epsilon=0,
-                                      errors="homoscedastic", random_state=1).fit(X, y)
-        assert budget.spent.charges == 1
 
 
 def test_bad_caps_are_refused():

@@ -94,6 +94,21 @@ DPCOV_API dpcov_status dpcov_private_bound_quantile_target(double quantile, int6
 DPCOV_API dpcov_status dpcov_bound_step_rest(double epsilon, double bound_epsilon, double *rest);
 
 /**
+ * What a bound step of @p bound_epsilon and the release of @p epsilon that uses its bound spend
+ * together, charged as one release: their sum rounded up. An advanced-composition ledger
+ * (dpcov/ledger.h), whose first charge fixes the per-release budget, is charged a release in
+ * steps so, on every surface.
+ *
+ * @param bound_epsilon  the bound step's epsilon, finite and > 0.
+ * @param epsilon        the release's epsilon, finite and > 0.
+ * @param[out] total     receives the sum, rounded up; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT,
+ *         ::DPCOV_E_NUMERICAL (a sum that overflows).
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_bound_step_total(double bound_epsilon, double epsilon, double *total);
+
+/**
  * The public candidate bounds b_k = lo ratio^k, k = 0, 1, ..., up to the first one >= @p hi (at
  * most 4096 of them).
  *

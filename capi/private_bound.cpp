@@ -85,8 +85,7 @@ DPCOV_API dpcov_status dpcov_private_bound_quantile_target(double quantile, int6
   });
 }
 
-DPCOV_API dpcov_status dpcov_bound_step_total(double bound_epsilon, double epsilon,
-                                              double *total) {
+DPCOV_API dpcov_status dpcov_bound_step_total(double bound_epsilon, double epsilon, double *total) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(total, "total");
     *total = dpcov::privacy::bound_step_total(bound_epsilon, epsilon);

@@ -19,8 +19,8 @@ struct DefaultFitQuery {
   double budget = 0.0;         // epsilon of the fit (and the meat), after any bound step
   double delta = 0.0;
   dpcov_adassp_params params{};  // as asked; release_label_square: y'y asked
-  int64_t rows = 0;            // n, read only where public (the library decides that)
-  bool rows_known = true;      // false before the rows are read: no decision reads n
+  int64_t rows = 0;              // n, read only where public (the library decides that)
+  bool rows_known = true;        // false before the rows are read: no decision reads n
   double level = 0.95;
   bool robust = false;         // --errors robust asked (intervals on, rows not units)
   bool no_intervals = false;

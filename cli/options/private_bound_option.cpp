@@ -34,8 +34,7 @@ double release_epsilon(double total, double bound_epsilon) {
 
 double epsilon_together(double bound_epsilon, double epsilon) {
   double total = 0.0;
-  library_check(dpcov_bound_step_total(bound_epsilon, epsilon, &total),
-                "the two steps' epsilon");
+  library_check(dpcov_bound_step_total(bound_epsilon, epsilon, &total), "the two steps' epsilon");
   return total;
 }
 
@@ -43,13 +42,14 @@ namespace {
 
 std::vector<double> auto_bound_grid() {
   int64_t candidates = 0;
-  library_check(dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO, nullptr,
-                                         0, &candidates),
+  library_check(dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH,
+                                         DPCOV_AUTO_BOUND_RATIO, nullptr, 0, &candidates),
                 "the --bound auto grid");
   std::vector<double> grid(static_cast<size_t>(candidates));
-  library_check(dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO,
-                                         grid.data(), candidates, &candidates),
-                "the --bound auto grid");
+  library_check(
+      dpcov_private_bound_grid(DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_RATIO,
+                               grid.data(), candidates, &candidates),
+      "the --bound auto grid");
   return grid;
 }
 
@@ -85,10 +85,12 @@ AutoBound choose_from(const std::vector<double> &grid, const std::vector<int64_t
     chosen.json["clipped"] = *options.clipped;
   else
     chosen.json["quantile"] = options.quantile;
-  chosen.json.update(nlohmann::ordered_json{
-                 {"grid", {{"low", DPCOV_AUTO_BOUND_LOW}, {"high", DPCOV_AUTO_BOUND_HIGH},
-                           {"ratio", DPCOV_AUTO_BOUND_RATIO}, {"candidates", candidates}}},
-                 {"bound", chosen.bound}});
+  chosen.json.update(nlohmann::ordered_json{{"grid",
+                                             {{"low", DPCOV_AUTO_BOUND_LOW},
+                                              {"high", DPCOV_AUTO_BOUND_HIGH},
+                                              {"ratio", DPCOV_AUTO_BOUND_RATIO},
+                                              {"candidates", candidates}}},
+                                            {"bound", chosen.bound}});
   return chosen;
 }
 

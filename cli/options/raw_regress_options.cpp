@@ -224,9 +224,10 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   // Clipping at a private quantile biases the statistics by an amount that does not shrink with
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
   // a fit without intervals tightens the bound.
-  s.bound_epsilon = o.bounds.empty() && o.mechanism == "adassp" && o.privacy_unit.empty()
-                        ? o.bound_epsilon.value_or(o.no_intervals ? DPCOV_BOUND_STEP_SHARE * *o.epsilon : 0.0)
-                        : 0.0;
+  s.bound_epsilon =
+      o.bounds.empty() && o.mechanism == "adassp" && o.privacy_unit.empty()
+          ? o.bound_epsilon.value_or(o.no_intervals ? DPCOV_BOUND_STEP_SHARE * *o.epsilon : 0.0)
+          : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
          " (AdaSSP spends the rest), got ", s.bound_epsilon);

@@ -109,9 +109,9 @@ RC_GTEST_PROP(RegressionForecast, SmallNSplitIsFiniteOrFailed, ()) {
 }
 
 // The default fit's decisions (dpcov_adassp_default_fit) over the whole range of the request's
-// doubles (and n not known yet) and every flag: OK with shares of the budget that sum to at most the request, flags 0
-// or 1 and a finite forecast where one decided, or a documented failure with every output
-// untouched.
+// doubles (and n not known yet) and every flag: OK with shares of the budget that sum to at most
+// the request, flags 0 or 1 and a finite forecast where one decided, or a documented failure with
+// every output untouched.
 RC_GTEST_PROP(RegressionForecast, DefaultFitIsFiniteOrFailed, ()) {
   dpcov_adassp_fit_request r{};
   r.struct_size = sizeof r;

@@ -233,12 +233,12 @@ TEST(CapiPrivateBound, TheBoundStepsRestIsTheLargestBudgetThatKeepsTheSumWithinE
   const struct {
     double epsilon, bound_epsilon;
     dpcov_status status;
-  } bad[] = {{1.0, 1.0, DPCOV_E_INVALID_ARGUMENT},  {1.0, 2.0, DPCOV_E_INVALID_ARGUMENT},
-             {1.0, 0.0, DPCOV_E_INVALID_ARGUMENT},  {1.0, -0.1, DPCOV_E_INVALID_ARGUMENT},
-             {0.0, 0.1, DPCOV_E_INVALID_ARGUMENT},  {-1.0, 0.1, DPCOV_E_INVALID_ARGUMENT},
-             {nan, 0.1, DPCOV_E_NON_FINITE},        {inf, 0.1, DPCOV_E_NON_FINITE},
-             {1.0, nan, DPCOV_E_NON_FINITE},        {2 * DPCOV_MAX_EPSILON, 1.0,
-                                                     DPCOV_E_INVALID_ARGUMENT}};
+  } bad[] = {
+      {1.0, 1.0, DPCOV_E_INVALID_ARGUMENT}, {1.0, 2.0, DPCOV_E_INVALID_ARGUMENT},
+      {1.0, 0.0, DPCOV_E_INVALID_ARGUMENT}, {1.0, -0.1, DPCOV_E_INVALID_ARGUMENT},
+      {0.0, 0.1, DPCOV_E_INVALID_ARGUMENT}, {-1.0, 0.1, DPCOV_E_INVALID_ARGUMENT},
+      {nan, 0.1, DPCOV_E_NON_FINITE},       {inf, 0.1, DPCOV_E_NON_FINITE},
+      {1.0, nan, DPCOV_E_NON_FINITE},       {2 * DPCOV_MAX_EPSILON, 1.0, DPCOV_E_INVALID_ARGUMENT}};
   for (const auto &b : bad) {
     rest = 7.0;
     EXPECT_EQ(dpcov_bound_step_rest(b.epsilon, b.bound_epsilon, &rest), b.status)
@@ -260,7 +260,8 @@ TEST(CapiPrivateBound, TheBoundStepsRestIsTheLargestBudgetThatKeepsTheSumWithinE
   EXPECT_EQ(dpcov_bound_step_total(0.0, 1.0, &total), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(dpcov_bound_step_total(1.0, nan, &total), DPCOV_E_NON_FINITE);
   EXPECT_EQ(dpcov_bound_step_total(std::numeric_limits<double>::max(),
-                                   std::numeric_limits<double>::max(), &total), DPCOV_E_NUMERICAL);
+                                   std::numeric_limits<double>::max(), &total),
+            DPCOV_E_NUMERICAL);
   EXPECT_EQ(total, 7.0);
   EXPECT_EQ(dpcov_bound_step_total(0.1, 0.9, nullptr), DPCOV_E_NULL_POINTER);
 }

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _arrays
 from ._generated import DPCOV_INTERVALS_POSTERIOR, AdasspCalibration, Neighbour
-from ._lib import AdasspParamsC, AdasspReceiptC, C, ReceiptC, SandwichBudgetC, _check, new_struct
+from ._lib import AdasspParamsC, AdasspReceiptC, C, SandwichBudgetC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 from .types import PrefixedReceipt
 
@@ -109,16 +109,6 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     params.max_rows_per_unit = int(max_rows_per_unit)
     params.without_lambda_min = 1 if without_lambda_min else 0
     return params
-
-
-def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
-    """A ``dpcov_receipt`` a ledger charges as one (epsilon, delta) release with no finer form:
-    basic accounting adds it; zCDP accounting counts it when delta = 0 (pure, as the private
-    bound's step) and refuses it otherwise (AdaSSP is charged by its plan, :func:`adassp_plan`,
-    which states its zCDP rho)."""
-    charge = new_struct(ReceiptC)
-    charge.epsilon, charge.delta = float(epsilon), float(delta)
-    return charge
 
 
 def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: float,

@@ -74,6 +74,16 @@ def active_accountant() -> "BudgetAccountant | None":
     return _active.get()
 
 
+def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
+    """A ``dpcov_receipt`` a ledger charges as one (epsilon, delta) release with no finer form:
+    basic accounting adds it; zCDP accounting counts it when delta = 0 (pure, as the private
+    bound's step) and refuses it otherwise (AdaSSP is charged by its plan, :func:`adassp_plan`,
+    which states its zCDP rho)."""
+    charge = new_struct(ReceiptC)
+    charge.epsilon, charge.delta = float(epsilon), float(delta)
+    return charge
+
+
 def bound_step_total(bound_epsilon: float, epsilon: float) -> float:
     """What a bound step of ``bound_epsilon`` and the release of ``epsilon`` that uses its bound
     spend together, charged as one release: their sum rounded up (``dpcov_bound_step_total``)."""
@@ -111,8 +121,7 @@ def release_in_steps(bound_epsilon: float, release, later=()):
     if budget is None:
         yield
         return
-    bound_step = new_struct(ReceiptC)
-    bound_step.epsilon, bound_step.delta = float(bound_epsilon), 0.0
+    bound_step = ledger_charge(bound_epsilon, 0.0)
     later = list(later)
     if budget.spent.accounting != Accounting.ADVANCED:
         budget.check_all([bound_step, release] + later)

@@ -15,19 +15,17 @@ from . import _arrays
 from ._generated import (DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_QUANTILE,
                          DPCOV_AUTO_BOUND_RATIO, DPCOV_BOUND_STEP_SHARE)
 from ._lib import C, _check
-from .adassp import ledger_charge
-from .ledger import active_accountant, charged_if_drawn
+from .ledger import active_accountant, charged_if_drawn, ledger_charge
 
 __all__ = ["AUTO_BOUND_GRID", "AUTO_BOUND_QUANTILE", "BOUND_STEP_SHARE", "bound_step_rest",
            "quantile_target", "grid", "histogram", "row_histogram", "norm_cells", "unit_histogram",
-           "select", "scan",
-           "choose_bound", "choose_bound_from", "below_grid", "tighten_bound", "tighten_bound_rows"]
+           "select", "scan", "choose_bound", "choose_bound_from", "below_grid", "tighten_bound",
+           "tighten_bound_rows"]
 
 
 BOUND_STEP_SHARE = DPCOV_BOUND_STEP_SHARE
 """The share of epsilon a private bound step spends where none is named (``bound="auto"``,
 AdaSSP without intervals; the command line's ``--bound auto`` and ``regress --no-intervals``)."""
-
 
 AUTO_BOUND_GRID = {"lo": DPCOV_AUTO_BOUND_LOW, "hi": DPCOV_AUTO_BOUND_HIGH,
                    "ratio": DPCOV_AUTO_BOUND_RATIO}

@@ -119,8 +119,8 @@ def test_the_cluster_bound_of_units_is_the_estimators(client, rows, units):
     with pytest.warns(dpcov.SeededNoiseWarning):
         est.fit(rows, privacy_unit=units)
     with dpcov.Rng(64) as rng:
-        chosen = dask_bound.dask_private_bound(lazy(rows), dpcov.private_bound.BOUND_STEP_SHARE, rng,
-                                               quantile=0.95, lo=1e-6, hi=1e9,
+        chosen = dask_bound.dask_private_bound(lazy(rows), dpcov.private_bound.BOUND_STEP_SHARE,
+                                               rng, quantile=0.95, lo=1e-6, hi=1e9,
                                                privacy_unit=lazy(units))
     assert chosen == est.bound_
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import dpcov
-from dpcov.adassp import ledger_charge
+from dpcov.ledger import ledger_charge
 from dpcov.learn import ClippingWarning, SeededNoiseWarning
 
 EXACT, IDEALIZED = 1, 0

@@ -23,11 +23,16 @@ import dask.array as da
 import numpy as np
 
 from . import dask_frame, private_bound
-from .dask import dask_release, row_partitions
+from .dask import BOUNDING_FORMS, EXACT_MECHANISMS, dask_release, row_partitions
 from .dask_unit_histogram import add_counts, unit_norm_histogram
 from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
+from .gram import NUMERICS, GramAccumulator, numerics_value
+from .ledger import active_accountant, release_in_steps
+from .mechanism import PARAM_FIELDS
+from .plan import Plan
 from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHARE,
                             bound_step_rest)
+from .types import Receipt
 
 
 def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) -> np.ndarray:
@@ -105,7 +110,10 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     (``clipped`` then a number of units, the quantile one of the units) with the groupby options
     ``groups``, ``spill_dir`` and ``memory_budget`` of the release of units that follows
     (:func:`dpcov.dask_units.dask_unit_release`); a mechanism without a unit proof is refused
-    before any task runs."""
+    before any task runs. An active :class:`dpcov.BudgetAccountant` is checked for both steps
+    before either draws, then charged each, or both as one release by an advanced ledger
+    (:func:`dpcov.ledger.release_in_steps`, as ``PrivateCovariance(bound="auto")`` and the
+    command line)."""
     units = params.get("privacy_unit")
     if {"privacy_unit", "max_rows_per_unit"} & set(params):
         check_unit_options(units, params.get("max_rows_per_unit"))
@@ -117,8 +125,28 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     bound_epsilon = BOUND_STEP_SHARE * float(epsilon)
     rest = bound_step_rest(float(epsilon), bound_epsilon)
     groupby = {key: params[key] for key in UNIT_GROUPBY if units is not None and key in params}
-    bound = dask_private_bound(x, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
-                               clipped=clipped, split_every=split_every, columns=columns,
-                               privacy_unit=units, **AUTO_BOUND_GRID, **groupby)
-    return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
-                        columns=columns, **params), bound
+    released = None
+    if active_accountant() is not None:
+        released = release_statement(x, mechanism, rest, delta, columns, params)
+    with release_in_steps(bound_epsilon, released):
+        bound = dask_private_bound(x, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
+                                   clipped=clipped, split_every=split_every, columns=columns,
+                                   privacy_unit=units, **AUTO_BOUND_GRID, **groupby)
+        return dask_release(x, bound, rest, delta, rng, mechanism, split_every=split_every,
+                            columns=columns, **params), bound
+
+
+def release_statement(x, mechanism, epsilon: float, delta: float, columns, params) -> Receipt:
+    """What the release of :func:`dask_release_auto` will state, planned before the bound step
+    draws (``dpcov_plan_create`` at B = 1 with n counted at the release, as the command line
+    plans ``--bound auto``): its epsilon, delta and rho do not depend on B or n. The bounded
+    rows' d comes from an accumulator of the same bounding, which holds no row."""
+    cols = len(columns) if columns is not None else int(x.shape[1])
+    bounding = {key: params[key] for key in BOUNDING_FORMS if key in params}
+    with GramAccumulator.bounded(cols, **bounding) as shape:
+        dim = shape.info().dim
+    options = {key: value for key, value in params.items() if key in PARAM_FIELDS}
+    exact = (numerics_value(params.get("numerics", "exact")) == NUMERICS["exact"]
+             and mechanism in EXACT_MECHANISMS)
+    with Plan(mechanism, dim, 0, 1.0, epsilon, delta, exact=exact, **options) as planned:
+        return planned.receipt()

@@ -60,6 +60,33 @@ def test_an_active_accountant_is_charged_for_the_bound_and_the_release(client, r
     assert spent.charges == 2 and spent.epsilon == pytest.approx(1.0)
 
 
+def test_an_advanced_ledger_takes_the_bound_step_and_the_release_as_one(client, rows):
+    # As PrivateCovariance(bound="auto") and `dpcov release --bound auto`: one release of the
+    # epsilons' sum rounded up, since the first charge fixes an advanced ledger's per-release
+    # budget; a cap the sum exceeds is refused before the bound step draws.
+    rest = dpcov.private_bound.bound_step_rest(1.0, 0.1)
+    total = dpcov.ledger.bound_step_total(0.1, rest)
+    for numerics in ("exact", "idealized"):
+        with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget, \
+                dpcov.Rng(59) as rng:
+            (_, receipt), _ = dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng,
+                                                          numerics=numerics)
+            assert receipt.epsilon == rest
+            assert budget.spent.charges == 1 and budget.spent.epsilon == total
+    with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget, \
+            dpcov.Rng(59) as rng:
+        dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng, lower=[-2.0] * 5,
+                                     upper=[2.0] * 5, clipped=40)
+        assert budget.spent.charges == 1 and budget.spent.epsilon == total
+    with dpcov.BudgetAccountant(0.95, 1e-5, accounting="advanced") as budget, \
+            dpcov.Rng(59) as rng:
+        with pytest.raises(dpcov.PreconditionError):
+            dask_bound.dask_release_auto(lazy(rows), 1.0, 1e-6, rng)
+        assert budget.spent.charges == 0
+        with dpcov.Rng(59) as fresh:
+            assert rng.next_u64() == fresh.next_u64()  # nothing drawn
+
+
 def test_a_quantile_target_needs_the_number_of_rows(client, rows):
     x = lazy(rows)
     unknown = x[x[:, 0] > -100.0]  # every row, but Dask no longer knows how many

@@ -51,6 +51,28 @@ void add_counts(const std::vector<uint64_t> &added, int64_t *histogram) {
   for (size_t k = 0; k < added.size(); ++k) histogram[k] += static_cast<int64_t>(added[k]);
 }
 
+// A grid's output arguments: the count's pointer, and `capacity` doubles at `grid` (NULL with 0
+// to ask only for the count).
+void check_grid_output(const double *grid, int64_t capacity, const int64_t *candidates) {
+  dpcov::check::not_null(candidates, "candidates");
+  if (capacity < 0 || (grid == nullptr && capacity != 0))
+    dpcov::fail(dpcov::Status::InvalidArgument,
+                "capacity must be >= 0, and 0 when grid is NULL, got ", capacity);
+  dpcov::check::vector(capacity, grid, sizeof(double), "grid");
+}
+
+// Writes the candidates `values` to `grid` (when not NULL; refused if they do not fit) and their
+// number to `candidates`.
+void copy_grid(const std::vector<double> &values, double *grid, int64_t capacity,
+               int64_t *candidates) {
+  const auto count = static_cast<int64_t>(values.size());
+  if (grid != nullptr && capacity < count)
+    dpcov::fail(dpcov::Status::InvalidArgument, "grid holds ", capacity, " doubles; the grid has ",
+                count, " candidates");
+  if (grid != nullptr) std::copy(values.begin(), values.end(), grid);
+  *candidates = count;
+}
+
 // Both selections: every argument checked before any draw, then `rule` (the kernel's selection)
 // on the histogram; the outputs are written only on success.
 template <typename Rule>
@@ -146,18 +168,39 @@ DPCOV_API dpcov_status dpcov_private_bound_norm_cells(const double *grid, int64_
 DPCOV_API dpcov_status dpcov_private_bound_grid(double lo, double hi, double ratio, double *grid,
                                                 int64_t capacity, int64_t *candidates) {
   return dpcov::capi::guarded([&] {
-    dpcov::check::not_null(candidates, "candidates");
-    if (capacity < 0 || (grid == nullptr && capacity != 0))
-      dpcov::fail(dpcov::Status::InvalidArgument,
-                  "capacity must be >= 0, and 0 when grid is NULL, got ", capacity);
-    dpcov::check::vector(capacity, grid, sizeof(double), "grid");
-    const std::vector<double> values = dpcov::mechanisms::private_bound_grid(lo, hi, ratio);
-    const auto count = static_cast<int64_t>(values.size());
-    if (grid != nullptr && capacity < count)
-      dpcov::fail(dpcov::Status::InvalidArgument, "grid holds ", capacity,
-                  " doubles; the grid has ", count, " candidates");
-    if (grid != nullptr) std::copy(values.begin(), values.end(), grid);
-    *candidates = count;
+    check_grid_output(grid, capacity, candidates);
+    copy_grid(dpcov::mechanisms::private_bound_grid(lo, hi, ratio), grid, capacity, candidates);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_below_grid(double bound, double *grid, int64_t capacity,
+                                                      int64_t *candidates) {
+  return dpcov::capi::guarded([&] {
+    check_grid_output(grid, capacity, candidates);
+    copy_grid(dpcov::mechanisms::private_bound_below_grid(bound), grid, capacity, candidates);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_bound_tighten(double bound, const int64_t *histogram,
+                                                   int64_t n, double quantile, double epsilon,
+                                                   dpcov_rng *rng, double *chosen) {
+  return dpcov::capi::guarded([&] {
+    const std::vector<double> grid = dpcov::mechanisms::private_bound_below_grid(bound);
+    const int64_t cells = static_cast<int64_t>(grid.size()) + 1;
+    dpcov::check::not_null(histogram, "histogram");
+    dpcov::check::vector(cells, histogram, sizeof(int64_t), "histogram");
+    dpcov::check::not_null(rng, "rng");
+    dpcov::check::not_null(chosen, "chosen");
+    std::vector<uint64_t> counts(static_cast<size_t>(cells));
+    for (int64_t k = 0; k < cells; ++k) {
+      if (histogram[k] < 0)
+        dpcov::fail(dpcov::Status::InvalidArgument, "histogram counts must be >= 0; cell ", k,
+                    " is negative");
+      counts[static_cast<size_t>(k)] = static_cast<uint64_t>(histogram[k]);
+    }
+    dpcov::check::epsilon(epsilon);
+    *chosen =
+        grid[dpcov::mechanisms::private_bound_tighten(counts, n, quantile, epsilon, rng->rng)];
   });
 }
 

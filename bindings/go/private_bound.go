@@ -31,6 +31,9 @@ const (
 	AutoBoundHigh     = float64(C.DPCOV_AUTO_BOUND_HIGH)
 	AutoBoundRatio    = float64(C.DPCOV_AUTO_BOUND_RATIO)
 	AutoBoundQuantile = float64(C.DPCOV_AUTO_BOUND_QUANTILE)
+	// PcaAutoBoundQuantile is the quantile an automatic bound for PCA aims at, far in the tail so
+	// that the subspace error bound holds against the data's own subspace.
+	PcaAutoBoundQuantile = float64(C.DPCOV_PCA_AUTO_BOUND_QUANTILE)
 )
 
 // PrivateBoundQuantileTarget is the number of rows above the bound that aims at the quantile of
@@ -74,6 +77,44 @@ func BoundStepTotal(boundEpsilon, epsilon float64) (float64, error) {
 		return 0, err
 	}
 	return float64(total), nil
+}
+
+// The candidates below a public bound that tightening chooses among: bound / TightenRatio^k for
+// k = TightenSteps, ..., 1, then the bound itself (DPCOV_TIGHTEN_*).
+const (
+	TightenSteps = int(C.DPCOV_TIGHTEN_STEPS)
+	TightenRatio = float64(C.DPCOV_TIGHTEN_RATIO)
+)
+
+// PrivateBoundBelowGrid is the TightenSteps + 1 public candidates a tightened bound is chosen
+// among, increasing, the last the bound itself (dpcov_private_bound_below_grid).
+func PrivateBoundBelowGrid(bound float64) ([]float64, error) {
+	grid := make([]float64, TightenSteps+1)
+	var count C.int64_t
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_private_bound_below_grid(C.double(bound), doubles(grid), C.int64_t(len(grid)), &count)
+	}); err != nil {
+		return nil, err
+	}
+	return grid, nil
+}
+
+// PrivateBoundTighten chooses a bound at most bound, epsilon-DP under replace-one, near the
+// quantile of the n rows' norms: the exponential mechanism over PrivateBoundBelowGrid(bound),
+// histogram its TightenSteps + 2 cells of the norms (summing to n), the rows above bound counted
+// on it (dpcov_private_bound_tighten).
+func (r *RNG) PrivateBoundTighten(bound float64, histogram []int64, n int64, quantile, epsilon float64) (float64, error) {
+	if len(histogram) != TightenSteps+2 {
+		return 0, argError(ErrDimension, "need %d cells, got %d", TightenSteps+2, len(histogram))
+	}
+	var chosen C.double
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_private_bound_tighten(C.double(bound), int64s(histogram), C.int64_t(n),
+			C.double(quantile), C.double(epsilon), r.handle(), &chosen)
+	}); err != nil {
+		return 0, err
+	}
+	return float64(chosen), nil
 }
 
 // PrivateBoundSelect chooses a bound among grid, epsilon-DP, from the histogram of row norms over

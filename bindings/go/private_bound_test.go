@@ -47,6 +47,9 @@ func TestAutomaticBoundConstants(t *testing.T) {
 	if err != nil || len(grid) != 156 {
 		t.Fatalf("grid of %d candidates, %v", len(grid), err)
 	}
+	if target, err := PrivateBoundQuantileTarget(PcaAutoBoundQuantile, 100000); err != nil || target != 100 {
+		t.Fatalf("PCA's target %d, %v", target, err)
+	}
 	if target, err := PrivateBoundQuantileTarget(AutoBoundQuantile, 100); err != nil || target != 5 {
 		t.Fatalf("target %d, %v", target, err)
 	}
@@ -63,5 +66,39 @@ func TestAutomaticBoundConstants(t *testing.T) {
 	// The two steps charged as one: 0.1 + 0.9 rounded up, 1 (the exact sum is just above it).
 	if total, err := BoundStepTotal(0.1, 0.9); err != nil || total != math.Nextafter(1, 2) {
 		t.Fatalf("total %v, %v", total, err)
+	}
+}
+
+func TestTightenedBound(t *testing.T) {
+	grid, err := PrivateBoundBelowGrid(3)
+	if err != nil || len(grid) != TightenSteps+1 || grid[TightenSteps] != 3 || grid[0] != 3/math.Pow(TightenRatio, 12) {
+		t.Fatalf("grid %v, %v", grid, err)
+	}
+	rng, err := NewRNGSeeded(6, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rng.Close()
+	// 95 rows in cell 3 and 5 in cell 4: the 0.95 quantile's target of 5 rows above is grid[3]
+	// alone (at epsilon 50 every other candidate has probability below exp(-100)).
+	histogram := make([]int64, TightenSteps+2)
+	histogram[3], histogram[4] = 95, 5
+	if chosen, err := rng.PrivateBoundTighten(3, histogram, 100, AutoBoundQuantile, 50); err != nil || chosen != grid[3] {
+		t.Fatalf("tightened %v, %v", chosen, err)
+	}
+	// Rows above the public bound are clipped onto it: with a target of none above (quantile 1)
+	// the bound itself is the one candidate with no row above it.
+	histogram[3], histogram[4], histogram[8], histogram[TightenSteps+1] = 0, 0, 95, 5
+	if chosen, err := rng.PrivateBoundTighten(3, histogram, 100, 1, 50); err != nil || chosen != 3 {
+		t.Fatalf("tightened with rows over the bound %v, %v", chosen, err)
+	}
+	if _, err := rng.PrivateBoundTighten(3, histogram, 99, AutoBoundQuantile, 1); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("counts not summing to n: %v", err)
+	}
+	if _, err := rng.PrivateBoundTighten(3, histogram[:3], 100, AutoBoundQuantile, 1); !errors.Is(err, ErrDimension) {
+		t.Fatalf("short histogram: %v", err)
+	}
+	if _, err := PrivateBoundBelowGrid(0); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("bound 0: %v", err)
 	}
 }

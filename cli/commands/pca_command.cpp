@@ -125,7 +125,8 @@ Pca compute_pca(const PcaOptions &o) {
 constexpr const char *kClippedCoverage =
     "the bound is against the rows as clipped at the privately chosen bound (the receipt's "
     "bound_selection), not the unclipped data: rows above it moved the subspace by an amount it "
-    "does not hold; aim further in the tail (--bound-clipped with a few rows) to make that small";
+    "does not hold; aim further in the tail to make that small (release --bound-quantile 0.999, "
+    "as Python's PrivatePCA(bound=\"auto\"), or --bound-clipped with a few rows)";
 
 bool privately_bounded(const LoadedMatrix &release) {
   return release.receipt.is_object() && release.receipt.contains("bound_selection");

@@ -15,9 +15,6 @@ namespace dpcov::cli {
 
 namespace {
 
-constexpr int kTightenSteps = 12;
-constexpr double kTightenRatio = 1.25;
-
 // A row over the user's --bound or --label-bound under --reject, at its file position.
 [[noreturn]] void report_rejected(const RowReader &reader, const Chunk &chunk,
                                   const dpcov_row_refusal &refusal,
@@ -86,16 +83,14 @@ RegressionColumns resolve_regression_columns(const RowReader &reader, const std:
   return c;
 }
 
-std::vector<double> grid_below(double bound) {
-  std::vector<double> grid;
-  for (int k = kTightenSteps; k >= 1; --k) grid.push_back(bound / std::pow(kTightenRatio, k));
-  grid.push_back(bound);
-  return grid;
-}
-
 double choose_tighter_bound(RowReader &reader, const RegressionColumns &c, double bound,
                             double quantile, double epsilon, dpcov_rng *rng) {
-  const std::vector<double> grid = grid_below(bound);
+  // The public candidates below --bound; a bound chosen among them never loosens it.
+  std::vector<double> grid(DPCOV_TIGHTEN_STEPS + 1);
+  int64_t candidates = 0;
+  library_check(dpcov_private_bound_below_grid(bound, grid.data(),
+                                               static_cast<int64_t>(grid.size()), &candidates),
+                "the candidates below --bound");
   std::vector<int64_t> histogram(grid.size() + 1, 0);
   const int64_t p = static_cast<int64_t>(c.features.size());
   std::vector<double> regressors;
@@ -117,13 +112,10 @@ double choose_tighter_bound(RowReader &reader, const RegressionColumns &c, doubl
   }
   check_interrupted();
   if (rows == 0) fail(kExitInputData, reader.name(), ": the input has no rows");
-  int64_t target = 0;
-  library_check(dpcov_private_bound_quantile_target(quantile, rows, &target), "--bound-quantile");
   double chosen = 0.0;
-  library_check(dpcov_private_bound_select(grid.data(), static_cast<int64_t>(grid.size()),
-                                           histogram.data(), target, epsilon, rng, nullptr,
-                                           &chosen),
-                "choosing a bound below --bound");
+  library_check(
+      dpcov_private_bound_tighten(bound, histogram.data(), rows, quantile, epsilon, rng, &chosen),
+      "choosing a bound below --bound");
   return chosen;
 }
 

@@ -27,15 +27,11 @@ RegressionColumns resolve_regression_columns(const RowReader &reader, const std:
                                              const std::vector<std::string> &features,
                                              bool intercept);
 
-// The public candidates `bound` / 1.25^k, k = 12, ..., 1, 0, in increasing order: a bound chosen
-// among them never loosens the user's (proofs/private_bound.md, "Tightening a public bound"; the
-// same grid as Python's dpcov.private_bound.below_grid).
-std::vector<double> grid_below(double bound);
-
-// The first pass: the regressors' norms counted per cell of grid_below(`bound`) (private: the
-// counts leave only through the mechanism), then the choice with `epsilon` from `rng` aiming at
-// floor((1 - quantile) n) rows above the bound (n public under replace-one). Throws
-// CliError(kExitInputData) for an input without rows.
+// The first pass: the regressors' norms counted per cell of the candidates below `bound`
+// (dpcov_private_bound_below_grid; private: the counts leave only through the mechanism), then
+// the library's choice (dpcov_private_bound_tighten) with `epsilon` from `rng` near the
+// `quantile` of the n norms (n public under replace-one). Throws CliError(kExitInputData) for an
+// input without rows.
 double choose_tighter_bound(RowReader &reader, const RegressionColumns &columns, double bound,
                             double quantile, double epsilon, dpcov_rng *rng);
 

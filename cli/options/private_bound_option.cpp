@@ -12,9 +12,14 @@
 
 namespace dpcov::cli {
 
+void check_bound_quantile(double quantile) {
+  int64_t target = 0;
+  if (dpcov_private_bound_quantile_target(quantile, 0, &target) != DPCOV_OK)
+    fail(kExitUsage, "--bound-quantile must be in (0, 1], got ", quantile);
+}
+
 double auto_bound_epsilon(const AutoBoundOptions &options, double total) {
-  if (!(options.quantile > 0.0 && options.quantile <= 1.0))
-    fail(kExitUsage, "--bound-quantile must be in (0, 1], got ", options.quantile);
+  check_bound_quantile(options.quantile);
   if (options.clipped && *options.clipped < 0)
     fail(kExitUsage, "--bound-clipped must be >= 0, got ", *options.clipped);
   if (options.clipped && options.quantile != AutoBoundOptions{}.quantile)

@@ -35,6 +35,9 @@ struct AutoBound {
   nlohmann::ordered_json json;
 };
 
+// Refuses (CliError(kExitUsage)) a --bound-quantile the library does not take: outside (0, 1].
+void check_bound_quantile(double quantile);
+
 // The bound --epsilon `total` leaves for `options`: checks the quantile or the clipped target and
 // that the bound's epsilon is > 0 and below `total`. Throws CliError(kExitUsage).
 double auto_bound_epsilon(const AutoBoundOptions &options, double total);

@@ -165,9 +165,10 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "with the intervals, whose statistics the clipping would bias; a tenth of "
                      "--epsilon with --no-intervals")
       ->group(group);
-  command.add_option("--bound-quantile", o.bound_quantile,
-                     "Quantile of the regressors' norms the chosen bound aims at, in (0, 1) "
-                     "(default 0.95)")
+  command
+      .add_option("--bound-quantile", o.bound_quantile,
+                  "Quantile of the regressors' norms the chosen bound aims at, in (0, 1] "
+                  "(default 0.95)")
       ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
   add_spool_option(command, o.spool)->group(group);
@@ -231,8 +232,7 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,
          " (AdaSSP spends the rest), got ", s.bound_epsilon);
-  if (!(o.bound_quantile > 0.0 && o.bound_quantile < 1.0))
-    fail(kExitUsage, "--bound-quantile must be in (0, 1), got ", o.bound_quantile);
+  check_bound_quantile(o.bound_quantile);
   // The input is read twice (the choice, then the fit): standard input is spooled for it.
   s.tighten = s.bound_epsilon > 0.0;
   if (s.tighten && params.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE)

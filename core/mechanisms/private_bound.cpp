@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../check.hpp"
+#include "../data/row_bound.hpp"
 #include "../error.hpp"
 #include "../random/uniform.hpp"
 
@@ -82,6 +83,38 @@ std::vector<double> private_bound_grid(double lo, double hi, double ratio) {
     grid.push_back(b);
     if (b >= hi) return grid;
   }
+}
+
+std::vector<double> private_bound_below_grid(double bound) {
+  data::check_row_bound(bound, "the bound to tighten");
+  std::vector<double> grid;
+  for (int k = kTightenSteps; k >= 1; --k) {
+    // Every candidate is a bound the rows may be clipped to, so each is a valid row bound; the
+    // smallest is the bound over 1.25^12 < 15, so the bound's own range barely shrinks.
+    grid.push_back(bound / std::pow(kTightenRatio, static_cast<double>(k)));
+    data::check_row_bound(grid.back(), "the smallest candidate below the bound");
+  }
+  grid.push_back(bound);
+  return grid;
+}
+
+size_t private_bound_tighten(std::vector<uint64_t> histogram, int64_t n, double quantile,
+                             double eps, random::Rng &rng) {
+  const size_t cells = static_cast<size_t>(kTightenSteps) + 2;
+  if (histogram.size() != cells)
+    fail(Status::InvalidArgument, "a tightening histogram has ", cells, " cells, got ",
+         histogram.size());
+  private_bound_check_histogram(histogram);
+  uint64_t rows = 0;
+  for (uint64_t count : histogram) rows += count;
+  if (n < 0 || rows != static_cast<uint64_t>(n))
+    fail(Status::InvalidArgument, "the tightening histogram counts ", rows, " rows, but n is ", n,
+         ": the target is a share of the rows counted");
+  const auto target = static_cast<uint64_t>(private_bound_quantile_target(quantile, n));
+  // A row above the public bound is clipped onto it: it counts in the top candidate's cell.
+  histogram[cells - 2] += histogram[cells - 1];
+  histogram[cells - 1] = 0;
+  return private_bound_select(histogram, target, eps, rng);
 }
 
 size_t private_bound_cell(double norm, const std::vector<double> &grid) {

@@ -26,12 +26,37 @@ inline constexpr double kAutoBoundLow = 1e-6;
 inline constexpr double kAutoBoundHigh = 1e9;
 inline constexpr double kAutoBoundRatio = 1.25;
 inline constexpr double kAutoBoundQuantile = 0.95;
+// The quantile an automatic bound for PCA aims at: far in the tail, so that the rows it clips
+// barely move the covariance and the subspace error bound holds against the data's own subspace,
+// not only against the clipped rows' (docs/estimators.md, "PCA").
+inline constexpr double kPcaAutoBoundQuantile = 0.999;
 
 // The target number of rows above the bound that aims at the `quantile` of n row norms:
 // floor((1 - quantile) n), the floor of the exact product of the doubles 1 - quantile and n (so
 // exactly floor((1 - quantile) n) for quantile >= 1/2 and n <= 2^53). Throws
 // Status::InvalidArgument unless 0 < quantile <= 1 and n >= 0.
 int64_t private_bound_quantile_target(double quantile, int64_t n);
+
+// Tightening a public bound (proofs/private_bound.md, "Tightening a public bound"): the
+// candidates bound / 1.25^k, k = 12, ..., 1, then the bound itself, on every surface (`regress
+// --bound-epsilon`, `PrivateLinearRegression(bound_epsilon=)`). The top candidate is the bound, so
+// the choice never loosens it.
+inline constexpr int kTightenSteps = 12;
+inline constexpr double kTightenRatio = 1.25;
+
+// The kTightenSteps + 1 candidates below `bound`, increasing, the last `bound` itself, each a
+// valid row bound (data::check_row_bound: Status::NonFinite or Status::InvalidArgument
+// otherwise, e.g. a bound below about 1.5e-288, whose smallest candidate is below 2^-960).
+std::vector<double> private_bound_below_grid(double bound);
+
+// The tightened bound's index in private_bound_below_grid(): the exponential mechanism
+// (private_bound_select) on `histogram`, the kTightenSteps + 2 cells of the rows' norms over that
+// grid, with the rows above the public bound counted on it (the fit clips them to it, so none is
+// above the top candidate), aiming at private_bound_quantile_target(quantile, n). `n` is the
+// public number of rows (replace-one); the histogram must count exactly n. eps-DP. Throws
+// Status::InvalidArgument (the histogram's size or sum, the quantile, eps).
+size_t private_bound_tighten(std::vector<uint64_t> histogram, int64_t n, double quantile,
+                             double eps, random::Rng &rng);
 
 // The public candidates b_k = lo * ratio^k for k = 0, 1, ... up to the first one >= hi (so the
 // last is >= hi and every other is < hi). Throws Status::InvalidArgument unless 0 < lo < hi,

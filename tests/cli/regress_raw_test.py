@@ -123,7 +123,7 @@ class RawRegression(DpcovCase):
                          out["bound_selection"])
         for extra, pattern in ((["--neighbour", "add_remove"], "--bound-epsilon 0"),
                                (["--bound-epsilon", "20"], "below --epsilon"),
-                               (["--bound-quantile", "1"], "--bound-quantile")):
+                               (["--bound-quantile", "1.5"], "--bound-quantile")):
             result = self.run_dpcov(base + extra)
             self.assertEqual(result.returncode, EXIT_USAGE, extra)
             self.assertRegex(result.stderr.decode(), pattern)

@@ -811,6 +811,51 @@ void private_bound(fuzz::Input &in) {
   fuzz::require(
       t == DPCOV_OK ? quantile_target >= 0 && quantile_target <= n : quantile_target == -7,
       "quantile target");
+  // Tightening a public bound: the candidates below it, finite, positive and increasing up to the
+  // bound, or a status and the outputs untouched; the choice one of them, or a status, the output
+  // untouched and nothing drawn.
+  const double public_bound = in.range(0, 3) == 0 ? in.number() : in.positive();
+  Vec below = fuzz::canaries(DPCOV_TIGHTEN_STEPS + 1);
+  int64_t below_count = -7;
+  const dpcov_status g = dpcov_private_bound_below_grid(
+      public_bound, below.data(), static_cast<int64_t>(below.size()), &below_count);
+  fuzz::known_status(g);
+  if (g == DPCOV_OK) {
+    fuzz::require(below_count == DPCOV_TIGHTEN_STEPS + 1 && below.back() == public_bound,
+                  "below grid");
+    for (size_t i = 1; i < below.size(); ++i)
+      fuzz::require(below[i - 1] > 0.0 && below[i - 1] < below[i], "below grid increasing");
+  } else {
+    fuzz::unchanged(below, "below grid");
+    fuzz::require(below_count == -7, "below grid count");
+  }
+  std::vector<int64_t> tighten_counts(DPCOV_TIGHTEN_STEPS + 2);
+  int64_t tighten_rows = 0;
+  for (int64_t &h : tighten_counts) {
+    h = in.range(0, 7) == 0 ? in.range(INT64_MIN, INT64_MAX) : in.range(0, 50);
+    tighten_rows += h > 0 && h <= 50 ? h : 0;
+  }
+  const int64_t tighten_n = in.range(0, 3) == 0 ? in.range(-5, 2000) : tighten_rows;
+  dpcov_rng *tighten_rng = seeded();
+  uint64_t next_word = 0, expected_word = 0;
+  Vec tightened = fuzz::canaries(1);
+  const dpcov_status tg =
+      dpcov_private_bound_tighten(public_bound, tighten_counts.data(), tighten_n, in.number(),
+                                  in.number(), tighten_rng, tightened.data());
+  fuzz::known_status(tg);
+  if (tg == DPCOV_OK) {
+    fuzz::require(std::find(below.begin(), below.end(), tightened[0]) != below.end(),
+                  "tightened bound on the grid");
+  } else {
+    fuzz::unchanged(tightened, "tightened bound");
+    dpcov_rng *fresh = seeded();
+    fuzz::require(dpcov_rng_next_u64(tighten_rng, &next_word) == DPCOV_OK &&
+                      dpcov_rng_next_u64(fresh, &expected_word) == DPCOV_OK &&
+                      next_word == expected_word,
+                  "a refused tightening draws nothing");
+    dpcov_rng_destroy(&fresh);
+  }
+  dpcov_rng_destroy(&tighten_rng);
   const double lo = epsilon(in), hi = in.range(0, 3) == 0 ? in.number() : lo * (1 + in.positive());
   const double ratio = in.range(0, 3) == 0 ? in.number() : 1.0 + in.positive();
   int64_t k = -7;

@@ -563,6 +563,30 @@ RC_GTEST_PROP(ExtremeBudget, PrivateBoundAndLedgerAreFiniteOrFailUntouched, ()) 
     dpcov_rng_destroy(&rng);
   }
 
+  // Tightening at extreme public bounds and budgets: the candidates below the bound and one of
+  // them chosen, or a status with the output untouched (and nothing drawn).
+  const double public_bound = *extreme_positive();
+  std::vector<double> below(DPCOV_TIGHTEN_STEPS + 1, kCanary);
+  int64_t below_count = -1;
+  const dpcov_status below_status = dpcov_private_bound_below_grid(
+      public_bound, below.data(), static_cast<int64_t>(below.size()), &below_count);
+  check_outputs(below_status, "private_bound_below_grid", below);
+  if (below_status == DPCOV_OK) {
+    RC_ASSERT(below_count == DPCOV_TIGHTEN_STEPS + 1 && below.back() == public_bound);
+    std::vector<int64_t> cells(DPCOV_TIGHTEN_STEPS + 2, 0);
+    cells[*rc::gen::inRange<size_t>(0, cells.size())] = 100;
+    dpcov_rng *rng = seeded_rng();
+    const double tighten_epsilon = *extreme_positive();
+    std::vector<double> chosen(1, kCanary);
+    const dpcov_status s = release_status("private_bound_tighten", rng, [&] {
+      return dpcov_private_bound_tighten(public_bound, cells.data(), 100, 0.95, tighten_epsilon,
+                                         rng, chosen.data());
+    });
+    check_outputs(s, "private_bound_tighten", chosen);
+    if (s == DPCOV_OK) RC_ASSERT(std::find(below.begin(), below.end(), chosen[0]) != below.end());
+    dpcov_rng_destroy(&rng);
+  }
+
   // The release's rest after a bound step, at extreme budgets and shares: finite, positive and
   // below the budget, or a status with the output untouched.
   const double total = *extreme_positive();

@@ -98,3 +98,44 @@ TEST(PrivateBound, SelectionIsInRange) {
   auto rng = dpcov::random::Rng::from_seed(7);
   for (int i = 0; i < 1000; ++i) EXPECT_LT(dm::private_bound_select({0, 0, 0, 9}, 100, 0.1, rng), 3u);
 }
+
+TEST(PrivateBound, BelowGridDividesTheBoundAndEndsAtIt) {
+  const std::vector<double> grid = dm::private_bound_below_grid(3.0);
+  ASSERT_EQ(grid.size(), static_cast<size_t>(dm::kTightenSteps) + 1);
+  for (int k = dm::kTightenSteps; k >= 1; --k)
+    EXPECT_EQ(grid[static_cast<size_t>(dm::kTightenSteps - k)], 3.0 / std::pow(1.25, k));
+  EXPECT_EQ(grid.back(), 3.0);
+  // Every candidate is a row bound the library takes (>= 2^-960).
+  EXPECT_EQ(dm::private_bound_below_grid(0x1p-960 * std::pow(1.25, 12)).front(), 0x1p-960);
+  for (double bad : {0.0, -1.0, 1e-300, 0x1p-960})
+    EXPECT_EQ(status_of([&] { dm::private_bound_below_grid(bad); }), DPCOV_E_INVALID_ARGUMENT)
+        << bad;
+  for (double bad : {std::nan(""), std::numeric_limits<double>::infinity()})
+    EXPECT_EQ(status_of([&] { dm::private_bound_below_grid(bad); }), DPCOV_E_NON_FINITE) << bad;
+}
+
+TEST(PrivateBound, TighteningCountsRowsOverTheBoundOnIt) {
+  auto rng = dpcov::random::Rng::from_seed(8);
+  std::vector<uint64_t> cells(static_cast<size_t>(dm::kTightenSteps) + 2, 0);
+  cells[5] = 95;
+  cells.back() = 5;  // over the public bound: clipped onto it
+  // Quantile 1 (no row above): the bound is the one candidate with none above it once the rows
+  // over it count on it; counted above it, candidates 5 to 12 would tie.
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(dm::private_bound_tighten(cells, 100, 1.0, 50.0, rng),
+              static_cast<size_t>(dm::kTightenSteps));
+  // The 0.95 quantile's target of 5 rows above: candidates 5 to 11, never below the data.
+  for (int i = 0; i < 200; ++i) {
+    const size_t k = dm::private_bound_tighten(cells, 100, 0.95, 50.0, rng);
+    EXPECT_GE(k, 5u);
+    EXPECT_LT(k, static_cast<size_t>(dm::kTightenSteps));
+  }
+  EXPECT_EQ(status_of([&] { dm::private_bound_tighten(cells, 99, 0.95, 1.0, rng); }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] {
+              dm::private_bound_tighten({95, 5}, 100, 0.95, 1.0, rng);
+            }),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { dm::private_bound_tighten(cells, 100, 0.0, 1.0, rng); }),
+            DPCOV_E_INVALID_ARGUMENT);
+}

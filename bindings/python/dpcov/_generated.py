@@ -195,7 +195,10 @@ DPCOV_AUTO_BOUND_LOW = 1e-06
 DPCOV_AUTO_BOUND_HIGH = 1000000000.0
 DPCOV_AUTO_BOUND_RATIO = 1.25
 DPCOV_AUTO_BOUND_QUANTILE = 0.95
+DPCOV_PCA_AUTO_BOUND_QUANTILE = 0.999
 DPCOV_BOUND_STEP_SHARE = 0.1
+DPCOV_TIGHTEN_STEPS = 12
+DPCOV_TIGHTEN_RATIO = 1.25
 
 # dpcov/exact.h
 DPCOV_INTEGER_NOISE_DISCRETE_GAUSSIAN = 1
@@ -1246,6 +1249,10 @@ PROTOTYPES = {
     "dpcov_private_bound_norm_cells": (c_int32, [Address(c_double), c_int64, c_int32, c_int64,
                                                  c_int64, Address(c_double), c_int64,
                                                  Address(c_int64)]),
+    "dpcov_private_bound_below_grid": (c_int32, [c_double, Address(c_double), c_int64,
+                                                 Address(c_int64)]),
+    "dpcov_private_bound_tighten": (c_int32, [c_double, Address(c_int64), c_int64, c_double,
+                                              c_double, c_void_p, Address(c_double)]),
     "dpcov_private_bound_select": (c_int32, [Address(c_double), c_int64, Address(c_int64), c_int64,
                                              c_double, c_void_p, Address(c_int64),
                                              Address(c_double)]),

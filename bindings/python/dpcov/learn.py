@@ -56,6 +56,7 @@ from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
+from ._generated import DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
@@ -234,7 +235,7 @@ def _check_mechanism(mechanism, extra=()) -> None:
 DEFAULT_BOUND = 1.0
 """The norm bound used when neither ``bound`` nor ``bounds`` is given (with a warning)."""
 
-PCA_AUTO_QUANTILE = 0.999
+PCA_AUTO_QUANTILE = DPCOV_PCA_AUTO_BOUND_QUANTILE
 """The quantile of the rows' norms that ``PrivatePCA(bound="auto")`` aims at: far in the tail, so
 that the rows it clips barely move the covariance and ``subspace_error_`` covers the distance to
 the data's own subspace, not only to that of the clipped rows (at 0.95 it held in 0.70 of releases

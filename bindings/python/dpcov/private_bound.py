@@ -6,14 +6,13 @@ utility, so that at small n it often lands far above the data."""
 
 from __future__ import annotations
 
-import math
 from ctypes import byref, c_double, c_int64
 
 import numpy as np
 
 from . import _arrays
 from ._generated import (DPCOV_AUTO_BOUND_HIGH, DPCOV_AUTO_BOUND_LOW, DPCOV_AUTO_BOUND_QUANTILE,
-                         DPCOV_AUTO_BOUND_RATIO, DPCOV_BOUND_STEP_SHARE)
+                         DPCOV_AUTO_BOUND_RATIO, DPCOV_BOUND_STEP_SHARE, DPCOV_TIGHTEN_STEPS)
 from ._lib import C, _check
 from .ledger import active_accountant, charged_if_drawn, ledger_charge
 
@@ -142,26 +141,33 @@ def unit_histogram(x, units, candidates: np.ndarray) -> np.ndarray:
 
 
 def _choose(function, counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
-    """``(index, bound)`` from ``function`` (a C selection of dpcov/private_bound.h), an active
-    :class:`~dpcov.BudgetAccountant` checked for the pure epsilon before the draw and charged
-    it after (:func:`~dpcov.ledger.charged_if_drawn`: a bad argument is not charged)."""
+    """``(index, bound)`` from ``function`` (a C selection of dpcov/private_bound.h), charged as
+    :func:`_charged_choice` charges."""
     g = _arrays.vector(candidates, "candidates")
     h = np.ascontiguousarray(counts, dtype=np.int64)
     if h.shape != (len(g) + 1,):
         raise _arrays.dimension_error(f"counts must have {len(g) + 1} cells (one per candidate and "
                                       f"the overflow cell), got shape {h.shape}")
     index, bound = c_int64(), c_double()
+    _charged_choice(epsilon, rng, lambda: function(
+        _arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped), float(epsilon), rng,
+        byref(index), byref(bound)))
+    return index.value, bound.value
+
+
+def _charged_choice(epsilon: float, rng, call) -> None:
+    """Runs ``call`` (a C choice of a bound, eps-DP, drawing from ``rng``), an active
+    :class:`~dpcov.BudgetAccountant` checked for the pure epsilon before the draw and charged
+    it after (:func:`~dpcov.ledger.charged_if_drawn`: a bad argument is not charged)."""
     budget = active_accountant()
     statement = None
     if budget is not None:
         statement = ledger_charge(epsilon, 0.0)
         budget.check(statement)
     with charged_if_drawn(budget, statement, rng):
-        _check(function(_arrays.ptr(g), len(g), h.ctypes.data, int(target_clipped),
-                        float(epsilon), rng, byref(index), byref(bound)))
+        _check(call())
     if budget is not None:
         budget.charge(statement)
-    return index.value, bound.value
 
 
 def select(counts, candidates: np.ndarray, target_clipped: int, epsilon: float, rng):
@@ -219,48 +225,49 @@ def choose_bound_from(histogram_of, n, epsilon: float, rng, quantile: float = 0.
     return RULES[rule](counts, candidates, target, epsilon, rng)[1]
 
 
-TIGHTEN_STEPS = 12
-"""Candidates below a public bound B in :func:`below_grid`: B / ratio^12 to B (13 in all)."""
+TIGHTEN_STEPS = DPCOV_TIGHTEN_STEPS
+"""Candidates below a public bound B in :func:`below_grid`: B / 1.25^12 to B (13 in all)."""
 
 
-def below_grid(bound: float, ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> np.ndarray:
-    """The public candidates bound / ratio^k, k = steps, ..., 1, 0, in increasing order: a
-    function of the public bound only. The top candidate is ``bound`` itself, so a choice from
-    this grid never loosens the bound."""
-    if not (bound > 0 and math.isfinite(bound)) or not (ratio > 1 and math.isfinite(ratio)):
-        raise ValueError(f"bound and ratio must be finite, bound > 0 and ratio > 1; got "
-                         f"bound = {bound!r}, ratio = {ratio!r}")
-    out = bound / ratio ** np.arange(steps, -1, -1, dtype=float)
-    out[-1] = bound
+def below_grid(bound: float) -> np.ndarray:
+    """The public candidates bound / 1.25^k, k = 12, ..., 1, then ``bound`` itself, in increasing
+    order (``dpcov_private_bound_below_grid``): a function of the public bound only. The top
+    candidate is ``bound``, so a choice from this grid never loosens the bound."""
+    count = c_int64()
+    out = np.empty(TIGHTEN_STEPS + 1)
+    _check(C.dpcov_private_bound_below_grid(float(bound), out.ctypes.data, len(out),
+                                            byref(count)))
     return out
 
 
-def tighten_bound_rows(x, bound: float, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
-                       ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
-    """:func:`tighten_bound` for the rows of ``x`` clipped to ``bound`` (a row over ``bound``
-    counts as on it), their norms measured by the library (:func:`row_histogram`)."""
-    if not 0.0 < quantile < 1.0:
-        raise ValueError(f"quantile must be in (0, 1), got {quantile!r}")
-    candidates = below_grid(bound, ratio, steps)
-    counts = row_histogram(x, candidates)
-    # Clipped to the bound, the top candidate: the cell above it folds into its own.
-    counts[-2] += counts[-1]
-    counts[-1] = 0
-    target = quantile_target(quantile, np.shape(x)[0])
-    return select(counts, candidates, target, epsilon, rng)[1]
+def _tighten(counts: np.ndarray, bound: float, n: int, quantile: float, epsilon: float,
+             rng) -> float:
+    """The library's choice (``dpcov_private_bound_tighten``) from ``counts`` over
+    :func:`below_grid`, charged as :func:`_charged_choice` charges."""
+    h = np.ascontiguousarray(counts, dtype=np.int64)
+    chosen = c_double()
+    _charged_choice(epsilon, rng, lambda: C.dpcov_private_bound_tighten(
+        float(bound), h.ctypes.data, int(n), float(quantile), float(epsilon), rng, byref(chosen)))
+    return chosen.value
 
 
-def tighten_bound(norms, bound: float, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
-                  ratio: float = 1.25, steps: int = TIGHTEN_STEPS) -> float:
-    """A bound <= ``bound`` at about the ``quantile`` of ``norms`` (rows of norm <= ``bound``),
-    chosen eps-DP under replace-one (n public) from :func:`below_grid`. A public worst-case bound
-    (e.g. sqrt(d) for columns mapped to [-1, 1]) is often far above the rows' norms; the
-    mechanisms' noise scales with the bound (squared for second moments), so clipping the few
-    rows above a private quantile costs less than the worst case at small n
-    (proofs/private_bound.md, "Tightening a public bound")."""
-    if not 0.0 < quantile < 1.0:
-        raise ValueError(f"quantile must be in (0, 1), got {quantile!r}")
+def tighten_bound_rows(x, bound: float, epsilon: float, rng,
+                       quantile: float = AUTO_BOUND_QUANTILE) -> float:
+    """:func:`tighten_bound` for the rows of ``x``, their norms measured by the library
+    (:func:`row_histogram`); a row over ``bound`` counts on it, as the fit clips it there."""
+    rows = np.asarray(x, dtype=float)
+    return _tighten(row_histogram(rows, below_grid(bound)), bound, rows.shape[0], quantile,
+                    epsilon, rng)
+
+
+def tighten_bound(norms, bound: float, epsilon: float, rng,
+                  quantile: float = AUTO_BOUND_QUANTILE) -> float:
+    """A bound <= ``bound`` at about the ``quantile`` of ``norms``, chosen eps-DP under
+    replace-one (n public) from :func:`below_grid` (``dpcov_private_bound_tighten``; a norm over
+    ``bound`` counts on it). A public worst-case bound (e.g. sqrt(d) for columns mapped to
+    [-1, 1]) is often far above the rows' norms; the mechanisms' noise scales with the bound
+    (squared for second moments), so clipping the few rows above a private quantile costs less
+    than the worst case at small n (proofs/private_bound.md, "Tightening a public bound")."""
     values = np.asarray(norms, dtype=float)
-    candidates = below_grid(bound, ratio, steps)
-    target = quantile_target(quantile, values.shape[0])
-    return select(histogram(values, candidates), candidates, target, epsilon, rng)[1]
+    return _tighten(histogram(values, below_grid(bound)), bound, values.shape[0], quantile,
+                    epsilon, rng)

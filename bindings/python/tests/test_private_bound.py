@@ -115,14 +115,35 @@ def test_bad_arguments_raise():
 def test_tightening_grid_stays_at_or_below_the_public_bound():
     g = private_bound.below_grid(3.0)
     assert len(g) == 13 and g[-1] == 3.0 and np.all(np.diff(g) > 0)
-    np.testing.assert_allclose(g[:-1], 3.0 / 1.25 ** np.arange(12, 0, -1))
+    np.testing.assert_array_equal(g[:-1], 3.0 / 1.25 ** np.arange(12, 0, -1))
     norms = np.linspace(0.0, 1.0, 1000)
     chosen = private_bound.tighten_bound(norms, 3.0, 10.0, dpcov.Rng(seed=2))
     assert chosen in g and 0.8 < chosen < 1.25
-    with pytest.raises(ValueError):
+    with pytest.raises(dpcov.InvalidArgumentError):
         private_bound.below_grid(0.0)
-    with pytest.raises(ValueError):
-        private_bound.tighten_bound(norms, 3.0, 1.0, dpcov.Rng(seed=2), quantile=1.0)
+    for quantile in (0.0, 1.5):
+        with pytest.raises(dpcov.InvalidArgumentError):
+            private_bound.tighten_bound(norms, 3.0, 1.0, dpcov.Rng(seed=2), quantile=quantile)
+
+
+def test_rows_over_the_public_bound_count_on_it_on_every_surface():
+    # The fit clips a row over the public bound onto it, so the choice counts it there: with a
+    # target of no row above (quantile 1), the bound itself is the one candidate with none above
+    # it, whatever the rows beyond it. The command line's `regress --bound-epsilon` takes the
+    # same library call (tests/cli/regress_decisions_test.py compares the two).
+    gen = np.random.default_rng(3)
+    x = gen.normal(size=(200, 3))
+    x *= (0.5 / np.linalg.norm(x, axis=1))[:, None]
+    x[:40] *= 10.0  # 40 rows of norm 5, over the public bound 3
+    for seed in range(20):
+        assert private_bound.tighten_bound_rows(x, 3.0, 50.0, dpcov.Rng(seed=seed),
+                                                quantile=1.0) == 3.0
+    # The histogram is the rows', n their number: one that does not add up is refused.
+    g = private_bound.below_grid(3.0)
+    counts = private_bound.row_histogram(x, g)
+    assert counts[-1] == 40
+    with pytest.raises(dpcov.InvalidArgumentError, match="n is 199"):
+        private_bound._tighten(counts, 3.0, 199, 0.95, 1.0, dpcov.Rng(seed=1))
 
 
 def test_estimators_take_a_clipped_target_whose_bound_step_serves_add_remove():

@@ -56,6 +56,13 @@ extern "C" {
 #define DPCOV_AUTO_BOUND_RATIO 1.25
 /** The quantile of the rows' norms an automatic bound aims at by default (DPCOV_AUTO_BOUND_LOW). */
 #define DPCOV_AUTO_BOUND_QUANTILE 0.95
+/**
+ * The quantile an automatic bound for PCA aims at (Python's `PrivatePCA(bound="auto")`; `dpcov
+ * release --bound auto --bound-quantile 0.999` for a release that `dpcov pca` reads): far in the
+ * tail, so that the few rows it clips barely move the covariance and the subspace error bound
+ * holds against the data's own top subspace, not only against the clipped rows'.
+ */
+#define DPCOV_PCA_AUTO_BOUND_QUANTILE 0.999
 
 /**
  * The target number of rows above the bound that aims at the @p quantile of @p n row norms,
@@ -218,6 +225,62 @@ DPCOV_API dpcov_status dpcov_private_bound_norm_cells(const double *grid, int64_
                                                       int32_t layout, int64_t rows, int64_t cols,
                                                       const double *a, int64_t lda,
                                                       int64_t *cells);
+
+/**
+ * The number of candidates below a public bound that tightening adds
+ * (dpcov_private_bound_tighten(): `dpcov regress --bound-epsilon` and Python's
+ * `PrivateLinearRegression(bound_epsilon=)`): the grid is bound / DPCOV_TIGHTEN_RATIO^k, k =
+ * DPCOV_TIGHTEN_STEPS, ..., 1, then the bound itself.
+ */
+#define DPCOV_TIGHTEN_STEPS 12
+/** The ratio of consecutive candidates below a public bound (DPCOV_TIGHTEN_STEPS). */
+#define DPCOV_TIGHTEN_RATIO 1.25
+
+/**
+ * The public candidates a tightened bound is chosen among: bound / DPCOV_TIGHTEN_RATIO^k for
+ * k = DPCOV_TIGHTEN_STEPS, ..., 1, then @p bound itself, in increasing order (K =
+ * DPCOV_TIGHTEN_STEPS + 1). A function of the public bound only; the top candidate is the bound,
+ * so a choice among them never loosens it.
+ *
+ * @param bound            the public bound, finite and large enough that every candidate is a
+ *                         norm bound the library takes (>= 2^-960): about 1.5e-288 or more.
+ * @param[out] grid        receives the K candidates; NULL (with @p capacity 0) to ask only for K.
+ * @param capacity         the number of doubles @p grid holds; >= K when @p grid is not NULL, 0
+ *                         when it is.
+ * @param[out] candidates  receives K.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (the bound),
+ *         ::DPCOV_E_INVALID_ARGUMENT (the bound, @p capacity negative, too small, or nonzero with a
+ *         NULL @p grid). Outputs untouched on failure.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_below_grid(double bound, double *grid, int64_t capacity,
+                                                      int64_t *candidates);
+
+/**
+ * A bound at most @p bound, chosen eps-DP from the data near the @p quantile of the row norms:
+ * dpcov_private_bound_select() over dpcov_private_bound_below_grid(@p bound) with the target
+ * dpcov_private_bound_quantile_target(@p quantile, @p n), the rows above @p bound counted on it
+ * (the fit clips them to it, so their count moves the top candidate's utility no more than a
+ * row on the bound does). Under replace-one only, where n is public (proofs/private_bound.md,
+ * "Tightening a public bound").
+ *
+ * @param bound       the public bound, as dpcov_private_bound_below_grid() takes it.
+ * @param histogram   DPCOV_TIGHTEN_STEPS + 2 counts, the rows' norms over that grid
+ *                    (dpcov_private_bound_histogram()), each >= 0, summing to @p n (private);
+ *                    not retained.
+ * @param n           the number of rows, public, >= 0.
+ * @param quantile    in (0, 1].
+ * @param epsilon     the choice's budget, finite and > 0.
+ * @param rng         the generator to draw from (a fixed number of words whatever the data).
+ * @param[out] chosen receives the chosen candidate; untouched on failure.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NON_FINITE (the bound, @p epsilon),
+ *         ::DPCOV_E_INVALID_ARGUMENT (the bound, a count negative, counts not summing to @p n,
+ *         @p quantile or @p epsilon out of range). Nothing is drawn on failure.
+ * @proof proofs/private_bound.md
+ */
+DPCOV_API dpcov_status dpcov_private_bound_tighten(double bound, const int64_t *histogram,
+                                                   int64_t n, double quantile, double epsilon,
+                                                   dpcov_rng *rng, double *chosen);
 
 /**
  * Chooses a bound among the @p candidates values of @p grid, eps-DP, from the histogram of the

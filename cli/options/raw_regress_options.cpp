@@ -165,10 +165,9 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "with the intervals, whose statistics the clipping would bias; a tenth of "
                      "--epsilon with --no-intervals")
       ->group(group);
-  command
-      .add_option("--bound-quantile", o.bound_quantile,
-                  "Quantile of the regressors' norms the chosen bound aims at, in (0, 1] "
-                  "(default 0.95)")
+  command.add_option("--bound-quantile", o.bound_quantile,
+                     "Quantile of the regressors' norms the chosen bound aims at, in (0, 1] "
+                     "(default 0.95)")
       ->group(group);
   command.add_flag("--quiet,-q", o.quiet, "No progress display")->group(group);
   add_spool_option(command, o.spool)->group(group);

@@ -17,7 +17,7 @@ namespace dpcov::cli {
 
 // How a bootstrap draws: its size and its generator's seed (none: OS entropy).
 struct BootstrapSettings {
-  int64_t draws = 999;
+  int64_t draws = DPCOV_INTERVAL_DRAWS;
   std::optional<uint64_t> seed;
 };
 

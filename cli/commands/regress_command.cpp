@@ -48,7 +48,7 @@ struct RegressOptions {
   double level = 0.95;
   bool json = false;
   bool plug_in = false;          // also print the table that treats the release as exact data
-  int64_t bootstrap = 999;       // draws of the noise-aware intervals
+  int64_t bootstrap = DPCOV_INTERVAL_DRAWS;  // draws of the noise-aware intervals
   std::optional<uint64_t> seed;  // of the bootstrap generator (default: OS entropy)
 
   BootstrapSettings bootstrap_settings() const { return {bootstrap, seed}; }
@@ -1010,7 +1010,8 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
                     "For a private release, also print the table that treats the release as "
                     "exact data (ignores the privacy noise; labelled on every line)");
   command->add_option("--bootstrap", options->bootstrap,
-                      "Draws of the noise-aware intervals of a private release (default 999)");
+                      "Draws of the noise-aware intervals of a private release (default 999, "
+                      "DPCOV_INTERVAL_DRAWS)");
   command->add_option("--seed", options->seed,
                       "Seed of the bootstrap draws (default: OS entropy); costs no privacy");
   add_raw_regress_options(*command, options->raw);

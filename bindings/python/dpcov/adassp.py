@@ -8,7 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
-from ._generated import DPCOV_INTERVALS_POSTERIOR, AdasspCalibration, Neighbour
+from ._generated import (DPCOV_INTERVAL_DRAWS, DPCOV_INTERVALS_POSTERIOR, AdasspCalibration,
+                         Neighbour)
 from ._lib import AdasspParamsC, AdasspReceiptC, C, SandwichBudgetC, _check, new_struct
 from .ledger import active_accountant, charged_if_drawn
 from .types import PrefixedReceipt
@@ -172,7 +173,7 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
 
 
 def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
-                               num_bootstrap: int = 999) -> AdasspIntervals:
+                               num_bootstrap: int = DPCOV_INTERVAL_DRAWS) -> AdasspIntervals:
     """Noise-aware intervals and p-values for beta from a fit that released y'y
     (``dpcov_adassp_bootstrap_intervals``; parametric bootstrap from AdaSSP's noise law, fixed
     design, ``n`` the public number of rows). Post-processing: no privacy cost. Raises
@@ -188,7 +189,7 @@ def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
 
 
 def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
-                     level: float = 0.95, num_draws: int = 999) -> AdasspAnswer:
+                     level: float = 0.95, num_draws: int = DPCOV_INTERVAL_DRAWS) -> AdasspAnswer:
     """Intervals for beta from a fit that released y'y at every n (``dpcov_adassp_intervals``):
     the parametric bootstrap where it answers, else a noise-aware posterior over the released
     statistics (proofs/adassp_posterior.md), and per coefficient whether its interval supports a
@@ -246,7 +247,7 @@ def sandwich_rows(xy, beta0, bound_x: float, residual_bound: float) -> np.ndarra
 
 
 def adassp_sandwich_intervals(fit: AdasspFit, meat, rng, level: float = 0.95,
-                              num_bootstrap: int = 999, meat_receipt=None) -> AdasspIntervals:
+                              num_bootstrap: int = DPCOV_INTERVAL_DRAWS, meat_receipt=None) -> AdasspIntervals:
     """Intervals for beta robust to heteroscedastic errors and a misspecified mean, from a fit
     and the released meat (``dpcov_adassp_sandwich_intervals``; parametric bootstrap whose
     sampling noise of X'y is N(0, meat)). With the meat's receipt ``meat_receipt``, the meat's

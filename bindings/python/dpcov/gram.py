@@ -7,6 +7,7 @@ from ctypes import byref, c_size_t, c_void_p, create_string_buffer, sizeof
 import numpy as np
 
 from . import _arrays
+from ._generated import Numerics
 from ._handle import Handle
 from ._lib import C, GramInfoC, RowBoundingC, RowRefusalC, _check, new_struct
 from .errors import DpcovError
@@ -15,7 +16,7 @@ from .mechanism import release_gram
 from .registry import mechanism_info
 from .types import BoundPolicy, GramInfo, Neighbour, enum_value, mechanism_id
 
-NUMERICS = {"idealized": 0, "exact": 1}
+NUMERICS = {member.name.lower(): member.value for member in Numerics}
 """The ``dpcov_numerics`` values by name: ``"exact"`` (floating-point-safe: integer grid, exact
 integer Gram, discrete noise) or ``"idealized"`` (floating-point noise)."""
 

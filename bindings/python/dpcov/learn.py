@@ -56,7 +56,7 @@ from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
 from .exact import exact_plan
-from ._generated import DPCOV_PCA_AUTO_BOUND_QUANTILE
+from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
@@ -840,7 +840,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             posterior costs seconds per fit at d = 10. Where robust errors need the rule of
             "Robust or the posterior" (docs/regression_intervals.md), it is decided by the
             bootstrap alone, which is what decides it with True too.
-        n_bootstrap: bootstrap draws of the noise-aware intervals (default 999).
+        n_bootstrap: bootstrap draws of the noise-aware intervals (default 999,
+            ``DPCOV_INTERVAL_DRAWS``).
         plug_in: also keep the plug-in inference of a Gram mechanism (``plug_in_``; default False).
         projection_rows: r for ``"ols_jl"``.
         policy, random_state, mechanism_options: as for :class:`PrivateCovariance`.
@@ -875,7 +876,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, label_bound=None, fit_intercept=True,
                  mechanism="adassp", rho=0.05, calibration="joint_analytic",
-                 neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=999,
+                 neighbour="replace_one", ridge=0.0, level=0.95, intervals=True, n_bootstrap=DPCOV_INTERVAL_DRAWS,
                  plug_in=False, projection_rows=None, policy="clip", random_state=None,
                  mechanism_options=None, bound_epsilon=None, bound_quantile=AUTO_BOUND_QUANTILE,
                  numerics="exact", bounds=None, small_n="posterior", errors="robust",

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _arrays
+from ._generated import DPCOV_INTERVAL_DRAWS
 from ._lib import C, ReceiptC, RegressionSummaryC, _check, new_struct
 from .estimators import regression_params
 from .ledger import active_accountant, charged_if_drawn
@@ -146,7 +147,7 @@ class BootstrapIntervals(NamedTuple):
 
 def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rng,
                             intercept_column: int = -1, level: float = 0.95,
-                            num_bootstrap: int = 999) -> BootstrapIntervals:
+                            num_bootstrap: int = DPCOV_INTERVAL_DRAWS) -> BootstrapIntervals:
     """Noise-aware OLS intervals and p-values from a release of analyze_gauss, laplace_sym or
     wishart_additive and its ``receipt`` (``dpcov_ols_bootstrap_intervals``; Ferrando, Wang,
     Sheldon, AISTATS 2022). Post-processing: no privacy cost; ``rng`` draws the bootstrap.
@@ -162,7 +163,7 @@ def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rn
 
 def ols_sandwich_intervals(released, receipt: Receipt, label: int, features, meat, rng,
                            intercept_column: int = -1, level: float = 0.95,
-                           num_bootstrap: int = 999,
+                           num_bootstrap: int = DPCOV_INTERVAL_DRAWS,
                            meat_receipt: Receipt | None = None) -> BootstrapIntervals:
     """Noise-aware OLS intervals robust to heteroscedastic errors and a misspecified mean, from a
     Gram mechanism's release, its ``receipt`` and the released ``meat`` sum r_i^2 x_i x_i' (p x p,
@@ -202,7 +203,7 @@ class OlsIntervals(NamedTuple):
 
 
 def ols_intervals(released, receipt: Receipt, label: int, features, rng,
-                  intercept_column: int = -1, level: float = 0.95, num_bootstrap: int = 999,
+                  intercept_column: int = -1, level: float = 0.95, num_bootstrap: int = DPCOV_INTERVAL_DRAWS,
                   meat=None, meat_receipt: Receipt | None = None) -> OlsIntervals:
     """The intervals of :func:`ols_bootstrap_intervals` (no ``meat``: homoscedastic errors) or,
     with the released ``meat`` and its ``meat_receipt``, of :func:`ols_sandwich_intervals` with

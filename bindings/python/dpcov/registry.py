@@ -6,17 +6,28 @@ from __future__ import annotations
 from ctypes import byref
 from dataclasses import dataclass
 
+from ._generated import (DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE,
+                         DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE, DPCOV_MECHANISM_NUMERICS_EXACT,
+                         DPCOV_MECHANISM_NUMERICS_IDEALIZED, MechanismFamily, MechanismInference,
+                         MechanismInput, MechanismOption, MechanismOutput, MechanismPrivacy)
 from ._lib import C, MechanismEntryC, _check, new_struct
 
-_FAMILIES = {1: "gram", 2: "rows_zcdp", 3: "regression", 4: "bound"}
-_PRIVACY_MODELS = {1: "pure", 2: "approximate", 3: "zcdp", 4: "not_private"}
-_INPUTS = {1: "gram", 2: "rows"}
-_OUTPUTS = {1: "matrix", 2: "regression", 3: "vector", 4: "scalar"}
-_NEIGHBOURS = ((1, "replace_one"), (2, "add_remove"))
-_NUMERICS = ((1, "idealized"), (2, "exact"))
-_OPTIONS = ((1, "lambda_min"), (2, "spectral"), (4, "projection_rows"), (8, "posterior_dof"),
-            (16, "audit_unlock"), (32, "glasso_rho"), (64, "calibration"))
-_INFERENCE = ((1, "projection_t"), (2, "guaranteed_gauss"), (4, "robust_gram"))
+
+def _names(values) -> dict:
+    """The lower-case name of each value of a generated enum (or bit of a bit set)."""
+    return {member.value: member.name.lower() for member in values}
+
+
+_FAMILIES = _names(MechanismFamily)
+_PRIVACY_MODELS = _names(MechanismPrivacy)
+_INPUTS = _names(MechanismInput)
+_OUTPUTS = _names(MechanismOutput)
+_NEIGHBOURS = ((DPCOV_MECHANISM_NEIGHBOURS_REPLACE_ONE, "replace_one"),
+               (DPCOV_MECHANISM_NEIGHBOURS_ADD_REMOVE, "add_remove"))
+_NUMERICS = ((DPCOV_MECHANISM_NUMERICS_IDEALIZED, "idealized"),
+             (DPCOV_MECHANISM_NUMERICS_EXACT, "exact"))
+_OPTIONS = tuple(_names(MechanismOption).items())
+_INFERENCE = tuple(_names(MechanismInference).items())
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from ._generated import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise,
                          AuditRowsMechanism, AuditVerdict, BlackBoxStatistic, BoundPolicy,
                          BudgetSplit, Calibration, GlassoStart, LambdaMinScope, Layout, Mechanism,
                          Neighbour, SensitivityNorm)
-from ._generated import Generator
+from ._generated import DPCOV_RECEIPT_N_WITHHELD, Generator
 from ._lib import C, ReceiptPrefixC
 
 
@@ -242,7 +242,7 @@ def receipt_prefix(struct) -> dict:
     return struct_fields(out)
 
 
-RECEIPT_N_WITHHELD = -1
+RECEIPT_N_WITHHELD = DPCOV_RECEIPT_N_WITHHELD
 """``DPCOV_RECEIPT_N_WITHHELD``: the n of a public receipt when n is private (add/remove)."""
 
 

@@ -69,6 +69,14 @@ extern "C" {
 #define DPCOV_MAX_SIMULATION_DRAWS 10000000
 
 /**
+ * The simulated worlds (bootstrap worlds, or kept posterior sweeps) the noise-aware intervals of
+ * every surface draw when the user names no number (`dpcov regress --bootstrap`, Python's
+ * `n_bootstrap` and `num_bootstrap`): the same default, so that one seed gives one interval on
+ * each. 999 keeps the 2.5% and 97.5% order statistics on whole ranks (25th and 975th).
+ */
+#define DPCOV_INTERVAL_DRAWS 999
+
+/**
  * The largest epsilon any entry point accepts (2^40, about 1.1e12); a larger one is refused with
  * ::DPCOV_E_INVALID_ARGUMENT before anything is drawn, by the one check every epsilon passes
  * (a mechanism's, a private bound's, a zCDP conversion's), so the bindings and the `dpcov`

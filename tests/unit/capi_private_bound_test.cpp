@@ -291,3 +291,83 @@ TEST(CapiPrivateBound, TheQuantileTargetIsTheFloorOfTheExactProduct) {
   EXPECT_EQ(target, -7);
   EXPECT_EQ(dpcov_private_bound_quantile_target(0.95, 10, nullptr), DPCOV_E_NULL_POINTER);
 }
+
+TEST(CapiPrivateBound, TighteningBelowAPublicBoundThroughTheAbi) {
+  int64_t k = 0;
+  ASSERT_EQ(dpcov_private_bound_below_grid(2.0, nullptr, 0, &k), DPCOV_OK);
+  ASSERT_EQ(k, DPCOV_TIGHTEN_STEPS + 1);
+  std::vector<double> g(static_cast<size_t>(k));
+  ASSERT_EQ(dpcov_private_bound_below_grid(2.0, g.data(), k, &k), DPCOV_OK);
+  EXPECT_EQ(g.back(), 2.0);
+  EXPECT_EQ(g.front(), 2.0 / std::pow(DPCOV_TIGHTEN_RATIO, DPCOV_TIGHTEN_STEPS));
+  // The norms of 200 rows over the grid (the library's histogram), 20 of them over the bound.
+  std::vector<double> rows(200);
+  for (int i = 0; i < 200; ++i) rows[static_cast<size_t>(i)] = i < 20 ? 5.0 : 0.3;
+  std::vector<int64_t> histogram(g.size() + 1, 0);
+  ASSERT_EQ(dpcov_private_bound_histogram(g.data(), k, DPCOV_ROW_MAJOR, 200, 1, rows.data(), 1,
+                                          histogram.data()),
+            DPCOV_OK);
+  Rng rng(4);
+  double chosen = -1.0;
+  // Quantile 1: the bound itself, the one candidate with no row above it once the rows over it
+  // count on it.
+  ASSERT_EQ(dpcov_private_bound_tighten(2.0, histogram.data(), 200, 1.0, 50.0, rng.rng, &chosen),
+            DPCOV_OK);
+  EXPECT_EQ(chosen, 2.0);
+}
+
+TEST(CapiPrivateBound, BadTighteningArgumentsAreRefusedUntouchedAndDrawNothing) {
+  std::vector<int64_t> histogram(DPCOV_TIGHTEN_STEPS + 2, 0);
+  histogram[3] = 100;
+  const double kUntouched = -7.0;
+  struct Case {
+    double bound;
+    const int64_t *histogram;
+    int64_t n;
+    double quantile, epsilon;
+    bool rng, out;
+    dpcov_status expected;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Case &c : std::vector<Case>{
+           {0.0, histogram.data(), 100, 0.95, 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1e-300, histogram.data(), 100, 0.95, 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {std::nan(""), histogram.data(), 100, 0.95, 1.0, true, true, DPCOV_E_NON_FINITE},
+           {1.0, nullptr, 100, 0.95, 1.0, true, true, DPCOV_E_NULL_POINTER},
+           {1.0, histogram.data(), 99, 0.95, 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1.0, histogram.data(), -1, 0.95, 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1.0, histogram.data(), 100, 0.0, 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1.0, histogram.data(), 100, std::nan(""), 1.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1.0, histogram.data(), 100, 0.95, 0.0, true, true, DPCOV_E_INVALID_ARGUMENT},
+           {1.0, histogram.data(), 100, 0.95, inf, true, true, DPCOV_E_NON_FINITE},
+           {1.0, histogram.data(), 100, 0.95, 1.0, false, true, DPCOV_E_NULL_POINTER},
+           {1.0, histogram.data(), 100, 0.95, 1.0, true, false, DPCOV_E_NULL_POINTER}}) {
+    Rng rng(5), fresh(5);
+    double chosen = kUntouched;
+    const dpcov_status s =
+        dpcov_private_bound_tighten(c.bound, c.histogram, c.n, c.quantile, c.epsilon,
+                                    c.rng ? rng.rng : nullptr, c.out ? &chosen : nullptr);
+    EXPECT_EQ(s, c.expected) << c.bound << " " << c.n << " " << c.quantile << " " << c.epsilon;
+    EXPECT_NE(std::string(dpcov_last_error_message()), "");
+    EXPECT_EQ(chosen, kUntouched);
+    uint64_t a = 0, b = 1;
+    ASSERT_EQ(dpcov_rng_next_u64(rng.rng, &a), DPCOV_OK);
+    ASSERT_EQ(dpcov_rng_next_u64(fresh.rng, &b), DPCOV_OK);
+    EXPECT_EQ(a, b) << "a refused tightening drew";
+  }
+  // A negative count, and the grid's output arguments.
+  histogram[0] = -1;
+  Rng rng(6);
+  double chosen = kUntouched;
+  EXPECT_EQ(dpcov_private_bound_tighten(1.0, histogram.data(), 99, 0.95, 1.0, rng.rng, &chosen),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(chosen, kUntouched);
+  std::vector<double> g(3, kUntouched);
+  int64_t k = -1;
+  EXPECT_EQ(dpcov_private_bound_below_grid(1.0, g.data(), 3, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_below_grid(1.0, nullptr, 3, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_below_grid(1.0, g.data(), -1, &k), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(dpcov_private_bound_below_grid(1.0, nullptr, 0, nullptr), DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(k, -1);
+  EXPECT_EQ(g, std::vector<double>(3, kUntouched));
+}

@@ -55,8 +55,9 @@ def public_rows(x: da.Array) -> int:
     return int(n)
 
 
-def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = 0.9,
-                       lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
+def dask_private_bound(x: da.Array, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
+                       lo: float = AUTO_BOUND_GRID["lo"], hi: float = AUTO_BOUND_GRID["hi"],
+                       ratio: float = AUTO_BOUND_GRID["ratio"], clipped=None,
                        rule: str = "scan", split_every: int = 2, columns=None,
                        privacy_unit=None, groups=None, spill_dir=None,
                        memory_budget: int = MEMORY_BUDGET) -> float:

@@ -52,8 +52,10 @@ def bound_step_rest(epsilon: float, bound_epsilon: float) -> float:
     return rest.value
 
 
-def grid(lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25) -> np.ndarray:
-    """The public candidates lo * ratio^k up to the first >= hi (``dpcov_private_bound_grid``)."""
+def grid(lo: float = DPCOV_AUTO_BOUND_LOW, hi: float = DPCOV_AUTO_BOUND_HIGH,
+         ratio: float = DPCOV_AUTO_BOUND_RATIO) -> np.ndarray:
+    """The public candidates lo * ratio^k up to the first >= hi (``dpcov_private_bound_grid``);
+    by default the automatic bound's grid (:data:`AUTO_BOUND_GRID`)."""
     count = c_int64()
     _check(C.dpcov_private_bound_grid(float(lo), float(hi), float(ratio), None, 0, byref(count)))
     out = np.empty(count.value)
@@ -189,10 +191,13 @@ RULES = {"scan": scan, "exponential": select}
 """The selection rules by name: the sparse vector scan (default) and the exponential mechanism."""
 
 
-def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3,
-                 hi: float = 1e6, ratio: float = 1.25, clipped=None, rule: str = "scan") -> float:
-    """B for the rows of ``x``, eps-DP. By default at about the ``quantile`` of their norms: the
-    target number of rows above B is floor((1 - quantile) n), which uses n (replace-one only).
+def choose_bound(x, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
+                 lo: float = DPCOV_AUTO_BOUND_LOW, hi: float = DPCOV_AUTO_BOUND_HIGH,
+                 ratio: float = DPCOV_AUTO_BOUND_RATIO, clipped=None, rule: str = "scan") -> float:
+    """B for the rows of ``x``, eps-DP. By default as the automatic bound of every surface
+    chooses it (``bound="auto"``, ``--bound auto``): the grid :data:`AUTO_BOUND_GRID`, aiming at
+    the :data:`AUTO_BOUND_QUANTILE` of the rows' norms: the target number of rows above B is
+    floor((1 - quantile) n), which uses n (replace-one only).
     With ``clipped`` the target is that public number of rows itself, which needs no n, so the
     choice is eps-DP under add/remove too. ``rule`` is ``"scan"`` (:func:`scan`) or
     ``"exponential"`` (:func:`select`)."""
@@ -204,8 +209,9 @@ def choose_bound(x, epsilon: float, rng, quantile: float = 0.9, lo: float = 1e-3
                              epsilon, rng, quantile, lo, hi, ratio, clipped, rule)
 
 
-def choose_bound_from(histogram_of, n, epsilon: float, rng, quantile: float = 0.9,
-                      lo: float = 1e-3, hi: float = 1e6, ratio: float = 1.25, clipped=None,
+def choose_bound_from(histogram_of, n, epsilon: float, rng, quantile: float = AUTO_BOUND_QUANTILE,
+                      lo: float = DPCOV_AUTO_BOUND_LOW, hi: float = DPCOV_AUTO_BOUND_HIGH,
+                      ratio: float = DPCOV_AUTO_BOUND_RATIO, clipped=None,
                       rule: str = "scan") -> float:
     """:func:`choose_bound` for ``n`` rows whose histogram over the candidates is
     ``histogram_of(candidates)`` (e.g. the sum of :func:`row_histogram` over partitions of the

@@ -141,8 +141,14 @@ def release_statement(x, mechanism, epsilon: float, delta: float, columns, param
     """What the release of :func:`dask_release_auto` will state, planned before the bound step
     draws (``dpcov_plan_create`` at B = 1 with n counted at the release, as the command line
     plans ``--bound auto``): its epsilon, delta and rho do not depend on B or n. The bounded
-    rows' d comes from an accumulator of the same bounding, which holds no row."""
-    cols = len(columns) if columns is not None else int(x.shape[1])
+    rows' d comes from an accumulator of the same bounding, which holds no row; a frame's
+    columns from its metadata, as the release picks them (its unit column left out)."""
+    units = params.get("privacy_unit")
+    if dask_frame.is_frame(x):
+        unit = (units,) if units is not None and np.isscalar(units) else ()
+        cols = len(dask_frame.numeric_columns(x, columns, exclude=unit))
+    else:
+        cols = int(x.shape[1])
     bounding = {key: params[key] for key in BOUNDING_FORMS if key in params}
     with GramAccumulator.bounded(cols, **bounding) as shape:
         dim = shape.info().dim

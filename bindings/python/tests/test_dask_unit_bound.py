@@ -195,3 +195,22 @@ def test_a_release_that_would_refuse_units_is_refused_before_the_histogram(clien
                                          spill_dir=tmp_path)
         assert rng.save_state() == before
     assert not info.unit_proof and list(tmp_path.iterdir()) == []
+
+
+def test_an_advanced_ledger_takes_a_bound_of_units_and_its_release_as_one(client, rows, units,
+                                                                         tmp_path):
+    # The release is planned before the bound step draws, at the d it will release: a frame's
+    # numeric columns without its unit column.
+    frame = frame_of(rows, units, CHUNKS)
+    planned = dask_bound.release_statement(frame, "analyze_gauss", 0.9, 1e-6, None,
+                                           {"privacy_unit": "unit", "max_rows_per_unit": K})
+    assert planned.dim == len(NAMES) and planned.epsilon == 0.9
+    rest = dpcov.private_bound.bound_step_rest(1.0, dpcov.private_bound.BOUND_STEP_SHARE)
+    total = dpcov.ledger.bound_step_total(dpcov.private_bound.BOUND_STEP_SHARE, rest)
+    with dpcov.BudgetAccountant(10.0, 1e-5, accounting="advanced") as budget, \
+            dpcov.Rng(68) as rng:
+        (_, receipt), _ = dask_bound.dask_release_auto(
+            frame, 1.0, 1e-6, rng, privacy_unit="unit", max_rows_per_unit=K, groups=3,
+            spill_dir=tmp_path)
+        assert receipt.dim == len(NAMES) and receipt.epsilon == rest
+        assert budget.spent.charges == 1 and budget.spent.epsilon == total

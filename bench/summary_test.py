@@ -67,6 +67,15 @@ def expected_stream_ratio() -> float:
     return float(piped[5]) / statistics.median(from_file)
 
 
+def expected_accuracy_ratio(name: str, long: bool) -> float:
+    """Worst ratio over epsilon for one data set: exact / paired idealized at the short run's
+    releases (column 11), exact / independent idealized at the long run's (column 6)."""
+    path = RAW / ("exact_accuracy_long.md" if long else "exact_accuracy.md")
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")]
+             for line in path.read_text().splitlines() if line.startswith(f"| {name} |")]
+    return max(float(c[5] if long else c[10]) for c in cells)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run([sys.executable, str(BENCH / "summarize.py"), str(RAW),
@@ -94,6 +103,10 @@ def main() -> None:
     check(abs(stream["ratio"] - expected_stream_ratio()) < 1e-12, "stream peak RSS ratio")
     check(all("95% interval" in found[f"exact Analyze Gauss error, {name}{suffix}"]["figure"]
               for name in DATA for suffix in ("", ", 50 releases")), "accuracy intervals shown")
+    check(all(found[f"exact Analyze Gauss error, {name}{suffix}"]["ratio"]
+              == expected_accuracy_ratio(name, long)
+              for name in DATA for suffix, long in (("", False), (", 50 releases", True))),
+          "accuracy: paired releases at the target's count, independent ones at the long run's")
     missing = found["exact release from rows, d = 1000"]  # --quick stops at d = 100
     check(missing["ratio"] is None and missing["passed"] is None, "unmeasured is not met")
     check(any(row.startswith("| exact release from rows, d = 1000 |")

@@ -5,7 +5,8 @@ random, exact), the text outputs of bench/gram_ab.sh on one and two OpenBLAS thr
 gram_ab_t2), of bench/csv_parse.sh (csv_10, csv_50), of the Python overhead script
 (python_overhead), of bench/iev_vs_reference.py (iev_vs_reference), of bench/release_rows.sh
 (release_rows), of bench/stream_rows.sh (stream_rows) and of build/bench/exact_accuracy at 20 and
-1000 releases (exact_accuracy.md, exact_accuracy_long.md; 5 and 50 in a --quick run), and
+1000 releases (exact_accuracy.md, exact_accuracy_long.md; 5 and 50 in a --quick run), of
+build/bench/fma_peak (fma_peak: one core's FMA peak, the roofline's ceiling), and
 bench/environment.py's JSON at the start and the end of the run (environment_start,
 environment_end). Times are wall-clock
 (real_time), medians where the benchmark was repeated, except in gram_ab (medians over rounds,
@@ -185,6 +186,32 @@ def accuracy(raw: pathlib.Path, name: str) -> tuple[str, int | None]:
     return found, int(releases.group(1)) if releases else None
 
 
+def fma_peak(raw: pathlib.Path) -> float | None:
+    """build/bench/fma_peak's GFLOP/s (None where not measured)."""
+    found = re.search(r"fma peak: ([\d.]+) GFLOP/s", text(raw, "fma_peak"))
+    return float(found.group(1)) if found else None
+
+
+def roofline_rows(gram: list[dict], peak: float | None) -> list[dict]:
+    """The one-thread Gram rows as flop rates (n d (d + 1) flops: the upper triangle's
+    multiply-adds) of CPU time and as fractions of one core's FMA peak. add_rows's time is all
+    rounds' where bench_gram_ab gives it (below a kernel block of rows a median call either only
+    keeps its rows pending or closes a block), as the clipped-Gram target reads it."""
+    rows = []
+    for r in gram:
+        if r["threads"] != 1:
+            continue
+        flops = r["n"] * r["d"] * (r["d"] + 1)
+        add_rows_ms = (r["ratio_cpu_all"] * r["dsyrk_cpu_ms"] if r.get("ratio_cpu_all")
+                       else r["add_rows_cpu_ms"])
+        dsyrk, add_rows = flops / r["dsyrk_cpu_ms"] * 1e-6, flops / add_rows_ms * 1e-6
+        rows.append({"n": r["n"], "d": r["d"], "clipped_percent": r["clipped_percent"],
+                     "dsyrk_gflops": dsyrk, "add_rows_gflops": add_rows,
+                     "dsyrk_of_peak": dsyrk / peak if peak else None,
+                     "add_rows_of_peak": add_rows / peak if peak else None})
+    return rows
+
+
 def collect(raw: pathlib.Path) -> dict:
     accuracy_text, releases = accuracy(raw, "exact_accuracy")
     accuracy_long, releases_long = accuracy(raw, "exact_accuracy_long")
@@ -197,7 +224,9 @@ def collect(raw: pathlib.Path) -> dict:
               "python_overhead": text(raw, "python_overhead").strip(),
               "iev_vs_reference": text(raw, "iev_vs_reference").strip(),
               "exact_accuracy": accuracy_text, "exact_releases": releases,
-              "exact_accuracy_long": accuracy_long, "exact_releases_long": releases_long}
+              "exact_accuracy_long": accuracy_long, "exact_releases_long": releases_long,
+              "fma_peak_gflops": fma_peak(raw)}
+    result["roofline"] = roofline_rows(result["gram_vs_dsyrk"], result["fma_peak_gflops"])
     result["targets"] = targets.all_targets(result)
     return result
 
@@ -241,6 +270,23 @@ def main() -> None:
     print_machine(result)
 
 
+def print_roofline(result: dict) -> None:
+    peak = result["fma_peak_gflops"]
+    print("\n### The Gram against the machine's peak (roofline): one core, OpenBLAS on one thread, "
+          "GFLOP/s of CPU time (n d (d + 1) flops), as fractions of the core's FMA peak "
+          f"(build/bench/fma_peak: {f'{peak:.1f} GFLOP/s' if peak else 'not measured'})\n")
+    print("| n | d | rows clipped | dsyrk GFLOP/s | add_rows GFLOP/s | dsyrk / peak | "
+          "add_rows / peak |")
+    print("|---|---|---|---|---|---|---|")
+
+    def share(value: float | None) -> str:
+        return f"{value:.3f}" if value is not None else "-"
+    for r in sorted(result["roofline"], key=lambda r: (r["n"], r["d"], r["clipped_percent"])):
+        print(f"| {r['n']:.0e} | {r['d']} | {r['clipped_percent']}% | {r['dsyrk_gflops']:.1f} | "
+              f"{r['add_rows_gflops']:.1f} | {share(r['dsyrk_of_peak'])} | "
+              f"{share(r['add_rows_of_peak'])} |")
+
+
 def print_sections(result: dict) -> None:
     print("### Gram accumulation vs bare dsyrk (bench/gram_ab.sh; target: add_rows / dsyrk <= 1.1 "
           "with half of the rows clipped): medians over rounds, each round timing dsyrk and "
@@ -256,6 +302,7 @@ def print_sections(result: dict) -> None:
               f"{r['rounds']} | {r['load']} | {r['dsyrk_ms']:.2f} | {r['add_rows_ms']:.2f} | "
               f"{r['dsyrk_cpu_ms']:.2f} | {r['add_rows_cpu_ms']:.2f} | {r['ratio_wall']:.3f} | "
               f"{r['ratio_cpu']:.3f} |")
+    print_roofline(result)
     print("\n### Release time (targets: additive mechanisms at d = 1000 under 10% of the Gram time "
           "for n = 1e6; IEV under 10 ms at d = 100, under 2 s at d = 500)\n")
     print("| mechanism | d | release ms | Gram n = 1e6 ms | release / Gram |")

@@ -76,6 +76,20 @@ def expected_accuracy_ratio(name: str, long: bool) -> float:
     return max(float(c[5] if long else c[10]) for c in cells)
 
 
+def expected_dsyrk_of_peak() -> dict[tuple[int, int], float]:
+    """Per (n, d) on one thread: n d (d + 1) flops over the bare dsyrk's thread CPU time, over the
+    GFLOP/s fma_peak printed."""
+    peak = float((RAW / "fma_peak.txt").read_text().split()[2])
+    found, size = {}, None
+    for f in map(str.split, (RAW / "gram_ab_t1.txt").read_text().splitlines()):
+        if f[:2] == ["n", "="]:
+            size = (int(f[2].rstrip(",")), int(f[5].rstrip(",")))
+        elif f[:1] == ["dsyrk"]:
+            n, d = size
+            found[size] = n * d * (d + 1) / float(f[3]) * 1e-6 / peak
+    return found
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run([sys.executable, str(BENCH / "summarize.py"), str(RAW),
@@ -107,6 +121,12 @@ def main() -> None:
               == expected_accuracy_ratio(name, long)
               for name in DATA for suffix, long in (("", False), (", 50 releases", True))),
           "accuracy: paired releases at the target's count, independent ones at the long run's")
+    roofline = {(r["n"], r["d"]): r["dsyrk_of_peak"] for r in saved["roofline"]}
+    check(roofline and all(abs(roofline[k] - v) < 1e-12 * v
+                           for k, v in expected_dsyrk_of_peak().items()),
+          "the roofline: dsyrk's flop rate of thread CPU over the FMA peak, every one-thread size")
+    check(any(line.startswith("### The Gram against the machine's peak") for line in lines),
+          "the roofline section is printed")
     missing = found["exact release from rows, d = 1000"]  # --quick stops at d = 100
     check(missing["ratio"] is None and missing["passed"] is None, "unmeasured is not met")
     check(any(row.startswith("| exact release from rows, d = 1000 |")

@@ -22,7 +22,6 @@
 //   build/bench/exact_accuracy <repository root> [repeats (default 20)] [eps,eps,...]
 // Markdown on stdout; the committed result is bench/results/exact_accuracy.md.
 #include <algorithm>
-#include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include "../core/audit/distributions.hpp"
+#include "../core/estimators/chain_convergence.hpp"
 #include "../core/estimators/metrics.hpp"
 #include "../core/linalg/blas.hpp"
 #include "../core/mechanisms/exact_additive.hpp"
@@ -90,18 +91,14 @@ std::pair<double, double> paired_ratio_interval(const std::vector<double> &a,
   return {ratios[resamples / 40], ratios[resamples - 1 - resamples / 40]};
 }
 
-double normal_cdf(double x) {
-  return 0.5 * std::erfc(-x / std::sqrt(2.0));
-}
-
 // The standard normal quantile paired with the integer noise z of standard deviation s and a
 // uniform v in (0, 1): Phi^-1 of U = F(z - 1) + v (F(z) - F(z - 1)), on the lower half by
 // symmetry so that U keeps its digits in the tail.
 double paired_normal(int64_t z, double s, double v) {
   if (z > 0) return -paired_normal(-z, s, 1.0 - v);
-  const double low = normal_cdf((static_cast<double>(z) - 0.5) / s);
-  const double high = normal_cdf((static_cast<double>(z) + 0.5) / s);
-  return -std::sqrt(2.0) * boost::math::erfc_inv(2.0 * (low + v * (high - low)));
+  const double low = audit::normal_cdf((static_cast<double>(z) - 0.5) / s);
+  const double high = audit::normal_cdf((static_cast<double>(z) + 0.5) / s);
+  return estimators::normal_quantile(low + v * (high - low));
 }
 
 // The idealized release paired with the exact release `exact` of Gram `g`: its integer noise is

@@ -11,6 +11,9 @@ prints: the share of fits that print an interval, the coverage of every coeffici
 included) by the printed intervals, the coverage of the worst-covered coefficient, and the
 median width. A fit with no interval (NaN) is not counted in the coverage, only in the share; nor
 is a fit that refuses (a Gram mechanism's release whose feature block is not positive definite).
+--json FILE keeps every cell's figures and, per method that answered ("bootstrap", "posterior",
+...; "none" for fits without one), its fits and per coefficient its printed and covering
+intervals: where a coefficient's misses come from.
 
 Models, each mapped to the public domain [-1, 1] per column (a raw column z_j is clipped to the
 public range [-c, c] and divided by c; the label likewise with its range c_y), so that
@@ -271,11 +274,13 @@ def default_fit(model: str, n: int, d: int, eps: float, r: int, c_y: float, **op
 def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, first=0,
          printed_only=False):
     printed, computed = Tally(target), Tally(target)
+    by_method: dict = {}  # the printed intervals of each method that answered
     answered = 0
     for r in range(first, first + fits):
         est = default_fit(model, n, d, eps, r, c_y, **options)
         answered += est.interval_method_ is not None
         printed.add(est.conf_int_)
+        by_method.setdefault(est.interval_method_ or "none", Tally(target)).add(est.conf_int_)
         # Every interval the method computed, the inconclusive ones too (printed as NaN): the
         # coverage of the method, apart from the rule that decides what is printed.
         if not printed_only:
@@ -293,6 +298,9 @@ def cell(model, n, d, eps, fits, target, c_y, options, unconditional=False, firs
             "printed_share": float(printed.shown.sum() / (fits * len(target))),
             "hits": int(tally.hits.sum()),
             "printed_coverage": printed.coverage(), "computed_coverage": computed.coverage(),
+            "methods": {m: {"fits": t.fits, "coefficient_hits": t.hits.tolist(),
+                            "coefficient_intervals": t.shown.tolist()}
+                        for m, t in by_method.items()},
             "computed_median_width": computed.median_width()}
 
 

@@ -1,6 +1,8 @@
 #include "adassp_constants.hpp"
 
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 #include "../check.hpp"
 #include "analytic_gaussian.hpp"
@@ -97,8 +99,14 @@ double adassp_lambda_min_shift(double sigma_lambda, double rho) {
   check::positive_finite(sigma_lambda, "sigma_lambda");
   check_rho(rho);
   // Smallest z with log Phi(-z) <= log(rho / 2): bracket [0, 1] doubled, then bisection, keeping
-  // hi on the side that satisfies the condition. rho < 1 puts z > 0.
-  const double target = std::log(0.5 * rho);
+  // hi on the side that satisfies the condition. rho < 1 puts z > 0. log_normal_cdf and log are
+  // each within a few ulps of (1 + |log(rho / 2)|), so without a margin the accepted z can sit a
+  // fraction of an ulp below the exact quantile (at rho = 1.2783027033531129e-08, for one); the
+  // target is lowered by 16 such ulps, which the exact tail at the accepted z then never exceeds.
+  // log(rho) - ln 2 rather than log(rho / 2), which a subnormal rho would underflow to -inf.
+  const double log_half_rho = std::log(rho) - std::numbers::ln2;
+  constexpr double kUlp = std::numeric_limits<double>::epsilon();
+  const double target = log_half_rho - 16.0 * kUlp * (1.0 + std::fabs(log_half_rho));
   double lo = 0.0;
   double hi = 1.0;
   while (log_normal_cdf(-hi) > target) {

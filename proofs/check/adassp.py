@@ -10,7 +10,8 @@ must be on the safe side of the exact values computed here with 50 digits, and c
   is <= delta, and sigma is within 3e-9 (relative) above the smallest such sigma (found here by
   bisection; the library adds a margin of 1e-9 for its double-precision bisection);
 - paper sigma, shift and eta: >= the exact formula, within 1e-14 relative;
-- shift: P(N(0,1) > shift / sigma_l) <= rho / 2 and within 1e-9 of equality;
+- shift: P(N(0,1) > shift / sigma_l) <= rho / 2 and within 1e-9 of equality, at those points and
+  at 3000 more values of rho over (0, 1) (log-uniform down to 1e-300, subnormals and edges added);
 - eta: >= sigma_g sqrt((d + 1) ln(2d / rho)), within 1e-14 relative;
 - the library's joint delta is >= the exact one and <= delta;
 - with y'y released (four shares): its sensitivity B_Y^2, sigma_k = 2 Delta_k sigma_AG within 3e-9
@@ -71,6 +72,34 @@ def check_close_above(name, got, exact, rel, where, failures):
     got = mpf(got)
     if got < exact or (got - exact) > rel * exact:
         failures.append(f"{name} at {where}: library {got} exact {exact}")
+
+
+def check_shift_over_rho(program, rnd, failures, count=3000):
+    """The shift alone over rho in its whole range (0, 1), subnormal rho and the edges included:
+    P(N(0,1) > shift / sigma_l) <= rho / 2 exactly, and shift / sigma_l within 1e-9 (relative) or
+    1e-13 above the exact quantile. The shift depends on rho and sigma_l only, so the other parameters are fixed."""
+    rhos = [10 ** rnd.uniform(-300, -1e-9) for _ in range(count)]
+    rhos += [5e-324, 1e-310, 2.2250738585072014e-308, 0.5, 0.9999999999999999,
+             1.2783027033531129e-08]
+    text = "".join(f"1.0 1e-06 1.0 1.0 2 {r!r} 0\n" for r in rhos)
+    out = subprocess.run([program], input=text, capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert len(lines) == len(rhos), "the program stopped early"
+    for rho, line in zip(rhos, lines):
+        v = line.split()
+        ratio = mpf(float(v[10])) / mpf(float(v[3]))
+        half = mpf(rho) / 2
+        # Past a ratio of 1e6 the tail is below 10^-(10^11) (and mpmath's erfc overflows).
+        if ratio > 1e6:
+            failures.append(f"shift at rho={rho!r}: {ratio} noise sds, far above the quantile")
+            continue
+        if erfc(ratio / sqrt(2)) / 2 > half:
+            failures.append(f"shift at rho={rho!r}: P(N > {ratio}) exceeds rho / 2")
+        # Near rho = 1 the quantile is near 0, and the safety margin is absolute there.
+        if erfc((ratio - max(ratio * mpf("1e-9"), mpf("1e-13"))) / sqrt(2)) / 2 <= half:
+            failures.append(f"shift at rho={rho!r}: more than max(1e-9 relative, 1e-13) above "
+                            "the exact quantile")
+    print(f"shift: {len(rhos)} values of rho checked against mpmath")
 
 
 def main():
@@ -163,6 +192,7 @@ def main():
                           sqrt(d * log(6 / delta_m) * log(2 * mpf(d) ** 2 / rho_m)) * bx_m ** 2
                           / (eps_m / 3), mpf("1e-14"), where, failures)
     print(f"constants: {len(points)} points checked against mpmath")
+    check_shift_over_rho(program, rnd, failures)
 
     # Premise of eta (Tropp 2012, Thm 4.1): lambda_min(E) >= -eta with probability >= 1 - rho/2.
     gen = np.random.default_rng(2018)

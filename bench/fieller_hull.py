@@ -50,16 +50,22 @@ def statistics(est, p: int):
     return m[:p, :p], m[:p, p], m[p, p], (s2, s2, s2)
 
 
-def fieller_shift(u, a, b, beta_hat, variances, sampling):
-    """The Fieller set of t = u'beta less t_hat, as (low, high), or None where it is not a
-    bounded interval."""
+def pivot_terms(u, beta_hat, variances, sampling):
+    """c0, c1, c2 of the pivot's variance V(t) = c0 + c1 t + c2 t^2 along u."""
     v_xy, s_o2, s_d2 = variances
-    t_hat = u @ beta_hat
-    perp = beta_hat - u * t_hat
+    perp = beta_hat - u * (u @ beta_hat)
     w = u ** 2
     c0 = sampling + v_xy + s_o2 * (perp @ perp) + (s_d2 - 2 * s_o2) * (w @ perp ** 2)
     c1 = (s_d2 - 2 * s_o2) * 2 * ((w * u) @ perp)
     c2 = 2 * s_o2 + (s_d2 - 2 * s_o2) * (w @ u ** 2)
+    return c0, c1, c2
+
+
+def fieller_shift(u, a, b, beta_hat, variances, sampling):
+    """The Fieller set of t = u'beta less t_hat, as (low, high), or None where it is not a
+    bounded interval."""
+    t_hat = u @ beta_hat
+    c0, c1, c2 = pivot_terms(u, beta_hat, variances, sampling)
     ub = u @ b
     qa, qb, qc = a * a - Z * Z * c2, -(2 * a * ub + Z * Z * c1), ub * ub - Z * Z * c0
     disc = qb * qb - 4 * qa * qc
@@ -101,13 +107,19 @@ def hulled(est, n: int, p: int, c2_max: float, tau: float):
     return ci, unbounded, touched
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def cell_parser(doc: str) -> argparse.ArgumentParser:
+    """A parser of one cell of bench/interval_coverage.py: MODEL N D EPSILON FITS."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("model")
     parser.add_argument("n", type=int)
     parser.add_argument("d", type=int)
     parser.add_argument("epsilon", type=float)
     parser.add_argument("fits", type=int)
+    return parser
+
+
+def main() -> None:
+    parser = cell_parser(__doc__)
     parser.add_argument("--mechanism", default="adassp")
     parser.add_argument("--errors", default="robust")
     parser.add_argument("--c2", type=float, default=6.0)

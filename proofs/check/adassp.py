@@ -76,8 +76,9 @@ def check_close_above(name, got, exact, rel, where, failures):
 
 def check_shift_over_rho(program, rnd, failures, count=3000):
     """The shift alone over rho in its whole range (0, 1), subnormal rho and the edges included:
-    P(N(0,1) > shift / sigma_l) <= rho / 2 exactly, and shift / sigma_l within 1e-9 (relative) or
-    1e-13 above the exact quantile. The shift depends on rho and sigma_l only, so the other parameters are fixed."""
+    P(N(0,1) > shift / sigma_l) <= rho / 2 exactly, and shift / sigma_l within 1e-9 (relative)
+    or 1e-13 above the exact quantile. The shift depends on rho and sigma_l only, so the other
+    parameters are fixed."""
     rhos = [10 ** rnd.uniform(-300, -1e-9) for _ in range(count)]
     rhos += [5e-324, 1e-310, 2.2250738585072014e-308, 0.5, 0.9999999999999999,
              1.2783027033531129e-08]

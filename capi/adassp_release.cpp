@@ -12,10 +12,9 @@ size_t at(int64_t i) { return static_cast<size_t>(i); }
 
 }  // namespace
 
-ReleasedStatistics read_release(int32_t layout, int64_t p, const double *released_xtx,
-                                int64_t ld_xtx, const double *released_xty,
-                                const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
-                                double level) {
+ReleasedStatistics read_statistics(int32_t layout, int64_t p, const double *released_xtx,
+                                   int64_t ld_xtx, const double *released_xty,
+                                   const dpcov_adassp_receipt *receipt, double level) {
   // A receipt of a program compiled before max_rows_per_unit ends before it: a row-level fit.
   const dpcov_adassp_receipt r = read_struct(receipt, dpcov_adassp_receipt{}, "receipt");
   // The intervals condition on a public number of rows; at unit level the rows kept are private
@@ -25,7 +24,6 @@ ReleasedStatistics read_release(int32_t layout, int64_t p, const double *release
     fail(dpcov::Status::Incompatible, "AdaSSP's intervals need the public number of rows of a ",
          "row-level fit; this fit is at the level of privacy units (max_rows_per_unit = ",
          r.max_rows_per_unit, "), whose kept rows are private: no interval is given");
-  check::not_null(rng, "rng");
   check::not_null(released_xty, "released_xty");
   if (p < 1 || p != receipt->num_regressors)
     fail(dpcov::Status::Dimension,
@@ -48,6 +46,26 @@ ReleasedStatistics read_release(int32_t layout, int64_t p, const double *release
   s.receipt.sigma_cross = receipt->sigma_cross;
   s.receipt.sigma_label_square = receipt->sigma_label_square;
   return s;
+}
+
+ReleasedStatistics read_release(int32_t layout, int64_t p, const double *released_xtx,
+                                int64_t ld_xtx, const double *released_xty,
+                                const dpcov_adassp_receipt *receipt, const dpcov_rng *rng,
+                                double level) {
+  ReleasedStatistics s =
+      read_statistics(layout, p, released_xtx, ld_xtx, released_xty, receipt, level);
+  check::not_null(rng, "rng");
+  return s;
+}
+
+Matrix read_square(int32_t layout, int64_t p, const double *a, int64_t lda, const char *name) {
+  const ConstMatrixView view = check::matrix(layout, p, p, a, lda, name);
+  check::all_finite(view, name);
+  check::symmetric(view, name);
+  Matrix m(p, p);
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) m(i, j) = view(i, j);
+  return m;
 }
 
 void write_intervals(int64_t p, std::initializer_list<const std::vector<double> *> results,

@@ -22,17 +22,6 @@ namespace check = dpcov::check;
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
-// A square p x p argument, finite and symmetric, copied.
-dpcov::Matrix square(int32_t layout, int64_t p, const double *a, int64_t lda, const char *name) {
-  const dpcov::ConstMatrixView view = check::matrix(layout, p, p, a, lda, name);
-  check::all_finite(view, name);
-  check::symmetric(view, name);
-  dpcov::Matrix m(p, p);
-  for (int64_t j = 0; j < p; ++j)
-    for (int64_t i = 0; i < p; ++i) m(i, j) = view(i, j);
-  return m;
-}
-
 // The robust intervals of both AdaSSP sandwich entry points; the meat's noise is redrawn in every
 // world when `meat_receipt` is given (its law checked before any draw).
 void intervals(int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
@@ -43,7 +32,7 @@ void intervals(int32_t layout, int64_t p, const double *released_xtx, int64_t ld
   const dpcov::capi::ReleasedStatistics s = dpcov::capi::read_release(
       layout, p, released_xtx, ld_xtx, released_xty, receipt, rng, level);
   check::not_null(outputs[0], "coefficients");
-  const dpcov::Matrix meat = square(layout, p, released_meat, ld_meat, "released_meat");
+  const dpcov::Matrix meat = dpcov::capi::read_square(layout, p, released_meat, ld_meat, "released_meat");
   std::optional<dpcov::estimators::ReleaseNoise> meat_noise;
   if (meat_receipt != nullptr) {
     meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);

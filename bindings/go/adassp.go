@@ -246,6 +246,49 @@ func AdasspIntervalsAtEveryN(fit AdasspResult, n int64, interceptColumn int64, l
 		Conclusive: flags, Method: int32(method)}, nil
 }
 
+// AdasspProfile holds the profile intervals of a release: beta~, the p-value of beta_j = 0, the
+// interval ends, and Conclusive (false where the interval contains [-R_j, R_j]).
+type AdasspProfile struct {
+	Coefficients, PValues, CILower, CIUpper []float64
+	Conclusive                              []bool
+}
+
+// AdasspProfileIntervals computes intervals for beta from the profile of the release's pivot
+// vector, on every release and without draws (dpcov_adassp_profile_intervals): homoscedastic
+// errors from y'y and the public n when meat is nil, else robust ones from the released meat
+// (p x p, row-major; y'y and n not read). Post-processing: no privacy cost.
+func AdasspProfileIntervals(fit AdasspResult, n int64, meat []float64, interceptColumn int64,
+	level float64) (AdasspProfile, error) {
+	p := len(fit.Coefficients)
+	out := make([][]float64, 4)
+	for i := range out {
+		out[i] = make([]float64, p+1)
+	}
+	conclusive := make([]C.int32_t, p+1)
+	xtx, xty, ld := releasedCopies(fit)
+	var meatCopy []float64
+	if meat != nil {
+		meatCopy = make([]float64, len(meat)+1)
+		copy(meatCopy, meat)
+	}
+	rec := fit.c
+	err := call(func() C.dpcov_status {
+		return C.dpcov_adassp_profile_intervals(rowMajor, C.int64_t(p), doubles(xtx),
+			C.int64_t(ld), doubles(xty), C.int64_t(n), &rec, doubles(meatCopy), C.int64_t(ld),
+			C.int64_t(interceptColumn), C.double(level), doubles(out[0]), doubles(out[1]),
+			doubles(out[2]), doubles(out[3]), &conclusive[0])
+	})
+	if err != nil {
+		return AdasspProfile{}, err
+	}
+	flags := make([]bool, p)
+	for i := range flags {
+		flags[i] = conclusive[i] == 1
+	}
+	return AdasspProfile{Coefficients: out[0][:p], PValues: out[1][:p], CILower: out[2][:p],
+		CIUpper: out[3][:p], Conclusive: flags}, nil
+}
+
 // releasedCopies returns copies of a fit's released X'X and X'y, each with one spare element so
 // that a zero-length slice still has an address, and the leading dimension of X'X (at least 1).
 func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int) {

@@ -713,6 +713,36 @@ func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
 	}
 }
 
+func TestAdasspProfileIntervalsReadTheMeatAndHoldBeta(t *testing.T) {
+	beta := []float64{0.5, -0.5, 0.25}
+	g := NewMatrix(4, 4)
+	for j, b := range beta {
+		g.Data[j*4+j] = 1000
+		g.Data[j*4+3], g.Data[3*4+j] = 1000*b, 1000*b
+	}
+	g.Data[15] = 500
+	res, err := AdasspFit(g, 3, []int64{0, 1, 2}, 1, 1, 1e4, 1e-6, nil, seeded(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meat := make([]float64, 9)
+	for j := 0; j < 3; j++ {
+		meat[4*j] = 10
+	}
+	out, err := AdasspProfileIntervals(res, 0, meat, -1, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, b := range beta {
+		if !(out.CILower[j] < b && b < out.CIUpper[j]) || !out.Conclusive[j] {
+			t.Fatalf("coefficient %d: %+v", j, out)
+		}
+	}
+	if _, err := AdasspProfileIntervals(res, 1000, nil, -1, 0.95); err == nil {
+		t.Fatal("homoscedastic intervals without y'y were accepted")
+	}
+}
+
 func TestAReleaseWithoutASeedUsesTheCryptographicGenerator(t *testing.T) {
 	rng, err := NewRNGFromEntropy()
 	if err != nil {

@@ -13,7 +13,7 @@
 
 namespace dpcov::estimators {
 
-enum class IntervalMethod : int32_t { Bootstrap = 1, Posterior = 2 };
+enum class IntervalMethod : int32_t { Bootstrap = 1, Posterior = 2, Profile = 3 };
 
 // The values of RegressionIntervals::conclusive, those of dpcov_adassp_intervals().
 inline constexpr int32_t kConclusive = 1, kCoversAll = 0, kUnconverged = -1, kPriorDecides = -2;
@@ -43,5 +43,21 @@ RegressionIntervals adassp_intervals(const Matrix &xtx_released,
                                      const mechanisms::AdasspReceipt &receipt,
                                      int64_t intercept_column, double level, int64_t draws,
                                      random::Rng &rng);
+
+// The intervals of the profile of the pivot vector (pivot_profile.hpp) of an AdaSSP release,
+// with no rule on which releases answer: the sampling covariance of X'e is s^2 G^ with
+// s^2 = max(0, y'y~ - X'y~'beta~) / (n - p) (y'y~ released, n > p), or, given the released meat
+// (`meat_released`, p x p), its positive part (robust errors; y'y~ and n not read). Each
+// coefficient is searched past [-R_j, R_j] (relevant_half_range), and `conclusive` is
+// kCoversAll where its interval contains that range, else kConclusive. std_errors are not filled.
+// Throws Status::InvalidArgument for a level outside (0, 1), n <= p or y'y not released (without
+// a meat), an intercept column outside [-1, p); Status::Dimension for sizes that do not match;
+// Status::Precondition where X'X~ is singular.
+RegressionIntervals adassp_profile_intervals(const Matrix &xtx_released,
+                                             const std::vector<double> &xty_released,
+                                             double yty_released, int64_t n,
+                                             const Matrix *meat_released,
+                                             const mechanisms::AdasspReceipt &receipt,
+                                             int64_t intercept_column, double level);
 
 }  // namespace dpcov::estimators

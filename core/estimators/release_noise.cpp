@@ -101,10 +101,14 @@ ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt) {
   if (!receipt.label_square)
     fail(Status::InvalidArgument, "noise-aware intervals need the AdaSSP fit to release y'y too "
          "(the residual variance): fit with release_label_square");
+  return adassp_fit_noise(receipt);
+}
+
+ReleaseNoise adassp_fit_noise(const mechanisms::AdasspReceipt &receipt) {
   ReleaseNoise noise{ReleaseNoise::Kind::Adassp, receipt.sigma_gram, 0.0};
   noise.off_diagonal = receipt.sigma_gram_off_diagonal;
   noise.cross = receipt.sigma_cross;
-  noise.label = receipt.sigma_label_square;
+  noise.label = receipt.label_square ? receipt.sigma_label_square : 1.0;
   return noise;
 }
 

@@ -38,6 +38,10 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
 // Status::InvalidArgument otherwise.
 ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt);
 
+// AdaSSP's noise on X'X and X'y, with or without y'y: where y'y was not released the label's
+// scale is 1, valid for draws of the whole statistic that never read the label's entry.
+ReleaseNoise adassp_fit_noise(const mechanisms::AdasspReceipt &receipt);
+
 // Checks the law: scale finite > 0; for Wishart dof finite > k - 1 for order k (k = p + 1).
 void validate(const ReleaseNoise &noise, int64_t order);
 

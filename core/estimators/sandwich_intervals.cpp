@@ -14,16 +14,6 @@ namespace {
 
 size_t at(int64_t i) { return static_cast<size_t>(i); }
 
-// AdaSSP's noise on X'X and X'y. The worlds draw the (p + 1)-th diagonal entry too but never read
-// it (the sandwich needs no y'y), so its scale only has to be valid.
-ReleaseNoise fit_noise(const mechanisms::AdasspReceipt &receipt) {
-  ReleaseNoise noise{ReleaseNoise::Kind::Adassp, receipt.sigma_gram, 0.0};
-  noise.off_diagonal = receipt.sigma_gram_off_diagonal;
-  noise.cross = receipt.sigma_cross;
-  noise.label = receipt.label_square ? receipt.sigma_label_square : 1.0;
-  return noise;
-}
-
 // The meat the worlds centre on: M~, or, given the meat's noise law, M~ minus the noise mean.
 Matrix meat_centre(const Matrix &meat, const ReleaseNoise *meat_noise) {
   Matrix centre = meat;
@@ -180,7 +170,7 @@ BootstrapIntervals adassp_sandwich_intervals(const Matrix &xtx_released,
   for (double v : xty_released) check::finite(v, "released X'y");
   if (!(level > 0.0 && level < 1.0))
     fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
-  const ReleaseNoise noise = fit_noise(receipt);
+  const ReleaseNoise noise = adassp_fit_noise(receipt);
   validate(noise, p + 1);
   bootstrap_order(level, bootstrap);
   std::vector<double> beta(at(p), 0.0);

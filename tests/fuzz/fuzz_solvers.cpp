@@ -272,6 +272,30 @@ void exact_gram(fuzz::Input &in) {
 
 // The robust intervals after a fit: the plan at the fuzzed bounds and budget, the meat's rows of
 // fuzzed rows at the fit's coefficients, and the intervals from a fuzzed symmetric meat.
+// The profile intervals of a release: homoscedastic, or with a meat of any entries.
+void adassp_profile(fuzz::Input &in, const Vec &xtx, const Vec &xty,
+                    const dpcov_adassp_receipt &receipt, int64_t rows_n, double level) {
+  const auto p = static_cast<int64_t>(xty.size());
+  Vec meat(static_cast<size_t>(p * p));
+  for (int64_t i = 0; i < p; ++i)
+    for (int64_t j = 0; j <= i; ++j)
+      meat[static_cast<size_t>(i * p + j)] = meat[static_cast<size_t>(j * p + i)] = in.number();
+  const bool robust = in.range(0, 1) == 1;
+  Vec c = fuzz::canaries(static_cast<size_t>(p)), pv = c, lo = c, hi = c;
+  std::vector<int32_t> conclusive(static_cast<size_t>(p), -7);
+  const dpcov_status s = dpcov_adassp_profile_intervals(
+      DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), rows_n, &receipt,
+      robust ? meat.data() : nullptr, p, in.range(-2, p), level, c.data(), pv.data(), lo.data(),
+      hi.data(), conclusive.data());
+  for (const Vec *v : {&c, &pv, &lo, &hi}) finite_or_unchanged(s, *v, "adassp profile");
+  for (size_t j = 0; j < conclusive.size(); ++j) {
+    fuzz::require(s == DPCOV_OK ? conclusive[j] == 0 || conclusive[j] == 1 : conclusive[j] == -7,
+                  "adassp profile: conclusive written on success only");
+    if (s == DPCOV_OK)
+      fuzz::require(lo[j] <= c[j] && c[j] <= hi[j], "adassp profile: interval holds the estimate");
+  }
+}
+
 void adassp_sandwich(fuzz::Input &in, const Vec &coef, const Vec &xtx, const Vec &xty,
                      const dpcov_adassp_receipt &receipt, double bx, double by, double eps,
                      double delta) {
@@ -385,6 +409,7 @@ void adassp(fuzz::Input &in) {
       alo.data(), ahi.data(), conclusive.data(), &method);
   dpcov_rng_destroy(&rng);
   for (const Vec *v : {&ac, &ase, &apv, &alo, &ahi}) finite_or_unchanged(a, *v, "adassp intervals");
+  adassp_profile(in, xtx, xty, receipt, rows_n, level);
   adassp_sandwich(in, coef, xtx, xty, receipt, bx, by, eps, delta);
   fuzz::require(a == DPCOV_OK ? (method == DPCOV_INTERVALS_BOOTSTRAP ||
                                  method == DPCOV_INTERVALS_POSTERIOR)

@@ -493,6 +493,17 @@ RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ())
                                          rng, a, a + ps, a + 2 * ps, a + 3 * ps, a + 4 * ps,
                                          conclusive.data(), &method),
                   "adassp_intervals", answer);
+    // The profile, homoscedastic (y'y where released) and with X'X~ as the meat.
+    const double *meats[] = {nullptr, fit.data() + ps};
+    for (const double *meat : meats) {
+      std::vector<double> profile(4 * ps, kCanary);
+      auto *q = profile.data();
+      check_outputs(dpcov_adassp_profile_intervals(DPCOV_ROW_MAJOR, p, fit.data() + ps, p,
+                                                   fit.data() + ps + ps * ps, n, &receipt, meat,
+                                                   p, 0, 0.95, q, q + ps, q + 2 * ps, q + 3 * ps,
+                                                   conclusive.data()),
+                    "adassp_profile_intervals", profile);
+    }
     check_sandwich(bound, epsilon, delta, p, fit, receipt, rng);
   }
 

@@ -1,6 +1,7 @@
 // dpcov_adassp_intervals through the shared library: the posterior answers where the bootstrap
 // refuses, the bootstrap's answer is kept where it answers, the conclusiveness flag follows its
-// public rule, and every bad argument fails with outputs and generator untouched.
+// public rule, and every bad argument fails with outputs and generator untouched. The same for
+// dpcov_adassp_profile_intervals, which answers on every release without draws.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -158,6 +159,111 @@ TEST_F(CapiAdasspIntervals, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
   for (int32_t c : a.conclusive) EXPECT_EQ(c, kIntSentinel);
   EXPECT_EQ(a.method, kIntSentinel);
   EXPECT_EQ(state(), before);
+}
+
+struct ProfileAnswer {
+  std::vector<double> coef = std::vector<double>(3, kSentinel), p = coef, lo = coef, hi = coef;
+  std::vector<int32_t> conclusive = std::vector<int32_t>(3, kIntSentinel);
+};
+
+dpcov_status profile(const std::vector<double> &xtx, const std::vector<double> &xty,
+                     const dpcov_adassp_receipt &receipt, ProfileAnswer &a,
+                     const double *meat = nullptr, int64_t n = 200, double level = 0.95,
+                     int64_t intercept = 0) {
+  return dpcov_adassp_profile_intervals(DPCOV_ROW_MAJOR, 3, xtx.data(), 3, xty.data(), n,
+                                        &receipt, meat, 3, intercept, level, a.coef.data(),
+                                        a.p.data(), a.lo.data(), a.hi.data(),
+                                        a.conclusive.data());
+}
+
+// Where the noise swamps X'X the profile still answers, without a draw: each interval holds the
+// estimate, and the slopes' cannot support a conclusion.
+TEST_F(CapiAdasspIntervals, ProfileAnswersWhereTheBootstrapRefuses) {
+  fit(0.1);
+  const std::vector<unsigned char> before = state();
+  ProfileAnswer a;
+  ASSERT_EQ(profile(xtx_, xty_, receipt_, a), DPCOV_OK) << dpcov_last_error_message();
+  EXPECT_EQ(state(), before);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_TRUE(std::isfinite(a.lo[j]) && std::isfinite(a.hi[j])) << j;
+    EXPECT_LE(a.lo[j], a.coef[j]) << j;
+    EXPECT_GE(a.hi[j], a.coef[j]) << j;
+    EXPECT_TRUE(a.p[j] >= 0.0 && a.p[j] <= 1.0) << j;
+  }
+  EXPECT_EQ(a.conclusive[1], 0);
+  EXPECT_EQ(a.conclusive[2], 0);
+}
+
+// Where the noise is negligible the profile is the Gaussian interval of beta~, as the bootstrap's
+// is: the same estimate, widths within a quarter of each other, conclusive both.
+TEST_F(CapiAdasspIntervals, ProfileAgreesWithTheBootstrapWhereTheNoiseIsNegligible) {
+  fit(1e6);
+  Answer b;
+  ASSERT_EQ(dpcov_adassp_bootstrap_intervals(DPCOV_ROW_MAJOR, 3, xtx_.data(), 3, xty_.data(), 200,
+                                             &receipt_, 0.95, 999, rng_, b.coef.data(),
+                                             b.se.data(), b.p.data(), b.lo.data(), b.hi.data()),
+            DPCOV_OK);
+  ProfileAnswer a;
+  ASSERT_EQ(profile(xtx_, xty_, receipt_, a), DPCOV_OK) << dpcov_last_error_message();
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NEAR(a.coef[j], b.coef[j], 1e-9 * (1.0 + std::fabs(b.coef[j]))) << j;
+    const double ratio = (a.hi[j] - a.lo[j]) / (b.hi[j] - b.lo[j]);
+    EXPECT_GT(ratio, 0.8) << j;
+    EXPECT_LT(ratio, 1.25) << j;
+    EXPECT_EQ(a.conclusive[j], 1) << j;
+  }
+  // The meat's positive part in place of s^2 X'X~: y'y and n are not read.
+  const std::vector<double> meat = {2.0 / 200.0 * xtx_[0], 0.0, 0.0,
+                                    0.0, 2.0 / 200.0 * xtx_[4], 0.0,
+                                    0.0, 0.0, 2.0 / 200.0 * xtx_[8]};
+  dpcov_adassp_receipt without = receipt_;
+  without.label_square_released = 0;
+  ProfileAnswer robust;
+  ASSERT_EQ(profile(xtx_, xty_, without, robust, meat.data(), 0), DPCOV_OK)
+      << dpcov_last_error_message();
+  EXPECT_EQ(robust.coef, a.coef);
+}
+
+TEST_F(CapiAdasspIntervals, ProfileBadArgumentsLeaveOutputsUntouched) {
+  fit(1.0);
+  ProfileAnswer a;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, nullptr, 200, 0.95, -2), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, nullptr, 200, 0.95, 3), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, nullptr, 200, 1.0), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, nullptr, 200, nan), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, nullptr, 3), DPCOV_E_INVALID_ARGUMENT);  // n <= p
+  dpcov_adassp_receipt without = receipt_;
+  without.label_square_released = 0;
+  EXPECT_EQ(profile(xtx_, xty_, without, a), DPCOV_E_INVALID_ARGUMENT);
+  dpcov_adassp_receipt no_scale = receipt_;
+  no_scale.sigma_gram = 0.0;
+  EXPECT_EQ(profile(xtx_, xty_, no_scale, a), DPCOV_E_INVALID_ARGUMENT);
+  dpcov_adassp_receipt units = receipt_;
+  units.max_rows_per_unit = 4;
+  EXPECT_EQ(profile(xtx_, xty_, units, a), DPCOV_E_INCOMPATIBLE);
+  dpcov_adassp_receipt small = receipt_;
+  small.struct_size = 8;
+  EXPECT_EQ(profile(xtx_, xty_, small, a), DPCOV_E_INVALID_ARGUMENT);
+  const std::vector<double> lopsided = {1.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
+  EXPECT_EQ(profile(xtx_, xty_, receipt_, a, lopsided.data()), DPCOV_E_INVALID_ARGUMENT);
+  const std::vector<double> singular(9, 1.0);
+  EXPECT_EQ(profile(singular, xty_, receipt_, a), DPCOV_E_PRECONDITION);
+  EXPECT_EQ(dpcov_adassp_profile_intervals(DPCOV_ROW_MAJOR, 3, xtx_.data(), 3, xty_.data(), 200,
+                                           &receipt_, nullptr, 3, 0, 0.95, a.coef.data(),
+                                           a.p.data(), a.lo.data(), a.hi.data(), nullptr),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(dpcov_adassp_profile_intervals(DPCOV_ROW_MAJOR, 3, xtx_.data(), 3, xty_.data(), 200,
+                                           nullptr, nullptr, 3, 0, 0.95, a.coef.data(),
+                                           a.p.data(), a.lo.data(), a.hi.data(),
+                                           a.conclusive.data()),
+            DPCOV_E_NULL_POINTER);
+  std::vector<double> infinite = xtx_;
+  infinite[1] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(profile(infinite, xty_, receipt_, a), DPCOV_E_NON_FINITE);
+  for (const auto *v : {&a.coef, &a.p, &a.lo, &a.hi})
+    for (double x : *v) EXPECT_EQ(x, kSentinel);
+  for (int32_t c : a.conclusive) EXPECT_EQ(c, kIntSentinel);
 }
 
 }  // namespace

@@ -19,8 +19,9 @@ dimension); arrays that cannot be are refused, never silently copied.
 
 from ._lib import C as _C
 from ._lib import WRAPPED_FUNCTIONS
-from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, adassp_bootstrap_intervals,
-                     adassp_fit, adassp_params, adassp_plan)
+from .adassp import (AdasspFit, AdasspIntervals, AdasspReceipt, ProfileAnswer,
+                     adassp_bootstrap_intervals, adassp_fit, adassp_params, adassp_plan,
+                     adassp_profile_intervals)
 from .adassp_units import adassp_units_fit
 from .audit import (audit_coinpress_mean, audit_params, audit_rows_black_box, audit_rows_exact,
                     audit_rows_exact_pairs, audit_rows_units, audit_run, audit_run_pair,
@@ -193,10 +194,12 @@ __all__ = [
     "AdasspFit",
     "AdasspIntervals",
     "AdasspReceipt",
+    "ProfileAnswer",
     "adassp_bootstrap_intervals",
     "adassp_fit",
     "adassp_params",
     "adassp_plan",
+    "adassp_profile_intervals",
     "DefaultFit",
     "adassp_default_fit",
     "adassp_small_n_split",

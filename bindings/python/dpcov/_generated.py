@@ -173,6 +173,7 @@ DPCOV_COINPRESS_MAX_STEPS = 16
 # dpcov/adassp.h
 DPCOV_INTERVALS_BOOTSTRAP = 1
 DPCOV_INTERVALS_POSTERIOR = 2
+DPCOV_INTERVALS_PROFILE = 3
 DPCOV_ADASSP_JOINT_ANALYTIC = 0
 DPCOV_ADASSP_PAPER = 1
 
@@ -1190,6 +1191,12 @@ PROTOTYPES = {
                                          c_int64, c_double, c_int64, c_void_p, Address(c_double),
                                          Address(c_double), Address(c_double), Address(c_double),
                                          Address(c_double), Address(c_int32), Address(c_int32)]),
+    "dpcov_adassp_profile_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                                 Address(c_double), c_int64,
+                                                 POINTER(AdasspReceiptC), Address(c_double),
+                                                 c_int64, c_int64, c_double, Address(c_double),
+                                                 Address(c_double), Address(c_double),
+                                                 Address(c_double), Address(c_int32)]),
     "dpcov_adassp_sandwich_plan": (c_int32, [c_double, c_double, c_double, c_double,
                                              POINTER(SandwichBudgetC)]),
     "dpcov_adassp_sandwich_rows": (c_int32, [c_int32, c_int64, c_int64, Address(c_double), c_int64,

@@ -208,6 +208,40 @@ def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
     return AdasspAnswer(*out, conclusive == 1, name, conclusive == -1, conclusive == -2)
 
 
+class ProfileAnswer(NamedTuple):
+    """The profile intervals of a release (``dpcov_adassp_profile_intervals``): beta~, the
+    p-value of beta_j = 0, the interval ends, and ``conclusive`` (bool per coefficient: False when
+    the interval contains [-R_j, R_j], the values that matter by the public bounds)."""
+
+    coefficients: np.ndarray
+    p_values: np.ndarray
+    ci_lower: np.ndarray
+    ci_upper: np.ndarray
+    conclusive: np.ndarray
+
+
+def adassp_profile_intervals(fit: AdasspFit, n: int = 0, meat=None, intercept_column: int = -1,
+                             level: float = 0.95) -> ProfileAnswer:
+    """Intervals for beta from the profile of the release's pivot vector, on every release and
+    without draws (``dpcov_adassp_profile_intervals``; proofs/pivot_profile.md): homoscedastic
+    errors from y'y and the public ``n``, or robust ones from the released ``meat`` (then y'y
+    and ``n`` are not read). Post-processing: no privacy cost."""
+    m = _arrays.square(fit.released_xtx, "released_xtx")
+    xty = _arrays.vector(fit.released_xty, "released_xty")
+    p = m.rows
+    meat_ptr, meat_ld = None, p
+    if meat is not None:
+        mm = _arrays.square(meat, "meat", layout=m.layout)
+        meat_ptr, meat_ld = mm.ptr, mm.ld
+    out = [np.empty(p, dtype=np.float64) for _ in range(4)]
+    conclusive = np.empty(p, dtype=np.int32)
+    _check(C.dpcov_adassp_profile_intervals(
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
+        meat_ptr, meat_ld, int(intercept_column), float(level),
+        *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive)))
+    return ProfileAnswer(*out, conclusive == 1)
+
+
 class SandwichBudget(NamedTuple):
     """The public constants of AdaSSP's robust intervals (``dpcov_adassp_sandwich_plan``): the
     fit's and the meat's shares of (epsilon, delta), the meat's share, the residual bound R and

@@ -28,6 +28,22 @@ def test_intervals_need_y_squared_and_cover_beta_at_a_large_epsilon():
             dpcov.adassp_bootstrap_intervals(plain, 20000, rng)
 
 
+def test_profile_intervals_cover_beta_and_read_the_meat_instead_of_y_squared():
+    g = _gram()
+    with dpcov.Rng(seed=6) as rng:
+        fit = dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 1e4, 1e-6, rng,
+                               release_label_square=True)
+        out = dpcov.adassp_profile_intervals(fit, 20000)
+        assert np.all(out.ci_lower < [0.5, -0.25]) and np.all(out.ci_upper > [0.5, -0.25])
+        assert np.all(out.conclusive) and np.all(out.p_values < 1e-6)
+        plain = dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 1e4, 1e-6, rng)
+        with pytest.raises(dpcov.DpcovError, match="y'y"):
+            dpcov.adassp_profile_intervals(plain, 20000)
+        robust = dpcov.adassp_profile_intervals(plain, meat=0.01 * np.asarray(plain.released_xtx))
+        assert np.all(robust.ci_lower < robust.coefficients)
+        assert np.all(robust.ci_upper > robust.coefficients)
+
+
 def test_plan_and_fit_receipts_state_idealized_numerics():
     # AdaSSP's Gaussian noise is sampled in floating point: its receipt says so, as a release's.
     plan = dpcov.adassp_plan(2, 1.0, 1.0, 1.0, 1e-6)

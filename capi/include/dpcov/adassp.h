@@ -348,6 +348,63 @@ DPCOV_API dpcov_status dpcov_adassp_intervals(
     double *coefficients, double *std_errors, double *p_values, double *ci_lower,
     double *ci_upper, int32_t *conclusive, int32_t *method);
 
+/** dpcov_adassp_profile_intervals() answered with the profile of the pivot vector. */
+#define DPCOV_INTERVALS_PROFILE 3
+
+/**
+ * The regression intervals of an AdaSSP release from the profile of its pivot vector, on every
+ * release, with no rule on which releases answer: at the true beta,
+ * r(beta) = X'y~ - X'X~ beta = X'e + e_xy - E beta is exactly Gaussian with covariance
+ * Sigma(beta) = S + v_xy I + E[E beta beta' E] (S the sampling covariance of X'e, v_xy the
+ * variance of AdaSSP's noise on an entry of X'y), and coefficient j's interval is the set of c
+ * where min over beta with beta_j = c of r' Sigma(beta)^-1 r is at most the @p level quantile of
+ * chi-square with one degree of freedom (Fieller's interval in many dimensions). Exact where
+ * Sigma does not depend on beta; otherwise its coverage is measured:
+ * docs/regression_intervals.md, "The profile of the pivot vector". It widens continuously as the
+ * direction carrying beta_j weakens and needs no positive definite X'X~; where the release does
+ * not identify beta_j its set reaches the end of the search (past [-R_j, R_j], R_j as for
+ * dpcov_adassp_intervals()), and @p conclusive is 0 when the interval written contains
+ * [-R_j, R_j]. Post-processing: no privacy cost, no draws.
+ *
+ * S is s^2 X'X~ with s^2 = max(0, y'y~ - X'y~' beta~) / (n - p) (homoscedastic errors; y'y
+ * released, n public), or, given @p released_meat (dpcov_adassp_sandwich_plan()), the meat's
+ * positive part (robust errors; y'y and @p n not read).
+ *
+ * Thread-safety: reentrant.
+ *
+ * @param layout        ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
+ * @param p             number of regressors; must equal receipt->num_regressors.
+ * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite, not
+ *                      singular).
+ * @param ld_xtx        leading dimension of @p released_xtx.
+ * @param released_xty  X'y~ (p doubles, finite).
+ * @param n             the public number of rows, > p; read only without @p released_meat.
+ * @param receipt       the fit's receipt (label_square_released = 1 without @p released_meat).
+ *                      Required.
+ * @param released_meat the released meat M~ (p x p, symmetric, finite), or NULL.
+ * @param ld_meat       leading dimension of @p released_meat.
+ * @param intercept_column -1, or the column (in [0, p)) of the regressor that is 1 in every row.
+ * @param level         confidence level, in (0, 1) (e.g. 0.95).
+ * @param[out] coefficients p doubles: beta~ = X'X~^{-1} X'y~. Required.
+ * @param[out] p_values p doubles: of beta_j = 0 (the chi-square tail of the profile at 0), or NULL.
+ * @param[out] ci_lower p doubles. Required.
+ * @param[out] ci_upper p doubles. Required.
+ * @param[out] conclusive p int32: 1 when the interval supports a conclusion, 0 when it contains
+ *                      [-R_j, R_j]. Required.
+ * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (X'X~ singular: no estimate to centre on);
+ *         ::DPCOV_E_INVALID_ARGUMENT (y'y not released without a meat, receipt struct size,
+ *         level, n <= p without a meat, intercept column, a matrix that is not symmetric);
+ *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT, ::DPCOV_E_NULL_POINTER;
+ *         ::DPCOV_E_INCOMPATIBLE (a fit at the level of privacy units). Outputs are untouched
+ *         on error.
+ */
+DPCOV_API dpcov_status dpcov_adassp_profile_intervals(
+    int32_t layout, int64_t p, const double *released_xtx, int64_t ld_xtx,
+    const double *released_xty, int64_t n, const dpcov_adassp_receipt *receipt,
+    const double *released_meat, int64_t ld_meat, int64_t intercept_column, double level,
+    double *coefficients, double *p_values, double *ci_lower, double *ci_upper,
+    int32_t *conclusive);
+
 /**
  * The constants of AdaSSP's robust (sandwich) intervals, dpcov_adassp_sandwich_plan(): the split
  * of (epsilon, delta) between the AdaSSP fit and the released meat M = sum_i r_i^2 x_i x_i', and

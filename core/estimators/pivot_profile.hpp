@@ -1,0 +1,67 @@
+// Intervals from the profile of the pivot vector: Fieller's set in many dimensions, with no rule
+// on which releases answer (proofs/pivot_profile.md).
+//
+// For a release G^ = X'X + E (noise mean removed) and X'y~ = X'y + e_xy of a linear model
+// y = X beta + e, the pivot r(beta) = X'y~ - G^ beta = X'e + e_xy - E beta is, at the true beta,
+// Gaussian with mean 0 and covariance
+//   Sigma(beta) = S + v_xy I + Q(beta beta'),
+// S the sampling covariance of X'e (s^2 X'X for homoscedastic errors, the meat for robust ones),
+// v_xy the variance of an entry of e_xy and Q(B) = E[E B E] (worlds_truth.hpp). So
+// T(beta) = r' Sigma(beta)^-1 r is chi-square with p degrees of freedom at the truth, whatever the
+// release made of X'X. Coefficient j's set is {c : min over beta with beta_j = c of T(beta) <= q},
+// q the level-quantile of chi-square with ONE degree of freedom: exact where Sigma does not depend
+// on beta (then the profile is the square of a Gaussian pivot for beta_j), and otherwise measured
+// (bench/results/interval_grid.md, "Intervals that the edge's selection does not bias"). The set
+// is bounded only where the release identifies beta_j; it widens continuously as the direction
+// that carries beta_j weakens, on every release, so no threshold selects the releases it reads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../matrix.hpp"
+#include "release_noise.hpp"
+
+namespace dpcov::estimators {
+
+struct PivotProfile {
+  Matrix g;                 // the released feature block, noise mean removed (p x p, symmetric)
+  std::vector<double> gxy;  // the released X'y
+  Matrix base;              // S + v_xy I: the pivot's covariance with beta = 0
+  ReleaseNoise noise;       // the law of E, read for Q
+};
+
+// T(beta) = r' Sigma(beta)^-1 r, and its gradient into `gradient` (p doubles) when not null.
+// +inf where Sigma(beta) is not positive definite in floating point (beta of a size near the
+// largest doubles).
+double pivot_statistic(const PivotProfile &profile, const std::vector<double> &beta,
+                       std::vector<double> *gradient);
+
+// min over beta with beta_j = c of T(beta), by quasi-Newton descent from two starts: `start`
+// (beta with beta_j = c; on return the minimiser found) and the estimate moved along
+// G^-1's column j; the lower minimum is kept. A local minimiser: where it stops above the global
+// minimum the set comes out narrower than the profile's, which the second start guards against;
+// the coverage that results is measured, not proven.
+double profiled_statistic(const PivotProfile &profile, int64_t j, double c,
+                          const std::vector<double> &estimate, const Matrix &g_inverse,
+                          std::vector<double> &start);
+
+struct ProfileIntervals {
+  std::vector<double> coefficients;  // G^-1 X'y~ (T = 0 there)
+  std::vector<double> p_values;      // of beta_j = 0: P(chi-square_1 > profiled T at 0)
+  std::vector<double> ci_lower, ci_upper;
+  // Per coefficient, per end: the set reaches the end of the searched range (open on that side
+  // as far as the search can tell); the end is written as the searched range's end.
+  std::vector<bool> lower_open, upper_open;
+};
+
+// Each coefficient's set at `level` (in (0, 1)), searched from the estimate out to the larger of
+// 1000 of its delta-method standard errors there and a distance that reaches past
+// [-must_reach[j], must_reach[j]], so that a set open on both sides is written as an interval
+// containing that range; each end found to a relative precision of 1e-6 of its distance from the
+// estimate, on the outer side. Throws Status::Precondition where G^ is singular (no estimate to
+// centre on).
+ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double level,
+                                         const std::vector<double> &must_reach);
+
+}  // namespace dpcov::estimators

@@ -1,0 +1,227 @@
+// The profile of the pivot vector (estimators/pivot_profile.hpp, proofs/pivot_profile.md): its
+// gradient is the statistic's; with one coefficient it is Fieller's interval; where the pivot's
+// covariance does not depend on beta it is the exact Gaussian interval; where the release does
+// not identify a coefficient its set, and every other coefficient's, is open and written past
+// [-R_j, R_j]; and over simulated
+// releases at the edge of identifiability it holds the truth at about its level (2000 releases,
+// fixed seed: a set whose level is exact covers 0.95 and leaves [0.93, 0.97] with probability
+// below 3e-3 per coefficient).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/estimators/chain_convergence.hpp"
+#include "core/estimators/fieller_hull.hpp"
+#include "core/estimators/pivot_profile.hpp"
+#include "core/linalg/blas.hpp"
+#include "core/random/normal.hpp"
+#include "core/random/rng.hpp"
+#include "core/random/symmetric_noise.hpp"
+#include "core/random/uniform.hpp"
+
+namespace dpcov::estimators {
+namespace {
+
+size_t at(int64_t i) { return static_cast<size_t>(i); }
+
+ReleaseNoise adassp_noise(double gram, double off, double cross) {
+  ReleaseNoise noise{ReleaseNoise::Kind::Adassp, gram, 0.0};
+  noise.off_diagonal = off;
+  noise.cross = cross;
+  noise.label = 1.0;
+  return noise;
+}
+
+// A random symmetric positive definite p x p matrix with eigenvalues in [low, high].
+Matrix random_spd(int64_t p, double low, double high, random::Rng &rng) {
+  Matrix m(p, p);
+  for (int64_t j = 0; j < p; ++j)
+    for (int64_t i = 0; i < p; ++i) m(i, j) = random::standard_normal(rng);
+  const linalg::SymmetricEigen basis = linalg::eigh(linalg::multiply(m, m, linalg::Trans::Yes));
+  Matrix out(p, p);
+  for (int64_t k = 0; k < p; ++k) {
+    const double v = low + (high - low) * random::uniform01(rng);
+    for (int64_t b = 0; b < p; ++b)
+      for (int64_t a = 0; a < p; ++a)
+        out(a, b) += basis.vectors(a, k) * v * basis.vectors(b, k);
+  }
+  return out;
+}
+
+PivotProfile random_profile(int64_t p, const ReleaseNoise &noise, random::Rng &rng) {
+  PivotProfile profile{random_spd(p, 1.0, 50.0, rng), std::vector<double>(at(p)),
+                       random_spd(p, 0.5, 5.0, rng), noise};
+  for (auto &v : profile.gxy) v = 10.0 * random::standard_normal(rng);
+  return profile;
+}
+
+TEST(PivotStatistic, GradientMatchesCentralDifferences) {
+  random::Rng rng = random::Rng::from_seed(41);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int64_t p = 1 + trial % 6;
+    const PivotProfile profile =
+        random_profile(p, adassp_noise(0.5 + random::uniform01(rng), 0.3, 0.7), rng);
+    std::vector<double> beta(at(p)), gradient;
+    for (auto &v : beta) v = 2.0 * random::standard_normal(rng);
+    pivot_statistic(profile, beta, &gradient);
+    for (int64_t k = 0; k < p; ++k) {
+      const double h = 1e-5 * (1.0 + std::fabs(beta[at(k)]));
+      std::vector<double> up = beta, down = beta;
+      up[at(k)] += h;
+      down[at(k)] -= h;
+      const double numeric =
+          (pivot_statistic(profile, up, nullptr) - pivot_statistic(profile, down, nullptr)) /
+          (2.0 * h);
+      EXPECT_NEAR(gradient[at(k)], numeric, 1e-5 * (1.0 + std::fabs(numeric)))
+          << "trial " << trial << " k " << k;
+    }
+  }
+}
+
+TEST(PivotProfileIntervals, OneCoefficientIsFiellersInterval) {
+  random::Rng rng = random::Rng::from_seed(42);
+  const double z = normal_quantile(0.975);
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const double gram = 0.2 + random::uniform01(rng);
+    const ReleaseNoise noise = adassp_noise(gram, 0.3, 0.5);
+    PivotProfile profile{Matrix(1, 1), {0.0}, Matrix(1, 1), noise};
+    profile.g(0, 0) = 2.0 + 8.0 * random::uniform01(rng);
+    profile.gxy[0] = 6.0 * random::standard_normal(rng);
+    const double sampling = 0.1 + random::uniform01(rng);
+    profile.base(0, 0) = sampling + 0.25;
+    const ProfileIntervals out = pivot_profile_intervals(profile, 0.95, {1e-3});
+    FiellerPivot f;
+    f.a = profile.g(0, 0);
+    f.ub = profile.gxy[0];
+    f.c0 = sampling + 0.25;
+    f.c2 = gram * gram;
+    const auto set = fieller_interval(f, z);
+    if (!set) {
+      EXPECT_TRUE(out.lower_open[0] || out.upper_open[0]) << trial;
+      continue;
+    }
+    ++compared;
+    ASSERT_FALSE(out.lower_open[0] || out.upper_open[0]) << trial;
+    const double width = set->second - set->first;
+    // Each end is written on its outer side, within 1e-6 of its distance from the estimate.
+    EXPECT_LE(out.ci_lower[0], set->first + 1e-9 * width) << trial;
+    EXPECT_GE(out.ci_upper[0], set->second - 1e-9 * width) << trial;
+    EXPECT_NEAR(out.ci_lower[0], set->first, 1e-5 * width) << trial;
+    EXPECT_NEAR(out.ci_upper[0], set->second, 1e-5 * width) << trial;
+  }
+  EXPECT_GT(compared, 150);
+}
+
+// With the noise on X'X 1e-150 (its second moment 1e-300 times beta beta') Sigma is the base:
+// the profile of beta_j is (beta~_j - c)^2 / (G^-1 S G^-1)_jj, so the set is beta~_j plus or minus
+// z times that standard error, and the p-value is the Gaussian test's.
+TEST(PivotProfileIntervals, ConstantCovarianceGivesTheGaussianInterval) {
+  random::Rng rng = random::Rng::from_seed(43);
+  const double z = normal_quantile(0.975);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int64_t p = 2 + trial % 5;
+    const PivotProfile profile = random_profile(p, adassp_noise(1e-150, 1e-150, 1.0), rng);
+    const ProfileIntervals out =
+        pivot_profile_intervals(profile, 0.95, std::vector<double>(at(p), 1.0));
+    const Matrix inverse = linalg::spd_inverse(profile.g);
+    const Matrix spread = linalg::multiply(linalg::multiply(inverse, profile.base), inverse);
+    for (int64_t j = 0; j < p; ++j) {
+      const double se = std::sqrt(spread(j, j)), b = out.coefficients[at(j)];
+      EXPECT_NEAR(out.ci_lower[at(j)], b - z * se, 2e-5 * z * se) << trial << " " << j;
+      EXPECT_NEAR(out.ci_upper[at(j)], b + z * se, 2e-5 * z * se) << trial << " " << j;
+      EXPECT_NEAR(out.p_values[at(j)], std::erfc(std::fabs(b) / se / std::sqrt(2.0)),
+                  1e-6 + 1e-6 * out.p_values[at(j)])
+          << trial << " " << j;
+    }
+  }
+}
+
+TEST(PivotProfileIntervals, OpenWhereTheReleaseDoesNotIdentifyTheCoefficient) {
+  PivotProfile profile{Matrix(2, 2), {0.3, 500.0}, Matrix::identity(2),
+                       adassp_noise(1.0, 1.0, 1.0)};
+  profile.g(0, 0) = 0.5;  // a quarter of a noise sd
+  profile.g(1, 1) = 1000.0;
+  const ProfileIntervals out = pivot_profile_intervals(profile, 0.95, {7.0, 7.0});
+  EXPECT_TRUE(out.lower_open[0]);
+  EXPECT_TRUE(out.upper_open[0]);
+  EXPECT_LE(out.ci_lower[0], -7.0);
+  EXPECT_GE(out.ci_upper[0], 7.0);
+  // The other coefficient is open too, though its direction is 1000 noise sds strong: beta_0
+  // unbounded lets E beta, whose entry on the other coordinate is E_10 beta_0, swamp the pivot
+  // there, so no value of beta_1 is rejected.
+  EXPECT_TRUE(out.lower_open[1]);
+  EXPECT_TRUE(out.upper_open[1]);
+}
+
+TEST(PivotProfileIntervals, SingularReleaseIsAPrecondition) {
+  PivotProfile profile{Matrix(2, 2, 1.0), {1.0, 1.0}, Matrix::identity(2),
+                       adassp_noise(1.0, 1.0, 1.0)};
+  try {
+    pivot_profile_intervals(profile, 0.95, {1.0, 1.0});
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), Status::Precondition);
+  }
+}
+
+// Releases at the edge of identifiability: X'X with correlation 0.9 between two of three
+// regressors (its weakest direction 3 noise sds strong), AdaSSP's noise on X'X and X'y,
+// homoscedastic sampling noise X'e ~ N(0, s^2 X'X) with S = s^2 X'X given. Each coefficient's set
+// holds the truth in [0.93, 0.97] of releases (measured: 0.9445, 0.9430, 0.9475, with a
+// set open on at least one side in 777 of the 6000).
+TEST(PivotProfileIntervals, HoldsTheTruthAtItsLevelAtTheEdge) {
+  random::Rng rng = random::Rng::from_seed(44);
+  const int64_t p = 3;
+  Matrix xtx(p, p);
+  const double scale = 30.0, rho = 0.9;
+  for (int64_t j = 0; j < p; ++j) xtx(j, j) = scale;
+  xtx(0, 1) = xtx(1, 0) = rho * scale;
+  const std::vector<double> beta = {1.0, -0.5, 0.8};
+  const double s2 = 4.0, sigma = 1.0;
+  const ReleaseNoise noise = adassp_noise(sigma, sigma / std::sqrt(2.0), sigma);
+  Matrix factor;
+  ASSERT_TRUE(linalg::cholesky(xtx, factor));
+  const int releases = 2000;
+  std::vector<int> covered(at(p), 0);
+  int open = 0;
+  for (int r = 0; r < releases; ++r) {
+    Matrix e(p + 1, p + 1);
+    random::symmetric_gaussian_noise(rng, sigma, e);
+    PivotProfile profile{xtx, std::vector<double>(at(p)), xtx, noise};
+    std::vector<double> zs(at(p));
+    for (auto &v : zs) v = random::standard_normal(rng);
+    for (int64_t i = 0; i < p; ++i) {
+      double sampling = 0.0;
+      for (int64_t k = 0; k <= i; ++k) sampling += factor(i, k) * zs[at(k)];
+      double xb = 0.0;
+      for (int64_t k = 0; k < p; ++k) xb += xtx(i, k) * beta[at(k)];
+      profile.gxy[at(i)] = xb + std::sqrt(s2) * sampling + e(i, p);
+      for (int64_t k = 0; k < p; ++k) {
+        // Off the diagonal the noise is sigma / sqrt(2): symmetric_gaussian_noise's entries
+        // scaled there.
+        profile.g(i, k) = xtx(i, k) + (i == k ? e(i, k) : e(i, k) / std::sqrt(2.0));
+      }
+    }
+    for (int64_t j = 0; j < p; ++j)
+      for (int64_t i = 0; i < p; ++i) profile.base(i, j) = s2 * profile.g(i, j);
+    for (int64_t i = 0; i < p; ++i) profile.base(i, i) += sigma * sigma;
+    const ProfileIntervals out =
+        pivot_profile_intervals(profile, 0.95, std::vector<double>(at(p), 10.0));
+    for (int64_t j = 0; j < p; ++j) {
+      covered[at(j)] += out.ci_lower[at(j)] <= beta[at(j)] && beta[at(j)] <= out.ci_upper[at(j)];
+      open += out.lower_open[at(j)] || out.upper_open[at(j)];
+    }
+  }
+  for (int64_t j = 0; j < p; ++j) {
+    const double coverage = static_cast<double>(covered[at(j)]) / releases;
+    EXPECT_GE(coverage, 0.93) << "coefficient " << j;
+    EXPECT_LE(coverage, 0.97) << "coefficient " << j;
+  }
+  EXPECT_LT(open, releases);
+}
+
+}  // namespace
+}  // namespace dpcov::estimators

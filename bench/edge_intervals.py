@@ -24,12 +24,13 @@ of the release (the other components at the estimate), each coefficient's interv
 plus its directions' shifts combined in quadrature on each side; NaN where a direction carrying at
 least 0.01 of its square has no bounded set. The quadrature drops the directions' covariances.
 
---method profile: on every fit, r(beta) = X'y~ - X'X~ beta is exactly N(0, Sigma(beta)) at the
-true beta, Sigma(beta) = the sampling covariance (the released meat made positive semidefinite,
-or s^2 X'X~) + v_xy I + Q(beta beta') (worlds_truth.hpp's Q). Each coefficient's set is
+--method profile: on every fit, the library's dpcov_adassp_profile_intervals
+(core/estimators/pivot_profile.hpp, proofs/pivot_profile.md): r(beta) = X'y~ - X'X~ beta is
+exactly N(0, Sigma(beta)) at the true beta, Sigma(beta) = the sampling covariance (the released
+meat's positive part, or s^2 X'X~) + v_xy I + Q(beta beta'); each coefficient's set is
 {c : min over beta with beta_j = c of r' Sigma(beta)^-1 r <= z^2}: Fieller's set in many
 dimensions, calibrated as chi-square with one degree of freedom (exact where Sigma does not
-depend on beta); NaN where it reaches 1000 of the estimate's standard errors.
+depend on beta); NaN where the interval contains [-R_j, R_j].
 
 Usage (from the repository root, after building):
     DPCOV_LIBRARY=build/capi/libdpcov.so PYTHONPATH=bindings/python:bench OPENBLAS_NUM_THREADS=1 \\
@@ -44,9 +45,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import log_ndtr
 
+import dpcov
 import fieller_hull as fh
 import interval_coverage as ic
 
@@ -61,6 +62,7 @@ class Release:
     def __init__(self, est, n: int, p: int):
         self.a, self.b, yy, self.variances = fh.statistics(est, p)
         self.beta = np.linalg.solve(self.a, self.b)
+        self.eigen = np.linalg.eigh(self.a)
         meat = getattr(est, "meat_", None) if est.errors_ == "robust" else None
         if meat is not None:
             w, v = np.linalg.eigh(np.asarray(meat, dtype=float))
@@ -87,7 +89,7 @@ class Release:
 
     def direction(self, k):
         """Eigenvector k of A, its eigenvalue, the noise sd of u'Eu and u's sampling variance."""
-        values, vectors = np.linalg.eigh(self.a)
+        values, vectors = self.eigen
         u = vectors[:, k]
         _, s_o2, s_d2 = self.variances
         s_u = math.sqrt(2 * s_o2 + (s_d2 - 2 * s_o2) * np.sum(u ** 4))
@@ -168,49 +170,17 @@ def in_place(est, rel, p, args):
 
 
 def profile(est, rel, p, args):
-    base = rel.sampling + rel.variances[0] * np.eye(p)
-
-    def stat(beta):
-        r = rel.b - rel.a @ beta
-        return r @ np.linalg.solve(base + rel.noise_q(np.outer(beta, beta)), r)
-
-    ainv = np.linalg.inv(rel.a)
-    sig_hat = base + rel.noise_q(np.outer(rel.beta, rel.beta))
-    wald = np.sqrt(np.maximum(np.diag(ainv @ sig_hat @ ainv), 1e-300))
-    z2 = fh.Z ** 2
-    ci = np.full((p, 2), np.nan)
-    for j in range(p):
-        others = [i for i in range(p) if i != j]
-
-        def profiled(c, start):
-            def f(x):
-                beta = rel.beta.copy()
-                beta[j], beta[others] = c, x
-                return stat(beta)
-            # From the linear move of the others and from the last minimum; the lower wins.
-            linear = rel.beta[others] + ainv[others, j] / ainv[j, j] * (c - rel.beta[j])
-            best = min((minimize(f, x0, method="BFGS") for x0 in (linear, start)),
-                       key=lambda res: res.fun)
-            return best.fun, best.x
-
-        for side, col in ((-1.0, 0), (1.0, 1)):
-            start = rel.beta[others].copy()
-            inside, step = 0.0, 1.0
-            value, start = profiled(rel.beta[j] + side * step * wald[j], start)
-            while value <= z2 and step < 1000:
-                inside, step = step, 2 * step
-                value, start = profiled(rel.beta[j] + side * step * wald[j], start)
-            if value <= z2:
-                break
-            for _ in range(18):
-                mid = 0.5 * (inside + step)
-                if profiled(rel.beta[j] + side * mid * wald[j], start)[0] <= z2:
-                    inside = mid
-                else:
-                    step = mid
-            ci[j, col] = rel.beta[j] + side * 0.5 * (inside + step) * wald[j]
-        if not np.isfinite(ci[j]).all():
-            ci[j] = np.nan
+    """The library's dpcov_adassp_profile_intervals on the fit's release; NaN where the interval
+    covers [-R_j, R_j] (cannot support a conclusion)."""
+    meat = getattr(est, "meat_", None) if est.errors_ == "robust" else None
+    try:
+        out = dpcov.adassp_profile_intervals(est.release_, args.n,
+                                             None if meat is None else np.asarray(meat),
+                                             intercept_column=0)
+    except dpcov.DpcovError:
+        return np.full((p, 2), np.nan)
+    ci = np.column_stack([out.ci_lower, out.ci_upper])
+    ci[~out.conclusive] = np.nan
     return ci
 
 

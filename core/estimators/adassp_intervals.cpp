@@ -146,6 +146,10 @@ RegressionIntervals adassp_profile_intervals(const Matrix &xtx_released,
   out.ci_lower = std::move(found.ci_lower);
   out.ci_upper = std::move(found.ci_upper);
   mark_conclusive(out, receipt, intercept_column);
+  // A set the release leaves open on one side is written to the search's end, not to a value
+  // the data bound: it supports no conclusion either.
+  for (int64_t j = 0; j < p; ++j)
+    if (found.lower_open[at(j)] || found.upper_open[at(j)]) out.conclusive[at(j)] = kCoversAll;
   return out;
 }
 

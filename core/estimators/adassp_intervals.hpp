@@ -49,7 +49,9 @@ RegressionIntervals adassp_intervals(const Matrix &xtx_released,
 // s^2 = max(0, y'y~ - X'y~'beta~) / (n - p) (y'y~ released, n > p), or, given the released meat
 // (`meat_released`, p x p), its positive part (robust errors; y'y~ and n not read). Each
 // coefficient is searched past [-R_j, R_j] (relevant_half_range), and `conclusive` is
-// kCoversAll where its interval contains that range, else kConclusive. std_errors are not filled.
+// kCoversAll where its interval contains that range or its set reaches the search's end on
+// either side (the release does not bound it there), else kConclusive. std_errors are not
+// filled.
 // Throws Status::InvalidArgument for a level outside (0, 1), n <= p or y'y not released (without
 // a meat), an intercept column outside [-1, p); Status::Dimension for sizes that do not match;
 // Status::Precondition where X'X~ is singular.

@@ -24,6 +24,10 @@ constexpr int kMaxDescentSteps = 200;
 // precision of each end.
 constexpr double kSearchStandardErrors = 1000.0;
 constexpr double kEndPrecision = 1e-6;
+// Far starts are tried where the far limit of T is at most this many times the level's
+// quantile: T approaches its limit like 1/t, and further above it a dip below the quantile
+// would need a release far from the estimate's basin.
+constexpr double kFarStartsBelow = 2.0;
 
 // Solves L L' x = r in place (L lower triangular, p x p).
 void cholesky_solve(const Matrix &l, std::vector<double> &x) {
@@ -100,8 +104,10 @@ bool gauss_newton_factor(const PivotProfile &profile, const Matrix &sigma_l, int
 }
 
 // Damped Gauss-Newton descent of T over every coordinate but j, from `beta` (beta_j fixed);
-// returns the value reached, `beta` the point.
-double descend(const PivotProfile &profile, int64_t j, std::vector<double> &beta) {
+// returns the value reached, `beta` the point. Each step is at most half the free coordinates'
+// norm plus `reach`: the Gauss-Newton step holds Sigma fixed and so points back to the estimate,
+// which from far out would jump over the ridge that separates a far minimum from the near one.
+double descend(const PivotProfile &profile, int64_t j, std::vector<double> &beta, double reach) {
   const int64_t p = profile.g.rows();
   std::vector<double> gradient(at(p)), trial(at(p)), trial_gradient(at(p));
   double value = pivot_statistic(profile, beta, &gradient);
@@ -115,6 +121,16 @@ double descend(const PivotProfile &profile, int64_t j, std::vector<double> &beta
     for (int64_t i = 0, a = 0; i < p; ++i)
       if (i != j) step[at(a++)] = -gradient[at(i)];
     cholesky_solve(factor, step);
+    double step2 = 0.0, free2 = 0.0;
+    for (int64_t i = 0, a = 0; i < p; ++i)
+      if (i != j) {
+        step2 += step[at(a)] * step[at(a)];
+        free2 += beta[at(i)] * beta[at(i)];
+        ++a;
+      }
+    const double cap = 0.5 * std::sqrt(free2) + reach;
+    if (step2 > cap * cap)
+      for (auto &v : step) v *= cap / std::sqrt(step2);
     for (int64_t i = 0, a = 0; i < p; ++i)
       if (i != j) slope += gradient[at(i)] * step[at(a++)];
     if (!(slope < 0.0)) break;
@@ -143,7 +159,75 @@ double descend(const PivotProfile &profile, int64_t j, std::vector<double> &beta
   return value;
 }
 
+// Projected gradient descent of T0(w) = (G^ w)' Q(w w')^-1 (G^ w) over unit w with w_j = 0
+// (`far`: the profile with X'y and the base 0, so that pivot_statistic is T0), from `w`; T0 is
+// constant along rays, so each step moves along the sphere and is normalised back onto it.
+double descend_on_sphere(const PivotProfile &far, int64_t j, std::vector<double> &w) {
+  const int64_t p = far.g.rows();
+  std::vector<double> gradient, trial(at(p));
+  double value = pivot_statistic(far, w, &gradient);
+  double length = 0.5;
+  for (int iteration = 0; iteration < kMaxDescentSteps && std::isfinite(value); ++iteration) {
+    double radial = 0.0, norm2 = 0.0;
+    gradient[at(j)] = 0.0;
+    for (int64_t i = 0; i < p; ++i) radial += gradient[at(i)] * w[at(i)];
+    for (int64_t i = 0; i < p; ++i) {
+      gradient[at(i)] -= radial * w[at(i)];
+      norm2 += gradient[at(i)] * gradient[at(i)];
+    }
+    if (!(norm2 > 0.0)) break;
+    const double norm = std::sqrt(norm2);
+    bool improved = false;
+    for (int halvings = 0; halvings < 40 && !improved; ++halvings, length *= 0.5) {
+      double t2 = 0.0;
+      for (int64_t i = 0; i < p; ++i) {
+        trial[at(i)] = w[at(i)] - length * gradient[at(i)] / norm;
+        t2 += trial[at(i)] * trial[at(i)];
+      }
+      for (auto &v : trial) v /= std::sqrt(t2);
+      std::vector<double> trial_gradient;
+      const double next = pivot_statistic(far, trial, &trial_gradient);
+      if (next < value - 1e-4 * length * norm) {
+        const double decrease = value - next;
+        w = trial;
+        gradient.swap(trial_gradient);
+        value = next;
+        improved = true;
+        if (decrease <= 1e-12 * (1.0 + value)) return value;
+      }
+    }
+    if (!improved) break;
+    length = std::min(4.0 * length, 1.0);
+  }
+  return value;
+}
+
 }  // namespace
+
+FarDirection far_direction(const PivotProfile &profile, int64_t j) {
+  const int64_t p = profile.g.rows();
+  FarDirection best{kInf, std::vector<double>(at(p), 0.0)};
+  if (p == 1) return best;
+  const PivotProfile far{profile.g, std::vector<double>(at(p), 0.0), Matrix(p, p), profile.noise};
+  const linalg::SymmetricEigen eig = linalg::eigh(profile.g);
+  // From every eigenvector of G^ (its j-th entry removed) and every free coordinate axis.
+  for (int64_t k = 0; k < 2 * p; ++k) {
+    std::vector<double> w(at(p), 0.0);
+    if (k < p) {
+      for (int64_t i = 0; i < p; ++i) w[at(i)] = eig.vectors(i, k);
+    } else {
+      w[at(k - p)] = 1.0;
+    }
+    w[at(j)] = 0.0;
+    double norm2 = 0.0;
+    for (double v : w) norm2 += v * v;
+    if (!(norm2 > 1e-12)) continue;
+    for (auto &v : w) v /= std::sqrt(norm2);
+    const double value = descend_on_sphere(far, j, w);
+    if (value < best.limit) best = {value, w};
+  }
+  return best;
+}
 
 double pivot_statistic(const PivotProfile &profile, const std::vector<double> &beta,
                        std::vector<double> *gradient) {
@@ -178,22 +262,44 @@ double pivot_statistic(const PivotProfile &profile, const std::vector<double> &b
 }
 
 double profiled_statistic(const PivotProfile &profile, int64_t j, double c,
-                          const std::vector<double> &estimate, const Matrix &g_inverse,
-                          std::vector<double> &start) {
+                          const ProfileStarts &starts, std::vector<double> &start) {
   const int64_t p = profile.g.rows();
   // The minimiser of T with Sigma held fixed moves the free coordinates along G^-1's column j.
   std::vector<double> linear(at(p));
   for (int64_t i = 0; i < p; ++i)
-    linear[at(i)] = estimate[at(i)] + g_inverse(i, j) / g_inverse(j, j) * (c - estimate[at(j)]);
+    linear[at(i)] = starts.estimate[at(i)] + starts.g_inverse(i, j) / starts.g_inverse(j, j) *
+                                                 (c - starts.estimate[at(j)]);
   linear[at(j)] = c;
   start[at(j)] = c;
-  const double from_start = descend(profile, j, start);
-  const double from_linear = descend(profile, j, linear);
-  if (from_linear < from_start) {
-    start = linear;
-    return from_linear;
+  double best = descend(profile, j, start, starts.far_scale);
+  const auto consider = [&](std::vector<double> candidate) {
+    const double value = descend(profile, j, candidate, starts.far_scale);
+    if (value < best) {
+      best = value;
+      start = std::move(candidate);
+    }
+  };
+  consider(linear);
+  // Far out along the direction in which T tends to its lowest limit, on both sides, where that
+  // limit is near enough to the level for T to dip below it on the way out.
+  // The start there is the lowest point of a scan along the ray, t = far_scale 2^k for k in
+  // [-16, 24], on both sides.
+  if (starts.far.limit <= kFarStartsBelow * starts.level_quantile) {
+    std::vector<double> lowest, candidate(at(p));
+    double lowest_value = kInf;
+    for (const double side : {-1.0, 1.0})
+      for (int k = -16; k <= 24; ++k) {
+        const double t = side * starts.far_scale * std::ldexp(1.0, k);
+        for (int64_t i = 0; i < p; ++i) candidate[at(i)] = linear[at(i)] + t * starts.far.w[at(i)];
+        const double value = pivot_statistic(profile, candidate, nullptr);
+        if (value < lowest_value) {
+          lowest_value = value;
+          lowest = candidate;
+        }
+      }
+    if (!lowest.empty()) consider(std::move(lowest));
   }
-  return from_start;
+  return best;
 }
 
 ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double level,
@@ -233,19 +339,33 @@ ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double lev
   out.ci_upper.assign(at(p), 0.0);
   out.lower_open.assign(at(p), false);
   out.upper_open.assign(at(p), false);
+  double far_scale = 0.0;
+  for (int64_t k = 0; k < p; ++k)
+    far_scale = std::max(far_scale, std::sqrt(std::max(spread(k, k), 0.0)) +
+                                        std::fabs(out.coefficients[at(k)]));
   for (int64_t j = 0; j < p; ++j) {
     const double centre = out.coefficients[at(j)];
     const double unit = std::sqrt(std::max(spread(j, j), 0.0));
     const double limit =
         std::max(kSearchStandardErrors * unit, must_reach[at(j)] + std::fabs(centre));
+    const ProfileStarts starts{out.coefficients, g_inverse, far_direction(profile, j), far_scale,
+                               q};
     std::vector<double> start = out.coefficients;
-    const double at_zero = profiled_statistic(profile, j, 0.0, out.coefficients, g_inverse, start);
+    const double at_zero =
+        std::min(profiled_statistic(profile, j, 0.0, starts, start), starts.far.limit);
     out.p_values[at(j)] = std::erfc(std::sqrt(std::max(at_zero, 0.0) / 2.0));
+    // T tends to the far limit along a ray at every value of beta_j: below q, the set is the
+    // whole line.
+    if (starts.far.limit <= q) {
+      out.ci_lower[at(j)] = centre - limit;
+      out.ci_upper[at(j)] = centre + limit;
+      out.lower_open[at(j)] = out.upper_open[at(j)] = true;
+      continue;
+    }
     for (const double side : {-1.0, 1.0}) {
       start = out.coefficients;
       auto inside_at = [&](double distance) {
-        return profiled_statistic(profile, j, centre + side * distance, out.coefficients,
-                                  g_inverse, start) <= q;
+        return profiled_statistic(profile, j, centre + side * distance, starts, start) <= q;
       };
       // Out from the estimate by doubling from one standard error, then bisection between the
       // last distance inside and the first outside; the end written is the outside one.

@@ -37,14 +37,35 @@ struct PivotProfile {
 double pivot_statistic(const PivotProfile &profile, const std::vector<double> &beta,
                        std::vector<double> *gradient);
 
-// min over beta with beta_j = c of T(beta), by quasi-Newton descent from two starts: `start`
-// (beta with beta_j = c; on return the minimiser found) and the estimate moved along
-// G^-1's column j; the lower minimum is kept. A local minimiser: where it stops above the global
-// minimum the set comes out narrower than the profile's, which the second start guards against;
-// the coverage that results is measured, not proven.
+// Along a ray beta = c e_j + t w (w_j = 0) T tends, as t grows, to
+// T0(w) = (G^ w)' Q(w w')^-1 (G^ w), whatever c: r grows like t G^ w and Sigma like t^2 Q(w w').
+// `limit` is the lowest T0 found over unit w with w_j = 0 (projected descent from every
+// eigenvector of G^ and every coordinate axis), `w` where (+inf and 0 for p = 1). Where it is at
+// most q the profile of beta_j is below q at every value: its set is the whole line.
+struct FarDirection {
+  double limit = 0.0;
+  std::vector<double> w;
+};
+FarDirection far_direction(const PivotProfile &profile, int64_t j);
+
+// Where profiled_statistic starts: the estimate G^-1 X'y~, G^-1, coefficient j's far direction,
+// the scale of the starts along it (also the floor of a descent step's cap), and q.
+struct ProfileStarts {
+  std::vector<double> estimate;
+  Matrix g_inverse;
+  FarDirection far;
+  double far_scale = 0.0;
+  double level_quantile = 0.0;
+};
+
+// min over beta with beta_j = c of T(beta), by damped Gauss-Newton descent from several starts:
+// `start` (on return the minimiser found), the estimate moved along G^-1's column j (the
+// minimiser where Sigma is fixed), and the lowest point of a scan from there along the far
+// direction (far_scale 2^k, k in [-16, 24], each side) where its limit is at most twice q (T may be lowest out there when the
+// release barely identifies a direction); the lowest minimum is kept. A local minimiser: where it stops above the global minimum the set
+// comes out narrower than the profile's; the tests compare it with many random starts.
 double profiled_statistic(const PivotProfile &profile, int64_t j, double c,
-                          const std::vector<double> &estimate, const Matrix &g_inverse,
-                          std::vector<double> &start);
+                          const ProfileStarts &starts, std::vector<double> &start);
 
 struct ProfileIntervals {
   std::vector<double> coefficients;  // G^-1 X'y~ (T = 0 there)

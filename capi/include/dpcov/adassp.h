@@ -362,9 +362,10 @@ DPCOV_API dpcov_status dpcov_adassp_intervals(
  * Sigma does not depend on beta; otherwise its coverage is measured:
  * docs/regression_intervals.md, "The profile of the pivot vector". It widens continuously as the
  * direction carrying beta_j weakens and needs no positive definite X'X~; where the release does
- * not identify beta_j its set reaches the end of the search (past [-R_j, R_j], R_j as for
- * dpcov_adassp_intervals()), and @p conclusive is 0 when the interval written contains
- * [-R_j, R_j]. Post-processing: no privacy cost, no draws.
+ * not bound beta_j on a side its set reaches the end of the search there (past [-R_j, R_j],
+ * R_j as for dpcov_adassp_intervals()), the end written is the search's, and @p conclusive is
+ * 0 for it; 0 also where the interval contains [-R_j, R_j]. Post-processing: no privacy cost,
+ * no draws.
  *
  * S is s^2 X'X~ with s^2 = max(0, y'y~ - X'y~' beta~) / (n - p) (homoscedastic errors; y'y
  * released, n public), or, given @p released_meat (dpcov_adassp_sandwich_plan()), the meat's
@@ -390,7 +391,7 @@ DPCOV_API dpcov_status dpcov_adassp_intervals(
  * @param[out] ci_lower p doubles. Required.
  * @param[out] ci_upper p doubles. Required.
  * @param[out] conclusive p int32: 1 when the interval supports a conclusion, 0 when it contains
- *                      [-R_j, R_j]. Required.
+ *                      [-R_j, R_j] or the release leaves its set open on a side. Required.
  * @return ::DPCOV_OK; ::DPCOV_E_PRECONDITION (X'X~ singular: no estimate to centre on);
  *         ::DPCOV_E_INVALID_ARGUMENT (y'y not released without a meat, receipt struct size,
  *         level, n <= p without a meat, intercept column, a matrix that is not symmetric);

@@ -683,15 +683,22 @@ func TestThePublicReceiptWithholdsPrivateNAndTheBinghamCounts(t *testing.T) {
 	}
 }
 
-func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
-	// X'X = 1000 I, X'y = 1000 beta: at a large epsilon AdaSSP returns beta.
-	beta := []float64{0.5, -0.5, 0.25}
+// diagonalGram returns the second moments [X, y]'[X, y] with X'X = 1000 I, X'y = 1000 beta and
+// y'y = 500, for three coefficients.
+func diagonalGram(beta []float64) Matrix {
 	g := NewMatrix(4, 4)
 	for j, b := range beta {
 		g.Data[j*4+j] = 1000
 		g.Data[j*4+3], g.Data[3*4+j] = 1000*b, 1000*b
 	}
 	g.Data[15] = 500
+	return g
+}
+
+func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
+	// X'X = 1000 I, X'y = 1000 beta: at a large epsilon AdaSSP returns beta.
+	beta := []float64{0.5, -0.5, 0.25}
+	g := diagonalGram(beta)
 	params, err := DefaultAdasspParams()
 	if err != nil || params.Rho != 0.05 || params.Calibration != AdasspJointAnalytic {
 		t.Fatalf("%+v %v", params, err)
@@ -715,13 +722,7 @@ func TestAdasspFitRecoversCoefficientsAndRefusesBadBounds(t *testing.T) {
 
 func TestAdasspProfileIntervalsReadTheMeatAndHoldBeta(t *testing.T) {
 	beta := []float64{0.5, -0.5, 0.25}
-	g := NewMatrix(4, 4)
-	for j, b := range beta {
-		g.Data[j*4+j] = 1000
-		g.Data[j*4+3], g.Data[3*4+j] = 1000*b, 1000*b
-	}
-	g.Data[15] = 500
-	res, err := AdasspFit(g, 3, []int64{0, 1, 2}, 1, 1, 1e4, 1e-6, nil, seeded(t, 3))
+	res, err := AdasspFit(diagonalGram(beta), 3, []int64{0, 1, 2}, 1, 1, 1e4, 1e-6, nil, seeded(t, 3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,12 +204,12 @@ double descend_on_sphere(const PivotProfile &far, int64_t j, std::vector<double>
 
 }  // namespace
 
-FarDirection far_direction(const PivotProfile &profile, int64_t j) {
+FarDirection far_direction(const PivotProfile &profile, const linalg::SymmetricEigen &eig,
+                           int64_t j) {
   const int64_t p = profile.g.rows();
   FarDirection best{kInf, std::vector<double>(at(p), 0.0)};
   if (p == 1) return best;
   const PivotProfile far{profile.g, std::vector<double>(at(p), 0.0), Matrix(p, p), profile.noise};
-  const linalg::SymmetricEigen eig = linalg::eigh(profile.g);
   // From every eigenvector of G^ (its j-th entry removed) and every free coordinate axis.
   for (int64_t k = 0; k < 2 * p; ++k) {
     std::vector<double> w(at(p), 0.0);
@@ -348,8 +348,8 @@ ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double lev
     const double unit = std::sqrt(std::max(spread(j, j), 0.0));
     const double limit =
         std::max(kSearchStandardErrors * unit, must_reach[at(j)] + std::fabs(centre));
-    const ProfileStarts starts{out.coefficients, g_inverse, far_direction(profile, j), far_scale,
-                               q};
+    const ProfileStarts starts{out.coefficients, g_inverse, far_direction(profile, eig, j),
+                               far_scale, q};
     std::vector<double> start = out.coefficients;
     const double at_zero =
         std::min(profiled_statistic(profile, j, 0.0, starts, start), starts.far.limit);

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../linalg/blas.hpp"
 #include "../matrix.hpp"
 #include "release_noise.hpp"
 
@@ -40,13 +41,15 @@ double pivot_statistic(const PivotProfile &profile, const std::vector<double> &b
 // Along a ray beta = c e_j + t w (w_j = 0) T tends, as t grows, to
 // T0(w) = (G^ w)' Q(w w')^-1 (G^ w), whatever c: r grows like t G^ w and Sigma like t^2 Q(w w').
 // `limit` is the lowest T0 found over unit w with w_j = 0 (projected descent from every
-// eigenvector of G^ and every coordinate axis), `w` where (+inf and 0 for p = 1). Where it is at
-// most q the profile of beta_j is below q at every value: its set is the whole line.
+// eigenvector of G^, given in `eig`, and every coordinate axis), `w` where (+inf and 0 for
+// p = 1). Where it is at most q the profile of beta_j is below q at every value: its set is the
+// whole line.
 struct FarDirection {
   double limit = 0.0;
   std::vector<double> w;
 };
-FarDirection far_direction(const PivotProfile &profile, int64_t j);
+FarDirection far_direction(const PivotProfile &profile, const linalg::SymmetricEigen &eig,
+                           int64_t j);
 
 // Where profiled_statistic starts: the estimate G^-1 X'y~, G^-1, coefficient j's far direction,
 // the scale of the starts along it (also the floor of a descent step's cap), and q.

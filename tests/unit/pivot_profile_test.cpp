@@ -248,11 +248,13 @@ TEST(PivotProfileIntervals, NoRandomStartFindsTheProfileBelowTheLevelPastAClosed
     const ProfileIntervals out =
         pivot_profile_intervals(profile, 0.95, std::vector<double>(at(edge.p), 10.0));
     const Matrix g_inverse = linalg::spd_inverse(profile.g);
+    const linalg::SymmetricEigen eig = linalg::eigh(profile.g);
     double scale = 0.0;
     for (int64_t k = 0; k < edge.p; ++k)
       scale = std::max(scale, std::fabs(out.coefficients[at(k)]) + 1.0);
     for (int64_t j = 0; j < edge.p; ++j) {
-      const ProfileStarts starts{out.coefficients, g_inverse, far_direction(profile, j), scale, q};
+      const ProfileStarts starts{out.coefficients, g_inverse, far_direction(profile, eig, j), scale,
+                                 q};
       for (const int side : {0, 1}) {
         if (side == 0 ? out.lower_open[at(j)] : out.upper_open[at(j)]) continue;
         const double end = side == 0 ? out.ci_lower[at(j)] : out.ci_upper[at(j)];

@@ -6,6 +6,7 @@
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../linalg/blas.hpp"
+#include "../postprocess/eigenvalue_clip.hpp"
 #include "adassp_posterior.hpp"
 #include "ols_bootstrap.hpp"
 #include "pivot_profile.hpp"
@@ -20,19 +21,6 @@ void check_intercept(const mechanisms::AdasspReceipt &receipt, int64_t intercept
   if (intercept_column < -1 || intercept_column >= receipt.dim)
     fail(Status::InvalidArgument, "intercept column must be -1 or in [0, ", receipt.dim,
          "), got ", intercept_column);
-}
-
-// The positive part of a symmetric matrix: its eigenvalues below 0 raised to 0.
-Matrix positive_part(const Matrix &m) {
-  const linalg::SymmetricEigen eig = linalg::eigh(m);
-  const int64_t p = m.rows();
-  Matrix out(p, p);
-  for (int64_t k = 0; k < p; ++k) {
-    const double v = std::max(eig.values[at(k)], 0.0);
-    for (int64_t b = 0; b < p; ++b)
-      for (int64_t a = 0; a < p; ++a) out(a, b) += eig.vectors(a, k) * v * eig.vectors(b, k);
-  }
-  return out;
 }
 
 void mark_conclusive(RegressionIntervals &out, const mechanisms::AdasspReceipt &receipt,
@@ -117,7 +105,7 @@ RegressionIntervals adassp_profile_intervals(const Matrix &xtx_released,
   validate(noise, p + 1);
   PivotProfile profile{xtx_released, xty_released, Matrix(), noise};
   if (meat_released != nullptr) {
-    profile.base = positive_part(*meat_released);
+    profile.base = postprocess::project_psd(*meat_released);
   } else {
     // s^2 from the release's residual sum, then S = s^2 G^ (its sampling covariance given X).
     const linalg::SymmetricEigen eig = linalg::eigh(xtx_released);

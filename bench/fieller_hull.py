@@ -1,6 +1,7 @@
-"""A Fieller interval beside the bootstrap at the edge of identifiability, the prototype of what
-the library now does in every bootstrap (core/estimators/fieller_hull.hpp; run this against a
-library before it, DPCOV_LIBRARY, to reproduce the prototype's table): per fit of one cell of
+"""A Fieller interval beside the bootstrap at the edge of identifiability, the prototype of a hull
+every bootstrap of the library once had, since replaced by the profile of the pivot vector
+(core/estimators/profile_hull.hpp; run this against a library before either, DPCOV_LIBRARY, to
+reproduce the prototype's table): per fit of one cell of
 bench/interval_coverage.py, the printed bootstrap intervals, and the same hulled, for each
 coefficient loading at least TAU of its square on a direction of the released X'X~ less than C2
 noise sds strong, with the Fieller interval of that direction's component.

@@ -230,9 +230,9 @@ func OLSRobustIntervals(released Matrix, receipt Receipt, label int64, features 
 }
 
 // CoefficientIntervals are BootstrapIntervals with an outcome per coefficient: Bounded[j] is
-// false where coefficient j lies along a direction of X'X that the release may have made
-// (proofs/bootstrap_worlds.md, "Directions the release may have made"); its interval, standard
-// error and p-value are then NaN.
+// false where the release does not bound coefficient j, along a direction of X'X too weak against
+// the privacy noise (proofs/bootstrap_worlds.md, "The profile beside the worlds"); its interval,
+// standard error and p-value are then NaN.
 type CoefficientIntervals struct {
 	BootstrapIntervals
 	Bounded []bool
@@ -240,8 +240,8 @@ type CoefficientIntervals struct {
 
 // OLSIntervals computes the intervals of OLSBootstrapIntervals (meat nil: homoscedastic errors)
 // or of OLSRobustIntervals (the released meat and its receipt) with an outcome per coefficient
-// (dpcov_ols_intervals): where some coefficients lie along a direction the release may have made,
-// only those go without an interval, where the other two functions refuse the whole fit.
+// (dpcov_ols_intervals): where the release does not bound some coefficients, only those go
+// without an interval, where the other two functions refuse the whole fit.
 // Post-processing: no privacy cost. Returns an error with status PRECONDITION when the noise
 // swamps the data.
 func OLSIntervals(released Matrix, receipt Receipt, label int64, features []int64,

@@ -40,8 +40,8 @@ std::string inconclusive_warning(const NoiseAware &a, const std::vector<std::str
       "their intervals cover every value that matters",
       "the posterior's chains did not converge for them",
       "a prior, not the release, decides their intervals",
-      "they lie along a direction of X'X less than 3 noise standard deviations strong, which "
-      "the privacy noise may have made and no bootstrap world can see"};
+      "they lie along a direction of X'X too weak against the privacy noise for the release to "
+      "bound them"};
   std::string out;
   for (size_t k = 0; k < std::size(kValues); ++k) {
     std::string names;

@@ -7,7 +7,7 @@
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
-#include "fieller_hull.hpp"
+#include "profile_hull.hpp"
 #include "worlds_spread.hpp"
 
 namespace dpcov::estimators {
@@ -47,14 +47,17 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
 }
 
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
-                         const std::vector<double> &coefficients, const ReleaseNoise &noise,
-                         double level, int64_t bootstrap, WeakCoefficients weak) {
+                         const std::vector<double> &coefficients, const Matrix &sampling,
+                         const ReleaseNoise &noise, double level, int64_t bootstrap,
+                         WeakCoefficients weak) {
   const int64_t p = g.rows();
   bootstrap_order(level, bootstrap);  // before any draw
   WorldsStart start;
   start.out.coefficients = coefficients;
   start.truth = worlds_truth(g, gxy, noise);
   start.out.unbounded = unbounded_coefficients(start.truth.xtx, noise);
+  start.profile =
+      profile_hull(g, gxy, start.truth.xtx, sampling, noise, level, start.out.unbounded);
   if (weak == WeakCoefficients::Refuse) refuse_unbounded(start.out.unbounded);
   start.noise = noise;
   start.centre.assign(at(p), 0.0);
@@ -87,8 +90,7 @@ bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double>
   return true;
 }
 
-void summarise_worlds(const Matrix &g, WorldsStart &start, const Matrix &sampling, double level,
-                      int64_t bootstrap) {
+void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap) {
   BootstrapIntervals &out = start.out;
   std::vector<double> &norms = start.norms;
   const int64_t p = g.rows();
@@ -126,7 +128,7 @@ void summarise_worlds(const Matrix &g, WorldsStart &start, const Matrix &samplin
     const double tail = static_cast<double>(std::min(below, above) + 1);
     out.p_values.push_back(std::min(1.0, 2.0 * tail / denominator));
   }
-  hull_with_fieller(g, start.truth.xtx, sampling, start.noise, level, out);
+  hull_with_profile(start.profile, out);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (size_t i = 0; i < out.unbounded.size(); ++i) {
     if (!out.unbounded[i]) continue;
@@ -141,7 +143,9 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     double level, int64_t bootstrap, random::Rng &rng,
                                     WeakCoefficients weak) {
   const int64_t p = g.rows();
-  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap, weak);
+  const Matrix sampling =  // F F', the covariance of the sampling noise Z = F z
+      linalg::multiply(sampling_factor, sampling_factor, linalg::Trans::No, linalg::Trans::Yes);
+  WorldsStart start = start_worlds(g, gxy, coefficients, sampling, noise, level, bootstrap, weak);
   std::vector<double> z(at(p)), xy(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
@@ -161,9 +165,7 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
     start.norms.push_back(std::max(std::fabs(eig.front()), std::fabs(eig.back())));
     if (!world_parts(xx, e_xx, xy, start)) ++start.out.failed_draws;
   }
-  const Matrix sampling =  // F F', the covariance of the sampling noise Z = F z
-      linalg::multiply(sampling_factor, sampling_factor, linalg::Trans::No, linalg::Trans::Yes);
-  summarise_worlds(g, start, sampling, level, bootstrap);
+  summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);
 }
 

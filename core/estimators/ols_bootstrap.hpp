@@ -13,8 +13,8 @@
 // X; linear in X'X, so the released block estimates its covariance without bias), and a fresh E*
 // of the mechanism's law, then refits beta*_b = (G_w + E*_XX - mu_XX)^{-1} (X'y* + E*_Xy - mu_Xy).
 // The intervals are the
-// percentile intervals of the beta*_b, hulled along the release's weak directions with Fieller's
-// interval for the direction's component (fieller_hull.hpp); the p-value of beta_j = 0 is the
+// percentile intervals of the beta*_b, hulled along the release's weak directions with the
+// profile of the pivot vector (profile_hull.hpp); the p-value of beta_j = 0 is the
 // smallest level whose interval excludes 0. A world whose noisy feature block is not positive definite (the estimator
 // would refuse it) counts at both ends (-inf for the lower, +inf for the upper quantile): when
 // there are so many that an end would be infinite, nothing is returned (Status::Precondition):
@@ -33,6 +33,7 @@
 #include "../matrix.hpp"
 #include "../random/rng.hpp"
 #include "../solvers/regression.hpp"
+#include "profile_hull.hpp"
 #include "release_noise.hpp"
 #include "weak_directions.hpp"
 #include "worlds_truth.hpp"
@@ -49,12 +50,13 @@ struct BootstrapIntervals {
   double kappa = 0.0;       // noise_norm / lambda_min(G^_XX): >= 1 means the noise swamps X'X
   int64_t failed_draws = 0; // bootstrap worlds whose feature block was not positive definite
   bool rss_clamped = false; // the residual sum of the release was negative: s^2 = 0
-  // Per coefficient: it lies along a direction the release may have made (weak_directions.hpp).
+  // Per coefficient: it lies along a direction the release may have made (weak_directions.hpp), or
+  // along a weak one where its profile set is open (profile_hull.hpp).
   // Only with WeakCoefficients::Flag can an entry be true; its interval ends, standard error and
   // p-value are then NaN.
   std::vector<bool> unbounded;
-  // Per coefficient: Fieller's interval along a weak direction widened its percentile interval
-  // (fieller_hull.hpp).
+  // Per coefficient: the profile's set along a weak direction widened its percentile interval
+  // (profile_hull.hpp).
   std::vector<bool> widened;
 };
 
@@ -78,23 +80,27 @@ BootstrapIntervals bootstrap_worlds(const Matrix &g, const std::vector<double> &
                                     WeakCoefficients weak);
 
 // The start of every set of worlds: `level` and `bootstrap` checked (before any draw), the
-// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`) and the
-// coefficients it leaves unbounded (refused or flagged in `out` as `weak` says), its
-// coefficients beta_w = xtx^-1 xty (`centre`) and room for each coefficient's parts of each
+// coefficients kept in `out`, the worlds' truth (worlds_truth of g, gxy and `noise`), the
+// profile's sets of the coefficients along its weak directions (profile_hull.hpp; `sampling` the
+// covariance of X'e, p x p: s^2 G^ or the meat) and the coefficients it leaves unbounded (the
+// weak rule's and those whose profile set is open; refused or flagged in `out` as `weak` says),
+// its coefficients beta_w = xtx^-1 xty (`centre`) and room for each coefficient's parts of each
 // usable world's refit beta_w + u - v (worlds_spread.hpp): `rest` the u, every noise but the
 // fresh X'X noise times beta_w, `interaction` the v = (X'X_w + E*)^-1 E* beta_w, and each world's
 // noise norm.
 struct WorldsStart {
   BootstrapIntervals out;
   WorldsTruth truth;
+  ProfileHull profile;
   ReleaseNoise noise;
   std::vector<double> centre;
   std::vector<std::vector<double>> rest, interaction;
   std::vector<double> norms;
 };
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
-                         const std::vector<double> &coefficients, const ReleaseNoise &noise,
-                         double level, int64_t bootstrap, WeakCoefficients weak);
+                         const std::vector<double> &coefficients, const Matrix &sampling,
+                         const ReleaseNoise &noise, double level, int64_t bootstrap,
+                         WeakCoefficients weak);
 
 // One world's parts: with X'X_w + E* = `xx` (E* = `e_xx`) positive definite, appends its
 // u = xx^-1 `noise_xy` (the world's every other noise on X'y) and v = xx^-1 E* start.centre to
@@ -106,12 +112,10 @@ bool world_parts(const Matrix &xx, const Matrix &e_xx, const std::vector<double>
 // deflate_spread where the truth is de-noised: worlds_spread.hpp), then from them
 // and the noise norms, with start.out.failed_draws already counted, fills start.out's percentile
 // intervals at `level`, standard errors, p-values, noise_norm and kappa (against g's smallest
-// eigenvalue), hulls them with Fieller's along g's weak directions (fieller_hull.hpp; `sampling`
-// the covariance of X'e), and NaN the ends, standard errors and p-values of the coefficients
-// flagged unbounded. Throws Status::Precondition when so many worlds failed that an end would be
-// infinite.
-void summarise_worlds(const Matrix &g, WorldsStart &start, const Matrix &sampling, double level,
-                      int64_t bootstrap);
+// eigenvalue), hulls them with the profile's sets along g's weak directions (profile_hull.hpp),
+// and NaN the ends, standard errors and p-values of the coefficients flagged unbounded. Throws
+// Status::Precondition when so many worlds failed that an end would be infinite.
+void summarise_worlds(const Matrix &g, WorldsStart &start, double level, int64_t bootstrap);
 
 // The OLS statistic of a release: G^ = M~ - mu over the coefficient columns of `spec` (intercept
 // first), g^_Xy, g^_yy, beta~ = G^_XX^{-1} g^_Xy and the Cholesky factor of G^_XX. Validates

@@ -55,7 +55,7 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
                                    const ReleaseNoise &noise, double level, int64_t bootstrap,
                                    random::Rng &rng, WeakCoefficients weak) {
   const MeatDraw draw_meat = meat_sampling(centre, meat_noise);
-  WorldsStart start = start_worlds(g, gxy, coefficients, noise, level, bootstrap, weak);
+  WorldsStart start = start_worlds(g, gxy, coefficients, centre, noise, level, bootstrap, weak);
   const int64_t p = g.rows();
   std::vector<double> xy(at(p)), z(at(p)), shift(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
@@ -95,7 +95,7 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
     }
     start.out.failed_draws += !usable;
   }
-  summarise_worlds(g, start, centre, level, bootstrap);
+  summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);
 }
 

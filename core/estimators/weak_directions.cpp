@@ -48,9 +48,10 @@ void refuse_unbounded(const std::vector<bool> &unbounded) {
     if (unbounded[j]) which += (which.empty() ? "" : ", ") + std::to_string(j);
   if (!which.empty())
     fail(Status::Precondition, "the release cannot bound coefficients ", which, ": they lie along "
-         "a direction of X'X that is less than ", kWeakDirectionNoiseSds, " noise standard "
-         "deviations strong, which the privacy noise may have made, so no bootstrap interval "
-         "would cover; more rows, a larger epsilon, or columns that use more of their range");
+         "a direction of X'X too weak against the privacy noise (the profile of the pivot leaves "
+         "their set open, or the direction is less than ", kWeakDirectionNoiseSds, " noise "
+         "standard deviations strong, which the noise may have made); more rows, a larger "
+         "epsilon, or columns that use more of their range");
 }
 
 }  // namespace dpcov::estimators

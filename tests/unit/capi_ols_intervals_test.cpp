@@ -19,8 +19,8 @@ struct Fixture {
   dpcov_rng *rng = nullptr;
   dpcov_receipt receipt{}, meat_receipt{};
   // X'X = diag(1000, 1000, w) (3 features), X'y = (500, -200, 0), y'y = 1000, Analyze Gauss with
-  // sigma 1 (noise sd 1 of u'Eu): the third direction is weak for w < 2.53
-  // (CapiOlsBootstrap.RefusesWhereACoefficientLiesAlongADirectionOnlyAFewNoiseSdsStrong).
+  // sigma 1 (noise sd 1 of u'Eu): the release does not bound the third coefficient for w below
+  // about 1.96 (CapiOlsBootstrap.RefusesWhereACoefficientLiesAlongADirectionOnlyAFewNoiseSdsStrong).
   std::vector<double> g = std::vector<double>(16, 0.0);
   std::vector<double> meat = std::vector<double>(9, 0.0);  // s^2 X'X of the strong fit
   const int64_t features[3] = {0, 1, 2};
@@ -99,7 +99,7 @@ TEST(CapiOlsIntervals, WithoutAWeakDirectionGivesTheBootstrapsBitsAndAdvancesThe
 
 TEST(CapiOlsIntervals, AWeakDirectionTakesOnlyTheIntervalOfTheCoefficientAlongIt) {
   for (const bool robust : {false, true}) {
-    Fixture f(2.4);
+    Fixture f(1.8);
     const std::vector<unsigned char> before = f.state();
     ASSERT_EQ(f.call(robust ? f.meat.data() : nullptr, robust ? &f.meat_receipt : nullptr,
                      f.conclusive),
@@ -117,11 +117,26 @@ TEST(CapiOlsIntervals, AWeakDirectionTakesOnlyTheIntervalOfTheCoefficientAlongIt
     EXPECT_TRUE(std::isfinite(f.coef[2]));
     for (const double v : {f.lo[2], f.hi[2], f.se[2], f.p[2]}) EXPECT_TRUE(std::isnan(v)) << v;
     // The flagless functions refuse the same release whole.
-    Fixture g(2.4);
+    Fixture g(1.8);
     EXPECT_EQ(dpcov_ols_bootstrap_intervals(DPCOV_COL_MAJOR, 4, g.g.data(), 4, &g.receipt, 3,
                                             g.features, 3, nullptr, 999, g.rng, g.coef, g.se, g.p,
                                             g.lo, g.hi, nullptr, nullptr),
               DPCOV_E_PRECONDITION);
+  }
+}
+
+// At w = 2.4 the weak rule alone would flag the third coefficient; the profile bounds it.
+TEST(CapiOlsIntervals, TheProfileBoundsACoefficientTheWeakRuleWouldHaveFlagged) {
+  for (const bool robust : {false, true}) {
+    Fixture f(2.4);
+    ASSERT_EQ(f.call(robust ? f.meat.data() : nullptr, robust ? &f.meat_receipt : nullptr,
+                     f.conclusive),
+              DPCOV_OK)
+        << dpcov_last_error_message();
+    EXPECT_EQ(f.conclusive[2], DPCOV_COEFFICIENT_BOUNDED);
+    EXPECT_LT(f.lo[2], f.coef[2]);
+    EXPECT_GT(f.hi[2], f.coef[2]);
+    EXPECT_TRUE(f.p[2] > 0.0 && f.p[2] <= 1.0);
   }
 }
 

@@ -11,11 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/estimators/chain_convergence.hpp"
-#include "core/estimators/fieller_hull.hpp"
 #include "core/estimators/pivot_profile.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/random/normal.hpp"
@@ -95,12 +96,15 @@ TEST(PivotProfileIntervals, OneCoefficientIsFiellersInterval) {
     const double sampling = 0.1 + random::uniform01(rng);
     profile.base(0, 0) = sampling + 0.25;
     const ProfileIntervals out = pivot_profile_intervals(profile, 0.95, {1e-3});
-    FiellerPivot f;
-    f.a = profile.g(0, 0);
-    f.ub = profile.gxy[0];
-    f.c0 = sampling + 0.25;
-    f.c2 = gram * gram;
-    const auto set = fieller_interval(f, z);
+    // Fieller's set {t : (b - a t)^2 <= z^2 (c0 + c2 t^2)} in closed form: a bounded interval
+    // only where the quadratic's leading coefficient is positive and it has real roots.
+    const double a = profile.g(0, 0), b = profile.gxy[0], c0 = sampling + 0.25,
+                 c2 = gram * gram;
+    const double qa = a * a - z * z * c2, qb = -2.0 * a * b, qc = b * b - z * z * c0;
+    const double disc = qb * qb - 4.0 * qa * qc;
+    std::optional<std::pair<double, double>> set;
+    if (qa > 0.0 && disc >= 0.0)
+      set = std::pair{(-qb - std::sqrt(disc)) / (2.0 * qa), (-qb + std::sqrt(disc)) / (2.0 * qa)};
     if (!set) {
       EXPECT_TRUE(out.lower_open[0] || out.upper_open[0]) << trial;
       continue;

@@ -806,8 +806,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             with a known noise law (analyze_gauss, laplace_sym, wishart_additive; ``ridge`` 0)
             take the same split: the release at 0.8, the meat at 0.2, and the robust
             intervals of ``dpcov_ols_intervals``; the others keep the homoscedastic bootstrap
-            (``errors_`` says which). There a coefficient along a direction of X'X that the
-            privacy noise may have made gets a NaN interval and ``conclusive_`` False, with a
+            (``errors_`` says which). There a coefficient along a direction of X'X too weak
+            for the release to bound it gets a NaN interval and ``conclusive_`` False, with a
             warning naming it, and the others keep their intervals.
         bounds: ``(lower, upper)``, public per-column ranges of the columns of X and, last, of y
             in their own units (AdaSSP with an intercept only; replaces ``bound`` and
@@ -1534,9 +1534,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                                 (self.std_errors_, self.p_values_))
             for which, why in ((~self.conclusive_ & ~unconverged & ~prior & ~unbounded,
                                 "their intervals cover every value that matters"),
-                               (unbounded, "they lie along a direction of X'X that the privacy "
-                                "noise may have made (less than 3 noise standard deviations "
-                                "strong), which no bootstrap world can see"),
+                               (unbounded, "they lie along a direction of X'X too weak against "
+                                "the privacy noise for the release to bound them"),
                                (unconverged, "the posterior's chains did not converge for them"),
                                (prior, "a prior, not the release, decides their intervals")):
                 if which.any():

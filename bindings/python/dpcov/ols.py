@@ -131,7 +131,8 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
 class BootstrapIntervals(NamedTuple):
     """Noise-aware intervals from a release (intercept first): percentile intervals of a
     parametric bootstrap that redraws the model's sampling noise and the mechanism's noise,
-    widened along a direction of X'X only a few noise sds strong to Fieller's interval there;
+    hulled, along a direction of X'X only a few noise sds strong, with the profile of the pivot
+    vector there (proofs/bootstrap_worlds.md, "The profile beside the worlds");
     ``std_errors`` is the spread of the refits, ``p_values`` test beta_j = 0 consistently with
     the intervals, ``noise_norm`` is the level-quantile of the noise's spectral norm on X'X and
     ``kappa`` its ratio to lambda_min of the released X'X."""
@@ -187,9 +188,10 @@ def ols_sandwich_intervals(released, receipt: Receipt, label: int, features, mea
 class OlsIntervals(NamedTuple):
     """Noise-aware intervals from a release with an outcome per coefficient (intercept first):
     as :class:`BootstrapIntervals`, with ``conclusive`` (bool per coefficient) False and NaN
-    interval ends, standard error and p-value where ``unbounded`` says the coefficient lies along
-    a direction of X'X that the release may have made (proofs/bootstrap_worlds.md, "Directions
-    the release may have made"); ``noise_norm`` and ``kappa`` as there."""
+    interval ends, standard error and p-value where ``unbounded`` says the release does not bound
+    the coefficient, along a direction of X'X too weak against the privacy noise
+    (proofs/bootstrap_worlds.md, "The profile beside the worlds"); ``noise_norm`` and ``kappa``
+    as there."""
 
     coefficients: np.ndarray
     std_errors: np.ndarray

@@ -180,18 +180,22 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
  * With G^ = released - E[noise] over the coefficient columns and the label, beta~ = G^_XX^{-1}
  * g^_Xy and s^2 = max(0, g^_yy - g^_Xy' beta~) / (n - p), each of @p num_bootstrap worlds redraws
  * the model's sampling noise X'e ~ N(0, s^2 G^_XX) and the mechanism's noise (its law from
- * @p receipt), refits, and the intervals are the percentile intervals of the refits, hulled, for
- * a coefficient along a direction of G^_XX less than 4.5 noise sds of u'Eu strong, with its range
- * over Fieller's interval for that direction's component (proofs/bootstrap_worlds.md, "Fieller
- * beside the worlds"); the same in every bootstrap interval of this library. The p-value of
+ * @p receipt), refits, and the intervals are the percentile intervals of the refits. A
+ * coefficient along a direction of G^_XX less than 4.5 noise sds of u'Eu strong (at least 0.05 of
+ * its squared loading) is read by the profile of the pivot X'y~ - G^ beta instead
+ * (dpcov_adassp_profile_intervals() for AdaSSP's release; proofs/bootstrap_worlds.md, "The
+ * profile beside the worlds"): its interval is the hull of the two, or the profile's alone along
+ * a direction below 3 sds, and where the profile's set is open on a side the release does not
+ * bound it (below). The same holds in every bootstrap interval of this library. The p-value of
  * beta_j = 0 is the smallest level at which the interval excludes 0. A world whose noisy X'X is
  * not positive definite counts at both ends; when so many do that an end would be infinite, or
  * when G^_XX itself is not positive definite, the privacy noise swamps the data and nothing is
  * returned (::DPCOV_E_PRECONDITION), rather than an interval that would undercover. Nothing is
- * returned either (::DPCOV_E_PRECONDITION, naming the coefficients) where a coefficient lies along
- * a direction of the worlds' X'X (G^_XX de-noised to second order) less than 3 standard
- * deviations of u'Eu strong (the direction carrying at least a tenth of its squared loading):
- * the release may have made that direction, and no bootstrap world can see by how much
+ * returned either (::DPCOV_E_PRECONDITION, naming the coefficients) where the release does not
+ * bound a coefficient: its profile's set is open on a side, or, off the directions the profile
+ * reads, it lies along a direction of the worlds' X'X (G^_XX de-noised to second order) less
+ * than 3 standard deviations of u'Eu strong (the direction carrying at least a tenth of its
+ * squared loading), which the release may have made and no bootstrap world can see
  * (proofs/bootstrap_worlds.md, "Directions the release may have made"). The same holds for every
  * bootstrap interval of this library (AdaSSP, sandwich, robust); dpcov_ols_intervals() gives the
  * other coefficients their intervals instead.
@@ -338,18 +342,20 @@ DPCOV_API dpcov_status dpcov_ols_robust_intervals(
 
 /** dpcov_ols_intervals(): the coefficient supports a conclusion; its interval is given. */
 #define DPCOV_COEFFICIENT_BOUNDED 1
-/** dpcov_ols_intervals(): the coefficient lies along a direction the release may have made; it
- *  has no interval (its ends, standard error and p-value are NaN). */
+/** dpcov_ols_intervals(): the release does not bound the coefficient (it lies along a direction
+ *  too weak against the privacy noise); it has no interval (its ends, standard error and p-value
+ *  are NaN). */
 #define DPCOV_COEFFICIENT_UNBOUNDED (-3)
 
 /**
  * The bootstrap intervals of a Gram mechanism's release with an outcome per coefficient: those of
  * dpcov_ols_bootstrap_intervals() (no meat: homoscedastic errors) or of
  * dpcov_ols_robust_intervals() (@p released_meat and @p meat_receipt: any error variance), except
- * that where some coefficients lie along a direction of the worlds' X'X less than 3 standard
- * deviations of u'Eu strong (carrying at least a tenth of their squared loading), which the
- * release may have made (proofs/bootstrap_worlds.md, "Directions the release may have made"),
- * only those go without an interval (@p conclusive ::DPCOV_COEFFICIENT_UNBOUNDED, their interval
+ * that where the release does not bound some coefficients (the profile of the pivot leaves their
+ * set open along a weak direction, or, off the directions the profile reads, they lie along a
+ * direction of the worlds' X'X less than 3 standard deviations of u'Eu strong: as
+ * dpcov_ols_bootstrap_intervals() says, proofs/bootstrap_worlds.md, "Directions the release may
+ * have made" and "The profile beside the worlds"), only those go without an interval (@p conclusive ::DPCOV_COEFFICIENT_UNBOUNDED, their interval
  * ends, standard errors and p-values NaN) and every other coefficient gets its interval
  * (::DPCOV_COEFFICIENT_BOUNDED), where those functions refuse the whole fit. Where no
  * coefficient is unbounded the outputs and the generator's state are theirs, bit for bit.

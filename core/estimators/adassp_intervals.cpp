@@ -103,9 +103,9 @@ RegressionIntervals adassp_profile_intervals(const Matrix &xtx_released,
   }
   const ReleaseNoise noise = adassp_fit_noise(receipt);
   validate(noise, p + 1);
-  PivotProfile profile{xtx_released, xty_released, Matrix(), noise};
+  Matrix sampling;
   if (meat_released != nullptr) {
-    profile.base = postprocess::project_psd(*meat_released);
+    sampling = postprocess::project_psd(*meat_released);
   } else {
     // s^2 from the release's residual sum, then S = s^2 G^ (its sampling covariance given X).
     const linalg::SymmetricEigen eig = linalg::eigh(xtx_released);
@@ -118,15 +118,15 @@ RegressionIntervals adassp_profile_intervals(const Matrix &xtx_released,
     const double s2 = std::isfinite(fitted)
                           ? std::max(0.0, yty_released - fitted) / static_cast<double>(n - p)
                           : 0.0;
-    profile.base = xtx_released;
+    sampling = xtx_released;
     for (int64_t b = 0; b < p; ++b)
-      for (int64_t a = 0; a < p; ++a) profile.base(a, b) *= s2;
+      for (int64_t a = 0; a < p; ++a) sampling(a, b) *= s2;
   }
-  for (int64_t i = 0; i < p; ++i) profile.base(i, i) += cross_variance(noise);
   std::vector<double> half_ranges(at(p));
   for (int64_t j = 0; j < p; ++j)
     half_ranges[at(j)] = relevant_half_range(receipt, intercept_column, j);
-  ProfileIntervals found = pivot_profile_intervals(profile, level, half_ranges);
+  ProfileIntervals found = pivot_profile_intervals(
+      pivot_profile(xtx_released, xty_released, std::move(sampling), noise), level, half_ranges);
   RegressionIntervals out;
   out.method = IntervalMethod::Profile;
   out.coefficients = std::move(found.coefficients);

@@ -302,8 +302,15 @@ double profiled_statistic(const PivotProfile &profile, int64_t j, double c,
   return best;
 }
 
+PivotProfile pivot_profile(const Matrix &g, const std::vector<double> &gxy, Matrix sampling,
+                           const ReleaseNoise &noise) {
+  for (int64_t i = 0; i < sampling.rows(); ++i) sampling(i, i) += cross_variance(noise);
+  return PivotProfile{g, gxy, std::move(sampling), noise};
+}
+
 ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double level,
-                                         const std::vector<double> &must_reach) {
+                                         const std::vector<double> &must_reach,
+                                         const std::vector<bool> *which) {
   const int64_t p = profile.g.rows();
   if (!(level > 0.0 && level < 1.0)) fail(Status::InvalidArgument, "level must be in (0, 1)");
   const linalg::SymmetricEigen eig = linalg::eigh(profile.g);
@@ -345,6 +352,10 @@ ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double lev
                                         std::fabs(out.coefficients[at(k)]));
   for (int64_t j = 0; j < p; ++j) {
     const double centre = out.coefficients[at(j)];
+    if (which != nullptr && !(*which)[at(j)]) {
+      out.ci_lower[at(j)] = out.ci_upper[at(j)] = centre;
+      continue;
+    }
     const double unit = std::sqrt(std::max(spread(j, j), 0.0));
     const double limit =
         std::max(kSearchStandardErrors * unit, must_reach[at(j)] + std::fabs(centre));

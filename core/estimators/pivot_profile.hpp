@@ -32,6 +32,11 @@ struct PivotProfile {
   ReleaseNoise noise;       // the law of E, read for Q
 };
 
+// The profile of a release G^ (`g`), X'y~ (`gxy`) under the noise law `noise`, with S =
+// `sampling` (the covariance of X'e: s^2 G^, or the meat's positive part): base = S + v_xy I.
+PivotProfile pivot_profile(const Matrix &g, const std::vector<double> &gxy, Matrix sampling,
+                           const ReleaseNoise &noise);
+
 // T(beta) = r' Sigma(beta)^-1 r, and its gradient into `gradient` (p doubles) when not null.
 // +inf where Sigma(beta) is not positive definite in floating point (beta of a size near the
 // largest doubles).
@@ -83,9 +88,11 @@ struct ProfileIntervals {
 // 1000 of its delta-method standard errors there and a distance that reaches past
 // [-must_reach[j], must_reach[j]], so that a set open on both sides is written as an interval
 // containing that range; each end found to a relative precision of 1e-6 of its distance from the
-// estimate, on the outer side. Throws Status::Precondition where G^ is singular (no estimate to
-// centre on).
+// estimate, on the outer side. With `which` (p flags) only the flagged coefficients are searched;
+// the others keep their estimate as both ends and a p-value of 1. Throws Status::Precondition
+// where G^ is singular (no estimate to centre on).
 ProfileIntervals pivot_profile_intervals(const PivotProfile &profile, double level,
-                                         const std::vector<double> &must_reach);
+                                         const std::vector<double> &must_reach,
+                                         const std::vector<bool> *which = nullptr);
 
 }  // namespace dpcov::estimators

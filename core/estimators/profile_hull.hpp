@@ -36,8 +36,9 @@ inline constexpr double kProfileDirectionNoiseSds = 4.5;
 inline constexpr double kProfileLoading = 0.05;
 
 // The profile's sets of the coefficients along g's directions weaker than the threshold in
-// `truth` (`along`), computed only when one is; `profile_only` flags those of them the weak rule
-// had left unbounded, whose interval is the profile's alone.
+// `truth` (`along`), searched for those coefficients only (the other entries of `sets` are not
+// read); `profile_only` flags those of them the weak rule had left unbounded, whose interval is
+// the profile's alone.
 struct ProfileHull {
   std::vector<bool> along, profile_only;
   ProfileIntervals sets;

@@ -27,18 +27,30 @@ double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &
   return std::sqrt(variance);
 }
 
-std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise) {
-  const int64_t p = g.rows();
-  const linalg::SymmetricEigen eig = linalg::eigh(g);
+std::vector<double> weak_loadings(const Matrix &directions, const Matrix *strength,
+                                  const ReleaseNoise &noise, double noise_sds) {
+  const int64_t p = directions.rows();
+  const linalg::SymmetricEigen eig = linalg::eigh(directions);
   std::vector<double> loading(at(p), 0.0), u(at(p));
   for (int64_t k = 0; k < p; ++k) {
     for (int64_t i = 0; i < p; ++i) u[at(i)] = eig.vectors(i, k);
-    // ">=" rather than "<": a NaN eigenvalue or noise sd fails it and counts as weak.
-    if (eig.values[at(k)] >= kWeakDirectionNoiseSds * direction_noise_sd(noise, u)) continue;
+    double value = eig.values[at(k)];
+    if (strength != nullptr) {
+      value = 0.0;
+      for (int64_t j = 0; j < p; ++j)
+        for (int64_t i = 0; i < p; ++i) value += u[at(i)] * (*strength)(i, j) * u[at(j)];
+    }
+    // ">=" rather than "<": a NaN strength or noise sd fails it and counts as weak.
+    if (value >= noise_sds * direction_noise_sd(noise, u)) continue;
     for (int64_t i = 0; i < p; ++i) loading[at(i)] += u[at(i)] * u[at(i)];
   }
-  std::vector<bool> out(at(p));
-  for (int64_t i = 0; i < p; ++i) out[at(i)] = loading[at(i)] >= kWeakLoading;
+  return loading;
+}
+
+std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise) {
+  const std::vector<double> loading = weak_loadings(g, nullptr, noise, kWeakDirectionNoiseSds);
+  std::vector<bool> out(loading.size());
+  for (size_t i = 0; i < loading.size(); ++i) out[i] = loading[i] >= kWeakLoading;
   return out;
 }
 

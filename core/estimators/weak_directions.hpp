@@ -33,6 +33,13 @@ inline constexpr double kWeakLoading = 0.1;
 // u.size() columns: sqrt(u' Q(u u') u), Q as noise_second_moment.
 double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &u);
 
+// Per coefficient, its squared loadings u_j^2 summed over the eigenvectors u of `directions`
+// (symmetric) that are weak: whose strength, u' S u for S = *strength or u's eigenvalue where
+// `strength` is null, is below `noise_sds` standard deviations of u'Eu. A NaN strength or noise
+// sd counts as weak.
+std::vector<double> weak_loadings(const Matrix &directions, const Matrix *strength,
+                                  const ReleaseNoise &noise, double noise_sds);
+
 // Per coefficient of g (the worlds' truth, symmetric), true where it is unbounded by the rule
 // above.
 std::vector<bool> unbounded_coefficients(const Matrix &g, const ReleaseNoise &noise);

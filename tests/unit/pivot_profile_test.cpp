@@ -145,6 +145,36 @@ TEST(PivotProfileIntervals, ConstantCovarianceGivesTheGaussianInterval) {
   }
 }
 
+// With `which`, the flagged coefficients' sets are those of the full search, bit for bit, and
+// the others are not searched: their ends are the estimate and their p-values 1.
+TEST(PivotProfileIntervals, WhichSearchesOnlyTheFlaggedCoefficients) {
+  random::Rng rng = random::Rng::from_seed(47);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int64_t p = 2 + trial % 4;
+    const PivotProfile profile = random_profile(p, adassp_noise(0.5, 0.3, 1.0), rng);
+    const std::vector<double> reach(at(p), 1.0);
+    const ProfileIntervals all = pivot_profile_intervals(profile, 0.95, reach);
+    std::vector<bool> which(at(p));
+    for (int64_t j = 0; j < p; ++j) which[at(j)] = (j + trial) % 2 == 0;
+    const ProfileIntervals some = pivot_profile_intervals(profile, 0.95, reach, &which);
+    EXPECT_EQ(some.coefficients, all.coefficients);
+    for (int64_t j = 0; j < p; ++j) {
+      if (which[at(j)]) {
+        EXPECT_EQ(some.ci_lower[at(j)], all.ci_lower[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.ci_upper[at(j)], all.ci_upper[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.p_values[at(j)], all.p_values[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.lower_open[at(j)], all.lower_open[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.upper_open[at(j)], all.upper_open[at(j)]) << trial << " " << j;
+      } else {
+        EXPECT_EQ(some.ci_lower[at(j)], all.coefficients[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.ci_upper[at(j)], all.coefficients[at(j)]) << trial << " " << j;
+        EXPECT_EQ(some.p_values[at(j)], 1.0) << trial << " " << j;
+        EXPECT_FALSE(some.lower_open[at(j)] || some.upper_open[at(j)]) << trial << " " << j;
+      }
+    }
+  }
+}
+
 TEST(PivotProfileIntervals, OpenWhereTheReleaseDoesNotIdentifyTheCoefficient) {
   PivotProfile profile{Matrix(2, 2), {0.3, 500.0}, Matrix::identity(2),
                        adassp_noise(1.0, 1.0, 1.0)};

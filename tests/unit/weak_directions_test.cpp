@@ -94,5 +94,20 @@ TEST(WeakDirections, ACoefficientIsUnboundedFromATenthOfItsSquaredLoading) {
   }
 }
 
+// The directions are one matrix's eigenvectors, their strength read on another: diag(1000, 500, 40)
+// has the axes for eigenvectors, and a strength of 20 on the third axis makes it weak at 3 noise
+// sds (30) where its own eigenvalue does not; its loading is the whole of the third coefficient.
+TEST(WeakDirections, LoadingsReadTheStrengthOnAnotherMatrix) {
+  const ReleaseNoise noise{ReleaseNoise::Kind::SymmetricGaussian, 10.0, 0.0};
+  Matrix g(3, 3), strength(3, 3);
+  g(0, 0) = strength(0, 0) = 1000.0;
+  g(1, 1) = strength(1, 1) = 500.0;
+  g(2, 2) = 40.0;
+  strength(2, 2) = 20.0;
+  EXPECT_EQ(weak_loadings(g, nullptr, noise, 3.0), (std::vector<double>{0.0, 0.0, 0.0}));
+  EXPECT_EQ(weak_loadings(g, &strength, noise, 3.0), (std::vector<double>{0.0, 0.0, 1.0}));
+  EXPECT_EQ(weak_loadings(g, &strength, noise, 1.9), (std::vector<double>{0.0, 0.0, 0.0}));
+}
+
 }  // namespace
 }  // namespace dpcov::estimators

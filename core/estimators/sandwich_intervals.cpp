@@ -7,6 +7,8 @@
 #include "../check.hpp"
 #include "../linalg/blas.hpp"
 #include "../random/normal.hpp"
+#include "weak_directions.hpp"
+#include "worlds_spread.hpp"
 
 namespace dpcov::estimators {
 
@@ -42,13 +44,41 @@ MeatDraw meat_sampling(const Matrix &centre, const ReleaseNoise *meat_noise) {
   };
 }
 
+// Each usable world's margin, per coefficient j: its standard normal draw z, the world's
+// w_j' M_w w_j and the variance of w_j' E w_j under the meat's noise law (0 without one).
+struct Margins {
+  std::vector<std::vector<double>> z, meat, noise;
+  explicit Margins(int64_t p) : z(at(p)), meat(at(p)), noise(at(p)) {}
+};
+
+// The margins' sampling noise added to each world's refit, with the meat's noise shift
+// (meat_noise_shift) taken at coefficient j's total variance: the robust variance of its refits
+// without the margin (u - v, every other noise) plus the mean of its worlds' max(w_j' M w_j, 0).
+void add_margins(const Margins &m, WorldsStart &start) {
+  for (size_t j = 0; j < m.z.size(); ++j) {
+    if (start.rest[j].empty()) continue;  // no usable world: summarise_worlds refuses
+    std::vector<double> others(start.rest[j].size());
+    double sampling = 0.0;
+    for (size_t b = 0; b < others.size(); ++b) {
+      others[b] = start.rest[j][b] - start.interaction[j][b];
+      sampling += std::max(m.meat[j][b], 0.0);
+    }
+    const double total = robust_variance(others) + sampling / static_cast<double>(others.size());
+    for (size_t b = 0; b < others.size(); ++b) {
+      const double v = m.meat[j][b] + meat_noise_shift(m.noise[j][b], total);
+      start.rest[j][b] += v > 0.0 && m.z[j][b] != 0.0 ? std::sqrt(v) * m.z[j][b] : 0.0;
+    }
+  }
+}
+
 // The bootstrap worlds of bootstrap_worlds (around the same de-noised truth X'X_w, E* beta_w's
 // part shrunk as there) with the sampling noise added to each coefficient after the refit:
-// beta*_j + sqrt(max(w_j' M_w w_j, 0)) z_j, w_j = (X'X_w + E*)^-1 e_j, which is the law of ((X'X_w + E*)^-1 Z)_j for Z ~ N(0, M_w)
-// whenever M_w is positive semidefinite. A coefficient's interval reads only its own margin, and
-// w_j' M w_j is linear in the meat, so the meat's noise enters it unbiased; only that scalar is
-// raised to 0, not the meat's eigenvalues, whose positive part grows with the noise in every
-// direction (proofs/sandwich.md, "One coefficient at a time").
+// beta*_j + sqrt(max(w_j' M_w w_j + shift, 0)) z_j, w_j = (X'X_w + E*)^-1 e_j, which without the
+// shift is the law of ((X'X_w + E*)^-1 Z)_j for Z ~ N(0, M_w) whenever M_w is positive
+// semidefinite. A coefficient's interval reads only its own margin, and w_j' M w_j is linear in the
+// meat, so the meat's noise enters it unbiased; only that scalar is raised to 0, not the meat's
+// eigenvalues, whose positive part grows with the noise in every direction (proofs/sandwich.md,
+// "One coefficient at a time"; the shift: "The meat's noise in the margin").
 BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &gxy,
                                    const std::vector<double> &coefficients,
                                    const Matrix &centre, const ReleaseNoise *meat_noise,
@@ -57,7 +87,8 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
   const MeatDraw draw_meat = meat_sampling(centre, meat_noise);
   WorldsStart start = start_worlds(g, gxy, coefficients, centre, noise, level, bootstrap, weak);
   const int64_t p = g.rows();
-  std::vector<double> xy(at(p)), z(at(p)), shift(at(p));
+  Margins margins(p);
+  std::vector<double> xy(at(p)), z(at(p)), v(at(p)), s2(at(p)), w_j(at(p));
   for (int64_t b = 0; b < bootstrap; ++b) {
     const Matrix meat = draw_meat(rng);
     for (int64_t i = 0; i < p; ++i) z[at(i)] = random::standard_normal(rng);
@@ -76,18 +107,25 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
     const Matrix w = linalg::spd_inverse(xx);
     bool usable = true;
     for (int64_t j = 0; j < p; ++j) {
-      double v = 0.0;
+      double vj = 0.0;
       for (int64_t a = 0; a < p; ++a)
-        for (int64_t c = 0; c < p; ++c) v += w(a, j) * meat(a, c) * w(c, j);
+        for (int64_t c = 0; c < p; ++c) vj += w(a, j) * meat(a, c) * w(c, j);
       // A meat near the largest doubles can overflow w' M w to inf - inf: such a world is as
       // unusable as one whose refit fails, and counts at both ends like it.
-      usable = usable && !std::isnan(v);
-      shift[at(j)] = v > 0.0 && z[at(j)] != 0.0 ? std::sqrt(v) * z[at(j)] : 0.0;
+      usable = usable && !std::isnan(vj);
+      v[at(j)] = vj;
+      if (meat_noise != nullptr) {
+        for (int64_t a = 0; a < p; ++a) w_j[at(a)] = w(a, j);
+        const double sd = direction_noise_sd(*meat_noise, w_j);
+        s2[at(j)] = sd * sd;
+      }
     }
     for (int64_t j = 0; j < p; ++j) {
       // The sampling noise's margin belongs to u, the part that does not multiply beta_w.
       if (usable) {
-        start.rest[at(j)].back() += shift[at(j)];
+        margins.z[at(j)].push_back(z[at(j)]);
+        margins.meat[at(j)].push_back(v[at(j)]);
+        margins.noise[at(j)].push_back(s2[at(j)]);
       } else {
         start.rest[at(j)].pop_back();
         start.interaction[at(j)].pop_back();
@@ -95,11 +133,17 @@ BootstrapIntervals sandwich_worlds(const Matrix &g, const std::vector<double> &g
     }
     start.out.failed_draws += !usable;
   }
+  add_margins(margins, start);
   summarise_worlds(g, start, level, bootstrap);
   return std::move(start.out);
 }
 
 }  // namespace
+
+double meat_noise_shift(double noise_variance, double total_variance) {
+  if (!(noise_variance > 0.0)) return 0.0;
+  return noise_variance / (std::max(total_variance, 0.0) + std::sqrt(noise_variance));
+}
 
 Matrix sandwich_rows(ConstMatrixView x, const std::vector<double> &y,
                      const std::vector<double> &beta0, double bound_x, double residual_bound) {

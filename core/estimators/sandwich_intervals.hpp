@@ -25,6 +25,18 @@
 
 namespace dpcov::estimators {
 
+// The shift added to a world's sampling variance w' M_w w of one coefficient, whose meat noise
+// has variance noise_variance (of w' E w) and whose error has total_variance (sampling and privacy):
+// noise_variance / (total_variance + sqrt(noise_variance)), 0 without noise. Redrawing the meat's
+// noise in every world widens the interval only by the factor 1 + (z^2 - 3) s^2 / (8 tau^4) at the
+// level's normal quantile z (s^2 the noise variance, tau^2 the total), while covering at the level
+// needs 1 + (1 + z^2) s^2 / (8 tau^4): a mean shift a adds a / (2 tau^2), so a = s^2 / tau^2 at
+// every level, to second order in s / tau^2 (proofs/sandwich.md, "The meat's noise in the
+// margin"). The sqrt(noise_variance) in the denominator keeps the shift below s where the meat's
+// estimate is small against its noise and the expansion fails (measured:
+// bench/meat_noise_coverage.py model).
+double meat_noise_shift(double noise_variance, double total_variance);
+
 // The meat's rows u_i = r_i x_i (n x p) of the rows x (n x p) and labels y (n),
 // r_i = clip(y_i - x_i' beta0, -R, R) (R = residual_bound, finite > 0): what Analyze Gauss
 // releases at the row bound bound_x R. A u_i above bound_x R (rounding only, or a row above

@@ -29,8 +29,8 @@ namespace dpcov::estimators {
 inline constexpr double kWeakDirectionNoiseSds = 3.0;
 inline constexpr double kWeakLoading = 0.1;
 
-// The standard deviation of u'Eu for a unit vector u under the noise law restricted to
-// u.size() columns: sqrt(u' Q(u u') u), Q as noise_second_moment.
+// The standard deviation of u'Eu for a vector u (a unit one in the weak rule) under the noise
+// law restricted to u.size() columns: sqrt(u' Q(u u') u), Q as noise_second_moment.
 double direction_noise_sd(const ReleaseNoise &noise, const std::vector<double> &u);
 
 // Per coefficient, its squared loadings u_j^2 summed over the eigenvectors u of `directions`

@@ -23,13 +23,6 @@ double quantile(std::vector<double> &v, double q) {
   return a + (position - static_cast<double>(low)) * (b - a);
 }
 
-// The variance of a normal law with the interquartile range of v.
-double robust_variance(std::vector<double> &v) {
-  const double iqr = quantile(v, 0.75) - quantile(v, 0.25);
-  const double normal_iqr = 1.3489795003921634;  // 2 Phi^-1(0.75)
-  return (iqr / normal_iqr) * (iqr / normal_iqr);
-}
-
 // T(c): the sum over the coefficients of the robust variance of u - c v.
 double spread(const std::vector<std::vector<double>> &rest,
               const std::vector<std::vector<double>> &interaction, double c,
@@ -44,6 +37,12 @@ double spread(const std::vector<std::vector<double>> &rest,
 }
 
 }  // namespace
+
+double robust_variance(std::vector<double> &v) {
+  const double iqr = quantile(v, 0.75) - quantile(v, 0.25);
+  const double normal_iqr = 1.3489795003921634;  // 2 Phi^-1(0.75)
+  return (iqr / normal_iqr) * (iqr / normal_iqr);
+}
 
 double interaction_shrinkage(const std::vector<std::vector<double>> &rest,
                              const std::vector<std::vector<double>> &interaction,

@@ -24,6 +24,10 @@
 
 namespace dpcov::estimators {
 
+// The variance of a normal law with the interquartile range of v (at least one value; v is
+// reordered): the worlds' spread without the weight of their rare near-singular draws.
+double robust_variance(std::vector<double> &v);
+
 // The factor c above from each coefficient's parts over the usable worlds (`rest[j]` the u_j,
 // `interaction[j]` the v_j, equal lengths, at least 2 worlds) and the centre beta_w: 0 where
 // T(0) >= |beta_w|^2, else the root in (0, 1] of c^2 |beta_w|^2 + T(c) - |beta_w|^2 by bisection

@@ -491,10 +491,10 @@ TEST(CapiOlsRobust, BadMeatReceiptsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorU
 }
 
 // The bootstrap's spread includes the meat's noise: a meat of 0 with a noise law of sigma 200
-// gives the worlds the sampling spread of (E_w)_+ (its diagonal's mean is 0.72 sigma for 3 x 3,
-// by simulation: sd sqrt(0.72 * 200) / 1000 = 0.012), where the fixed meat gives only the
-// privacy noise's (about 1e-3); a meat whose noise is negligible gives the fixed meat's
-// intervals. The sd of 999 draws is within a few percent of its mean: 0.012 +- 0.003 is wide.
+// gives the worlds a sampling spread from that noise alone (sd about 0.013, below), where the
+// fixed meat gives only the privacy noise's (about 1e-3); a meat whose noise is negligible gives
+// the fixed meat's intervals. The sd of 999 draws is within a few percent of its mean: +- 0.0015
+// is wide.
 TEST(CapiOlsRobust, TheWorldsSpreadIncludesTheMeatsNoise) {
   Fixture f;
   const std::vector<double> zero(9, 0.0);
@@ -503,10 +503,12 @@ TEST(CapiOlsRobust, TheWorldsSpreadIncludesTheMeatsNoise) {
   const dpcov_receipt law = meat_law();
   ASSERT_EQ(f.redrawn(zero.data(), &law, f.coef), DPCOV_OK) << dpcov_last_error_message();
   EXPECT_GT(f.se[0], 5.0 * fixed_se);  // the privacy noise alone: sd about 0.001
-  // Each world adds sqrt(max(w' E_w w, 0)) z to beta_0, w ~ e_0 / 1000: a variance of
-  // E[max(N(0, 200^2), 0)] / 1000^2 = 200 / sqrt(2 pi) 1e-6, sd 0.0089 (the privacy noise adds
-  // 1e-6 to the variance). The meat's eigenvalues raised to 0 instead gave about 0.012.
-  EXPECT_NEAR(f.se[0], 0.009, 0.0015);
+  // Each world adds sqrt(max(w' E_w w + a, 0)) z to beta_0, w ~ e_0 / 1000, so w' E_w w ~
+  // N(0, s^2), s = 200 / 1000^2 = 2e-4, and a = meat_noise_shift(s^2, tau^2) with tau^2 the
+  // privacy noise's 1e-6 plus E[max(N(0, s^2), 0)] = s / sqrt(2 pi) = 8.0e-5: a = 1.42e-4. The
+  // variance is E[max(N(a, s^2), 0)] = a Phi(a / s) + s phi(a / s) = 1.71e-4 (plus 1e-6), sd
+  // 0.0131. Without the shift it was 0.0089; the meat's eigenvalues raised to 0 gave about 0.012.
+  EXPECT_NEAR(f.se[0], 0.0131, 0.0015);
   ASSERT_EQ(f.robust(f.g.data(), &f.receipt, f.meat.data(), 999, f.coef, f.rng), DPCOV_OK);
   const double meat_se = f.se[0];
   dpcov_receipt quiet = meat_law();

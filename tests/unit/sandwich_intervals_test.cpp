@@ -116,5 +116,18 @@ TEST(SandwichIntervals, RefuseBadInputs) {
   }
 }
 
+// meat_noise_shift: s^2 / (tau^2 + s), by hand; 0 without noise; the second-order shift
+// s^2 / tau^2 where the noise is small against the total; at most s however small the total.
+TEST(MeatNoiseShift, IsTheNoiseVarianceOverTheTotalPlusTheNoiseSd) {
+  EXPECT_EQ(meat_noise_shift(0.0, 1.0), 0.0);
+  EXPECT_EQ(meat_noise_shift(-1.0, 1.0), 0.0);
+  EXPECT_DOUBLE_EQ(meat_noise_shift(4.0, 1.0), 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(meat_noise_shift(4.0, -1.0), 2.0);  // a negative total read as 0
+  EXPECT_DOUBLE_EQ(meat_noise_shift(9.0, 0.0), 3.0);
+  const double s2 = 1e-6, tau2 = 2.0;
+  EXPECT_NEAR(meat_noise_shift(s2, tau2) / (s2 / tau2), 1.0, 1e-3);
+  for (double total : {0.0, 0.5, 10.0}) EXPECT_LE(meat_noise_shift(2.25, total), 1.5);
+}
+
 }  // namespace
 }  // namespace dpcov::estimators

@@ -92,6 +92,27 @@ TEST(SandwichIntervals, AMeatThatOverflowsGivesNoNaNInterval) {
   }
 }
 
+// Where the fit's noise swamps X'X no world's refit is usable: the intervals refuse
+// (Status::Precondition) rather than read the meat's noise shift off no worlds at all. With the
+// meat's noise law and weak coefficients flagged (not refused), the worlds run to the end.
+TEST(SandwichIntervals, RefuseWhenNoWorldIsUsable) {
+  const int64_t p = 6;
+  Matrix xtx(p, p), meat(p, p);
+  for (int64_t i = 0; i < p; ++i) xtx(i, i) = meat(i, i) = 1.0;
+  mechanisms::AdasspReceipt r = receipt_of(p);
+  r.sigma_gram = 100.0;
+  r.sigma_gram_off_diagonal = 100.0 / std::sqrt(2.0);
+  const ReleaseNoise meat_noise{ReleaseNoise::Kind::SymmetricGaussian, 1.0, 0.0};
+  random::Rng rng = random::Rng::from_seed(11);
+  try {
+    adassp_sandwich_intervals(xtx, std::vector<double>(p, 0.0), r, meat, 0.95, 199, rng,
+                              &meat_noise, WeakCoefficients::Flag);
+    ADD_FAILURE() << "no world is usable, yet the intervals answered";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), Status::Precondition) << e.what();
+  }
+}
+
 TEST(SandwichIntervals, RefuseBadInputs) {
   Matrix xtx(2, 2), meat(2, 2), small(1, 1);
   xtx(0, 0) = xtx(1, 1) = 1000.0;

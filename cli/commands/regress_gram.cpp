@@ -94,8 +94,18 @@ dpcov_row_bounding fit_bounding(const GramFit &f) {
   return spec;
 }
 
+// The release's epsilon for messages: under robust errors the fit's share of --epsilon.
+std::string release_share(const GramFit &f) {
+  return share_context(f.epsilon, f.robust ? f.request->raw->epsilon : std::nullopt,
+                       "the robust intervals' meat spends the rest; --errors homoscedastic "
+                       "gives the release all of it");
+}
+
+dpcov_receipt release_plan(const GramFit &f);
+
 // The budget (split with the meat under robust errors), the bounded rows' dimension and norm
-// bound, and with exact numerics the release's plan: all from public values, before any row.
+// bound, and the release's plan (exact or idealized): all from public values, before any row, so
+// that a theorem's precondition fails here.
 void plan_fit(GramFit &f) {
   const GramRegressRequest &r = *f.request;
   const RawRegressOptions &o = *r.raw;
@@ -131,11 +141,14 @@ void plan_fit(GramFit &f) {
   library_check(dpcov_gram_get_info(shape.get(), &info), "the rows' bounds");
   f.dim = info.dim;
   f.row_bound = info.bound;
-  if (!f.exact) return;
+  if (!f.exact) {
+    release_plan(f);
+    return;
+  }
   dpcov_plan *plan = nullptr;
   library_check(dpcov_plan_create(&plan, f.mechanism, DPCOV_NUMERICS_EXACT, f.dim, 0, f.row_bound,
                                   f.epsilon, f.delta, &f.params),
-                concat(o.mechanism, " with exact numerics at epsilon ", f.epsilon));
+                concat(o.mechanism, " with exact numerics ", release_share(f)));
   f.plan.reset(plan);
 }
 
@@ -146,7 +159,7 @@ dpcov_receipt release_plan(const GramFit &f) {
   planned.struct_size = sizeof planned;
   library_check(dpcov_mechanism_plan(f.mechanism, f.dim, 0, f.row_bound, f.epsilon, f.delta,
                                      &f.params, &planned),
-                concat(f.request->raw->mechanism, " at epsilon ", f.epsilon));
+                concat(f.request->raw->mechanism, " ", release_share(f)));
   return planned;
 }
 
@@ -161,7 +174,7 @@ void release_rows(GramFit &f, dpcov_gram *gram, const ReleaseDraws &draws) {
                      : dpcov_mechanism_release_gram(f.mechanism, gram, f.epsilon, f.delta,
                                                     &f.params, draws.rng(), DPCOV_ROW_MAJOR,
                                                     f.released.data(), q, &f.receipt),
-              concat(f.request->path, ": ", f.request->raw->mechanism));
+              concat(f.request->path, ": ", f.request->raw->mechanism, " ", release_share(f)));
   if (!f.bounds.intercept) return;
   double held = 1.0;
   if (f.plan) {

@@ -207,6 +207,8 @@ GramPlan plan_options(const ReleaseOptions &o) {
   if (plan.automatic) {
     plan.bound_epsilon = auto_bound_epsilon(o.auto_bound, o.mechanism.epsilon);
     plan.mechanism.epsilon = release_epsilon(o.mechanism.epsilon, plan.bound_epsilon);
+    plan.mechanism.requested_epsilon = o.mechanism.epsilon;
+    plan.mechanism.rest_spent_by = "the private bound's step spends the rest";
   }
   plan.choice = resolve_mechanism(plan.mechanism);
   if (o.reject) plan.policy.value = DPCOV_BOUND_REJECT;
@@ -240,6 +242,9 @@ void plan_group_units(GramPlan &plan, int64_t max_rows_per_unit) {
       "the per-row budget of the privacy units");
   row_choice.params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
   row_options.neighbour = "add-remove";
+  row_options.requested_epsilon = plan.mechanism.requested_epsilon.value_or(plan.mechanism.epsilon);
+  row_options.rest_spent_by = concat("per row, by group privacy over units of up to ",
+                                     max_rows_per_unit, " rows");
   plan.handle = make_plan(row_choice, row_options, plan.d, 0, plan.bound, plan.exact);
   plan.read_plan();
   plan.planned.epsilon = plan.mechanism.epsilon;

@@ -204,7 +204,8 @@ namespace {
            " is an (epsilon, delta) mechanism (", message, ")");
   }
   const std::string context =
-      concat(options.mechanism, " at epsilon ", options.epsilon,
+      concat(options.mechanism, " ",
+             share_context(options.epsilon, options.requested_epsilon, options.rest_spent_by),
              options.delta ? concat(", delta ", *options.delta) : std::string());
   // A plan reads no data: a constant it cannot compute (it overflows, or its equation has no
   // representable solution) means parameters out of range, the caller's to change.
@@ -215,6 +216,13 @@ namespace {
 }
 
 }  // namespace
+
+std::string share_context(double epsilon, std::optional<double> requested,
+                          const std::string &rest_spent_by) {
+  if (!requested || *requested == epsilon) return concat("at epsilon ", epsilon);
+  return concat("at epsilon ", epsilon, ", the release's share of the requested --epsilon ",
+                *requested, " (", rest_spent_by, ")");
+}
 
 PlanHandle make_plan(const MechanismChoice &choice, const MechanismOptions &options, int64_t dim,
                      int64_t rows, double bound, bool exact) {
@@ -234,7 +242,8 @@ PlanHandle make_plan(const MechanismChoice &choice, const MechanismOptions &opti
   if (s != DPCOV_OK) fail_plan(choice, options, dim, rows, bound, s, dpcov_last_error_message());
   library_fail_parameters(
       status,
-      concat(options.mechanism, " with exact numerics at epsilon ", options.epsilon,
+      concat(options.mechanism, " with exact numerics ",
+             share_context(options.epsilon, options.requested_epsilon, options.rest_spent_by),
              options.delta ? concat(", delta ", *options.delta) : std::string()),
       message);
 }

@@ -49,7 +49,18 @@ struct MechanismOptions {
   std::optional<int64_t> rank;
   std::optional<int64_t> projection_rows;
   std::optional<int64_t> posterior_dof;
+  // Set where the mechanism gets a share of the user's --epsilon: the epsilon asked for and what
+  // spends the rest (a phrase), so that a failed precondition names both (share_context).
+  std::optional<double> requested_epsilon;
+  std::string rest_spent_by;
 };
+
+// "at epsilon E" for a mechanism called at `epsilon`, and where that is a share of the user's
+// --epsilon `requested`, ", the release's share of the requested --epsilon R (`rest_spent_by`)":
+// a theorem's precondition on epsilon fails at the share, which the library's message names
+// alone.
+std::string share_context(double epsilon, std::optional<double> requested,
+                          const std::string &rest_spent_by);
 
 // Registers --mechanism, --epsilon, --delta and the mechanism settings on `command`.
 void add_mechanism_options(CLI::App &command, MechanismOptions &options);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "../linalg/blas.hpp"
 #include "../postprocess/eigenvalue_clip.hpp"
 #include "ols_bootstrap.hpp"
 #include "weak_directions.hpp"

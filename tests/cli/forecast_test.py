@@ -8,12 +8,13 @@ forecast's agreement with simulation is the statistical test `regression_forecas
 Run by meson as: /usr/bin/python3 forecast_test.py DPCOV
 """
 import json
+import os
 import sys
 import unittest
 
 import numpy as np
 
-from cli_case import EXIT_OK, EXIT_USAGE, DpcovCase
+from cli_case import EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
 
 class Forecast(DpcovCase):
@@ -248,6 +249,46 @@ class Forecast(DpcovCase):
         message = result.stderr.decode()
         self.assertIn("requested epsilon = 4", message)
         self.assertIn("epsilon = 2 of", message)
+
+    def test_a_release_at_a_share_names_the_requested_epsilon(self):
+        # The additive Wishart's theorem needs eps < 1: at 0.8 (robust regression) or 0.9
+        # (--bound auto) of the user's epsilon it fails where the library's message would name
+        # only the share. Refused before any row is read: exit 3, nothing written.
+        gen = np.random.default_rng(8)
+        x = np.clip(gen.standard_normal((3000, 3)) / 3.0, -1.0, 1.0)
+        np.savetxt(self.path("w.csv"), x, delimiter=",", header="a,b,y", comments="")
+        result = self.run_dpcov(["regress", self.path("w.csv"), "-y", "y", "-m",
+                                 "wishart_additive", "-e", "4", "--bound", "2", "--label-bound",
+                                 "1", "--seed", "1"])
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        message = result.stderr.decode()
+        self.assertIn("share of the requested --epsilon 4 (the robust intervals' meat", message)
+        self.assertIn("--errors homoscedastic gives the release all of it", message)
+        self.assertIn("eps < 1", message)
+        result = self.run_dpcov(["release", "-m", "wishart_additive", "-e", "1.2", "-d", "1e-6",
+                                 "--bound", "auto", "--seed", "1", self.path("w.csv"), "-o",
+                                 self.path("w_out.csv")])
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        self.assertIn("share of the requested --epsilon 1.2 (the private bound's step spends "
+                      "the rest)", result.stderr.decode())
+        self.assertFalse(os.path.exists(self.path("w_out.csv")))
+        # Privacy units by group privacy: each row gets a share (1.25 of 5 for 2 rows a unit).
+        ids = np.repeat(np.arange(1500), 2)
+        np.savetxt(self.path("u.csv"), np.column_stack([ids, x[:, :2]]), delimiter=",",
+                   header="person,a,b", comments="")
+        result = self.run_dpcov(["release", "-m", "wishart_additive", "-e", "5", "-d", "1e-6",
+                                 "--bound", "1", "--privacy-unit", "person",
+                                 "--max-rows-per-unit", "2", "--seed", "1", self.path("u.csv"),
+                                 "-o", self.path("u_out.csv")])
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        self.assertIn("share of the requested --epsilon 5 (per row, by group privacy over units "
+                      "of up to 2 rows)", result.stderr.decode())
+        # The whole epsilon at a public bound: the library's message, unchanged.
+        result = self.run_dpcov(["release", "-m", "wishart_additive", "-e", "1.2", "-d", "1e-6",
+                                 "--bound", "2", "--seed", "1", self.path("w.csv"), "-o",
+                                 self.path("w_out.csv")])
+        self.assertNotIn("share", result.stderr.decode())
+        self.assertIn("epsilon = 1.2", result.stderr.decode())
 
 
 if __name__ == "__main__":

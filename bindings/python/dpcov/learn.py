@@ -54,7 +54,8 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
-from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError
+from .errors import (DpcovError, NotPositiveDefiniteError, PreconditionError,
+                     UnmetPreconditionError)
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
@@ -205,6 +206,19 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
     return gram
 
 
+@contextlib.contextmanager
+def _at_share(mechanism: str, share: float, requested: float, rest: str):
+    """A theorem's precondition that fails for a release made at a share of the user's epsilon
+    is reported against the epsilon the user passed: the library's message names the share only
+    (``rest`` says what spends the remainder and how to give the release all of it)."""
+    try:
+        yield
+    except UnmetPreconditionError as e:
+        raise type(e)(e.status, e.status_name,
+                      f"{mechanism}'s release gets epsilon = {share:.6g} of the requested "
+                      f"epsilon = {requested:g} ({rest}): {e.message}") from e
+
+
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
@@ -339,12 +353,18 @@ class _Estimator(BaseEstimator):
         bound_epsilon = BOUND_STEP_SHARE * epsilon
         rest = bound_step_rest(epsilon, bound_epsilon)
         released = None
-        if active_accountant() is not None:
-            # The release's own plan: an exact release is charged its exact constants.
-            planner = exact_plan if self._releases_exactly() else plan
-            released = planner(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta, **options)
-            released = released[0] if planner is exact_plan else released
-        with release_in_steps(bound_epsilon, released):
+        def share():
+            return _at_share(self.mechanism, rest, epsilon, "the private bound's step spends "
+                             "the rest; a public bound gives the release all of it")
+
+        with share():
+            if active_accountant() is not None:
+                # The release's own plan: an exact release is charged its exact constants.
+                planner = exact_plan if self._releases_exactly() else plan
+                released = planner(self.mechanism, dim, X.shape[0], 1.0, rest, self.delta,
+                                   **options)
+                released = released[0] if planner is exact_plan else released
+        with share(), release_in_steps(bound_epsilon, released):
             if units is None:
                 chosen = choose_bound(X, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
                                       clipped=clipped, **AUTO_BOUND_GRID)
@@ -1017,11 +1037,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                      "projected data (Sheffet 2017)")
                 self.summary_ = result.summary
             else:
-                if split is not None:
-                    self._check_gram_accountant(mechanism, dim, row_bound, split, options,
-                                                1 if n_private else rows)
-                released, receipt = gram.release(mechanism, release["epsilon"],
-                                                  release["delta"], rng, **options)
+                with _at_share(mechanism, release["epsilon"], epsilon,
+                               "the robust intervals' meat spends the rest; "
+                               "errors='homoscedastic' gives the release all of it") \
+                        if split is not None else contextlib.nullcontext():
+                    if split is not None:
+                        self._check_gram_accountant(mechanism, dim, row_bound, split, options,
+                                                    1 if n_private else rows)
+                    released, receipt = gram.release(mechanism, release["epsilon"],
+                                                      release["delta"], rng, **options)
                 if self.fit_intercept:
                     released = constant_rescale(released, 0, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt

@@ -54,6 +54,23 @@ mech::Request drawn_request(mech::MechanismId id, const dpcov_gram &gram,
 
 namespace {
 
+// The plan of a release drawn at the per-row budget of privacy units (group privacy): a theorem's
+// precondition that fails there names the unit-level epsilon the caller asked for, as the
+// mechanism's own message names only the per-row one.
+template <class Plan>
+mech::Receipt plan_at_row_budget(const dpcov_gram &gram, const mech::Request &request,
+                                 const mech::Request &drawn, const Plan &plan) {
+  try {
+    return plan();
+  } catch (const Error &e) {
+    if (!gram.units || drawn.epsilon == request.epsilon || e.status() != Status::Precondition)
+      throw;
+    fail(Status::Precondition, "units of up to ", gram.units->max_rows_per_unit(),
+         " rows are released at a per-row epsilon = ", drawn.epsilon,
+         " of the requested epsilon = ", request.epsilon, " (group privacy): ", e.what());
+  }
+}
+
 // With privacy units neighbouring datasets differ in a unit: the receipt states n as the number of
 // units (public under replace-one) and k, public, and the unit-level guarantee of `request`; the
 // rows kept, which the draw checks, are not.
@@ -80,7 +97,9 @@ void release_gram_into(mech::MechanismId id, const dpcov_gram &gram, const mech:
   // it was; a draw once made is consumed (a call that fails after drawing still advances it).
   mech::ExactGrid grid;
   const mech::Request drawn = drawn_request(id, gram, request);
-  const mech::Receipt planned = plan_of(drawn, gram.exact ? &grid : nullptr);
+  const mech::Receipt planned = plan_at_row_budget(gram, request, drawn, [&] {
+    return plan_of(drawn, gram.exact ? &grid : nullptr);
+  });
   mech::Receipt stated = planned;
   if (gram.units) state_units(stated, *gram.units, request);
   c_receipt(stated, receipt);

@@ -242,6 +242,37 @@ TEST(CapiUnits, RefusesAReleaseWithAnOpenUnitOrAnotherMechanism) {
   dpcov_rng_destroy(&rng);
 }
 
+// Where the per-row budget fails the theorem's eps < 1 (epsilon 9 over m = 3 or 6 steps), the
+// refusal names the unit-level epsilon asked for beside the per-row one, before any draw.
+TEST(CapiUnits, APerRowPreconditionNamesTheRequestedEpsilon) {
+  const Data data = unit_data(0, kUnits);
+  for (const int32_t neighbour : {DPCOV_NEIGHBOUR_REPLACE_ONE, DPCOV_NEIGHBOUR_ADD_REMOVE}) {
+    dpcov_rng *rng = seeded(22);
+    dpcov_gram *g = unit_gram(
+        unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, neighbour), data, rng);
+    dpcov_mechanism_params params;
+    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
+    params.neighbour = neighbour;
+    std::vector<double> out(kCols * kCols, -7.0);
+    dpcov_receipt receipt{};
+    receipt.struct_size = sizeof receipt;
+    std::vector<unsigned char> before(dpcov_rng_state_size()), after(before.size());
+    ASSERT_EQ(dpcov_rng_state_save(rng, before.data(), before.size()), DPCOV_OK);
+    EXPECT_EQ(dpcov_mechanism_release_gram(DPCOV_MECHANISM_WISHART_ADDITIVE, g, 9.0, 1e-6, &params,
+                                           rng, DPCOV_ROW_MAJOR, out.data(), kCols, &receipt),
+              DPCOV_E_PRECONDITION);
+    const std::string message = dpcov_last_error_message();
+    EXPECT_NE(message.find("of the requested epsilon = 9 (group privacy)"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("eps < 1"), std::string::npos) << message;
+    for (const double v : out) EXPECT_EQ(v, -7.0);
+    ASSERT_EQ(dpcov_rng_state_save(rng, after.data(), after.size()), DPCOV_OK);
+    EXPECT_EQ(before, after);
+    dpcov_gram_destroy(&g);
+    dpcov_rng_destroy(&rng);
+  }
+}
+
 // Group privacy (proofs/unit_group_privacy.md): the Wishart release of units is planned at the
 // rows' bound B = 1 under add/remove at (eps / m, delta / sum_{i<m} e^{i eps / m}), m = k or 2 k,
 // and its receipt states the unit-level (eps, delta), relation, n = units and k. A plan made

@@ -2,7 +2,8 @@
 ``bound="auto"``'s release after the bound step) that fails a theorem's precondition on epsilon is
 reported against the epsilon the user passed, with what spends the rest: the library's own
 message names only the share (the additive Wishart's eps < 1 at 0.8 of 4 said "epsilon = 3.2").
-Nothing is charged to an active accountant."""
+Privacy units drawn per row by group privacy likewise. Nothing is charged to an active
+accountant."""
 
 import warnings
 
@@ -23,10 +24,10 @@ def _rows(n=2000, d=3, seed=5):
     return np.clip(gen.standard_normal((n, d)) / 3.0, -1.0, 1.0)
 
 
-def _fit(est, *args):
+def _fit(est, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est.fit(*args)
+        est.fit(*args, **kwargs)
 
 
 def _names_the_request(error, epsilon, rest):
@@ -80,3 +81,16 @@ def test_a_refused_share_charges_nothing():
                                          bound=np.sqrt(3.0), label_bound=1.0, random_state=3),
                  x[:, :2], x[:, 2])
     assert budget.spent.charges == 0
+
+
+def test_privacy_units_name_the_requested_epsilon():
+    # Units by group privacy are drawn at a per-row epsilon (the library says so): 5 over units
+    # of 2 rows gives the additive Wishart 1.25, above its theorem's eps < 1.
+    x = _rows(3000, 2)
+    ids = np.repeat(np.arange(1500), 2)
+    est = PrivateCovariance(epsilon=5.0, delta=1e-6, mechanism="wishart_additive", bound=1.0,
+                            max_rows_per_unit=2, random_state=3)
+    with pytest.raises(UnmetPreconditionError, match="of the requested epsilon = 5 "):
+        _fit(est, x, privacy_unit=ids)
+    est.set_params(epsilon=3.0)
+    _fit(est, x, privacy_unit=ids)

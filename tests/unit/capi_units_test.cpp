@@ -92,15 +92,16 @@ struct Released {
   dpcov_receipt receipt;
 };
 
-Released release(int32_t mechanism, const dpcov_gram *g, int32_t neighbour, dpcov_rng *rng) {
+Released release(int32_t mechanism, const dpcov_gram *g, int32_t neighbour, dpcov_rng *rng,
+                 double epsilon = 1.0) {
   const int64_t d = gram_info_of(g).dim;
   dpcov_mechanism_params params;
   EXPECT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
   params.neighbour = neighbour;
   Released r{DPCOV_OK, std::vector<double>(static_cast<size_t>(d * d), -7.0), {}};
   r.receipt.struct_size = sizeof r.receipt;
-  r.status = dpcov_mechanism_release_gram(mechanism, g, 1.0, 1e-6, &params, rng, DPCOV_ROW_MAJOR,
-                                          r.matrix.data(), d, &r.receipt);
+  r.status = dpcov_mechanism_release_gram(mechanism, g, epsilon, 1e-6, &params, rng,
+                                          DPCOV_ROW_MAJOR, r.matrix.data(), d, &r.receipt);
   return r;
 }
 
@@ -250,22 +251,15 @@ TEST(CapiUnits, APerRowPreconditionNamesTheRequestedEpsilon) {
     dpcov_rng *rng = seeded(22);
     dpcov_gram *g = unit_gram(
         unit_spec(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_NUMERICS_IDEALIZED, neighbour), data, rng);
-    dpcov_mechanism_params params;
-    ASSERT_EQ(dpcov_mechanism_params_default(&params), DPCOV_OK);
-    params.neighbour = neighbour;
-    std::vector<double> out(kCols * kCols, -7.0);
-    dpcov_receipt receipt{};
-    receipt.struct_size = sizeof receipt;
     std::vector<unsigned char> before(dpcov_rng_state_size()), after(before.size());
     ASSERT_EQ(dpcov_rng_state_save(rng, before.data(), before.size()), DPCOV_OK);
-    EXPECT_EQ(dpcov_mechanism_release_gram(DPCOV_MECHANISM_WISHART_ADDITIVE, g, 9.0, 1e-6, &params,
-                                           rng, DPCOV_ROW_MAJOR, out.data(), kCols, &receipt),
-              DPCOV_E_PRECONDITION);
+    const Released r = release(DPCOV_MECHANISM_WISHART_ADDITIVE, g, neighbour, rng, 9.0);
+    EXPECT_EQ(r.status, DPCOV_E_PRECONDITION);
     const std::string message = dpcov_last_error_message();
     EXPECT_NE(message.find("of the requested epsilon = 9 (group privacy)"), std::string::npos)
         << message;
     EXPECT_NE(message.find("eps < 1"), std::string::npos) << message;
-    for (const double v : out) EXPECT_EQ(v, -7.0);
+    for (const double v : r.matrix) EXPECT_EQ(v, -7.0);
     ASSERT_EQ(dpcov_rng_state_save(rng, after.data(), after.size()), DPCOV_OK);
     EXPECT_EQ(before, after);
     dpcov_gram_destroy(&g);

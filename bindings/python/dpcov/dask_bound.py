@@ -26,6 +26,7 @@ from . import dask_frame, private_bound
 from .dask import BOUNDING_FORMS, EXACT_MECHANISMS, dask_release, row_partitions
 from .dask_unit_histogram import add_counts, unit_norm_histogram
 from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
+from .errors import at_share
 from .gram import NUMERICS, GramAccumulator, numerics_value
 from .ledger import active_accountant, release_in_steps
 from .mechanism import PARAM_FIELDS
@@ -127,9 +128,15 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
     rest = bound_step_rest(float(epsilon), bound_epsilon)
     groupby = {key: params[key] for key in UNIT_GROUPBY if units is not None and key in params}
     released = None
+
+    def share():
+        return at_share(mechanism, rest, float(epsilon), "the private bound's step spends the "
+                        "rest; a public bound gives the release all of it")
+
     if active_accountant() is not None:
-        released = release_statement(x, mechanism, rest, delta, columns, params)
-    with release_in_steps(bound_epsilon, released):
+        with share():
+            released = release_statement(x, mechanism, rest, delta, columns, params)
+    with share(), release_in_steps(bound_epsilon, released):
         bound = dask_private_bound(x, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
                                    clipped=clipped, split_every=split_every, columns=columns,
                                    privacy_unit=units, **AUTO_BOUND_GRID, **groupby)

@@ -16,6 +16,8 @@ working.
 
 from __future__ import annotations
 
+import contextlib
+
 from ._generated import Status
 
 
@@ -176,3 +178,16 @@ def error_for(status: int, status_name: str, message: str) -> DpcovError:
     """The exception instance for a failed call's status, name and message."""
     cls = ERROR_CLASSES.get(int(status), UnknownStatusError)
     return cls(status, status_name, message)
+
+
+@contextlib.contextmanager
+def at_share(mechanism: str, share: float, requested: float, rest: str):
+    """A theorem's precondition that fails for a release made at a share of the user's epsilon
+    is reported against the epsilon the user passed: the library's message names the share only
+    (``rest`` says what spends the remainder and how to give the release all of it)."""
+    try:
+        yield
+    except UnmetPreconditionError as e:
+        raise type(e)(e.status, e.status_name,
+                      f"{mechanism}'s release gets epsilon = {share:.6g} of the requested "
+                      f"epsilon = {requested:g} ({rest}): {e.message}") from e

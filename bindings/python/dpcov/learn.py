@@ -54,8 +54,7 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
-from .errors import (DpcovError, NotPositiveDefiniteError, PreconditionError,
-                     UnmetPreconditionError)
+from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError, at_share
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
@@ -206,19 +205,6 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
     return gram
 
 
-@contextlib.contextmanager
-def _at_share(mechanism: str, share: float, requested: float, rest: str):
-    """A theorem's precondition that fails for a release made at a share of the user's epsilon
-    is reported against the epsilon the user passed: the library's message names the share only
-    (``rest`` says what spends the remainder and how to give the release all of it)."""
-    try:
-        yield
-    except UnmetPreconditionError as e:
-        raise type(e)(e.status, e.status_name,
-                      f"{mechanism}'s release gets epsilon = {share:.6g} of the requested "
-                      f"epsilon = {requested:g} ({rest}): {e.message}") from e
-
-
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
@@ -354,7 +340,7 @@ class _Estimator(BaseEstimator):
         rest = bound_step_rest(epsilon, bound_epsilon)
         released = None
         def share():
-            return _at_share(self.mechanism, rest, epsilon, "the private bound's step spends "
+            return at_share(self.mechanism, rest, epsilon, "the private bound's step spends "
                              "the rest; a public bound gives the release all of it")
 
         with share():
@@ -1037,7 +1023,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                      "projected data (Sheffet 2017)")
                 self.summary_ = result.summary
             else:
-                with _at_share(mechanism, release["epsilon"], epsilon,
+                with at_share(mechanism, release["epsilon"], epsilon,
                                "the robust intervals' meat spends the rest; "
                                "errors='homoscedastic' gives the release all of it") \
                         if split is not None else contextlib.nullcontext():

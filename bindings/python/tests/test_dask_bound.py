@@ -2,7 +2,7 @@
 grid, summed, and the library's selection at the driver give the single-process bound with the
 same generator (the counts are integers: exactly), and the release at it byte for byte."""
 
-import math
+import contextlib
 
 import numpy as np
 import pytest
@@ -96,3 +96,17 @@ def test_a_quantile_target_needs_the_number_of_rows(client, rows):
         chosen = dask_bound.dask_private_bound(unknown, 0.5, rng, clipped=40)
     with dpcov.Rng(58) as rng:
         assert chosen == dpcov.private_bound.choose_bound(rows, 0.5, rng, clipped=40)
+
+
+@pytest.mark.parametrize("accountant", [False, True])
+def test_a_release_share_refusal_names_the_requested_epsilon(client, rows, accountant):
+    # The additive Wishart needs eps < 1: at 0.9 of 1.5 the release fails, naming 1.5.
+    budget = dpcov.BudgetAccountant(10.0, 1e-3) if accountant else contextlib.nullcontext()
+    with budget, dpcov.Rng(58) as rng:
+        with pytest.raises(dpcov.UnmetPreconditionError) as e:
+            dask_bound.dask_release_auto(lazy(rows), 1.5, 1e-6, rng,
+                                         mechanism="wishart_additive")
+    assert "gets epsilon = 1.35 of the requested epsilon = 1.5" in str(e.value)
+    assert "the private bound's step spends the rest" in str(e.value)
+    if accountant:
+        assert budget.spent.charges == 0

@@ -205,6 +205,9 @@ std::vector<int64_t> regressor_columns(const GramFit &f) {
 // n for the inference (public under replace-one; else the released count of the constant column,
 // rounded half to even as Python's round) and the OLS coefficients of the release, or why it has
 // none (its feature block is not positive definite after the noise: an output, not an error).
+// The additive Wishart's noise has mean dof * scale * I, subtracted first: the coefficients then
+// estimate beta, as the noise-aware intervals' centre does, not a ridge solution with that mean
+// as its penalty.
 void fit_release(GramFit &f) {
   f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(f.released[0]));
   const auto size = static_cast<size_t>(f.q() - 1);
@@ -214,8 +217,13 @@ void fit_release(GramFit &f) {
   const dpcov_regression_params params = regression_params(f);
   dpcov_regression_summary summary{};
   summary.struct_size = sizeof summary;
+  std::vector<double> unbiased = f.released;
+  if (f.mechanism == DPCOV_MECHANISM_WISHART_ADDITIVE)
+    library_check(dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, f.q(), unbiased.data(),
+                                                          f.q(), f.receipt.dof, f.receipt.scale),
+                  "the Wishart noise's mean");
   const dpcov_status status = dpcov_regression_fit(
-      DPCOV_ROW_MAJOR, f.q(), f.released.data(), f.q(), f.n, f.q() - 1, features.data(),
+      DPCOV_ROW_MAJOR, f.q(), unbiased.data(), f.q(), f.n, f.q() - 1, features.data(),
       static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), p.data(),
       lo.data(), hi.data(), &summary);
   if (status == DPCOV_E_NOT_POSITIVE_DEFINITE || status == DPCOV_E_PRECONDITION) {
@@ -393,7 +401,9 @@ std::string gram_table_text(const GramFit &f) {
                                  ".\n"));
   }
   std::string text = concat(
-      "coef: the least-squares coefficients of the release. Intervals that account for the "
+      "coef: the least-squares coefficients of the release",
+      f.mechanism == DPCOV_MECHANISM_WISHART_ADDITIVE ? " minus its Wishart noise's mean" : "",
+      ". Intervals that account for the "
       "sampling and the privacy noise (", gram_interval_method(f), ", ", r.bootstrap.draws,
       " draws; coverage measured, docs/regression_intervals.md). They assume ",
       gram_interval_assumptions(f), ":\n\n");

@@ -88,6 +88,12 @@ class GramRegression(DpcovCase):
                 self.assertEqual(fit.errors_, "robust")
                 self.assertIn("sandwich", out["noise_aware"]["method"])
                 self.assert_same_fit(out, fit)
+                # The coefficients are the intervals' estimate (the Wishart noise's mean
+                # subtracted first), so each lies inside its own interval.
+                for row in out["coefficients"]:
+                    aware = row["noise_aware"]
+                    self.assertLessEqual(aware["ci_lower"], row["coef"], row["term"])
+                    self.assertLessEqual(row["coef"], aware["ci_upper"], row["term"])
                 meat = out["sandwich"]["meat_receipt"]
                 self.assertEqual(meat["sigma"], fit.meat_receipt_.public().sigma)
                 self.assertEqual(out["sandwich"]["fit_epsilon"], out["receipt"]["epsilon"])

@@ -66,7 +66,7 @@ from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHA
                             bound_step_rest, choose_bound, choose_bound_from, quantile_target,
                             tighten_bound_rows, unit_histogram)
 from .registry import mechanism_info
-from .postprocess import constant_rescale, psd_project
+from .postprocess import constant_rescale, psd_project, wishart_mean_subtract
 from .rng import Rng, as_rng
 from .robust import ROBUST, meat_plan, release_meat
 from .types import Neighbour, Receipt, enum_value, mechanism_id
@@ -1036,7 +1036,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     released = constant_rescale(released, 0, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
-                result = self._gram_fit(released, n, label, features[offset:])
+                result = self._gram_fit(released, receipt, n, label, features[offset:])
                 if result is None:
                     pass  # refused: NaN coefficients and intervals, inference_ says why
                 elif split is None:
@@ -1594,12 +1594,16 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
             f"and delta, meat_receipt_); " + ROBUST)
 
-    def _gram_fit(self, released, n, label, features):
+    def _gram_fit(self, released, receipt, n, label, features):
         """The regression of the released matrix (``params_``), or None when its feature block
         is not positive definite after the noise. A refusal is an output, as on AdaSSP's path:
         NaN coefficients (least squares of an indefinite matrix has none) and NaN intervals, a
         warning, ``inference_`` saying why; no meat is released for intervals that cannot be
-        given."""
+        given. The additive Wishart's noise has mean dof * scale * I, which is subtracted first
+        (``wishart_mean_subtract``): the coefficients then estimate beta, as the noise-aware
+        intervals' centre does, not a ridge solution with that mean as its penalty."""
+        if receipt.mechanism == mechanism_id("wishart_additive"):
+            released = wishart_mean_subtract(released, receipt.dof, receipt.scale)
         try:
             result = _est.regression_fit(released, n, label, features,
                                          0 if self.fit_intercept else -1, self.ridge, self.level)

@@ -205,6 +205,17 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
     return gram
 
 
+def _noise_mean_removed(released, receipt):
+    """The release minus its noise's mean, what every estimate reads (``second_moment_`` keeps
+    the release): the additive Wishart adds dof * scale * I on average (Sheffet 2019, Sec. 4;
+    ``wishart_mean_subtract``), which would otherwise inflate a covariance's diagonal, a count
+    read off the constant column and, in a regression, act as a ridge penalty. Every other Gram
+    mechanism's noise has mean 0."""
+    if receipt.mechanism == mechanism_id("wishart_additive"):
+        return wishart_mean_subtract(released, receipt.dof, receipt.scale)
+    return released
+
+
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
@@ -417,7 +428,9 @@ class PrivateCovariance(_Estimator):
     ``assume_centered``),
     ``receipt_`` (the curator's: publish ``receipt_.public()``), ``n_samples_`` (the number of
     rows under replace-one; under add/remove the released count, a noisy float, never the exact
-    n), ``n_features_in_``, ``n_clipped_`` (the curator's).
+    n), ``n_features_in_``, ``n_clipped_`` (the curator's). The estimates read the release minus
+    its noise's mean (the additive Wishart's dof * scale * I; 0 for the other mechanisms);
+    ``second_moment_`` is the release as drawn.
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
@@ -477,12 +490,13 @@ class PrivateCovariance(_Estimator):
         rows, clipped = info.rows, info.clipped
         if policy == "clip":
             _warn_clipped(clipped, rows, B, not n_private)
+        unbiased = _noise_mean_removed(released, receipt)
         if self.assume_centered:
             location = np.zeros(d)
-            covariance = released / max(rows, 1)
+            covariance = unbiased / max(rows, 1)
         else:
             # Under add/remove the count is the released B^2 n + noise over B^2.
-            location, covariance, count = centre_second_moment(released, 0, held,
+            location, covariance, count = centre_second_moment(unbiased, 0, held,
                                                                _public_rows(receipt, rows))
         if self.psd:
             covariance = psd_project(covariance, inplace=True)
@@ -523,7 +537,8 @@ class PrivateCovariance(_Estimator):
             held = gram.held_constant(B)
             released, info, receipt = self._release_gram(gram, rng, epsilon)
         # The rows kept are private at unit level: the count is the released one.
-        location, covariance, count = centre_second_moment(released, 0, held, 0)
+        location, covariance, count = centre_second_moment(
+            _noise_mean_removed(released, receipt), 0, held, 0)
         if self.psd:
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = released
@@ -551,7 +566,7 @@ class PrivateCovariance(_Estimator):
         _accumulate(gram, X)
         held = gram.held_constant(1.0)
         scaled, info, receipt = self._release_gram(gram)
-        scaled = constant_rescale(scaled, 0, held, 1.0)
+        scaled = constant_rescale(_noise_mean_removed(scaled, receipt), 0, held, 1.0)
         rows = info.rows
         _warn_clamped(info.clamped)
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
@@ -1599,14 +1614,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         is not positive definite after the noise. A refusal is an output, as on AdaSSP's path:
         NaN coefficients (least squares of an indefinite matrix has none) and NaN intervals, a
         warning, ``inference_`` saying why; no meat is released for intervals that cannot be
-        given. The additive Wishart's noise has mean dof * scale * I, which is subtracted first
-        (``wishart_mean_subtract``): the coefficients then estimate beta, as the noise-aware
-        intervals' centre does, not a ridge solution with that mean as its penalty."""
-        if receipt.mechanism == mechanism_id("wishart_additive"):
-            released = wishart_mean_subtract(released, receipt.dof, receipt.scale)
+        given. The noise's mean is removed first (``_noise_mean_removed``): the coefficients
+        then estimate beta, as the noise-aware intervals' centre does."""
         try:
-            result = _est.regression_fit(released, n, label, features,
-                                         0 if self.fit_intercept else -1, self.ridge, self.level)
+            result = _est.regression_fit(_noise_mean_removed(released, receipt), n, label,
+                                         features, 0 if self.fit_intercept else -1, self.ridge,
+                                         self.level)
         except NotPositiveDefiniteError as e:
             self.params_ = np.full(len(features) + (1 if self.fit_intercept else 0), np.nan)
             self._no_intervals(f"the release has no least-squares coefficients: {e}")

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "../cli_error.hpp"
+#include "../library_status.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "../io/readers/open_input.hpp"
@@ -260,6 +261,19 @@ std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   r.scale = m.receipt.value("scale", 0.0);
   r.dof = m.receipt.value("dof", 0.0);
   return r;
+}
+
+LoadedMatrix noise_mean_removed(const LoadedMatrix &m) {
+  const std::optional<dpcov_receipt> r = noise_receipt(m);
+  if (!r || r->mechanism != DPCOV_MECHANISM_WISHART_ADDITIVE || !m.is_private_release() ||
+      m.receipt.contains("scaling"))
+    return m;
+  LoadedMatrix out = m;
+  library_check(dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, out.dim,
+                                                        out.values.data(), out.dim, r->dof,
+                                                        r->scale),
+                concat(m.path, ": the Wishart noise's mean"));
+  return out;
 }
 
 }  // namespace dpcov::cli

@@ -75,6 +75,11 @@ LoadedMatrix load_matrix(const MatrixSource &source);
 // from the JSON receipt; nullopt when it names no mechanism of the library.
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
 
+// `m` minus its noise's mean, what estimates read: the additive Wishart release's dof * scale * I
+// (Sheffet 2019, Sec. 4); `m` itself for every other origin, and for a release mapped to the
+// data's units (per-column scaling), whose noise is no longer a multiple of I.
+LoadedMatrix noise_mean_removed(const LoadedMatrix &m);
+
 // Centring options of `pca` and `glasso`: --center / --no-center and --constant.
 struct CentreOptions {
   bool center = false;

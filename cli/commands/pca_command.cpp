@@ -75,7 +75,9 @@ SubspaceError subspace_error(const LoadedMatrix &release, const LoadedMatrix &m,
 // The components of a matrix, and what is known of their error.
 struct Pca {
   LoadedMatrix release;  // as loaded
-  LoadedMatrix m;        // centred as asked
+  LoadedMatrix drawn;    // centred as asked, the noise's mean included: the subspace bound's input
+  LoadedMatrix m;        // centred as asked from the release minus its noise's mean
+  bool mean_removed = false;  // the noise has a mean (the additive Wishart's), subtracted in m
   int64_t k = 0;
   double trace = 0.0;
   std::vector<double> values, vectors, ratio;  // k; d x k row-major; k
@@ -89,7 +91,10 @@ struct Pca {
 Pca compute_pca(const PcaOptions &o) {
   Pca p;
   p.release = load_matrix(o.source);
-  p.m = centre_as_asked(p.release, o.centre);
+  p.drawn = centre_as_asked(p.release, o.centre);
+  const LoadedMatrix unbiased = noise_mean_removed(p.release);
+  p.mean_removed = unbiased.values != p.release.values;
+  p.m = centre_as_asked(unbiased, o.centre);
   const LoadedMatrix &m = p.m;
   const int64_t d = m.dim;
   const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
@@ -103,7 +108,7 @@ Pca compute_pca(const PcaOptions &o) {
   library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, p.values.data(),
                                 p.vectors.data(), k, p.ratio.data()),
                 concat(m.path, ": principal components"));
-  p.error = subspace_error(p.release, m, k, o.seed);
+  p.error = subspace_error(p.release, p.drawn, k, o.seed);
   p.angles.resize(static_cast<size_t>(k));
   if (!o.compare.empty()) {
     MatrixSource source;
@@ -181,6 +186,7 @@ std::string spectrum_text(const Pca &p) {
   const int64_t k = p.k;
   std::string text = concat("Top ", k, " principal components of ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
+  if (p.mean_removed) text += ", minus the Wishart noise's mean dof * scale * I";
   text += concat(m.centred ? ", centred (covariance)" : ", uncentred (second moment)", ", trace ",
                  format_number(p.trace, 6), "\n\n");
   TextTable spectrum({"component", "eigenvalue", "explained", "cumulative"});

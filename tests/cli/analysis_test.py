@@ -466,6 +466,22 @@ class Golden(CliCase):
         self.check_golden("compare.json", out)
 
 
+class WishartNoiseMean(CliCase):
+    def test_pca_reads_the_release_minus_its_noise_mean(self):
+        # The additive Wishart adds dof * scale * I on average (here about 1300 against a trace
+        # of 5000): the spectrum is read with it subtracted, and says so.
+        x = np.random.default_rng(4).standard_normal((50000, 3)) / 3.0
+        np.savetxt(self.path("w.csv"), x, delimiter=",", header="a,b,c", comments="")
+        self.ok(["release", "-m", "wishart_additive", "-e", "0.9", "-d", "1e-6", "--bound", "2",
+                 "--seed", "1", "--quiet", self.path("w.csv"), "-o", self.path("wr.csv")])
+        text = self.ok(["pca", self.path("wr.csv"), "-k", "3", "--seed", "1"])
+        self.assertIn("minus the Wishart noise's mean", text)
+        out = json.loads(self.ok(["pca", self.path("wr.csv"), "-k", "3", "--seed", "1",
+                                  "--json"]))
+        truth = float(np.trace(x.T @ x))
+        self.assertLess(abs(out["trace"] - truth), 0.05 * truth, (out["trace"], truth))
+
+
 if __name__ == "__main__":
     DpcovCase.dpcov, ROOT = sys.argv[1], sys.argv[2]
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

@@ -62,7 +62,10 @@ def test_robust_regression_release_names_the_requested_epsilon():
         _fit(est, x, y)
     _names_the_request(e.value, 4.0, "errors='homoscedastic' gives the release all of it")
     assert "gets epsilon = 3.2 of" in str(e.value)
-    # Where the fit's share meets the theorem and the whole epsilon does not, robust answers.
+    # Where the fit's share meets the theorem and the whole epsilon does not, robust answers
+    # (on enough rows for the release minus its noise's mean to stay positive definite).
+    x = _rows(50000)
+    y = np.clip(x @ np.array([0.3, -0.3, 0.3]) + 0.1 * _rows(50000, 1, 6)[:, 0], -1.0, 1.0)
     est = PrivateLinearRegression(epsilon=1.1, mechanism="wishart_additive", bound=np.sqrt(3.0),
                                   label_bound=1.0, random_state=3)
     _fit(est, x, y)

@@ -2,10 +2,14 @@
 #include "dpcov/postprocess.h"
 
 #include "../core/check.hpp"
+#include "../core/estimators/gram_estimate.hpp"
+#include "../core/mechanisms/mechanism.hpp"
 #include "../core/postprocess/constant_rescale.hpp"
 #include "../core/postprocess/eigenvalue_clip.hpp"
 #include "../core/postprocess/identity_shift.hpp"
 #include "guard.hpp"
+#include "receipt_writer.hpp"
+#include "struct_size.hpp"
 
 namespace {
 
@@ -75,6 +79,21 @@ DPCOV_API dpcov_status dpcov_postprocess_wishart_mean_subtract(int32_t layout, i
   return dpcov::capi::guarded([&] {
     const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
     write_back(dpcov::postprocess::subtract_wishart_mean(y, dof, scale), layout, dim, a, lda);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_postprocess_gram_estimate(int32_t layout, int64_t dim, double *a,
+                                                       int64_t lda, const dpcov_receipt *receipt,
+                                                       int32_t *unbiased) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(unbiased, "unbiased");
+    const dpcov_receipt given = dpcov::capi::read_struct(receipt, dpcov_receipt{}, "receipt");
+    dpcov::mechanisms::mechanism_id(given.mechanism);
+    const dpcov::Matrix y = symmetric_input(layout, dim, a, lda);
+    const dpcov::estimators::GramEstimate estimate =
+        dpcov::estimators::gram_estimate(y, dpcov::capi::core_receipt(given));
+    write_back(estimate.matrix, layout, dim, a, lda);
+    *unbiased = estimate.unbiased ? 1 : 0;
   });
 }
 

@@ -363,6 +363,16 @@ func TestPostprocessingWorksInPlace(t *testing.T) {
 	if s, err := WishartShift(e, 10, 1, 0.05); err != nil || s != 10 {
 		t.Fatalf("%v %v", s, err)
 	}
+	f := MatrixFromRows([][]float64{{100, 0}, {0, 100}})
+	r := Receipt{Dim: 2, DOF: 10, Scale: 1}
+	r.Mechanism = WishartAdditive
+	if unbiased, err := GramEstimate(f, r); err != nil || !unbiased || f.At(0, 0) != 90 {
+		t.Fatalf("%v %v %v", f.Data, unbiased, err)
+	}
+	r.Dim = 3
+	if _, err := GramEstimate(f, r); err == nil || f.At(0, 0) != 90 {
+		t.Fatalf("a receipt of another d must be refused, a left as it was: %v %v", f.Data, err)
+	}
 }
 
 func TestEstimatorsOnAnExactGram(t *testing.T) {

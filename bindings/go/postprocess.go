@@ -80,3 +80,21 @@ func ConstantRescale(a Matrix, column int64, held, value float64) error {
 			C.int64_t(column), C.double(held), C.double(value))
 	})
 }
+
+// GramEstimate replaces a Gram release a by the estimate of the Gram matrix it holds, read from
+// its receipt r: a less the mean its mechanism adds (wishart_additive: dof * scale * I; jl_ridge:
+// w^2 I; inverse_wishart: rescaled by m - d - 1, less w^2 I; analyze_gauss, laplace_sym:
+// unchanged). It reports whether the result is unbiased: false for a mechanism whose bias has no
+// closed form (IEV, KT, inverse Gauss), whose release is left unchanged.
+func GramEstimate(a Matrix, r Receipt) (bool, error) {
+	if err := a.checkSquare("a"); err != nil {
+		return false, err
+	}
+	c := receiptToC(r)
+	var unbiased C.int32_t
+	err := call(func() C.dpcov_status {
+		return C.dpcov_postprocess_gram_estimate(rowMajor, C.int64_t(a.Rows), a.ptr(), a.ld(), &c,
+			&unbiased)
+	})
+	return unbiased == 1, err
+}

@@ -260,19 +260,18 @@ std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   r.sigma = m.receipt.value("sigma", 0.0);
   r.scale = m.receipt.value("scale", 0.0);
   r.dof = m.receipt.value("dof", 0.0);
+  r.appended_w = m.receipt.value("appended_w", 0.0);
   return r;
 }
 
 LoadedMatrix noise_mean_removed(const LoadedMatrix &m) {
   const std::optional<dpcov_receipt> r = noise_receipt(m);
-  if (!r || r->mechanism != DPCOV_MECHANISM_WISHART_ADDITIVE || !m.is_private_release() ||
-      m.receipt.contains("scaling"))
-    return m;
+  if (!r || !m.is_private_release() || m.receipt.contains("scaling")) return m;
   LoadedMatrix out = m;
-  library_check(dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, out.dim,
-                                                        out.values.data(), out.dim, r->dof,
-                                                        r->scale),
-                concat(m.path, ": the Wishart noise's mean"));
+  int32_t unbiased = 0;
+  library_check(dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, out.dim, out.values.data(),
+                                                out.dim, &*r, &unbiased),
+                concat(m.path, ": the release's estimate of the Gram matrix"));
   return out;
 }
 

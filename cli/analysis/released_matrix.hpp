@@ -71,13 +71,14 @@ std::string matrix_receipt_path(const MatrixSource &source);
 // public parameters do not give (check_receipt_constants, receipt_replan.hpp).
 LoadedMatrix load_matrix(const MatrixSource &source);
 
-// The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof),
-// from the JSON receipt; nullopt when it names no mechanism of the library.
+// The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof,
+// appended_w), from the JSON receipt; nullopt when it names no mechanism of the library.
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
 
-// `m` minus its noise's mean, what estimates read: the additive Wishart release's dof * scale * I
-// (Sheffet 2019, Sec. 4); `m` itself for every other origin, and for a release mapped to the
-// data's units (per-column scaling), whose noise is no longer a multiple of I.
+// The release's estimate of the Gram matrix, what estimates read: `m` less the mean its
+// mechanism adds (dpcov_postprocess_gram_estimate: the additive Wishart's dof * scale * I, the JL
+// ridge's w^2 I, the inverse Wishart rescaled); `m` itself for every other origin, and for a
+// release mapped to the data's units (per-column scaling), whose noise is no longer a multiple of I.
 LoadedMatrix noise_mean_removed(const LoadedMatrix &m);
 
 // Centring options of `pca` and `glasso`: --center / --no-center and --constant.

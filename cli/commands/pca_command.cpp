@@ -77,7 +77,7 @@ struct Pca {
   LoadedMatrix release;  // as loaded
   LoadedMatrix drawn;    // centred as asked, the noise's mean included: the subspace bound's input
   LoadedMatrix m;        // centred as asked from the release minus its noise's mean
-  bool mean_removed = false;  // the noise has a mean (the additive Wishart's), subtracted in m
+  bool mean_removed = false;  // the noise has a mean other than 0, removed in m
   int64_t k = 0;
   double trace = 0.0;
   std::vector<double> values, vectors, ratio;  // k; d x k row-major; k
@@ -186,7 +186,7 @@ std::string spectrum_text(const Pca &p) {
   const int64_t k = p.k;
   std::string text = concat("Top ", k, " principal components of ", m.path);
   if (!m.mechanism().empty()) text += concat(" (", m.mechanism(), ")");
-  if (p.mean_removed) text += ", minus the Wishart noise's mean dof * scale * I";
+  if (p.mean_removed) text += ", less the mean its mechanism's noise adds";
   text += concat(m.centred ? ", centred (covariance)" : ", uncentred (second moment)", ", trace ",
                  format_number(p.trace, 6), "\n\n");
   TextTable spectrum({"component", "eigenvalue", "explained", "cumulative"});

@@ -52,6 +52,7 @@ struct GramFit {
   int64_t n = 0;                    // the rows the inference reads
   std::vector<double> coef;
   std::string no_fit;               // why the release has no least-squares coefficients
+  bool mean_removed = false;        // the fit read the release less its mechanism's noise mean
   RobustMeat meat;
   bool meat_released = false;
   NoiseAware aware;
@@ -205,9 +206,10 @@ std::vector<int64_t> regressor_columns(const GramFit &f) {
 // n for the inference (public under replace-one; else the released count of the constant column,
 // rounded half to even as Python's round) and the OLS coefficients of the release, or why it has
 // none (its feature block is not positive definite after the noise: an output, not an error).
-// The additive Wishart's noise has mean dof * scale * I, subtracted first: the coefficients then
-// estimate beta, as the noise-aware intervals' centre does, not a ridge solution with that mean
-// as its penalty.
+// The fit reads the release's estimate of the Gram matrix (dpcov_postprocess_gram_estimate: the
+// additive Wishart's dof * scale * I and the JL ridge's w^2 I subtracted): the coefficients then
+// estimate beta, as the noise-aware intervals' centre does, not a ridge solution with the noise's
+// mean as its penalty.
 void fit_release(GramFit &f) {
   f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(f.released[0]));
   const auto size = static_cast<size_t>(f.q() - 1);
@@ -218,10 +220,11 @@ void fit_release(GramFit &f) {
   dpcov_regression_summary summary{};
   summary.struct_size = sizeof summary;
   std::vector<double> unbiased = f.released;
-  if (f.mechanism == DPCOV_MECHANISM_WISHART_ADDITIVE)
-    library_check(dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, f.q(), unbiased.data(),
-                                                          f.q(), f.receipt.dof, f.receipt.scale),
-                  "the Wishart noise's mean");
+  int32_t is_unbiased = 0;
+  library_check(dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, f.q(), unbiased.data(), f.q(),
+                                                &f.receipt, &is_unbiased),
+                "the release's estimate of the Gram matrix");
+  f.mean_removed = unbiased != f.released;
   const dpcov_status status = dpcov_regression_fit(
       DPCOV_ROW_MAJOR, f.q(), unbiased.data(), f.q(), f.n, f.q() - 1, features.data(),
       static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), p.data(),
@@ -402,7 +405,7 @@ std::string gram_table_text(const GramFit &f) {
   }
   std::string text = concat(
       "coef: the least-squares coefficients of the release",
-      f.mechanism == DPCOV_MECHANISM_WISHART_ADDITIVE ? " minus its Wishart noise's mean" : "",
+      f.mean_removed ? " less the mean its mechanism's noise adds (proofs/gram_estimate.md)" : "",
       ". Intervals that account for the "
       "sampling and the privacy noise (", gram_interval_method(f), ", ", r.bootstrap.draws,
       " draws; coverage measured, docs/regression_intervals.md). They assume ",

@@ -475,7 +475,7 @@ class WishartNoiseMean(CliCase):
         self.ok(["release", "-m", "wishart_additive", "-e", "0.9", "-d", "1e-6", "--bound", "2",
                  "--seed", "1", "--quiet", self.path("w.csv"), "-o", self.path("wr.csv")])
         text = self.ok(["pca", self.path("wr.csv"), "-k", "3", "--seed", "1"])
-        self.assertIn("minus the Wishart noise's mean", text)
+        self.assertIn("less the mean its mechanism's noise adds", text)
         out = json.loads(self.ok(["pca", self.path("wr.csv"), "-k", "3", "--seed", "1",
                                   "--json"]))
         truth = float(np.trace(x.T @ x))

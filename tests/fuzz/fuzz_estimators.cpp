@@ -1,7 +1,7 @@
 // Post-processing and estimators on fuzzed symmetric matrices (finite but extreme values
-// included): regression, PCA, subspace distance, eigenvalue clipping, PSD projection, shifts. On
-// error the canary outputs are unchanged; on success every output is finite and symmetric
-// outputs are exactly symmetric.
+// included): regression, PCA, subspace distance, eigenvalue clipping, PSD projection, shifts, the
+// Gram estimate from a fuzzed receipt. On error the canary outputs are unchanged; on success every
+// output is finite and symmetric outputs are exactly symmetric.
 #include <vector>
 
 #include "fuzz_input.hpp"
@@ -90,7 +90,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                                   in.number(), &shift);
         break;
       default:
-        switch (in.range(0, 2)) {
+        switch (in.range(0, 3)) {
+          case 3: {  // the Gram estimate read from a fuzzed receipt
+            dpcov_receipt r{};
+            r.struct_size = in.range(0, 1) ? sizeof r : static_cast<size_t>(in.range(0, 64));
+            r.mechanism = static_cast<int32_t>(in.range(-1, 30));
+            r.dim = in.range(0, 2) ? d : in.range(-1, 6);
+            r.dof = in.number();
+            r.scale = in.number();
+            r.appended_w = in.number();
+            int32_t unbiased = -7;
+            s = dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, d, m.data(), d,
+                                                in.range(0, 7) ? &r : nullptr, &unbiased);
+            fuzz::require(s == DPCOV_OK ? (unbiased == 0 || unbiased == 1) : unbiased == -7,
+                          "unbiased written on error or out of {0, 1}");
+            break;
+          }
           case 0:
             s = dpcov_postprocess_wishart_mean_subtract(DPCOV_ROW_MAJOR, d, m.data(), d,
                                                         in.number(), in.number());

@@ -313,6 +313,24 @@ RC_GTEST_PROP(ExtremeScale, AnalysesOfAReleaseReturnFiniteValuesOrFailUntouched,
     if (status != DPCOV_OK) *shift = kCanary;
     return status;
   });
+  // The Gram estimate of a release, its receipt's dof, scale and w anywhere in the doubles (the
+  // inverse Wishart multiplies the release by m - d - 1).
+  dpcov_receipt noise{};
+  noise.struct_size = sizeof noise;
+  noise.mechanism = *rc::gen::element<int32_t>(DPCOV_MECHANISM_WISHART_ADDITIVE,
+                                               DPCOV_MECHANISM_JL_RIDGE,
+                                               DPCOV_MECHANISM_INVERSE_WISHART);
+  noise.dim = d;
+  noise.dof = sigma;
+  noise.scale = other;
+  noise.appended_w = *extreme_scale();
+  check_in_place("postprocess_gram_estimate", g, [&](double *a, double *shift) {
+    int32_t unbiased = -1;
+    const dpcov_status status =
+        dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, d, a, d, &noise, &unbiased);
+    *shift = status == DPCOV_OK ? static_cast<double>(unbiased) : kCanary;
+    return status;
+  });
   check_in_place("postprocess_wishart_shift", g, [&](double *a, double *shift) {
     return dpcov_postprocess_wishart_shift(DPCOV_ROW_MAJOR, d, a, d, sigma + static_cast<double>(d),
                                            other, 0.05, shift);

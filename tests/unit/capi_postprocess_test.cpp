@@ -101,6 +101,101 @@ TEST(CapiPostprocess, WishartMeanSubtractRemovesKTimesScale) {
             DPCOV_E_INVALID_ARGUMENT);
 }
 
+dpcov_receipt receipt_of(int32_t mechanism, int64_t dim) {
+  dpcov_receipt r{};
+  r.struct_size = sizeof r;
+  r.mechanism = mechanism;
+  r.dim = dim;
+  return r;
+}
+
+TEST(CapiPostprocess, GramEstimateRemovesEachMechanismsMean) {
+  const std::vector<double> release = rotated(300.0, 250.0, 260.0);
+  int32_t unbiased = -1;
+  struct Case {
+    int32_t mechanism;
+    double dof, scale, w;
+    double factor, shift;  // the estimate is factor * release - shift * I
+    int32_t unbiased;
+  };
+  const Case cases[] = {
+      {DPCOV_MECHANISM_ANALYZE_GAUSS, 0, 0, 0, 1.0, 0.0, 1},
+      {DPCOV_MECHANISM_LAPLACE_SYM, 0, 0, 0, 1.0, 0.0, 1},
+      {DPCOV_MECHANISM_WISHART_ADDITIVE, 223.0, 0.5, 0, 1.0, 111.5, 1},
+      {DPCOV_MECHANISM_JL_RIDGE, 0, 0, 3.0, 1.0, 9.0, 1},
+      {DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN, 0, 0, 0.0, 1.0, 0.0, 1},
+      {DPCOV_MECHANISM_INVERSE_WISHART, 40.0, 0, 2.0, 36.0, 4.0, 1},
+      {DPCOV_MECHANISM_INVERSE_WISHART_SIGMA_MIN, 40.0, 0, 0.5, 36.0, 0.25, 1},
+      {DPCOV_MECHANISM_IEV, 0, 0, 0, 1.0, 0.0, 0},
+      {DPCOV_MECHANISM_KT_RANK1, 0, 0, 0, 1.0, 0.0, 0},
+  };
+  for (const Case &c : cases) {
+    dpcov_receipt r = receipt_of(c.mechanism, 3);
+    r.dof = c.dof;
+    r.scale = c.scale;
+    r.appended_w = c.w;
+    std::vector<double> m = release;
+    ASSERT_EQ(dpcov_postprocess_gram_estimate(DPCOV_COL_MAJOR, 3, m.data(), 3, &r, &unbiased),
+              DPCOV_OK)
+        << c.mechanism << ": " << dpcov_last_error_message();
+    EXPECT_EQ(unbiased, c.unbiased) << c.mechanism;
+    for (int i = 0; i < 9; ++i)
+      EXPECT_NEAR(m[i], c.factor * release[i] - (i % 4 == 0 ? c.shift : 0.0), 1e-9)
+          << c.mechanism << " entry " << i;
+  }
+}
+
+TEST(CapiPostprocess, GramEstimateRefusesBadReceiptsAndLeavesTheReleaseUntouched) {
+  const std::vector<double> release = rotated(300.0, 250.0, 260.0);
+  std::vector<double> m = release;
+  int32_t unbiased = -1;
+  const auto refused = [&](const dpcov_receipt *r, int32_t *out, dpcov_status expected,
+                           const char *what) {
+    EXPECT_EQ(dpcov_postprocess_gram_estimate(DPCOV_COL_MAJOR, 3, m.data(), 3, r, out), expected)
+        << what;
+    EXPECT_EQ(m, release) << what;
+    EXPECT_EQ(unbiased, -1) << what;
+    EXPECT_STRNE(dpcov_last_error_message(), "") << what;
+  };
+  dpcov_receipt wishart = receipt_of(DPCOV_MECHANISM_WISHART_ADDITIVE, 3);
+  wishart.dof = 223.0;
+  wishart.scale = 1.0;
+  refused(nullptr, &unbiased, DPCOV_E_NULL_POINTER, "no receipt");
+  refused(&wishart, nullptr, DPCOV_E_NULL_POINTER, "no unbiased");
+  dpcov_receipt r = wishart;
+  r.struct_size = 4;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "struct_size too small");
+  r = wishart;
+  r.dim = 4;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "a receipt of another d");
+  r.dim = 3;
+  r.mechanism = 999;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "an unknown mechanism");
+  r.mechanism = DPCOV_MECHANISM_ADASSP;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "not a Gram mechanism");
+  r = wishart;
+  r.dof = kNaN;
+  refused(&r, &unbiased, DPCOV_E_NON_FINITE, "dof NaN");
+  r.dof = 0.0;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "dof 0");
+  r = receipt_of(DPCOV_MECHANISM_JL_RIDGE, 3);
+  r.appended_w = -1.0;
+  refused(&r, &unbiased, DPCOV_E_INVALID_ARGUMENT, "w < 0");
+  r.appended_w = kInf;
+  refused(&r, &unbiased, DPCOV_E_NON_FINITE, "w infinite");
+  r = receipt_of(DPCOV_MECHANISM_INVERSE_WISHART, 3);
+  r.dof = 4.0;  // m = d + 1: the mean does not exist
+  refused(&r, &unbiased, DPCOV_E_PRECONDITION, "m <= d + 1");
+  r.dof = 40.0;
+  r.appended_w = 1.0;
+  std::vector<double> asymmetric = release;
+  asymmetric[1] += 1.0;
+  EXPECT_EQ(dpcov_postprocess_gram_estimate(DPCOV_COL_MAJOR, 3, asymmetric.data(), 3, &r,
+                                            &unbiased),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(unbiased, -1);
+}
+
 TEST(CapiPostprocess, WishartShiftFallsBackToTheDavidsonSzarekBound) {
   // k = 223, d = 3, B = 1, nu = 0.05: (sqrt 223 - sqrt 3 - sqrt(2 ln 40))^2.
   const double ds = std::pow(std::sqrt(223.0) - std::sqrt(3.0) - std::sqrt(2.0 * std::log(40.0)), 2);

@@ -65,8 +65,8 @@ from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_
 from .registry import MechanismInfo, mechanism_info, mechanisms
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
-from .postprocess import (analyze_gauss_shift, constant_rescale, eigenvalues_clip, psd_project,
-                          wishart_mean_subtract, wishart_shift)
+from .postprocess import (analyze_gauss_shift, constant_rescale, eigenvalues_clip, gram_estimate,
+                          psd_project, wishart_mean_subtract, wishart_shift)
 from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
                      ZcdpCharge, active_accountant)
 from .rng import Rng, state_size
@@ -149,6 +149,7 @@ __all__ = [
     "eigenvalues_clip",
     "EntropyError",
     "glasso_solve",
+    "gram_estimate",
     "GlassoStart",
     "GramAccumulator",
     "GramInfo",

@@ -1002,6 +1002,8 @@ PROTOTYPES = {
                                                         Address(c_double)]),
     "dpcov_postprocess_wishart_mean_subtract": (c_int32, [c_int32, c_int64, Address(c_double),
                                                           c_int64, c_double, c_double]),
+    "dpcov_postprocess_gram_estimate": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
+                                                  POINTER(ReceiptC), Address(c_int32)]),
     "dpcov_postprocess_wishart_shift": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
                                                   c_double, c_double, c_double,
                                                   Address(c_double)]),

@@ -66,7 +66,7 @@ from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHA
                             bound_step_rest, choose_bound, choose_bound_from, quantile_target,
                             tighten_bound_rows, unit_histogram)
 from .registry import mechanism_info
-from .postprocess import constant_rescale, psd_project, wishart_mean_subtract
+from .postprocess import constant_rescale, gram_estimate, psd_project
 from .rng import Rng, as_rng
 from .robust import ROBUST, meat_plan, release_meat
 from .types import Neighbour, Receipt, enum_value, mechanism_id
@@ -206,14 +206,13 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
 
 
 def _noise_mean_removed(released, receipt):
-    """The release minus its noise's mean, what every estimate reads (``second_moment_`` keeps
-    the release): the additive Wishart adds dof * scale * I on average (Sheffet 2019, Sec. 4;
-    ``wishart_mean_subtract``), which would otherwise inflate a covariance's diagonal, a count
-    read off the constant column and, in a regression, act as a ridge penalty. Every other Gram
-    mechanism's noise has mean 0."""
-    if receipt.mechanism == mechanism_id("wishart_additive"):
-        return wishart_mean_subtract(released, receipt.dof, receipt.scale)
-    return released
+    """The release's estimate of G, what every estimate reads (``second_moment_`` keeps the
+    release): the release less the mean its mechanism adds (``gram_estimate``, the kernel's one
+    rule; proofs/gram_estimate.md). The additive Wishart adds dof * scale * I on average, the JL
+    ridge w^2 I, and the inverse Wishart releases (G + w^2 I) / (m - d - 1) on average; read as
+    drawn they inflate a covariance's diagonal, a count read off the constant column and, in a
+    regression, act as a ridge penalty."""
+    return gram_estimate(released, receipt)[0]
 
 
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:

@@ -8,7 +8,7 @@ layout. On failure nothing is written.
 
 from __future__ import annotations
 
-from ctypes import byref, c_double
+from ctypes import byref, c_double, c_int32
 
 import numpy as np
 
@@ -59,6 +59,21 @@ def wishart_mean_subtract(a, dof: float, scale: float, inplace: bool = False) ->
     _check(C.dpcov_postprocess_wishart_mean_subtract(m.layout, m.rows, m.ptr, m.ld, float(dof),
                                                      float(scale)))
     return m.array
+
+
+def gram_estimate(a, receipt, inplace: bool = False):
+    """The estimate of the Gram matrix G that a Gram release holds: the release less the mean its
+    mechanism adds, from its :class:`~dpcov.Receipt` (``dpcov_postprocess_gram_estimate``):
+    wishart_additive less dof * scale * I, jl_ridge less w^2 I, inverse_wishart rescaled by
+    m - d - 1 less w^2 I, analyze_gauss and laplace_sym unchanged. Returns (matrix, unbiased):
+    ``unbiased`` is False for a mechanism whose bias has no closed form (IEV, KT, inverse Gauss),
+    whose release comes back unchanged. Every estimator of this package reads it."""
+    m = _target(a, inplace)
+    struct = receipt.to_struct()
+    unbiased = c_int32()
+    _check(C.dpcov_postprocess_gram_estimate(m.layout, m.rows, m.ptr, m.ld, byref(struct),
+                                             byref(unbiased)))
+    return m.array, bool(unbiased.value)
 
 
 def wishart_shift(a, dof: float, scale: float, nu: float, inplace: bool = False):

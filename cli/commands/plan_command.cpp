@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "../analysis/default_fit.hpp"
+#include "../analysis/gram_fit_plan.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
@@ -53,9 +54,11 @@ std::string decisions_text(const nlohmann::ordered_json &d) {
   if (d["errors"] == "robust")
     text += concat(" (the meat at epsilon ", format_number(d["meat_epsilon"].get<double>()),
                    ", delta ", format_number(d["meat_delta"].get<double>()), ")");
-  text += concat("; lambda_min step ", d["lambda_min_released"].get<bool>() ? "yes" : "no",
-                 "; y'y for the intervals ", d["label_square_released"].get<bool>() ? "yes" : "no",
-                 "\n");
+  if (d.contains("lambda_min_released"))  // AdaSSP's steps
+    text += concat("; lambda_min step ", d["lambda_min_released"].get<bool>() ? "yes" : "no",
+                   "; y'y for the intervals ",
+                   d["label_square_released"].get<bool>() ? "yes" : "no");
+  text += "\n";
   for (const auto &why : d["reasons"]) text += concat("  ", why.get<std::string>(), "\n");
   return text;
 }
@@ -221,6 +224,56 @@ void run_adassp_plan(const PlanOptions &o) {
   print_plan(plan, o.json);
 }
 
+// A Gram mechanism's fit as `dpcov regress -m M --bound B --label-bound B_Y` runs it on --dims
+// features at --rows (plan_gram_fit: an intercept, regress's default numerics, the robust errors'
+// share of the budget): the release's plan at the fit's share, the decisions, and the forecast of
+// a regression on that release.
+void run_gram_regress_plan(const PlanOptions &o) {
+  if (!o.bound || !o.label_bound)
+    fail(kExitUsage, "--regress needs --bound (the features' bound B) and --label-bound (B_Y)");
+  if (o.rows < 1) fail(kExitUsage, "--regress needs --rows n >= 1: regress decides at its n");
+  check_bound(*o.bound, "--bound");
+  MechanismOptions m = o.mechanism;
+  const MechanismChoice choice = resolve_mechanism(m);
+  GramFitQuery q;
+  q.mechanism = m.mechanism;
+  q.numerics = o.numerics;
+  q.bounds = {*o.bound, *o.bound, *o.label_bound, true, false};
+  q.features = o.dims;
+  q.neighbour = choice.params.neighbour;
+  q.robust = o.errors == "robust";
+  q.epsilon = m.epsilon;
+  q.delta = choice.delta;
+  const GramFitPlan g = plan_gram_fit(q);
+  m.epsilon = g.epsilon;
+  m.delta = g.delta;
+  if (g.robust) {
+    m.requested_epsilon = o.mechanism.epsilon;
+    m.rest_spent_by = "the robust intervals' meat spends the rest; --errors homoscedastic gives "
+                      "the release all of it";
+  }
+  const MechanismChoice fit = resolve_mechanism(m);
+  dpcov_exact_grid grid{};
+  grid.struct_size = sizeof grid;
+  const dpcov_receipt receipt =
+      g.exact ? plan_exact(fit, m, g.dim, o.rows, g.row_bound, &grid)
+              : plan_mechanism(fit, m, g.dim, o.rows, g.row_bound);
+  nlohmann::ordered_json plan = public_receipt_json(receipt);
+  if (g.exact) plan["exact_grid"] = exact_grid_json(grid);
+  plan["command"] = "plan";
+  plan["library_version"] = dpcov_version_string();
+  plan["regress"] = {{"errors", g.robust ? "robust" : "homoscedastic"},
+                     {"fit_epsilon", g.epsilon},
+                     {"fit_delta", g.delta},
+                     {"meat_epsilon", g.robust ? g.split.meat_epsilon : 0.0},
+                     {"meat_delta", g.robust ? g.split.meat_delta : 0.0},
+                     {"reasons", nlohmann::ordered_json::array()}};
+  std::string why_not;
+  plan["regression_forecast"] =
+      forecast_entry(release_forecast(receipt, o.forecast(), why_not), why_not);
+  print_plan(plan, o.json);
+}
+
 void run_plan(const PlanOptions &o) {
   if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
     fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
@@ -230,9 +283,9 @@ void run_plan(const PlanOptions &o) {
     fail(kExitUsage, "plan --privacy-unit applies to adassp, dly_*, coinpress and "
          "coinpress_mean; the Gram mechanisms' unit plans are made by the release "
          "(docs/privacy-units.md)");
-  if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp only");
-  if (o.regress || o.errors != "robust")
-    fail(kExitUsage, "--regress and --errors apply to adassp only");
+  if (o.regress) return run_gram_regress_plan(o);
+  if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp and --regress only");
+  if (o.errors != "robust") fail(kExitUsage, "--errors applies to --regress only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
@@ -285,15 +338,18 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--json", options->json, "Print the receipt as JSON");
   command->add_option("--label-bound", options->label_bound,
-                      "adassp: the bound B_Y on the label, |y| <= B_Y (required by adassp)");
+                      "adassp and --regress: the bound B_Y on the label, |y| <= B_Y (required "
+                      "there)");
   command->add_flag("--regress", options->regress,
-                    "adassp: plan the fit `dpcov regress --bound B` runs by default on --dims "
-                    "features at --rows: an intercept counted on top (--dims + 1 regressors of "
-                    "norm <= sqrt(1 + B^2)), then regress's decisions from public values (the "
-                    "small-n split, y'y, the robust errors' share of the budget; JSON `regress`); "
-                    "the forecast is a slope's (--fill: the features' mean squared norm over B^2)");
+                    "Plan the fit `dpcov regress -m M --bound B --label-bound B_Y` runs on --dims "
+                    "features at --rows, an intercept counted on top, with regress's decisions "
+                    "from public values (JSON `regress`). adassp: --dims + 1 regressors of norm "
+                    "<= sqrt(1 + B^2), the small-n split, y'y, the robust errors' share; the "
+                    "forecast is a slope's (--fill: the features' mean squared norm over B^2). "
+                    "A Gram mechanism (analyze_gauss, laplace_sym, wishart_additive): the release "
+                    "of the rows [1, x, y] at the fit's share of the budget, regress's numerics");
   command->add_option("--errors", options->errors,
-                      "adassp --regress: the errors regress's intervals allow for, robust "
+                      "--regress: the errors regress's intervals allow for, robust "
                       "(default) or homoscedastic, as regress's --errors")
       ->check(CLI::IsMember({"robust", "homoscedastic"}));
   command->add_option("--level", options->level,

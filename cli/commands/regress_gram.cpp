@@ -8,6 +8,7 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../analysis/gram_fit_plan.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
@@ -19,7 +20,6 @@
 #include "../library_status.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_options.hpp"
-#include "../options/mechanism_registry.hpp"
 #include "release_pipeline.hpp"
 
 namespace dpcov::cli {
@@ -62,16 +62,6 @@ struct GramFit {
   int64_t q() const { return dim; }
 };
 
-// The mechanisms whose release's noise the intervals redraw: the registry's
-// DPCOV_MECHANISM_INFERENCE_ROBUST_GRAM, which Python's PrivateLinearRegression reads too; the
-// others have no interval, robust or not, on this path.
-int32_t regress_mechanism_id(const std::string &name) {
-  if (const std::optional<int32_t> id = robust_gram_mechanism_id(name)) return *id;
-  fail(kExitUsage, "--mechanism on raw rows must be adassp or a Gram mechanism whose release's "
-       "noise law the intervals read (", robust_gram_mechanism_names(), "), got '", name,
-       "': release the matrix of another (`dpcov release -m ", name, "`) and regress on it");
-}
-
 // The bounding of the rows [1, x, y] the release reads: x clipped to --bound, y to --label-bound,
 // a constant 1 in front with the intercept (Python's bound_rows and GramAccumulator.bounded).
 dpcov_row_bounding row_spec(const GramFit &f) {
@@ -97,9 +87,10 @@ dpcov_row_bounding fit_bounding(const GramFit &f) {
 
 // The release's epsilon for messages: under robust errors the fit's share of --epsilon.
 std::string release_share(const GramFit &f) {
-  return share_context(f.epsilon, f.robust ? f.request->raw->epsilon : std::nullopt,
-                       "the robust intervals' meat spends the rest; --errors homoscedastic "
-                       "gives the release all of it");
+  GramFitPlan shares;
+  shares.robust = f.robust;
+  shares.epsilon = f.epsilon;
+  return gram_fit_share(shares, *f.request->raw->epsilon);
 }
 
 dpcov_receipt release_plan(const GramFit &f);
@@ -110,38 +101,28 @@ dpcov_receipt release_plan(const GramFit &f);
 void plan_fit(GramFit &f) {
   const GramRegressRequest &r = *f.request;
   const RawRegressOptions &o = *r.raw;
-  f.mechanism = regress_mechanism_id(o.mechanism);
   library_check(dpcov_mechanism_params_default(&f.params), "mechanism defaults");
   f.params.neighbour = r.settings.params.neighbour;
-  dpcov_mechanism_entry entry{};
-  entry.struct_size = sizeof entry;
-  library_check(dpcov_mechanism_info_by_id(f.mechanism, &entry), "the mechanism's registry entry");
-  // Exact where the registry gives the mechanism exact numerics, unless idealized is asked for.
-  const bool has_exact = (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
-  if (o.numerics == "exact" && !has_exact)
-    fail(kExitUsage, "--numerics exact exists for ", exact_mechanism_names(), " only, not ",
-         o.mechanism);
-  f.exact = has_exact && o.numerics != "idealized";
   f.bounds = {o.bound, o.bound, o.label_bound, !o.no_intercept, o.reject};
-  f.bound_x = f.bounds.intercept ? constant_column_norm_bound(1.0, o.bound) : o.bound;
-  f.robust = o.errors == "robust" && !o.no_intervals;
-  f.epsilon = *o.epsilon;
-  f.delta = o.delta;
-  if (f.robust) {
-    f.split = sandwich_budget(f.bound_x, o.label_bound, f.epsilon, f.delta);
-    f.epsilon = f.split.fit_epsilon;
-    f.delta = f.split.fit_delta;
-  }
-  const int64_t cols = static_cast<int64_t>(f.columns.features.size()) + 1;
-  const dpcov_row_bounding shape_spec = row_spec(f);
-  dpcov_gram *raw = nullptr;
-  library_check(dpcov_gram_create_bounded(&raw, cols, &shape_spec), "the rows' bounds");
-  const GramHandle shape(raw);
-  dpcov_gram_info info{};
-  info.struct_size = sizeof info;
-  library_check(dpcov_gram_get_info(shape.get(), &info), "the rows' bounds");
-  f.dim = info.dim;
-  f.row_bound = info.bound;
+  GramFitQuery q;
+  q.mechanism = o.mechanism;
+  q.numerics = o.numerics;
+  q.bounds = f.bounds;
+  q.features = static_cast<int64_t>(f.columns.features.size());
+  q.neighbour = f.params.neighbour;
+  q.robust = o.errors == "robust" && !o.no_intervals;
+  q.epsilon = *o.epsilon;
+  q.delta = o.delta;
+  const GramFitPlan g = plan_gram_fit(q);
+  f.mechanism = g.mechanism;
+  f.exact = g.exact;
+  f.bound_x = g.bound_x;
+  f.robust = g.robust;
+  f.split = g.split;
+  f.epsilon = g.epsilon;
+  f.delta = g.delta;
+  f.dim = g.dim;
+  f.row_bound = g.row_bound;
   if (!f.exact) {
     release_plan(f);
     return;

@@ -290,6 +290,52 @@ class Forecast(DpcovCase):
         self.assertNotIn("share", result.stderr.decode())
         self.assertIn("epsilon = 1.2", result.stderr.decode())
 
+    def test_plan_regress_of_a_gram_mechanism_plans_the_fit_regress_runs(self):
+        # regress -m wishart_additive at epsilon 1.1 releases at the fit's share (0.88 < 1, the
+        # theorem's cap) and the meat spends the rest; plan --regress plans that release (the
+        # same constants as regress's receipt) where a plan of the whole epsilon is refused.
+        rows = self.write_rows(20000, 3)
+        for mechanism, numerics in (("wishart_additive", "idealized"),
+                                    ("analyze_gauss", "exact"), ("laplace_sym", "exact")):
+            for errors in ("robust", "homoscedastic"):
+                epsilon = "1.1" if mechanism == "wishart_additive" and errors == "robust" \
+                    else "0.9"
+                common = ["-m", mechanism, "-e", epsilon, "-d", "1e-6", "--bound", "1.5",
+                          "--label-bound", "1", "--errors", errors]
+                fit = json.loads(self.ok(["regress", rows, "--label", "y", "--noise-seed", "2",
+                                          "--json", "--quiet"] + common).stdout)
+                planned = json.loads(self.ok(["plan", "--regress", "--dims", "2", "--rows",
+                                              "20000", "--json"] + common).stdout)
+                what = f"{mechanism} {errors}"
+                self.assertEqual(planned["numerics"], numerics, what)
+                self.assertEqual(planned["regress"]["errors"], errors, what)
+                for key in ("epsilon", "delta", "bound", "sigma", "scale", "dof"):
+                    self.assertEqual(planned[key], fit["receipt"][key], f"{what}: {key}")
+                if errors == "robust":
+                    self.assertAlmostEqual(planned["regress"]["fit_epsilon"],
+                                           0.8 * float(epsilon), places=12)
+                    self.assertEqual(fit["sandwich"]["meat_epsilon"],
+                                     planned["regress"]["meat_epsilon"], what)
+                self.assertGreater(planned["regression_forecast"]["crossover_rows"], 0, what)
+        text = self.ok(["plan", "--regress", "-m", "wishart_additive", "-e", "1.1", "-d",
+                        "1e-6", "--bound", "1.5", "--label-bound", "1", "--dims", "2",
+                        "--rows", "20000"]).stdout.decode()
+        self.assertIn("errors robust, the fit at epsilon 0.88", text)
+        refused = self.run_dpcov(["plan", "-m", "wishart_additive", "-e", "1.1", "-d", "1e-6",
+                                  "--bound", "1.5", "--dims", "2", "--rows", "20000"])
+        self.assertEqual(refused.returncode, EXIT_PRIVACY, refused.stderr.decode())
+        refused = self.run_dpcov(["plan", "--regress", "-m", "wishart_additive", "-e", "4", "-d",
+                                  "1e-6", "--bound", "1.5", "--label-bound", "1", "--dims", "2",
+                                  "--rows", "20000"])
+        self.assertEqual(refused.returncode, EXIT_PRIVACY, refused.stderr.decode())
+        self.assertIn("share of the requested --epsilon 4 (the robust intervals' meat",
+                      refused.stderr.decode())
+        for wrong in (["-m", "iev"], ["-m", "analyze_gauss", "--numerics", "bogus"]):
+            self.assertEqual(self.run_dpcov(["plan", "--regress", "-e", "0.9", "-d", "1e-6",
+                                             "--bound", "1", "--label-bound", "1", "--dims", "2",
+                                             "--rows", "100"] + wrong).returncode,
+                             EXIT_USAGE, wrong)
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov = sys.argv[1]

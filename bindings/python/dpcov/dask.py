@@ -156,7 +156,9 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     leaves the driver. Returns the released matrix and its receipt, which is the curator's:
     publish ``receipt.public()``, which withholds n under add/remove neighbours (where dividing by
     n, as :func:`main` does under replace-one, would publish it: release rows with a constant
-    column and use :func:`dpcov.centre_second_moment` with n = 0 instead).
+    column and use :func:`dpcov.centre_second_moment` with n = 0 instead). The released matrix
+    is what the mechanism drew: an estimate of the Gram matrix reads
+    :func:`dpcov.gram_estimate` of it and its receipt (the additive Wishart's noise has a mean).
     """
     if numerics not in ("exact", "idealized"):
         raise ValueError(f"numerics must be 'exact' or 'idealized', got {numerics!r}")
@@ -255,7 +257,7 @@ def main() -> None:
                       dashboard_address=None) as cluster, Client(cluster):
         released, receipt = dask_release(x, bound=1.0, epsilon=1.0, delta=1e-6, rng=dpcov.Rng())
     print("released G / n:")
-    print(np.array2string(released / receipt.n, precision=4))
+    print(np.array2string(dpcov.gram_estimate(released, receipt)[0] / receipt.n, precision=4))
     print(f"mechanism {receipt.mechanism_name}, n = {receipt.n}, sigma = {receipt.sigma:.4g}, "
           f"epsilon = {receipt.epsilon}, delta = {receipt.delta}")
     print(receipt.theorem)

@@ -74,6 +74,10 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     The receipt's numerics is always idealized (0): a matrix already rounded cannot be released
     exactly. Releasing from the rows, through :meth:`GramAccumulator.bounded` naming the
     mechanism and :func:`release_gram`, is exact for ``"analyze_gauss"`` and ``"laplace_sym"``.
+
+    The release is what the mechanism drew; an estimate of ``gram`` reads
+    :func:`dpcov.gram_estimate` of it and its receipt (the additive Wishart, the JL ridge and the
+    inverse Wishart add a mean of their own).
     """
     g = _arrays.square(gram, "gram")
     if active_accountant() is not None:
@@ -106,7 +110,8 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     it; it must hold at least one chunk unless it bounds raw rows) as a new array in ``order``
     (``dpcov_mechanism_release_gram``). An accumulator with exact numerics
     (:meth:`GramAccumulator.bounded` naming ``"analyze_gauss"`` or ``"laplace_sym"``, the
-    default there) releases exactly: the receipt's numerics is 1."""
+    default there) releases exactly: the receipt's numerics is 1. An estimate of the Gram matrix
+    reads :func:`dpcov.gram_estimate` of the release and its receipt, as :func:`release` says."""
     # Planned once: an accumulator made on this release's plan releases with it, and an
     # accountant checks a plan the release then draws with (dpcov/plan.h).
     kept = (gram.kept_plan(mechanism, epsilon, delta, params)

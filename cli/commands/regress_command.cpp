@@ -158,14 +158,23 @@ void prepare_matrix(MatrixRegression &r) {
   }
 }
 
+// The matrix the plug-in table reads: a release's estimate of the Gram matrix (its mechanism's
+// noise mean removed: dpcov_postprocess_gram_estimate), as Python's plug_in_; the matrix itself
+// otherwise, and for a release in the data's units (--bounds), whose noise is not a multiple of I.
+std::vector<double> plug_in_matrix(const MatrixRegression &r) {
+  if (!r.release || r.units.active) return r.g;
+  return noise_mean_removed(r.m).values;
+}
+
 // The table that treats the matrix as exact data (dpcov_regression_fit).
 void fit_classical(MatrixRegression &r, const RegressOptions &o) {
   const LoadedMatrix &m = r.m;
   for (auto *v : {&r.coef, &r.se, &r.t, &r.pv, &r.lo, &r.hi}) v->resize(r.size);
   r.summary.struct_size = sizeof r.summary;
   if (r.classical) {
+    const std::vector<double> g = plug_in_matrix(r);
     const dpcov_status status = dpcov_regression_fit(
-        DPCOV_ROW_MAJOR, m.dim, r.g.data(), m.dim, r.n, r.label, r.features.data(),
+        DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, r.n, r.label, r.features.data(),
         static_cast<int64_t>(r.features.size()), &r.params, r.coef.data(), r.se.data(),
         r.t.data(), r.pv.data(), r.lo.data(), r.hi.data(), &r.summary);
     if (status == DPCOV_E_NOT_POSITIVE_DEFINITE)

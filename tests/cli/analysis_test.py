@@ -481,6 +481,31 @@ class WishartNoiseMean(CliCase):
         truth = float(np.trace(x.T @ x))
         self.assertLess(abs(out["trace"] - truth), 0.05 * truth, (out["trace"], truth))
 
+    def test_every_analysis_reads_the_releases_estimate_of_the_gram_matrix(self):
+        # The JL ridge adds w^2 I on average and the inverse Wishart releases
+        # (G + w^2 I) / (m - d - 1): read as drawn, pca's trace was about twice the data's and
+        # a thousandth of it. regress's plug-in table and glasso read the same estimate.
+        gen = np.random.default_rng(4)
+        x = gen.standard_normal((20000, 3)) / 3.0
+        y = np.clip(x @ np.array([0.5, -0.5, 0.25]) + 0.1 * gen.standard_normal(20000), -1, 1)
+        rows = np.column_stack([x, y])
+        np.savetxt(self.path("r.csv"), rows, delimiter=",", header="a,b,c,y", comments="")
+        truth = rows.T @ rows
+        for name, option in (("jl_ridge", ["--projection-rows", "4000"]),
+                             ("inverse_wishart", ["--posterior-dof", "4000"]),
+                             ("wishart_additive", [])):
+            out = self.path(f"{name}.csv")
+            self.ok(["release", "-m", name, "-e", "0.9", "-d", "1e-6", "--bound", "2",
+                     "--seed", "1", "--quiet", self.path("r.csv"), "-o", out] + option)
+            pca = json.loads(self.ok(["pca", out, "-k", "2", "--seed", "1", "--json"]))
+            self.assertLess(abs(pca["trace"] - np.trace(truth)), 0.05 * np.trace(truth),
+                            (name, pca["trace"], np.trace(truth)))
+            fit = json.loads(self.ok(["regress", out, "--label", "y", "--plug-in", "--json"]))
+            slopes = [row["coef"] for row in fit["plug_in"]]
+            np.testing.assert_allclose(slopes, np.linalg.solve(truth[:3, :3], truth[:3, 3]),
+                                       atol=0.1, err_msg=name)
+            self.ok(["glasso", out, "--rho", "0.001", "--rows", "20000"])
+
 
 if __name__ == "__main__":
     DpcovCase.dpcov, ROOT = sys.argv[1], sys.argv[2]

@@ -13,8 +13,9 @@
                         its adversarial neighbouring pair, including one known not to be private
   figures.json          every plotted number, with the settings
 
-Usage: plots.py OUTPUT_DIR [--quick] [--regression]   (--quick: fewer repeats, for a smoke run;
---regression: regression.png alone, its numbers replaced in figures.json)
+Usage: plots.py OUTPUT_DIR [--quick] [--regression | --covariance]   (--quick: fewer repeats,
+for a smoke run; --regression: regression.png alone, --covariance: covariance_error.png alone,
+its numbers replaced in figures.json)
 Every run is seeded (experiments only: a seeded release is not private if the seed is known).
 """
 import csv
@@ -88,7 +89,9 @@ def datasets():
 
 def covariance_errors(rows, repeats, rng):
     """Mean and standard deviation of ||C_hat - C||_F / ||C||_F, C = X'X / n (n public,
-    replace-one), every release projected onto the PSD cone (post-processing, as Amin et al.)."""
+    replace-one), every release read as its estimate of X'X (dpcov.gram_estimate: the additive
+    Wishart's noise mean removed) and projected onto the PSD cone (post-processing, as Amin et
+    al.)."""
     n = rows.shape[0]
     gram = rows.T @ rows
     exact = gram / n
@@ -106,7 +109,8 @@ def covariance_errors(rows, repeats, rng):
                         c = dpcov.psd_project(c)
                     else:
                         rel = dpcov.release(mech, gram, n, 1.0, eps, delta, rng)
-                        c = dpcov.psd_project(rel.matrix) / n
+                        estimate = dpcov.gram_estimate(rel.matrix, rel.receipt)[0]
+                        c = dpcov.psd_project(estimate) / n
                 except dpcov.DpcovError as e:
                     errors = [float("nan")]
                     warnings.warn("%s at epsilon %g: %s" % (mech, eps, e))
@@ -326,6 +330,17 @@ def regression_only(outdir, sizes, trials, rng):
         json.dump(figures, f, indent=1)
 
 
+def covariance_only(outdir, cov, repeats):
+    """The covariance figure's numbers into figures.json, the regression's and the audit's kept
+    (the covariance draws come first from the generator, so they are those of a whole run)."""
+    path = os.path.join(outdir, "figures.json")
+    with open(path) as f:
+        figures = json.load(f)
+    figures.update({"epsilons": EPSILONS, "covariance": cov, "covariance_repeats": repeats})
+    with open(path, "w") as f:
+        json.dump(figures, f, indent=1)
+
+
 def main():
     outdir = sys.argv[1]
     quick = "--quick" in sys.argv[2:]
@@ -337,6 +352,8 @@ def main():
         return regression_only(outdir, sizes, 4 if quick else 100, rng)
     cov = {name: covariance_errors(rows, repeats, rng) for name, rows in datasets()}
     plot_covariance(cov, os.path.join(outdir, "covariance_error.png"))
+    if "--covariance" in sys.argv[2:]:
+        return covariance_only(outdir, cov, repeats)
     reg = regression_runs(sizes, 4 if quick else 100, rng)
     plot_regression(reg, os.path.join(outdir, "regression.png"))
     table, audits = audit_table(2000 if quick else 20000)

@@ -505,6 +505,15 @@ class WishartNoiseMean(CliCase):
             np.testing.assert_allclose(slopes, np.linalg.solve(truth[:3, :3], truth[:3, 3]),
                                        atol=0.1, err_msg=name)
             self.ok(["glasso", out, "--rho", "0.001", "--rows", "20000"])
+        # compare measures the same estimate: read as drawn, the relative Frobenius errors were
+        # about 0.5 (wishart_additive) and above 1 (jl_ridge, inverse_wishart).
+        table = json.loads(self.ok(["compare", self.path("r.csv"), "--bound", "2", "-m",
+                                    "wishart_additive,jl_ridge,inverse_wishart", "-e", "0.9",
+                                    "-d", "1e-6", "--projection-rows", "4000",
+                                    "--posterior-dof", "4000", "-r", "3", "--seed", "1",
+                                    "--quiet", "--json"]))
+        for row in table["results"]:
+            self.assertLess(row["frobenius_relative"]["mean"], 0.2, row["mechanism"])
 
 
 if __name__ == "__main__":

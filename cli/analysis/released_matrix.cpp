@@ -9,6 +9,7 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "../io/readers/open_input.hpp"
@@ -264,14 +265,39 @@ std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   return r;
 }
 
-LoadedMatrix noise_mean_removed(const LoadedMatrix &m) {
+std::vector<double> gram_estimate_of(const LoadedMatrix &m, std::vector<double> values) {
   const std::optional<dpcov_receipt> r = noise_receipt(m);
-  if (!r || !m.is_private_release() || m.receipt.contains("scaling")) return m;
-  LoadedMatrix out = m;
+  if (!r || !m.is_private_release()) return values;
   int32_t unbiased = 0;
-  library_check(dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, out.dim, out.values.data(),
-                                                out.dim, &*r, &unbiased),
+  library_check(dpcov_postprocess_gram_estimate(DPCOV_ROW_MAJOR, m.dim, values.data(), m.dim,
+                                                &*r, &unbiased),
                 concat(m.path, ": the release's estimate of the Gram matrix"));
+  return values;
+}
+
+LoadedMatrix noise_mean_removed(const LoadedMatrix &m) {
+  LoadedMatrix out = m;
+  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) {
+    out.values = gram_estimate_of(m, m.values);
+    return out;
+  }
+  // A `release --bounds` matrix is in the data's units, T (G + E) T^T: its noise mean is removed
+  // where it was added, in the scaled units.
+  const ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
+  const auto d = static_cast<int64_t>(bounds.lower.size());
+  if (d + 1 != m.dim)
+    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
+  std::vector<double> scaled(m.values.size());
+  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
+                                              DPCOV_UNITS_SCALED, DPCOV_ROW_MAJOR, m.values.data(),
+                                              m.dim, scaled.data(), m.dim),
+                concat(m.path, ": mapping to the scaled units"));
+  const std::vector<double> estimate = gram_estimate_of(m, scaled);
+  if (estimate == scaled) return out;  // no mean to remove: the matrix as it is, not a round trip
+  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
+                                              DPCOV_UNITS_USER, DPCOV_ROW_MAJOR, estimate.data(),
+                                              m.dim, out.values.data(), m.dim),
+                concat(m.path, ": mapping back to the data's units"));
   return out;
 }
 

@@ -75,10 +75,15 @@ LoadedMatrix load_matrix(const MatrixSource &source);
 // appended_w), from the JSON receipt; nullopt when it names no mechanism of the library.
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
 
-// The release's estimate of the Gram matrix, what estimates read: `m` less the mean its
-// mechanism adds (dpcov_postprocess_gram_estimate: the additive Wishart's dof * scale * I, the JL
-// ridge's w^2 I, the inverse Wishart rescaled); `m` itself for every other origin, and for a
-// release mapped to the data's units (per-column scaling), whose noise is no longer a multiple of I.
+// `values`, a private release `m` in the units its noise was added in (the scaled ones for a
+// `release --bounds` matrix), as its estimate of the Gram matrix: less the mean its mechanism
+// adds (dpcov_postprocess_gram_estimate: the additive Wishart's dof * scale * I, the JL ridge's
+// w^2 I, the inverse Wishart rescaled); `values` unchanged for any other matrix.
+std::vector<double> gram_estimate_of(const LoadedMatrix &m, std::vector<double> values);
+
+// The release's estimate of the Gram matrix, what estimates read (gram_estimate_of), in the
+// matrix's own units: a `release --bounds` matrix is mapped to the scaled units, where its noise
+// was added, and back.
 LoadedMatrix noise_mean_removed(const LoadedMatrix &m);
 
 // Centring options of `pca` and `glasso`: --center / --no-center and --constant.

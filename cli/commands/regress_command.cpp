@@ -159,11 +159,9 @@ void prepare_matrix(MatrixRegression &r) {
 }
 
 // The matrix the plug-in table reads: a release's estimate of the Gram matrix (its mechanism's
-// noise mean removed: dpcov_postprocess_gram_estimate), as Python's plug_in_; the matrix itself
-// otherwise, and for a release in the data's units (--bounds), whose noise is not a multiple of I.
+// noise mean removed, in the scaled units for a `release --bounds` matrix), as Python's plug_in_.
 std::vector<double> plug_in_matrix(const MatrixRegression &r) {
-  if (!r.release || r.units.active) return r.g;
-  return noise_mean_removed(r.m).values;
+  return r.release ? gram_estimate_of(r.m, r.g) : r.g;
 }
 
 // The table that treats the matrix as exact data (dpcov_regression_fit).

@@ -505,6 +505,17 @@ class WishartNoiseMean(CliCase):
             np.testing.assert_allclose(slopes, np.linalg.solve(truth[:3, :3], truth[:3, 3]),
                                        atol=0.1, err_msg=name)
             self.ok(["glasso", out, "--rho", "0.001", "--rows", "20000"])
+        # A `release --bounds` matrix is in the data's units: the mean is removed in the scaled
+        # units, where it was added (read as drawn, the smallest variance was about 50% high).
+        z = gen.standard_normal((30000, 3)) * [1.0, 10.0, 100.0]
+        np.savetxt(self.path("s.csv"), z, delimiter=",", header="a,b,c", comments="")
+        self.ok(["release", "-m", "wishart_additive", "-e", "0.9", "-d", "1e-6",
+                 "--bounds=-4:4,-40:40,-400:400", "--seed", "1", "--quiet", self.path("s.csv"),
+                 "-o", self.path("sw.csv")])
+        pca = json.loads(self.ok(["pca", self.path("sw.csv"), "--center", "-k", "3", "--json"]))
+        truth = np.linalg.eigvalsh(np.cov(z.T))[::-1]
+        released = pca["eigenvalues"]
+        np.testing.assert_allclose(released, truth, rtol=0.1)
         # compare measures the same estimate: read as drawn, the relative Frobenius errors were
         # about 0.5 (wishart_additive) and above 1 (jl_ridge, inverse_wishart).
         table = json.loads(self.ok(["compare", self.path("r.csv"), "--bound", "2", "-m",

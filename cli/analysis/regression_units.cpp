@@ -4,8 +4,6 @@
 
 #include <dpcov.h>
 
-#include "../cli_error.hpp"
-#include "../library_status.hpp"
 #include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 
@@ -13,15 +11,11 @@ namespace dpcov::cli {
 
 UnitMap unit_map(const LoadedMatrix &m, std::vector<double> &g) {
   UnitMap map;
-  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) return map;
-  const ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
-  const int64_t d = static_cast<int64_t>(bounds.lower.size());
-  if (d + 1 != m.dim)
-    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
-  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
-                                              DPCOV_UNITS_SCALED, DPCOV_ROW_MAJOR, m.values.data(),
-                                              m.dim, g.data(), m.dim),
-                concat(m.path, ": mapping to the scaled units"));
+  const std::optional<ColumnBounds> scaling = release_scaling(m);
+  if (!scaling) return map;
+  const ColumnBounds &bounds = *scaling;
+  const auto d = static_cast<int64_t>(bounds.lower.size());
+  g = in_units(m, bounds, m.values, DPCOV_UNITS_SCALED);
   map.active = true;
   map.centre.push_back(0.0);
   map.half.push_back(1.0);

@@ -9,7 +9,6 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
-#include "../options/column_bounds_option.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "../io/readers/open_input.hpp"
@@ -275,29 +274,39 @@ std::vector<double> gram_estimate_of(const LoadedMatrix &m, std::vector<double> 
   return values;
 }
 
+std::optional<ColumnBounds> release_scaling(const LoadedMatrix &m) {
+  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) return std::nullopt;
+  ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
+  const auto d = static_cast<int64_t>(bounds.lower.size());
+  if (d + 1 != m.dim)
+    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
+  return bounds;
+}
+
+std::vector<double> in_units(const LoadedMatrix &m, const ColumnBounds &bounds,
+                             const std::vector<double> &values, int32_t units) {
+  std::vector<double> out(values.size());
+  library_check(dpcov_column_bounds_transform(m.dim - 1, bounds.lower.data(),
+                                              bounds.upper.data(), units, DPCOV_ROW_MAJOR,
+                                              values.data(), m.dim, out.data(), m.dim),
+                concat(m.path, units == DPCOV_UNITS_SCALED ? ": mapping to the scaled units"
+                                                           : ": mapping to the data's units"));
+  return out;
+}
+
 LoadedMatrix noise_mean_removed(const LoadedMatrix &m) {
   LoadedMatrix out = m;
-  if (!m.receipt.is_object() || !m.receipt.contains("scaling")) {
+  const std::optional<ColumnBounds> bounds = release_scaling(m);
+  if (!bounds) {
     out.values = gram_estimate_of(m, m.values);
     return out;
   }
   // A `release --bounds` matrix is in the data's units, T (G + E) T^T: its noise mean is removed
   // where it was added, in the scaled units.
-  const ColumnBounds bounds = column_bounds_from_receipt(m.receipt["scaling"], m.receipt_path);
-  const auto d = static_cast<int64_t>(bounds.lower.size());
-  if (d + 1 != m.dim)
-    fail(kExitInputData, m.receipt_path, ": the scaling has ", d, " columns, the matrix ", m.dim);
-  std::vector<double> scaled(m.values.size());
-  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
-                                              DPCOV_UNITS_SCALED, DPCOV_ROW_MAJOR, m.values.data(),
-                                              m.dim, scaled.data(), m.dim),
-                concat(m.path, ": mapping to the scaled units"));
+  const std::vector<double> scaled = in_units(m, *bounds, m.values, DPCOV_UNITS_SCALED);
   const std::vector<double> estimate = gram_estimate_of(m, scaled);
   if (estimate == scaled) return out;  // no mean to remove: the matrix as it is, not a round trip
-  library_check(dpcov_column_bounds_transform(d, bounds.lower.data(), bounds.upper.data(),
-                                              DPCOV_UNITS_USER, DPCOV_ROW_MAJOR, estimate.data(),
-                                              m.dim, out.values.data(), m.dim),
-                concat(m.path, ": mapping back to the data's units"));
+  out.values = in_units(m, *bounds, estimate, DPCOV_UNITS_USER);
   return out;
 }
 

@@ -11,6 +11,8 @@
 #include <dpcov.h>
 #include <nlohmann/json.hpp>
 
+#include "../options/column_bounds_option.hpp"
+
 namespace dpcov::cli {
 
 // Where the matrix and its receipt are, and what to assume when the receipt is absent.
@@ -74,6 +76,15 @@ LoadedMatrix load_matrix(const MatrixSource &source);
 // The fields of the C receipt that carry the noise law (mechanism, dim, n, sigma, scale, dof,
 // appended_w), from the JSON receipt; nullopt when it names no mechanism of the library.
 std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m);
+
+// The column ranges of a `release --bounds` matrix (its receipt's "scaling"), nullopt for any
+// other. Throws CliError(kExitInputData) for a scaling that does not fit the matrix.
+std::optional<ColumnBounds> release_scaling(const LoadedMatrix &m);
+
+// `values` (a d x d matrix like `m`'s, row-major) mapped by `bounds` to `units`
+// (DPCOV_UNITS_SCALED or DPCOV_UNITS_USER; dpcov_column_bounds_transform).
+std::vector<double> in_units(const LoadedMatrix &m, const ColumnBounds &bounds,
+                             const std::vector<double> &values, int32_t units);
 
 // `values`, a private release `m` in the units its noise was added in (the scaled ones for a
 // `release --bounds` matrix), as its estimate of the Gram matrix: less the mean its mechanism

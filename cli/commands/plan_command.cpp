@@ -283,12 +283,12 @@ void run_plan(const PlanOptions &o) {
     fail(kExitUsage, "plan --privacy-unit applies to adassp, dly_*, coinpress and "
          "coinpress_mean; the Gram mechanisms' unit plans are made by the release "
          "(docs/privacy-units.md)");
-  if (o.regress) return run_gram_regress_plan(o);
-  if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp and --regress only");
-  if (o.errors != "robust") fail(kExitUsage, "--errors applies to --regress only");
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
+  if (o.regress) return run_gram_regress_plan(o);
+  if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp and --regress only");
+  if (o.errors != "robust") fail(kExitUsage, "--errors applies to --regress only");
   if (!o.bound)
     fail(kExitUsage, "--bound is required: ", o.mechanism.mechanism.empty() ? "the mechanism"
          : o.mechanism.mechanism, " needs the public Euclidean norm bound B of every row");

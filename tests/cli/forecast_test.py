@@ -330,7 +330,8 @@ class Forecast(DpcovCase):
         self.assertEqual(refused.returncode, EXIT_PRIVACY, refused.stderr.decode())
         self.assertIn("share of the requested --epsilon 4 (the robust intervals' meat",
                       refused.stderr.decode())
-        for wrong in (["-m", "iev"], ["-m", "analyze_gauss", "--numerics", "bogus"]):
+        for wrong in (["-m", "iev"], ["-m", "analyze_gauss", "--numerics", "bogus"],
+                      ["-m", "analyze_gauss", "--k-bound", "2"]):
             self.assertEqual(self.run_dpcov(["plan", "--regress", "-e", "0.9", "-d", "1e-6",
                                              "--bound", "1", "--label-bound", "1", "--dims", "2",
                                              "--rows", "100"] + wrong).returncode,

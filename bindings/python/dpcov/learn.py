@@ -395,7 +395,11 @@ class PrivateCovariance(_Estimator):
             those rows is released with norm bound sqrt(d + 1) (proofs/column_bounds.md);
             ``second_moment_`` is then that of [1, x] in the user's units, and the mean and
             covariance are in the user's units. Excludes ``bound``.
-        mechanism: any Gram-releasing mechanism name or id (default ``"analyze_gauss"``).
+        mechanism: any Gram-releasing mechanism name or id (default ``"analyze_gauss"``). The
+            estimates read the release's estimate of the Gram matrix (:func:`dpcov.gram_estimate`:
+            the additive Wishart's, the JL ridge's and the inverse Wishart's noise mean removed,
+            unbiased; IEV's and Kapralov-Talwar's release as drawn, whose bias has no closed
+            form); ``second_moment_`` is the release itself.
         assume_centered: if True, release X^T X / n as the covariance (no mean); if False
             (default), release the Gram matrix of [B, x] rows and centre with the noisy mean.
             Under add/remove the count is the released one, B^-2 times the constant column's

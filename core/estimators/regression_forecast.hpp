@@ -33,7 +33,9 @@ struct RegressionForecast {
   double privacy_standard_error = 0.0;
   double standard_error = 0.0;           // sqrt of the sum of the two variances
   double interval_width = 0.0;           // 2 z standard_error, z the normal quantile of level
-  double rows_for_intervals = 0.0;       // n from which the noise-aware intervals are expected
+  // n from which rows on their bounds (fill 1) get noise-aware intervals in nearly every fit;
+  // about half of such fits print from 0.6-0.7 of it (tests/statistical/rows_for_intervals).
+  double rows_for_intervals = 0.0;
   bool intervals_expected = false;       // n >= rows_for_intervals and half-width < 1
   // The noise-aware posterior (adassp_posterior.hpp) of an AdaSSP fit with y'y; NaN (false) for
   // a release, which has no posterior. Its sampling share of a coefficient at n, that share's

@@ -18,7 +18,8 @@ class RegressionForecast(StructView):
     privacy noise adds as much variance to a coefficient as the sampling noise),
     sampling_standard_error, privacy_standard_error, standard_error and interval_width of a
     standardised coefficient at n, rows_for_intervals (the n from which noise-aware intervals are
-    expected) and intervals_expected; for an AdaSSP plan, the noise-aware posterior's
+    expected: rows on their bounds print in nearly every fit from there, in about half from 0.6-0.7
+    of it) and intervals_expected; for an AdaSSP plan, the noise-aware posterior's
     posterior_sampling_share of a coefficient at n, the posterior_min_sampling_share it is
     printed from, posterior_half_width_over_range (its interval's half-width over R_j, printed
     below 1), rows_for_posterior_intervals (the n from which it prints) and

@@ -234,15 +234,34 @@ LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options
   out.names.clear();
   for (int64_t j = 0; j < m.dim; ++j)
     if (j != column) out.names.push_back(m.names[static_cast<size_t>(j)]);
+  // A `release --bounds` matrix is centred where its noise was added, in the scaled units, and
+  // the mean and covariance are then mapped to the data's (x = mid + half z; proofs/centring.md).
+  // Centred in the data's units instead, the noise of the count would multiply every column's
+  // midpoint.
+  const std::optional<ColumnBounds> scaling = recorded_column ? release_scaling(m) : std::nullopt;
+  const std::vector<double> source =
+      scaling ? in_units(m, *scaling, m.values, DPCOV_UNITS_SCALED) : m.values;
   // n is public exactly when the receipt gives it (replace-one); otherwise the release's count.
   double count = 0.0;
   const dpcov_status status = dpcov_centre_second_moment(
-      DPCOV_ROW_MAJOR, m.dim, m.values.data(), m.dim, column, constant, m.rows.value_or(0),
+      DPCOV_ROW_MAJOR, m.dim, source.data(), m.dim, column, constant, m.rows.value_or(0),
       out.mean.data(), out.values.data(), d, &count);
   if (status == DPCOV_E_PRECONDITION)
     fail(kExitPrivacy, m.path, ": cannot centre: ", dpcov_last_error_message());
   if (status != DPCOV_OK)
     fail(kExitInputData, m.path, ": centring: ", dpcov_last_error_message());
+  if (scaling) {
+    for (int64_t i = 0; i < d; ++i) {
+      const auto ui = static_cast<size_t>(i);
+      const double half_i = scaling->upper[ui] / 2 - scaling->lower[ui] / 2;
+      out.mean[ui] = scaling->lower[ui] / 2 + scaling->upper[ui] / 2 + half_i * out.mean[ui];
+      for (int64_t j = 0; j < d; ++j) {
+        const auto uj = static_cast<size_t>(j);
+        out.values[static_cast<size_t>(i * d + j)] *=
+            half_i * (scaling->upper[uj] / 2 - scaling->lower[uj] / 2);
+      }
+    }
+  }
   out.centred = true;
   out.constant_column = column;
   out.constant = constant;

@@ -112,6 +112,8 @@ void add_centre_options(CLI::App &command, CentreOptions &options);
 // `m` centred as the options ask (proofs/centring.md): by default when the receipt names a
 // constant column (a `release --bounds` or `--add-constant`), or when --center or --constant is given. The result is
 // the d x d covariance of the other columns (1/n), with their mean; `m` itself when not centred.
+// A `release --bounds` matrix is centred in the scaled units, where its noise was added, and the
+// mean and covariance mapped to the data's units, as Python's estimators with bounds= do.
 // Throws CliError(kExitUsage) when --center is asked for a matrix without a constant column.
 LoadedMatrix centre_as_asked(const LoadedMatrix &m, const CentreOptions &options);
 

@@ -12,6 +12,9 @@
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/unit_plan.hpp"
+#include "../io/row_bounding.hpp"
+#include "../io/unit_stream.hpp"
 #include "../commands/zcdp_release.hpp"
 
 namespace dpcov::cli {
@@ -79,7 +82,9 @@ void compare(const Json &planned, const Json &found, const std::string &prefix,
       compare(value, entry, field + ".", {}, path);
       continue;
     }
-    if (entry != value)
+    // JSON has no infinity: a receipt writes +infinity (IEV's clip_upper under add/remove) as null.
+    const bool unbounded = value.is_number_float() && !std::isfinite(value.get<double>());
+    if (unbounded ? !entry.is_null() : entry != value)
       fail(kExitInputData, path, ": the receipt's \"", field, "\" is ", shown(entry),
            " but its public parameters give ", shown(value),
            " (re-planned by this library): the receipt was edited or belongs to another release; "
@@ -131,14 +136,43 @@ MechanismOptions library_options(const Parameters &p, const std::string &mechani
 
 // The records a release adds to the library's receipt when --add-constant or --bounds shaped
 // its rows: both follow from the norm bound and the rows' bound.
+// A release of privacy units of up to k rows at the bound of a unit's contribution
+// (`by_unit_bound`) has the norm bound of k rows at the rows' bound B (with --add-constant, of k
+// rows [B, x]); one by group privacy has the rows' own. Returns B.
+double check_unit_bound(const Json &receipt, const Parameters &p, const dpcov_receipt &planned,
+                        int64_t units, bool by_unit_bound) {
+  const Parameters unit(p.at("privacy_unit"), p.path());
+  const double row_bound = unit.real("row_bound");
+  if (!(row_bound > 0.0))
+    fail(kExitInputData, p.path(), ": malformed receipt: \"privacy_unit.row_bound\" must be > 0");
+  const bool constant = receipt.contains("constant_column");
+  double bound = constant ? constant_column_norm_bound(row_bound) : row_bound;
+  if (by_unit_bound) {
+    dpcov_row_bounding spec = row_bounding(row_bound, DPCOV_BOUND_CLIP);
+    if (constant) spec.constant = row_bound;
+    spec.max_rows_per_unit = units;
+    bound = unit_contribution_bound(spec, planned.dim - (constant ? 1 : 0));
+  }
+  if (bound != planned.bound)
+    fail(kExitInputData, p.path(), ": the receipt's \"bound\" is ", planned.bound,
+         " but units of up to ", units, " rows of norm bound ", row_bound, " give ", bound);
+  return row_bound;
+}
+
+// With privacy units (`unit_row_bound` > 0: the rows' bound B) the constant column's is B, and
+// its norm bound the release's (checked by check_unit_bound), which is also the grid's.
 void check_row_records(const Json &receipt, const Parameters &p, const dpcov_receipt &planned,
-                       const dpcov_exact_grid *grid) {
+                       const dpcov_exact_grid *grid, double unit_row_bound) {
   if (receipt.contains("constant_column")) {
     const double row_bound = Parameters(receipt["constant_column"], p.path()).real("row_bound");
     if (!(row_bound > 0.0))
       fail(kExitInputData, p.path(), ": malformed receipt: \"constant_column.row_bound\" must "
            "be > 0");
-    const double norm_bound = constant_column_norm_bound(row_bound);
+    if (unit_row_bound > 0.0 && row_bound != unit_row_bound)
+      fail(kExitInputData, p.path(), ": the receipt's constant column is at the rows' bound ",
+           row_bound, " but its privacy unit at ", unit_row_bound);
+    const double norm_bound =
+        unit_row_bound > 0.0 ? planned.bound : constant_column_norm_bound(row_bound);
     const double value = grid ? exact_grid_constant(row_bound, norm_bound, grid->bits)
                               : row_bound;
     compare(constant_column_json(value, row_bound, norm_bound), receipt["constant_column"],
@@ -186,12 +220,25 @@ bool check_library_receipt(const Json &receipt, const Parameters &p, const std::
   const MechanismOptions options = library_options(p, mechanism, exact);
   const int64_t n = p.has("n") ? p.count("n") : 0;  // withheld under add/remove
   const double bound = p.real("bound");
+  // Privacy units of up to k rows, planned as `release` plans them (unit_plan.hpp).
+  const int64_t units =
+      p.has("privacy_unit") ? Parameters(p.at("privacy_unit"), p.path()).count("max_rows_per_unit")
+                            : 0;
+  bool group_units = false;
   dpcov_exact_grid grid{};
   grid.struct_size = sizeof grid;
   const dpcov_receipt planned = planned_or_refused(p.path(), [&] {
     const MechanismChoice choice = resolve_mechanism(options);
-    return exact ? plan_exact(choice, options, dim, n, bound, &grid)
-                 : plan_mechanism(choice, options, dim, n, bound);
+    group_units = units > 0 && units_by_group_privacy(choice.id);
+    if (!group_units)
+      return exact ? plan_exact(choice, options, dim, n, bound, &grid)
+                   : plan_mechanism(choice, options, dim, n, bound);
+    const GroupUnitsRows rows = group_units_rows(choice, options, units);
+    dpcov_receipt r = exact ? plan_exact(rows.choice, rows.options, dim, 0, bound, &grid)
+                            : plan_mechanism(rows.choice, rows.options, dim, 0, bound);
+    state_unit_guarantee(r, choice, options.epsilon, units);
+    r.n = n;
+    return r;
   });
   Json expected = public_receipt_json(planned);
   // The sigma_min variants' w comes from their released test value: 0 in a plan.
@@ -202,7 +249,9 @@ bool check_library_receipt(const Json &receipt, const Parameters &p, const std::
            "test_value", "test_passed", "privacy_model", "rho"},
           p.path());
   if (exact) compare(exact_grid_json(grid), p.at("exact_grid"), "exact_grid.", {}, p.path());
-  check_row_records(receipt, p, planned, exact ? &grid : nullptr);
+  const double unit_row_bound =
+      units > 0 ? check_unit_bound(receipt, p, planned, units, !group_units) : 0.0;
+  check_row_records(receipt, p, planned, exact ? &grid : nullptr, unit_row_bound);
   return planned.not_dp == 0;
 }
 
@@ -226,15 +275,23 @@ ZcdpReleaseOptions zcdp_options(const Parameters &p, const std::string &mechanis
   } else {
     o.bound = p.real("bound");
   }
+  if (p.has("privacy_unit")) {
+    const Parameters unit(p.at("privacy_unit"), p.path());
+    o.privacy_unit = unit.text("column");
+    o.max_rows_per_unit = unit.count("max_rows_per_unit");
+  }
   return o;
 }
 
 void check_zcdp_receipt(const Json &receipt, const Parameters &p, const std::string &mechanism) {
   const ZcdpReleaseOptions options = zcdp_options(p, mechanism);
+  // With privacy units the plan is at the per-row rho and the receipt states the unit's.
+  const double rho = p.real("rho");
   const ZcdpPlan plan = planned_or_refused(p.path(), [&] {
-    return plan_zcdp(options, p.real("rho"), p.count("dim"), p.count("n"));
+    return plan_zcdp(options, zcdp_unit_row_rho(options, rho), p.count("dim"), p.count("n"));
   });
   Json expected = plan.receipt;
+  if (!options.privacy_unit.empty()) state_unit_budget(expected, options, rho);
   // dly_adaptive's first look may settle the radius (a released outcome): then no trace and no
   // second look are released, and the covariance gets their budget, 511 rho / 512, which only
   // the release computes (dong_liang_yi.h).

@@ -23,6 +23,7 @@
 #include "../io/rereadable_input.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
+#include "../options/unit_plan.hpp"
 #include "../io/write_outputs.hpp"
 #include "release_pipeline.hpp"
 #include "zcdp_release.hpp"
@@ -218,39 +219,14 @@ GramPlan plan_options(const ReleaseOptions &o) {
 
 dpcov_row_bounding release_bounding(const GramPlan &plan, const ReleaseOptions &o);
 
-// Whether the registry releases `id` at unit level by group privacy (its unit proof).
-bool units_by_group_privacy(int32_t id) {
-  dpcov_mechanism_entry entry{};
-  entry.struct_size = sizeof entry;
-  library_check(dpcov_mechanism_info_by_id(id, &entry), "the mechanism's registry entry");
-  return std::string(entry.unit_proof) == "proofs/unit_group_privacy.md";
-}
-
-// A mechanism that takes units by group privacy is drawn at the per-row budget, at the rows' own
-// bound, under add/remove (dpcov_unit_row_budget; proofs/unit_group_privacy.md), so its plan is
-// checked there and not at the unit-level budget (the additive Wishart's epsilon < 1 holds for
-// epsilon / k where it fails for epsilon). The plan's receipt then states the unit-level guarantee,
-// as the release's will: the ledger is charged that.
+// A mechanism that takes units by group privacy is planned at the per-row budget (unit_plan.hpp),
+// so its plan is checked there and not at the unit-level budget (the additive Wishart's epsilon < 1
+// holds for epsilon / k where it fails for epsilon).
 void plan_group_units(GramPlan &plan, int64_t max_rows_per_unit) {
-  MechanismChoice row_choice = plan.choice;
-  MechanismOptions row_options = plan.mechanism;
-  const int32_t unit_relation = plan.choice.params.neighbour;
-  library_check_parameters(
-      dpcov_unit_row_budget(unit_relation, DPCOV_NEIGHBOUR_ADD_REMOVE, max_rows_per_unit,
-                            plan.mechanism.epsilon, plan.choice.delta, &row_options.epsilon,
-                            &row_choice.delta),
-      "the per-row budget of the privacy units");
-  row_choice.params.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
-  row_options.neighbour = "add-remove";
-  row_options.requested_epsilon = plan.mechanism.requested_epsilon.value_or(plan.mechanism.epsilon);
-  row_options.rest_spent_by = concat("per row, by group privacy over units of up to ",
-                                     max_rows_per_unit, " rows");
-  plan.handle = make_plan(row_choice, row_options, plan.d, 0, plan.bound, plan.exact);
+  const GroupUnitsRows rows = group_units_rows(plan.choice, plan.mechanism, max_rows_per_unit);
+  plan.handle = make_plan(rows.choice, rows.options, plan.d, 0, plan.bound, plan.exact);
   plan.read_plan();
-  plan.planned.epsilon = plan.mechanism.epsilon;
-  if (plan.planned.delta != 0.0) plan.planned.delta = plan.choice.delta;
-  plan.planned.neighbour = unit_relation;
-  plan.planned.max_rows_per_unit = max_rows_per_unit;
+  state_unit_guarantee(plan.planned, plan.choice, plan.mechanism.epsilon, max_rows_per_unit);
 }
 
 void plan_at_row_bound(GramPlan &plan, const ReleaseOptions &o, bool first);

@@ -303,6 +303,43 @@ class PrivacyUnit(DpcovCase):
         self.assertNotEqual(result.returncode, EXIT_OK)
         self.assertFalse(os.path.exists(self.path("x.npy")))
 
+    def test_every_unit_release_is_read_by_the_commands_that_compute_from_them(self):
+        # pca, regress and glasso plan a release again from its receipt: they must plan units as
+        # release does (group privacy at the per-row budget, the unit's contribution bound with
+        # or without --add-constant, zCDP at the per-row rho), and still refuse an edited k.
+        plain = ["--bound", "1", "-e", "0.9", "-d", "1e-6"]
+        cases = [(name, extra + plain, constant, neighbour)
+                 for name, extra in (("analyze_gauss", []), ("laplace_sym", []),
+                                     ("analyze_gauss", ["--numerics", "exact"]),
+                                     ("laplace_sym", ["--numerics", "idealized"]),
+                                     ("wishart_additive", []), ("iev", []), ("kt_rank1", []),
+                                     ("jl_ridge", ["--projection-rows", "200"]),
+                                     ("inverse_wishart", ["--posterior-dof", "200"]),
+                                     ("inverse_gauss", ["--lambda-min", "0.01"]))
+                 for constant in ([], ["--add-constant"])
+                 for neighbour in ("replace-one", "add-remove")]
+        cases += [(name, plain, [], "replace-one")
+                  for name in ("dly_gauss", "dly_separate", "dly_adaptive")]
+        cases.append(("coinpress", ["--k-bound", "4", "-e", "0.9", "-d", "1e-6"], [],
+                      "replace-one"))
+        for name, options, constant, neighbour in cases:
+            with self.subTest(mechanism=name, options=options + constant, neighbour=neighbour):
+                out = self.path("u.npy")
+                result = self.run_dpcov(["release", self.csv, "-m", name, "-o", out, "-q",
+                                         "--seed", "3", "--privacy-unit", "person",
+                                         "--max-rows-per-unit", "3", "--neighbour", neighbour]
+                                        + options + constant)
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                read = self.run_dpcov(["pca", out, "-k", "1", "--no-center"])
+                self.assertEqual(read.returncode, EXIT_OK, read.stderr.decode())
+                with open(out + ".json") as f:
+                    receipt = json.load(f)
+                receipt["privacy_unit"]["max_rows_per_unit"] = 2
+                with open(out + ".json", "w") as f:
+                    json.dump(receipt, f)
+                edited = self.run_dpcov(["pca", out, "-k", "1", "--no-center"])
+                self.assertEqual(edited.returncode, EXIT_INPUT, edited.stderr.decode())
+
     def test_zcdp_row_mechanisms_keep_exactly_k_rows_per_unit_at_rho_over_k_squared(self):
         # proofs/unit_group_privacy.md, "Row mechanisms": each unit keeps exactly K rows (zero
         # rows pad the smaller), n = K U is public, and the mechanism runs at rho / K^2.

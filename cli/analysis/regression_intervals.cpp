@@ -2,6 +2,7 @@
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "../options/mechanism_registry.hpp"
 #include "../options/rng_option.hpp"
 #include "posterior_intervals.hpp"
 
@@ -31,7 +32,13 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
   NoiseAware out;
   const std::optional<dpcov_receipt> receipt = noise_receipt(m);
   if (!receipt) {
-    out.refusal = concat("the receipt names no mechanism of this library ('", m.mechanism(), "')");
+    out.unavailable = true;
+    out.refusal =
+        m.mechanism().empty()
+            ? std::string("the matrix has no release receipt that names its mechanism")
+            : concat("no noise-aware intervals for ", m.mechanism(), " releases: they estimate "
+                     "the rows' covariance with zCDP noise whose law the intervals do not model "
+                     "(supported: ", robust_gram_mechanism_names(), ")");
     return out;
   }
   params.ridge = 0.0;
@@ -43,10 +50,13 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
       static_cast<int64_t>(features.size()), &params, nullptr, 0, nullptr, bootstrap.draws,
       rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
       out.upper.data(), out.conclusive.data(), &out.noise_norm, &out.kappa);
-  if (status == DPCOV_E_PRECONDITION ||
-      (status == DPCOV_E_INVALID_ARGUMENT &&
-       std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos)) {
+  const bool no_law =
+      status == DPCOV_E_INVALID_ARGUMENT &&
+      std::string(dpcov_last_error_message()).find("no noise-aware") != std::string::npos;
+  if (status == DPCOV_E_PRECONDITION || no_law) {
+    out.unavailable = no_law;
     out.refusal = dpcov_last_error_message();
+    out.conclusive.clear();  // no interval was formed: none is inconclusive either
     return out;
   }
   library_check(status, concat(m.path, ": noise-aware intervals"));

@@ -25,6 +25,9 @@ struct BootstrapSettings {
 // declines (a release too noisy, a mechanism without a known noise law).
 struct NoiseAware {
   bool computed = false;
+  // No noise-aware intervals exist for the release's mechanism: a fact about the mechanism, not
+  // a verdict on what the data can support.
+  bool unavailable = false;
   std::string refusal;
   std::vector<double> coef, se, p, lower, upper;
   double noise_norm = 0.0, kappa = 0.0;  // of a release (dpcov_ols_bootstrap_intervals)
@@ -57,6 +60,9 @@ NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<do
 // saying why not when its noise is too large.
 struct Guaranteed {
   bool computed = false;
+  // No noise-aware intervals exist for the release's mechanism: a fact about the mechanism, not
+  // a verdict on what the data can support.
+  bool unavailable = false;
   std::string refusal;
   std::vector<double> lower, upper;
   std::vector<int32_t> reject;

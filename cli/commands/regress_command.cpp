@@ -243,7 +243,7 @@ std::string clipping_caveat(const LoadedMatrix &m) {
 
 nlohmann::ordered_json noise_aware_json(const MatrixRegression &r, const RegressOptions &o) {
   const NoiseAware &a = r.aware;
-  if (!a.computed) return {{"refused", a.refusal}};
+  if (!a.computed) return {{"refused", a.refusal}, {"available", !a.unavailable}};
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (size_t i = 0; i < r.terms.size(); ++i)
     rows.push_back({{"term", r.terms[i]}, {"coef", a.coef[i]}, {"std_error", a.se[i]},
@@ -309,6 +309,9 @@ void print_matrix_json(const MatrixRegression &r, const RegressOptions &o) {
 
 std::string noise_aware_text(const MatrixRegression &r, const RegressOptions &o) {
   const NoiseAware &a = r.aware;
+  if (a.unavailable)
+    return concat("Intervals that account for the privacy noise: not available: ", a.refusal,
+                  ".\n");
   if (!a.computed)
     return concat("Intervals that account for the privacy noise: none: ", a.refusal,
                   ".\nAt n = ", *r.m.rows, " this release cannot support a conclusion about any "

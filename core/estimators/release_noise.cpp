@@ -81,8 +81,8 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
   const mechanisms::RegistryEntry &entry =
       mechanisms::entry_of(static_cast<int32_t>(receipt.mechanism));
   if (!has_release_noise(entry))
-    fail(Status::InvalidArgument, "no noise-aware intervals for a ", entry.name,
-         " release: its noise is not additive with a known law (supported: ",
+    fail(Status::InvalidArgument, "no noise-aware intervals for ", entry.name,
+         " releases: their noise is not additive with a known law (supported: ",
          mechanisms::names_where(has_release_noise, ", "), ")");
   switch (entry.noise.kind) {
     case NoiseKind::SymmetricGaussian:

@@ -195,6 +195,28 @@ class Regress(CliCase):
         self.assertEqual(out["dof"], dof)
         self.assertEqual(out["n"], 200)
 
+    def test_a_mechanism_without_noise_aware_intervals_says_so_and_judges_no_data(self):
+        # No noise-aware intervals exist for these mechanisms: the output says that, not that the
+        # release "cannot support a conclusion", and no coefficient is reported as inconclusive.
+        rows = self.path("rows.csv")
+        np.savetxt(rows, self.a[:, 1:] / 10, delimiter=",", header="a,b,c,y", comments="")
+        for mechanism, extra in (("dly_gauss", ["--bound", "1", "-d", "1e-6"]),
+                                 ("coinpress", ["--k-bound", "4", "-d", "1e-6"]),
+                                 ("iev", ["--bound", "1"])):
+            with self.subTest(mechanism=mechanism):
+                out = self.path(mechanism + ".csv")
+                self.ok(["release", "-m", mechanism, "-e", "1", "--seed", "1", "--quiet", rows,
+                         "-o", out] + extra)
+                result = self.run_dpcov(["regress", out, "--label", "y"])
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                text = result.stdout.decode() + result.stderr.decode()
+                self.assertIn("privacy noise: not available: no noise-aware intervals for "
+                              f"{mechanism} releases", text)
+                self.assertNotIn("cannot support a conclusion", text)
+                self.assertNotIn("names no mechanism", text)
+                aware = self.json_of(["regress", out, "--label", "y"])["noise_aware"]
+                self.assertFalse(aware["available"])
+
     def test_text_table_names_terms_and_decisions(self):
         text = self.ok(["regress", self.gram, "-y", "5", "--intercept", "1", "-x", "2,3"])
         self.assertIn("reject H0 at 5%", text)

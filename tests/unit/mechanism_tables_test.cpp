@@ -154,8 +154,8 @@ TEST(Registry, ReadsAsTheSwitchesDid) {
       EXPECT_NO_THROW(estimators::release_noise(receipt)) << entry->name;
     } else {
       EXPECT_EQ(message_of([&] { estimators::release_noise(receipt); }),
-                std::string("no noise-aware intervals for a ") + entry->name +
-                    " release: its noise is not additive with a known law (supported: "
+                std::string("no noise-aware intervals for ") + entry->name +
+                    " releases: their noise is not additive with a known law (supported: "
                     "analyze_gauss, laplace_sym, wishart_additive)");
     }
   }

@@ -1,5 +1,6 @@
 #include "pca_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -80,6 +81,11 @@ struct Pca {
   bool mean_removed = false;  // the noise has a mean other than 0, removed in m
   int64_t k = 0;
   double trace = 0.0;
+  // Of all d eigenvalues: the explained ratios' denominator (the positive ones' sum), how many
+  // are negative and the smallest; and the columns whose (centred) variance reads negative.
+  double positive_sum = 0.0, smallest = 0.0;
+  int64_t negative = 0;
+  std::vector<std::string> negative_variances;
   std::vector<double> values, vectors, ratio;  // k; d x k row-major; k
   SubspaceError error;
   // --compare: the other matrix and the distance between the two top-k subspaces.
@@ -100,14 +106,30 @@ Pca compute_pca(const PcaOptions &o) {
   const int64_t k = o.k == 0 ? std::min<int64_t>(d, 3) : o.k;
   if (k < 1 || k > d) fail(kExitUsage, "-k must be in [1, ", d, "] for ", m.path, ", got ", k);
   p.k = k;
-  for (int64_t i = 0; i < d; ++i) p.trace += m.values[static_cast<size_t>(i * d + i)];
-  p.values.resize(static_cast<size_t>(k));
-  p.vectors.resize(static_cast<size_t>(d * k));
-  p.ratio.resize(static_cast<size_t>(k));
-  // The explained-variance ratios are those of the PSD projection of the matrix: in [0, 1].
-  library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, k, p.values.data(),
-                                p.vectors.data(), k, p.ratio.data()),
+  for (int64_t i = 0; i < d; ++i) {
+    const double variance = m.values[static_cast<size_t>(i * d + i)];
+    p.trace += variance;
+    if (variance < 0.0) p.negative_variances.push_back(m.names[static_cast<size_t>(i)]);
+  }
+  // Every eigenpair once (d is a matrix's side, small), the top k kept. The explained-variance
+  // ratios are those of the PSD projection of the matrix: in [0, 1].
+  std::vector<double> vectors(static_cast<size_t>(d * d));
+  p.values.resize(static_cast<size_t>(d));
+  p.ratio.resize(static_cast<size_t>(d));
+  library_check(dpcov_pca_top_k(DPCOV_ROW_MAJOR, d, m.values.data(), d, d, p.values.data(),
+                                vectors.data(), d, p.ratio.data()),
                 concat(m.path, ": principal components"));
+  for (const double value : p.values) {
+    p.positive_sum += std::max(value, 0.0);
+    p.negative += value < 0.0 ? 1 : 0;
+  }
+  p.smallest = p.values.back();
+  p.values.resize(static_cast<size_t>(k));
+  p.ratio.resize(static_cast<size_t>(k));
+  p.vectors.resize(static_cast<size_t>(d * k));
+  for (int64_t i = 0; i < d; ++i)
+    for (int64_t j = 0; j < k; ++j)
+      p.vectors[static_cast<size_t>(i * k + j)] = vectors[static_cast<size_t>(i * d + j)];
   p.error = subspace_error(p.release, p.drawn, k, o.seed);
   p.angles.resize(static_cast<size_t>(k));
   if (!o.compare.empty()) {
@@ -154,6 +176,10 @@ void print_pca_json(const Pca &p, const PcaOptions &o) {
   out["trace"] = p.trace;
   out["eigenvalues"] = p.values;
   out["explained_ratio"] = p.ratio;
+  out["positive_eigenvalue_sum"] = p.positive_sum;
+  out["negative_eigenvalues"] = p.negative;
+  out["smallest_eigenvalue"] = p.smallest;
+  out["negative_variances"] = p.negative_variances;
   nlohmann::ordered_json loadings = nlohmann::ordered_json::object();
   for (int64_t i = 0; i < d; ++i) {
     std::vector<double> row(p.vectors.begin() + i * k, p.vectors.begin() + (i + 1) * k);
@@ -198,8 +224,20 @@ std::string spectrum_text(const Pca &p) {
                       format_number(r, 4), format_number(cumulative, 4)});
   }
   text += spectrum.render();
-  text += "explained: max(eigenvalue, 0) over the sum of the positive eigenvalues (the ratios of "
-          "the matrix projected onto the PSD cone), in [0, 1]\n";
+  text += concat("explained: max(eigenvalue, 0) over the sum of the positive eigenvalues, ",
+                 format_number(p.positive_sum, 6), " (the ratios of the matrix projected onto the "
+                 "PSD cone), in [0, 1]\n");
+  if (p.negative > 0)
+    text += concat("warning: ", p.negative, " of the ", m.dim, " eigenvalues are negative (the "
+                   "smallest ", format_number(p.smallest, 6), "), so the trace is below their "
+                   "positive sum: the privacy noise swamps the data in those directions\n");
+  if (!p.negative_variances.empty()) {
+    std::string names;
+    for (const std::string &name : p.negative_variances) names += (names.empty() ? "" : ", ") + name;
+    text += concat("warning: the ", m.centred ? "centred variance" : "second moment", " of ",
+                   names, " reads negative: the privacy noise swamps ",
+                   p.negative_variances.size() == 1 ? "that column" : "those columns", "\n");
+  }
   const SubspaceError &error = p.error;
   if (error.computed) {
     text += concat("subspace error: ||sin Theta||_2 <= ", format_number(error.bound, 3),

@@ -385,7 +385,6 @@ class PcaAndGlasso(CliCase):
         self.assert_fails(["glasso", self.path("neg.csv"), "--as-is", "--rho", "0.1",
                            "--off-diagonal-only"], EXIT_INPUT, "positive semidefinite cone")
 
-
     def test_a_bounds_release_is_centred_in_the_scaled_units(self):
         # proofs/centring.md: the mean and covariance come from the scaled second moment, where
         # the noise was added, then map to the data's units (x = mid + half z). Centred in the
@@ -420,6 +419,28 @@ class PcaAndGlasso(CliCase):
             glasso = json.loads(self.ok(["glasso", out, "--rho", "0", "--json"]))
             np.testing.assert_allclose(np.reshape(glasso["precision"], (3, 3)),
                                        np.linalg.inv(covariance), rtol=1e-6)
+
+    def test_pca_reports_the_negative_eigenvalues_and_variances_behind_its_ratios(self):
+        # A noisy matrix can have negative eigenvalues and a negative diagonal: the ratios' sum
+        # over the positive ones is printed, and the negative ones are counted and named.
+        q, _ = np.linalg.qr(np.random.default_rng(1).normal(size=(4, 4)))
+        m = q @ np.diag([4.0, 1.0, -0.5, -2.0]) @ q.T
+        m[3, 3] = -0.3
+        np.savetxt(self.path("neg.csv"), m, delimiter=",")
+        out = self.json_of(["pca", self.path("neg.csv"), "-k", "2"])
+        w = np.linalg.eigvalsh(m)
+        self.assertAlmostEqual(out["positive_eigenvalue_sum"], w[w > 0].sum(), delta=1e-12)
+        self.assertEqual(out["negative_eigenvalues"], int((w < 0).sum()))
+        self.assertAlmostEqual(out["smallest_eigenvalue"], w[0], delta=1e-12)
+        self.assertEqual(out["negative_variances"],
+                         [f"column {i + 1}" for i in np.flatnonzero(np.diag(m) < 0)])
+        np.testing.assert_allclose(out["explained_ratio"], w[::-1][:2] / w[w > 0].sum(),
+                                   rtol=1e-12)
+        text = self.ok(["pca", self.path("neg.csv"), "-k", "2"])
+        self.assertIn("2 of the 4 eigenvalues are negative", text)
+        self.assertIn("second moment of column 3, column 4 reads negative", text)
+        self.assertNotIn("warning", self.ok(["pca", self.gram, "-k", "2"]))
+
 
 class Compare(CliCase):
     def setUp(self):

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -105,6 +106,17 @@ bool exact_bounds_itself(const dpcov::data::RowBounding &bounding) {
   return bounding.norm_only() && bounding.policy() != dpcov::BoundPolicy::Drop;
 }
 
+// A constant column that rounds to 0 on the exact grid (|c| at most half its unit B 2^-k) would
+// hold no count and no intercept: every reader of the release divides by the value it holds.
+void refuse_constant_off_the_grid(double constant, double bound, int bits) {
+  if (constant == 0.0 || dpcov::data::exact_grid_value(constant, bound, bits) != 0.0) return;
+  dpcov::fail(dpcov::Status::Precondition, "exact numerics: the constant column's value ",
+              constant, " rounds to 0 on the grid of unit B 2^-", bits, " = ",
+              std::ldexp(bound, -bits), " (bound B = ", bound, "), so the release would hold no "
+              "count and no intercept: a row bound below ", std::ldexp(std::fabs(constant), bits + 1),
+              " (nearer the rows' norms, or the data in smaller units), or idealized numerics");
+}
+
 // The exact accumulator of `s`'s named release, when it has exact numerics: the grid of the plan
 // of that release for the bounded rows (d, `bound`: their norm bound B, or with privacy units the
 // unit bound, epsilon, delta, neighbour), public values only; `planned` when the caller's plan
@@ -125,6 +137,7 @@ std::optional<dpcov::data::ExactGramAccumulator> exact_accumulator(
     grid = *planned;
   else
     static_cast<void>(mech::plan_exact_additive(mech::mechanism_id(s.mechanism), request, &grid));
+  refuse_constant_off_the_grid(s.constant, bound, grid.bits);
   return dpcov::data::ExactGramAccumulator(
       mech::grid_spec(request, grid),
       exact_bounds_itself(bounding) && s.max_rows_per_unit == 0 ? bounding.policy()

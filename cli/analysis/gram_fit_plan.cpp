@@ -1,10 +1,13 @@
 #include "gram_fit_plan.hpp"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "../cli_error.hpp"
 #include "../io/gram_stream.hpp"
 #include "../library_status.hpp"
+#include "../options/choice_names.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../options/mechanism_registry.hpp"
@@ -19,6 +22,12 @@ namespace {
 // others have no interval, robust or not, on this path.
 int32_t fit_mechanism_id(const std::string &name) {
   if (const std::optional<int32_t> id = robust_gram_mechanism_id(name)) return *id;
+  if (!gram_mechanism_id(name)) {
+    std::vector<std::string> fits{"adassp"};
+    for (const auto &[known, id] : gram_mechanisms())
+      if (robust_gram_mechanism_id(known)) fits.push_back(known);
+    fail_unknown_name("--mechanism", name, fits);
+  }
   fail(kExitUsage, "--mechanism on raw rows must be adassp or a Gram mechanism whose release's "
        "noise law the intervals read (", robust_gram_mechanism_names(), "), got '", name,
        "': release the matrix of another (`dpcov release -m ", name, "`) and regress on it");

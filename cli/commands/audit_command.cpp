@@ -17,6 +17,7 @@
 #include "../io/json_text.hpp"
 #include "../library_status.hpp"
 #include "../options/input_options.hpp"
+#include "../options/choice_names.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "zcdp_release.hpp"
@@ -1055,11 +1056,13 @@ void add_audit_command(CLI::App &app, std::function<void()> &run) {
       }()));
   command->add_option("--neighbour", options->neighbour,
                       "Neighbouring relation: replace-one (default) or add-remove")
+      ->transform(either_separator(names_of(neighbour_values())))
       ->check(CLI::IsMember(names_of(neighbour_values())));
   command->add_option("--calibration", options->calibration,
                       names_reading(DPCOV_MECHANISM_OPTION_CALIBRATION) +
                           ": noise calibration where it applies (default: each mechanism's "
                           "default)")
+      ->transform(either_separator(kAuditedCalibrations))
       ->check(CLI::IsMember(kAuditedCalibrations));
   command->add_option("--projection-rows", options->projection_rows,
                       sized_help(DPCOV_MECHANISM_OPTION_PROJECTION_ROWS, "projection rows r"));

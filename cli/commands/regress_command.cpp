@@ -113,19 +113,24 @@ void resolve_terms(MatrixRegression &r, const RegressOptions &o) {
 }
 
 // n for the inference. Under add/remove the receipt withholds n; the intercept column the receipt
-// records as constant (value c) holds the released count S_cc / c^2, which is post-processing (as
-// Python's PrivateLinearRegression).
+// records as constant (value c) holds the released count S_cc / c^2 in the release's estimate of
+// the Gram matrix (an additive Wishart's noise mean removed), which is post-processing (as
+// Python's PrivateLinearRegression). A count at most the p coefficients leaves no residual degree
+// of freedom.
 void find_rows(MatrixRegression &r) {
   LoadedMatrix &m = r.m;
   if (!m.rows && r.intercept >= 0) {
     const ReceiptConstant recorded = receipt_constant(m.receipt, m.receipt_path);
     if (recorded.found && recorded.name == m.names[static_cast<size_t>(r.intercept)]) {
-      const double count = m.values[static_cast<size_t>(r.intercept * m.dim + r.intercept)] /
+      const std::vector<double> estimate = noise_mean_removed(m).values;
+      const double count = estimate[static_cast<size_t>(r.intercept * m.dim + r.intercept)] /
                            (recorded.value * recorded.value);
-      if (!(count >= 1.0) || !std::isfinite(count))
+      const auto p = static_cast<long long>(r.features.size() + 1);
+      if (!std::isfinite(count) || !(std::fabs(count) < 0x1p62) || std::llround(count) <= p)
         fail(kExitPrivacy, m.path, ": the released count of column '", recorded.name,
-             "' (its entry over its value squared) is below 1: the release is too noisy for a "
-             "regression");
+             "' (its entry over its value squared) is ", count, ", at most the ", p,
+             " coefficients: the privacy noise swamps the count, and the release is too noisy "
+             "for a regression");
       m.rows = std::llround(count);
       r.n_source = concat(" (the released count of column '", recorded.name, "')");
     }

@@ -184,15 +184,23 @@ std::vector<int64_t> regressor_columns(const GramFit &f) {
   return features;
 }
 
-// n for the inference (public under replace-one; else the released count of the constant column,
-// rounded half to even as Python's round) and the OLS coefficients of the release, or why it has
-// none (its feature block is not positive definite after the noise: an output, not an error).
+// Why a fit under add/remove refuses when the released count is at most the p coefficients: the
+// inference needs n - p >= 1 residual degrees of freedom and the count is all it may read of n.
+std::string released_count_too_small(int64_t count, int64_t p) {
+  return concat("the released count of rows (the constant column's entry: n + noise) is ", count,
+                ", at most the ", p, " coefficients: the privacy noise swamps the count; a larger "
+                "epsilon, more rows or a --bound nearer the rows' norms");
+}
+
+// n for the inference (public under replace-one; else the count the estimate below holds in its
+// constant column, rounded half to even as Python's round) and the OLS coefficients of the
+// release, or why it has none (its feature block is not positive definite after the noise, or
+// its count is at most p: an output, not an error).
 // The fit reads the release's estimate of the Gram matrix (dpcov_postprocess_gram_estimate: the
 // additive Wishart's dof * scale * I and the JL ridge's w^2 I subtracted): the coefficients then
 // estimate beta, as the noise-aware intervals' centre does, not a ridge solution with the noise's
 // mean as its penalty.
 void fit_release(GramFit &f) {
-  f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(f.released[0]));
   const auto size = static_cast<size_t>(f.q() - 1);
   f.coef.assign(size, std::nan(""));
   std::vector<double> coef(size), se(size), t(size), p(size), lo(size), hi(size);
@@ -206,6 +214,11 @@ void fit_release(GramFit &f) {
                                                 &f.receipt, &is_unbiased),
                 "the release's estimate of the Gram matrix");
   f.mean_removed = unbiased != f.released;
+  f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(unbiased[0]));
+  if (f.n <= f.q() - 1) {
+    f.no_fit = released_count_too_small(f.n, f.q() - 1);
+    return;
+  }
   const dpcov_status status = dpcov_regression_fit(
       DPCOV_ROW_MAJOR, f.q(), unbiased.data(), f.q(), f.n, f.q() - 1, features.data(),
       static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), p.data(),

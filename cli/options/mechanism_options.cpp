@@ -9,13 +9,10 @@
 #include "../library_status.hpp"
 #include "../commands/zcdp_release.hpp"
 #include "../io/receipt_prefix_json.hpp"
+#include "choice_names.hpp"
 #include "mechanism_registry.hpp"
 
 namespace dpcov::cli {
-
-namespace {
-
-}  // namespace
 
 // The mechanisms dpcov_mechanism_plan() takes: the Gram family of the library's registry.
 NamedValues library_mechanisms() { return gram_mechanisms(); }
@@ -60,11 +57,11 @@ std::vector<std::string> names_of(const NamedValues &table) {
 
 int32_t value_of(const NamedValues &table,
                  const std::string &name, const char *option) {
-  for (const auto &entry : table)
-    if (entry.first == name) return entry.second;
-  std::string known;
-  for (const auto &entry : table) known += (known.empty() ? "" : ", ") + entry.first;
-  fail(kExitUsage, option, ": unknown value '", excerpt(name), "' (one of: ", known, ")");
+  const std::vector<std::string> names = names_of(table);
+  if (const std::optional<std::string> known = known_spelling(name, names))
+    for (const auto &entry : table)
+      if (entry.first == *known) return entry.second;
+  fail_unknown_name(option, name, names);
 }
 
 std::string name_of(const NamedValues &table, int32_t value) {
@@ -83,6 +80,7 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
                      "Privacy parameter delta, required by (epsilon, delta) mechanisms");
   command.add_option("--neighbour", options.neighbour,
                      "Neighbouring datasets: replace-one (n public; default) or add-remove")
+      ->transform(either_separator(names_of(kNeighbours)))
       ->check(CLI::IsMember(names_of(kNeighbours)));
   // Each mechanism option names the mechanisms whose registry entry reads it.
   command.add_option("--calibration", options.calibration,
@@ -90,6 +88,7 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
                          ": noise calibration, default, analytic-gaussian, classical-gaussian, "
                          "laplace-upper-triangle, laplace-published, bingham-published or "
                          "bingham-sensitivity (the others take default and theorem only)")
+      ->transform(either_separator(names_of(kCalibrations)))
       ->check(CLI::IsMember(names_of(kCalibrations)));
   const std::string lambda_min = names_reading(DPCOV_MECHANISM_OPTION_LAMBDA_MIN);
   const std::string spectral = names_reading(DPCOV_MECHANISM_OPTION_SPECTRAL);
@@ -120,6 +119,11 @@ void add_mechanism_options(CLI::App &command, MechanismOptions &options) {
 
 MechanismChoice resolve_mechanism(const MechanismOptions &options) {
   MechanismChoice choice;
+  std::vector<std::string> known = names_of(gram_mechanisms());
+  if (!known_spelling(options.mechanism, known)) {
+    for (const std::string &name : zcdp_rows_mechanisms()) known.push_back(name);
+    fail_unknown_name("--mechanism", options.mechanism, known);
+  }
   choice.id = value_of(gram_mechanisms(), options.mechanism, "--mechanism");
   if (!(std::isfinite(options.epsilon) && options.epsilon > 0.0))
     fail(kExitUsage, "--epsilon must be a finite number > 0, got ", options.epsilon);

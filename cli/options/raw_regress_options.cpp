@@ -1,10 +1,14 @@
 #include "raw_regress_options.hpp"
 
 #include <cmath>
-#include <initializer_list>
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
+#include "choice_names.hpp"
 #include "input_options.hpp"
 #include "mechanism_registry.hpp"
 #include "private_bound_option.hpp"
@@ -13,17 +17,15 @@ namespace dpcov::cli {
 
 namespace {
 
+// The index of `value` in `names`, spelled with either separator.
 int32_t named_choice(const std::string &value, const char *option,
-                     std::initializer_list<const char *> names) {
-  int32_t index = 0;
-  std::string allowed;
-  for (const char *name : names) {
-    if (value == name) return index;
-    allowed += concat(index == 0 ? "" : ", ", name);
-    ++index;
-  }
-  fail(kExitUsage, option, " must be one of ", allowed, "; got '", value, "'");
+                     const std::vector<std::string> &names) {
+  if (const std::optional<std::string> known = known_spelling(value, names))
+    return static_cast<int32_t>(std::find(names.begin(), names.end(), *known) - names.begin());
+  fail_unknown_name(option, value, names);
 }
+
+const std::vector<std::string> kNeighbourNames = {"replace_one", "add_remove"};
 
 // A Gram mechanism's regression (regress_gram.hpp) bounds the rows by --bound and --label-bound
 // as Python's PrivateLinearRegression(mechanism=...) does: no per-column ranges, no bound step.
@@ -122,7 +124,7 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
       ->group(group);
   command.add_option("--neighbour", o.neighbour,
                      "Neighbouring datasets: replace_one (default) or add_remove")
-      ->group(group);
+      ->transform(either_separator(kNeighbourNames))->group(group);
   command.add_option("--rho", o.rho,
                      "AdaSSP's failure probability of the ridge, in (0, 1) (default 0.05)")
       ->group(group);
@@ -210,7 +212,7 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
   dpcov_adassp_params &params = s.params;
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
   params.calibration = named_choice(o.calibration, "--calibration", {"joint_analytic", "paper"});
-  params.neighbour = named_choice(o.neighbour, "--neighbour", {"replace_one", "add_remove"});
+  params.neighbour = named_choice(o.neighbour, "--neighbour", kNeighbourNames);
   params.rho = o.rho;
   params.release_label_square = o.no_intervals ? 0 : 1;
   if (params.calibration != DPCOV_ADASSP_JOINT_ANALYTIC && !o.no_intervals)

@@ -496,6 +496,37 @@ class PlanAndRelease(CliTestCase):
         self.assert_fails(base + ["-m", "laplace_sym", "-e", "0"], EXIT_USAGE,
                           "--epsilon must be a finite number > 0")
 
+    def test_an_unknown_name_lists_every_choice_and_the_closest(self):
+        # Every mechanism the command takes is listed (the zCDP ones too), with the nearest.
+        message = self.assert_fails(["plan", "--bound", "1", "--dims", "3", "--rows", "10", "-m",
+                                     "analyse_gauss", "-e", "1"], EXIT_USAGE,
+                                    "did you mean 'analyze_gauss'")
+        for name in ("coinpress", "dly_gauss", "inverse_wishart", "kt_rank1"):
+            self.assertIn(name, message)
+        path = self.write("r.csv", csv_text(matrix(50, 3, 41), header=["a", "b", "y"]))
+        raw = ["regress", path, "-y", "y", "-e", "1", "--bound", "2", "--label-bound", "3"]
+        self.assert_fails(raw + ["-m", "wishart_additiv"], EXIT_USAGE,
+                          r"did you mean 'wishart_additive'\? \(one of: adassp, analyze_gauss")
+        self.assert_fails(raw + ["--neighbour", "add-remov"], EXIT_USAGE,
+                          "did you mean 'add_remove'")
+
+    def test_a_name_is_read_with_either_separator_on_every_command(self):
+        # Python spells add_remove; the command line's release, plan and audit add-remove.
+        path = self.write("r.csv", csv_text(matrix(50, 3, 41), header=["a", "b", "y"]))
+        for neighbour in ("add-remove", "add_remove"):
+            with self.subTest(neighbour=neighbour):
+                _, receipt = self.release([path, "-m", "analyze_gauss", "-e", "1", "-d", "1e-5",
+                                           "--bound", "2", "--neighbour", neighbour],
+                                          output=neighbour + ".npy")
+                self.assertEqual(receipt["neighbour"], "add-remove")
+                for args in (["regress", path, "-y", "y", "-e", "1", "--bound", "2",
+                              "--label-bound", "3", "--neighbour", neighbour, "--calibration",
+                              "joint-analytic", "--bound-epsilon", "0", "--no-intervals"],
+                             ["plan", "--bound", "1", "--dims", "3", "-m", "analyze_gauss", "-e",
+                              "1", "-d", "1e-6", "--rows", "100", "--neighbour", neighbour]):
+                    result = self.run_dpcov(args)
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+
     def test_a_seeded_release_is_reproducible_and_its_receipt_matches_the_plan(self):
         a = matrix(300, 3, 40)
         path = self.write("a.csv", csv_text(a, header=["x", "y", "z"]))

@@ -100,6 +100,35 @@ class GramRegression(DpcovCase):
                 self.assertLessEqual(meat["epsilon"] + out["receipt"]["epsilon"], 0.9)
                 self.assertLessEqual(meat["delta"] + out["receipt"]["delta"], 1e-6)
 
+    def test_under_add_remove_n_is_the_count_of_the_estimate_as_in_python(self):
+        # n is read off the constant column of the release's estimate of G: the additive
+        # Wishart's noise mean dof * scale on the diagonal, read as drawn, added about 1000
+        # rows to these 20000 (2.5 times n at 2000 rows of norm bound 2).
+        path = self.write_csv()
+        for mechanism in ("analyze_gauss", "laplace_sym", "wishart_additive"):
+            with self.subTest(mechanism=mechanism):
+                out = self.cli(path, "-m", mechanism, "--neighbour", "add_remove", epsilon="0.9")
+                fit = python_fit(path, epsilon=0.9, mechanism=mechanism, neighbour="add_remove")
+                self.assert_same_fit(out, fit)
+                self.assertLess(abs(fit.n_samples_ - 20000), 500)
+
+    def test_a_released_count_at_most_the_coefficients_is_an_output_not_an_error(self):
+        # At a bound 4000 times the rows' norms the count's noise swamps it: some seeds release
+        # a count below the 3 coefficients. The fit then prints NaN and says why, exit 0.
+        path = self.write_csv(n=200)
+        refused = 0
+        for seed in range(1, 7):
+            result = self.run_dpcov(["regress", path, "-y", "y", "-m", "analyze_gauss", "-e",
+                                     "1", "--bound", "4000", "--label-bound", "1",
+                                     "--neighbour", "add_remove", "--noise-seed", str(seed),
+                                     "--quiet", "--json"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+            out = json.loads(result.stdout.decode())
+            if "released count of rows" in result.stderr.decode():
+                refused += 1
+                self.assertTrue(all(row["coef"] is None for row in out["coefficients"]))
+        self.assertGreater(refused, 0)
+
     def test_a_weak_direction_takes_only_its_coefficients_interval_as_in_python(self):
         # x2 uses 2.8% of its range: at n = 5e4, epsilon 4 its direction of X'X is about 2 noise
         # sds strong, too weak with this seed for the release to bound its slope. Its slope alone

@@ -47,10 +47,10 @@ class AdasspFit(NamedTuple):
 
 
 def _choice(value, allowed: dict, name: str) -> int:
-    """The integer of an option given by name (case-insensitive) or value; ValueError naming
-    the allowed ones otherwise."""
+    """The integer of an option given by name (case-insensitive, '-' read as '_') or value;
+    ValueError naming the allowed ones otherwise."""
     if isinstance(value, str):
-        key = value.strip().lower()
+        key = value.strip().lower().replace("-", "_")
         if key in allowed:
             return allowed[key]
     elif isinstance(value, (int, np.integer)) and int(value) in allowed.values():

@@ -107,9 +107,11 @@ def _release_rng(random_state, stacklevel: int) -> Rng:
 
 
 def _choice(value, allowed, name: str) -> str:
-    """``value`` lower-cased if it is one of ``allowed``; ValueError naming them otherwise."""
-    if isinstance(value, str) and value.strip().lower() in allowed:
-        return value.strip().lower()
+    """``value`` lower-cased, '-' read as '_' (the command line's "add-remove"), if it is one of
+    ``allowed``; ValueError naming them otherwise."""
+    key = value.strip().lower().replace("-", "_") if isinstance(value, str) else None
+    if key in allowed:
+        return key
     raise ValueError(f"{name} must be one of {', '.join(repr(a) for a in allowed)}; got {value!r}")
 
 
@@ -733,6 +735,14 @@ NO_RELEASED_COUNT = ("neighbour='add_remove' keeps the number of rows private, a
 """The refusal of an add/remove fit that needs n but releases no count."""
 
 
+def released_count_too_small(count: int, p: int) -> str:
+    """Why an add/remove fit refuses when its released count is at most the ``p`` coefficients
+    (as ``dpcov regress`` says it): the inference needs n - p >= 1 and may read only the count."""
+    return (f"the released count of rows (the constant column's entry: n + noise) is {count}, at "
+            f"most the {p} coefficients: the privacy noise swamps the count; a larger epsilon, "
+            f"more rows or a bound nearer the rows' norms")
+
+
 def _stating_rows(receipt, n: int):
     """``receipt`` stating ``n`` rows: the bootstrap reads n from the receipt, which under
     add/remove holds the curator's exact n; ``n`` is then the released count."""
@@ -1200,12 +1210,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         return options, n_private
 
     def _released_count(self):
-        """The count the release holds in its intercept column (rows [1, x, y]: n + noise), or
-        None (no intercept, or ols_jl, which keeps no release)."""
+        """The count the release holds in its intercept column (rows [1, x, y]: n + noise), read
+        off the release's estimate of G (a Gram mechanism's noise mean removed, as every
+        estimate reads it), or None (no intercept, or ols_jl, which keeps no release)."""
         if not self.fit_intercept or self.release_ is None:
             return None
         m = self.release_.released_xtx if isinstance(self.release_, AdasspFitType) \
-            else self.release_
+            else _noise_mean_removed(self.release_, self.receipt_)
         return float(m[0, 0])
 
     def _inference_rows(self, rows: int) -> int:
@@ -1619,6 +1630,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         warning, ``inference_`` saying why; no meat is released for intervals that cannot be
         given. The noise's mean is removed first (``_noise_mean_removed``): the coefficients
         then estimate beta, as the noise-aware intervals' centre does."""
+        p = len(features) + (1 if self.fit_intercept else 0)
+        if n <= p:  # a released count (add/remove): a public n this small is refused earlier
+            self.params_ = np.full(p, np.nan)
+            why = released_count_too_small(n, p)
+            self._no_intervals(f"the release has no regression: {why}")
+            warnings.warn(f"no coefficients and no intervals (NaN): {why}", UserWarning,
+                          stacklevel=4)
+            return None
         try:
             result = _est.regression_fit(_noise_mean_removed(released, receipt), n, label,
                                          features, 0 if self.fit_intercept else -1, self.ridge,

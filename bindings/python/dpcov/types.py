@@ -43,9 +43,10 @@ def mechanism_id(mechanism) -> int:
 
 
 def enum_value(enum_cls, value) -> int:
-    """An enum field's integer from a member, an int, or a member name (case-insensitive)."""
+    """An enum field's integer from a member, an int, or a member name (case-insensitive, '-' for
+    '_' as the command line spells it: "add-remove")."""
     if isinstance(value, str):
-        return int(enum_cls[value.strip().upper()])
+        return int(enum_cls[value.strip().upper().replace("-", "_")])
     return int(value)
 
 

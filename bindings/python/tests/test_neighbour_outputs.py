@@ -13,7 +13,7 @@ import pytest
 import dpcov
 import dpcov.learn as learn
 from dpcov.gram import GramAccumulator
-from dpcov.types import StructView
+from dpcov.types import Neighbour, StructView
 
 CURATOR_ONLY = ("receipt_", "n_clipped_", "meat_receipt_")
 """Fitted attributes documented as the curator's (learn.py's module docstring)."""
@@ -195,3 +195,57 @@ def test_regression_under_add_remove_without_a_count_is_refused_before_any_relea
     with pytest.raises(ValueError, match="neighbour"):
         dpcov.PrivateLinearRegression(bound=2.0, label_bound=3.0, **options).fit(x, y)
     assert not forced
+
+
+@pytest.mark.parametrize("mechanism", ["adassp", "analyze_gauss", "laplace_sym",
+                                       "wishart_additive"])
+def test_a_released_count_at_most_the_coefficients_is_a_refusal_not_an_exception(mechanism):
+    # A bound far above the rows (4000 for rows of norm about 1) swamps the constant column's
+    # count n + noise: some of these seeds release a count below the 4 coefficients. The fit
+    # then returns NaN coefficients or intervals with a warning, as for an indefinite release.
+    gen = np.random.default_rng(3)
+    x = gen.normal(size=(200, 3)) / 2
+    y = x @ [1.0, -1.0, 0.5] + gen.normal(size=200) / 4
+    refused = 0
+    for seed in range(8):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fit = dpcov.PrivateLinearRegression(
+                mechanism=mechanism, epsilon=1.0, bound=4e3, label_bound=2.0,
+                neighbour="add_remove", random_state=seed).fit(x, y)
+        if fit.n_samples_ < 4.5:
+            refused += 1
+            assert np.isnan(fit.conf_int_).all()
+            assert any("swamps" in str(w.message) for w in caught)
+            if mechanism != "adassp":
+                assert np.isnan(fit.coef_).all()
+                assert "released count of rows" in fit.inference_
+    assert refused > 0
+
+
+@pytest.mark.parametrize("mechanism", ["analyze_gauss", "laplace_sym"])
+def test_an_exact_release_whose_grid_rounds_the_constant_to_zero_is_refused_before_it(mechanism):
+    # At a row bound above 2^13 the exact grid's unit B 2^-12 (d = 5) exceeds twice the constant
+    # 1: the constant column would hold 0, no count and no intercept.
+    x = np.random.default_rng(1).normal(size=(50, 3))
+    with dpcov.BudgetAccountant(10.0, 1e-3) as budget:
+        with pytest.raises(dpcov.errors.UnmetPreconditionError, match="rounds to 0 on the grid"):
+            dpcov.PrivateLinearRegression(mechanism=mechanism, bound=1e4,
+                                          label_bound=2.0).fit(x, x[:, 0])
+    assert budget.spent.charges == 0
+    fit = dpcov.PrivateLinearRegression(mechanism=mechanism, bound=1e4, label_bound=2.0,
+                                        numerics="idealized", random_state=1).fit(x, x[:, 0])
+    assert fit.n_samples_ is not None
+
+
+def test_a_neighbour_spelled_as_on_the_command_line_is_the_same_choice():
+    # The command line spells add-remove; every estimator reads either separator.
+    x = np.random.default_rng(2).normal(size=(300, 3)) / 3
+    fits = [dpcov.PrivateLinearRegression(neighbour=spelling, bound_epsilon=0, random_state=1,
+                                          intervals=False).fit(x, x[:, 0])
+            for spelling in ("add-remove", "add_remove")]
+    assert fits[0].receipt_.neighbour == Neighbour.ADD_REMOVE
+    np.testing.assert_array_equal(fits[0].coef_, fits[1].coef_)
+    covariance = dpcov.PrivateCovariance(epsilon=1.0, delta=1e-6, bound=1.0, random_state=1,
+                                         mechanism_options={"neighbour": "Add-Remove"}).fit(x)
+    assert covariance.receipt_.neighbour == Neighbour.ADD_REMOVE

@@ -1,5 +1,6 @@
 #include "regress_gram.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -214,7 +215,9 @@ void fit_release(GramFit &f) {
                                                 &f.receipt, &is_unbiased),
                 "the release's estimate of the Gram matrix");
   f.mean_removed = unbiased != f.released;
-  f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(unbiased[0]));
+  // Clamped so that a count far beyond any n converts to an integer (and stays far beyond p).
+  const double count = std::clamp(unbiased[0], -0x1p62, 0x1p62);
+  f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(count));
   if (f.n <= f.q() - 1) {
     f.no_fit = released_count_too_small(f.n, f.q() - 1);
     return;

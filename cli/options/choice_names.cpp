@@ -1,6 +1,5 @@
 #include "choice_names.hpp"
 
-#include <algorithm>
 #include <utility>
 
 #include "../cli_error.hpp"

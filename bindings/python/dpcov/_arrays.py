@@ -36,6 +36,71 @@ def dimension_error(message: str) -> DimensionError:
     return _fail(DimensionError, Status.DIMENSION, message)
 
 
+def describe_unreadable(a, name: str, ndim: int) -> str:
+    """Why ``a`` is not an ``ndim``-dimensional array of real numbers, in words that name its
+    type, dtype and shape but never one of its values: the message of every refused input
+    (NumPy's and scikit-learn's own messages quote the data, e.g. "could not convert string to
+    float: '...'" or "array=[...]"). Empty where ``a`` converts."""
+    try:
+        arr = np.asarray(a)
+    except (ValueError, TypeError):
+        return (f"{name} ({type(a).__name__}) is not a rectangular array: its rows differ in "
+                f"length or it holds objects that are not numbers")
+    if arr.dtype.kind == "c":
+        return (f"Complex data not supported: {name} holds complex numbers (dtype {arr.dtype}); "
+                f"only real numbers are read")
+    if arr.dtype.kind not in "biuf":
+        try:
+            np.asarray(arr, dtype=np.float64)
+        except ValueError:
+            return (f"{name} holds values that are not numbers (dtype {arr.dtype}); convert "
+                    f"them to numbers or drop them first")
+        except TypeError:  # float()'s own words, which name a type only
+            return (f"{name} holds objects that are neither numbers nor text (dtype "
+                    f"{arr.dtype}): a float() argument must be a string or a real number")
+    if arr.ndim != ndim:
+        shape = "rows x columns" if ndim == 2 else "one value per row"
+        hint = ("; Reshape your data: X.reshape(-1, 1) if it has a single column, "
+                "X.reshape(1, -1) if it is a single row" if ndim == 2 and arr.ndim == 1 else "")
+        return f"{name} must be {ndim}-D ({shape}), got shape {arr.shape}{hint}"
+    return ""
+
+
+def refusal_type(a) -> type:
+    """TypeError where ``a``'s values are objects float() does not take (scikit-learn's checks
+    expect that type there), else ValueError."""
+    try:
+        np.asarray(np.asarray(a), dtype=np.float64)
+    except TypeError:
+        return TypeError
+    except ValueError:
+        pass
+    return ValueError
+
+
+def real_array(a, name: str, ndim: int) -> np.ndarray:
+    """``a`` converted to float64 (an ndarray of that dtype is not copied); where it does not
+    convert, an InvalidArgumentError from :func:`describe_unreadable`, raised outside the
+    conversion's exception so that no traceback carries the value NumPy quoted."""
+    try:
+        return np.asarray(a, dtype=np.float64)
+    except (ValueError, TypeError):
+        problem = describe_unreadable(a, name, ndim) or f"{name} does not convert to float64"
+    raise _fail(InvalidArgumentError, Status.INVALID_ARGUMENT, problem)
+
+
+def per_column(value, name: str, cols: int, columns: str = "columns") -> np.ndarray:
+    """``value`` (one number for every column, or one per column) as a new contiguous float64
+    vector of ``cols`` entries; a DimensionError names both lengths (``columns`` says what the
+    entries are for, e.g. "columns of X and y, last")."""
+    arr = real_array(value, name, 1)
+    if arr.ndim > 1 or (arr.size != 1 and arr.shape != (cols,)):
+        raise _fail(DimensionError, Status.DIMENSION,
+                    f"{name} has shape {arr.shape}: give one number for every column or one "
+                    f"per column ({cols}: {columns})")
+    return np.broadcast_to(arr.reshape(-1) if arr.size == 1 else arr, (cols,)).copy()
+
+
 def as_float64(a, name: str, ndim: int, writable: bool = False) -> np.ndarray:
     """``a`` as a float64 ndarray of ``ndim`` dimensions without copying an existing ndarray."""
     if not isinstance(a, np.ndarray):
@@ -43,7 +108,7 @@ def as_float64(a, name: str, ndim: int, writable: bool = False) -> np.ndarray:
             raise _fail(InvalidArgumentError, Status.INVALID_ARGUMENT,
                         f"{name} is written in place and must be a NumPy array, got "
                         f"{type(a).__name__}")
-        a = np.asarray(a, dtype=np.float64)
+        a = real_array(a, name, ndim)
     if a.dtype is not _F64 and (a.dtype != _F64 or not a.dtype.isnative):
         raise _fail(InvalidArgumentError, Status.INVALID_ARGUMENT,
                     f"{name} must have dtype float64 in native byte order, got {a.dtype}; "

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _arrays
 from .adassp import AdasspFit, adassp_fit, adassp_plan
 from .gram import GramAccumulator, constant_column_norm_bound, unit_ids
 from .ledger import active_accountant
@@ -46,8 +47,8 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
     bounded as at row level (``||x|| <= bound`` under ``policy``, ``|y| <= label_bound``).
     An active accountant is checked before any draw and charged the fit's unit-level budget.
     The command line's ``dpcov regress --privacy-unit`` makes the same fit from the same seed."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    X = _arrays.real_array(X, "X", 2)
+    y = _arrays.real_array(y, "y", 1).reshape(-1)
     if X.ndim != 2 or y.shape[0] != X.shape[0]:
         raise ValueError(f"X must be rows x features and y one value per row, got {X.shape} "
                          f"and {y.shape}")

@@ -25,8 +25,8 @@ UNITS = {m.name.lower(): int(m) for m in Units}
 
 def _ranges(lower, upper, cols: int | None = None):
     """The bounds as two contiguous float64 vectors of one length."""
-    lo = _arrays.vector(np.atleast_1d(np.asarray(lower, dtype=np.float64)), "lower", cols)
-    hi = _arrays.vector(np.atleast_1d(np.asarray(upper, dtype=np.float64)), "upper",
+    lo = _arrays.vector(np.atleast_1d(_arrays.real_array(lower, "lower", 1)), "lower", cols)
+    hi = _arrays.vector(np.atleast_1d(_arrays.real_array(upper, "upper", 1)), "upper",
                         lo.shape[0])
     return lo, hi
 

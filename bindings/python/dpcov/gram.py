@@ -52,8 +52,7 @@ def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_
     keep = []
     if lower is not None or upper is not None:
         for name, value in (("lower", lower), ("upper", upper)):
-            vec = _arrays.vector(np.broadcast_to(np.asarray(value, dtype=np.float64),
-                                                 (int(cols),)).copy(), name, int(cols))
+            vec = _arrays.per_column(value, name, int(cols))
             keep.append(vec)
             setattr(spec, name, _arrays.ptr(vec))
     return spec, keep

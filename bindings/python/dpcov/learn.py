@@ -42,10 +42,13 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
+import reprlib
 import warnings
 
 import numpy as np
 
+from . import _arrays
 from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspAnswer, AdasspFit as AdasspFitType
@@ -128,9 +131,81 @@ def _first_non_finite(arr: np.ndarray, name: str) -> None:
                      f"remove or impute it before fitting")
 
 
+def _unreadable(a, name: str, ndim: int, error: Exception, otherwise: str = "") -> str:
+    """Why scikit-learn refused ``a`` (with ``error``), in words that never quote its values
+    (its own messages do: "array=[...]", "could not convert string to float: '...'"): its own
+    only where ``a`` holds no value or is sparse (refused as such); ``otherwise`` where ``a``
+    itself reads (the fault is elsewhere)."""
+    if _sparse(a):
+        return str(error)
+    problem = _arrays.describe_unreadable(a, name, ndim)
+    if problem:
+        return problem
+    try:
+        empty = np.asarray(a).size == 0
+    except (ValueError, TypeError):
+        empty = False
+    if empty:
+        return str(error)
+    return otherwise or (f"{name} ({type(a).__name__}) cannot be read as rows of real numbers; "
+                         f"pass a dense 2-D array of numbers")
+
+
+def _sparse(a) -> bool:
+    """Whether ``a`` is a SciPy sparse matrix or array (scikit-learn's refusal names only that)."""
+    try:
+        from scipy.sparse import issparse
+    except ImportError:  # pragma: no cover - SciPy comes with scikit-learn
+        return False
+    return issparse(a)
+
+
+def _read_rows(X, name: str = "X") -> np.ndarray:
+    """``X`` as scikit-learn's check_array reads it (float64, 2-D, feature names kept by the
+    caller), refused in words that never quote its values; the error is raised outside the
+    check's so that no traceback chain carries them either."""
+    try:
+        return check_array(X, dtype=np.float64, force_all_finite=False)
+    except (ValueError, TypeError) as error:
+        problem = _unreadable(X, name, 2, error)
+    raise _arrays.refusal_type(X)(problem)
+
+
+def _read_labelled_rows(X, y):
+    """``X`` and ``y`` as check_X_y reads them, then y as float64, refused as ``_read_rows``."""
+    try:
+        X, y = check_X_y(X, y, dtype=np.float64, force_all_finite=False, y_numeric=True)
+        return X, _arrays.real_array(y, "y", 1)
+    except (ValueError, TypeError) as error:
+        problem = _unreadable(X, "X", 2, error, _label_problem(X, y))
+        kind = _arrays.refusal_type(X)
+    raise kind(problem)
+
+
+def _label_problem(X, y) -> str:
+    """Why ``y`` does not go with the readable ``X``, without quoting a value of either."""
+    if y is None:
+        return "this estimator requires y to be passed, but the target y is None"
+    problem = _arrays.describe_unreadable(y, "y", 1)
+    if problem and np.ndim(np.asarray(y, dtype=object)) == 2 and np.shape(y)[1] == 1:
+        problem = _arrays.describe_unreadable(y, "y", 2)  # a column is read as scikit-learn does
+    return problem or (f"y must hold one value per row of X: X has shape {np.shape(X)}, y has "
+                       f"shape {np.shape(y)}")
+
+
+def _check_bounds_pair(bounds, message: str) -> None:
+    """ValueError ``message`` unless ``bounds`` is a pair (a scalar has no length)."""
+    try:
+        pair = not isinstance(bounds, (str, bytes)) and len(bounds) == 2
+    except TypeError:  # no length: a number
+        pair = False
+    if not pair:
+        raise ValueError(f"{message}; got {reprlib.repr(bounds)}")
+
+
 def _validate_X(est, X, reset: bool) -> np.ndarray:
     """X as a finite 2-D float64 array (one conversion, as scikit-learn does)."""
-    X = check_array(X, dtype=np.float64, force_all_finite=False)
+    X = _read_rows(X)
     if not (X.flags.c_contiguous or X.flags.f_contiguous):
         # The library reads rows in place in either layout, not from any strides.
         X = np.ascontiguousarray(X)
@@ -561,11 +636,10 @@ class PrivateCovariance(_Estimator):
         if self.bound is not None or self.bound_clipped is not None:
             raise ValueError("bound (or bound_clipped) and bounds exclude each other: with bounds "
                              "the norm bound of the scaled rows is sqrt(d + 1)")
-        if len(self.bounds) != 2:
-            raise ValueError("bounds must be (lower, upper)")
+        _check_bounds_pair(self.bounds, "bounds must be (lower, upper)")
         d = X.shape[1]
-        lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (d,)).copy()
-        upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (d,)).copy()
+        lower = _arrays.per_column(self.bounds[0], "bounds[0] (lower)", d, "the columns of X")
+        upper = _arrays.per_column(self.bounds[1], "bounds[1] (upper)", d, "the columns of X")
         gram = self._bounded_gram(d, lower=lower, upper=upper,
                                   neighbour=_neighbour_name(_n_private(self.mechanism_options)))
         _accumulate(gram, X)
@@ -600,6 +674,19 @@ class PrivateCovariance(_Estimator):
         """The pseudo-inverse of ``covariance_`` (post-processing)."""
         check_is_fitted(self)
         return np.linalg.pinv(self.covariance_, hermitian=True)
+
+
+def _components(n_components, d: int) -> int:
+    """The number of components k asked for, checked: a whole number in [1, d] (None: d)."""
+    if n_components is None:
+        return d
+    whole = (isinstance(n_components, (numbers.Integral, np.integer)) and
+             not isinstance(n_components, bool))
+    if not whole or not 1 <= int(n_components) <= d:
+        raise ValueError(f"n_components must be a whole number in [1, {d}] (the number of "
+                         f"columns of X), got {n_components!r}; a share of the variance "
+                         f"(scikit-learn's 0 < n_components < 1) is not supported")
+    return int(n_components)
 
 
 class PrivatePCA(TransformerMixin, _Estimator):
@@ -659,6 +746,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
     def fit(self, X, y=None):
         """Release the covariance of ``X`` once and keep its top components. Returns ``self``."""
         X = _validate_X(self, X, reset=True)
+        d = X.shape[1]
+        k = _components(self.n_components, d)  # before the release: a refusal spends nothing
         clipped = self.bound_clipped
         if (isinstance(self.bound, str) and self.bound == "auto" and clipped is None
                 and not _n_private(self.mechanism_options)):
@@ -670,11 +759,6 @@ class PrivatePCA(TransformerMixin, _Estimator):
                                 mechanism_options=self.mechanism_options,
                                 bounds=self.bounds, bound_clipped=clipped,
                                 numerics=self.numerics).fit(X)
-        d = X.shape[1]
-        k = d if self.n_components is None else int(self.n_components)
-        if not 1 <= k <= d:
-            raise ValueError(f"n_components must be in [1, {d}] (the number of columns of X), "
-                             f"got {self.n_components!r}")
         values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
         self.components_ = np.ascontiguousarray(vectors.T)
         self.explained_variance_ = values
@@ -724,7 +808,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
     def inverse_transform(self, Z) -> np.ndarray:
         """Map component scores back to feature space: Z @ components_ + mean_."""
         check_is_fitted(self)
-        Z = check_array(Z, dtype=np.float64, force_all_finite=False)
+        Z = _read_rows(Z, "Z")
         _first_non_finite(Z, "Z")
         return Z @ self.components_ + self.mean_
 
@@ -947,12 +1031,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         value per row) at the level of those units. Returns ``self``."""
         if hasattr(self, "receipt_"):
             warn_refit(self)
+        try:
+            y_arr = np.asarray(y)
+        except (ValueError, TypeError):  # ragged: refused below, in words
+            y_arr = np.asarray(None)
         if y is not None:
             # Before scikit-learn's check, which would not say where the value is.
-            y_arr = np.asarray(y)
             if y_arr.dtype.kind in "fc" and (y_arr.ndim == 1 or y_arr.shape[1:] == (1,)):
                 _first_non_finite(y_arr.reshape(-1), "y")
-        X, y = check_X_y(X, y, dtype=np.float64, force_all_finite=False, y_numeric=True)
+        X, y = _read_labelled_rows(X, y)
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
@@ -1099,12 +1186,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if str(self.mechanism).strip().lower() != "adassp" or not self.fit_intercept:
             raise ValueError("bounds needs mechanism 'adassp' and fit_intercept=True (the map to "
                              "[-1, 1] is affine, so the model needs its intercept)")
-        if len(self.bounds) != 2:
-            raise ValueError("bounds must be (lower, upper), one entry per column of X and one "
-                             "for y, last")
+        _check_bounds_pair(self.bounds, "bounds must be (lower, upper), one entry per column "
+                                        "of X and one for y, last")
         p = X.shape[1]
-        lower = np.broadcast_to(np.asarray(self.bounds[0], dtype=np.float64), (p + 1,)).copy()
-        upper = np.broadcast_to(np.asarray(self.bounds[1], dtype=np.float64), (p + 1,)).copy()
+        columns = "the columns of X, then y"
+        lower = _arrays.per_column(self.bounds[0], "bounds[0] (lower)", p + 1, columns)
+        upper = _arrays.per_column(self.bounds[1], "bounds[1] (upper)", p + 1, columns)
         self._check_adassp_options()
         options, n_private = self._neighbour_options("adassp")
         bound_x = _column_bounds.norm_bound(p)
@@ -1408,7 +1495,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         spent = ("the meat was not released (its share of the budget unspent)"
                  if unspent_share is not None else "the released meat's bootstrap refused")
         self._robust_skipped = (f"robust intervals not given: the released X'X~ does not support "
-                                f"the bootstrap, so {spent}; the fit released y'y for this")
+                                f"the bootstrap, so {spent}; the intervals are the homoscedastic "
+                                f"ones, from the fit's y'y")
         self._noise_aware(lambda: answer,
                           "noise-aware: {method} from AdaSSP's noise law at the robust fit's "
                           "share of the budget, for beta from the unregularised released "

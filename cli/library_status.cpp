@@ -27,7 +27,11 @@ int exit_code_for(dpcov_status status) {
 }
 
 int exit_code_for_parameters(dpcov_status status) {
-  if (status == DPCOV_E_NUMERICAL || status == DPCOV_E_NO_CONVERGENCE) return kExitUsage;
+  // A call that reads no data was given a NaN on the command line (--delta nan): a usage error,
+  // as --epsilon nan is.
+  if (status == DPCOV_E_NUMERICAL || status == DPCOV_E_NO_CONVERGENCE ||
+      status == DPCOV_E_NON_FINITE)
+    return kExitUsage;
   return exit_code_for(status);
 }
 

@@ -11,6 +11,7 @@
 #include "../library_status.hpp"
 #include "../options/constant_column_option.hpp"
 #include "../options/mechanism_registry.hpp"
+#include "../io/json_text.hpp"
 #include "../io/readers/open_input.hpp"
 #include "receipt_replan.hpp"
 
@@ -29,7 +30,7 @@ nlohmann::ordered_json read_receipt(const std::string &path) {
   try {
     return nlohmann::ordered_json::parse(in);
   } catch (const nlohmann::json::exception &e) {
-    fail(kExitInputData, path, ": not a valid JSON receipt (", excerpt(e.what(), 200), ")");
+    fail(kExitInputData, path, ": not a valid JSON receipt (", excerpt(json_failure(e), 200), ")");
   }
 }
 

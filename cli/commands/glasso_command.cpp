@@ -44,7 +44,7 @@ const char *start_name(int32_t start) {
 void run_glasso(const GlassoOptions &o) {
   if (!(std::isfinite(o.rho) && o.rho >= 0.0))
     fail(kExitUsage, "--rho must be a finite number >= 0, got ", o.rho);
-  check_outputs(o.output, {o.source.path, matrix_receipt_path(o.source)});
+  check_outputs(o.output, {{o.source.path, "release"}, {matrix_receipt_path(o.source), "receipt"}});
   // The release's estimate of the Gram matrix (its mechanism's noise mean removed), as pca reads.
   const LoadedMatrix m = centre_as_asked(noise_mean_removed(load_matrix(o.source)), o.centre);
   const int64_t d = m.dim;

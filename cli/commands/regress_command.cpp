@@ -1,5 +1,6 @@
 #include "regress_command.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -630,7 +631,7 @@ bool robust_supported(RawFit &f, const NoiseAware &answer) {
   f.aware = answer;
   f.robust_skipped = "robust intervals not given: the released X'X~ does not support the "
                      "bootstrap, so the meat was not released (its share of the budget unspent); "
-                     "the fit released y'y for this";
+                     "the intervals are the homoscedastic ones, from the fit's y'y";
   return false;
 }
 
@@ -797,8 +798,16 @@ std::string raw_interval_assumptions(const RawFit &f) {
                    " do not move the coefficients (that bias is not in the intervals: "
                    "--bound-epsilon 0 removes it); ")
           : std::string("no clipping below --bound; ");
-  return concat(f.robust_skipped.empty() ? std::string() : f.robust_skipped + "; ", bounding,
-                f.robust ? kRobustAssumes : kBootstrapAssumes);
+  return concat(bounding, f.robust ? kRobustAssumes : kBootstrapAssumes);
+}
+
+// Why robust errors, asked, fell back to the homoscedastic intervals: a sentence of its own
+// before what the intervals assume ("" where they did not).
+std::string robust_skipped_sentence(const RawFit &f) {
+  if (f.robust_skipped.empty()) return {};
+  std::string sentence = f.robust_skipped;
+  sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+  return concat(" ", sentence, ".");
 }
 
 // The public ranges of --bounds by column: the regressors, then the label.
@@ -855,14 +864,16 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
     rows.push_back(row);
   }
   out["coefficients"] = rows;
-  if (a.computed)
+  if (a.computed) {
     out["noise_aware"] = {{"method", raw_interval_method(f)},
                           {"errors", f.robust ? "robust" : "homoscedastic"},
                           {"level", o.level}, {"draws", o.bootstrap},
                           {"assumes", raw_interval_assumptions(f)}};
-  else if (!o.raw.no_intervals)
+    if (!f.robust_skipped.empty()) out["noise_aware"]["robust_skipped"] = f.robust_skipped;
+  } else if (!o.raw.no_intervals) {
     out["noise_aware"] = {{"refused", a.refusal},
                           {"errors", f.robust ? "robust" : "homoscedastic"}};
+  }
   if (f.robust || f.meat_released) out["sandwich"] = sandwich_json(f.sandwich, f.meat);
   if (f.forecast) out["regression_forecast"] = forecast_json(*f.forecast);
   if (!f.small_n_split.empty())
@@ -919,8 +930,8 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
       "coef: AdaSSP's private point estimate (ridge-shrunk). Intervals for beta that account for "
       "the sampling and the privacy noise (", raw_interval_method(f), ", ",
       o.bootstrap, " draws, from the unregularised released statistics, so not centred on coef; "
-      "coverage measured, docs/regression_intervals.md). They assume ", raw_interval_assumptions(f),
-      ":\n\n");
+      "coverage measured, docs/regression_intervals.md).", robust_skipped_sentence(f),
+      " They assume ", raw_interval_assumptions(f), ":\n\n");
   TextTable table({"term", "coef", "std.err", "p", "ci.lower", "ci.upper", "sign (" + pct + " CI)"});
   for (size_t i = 0; i < f.terms.size(); ++i)
     table.add_row({f.terms[i], format_number(f.coef[i]), format_number(a.se[i]),

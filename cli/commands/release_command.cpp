@@ -107,8 +107,8 @@ void run_rows_release(const ReleaseOptions &o) {
   z.privacy_unit = o.privacy_unit;
   z.max_rows_per_unit = o.max_rows_per_unit;
   // The ledger is read too: an output must not replace it either.
-  std::vector<std::string> inputs = {o.input.path};
-  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
+  std::vector<ReadFile> inputs = {o.input.path};
+  if (!o.ledger.path.empty()) inputs.emplace_back(o.ledger.path, "ledger");
   check_outputs(o.output, inputs, /*curator=*/true);
   run_zcdp_release(z);
 }
@@ -425,9 +425,9 @@ void run_release(const ReleaseOptions &o) {
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_rows_release(o);
   GramPlan plan = plan_options(o);
   // The ledger is read too: an output must not replace it either.
-  std::vector<std::string> inputs = {o.input.path};
-  if (!o.ledger.path.empty()) inputs.push_back(o.ledger.path);
-  if (plan.scaled && is_bounds_file(o.bounds)) inputs.push_back(o.bounds);
+  std::vector<ReadFile> inputs = {o.input.path};
+  if (!o.ledger.path.empty()) inputs.emplace_back(o.ledger.path, "ledger");
+  if (plan.scaled && is_bounds_file(o.bounds)) inputs.emplace_back(o.bounds, "bounds file");
   check_outputs(o.output, inputs, /*curator=*/true);
   // --bound auto reads the input twice (the bound, then the release): standard input is spooled.
   RereadableInput input(o.input, plan.automatic, o.mechanism.neighbour == "replace-one");

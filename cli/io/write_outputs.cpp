@@ -60,12 +60,13 @@ bool same_entry(const std::string &a, const std::string &b) {
 
 // Refuses an output that would replace an input, before anything is written.
 void check_not_an_input(const std::string &output, const char *what,
-                        const std::vector<std::string> &inputs) {
+                        const std::vector<ReadFile> &inputs) {
   const auto out = file_identity(output);
-  for (const std::string &input : inputs) {
+  for (const ReadFile &read : inputs) {
+    const std::string &input = read.path;
     const bool same_path = input != "-" && input == output;
     if (!same_path && !(out && out == file_identity(input))) continue;
-    fail(kExitUsage, "the ", what, " ", excerpt(output, 200), " is the input ",
+    fail(kExitUsage, "the ", what, " ", excerpt(output, 200), " is the ", read.role, " ",
          input == "-" ? std::string("<stdin>") : excerpt(input, 200),
          same_path ? "" : " (the same file through a link)",
          ": dpcov never overwrites what it reads; write elsewhere");
@@ -74,7 +75,7 @@ void check_not_an_input(const std::string &output, const char *what,
 
 }  // namespace
 
-void check_outputs(const OutputOptions &options, const std::vector<std::string> &inputs,
+void check_outputs(const OutputOptions &options, const std::vector<ReadFile> &inputs,
                    bool curator) {
   matrix_format_for(options.path);
   const std::string receipt = receipt_path(options);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -12,12 +13,19 @@
 
 namespace dpcov::cli {
 
+// A file a command reads, named in messages by its role ("input", "ledger", "bounds file").
+struct ReadFile {
+  ReadFile(std::string file_path, const char *file_role = "input")
+      : path(std::move(file_path)), role(file_role) {}
+  std::string path;  // "-" for standard input
+  const char *role;
+};
+
 // Checks, before any data is read, that the output format is known, that the outputs can be
-// created (with `curator`, the curator file too), and that none of them is one of `inputs` (paths
-// the command reads, "-" for standard input): not the same path, nor the same file reached through
-// a symbolic or hard link (same device and inode). Throws CliError (kExitUsage, kExitIo) and
-// touches no file.
-void check_outputs(const OutputOptions &options, const std::vector<std::string> &inputs,
+// created (with `curator`, the curator file too), and that none of them is one of `inputs` (the
+// files the command reads): not the same path, nor the same file reached through a symbolic or
+// hard link (same device and inode). Throws CliError (kExitUsage, kExitIo) and touches no file.
+void check_outputs(const OutputOptions &options, const std::vector<ReadFile> &inputs,
                    bool curator = false);
 
 // Where a release writes its curator-only diagnostics: the sidecar path with ".json" replaced by

@@ -56,7 +56,7 @@ LedgerFile::LedgerFile(const LedgerOptions &o)
       chain_ = verify_chain(file_, path_);
       adopted_ = file_.at("charges").size();
     } catch (const nlohmann::json::exception &e) {
-      fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
+      fail(kExitInputData, path_, ": not a dpcov ledger (", json_failure(e), ")");
     }
     if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
       fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
@@ -65,7 +65,7 @@ LedgerFile::LedgerFile(const LedgerOptions &o)
     try {
       ledger_ = replay();
     } catch (const nlohmann::json::exception &e) {
-      fail(kExitInputData, path_, ": not a dpcov ledger (", e.what(), ")");
+      fail(kExitInputData, path_, ": not a dpcov ledger (", json_failure(e), ")");
     } catch (const CliError &e) {
       // A cap, an accounting or a recorded charge that the library refuses is in the file, not
       // on the command line: the file is malformed (exit 2), whatever the library's status.

@@ -216,7 +216,7 @@ namespace {
   if (status == DPCOV_E_NUMERICAL || status == DPCOV_E_NO_CONVERGENCE)
     fail(kExitUsage, context, ": parameters out of the range this mechanism's constants can be ",
          "computed in: ", message, " (", dpcov_status_string(status), ")");
-  library_fail(status, context, message);
+  library_fail_parameters(status, context, message);
 }
 
 }  // namespace

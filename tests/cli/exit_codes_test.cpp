@@ -24,7 +24,7 @@ const std::map<dpcov_status, Expected> kTable = {
     {DPCOV_E_INVALID_ARGUMENT, {kExitUsage, kExitUsage}},
     {DPCOV_E_DIMENSION, {kExitInputData, kExitInputData}},
     {DPCOV_E_LAYOUT, {kExitInternal, kExitInternal}},
-    {DPCOV_E_NON_FINITE, {kExitInputData, kExitInputData}},
+    {DPCOV_E_NON_FINITE, {kExitInputData, kExitUsage}},
     {DPCOV_E_NORM_BOUND, {kExitInputData, kExitInputData}},
     {DPCOV_E_PRECONDITION, {kExitPrivacy, kExitPrivacy}},
     {DPCOV_E_NOT_POSITIVE_DEFINITE, {kExitInputData, kExitInputData}},

@@ -94,7 +94,7 @@ class BoundsRegression(DpcovCase):
         fit = self.python(rows, -1.0, 1.0, epsilon, 5)
         self.assertEqual(fit.errors_, "homoscedastic")
         self.assertIn("robust intervals not attempted", fit.inference_)
-        self.assertIn("robust intervals not attempted", out["noise_aware"]["assumes"])
+        self.assertIn("robust intervals not attempted", out["noise_aware"]["robust_skipped"])
         self.assert_same_fit(out, fit)
         # What the intervals assume names --bounds, not a --bound the user did not pass.
         self.assertIn("mapped to [-1, 1] by --bounds", out["noise_aware"]["assumes"])

@@ -95,7 +95,8 @@ class RobustRegression(DpcovCase):
         self.assertNotIn("sandwich", out)
         self.assertEqual(aware["errors"], "homoscedastic")
         self.assertIn("posterior", aware["method"])
-        self.assertTrue(aware["assumes"].startswith("robust intervals not given"))
+        self.assertTrue(aware["robust_skipped"].startswith("robust intervals not given"))
+        self.assertTrue(aware["assumes"].startswith("no clipping below --bound"))
         for row in out["coefficients"]:
             printed = row["noise_aware"]["ci_lower"] is not None
             self.assertEqual(printed, row["noise_aware"]["conclusive"], row)

@@ -171,6 +171,37 @@ class RobustnessCase(DpcovCase):
                 self.expect(["glasso", m, "--rho", "0.1", "-o", out], EXIT_USAGE,
                             "never overwrites")
 
+    def test_a_refused_output_names_the_role_of_the_file_it_would_replace(self):
+        data = self.write("data.csv", DATA)
+        ledger = self.path("ledger.csv")  # a name an output could take
+        base = ["-m", "analyze_gauss", "-e", "1", "-d", "1e-6", "--bound", "1", "-q"]
+        self.expect(["release", data, "-o", self.path("o.csv"), "--ledger", ledger,
+                     "--ledger-epsilon", "5", "--ledger-delta", "1e-5"] + base, EXIT_OK)
+        message = self.expect(["release", data, "-o", ledger, "--ledger", ledger] + base,
+                              EXIT_USAGE, "is the ledger " + ledger)
+        self.assertNotIn("is the input", message)
+        self.expect(["release", data, "-o", data] + base, EXIT_USAGE, "is the input " + data)
+        ranges = self.write("bounds.csv", "column,min,max\na,-1,1\nb,-1,1\nc,-1,1\n")
+        self.expect(["release", data, "--bounds", ranges, "-m", "analyze_gauss", "-e", "1", "-d",
+                     "1e-6", "-q", "-o", ranges], EXIT_USAGE, "is the bounds file " + ranges)
+        m = self.released_matrix()
+        self.expect(["glasso", m, "--rho", "0.1", "-o", m], EXIT_USAGE, "is the release " + m)
+
+    def test_a_data_file_given_as_a_ledger_or_receipt_is_not_quoted(self):
+        # The JSON parser's message quotes the bytes it last read: here the data's first values.
+        secret = "7391846.25"
+        data = self.write("secret.csv", f"{secret},1,2\n0,0,0\n")
+        plain = self.write("data.csv", DATA)
+        m = self.released_matrix()
+        for label, args in {
+            "ledger": ["release", plain, "-o", self.path("o.csv"), "-m", "analyze_gauss", "-e",
+                       "1", "-d", "1e-6", "--bound", "1", "-q", "--ledger", data],
+            "receipt": ["pca", m, "-k", "1", "--receipt", data],
+        }.items():
+            with self.subTest(label):
+                message = self.expect(args, EXIT_INPUT, "parse error at byte")
+                self.assertNotIn("7391846", message)
+
     def test_bad_receipt_is_an_input_error_naming_it(self):
         m = self.released_matrix()
         with open(m + ".json") as f:
@@ -235,6 +266,26 @@ class RobustnessCase(DpcovCase):
             args[args.index("--label-bound") + 1] = value
             with self.subTest(label_bound=value):
                 self.expect(args, EXIT_USAGE, "--label-bound")
+
+    def test_a_privacy_parameter_out_of_range_is_a_usage_error_on_every_command(self):
+        # NaN included: the library's status for it (non-finite) means bad data where data are
+        # read, but a plan reads only the options.
+        data = self.write("data.csv", DATA)
+        commands = dict(self.data_commands())
+        commands["plan"] = lambda _: ["plan", "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                      "--dims", "3", "--rows", "10", "--bound", "1"]
+        long_names = {"-e": "--epsilon", "-d": "--delta"}
+        for option, values in {"-e": ["nan", "inf", "0", "-1", "x"],
+                               "-d": ["nan", "inf", "0", "1", "-1e-6", "2", "x"]}.items():
+            for name, command in commands.items():
+                for value in values:
+                    args = command(data)
+                    flag = option if option in args else long_names[option]
+                    if flag not in args:
+                        args += [flag, "1e-6"]
+                    args[args.index(flag) + 1] = value
+                    with self.subTest(command=name, option=flag, value=value):
+                        self.expect(args, EXIT_USAGE)
 
 
 if __name__ == "__main__":

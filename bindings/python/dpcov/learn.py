@@ -347,11 +347,31 @@ interval: the method that would answer, "bootstrap" (the meat is released) or "p
 not)."""
 
 
-def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> float:
+def _is_flag(value) -> bool:
+    """Whether ``value`` is a bool (Python's or NumPy's)."""
+    return isinstance(value, (bool, np.bool_))
+
+
+def _check_flags(est, *names: str) -> None:
+    """ValueError unless each parameter ``names`` of ``est`` is True or False: a string such as
+    'no' is truthy and would ask for the opposite of what it says."""
+    for name in names:
+        value = getattr(est, name)
+        if not _is_flag(value):
+            raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4,
+                     auto: bool = False) -> float:
     """``value``, or DEFAULT_BOUND with a PrivacyLeakWarning naming the options when the caller
     gave none: a bound must come from knowledge of the data's domain, not a default."""
     if value is not None:
-        return float(value)
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            problem = (f"{what} must be a number > 0{' or ' + repr('auto') if auto else ''}, "
+                       f"got {value!r}")
+        raise ValueError(problem)
     warnings.warn(f"no {what} given: using {what}={DEFAULT_BOUND:g}, which says nothing about your "
                   f"data's units; {advice}", PrivacyLeakWarning, stacklevel=stacklevel)
     return DEFAULT_BOUND
@@ -360,7 +380,8 @@ def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4) -> floa
 def _norm_bound(est) -> float:
     """``est.bound`` (the norm bound of each row), or DEFAULT_BOUND with a warning."""
     return _defaulted_bound(est.bound, "bound", "pass bounds=(lower, upper) (public per-column "
-                            "ranges in your units) or bound=B (on the Euclidean norm of each row)")
+                            "ranges in your units) or bound=B (on the Euclidean norm of each row)",
+                            auto=True)
 
 
 def _warn_clamped(clamped: int) -> None:
@@ -535,6 +556,7 @@ class PrivateCovariance(_Estimator):
     def fit(self, X, y=None, privacy_unit=None):
         """Release the covariance of the rows of ``X`` (``y`` is ignored); with
         ``privacy_unit`` (one value per row) at the level of those units. Returns ``self``."""
+        _check_flags(self, "assume_centered", "psd")
         X = _validate_X(self, X, reset=True)
         if privacy_unit is not None:
             return self._fit_units(X, privacy_unit)
@@ -745,6 +767,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     def fit(self, X, y=None):
         """Release the covariance of ``X`` once and keep its top components. Returns ``self``."""
+        _check_flags(self, "center")
         X = _validate_X(self, X, reset=True)
         d = X.shape[1]
         k = _components(self.n_components, d)  # before the release: a refusal spends nothing
@@ -1029,6 +1052,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def fit(self, X, y, privacy_unit=None):
         """Release once and fit the regression of ``y`` on ``X``; with ``privacy_unit`` (one
         value per row) at the level of those units. Returns ``self``."""
+        _check_flags(self, "fit_intercept")
+        if not (_is_flag(self.intervals) or
+                (isinstance(self.intervals, str) and self.intervals in ("always", "deferred"))):
+            raise ValueError(f"intervals must be True, False, 'always' or 'deferred', got "
+                             f"{self.intervals!r}")
         if hasattr(self, "receipt_"):
             warn_refit(self)
         try:

@@ -160,3 +160,31 @@ def test_n_components_is_a_whole_number_of_components_checked_before_the_release
         assert accountant.spent.epsilon == 0
     assert fitted(PrivatePCA(n_components=np.int64(2), epsilon=1, bound=1, random_state=3),
                   x).n_components_ == 2
+
+
+@pytest.mark.parametrize("estimator, name, value", [
+    (PrivateLinearRegression, "fit_intercept", "no"),
+    (PrivateLinearRegression, "intervals", "yes"),
+    (PrivateLinearRegression, "intervals", 1),
+    (PrivatePCA, "center", "no"),
+    (PrivateCovariance, "assume_centered", "False"),
+    (PrivateCovariance, "psd", 1),
+])
+def test_a_switch_that_is_not_a_bool_is_refused_before_the_release(estimator, name, value):
+    # 'no' is truthy: read as given it asked for the opposite of what it says.
+    x, y = np.random.default_rng(3).uniform(-0.5, 0.5, (50, 2)), np.zeros(50)
+    bounds = {"bound": 1.0} if estimator is not PrivateLinearRegression else \
+        {"bound": 1.0, "label_bound": 1.0}
+    with dpcov.BudgetAccountant(epsilon=10, delta=1e-3) as accountant:
+        with pytest.raises(ValueError, match=f"{name} must be True"):
+            model = estimator(epsilon=1, **bounds, **{name: value})
+            model.fit(x, y) if estimator is PrivateLinearRegression else model.fit(x)
+        assert accountant.spent.epsilon == 0
+
+
+def test_a_bound_that_is_not_a_number_is_named_with_its_choices():
+    x = np.zeros((10, 2))
+    with pytest.raises(ValueError, match="bound must be a number > 0 or 'auto', got 'autoo'"):
+        PrivatePCA(epsilon=1, bound="autoo").fit(x)
+    with pytest.raises(ValueError, match="label_bound must be a number > 0, got 'one'"):
+        PrivateLinearRegression(epsilon=1, bound=1, label_bound="one").fit(x, np.zeros(10))

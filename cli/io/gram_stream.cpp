@@ -12,14 +12,13 @@ namespace dpcov::cli {
 
 namespace {
 
-// The user's own row, in their local message only (no receipt carries it), with its norm as the
-// library measured it (finite text even above the largest double).
+// The user's row by its position, never a value of it (nor its norm): messages reach logs, and a
+// norm printed invites a bound read off the data.
 [[noreturn]] void report_row_over_bound(const RowReader &reader, const Chunk &chunk,
                                         const dpcov_row_refusal &refusal,
                                         const dpcov_row_bounding &spec) {
   fail(kExitInputData, reader.row_location(chunk, refusal.row), ": row ",
-       chunk.first_row + refusal.row + 1, " has Euclidean norm ", refused_norm_text(refusal),
-       " > --bound ", spec.bound,
+       chunk.first_row + refusal.row + 1, " has Euclidean norm > --bound ", spec.bound,
        " (--reject refuses such rows; --clip would scale it down to the bound)");
 }
 

@@ -15,19 +15,18 @@ namespace dpcov::cli {
 
 namespace {
 
-// A row over the user's --bound or --label-bound under --reject, at its file position.
+// A row over the user's --bound or --label-bound under --reject, by its file position and never a
+// value of it (messages reach logs; a value printed invites a bound read off the data).
 [[noreturn]] void report_rejected(const RowReader &reader, const Chunk &chunk,
                                   const dpcov_row_refusal &refusal,
                                   const dpcov_row_bounding &spec) {
   const int64_t i = refusal.row;
-  if (refusal.label) {
-    const double y = chunk.values[static_cast<size_t>(i * chunk.dim + chunk.dim - 1)];
+  if (refusal.label)
     fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-         " has label ", y, " outside [-", spec.label_bound, ", ", spec.label_bound,
+         " has a label outside [-", spec.label_bound, ", ", spec.label_bound,
          "] (--label-bound; --reject refuses such rows)");
-  }
   fail(kExitInputData, reader.row_location(chunk, i), ": row ", chunk.first_row + i + 1,
-       " has regressors of Euclidean norm ", refused_norm_text(refusal), " > --bound ", spec.bound,
+       " has regressors of Euclidean norm > --bound ", spec.bound,
        " (--reject refuses such rows; without it they are scaled down to the bound)");
 }
 

@@ -1,8 +1,5 @@
 #include "row_bounding.hpp"
 
-#include <cmath>
-#include <cstdio>
-
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
 
@@ -14,24 +11,6 @@ dpcov_row_bounding row_bounding(double bound, int32_t policy) {
   spec.bound = bound;
   spec.policy = policy;
   return spec;
-}
-
-std::string refused_norm_text(const dpcov_row_refusal &refusal) {
-  const double value = std::ldexp(refusal.norm_rest, refusal.norm_exponent);
-  if (!std::isinf(value)) return concat(value);
-  // log10 of the norm, a sum of two logarithms of finite numbers (about 308): its error, a few
-  // 1e-14, is far below the sixth digit of the mantissa printed.
-  const double log10_norm =
-      std::log10(refusal.norm_rest) + refusal.norm_exponent * std::log10(2.0);
-  int exponent = static_cast<int>(std::floor(log10_norm));
-  double mantissa = std::round(std::pow(10.0, log10_norm - exponent) * 1e5) / 1e5;
-  if (mantissa >= 10.0) {
-    mantissa /= 10.0;
-    ++exponent;
-  }
-  char text[64];
-  std::snprintf(text, sizeof text, "about %.5fe+%d (above the largest double)", mantissa, exponent);
-  return text;
 }
 
 dpcov_gram_info bound_chunk(const RowReader &reader, const Chunk &chunk,

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include <dpcov.h>
@@ -16,10 +15,6 @@ namespace dpcov::cli {
 // The spec with the library's defaults and `bound`, `policy` (replace-one).
 dpcov_row_bounding row_bounding(double bound, int32_t policy);
 
-// The measure a refusal reports (norm_rest 2^norm_exponent) as text for a message: the shortest
-// decimal when it is a finite double; above the largest double, "about " and its decimal value to
-// 6 significant digits, saying so (e.g. "about 2.12132e+308 (above the largest double)").
-std::string refused_norm_text(const dpcov_row_refusal &refusal);
 
 // The library's bounding of one chunk of `reader` (dpcov_row_bounding_apply) into `out`
 // (row-major, info.dim columns). A refused row is reported by `report` (which throws) at its own

@@ -173,7 +173,7 @@ TEST_F(CsvReaderTest, ErrorsNameFileLineAndColumn) {
     FAIL() << "no error";
   } catch (const CliError &e) {
     EXPECT_EQ(e.code(), kExitInputData);
-    EXPECT_EQ(std::string(e.what()), path + ":2:3: field 2: \"x\" is not a number");
+    EXPECT_EQ(std::string(e.what()), path + ":2:3: field 2: text that is not a number");
   }
 }
 

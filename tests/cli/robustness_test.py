@@ -1,6 +1,6 @@
 """Every command through every class of bad input: each class has one exit code whatever the
-command, the message names the file and never echoes more than a short excerpt of the input, and
-nothing is written. The classes: a missing or unreadable input, a malformed CSV (non-UTF-8
+command, the message names the file and never more than a short excerpt of what is not data (a
+column name, an option's value; a value of the rows never), and nothing is written. The classes: a missing or unreadable input, a malformed CSV (non-UTF-8
 header, one line with millions of fields, a huge field, a ragged row), an output or receipt that is
 the input (same path, symbolic link or hard link), a malformed receipt or one that disagrees with
 its matrix, and a --bound that is not a finite number > 0.

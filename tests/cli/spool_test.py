@@ -164,7 +164,7 @@ class Spool(DpcovCase):
             result = self.run_env(["release", "-", "--epsilon", "1", "-o", self.path("x.npy")]
                                   + args, stdin=data)
             self.assertEqual(result.returncode, EXIT_INPUT, result.stderr.decode())
-            self.assertIn("oops", result.stderr.decode())
+            self.assertIn("text that is not a number", result.stderr.decode())
             self.assertFalse(os.path.exists(self.path("x.npy")))
             self.assert_tmp_empty()
 

@@ -2,6 +2,7 @@
 
 #include <fast_float/fast_float.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <string_view>
@@ -23,8 +24,20 @@ namespace {
 constexpr size_t kBlockBytes = size_t{4} << 20;
 // Lines examined to detect the delimiter and the header.
 constexpr size_t kSniffLines = 20;
-// Longest field text quoted in an error message.
-constexpr size_t kQuotedFieldChars = 40;
+// Bytes of a bad field read to name its kind (an error message names the kind, never the text).
+constexpr size_t kClassifiedFieldChars = 160;
+
+// Whether `text` (trimmed) is a common marker of a missing value: a kind, not a value, so a
+// message may say so and suggest imputing.
+bool missing_value_marker(std::string_view text) {
+  while (!text.empty() && is_csv_blank(text.front(), '\0')) text.remove_prefix(1);
+  while (!text.empty() && is_csv_blank(text.back(), '\0')) text.remove_suffix(1);
+  std::string lower(text);
+  for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char *marker : {"na", "n/a", "null", "none", "missing", "?", ".", "-"})
+    if (lower == marker) return true;
+  return false;
+}
 
 inline bool is_blank(char c) {
   return c == ' ' || c == '\t';
@@ -442,13 +455,14 @@ void CsvReader::line_too_long(int64_t line) const {
 
 void CsvReader::non_finite_field(const char *line, const char *start, int64_t field,
                                  const char *number, const char *number_end) const {
-  const char *digits = number + (*number == '-' ? 1 : 0);
+  // The kind only (NaN, an infinity, a number out of range), never the field's text.
+  const char *digits = number + (*number == '-' || *number == '+' ? 1 : 0);
   const bool overflow = (*digits >= '0' && *digits <= '9') || *digits == '.';
-  field_error(
-      line, start, field,
-      concat('"', excerpt({number, static_cast<size_t>(number_end - number)}), '"',
-             overflow ? " overflows the range of a double"
-                      : " is not finite: NaN and infinity are refused, rows must be finite"));
+  const bool nan = !overflow && number_end > digits && (*digits == 'n' || *digits == 'N');
+  field_error(line, start, field,
+              overflow ? "a number beyond the range of a double (about 1.8e308)"
+              : nan    ? "NaN is refused: rows must be finite"
+                       : "an infinity is refused: rows must be finite");
 }
 
 std::string CsvReader::field_label(int64_t field) const {
@@ -464,13 +478,16 @@ void CsvReader::field_error(const char *line, const char *at, int64_t field,
 
 void CsvReader::bad_field(const char *line, const char *begin, const char *end,
                           int64_t field) const {
-  // The field's first bytes only: enough for the quoted excerpt, never a copy of a huge field.
-  const size_t window = std::min<size_t>(static_cast<size_t>(end - begin), 4 * kQuotedFieldChars);
+  // The field's first bytes only, to name its kind: never a copy of a huge field, and never its
+  // text in the message (messages reach logs).
+  const size_t window = std::min<size_t>(static_cast<size_t>(end - begin), kClassifiedFieldChars);
   const std::vector<CsvField> rest = split_csv_line({begin, window}, delimiter_, 1);
   const std::string text = rest.empty() ? std::string() : rest[0].text;
   if (text.empty()) field_error(line, begin, field, "empty field where a number is expected");
-  field_error(line, begin, field,
-              concat('"', excerpt(text, kQuotedFieldChars), "\" is not a number"));
+  if (missing_value_marker(text))
+    field_error(line, begin, field, "a missing-value marker where a number is expected; remove "
+                "or impute the row");
+  field_error(line, begin, field, "text that is not a number");
 }
 
 void CsvReader::wrong_field_count(const char *line, const char *end) const {

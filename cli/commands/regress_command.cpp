@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../analysis/default_fit.hpp"
+#include "../analysis/intercept_scale.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/regression_intervals.hpp"
@@ -987,6 +988,12 @@ void run_regress_raw(const RegressOptions &o) {
   }
   const RawFit fit = fit_raw_rows(o);
   warn_clipped(fit);
+  // On the --bound given, as Python warns (a privately chosen bound below it is the data's).
+  if (fit.intercept && !fit.scaled)
+    if (const std::string w = intercept_scale_warning(
+            o.raw.bound, static_cast<int64_t>(fit.terms.size()) - 1);
+        !w.empty())
+      std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (!o.raw.privacy_unit.empty()) {
     std::fprintf(stderr, "dpcov regress: curator only (not for publication): %lld units, %lld "
                  "rows left out by --max-rows-per-unit %lld\n",

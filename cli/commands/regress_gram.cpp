@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../analysis/gram_fit_plan.hpp"
+#include "../analysis/intercept_scale.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
@@ -454,6 +455,11 @@ void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled) {
 void run_regress_gram(const GramRegressRequest &request) {
   const GramFit fit = fit_gram(request);
   warn_clipped_rows(fit.counts, fit.n_public(), false);
+  if (fit.bounds.intercept)
+    if (const std::string w = intercept_scale_warning(
+            fit.bounds.bound, static_cast<int64_t>(fit.columns.features.size()));
+        !w.empty())
+      std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (!fit.no_fit.empty())
     std::fprintf(stderr, "dpcov regress: warning: no coefficients and no intervals (nan): %s\n",
                  fit.no_fit.c_str());

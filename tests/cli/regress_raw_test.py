@@ -181,6 +181,27 @@ class RawRegression(DpcovCase):
         self.assertEqual(self.run_dpcov(["regress", path, "--label", "y", "--ledger",
                                          ledger]).returncode, EXIT_USAGE)
 
+    def test_a_bound_far_from_the_intercepts_scale_warns_on_every_mechanism(self):
+        # Two regressors: the constant 1 is balanced at --bound sqrt(2); at ten times or a tenth
+        # of it the fit depends on the columns' units (bench/results/unit_scale.md).
+        path = self.write_csv(self.data(2000))
+        base = ["regress", path, "--label", "y", "--epsilon", "1", "--label-bound", "1",
+                "--noise-seed", "3", "--quiet", "--no-intervals"]
+        for mechanism in (["-m", "adassp"], ["-m", "analyze_gauss", "--delta", "1e-6"]):
+            for bound, words in (("14.2", "the constant, and the intercept with it"),
+                                 ("0.14", "the constant takes the norm bound")):
+                with self.subTest(mechanism=mechanism[1], bound=bound):
+                    result = self.run_dpcov(base + mechanism + ["--bound", bound])
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                    message = result.stderr.decode()
+                    self.assertIn("beside the intercept's constant 1: " + words, message)
+                    self.assertIn("give --bounds", message)
+            for bound, extra in (("1.5", []), ("14.2", ["--no-intercept"])):
+                with self.subTest(mechanism=mechanism[1], bound=bound, extra=extra):
+                    result = self.run_dpcov(base + mechanism + ["--bound", bound] + extra)
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                    self.assertNotIn("intercept's constant", result.stderr.decode())
+
     def test_reject_names_the_file_line_and_the_bound(self):
         rows = self.data(50)
         rows[6, 0] = 3.0

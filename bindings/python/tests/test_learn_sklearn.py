@@ -64,7 +64,8 @@ def test_reject_names_the_row_and_the_bound_the_user_gave(data):
     X, y = data
     X = X.copy()
     X[9001] = [3.0, 0.0, 0.0]
-    with pytest.raises(ValueError, match=r"row 9001 of X has Euclidean norm > bound = 1.5"):
+    with pytest.raises(ValueError, match=r"row 9001 of X \(0-based, X\[9001\]\) has Euclidean "
+                                         r"norm > bound = 1.5"):
         dpcov.PrivateLinearRegression(bound=1.5, policy="reject").fit(X, y)
     first = int(np.argmax(np.abs(y) > 0.01))
     with pytest.raises(ValueError, match=rf"y\[{first}\] is outside .* label_bound = 0.01"):

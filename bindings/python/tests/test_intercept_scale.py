@@ -1,0 +1,54 @@
+"""A regression on raw rows under a norm bound warns where its intercept's constant 1 and the
+regressors' scale bound / sqrt(p) are far apart (outside [DPCOV_INTERCEPT_SCALE_LOW,
+DPCOV_INTERCEPT_SCALE_HIGH]): there the fit
+depends on the units of X (bench/results/unit_scale.md), and nothing else says so."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from dpcov._generated import DPCOV_INTERCEPT_SCALE_HIGH, DPCOV_INTERCEPT_SCALE_LOW
+from dpcov.learn import PrivateLinearRegression
+
+
+def rows(n=200, d=3, seed=1):
+    gen = np.random.default_rng(seed)
+    return gen.uniform(-0.5, 0.5, (n, d)), gen.uniform(-0.5, 0.5, n)
+
+
+def scale_warnings(**params):
+    x, y = rows()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PrivateLinearRegression(epsilon=1, label_bound=1, random_state=2, **params).fit(x, y)
+    return [str(w.message) for w in caught if "beside the intercept's constant 1" in str(w.message)]
+
+
+def test_the_ends_are_the_headers():
+    assert (DPCOV_INTERCEPT_SCALE_LOW, DPCOV_INTERCEPT_SCALE_HIGH) == (0.5, 4.0)
+
+
+@pytest.mark.parametrize("factor, words", [(10.0, "is lost in the features' noise"),
+                                           (0.1, "takes the norm bound")])
+def test_a_bound_far_from_the_constants_scale_warns_on_every_mechanism(factor, words):
+    for mechanism in ("adassp", "analyze_gauss"):
+        found = scale_warnings(bound=math.sqrt(3) * factor, mechanism=mechanism)
+        assert len(found) == 1 and words in found[0], (mechanism, found)
+        assert "bounds=(lower, upper)" in found[0]
+
+
+@pytest.mark.parametrize("factor", [1.0, 3.9, 0.55])
+def test_a_balanced_bound_does_not_warn(factor):
+    assert scale_warnings(bound=math.sqrt(3) * factor) == []
+
+
+def test_no_warning_without_the_constant_or_with_column_bounds():
+    assert scale_warnings(bound=100.0, fit_intercept=False) == []
+    x, y = rows()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PrivateLinearRegression(epsilon=1, bounds=([-50] * 4, [50] * 4),
+                                random_state=2).fit(x, y)
+    assert not [w for w in caught if "intercept's constant" in str(w.message)]

@@ -23,6 +23,7 @@ import numpy as np
 import dpcov
 from . import adassp_units, dask_frame, dask_units
 from .dask import exact_state
+from .intercept_scale import warn_intercept_scale
 
 
 def adassp_rows(x: da.Array, y: da.Array) -> da.Array:
@@ -123,6 +124,8 @@ def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsi
                                  columns=columns, split_every=split_every, **options)
     spec = adassp_spec(bound, label_bound, fit_intercept, policy, neighbour)
     rows = dask_frame.adassp_rows(x, y, columns) if dask_frame.is_frame(x) else adassp_rows(x, y)
+    if fit_intercept:
+        warn_intercept_scale(bound, rows.shape[1] - 1)
     with dpcov.GramAccumulator.from_bytes(exact_state(rows, spec, split_every)) as gram:
         matrix, label, features, bound_x = adassp_statistics(gram, fit_intercept, bound)
     return dpcov.adassp_fit(matrix, label, features, bound_x, label_bound, epsilon, delta, rng,

@@ -57,10 +57,10 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
+from .intercept_scale import warn_intercept_scale
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError, at_share
 from .exact import exact_plan
-from ._generated import (DPCOV_INTERCEPT_SCALE_HIGH, DPCOV_INTERCEPT_SCALE_LOW,
-                         DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE)
+from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
@@ -360,28 +360,6 @@ def _check_flags(est, *names: str) -> None:
         value = getattr(est, name)
         if not _is_flag(value):
             raise ValueError(f"{name} must be True or False, got {value!r}")
-
-
-def _warn_intercept_scale(bound, regressors: int) -> None:
-    """A UserWarning where the intercept's constant 1 and the regressors' scale bound / sqrt(p)
-    are far apart (outside [DPCOV_INTERCEPT_SCALE_LOW, DPCOV_INTERCEPT_SCALE_HIGH]): the fit
-    then depends on the units of X."""
-    try:
-        scale = float(bound) / math.sqrt(regressors)
-    except (TypeError, ValueError):
-        return  # refused where the bound is read
-    if (not (math.isfinite(scale) and scale > 0) or
-            DPCOV_INTERCEPT_SCALE_LOW <= scale <= DPCOV_INTERCEPT_SCALE_HIGH):
-        return
-    effect = ("the constant takes the norm bound and the slopes' noise grows as 1 / bound^2"
-              if scale < 1 else "the constant, and the intercept with it (and under add/remove "
-              "the count), is lost in the features' noise")
-    warnings.warn(f"bound={bound:g} gives the {regressors} regressors a scale bound / sqrt(p) = "
-                  f"{scale:.3g} beside the intercept's constant 1: {effect}, so the fit depends "
-                  f"on the units of X (the same rows at a quarter or ten times their units print "
-                  f"an interval in 0 and 0.15 of fits; bench/results/unit_scale.md). Rescale X "
-                  f"so that bound / sqrt(p) is near 1, or pass bounds=(lower, upper)",
-                  UserWarning, stacklevel=3)
 
 
 def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4,
@@ -1095,7 +1073,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
         if self.fit_intercept and self.bounds is None and self.bound is not None:
-            _warn_intercept_scale(self.bound, X.shape[1])
+            warn_intercept_scale(self.bound, X.shape[1])
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
         self.forecast_ = None  # AdaSSP's, where n is public
         if privacy_unit is not None:

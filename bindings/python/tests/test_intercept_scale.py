@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
+import dpcov
 from dpcov._generated import DPCOV_INTERCEPT_SCALE_HIGH, DPCOV_INTERCEPT_SCALE_LOW
 from dpcov.learn import PrivateLinearRegression
 
@@ -37,6 +38,18 @@ def test_a_bound_far_from_the_constants_scale_warns_on_every_mechanism(factor, w
         found = scale_warnings(bound=math.sqrt(3) * factor, mechanism=mechanism)
         assert len(found) == 1 and words in found[0], (mechanism, found)
         assert "bounds=(lower, upper)" in found[0]
+
+
+def test_dask_warns_as_the_estimator_does():
+    da = pytest.importorskip("dask.array")
+    from dpcov.dask_adassp import dask_adassp
+    x, y = rows()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with dpcov.Rng(3) as rng:
+            dask_adassp(da.from_array(x * 10, chunks=50), da.from_array(y, chunks=50),
+                        math.sqrt(3) * 10, 1.0, 1.0, 1e-6, rng)
+    assert [w for w in caught if "is lost in the features' noise" in str(w.message)]
 
 
 @pytest.mark.parametrize("factor", [1.0, 3.9, 0.55])

@@ -132,10 +132,10 @@ def _first_non_finite(arr: np.ndarray, name: str) -> None:
                      f"remove or impute it before fitting")
 
 
-def _unreadable(a, name: str, ndim: int, error: Exception, otherwise: str = "") -> str:
+def _unreadable(a, name: str, ndim: int, error: Exception, otherwise=None) -> str:
     """Why scikit-learn refused ``a`` (with ``error``), in words that never quote its values
     (its own messages do: "array=[...]", "could not convert string to float: '...'"): its own
-    only where ``a`` holds no value or is sparse (refused as such); ``otherwise`` where ``a``
+    only where ``a`` holds no value or is sparse (refused as such); ``otherwise()`` where ``a``
     itself reads (the fault is elsewhere)."""
     if _sparse(a):
         return str(error)
@@ -148,8 +148,9 @@ def _unreadable(a, name: str, ndim: int, error: Exception, otherwise: str = "") 
         empty = False
     if empty:
         return str(error)
-    return otherwise or (f"{name} ({type(a).__name__}) cannot be read as rows of real numbers; "
-                         f"pass a dense 2-D array of numbers")
+    return (otherwise() if otherwise else "") or (
+        f"{name} ({type(a).__name__}) cannot be read as rows of real numbers; pass a dense 2-D "
+        f"array of numbers")
 
 
 def _sparse(a) -> bool:
@@ -178,7 +179,7 @@ def _read_labelled_rows(X, y):
         X, y = check_X_y(X, y, dtype=np.float64, force_all_finite=False, y_numeric=True)
         return X, _arrays.real_array(y, "y", 1)
     except (ValueError, TypeError) as error:
-        problem = _unreadable(X, "X", 2, error, _label_problem(X, y))
+        problem = _unreadable(X, "X", 2, error, lambda: _label_problem(X, y))
         kind = _arrays.refusal_type(X)
     raise kind(problem)
 

@@ -99,7 +99,7 @@ def row_entry_points():
         ("PrivatePCA.inverse_transform", pca.inverse_transform),
         ("PrivateLinearRegression.fit",
          lambda a: PrivateLinearRegression(epsilon=1, bound=1, label_bound=1).fit(
-             a, np.zeros(np.shape(a)[0] if np.ndim(a) else 1))),
+             a, np.zeros(len(a)))),
         ("PrivateLinearRegression.predict", regression.predict),
         ("release_rows", lambda a: dpcov.release_rows("analyze_gauss", a, 1.0, 1.0, 1e-6, rng)),
         ("bound_rows", lambda a: dpcov.gram.bound_rows(a, 1.0)),

@@ -7,6 +7,7 @@
 
 #include "../analysis/default_fit.hpp"
 #include "../analysis/gram_fit_plan.hpp"
+#include "../analysis/intercept_scale.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
@@ -139,6 +140,13 @@ struct RegressPlan {
   nlohmann::ordered_json decisions;
 };
 
+// The fit regress would make warns where --bound leaves the intercept's constant 1 unbalanced
+// against the --dims regressors (intercept_scale.hpp); the plan says so too.
+void warn_intercept_scale(const PlanOptions &o) {
+  if (const std::string w = intercept_scale_warning(*o.bound, o.dims); !w.empty())
+    std::fprintf(stderr, "dpcov plan: warning: %s\n", w.c_str());
+}
+
 RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &params) {
   if (!o.privacy_unit.empty())
     fail(kExitUsage, "--regress plans a fit at the level of rows; a unit fit has no intervals "
@@ -200,6 +208,7 @@ void run_adassp_plan(const PlanOptions &o) {
   std::optional<RegressPlan> regress;
   if (o.regress) {
     regress = plan_regress_fit(o, params);
+    warn_intercept_scale(o);
     receipt = regress->fit;
   } else {
     library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound,
@@ -286,7 +295,10 @@ void run_plan(const PlanOptions &o) {
   if (o.k_bound || o.steps) fail(kExitUsage, "--k-bound and --steps apply to coinpress only");
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
-  if (o.regress) return run_gram_regress_plan(o);
+  if (o.regress) {
+    run_gram_regress_plan(o);
+    return warn_intercept_scale(o);
+  }
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp and --regress only");
   if (o.errors != "robust") fail(kExitUsage, "--errors applies to --regress only");
   if (!o.bound)

@@ -196,6 +196,13 @@ class RawRegression(DpcovCase):
                     message = result.stderr.decode()
                     self.assertIn("beside the intercept's constant 1: " + words, message)
                     self.assertIn("give --bounds", message)
+            plan = ["plan", "--regress", "-e", "1", "-d", "1e-6", "--label-bound", "1", "--dims",
+                    "2", "--rows", "2000", "-m", mechanism[1]]
+            for bound, warned in (("14.2", True), ("0.14", True), ("1.5", False)):
+                with self.subTest(plan=mechanism[1], bound=bound):
+                    result = self.run_dpcov(plan + ["--bound", bound])
+                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+                    self.assertEqual("intercept's constant 1" in result.stderr.decode(), warned)
             for bound, extra in (("1.5", []), ("14.2", ["--no-intercept"])):
                 with self.subTest(mechanism=mechanism[1], bound=bound, extra=extra):
                     result = self.run_dpcov(base + mechanism + ["--bound", bound] + extra)

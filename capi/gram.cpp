@@ -52,6 +52,7 @@ dpcov_row_bounding default_bounding() {
   spec.epsilon = 1.0;
   spec.delta = 1e-6;
   spec.max_rows_per_unit = 0;
+  spec.balanced = 0;
   return spec;
 }
 
@@ -81,8 +82,10 @@ dpcov::data::RowBounding checked_bounding(int64_t cols, const dpcov_row_bounding
                           "the bounded rows' columns");
   if (s.lower != nullptr) dpcov::check::vector(cols, s.lower, sizeof(double), "spec->lower");
   if (s.upper != nullptr) dpcov::check::vector(cols, s.upper, sizeof(double), "spec->upper");
+  if (s.balanced != 0 && s.balanced != 1)
+    dpcov::fail(dpcov::Status::InvalidArgument, "spec->balanced must be 0 or 1, got ", s.balanced);
   return dpcov::data::RowBounding(cols, s.bound, bound_policy(s.policy), s.constant, s.lower,
-                                  s.upper, s.label_bound, neighbour(s.neighbour));
+                                  s.upper, s.label_bound, neighbour(s.neighbour), s.balanced == 1);
 }
 
 dpcov_row_refusal no_refusal() {
@@ -256,6 +259,7 @@ bool StoredBounding::operator==(const StoredBounding &other) const {
          same(a.constant, b.constant) && same(a.label_bound, b.label_bound) &&
          a.numerics == b.numerics && a.mechanism == b.mechanism && same(a.epsilon, b.epsilon) &&
          same(a.delta, b.delta) && a.max_rows_per_unit == b.max_rows_per_unit &&
+         a.balanced == b.balanced &&
          std::ranges::equal(lower, other.lower, same) &&
          std::ranges::equal(upper, other.upper, same);
 }
@@ -460,6 +464,25 @@ DPCOV_API dpcov_status dpcov_row_bounding_apply(const dpcov_row_bounding *spec, 
     written.clamped = counts.clamped;
     written.bound = bounding.norm_bound();
     dpcov::capi::write_struct(info, written);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_row_bounding_coefficient_factors(const dpcov_row_bounding *spec,
+                                                              int64_t cols, double *factors,
+                                                              int64_t count) {
+  return dpcov::capi::guarded([&] {
+    const dpcov::data::RowBounding bounding = checked_bounding(cols, read_bounding(spec));
+    dpcov::check::not_null(factors, "factors");
+    if (bounding.column_bounds())
+      dpcov::fail(dpcov::Status::InvalidArgument, "column bounds map a fit back affinely, not by ",
+                  "factors (the intercept moves with the slopes; proofs/column_bounds.md)");
+    const int64_t regressors = bounding.out_cols() - (bounding.label_bound() > 0.0 ? 1 : 0);
+    if (count != regressors)
+      dpcov::fail(dpcov::Status::Dimension, "count must be the bounded rows' regressors, ",
+                  regressors, ", got ", count);
+    std::vector<double> written(static_cast<size_t>(regressors));
+    dpcov::data::coefficient_factors(bounding, written.data());
+    std::ranges::copy(written, factors);
   });
 }
 

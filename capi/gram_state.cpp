@@ -5,7 +5,7 @@
 // Layout, every integer and double little-endian: magic "DPCOVGRM", u32 format version, u32
 // library major version, u64 total length, u32 kind (0 floating-point, 1 exact), u32 flags
 // (bit 0: made by dpcov_gram_create_bounded(), bit 1: a drop policy was used, bit 2: privacy
-// units), i64 dim, i64 rows, clipped, dropped, clamped; with bit 0 the bounding spec (i64 cols, f64
+// units, bit 3: balanced rows), i64 dim, i64 rows, clipped, dropped, clamped; with bit 0 the bounding spec (i64 cols, f64
 // bound, i32 policy, i32 neighbour, f64 constant, f64 label_bound, i32 numerics, i32 mechanism,
 // f64 epsilon, f64 delta, u32 column bounds, then cols lower and cols upper bounds when 1); with
 // bit 2 the finished units (i64 k, i64 units, i64 truncated, u32 ranges, then each range's first
@@ -37,6 +37,7 @@ constexpr uint32_t kKindExact = 1;
 constexpr uint32_t kFlagBounded = 1;
 constexpr uint32_t kFlagDropPolicy = 2;
 constexpr uint32_t kFlagUnits = 4;
+constexpr uint32_t kFlagBalanced = 8;
 constexpr size_t kHeaderBytes = dpcov::capi::kStateHeaderBytes;
 // Bytes per packed entry of either kind: one 128-bit integer, or a sum and its compensation.
 constexpr size_t kEntryBytes = 16;
@@ -80,8 +81,9 @@ std::vector<unsigned char> encode(const dpcov_gram &gram) {
   dpcov::capi::ByteWriter w;
   dpcov::capi::write_state_header(w, kFormat);
   w.u32(gram.exact ? kKindExact : kKindFloat);
+  const bool balanced = gram.spec && gram.spec->spec.balanced != 0;
   w.u32((gram.spec ? kFlagBounded : 0) | (c.drop_policy ? kFlagDropPolicy : 0) |
-        (gram.units ? kFlagUnits : 0));
+        (gram.units ? kFlagUnits : 0) | (balanced ? kFlagBalanced : 0));
   w.i64(gram.exact ? gram.exact->grid().dim : gram.acc.dim());
   w.i64(c.rows);
   w.i64(c.clipped);
@@ -197,7 +199,8 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   const uint32_t flags = r.u32();
   if (kind != kKindFloat && kind != kKindExact)
     dpcov::fail(dpcov::Status::InvalidArgument, "the state's kind is ", kind, " (0 or 1 expected)");
-  if ((flags & ~(kFlagBounded | kFlagDropPolicy | kFlagUnits)) != 0)
+  if ((flags & ~(kFlagBounded | kFlagDropPolicy | kFlagUnits | kFlagBalanced)) != 0 ||
+      ((flags & kFlagBalanced) != 0 && (flags & kFlagBounded) == 0))
     dpcov::fail(dpcov::Status::InvalidArgument, "the state has unknown flags ", flags);
   const int64_t dim = r.i64();
   // Before any allocation of O(d^2): the buffer must back its dimension's matrix.
@@ -212,6 +215,7 @@ std::unique_ptr<dpcov_gram> decode(const unsigned char *buf, size_t len) {
   if ((flags & kFlagBounded) != 0) {
     int64_t cols = 0;
     dpcov::capi::StoredBounding stored = read_spec(r, cols);
+    stored.spec.balanced = (flags & kFlagBalanced) != 0 ? 1 : 0;
     if (cols > dim)
       dpcov::fail(dpcov::Status::Dimension, "the state's spec has ", cols, " raw columns, more than its ",
                   "dimension ", dim);

@@ -77,8 +77,8 @@ void add_norm_histogram(ConstMatrixView a, const double *grid, int64_t candidate
 
 RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,
                          const double *lower, const double *upper, double label_bound,
-                         privacy::Neighbour neighbour)
-    : cols_(cols), policy_(policy) {
+                         privacy::Neighbour neighbour, bool balanced)
+    : cols_(cols), policy_(policy), balanced_(balanced) {
   if (policy != BoundPolicy::Clip && policy != BoundPolicy::Reject && policy != BoundPolicy::Drop)
     fail(Status::InvalidArgument, "policy must be DPCOV_BOUND_CLIP (0), DPCOV_BOUND_REJECT (1) ",
          "or DPCOV_BOUND_DROP (2), got ", static_cast<int32_t>(policy));
@@ -95,9 +95,10 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
   if ((lower == nullptr) != (upper == nullptr))
     fail(Status::NullPointer, "lower and upper must both be given or both be NULL");
   if (lower != nullptr) {
-    if (constant != 0.0 || label_bound != 0.0 || policy != BoundPolicy::Clip)
+    if (constant != 0.0 || label_bound != 0.0 || policy != BoundPolicy::Clip || balanced)
       fail(Status::InvalidArgument, "column bounds put a constant 1 in front and clamp values ",
-           "into their ranges: they take no constant, no label and policy DPCOV_BOUND_CLIP only");
+           "into their ranges: they take no constant, no label, no balancing (the ranges balance ",
+           "the columns already) and policy DPCOV_BOUND_CLIP only");
     scales_.resize(static_cast<size_t>(cols));
     for (int64_t j = 0; j < cols; ++j)
       scales_[static_cast<size_t>(j)] = column_scale(lower[j], upper[j], j);
@@ -107,8 +108,28 @@ RowBounding::RowBounding(int64_t cols, double bound, BoundPolicy policy, double 
   check_drop_policy(policy == BoundPolicy::Drop, neighbour);
   check_row_bound(bound, "bound");
   bound_ = bound;
-  const double x_bound = constant != 0.0 ? constant_column_norm_bound(constant, bound) : bound;
-  norm_bound_ = label_bound > 0.0 ? with_room(std::hypot(x_bound, label_bound), out_cols())
+  if (balanced) {
+    if (constant != 0.0 && constant != 1.0)
+      fail(Status::InvalidArgument, "balanced rows take constant 0 or 1 (the intercept's ",
+           "column, on the scale of the balanced x), got ", constant);
+    // Finite: B >= 2^-960 (check_row_bound) and d < 2^63.
+    x_scale_ = std::sqrt(static_cast<double>(features)) / bound;
+    // Refused before any row is read, so that a fit on these rows always maps back.
+    const double slope_factor = x_scale_ * (label_bound > 0.0 ? label_bound : 1.0);
+    if (!std::isfinite(slope_factor) || !(slope_factor >= std::numeric_limits<double>::min()))
+      fail(Status::InvalidArgument, "balanced rows with bound ", bound, " and label bound ",
+           label_bound, ": the factor sqrt(d) B_y / B that maps a fit back to the data's units ",
+           "is not a normal double; give the columns in units nearer each other's");
+  }
+  // Balanced, x' has norm <= sqrt(d) (the factor's margin covers the scale's rounding) and
+  // |y'| <= 1 (division is monotone).
+  const double raw_x_bound = balanced ? std::sqrt(static_cast<double>(features)) : bound;
+  const double y_bound = balanced && label_bound > 0.0 ? 1.0 : label_bound;
+  const double x_bound =
+      constant == 0.0 ? raw_x_bound
+      : balanced      ? with_room(std::hypot(constant, raw_x_bound), 2)
+                      : constant_column_norm_bound(constant, bound);
+  norm_bound_ = label_bound > 0.0 ? with_room(std::hypot(x_bound, y_bound), out_cols())
                                   : x_bound;
   if (!std::isfinite(norm_bound_))
     fail(Status::InvalidArgument, "the norm bound of the rows [x, y] (||x|| <= ", x_bound,
@@ -142,7 +163,7 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
   for (int64_t i = 0; i < raw.rows; ++i) {
     double factor = 1.0;
     bool over = false;
-    if (constant_ != 0.0) {
+    if (constant_ != 0.0 || balanced_) {
       const ScaledNorm norm = measured_norm(x, i, sums[static_cast<size_t>(i)]);
       over = norm.value() > bound_;
       if (over && policy_ == BoundPolicy::Reject)
@@ -168,6 +189,7 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
         if (policy_ == BoundPolicy::Drop) factor = 0.0;
         y = std::clamp(y, -label_bound_, label_bound_);
       }
+      if (balanced_) y /= label_bound_;
     }
     if (policy_ == BoundPolicy::Drop && over && factor == 0.0) {
       ++counts.dropped;
@@ -176,11 +198,20 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
     counts.clipped += over ? 1 : 0;
     double *o = out.data() + kept * width;
     if (constant_ != 0.0) *o++ = constant_;
-    for (int64_t j = 0; j < x.cols; ++j) o[j] = factor * x(i, j);
+    for (int64_t j = 0; j < x.cols; ++j) o[j] = factor * x(i, j) * x_scale_;
     if (label) o[x.cols] = y;
     ++kept;
   }
   return kept;
+}
+
+void coefficient_factors(const RowBounding &bounding, double *factors) {
+  const double label = bounding.balanced() && bounding.label_bound() > 0.0
+                           ? bounding.label_bound() : 1.0;
+  double *f = factors;
+  if (bounding.constant() != 0.0) *f++ = bounding.constant() * label;
+  const int64_t features = bounding.cols() - (bounding.label_bound() > 0.0 ? 1 : 0);
+  for (int64_t j = 0; j < features; ++j) f[j] = bounding.x_scale() * label;
 }
 
 }  // namespace dpcov::data

@@ -30,11 +30,14 @@ class RowBounding {
   // finite value > 0 put in front of every row. lower/upper: both null, or `features` public
   // ranges each (then constant must be 0, policy Clip and no label: the rows are [1, z]).
   // label_bound: 0 (no label) or B_y finite > 0, the last raw column being y, |y| <= B_y.
+  // balanced: x bounded by B is mapped to x sqrt(d) / B (norm <= sqrt(d), d the columns of x)
+  // and y to y / B_y (|y| <= 1), so that the bounded rows are the same whatever the units of x,
+  // y, B and B_y (proofs/balanced_rows.md); constant 0 or 1 only, no column bounds.
   // Throws Status::InvalidArgument, Status::NonFinite, Status::Dimension, and
   // Status::Precondition for the drop policy under replace-one (check_drop_policy()).
   RowBounding(int64_t cols, double bound, BoundPolicy policy, double constant,
               const double *lower, const double *upper, double label_bound,
-              privacy::Neighbour neighbour);
+              privacy::Neighbour neighbour, bool balanced = false);
 
   int64_t cols() const { return cols_; }
   // Columns of the bounded rows: [c or 1,] x or z, [y].
@@ -47,7 +50,15 @@ class RowBounding {
   bool column_bounds() const { return !scales_.empty(); }
   // Only the norm bound on x: the rows go to the accumulator as they are, which bounds them with
   // the same row_factor() (and no copy).
-  bool norm_only() const { return constant_ == 0.0 && label_bound_ == 0.0 && scales_.empty(); }
+  bool norm_only() const {
+    return constant_ == 0.0 && label_bound_ == 0.0 && scales_.empty() && x_scale_ == 1.0;
+  }
+  // The public factor the bounded x carries against the raw one: sqrt(d) / B when balanced,
+  // else 1 (coefficient_factors() maps a fit back).
+  double x_scale() const { return x_scale_; }
+  bool balanced() const { return balanced_; }
+  double constant() const { return constant_; }
+  double label_bound() const { return label_bound_; }
 
   // Bounds the rows of `raw` (rows x cols(), any layout) into `out` (row-major, rows x
   // out_cols(), resized), leaving dropped rows out; returns how many rows were written, and adds
@@ -66,7 +77,18 @@ class RowBounding {
   std::vector<ColumnScale> scales_;
   double label_bound_ = 0.0;
   double norm_bound_ = 0.0;
+  bool balanced_ = false;
+  double x_scale_ = 1.0;
 };
+
+// The factor that maps each coefficient of a regression fitted on rows bounded by `bounding`
+// ([c, x', y'], x' = x x_scale, y' = y / B_y balanced, else y) back to the raw rows' units:
+// c B_y for the constant column (the intercept), x_scale B_y for each column of x (B_y read as 1
+// unless balanced with a label). The
+// factors are public (B, B_y, d) and positive, so standard errors and interval ends map by them
+// too (post-processing). Written to `factors` in the bounded rows' column order, the label left
+// out: out_cols() - 1 values with a label, out_cols() without.
+void coefficient_factors(const RowBounding &bounding, double *factors);
 
 // Adds each row of `a` to the histogram of row norms over the increasing `grid` of `candidates`
 // values (the private bound's, dpcov/private_bound.h): counts[k] for the first k with

@@ -1,7 +1,7 @@
 // Gram accumulator, merge and saved state: any shape, leading dimension, values, bound and
 // policy. On error the accumulator and the canary output are unchanged; on success the matrix is
 // finite and exactly symmetric. The row bounding (dpcov_row_bounding_apply, a bounded accumulator)
-// with any spec: on success every bounded row is finite and within the reported norm bound's
+// with any spec, balanced or not: on success every bounded row is finite and within the reported norm bound's
 // square (to rounding), on error the canary output is unchanged; a bounded accumulator with
 // exact numerics releases its named mechanism exactly, finite and symmetric, or fails cleanly;
 // now and then with privacy units (dpcov_gram_add_unit_rows, dpcov_gram_finish_units).
@@ -21,6 +21,7 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
   spec.neighbour = static_cast<int32_t>(in.range(-1, 2));
   if (in.range(0, 1)) spec.constant = in.range(0, 3) == 0 ? in.number() : spec.bound;
   if (in.range(0, 2) == 0) spec.label_bound = in.positive();
+  if (in.range(0, 2) == 0) spec.balanced = static_cast<int32_t>(in.range(-1, 2));
   // The release the rows are for: exact numerics plan a grid at creation from these.
   spec.numerics = static_cast<int32_t>(in.range(-1, 2));
   spec.mechanism = static_cast<int32_t>(in.range(-1, 4));
@@ -44,6 +45,17 @@ void fuzz_bounding(fuzz::Input &in, int32_t layout, int64_t rows, int64_t cols, 
       ids[i] = sorted ? static_cast<int64_t>(i) / 2 : in.range(-2, 2);
   }
   if (!fits || cols > 8) return;
+  // The factors that map a fit back: finite and > 0, or the canaries untouched.
+  std::vector<double> factors = fuzz::canaries(10);
+  const std::vector<double> unset = factors;
+  const int64_t count = in.range(-1, 9);
+  const dpcov_status f = dpcov_row_bounding_coefficient_factors(&spec, cols, factors.data(), count);
+  fuzz::known_status(f);
+  if (f != DPCOV_OK) fuzz::require(factors == unset, "factors written on error");
+  for (int64_t j = 0; f == DPCOV_OK && j < count; ++j)
+    fuzz::require(std::isfinite(factors[static_cast<size_t>(j)]) &&
+                      factors[static_cast<size_t>(j)] > 0.0,
+                  "a factor not finite and > 0");
   const int64_t width = cols + 1;
   std::vector<double> out = fuzz::canaries(static_cast<size_t>(rows * width));
   const std::vector<double> before = out;

@@ -1,6 +1,6 @@
 // Finite or failed: the row bounding of the C ABI (dpcov_row_bounding_apply, and a bounded
 // accumulator's dpcov_gram_add_raw_rows) on rows and bounds anywhere in the doubles, with a
-// constant column, a label or neither, under every policy: DPCOV_OK with every bounded row finite
+// constant column, a label or neither, balanced or not, under every policy: DPCOV_OK with every bounded row finite
 // and within the reported norm bound, and the reported counts and bound finite; or a documented
 // failure with the outputs (rows and counts) untouched and the refusal's measure finite; and the
 // exact release from such an accumulator, finite or failed with its output untouched.
@@ -55,6 +55,7 @@ RC_GTEST_PROP(RowBoundingFiniteOrFailed, ApplyAndAddRawRows, ()) {
   const int shape = *rc::gen::inRange(0, 3);
   if (shape == 1) spec.constant = *rc::gen::element(spec.bound, 1.0, *extreme_positive());
   if (shape == 2) spec.label_bound = *extreme_positive();
+  if (spec.constant == 0.0 || spec.constant == 1.0) spec.balanced = *rc::gen::inRange(0, 2);
 
   const int64_t width = cols + 1;
   std::vector<double> out(static_cast<size_t>(rows * width), kCanary);
@@ -81,6 +82,19 @@ RC_GTEST_PROP(RowBoundingFiniteOrFailed, ApplyAndAddRawRows, ()) {
       }
       RC_ASSERT(std::sqrt(sum) <= static_cast<long double>(info.bound) * (1 + 1e-15L));
     }
+  }
+
+  // The factors that map a fit on these rows back: finite and > 0, or untouched.
+  std::vector<double> factors(static_cast<size_t>(cols + 1), kCanary);
+  const int64_t count = cols + (spec.constant != 0.0 ? 1 : 0) - (spec.label_bound > 0.0 ? 1 : 0);
+  const dpcov_status f = dpcov_row_bounding_coefficient_factors(&spec, cols, factors.data(), count);
+  if (f != DPCOV_OK) {
+    finite_or_failed::check_failure(f, "dpcov_row_bounding_coefficient_factors");
+    for (double v : factors) RC_ASSERT(v == kCanary);
+  } else {
+    for (int64_t j = 0; j < count; ++j)
+      RC_ASSERT(std::isfinite(factors[static_cast<size_t>(j)]) &&
+                factors[static_cast<size_t>(j)] > 0.0);
   }
 
   dpcov_gram *g = nullptr;

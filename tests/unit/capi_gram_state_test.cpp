@@ -152,6 +152,31 @@ TEST(CapiGramState, FloatStatesRoundTripWithTheirCompensation) {
   dpcov_gram_destroy(&empty);
 }
 
+// Balanced rows (dpcov_row_bounding::balanced) are a flag of the state: the imported
+// accumulator maps new rows as the original does, and its spec is the original's.
+TEST(CapiGramState, BalancedRowsSurviveTheTrip) {
+  dpcov_row_bounding spec = exact_spec();
+  spec.constant = 1.0;
+  spec.bound = 40.0;
+  spec.balanced = 1;
+  dpcov_gram *g = bounded(spec, kCols, 100, 9.0);
+  dpcov_gram *h = nullptr;
+  const std::vector<unsigned char> bytes = exported(g);
+  ASSERT_EQ(dpcov_gram_import_state(&h, bytes.data(), bytes.size()), DPCOV_OK) << message();
+  expect_same(g, h);
+  const std::vector<double> more = rows_of(30, kCols, 30.0);
+  for (dpcov_gram *x : {g, h})
+    ASSERT_EQ(dpcov_gram_add_raw_rows(x, DPCOV_ROW_MAJOR, 30, kCols, more.data(), kCols, nullptr),
+              DPCOV_OK);
+  expect_same(g, h);
+  spec.balanced = 0;
+  dpcov_gram *plain = bounded(spec, kCols, 100, 9.0);
+  ASSERT_EQ(dpcov_gram_merge(h, plain), DPCOV_E_INCOMPATIBLE);  // another spec
+  dpcov_gram_destroy(&plain);
+  dpcov_gram_destroy(&g);
+  dpcov_gram_destroy(&h);
+}
+
 // dpcov_gram_get_info() and dpcov_gram_create_from_state() lose the drop policy; the state
 // keeps it, so a replace-one release of a state bounded under the drop policy is still refused
 // when no row happened to be dropped.

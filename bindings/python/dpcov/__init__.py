@@ -52,7 +52,8 @@ from .centring import centre_second_moment
 from . import private_bound
 from .exact import (ExactGram, ExactGrid, ExactRelease, exact_grid_value, exact_plan,
                     exact_release_rows)
-from .gram import GramAccumulator, constant_column_norm_bound, release_rows
+from .gram import (GramAccumulator, coefficient_factors, constant_column_norm_bound,
+                   release_rows)
 from .plan import Plan
 from .learn import (ClippingWarning, PrivateCovariance, PrivateLinearRegression, PrivatePCA,
                     SeededNoiseWarning)
@@ -140,6 +141,7 @@ __all__ = [
     "exact_plan",
     "Plan",
     "exact_release_rows",
+    "coefficient_factors",
     "constant_column_norm_bound",
     "constant_rescale",
     "ExactGram",

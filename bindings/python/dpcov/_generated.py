@@ -556,7 +556,7 @@ class RowBoundingC(Struct):
                 ("neighbour", c_int32), ("constant", c_double), ("lower", c_void_p),
                 ("upper", c_void_p), ("label_bound", c_double), ("numerics", c_int32),
                 ("mechanism", c_int32), ("epsilon", c_double), ("delta", c_double),
-                ("max_rows_per_unit", c_int64)]
+                ("max_rows_per_unit", c_int64), ("balanced", c_int32)]
 
 
 class RowRefusalC(Struct):
@@ -912,6 +912,8 @@ PROTOTYPES = {
     "dpcov_gram_export_state": (c_int32, [c_void_p, c_void_p, c_size_t, Address(c_size_t)]),
     "dpcov_gram_import_state": (c_int32, [POINTER(c_void_p), c_void_p, c_size_t]),
     "dpcov_row_bounding_init": (c_int32, [POINTER(RowBoundingC), c_size_t]),
+    "dpcov_row_bounding_coefficient_factors": (c_int32, [POINTER(RowBoundingC), c_int64,
+                                                         Address(c_double), c_int64]),
     "dpcov_row_bounding_apply": (c_int32, [POINTER(RowBoundingC), c_int32, c_int64, c_int64,
                                            Address(c_double), c_int64, Address(c_double), c_int64,
                                            POINTER(GramInfoC), POINTER(RowRefusalC)]),

@@ -31,13 +31,16 @@ def numerics_value(numerics) -> int:
 
 
 def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_bound,
-                  release=None, max_rows_per_unit=0):
+                  release=None, max_rows_per_unit=0, balanced=False):
     """A ``dpcov_row_bounding`` and the arrays its pointers address (kept alive by the caller
     for the call). ``release``: None, or (mechanism, epsilon, delta, numerics) of the release
     the accumulator is for. ``max_rows_per_unit``: 0, or k for privacy units."""
     spec = new_struct(RowBoundingC)
     _check(C.dpcov_row_bounding_init(byref(spec), sizeof(spec)))
     spec.max_rows_per_unit = int(max_rows_per_unit)
+    if not isinstance(balanced, (bool, np.bool_)):
+        raise TypeError(f"balanced must be True or False, got {type(balanced).__name__}")
+    spec.balanced = 1 if balanced else 0
     if release is not None:
         mechanism, epsilon, delta, numerics = release
         spec.mechanism = mechanism_id(mechanism)
@@ -83,7 +86,8 @@ def _with_refusal(call, refusal) -> None:
 
 
 def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
-               constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0):
+               constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0,
+               balanced: bool = False):
     """The raw rows of the 2-D array ``a`` bounded by the library as
     :meth:`GramAccumulator.bounded` would bound them (``dpcov_row_bounding_apply``), without
     accumulating them. Returns ``(rows, info)``: the kept rows (a new C-order array) and the
@@ -91,7 +95,7 @@ def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
     refused row raises as :meth:`GramAccumulator.add_raw_rows` does."""
     m = _arrays.matrix(a, "a")
     spec, keep = _row_bounding(m.cols, bound, policy, neighbour, constant, lower, upper,
-                               label_bound)
+                               label_bound, balanced=balanced)
     width = m.cols + 1
     out = np.empty((m.rows, width))
     info = new_struct(GramInfoC)
@@ -101,6 +105,24 @@ def bound_rows(a, bound: float = 1.0, policy="clip", neighbour="replace_one",
         byref(info), byref(refusal)), refusal)
     del keep
     return np.ascontiguousarray(out[:info.rows, :info.dim]), GramInfo(info)
+
+
+def coefficient_factors(cols: int, bound: float, constant: float = 0.0,
+                        label_bound: float = 0.0, balanced: bool = False) -> np.ndarray:
+    """The public factors that map a regression on rows bounded as
+    :meth:`GramAccumulator.bounded` with these arguments bounds them back to the raw rows' units
+    (``dpcov_row_bounding_coefficient_factors``): one per regressor ([constant,] x, the label
+    left out), by which coefficients, standard errors and interval ends are multiplied. With
+    ``balanced`` (rows [1, x sqrt(d) / B, y / B_y]): B_y for the intercept and sqrt(d) B_y / B for
+    each slope; otherwise the constant and ones."""
+    spec, keep = _row_bounding(cols, bound, "clip", "replace_one", constant, None, None,
+                               label_bound, balanced=balanced)
+    count = int(cols) + (1 if constant else 0) - (1 if label_bound else 0)
+    out = np.empty(max(count, 0))
+    _check(C.dpcov_row_bounding_coefficient_factors(byref(spec), int(cols), _arrays.ptr(out),
+                                                    count))
+    del keep
+    return out
 
 
 def constant_column_norm_bound(constant: float, bound: float) -> float:
@@ -234,7 +256,8 @@ class GramAccumulator(Handle):
     def bounded(cls, cols: int, bound: float = 1.0, policy="clip", neighbour="replace_one",
                 constant: float = 0.0, lower=None, upper=None, label_bound: float = 0.0,
                 mechanism=None, epsilon: float = 1.0, delta: float = 1e-6,
-                numerics="exact", max_rows_per_unit: int = 0) -> "GramAccumulator":
+                numerics="exact", max_rows_per_unit: int = 0,
+                balanced: bool = False) -> "GramAccumulator":
         """An accumulator that bounds raw rows itself (``dpcov_gram_create_bounded``): add them
         with :meth:`add_raw_rows`. Rows of ``cols`` columns are [x] or, with ``label_bound`` > 0,
         [x, y]; x is bounded in norm by ``bound`` under ``policy``, y by |y| <= ``label_bound``;
@@ -252,29 +275,33 @@ class GramAccumulator(Handle):
 
         ``max_rows_per_unit`` = k > 0: the rows belong to privacy units, added with
         :meth:`add_unit_rows`; at most k rows of each unit are kept and the accumulator's bound
-        is the unit bound (docs/privacy-units.md)."""
+        is the unit bound (docs/privacy-units.md).
+
+        ``balanced=True`` (with ``constant`` 0 or 1): the bounded rows are
+        [1, x sqrt(d) / B, y / B_y], the same whatever the units of x and y, so that a fit on them
+        does not depend on the units; :func:`coefficient_factors` maps it back."""
         exact = numerics_value(numerics) == NUMERICS["exact"]
         if (mechanism is not None and exact and max_rows_per_unit == 0 and
                 _has_exact_numerics(mechanism)):
             return cls._planned(cols, bound, policy, neighbour, constant, lower, upper,
-                                label_bound, (mechanism, epsilon, delta))
+                                label_bound, (mechanism, epsilon, delta), balanced)
         release = None if mechanism is None else (mechanism, epsilon, delta, numerics)
         spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
-                                   label_bound, release, max_rows_per_unit)
+                                   label_bound, release, max_rows_per_unit, balanced)
         handle = _created(cols, spec)
         del keep
         return cls._adopt(handle)
 
     @classmethod
     def _planned(cls, cols, bound, policy, neighbour, constant, lower, upper, label_bound,
-                 release) -> "GramAccumulator":
+                 release, balanced=False) -> "GramAccumulator":
         """:meth:`bounded` with exact numerics, planned once (``dpcov/plan.h``): the plan of
         ``release`` (mechanism, epsilon, delta) at the bounded rows' d and bound searches the
         grid, the accumulator is made on it (``dpcov_gram_create_planned``), and :meth:`release`
         with the same release draws with its constants instead of planning again."""
         from .plan import Plan
         spec, keep = _row_bounding(cols, bound, policy, neighbour, constant, lower, upper,
-                                   label_bound)
+                                   label_bound, balanced=balanced)
         # The bounded rows' d and norm bound, from an idealized accumulator of the same spec
         # (it plans nothing).
         with cls._adopt(_created(cols, spec)) as shape:

@@ -61,7 +61,7 @@ from .intercept_scale import warn_intercept_scale
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError, at_share
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
-from .gram import (GramAccumulator, _has_exact_numerics, constant_column_norm_bound,
+from .gram import (GramAccumulator, _has_exact_numerics, bound_rows, coefficient_factors,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
 from .ols import ols_intervals, ols_jl
@@ -282,6 +282,13 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
                 raise
             raise refused from None
     return gram
+
+
+def _balanced_x_bound(features: int, intercept: bool) -> float:
+    """The library's norm bound of balanced regressors [1, x sqrt(d) / B] (or x sqrt(d) / B
+    without an intercept): the same for every B."""
+    empty = np.empty((0, features))
+    return bound_rows(empty, 1.0, constant=1.0 if intercept else 0.0, balanced=True)[1].bound
 
 
 def _noise_mean_removed(released, receipt):
@@ -1073,10 +1080,12 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
-        if self.fit_intercept and self.bounds is None and self.bound is not None:
+        if (self.fit_intercept and self.bounds is None and self.bound is not None
+                and privacy_unit is not None):
             warn_intercept_scale(self.bound, X.shape[1])
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
         self.forecast_ = None  # AdaSSP's, where n is public
+        self.__dict__.pop("plug_in_", None)  # this fit's table only, mapped to the data's units
         if privacy_unit is not None:
             return self._fit_units(X, y, privacy_unit)
         if self.bounds is not None:
@@ -1102,27 +1111,30 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         rng = _release_rng(self.random_state, 3)
         epsilon = float(self.epsilon)
         constant = 1.0 if self.fit_intercept else 0.0
+        # Balanced rows [1, x sqrt(d) / B, y / B_y]: the fit does not depend on the units of X
+        # and y; their norm bounds do not depend on B or B_y.
+        p_f = X.shape[1]
+        bound_x = _balanced_x_bound(p_f, self.fit_intercept)
         # The Gram mechanisms' release, exact by default; AdaSSP and ols_jl read the matrix.
         # With robust errors the release gets the fit's share and the meat the rest.
-        split = self._gram_split(mechanism, B, B_y, options)
+        split = self._gram_split(mechanism, bound_x, options)
         release = {} if mechanism in MECHANISMS_REGRESSION else {
             "mechanism": mechanism,
             "epsilon": self.epsilon if split is None else split.fit_epsilon,
             "delta": self.delta if split is None else split.fit_delta, "numerics": self.numerics}
         gram = _accumulate(GramAccumulator.bounded(
             X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y,
-            **release), X, y, B, B_y)
+            balanced=True, **release), X, y, B, B_y)
         clipped = gram.info().clipped
         if policy == "clip":
             _warn_clipped(clipped, gram.info().rows, B, not n_private)
         moved = False  # AdaSSP's bound moved below the public one
         if mechanism == "adassp":
             self._check_adassp_options()
-            bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
-            self._decide_errors(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y,
+            self._decide_errors(X.shape[1] + (1 if self.fit_intercept else 0), bound_x, 1.0,
                                 X.shape[0], n_private)
             steps.enter_context(self._accountant_steps(
-                X.shape[1] + (1 if self.fit_intercept else 0), bound_x, B_y))
+                X.shape[1] + (1 if self.fit_intercept else 0), bound_x, 1.0))
             B, epsilon, moved = self._tightened(X, B, rng)
             if moved:
                 # The rows clipped to the private bound below the user's: clipping at B then at
@@ -1130,12 +1142,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 gram.close()
                 gram = _accumulate(GramAccumulator.bounded(
                     X.shape[1] + 1, B, "clip", _neighbour_name(n_private), constant,
-                    label_bound=B_y), X, y, B, B_y)
+                    label_bound=B_y, balanced=True), X, y, B, B_y)
                 clipped = gram.info().clipped
         self.bound_ = B
-        p_f = X.shape[1]
         offset = 1 if self.fit_intercept else 0
-        bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
+        factors = coefficient_factors(p_f + 1, B, constant, B_y, balanced=True)
         dim = p_f + offset + 1
         features = np.arange(p_f + offset, dtype=np.int64)
         label = dim - 1
@@ -1143,14 +1154,15 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         with gram:
             rows = gram.info().rows
             if mechanism == "adassp" and self.errors_ == "robust":
-                self._fit_robust(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
+                self._fit_robust(gram.matrix(), label, features, bound_x, 1.0, epsilon, rng,
                                  np.column_stack((X, y)), {
                                      "bound": B, "policy": "clip" if moved else policy,
                                      "neighbour": _neighbour_name(n_private),
-                                     "constant": constant, "label_bound": B_y},
+                                     "constant": constant, "label_bound": B_y,
+                                     "balanced": True},
                                  self._clipping_assumption(B, moved), rows)
             elif mechanism == "adassp":
-                self._fit_adassp(gram.matrix(), label, features, bound_x, B_y, epsilon, rng,
+                self._fit_adassp(gram.matrix(), label, features, bound_x, 1.0, epsilon, rng,
                                  None if n_private else rows)
                 self._noise_aware(lambda: self._adassp_intervals(
                     self._inference_rows(rows), rng, offset - 1, self.level, self.n_bootstrap),
@@ -1183,7 +1195,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     released = constant_rescale(released, 0, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
-                result = self._gram_fit(released, receipt, n, label, features[offset:])
+                # The user's ridge is on the coefficients in the data's units.
+                ridge = self.ridge * (factors[offset] / B_y) ** 2
+                result = self._gram_fit(released, receipt, n, label, features[offset:], ridge)
                 if result is None:
                     pass  # refused: NaN coefficients and intervals, inference_ says why
                 elif split is None:
@@ -1195,14 +1209,30 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                       features[offset:], rng, np.column_stack((X, y)), {
                                           "bound": B, "policy": policy,
                                           "neighbour": _neighbour_name(n_private),
-                                          "constant": constant, "label_bound": B_y},
+                                          "constant": constant, "label_bound": B_y,
+                                          "balanced": True},
                                       bound_x, split)
+        self._in_data_units(factors)
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
         self.n_samples_ = self._released_count() if n_private else rows
         self.n_clipped_ = clipped
         self._label_errors()
         return self
+
+    def _in_data_units(self, factors: np.ndarray) -> None:
+        """Maps the fit on the balanced rows to the data's units by the public ``factors``
+        (``coefficient_factors``, kept as ``unit_factors_``): coefficients, standard errors,
+        interval ends and the plug-in table (post-processing; p-values are unchanged)."""
+        self.unit_factors_ = factors
+        self.params_ = self.params_ * factors
+        self.std_errors_ = self.std_errors_ * factors
+        self.conf_int_ = self.conf_int_ * factors[:, None]
+        if getattr(self, "plug_in_", None) is not None:
+            table = dict(self.plug_in_)
+            table["std_errors"] = np.asarray(table["std_errors"]) * factors
+            table["conf_int"] = np.asarray(table["conf_int"]) * factors[:, None]
+            self.plug_in_ = table
 
     def _fit_bounds(self, X: np.ndarray, y: np.ndarray):
         """AdaSSP with ``bounds = (lower, upper)``, public ranges of the columns of X and, last,
@@ -1261,6 +1291,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.std_errors_ = np.concatenate(([np.nan], self.std_errors_[1:] * factor))
         self.p_values_ = np.concatenate(([np.nan], self.p_values_[1:]))
         self.conf_int_ = np.vstack(([np.nan, np.nan], self.conf_int_[1:] * factor[:, None]))
+        self.unit_factors_ = np.concatenate(([np.nan], factor))
         self.bound_ = bound_x
         self.intercept_ = float(self.params_[0])
         self.coef_ = self.params_[1:]
@@ -1300,6 +1331,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                           stacklevel=3)
         offset = 1 if self.fit_intercept else 0
         self.bound_, self.errors_ = B, None
+        self.unit_factors_ = np.ones(len(self.params_))
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
         self.n_samples_ = None  # the rows kept are private at unit level
@@ -1702,7 +1734,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                   f"{np.flatnonzero(which).tolist()}: {why} (conclusive_ is "
                                   f"False)", UserWarning, stacklevel=3)
 
-    def _gram_split(self, mechanism, B: float, B_y: float, options: dict):
+    def _gram_split(self, mechanism, bound_x: float, options: dict):
         """The split of (epsilon, delta) between a Gram mechanism's release and the meat
         (``sandwich_plan``) when its intervals are robust: ``errors="robust"`` (the default), the
         intervals on, ``ridge`` 0 and a mechanism with a noise law the intervals read; else None
@@ -1711,8 +1743,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         if (mechanism in MECHANISMS_REGRESSION or errors != "robust" or not self.intervals
                 or self.ridge != 0 or not _robust_gram(mechanism)):
             return None
-        bound_x = constant_column_norm_bound(1.0, B) if self.fit_intercept else B
-        return sandwich_plan(bound_x, B_y, float(self.epsilon), self.delta)
+        return sandwich_plan(bound_x, 1.0, float(self.epsilon), self.delta)
 
     def _check_gram_accountant(self, mechanism, dim, row_bound, split, options, n) -> None:
         """An active accountant must hold both releases (the fit's and the meat's) before the
@@ -1743,7 +1774,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             f"and the released meat sum r_i^2 x_i x_i' (a {split.meat_share:g} share of epsilon "
             f"and delta, meat_receipt_); " + ROBUST)
 
-    def _gram_fit(self, released, receipt, n, label, features):
+    def _gram_fit(self, released, receipt, n, label, features, ridge):
         """The regression of the released matrix (``params_``), or None when its feature block
         is not positive definite after the noise. A refusal is an output, as on AdaSSP's path:
         NaN coefficients (least squares of an indefinite matrix has none) and NaN intervals, a
@@ -1760,7 +1791,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             return None
         try:
             result = _est.regression_fit(_noise_mean_removed(released, receipt), n, label,
-                                         features, 0 if self.fit_intercept else -1, self.ridge,
+                                         features, 0 if self.fit_intercept else -1, ridge,
                                          self.level)
         except NotPositiveDefiniteError as e:
             self.params_ = np.full(len(features) + (1 if self.fit_intercept else 0), np.nan)
@@ -1820,7 +1851,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                 self.meat_receipt_ if robust else None)
         else:
             raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")
-        return out.std_errors, out.p_values, np.column_stack([out.ci_lower, out.ci_upper])
+        factors = self.unit_factors_
+        return (np.asarray(out.std_errors) * factors, out.p_values,
+                np.column_stack([out.ci_lower, out.ci_upper]) * factors[:, None])
 
     def predict(self, X) -> np.ndarray:
         """X @ coef_ + intercept_."""

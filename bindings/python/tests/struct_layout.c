@@ -35,6 +35,7 @@ int main(void) {
   printf(", \"epsilon\": %zu", offsetof(dpcov_row_bounding, epsilon));
   printf(", \"delta\": %zu", offsetof(dpcov_row_bounding, delta));
   printf(", \"max_rows_per_unit\": %zu", offsetof(dpcov_row_bounding, max_rows_per_unit));
+  printf(", \"balanced\": %zu", offsetof(dpcov_row_bounding, balanced));
   printf("}%s\n", ",");
   printf("\"dpcov_row_refusal\": {\"size\": %zu", sizeof(dpcov_row_refusal));
   printf(", \"struct_size\": %zu", offsetof(dpcov_row_refusal, struct_size));

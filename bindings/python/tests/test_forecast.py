@@ -85,7 +85,8 @@ def test_forecast_holds_against_simulation_within_20_percent():
 
 def test_private_linear_regression_keeps_the_forecast_of_the_fit_that_ran():
     # Robust errors (the default) fit at a share of the budget: forecast_ is that fit's, a
-    # slope's with the intercept (the receipt's sigma_cross over the features' moment B^2 / p);
+    # slope's with the intercept (the receipt's sigma_cross over the features' moment d / p of
+    # the balanced rows, whose x has norm bound sqrt(d));
     # at n = 50 y'y is not released and forecast_ is the forecast that decided so (no intercept
     # read: the decisions take the plan as it is); under add/remove n is private: None.
     import warnings
@@ -101,7 +102,7 @@ def test_private_linear_regression_keeps_the_forecast_of_the_fit_that_ran():
         gram = dpcov.PrivateLinearRegression(mechanism="analyze_gauss", **args).fit(x, y)
     assert fit.errors_ == "robust" and fit.forecast_.intercept == 1
     assert fit.forecast_.crossover_rows == pytest.approx(
-        fit.receipt_.sigma_cross ** 2 / (1.5 ** 2 / 2), rel=1e-9)
+        fit.receipt_.sigma_cross ** 2 / (2 / 2), rel=1e-9)
     whole = dpcov.regression_forecast(dpcov.adassp_plan(
         3, fit.receipt_.bound, 1.0, 1.0, 1e-6, release_label_square=True), n=5000,
         intercept=True)

@@ -141,8 +141,8 @@ def test_private_regression_matches_least_squares_when_the_noise_is_negligible(r
     np.testing.assert_allclose(est.params_, beta, atol=1e-4)
     assert est.intercept_ == pytest.approx(beta[0], abs=1e-4)
     assert est.receipt_.mechanism_name == "adassp" and est.receipt_.seed_fixed == 1
-    # The intercept is a constant 1 inside the bound: B_X = sqrt(1 + bound^2), not sqrt(2) bound.
-    assert est.receipt_.bound == pytest.approx(np.sqrt(2.0))
+    # Balanced rows [1, x sqrt(d) / bound]: B_X = sqrt(1 + d) whatever the bound.
+    assert est.receipt_.bound == pytest.approx(np.sqrt(3.0))
     assert isinstance(est.release_, dpcov.AdasspFit) and est.release_.released_xtx.shape == (3, 3)
     np.testing.assert_allclose(est.predict(X[:5]), design[:5] @ beta, atol=1e-3)
     assert est.score(X, y) > 0.95
@@ -234,7 +234,7 @@ def test_adassp_bound_is_chosen_privately_below_the_public_one(regression_data):
     assert np.quantile(norms, 0.8) < est.bound_ < 1.25 * np.quantile(norms, 0.99)
     # A tenth of 10 is exactly 1, so the rest is exactly 9 (dpcov_bound_step_rest).
     assert est.receipt_.epsilon == dpcov.private_bound.bound_step_rest(10.0, 1.0) == 9.0
-    assert est.receipt_.bound == pytest.approx(np.hypot(1.0, est.bound_))
+    assert est.receipt_.bound == pytest.approx(np.sqrt(1.0 + X.shape[1]))  # balanced rows
     assert 0 < est.n_clipped_ < 0.2 * len(y)
     worst = dpcov.PrivateLinearRegression(epsilon=1.0, bound=4.0, bound_epsilon=0,
                                           errors="homoscedastic", random_state=3).fit(X, y)

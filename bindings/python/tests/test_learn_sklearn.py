@@ -115,9 +115,11 @@ def test_the_fitted_estimator_keeps_the_release_and_receipt(data):
     fit = est.release_
     assert fit.receipt is est.receipt_ and fit.released_xtx.shape == (4, 4)
     assert np.array_equal(fit.released_xtx, fit.released_xtx.T)
-    # The coefficients are post-processing of the kept release (the ridge is in the receipt).
+    # The coefficients are post-processing of the kept release (the ridge is in the receipt),
+    # of the balanced rows, mapped to the data's units by unit_factors_.
     m = fit.released_xtx + est.receipt_.ridge * np.eye(4)
-    np.testing.assert_allclose(m @ est.params_, fit.released_xty, rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(m @ (est.params_ / est.unit_factors_), fit.released_xty,
+                               rtol=1e-8, atol=1e-8)
     assert clone(est).get_params() == est.get_params()
 
 

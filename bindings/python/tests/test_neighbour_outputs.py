@@ -200,18 +200,18 @@ def test_regression_under_add_remove_without_a_count_is_refused_before_any_relea
 @pytest.mark.parametrize("mechanism", ["adassp", "analyze_gauss", "laplace_sym",
                                        "wishart_additive"])
 def test_a_released_count_at_most_the_coefficients_is_a_refusal_not_an_exception(mechanism):
-    # A bound far above the rows (4000 for rows of norm about 1) swamps the constant column's
-    # count n + noise: some of these seeds release a count below the 4 coefficients. The fit
-    # then returns NaN coefficients or intervals with a warning, as for an indefinite release.
+    # Six rows at epsilon 0.3: some of these seeds release a count n + noise below the 4
+    # coefficients. The fit then returns NaN coefficients or intervals with a warning, as for an
+    # indefinite release.
     gen = np.random.default_rng(3)
-    x = gen.normal(size=(200, 3)) / 2
-    y = x @ [1.0, -1.0, 0.5] + gen.normal(size=200) / 4
+    x = gen.normal(size=(6, 3)) / 2
+    y = x @ [1.0, -1.0, 0.5] + gen.normal(size=6) / 4
     refused = 0
     for seed in range(8):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             fit = dpcov.PrivateLinearRegression(
-                mechanism=mechanism, epsilon=1.0, bound=4e3, label_bound=2.0,
+                mechanism=mechanism, epsilon=0.3, bound=2.0, label_bound=2.0,
                 neighbour="add_remove", random_state=seed).fit(x, y)
         if fit.n_samples_ < 4.5:
             refused += 1
@@ -223,18 +223,40 @@ def test_a_released_count_at_most_the_coefficients_is_a_refusal_not_an_exception
     assert refused > 0
 
 
+@pytest.mark.parametrize("mechanism", ["adassp", "analyze_gauss", "laplace_sym"])
+def test_the_released_count_does_not_depend_on_the_units_of_the_rows(mechanism):
+    # Balanced rows: the constant column is on the scale of x whatever the bound, so the count
+    # n + noise has the same noise at a bound of 4000 as at 2 (it used to be swamped: sd 1.8e7 at
+    # a bound of 1000 times the rows' norms).
+    gen = np.random.default_rng(3)
+    x = gen.normal(size=(200, 3)) / 2
+    y = x @ [1.0, -1.0, 0.5] + gen.normal(size=200) / 4
+    for scale in (1.0, 2e3):
+        counts = []
+        for seed in range(8):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit = dpcov.PrivateLinearRegression(
+                    mechanism=mechanism, epsilon=1.0, bound=2.0 * scale, label_bound=2.0,
+                    neighbour="add_remove", random_state=seed).fit(x * scale, y)
+            counts.append(fit.n_samples_)
+        assert np.all(np.abs(np.asarray(counts) - 200) < 100), (scale, counts)
+
+
 @pytest.mark.parametrize("mechanism", ["analyze_gauss", "laplace_sym"])
 def test_an_exact_release_whose_grid_rounds_the_constant_to_zero_is_refused_before_it(mechanism):
     # At a row bound above 2^13 the exact grid's unit B 2^-12 (d = 5) exceeds twice the constant
-    # 1: the constant column would hold 0, no count and no intercept.
+    # 1: the constant column would hold 0, no count and no intercept. Balanced rows, which the
+    # regression uses, keep the bound at sqrt(2 + d) whatever the units.
+    spec = dict(cols=4, bound=1e4, constant=1.0, label_bound=2.0, mechanism=mechanism,
+                epsilon=1.0, delta=1e-6)
+    with pytest.raises(dpcov.errors.UnmetPreconditionError, match="rounds to 0 on the grid"):
+        dpcov.GramAccumulator.bounded(**spec)
+    with dpcov.GramAccumulator.bounded(**spec, balanced=True) as gram:
+        assert gram.info().bound == pytest.approx(np.sqrt(5.0))
     x = np.random.default_rng(1).normal(size=(50, 3))
-    with dpcov.BudgetAccountant(10.0, 1e-3) as budget:
-        with pytest.raises(dpcov.errors.UnmetPreconditionError, match="rounds to 0 on the grid"):
-            dpcov.PrivateLinearRegression(mechanism=mechanism, bound=1e4,
-                                          label_bound=2.0).fit(x, x[:, 0])
-    assert budget.spent.charges == 0
     fit = dpcov.PrivateLinearRegression(mechanism=mechanism, bound=1e4, label_bound=2.0,
-                                        numerics="idealized", random_state=1).fit(x, x[:, 0])
+                                        random_state=1).fit(x, x[:, 0])
     assert fit.n_samples_ is not None
 
 

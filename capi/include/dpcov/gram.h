@@ -320,6 +320,18 @@ typedef struct dpcov_row_bounding {
    * refused, since a unit's rows are bounded only once the unit closes, chunks later.
    */
   int64_t max_rows_per_unit;
+  /**
+   * 0 (default), or 1: the bounded rows are the same whatever the units of x and y. x, bounded
+   * by @c bound under @c policy, is then mapped to x sqrt(d) / B (norm <= sqrt(d), d the columns
+   * of x) and y, bounded by @c label_bound, to y / B_y (|y| <= 1): rows [1, x', y'] of norm
+   * bound sqrt(2 + d) (with room for rounding), each column on the scale of the intercept's
+   * constant. A regression on them is the regression on the raw rows mapped back by public
+   * factors (dpcov_row_bounding_coefficient_factors()); without it the fit depends on the units,
+   * a bound far from sqrt(d) leaving the slopes (B << sqrt(d)) or the intercept (B >> sqrt(d))
+   * in the noise (proofs/balanced_rows.md). @c constant 0 or 1 only; not with column bounds,
+   * which balance the columns already.
+   */
+  int32_t balanced;
 } dpcov_row_bounding;
 
 /**
@@ -345,6 +357,26 @@ DPCOV_API dpcov_status dpcov_row_bounding_init(dpcov_row_bounding *spec, size_t 
 static inline dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec) {
   return dpcov_row_bounding_init(spec, sizeof *spec);
 }
+
+/**
+ * The public factors that map a regression on rows bounded by @p spec back to the raw rows'
+ * units: coefficient j of the bounded rows' regressors ([c,] x', the label left out) times
+ * factors[j] is the coefficient on the raw columns ([intercept,] x), and so are its standard
+ * error and interval ends (the factors are > 0; p-values are unchanged). With
+ * dpcov_row_bounding::balanced: c B_y for the constant's column (the intercept) and sqrt(d) B_y / B
+ * for each column of x (B_y read as 1 without a label); otherwise c and 1. Pure: no rows read.
+ * @param spec     the bounding, read up to its struct_size; checked as by
+ *                 dpcov_gram_create_bounded().
+ * @param cols     raw columns, label included.
+ * @param factors  receives @p count values; untouched on error.
+ * @param count    the regressors: cols (a constant, no label), cols - 1 (a constant and a label,
+ *                 or neither) or cols - 2 (a label, no constant).
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (spec, factors), ::DPCOV_E_DIMENSION (@p count not
+ *         the regressors' number), and what dpcov_gram_create_bounded() refuses in the spec.
+ */
+DPCOV_API dpcov_status dpcov_row_bounding_coefficient_factors(const dpcov_row_bounding *spec,
+                                                              int64_t cols, double *factors,
+                                                              int64_t count);
 
 /**
  * Which row of a chunk dpcov_gram_add_raw_rows() refused, and why, as data (the message is for

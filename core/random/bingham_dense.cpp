@@ -332,11 +332,13 @@ int64_t DenseBinghamSampler::accept(Rng &rng, int64_t q, double u, double *y) {
 int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c, int64_t ld,
                                             double kappa, double m, double lower, double *y) {
   work_.resize(static_cast<size_t>(q));
-  // C - m I, upper triangle.
+  // -A = kappa (C - m I), upper triangle: scaled first, so that y^T A y stays finite where C's
+  // entries are near the largest double (every entry of A is at most |A|_F, which is small here).
   centred_.resize(static_cast<size_t>(q * q));
   for (int64_t j = 0; j < q; ++j) {
-    std::copy_n(c + j * ld, j + 1, centred_.data() + j * q);
-    centred_[static_cast<size_t>(j + j * q)] -= m;
+    for (int64_t i = 0; i < j; ++i)
+      centred_[static_cast<size_t>(i + j * q)] = kappa * c[i + j * ld];
+    centred_[static_cast<size_t>(j + j * q)] = kappa * (c[j + j * ld] - m);
   }
   for (int64_t tries = 1; tries <= max_tries_; ++tries) {
     double norm2 = 0.0;
@@ -348,7 +350,7 @@ int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c
     linalg::symv_upper(q, 1.0, centred_.data(), q, y, 0.0, work_.data());
     double quadratic = 0.0;
     for (int64_t i = 0; i < q; ++i) quadratic += y[i] * work_[static_cast<size_t>(i)];
-    const double t = -kappa * (quadratic / norm2);
+    const double t = -(quadratic / norm2);
     const double log_ratio = lower - t;
     if (log_ratio > 0.0)
       fail(Status::Internal, "Bingham envelope violated: y^T A y = ", t, " below ", lower);

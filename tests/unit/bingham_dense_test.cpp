@@ -168,6 +168,24 @@ TEST(DenseBinghamSampler, DrawsUnitVectorsOnEveryEnvelope) {
   }
 }
 
+// C near the largest double and kappa small enough for the uniform envelope: y^T C y overflows
+// where A = -kappa (C - m I) itself is small, so the exponent is computed from A.
+TEST(DenseBinghamSampler, EntriesNearTheLargestDoubleDrawUnderTheUniformEnvelope) {
+  constexpr int64_t q = 6;
+  Matrix c(q, q);
+  for (int64_t j = 0; j < q; ++j)
+    for (int64_t i = 0; i <= j; ++i) c(i, j) = c(j, i) = 3e307 * std::cos(1.0 + i + 2.0 * j);
+  DenseBinghamSampler sampler;
+  Rng rng = Rng::from_seed(6);
+  std::vector<double> y(q);
+  for (int k = 0; k < 200; ++k) {
+    EXPECT_GE(sampler.sample(rng, q, c.data(), q, 1e-309, y.data()), 1);
+    double n = 0.0;
+    for (double x : y) n += x * x;
+    EXPECT_NEAR(n, 1.0, 1e-14);
+  }
+}
+
 TEST(DenseBinghamSampler, OneDimensionDrawsASign) {
   DenseBinghamSampler sampler;
   Rng rng = Rng::from_seed(4);

@@ -6,12 +6,11 @@ Usage (from the repository root, after building):
 
 Each fit r draws Gaussian rows x (d = 3, columns N(0, 1) / 3 clipped to [-1, 1]) and
 y = (x beta + 0.2 + N(0, 0.3^2)) / 2.5 clipped to [-1, 1] from data seed 10^6 + r, then fits
-X s with bound sqrt(d) s (the same bound relative to the rows) at noise seed r. A fit whose
-mechanisms were equivariant in the units of X would give the same coefficients (times 1 / s)
-at every s. The intercept enters the rows as a constant 1 whatever s, so it weighs s^-2 as much
-against the features at scale s: at small s the constant takes the norm bound and the slopes'
-noise grows as 1 / s^2; at large s the constant is lost in the features' noise, and under
-add/remove the count G_00 with it. Printed per scale, medians over the fits: the slopes' error
+X s with bound sqrt(d) s (the same bound relative to the rows) at noise seed r. The fits are
+on balanced rows [1, x sqrt(d) / B, y / B_y] (proofs/balanced_rows.md), so they give the same
+coefficients (times 1 / s) at every s; before, the intercept's constant 1 weighed s^-2 as much
+against the features at scale s (bench/results/unit_scale.md keeps that measurement). Printed
+per scale, medians over the fits: the slopes' error
 |b s - beta / 2.5| (AdaSSP, the default), the intercept's error, the share of fits with an
 interval, and Analyze Gauss's released count under add/remove (its sd over the fits).
 """

@@ -34,11 +34,6 @@ const (
 	// PcaAutoBoundQuantile is the quantile an automatic bound for PCA aims at, far in the tail so
 	// that the subspace error bound holds against the data's own subspace.
 	PcaAutoBoundQuantile = float64(C.DPCOV_PCA_AUTO_BOUND_QUANTILE)
-	// InterceptScaleLow and InterceptScaleHigh are the ends of the regressors' scale B / sqrt(p)
-	// beside an intercept's constant 1 outside which a regression on raw rows depends on the
-	// units of X and the command line and Python warn (DPCOV_INTERCEPT_SCALE_LOW, _HIGH).
-	InterceptScaleLow  = float64(C.DPCOV_INTERCEPT_SCALE_LOW)
-	InterceptScaleHigh = float64(C.DPCOV_INTERCEPT_SCALE_HIGH)
 )
 
 // PrivateBoundQuantileTarget is the number of rows above the bound that aims at the quantile of

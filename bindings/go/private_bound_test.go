@@ -50,9 +50,6 @@ func TestAutomaticBoundConstants(t *testing.T) {
 	if target, err := PrivateBoundQuantileTarget(PcaAutoBoundQuantile, 100000); err != nil || target != 100 {
 		t.Fatalf("PCA's target %d, %v", target, err)
 	}
-	if InterceptScaleLow != 0.5 || InterceptScaleHigh != 4 {
-		t.Fatalf("intercept scale ends %v, %v", InterceptScaleLow, InterceptScaleHigh)
-	}
 	if target, err := PrivateBoundQuantileTarget(AutoBoundQuantile, 100); err != nil || target != 5 {
 		t.Fatalf("target %d, %v", target, err)
 	}

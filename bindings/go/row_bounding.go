@@ -35,6 +35,10 @@ type RowBounding struct {
 	// unit are kept, chosen at random with the release's generator; the accumulator's bound is
 	// then the unit bound and the neighbour relation is on units. 0: every row is its own unit.
 	MaxRowsPerUnit int64
+	// Balanced rows [1, x sqrt(d) / B, y / B_y] (Constant 0 or 1): the same whatever the units
+	// of x and y, so that a regression on them does not depend on the units; CoefficientFactors
+	// maps it back (proofs/balanced_rows.md).
+	Balanced bool
 }
 
 // RowRefusal names the row a bounded accumulator refused, as data: its index in the chunk, and
@@ -61,6 +65,9 @@ func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(),
 	spec.mechanism = C.int32_t(b.Mechanism)
 	spec.epsilon, spec.delta = C.double(b.Epsilon), C.double(b.Delta)
 	spec.max_rows_per_unit = C.int64_t(b.MaxRowsPerUnit)
+	if b.Balanced {
+		spec.balanced = 1
+	}
 	if b.Idealized {
 		spec.numerics = C.DPCOV_NUMERICS_IDEALIZED
 	}
@@ -81,6 +88,37 @@ func (b RowBounding) cSpec(cols int) (spec C.dpcov_row_bounding, release func(),
 		C.free(unsafe.Pointer(upper))
 	}
 	return spec, release, nil
+}
+
+// CoefficientFactors are the public factors that map a regression on rows of cols raw columns
+// (label included) bounded as b says back to the raw rows' units
+// (dpcov_row_bounding_coefficient_factors): one per regressor, the constant's first, by which
+// coefficients, standard errors and interval ends are multiplied. Balanced: B_y for the
+// intercept and sqrt(d) B_y / B for each slope; otherwise the constant and ones.
+func CoefficientFactors(cols int, b RowBounding) ([]float64, error) {
+	spec, release, err := b.cSpec(cols)
+	defer release()
+	if err != nil {
+		return nil, err
+	}
+	count := cols
+	if b.Constant == 0 {
+		count--
+	}
+	if b.LabelBound == 0 {
+		count++
+	}
+	if count < 1 {
+		return nil, argError(ErrDimension, "rows of %d columns have no regressor", cols)
+	}
+	factors := make([]float64, count)
+	if err := call(func() C.dpcov_status {
+		return C.dpcov_row_bounding_coefficient_factors(&spec, C.int64_t(cols),
+			(*C.double)(unsafe.Pointer(&factors[0])), C.int64_t(count))
+	}); err != nil {
+		return nil, err
+	}
+	return factors, nil
 }
 
 // NewBoundedGram is an empty accumulator for raw rows of cols columns (label included) that the

@@ -109,3 +109,28 @@ func TestRowPathReleasesExactlyByDefault(t *testing.T) {
 		t.Fatalf("matrix release: numerics %d, %v", receipt.Numerics, err)
 	}
 }
+
+func TestBalancedRowsAndTheirCoefficientFactors(t *testing.T) {
+	b := RowBounding{Bound: 8, Constant: 1, LabelBound: 2, Balanced: true}
+	factors, err := CoefficientFactors(4, b)
+	if err != nil || len(factors) != 4 {
+		t.Fatalf("factors %v, %v", factors, err)
+	}
+	slope := math.Sqrt(3) / 8 * 2
+	if factors[0] != 2 || math.Abs(factors[1]-slope) > 1e-15 || factors[3] != factors[1] {
+		t.Fatalf("factors %v, want [2 %v %v %v]", factors, slope, slope, slope)
+	}
+	g, err := NewBoundedGram(4, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	info, err := g.Info()
+	if err != nil || math.Abs(info.Bound-math.Sqrt(5)) > 1e-12 {
+		t.Fatalf("balanced rows' bound %v, want sqrt(2 + d) = %v (%v)", info.Bound, math.Sqrt(5), err)
+	}
+	b.Constant = 2
+	if _, err := CoefficientFactors(4, b); err == nil {
+		t.Fatal("balanced rows with constant 2 accepted")
+	}
+}

@@ -8,7 +8,6 @@
 #include "../io/gram_stream.hpp"
 #include "../library_status.hpp"
 #include "../options/choice_names.hpp"
-#include "../options/constant_column_option.hpp"
 #include "../options/mechanism_options.hpp"
 #include "../options/mechanism_registry.hpp"
 #include "robust_regression.hpp"
@@ -48,13 +47,12 @@ GramFitPlan plan_gram_fit(const GramFitQuery &q) {
     fail(kExitUsage, "--numerics exact exists for ", exact_mechanism_names(), " only, not ",
          q.mechanism);
   plan.exact = has_exact && q.numerics != "idealized";
-  plan.bound_x = q.bounds.intercept ? constant_column_norm_bound(1.0, q.bounds.bound)
-                                    : q.bounds.bound;
+  plan.bound_x = regressor_norm_bound(q.bounds, q.features);
   plan.robust = q.robust;
   plan.epsilon = q.epsilon;
   plan.delta = q.delta;
   if (plan.robust) {
-    plan.split = sandwich_budget(plan.bound_x, q.bounds.label_bound, q.epsilon, q.delta);
+    plan.split = sandwich_budget(plan.bound_x, 1.0, q.epsilon, q.delta);  // |y'| <= 1
     plan.epsilon = plan.split.fit_epsilon;
     plan.delta = plan.split.fit_delta;
   }

@@ -7,15 +7,14 @@
 
 #include "../analysis/default_fit.hpp"
 #include "../analysis/gram_fit_plan.hpp"
-#include "../analysis/intercept_scale.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/text_table.hpp"
 #include "../cli_error.hpp"
 #include "../io/adassp_receipt.hpp"
 #include "../io/regression_unit_rows.hpp"
 #include "../io/json_text.hpp"
+#include "../io/regression_rows.hpp"
 #include "../library_status.hpp"
-#include "../options/constant_column_option.hpp"
 #include "../options/input_options.hpp"
 #include "../options/mechanism_options.hpp"
 #include "zcdp_release.hpp"
@@ -140,13 +139,6 @@ struct RegressPlan {
   nlohmann::ordered_json decisions;
 };
 
-// The fit regress would make warns where --bound leaves the intercept's constant 1 unbalanced
-// against the --dims regressors (intercept_scale.hpp); the plan says so too.
-void warn_intercept_scale(const PlanOptions &o) {
-  if (const std::string w = intercept_scale_warning(*o.bound, o.dims); !w.empty())
-    std::fprintf(stderr, "dpcov plan: warning: %s\n", w.c_str());
-}
-
 RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &params) {
   if (!o.privacy_unit.empty())
     fail(kExitUsage, "--regress plans a fit at the level of rows; a unit fit has no intervals "
@@ -155,8 +147,9 @@ RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &pa
   check_bound(*o.bound, "--bound");
   DefaultFitQuery q;
   q.regressors = o.dims + 1;
-  q.bound_x = constant_column_norm_bound(1.0, *o.bound);
-  q.label_bound = *o.label_bound;
+  // The balanced rows regress fits (proofs/balanced_rows.md): their bounds, whatever --bound.
+  q.bound_x = regressor_norm_bound({*o.bound, *o.bound, *o.label_bound, true}, o.dims);
+  q.label_bound = 1.0;
   q.budget = o.mechanism.epsilon;
   q.delta = *o.mechanism.delta;
   q.params = params;
@@ -208,7 +201,6 @@ void run_adassp_plan(const PlanOptions &o) {
   std::optional<RegressPlan> regress;
   if (o.regress) {
     regress = plan_regress_fit(o, params);
-    warn_intercept_scale(o);
     receipt = regress->fit;
   } else {
     library_check_parameters(dpcov_adassp_plan(o.dims, *o.bound, *o.label_bound,
@@ -296,8 +288,7 @@ void run_plan(const PlanOptions &o) {
   if (o.mean_radius) fail(kExitUsage, "--mean-radius applies to coinpress_mean only");
   if (o.center) fail(kExitUsage, "--center applies to coinpress only");
   if (o.regress) {
-    run_gram_regress_plan(o);
-    return warn_intercept_scale(o);
+    return run_gram_regress_plan(o);
   }
   if (o.label_bound) fail(kExitUsage, "--label-bound applies to adassp and --regress only");
   if (o.errors != "robust") fail(kExitUsage, "--errors applies to --regress only");

@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "../analysis/default_fit.hpp"
-#include "../analysis/intercept_scale.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/regression_forecast.hpp"
 #include "../analysis/regression_intervals.hpp"
@@ -461,7 +460,8 @@ struct RawFit {
   bool intercept = true;
   RawRegressSettings settings;
   double bound = 0.0;  // the bound on ||x|| the fit used: --bound, or the one chosen below it
-  double label_bound = 0.0;  // |y| <= label_bound: --label-bound, or 1 after --bounds
+  // The bounded label's bound: 1 for balanced rows (y / --label-bound) and after --bounds.
+  double label_bound = 1.0;
   // --bounds: every column mapped to [-1, 1] by its public range; `scaled_bound_x` is the norm
   // bound of [1, z_x] and `units` maps the coefficients back to the data's.
   bool scaled = false;
@@ -499,20 +499,21 @@ struct RawFit {
            settings.params.max_rows_per_unit == 0;
   }
 
-  // B_X of the rows [1, x] at the bound `b` on ||x|| ([1, z_x] after --bounds).
-  double regressor_bound(double b) const {
-    if (scaled) return scaled_bound_x;
-    // The library's bound on [1, x], which the accumulator of the rows [1, x] uses too:
-    // sqrt(1 + B^2) with room for rounding.
-    return intercept ? constant_column_norm_bound(1.0, b) : b;
+  int64_t features() const { return static_cast<int64_t>(terms.size()) - (intercept ? 1 : 0); }
+
+  // B_X of the bounded regressors: [1, z_x] after --bounds, else the balanced [1, x'] (the
+  // library's, the same at every bound on ||x||).
+  double regressor_bound() const {
+    return scaled ? scaled_bound_x : regressor_norm_bound({1.0, 1.0, 1.0, intercept}, features());
   }
 };
 
-// The public receipt of the fit at the bound `bound` on ||x||, for the ledger (dpcov_adassp_plan).
-dpcov_adassp_receipt adassp_plan(const RawFit &f, double bound) {
+// The public receipt of the fit, for the ledger (dpcov_adassp_plan): the balanced rows' bounds
+// are the same at every bound on ||x||.
+dpcov_adassp_receipt adassp_plan(const RawFit &f) {
   dpcov_adassp_receipt plan{};
   plan.struct_size = sizeof plan;
-  library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), f.regressor_bound(bound),
+  library_check(dpcov_adassp_plan(static_cast<int64_t>(f.terms.size()), f.regressor_bound(),
                                   f.label_bound, f.settings.adassp_epsilon, f.fit_delta,
                                   &f.settings.params, &plan),
                 "AdaSSP settings");
@@ -532,7 +533,7 @@ void fit_adassp(RawFit &f, const ReleaseDraws &draws,
   xty.resize(static_cast<size_t>(p));
   f.receipt.struct_size = sizeof f.receipt;
   draws.check(dpcov_adassp_fit(DPCOV_ROW_MAJOR, q, f.data.gram.data(), q, p, regressors.data(), p,
-                               f.regressor_bound(f.bound), f.label_bound,
+                               f.regressor_bound(), f.label_bound,
                                f.settings.adassp_epsilon, f.fit_delta, &f.settings.params,
                                draws.rng(), f.coef.data(), xtx.data(), p, xty.data(), &f.receipt),
               concat(f.path, ": AdaSSP"));
@@ -574,12 +575,18 @@ void to_data_units(RawFit &f) {
                 {&f.aware.se, &f.aware.lower, &f.aware.upper}, {&f.aware.p});
 }
 
-// The public values the default fit's decisions read (default_fit.hpp), at the bound `bound` on
-// ||x||: the options as asked, before any decision.
-DefaultFitQuery default_fit_query(const RawFit &f, const RegressOptions &o, double bound) {
+// A fit on balanced rows in the data's units: coefficients, standard errors and interval ends.
+void to_data_units(RawFit &f, const std::vector<double> &factors) {
+  scale_by_factors(factors, {&f.coef, &f.aware.coef, &f.aware.se, &f.aware.lower,
+                             &f.aware.upper});
+}
+
+// The public values the default fit's decisions read (default_fit.hpp): the options as asked,
+// before any decision.
+DefaultFitQuery default_fit_query(const RawFit &f, const RegressOptions &o) {
   DefaultFitQuery q;
   q.regressors = static_cast<int64_t>(f.terms.size());
-  q.bound_x = f.regressor_bound(bound);
+  q.bound_x = f.regressor_bound();
   q.label_bound = f.label_bound;
   q.budget = f.adassp_budget;
   q.delta = o.raw.delta;
@@ -603,8 +610,8 @@ void apply_fit(RawFit &f, const DefaultFit &d) {
 }
 
 // The fit's shares before the rows are read (for the ledger's plan): robust errors as asked.
-void apply_errors(RawFit &f, const RegressOptions &o, double bound) {
-  DefaultFitQuery q = default_fit_query(f, o, bound);
+void apply_errors(RawFit &f, const RegressOptions &o) {
+  DefaultFitQuery q = default_fit_query(f, o);
   q.rows_known = false;
   apply_fit(f, decide_default_fit(q));
 }
@@ -613,7 +620,7 @@ void apply_errors(RawFit &f, const RegressOptions &o, double bound) {
 // at the public bound, before any bound step, as on every surface (a bound chosen privately is
 // a release, and the same request must decide alike wherever it is made).
 void decide_errors(RawFit &f, const RegressOptions &o) {
-  const DefaultFit d = decide_default_fit(default_fit_query(f, o, o.raw.bound));
+  const DefaultFit d = decide_default_fit(default_fit_query(f, o));
   apply_fit(f, d);
   f.forecast = d.forecast;
   f.small_n_split = d.small_n_split;
@@ -646,7 +653,7 @@ void release_robust_meat(RawFit &f, const RegressOptions &o, const RegressionCol
       f.scaled ? scaled_regression_bounding(f.ranges.lower, f.ranges.upper)
                : regression_bounding({r.bound, f.bound, r.label_bound, f.intercept, false});
   dpcov_status status = DPCOV_OK;
-  f.meat = release_meat(*reader, c, spec, f.coef, f.regressor_bound(f.bound),
+  f.meat = release_meat(*reader, c, spec, f.coef, f.regressor_bound(),
                         f.sandwich, f.settings.params.neighbour, f.data.rows, draws.rng(),
                         status);
   draws.check(status, concat(f.path, ": the meat of the robust intervals"));
@@ -707,13 +714,12 @@ RawFit fit_raw_rows(const RegressOptions &o) {
       *reader, o.label, r.privacy_unit.empty() ? o.features : unit_regressors(*reader, o, r),
       f.intercept);
   f.terms = c.terms;
-  f.label_bound = r.label_bound;
   if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds);
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   f.adassp_budget = f.settings.adassp_epsilon;
   f.label_square_asked = f.settings.params.release_label_square == 1;
   f.robust_asked = robust_asked;
-  apply_errors(f, o, r.bound);
+  apply_errors(f, o);
   const auto charges_of = [&](const LedgerFile *ledger, const dpcov_adassp_receipt &fit) {
     std::vector<LedgerCharge> charges =
         charges_with_bound_step(ledger, bound_epsilon, LedgerCharge::of_receipt(&fit));
@@ -725,7 +731,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     return charges;
   };
   dpcov_adassp_receipt plan{};
-  if (!r.ledger.path.empty()) plan = adassp_plan(f, r.bound);
+  if (!r.ledger.path.empty()) plan = adassp_plan(f);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(
       r.ledger, [&](const LedgerFile &l) { return charges_of(&l, plan); });
   const std::string output = concat("regress ", f.path);
@@ -735,15 +741,12 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   if (f.settings.tighten) {
     f.bound = choose_tighter_bound(*reader, c, r.bound, r.bound_quantile, bound_epsilon,
                                    draws.rng());
-    // A failure from here on is charged the plan at the chosen bound, the fit's own (its rho at
-    // the given --bound can differ in the last place, and the ledger records it).
-    if (ledger) plan = adassp_plan(f, f.bound);
     reader = input.open();
   }
   accumulate_rows(f, *reader, c, r, draws.rng());
   if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
   decide_errors(f, o);
-  if (ledger) plan = adassp_plan(f, f.bound);
+  if (ledger) plan = adassp_plan(f);
   std::vector<double> xtx, xty;
   fit_adassp(f, draws, xtx, xty);
   // Where the fit released y'y for intervals, the forecast printed is the fit's as it ran (its
@@ -779,7 +782,11 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     f.aware = homoscedastic();
   }
   f.label = reader->column_names()[static_cast<size_t>(c.label)];
-  if (f.scaled) to_data_units(f);
+  if (f.scaled)
+    to_data_units(f);
+  else
+    to_data_units(f, regression_unit_factors({r.bound, f.bound, r.label_bound, f.intercept},
+                                             f.features()));
   return f;
 }
 
@@ -988,12 +995,6 @@ void run_regress_raw(const RegressOptions &o) {
   }
   const RawFit fit = fit_raw_rows(o);
   warn_clipped(fit);
-  // On the --bound given, as Python warns (a privately chosen bound below it is the data's).
-  if (fit.intercept && !fit.scaled)
-    if (const std::string w = intercept_scale_warning(
-            o.raw.bound, static_cast<int64_t>(fit.terms.size()) - 1);
-        !w.empty())
-      std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (!o.raw.privacy_unit.empty()) {
     std::fprintf(stderr, "dpcov regress: curator only (not for publication): %lld units, %lld "
                  "rows left out by --max-rows-per-unit %lld\n",

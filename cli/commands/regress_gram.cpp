@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "../analysis/gram_fit_plan.hpp"
-#include "../analysis/intercept_scale.hpp"
 #include "../analysis/posterior_intervals.hpp"
 #include "../analysis/robust_regression.hpp"
 #include "../analysis/text_table.hpp"
@@ -278,6 +277,14 @@ void release_meat_of(GramFit &f, RereadableInput &input, const ReleaseDraws &dra
   f.meat_released = true;
 }
 
+// The fit on the balanced rows in the data's units: coefficients, standard errors and
+// interval ends.
+void to_data_units(GramFit &f) {
+  scale_by_factors(
+      regression_unit_factors(f.bounds, static_cast<int64_t>(f.columns.features.size())),
+      {&f.coef, &f.aware.coef, &f.aware.se, &f.aware.lower, &f.aware.upper});
+}
+
 // The charges: the release and, under robust errors, the meat (its plan until it is released).
 std::vector<LedgerCharge> charges(const GramFit &f, bool released) {
   std::vector<LedgerCharge> out{released ? f.receipt : release_plan(f)};
@@ -324,6 +331,7 @@ GramFit fit_gram(const GramRegressRequest &r) {
   draws.charge(charges(f, true), output);
   if (ledger) f.ledger = ledger->summary();
   if (f.no_fit.empty() && !r.raw->no_intervals) intervals(f, draws.rng());
+  to_data_units(f);
   return f;
 }
 
@@ -455,11 +463,6 @@ void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled) {
 void run_regress_gram(const GramRegressRequest &request) {
   const GramFit fit = fit_gram(request);
   warn_clipped_rows(fit.counts, fit.n_public(), false);
-  if (fit.bounds.intercept)
-    if (const std::string w = intercept_scale_warning(
-            fit.bounds.bound, static_cast<int64_t>(fit.columns.features.size()));
-        !w.empty())
-      std::fprintf(stderr, "dpcov regress: warning: %s\n", w.c_str());
   if (!fit.no_fit.empty())
     std::fprintf(stderr, "dpcov regress: warning: no coefficients and no intervals (nan): %s\n",
                  fit.no_fit.c_str());

@@ -179,7 +179,28 @@ dpcov_row_bounding regression_bounding(const RegressionBounds &b) {
   dpcov_row_bounding spec = row_bounding(b.clip_bound, DPCOV_BOUND_CLIP);
   spec.constant = b.intercept ? 1.0 : 0.0;
   spec.label_bound = b.label_bound;
+  spec.balanced = 1;
   return spec;
+}
+
+double regressor_norm_bound(const RegressionBounds &b, int64_t features) {
+  dpcov_row_bounding spec = regression_bounding(b);
+  spec.label_bound = 0.0;
+  dpcov_gram_info info{};
+  info.struct_size = sizeof info;
+  library_check(dpcov_row_bounding_apply(&spec, DPCOV_ROW_MAJOR, 0, features, nullptr, features,
+                                         nullptr, features + 1, &info, nullptr),
+                "the regressors' norm bound");
+  return info.bound;
+}
+
+std::vector<double> regression_unit_factors(const RegressionBounds &b, int64_t features) {
+  const dpcov_row_bounding spec = regression_bounding(b);
+  std::vector<double> factors(static_cast<size_t>(features + (b.intercept ? 1 : 0)));
+  library_check(dpcov_row_bounding_coefficient_factors(&spec, features + 1, factors.data(),
+                                                       static_cast<int64_t>(factors.size())),
+                "the map of the fit to the data's units");
+  return factors;
 }
 
 dpcov_row_bounding scaled_regression_bounding(const std::vector<double> &lower,
@@ -216,6 +237,12 @@ void stream_bounded_rows(RowReader &reader, const RegressionColumns &c,
     use(packed.data(), info.rows, info.dim);
   }
   check_interrupted();
+}
+
+void scale_by_factors(const std::vector<double> &factors,
+                      std::initializer_list<std::vector<double> *> values) {
+  for (std::vector<double> *v : values)
+    for (size_t j = 0; j < v->size() && j < factors.size(); ++j) (*v)[j] *= factors[j];
 }
 
 RegressionGram accumulate_regression(RowReader &reader, const RegressionColumns &c,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ double choose_tighter_bound(RowReader &reader, const RegressionColumns &columns,
 
 // How the rows are bounded: x scaled to norm <= clip_bound (<= --bound), y clipped to
 // [-label_bound, label_bound], a constant 1 in front with the intercept; with `reject`, a row
-// over the user's `bound` or `label_bound` is refused at its file position instead.
+// over the user's `bound` or `label_bound` is refused at its file position instead. The rows are
+// balanced (dpcov_row_bounding::balanced): [1, x sqrt(d) / clip_bound, y / label_bound], so that
+// the fit does not depend on the units; regression_unit_factors() maps it back.
 struct RegressionBounds {
   double bound = 0.0;
   double clip_bound = 0.0;
@@ -72,6 +75,22 @@ RegressionGram accumulate_regression_into(RowReader &reader, const RegressionCol
 RegressionGram accumulate_scaled_regression(RowReader &reader, const RegressionColumns &columns,
                                             const std::vector<double> &lower,
                                             const std::vector<double> &upper, bool quiet);
+
+// The library's norm bound of the bounded regressors [1, x'] (x' without the intercept) of
+// `features` columns: sqrt(1 + d) with room for rounding, whatever the bounds. The bounded
+// label's is 1.
+double regressor_norm_bound(const RegressionBounds &bounds, int64_t features);
+
+// The public factors (dpcov_row_bounding_coefficient_factors) that map each coefficient of a fit
+// on the rows regression_bounding(`bounds`) gives, its standard error and interval ends, to the
+// data's units: the intercept first, then the `features` slopes.
+std::vector<double> regression_unit_factors(const RegressionBounds &bounds, int64_t features);
+
+// Each of `values` (coefficients, standard errors, interval ends, in the regressors' order)
+// multiplied by its factor: the fit on balanced rows in the data's units (post-processing;
+// proofs/balanced_rows.md).
+void scale_by_factors(const std::vector<double> &factors,
+                      std::initializer_list<std::vector<double> *> values);
 
 // The bounding accumulate_regression() applies (`bounds`), and accumulate_scaled_regression()'s
 // for the ranges `lower`, `upper` (the pointers kept: they must outlive the spec).

@@ -52,6 +52,28 @@ double constant_column_norm_bound(double constant, double bound) {
   return out;
 }
 
+namespace {
+
+// limit / (rest 2^e) with limit = m 2^k split, so that the division is between normal numbers
+// even when ||x|| is above the largest double; a subnormal result is shaved one ulp down.
+double limit_over_norm(double limit, ScaledNorm norm) {
+  int k = 0;
+  const double m = std::frexp(limit, &k);
+  return shave_subnormal(std::ldexp(m / norm.rest, k - norm.exponent));
+}
+
+// The one factor that bounds x by B and balances it: x sqrt(d) / B within B, else
+// x sqrt(d) (1 - (2 d + 24) eps) / ||x|| computed from the norm directly, so that a row far
+// beyond B is put on the sphere of radius sqrt(d) however small B / ||x|| is (the product of
+// the two factors would underflow).
+double balanced_factor(ScaledNorm norm, double bound, double x_scale, int64_t features) {
+  if (constant_column_factor(norm, bound, features) == 1.0) return x_scale;
+  const double d = static_cast<double>(features);
+  return limit_over_norm(std::sqrt(d) * (1.0 - (2.0 * d + 24.0) * kEpsilon), norm);
+}
+
+}  // namespace
+
 double constant_column_factor(ScaledNorm norm, double bound, int64_t features) {
   // A relative margin of (2 d + 24) eps on ||x'|| absorbs the rounding of ||x|| (about
   // (d / 2 + 2) u, u = eps / 2), of the scaled entries and of the sum of squares of the d + 1
@@ -61,11 +83,7 @@ double constant_column_factor(ScaledNorm norm, double bound, int64_t features) {
   // 2 B^2 (1 - (2 d + 37) u), so c >= 1.75 d + 21.5 suffices.
   const double limit = bound * (1.0 - (2.0 * static_cast<double>(features) + 24.0) * kEpsilon);
   if (norm.value() <= limit) return 1.0;
-  // limit / (rest 2^e) with limit = m 2^k split, so that the division is between normal numbers
-  // even when ||x|| is above the largest double; a subnormal result is shaved one ulp down.
-  int k = 0;
-  const double m = std::frexp(limit, &k);
-  return shave_subnormal(std::ldexp(m / norm.rest, k - norm.exponent));
+  return limit_over_norm(limit, norm);
 }
 
 void add_norm_histogram(ConstMatrixView a, const double *grid, int64_t candidates,
@@ -170,7 +188,8 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
         fail_row_over(i, {norm.rest, norm.exponent}, "row ", i, " (0-based) has norm > bound ",
                       bound_);
       factor = over && policy_ == BoundPolicy::Drop ? 0.0
-                                                    : constant_column_factor(norm, bound_, x.cols);
+               : balanced_ ? balanced_factor(norm, bound_, x_scale_, x.cols)
+                           : constant_column_factor(norm, bound_, x.cols);
     } else if (!surely_within(sums[static_cast<size_t>(i)], limit_squared)) {
       factor = row_factor(x, i, sums[static_cast<size_t>(i)], bound_, policy_);
       over = factor < 1.0;
@@ -198,7 +217,7 @@ int64_t RowBounding::bound_norms(ConstMatrixView raw, std::vector<double> &out,
     counts.clipped += over ? 1 : 0;
     double *o = out.data() + kept * width;
     if (constant_ != 0.0) *o++ = constant_;
-    for (int64_t j = 0; j < x.cols; ++j) o[j] = factor * x(i, j) * x_scale_;
+    for (int64_t j = 0; j < x.cols; ++j) o[j] = factor * x(i, j);
     if (label) o[x.cols] = y;
     ++kept;
   }

@@ -68,21 +68,21 @@ class Forecast(DpcovCase):
 
     def test_plan_regress_plans_the_fit_regress_runs_and_forecasts_a_slope(self):
         # --regress counts the intercept on top of --bound and --dims as regress does: the plan
-        # of 4 regressors of norm sqrt(1 + B^2) and a slope's forecast. With --errors
-        # homoscedastic the fit spends the whole budget; at B = 1 and 3 features the features'
-        # moment is 1/3 against bound^2 / 4 = 1/2 read plainly: 1.5 times the crossover.
+        # of 4 balanced regressors [1, x sqrt(3) / B] of norm sqrt(1 + 3) = 2 whatever B, and a
+        # slope's forecast. With --errors homoscedastic the fit spends the whole budget; the
+        # features' moment is 3/3 = 1, as bound^2 / 4 = 1 read plainly: the same crossover.
         base = ["plan", "-m", "adassp", "-e", "1", "-d", "1e-6", "--label-bound", "1",
                 "--rows", "1000", "--json"]
         regress = json.loads(self.ok(base + ["--bound", "1", "--dims", "3", "--regress",
                                              "--errors", "homoscedastic"]).stdout)
-        plain = json.loads(self.ok(base + ["--bound", str(2 ** 0.5), "--dims", "4"]).stdout)
+        plain = json.loads(self.ok(base + ["--bound", "2", "--dims", "4"]).stdout)
         self.assertEqual(regress["num_regressors"], 4)
-        self.assertAlmostEqual(regress["bound"], 2 ** 0.5, places=12)
+        self.assertAlmostEqual(regress["bound"], 2.0, places=12)
         self.assertEqual(regress["regress"]["errors"], "homoscedastic")
         self.assertTrue(regress["regression_forecast"]["intercept"])
         self.assertFalse(plain["regression_forecast"]["intercept"])
         self.assertAlmostEqual(regress["regression_forecast"]["crossover_rows"]
-                               / plain["regression_forecast"]["crossover_rows"], 1.5, places=6)
+                               / plain["regression_forecast"]["crossover_rows"], 1.0, places=6)
         for wrong in (["-m", "analyze_gauss", "--regress"],
                       ["-m", "adassp", "--label-bound", "1", "--regress", "--rows", "0"]):
             self.assertEqual(self.run_dpcov(["plan", "-e", "1", "-d", "1e-6", "--bound", "1",
@@ -107,7 +107,7 @@ class Forecast(DpcovCase):
         self.assertEqual(planned["regression_forecast"]["crossover_rows"],
                          forecast["crossover_rows"])
         self.assertAlmostEqual(forecast["crossover_rows"],
-                               fit["receipt"]["sigma_cross"] ** 2 / (1.5 ** 2 / 2),
+                               fit["receipt"]["sigma_cross"] ** 2 / (2 / 2),  # d / d
                                delta=1e-6 * forecast["crossover_rows"])
         self.assertGreater(forecast["crossover_rows"],
                            1.2 * whole["regression_forecast"]["crossover_rows"])

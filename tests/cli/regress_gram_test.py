@@ -113,13 +113,13 @@ class GramRegression(DpcovCase):
                 self.assertLess(abs(fit.n_samples_ - 20000), 500)
 
     def test_a_released_count_at_most_the_coefficients_is_an_output_not_an_error(self):
-        # At a bound 4000 times the rows' norms the count's noise swamps it: some seeds release
-        # a count below the 3 coefficients. The fit then prints NaN and says why, exit 0.
-        path = self.write_csv(n=200)
+        # Six rows at epsilon 0.3: some seeds release a count below the 3 coefficients. The fit
+        # then prints NaN and says why, exit 0.
+        path = self.write_csv(n=6)
         refused = 0
         for seed in range(1, 7):
             result = self.run_dpcov(["regress", path, "-y", "y", "-m", "analyze_gauss", "-e",
-                                     "1", "--bound", "4000", "--label-bound", "1",
+                                     "0.3", "--bound", "2", "--label-bound", "1",
                                      "--neighbour", "add_remove", "--noise-seed", str(seed),
                                      "--quiet", "--json"])
             self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
@@ -130,14 +130,14 @@ class GramRegression(DpcovCase):
         self.assertGreater(refused, 0)
 
     def test_a_weak_direction_takes_only_its_coefficients_interval_as_in_python(self):
-        # x2 uses 2.8% of its range: at n = 5e4, epsilon 4 its direction of X'X is about 2 noise
+        # x2 uses 2.3% of its range: at n = 5e4, epsilon 4 its direction of X'X is about 2 noise
         # sds strong, too weak with this seed for the release to bound its slope. Its slope alone
         # is printed without an interval (null, conclusive false, a warning naming it), the
         # intercept and x1 keep theirs, and Python prints the same (dpcov_ols_intervals on both
         # surfaces).
         import dpcov
         gen = np.random.default_rng(1)
-        X = np.column_stack([gen.uniform(-0.5, 0.5, 50000), gen.uniform(-0.028, 0.028, 50000)])
+        X = np.column_stack([gen.uniform(-0.5, 0.5, 50000), gen.uniform(-0.023, 0.023, 50000)])
         y = np.clip(0.1 + X @ [0.5, 0.3] + 0.2 * gen.standard_normal(50000), -1.0, 1.0)
         path = self.path("weak.csv")
         np.savetxt(path, np.column_stack([X, y]), delimiter=",", header="x1,x2,y", comments="",

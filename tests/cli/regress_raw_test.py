@@ -43,7 +43,7 @@ class RawRegression(DpcovCase):
         # With the intervals the whole budget goes to AdaSSP at --bound: no rows are clipped below
         # it, so the intervals hold no clipping bias (docs/regression_intervals.md).
         self.assertNotIn("bound_selection", out)
-        self.assertAlmostEqual(out["receipt"]["bound"], np.hypot(1.0, 1.0))
+        self.assertAlmostEqual(out["receipt"]["bound"], np.sqrt(3.0))  # balanced rows
         self.assertEqual(out["receipt"]["epsilon"], 4.0)
         self.assertEqual(out["epsilon_total"], 4.0)
         self.assertIn("no clipping below --bound", out["noise_aware"]["assumes"])
@@ -54,7 +54,7 @@ class RawRegression(DpcovCase):
                                "--no-intervals"])
         chosen = point["bound_selection"]["bound"]
         self.assertLessEqual(chosen, 1.0)
-        self.assertAlmostEqual(point["receipt"]["bound"], np.hypot(1.0, chosen))
+        self.assertAlmostEqual(point["receipt"]["bound"], np.sqrt(3.0))
         self.assertAlmostEqual(point["receipt"]["epsilon"], 3.6)
         # A share asked for with the intervals is honoured, and the intervals say what they omit.
         tight = self.run_json(["regress", path, "--label", "y", "--epsilon", "4", "--bound", "1",
@@ -113,7 +113,7 @@ class RawRegression(DpcovCase):
         self.assertIn("chosen privately below --bound 4", self.run_dpcov(base).stdout.decode())
         given = self.run_json(base + ["--bound-epsilon", "0"])
         self.assertNotIn("bound_selection", given)
-        self.assertAlmostEqual(given["receipt"]["bound"], np.hypot(1.0, 4.0))
+        self.assertAlmostEqual(given["receipt"]["bound"], np.sqrt(3.0))  # balanced, at any bound
         self.assertEqual(given["receipt"]["epsilon"], 20.0)
         # Standard input is spooled for the bound step: the same bound as from the file.
         with open(path, "rb") as f:
@@ -181,33 +181,49 @@ class RawRegression(DpcovCase):
         self.assertEqual(self.run_dpcov(["regress", path, "--label", "y", "--ledger",
                                          ledger]).returncode, EXIT_USAGE)
 
-    def test_a_bound_far_from_the_intercepts_scale_warns_on_every_mechanism(self):
-        # Two regressors: the constant 1 is balanced at --bound sqrt(2); at ten times or a tenth
-        # of it the fit depends on the columns' units (bench/results/unit_scale.md).
-        path = self.write_csv(self.data(2000))
-        base = ["regress", path, "--label", "y", "--epsilon", "1", "--label-bound", "1",
-                "--noise-seed", "3", "--quiet", "--no-intervals"]
-        for mechanism in (["-m", "adassp"], ["-m", "analyze_gauss", "--delta", "1e-6"]):
-            for bound, words in (("14.2", "the constant, and the intercept with it"),
-                                 ("0.14", "the constant takes the norm bound")):
-                with self.subTest(mechanism=mechanism[1], bound=bound):
-                    result = self.run_dpcov(base + mechanism + ["--bound", bound])
-                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
-                    message = result.stderr.decode()
-                    self.assertIn("beside the intercept's constant 1: " + words, message)
-                    self.assertIn("give --bounds", message)
-            plan = ["plan", "--regress", "-e", "1", "-d", "1e-6", "--label-bound", "1", "--dims",
-                    "2", "--rows", "2000", "-m", mechanism[1]]
-            for bound, warned in (("14.2", True), ("0.14", True), ("1.5", False)):
-                with self.subTest(plan=mechanism[1], bound=bound):
-                    result = self.run_dpcov(plan + ["--bound", bound])
-                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
-                    self.assertEqual("intercept's constant 1" in result.stderr.decode(), warned)
-            for bound, extra in (("1.5", []), ("14.2", ["--no-intercept"])):
-                with self.subTest(mechanism=mechanism[1], bound=bound, extra=extra):
-                    result = self.run_dpcov(base + mechanism + ["--bound", bound] + extra)
-                    self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
-                    self.assertNotIn("intercept's constant", result.stderr.decode())
+    def fit_in_units(self, rows, s, t, extra):
+        """The fit of `rows` with x in units s and y in units t, the bounds in the same units."""
+        scaled = rows * [s, s, t]
+        path = self.path(f"units{s}_{t}.csv")
+        np.savetxt(path, scaled, delimiter=",", header="x1,x2,y", comments="", fmt="%.17g")
+        out = self.run_json(["regress", path, "--label", "y", "--epsilon", "1", "--bound",
+                             repr(0.8 * s), "--label-bound", repr(1.0 * t), "--noise-seed", "3",
+                             "--seed", "4", "--bootstrap", "99", "--quiet"] + extra)
+        return np.array([[c["coef"], c["noise_aware"]["std_err"], c["noise_aware"]["ci_lower"],
+                          c["noise_aware"]["ci_upper"]] for c in out["coefficients"]],
+                        dtype=float)
+
+    def test_the_fit_in_other_units_is_the_fit_mapped_to_them(self):
+        # Balanced rows [1, x sqrt(d) / B, y / B_y] (proofs/balanced_rows.md): the same rows in
+        # other units, with the bounds in those units and the same seeds, print the fit mapped to
+        # those units (intercept times t, slopes times t / s), on AdaSSP and a Gram mechanism,
+        # with or without the intercept. Before, a bound far from sqrt(d) left the slopes or the
+        # intercept in the noise.
+        rows = self.data(3000)
+        for extra in ([], ["--errors", "homoscedastic", "--bound-epsilon", "0"],
+                      ["--no-intercept"], ["-m", "analyze_gauss", "--delta", "1e-6"]):
+            base = self.fit_in_units(rows, 1.0, 1.0, extra)
+            self.assertTrue(np.isfinite(base).all(), extra)
+            for s, t in ((1e-3, 1.0), (1e3, 1.0), (250.0, 40.0)):
+                with self.subTest(extra=extra, s=s, t=t):
+                    unit = np.r_[[t] * (0 if "--no-intercept" in extra else 1), [t / s] * 2]
+                    np.testing.assert_allclose(self.fit_in_units(rows, s, t, extra),
+                                               base * unit[:, None], rtol=1e-6)
+
+    def test_plan_regress_is_the_same_at_every_bound(self):
+        # The balanced rows' bounds do not depend on --bound or --label-bound: neither does the
+        # plan, and no bound warns of the units.
+        plans = []
+        for bound, label in (("0.01", "1"), ("1.5", "3"), ("1e4", "0.2")):
+            result = self.run_dpcov(["plan", "--regress", "-m", "adassp", "-e", "1", "-d",
+                                     "1e-6", "--dims", "2", "--rows", "2000", "--bound", bound,
+                                     "--label-bound", label, "--json"])
+            self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+            self.assertEqual(result.stderr.decode(), "")
+            plan = json.loads(result.stdout)
+            plans.append((plan["bound"], plan["bound_y"], plan["regress"]))
+        self.assertEqual(plans[0], plans[1])
+        self.assertEqual(plans[0], plans[2])
 
     def test_reject_names_the_file_line_and_the_bound(self):
         rows = self.data(50)

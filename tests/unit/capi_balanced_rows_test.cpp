@@ -133,7 +133,8 @@ std::vector<long double> least_squares(const std::vector<double> &rows, int64_t 
           std::fabs(g[static_cast<size_t>(pivot * (p + 1) + c)]))
         pivot = r;
     for (int64_t k = 0; k <= p; ++k)
-      std::swap(g[static_cast<size_t>(c * (p + 1) + k)], g[static_cast<size_t>(pivot * (p + 1) + k)]);
+      std::swap(g[static_cast<size_t>(c * (p + 1) + k)],
+                g[static_cast<size_t>(pivot * (p + 1) + k)]);
     for (int64_t r = 0; r < p; ++r) {
       if (r == c) continue;
       const long double f = g[static_cast<size_t>(r * (p + 1) + c)] /
@@ -161,7 +162,8 @@ TEST(CapiBalancedRows, CoefficientFactorsMapTheFitOnBalancedRowsToTheRawRowsFit)
     std::vector<double> raw;  // [1, x, y]
     for (int64_t i = 0; i < r.n; ++i) {
       raw.push_back(1.0);
-      for (int64_t j = 0; j <= r.d; ++j) raw.push_back(r.raw[static_cast<size_t>(i * (r.d + 1) + j)]);
+      for (int64_t j = 0; j <= r.d; ++j)
+        raw.push_back(r.raw[static_cast<size_t>(i * (r.d + 1) + j)]);
     }
     const int64_t p = r.d + 1;
     const std::vector<long double> fit = least_squares(balanced, r.n, p);
@@ -177,6 +179,23 @@ TEST(CapiBalancedRows, CoefficientFactorsMapTheFitOnBalancedRowsToTheRawRowsFit)
       const long double unit = j == 0 ? t : t / s;
       EXPECT_NEAR(static_cast<double>((mapped - want) / unit), 0.0, 1e-9)
           << "point " << point << ", coefficient " << j;
+    }
+  }
+}
+
+// A row far beyond its bound (B / ||x|| below the smallest double) lands on the sphere of
+// radius sqrt(d) in its own direction: its factor is taken from the norm at once, not as the
+// product of the clip and the balance, which would underflow to 0.
+TEST(CapiBalancedRows, AFarRowLandsOnTheSphereInItsDirection) {
+  for (const double magnitude : {1e150, 1e200, 1e300, 1e308}) {
+    for (const double bound : {1.5e-154, 1e-280, 1.0, 1e100}) {
+      const Rows r{2, 1, {0.6 * magnitude, -0.8 * magnitude, 0.5}, bound, 1.0};
+      dpcov_gram_info info;
+      const std::vector<double> out = bounded(r, info);
+      ASSERT_EQ(info.clipped, 1);
+      EXPECT_NEAR(out[1], 0.6 * std::sqrt(2.0), 1e-14) << magnitude << " " << bound;
+      EXPECT_NEAR(out[2], -0.8 * std::sqrt(2.0), 1e-14) << magnitude << " " << bound;
+      EXPECT_LE(std::hypot(out[1], out[2]), std::sqrt(2.0));
     }
   }
 }

@@ -1,17 +1,22 @@
 """AdaSSP at the level of privacy units (proofs/adassp_units.md): at most k rows of each unit,
 chosen by the library's accumulator of units (``dpcov_gram_add_unit_rows``), then one AdaSSP fit
 whose sensitivities are k times the row-level ones (``dpcov_adassp_params::max_rows_per_unit``).
+
+The kept rows are balanced (proofs/balanced_rows.md): [1, x sqrt(d) / B, y / B_y], so that the
+fit does not depend on the units of x and y; its coefficients are mapped back to the data's units
+by the public factors of :func:`dpcov.coefficient_factors` (post-processing).
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _arrays
 from .adassp import AdasspFit, adassp_fit, adassp_plan
-from .gram import GramAccumulator, constant_column_norm_bound, unit_ids
+from .gram import GramAccumulator, bound_rows, coefficient_factors, unit_ids
 from .ledger import active_accountant
 
 UNITS_NO_INTERVALS = (
@@ -23,14 +28,20 @@ UNITS_NO_INTERVALS = (
 
 
 class AdasspUnitsFit(NamedTuple):
-    """A fit of units: the AdaSSP fit (its receipt states k), the bound on ||[1, x]|| it used,
-    and the curator's counters: rows clipped and rows left out by the k limit (never for
-    publication)."""
+    """A fit of units: the AdaSSP fit (its receipt states k), the norm bound of the balanced
+    regressors [1, x sqrt(d) / B] it used, the curator's counters (rows clipped and rows left
+    out by the k limit, never for publication) and the public factors that map the fit on the
+    balanced rows to the data's units (one per regressor, the intercept's first).
+
+    ``fit.released_xtx`` and ``fit.released_xty`` (and the receipt's bounds) are those of the
+    balanced rows; ``fit.coefficients`` are in the data's units:
+    ``solve(released_xtx + ridge I, released_xty) * unit_factors``."""
 
     fit: AdasspFit
     bound_x: float
     clipped: int
     truncated: int
+    unit_factors: np.ndarray
 
 
 def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
@@ -44,9 +55,11 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
     (``neighbour="add_remove"``) or with all its rows replaced (``"replace_one"``). At most
     ``max_rows_per_unit`` rows of each unit are kept, chosen at random with ``rng`` by the
     library's accumulator of units (units in order of their first row); each kept row is
-    bounded as at row level (``||x|| <= bound`` under ``policy``, ``|y| <= label_bound``).
-    An active accountant is checked before any draw and charged the fit's unit-level budget.
-    The command line's ``dpcov regress --privacy-unit`` makes the same fit from the same seed."""
+    bounded as at row level (``||x|| <= bound`` under ``policy``, ``|y| <= label_bound``) and
+    balanced (:class:`AdasspUnitsFit`: the coefficients are in the data's units and the same
+    whatever those units). An active accountant is checked before any draw and charged the fit's
+    unit-level budget. The command line's ``dpcov regress --privacy-unit`` makes the same fit
+    from the same seed."""
     X = _arrays.real_array(X, "X", 2)
     y = _arrays.real_array(y, "y", 1).reshape(-1)
     if X.ndim != 2 or y.shape[0] != X.shape[0]:
@@ -59,14 +72,15 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
     order, ids = unit_ids(privacy_unit)
     with GramAccumulator.bounded(X.shape[1] + 1, bound, policy, neighbour,
                                  1.0 if fit_intercept else 0.0, label_bound=label_bound,
-                                 max_rows_per_unit=plan.k) as gram:
+                                 max_rows_per_unit=plan.k, balanced=True) as gram:
         gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng).finish_units()
         return unit_fit(gram, plan, rng)
 
 
 class UnitFitPlan(NamedTuple):
     """What a fit of units settles before any row is drawn: k, the regressors p (the constant
-    column included), their norm bound and the fit's settings."""
+    column included), the norm bounds of the balanced regressors and label (``bound_x``, and
+    ``label_bound`` 1), the fit's settings and the factors that map it to the data's units."""
 
     k: int
     p: int
@@ -77,6 +91,34 @@ class UnitFitPlan(NamedTuple):
     neighbour: object
     calibration: object
     rho: float
+    unit_factors: np.ndarray
+
+
+def balanced_x_bound(regressors: int, fit_intercept: bool) -> float:
+    """The library's norm bound of the balanced regressors [1, x sqrt(d) / B] (x sqrt(d) / B
+    without an intercept) of ``regressors`` columns of x: the same for every B."""
+    empty = np.empty((0, int(regressors)))
+    constant = 1.0 if fit_intercept else 0.0
+    return bound_rows(empty, 1.0, constant=constant, balanced=True)[1].bound
+
+
+def balanced_factors(regressors: int, bound: float, label_bound: float,
+                     fit_intercept: bool) -> np.ndarray:
+    """The public factors that map a fit on the balanced rows [1, x sqrt(d) / B, y / B_y] of
+    ``regressors`` columns of x to the data's units (:func:`dpcov.coefficient_factors`); the
+    library refuses a bad ``bound``, and a label bound of 0 (no label) is refused here."""
+    label = float(label_bound)
+    if not (label > 0 and math.isfinite(label)):
+        raise ValueError(f"label_bound (the bound on |y|) must be finite and > 0, got "
+                         f"{label_bound!r}")
+    return coefficient_factors(int(regressors) + 1, bound, 1.0 if fit_intercept else 0.0,
+                               label, balanced=True)
+
+
+def in_data_units(fit: AdasspFit, factors: np.ndarray) -> AdasspFit:
+    """``fit`` with its coefficients mapped from the balanced rows to the data's units by the
+    public ``factors`` (post-processing); the released statistics stay the balanced rows'."""
+    return fit._replace(coefficients=fit.coefficients * factors)
 
 
 def unit_fit_plan(regressors: int, max_rows_per_unit: int, bound: float, label_bound: float,
@@ -90,20 +132,22 @@ def unit_fit_plan(regressors: int, max_rows_per_unit: int, bound: float, label_b
     if k < 1:
         raise ValueError(f"max_rows_per_unit must be >= 1 (k, the rows kept per unit), got {k}")
     p = int(regressors) + (1 if fit_intercept else 0)
-    bound_x = constant_column_norm_bound(1.0, bound) if fit_intercept else float(bound)
-    planned = adassp_plan(p, bound_x, label_bound, epsilon, delta, neighbour, calibration, rho,
-                          False, k)
+    factors = balanced_factors(regressors, bound, label_bound, fit_intercept)
+    bound_x = balanced_x_bound(regressors, fit_intercept)
+    planned = adassp_plan(p, bound_x, 1.0, epsilon, delta, neighbour, calibration, rho, False, k)
     budget = active_accountant()
     if budget is not None:
         budget.check(planned)
-    return UnitFitPlan(k, p, bound_x, label_bound, epsilon, delta, neighbour, calibration, rho)
+    return UnitFitPlan(k, p, bound_x, 1.0, epsilon, delta, neighbour, calibration, rho, factors)
 
 
 def unit_fit(gram: GramAccumulator, plan: UnitFitPlan, rng) -> AdasspUnitsFit:
-    """The AdaSSP fit of ``plan`` from a finished accumulator of units of the rows [x, y] (with
-    the constant column first when the plan has an intercept), its noise drawn with ``rng``."""
+    """The AdaSSP fit of ``plan`` from a finished accumulator of units of the balanced rows
+    [x, y] (``balanced=True``, with the constant column first when the plan has an intercept),
+    its noise drawn with ``rng``, its coefficients mapped to the data's units."""
     info = gram.info()
     fit = adassp_fit(gram.matrix(), plan.p, np.arange(plan.p, dtype=np.int64), plan.bound_x,
                      plan.label_bound, plan.epsilon, plan.delta, rng, neighbour=plan.neighbour,
                      calibration=plan.calibration, rho=plan.rho, max_rows_per_unit=plan.k)
-    return AdasspUnitsFit(fit, plan.bound_x, info.clipped, info.truncated)
+    return AdasspUnitsFit(in_data_units(fit, plan.unit_factors), plan.bound_x, info.clipped,
+                          info.truncated, plan.unit_factors)

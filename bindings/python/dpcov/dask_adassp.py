@@ -1,13 +1,16 @@
 """AdaSSP regression over Dask arrays: X'X, X'y and y'y bounded in the partitions, released once.
 
 Each partition hands its raw rows [x, y] to a bounded accumulator of the library
-(:meth:`dpcov.GramAccumulator.bounded` with ``label_bound``, and a constant column of 1 in front
-for the intercept): x is bounded in norm by B, |y| by B_y, there, not in NumPy. The accumulators'
-saved states merge up the reduction tree; the driver reads the merged Gram matrix of [1, x, y],
-whose blocks are X'X, X'y and y'y, and makes the one AdaSSP release
-(:func:`dpcov.adassp_fit`) with its generator. The result equals the single-process fit from one
-accumulator of all the rows with the same generator: the same receipt, the statistics (and so the
-coefficients) up to the rounding of the compensated floating-point sums.
+(:meth:`dpcov.GramAccumulator.bounded` with ``label_bound`` and ``balanced``, and a constant column
+of 1 in front for the intercept): x is bounded in norm by B, |y| by B_y, there, not in NumPy, and
+the rows balanced to [1, x sqrt(d) / B, y / B_y] (proofs/balanced_rows.md), so that the fit does
+not depend on the units of x and y. The accumulators' saved states merge up the reduction tree;
+the driver reads the merged Gram matrix of the balanced rows, whose blocks are X'X, X'y and y'y,
+makes the one AdaSSP release (:func:`dpcov.adassp_fit`) with its generator, and maps the
+coefficients to the data's units by the public factors of :func:`dpcov.coefficient_factors`.
+The result equals the single-process fit from one accumulator of all the rows with the same
+generator: the same receipt, the statistics (and so the coefficients) up to the rounding of the
+compensated floating-point sums.
 
 With privacy units (:func:`dask_adassp_units`) the rows [x, y] go through the unit groupby of
 :mod:`dpcov.dask_units` instead: each unit's rows gathered in one group, at most k of them kept
@@ -23,7 +26,6 @@ import numpy as np
 import dpcov
 from . import adassp_units, dask_frame, dask_units
 from .dask import exact_state
-from .intercept_scale import warn_intercept_scale
 
 
 def adassp_rows(x: da.Array, y: da.Array) -> da.Array:
@@ -36,19 +38,22 @@ def adassp_rows(x: da.Array, y: da.Array) -> da.Array:
 
 def adassp_spec(bound: float, label_bound: float, fit_intercept: bool = True,
                 policy: str = "clip", neighbour: str = "replace_one") -> dict:
-    """The bounded accumulator of AdaSSP's rows [x, y] (the keyword arguments of
-    :meth:`dpcov.GramAccumulator.bounded` after ``cols``)."""
+    """The bounded accumulator of AdaSSP's balanced rows [1, x sqrt(d) / B, y / B_y] (the
+    keyword arguments of :meth:`dpcov.GramAccumulator.bounded` after ``cols``)."""
     return {"bound": bound, "policy": policy, "neighbour": neighbour,
-            "constant": 1.0 if fit_intercept else 0.0, "label_bound": label_bound}
+            "constant": 1.0 if fit_intercept else 0.0, "label_bound": label_bound,
+            "balanced": True}
 
 
-def adassp_statistics(gram: dpcov.GramAccumulator, fit_intercept: bool, bound: float) -> tuple:
+def adassp_statistics(gram: dpcov.GramAccumulator, fit_intercept: bool) -> tuple:
     """``(matrix, label, features, bound_x)`` of AdaSSP's fit from an accumulator of
     :func:`adassp_spec`: its Gram matrix, the label's index (last), the regressors' (the constant
-    first with an intercept) and their norm bound."""
+    first with an intercept) and their norm bound (the balanced rows', the same for every B; the
+    label's is 1)."""
     matrix = gram.matrix()
     label = matrix.shape[0] - 1
-    bound_x = dpcov.constant_column_norm_bound(1.0, bound) if fit_intercept else float(bound)
+    regressors = label - (1 if fit_intercept else 0)
+    bound_x = adassp_units.balanced_x_bound(regressors, fit_intercept)
     return matrix, label, np.arange(label, dtype=np.int64), bound_x
 
 
@@ -81,9 +86,10 @@ def dask_adassp_units(x, y, privacy_unit, max_rows_per_unit: int, bound: float,
     holds it, the groups' states merged, and the one fit made here with ``rng`` and k in its
     params: the same receipt (it states k; n is not in it) and, with no unit over k rows, the
     same fit as :func:`dpcov.adassp_units_fit` (the statistics to the rounding of their
-    compensated sums). The plan, and an active accountant, are checked before anything is
-    computed or drawn. A fit of units has no intervals, so ``release_label_square`` is refused
-    (``UNITS_NO_INTERVALS``)."""
+    compensated sums). The rows are balanced and the coefficients in the data's units, as
+    there (:class:`dpcov.adassp_units.AdasspUnitsFit`). The plan, and an active accountant, are
+    checked before anything is computed or drawn. A fit of units has no intervals, so
+    ``release_label_square`` is refused (``UNITS_NO_INTERVALS``)."""
     if release_label_square:
         raise ValueError("release_label_square releases y'y for intervals: "
                          + adassp_units.UNITS_NO_INTERVALS)
@@ -111,7 +117,12 @@ def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsi
     ``calibration``, ``rho``, ``release_label_square``). With ``fit_intercept`` the first
     coefficient is the intercept. Spends (epsilon, delta) once; an active
     :class:`dpcov.BudgetAccountant` is checked and charged as :func:`dpcov.adassp_fit` does.
-    Returns a :class:`dpcov.AdasspFit`.
+    Returns a :class:`dpcov.AdasspFit` of the balanced rows (module docstring) whose
+    ``coefficients`` are in the data's units: ``released_xtx``, ``released_xty`` (and the
+    receipt's bounds) are the balanced rows', and ``coefficients == solve(released_xtx + ridge I,
+    released_xty) * dpcov.coefficient_factors(p + 1, bound, constant, label_bound,
+    balanced=True)`` (p the columns of x, constant 1 with an intercept and 0 without); intervals
+    computed from the fit are the balanced rows' and map back by the same factors.
 
     With ``privacy_unit`` (a Dask array of whole-number ids, one per row; with a DataFrame the
     unit column's name) and ``max_rows_per_unit`` k, the fit is at the level of units through
@@ -124,9 +135,10 @@ def dask_adassp(x: da.Array, y: da.Array, bound: float, label_bound: float, epsi
                                  columns=columns, split_every=split_every, **options)
     spec = adassp_spec(bound, label_bound, fit_intercept, policy, neighbour)
     rows = dask_frame.adassp_rows(x, y, columns) if dask_frame.is_frame(x) else adassp_rows(x, y)
-    if fit_intercept:
-        warn_intercept_scale(bound, rows.shape[1] - 1)
+    # Refuses a bad bound or label bound before the partitions run.
+    factors = adassp_units.balanced_factors(rows.shape[1] - 1, bound, label_bound, fit_intercept)
     with dpcov.GramAccumulator.from_bytes(exact_state(rows, spec, split_every)) as gram:
-        matrix, label, features, bound_x = adassp_statistics(gram, fit_intercept, bound)
-    return dpcov.adassp_fit(matrix, label, features, bound_x, label_bound, epsilon, delta, rng,
-                            neighbour=neighbour, **options)
+        matrix, label, features, bound_x = adassp_statistics(gram, fit_intercept)
+    fit = dpcov.adassp_fit(matrix, label, features, bound_x, 1.0, epsilon, delta, rng,
+                           neighbour=neighbour, **options)
+    return adassp_units.in_data_units(fit, factors)

@@ -52,16 +52,15 @@ from . import _arrays
 from . import estimators as _est
 from . import column_bounds as _column_bounds
 from .adassp import AdasspAnswer, AdasspFit as AdasspFitType
-from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit
+from .adassp_units import UNITS_NO_INTERVALS, adassp_units_fit, balanced_x_bound
 from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adassp_fit,
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
-from .intercept_scale import warn_intercept_scale
 from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError, at_share
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
-from .gram import (GramAccumulator, _has_exact_numerics, bound_rows, coefficient_factors,
+from .gram import (GramAccumulator, _has_exact_numerics, coefficient_factors,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
 from .ols import ols_intervals, ols_jl
@@ -282,13 +281,6 @@ def _accumulate(gram: GramAccumulator, X: np.ndarray, y=None, bound=None, label_
                 raise
             raise refused from None
     return gram
-
-
-def _balanced_x_bound(features: int, intercept: bool) -> float:
-    """The library's norm bound of balanced regressors [1, x sqrt(d) / B] (or x sqrt(d) / B
-    without an intercept): the same for every B."""
-    empty = np.empty((0, features))
-    return bound_rows(empty, 1.0, constant=1.0 if intercept else 0.0, balanced=True)[1].bound
 
 
 def _noise_mean_removed(released, receipt):
@@ -1080,9 +1072,6 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
         X = _validate_X(self, X, reset=True)
-        if (self.fit_intercept and self.bounds is None and self.bound is not None
-                and privacy_unit is not None):
-            warn_intercept_scale(self.bound, X.shape[1])
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
         self.forecast_ = None  # AdaSSP's, where n is public
         self.__dict__.pop("plug_in_", None)  # this fit's table only, mapped to the data's units
@@ -1114,7 +1103,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         # Balanced rows [1, x sqrt(d) / B, y / B_y]: the fit does not depend on the units of X
         # and y; their norm bounds do not depend on B or B_y.
         p_f = X.shape[1]
-        bound_x = _balanced_x_bound(p_f, self.fit_intercept)
+        bound_x = balanced_x_bound(p_f, self.fit_intercept)
         # The Gram mechanisms' release, exact by default; AdaSSP and ols_jl read the matrix.
         # With robust errors the release gets the fit's share and the meat the rest.
         split = self._gram_split(mechanism, bound_x, options)
@@ -1331,7 +1320,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                           stacklevel=3)
         offset = 1 if self.fit_intercept else 0
         self.bound_, self.errors_ = B, None
-        self.unit_factors_ = np.ones(len(self.params_))
+        self.unit_factors_ = units.unit_factors
         self.intercept_ = float(self.params_[0]) if self.fit_intercept else 0.0
         self.coef_ = self.params_[offset:]
         self.n_samples_ = None  # the rows kept are private at unit level

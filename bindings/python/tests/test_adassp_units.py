@@ -33,6 +33,11 @@ def model(**kwargs):
     return dpcov.PrivateLinearRegression(**options)
 
 
+def balanced_bound(d=2):
+    """The norm bound of the balanced regressors [1, x sqrt(d) / B] the fit uses, whatever B."""
+    return dpcov.gram.bound_rows(np.empty((0, d)), 1.0, constant=1.0, balanced=True)[1].bound
+
+
 def quiet(call):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -42,17 +47,19 @@ def quiet(call):
 def test_the_estimator_is_the_kernels_unit_release_byte_for_byte():
     x, y, ids = people()
     fitted = quiet(lambda: model().fit(x, y, privacy_unit=ids))
-    # The same release by hand: the library's accumulator of units, then dpcov_adassp_fit.
+    # The same release by hand: the library's accumulator of units of the balanced rows, then
+    # dpcov_adassp_fit at their bounds, its coefficients mapped to the data's units.
     with dpcov.Rng(9) as rng:
         order, units = dpcov.gram.unit_ids(ids)
         with dpcov.GramAccumulator.bounded(3, 1.0, "clip", "replace_one", 1.0, label_bound=1.0,
-                                           max_rows_per_unit=K) as gram:
+                                           max_rows_per_unit=K, balanced=True) as gram:
             gram.add_unit_rows(np.column_stack((x, y))[order], units, rng).finish_units()
             g = gram.matrix()
-        bound_x = dpcov.constant_column_norm_bound(1.0, 1.0)
-        fit = quiet(lambda: dpcov.adassp_fit(g, 3, [0, 1, 2], bound_x, 1.0, 1.0, 1e-6, rng,
-                                             max_rows_per_unit=K))
-    assert np.array_equal(fitted.params_, fit.coefficients)
+        fit = quiet(lambda: dpcov.adassp_fit(g, 3, [0, 1, 2], balanced_bound(), 1.0, 1.0, 1e-6,
+                                             rng, max_rows_per_unit=K))
+    factors = dpcov.coefficient_factors(3, 1.0, 1.0, 1.0, balanced=True)
+    assert np.array_equal(fitted.unit_factors_, factors)
+    assert np.array_equal(fitted.params_, fit.coefficients * factors)
     assert np.array_equal(fitted.release_.released_xtx, fit.released_xtx)
     assert np.array_equal(fitted.release_.released_xty, fit.released_xty)
     assert fitted.receipt_.to_dict() == fit.receipt.to_dict()
@@ -76,8 +83,7 @@ def test_the_receipt_is_the_same_for_other_data_with_the_same_number_of_units():
 def test_the_noise_is_k_times_the_row_level_noise(neighbour):
     x, y, ids = people()
     unit = quiet(lambda: model(neighbour=neighbour).fit(x, y, privacy_unit=ids)).receipt_
-    bound_x = dpcov.constant_column_norm_bound(1.0, 1.0)
-    row = dpcov.adassp_plan(3, bound_x, 1.0, 1.0, 1e-6, neighbour)
+    row = dpcov.adassp_plan(3, balanced_bound(), 1.0, 1.0, 1e-6, neighbour)
     for field in ("sigma_lambda_min", "sigma_gram", "sigma_cross"):
         assert getattr(unit, field) == pytest.approx(K * getattr(row, field), rel=1e-13)
     assert unit.rho == pytest.approx(row.rho, rel=1e-13)

@@ -18,13 +18,16 @@ def test_adassp_from_cluster_statistics_equals_the_single_process_fit(client, ro
         fit = dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, rng,
                                       fit_intercept=fit_intercept, release_label_square=True)
     spec = dask_adassp.adassp_spec(1.0, 1.0, fit_intercept)
+    assert spec["balanced"]
     with dpcov.GramAccumulator.bounded(DIM, **spec) as gram, dpcov.Rng(47) as rng:
         gram.add_raw_rows(np.column_stack([x, y]))
-        matrix, label, features, bound_x = dask_adassp.adassp_statistics(gram, fit_intercept, 1.0)
+        matrix, label, features, bound_x = dask_adassp.adassp_statistics(gram, fit_intercept)
         expected = dpcov.adassp_fit(matrix, label, features, bound_x, 1.0, 1.0, 1e-6, rng,
                                     release_label_square=True)
+    # The fit is of the balanced rows; its coefficients are mapped to the data's units.
+    factors = dpcov.coefficient_factors(DIM, 1.0, float(fit_intercept), 1.0, balanced=True)
     assert len(fit.coefficients) == DIM - 1 + fit_intercept
-    assert_equal_to_rounding(fit, expected)
+    assert_equal_to_rounding(fit, expected._replace(coefficients=expected.coefficients * factors))
 
 
 def assert_equal_to_rounding(fit, expected):
@@ -52,4 +55,5 @@ def test_a_fit_at_the_level_of_privacy_units_is_the_single_process_one(client, r
     assert fit.fit.receipt.max_rows_per_unit == 2
     assert (fit.bound_x, fit.clipped, fit.truncated) == \
         (expected.bound_x, expected.clipped, expected.truncated)
+    np.testing.assert_array_equal(fit.unit_factors, expected.unit_factors)
     assert_equal_to_rounding(fit.fit, expected.fit)

@@ -63,19 +63,6 @@ extern "C" {
  * holds against the data's own top subspace, not only against the clipped rows'.
  */
 #define DPCOV_PCA_AUTO_BOUND_QUANTILE 0.999
-/**
- * A regression on raw rows under a norm bound B puts its intercept in the rows as a constant 1
- * beside p regressors of scale about B / sqrt(p). Outside [DPCOV_INTERCEPT_SCALE_LOW,
- * DPCOV_INTERCEPT_SCALE_HIGH] for that scale the rows are unbalanced and the fit depends on the
- * units of X (bench/results/unit_scale.md: the same rows at a quarter or ten times their units
- * print an interval in 0 and 0.15 of fits, where at B = sqrt(p) every fit does): below, the
- * constant takes the norm bound and the slopes' noise grows as 1 / B^2; above, the constant, and
- * the intercept (and the count under add/remove) with it, is lost in the features' noise.
- * `dpcov regress` and Python's PrivateLinearRegression warn there.
- */
-#define DPCOV_INTERCEPT_SCALE_LOW 0.5
-/** The upper end of the regressors' scale B / sqrt(p) without a warning (see the lower end). */
-#define DPCOV_INTERCEPT_SCALE_HIGH 4.0
 
 /**
  * The target number of rows above the bound that aims at the @p quantile of @p n row norms,

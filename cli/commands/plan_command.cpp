@@ -180,7 +180,7 @@ RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &pa
 // AdaSSP, the default regression on raw rows: its plan with y'y released (what the noise-aware
 // intervals need) and the forecast of its fit; --dims counts the regressors, an intercept
 // included. With --regress: the plan of the fit `dpcov regress --bound B` runs by default on
-// --dims features at --rows (an intercept on top, p + 1 regressors of norm <= sqrt(1 + B^2),
+// --dims features at --rows (an intercept on top, p + 1 balanced regressors of norm sqrt(1 + p),
 // robust errors' share, the small-n split and y'y as decided) and the forecast of a slope.
 void run_adassp_plan(const PlanOptions &o) {
   if (!o.bound || !o.label_bound)
@@ -346,8 +346,9 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   command->add_flag("--regress", options->regress,
                     "Plan the fit `dpcov regress -m M --bound B --label-bound B_Y` runs on --dims "
                     "features at --rows, an intercept counted on top, with regress's decisions "
-                    "from public values (JSON `regress`). adassp: --dims + 1 regressors of norm "
-                    "<= sqrt(1 + B^2), the small-n split, y'y, the robust errors' share; the "
+                    "from public values (JSON `regress`). adassp: --dims + 1 balanced regressors "
+                    "[1, x sqrt(p) / B] of norm sqrt(1 + p), the small-n split, y'y, the robust "
+                    "errors' share; the "
                     "forecast is a slope's (--fill: the features' mean squared norm over B^2). "
                     "A Gram mechanism (analyze_gauss, laplace_sym, wishart_additive): the release "
                     "of the rows [1, x, y] at the fit's share of the budget, regress's numerics");

@@ -1014,6 +1014,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``plug_in=True``; ``forecast_`` (AdaSSP at a public n, else None: the
     :func:`~dpcov.regression_forecast` of the fit that ran, a slope's with the intercept, or the
     one that decided not to release y'y; public values only, as ``dpcov regress`` prints it).
+
+    The rows are fitted as balanced rows [1, x sqrt(d) / B, y / B_y] (proofs/balanced_rows.md),
+    so the fit does not depend on the units of X and y: ``unit_factors_`` are the public factors
+    (one per entry of ``params_``) by which the coefficients, standard errors and interval ends on
+    them were mapped to the data's units; ``release_`` and ``receipt_`` are the balanced rows'.
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, label_bound=None, fit_intercept=True,

@@ -852,6 +852,9 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
     out["units"] = {{"coefficients", "data (fitted on the columns mapped to [-1, 1] by --bounds, "
                                      "mapped back; the intercept's interval is NaN)"},
                     {"bounds", scaled_ranges_json(f)}};
+  else
+    out["units"] = balanced_units_json({o.raw.bound, f.bound, o.raw.label_bound, f.intercept},
+                                       f.features());
   if (f.settings.tighten)
     out["bound_selection"] = {
         {"method", "exponential mechanism over the public grid --bound / 1.25^k, k = 0..12, "
@@ -909,7 +912,7 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
                              "row clipped; fitted there, where the noise was added, and reported "
                              "in the data's units; the intercept's interval is not available)\n")
                     : concat(" (||x|| <= ", f.bound, ", |y| <= ", r.label_bound,
-                             f.intercept ? ", intercept as a constant 1 in the bound" : "",
+                             balanced_rows_text(f.intercept),
                              ")\n"),
                 s.tighten ? concat("bound ", f.bound, " chosen privately below --bound ", r.bound,
                                    " near the ", r.bound_quantile,

@@ -369,6 +369,8 @@ void print_gram_json(const GramFit &f) {
   if (f.n_public()) out["rows"] = f.counts.rows;
   out["epsilon_total"] = *r.raw->epsilon;
   out["delta_total"] = r.raw->delta;
+  out["units"] =
+      balanced_units_json(f.bounds, static_cast<int64_t>(f.columns.features.size()));
   const NoiseAware &a = f.aware;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (size_t i = 0; i < f.columns.terms.size(); ++i) {
@@ -435,7 +437,7 @@ void print_gram_text(const GramFit &f) {
       f.n_public() ? concat("rows ", f.counts.rows)
                    : std::string("rows: withheld (private under add_remove)"),
       " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
-      f.bounds.intercept ? ", intercept as a constant 1 in the bound" : "", ")\n\n",
+      balanced_rows_text(f.bounds.intercept), ")\n\n",
       gram_table_text(f), "\nreceipt:\n", receipt_text(public_receipt_json(f.receipt)));
   if (f.robust)
     text += meat_text(f.split, "release");

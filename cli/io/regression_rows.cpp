@@ -239,6 +239,20 @@ void stream_bounded_rows(RowReader &reader, const RegressionColumns &c,
   check_interrupted();
 }
 
+nlohmann::ordered_json balanced_units_json(const RegressionBounds &b, int64_t features) {
+  return {{"coefficients", "data (fitted on the balanced rows [1 (with an intercept), x sqrt(d) / "
+                           "bound, y / label_bound] and mapped back by unit_factors; "
+                           "proofs/balanced_rows.md)"},
+          {"bound", b.clip_bound},
+          {"label_bound", b.label_bound},
+          {"unit_factors", regression_unit_factors(b, features)}};
+}
+
+std::string balanced_rows_text(bool intercept) {
+  return intercept ? "; fitted as balanced rows [1, x sqrt(d) / B, y / B_y], in the data's units"
+                   : "; fitted as balanced rows [x sqrt(d) / B, y / B_y], in the data's units";
+}
+
 void scale_by_factors(const std::vector<double> &factors,
                       std::initializer_list<std::vector<double> *> values) {
   for (std::vector<double> *v : values)

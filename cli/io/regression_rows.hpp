@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <dpcov.h>
+#include <nlohmann/json.hpp>
 
 #include "readers/row_reader.hpp"
 
@@ -85,6 +86,12 @@ double regressor_norm_bound(const RegressionBounds &bounds, int64_t features);
 // on the rows regression_bounding(`bounds`) gives, its standard error and interval ends, to the
 // data's units: the intercept first, then the `features` slopes.
 std::vector<double> regression_unit_factors(const RegressionBounds &bounds, int64_t features);
+
+// How a fit on the rows regression_bounding(`bounds`) gives is reported: in the data's units,
+// the bounds and the factors that mapped it there (the JSON record `units`), and the words of
+// the text heading.
+nlohmann::ordered_json balanced_units_json(const RegressionBounds &bounds, int64_t features);
+std::string balanced_rows_text(bool intercept);
 
 // Each of `values` (coefficients, standard errors, interval ends, in the regressors' order)
 // multiplied by its factor: the fit on balanced rows in the data's units (post-processing;

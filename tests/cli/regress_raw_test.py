@@ -210,6 +210,19 @@ class RawRegression(DpcovCase):
                     np.testing.assert_allclose(self.fit_in_units(rows, s, t, extra),
                                                base * unit[:, None], rtol=1e-6)
 
+    def test_the_output_says_how_the_fit_reached_the_data_units(self):
+        # The receipt's bounds are the balanced rows'; the user's bounds and the public factors
+        # that mapped the fit back are in `units`, on AdaSSP and on a Gram mechanism.
+        path = self.write_csv(self.data(500))
+        for extra in ([], ["-m", "analyze_gauss", "--delta", "1e-6"]):
+            out = self.run_json(["regress", path, "--label", "y", "--epsilon", "1", "--bound",
+                                 "0.8", "--label-bound", "2", "--noise-seed", "3", "--quiet",
+                                 "--bound-epsilon", "0"] + extra)
+            units = out["units"]
+            self.assertEqual((units["bound"], units["label_bound"]), (0.8, 2.0))
+            np.testing.assert_allclose(units["unit_factors"],
+                                       [2.0, 2 * np.sqrt(2) / 0.8, 2 * np.sqrt(2) / 0.8])
+
     def test_plan_regress_is_the_same_at_every_bound(self):
         # The balanced rows' bounds do not depend on --bound or --label-bound: neither does the
         # plan, and no bound warns of the units.

@@ -351,7 +351,8 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
                     "errors' share; the "
                     "forecast is a slope's (--fill: the features' mean squared norm over B^2). "
                     "A Gram mechanism (analyze_gauss, laplace_sym, wishart_additive): the release "
-                    "of the rows [1, x, y] at the fit's share of the budget, regress's numerics");
+                    "of the balanced rows [1, x sqrt(p) / B, y / B_y] at the fit's share of the "
+                    "budget, regress's numerics");
   command->add_option("--errors", options->errors,
                       "--regress: the errors regress's intervals allow for, robust "
                       "(default) or homoscedastic, as regress's --errors")

@@ -879,13 +879,14 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     lambda_min; ``dpcov_adassp_fit``, proofs/adassp.md). A fit never fails for a
     positive-definiteness reason and never spends the budget twice.
 
-    The intercept is a constant 1 column counted inside the bound: rows are [1, x] with
-    ||x|| <= ``bound``, so B_X = sqrt(1 + bound^2) (not a column equal to B, which doubled B^2).
-    Labels are bounded separately, |y| <= ``label_bound``.
+    Rows are fitted balanced: ||x|| <= ``bound`` = B and |y| <= ``label_bound`` = B_y, and the
+    library fits [1, x sqrt(d) / B, y / B_y] (regressors of norm <= sqrt(1 + d), every column on
+    the intercept's scale, whatever the units) and maps the coefficients, standard errors and
+    intervals back to the data's units by ``unit_factors_`` (proofs/balanced_rows.md).
 
     Other mechanisms: any Gram mechanism (e.g. ``"analyze_gauss"``) releases the Gram matrix of
-    [1, x, y] rows (norm <= sqrt(1 + bound^2 + label_bound^2)) and solves the regression with
-    ``ridge`` from it; ``"ols_jl"`` runs Sheffet's private OLS by projection (needs
+    the balanced rows [1, x sqrt(d) / B, y / B_y] (norm <= sqrt(2 + d)) and solves the regression
+    with ``ridge`` from it; ``"ols_jl"`` runs Sheffet's private OLS by projection (needs
     ``projection_rows``; may refuse).
 
     The bound: ``bound`` is public and often a worst case (sqrt(d) for columns mapped to

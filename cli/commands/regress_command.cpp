@@ -952,7 +952,8 @@ std::string raw_coefficients_text(const RawFit &f, const RegressOptions &o) {
 }
 
 std::string raw_receipt_text(const dpcov_adassp_receipt &receipt) {
-  return concat("\nreceipt: ", receipt.theorem, "\n  noise sigma: lambda_min ",
+  return concat("\nreceipt (on the fitted rows' scale): ", receipt.theorem,
+                "\n  noise sigma: lambda_min ",
                 format_number(receipt.sigma_lambda_min), ", X'X ",
                 format_number(receipt.sigma_gram), " (off-diagonal ",
                 format_number(receipt.sigma_gram_off_diagonal), "), X'y ",

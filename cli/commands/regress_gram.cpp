@@ -438,7 +438,7 @@ void print_gram_text(const GramFit &f) {
                    : std::string("rows: withheld (private under add_remove)"),
       " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
       balanced_rows_text(f.bounds.intercept), ")\n\n",
-      gram_table_text(f), "\nreceipt:\n", receipt_text(public_receipt_json(f.receipt)));
+      gram_table_text(f), "\nreceipt (on the fitted rows' scale):\n", receipt_text(public_receipt_json(f.receipt)));
   if (f.robust)
     text += meat_text(f.split, "release");
   if (f.ledger)

@@ -92,9 +92,8 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
   command.add_option("--delta,-d", o.delta, "Delta of the private regression (default 1e-6)")
       ->group(group);
   command.add_option("--bound", o.bound,
-                     "Public bound B on the Euclidean norm of each row's regressors (required with "
-                     "--epsilon); the rows are fitted balanced, [1, x sqrt(d) / B, y / B_y], "
-                     "and the fit is mapped back to the data's units (proofs/balanced_rows.md)")
+                     "Public bound B on the norm of each row's regressors (required with -e): "
+                     "fitted as balanced rows [1, x sqrt(d) / B, y / B_y], proofs/balanced_rows.md")
       ->group(group);
   command.add_option("--label-bound", o.label_bound,
                      "Public bound on |y| (required with --epsilon)")

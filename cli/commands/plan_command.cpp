@@ -145,6 +145,7 @@ RegressPlan plan_regress_fit(const PlanOptions &o, const dpcov_adassp_params &pa
          "and takes no decision: plan it without --regress");
   if (o.rows < 1) fail(kExitUsage, "--regress needs --rows n >= 1: regress decides at its n");
   check_bound(*o.bound, "--bound");
+  check_bound(*o.label_bound, "--label-bound");
   DefaultFitQuery q;
   q.regressors = o.dims + 1;
   // The balanced rows regress fits (proofs/balanced_rows.md): their bounds, whatever --bound.
@@ -189,6 +190,7 @@ void run_adassp_plan(const PlanOptions &o) {
   if (!o.mechanism.delta) fail(kExitUsage, "adassp needs --delta");
   dpcov_adassp_params params{};
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");
+  params.neighbour = value_of(neighbour_values(), o.mechanism.neighbour, "--neighbour");
   params.release_label_square = 1;
   // Privacy units: every sensitivity K times the row-level one, and no intervals (no y'y).
   const bool units = !o.privacy_unit.empty();
@@ -234,6 +236,7 @@ void run_gram_regress_plan(const PlanOptions &o) {
     fail(kExitUsage, "--regress needs --bound (the features' bound B) and --label-bound (B_Y)");
   if (o.rows < 1) fail(kExitUsage, "--regress needs --rows n >= 1: regress decides at its n");
   check_bound(*o.bound, "--bound");
+  check_bound(*o.label_bound, "--label-bound");
   MechanismOptions m = o.mechanism;
   const MechanismChoice choice = resolve_mechanism(m);
   GramFitQuery q;
@@ -323,8 +326,8 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       "the release would for a violated precondition. The zCDP mechanisms on the rows (dly_*, "
       "coinpress, coinpress_mean) print the rho their (epsilon, delta) gives and every "
       "data-independent constant of their plan. For analyze_gauss, laplace_sym, "
-      "wishart_additive and adassp (AdaSSP, the regression on raw rows: --bound B_X, "
-      "--label-bound B_Y, --dims p regressors) it also forecasts a regression at --rows: the n "
+      "wishart_additive and adassp (AdaSSP at --bound B_X, --label-bound B_Y, --dims p "
+      "regressors; --regress plans the balanced fit `dpcov regress` runs) it also forecasts a regression at --rows: the n "
       "at which the privacy noise equals the sampling noise and the expected interval width "
       "(docs/forecast.md).");
   add_mechanism_options(*command, options->mechanism);

@@ -53,6 +53,17 @@ struct RegressOptions {
   std::optional<uint64_t> seed;  // of the bootstrap generator (default: OS entropy)
 
   BootstrapSettings bootstrap_settings() const { return {bootstrap, seed}; }
+
+  // The options given that apply to a released matrix only.
+  std::vector<std::string> matrix_only() const {
+    std::vector<std::string> given;
+    if (!intercept.empty()) given.push_back("--intercept");
+    if (ridge != 0.0) given.push_back("--ridge");
+    if (plug_in) given.push_back("--plug-in");
+    if (source.rows) given.push_back("--rows");
+    if (!source.receipt.empty()) given.push_back("--receipt");
+    return given;
+  }
 };
 
 constexpr const char *kPlugInLabel = "plug-in: treats the release as exact data";
@@ -700,7 +711,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const RawRegressOptions &r = o.raw;
   RawFit f;
   f.path = o.source.path;
-  f.settings = check_raw_regress(r, o.intercept, o.level);
+  f.settings = check_raw_regress(r, o.matrix_only(), o.level);
   InputOptions options;
   options.path = f.path;
   options.spool = r.spool;
@@ -744,7 +755,10 @@ RawFit fit_raw_rows(const RegressOptions &o) {
     reader = input.open();
   }
   accumulate_rows(f, *reader, c, r, draws.rng());
-  if (f.data.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
+  // Refused only where the number of rows (or units) is public: under add/remove the empty
+  // dataset neighbours every one-row one, and is fitted like it.
+  if (f.data.rows == 0 && f.settings.params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE)
+    fail(kExitInputData, reader->name(), ": the input has no rows");
   decide_errors(f, o);
   if (ledger) plan = adassp_plan(f);
   std::vector<double> xtx, xty;
@@ -993,7 +1007,7 @@ void print_raw_text(const RawFit &f, const RegressOptions &o) {
 void run_regress_raw(const RegressOptions &o) {
   if (o.raw.mechanism != "adassp") {
     run_regress_gram({o.source.path, o.label, o.features, &o.raw,
-                      check_raw_regress(o.raw, o.intercept, o.level), o.level,
+                      check_raw_regress(o.raw, o.matrix_only(), o.level), o.level,
                       o.bootstrap_settings(), o.json});
     return;
   }

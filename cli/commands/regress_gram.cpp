@@ -322,7 +322,10 @@ GramFit fit_gram(const GramRegressRequest &r) {
                 concat(r.path, ": ", cols, " columns"));
   const GramHandle gram(raw);
   f.counts = accumulate_regression_into(*reader, f.columns, f.bounds, gram.get(), r.raw->quiet);
-  if (f.counts.rows == 0) fail(kExitInputData, reader->name(), ": the input has no rows");
+  // Refused only where n is public: under add/remove the empty dataset neighbours every one-row
+  // one, and is released like it.
+  if (f.counts.rows == 0 && f.n_public())
+    fail(kExitInputData, reader->name(), ": the input has no rows");
   release_rows(f, gram.get(), draws);
   fit_release(f);
   if (!f.no_fit.empty()) f.robust = false;  // no coefficients: no meat, its share unspent

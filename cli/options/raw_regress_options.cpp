@@ -49,8 +49,23 @@ void check_numerics(const RawRegressOptions &o) {
          "; adassp has idealized numerics only");
 }
 
-// The checks that need no library call: the budget, the bounds, the mechanism and --intercept.
-void check_values(const RawRegressOptions &o, const std::string &intercept_column) {
+// The options of the regression on a released matrix, given with --epsilon. --intercept has
+// its own reason; the others (--ridge, --plug-in, --rows, --receipt) read a release's penalty,
+// table or receipt, which a fit on raw rows does not take from the user.
+void check_matrix_only(const std::vector<std::string> &given) {
+  for (const std::string &option : given) {
+    if (option == "--intercept")
+      fail(kExitUsage, "--intercept names a column of a released matrix; on raw rows the "
+           "intercept is a constant 1 added to every row (--no-intercept drops it)");
+    fail(kExitUsage, option, " applies to the regression on a released matrix (dpcov regress "
+         "MATRIX); on raw rows (--epsilon) the fit chooses its own ridge, reads n from the rows "
+         "and writes its own receipt: drop ", option);
+  }
+}
+
+// The checks that need no library call: the budget, the bounds, the mechanism and the options
+// of a released matrix.
+void check_values(const RawRegressOptions &o, const std::vector<std::string> &matrix_only) {
   check_positive_finite(*o.epsilon, "--epsilon");
   if (!(o.delta > 0.0 && o.delta < 1.0))
     fail(kExitUsage, "--delta must be in (0, 1), got ", o.delta);
@@ -76,9 +91,7 @@ void check_values(const RawRegressOptions &o, const std::string &intercept_colum
     check_bound(o.label_bound, "--label-bound");
   }
   if (!(o.rho > 0.0 && o.rho < 1.0)) fail(kExitUsage, "--rho must be in (0, 1), got ", o.rho);
-  if (!intercept_column.empty())
-    fail(kExitUsage, "--intercept names a column of a released matrix; on raw rows the intercept "
-         "is a constant 1 added to every row (--no-intercept drops it)");
+  check_matrix_only(matrix_only);
 }
 
 }  // namespace
@@ -206,8 +219,8 @@ void check_units(const RawRegressOptions &o, dpcov_adassp_params &params) {
 }  // namespace
 
 RawRegressSettings check_raw_regress(const RawRegressOptions &o,
-                                     const std::string &intercept_column, double level) {
-  check_values(o, intercept_column);
+                                     const std::vector<std::string> &matrix_only, double level) {
+  check_values(o, matrix_only);
   RawRegressSettings s;
   dpcov_adassp_params &params = s.params;
   library_check(dpcov_adassp_params_default(&params), "AdaSSP defaults");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <dpcov.h>
@@ -65,10 +66,11 @@ struct RawRegressSettings {
   double adassp_epsilon = 0.0;  // what the fit spends: the rest of --epsilon
 };
 
-// Checks the options of a fit of raw rows (with the command's --intercept and --level, which
-// apply to a released matrix or must agree) before anything is read. Throws CliError(kExitUsage)
-// naming the option.
+// Checks the options of a fit of raw rows before anything is read: `matrix_only` names the
+// command's options given that apply to a released matrix only (--intercept, --ridge, ...),
+// which are refused rather than ignored; --level must agree. Throws CliError(kExitUsage) naming
+// the option.
 RawRegressSettings check_raw_regress(const RawRegressOptions &options,
-                                     const std::string &intercept_column, double level);
+                                     const std::vector<std::string> &matrix_only, double level);
 
 }  // namespace dpcov::cli

@@ -142,6 +142,27 @@ class InputLeftovers(DpcovCase):
                          "--bound", "1", "--numerics", numerics, "--seed", "1", "-q", "-o",
                          self.path("r.csv")], EXIT_INPUT, "no rows")
 
+    # regress on raw rows likewise, on every path (AdaSSP, a Gram mechanism, privacy units): the
+    # exit status and the public outputs of an empty input under add/remove are those of a
+    # one-row input, so they do not tell n = 0 from n = 1.
+    def test_regress_fits_an_empty_input_under_add_remove(self):
+        empty = self.write("e.csv", "u,x,y\n")
+        one = self.write("o.csv", "u,x,y\n1,0.1,0.2\n")
+        paths = ([], ["-m", "analyze_gauss"], ["-x", "x", "--privacy-unit", "u",
+                                               "--max-rows-per-unit", "2"])
+        for extra in paths:
+            if "--privacy-unit" not in extra:
+                extra = extra + ["-x", "x"]
+            args = ["-y", "y", "-e", "1", "--bound", "1.5", "--label-bound", "3", "-q",
+                    "--noise-seed", "1", "--seed", "1", "--json"] + extra
+            outs = []
+            for data in (empty, one):
+                result = self.run_dpcov(["regress", data, "--neighbour", "add_remove"] + args)
+                self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode()[:500])
+                outs.append(json.loads(result.stdout))
+            self.assertEqual(outs[0].keys(), outs[1].keys(), extra)
+            self.expect(["regress", empty] + args, EXIT_INPUT, "no rows")
+
     # A row of norm exactly --bound is within it: kept whole, not counted as clipped.
     def test_rows_of_norm_exactly_the_bound_are_not_reported_over_it(self):
         data = self.write("b.csv", "a,b\n3,4\n0,5\n-5,0\n")

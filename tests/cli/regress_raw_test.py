@@ -260,6 +260,33 @@ class RawRegression(DpcovCase):
             result = self.run_dpcov(base + extra)
             self.assertEqual(result.returncode, EXIT_USAGE, extra)
             self.assertRegex(result.stderr.decode(), pattern)
+        # The options of a released matrix are refused on raw rows, never ignored.
+        for mechanism in ("adassp", "analyze_gauss"):
+            for extra in (["--ridge", "100"], ["--plug-in"], ["--rows", "7"],
+                          ["--receipt", path + ".json"]):
+                result = self.run_dpcov(base + ["--bound", "1", "--label-bound", "1", "-m",
+                                                mechanism] + extra)
+                self.assertEqual(result.returncode, EXIT_USAGE, extra)
+                self.assertIn(f"drop {extra[0]}", result.stderr.decode())
+
+    def test_plan_regress_checks_what_regress_checks_and_plans_its_neighbours(self):
+        base = ["plan", "--regress", "-e", "1", "-d", "1e-6", "--dims", "2", "--rows", "300",
+                "--bound", "1.5"]
+        for mechanism in ("adassp", "analyze_gauss"):
+            for label in ("0", "-5", "nan", "inf", "1e300"):
+                result = self.run_dpcov(base + ["-m", mechanism, "--label-bound", label])
+                self.assertEqual(result.returncode, EXIT_USAGE, (mechanism, label))
+                self.assertIn("--label-bound", result.stderr.decode())
+        # The plan of regress --neighbour add_remove is made under add/remove, as regress's fit.
+        path = self.write_csv(self.data(300))
+        for neighbour in ("add_remove", "replace_one"):
+            plan = self.run_json(base + ["-m", "adassp", "--label-bound", "1", "--neighbour",
+                                         neighbour])
+            fit = self.run_json(["regress", path, "--label", "y", "--epsilon", "1", "--bound",
+                                 "1.5", "--label-bound", "1", "--neighbour", neighbour,
+                                 "--noise-seed", "1", "--quiet"])
+            self.assertEqual(plan["neighbour"], fit["receipt"]["neighbour"])
+            self.assertEqual(plan["sensitivity_gram"], fit["receipt"]["sensitivity_gram"])
 
     def test_a_fixed_seed_is_labelled_not_private_and_numerics_idealized(self):
         # --noise-seed makes the noise reproducible: private only while the seed is secret. The

@@ -89,8 +89,14 @@ def check_X_y(X, y, dtype=np.float64, force_all_finite=False, y_numeric=True):
     return X, y
 
 
-def check_is_fitted(estimator):
-    """NotFittedError unless ``fit`` has set a fitted attribute (a name ending in ``_``)."""
-    if not any(k.endswith("_") and not k.startswith("__") for k in vars(estimator)):
+def check_is_fitted(estimator, attributes=None):
+    """NotFittedError unless ``fit`` has set ``attributes`` (a name or a list of names), by
+    default any fitted attribute (a name ending in ``_``)."""
+    if attributes is not None:
+        names = [attributes] if isinstance(attributes, str) else list(attributes)
+        fitted = all(hasattr(estimator, name) for name in names)
+    else:
+        fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(estimator))
+    if not fitted:
         raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet; "
                              f"call 'fit' first")

@@ -396,6 +396,15 @@ def _warn_clamped(clamped: int) -> None:
 class _Estimator(BaseEstimator):
     """The shared release step."""
 
+    def _forget_fit(self) -> bool:
+        """Forgets the attributes of the previous fit, so that a fit that fails leaves none of
+        them beside its own (a release drawn before the failure stays, as drawn). Returns
+        whether there was a previous release: fitting again spends the budget again."""
+        released = hasattr(self, "receipt_")
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, name)
+        return released
+
     def _release_gram(self, gram: GramAccumulator, rng=None, epsilon=None):
         """Release once from ``gram`` (with ``epsilon``, by default the estimator's) and free
         it; returns (release, info, receipt)."""
@@ -417,8 +426,6 @@ class _Estimator(BaseEstimator):
         (by default the estimator's) in ``self.numerics`` (checks the mechanism and warns on a
         refit first)."""
         _check_mechanism(self.mechanism)
-        if hasattr(self, "receipt_"):
-            warn_refit(self)
         return GramAccumulator.bounded(
             cols, mechanism=self.mechanism, epsilon=self.epsilon if epsilon is None else epsilon,
             delta=self.delta, numerics=self.numerics, **bounding)
@@ -558,6 +565,8 @@ class PrivateCovariance(_Estimator):
         """Release the covariance of the rows of ``X`` (``y`` is ignored); with
         ``privacy_unit`` (one value per row) at the level of those units. Returns ``self``."""
         _check_flags(self, "assume_centered", "psd")
+        if self._forget_fit():
+            warn_refit(self)
         X = _validate_X(self, X, reset=True)
         if privacy_unit is not None:
             return self._fit_units(X, privacy_unit)
@@ -695,7 +704,7 @@ class PrivateCovariance(_Estimator):
 
     def get_precision(self) -> np.ndarray:
         """The pseudo-inverse of ``covariance_`` (post-processing)."""
-        check_is_fitted(self)
+        check_is_fitted(self, "covariance_")
         return np.linalg.pinv(self.covariance_, hermitian=True)
 
 
@@ -769,6 +778,8 @@ class PrivatePCA(TransformerMixin, _Estimator):
     def fit(self, X, y=None):
         """Release the covariance of ``X`` once and keep its top components. Returns ``self``."""
         _check_flags(self, "center")
+        if self._forget_fit():
+            warn_refit(self)
         X = _validate_X(self, X, reset=True)
         d = X.shape[1]
         k = _components(self.n_components, d)  # before the release: a refusal spends nothing
@@ -826,12 +837,12 @@ class PrivatePCA(TransformerMixin, _Estimator):
 
     def transform(self, X) -> np.ndarray:
         """Project ``X`` on the components: (X - mean_) @ components_.T."""
-        check_is_fitted(self)
+        check_is_fitted(self, "components_")
         return (_validate_X(self, X, reset=False) - self.mean_) @ self.components_.T
 
     def inverse_transform(self, Z) -> np.ndarray:
         """Map component scores back to feature space: Z @ components_ + mean_."""
-        check_is_fitted(self)
+        check_is_fitted(self, "components_")
         Z = _read_rows(Z, "Z")
         _first_non_finite(Z, "Z")
         return Z @ self.components_ + self.mean_
@@ -1064,7 +1075,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 (isinstance(self.intervals, str) and self.intervals in ("always", "deferred"))):
             raise ValueError(f"intervals must be True, False, 'always' or 'deferred', got "
                              f"{self.intervals!r}")
-        if hasattr(self, "receipt_"):
+        if self._forget_fit():
             warn_refit(self)
         try:
             y_arr = np.asarray(y)
@@ -1113,6 +1124,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         # The Gram mechanisms' release, exact by default; AdaSSP and ols_jl read the matrix.
         # With robust errors the release gets the fit's share and the meat the rest.
         split = self._gram_split(mechanism, bound_x, options)
+        ridge = 0.0 if mechanism in MECHANISMS_REGRESSION else self._balanced_ridge(
+            coefficient_factors(p_f + 1, B, constant, B_y, balanced=True)[-1] / B_y)
         release = {} if mechanism in MECHANISMS_REGRESSION else {
             "mechanism": mechanism,
             "epsilon": self.epsilon if split is None else split.fit_epsilon,
@@ -1190,8 +1203,6 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     released = constant_rescale(released, 0, gram.held_constant(1.0), 1.0)
                 self.release_, self.receipt_ = released, receipt
                 n = self._inference_rows(rows)
-                # The user's ridge is on the coefficients in the data's units.
-                ridge = self.ridge * (factors[offset] / B_y) ** 2
                 result = self._gram_fit(released, receipt, n, label, features[offset:], ridge)
                 if result is None:
                     pass  # refused: NaN coefficients and intervals, inference_ says why
@@ -1214,6 +1225,24 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         self.n_clipped_ = clipped
         self._label_errors()
         return self
+
+    def _balanced_ridge(self, slope_factor: float) -> float:
+        """The user's ridge, a penalty on the coefficients in the data's units, on the balanced
+        rows: lambda a^2, ``a`` a slope's factor over B_y (sqrt(d) / B). Checked before any
+        release: ValueError for a ridge that is not a finite number >= 0, or whose value on the
+        balanced rows overflows."""
+        lam = self.ridge
+        if isinstance(lam, bool) or not isinstance(lam, numbers.Real) or \
+                not (math.isfinite(lam) and lam >= 0):
+            raise ValueError(f"ridge must be a finite number >= 0, got {lam!r}")
+        if lam == 0:
+            return 0.0
+        balanced = float(lam) * slope_factor * slope_factor
+        if not math.isfinite(balanced):
+            raise ValueError(f"ridge = {lam!r} on coefficients in the data's units is "
+                             f"{lam!r} x (sqrt(d) / bound)^2 on the balanced rows the library "
+                             f"fits, which overflows: give the data in larger units")
+        return balanced
 
     def _in_data_units(self, factors: np.ndarray) -> None:
         """Maps the fit on the balanced rows to the data's units by the public ``factors``
@@ -1852,7 +1881,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
 
     def predict(self, X) -> np.ndarray:
         """X @ coef_ + intercept_."""
-        check_is_fitted(self)
+        check_is_fitted(self, "coef_")
         return _validate_X(self, X, reset=False) @ self.coef_ + self.intercept_
 
     def _more_tags(self):

@@ -190,6 +190,11 @@ void sandwich_entry(int32_t layout, int64_t d, const double *released, int64_t l
 
 extern "C" {
 
+DPCOV_API dpcov_status dpcov_bootstrap_draws_check(double level, int64_t num_bootstrap) {
+  return dpcov::capi::guarded(
+      [&] { dpcov::estimators::check_bootstrap_draws(level, num_bootstrap); });
+}
+
 DPCOV_API dpcov_status dpcov_ols_jl(int32_t layout, int64_t d, const double *g, int64_t ldg,
                                     int64_t n, double bound, double epsilon, double delta,
                                     const dpcov_mechanism_params *params, int64_t label,

@@ -119,6 +119,15 @@ func OLSAnalyzeGaussIntervals(released Matrix, sigma float64, n, label int64, fe
 	return res, nil
 }
 
+// BootstrapDrawsCheck reports whether numBootstrap worlds form percentile intervals at level, as
+// every bootstrap interval requires (dpcov_bootstrap_draws_check). It reads no data: call it
+// before the release whose intervals will use the draws, so that a refused number spends nothing.
+func BootstrapDrawsCheck(level float64, numBootstrap int64) error {
+	return call(func() C.dpcov_status {
+		return C.dpcov_bootstrap_draws_check(C.double(level), C.int64_t(numBootstrap))
+	})
+}
+
 // BootstrapIntervals are noise-aware OLS intervals from a release (intercept first): percentile
 // intervals of a parametric bootstrap that redraws the model's sampling noise and the mechanism's
 // noise. StdErrors is the spread of the refits, PValues test beta_j = 0 consistently with the

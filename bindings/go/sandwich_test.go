@@ -71,3 +71,19 @@ func TestSandwichIntervalsCoverAHeteroscedasticSlope(t *testing.T) {
 		t.Fatal("a negative epsilon was accepted")
 	}
 }
+
+// The draws check refuses what the intervals refuse, before any release: 39 draws are the
+// fewest at 0.95, and a level outside (0, 1) is refused with the reason.
+func TestBootstrapDrawsCheck(t *testing.T) {
+	if err := BootstrapDrawsCheck(0.95, 39); err != nil {
+		t.Fatalf("39 draws at 0.95: %v", err)
+	}
+	for _, c := range []struct {
+		level float64
+		draws int64
+	}{{0.95, 38}, {0.95, 0}, {0.95, -1}, {1, 999}, {0, 999}, {math.NaN(), 999}} {
+		if err := BootstrapDrawsCheck(c.level, c.draws); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("level %v, %d draws: got %v", c.level, c.draws, err)
+		}
+	}
+}

@@ -10,20 +10,17 @@ namespace dpcov::cli {
 
 namespace {
 
-// The bootstrap's own generator: its draws are post-processing, apart from the release's noise.
-RngHandle bootstrap_rng(const BootstrapSettings &b) {
-  dpcov_rng *rng = nullptr;
-  library_check(b.seed ? dpcov_rng_create_seeded(&rng, *b.seed, 0)
-                       : dpcov_rng_create_from_entropy(&rng),
-                "bootstrap generator");
-  return RngHandle(rng);
-}
-
 void resize(NoiseAware &out, size_t size) {
   for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper}) v->resize(size);
 }
 
 }  // namespace
+
+dpcov_rng *bootstrap_generator(const BootstrapSettings &b, RngHandle &own) {
+  if (!b.seed && b.release_rng) return b.release_rng;
+  own = make_rng(b.seed);
+  return own.get();
+}
 
 NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double> &g,
                                  int64_t label, const std::vector<int64_t> &features,
@@ -42,13 +39,14 @@ NoiseAware noise_aware_intervals(const LoadedMatrix &m, const std::vector<double
     return out;
   }
   params.ridge = 0.0;
-  const auto rng = bootstrap_rng(bootstrap);
+  RngHandle own;
+  dpcov_rng *const rng = bootstrap_generator(bootstrap, own);
   resize(out, size);
   out.conclusive.assign(size, 0);
   const dpcov_status status = dpcov_ols_intervals(
       DPCOV_ROW_MAJOR, m.dim, g.data(), m.dim, &*receipt, label, features.data(),
       static_cast<int64_t>(features.size()), &params, nullptr, 0, nullptr, bootstrap.draws,
-      rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
+      rng, out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
       out.upper.data(), out.conclusive.data(), &out.noise_norm, &out.kappa);
   const bool no_law =
       status == DPCOV_E_INVALID_ARGUMENT &&
@@ -74,16 +72,17 @@ NoiseAware adassp_intervals(const std::vector<double> &xtx, const std::vector<do
     out.refusal = concat("the intervals need more rows than regressors (", p, ")");
     return out;
   }
-  const auto rng = bootstrap_rng(bootstrap);
+  RngHandle own;
+  dpcov_rng *const rng = bootstrap_generator(bootstrap, own);
   resize(out, static_cast<size_t>(p));
   if (posterior) {
     adassp_intervals_at_every_n(xtx, xty, n, receipt, level, bootstrap.draws, intercept_column,
-                                rng.get(), out);
+                                rng, out);
     return out;
   }
   const dpcov_status status = dpcov_adassp_bootstrap_intervals(
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), n, &receipt, level, bootstrap.draws,
-      rng.get(), out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
+      rng, out.coef.data(), out.se.data(), out.p.data(), out.lower.data(),
       out.upper.data());
   if (status == DPCOV_E_PRECONDITION) {
     out.refusal = dpcov_last_error_message();

@@ -11,15 +11,22 @@
 
 #include <dpcov.h>
 
+#include "../options/rng_option.hpp"
 #include "released_matrix.hpp"
 
 namespace dpcov::cli {
 
-// How a bootstrap draws: its size and its generator's seed (none: OS entropy).
+// How a bootstrap draws: its size and its generator: its own seeded one (--seed), else the
+// release's after its noise where given (so that --noise-seed alone reproduces the whole output,
+// as Python's random_state does), else one from OS entropy.
 struct BootstrapSettings {
   int64_t draws = DPCOV_INTERVAL_DRAWS;
   std::optional<uint64_t> seed;
+  dpcov_rng *release_rng = nullptr;
 };
+
+// The generator `b` names; `own` holds one created here.
+dpcov_rng *bootstrap_generator(const BootstrapSettings &b, RngHandle &own);
 
 // Bootstrap intervals of the coefficients; `refusal` says why there are none when the library
 // declines (a release too noisy, a mechanism without a known noise law).

@@ -105,12 +105,13 @@ NoiseAware robust_intervals(const std::vector<double> &xtx, const std::vector<do
                             double level, const BootstrapSettings &bootstrap) {
   NoiseAware out;
   const int64_t p = receipt.num_regressors;
-  const RngHandle rng = make_rng(bootstrap.seed);
+  RngHandle own;
+  dpcov_rng *const rng = bootstrap_generator(bootstrap, own);
   for (auto *v : {&out.coef, &out.se, &out.p, &out.lower, &out.upper})
     v->resize(static_cast<size_t>(p));
   const dpcov_status status = dpcov_adassp_robust_intervals(
       DPCOV_ROW_MAJOR, p, xtx.data(), p, xty.data(), &receipt, meat.meat.data(), p, &meat.receipt,
-      level, bootstrap.draws, rng.get(), out.coef.data(), out.se.data(), out.p.data(),
+      level, bootstrap.draws, rng, out.coef.data(), out.se.data(), out.p.data(),
       out.lower.data(), out.upper.data());
   if (status == DPCOV_E_PRECONDITION) {
     out.refusal = dpcov_last_error_message();

@@ -64,6 +64,15 @@ struct RegressOptions {
     if (!source.receipt.empty()) given.push_back("--receipt");
     return given;
   }
+
+  // The checks of a fit on raw rows, before anything is read: its options, and the intervals'
+  // number of draws where it will compute intervals, so that a refused number spends nothing.
+  RawRegressSettings raw_settings() const {
+    RawRegressSettings settings = check_raw_regress(raw, matrix_only(), level);
+    if (!raw.no_intervals && raw.privacy_unit.empty())
+      library_check_parameters(dpcov_bootstrap_draws_check(level, bootstrap), "--bootstrap");
+    return settings;
+  }
 };
 
 constexpr const char *kPlugInLabel = "plug-in: treats the release as exact data";
@@ -711,7 +720,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   const RawRegressOptions &r = o.raw;
   RawFit f;
   f.path = o.source.path;
-  f.settings = check_raw_regress(r, o.matrix_only(), o.level);
+  f.settings = o.raw_settings();
   InputOptions options;
   options.path = f.path;
   options.spool = r.spool;
@@ -773,8 +782,9 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =
       f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
+  const BootstrapSettings bootstrap{o.bootstrap, o.seed, draws.rng()};
   const auto homoscedastic = [&] {
-    return adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, o.bootstrap_settings(),
+    return adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, bootstrap,
                             f.intercept ? 0 : -1, o.raw.small_n == "posterior");
   };
   NoiseAware answer;  // the rule's, for a robust fit that released y'y
@@ -784,7 +794,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   draws.charge(charges_of(ledger.get(), f.receipt), output);
   if (ledger) f.ledger = ledger->summary();
   if (f.robust) {
-    f.aware = robust_intervals(xtx, xty, f.receipt, f.meat, o.level, o.bootstrap_settings());
+    f.aware = robust_intervals(xtx, xty, f.receipt, f.meat, o.level, bootstrap);
     // The robust bootstrap's worlds refused where the rule's did not (X'X~ near the edge): the
     // rule's homoscedastic intervals answer, labelled.
     if (!f.aware.computed && answer.computed) {
@@ -1007,7 +1017,7 @@ void print_raw_text(const RawFit &f, const RegressOptions &o) {
 void run_regress_raw(const RegressOptions &o) {
   if (o.raw.mechanism != "adassp") {
     run_regress_gram({o.source.path, o.label, o.features, &o.raw,
-                      check_raw_regress(o.raw, o.matrix_only(), o.level), o.level,
+                      o.raw_settings(), o.level,
                       o.bootstrap_settings(), o.json});
     return;
   }

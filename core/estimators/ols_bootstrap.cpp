@@ -46,6 +46,12 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
   return k;
 }
 
+void check_bootstrap_draws(double level, int64_t bootstrap) {
+  if (!(level > 0.0 && level < 1.0))
+    fail(Status::InvalidArgument, "level must be in (0, 1), got ", level);
+  bootstrap_order(level, bootstrap);
+}
+
 WorldsStart start_worlds(const Matrix &g, const std::vector<double> &gxy,
                          const std::vector<double> &coefficients, const Matrix &sampling,
                          const ReleaseNoise &noise, double level, int64_t bootstrap,

@@ -67,6 +67,11 @@ bool spd_solve(const Matrix &a, const std::vector<double> &b, std::vector<double
 // Status::InvalidArgument unless 1 <= k and bootstrap <= check::kMaxSimulationDraws.
 int64_t bootstrap_order(double level, int64_t bootstrap);
 
+// Whether `bootstrap` draws form intervals at `level`, checked before any release that the
+// intervals would read: throws Status::InvalidArgument for a level outside (0, 1) or a number
+// of draws bootstrap_order refuses.
+void check_bootstrap_draws(double level, int64_t bootstrap);
+
 // The bootstrap worlds shared by every noise-aware interval here: each takes the worlds' truth of
 // the released feature block g and X'y gxy (worlds_truth), draws the sampling noise of X'y as
 // Z = F z (z standard normal, F = sampling_factor, p x p, so Z ~ N(0, F F')) and a fresh noise of

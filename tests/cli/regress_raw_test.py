@@ -268,6 +268,15 @@ class RawRegression(DpcovCase):
                                                 mechanism] + extra)
                 self.assertEqual(result.returncode, EXIT_USAGE, extra)
                 self.assertIn(f"drop {extra[0]}", result.stderr.decode())
+            # A number of draws the intervals would refuse is refused before the release: no
+            # ledger is written.
+            ledger = self.path(f"{mechanism}-ledger.json")
+            result = self.run_dpcov(base + ["--bound", "1", "--label-bound", "1", "-m", mechanism,
+                                            "--bootstrap", "38", "--ledger", ledger,
+                                            "--ledger-epsilon", "10", "--ledger-delta", "1e-3"])
+            self.assertEqual(result.returncode, EXIT_USAGE)
+            self.assertIn(">= 39", result.stderr.decode())
+            self.assertFalse(os.path.exists(ledger))
 
     def test_plan_regress_checks_what_regress_checks_and_plans_its_neighbours(self):
         base = ["plan", "--regress", "-e", "1", "-d", "1e-6", "--dims", "2", "--rows", "300",
@@ -309,6 +318,17 @@ class RawRegression(DpcovCase):
                 self.assertIn("(reproducible: not private if the seed is known: epsilon = 1",
                               header)
                 self.assertNotIn("differentially private", header)
+
+    def test_the_noise_seed_alone_reproduces_the_whole_output(self):
+        # The intervals' draws come from the release's generator after its noise unless --seed
+        # gives them their own, on every path: one --noise-seed, one output.
+        path = self.write_csv(self.data(2000))
+        args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1",
+                "--label-bound", "1", "--noise-seed", "3", "--quiet", "--bootstrap", "99"]
+        for extra in ([], ["--errors", "homoscedastic"], ["-m", "analyze_gauss"],
+                      ["--neighbour", "add_remove"]):
+            first, second = self.run_json(args + extra), self.run_json(args + extra)
+            self.assertEqual(first, second, extra)
 
 
 if __name__ == "__main__":

@@ -465,10 +465,15 @@ void ols(fuzz::Input &in) {
       DPCOV_OK) {
     Vec c3 = fuzz::canaries(static_cast<size_t>(nf)), s3 = c3, p3 = c3, l3 = c3, h3 = c3;
     double noise = fuzz::kCanary, k3 = fuzz::kCanary;
+    const int64_t draws = in.range(-1, 40);
     const dpcov_status b = dpcov_ols_bootstrap_intervals(
-        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg,
-        in.range(-1, 40), rng, c3.data(), s3.data(), p3.data(), l3.data(), h3.data(), &noise, &k3);
+        DPCOV_ROW_MAJOR, d, released.data(), d, &ag, 0, features.data(), nf, &reg, draws, rng,
+        c3.data(), s3.data(), p3.data(), l3.data(), h3.data(), &noise, &k3);
     for (const Vec *v : {&c3, &s3, &p3, &l3, &h3}) finite_or_unchanged(b, *v, "ols bootstrap");
+    // The check a fit makes before its release: draws it refuses, the intervals refuse too.
+    const dpcov_status checked = dpcov_bootstrap_draws_check(reg.level, draws);
+    fuzz::known_status(checked);
+    fuzz::require(checked == DPCOV_OK || b != DPCOV_OK, "bootstrap draws check");
     // The robust intervals on the same release with a fuzzed nf x nf meat (no intercept column).
     const Vec meat = gram(in, nf, std::min<int64_t>(n, 10), bound);
     Vec c4 = fuzz::canaries(static_cast<size_t>(nf)), s4 = c4, p4 = c4, l4 = c4, h4 = c4;

@@ -126,6 +126,28 @@ TEST(CapiOlsBootstrap, BadArgumentsFailBeforeAnyWorkAndLeaveOutputsAndGeneratorU
             std::vector<unsigned char>(after, after + 80));
 }
 
+// The check a fit makes before its release agrees with the intervals' own rule at every level:
+// each end an order statistic, floor(alpha (B + 1) / 2) >= 1, and B at most the simulation cap.
+TEST(CapiOlsBootstrap, TheDrawsCheckRefusesWhatTheIntervalsRefuseAndSaysWhy) {
+  for (double level : {0.5, 0.8, 0.9, 0.95, 0.99, 0.999}) {
+    const double alpha = 1.0 - level;
+    for (int64_t draws : {int64_t{1}, int64_t{19}, int64_t{38}, int64_t{39}, int64_t{199},
+                          int64_t{1999}, int64_t{-1}, int64_t{0}}) {
+      const bool formed =
+          draws >= 1 && std::floor(0.5 * alpha * static_cast<double>(draws + 1)) >= 1.0;
+      EXPECT_EQ(dpcov_bootstrap_draws_check(level, draws) == DPCOV_OK, formed)
+          << level << " " << draws;
+    }
+  }
+  EXPECT_EQ(dpcov_bootstrap_draws_check(0.95, 38), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find(">= 39"), std::string::npos);
+  EXPECT_EQ(dpcov_bootstrap_draws_check(0.95, DPCOV_MAX_SIMULATION_DRAWS), DPCOV_OK);
+  EXPECT_EQ(dpcov_bootstrap_draws_check(0.95, DPCOV_MAX_SIMULATION_DRAWS + 1),
+            DPCOV_E_INVALID_ARGUMENT);
+  for (double level : {0.0, 1.0, -0.5, double{NAN}, double{INFINITY}})
+    EXPECT_EQ(dpcov_bootstrap_draws_check(level, 999), DPCOV_E_INVALID_ARGUMENT) << level;
+}
+
 TEST(CapiOlsBootstrap, RefusesWhenTheNoiseSwampsTheData) {
   Fixture f;
   dpcov_receipt r = f.receipt;

@@ -61,8 +61,8 @@ from .forecast import (DefaultFit, RegressionForecast, SmallNSplit, adassp_defau
                        adassp_small_n_split, regression_forecast)
 from .mechanism import (Release, log_density, log_density_tested, mechanism_params, plan,
                         release, release_gram)
-from .ols import (ols_analyze_gauss, ols_analyze_gauss_intervals, ols_bootstrap_intervals,
-                  ols_intervals, ols_jl, ols_sandwich_intervals)
+from .ols import (bootstrap_draws_check, ols_analyze_gauss, ols_analyze_gauss_intervals,
+                  ols_bootstrap_intervals, ols_intervals, ols_jl, ols_sandwich_intervals)
 from .registry import MechanismInfo, mechanism_info, mechanisms
 from .private_glasso import (private_glasso_log_density, private_glasso_plan,
                              private_glasso_release)
@@ -188,6 +188,7 @@ __all__ = [
     "NullPointerError",
     "NumericalError",
     "NumericalFailureError",
+    "bootstrap_draws_check",
     "ols_analyze_gauss",
     "ols_analyze_gauss_intervals",
     "ols_bootstrap_intervals",

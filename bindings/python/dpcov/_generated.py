@@ -1116,6 +1116,7 @@ PROTOTYPES = {
                                                     Address(c_double), Address(c_double),
                                                     Address(c_double), Address(c_int32),
                                                     Address(c_double), Address(c_double)]),
+    "dpcov_bootstrap_draws_check": (c_int32, [c_double, c_int64]),
     "dpcov_ols_bootstrap_intervals": (c_int32, [c_int32, c_int64, Address(c_double), c_int64,
                                                 POINTER(ReceiptC), c_int64, Address(c_int64),
                                                 c_int64, POINTER(RegressionParamsC), c_int64,

@@ -63,7 +63,7 @@ from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, coefficient_factors,
                    numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
-from .ols import ols_intervals, ols_jl
+from .ols import bootstrap_draws_check, ols_intervals, ols_jl
 from .mechanism import plan
 from .private_bound import (AUTO_BOUND_GRID, AUTO_BOUND_QUANTILE, BOUND_STEP_SHARE,
                             bound_step_rest, choose_bound, choose_bound_from, quantile_target,
@@ -1075,6 +1075,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 (isinstance(self.intervals, str) and self.intervals in ("always", "deferred"))):
             raise ValueError(f"intervals must be True, False, 'always' or 'deferred', got "
                              f"{self.intervals!r}")
+        if self.intervals and self.intervals != "deferred":
+            # Before the release: draws the intervals would refuse spend nothing.
+            bootstrap_draws_check(self.level, self.n_bootstrap)
         if self._forget_fit():
             warn_refit(self)
         try:

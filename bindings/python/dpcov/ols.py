@@ -146,6 +146,17 @@ class BootstrapIntervals(NamedTuple):
     kappa: float
 
 
+def bootstrap_draws_check(level: float, num_bootstrap: int) -> None:
+    """Whether ``num_bootstrap`` worlds form percentile intervals at ``level``, as every bootstrap
+    interval requires (``dpcov_bootstrap_draws_check``): raises
+    :class:`~dpcov.errors.InvalidArgumentError` (a ValueError) otherwise. Reads no data; a fit
+    calls it before its release, so that a refused number spends nothing."""
+    if isinstance(num_bootstrap, bool) or not isinstance(num_bootstrap, (int, np.integer)):
+        raise TypeError(f"the number of bootstrap draws must be an integer, got "
+                        f"{num_bootstrap!r}")
+    _check(C.dpcov_bootstrap_draws_check(float(level), int(num_bootstrap)))
+
+
 def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rng,
                             intercept_column: int = -1, level: float = 0.95,
                             num_bootstrap: int = DPCOV_INTERVAL_DRAWS) -> BootstrapIntervals:

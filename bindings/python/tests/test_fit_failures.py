@@ -83,3 +83,20 @@ def test_a_failed_refit_of_the_covariance_and_pca_leaves_nothing_of_the_earlier_
     assert not hasattr(est, "receipt_")
     with pytest.raises(NotFittedError):
         est.transform(x) if isinstance(est, PrivatePCA) else est.get_precision()
+
+
+@pytest.mark.parametrize("mechanism", ["adassp", "analyze_gauss"])
+@pytest.mark.parametrize("draws", [0, 38, 1.5, "999"])
+def test_draws_the_intervals_refuse_are_refused_before_any_release(mechanism, draws):
+    x, y = rows()
+    est = PrivateLinearRegression(bound=1.2, label_bound=1.5, mechanism=mechanism,
+                                  n_bootstrap=draws)
+    with dpcov.BudgetAccountant(epsilon=10, delta=1e-3) as budget:
+        with pytest.raises((ValueError, TypeError), match="bootstrap draws"):
+            est.fit(x, y)
+        assert budget.spent.epsilon == 0
+    assert not hasattr(est, "release_")
+    # The public check is the intervals' own rule.
+    dpcov.bootstrap_draws_check(0.95, 39)
+    with pytest.raises(ValueError, match=">= 3 at level 0.5,"):
+        dpcov.bootstrap_draws_check(0.5, 2)

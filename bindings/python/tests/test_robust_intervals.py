@@ -217,7 +217,7 @@ def test_the_robust_gram_mechanisms_are_the_registrys(entry):
         X, y = heteroscedastic(3000, 11)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            reg.set_params(n_bootstrap=19).fit(X, y)
+            reg.set_params(n_bootstrap=39).fit(X, y)
         assert reg.errors_ == ("robust" if robust else "homoscedastic")
         assert hasattr(reg, "meat_") == robust
 

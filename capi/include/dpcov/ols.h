@@ -173,6 +173,21 @@ DPCOV_API dpcov_status dpcov_ols_analyze_gauss_intervals(
     double *noise_norm_bound, double *kappa);
 
 /**
+ * Whether @p num_bootstrap worlds form percentile intervals at @p level, as every bootstrap
+ * interval of this library requires (dpcov_ols_bootstrap_intervals(),
+ * dpcov_ols_robust_intervals(), dpcov_adassp_bootstrap_intervals(), dpcov_adassp_intervals(),
+ * ...): each end an order statistic, num_bootstrap >= 2 / (1 - level) - 1 and at most
+ * ::DPCOV_MAX_SIMULATION_DRAWS. Reads no data: a fit that will compute intervals calls it before
+ * its release, so that a number of draws the intervals refuse spends no budget.
+ *
+ * @param level          confidence level, in (0, 1).
+ * @param num_bootstrap  the number of bootstrap worlds.
+ * @return ::DPCOV_OK; ::DPCOV_E_INVALID_ARGUMENT (level or num_bootstrap), with the reason in
+ *         dpcov_last_error_message().
+ */
+DPCOV_API dpcov_status dpcov_bootstrap_draws_check(double level, int64_t num_bootstrap);
+
+/**
  * Noise-aware OLS confidence intervals and p-values from a release, by parametric bootstrap
  * (Ferrando, Wang, Sheldon, "Parametric bootstrap for differentially private confidence
  * intervals", AISTATS 2022, OLS with fixed design). Post-processing: no privacy cost.

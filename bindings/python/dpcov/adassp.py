@@ -35,6 +35,15 @@ class AdasspReceipt(PrefixedReceipt):
     step, whose lambda_min constants are then 0 and whose ridge is noise_norm_bound)."""
 
     __slots__ = ()
+    _struct_type = AdasspReceiptC
+
+    def public(self) -> "AdasspReceipt":
+        """The part of this receipt that may be published: all of it. ``n`` is -1 (the fit
+        takes the Gram matrix, not a count), and every other field that depends on the data is
+        of the release (the released lambda_min and y'y~, the ridge and the eigenvalues floored
+        that follow from them: post-processing). As :meth:`Receipt.public`, so that one call
+        publishes the receipt of any estimator."""
+        return self
 
 
 class AdasspFit(NamedTuple):

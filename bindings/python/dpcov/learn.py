@@ -204,15 +204,16 @@ def _check_bounds_pair(bounds, message: str) -> None:
         raise ValueError(f"{message}; got {reprlib.repr(bounds)}")
 
 
-def _validate_X(est, X, reset: bool) -> np.ndarray:
-    """X as a finite 2-D float64 array (one conversion, as scikit-learn does)."""
+def _validate_X(est, X, reset: bool, names_from=None) -> np.ndarray:
+    """X as a finite 2-D float64 array (one conversion, as scikit-learn does), its feature names
+    (of a DataFrame: ``names_from``, by default ``X``) kept at fit and checked after it."""
+    if hasattr(est, "_check_feature_names"):
+        est._check_feature_names(X if names_from is None else names_from, reset=reset)
     X = _read_rows(X)
     if not (X.flags.c_contiguous or X.flags.f_contiguous):
         # The library reads rows in place in either layout, not from any strides.
         X = np.ascontiguousarray(X)
     _first_non_finite(X, "X")
-    if hasattr(est, "_check_feature_names"):
-        est._check_feature_names(X, reset=reset)
     if hasattr(est, "_check_n_features"):
         est._check_n_features(X, reset=reset)
     elif reset:
@@ -1088,10 +1089,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             # Before scikit-learn's check, which would not say where the value is.
             if y_arr.dtype.kind in "fc" and (y_arr.ndim == 1 or y_arr.shape[1:] == (1,)):
                 _first_non_finite(y_arr.reshape(-1), "y")
+        given = X
         X, y = _read_labelled_rows(X, y)
         _first_non_finite(X, "X")
         _first_non_finite(y, "y")
-        X = _validate_X(self, X, reset=True)
+        X = _validate_X(self, X, reset=True, names_from=given)
         self.errors_ = "homoscedastic"  # the Gram mechanisms' bootstrap; AdaSSP decides below
         self.forecast_ = None  # AdaSSP's, where n is public
         self.__dict__.pop("plug_in_", None)  # this fit's table only, mapped to the data's units

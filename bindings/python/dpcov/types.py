@@ -11,7 +11,7 @@ from ._generated import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise,
                          BudgetSplit, Calibration, GlassoStart, LambdaMinScope, Layout, Mechanism,
                          Neighbour, SensitivityNorm)
 from ._generated import DPCOV_RECEIPT_N_WITHHELD, Generator
-from ._lib import C, ReceiptPrefixC
+from ._lib import C, ReceiptC, ReceiptPrefixC
 
 
 def mechanism_name(mechanism: int) -> str:
@@ -87,6 +87,10 @@ class StructView:
     """
 
     __slots__ = ("_struct", "_extra", "_cache")
+
+    # The ctypes struct a view passes back to C (a receipt), rebuilt from the fields when the view
+    # is unpickled; None for a view that is only read.
+    _struct_type = None
 
     def __init__(self, struct=None, **values):
         """Wrap ``struct`` (a ctypes result struct, or None) and extra ``values``."""
@@ -164,9 +168,18 @@ class StructView:
 
 
 def _rebuild_view(cls, values):
-    """Unpickle a view from its fields."""
-    view = cls(None, **values)
-    return view
+    """Unpickle a view from its fields, with its struct rebuilt where C reads it again (a
+    receipt: the intervals of an unpickled estimator read its release's receipt)."""
+    struct_type = cls._struct_type
+    if struct_type is None:
+        return cls(None, **values)
+    from ._lib import new_struct
+    struct = new_struct(struct_type)
+    fields = _plain_fields(struct_type)
+    for field in fields:
+        value = values[field]
+        setattr(struct, field, value.encode("utf-8") if isinstance(value, str) else value)
+    return cls(struct, **{k: v for k, v in values.items() if k not in fields})
 
 
 class PrefixedReceipt(StructView):
@@ -196,6 +209,7 @@ class Receipt(PrefixedReceipt):
     "reproducible: not private if the seed is known" for a seeded release)."""
 
     __slots__ = ()
+    _struct_type = ReceiptC
 
     def _derived(self, data: dict) -> None:
         """Add the names and the privacy claim to the fields."""

@@ -147,3 +147,23 @@ def test_low_level_adassp_fit_and_bad_inputs():
         dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 1.0, 1e-6, rng, calibration="exact")
     with pytest.raises(dpcov.PreconditionError, match="paper"):
         dpcov.adassp_fit(g, 2, [0, 1], 1.0, 1.0, 4.0, 1e-6, rng, calibration="paper")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: dpcov.PrivateLinearRegression(bound=1.2, label_bound=1.5, random_state=4,
+                                          intervals=False),
+    lambda: dpcov.PrivatePCA(n_components=2, bound=1.0, random_state=4),
+    lambda: dpcov.PrivateCovariance(bound=1.0, random_state=4)])
+def test_feature_names_are_kept_and_checked_as_scikit_learn_does(make):
+    pd = pytest.importorskip("pandas")
+    gen = np.random.default_rng(1)
+    frame = pd.DataFrame(gen.standard_normal((500, 3)) / 3, columns=["a", "b", "c"])
+    y = np.clip(frame.to_numpy() @ [0.5, 0.0, -0.5], -1.5, 1.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = make().fit(frame, y)
+    assert list(est.feature_names_in_) == ["a", "b", "c"]
+    use = getattr(est, "predict", None) or getattr(est, "transform", None)
+    if use is not None:
+        with pytest.raises(ValueError, match="feature names should match"):
+            use(frame[["c", "b", "a"]])

@@ -18,7 +18,7 @@ namespace dpcov::cli {
 // What the robust intervals assume, said beside them.
 inline constexpr const char *kRobustAssumes =
     "independent rows; robust to heteroscedastic errors and, for the least-squares projection, to "
-    "a misspecified mean (sandwich variance; residuals clipped at 2 --label-bound)";
+    "a misspecified mean (sandwich variance; residuals clipped at twice the label's bound)";
 
 // The split of (epsilon, delta) between the fit and the meat, and the meat rows' bounds
 // (dpcov_adassp_sandwich_plan). Throws CliError for a refused plan.

@@ -816,7 +816,9 @@ RawFit fit_raw_rows(const RegressOptions &o) {
 
 // The clipped count is a function of the data no mechanism privatises, so it goes to standard
 // error, labelled, and is never silent (even under --quiet).
-void warn_clipped(const RawFit &f) { warn_clipped_rows(f.data, f.n_public(), f.scaled); }
+void warn_clipped(const RawFit &f) {
+  warn_clipped_rows(f.data, f.n_public(), f.scaled, f.settings.tighten);
+}
 
 // What the noise-aware intervals assume: whether rows were clipped below --bound (a bias they do
 // not hold), or mapped by --bounds (no --bound to clip at), and the model of the bootstrap.
@@ -875,7 +877,8 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   if (f.scaled)
     out["units"] = {{"coefficients", "data (fitted on the columns mapped to [-1, 1] by --bounds, "
                                      "mapped back; the intercept's interval is NaN)"},
-                    {"bounds", scaled_ranges_json(f)}};
+                    {"bounds", scaled_ranges_json(f)},
+                    {"receipts", "the fitted rows' scale: the columns mapped to [-1, 1]"}};
   else
     out["units"] = balanced_units_json({o.raw.bound, f.bound, o.raw.label_bound, f.intercept},
                                        f.features());

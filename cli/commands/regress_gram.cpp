@@ -185,12 +185,14 @@ std::vector<int64_t> regressor_columns(const GramFit &f) {
   return features;
 }
 
-// Why a fit under add/remove refuses when the released count is at most the p coefficients: the
-// inference needs n - p >= 1 residual degrees of freedom and the count is all it may read of n.
-std::string released_count_too_small(int64_t count, int64_t p) {
-  return concat("the released count of rows (the constant column's entry: n + noise) is ", count,
+// Why a fit refuses when n is at most the p coefficients: the inference needs n - p >= 1
+// residual degrees of freedom. Under add/remove the released count is all it may read of n.
+std::string too_few_rows(const GramFit &f, int64_t p) {
+  if (f.n_public())
+    return concat("the fit needs more rows than its ", p, " coefficients, got ", f.n);
+  return concat("the released count of rows (the constant column's entry: n + noise) is ", f.n,
                 ", at most the ", p, " coefficients: the privacy noise swamps the count; a larger "
-                "epsilon, more rows or a --bound nearer the rows' norms");
+                "epsilon or more rows");
 }
 
 // n for the inference (public under replace-one; else the count the estimate below holds in its
@@ -219,14 +221,20 @@ void fit_release(GramFit &f) {
   const double count = std::clamp(unbiased[0], -0x1p62, 0x1p62);
   f.n = f.n_public() ? f.counts.rows : static_cast<int64_t>(std::nearbyint(count));
   if (f.n <= f.q() - 1) {
-    f.no_fit = released_count_too_small(f.n, f.q() - 1);
+    f.no_fit = too_few_rows(f, f.q() - 1);
     return;
   }
   const dpcov_status status = dpcov_regression_fit(
       DPCOV_ROW_MAJOR, f.q(), unbiased.data(), f.q(), f.n, f.q() - 1, features.data(),
       static_cast<int64_t>(features.size()), &params, coef.data(), se.data(), t.data(), p.data(),
       lo.data(), hi.data(), &summary);
-  if (status == DPCOV_E_NOT_POSITIVE_DEFINITE || status == DPCOV_E_PRECONDITION) {
+  if (status == DPCOV_E_NOT_POSITIVE_DEFINITE) {
+    f.no_fit = "the released feature block is not positive definite: the privacy noise swamps "
+               "X'X here (or a feature is constant or collinear); a larger epsilon or more rows, "
+               "or -m adassp, whose ridge keeps every fit defined";
+    return;
+  }
+  if (status == DPCOV_E_PRECONDITION) {
     f.no_fit = dpcov_last_error_message();
     return;
   }
@@ -453,21 +461,23 @@ void print_gram_text(const GramFit &f) {
 
 }  // namespace
 
-void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled) {
+void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled, bool tightened) {
   if (data.clipped == 0) return;
-  std::fprintf(stderr,
-               scaled ? "dpcov regress: warning: %s values were outside their --bounds range "
-                        "and were clamped to it (curator only: not for publication)\n"
-                      : "dpcov regress: warning: %s rows were over --bound or --label-bound "
-                        "and were clipped to them, which shrinks the fit (curator only: not "
-                        "for publication)\n",
-               n_public ? concat(data.clipped, " of ", data.rows).c_str()
-                        : concat(data.clipped).c_str());
+  const std::string count = n_public ? concat(data.clipped, " of ", data.rows)
+                                     : concat(data.clipped);
+  if (scaled)
+    std::fprintf(stderr, "dpcov regress: warning: %s values were outside their --bounds range "
+                 "and were clamped to it (curator only: not for publication)\n", count.c_str());
+  else
+    std::fprintf(stderr, "dpcov regress: warning: %s rows were over %s or --label-bound and "
+                 "were clipped to them, which shrinks the fit (curator only: not for "
+                 "publication)\n", count.c_str(),
+                 tightened ? "the bound chosen below --bound" : "--bound");
 }
 
 void run_regress_gram(const GramRegressRequest &request) {
   const GramFit fit = fit_gram(request);
-  warn_clipped_rows(fit.counts, fit.n_public(), false);
+  warn_clipped_rows(fit.counts, fit.n_public(), false, false);
   if (!fit.no_fit.empty())
     std::fprintf(stderr, "dpcov regress: warning: no coefficients and no intervals (nan): %s\n",
                  fit.no_fit.c_str());

@@ -27,8 +27,9 @@ struct GramRegressRequest {
 };
 
 // The curator's warning that rows were clipped (or, `scaled`, values clamped to their --bounds
-// range): never silent, on standard error, with the number of rows only where it is public.
-void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled);
+// range): never silent, on standard error, with the number of rows only where it is public;
+// `tightened`: the rows were clipped at a bound a bound step chose below --bound.
+void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled, bool tightened);
 
 // Reads the rows (twice with robust errors: the fit, then the meat), releases, fits, prints.
 void run_regress_gram(const GramRegressRequest &request);

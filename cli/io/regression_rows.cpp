@@ -245,7 +245,9 @@ nlohmann::ordered_json balanced_units_json(const RegressionBounds &b, int64_t fe
                            "proofs/balanced_rows.md)"},
           {"bound", b.clip_bound},
           {"label_bound", b.label_bound},
-          {"unit_factors", regression_unit_factors(b, features)}};
+          {"unit_factors", regression_unit_factors(b, features)},
+          {"receipts", "the fitted rows' scale: their bound and bound_y are the balanced rows' "
+                       "(sqrt(1 + d) or sqrt(2 + d), and 1), as are the meat's bounds"}};
 }
 
 std::string balanced_rows_text(bool intercept) {

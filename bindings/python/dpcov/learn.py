@@ -859,8 +859,8 @@ def released_count_too_small(count: int, p: int) -> str:
     """Why an add/remove fit refuses when its released count is at most the ``p`` coefficients
     (as ``dpcov regress`` says it): the inference needs n - p >= 1 and may read only the count."""
     return (f"the released count of rows (the constant column's entry: n + noise) is {count}, at "
-            f"most the {p} coefficients: the privacy noise swamps the count; a larger epsilon, "
-            f"more rows or a bound nearer the rows' norms")
+            f"most the {p} coefficients: the privacy noise swamps the count; a larger epsilon "
+            f"or more rows")
 
 
 def _stating_rows(receipt, n: int):

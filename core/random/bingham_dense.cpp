@@ -49,14 +49,15 @@ double centred_frobenius(int64_t q, const double *c, int64_t ld, double m) {
   for (int64_t j = 0; j < q; ++j)
     for (int64_t i = 0; i <= j; ++i) largest = std::max(largest, std::fabs(entry(i, j)));
   if (largest == 0.0) return 0.0;
-  const double inverse = 1.0 / largest;
+  // Scaled by a power of two (exact, and finite where 1 / largest overflows: a subnormal largest).
+  const int exponent = -std::ilogb(largest);
   double scaled = 0.0;
   for (int64_t j = 0; j < q; ++j)
     for (int64_t i = 0; i <= j; ++i) {
-      const double x = entry(i, j) * inverse;
+      const double x = std::ldexp(entry(i, j), exponent);
       scaled += i == j ? x * x : 2.0 * x * x;
     }
-  return largest * std::sqrt(scaled);
+  return std::ldexp(std::sqrt(scaled), -exponent);
 }
 
 // The Cholesky factor U (U^T U = (u I + 2 A) / u, A = kappa (m I - C)) into `factor` (q x q,
@@ -248,18 +249,17 @@ int64_t DenseBinghamSampler::sample(Rng &rng, int64_t q, const double *c, int64_
     fail(Status::Internal, "dense Bingham: q = ", q, ", ld = ", ld, ", kappa = ", kappa);
   const double dq = static_cast<double>(q);
   const auto [m, spread] = centre(q, c, ld);
+  // A matrix built from noisy values (KT's deflation by a noisy eigenvalue at a tiny epsilon)
+  // can overflow: a numerical failure of the release, reported, not an internal error.
   if (!std::isfinite(m) || !std::isfinite(spread))
-    fail(Status::Internal, "dense Bingham: C is not finite");
+    fail(Status::Numerical, "the Bingham sampler's matrix C is not finite (its trace or its "
+         "spread overflows): the noise is too large for the release to be computed");
   const double frobenius = kappa * spread;  // |A|_F
   // Every eigenvalue of the trace-free A is at most this in absolute value.
   const double bound = std::sqrt((dq - 1.0) / dq) * frobenius;
   if (bingham_uniform_envelope_applies(q, bound)) {
-    // t = y^T A y = -kappa y^T (C - m I) y, from C - m I itself (no cancellation against m),
-    // with an error of at most about 2 q eps |A|_F: the margin keeps the computed t above the
-    // bound.
-    const double margin = 4.0 * dq * std::numeric_limits<double>::epsilon() * frobenius;
     envelope_ = BinghamEnvelope::Uniform;
-    return accept_uniform(rng, q, c, ld, kappa, m, -(bound + margin), y);
+    return accept_uniform(rng, q, c, ld, kappa, m, spread, y);
   }
   const double mean_square = frobenius * frobenius / dq;
   const double second_order =
@@ -330,16 +330,36 @@ int64_t DenseBinghamSampler::accept(Rng &rng, int64_t q, double u, double *y) {
 }
 
 int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c, int64_t ld,
-                                            double kappa, double m, double lower, double *y) {
+                                            double kappa, double m, double spread, double *y) {
   work_.resize(static_cast<size_t>(q));
-  // -A = kappa (C - m I), upper triangle: scaled first, so that y^T A y stays finite where C's
-  // entries are near the largest double (every entry of A is at most |A|_F, which is small here).
+  // t = y^T A y = -kappa y^T (C - m I) y is computed as t' = t 2^(a + b) from kappa 2^a and
+  // (C - m I) 2^b, exact powers of two that bring both to order 1: A' = kappa 2^a (C - m I) 2^b
+  // and t' are then normal numbers, whose rounding (at most about 2 q eps |A'|_F) the margin
+  // covers. Unscaled, C's entries near the largest double overflow y^T (C - m I) y, and entries
+  // of A below the smallest normal round absolutely, beyond a margin relative to |A|_F. The
+  // diagonal's C_jj - m is exact where it is subnormal, and scaling by 2^b is exact.
+  const int a = kappa > 0.0 ? -std::ilogb(kappa) : 0;
+  const int b = spread > 0.0 ? -std::ilogb(spread) : 0;
+  const double scaled_kappa = std::ldexp(kappa, a);
   centred_.resize(static_cast<size_t>(q * q));
+  double frobenius2 = 0.0, trace = 0.0;
   for (int64_t j = 0; j < q; ++j) {
-    for (int64_t i = 0; i < j; ++i)
-      centred_[static_cast<size_t>(i + j * q)] = kappa * c[i + j * ld];
-    centred_[static_cast<size_t>(j + j * q)] = kappa * (c[j + j * ld] - m);
+    for (int64_t i = 0; i < j; ++i) {
+      const double x = scaled_kappa * std::ldexp(c[i + j * ld], b);
+      centred_[static_cast<size_t>(i + j * q)] = x;
+      frobenius2 += 2.0 * x * x;
+    }
+    const double x = scaled_kappa * std::ldexp(c[j + j * ld] - m, b);
+    centred_[static_cast<size_t>(j + j * q)] = x;
+    frobenius2 += x * x;
+    trace += x;
   }
+  // Every eigenvalue of A' is within sqrt((q - 1) / q) |A'|_F of tr(A') / q, which is 0 but for
+  // the rounding of m (absolute where m is subnormal): any lower bound of t' keeps the ratio
+  // below 1, and the draws' law is that of the target whatever the bound.
+  const double dq = static_cast<double>(q), frobenius = std::sqrt(frobenius2);
+  const double lower = -(std::sqrt((dq - 1.0) / dq) * frobenius + std::fabs(trace) / dq +
+                         4.0 * dq * std::numeric_limits<double>::epsilon() * frobenius);
   for (int64_t tries = 1; tries <= max_tries_; ++tries) {
     double norm2 = 0.0;
     do {
@@ -351,9 +371,10 @@ int64_t DenseBinghamSampler::accept_uniform(Rng &rng, int64_t q, const double *c
     double quadratic = 0.0;
     for (int64_t i = 0; i < q; ++i) quadratic += y[i] * work_[static_cast<size_t>(i)];
     const double t = -(quadratic / norm2);
-    const double log_ratio = lower - t;
-    if (log_ratio > 0.0)
-      fail(Status::Internal, "Bingham envelope violated: y^T A y = ", t, " below ", lower);
+    if (lower - t > 0.0)
+      fail(Status::Internal, "Bingham envelope violated: y^T A y = ", std::ldexp(t, -(a + b)),
+           " below ", std::ldexp(lower, -(a + b)));
+    const double log_ratio = std::ldexp(lower - t, -(a + b));
     if (std::log(uniform01(rng)) < log_ratio) {
       const double inv = 1.0 / std::sqrt(norm2);
       for (int64_t i = 0; i < q; ++i) y[i] *= inv;

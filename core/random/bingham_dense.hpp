@@ -83,7 +83,7 @@ class DenseBinghamSampler {
  private:
   int64_t accept(Rng &rng, int64_t q, double u, double *y);
   int64_t accept_uniform(Rng &rng, int64_t q, const double *c, int64_t ld, double kappa, double m,
-                         double lower, double *y);
+                         double spread, double *y);
 
   std::vector<double> factor_;
   std::vector<double> work_;

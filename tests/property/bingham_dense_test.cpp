@@ -1,8 +1,8 @@
 // The dense Bingham sampler (random/bingham_dense.hpp) over its whole input range: symmetric C of
 // random structure (dense, low rank, diagonal with ties, a multiple top eigenvalue) at scales from
-// 1e-300 to 1e308 (entries up to the largest doubles), q from 1 to 40 (every envelope, the
-// Lanczos one above q = 24), kappa 0 or log-uniform in [1e-12, 1e8] with kappa times the scale
-// at most 1e200: every draw is a unit
+// 1e-322 to 1e308 (entries from subnormal to the largest doubles), q from 1 to 40 (every
+// envelope, the Lanczos one above q = 24), kappa 0, subnormal or log-uniform in [1e-12, 1e8] with
+// kappa times the scale at most 1e200: every draw is a unit
 // vector with at least one proposal, or a status the caller reports (no convergence, numerical
 // failure, non-finite input); never an internal error, never a non-finite coordinate.
 #include <gtest/gtest.h>
@@ -26,9 +26,11 @@ double log_uniform(double lo, double hi) {
 
 RC_GTEST_PROP(DenseBingham, DrawsAUnitVectorOrReportsAStatus, ()) {
   const int64_t q = *rc::gen::inRange<int64_t>(1, 41);
-  const double scale = log_uniform(1e-300, 1e308);
-  const double kappa =
-      *rc::gen::inRange(0, 10) == 0 ? 0.0 : std::min(log_uniform(1e-12, 1e8), 1e200 / scale);
+  const double scale = log_uniform(1e-322, 1e308);
+  const int kind = *rc::gen::inRange(0, 10);
+  const double kappa = kind == 0   ? 0.0
+                       : kind == 1 ? log_uniform(5e-324, 1e-308)
+                                   : std::min(log_uniform(1e-12, 1e8), 1e200 / scale);
   const int shape = *rc::gen::inRange(0, 4);
   std::vector<double> c(static_cast<size_t>(q * q), 0.0);
   const auto entry = [&] { return *rc::gen::inRange(-1000, 1001) / 1000.0; };

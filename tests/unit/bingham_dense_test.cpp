@@ -186,6 +186,30 @@ TEST(DenseBinghamSampler, EntriesNearTheLargestDoubleDrawUnderTheUniformEnvelope
   }
 }
 
+// kappa (C - m I) below the smallest normal double: its entries and y^T A y round absolutely
+// there, beyond a margin relative to |A|_F, unless the sampler computes them scaled by powers of
+// two. Subnormal kappa with C of order 1, and normal kappa with subnormal C (and a subnormal m,
+// which rounds), at every q that takes the uniform envelope.
+TEST(DenseBinghamSampler, EntriesBelowTheSmallestNormalDrawUnderTheUniformEnvelope) {
+  DenseBinghamSampler sampler;
+  Rng rng = Rng::from_seed(8);
+  for (int64_t q = 2; q <= 8; ++q)
+    for (const auto &[kappa, scale] : {std::pair{3.45846e-323, 1.0}, std::pair{1e-300, 3e-151},
+                                       std::pair{0.5, 1e-320}, std::pair{2.0, 7e-323}}) {
+      Matrix c(q, q);
+      for (int64_t j = 0; j < q; ++j)
+        for (int64_t i = 0; i <= j; ++i)
+          c(i, j) = c(j, i) = scale * std::cos(1.0 + static_cast<double>(i + 3 * j));
+      std::vector<double> y(static_cast<size_t>(q));
+      for (int k = 0; k < 100; ++k) {
+        EXPECT_GE(sampler.sample(rng, q, c.data(), q, kappa, y.data()), 1) << q << " " << kappa;
+        double n = 0.0;
+        for (double x : y) n += x * x;
+        EXPECT_NEAR(n, 1.0, 1e-14);
+      }
+    }
+}
+
 TEST(DenseBinghamSampler, OneDimensionDrawsASign) {
   DenseBinghamSampler sampler;
   Rng rng = Rng::from_seed(4);
@@ -232,6 +256,28 @@ TEST(DenseBinghamSampler, GivesUpAfterItsCapOfProposals) {
     }
   }
   EXPECT_TRUE(failed);
+}
+
+// A C whose trace or spread overflows (KT's deflation by a noisy eigenvalue at a tiny epsilon) is
+// a numerical failure the release reports, never an internal error.
+TEST(DenseBinghamSampler, AMatrixThatOverflowsIsANumericalFailure) {
+  constexpr int64_t q = 3;
+  DenseBinghamSampler sampler;
+  Rng rng = Rng::from_seed(2);
+  std::vector<double> y(q, 0.5);
+  const double big = std::numeric_limits<double>::max();
+  for (const double value : {std::numeric_limits<double>::infinity(), big}) {
+    Matrix c(q, q);
+    c(0, 0) = value;
+    c(1, 1) = -value;
+    try {
+      sampler.sample(rng, q, c.data(), q, 1.0, y.data());
+      ADD_FAILURE() << "drew from a C with " << value;
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), Status::Numerical) << e.what();
+    }
+    EXPECT_EQ(y, std::vector<double>(q, 0.5));
+  }
 }
 
 }  // namespace

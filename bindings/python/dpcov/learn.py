@@ -294,7 +294,8 @@ def _noise_mean_removed(released, receipt):
     return gram_estimate(released, receipt)[0]
 
 
-def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
+def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool,
+                  stacklevel: int = 3) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
     if not clipped:
@@ -305,7 +306,7 @@ def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None
                   + (" (EVERY row: the bound is far below the data's scale)"
                      if n_public and clipped == rows else "")
                   + "; curator only: the count is not for publication", ClippingWarning,
-                  stacklevel=3)
+                  stacklevel=stacklevel)
 
 
 def _check_mechanism(mechanism, extra=()) -> None:
@@ -855,6 +856,25 @@ NO_RELEASED_COUNT = ("neighbour='add_remove' keeps the number of rows private, a
 """The refusal of an add/remove fit that needs n but releases no count."""
 
 
+def _conclusive_only(result, conclusive: np.ndarray):
+    """The one outcome of every surface for a coefficient whose interval covers every value that
+    matters (dpcov_adassp_intervals): no interval (NaN) where ``conclusive`` is False, and where
+    a prior decides or the chains did not converge no standard error or p-value either (the
+    posterior's are no more the release's than its interval). Returns (std_errors, p_values,
+    conf_int, (unconverged, prior_decides, unbounded))."""
+    size = conclusive.size
+    flags = [np.asarray(getattr(result, name, ()), dtype=bool)
+             for name in ("unconverged", "prior_decides", "unbounded")]
+    unconverged, prior, unbounded = (f if f.size == size else np.zeros(size, dtype=bool)
+                                     for f in flags)
+    undecided = unconverged | prior
+    std_errors, p_values = (np.where(undecided, np.nan, np.asarray(v, dtype=float))
+                            for v in (result.std_errors, result.p_values))
+    conf_int = np.column_stack([result.ci_lower, result.ci_upper]).astype(float)
+    conf_int[~conclusive] = np.nan
+    return std_errors, p_values, conf_int, (unconverged, prior, unbounded)
+
+
 def released_count_too_small(count: int, p: int) -> str:
     """Why an add/remove fit refuses when its released count is at most the ``p`` coefficients
     (as ``dpcov regress`` says it): the inference needs n - p >= 1 and may read only the count."""
@@ -1024,7 +1044,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     ``n_features_in_``, ``std_errors_``, ``p_values_``, ``conf_int_`` (one row [lower, upper] per
     entry of ``params_``), ``inference_``, ``interval_method_`` ("bootstrap", "posterior", "t" or
     None), ``conclusive_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
-    ``plug_in=True``; ``forecast_`` (AdaSSP at a public n, else None: the
+    ``plug_in=True`` (its coefficients' table in the data's units, its ``summary`` and
+    ``summary_`` of the balanced rows' label y / label_bound); ``forecast_`` (AdaSSP at a public n, else None: the
     :func:`~dpcov.regression_forecast` of the fit that ran, a slope's with the intercept, or the
     one that decided not to release y'y; public values only, as ``dpcov regress`` prints it).
 
@@ -1139,8 +1160,6 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             X.shape[1] + 1, B, policy, _neighbour_name(n_private), constant, label_bound=B_y,
             balanced=True, **release), X, y, B, B_y)
         clipped = gram.info().clipped
-        if policy == "clip":
-            _warn_clipped(clipped, gram.info().rows, B, not n_private)
         moved = False  # AdaSSP's bound moved below the public one
         if mechanism == "adassp":
             self._check_adassp_options()
@@ -1157,6 +1176,8 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     X.shape[1] + 1, B, "clip", _neighbour_name(n_private), constant,
                     label_bound=B_y, balanced=True), X, y, B, B_y)
                 clipped = gram.info().clipped
+        if policy == "clip" or moved:  # at the bound the rows were clipped to
+            _warn_clipped(clipped, gram.info().rows, B, not n_private, stacklevel=4)
         self.bound_ = B
         offset = 1 if self.fit_intercept else 0
         factors = coefficient_factors(p_f + 1, B, constant, B_y, balanced=True)
@@ -1739,19 +1760,9 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
             method="noise-aware posterior" if method == "posterior" else "parametric bootstrap"),
             method)
         if not self.conclusive_.all():
-            # The one outcome of every surface for a coefficient whose interval covers every
-            # value that matters (dpcov_adassp_intervals): no interval, a warning, the flag.
-            self.conf_int_[~self.conclusive_] = np.nan
-            flags = [np.asarray(getattr(result, name, ()), dtype=bool)
-                     for name in ("unconverged", "prior_decides", "unbounded")]
-            unconverged, prior, unbounded = (f if f.size == self.conclusive_.size
-                                             else np.zeros(self.conclusive_.size, dtype=bool)
-                                             for f in flags)
-            # Where a prior decides or the chains did not converge, the posterior's standard
-            # error and p-value are no more the release's than its interval.
-            undecided = unconverged | prior
-            self.std_errors_, self.p_values_ = (np.where(undecided, np.nan, v) for v in
-                                                (self.std_errors_, self.p_values_))
+            self.std_errors_, self.p_values_, self.conf_int_, flags = _conclusive_only(
+                result, self.conclusive_)
+            unconverged, prior, unbounded = flags
             for which, why in ((~self.conclusive_ & ~unconverged & ~prior & ~unbounded,
                                 "their intervals cover every value that matters"),
                                (unbounded, "they lie along a direction of X'X too weak against "
@@ -1857,8 +1868,17 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         number of draws (post-processing: no privacy cost). Returns (std_errors, p_values,
         conf_int); raises PreconditionError when the noise swamps the data. ``random_state``
         None on an estimator seeded with an int draws from that seed (its stream 2), so a seeded
-        run is reproducible; otherwise as for the estimator."""
-        check_is_fitted(self)
+        run is reproducible; otherwise as for the estimator. Where ``fit`` prints no interval
+        for a coefficient (``conclusive_``), neither does this (NaN); a fit with a ridge, at the
+        level of privacy units or by ``ols_jl`` has none to recompute (ValueError)."""
+        check_is_fitted(self, "params_")
+        if isinstance(self.release_, AdasspFitType) and self.release_.receipt.max_rows_per_unit:
+            raise ValueError(f"no noise-aware intervals at the level of privacy units: "
+                             f"{UNITS_NO_INTERVALS}")
+        if self.release_ is not None and not isinstance(self.release_, AdasspFitType) \
+                and self.ridge != 0:
+            raise ValueError("the noise-aware intervals are for OLS (ridge = 0); this fit has "
+                             f"ridge = {self.ridge!r}")
         level = self.level if level is None else level
         draws = self.n_bootstrap if n_bootstrap is None else n_bootstrap
         seed = self.random_state
@@ -1880,9 +1900,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                                 self.meat_receipt_ if robust else None)
         else:
             raise ValueError("ols_jl keeps no release: its intervals are fixed at fit")
+        conclusive = np.asarray(getattr(out, "conclusive", np.ones(len(self.params_))),
+                                dtype=bool)
+        std_errors, p_values, conf_int, _ = _conclusive_only(out, conclusive)
         factors = self.unit_factors_
-        return (np.asarray(out.std_errors) * factors, out.p_values,
-                np.column_stack([out.ci_lower, out.ci_upper]) * factors[:, None])
+        return std_errors * factors, p_values, conf_int * factors[:, None]
 
     def predict(self, X) -> np.ndarray:
         """X @ coef_ + intercept_."""

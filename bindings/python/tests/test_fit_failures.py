@@ -100,3 +100,21 @@ def test_draws_the_intervals_refuse_are_refused_before_any_release(mechanism, dr
     dpcov.bootstrap_draws_check(0.95, 39)
     with pytest.raises(ValueError, match=">= 3 at level 0.5,"):
         dpcov.bootstrap_draws_check(0.5, 2)
+
+
+def test_recomputed_intervals_are_the_fits_outcome():
+    # noise_aware_intervals() prints no interval where fit prints none (conclusive_ False), and
+    # refuses where the fit has none to recompute: a ridge, privacy units.
+    x, y = rows()
+    fit = PrivateLinearRegression(bounds=([-2, -2, -2, -1.5], [2, 2, 2, 1.5]), random_state=4,
+                                  n_bootstrap=99).fit(x, y)
+    std_errors, p_values, conf_int = fit.noise_aware_intervals()
+    np.testing.assert_array_equal(np.isnan(conf_int).all(axis=1), ~fit.conclusive_)
+    ridge = PrivateLinearRegression(bound=1.2, label_bound=1.5, random_state=4,
+                                    mechanism="analyze_gauss", ridge=5.0).fit(x, y)
+    with pytest.raises(ValueError, match="ridge = 0"):
+        ridge.noise_aware_intervals()
+    units = PrivateLinearRegression(bound=1.2, label_bound=1.5, random_state=4,
+                                    max_rows_per_unit=2).fit(x, y, np.arange(len(y)) % 700)
+    with pytest.raises(ValueError, match="privacy units"):
+        units.noise_aware_intervals()

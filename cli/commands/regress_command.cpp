@@ -1051,7 +1051,8 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
       "regress",
       "Least squares (or ridge) regression from a released second-moment matrix G = A^T A: "
       "coefficients, standard errors, t-values, p-values, confidence intervals and the test of "
-      "each coefficient = 0. Post-processing: costs no privacy.");
+      "each coefficient = 0. Post-processing: costs no privacy. With --epsilon, a private "
+      "regression of the raw data rows in MATRIX instead, which spends that epsilon once.");
   add_matrix_source_options(*command, options->source);
   command->add_option("--label,-y", options->label, "Response column: name or 1-based number")
       ->required();

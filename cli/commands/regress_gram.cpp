@@ -36,6 +36,7 @@ constexpr const char *kGramBootstrapAssumes =
 struct GramFit {
   const GramRegressRequest *request = nullptr;
   RegressionColumns columns;
+  std::string label;  // the label column's name
   int32_t mechanism = 0;
   dpcov_mechanism_params params{};  // the neighbour relation, else the defaults
   bool exact = false;               // the registry gives the mechanism exact numerics
@@ -316,6 +317,7 @@ GramFit fit_gram(const GramRegressRequest &r) {
                                                    DPCOV_NEIGHBOUR_REPLACE_ONE);
   std::unique_ptr<RowReader> reader = input.open();
   f.columns = resolve_regression_columns(*reader, r.label, r.features, !r.raw->no_intercept);
+  f.label = reader->column_names()[static_cast<size_t>(f.columns.label)];
   plan_fit(f);
   const std::unique_ptr<LedgerFile> ledger =
       checked_ledger(r.raw->ledger, [&](const LedgerFile &) { return charges(f, false); });
@@ -373,7 +375,7 @@ void print_gram_json(const GramFit &f) {
   nlohmann::ordered_json out;
   out["command"] = "regress";
   out["input"] = r.path;
-  out["label"] = r.label;
+  out["label"] = f.label;
   out["mechanism"] = r.raw->mechanism;
   out["differentially_private"] = f.receipt.seed_fixed == 0;
   out["n_public"] = f.n_public();
@@ -442,14 +444,16 @@ void print_gram_text(const GramFit &f) {
   const GramRegressRequest &r = *f.request;
   const RawRegressOptions &o = *r.raw;
   std::string text = concat(
-      o.mechanism, " regression of ", r.label, " on ", f.columns.terms.size(), " terms from ",
+      o.mechanism, " regression of ", f.label, " on ", f.columns.terms.size(),
+      f.columns.terms.size() == 1 ? " term from " : " terms from ",
       r.path, " (epsilon = ", *o.epsilon, ", delta = ", o.delta, ", ", o.neighbour,
       f.receipt.seed_fixed != 0 ? "; NOT private: --noise-seed fixes the noise" : "", ")\n",
       f.n_public() ? concat("rows ", f.counts.rows)
                    : std::string("rows: withheld (private under add_remove)"),
       " (||x|| <= ", o.bound, ", |y| <= ", o.label_bound,
       balanced_rows_text(f.bounds.intercept), ")\n\n",
-      gram_table_text(f), "\nreceipt (on the fitted rows' scale):\n", receipt_text(public_receipt_json(f.receipt)));
+      gram_table_text(f), "\nreceipt (on the fitted rows' scale):\n",
+      receipt_text(public_receipt_json(f.receipt)));
   if (f.robust)
     text += meat_text(f.split, "release");
   if (f.ledger)

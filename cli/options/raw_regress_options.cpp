@@ -109,7 +109,7 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "fitted as balanced rows [1, x sqrt(d) / B, y / B_y], proofs/balanced_rows.md")
       ->group(group);
   command.add_option("--label-bound", o.label_bound,
-                     "Public bound on |y| (required with --epsilon)")
+                     "Public bound on |y| (required with -e unless --bounds gives the ranges)")
       ->group(group);
   command.add_option("--bounds", o.bounds,
                      "Public per-column ranges of the regressors and the label, as `release "

@@ -225,7 +225,9 @@ def as_rng(random_state) -> Rng:
         return random_state
     if random_state is None:
         return Rng()
-    if isinstance(random_state, (int, np.integer)):
+    # A bool is an int to Python, but True is no seed a caller means.
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state,
+                                                                      (bool, np.bool_)):
         return Rng(int(random_state))
     raise TypeError(f"random_state must be None, an int or a dpcov.Rng, got "
                     f"{type(random_state).__name__}")

@@ -118,3 +118,9 @@ def test_recomputed_intervals_are_the_fits_outcome():
                                     max_rows_per_unit=2).fit(x, y, np.arange(len(y)) % 700)
     with pytest.raises(ValueError, match="privacy units"):
         units.noise_aware_intervals()
+
+
+def test_a_bool_is_no_seed():
+    x, y = rows()
+    with pytest.raises(TypeError, match="random_state must be None, an int or a dpcov.Rng"):
+        PrivateLinearRegression(bound=1.2, label_bound=1.5, random_state=True).fit(x, y)

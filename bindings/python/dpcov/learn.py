@@ -1045,14 +1045,17 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     entry of ``params_``), ``inference_``, ``interval_method_`` ("bootstrap", "posterior", "t" or
     None), ``conclusive_``; ``summary_`` for ``"ols_jl"``; ``plug_in_`` with
     ``plug_in=True`` (its coefficients' table in the data's units, its ``summary`` and
-    ``summary_`` of the balanced rows' label y / label_bound); ``forecast_`` (AdaSSP at a public n, else None: the
-    :func:`~dpcov.regression_forecast` of the fit that ran, a slope's with the intercept, or the
-    one that decided not to release y'y; public values only, as ``dpcov regress`` prints it).
+    ``summary_`` of the balanced rows' label y / label_bound); ``forecast_`` (AdaSSP at a public
+    n, else None: the :func:`~dpcov.regression_forecast` of the fit that ran, a slope's with the
+    intercept, or the one that decided not to release y'y; public values only, as ``dpcov
+    regress`` prints it).
 
     The rows are fitted as balanced rows [1, x sqrt(d) / B, y / B_y] (proofs/balanced_rows.md),
     so the fit does not depend on the units of X and y: ``unit_factors_`` are the public factors
     (one per entry of ``params_``) by which the coefficients, standard errors and interval ends on
-    them were mapped to the data's units; ``release_`` and ``receipt_`` are the balanced rows'.
+    them were mapped to the data's units; ``release_`` and ``receipt_`` are the balanced rows'
+    (at row level ``release_.coefficients`` too: ``params_`` is them times ``unit_factors_``; a
+    fit at the level of privacy units keeps ``adassp_units_fit``'s, already in the data's units).
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, label_bound=None, fit_intercept=True,

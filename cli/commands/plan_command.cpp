@@ -327,9 +327,9 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
       "coinpress, coinpress_mean) print the rho their (epsilon, delta) gives and every "
       "data-independent constant of their plan. For analyze_gauss, laplace_sym, "
       "wishart_additive and adassp (AdaSSP at --bound B_X, --label-bound B_Y, --dims p "
-      "regressors; --regress plans the balanced fit `dpcov regress` runs) it also forecasts a regression at --rows: the n "
-      "at which the privacy noise equals the sampling noise and the expected interval width "
-      "(docs/forecast.md).");
+      "regressors; --regress plans the balanced fit `dpcov regress` runs) it also forecasts a "
+      "regression at --rows: the n at which the privacy noise equals the sampling noise and "
+      "the expected interval width (docs/forecast.md).");
   add_mechanism_options(*command, options->mechanism);
   command->add_option("--bound", options->bound,
                       "Euclidean norm bound B of every row (> 0; required, except for coinpress "

@@ -782,7 +782,8 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   // intercept's entry of X'X~ (n + noise; post-processing) instead.
   const int64_t n_intervals =
       f.n_public() ? f.data.rows : static_cast<int64_t>(std::llround(xtx[0]));
-  const BootstrapSettings bootstrap{o.bootstrap, o.seed, draws.rng()};
+  BootstrapSettings bootstrap = o.bootstrap_settings();
+  bootstrap.release_rng = draws.rng();  // --noise-seed alone reproduces the intervals too
   const auto homoscedastic = [&] {
     return adassp_intervals(xtx, xty, n_intervals, f.receipt, o.level, bootstrap,
                             f.intercept ? 0 : -1, o.raw.small_n == "posterior");

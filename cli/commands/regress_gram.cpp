@@ -248,8 +248,10 @@ void fit_release(GramFit &f) {
 // --seed gives the bootstrap its own.
 void intervals(GramFit &f, dpcov_rng *release_rng) {
   const GramRegressRequest &r = *f.request;
-  const RngHandle own = r.bootstrap.seed ? make_rng(r.bootstrap.seed) : RngHandle();
-  dpcov_rng *rng = own ? own.get() : release_rng;
+  BootstrapSettings bootstrap = r.bootstrap;
+  bootstrap.release_rng = release_rng;
+  RngHandle own;
+  dpcov_rng *const rng = bootstrap_generator(bootstrap, own);
   const auto size = static_cast<size_t>(f.q() - 1);
   NoiseAware &a = f.aware;
   for (auto *v : {&a.coef, &a.se, &a.p, &a.lower, &a.upper}) v->assign(size, 0.0);

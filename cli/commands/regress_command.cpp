@@ -927,9 +927,8 @@ std::string raw_heading(const RawFit &f, const RawRegressOptions &r) {
   const RawRegressSettings &s = f.settings;
   return concat("AdaSSP regression of ", f.label, " on ", f.terms.size(), " term",
                 f.terms.size() == 1 ? "" : "s", " from ", f.path,
-                " (", adassp_privacy_words(f.receipt), ": epsilon = ", *r.epsilon,
-                ", delta = ", r.delta, ", ", r.neighbour, "; ",
-                adassp_numerics_words(f.receipt), ")\n",
+                " (epsilon = ", *r.epsilon, ", delta = ", r.delta, ", ", r.neighbour, "; ",
+                adassp_claim(f.receipt), ")\n",
                 f.n_public() ? concat("rows ", f.data.rows)
                 : r.privacy_unit.empty()
                     ? std::string("rows: withheld (private under add_remove)")
@@ -1052,8 +1051,9 @@ void add_regress_command(CLI::App &app, std::function<void()> &run) {
       "regress",
       "Least squares (or ridge) regression from a released second-moment matrix G = A^T A: "
       "coefficients, standard errors, t-values, p-values, confidence intervals and the test of "
-      "each coefficient = 0. Post-processing: costs no privacy. With --epsilon, a private "
-      "regression of the raw data rows in MATRIX instead, which spends that epsilon once.");
+      "each coefficient = 0: post-processing of the release, at no privacy cost. With "
+      "--epsilon, a private regression of the raw data rows in MATRIX instead, which spends that "
+      "epsilon once.");
   add_matrix_source_options(*command, options->source);
   command->add_option("--label,-y", options->label, "Response column: name or 1-based number")
       ->required();

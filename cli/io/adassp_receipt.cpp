@@ -5,6 +5,8 @@
 
 namespace dpcov::cli {
 
+namespace {
+
 const char *adassp_privacy_words(const dpcov_adassp_receipt &r) {
   return r.seed_fixed != 0 ? "reproducible: not private if the seed is known"
                            : "differentially private";
@@ -15,6 +17,8 @@ const char *adassp_numerics_words(const dpcov_adassp_receipt &r) {
              ? "exact numerics"
              : "idealized numerics (floating-point noise, Mironov 2012)";
 }
+
+}  // namespace
 
 std::string adassp_claim(const dpcov_adassp_receipt &r) {
   return concat(adassp_privacy_words(r), "; ", adassp_numerics_words(r));

@@ -9,14 +9,8 @@
 
 namespace dpcov::cli {
 
-// Whether the fit is private, in words: a fixed seed makes the noise reproducible, so the fit is
-// private only while the seed stays secret.
-const char *adassp_privacy_words(const dpcov_adassp_receipt &receipt);
-
-// The fit's numerics in words: exact, or idealized (floating-point noise).
-const char *adassp_numerics_words(const dpcov_adassp_receipt &receipt);
-
-// "privacy; numerics", the receipt's "privacy_claim".
+// "privacy; numerics", the receipt's "privacy_claim": a fixed seed makes the noise reproducible,
+// so the fit is private only while the seed stays secret; numerics exact or idealized.
 std::string adassp_claim(const dpcov_adassp_receipt &receipt);
 
 // Every public field of the receipt, with names for the enumerations.

@@ -72,7 +72,7 @@ void check_values(const RawRegressOptions &o, const std::vector<std::string> &ma
   if (o.mechanism != "adassp") check_gram_mechanism(o);
   check_numerics(o);
   if (!o.bounds.empty()) {
-    if (o.bound != 0.0 || o.label_bound != 0.0)
+    if (o.bound_given || o.label_bound_given)
       fail(kExitUsage, "--bounds maps every column to [-1, 1] by its public range, which fixes "
            "the norm bounds: drop --bound and --label-bound");
     if (o.no_intercept)
@@ -81,7 +81,7 @@ void check_values(const RawRegressOptions &o, const std::vector<std::string> &ma
     if (o.bound_epsilon.value_or(0.0) != 0.0)
       fail(kExitUsage, "--bounds clips no row, so there is no bound to choose: drop "
            "--bound-epsilon");
-  } else if (o.bound == 0.0 || o.label_bound == 0.0) {
+  } else if (!o.bound_given || !o.label_bound_given) {
     fail(kExitUsage, "a private regression on raw rows needs --bound (on the regressors' norm) "
          "and --label-bound (on |y|), or --bounds (public per-column ranges), chosen without "
          "looking at the data");
@@ -94,6 +94,29 @@ void check_values(const RawRegressOptions &o, const std::vector<std::string> &ma
   check_matrix_only(matrix_only);
 }
 
+// --bound, --label-bound and --bounds: the public bounds of the rows (given, or not: a bound of 0
+// given is refused as out of range, not reported missing).
+void add_bound_options(CLI::App &command, RawRegressOptions &o, const char *group) {
+  command.add_option("--bound", o.bound,
+                     "Public bound B on the Euclidean norm of each row's d regressors (required "
+                     "with -e unless --bounds gives the ranges): fitted as balanced rows "
+                     "[1, x sqrt(d) / B, y / B_y], proofs/balanced_rows.md")
+      ->each([&o](const std::string &) { o.bound_given = true; })
+      ->group(group);
+  command.add_option("--label-bound", o.label_bound,
+                     "Public bound B_y on |y| (required with -e unless --bounds gives the ranges)")
+      ->each([&o](const std::string &) { o.label_bound_given = true; })
+      ->group(group);
+  command.add_option("--bounds", o.bounds,
+                     "Public per-column ranges of the regressors and the label, as `release "
+                     "--bounds` takes them (LOW:HIGH, one per column, NAME=LOW:HIGH, or a "
+                     "column,min,max CSV file): each column is mapped to [-1, 1] before AdaSSP "
+                     "(no row clipped; values outside are clamped) and the coefficients and "
+                     "intervals are reported in the data's units; replaces --bound and "
+                     "--label-bound")
+      ->group(group);
+}
+
 }  // namespace
 
 void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
@@ -104,21 +127,7 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
       ->group(group);
   command.add_option("--delta,-d", o.delta, "Delta of the private regression (default 1e-6)")
       ->group(group);
-  command.add_option("--bound", o.bound,
-                     "Public bound B on the norm of each row's regressors (required with -e): "
-                     "fitted as balanced rows [1, x sqrt(d) / B, y / B_y], proofs/balanced_rows.md")
-      ->group(group);
-  command.add_option("--label-bound", o.label_bound,
-                     "Public bound on |y| (required with -e unless --bounds gives the ranges)")
-      ->group(group);
-  command.add_option("--bounds", o.bounds,
-                     "Public per-column ranges of the regressors and the label, as `release "
-                     "--bounds` takes them (LOW:HIGH, one per column, NAME=LOW:HIGH, or a "
-                     "column,min,max CSV file): each column is mapped to [-1, 1] before AdaSSP "
-                     "(no row clipped; values outside are clamped) and the coefficients and "
-                     "intervals are reported in the data's units; replaces --bound and "
-                     "--label-bound")
-      ->group(group);
+  add_bound_options(command, o, group);
   command.add_option("--mechanism,-m", o.mechanism,
                      "Private regression mechanism: adassp (default; Wang, UAI 2018, Alg. 2), "
                      "or a Gram mechanism whose noise law the intervals read (" +

@@ -20,6 +20,8 @@ struct RawRegressOptions {
   double delta = 1e-6;
   double bound = 0.0;             // ||x|| <= bound (the regressors, not the label)
   double label_bound = 0.0;       // |y| <= label_bound
+  bool bound_given = false;       // --bound on the command line (0 included: refused as 0)
+  bool label_bound_given = false;
   std::string bounds;             // --bounds: public per-column ranges instead of the two bounds
   std::string mechanism = "adassp";
   std::string calibration = "joint_analytic";

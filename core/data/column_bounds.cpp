@@ -14,10 +14,14 @@ ColumnScale column_scale(double lower, double upper, int64_t column) {
          "]; bounds must be finite");
   // Halves first: (upper - lower) / 2 would overflow for bounds near +-DBL_MAX.
   const double half_width = upper / 2 - lower / 2;
-  if (!(lower < upper) || !std::isfinite(half_width) ||
-      half_width < std::numeric_limits<double>::min())
+  if (!(lower < upper))
     fail(Status::InvalidArgument, "column ", column, " (0-based) has bounds [", lower, ", ",
          upper, "]; each column needs lower < upper (a constant column carries no information)");
+  // Finite bounds give a finite half width; a subnormal one would lose the map's precision.
+  if (half_width < std::numeric_limits<double>::min())
+    fail(Status::InvalidArgument, "column ", column, " (0-based) has bounds [", lower, ", ",
+         upper, "]; half their width, ", half_width, ", is below the smallest normal double ",
+         std::numeric_limits<double>::min());
   return {lower / 2 + upper / 2, half_width};
 }
 

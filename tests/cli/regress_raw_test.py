@@ -256,7 +256,16 @@ class RawRegression(DpcovCase):
                                (["--bound", "1", "--label-bound", "1", "--calibration", "x"],
                                 "joint_analytic, paper"),
                                (["--bound", "1", "--label-bound", "1", "--intercept", "x1"],
-                                "constant 1")):
+                                "constant 1"),
+                               # A bound of 0 is given, and out of range: not "missing".
+                               (["--bound", "0", "--label-bound", "1"],
+                                "--bound must be a finite number > 0, got 0"),
+                               (["--bound", "1", "--label-bound", "0"],
+                                "--label-bound must be a finite number > 0, got 0"),
+                               (["--bounds", "x1=-1:1,x2=-1:1,y=-1:1", "--label-bound", "0"],
+                                "drop --bound and --label-bound"),
+                               (["--bounds", "x1=-1e-320:1e-320,x2=-1:1,y=-1:1"],
+                                "half their width, [0-9.]+e-321, is below the smallest normal")):
             result = self.run_dpcov(base + extra)
             self.assertEqual(result.returncode, EXIT_USAGE, extra)
             self.assertRegex(result.stderr.decode(), pattern)
@@ -312,11 +321,12 @@ class RawRegression(DpcovCase):
             self.assertEqual(text.returncode, EXIT_OK, text.stderr.decode())
             header = text.stdout.decode().splitlines()[0]
             self.assertIn("idealized numerics", header)
+            self.assertIn("(epsilon = 1, delta = 1e-06, replace_one; ", header)
             if private:
-                self.assertIn("(differentially private: epsilon = 1", header)
+                self.assertIn("replace_one; differentially private; idealized", header)
             else:
-                self.assertIn("(reproducible: not private if the seed is known: epsilon = 1",
-                              header)
+                self.assertIn("replace_one; reproducible: not private if the seed is known; "
+                              "idealized", header)
                 self.assertNotIn("differentially private", header)
 
     def test_the_noise_seed_alone_reproduces_the_whole_output(self):

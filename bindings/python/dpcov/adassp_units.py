@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _arrays
 from .adassp import AdasspFit, adassp_fit, adassp_plan
+from .errors import rows_of_caller
 from .gram import GramAccumulator, bound_rows, coefficient_factors, unit_ids
 from .ledger import active_accountant
 
@@ -73,7 +74,9 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
     with GramAccumulator.bounded(X.shape[1] + 1, bound, policy, neighbour,
                                  1.0 if fit_intercept else 0.0, label_bound=label_bound,
                                  max_rows_per_unit=plan.k, balanced=True) as gram:
-        gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng).finish_units()
+        with rows_of_caller(lambda row: int(order[row])):
+            gram.add_unit_rows(np.column_stack((X, y))[order], ids, rng)
+        gram.finish_units()
         return unit_fit(gram, plan, rng)
 
 

@@ -28,12 +28,16 @@ run ``python3 -m dpcov.dask`` for a demonstration on a local cluster.
 
 from __future__ import annotations
 
+import math
+
+import dask
 import dask.array as da
 import dask.bag as db
 import numpy as np
 
 import dpcov
 from . import dask_frame
+from .errors import rows_of_caller
 
 
 class SavedState(bytes):
@@ -68,11 +72,32 @@ def add_states(states: list[dict]) -> dict:
 
 
 def row_partitions(x: da.Array) -> db.Bag:
-    """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition: ``x`` is
-    rechunked so that every block holds whole rows."""
+    """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition, each with
+    the index of its first row in ``x`` (None where Dask does not know the chunks' lengths):
+    ``(first, block)``. ``x`` is rechunked so that every block holds whole rows."""
     if x.ndim != 2:
         raise ValueError(f"x must be 2-D, got {x.ndim} dimensions")
-    return db.from_delayed(list(x.rechunk({1: -1}).to_delayed().ravel()))
+    x = x.rechunk({1: -1})
+    lengths = x.chunks[0]
+    firsts = [None] * len(lengths) if any(math.isnan(n) for n in lengths) else \
+        [int(f) for f in np.cumsum((0,) + lengths[:-1])]
+    return db.from_delayed([dask.delayed(_located)(first, block)
+                            for first, block in zip(firsts, x.to_delayed().ravel())])
+
+
+def _located(first, block: np.ndarray) -> tuple:
+    """A partition of :func:`row_partitions`."""
+    return first, block
+
+
+def on_rows(fn):
+    """``fn(block)`` as the function of a partition ``(first, block)`` of :func:`row_partitions`:
+    a refusal of one of its rows names the row of ``x`` (``first`` + the block's row)."""
+    def call(partition):
+        first, block = partition
+        with rows_of_caller(lambda row: None if first is None else first + row):
+            return fn(block)
+    return call
 
 
 def gram_state(x: da.Array, bound: float, policy: str = "clip", split_every: int = 2) -> dict:
@@ -81,7 +106,7 @@ def gram_state(x: da.Array, bound: float, policy: str = "clip", split_every: int
     ``x`` is rechunked so that every block holds whole rows; each row block is one partition.
     ``split_every`` is the fan-in of Dask's reduction tree (2: a binary tree).
     """
-    return row_partitions(x).reduction(lambda block: partition_state(block, bound, policy),
+    return row_partitions(x).reduction(on_rows(lambda block: partition_state(block, bound, policy)),
                                        add_states, split_every=split_every).compute()
 
 
@@ -118,7 +143,7 @@ def _merged_bytes(parts, load) -> bytes:
 def exact_state(x: da.Array, spec: dict, split_every: int = 2) -> bytes:
     """Tree-merge of the per-partition saved states (:func:`partition_exact_state`) of the rows
     of the n x d Dask array ``x`` (rechunked to whole rows, as :func:`gram_state`)."""
-    return row_partitions(x).reduction(lambda block: partition_exact_state(block, spec),
+    return row_partitions(x).reduction(on_rows(lambda block: partition_exact_state(block, spec)),
                                        merge_exact_states, split_every=split_every).compute()
 
 
@@ -239,8 +264,8 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
         session = dpcov.RowSession.dly(n, d, rng, ZCDP_MECHANISMS[mechanism], **params)
 
     def sums_of_pass(spec: bytes) -> bytes:
-        return parts.reduction(lambda block: partition_pass_sums(block, spec), merge_pass_sums,
-                               split_every=split_every).compute()
+        return parts.reduction(on_rows(lambda block: partition_pass_sums(block, spec)),
+                               merge_pass_sums, split_every=split_every).compute()
 
     with session:
         return dpcov.run_passes(session, sums_of_pass)

@@ -23,7 +23,7 @@ import dask.array as da
 import numpy as np
 
 from . import dask_frame, private_bound
-from .dask import BOUNDING_FORMS, EXACT_MECHANISMS, dask_release, row_partitions
+from .dask import BOUNDING_FORMS, EXACT_MECHANISMS, dask_release, on_rows, row_partitions
 from .dask_unit_histogram import add_counts, unit_norm_histogram
 from .dask_units import MEMORY_BUDGET, check_unit_options, check_unit_proof
 from .errors import at_share
@@ -42,7 +42,7 @@ def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) ->
     pass it only to :func:`dpcov.private_bound.scan` or :func:`~dpcov.private_bound.select`."""
     candidates = np.ascontiguousarray(candidates, dtype=np.float64)
     return row_partitions(x).reduction(
-        lambda block: private_bound.row_histogram(block, candidates), add_counts,
+        on_rows(lambda block: private_bound.row_histogram(block, candidates)), add_counts,
         split_every=split_every).compute()
 
 

@@ -191,3 +191,25 @@ def at_share(mechanism: str, share: float, requested: float, rest: str):
         raise type(e)(e.status, e.status_name,
                       f"{mechanism}'s release gets epsilon = {share:.6g} of the requested "
                       f"epsilon = {requested:g} ({rest}): {e.message}") from e
+
+
+@contextlib.contextmanager
+def rows_of_caller(callers_row):
+    """A refusal of one row (an error with ``row``, its 0-based index in the rows the library
+    read, whose message opens "row <that index>") is re-raised as the same refusal of the
+    caller's row ``callers_row(row)``: for rows the binding reordered (grouped by privacy unit)
+    or split (a Dask partition). ``callers_row`` may return None where the caller's row is not
+    known (a partition of unknown offset); the error then says its row is the partition's."""
+    try:
+        yield
+    except DpcovError as e:
+        row = getattr(e, "row", None)
+        prefix = f"row {row}"
+        if row is None or not e.message.startswith(prefix):
+            raise
+        mapped = callers_row(row)
+        where = f"row {mapped}" if mapped is not None else f"row {row} of its partition"
+        renamed = type(e)(e.status, e.status_name, where + e.message[len(prefix):])
+        renamed.row = mapped
+        renamed.refusal = getattr(e, "refusal", None)
+        raise renamed from None

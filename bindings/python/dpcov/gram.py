@@ -10,7 +10,7 @@ from . import _arrays
 from ._generated import Numerics
 from ._handle import Handle
 from ._lib import C, GramInfoC, RowBoundingC, RowRefusalC, _check, new_struct
-from .errors import DpcovError
+from .errors import DpcovError, rows_of_caller
 from .exact import exact_grid_value
 from .mechanism import release_gram
 from .registry import mechanism_info
@@ -199,7 +199,8 @@ def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, 
         with GramAccumulator.bounded(m.cols, bound, policy, neighbour, mechanism=mechanism,
                                      epsilon=epsilon, delta=delta, numerics=numerics,
                                      max_rows_per_unit=max_rows_per_unit) as gram:
-            gram.add_unit_rows(np.asarray(a, dtype=np.float64)[rows_order], ids, rng)
+            with rows_of_caller(lambda row: int(rows_order[row])):
+                gram.add_unit_rows(np.asarray(a, dtype=np.float64)[rows_order], ids, rng)
             gram.finish_units()
             return gram.release(mechanism, epsilon, delta, rng, order=order, **params)
     with GramAccumulator.bounded(m.cols, bound, policy, neighbour, mechanism=mechanism,

@@ -57,7 +57,8 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
                      adassp_intervals, adassp_plan, adassp_sandwich_intervals, sandwich_plan)
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
-from .errors import DpcovError, NotPositiveDefiniteError, PreconditionError, at_share
+from .errors import (DpcovError, NotPositiveDefiniteError, PreconditionError, at_share,
+                     rows_of_caller)
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, coefficient_factors,
@@ -647,7 +648,9 @@ class PrivateCovariance(_Estimator):
             gram = self._bounded_gram(d, epsilon, bound=B, policy=policy,
                                       neighbour=_neighbour_name(_n_private(self.mechanism_options)),
                                       constant=B, max_rows_per_unit=self.max_rows_per_unit)
-            gram.add_unit_rows(X[order], ids, rng).finish_units()
+            with rows_of_caller(lambda row: int(order[row])):
+                gram.add_unit_rows(X[order], ids, rng)
+            gram.finish_units()
             held = gram.held_constant(B)
             released, info, receipt = self._release_gram(gram, rng, epsilon)
         # The rows kept are private at unit level: the count is the released one.
@@ -1848,8 +1851,13 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def _keep_plug_in(self, result) -> None:
         """The table that treats a Gram mechanism's release as exact data, with ``plug_in=True``."""
         if self.plug_in:
+            basis = "plug-in: treats the release as exact data (ignores the privacy noise)"
+            if result.summary.rss_clamped:
+                basis += ("; the release's residual sum of squares was negative (it is "
+                          "indefinite) and was clamped to 0, so the standard errors are 0 and the "
+                          "p-values 0 by construction, not from the data")
             self.plug_in_ = {
-                "basis": "plug-in: treats the release as exact data (ignores the privacy noise)",
+                "basis": basis,
                 "std_errors": result.std_errors, "t_values": result.t_values,
                 "p_values": result.p_values,
                 "conf_int": np.column_stack([result.ci_lower, result.ci_upper]),

@@ -118,3 +118,23 @@ def test_bad_units_settings_are_refused_before_anything_is_drawn():
         model().fit(x, y, privacy_unit=ids[1:])
     with pytest.raises(dpcov.DpcovError, match="joint analytic"):
         quiet(lambda: model(calibration="paper").fit(x, y, privacy_unit=ids))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_a_row_that_is_not_finite_is_named_at_the_callers_row(bad):
+    # The rows are grouped by unit before the library reads them; its refusal names the row of
+    # the grouped rows, which the binding maps back to the caller's.
+    x, y, ids = people()
+    x = x.copy()
+    x[5, 1] = bad
+    grouped_row = int(np.flatnonzero(dpcov.gram.unit_ids(ids)[0] == 5)[0])
+    assert grouped_row != 5
+    calls = [lambda: dpcov.adassp_units.adassp_units_fit(x, y, ids, K, 1.0, 1.0, 1.0, 1e-6,
+                                                         dpcov.Rng(1)),
+             lambda: dpcov.release_rows("analyze_gauss", x, 1.0, 1.0, 1e-6, dpcov.Rng(1),
+                                        privacy_unit=ids, max_rows_per_unit=K)]
+    for call in calls:
+        with pytest.raises(dpcov.errors.NonFiniteError, match=r"^DPCOV_E_NON_FINITE: row 5, "
+                           r"column 1 \(0-based\)") as refused:
+            call()
+        assert refused.value.row == 5

@@ -57,3 +57,16 @@ def test_a_fit_at_the_level_of_privacy_units_is_the_single_process_one(client, r
         (expected.bound_x, expected.clipped, expected.truncated)
     np.testing.assert_array_equal(fit.unit_factors, expected.unit_factors)
     assert_equal_to_rounding(fit.fit, expected.fit)
+
+
+def test_a_row_that_is_not_finite_is_named_at_its_row_of_x(client, rows):
+    # Each partition's library call sees its own rows from 0; the refusal names x's row.
+    x, y = rows[:, 1:].copy(), rows[:, 0]
+    x[2100, 2] = np.nan  # the third partition (CHUNKS) starts at row 2000
+    with pytest.raises(dpcov.errors.NonFiniteError, match=r"row 2100, column 2 \(0-based\)"):
+        dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, dpcov.Rng(1))
+    # Where Dask does not know the partitions' lengths, the row is said to be the partition's.
+    blocks = lazy(x)
+    blocks = blocks[blocks[:, 0] < 10]
+    with pytest.raises(dpcov.errors.NonFiniteError, match=r"row 100 of its partition, column 2"):
+        dpcov.dask.dask_release(blocks, 2.0, 1.0, 1e-6, dpcov.Rng(1))

@@ -54,6 +54,27 @@ def test_private_covariance_matches_numpy_when_the_noise_is_negligible(gaussian_
                                atol=1e-4)
 
 
+def test_a_plug_in_table_on_a_clamped_residual_sum_says_its_errors_are_not_the_datas():
+    # A noisy release can put y'y below b'X'y: the residual sum is clamped to 0, and the plug-in
+    # standard errors are 0 by construction. The table's basis says so.
+    gen = np.random.default_rng(3)
+    X = gen.normal(size=(2000, 2)) * 0.4
+    y = np.clip(X @ [0.5, -0.3] + 0.1 * gen.normal(size=2000), -1, 1)
+    seen = set()
+    for seed in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = dpcov.PrivateLinearRegression(epsilon=1.0, bound=1.5, label_bound=1.0,
+                                                mechanism="laplace_sym", plug_in=True,
+                                                random_state=seed).fit(X, y)
+        clamped = bool(est.plug_in_["summary"].rss_clamped)
+        seen.add(clamped)
+        assert ("clamped to 0" in est.plug_in_["basis"]) == clamped
+        if clamped:
+            assert np.all(est.plug_in_["std_errors"] == 0)
+    assert seen == {True, False}
+
+
 def test_estimators_give_the_same_result_for_c_and_fortran_input(gaussian_rows):
     for cls in (dpcov.PrivateCovariance, dpcov.PrivatePCA):
         c = cls(bound=1.0, random_state=3).fit(np.ascontiguousarray(gaussian_rows))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._generated import Layout
-from .errors import InvalidArgumentError, LayoutError, DimensionError, Status
+from .errors import InvalidArgumentError, LayoutError, DimensionError, NonFiniteError, Status
 
 _F64 = np.dtype(np.float64)
 ROW_MAJOR, COL_MAJOR = int(Layout.ROW_MAJOR), int(Layout.COL_MAJOR)
@@ -34,6 +34,21 @@ def _fail(cls, status, message):
 def dimension_error(message: str) -> DimensionError:
     """A :class:`~dpcov.errors.DimensionError` for an inconsistency found before calling C."""
     return _fail(DimensionError, Status.DIMENSION, message)
+
+
+def refuse_non_finite_rows(a: np.ndarray, first_row=0, block: str = "") -> None:
+    """Refuses the first value of the rows ``a`` that is not finite, as the library does
+    (:class:`~dpcov.errors.NonFiniteError`), at the caller's row: ``first_row`` + its row in
+    ``a``, or where ``first_row`` is None its row in ``block``. For rows the binding is about to
+    reorder (grouped by privacy unit), after which the library could name only a row of the
+    reordered copy."""
+    bad = ~np.isfinite(a)
+    if not bad.any():
+        return
+    i, j = (int(k) for k in np.argwhere(bad)[0])
+    row = f"row {first_row + i}" if first_row is not None else f"row {i} of {block}"
+    raise _fail(NonFiniteError, Status.NON_FINITE,
+                f"{row}, column {j} (0-based) is not finite; rows must be finite")
 
 
 def describe_unreadable(a, name: str, ndim: int) -> str:

@@ -72,30 +72,33 @@ def add_states(states: list[dict]) -> dict:
 
 
 def row_partitions(x: da.Array) -> db.Bag:
-    """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition, each with
-    the index of its first row in ``x`` (None where Dask does not know the chunks' lengths):
-    ``(first, block)``. ``x`` is rechunked so that every block holds whole rows."""
+    """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition, each
+    with its partition's index and the index of its first row in ``x`` (None where Dask does not
+    know the blocks' lengths): ``(index, first, block)``. ``x`` is rechunked so that every block
+    holds whole rows."""
     if x.ndim != 2:
         raise ValueError(f"x must be 2-D, got {x.ndim} dimensions")
     x = x.rechunk({1: -1})
     lengths = x.chunks[0]
     firsts = [None] * len(lengths) if any(math.isnan(n) for n in lengths) else \
         [int(f) for f in np.cumsum((0,) + lengths[:-1])]
-    return db.from_delayed([dask.delayed(_located)(first, block)
-                            for first, block in zip(firsts, x.to_delayed().ravel())])
+    return db.from_delayed([dask.delayed(_located)(i, first, block) for i, (first, block)
+                            in enumerate(zip(firsts, x.to_delayed().ravel()))])
 
 
-def _located(first, block: np.ndarray) -> tuple:
+def _located(index: int, first, block: np.ndarray) -> tuple:
     """A partition of :func:`row_partitions`."""
-    return first, block
+    return index, first, block
 
 
 def on_rows(fn):
-    """``fn(block)`` as the function of a partition ``(first, block)`` of :func:`row_partitions`:
-    a refusal of one of its rows names the row of ``x`` (``first`` + the block's row)."""
+    """``fn(block)`` as the function of a partition ``(index, first, block)`` of
+    :func:`row_partitions`: a refusal of one of its rows names the row of ``x`` (``first`` + the
+    block's row), or the row of its partition where ``first`` is not known."""
     def call(partition):
-        first, block = partition
-        with rows_of_caller(lambda row: None if first is None else first + row):
+        index, first, block = partition
+        with rows_of_caller(lambda row: first + row if first is not None
+                            else f"row {row} of partition {index}"):
             return fn(block)
     return call
 

@@ -23,7 +23,7 @@ import functools
 import dask
 import numpy as np
 
-from . import dask_frame
+from . import _arrays, dask_frame
 from .dask_spill import read_group, read_group_ids, write_block, write_ids
 from .dask_units import GROUP_SHIFT, rows_state, sampler_states, sorted_units
 
@@ -61,6 +61,8 @@ def write_string_block(part, unit, names: list, groups: int, directory: str, ind
     [0, value] (as :func:`dpcov.dask_units.write_unit_block`)."""
     ids = checked_string_ids(part[unit].to_numpy(dtype=object))
     x = dask_frame.partition_values(part[names])
+    # Refused here, at its partition's row: the groups reorder the rows.
+    _arrays.refuse_non_finite_rows(x, None, f"partition {index}")
     if summary is not None:
         ids, x = summary(x, ids)
     which = string_groups(ids, groups)

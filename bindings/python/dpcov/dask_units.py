@@ -43,7 +43,7 @@ import dask.array as da
 import numpy as np
 
 import dpcov
-from . import dask_frame
+from . import _arrays, dask_frame
 from .dask import SavedState, merge_exact_states
 from .dask_spill import check_space, read_group, spill_directory, write_block
 from .types import mechanism_id
@@ -173,6 +173,17 @@ def write_unit_block(block: np.ndarray, groups: int, directory: str, index: int,
     return write_block(block, groups, directory, index, split_block)
 
 
+def finite_block(block: np.ndarray, block_info=None) -> np.ndarray:
+    """``block`` of rows, whose first value that is not finite is refused at its row of x before
+    the groupby reorders the rows (the row of its block where Dask does not know the blocks'
+    lengths)."""
+    start = block_info[0]["array-location"][0][0] if block_info else None
+    known = start is not None and np.isfinite(start)
+    index = block_info[0]["chunk-location"][0] if block_info else "?"
+    _arrays.refuse_non_finite_rows(block, int(start) if known else None, f"partition {index}")
+    return block
+
+
 def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     """The rows [unit, x] of the n x d Dask array ``x`` and its unit column ``units`` (length n,
     whole numbers), as blocks of whole rows."""
@@ -182,6 +193,7 @@ def unit_rows(x: da.Array, units: da.Array) -> da.Array:
         raise ValueError(f"units has {units.shape[0]} ids for {x.shape[0]} rows")
     column = units.map_blocks(dask_frame.checked_unit_ids).astype(np.float64)
     column = column.rechunk((x.chunks[0],))[:, None]
+    x = x.rechunk({1: -1}).map_blocks(finite_block, dtype=x.dtype)
     # A DataFrame's blocks have unknown lengths; both columns come from the same partitions.
     return da.concatenate([column, x], axis=1, allow_unknown_chunksizes=True).rechunk({1: -1})
 

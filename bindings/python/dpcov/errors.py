@@ -196,10 +196,10 @@ def at_share(mechanism: str, share: float, requested: float, rest: str):
 @contextlib.contextmanager
 def rows_of_caller(callers_row):
     """A refusal of one row (an error with ``row``, its 0-based index in the rows the library
-    read, whose message opens "row <that index>") is re-raised as the same refusal of the
-    caller's row ``callers_row(row)``: for rows the binding reordered (grouped by privacy unit)
-    or split (a Dask partition). ``callers_row`` may return None where the caller's row is not
-    known (a partition of unknown offset); the error then says its row is the partition's."""
+    read, whose message opens "row <that index>") is re-raised as the same refusal naming the
+    caller's row: ``callers_row(row)`` gives its index, or the words that locate it where the
+    index is not known (a Dask partition of unknown offset: "row 5 of partition 2"). For rows the
+    binding reordered (grouped by privacy unit) or split (Dask partitions)."""
     try:
         yield
     except DpcovError as e:
@@ -208,8 +208,8 @@ def rows_of_caller(callers_row):
         if row is None or not e.message.startswith(prefix):
             raise
         mapped = callers_row(row)
-        where = f"row {mapped}" if mapped is not None else f"row {row} of its partition"
+        where = f"row {mapped}" if isinstance(mapped, int) else mapped
         renamed = type(e)(e.status, e.status_name, where + e.message[len(prefix):])
-        renamed.row = mapped
+        renamed.row = mapped if isinstance(mapped, int) else None
         renamed.refusal = getattr(e, "refusal", None)
         raise renamed from None

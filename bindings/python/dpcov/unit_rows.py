@@ -27,6 +27,7 @@ def keep_unit_rows(rows, privacy_unit, max_rows_per_unit: int, rng) -> tuple[np.
     order, ids = unit_ids(privacy_unit)
     if x.ndim != 2 or len(ids) != x.shape[0]:
         raise ValueError("privacy_unit must hold one id per row of the 2-d rows")
+    _arrays.refuse_non_finite_rows(x)
     units = int(ids[-1]) + 1 if len(ids) else 0
     k = int(max_rows_per_unit)
     m = _arrays.matrix(np.ascontiguousarray(x[order]), "rows", layout=_arrays.ROW_MAJOR)

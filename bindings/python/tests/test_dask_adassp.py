@@ -65,8 +65,8 @@ def test_a_row_that_is_not_finite_is_named_at_its_row_of_x(client, rows):
     x[2100, 2] = np.nan  # the third partition (CHUNKS) starts at row 2000
     with pytest.raises(dpcov.errors.NonFiniteError, match=r"row 2100, column 2 \(0-based\)"):
         dask_adassp.dask_adassp(lazy(x), lazy(y), 1.0, 1.0, 1.0, 1e-6, dpcov.Rng(1))
-    # Where Dask does not know the partitions' lengths, the row is said to be the partition's.
+    # Where Dask does not know the partitions' lengths, the row is named in its partition.
     blocks = lazy(x)
     blocks = blocks[blocks[:, 0] < 10]
-    with pytest.raises(dpcov.errors.NonFiniteError, match=r"row 100 of its partition, column 2"):
+    with pytest.raises(dpcov.errors.NonFiniteError, match=r"row 100 of partition 2, column 2"):
         dpcov.dask.dask_release(blocks, 2.0, 1.0, 1e-6, dpcov.Rng(1))

@@ -223,7 +223,7 @@ def test_a_missing_value_is_refused_as_nan_is_in_an_array(client, rows, table, m
     # The array's partitions have known lengths: its row is x's. A frame's partitions are
     # counted only by reading them, so its row is its partition's.
     assert "row 1000, column 2 (0-based) is not finite" in str(expected.value)
-    assert "row 300 of its partition, column 2 (0-based) is not finite" in str(refused.value)
+    assert "row 300 of partition 1, column 2 (0-based) is not finite" in str(refused.value)
 
 
 @pytest.mark.parametrize("columns,message", [

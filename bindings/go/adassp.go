@@ -108,6 +108,39 @@ func adasspReceiptFromC(rec *C.dpcov_adassp_receipt) AdasspReceipt {
 	}
 }
 
+// adasspReceiptToC is the C receipt of rec, every field (the inverse of adasspReceiptFromC): what
+// the post-processing of a fit reads, from the exported fields, so that a fit saved and rebuilt
+// from them (or made by another surface) works alike.
+func adasspReceiptToC(r AdasspReceipt) C.dpcov_adassp_receipt {
+	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
+	c.mechanism, c.privacy_model = C.int32_t(r.Mechanism), C.int32_t(r.PrivacyModel)
+	c.neighbour, c.numerics = C.int32_t(r.Neighbour), C.int32_t(r.Numerics)
+	c.generator, c.seed_fixed = C.int32_t(r.Generator), cBool(r.SeedFixed)
+	c.epsilon, c.delta, c.rho = C.double(r.Epsilon), C.double(r.Delta), C.double(r.Rho)
+	c.bound, c.n = C.double(r.Bound), C.int64_t(r.N)
+	for i := 0; i < len(r.Theorem) && i < len(c.theorem)-1; i++ {
+		c.theorem[i] = C.char(r.Theorem[i])
+	}
+	c.calibration, c.num_regressors = C.int32_t(r.Calibration), C.int64_t(r.NumRegressors)
+	c.bound_y, c.delta_exact = C.double(r.BoundY), C.double(r.DeltaExact)
+	c.failure_probability = C.double(r.FailureProbability)
+	c.sensitivity_lambda_min = C.double(r.SensitivityLambdaMin)
+	c.sensitivity_gram, c.sensitivity_cross = C.double(r.SensitivityGram), C.double(r.SensitivityCross)
+	c.sigma_lambda_min, c.sigma_gram = C.double(r.SigmaLambdaMin), C.double(r.SigmaGram)
+	c.sigma_gram_off_diagonal = C.double(r.SigmaGramOffDiagonal)
+	c.sigma_cross, c.lambda_min_shift = C.double(r.SigmaCross), C.double(r.LambdaMinShift)
+	c.noise_norm_bound, c.eigenvalue_floor = C.double(r.NoiseNormBound), C.double(r.EigenvalueFloor)
+	c.released_lambda_min, c.ridge = C.double(r.ReleasedLambdaMin), C.double(r.Ridge)
+	c.eigenvalues_floored = C.int64_t(r.EigenvaluesFloored)
+	c.label_square_released = cBool(r.LabelSquareReleased)
+	c.sensitivity_label_square = C.double(r.SensitivityLabelSquare)
+	c.sigma_label_square = C.double(r.SigmaLabelSquare)
+	c.released_label_square = C.double(r.ReleasedLabelSquare)
+	c.max_rows_per_unit = C.int64_t(r.MaxRowsPerUnit)
+	c.lambda_min_released = cBool(r.LambdaMinReleased)
+	return c
+}
+
 // AdasspPlan is every data-independent constant of an AdaSSP fit of numFeatures regressors
 // (dpcov_adassp_plan), Rho (zCDP) included: what a Ledger checks before the fit. params nil means the
 // defaults.
@@ -131,7 +164,6 @@ type AdasspResult struct {
 	ReleasedXtX  Matrix
 	ReleasedXty  []float64
 	Receipt      AdasspReceipt
-	c            C.dpcov_adassp_receipt // what AdasspBootstrapIntervals passes back
 }
 
 // AdasspFit is AdaSSP (Wang, UAI 2018, Alg. 2; dpcov_adassp_fit): a private regression of column
@@ -164,7 +196,7 @@ func AdasspFit(g Matrix, label int64, features []int64, boundX, boundY, epsilon,
 		return AdasspResult{}, err
 	}
 	copy(xtx.Data, xtxData[:p*p])
-	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p], c: rec,
+	return AdasspResult{Coefficients: coef[:p], ReleasedXtX: xtx, ReleasedXty: xty[:p],
 		Receipt: adasspReceiptFromC(&rec)}, nil
 }
 
@@ -180,8 +212,11 @@ type AdasspIntervals struct {
 func AdasspBootstrapIntervals(fit AdasspResult, n int64, level float64, numBootstrap int64,
 	rng *RNG) (AdasspIntervals, error) {
 	p := len(fit.Coefficients)
-	xtx, xty, ld := releasedCopies(fit)
-	rec := fit.c
+	xtx, xty, ld, err := releasedCopies(fit)
+	if err != nil {
+		return AdasspIntervals{}, err
+	}
+	rec := adasspReceiptToC(fit.Receipt)
 	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
 		return C.dpcov_adassp_bootstrap_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), C.int64_t(n), &rec, C.double(level),
@@ -205,12 +240,25 @@ func adasspIntervalsFrom(p int, run func(out [][]float64) C.dpcov_status) (Adass
 }
 
 // AdasspAnswer holds the regression intervals at every n: as AdasspIntervals, with Conclusive
-// (false where the interval contains [-R_j, R_j], the values that matter by the public bounds)
-// and Method (DPCOV_INTERVALS_BOOTSTRAP or DPCOV_INTERVALS_POSTERIOR).
+// (true where the interval supports a conclusion), its reason in ConclusiveCode (the C codes:
+// 1 conclusive; 0 the interval contains [-R_j, R_j], the values that matter by the public
+// bounds; -1 the posterior's chains did not converge for it, so the interval is not the
+// posterior's; -2 a prior decides the posterior's interval) and Method
+// (DPCOV_INTERVALS_BOOTSTRAP or DPCOV_INTERVALS_POSTERIOR).
 type AdasspAnswer struct {
 	AdasspIntervals
-	Conclusive []bool
-	Method     int32
+	Conclusive     []bool
+	ConclusiveCode []int32
+	Method         int32
+}
+
+// conclusiveOf is the C codes of p coefficients as flags (code 1) and as codes.
+func conclusiveOf(codes []C.int32_t, p int) ([]bool, []int32) {
+	flags, out := make([]bool, p), make([]int32, p)
+	for i := range flags {
+		flags[i], out[i] = codes[i] == 1, int32(codes[i])
+	}
+	return flags, out
 }
 
 // AdasspIntervalsAtEveryN computes intervals for beta from a fit that released y'y
@@ -226,9 +274,12 @@ func AdasspIntervalsAtEveryN(fit AdasspResult, n int64, interceptColumn int64, l
 	}
 	conclusive := make([]C.int32_t, p+1)
 	var method C.int32_t
-	xtx, xty, ld := releasedCopies(fit)
-	rec := fit.c
-	err := call(func() C.dpcov_status {
+	xtx, xty, ld, err := releasedCopies(fit)
+	if err != nil {
+		return AdasspAnswer{}, err
+	}
+	rec := adasspReceiptToC(fit.Receipt)
+	err = call(func() C.dpcov_status {
 		return C.dpcov_adassp_intervals(rowMajor, C.int64_t(p), doubles(xtx), C.int64_t(ld),
 			doubles(xty), C.int64_t(n), &rec, C.int64_t(interceptColumn), C.double(level),
 			C.int64_t(numDraws), rng.handle(), doubles(out[0]), doubles(out[1]),
@@ -237,17 +288,15 @@ func AdasspIntervalsAtEveryN(fit AdasspResult, n int64, interceptColumn int64, l
 	if err != nil {
 		return AdasspAnswer{}, err
 	}
-	flags := make([]bool, p)
-	for i := range flags {
-		flags[i] = conclusive[i] == 1
-	}
+	flags, codes := conclusiveOf(conclusive, p)
 	return AdasspAnswer{AdasspIntervals: AdasspIntervals{Coefficients: out[0][:p],
 		StdErrors: out[1][:p], PValues: out[2][:p], CILower: out[3][:p], CIUpper: out[4][:p]},
-		Conclusive: flags, Method: int32(method)}, nil
+		Conclusive: flags, ConclusiveCode: codes, Method: int32(method)}, nil
 }
 
 // AdasspProfile holds the profile intervals of a release: beta~, the p-value of beta_j = 0, the
-// interval ends, and Conclusive (false where the interval contains [-R_j, R_j]).
+// interval ends, and Conclusive (false where the interval contains [-R_j, R_j] or the release
+// leaves its set open on a side).
 type AdasspProfile struct {
 	Coefficients, PValues, CILower, CIUpper []float64
 	Conclusive                              []bool
@@ -265,14 +314,21 @@ func AdasspProfileIntervals(fit AdasspResult, n int64, meat []float64, intercept
 		out[i] = make([]float64, p+1)
 	}
 	conclusive := make([]C.int32_t, p+1)
-	xtx, xty, ld := releasedCopies(fit)
+	xtx, xty, ld, err := releasedCopies(fit)
+	if err != nil {
+		return AdasspProfile{}, err
+	}
 	var meatCopy []float64
 	if meat != nil {
+		if len(meat) != p*p {
+			return AdasspProfile{}, argError(ErrDimension, "meat holds %d values, p x p = %d",
+				len(meat), p*p)
+		}
 		meatCopy = make([]float64, len(meat)+1)
 		copy(meatCopy, meat)
 	}
-	rec := fit.c
-	err := call(func() C.dpcov_status {
+	rec := adasspReceiptToC(fit.Receipt)
+	err = call(func() C.dpcov_status {
 		return C.dpcov_adassp_profile_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), C.int64_t(n), &rec, doubles(meatCopy), C.int64_t(ld),
 			C.int64_t(interceptColumn), C.double(level), doubles(out[0]), doubles(out[1]),
@@ -281,18 +337,23 @@ func AdasspProfileIntervals(fit AdasspResult, n int64, meat []float64, intercept
 	if err != nil {
 		return AdasspProfile{}, err
 	}
-	flags := make([]bool, p)
-	for i := range flags {
-		flags[i] = conclusive[i] == 1
-	}
+	flags, _ := conclusiveOf(conclusive, p)
 	return AdasspProfile{Coefficients: out[0][:p], PValues: out[1][:p], CILower: out[2][:p],
 		CIUpper: out[3][:p], Conclusive: flags}, nil
 }
 
 // releasedCopies returns copies of a fit's released X'X and X'y, each with one spare element so
-// that a zero-length slice still has an address, and the leading dimension of X'X (at least 1).
-func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int) {
+// that a zero-length slice still has an address, and the leading dimension of X'X (at least 1);
+// ErrDimension unless X'X is p x p and X'y has p entries (p the coefficients).
+func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int, err error) {
 	p := len(fit.Coefficients)
+	if err := squareOf(fit.ReleasedXtX, p, "fit.ReleasedXtX"); err != nil {
+		return nil, nil, 0, err
+	}
+	if len(fit.ReleasedXty) != p {
+		return nil, nil, 0, argError(ErrDimension, "fit.ReleasedXty has %d entries for %d "+
+			"coefficients", len(fit.ReleasedXty), p)
+	}
 	xtx = make([]float64, p*p+1)
 	copy(xtx, fit.ReleasedXtX.Data)
 	xty = make([]float64, p+1)
@@ -301,7 +362,34 @@ func releasedCopies(fit AdasspResult) (xtx, xty []float64, ld int) {
 	if ld < 1 {
 		ld = 1
 	}
-	return xtx, xty, ld
+	return xtx, xty, ld, nil
+}
+
+// releasedAndMeat is releasedCopies and a copy of the p x p meat (one spare element).
+func releasedAndMeat(fit AdasspResult, meat Matrix) (xtx, xty []float64, ld int, m []float64,
+	err error) {
+	if xtx, xty, ld, err = releasedCopies(fit); err != nil {
+		return nil, nil, 0, nil, err
+	}
+	p := len(fit.Coefficients)
+	if err = squareOf(meat, p, "meat"); err != nil {
+		return nil, nil, 0, nil, err
+	}
+	m = make([]float64, p*p+1)
+	copy(m, meat.Data)
+	return xtx, xty, ld, m, nil
+}
+
+// squareOf refuses a matrix that is not a consistent p x p one.
+func squareOf(m Matrix, p int, name string) error {
+	if err := m.checkSquare(name); err != nil {
+		return err
+	}
+	if m.Rows != p {
+		return argError(ErrDimension, "%s must be %d x %d (the coefficients), got %d x %d", name,
+			p, p, m.Rows, m.Cols)
+	}
+	return nil
 }
 
 // SandwichBudget holds the public constants of AdaSSP's robust intervals
@@ -333,6 +421,9 @@ func AdasspSandwichPlan(boundX, boundY, epsilon, delta float64) (SandwichBudget,
 // boundX * residualBound: release them with NewBoundedGram at MeatRowBound and Analyze Gauss.
 func AdasspSandwichRows(xy Matrix, beta0 []float64, boundX, residualBound float64) (Matrix, error) {
 	p := len(beta0)
+	if err := xy.check("xy"); err != nil {
+		return Matrix{}, err
+	}
 	if xy.Cols != p+1 {
 		return Matrix{}, argError(ErrDimension, "xy has %d columns, len(beta0) + 1 = %d",
 			xy.Cols, p+1)
@@ -361,10 +452,11 @@ func AdasspSandwichRows(xy Matrix, beta0 []float64, boundX, residualBound float6
 func AdasspSandwichIntervals(fit AdasspResult, meat Matrix, level float64, numBootstrap int64,
 	rng *RNG) (AdasspIntervals, error) {
 	p := len(fit.Coefficients)
-	xtx, xty, ld := releasedCopies(fit)
-	m := make([]float64, p*p+1)
-	copy(m, meat.Data)
-	rec := fit.c
+	xtx, xty, ld, m, err := releasedAndMeat(fit, meat)
+	if err != nil {
+		return AdasspIntervals{}, err
+	}
+	rec := adasspReceiptToC(fit.Receipt)
 	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
 		return C.dpcov_adassp_sandwich_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), &rec, doubles(m), C.int64_t(ld), C.double(level),
@@ -379,10 +471,11 @@ func AdasspSandwichIntervals(fit AdasspResult, meat Matrix, level float64, numBo
 func AdasspRobustIntervals(fit AdasspResult, meat Matrix, meatReceipt Receipt, level float64,
 	numBootstrap int64, rng *RNG) (AdasspIntervals, error) {
 	p := len(fit.Coefficients)
-	xtx, xty, ld := releasedCopies(fit)
-	m := make([]float64, p*p+1)
-	copy(m, meat.Data)
-	rec, meatRec := fit.c, noiseReceiptC(meatReceipt)
+	xtx, xty, ld, m, err := releasedAndMeat(fit, meat)
+	if err != nil {
+		return AdasspIntervals{}, err
+	}
+	rec, meatRec := adasspReceiptToC(fit.Receipt), noiseReceiptC(meatReceipt)
 	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
 		return C.dpcov_adassp_robust_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), &rec, doubles(m), C.int64_t(ld), &meatRec,

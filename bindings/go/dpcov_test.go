@@ -1065,3 +1065,23 @@ func TestAdasspDefaultFitDecidesFromPublicValues(t *testing.T) {
 		t.Fatalf("intervals 3: %v", err)
 	}
 }
+
+// A unit-level plan has no public n: its forecast is refused, as C refuses it, and not made as
+// if at row level.
+func TestTheForecastOfAUnitLevelPlanIsRefused(t *testing.T) {
+	params, err := DefaultAdasspParams()
+	if err != nil {
+		t.Fatal(err)
+	}
+	params.MaxRowsPerUnit = 4
+	plan, err := AdasspPlan(3, math.Sqrt(3), 1, 1, 1e-6, &params)
+	if err != nil || plan.MaxRowsPerUnit != 4 {
+		t.Fatalf("plan %+v, %v", plan, err)
+	}
+	if _, err := ForecastAdasspRegression(plan, 5000, 0.95, 1); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("ForecastAdasspRegression: %v", err)
+	}
+	if _, err := ForecastAdasspRegressionIntercept(plan, 5000, 0.95, 1); !errors.Is(err, ErrIncompatible) {
+		t.Fatalf("ForecastAdasspRegressionIntercept: %v", err)
+	}
+}

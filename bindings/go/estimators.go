@@ -343,7 +343,7 @@ func PCASubspaceErrorBound(released Matrix, receipt Receipt, k int, level float6
 	var swamped C.int32_t
 	err := call(func() C.dpcov_status {
 		return C.dpcov_pca_subspace_error_bound(rowMajor, C.int64_t(released.Rows), released.ptr(),
-			released.ld(), &rec, C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.p, &norm,
+			released.ld(), &rec, C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.handle(), &norm,
 			&gap, &bound, &swamped)
 	})
 	if err != nil {
@@ -369,7 +369,7 @@ func PCACentredSubspaceErrorBound(released Matrix, receipt Receipt, constantColu
 	err := call(func() C.dpcov_status {
 		return C.dpcov_pca_centred_subspace_error_bound(rowMajor, C.int64_t(released.Rows),
 			released.ptr(), released.ld(), &rec, C.int64_t(constantColumn), C.double(constant),
-			C.int64_t(n), C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.p, &norm, &gap,
+			C.int64_t(n), C.int64_t(k), C.double(level), C.int64_t(numDraws), rng.handle(), &norm, &gap,
 			&bound, &swamped)
 	})
 	if err != nil {

@@ -73,11 +73,7 @@ func ForecastAdasspRegressionIntercept(rec AdasspReceipt, n, level, fill float64
 }
 
 func forecastAdassp(rec AdasspReceipt, n, level, fill float64, intercept bool) (RegressionForecast, error) {
-	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
-	c.num_regressors = C.int64_t(rec.NumRegressors)
-	c.bound, c.bound_y = C.double(rec.Bound), C.double(rec.BoundY)
-	c.sigma_cross = C.double(rec.SigmaCross)
-	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
+	c := adasspReceiptToC(rec)
 	out := C.dpcov_regression_forecast{struct_size: C.size_t(C.sizeof_dpcov_regression_forecast)}
 	err := call(func() C.dpcov_status {
 		if intercept {
@@ -96,16 +92,7 @@ func forecastAdassp(rec AdasspReceipt, n, level, fill float64, intercept bool) (
 // released X'X~ too noisy for the bootstrap, below rowsForBootstrap, so that the small-n
 // posterior answers. Public values only; under add/remove n is private: keep the default.
 func AdasspSmallNSplit(rec AdasspReceipt, n, level float64) (without bool, rowsForBootstrap float64, err error) {
-	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
-	c.calibration = C.int32_t(rec.Calibration)
-	c.num_regressors = C.int64_t(rec.NumRegressors)
-	c.bound, c.bound_y = C.double(rec.Bound), C.double(rec.BoundY)
-	c.sigma_cross = C.double(rec.SigmaCross)
-	c.sigma_gram_off_diagonal = C.double(rec.SigmaGramOffDiagonal)
-	c.max_rows_per_unit = C.int64_t(rec.MaxRowsPerUnit)
-	if rec.LambdaMinReleased {
-		c.lambda_min_released = 1
-	}
+	c := adasspReceiptToC(rec)
 	var out C.int32_t
 	var rows C.double
 	err = call(func() C.dpcov_status {

@@ -170,7 +170,7 @@ func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, featur
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_bootstrap_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
 			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
-			C.int64_t(numBootstrap), rng.p, doubles(out[0]), doubles(out[1]), doubles(out[2]),
+			C.int64_t(numBootstrap), rng.handle(), doubles(out[0]), doubles(out[1]), doubles(out[2]),
 			doubles(out[3]), doubles(out[4]), &norm, &kappa)
 	})
 	if err != nil {
@@ -199,7 +199,7 @@ func OLSSandwichIntervals(released Matrix, receipt Receipt, label int64, feature
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_sandwich_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
 			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
-			meat.ptr(), meat.ld(), C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			meat.ptr(), meat.ld(), C.int64_t(numBootstrap), rng.handle(), doubles(out[0]),
 			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]))
 	})
 	if err != nil {
@@ -228,7 +228,7 @@ func OLSRobustIntervals(released Matrix, receipt Receipt, label int64, features 
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_robust_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
 			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
-			meat.ptr(), meat.ld(), &meatRec, C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			meat.ptr(), meat.ld(), &meatRec, C.int64_t(numBootstrap), rng.handle(), doubles(out[0]),
 			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]))
 	})
 	if err != nil {
@@ -280,7 +280,7 @@ func OLSIntervals(released Matrix, receipt Receipt, label int64, features []int6
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
 			released.ld(), &rec, C.int64_t(label), int64s(features), C.int64_t(len(features)), rp,
-			meatPtr, meatLd, meatRec, C.int64_t(numBootstrap), rng.p, doubles(out[0]),
+			meatPtr, meatLd, meatRec, C.int64_t(numBootstrap), rng.handle(), doubles(out[0]),
 			doubles(out[1]), doubles(out[2]), doubles(out[3]), doubles(out[4]), &flags[0], &norm,
 			&kappa)
 	})

@@ -186,6 +186,44 @@ func (g *Gram) AddRawRows(a Matrix) (RowRefusal, error) {
 	return refusal, err
 }
 
+// Apply bounds the raw rows of a (cols columns, label included) as b says without accumulating
+// them (dpcov_row_bounding_apply), the bounding NewBoundedGram applies: the rows kept (all but
+// the dropped ones) in order, their Info (Dim the bounded columns, Bound their public norm bound,
+// Clipped and Dropped the curator's counts) and, for a refused row, its refusal. For a caller
+// that needs the bounded rows themselves, as AdasspSandwichRows does.
+func (b RowBounding) Apply(a Matrix) (Matrix, GramInfo, RowRefusal, error) {
+	if err := a.check("a"); err != nil {
+		return Matrix{}, GramInfo{}, RowRefusal{Row: -1}, err
+	}
+	spec, release, err := b.cSpec(a.Cols)
+	defer release()
+	if err != nil {
+		return Matrix{}, GramInfo{}, RowRefusal{Row: -1}, err
+	}
+	// The bounded rows have at most one column more than the raw ones (a constant or the
+	// column bounds' 1): the buffer holds that, and the result is cut to Info's Dim.
+	width := a.Cols + 1
+	out := make([]float64, a.Rows*width+1)
+	info := C.dpcov_gram_info{struct_size: C.size_t(C.sizeof_dpcov_gram_info)}
+	var r C.dpcov_row_refusal
+	r.struct_size = C.size_t(C.sizeof_dpcov_row_refusal)
+	err = call(func() C.dpcov_status {
+		return C.dpcov_row_bounding_apply(&spec, rowMajor, C.int64_t(a.Rows), C.int64_t(a.Cols),
+			a.ptr(), a.ld(), doubles(out), C.int64_t(width), &info, &r)
+	})
+	refusal := RowRefusal{Row: int64(r.row), Label: r.label != 0,
+		Norm: math.Ldexp(float64(r.norm_rest), int(r.norm_exponent))}
+	if err != nil {
+		return Matrix{}, GramInfo{}, refusal, err
+	}
+	got := gramInfoFromC(&info)
+	rows := NewMatrix(int(got.Rows), int(got.Dim))
+	for i := 0; i < rows.Rows; i++ {
+		copy(rows.Data[i*rows.Cols:(i+1)*rows.Cols], out[i*width:i*width+rows.Cols])
+	}
+	return rows, got, refusal, nil
+}
+
 // AddUnitRows adds the raw rows of a with the ids of their privacy units (units[i] for row i),
 // each unit's rows contiguous and the ids increasing across calls (dpcov_gram_add_unit_rows): of
 // each unit at most MaxRowsPerUnit rows are kept, drawn with rng, the release's generator. Call

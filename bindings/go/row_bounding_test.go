@@ -134,3 +134,48 @@ func TestBalancedRowsAndTheirCoefficientFactors(t *testing.T) {
 		t.Fatal("balanced rows with constant 2 accepted")
 	}
 }
+
+// Apply returns the rows NewBoundedGram accumulates: their Gram matrix is the accumulator's, and
+// a refused row is named as AddRawRows names it.
+func TestApplyReturnsTheRowsTheBoundedAccumulatorSums(t *testing.T) {
+	b := RowBounding{Bound: 8, Constant: 1, LabelBound: 2, Balanced: true}
+	raw := NewMatrix(50, 4)
+	for i := range raw.Data {
+		raw.Data[i] = 7 * math.Sin(0.37*float64(i)+1)
+	}
+	rows, info, _, err := b.Apply(raw)
+	if err != nil || rows.Rows != 50 || rows.Cols != 5 || info.Dim != 5 || info.Clipped == 0 {
+		t.Fatalf("rows %dx%d, info %+v, %v", rows.Rows, rows.Cols, info, err)
+	}
+	g, err := NewBoundedGram(4, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.AddRawRows(raw); err != nil {
+		t.Fatal(err)
+	}
+	want, err := g.Matrix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := 0; a < 5; a++ {
+		for c := 0; c < 5; c++ {
+			sum := 0.0
+			for i := 0; i < rows.Rows; i++ {
+				sum += rows.Data[i*5+a] * rows.Data[i*5+c]
+			}
+			if math.Abs(sum-want.Data[a*5+c]) > 1e-12*math.Max(1, math.Abs(sum)) {
+				t.Fatalf("G[%d][%d]: %v from Apply's rows, %v accumulated", a, c, sum, want.Data[a*5+c])
+			}
+		}
+	}
+	raw.Data[3*4+1] = math.NaN()
+	_, _, refusal, err := b.Apply(raw)
+	if !errors.Is(err, ErrNonFinite) || refusal.Row != 3 {
+		t.Fatalf("a NaN in row 3: refusal %+v, %v", refusal, err)
+	}
+	if _, _, _, err := b.Apply(Matrix{Rows: 2, Cols: 4, Data: raw.Data[:4]}); !errors.Is(err, ErrDimension) {
+		t.Fatalf("rows shorter than Rows x Cols: %v", err)
+	}
+}

@@ -1,5 +1,7 @@
 #include "adassp_release.hpp"
 
+#include <cmath>
+
 #include "../core/check.hpp"
 #include "rng_handle.hpp"
 #include "struct_size.hpp"
@@ -25,6 +27,13 @@ ReleasedStatistics read_statistics(int32_t layout, int64_t p, const double *rele
          "row-level fit; this fit is at the level of privacy units (max_rows_per_unit = ",
          r.max_rows_per_unit, "), whose kept rows are private: no interval is given");
   check::not_null(released_xty, "released_xty");
+  // The bounds set the values that matter (R_j), which decide what is conclusive.
+  if (!std::isfinite(r.bound) || !std::isfinite(r.bound_y))
+    fail(dpcov::Status::NonFinite, "the receipt's bounds must be finite, got bound = ", r.bound,
+         ", bound_y = ", r.bound_y);
+  if (!(r.bound > 0.0 && r.bound_y > 0.0))
+    fail(dpcov::Status::InvalidArgument, "the receipt's bounds must be > 0, got bound = ",
+         r.bound, ", bound_y = ", r.bound_y);
   if (p < 1 || p != receipt->num_regressors)
     fail(dpcov::Status::Dimension,
          "p must be receipt->num_regressors = ", receipt->num_regressors, ", got ", p);
@@ -32,11 +41,15 @@ ReleasedStatistics read_statistics(int32_t layout, int64_t p, const double *rele
     fail(dpcov::Status::InvalidArgument, "level must be in (0, 1), got ", level);
   const dpcov::ConstMatrixView view =
       check::matrix(layout, p, p, released_xtx, ld_xtx, "released_xtx");
+  check::all_finite(view, "released_xtx");
   ReleasedStatistics s{dpcov::Matrix(p, p), std::vector<double>(at(p)), {}};
   for (int64_t j = 0; j < p; ++j) {
     for (int64_t i = 0; i < p; ++i) s.xtx(i, j) = view(i, j);
     s.xty[at(j)] = released_xty[j];
   }
+  for (int64_t j = 0; j < p; ++j)
+    if (!std::isfinite(released_xty[j]))
+      fail(dpcov::Status::NonFinite, "released_xty[", j, "] is not finite");
   s.receipt.dim = p;
   s.receipt.label_square = receipt->label_square_released == 1;
   s.receipt.bound_x = receipt->bound;

@@ -84,6 +84,11 @@ DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *pl
     k.calibration = static_cast<dpcov::mechanisms::AdasspCalibration>(r.calibration);
     k.max_rows_per_unit = r.max_rows_per_unit;
     k.lambda_min_released = r.lambda_min_released == 1;
+    if (r.neighbour != DPCOV_NEIGHBOUR_REPLACE_ONE && r.neighbour != DPCOV_NEIGHBOUR_ADD_REMOVE)
+      dpcov::fail(dpcov::Status::InvalidArgument, "plan->neighbour must be ",
+                  "DPCOV_NEIGHBOUR_REPLACE_ONE (0) or DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ",
+                  r.neighbour);
+    k.neighbour = static_cast<dpcov::privacy::Neighbour>(r.neighbour);
     const est::SmallNSplit split = est::decide_small_n_split(k, n, level);
     *without_lambda_min = split.without_lambda_min ? 1 : 0;
     if (rows_for_bootstrap != nullptr) *rows_for_bootstrap = split.rows_for_bootstrap;

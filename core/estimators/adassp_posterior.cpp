@@ -185,9 +185,25 @@ PosteriorIntervals adassp_posterior_intervals(const Matrix &xtx_released,
                                               int64_t intercept_column, double level,
                                               int64_t draws, random::Rng &rng) {
   validate(xtx_released, xty_released, yty_released, n, receipt, intercept_column, level, draws);
-  const posterior::Release r = posterior::make_release(xtx_released, xty_released, yty_released,
-                                                       n, receipt, intercept_column);
-  return run_chains(r, posterior::gram_coordinates(r), level, draws, rng);
+  // The label in units of 2^k near B_Y: y / 2^k has its bound in [1, 2), X'y and y'y and their
+  // noise scales are divided by 2^k and 4^k exactly, and the posterior is the same law with every
+  // coefficient divided by 2^k. There its sums neither overflow nor underflow, whatever the
+  // label's units.
+  const int k = std::ilogb(receipt.bound_y);
+  mechanisms::AdasspReceipt unit = receipt;
+  unit.bound_y = std::ldexp(receipt.bound_y, -k);
+  unit.sensitivity_cross = std::ldexp(receipt.sensitivity_cross, -k);
+  unit.sigma_cross = std::ldexp(receipt.sigma_cross, -k);
+  unit.sensitivity_label_square = std::ldexp(receipt.sensitivity_label_square, -2 * k);
+  unit.sigma_label_square = std::ldexp(receipt.sigma_label_square, -2 * k);
+  std::vector<double> xty(xty_released);
+  for (double &v : xty) v = std::ldexp(v, -k);
+  const posterior::Release r = posterior::make_release(
+      xtx_released, xty, std::ldexp(yty_released, -2 * k), n, unit, intercept_column);
+  PosteriorIntervals q = run_chains(r, posterior::gram_coordinates(r), level, draws, rng);
+  for (auto *v : {&q.coefficients, &q.std_errors, &q.ci_lower, &q.ci_upper})
+    for (double &x : *v) x = std::ldexp(x, k);
+  return q;
 }
 
 }  // namespace dpcov::estimators

@@ -39,10 +39,15 @@ int64_t bootstrap_order(double level, int64_t bootstrap) {
          "bootstrap's time and memory), got ", bootstrap);
   // Each end is an order statistic: the k-th smallest and the (B + 1 - k)-th, k >= 1.
   const auto k = static_cast<int64_t>(std::floor(0.5 * alpha * static_cast<double>(bootstrap + 1)));
-  if (bootstrap < 1 || k < 1)
+  if (bootstrap < 1 || k < 1) {
+    const double fewest = std::ceil(2.0 / alpha) - 1.0;
+    if (fewest > static_cast<double>(check::kMaxSimulationDraws))
+      fail(Status::InvalidArgument, "no number of bootstrap draws up to "
+           "DPCOV_MAX_SIMULATION_DRAWS = ", check::kMaxSimulationDraws, " gives level ", level,
+           " (it needs ", fewest, "): choose a level further from 1");
     fail(Status::InvalidArgument, "the number of bootstrap draws must be >= ",
-         static_cast<int64_t>(std::ceil(2.0 / alpha)) - 1, " at level ", level, ", got ",
-         bootstrap);
+         static_cast<int64_t>(fewest), " at level ", level, ", got ", bootstrap);
+  }
   return k;
 }
 

@@ -16,6 +16,9 @@ SmallNSplit decide_small_n_split(const mechanisms::AdasspReceipt &plan, double r
   if (!plan.lambda_min_released)
     fail(Status::InvalidArgument, "the small-n split is decided on the default plan (lambda_min ",
          "released), got a plan without the lambda_min step");
+  if (plan.neighbour == privacy::Neighbour::AddRemove)
+    fail(Status::Incompatible, "the small-n split is decided at n public rows; under add/remove ",
+         "neighbours n is private, so the default split is kept");
   // Fill 1: the design most favourable to the bootstrap; where even it is not expected, no
   // design is (the forecast's rows_for_intervals falls as the fill grows).
   const RegressionForecast f = forecast_adassp_regression(plan, {rows, level, 1.0});

@@ -21,7 +21,7 @@ struct SmallNSplit {
 // its data-independent fields suffice) at `rows` public rows: without the lambda_min step iff
 // rows < the forecast's rows_for_intervals at fill 1. Throws Status::InvalidArgument for rows
 // or level out of range or a plan without the lambda_min step or with the paper's constants,
-// Status::Incompatible for a unit-level plan (its n is not public).
+// Status::Incompatible for a unit-level plan or one under add/remove neighbours (n is not public).
 SmallNSplit decide_small_n_split(const mechanisms::AdasspReceipt &plan, double rows, double level);
 
 }  // namespace dpcov::estimators

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -102,6 +103,38 @@ TEST_F(CapiAdasspIntervals, PosteriorAnswersWhereTheBootstrapRefuses) {
   }
 }
 
+// The posterior in other label units: the same release with y scaled by s (X'y by s, y'y by
+// s^2, their noise scales and B_Y with them) gives the intervals scaled by s, from the label's
+// largest units to its smallest, where its sums in the data's units would overflow or underflow.
+TEST_F(CapiAdasspIntervals, ThePosteriorIsTheSameInEveryUnitOfTheLabel) {
+  fit(0.1);
+  const std::vector<unsigned char> start = state();
+  Answer base;
+  ASSERT_EQ(intervals(base), DPCOV_OK) << dpcov_last_error_message();
+  ASSERT_EQ(base.method, DPCOV_INTERVALS_POSTERIOR);
+  const dpcov_adassp_receipt r = receipt_;
+  const std::vector<double> xty = xty_;
+  for (double s : {0x1p-300, 0x1p-40, 0x1p40, 0x1p250}) {
+    receipt_ = r;
+    receipt_.bound_y = r.bound_y * s;
+    receipt_.sensitivity_cross = r.sensitivity_cross * s;
+    receipt_.sigma_cross = r.sigma_cross * s;
+    receipt_.sensitivity_label_square = r.sensitivity_label_square * s * s;
+    receipt_.sigma_label_square = r.sigma_label_square * s * s;
+    receipt_.released_label_square = r.released_label_square * s * s;
+    for (int j = 0; j < 3; ++j) xty_[j] = xty[j] * s;
+    ASSERT_EQ(dpcov_rng_state_restore(rng_, start.data(), start.size()), DPCOV_OK);
+    Answer a;
+    ASSERT_EQ(intervals(a), DPCOV_OK) << s << ": " << dpcov_last_error_message();
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_EQ(a.coef[j], base.coef[j] * s) << s << " " << j;
+      EXPECT_EQ(a.lo[j], base.lo[j] * s) << s << " " << j;
+      EXPECT_EQ(a.hi[j], base.hi[j] * s) << s << " " << j;
+      EXPECT_EQ(a.conclusive[j], base.conclusive[j]) << s << " " << j;
+    }
+  }
+}
+
 TEST_F(CapiAdasspIntervals, WhereTheBootstrapAnswersItsAnswerIsKept) {
   fit(1e6);
   unsigned char state[DPCOV_RNG_STATE_SIZE];
@@ -152,6 +185,19 @@ TEST_F(CapiAdasspIntervals, BadArgumentsLeaveOutputsAndGeneratorUntouched) {
   dpcov_adassp_receipt small = receipt_;
   small.struct_size = 8;
   EXPECT_EQ(call(0, 999, 0.95, 200, &small), DPCOV_E_INVALID_ARGUMENT);
+  // The bounds decide what is conclusive, on either method.
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), -1.0, 0.0}) {
+    dpcov_adassp_receipt bounds = receipt_;
+    bounds.bound = bad;
+    EXPECT_NE(call(0, 999, 0.95, 200, &bounds), DPCOV_OK) << bad;
+    bounds = receipt_;
+    bounds.bound_y = bad;
+    EXPECT_NE(call(0, 999, 0.95, 200, &bounds), DPCOV_OK) << bad;
+  }
+  xty_[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(call(0, 999), DPCOV_E_NON_FINITE);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("released_xty[1]"), std::string::npos);
+  xty_[1] = 0.0;
   xtx_[1] = std::numeric_limits<double>::infinity();
   EXPECT_EQ(call(0, 999), DPCOV_E_NON_FINITE);
   for (const auto *v : {&a.coef, &a.se, &a.p, &a.lo, &a.hi})

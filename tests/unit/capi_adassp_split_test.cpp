@@ -177,6 +177,14 @@ TEST(CapiAdasspSplit, TheDecisionRefusesBadArgumentsWithTheOutputsUntouched) {
   units.max_rows_per_unit = 3;
   const dpcov_adassp_receipt by_units = plan(units);
   refused(DPCOV_E_INCOMPATIBLE, &by_units, 100.0, 0.95, &without);
+  // Under add/remove n is private: the decision would turn on it.
+  dpcov_adassp_params add_remove = params(0);
+  add_remove.neighbour = DPCOV_NEIGHBOUR_ADD_REMOVE;
+  const dpcov_adassp_receipt by_add_remove = plan(add_remove);
+  refused(DPCOV_E_INCOMPATIBLE, &by_add_remove, 150.0, 0.95, &without);
+  dpcov_adassp_receipt bad_neighbour = r;
+  bad_neighbour.neighbour = 7;
+  refused(DPCOV_E_INVALID_ARGUMENT, &bad_neighbour, 100.0, 0.95, &without);
   dpcov_adassp_receipt unsized = r;
   unsized.struct_size = 8;
   refused(DPCOV_E_INVALID_ARGUMENT, &unsized, 100.0, 0.95, &without);

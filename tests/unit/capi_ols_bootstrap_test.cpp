@@ -146,6 +146,10 @@ TEST(CapiOlsBootstrap, TheDrawsCheckRefusesWhatTheIntervalsRefuseAndSaysWhy) {
             DPCOV_E_INVALID_ARGUMENT);
   for (double level : {0.0, 1.0, -0.5, double{NAN}, double{INFINITY}})
     EXPECT_EQ(dpcov_bootstrap_draws_check(level, 999), DPCOV_E_INVALID_ARGUMENT) << level;
+  // A level no allowed number of draws reaches says so, not a number above the cap.
+  EXPECT_EQ(dpcov_bootstrap_draws_check(0.999999999, 999), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("no number of bootstrap draws up to"),
+            std::string::npos);
 }
 
 TEST(CapiOlsBootstrap, RefusesWhenTheNoiseSwampsTheData) {

@@ -252,7 +252,9 @@ DPCOV_API dpcov_status dpcov_adassp_fit(int32_t layout, int64_t d, const double 
  * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
  * @param ld_xtx        leading dimension of @p released_xtx.
  * @param released_xty  X'y~ (p doubles, finite).
- * @param n             the public number of rows, > p.
+ * @param n             the public number of rows, > p. Under add/remove neighbours n is
+ *                      private: pass a privately released count (e.g. the constant column of a
+ *                      release), never the exact one.
  * @param receipt       the fit's receipt, with label_square_released = 1. Required.
  * @param level         confidence level, in (0, 1) (e.g. 0.95).
  * @param num_bootstrap bootstrap worlds, >= 2 / (1 - level) - 1 and at most
@@ -318,7 +320,9 @@ DPCOV_API dpcov_status dpcov_adassp_bootstrap_intervals(
  * @param released_xtx  X'X~ as dpcov_adassp_fit() wrote it (p x p, symmetric, finite).
  * @param ld_xtx        leading dimension of @p released_xtx.
  * @param released_xty  X'y~ (p doubles, finite).
- * @param n             the public number of rows, > p.
+ * @param n             the public number of rows, > p. Under add/remove neighbours n is
+ *                      private: pass a privately released count (e.g. the constant column of a
+ *                      release), never the exact one.
  * @param receipt       the fit's receipt, with label_square_released = 1. Required.
  * @param intercept_column -1, or the column (in [0, p)) of the regressor that is 1 in every row.
  * @param level         confidence level, in (0, 1) (e.g. 0.95).
@@ -380,6 +384,7 @@ DPCOV_API dpcov_status dpcov_adassp_intervals(
  * @param ld_xtx        leading dimension of @p released_xtx.
  * @param released_xty  X'y~ (p doubles, finite).
  * @param n             the public number of rows, > p; read only without @p released_meat.
+ *                      Under add/remove neighbours, a privately released count, as above.
  * @param receipt       the fit's receipt (label_square_released = 1 without @p released_meat).
  *                      Required.
  * @param released_meat the released meat M~ (p x p, symmetric, finite), or NULL.

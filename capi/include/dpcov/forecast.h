@@ -141,7 +141,7 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp_intercept(
  * answers; there the released lambda_min is 0 after its shift anyway and its share of mu^2 goes to
  * X'X, X'y and y'y, which the posterior reads. The meat of robust intervals is not released there
  * either. Whether y'y is released is a separate decision, taken on the plan this one gives. Under
- * add/remove n is private: do not call this, keep the default.
+ * add/remove n is private: a plan under add/remove neighbours is refused (keep the default).
  *
  * @param plan                the default fit's plan (dpcov_adassp_plan(), lambda_min released,
  *                            ::DPCOV_ADASSP_JOINT_ANALYTIC, row level); struct_size set.
@@ -151,8 +151,9 @@ DPCOV_API dpcov_status dpcov_regression_forecast_adassp_intercept(
  * @param[out] rows_for_bootstrap  optional (NULL): the forecast's n from which the bootstrap is
  *                            expected, for the reason the surfaces print.
  * @return ::DPCOV_OK; ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_INVALID_ARGUMENT (n,
- *   level, a plan without the lambda_min step or with the paper's constants, sizes),
- *   ::DPCOV_E_NON_FINITE, ::DPCOV_E_NUMERICAL, ::DPCOV_E_INCOMPATIBLE (a unit-level plan).
+ *   level, a plan without the lambda_min step or with the paper's constants, its neighbour,
+ *   sizes), ::DPCOV_E_NON_FINITE, ::DPCOV_E_NUMERICAL, ::DPCOV_E_INCOMPATIBLE (a unit-level plan
+ *   or one under add/remove neighbours: n is not public).
  * @proof proofs/adassp.md
  */
 DPCOV_API dpcov_status dpcov_adassp_small_n_split(const dpcov_adassp_receipt *plan, double n,
@@ -203,7 +204,8 @@ typedef struct dpcov_adassp_fit_decision {
   int32_t small_n_split;       /**< 1: the fit drops its lambda_min step (dpcov_adassp_small_n_split()). */
   /** The forecast's n from which the bootstrap is expected, where the split was decided; else 0. */
   double rows_for_bootstrap;
-  /** 1: the forecast (the plan at the whole budget with y'y, fill 1) decided y'y. */
+  /** 1: the forecast (the plan at the whole budget with y'y, fill 1) took the decision on y'y,
+   *  release or not (`label_square_refused` says which); 0: y'y as asked, undecided. */
   int32_t label_square_decided;
   int32_t label_square_refused; /**< 1: y'y not released, the forecast expecting no interval. */
   int32_t robust_skipped;       /**< 1: robust errors asked and not attempted (no interval expected). */

@@ -224,7 +224,10 @@ DPCOV_API dpcov_status dpcov_bootstrap_draws_check(double level, int64_t num_boo
  * @param ld            leading dimension of @p released.
  * @param receipt       the release's receipt: mechanism ::DPCOV_MECHANISM_ANALYZE_GAUSS (sigma),
  *                      ::DPCOV_MECHANISM_LAPLACE_SYM (scale) or ::DPCOV_MECHANISM_WISHART_ADDITIVE
- *                      (dof, scale); n is receipt->n. Required.
+ *                      (dof, scale); n is receipt->n. Under add/remove neighbours the
+ *                      receipt a release returns holds the exact n, which is private: set n to a
+ *                      privately released count first (the constant column's entry of the
+ *                      release, as `dpcov regress` does). Required.
  * @param label         column of y.
  * @param features      the feature columns (as for dpcov_regression_fit()).
  * @param num_features  their number.
@@ -276,7 +279,8 @@ DPCOV_API dpcov_status dpcov_ols_bootstrap_intervals(
  * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
  * @param ld            leading dimension of @p released.
  * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
- *                      receipt->n must exceed the number of coefficients. Required.
+ *                      receipt->n must exceed the number of coefficients (under add/remove, a
+ *                      privately released count: see dpcov_ols_bootstrap_intervals()). Required.
  * @param label         column of y.
  * @param features      the feature columns (as for dpcov_regression_fit()).
  * @param num_features  their number.
@@ -320,7 +324,8 @@ DPCOV_API dpcov_status dpcov_ols_sandwich_intervals(
  * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
  * @param ld            leading dimension of @p released.
  * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
- *                      receipt->n must exceed the number of coefficients. Required.
+ *                      receipt->n must exceed the number of coefficients (under add/remove, a
+ *                      privately released count: see dpcov_ols_bootstrap_intervals()). Required.
  * @param label         column of y.
  * @param features      the feature columns (as for dpcov_regression_fit()).
  * @param num_features  their number.
@@ -381,7 +386,8 @@ DPCOV_API dpcov_status dpcov_ols_robust_intervals(
  * @param released      the fit's release (d x d, symmetric, finite), as the mechanism returned it.
  * @param ld            leading dimension of @p released.
  * @param receipt       the fit's receipt, of a mechanism dpcov_ols_bootstrap_intervals() accepts;
- *                      receipt->n must exceed the number of coefficients. Required.
+ *                      receipt->n must exceed the number of coefficients (under add/remove, a
+ *                      privately released count: see dpcov_ols_bootstrap_intervals()). Required.
  * @param label         column of y.
  * @param features      the feature columns (as for dpcov_regression_fit()).
  * @param num_features  their number.

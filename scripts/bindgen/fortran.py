@@ -7,7 +7,9 @@ needs no table here: a number pointer documented as accepting NULL ("or NULL", "
 values, rows, counts, a matrix, "x" as in "d x d"), an undocumented one, or any input is an
 assumed-size array; any other output is a single number. "as for dpcov_f()" refers to dpcov_f's
 parameter of that name. A struct is passed as its derived type (settings that C accepts as NULL
-for the defaults come from the *_default routine instead), a handle as type(c_ptr), value.
+for the defaults come from the *_default routine instead), unless its NULL says something ("the
+meat's receipt with released_meat, else NULL": no meat), then as type(c_ptr), value; a handle as
+type(c_ptr), value. An output documented as "p int32" (a count, then the type) is an array.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ _KINDS = {"double": ("real", "c_double"), "int32_t": ("integer", "c_int32_t"),
           "size_t": ("integer", "c_size_t"), "uint8_t": ("integer", "c_int8_t"),
           "char": ("character", "c_char")}
 _OPTIONAL = re.compile(r"\bor NULL\b|\bNULL for\b|\bNULL \(with")
-_SHAPED = re.compile(r"\b(doubles|values|rows|counts|matrix|points|buffer|x)\b")
+_SHAPED = re.compile(r"\b(doubles|values|rows|counts|matrix|points|buffer|x)\b|"
+                     r"\b[a-z] int(32|64)\b")
+_ABSENT = re.compile(r"\belse NULL\b")
 _AS_FOR = re.compile(r"\bas for (dpcov_\w+)\(\)")
 _AS_FUNCTION = re.compile(r"As (dpcov_\w+)\(\)")
 
@@ -138,6 +142,8 @@ def _param_decl(api, function, param) -> tuple:
         intent = "inout" if function.name.endswith("_destroy") else "out"
         return f"type(c_ptr), intent({intent}) :: {name}", {"c_ptr"}
     if target.kind == "struct" and target.opaque:
+        return f"type(c_ptr), value :: {name}", {"c_ptr"}
+    if target.kind == "struct" and _ABSENT.search(doc):
         return f"type(c_ptr), value :: {name}", {"c_ptr"}
     if target.kind == "struct":
         intent = "in" if target.const else "inout"

@@ -39,9 +39,13 @@ def dimension_error(message: str) -> DimensionError:
 def refuse_non_finite_rows(a: np.ndarray, first_row=0, block: str = "") -> None:
     """Refuses the first value of the rows ``a`` that is not finite, as the library does
     (:class:`~dpcov.errors.NonFiniteError`), at the caller's row: ``first_row`` + its row in
-    ``a``, or where ``first_row`` is None its row in ``block``. For rows the binding is about to
-    reorder (grouped by privacy unit), after which the library could name only a row of the
-    reordered copy."""
+    ``a``, or where ``first_row`` is None its row in ``block``. For rows the binding reorders
+    (grouped by privacy unit) or splits (Dask partitions), after which the library could name
+    only a row of the copy or the partition it reads. Rows that are not numbers are left to the
+    library, which names them."""
+    a = np.asarray(a)
+    if not np.issubdtype(a.dtype, np.number):
+        return
     bad = ~np.isfinite(a)
     if not bad.any():
         return

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import glob
+import numbers
 import os
 
 from ._generated import *  # noqa: F401,F403 (the struct mirrors and constants, re-exported)
@@ -92,7 +93,10 @@ def _range_checked(name: str, fn, argtypes):
     ``2**32 + 101`` as DPCOV_ROW_MAJOR. (Seeds and stream ids are ``uint64_t``: taken modulo 2^64
     as documented.)"""
     checked = [(k, *INT_RANGES[t]) for k, t in enumerate(argtypes) if t in INT_RANGES]
-    if not checked:
+    # A handle (c_void_p) given a Python number, e.g. an int seed where a dpcov.Rng belongs,
+    # would reach C as an address and crash the interpreter: refused here.
+    handles = [k for k, t in enumerate(argtypes) if t is ctypes.c_void_p]
+    if not checked and not handles:
         return fn
 
     def call(*args):
@@ -101,6 +105,11 @@ def _range_checked(name: str, fn, argtypes):
             if isinstance(value, int) and not lo <= value <= hi:
                 raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
                                 f"argument {k + 1} of {name} must fit {ctype}, got {value}")
+        for k in handles:
+            if isinstance(args[k], numbers.Number):
+                raise TypeError(f"argument {k + 1} of {name} must be a dpcov handle (a "
+                                f"dpcov.Rng, an accumulator, ...) or None, got "
+                                f"{type(args[k]).__name__} {args[k]!r}")
         return fn(*args)
 
     call.__name__ = name

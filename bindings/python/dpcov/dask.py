@@ -36,7 +36,7 @@ import dask.bag as db
 import numpy as np
 
 import dpcov
-from . import dask_frame
+from . import _arrays, dask_frame
 from .errors import rows_of_caller
 
 
@@ -93,12 +93,15 @@ def _located(index: int, first, block: np.ndarray) -> tuple:
 
 def on_rows(fn):
     """``fn(block)`` as the function of a partition ``(index, first, block)`` of
-    :func:`row_partitions`: a refusal of one of its rows names the row of ``x`` (``first`` + the
-    block's row), or the row of its partition where ``first`` is not known."""
+    :func:`row_partitions`: a value that is not finite, or a refusal of one of its rows, names
+    the row of ``x`` (``first`` + the block's row), or the row of its partition where ``first``
+    is not known."""
     def call(partition):
         index, first, block = partition
+        where = f"partition {index}"
+        _arrays.refuse_non_finite_rows(block, first, where)
         with rows_of_caller(lambda row: first + row if first is not None
-                            else f"row {row} of partition {index}"):
+                            else f"row {row} of {where}"):
             return fn(block)
     return call
 

@@ -17,6 +17,8 @@ working.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 
 from ._generated import Status
 
@@ -213,3 +215,18 @@ def rows_of_caller(callers_row):
         renamed.row = mapped if isinstance(mapped, int) else None
         renamed.refusal = getattr(e, "refusal", None)
         raise renamed from None
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` at which the function that calls this one, warning, names the first
+    frame outside dpcov and scikit-learn: the user's line, however deep the call (an estimator
+    inside another, or scikit-learn's ``fit_transform`` calling ``fit``)."""
+    packages = [os.path.dirname(os.path.abspath(__file__))]
+    sklearn = sys.modules.get("sklearn")
+    if sklearn is not None and getattr(sklearn, "__file__", None):
+        packages.append(os.path.dirname(os.path.abspath(sklearn.__file__)))
+    inside = tuple(path + os.sep for path in packages)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(inside):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -167,7 +167,25 @@ def _unit_values(privacy_unit) -> np.ndarray:
                 values[i] = value
     if values.ndim != 1:
         raise ValueError(f"privacy_unit must be one value per row, got shape {values.shape}")
+    missing = _missing(values)
+    if missing.any():
+        # A missing id names no unit: taken as one unit or as one per row, it would merge people
+        # or give one person several allowances of k rows.
+        raise ValueError(f"privacy_unit is missing (None or NaN) at row "
+                         f"{int(np.argmax(missing))} (0-based); every row needs its unit's id")
     return values
+
+
+def _missing(values: np.ndarray) -> np.ndarray:
+    """Where the ids ``values`` are missing: NaN in a float column; None, NaN or a pandas NA in
+    an object column."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind != "O":
+        return np.zeros(len(values), dtype=bool)
+    return np.fromiter((v is None or (isinstance(v, float) and v != v) or
+                        type(v).__name__ in ("NAType", "NaTType") for v in values),
+                       dtype=bool, count=len(values))
 
 
 def release_rows(mechanism, a, bound: float, epsilon: float, delta: float, rng, policy="clip",

@@ -58,7 +58,7 @@ from .adassp import (CALIBRATIONS, NEIGHBOURS, adassp_bootstrap_intervals, adass
 from .forecast import adassp_default_fit, regression_forecast
 from .centring import centre_second_moment
 from .errors import (DpcovError, NotPositiveDefiniteError, PreconditionError, at_share,
-                     rows_of_caller)
+                     caller_stacklevel, rows_of_caller)
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
 from .gram import (GramAccumulator, _has_exact_numerics, coefficient_factors,
@@ -295,8 +295,7 @@ def _noise_mean_removed(released, receipt):
     return gram_estimate(released, receipt)[0]
 
 
-def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool,
-                  stacklevel: int = 3) -> None:
+def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
     if not clipped:
@@ -307,7 +306,21 @@ def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool,
                   + (" (EVERY row: the bound is far below the data's scale)"
                      if n_public and clipped == rows else "")
                   + "; curator only: the count is not for publication", ClippingWarning,
-                  stacklevel=stacklevel)
+                  stacklevel=caller_stacklevel())
+
+
+def _is_auto(bound) -> bool:
+    """Whether ``bound`` asks for a privately chosen bound ("auto", any case and spacing)."""
+    return isinstance(bound, str) and bound.strip().lower() == "auto"
+
+
+def _check_auto_policy(bound, policy: str) -> None:
+    """A private bound is chosen near a quantile, so some rows lie above it by design: refusing
+    them (``policy='reject'``) would fail the fit after the bound step had spent its share."""
+    if _is_auto(bound) and policy == "reject":
+        raise ValueError("bound='auto' chooses a bound with some rows above it by design, which "
+                         "policy='reject' refuses after the bound step has spent its budget: use "
+                         "policy='clip' (the default) with 'auto', or a public bound with reject")
 
 
 def _check_mechanism(mechanism, extra=()) -> None:
@@ -363,6 +376,25 @@ def _check_flags(est, *names: str) -> None:
         value = getattr(est, name)
         if not _is_flag(value):
             raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def _check_numbers(est, privacy_unit) -> None:
+    """ValueError for a privacy parameter given as a bool or a string (True would be read as 1,
+    "1" parsed), a k that is not a whole number >= 1, or a k without ``privacy_unit``, which
+    would give row-level protection to a caller who asked for units."""
+    for name in ("epsilon", "delta", "bound", "label_bound"):
+        value = getattr(est, name, None)
+        if isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and not (
+                name == "bound" and _is_auto(value))):
+            raise ValueError(f"{name} must be a number, got {value!r}")
+    k = getattr(est, "max_rows_per_unit", None)
+    if k is None:
+        return
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real) or k != int(k) or k < 1:
+        raise ValueError(f"max_rows_per_unit must be a whole number >= 1, got {k!r}")
+    if privacy_unit is None:
+        raise ValueError("max_rows_per_unit applies to a fit by privacy unit: pass "
+                         "fit(..., privacy_unit=ids), or drop max_rows_per_unit for row level")
 
 
 def _defaulted_bound(value, what: str, advice: str, stacklevel: int = 4,
@@ -568,6 +600,7 @@ class PrivateCovariance(_Estimator):
         """Release the covariance of the rows of ``X`` (``y`` is ignored); with
         ``privacy_unit`` (one value per row) at the level of those units. Returns ``self``."""
         _check_flags(self, "assume_centered", "psd")
+        _check_numbers(self, privacy_unit)
         if self._forget_fit():
             warn_refit(self)
         X = _validate_X(self, X, reset=True)
@@ -584,10 +617,11 @@ class PrivateCovariance(_Estimator):
                              "bounds=(lower, upper)")
         policy = _choice(self.policy, POLICIES, "policy")
         d = X.shape[1]
+        _check_auto_policy(self.bound, policy)
         rng = _release_rng(self.random_state, 3)
         epsilon = None
         with contextlib.ExitStack() as steps:  # a bound step and the release: one block
-            if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+            if _is_auto(self.bound):
                 B, epsilon = steps.enter_context(
                     self._auto_bound(X, d + (0 if self.assume_centered else 1), rng))
             elif self.bound_clipped is not None:
@@ -634,12 +668,13 @@ class PrivateCovariance(_Estimator):
         if len(privacy_unit) != X.shape[0]:
             raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
         policy = _choice(self.policy, POLICIES, "policy")
+        _check_auto_policy(self.bound, policy)
         d = X.shape[1]
         rng = _release_rng(self.random_state, 4)
         order, ids = unit_ids(privacy_unit)
         epsilon = None
         with contextlib.ExitStack() as steps:  # a bound step and the release: one block
-            if isinstance(self.bound, str) and self.bound.strip().lower() == "auto":
+            if _is_auto(self.bound):
                 B, epsilon = steps.enter_context(self._auto_bound(X[order], d + 1, rng, units=ids))
             elif self.bound_clipped is not None:
                 raise ValueError("bound_clipped applies to bound='auto' only")
@@ -653,6 +688,8 @@ class PrivateCovariance(_Estimator):
             gram.finish_units()
             held = gram.held_constant(B)
             released, info, receipt = self._release_gram(gram, rng, epsilon)
+        if policy == "clip":
+            _warn_clipped(info.clipped, 0, B, n_public=False)
         # The rows kept are private at unit level: the count is the released one.
         location, covariance, count = centre_second_moment(
             _noise_mean_removed(released, receipt), 0, held, 0)
@@ -747,8 +784,12 @@ class PrivatePCA(TransformerMixin, _Estimator):
     max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
     ``n_features_in_``, ``n_samples_`` (as for :class:`PrivateCovariance`: the released count
     under add/remove, where the centred bound also takes its count from the release),
+    ``bound_`` (with ``bound="auto"``: the bound chosen privately, publishable) and
+    ``n_clipped_`` (rows scaled down to the bound; the curator's count, not for publication),
     and ``subspace_error_``: how far the top-k subspace of
-    ``covariance_`` can be from that of the data's own covariance, with probability about 0.95
+    ``covariance_`` can be from that of the bounded rows' covariance (the data's own where no
+    row is over the bound; clipped rows move it, and ``n_clipped_`` says how many were), with
+    probability about 0.95
     over the noise (a :class:`~dpcov.estimators.SubspaceErrorBound`: ``sin_theta_bound`` on
     ||sin Theta||_2, the noise norm, the eigengap, ``swamped``; no privacy cost). Centred
     (the default) it is the plug-in bound of :func:`~dpcov.pca_centred_subspace_error_bound`
@@ -783,13 +824,14 @@ class PrivatePCA(TransformerMixin, _Estimator):
     def fit(self, X, y=None):
         """Release the covariance of ``X`` once and keep its top components. Returns ``self``."""
         _check_flags(self, "center")
+        _check_numbers(self, None)
         if self._forget_fit():
             warn_refit(self)
         X = _validate_X(self, X, reset=True)
         d = X.shape[1]
         k = _components(self.n_components, d)  # before the release: a refusal spends nothing
         clipped = self.bound_clipped
-        if (isinstance(self.bound, str) and self.bound == "auto" and clipped is None
+        if (_is_auto(self.bound) and clipped is None
                 and not _n_private(self.mechanism_options)):
             # n is public under replace-one: the far-tail target is a count, as bound_clipped.
             clipped = quantile_target(PCA_AUTO_QUANTILE, X.shape[0])
@@ -798,7 +840,12 @@ class PrivatePCA(TransformerMixin, _Estimator):
                                 psd=False, policy=self.policy, random_state=self.random_state,
                                 mechanism_options=self.mechanism_options,
                                 bounds=self.bounds, bound_clipped=clipped,
-                                numerics=self.numerics).fit(X)
+                                numerics=self.numerics)
+        with warnings.catch_warnings(record=True) as raised:
+            warnings.simplefilter("always")
+            cov.fit(X)
+        for w in raised:  # the release's warnings, at the caller's line
+            warnings.warn(w.message, w.category, stacklevel=caller_stacklevel())
         values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
         self.components_ = np.ascontiguousarray(vectors.T)
         self.explained_variance_ = values
@@ -808,6 +855,9 @@ class PrivatePCA(TransformerMixin, _Estimator):
         self.receipt_ = cov.receipt_
         self.n_components_ = k
         self.n_samples_ = cov.n_samples_
+        for name in ("bound_", "n_clipped_"):  # the bound chosen (public), the curator's count
+            if hasattr(cov, name):
+                setattr(self, name, getattr(cov, name))
         self._subspace_error(cov, k)
         return self
 
@@ -838,7 +888,7 @@ class PrivatePCA(TransformerMixin, _Estimator):
             warnings.warn(f"the privacy noise swamps the signal: the eigengap {err.eigengap:.3g} "
                           f"is below twice the noise norm {err.noise_norm:.3g}, so the "
                           f"{k} components may be arbitrary (subspace_error_)", UserWarning,
-                          stacklevel=3)
+                          stacklevel=caller_stacklevel())
 
     def transform(self, X) -> np.ndarray:
         """Project ``X`` on the components: (X - mean_) @ components_.T."""
@@ -1099,6 +1149,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
         """Release once and fit the regression of ``y`` on ``X``; with ``privacy_unit`` (one
         value per row) at the level of those units. Returns ``self``."""
         _check_flags(self, "fit_intercept")
+        _check_numbers(self, privacy_unit)
         if not (_is_flag(self.intervals) or
                 (isinstance(self.intervals, str) and self.intervals in ("always", "deferred"))):
             raise ValueError(f"intervals must be True, False, 'always' or 'deferred', got "
@@ -1183,7 +1234,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                     label_bound=B_y, balanced=True), X, y, B, B_y)
                 clipped = gram.info().clipped
         if policy == "clip" or moved:  # at the bound the rows were clipped to
-            _warn_clipped(clipped, gram.info().rows, B, not n_private, stacklevel=4)
+            _warn_clipped(clipped, gram.info().rows, B, not n_private)
         self.bound_ = B
         offset = 1 if self.fit_intercept else 0
         factors = coefficient_factors(p_f + 1, B, constant, B_y, balanced=True)

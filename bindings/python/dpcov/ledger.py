@@ -28,7 +28,7 @@ from typing import NamedTuple
 from ._generated import Accounting
 from ._handle import Handle
 from ._lib import C, LedgerSpentC, ReceiptC, _check, new_struct
-from .errors import NumericalError, RefusedError
+from .errors import NumericalError, RefusedError, caller_stacklevel
 from .rng import Rng
 from .types import StructView
 
@@ -309,4 +309,4 @@ def warn_refit(estimator) -> None:
     warnings.warn(f"{type(estimator).__name__} is fitted again: each fit is a new private release "
                   "that spends its epsilon and delta again (cross-validation and grid search "
                   "spend them per fold and candidate); use a BudgetAccountant to cap the total",
-                  PrivacyLeakWarning, stacklevel=3)
+                  PrivacyLeakWarning, stacklevel=caller_stacklevel())

@@ -46,7 +46,12 @@ def enum_value(enum_cls, value) -> int:
     """An enum field's integer from a member, an int, or a member name (case-insensitive, '-' for
     '_' as the command line spells it: "add-remove")."""
     if isinstance(value, str):
-        return int(enum_cls[value.strip().upper().replace("-", "_")])
+        try:
+            return int(enum_cls[value.strip().upper().replace("-", "_")])
+        except KeyError:
+            names = ", ".join(repr(m.name.lower()) for m in enum_cls)
+            raise ValueError(f"{enum_cls.__name__} must be one of {names}, got "
+                             f"{value!r}") from None
     return int(value)
 
 

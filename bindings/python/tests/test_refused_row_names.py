@@ -13,6 +13,7 @@ import dpcov
 import dpcov.adassp_units
 import dpcov.dask
 import dpcov.dask_adassp
+import dpcov.dask_bound
 import dpcov.dask_zcdp_units
 import dpcov.unit_rows
 from dask_fixtures import CHUNKS, ROWS, lazy
@@ -75,7 +76,14 @@ def dask_array_paths(x, y, units):
         "dask_release with units": lambda: dpcov.dask.dask_release(
             lazy(x), 1.0, 1.0, 1e-6, rng, privacy_unit=lazy(units), max_rows_per_unit=2),
         "dask_zcdp_unit_release": lambda: dpcov.dask_zcdp_units.dask_zcdp_unit_release(
-            lazy(x), lazy(units), 2, rng, "dly_adaptive", 0.5, 1e-6),
+            lazy(x), lazy(units), 2, dpcov.Rng(1), "dly_adaptive", 0.5, 1e-6),
+        # The passes' sums (a session closes the generator it takes: one each).
+        "dask_zcdp_release dly": lambda: dpcov.dask.dask_zcdp_release(
+            lazy(x), dpcov.Rng(1), "dly_adaptive", rho=0.5, delta=1e-6),
+        "dask_zcdp_release coinpress": lambda: dpcov.dask.dask_zcdp_release(
+            lazy(x), dpcov.Rng(1), "coinpress", rho=0.5, k_bound=2.0),
+        "dask_private_bound": lambda: dpcov.dask_bound.dask_private_bound(
+            lazy(x), 0.5, rng, clipped=10),
     }
 
 

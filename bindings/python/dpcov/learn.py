@@ -384,8 +384,9 @@ def _check_numbers(est, privacy_unit) -> None:
     would give row-level protection to a caller who asked for units."""
     for name in ("epsilon", "delta", "bound", "label_bound"):
         value = getattr(est, name, None)
-        if isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and not (
-                name == "bound" and _is_auto(value))):
+        # A bound's other strings are named with their choices where it is read.
+        if isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and name in (
+                "epsilon", "delta")):
             raise ValueError(f"{name} must be a number, got {value!r}")
     k = getattr(est, "max_rows_per_unit", None)
     if k is None:

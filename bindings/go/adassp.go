@@ -115,7 +115,7 @@ func adasspReceiptToC(r AdasspReceipt) C.dpcov_adassp_receipt {
 	c := C.dpcov_adassp_receipt{struct_size: C.size_t(C.sizeof_dpcov_adassp_receipt)}
 	c.mechanism, c.privacy_model = C.int32_t(r.Mechanism), C.int32_t(r.PrivacyModel)
 	c.neighbour, c.numerics = C.int32_t(r.Neighbour), C.int32_t(r.Numerics)
-	c.generator, c.seed_fixed = C.int32_t(r.Generator), cBool(r.SeedFixed)
+	c.generator, c.seed_fixed = C.int32_t(r.Generator), cbool(r.SeedFixed)
 	c.epsilon, c.delta, c.rho = C.double(r.Epsilon), C.double(r.Delta), C.double(r.Rho)
 	c.bound, c.n = C.double(r.Bound), C.int64_t(r.N)
 	for i := 0; i < len(r.Theorem) && i < len(c.theorem)-1; i++ {
@@ -132,12 +132,12 @@ func adasspReceiptToC(r AdasspReceipt) C.dpcov_adassp_receipt {
 	c.noise_norm_bound, c.eigenvalue_floor = C.double(r.NoiseNormBound), C.double(r.EigenvalueFloor)
 	c.released_lambda_min, c.ridge = C.double(r.ReleasedLambdaMin), C.double(r.Ridge)
 	c.eigenvalues_floored = C.int64_t(r.EigenvaluesFloored)
-	c.label_square_released = cBool(r.LabelSquareReleased)
+	c.label_square_released = cbool(r.LabelSquareReleased)
 	c.sensitivity_label_square = C.double(r.SensitivityLabelSquare)
 	c.sigma_label_square = C.double(r.SigmaLabelSquare)
 	c.released_label_square = C.double(r.ReleasedLabelSquare)
 	c.max_rows_per_unit = C.int64_t(r.MaxRowsPerUnit)
-	c.lambda_min_released = cBool(r.LambdaMinReleased)
+	c.lambda_min_released = cbool(r.LambdaMinReleased)
 	return c
 }
 

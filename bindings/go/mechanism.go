@@ -169,7 +169,7 @@ func receiptToC(r Receipt) C.dpcov_receipt {
 	c.mechanism, c.privacy_model = C.int32_t(r.Mechanism), C.int32_t(r.PrivacyModel)
 	c.neighbour, c.calibration = C.int32_t(r.Neighbour), C.int32_t(r.Calibration)
 	c.rho = C.double(r.Rho)
-	c.not_dp, c.seed_fixed = cBool(r.NotDP), cBool(r.SeedFixed)
+	c.not_dp, c.seed_fixed = cbool(r.NotDP), cbool(r.SeedFixed)
 	c.sensitivity_norm, c.lambda_min_scope = C.int32_t(r.SensitivityNorm), C.int32_t(r.LambdaMinScope)
 	c.dim, c.n, c.bound = C.int64_t(r.Dim), C.int64_t(r.N), C.double(r.Bound)
 	c.epsilon, c.delta, c.sensitivity = C.double(r.Epsilon), C.double(r.Delta), C.double(r.Sensitivity)
@@ -186,17 +186,10 @@ func receiptToC(r Receipt) C.dpcov_receipt {
 	c.projection_rows, c.threshold_w2 = C.int64_t(r.ProjectionRows), C.double(r.ThresholdW2)
 	c.appended_w, c.test_epsilon, c.test_delta = C.double(r.AppendedW), C.double(r.TestEpsilon), C.double(r.TestDelta)
 	c.test_scale, c.test_shift, c.test_value = C.double(r.TestScale), C.double(r.TestShift), C.double(r.TestValue)
-	c.test_passed, c.glasso_rho = cBool(r.TestPassed), C.double(r.GlassoRho)
+	c.test_passed, c.glasso_rho = cbool(r.TestPassed), C.double(r.GlassoRho)
 	c.generator, c.numerics = C.int32_t(r.Generator), C.int32_t(r.Numerics)
 	c.max_rows_per_unit = C.int64_t(r.MaxRowsPerUnit)
 	return c
-}
-
-func cBool(b bool) C.int32_t {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // DifferentiallyPrivate says whether the release this receipt describes may claim differential

@@ -91,15 +91,16 @@ def _located(index: int, first, block: np.ndarray) -> tuple:
     return index, first, block
 
 
-def on_rows(fn):
+def on_rows(fn, check_finite: bool = False):
     """``fn(block)`` as the function of a partition ``(index, first, block)`` of
-    :func:`row_partitions`: a value that is not finite, or a refusal of one of its rows, names
-    the row of ``x`` (``first`` + the block's row), or the row of its partition where ``first``
-    is not known."""
+    :func:`row_partitions`: a refusal of one of its rows names the row of ``x`` (``first`` + the
+    block's row), or the row of its partition where ``first`` is not known. ``check_finite``
+    for an ``fn`` whose library call names no row as data: the block is checked first."""
     def call(partition):
         index, first, block = partition
         where = f"partition {index}"
-        _arrays.refuse_non_finite_rows(block, first, where)
+        if check_finite:
+            _arrays.refuse_non_finite_rows(block, first, where)
         with rows_of_caller(lambda row: first + row if first is not None
                             else f"row {row} of {where}"):
             return fn(block)
@@ -270,7 +271,7 @@ def dask_zcdp_release(x: da.Array, rng, mechanism: str = "dly_adaptive", split_e
         session = dpcov.RowSession.dly(n, d, rng, ZCDP_MECHANISMS[mechanism], **params)
 
     def sums_of_pass(spec: bytes) -> bytes:
-        return parts.reduction(on_rows(lambda block: partition_pass_sums(block, spec)),
+        return parts.reduction(on_rows(lambda block: partition_pass_sums(block, spec), True),
                                merge_pass_sums, split_every=split_every).compute()
 
     with session:

@@ -42,7 +42,7 @@ def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) ->
     pass it only to :func:`dpcov.private_bound.scan` or :func:`~dpcov.private_bound.select`."""
     candidates = np.ascontiguousarray(candidates, dtype=np.float64)
     return row_partitions(x).reduction(
-        on_rows(lambda block: private_bound.row_histogram(block, candidates)), add_counts,
+        on_rows(lambda block: private_bound.row_histogram(block, candidates), True), add_counts,
         split_every=split_every).compute()
 
 

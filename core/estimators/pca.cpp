@@ -85,6 +85,25 @@ SubspaceErrorBound davis_kahan(const Matrix &a, int64_t k, double eta) {
   return out;
 }
 
+// A bound on ||X~'X~ - X'X||_2 for rows X rounded to X~ = X - R with ||R||_2 <= r, given
+// lambda_max(X~'X~) <= top: ||X~'R + R'X~ + R'R||_2 <= 2 sqrt(top) r + r^2
+// (proofs/grid_rounding.md).
+double rounding_norm(double top, double r) { return 2.0 * std::sqrt(std::max(top, 0.0)) * r + r * r; }
+
+// The rounding's bound for the uncentred second moment: ||R||_2 <= ||R||_F <= sqrt(n d) u / 2,
+// and on the event ||E||_2 <= eta, lambda_max(X~'X~) <= lambda_max(M) - mean + eta (Weyl).
+double uncentred_rounding(const Matrix &released, const ReleaseNoise &noise, double eta) {
+  if (noise.grid_unit == 0.0) return 0.0;
+  if (noise.public_rows < 0)
+    fail(Status::Precondition, "with exact numerics the rows were rounded to a grid (unit ",
+         noise.grid_unit, "), whose error on the second moment grows with n, which add/remove ",
+         "keeps private: use the centred bound (it reads the released count) or replace-one");
+  const double d = static_cast<double>(released.rows());
+  const double r = std::sqrt(static_cast<double>(noise.public_rows) * d) * noise.grid_unit / 2.0;
+  const double top = linalg::eigvalsh(released).back() - noise_diagonal_mean(noise) + eta;
+  return rounding_norm(top, r);
+}
+
 }  // namespace
 
 PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_ratio) {
@@ -147,7 +166,9 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
   check_level(level, draws);
   std::vector<double> norms;
   for (int64_t b = 0; b < draws; ++b) norms.push_back(spectral_norm(centred_noise(noise, d, rng)));
-  return davis_kahan(Matrix::from(released), k, quantile(norms, level));
+  const Matrix m = Matrix::from(released);
+  const double eta = quantile(norms, level);
+  return davis_kahan(m, k, eta + uncentred_rounding(m, noise, eta));
 }
 
 SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_t constant_column,
@@ -167,6 +188,7 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   check::finite_result(at_release.view(), "centred covariance");
   const double mean = noise_diagonal_mean(noise);
   std::vector<double> norms;
+  std::vector<double> tops;  // lambda_max of the plausible centred matrices, for the rounding
   for (int64_t b = 0; b < draws; ++b) {
     // A plausible data matrix M - E for one draw E of the noise (mean included: a Wishart's mean
     // moves the count and the means, not just every eigenvalue alike).
@@ -186,6 +208,11 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
           finite = finite && std::isfinite(diff(i, j));
         }
       if (finite) norm = shifted_spectral_norm(diff);
+      if (finite && noise.grid_unit > 0.0) {
+        for (int64_t j = 0; j < dim - 1; ++j)
+          for (int64_t i = 0; i < dim - 1; ++i) diff(i, j) = at_release(i, j) - diff(i, j);
+        tops.push_back(linalg::eigvalsh(diff).back());
+      }
     }
     norms.push_back(norm);
   }
@@ -193,7 +220,15 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   if (!std::isfinite(eta))
     fail(Status::Precondition, "the privacy noise swamps the number of rows in more than ",
          1.0 - level, " of the simulated draws: no centred subspace error bound");
-  return davis_kahan(at_release, k, eta);
+  // The rounding to the exact grid: the centred rows' errors R_c / sqrt(n) have
+  // ||R_c||_2 / sqrt(n) <= sqrt(d) u / 2 at any n, and lambda_max of the rounded rows' centred
+  // covariance is read as eta is, from the plausible matrices (proofs/grid_rounding.md).
+  double rounding = 0.0;
+  if (noise.grid_unit > 0.0) {
+    const double r = std::sqrt(static_cast<double>(dim - 1)) * noise.grid_unit / 2.0;
+    rounding = rounding_norm(quantile(tops, level), r);
+  }
+  return davis_kahan(at_release, k, eta + rounding);
 }
 
 }  // namespace dpcov::estimators

@@ -50,8 +50,10 @@ struct SubspaceErrorBound {
 // gap~ the released gap lambda_k - lambda_{k+1}: Weyl gives the true gap >= gap~ - 2 eta, and
 // Davis-Kahan in the form of Yu, Wang, Samworth (Biometrika 2015, Thm 2) gives
 // ||sin Theta||_2 <= 2 eta / (gap~ - 2 eta), capped at 1; with probability about `level` over the
-// noise. When gap~ <= 2 eta the bound is 1 and `swamped` is set. Throws Status::InvalidArgument
-// (k, level, draws < 1, the law) and the statuses of the matrix checks.
+// noise. When gap~ <= 2 eta the bound is 1 and `swamped` is set. With noise.grid_unit > 0 (exact
+// numerics) eta includes the rows' rounding (proofs/grid_rounding.md), which needs the public n:
+// Status::Precondition when noise.public_rows < 0. Throws Status::InvalidArgument (k, level,
+// draws < 1, the law) and the statuses of the matrix checks.
 SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
                                         const ReleaseNoise &noise, double level, int64_t draws,
                                         random::Rng &rng);
@@ -65,7 +67,8 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
 // the Wishart mean's isotropic part, as the uncentred bound does). This is a parametric-bootstrap
 // PLUG-IN: M - E stands for the unknown data's second moment, so `level` is approximate (its
 // coverage is measured in tests/statistical/pca_centred_bound_test.cpp). The gap is that of
-// centre(M), k in [1, d]. Throws Status::InvalidArgument (as above, and the centring arguments),
+// centre(M), k in [1, d]. With noise.grid_unit > 0, eta includes the rows' rounding to the grid
+// (proofs/grid_rounding.md: at any n, with lambda_max read from the same draws). Throws Status::InvalidArgument (as above, and the centring arguments),
 // Status::Precondition when the release's count, or that of more than a (1 - level) share of the
 // draws, is below 1 (n estimated: the noise swamps the number of rows).
 SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_t constant_column,

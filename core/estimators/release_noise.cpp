@@ -2,6 +2,8 @@
 
 #include "../check.hpp"
 #include "../error.hpp"
+#include "../mechanisms/exact_additive.hpp"
+#include "../mechanisms/public_receipt.hpp"
 #include "../mechanisms/registry.hpp"
 #include "../mechanisms/request.hpp"
 #include "../random/normal.hpp"
@@ -84,17 +86,25 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
     fail(Status::InvalidArgument, "no noise-aware intervals for ", entry.name,
          " releases: their noise is not additive with a known law (supported: ",
          mechanisms::names_where(has_release_noise, ", "), ")");
+  ReleaseNoise noise;
   switch (entry.noise.kind) {
     case NoiseKind::SymmetricGaussian:
-      return {ReleaseNoise::Kind::SymmetricGaussian, receipt.sigma, 0.0};
-    case NoiseKind::SymmetricLaplace:
-      return {ReleaseNoise::Kind::SymmetricLaplace, receipt.scale, 0.0};
-    case NoiseKind::Wishart:
-      return {ReleaseNoise::Kind::Wishart, receipt.scale, receipt.dof};
-    case NoiseKind::None:
+      noise = {ReleaseNoise::Kind::SymmetricGaussian, receipt.sigma, 0.0};
       break;
+    case NoiseKind::SymmetricLaplace:
+      noise = {ReleaseNoise::Kind::SymmetricLaplace, receipt.scale, 0.0};
+      break;
+    case NoiseKind::Wishart:
+      noise = {ReleaseNoise::Kind::Wishart, receipt.scale, receipt.dof};
+      break;
+    case NoiseKind::None:
+      fail(Status::Internal, "no release noise for ", entry.name);
   }
-  fail(Status::Internal, "no release noise for ", entry.name);
+  if (receipt.numerics == mechanisms::Numerics::Exact) {
+    noise.grid_unit = mechanisms::exact_grid_unit(receipt);
+    noise.public_rows = mechanisms::n_is_public(receipt.neighbour) ? receipt.n : -1;
+  }
+  return noise;
 }
 
 ReleaseNoise release_noise(const mechanisms::AdasspReceipt &receipt) {

@@ -27,10 +27,17 @@ struct ReleaseNoise {
   double scale = 0.0;
   double dof = 0.0;
   double off_diagonal = 0.0, cross = 0.0, label = 0.0;  // Adassp only
+  // Exact numerics (proofs/exact_additive.md) rounded each row to multiples of `grid_unit` before
+  // the noise: not noise, but an error of at most grid_unit / 2 per coordinate that the PCA bounds
+  // add to the noise's norm (proofs/grid_rounding.md). 0: the rows were not rounded.
+  double grid_unit = 0.0;
+  // The number of rows where it is public (replace-one), else -1: the rounding's error on the
+  // second moment grows with it.
+  int64_t public_rows = -1;
 };
 
 // The noise law of a release from its receipt: analyze_gauss (sigma), laplace_sym (scale),
-// wishart_additive (dof, scale). Throws Status::InvalidArgument naming the mechanism for every
+// wishart_additive (dof, scale); with exact numerics, the grid and the public n too. Throws Status::InvalidArgument naming the mechanism for every
 // other one (its noise is not additive with a known law, or it is not private).
 ReleaseNoise release_noise(const mechanisms::Receipt &receipt);
 

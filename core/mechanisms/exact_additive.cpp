@@ -120,6 +120,18 @@ Receipt plan_exact_at_bound(MechanismId mechanism, const Request &request, Exact
   return receipt;
 }
 
+double exact_grid_unit(const Receipt &receipt) {
+  Request request;
+  request.dim = receipt.dim;
+  request.bound = receipt.bound;
+  request.epsilon = receipt.epsilon;
+  request.delta = receipt.delta;
+  request.options.neighbour = receipt.neighbour;
+  ExactGrid grid;
+  static_cast<void>(plan_exact_additive(receipt.mechanism, request, &grid));
+  return std::ldexp(receipt.bound, -grid.bits);
+}
+
 data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid) {
   return {request.dim, request.bound, grid.bits, grid.norm2_bound};
 }

@@ -44,6 +44,11 @@ Receipt plan_exact_additive(MechanismId mechanism, const Request &request, Exact
 // the squared unit underflows.
 Receipt plan_exact_at_bound(MechanismId mechanism, const Request &request, ExactGrid &grid);
 
+// The unit B 2^-bits of the grid that a release with exact numerics rounded its rows to, found
+// again from the receipt's public values (mechanism, d, B, epsilon, delta, neighbour relation:
+// the grid depends on nothing else). Throws as plan_exact_additive().
+double exact_grid_unit(const Receipt &receipt);
+
 // The accumulator's grid at `grid`, the plan of a request of dimension d and bound B.
 data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid);
 

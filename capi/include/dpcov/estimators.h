@@ -222,6 +222,10 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
  * form of Yu, Wang and Samworth (Biometrika 2015, Thm 2) gives
  * ||sin Theta||_2 <= 2 eta / (gap - 2 eta), capped at 1, with probability about @p level.
  * When gap <= 2 eta the noise swamps the signal: the bound is 1 and @p swamped is set.
+ * A release with exact numerics (receipt->numerics = 1) rounded its rows to a grid first: eta then
+ * includes the rounding's worst-case effect, which grows with n (receipt->n), so under add/remove,
+ * where n is private, such a release has no uncentred bound (DPCOV_E_PRECONDITION; the centred
+ * bound's term does not depend on n).
  *
  * @param layout     ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
  * @param d          order of @p released, >= 1; must equal receipt->dim.
@@ -241,7 +245,9 @@ DPCOV_API dpcov_status dpcov_pca_subspace_distance(int32_t layout, int64_t d, co
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_LAYOUT,
  *         ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (not symmetric, k, level or num_draws
  *         out of range, a receipt whose mechanism has no known noise law or whose dim is not d),
- *         ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM. Outputs and the generator are untouched on error.
+ *         ::DPCOV_E_PRECONDITION (exact numerics under add/remove), ::DPCOV_E_NUMERICAL,
+ *         ::DPCOV_E_NOMEM. Outputs and the generator are untouched on error.
+ * @proof proofs/grid_rounding.md
  */
 DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
                                                       const double *released, int64_t ld,
@@ -265,7 +271,9 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  * tests/statistical/pca_centred_bound_test.cpp. With gap the eigengap lambda_k - lambda_{k+1} of
  * centre(M): ||sin Theta||_2 <= min(1, 2 eta / (gap - 2 eta)) (Weyl, then Davis-Kahan in the
  * form of Yu, Wang and Samworth, Biometrika 2015, Thm 2). When gap <= 2 eta the noise swamps the
- * signal: the bound is 1 and @p swamped is set. A matrix mapped to other units after the release
+ * signal: the bound is 1 and @p swamped is set. With exact numerics (receipt->numerics = 1) eta
+ * includes the worst-case effect of the rows' rounding to the grid on the centred covariance,
+ * which does not depend on n (proofs/grid_rounding.md). A matrix mapped to other units after the release
  * (per-column scaling) changes the subspace: pass the release as drawn.
  *
  * @param layout           ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR.
@@ -296,6 +304,7 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  *         the number of rows), ::DPCOV_E_NUMERICAL, ::DPCOV_E_NOMEM. Outputs and the generator
  *         are untouched on error.
  * @proof proofs/centring.md
+ * @proof proofs/grid_rounding.md
  */
 DPCOV_API dpcov_status dpcov_pca_centred_subspace_error_bound(
     int32_t layout, int64_t dim, const double *released, int64_t ld, const dpcov_receipt *receipt,

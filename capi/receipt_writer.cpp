@@ -157,26 +157,14 @@ estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *caller, int64_t
   if (receipt.dim != d)
     fail(dpcov::Status::InvalidArgument, "receipt->dim = ", receipt.dim, " but the release is ", d,
          " x ", d);
-  mechanisms::Receipt r;
-  r.mechanism = mechanisms::mechanism_id(receipt.mechanism);
-  r.sigma = receipt.sigma;
-  r.scale = receipt.scale;
-  r.dof = receipt.dof;
+  static_cast<void>(mechanisms::mechanism_id(receipt.mechanism));  // known, or its message
   // Exact numerics: the grid is found again from the public values, and the rounding's bound
   // reads n where it is public.
-  r.numerics = static_cast<mechanisms::Numerics>(receipt.numerics);
-  if (r.numerics == mechanisms::Numerics::Exact) {
-    if (receipt.neighbour != 0 && receipt.neighbour != 1)
-      fail(dpcov::Status::InvalidArgument, "receipt->neighbour must be ",
-           "DPCOV_NEIGHBOUR_REPLACE_ONE (0) or DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ",
-           receipt.neighbour);
-    r.neighbour = static_cast<privacy::Neighbour>(receipt.neighbour);
-    r.dim = receipt.dim;
-    r.n = receipt.n;
-    r.bound = receipt.bound;
-    r.epsilon = receipt.epsilon;
-    r.delta = receipt.delta;
-  }
+  if (receipt.numerics == 1 && receipt.neighbour != 0 && receipt.neighbour != 1)
+    fail(dpcov::Status::InvalidArgument, "receipt->neighbour must be ",
+         "DPCOV_NEIGHBOUR_REPLACE_ONE (0) or DPCOV_NEIGHBOUR_ADD_REMOVE (1), got ",
+         receipt.neighbour);
+  const mechanisms::Receipt r = core_receipt(receipt);
   return estimators::release_noise(r);
 }
 

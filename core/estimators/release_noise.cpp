@@ -1,5 +1,8 @@
 #include "release_noise.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "../check.hpp"
 #include "../error.hpp"
 #include "../mechanisms/exact_additive.hpp"
@@ -102,7 +105,12 @@ ReleaseNoise release_noise(const mechanisms::Receipt &receipt) {
   }
   if (receipt.numerics == mechanisms::Numerics::Exact) {
     noise.grid_unit = mechanisms::exact_grid_unit(receipt);
-    noise.public_rows = mechanisms::n_is_public(receipt.neighbour) ? receipt.n : -1;
+    // A unit release counts units; up to max_rows_per_unit rows of each were rounded.
+    const int64_t rows_per_unit = std::max<int64_t>(receipt.max_rows_per_unit, 1);
+    noise.public_rows =
+        mechanisms::n_is_public(receipt.neighbour) && receipt.n <= INT64_MAX / rows_per_unit
+            ? receipt.n * rows_per_unit
+            : -1;
   }
   return noise;
 }

@@ -31,8 +31,9 @@ struct ReleaseNoise {
   // the noise: not noise, but an error of at most grid_unit / 2 per coordinate that the PCA bounds
   // add to the noise's norm (proofs/grid_rounding.md). 0: the rows were not rounded.
   double grid_unit = 0.0;
-  // The number of rows where it is public (replace-one), else -1: the rounding's error on the
-  // second moment grows with it.
+  // The number of rows where it is public (replace-one; for privacy units, the units times the
+  // most rows each kept, a bound), else -1: the rounding's error on the second moment grows with
+  // it.
   int64_t public_rows = -1;
 };
 

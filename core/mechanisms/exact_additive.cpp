@@ -1,5 +1,6 @@
 #include "exact_additive.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "../random/discrete.hpp"
 #include "statistic.hpp"
 #include "registry.hpp"
+#include "unit_group_request.hpp"
 
 namespace dpcov::mechanisms {
 
@@ -129,7 +131,15 @@ double exact_grid_unit(const Receipt &receipt) {
   request.options.neighbour = receipt.neighbour;
   ExactGrid grid;
   static_cast<void>(plan_exact_additive(receipt.mechanism, request, &grid));
-  return std::ldexp(receipt.bound, -grid.bits);
+  int bits = grid.bits;
+  if (receipt.max_rows_per_unit > 0) {
+    // Units by group privacy plan the rows at a smaller per-row budget, which can mean a coarser
+    // grid: the coarser of the two is the one a bound can rely on.
+    const Request rows = group_unit_request(request, receipt.max_rows_per_unit, receipt.bound);
+    static_cast<void>(plan_exact_additive(receipt.mechanism, rows, &grid));
+    bits = std::min(bits, grid.bits);
+  }
+  return std::ldexp(receipt.bound, -bits);
 }
 
 data::ExactGridSpec grid_spec(const Request &request, const ExactGrid &grid) {

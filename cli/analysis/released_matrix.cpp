@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <utility>
 
 #include "../cli_error.hpp"
 #include "../library_status.hpp"
@@ -92,6 +93,8 @@ ReceiptFacts check_receipt(const nlohmann::ordered_json &receipt, const std::str
     facts.rows = receipt[key].get<int64_t>();
     break;
   }
+  // The rows a unit release kept are private: its n is the number of units.
+  if (receipt.contains("privacy_unit")) facts.units = std::exchange(facts.rows, std::nullopt);
   return facts;
 }
 
@@ -171,6 +174,7 @@ LoadedMatrix load_matrix(const MatrixSource &source) {
     ReceiptFacts facts = check_receipt(m.receipt, m.receipt_path, d, named ? &m.names : nullptr);
     check_receipt_constants(m.receipt, m.receipt_path, d);
     m.rows = facts.rows;
+    m.units = facts.units;
     if (!facts.names.empty()) m.names = std::move(facts.names);
   }
   if (source.rows) m.rows = source.rows;
@@ -276,11 +280,32 @@ std::optional<dpcov_receipt> noise_receipt(const LoadedMatrix &m) {
   if (!id) return std::nullopt;
   r.mechanism = *id;
   r.dim = m.dim;
-  r.n = m.rows.value_or(0);
+  r.n = m.units ? *m.units : m.rows.value_or(0);
   r.sigma = m.receipt.value("sigma", 0.0);
   r.scale = m.receipt.value("scale", 0.0);
   r.dof = m.receipt.value("dof", 0.0);
   r.appended_w = m.receipt.value("appended_w", 0.0);
+  // Exact numerics rounded the rows to a grid that the library finds again from these (a
+  // malformed entry reads as 0, which the library refuses).
+  const auto text = [&](const char *key) {
+    return m.receipt.contains(key) && m.receipt[key].is_string() ? m.receipt[key].get<std::string>()
+                                                                 : std::string();
+  };
+  const auto number = [](const nlohmann::ordered_json &j, const char *key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+  };
+  if (text("numerics") == "exact") {
+    r.numerics = 1;
+    r.neighbour = text("neighbour") == "add-remove" ? DPCOV_NEIGHBOUR_ADD_REMOVE
+                                                    : DPCOV_NEIGHBOUR_REPLACE_ONE;
+    r.bound = number(m.receipt, "bound");
+    r.epsilon = number(m.receipt, "epsilon");
+    r.delta = number(m.receipt, "delta");
+    if (m.receipt.contains("privacy_unit") && m.receipt["privacy_unit"].is_object()) {
+      const double k = number(m.receipt["privacy_unit"], "max_rows_per_unit");
+      r.max_rows_per_unit = k >= 1.0 && k < 0x1p62 ? static_cast<int64_t>(k) : 0;
+    }
+  }
   return r;
 }
 

@@ -32,6 +32,8 @@ struct LoadedMatrix {
   std::vector<double> values;        // row-major d x d
   std::vector<std::string> names;    // one per column
   std::optional<int64_t> rows;       // n, from --rows or the receipt
+  // A release of privacy units: the receipt's n counts units (public), not rows (private).
+  std::optional<int64_t> units;
   std::string receipt_path;          // empty when there was none
   nlohmann::ordered_json receipt;    // null when there was none
   // Set by centre_matrix(): the matrix is the centred covariance, and `mean` the data's mean.
@@ -51,6 +53,7 @@ struct LoadedMatrix {
 // What a receipt tells about its matrix, once check_receipt() found it consistent.
 struct ReceiptFacts {
   std::optional<int64_t> rows;       // "n" of a release or "rows" of an exact Gram, if present
+  std::optional<int64_t> units;      // "n" of a release of privacy units, which counts units
   std::vector<std::string> names;    // "columns", if present (then one per column)
 };
 

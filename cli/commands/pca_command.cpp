@@ -136,6 +136,14 @@ Pca compute_pca(const PcaOptions &o) {
     MatrixSource source;
     source.path = o.compare;
     p.other = load_matrix(source);
+    // A centred release has lost its constant column, so it has the size of the uncentred Gram
+    // of the same data; their subspaces are not comparable.
+    const bool other_uncentred = p.other->receipt.is_object() &&
+                                 p.other->receipt.value("command", nlohmann::ordered_json()) == "gram";
+    if (m.centred && other_uncentred)
+      fail(kExitUsage, o.compare, " is an uncentred Gram matrix (`dpcov gram`) but ", m.path,
+           " was centred from its constant column, so their subspaces are not comparable: compare "
+           "against the data's centred covariance (a d x d matrix with divisor n)");
     if (p.other->dim != d)
       fail(kExitInputData, o.compare, " is ", p.other->dim, " x ", p.other->dim, " but ", m.path,
            " is ", d, " x ", d);
@@ -157,6 +165,28 @@ constexpr const char *kClippedCoverage =
 
 bool privately_bounded(const LoadedMatrix &release) {
   return release.receipt.is_object() && release.receipt.contains("bound_selection");
+}
+
+// What the subspace bound is against after `release --privacy-unit`: the rows each unit kept.
+constexpr const char *kUnitCoverage =
+    "the bound is against the rows the release kept (at most --max-rows-per-unit of each unit's "
+    "rows, chosen at random), not every row of the data: the rows dropped per unit (the curator "
+    "file's rows_truncated_by_max_rows_per_unit) moved the subspace by an amount it does not hold";
+
+// The caveats of the subspace bound, one per line; empty when it covers the rows as bounded.
+std::vector<std::string> coverage_caveats(const LoadedMatrix &release) {
+  std::vector<std::string> out;
+  if (privately_bounded(release)) out.emplace_back(kClippedCoverage);
+  if (release.units) out.emplace_back(kUnitCoverage);
+  return out;
+}
+
+std::string covers_json(const LoadedMatrix &release) {
+  const std::vector<std::string> caveats = coverage_caveats(release);
+  if (caveats.empty()) return "the rows as bounded for the release (no bound chosen privately)";
+  std::string out;
+  for (const std::string &caveat : caveats) out += (out.empty() ? "" : "; ") + caveat;
+  return out;
 }
 
 void print_pca_json(const Pca &p, const PcaOptions &o) {
@@ -191,10 +221,7 @@ void print_pca_json(const Pca &p, const PcaOptions &o) {
     out["subspace_error"] = {{"sin_theta_bound", error.bound}, {"noise_norm", error.noise_norm},
                              {"eigengap", error.gap}, {"noise_swamps_signal", error.swamped != 0},
                              {"plug_in", m.centred},
-                             {"covers", privately_bounded(p.release)
-                                            ? kClippedCoverage
-                                            : "the rows as bounded for the release (no bound "
-                                              "chosen privately)"}};
+                             {"covers", covers_json(p.release)}};
   else if (!error.skipped.empty())
     out["subspace_error_skipped"] = error.skipped;
   if (p.other) {
@@ -246,7 +273,8 @@ std::string spectrum_text(const Pca &p) {
                    ", noise norm ", format_number(error.noise_norm, 4),
                    m.centred ? "; plug-in: the noise norm of the centring is simulated at the "
                                "release" : "", ")\n");
-    if (privately_bounded(p.release)) text += concat("covers: ", kClippedCoverage, "\n");
+    for (const std::string &caveat : coverage_caveats(p.release))
+      text += concat("covers: ", caveat, "\n");
     if (error.swamped)
       text += "warning: the privacy noise swamps the signal (the eigengap is below twice the "
               "noise norm): these components may be arbitrary.\n";

@@ -132,7 +132,7 @@ double exact_grid_unit(const Receipt &receipt) {
   ExactGrid grid;
   static_cast<void>(plan_exact_additive(receipt.mechanism, request, &grid));
   int bits = grid.bits;
-  if (receipt.max_rows_per_unit > 0) {
+  if (receipt.max_rows_per_unit > 0 && units_by_group_privacy(receipt.mechanism)) {
     // Units by group privacy plan the rows at a smaller per-row budget, which can mean a coarser
     // grid: the coarser of the two is the one a bound can rely on.
     const Request rows = group_unit_request(request, receipt.max_rows_per_unit, receipt.bound);

@@ -320,6 +320,16 @@ class PcaAndGlasso(CliCase):
         np.testing.assert_allclose(np.abs(loadings), np.abs(v[:, ::-1][:, :2]), atol=1e-9)
         self.assertIn("PC2", self.ok(["pca", self.gram, "-k", "2"]))
 
+    def test_pca_compare_refuses_a_centred_release_against_an_uncentred_gram(self):
+        data = self.path("g.csv.data.npy")  # the rows behind self.gram
+        out = self.path("with_constant.npy")
+        bound = repr(float(np.max(np.linalg.norm(self.a, axis=1))) * 2)
+        result = self.run_dpcov(["release", data, "-m", "analyze_gauss", "-e", "1", "-d", "1e-6",
+                                 "--bound", bound, "--add-constant", "-o", out, "-q"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        self.assert_fails(["pca", out, "-k", "1", "--compare", self.gram], EXIT_USAGE,
+                          "not comparable")
+
     def test_pca_compare_measures_principal_angles(self):
         out = self.json_of(["pca", self.gram, "-k", "2", "--compare", self.gram])
         self.assertLess(out["compare"]["sin_theta_spectral"], 1e-7)

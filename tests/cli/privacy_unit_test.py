@@ -340,6 +340,29 @@ class PrivacyUnit(DpcovCase):
                 edited = self.run_dpcov(["pca", out, "-k", "1", "--no-center"])
                 self.assertEqual(edited.returncode, EXIT_INPUT, edited.stderr.decode())
 
+    def test_commands_read_a_unit_release_s_n_as_units_not_rows(self):
+        # The receipt's n counts units; the rows kept are private. Centring, the graphical
+        # lasso's S and the subspace bound take the count from the release, and the bound says
+        # that it covers only the rows kept.
+        rng = np.random.default_rng(8)
+        ids = rng.integers(0, 300, size=1800)
+        rows = rng.normal(size=(1800, 2)) * [0.3, 0.1] + [0.5, 0.2]
+        csv = self.write_csv("many.csv", ids, rows)
+        out = self.path("uc.npy")
+        result = self.run_dpcov(["release", csv, "-m", "analyze_gauss", "-e", "1e6", "-d", "1e-6",
+                                 "--bound", "2", "--add-constant", "--privacy-unit", "person",
+                                 "--max-rows-per-unit", "6", "-o", out, "-q", "--seed", "1"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        read = self.run_dpcov(["pca", out, "-k", "1", "--seed", "1", "--json"])
+        self.assertEqual(read.returncode, EXIT_OK, read.stderr.decode())
+        pca = json.loads(read.stdout)
+        # About 6 rows a unit: few are dropped, and those at random.
+        np.testing.assert_allclose(list(pca["mean"].values()), rows.mean(0), atol=0.02)
+        self.assertAlmostEqual(pca["trace"], rows.var(0).sum(), delta=0.01)
+        self.assertIn("rows the release kept", pca["subspace_error"]["covers"])
+        glasso = self.run_dpcov(["glasso", out, "--rho", "0.001"])
+        self.assertEqual(glasso.returncode, EXIT_OK, glasso.stderr.decode())
+
     def test_zcdp_row_mechanisms_keep_exactly_k_rows_per_unit_at_rho_over_k_squared(self):
         # proofs/unit_group_privacy.md, "Row mechanisms": each unit keeps exactly K rows (zero
         # rows pad the smaller), n = K U is public, and the mechanism runs at rho / K^2.

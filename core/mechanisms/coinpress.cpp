@@ -241,7 +241,7 @@ CoinpressReceipt coinpress_plan(const CoinpressRequest &request) {
   r.eta = privacy::coinpress_eta(request.dim, request.n);
   for (double share : r.step_rho)
     r.step_sigma.push_back(privacy::coinpress_step_sigma(r.clip_radius, request.n, share));
-  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  r.epsilon = privacy::zcdp_receipt_epsilon(request.rho, request.delta);
   return r;
 }
 

@@ -60,7 +60,7 @@ CoinpressMeanReceipt coinpress_mean_plan(const CoinpressMeanRequest &request) {
     r.step_clip_radius.push_back(clip);
     r.step_sigma.push_back(privacy::coinpress_mean_step_sigma(clip, request.n, share));
   }
-  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  r.epsilon = privacy::zcdp_receipt_epsilon(request.rho, request.delta);
   return r;
 }
 

@@ -370,7 +370,7 @@ DlyReceipt dly_plan(const DlyRequest &request) {
   r.radius = request.radius;
   r.beta = request.beta;
   r.delta = request.delta;
-  r.epsilon = privacy::zcdp_epsilon(request.rho, request.delta);
+  r.epsilon = privacy::zcdp_receipt_epsilon(request.rho, request.delta);
   // Every share of rho is rounded down; one that rounds to 0 (rho subnormal) is refused naming it.
   using privacy::upward::half_down;
   const auto share = [&request](double part, const char *what) {

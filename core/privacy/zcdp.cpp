@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "../check.hpp"
+#include "../error.hpp"
 #include "upward.hpp"
 
 namespace dpcov::privacy {
@@ -118,6 +119,15 @@ double zcdp_epsilon(double rho, double delta) {
   check::delta(delta);
   const double epsilon = zcdp_epsilon_unchecked(rho, delta);
   check::finite_result(epsilon, "epsilon of the zCDP guarantee");  // rho near the largest double
+  return epsilon;
+}
+
+double zcdp_receipt_epsilon(double rho, double delta) {
+  const double epsilon = zcdp_epsilon(rho, delta);
+  if (epsilon > check::kMaxEpsilon)
+    fail(Status::InvalidArgument, "rho = ", rho, " is (epsilon, delta)-DP only at epsilon = ",
+         epsilon, ", above DPCOV_MAX_EPSILON = 2^40, where the noise falls below the rounding of "
+         "the statistic and the release is not private as computed (docs/epsilon-cap.md)");
   return epsilon;
 }
 

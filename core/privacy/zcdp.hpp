@@ -25,6 +25,11 @@ double zcdp_gaussian_sigma(double rho, double sensitivity);
 // finite and > 0 and delta is in (0, 1), and Status::Numerical where epsilon overflows.
 double zcdp_epsilon(double rho, double delta);
 
+// zcdp_epsilon() for a mechanism's receipt: also Status::InvalidArgument where epsilon exceeds
+// check::kMaxEpsilon, the cap of every epsilon a caller gives (docs/epsilon-cap.md), so that no
+// receipt states a guarantee for a release whose noise falls below the statistic's rounding.
+double zcdp_receipt_epsilon(double rho, double delta);
+
 // Bun & Steinke 2016, Prop. 1.3: rho + 2 sqrt(rho ln(1/delta)), rounded up. The looser conversion,
 // kept for comparison (Dong-Liang-Yi's code uses it).
 double zcdp_epsilon_bun_steinke(double rho, double delta);

@@ -175,7 +175,9 @@ Rng Rng::restore_state(const unsigned char *in) {
   const uint64_t inc_low = get_u64(in + 72);
   if ((inc_low & 1U) == 0)
     fail(Status::InvalidArgument, "generator state has an even increment (corrupted state)");
-  Rng rng(key, Engine::Pcg64, seed_fixed);
+  // PCG64 comes only from a seed: its state restores as seeded whatever its flag says, so that no
+  // release from it is recorded as drawn from an unpredictable generator.
+  Rng rng(key, Engine::Pcg64, true);
   std::get_if<Pcg64>(&rng.engine_)->set_raw(join(get_u64(in + 48), get_u64(in + 56)),
                                             join(get_u64(in + 64), inc_low));
   return rng;

@@ -224,6 +224,42 @@ RC_GTEST_PROP(ZcdpExtreme, DongLiangYiIsFiniteOrFailsUntouched, ()) {
       });
 }
 
+// No receipt states an epsilon above DPCOV_MAX_EPSILON (docs/epsilon-cap.md): far above it the
+// noise falls below the statistic's rounding, so a larger rho is refused as a larger epsilon is.
+RC_GTEST_PROP(ZcdpExtreme, NoReceiptStatesAnEpsilonAboveTheCap, ()) {
+  const double rho = *log_uniform(1e6, DBL_MAX);
+  const double delta = *rc::gen::element(1e-12, 1e-6, 0.5);
+  const int64_t d = 2, n = 10;
+  const auto capped = [](dpcov_status s, double epsilon, const char *what) {
+    RC_ASSERT(s == DPCOV_OK || s == DPCOV_E_INVALID_ARGUMENT || s == DPCOV_E_NUMERICAL);
+    if (s == DPCOV_OK) RC_ASSERT(epsilon <= DPCOV_MAX_EPSILON);
+    RC_TAG(what, s == DPCOV_OK ? "planned" : "refused");
+  };
+  dpcov_dly_params dly;
+  RC_ASSERT(dpcov_dly_params_default(&dly) == DPCOV_OK);
+  dly.rho = rho;
+  dly.delta = delta;
+  dpcov_dly_receipt dr{};
+  dr.struct_size = sizeof dr;
+  capped(dpcov_dly_plan(n, d, &dly, &dr), dr.epsilon, "dly");
+  dpcov_coinpress_params cp;
+  RC_ASSERT(dpcov_coinpress_params_default(&cp) == DPCOV_OK);
+  cp.rho = rho;
+  cp.delta = delta;
+  cp.k_bound = 4.0;
+  dpcov_coinpress_receipt cr{};
+  cr.struct_size = sizeof cr;
+  capped(dpcov_coinpress_plan(n, d, &cp, &cr), cr.epsilon, "coinpress");
+  dpcov_coinpress_mean_params mp;
+  RC_ASSERT(dpcov_coinpress_mean_params_default(&mp) == DPCOV_OK);
+  mp.rho = rho;
+  mp.delta = delta;
+  mp.radius = 4.0;
+  dpcov_coinpress_mean_receipt mr{};
+  mr.struct_size = sizeof mr;
+  capped(dpcov_coinpress_mean_plan(n, d, &mp, &mr), mr.epsilon, "coinpress mean");
+}
+
 RC_GTEST_PROP(ZcdpExtreme, CoinpressIsFiniteOrFailsUntouched, ()) {
   dpcov_coinpress_params p;
   RC_ASSERT(dpcov_coinpress_params_default(&p) == DPCOV_OK);

@@ -300,6 +300,20 @@ TEST(RngState, ReadsAVersion1Pcg64State) {
   EXPECT_EQ(first(Rng::restore_state(bytes.data()), 10), first(rng, 10));
 }
 
+TEST(RngState, APcg64StateRestoresAsSeededWhateverItsFlag) {
+  // Only a seed makes a PCG64 generator; bytes that say otherwise (an edited flag, or a version-1
+  // state without it) would record reproducible noise as drawn from an unpredictable generator.
+  std::array<unsigned char, Rng::kStateBytes> bytes{};
+  Rng::from_seed(4, 5).save_state(bytes.data());
+  bytes[8] &= 0xfeU;  // the seed_fixed flag cleared
+  EXPECT_TRUE(Rng::restore_state(bytes.data()).seed_fixed());
+  bytes[4] = 1;  // version 1
+  EXPECT_TRUE(Rng::restore_state(bytes.data()).seed_fixed());
+  std::array<unsigned char, Rng::kStateBytes> chacha{};
+  Rng::from_entropy().save_state(chacha.data());
+  EXPECT_FALSE(Rng::restore_state(chacha.data()).seed_fixed());
+}
+
 TEST(RngState, RestoreRefusesBytesThatAreNotASavedState) {
   std::array<unsigned char, Rng::kStateBytes> good{};
   Rng::from_seed(1).save_state(good.data());

@@ -42,7 +42,8 @@ extern "C" {
 typedef struct dpcov_coinpress_params {
   /** sizeof(dpcov_coinpress_params), set by dpcov_coinpress_params_default(). */
   size_t struct_size;
-  /** Total zCDP budget rho, finite and > 0. Default 0.5. */
+  /** Total zCDP budget rho, finite and > 0, with an epsilon at most ::DPCOV_MAX_EPSILON (about
+   *  rho <= 2^40, docs/epsilon-cap.md). Default 0.5. */
   double rho;
   /** K >= 1, finite: the public prior I <= Sigma <= K I. Required (default 0: invalid). */
   double k_bound;
@@ -161,7 +162,8 @@ DPCOV_API dpcov_status dpcov_coinpress_release(int32_t layout, int64_t n, int64_
 typedef struct dpcov_coinpress_mean_params {
   /** sizeof(dpcov_coinpress_mean_params), set by dpcov_coinpress_mean_params_default(). */
   size_t struct_size;
-  /** Total zCDP budget rho, finite and > 0. Default 0.5. */
+  /** Total zCDP budget rho, finite and > 0, with an epsilon at most ::DPCOV_MAX_EPSILON (about
+   *  rho <= 2^40, docs/epsilon-cap.md). Default 0.5. */
   double rho;
   /** r >= 0, finite: the public prior ||mu - c|| <= r around the starting centre c. Required
    *  (default -1: invalid). */

@@ -62,7 +62,8 @@ typedef struct dpcov_dly_params {
   size_t struct_size;
   /** A ::dpcov_dly_variant. Default ::DPCOV_DLY_ADAPTIVE. */
   int32_t variant;
-  /** Total zCDP budget rho, finite and > 0. Default 0.1. */
+  /** Total zCDP budget rho, finite and > 0, with an epsilon at most ::DPCOV_MAX_EPSILON (about
+   *  rho <= 2^40, docs/epsilon-cap.md). Default 0.1. */
   double rho;
   /** r, the public bound on row norms, in [2^-960, sqrt(DBL_MAX / 2) = 9.48e153] (the range of
    *  row bounds; r^2 bounds the second moment). rho must also keep the release's noise sigma

@@ -108,7 +108,8 @@ DPCOV_API dpcov_status dpcov_rng_state_save(const dpcov_rng *rng, void *out, siz
 
 /**
  * Put @p rng exactly in a state saved by dpcov_rng_state_save(): it then continues the saved
- * sequence, with the saved key (substreams) and seed_fixed flag.
+ * sequence, with the saved key (substreams) and seed_fixed flag. A PCG64 state (every version-1
+ * state) restores with seed_fixed = 1 whatever its flag: PCG64 only ever comes from a seed.
  * @param rng    the generator to overwrite; unchanged on failure.
  * @param state  the saved bytes; not retained.
  * @param size   number of bytes in @p state; must equal ::DPCOV_RNG_STATE_SIZE.

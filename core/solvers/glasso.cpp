@@ -61,7 +61,10 @@ Certificate certify(const Matrix &s, const Matrix &theta, const Matrix &w, doubl
       const double t = theta(i, j);
       const double violation =
           t == 0.0 ? std::max(0.0, std::fabs(diff) - r) : std::fabs(diff - std::copysign(r, t));
-      c.kkt_residual = std::max(c.kkt_residual, violation / std::sqrt(w(i, i) * w(j, j)));
+      // sqrt(W_ii) sqrt(W_jj), not sqrt(W_ii W_jj): the product overflows from about 1e154 and
+      // underflows below 1e-154, where the solution (equivariant in scale) is still in range.
+      const double scale = std::sqrt(w(i, i)) * std::sqrt(w(j, j));
+      c.kkt_residual = std::max(c.kkt_residual, violation / scale);
       c.duality_gap += -diff * t + r * std::fabs(t);
     }
   return c;

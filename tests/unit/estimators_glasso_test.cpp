@@ -167,6 +167,26 @@ TEST(Glasso, ScalingSAndRhoTogetherScalesThetaInversely) {
     }
 }
 
+TEST(Glasso, TheSolutionIsEquivariantAtTheEndsOfTheDoubleRange) {
+  // The certificate's scale sqrt(W_ii W_jj) must not overflow (a false convergence at 1e160) or
+  // underflow (no convergence at 1e-200) where the scaled problem is in range.
+  const double base[9] = {1, 0.5, 0.2, 0.5, 1, 0.3, 0.2, 0.3, 1};
+  GlassoOptions o;
+  o.rho = 0.1;
+  Matrix s(3, 3);
+  for (int i = 0; i < 9; ++i) s.data()[i] = base[i];
+  const GlassoResult unit = graphical_lasso(s, o, nullptr);
+  for (const double c : {1e-200, 1e-150, 1e150, 1e160, 1e200}) {
+    for (int i = 0; i < 9; ++i) s.data()[i] = base[i] * c;
+    o.rho = 0.1 * c;
+    const GlassoResult r = graphical_lasso(s, o, nullptr);
+    EXPECT_LT(r.kkt_residual, 1e-6) << c;
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 3; ++j)
+        EXPECT_NEAR(r.precision(i, j) * c, unit.precision(i, j), 1e-6) << c;
+  }
+}
+
 // S = [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]] has eigenvalue 1 - 1.8 = -0.8.
 Matrix indefinite() {
   Matrix s(3, 3, 0.0);

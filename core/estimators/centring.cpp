@@ -14,6 +14,10 @@ void check_centring(int64_t dim, int64_t constant_column, double constant, int64
          constant_column);
   check::finite(constant, "constant");
   if (constant == 0.0) fail(Status::InvalidArgument, "constant must be != 0");
+  // S_cc = n c^2 is out of range for every n: a constant this large was never a release's.
+  if (!(std::fabs(constant) <= 0x1p511))
+    fail(Status::InvalidArgument, "the constant c = ", constant, " is above 2^511 = 6.7e153 in "
+         "magnitude: the release's S_cc = n c^2 overflows for every n");
   if (n < 0) fail(Status::InvalidArgument, "n must be >= 1, or 0 to estimate it, got ", n);
 }
 
@@ -35,7 +39,7 @@ Centred centre_second_moment(ConstMatrixView m, int64_t constant_column, double 
          "larger epsilon");
   out.mean.resize(static_cast<size_t>(d));
   for (int64_t i = 0; i < d; ++i)
-    out.mean[static_cast<size_t>(i)] = m(c, other[static_cast<size_t>(i)]) / (constant * out.count);
+    out.mean[static_cast<size_t>(i)] = m(c, other[static_cast<size_t>(i)]) / constant / out.count;
   out.covariance = Matrix(d, d);
   for (int64_t j = 0; j < d; ++j)
     for (int64_t i = 0; i <= j; ++i) {

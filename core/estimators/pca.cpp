@@ -114,15 +114,19 @@ PrincipalComponents principal_components(const Matrix &a, int64_t k, bool want_r
   // nearest PSD matrix in Frobenius norm): each in [0, 1], summing to <= 1 over any k. The plain
   // values / trace(a) of an indefinite release can exceed 1 or be negative. Without a positive
   // eigenvalue the projection is 0 and explains nothing: every ratio is 0.
+  // Summed over the largest eigenvalue, so that eigenvalues near DBL_MAX (whose sum overflows)
+  // still give their ratios.
+  const double top = std::max(e.values.back(), 0.0);
   double clipped_sum = 0.0;
-  for (const double v : e.values) clipped_sum += std::max(v, 0.0);
+  if (top > 0.0)
+    for (const double v : e.values) clipped_sum += std::max(v, 0.0) / top;
   PrincipalComponents pc;
   pc.vectors = top_vectors(e, k);
   for (int64_t c = 0; c < k; ++c) {
     pc.values.push_back(e.values[static_cast<size_t>(d - 1 - c)]);
     if (want_ratio)
-      pc.explained_ratio.push_back(clipped_sum > 0.0 ? std::max(pc.values.back(), 0.0) / clipped_sum
-                                                     : 0.0);
+      pc.explained_ratio.push_back(
+          clipped_sum > 0.0 ? std::max(pc.values.back(), 0.0) / top / clipped_sum : 0.0);
   }
   return pc;
 }

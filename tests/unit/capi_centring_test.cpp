@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dpcov.h"
@@ -59,6 +60,9 @@ TEST(CapiCentring, ABadArgumentOrASwampedCountLeavesTheOutputsUntouched) {
   EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), -1, 2.0, 5, mean.data(), cov.data(), 2), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), 1, 0.0, 5, mean.data(), cov.data(), 2), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), 1, NAN, 5, mean.data(), cov.data(), 2), DPCOV_E_NON_FINITE);
+  // c^2 overflows: no release's S_cc = n c^2 was in range.
+  EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), 1, 1e200, 0, mean.data(), cov.data(), 2), DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(dpcov_last_error_message()).find("overflows"), std::string::npos);
   EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), 1, 2.0, -1, mean.data(), cov.data(), 2), DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(call(DPCOV_ROW_MAJOR, 3, s.data(), 1, 2.0, 5, mean.data(), cov.data(), 1), DPCOV_E_LAYOUT);
   EXPECT_EQ(call(9, 3, s.data(), 1, 2.0, 5, mean.data(), cov.data(), 2), DPCOV_E_LAYOUT);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <random>
 
@@ -86,6 +87,14 @@ TEST(Pca, ExplainedRatiosOfAnIndefiniteMatrixAreThoseOfItsPsdProjection) {
   negative(1, 1) = -3.0;
   const PrincipalComponents none = principal_components(negative, 2, true);
   EXPECT_EQ(none.explained_ratio, std::vector<double>({0.0, 0.0}));
+}
+
+TEST(Pca, ExplainedRatiosHoldWhereTheEigenvaluesSumOverflows) {
+  Matrix a(2, 2);
+  a(0, 0) = a(1, 1) = DBL_MAX;
+  const PrincipalComponents pc = principal_components(a, 2, true);
+  EXPECT_EQ(pc.explained_ratio[0], 0.5);
+  EXPECT_EQ(pc.explained_ratio[1], 0.5);
 }
 
 TEST(Pca, RejectsKOutOfRange) {

@@ -32,7 +32,8 @@ extern "C" {
  * @param m                the released second moment: finite, exactly symmetric; not retained.
  * @param ldm              leading dimension of @p m, >= dim.
  * @param constant_column  0-based index of the constant column, in [0, dim).
- * @param constant         the constant c every row held there, finite and != 0.
+ * @param constant         the constant c every row held there, finite, != 0 and at most 2^511
+ *                         in magnitude (above it S_cc = n c^2 overflows for every n).
  * @param n                the number of rows when it is public (replace-one neighbours), >= 1; 0
  *                         to estimate it from the release as S_cc / c^2 (add/remove, where n is
  *                         private).

@@ -284,7 +284,8 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
  *                         ::DPCOV_MECHANISM_LAPLACE_SYM or ::DPCOV_MECHANISM_WISHART_ADDITIVE.
  *                         Required.
  * @param constant_column  0-based index of the constant column, in [0, dim).
- * @param constant         the constant c every row held there, finite and != 0.
+ * @param constant         the constant c every row held there, finite, != 0 and at most 2^511
+ *                         in magnitude (above it S_cc = n c^2 overflows for every n).
  * @param n                the public number of rows, >= 1; 0 to estimate it from the release
  *                         (as dpcov_centre_second_moment()).
  * @param k                subspace dimension, 1 <= k <= d = dim - 1 (k = d: bound 0).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ struct GlassoOptions {
   double rho = -1.0;
   bool as_is = false;
   bool off_diagonal_only = false;
-  double tol = 0.0;
-  int64_t max_iter = 0;
+  std::optional<double> tol;        // the library's default when not given
+  std::optional<int64_t> max_iter;
   bool json = false;
   CentreOptions centre;
 };
@@ -64,8 +65,14 @@ void run_glasso(const GlassoOptions &o) {
   dpcov_glasso_params params{};
   library_check(dpcov_glasso_params_default(&params), "graphical lasso defaults");
   if (o.off_diagonal_only) params.penalize_diagonal = 0;
-  if (o.tol != 0.0) params.tol = o.tol;
-  if (o.max_iter != 0) params.max_iter = o.max_iter;
+  if (o.tol) {
+    check_positive_finite(*o.tol, "--tol");
+    params.tol = *o.tol;
+  }
+  if (o.max_iter) {
+    if (*o.max_iter < 1) fail(kExitUsage, "--max-iter must be >= 1, got ", *o.max_iter);
+    params.max_iter = *o.max_iter;
+  }
   std::vector<double> precision(static_cast<size_t>(d * d));
   dpcov_glasso_info info{};
   info.struct_size = sizeof info;
@@ -157,8 +164,10 @@ void add_glasso_command(CLI::App &app, std::function<void()> &run) {
   command->add_flag("--off-diagonal-only", options->off_diagonal_only,
                     "Do not penalise the diagonal (scikit-learn's objective; the default "
                     "penalises every entry, as R's glasso)");
-  command->add_option("--tol", options->tol, "Stopping tolerance on the KKT residual (default 1e-6)");
-  command->add_option("--max-iter", options->max_iter, "Cap on the sweeps (default 1000)");
+  command
+      ->add_option("--tol", options->tol,
+                   "Stopping tolerance on the KKT residual, a finite number > 0 (default 1e-6)");
+  command->add_option("--max-iter", options->max_iter, "Cap on the sweeps, >= 1 (default 1000)");
   command->add_flag("--json", options->json, "Print the results as JSON");
   add_centre_options(*command, options->centre);
   command->callback([&run, options] { run = [options] { run_glasso(*options); }; });

@@ -390,6 +390,9 @@ class PcaAndGlasso(CliCase):
         self.assertIn("support", self.ok(["glasso", self.gram, "--rho", "0.5"]))
         self.assert_fails(["glasso", self.gram, "--rho", "-1"], EXIT_USAGE, "--rho must be")
         self.assert_fails(["glasso", self.gram], EXIT_USAGE, "--rho is required")
+        for option, value in (("--tol", "0"), ("--tol", "nan"), ("--max-iter", "0")):
+            self.assert_fails(["glasso", self.gram, "--rho", "0.5", option, value], EXIT_USAGE,
+                              option + " must be")
         indefinite = -np.eye(3)
         np.savetxt(self.path("neg.csv"), indefinite, delimiter=",")
         self.assert_fails(["glasso", self.path("neg.csv"), "--as-is", "--rho", "0.1",

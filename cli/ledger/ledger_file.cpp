@@ -61,6 +61,9 @@ LedgerFile::LedgerFile(const LedgerOptions &o)
     if ((o.epsilon_cap && *o.epsilon_cap != eps) || (o.delta_cap && *o.delta_cap != delta))
       fail(kExitUsage, path_, ": the ledger's cap is (", eps, ", ", delta,
            "); a cap is set when the ledger is created and never changed");
+    if (o.accounting && file_.contains("accounting") && file_["accounting"] != *o.accounting)
+      fail(kExitUsage, path_, ": the ledger's accounting is ", file_["accounting"].dump(),
+           ", not ", *o.accounting, "; it is set when the ledger is created and never changed");
     warn_unverified();
     try {
       ledger_ = replay();
@@ -80,13 +83,13 @@ LedgerFile::LedgerFile(const LedgerOptions &o)
     fail(kExitUsage, path_, " does not exist: a new ledger needs its total budget, ",
          "--ledger-epsilon (and --ledger-delta for (epsilon, delta) mechanisms)");
   const double delta = o.delta_cap.value_or(0.0);
-  library_check(dpcov_ledger_create(&ledger_, accounting_value(o.accounting), *o.epsilon_cap, delta),
+  library_check(dpcov_ledger_create(&ledger_, accounting_value(o.accounting.value_or("basic")), *o.epsilon_cap, delta),
                 "creating the ledger");
   check_writable(path_);
   // The sealed fields come first, and the chain's own after them (filled by seal_ledger).
   file_ = {{"ledger", "dpcov privacy budget: every release charged against the cap"},
            {"format", nullptr},
-           {"accounting", o.accounting},
+           {"accounting", o.accounting.value_or("basic")},
            {"epsilon_cap", *o.epsilon_cap},
            {"delta_cap", delta},
            {"seal", nullptr},

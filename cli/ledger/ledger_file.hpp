@@ -31,7 +31,8 @@ struct LedgerOptions {
   std::string path;                      // empty: no ledger
   std::optional<double> epsilon_cap;     // for a new ledger file
   std::optional<double> delta_cap;       // for a new ledger file
-  std::string accounting = "basic";      // for a new ledger file: basic, zcdp or advanced
+  // For a new ledger file: basic (the default), zcdp or advanced; an existing file's must match.
+  std::optional<std::string> accounting;
 };
 
 class LedgerFile {

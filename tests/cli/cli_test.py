@@ -642,6 +642,10 @@ class PlanAndRelease(CliTestCase):
         # The cap is fixed when the ledger is created.
         self.assert_fails(["release"] + base + ["-e", "0.1", "--ledger-epsilon", "5", "-o",
                                                 self.path("r4.npy")], EXIT_USAGE, "never changed")
+        # So is its accounting (basic here, by default).
+        self.assert_fails(["release"] + base + ["-e", "0.1", "--accounting", "zcdp", "-o",
+                                                self.path("r5.npy")], EXIT_USAGE, "accounting")
+        self.assertFalse(os.path.exists(self.path("r5.npy")))
 
     def test_a_refusal_after_the_draw_is_charged_and_a_bad_argument_is_not(self):
         # ols_jl's private test on rows of norm about 1e-4 draws its noise and then refuses: the

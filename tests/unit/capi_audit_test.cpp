@@ -381,7 +381,8 @@ TEST(CapiAudit, CoinpressMeanAuditBadArgumentsLeaveTheResultUntouched) {
 
 // Found by fuzz_audit (seed tests/fuzz/corpus/fuzz_audit/coinpress-mean-audit-subnormal-sigma):
 // at a huge rho and subnormal radii the noise scale is below the resolution of the release's
-// arithmetic, and the rho bound was +infinity with DPCOV_OK (and a violation reported).
+// arithmetic, and the rho bound was +infinity with DPCOV_OK (and a violation reported). Such a
+// rho is now refused by the cap on the epsilon it converts to (docs/epsilon-cap.md).
 TEST(CapiAudit, CoinpressMeanAuditOfANoiseBelowTheArithmeticIsRefused) {
   dpcov_coinpress_mean_params p = mean_params(0x1.d4d4p-320);
   p.rho = 0x1.3096p+310;
@@ -391,7 +392,7 @@ TEST(CapiAudit, CoinpressMeanAuditOfANoiseBelowTheArithmeticIsRefused) {
   p.delta = 0x1.d4d4p-320;
   dpcov_coinpress_mean_audit_result r = fresh_mean_audit();
   EXPECT_EQ(dpcov_audit_coinpress_mean(2, 11, &p, 22, 1e-3, 3461314352283648927u, &r),
-            DPCOV_E_PRECONDITION);
+            DPCOV_E_INVALID_ARGUMENT);
   EXPECT_NE(std::string(dpcov_last_error_message()).find("rounding"), std::string::npos)
       << dpcov_last_error_message();
   dpcov_coinpress_mean_audit_result expected = fresh_mean_audit();
@@ -715,14 +716,15 @@ TEST(CapiAudit, RowsExactPairsAuditBadArgumentsLeaveTheOutputsUntouched) {
 
 // A rho so large that the noise is within the rounding of the values it perturbs: the audit
 // would flag the library's correct release (measured: the CoinPress mean at rho = 1e33, d = 2,
-// n = 11), so every exact audit refuses such claims; at rho = 1e12 the noise is still far above
-// the rounding and the correct releases are not flagged.
+// n = 11), so every exact audit refuses such claims (by the cap on the epsilon a rho converts
+// to, docs/epsilon-cap.md); at rho = 1e12 the noise is still far above the rounding and the
+// correct releases are not flagged.
 TEST(CapiAudit, ExactAuditsRefuseANoiseWithinTheRounding) {
   for (const double radius : {1.0, 1e-300}) {
     dpcov_coinpress_mean_params p = mean_params(radius);
     p.rho = 1e33;
     dpcov_coinpress_mean_audit_result r = fresh_mean_audit();
-    EXPECT_EQ(dpcov_audit_coinpress_mean(2, 11, &p, 200, 1e-6, 1, &r), DPCOV_E_PRECONDITION)
+    EXPECT_EQ(dpcov_audit_coinpress_mean(2, 11, &p, 200, 1e-6, 1, &r), DPCOV_E_INVALID_ARGUMENT)
         << radius;
     p.rho = 1e12;
     r = fresh_mean_audit();
@@ -734,7 +736,7 @@ TEST(CapiAudit, ExactAuditsRefuseANoiseWithinTheRounding) {
        {DPCOV_AUDIT_ROWS_DLY_GAUSS, DPCOV_AUDIT_ROWS_DLY_SEPARATE, DPCOV_AUDIT_ROWS_COINPRESS}) {
     dpcov_rows_exact_audit_result r = fresh_exact_audit();
     EXPECT_EQ(dpcov_audit_rows_exact(mechanism, 1, 1e33, 1e-6, 20, 1e-6, 5, &r),
-              DPCOV_E_PRECONDITION)
+              DPCOV_E_INVALID_ARGUMENT)
         << mechanism;
     EXPECT_NE(std::string(dpcov_last_error_message()).find("rounding"), std::string::npos)
         << dpcov_last_error_message();

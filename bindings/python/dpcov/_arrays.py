@@ -277,3 +277,22 @@ def int64_vector(values, name: str) -> np.ndarray:
         raise _fail(InvalidArgumentError, Status.INVALID_ARGUMENT,
                     f"{name} must hold integers, got {arr.dtype}")
     return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def whole_number(value, name: str) -> int:
+    """``value`` as an int where it is one (an int, a NumPy integer, or a float with no
+    fraction); a bool, a fraction or a non-number is refused rather than truncated."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def flag(value, name: str) -> bool:
+    """``value`` as a bool where it is one (True, False or a NumPy bool); anything else, a
+    string such as "no" included, is refused rather than read by its truth."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

@@ -175,9 +175,9 @@ def glasso_solve(s, rho: float, warm_start=None, penalize_diagonal: bool = True,
     m = _arrays.square(s, "s")
     params = GlassoParamsC()
     _check(C.dpcov_glasso_params_init(byref(params), sizeof(params)))
-    params.penalize_diagonal = int(bool(penalize_diagonal))
+    params.penalize_diagonal = int(_arrays.flag(penalize_diagonal, "penalize_diagonal"))
     params.tol = float(tol)
-    params.max_iter = int(max_iter)
+    params.max_iter = _arrays.whole_number(max_iter, "max_iter")
     warm_ptr, warm_ld = None, 0
     if warm_start is not None:
         w = _arrays.square(warm_start, "warm_start", m.layout)

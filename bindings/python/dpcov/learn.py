@@ -384,9 +384,11 @@ def _check_numbers(est, privacy_unit) -> None:
     would give row-level protection to a caller who asked for units."""
     for name in ("epsilon", "delta", "bound", "label_bound"):
         value = getattr(est, name, None)
-        # A bound's other strings are named with their choices where it is read.
-        if isinstance(value, (bool, np.bool_)) or (isinstance(value, str) and name in (
-                "epsilon", "delta")):
+        # A bound's other strings are named with their choices where it is read, and a bound of
+        # None is the default's warning.
+        privacy = name in ("epsilon", "delta")
+        if isinstance(value, (bool, np.bool_)) or (privacy and (
+                isinstance(value, str) or (value is None and hasattr(est, name)))):
             raise ValueError(f"{name} must be a number, got {value!r}")
     k = getattr(est, "max_rows_per_unit", None)
     if k is None:
@@ -780,9 +782,13 @@ class PrivatePCA(TransformerMixin, _Estimator):
             d = 5, n = 1e5, epsilon = 4). The price is a larger B, so more noise.
         center: subtract the (noisy) mean (default True).
 
-    Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``,
-    ``explained_variance_ratio_`` (of the private covariance projected onto the PSD cone:
-    max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``, ``covariance_``, ``receipt_``, ``n_components_``,
+    Fitted attributes: ``components_`` (k x d, rows are components), ``explained_variance_``
+    (the top k eigenvalues of the private covariance projected onto the PSD cone: a direction
+    the noise swamps reads 0; on the scale of the covariance with divisor n, where
+    scikit-learn's PCA divides by n - 1), ``explained_variance_ratio_`` (of the same projection:
+    max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``,
+    ``covariance_`` (projected onto the PSD cone, as :class:`PrivateCovariance`'s by default;
+    the projection moves no eigenvector), ``receipt_``, ``n_components_``,
     ``n_features_in_``, ``n_samples_`` (as for :class:`PrivateCovariance`: the released count
     under add/remove, where the centred bound also takes its count from the release),
     ``bound_`` (with ``bound="auto"``: the bound chosen privately, publishable) and
@@ -849,10 +855,12 @@ class PrivatePCA(TransformerMixin, _Estimator):
             warnings.warn(w.message, w.category, stacklevel=caller_stacklevel())
         values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
         self.components_ = np.ascontiguousarray(vectors.T)
-        self.explained_variance_ = values
+        # Those of the covariance projected onto the PSD cone, as the ratios: a negative
+        # eigenvalue (a direction the noise swamps) reads 0. The projection moves no eigenvector.
+        self.explained_variance_ = np.maximum(values, 0.0)
         self.explained_variance_ratio_ = ratio
         self.mean_ = cov.location_
-        self.covariance_ = cov.covariance_
+        self.covariance_ = psd_project(cov.covariance_)
         self.receipt_ = cov.receipt_
         self.n_components_ = k
         self.n_samples_ = cov.n_samples_
@@ -900,8 +908,20 @@ class PrivatePCA(TransformerMixin, _Estimator):
         """Map component scores back to feature space: Z @ components_ + mean_."""
         check_is_fitted(self, "components_")
         Z = _read_rows(Z, "Z")
+        if Z.shape[1] != self.n_components_:
+            raise ValueError(f"Z has {Z.shape[1]} columns, but this PrivatePCA has "
+                             f"{self.n_components_} components")
         _first_non_finite(Z, "Z")
         return Z @ self.components_ + self.mean_
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        """The names of the output columns, ``privatepca0`` to ``privatepca{k-1}`` (scikit-learn's
+        convention for a transformer whose outputs are new features)."""
+        check_is_fitted(self, "components_")
+        if input_features is not None and len(input_features) != self.n_features_in_:
+            raise ValueError(f"input_features has {len(input_features)} names, but this "
+                             f"PrivatePCA was fitted on {self.n_features_in_} features")
+        return np.asarray([f"privatepca{i}" for i in range(self.n_components_)], dtype=object)
 
 
 NO_RELEASED_COUNT = ("neighbour='add_remove' keeps the number of rows private, and without an "

@@ -18,7 +18,7 @@ from ._lib import C, _check
 
 def _target(a, inplace: bool):
     """The matrix to work on: ``a`` itself (in place) or an explicit copy of it."""
-    if inplace:
+    if _arrays.flag(inplace, "inplace"):
         return _arrays.square(a, "a", writable=True)
     arr = _arrays.as_float64(a, "a", 2)
     return _arrays.square(np.array(arr, dtype=np.float64, order="K"), "a")

@@ -90,3 +90,55 @@ def test_a_fit_by_unit_that_clips_says_so():
     with pytest.warns(ClippingWarning, match="over the bound 1"):
         dpcov.PrivateCovariance(bound=1.0, max_rows_per_unit=2, random_state=dpcov.Rng()).fit(
             X, privacy_unit=UNITS)
+
+
+def _distance(x, components, k):
+    centred = x - x.mean(0)
+    _, vectors = np.linalg.eigh(centred.T @ centred / len(x))
+    u = vectors[:, -k:]
+    return np.linalg.svd(components.T - u @ (u.T @ components.T), compute_uv=False).max()
+
+
+def test_the_exact_numerics_bound_covers_the_grid_s_rounding_where_the_noise_is_negligible():
+    # proofs/grid_rounding.md: at epsilon = 1e8 the noise-only bound was 3.1e-5 against an
+    # actual distance of 3.5e-5; the rows' rounding to the grid is now in the bound.
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((10_000, 5)) @ np.diag([3, 2, 1, 0.5, 0.3]) / 6
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pca = dpcov.PrivatePCA(2, epsilon=1e8, bound=4.0, random_state=3).fit(x)
+    assert pca.receipt_.numerics == 1
+    assert _distance(x, pca.components_, 2) <= pca.subspace_error_.sin_theta_bound
+
+
+def test_pca_s_variances_covariance_and_feature_names_are_scikit_learn_s():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pca = dpcov.PrivatePCA(3, epsilon=0.05, bound=3.0, random_state=2).fit(X[:300])
+    assert np.all(pca.explained_variance_ >= 0)
+    assert np.linalg.eigvalsh(pca.covariance_).min() >= -1e-12
+    assert list(pca.get_feature_names_out()) == ["privatepca0", "privatepca1", "privatepca2"]
+    with pytest.raises(ValueError, match="2 columns, but this PrivatePCA has 3"):
+        pca.inverse_transform(np.zeros((4, 2)))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: dpcov.centre_second_moment(np.diag([16.0, 4, 4]), 0, 1.0, 2.7), ValueError,
+     "n must be an integer"),
+    (lambda: dpcov.centre_second_moment(np.diag([16.0, 4, 4]), True, 1.0, 0), TypeError,
+     "constant_column must be an integer"),
+    (lambda: dpcov.psd_project(-np.eye(2), inplace="no"), TypeError, "inplace must be True"),
+    (lambda: dpcov.glasso_solve(np.eye(2), 0.1, max_iter=10.5), ValueError,
+     "max_iter must be an integer"),
+    (lambda: dpcov.PrivateCovariance(epsilon=None, bound=1).fit(X), ValueError,
+     "epsilon must be a number"),
+])
+def test_a_setting_that_would_be_truncated_or_read_by_its_truth_is_refused(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_psd_project_leaves_its_input_unless_asked_in_place():
+    a = -np.eye(2)
+    dpcov.psd_project(a, inplace=False)
+    assert a[0, 0] == -1.0

@@ -42,6 +42,22 @@ const char *start_name(int32_t start) {
   }
 }
 
+// The solver's settings: the library's defaults but for those given, checked as it checks them.
+dpcov_glasso_params solver_params(const GlassoOptions &o) {
+  dpcov_glasso_params params{};
+  library_check(dpcov_glasso_params_default(&params), "graphical lasso defaults");
+  if (o.off_diagonal_only) params.penalize_diagonal = 0;
+  if (o.tol) {
+    check_positive_finite(*o.tol, "--tol");
+    params.tol = *o.tol;
+  }
+  if (o.max_iter) {
+    if (*o.max_iter < 1) fail(kExitUsage, "--max-iter must be >= 1, got ", *o.max_iter);
+    params.max_iter = *o.max_iter;
+  }
+  return params;
+}
+
 void run_glasso(const GlassoOptions &o) {
   if (!(std::isfinite(o.rho) && o.rho >= 0.0))
     fail(kExitUsage, "--rho must be a finite number >= 0, got ", o.rho);
@@ -62,17 +78,7 @@ void run_glasso(const GlassoOptions &o) {
     for (double &x : s) x /= static_cast<double>(*m.rows);
   }
 
-  dpcov_glasso_params params{};
-  library_check(dpcov_glasso_params_default(&params), "graphical lasso defaults");
-  if (o.off_diagonal_only) params.penalize_diagonal = 0;
-  if (o.tol) {
-    check_positive_finite(*o.tol, "--tol");
-    params.tol = *o.tol;
-  }
-  if (o.max_iter) {
-    if (*o.max_iter < 1) fail(kExitUsage, "--max-iter must be >= 1, got ", *o.max_iter);
-    params.max_iter = *o.max_iter;
-  }
+  const dpcov_glasso_params params = solver_params(o);
   std::vector<double> precision(static_cast<size_t>(d * d));
   dpcov_glasso_info info{};
   info.struct_size = sizeof info;

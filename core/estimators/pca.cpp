@@ -186,11 +186,16 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   check_k(k, dim - 1);
   validate(noise, dim);
   check_level(level, draws);
-  const Centred centred = centre_second_moment(released, constant_column, constant, n);
+  // The release minus its noise's mean, the matrix whose components the surfaces print: under
+  // add/remove a Wishart mean left in S_cc would also inflate the released count, which moves
+  // the centred matrix by more than a multiple of I.
+  const double mean = noise_diagonal_mean(noise);
+  Matrix unbiased = Matrix::from(released);
+  for (int64_t i = 0; i < dim; ++i) unbiased(i, i) -= mean;
+  const Centred centred = centre_second_moment(unbiased.view(), constant_column, constant, n);
   check::finite_result(centred.count, "count");  // S_cc / c^2 overflows for a tiny c
   const Matrix &at_release = centred.covariance;
   check::finite_result(at_release.view(), "centred covariance");
-  const double mean = noise_diagonal_mean(noise);
   std::vector<double> norms;
   std::vector<double> tops;  // lambda_max of the plausible centred matrices, for the rounding
   for (int64_t b = 0; b < draws; ++b) {

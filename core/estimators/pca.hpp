@@ -61,13 +61,14 @@ SubspaceErrorBound subspace_error_bound(ConstMatrixView released, int64_t k,
 // The same bound for the centred covariance computed from a released (d + 1) x (d + 1) second
 // moment M of rows [c, x] (centre_second_moment with `constant_column`, `constant`, `n`): eta is
 // the level-quantile over `draws` simulated draws E of the noise law (with its mean) of
-// min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2, D = centre(M) - centre(M - E),
-// evaluated at the release M: the spectral norm of D up to a multiple of the identity, which
+// min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2, D = centre(M') - centre(M' - E_c),
+// with M' = M - mu I the release minus the noise's mean mu (0 but for Wishart) and E_c the
+// centred noise: the spectral norm of D up to a multiple of the identity, which
 // moves no eigenvector and no gap (so Weyl and Davis-Kahan apply to the shifted pair; this drops
 // the Wishart mean's isotropic part, as the uncentred bound does). This is a parametric-bootstrap
 // PLUG-IN: M - E stands for the unknown data's second moment, so `level` is approximate (its
 // coverage is measured in tests/statistical/pca_centred_bound_test.cpp). The gap is that of
-// centre(M), k in [1, d]. With noise.grid_unit > 0, eta includes the rows' rounding to the grid
+// centre(M'), the matrix whose components the surfaces print, k in [1, d]. With noise.grid_unit > 0, eta includes the rows' rounding to the grid
 // (proofs/grid_rounding.md: at any n, with lambda_max read from the same draws). Throws Status::InvalidArgument (as above, and the centring arguments),
 // Status::Precondition when the release's count, or that of more than a (1 - level) share of the
 // draws, is below 1 (n estimated: the noise swamps the number of rows).

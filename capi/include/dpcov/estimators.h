@@ -260,16 +260,17 @@ DPCOV_API dpcov_status dpcov_pca_subspace_error_bound(int32_t layout, int64_t d,
 /**
  * dpcov_pca_subspace_error_bound() for the CENTRED covariance computed from a released
  * (dim x dim) second moment M of rows [c, x] with dpcov_centre_second_moment() (the default of
- * `dpcov pca` and of Python's PrivatePCA): how far the top-k eigenvector subspace of centre(M)
- * can be from that of the data's centred covariance, from the release and its receipt alone
- * (post-processing: no privacy cost). eta is the @p level quantile, over @p num_draws simulated
- * draws E of the mechanism's noise law (its mean included), of
- * min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2 with D = centre(M) - centre(M - E),
- * evaluated at the release M (a multiple of the identity moves no eigenvector and no gap, so
+ * `dpcov pca` and of Python's PrivatePCA): how far the top-k eigenvector subspace of centre(M')
+ * can be from that of the data's centred covariance, where M' = M - mu I is the release minus
+ * its noise's mean mu (0 but for ::DPCOV_MECHANISM_WISHART_ADDITIVE; the matrix whose components
+ * `dpcov pca` and PrivatePCA print), from the release and its receipt alone (post-processing: no
+ * privacy cost). eta is the @p level quantile, over @p num_draws simulated draws E_c of the
+ * mechanism's noise law (centred), of min_t ||D - t I||_2 = (lambda_max(D) - lambda_min(D)) / 2
+ * with D = centre(M') - centre(M' - E_c) (a multiple of the identity moves no eigenvector and no gap, so
  * Weyl and Davis-Kahan apply to the shifted pair): a parametric-bootstrap PLUG-IN
  * (M - E stands for the unknown data), so @p level is approximate; its coverage is measured in
  * tests/statistical/pca_centred_bound_test.cpp. With gap the eigengap lambda_k - lambda_{k+1} of
- * centre(M): ||sin Theta||_2 <= min(1, 2 eta / (gap - 2 eta)) (Weyl, then Davis-Kahan in the
+ * centre(M'): ||sin Theta||_2 <= min(1, 2 eta / (gap - 2 eta)) (Weyl, then Davis-Kahan in the
  * form of Yu, Wang and Samworth, Biometrika 2015, Thm 2). When gap <= 2 eta the noise swamps the
  * signal: the bound is 1 and @p swamped is set. With exact numerics (receipt->numerics = 1) eta
  * includes the worst-case effect of the rows' rounding to the grid on the centred covariance,

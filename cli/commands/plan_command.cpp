@@ -281,6 +281,10 @@ void run_gram_regress_plan(const PlanOptions &o) {
 void run_plan(const PlanOptions &o) {
   if (o.privacy_unit.empty() != (o.max_rows_per_unit == 0))
     fail(kExitUsage, "--privacy-unit COLUMN and --max-rows-per-unit K go together");
+  // Checked here for every mechanism, not only where a forecast reads them.
+  if (!(o.level > 0.0 && o.level < 1.0))
+    fail(kExitUsage, "--level must be in (0, 1), got ", o.level);
+  if (!(o.fill > 0.0 && o.fill <= 1.0)) fail(kExitUsage, "--fill must be in (0, 1], got ", o.fill);
   if (is_zcdp_rows_mechanism(o.mechanism.mechanism)) return run_zcdp_plan(o);
   if (o.mechanism.mechanism == "adassp") return run_adassp_plan(o);
   if (!o.privacy_unit.empty())

@@ -504,6 +504,12 @@ class PlanAndRelease(CliTestCase):
         self.assert_fails(base + ["-m", "nope", "-e", "1"], EXIT_USAGE, "unknown value 'nope'")
         self.assert_fails(base + ["-m", "laplace_sym", "-e", "0"], EXIT_USAGE,
                           "--epsilon must be a finite number > 0")
+        # The forecast's settings are checked for every mechanism, not only where one runs.
+        for mechanism in (["-m", "iev", "-e", "1"], ["-m", "dly_gauss", "-e", "1", "-d", "1e-6"]):
+            self.assert_fails(base + mechanism + ["--level", "2"], EXIT_USAGE,
+                              r"--level must be in \(0, 1\)")
+            self.assert_fails(base + mechanism + ["--fill", "7"], EXIT_USAGE,
+                              r"--fill must be in \(0, 1\]")
 
     def test_an_unknown_name_lists_every_choice_and_the_closest(self):
         # Every mechanism the command takes is listed (the zCDP ones too), with the nearest.

@@ -201,27 +201,25 @@ SubspaceErrorBound centred_subspace_error_bound(ConstMatrixView released, int64_
   for (int64_t b = 0; b < draws; ++b) {
     // A plausible data matrix M - E for one draw E of the noise (mean included: a Wishart's mean
     // moves the count and the means, not just every eigenvalue alike).
-    Matrix truth = Matrix::from(released);
+    Matrix truth = unbiased;
     const Matrix e = centred_noise(noise, dim, rng);
     for (int64_t j = 0; j < dim; ++j)
-      for (int64_t i = 0; i < dim; ++i) truth(i, j) -= e(i, j) + (i == j ? mean : 0.0);
+      for (int64_t i = 0; i < dim; ++i) truth(i, j) -= e(i, j);
     // A draw whose count falls below 1 has no centred matrix: the noise swamps n there.
     const bool counted = n > 0 || truth(constant_column, constant_column) >= constant * constant;
     double norm = std::numeric_limits<double>::infinity();
     if (counted) {
-      Matrix diff = centre_second_moment(truth.view(), constant_column, constant, n).covariance;
+      const Matrix plausible =
+          centre_second_moment(truth.view(), constant_column, constant, n).covariance;
+      Matrix diff(dim - 1, dim - 1);
       bool finite = true;
       for (int64_t j = 0; j < dim - 1; ++j)
         for (int64_t i = 0; i < dim - 1; ++i) {
-          diff(i, j) = at_release(i, j) - diff(i, j);
+          diff(i, j) = at_release(i, j) - plausible(i, j);
           finite = finite && std::isfinite(diff(i, j));
         }
       if (finite) norm = shifted_spectral_norm(diff);
-      if (finite && noise.grid_unit > 0.0) {
-        for (int64_t j = 0; j < dim - 1; ++j)
-          for (int64_t i = 0; i < dim - 1; ++i) diff(i, j) = at_release(i, j) - diff(i, j);
-        tops.push_back(linalg::eigvalsh(diff).back());
-      }
+      if (finite && noise.grid_unit > 0.0) tops.push_back(linalg::eigvalsh(plausible).back());
     }
     norms.push_back(norm);
   }

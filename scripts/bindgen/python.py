@@ -142,5 +142,11 @@ def python_module(api) -> str:
             args = [_arg_type(p.type) for p in f.params]
             prefix = f'    "{f.name}": ({_result_type(f.result)}, ['
             out += [line + "\n" for line in _wrap(prefix, args, "]),", len(prefix))]
-    out.append('}\n"""C function name -> (restype, argtypes)."""\n')
+    out.append('}\n"""C function name -> (restype, argtypes)."""\n\n')
+    out.append("PARAMETERS = {\n")
+    for f in api.functions:
+        names = [f'"{p.name}"' for p in f.params]
+        prefix = f'    "{f.name}": ['
+        out += [line + "\n" for line in _wrap(prefix, names, "],", len(prefix))]
+    out.append('}\n"""C function name -> its parameters\' names, in order (for messages)."""\n')
     return "".join(out)

@@ -83,7 +83,7 @@ from .types import (AuditDataset, AuditFinding, AuditNeighbour, AuditNoise, Audi
 
 def status_string(status: int) -> str:
     """Name of a status code, e.g. ``"DPCOV_E_NON_FINITE"`` (``dpcov_status_string``)."""
-    return _C.dpcov_status_string(int(status)).decode()
+    return _C.dpcov_status_string(status).decode()
 
 
 def last_error_message() -> str:

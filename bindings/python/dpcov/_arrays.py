@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._generated import Layout
+from ._mirror import whole
 from .errors import InvalidArgumentError, LayoutError, DimensionError, NonFiniteError, Status
 
 _F64 = np.dtype(np.float64)
@@ -281,13 +282,9 @@ def int64_vector(values, name: str) -> np.ndarray:
 
 def whole_number(value, name: str) -> int:
     """``value`` as an int where it is one (an int, a NumPy integer, or a float with no
-    fraction); a bool, a fraction or a non-number is refused rather than truncated."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    return int(value)
+    fraction); a bool, a fraction or a non-number is refused rather than truncated (the check
+    every integer argument of a C call gets: ``_mirror.whole``)."""
+    return whole(value, name)
 
 
 def flag(value, name: str) -> bool:

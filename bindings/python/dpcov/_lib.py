@@ -22,8 +22,8 @@ import numbers
 import os
 
 from ._generated import *  # noqa: F401,F403 (the struct mirrors and constants, re-exported)
-from ._generated import DPCOV_VERSION_MAJOR, PROTOTYPES
-from ._mirror import INT_RANGES
+from ._generated import DPCOV_VERSION_MAJOR, PARAMETERS, PROTOTYPES
+from ._mirror import INT_RANGES, whole
 from .errors import Status, error_for
 
 #: The ABI major version this binding is generated from; the library loaded must report the same.
@@ -87,12 +87,16 @@ class _Functions:
 
 
 def _range_checked(name: str, fn, argtypes):
-    """``fn``, refusing with :class:`~dpcov.errors.InvalidArgumentError` a Python int that its
-    ``int32_t`` or ``int64_t`` parameter cannot hold, before calling C: ctypes passes such an int
-    reduced modulo 2^32 or 2^64, so ``n = 2**64 + 50`` reached C as 50 and a layout of
-    ``2**32 + 101`` as DPCOV_ROW_MAJOR. (Seeds and stream ids are ``uint64_t``: taken modulo 2^64
-    as documented.)"""
-    checked = [(k, *INT_RANGES[t]) for k, t in enumerate(argtypes) if t in INT_RANGES]
+    """``fn``, checking each ``int32_t`` or ``int64_t`` argument before calling C: a fraction, a
+    bool or a non-number is refused (``whole``): ``int(n)`` at a call site truncated n = 2.7 to
+    2 and read ``n=True`` as 1; and a Python int the type cannot hold is refused with
+    :class:`~dpcov.errors.InvalidArgumentError`: ctypes passes such an int reduced modulo 2^32
+    or 2^64, so ``n = 2**64 + 50`` reached C as 50 and a layout of ``2**32 + 101`` as
+    DPCOV_ROW_MAJOR. (Seeds and stream ids are ``uint64_t``: taken modulo 2^64 as
+    documented.)"""
+    names = PARAMETERS.get(name, [])
+    checked = [(k, names[k] if k < len(names) else f"argument {k + 1}", *INT_RANGES[t])
+               for k, t in enumerate(argtypes) if t in INT_RANGES]
     # A handle (c_void_p) given a Python number, e.g. an int seed where a dpcov.Rng belongs,
     # would reach C as an address and crash the interpreter: refused here.
     handles = [k for k, t in enumerate(argtypes) if t is ctypes.c_void_p]
@@ -100,11 +104,15 @@ def _range_checked(name: str, fn, argtypes):
         return fn
 
     def call(*args):
-        for k, ctype, lo, hi in checked:
-            value = args[k]
-            if isinstance(value, int) and not lo <= value <= hi:
+        args = list(args)
+        for k, parameter, ctype, lo, hi in checked:
+            if args[k] is None:  # ctypes' own refusal
+                continue
+            value = args[k] = whole(args[k], f"{parameter} of {name}")
+            if not lo <= value <= hi:
                 raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
-                                f"argument {k + 1} of {name} must fit {ctype}, got {value}")
+                                f"{parameter} (argument {k + 1}) of {name} must fit {ctype}, "
+                                f"got {value}")
         for k in handles:
             if isinstance(args[k], numbers.Number):
                 raise TypeError(f"argument {k + 1} of {name} must be a dpcov handle (a "

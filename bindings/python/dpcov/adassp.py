@@ -116,7 +116,7 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     params.calibration = _choice(calibration, CALIBRATIONS, "calibration")
     params.rho = float(rho)
     params.release_label_square = 1 if release_label_square else 0
-    params.max_rows_per_unit = int(max_rows_per_unit)
+    params.max_rows_per_unit = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
     params.without_lambda_min = 1 if without_lambda_min else 0
     return params
 
@@ -132,7 +132,7 @@ def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: floa
     params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit,
                            without_lambda_min)
     receipt = new_struct(AdasspReceiptC)
-    _check(C.dpcov_adassp_plan(int(num_features), float(bound_x), float(bound_y),
+    _check(C.dpcov_adassp_plan(num_features, float(bound_x), float(bound_y),
                                float(epsilon), float(delta), byref(params), byref(receipt)))
     return AdasspReceipt(receipt)
 
@@ -171,7 +171,7 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
                               release_label_square, max_rows_per_unit, without_lambda_min)
         budget.check(planned)
     with charged_if_drawn(budget, planned, rng):
-        _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, int(label), _arrays.ptr(cols),
+        _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, label, _arrays.ptr(cols),
                                   p, float(bound_x), float(bound_y), float(epsilon),
                                   float(delta), byref(params), rng, _arrays.ptr(coef), xtx.ptr,
                                   xtx.ld, _arrays.ptr(xty), byref(receipt)))
@@ -192,8 +192,8 @@ def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
     p = m.rows
     out = [np.empty(p, dtype=np.float64) for _ in range(5)]
     _check(C.dpcov_adassp_bootstrap_intervals(
-        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
-        float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out)))
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
+        float(level), num_bootstrap, rng, *(_arrays.ptr(v) for v in out)))
     return AdasspIntervals(*out)
 
 
@@ -210,8 +210,8 @@ def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
     conclusive = np.empty(p, dtype=np.int32)
     method = np.empty(1, dtype=np.int32)
     _check(C.dpcov_adassp_intervals(
-        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
-        int(intercept_column), float(level), int(num_draws), rng,
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
+        intercept_column, float(level), num_draws, rng,
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive), _arrays.ptr(method)))
     name = "posterior" if int(method[0]) == DPCOV_INTERVALS_POSTERIOR else "bootstrap"
     return AdasspAnswer(*out, conclusive == 1, name, conclusive == -1, conclusive == -2)
@@ -245,8 +245,8 @@ def adassp_profile_intervals(fit: AdasspFit, n: int = 0, meat=None, intercept_co
     out = [np.empty(p, dtype=np.float64) for _ in range(4)]
     conclusive = np.empty(p, dtype=np.int32)
     _check(C.dpcov_adassp_profile_intervals(
-        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), int(n), byref(fit.receipt._struct),
-        meat_ptr, meat_ld, int(intercept_column), float(level),
+        m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
+        meat_ptr, meat_ld, intercept_column, float(level),
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive)))
     return ProfileAnswer(*out, conclusive == 1)
 
@@ -303,7 +303,7 @@ def adassp_sandwich_intervals(fit: AdasspFit, meat, rng, level: float = 0.95,
     p = m.rows
     out = [np.empty(p, dtype=np.float64) for _ in range(5)]
     head = (m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), byref(fit.receipt._struct), w.ptr, w.ld)
-    tail = (float(level), int(num_bootstrap), rng, *(_arrays.ptr(v) for v in out))
+    tail = (float(level), num_bootstrap, rng, *(_arrays.ptr(v) for v in out))
     if meat_receipt is None:
         _check(C.dpcov_adassp_sandwich_intervals(*head, *tail))
     else:

@@ -100,7 +100,7 @@ class UnitFitPlan(NamedTuple):
 def balanced_x_bound(regressors: int, fit_intercept: bool) -> float:
     """The library's norm bound of the balanced regressors [1, x sqrt(d) / B] (x sqrt(d) / B
     without an intercept) of ``regressors`` columns of x: the same for every B."""
-    empty = np.empty((0, int(regressors)))
+    empty = np.empty((0, _arrays.whole_number(regressors, "regressors")))
     constant = 1.0 if fit_intercept else 0.0
     return bound_rows(empty, 1.0, constant=constant, balanced=True)[1].bound
 
@@ -114,8 +114,9 @@ def balanced_factors(regressors: int, bound: float, label_bound: float,
     if not (label > 0 and math.isfinite(label)):
         raise ValueError(f"label_bound (the bound on |y|) must be finite and > 0, got "
                          f"{label_bound!r}")
-    return coefficient_factors(int(regressors) + 1, bound, 1.0 if fit_intercept else 0.0,
-                               label, balanced=True)
+    columns = _arrays.whole_number(regressors, "regressors") + 1
+    return coefficient_factors(columns, bound, 1.0 if fit_intercept else 0.0, label,
+                               balanced=True)
 
 
 def in_data_units(fit: AdasspFit, factors: np.ndarray) -> AdasspFit:
@@ -131,10 +132,10 @@ def unit_fit_plan(regressors: int, max_rows_per_unit: int, bound: float, label_b
     """The :class:`UnitFitPlan` of a fit of units on ``regressors`` columns of x, refused when
     the fit would be (k, the calibration, the budget of an active accountant, which is checked
     here): call it before any row is drawn."""
-    k = int(max_rows_per_unit)
+    k = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
     if k < 1:
         raise ValueError(f"max_rows_per_unit must be >= 1 (k, the rows kept per unit), got {k}")
-    p = int(regressors) + (1 if fit_intercept else 0)
+    p = _arrays.whole_number(regressors, "regressors") + (1 if fit_intercept else 0)
     factors = balanced_factors(regressors, bound, label_bound, fit_intercept)
     bound_x = balanced_x_bound(regressors, fit_intercept)
     planned = adassp_plan(p, bound_x, 1.0, epsilon, delta, neighbour, calibration, rho, False, k)

@@ -54,7 +54,7 @@ def audit_run(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: 
     mp = mechanism_params(**(mechanism_options or {}))
     ap = audit_params(**settings)
     result = new_struct(AuditResultC)
-    _check(C.dpcov_audit_run(mechanism_id(mechanism), int(dim), int(n), float(bound),
+    _check(C.dpcov_audit_run(mechanism_id(mechanism), dim, n, float(bound),
                              float(epsilon), float(delta), byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
 
@@ -83,8 +83,8 @@ def audit_standard_rows(mechanism, dim: int, bound: float, epsilon: float, delta
     with n (a private test with a threshold), ``fallback`` otherwise."""
     mp = mechanism_params(**(mechanism_options or {}))
     rows = c_int64()
-    _check(C.dpcov_audit_standard_rows(mechanism_id(mechanism), int(dim), float(bound),
-                                       float(epsilon), float(delta), byref(mp), int(fallback),
+    _check(C.dpcov_audit_standard_rows(mechanism_id(mechanism), dim, float(bound),
+                                       float(epsilon), float(delta), byref(mp), fallback,
                                        byref(rows)))
     return rows.value
 
@@ -99,7 +99,7 @@ def audit_units(mechanism, dim: int, max_rows_per_unit: int, bound: float, epsil
     mp = mechanism_params(**(mechanism_options or {}))
     ap = audit_params(**settings)
     result = new_struct(AuditResultC)
-    _check(C.dpcov_audit_units(mechanism_id(mechanism), int(dim), int(max_rows_per_unit),
+    _check(C.dpcov_audit_units(mechanism_id(mechanism), dim, max_rows_per_unit,
                                float(bound), float(epsilon), float(delta), 1 if broken else 0,
                                byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
@@ -115,8 +115,8 @@ def audit_rows_black_box(mechanism, dim: int, n: int, rho: float, delta: float, 
     (CoinPress); ``statistic`` a :class:`BlackBoxStatistic` or its name."""
     result = new_struct(BlackBoxResultC)
     _check(C.dpcov_audit_rows_black_box(
-        enum_value(AuditRowsMechanism, mechanism), int(dim), int(n), float(rho), float(delta),
-        float(scale), enum_value(BlackBoxStatistic, statistic), int(trials),
+        enum_value(AuditRowsMechanism, mechanism), dim, n, float(rho), float(delta),
+        float(scale), enum_value(BlackBoxStatistic, statistic), trials,
         float(alpha), int(seed), byref(result)))
     return BlackBoxResult(result)
 
@@ -131,7 +131,7 @@ def audit_coinpress_mean(dim: int, n: int, radius: float, rho: float | None = No
     :func:`dpcov.coinpress_mean_plan`."""
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     result = new_struct(CoinpressMeanAuditResultC)
-    _check(C.dpcov_audit_coinpress_mean(int(dim), int(n), byref(p), int(trials),
+    _check(C.dpcov_audit_coinpress_mean(dim, n, byref(p), trials,
                                         float(alpha), int(seed), byref(result)))
     return CoinpressMeanAuditResult(result)
 
@@ -145,8 +145,8 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
     earlier ones (``dpcov_audit_rows_exact``); ``"dly_adaptive"`` and ``"dly_adaptive_paper"``
     raise :class:`PreconditionError`: audit them with :func:`audit_rows_black_box`."""
     result = new_struct(RowsExactAuditResultC)
-    _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                    float(rho), float(delta), int(trials),
+    _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), steps,
+                                    float(rho), float(delta), trials,
                                     float(alpha), int(seed), byref(result)))
     return RowsExactAuditResult(result)
 
@@ -160,9 +160,9 @@ def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: in
     (``dpcov_audit_rows_exact_pairs``)."""
     result = new_struct(RowsExactAuditResultC)
     worst = c_int64(-1)
-    _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                          float(rho), float(delta), int(trials),
-                                          float(alpha), int(seed), int(pairs), byref(result),
+    _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), steps,
+                                          float(rho), float(delta), trials,
+                                          float(alpha), int(seed), pairs, byref(result),
                                           byref(worst)))
     return RowsExactAuditResult(result), worst.value
 
@@ -178,8 +178,8 @@ def audit_rows_units(mechanism, max_rows_per_unit: int, rho: float, delta: float
     ``"dly_adaptive"``, ``"dly_adaptive_paper"`` (black-box); ``broken=True`` audits the planted
     variant that releases the units at rho itself (docs/privacy-units.md)."""
     result = new_struct(RowsExactAuditResultC)
-    _check(C.dpcov_audit_rows_units(enum_value(AuditRowsMechanism, mechanism), int(steps),
-                                    int(max_rows_per_unit), float(rho), float(delta),
-                                    1 if broken else 0, int(trials), float(alpha), int(seed),
+    _check(C.dpcov_audit_rows_units(enum_value(AuditRowsMechanism, mechanism), steps,
+                                    max_rows_per_unit, float(rho), float(delta),
+                                    1 if broken else 0, trials, float(alpha), int(seed),
                                     byref(result)))
     return RowsExactAuditResult(result)

@@ -27,7 +27,9 @@ def centre_second_moment(matrix, constant_column: int = 0, constant: float = 1.0
     mean = np.empty(max(d, 0))
     cov = _arrays.empty(max(d, 0), max(d, 0), s.layout)
     count = c_double()
-    _check(C.dpcov_centre_second_moment(s.layout, s.rows, s.ptr, s.ld, _arrays.whole_number(constant_column, "constant_column"),
-                                        float(constant), _arrays.whole_number(n, "n"), _arrays.ptr(mean), cov.ptr,
-                                        max(cov.ld, 1), byref(count)))
+    column = _arrays.whole_number(constant_column, "constant_column")
+    rows = _arrays.whole_number(n, "n")
+    _check(C.dpcov_centre_second_moment(s.layout, s.rows, s.ptr, s.ld, column, float(constant),
+                                        rows, _arrays.ptr(mean), cov.ptr, max(cov.ld, 1),
+                                        byref(count)))
     return mean, cov.array, count.value

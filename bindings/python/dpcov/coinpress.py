@@ -30,7 +30,7 @@ def _params(k_bound: float, rho: float | None, steps: int | None, beta: float | 
     if rho is not None:
         p.rho = float(rho)
     if steps is not None:
-        p.steps = int(steps)
+        p.steps = _arrays.whole_number(steps, "steps")
     if beta is not None:
         p.beta = float(beta)
     if delta is not None:
@@ -52,7 +52,7 @@ def coinpress_plan(n: int, dim: int, k_bound: float, rho: float | None = None,
     settings take the library's defaults (rho 0.5, 3 steps, beta 0.1, delta 1e-6)."""
     p = _params(k_bound, rho, steps, beta, delta)
     receipt = new_struct(CoinpressReceiptC)
-    _check(C.dpcov_coinpress_plan(int(n), int(dim), byref(p), byref(receipt)))
+    _check(C.dpcov_coinpress_plan(n, dim, byref(p), byref(receipt)))
     return _receipt(receipt)
 
 
@@ -125,7 +125,7 @@ def coinpress_mean_plan(n: int, dim: int, radius: float, rho: float | None = Non
     delta 1e-6)."""
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     receipt = new_struct(CoinpressMeanReceiptC)
-    _check(C.dpcov_coinpress_mean_plan(int(n), int(dim), byref(p), byref(receipt)))
+    _check(C.dpcov_coinpress_mean_plan(n, dim, byref(p), byref(receipt)))
     return _mean_receipt(receipt)
 
 

@@ -35,7 +35,7 @@ def norm_bound(cols: int) -> float:
     """B of the scaled rows of ``cols`` data columns: sqrt(cols + 1) raised by a few
     ulps so that no scaled row is ever clipped (``dpcov_column_bounds_norm_bound``)."""
     out = c_double()
-    _check(C.dpcov_column_bounds_norm_bound(int(cols), byref(out)))
+    _check(C.dpcov_column_bounds_norm_bound(cols, byref(out)))
     return out.value
 
 

@@ -22,7 +22,7 @@ import dask
 import numpy as np
 
 import dpcov
-from . import dask_frame
+from . import _arrays, dask_frame
 from .coinpress import zcdp_epsilon
 from .dask import dask_zcdp_release
 from .dask_spill import spill_directory
@@ -78,7 +78,7 @@ def dask_zcdp_unit_release(x, units, max_rows_per_unit: int, rng, mechanism: str
     budget = active_accountant()
     if budget is not None:
         budget.check(charge)
-    k = int(max_rows_per_unit)
+    k = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
     with spill_directory(spill_dir) as directory:
         rows = kept_rows(x, units, k, rng, groups, directory, memory_budget, columns)
         token = _active.set(None)  # the passes are charged here, at the unit level

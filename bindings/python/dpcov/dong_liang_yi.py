@@ -56,7 +56,7 @@ def dly_plan(n: int, dim: int, variant: str = "adaptive", rho: float | None = No
     library's defaults (rho 0.1, r 1, beta 0.1, delta 1e-6)."""
     p = _params(variant, rho, radius, beta, delta)
     receipt = new_struct(DlyReceiptC)
-    _check(C.dpcov_dly_plan(int(n), int(dim), byref(p), byref(receipt)))
+    _check(C.dpcov_dly_plan(n, dim, byref(p), byref(receipt)))
     return _receipt(receipt)
 
 

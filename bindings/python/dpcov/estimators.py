@@ -36,7 +36,7 @@ def regression_params(intercept_column: int = -1, ridge: float = 0.0,
     fields."""
     params = RegressionParamsC()
     _check(C.dpcov_regression_params_init(byref(params), sizeof(params)))
-    params.intercept_column = int(intercept_column)
+    params.intercept_column = _arrays.whole_number(intercept_column, "intercept_column")
     params.ridge = float(ridge)
     params.level = float(level)
     return params
@@ -65,7 +65,7 @@ def regression_fit(g, n: int, label: int, features, intercept_column: int = -1,
     outs = _coefficient_arrays(max(p, 0))
     params = regression_params(intercept_column, ridge, level)
     summary = new_struct(RegressionSummaryC)
-    _check(C.dpcov_regression_fit(m.layout, m.rows, m.ptr, m.ld, int(n), int(label),
+    _check(C.dpcov_regression_fit(m.layout, m.rows, m.ptr, m.ld, n, label,
                                   _arrays.ptr(cols), cols.size, byref(params),
                                   *[o.ctypes.data if o.size else None for o in outs],
                                   byref(summary)))
@@ -87,7 +87,7 @@ def pca_top_k(a, k: int, explained_ratio: bool = True) -> PcaResult:
     largest-magnitude entry positive (``dpcov_pca_top_k``). ``explained_ratio``: those of
     the PSD projection of ``a``. ``vectors`` has the storage order of ``a``."""
     m = _arrays.square(a, "a")
-    k = int(k)
+    k = _arrays.whole_number(k, "k")
     values = np.empty(max(k, 0), dtype=np.float64)
     vecs = _arrays.empty(m.rows, max(k, 0), m.layout)
     ratio = np.empty(max(k, 0), dtype=np.float64) if explained_ratio else None
@@ -115,7 +115,7 @@ def pca_subspace_error_bound(released, receipt, k: int, rng, level: float = 0.95
     m = _arrays.square(released, "released")
     norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
     _check(C.dpcov_pca_subspace_error_bound(m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct),
-                                            int(k), float(level), int(num_draws), rng,
+                                            k, float(level), num_draws, rng,
                                             byref(norm), byref(gap), byref(bound),
                                             byref(swamped)))
     return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
@@ -132,8 +132,8 @@ def pca_centred_subspace_error_bound(released, receipt, k: int, rng, constant_co
     m = _arrays.square(released, "released")
     norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
     _check(C.dpcov_pca_centred_subspace_error_bound(
-        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(constant_column),
-        float(constant), int(n), int(k), float(level), int(num_draws), rng, byref(norm),
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), constant_column,
+        float(constant), n, k, float(level), num_draws, rng, byref(norm),
         byref(gap), byref(bound), byref(swamped)))
     return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
 
@@ -153,8 +153,8 @@ def pca_subspace_distance(a, b, k: int) -> SubspaceDistance:
     mb = _arrays.square(b, "b", ma.layout)
     _arrays.same_shape(ma, "a", mb, "b")
     spectral, frobenius = c_double(), c_double()
-    angles = np.empty(max(int(k), 0), dtype=np.float64)
-    _check(C.dpcov_pca_subspace_distance(ma.layout, ma.rows, ma.ptr, ma.ld, mb.ptr, mb.ld, int(k),
+    angles = np.empty(max(_arrays.whole_number(k, "k"), 0), dtype=np.float64)
+    _check(C.dpcov_pca_subspace_distance(ma.layout, ma.rows, ma.ptr, ma.ld, mb.ptr, mb.ld, k,
                                          byref(spectral), byref(frobenius), _arrays.ptr(angles)))
     return SubspaceDistance(spectral.value, frobenius.value, angles)
 
@@ -205,8 +205,9 @@ def metric_frobenius_error(a, b, relative: bool = False) -> float:
     Both arrays must share one storage order."""
     ma, mb = _matrix_pair(a, b)
     out = c_double()
+    rel = int(_arrays.flag(relative, "relative"))
     _check(C.dpcov_metric_frobenius_error(ma.layout, ma.rows, ma.cols, ma.ptr, ma.ld, mb.ptr,
-                                          mb.ld, int(bool(relative)), byref(out)))
+                                          mb.ld, rel, byref(out)))
     return out.value
 
 
@@ -215,8 +216,9 @@ def metric_spectral_error(a, b, relative: bool = False) -> float:
     share one storage order."""
     ma, mb = _matrix_pair(a, b)
     out = c_double()
+    rel = int(_arrays.flag(relative, "relative"))
     _check(C.dpcov_metric_spectral_error(ma.layout, ma.rows, ma.cols, ma.ptr, ma.ld, mb.ptr,
-                                         mb.ld, int(bool(relative)), byref(out)))
+                                         mb.ld, rel, byref(out)))
     return out.value
 
 
@@ -226,7 +228,7 @@ def metric_vector_error(a, b, relative: bool = False) -> float:
     vb = _arrays.vector(b, "b", va.shape[0])
     out = c_double()
     _check(C.dpcov_metric_vector_error(va.shape[0], _arrays.ptr(va), _arrays.ptr(vb),
-                                       int(bool(relative)), byref(out)))
+                                       int(_arrays.flag(relative, "relative")), byref(out)))
     return out.value
 
 

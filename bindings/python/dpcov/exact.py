@@ -37,7 +37,7 @@ def exact_grid_value(bound: float, bits: int, value: float) -> float:
     norm bound ``bound`` has rounded it to its grid of ``bits`` bits (``dpcov_exact_grid_value``):
     what a constant column holds in every row, which centring and the intercept divide by."""
     out = c_double()
-    _check(C.dpcov_exact_grid_value(float(bound), int(bits), float(value), byref(out)))
+    _check(C.dpcov_exact_grid_value(float(bound), bits, float(value), byref(out)))
     return out.value
 
 
@@ -48,7 +48,7 @@ def exact_plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta:
     receipt = new_struct(ReceiptC)
     grid = new_struct(ExactGridC)
     p = mechanism_params(**params)
-    _check(C.dpcov_exact_plan(mechanism_id(mechanism), int(dim), int(n), float(bound),
+    _check(C.dpcov_exact_plan(mechanism_id(mechanism), dim, n, float(bound),
                               float(epsilon), float(delta), byref(p), byref(receipt),
                               byref(grid)))
     return Receipt(receipt), ExactGrid(grid)
@@ -100,11 +100,12 @@ class ExactGram(Handle):
         """Plan the release and create an empty accumulator (``dpcov_exact_gram_create``)."""
         p = mechanism_params(**params)
         handle = c_void_p()
-        _check(C.dpcov_exact_gram_create(byref(handle), mechanism_id(mechanism), int(dim),
+        _check(C.dpcov_exact_gram_create(byref(handle), mechanism_id(mechanism), dim,
                                          float(bound), enum_value(BoundPolicy, policy),
                                          float(epsilon), float(delta), byref(p)))
         super().__init__(handle)
-        self._plan = (mechanism, int(dim), float(bound), float(epsilon), float(delta), params)
+        self._plan = (mechanism, _arrays.whole_number(dim, "dim"), float(bound), float(epsilon),
+                      float(delta), params)
 
     def add_rows(self, a) -> "ExactGram":
         """Add the rows of the 2-D array ``a`` (read in place; ``dpcov_exact_gram_add_rows``).

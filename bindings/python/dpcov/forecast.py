@@ -7,6 +7,7 @@ from __future__ import annotations
 from ctypes import byref, c_double, c_int32
 from typing import NamedTuple
 
+from . import _arrays
 from ._lib import (C, AdasspFitDecisionC, AdasspFitRequestC, AdasspParamsC, FitIntervals,
                    RegressionForecastC, _check, new_struct)
 from .adassp import AdasspReceipt, adassp_params
@@ -120,13 +121,14 @@ def adassp_default_fit(num_regressors: int, bound_x: float, bound_y: float, epsi
     where the forecast expects one, or ``"always"``), robust errors' share of the budget. Public
     values only: no data, no privacy cost."""
     request = new_struct(AdasspFitRequestC)
-    request.num_regressors = int(num_regressors)
+    request.num_regressors = _arrays.whole_number(num_regressors, "num_regressors")
     request.bound, request.bound_y = float(bound_x), float(bound_y)
     request.epsilon, request.delta = float(epsilon), float(delta)
     request.rows, request.level = float(rows), float(level)
     request.intervals = (FitIntervals.ALWAYS if intervals == "always" else
                          FitIntervals.DECIDED if intervals else FitIntervals.NONE)
-    request.robust, request.small_n_posterior = int(bool(robust)), int(bool(small_n_posterior))
+    request.robust = _arrays.flag(robust, "robust")
+    request.small_n_posterior = _arrays.flag(small_n_posterior, "small_n_posterior")
     asked = adassp_params(neighbour, calibration, rho)
     decided = new_struct(AdasspParamsC)
     decision = new_struct(AdasspFitDecisionC)

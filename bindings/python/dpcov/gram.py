@@ -70,7 +70,7 @@ def _has_exact_numerics(mechanism) -> bool:
 def _created(cols, spec):
     """A new ``dpcov_gram_create_bounded`` handle of ``spec``."""
     handle = c_void_p()
-    _check(C.dpcov_gram_create_bounded(byref(handle), int(cols), byref(spec)))
+    _check(C.dpcov_gram_create_bounded(byref(handle), cols, byref(spec)))
     return handle
 
 
@@ -119,7 +119,7 @@ def coefficient_factors(cols: int, bound: float, constant: float = 0.0,
                                label_bound, balanced=balanced)
     count = int(cols) + (1 if constant else 0) - (1 if label_bound else 0)
     out = np.empty(max(count, 0))
-    _check(C.dpcov_row_bounding_coefficient_factors(byref(spec), int(cols), _arrays.ptr(out),
+    _check(C.dpcov_row_bounding_coefficient_factors(byref(spec), cols, _arrays.ptr(out),
                                                     count))
     del keep
     return out
@@ -244,7 +244,7 @@ class GramAccumulator(Handle):
     def __init__(self, dim: int):
         """Create an empty accumulator (``dpcov_gram_create``)."""
         handle = c_void_p()
-        _check(C.dpcov_gram_create(byref(handle), int(dim)))
+        _check(C.dpcov_gram_create(byref(handle), dim))
         super().__init__(handle)
 
     @classmethod
@@ -329,7 +329,7 @@ class GramAccumulator(Handle):
         plan = Plan(mechanism, info.dim, 0, info.bound, epsilon, delta, exact=True,
                     neighbour=neighbour)
         handle = c_void_p()
-        _check(C.dpcov_gram_create_planned(byref(handle), int(cols), byref(spec), plan))
+        _check(C.dpcov_gram_create_planned(byref(handle), cols, byref(spec), plan))
         del keep
         gram = cls._adopt(handle)
         grid = plan.exact_grid()

@@ -295,6 +295,22 @@ def _noise_mean_removed(released, receipt):
     return gram_estimate(released, receipt)[0]
 
 
+def _centred(unbiased, constant: float, rows: int):
+    """``(location, covariance, count)`` of a release whose column 0 held ``constant``
+    (``centre_second_moment``; ``rows`` public or 0). Where the released count is below 1 (the
+    noise swamps the number of rows, add/remove) the refusal is an output, as in the
+    regressions: NaN location and covariance and a warning, while the release, paid for, stays
+    in ``second_moment_`` for any other post-processing."""
+    try:
+        return centre_second_moment(unbiased, 0, constant, rows)
+    except PreconditionError as e:
+        d = unbiased.shape[0] - 1
+        warnings.warn(f"no location and no covariance (NaN): {e}; the release is kept in "
+                      f"second_moment_ (its budget is spent)", UserWarning,
+                      stacklevel=caller_stacklevel())
+        return np.full(d, np.nan), np.full((d, d), np.nan), np.nan
+
+
 def _warn_clipped(clipped: int, rows: int, bound: float, n_public: bool) -> None:
     """Clipping is never silent: the count (the accumulator's, the curator's) and, only when
     ``n_public`` (replace-one), the number of rows."""
@@ -443,11 +459,11 @@ class _Estimator(BaseEstimator):
             delattr(self, name)
         return released
 
-    def _release_gram(self, gram: GramAccumulator, rng=None, epsilon=None):
-        """Release once from ``gram`` (with ``epsilon``, by default the estimator's) and free
-        it; returns (release, info, receipt)."""
+    def _release_gram(self, gram: GramAccumulator, rng: Rng, epsilon=None):
+        """Release once from ``gram`` with ``rng`` (``_release_rng``: it warns of a seed) and
+        ``epsilon`` (by default the estimator's), and free it; returns (release, info,
+        receipt)."""
         options = dict(self.mechanism_options or {})
-        rng = as_rng(self.random_state) if rng is None else rng
         epsilon = self.epsilon if epsilon is None else epsilon
         with gram:
             info = gram.info()
@@ -577,7 +593,10 @@ class PrivateCovariance(_Estimator):
     rows under replace-one; under add/remove the released count, a noisy float, never the exact
     n), ``n_features_in_``, ``n_clipped_`` (the curator's). The estimates read the release minus
     its noise's mean (the additive Wishart's dof * scale * I; 0 for the other mechanisms);
-    ``second_moment_`` is the release as drawn.
+    ``second_moment_`` is the release as drawn. Where the released count is below 1 (add/remove:
+    the noise swamps the number of rows) a refusal is an output: ``location_``,
+    ``covariance_`` and ``n_samples_`` are NaN, a UserWarning says why, and the release stays
+    in ``second_moment_`` and ``receipt_`` (its budget is spent).
     """
 
     def __init__(self, epsilon=1.0, delta=1e-6, bound=None, mechanism="analyze_gauss",
@@ -648,9 +667,8 @@ class PrivateCovariance(_Estimator):
             covariance = unbiased / max(rows, 1)
         else:
             # Under add/remove the count is the released B^2 n + noise over B^2.
-            location, covariance, count = centre_second_moment(unbiased, 0, held,
-                                                               _public_rows(receipt, rows))
-        if self.psd:
+            location, covariance, count = _centred(unbiased, held, _public_rows(receipt, rows))
+        if self.psd and np.isfinite(covariance).all():
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = released
         self.constant_ = None if self.assume_centered else held
@@ -694,9 +712,8 @@ class PrivateCovariance(_Estimator):
         if policy == "clip":
             _warn_clipped(info.clipped, 0, B, n_public=False)
         # The rows kept are private at unit level: the count is the released one.
-        location, covariance, count = centre_second_moment(
-            _noise_mean_removed(released, receipt), 0, held, 0)
-        if self.psd:
+        location, covariance, count = _centred(_noise_mean_removed(released, receipt), held, 0)
+        if self.psd and np.isfinite(covariance).all():
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = released
         self.constant_ = held
@@ -721,14 +738,14 @@ class PrivateCovariance(_Estimator):
                                   neighbour=_neighbour_name(_n_private(self.mechanism_options)))
         _accumulate(gram, X)
         held = gram.held_constant(1.0)
-        scaled, info, receipt = self._release_gram(gram)
+        scaled, info, receipt = self._release_gram(gram, _release_rng(self.random_state, 4))
         scaled = constant_rescale(_noise_mean_removed(scaled, receipt), 0, held, 1.0)
         rows = info.rows
         _warn_clamped(info.clamped)
         # Centred in the scaled units, where the noise was added, then mapped: x = c + h z.
         # Under add/remove the count is the released constant column's (n + noise).
         centre, half = lower / 2 + upper / 2, upper / 2 - lower / 2
-        mean_z, cov_z, count = centre_second_moment(scaled, 0, 1.0, _public_rows(receipt, rows))
+        mean_z, cov_z, count = _centred(scaled, 1.0, _public_rows(receipt, rows))
         if self.assume_centered:
             location = np.zeros(d)
             user = _column_bounds.transform(scaled, lower, upper, "user")
@@ -736,7 +753,7 @@ class PrivateCovariance(_Estimator):
         else:
             location = centre + half * mean_z
             covariance = cov_z * np.outer(half, half)
-        if self.psd:
+        if self.psd and np.isfinite(covariance).all():
             covariance = psd_project(covariance, inplace=True)
         self.second_moment_ = _column_bounds.transform(scaled, lower, upper, "user")
         self.constant_ = 1.0
@@ -750,6 +767,8 @@ class PrivateCovariance(_Estimator):
     def get_precision(self) -> np.ndarray:
         """The pseudo-inverse of ``covariance_`` (post-processing)."""
         check_is_fitted(self, "covariance_")
+        if not np.isfinite(self.covariance_).all():  # no covariance (the released count < 1)
+            return np.full_like(self.covariance_, np.nan)
         return np.linalg.pinv(self.covariance_, hermitian=True)
 
 
@@ -788,9 +807,12 @@ class PrivatePCA(TransformerMixin, _Estimator):
     scikit-learn's PCA divides by n - 1), ``explained_variance_ratio_`` (of the same projection:
     max(eigenvalue, 0) over the sum of the positive eigenvalues, each in [0, 1]), ``mean_``,
     ``covariance_`` (projected onto the PSD cone, as :class:`PrivateCovariance`'s by default;
-    the projection moves no eigenvector), ``receipt_``, ``n_components_``,
+    the projection moves no eigenvector), ``second_moment_`` (the release as drawn, as
+    :class:`PrivateCovariance`'s), ``receipt_``, ``n_components_``,
     ``n_features_in_``, ``n_samples_`` (as for :class:`PrivateCovariance`: the released count
-    under add/remove, where the centred bound also takes its count from the release),
+    under add/remove, where the centred bound also takes its count from the release; where
+    that count is below 1, every estimate is NaN, as :class:`PrivateCovariance`'s, and
+    ``second_moment_`` keeps the release),
     ``bound_`` (with ``bound="auto"``: the bound chosen privately, publishable) and
     ``n_clipped_`` (rows scaled down to the bound; the curator's count, not for publication),
     and ``subspace_error_``: how far the top-k subspace of
@@ -853,14 +875,21 @@ class PrivatePCA(TransformerMixin, _Estimator):
             cov.fit(X)
         for w in raised:  # the release's warnings, at the caller's line
             warnings.warn(w.message, w.category, stacklevel=caller_stacklevel())
-        values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
+        if np.isfinite(cov.covariance_).all():
+            values, vectors, ratio = _est.pca_top_k(cov.covariance_, k)
+            # Those of the covariance projected onto the PSD cone, as the ratios: a negative
+            # eigenvalue (a direction the noise swamps) reads 0. The projection moves no
+            # eigenvector.
+            values, covariance = np.maximum(values, 0.0), psd_project(cov.covariance_)
+        else:  # no covariance (cov warned why): NaN components, the release kept
+            values, vectors, ratio = np.full(k, np.nan), np.full((d, k), np.nan), np.full(k, np.nan)
+            covariance = cov.covariance_
         self.components_ = np.ascontiguousarray(vectors.T)
-        # Those of the covariance projected onto the PSD cone, as the ratios: a negative
-        # eigenvalue (a direction the noise swamps) reads 0. The projection moves no eigenvector.
-        self.explained_variance_ = np.maximum(values, 0.0)
+        self.explained_variance_ = values
         self.explained_variance_ratio_ = ratio
         self.mean_ = cov.location_
-        self.covariance_ = psd_project(cov.covariance_)
+        self.covariance_ = covariance
+        self.second_moment_ = cov.second_moment_
         self.receipt_ = cov.receipt_
         self.n_components_ = k
         self.n_samples_ = cov.n_samples_
@@ -1285,7 +1314,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
                 if self.projection_rows is None:
                     raise ValueError("mechanism 'ols_jl' needs projection_rows")
                 result = ols_jl(gram.matrix(), rows, row_bound, self.epsilon, self.delta, rng,
-                                label, features[offset:], int(self.projection_rows),
+                                label, features[offset:], self.projection_rows,
                                 0 if self.fit_intercept else -1, self.level, **options)
                 self.release_ = None
                 self.params_ = result.coefficients

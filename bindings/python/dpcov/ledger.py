@@ -157,7 +157,7 @@ class BudgetAccountant(Handle):
         if isinstance(accounting, str):
             accounting = Accounting[accounting.strip().upper()]
         handle = c_void_p()
-        _check(C.dpcov_ledger_create(byref(handle), int(accounting), float(epsilon),
+        _check(C.dpcov_ledger_create(byref(handle), accounting, float(epsilon),
                                      float(delta)))
         super().__init__(handle)
         self._tokens = []

@@ -55,7 +55,7 @@ def plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: float
     Raises the status the release would raise."""
     receipt = new_struct(ReceiptC)
     p = mechanism_params(**params)
-    _check(C.dpcov_mechanism_plan(mechanism_id(mechanism), int(dim), int(n), float(bound),
+    _check(C.dpcov_mechanism_plan(mechanism_id(mechanism), dim, n, float(bound),
                                   float(epsilon), float(delta), byref(p), byref(receipt)))
     return Receipt(receipt)
 
@@ -89,7 +89,7 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     p = mechanism_params(**params)
     receipt = new_struct(ReceiptC)
     _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
-                                     int(n), float(bound), float(epsilon), float(delta),
+                                     n, float(bound), float(epsilon), float(delta),
                                      byref(p), rng, o.ptr, o.ld, byref(receipt)))
     return Release(o.array, Receipt(receipt))
 
@@ -150,7 +150,7 @@ def log_density(mechanism, released, gram, n: int, bound: float, epsilon: float,
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_mechanism_log_density(mechanism_id(mechanism), r.layout, r.rows, r.ptr, r.ld,
-                                         g.ptr, g.ld, int(n), float(bound), float(epsilon),
+                                         g.ptr, g.ld, n, float(bound), float(epsilon),
                                          float(delta), byref(p), byref(out)))
     return out.value
 
@@ -165,7 +165,7 @@ def log_density_tested(mechanism, released, test_value: float, gram, n: int, bou
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_mechanism_log_density_tested(mechanism_id(mechanism), r.layout, r.rows, r.ptr,
-                                                r.ld, float(test_value), g.ptr, g.ld, int(n),
+                                                r.ld, float(test_value), g.ptr, g.ld, n,
                                                 float(bound), float(epsilon), float(delta),
                                                 byref(p), byref(out)))
     return out.value

@@ -122,7 +122,7 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
     reject = np.empty(len(outs[0]), dtype=np.int32)
     eta, kappa = c_double(), c_double()
     _check(C.dpcov_ols_analyze_gauss_intervals(
-        m.layout, m.rows, m.ptr, m.ld, float(sigma), int(n), int(label), _arrays.ptr(cols),
+        m.layout, m.rows, m.ptr, m.ld, float(sigma), n, label, _arrays.ptr(cols),
         cols.size, byref(rp), *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(eta),
         byref(kappa)))
     return AnalyzeGaussIntervals(*outs, reject.astype(bool), eta.value, kappa.value)
@@ -154,7 +154,7 @@ def bootstrap_draws_check(level: float, num_bootstrap: int) -> None:
     if isinstance(num_bootstrap, bool) or not isinstance(num_bootstrap, (int, np.integer)):
         raise TypeError(f"the number of bootstrap draws must be an integer, got "
                         f"{num_bootstrap!r}")
-    _check(C.dpcov_bootstrap_draws_check(float(level), int(num_bootstrap)))
+    _check(C.dpcov_bootstrap_draws_check(float(level), num_bootstrap))
 
 
 def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rng,
@@ -167,8 +167,8 @@ def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rn
     m, cols, outs, rp = _interval_arguments(released, features, intercept_column, level)
     norm, kappa = c_double(), c_double()
     _check(C.dpcov_ols_bootstrap_intervals(
-        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
-        cols.size, byref(rp), int(num_bootstrap), rng, *[_arrays.ptr(o) for o in outs],
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), label, _arrays.ptr(cols),
+        cols.size, byref(rp), num_bootstrap, rng, *[_arrays.ptr(o) for o in outs],
         byref(norm), byref(kappa)))
     return BootstrapIntervals(*outs, norm.value, kappa.value)
 
@@ -229,9 +229,9 @@ def ols_intervals(released, receipt: Receipt, label: int, features, rng,
     w = _arrays.square(meat, "meat", m.layout) if meat is not None else None
     norm, kappa = c_double(), c_double()
     _check(C.dpcov_ols_intervals(
-        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), int(label), _arrays.ptr(cols),
+        m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), label, _arrays.ptr(cols),
         cols.size, byref(rp), w.ptr if w is not None else None, w.ld if w is not None else 0,
-        byref(meat_receipt._struct) if meat_receipt is not None else None, int(num_bootstrap),
+        byref(meat_receipt._struct) if meat_receipt is not None else None, num_bootstrap,
         rng, *[_arrays.ptr(o) for o in outs], _arrays.ptr(conclusive), byref(norm),
         byref(kappa)))
     return OlsIntervals(*outs, conclusive == 1, conclusive == -3, norm.value, kappa.value)

@@ -29,7 +29,7 @@ class Plan(Handle):
         handle = c_void_p()
         p = mechanism_params(**params)
         _check(C.dpcov_plan_create(byref(handle), mechanism_id(mechanism), 1 if exact else 0,
-                                   int(dim), int(n), float(bound), float(epsilon), float(delta),
+                                   dim, n, float(bound), float(epsilon), float(delta),
                                    byref(p)))
         super().__init__(handle)
 
@@ -61,7 +61,7 @@ class Plan(Handle):
         spec, keep = _row_bounding(cols, bound, policy, "replace_one", constant, lower, upper,
                                    label_bound)
         handle = c_void_p()
-        _check(C.dpcov_gram_create_planned(byref(handle), int(cols), byref(spec), self))
+        _check(C.dpcov_gram_create_planned(byref(handle), cols, byref(spec), self))
         del keep
         gram = GramAccumulator._adopt(handle)
         if gram.exact:

@@ -91,6 +91,6 @@ def constant_rescale(a, column: int, held: float, value: float, inplace: bool = 
     it to its grid: :meth:`dpcov.GramAccumulator.held_constant`) as if it had held ``value``: row
     and column ``column`` multiplied by value / held (``dpcov_postprocess_constant_rescale``)."""
     m = _target(a, inplace)
-    _check(C.dpcov_postprocess_constant_rescale(m.layout, m.rows, m.ptr, m.ld, int(column),
+    _check(C.dpcov_postprocess_constant_rescale(m.layout, m.rows, m.ptr, m.ld, column,
                                                 float(held), float(value)))
     return m.array

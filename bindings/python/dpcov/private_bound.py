@@ -39,7 +39,7 @@ def quantile_target(quantile: float, n: int) -> int:
     """The number of rows above the bound that aims at the ``quantile`` of ``n`` row norms,
     floor((1 - quantile) n) (``dpcov_private_bound_quantile_target``). Uses n: replace-one."""
     target = c_int64()
-    _check(C.dpcov_private_bound_quantile_target(float(quantile), int(n), byref(target)))
+    _check(C.dpcov_private_bound_quantile_target(float(quantile), n, byref(target)))
     return target.value
 
 
@@ -253,7 +253,7 @@ def _tighten(counts: np.ndarray, bound: float, n: int, quantile: float, epsilon:
     h = np.ascontiguousarray(counts, dtype=np.int64)
     chosen = c_double()
     _charged_choice(epsilon, rng, lambda: C.dpcov_private_bound_tighten(
-        float(bound), h.ctypes.data, int(n), float(quantile), float(epsilon), rng, byref(chosen)))
+        float(bound), h.ctypes.data, n, float(quantile), float(epsilon), rng, byref(chosen)))
     return chosen.value
 
 

@@ -31,7 +31,7 @@ def private_glasso_plan(mechanism, dim: int, n: int, bound: float, epsilon: floa
     (``dpcov_private_glasso_plan``)."""
     p = mechanism_params(**params)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_private_glasso_plan(mechanism_id(mechanism), int(dim), int(n), float(bound),
+    _check(C.dpcov_private_glasso_plan(mechanism_id(mechanism), dim, n, float(bound),
                                        float(epsilon), float(delta), byref(p), float(rho),
                                        byref(receipt)))
     return Receipt(receipt)
@@ -68,7 +68,7 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     info = None if output_perturbation else new_struct(GlassoInfoC)
     receipt = new_struct(ReceiptC)
     with charged_if_drawn(budget, planned, rng):
-        _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, int(n),
+        _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, n,
                                               float(bound), float(epsilon), float(delta),
                                               byref(p), float(rho), gp_ref, rng, out.ptr, out.ld,
                                               byref(receipt),
@@ -90,7 +90,7 @@ def private_glasso_log_density(mechanism, released, gram, n: int, bound: float, 
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_private_glasso_log_density(mechanism_id(mechanism), r.layout, r.rows, r.ptr,
-                                              r.ld, g.ptr, g.ld, int(n), float(bound),
+                                              r.ld, g.ptr, g.ld, n, float(bound),
                                               float(epsilon), float(delta), byref(p), float(rho),
                                               byref(out)))
     return out.value

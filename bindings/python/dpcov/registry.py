@@ -90,5 +90,5 @@ def mechanism_info(mechanism: int) -> MechanismInfo:
     """The registry entry of a mechanism id (``dpcov_mechanism_info_by_id``);
     ``InvalidArgumentError`` for an id the library does not know."""
     entry = new_struct(MechanismEntryC)
-    _check(C.dpcov_mechanism_info_by_id(int(mechanism), byref(entry)))
+    _check(C.dpcov_mechanism_info_by_id(mechanism, byref(entry)))
     return _info(entry)

@@ -159,7 +159,7 @@ class Rng(Handle):
         """``n`` points uniform on the unit sphere of R^dim, one per row of an n x dim array in
         ``order`` (``dpcov_sample_uniform_sphere``)."""
         out = _arrays.empty(int(n), int(dim), _arrays.order_layout(order))
-        _check(C.dpcov_sample_uniform_sphere(self, int(dim), int(n), out.layout, out.ptr, out.ld))
+        _check(C.dpcov_sample_uniform_sphere(self, dim, n, out.layout, out.ptr, out.ld))
         return out.array
 
     def wishart(self, dof: float, scale) -> np.ndarray:
@@ -187,7 +187,7 @@ class Rng(Handle):
         layout = _arrays.order_layout(order)
         om = _arrays.square(omega, "omega", layout)
         out = _arrays.empty(int(n), om.rows, layout)
-        _check(C.dpcov_sample_acg(self, layout, om.rows, om.ptr, om.ld, int(n), out.ptr, out.ld))
+        _check(C.dpcov_sample_acg(self, layout, om.rows, om.ptr, om.ld, n, out.ptr, out.ld))
         return out.array
 
     def bingham(self, a, n: int, order: str = "C") -> tuple[np.ndarray, int]:
@@ -197,7 +197,7 @@ class Rng(Handle):
         am = _arrays.square(a, "a", layout)
         out = _arrays.empty(int(n), am.rows, layout)
         tries = c_int64()
-        _check(C.dpcov_sample_bingham(self, layout, am.rows, am.ptr, am.ld, int(n), out.ptr,
+        _check(C.dpcov_sample_bingham(self, layout, am.rows, am.ptr, am.ld, n, out.ptr,
                                       out.ld, byref(tries)))
         return out.array, tries.value
 
@@ -205,7 +205,7 @@ class Rng(Handle):
         """A dim x dim symmetric matrix with iid N(0, sigma^2) upper-triangle entries
         (``dpcov_sample_symmetric_gaussian_noise``)."""
         out = _arrays.empty(int(dim), int(dim), _arrays.order_layout(order))
-        _check(C.dpcov_sample_symmetric_gaussian_noise(self, float(sigma), out.layout, int(dim),
+        _check(C.dpcov_sample_symmetric_gaussian_noise(self, float(sigma), out.layout, dim,
                                                        out.ptr, out.ld))
         return out.array
 
@@ -213,7 +213,7 @@ class Rng(Handle):
         """A dim x dim symmetric matrix with iid Laplace(scale) upper-triangle entries
         (``dpcov_sample_symmetric_laplace_noise``)."""
         out = _arrays.empty(int(dim), int(dim), _arrays.order_layout(order))
-        _check(C.dpcov_sample_symmetric_laplace_noise(self, float(scale), out.layout, int(dim),
+        _check(C.dpcov_sample_symmetric_laplace_noise(self, float(scale), out.layout, dim,
                                                       out.ptr, out.ld))
         return out.array
 

@@ -92,7 +92,7 @@ class RowSession(Handle):
         plan = dly_plan(n, dim, variant, rho, radius, beta, delta)
         _check_budget(plan)
         handle = c_void_p()
-        _check(C.dpcov_dly_session_create(byref(handle), int(n), int(dim), byref(p),
+        _check(C.dpcov_dly_session_create(byref(handle), n, dim, byref(p),
                                           byref(rng._ptr)))
         return cls(handle, "dly", plan)
 
@@ -106,7 +106,7 @@ class RowSession(Handle):
         plan = coinpress_plan(n, dim, k_bound, rho, steps, beta, delta)
         _check_budget(plan)
         handle = c_void_p()
-        _check(C.dpcov_coinpress_session_create(byref(handle), int(n), int(dim), byref(p),
+        _check(C.dpcov_coinpress_session_create(byref(handle), n, dim, byref(p),
                                                 byref(rng._ptr)))
         return cls(handle, "coinpress", plan)
 
@@ -122,7 +122,7 @@ class RowSession(Handle):
         plan = coinpress_mean_plan(n, dim, radius, rho, scale, steps, beta, delta)
         _check_budget(plan)
         handle = c_void_p()
-        _check(C.dpcov_coinpress_mean_session_create(byref(handle), int(n), int(dim),
+        _check(C.dpcov_coinpress_mean_session_create(byref(handle), n, dim,
                                                      _arrays.ptr(c), byref(p), byref(rng._ptr)))
         return cls(handle, "coinpress_mean", plan)
 

@@ -40,7 +40,7 @@ class Sketch(Handle):
     def __init__(self, dim: int, projection_rows: int, rng):
         """Create an empty sketch (``dpcov_sketch_create``)."""
         handle = c_void_p()
-        _check(C.dpcov_sketch_create(byref(handle), int(dim), int(projection_rows), rng))
+        _check(C.dpcov_sketch_create(byref(handle), dim, projection_rows, rng))
         super().__init__(handle)
         self.projection_rows = int(projection_rows)
 
@@ -52,7 +52,7 @@ class Sketch(Handle):
         the generator the partial sketches were created from. Rows cannot be added to it."""
         s = _arrays.matrix(data_sketch, "data_sketch")
         handle = c_void_p()
-        _check(C.dpcov_sketch_create_from_state(byref(handle), rng, int(projection_rows), gram,
+        _check(C.dpcov_sketch_create_from_state(byref(handle), rng, projection_rows, gram,
                                                 s.layout, s.ptr, s.ld))
         obj = cls.__new__(cls)
         Handle.__init__(obj, handle)
@@ -72,7 +72,7 @@ class Sketch(Handle):
         (``dpcov_sketch_add_rows``); each index may be used once. Returns ``self``."""
         m = _arrays.matrix(a, "a")
         _check(C.dpcov_sketch_add_rows(self, m.layout, m.rows, m.cols, m.ptr, m.ld,
-                                       int(first_index), float(bound),
+                                       first_index, float(bound),
                                        enum_value(BoundPolicy, policy)))
         return self
 

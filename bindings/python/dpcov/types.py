@@ -16,7 +16,7 @@ from ._lib import C, ReceiptC, ReceiptPrefixC
 
 def mechanism_name(mechanism: int) -> str:
     """The library's name of a mechanism id (``dpcov_mechanism_name``), ``"unknown"`` if none."""
-    return C.dpcov_mechanism_name(int(mechanism)).decode()
+    return C.dpcov_mechanism_name(mechanism).decode()
 
 
 _MECHANISM_IDS: dict[str, int] = {}

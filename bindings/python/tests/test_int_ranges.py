@@ -9,6 +9,7 @@ every struct mirror."""
 
 from ctypes import c_int32, c_int64
 
+import numpy as np
 import pytest
 
 import dpcov
@@ -77,3 +78,47 @@ def test_every_integer_field_of_a_struct_refuses_a_value_its_type_cannot_hold():
 def test_a_wrapped_mechanism_option_no_longer_becomes_its_remainder():
     with pytest.raises(dpcov.InvalidArgumentError):
         dpcov.mechanism_params(projection_rows=2 ** 64 + 5)
+
+
+def test_every_integer_parameter_refuses_a_fraction_a_bool_and_a_non_number():
+    # int(n) at a call site truncated n = 2.7 to 2 and read n=True as 1; the check is now at
+    # the call into C, for every parameter, and the message names it.
+    checked = 0
+    names = _lib.PARAMETERS
+    for name, k, t in integer_parameters():
+        _, argtypes = _lib.PROTOTYPES[name]
+        for bad, kind in ((2.5, ValueError), (float("nan"), ValueError), (True, TypeError),
+                          (np.bool_(False), TypeError), ("3", TypeError)):
+            args = [None] * len(argtypes)
+            args[k] = bad
+            with pytest.raises(kind) as raised:
+                getattr(_lib.C, name)(*args)
+            assert f"{names[name][k]} of {name} must be an integer" in str(raised.value)
+        checked += 1
+    assert checked > 100
+
+
+def test_a_whole_float_or_numpy_integer_is_that_integer():
+    fifty = dpcov.plan("analyze_gauss", 3, 50, 1.0, 1.0, 1e-6)
+    for n in (50.0, np.int64(50), np.float64(50.0), np.uint8(50)):
+        assert dpcov.plan("analyze_gauss", 3, n, 1.0, 1.0, 1e-6) == fifty
+    with pytest.raises(ValueError, match="n of dpcov_mechanism_plan must be an integer"):
+        dpcov.plan("analyze_gauss", 3, 50.5, 1.0, 1.0, 1e-6)
+
+
+def test_every_integer_field_of_a_struct_refuses_a_fraction():
+    checked = 0
+    for cls in _lib.STRUCTS.values():
+        for field, t in cls._fields_:
+            if t not in LIMITS or field == "struct_size":
+                continue
+            value = cls()
+            for bad, kind in ((0.5, ValueError), (float("inf"), ValueError), ("1", TypeError)):
+                with pytest.raises(kind, match=f"{field} must be an integer"):
+                    setattr(value, field, bad)
+            setattr(value, field, 7.0)  # a whole float, and a flag's bool
+            assert getattr(value, field) == 7
+            setattr(value, field, True)
+            assert getattr(value, field) == 1
+            checked += 1
+    assert checked > 50

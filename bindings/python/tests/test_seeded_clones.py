@@ -67,11 +67,21 @@ def test_every_fit_with_a_fixed_seed_warns_on_one_line(seed):
     gen = np.random.default_rng(11)
     X = gen.uniform(-0.5, 0.5, (40, 3))
     y = X @ np.array([0.3, -0.2, 0.1])
+    units = np.arange(40) // 2
+    box = ([-0.5] * 3, [0.5] * 3)
+    # Every way a fit reaches its release: a bound, a chosen bound, public per-column bounds,
+    # privacy units.
     fits = [
         lambda: PrivateCovariance(bound=1.0, random_state=seed).fit(X),
         lambda: PrivateCovariance(bound="auto", random_state=seed).fit(X),
+        lambda: PrivateCovariance(bounds=box, random_state=seed).fit(X),
+        lambda: PrivateCovariance(bound=1.0, max_rows_per_unit=2,
+                                  random_state=seed).fit(X, privacy_unit=units),
         lambda: PrivatePCA(n_components=2, bound=1.0, random_state=seed).fit(X),
+        lambda: PrivatePCA(n_components=2, bounds=box, random_state=seed).fit(X),
         lambda: PrivateLinearRegression(bound=1.0, label_bound=1.0, epsilon=4.0,
+                                        random_state=seed).fit(X, y),
+        lambda: PrivateLinearRegression(bounds=([-0.5] * 3 + [-1], [0.5] * 3 + [1]), epsilon=4,
                                         random_state=seed).fit(X, y),
     ]
     for k, fit in enumerate(fits):

@@ -23,7 +23,7 @@ import os
 
 from ._generated import *  # noqa: F401,F403 (the struct mirrors and constants, re-exported)
 from ._generated import DPCOV_VERSION_MAJOR, PARAMETERS, PROTOTYPES
-from ._mirror import INT_RANGES, whole
+from ._mirror import INT_RANGES, real, whole
 from .errors import Status, error_for
 
 #: The ABI major version this binding is generated from; the library loaded must report the same.
@@ -93,14 +93,17 @@ def _range_checked(name: str, fn, argtypes):
     :class:`~dpcov.errors.InvalidArgumentError`: ctypes passes such an int reduced modulo 2^32
     or 2^64, so ``n = 2**64 + 50`` reached C as 50 and a layout of ``2**32 + 101`` as
     DPCOV_ROW_MAJOR. (Seeds and stream ids are ``uint64_t``: taken modulo 2^64 as
-    documented.)"""
+    documented.) Each ``double`` argument is a real number (``real``): ``float(epsilon)`` at a
+    call site read ``epsilon=True`` as 1 and parsed ``"1e-6"``."""
     names = PARAMETERS.get(name, [])
     checked = [(k, names[k] if k < len(names) else f"argument {k + 1}", *INT_RANGES[t])
                for k, t in enumerate(argtypes) if t in INT_RANGES]
+    reals = [(k, names[k] if k < len(names) else f"argument {k + 1}")
+             for k, t in enumerate(argtypes) if t is ctypes.c_double]
     # A handle (c_void_p) given a Python number, e.g. an int seed where a dpcov.Rng belongs,
     # would reach C as an address and crash the interpreter: refused here.
     handles = [k for k, t in enumerate(argtypes) if t is ctypes.c_void_p]
-    if not checked and not handles:
+    if not checked and not reals and not handles:
         return fn
 
     def call(*args):
@@ -113,6 +116,8 @@ def _range_checked(name: str, fn, argtypes):
                 raise error_for(Status.INVALID_ARGUMENT, "DPCOV_E_INVALID_ARGUMENT",
                                 f"{parameter} (argument {k + 1}) of {name} must fit {ctype}, "
                                 f"got {value}")
+        for k, parameter in reals:
+            args[k] = real(args[k], f"{parameter} of {name}")
         for k in handles:
             if isinstance(args[k], numbers.Number):
                 raise TypeError(f"argument {k + 1} of {name} must be a dpcov handle (a "

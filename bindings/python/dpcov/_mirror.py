@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from ctypes import POINTER, Structure, c_int32, c_int64, c_void_p
+from ctypes import POINTER, Structure, c_double, c_int32, c_int64, c_void_p
 
 import numpy as np
 
@@ -32,6 +32,16 @@ def whole(value, what: str, flags: bool = False) -> int:
     return int(value)
 
 
+def real(value, what: str) -> float:
+    """``value`` for a ``double``: any real number (an int, a float, a NumPy number) as a float;
+    a bool or a string is refused, naming ``what``, rather than read as 1.0 (``epsilon=True``)
+    or parsed (``float("1")``). NaN and infinities pass: the library refuses them where they do
+    not belong, and says which."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__} {value!r}")
+    return float(value)
+
+
 class Struct(Structure):
     """A C struct mirror whose ``int32_t`` and ``int64_t`` fields refuse a fraction or a
     non-number (``whole``; a bool is a flag's 0 or 1) and, with
@@ -41,6 +51,8 @@ class Struct(Structure):
     def __setattr__(self, name, value):
         """Set field ``name``, checking a number against the field's C type first."""
         for field, ctype in self._fields_:
+            if field == name and ctype is c_double:
+                value = real(value, name)
             if field == name and ctype in INT_RANGES:
                 value = whole(value, name, flags=True)
                 cname, lo, hi = INT_RANGES[ctype]

@@ -114,7 +114,7 @@ def adassp_params(neighbour="replace_one", calibration="joint_analytic",
     _check(C.dpcov_adassp_params_init(byref(params), sizeof(params)))
     params.neighbour = _choice(neighbour, NEIGHBOURS, "neighbour")
     params.calibration = _choice(calibration, CALIBRATIONS, "calibration")
-    params.rho = float(rho)
+    params.rho = rho
     params.release_label_square = 1 if release_label_square else 0
     params.max_rows_per_unit = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
     params.without_lambda_min = 1 if without_lambda_min else 0
@@ -132,8 +132,8 @@ def adassp_plan(num_features: int, bound_x: float, bound_y: float, epsilon: floa
     params = adassp_params(neighbour, calibration, rho, release_label_square, max_rows_per_unit,
                            without_lambda_min)
     receipt = new_struct(AdasspReceiptC)
-    _check(C.dpcov_adassp_plan(num_features, float(bound_x), float(bound_y),
-                               float(epsilon), float(delta), byref(params), byref(receipt)))
+    _check(C.dpcov_adassp_plan(num_features, bound_x, bound_y,
+                               epsilon, delta, byref(params), byref(receipt)))
     return AdasspReceipt(receipt)
 
 
@@ -172,8 +172,8 @@ def adassp_fit(g, label: int, features, bound_x: float, bound_y: float, epsilon:
         budget.check(planned)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_adassp_fit(m.layout, m.rows, m.ptr, m.ld, label, _arrays.ptr(cols),
-                                  p, float(bound_x), float(bound_y), float(epsilon),
-                                  float(delta), byref(params), rng, _arrays.ptr(coef), xtx.ptr,
+                                  p, bound_x, bound_y, epsilon,
+                                  delta, byref(params), rng, _arrays.ptr(coef), xtx.ptr,
                                   xtx.ld, _arrays.ptr(xty), byref(receipt)))
     fit = AdasspFit(coef, xtx.array, xty, AdasspReceipt(receipt))
     if budget is not None:
@@ -193,7 +193,7 @@ def adassp_bootstrap_intervals(fit: AdasspFit, n: int, rng, level: float = 0.95,
     out = [np.empty(p, dtype=np.float64) for _ in range(5)]
     _check(C.dpcov_adassp_bootstrap_intervals(
         m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
-        float(level), num_bootstrap, rng, *(_arrays.ptr(v) for v in out)))
+        level, num_bootstrap, rng, *(_arrays.ptr(v) for v in out)))
     return AdasspIntervals(*out)
 
 
@@ -211,7 +211,7 @@ def adassp_intervals(fit: AdasspFit, n: int, rng, intercept_column: int = -1,
     method = np.empty(1, dtype=np.int32)
     _check(C.dpcov_adassp_intervals(
         m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
-        intercept_column, float(level), num_draws, rng,
+        intercept_column, level, num_draws, rng,
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive), _arrays.ptr(method)))
     name = "posterior" if int(method[0]) == DPCOV_INTERVALS_POSTERIOR else "bootstrap"
     return AdasspAnswer(*out, conclusive == 1, name, conclusive == -1, conclusive == -2)
@@ -246,7 +246,7 @@ def adassp_profile_intervals(fit: AdasspFit, n: int = 0, meat=None, intercept_co
     conclusive = np.empty(p, dtype=np.int32)
     _check(C.dpcov_adassp_profile_intervals(
         m.layout, p, m.ptr, m.ld, _arrays.ptr(xty), n, byref(fit.receipt._struct),
-        meat_ptr, meat_ld, intercept_column, float(level),
+        meat_ptr, meat_ld, intercept_column, level,
         *(_arrays.ptr(v) for v in out), _arrays.ptr(conclusive)))
     return ProfileAnswer(*out, conclusive == 1)
 
@@ -270,8 +270,8 @@ def sandwich_plan(bound_x: float, bound_y: float, epsilon: float,
     """Split (epsilon, delta) between an AdaSSP fit and the Analyze Gauss release of its meat
     sum_i r_i^2 x_i x_i' (``dpcov_adassp_sandwich_plan``; proofs/sandwich.md). No data."""
     budget = new_struct(SandwichBudgetC)
-    _check(C.dpcov_adassp_sandwich_plan(float(bound_x), float(bound_y), float(epsilon),
-                                        float(delta), byref(budget)))
+    _check(C.dpcov_adassp_sandwich_plan(bound_x, bound_y, epsilon,
+                                        delta, byref(budget)))
     return SandwichBudget(*(float(getattr(budget, f)) for f in SandwichBudget._fields))
 
 
@@ -284,7 +284,7 @@ def sandwich_rows(xy, beta0, bound_x: float, residual_bound: float) -> np.ndarra
     beta = _arrays.vector(beta0, "beta0", m.cols - 1)
     u = _arrays.empty(m.rows, max(m.cols - 1, 1), m.layout)
     _check(C.dpcov_adassp_sandwich_rows(m.layout, m.rows, m.cols - 1, m.ptr, m.ld,
-                                        _arrays.ptr(beta), float(bound_x), float(residual_bound),
+                                        _arrays.ptr(beta), bound_x, residual_bound,
                                         u.ptr, u.ld))
     return u.array
 

@@ -54,8 +54,8 @@ def audit_run(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: 
     mp = mechanism_params(**(mechanism_options or {}))
     ap = audit_params(**settings)
     result = new_struct(AuditResultC)
-    _check(C.dpcov_audit_run(mechanism_id(mechanism), dim, n, float(bound),
-                             float(epsilon), float(delta), byref(mp), byref(ap), byref(result)))
+    _check(C.dpcov_audit_run(mechanism_id(mechanism), dim, n, bound,
+                             epsilon, delta, byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
 
 
@@ -71,8 +71,8 @@ def audit_run_pair(mechanism, rows, rows_prime, bound: float, epsilon: float, de
     ap = audit_params(**settings)
     result = new_struct(AuditResultC)
     _check(C.dpcov_audit_run_pair(mechanism_id(mechanism), a.layout, a.cols, a.ptr, a.rows, a.ld,
-                                  b.ptr, b.rows, b.ld, float(bound), float(epsilon),
-                                  float(delta), byref(mp), byref(ap), byref(result)))
+                                  b.ptr, b.rows, b.ld, bound, epsilon,
+                                  delta, byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
 
 
@@ -83,8 +83,8 @@ def audit_standard_rows(mechanism, dim: int, bound: float, epsilon: float, delta
     with n (a private test with a threshold), ``fallback`` otherwise."""
     mp = mechanism_params(**(mechanism_options or {}))
     rows = c_int64()
-    _check(C.dpcov_audit_standard_rows(mechanism_id(mechanism), dim, float(bound),
-                                       float(epsilon), float(delta), byref(mp), fallback,
+    _check(C.dpcov_audit_standard_rows(mechanism_id(mechanism), dim, bound,
+                                       epsilon, delta, byref(mp), fallback,
                                        byref(rows)))
     return rows.value
 
@@ -100,7 +100,7 @@ def audit_units(mechanism, dim: int, max_rows_per_unit: int, bound: float, epsil
     ap = audit_params(**settings)
     result = new_struct(AuditResultC)
     _check(C.dpcov_audit_units(mechanism_id(mechanism), dim, max_rows_per_unit,
-                               float(bound), float(epsilon), float(delta), 1 if broken else 0,
+                               bound, epsilon, delta, 1 if broken else 0,
                                byref(mp), byref(ap), byref(result)))
     return AuditResult(result)
 
@@ -115,9 +115,9 @@ def audit_rows_black_box(mechanism, dim: int, n: int, rho: float, delta: float, 
     (CoinPress); ``statistic`` a :class:`BlackBoxStatistic` or its name."""
     result = new_struct(BlackBoxResultC)
     _check(C.dpcov_audit_rows_black_box(
-        enum_value(AuditRowsMechanism, mechanism), dim, n, float(rho), float(delta),
-        float(scale), enum_value(BlackBoxStatistic, statistic), trials,
-        float(alpha), int(seed), byref(result)))
+        enum_value(AuditRowsMechanism, mechanism), dim, n, rho, delta,
+        scale, enum_value(BlackBoxStatistic, statistic), trials,
+        alpha, int(seed), byref(result)))
     return BlackBoxResult(result)
 
 
@@ -132,7 +132,7 @@ def audit_coinpress_mean(dim: int, n: int, radius: float, rho: float | None = No
     p = _mean_params(radius, rho, scale, steps, beta, delta)
     result = new_struct(CoinpressMeanAuditResultC)
     _check(C.dpcov_audit_coinpress_mean(dim, n, byref(p), trials,
-                                        float(alpha), int(seed), byref(result)))
+                                        alpha, int(seed), byref(result)))
     return CoinpressMeanAuditResult(result)
 
 
@@ -146,8 +146,8 @@ def audit_rows_exact(mechanism, rho: float, delta: float = 1e-6, steps: int = 1,
     raise :class:`PreconditionError`: audit them with :func:`audit_rows_black_box`."""
     result = new_struct(RowsExactAuditResultC)
     _check(C.dpcov_audit_rows_exact(enum_value(AuditRowsMechanism, mechanism), steps,
-                                    float(rho), float(delta), trials,
-                                    float(alpha), int(seed), byref(result)))
+                                    rho, delta, trials,
+                                    alpha, int(seed), byref(result)))
     return RowsExactAuditResult(result)
 
 
@@ -161,8 +161,8 @@ def audit_rows_exact_pairs(mechanism, rho: float, delta: float = 1e-6, steps: in
     result = new_struct(RowsExactAuditResultC)
     worst = c_int64(-1)
     _check(C.dpcov_audit_rows_exact_pairs(enum_value(AuditRowsMechanism, mechanism), steps,
-                                          float(rho), float(delta), trials,
-                                          float(alpha), int(seed), pairs, byref(result),
+                                          rho, delta, trials,
+                                          alpha, int(seed), pairs, byref(result),
                                           byref(worst)))
     return RowsExactAuditResult(result), worst.value
 
@@ -179,7 +179,7 @@ def audit_rows_units(mechanism, max_rows_per_unit: int, rho: float, delta: float
     variant that releases the units at rho itself (docs/privacy-units.md)."""
     result = new_struct(RowsExactAuditResultC)
     _check(C.dpcov_audit_rows_units(enum_value(AuditRowsMechanism, mechanism), steps,
-                                    max_rows_per_unit, float(rho), float(delta),
-                                    1 if broken else 0, trials, float(alpha), int(seed),
+                                    max_rows_per_unit, rho, delta,
+                                    1 if broken else 0, trials, alpha, int(seed),
                                     byref(result)))
     return RowsExactAuditResult(result)

@@ -29,7 +29,7 @@ def centre_second_moment(matrix, constant_column: int = 0, constant: float = 1.0
     count = c_double()
     column = _arrays.whole_number(constant_column, "constant_column")
     rows = _arrays.whole_number(n, "n")
-    _check(C.dpcov_centre_second_moment(s.layout, s.rows, s.ptr, s.ld, column, float(constant),
+    _check(C.dpcov_centre_second_moment(s.layout, s.rows, s.ptr, s.ld, column, constant,
                                         rows, _arrays.ptr(mean), cov.ptr, max(cov.ld, 1),
                                         byref(count)))
     return mean, cov.array, count.value

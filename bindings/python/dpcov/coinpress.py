@@ -26,15 +26,15 @@ def _params(k_bound: float, rho: float | None, steps: int | None, beta: float | 
             delta: float | None) -> CoinpressParamsC:
     p = new_struct(CoinpressParamsC)
     _check(C.dpcov_coinpress_params_init(byref(p), sizeof(p)))
-    p.k_bound = float(k_bound)
+    p.k_bound = k_bound
     if rho is not None:
-        p.rho = float(rho)
+        p.rho = rho
     if steps is not None:
         p.steps = _arrays.whole_number(steps, "steps")
     if beta is not None:
-        p.beta = float(beta)
+        p.beta = beta
     if delta is not None:
-        p.delta = float(delta)
+        p.delta = delta
     return p
 
 
@@ -99,7 +99,7 @@ def _mean_params(radius: float, rho: float | None, scale: float | None, steps: i
                  beta: float | None, delta: float | None) -> CoinpressMeanParamsC:
     p = new_struct(CoinpressMeanParamsC)
     _check(C.dpcov_coinpress_mean_params_init(byref(p), sizeof(p)))
-    p.radius = float(radius)
+    p.radius = radius
     for name, value, kind in (("rho", rho, float), ("scale", scale, float),
                               ("steps", steps, int), ("beta", beta, float),
                               ("delta", delta, float)):
@@ -170,7 +170,7 @@ def coinpress_centring_split(rho: float) -> tuple[float, float]:
     covariance of the rows centred on it, rho / 8 and 7 rho / 8 rounded down
     (``dpcov_coinpress_centring_split``)."""
     mean_share, covariance_share = c_double(), c_double()
-    _check(C.dpcov_coinpress_centring_split(float(rho), byref(mean_share),
+    _check(C.dpcov_coinpress_centring_split(rho, byref(mean_share),
                                             byref(covariance_share)))
     return mean_share.value, covariance_share.value
 
@@ -246,7 +246,7 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
     """epsilon of the (epsilon, delta)-DP guarantee implied by rho-zCDP (Canonne, Kamath, Steinke
     2020, Prop. 12; ``dpcov_zcdp_epsilon``)."""
     out = c_double()
-    _check(C.dpcov_zcdp_epsilon(float(rho), float(delta), byref(out)))
+    _check(C.dpcov_zcdp_epsilon(rho, delta, byref(out)))
     return out.value
 
 
@@ -254,5 +254,5 @@ def zcdp_rho(epsilon: float, delta: float) -> float:
     """The largest rho whose :func:`zcdp_epsilon` at ``delta`` is at most ``epsilon``
     (``dpcov_zcdp_rho``)."""
     out = c_double()
-    _check(C.dpcov_zcdp_rho(float(epsilon), float(delta), byref(out)))
+    _check(C.dpcov_zcdp_rho(epsilon, delta, byref(out)))
     return out.value

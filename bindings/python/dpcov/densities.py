@@ -25,7 +25,7 @@ def log_density_wishart(w, dof: float, scale) -> float:
     ``w`` is not exactly symmetric or not positive definite."""
     a, s = _pair(w, "w", scale, "scale")
     out = c_double()
-    _check(C.dpcov_log_density_wishart(a.layout, a.rows, a.ptr, a.ld, float(dof), s.ptr, s.ld,
+    _check(C.dpcov_log_density_wishart(a.layout, a.rows, a.ptr, a.ld, dof, s.ptr, s.ld,
                                        byref(out)))
     return out.value
 
@@ -35,7 +35,7 @@ def log_density_inverse_wishart(x, dof: float, psi) -> float:
     ``-inf`` if ``x`` is not exactly symmetric or not positive definite."""
     a, s = _pair(x, "x", psi, "psi")
     out = c_double()
-    _check(C.dpcov_log_density_inverse_wishart(a.layout, a.rows, a.ptr, a.ld, float(dof), s.ptr,
+    _check(C.dpcov_log_density_inverse_wishart(a.layout, a.rows, a.ptr, a.ld, dof, s.ptr,
                                                s.ld, byref(out)))
     return out.value
 
@@ -56,7 +56,7 @@ def log_density_symmetric_gaussian(noise, sigma: float) -> float:
     (``dpcov_log_density_symmetric_gaussian``); ``-inf`` if not exactly symmetric."""
     m = _arrays.square(noise, "noise")
     out = c_double()
-    _check(C.dpcov_log_density_symmetric_gaussian(m.layout, m.rows, m.ptr, m.ld, float(sigma),
+    _check(C.dpcov_log_density_symmetric_gaussian(m.layout, m.rows, m.ptr, m.ld, sigma,
                                                   byref(out)))
     return out.value
 
@@ -66,6 +66,6 @@ def log_density_symmetric_laplace(noise, scale: float) -> float:
     (``dpcov_log_density_symmetric_laplace``); ``-inf`` if not exactly symmetric."""
     m = _arrays.square(noise, "noise")
     out = c_double()
-    _check(C.dpcov_log_density_symmetric_laplace(m.layout, m.rows, m.ptr, m.ld, float(scale),
+    _check(C.dpcov_log_density_symmetric_laplace(m.layout, m.rows, m.ptr, m.ld, scale,
                                                  byref(out)))
     return out.value

@@ -37,8 +37,8 @@ def regression_params(intercept_column: int = -1, ridge: float = 0.0,
     params = RegressionParamsC()
     _check(C.dpcov_regression_params_init(byref(params), sizeof(params)))
     params.intercept_column = _arrays.whole_number(intercept_column, "intercept_column")
-    params.ridge = float(ridge)
-    params.level = float(level)
+    params.ridge = ridge
+    params.level = level
     return params
 
 
@@ -115,7 +115,7 @@ def pca_subspace_error_bound(released, receipt, k: int, rng, level: float = 0.95
     m = _arrays.square(released, "released")
     norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
     _check(C.dpcov_pca_subspace_error_bound(m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct),
-                                            k, float(level), num_draws, rng,
+                                            k, level, num_draws, rng,
                                             byref(norm), byref(gap), byref(bound),
                                             byref(swamped)))
     return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
@@ -133,7 +133,7 @@ def pca_centred_subspace_error_bound(released, receipt, k: int, rng, constant_co
     norm, gap, bound, swamped = c_double(), c_double(), c_double(), c_int32()
     _check(C.dpcov_pca_centred_subspace_error_bound(
         m.layout, m.rows, m.ptr, m.ld, byref(receipt._struct), constant_column,
-        float(constant), n, k, float(level), num_draws, rng, byref(norm),
+        constant, n, k, level, num_draws, rng, byref(norm),
         byref(gap), byref(bound), byref(swamped)))
     return SubspaceErrorBound(bound.value, norm.value, gap.value, bool(swamped.value))
 
@@ -176,7 +176,7 @@ def glasso_solve(s, rho: float, warm_start=None, penalize_diagonal: bool = True,
     params = GlassoParamsC()
     _check(C.dpcov_glasso_params_init(byref(params), sizeof(params)))
     params.penalize_diagonal = int(_arrays.flag(penalize_diagonal, "penalize_diagonal"))
-    params.tol = float(tol)
+    params.tol = tol
     params.max_iter = _arrays.whole_number(max_iter, "max_iter")
     warm_ptr, warm_ld = None, 0
     if warm_start is not None:
@@ -186,7 +186,7 @@ def glasso_solve(s, rho: float, warm_start=None, penalize_diagonal: bool = True,
     precision = _arrays.empty(m.rows, m.rows, m.layout)
     covariance = _arrays.empty(m.rows, m.rows, m.layout)
     info = new_struct(GlassoInfoC)
-    _check(C.dpcov_glasso_solve(m.layout, m.rows, m.ptr, m.ld, float(rho), byref(params),
+    _check(C.dpcov_glasso_solve(m.layout, m.rows, m.ptr, m.ld, rho, byref(params),
                                 warm_ptr, warm_ld, precision.ptr, precision.ld, covariance.ptr,
                                 covariance.ld, byref(info)))
     return GlassoResult(precision.array, covariance.array, GlassoInfo(info))
@@ -242,5 +242,5 @@ def metric_support_recovery(estimate, truth, threshold: float = 0.0) -> SupportR
     _arrays.same_shape(me, "estimate", mt, "truth")
     out = new_struct(SupportRecoveryC)
     _check(C.dpcov_metric_support_recovery(me.layout, me.rows, me.ptr, me.ld, mt.ptr, mt.ld,
-                                           float(threshold), byref(out)))
+                                           threshold, byref(out)))
     return SupportRecovery(out)

@@ -37,7 +37,7 @@ def exact_grid_value(bound: float, bits: int, value: float) -> float:
     norm bound ``bound`` has rounded it to its grid of ``bits`` bits (``dpcov_exact_grid_value``):
     what a constant column holds in every row, which centring and the intercept divide by."""
     out = c_double()
-    _check(C.dpcov_exact_grid_value(float(bound), bits, float(value), byref(out)))
+    _check(C.dpcov_exact_grid_value(bound, bits, value, byref(out)))
     return out.value
 
 
@@ -48,8 +48,8 @@ def exact_plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta:
     receipt = new_struct(ReceiptC)
     grid = new_struct(ExactGridC)
     p = mechanism_params(**params)
-    _check(C.dpcov_exact_plan(mechanism_id(mechanism), dim, n, float(bound),
-                              float(epsilon), float(delta), byref(p), byref(receipt),
+    _check(C.dpcov_exact_plan(mechanism_id(mechanism), dim, n, bound,
+                              epsilon, delta, byref(p), byref(receipt),
                               byref(grid)))
     return Receipt(receipt), ExactGrid(grid)
 
@@ -72,9 +72,9 @@ def exact_release_rows(mechanism, a, bound: float, epsilon: float, delta: float,
     grid = new_struct(ExactGridC)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_exact_release_rows(mechanism_id(mechanism), m.layout, m.rows, m.cols,
-                                          m.ptr, m.ld, float(bound),
-                                          enum_value(BoundPolicy, policy), float(epsilon),
-                                          float(delta), byref(p), rng, o.ptr, o.ld,
+                                          m.ptr, m.ld, bound,
+                                          enum_value(BoundPolicy, policy), epsilon,
+                                          delta, byref(p), rng, o.ptr, o.ld,
                                           byref(receipt), byref(grid)))
     return _charged(budget, ExactRelease(o.array, Receipt(receipt), ExactGrid(grid)))
 
@@ -101,8 +101,8 @@ class ExactGram(Handle):
         p = mechanism_params(**params)
         handle = c_void_p()
         _check(C.dpcov_exact_gram_create(byref(handle), mechanism_id(mechanism), dim,
-                                         float(bound), enum_value(BoundPolicy, policy),
-                                         float(epsilon), float(delta), byref(p)))
+                                         bound, enum_value(BoundPolicy, policy),
+                                         epsilon, delta, byref(p)))
         super().__init__(handle)
         self._plan = (mechanism, _arrays.whole_number(dim, "dim"), float(bound), float(epsilon),
                       float(delta), params)

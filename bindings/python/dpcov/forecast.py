@@ -58,8 +58,8 @@ def regression_forecast(receipt, n: float | None = None, level: float = 0.95,
                          "its columns as given")
     elif isinstance(receipt, Receipt):
         rows = receipt.n if n is None else n
-        _check(C.dpcov_regression_forecast_release(byref(receipt._struct), float(rows),
-                                                   float(level), float(fill), byref(out)))
+        _check(C.dpcov_regression_forecast_release(byref(receipt._struct), rows,
+                                                   level, fill, byref(out)))
     else:
         raise TypeError(f"receipt must be a dpcov.Receipt or dpcov.AdasspReceipt, got "
                         f"{type(receipt).__name__}")
@@ -81,7 +81,7 @@ def adassp_small_n_split(plan: AdasspReceipt, n: float, level: float = 0.95) -> 
     (``dpcov_adassp_small_n_split``; proofs/adassp.md, "Without the lambda_min step"). Public
     values only: no data, no privacy cost. Under add/remove n is private: keep the default."""
     without, rows = c_int32(0), c_double(0.0)
-    _check(C.dpcov_adassp_small_n_split(byref(plan._struct), float(n), float(level),
+    _check(C.dpcov_adassp_small_n_split(byref(plan._struct), n, level,
                                         byref(without), byref(rows)))
     return SmallNSplit(bool(without.value), rows.value)
 
@@ -122,9 +122,9 @@ def adassp_default_fit(num_regressors: int, bound_x: float, bound_y: float, epsi
     values only: no data, no privacy cost."""
     request = new_struct(AdasspFitRequestC)
     request.num_regressors = _arrays.whole_number(num_regressors, "num_regressors")
-    request.bound, request.bound_y = float(bound_x), float(bound_y)
-    request.epsilon, request.delta = float(epsilon), float(delta)
-    request.rows, request.level = float(rows), float(level)
+    request.bound, request.bound_y = bound_x, bound_y
+    request.epsilon, request.delta = epsilon, delta
+    request.rows, request.level = rows, level
     request.intervals = (FitIntervals.ALWAYS if intervals == "always" else
                          FitIntervals.DECIDED if intervals else FitIntervals.NONE)
     request.robust = _arrays.flag(robust, "robust")

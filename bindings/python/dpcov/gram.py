@@ -44,14 +44,14 @@ def _row_bounding(cols, bound, policy, neighbour, constant, lower, upper, label_
     if release is not None:
         mechanism, epsilon, delta, numerics = release
         spec.mechanism = mechanism_id(mechanism)
-        spec.epsilon = float(epsilon)
-        spec.delta = float(delta)
+        spec.epsilon = epsilon
+        spec.delta = delta
         spec.numerics = numerics_value(numerics)
-    spec.bound = float(bound)
+    spec.bound = bound
     spec.policy = enum_value(BoundPolicy, policy)
     spec.neighbour = enum_value(Neighbour, neighbour)
-    spec.constant = float(constant)
-    spec.label_bound = float(label_bound)
+    spec.constant = constant
+    spec.label_bound = label_bound
     keep = []
     if lower is not None or upper is not None:
         for name, value in (("lower", lower), ("upper", upper)):
@@ -266,7 +266,7 @@ class GramAccumulator(Handle):
         info.rows = int(rows)
         info.clipped = int(clipped)
         info.dropped = int(dropped)
-        info.bound = float(bound)
+        info.bound = bound
         handle = c_void_p()
         _check(C.dpcov_gram_create_from_state(byref(handle), byref(info), g.layout, g.ptr, g.ld))
         return cls._adopt(handle)
@@ -454,7 +454,7 @@ class GramAccumulator(Handle):
         accumulator is exactly as it was. Returns ``self``.
         """
         m = _arrays.matrix(a, "a")
-        _check(C.dpcov_gram_add_rows(self, m.layout, m.rows, m.cols, m.ptr, m.ld, float(bound),
+        _check(C.dpcov_gram_add_rows(self, m.layout, m.rows, m.cols, m.ptr, m.ld, bound,
                                      enum_value(BoundPolicy, policy)))
         return self
 

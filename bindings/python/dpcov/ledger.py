@@ -80,7 +80,7 @@ def ledger_charge(epsilon: float, delta: float) -> ReceiptC:
     bound's step) and refuses it otherwise (AdaSSP is charged by its plan, :func:`adassp_plan`,
     which states its zCDP rho)."""
     charge = new_struct(ReceiptC)
-    charge.epsilon, charge.delta = float(epsilon), float(delta)
+    charge.epsilon, charge.delta = epsilon, delta
     return charge
 
 
@@ -88,7 +88,7 @@ def bound_step_total(bound_epsilon: float, epsilon: float) -> float:
     """What a bound step of ``bound_epsilon`` and the release of ``epsilon`` that uses its bound
     spend together, charged as one release: their sum rounded up (``dpcov_bound_step_total``)."""
     total = c_double()
-    _check(C.dpcov_bound_step_total(float(bound_epsilon), float(epsilon), byref(total)))
+    _check(C.dpcov_bound_step_total(bound_epsilon, epsilon, byref(total)))
     return total.value
 
 
@@ -157,8 +157,8 @@ class BudgetAccountant(Handle):
         if isinstance(accounting, str):
             accounting = Accounting[accounting.strip().upper()]
         handle = c_void_p()
-        _check(C.dpcov_ledger_create(byref(handle), accounting, float(epsilon),
-                                     float(delta)))
+        _check(C.dpcov_ledger_create(byref(handle), accounting, epsilon,
+                                     delta))
         super().__init__(handle)
         self._tokens = []
         self._charged = []  # the receipts charged, to replay them in check_all

@@ -55,8 +55,8 @@ def plan(mechanism, dim: int, n: int, bound: float, epsilon: float, delta: float
     Raises the status the release would raise."""
     receipt = new_struct(ReceiptC)
     p = mechanism_params(**params)
-    _check(C.dpcov_mechanism_plan(mechanism_id(mechanism), dim, n, float(bound),
-                                  float(epsilon), float(delta), byref(p), byref(receipt)))
+    _check(C.dpcov_mechanism_plan(mechanism_id(mechanism), dim, n, bound,
+                                  epsilon, delta, byref(p), byref(receipt)))
     return Receipt(receipt)
 
 
@@ -89,7 +89,7 @@ def release(mechanism, gram, n: int, bound: float, epsilon: float, delta: float,
     p = mechanism_params(**params)
     receipt = new_struct(ReceiptC)
     _check(C.dpcov_mechanism_release(mechanism_id(mechanism), g.layout, g.rows, g.ptr, g.ld,
-                                     n, float(bound), float(epsilon), float(delta),
+                                     n, bound, epsilon, delta,
                                      byref(p), rng, o.ptr, o.ld, byref(receipt)))
     return Release(o.array, Receipt(receipt))
 
@@ -127,8 +127,8 @@ def release_gram(mechanism, gram, epsilon: float, delta: float, rng, order: str 
     o = _arrays.empty(dim, dim, _arrays.order_layout(order))
     p = mechanism_params(**params)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, float(epsilon),
-                                          float(delta), byref(p), rng, o.layout, o.ptr, o.ld,
+    _check(C.dpcov_mechanism_release_gram(mechanism_id(mechanism), gram, epsilon,
+                                          delta, byref(p), rng, o.layout, o.ptr, o.ld,
                                           byref(receipt)))
     return Release(o.array, Receipt(receipt))
 
@@ -150,8 +150,8 @@ def log_density(mechanism, released, gram, n: int, bound: float, epsilon: float,
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_mechanism_log_density(mechanism_id(mechanism), r.layout, r.rows, r.ptr, r.ld,
-                                         g.ptr, g.ld, n, float(bound), float(epsilon),
-                                         float(delta), byref(p), byref(out)))
+                                         g.ptr, g.ld, n, bound, epsilon,
+                                         delta, byref(p), byref(out)))
     return out.value
 
 
@@ -165,7 +165,7 @@ def log_density_tested(mechanism, released, test_value: float, gram, n: int, bou
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_mechanism_log_density_tested(mechanism_id(mechanism), r.layout, r.rows, r.ptr,
-                                                r.ld, float(test_value), g.ptr, g.ld, n,
-                                                float(bound), float(epsilon), float(delta),
+                                                r.ld, test_value, g.ptr, g.ld, n,
+                                                bound, epsilon, delta,
                                                 byref(p), byref(out)))
     return out.value

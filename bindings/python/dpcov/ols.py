@@ -122,7 +122,7 @@ def ols_analyze_gauss_intervals(released, sigma: float, n: int, label: int, feat
     reject = np.empty(len(outs[0]), dtype=np.int32)
     eta, kappa = c_double(), c_double()
     _check(C.dpcov_ols_analyze_gauss_intervals(
-        m.layout, m.rows, m.ptr, m.ld, float(sigma), n, label, _arrays.ptr(cols),
+        m.layout, m.rows, m.ptr, m.ld, sigma, n, label, _arrays.ptr(cols),
         cols.size, byref(rp), *[_arrays.ptr(o) for o in outs], _arrays.ptr(reject), byref(eta),
         byref(kappa)))
     return AnalyzeGaussIntervals(*outs, reject.astype(bool), eta.value, kappa.value)
@@ -154,7 +154,7 @@ def bootstrap_draws_check(level: float, num_bootstrap: int) -> None:
     if isinstance(num_bootstrap, bool) or not isinstance(num_bootstrap, (int, np.integer)):
         raise TypeError(f"the number of bootstrap draws must be an integer, got "
                         f"{num_bootstrap!r}")
-    _check(C.dpcov_bootstrap_draws_check(float(level), num_bootstrap))
+    _check(C.dpcov_bootstrap_draws_check(level, num_bootstrap))
 
 
 def ols_bootstrap_intervals(released, receipt: Receipt, label: int, features, rng,

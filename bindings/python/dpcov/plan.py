@@ -29,7 +29,7 @@ class Plan(Handle):
         handle = c_void_p()
         p = mechanism_params(**params)
         _check(C.dpcov_plan_create(byref(handle), mechanism_id(mechanism), 1 if exact else 0,
-                                   dim, n, float(bound), float(epsilon), float(delta),
+                                   dim, n, bound, epsilon, delta,
                                    byref(p)))
         super().__init__(handle)
 
@@ -37,7 +37,7 @@ class Plan(Handle):
         """The same release at another bound (``dpcov_plan_create_at_bound``): exact numerics
         keep the grid, which does not depend on the bound."""
         handle = c_void_p()
-        _check(C.dpcov_plan_create_at_bound(byref(handle), self, float(bound)))
+        _check(C.dpcov_plan_create_at_bound(byref(handle), self, bound))
         obj = Plan.__new__(Plan)
         Handle.__init__(obj, handle)
         return obj

@@ -37,8 +37,8 @@ def eigenvalues_clip(a, lower: float, upper: float, inplace: bool = False) -> np
     (``dpcov_postprocess_eigenvalues_clip``; lower = 0, upper = n B^2 is the clipping of Amin et
     al. 2019)."""
     m = _target(a, inplace)
-    _check(C.dpcov_postprocess_eigenvalues_clip(m.layout, m.rows, m.ptr, m.ld, float(lower),
-                                                float(upper)))
+    _check(C.dpcov_postprocess_eigenvalues_clip(m.layout, m.rows, m.ptr, m.ld, lower,
+                                                upper))
     return m.array
 
 
@@ -47,8 +47,8 @@ def analyze_gauss_shift(a, sigma: float, nu: float, inplace: bool = False):
     (``dpcov_postprocess_analyze_gauss_shift``). Returns (matrix, c), c = 0 when unchanged."""
     m = _target(a, inplace)
     shift = c_double()
-    _check(C.dpcov_postprocess_analyze_gauss_shift(m.layout, m.rows, m.ptr, m.ld, float(sigma),
-                                                   float(nu), byref(shift)))
+    _check(C.dpcov_postprocess_analyze_gauss_shift(m.layout, m.rows, m.ptr, m.ld, sigma,
+                                                   nu, byref(shift)))
     return m.array, shift.value
 
 
@@ -56,8 +56,8 @@ def wishart_mean_subtract(a, dof: float, scale: float, inplace: bool = False) ->
     """Subtract the additive Wishart noise mean dof * scale * I
     (``dpcov_postprocess_wishart_mean_subtract``)."""
     m = _target(a, inplace)
-    _check(C.dpcov_postprocess_wishart_mean_subtract(m.layout, m.rows, m.ptr, m.ld, float(dof),
-                                                     float(scale)))
+    _check(C.dpcov_postprocess_wishart_mean_subtract(m.layout, m.rows, m.ptr, m.ld, dof,
+                                                     scale))
     return m.array
 
 
@@ -81,8 +81,8 @@ def wishart_shift(a, dof: float, scale: float, nu: float, inplace: bool = False)
     Returns (matrix, multiple of I subtracted)."""
     m = _target(a, inplace)
     shift = c_double()
-    _check(C.dpcov_postprocess_wishart_shift(m.layout, m.rows, m.ptr, m.ld, float(dof),
-                                             float(scale), float(nu), byref(shift)))
+    _check(C.dpcov_postprocess_wishart_shift(m.layout, m.rows, m.ptr, m.ld, dof,
+                                             scale, nu, byref(shift)))
     return m.array, shift.value
 
 
@@ -92,5 +92,5 @@ def constant_rescale(a, column: int, held: float, value: float, inplace: bool = 
     and column ``column`` multiplied by value / held (``dpcov_postprocess_constant_rescale``)."""
     m = _target(a, inplace)
     _check(C.dpcov_postprocess_constant_rescale(m.layout, m.rows, m.ptr, m.ld, column,
-                                                float(held), float(value)))
+                                                held, value))
     return m.array

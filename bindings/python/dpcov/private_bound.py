@@ -39,7 +39,7 @@ def quantile_target(quantile: float, n: int) -> int:
     """The number of rows above the bound that aims at the ``quantile`` of ``n`` row norms,
     floor((1 - quantile) n) (``dpcov_private_bound_quantile_target``). Uses n: replace-one."""
     target = c_int64()
-    _check(C.dpcov_private_bound_quantile_target(float(quantile), n, byref(target)))
+    _check(C.dpcov_private_bound_quantile_target(quantile, n, byref(target)))
     return target.value
 
 
@@ -48,7 +48,7 @@ def bound_step_rest(epsilon: float, bound_epsilon: float) -> float:
     (``dpcov_bound_step_rest``): the largest double r with bound_epsilon + r <= epsilon exactly,
     so that the two steps never sum above epsilon (basic composition)."""
     rest = c_double()
-    _check(C.dpcov_bound_step_rest(float(epsilon), float(bound_epsilon), byref(rest)))
+    _check(C.dpcov_bound_step_rest(epsilon, bound_epsilon, byref(rest)))
     return rest.value
 
 
@@ -57,9 +57,9 @@ def grid(lo: float = DPCOV_AUTO_BOUND_LOW, hi: float = DPCOV_AUTO_BOUND_HIGH,
     """The public candidates lo * ratio^k up to the first >= hi (``dpcov_private_bound_grid``);
     by default the automatic bound's grid (:data:`AUTO_BOUND_GRID`)."""
     count = c_int64()
-    _check(C.dpcov_private_bound_grid(float(lo), float(hi), float(ratio), None, 0, byref(count)))
+    _check(C.dpcov_private_bound_grid(lo, hi, ratio, None, 0, byref(count)))
     out = np.empty(count.value)
-    _check(C.dpcov_private_bound_grid(float(lo), float(hi), float(ratio), out.ctypes.data,
+    _check(C.dpcov_private_bound_grid(lo, hi, ratio, out.ctypes.data,
                                       count.value, byref(count)))
     return out
 
@@ -241,7 +241,7 @@ def below_grid(bound: float) -> np.ndarray:
     candidate is ``bound``, so a choice from this grid never loosens the bound."""
     count = c_int64()
     out = np.empty(TIGHTEN_STEPS + 1)
-    _check(C.dpcov_private_bound_below_grid(float(bound), out.ctypes.data, len(out),
+    _check(C.dpcov_private_bound_below_grid(bound, out.ctypes.data, len(out),
                                             byref(count)))
     return out
 
@@ -253,7 +253,7 @@ def _tighten(counts: np.ndarray, bound: float, n: int, quantile: float, epsilon:
     h = np.ascontiguousarray(counts, dtype=np.int64)
     chosen = c_double()
     _charged_choice(epsilon, rng, lambda: C.dpcov_private_bound_tighten(
-        float(bound), h.ctypes.data, n, float(quantile), float(epsilon), rng, byref(chosen)))
+        bound, h.ctypes.data, n, quantile, epsilon, rng, byref(chosen)))
     return chosen.value
 
 

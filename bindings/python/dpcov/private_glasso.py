@@ -31,8 +31,8 @@ def private_glasso_plan(mechanism, dim: int, n: int, bound: float, epsilon: floa
     (``dpcov_private_glasso_plan``)."""
     p = mechanism_params(**params)
     receipt = new_struct(ReceiptC)
-    _check(C.dpcov_private_glasso_plan(mechanism_id(mechanism), dim, n, float(bound),
-                                       float(epsilon), float(delta), byref(p), float(rho),
+    _check(C.dpcov_private_glasso_plan(mechanism_id(mechanism), dim, n, bound,
+                                       epsilon, delta, byref(p), rho,
                                        byref(receipt)))
     return Receipt(receipt)
 
@@ -69,8 +69,8 @@ def private_glasso_release(mechanism, gram, n: int, bound: float, epsilon: float
     receipt = new_struct(ReceiptC)
     with charged_if_drawn(budget, planned, rng):
         _check(C.dpcov_private_glasso_release(mech, g.layout, g.rows, g.ptr, g.ld, n,
-                                              float(bound), float(epsilon), float(delta),
-                                              byref(p), float(rho), gp_ref, rng, out.ptr, out.ld,
+                                              bound, epsilon, delta,
+                                              byref(p), rho, gp_ref, rng, out.ptr, out.ld,
                                               byref(receipt),
                                               None if info is None else byref(info)))
     release = PrivateGlassoRelease(out.array, Receipt(receipt),
@@ -90,7 +90,7 @@ def private_glasso_log_density(mechanism, released, gram, n: int, bound: float, 
     p = mechanism_params(**params)
     out = c_double()
     _check(C.dpcov_private_glasso_log_density(mechanism_id(mechanism), r.layout, r.rows, r.ptr,
-                                              r.ld, g.ptr, g.ld, n, float(bound),
-                                              float(epsilon), float(delta), byref(p), float(rho),
+                                              r.ld, g.ptr, g.ld, n, bound,
+                                              epsilon, delta, byref(p), rho,
                                               byref(out)))
     return out.value

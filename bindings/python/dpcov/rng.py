@@ -168,7 +168,7 @@ class Rng(Handle):
         result has the storage order of ``scale``."""
         s = _arrays.square(scale, "scale")
         out = _arrays.empty(s.rows, s.rows, s.layout)
-        _check(C.dpcov_sample_wishart(self, float(dof), s.layout, s.rows, s.ptr, s.ld, out.ptr,
+        _check(C.dpcov_sample_wishart(self, dof, s.layout, s.rows, s.ptr, s.ld, out.ptr,
                                       out.ld))
         return out.array
 
@@ -177,7 +177,7 @@ class Rng(Handle):
         (``dpcov_sample_inverse_wishart``). Result in the storage order of ``psi``."""
         s = _arrays.square(psi, "psi")
         out = _arrays.empty(s.rows, s.rows, s.layout)
-        _check(C.dpcov_sample_inverse_wishart(self, float(dof), s.layout, s.rows, s.ptr, s.ld,
+        _check(C.dpcov_sample_inverse_wishart(self, dof, s.layout, s.rows, s.ptr, s.ld,
                                               out.ptr, out.ld))
         return out.array
 
@@ -205,7 +205,7 @@ class Rng(Handle):
         """A dim x dim symmetric matrix with iid N(0, sigma^2) upper-triangle entries
         (``dpcov_sample_symmetric_gaussian_noise``)."""
         out = _arrays.empty(int(dim), int(dim), _arrays.order_layout(order))
-        _check(C.dpcov_sample_symmetric_gaussian_noise(self, float(sigma), out.layout, dim,
+        _check(C.dpcov_sample_symmetric_gaussian_noise(self, sigma, out.layout, dim,
                                                        out.ptr, out.ld))
         return out.array
 
@@ -213,7 +213,7 @@ class Rng(Handle):
         """A dim x dim symmetric matrix with iid Laplace(scale) upper-triangle entries
         (``dpcov_sample_symmetric_laplace_noise``)."""
         out = _arrays.empty(int(dim), int(dim), _arrays.order_layout(order))
-        _check(C.dpcov_sample_symmetric_laplace_noise(self, float(scale), out.layout, dim,
+        _check(C.dpcov_sample_symmetric_laplace_noise(self, scale, out.layout, dim,
                                                       out.ptr, out.ld))
         return out.array
 

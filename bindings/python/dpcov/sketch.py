@@ -72,7 +72,7 @@ class Sketch(Handle):
         (``dpcov_sketch_add_rows``); each index may be used once. Returns ``self``."""
         m = _arrays.matrix(a, "a")
         _check(C.dpcov_sketch_add_rows(self, m.layout, m.rows, m.cols, m.ptr, m.ld,
-                                       first_index, float(bound),
+                                       first_index, bound,
                                        enum_value(BoundPolicy, policy)))
         return self
 
@@ -93,7 +93,7 @@ class Sketch(Handle):
         private by itself."""
         dim = self.info().dim if not self.closed else 1
         out = _arrays.empty(self.projection_rows, dim, _arrays.order_layout(order))
-        _check(C.dpcov_sketch_get(self, float(w), out.layout, out.ptr, out.ld))
+        _check(C.dpcov_sketch_get(self, w, out.layout, out.ptr, out.ld))
         return out.array
 
     def release(self, mechanism, epsilon: float, delta: float, rng, order: str = "C",
@@ -119,8 +119,8 @@ class Sketch(Handle):
         p = mechanism_params(**params)
         receipt = new_struct(ReceiptC)
         with charged_if_drawn(budget, planned, rng):
-            _check(C.dpcov_sketch_release(mechanism_id(mechanism), self, float(epsilon),
-                                          float(delta), byref(p), rng, layout,
+            _check(C.dpcov_sketch_release(mechanism_id(mechanism), self, epsilon,
+                                          delta, byref(p), rng, layout,
                                           sk.ptr if sk else None, sk.ld if sk else 1, out.ptr,
                                           out.ld, byref(receipt)))
         release = SketchRelease(out.array, sk.array if sk else None, Receipt(receipt))

@@ -24,7 +24,7 @@ def unit_row_budget(unit_neighbour, row_neighbour, max_rows_per_unit: int, epsil
     row_epsilon, row_delta = c_double(), c_double()
     _check(C.dpcov_unit_row_budget(_relation(unit_neighbour, "unit_neighbour"),
                                    _relation(row_neighbour, "row_neighbour"),
-                                   max_rows_per_unit, float(epsilon), float(delta),
+                                   max_rows_per_unit, epsilon, delta,
                                    byref(row_epsilon), byref(row_delta)))
     return row_epsilon.value, row_delta.value
 
@@ -36,5 +36,5 @@ def unit_row_rho(unit_neighbour, row_neighbour, max_rows_per_unit: int, rho: flo
     out = c_double()
     _check(C.dpcov_unit_row_rho(_relation(unit_neighbour, "unit_neighbour"),
                                 _relation(row_neighbour, "row_neighbour"),
-                                max_rows_per_unit, float(rho), byref(out)))
+                                max_rows_per_unit, rho, byref(out)))
     return out.value

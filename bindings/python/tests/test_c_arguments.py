@@ -5,9 +5,14 @@ mechanism id of ``2**32 + k`` reached C as ``k``, a valid value, and
 ``mechanism_options={"projection_rows": 2**64 + 5}`` became 5. Every prototyped function is
 covered: at each of its integer parameters, a value one past either end of the type is refused
 (the call never reaches C, so the other arguments do not matter); and every integer field of
-every struct mirror."""
+every struct mirror.
 
-from ctypes import c_int32, c_int64
+The numbers are checked on the same way in: an integer parameter or field takes an int, a NumPy
+integer or a float with no fraction, and refuses a fraction, NaN, a bool or a string (a call
+site's ``int(n)`` truncated 2.7 to 2); a ``double`` takes any real number and refuses a bool or
+a string (``float(epsilon)`` read True as 1). Each refusal names the parameter."""
+
+from ctypes import c_double, c_int32, c_int64
 
 import numpy as np
 import pytest
@@ -57,24 +62,6 @@ def test_values_within_the_types_still_reach_c():
         assert "must fit" not in raised.value.message
 
 
-def test_every_integer_field_of_a_struct_refuses_a_value_its_type_cannot_hold():
-    checked = 0
-    for cls in _lib.STRUCTS.values():
-        for field, t in cls._fields_:
-            if t not in LIMITS or field == "struct_size":
-                continue
-            lo, hi = LIMITS[t]
-            value = cls()
-            for bad in (hi + 1, lo - 1):
-                with pytest.raises(dpcov.InvalidArgumentError) as raised:
-                    setattr(value, field, bad)
-                assert field in raised.value.message
-            setattr(value, field, hi)
-            assert getattr(value, field) == hi
-            checked += 1
-    assert checked > 50
-
-
 def test_a_wrapped_mechanism_option_no_longer_becomes_its_remainder():
     with pytest.raises(dpcov.InvalidArgumentError):
         dpcov.mechanism_params(projection_rows=2 ** 64 + 5)
@@ -106,19 +93,50 @@ def test_a_whole_float_or_numpy_integer_is_that_integer():
         dpcov.plan("analyze_gauss", 3, 50.5, 1.0, 1.0, 1e-6)
 
 
-def test_every_integer_field_of_a_struct_refuses_a_fraction():
+def test_every_double_parameter_refuses_a_bool_and_a_string():
+    # float(epsilon) at a call site read epsilon=True as 1 and parsed "1e-6".
+    checked = 0
+    for name, (_, argtypes) in sorted(_lib.PROTOTYPES.items()):
+        for k, t in enumerate(argtypes):
+            if t is not c_double:
+                continue
+            for bad in (True, np.bool_(True), "1e-6", None, 1j):
+                args = [0] * len(argtypes)
+                args[k] = bad
+                with pytest.raises(TypeError) as raised:
+                    getattr(_lib.C, name)(*args)
+                assert f"{_lib.PARAMETERS[name][k]} of {name} must be a number" in str(raised.value)
+            checked += 1
+    assert checked > 100
+
+
+# Per field type: values refused (with the error and the words of the message), values taken
+# and what they read. An integer field refuses one past either end of its type (ctypes stored it
+# modulo 2^32 or 2^64), takes its largest value, a whole float, and a flag's bool.
+WHOLE = [(0.5, ValueError, "an integer"), (float("inf"), ValueError, "an integer"),
+         ("1", TypeError, "an integer")]
+FIELD_CHECKS = {
+    t: (WHOLE + [(hi + 1, dpcov.InvalidArgumentError, "fit"),
+                 (lo - 1, dpcov.InvalidArgumentError, "fit")], [(hi, hi), (7.0, 7), (True, 1)])
+    for t, (lo, hi) in LIMITS.items()
+}
+FIELD_CHECKS[c_double] = ([(True, TypeError, "a number"), ("0.5", TypeError, "a number")],
+                          [(np.float32(0.5), 0.5)])
+
+
+def test_every_number_field_of_a_struct_refuses_what_is_not_its_type():
     checked = 0
     for cls in _lib.STRUCTS.values():
         for field, t in cls._fields_:
-            if t not in LIMITS or field == "struct_size":
+            if t not in FIELD_CHECKS or field == "struct_size":
                 continue
+            refused, taken = FIELD_CHECKS[t]
             value = cls()
-            for bad, kind in ((0.5, ValueError), (float("inf"), ValueError), ("1", TypeError)):
-                with pytest.raises(kind, match=f"{field} must be an integer"):
+            for bad, kind, words in refused:
+                with pytest.raises(kind, match=f"{field} must (be )?{words}"):
                     setattr(value, field, bad)
-            setattr(value, field, 7.0)  # a whole float, and a flag's bool
-            assert getattr(value, field) == 7
-            setattr(value, field, True)
-            assert getattr(value, field) == 1
+            for good, reads in taken:
+                setattr(value, field, good)
+                assert getattr(value, field) == reads
             checked += 1
-    assert checked > 50
+    assert checked > 100

@@ -320,6 +320,18 @@ void run_plan(const PlanOptions &o) {
   print_plan(plan, o.json);
 }
 
+// plan reads no data: a status the library gives for data (a dimension too large, a count out of
+// range) can only come from the options that describe the data, so it is a usage error (exit 1),
+// not one of input data (exit 2).
+void run_plan_of_options(const PlanOptions &o) {
+  try {
+    run_plan(o);
+  } catch (const CliError &e) {
+    if (e.code() != kExitInputData) throw;
+    throw CliError(kExitUsage, e.what());
+  }
+}
+
 }  // namespace
 
 void add_plan_command(CLI::App &app, std::function<void()> &run) {
@@ -379,7 +391,7 @@ void add_plan_command(CLI::App &app, std::function<void()> &run) {
   add_numerics_option(*command, options->numerics);
   add_zcdp_options(*command, options->k_bound, options->steps, options->mean_radius,
                    options->center);
-  command->callback([&run, options] { run = [options] { run_plan(*options); }; });
+  command->callback([&run, options] { run = [options] { run_plan_of_options(*options); }; });
 }
 
 }  // namespace dpcov::cli

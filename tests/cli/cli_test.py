@@ -511,6 +511,14 @@ class PlanAndRelease(CliTestCase):
             self.assert_fails(base + mechanism + ["--fill", "7"], EXIT_USAGE,
                               r"--fill must be in \(0, 1\]")
 
+    def test_plan_reads_no_data_so_a_refused_size_is_a_usage_error(self):
+        # A release would blame its input file (exit 2); plan's sizes are its options.
+        for mechanism in (["-m", "analyze_gauss", "-e", "1", "-d", "1e-6"],
+                          ["-m", "dly_gauss", "-e", "1", "-d", "1e-6"],
+                          ["-m", "adassp", "-e", "1", "-d", "1e-6", "--label-bound", "1"]):
+            self.assert_fails(["plan", "--bound", "1", "--dims", "100000", "--rows", "10"]
+                              + mechanism, EXIT_USAGE, "DPCOV_E_")
+
     def test_an_unknown_name_lists_every_choice_and_the_closest(self):
         # Every mechanism the command takes is listed (the zCDP ones too), with the nearest.
         message = self.assert_fails(["plan", "--bound", "1", "--dims", "3", "--rows", "10", "-m",

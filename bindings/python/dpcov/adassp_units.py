@@ -17,7 +17,8 @@ import numpy as np
 from . import _arrays
 from .adassp import AdasspFit, adassp_fit, adassp_plan
 from .errors import rows_of_caller
-from .gram import GramAccumulator, bound_rows, coefficient_factors, unit_ids
+from .gram import (GramAccumulator, bound_rows, check_unit_column, coefficient_factors,
+                   unit_ids)
 from .ledger import active_accountant
 
 UNITS_NO_INTERVALS = (
@@ -66,8 +67,7 @@ def adassp_units_fit(X, y, privacy_unit, max_rows_per_unit: int, bound: float,
     if X.ndim != 2 or y.shape[0] != X.shape[0]:
         raise ValueError(f"X must be rows x features and y one value per row, got {X.shape} "
                          f"and {y.shape}")
-    if len(privacy_unit) != X.shape[0]:
-        raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
+    check_unit_column(privacy_unit, X.shape[0])
     plan = unit_fit_plan(X.shape[1], max_rows_per_unit, bound, label_bound, epsilon, delta,
                          fit_intercept, neighbour, calibration, rho)
     order, ids = unit_ids(privacy_unit)

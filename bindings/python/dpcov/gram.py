@@ -154,6 +154,17 @@ def unit_ids(privacy_unit) -> tuple:
     return order, np.ascontiguousarray(ids[order], dtype=np.int64)
 
 
+def check_unit_column(privacy_unit, rows: int) -> None:
+    """Refuse a privacy-unit column that is not one value per row of the ``rows`` rows: a
+    generator or iterator (which has no length and would be read once) or a column of another
+    length, each in words that name what was given."""
+    if not hasattr(privacy_unit, "__len__") or isinstance(privacy_unit, (str, bytes)):
+        raise TypeError(f"privacy_unit must hold one value per row (a list, an array or a "
+                        f"pandas Series), got {type(privacy_unit).__name__}")
+    if len(privacy_unit) != rows:
+        raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {rows} rows")
+
+
 def _unit_values(privacy_unit) -> np.ndarray:
     """The unit column as a 1-D array: as numpy reads it, or one object per row when numpy would
     read the values as a table (tuples)."""

@@ -61,8 +61,8 @@ from .errors import (DpcovError, NotPositiveDefiniteError, PreconditionError, at
                      caller_stacklevel, rows_of_caller)
 from .exact import exact_plan
 from ._generated import DPCOV_INTERVAL_DRAWS, DPCOV_PCA_AUTO_BOUND_QUANTILE
-from .gram import (GramAccumulator, _has_exact_numerics, coefficient_factors,
-                   numerics_value, unit_ids)
+from .gram import (GramAccumulator, _has_exact_numerics, check_unit_column,
+                   coefficient_factors, numerics_value, unit_ids)
 from .ledger import PrivacyLeakWarning, active_accountant, release_in_steps, warn_refit
 from .ols import bootstrap_draws_check, ols_intervals, ols_jl
 from .mechanism import plan
@@ -553,8 +553,10 @@ class PrivateCovariance(_Estimator):
             one value per column). Each column is mapped to [-1, 1] (values outside are
             clamped: ClippingWarning), a constant 1 is put in front, and the Gram matrix of
             those rows is released with norm bound sqrt(d + 1) (proofs/column_bounds.md);
-            ``second_moment_`` is then that of [1, x] in the user's units, and the mean and
-            covariance are in the user's units. Excludes ``bound``.
+            ``second_moment_`` is then the release's estimate of the second moment of [1, x]
+            mapped to the user's units (its noise mean removed, its constant entry rescaled to
+            the 1 it held: post-processing, unlike the release as drawn that the other paths
+            keep), and the mean and covariance are in the user's units. Excludes ``bound``.
         mechanism: any Gram-releasing mechanism name or id (default ``"analyze_gauss"``). The
             estimates read the release's estimate of the Gram matrix (:func:`dpcov.gram_estimate`:
             the additive Wishart's, the JL ridge's and the inverse Wishart's noise mean removed,
@@ -593,7 +595,8 @@ class PrivateCovariance(_Estimator):
     rows under replace-one; under add/remove the released count, a noisy float, never the exact
     n), ``n_features_in_``, ``n_clipped_`` (the curator's). The estimates read the release minus
     its noise's mean (the additive Wishart's dof * scale * I; 0 for the other mechanisms);
-    ``second_moment_`` is the release as drawn. Where the released count is below 1 (add/remove:
+    ``second_moment_`` is the release as drawn (with ``bounds``, its estimate in the user's
+    units: above). Where the released count is below 1 (add/remove:
     the noise swamps the number of rows) a refusal is an output: ``location_``,
     ``covariance_`` and ``n_samples_`` are NaN, a UserWarning says why, and the release stays
     in ``second_moment_`` and ``receipt_`` (its budget is spent).
@@ -686,8 +689,7 @@ class PrivateCovariance(_Estimator):
         if self.bounds is not None or self.assume_centered:
             raise ValueError("privacy_unit takes a bound (a number or 'auto') and centring: "
                              "bounds= and assume_centered=True are not available with units")
-        if len(privacy_unit) != X.shape[0]:
-            raise ValueError(f"privacy_unit has {len(privacy_unit)} values for {X.shape[0]} rows")
+        check_unit_column(privacy_unit, X.shape[0])
         policy = _choice(self.policy, POLICIES, "policy")
         _check_auto_policy(self.bound, policy)
         d = X.shape[1]

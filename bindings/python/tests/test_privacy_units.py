@@ -194,3 +194,17 @@ def test_audit_rows_units_passes_the_unit_release_and_flags_the_undivided_rho():
         assert broken.violation
     with pytest.raises(dpcov.DpcovError):
         dpcov.audit_rows_units("dly_gauss", 0, rho=0.5)
+
+
+@pytest.mark.parametrize("column", [(i // 2 for i in range(4)), iter(range(4)), "abcd",
+                                    [0, 0, 1]])
+def test_a_unit_column_that_is_not_one_value_per_row_is_refused_in_words(column):
+    X = np.random.default_rng(0).uniform(-0.1, 0.1, (4, 2))
+    fits = (lambda: dpcov.PrivateCovariance(bound=1.0, max_rows_per_unit=2)
+            .fit(X, privacy_unit=column),
+            lambda: dpcov.PrivateLinearRegression(bound=1.0, label_bound=1.0, max_rows_per_unit=2)
+            .fit(X, X[:, 0], privacy_unit=column))
+    for fit in fits:
+        with pytest.raises((TypeError, ValueError), match="privacy_unit (must hold one value per "
+                                                          "row|has 3 values for 4 rows)"):
+            fit()

@@ -53,3 +53,4 @@ def test_a_swamped_count_keeps_the_release(path):
         else:
             assert np.isnan(est.get_precision()).all()
     assert swamped >= 2, "no seed swamped the count: the test checks nothing"
+

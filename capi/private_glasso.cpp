@@ -89,11 +89,40 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     // after drawing (a refusal) still advances it and a retry never reuses a draw. Arguments are
     // checked before the first draw, so a rejected call leaves the generator as it was.
     dpcov::random::Rng &local = rng->rng;
-    const mech::PrivateGlasso result = mech::private_glasso(id, g, request, rho, planned, options, local);
+    const mech::PrivateGlasso result =
+        mech::private_glasso(id, g, request, rho, planned, options, local);
     const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
     dpcov::check::finite_result(result.precision.view(), "precision");
     dpcov::write_symmetric_from_upper(result.precision, out);
     if (info != nullptr) dpcov::capi::write_struct(info, dpcov::capi::c_glasso_info(result.solve));
+    dpcov::capi::write_struct(receipt, written);
+  });
+}
+
+DPCOV_API dpcov_status dpcov_private_glasso_covariance(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *gram, int64_t ldg, int64_t n,
+    double bound, double epsilon, double delta, const dpcov_mechanism_params *params,
+    dpcov_rng *rng, double *covariance, int64_t ldc, dpcov_receipt *receipt) {
+  return dpcov::capi::guarded([&] {
+    dpcov::capi::check_receipt_output(receipt);
+    dpcov::check::not_null(rng, "rng");
+    const mech::MechanismId id = mech::mechanism_id(mechanism);
+    if (mech::glasso_perturbation(id) == mech::GlassoPerturbation::Output)
+      fail(dpcov::Status::InvalidArgument, mech::mechanism_name(id), " perturbs the precision ",
+           "matrix itself and releases no covariance: use dpcov_private_glasso_release()");
+    const mech::Request request = request_from(dim, n, bound, epsilon, delta, params);
+    // The plan at any rho (the release does not read it): its checks before the first draw.
+    const mech::Receipt planned = mech::plan_private_glasso(id, request, 1.0);
+    dpcov::capi::c_receipt(planned, receipt);
+    dpcov::check::dimension(dim, "dimension d");
+    const dpcov::ConstMatrixView g = dpcov::check::matrix(layout, dim, dim, gram, ldg, "gram");
+    const dpcov::MatrixView out =
+        dpcov::check::output_matrix(layout, dim, dim, covariance, ldc, "covariance");
+    const mech::PrivateGlassoCovariance result =
+        mech::private_glasso_covariance(id, g, request, planned, rng->rng);
+    const dpcov_receipt written = dpcov::capi::c_receipt(result.receipt, receipt);
+    dpcov::check::finite_result(result.covariance.view(), "covariance");
+    dpcov::write_symmetric_from_upper(result.covariance, out);
     dpcov::capi::write_struct(receipt, written);
   });
 }

@@ -476,6 +476,35 @@ func TestPrivateGlassoReleasesASymmetricPrecisionEstimate(t *testing.T) {
 	}
 }
 
+func TestTheKeptGlassoCovarianceSolvesToTheOneCallEstimate(t *testing.T) {
+	g := gramOf(t, data(300, 3), 1)
+	gm, _ := g.Matrix()
+	one, err := PrivateGlassoRelease(LaplaceSym, gm, 300, 1, 1, 0, nil, 0.1, nil, seeded(t, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, r, err := PrivateGlassoCovariance(LaplaceSym, gm, 300, 1, 1, 0, nil, seeded(t, 8))
+	if err != nil || r.Epsilon != 1 || !exactlySymmetric(s) {
+		t.Fatalf("%v %+v", err, r)
+	}
+	solved, err := GlassoSolve(s, 0.1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one.Precision.Data {
+		if solved.Precision.Data[i] != one.Precision.Data[i] {
+			t.Fatalf("entry %d: %v against the one call's %v", i, solved.Precision.Data[i],
+				one.Precision.Data[i])
+		}
+	}
+	p := DefaultMechanismParams()
+	p.AuditOnlyNotPrivate = true
+	if _, _, err := PrivateGlassoCovariance(GlassoOutputWishart, gm, 300, 1, 1, 0, &p,
+		seeded(t, 8)); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("output perturbation has no covariance: %v", err)
+	}
+}
+
 func TestAuditFindsTheNonPrivateWishartMechanism(t *testing.T) {
 	mp := DefaultMechanismParams()
 	mp.AuditOnlyNotPrivate = true

@@ -66,6 +66,28 @@ func PrivateGlassoRelease(m Mechanism, gram Matrix, n int64, bound, epsilon, del
 	return out, nil
 }
 
+// PrivateGlassoCovariance is the release of covariance perturbation before its solve: S~, the
+// positive semidefinite projection of the noisy gram / n, and its receipt. GlassoSolve(S~, rho, ...)
+// gives PrivateGlassoRelease's estimate and is post-processing: keep S~ to solve again (other
+// settings, a solve that did not converge) at no privacy cost.
+func PrivateGlassoCovariance(m Mechanism, gram Matrix, n int64, bound, epsilon, delta float64,
+	params *MechanismParams, rng *RNG) (Matrix, Receipt, error) {
+	if err := gram.checkSquare("gram"); err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	out := NewMatrix(gram.Rows, gram.Cols)
+	r := newCReceipt()
+	err := call(func() C.dpcov_status {
+		return C.dpcov_private_glasso_covariance(C.int32_t(m), rowMajor, C.int64_t(gram.Rows),
+			gram.ptr(), gram.ld(), C.int64_t(n), C.double(bound), C.double(epsilon),
+			C.double(delta), params.c(), rng.handle(), out.ptr(), out.ld(), &r)
+	})
+	if err != nil {
+		return Matrix{}, Receipt{}, err
+	}
+	return out, receiptFromC(&r), nil
+}
+
 // PrivateGlassoLogDensity is the log density of a GlassoOutputWishart release given the statistic
 // (-Inf outside the support).
 func PrivateGlassoLogDensity(m Mechanism, released, gram Matrix, n int64, bound, epsilon,

@@ -47,6 +47,34 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
                         glasso, rng);
 }
 
+namespace {
+
+// S~ = Y / n, then the nearest PSD matrix: a Laplace or Gaussian release is indefinite at small
+// epsilon, and block coordinate descent needs a positive definite start (S~ + rho I is one once
+// S~ is PSD and the diagonal is penalised). Both steps read only the release.
+Matrix covariance_of(Matrix y, int64_t n) {
+  const double inverse_n = 1.0 / static_cast<double>(n);
+  for (int64_t j = 0; j < y.cols(); ++j)
+    for (int64_t i = 0; i < y.rows(); ++i) y(i, j) *= inverse_n;
+  return postprocess::project_psd(y);
+}
+
+}  // namespace
+
+PrivateGlassoCovariance private_glasso_covariance(MechanismId mechanism, ConstMatrixView gram,
+                                                  const Request &request, const Receipt &planned,
+                                                  random::Rng &rng) {
+  if (glasso_perturbation(mechanism) == GlassoPerturbation::Output)
+    fail(Status::InvalidArgument, mechanism_name(mechanism), " perturbs the precision matrix ",
+         "itself: it releases no covariance (use the covariance perturbations)");
+  // Any positive rho: the request's checks, which do not depend on it.
+  const Request r = private_glasso_request(mechanism, request, 1.0);
+  Release release = mechanisms::release(mechanism, gram, r, planned, rng);
+  PrivateGlassoCovariance out{covariance_of(std::move(release.matrix), r.n), release.receipt};
+  out.receipt.glasso_rho = 0.0;
+  return out;
+}
+
 PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const Request &request,
                              double rho, const Receipt &planned,
                              const solvers::GlassoOptions &glasso, random::Rng &rng) {
@@ -56,21 +84,17 @@ PrivateGlasso private_glasso(MechanismId mechanism, ConstMatrixView gram, const 
   solvers::validate(options);
 
   PrivateGlasso out;
-  Release release = mechanisms::release(mechanism, gram, r, planned, rng);
-  out.receipt = release.receipt;
-  out.receipt.glasso_rho = rho;
   if (glasso_perturbation(mechanism) == GlassoPerturbation::Output) {
+    Release release = mechanisms::release(mechanism, gram, r, planned, rng);
+    out.receipt = release.receipt;
+    out.receipt.glasso_rho = rho;
     out.precision = std::move(release.matrix);
     return out;
   }
-  // S~ = Y / n, then the nearest PSD matrix: a Laplace or Gaussian release is indefinite at small
-  // epsilon, and block coordinate descent needs a positive definite start (S~ + rho I is one once
-  // S~ is PSD and the diagonal is penalised). Both steps read only the release.
-  Matrix s = std::move(release.matrix);
-  const double inverse_n = 1.0 / static_cast<double>(r.n);
-  for (int64_t j = 0; j < s.cols(); ++j)
-    for (int64_t i = 0; i < s.rows(); ++i) s(i, j) *= inverse_n;
-  out.solve = solvers::graphical_lasso_undisclosed(postprocess::project_psd(s), options);
+  PrivateGlassoCovariance released = private_glasso_covariance(mechanism, gram, r, planned, rng);
+  out.receipt = released.receipt;
+  out.receipt.glasso_rho = rho;
+  out.solve = solvers::graphical_lasso_undisclosed(released.covariance, options);
   out.has_solve = true;
   out.precision = out.solve.precision;
   return out;

@@ -31,6 +31,14 @@ struct PrivateGlasso {
   bool has_solve = false;
 };
 
+// The release of covariance perturbation (Alg. 2) before its solve: S~, the positive semidefinite
+// projection of Y / n, and the mechanism's receipt. The graphical lasso on S~ is post-processing:
+// a caller who keeps S~ may solve it again (other settings, a failed solve) at no privacy cost.
+struct PrivateGlassoCovariance {
+  Matrix covariance;  // S~ (exactly symmetric, positive semidefinite)
+  Receipt receipt;    // the mechanism's receipt (glasso_rho 0: no penalty is part of the release)
+};
+
 // The request with rho placed where the mechanism reads it: Options::glasso_rho for output
 // perturbation; the covariance mechanisms take no rho. Throws Status::InvalidArgument for a
 // mechanism outside the pipeline or a rho that is not finite and > 0.
@@ -39,6 +47,12 @@ Request private_glasso_request(MechanismId mechanism, Request request, double rh
 // Every constant of the release (the mechanism's plan), or the status it would throw. Covariance
 // perturbation also needs n >= 1 (S~ = Y / n).
 Receipt plan_private_glasso(MechanismId mechanism, const Request &request, double rho);
+
+// S~ from `planned`, plan_private_glasso(mechanism, request, rho) at any rho, for a covariance
+// mechanism (Status::InvalidArgument for output perturbation, whose release is the precision).
+PrivateGlassoCovariance private_glasso_covariance(MechanismId mechanism, ConstMatrixView gram,
+                                                  const Request &request, const Receipt &planned,
+                                                  random::Rng &rng);
 
 // The pipeline. `glasso` configures the solve on S~ (its rho is replaced by `rho`); output
 // perturbation ignores it and solves the paper's objective itself (glasso_output.hpp). Throws the

@@ -523,6 +523,30 @@ void ols(fuzz::Input &in) {
   dpcov_rng_destroy(&rng);
 }
 
+// The release kept before its solve (dpcov_private_glasso_covariance), from a fresh generator of
+// the one call's seed: S~ is symmetric and finite, or the call fails and writes nothing.
+void private_glasso_kept(int32_t mechanism, int64_t d, const Vec &g, int64_t n, double bound,
+                         double eps, double delta, const dpcov_mechanism_params &p) {
+  Vec kept = fuzz::canaries(static_cast<size_t>(d * d));
+  dpcov_receipt receipt{};
+  receipt.struct_size = sizeof receipt;
+  dpcov_rng *rng = seeded();
+  const std::vector<unsigned char> before = fuzz::rng_state(rng);
+  const dpcov_status status = dpcov_private_glasso_covariance(
+      mechanism, DPCOV_ROW_MAJOR, d, g.data(), d, n, bound, eps, delta, &p, rng, kept.data(),
+      d, &receipt);
+  fuzz::charged_if_drawn(status, before, rng, "private glasso covariance");
+  dpcov_rng_destroy(&rng);
+  fuzz::known_status(status);
+  if (status != DPCOV_OK) {
+    fuzz::unchanged(kept, "private glasso covariance");
+    return;
+  }
+  fuzz::require(mechanism != DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART,
+                "output perturbation released a covariance");
+  fuzz::symmetric(kept.data(), d, d, "private glasso covariance");
+  fuzz::finite(kept.data(), static_cast<size_t>(d * d), "private glasso covariance");
+}
 void glasso(fuzz::Input &in) {
   const int64_t d = in.range(1, 4), n = in.range(1, 8);
   const double bound = epsilon(in);
@@ -581,6 +605,7 @@ void glasso(fuzz::Input &in) {
   fuzz::charged_if_drawn(rs, before, rng, "private glasso release");
   dpcov_rng_destroy(&rng);
   fuzz::known_status(rs);
+  private_glasso_kept(mechanism, d, s, n, bound, eps, delta, p);
   if (ps != DPCOV_OK && rs != ps) fuzz::violated("private glasso: plan failed, release differs");
   if (rs != DPCOV_OK) {
     fuzz::unchanged(released, "private glasso");

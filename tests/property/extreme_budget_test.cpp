@@ -539,6 +539,15 @@ RC_GTEST_PROP(ExtremeBudget, AdasspAndPrivateGlassoAreFiniteOrFailUntouched, ())
   } else {
     RC_ASSERT(bytes_equal(info, canary_struct<dpcov_glasso_info>()));
   }
+  std::vector<double> covariance(static_cast<size_t>(d * d), kCanary);
+  dpcov_receipt kept = canary_struct<dpcov_receipt>();
+  const dpcov_status kept_status = release_status("private_glasso_covariance", rng, [&] {
+    return dpcov_private_glasso_covariance(mechanism, DPCOV_ROW_MAJOR, d, g.data(), d, n, bound,
+                                           epsilon, delta, nullptr, rng, covariance.data(), d,
+                                           &kept);
+  });
+  check_outputs(kept_status, "private_glasso_covariance", covariance);
+  check_receipt(kept_status, "private_glasso_covariance", kept, &finite_receipt);
   dpcov_rng_destroy(&rng);
 }
 

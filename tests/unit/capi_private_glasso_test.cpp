@@ -277,6 +277,66 @@ TEST_F(CapiPrivateGlasso, ANonConvergenceMessageHoldsNoValueOfTheNoisyRelease) {
   EXPECT_NE(messages[0].find("not reported"), std::string::npos) << messages[0];
 }
 
+// dpcov_private_glasso_covariance keeps the release: S~ solved by dpcov_glasso_solve is the
+// one-call estimate bit for bit, for every covariance perturbation, and a solve that fails on S~
+// can be run again on it with other settings, where the one call would have spent the budget.
+TEST_F(CapiPrivateGlasso, TheKeptCovarianceSolvesToTheOneCallEstimate) {
+  for (const int32_t m : {DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_MECHANISM_ANALYZE_GAUSS,
+                          DPCOV_MECHANISM_WISHART_ADDITIVE, DPCOV_MECHANISM_WISHART_JIANG}) {
+    params_.audit_only_not_private = m == DPCOV_MECHANISM_WISHART_JIANG;  // its unlock
+    for (const int32_t layout : {DPCOV_COL_MAJOR, DPCOV_ROW_MAJOR}) {
+      dpcov_rng_destroy(&rng_);
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 8, 0), DPCOV_OK);
+      ASSERT_EQ(run(m, 0.05, &params_, nullptr, nullptr, layout, 10, 0.5), DPCOV_OK)
+          << m << ": " << dpcov_last_error_message();
+      const std::vector<double> one_call = out_;
+      const dpcov_receipt one_call_receipt = receipt_;
+      dpcov_rng_destroy(&rng_);
+      ASSERT_EQ(dpcov_rng_create_seeded(&rng_, 8, 0), DPCOV_OK);
+      std::vector<double> s(9, kSentinel), theta(9, kSentinel);
+      ASSERT_EQ(dpcov_private_glasso_covariance(m, layout, 3, g_.data(), 3, 10, 1.0, 0.5, 1e-6,
+                                                &params_, rng_, s.data(), 3, &receipt_),
+                DPCOV_OK)
+          << dpcov_last_error_message();
+      EXPECT_EQ(receipt_.epsilon, one_call_receipt.epsilon);
+      EXPECT_EQ(receipt_.sigma, one_call_receipt.sigma);
+      EXPECT_EQ(receipt_.scale, one_call_receipt.scale);
+      EXPECT_EQ(receipt_.dof, one_call_receipt.dof);
+      EXPECT_EQ(receipt_.glasso_rho, 0.0);
+      dpcov_glasso_params failing;
+      ASSERT_EQ(dpcov_glasso_params_default(&failing), DPCOV_OK);
+      failing.max_iter = 1;
+      failing.tol = 1e-300;
+      EXPECT_EQ(dpcov_glasso_solve(layout, 3, s.data(), 3, 0.05, &failing, nullptr, 0,
+                                   theta.data(), 3, nullptr, 0, nullptr),
+                DPCOV_E_NO_CONVERGENCE);
+      ASSERT_EQ(dpcov_glasso_solve(layout, 3, s.data(), 3, 0.05, nullptr, nullptr, 0,
+                                   theta.data(), 3, nullptr, 0, nullptr),
+                DPCOV_OK);
+      EXPECT_EQ(theta, one_call) << m;
+    }
+  }
+}
+
+TEST_F(CapiPrivateGlasso, OutputPerturbationReleasesNoCovariance) {
+  params_.audit_only_not_private = 1;
+  const uint64_t before = peek();
+  std::vector<double> s(9, kSentinel);
+  receipt_.epsilon = kSentinel;
+  EXPECT_EQ(dpcov_private_glasso_covariance(DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART,
+                                            DPCOV_COL_MAJOR, 3, g_.data(), 3, 10, 1.0, 1.0, 1e-6,
+                                            &params_, rng_, s.data(), 3, &receipt_),
+            DPCOV_E_INVALID_ARGUMENT);
+  EXPECT_EQ(s, std::vector<double>(9, kSentinel));
+  EXPECT_EQ(receipt_.epsilon, kSentinel);
+  EXPECT_EQ(peek(), before);
+  EXPECT_EQ(dpcov_private_glasso_covariance(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, 3,
+                                            g_.data(), 3, 10, 1.0, 1.0, 0.0, nullptr, rng_,
+                                            nullptr, 3, &receipt_),
+            DPCOV_E_NULL_POINTER);
+  EXPECT_EQ(peek(), before);
+}
+
 TEST_F(CapiPrivateGlasso, RowAndColumnMajorGiveTheSameEstimate) {
   ASSERT_EQ(run(DPCOV_MECHANISM_LAPLACE_SYM, 0.05, nullptr, nullptr, nullptr), DPCOV_OK);
   const std::vector<double> col = out_;

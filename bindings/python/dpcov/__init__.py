@@ -64,8 +64,8 @@ from .mechanism import (Release, log_density, log_density_tested, mechanism_para
 from .ols import (bootstrap_draws_check, ols_analyze_gauss, ols_analyze_gauss_intervals,
                   ols_bootstrap_intervals, ols_intervals, ols_jl, ols_sandwich_intervals)
 from .registry import MechanismInfo, mechanism_info, mechanisms
-from .private_glasso import (private_glasso_log_density, private_glasso_plan,
-                             private_glasso_release)
+from .private_glasso import (private_glasso_covariance, private_glasso_log_density,
+                             private_glasso_plan, private_glasso_release)
 from .postprocess import (analyze_gauss_shift, constant_rescale, eigenvalues_clip, gram_estimate,
                           psd_project, wishart_mean_subtract, wishart_shift)
 from .ledger import (Accounting, BudgetAccountant, LedgerSpent, PrivacyLeakWarning,
@@ -216,6 +216,7 @@ __all__ = [
     "plan",
     "PreconditionError",
     "PrivacyError",
+    "private_glasso_covariance",
     "private_glasso_log_density",
     "private_glasso_plan",
     "private_glasso_release",

@@ -153,6 +153,9 @@ RELEASES = {
     "private_glasso_release": (
         lambda rng: dpcov.private_glasso_release("analyze_gauss", _rows().T @ _rows(), 400, 1.0,
                                                  1.0, 1e-6, 0.1, rng), False),
+    "private_glasso_covariance": (
+        lambda rng: dpcov.private_glasso_covariance("laplace_sym", _rows().T @ _rows(), 400, 1.0,
+                                                    1.0, 0.0, rng), False),
     "adassp_fit": (_adassp, True),
     "adassp_units_fit": (lambda rng: dpcov.adassp_units_fit(
         *_xy(), np.arange(400) // 3, 2, 1.0, 1.0, 1.0, 1e-6, rng), True),

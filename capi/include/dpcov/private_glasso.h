@@ -94,7 +94,9 @@ DPCOV_API dpcov_status dpcov_private_glasso_plan(int32_t mechanism, int64_t dim,
  *                   output perturbation, which solves the paper's objective on the exact data to a
  *                   fixed tolerance of 1e-10.
  * @param rng        the generator; its noise is consumed once drawn, even if the call then
- *                   fails; unchanged only when the arguments are rejected.
+ *                   fails (a solve that does not converge spends the budget: to keep the
+ *                   release through such a failure, use dpcov_private_glasso_covariance() and
+ *                   dpcov_glasso_solve()); unchanged only when the arguments are rejected.
  * @param[out] precision  d x d private precision estimate, written in full and exactly symmetric.
  *                   Untouched on failure.
  * @param ldp        leading dimension of @p precision, >= d.
@@ -115,6 +117,41 @@ DPCOV_API dpcov_status dpcov_private_glasso_release(
     double bound, double epsilon, double delta, const dpcov_mechanism_params *params, double rho,
     const dpcov_glasso_params *glasso_params, dpcov_rng *rng, double *precision, int64_t ldp,
     dpcov_receipt *receipt, dpcov_glasso_info *info);
+
+/**
+ * The release of covariance perturbation without its solve: S~, the positive semidefinite
+ * projection of (G + N) / n, exactly what dpcov_private_glasso_release() solves. The graphical
+ * lasso on S~ (dpcov_glasso_solve() with the penalty rho) is post-processing: a caller who keeps
+ * S~ can solve it again, with other settings or after a solve that did not converge, at no
+ * privacy cost, where a failed dpcov_private_glasso_release() has spent the budget and returns
+ * nothing. The same generator state and arguments give the S~ that dpcov_private_glasso_release()
+ * solves, bit for bit.
+ *
+ * @param mechanism  a covariance perturbation of dpcov_private_glasso_plan() (not
+ *                   ::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART, which releases no covariance).
+ * @param layout     ::DPCOV_ROW_MAJOR or ::DPCOV_COL_MAJOR, for @p gram and @p covariance.
+ * @param dim        as for dpcov_private_glasso_release().
+ * @param gram       as for dpcov_private_glasso_release().
+ * @param ldg        leading dimension of @p gram, >= d.
+ * @param n          as for dpcov_private_glasso_release().
+ * @param bound      as for dpcov_private_glasso_release().
+ * @param epsilon    as for dpcov_private_glasso_plan().
+ * @param delta      as for dpcov_private_glasso_plan().
+ * @param params     mechanism options, or NULL for the defaults.
+ * @param rng        the generator; its noise is consumed once drawn, even if the call then
+ *                   fails; unchanged only when the arguments are rejected.
+ * @param[out] covariance  d x d S~, written in full, exactly symmetric and positive semidefinite.
+ *                   Untouched on failure.
+ * @param ldc        leading dimension of @p covariance, >= d.
+ * @param[out] receipt  the mechanism's receipt (its glasso_rho is 0: no penalty is part of the
+ *                   release); the caller sets receipt->struct_size.
+ * @return the statuses of dpcov_private_glasso_release() but ::DPCOV_E_NO_CONVERGENCE, and
+ *         ::DPCOV_E_INVALID_ARGUMENT for output perturbation.
+ */
+DPCOV_API dpcov_status dpcov_private_glasso_covariance(
+    int32_t mechanism, int32_t layout, int64_t dim, const double *gram, int64_t ldg, int64_t n,
+    double bound, double epsilon, double delta, const dpcov_mechanism_params *params,
+    dpcov_rng *rng, double *covariance, int64_t ldc, dpcov_receipt *receipt);
 
 /**
  * Natural log of the density of an output-perturbation release (::DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART)

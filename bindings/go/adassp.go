@@ -475,7 +475,7 @@ func AdasspRobustIntervals(fit AdasspResult, meat Matrix, meatReceipt Receipt, l
 	if err != nil {
 		return AdasspIntervals{}, err
 	}
-	rec, meatRec := adasspReceiptToC(fit.Receipt), noiseReceiptC(meatReceipt)
+	rec, meatRec := adasspReceiptToC(fit.Receipt), receiptToC(meatReceipt)
 	return adasspIntervalsFrom(p, func(out [][]float64) C.dpcov_status {
 		return C.dpcov_adassp_robust_intervals(rowMajor, C.int64_t(p), doubles(xtx),
 			C.int64_t(ld), doubles(xty), &rec, doubles(m), C.int64_t(ld), &meatRec,

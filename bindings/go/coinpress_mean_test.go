@@ -80,6 +80,15 @@ func TestCoinpressMeanSessionEqualsTheInMemoryRelease(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// C writes the session's d values: any other dim is refused before C writes a slice of it.
+	for _, dim := range []int{1, 2, 4} {
+		if _, _, err := s.CoinpressMeanResult(dim); !errors.Is(err, ErrDimension) {
+			t.Fatalf("CoinpressMeanResult(%d) of a d = 3 session: %v", dim, err)
+		}
+		if _, _, err := s.CoinpressResult(dim); !errors.Is(err, ErrDimension) {
+			t.Fatalf("CoinpressResult(%d) of a d = 3 session: %v", dim, err)
+		}
+	}
 	got, receipt, err := s.CoinpressMeanResult(3)
 	if err != nil {
 		t.Fatal(err)

@@ -663,7 +663,7 @@ func TestOLSAnalyzeGaussIntervals(t *testing.T) {
 		robust.StdErrors[0] <= 0 {
 		t.Fatalf("%+v %v", robust, err)
 	}
-	if _, err := OLSSandwichIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, Matrix{Rows: 2, Cols: 2, Data: make([]float64, 4)}, 999, seeded(t, 7)); !errors.Is(err, ErrLayout) {
+	if _, err := OLSSandwichIntervals(released, receipt, 3, []int64{0, 1, 2}, nil, Matrix{Rows: 2, Cols: 2, Data: make([]float64, 4)}, 999, seeded(t, 7)); !errors.Is(err, ErrDimension) {
 		t.Fatalf("got %v", err)
 	}
 	// The same meat with its noise redrawn, the fit's law restricted to the meat's order.
@@ -1112,5 +1112,38 @@ func TestTheForecastOfAUnitLevelPlanIsRefused(t *testing.T) {
 	}
 	if _, err := ForecastAdasspRegressionIntercept(plan, 5000, 0.95, 1); !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("ForecastAdasspRegressionIntercept: %v", err)
+	}
+}
+
+// C reads a call's second square matrix at the first's order: one of another order is refused
+// before C reads it (a larger one was read as its top-left block, without an error).
+func TestASecondMatrixOfAnotherOrderIsRefused(t *testing.T) {
+	eye := func(d int) Matrix {
+		m := NewMatrix(d, d)
+		for i := 0; i < d; i++ {
+			m.Data[i*d+i] = 1
+		}
+		return m
+	}
+	checks := map[string]error{}
+	_, checks["LogDensityWishart"] = LogDensityWishart(eye(2), 5, eye(3))
+	_, checks["PCASubspaceDistance"] = PCASubspaceDistance(eye(3), eye(4), 1)
+	_, checks["MetricSupportRecovery"] = MetricSupportRecovery(eye(3), eye(2), 0.1)
+	_, checks["LogDensity"] = LogDensity(AnalyzeGauss, eye(3), eye(4), 10, 1, 1, 1e-6, nil)
+	warm := eye(4)
+	_, checks["GlassoSolve"] = GlassoSolve(eye(3), 0.1, nil, &warm)
+	g := gramOf(t, data(300, 3), 1)
+	gm, _ := g.Matrix()
+	released, receipt, err := Release(AnalyzeGauss, gm, 300, 1, 1, 1e-6, nil, seeded(t, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// label 2, features {0, 1}: p = 2 coefficients, so a 3 x 3 meat (the label's row too) is wrong.
+	_, checks["OLSSandwichIntervals"] = OLSSandwichIntervals(released, receipt, 2,
+		[]int64{0, 1}, nil, eye(3), 99, seeded(t, 4))
+	for name, err := range checks {
+		if !errors.Is(err, ErrDimension) {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

@@ -146,10 +146,7 @@ type SubspaceDistance struct {
 
 // PCASubspaceDistance compares the top-k eigenvector subspaces of a and b.
 func PCASubspaceDistance(a, b Matrix, k int) (SubspaceDistance, error) {
-	if err := a.checkSquare("a"); err != nil {
-		return SubspaceDistance{}, err
-	}
-	if err := b.checkSquare("b"); err != nil {
+	if err := sameOrder(a, "a", b, "b"); err != nil {
 		return SubspaceDistance{}, err
 	}
 	if k < 1 || k > a.Rows {
@@ -220,7 +217,7 @@ func GlassoSolve(s Matrix, rho float64, params *GlassoParams, warmStart *Matrix)
 	var warm *C.double
 	ldw := C.int64_t(1)
 	if warmStart != nil {
-		if err := warmStart.checkSquare("warmStart"); err != nil {
+		if err := sameOrder(s, "s", *warmStart, "warmStart"); err != nil {
 			return Glasso{}, err
 		}
 		warm, ldw = warmStart.ptr(), warmStart.ld()
@@ -301,10 +298,7 @@ type SupportRecovery struct {
 
 // MetricSupportRecovery compares the supports of two precision matrices.
 func MetricSupportRecovery(estimate, truth Matrix, threshold float64) (SupportRecovery, error) {
-	if err := estimate.checkSquare("estimate"); err != nil {
-		return SupportRecovery{}, err
-	}
-	if err := truth.checkSquare("truth"); err != nil {
+	if err := sameOrder(estimate, "estimate", truth, "truth"); err != nil {
 		return SupportRecovery{}, err
 	}
 	c := C.dpcov_support_recovery{struct_size: C.size_t(C.sizeof_dpcov_support_recovery)}
@@ -338,7 +332,7 @@ func PCASubspaceErrorBound(released Matrix, receipt Receipt, k int, level float6
 	if err := released.checkSquare("released"); err != nil {
 		return SubspaceErrorBound{}, err
 	}
-	rec := noiseReceiptC(receipt)
+	rec := receiptToC(receipt)
 	var norm, gap, bound C.double
 	var swamped C.int32_t
 	err := call(func() C.dpcov_status {
@@ -363,7 +357,7 @@ func PCACentredSubspaceErrorBound(released Matrix, receipt Receipt, constantColu
 	if err := released.checkSquare("released"); err != nil {
 		return SubspaceErrorBound{}, err
 	}
-	rec := noiseReceiptC(receipt)
+	rec := receiptToC(receipt)
 	var norm, gap, bound C.double
 	var swamped C.int32_t
 	err := call(func() C.dpcov_status {

@@ -60,6 +60,22 @@ func (m Matrix) checkSquare(name string) error {
 	return nil
 }
 
+// sameOrder checks that a and b are square and of one order: C reads both as d x d with the
+// first's d, so a larger b would be read as its top-left block without an error.
+func sameOrder(a Matrix, aName string, b Matrix, bName string) error {
+	if err := a.checkSquare(aName); err != nil {
+		return err
+	}
+	if err := b.checkSquare(bName); err != nil {
+		return err
+	}
+	if a.Rows != b.Rows {
+		return argError(ErrDimension, "%s is %d x %d but %s is %d x %d", aName, a.Rows, a.Cols,
+			bName, b.Rows, b.Cols)
+	}
+	return nil
+}
+
 // ptr is the address of the first element, or nil for an empty matrix.
 func (m Matrix) ptr() *C.double { return doubles(m.Data) }
 

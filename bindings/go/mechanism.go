@@ -131,19 +131,6 @@ func newCReceipt() C.dpcov_receipt {
 	return C.dpcov_receipt{struct_size: C.size_t(C.sizeof_dpcov_receipt)}
 }
 
-// noiseReceiptC is the C receipt with the fields that carry a release's noise law (mechanism,
-// dim, n, sigma, scale, dof), for the post-processing that reads them.
-func noiseReceiptC(r Receipt) C.dpcov_receipt {
-	c := newCReceipt()
-	c.mechanism = C.int32_t(r.Mechanism)
-	c.dim = C.int64_t(r.Dim)
-	c.n = C.int64_t(r.N)
-	c.sigma = C.double(r.Sigma)
-	c.scale = C.double(r.Scale)
-	c.dof = C.double(r.DOF)
-	return c
-}
-
 func receiptFromC(c *C.dpcov_receipt) Receipt {
 	return Receipt{
 		ReceiptPrefix: prefixFromC(unsafe.Pointer(c)),
@@ -289,10 +276,7 @@ func (g *Gram) release(draw func(Matrix, *C.dpcov_receipt) C.dpcov_status) (Matr
 // (-Inf outside the support).
 func LogDensity(m Mechanism, released, gram Matrix, n int64, bound, epsilon, delta float64,
 	params *MechanismParams) (float64, error) {
-	if err := released.checkSquare("released"); err != nil {
-		return 0, err
-	}
-	if err := gram.checkSquare("gram"); err != nil {
+	if err := sameOrder(released, "released", gram, "gram"); err != nil {
 		return 0, err
 	}
 	var v C.double
@@ -308,10 +292,7 @@ func LogDensity(m Mechanism, released, gram Matrix, n int64, bound, epsilon, del
 // test value and matrix.
 func LogDensityTested(m Mechanism, released Matrix, testValue float64, gram Matrix, n int64,
 	bound, epsilon, delta float64, params *MechanismParams) (float64, error) {
-	if err := released.checkSquare("released"); err != nil {
-		return 0, err
-	}
-	if err := gram.checkSquare("gram"); err != nil {
+	if err := sameOrder(released, "released", gram, "gram"); err != nil {
 		return 0, err
 	}
 	var v C.double

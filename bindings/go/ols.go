@@ -164,7 +164,7 @@ func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, featur
 	if err != nil {
 		return BootstrapIntervals{}, err
 	}
-	rec := noiseReceiptC(receipt)
+	rec := receiptToC(receipt)
 	var norm, kappa C.double
 	rp := regParams.c()
 	err = call(func() C.dpcov_status {
@@ -187,14 +187,14 @@ func OLSBootstrapIntervals(released Matrix, receipt Receipt, label int64, featur
 // with status PRECONDITION when the noise swamps the data.
 func OLSSandwichIntervals(released Matrix, receipt Receipt, label int64, features []int64,
 	regParams *RegressionParams, meat Matrix, numBootstrap int64, rng *RNG) (BootstrapIntervals, error) {
-	if err := meat.checkSquare("meat"); err != nil {
-		return BootstrapIntervals{}, err
-	}
 	p, out, err := bootstrapOutputs(released, features, regParams)
 	if err != nil {
 		return BootstrapIntervals{}, err
 	}
-	rec := noiseReceiptC(receipt)
+	if err := squareOf(meat, p, "meat"); err != nil {
+		return BootstrapIntervals{}, err
+	}
+	rec := receiptToC(receipt)
 	rp := regParams.c()
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_sandwich_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
@@ -216,14 +216,14 @@ func OLSSandwichIntervals(released Matrix, receipt Receipt, label int64, feature
 func OLSRobustIntervals(released Matrix, receipt Receipt, label int64, features []int64,
 	regParams *RegressionParams, meat Matrix, meatReceipt Receipt, numBootstrap int64,
 	rng *RNG) (BootstrapIntervals, error) {
-	if err := meat.checkSquare("meat"); err != nil {
-		return BootstrapIntervals{}, err
-	}
 	p, out, err := bootstrapOutputs(released, features, regParams)
 	if err != nil {
 		return BootstrapIntervals{}, err
 	}
-	rec, meatRec := noiseReceiptC(receipt), noiseReceiptC(meatReceipt)
+	if err := squareOf(meat, p, "meat"); err != nil {
+		return BootstrapIntervals{}, err
+	}
+	rec, meatRec := receiptToC(receipt), receiptToC(meatReceipt)
 	rp := regParams.c()
 	err = call(func() C.dpcov_status {
 		return C.dpcov_ols_robust_intervals(rowMajor, C.int64_t(released.Rows), released.ptr(),
@@ -256,22 +256,22 @@ type CoefficientIntervals struct {
 func OLSIntervals(released Matrix, receipt Receipt, label int64, features []int64,
 	regParams *RegressionParams, meat *Matrix, meatReceipt *Receipt, numBootstrap int64,
 	rng *RNG) (CoefficientIntervals, error) {
-	var meatPtr *C.double
-	var meatLd C.int64_t
-	if meat != nil {
-		if err := meat.checkSquare("meat"); err != nil {
-			return CoefficientIntervals{}, err
-		}
-		meatPtr, meatLd = meat.ptr(), meat.ld()
-	}
 	p, out, err := bootstrapOutputs(released, features, regParams)
 	if err != nil {
 		return CoefficientIntervals{}, err
 	}
-	rec := noiseReceiptC(receipt)
+	var meatPtr *C.double
+	var meatLd C.int64_t
+	if meat != nil {
+		if err := squareOf(*meat, p, "meat"); err != nil {
+			return CoefficientIntervals{}, err
+		}
+		meatPtr, meatLd = meat.ptr(), meat.ld()
+	}
+	rec := receiptToC(receipt)
 	var meatRec *C.dpcov_receipt
 	if meatReceipt != nil {
-		m := noiseReceiptC(*meatReceipt)
+		m := receiptToC(*meatReceipt)
 		meatRec = &m
 	}
 	flags := make([]C.int32_t, p+1)

@@ -92,10 +92,7 @@ func PrivateGlassoCovariance(m Mechanism, gram Matrix, n int64, bound, epsilon, 
 // (-Inf outside the support).
 func PrivateGlassoLogDensity(m Mechanism, released, gram Matrix, n int64, bound, epsilon,
 	delta float64, params *MechanismParams, rho float64) (float64, error) {
-	if err := released.checkSquare("released"); err != nil {
-		return 0, err
-	}
-	if err := gram.checkSquare("gram"); err != nil {
+	if err := sameOrder(released, "released", gram, "gram"); err != nil {
 		return 0, err
 	}
 	var v C.double

@@ -179,3 +179,38 @@ func TestApplyReturnsTheRowsTheBoundedAccumulatorSums(t *testing.T) {
 		t.Fatalf("rows shorter than Rows x Cols: %v", err)
 	}
 }
+
+// The noise-aware post-processing reads the receipt the release wrote, every field: with exact
+// numerics the PCA bound counts the grid's rounding (so it is wider than the idealized release's)
+// and, under add/remove where n is private, the uncentred bound is refused.
+func TestThePCABoundOfAnExactReleaseReadsItsWholeReceipt(t *testing.T) {
+	rows := data(2000, 3)
+	bounds := map[bool]float64{}
+	for _, idealized := range []bool{false, true} {
+		spec := RowBounding{Bound: 1, Idealized: idealized}
+		released, receipt, _, err := ReleaseRows(AnalyzeGauss, rows, spec, 1e6, 1e-6, nil,
+			seeded(t, 4))
+		if err != nil || (receipt.Numerics == 1) == idealized {
+			t.Fatalf("idealized %v: numerics %d, %v", idealized, receipt.Numerics, err)
+		}
+		b, err := PCASubspaceErrorBound(released, receipt, 1, 0.95, 50, seeded(t, 8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds[idealized] = b.NoiseNorm
+	}
+	if !(bounds[false] > bounds[true]) {
+		t.Fatalf("exact noise norm %v, idealized %v: the grid's rounding is missing",
+			bounds[false], bounds[true])
+	}
+	p := DefaultMechanismParams()
+	p.Neighbour = 1
+	released, receipt, _, err := ReleaseRows(AnalyzeGauss, rows, RowBounding{Bound: 1}, 1, 1e-6, &p,
+		seeded(t, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PCASubspaceErrorBound(released, receipt, 1, 0.95, 50, seeded(t, 8)); !errors.Is(err, ErrPrecondition) {
+		t.Fatalf("add/remove, exact: %v", err)
+	}
+}

@@ -11,7 +11,8 @@ import "unsafe"
 // elsewhere (dpcov/row_passes.h): it holds the generator and asks for passes; a RowPartial of the
 // pending pass, filled from any process's rows and merged, finishes each pass. Close it when done.
 type RowSession struct {
-	p *C.dpcov_row_session
+	p   *C.dpcov_row_session
+	dim int64 // d of the session's rows: what its result writes
 }
 
 // RowPartial is the sums of one pass over some rows: O(d^2) numbers whatever the number of rows.
@@ -20,9 +21,9 @@ type RowPartial struct {
 	p *C.dpcov_row_partial
 }
 
-func takeSession(create func(**C.dpcov_row_session, **C.dpcov_rng) C.dpcov_status,
+func takeSession(dim int64, create func(**C.dpcov_row_session, **C.dpcov_rng) C.dpcov_status,
 	rng *RNG) (*RowSession, error) {
-	s := &RowSession{}
+	s := &RowSession{dim: dim}
 	var g **C.dpcov_rng
 	if rng != nil {
 		g = &rng.p
@@ -37,7 +38,7 @@ func takeSession(create func(**C.dpcov_row_session, **C.dpcov_rng) C.dpcov_statu
 // session takes rng: it is closed once the session exists, so nothing else draws its noise.
 func NewDlySession(n, dim int64, params DlyParams, rng *RNG) (*RowSession, error) {
 	p := params.c()
-	return takeSession(func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
+	return takeSession(dim, func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
 		return C.dpcov_dly_session_create(s, C.int64_t(n), C.int64_t(dim), &p, g)
 	}, rng)
 }
@@ -46,7 +47,7 @@ func NewDlySession(n, dim int64, params DlyParams, rng *RNG) (*RowSession, error
 // taking rng as NewDlySession does.
 func NewCoinpressSession(n, dim int64, params CoinpressParams, rng *RNG) (*RowSession, error) {
 	p := params.c()
-	return takeSession(func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
+	return takeSession(dim, func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
 		return C.dpcov_coinpress_session_create(s, C.int64_t(n), C.int64_t(dim), &p, g)
 	}, rng)
 }
@@ -59,7 +60,7 @@ func NewCoinpressMeanSession(n, dim int64, centre []float64, params CoinpressMea
 		return nil, argError(ErrDimension, "centre: %d values, but dim is %d", len(centre), dim)
 	}
 	p := params.c()
-	return takeSession(func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
+	return takeSession(dim, func(s **C.dpcov_row_session, g **C.dpcov_rng) C.dpcov_status {
 		return C.dpcov_coinpress_mean_session_create(s, C.int64_t(n), C.int64_t(dim),
 			doubles(centre), &p, g)
 	}, rng)
@@ -72,6 +73,9 @@ func NewCoinpressMeanSession(n, dim int64, centre []float64, params CoinpressMea
 func NewCoinpressCentredSession(mean *RowSession, params CoinpressParams) (*RowSession, error) {
 	p := params.c()
 	s := &RowSession{}
+	if mean != nil {
+		s.dim = mean.dim
+	}
 	if err := call(func() C.dpcov_status {
 		return C.dpcov_coinpress_centred_session_create(&s.p, mean.handle(), &p)
 	}); err != nil {
@@ -121,8 +125,20 @@ func (s *RowSession) FinishPass(merged *RowPartial) error {
 	return call(func() C.dpcov_status { return C.dpcov_row_session_finish_pass(s.handle(), p) })
 }
 
-// DlyResult is the release of a complete Dong-Liang-Yi session (dpcov_dly_session_result).
+// resultDim checks the dim a result is asked for against the session's: C writes d of its own.
+func (s *RowSession) resultDim(dim int) error {
+	if s != nil && s.p != nil && int64(dim) != s.dim {
+		return argError(ErrDimension, "dim: %d, but the session's rows have %d columns", dim, s.dim)
+	}
+	return nil
+}
+
+// DlyResult is the release of a complete Dong-Liang-Yi session (dpcov_dly_session_result); dim
+// must be the session's.
 func (s *RowSession) DlyResult(dim int) (Matrix, DlyReceipt, error) {
+	if err := s.resultDim(dim); err != nil {
+		return Matrix{}, DlyReceipt{}, err
+	}
 	out := NewMatrix(dim, dim)
 	r := C.dpcov_dly_receipt{struct_size: C.size_t(C.sizeof_dpcov_dly_receipt)}
 	if err := call(func() C.dpcov_status {
@@ -134,8 +150,11 @@ func (s *RowSession) DlyResult(dim int) (Matrix, DlyReceipt, error) {
 }
 
 // CoinpressResult is the release of a complete CoinPress session
-// (dpcov_coinpress_session_result).
+// (dpcov_coinpress_session_result); dim must be the session's.
 func (s *RowSession) CoinpressResult(dim int) (Matrix, CoinpressReceipt, error) {
+	if err := s.resultDim(dim); err != nil {
+		return Matrix{}, CoinpressReceipt{}, err
+	}
 	out := NewMatrix(dim, dim)
 	r := C.dpcov_coinpress_receipt{struct_size: C.size_t(C.sizeof_dpcov_coinpress_receipt)}
 	if err := call(func() C.dpcov_status {
@@ -147,8 +166,12 @@ func (s *RowSession) CoinpressResult(dim int) (Matrix, CoinpressReceipt, error) 
 }
 
 // CoinpressMeanResult is the mean of a complete CoinPress mean session
-// (dpcov_coinpress_mean_session_result).
+// (dpcov_coinpress_mean_session_result, which writes the session's d values, so dim must be the
+// session's: a smaller slice would be written past its end).
 func (s *RowSession) CoinpressMeanResult(dim int) ([]float64, CoinpressMeanReceipt, error) {
+	if err := s.resultDim(dim); err != nil {
+		return nil, CoinpressMeanReceipt{}, err
+	}
 	mean := make([]float64, dim)
 	r := C.dpcov_coinpress_mean_receipt{struct_size: C.size_t(C.sizeof_dpcov_coinpress_mean_receipt)}
 	if err := call(func() C.dpcov_status {

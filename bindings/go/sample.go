@@ -170,10 +170,7 @@ func (r *RNG) SymmetricLaplaceNoise(scale float64, dim int) (Matrix, error) {
 
 // LogDensityWishart is the log of the W_d(dof, scale) density at w.
 func LogDensityWishart(w Matrix, dof float64, scale Matrix) (float64, error) {
-	if err := w.checkSquare("w"); err != nil {
-		return 0, err
-	}
-	if err := scale.checkSquare("scale"); err != nil {
+	if err := sameOrder(w, "w", scale, "scale"); err != nil {
 		return 0, err
 	}
 	var v C.double
@@ -186,10 +183,7 @@ func LogDensityWishart(w Matrix, dof float64, scale Matrix) (float64, error) {
 
 // LogDensityInverseWishart is the log of the W^{-1}_d(psi, dof) density at x.
 func LogDensityInverseWishart(x Matrix, dof float64, psi Matrix) (float64, error) {
-	if err := x.checkSquare("x"); err != nil {
-		return 0, err
-	}
-	if err := psi.checkSquare("psi"); err != nil {
+	if err := sameOrder(x, "x", psi, "psi"); err != nil {
 		return 0, err
 	}
 	var v C.double

@@ -1,10 +1,10 @@
 """A differentially private second-moment release over a Dask array, with one release at the end.
 
 Each partition (a block of rows) accumulates its own Gram matrix through the dpcov binding
-(:class:`dpcov.GramAccumulator`: rows checked and bounded in norm, clipped rows counted) and
-returns its state: for Analyze Gauss and symmetric Laplace (exact numerics, the default) the
-saved state of a bounded exact accumulator as bytes (``GramAccumulator.to_bytes``), otherwise the
-d x d floating-point matrix and the row counters. Dask's tree reduction (``Bag.reduction`` with
+(:meth:`dpcov.GramAccumulator.bounded`, naming the release: rows checked and bounded in norm by
+the library, clipped rows counted) and returns the accumulator's saved state as bytes
+(``GramAccumulator.to_bytes``): exact integers for Analyze Gauss and symmetric Laplace (exact
+numerics, the default), floating-point sums otherwise. Dask's tree reduction (``Bag.reduction`` with
 ``split_every``) merges the states pairwise up to one, on whichever workers hold them; no raw row
 leaves its partition. The driver rebuilds one accumulator from the merged state and makes ONE
 release with the chosen mechanism, so the privacy cost is that of a single release whatever the
@@ -51,26 +51,6 @@ class SavedState(bytes):
     __str__ = __repr__
 
 
-def partition_state(block: np.ndarray, bound: float, policy: str = "clip") -> dict:
-    """The Gram state of one partition's rows: {"matrix", "rows", "clipped", "dropped",
-    "bound"}."""
-    with dpcov.GramAccumulator(block.shape[1]) as gram:
-        gram.add_rows(block, bound, policy)
-        return gram.state()
-
-
-def add_states(states: list[dict]) -> dict:
-    """The sum of partial Gram states: the state of their merge (to the rounding of the sum)."""
-    states = list(states)
-    total = {"matrix": states[0]["matrix"].copy(), "rows": 0, "clipped": 0, "dropped": 0,
-             "bound": max(s["bound"] for s in states)}
-    for s in states[1:]:
-        total["matrix"] += s["matrix"]
-    for key in ("rows", "clipped", "dropped"):
-        total[key] = sum(s[key] for s in states)
-    return total
-
-
 def row_partitions(x: da.Array) -> db.Bag:
     """The rows of the n x d Dask array ``x`` as a bag of row blocks, one per partition, each
     with its partition's index and the index of its first row in ``x`` (None where Dask does not
@@ -87,8 +67,10 @@ def row_partitions(x: da.Array) -> db.Bag:
 
 
 def _located(index: int, first, block: np.ndarray) -> tuple:
-    """A partition of :func:`row_partitions`."""
-    return index, first, block
+    """A partition of :func:`row_partitions`, its block C-contiguous and aligned: a block that
+    reaches a worker process through the scheduler can be a view into a message frame, at any
+    byte, which the library refuses (it reads doubles in place); copied only where it is."""
+    return index, first, np.require(block, requirements=["C", "A"])
 
 
 def on_rows(fn, check_finite: bool = False):
@@ -105,16 +87,6 @@ def on_rows(fn, check_finite: bool = False):
                             else f"row {row} of {where}"):
             return fn(block)
     return call
-
-
-def gram_state(x: da.Array, bound: float, policy: str = "clip", split_every: int = 2) -> dict:
-    """Tree-sum of the per-partition Gram states of the rows of the n x d Dask array ``x``.
-
-    ``x`` is rechunked so that every block holds whole rows; each row block is one partition.
-    ``split_every`` is the fan-in of Dask's reduction tree (2: a binary tree).
-    """
-    return row_partitions(x).reduction(on_rows(lambda block: partition_state(block, bound, policy)),
-                                       add_states, split_every=split_every).compute()
 
 
 # Mechanisms whose release from rows has exact numerics (dpcov.GramAccumulator.bounded).
@@ -149,7 +121,7 @@ def _merged_bytes(parts, load) -> bytes:
 
 def exact_state(x: da.Array, spec: dict, split_every: int = 2) -> bytes:
     """Tree-merge of the per-partition saved states (:func:`partition_exact_state`) of the rows
-    of the n x d Dask array ``x`` (rechunked to whole rows, as :func:`gram_state`)."""
+    of the n x d Dask array ``x`` (rechunked to whole rows, :func:`row_partitions`)."""
     return row_partitions(x).reduction(on_rows(lambda block: partition_exact_state(block, spec)),
                                        merge_exact_states, split_every=split_every).compute()
 
@@ -164,14 +136,14 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
     """One private release of the Gram matrix of the rows of the Dask array ``x`` (or of the
     ``columns`` of a ``dask.dataframe.DataFrame``, :mod:`dpcov.dask_frame`).
 
-    For ``"analyze_gauss"`` and ``"laplace_sym"`` with ``numerics="exact"`` (the default, as for
-    :func:`dpcov.release_rows`), each partition bounds its rows in a bounded accumulator naming
-    the release, rounds them to the release's grid and ships its exact integer state as bytes
-    (:meth:`dpcov.GramAccumulator.to_bytes`); the states merge by integer addition, so the
-    release is byte-identical to the single-process release from the same rows with the same
-    generator, however the rows are partitioned. Otherwise (other mechanisms, or
-    ``numerics="idealized"``) the partitions' floating-point Gram states are summed, equal to the
-    single-process release up to the rounding of the sum.
+    Each partition bounds its rows in a bounded accumulator naming the release (the library's
+    bounding, as :func:`dpcov.release_rows`) and ships its saved state as bytes
+    (:meth:`dpcov.GramAccumulator.to_bytes`). For ``"analyze_gauss"`` and ``"laplace_sym"`` with
+    ``numerics="exact"`` (the default) the rows are rounded to the release's grid and the
+    states are exact integers that merge by integer addition, so the release is byte-identical
+    to the single-process release from the same rows with the same generator, however the rows
+    are partitioned. Otherwise (other mechanisms, or ``numerics="idealized"``) the states are
+    floating-point sums, equal to the single-process release up to the rounding of the sum.
 
     ``privacy_unit`` (one id per row) with ``max_rows_per_unit`` k: the release of units of
     :func:`dpcov.dask_units.dask_unit_release` (which the remaining keyword arguments also
@@ -203,14 +175,14 @@ def dask_release(x: da.Array, bound: float, epsilon: float, delta: float, rng,
                                  columns=columns, **params)
     x = dask_frame.as_rows(x, columns)
     bounding = {key: params.pop(key) for key in BOUNDING_FORMS if key in params}
-    if bounding or (numerics == "exact" and mechanism in EXACT_MECHANISMS):
-        spec = {"bound": bound, "policy": policy,
-                "neighbour": params.get("neighbour", "replace_one"), "mechanism": mechanism,
-                "epsilon": epsilon, "delta": delta, "numerics": numerics, **bounding}
-        with dpcov.GramAccumulator.from_bytes(exact_state(x, spec, split_every)) as gram:
-            return gram.release(mechanism, epsilon, delta, rng, **params)
-    state = gram_state(x, bound, policy, split_every)
-    with dpcov.GramAccumulator.from_state(**state) as gram:
+    # Every mechanism through the bounded accumulator that names the release, as
+    # dpcov.release_rows: the library checks the policy against the neighbour relation from the
+    # spec (drop under replace-one refused whatever the rows) before any partition runs.
+    spec = {"bound": bound, "policy": policy,
+            "neighbour": params.get("neighbour", "replace_one"), "mechanism": mechanism,
+            "epsilon": epsilon, "delta": delta, "numerics": numerics, **bounding}
+    dpcov.GramAccumulator.bounded(int(x.shape[1]), **spec).close()
+    with dpcov.GramAccumulator.from_bytes(exact_state(x, spec, split_every)) as gram:
         return gram.release(mechanism, epsilon, delta, rng, **params)
 
 

@@ -33,6 +33,8 @@ def adassp_rows(x: da.Array, y: da.Array) -> da.Array:
     chunks aligned to ``x``'s."""
     if x.ndim != 2 or y.ndim != 1:
         raise ValueError(f"x must be 2-D and y 1-D, got {x.ndim} and {y.ndim} dimensions")
+    if np.isfinite(x.shape[0]) and np.isfinite(y.shape[0]) and x.shape[0] != y.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} values for {x.shape[0]} rows of x")
     return da.concatenate([x, y.rechunk((x.chunks[0],))[:, None]], axis=1)
 
 

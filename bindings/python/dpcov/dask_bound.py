@@ -41,9 +41,12 @@ def norm_histogram(x: da.Array, candidates: np.ndarray, split_every: int = 2) ->
     partition's counts (``dpcov_private_bound_histogram``) summed by a tree reduction. Private:
     pass it only to :func:`dpcov.private_bound.scan` or :func:`~dpcov.private_bound.select`."""
     candidates = np.ascontiguousarray(candidates, dtype=np.float64)
-    return row_partitions(x).reduction(
-        on_rows(lambda block: private_bound.row_histogram(block, candidates), True), add_counts,
-        split_every=split_every).compute()
+
+    def counts(block):  # the grid reaches a worker process as a view, possibly unaligned
+        return private_bound.row_histogram(block, np.require(candidates, requirements=["C", "A"]))
+
+    return row_partitions(x).reduction(on_rows(counts, True), add_counts,
+                                       split_every=split_every).compute()
 
 
 def public_rows(x: da.Array) -> int:
@@ -133,6 +136,8 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
         return at_share(mechanism, rest, float(epsilon), "the private bound's step spends the "
                         "rest; a public bound gives the release all of it")
 
+    with share():
+        check_release_spec(release_columns(x, columns, params), mechanism, rest, delta, params)
     if active_accountant() is not None:
         with share():
             released = release_statement(x, mechanism, rest, delta, columns, params)
@@ -144,21 +149,42 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
                             columns=columns, **params), bound
 
 
+def release_columns(x, columns, params) -> int:
+    """The number of columns the release reads: ``x``'s, or a frame's ``columns`` from its
+    metadata, as the release picks them (its unit column left out)."""
+    units = params.get("privacy_unit")
+    if dask_frame.is_frame(x):
+        unit = (units,) if units is not None and np.isscalar(units) else ()
+        return len(dask_frame.numeric_columns(x, columns, exclude=unit))
+    return int(x.shape[1])
+
+
+def check_release_spec(cols: int, mechanism, epsilon: float, delta: float, params) -> int:
+    """The release's bounding as the library checks it, at B = 1 and before anything is drawn
+    (a policy the neighbour relation or units refuse, a bad bounding form): the bounded rows'
+    d. ``policy="reject"`` is refused first: the bound is chosen with rows above it by design."""
+    policy = params.get("policy", "clip")
+    if policy == "reject":
+        raise ValueError("an automatic bound is chosen with some rows above it by design, which "
+                         "policy='reject' refuses after the bound step has spent its budget: use "
+                         "policy='clip' (the default), or a public bound with reject")
+    spec = {key: params[key] for key in BOUNDING_FORMS if key in params}
+    if "max_rows_per_unit" in params:
+        spec["max_rows_per_unit"] = params["max_rows_per_unit"]
+    with GramAccumulator.bounded(cols, 1.0, policy, params.get("neighbour", "replace_one"),
+                                 mechanism=mechanism, epsilon=epsilon, delta=delta,
+                                 numerics=params.get("numerics", "exact"), **spec) as shape:
+        return shape.info().dim
+
+
 def release_statement(x, mechanism, epsilon: float, delta: float, columns, params) -> Receipt:
     """What the release of :func:`dask_release_auto` will state, planned before the bound step
     draws (``dpcov_plan_create`` at B = 1 with n counted at the release, as the command line
     plans ``--bound auto``): its epsilon, delta and rho do not depend on B or n. The bounded
     rows' d comes from an accumulator of the same bounding, which holds no row; a frame's
     columns from its metadata, as the release picks them (its unit column left out)."""
-    units = params.get("privacy_unit")
-    if dask_frame.is_frame(x):
-        unit = (units,) if units is not None and np.isscalar(units) else ()
-        cols = len(dask_frame.numeric_columns(x, columns, exclude=unit))
-    else:
-        cols = int(x.shape[1])
-    bounding = {key: params[key] for key in BOUNDING_FORMS if key in params}
-    with GramAccumulator.bounded(cols, **bounding) as shape:
-        dim = shape.info().dim
+    cols = release_columns(x, columns, params)
+    dim = check_release_spec(cols, mechanism, epsilon, delta, params)
     options = {key: value for key, value in params.items() if key in PARAM_FIELDS}
     exact = (numerics_value(params.get("numerics", "exact")) == NUMERICS["exact"]
              and mechanism in EXACT_MECHANISMS)

@@ -77,7 +77,10 @@ def unit_groups(units: np.ndarray, groups: int) -> np.ndarray:
 
 def whole_ids(values: np.ndarray) -> np.ndarray:
     """``values``, the float64 unit column, refused (before any is hashed or written) unless
-    every id is a whole number of magnitude at most 2^53: NaN has no unit."""
+    every id is a whole number of magnitude at most 2^53: NaN (a missing id) has no unit."""
+    if np.isnan(values).any():
+        raise ValueError("unit ids must not be missing (NaN or a missing value): a row without "
+                         "a unit cannot be bounded with its unit")
     if not (np.array_equal(values, np.round(values)) and np.all(np.abs(values) <= 2.0 ** 53)):
         raise ValueError("unit ids must be whole numbers of magnitude at most 2^53")
     return values
@@ -177,9 +180,9 @@ def finite_block(block: np.ndarray, block_info=None) -> np.ndarray:
     """``block`` of rows, whose first value that is not finite is refused at its row of x before
     the groupby reorders the rows (the row of its block where Dask does not know the blocks'
     lengths)."""
-    start = block_info[0]["array-location"][0][0] if block_info else None
+    start = block_info[0]["array-location"][0][0] if block_info is not None else None
     known = start is not None and np.isfinite(start)
-    index = block_info[0]["chunk-location"][0] if block_info else "?"
+    index = block_info[0]["chunk-location"][0] if block_info is not None else "?"
     _arrays.refuse_non_finite_rows(block, int(start) if known else None, f"partition {index}")
     return block
 
@@ -187,6 +190,11 @@ def finite_block(block: np.ndarray, block_info=None) -> np.ndarray:
 def unit_rows(x: da.Array, units: da.Array) -> da.Array:
     """The rows [unit, x] of the n x d Dask array ``x`` and its unit column ``units`` (length n,
     whole numbers), as blocks of whole rows."""
+    units = da.asarray(units)
+    if units.dtype.kind not in "iuf":
+        # Refused before NumPy reads an id: its message would quote one (in every worker's log).
+        raise TypeError(f"unit ids in an array must be whole numbers, got dtype {units.dtype}; "
+                        f"for ids that are strings pass a DataFrame and name its unit column")
     if x.ndim != 2 or units.ndim != 1:
         raise ValueError(f"x must be 2-D and units 1-D, got {x.ndim} and {units.ndim} dimensions")
     if np.isfinite(x.shape[0]) and np.isfinite(units.shape[0]) and x.shape[0] != units.shape[0]:

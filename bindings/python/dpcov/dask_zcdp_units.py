@@ -24,7 +24,7 @@ import numpy as np
 import dpcov
 from . import _arrays, dask_frame
 from .coinpress import zcdp_epsilon
-from .dask import dask_zcdp_release
+from .dask import ZCDP_MECHANISMS, dask_zcdp_release
 from .dask_spill import spill_directory
 from .dask_units import MEMORY_BUDGET, grouped
 from .ledger import ZcdpCharge, _active, active_accountant
@@ -58,6 +58,31 @@ def kept_rows(x, units, k: int, rng, groups, directory: str, memory_budget: int,
     return dask_frame.blocks_array([dask.delayed(np.load)(p) for p in paths], cols)
 
 
+# A stand-in number of rows for checking a release's settings before its rows are grouped: the
+# settings' own checks do not read n (those that do run at the release, on the kept rows).
+SETTINGS_ROWS = 1 << 20
+
+
+def _check_pass_settings(x, units, columns, mechanism: str, row_rho: float, delta: float,
+                         params: dict) -> None:
+    """The passes' settings (radius, k_bound, beta, ...) checked by the library's plan before
+    the groupby reads any row or the accountant is charged: a bad one is a refusal that spends
+    nothing, as in memory."""
+    if dask_frame.is_frame(x):
+        unit = (units,) if np.isscalar(units) else ()
+        cols = len(dask_frame.numeric_columns(x, columns, exclude=unit))
+    else:
+        cols = int(x.shape[1])
+    if mechanism == "coinpress":
+        dpcov.coinpress_plan(SETTINGS_ROWS, cols, rho=row_rho, delta=delta, **params)
+    elif mechanism in ZCDP_MECHANISMS:
+        dpcov.dly_plan(SETTINGS_ROWS, cols, ZCDP_MECHANISMS[mechanism], rho=row_rho,
+                       delta=delta, **params)
+    else:
+        raise ValueError(f"mechanism must be one of {', '.join(map(repr, ZCDP_MECHANISMS))}, "
+                         f"got {mechanism!r}")
+
+
 def dask_zcdp_unit_release(x, units, max_rows_per_unit: int, rng, mechanism: str, rho: float,
                            delta: float, groups=None, split_every: int = 2, spill_dir=None,
                            memory_budget: int = MEMORY_BUDGET, shuffle: bool = True,
@@ -75,10 +100,11 @@ def dask_zcdp_unit_release(x, units, max_rows_per_unit: int, rng, mechanism: str
                          "shuffle=False")
     row_rho = unit_row_rho("replace_one", "replace_one", max_rows_per_unit, rho)
     charge = ZcdpCharge(float(rho), zcdp_epsilon(rho, delta), float(delta))
+    k = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
+    _check_pass_settings(x, units, columns, mechanism, row_rho, delta, params)
     budget = active_accountant()
     if budget is not None:
         budget.check(charge)
-    k = _arrays.whole_number(max_rows_per_unit, "max_rows_per_unit")
     with spill_directory(spill_dir) as directory:
         rows = kept_rows(x, units, k, rng, groups, directory, memory_budget, columns)
         token = _active.set(None)  # the passes are charged here, at the unit level

@@ -647,6 +647,11 @@ class PrivateCovariance(_Estimator):
         epsilon = None
         with contextlib.ExitStack() as steps:  # a bound step and the release: one block
             if _is_auto(self.bound):
+                # The release's bounding checked by the library before the bound step spends
+                # (drop under replace-one is refused whatever the bound).
+                self._bounded_gram(d, bound=1.0, policy=policy,
+                                   neighbour=_neighbour_name(n_private),
+                                   constant=0.0 if self.assume_centered else 1.0).close()
                 B, epsilon = steps.enter_context(
                     self._auto_bound(X, d + (0 if self.assume_centered else 1), rng))
             elif self.bound_clipped is not None:
@@ -698,6 +703,9 @@ class PrivateCovariance(_Estimator):
         epsilon = None
         with contextlib.ExitStack() as steps:  # a bound step and the release: one block
             if _is_auto(self.bound):
+                self._bounded_gram(d, bound=1.0, policy=policy,
+                                   neighbour=_neighbour_name(_n_private(self.mechanism_options)),
+                                   constant=1.0, max_rows_per_unit=self.max_rows_per_unit).close()
                 B, epsilon = steps.enter_context(self._auto_bound(X[order], d + 1, rng, units=ids))
             elif self.bound_clipped is not None:
                 raise ValueError("bound_clipped applies to bound='auto' only")

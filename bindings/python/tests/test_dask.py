@@ -54,23 +54,29 @@ def test_the_exact_cluster_release_equals_the_single_process_one_byte_for_byte(
     assert released.tobytes() == expected.tobytes()
 
 
+# Every mechanism's partitions go through the bounded accumulator that names the release: exact
+# integer states for the exact mechanisms, floating-point sums otherwise (here: idealized).
+IDEALIZED = {"bound": 1.0, "policy": "clip", "neighbour": "replace_one",
+             "mechanism": "analyze_gauss", "epsilon": 1.0, "delta": 1e-6, "numerics": "idealized"}
+
+
 def test_the_summed_state_counts_every_row_and_every_clip(client, rows):
     x = da.from_array(rows, chunks=(CHUNK, DIM))
-    state = dask_release.gram_state(x, 1.0)
-    with dpcov.GramAccumulator(DIM) as gram:
-        gram.add_rows(rows, 1.0)
-        info = gram.info()
-        exact = gram.matrix()
-    assert (state["rows"], state["clipped"], state["bound"]) == (ROWS, info.clipped, 1.0)
-    assert info.clipped > 0
-    np.testing.assert_allclose(state["matrix"], exact, rtol=1e-13)
+    with dpcov.GramAccumulator.from_bytes(dask_release.exact_state(x, IDEALIZED)) as merged, \
+            dpcov.GramAccumulator.bounded(DIM, **IDEALIZED) as gram:
+        gram.add_raw_rows(rows)
+        info, state = gram.info(), merged.info()
+        assert (state.rows, state.clipped) == (ROWS, info.clipped)
+        assert info.clipped > 0
+        np.testing.assert_allclose(merged.matrix(), gram.matrix(), rtol=1e-13)
 
 
 def test_partitions_are_summed_by_a_binary_tree(rows):
     x = da.from_array(rows, chunks=(CHUNK, DIM))
     partitions = dask.bag.from_delayed(list(x.to_delayed().ravel()))
-    reduced = partitions.reduction(lambda block: dask_release.partition_state(block, 1.0),
-                                   dask_release.add_states, split_every=2)
+    reduced = partitions.reduction(
+        lambda block: dask_release.partition_exact_state(block, IDEALIZED),
+        dask_release.merge_exact_states, split_every=2)
     aggregates = [k for k in dict(reduced.dask) if "aggregate" in str(k)]
     # 8 partitions in pairs: 4 + 2 + 1 aggregation tasks.
     assert partitions.npartitions == ROWS // CHUNK == 8
@@ -79,8 +85,8 @@ def test_partitions_are_summed_by_a_binary_tree(rows):
 
 def test_column_chunks_are_joined_into_whole_rows(client, rows):
     x = da.from_array(rows, chunks=(CHUNK, 2))
-    state = dask_release.gram_state(x, 1.0)
-    assert state["matrix"].shape == (DIM, DIM) and state["rows"] == ROWS
+    with dpcov.GramAccumulator.from_bytes(dask_release.exact_state(x, IDEALIZED)) as merged:
+        assert merged.matrix().shape == (DIM, DIM) and merged.info().rows == ROWS
 
 
 def test_a_cluster_release_without_a_seed_uses_the_cryptographic_generator(client, rows):

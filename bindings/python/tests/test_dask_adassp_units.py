@@ -143,7 +143,7 @@ def test_a_unit_split_between_blocks_is_refused_without_a_shuffle(client, xy):
     (np.arange(ROWS) // 2, 0, "max_rows_per_unit must be >= 1"),
     (np.arange(ROWS) // 2, -3, "max_rows_per_unit must be >= 1"),
     (np.arange(ROWS - 1) // 2, 2, f"units has {ROWS - 1} ids for {ROWS} rows"),
-    (np.where(np.arange(ROWS) == 17, np.nan, np.arange(ROWS) // 2), 2, "whole numbers"),
+    (np.where(np.arange(ROWS) == 17, np.nan, np.arange(ROWS) // 2), 2, "must not be missing"),
     (None, 2, "need both privacy_unit"),
     (np.arange(ROWS) // 2, None, "need both privacy_unit"),
 ])

@@ -260,7 +260,7 @@ def unit_release(frame, unit, **kwargs):
 
 @pytest.mark.parametrize("value,dtype,message", [
     (2 ** 53 + 1, "int64", "at most 2\\^53"),  # would round to 2^53, merging two units
-    (pd.NA, "Int64", "whole numbers"),
+    (pd.NA, "Int64", "must not be missing"),
     (0.5, "float64", "whole numbers"),
     (None, "object", "must not be missing"),
     (7, "object", "all strings")])

@@ -174,7 +174,7 @@ def test_nan_ids_are_refused_before_a_draw_and_leave_no_spill_file(client, rows,
     ids[1234] = np.nan
     with dpcov.Rng(67) as rng:
         before = rng.save_state()
-        with pytest.raises(ValueError, match="whole numbers"):
+        with pytest.raises(ValueError, match="must not be missing"):
             dask_bound.dask_private_bound(lazy(rows), 0.5, rng, privacy_unit=lazy(ids),
                                           spill_dir=tmp_path)
         assert rng.save_state() == before

@@ -303,6 +303,7 @@ program dpcov_test
   call row_bounding()
   call numerics_by_default()
   call saved_state()
+  call changed_interfaces()
 
   call dpcov_sketch_destroy(imported)
   call dpcov_gram_destroy(merged_gram)
@@ -570,6 +571,52 @@ contains
                == DPCOV_E_PRECONDITION, 'zcdp ledger refuses a fit at epsilon 1e6')
     call ok(dpcov_ledger_charge_zcdp(zl, 1d-3, 0.5d0, 1d-6), 'zcdp ledger charge')
     call dpcov_ledger_destroy(zl)
+  end subroutine
+
+  !> The interfaces whose form the headers' NULLs, counts and receipts decide, called: output
+  !> perturbation with NULL settings and info, the released covariance kept before its solve, a
+  !> scalar count of truncated rows, and a receipt passed to the ledger and the prefix as itself.
+  subroutine changed_interfaces()
+    type(dpcov_mechanism_params) :: mp
+    type(dpcov_receipt) :: rc
+    type(dpcov_receipt_prefix) :: prefix
+    type(c_ptr) :: local = c_null_ptr, lg = c_null_ptr
+    real(c_double) :: gg(d, d), precision(d, d), kept(d, d), unit_rows(4, 2)
+    real(c_double), parameter :: two_units(3, 2) = reshape([0.1d0, 0.2d0, 0.3d0, &
+                                                            0.1d0, 0.2d0, 0.3d0], [3, 2])
+    integer(c_int64_t) :: truncated
+    gg = matmul(transpose(a), a)
+    call ok(dpcov_mechanism_params_default(mp), 'changed: params')
+    mp%audit_only_not_private = 1
+    rc = dpcov_new_receipt()
+    call ok(dpcov_rng_create_seeded(local, 3_c_int64_t, 0_c_int64_t), 'changed: rng')
+    call ok(dpcov_private_glasso_release(DPCOV_MECHANISM_GLASSO_OUTPUT_WISHART, DPCOV_COL_MAJOR, &
+                                         int(d, c_int64_t), gg, int(d, c_int64_t), &
+                                         int(n, c_int64_t), 1d0, 1d0, 0d0, mp, 0.1d0, &
+                                         c_null_ptr, local, precision, int(d, c_int64_t), rc, &
+                                         c_null_ptr), 'output perturbation with NULL settings')
+    call check(rc%not_dp == 1 .and. all(precision == transpose(precision)), &
+               'output perturbation released')
+    call ok(dpcov_mechanism_params_default(mp), 'changed: params again')
+    call ok(dpcov_private_glasso_covariance(DPCOV_MECHANISM_LAPLACE_SYM, DPCOV_COL_MAJOR, &
+                                            int(d, c_int64_t), gg, int(d, c_int64_t), &
+                                            int(n, c_int64_t), 1d0, 1d0, 0d0, mp, local, kept, &
+                                            int(d, c_int64_t), rc), 'kept covariance')
+    call check(all(kept == transpose(kept)) .and. rc%glasso_rho == 0d0, 'kept covariance is S~')
+    ! Two units of ids 0, 0, 1 with k = 1: one row of unit 0 is left out, a scalar count.
+    call ok(dpcov_unit_rows_keep(local, 1_c_int64_t, DPCOV_COL_MAJOR, 3_c_int64_t, 2_c_int64_t, &
+                                 two_units, 3_c_int64_t, [0_c_int64_t, 0_c_int64_t, 1_c_int64_t], &
+                                 unit_rows, 2_c_int64_t, 4_c_int64_t, truncated), 'unit rows keep')
+    call check(truncated == 1, 'one truncated row, a scalar')
+    call dpcov_rng_destroy(local)
+    call ok(dpcov_ledger_create(lg, DPCOV_ACCOUNTING_BASIC, 2d0, 1d-5), 'changed: ledger')
+    call ok(dpcov_ledger_check_receipt(lg, rc), 'a receipt checked as itself')
+    call ok(dpcov_ledger_charge_receipt(lg, rc), 'a receipt charged as itself')
+    call dpcov_ledger_destroy(lg)
+    prefix%struct_size = c_sizeof(prefix)
+    call ok(dpcov_receipt_prefix_of(rc, prefix), 'the prefix of a receipt')
+    call check(prefix%mechanism == DPCOV_MECHANISM_LAPLACE_SYM .and. prefix%epsilon == 1d0, &
+               'the prefix reads the receipt')
   end subroutine
 
   subroutine check(condition, what)

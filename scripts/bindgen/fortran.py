@@ -34,7 +34,9 @@ _KINDS = {"double": ("real", "c_double"), "int32_t": ("integer", "c_int32_t"),
 _OPTIONAL = re.compile(r"\bor NULL\b|\bNULL for\b|\bNULL \(with")
 _SHAPED = re.compile(r"\b(doubles|values|rows|counts|matrix|points|buffer|x)\b|"
                      r"\b[a-z] int(32|64)\b")
-_ABSENT = re.compile(r"\belse NULL\b")
+_ABSENT = re.compile(r"\belse NULL\b|\b[Mm]ust be NULL\b")
+_ONE_COUNT = re.compile(r"\bone count\b")
+_ANY_RECEIPT = re.compile(r"\breceipt\b")
 _AS_FOR = re.compile(r"\bas for (dpcov_\w+)\(\)")
 _AS_FUNCTION = re.compile(r"As (dpcov_\w+)\(\)")
 
@@ -150,9 +152,12 @@ def _param_decl(api, function, param) -> tuple:
         return f"type({target.name}), intent({intent}) :: {name}", {target.name}
     if _OPTIONAL.search(doc):
         return f"type(c_ptr), value :: {name}", {"c_ptr"}
+    if target.kind == "void" and target.const and _ANY_RECEIPT.search(doc):
+        # A receipt of any family, read through its prefix: the caller's derived type itself.
+        return f"type(*), intent(in) :: {name}", set()
     decl, kinds = _scalar_decl("uint8_t" if target.kind == "void" else target.name)
     intent = _intent(param, doc)
-    if intent == "out" and doc and not _SHAPED.search(doc):
+    if intent == "out" and doc and (_ONE_COUNT.search(doc) or not _SHAPED.search(doc)):
         return f"{decl}, intent(out) :: {name}", kinds
     return f"{decl}, intent({intent}) :: {name}(*)", kinds
 

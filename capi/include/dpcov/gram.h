@@ -369,8 +369,8 @@ static inline dpcov_status dpcov_row_bounding_default(dpcov_row_bounding *spec) 
  *                 dpcov_gram_create_bounded().
  * @param cols     raw columns, label included.
  * @param factors  receives @p count values; untouched on error.
- * @param count    the regressors: cols (a constant, no label), cols - 1 (a constant and a label,
- *                 or neither) or cols - 2 (a label, no constant).
+ * @param count    the regressors: cols + 1 (a constant, no label), cols (a constant and a
+ *                 label, or neither) or cols - 1 (a label, no constant).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (spec, factors), ::DPCOV_E_DIMENSION (@p count not
  *         the regressors' number), and what dpcov_gram_create_bounded() refuses in the spec.
  */
@@ -558,8 +558,9 @@ DPCOV_API dpcov_status dpcov_gram_finish_units(dpcov_gram *gram);
  * @param out_rows k times the number of units in @p units (count the runs of equal ids).
  * @param ldout    leading dimension of @p out (>= cols row-major, >= max(1, out_rows)
  *                 column-major).
- * @param truncated receives the rows left out by the k limit: curator diagnostics, never
- *                 published (the zero rows added are out_rows - rows + *truncated).
+ * @param[out] truncated receives one count, the rows left out by the k limit: curator
+ *                 diagnostics, never published (the zero rows added are out_rows - rows +
+ *                 *truncated).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION (cols, rows or out_rows
  *         negative, out_rows not k U), ::DPCOV_E_LAYOUT, ::DPCOV_E_INVALID_ARGUMENT (k outside
  *         [1, 2^20], a unit id below the previous row's, naming the row), ::DPCOV_E_NON_FINITE

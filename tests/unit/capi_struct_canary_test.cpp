@@ -251,6 +251,17 @@ void private_glasso() {
   EXPECT_INTACT(info);
 }
 
+void private_glasso_covariance() {
+  Seeded s;
+  const auto g = gram(3, 1000);
+  std::vector<double> covariance(9);
+  Canary<dpcov_receipt> release;
+  ASSERT_CALL_OK(dpcov_private_glasso_covariance(DPCOV_MECHANISM_ANALYZE_GAUSS, DPCOV_COL_MAJOR, 3,
+                                                 g.data(), 3, 1000, 1.0, 1.0, 1e-6, nullptr,
+                                                 s.rng, covariance.data(), 3, release.get()));
+  EXPECT_INTACT(release);
+}
+
 void ledger() {
   dpcov_ledger *l = nullptr;
   ASSERT_CALL_OK(dpcov_ledger_create(&l, DPCOV_ACCOUNTING_BASIC, 10.0, 1e-3));
@@ -571,6 +582,7 @@ const std::map<std::string, void (*)()> &cases() {
       {"dpcov_metric_support_recovery", estimators},
       {"dpcov_private_glasso_plan", private_glasso},
       {"dpcov_private_glasso_release", private_glasso},
+      {"dpcov_private_glasso_covariance", private_glasso_covariance},
       {"dpcov_ledger_get_spent", ledger},
       {"dpcov_mechanism_info", registry},
       {"dpcov_mechanism_info_by_id", registry},

@@ -344,6 +344,11 @@ DPCOV_API dpcov_status dpcov_gram_merge(dpcov_gram *dst, const dpcov_gram *src) 
       dpcov::fail(dpcov::Status::Incompatible,
                   "cannot merge an accumulator with exact numerics and one ",
                   "with idealized numerics");
+    // A bounded accumulator reports its spec's bound: rows summed at another bound in an
+    // accumulator made without a spec would be released as if they were within it.
+    if (dst->spec.has_value() != src->spec.has_value())
+      dpcov::fail(dpcov::Status::Incompatible, "cannot merge an accumulator made from a row ",
+                  "bounding spec (dpcov_gram_create_bounded) and one made without");
     if (dst->spec && src->spec && !(*dst->spec == *src->spec))
       dpcov::fail(dpcov::Status::Incompatible, "cannot merge accumulators made from different row ",
                   "bounding specs (dpcov_row_bounding)");

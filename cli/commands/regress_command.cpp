@@ -563,7 +563,10 @@ void fit_adassp(RawFit &f, const ReleaseDraws &draws,
 // gathered, [x, y]), the norm bound of the scaled rows [1, z_x] and the map back to the data's
 // units. |z_y| <= 1.
 void use_column_bounds(RawFit &f, const RowReader &reader, const RegressionColumns &c,
-                       const std::string &spec) {
+                       const std::string &spec, bool reject) {
+  if (reject)
+    fail(kExitUsage, "--reject does not apply to --bounds: values outside their range are clamped "
+         "(and counted), as `dpcov release --bounds` does");
   const std::vector<std::string> &names = reader.column_names();
   std::vector<std::string> gathered;
   for (const int64_t j : c.features) gathered.push_back(names[static_cast<size_t>(j)]);
@@ -627,6 +630,21 @@ void apply_fit(RawFit &f, const DefaultFit &d) {
   f.fit_delta = d.delta;
   f.robust = d.robust;
   if (d.robust) f.sandwich = d.sandwich;
+}
+
+// Robust errors hold a share back for the meat until n decides (decide_errors) whether they are
+// attempted; where they are not, the fit spends the whole budget, which under zCDP accounting
+// costs more rho than the split (rho grows faster than epsilon). Before anything is drawn the
+// ledger's cap must hold for that fit too, whichever way n decides.
+void check_fit_without_meat(const LedgerFile &ledger, const RawFit &f, const RegressOptions &o,
+                            double bound_epsilon) {
+  RawFit whole = f;
+  DefaultFitQuery q = default_fit_query(f, o);
+  q.rows_known = false;
+  q.robust = false;
+  apply_fit(whole, decide_default_fit(q));
+  const dpcov_adassp_receipt plan = adassp_plan(whole);
+  ledger.check(charges_with_bound_step(&ledger, bound_epsilon, LedgerCharge::of_receipt(&plan)));
 }
 
 // The fit's shares before the rows are read (for the ledger's plan): robust errors as asked.
@@ -734,7 +752,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
       *reader, o.label, r.privacy_unit.empty() ? o.features : unit_regressors(*reader, o, r),
       f.intercept);
   f.terms = c.terms;
-  if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds);
+  if (!r.bounds.empty()) use_column_bounds(f, *reader, c, r.bounds, r.reject);
   const double bound_epsilon = f.settings.tighten ? f.settings.bound_epsilon : 0.0;
   f.adassp_budget = f.settings.adassp_epsilon;
   f.label_square_asked = f.settings.params.release_label_square == 1;
@@ -754,6 +772,7 @@ RawFit fit_raw_rows(const RegressOptions &o) {
   if (!r.ledger.path.empty()) plan = adassp_plan(f);
   const std::unique_ptr<LedgerFile> ledger = checked_ledger(
       r.ledger, [&](const LedgerFile &l) { return charges_of(&l, plan); });
+  if (ledger && f.robust) check_fit_without_meat(*ledger, f, o, bound_epsilon);
   const std::string output = concat("regress ", f.path);
   const ReleaseDraws draws(ledger.get(), [&] { return charges_of(ledger.get(), plan); }, r.seed,
                            output, {"regress", "--noise-seed"});

@@ -468,17 +468,21 @@ void print_gram_text(const GramFit &f) {
 }  // namespace
 
 void warn_clipped_rows(const RegressionGram &data, bool n_public, bool scaled, bool tightened) {
+  if (scaled) {
+    if (data.clamped > 0)
+      std::fprintf(stderr, "dpcov regress: warning: %lld values were outside their --bounds "
+                   "range and were clamped to it, which biases the fit towards the range "
+                   "(curator only: not for publication)\n",
+                   static_cast<long long>(data.clamped));
+    return;
+  }
   if (data.clipped == 0) return;
   const std::string count = n_public ? concat(data.clipped, " of ", data.rows)
                                      : concat(data.clipped);
-  if (scaled)
-    std::fprintf(stderr, "dpcov regress: warning: %s values were outside their --bounds range "
-                 "and were clamped to it (curator only: not for publication)\n", count.c_str());
-  else
-    std::fprintf(stderr, "dpcov regress: warning: %s rows were over %s or --label-bound and "
-                 "were clipped to them, which shrinks the fit (curator only: not for "
-                 "publication)\n", count.c_str(),
-                 tightened ? "the bound chosen below --bound" : "--bound");
+  std::fprintf(stderr, "dpcov regress: warning: %s rows were over %s or --label-bound and "
+               "were clipped to them, which shrinks the fit (curator only: not for "
+               "publication)\n", count.c_str(),
+               tightened ? "the bound chosen below --bound" : "--bound");
 }
 
 void run_regress_gram(const GramRegressRequest &request) {

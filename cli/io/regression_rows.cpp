@@ -150,6 +150,7 @@ RegressionGram fill(RowReader &reader, const RegressionColumns &c, dpcov_gram *g
   info.struct_size = sizeof info;
   library_check(dpcov_gram_get_info(gram, &info), "reading the Gram counters");
   out.clipped = info.clipped;
+  out.clamped = info.clamped;
   return out;
 }
 

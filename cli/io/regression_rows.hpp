@@ -54,7 +54,8 @@ struct RegressionBounds {
 struct RegressionGram {
   std::vector<double> gram;
   int64_t rows = 0;
-  int64_t clipped = 0;
+  int64_t clipped = 0;  // rows scaled down to the norm bound
+  int64_t clamped = 0;  // values clamped to their --bounds range
 };
 
 // Streams every row of `reader` into the Gram matrix of its bounded [1, x, y], showing progress

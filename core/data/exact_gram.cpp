@@ -311,7 +311,8 @@ ExactGramAccumulator ExactGramAccumulator::from_state(const ExactGridSpec &grid,
       const ExactInt g = upper[static_cast<size_t>(j * (j + 1) / 2 + i)];
       const ExactInt sum = upper[static_cast<size_t>(i * (i + 1) / 2 + i)] +
                            upper[static_cast<size_t>(j * (j + 1) / 2 + j)];
-      if (2 * g > sum || -2 * g > sum)
+      // |2 g| <= sum, written without 2 g, which overflows for a forged |g| near 2^127.
+      if (g > sum / 2 || g < -(sum / 2))
         fail(Status::NormBound, "a saved exact state is not a Gram matrix: entry (", i, ", ", j,
              ") exceeds the mean of its diagonal entries");
     }

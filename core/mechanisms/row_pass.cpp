@@ -152,12 +152,24 @@ void check_partial_sums(const RowPartial &partial) {
     const double v = partial.sum(i, j) + partial.compensation(i, j);
     check::finite(partial.sum(i, j), "a partial's sum");
     check::finite(partial.compensation(i, j), "a partial's compensation");
+    // Each part within the entry's own limit too: a sum and a compensation that cancel far out
+    // (+-DBL_MAX) would pass the check of their total and overflow a merge.
+    const double entry_limit = vector ? vector_limit : limit;
+    if (!(std::abs(partial.sum(i, j)) <= entry_limit &&
+          std::abs(partial.compensation(i, j)) <= entry_limit))
+      fail(Status::InvalidArgument, "a partial's sum or compensation at entry (", i, ", ", j,
+           ") is outside the bound of its row count");
     if (vector && !(std::abs(v) <= vector_limit))
       fail(Status::InvalidArgument, "a partial's entry ", j,
            " is outside +-rows b for its row count");
     if (!vector && i == j && !(v >= 0.0 && v <= limit))
       fail(Status::InvalidArgument, "a partial's diagonal entry ", i,
            " is outside [0, rows b^2] for its row count");
+    // A Gram matrix's off-diagonal entry is within the mean of its two diagonal entries, so
+    // within rows b^2.
+    if (!vector && i != j && !(std::abs(v) <= limit))
+      fail(Status::InvalidArgument, "a partial's entry (", i, ", ", j,
+           ") is outside +-rows b^2 for its row count");
   });
   int64_t total = 0;
   for (int64_t c : partial.counts) {
@@ -172,6 +184,8 @@ void add_rows(RowPartial &partial, ConstMatrixView rows) {
   const int64_t d = partial.pass.dim;
   if (rows.cols != d) fail(Status::Dimension, "rows must have d = ", d, " columns, got ", rows.cols);
   if (rows.rows == 0) return;
+  if (rows.rows > std::numeric_limits<int64_t>::max() - partial.rows)
+    fail(Status::TooLarge, "the partial's row count overflows a 64-bit integer");
   check::all_finite(rows, "rows");
   if (partial.pass.kind == RowPassKind::CoinpressMeanStep) {
     coinpress_mean_add_offsets(rows, partial.pass.transform, partial.pass.clip_radii[0],
@@ -196,10 +210,17 @@ void merge(RowPartial &into, const RowPartial &from) {
          " and pass ", from.pass.index, ", or another mechanism or step)");
   if (from.rows > std::numeric_limits<int64_t>::max() - into.rows)
     fail(Status::TooLarge, "the merged row count overflows");
+  // On copies: a refusal leaves `into` unchanged.
+  Matrix sum = into.sum, compensation = into.compensation;
   for_each_sum_entry(into.pass, [&](int64_t i, int64_t j) {
-    data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.sum(i, j));
-    data::neumaier_add(into.sum(i, j), into.compensation(i, j), from.compensation(i, j));
+    data::neumaier_add(sum(i, j), compensation(i, j), from.sum(i, j));
+    data::neumaier_add(sum(i, j), compensation(i, j), from.compensation(i, j));
+    if (!std::isfinite(sum(i, j)) || !std::isfinite(compensation(i, j)))
+      fail(Status::InvalidArgument, "the merged partials' entry (", i, ", ", j,
+           ") is not finite: a partial's sums are outside the bound of its row count");
   });
+  into.sum = std::move(sum);
+  into.compensation = std::move(compensation);
   for (size_t l = 0; l < into.counts.size(); ++l) into.counts[l] += from.counts[l];
   into.rows += from.rows;
 }

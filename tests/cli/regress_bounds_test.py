@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from cli_case import EXIT_OK, DpcovCase
+from cli_case import EXIT_OK, EXIT_PRIVACY, EXIT_USAGE, DpcovCase
 
 
 class BoundsRegression(DpcovCase):
@@ -99,6 +99,47 @@ class BoundsRegression(DpcovCase):
         # What the intervals assume names --bounds, not a --bound the user did not pass.
         self.assertIn("mapped to [-1, 1] by --bounds", out["noise_aware"]["assumes"])
         self.assertNotIn("--bound;", out["noise_aware"]["assumes"])
+
+    def test_clamped_values_are_reported_and_reject_is_refused_with_bounds(self):
+        gen = np.random.default_rng(3)
+        rows = np.column_stack([gen.uniform(0, 10, 300), gen.uniform(-1, 1, 300),
+                                gen.uniform(-1, 1, 300)])
+        path = self.write(rows, ["a", "b", "y"])
+        result = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "1", "--bounds",
+                                 "0:1,-1:1,-1:1", "--noise-seed", "5", "--quiet"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        clamped = int(np.sum(rows[:, 0] > 1))
+        self.assertIn(f"{clamped} values were outside their --bounds range",
+                      result.stderr.decode())
+        result = self.run_dpcov(["regress", path, "--label", "y", "--epsilon", "1", "--bounds",
+                                 "0:1,-1:1,-1:1", "--reject"])
+        self.assertEqual(result.returncode, EXIT_USAGE, result.stderr.decode())
+        self.assertIn("--reject does not apply to --bounds", result.stderr.decode())
+
+    def test_a_zcdp_ledger_holds_the_fit_whichever_way_n_decides_before_anything_is_drawn(self):
+        # Robust errors hold a share back for the meat until n decides; at this small n they are
+        # not attempted and the fit spends the whole budget, whose rho is above the split's.
+        # A cap between the two is refused before any row is read or noise drawn.
+        gen = np.random.default_rng(4)
+        x = gen.uniform(-1, 1, (200, 2))
+        rows = np.column_stack([x, np.clip(x @ [0.5, -0.3] + 0.2 * gen.standard_normal(200),
+                                           -1, 1)])
+        path, ledger = self.write(rows, ["a", "b", "y"]), self.path("ledger.json")
+        args = ["regress", path, "--label", "y", "--epsilon", "1", "--bound", "1.5",
+                "--label-bound", "1", "--ledger", ledger, "--ledger-delta", "1e-5",
+                "--accounting", "zcdp", "--quiet"]
+        result = self.run_dpcov(args + ["--ledger-epsilon", "1"])
+        self.assertEqual(result.returncode, EXIT_PRIVACY, result.stderr.decode())
+        self.assertIn("cap would be exceeded", result.stderr.decode())
+        self.assertFalse(os.path.exists(ledger))
+        result = self.run_dpcov(args + ["--ledger-epsilon", "2"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr.decode())
+        with open(ledger) as f:
+            spent = json.load(f)["spent"]
+        # The fit at the whole budget: above the rho a cap of epsilon 1 holds (0.0208), so that
+        # cap had to refuse, though the split it would have checked alone fits under it.
+        self.assertEqual(spent["releases"], 1)
+        self.assertGreater(spent["rho"], 0.0209)
 
 
 if __name__ == "__main__":

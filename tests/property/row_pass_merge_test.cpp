@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -126,6 +127,34 @@ TEST(RowPass, PartialsOfDifferentPassesDoNotMerge) {
   const RowPartial pb = row_partial(b);
   EXPECT_THROW(merge(pa, pb), Error);
   EXPECT_THROW(check_pass_sums(a, 1, pa), Error);  // no rows: not the n = 1 of the release
+}
+
+// What an import of a partial checks, on partials built from sums a worker cannot produce: an
+// off-diagonal entry beyond rows b^2, and a sum and a compensation that cancel far out, whose
+// merge overflowed to inf (the session then drew its noise before failing). A row count that
+// would overflow is refused by add_rows and leaves the partial as it was.
+TEST(RowPass, ForgedSumsAndOverflowingCountsAreRefused) {
+  RowPass pass;
+  pass.dim = 2;
+  pass.clip_radii = {1.0};
+  RowPartial good = row_partial(pass);
+  const std::vector<double> rows = {0.6, 0.0, 0.0, 0.8, 0.5, 0.5};
+  add_rows(good, ConstMatrixView{rows.data(), 3, 2, 2, Layout::RowMajor});
+  check_partial_sums(good);
+  RowPartial far = good;
+  far.sum(0, 1) = 4.0;  // |G_01| <= rows b^2 = 3
+  EXPECT_THROW(check_partial_sums(far), Error);
+  RowPartial cancelling = good;
+  cancelling.sum(0, 1) = std::numeric_limits<double>::max();
+  cancelling.compensation(0, 1) = -std::numeric_limits<double>::max();
+  EXPECT_THROW(check_partial_sums(cancelling), Error);
+  RowPartial twice = cancelling;
+  EXPECT_THROW(merge(twice, cancelling), Error);  // 2 DBL_MAX: a merge never makes inf
+  EXPECT_EQ(twice.sum(0, 1), cancelling.sum(0, 1));  // and a refused merge changes nothing
+  RowPartial full = good;
+  full.rows = std::numeric_limits<int64_t>::max();
+  EXPECT_THROW(add_rows(full, ConstMatrixView{rows.data(), 1, 2, 2, Layout::RowMajor}), Error);
+  EXPECT_EQ(full.rows, std::numeric_limits<int64_t>::max());
 }
 
 TEST(RowPass, MalformedPassesAreRefused) {

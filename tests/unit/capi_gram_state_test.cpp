@@ -298,6 +298,14 @@ TEST(CapiGramState, ImportRefusesForgedStatesWithAValidChecksum) {
   bad[bits_at + 4 + 8 + 16 + 14] ^= 0x20;
   rechecksum(bad);
   EXPECT_EQ(import_status(bad, bad.size()), DPCOV_E_NORM_BOUND) << message();
+  // G_01 near +-2^126 (its top byte): 2 G_01 overflows 128 bits, so a check written as 2 g > sum
+  // passed it, and a merge of two such states flipped the entry's sign.
+  for (const unsigned char top : {0x40, 0x7f, 0xc0, 0x80}) {
+    bad = bytes;
+    bad[bits_at + 4 + 8 + 16 + 15] = top;
+    rechecksum(bad);
+    EXPECT_EQ(import_status(bad, bad.size()), DPCOV_E_NORM_BOUND) << int(top) << message();
+  }
   // The drop-policy flag cleared on a state whose spec drops (found by fuzz_gram_state: the
   // import took the spec's word and exported other bytes).
   dpcov_row_bounding drops = exact_spec();
@@ -322,6 +330,28 @@ TEST(CapiGramState, ImportRefusesForgedStatesWithAValidChecksum) {
   std::memset(bad.data() + epsilon_at, 0, 8);
   rechecksum(bad);
   EXPECT_EQ(import_status(bad, bad.size()), DPCOV_E_INVALID_ARGUMENT) << message();
+}
+
+// A bounded accumulator reports its spec's bound: the rows of an accumulator made without a spec,
+// summed at any bound, must not enter it (they were released as if within the spec's bound).
+TEST(CapiGramState, ABoundedAndAnUnboundedAccumulatorDoNotMerge) {
+  dpcov_row_bounding spec;
+  ASSERT_EQ(dpcov_row_bounding_default(&spec), DPCOV_OK);
+  spec.bound = 1.0;
+  dpcov_gram *tight = nullptr, *loose = nullptr;
+  ASSERT_EQ(dpcov_gram_create_bounded(&tight, kCols, &spec), DPCOV_OK) << message();
+  ASSERT_EQ(dpcov_gram_create(&loose, kCols), DPCOV_OK);
+  const std::vector<double> outlier = rows_of(1, kCols, 0.3);
+  std::vector<double> far(outlier);
+  for (double &v : far) v *= 1000.0;
+  ASSERT_EQ(dpcov_gram_add_rows(loose, DPCOV_ROW_MAJOR, 1, kCols, far.data(), kCols, 1000.0,
+                                DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  EXPECT_EQ(dpcov_gram_merge(tight, loose), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(dpcov_gram_merge(loose, tight), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(info_of(tight).rows, 0);
+  dpcov_gram_destroy(&tight);
+  dpcov_gram_destroy(&loose);
 }
 
 TEST(CapiGramState, MergeOfImportedStatesRefusesAnotherDimensionOrSpec) {

@@ -454,6 +454,12 @@ void run_regress(const RegressOptions &o) {
   r.size = static_cast<size_t>(p > 0 ? p : 1);
   r.release = r.m.is_private_release() &&
               !(r.m.inference() & DPCOV_MECHANISM_INFERENCE_PROJECTION_T);
+  // The noise-aware and guaranteed intervals are for unpenalised least squares: a ridge would be
+  // dropped from them without a word (Python gives no intervals with a ridge).
+  if (r.release && o.ridge != 0.0 && !o.plug_in)
+    fail(kExitUsage, "--ridge applies to the plug-in table only: the intervals of a private "
+         "release are for unpenalised least squares; add --plug-in for the ridge fit, or drop "
+         "--ridge");
   r.classical = !r.release || o.plug_in;
   fit_classical(r, o);
   if (r.release) {

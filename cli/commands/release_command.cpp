@@ -492,10 +492,11 @@ void run_release(const ReleaseOptions &o) {
   if (!o.quiet)
     std::fprintf(stderr,
                  "dpcov release: %s, epsilon %g, delta %g, %lld columns, bound %g; curator only "
-                 "(not for publication): %lld rows, %lld clipped%s\n",
+                 "(not for publication): %lld %s, %lld clipped%s\n",
                  o.mechanism.mechanism.c_str(), receipt.epsilon, receipt.delta,
                  static_cast<long long>(plan.d), receipt.bound,
-                 static_cast<long long>(receipt.n), static_cast<long long>(counts.clipped),
+                 static_cast<long long>(receipt.n), plan.unit_index >= 0 ? "units" : "rows",
+                 static_cast<long long>(counts.clipped),
                  plan.scaled ? concat(", ", counts.clamped, " values clamped").c_str() : "");
 }
 

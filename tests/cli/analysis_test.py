@@ -244,6 +244,11 @@ class Regress(CliCase):
                  "--bound", "1", "--reject", "--seed", "3", "--quiet", self.path("model.npy"),
                  "-o", self.path("ag.csv")])
         out = self.json_of(["regress", self.path("ag.csv"), "-y", "4", "--plug-in", "--seed", "1"])
+        # The intervals of a private release are for unpenalised least squares: a ridge outside
+        # the plug-in table is refused, not dropped from them without a word.
+        refused = self.run_dpcov(["regress", self.path("ag.csv"), "-y", "4", "--ridge", "10"])
+        self.assertEqual(refused.returncode, EXIT_USAGE, refused.stderr.decode())
+        self.assertIn("--ridge applies to the plug-in table only", refused.stderr.decode())
         sure = out["guaranteed"]
         self.assertTrue(0 < sure["kappa"] < 1)
         aware = out["noise_aware"]["coefficients"]

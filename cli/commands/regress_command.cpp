@@ -894,6 +894,9 @@ void print_raw_json(const RawFit &f, const RegressOptions &o) {
   out["label"] = f.label;
   out["differentially_private"] = f.receipt.seed_fixed == 0;
   out["privacy_claim"] = adassp_claim(f.receipt);
+  // As release's receipt records --seed: whoever holds the output can rerun it, and remove the
+  // noise.
+  if (o.raw.seed) out["noise_seed"] = *o.raw.seed;
   out["n_public"] = f.n_public();
   if (f.n_public()) out["rows"] = f.data.rows;
   out["epsilon_total"] = *o.raw.epsilon;

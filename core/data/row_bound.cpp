@@ -10,9 +10,19 @@
 
 // Per-CPU clones of the hot loops where the compiler supports them (GCC and Clang on x86-64).
 // Not under the sanitizers: the clones' resolver runs while the library is being relocated,
-// before a sanitizer's runtime is ready, and its instrumented code crashes there.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// before a sanitizer's runtime is ready, and its instrumented code crashes there or, with
+// Clang, picks the AVX-512 clone on a CPU without AVX-512 (an illegal instruction). GCC names
+// its sanitizers with __SANITIZE_*__, Clang through __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define DPCOV_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DPCOV_SANITIZED 1
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(DPCOV_SANITIZED)
 #define DPCOV_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define DPCOV_VECTOR_CLONES

@@ -62,7 +62,9 @@ int64_t private_bound_quantile_target(double quantile, int64_t n) {
   const double product = share * count;
   double target = std::floor(product);
   if (target == product && std::fma(share, count, -product) < 0.0) target -= 1.0;
-  return static_cast<int64_t>(target);
+  // n as a double rounds up above 2^53: the target is at most n itself (2^63 has no int64_t).
+  if (target >= 0x1p63) return n;
+  return std::min(static_cast<int64_t>(target), n);
 }
 
 std::vector<double> private_bound_grid(double lo, double hi, double ratio) {

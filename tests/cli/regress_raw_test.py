@@ -37,6 +37,9 @@ class RawRegression(DpcovCase):
                              "--label-bound", "1", "--noise-seed", "3", "--quiet", "--errors",
                              "homoscedastic"])
         self.assertEqual(out["receipt"]["mechanism"], "adassp")
+        # A fixed seed is recorded with the output, as release's receipt records it.
+        self.assertFalse(out["differentially_private"])
+        self.assertEqual(out["noise_seed"], 3)
         self.assertEqual([c["term"] for c in out["coefficients"]], ["(intercept)", "x1", "x2"])
         coef = [c["coef"] for c in out["coefficients"]]
         np.testing.assert_allclose(coef, [0.2, 0.6, -0.4], atol=0.05)

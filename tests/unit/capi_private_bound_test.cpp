@@ -281,6 +281,15 @@ TEST(CapiPrivateBound, TheQuantileTargetIsTheFloorOfTheExactProduct) {
   // 1 - 0.9 is just below 0.1: the exact product with 10 is below 1, whatever its rounding.
   ASSERT_EQ(dpcov_private_bound_quantile_target(0.9, 10, &target), DPCOV_OK);
   EXPECT_EQ(target, 0);
+  // n near INT64_MAX rounds up to 2^63 as a double: the target stays within [0, n] (it was
+  // 2^63 cast to int64_t: INT64_MIN).
+  const int64_t top = std::numeric_limits<int64_t>::max();
+  for (const double q : {1e-300, 1e-9, 0.5, 0.999}) {
+    for (const int64_t n : {top, top - 1, int64_t{1} << 62, (int64_t{1} << 53) + 1}) {
+      ASSERT_EQ(dpcov_private_bound_quantile_target(q, n, &target), DPCOV_OK);
+      EXPECT_TRUE(target >= 0 && target <= n) << q << " " << n << " " << target;
+    }
+  }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (const double q : {0.0, -0.5, 1.5, nan}) {
     target = -7;

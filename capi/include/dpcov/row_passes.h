@@ -205,8 +205,10 @@ DPCOV_API dpcov_status dpcov_row_partial_add_rows(dpcov_row_partial *partial, in
  * @param dst  the partial that receives the sum.
  * @param src  the partial added; unchanged. May be @p dst (doubles it).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INCOMPATIBLE (partials of different
- *         passes, sessions or mechanisms; @p dst unchanged), ::DPCOV_E_TOO_LARGE (the row count
- *         overflows).
+ *         passes: a pass is the function of the rows it sums, named by its mechanism, step,
+ *         dimension, radii, transform and centre, so the same pass of another session sums the
+ *         same and merges; @p dst unchanged), ::DPCOV_E_INVALID_ARGUMENT (the merged sums would
+ *         not be finite; @p dst unchanged), ::DPCOV_E_TOO_LARGE (the row count overflows).
  */
 DPCOV_API dpcov_status dpcov_row_partial_merge(dpcov_row_partial *dst, const dpcov_row_partial *src);
 
@@ -253,7 +255,7 @@ DPCOV_API dpcov_status dpcov_row_partial_import(dpcov_row_partial **out, const v
  * @param partial  the merged partial of the pending pass, holding exactly n rows.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER (session, partial, *partial),
  *         ::DPCOV_E_INVALID_ARGUMENT (no pass is pending), ::DPCOV_E_INCOMPATIBLE (a partial of
- *         another pass, session or mechanism), ::DPCOV_E_DIMENSION (not n rows),
+ *         another pass, as for dpcov_row_partial_merge()), ::DPCOV_E_DIMENSION (not n rows),
  *         ::DPCOV_E_NUMERICAL (an eigendecomposition failed, after drawing), ::DPCOV_E_NOMEM.
  */
 DPCOV_API dpcov_status dpcov_row_session_finish_pass(dpcov_row_session *session,

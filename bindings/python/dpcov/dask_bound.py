@@ -136,11 +136,13 @@ def dask_release_auto(x: da.Array, epsilon: float, delta: float, rng,
         return at_share(mechanism, rest, float(epsilon), "the private bound's step spends the "
                         "rest; a public bound gives the release all of it")
 
+    # The release's spec checked before the bound step draws (the statement checks it too).
     with share():
-        check_release_spec(release_columns(x, columns, params), mechanism, rest, delta, params)
-    if active_accountant() is not None:
-        with share():
+        if active_accountant() is not None:
             released = release_statement(x, mechanism, rest, delta, columns, params)
+        else:
+            check_release_spec(release_columns(x, columns, params), mechanism, rest, delta,
+                               params)
     with share(), release_in_steps(bound_epsilon, released):
         bound = dask_private_bound(x, bound_epsilon, rng, quantile=AUTO_BOUND_QUANTILE,
                                    clipped=clipped, split_every=split_every, columns=columns,

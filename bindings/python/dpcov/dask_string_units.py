@@ -39,7 +39,12 @@ def checked_string_ids(ids) -> np.ndarray:
     ids = np.asarray(ids, dtype=object)
     if len(ids) and pd.isna(ids).any():
         raise ValueError("unit ids must not be missing: every row needs its unit")
-    if len(ids) and pd.api.types.infer_dtype(ids, skipna=False) != "string":
+    kind = pd.api.types.infer_dtype(ids, skipna=False) if len(ids) else "string"
+    if kind == "integer":
+        raise ValueError("unit ids in a column of Python objects are read as strings, and these "
+                         "are whole numbers: give the column an integer dtype "
+                         "(.astype('int64')) to have them read as numbers")
+    if kind != "string":
         raise ValueError("unit ids must be all strings or all whole numbers")
     return ids
 

@@ -124,3 +124,12 @@ def test_string_ids_go_through_the_spill_directory():
     with dpcov.Rng(86) as rng, pytest.raises(FileNotFoundError):
         dask_units.dask_unit_release(frame, "name", 1.0, 2, 1.0, 1e-6, rng, columns=NAMES,
                                      spill_dir="/nonexistent/dpcov-spill")
+
+
+def test_an_object_column_of_whole_numbers_is_refused_with_the_cast_that_reads_it():
+    with pytest.raises(ValueError, match=r"astype\('int64'\)") as raised:
+        dask_string_units.checked_string_ids(np.array([7, 12345, 9], dtype=object))
+    assert "12345" not in str(raised.value)
+    with pytest.raises(ValueError, match="all strings or all whole numbers"):
+        dask_string_units.checked_string_ids(np.array(["a", 3], dtype=object))
+    assert dask_string_units.checked_string_ids(np.array(["a", "b"])).tolist() == ["a", "b"]

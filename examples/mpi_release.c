@@ -16,7 +16,8 @@
  * substream for the row's GLOBAL index, so the summed sketch does not depend on how the rows are
  * read, given the number of shards.
  *
- * With --exact (Analyze Gauss and symmetric Laplace) each rank bounds its raw rows in a bounded
+ * Mechanisms with exact numerics (Analyze Gauss and symmetric Laplace) use them unless
+ * --idealized is given, as every other surface does: each rank bounds its raw rows in a bounded
  * accumulator with exact numerics (dpcov_gram_create_bounded: the rows rounded to the release's
  * grid, summed in exact integers), exports its state as bytes (dpcov_gram_export_state), and
  * rank 0 gathers the states (MPI_Gatherv), imports and merges them (dpcov_gram_import_state,
@@ -26,20 +27,22 @@
  * Usage:
  *   mpirun -np P mpi_release --mechanism NAME --epsilon E --delta D --bound B
  *                            (--csv FILE | --generate N --dim D) [--projection-rows R]
- *                            [--seed S] [--serial [--shards P]] [--exact]
+ *                            [--seed S] [--serial [--shards P]] [--idealized]
  *   --csv FILE     numeric comma-separated rows (a first line that is not numeric is a header).
  *                  Rank k reads the lines starting in bytes [k S / P, (k + 1) S / P) of the file
  *                  (S its size); MPI_Exscan of the shard row counts gives each line's global index.
  *   --generate N   N rows of D columns generated from the global row index alone (for tests).
- *   --exact        exact numerics: states exported, gathered and merged (Analyze Gauss and
- *                  symmetric Laplace only).
+ *   --idealized    floating-point sums and noise for a mechanism with exact numerics (the
+ *                  receipt says DPCOV_NUMERICS_IDEALIZED): the guarantee is the idealized
+ *                  mechanism's. Refused for the mechanisms that have no exact numerics.
  *   --seed S       a fixed seed: reproducible, NOT private. Without it rank 0 draws the key from
  *                  the operating system's entropy.
  *   --serial       every row in one process, released directly: the single-process release the
  *                  distributed one must equal (run with one rank). JL mechanisms: the rows are
  *                  split into P shards (--shards P, default 1), each with its shard key, as P ranks
  *                  would split them.
- * Rank 0 prints the number of ranks, the receipt and the released matrix (row by row, %.17g).
+ * Rank 0 prints the number of ranks, the receipt (its numerics too) and the released matrix (row by
+ * row, %.17g).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -59,7 +62,8 @@ struct options {
   double epsilon, delta, bound;
   const char *csv;
   int64_t generate, dim, projection_rows;
-  int has_seed, serial, shards, exact;
+  int has_seed, serial, shards, idealized;
+  int exact; /* decided: the mechanism has exact numerics and --idealized was not given */
   uint64_t seed;
 };
 
@@ -94,11 +98,11 @@ static struct options parse(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--serial") == 0 || strcmp(a, "--exact") == 0) {
-      *(strcmp(a, "--serial") == 0 ? &o.serial : &o.exact) = 1;
+    if (strcmp(a, "--serial") == 0 || strcmp(a, "--idealized") == 0) {
+      *(strcmp(a, "--serial") == 0 ? &o.serial : &o.idealized) = 1;
       continue;
     }
-    if (v == NULL) usage_error("every option but --serial and --exact takes a value");
+    if (v == NULL) usage_error("every option but --serial and --idealized takes a value");
     if (strcmp(a, "--shards") == 0) {
       o.shards = (int)strtol(v, NULL, 10);
       ++i;
@@ -127,6 +131,19 @@ static int32_t mechanism_id(const char *name) {
   for (int32_t id = 1; id <= DPCOV_MECHANISM_OLS_JL; ++id)
     if (strcmp(dpcov_mechanism_name(id), name) == 0) return id;
   usage_error("unknown mechanism");
+  return 0;
+}
+
+/* Whether the registry lists exact numerics for mechanism @p id (safe by default). */
+static int has_exact_numerics(int32_t id) {
+  const int32_t count = dpcov_mechanism_count();
+  for (int32_t i = 0; i < count; ++i) {
+    dpcov_mechanism_entry e;
+    memset(&e, 0, sizeof e);
+    e.struct_size = sizeof e;
+    if (dpcov_mechanism_info(i, &e) == DPCOV_OK && e.id == id)
+      return (e.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
+  }
   return 0;
 }
 
@@ -374,6 +391,7 @@ static void print_release(int ranks, const dpcov_receipt *r, const dpcov_gram_in
   printf("mechanism %s\nn %lld\nclipped %lld\ndim %lld\nseed_fixed %d\ngenerator %d\n",
          dpcov_mechanism_name(r->mechanism), (long long)r->n, (long long)info->clipped,
          (long long)r->dim, (int)r->seed_fixed, (int)r->generator);
+  printf("numerics %s\n", r->numerics == DPCOV_NUMERICS_EXACT ? "exact" : "idealized");
   printf("epsilon %.17g\ndelta %.17g\nsigma %.17g\nthreshold_w2 %.17g\ntest_value %.17g\n",
          r->epsilon, r->delta, r->sigma, r->threshold_w2, r->test_value);
   printf("matrix\n");
@@ -392,8 +410,11 @@ int main(int argc, char **argv) {
   if (o.dim < 1) usage_error("--dim must be >= 1");
   if (is_sketch_mechanism(id) && o.projection_rows < 1)
     usage_error("the JL mechanisms need --projection-rows");
-  if (o.exact && id != DPCOV_MECHANISM_ANALYZE_GAUSS && id != DPCOV_MECHANISM_LAPLACE_SYM)
-    usage_error("--exact goes with analyze_gauss or laplace_sym");
+  const int has_exact = has_exact_numerics(id);
+  if (o.idealized && !has_exact)
+    usage_error("--idealized is for the mechanisms with exact numerics (analyze_gauss, "
+                "laplace_sym); this one has idealized numerics only");
+  o.exact = has_exact && !o.idealized;
 
   /* The release generator lives on rank 0 only (from entropy unless --seed). */
   dpcov_rng *rng = NULL;
@@ -412,7 +433,7 @@ int main(int argc, char **argv) {
   double *s_part = sketching ? calloc((size_t)(r * d), sizeof(double)) : NULL;
   int64_t counts[3] = {0, 0, 0};
   int64_t next_index = 0;
-  dpcov_gram *exact_total = NULL; /* --exact: the merged states (rank 0) */
+  dpcov_gram *exact_total = NULL; /* exact numerics: the merged states (rank 0) */
   dpcov_rng *key = sketching && !o.serial ? own_shard_key(rank, size, rng) : NULL;
   for (int shard = o.serial ? 0 : rank; shard < (o.serial ? shards : rank + 1); ++shard) {
     if (o.serial && sketching) CHECK(rank, dpcov_rng_substream(&key, rng, kShardKeys + shard));

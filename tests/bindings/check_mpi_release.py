@@ -6,7 +6,8 @@ rank 0 holds the release generator, and for the JL sketch each rank gets its own
 the same program with --serial in one process (every shard in turn, JL shards with the same shard
 keys), and compares the two outputs: the same counts and receipt, and every released entry equal up to
 1e-9 of the matrix's largest entry (the sums differ only in the order of floating-point additions);
-with --exact (the ranks' exact states gathered and merged) the outputs are identical.
+with exact numerics, the default of Analyze Gauss and symmetric Laplace (the ranks' exact states
+gathered and merged), the outputs are identical, and --idealized asks for floating-point sums.
 Without --seed, the release must come from ChaCha20 keyed by the operating system.
 
 Usage: check_mpi_release.py MPIRUN PROGRAM WINE_CSV
@@ -51,7 +52,7 @@ def compare(name, mpirun, program, ranks, args, serial_args=()):
     failures = []
     if distributed["ranks"] != str(ranks):
         failures.append(f"ran on {distributed['ranks']} ranks, not {ranks}")
-    for key in ("mechanism", "n", "clipped", "dim", "seed_fixed", "epsilon", "delta"):
+    for key in ("mechanism", "n", "clipped", "dim", "seed_fixed", "epsilon", "delta", "numerics"):
         if distributed[key] != serial[key]:
             failures.append(f"{key}: distributed {distributed[key]}, serial {serial[key]}")
     scale = max(1.0, max(abs(x) for row in m_serial for x in row))
@@ -73,14 +74,15 @@ def compare(name, mpirun, program, ranks, args, serial_args=()):
 
 
 def compare_exact(mpirun, program, ranks, args):
-    """--exact: the ranks' exported states, gathered and merged on rank 0 by integer addition,
-    release what one process releases, byte for byte (every printed field and entry)."""
-    command = args + ["--exact"]
-    distributed, m_dist = run(mpirun, ranks, program, command)
-    serial, m_serial = run(mpirun, 1, program, command + ["--serial"])
+    """Exact numerics, the default: the ranks' exported states, gathered and merged on rank 0 by
+    integer addition, release what one process releases, byte for byte (every printed field and
+    entry), and the receipt says exact."""
+    distributed, m_dist = run(mpirun, ranks, program, args)
+    serial, m_serial = run(mpirun, 1, program, args + ["--serial"])
     del distributed["ranks"], serial["ranks"]
-    ok = distributed == serial and m_dist == m_serial and int(serial["n"]) > 0
-    print(f"{'ok' if ok else 'FAILED'}: {args[1]} --exact on {ranks} ranks vs one process, "
+    ok = (distributed == serial and m_dist == m_serial and int(serial["n"]) > 0
+          and serial["numerics"] == "exact")
+    print(f"{'ok' if ok else 'FAILED'}: {args[1]} (exact by default) on {ranks} ranks vs one process, "
           f"n = {serial['n']}, clipped = {serial['clipped']}: "
           f"{'identical' if ok else 'different'} outputs")
     return ok
@@ -95,14 +97,26 @@ def check_unseeded(mpirun, program, ranks, args):
     return ok
 
 
+def check_idealized_refused(mpirun, program, args):
+    """--idealized asks for what a mechanism without exact numerics does anyway: refused, so
+    that no option is silently ignored."""
+    command = [mpirun, "-np", "1", "--oversubscribe", "--allow-run-as-root", program] + args
+    result = subprocess.run(command, env={**os.environ, **MPI_ENV}, capture_output=True, text=True,
+                            timeout=120)
+    ok = result.returncode != 0 and "idealized numerics only" in result.stderr
+    print(f"{'ok' if ok else 'FAILED'}: {args[1]} --idealized refused: exit {result.returncode}")
+    return ok
+
+
 def main():
     if sys.argv[1:] == ["--mpi-missing"]:
         sys.exit("FAILED: MPI (mpicc, mpirun) was not found when the build was configured; "
                  "install openmpi-bin and libopenmpi-dev (scripts/setup) and reconfigure")
     mpirun, program, wine = sys.argv[1:4]
-    ok = compare("Analyze Gauss on wine.csv, CSV read in byte-range shards", mpirun, program, 2,
+    ok = compare("Analyze Gauss (--idealized) on wine.csv, CSV read in byte-range shards", mpirun,
+                 program, 2,
                  ["--mechanism", "analyze_gauss", "--epsilon", "1", "--delta", "1e-6",
-                  "--bound", "1700", "--csv", wine, "--dim", "13", "--seed", "5"])
+                  "--bound", "1700", "--csv", wine, "--dim", "13", "--seed", "5", "--idealized"])
     ok &= compare("JL ridge with the sigma_min test on generated rows, summed sketch", mpirun,
                   program, 3,
                   ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
@@ -119,6 +133,10 @@ def main():
                          ["--mechanism", "jl_ridge_sigma_min", "--epsilon", "1", "--delta", "1e-6",
                           "--bound", "1", "--generate", "5000", "--dim", "6",
                           "--projection-rows", "40"])
+    ok &= check_idealized_refused(mpirun, program,
+                                  ["--mechanism", "jl_ridge", "--epsilon", "1", "--delta", "1e-6",
+                                   "--bound", "1", "--generate", "50", "--dim", "3",
+                                   "--projection-rows", "20", "--idealized"])
     sys.exit(0 if ok else 1)
 
 

@@ -6,6 +6,7 @@
 
 #include "../check.hpp"
 #include "analytic_gaussian.hpp"
+#include "certified_gaussian_delta.hpp"
 #include "upward.hpp"
 #include "zcdp.hpp"
 
@@ -84,7 +85,7 @@ double adassp_joint_delta(double eps, const double *sensitivity, const double *s
     mu2 = upward::add_up(mu2, upward::mul_up(ratio, ratio));
   }
   // The Gaussian mechanism with noise 1 on a query of sensitivity mu.
-  return analytic_gaussian_delta(1.0, eps, upward::sqrt_up(mu2));
+  return gaussian_delta_upper(1.0, eps, upward::sqrt_up(mu2));
 }
 
 double adassp_zcdp_rho(const double *sensitivity, const double *sigma, int64_t statistics) {

@@ -52,9 +52,11 @@ double adassp_joint_sigma(double eps, double delta, double sensitivity, int64_t 
 double adassp_paper_sigma(double eps, double delta, double sensitivity);
 
 // The exact delta at `eps` of the joint release with noise scales sigma[k] for sensitivities
-// sensitivity[k] (k < statistics, the statistics released, 2 to 4): analytic_gaussian_delta(1, eps, mu) with
-// mu^2 = sum (Delta/sigma)^2 rounded up (delta grows with mu, so this is an upper bound on the
-// exact delta).
+// sensitivity[k] (k < statistics, the statistics released, 2 to 4): the Gaussian mechanism's
+// delta (Balle & Wang 2018, Thm 8) at noise 1 and sensitivity mu, mu^2 = sum (Delta/sigma)^2
+// rounded up, evaluated by gaussian_delta_upper (MPFR, directed rounding). Both steps can only
+// raise it, so this is an upper bound on the exact delta, within a relative ~2^-100 of it at every
+// eps (the double-precision formula cancels at small eps), and > 0.
 double adassp_joint_delta(double eps, const double *sensitivity, const double *sigma,
                           int64_t statistics);
 

@@ -2,6 +2,8 @@
 
 #include <mpfr.h>
 
+#include <limits>
+
 namespace dpcov::privacy {
 
 namespace {
@@ -27,12 +29,12 @@ struct ThreadCacheRelease {
   ~ThreadCacheRelease() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
 };
 
-}  // namespace
-
-bool gaussian_delta_certified_at_most(double sigma, double eps, double sensitivity, double delta) {
+// Sets `bound` to an upper bound of delta(sigma), every operation rounded in the direction that
+// can only make it larger.
+void delta_upper_bound(double sigma, double eps, double sensitivity, Number &bound) {
   thread_local ThreadCacheRelease release_at_thread_exit;
   static_cast<void>(release_at_thread_exit);
-  Number s, e, d, two_s, a_up, b_lo, b_up, x, t1_up, t2_lo, bound;
+  Number s, e, d, two_s, a_up, b_lo, b_up, x, t1_up, t2_lo;
   mpfr_set_d(s.v, sigma, MPFR_RNDN);  // doubles are exact at this precision
   mpfr_set_d(e.v, eps, MPFR_RNDN);
   mpfr_set_d(d.v, sensitivity, MPFR_RNDN);
@@ -71,9 +73,25 @@ bool gaussian_delta_certified_at_most(double sigma, double eps, double sensitivi
   mpfr_mul(t2_lo.v, t2_lo.v, growth.v, MPFR_RNDD);
 
   mpfr_sub(bound.v, t1_up.v, t2_lo.v, MPFR_RNDU);
+}
+
+}  // namespace
+
+bool gaussian_delta_certified_at_most(double sigma, double eps, double sensitivity, double delta) {
+  Number bound;
+  delta_upper_bound(sigma, eps, sensitivity, bound);
   // Flags: an overflow or NaN anywhere (impossible for finite positive inputs) refuses.
   if (mpfr_nan_p(bound.v) || mpfr_inf_p(bound.v)) return false;
   return mpfr_cmp_d(bound.v, delta) <= 0;
+}
+
+double gaussian_delta_upper(double sigma, double eps, double sensitivity) {
+  Number bound;
+  delta_upper_bound(sigma, eps, sensitivity, bound);
+  if (mpfr_nan_p(bound.v) || mpfr_inf_p(bound.v) || mpfr_cmp_ui(bound.v, 1) >= 0) return 1.0;
+  // Rounded up: a delta below the smallest double reads as the smallest positive one, never 0.
+  const double up = mpfr_get_d(bound.v, MPFR_RNDU);
+  return up > 0.0 ? up : std::numeric_limits<double>::denorm_min();
 }
 
 }  // namespace dpcov::privacy

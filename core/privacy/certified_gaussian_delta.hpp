@@ -12,4 +12,11 @@ namespace dpcov::privacy {
 // enough (only within a relative ~2^-100 of the boundary). Arguments must be finite and > 0.
 bool gaussian_delta_certified_at_most(double sigma, double eps, double sensitivity, double delta);
 
+// That upper bound of delta(sigma) itself, rounded up to a double: within a relative ~2^-100 of
+// the exact delta, so accurate where the double-precision evaluation (analytic_gaussian_delta)
+// loses its terms' difference to cancellation (small eps: relative gap eps / (2 b^2)); at least
+// the smallest positive double (a Gaussian mechanism is never (eps, 0)-DP) and at most 1.
+// Arguments must be finite and > 0.
+double gaussian_delta_upper(double sigma, double eps, double sensitivity);
+
 }  // namespace dpcov::privacy

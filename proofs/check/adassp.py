@@ -3,7 +3,9 @@
 Usage: adassp.py <adassp_constants program>
 
 At 200 random points (eps in [0.05, 16] log-uniform, delta in [1e-12, 1e-2], B_X, B_Y in
-[1e-3, 1e3], d in 1..60, rho in [1e-4, 0.5], both neighbour relations) the library's constants
+[1e-3, 1e3], d in 1..60, rho in [1e-4, 0.5], both neighbour relations), 40 more at small eps and
+tiny delta (eps in [1e-12, 1e-3], delta in [1e-300, 1e-20], log-uniform) and their corners, the
+library's constants
 must be on the safe side of the exact values computed here with 50 digits, and close to them:
 - sensitivities: B_X^2; B_X^2 or sqrt(2) B_X^2; B_X B_Y or 2 B_X B_Y (>= exact, <= 4 ulp above);
 - joint sigma: the exact delta of the joint release (mu^2 = sum (Delta/sigma)^2, Balle-Wang Thm 8)
@@ -117,6 +119,13 @@ def main():
         points.append((eps, delta, bx, by, d, rho, rnd.randint(0, 1)))
     # The settings of dpcov's defaults and of the measurements in proofs/adassp.md.
     points += [(e, 1e-6, 1.0, 1.0, 10, 0.05, nb) for e in (0.5, 1.0, 2.0, 4.0) for nb in (0, 1)]
+    # Small epsilon and tiny delta, where the two terms of delta cancel to a relative eps / (2 b^2)
+    # (below 1e-16): 40 random points and the corners.
+    for _ in range(40):
+        points.append((10 ** rnd.uniform(-12, -3), 10 ** rnd.uniform(-300, -20), 1.0, 1.0, 3,
+                       0.05, rnd.randint(0, 1)))
+    points += [(e, dl, 2 ** 0.5, 1.0, 3, 0.05, 0) for e in (1e-12, 1e-9, 1e-6)
+               for dl in (1e-30, 1e-100, 1e-300)]
     text = "".join(" ".join(repr(v) for v in p) + "\n" for p in points)
     out = subprocess.run([program], input=text, capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()

@@ -118,7 +118,7 @@ typedef struct dpcov_adassp_receipt {
   int32_t calibration;           /**< The ::dpcov_adassp_calibration used. */
   int64_t num_regressors;        /**< p. */
   double bound_y;                /**< B_Y: |y_i| <= B_Y. */
-  double delta_exact;            /**< Exact delta of the joint release at epsilon (<= delta). */
+  double delta_exact;            /**< Exact delta of the joint release at epsilon, certified from above (MPFR): in (0, delta]. */
   double failure_probability;    /**< Failure probability of the ridge (the paper's varrho; dpcov_adassp_params::rho). */
   double sensitivity_lambda_min; /**< B_X^2. */
   double sensitivity_gram;       /**< Frobenius sensitivity of X'X. */

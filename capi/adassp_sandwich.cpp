@@ -35,7 +35,7 @@ void intervals(int32_t layout, int64_t p, const double *released_xtx, int64_t ld
   const dpcov::Matrix meat = dpcov::capi::read_square(layout, p, released_meat, ld_meat, "released_meat");
   std::optional<dpcov::estimators::ReleaseNoise> meat_noise;
   if (meat_receipt != nullptr) {
-    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);
+    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p, "meat_receipt");
     dpcov::estimators::validate(*meat_noise, p);
   }
   dpcov::random::Rng local = rng->rng;
@@ -80,7 +80,7 @@ DPCOV_API dpcov_status dpcov_adassp_sandwich_rows(int32_t layout, int64_t rows, 
                                                   const double *beta0, double bound_x,
                                                   double residual_bound, double *u, int64_t ldu) {
   return dpcov::capi::guarded([&] {
-    if (p < 1) fail(dpcov::Status::Dimension, "p must be >= 1, got ", p);
+    check::dimension(p, "p");  // before p + 1 is formed
     check::dimension(p + 1, "p + 1");
     const dpcov::ConstMatrixView in = check::matrix(layout, rows, p + 1, xy, ldxy, "xy", true);
     check::vector(p, beta0, sizeof(double), "beta0");

@@ -162,7 +162,7 @@ est::BootstrapIntervals sandwich(const BootstrapInput &in, int32_t layout,
     for (int64_t i = 0; i < p; ++i) meat(i, j) = meat_view(i, j);
   std::optional<est::ReleaseNoise> meat_noise;
   if (meat_receipt != nullptr) {
-    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p);
+    meat_noise = dpcov::capi::noise_from_receipt(meat_receipt, p, "meat_receipt");
     est::validate(*meat_noise, p);
   }
   return est::gram_sandwich_intervals(in.view, in.noise, in.spec, meat, num_bootstrap, rng,

@@ -152,10 +152,11 @@ mechanisms::Receipt core_receipt(const dpcov_receipt &c) {
   return r;
 }
 
-estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *caller, int64_t d) {
-  const dpcov_receipt receipt = read_struct(caller, dpcov_receipt{}, "receipt");
+estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *caller, int64_t d,
+                                            const char *name) {
+  const dpcov_receipt receipt = read_struct(caller, dpcov_receipt{}, name);
   if (receipt.dim != d)
-    fail(dpcov::Status::InvalidArgument, "receipt->dim = ", receipt.dim, " but the release is ", d,
+    fail(dpcov::Status::InvalidArgument, name, "->dim = ", receipt.dim, " but its matrix is ", d,
          " x ", d);
   static_cast<void>(mechanisms::mechanism_id(receipt.mechanism));  // known, or its message
   // Exact numerics: the grid is found again from the public values, and the rounding's bound

@@ -25,9 +25,11 @@ dpcov_receipt c_receipt_fields(const mechanisms::Receipt &receipt);
 // which must outlive the result. Throws DPCOV_E_INVALID_ARGUMENT if theorem is not NUL-terminated.
 mechanisms::Receipt core_receipt(const dpcov_receipt &receipt);
 
-// The noise law recorded by a caller's receipt of a d x d release (mechanism, sigma, scale, dof).
+// The noise law recorded by a caller's receipt of a d x d release (mechanism, sigma, scale, dof);
+// `name` is the argument the messages name.
 // Throws DPCOV_E_NULL_POINTER, DPCOV_E_INVALID_ARGUMENT (struct_size too small, dim != d, a
 // mechanism without a known noise law or an unknown id).
-estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *receipt, int64_t d);
+estimators::ReleaseNoise noise_from_receipt(const dpcov_receipt *receipt, int64_t d,
+                                            const char *name = "receipt");
 
 }  // namespace dpcov::capi

@@ -143,9 +143,27 @@ OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &re
 OlsInference ols_analyze_gauss_inference(ConstMatrixView gram, const Request &request,
                                          const Receipt &planned, solvers::RegressionSpec spec,
                                          random::Rng &rng) {
+  // The inference reads n (n - p degrees of freedom, the standard errors): public under
+  // replace-one only. Refused before anything is drawn.
+  if (request.options.neighbour == privacy::Neighbour::AddRemove)
+    fail(Status::Incompatible, "Analyze Gauss OLS inference reads the number of rows (n - p ",
+         "degrees of freedom), which add/remove neighbours keep private: release the second ",
+         "moment matrix (dpcov_mechanism_release) and take intervals from it with a released ",
+         "count (dpcov_ols_intervals)");
   spec.rows = request.n;
   solvers::validate(spec, request.dim);
-  return infer({Matrix(), release_analyze_gauss(gram, request, planned, rng)}, spec, false);
+  ProjectedData release{Matrix(), release_analyze_gauss(gram, request, planned, rng)};
+  try {
+    return infer(std::move(release), spec, false);
+  } catch (const Error &e) {
+    if (e.status() != Status::NotPositiveDefinite) throw;
+    // The generic advice (a ridge) is one this entry point refuses.
+    fail(Status::NotPositiveDefinite, "the noisy X'X of the Analyze Gauss release is not ",
+         "positive definite; the noise was drawn (the budget is spent) and this release cannot ",
+         "be fitted without a ridge, which this inference refuses. To keep a release that may be ",
+         "indefinite, release it first (dpcov_mechanism_release) and fit it with a ridge ",
+         "(dpcov_regression_fit) or take bootstrap intervals (dpcov_ols_bootstrap_intervals)");
+  }
 }
 
 }  // namespace dpcov::mechanisms

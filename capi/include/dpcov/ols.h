@@ -116,7 +116,12 @@ DPCOV_API dpcov_status dpcov_ols_jl(int32_t layout, int64_t d, const double *g, 
  * @param[out] summary       as for dpcov_ols_jl().
  * @param[out] receipt       as for dpcov_ols_jl().
  * @return the statuses of dpcov_mechanism_release() and dpcov_regression_fit()
- *         (::DPCOV_E_NOT_POSITIVE_DEFINITE when the noisy X'X is indefinite).
+ *         (::DPCOV_E_NOT_POSITIVE_DEFINITE when the noisy X'X is indefinite: the noise was drawn
+ *         and the generator advanced, nothing is written; to keep a release that may be indefinite,
+ *         release with dpcov_mechanism_release() and fit or bootstrap it afterwards);
+ *         ::DPCOV_E_INCOMPATIBLE under add/remove neighbours, before any draw (the inference reads
+ *         n, which they keep private: take intervals from a release with a released count,
+ *         dpcov_ols_intervals()).
  */
 DPCOV_API dpcov_status dpcov_ols_analyze_gauss(
     int32_t layout, int64_t d, const double *g, int64_t ldg, int64_t n, double bound,

@@ -44,11 +44,19 @@ void write_general(const dpcov::Matrix &m, dpcov::MatrixView out) {
 extern "C" {
 
 DPCOV_API dpcov_status dpcov_sketch_create(dpcov_sketch **out, int64_t dim,
-                                           int64_t projection_rows, const dpcov_rng *rng) {
+                                           int64_t projection_rows, dpcov_rng *rng) {
   return dpcov::capi::guarded([&] {
     dpcov::check::not_null(out, "out");
     dpcov::check::not_null(rng, "rng");
     *out = new dpcov_sketch{dpcov::SketchAccumulator(dim, projection_rows, rng->rng)};
+  });
+}
+
+DPCOV_API dpcov_status dpcov_sketch_create_partial(dpcov_sketch **out, const dpcov_sketch *like) {
+  return dpcov::capi::guarded([&] {
+    dpcov::check::not_null(out, "out");
+    dpcov::check::not_null(like, "like");
+    *out = new dpcov_sketch{like->acc.partial()};
   });
 }
 
@@ -171,7 +179,7 @@ DPCOV_API dpcov_status dpcov_sketch_get_gram(const dpcov_sketch *sketch, int32_t
   });
 }
 
-DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const dpcov_rng *rng,
+DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, dpcov_rng *rng,
                                                       int64_t projection_rows,
                                                       const dpcov_gram *gram, int32_t layout,
                                                       const double *data_sketch, int64_t lds) {

@@ -12,9 +12,9 @@
  * receives (point to point, never broadcast) a shard key of its own, derived one-way from rank 0's
  * (dpcov_rng_substream, index kShardKeys + k): it knows the weights of its own rows only, not those
  * of other ranks' rows nor of the w I block, which come from the release generator on rank 0. No
- * rank but rank 0 can reproduce the released noise. A row's weights come from its shard key's
- * substream for the row's GLOBAL index, so the summed sketch does not depend on how the rows are
- * read, given the number of shards.
+ * rank but rank 0 can reproduce the released noise. A row's weights come from the substream, for
+ * the row's GLOBAL index, of the key its shard's sketch draws from the shard key, so the summed
+ * sketch does not depend on how the rows are read, given the number of shards.
  *
  * Mechanisms with exact numerics (Analyze Gauss and symmetric Laplace) use them unless
  * --idealized is given, as every other surface does: each rank bounds its raw rows in a bounded

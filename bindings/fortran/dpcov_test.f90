@@ -13,7 +13,7 @@ program dpcov_test
   real(c_double) :: sketch_sum(r, d), part(r, d), gram_sum(d, d), jl_whole(d, d), jl_parts(d, d)
   type(c_ptr) :: rng = c_null_ptr, gram = c_null_ptr, sketch = c_null_ptr, imported = c_null_ptr
   type(c_ptr) :: merged_gram = c_null_ptr, entropy_rng = c_null_ptr, ledger = c_null_ptr
-  type(c_ptr) :: exact_gram = c_null_ptr, stream_rng = c_null_ptr
+  type(c_ptr) :: exact_gram = c_null_ptr, stream_rng = c_null_ptr, part_sketch = c_null_ptr
   type(dpcov_ledger_spent) :: spent
   type(dpcov_mechanism_entry) :: registry_entry
   type(dpcov_exact_grid) :: grid
@@ -247,40 +247,50 @@ program dpcov_test
   call check(status == DPCOV_E_LAYOUT, 'short leading dimension refused')
   a(3, 2) = 0.1d0
 
-  ! The JL sketch of two halves with global row indices, exported, summed and imported,
-  ! releases what the sketch of all rows releases.
+  ! The JL sketch of two halves with global row indices (partial sketches sharing the weights of
+  ! the sketch of all rows) releases what the sketch of all rows releases; their states, exported
+  ! and summed, import as a sketch that releases.
   params%projection_rows = r
   call ok(dpcov_sketch_create(sketch, int(d, c_int64_t), int(r, c_int64_t), rng), 'sketch')
+  call ok(dpcov_sketch_create_partial(imported, sketch), 'partial for the merge')
   call ok(dpcov_sketch_add_rows(sketch, DPCOV_COL_MAJOR, int(n, c_int64_t), int(d, c_int64_t), &
                                 a, int(n, c_int64_t), 0_c_int64_t, 1d0, DPCOV_BOUND_CLIP), 'rows')
   receipt = dpcov_new_receipt()
   call ok(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, sketch, 1d0, 1d-6, params, rng, &
                                DPCOV_COL_MAJOR, c_null_ptr, int(r, c_int64_t), jl_whole, &
                                int(d, c_int64_t), receipt), 'JL release')
-  call dpcov_sketch_destroy(sketch)
   sketch_sum = 0
   gram_sum = 0
   total = dpcov_new_gram_info()
   do h = 0, 1
-    call ok(dpcov_sketch_create(sketch, int(d, c_int64_t), int(r, c_int64_t), rng), 'part')
+    call ok(dpcov_sketch_create_partial(part_sketch, sketch), 'part')
     ! Rows h*n/2+1 .. (h+1)*n/2: the column-major block starting at a(h*n/2+1, 1) with leading
     ! dimension n (passing the element, not a section, so that nothing is copied).
-    call ok(dpcov_sketch_add_rows(sketch, DPCOV_COL_MAJOR, int(n/2, c_int64_t), &
+    call ok(dpcov_sketch_add_rows(part_sketch, DPCOV_COL_MAJOR, int(n/2, c_int64_t), &
                                   int(d, c_int64_t), a(h*(n/2) + 1, 1), int(n, c_int64_t), &
                                   int(h*(n/2), c_int64_t), 1d0, DPCOV_BOUND_CLIP), 'part rows')
-    call ok(dpcov_sketch_get(sketch, 0d0, DPCOV_COL_MAJOR, part, int(r, c_int64_t)), 'get')
+    call ok(dpcov_sketch_get(part_sketch, 0d0, DPCOV_COL_MAJOR, part, int(r, c_int64_t)), 'get')
     sketch_sum = sketch_sum + part
-    call ok(dpcov_sketch_get_gram(sketch, DPCOV_COL_MAJOR, g, int(d, c_int64_t)), 'get gram')
+    call ok(dpcov_sketch_get_gram(part_sketch, DPCOV_COL_MAJOR, g, int(d, c_int64_t)), 'get gram')
     gram_sum = gram_sum + g
     info = dpcov_new_gram_info()
-    call ok(dpcov_sketch_get_info(sketch, info), 'part info')
+    call ok(dpcov_sketch_get_info(part_sketch, info), 'part info')
     total%dim = info%dim
     total%rows = total%rows + info%rows
     total%clipped = total%clipped + info%clipped
     total%dropped = total%dropped + info%dropped
     total%bound = info%bound
-    call dpcov_sketch_destroy(sketch)
+    call ok(dpcov_sketch_merge(imported, part_sketch), 'merge a part')
+    call dpcov_sketch_destroy(part_sketch)
   end do
+  call dpcov_sketch_destroy(sketch)
+  receipt2 = dpcov_new_receipt()
+  call ok(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, imported, 1d0, 1d-6, params, rng, &
+                               DPCOV_COL_MAJOR, c_null_ptr, int(r, c_int64_t), jl_parts, &
+                               int(d, c_int64_t), receipt2), 'JL release of the merged parts')
+  call check(maxval(abs(jl_parts - jl_whole)) <= 1d-10*(1 + maxval(abs(jl_whole))), &
+             'merged partial sketches release the whole sketch''s release')
+  call dpcov_sketch_destroy(imported)
   call ok(dpcov_gram_create_from_state(merged_gram, total, DPCOV_COL_MAJOR, gram_sum, &
                                        int(d, c_int64_t)), 'gram from state')
   call ok(dpcov_sketch_create_from_state(imported, rng, int(r, c_int64_t), merged_gram, &
@@ -290,8 +300,6 @@ program dpcov_test
   call ok(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE, imported, 1d0, 1d-6, params, rng, &
                                DPCOV_COL_MAJOR, c_null_ptr, int(r, c_int64_t), jl_parts, &
                                int(d, c_int64_t), receipt2), 'JL release from state')
-  call check(maxval(abs(jl_parts - jl_whole)) <= 1d-10*(1 + maxval(abs(jl_whole))), &
-             'summed sketch state releases the whole sketch''s release')
   call check(receipt2%n == n .and. receipt2%projection_rows == r, 'JL receipt')
 
   call guaranteed_intervals()

@@ -50,13 +50,13 @@ func ExampleError() {
 	// true DPCOV_E_PRECONDITION
 }
 
-// Rows split over two machines, sketched with their global indices, give the sketch of all rows.
+// Rows split over two goroutines, sketched with their global indices, give the sketch of all rows.
 func ExampleSketch_Merge() {
 	key, _ := dpcov.NewRNGSeeded(1, 0)
 	defer key.Close()
 	a, _ := dpcov.NewSketch(2, 4, key)
 	defer a.Close()
-	b, _ := dpcov.NewSketch(2, 4, key)
+	b, _ := a.Partial()
 	defer b.Close()
 	_ = a.AddRows(dpcov.MatrixFromRows([][]float64{{0.5, 0.1}, {0.2, 0.3}}), 0, 1.0, dpcov.BoundClip)
 	_ = b.AddRows(dpcov.MatrixFromRows([][]float64{{0.7, 0.0}}), 2, 1.0, dpcov.BoundClip)

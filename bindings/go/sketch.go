@@ -14,7 +14,8 @@ type Sketch struct {
 }
 
 // NewSketch is an empty sketch with projectionRows rows for rows of dim columns; its Gaussian
-// weights derive from the key of rng, which is copied and not advanced.
+// weights derive from a key drawn from rng, which advances: two sketches never share weights.
+// Partial sketches of the same release come from Partial.
 func NewSketch(dim, projectionRows int, rng *RNG) (*Sketch, error) {
 	s := &Sketch{r: projectionRows}
 	err := call(func() C.dpcov_status {
@@ -27,8 +28,9 @@ func NewSketch(dim, projectionRows int, rng *RNG) (*Sketch, error) {
 }
 
 // NewSketchFromState is a sketch holding a state summed elsewhere: dataSketch = R_A A (r x d)
-// summed over partial sketches made from rng's key, and the Gram state of the same rows
-// (docs/distributed.md). Every row index counts as used: no rows can be added to it.
+// summed over partial sketches, and the Gram state of the same rows (docs/distributed.md); the
+// weights of its w I block from a key drawn from rng. Every row index counts as used: no rows can
+// be added to it.
 func NewSketchFromState(rng *RNG, gram *Gram, dataSketch Matrix) (*Sketch, error) {
 	if err := dataSketch.check("dataSketch"); err != nil {
 		return nil, err
@@ -42,6 +44,17 @@ func NewSketchFromState(rng *RNG, gram *Gram, dataSketch Matrix) (*Sketch, error
 		return nil, err
 	}
 	return s, nil
+}
+
+// Partial is an empty sketch with s's shape and weights: for rows of the same release
+// accumulated elsewhere (a goroutine, a chunk), added back with Merge. It draws nothing.
+func (s *Sketch) Partial() (*Sketch, error) {
+	p := &Sketch{r: s.r}
+	err := call(func() C.dpcov_status { return C.dpcov_sketch_create_partial(&p.p, s.handle()) })
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Close frees the sketch; closing twice is harmless.
@@ -69,7 +82,8 @@ func (s *Sketch) AddRows(a Matrix, firstIndex int64, bound float64, policy Bound
 	})
 }
 
-// Merge adds everything src accumulated (same key, d, r, bound; disjoint row indices).
+// Merge adds everything src accumulated (a Partial of s or of the same sketch: same key, d, r,
+// bound; disjoint row indices).
 func (s *Sketch) Merge(src *Sketch) error {
 	return call(func() C.dpcov_status { return C.dpcov_sketch_merge(s.handle(), src.handle()) })
 }

@@ -42,18 +42,32 @@ Ranges unite(const Ranges &a, const Ranges &b) {
   return out;
 }
 
-}  // namespace
-
-SketchAccumulator::SketchAccumulator(int64_t dim, int64_t projection_rows,
-                                     const random::Rng &generator)
-    : rows_(projection_rows), generator_(generator), gram_(dim) {
+// r, once d and r are checked: before the generator is split, so that a refused shape draws nothing.
+int64_t checked_projection_rows(int64_t dim, int64_t projection_rows) {
+  check::dimension(dim, "dimension");
   if (projection_rows < 1)
     fail(Status::Dimension, "the number of projection rows r must be >= 1, got ", projection_rows);
   if (projection_rows > check::kBlasIntMax / dim)
     fail(Status::TooLarge, "the sketch r x d = ", projection_rows, " x ", dim,
          " must fit a 32-bit BLAS integer");
+  return projection_rows;
+}
+
+}  // namespace
+
+SketchAccumulator::SketchAccumulator(int64_t dim, int64_t projection_rows, random::Rng &generator)
+    : SketchAccumulator(dim, checked_projection_rows(dim, projection_rows), generator.split(),
+                        Weights{}) {}
+
+SketchAccumulator::SketchAccumulator(int64_t dim, int64_t projection_rows,
+                                     random::Rng weights, Weights)
+    : rows_(projection_rows), generator_(std::move(weights)), gram_(dim) {
   sum_.assign(static_cast<size_t>(rows_ * dim), 0.0);
   comp_.assign(static_cast<size_t>(rows_ * dim), 0.0);
+}
+
+SketchAccumulator SketchAccumulator::partial() const {
+  return SketchAccumulator(dim(), rows_, generator_, Weights{});
 }
 
 GramCounts SketchAccumulator::add_rows(ConstMatrixView a, int64_t first_index, double bound,
@@ -150,18 +164,18 @@ Matrix SketchAccumulator::sketch(double w) const {
   return s;
 }
 
-SketchAccumulator SketchAccumulator::from_state(const random::Rng &generator,
-                                                int64_t projection_rows,
+SketchAccumulator SketchAccumulator::from_state(random::Rng &generator, int64_t projection_rows,
                                                 const GramAccumulator &gram,
                                                 ConstMatrixView data_sketch) {
   if (gram.bound() == 0.0)
     fail(Status::InvalidArgument,
          "gram holds no chunk of rows, so the bound of the sketch's rows is unknown");
-  SketchAccumulator acc(gram.dim(), projection_rows, generator);
+  checked_projection_rows(gram.dim(), projection_rows);
   if (data_sketch.rows != projection_rows || data_sketch.cols != gram.dim())
     fail(Status::Dimension, "data_sketch must be r x d = ", projection_rows, " x ", gram.dim(),
          ", got ", data_sketch.rows, " x ", data_sketch.cols);
   check::all_finite(data_sketch, "data_sketch");
+  SketchAccumulator acc(gram.dim(), projection_rows, generator);
   for (int64_t j = 0; j < acc.dim(); ++j)
     for (int64_t k = 0; k < projection_rows; ++k)
       acc.sum_[static_cast<size_t>(k + j * projection_rows)] = data_sketch(k, j);

@@ -2,9 +2,10 @@
 // ICML 2017, Alg. 1): S = R [A; w I_d], with R an r x (n + d) matrix of iid N(0, 1), formed over a
 // stream of rows with O(r d + d^2) memory.
 //
-// Column i of R, the r Gaussian weights of data row i, comes from generator.substream(i) with i
-// the row's GLOBAL index, which the caller passes with every chunk. So S is the same (to rounding)
-// however the rows are split across chunks, threads or machines, given the generator's key. The
+// The sketch's weights come from its own key, drawn from the caller's generator when the sketch is
+// made. Column i of R, the r Gaussian weights of data row i, comes from substream(i) of that key
+// with i the row's GLOBAL index, which the caller passes with every chunk. So S is the same (to
+// rounding) however the rows are split across chunks or threads (partial()), given the key. The
 // weights of the d rows of the w I block come from generator.substream(2^63 + j), j = 0..d-1: a
 // separate domain that no data row index (an int64_t >= 0) reaches. Because S is linear in w,
 // S = R_A A + w R_I, the accumulator keeps R_A A and forms S for any w at the end; the private
@@ -30,18 +31,23 @@ class SketchAccumulator {
   // The first index of the w I block's weights: data row indices lie in [0, 2^63).
   static constexpr uint64_t kIdentityDomain = uint64_t{1} << 63;
 
-  // A sketch with `projection_rows` = r rows for d = `dim` columns whose weights derive from
-  // `generator`'s key (the generator itself is copied and never advanced). Throws
-  // Status::Dimension / Status::TooLarge unless d >= 1, r >= 1 and r d fits a BLAS integer.
-  SketchAccumulator(int64_t dim, int64_t projection_rows, const random::Rng &generator);
+  // A sketch with `projection_rows` = r rows for d = `dim` columns whose weights derive from a key
+  // drawn from `generator` (Rng::split: the generator advances, so no two sketches of one
+  // generator share their weights, and two releases never share R). Throws Status::Dimension /
+  // Status::TooLarge, drawing nothing, unless d >= 1, r >= 1 and r d fits a BLAS integer.
+  SketchAccumulator(int64_t dim, int64_t projection_rows, random::Rng &generator);
+
+  // An empty sketch with this one's shape and Gaussian weights (its key): for rows of the same
+  // release accumulated elsewhere (a thread, a chunk), added back with merge().
+  SketchAccumulator partial() const;
 
   // A sketch holding a state summed elsewhere (e.g. over machines): R_A A = `data_sketch`
-  // (r x d, finite) and the Gram accumulator `gram` of the same rows, with weights from
-  // `generator`'s key. Which row indices are behind the sum is unknown, so every index counts as
-  // used: rows cannot be added to the result, and it merges only with sketches holding no rows.
-  // Throws Status::InvalidArgument (gram holds no chunk), Status::Dimension (shape),
-  // Status::NonFinite, and as the constructor.
-  static SketchAccumulator from_state(const random::Rng &generator, int64_t projection_rows,
+  // (r x d, finite) and the Gram accumulator `gram` of the same rows; the weights of its w I block
+  // from a key drawn from `generator`, as by the constructor. Which row indices are behind the sum
+  // is unknown, so every index counts as used: rows cannot be added to the result. Throws
+  // Status::InvalidArgument (gram holds no chunk), Status::Dimension (shape), Status::NonFinite,
+  // and as the constructor, all before drawing.
+  static SketchAccumulator from_state(random::Rng &generator, int64_t projection_rows,
                                       const GramAccumulator &gram, ConstMatrixView data_sketch);
 
   // Adds the rows of `rows` (m x d, any layout), whose global indices are first_index, ...,
@@ -75,6 +81,9 @@ class SketchAccumulator {
   Matrix sketch(double w) const;
 
  private:
+  struct Weights {};  // tag: the generator given is the weights' own
+  SketchAccumulator(int64_t dim, int64_t projection_rows, random::Rng weights, Weights);
+
   int64_t rows_;
   random::Rng generator_;
   // R_A A (column-major r x d) as a Neumaier-compensated sum over chunks: value = sum_ + comp_.

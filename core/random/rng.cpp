@@ -1,5 +1,6 @@
 #include "rng.hpp"
 
+#include <pthread.h>
 #include <sodium.h>
 #include <sys/random.h>
 
@@ -11,6 +12,10 @@
 namespace dpcov::random {
 
 namespace {
+
+// Counts forks in the child, at load time of the library (see fork_count).
+[[maybe_unused]] const int kForkHandler = pthread_atfork(
+    nullptr, nullptr, [] { fork_count.fetch_add(1, std::memory_order_relaxed); });
 
 constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
 
@@ -73,13 +78,35 @@ uint64_t mix64(uint64_t z) {
 }
 
 Rng::Rng(const Key &key, Engine engine, bool seed_fixed, uint64_t chacha_position)
-    : key_(key), engine_(make_engine(key, engine, chacha_position)), seed_fixed_(seed_fixed) {}
+    : key_(key),
+      engine_(make_engine(key, engine, chacha_position)),
+      seed_fixed_(seed_fixed),
+      forks_(fork_count.load(std::memory_order_relaxed)) {}
+
+void Rng::check_process() {
+  if (seed_fixed_) {
+    forks_ = fork_count.load(std::memory_order_relaxed);
+    return;
+  }
+  fail(Status::Precondition, "this generator was made before fork() and would give this process ",
+       "the same numbers as its parent (noise once drawn must never repeat): make a generator in ",
+       "this process (dpcov_rng_create_from_entropy)");
+}
+
+Rng Rng::split() {
+  Key key;
+  fill_u64(key.data(), key.size());
+  Rng child(key, engine(), seed_fixed_);
+  sodium_memzero(key.data(), sizeof key);
+  return child;
+}
 
 Rng Rng::from_key(const Key &key, Engine engine, bool seed_fixed) {
   return Rng(key, engine, seed_fixed);
 }
 
 void Rng::fill_u64(uint64_t *out, size_t n) {
+  if (forks_ != fork_count.load(std::memory_order_relaxed)) check_process();
   if (auto *chacha = std::get_if<ChaCha20Stream>(&engine_)) {
     for (size_t i = 0; i < n; ++i) out[i] = chacha->next();
     return;

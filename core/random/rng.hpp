@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <variant>
@@ -46,6 +47,11 @@ class Pcg64 : public pcg_engines::setseq_xsl_rr_128_64 {
 // The engine of a generator; the values are those of dpcov_generator (dpcov/receipt.h).
 enum class Engine : int32_t { Pcg64 = 1, ChaCha20 = 2 };
 
+// How many times this process has been made by fork() from the one that loaded the library (a
+// pthread_atfork handler counts them in the child). A generator records it when it is made: its
+// stream, carried across fork(), would give the child the parent's next numbers.
+inline std::atomic<uint64_t> fork_count{0};
+
 class Rng {
  public:
   using Key = std::array<uint64_t, 4>;
@@ -71,8 +77,17 @@ class Rng {
   // nor on the machine. Distinct indices give distinct keys. Inherits the engine and seed_fixed().
   Rng substream(uint64_t index) const;
 
-  // The next 64 uniformly distributed bits.
+  // A new generator keyed by four words drawn from this one, which advances: for a consumer that
+  // derives its randomness from a key (a sketch's Gaussian weights, by substreams), so that two
+  // consumers of one generator never share a key, as two draws never share noise. Inherits the
+  // engine and seed_fixed().
+  Rng split();
+
+  // The next 64 uniformly distributed bits. Throws Status::Precondition for a generator made
+  // before fork() in the parent (check_process()).
   uint64_t next_u64() {
+    if (forks_ != fork_count.load(std::memory_order_relaxed)) [[unlikely]]
+      check_process();
     if (auto *chacha = std::get_if<ChaCha20Stream>(&engine_)) return chacha->next();
     return (*std::get_if<Pcg64>(&engine_))();
   }
@@ -111,9 +126,14 @@ class Rng {
  private:
   Rng(const Key &key, Engine engine, bool seed_fixed, uint64_t chacha_position = 0);
 
+  // The stream crossed fork(): a seeded one goes on (reproducible by design, and its releases say
+  // they are not private); any other refuses, since parent and child would draw the same noise.
+  void check_process();
+
   Key key_;
   std::variant<Pcg64, ChaCha20Stream> engine_;
   bool seed_fixed_;
+  uint64_t forks_;  // fork_count when made (or when a seeded stream went on after a fork)
 };
 
 // The SplitMix64 output function (Steele, Lea, Flood 2014): a bijection of 64-bit words with good

@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (double &v : a) v = in.number();
 
   dpcov_rng *key = seeded();
+  const std::vector<unsigned char> key_before = fuzz::rng_state(key);
   dpcov_sketch *sk = nullptr;
   const dpcov_status cs = dpcov_sketch_create(&sk, d, r, key);
   fuzz::known_status(cs);
@@ -60,7 +61,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::require(dpcov_gram_create(&g, d) == DPCOV_OK, "gram");
   if (cs != DPCOV_OK) {
     fuzz::require(sk == nullptr, "handle set on error");
+    fuzz::require(fuzz::rng_state(key) == key_before, "a refused sketch drew from the generator");
   } else {
+    // The sketch's key is drawn from the generator: a second sketch has other weights.
+    fuzz::require(fuzz::rng_state(key) != key_before, "a sketch's key was not drawn");
+    dpcov_sketch *partial = nullptr;
+    fuzz::require(dpcov_sketch_create_partial(&partial, sk) == DPCOV_OK, "sketch_create_partial");
     const dpcov_status as =
         dpcov_sketch_add_rows(sk, DPCOV_ROW_MAJOR, rows, d, a.data(), d, 0, bound, policy);
     fuzz::known_status(as);
@@ -71,6 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::snprintf(detail, sizeof detail, "(sketch %d, Gram %d)", as, gs);
       fuzz::violated("sketch and Gram accumulators disagree on the same rows", detail);
     }
+    // An empty partial sketch shares the weights: it merges in, or is refused cleanly.
+    fuzz::known_status(dpcov_sketch_merge(sk, partial));
+    dpcov_sketch_destroy(&partial);
 
     // The accumulated sketch and its Gram matrix are finite.
     const double w = in.range(0, 3) == 0 ? in.number() : 0.0;

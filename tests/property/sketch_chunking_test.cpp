@@ -1,6 +1,6 @@
 // The sketch S = R [A; w I] does not depend on how the rows are chunked, in which order partial
 // sketches are merged, or on the layout the rows arrive in: column i of R comes from the
-// generator's substream for the global row index i.
+// substream of the sketch's key (drawn from the generator) for the global row index i.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -35,7 +35,7 @@ RC_GTEST_PROP(SketchProperty, AnyChunkingAndMergeOrderGiveTheSameSketch, ()) {
   const auto policy = *rc::gen::element(BoundPolicy::Clip, BoundPolicy::Drop);
   const int64_t offset = *rc::gen::inRange<int64_t>(0, 1000000);
   const auto data = test::random_rows(n, d, layout, 1, 0.6, *rc::gen::arbitrary<uint32_t>());
-  const random::Rng generator = random::Rng::from_seed(*rc::gen::arbitrary<uint64_t>());
+  random::Rng generator = random::Rng::from_seed(*rc::gen::arbitrary<uint64_t>());
 
   SketchAccumulator whole(d, r, generator);
   whole.add_rows(data.view(), offset, bound, policy);
@@ -46,7 +46,7 @@ RC_GTEST_PROP(SketchProperty, AnyChunkingAndMergeOrderGiveTheSameSketch, ()) {
   std::sort(cuts.begin(), cuts.end());
   std::vector<SketchAccumulator> parts;
   for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-    SketchAccumulator part(d, r, generator);
+    SketchAccumulator part = whole.partial();
     for (int64_t first = cuts[k]; first < cuts[k + 1];) {
       const int64_t count = std::min(cuts[k + 1] - first, *rc::gen::inRange<int64_t>(1, 64));
       part.add_rows(data.view().row_block(first, count), offset + first, bound, policy);
@@ -56,7 +56,7 @@ RC_GTEST_PROP(SketchProperty, AnyChunkingAndMergeOrderGiveTheSameSketch, ()) {
   }
   const auto order = *rc::gen::unique<std::vector<size_t>>(
       parts.size(), rc::gen::inRange<size_t>(0, parts.size()));
-  SketchAccumulator merged(d, r, generator);
+  SketchAccumulator merged = whole.partial();
   for (size_t k : order) merged.merge(parts[k]);
 
   RC_ASSERT(merged.counts().rows == whole.counts().rows);
@@ -68,7 +68,8 @@ RC_GTEST_PROP(SketchProperty, AnyChunkingAndMergeOrderGiveTheSameSketch, ()) {
             kRelTol * (static_cast<double>(n) + 1.0) * bound * bound);
 }
 
-// The sketch equals R [A; w I] formed naively: column i of R from substream(offset + i), the
+// The sketch's key is drawn from the generator, and the sketch equals R [A; w I] formed naively:
+// column i of R from the key's substream(offset + i), the
 // block's weights from substream(2^63 + j), rows bounded as the Gram accumulator bounds them.
 RC_GTEST_PROP(SketchProperty, EqualsTheNaiveProduct, ()) {
   const int64_t d = *rc::gen::inRange<int64_t>(1, 6);
@@ -77,8 +78,14 @@ RC_GTEST_PROP(SketchProperty, EqualsTheNaiveProduct, ()) {
   const int64_t offset = *rc::gen::inRange<int64_t>(0, 1000);
   const double w = 2.5;
   const auto data = test::random_rows(n, d, Layout::RowMajor, 0, 0.8, *rc::gen::arbitrary<uint32_t>());
-  const random::Rng generator = random::Rng::from_seed(*rc::gen::arbitrary<uint64_t>());
+  random::Rng generator = random::Rng::from_seed(*rc::gen::arbitrary<uint64_t>());
+  random::Rng before = generator;
   SketchAccumulator acc(d, r, generator);
+  // The sketch's key is the generator's next four words, and the generator has moved past them.
+  random::Rng::Key drawn;
+  before.fill_u64(drawn.data(), drawn.size());
+  RC_ASSERT(acc.generator().key() == drawn);
+  RC_ASSERT(generator.next_u64() == before.next_u64());
   acc.add_rows(data.view(), offset, 1.0, BoundPolicy::Clip);
   // Rows clipped to norm 1 (the naive rule; the kernel shaves a few ulps more, far below the
   // tolerance).
@@ -92,14 +99,15 @@ RC_GTEST_PROP(SketchProperty, EqualsTheNaiveProduct, ()) {
   }
   Matrix expected(r, d);
   for (int64_t i = 0; i < n; ++i) {
-    random::Rng stream = generator.substream(static_cast<uint64_t>(offset + i));
+    random::Rng stream = acc.generator().substream(static_cast<uint64_t>(offset + i));
     for (int64_t k = 0; k < r; ++k) {
       const double weight = random::standard_normal(stream);
       for (int64_t j = 0; j < d; ++j) expected(k, j) += weight * bounded(i, j);
     }
   }
   for (int64_t j = 0; j < d; ++j) {
-    random::Rng stream = generator.substream(SketchAccumulator::kIdentityDomain + static_cast<uint64_t>(j));
+    random::Rng stream =
+        acc.generator().substream(SketchAccumulator::kIdentityDomain + static_cast<uint64_t>(j));
     for (int64_t k = 0; k < r; ++k) expected(k, j) += w * random::standard_normal(stream);
   }
   RC_ASSERT(max_abs_diff(acc.sketch(w), expected) <= 1e-12 * (static_cast<double>(n) + w) * 5.0);

@@ -106,14 +106,16 @@ TEST(JlStatistical, AccumulatedSketchFollowsTheWishartTraceLaw) {
   const JlSetup s = jl_setup();
   const double w = plan_jl_ridge(s.request).appended_w;
   EXPECT_TRUE(trace_law(s, [&](int64_t k) {
-    SketchAccumulator acc(kD, kR, random::Rng::from_seed(1000 + static_cast<uint64_t>(k)));
+    random::Rng generator = random::Rng::from_seed(1000 + static_cast<uint64_t>(k));
+    SketchAccumulator acc(kD, kR, generator);
     acc.add_rows(s.a.view().row_block(0, 77), 0, 1.0, BoundPolicy::Clip);
     acc.add_rows(s.a.view().row_block(77, 123), 77, 1.0, BoundPolicy::Clip);
     return acc.sketch(w);
   }, "accumulator trace law").pass);
   // Mutant: the block appended with 0.8 w instead of w.
   EXPECT_FALSE(trace_law(s, [&](int64_t k) {
-    SketchAccumulator acc(kD, kR, random::Rng::from_seed(5000 + static_cast<uint64_t>(k)));
+    random::Rng generator = random::Rng::from_seed(5000 + static_cast<uint64_t>(k));
+    SketchAccumulator acc(kD, kR, generator);
     acc.add_rows(s.a.view(), 0, 1.0, BoundPolicy::Clip);
     return acc.sketch(0.8 * w);
   }, "mutant: block 0.8 w").pass);

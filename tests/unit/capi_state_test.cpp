@@ -211,7 +211,7 @@ class CapiSketchState : public ::testing::Test {
     total.struct_size = sizeof total;
     for (int h = 0; h < 2; ++h) {
       dpcov_sketch *part = nullptr;
-      ASSERT_EQ(dpcov_sketch_create(&part, kDim, kProjection, key_), DPCOV_OK);
+      ASSERT_EQ(dpcov_sketch_create_partial(&part, whole_), DPCOV_OK);
       const int64_t first = h * (kRows / 2);
       ASSERT_EQ(dpcov_sketch_add_rows(part, DPCOV_ROW_MAJOR, kRows / 2, kDim,
                                       data_.data() + first * kDim, kDim, first, 1.0,
@@ -277,11 +277,46 @@ TEST_F(CapiSketchState, GetGramRefusesBadArguments) {
   EXPECT_EQ(g, std::vector<double>(kDim * kDim, 7.0));
 }
 
-TEST_F(CapiSketchState, SummedStateReleasesWhatTheWholeSketchReleases) {
-  dpcov_sketch *imported = nullptr;
-  ASSERT_EQ(dpcov_sketch_create_from_state(&imported, key_, kProjection, gram_, DPCOV_COL_MAJOR,
+TEST_F(CapiSketchState, SketchesOfOneGeneratorHaveTheirOwnWeightsAndPartialsShareThem) {
+  dpcov_sketch *second = nullptr, *partial = nullptr;
+  ASSERT_EQ(dpcov_sketch_create(&second, kDim, kProjection, key_), DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_create_partial(&partial, whole_), DPCOV_OK);
+  for (dpcov_sketch *s : {second, partial})
+    ASSERT_EQ(dpcov_sketch_add_rows(s, DPCOV_ROW_MAJOR, kRows, kDim, data_.data(), kDim, 0, 1.0,
+                                    DPCOV_BOUND_CLIP),
+              DPCOV_OK);
+  std::vector<double> w(kProjection * kDim), s2(w.size()), p(w.size());
+  ASSERT_EQ(dpcov_sketch_get(whole_, 0.0, DPCOV_COL_MAJOR, w.data(), kProjection), DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_get(second, 0.0, DPCOV_COL_MAJOR, s2.data(), kProjection), DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_get(partial, 0.0, DPCOV_COL_MAJOR, p.data(), kProjection), DPCOV_OK);
+  EXPECT_EQ(p, w);  // the same weights, the same rows
+  size_t equal = 0;
+  for (size_t i = 0; i < w.size(); ++i) equal += s2[i] == w[i];
+  EXPECT_EQ(equal, 0u);  // a second sketch of the generator: other weights everywhere
+  EXPECT_EQ(dpcov_sketch_merge(second, partial), DPCOV_E_INCOMPATIBLE);
+  EXPECT_EQ(dpcov_sketch_create_partial(&partial, nullptr), DPCOV_E_NULL_POINTER);
+  dpcov_sketch_destroy(&second);
+  dpcov_sketch_destroy(&partial);
+}
+
+TEST_F(CapiSketchState, SummedStateReleasesWhatTheWholeSketchsStateReleases) {
+  // The same key for the w I block of both (generators of one seed): the data sketches differ only
+  // by the rounding of the sum.
+  std::vector<double> whole_sketch(kProjection * kDim);
+  ASSERT_EQ(dpcov_sketch_get(whole_, 0.0, DPCOV_COL_MAJOR, whole_sketch.data(), kProjection),
+            DPCOV_OK);
+  dpcov_rng *key_a = nullptr, *key_b = nullptr;
+  dpcov_rng_create_seeded(&key_a, 21, 0);
+  dpcov_rng_create_seeded(&key_b, 21, 0);
+  dpcov_sketch *whole_state = nullptr, *imported = nullptr;
+  ASSERT_EQ(dpcov_sketch_create_from_state(&whole_state, key_a, kProjection, gram_,
+                                           DPCOV_COL_MAJOR, whole_sketch.data(), kProjection),
+            DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_create_from_state(&imported, key_b, kProjection, gram_, DPCOV_COL_MAJOR,
                                            sketch_sum_.data(), kProjection),
             DPCOV_OK);
+  dpcov_rng_destroy(&key_a);
+  dpcov_rng_destroy(&key_b);
   dpcov_mechanism_params params;
   dpcov_mechanism_params_default(&params);
   params.projection_rows = kProjection;
@@ -291,8 +326,8 @@ TEST_F(CapiSketchState, SummedStateReleasesWhatTheWholeSketchReleases) {
   dpcov_rng *rng_a = nullptr, *rng_b = nullptr;
   dpcov_rng_create_seeded(&rng_a, 12, 0);
   dpcov_rng_create_seeded(&rng_b, 12, 0);
-  ASSERT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN, whole_, 1.0, 1e-6, &params,
-                                 rng_a, DPCOV_ROW_MAJOR, nullptr, 0, a.data(), kDim, &ra),
+  ASSERT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN, whole_state, 1.0, 1e-6,
+                                 &params, rng_a, DPCOV_ROW_MAJOR, nullptr, 0, a.data(), kDim, &ra),
             DPCOV_OK)
       << last();
   ASSERT_EQ(dpcov_sketch_release(DPCOV_MECHANISM_JL_RIDGE_SIGMA_MIN, imported, 1.0, 1e-6, &params,
@@ -304,6 +339,7 @@ TEST_F(CapiSketchState, SummedStateReleasesWhatTheWholeSketchReleases) {
   EXPECT_NEAR(ra.test_value, rb.test_value, 1e-10 * (1.0 + std::fabs(ra.test_value)));
   dpcov_rng_destroy(&rng_a);
   dpcov_rng_destroy(&rng_b);
+  dpcov_sketch_destroy(&whole_state);
   dpcov_sketch_destroy(&imported);
 }
 
@@ -315,9 +351,17 @@ TEST_F(CapiSketchState, ImportedSketchTakesNoMoreRowsAndMergesOnlyWithEmptySketc
   EXPECT_EQ(dpcov_sketch_add_rows(imported, DPCOV_ROW_MAJOR, 1, kDim, data_.data(), kDim, kRows,
                                   1.0, DPCOV_BOUND_CLIP),
             DPCOV_E_INVALID_ARGUMENT);
-  EXPECT_EQ(dpcov_sketch_merge(imported, whole_), DPCOV_E_INVALID_ARGUMENT);
+  // Another sketch's weights are refused; rows of a partial of it overlap every index.
+  EXPECT_EQ(dpcov_sketch_merge(imported, whole_), DPCOV_E_INCOMPATIBLE);
+  dpcov_sketch *more = nullptr;
+  ASSERT_EQ(dpcov_sketch_create_partial(&more, imported), DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_add_rows(more, DPCOV_ROW_MAJOR, 1, kDim, data_.data(), kDim, kRows, 1.0,
+                                  DPCOV_BOUND_CLIP),
+            DPCOV_OK);
+  EXPECT_EQ(dpcov_sketch_merge(imported, more), DPCOV_E_INVALID_ARGUMENT);
+  dpcov_sketch_destroy(&more);
   dpcov_sketch *empty = nullptr;
-  ASSERT_EQ(dpcov_sketch_create(&empty, kDim, kProjection, key_), DPCOV_OK);
+  ASSERT_EQ(dpcov_sketch_create_partial(&empty, imported), DPCOV_OK);
   EXPECT_EQ(dpcov_sketch_merge(empty, imported), DPCOV_OK) << last();
   dpcov_gram_info info{};
   info.struct_size = sizeof info;

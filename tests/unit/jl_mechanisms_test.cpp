@@ -145,7 +145,8 @@ TEST(JlRidge, SigmaMinVariantLowersTheBlockByTheReleasedTestValue) {
 
 TEST(JlRidge, FromSketchUsesTheAccumulatedWeightsExactly) {
   const Matrix a = spread_rows(300, 2, 3);
-  SketchAccumulator acc(3, 20, random::Rng::from_seed(9));
+  random::Rng generator = random::Rng::from_seed(9);
+  SketchAccumulator acc(3, 20, generator);
   acc.add_rows(a.view(), 0, 1.0, BoundPolicy::Clip);
   Options o;
   o.projection_rows = 20;
@@ -163,18 +164,20 @@ TEST(JlRidge, FromSketchUsesTheAccumulatedWeightsExactly) {
 
 TEST(SketchAccumulator, RefusesReusedRowIndicesAndLeavesItselfUnchanged) {
   const Matrix a = spread_rows(10, 2, 4);
-  SketchAccumulator acc(3, 5, random::Rng::from_seed(1));
+  random::Rng generator = random::Rng::from_seed(1);
+  SketchAccumulator acc(3, 5, generator);
   acc.add_rows(a.view(), 100, 1.0, BoundPolicy::Clip);
   const Matrix before = acc.data_sketch();
   EXPECT_EQ(status_of([&] { acc.add_rows(a.view(), 105, 1.0, BoundPolicy::Clip); }),
             DPCOV_E_INVALID_ARGUMENT);
   EXPECT_EQ(status_of([&] { acc.add_rows(a.view(), -1, 1.0, BoundPolicy::Clip); }),
             DPCOV_E_INVALID_ARGUMENT);
-  SketchAccumulator other(3, 5, random::Rng::from_seed(1));
+  SketchAccumulator other = acc.partial();
   other.add_rows(a.view(), 109, 1.0, BoundPolicy::Clip);
   EXPECT_EQ(status_of([&] { acc.merge(other); }), DPCOV_E_INVALID_ARGUMENT);
-  SketchAccumulator foreign(3, 5, random::Rng::from_seed(2));
-  EXPECT_EQ(status_of([&] { acc.merge(foreign); }), DPCOV_E_INCOMPATIBLE);
+  // A second sketch of the same generator has weights of its own (its key drawn from it).
+  SketchAccumulator second(3, 5, generator);
+  EXPECT_EQ(status_of([&] { acc.merge(second); }), DPCOV_E_INCOMPATIBLE);
   EXPECT_EQ(acc.counts().rows, 10);
   const Matrix after = acc.data_sketch();
   for (int64_t k = 0; k < 15; ++k) EXPECT_EQ(before.data()[k], after.data()[k]);

@@ -1,10 +1,14 @@
 // Contracts of the generator: engine identity (PCG64 against its reference outputs, ChaCha20
 // against RFC 8439's test vectors), the documented seed hash, counter-based one-way substreams,
-// state save/restore of both engines, and known answers pinning the first outputs.
+// state save/restore of both engines, known answers pinning the first outputs, split keys drawn
+// from the parent, and the refusal of an entropy stream carried across fork().
 #include <gtest/gtest.h>
 
 #include <pcg_random.hpp>
 #include <sodium.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -359,6 +363,73 @@ TEST(RngState, FormatIsLittleEndianWithMagicAndVersion) {
   uint64_t k0 = 0;
   for (int i = 0; i < 8; ++i) k0 |= static_cast<uint64_t>(bytes[16 + i]) << (8 * i);
   EXPECT_EQ(k0, key[0]);
+}
+
+TEST(RngSplit, DrawsTheChildsKeyFromTheParentWhichAdvances) {
+  Rng parent = Rng::from_seed(8);
+  Rng copy = parent;
+  Rng child = parent.split();
+  Rng::Key drawn;
+  copy.fill_u64(drawn.data(), drawn.size());
+  EXPECT_EQ(child.key(), drawn);
+  EXPECT_EQ(parent.next_u64(), copy.next_u64());
+  EXPECT_TRUE(child.seed_fixed());
+  Rng entropy = Rng::from_entropy();
+  const Rng first = entropy.split(), second = entropy.split();
+  EXPECT_NE(first.key(), second.key());
+  EXPECT_EQ(first.engine(), Engine::ChaCha20);
+  EXPECT_FALSE(first.seed_fixed());
+}
+
+// A stream that crosses fork() would give the child the parent's next numbers: in the child an
+// entropy generator made before the fork refuses to draw (status Precondition), a seeded one goes
+// on with the parent's numbers (reproducible by design), and generators made in the child, or
+// substreams derived there, draw.
+TEST(RngFork, AnEntropyGeneratorMadeBeforeForkRefusesInTheChild) {
+  Rng entropy = Rng::from_entropy();
+  Rng seeded = Rng::from_seed(3);
+  Rng seeded_copy = seeded;
+  const uint64_t parent_next = seeded_copy.next_u64();
+  int pipe_ends[2];
+  ASSERT_EQ(pipe(pipe_ends), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int code = 0;
+    try {
+      entropy.next_u64();
+      code |= 1;  // drew: a failure
+    } catch (const Error &e) {
+      if (e.status() != Status::Precondition) code |= 2;
+    }
+    uint64_t word = 0;
+    try {
+      entropy.fill_u64(&word, 1);
+      code |= 4;
+    } catch (const Error &) {
+    }
+    try {
+      if (seeded.next_u64() != parent_next) code |= 8;
+      Rng fresh = Rng::from_entropy();
+      fresh.next_u64();
+      Rng derived = entropy.substream(5);
+      derived.next_u64();
+    } catch (const Error &) {
+      code |= 16;
+    }
+    const ssize_t written = write(pipe_ends[1], &code, sizeof code);
+    _exit(written == sizeof code ? 0 : 1);
+  }
+  int code = -1;
+  ASSERT_EQ(read(pipe_ends[0], &code, sizeof code), static_cast<ssize_t>(sizeof code));
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  close(pipe_ends[0]);
+  close(pipe_ends[1]);
+  EXPECT_EQ(code, 0) << "bits: 1 drew, 2 wrong status, 4 fill drew, 8 seeded changed, "
+                        "16 a generator made in the child refused";
+  // The parent's generators are unaffected.
+  EXPECT_NO_THROW(entropy.next_u64());
 }
 
 }  // namespace

@@ -1082,6 +1082,7 @@ PROTOTYPES = {
                                          POINTER(RowsExactAuditResultC)]),
     # sketch.h
     "dpcov_sketch_create": (c_int32, [POINTER(c_void_p), c_int64, c_int64, c_void_p]),
+    "dpcov_sketch_create_partial": (c_int32, [POINTER(c_void_p), c_void_p]),
     "dpcov_sketch_destroy": (None, [POINTER(c_void_p)]),
     "dpcov_sketch_add_rows": (c_int32, [c_void_p, c_int32, c_int64, c_int64, Address(c_double),
                                         c_int64, c_int64, c_double, c_int32]),
@@ -1481,6 +1482,7 @@ PARAMETERS = {
     "dpcov_audit_rows_units": ["mechanism", "steps", "max_rows_per_unit", "rho", "delta", "broken",
                                "trials", "alpha", "seed", "result"],
     "dpcov_sketch_create": ["out", "dim", "projection_rows", "rng"],
+    "dpcov_sketch_create_partial": ["out", "like"],
     "dpcov_sketch_destroy": ["sketch"],
     "dpcov_sketch_add_rows": ["sketch", "layout", "rows", "cols", "a", "lda", "first_index",
                               "bound", "policy"],

@@ -34,6 +34,9 @@ class Rng(Handle):
     A seeded generator pickles (and copies) through its saved state (:meth:`save_state`), which
     reveals every future output; a copy of one keyed by OS entropy is a new generator from OS
     entropy, so that no two copies ever draw the same noise (:meth:`__reduce__`).
+    An OS-entropy generator made before ``os.fork()`` (``multiprocessing``'s fork start
+    method) refuses to draw in the child (:class:`~dpcov.UnmetPreconditionError`): make one in
+    the child.
 
     Args:
         seed: None for OS entropy, else any integer taken modulo 2**64.

@@ -24,15 +24,16 @@ class SketchRelease(NamedTuple):
 
 
 class Sketch(Handle):
-    """S = R [A; w I] over a stream of bounded rows (``dpcov_sketch``), R's column for data row i
-    drawn from the generator's substream i, so the sketch does not depend on how rows are split
-    across chunks or machines. The raw sketch is NOT private; only :meth:`release` is.
+    """S = R [A; w I] over a stream of bounded rows (``dpcov_sketch``). R comes from the
+    sketch's own key, drawn from ``rng`` (which advances: two sketches never share R); its column
+    for data row i from the key's substream i, so the sketch does not depend on how rows are split
+    across chunks (:meth:`partial`). The raw sketch is NOT private; only :meth:`release` is.
 
     Args:
         dim: d >= 1.
         projection_rows: r >= 1.
-        rng: the :class:`~dpcov.Rng` whose key gives the weights (copied, not advanced). Use an
-            OS-entropy generator for private releases.
+        rng: the :class:`~dpcov.Rng` the sketch's key is drawn from. Use an OS-entropy generator
+            for private releases.
     """
 
     _destroy = staticmethod(C.dpcov_sketch_destroy)
@@ -45,19 +46,30 @@ class Sketch(Handle):
         self.projection_rows = int(projection_rows)
 
     @classmethod
-    def from_state(cls, rng, projection_rows: int, gram, data_sketch) -> "Sketch":
-        """A sketch holding a state summed elsewhere (``dpcov_sketch_create_from_state``): the
-        data sketch R_A A (r x d, :meth:`get` with w = 0) summed over partial sketches with
-        distinct global row indices, the :class:`~dpcov.GramAccumulator` of the same rows, and
-        the generator the partial sketches were created from. Rows cannot be added to it."""
-        s = _arrays.matrix(data_sketch, "data_sketch")
-        handle = c_void_p()
-        _check(C.dpcov_sketch_create_from_state(byref(handle), rng, projection_rows, gram,
-                                                s.layout, s.ptr, s.ld))
+    def _wrap(cls, handle, projection_rows: int) -> "Sketch":
         obj = cls.__new__(cls)
         Handle.__init__(obj, handle)
         obj.projection_rows = int(projection_rows)
         return obj
+
+    @classmethod
+    def from_state(cls, rng, projection_rows: int, gram, data_sketch) -> "Sketch":
+        """A sketch holding a state summed elsewhere (``dpcov_sketch_create_from_state``): the
+        data sketch R_A A (r x d, :meth:`get` with w = 0) summed over partial sketches with
+        distinct global row indices and the :class:`~dpcov.GramAccumulator` of the same rows; the
+        weights of its w I block from a key drawn from ``rng``. Rows cannot be added to it."""
+        s = _arrays.matrix(data_sketch, "data_sketch")
+        handle = c_void_p()
+        _check(C.dpcov_sketch_create_from_state(byref(handle), rng, projection_rows, gram,
+                                                s.layout, s.ptr, s.ld))
+        return cls._wrap(handle, projection_rows)
+
+    def partial(self) -> "Sketch":
+        """An empty sketch with this one's shape and weights (``dpcov_sketch_create_partial``):
+        for rows of the same release accumulated elsewhere, added back with :meth:`merge`."""
+        handle = c_void_p()
+        _check(C.dpcov_sketch_create_partial(byref(handle), self))
+        return type(self)._wrap(handle, self.projection_rows)
 
     def gram_matrix(self, order: str = "C") -> np.ndarray:
         """The Gram matrix of the accumulated rows, kept alongside the sketch
@@ -77,8 +89,8 @@ class Sketch(Handle):
         return self
 
     def merge(self, other: "Sketch") -> "Sketch":
-        """Add ``other`` (same key, d, r; disjoint row indices) into this sketch
-        (``dpcov_sketch_merge``). Returns ``self``."""
+        """Add ``other`` (a :meth:`partial` of this sketch or of the same one: same key, d, r;
+        disjoint row indices) into this sketch (``dpcov_sketch_merge``). Returns ``self``."""
         _check(C.dpcov_sketch_merge(self, other))
         return self
 

@@ -94,8 +94,7 @@ def test_from_state_refuses_a_trace_above_the_bound(spd):
 
 def test_sketches_do_not_depend_on_how_rows_are_split(data):
     with dpcov.Rng(21) as key:
-        with dpcov.Sketch(4, 6, key) as whole, dpcov.Sketch(4, 6, key) as a, \
-                dpcov.Sketch(4, 6, key) as b:
+        with dpcov.Sketch(4, 6, key) as whole, whole.partial() as a, whole.partial() as b:
             whole.add_rows(data, first_index=0, bound=2.0)
             a.add_rows(data[:31], first_index=0, bound=2.0)
             b.add_rows(data[31:], first_index=31, bound=2.0)
@@ -106,18 +105,34 @@ def test_sketches_do_not_depend_on_how_rows_are_split(data):
                 a.add_rows(data[:1], first_index=3, bound=2.0)
 
 
+def test_two_sketches_of_one_generator_never_share_their_weights(data):
+    """Each sketch draws its key from the generator: releases of neighbouring data sets made
+    with one generator do not differ by the added row's sketch alone."""
+    with dpcov.Rng(23) as key, dpcov.Sketch(4, 6, key) as first, \
+            dpcov.Sketch(4, 6, key) as second:
+        first.add_rows(data, 0, 2.0)
+        second.add_rows(data, 0, 2.0)
+        assert not np.any(first.get(0.0) == second.get(0.0))
+        with pytest.raises(dpcov.IncompatibleError):
+            first.merge(second.partial())
+
+
 def test_a_sketch_rebuilt_from_summed_state_releases_like_the_merged_one(data):
-    with dpcov.Rng(22) as key, dpcov.Sketch(4, 8, key) as a, dpcov.Sketch(4, 8, key) as b:
+    with dpcov.Rng(22) as key, dpcov.Sketch(4, 8, key) as a, a.partial() as b:
         a.add_rows(data[:30], 0, 2.0)
         b.add_rows(data[30:], 30, 2.0)
-        with dpcov.GramAccumulator.from_state(a.gram_matrix() + b.gram_matrix(), 60,
-                                              2.0, a.info().clipped + b.info().clipped) as g:
-            summed = dpcov.Sketch.from_state(key, 8, g, a.get(0.0) + b.get(0.0))
+        summed_sketch = a.get(0.0) + b.get(0.0)
         a.merge(b)
+        # The w I block of both from a key drawn from generators of one seed.
+        with dpcov.GramAccumulator.from_state(a.gram_matrix(), 60, 2.0, a.info().clipped) as g, \
+                dpcov.Rng(7) as k1, dpcov.Rng(7) as k2:
+            summed = dpcov.Sketch.from_state(k1, 8, g, summed_sketch)
+            whole = dpcov.Sketch.from_state(k2, 8, g, a.get(0.0))
         with dpcov.Rng(5) as r1, dpcov.Rng(5) as r2:
-            merged = a.release("jl_ridge", 1.0, 1e-6, r1, want_sketch=True)
+            merged = whole.release("jl_ridge", 1.0, 1e-6, r1, want_sketch=True)
             rebuilt = summed.release("jl_ridge", 1.0, 1e-6, r2)
         summed.close()
+        whole.close()
         np.testing.assert_allclose(rebuilt.matrix, merged.matrix, rtol=1e-12)
         assert merged.sketch.shape == (8, 4)
         assert merged.receipt.projection_rows == 8

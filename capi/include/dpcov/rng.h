@@ -13,7 +13,14 @@
  *
  * Noise once drawn is consumed: every function that draws advances the generator past its draws
  * even when it then fails (e.g. a refusal, ::DPCOV_E_REFUSED), so a retry never reuses them. Only
- * argument checks, which come before any draw, leave the generator unchanged.
+ * argument checks, which come before any draw, leave the generator unchanged. A consumer that
+ * derives its randomness from a key (a JL sketch's weights, dpcov/sketch.h) draws that key from
+ * the generator, so two consumers never share it.
+ *
+ * fork(): a generator made from entropy before fork() refuses to draw in the child
+ * (::DPCOV_E_PRECONDITION), since parent and child would draw the same noise; make a generator in
+ * the child. A seeded generator goes on in the child with the parent's numbers (reproducible by
+ * design; its releases say they are not private). Substreams derived in the child draw.
  *
  * Every generator carries a 256-bit key. dpcov_rng_substream() derives, from the key and an index
  * alone, an independent generator by a keyed BLAKE2b hash (one-way: a substream's key does not

@@ -3,22 +3,26 @@
  * @brief Sketch accumulator for Sheffet's Johnson-Lindenstrauss mechanisms: S = R [A; w I] over a
  *        stream of bounded rows, and the JL releases formed from it.
  *
- * R is r x (n + d) with iid N(0, 1) entries. Column i of R (the r weights of data row i) comes from
- * the generator's counter-based substream for the row's GLOBAL index i, which the caller passes with
- * every chunk; so the sketch is the same (to rounding) however the rows are split across chunks,
- * threads or machines, given the generator's key. The d rows of the block w I use the substreams
- * 2^63 + j, a domain no data row index reaches. Each global index may be used once per sketch
+ * R is r x (n + d) with iid N(0, 1) entries, from the sketch's own key: 256 bits drawn from the
+ * caller's generator when the sketch is created (the generator advances, so two sketches, and two
+ * releases, never share R: a release of a neighbouring data set with the same R would give the
+ * added row away). Column i of R (the r weights of data row i) comes from the key's counter-based
+ * substream for the row's GLOBAL index i, which the caller passes with every chunk; so the sketch
+ * is the same (to rounding) however the rows are split across chunks or threads, whose partial
+ * sketches come from dpcov_sketch_create_partial(). The d rows of the block w I use the
+ * substreams 2^63 + j, a domain no data row index reaches. Each global index may be used once per sketch
  * (::DPCOV_E_INVALID_ARGUMENT otherwise): two rows sharing weights are not covered by the privacy
  * proofs. Rows are validated and bounded exactly as by dpcov_gram_add_rows(), and the Gram matrix of
- * the same rows is kept alongside (the private sigma_min test needs it). Partial sketches built
- * from the same generator combine with dpcov_sketch_merge() (Neumaier-compensated sums).
+ * the same rows is kept alongside (the private sigma_min test needs it). Partial sketches of one
+ * sketch (dpcov_sketch_create_partial()) combine with dpcov_sketch_merge() (Neumaier-compensated
+ * sums).
  *
  * The accumulated sketch is NOT private by itself; only the releases of dpcov_sketch_release()
  * are. Use a generator from OS entropy (dpcov_rng_create_from_entropy()) for private releases: anyone
  * who knows the seed knows R.
  *
  * Thread-safety: one sketch must not be used by two threads at once; distinct sketches are
- * independent (the generator is only read at creation).
+ * independent (the generator is used only at creation).
  */
 #ifndef DPCOV_SKETCH_H
 #define DPCOV_SKETCH_H
@@ -38,16 +42,28 @@ typedef struct dpcov_sketch dpcov_sketch;
 
 /**
  * Create an empty sketch with @p projection_rows = r rows for rows of @p dim columns, whose Gaussian
- * weights derive from the key of @p rng (which is copied, not advanced).
+ * weights derive from a key of 256 bits drawn from @p rng (which advances).
  * @param[out] out             receives the new handle; untouched on failure.
  * @param dim                  d >= 1.
  * @param projection_rows      r >= 1; r d must fit a 32-bit BLAS integer.
- * @param rng                  the generator whose substreams give the weights.
+ * @param rng                  the generator the sketch's key is drawn from; untouched if @p dim or
+ *                             @p projection_rows is refused.
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_DIMENSION, ::DPCOV_E_TOO_LARGE,
- *         ::DPCOV_E_NOMEM.
+ *         ::DPCOV_E_NOMEM, ::DPCOV_E_PRECONDITION (a generator made before fork() in another
+ *         process, dpcov/rng.h).
  */
 DPCOV_API dpcov_status dpcov_sketch_create(dpcov_sketch **out, int64_t dim,
-                                           int64_t projection_rows, const dpcov_rng *rng);
+                                           int64_t projection_rows, dpcov_rng *rng);
+
+/**
+ * Create an empty sketch with the shape and the Gaussian weights (the key) of @p like: a partial
+ * sketch for rows of the same release accumulated elsewhere (another thread or chunk), added back
+ * with dpcov_sketch_merge(). Draws nothing.
+ * @param[out] out  receives the new handle; untouched on failure.
+ * @param like      the sketch whose weights the new one shares; required.
+ * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_NOMEM.
+ */
+DPCOV_API dpcov_status dpcov_sketch_create_partial(dpcov_sketch **out, const dpcov_sketch *like);
 
 /**
  * Free a sketch and set *@p sketch to NULL. Accepts NULL and a pointer to NULL.
@@ -79,7 +95,8 @@ DPCOV_API dpcov_status dpcov_sketch_add_rows(dpcov_sketch *sketch, int32_t layou
 /**
  * Add everything @p src accumulated into @p dst.
  * @param dst  the accumulator that grows.
- * @param src  the accumulator to add (unchanged); built from the same generator key, d and r.
+ * @param src  the accumulator to add (unchanged); a partial sketch of @p dst or of the sketch
+ *             @p dst is a partial of (the same key, d and r).
  * @return ::DPCOV_OK, ::DPCOV_E_NULL_POINTER, ::DPCOV_E_INCOMPATIBLE (d, r, bound or key differ),
  *         ::DPCOV_E_INVALID_ARGUMENT (overlapping row indices, or dst == src).
  */
@@ -154,17 +171,19 @@ DPCOV_API dpcov_status dpcov_sketch_get_gram(const dpcov_sketch *sketch, int32_t
  * (docs/distributed.md): the data sketch R_A A (dpcov_sketch_get() with w = 0) summed over partial
  * sketches whose rows had distinct global indices, and the Gram accumulator of the same rows
  * (dpcov_gram_create_from_state() from the summed dpcov_sketch_get_gram() and counters). The
- * weights of the w I block derive from the key of @p rng, which must be the generator the partial
- * sketches were created from. dpcov_sketch_release() then releases from it as from the merged
- * sketch (to the rounding of the sum).
+ * weights of the w I block derive from a key drawn from @p rng (which advances), as at
+ * dpcov_sketch_create(); dpcov_sketch_release() then releases from it as from a sketch of the same
+ * rows.
  *
  * The global row indices behind the sum are unknown, so every index counts as used: rows cannot
  * be added to the new sketch (::DPCOV_E_INVALID_ARGUMENT) and it merges only with sketches holding
- * no rows. The library cannot check that @p data_sketch was formed with this key from bounded rows
- * with distinct indices; privacy rests on it.
+ * no rows. The library cannot check that @p data_sketch was formed from bounded rows with
+ * distinct indices by sketches made for this release (dpcov_sketch_create(), each advancing its
+ * generator); privacy rests on it.
  *
  * @param[out] out        receives the new handle; untouched on failure.
- * @param rng             the generator the partial sketches were created from; copied, not advanced.
+ * @param rng             the generator the w I block's key is drawn from; untouched on a refused
+ *                        argument.
  * @param projection_rows r >= 1; r d must fit a 32-bit BLAS integer.
  * @param gram            the Gram state of the same rows (d from it); must hold at least one chunk;
  *                        copied.
@@ -175,7 +194,7 @@ DPCOV_API dpcov_status dpcov_sketch_get_gram(const dpcov_sketch *sketch, int32_t
  *         ::DPCOV_E_TOO_LARGE, ::DPCOV_E_NON_FINITE, ::DPCOV_E_INVALID_ARGUMENT (@p gram holds no
  *         chunk), ::DPCOV_E_NOMEM.
  */
-DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, const dpcov_rng *rng,
+DPCOV_API dpcov_status dpcov_sketch_create_from_state(dpcov_sketch **out, dpcov_rng *rng,
                                                       int64_t projection_rows,
                                                       const dpcov_gram *gram, int32_t layout,
                                                       const double *data_sketch, int64_t lds);

@@ -672,6 +672,10 @@ nlohmann::ordered_json row_json(const Row &row) {
     j["error"] = row.not_audited;
     return j;
   }
+  // The density audits draw the idealized (floating-point) release; say so where the mechanism
+  // ships exact numerics by default.
+  if (!row.mean_audit && !row.exact && !row.black_box && has_exact_numerics(row.mechanism))
+    j["numerics_audited"] = "idealized";
   if (row.mean_audit) {
     const dpcov_coinpress_mean_audit_result &m = *row.mean_audit;
     exact_fields(j, "exact (every step's Gaussian density given the previous centre)", m);
@@ -766,6 +770,23 @@ constexpr const char *kAdasspUnitsNote =
     "(B e_1, B) added or removed, or replaced by K rows (B e_2, -B); 'rows-only' releases it with "
     "the row-level calibration, a planted bug (dpcov_audit_units).\n";
 
+// The note on the density audits of mechanisms that ship exact numerics: what was drawn.
+std::string idealized_note(const std::vector<Row> &rows) {
+  std::vector<std::string> idealized;
+  for (const Row &row : rows)
+    if (row.audited && !row.mean_audit && !row.exact && !row.black_box &&
+        has_exact_numerics(row.mechanism) &&
+        std::find(idealized.begin(), idealized.end(), row.mechanism) == idealized.end())
+      idealized.push_back(row.mechanism);
+  if (idealized.empty()) return "";
+  std::string note = "\nnumerics:";
+  for (const std::string &name : idealized) note += " " + name;
+  return note + " release with exact numerics by default; this audit draws their idealized "
+                "(floating-point) release and reads its continuous density, so it cannot see "
+                "floating-point artefacts. Their exact release's law is audited by its exact PMF "
+                "in the test suite (tests/privacy/exact_pmf_audit_test.cpp, docs/random.md).\n";
+}
+
 std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
   std::ostringstream out;
   bool black_box = false, coinpress_mean = false, exact = false, coinpress_steps = false;
@@ -852,6 +873,7 @@ std::string table(const std::vector<Row> &rows, const AuditOptions &o) {
            "random orthogonal matrices from --seed, each pair at alpha / pairs, the worst "
            "reported; 'rho >=' is the lower confidence bound on the rho spent, a violation above "
            "the claimed rho (dpcov_audit_rows_exact_pairs).\n";
+  out << idealized_note(rows);
   if (rows_units) out << kRowsUnitsNote;
   if (std::any_of(rows.begin(), rows.end(), [](const Row &r) { return r.mechanism == "adassp"; }))
     out << kAdasspUnitsNote;

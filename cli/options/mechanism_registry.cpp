@@ -73,6 +73,12 @@ std::string exact_mechanism_names() {
   });
 }
 
+bool has_exact_numerics(const std::string &name) {
+  for (const dpcov_mechanism_entry &entry : registry_entries())
+    if (name == entry.name) return (entry.numerics & DPCOV_MECHANISM_NUMERICS_EXACT) != 0;
+  return false;
+}
+
 bool not_private(int32_t id) {
   return registry_entry(id).privacy_model == DPCOV_MECHANISM_PRIVACY_NOT_PRIVATE;
 }

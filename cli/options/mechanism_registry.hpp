@@ -33,6 +33,9 @@ std::string robust_gram_mechanism_names();
 // The names of the mechanisms with floating-point-safe (exact) numerics: "a and b".
 std::string exact_mechanism_names();
 
+// Whether the mechanism named `name` releases with exact numerics (its default on every surface).
+bool has_exact_numerics(const std::string &name);
+
 // Whether the registry marks the mechanism as not differentially private (an audit target).
 bool not_private(int32_t id);
 

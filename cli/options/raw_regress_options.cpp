@@ -186,8 +186,9 @@ void add_raw_regress_options(CLI::App &command, RawRegressOptions &o) {
                      "Epsilon spent choosing a bound below --bound near the --bound-quantile of "
                      "the regressors' norms (a first pass over the file; the rows above it are "
                      "clipped; AdaSSP gets the rest of --epsilon). Default: 0 (--bound as given) "
-                     "with the intervals, whose statistics the clipping would bias; a tenth of "
-                     "--epsilon with --no-intervals")
+                     "with the intervals, whose statistics the clipping would bias, and under "
+                     "add_remove, which keeps the n it aims at private; a tenth of --epsilon "
+                     "with --no-intervals")
       ->group(group);
   command.add_option("--bound-quantile", o.bound_quantile,
                      "Quantile of the regressors' norms the chosen bound aims at, in (0, 1] "
@@ -247,10 +248,12 @@ RawRegressSettings check_raw_regress(const RawRegressOptions &o,
 
   // Clipping at a private quantile biases the statistics by an amount that does not shrink with
   // n, which the noise-aware intervals cannot see (docs/regression_intervals.md): by default only
-  // a fit without intervals tightens the bound.
+  // a fit without intervals tightens the bound, and only where n is public (replace-one), since
+  // the step aims at a quantile of n rows.
+  const bool default_step = o.no_intervals && params.neighbour == DPCOV_NEIGHBOUR_REPLACE_ONE;
   s.bound_epsilon =
       o.bounds.empty() && o.mechanism == "adassp" && o.privacy_unit.empty()
-          ? o.bound_epsilon.value_or(o.no_intervals ? DPCOV_BOUND_STEP_SHARE * *o.epsilon : 0.0)
+          ? o.bound_epsilon.value_or(default_step ? DPCOV_BOUND_STEP_SHARE * *o.epsilon : 0.0)
           : 0.0;
   if (!(s.bound_epsilon >= 0.0 && s.bound_epsilon < *o.epsilon))
     fail(kExitUsage, "--bound-epsilon must be >= 0 and below --epsilon ", *o.epsilon,

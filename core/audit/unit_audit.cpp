@@ -6,7 +6,9 @@
 #include "../mechanisms/registry.hpp"
 #include "../mechanisms/unit_group_request.hpp"
 #include "../privacy/unit_bound.hpp"
+#include "../random/rng.hpp"
 #include "audit_table.hpp"
+#include "datasets.hpp"
 #include "mechanism_audit.hpp"
 #include "target.hpp"
 #include "unit_black_box.hpp"
@@ -14,6 +16,9 @@
 namespace dpcov::audit {
 
 namespace {
+
+// The search of max_l1_change_pair() is seeded, so that the audited pair is the same every run.
+constexpr uint64_t kL1PairSeed = 2019;
 
 std::vector<double> axis(int64_t d, int64_t j) {
   std::vector<double> v(static_cast<size_t>(d), 0.0);
@@ -68,9 +73,18 @@ std::pair<UnitRows, UnitRows> aligned_unit_pair(mechanisms::MechanismId mechanis
     fail(Status::TooLarge, "a unit audit at k = ", max_rows_per_unit, " and d = ", dim,
          " forms Gram matrices of about ", rows, " rows: above the cap of 2^34 rows x d^2");
   const UnitRows base = base_units(mechanism, neighbour, dim, max_rows_per_unit, row_bound);
-  const UnitRows with_unit = joined(base, aligned_unit(max_rows_per_unit, row_bound, axis(dim, 0)));
+  std::vector<double> first = axis(dim, 0), second = axis(dim, 1);
+  if (mechanism == mechanisms::MechanismId::LaplaceSym) {
+    if (neighbour == privacy::Neighbour::AddRemove) {
+      first.assign(static_cast<size_t>(dim), 1.0);
+    } else {
+      random::Rng search = random::Rng::from_seed(kL1PairSeed);
+      max_l1_change_pair(dim, 64, search, first.data(), second.data());
+    }
+  }
+  const UnitRows with_unit = joined(base, aligned_unit(max_rows_per_unit, row_bound, first));
   if (neighbour == privacy::Neighbour::AddRemove) return {with_unit, base};
-  return {with_unit, joined(base, aligned_unit(max_rows_per_unit, row_bound, axis(dim, 1)))};
+  return {with_unit, joined(base, aligned_unit(max_rows_per_unit, row_bound, second))};
 }
 
 mechanisms::Request unit_release_request(mechanisms::MechanismId mechanism,

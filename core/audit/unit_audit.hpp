@@ -19,7 +19,11 @@ namespace dpcov::audit {
 // (full rank, lambda_min >= 2 k B^2 (1 - 2^-49)), and for IEV and KT under replace a unit of k
 // rows B e_2, with the six small units in the span of e_3, ..., e_d when d >= 3 (so that the
 // replacement moves the spectrum by 2 k B^2 in l1 at every k, the most a unit can: the pair that
-// maximises the loss of their Laplace eigenvalue step). d >= 2.
+// maximises the loss of their Laplace eigenvalue step). Symmetric Laplace, whose noise is sized
+// by the L1 norm of the upper triangle, takes its unit along the directions that maximise that
+// norm instead: (v, w) of max_l1_change_pair() under replace (2.87 k B^2 of the (d + 1) k B^2
+// sized for at d = 3, where the axes reach 2 k B^2 only), (1, ..., 1) under add/remove (all of
+// (d + 1) k B^2 / 2). d >= 2.
 std::pair<UnitRows, UnitRows> aligned_unit_pair(mechanisms::MechanismId mechanism,
                                                 privacy::Neighbour neighbour, int64_t dim,
                                                 int64_t max_rows_per_unit, double row_bound);

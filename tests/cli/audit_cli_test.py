@@ -34,6 +34,9 @@ class AuditCommandTest(unittest.TestCase):
         self.assertNotIn("verified", result.stdout.lower())
         self.assertIn("max L", result.stdout)
         self.assertIn("samples", result.stdout)
+        # The audit says which numerics it drew where the mechanism ships others by default.
+        self.assertIn("numerics: analyze_gauss laplace_sym release with exact numerics by default",
+                      " ".join(result.stdout.split()))
 
     def test_jiang_wishart_is_a_violation_with_exit_code_six(self):
         result = run(["-m", "wishart_jiang", "--audit-only-not-private", "-e", "1", "--dims", "3",
@@ -167,6 +170,19 @@ class AuditCommandTest(unittest.TestCase):
         for a in audited:
             if not a.get("planted_broken"):
                 self.assertEqual(a["verdict"], "no violation found", a)
+
+    def test_the_laplace_unit_audit_flags_rows_only_bounding_at_small_units(self):
+        # Its pair moves the upper triangle by most of the L1 norm the noise is sized for: at
+        # K = 2, d = 3 the rows-only variant spends about 1.44 epsilon on it (the axis pair moved
+        # it by exactly its claim, and no number of draws could flag it).
+        result = run(["-m", "laplace_sym", "--unit-rows", "2", "-e", "1", "--dims", "3",
+                      "--trials", "20000", "--seed", "4", "--json"])
+        self.assertEqual(result.returncode, EXIT_OK, result.stderr)
+        audits = json.loads(result.stdout)["audits"]
+        self.assertEqual(len(audits), 2)
+        for a in audits:
+            expected = "flagged (planted bug)" if a.get("planted_broken") else "no violation found"
+            self.assertEqual(a["verdict"], expected, a)
 
     def test_unit_rows_audit_the_zcdp_row_mechanisms_and_flag_the_undivided_rho(self):
         # Units of exactly K rows released at rho / K^2 (dpcov_audit_rows_units), not flagged;

@@ -124,7 +124,8 @@ class RawRegression(DpcovCase):
         self.assertEqual(piped.returncode, EXIT_OK, piped.stderr.decode())
         self.assertEqual(json.loads(piped.stdout.decode())["bound_selection"],
                          out["bound_selection"])
-        for extra, pattern in ((["--neighbour", "add_remove"], "--bound-epsilon 0"),
+        for extra, pattern in ((["--neighbour", "add_remove", "--bound-epsilon", "2"],
+                                "--bound-epsilon 0"),
                                (["--bound-epsilon", "20"], "below --epsilon"),
                                (["--bound-quantile", "1.5"], "--bound-quantile")):
             result = self.run_dpcov(base + extra)
@@ -132,6 +133,11 @@ class RawRegression(DpcovCase):
             self.assertRegex(result.stderr.decode(), pattern)
         self.assertEqual(self.run_dpcov(base + ["--neighbour", "add_remove", "--bound-epsilon",
                                                 "0"]).returncode, EXIT_OK)
+        # The default under add_remove takes no bound step (it aims at a quantile of the public
+        # n): the whole budget at --bound.
+        default = self.run_json(base + ["--neighbour", "add_remove"])
+        self.assertNotIn("bound_selection", default)
+        self.assertEqual(default["receipt"]["epsilon"], 20.0)
         # Under add_remove the intervals take the intercept's released count (n is private);
         # without the intercept there is none, so they are refused before any row is read.
         add_remove = base[:base.index("--no-intervals")] + ["--neighbour", "add_remove",

@@ -21,6 +21,7 @@
 
 #include "core/audit/datasets.hpp"
 #include "core/audit/exact_pmf.hpp"
+#include "core/audit/unit_audit.hpp"
 #include "core/audit/unit_pairs.hpp"
 #include "core/linalg/blas.hpp"
 #include "core/mechanisms/mechanism.hpp"
@@ -172,6 +173,30 @@ TEST(UnitAudit, IdealizedReleasesKeepTheirClaimOnUnitPairsAndRowOnlyBoundingIsFl
         }
         EXPECT_LE(shipped, 1.0);
         EXPECT_GT(broken, 1.0);
+      }
+}
+
+// The public unit audit's pair for symmetric Laplace (aligned_unit_pair) moves the upper triangle
+// by most of the L1 norm its noise is sized for, so that the broken variant (rows bounded, units
+// not) is beyond its claim on that pair: the axis pair moved it by 2 k B^2, 2 / (d + 1) of it,
+// and no number of draws could flag the broken variant at d >= 3.
+TEST(UnitAudit, TheLaplacePairOfThePublicAuditReachesMostOfItsSensitivity) {
+  for (const Neighbour neighbour : {Neighbour::AddRemove, Neighbour::ReplaceOne})
+    for (const int64_t k : {1, 2, 5})
+      for (const int64_t d : {2, 3, 6}) {
+        SCOPED_TRACE(testing::Message() << "neighbour " << static_cast<int>(neighbour) << " k "
+                                        << k << " d " << d);
+        const auto [a, b] = aligned_unit_pair(MechanismId::LaplaceSym, neighbour, d, k, kBound);
+        const double moved =
+            upper_triangle_l1_distance(float_gram(a).view(), float_gram(b).view());
+        const double sized = static_cast<double>(k) * static_cast<double>(d + 1) *
+                             (neighbour == Neighbour::ReplaceOne ? 1.0 : 0.5);
+        EXPECT_LE(moved, sized * (1.0 + 1e-12));
+        EXPECT_GE(moved, (neighbour == Neighbour::ReplaceOne ? 0.7 : 0.999) * sized);
+        if (k >= 2 && d >= 3) {
+          const Request row_request = request_at(d, kBound, MechanismId::LaplaceSym, neighbour);
+          EXPECT_GT(idealized_ratio(MechanismId::LaplaceSym, row_request, a, b), 1.0);
+        }
       }
 }
 

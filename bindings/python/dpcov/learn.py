@@ -1046,7 +1046,7 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     an amount that does not shrink with n, which no interval from the release can see, so at
     large n such intervals miss the coefficients (docs/regression_intervals.md).
     ``bound_epsilon=0`` uses ``bound`` as given. Replace-one only (the target count uses
-    the public n). An active :class:`~dpcov.BudgetAccountant` is charged (epsilon, delta) for
+    the public n): under add/remove ``bound_epsilon`` defaults to 0. An active :class:`~dpcov.BudgetAccountant` is charged (epsilon, delta) for
     the whole AdaSSP fit (checked before any noise is drawn; basic accounting, a zCDP ledger refuses
     it).
 
@@ -1751,9 +1751,11 @@ class PrivateLinearRegression(RegressorMixin, _Estimator):
     def _bound_share(self) -> float:
         """The share of ``epsilon`` spent on a private bound: ``bound_epsilon``, or by default
         none when the intervals are asked for (their statistics at the public bound: no clipping
-        bias) and ``BOUND_STEP_SHARE`` otherwise."""
+        bias) or under add/remove (the step aims at a quantile of the public n), and
+        ``BOUND_STEP_SHARE`` otherwise."""
         if self.bound_epsilon is None:
-            return 0.0 if self.intervals else BOUND_STEP_SHARE
+            add_remove = self.neighbour == "add_remove"
+            return 0.0 if self.intervals or add_remove else BOUND_STEP_SHARE
         return float(self.bound_epsilon)
 
     @staticmethod
